@@ -1,0 +1,100 @@
+/* The locked queue operations, written once.
+ *
+ * Not a normal header: each form's header defines IC_FORM_ATTR (storage and
+ * inlining attributes) and IC_FORM_SUFFIX, then includes this file, which
+ * defines (or, with IC_FORM_DECLARE_ONLY, declares) ic_<op>_<suffix>. Each
+ * operation takes q->lock around the matching unlocked primitive of queue.h.
+ */
+#include "queue.h"
+
+#define IC__CAT2(a, b) a##_##b
+#define IC__CAT(a, b) IC__CAT2(a, b)
+#define IC_FORM(op) IC__CAT(op, IC_FORM_SUFFIX)
+
+#ifdef IC_FORM_DECLARE_ONLY
+#define IC__BODY(...) ;
+#else
+#define IC__BODY(...) { __VA_ARGS__ }
+#endif
+
+IC_FORM_ATTR void IC_FORM(ic_queue_init)(struct ic_queue *q)
+IC__BODY(
+	ic_lock_init(&q->lock);
+	__ic_queue_init(q);
+)
+
+IC_FORM_ATTR void IC_FORM(ic_queue_head)(struct ic_queue *q, struct ic_node *n)
+IC__BODY(
+	ic_lock_acquire(&q->lock);
+	__ic_queue_head(q, n);
+	ic_lock_release(&q->lock);
+)
+
+IC_FORM_ATTR void IC_FORM(ic_queue_tail)(struct ic_queue *q, struct ic_node *n)
+IC__BODY(
+	ic_lock_acquire(&q->lock);
+	__ic_queue_tail(q, n);
+	ic_lock_release(&q->lock);
+)
+
+/* Returns the first node, or NULL when the queue is empty. */
+IC_FORM_ATTR struct ic_node *IC_FORM(ic_dequeue)(struct ic_queue *q)
+IC__BODY(
+	struct ic_node *n;
+
+	ic_lock_acquire(&q->lock);
+	n = __ic_dequeue(q);
+	ic_lock_release(&q->lock);
+	return n;
+)
+
+/* Returns the last node, or NULL when the queue is empty. */
+IC_FORM_ATTR struct ic_node *IC_FORM(ic_dequeue_tail)(struct ic_queue *q)
+IC__BODY(
+	struct ic_node *n;
+
+	ic_lock_acquire(&q->lock);
+	n = __ic_dequeue_tail(q);
+	ic_lock_release(&q->lock);
+	return n;
+)
+
+/* Put n before old, which must be on q. */
+IC_FORM_ATTR void IC_FORM(ic_insert)(struct ic_queue *q, struct ic_node *old, struct ic_node *n)
+IC__BODY(
+	ic_lock_acquire(&q->lock);
+	__ic_insert(q, old, n);
+	ic_lock_release(&q->lock);
+)
+
+/* Put n after old, which must be on q. */
+IC_FORM_ATTR void IC_FORM(ic_append)(struct ic_queue *q, struct ic_node *old, struct ic_node *n)
+IC__BODY(
+	ic_lock_acquire(&q->lock);
+	__ic_append(q, old, n);
+	ic_lock_release(&q->lock);
+)
+
+/* n must be on q. */
+IC_FORM_ATTR void IC_FORM(ic_unlink)(struct ic_queue *q, struct ic_node *n)
+IC__BODY(
+	ic_lock_acquire(&q->lock);
+	__ic_unlink(q, n);
+	ic_lock_release(&q->lock);
+)
+
+/* Empty q, handing each node to release outside the lock. As skb_queue_purge
+ * did, the lock is taken once per node, so other CPUs are never held off for
+ * the whole queue. */
+IC_FORM_ATTR void IC_FORM(ic_purge)(struct ic_queue *q, ic_release_fn release, void *arg)
+IC__BODY(
+	struct ic_node *n;
+
+	while ((n = IC_FORM(ic_dequeue)(q)) != NULL)
+		release(n, arg);
+)
+
+#undef IC__BODY
+#undef IC_FORM
+#undef IC__CAT
+#undef IC__CAT2
