@@ -1,0 +1,41 @@
+/* Shared by the two halves of api_overhead: api_overhead.cc runs each loop
+ * natively on benchmark::State, api_overhead_c.c runs the same loop in C
+ * through gbench_c.h. Both take the batch size from range(0) and use the same
+ * fixture and the same barrier, so the only difference left is the API. */
+#ifndef ICB_API_OVERHEAD_H
+#define ICB_API_OVERHEAD_H
+
+#include "gbench_c.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct ic_queue;
+struct ic_node;
+
+/* queue_extern.h needs C11 <stdatomic.h>, which C++17 cannot include, so the
+ * two operations used are declared again here; api_overhead_c.c includes
+ * both headers, so a mismatch is a compile error there. */
+void ic_queue_tail_extern(struct ic_queue *q, struct ic_node *n);
+struct ic_node *ic_dequeue_extern(struct ic_queue *q);
+
+/* A private (uncontended) queue and one node to cycle through it. */
+struct api_overhead_fixture {
+	struct ic_queue *q;
+	struct ic_node *node;
+};
+
+/* 0, or -1 with the reason on stderr. */
+int api_overhead_fixture_init(struct api_overhead_fixture *f);
+void api_overhead_fixture_fini(struct api_overhead_fixture *f);
+
+/* The C halves, for icb_register; arg is unused. */
+void api_overhead_c_empty(icb_state *st, void *arg);
+void api_overhead_c_queue(icb_state *st, void *arg);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ICB_API_OVERHEAD_H */

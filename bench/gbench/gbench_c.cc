@@ -1,0 +1,290 @@
+// The C API of gbench_c.h over Google Benchmark 1.7.1: the only C++ in bench/.
+//
+// icb_state and icb_bench are never defined: they are the library's own
+// objects (benchmark::State, benchmark::internal::Benchmark) behind pointers
+// of an unrelated incomplete type, so nothing is allocated or copied per call.
+// Functions that can allocate catch every exception at this boundary.
+
+#include "gbench_c.h"
+
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <string>
+
+using benchmark::Counter;
+
+static_assert(ICB_COUNTER_RATE == Counter::kIsRate, "counter flag bits");
+static_assert(ICB_COUNTER_AVG_THREADS == Counter::kAvgThreads, "counter flag bits");
+static_assert(ICB_COUNTER_ITERATION_INVARIANT == Counter::kIsIterationInvariant,
+              "counter flag bits");
+static_assert(ICB_COUNTER_AVG_ITERATIONS == Counter::kAvgIterations, "counter flag bits");
+static_assert(ICB_COUNTER_INVERT == static_cast<unsigned>(Counter::kInvert),
+              "counter flag bits");
+
+namespace {
+
+benchmark::State &state_of(icb_state *st)
+{
+	return *reinterpret_cast<benchmark::State *>(st);
+}
+
+benchmark::internal::Benchmark *bench_of(icb_bench *b)
+{
+	return reinterpret_cast<benchmark::internal::Benchmark *>(b);
+}
+
+icb_bench *handle_of(benchmark::internal::Benchmark *b)
+{
+	return reinterpret_cast<icb_bench *>(b);
+}
+
+const char *what_of(const std::exception_ptr &e)
+{
+	try {
+		std::rethrow_exception(e);
+	} catch (const std::exception &x) {
+		return x.what();
+	} catch (...) {
+		return "unknown exception";
+	}
+}
+
+void report_failure(const char *fn)
+{
+	std::fprintf(stderr, "%s: %s\n", fn, what_of(std::current_exception()));
+}
+
+// For functions with no way to tell C they failed.
+[[noreturn]] void abort_failure(const char *fn)
+{
+	report_failure(fn);
+	std::abort();
+}
+
+// Run a builder call on b, passing NULL through and turning a failure into NULL.
+template <class F>
+icb_bench *build(const char *fn, icb_bench *b, F &&apply) noexcept
+{
+	if (!b)
+		return nullptr;
+	try {
+		apply(bench_of(b));
+		return b;
+	} catch (...) {
+		report_failure(fn);
+		return nullptr;
+	}
+}
+
+} // namespace
+
+extern "C" {
+
+void icb_initialize(int *argc, char **argv) noexcept
+{
+	try {
+		benchmark::Initialize(argc, argv);
+	} catch (...) {
+		abort_failure("icb_initialize");
+	}
+}
+
+int icb_report_unrecognized(int argc, char **argv) noexcept
+{
+	try {
+		return benchmark::ReportUnrecognizedArguments(argc, argv) ? 1 : 0;
+	} catch (...) {
+		abort_failure("icb_report_unrecognized");
+	}
+}
+
+icb_bench *icb_register(const char *name, icb_fn fn, void *arg) noexcept
+{
+	if (!name || !fn) {
+		std::fprintf(stderr, "icb_register: name and function are required\n");
+		return nullptr;
+	}
+	try {
+		// The C function cannot throw, so neither can this lambda.
+		auto run = [fn, arg](benchmark::State &st) {
+			fn(reinterpret_cast<icb_state *>(&st), arg);
+		};
+		return handle_of(benchmark::RegisterBenchmark(name, run));
+	} catch (...) {
+		report_failure("icb_register");
+		return nullptr;
+	}
+}
+
+icb_bench *icb_arg(icb_bench *b, int64_t x) noexcept
+{
+	return build("icb_arg", b, [x](auto *bm) { bm->Arg(x); });
+}
+
+icb_bench *icb_threads(icb_bench *b, int threads) noexcept
+{
+	return build("icb_threads", b, [threads](auto *bm) { bm->Threads(threads); });
+}
+
+icb_bench *icb_repetitions(icb_bench *b, int n) noexcept
+{
+	return build("icb_repetitions", b, [n](auto *bm) { bm->Repetitions(n); });
+}
+
+icb_bench *icb_min_time(icb_bench *b, double seconds) noexcept
+{
+	return build("icb_min_time", b, [seconds](auto *bm) { bm->MinTime(seconds); });
+}
+
+icb_bench *icb_iterations(icb_bench *b, int64_t n) noexcept
+{
+	return build("icb_iterations", b, [n](auto *bm) { bm->Iterations(n); });
+}
+
+icb_bench *icb_time_unit(icb_bench *b, enum icb_time_unit unit) noexcept
+{
+	benchmark::TimeUnit u;
+
+	switch (unit) {
+	case ICB_NS: u = benchmark::kNanosecond; break;
+	case ICB_US: u = benchmark::kMicrosecond; break;
+	case ICB_MS: u = benchmark::kMillisecond; break;
+	case ICB_S: u = benchmark::kSecond; break;
+	default:
+		std::fprintf(stderr, "icb_time_unit: unknown unit %d\n", static_cast<int>(unit));
+		return nullptr;
+	}
+	return build("icb_time_unit", b, [u](auto *bm) { bm->Unit(u); });
+}
+
+icb_bench *icb_use_real_time(icb_bench *b) noexcept
+{
+	return build("icb_use_real_time", b, [](auto *bm) { bm->UseRealTime(); });
+}
+
+icb_bench *icb_report_aggregates_only(icb_bench *b, int only) noexcept
+{
+	return build("icb_report_aggregates_only", b,
+		     [only](auto *bm) { bm->ReportAggregatesOnly(only != 0); });
+}
+
+size_t icb_run_specified(void) noexcept
+{
+	try {
+		return benchmark::RunSpecifiedBenchmarks();
+	} catch (...) {
+		report_failure("icb_run_specified");
+		return 0;
+	}
+}
+
+void icb_shutdown(void) noexcept
+{
+	try {
+		benchmark::Shutdown();
+	} catch (...) {
+		abort_failure("icb_shutdown");
+	}
+}
+
+void icb_add_context(const char *key, const char *value) noexcept
+{
+	try {
+		benchmark::AddCustomContext(key, value);
+	} catch (...) {
+		abort_failure("icb_add_context");
+	}
+}
+
+// The first and last calls synchronise threads and start or stop timers;
+// the try costs nothing on the path that does not throw.
+int icb_keep_running_batch(icb_state *st, int64_t n) noexcept
+{
+	try {
+		return state_of(st).KeepRunningBatch(n) ? 1 : 0;
+	} catch (...) {
+		abort_failure("icb_keep_running_batch");
+	}
+}
+
+int64_t icb_range(icb_state *st, int i) noexcept
+{
+	return state_of(st).range(static_cast<std::size_t>(i));
+}
+
+int icb_thread_index(icb_state *st) noexcept
+{
+	return state_of(st).thread_index();
+}
+
+int icb_thread_count(icb_state *st) noexcept
+{
+	return state_of(st).threads();
+}
+
+int64_t icb_iterations_done(icb_state *st) noexcept
+{
+	return state_of(st).iterations();
+}
+
+void icb_set_items_processed(icb_state *st, int64_t n) noexcept
+{
+	try {
+		state_of(st).SetItemsProcessed(n);
+	} catch (...) {
+		abort_failure("icb_set_items_processed");
+	}
+}
+
+void icb_counter_set(icb_state *st, const char *name, double value, unsigned flags) noexcept
+{
+	try {
+		// Through int: Flags holds ints (kInvert is INT_MIN), and bit 31 set in an
+		// unsigned is above INT_MAX.
+		state_of(st).counters[name] =
+			Counter(value, static_cast<Counter::Flags>(static_cast<int>(flags)));
+	} catch (...) {
+		abort_failure("icb_counter_set");
+	}
+}
+
+void icb_skip_with_error(icb_state *st, const char *msg) noexcept
+{
+	try {
+		state_of(st).SkipWithError(msg);
+	} catch (...) {
+		abort_failure("icb_skip_with_error");
+	}
+}
+
+void icb_pause_timing(icb_state *st) noexcept
+{
+	try {
+		state_of(st).PauseTiming();
+	} catch (...) {
+		abort_failure("icb_pause_timing");
+	}
+}
+
+void icb_resume_timing(icb_state *st) noexcept
+{
+	try {
+		state_of(st).ResumeTiming();
+	} catch (...) {
+		abort_failure("icb_resume_timing");
+	}
+}
+
+void icb_set_label(icb_state *st, const char *label) noexcept
+{
+	try {
+		state_of(st).SetLabel(label);
+	} catch (...) {
+		abort_failure("icb_set_label");
+	}
+}
+
+} // extern "C"

@@ -1,0 +1,113 @@
+/* A C API over Google Benchmark 1.7.1 (Debian libbenchmark-dev).
+ *
+ * The library is C++; this header is plain C11 (and valid C++) so the rest of
+ * bench/ stays in C. gbench_c.cc is the only C++ behind it. No C++ type and no
+ * exception crosses this boundary: every function is noexcept to C++ callers,
+ * and a C++ failure inside is turned into the return value stated below or,
+ * where the function returns nothing, one line on stderr and abort().
+ *
+ * A benchmark is a C function called once per run (and once per thread of a
+ * threaded run) with the run's state. Its timed loop stays in C and crosses
+ * into the library once per batch of n items:
+ *
+ *	static void bm(icb_state *st, void *arg)
+ *	{
+ *		while (icb_keep_running_batch(st, BATCH))
+ *			for (int64_t i = 0; i < BATCH; i++)
+ *				work(arg, i);
+ *		icb_set_items_processed(st, icb_iterations_done(st));
+ *	}
+ *
+ *	icb_initialize(&argc, argv);
+ *	if (icb_report_unrecognized(argc, argv))
+ *		return 2;
+ *	icb_threads(icb_register("q/tail", bm, &ctx), 2);
+ *	icb_run_specified();
+ *	icb_shutdown();
+ *
+ * Strings (names, labels, errors, counter names, context) go into the JSON
+ * output as they are: 1.7.1's JSON reporter does not escape them, so keep
+ * them free of '"', '\\' and control characters.
+ */
+#ifndef ICB_GBENCH_C_H
+#define ICB_GBENCH_C_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+#define ICB_NOEXCEPT noexcept
+extern "C" {
+#else
+#define ICB_NOEXCEPT
+#endif
+
+typedef struct icb_state icb_state;	/* a benchmark::State, one per thread */
+typedef struct icb_bench icb_bench;	/* a registered benchmark::internal::Benchmark */
+
+typedef void (*icb_fn)(icb_state *st, void *arg);
+
+enum icb_time_unit { ICB_NS, ICB_US, ICB_MS, ICB_S };
+
+/* Counter flags, the bits of benchmark::Counter::Flags (0: report the value as
+ * set, summed over threads). Macros, not an enum: INVERT is bit 31. */
+#define ICB_COUNTER_RATE                (1u << 0)  /* divided by the run's seconds */
+#define ICB_COUNTER_AVG_THREADS         (1u << 1)  /* divided by the thread count */
+#define ICB_COUNTER_ITERATION_INVARIANT (1u << 2)  /* multiplied by the iterations */
+#define ICB_COUNTER_AVG_ITERATIONS      (1u << 3)  /* divided by the iterations: per iteration */
+#define ICB_COUNTER_INVERT              (1u << 31) /* 1/x, applied last */
+
+/* Process --benchmark_* flags and remove them from argv (argc shrinks).
+ * Exits, as the library does, on --help or a malformed flag value. */
+void icb_initialize(int *argc, char **argv) ICB_NOEXCEPT;
+/* Nonzero when argv holds arguments besides argv[0]; reports them on stderr. */
+int icb_report_unrecognized(int argc, char **argv) ICB_NOEXCEPT;
+
+/* Register fn(st, arg) under name (copied). NULL on failure, reported on
+ * stderr. The builders below return b for chaining, and pass NULL through,
+ * so a chain needs one check at its end. */
+icb_bench *icb_register(const char *name, icb_fn fn, void *arg) ICB_NOEXCEPT;
+/* One more instance with icb_range(st, 0) == x; call again for more. */
+icb_bench *icb_arg(icb_bench *b, int64_t x) ICB_NOEXCEPT;
+icb_bench *icb_threads(icb_bench *b, int threads) ICB_NOEXCEPT;
+icb_bench *icb_repetitions(icb_bench *b, int n) ICB_NOEXCEPT;
+/* min_time and iterations exclude each other (the library aborts). */
+icb_bench *icb_min_time(icb_bench *b, double seconds) ICB_NOEXCEPT;
+icb_bench *icb_iterations(icb_bench *b, int64_t n) ICB_NOEXCEPT;
+icb_bench *icb_time_unit(icb_bench *b, enum icb_time_unit unit) ICB_NOEXCEPT;
+icb_bench *icb_use_real_time(icb_bench *b) ICB_NOEXCEPT;
+/* Nonzero: report only mean/median/stddev/cv of the repetitions. */
+icb_bench *icb_report_aggregates_only(icb_bench *b, int only) ICB_NOEXCEPT;
+
+/* Run what --benchmark_filter selects; the number of benchmarks run, 0 on
+ * failure (reported on stderr). */
+size_t icb_run_specified(void) ICB_NOEXCEPT;
+void icb_shutdown(void) ICB_NOEXCEPT;
+/* A key/value pair for the "context" object of the report. */
+void icb_add_context(const char *key, const char *value) ICB_NOEXCEPT;
+
+/* Inside a benchmark. Loop while this returns nonzero, running n (> 0) items
+ * per call; the last batch may overshoot the planned iterations by up to n. */
+int icb_keep_running_batch(icb_state *st, int64_t n) ICB_NOEXCEPT;
+int64_t icb_range(icb_state *st, int i) ICB_NOEXCEPT;
+int icb_thread_index(icb_state *st) ICB_NOEXCEPT;	/* 0 .. count-1 */
+int icb_thread_count(icb_state *st) ICB_NOEXCEPT;
+/* Iterations this thread has run; after the loop, all of them. */
+int64_t icb_iterations_done(icb_state *st) ICB_NOEXCEPT;
+/* Reported as items_per_second. */
+void icb_set_items_processed(icb_state *st, int64_t n) ICB_NOEXCEPT;
+/* Set (not add to) counter name; flags: ICB_COUNTER_* or 0. */
+void icb_counter_set(icb_state *st, const char *name, double value, unsigned flags) ICB_NOEXCEPT;
+/* Mark the run failed with msg. Before the loop: the loop is not entered.
+ * Inside it: finish the current batch and leave; the loop then ends. */
+void icb_skip_with_error(icb_state *st, const char *msg) ICB_NOEXCEPT;
+/* Only inside the loop; each pair costs a few clock reads. */
+void icb_pause_timing(icb_state *st) ICB_NOEXCEPT;
+void icb_resume_timing(icb_state *st) ICB_NOEXCEPT;
+void icb_set_label(icb_state *st, const char *label) ICB_NOEXCEPT;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ICB_GBENCH_C_H */
