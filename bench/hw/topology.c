@@ -1,0 +1,192 @@
+/* hwloc topology: cache geometry for the report, one core per thread. */
+#define _GNU_SOURCE
+#include "topology.h"
+
+#include <errno.h>
+#include <hwloc.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+
+static hwloc_topology_t ic_topo;
+static int ic_topo_loaded;
+static pthread_mutex_t ic_topo_lock = PTHREAD_MUTEX_INITIALIZER;
+
+int ic_topo_open(void)
+{
+	int rc = 0;
+
+	pthread_mutex_lock(&ic_topo_lock);
+	if (ic_topo_loaded)
+		goto out;
+	if (hwloc_topology_init(&ic_topo) < 0) {
+		fprintf(stderr, "inlinecost: hwloc_topology_init failed: %s\n", strerror(errno));
+		rc = -1;
+		goto out;
+	}
+	/* hwloc 2 drops instruction caches unless asked; L1i is the point here. */
+	hwloc_topology_set_icache_types_filter(ic_topo, HWLOC_TYPE_FILTER_KEEP_ALL);
+	if (hwloc_topology_load(ic_topo) < 0) {
+		fprintf(stderr, "inlinecost: hwloc_topology_load failed: %s\n", strerror(errno));
+		hwloc_topology_destroy(ic_topo);
+		rc = -1;
+		goto out;
+	}
+	ic_topo_loaded = 1;
+out:
+	pthread_mutex_unlock(&ic_topo_lock);
+	return rc;
+}
+
+void ic_topo_close(void)
+{
+	pthread_mutex_lock(&ic_topo_lock);
+	if (ic_topo_loaded)
+		hwloc_topology_destroy(ic_topo);
+	ic_topo_loaded = 0;
+	pthread_mutex_unlock(&ic_topo_lock);
+}
+
+/* Cores to pin to: Core objects, or PUs where hwloc found no cores. */
+static hwloc_obj_type_t ic_core_type(void)
+{
+	return hwloc_get_nbobjs_by_type(ic_topo, HWLOC_OBJ_CORE) > 0
+		? HWLOC_OBJ_CORE : HWLOC_OBJ_PU;
+}
+
+static long ic_cache_size(hwloc_obj_type_t type)
+{
+	hwloc_obj_t c = hwloc_get_obj_by_type(ic_topo, type, 0);
+
+	return c && c->attr->cache.size > 0 ? (long)c->attr->cache.size : -1;
+}
+
+int ic_topo_describe(struct ic_topo_info *out)
+{
+	hwloc_obj_t pkg, l1i;
+	const char *model = NULL;
+	hwloc_obj_type_t core_type;
+
+	memset(out, 0, sizeof(*out));
+	out->l1i_size = out->l1i_assoc = out->l1i_line = -1;
+	out->l1d_size = out->l2_size = out->l3_size = -1;
+	if (!ic_topo_loaded)
+		return -1;
+
+	pkg = hwloc_get_obj_by_type(ic_topo, HWLOC_OBJ_PACKAGE, 0);
+	if (pkg)
+		model = hwloc_obj_get_info_by_name(pkg, "CPUModel");
+	if (!model)   /* some platforms attach it to the root only */
+		model = hwloc_obj_get_info_by_name(hwloc_get_root_obj(ic_topo), "CPUModel");
+	snprintf(out->cpu_model, sizeof(out->cpu_model), "%s", model ? model : "");
+
+	core_type = ic_core_type();
+	out->cores = hwloc_get_nbobjs_by_type(ic_topo, core_type);
+	out->pus = hwloc_get_nbobjs_by_type(ic_topo, HWLOC_OBJ_PU);
+	for (int i = 0; i < out->cores && core_type == HWLOC_OBJ_CORE; i++) {
+		hwloc_obj_t core = hwloc_get_obj_by_type(ic_topo, HWLOC_OBJ_CORE, i);
+		if (hwloc_bitmap_weight(core->cpuset) > 1)
+			out->smt = 1;
+	}
+
+	l1i = hwloc_get_obj_by_type(ic_topo, HWLOC_OBJ_L1ICACHE, 0);
+	if (l1i) {
+		const struct hwloc_cache_attr_s *ca = &l1i->attr->cache;
+		if (ca->size > 0)
+			out->l1i_size = (long)ca->size;
+		if (ca->linesize > 0)
+			out->l1i_line = (long)ca->linesize;
+		/* hwloc: ways, -1 fully associative, 0 unknown. */
+		if (ca->associativity > 0)
+			out->l1i_assoc = ca->associativity;
+		else if (ca->associativity == -1 && ca->size > 0 && ca->linesize > 0)
+			out->l1i_assoc = (long)(ca->size / ca->linesize);
+	}
+	out->l1d_size = ic_cache_size(HWLOC_OBJ_L1CACHE);
+	out->l2_size = ic_cache_size(HWLOC_OBJ_L2CACHE);
+	out->l3_size = ic_cache_size(HWLOC_OBJ_L3CACHE);
+	return 0;
+}
+
+int ic_topo_bind_thread(int thread_index, int *os_cpu_out, char *why, size_t why_len)
+{
+	const struct hwloc_topology_support *sup;
+	hwloc_obj_type_t core_type;
+	hwloc_obj_t core;
+	hwloc_bitmap_t set;
+	int ncores, cpu;
+
+	if (os_cpu_out)
+		*os_cpu_out = -1;
+	if (!ic_topo_loaded) {
+		snprintf(why, why_len, "topology not open (call ic_topo_open first)");
+		return -1;
+	}
+	core_type = ic_core_type();
+	ncores = hwloc_get_nbobjs_by_type(ic_topo, core_type);
+	if (thread_index < 0 || thread_index >= ncores) {
+		snprintf(why, why_len, "thread %d has no core of its own: the machine has %d core%s",
+			 thread_index, ncores, ncores == 1 ? "" : "s");
+		return -1;
+	}
+	sup = hwloc_topology_get_support(ic_topo);
+	if (!sup->cpubind->set_thisthread_cpubind) {
+		snprintf(why, why_len, "binding threads is not supported on this system");
+		return -1;
+	}
+	core = hwloc_get_obj_by_type(ic_topo, core_type, (unsigned)thread_index);
+	set = hwloc_bitmap_dup(core->cpuset);
+	if (!set) {
+		snprintf(why, why_len, "out of memory");
+		return -1;
+	}
+	hwloc_bitmap_and(set, set, hwloc_topology_get_allowed_cpuset(ic_topo));
+	if (hwloc_bitmap_iszero(set)) {
+		snprintf(why, why_len, "core %d is outside the allowed cpuset", thread_index);
+		hwloc_bitmap_free(set);
+		return -1;
+	}
+	/* One PU, so the thread does not move between SMT siblings. */
+	hwloc_bitmap_singlify(set);
+	cpu = hwloc_bitmap_first(set);
+	if (hwloc_set_cpubind(ic_topo, set, HWLOC_CPUBIND_THREAD) < 0) {
+		snprintf(why, why_len, "binding thread %d to core %d (cpu %d) failed: %s",
+			 thread_index, thread_index, cpu, strerror(errno));
+		hwloc_bitmap_free(set);
+		return -1;
+	}
+	hwloc_bitmap_free(set);
+	if (os_cpu_out)
+		*os_cpu_out = cpu;
+	return 0;
+}
+
+int ic_topo_current_cpu(void)
+{
+	int cpu = sched_getcpu();
+	hwloc_bitmap_t set;
+
+	if (cpu >= 0 || !ic_topo_loaded)
+		return cpu;
+	set = hwloc_bitmap_alloc();
+	if (!set)
+		return -1;
+	if (hwloc_get_last_cpu_location(ic_topo, set, HWLOC_CPUBIND_THREAD) == 0)
+		cpu = hwloc_bitmap_first(set);
+	hwloc_bitmap_free(set);
+	return cpu;
+}
+
+/* One warning per run: the first problem (usually "cannot pin") is the one
+ * that matters, and every thread would otherwise repeat it. */
+static atomic_flag ic_warned = ATOMIC_FLAG_INIT;
+
+void ic_topo_warn_once(const char *msg)
+{
+	if (atomic_flag_test_and_set(&ic_warned))
+		return;
+	fprintf(stderr, "inlinecost: %s\n", msg);
+	fflush(stderr);
+}
