@@ -1,0 +1,246 @@
+#define _GNU_SOURCE
+#include "sim.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <valgrind/callgrind.h>
+
+#include "queue_extern.h"
+#include "site_run.h"
+
+uint64_t ic_sim_passes(uint32_t n)
+{
+	uint64_t p = (200000 + n - 1) / n;
+	return p < 3 ? 3 : p;
+}
+
+int ic_sim_child(const struct ic_point *const *points, int argc, char **argv)
+{
+	for (int a = 0; a < argc; a++) {
+		const struct ic_point *pt = NULL;
+		for (size_t i = 0; points[i]; i++)
+			if (strcmp(points[i]->name, argv[a]) == 0)
+				pt = points[i];
+		if (!pt) {
+			fprintf(stderr, "sites_bench: --ic-sim-child: no point %s\n", argv[a]);
+			return 2;
+		}
+		struct ic_site_thread *t = ic_site_thread_new(pt, NULL);
+		if (!t) {
+			fprintf(stderr, "sites_bench: out of memory\n");
+			return 1;
+		}
+		uint64_t passes = ic_sim_passes(pt->sites);
+		/* Instrumented warm-up pass, so the simulated cache starts warm as
+		 * the timed loop's does; then count only the passes. */
+		CALLGRIND_START_INSTRUMENTATION;
+		pt->pass(&t->ctx);
+		CALLGRIND_ZERO_STATS;
+		for (uint64_t p = 0; p < passes; p++)
+			pt->pass(&t->ctx);
+		CALLGRIND_STOP_INSTRUMENTATION;
+		CALLGRIND_DUMP_STATS_AT(pt->name);
+		ic_site_thread_free(t, NULL);
+	}
+	return 0;
+}
+
+/* Parse one callgrind dump: the point name from the trigger, Ir and I1mr
+ * from the totals line, by their places on the events line. */
+static int parse_dump(const char *path, char *name, size_t name_len, double *ir, double *i1mr)
+{
+	FILE *f = fopen(path, "r");
+	char line[4096];
+	int pos_ir = -1, pos_i1mr = -1, got = 0;
+
+	if (!f)
+		return -1;
+	name[0] = 0;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = 0;
+		if (!strncmp(line, "desc: Trigger: Client Request: ", 31)) {
+			snprintf(name, name_len, "%.255s", line + 31);
+		} else if (!strncmp(line, "events:", 7)) {
+			int k = 0;
+			for (char *tok = strtok(line + 7, " "); tok; tok = strtok(NULL, " "), k++) {
+				if (!strcmp(tok, "Ir"))
+					pos_ir = k;
+				else if (!strcmp(tok, "I1mr"))
+					pos_i1mr = k;
+			}
+		} else if (!strncmp(line, "totals:", 7) || !strncmp(line, "summary:", 8)) {
+			char *p = strchr(line, ':') + 1;
+			for (int k = 0; ; k++) {
+				char *end;
+				double v = strtod(p, &end);
+				if (end == p)
+					break;
+				if (k == pos_ir)
+					*ir = v;
+				if (k == pos_i1mr)
+					*i1mr = v;
+				p = end;
+			}
+			got = pos_ir >= 0 && pos_i1mr >= 0;
+		}
+	}
+	fclose(f);
+	return got && name[0] ? 0 : -1;
+}
+
+struct cache_row {
+	char name[256];
+	long size, assoc, line;
+	double instr_per_op, l1i_miss_per_op;
+};
+
+static size_t cache_load(const char *path, struct cache_row **rows)
+{
+	FILE *f = path ? fopen(path, "r") : NULL;
+	size_t n = 0, cap = 0;
+	char line[512];
+
+	*rows = NULL;
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		struct cache_row r;
+		if (sscanf(line, "%255[^,],%ld,%ld,%ld,%lf,%lf", r.name, &r.size, &r.assoc,
+			   &r.line, &r.instr_per_op, &r.l1i_miss_per_op) != 6)
+			continue;   /* the header, or a damaged line: simulate again */
+		if (n == cap) {
+			cap = cap ? 2 * cap : 64;
+			struct cache_row *grown = realloc(*rows, cap * sizeof(**rows));
+			if (!grown)
+				break;
+			*rows = grown;
+		}
+		(*rows)[n++] = r;
+	}
+	fclose(f);
+	return n;
+}
+
+static void cache_save(const char *path, const struct cache_row *rows, size_t n)
+{
+	char tmp[4096];
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
+	FILE *f = fopen(tmp, "w");
+	if (!f)
+		return;
+	fprintf(f, "point,l1i_size,l1i_assoc,l1i_line,instr_per_op,l1i_miss_per_op\n");
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%s,%ld,%ld,%ld,%.6f,%.6f\n", rows[i].name, rows[i].size,
+			rows[i].assoc, rows[i].line, rows[i].instr_per_op, rows[i].l1i_miss_per_op);
+	if (fclose(f) == 0)
+		rename(tmp, path);
+	else
+		unlink(tmp);
+}
+
+int ic_sim_run(const struct ic_point *const *points, size_t n, const int *want,
+	       const struct ic_sim_geometry *geo, const char *cache_path,
+	       struct ic_sim_result *res, char *why, size_t why_len)
+{
+	struct cache_row *rows;
+	size_t n_rows = cache_load(cache_path, &rows), n_run = 0;
+	char **args = calloc(n + 16, sizeof(*args));
+	char dir[] = "/tmp/ic-sim-XXXXXX", i1[64], out[128], self[4096];
+	int rc = -1;
+
+	for (size_t i = 0; i < n; i++) {
+		res[i].valid = 0;
+		if (!want[i])
+			continue;
+		for (size_t r = 0; r < n_rows; r++)
+			if (!strcmp(rows[r].name, points[i]->name) && rows[r].size == geo->size &&
+			    rows[r].assoc == geo->assoc && rows[r].line == geo->line) {
+				res[i] = (struct ic_sim_result){ 1, rows[r].instr_per_op, rows[r].l1i_miss_per_op };
+				break;
+			}
+	}
+	ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (!args || len < 0 || !mkdtemp(dir)) {
+		snprintf(why, why_len, "cannot prepare the simulation: %s", strerror(errno));
+		goto out;
+	}
+	self[len] = 0;
+	snprintf(i1, sizeof(i1), "--I1=%ld,%ld,%ld", geo->size, geo->assoc, geo->line);
+	snprintf(out, sizeof(out), "--callgrind-out-file=%s/cg.out", dir);
+	size_t k = 0;
+	args[k++] = "valgrind";
+	args[k++] = "--tool=callgrind";
+	args[k++] = "--cache-sim=yes";
+	args[k++] = i1;
+	args[k++] = "--instr-atstart=no";
+	args[k++] = "--dump-instr=no";
+	args[k++] = "--dump-line=no";
+	args[k++] = "-q";
+	args[k++] = out;
+	args[k++] = self;
+	args[k++] = "--ic-sim-child";
+	for (size_t i = 0; i < n; i++)
+		if (want[i] && !res[i].valid) {
+			args[k++] = (char *)points[i]->name;
+			n_run++;
+		}
+	if (n_run == 0) {
+		rc = 0;
+		goto out;
+	}
+	pid_t pid = fork();
+	if (pid == 0) {
+		execvp("valgrind", args);
+		_exit(127);
+	}
+	int status = 0;
+	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
+		snprintf(why, why_len, WIFEXITED(status) && WEXITSTATUS(status) == 127
+			 ? "valgrind not found (apt-get install valgrind)"
+			 : "valgrind's simulation failed (exit status %d)", WEXITSTATUS(status));
+		goto out;
+	}
+	/* callgrind numbers each dump: cg.out.1, cg.out.2, ... in request order. */
+	for (size_t d = 1; d <= n_run; d++) {
+		char path[256], name[256];
+		double ir = 0, i1mr = 0;
+		snprintf(path, sizeof(path), "%s/cg.out.%zu", dir, d);
+		if (parse_dump(path, name, sizeof(name), &ir, &i1mr) < 0) {
+			snprintf(why, why_len, "valgrind's dump %s is missing or unreadable", path);
+			goto out;
+		}
+		for (size_t i = 0; i < n; i++) {
+			if (!want[i] || res[i].valid || strcmp(points[i]->name, name))
+				continue;
+			double ops = (double)ic_sim_passes(points[i]->sites) * points[i]->sites;
+			res[i] = (struct ic_sim_result){ 1, ir / ops, i1mr / ops };
+			struct cache_row *grown = realloc(rows, (n_rows + 1) * sizeof(*rows));
+			if (grown) {
+				rows = grown;
+				struct cache_row *r = &rows[n_rows++];
+				snprintf(r->name, sizeof(r->name), "%s", name);
+				r->size = geo->size, r->assoc = geo->assoc, r->line = geo->line;
+				r->instr_per_op = res[i].instr_per_op;
+				r->l1i_miss_per_op = res[i].l1i_miss_per_op;
+			}
+		}
+	}
+	if (cache_path)
+		cache_save(cache_path, rows, n_rows);
+	rc = 0;
+out:
+	if (dir[12] != 'X') {
+		char cmd[128];
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+		if (system(cmd) != 0)
+			fprintf(stderr, "sites_bench: could not remove %s\n", dir);
+	}
+	free(args);
+	free(rows);
+	return rc;
+}

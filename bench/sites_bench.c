@@ -1,0 +1,436 @@
+/* The site benchmarks: every built point x SMP mode x thread count, through
+ * Google Benchmark's C API. One benchmark iteration is one call site run, so
+ * time per iteration is time per call site and items per second is call
+ * sites per second.
+ *
+ * Names: sites/<form>/<op>/<layout>/<order>/<N>/<mode>/real_time/threads:<T>
+ * (Google Benchmark adds the last two parts), so --benchmark_filter selects
+ * points. Our own flags, before any --benchmark_* flag is read:
+ *   --counters=auto|papi|sim|none  where l1i/instr/cycles per op come from
+ *   --threads=LIST     thread counts (default: 1 and every core)
+ *   --modes=LIST       private,shared (default both)
+ *   --codesize=FILE    gen's accounting (default: the build's)
+ *   --sim-cache=FILE   keep simulated counts here, so each point runs once
+ *   --plant=F          calibration: also run each extern point with an extra
+ *                      F of its own time per pass, as form extern_plant<F%>
+ *   --list             print the benchmark names and exit
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <regex.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "counters.h"
+#include "gbench_c.h"
+#include "opt_barrier.h"
+#include "queue_extern.h"
+#include "sim.h"
+#include "site_run.h"
+#include "topology.h"
+
+extern const struct ic_point *const sites_points[];
+
+#define MAX_THREADS 256
+
+enum counters_mode { CTR_AUTO, CTR_PAPI, CTR_SIM, CTR_NONE };
+
+struct bench_case {
+	const struct ic_point *pt;
+	char name[256];
+	int shared;                  /* mode shared: one queue for all threads */
+	struct ic_queue *shared_q;
+	uint64_t plant_iters;        /* extra work per pass (calibration), 0 = none */
+	const struct ic_sim_result *sim;
+	double code_bytes_per_site, footprint_bytes;   /* < 0: unknown */
+	int cpu[MAX_THREADS];        /* where each thread ran, for the label */
+	atomic_int bind_failed;
+};
+
+static enum counters_mode counters_mode = CTR_AUTO;
+static int use_papi;             /* decided once, before any benchmark runs */
+
+/* Dependent adds that the compiler cannot fold: the planted cost. */
+static void plant_delay(uint64_t iters)
+{
+	uint64_t x = 0;
+	for (uint64_t i = 0; i < iters; i++)
+		x = icb_launder_u64(x + i);
+	icb_sink_u64(x);
+}
+
+static void set_counter(icb_state *st, const char *name, double v)
+{
+	/* Each thread reports its own per-op value; the report averages them. */
+	icb_counter_set(st, name, v, ICB_COUNTER_AVG_THREADS);
+}
+
+static void bench_sites(icb_state *st, void *arg)
+{
+	struct bench_case *bc = arg;
+	const struct ic_point *pt = bc->pt;
+	int ti = icb_thread_index(st), cpu = -1;
+	char why[256];
+
+	/* Bind first, then allocate and touch, then let the start barrier (in
+	 * the first keep_running call) release every thread together. */
+	if (ic_topo_bind_thread(ti, &cpu, why, sizeof(why)) != 0) {
+		atomic_store(&bc->bind_failed, 1);
+		ic_topo_warn_once(why);
+	}
+	struct ic_site_thread *t = ic_site_thread_new(pt, bc->shared ? bc->shared_q : NULL);
+	if (!t) {
+		icb_skip_with_error(st, "out of memory");
+		return;
+	}
+	struct ic_ctr_set *ctr = use_papi ? ic_ctr_set_open() : NULL;
+	pt->pass(&t->ctx);     /* warm-up, untimed: code, data and predictors */
+	uint64_t acc0 = t->ctx.acc, passes = 0;
+	bc->cpu[ti < MAX_THREADS ? ti : MAX_THREADS - 1] = ic_topo_current_cpu();
+
+	ic_ctr_set_start(ctr);
+	if (bc->plant_iters) {
+		while (icb_keep_running_batch(st, pt->sites)) {
+			pt->pass(&t->ctx);
+			plant_delay(bc->plant_iters);
+			passes++;
+		}
+	} else {
+		while (icb_keep_running_batch(st, pt->sites)) {
+			pt->pass(&t->ctx);
+			passes++;
+		}
+	}
+	long long value[IC_CTR_COUNT];
+	int valid[IC_CTR_COUNT];
+	ic_ctr_set_stop(ctr, value, valid);
+	ic_ctr_set_close(ctr);
+
+	/* Every site ran on every pass, or the figures mean nothing. */
+	if (t->ctx.acc - acc0 != passes * pt->acc_per_pass)
+		icb_skip_with_error(st, "site accounting mismatch: not every call site ran");
+
+	double ops = (double)passes * pt->sites;
+	icb_set_items_processed(st, (int64_t)ops);
+	if (use_papi) {
+		for (int c = 0; c < IC_CTR_COUNT; c++)
+			if (valid[c] && ops > 0)
+				set_counter(st, ic_ctr_names[c], (double)value[c] / ops);
+	} else if (bc->sim && bc->sim->valid) {
+		set_counter(st, "l1i_miss_per_op", bc->sim->l1i_miss_per_op);
+		set_counter(st, "instr_per_op", bc->sim->instr_per_op);
+	}
+	if (bc->code_bytes_per_site >= 0)
+		set_counter(st, "code_bytes_per_site", bc->code_bytes_per_site);
+	if (bc->footprint_bytes >= 0)
+		set_counter(st, "footprint_bytes", bc->footprint_bytes);
+
+	/* The loop's last call passed the stop barrier: every thread is done
+	 * with the shared queue, and thread 0 readies it for the next run. */
+	if (ti == 0) {
+		char label[512];
+		int n = icb_thread_count(st), len = snprintf(label, sizeof(label), "cpus:");
+		for (int i = 0; i < n && i < MAX_THREADS && len < (int)sizeof(label) - 8; i++)
+			len += snprintf(label + len, sizeof(label) - (size_t)len, "%s%d", i ? "," : "", bc->cpu[i]);
+		snprintf(label + len, sizeof(label) - (size_t)len, atomic_load(&bc->bind_failed) ? " unpinned" : " pinned");
+		icb_set_label(st, label);
+		if (bc->shared)
+			ic_queue_init_extern(bc->shared_q);
+	}
+	ic_site_thread_free(t, bc->shared ? bc->shared_q : NULL);
+}
+
+/* ---- code size, from gen's accounting ---------------------------------- */
+
+static void codesize_lookup(const char *path, const struct ic_point *pt, double *per_site, double *footprint)
+{
+	FILE *f = fopen(path, "r");
+	char line[1024];
+
+	*per_site = *footprint = -1;
+	if (!f)
+		return;
+	/* form,op,layout,order,seed,sites,footprint_bytes,code_bytes_per_site,... */
+	while (fgets(line, sizeof(line), f)) {
+		char form[32], op[32], layout[32], order[32], fp[64], cb[64];
+		unsigned seed, sites;
+		if (sscanf(line, "%31[^,],%31[^,],%31[^,],%31[^,],%u,%u,%63[^,],%63[^,\n]", form, op,
+			   layout, order, &seed, &sites, fp, cb) < 7)
+			continue;
+		if (strcmp(form, pt->form) || strcmp(op, pt->op) || strcmp(layout, pt->layout) ||
+		    strcmp(order, pt->order) || sites != pt->sites ||
+		    (strcmp(order, "random") == 0 && seed != pt->seed))
+			continue;
+		char *end;
+		double v = strtod(fp, &end);
+		if (end != fp)
+			*footprint = v;
+		v = strtod(cb, &end);   /* empty when the group has one N */
+		if (end != cb && cb[0] != ',')
+			*per_site = v;
+	}
+	fclose(f);
+}
+
+/* ---- the rest of main's work -------------------------------------------- */
+
+static int parse_list(const char *s, int *out, int max)
+{
+	int n = 0;
+	char *copy = strdup(s), *save, *tok;
+	for (tok = strtok_r(copy, ",", &save); tok && n < max; tok = strtok_r(NULL, ",", &save)) {
+		char *end;
+		long v = strtol(tok, &end, 10);
+		if (*end || v < 1 || v > MAX_THREADS) {
+			free(copy);
+			return -1;
+		}
+		out[n++] = (int)v;
+	}
+	free(copy);
+	return n;
+}
+
+/* Time per pass of pt on this thread, for the planted cost (calibration). */
+static double seconds_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static uint64_t plant_calibrate(const struct ic_point *pt, double fraction)
+{
+	struct ic_site_thread *t = ic_site_thread_new(pt, NULL);
+	double pass_s = 1e30, unit_s = 1e30;
+	const uint64_t unit = 100000;
+
+	if (!t)
+		return 0;
+	/* Best of several short trials: the planted cost is relative to the
+	 * undisturbed pass, so the minimum is the right reference. */
+	for (int trial = 0; trial < 7; trial++) {
+		uint64_t passes = 1 + 2000000 / pt->sites;
+		double t0 = seconds_now();
+		for (uint64_t p = 0; p < passes; p++)
+			pt->pass(&t->ctx);
+		double s = (seconds_now() - t0) / (double)passes;
+		if (s < pass_s)
+			pass_s = s;
+		t0 = seconds_now();
+		plant_delay(unit);
+		s = (seconds_now() - t0) / (double)unit;
+		if (s < unit_s)
+			unit_s = s;
+	}
+	ic_site_thread_free(t, NULL);
+	uint64_t iters = (uint64_t)(fraction * pass_s / unit_s + 0.5);
+	return iters ? iters : 1;
+}
+
+static const char *opt_value(const char *arg, const char *name)
+{
+	size_t n = strlen(name);
+	return strncmp(arg, name, n) == 0 && arg[n] == '=' ? arg + n + 1 : NULL;
+}
+
+int main(int argc, char **argv)
+{
+	const struct ic_point *const *points = sites_points;
+	const char *codesize_path = IC_CODESIZE_CSV, *sim_cache = NULL, *filter = NULL, *v;
+	int threads[16], n_threads = 0, modes_private = 1, modes_shared = 1, list = 0;
+	double plant = 0;
+	int kept = 1;
+
+	if (argc > 1 && !strcmp(argv[1], "--ic-sim-child"))
+		return ic_sim_child(points, argc - 2, argv + 2);
+
+	/* Our flags out of argv; --benchmark_* flags stay for the library. */
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if ((v = opt_value(a, "--counters"))) {
+			if (!strcmp(v, "auto")) counters_mode = CTR_AUTO;
+			else if (!strcmp(v, "papi")) counters_mode = CTR_PAPI;
+			else if (!strcmp(v, "sim")) counters_mode = CTR_SIM;
+			else if (!strcmp(v, "none")) counters_mode = CTR_NONE;
+			else {
+				fprintf(stderr, "sites_bench: --counters must be auto, papi, sim or none, not '%s'\n", v);
+				return 2;
+			}
+		} else if ((v = opt_value(a, "--threads"))) {
+			n_threads = parse_list(v, threads, 16);
+			if (n_threads <= 0) {
+				fprintf(stderr, "sites_bench: --threads must be a list of counts 1..%d, not '%s'\n", MAX_THREADS, v);
+				return 2;
+			}
+		} else if ((v = opt_value(a, "--modes"))) {
+			modes_private = strstr(v, "private") != NULL;
+			modes_shared = strstr(v, "shared") != NULL;
+			if (!modes_private && !modes_shared) {
+				fprintf(stderr, "sites_bench: --modes must list private and/or shared, not '%s'\n", v);
+				return 2;
+			}
+		} else if ((v = opt_value(a, "--codesize"))) {
+			codesize_path = v;
+		} else if ((v = opt_value(a, "--sim-cache"))) {
+			sim_cache = v;
+		} else if ((v = opt_value(a, "--plant"))) {
+			char *end;
+			plant = strtod(v, &end);
+			if (*end || !(plant > 0 && plant < 1)) {
+				fprintf(stderr, "sites_bench: --plant must be a fraction between 0 and 1, not '%s'\n", v);
+				return 2;
+			}
+		} else if (!strcmp(a, "--list")) {
+			list = 1;
+		} else {
+			if ((v = opt_value(a, "--benchmark_filter")))
+				filter = v;
+			argv[kept++] = argv[i];
+		}
+	}
+	argc = kept;
+	argv[argc] = NULL;
+	icb_initialize(&argc, argv);
+	if (icb_report_unrecognized(argc, argv))
+		return 2;
+
+	struct ic_topo_info topo;
+	if (ic_topo_open() != 0 || ic_topo_describe(&topo) != 0) {
+		fprintf(stderr, "sites_bench: hwloc could not read this machine's topology\n");
+		return 1;
+	}
+	if (n_threads == 0) {
+		threads[n_threads++] = 1;
+		if (topo.cores > 1)
+			threads[n_threads++] = topo.cores;
+	}
+
+	/* Register every case; the shared queues live as long as the process. */
+	size_t n_points = 0;
+	while (points[n_points])
+		n_points++;
+	size_t max_cases = n_points * 2 * (size_t)n_threads * 2;
+	struct bench_case *cases = calloc(max_cases ? max_cases : 1, sizeof(*cases));
+	struct ic_sim_result *sim = calloc(n_points ? n_points : 1, sizeof(*sim));
+	int *want_sim = calloc(n_points ? n_points : 1, sizeof(*want_sim));
+	regex_t re;
+	int have_re = filter && regcomp(&re, filter, REG_EXTENDED | REG_NOSUB) == 0;
+	size_t n_cases = 0;
+	if (!cases || !sim || !want_sim) {
+		fprintf(stderr, "sites_bench: out of memory\n");
+		return 1;
+	}
+	for (size_t p = 0; p < n_points; p++) {
+		const struct ic_point *pt = points[p];
+		double per_site, footprint;
+		codesize_lookup(codesize_path, pt, &per_site, &footprint);
+		for (int planted = 0; planted <= (plant > 0 && !strcmp(pt->form, "extern")); planted++)
+		for (int m = 0; m < 2; m++) {
+			if ((m == 0 && !modes_private) || (m == 1 && !modes_shared))
+				continue;
+			for (int k = 0; k < n_threads; k++) {
+				struct bench_case *bc = &cases[n_cases++];
+				const char *rest = pt->name + strlen(pt->form);
+				char form[32];
+				if (planted)
+					snprintf(form, sizeof(form), "extern_plant%g", plant * 100);
+				else
+					snprintf(form, sizeof(form), "%s", pt->form);
+				bc->pt = pt;
+				bc->shared = m == 1;
+				bc->sim = &sim[p];
+				bc->code_bytes_per_site = per_site;
+				bc->footprint_bytes = footprint;
+				snprintf(bc->name, sizeof(bc->name), "sites/%s%s/%s", form, rest,
+					 m ? "shared" : "private");
+				if (bc->shared) {
+					bc->shared_q = aligned_alloc(IC_CACHE_LINE, sizeof(*bc->shared_q));
+					if (!bc->shared_q)
+						return 1;
+					ic_queue_init_extern(bc->shared_q);
+				}
+				if (planted)
+					bc->plant_iters = plant_calibrate(pt, plant);
+				char full[300];
+				snprintf(full, sizeof(full), "%s/real_time/threads:%d", bc->name, threads[k]);
+				if (list)
+					printf("%s\n", full);
+				if (!have_re || regexec(&re, full, 0, NULL, 0) == 0)
+					want_sim[p] = 1;
+				icb_use_real_time(icb_threads(icb_register(bc->name, bench_sites, bc), threads[k]));
+			}
+		}
+	}
+	if (list)
+		return 0;
+	if (have_re)
+		regfree(&re);
+
+	/* Where counts come from, decided once and said once. */
+	char note[1024] = "", buf[64];
+	const char *source = "none";
+	if (counters_mode == CTR_AUTO || counters_mode == CTR_PAPI) {
+		use_papi = ic_counters_init();
+		ic_counters_notice_once(stderr);
+		source = use_papi ? "papi" : "none";
+		snprintf(note, sizeof(note), "%s", ic_counters_note());
+	}
+	if (counters_mode == CTR_SIM || (counters_mode == CTR_AUTO && !use_papi)) {
+		struct ic_sim_geometry geo = { topo.l1i_size, topo.l1i_assoc, topo.l1i_line };
+		char why[512] = "";
+		if (geo.size <= 0 || geo.assoc <= 0 || geo.line <= 0) {
+			snprintf(why, sizeof(why), "hwloc reports no L1i geometry to simulate");
+		} else if (ic_sim_run(points, n_points, want_sim, &geo, sim_cache, sim, why, sizeof(why)) == 0) {
+			source = "sim";
+			snprintf(note + strlen(note), sizeof(note) - strlen(note),
+				 "%svalgrind callgrind cache simulation, L1i %ld B %ld-way %ld B lines (hwloc), "
+				 "one thread, private queue; l1i_miss_per_op and instr_per_op are simulated",
+				 note[0] ? "; " : "", geo.size, geo.assoc, geo.line);
+		}
+		if (why[0]) {
+			fprintf(stderr, "sites_bench: no simulated counts: %s\n", why);
+			snprintf(note + strlen(note), sizeof(note) - strlen(note), "%sno simulation: %s",
+				 note[0] ? "; " : "", why);
+		}
+	}
+	if (counters_mode == CTR_NONE)
+		snprintf(note, sizeof(note), "counters not requested (--counters none)");
+
+	/* Pinning is tried per thread in every run; the context says whether
+	 * this machine has a core for every thread asked for. */
+	int max_t = 0;
+	for (int k = 0; k < n_threads; k++)
+		if (threads[k] > max_t)
+			max_t = threads[k];
+	icb_add_context("counter_source", source);
+	icb_add_context("counter_note", note);
+	icb_add_context("cpu_model", topo.cpu_model);
+	snprintf(buf, sizeof(buf), "%d", topo.cores);
+	icb_add_context("cores", buf);
+	icb_add_context("smt", topo.smt ? "true" : "false");
+	icb_add_context("pinned", max_t <= topo.cores ? "true" : "false");
+	snprintf(buf, sizeof(buf), "0-%d", (max_t <= topo.cores ? max_t : topo.cores) - 1);
+	icb_add_context("cores_used", buf);
+	const struct { const char *key; long v; } sizes[] = {
+		{ "l1i_size", topo.l1i_size }, { "l1i_assoc", topo.l1i_assoc }, { "l1i_line", topo.l1i_line },
+		{ "l2_size", topo.l2_size }, { "l3_size", topo.l3_size },
+	};
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		snprintf(buf, sizeof(buf), "%ld", sizes[i].v);
+		icb_add_context(sizes[i].key, sizes[i].v > 0 ? buf : "");
+	}
+	icb_add_context("lock", IC_LOCK_NAME);
+	snprintf(buf, sizeof(buf), "%g", plant);
+	icb_add_context("planted", buf);
+
+	size_t ran = icb_run_specified();
+	icb_shutdown();
+	ic_topo_close();
+	return ran > 0 ? 0 : 1;
+}
