@@ -34,7 +34,11 @@
 #include "site_run.h"
 #include "topology.h"
 
-extern const struct ic_point *const sites_points[];
+/* The built points' table (gen/points.cmake); tests link a smaller one. */
+#ifndef IC_POINTS_TABLE
+#define IC_POINTS_TABLE sites_points
+#endif
+extern const struct ic_point *const IC_POINTS_TABLE[];
 
 #define MAX_THREADS 256
 
@@ -241,7 +245,7 @@ static const char *opt_value(const char *arg, const char *name)
 
 int main(int argc, char **argv)
 {
-	const struct ic_point *const *points = sites_points;
+	const struct ic_point *const *points = IC_POINTS_TABLE;
 	const char *codesize_path = IC_CODESIZE_CSV, *sim_cache = NULL, *filter = NULL, *v;
 	int threads[16], n_threads = 0, modes_private = 1, modes_shared = 1, list = 0;
 	double plant = 0;
