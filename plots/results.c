@@ -1,0 +1,752 @@
+#include "results.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "stats.h"
+
+/* Fewer repetitions than this on a side: no ratio interval, no p-value
+ * (a bootstrap median of two values takes only three values). */
+#define IC_RESULTS_MIN_REPS 3
+
+/* User counters summarize reads, by enum ic_field (NS and IPS are GB's own). */
+static const char *const results_field_key[IC_F_COUNT] = {
+	[IC_F_NS] = "real_time",
+	[IC_F_IPS] = "items_per_second",
+	[IC_F_CYCLES] = "cycles_per_op",
+	[IC_F_L1I] = "l1i_miss_per_op",
+	[IC_F_CODE] = "code_bytes_per_site",
+	[IC_F_FOOT] = "footprint_bytes",
+};
+
+static int results_fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+void ic_results_init(struct ic_results *res)
+{
+	memset(res, 0, sizeof(*res));
+}
+
+static void results_point_free(struct ic_point *p)
+{
+	free(p->key);
+	free(p->form);
+	free(p->op);
+	free(p->layout);
+	free(p->order);
+	free(p->mode);
+	free(p->reps);
+	free(p);
+}
+
+void ic_results_free(struct ic_results *res)
+{
+	for (size_t i = 0; i < res->npoints; i++)
+		results_point_free(res->points[i]);
+	for (size_t i = 0; i < res->ngroups; i++) {
+		free(res->groups[i].points);
+		free(res->groups[i].ratios);
+	}
+	for (size_t i = 0; i < res->nfiles; i++) {
+		free(res->files[i]->path);
+		json_decref(res->files[i]->doc);
+		free(res->files[i]);
+	}
+	free(res->files);
+	free(res->points);
+	free(res->hash);
+	free(res->groups);
+	memset(res, 0, sizeof(*res));
+}
+
+static char *results_read_file(const char *path, size_t *len, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t cap = 0, n = 0;
+
+	if (!f) {
+		results_fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		return NULL;
+	}
+	for (;;) {
+		size_t got;
+
+		if (n + 65536 + 1 > cap) {
+			char *nb;
+
+			cap = cap ? cap * 2 : 131072;
+			nb = realloc(buf, cap);
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				results_fail(err, errlen, "%s: out of memory", path);
+				return NULL;
+			}
+			buf = nb;
+		}
+		got = fread(buf + n, 1, cap - n - 1, f);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(f)) {
+		free(buf);
+		fclose(f);
+		results_fail(err, errlen, "%s: read error", path);
+		return NULL;
+	}
+	fclose(f);
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+/* Google Benchmark prints non-finite doubles as NaN / Infinity, which is
+ * not JSON; jansson rejects them. Outside strings, such words become null
+ * (= not measured). Returns a new string (NULL when out of memory). */
+static char *results_nonfinite_to_null(const char *s, size_t n, size_t *outlen)
+{
+	char *out = malloc(2 * n + 1);   /* "nan" -> "null" grows by one per 3 bytes at most */
+	size_t o = 0;
+	int in_string = 0;
+
+	if (!out)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		size_t end;
+
+		if (in_string || s[i] == '"' || !(isalpha((unsigned char)s[i]) ||
+		    (s[i] == '-' && i + 1 < n && isalpha((unsigned char)s[i + 1])))) {
+			if (in_string && s[i] == '\\' && i + 1 < n) {
+				out[o++] = s[i++];
+			} else if (s[i] == '"') {
+				in_string = !in_string;
+			}
+			out[o++] = s[i];
+			continue;
+		}
+		end = s[i] == '-' ? i + 1 : i;
+		while (end < n && isalpha((unsigned char)s[end]))
+			end++;
+		{
+			const char *w = s[i] == '-' ? s + i + 1 : s + i;
+			size_t wl = (size_t)(s + end - w);
+
+			if ((wl == 3 && (!strncasecmp(w, "nan", 3) || !strncasecmp(w, "inf", 3))) ||
+			    (wl == 8 && !strncasecmp(w, "infinity", 8))) {
+				memcpy(out + o, "null", 4);
+				o += 4;
+			} else {
+				memcpy(out + o, s + i, end - i);
+				o += end - i;
+			}
+		}
+		i = end - 1;
+	}
+	out[o] = '\0';
+	*outlen = o;
+	return out;
+}
+
+static size_t results_hash_slot(const struct ic_results *res, const char *key)
+{
+	size_t mask = res->hashcap - 1, h = (size_t)ic_stats_hash(key) & mask;
+
+	while (res->hash[h] && strcmp(res->hash[h]->key, key))
+		h = (h + 1) & mask;
+	return h;
+}
+
+static int results_hash_grow(struct ic_results *res)
+{
+	struct ic_point **old = res->hash;
+	size_t oldcap = res->hashcap;
+
+	res->hashcap = oldcap ? oldcap * 2 : 256;
+	res->hash = calloc(res->hashcap, sizeof(*res->hash));
+	if (!res->hash)
+		return -1;
+	for (size_t i = 0; i < oldcap; i++)
+		if (old[i])
+			res->hash[results_hash_slot(res, old[i]->key)] = old[i];
+	free(old);
+	return 0;
+}
+
+struct results_name {
+	char form[64], op[64], layout[64], order[64], mode[64];
+	unsigned long sites, threads;
+	int has_threads;
+};
+
+static int results_token(char *dst, size_t cap, const char *s, size_t len)
+{
+	if (len == 0 || len >= cap)
+		return -1;
+	for (size_t i = 0; i < len; i++)
+		if (!isalnum((unsigned char)s[i]) && s[i] != '_' && s[i] != '-' && s[i] != '.')
+			return -1;
+	memcpy(dst, s, len);
+	dst[len] = '\0';
+	return 0;
+}
+
+static int results_ulong(const char *s, size_t len, unsigned long *out)
+{
+	char buf[32], *end;
+
+	if (len == 0 || len >= sizeof(buf) || !isdigit((unsigned char)s[0]))
+		return -1;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	errno = 0;
+	*out = strtoul(buf, &end, 10);
+	return (errno || *end || *out == 0) ? -1 : 0;
+}
+
+/* sites/<form>/<op>/<layout>/<order>/<sites>/<mode>[/threads:<T>][/...]
+ * Further components Google Benchmark may add (real_time, min_time:...,
+ * repeats:...) are ignored. */
+static int results_parse_name(const char *name, struct results_name *rn)
+{
+	char *fields[5] = { rn->form, rn->op, rn->layout, rn->order, rn->mode };
+	const char *p = name + strlen("sites/");
+	int idx = 0;
+
+	memset(rn, 0, sizeof(*rn));
+	while (*p) {
+		const char *slash = strchr(p, '/');
+		size_t len = slash ? (size_t)(slash - p) : strlen(p);
+
+		if (idx < 4) {
+			if (results_token(fields[idx], 64, p, len))
+				return -1;
+		} else if (idx == 4) {
+			if (results_ulong(p, len, &rn->sites))
+				return -1;
+		} else if (idx == 5) {
+			if (results_token(fields[4], 64, p, len))
+				return -1;
+		} else if (len > 8 && !strncmp(p, "threads:", 8)) {
+			if (results_ulong(p + 8, len - 8, &rn->threads))
+				return -1;
+			rn->has_threads = 1;
+		}
+		idx++;
+		if (!slash)
+			break;
+		p = slash + 1;
+	}
+	return idx >= 6 ? 0 : -1;
+}
+
+static double results_unit_ns(const char *unit)
+{
+	if (!strcmp(unit, "ns"))
+		return 1.0;
+	if (!strcmp(unit, "us"))
+		return 1e3;
+	if (!strcmp(unit, "ms"))
+		return 1e6;
+	if (!strcmp(unit, "s"))
+		return 1e9;
+	return NAN;
+}
+
+static struct ic_point *results_point_get(struct ic_results *res, const struct results_name *rn,
+					  const struct ic_file *file)
+{
+	char key[512];
+	struct ic_point *p;
+	size_t slot;
+
+	snprintf(key, sizeof(key), "sites/%s/%s/%s/%s/%lu/%s/threads:%lu", rn->form, rn->op,
+		 rn->layout, rn->order, rn->sites, rn->mode, rn->threads);
+	if ((res->npoints + 1) * 2 > res->hashcap && results_hash_grow(res))
+		return NULL;
+	slot = results_hash_slot(res, key);
+	if (res->hash[slot]) {
+		p = res->hash[slot];
+		if (strcmp(p->file->counter_source, file->counter_source))
+			p->source_mixed = 1;
+		return p;
+	}
+	if (res->npoints == res->cappoints) {
+		size_t cap = res->cappoints ? res->cappoints * 2 : 64;
+		struct ic_point **np = realloc(res->points, cap * sizeof(*np));
+
+		if (!np)
+			return NULL;
+		res->points = np;
+		res->cappoints = cap;
+	}
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	p->key = strdup(key);
+	p->form = strdup(rn->form);
+	p->op = strdup(rn->op);
+	p->layout = strdup(rn->layout);
+	p->order = strdup(rn->order);
+	p->mode = strdup(rn->mode);
+	if (!p->key || !p->form || !p->op || !p->layout || !p->order || !p->mode) {
+		results_point_free(p);
+		return NULL;
+	}
+	p->sites = rn->sites;
+	p->threads = rn->threads;
+	p->file = file;
+	res->points[res->npoints++] = p;
+	res->hash[slot] = p;
+	return p;
+}
+
+static int results_rep_add(struct ic_point *p, const struct ic_rep *rep)
+{
+	if (p->nreps == p->capreps) {
+		size_t cap = p->capreps ? p->capreps * 2 : 16;
+		struct ic_rep *nr = realloc(p->reps, cap * sizeof(*nr));
+
+		if (!nr)
+			return -1;
+		p->reps = nr;
+		p->capreps = cap;
+	}
+	p->reps[p->nreps++] = *rep;
+	return 0;
+}
+
+/* A numeric member, NAN when absent or null (a counter that was not read). */
+static int results_number(json_t *entry, const char *key, double *out)
+{
+	json_t *v = json_object_get(entry, key);
+
+	*out = NAN;
+	if (!v || json_is_null(v))
+		return 0;
+	if (!json_is_number(v))
+		return -1;
+	*out = json_number_value(v);
+	return 0;
+}
+
+static int results_entry(struct ic_results *res, struct ic_file *file, size_t idx,
+			 json_t *entry, char *err, size_t errlen)
+{
+	const char *path = file->path, *name, *run_type, *unit;
+	json_t *jname, *jthreads, *jerr;
+	struct results_name rn;
+	struct ic_point *p;
+	struct ic_rep rep;
+	double scale;
+
+	if (!json_is_object(entry))
+		return results_fail(err, errlen, "%s: benchmarks[%zu] is not an object", path, idx);
+	jname = json_object_get(entry, "run_name");
+	if (!json_is_string(jname))
+		jname = json_object_get(entry, "name");
+	if (!json_is_string(jname))
+		return results_fail(err, errlen, "%s: benchmarks[%zu] has no name", path, idx);
+	name = json_string_value(jname);
+	run_type = json_string_value(json_object_get(entry, "run_type"));
+	if (run_type && !strcmp(run_type, "aggregate")) {
+		res->n_aggregates++;   /* our own statistics replace GB's */
+		return 0;
+	}
+	if (strncmp(name, "sites/", 6)) {
+		res->n_other++;
+		return 0;
+	}
+	if (results_parse_name(name, &rn))
+		return results_fail(err, errlen,
+				    "%s: benchmarks[%zu] '%s' is not sites/<form>/<op>/<layout>/<order>/<sites>/<mode>/threads:<T>",
+				    path, idx, name);
+	jthreads = json_object_get(entry, "threads");
+	if (json_is_integer(jthreads)) {
+		json_int_t t = json_integer_value(jthreads);
+
+		if (t < 1 || (rn.has_threads && (unsigned long)t != rn.threads))
+			return results_fail(err, errlen, "%s: benchmarks[%zu] '%s' has threads %lld",
+					    path, idx, name, (long long)t);
+		rn.threads = (unsigned long)t;
+	} else if (!rn.has_threads) {
+		rn.threads = 1;
+	}
+	p = results_point_get(res, &rn, file);
+	if (!p)
+		return results_fail(err, errlen, "%s: out of memory", path);
+	res->n_entries++;
+	jerr = json_object_get(entry, "error_occurred");
+	if (json_is_true(jerr)) {
+		p->nerrors++;
+		res->n_errors++;
+		if (!p->error)
+			p->error = json_string_value(json_object_get(entry, "error_message"));
+		return 0;
+	}
+	unit = json_string_value(json_object_get(entry, "time_unit"));
+	scale = results_unit_ns(unit ? unit : "ns");
+	if (isnan(scale))
+		return results_fail(err, errlen, "%s: benchmarks[%zu] '%s' has time_unit '%s'",
+				    path, idx, name, unit);
+	for (int f = 0; f < IC_F_COUNT; f++)
+		if (results_number(entry, results_field_key[f], &rep.v[f]))
+			return results_fail(err, errlen, "%s: benchmarks[%zu] '%s': %s is not a number",
+					    path, idx, name, results_field_key[f]);
+	if (!isfinite(rep.v[IC_F_NS]) || rep.v[IC_F_NS] <= 0.0)
+		return results_fail(err, errlen, "%s: benchmarks[%zu] '%s' has no positive real_time",
+				    path, idx, name);
+	rep.v[IC_F_NS] *= scale;
+	if (results_rep_add(p, &rep))
+		return results_fail(err, errlen, "%s: out of memory", path);
+	return 0;
+}
+
+int ic_results_load(struct ic_results *res, const char *path, char *err, size_t errlen)
+{
+	struct ic_file *file, **nf;
+	json_error_t jerr;
+	json_t *doc, *benchmarks, *entry;
+	json_int_t max_family = -1;
+	size_t len, idx;
+	char *text = results_read_file(path, &len, err, errlen), *clean;
+
+	if (!text)
+		return -1;
+	clean = results_nonfinite_to_null(text, len, &len);
+	free(text);
+	if (!clean)
+		return results_fail(err, errlen, "%s: out of memory", path);
+	doc = json_loadb(clean, len, 0, &jerr);
+	free(clean);
+	if (!doc)
+		return results_fail(err, errlen, "%s: not JSON (line %d: %s)", path, jerr.line, jerr.text);
+	benchmarks = json_object_get(doc, "benchmarks");
+	if (!json_is_array(benchmarks)) {
+		json_decref(doc);
+		return results_fail(err, errlen, "%s: no \"benchmarks\" array (not Google Benchmark JSON)", path);
+	}
+	if (json_array_size(benchmarks) == 0) {
+		json_decref(doc);
+		return results_fail(err, errlen, "%s: no benchmarks", path);
+	}
+	nf = realloc(res->files, (res->nfiles + 1) * sizeof(*nf));
+	file = calloc(1, sizeof(*file));
+	if (nf)
+		res->files = nf;
+	if (!nf || !file || !(file->path = strdup(path))) {
+		free(file);
+		json_decref(doc);
+		return results_fail(err, errlen, "%s: out of memory", path);
+	}
+	file->doc = doc;
+	file->context = json_object_get(doc, "context");
+	if (!json_is_object(file->context))
+		file->context = NULL;
+	file->counter_source = json_string_value(json_object_get(file->context, "counter_source"));
+	if (!file->counter_source)
+		file->counter_source = "";
+	res->files[res->nfiles++] = file;
+	json_array_foreach(benchmarks, idx, entry) {
+		json_t *fam;
+
+		if (results_entry(res, file, idx, entry, err, errlen))
+			return -1;
+		fam = json_object_get(entry, "family_index");
+		if (json_is_integer(fam)) {
+			json_int_t fi = json_integer_value(fam);
+
+			if (fi > max_family)
+				max_family = fi;
+			json_object_set_new(entry, "family_index", json_integer(fi + res->next_family));
+		}
+	}
+	res->next_family += max_family + 1;
+	return 0;
+}
+
+/* qsort has no context argument; analysis runs once per process. */
+static const struct ic_analysis_opts *results_sort_opts;
+
+static int results_form_rank(const char *form)
+{
+	if (!strcmp(form, results_sort_opts->compare))
+		return 0;
+	if (!strcmp(form, results_sort_opts->baseline))
+		return 1;
+	return 2;
+}
+
+/* Series keys first (op, layout, order, threads, mode), then form, then N. */
+static int results_cmp_series(const struct ic_point *a, const struct ic_point *b)
+{
+	int c;
+
+	if ((c = strcmp(a->op, b->op)) || (c = strcmp(a->layout, b->layout)) ||
+	    (c = strcmp(a->order, b->order)))
+		return c;
+	if (a->threads != b->threads)
+		return a->threads < b->threads ? -1 : 1;
+	return strcmp(a->mode, b->mode);
+}
+
+static int results_cmp_point(const void *pa, const void *pb)
+{
+	const struct ic_point *a = *(struct ic_point *const *)pa, *b = *(struct ic_point *const *)pb;
+	int c = results_cmp_series(a, b), ra, rb;
+
+	if (c)
+		return c;
+	ra = results_form_rank(a->form);
+	rb = results_form_rank(b->form);
+	if (ra != rb)
+		return ra - rb;
+	if ((c = strcmp(a->form, b->form)))
+		return c;
+	return (a->sites > b->sites) - (a->sites < b->sites);
+}
+
+/* Values of one field over a point's repetitions, skipping absent ones. */
+static size_t results_values(const struct ic_point *p, enum ic_field f, double *out)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < p->nreps; i++)
+		if (isfinite(p->reps[i].v[f]))
+			out[n++] = p->reps[i].v[f];
+	return n;
+}
+
+static int results_point_stats(struct ic_point *p)
+{
+	double *buf = malloc((p->nreps ? p->nreps : 1) * sizeof(*buf));
+	size_t n;
+
+	if (!buf)
+		return -1;
+	for (int f = 0; f < IC_F_COUNT; f++) {
+		n = results_values(p, f, buf);
+		p->med[f] = ic_stats_median(buf, n);
+	}
+	n = results_values(p, IC_F_NS, buf);
+	p->cv = ic_stats_cv(buf, n);
+	if (ic_stats_median_ci(buf, n, &p->ci_lo, &p->ci_hi, &p->ci_coverage)) {
+		p->ci_lo = p->ci_hi = p->ci_coverage = NAN;
+	}
+	free(buf);
+	return 0;
+}
+
+static double results_median_over(struct ic_point **pts, size_t n, const char *form, enum ic_field f)
+{
+	double *buf = malloc((n ? n : 1) * sizeof(*buf)), m;
+	size_t k = 0;
+
+	if (!buf)
+		return NAN;
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(pts[i]->form, form) && isfinite(pts[i]->med[f]))
+			buf[k++] = pts[i]->med[f];
+	m = ic_stats_median(buf, k);
+	free(buf);
+	return m;
+}
+
+static int results_ratio(struct ic_ratio *r, const struct ic_point *c, const struct ic_point *b,
+			 const struct ic_analysis_opts *opts)
+{
+	double *xc = malloc((c->nreps + 1) * sizeof(*xc)), *xb = malloc((b->nreps + 1) * sizeof(*xb));
+	size_t nc, nb;
+	char key[512];
+
+	if (!xc || !xb) {
+		free(xc);
+		free(xb);
+		return -1;
+	}
+	nc = results_values(c, IC_F_NS, xc);
+	nb = results_values(b, IC_F_NS, xb);
+	*r = (struct ic_ratio){ .cmp = c, .base = b, .lo = NAN, .hi = NAN, .p = NAN, .halfwidth = NAN };
+	r->ratio = c->med[IC_F_NS] / b->med[IC_F_NS];
+	if (nc >= IC_RESULTS_MIN_REPS && nb >= IC_RESULTS_MIN_REPS) {
+		/* Seeded by the point, not by its place in the run. */
+		snprintf(key, sizeof(key), "%s/%s/%s/%lu/%s/%lu", c->op, c->layout, c->order,
+			 c->sites, c->mode, c->threads);
+		if (ic_stats_bootstrap_ratio(xc, nc, xb, nb, opts->resamples,
+					     opts->seed ^ ic_stats_hash(key), &r->lo, &r->hi)) {
+			free(xc);
+			free(xb);
+			return -1;
+		}
+		r->p = ic_stats_mannwhitney_p(xc, nc, xb, nb);
+		r->halfwidth = (r->hi - r->lo) / 2.0 / r->ratio;
+	}
+	/* A comparison fails (NAN) as noisy too: !(x <= limit). */
+	r->noisy = !(c->cv <= opts->noise_cv) || !(b->cv <= opts->noise_cv) ||
+		   !(r->halfwidth <= opts->noise_ci);
+	{
+		struct ic_ratio_point rp = { (double)c->sites, r->ratio, r->lo, r->hi };
+
+		r->side = ic_ratio_point_side(&rp);
+	}
+	free(xc);
+	free(xb);
+	return 0;
+}
+
+static int results_group(struct ic_group *g, const struct ic_analysis_opts *opts)
+{
+	struct ic_ratio_point *rp;
+	size_t nrp = 0;
+
+	g->ratios = calloc(g->npoints ? g->npoints : 1, sizeof(*g->ratios));
+	if (!g->ratios)
+		return -1;
+	for (size_t i = 0; i < g->npoints; i++) {
+		struct ic_point *c = g->points[i];
+
+		if (strcmp(c->form, opts->compare) || !isfinite(c->med[IC_F_NS]))
+			continue;
+		for (size_t j = 0; j < g->npoints; j++) {
+			struct ic_point *b = g->points[j];
+
+			if (b->sites != c->sites || strcmp(b->form, opts->baseline) ||
+			    !isfinite(b->med[IC_F_NS]))
+				continue;
+			if (results_ratio(&g->ratios[g->nratios++], c, b, opts))
+				return -1;
+			break;
+		}
+	}
+	rp = malloc((g->nratios ? g->nratios : 1) * sizeof(*rp));
+	if (!rp)
+		return -1;
+	for (size_t i = 0; i < g->nratios; i++)
+		rp[nrp++] = (struct ic_ratio_point){ (double)g->ratios[i].cmp->sites, g->ratios[i].ratio,
+						     g->ratios[i].lo, g->ratios[i].hi };
+	ic_crossover_find(rp, nrp, &g->xo);
+	free(rp);
+	g->code_cmp = results_median_over(g->points, g->npoints, opts->compare, IC_F_CODE);
+	g->code_base = results_median_over(g->points, g->npoints, opts->baseline, IC_F_CODE);
+	return 0;
+}
+
+int ic_results_analyse(struct ic_results *res, const struct ic_analysis_opts *opts,
+		       char *err, size_t errlen)
+{
+	res->opts = *opts;
+	if (res->npoints == 0)
+		return results_fail(err, errlen,
+				    "no sites/<form>/... benchmarks in the input (%zu aggregate, %zu other entries)",
+				    res->n_aggregates, res->n_other);
+	results_sort_opts = &res->opts;
+	qsort(res->points, res->npoints, sizeof(*res->points), results_cmp_point);
+	for (size_t i = 0; i < res->npoints; i++)
+		if (results_point_stats(res->points[i]))
+			return results_fail(err, errlen, "out of memory");
+	for (size_t i = 0; i < res->npoints;) {
+		size_t j = i + 1;
+		struct ic_group *g, *ng;
+
+		while (j < res->npoints && !results_cmp_series(res->points[i], res->points[j]))
+			j++;
+		ng = realloc(res->groups, (res->ngroups + 1) * sizeof(*ng));
+		if (!ng)
+			return results_fail(err, errlen, "out of memory");
+		res->groups = ng;
+		g = &res->groups[res->ngroups++];
+		memset(g, 0, sizeof(*g));
+		g->op = res->points[i]->op;
+		g->layout = res->points[i]->layout;
+		g->order = res->points[i]->order;
+		g->mode = res->points[i]->mode;
+		g->threads = res->points[i]->threads;
+		g->npoints = j - i;
+		g->points = malloc(g->npoints * sizeof(*g->points));
+		if (!g->points)
+			return results_fail(err, errlen, "out of memory");
+		memcpy(g->points, res->points + i, g->npoints * sizeof(*g->points));
+		if (results_group(g, &res->opts))
+			return results_fail(err, errlen, "out of memory");
+		i = j;
+	}
+	return 0;
+}
+
+json_t *ic_results_merged(const struct ic_results *res)
+{
+	json_t *merged = json_object(), *all = json_array(), *ctx;
+
+	if (!merged || !all)
+		goto fail;
+	ctx = res->nfiles && res->files[0]->context ? json_deep_copy(res->files[0]->context)
+						     : json_object();
+	if (json_object_set_new(merged, "context", ctx))
+		goto fail;
+	for (size_t i = 0; i < res->nfiles; i++) {
+		json_t *entry;
+		size_t idx;
+
+		json_array_foreach(json_object_get(res->files[i]->doc, "benchmarks"), idx, entry)
+			if (json_array_append(all, entry))
+				goto fail;
+	}
+	if (json_object_set(merged, "benchmarks", all))
+		goto fail;
+	json_decref(all);
+	return merged;
+fail:
+	json_decref(all);
+	json_decref(merged);
+	return NULL;
+}
+
+const char *ic_results_context(const struct ic_results *res, const char *key)
+{
+	/* A few buffers, so that several printed numbers can be in use at once. */
+	static char ring[8][64];
+	static unsigned next;
+	char *buf = ring[next++ % 8];
+	json_t *v = res->nfiles ? json_object_get(res->files[0]->context, key) : NULL;
+
+	if (json_is_string(v))
+		return json_string_value(v);
+	if (json_is_integer(v)) {
+		snprintf(buf, sizeof(ring[0]), "%lld", (long long)json_integer_value(v));
+		return buf;
+	}
+	if (json_is_real(v)) {
+		snprintf(buf, sizeof(ring[0]), "%g", json_real_value(v));
+		return buf;
+	}
+	if (json_is_boolean(v))
+		return json_is_true(v) ? "true" : "false";
+	return "";
+}
+
+double ic_results_context_num(const struct ic_results *res, const char *key)
+{
+	const char *s = ic_results_context(res, key);
+	char *end;
+	double v;
+
+	if (!*s)
+		return NAN;
+	errno = 0;
+	v = strtod(s, &end);
+	return (errno || *end || end == s) ? NAN : v;
+}

@@ -1,0 +1,124 @@
+/* Benchmark results as summarize sees them: Google Benchmark JSON files
+ * from sites_bench, grouped into points (one per form, op, layout, order,
+ * sites, threads, mode), with per-point statistics, compare/baseline
+ * ratios per N and a crossover per series.
+ */
+#ifndef IC_RESULTS_H
+#define IC_RESULTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <jansson.h>
+
+#include "crossover.h"
+
+/* What one repetition carries; NAN where the entry had no such member. */
+enum ic_field {
+	IC_F_NS,       /* real_time per iteration (one call site), in ns */
+	IC_F_IPS,      /* items_per_second */
+	IC_F_CYCLES,   /* cycles_per_op */
+	IC_F_L1I,      /* l1i_miss_per_op */
+	IC_F_CODE,     /* code_bytes_per_site */
+	IC_F_FOOT,     /* footprint_bytes */
+	IC_F_COUNT
+};
+
+struct ic_rep {
+	double v[IC_F_COUNT];
+};
+
+struct ic_file {
+	char *path;
+	json_t *doc;               /* owns everything below */
+	json_t *context;           /* may be NULL */
+	const char *counter_source;   /* "papi" | "sim" | "none" | "" when absent */
+};
+
+struct ic_point {
+	char *key;                 /* sites/<form>/.../<mode>/threads:<T> */
+	char *form, *op, *layout, *order, *mode;
+	unsigned long sites, threads;
+	struct ic_rep *reps;
+	size_t nreps, capreps;
+	const struct ic_file *file;   /* first file holding this point */
+	int source_mixed;          /* files with different counter_source */
+	size_t nerrors;            /* repetitions Google Benchmark skipped */
+	const char *error;         /* the first skip message */
+
+	/* Filled by ic_results_analyse. */
+	double med[IC_F_COUNT];    /* median over repetitions that have it */
+	double ci_lo, ci_hi;       /* interval of med[IC_F_NS] */
+	double ci_coverage;        /* 0.95 or more unless fewer than 6 reps */
+	double cv;                 /* of IC_F_NS */
+};
+
+/* compare/baseline at one N of one series. */
+struct ic_ratio {
+	const struct ic_point *cmp, *base;
+	double ratio, lo, hi;      /* ratio of medians and bootstrap 95% interval */
+	double p;                  /* Mann-Whitney U, two-sided */
+	double halfwidth;          /* (hi - lo) / 2 / ratio */
+	int noisy;
+	enum ic_point_side side;
+};
+
+/* One series: every form of one op, layout, order, threads and mode. */
+struct ic_group {
+	const char *op, *layout, *order, *mode;
+	unsigned long threads;
+	struct ic_point **points;  /* sorted like the whole points list */
+	size_t npoints;
+	struct ic_ratio *ratios;   /* ascending sites */
+	size_t nratios;
+	struct ic_crossover xo;
+	double code_cmp, code_base;   /* median code_bytes_per_site over the series */
+};
+
+struct ic_analysis_opts {
+	const char *compare, *baseline;
+	double noise_cv;           /* flag a side whose cv exceeds this */
+	double noise_ci;           /* flag a ratio whose interval half-width exceeds this */
+	unsigned resamples;
+	uint64_t seed;
+	double planted;            /* NAN unless --planted */
+};
+
+struct ic_results {
+	struct ic_file **files;    /* in command-line order */
+	size_t nfiles;
+	struct ic_point **points;
+	size_t npoints, cappoints;
+	struct ic_point **hash;    /* open addressing on key */
+	size_t hashcap;
+	size_t n_entries, n_aggregates, n_other, n_errors;
+	int64_t next_family;       /* family_index offset for the next file */
+
+	struct ic_group *groups;
+	size_t ngroups;
+	struct ic_analysis_opts opts;
+};
+
+void ic_results_init(struct ic_results *res);
+void ic_results_free(struct ic_results *res);
+
+/* Reads one Google Benchmark JSON file and adds its repetitions. On bad
+ * input returns -1 with one line (no newline) in err naming the problem. */
+int ic_results_load(struct ic_results *res, const char *path, char *err, size_t errlen);
+
+/* Sorts points, computes statistics, ratios and crossovers. -1 (with err)
+ * when there is no sites/ benchmark at all or memory runs out. */
+int ic_results_analyse(struct ic_results *res, const struct ic_analysis_opts *opts,
+		       char *err, size_t errlen);
+
+/* All files' benchmarks in order under the first file's context, in
+ * Google Benchmark's own layout (tools/compare.py reads it). family_index
+ * is offset per file so that families stay distinct. New reference. */
+json_t *ic_results_merged(const struct ic_results *res);
+
+/* A context member of the first file as text ("" when absent). Numbers are
+ * printed into one of 8 rotating buffers: valid for the next 7 calls. */
+const char *ic_results_context(const struct ic_results *res, const char *key);
+/* The same as a number of bytes, count, etc.; NAN when absent or not numeric. */
+double ic_results_context_num(const struct ic_results *res, const char *key);
+
+#endif /* IC_RESULTS_H */

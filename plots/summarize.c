@@ -1,0 +1,348 @@
+/* summarize: Google Benchmark JSON from sites_bench -> merged JSON, CSV
+ * tables, summary.md and the data plots/draw.sh turns into charts.
+ *
+ * Every output is written to a temporary file in its directory, synced and
+ * renamed into place, so a reader never sees half a file; on bad input
+ * nothing is written at all.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "report.h"
+#include "results.h"
+
+#define IC_EXIT_BAD_INPUT 2
+
+static const char ic_usage[] =
+	"usage: summarize [options] --out DIR FILE.json...\n"
+	"\n"
+	"Reads Google Benchmark JSON files written by sites_bench (repetitions as\n"
+	"separate entries) and writes, each atomically:\n"
+	"  DIR/benchmark.json   all benchmarks of all files under the first file's context\n"
+	"                       (readable by Google Benchmark's tools/compare.py)\n"
+	"  DIR/points.csv       one row per point: median time per call site, its 95%%\n"
+	"                       interval, cv, counters (empty when not measured)\n"
+	"  DIR/ratios.csv       per N: compare/baseline ratio of medians, bootstrap 95%%\n"
+	"                       interval, Mann-Whitney p, noisy flag\n"
+	"  DIR/crossover.csv    per series: verdict, crossover N and its interval, the\n"
+	"                       sweep points around it\n"
+	"  DIR/summary.md       recommendation, evidence, machine, counters, method\n"
+	"  DIR/calibration.csv  only with --planted\n"
+	"  DIR/plots/*.dat, DIR/plots/data.gp   input of plots/draw.sh DIR\n"
+	"\n"
+	"options:\n"
+	"  --out DIR          output directory (created if missing)\n"
+	"  --compare FORM     numerator of the ratio (default inline)\n"
+	"  --baseline FORM    denominator of the ratio (default extern)\n"
+	"  --noise-cv X       flag a point whose cv on either side exceeds X (default 0.05)\n"
+	"  --noise-ci X       flag a point whose ratio interval half-width exceeds X of the\n"
+	"                     ratio (default 0.03: wider cannot resolve a 3%% difference)\n"
+	"  --resamples N      bootstrap resamples (default 2000)\n"
+	"  --seed S           bootstrap seed (default 1)\n"
+	"  --planted F        calibration: the compare form carries a planted extra cost F\n"
+	"                     (e.g. 0.03); report whether each interval shows it\n"
+	"  --help             this text\n"
+	"\n"
+	"exit status: 0 done, 2 bad input or --out (nothing written), 1 an output could not be\n"
+	"written (the previous results stay)\n";
+
+struct ic_out {
+	char final[PATH_MAX];
+	char tmp[PATH_MAX];
+	FILE *f;
+};
+
+enum {
+	IC_OUT_JSON, IC_OUT_POINTS, IC_OUT_RATIOS, IC_OUT_CROSSOVER, IC_OUT_SUMMARY,
+	IC_OUT_GP, IC_OUT_TIME, IC_OUT_L1I, IC_OUT_FOOT, IC_OUT_RATIO_DAT, IC_OUT_CALIBRATION,
+	IC_OUT_COUNT
+};
+
+static const char *const ic_out_name[IC_OUT_COUNT] = {
+	[IC_OUT_JSON] = "benchmark.json",
+	[IC_OUT_POINTS] = "points.csv",
+	[IC_OUT_RATIOS] = "ratios.csv",
+	[IC_OUT_CROSSOVER] = "crossover.csv",
+	[IC_OUT_SUMMARY] = "summary.md",
+	[IC_OUT_GP] = "plots/data.gp",
+	[IC_OUT_TIME] = "plots/time.dat",
+	[IC_OUT_L1I] = "plots/l1i.dat",
+	[IC_OUT_FOOT] = "plots/footprint.dat",
+	[IC_OUT_RATIO_DAT] = "plots/ratio.dat",
+	[IC_OUT_CALIBRATION] = "calibration.csv",
+};
+
+__attribute__((format(printf, 1, 2)))
+static int ic_bad(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("summarize: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return IC_EXIT_BAD_INPUT;
+}
+
+static int ic_parse_double(const char *s, double *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtod(s, &end);
+	return (errno || end == s || *end || !isfinite(*out)) ? -1 : 0;
+}
+
+static int ic_parse_u64(const char *s, unsigned long long *out)
+{
+	char *end;
+
+	if (!*s || *s == '-')
+		return -1;
+	errno = 0;
+	*out = strtoull(s, &end, 10);
+	return (errno || *end) ? -1 : 0;
+}
+
+/* mkdir -p */
+static int ic_mkdirs(const char *path)
+{
+	char buf[PATH_MAX];
+	size_t len = strlen(path);
+
+	if (len == 0 || len >= sizeof(buf))
+		return -1;
+	memcpy(buf, path, len + 1);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0777) && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	if (mkdir(buf, 0777) && errno != EEXIST)
+		return -1;
+	return 0;
+}
+
+static int ic_out_open(struct ic_out *o, const char *dir, const char *name, mode_t mode)
+{
+	const char *slash = strrchr(name, '/');
+	int fd;
+
+	if ((size_t)snprintf(o->final, sizeof(o->final), "%s/%s", dir, name) >= sizeof(o->final))
+		return -1;
+	/* Temporary name in the same directory, so rename() is atomic. */
+	if (slash)
+		snprintf(o->tmp, sizeof(o->tmp), "%s/%.*s/.%s.XXXXXX", dir, (int)(slash - name), name,
+			 slash + 1);
+	else
+		snprintf(o->tmp, sizeof(o->tmp), "%s/.%s.XXXXXX", dir, name);
+	fd = mkstemp(o->tmp);
+	if (fd < 0) {
+		o->tmp[0] = '\0';
+		return -1;
+	}
+	fchmod(fd, mode);
+	o->f = fdopen(fd, "w");
+	if (!o->f) {
+		close(fd);
+		return -1;
+	}
+	return 0;
+}
+
+static int ic_out_close(struct ic_out *o)
+{
+	int rc = 0;
+
+	if (!o->f)
+		return 0;
+	if (fflush(o->f) || ferror(o->f) || fsync(fileno(o->f)))
+		rc = -1;
+	if (fclose(o->f))
+		rc = -1;
+	o->f = NULL;
+	return rc;
+}
+
+static void ic_out_discard(struct ic_out *outs, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (outs[i].f)
+			fclose(outs[i].f);
+		outs[i].f = NULL;
+		if (outs[i].tmp[0])
+			unlink(outs[i].tmp);
+		outs[i].tmp[0] = '\0';
+	}
+}
+
+static int ic_write_all(const struct ic_results *res, json_t *merged, const char *dir)
+{
+	struct ic_out outs[IC_OUT_COUNT];
+	size_t n = isfinite(res->opts.planted) ? IC_OUT_COUNT : IC_OUT_CALIBRATION;
+	mode_t mask = umask(0);
+	char plots[PATH_MAX];
+	struct ic_plot_files pf;
+	const char *what = "write";
+
+	umask(mask);
+	memset(outs, 0, sizeof(outs));
+	snprintf(plots, sizeof(plots), "%s/plots", dir);
+	if (ic_mkdirs(dir) || ic_mkdirs(plots))   /* a bad --out: nothing written yet */
+		return ic_bad("--out %s: cannot create %s: %s", dir, plots, strerror(errno));
+	for (size_t i = 0; i < n; i++)
+		if (ic_out_open(&outs[i], dir, ic_out_name[i], 0666 & ~mask)) {
+			fprintf(stderr, "summarize: cannot create a file next to %s: %s\n", outs[i].final,
+				strerror(errno));
+			ic_out_discard(outs, n);
+			return 1;
+		}
+	pf = (struct ic_plot_files){ outs[IC_OUT_GP].f, outs[IC_OUT_TIME].f, outs[IC_OUT_L1I].f,
+				     outs[IC_OUT_FOOT].f, outs[IC_OUT_RATIO_DAT].f };
+	if (json_dumpf(merged, outs[IC_OUT_JSON].f, JSON_INDENT(2)) ||
+	    fputc('\n', outs[IC_OUT_JSON].f) == EOF ||
+	    ic_report_points_csv(outs[IC_OUT_POINTS].f, res) ||
+	    ic_report_ratios_csv(outs[IC_OUT_RATIOS].f, res) ||
+	    ic_report_crossover_csv(outs[IC_OUT_CROSSOVER].f, res) ||
+	    ic_report_summary_md(outs[IC_OUT_SUMMARY].f, res) ||
+	    ic_report_plot_data(&pf, res) ||
+	    (n == IC_OUT_COUNT && ic_report_calibration_csv(outs[IC_OUT_CALIBRATION].f, res)))
+		goto fail;
+	what = "sync";
+	for (size_t i = 0; i < n; i++)
+		if (ic_out_close(&outs[i]))
+			goto fail;
+	/* Everything is on disk; only now replace the old results. */
+	what = "rename";
+	for (size_t i = 0; i < n; i++) {
+		if (rename(outs[i].tmp, outs[i].final))
+			goto fail;
+		outs[i].tmp[0] = '\0';
+	}
+	return 0;
+fail:
+	fprintf(stderr, "summarize: cannot %s the results in %s: %s\n", what, dir, strerror(errno));
+	ic_out_discard(outs, n);
+	return 1;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "out", required_argument, NULL, 'o' },
+		{ "compare", required_argument, NULL, 'c' },
+		{ "baseline", required_argument, NULL, 'b' },
+		{ "noise-cv", required_argument, NULL, 'v' },
+		{ "noise-ci", required_argument, NULL, 'i' },
+		{ "resamples", required_argument, NULL, 'r' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "planted", required_argument, NULL, 'p' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct ic_analysis_opts opts = {
+		.compare = "inline",
+		.baseline = "extern",
+		.noise_cv = 0.05,       /* the issue's default */
+		.noise_ci = 0.03,       /* the 2004 effect: a wider band cannot resolve it */
+		.resamples = 2000,      /* percentile ends move by < 0.1% of the ratio beyond this */
+		.seed = 1,
+		.planted = NAN,
+	};
+	const char *out = NULL;
+	struct ic_results res;
+	char err[1024];
+	json_t *merged;
+	int c, rc;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+		unsigned long long u;
+		double d;
+
+		switch (c) {
+		case 'o':
+			out = optarg;
+			break;
+		case 'c':
+			opts.compare = optarg;
+			break;
+		case 'b':
+			opts.baseline = optarg;
+			break;
+		case 'v':
+			if (ic_parse_double(optarg, &d) || d <= 0.0)
+				return ic_bad("--noise-cv: '%s' is not a positive number", optarg);
+			opts.noise_cv = d;
+			break;
+		case 'i':
+			if (ic_parse_double(optarg, &d) || d <= 0.0)
+				return ic_bad("--noise-ci: '%s' is not a positive number", optarg);
+			opts.noise_ci = d;
+			break;
+		case 'r':
+			if (ic_parse_u64(optarg, &u) || u < 100 || u > 1000000)
+				return ic_bad("--resamples: '%s' is not a count from 100 to 1000000", optarg);
+			opts.resamples = (unsigned)u;
+			break;
+		case 's':
+			if (ic_parse_u64(optarg, &u))
+				return ic_bad("--seed: '%s' is not a non-negative integer", optarg);
+			opts.seed = u;
+			break;
+		case 'p':
+			if (ic_parse_double(optarg, &d) || d <= -1.0 || d >= 10.0)
+				return ic_bad("--planted: '%s' is not a fraction like 0.03", optarg);
+			opts.planted = d;
+			break;
+		case 'h':
+			fputs(ic_usage, stdout);
+			return 0;
+		case ':':
+			return ic_bad("%s needs a value", argv[optind - 1]);
+		default:
+			return ic_bad("unknown option '%s' (see --help)", argv[optind - 1]);
+		}
+	}
+	if (!out || !*out)
+		return ic_bad("--out DIR is required (see --help)");
+	if (optind >= argc)
+		return ic_bad("no input FILE.json given (see --help)");
+	if (!*opts.compare || !*opts.baseline || !strcmp(opts.compare, opts.baseline))
+		return ic_bad("--compare '%s' and --baseline '%s' must be two different forms",
+			      opts.compare, opts.baseline);
+
+	ic_results_init(&res);
+	for (int i = optind; i < argc; i++)
+		if (ic_results_load(&res, argv[i], err, sizeof(err))) {
+			ic_results_free(&res);
+			return ic_bad("%s", err);
+		}
+	if (ic_results_analyse(&res, &opts, err, sizeof(err))) {
+		ic_results_free(&res);
+		return ic_bad("%s", err);
+	}
+	merged = ic_results_merged(&res);
+	if (!merged) {
+		ic_results_free(&res);
+		fputs("summarize: out of memory\n", stderr);
+		return 1;
+	}
+	rc = ic_write_all(&res, merged, out);
+	json_decref(merged);
+	ic_results_free(&res);
+	return rc;
+}

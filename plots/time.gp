@@ -1,0 +1,21 @@
+# Time per call site vs N, one line per form with 95% interval bars,
+# one panel per threads x mode.
+load ic_src.'/style.gp'
+
+ic_chart_title = 'Time per call site vs call sites N (median of repetitions, 95% interval)'
+# Forms side by side at each N (a few % of a doubling) so the bars do not hide each other.
+ic_shift(f) = 2 ** ((f - (ic_nforms + 1) / 2.0) * 0.04)
+eval ic_multiplot
+set ylabel 'time per call site (ns)'
+do for [p = 1:ic_npanels] {
+	set title ic_title[p]
+	if (ic_has_time[p]) {
+		plot for [f = 1:ic_nforms] ic_dir.'/time.dat' index ((p - 1) * ic_nforms + f - 1) \
+			using ($1 * ic_shift(f)):2:3:4 with yerrorlines lw 1.5 pt 7 ps 0.6 lc rgb ic_color(f) title ic_form[f]
+	} else {
+		ic_empty_text = 'no timings for this series'
+		eval ic_empty_panel
+	}
+	unset label 99
+}
+unset multiplot

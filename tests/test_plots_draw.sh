@@ -1,0 +1,72 @@
+#!/bin/sh
+# plots/draw.sh draws every chart as PNG and SVG from summarize's output,
+# with and without counters, and without gnuplot it says how to get the
+# charts, exits 0 and leaves the results alone.
+# usage: test_plots_draw.sh SUMMARIZE FAKEGB DRAW_SH
+set -u
+summarize=$1
+fakegb=$2
+draw=$3
+work=$(mktemp -d "${TMPDIR:-/tmp}/test_plots_draw.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+fail() {
+	echo "test_plots_draw: FAIL: $*" >&2
+	exit 1
+}
+
+snapshot() {
+	(cd "$1" && find . -type f | sort | while read -r f; do cksum "$f"; done)
+}
+
+# Without gnuplot (checked first: it needs no gnuplot on this machine).
+"$fakegb" --sites-max 64 > "$work/small.json" || fail "fakegb"
+"$summarize" --out "$work/nognu" "$work/small.json" || fail "summarize: exit $?"
+before=$(snapshot "$work/nognu")
+GNUPLOT=/nonexistent/gnuplot sh "$draw" "$work/nognu" 2> "$work/msg"
+rc=$?
+[ $rc -eq 0 ] || fail "without gnuplot: exit $rc, want 0"
+[ "$(wc -l < "$work/msg")" -eq 1 ] || fail "without gnuplot: want one line, got: $(cat "$work/msg")"
+grep -q 'apt-get install gnuplot-nox, then plots/draw.sh' "$work/msg" || fail "message: $(cat "$work/msg")"
+[ "$(snapshot "$work/nognu")" = "$before" ] || fail "without gnuplot the results changed"
+
+sh "$draw" "$work/does-not-exist" 2>/dev/null
+[ $? -eq 2 ] || fail "draw.sh on a directory without data.gp must exit 2"
+
+if ! command -v gnuplot >/dev/null 2>&1; then
+	echo "test_plots_draw: skip: gnuplot not installed (apt-get install gnuplot-nox)"
+	exit 77
+fi
+
+check_charts() {
+	for chart in time l1i footprint ratio; do
+		png=$1/plots/$chart.png
+		svg=$1/plots/$chart.svg
+		[ -s "$png" ] || fail "$png missing"
+		[ -s "$svg" ] || fail "$svg missing"
+		[ "$(head -c 4 "$png" | od -An -c | tr -d ' ')" = "211PNG" ] || fail "$png is not a PNG"
+		grep -q '<svg' "$svg" || fail "$svg is not SVG"
+	done
+	ls -A "$1/plots" | grep -q '^\.' && fail "temporary files left in $1/plots: $(ls -A "$1/plots")"
+	return 0
+}
+
+# Four panels, simulated counters; then six panels without counters and
+# with a missing baseline series (empty panels must still draw).
+"$fakegb" > "$work/full.json" || fail "fakegb"
+"$summarize" --out "$work/full" "$work/full.json" || fail "summarize full"
+sh "$draw" "$work/full" || fail "draw.sh full: exit $?"
+check_charts "$work/full"
+grep -q 'simulated (valgrind, L1i 32 KiB/8-way/64 B)' "$work/full/plots/l1i.svg" || fail "l1i chart not labelled simulated"
+grep -q 'Fake CPU 9000 @ 3.0GHz, 2 cores, 2025-12-03' "$work/full/plots/ratio.svg" || fail "caption missing"
+grep -q 'crossover at about' "$work/full/plots/ratio.svg" || fail "crossover not marked"
+
+"$fakegb" --counters none --threads 1,2,4 --sites-max 256 > "$work/none.json" || fail "fakegb none"
+"$summarize" --baseline hint --out "$work/none" "$work/none.json" || fail "summarize none"
+sh "$draw" "$work/none" || fail "draw.sh none: exit $?"
+check_charts "$work/none"
+grep -q 'no L1i miss counts' "$work/none/plots/l1i.svg" || fail "l1i chart must say there is no data"
+grep -q 'no N with both inline and hint measured' "$work/none/plots/ratio.svg" || fail "empty ratio panel"
+
+echo "test_plots_draw: ok"
+exit 0

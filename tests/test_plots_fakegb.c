@@ -1,0 +1,236 @@
+/* Writes JSON shaped like sites_bench's Google Benchmark output, with a
+ * known answer, for the plots tests (the real binary is not needed).
+ *
+ * The baseline form takes BASE_NS per call site; the compare form takes
+ * BASE_NS * r(N) with r depending on --shape:
+ *   crossover   r = 1 + SLOPE * (log2 N - log2 X): crosses 1 at N = X
+ *   inline_wins r = 0.9    extern_wins r = 1.1    same r = 1
+ * and a form extern_plant (with --planted F) takes BASE_NS * (1 + F).
+ * Each repetition is multiplied by 1 + noise * u, u uniform in [-1, 1).
+ *
+ * usage: test_plots_fakegb [--shape S] [--crossover X] [--reps R]
+ *        [--sites-max N] [--threads 1,2] [--modes private,shared]
+ *        [--counters papi|sim|none] [--sim-threads-only 1] [--noise X]
+ *        [--seed S] [--hint 1] [--planted F] [--time-unit ns|us]
+ *        [--error-at N]  > out.json
+ */
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+
+#define BASE_NS 10.0
+#define SLOPE 0.02          /* ratio change per doubling of N */
+
+struct fake_opts {
+	const char *shape, *threads, *modes, *counters, *time_unit;
+	double crossover, noise, planted;
+	unsigned reps, sites_max, error_at, sim_threads;
+	int hint;
+	unsigned long long seed;
+};
+
+static double fake_ratio(const struct fake_opts *o, unsigned n)
+{
+	if (!strcmp(o->shape, "crossover"))
+		return 1.0 + SLOPE * (log2((double)n) - log2(o->crossover));
+	if (!strcmp(o->shape, "inline_wins"))
+		return 0.9;
+	if (!strcmp(o->shape, "extern_wins"))
+		return 1.1;
+	return 1.0;
+}
+
+static double fake_code_bytes(const char *form)
+{
+	if (!strcmp(form, "inline"))
+		return 165.0;
+	if (!strcmp(form, "hint"))
+		return 120.0;
+	return 24.0;
+}
+
+static json_t *fake_context(const struct fake_opts *o)
+{
+	json_t *ctx = json_pack("{s:s, s:s, s:s, s:i, s:i, s:b, s:s}", "date", "2025-12-03T00:27:00+00:00",
+				"host_name", "fakehost", "executable", "./sites_bench", "num_cpus", 2,
+				"mhz_per_cpu", 3000, "cpu_scaling_enabled", 0, "library_build_type",
+				"release");
+	const char *note = !strcmp(o->counters, "sim") ? "valgrind callgrind --cache-sim=yes, I1 32768/8/64"
+			   : !strcmp(o->counters, "papi") ? "PAPI 7.0 perf_event" : "no counters on this machine";
+
+	json_object_set_new(ctx, "counter_source", json_string(o->counters));
+	json_object_set_new(ctx, "counter_note", json_string(note));
+	json_object_set_new(ctx, "cpu_model", json_string("Fake CPU 9000 @ 3.0GHz"));
+	json_object_set_new(ctx, "cores", json_string("2"));
+	json_object_set_new(ctx, "smt", json_string("no"));
+	json_object_set_new(ctx, "l1i_size", json_string("32768"));
+	json_object_set_new(ctx, "l1i_assoc", json_string("8"));
+	json_object_set_new(ctx, "l1i_line", json_string("64"));
+	json_object_set_new(ctx, "l2_size", json_string("1048576"));
+	json_object_set_new(ctx, "l3_size", json_string("33554432"));
+	json_object_set_new(ctx, "pinned", json_string("true"));
+	json_object_set_new(ctx, "lock", json_string("tas"));
+	return ctx;
+}
+
+static void fake_counters(json_t *e, const struct fake_opts *o, const char *form, unsigned n,
+			  unsigned threads)
+{
+	double code = fake_code_bytes(form), foot = code * n;
+
+	json_object_set_new(e, "code_bytes_per_site", json_real(code));
+	json_object_set_new(e, "footprint_bytes", json_real(foot));
+	if (!strcmp(o->counters, "none"))
+		return;
+	if (!strcmp(o->counters, "sim") && o->sim_threads && threads != o->sim_threads)
+		return;   /* the simulation ran at one thread count only */
+	/* Misses once the footprint outgrows a 32 KiB L1i. */
+	json_object_set_new(e, "l1i_miss_per_op",
+			    json_real(foot > 32768.0 ? (foot - 32768.0) / 64.0 / n : 0.0005));
+	if (!strcmp(o->counters, "papi"))
+		json_object_set_new(e, "cycles_per_op", json_real(30.0 + n * 0.001));
+}
+
+static void fake_point(json_t *out, const struct fake_opts *o, unsigned long long *rng,
+		       int family, const char *form, unsigned n, unsigned threads, const char *mode)
+{
+	char name[256], agg[300];
+	double scale = !strcmp(o->time_unit, "us") ? 1e-3 : 1.0;
+	double base = BASE_NS * (!strcmp(mode, "shared") && threads > 1 ? 3.0 : 1.0), t;
+	static const char *const aggs[] = { "mean", "median", "stddev", "cv" };
+
+	if (!strcmp(form, "inline"))
+		base *= fake_ratio(o, n);
+	else if (!strcmp(form, "hint"))
+		base *= (1.0 + fake_ratio(o, n)) / 2.0;
+	else if (!strcmp(form, "extern_plant"))
+		base *= 1.0 + o->planted;
+	snprintf(name, sizeof(name), "sites/%s/tail_dequeue/chain/seq/%u/%s/threads:%u", form, n,
+		 mode, threads);
+	for (unsigned r = 0; r < o->reps; r++) {
+		double u = (double)(ic_test_rand(rng) >> 11) / 9007199254740992.0 * 2.0 - 1.0;
+		json_t *e = json_pack("{s:s, s:i, s:i, s:s, s:s, s:i, s:i, s:i}", "name", name,
+				      "family_index", family, "per_family_instance_index", 0, "run_name",
+				      name, "run_type", "iteration", "repetitions", (int)o->reps,
+				      "repetition_index", (int)r, "threads", (int)threads);
+
+		t = base * (1.0 + o->noise * u);
+		if (o->error_at == n && r == 0 && !strcmp(form, "inline")) {
+			json_object_set_new(e, "error_occurred", json_true());
+			json_object_set_new(e, "error_message", json_string("fake skip"));
+		}
+		json_object_set_new(e, "iterations", json_integer(100000));
+		json_object_set_new(e, "real_time", json_real(t * scale));
+		json_object_set_new(e, "cpu_time", json_real(t * scale * threads));
+		json_object_set_new(e, "time_unit", json_string(o->time_unit));
+		json_object_set_new(e, "items_per_second", json_real(1e9 / t * threads));
+		fake_counters(e, o, form, n, threads);
+		json_array_append_new(out, e);
+	}
+	/* Google Benchmark's own aggregates: summarize must ignore them. */
+	for (size_t a = 0; a < sizeof(aggs) / sizeof(aggs[0]); a++) {
+		snprintf(agg, sizeof(agg), "%s_%s", name, aggs[a]);
+		json_array_append_new(out, json_pack("{s:s, s:i, s:s, s:s, s:s, s:f, s:f, s:s}", "name", agg,
+						     "family_index", family, "run_name", name, "run_type",
+						     "aggregate", "aggregate_name", aggs[a], "real_time",
+						     a == 3 ? 0.01 : base * scale, "cpu_time", base * scale,
+						     "time_unit", o->time_unit));
+	}
+}
+
+static int fake_in_list(const char *list, unsigned long v)
+{
+	const char *p = list;
+
+	while (*p) {
+		char *end;
+
+		if (strtoul(p, &end, 10) == v)
+			return 1;
+		p = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct fake_opts o = {
+		.shape = "crossover", .threads = "1,2", .modes = "private,shared", .counters = "sim",
+		.time_unit = "ns", .crossover = 256.0, .noise = 0.005, .planted = NAN, .reps = 10,
+		.sites_max = 16384, .seed = 1,
+	};
+	unsigned long long rng;
+	json_t *doc, *bench;
+	const char *forms[4];
+	size_t nforms = 0;
+	int family = 0;
+
+	for (int i = 1; i + 1 < argc; i += 2) {
+		const char *k = argv[i], *v = argv[i + 1];
+
+		if (!strcmp(k, "--shape"))
+			o.shape = v;
+		else if (!strcmp(k, "--crossover"))
+			o.crossover = atof(v);
+		else if (!strcmp(k, "--reps"))
+			o.reps = (unsigned)atoi(v);
+		else if (!strcmp(k, "--sites-max"))
+			o.sites_max = (unsigned)atoi(v);
+		else if (!strcmp(k, "--threads"))
+			o.threads = v;
+		else if (!strcmp(k, "--modes"))
+			o.modes = v;
+		else if (!strcmp(k, "--counters"))
+			o.counters = v;
+		else if (!strcmp(k, "--sim-threads-only"))
+			o.sim_threads = (unsigned)atoi(v);
+		else if (!strcmp(k, "--noise"))
+			o.noise = atof(v);
+		else if (!strcmp(k, "--seed"))
+			o.seed = strtoull(v, NULL, 10);
+		else if (!strcmp(k, "--hint"))
+			o.hint = atoi(v);
+		else if (!strcmp(k, "--planted"))
+			o.planted = atof(v);
+		else if (!strcmp(k, "--time-unit"))
+			o.time_unit = v;
+		else if (!strcmp(k, "--error-at"))
+			o.error_at = (unsigned)atoi(v);
+		else
+			CHECK(0, "unknown option %s", k);
+	}
+	rng = o.seed;
+	if (isnan(o.planted)) {
+		forms[nforms++] = "inline";
+		if (o.hint)
+			forms[nforms++] = "hint";
+	} else {
+		forms[nforms++] = "extern_plant";
+	}
+	forms[nforms++] = "extern";
+	bench = json_array();
+	for (unsigned threads = 1; threads <= 64; threads++) {
+		if (!fake_in_list(o.threads, threads))
+			continue;
+		for (int m = 0; m < 2; m++) {
+			const char *mode = m ? "shared" : "private";
+
+			if (!strstr(o.modes, mode))
+				continue;
+			for (size_t f = 0; f < nforms; f++)
+				for (unsigned n = 1; n <= o.sites_max; n *= 2)
+					fake_point(bench, &o, &rng, family++, forms[f], n, threads, mode);
+		}
+	}
+	doc = json_object();
+	json_object_set_new(doc, "context", fake_context(&o));
+	json_object_set_new(doc, "benchmarks", bench);
+	CHECK(json_dumpf(doc, stdout, JSON_INDENT(2)) == 0, "write failed");
+	putchar('\n');
+	json_decref(doc);
+	return 0;
+}

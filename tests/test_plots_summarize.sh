@@ -1,0 +1,204 @@
+#!/bin/sh
+# summarize end to end: known answers from a hand-written fixture, shapes
+# from the fake generator, merging, reproducibility, calibration, and bad
+# input (exit 2, one line, output directory untouched).
+# usage: test_plots_summarize.sh SUMMARIZE FAKEGB DATADIR
+set -u
+summarize=$1
+fakegb=$2
+data=$3
+work=$(mktemp -d "${TMPDIR:-/tmp}/test_plots_summarize.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+fail() {
+	echo "test_plots_summarize: FAIL: $*" >&2
+	exit 1
+}
+
+# field NAME FILE ROW: the named column of data row ROW (1 = first after the header).
+field() {
+	awk -F, -v name="$1" -v row="$3" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i }
+		NR == row + 1 { print $c }' "$2"
+}
+
+snapshot() {
+	(cd "$1" && find . -type f | sort | while read -r f; do cksum "$f"; done; ls -la)
+}
+
+# --- known answers ---------------------------------------------------------
+out=$work/known
+"$summarize" --out "$out" "$data/known.json" || fail "known.json: exit $?"
+pts=$out/points.csv
+[ "$(head -n 1 "$pts")" = "form,op,layout,order,sites,threads,mode,ns_per_op,ns_ci_lo,ns_ci_hi,cv,ops_per_s,cycles_per_op,l1i_miss_per_op,counter_source,code_bytes_per_site,footprint_bytes" ] ||
+	fail "points.csv header: $(head -n 1 "$pts")"
+# inline: 1..10 us -> median 5500 ns, order-statistic interval ranks 2 and 9.
+row=$(grep '^inline,' "$pts")
+[ "$row" = "inline,tail_dequeue,chain,seq,1,1,private,5500,2000,9000,0.550482,183333.3333,,0.5,papi,165,165" ] ||
+	fail "inline row: $row"
+# extern: no l1i member at all and cycles NaN: both empty, not 0, although the source is papi.
+row=$(grep '^extern,' "$pts")
+[ "$row" = "extern,tail_dequeue,chain,seq,1,1,private,15500,12000,19000,0.195332,64583.33333,,,papi,24,24" ] ||
+	fail "extern row: $row"
+r=$out/ratios.csv
+[ "$(field ratio "$r" 1)" = "0.354839" ] || fail "ratio $(field ratio "$r" 1)"
+[ "$(field p_value "$r" 1)" = "1.083e-05" ] || fail "exact U p $(field p_value "$r" 1)"
+[ "$(field faster "$r" 1)" = "inline" ] || fail "faster $(field faster "$r" 1)"
+[ "$(field noisy "$r" 1)" = "1" ] || fail "cv 0.55 must be noisy"
+grep -q 'fixture skip' "$out/summary.md" || fail "summary does not name the skipped repetition"
+grep -q '1 aggregate entry' "$out/summary.md" || fail "summary does not count the aggregate"
+ls -A "$out" | grep -q '^\.' && fail "temporary files left in $out: $(ls -A "$out")"
+ls -A "$out/plots" | grep -q '^\.' && fail "temporary files left in $out/plots"
+
+# Non-finite counters as Google Benchmark prints them (-Infinity, inf, NaN)
+# are not measured; the same words inside strings stay as they are.
+sed 's/"l1i_miss_per_op": 0.1,/"l1i_miss_per_op": -Infinity, "note": "NaN inf",/; s/"l1i_miss_per_op": 0.2,/"l1i_miss_per_op": inf,/' \
+	"$data/known.json" > "$work/nonfinite.json"
+"$summarize" --out "$work/nonfinite" "$work/nonfinite.json" || fail "non-finite counters: exit $?"
+[ "$(field l1i_miss_per_op "$work/nonfinite/points.csv" 1)" = "0.6" ] || fail "l1i median over the finite values"
+grep -q '"note": "NaN inf"' "$work/nonfinite/benchmark.json" || fail "string changed"
+
+# Same point in two files: the repetitions pool (a resumed sweep).
+"$summarize" --out "$work/twice" "$data/known.json" "$data/known.json" || fail "twice: exit $?"
+[ "$(field reps_compare "$work/twice/ratios.csv" 1)" = "20" ] || fail "pooled repetitions"
+
+# --- a crossover at N = 256 -------------------------------------------------
+"$fakegb" --shape crossover --crossover 256 > "$work/cross.json" || fail "fakegb"
+out=$work/cross
+"$summarize" --out "$out" "$work/cross.json" || fail "crossover: exit $?"
+x=$out/crossover.csv
+[ "$(wc -l < "$x")" -eq 5 ] || fail "crossover.csv: want 4 series, got $(($(wc -l < "$x") - 1))"
+for row in 1 2 3 4; do
+	[ "$(field verdict "$x" $row)" = "crossover" ] || fail "series $row verdict $(field verdict "$x" $row)"
+	[ "$(field small_n_winner "$x" $row)" = "inline" ] || fail "series $row winner"
+	awk -v n="$(field crossover_sites "$x" $row)" -v lo="$(field crossover_ci_lo "$x" $row)" \
+	    -v hi="$(field crossover_ci_hi "$x" $row)" -v bl="$(field bracket_lo "$x" $row)" \
+	    -v bh="$(field bracket_hi "$x" $row)" \
+	    'BEGIN { exit !(n > 128 && n < 512 && lo <= n && n <= hi && lo < 256 && hi > 256 && bl < n && n < bh) }' ||
+		fail "series $row: crossover $(sed -n "$((row + 1))p" "$x")"
+done
+grep -q 'inlining pays below about [0-9]* call sites (95% interval [0-9]*–[0-9]*), 1 thread, private queue' \
+	"$out/summary.md" || fail "no crossover recommendation in summary.md"
+grep -q 'on Fake CPU 9000' "$out/summary.md" || fail "summary lacks the CPU model"
+grep -q '165 bytes per call site when inlined, 24 bytes per call site out of line' "$out/summary.md" ||
+	fail "summary lacks the code sizes"
+grep -q 'L1i miss/site inline (simulated)' "$out/summary.md" || fail "sim counters not labelled"
+grep -q '^inline,' "$out/points.csv" && grep -q '^extern,' "$out/points.csv" || fail "both forms in points.csv"
+[ "$(grep -c . "$out/points.csv")" -eq $((1 + 2 * 4 * 15)) ] || fail "points.csv rows"
+
+# Reproducible bootstrap; another seed resamples differently.
+"$summarize" --out "$work/cross2" "$work/cross.json" || fail "rerun"
+cmp -s "$out/ratios.csv" "$work/cross2/ratios.csv" || fail "ratios.csv differs between runs"
+cmp -s "$out/summary.md" "$work/cross2/summary.md" || fail "summary.md differs between runs"
+"$summarize" --seed 7 --out "$work/cross3" "$work/cross.json" || fail "seed 7"
+cmp -s "$out/ratios.csv" "$work/cross3/ratios.csv" && fail "--seed has no effect"
+
+# --- one-sided verdicts -----------------------------------------------------
+"$fakegb" --shape inline_wins --sites-max 1024 --counters none > "$work/iw.json"
+"$summarize" --out "$work/iw" "$work/iw.json" || fail "inline_wins: exit $?"
+[ "$(field verdict "$work/iw/crossover.csv" 1)" = "compare_wins" ] || fail "inline_wins verdict"
+[ -z "$(field crossover_sites "$work/iw/crossover.csv" 1)" ] || fail "inline_wins has a crossover"
+grep -q 'inline is faster over the whole range N = 1..1024, 1 thread, private queue' "$work/iw/summary.md" ||
+	fail "inline_wins statement"
+# counters none: every l1i and cycles cell empty.
+[ -z "$(cut -d, -f13,14 "$work/iw/points.csv" | tail -n +2 | tr -d ',\n')" ] || fail "counters none must stay empty"
+grep -q 'L1i misses were not measured' "$work/iw/summary.md" || fail "summary must say L1i not measured"
+
+"$fakegb" --shape extern_wins --sites-max 1024 > "$work/ew.json"
+"$summarize" --out "$work/ew" "$work/ew.json" || fail "extern_wins: exit $?"
+[ "$(field verdict "$work/ew/crossover.csv" 1)" = "baseline_wins" ] || fail "extern_wins verdict"
+grep -q 'inlining does not pay: extern is faster over the whole range N = 1..1024' "$work/ew/summary.md" ||
+	fail "extern_wins statement"
+
+# Simulation at one thread count only: other rows empty, still labelled sim.
+"$fakegb" --sim-threads-only 1 --sites-max 64 --time-unit us --error-at 4 > "$work/sim1.json"
+"$summarize" --out "$work/sim1" "$work/sim1.json" || fail "sim1: exit $?"
+awk -F, 'NR > 1 && $6 == 2 && $14 != "" { bad = 1 } NR > 1 && $6 == 1 && $14 == "" { bad = 1 }
+	 NR > 1 && $15 != "sim" { bad = 1 } END { exit bad }' "$work/sim1/points.csv" ||
+	fail "l1i must be set at 1 thread only"
+awk -F, 'NR > 1 && ($8 < 8 || $8 > 31) { bad = 1 } END { exit bad }' "$work/sim1/points.csv" ||
+	fail "time_unit us not converted to ns"
+grep -q 'Skipped: 4 repetitions at 4 points' "$work/sim1/summary.md" || fail "skipped repetitions"
+
+# --- merging: compare.py reads the result ----------------------------------
+"$summarize" --out "$work/merged" "$data/known.json" "$work/iw.json" || fail "merge: exit $?"
+if command -v python3 >/dev/null 2>&1; then
+	python3 - "$work/merged/benchmark.json" "$data/known.json" "$work/iw.json" <<'EOF' || fail "benchmark.json"
+import copy, json, re, sys
+merged = json.load(open(sys.argv[1]))
+inputs = [json.load(open(p)) for p in sys.argv[2:]]
+assert merged["context"] == inputs[0]["context"], "context of the first file"
+assert len(merged["benchmarks"]) == sum(len(i["benchmarks"]) for i in inputs), "all entries"
+names = [b["name"] for b in merged["benchmarks"]]
+assert names == [b["name"] for i in inputs for b in i["benchmarks"]], "order kept"
+fam0 = {b["family_index"] for b in merged["benchmarks"][:len(inputs[0]["benchmarks"])]}
+fam1 = {b["family_index"] for b in merged["benchmarks"][len(inputs[0]["benchmarks"]):]}
+assert not fam0 & fam1, "family_index distinct per file"
+# What tools/compare.py filters does: filter by regex, rename, pair by name.
+def filt(js, family, repl):
+    r = re.compile(family)
+    out = []
+    for be in js["benchmarks"]:
+        if r.search(be["name"]):
+            be = copy.deepcopy(be)
+            be["name"] = r.sub(repl, be["name"])
+            out.append(be)
+    return out
+a = filt(merged, "sites/inline", "[x]")
+b = filt(merged, "sites/extern", "[x]")
+common = {x["name"] for x in a} & {x["name"] for x in b}
+assert common, "no benchmark pairs for compare.py"
+for x in a + b:
+    for k in ("name", "time_unit", "real_time", "cpu_time", "run_type"):
+        assert k in x, k
+EOF
+else
+	echo "test_plots_summarize: python3 missing, benchmark.json structure not checked"
+fi
+
+# --- calibration ------------------------------------------------------------
+"$fakegb" --planted 0.03 --sites-max 256 > "$work/plant.json"
+"$summarize" --compare extern_plant --baseline extern --planted 0.03 --out "$work/plant" "$work/plant.json" ||
+	fail "planted: exit $?"
+c=$work/plant/calibration.csv
+[ -f "$c" ] || fail "no calibration.csv"
+[ "$(awk -F, 'NR > 1 && $14 != 1' "$c" | wc -l)" -eq 0 ] || fail "a 3% planted cost not resolved at 0.5% noise"
+[ "$(awk -F, 'NR > 1 && $15 == 1' "$c" | wc -l)" -ge 30 ] || fail "interval should contain 1.03 at most points"
+grep -q 'Calibration: planted extra cost 3.0% in extern_plant' "$work/plant/summary.md" || fail "calibration section"
+[ -f "$work/cross/calibration.csv" ] && fail "calibration.csv without --planted"
+
+# --- bad input: exit 2, one line, nothing written -----------------------------
+dir=$work/untouched
+mkdir -p "$dir/plots"
+echo sentinel > "$dir/points.csv"
+echo sentinel > "$dir/summary.md"
+before=$(snapshot "$dir")
+check_bad() {
+	what=$1
+	shift
+	"$summarize" "$@" 2> "$work/err"
+	rc=$?
+	[ $rc -eq 2 ] || fail "$what: exit $rc, want 2"
+	[ "$(wc -l < "$work/err")" -eq 1 ] || fail "$what: want one line on stderr, got: $(cat "$work/err")"
+	[ "$(snapshot "$dir")" = "$before" ] || fail "$what: $dir changed"
+	[ -e "$work/never" ] && fail "$what: created the output directory"
+	return 0
+}
+check_bad "missing file" --out "$dir" "$data/does-not-exist.json"
+check_bad "not JSON" --out "$dir" "$data/notjson.json"
+check_bad "no benchmarks array" --out "$dir" "$data/nobench.json"
+check_bad "empty benchmarks" --out "$dir" "$data/empty.json"
+check_bad "bad sites name" --out "$dir" "$data/badname.json"
+check_bad "no sites entries" --out "$dir" "$data/only_other.json"
+check_bad "good then bad file" --out "$dir" "$data/known.json" "$data/notjson.json"
+check_bad "bad --noise-cv" --noise-cv abc --out "$dir" "$data/known.json"
+check_bad "bad --resamples" --resamples 5 --out "$dir" "$data/known.json"
+check_bad "unknown option" --bogus --out "$dir" "$data/known.json"
+check_bad "no --out" "$data/known.json"
+check_bad "no input" --out "$dir"
+check_bad "same forms" --compare extern --out "$dir" "$data/known.json"
+check_bad "--out under a file" --out "$dir/points.csv/sub" "$data/known.json"
+check_bad "new dir, bad input" --out "$work/never" "$data/notjson.json"
+grep -q 'notjson.json' "$work/err" || fail "the message must name the file: $(cat "$work/err")"
+
+echo "test_plots_summarize: ok"
+exit 0
