@@ -125,7 +125,8 @@ static void bench_sites(icb_state *st, void *arg)
 		for (int c = 0; c < IC_CTR_COUNT; c++)
 			if (valid[c] && ops > 0)
 				set_counter(st, ic_ctr_names[c], (double)value[c] / ops);
-	} else if (bc->sim && bc->sim->valid) {
+	} else if (bc->sim && bc->sim->valid && !bc->shared && icb_thread_count(st) == 1) {
+		/* Simulated as one thread on a private queue: only that case. */
 		set_counter(st, "l1i_miss_per_op", bc->sim->l1i_miss_per_op);
 		set_counter(st, "instr_per_op", bc->sim->instr_per_op);
 	}
