@@ -1,0 +1,587 @@
+/* gen: write N distinct call sites of a locked queue operation as C sources.
+ *
+ *   gen --sites N --form inline|hint|extern -o DIR [--op OP] [--layout chain|scatter]
+ *       [--order seq|random] [--seed S] [--per-file K]
+ *
+ * DIR gets sites_<i>.c (i = 0 .. ceil(N/K)-1, K sites each), point.c (the
+ * entry point: const struct ic_point <prefix>, see site.h) and manifest.txt.
+ * Site k works on the thread's node n = ctx->node with the form's
+ * ic_<op>_<form> (queue/queue_<form>.h), then IC_SITE_MARK(ctx, k, C_k),
+ * C_k = splitmix64(k), a constant of its own so no two sites are alike:
+ *   tail_dequeue       queue_tail(q, n); n = dequeue(q)
+ *   head_dequeue_tail  queue_head(q, n); n = dequeue_tail(q)
+ *   insert_unlink      insert(q, anchor, n); unlink(q, n)
+ *   append_unlink      append(q, anchor, n); unlink(q, n)
+ *   mixed              site k does kind k % 5: the four above (2 and 3 on
+ *                      the private scratch queue), then 4: queue_tail(scratch,
+ *                      n); purge(scratch) -- all eight locked operations.
+ * The caller keeps at least one node besides its own on q, so dequeue never
+ * returns NULL.
+ *
+ * Same arguments, byte-identical files; each file is written under a
+ * temporary name and renamed, so a build never sees half a file. Bad input
+ * is reported before anything is written: one line on stderr, exit 2.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "point_name.h"
+
+/* One TU with 65,536 inlined sites took gcc 122 s and 1.4 GB (DESIGN.md);
+ * 256 sites compile in well under a second and keep -j busy. */
+#define GEN_PER_FILE_DEFAULT 256u
+/* Sites per chain caller: a handful of call sites per function, as in a
+ * network stack's receive path, each run once per packet. */
+#define GEN_CALLER_SITES 16u
+#define GEN_EXIT_USAGE 2
+
+struct gen_args {
+	struct ic_point_id id;
+	uint32_t per_file;
+	const char *dir;
+	char prefix[128];
+};
+
+static const char *gen_prog = "gen";
+
+static void gen_usage_fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", gen_prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(GEN_EXIT_USAGE);
+}
+
+static void gen_help(void)
+{
+	printf("usage: %s --sites N --form inline|hint|extern -o DIR [options]\n"
+	       "  --sites N       call sites, 1..%u\n"
+	       "  --form F        inline (forced), hint (plain inline) or extern (out of line)\n"
+	       "  --op OP         tail_dequeue (default), head_dequeue_tail, insert_unlink,\n"
+	       "                  append_unlink, mixed\n"
+	       "  --layout L      chain (default: %u sites per caller function) or scatter\n"
+	       "                  (one function per site, walked through a table)\n"
+	       "  --order O       seq (default) or random: caller order (chain), walk order (scatter)\n"
+	       "  --seed S        seed for order random, 0..%u (default 0; seq ignores it)\n"
+	       "  --per-file K    sites per translation unit, 1..%u (default %u)\n"
+	       "  -o DIR          output directory (created if missing)\n",
+	       gen_prog, IC_POINT_SITES_MAX, GEN_CALLER_SITES, UINT32_MAX,
+	       IC_POINT_SITES_MAX, GEN_PER_FILE_DEFAULT);
+}
+
+/* Decimal digits only (no sign, no blanks), within [min, max]. */
+static int gen_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out)
+{
+	uint64_t v = 0;
+
+	if (*s == '\0')
+		return -1;
+	for (const char *p = s; *p; p++) {
+		if (*p < '0' || *p > '9')
+			return -1;
+		v = v * 10 + (uint64_t)(*p - '0');
+		if (v > max)
+			return -1;
+	}
+	if (v < min)
+		return -1;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+static int gen_parse_name(const char *opt, const char *const *names, int count, const char *s)
+{
+	int i = ic_name_find(names, count, s);
+	char list[128] = "";
+
+	if (i >= 0)
+		return i;
+	for (int j = 0; j < count; j++) {
+		strncat(list, names[j], sizeof list - strlen(list) - 1);
+		if (j + 1 < count)
+			strncat(list, "|", sizeof list - strlen(list) - 1);
+	}
+	gen_usage_fail("%s: unknown value '%s' (%s)", opt, s, list);
+	return -1;
+}
+
+/* Can DIR be written, or created under its nearest existing ancestor? */
+static void gen_check_dir(const char *dir)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	size_t len = strlen(dir);
+
+	if (len == 0)
+		gen_usage_fail("-o: empty directory name");
+	if (len >= sizeof path - 64)  /* room for "/.sites_<i>.c.tmp.XXXXXX" */
+		gen_usage_fail("-o: directory name too long");
+	memcpy(path, dir, len + 1);
+	for (;;) {
+		if (stat(path, &st) == 0) {
+			if (!S_ISDIR(st.st_mode))
+				gen_usage_fail("-o: %s: not writable (%s is not a directory)", dir, path);
+			if (access(path, W_OK | X_OK) != 0)
+				gen_usage_fail("-o: %s: not writable (%s)", dir, strerror(errno));
+			return;
+		}
+		if (errno != ENOENT)
+			gen_usage_fail("-o: %s: not writable (%s)", dir, strerror(errno));
+		/* Step up to the parent: drop trailing slashes, then the last name. */
+		while (len > 1 && path[len - 1] == '/')
+			path[--len] = '\0';
+		while (len > 0 && path[len - 1] != '/')
+			path[--len] = '\0';
+		if (len == 0) {
+			path[0] = '.';
+			path[1] = '\0';
+		} else if (len > 1) {
+			path[--len] = '\0';
+		}
+	}
+}
+
+/* The option as the user spelled it: "--name" (without "=value") or "-c". */
+static const char *gen_opt_name(const char *arg, int opt)
+{
+	static char name[64];
+
+	if (strncmp(arg, "--", 2) == 0)
+		snprintf(name, sizeof name, "%.*s", (int)strcspn(arg, "="), arg);
+	else
+		snprintf(name, sizeof name, "-%c", opt > 0 && opt < 128 ? opt : '?');
+	return name;
+}
+
+static void gen_parse_args(int argc, char **argv, struct gen_args *a)
+{
+	enum { OPT_SITES = 256, OPT_FORM, OPT_OP, OPT_LAYOUT, OPT_ORDER, OPT_SEED, OPT_PER_FILE, OPT_HELP };
+	static const struct option longopts[] = {
+		{ "sites", required_argument, NULL, OPT_SITES },
+		{ "form", required_argument, NULL, OPT_FORM },
+		{ "op", required_argument, NULL, OPT_OP },
+		{ "layout", required_argument, NULL, OPT_LAYOUT },
+		{ "order", required_argument, NULL, OPT_ORDER },
+		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "per-file", required_argument, NULL, OPT_PER_FILE },
+		{ "help", no_argument, NULL, OPT_HELP },
+		{ NULL, 0, NULL, 0 },
+	};
+	int have_sites = 0, have_form = 0, c;
+
+	memset(a, 0, sizeof *a);
+	a->id.op = IC_OP_TAIL_DEQUEUE;
+	a->id.layout = IC_LAYOUT_CHAIN;
+	a->id.order = IC_ORDER_SEQ;
+	a->per_file = GEN_PER_FILE_DEFAULT;
+	opterr = 0;  /* our own one-line messages */
+	while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_SITES:
+			if (gen_parse_u32(optarg, 1, IC_POINT_SITES_MAX, &a->id.sites) != 0)
+				gen_usage_fail("--sites: '%s' is not a number from 1 to %u",
+					       optarg, IC_POINT_SITES_MAX);
+			have_sites = 1;
+			break;
+		case OPT_FORM:
+			a->id.form = gen_parse_name("--form", ic_form_names, IC_FORM_COUNT, optarg);
+			have_form = 1;
+			break;
+		case OPT_OP:
+			a->id.op = gen_parse_name("--op", ic_op_names, IC_OP_COUNT, optarg);
+			break;
+		case OPT_LAYOUT:
+			a->id.layout = gen_parse_name("--layout", ic_layout_names, IC_LAYOUT_COUNT, optarg);
+			break;
+		case OPT_ORDER:
+			a->id.order = gen_parse_name("--order", ic_order_names, IC_ORDER_COUNT, optarg);
+			break;
+		case OPT_SEED:
+			if (gen_parse_u32(optarg, 0, UINT32_MAX, &a->id.seed) != 0)
+				gen_usage_fail("--seed: '%s' is not a number from 0 to %u",
+					       optarg, UINT32_MAX);
+			break;
+		case OPT_PER_FILE:
+			if (gen_parse_u32(optarg, 1, IC_POINT_SITES_MAX, &a->per_file) != 0)
+				gen_usage_fail("--per-file: '%s' is not a number from 1 to %u",
+					       optarg, IC_POINT_SITES_MAX);
+			break;
+		case 'o':
+			a->dir = optarg;
+			break;
+		case 'h':
+		case OPT_HELP:
+			gen_help();
+			exit(0);
+		case ':':
+			gen_usage_fail("%s: needs an argument", gen_opt_name(argv[optind - 1], optopt));
+			break;
+		default:
+			gen_usage_fail("%s: unknown option (see --help)",
+				       gen_opt_name(argv[optind - 1], optopt));
+		}
+	}
+	if (optind < argc)
+		gen_usage_fail("%s: unexpected argument (see --help)", argv[optind]);
+	if (!have_sites)
+		gen_usage_fail("--sites: missing (see --help)");
+	if (!have_form)
+		gen_usage_fail("--form: missing (see --help)");
+	if (!a->dir)
+		gen_usage_fail("-o: missing output directory (see --help)");
+	if (a->id.order == IC_ORDER_SEQ)
+		a->id.seed = 0;
+	gen_check_dir(a->dir);
+	ic_point_prefix(a->prefix, sizeof a->prefix, &a->id);
+}
+
+/* splitmix64's finaliser (Steele, Lea, Flood 2014): a bijection on 64-bit
+ * values; the shuffle's PRNG and the site constants. */
+static uint64_t gen_mix64(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
+#define GEN_GOLDEN UINT64_C(0x9e3779b97f4a7c15)
+
+/* splitmix64(k): distinct for every k, and never 0 for k < 2^32 (only
+ * k = -GEN_GOLDEN maps to 0), so every site adds something of its own. */
+static uint64_t gen_site_const(uint32_t k)
+{
+	return gen_mix64(k + GEN_GOLDEN);
+}
+
+/* 0..n-1, in order or shuffled (Fisher-Yates) from the seed. */
+static uint32_t *gen_walk_order(uint32_t n, const struct ic_point_id *id)
+{
+	uint32_t *v = malloc((size_t)n * sizeof *v);
+	uint64_t state = id->seed;
+
+	if (!v) {
+		fprintf(stderr, "%s: out of memory\n", gen_prog);
+		exit(1);
+	}
+	for (uint32_t i = 0; i < n; i++)
+		v[i] = i;
+	if (id->order == IC_ORDER_RANDOM) {
+		for (uint32_t i = n - 1; i > 0; i--) {
+			state += GEN_GOLDEN;
+			uint32_t j = (uint32_t)(((unsigned __int128)gen_mix64(state) * (i + 1)) >> 64);
+			uint32_t t = v[i];
+
+			v[i] = v[j];
+			v[j] = t;
+		}
+	}
+	return v;
+}
+
+/* A file being written under a temporary name in the output directory. */
+struct gen_file {
+	FILE *f;
+	char tmp[PATH_MAX];
+	char path[PATH_MAX];
+};
+
+static mode_t gen_file_mode;
+
+static void gen_io_fail(const char *what, const char *path)
+{
+	fprintf(stderr, "%s: %s %s: %s\n", gen_prog, what, path, strerror(errno));
+	exit(1);
+}
+
+static void gen_file_open(struct gen_file *gf, const char *dir, const char *name)
+{
+	int fd;
+
+	snprintf(gf->path, sizeof gf->path, "%s/%s", dir, name);
+	snprintf(gf->tmp, sizeof gf->tmp, "%s/.%s.tmp.XXXXXX", dir, name);
+	fd = mkstemp(gf->tmp);
+	if (fd < 0)
+		gen_io_fail("cannot create", gf->tmp);
+	if (fchmod(fd, gen_file_mode) != 0 || !(gf->f = fdopen(fd, "w"))) {
+		unlink(gf->tmp);
+		gen_io_fail("cannot open", gf->tmp);
+	}
+	setvbuf(gf->f, NULL, _IOFBF, 1 << 20);
+}
+
+static void gen_file_commit(struct gen_file *gf)
+{
+	if (ferror(gf->f) | fclose(gf->f)) {
+		unlink(gf->tmp);
+		gen_io_fail("cannot write", gf->tmp);
+	}
+	if (rename(gf->tmp, gf->path) != 0) {
+		unlink(gf->tmp);
+		gen_io_fail("cannot rename to", gf->path);
+	}
+}
+
+static void gen_mkdir_p(const char *dir)
+{
+	char path[PATH_MAX];
+	size_t len = strlen(dir);
+
+	memcpy(path, dir, len + 1);
+	for (size_t i = 1; i <= len; i++) {
+		if (path[i] != '/' && path[i] != '\0')
+			continue;
+		path[i] = '\0';
+		if (mkdir(path, 0777) != 0 && errno != EEXIST)
+			gen_io_fail("cannot create directory", path);
+		path[i] = dir[i];
+	}
+}
+
+static void gen_banner(FILE *f, const struct gen_args *a)
+{
+	fprintf(f, "/* Generated by gen (gen/gen.c): --sites %u --form %s --op %s --layout %s"
+		" --order %s --seed %u --per-file %u. Do not edit: the build writes it again. */\n",
+		a->id.sites, ic_form_names[a->id.form], ic_op_names[a->id.op],
+		ic_layout_names[a->id.layout], ic_order_names[a->id.order], a->id.seed, a->per_file);
+}
+
+/* What a site touches, so a function declares only the locals it uses. */
+enum { GEN_USES_Q = 1, GEN_USES_ANCHOR = 2, GEN_USES_SCRATCH = 4 };
+
+static enum ic_op gen_site_kind(const struct gen_args *a, uint32_t k)
+{
+	return a->id.op == IC_OP_MIXED ? (enum ic_op)(k % 5) : a->id.op;
+}
+
+static unsigned gen_site_uses(const struct gen_args *a, uint32_t k)
+{
+	if (a->id.op != IC_OP_MIXED) {
+		if (a->id.op == IC_OP_INSERT_UNLINK || a->id.op == IC_OP_APPEND_UNLINK)
+			return GEN_USES_Q | GEN_USES_ANCHOR;
+		return GEN_USES_Q;
+	}
+	return gen_site_kind(a, k) <= IC_OP_HEAD_DEQUEUE_TAIL ? GEN_USES_Q : GEN_USES_SCRATCH;
+}
+
+static void gen_locals(FILE *f, unsigned uses)
+{
+	if (uses & GEN_USES_Q)
+		fputs("\tstruct ic_queue *q = ctx->q;\n", f);
+	if (uses & GEN_USES_ANCHOR)
+		fputs("\tstruct ic_node *a = ctx->anchor;\n", f);
+	if (uses & GEN_USES_SCRATCH)
+		fputs("\tstruct ic_queue *s = ctx->scratch;\n", f);
+	fputs("\tstruct ic_node *n = ctx->node;\n", f);
+}
+
+/* Site k: two queue operations on the thread's node n, then its own mark.
+ *
+ * In `mixed`, kinds 0-1 work on the shared q and kinds 2-4 on the thread's
+ * private scratch queue, its head as the anchor: on a shared q another
+ * thread's dequeue could take n (or an anchor) between insert and unlink,
+ * and dequeue/dequeue_tail in any walk order would reach a fixed anchor. */
+static void gen_site(FILE *f, const struct gen_args *a, uint32_t k)
+{
+	const char *fm = ic_form_names[a->id.form];
+	int mixed = a->id.op == IC_OP_MIXED;
+
+	switch (gen_site_kind(a, k)) {
+	case IC_OP_TAIL_DEQUEUE:
+		fprintf(f, "\tic_queue_tail_%s(q, n);\n\tn = ic_dequeue_%s(q);\n", fm, fm);
+		break;
+	case IC_OP_HEAD_DEQUEUE_TAIL:
+		fprintf(f, "\tic_queue_head_%s(q, n);\n\tn = ic_dequeue_tail_%s(q);\n", fm, fm);
+		break;
+	case IC_OP_INSERT_UNLINK:
+		if (mixed)
+			fprintf(f, "\tic_insert_%s(s, &s->head, n);\n\tic_unlink_%s(s, n);\n", fm, fm);
+		else
+			fprintf(f, "\tic_insert_%s(q, a, n);\n\tic_unlink_%s(q, n);\n", fm, fm);
+		break;
+	case IC_OP_APPEND_UNLINK:
+		if (mixed)
+			fprintf(f, "\tic_append_%s(s, &s->head, n);\n\tic_unlink_%s(s, n);\n", fm, fm);
+		else
+			fprintf(f, "\tic_append_%s(q, a, n);\n\tic_unlink_%s(q, n);\n", fm, fm);
+		break;
+	case IC_OP_MIXED:  /* kind 4: the purge round trip */
+	default:
+		fprintf(f, "\tic_queue_tail_%s(s, n);\n\tic_purge_%s(s, ic_site_reclaim, ctx);\n"
+			"\tn = ctx->node;\n", fm, fm);
+		break;
+	}
+	fprintf(f, "\tIC_SITE_MARK(ctx, %" PRIu32 ", UINT64_C(0x%016" PRIx64 "));\n",
+		k, gen_site_const(k));
+}
+
+static uint32_t gen_file_count(const struct gen_args *a)
+{
+	return (a->id.sites + a->per_file - 1) / a->per_file;
+}
+
+static uint32_t gen_caller_count(const struct gen_args *a)
+{
+	uint32_t full = a->id.sites / a->per_file, rest = a->id.sites % a->per_file;
+	uint32_t per = (a->per_file + GEN_CALLER_SITES - 1) / GEN_CALLER_SITES;
+
+	return full * per + (rest + GEN_CALLER_SITES - 1) / GEN_CALLER_SITES;
+}
+
+static void gen_sites_file(const struct gen_args *a, uint32_t i, uint32_t *caller)
+{
+	struct gen_file gf;
+	char name[64];
+	uint32_t lo = i * a->per_file, hi = lo + a->per_file;
+	FILE *f;
+
+	if (hi > a->id.sites)
+		hi = a->id.sites;
+	snprintf(name, sizeof name, "sites_%" PRIu32 ".c", i);
+	gen_file_open(&gf, a->dir, name);
+	f = gf.f;
+	gen_banner(f, a);
+	fprintf(f, "#include \"site.h\"\n#include \"queue_%s.h\"\n",
+		ic_form_names[a->id.form]);
+	if (a->id.layout == IC_LAYOUT_SCATTER) {
+		for (uint32_t k = lo; k < hi; k++) {
+			fprintf(f, "\n__attribute__((noinline)) void %s_site_%" PRIu32
+				"(struct ic_site_ctx *ctx)\n{\n", a->prefix, k);
+			gen_locals(f, gen_site_uses(a, k));
+			fputc('\n', f);
+			gen_site(f, a, k);
+			fputs("\tctx->node = n;\n}\n", f);
+		}
+	} else {
+		for (uint32_t k0 = lo; k0 < hi; k0 += GEN_CALLER_SITES) {
+			uint32_t k1 = k0 + GEN_CALLER_SITES < hi ? k0 + GEN_CALLER_SITES : hi;
+			unsigned uses = 0;
+
+			for (uint32_t k = k0; k < k1; k++)
+				uses |= gen_site_uses(a, k);
+			fprintf(f, "\n__attribute__((noinline)) void %s_caller_%" PRIu32
+				"(struct ic_site_ctx *ctx)\n{\n", a->prefix, (*caller)++);
+			gen_locals(f, uses);
+			for (uint32_t k = k0; k < k1; k++) {
+				fprintf(f, "\n\t/* site %" PRIu32 " */\n", k);
+				gen_site(f, a, k);
+			}
+			fputs("\n\tctx->node = n;\n}\n", f);
+		}
+	}
+	gen_file_commit(&gf);
+}
+
+static uint64_t gen_acc_per_pass(const struct gen_args *a)
+{
+	uint64_t acc = 0;
+
+	for (uint32_t k = 0; k < a->id.sites; k++)
+		acc += gen_site_const(k);
+	return acc;
+}
+
+static void gen_point_file(const struct gen_args *a)
+{
+	const char *fn = a->id.layout == IC_LAYOUT_SCATTER ? "site" : "caller";
+	uint32_t count = a->id.layout == IC_LAYOUT_SCATTER ? a->id.sites : gen_caller_count(a);
+	uint32_t *walk = gen_walk_order(count, &a->id);
+	struct gen_file gf;
+	FILE *f;
+
+	gen_file_open(&gf, a->dir, "point.c");
+	f = gf.f;
+	gen_banner(f, a);
+	fputs("#include <stddef.h>\n#include \"site.h\"\n\n", f);
+	for (uint32_t j = 0; j < count; j++)
+		fprintf(f, "void %s_%s_%" PRIu32 "(struct ic_site_ctx *ctx);\n", a->prefix, fn, j);
+	fprintf(f, "void %s_pass(struct ic_site_ctx *ctx);\n", a->prefix);
+	if (a->id.layout == IC_LAYOUT_SCATTER) {
+		fprintf(f, "\n/* Walk order (%s). */\n"
+			"static void (*const %s_walk[%" PRIu32 "])(struct ic_site_ctx *) = {\n",
+			ic_order_names[a->id.order], a->prefix, count);
+		for (uint32_t j = 0; j < count; j++)
+			fprintf(f, "\t%s_site_%" PRIu32 ",\n", a->prefix, walk[j]);
+		fprintf(f, "};\n\n__attribute__((noinline)) void %s_pass(struct ic_site_ctx *ctx)\n{\n"
+			"\tfor (size_t i = 0; i < sizeof %s_walk / sizeof %s_walk[0]; i++)\n"
+			"\t\t%s_walk[i](ctx);\n}\n", a->prefix, a->prefix, a->prefix, a->prefix);
+	} else {
+		fprintf(f, "\n/* Callers in %s order. */\n"
+			"__attribute__((noinline)) void %s_pass(struct ic_site_ctx *ctx)\n{\n",
+			ic_order_names[a->id.order], a->prefix);
+		for (uint32_t j = 0; j < count; j++)
+			fprintf(f, "\t%s_caller_%" PRIu32 "(ctx);\n", a->prefix, walk[j]);
+		fputs("}\n", f);
+	}
+	fprintf(f, "\nconst struct ic_point %s = {\n"
+		"\t.name = \"%s/%s/%s/%s/%" PRIu32 "\",\n"
+		"\t.form = \"%s\",\n\t.op = \"%s\",\n\t.layout = \"%s\",\n\t.order = \"%s\",\n"
+		"\t.sites = %" PRIu32 ",\n\t.seed = %" PRIu32 ",\n\t.pass = %s_pass,\n"
+		"\t.acc_per_pass = UINT64_C(0x%016" PRIx64 "),\n};\n",
+		a->prefix, ic_form_names[a->id.form], ic_op_names[a->id.op],
+		ic_layout_names[a->id.layout], ic_order_names[a->id.order], a->id.sites,
+		ic_form_names[a->id.form], ic_op_names[a->id.op], ic_layout_names[a->id.layout],
+		ic_order_names[a->id.order], a->id.sites, a->id.seed, a->prefix,
+		gen_acc_per_pass(a));
+	gen_file_commit(&gf);
+	free(walk);
+}
+
+static void gen_manifest(const struct gen_args *a)
+{
+	struct gen_file gf;
+	FILE *f;
+
+	gen_file_open(&gf, a->dir, "manifest.txt");
+	f = gf.f;
+	fprintf(f, "# gen manifest: one \"key value\" per line\n"
+		"sites %" PRIu32 "\nform %s\nop %s\nlayout %s\norder %s\nseed %" PRIu32 "\n"
+		"per_file %" PRIu32 "\n",
+		a->id.sites, ic_form_names[a->id.form], ic_op_names[a->id.op],
+		ic_layout_names[a->id.layout], ic_order_names[a->id.order], a->id.seed,
+		a->per_file);
+	fprintf(f, "prefix %s\npoint %s\npass %s_pass\nacc_per_pass 0x%016" PRIx64 "\n",
+		a->prefix, a->prefix, a->prefix, gen_acc_per_pass(a));
+	fprintf(f, "%s %" PRIu32 "\n",
+		a->id.layout == IC_LAYOUT_SCATTER ? "site_functions" : "callers",
+		a->id.layout == IC_LAYOUT_SCATTER ? a->id.sites : gen_caller_count(a));
+	fputs("file point.c\n", f);
+	for (uint32_t i = 0; i < gen_file_count(a); i++)
+		fprintf(f, "file sites_%" PRIu32 ".c\n", i);
+	gen_file_commit(&gf);
+}
+
+int main(int argc, char **argv)
+{
+	struct gen_args a;
+	uint32_t caller = 0;
+	mode_t mask;
+
+	if (argc > 0 && argv[0][0]) {
+		const char *slash = strrchr(argv[0], '/');
+
+		gen_prog = slash ? slash + 1 : argv[0];
+	}
+	gen_parse_args(argc, argv, &a);
+
+	mask = umask(0);
+	umask(mask);
+	gen_file_mode = 0666 & ~mask;
+	gen_mkdir_p(a.dir);
+	for (uint32_t i = 0; i < gen_file_count(&a); i++)
+		gen_sites_file(&a, i, &caller);
+	gen_point_file(&a);
+	gen_manifest(&a);
+	return 0;
+}

@@ -1,0 +1,68 @@
+/* The names of a point's parts and the symbol prefix built from them.
+ *
+ * gen writes a point's symbols under this prefix; codesize finds the site
+ * functions of a point by it; gen/points.cmake spells the same rule in CMake
+ * (keep the three in step). The prefix keeps every point's symbols apart, so
+ * many points link into one program.
+ */
+#ifndef IC_POINT_NAME_H
+#define IC_POINT_NAME_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+enum ic_form { IC_FORM_INLINE, IC_FORM_HINT, IC_FORM_EXTERN, IC_FORM_COUNT };
+enum ic_op {
+	IC_OP_TAIL_DEQUEUE, IC_OP_HEAD_DEQUEUE_TAIL, IC_OP_INSERT_UNLINK,
+	IC_OP_APPEND_UNLINK, IC_OP_MIXED, IC_OP_COUNT
+};
+enum ic_layout { IC_LAYOUT_CHAIN, IC_LAYOUT_SCATTER, IC_LAYOUT_COUNT };
+enum ic_order { IC_ORDER_SEQ, IC_ORDER_RANDOM, IC_ORDER_COUNT };
+
+static const char *const ic_form_names[IC_FORM_COUNT] = { "inline", "hint", "extern" };
+static const char *const ic_op_names[IC_OP_COUNT] = {
+	"tail_dequeue", "head_dequeue_tail", "insert_unlink", "append_unlink", "mixed"
+};
+static const char *const ic_layout_names[IC_LAYOUT_COUNT] = { "chain", "scatter" };
+static const char *const ic_order_names[IC_ORDER_COUNT] = { "seq", "random" };
+
+/* Most sites a point may have (issue 3). */
+#define IC_POINT_SITES_MAX 1000000u
+
+/* Every op, mixed included, makes two queue calls per site. */
+#define IC_POINT_OPS_PER_SITE 2u
+
+/* Index of s in names[0..count), or -1. */
+static inline int ic_name_find(const char *const *names, int count, const char *s)
+{
+	for (int i = 0; i < count; i++)
+		if (strcmp(names[i], s) == 0)
+			return i;
+	return -1;
+}
+
+/* One point: what gen is asked to write. seed matters only for order random
+ * and is 0 otherwise, so a seq point has one name whatever seed was given. */
+struct ic_point_id {
+	enum ic_form form;
+	enum ic_op op;
+	enum ic_layout layout;
+	enum ic_order order;
+	uint32_t seed;
+	uint32_t sites;
+};
+
+/* ic_pt_<form>_<op>_<layout>_<order>[_s<seed>]_<sites>; returns snprintf's count. */
+static inline int ic_point_prefix(char *buf, size_t len, const struct ic_point_id *p)
+{
+	char seed[16] = "";
+
+	if (p->order == IC_ORDER_RANDOM)
+		snprintf(seed, sizeof seed, "_s%u", (unsigned)p->seed);
+	return snprintf(buf, len, "ic_pt_%s_%s_%s_%s%s_%u", ic_form_names[p->form],
+			ic_op_names[p->op], ic_layout_names[p->layout],
+			ic_order_names[p->order], seed, (unsigned)p->sites);
+}
+
+#endif /* IC_POINT_NAME_H */

@@ -1,0 +1,182 @@
+# Build integration for generated points.
+#
+# ic_add_points(<target> POINTS <spec>... [PER_FILE K] [DEFINES def...]
+#               [COMPILE_OPTIONS opt...])
+#
+#   <spec> is form:op:layout:order:seed:sites, e.g. inline:tail_dequeue:chain:seq:0:1024
+#   (seed matters for order random only). PER_FILE is gen's --per-file (default 256).
+#
+# For each point, gen runs at build time into
+# ${CMAKE_CURRENT_BINARY_DIR}/<target>_points/<form>_<op>_<layout>_<order>[_s<seed>]_<sites>_k<K>/
+# (again only when the point or gen changes) and an OBJECT library compiles its
+# translation units, in parallel under cmake --build -j. Then:
+#   <target>           STATIC library: every point plus <target>_table.c, which defines
+#                        const struct ic_point *const <target>_points[];  (NULL-terminated,
+#                        in the order given; declare it extern to use it). Link it to get
+#                        the points, site.h's include path and ic_queue.
+#   <target>_codesize  custom target (part of ALL) writing <target>_codesize.csv with
+#                        codesize over each point's objects.
+# Variables set in the caller's scope: <target>_CODESIZE_CSV (csv path),
+# <target>_CODESIZE_ARGS (codesize's argument file: --point, spec, objects...),
+# <target>_POINT_DIRS (generated directories, in point order). The csv path is
+# also the target property IC_CODESIZE_CSV of <target>.
+#
+# The symbol prefix rule is gen/point_name.h's ic_point_prefix(); keep them in step.
+
+set_property(GLOBAL PROPERTY IC_GEN_SOURCE_DIR "${CMAKE_CURRENT_LIST_DIR}")
+
+# Default sites per translation unit, as gen's: one TU with 65,536 inlined
+# sites took gcc 122 s and 1.4 GB (DESIGN.md); 256 keep each TU under a second.
+set_property(GLOBAL PROPERTY IC_POINTS_PER_FILE_DEFAULT 256)
+
+# ic_point_parse(<spec> <out-var-prefix>): sets <p>_FORM, _OP, _LAYOUT, _ORDER,
+# _SEED (0 for seq), _SITES, _TAG (form_op_layout_order[_s<seed>]_sites),
+# _PREFIX (ic_pt_<tag>), _SPEC (normalised spec).
+function(ic_point_parse spec out)
+  string(REPLACE ":" ";" f "${spec}")
+  list(LENGTH f n)
+  if(NOT n EQUAL 6)
+    message(FATAL_ERROR "ic_add_points: '${spec}' is not form:op:layout:order:seed:sites")
+  endif()
+  list(GET f 0 form)
+  list(GET f 1 op)
+  list(GET f 2 layout)
+  list(GET f 3 order)
+  list(GET f 4 seed)
+  list(GET f 5 sites)
+  if(NOT form MATCHES "^(inline|hint|extern)$")
+    message(FATAL_ERROR "ic_add_points: '${spec}': form '${form}' is not inline, hint or extern")
+  endif()
+  if(NOT op MATCHES "^(tail_dequeue|head_dequeue_tail|insert_unlink|append_unlink|mixed)$")
+    message(FATAL_ERROR "ic_add_points: '${spec}': unknown op '${op}'")
+  endif()
+  if(NOT layout MATCHES "^(chain|scatter)$")
+    message(FATAL_ERROR "ic_add_points: '${spec}': layout '${layout}' is not chain or scatter")
+  endif()
+  if(NOT order MATCHES "^(seq|random)$")
+    message(FATAL_ERROR "ic_add_points: '${spec}': order '${order}' is not seq or random")
+  endif()
+  if(NOT seed MATCHES "^[0-9]+$" OR seed GREATER 4294967295)
+    message(FATAL_ERROR "ic_add_points: '${spec}': seed '${seed}' is not 0..4294967295")
+  endif()
+  if(NOT sites MATCHES "^[0-9]+$" OR sites LESS 1 OR sites GREATER 1000000)
+    message(FATAL_ERROR "ic_add_points: '${spec}': sites '${sites}' is not 1..1000000")
+  endif()
+  # Canonical decimal (no leading zeros), as gen prints it.
+  math(EXPR seed "${seed}")
+  math(EXPR sites "${sites}")
+  if(order STREQUAL "random")
+    set(tag "${form}_${op}_${layout}_${order}_s${seed}_${sites}")
+  else()
+    set(seed 0)
+    set(tag "${form}_${op}_${layout}_${order}_${sites}")
+  endif()
+  foreach(v form op layout order seed sites tag)
+    string(TOUPPER "${v}" V)
+    set(${out}_${V} "${${v}}" PARENT_SCOPE)
+  endforeach()
+  set(${out}_PREFIX "ic_pt_${tag}" PARENT_SCOPE)
+  set(${out}_SPEC "${form}:${op}:${layout}:${order}:${seed}:${sites}" PARENT_SCOPE)
+endfunction()
+
+function(ic_add_points target)
+  cmake_parse_arguments(PARSE_ARGV 1 A "" "PER_FILE" "POINTS;DEFINES;COMPILE_OPTIONS")
+  if(A_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "ic_add_points(${target}): unexpected arguments: ${A_UNPARSED_ARGUMENTS}")
+  endif()
+  if(NOT A_POINTS)
+    message(FATAL_ERROR "ic_add_points(${target}): no POINTS")
+  endif()
+  get_property(per_file GLOBAL PROPERTY IC_POINTS_PER_FILE_DEFAULT)
+  if(DEFINED A_PER_FILE)
+    if(NOT A_PER_FILE MATCHES "^[0-9]+$" OR A_PER_FILE LESS 1 OR A_PER_FILE GREATER 1000000)
+      message(FATAL_ERROR "ic_add_points(${target}): PER_FILE '${A_PER_FILE}' is not 1..1000000")
+    endif()
+    math(EXPR per_file "${A_PER_FILE}")
+  endif()
+  get_property(gen_dir GLOBAL PROPERTY IC_GEN_SOURCE_DIR)
+  set(root "${CMAKE_CURRENT_BINARY_DIR}/${target}_points")
+
+  set(libs "")
+  set(dirs "")
+  set(prefixes "")
+  set(decls "")
+  set(entries "")
+  set(args "")
+  set(i 0)
+  foreach(spec IN LISTS A_POINTS)
+    ic_point_parse("${spec}" P)
+    if(P_PREFIX IN_LIST prefixes)
+      message(FATAL_ERROR "ic_add_points(${target}): point '${spec}' given twice")
+    endif()
+    list(APPEND prefixes "${P_PREFIX}")
+    set(dir "${root}/${P_TAG}_k${per_file}")
+    math(EXPR nfiles "(${P_SITES} + ${per_file} - 1) / ${per_file} - 1")
+    set(srcs "${dir}/point.c")
+    foreach(f RANGE 0 ${nfiles})
+      list(APPEND srcs "${dir}/sites_${f}.c")
+    endforeach()
+    add_custom_command(
+      OUTPUT ${srcs} "${dir}/manifest.txt"
+      COMMAND gen --sites ${P_SITES} --form ${P_FORM} --op ${P_OP} --layout ${P_LAYOUT}
+              --order ${P_ORDER} --seed ${P_SEED} --per-file ${per_file} -o "${dir}"
+      DEPENDS gen
+      COMMENT "gen ${P_FORM}/${P_OP}/${P_LAYOUT}/${P_ORDER}/${P_SITES} (${target})"
+      VERBATIM)
+    set(lib "${target}_pt${i}")
+    add_library(${lib} OBJECT ${srcs})
+    target_include_directories(${lib} PRIVATE "${gen_dir}")
+    target_link_libraries(${lib} PRIVATE ic_queue)
+    # Own section per function: every call, even to a local hint copy in the
+    # same file, keeps a relocation that codesize can count.
+    target_compile_options(${lib} PRIVATE -ffunction-sections ${A_COMPILE_OPTIONS})
+    target_compile_definitions(${lib} PRIVATE ${A_DEFINES})
+    list(APPEND libs ${lib})
+    list(APPEND dirs "${dir}")
+    string(APPEND decls "extern const struct ic_point ${P_PREFIX};\n")
+    string(APPEND entries "\t&${P_PREFIX},\n")
+    string(APPEND args "--point\n${P_SPEC}\n$<JOIN:$<TARGET_OBJECTS:${lib}>,\n>\n")
+    math(EXPR i "${i} + 1")
+  endforeach()
+
+  set(table "${CMAKE_CURRENT_BINARY_DIR}/${target}_table.c")
+  file(CONFIGURE OUTPUT "${table}" CONTENT
+"/* Generated by ic_add_points(${target}) in gen/points.cmake. Do not edit. */
+#include <stddef.h>
+#include \"site.h\"
+
+${decls}
+const struct ic_point *const ${target}_points[] = {
+${entries}\tNULL,
+};
+" @ONLY)
+  add_library(${target} STATIC "${table}")
+  foreach(lib IN LISTS libs)
+    target_sources(${target} PRIVATE $<TARGET_OBJECTS:${lib}>)
+  endforeach()
+  target_include_directories(${target} PUBLIC "${gen_dir}")
+  target_link_libraries(${target} PUBLIC ic_queue)
+  target_compile_definitions(${target} PRIVATE ${A_DEFINES})
+
+  set(argfile "${CMAKE_CURRENT_BINARY_DIR}/${target}_codesize.args")
+  set(csv "${CMAKE_CURRENT_BINARY_DIR}/${target}_codesize.csv")
+  file(GENERATE OUTPUT "${argfile}" CONTENT "${args}")
+  set(objs "")
+  foreach(lib IN LISTS libs)
+    list(APPEND objs $<TARGET_OBJECTS:${lib}>)
+  endforeach()
+  # The objects go through the argument file: a 1,000,000-site point has
+  # thousands, more than one shell command line may hold.
+  add_custom_command(
+    OUTPUT "${csv}"
+    COMMAND codesize -o "${csv}" "@${argfile}"
+    DEPENDS codesize "${argfile}" ${libs} ${objs}
+    COMMENT "codesize ${target}"
+    VERBATIM)
+  add_custom_target(${target}_codesize ALL DEPENDS "${csv}")
+  set_property(TARGET ${target} PROPERTY IC_CODESIZE_CSV "${csv}")
+
+  set(${target}_CODESIZE_CSV "${csv}" PARENT_SCOPE)
+  set(${target}_CODESIZE_ARGS "${argfile}" PARENT_SCOPE)
+  set(${target}_POINT_DIRS "${dirs}" PARENT_SCOPE)
+endfunction()

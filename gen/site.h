@@ -1,0 +1,51 @@
+/* The contract between generated call sites (gen/gen.c writes them) and the
+ * programs that run them (bench/, tests/).
+ *
+ * A point is one generated program fragment: N call sites of one operation in
+ * one form, layout and order. Its pass function runs every site once, in the
+ * point's order, against the thread's context.
+ */
+#ifndef IC_SITE_H
+#define IC_SITE_H
+
+#include <stdint.h>
+#include "queue.h"
+
+struct ic_site_ctx {
+	struct ic_queue *q;        /* the queue the sites work on (shared or private) */
+	struct ic_queue *scratch;  /* private to the thread: `mixed` purges it */
+	struct ic_node *node;      /* the node this thread holds between sites */
+	struct ic_node *anchor;    /* stays on q; insert/append put node next to it
+	                            * (insert_unlink, append_unlink; `mixed` inserts
+	                            * next to scratch's head instead, see gen/gen.c) */
+	uint64_t acc;              /* every site adds a constant of its own */
+	uint64_t *tally;           /* per-site run counts; used only with IC_SITE_TALLY */
+};
+
+struct ic_point {
+	const char *name;          /* <form>/<op>/<layout>/<order>/<sites> */
+	const char *form;          /* inline | hint | extern */
+	const char *op;            /* tail_dequeue | head_dequeue_tail | insert_unlink | append_unlink | mixed */
+	const char *layout;        /* chain | scatter */
+	const char *order;         /* seq | random */
+	uint32_t sites;            /* N */
+	uint32_t seed;             /* for order random */
+	void (*pass)(struct ic_site_ctx *ctx);   /* runs all N sites once */
+	uint64_t acc_per_pass;     /* what one pass adds to ctx->acc (mod 2^64) */
+};
+
+/* Each site's own mark: the constant keeps identical-code folding from
+ * merging sites; the tally (test builds only) proves that every site ran. */
+#ifdef IC_SITE_TALLY
+#define IC_SITE_MARK(ctx, k, c) do { (ctx)->acc += (c); (ctx)->tally[(k)]++; } while (0)
+#else
+#define IC_SITE_MARK(ctx, k, c) do { (ctx)->acc += (c); } while (0)
+#endif
+
+/* Release callback for `mixed`: purge hands the node back to the thread. */
+static inline void ic_site_reclaim(struct ic_node *n, void *arg)
+{
+	((struct ic_site_ctx *)arg)->node = n;
+}
+
+#endif /* IC_SITE_H */

@@ -1,0 +1,64 @@
+#!/bin/sh
+# gen: each bad input exits 2 with one line on stderr naming the option, and
+# writes nothing: an existing directory stays as it was, a new one is not made.
+# usage: test_gen_bad_input.sh GEN
+gen=$1
+tmp=$(mktemp -d) || exit 1
+trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
+fail=0
+
+bad() { echo "FAIL: $*" >&2; fail=1; }
+
+# expect_bad OPTION DIR ARGS...: gen ARGS -o DIR must fail as described.
+expect_bad() {
+	opt=$1 dir=$2
+	shift 2
+	before=$(ls -lA --time-style=+%s.%N "$tmp" "$tmp/empty" 2>&1)
+	"$gen" "$@" -o "$dir" >"$tmp.out" 2>"$tmp.err"
+	rc=$?
+	lines=$(wc -l <"$tmp.err")
+	[ $rc -eq 2 ] || bad "$* -o $dir: exit $rc, expected 2"
+	[ "$lines" -eq 1 ] || bad "$* -o $dir: $lines lines on stderr, expected 1"
+	grep -q -- "$opt" "$tmp.err" || bad "$* -o $dir: stderr does not name $opt: $(cat "$tmp.err")"
+	[ -s "$tmp.out" ] && bad "$* -o $dir: wrote to stdout"
+	after=$(ls -lA --time-style=+%s.%N "$tmp" "$tmp/empty" 2>&1)
+	[ "$before" = "$after" ] || bad "$* -o $dir: something was written"
+	[ -e "$tmp/new" ] && bad "$* -o $dir: created the output directory"
+	rm -f "$tmp.out" "$tmp.err"
+}
+
+mkdir "$tmp/empty"
+ok="--form inline --op tail_dequeue --layout chain --order seq"
+for dir in "$tmp/empty" "$tmp/new"; do
+	for n in 0 -1 abc 1000001 "" 12x 99999999999999999999; do
+		expect_bad --sites "$dir" --sites "$n" $ok
+	done
+	expect_bad --form "$dir" --sites 8 --form bogus
+	expect_bad --op "$dir" --sites 8 --form inline --op bogus
+	expect_bad --layout "$dir" --sites 8 --form inline --layout bogus
+	expect_bad --order "$dir" --sites 8 --form inline --order bogus
+	expect_bad --seed "$dir" --sites 8 --form inline --order random --seed -3
+	expect_bad --per-file "$dir" --sites 8 --form inline --per-file 0
+	expect_bad --sites "$dir" --form inline
+	expect_bad --form "$dir" --sites 8
+	expect_bad --bogus "$dir" --sites 8 --form inline --bogus
+done
+
+# DIR not writable: under a regular file, or a regular file itself.
+: >"$tmp/file"
+expect_bad -o "$tmp/file/new" --sites 8 --form inline
+expect_bad -o "$tmp/file" --sites 8 --form inline
+[ -s "$tmp/file" ] && bad "-o FILE: the file was written"
+# A read-only directory stops everyone but root.
+mkdir "$tmp/ro"
+chmod 0555 "$tmp/ro"
+if [ "$(id -u)" -ne 0 ]; then
+	expect_bad -o "$tmp/ro" --sites 8 --form inline
+	expect_bad -o "$tmp/ro/new" --sites 8 --form inline
+	[ -z "$(ls -A "$tmp/ro")" ] || bad "-o read-only dir: something was written"
+else
+	echo "note: running as root, so the read-only directory case is not checked"
+fi
+
+[ $fail -eq 0 ] && echo "ok: every bad input exits 2, names its option and writes nothing"
+exit $fail

@@ -1,0 +1,73 @@
+#!/bin/sh
+# codesize on the test points: inline sites call no queue operation, extern
+# sites call two each, hint reports what the compiler inlined; footprints agree
+# with `size`; the slope is the least-squares one; usage errors exit 2.
+# usage: test_gen_codesize.sh CODESIZE CSV ARGFILE
+codesize=$1 csv=$2 args=$3
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+
+bad() { echo "FAIL: $*" >&2; fail=1; }
+
+[ -s "$csv" ] || { echo "FAIL: $csv missing (build the gen_test_codesize target)" >&2; exit 1; }
+header='form,op,layout,order,seed,sites,footprint_bytes,code_bytes_per_site,queue_calls,ops_per_site,inlined_sites,site_functions'
+[ "$(head -n 1 "$csv")" = "$header" ] || bad "header is $(head -n 1 "$csv")"
+
+# Per-row checks by form; hint only reports.
+tail -n +2 "$csv" | awk -F, '
+	{ name = $1 "/" $2 "/" $3 "/" $4 "/" $6 }
+	$1 == "inline" && ($9 != 0 || $11 != $6) { print "FAIL: " name ": " $9 " queue calls, " $11 " inlined sites"; bad = 1 }
+	$1 == "extern" && ($9 != $10 * $6 || $11 != 0) { print "FAIL: " name ": " $9 " queue calls, expected " $10 * $6; bad = 1 }
+	$1 == "hint" { print "hint " name ": compiler inlined " $11 " of " $6 " sites (" $9 " queue calls)" }
+	$3 == "scatter" && $12 != $6 { print "FAIL: " name ": " $12 " site functions"; bad = 1 }
+	$7 <= 0 { print "FAIL: " name ": footprint " $7; bad = 1 }
+	END { exit bad }' >&2 || fail=1
+
+# Footprint == sum of .text* section sizes that `size -A` reports.
+awk '$0 == "--point" { getline spec; next } { print spec, $0 }' "$args" | while read -r spec obj; do
+	echo "$spec $(size -A "$obj" | awk '$1 ~ /^\.text/ { s += $2 } END { print s + 0 }')"
+done | awk '!($1 in sum) { order[++n] = $1 } { sum[$1] += $2 }
+	END { for (i = 1; i <= n; i++) print order[i], sum[order[i]] }' >"$tmp/size"
+tail -n +2 "$csv" | awk -F, '{ print $1 ":" $2 ":" $3 ":" $4 ":" $5 ":" $6, $7 }' >"$tmp/fp"
+cmp -s "$tmp/size" "$tmp/fp" || { bad "footprints differ from size -A:"; diff "$tmp/size" "$tmp/fp" >&2; }
+
+# Slope: groups with two N have the slope through their two points, others none.
+tail -n +2 "$csv" | awk -F, '
+	{ g = $1 "/" $2 "/" $3 "/" $4; k[g]++; x[g, k[g]] = $6; y[g, k[g]] = $7; s[g] = $8 }
+	END {
+		for (g in k) {
+			if (k[g] == 1 && s[g] != "") { print "FAIL: " g ": slope " s[g] " from one N"; bad = 1 }
+			if (k[g] == 2) {
+				want = (y[g, 2] - y[g, 1]) / (x[g, 2] - x[g, 1])
+				if (s[g] == "" || s[g] - want > 0.01 || want - s[g] > 0.01) {
+					print "FAIL: " g ": slope " s[g] ", expected " want; bad = 1
+				}
+				slope[g] = want
+			}
+		}
+		if (!(slope["inline/tail_dequeue/chain/seq"] > slope["extern/tail_dequeue/chain/seq"])) {
+			print "FAIL: inline bytes per site not above extern"; bad = 1
+		}
+		printf "bytes per site, tail_dequeue chain: inline %.1f, extern %.1f\n",
+			slope["inline/tail_dequeue/chain/seq"], slope["extern/tail_dequeue/chain/seq"]
+		exit bad
+	}' >&2 || fail=1
+
+# Usage errors: exit 2, one line on stderr, no output file.
+obj=$(sed -n 3p "$args")
+for case in "" "--point inline:tail_dequeue:chain:seq:0" "--point inline:tail_dequeue:chain:seq:0:0 $obj" \
+	"--point bogus:tail_dequeue:chain:seq:0:4 $obj" "$obj" "--point inline:tail_dequeue:chain:seq:0:4" \
+	"--point inline:tail_dequeue:chain:seq:0:4 $tmp/missing.o" "--point inline:tail_dequeue:chain:seq:0:4 $args" \
+	"--bogus" "@$tmp/missing.args"; do
+	# shellcheck disable=SC2086
+	"$codesize" -o "$tmp/out.csv" $case 2>"$tmp/err"
+	rc=$?
+	[ $rc -eq 2 ] || bad "codesize $case: exit $rc, expected 2"
+	[ "$(wc -l <"$tmp/err")" -eq 1 ] || bad "codesize $case: not one line on stderr"
+	[ -e "$tmp/out.csv" ] && bad "codesize $case: wrote output"
+done
+ls -A "$tmp" | grep -q '\.tmp\.' && bad "temporary file left behind"
+
+[ $fail -eq 0 ] && echo "ok: codesize agrees with the forms and with size"
+exit $fail
