@@ -195,6 +195,14 @@ int main(int argc, char **argv)
 	      "phase B: %ld nodes listed, qlen %u, want the %d anchors", len, qb.qlen, n_threads);
 	for (long i = 0; i < total; i++)
 		CHECK(!seen[i], "phase B: node %ld left on the queue", i);
+	for (int t = 0; t < n_threads; t++)
+		free(w[t].held);
+	free(w);
+	free(tid);
+	free(seen);
+	free(anchors);
+	free(pool);
+	pthread_barrier_destroy(&start);
 	printf("stress: %d threads, %ld operations, every node accounted for (lock %s)\n",
 	       n_threads, ops, IC_LOCK_NAME);
 	return 0;
