@@ -375,7 +375,8 @@ run_sweep() {
 		ln -sfn "$(basename "$dir")" results/.latest.tmp && mv -T results/.latest.tmp results/latest
 	fi
 	say "done: $dir/summary.md"
-	sed -n '1,/^## /p' "$dir/summary.md" | head -n 20
+	# The recommendation: the summary's first section.
+	awk '/^## / { n++ } n == 1' "$dir/summary.md"
 }
 
 if [ "${1:-}" = test ]; then
