@@ -75,7 +75,7 @@ int main(int argc, char **argv)
 	if (icb_report_unrecognized(argc, argv))
 		return 2;
 	icb_add_context("lock", IC_LOCK_NAME);
-	icb_register("floor/xchg+release", bench_floor, NULL);
+	icb_register("floor/" IC_LOCK_NAME "/xchg+release", bench_floor, NULL);
 	icb_register("queue/" IC_LOCK_NAME "/inline", bench_inline, NULL);
 	icb_register("queue/" IC_LOCK_NAME "/hint", bench_hint, NULL);
 	icb_register("queue/" IC_LOCK_NAME "/extern", bench_extern, NULL);
