@@ -20,6 +20,8 @@ Usage: ./run.sh [options]      set up what is missing, build, run the sweep,
        ./run.sh test           set up, build, run every test (release,
                                ThreadSanitizer, Address+UB sanitizer builds)
        ./run.sh micro          the queue and C API microbenchmarks (README figures)
+       ./run.sh codesize [--sites ..] [--ops ..] [--layouts ..] [--orders ..]
+                               code bytes per form vs N beside the L1i and L2
        ./run.sh --help         this text
 
 Sweep options (defaults in brackets):
@@ -34,7 +36,7 @@ Sweep options (defaults in brackets):
   --threads LIST      thread counts                            [1,<cores>]
   --modes LIST        private,shared                           [private,shared]
   --reps N            repetitions per point, forms interleaved [10]
-  --min-time S        seconds per repetition                   [0.02]
+  --min-time S        seconds per repetition                   [0.05]
   --counters MODE     auto|papi|sim|none: hardware counters via PAPI, the
                       valgrind L1i simulation, or none; auto = PAPI where it
                       can count, else simulated                [auto]
@@ -46,7 +48,7 @@ Sweep options (defaults in brackets):
                       around each crossover (up to 4 steps)
   --calibrate         resolution check: plant a 3% extra cost in a copy of the
                       extern form and show the suite reports it (--sites 256,
-                      1 thread, private, 20 reps unless given)
+                      1 thread, private, 20 reps of 0.1 s unless given)
   --jobs N            parallel build jobs                      [cores]
 
 Results: results/<run>/benchmark.json (Google Benchmark JSON, readable by its
@@ -157,6 +159,57 @@ run_micro() {
 				printf "  %-11s native %7.3f  C %7.3f  ratio %s\n", k[i], t["api/native/" k[i]], t["api/c/" k[i]],
 					r("api/c/" k[i], "api/native/" k[i])
 		}'
+}
+
+# ---- code size ---------------------------------------------------------------------
+
+# Bytes of call-site code per form from gen's accounting, beside this
+# machine's L1i and L2 sizes (hwloc), as the README's table.
+run_codesize() {
+	ensure_packages
+	: "${sites:=1..16384}"
+	mapfile -t site_list < <(expand_sites "$sites" | sort -nu)
+	build_forms=inline,hint,extern
+	local specs
+	specs=$(point_specs | paste -sd';')
+	configure build-codesize -DCMAKE_BUILD_TYPE=Release "-DIC_POINTS=$specs"
+	build build-codesize --target sites_codesize
+	local l1i l2
+	l1i=$(lstopo-no-graphics --filter icache:all --only L1iCache -v 2>/dev/null | sed -n 's/.*size=\([0-9]*\)KB.*/\1/p' | head -n 1)
+	l2=$(lstopo-no-graphics --only L2Cache -v 2>/dev/null | sed -n 's/.*size=\([0-9]*\)KB.*/\1/p' | head -n 1)
+	awk -F, -v l1i="${l1i:-0}" -v l2="${l2:-0}" '
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		{
+			g = $c["op"] "/" $c["layout"] "/" $c["order"]; n = $c["sites"] + 0; f = $c["form"]
+			fp[g, f, n] = $c["footprint_bytes"]; slope[g, f] = $c["code_bytes_per_site"]
+			if (f == "hint") inl[g, n] = $c["inlined_sites"]
+			if (!((g, n) in seen)) { seen[g, n] = 1; ns[g] = ns[g] " " n }
+			if (!(g in gs)) { gs[g] = 1; order[++ng] = g }
+		}
+		END {
+			for (k = 1; k <= ng; k++) {
+				g = order[k]; m = split(substr(ns[g], 2), list, " ")
+				printf "\n%s: code bytes of all N call sites (footprint)\n\n", g
+				print "| N | inline | hint (sites inlined) | extern |"
+				print "|---:|---:|---:|---:|"
+				for (i = 1; i <= m; i++) {
+					n = list[i]
+					printf "| %d | %s | %s (%s) | %s |\n", n, fp[g, "inline", n], fp[g, "hint", n], inl[g, n], fp[g, "extern", n]
+				}
+				printf "| bytes per site (slope over N) | %s | %s | %s |\n", slope[g, "inline"], slope[g, "hint"], slope[g, "extern"]
+				for (j = 1; j <= 2; j++) {
+					cap = (j == 1 ? l1i : l2) * 1024; name = j == 1 ? "L1i" : "L2"
+					if (cap <= 0) { printf "\n%s size unknown (hwloc)\n", name; continue }
+					for (i = 1; i <= m; i++)
+						if (fp[g, "inline", list[i]] > cap) {
+							printf "\nThe inline footprint passes this machine'"'"'s %s (%d KiB, hwloc) between N = %d and %d.", name, cap / 1024, list[i - 1], list[i]
+							break
+						}
+					if (i > m) printf "\nThe inline footprint stays within the %s (%d KiB) up to N = %d.", name, cap / 1024, list[m]
+				}
+				print ""
+			}
+		}' build-codesize/bench/sites_codesize.csv
 }
 
 # ---- sweep options -----------------------------------------------------------
@@ -381,11 +434,11 @@ run_sweep() {
 			: "${sites:=1,64,1024}" "${reps:=3}" "${min_time:=0.005}"
 		fi
 		if [ "$calibrate" = 1 ]; then
-			: "${sites:=256}" "${reps:=20}" "${threads:=1}"
+			: "${sites:=256}" "${reps:=20}" "${min_time:=0.1}" "${threads:=1}"
 			modes=private forms=extern plant=0.03
 			compare=extern_plant3 baseline=extern
 		fi
-		: "${sites:=1..16384}" "${reps:=10}" "${min_time:=0.02}" "${threads:=1,$(cores)}"
+		: "${sites:=1..16384}" "${reps:=10}" "${min_time:=0.05}" "${threads:=1,$(cores)}"
 		[ "$threads" = "1,1" ] && threads=1
 		if [ "$compare" = inline ] && [[ ",$forms," != *,inline,* || ",$forms," != *,extern,* ]]; then
 			compare=${forms%%,*} baseline=${forms##*,}
@@ -416,6 +469,12 @@ run_sweep() {
 	awk '/^## / { n++ } n == 1' "$dir/summary.md"
 }
 
+if [ "${1:-}" = codesize ]; then
+	shift
+	parse_args "$@"
+	run_codesize
+	exit 0
+fi
 if [ "${1:-}" = micro ]; then
 	shift
 	[ $# -eq 0 ] || die "micro takes no options"
