@@ -81,7 +81,8 @@ ensure_packages() {
 cores() {
 	# Physical cores: threads are pinned one per core.
 	local n
-	n=$(lscpu -p=CORE 2>/dev/null | grep -v '^#' | sort -u | wc -l) || n=0
+	# hwloc sees only the cores this process may use (cpusets, containers).
+	n=$(hwloc-calc --number-of core all 2>/dev/null) || n=0
 	[ "$n" -gt 0 ] 2>/dev/null || n=$(nproc)
 	echo "$n"
 }
@@ -259,7 +260,9 @@ parse_args() {
 		esac
 		case $opt in
 		--quick | --find-crossover | --calibrate | --help | -h) ;;
-		--*) if [ -z "$val" ]; then [ $# -ge 2 ] || die "$opt needs a value"; val=$2; shift; fi ;;
+		--sites | --forms | --ops | --layouts | --orders | --seed | --threads | --modes | --reps | \
+		--min-time | --counters | --out | --resume | --jobs)
+			if [ -z "$val" ]; then [ $# -ge 2 ] || die "$opt needs a value"; val=$2; shift; fi ;;
 		*) die "unknown argument '$opt' (see --help)" ;;
 		esac
 		case $opt in
@@ -293,6 +296,9 @@ parse_args() {
 		shift
 	done
 	if [ -n "$sites" ]; then expand_sites "$sites" >/dev/null; fi
+	local distinct
+	distinct=$(tr , '\n' <<<"$forms" | sort -u | wc -l)
+	[ "$calibrate" = 1 ] || [ "$distinct" -ge 2 ] || die "--forms: give at least two different forms to compare (e.g. inline,extern)"
 	if [ -n "$resume" ]; then
 		[ -z "$out" ] || die "--resume and --out: give one of them"
 		[ -f "$resume/run.conf" ] || die "--resume: $resume has no run.conf: not a results directory of run.sh"
@@ -460,7 +466,9 @@ run_sweep() {
 	say "results: $dir"
 	run_groups || { say "stopped; finished points are in $dir; continue with $prog --resume $dir"; exit 1; }
 	summarise
-	[ "$find_crossover" = 1 ] && refine_crossover
+	if [ "$find_crossover" = 1 ]; then
+		refine_crossover || { say "stopped; finished points are in $dir; continue with $prog --resume $dir"; exit 1; }
+	fi
 	if [[ $dir == results/* ]] || [[ $dir == "$top"/results/* ]]; then
 		ln -sfn "$(basename "$dir")" results/.latest.tmp && mv -T results/.latest.tmp results/latest
 	fi

@@ -125,8 +125,9 @@ static void bench_sites(icb_state *st, void *arg)
 		for (int c = 0; c < IC_CTR_COUNT; c++)
 			if (valid[c] && ops > 0)
 				set_counter(st, ic_ctr_names[c], (double)value[c] / ops);
-	} else if (bc->sim && bc->sim->valid && !bc->shared && icb_thread_count(st) == 1) {
-		/* Simulated as one thread on a private queue: only that case. */
+	} else if (bc->sim && bc->sim->valid && !bc->shared && icb_thread_count(st) == 1 &&
+		   !bc->plant_iters) {
+		/* Simulated as one thread on a private queue, unplanted: only that case. */
 		set_counter(st, "l1i_miss_per_op", bc->sim->l1i_miss_per_op);
 		set_counter(st, "instr_per_op", bc->sim->instr_per_op);
 	}
@@ -162,10 +163,11 @@ static void codesize_lookup(const char *path, const struct ic_point *pt, double 
 		return;
 	/* form,op,layout,order,seed,sites,footprint_bytes,code_bytes_per_site,... */
 	while (fgets(line, sizeof(line), f)) {
-		char form[32], op[32], layout[32], order[32], fp[64], cb[64];
+		char form[32], op[32], layout[32], order[32], fp[64] = "", cb[64] = "";
 		unsigned seed, sites;
-		if (sscanf(line, "%31[^,],%31[^,],%31[^,],%31[^,],%u,%u,%63[^,],%63[^,\n]", form, op,
-			   layout, order, &seed, &sites, fp, cb) < 7)
+		int got = sscanf(line, "%31[^,],%31[^,],%31[^,],%31[^,],%u,%u,%63[^,],%63[^,\n]", form, op,
+				 layout, order, &seed, &sites, fp, cb);
+		if (got < 7)
 			continue;
 		if (strcmp(form, pt->form) || strcmp(op, pt->op) || strcmp(layout, pt->layout) ||
 		    strcmp(order, pt->order) || sites != pt->sites ||
@@ -175,8 +177,8 @@ static void codesize_lookup(const char *path, const struct ic_point *pt, double 
 		double v = strtod(fp, &end);
 		if (end != fp)
 			*footprint = v;
-		v = strtod(cb, &end);   /* empty when the group has one N */
-		if (end != cb && cb[0] != ',')
+		/* empty when the group has one N */
+		if (got == 8 && (v = strtod(cb, &end), end != cb))
 			*per_site = v;
 	}
 	fclose(f);

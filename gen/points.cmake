@@ -123,7 +123,9 @@ function(ic_add_points target)
       DEPENDS gen
       COMMENT "gen ${P_FORM}/${P_OP}/${P_LAYOUT}/${P_ORDER}/${P_SITES} (${target})"
       VERBATIM)
-    set(lib "${target}_pt${i}")
+    # Named by the point, not its place in the list: a changed point set
+    # then rebuilds only the points that are new.
+    set(lib "${target}_${P_TAG}")
     add_library(${lib} OBJECT ${srcs})
     target_include_directories(${lib} PRIVATE "${gen_dir}")
     target_link_libraries(${lib} PRIVATE ic_queue)
