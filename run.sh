@@ -357,6 +357,11 @@ run_group() {
 		return 1
 	fi
 	mv "$file.tmp" "$file"
+	# The bench's one-time notices (counters, pinning) reach the terminal once.
+	if [ -z "${noticed:-}" ]; then
+		grep '^inlinecost:' "$dir/log/$key.txt" >&2 || true
+		noticed=1
+	fi
 }
 
 # run_groups: every group of the sweep not yet on disk, with progress.
@@ -401,14 +406,15 @@ refine_crossover() {
 	local step
 	for step in 1 2 3 4; do
 		[ -f "$dir/crossover.csv" ] || return 0
-		# Brackets of groups whose verdict is a crossover: lo,hi.
+		# Every bracket summarize gives: a crossover, or where a one-sided
+		# win ends. lo,hi.
 		local mids=() line
 		while IFS=, read -r lo hi; do
 			local mid
 			mid=$(awk -v a="$lo" -v b="$hi" 'BEGIN{printf "%d", sqrt(a*b) + 0.5}')
 			[ "$mid" -gt "$lo" ] && [ "$mid" -lt "$hi" ] && mids+=("$mid")
 		done < <(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-			$c["verdict"] == "crossover" && $c["bracket_lo"] != "" { print $c["bracket_lo"] "," $c["bracket_hi"] }' "$dir/crossover.csv" | sort -u)
+			$c["bracket_lo"] != "" && $c["bracket_hi"] != "" { print $c["bracket_lo"] "," $c["bracket_hi"] }' "$dir/crossover.csv" | sort -u)
 		[ ${#mids[@]} -gt 0 ] || { say "crossover: nothing left to refine"; return 0; }
 		say "crossover: bisection step $step, new N: ${mids[*]}"
 		site_list+=("${mids[@]}")
@@ -458,11 +464,12 @@ run_sweep() {
 
 	if [ -z "$resume" ]; then
 		dir=${out:-results/$(date -u +%Y%m%dT%H%M%SZ)}
-		mkdir -p "$dir"
+		# Not -p for the default: two runs in the same second must not share.
+		if [ -n "$out" ]; then mkdir -p "$dir"; else mkdir -p results && mkdir "$dir" || die "$dir exists already; try again"; fi
 		save_conf "$dir/run.conf"
 	fi
 	mkdir -p "$dir/raw" "$dir/log"
-	trap 'say "interrupted: finished points are in $dir; continue with $prog --resume $dir"; exit 130' INT TERM
+	trap 'rm -f "$dir"/raw/*.tmp; say "interrupted: finished points are in $dir; continue with $prog --resume $dir"; exit 130' INT TERM
 	say "results: $dir"
 	run_groups || { say "stopped; finished points are in $dir; continue with $prog --resume $dir"; exit 1; }
 	summarise
