@@ -9,10 +9,13 @@
 /* ---- small formatting helpers ------------------------------------------ */
 
 /* A CSV number: empty when not measured (NAN), never 0. */
-static void rep_num(FILE *f, double x, const char *fmt)
+/* A number field (empty when not measured), then sep unless sep is 0. */
+static void rep_num(FILE *f, double x, const char *fmt, char sep)
 {
 	if (isfinite(x))
 		fprintf(f, fmt, x);
+	if (sep)
+		fputc(sep, f);
 }
 
 /* A CSV field that came from input (names are tokens; context strings may
@@ -112,25 +115,17 @@ int ic_report_points_csv(FILE *f, const struct ic_results *res)
 
 		fprintf(f, "%s,%s,%s,%s,%lu,%lu,%s,", p->form, p->op, p->layout, p->order,
 			p->sites, p->threads, p->mode);
-		rep_num(f, p->med[IC_F_NS], "%.10g");
-		fputc(',', f);
-		rep_num(f, p->ci_lo, "%.10g");
-		fputc(',', f);
-		rep_num(f, p->ci_hi, "%.10g");
-		fputc(',', f);
-		rep_num(f, p->cv, "%.6g");
-		fputc(',', f);
-		rep_num(f, p->med[IC_F_IPS], "%.10g");
-		fputc(',', f);
-		rep_num(f, p->med[IC_F_CYCLES], "%.10g");
-		fputc(',', f);
-		rep_num(f, p->med[IC_F_L1I], "%.10g");
-		fputc(',', f);
+		rep_num(f, p->med[IC_F_NS], "%.10g", ',');
+		rep_num(f, p->ci_lo, "%.10g", ',');
+		rep_num(f, p->ci_hi, "%.10g", ',');
+		rep_num(f, p->cv, "%.6g", ',');
+		rep_num(f, p->med[IC_F_IPS], "%.10g", ',');
+		rep_num(f, p->med[IC_F_CYCLES], "%.10g", ',');
+		rep_num(f, p->med[IC_F_L1I], "%.10g", ',');
 		rep_csv_text(f, rep_source(p));
 		fputc(',', f);
-		rep_num(f, p->med[IC_F_CODE], "%.10g");
-		fputc(',', f);
-		rep_num(f, p->med[IC_F_FOOT], "%.10g");
+		rep_num(f, p->med[IC_F_CODE], "%.10g", ',');
+		rep_num(f, p->med[IC_F_FOOT], "%.10g", 0);
 		fputc('\n', f);
 	}
 	return ferror(f) ? -1 : 0;
@@ -149,21 +144,14 @@ int ic_report_ratios_csv(FILE *f, const struct ic_results *res)
 
 			fprintf(f, "%s,%s,%s,%lu,%lu,%s,%s,%s,", gr->op, gr->layout, gr->order,
 				r->cmp->sites, gr->threads, gr->mode, r->cmp->form, r->base->form);
-			rep_num(f, r->cmp->med[IC_F_NS], "%.10g");
-			fputc(',', f);
-			rep_num(f, r->base->med[IC_F_NS], "%.10g");
-			fputc(',', f);
-			rep_num(f, r->ratio, "%.6f");
-			fputc(',', f);
-			rep_num(f, r->lo, "%.6f");
-			fputc(',', f);
-			rep_num(f, r->hi, "%.6f");
-			fputc(',', f);
-			rep_num(f, r->p, "%.4g");
-			fputc(',', f);
-			rep_num(f, r->cmp->cv, "%.6g");
-			fputc(',', f);
-			rep_num(f, r->base->cv, "%.6g");
+			rep_num(f, r->cmp->med[IC_F_NS], "%.10g", ',');
+			rep_num(f, r->base->med[IC_F_NS], "%.10g", ',');
+			rep_num(f, r->ratio, "%.6f", ',');
+			rep_num(f, r->lo, "%.6f", ',');
+			rep_num(f, r->hi, "%.6f", ',');
+			rep_num(f, r->p, "%.4g", ',');
+			rep_num(f, r->cmp->cv, "%.6g", ',');
+			rep_num(f, r->base->cv, "%.6g", 0);
 			fprintf(f, ",%zu,%zu,%d,%s\n", r->cmp->nreps, r->base->nreps, r->noisy,
 				rep_side_form(res, r->side));
 		}
@@ -185,15 +173,11 @@ int ic_report_crossover_csv(FILE *f, const struct ic_results *res)
 		fprintf(f, "%s,%s,%s,%lu,%s,%s,%s,%s,%s,", gr->op, gr->layout, gr->order, gr->threads,
 			gr->mode, res->opts.compare, res->opts.baseline, ic_verdict_name(xo->verdict),
 			first);
-		rep_num(f, xo->sites, "%.1f");
-		fputc(',', f);
-		rep_num(f, xo->sites_lo, "%.1f");
-		fputc(',', f);
-		rep_num(f, xo->sites_hi, "%.1f");
-		fputc(',', f);
-		rep_num(f, xo->bracket_lo, "%.0f");
-		fputc(',', f);
-		rep_num(f, xo->bracket_hi, "%.0f");
+		rep_num(f, xo->sites, "%.1f", ',');
+		rep_num(f, xo->sites_lo, "%.1f", ',');
+		rep_num(f, xo->sites_hi, "%.1f", ',');
+		rep_num(f, xo->bracket_lo, "%.0f", ',');
+		rep_num(f, xo->bracket_hi, "%.0f", 0);
 		fprintf(f, ",%zu,%zu,%zu,%zu,", gr->nratios, xo->n_compare, xo->n_baseline,
 			xo->n_unresolved);
 		if (gr->nratios)
@@ -231,13 +215,10 @@ int ic_report_calibration_csv(FILE *f, const struct ic_results *res)
 			fprintf(f, "%s,%s,%s,%lu,%lu,%s,%s,%s,%g,", gr->op, gr->layout, gr->order,
 				r->cmp->sites, gr->threads, gr->mode, r->cmp->form, r->base->form,
 				res->opts.planted);
-			rep_num(f, r->ratio, "%.6f");
-			fputc(',', f);
-			rep_num(f, r->lo, "%.6f");
-			fputc(',', f);
-			rep_num(f, r->hi, "%.6f");
-			fputc(',', f);
-			rep_num(f, r->ratio - 1.0, "%.6f");
+			rep_num(f, r->ratio, "%.6f", ',');
+			rep_num(f, r->lo, "%.6f", ',');
+			rep_num(f, r->hi, "%.6f", ',');
+			rep_num(f, r->ratio - 1.0, "%.6f", 0);
 			fprintf(f, ",%d,%d,%d\n", rep_excludes_1(r), rep_contains(r, want), r->noisy);
 		}
 	}
