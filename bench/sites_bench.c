@@ -11,9 +11,15 @@
  *   --modes=LIST       private,shared (default both)
  *   --codesize=FILE    gen's accounting (default: the build's)
  *   --sim-cache=FILE   keep simulated counts here, so each point runs once
- *   --plant=F          calibration: also run each extern point with an extra
- *                      F of its own time per pass, as form extern_plant<F%>
+ *   --plant=LIST       calibration: also run each extern point with an extra
+ *                      F of its own time per pass, as form extern_plant<F%>,
+ *                      for each fraction F in LIST (0 runs a second, unplanted
+ *                      copy: the null case)
+ *   --process=K        which process of the run this is, for the record
  *   --list             print the benchmark names and exit
+ * The JSON context records the layout variant this binary was linked in
+ * (layout_id.h), the process index and the length of the environment pad
+ * IC_ENV_PAD that run.sh sets to move the stack (issue 8).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -28,6 +34,7 @@
 
 #include "counters.h"
 #include "gbench_c.h"
+#include "layout_id.h"
 #include "opt_barrier.h"
 #include "queue_extern.h"
 #include "sim.h"
@@ -285,8 +292,9 @@ int main(int argc, char **argv)
 	const struct ic_point *const *points = IC_POINTS_TABLE;
 	const char *codesize_path = IC_CODESIZE_CSV, *sim_cache = NULL, *filter = NULL, *v;
 	int threads[16], n_threads = 0, modes_private = 1, modes_shared = 1, list = 0;
-	double plant = 0;
-	int kept = 1;
+	double plant[8];
+	int n_plant = 0, kept = 1;
+	const char *process = "0";
 
 	if (argc > 1 && !strcmp(argv[1], "--ic-sim-child"))
 		return ic_sim_child(points, argc - 2, argv + 2);
@@ -322,11 +330,29 @@ int main(int argc, char **argv)
 			sim_cache = v;
 		} else if ((v = opt_value(a, "--plant"))) {
 			char *end;
-			plant = strtod(v, &end);
-			if (*end || !(plant > 0 && plant < 1)) {
-				fprintf(stderr, "sites_bench: --plant must be a fraction between 0 and 1, not '%s'\n", v);
+			const char *s = v;
+			for (n_plant = 0; n_plant < 8; s = end + 1) {
+				plant[n_plant] = strtod(s, &end);
+				if (end == s || (*end && *end != ',') || !(plant[n_plant] >= 0 && plant[n_plant] < 1)) {
+					fprintf(stderr, "sites_bench: --plant must list fractions in [0, 1), not '%s'\n", v);
+					return 2;
+				}
+				n_plant++;
+				if (!*end)
+					break;
+			}
+			if (n_plant == 8 && *end) {
+				fprintf(stderr, "sites_bench: --plant takes at most 8 fractions\n");
 				return 2;
 			}
+		} else if ((v = opt_value(a, "--process"))) {
+			char *end;
+			long k = strtol(v, &end, 10);
+			if (*end || end == v || k < 0 || k > 1000000) {
+				fprintf(stderr, "sites_bench: --process must be a whole number, not '%s'\n", v);
+				return 2;
+			}
+			process = v;
 		} else if (!strcmp(a, "--list")) {
 			list = 1;
 		} else {
@@ -356,7 +382,7 @@ int main(int argc, char **argv)
 	size_t n_points = 0;
 	while (points[n_points])
 		n_points++;
-	size_t max_cases = n_points * 2 * (size_t)n_threads * 2;
+	size_t max_cases = n_points * (1 + (size_t)n_plant) * (size_t)n_threads * 2;
 	struct bench_case *cases = calloc(max_cases ? max_cases : 1, sizeof(*cases));
 	struct ic_sim_result *sim = calloc(n_points ? n_points : 1, sizeof(*sim));
 	int *want_sim = calloc(n_points ? n_points : 1, sizeof(*want_sim));
@@ -371,7 +397,8 @@ int main(int argc, char **argv)
 		const struct ic_point *pt = points[p];
 		double per_site, footprint;
 		codesize_lookup(codesize_path, pt, &per_site, &footprint);
-		for (int planted = 0; planted <= (plant > 0 && !strcmp(pt->form, "extern")); planted++)
+		int n_planted = !strcmp(pt->form, "extern") ? n_plant : 0;
+		for (int planted = 0; planted <= n_planted; planted++)
 		for (int m = 0; m < 2; m++) {
 			if ((m == 0 && !modes_private) || (m == 1 && !modes_shared))
 				continue;
@@ -380,7 +407,7 @@ int main(int argc, char **argv)
 				const char *rest = pt->name + strlen(pt->form);
 				char form[32];
 				if (planted)
-					snprintf(form, sizeof(form), "extern_plant%g", plant * 100);
+					snprintf(form, sizeof(form), "extern_plant%g", plant[planted - 1] * 100);
 				else
 					snprintf(form, sizeof(form), "%s", pt->form);
 				bc->pt = pt;
@@ -396,8 +423,9 @@ int main(int argc, char **argv)
 						return 1;
 					ic_queue_init_extern(bc->shared_q);
 				}
-				if (planted)
-					bc->plant_iters = plant_calibrate(pt, plant);
+				/* A planted 0 is the same loop as the baseline's: the null case. */
+				if (planted && plant[planted - 1] > 0)
+					bc->plant_iters = plant_calibrate(pt, plant[planted - 1]);
 				char full[300];
 				snprintf(full, sizeof(full), "%s/real_time/threads:%d", bc->name, threads[k]);
 				if (list)
@@ -467,8 +495,18 @@ int main(int argc, char **argv)
 		icb_add_context(sizes[i].key, sizes[i].v > 0 ? buf : "");
 	}
 	icb_add_context("lock", IC_LOCK_NAME);
-	snprintf(buf, sizeof(buf), "%g", plant);
-	icb_add_context("planted", buf);
+	char planted[128] = "";
+	for (int i = 0; i < n_plant; i++)
+		snprintf(planted + strlen(planted), sizeof(planted) - strlen(planted), "%s%g", i ? "," : "", plant[i]);
+	icb_add_context("planted", planted);
+	/* What moved this process's code and stack (issue 8). */
+	snprintf(buf, sizeof(buf), "%u", ic_layout_variant);
+	icb_add_context("layout_variant", buf);
+	icb_add_context("layout_seed", ic_layout_seed);
+	icb_add_context("process", process);
+	const char *pad = getenv("IC_ENV_PAD");
+	snprintf(buf, sizeof(buf), "%zu", pad ? strlen(pad) : 0);
+	icb_add_context("env_pad", buf);
 
 	size_t ran = icb_run_specified();
 	icb_shutdown();

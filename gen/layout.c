@@ -1,0 +1,308 @@
+/* layout: a GNU ld script that places already compiled call-site objects in a
+ * seeded random layout, so one build yields several layout variants that
+ * differ only in code placement (issue 8).
+ *
+ *   layout --variant V --seed S [-o OUT.ld] @ARGS
+ *
+ * ARGS is ic_add_points' argument file (the one codesize reads): lines
+ * "--point", the point's spec, then its objects, for each point. The objects
+ * must be built with -ffunction-sections, so every caller / site function is
+ * an input section of its own.
+ *
+ * The script collects the points' code into one output section after .text,
+ * in an order and with gaps drawn from splitmix64(seed, variant):
+ *   - the points in shuffled order, and each point's translation units in
+ *     shuffled order (the link order);
+ *   - before each translation unit a gap of 0..15 cache lines (0..960 bytes),
+ *     which moves its code to other L1i sets and page offsets;
+ *   - before each function a gap of 0, 16, 32 or 48 bytes: with the
+ *     functions' own 16-byte alignment, a random offset within a 64-byte line.
+ * Functions keep their order inside a translation unit, so a chain point's
+ * sequential walk stays sequential. Gaps are filled with int3 and never run.
+ * The instructions are those of the objects, byte for byte: only addresses
+ * change. Variant 0 is the build's ordinary link and needs no script.
+ *
+ * Bad usage or input: one line on stderr, exit 2; the script is written under
+ * a temporary name and renamed.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <libelf.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define LY_EXIT_USAGE 2
+/* Gap units: per function up to 3 x 16 B (an offset within a 64-byte line),
+ * per translation unit up to 15 x 64 B. */
+#define LY_FN_STEP 16u
+#define LY_FN_STEPS 4u
+#define LY_TU_STEP 64u
+#define LY_TU_STEPS 16u
+
+struct ly_point {
+	char *spec;
+	char **objs;
+	size_t nobjs;
+};
+
+static const char *ly_prog = "layout";
+
+static void ly_fail(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", ly_prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(code);
+}
+
+static void *ly_realloc(void *p, size_t n, size_t size)
+{
+	p = realloc(p, (n ? n : 1) * size);
+	if (!p)
+		ly_fail(1, "out of memory");
+	return p;
+}
+
+/* splitmix64 (Steele, Lea, Flood 2014), as gen's site constants. */
+static uint64_t ly_next(uint64_t *state)
+{
+	uint64_t z = (*state += UINT64_C(0x9e3779b97f4a7c15));
+
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
+static uint32_t ly_below(uint64_t *state, uint32_t n)
+{
+	return (uint32_t)(((unsigned __int128)ly_next(state) * n) >> 64);
+}
+
+/* Fisher-Yates over an array of pointers. */
+static void ly_shuffle(void **v, size_t n, uint64_t *state)
+{
+	for (size_t i = n; i > 1; i--) {
+		size_t j = ly_below(state, (uint32_t)i);
+		void *t = v[i - 1];
+
+		v[i - 1] = v[j];
+		v[j] = t;
+	}
+}
+
+/* The ARGS file: "--point", spec, objects..., repeated. */
+static struct ly_point *ly_read_args(const char *path, size_t *npts)
+{
+	FILE *f = fopen(path, "r");
+	struct ly_point *pts = NULL;
+	char *line = NULL;
+	size_t cap = 0, n = 0;
+	ssize_t len;
+	int want_spec = 0;
+
+	if (!f)
+		ly_fail(LY_EXIT_USAGE, "%s: %s", path, strerror(errno));
+	while ((len = getline(&line, &cap, f)) >= 0) {
+		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			line[--len] = '\0';
+		if (len == 0)
+			continue;
+		if (want_spec) {
+			pts[n - 1].spec = strdup(line);
+			want_spec = 0;
+		} else if (strcmp(line, "--point") == 0) {
+			pts = ly_realloc(pts, n + 1, sizeof *pts);
+			memset(&pts[n++], 0, sizeof *pts);
+			want_spec = 1;
+		} else if (n == 0) {
+			ly_fail(LY_EXIT_USAGE, "%s: object '%s' before the first --point", path, line);
+		} else {
+			struct ly_point *p = &pts[n - 1];
+
+			p->objs = ly_realloc(p->objs, p->nobjs + 1, sizeof *p->objs);
+			p->objs[p->nobjs++] = strdup(line);
+		}
+	}
+	free(line);
+	fclose(f);
+	if (n == 0)
+		ly_fail(LY_EXIT_USAGE, "%s: no --point", path);
+	for (size_t i = 0; i < n; i++)
+		if (!pts[i].spec || pts[i].nobjs == 0)
+			ly_fail(LY_EXIT_USAGE, "%s: point %zu has no spec or no objects", path, i + 1);
+	*npts = n;
+	return pts;
+}
+
+/* The object as ld sees it on the command line may be relative or absolute;
+ * its last two components (the point's directory and the file) are unique. */
+static const char *ly_object_tail(const char *path)
+{
+	const char *last = strrchr(path, '/'), *p;
+
+	if (!last || last == path)
+		return path;
+	for (p = last - 1; p > path && *p != '/'; p--)
+		;
+	return *p == '/' ? p + 1 : path;
+}
+
+static void ly_elf_fail(const char *path, const char *what)
+{
+	ly_fail(LY_EXIT_USAGE, "%s: %s (%s)", path, what, elf_errmsg(-1));
+}
+
+/* One translation unit: a gap, then each function section with its gap,
+ * then whatever else the object holds in .text*. */
+static void ly_object(FILE *out, const char *path, uint64_t *state)
+{
+	int fd = open(path, O_RDONLY);
+	const char *tail = ly_object_tail(path);
+	size_t shstrndx, nfn = 0;
+	Elf_Scn *scn = NULL;
+	Elf *elf;
+
+	if (fd < 0)
+		ly_fail(LY_EXIT_USAGE, "%s: %s", path, strerror(errno));
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF)
+		ly_fail(LY_EXIT_USAGE, "%s: not an ELF object", path);
+	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+		ly_elf_fail(path, "no section headers");
+	fprintf(out, "    /* %s */\n    . += %u;\n", tail, LY_TU_STEP * ly_below(state, LY_TU_STEPS));
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh))
+			ly_elf_fail(path, "bad section header");
+		if (!(sh.sh_flags & SHF_EXECINSTR) || !(sh.sh_flags & SHF_ALLOC) || sh.sh_size == 0)
+			continue;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (!name || strncmp(name, ".text.", 6) != 0)
+			continue;
+		fprintf(out, "    . += %u;\n    *%s(%s)\n", LY_FN_STEP * ly_below(state, LY_FN_STEPS),
+			tail, name);
+		nfn++;
+	}
+	if (nfn == 0)
+		ly_fail(LY_EXIT_USAGE, "%s: no .text.* sections (not built with -ffunction-sections?)", path);
+	fprintf(out, "    *%s(.text .text.*)\n", tail);
+	elf_end(elf);
+	close(fd);
+}
+
+static void ly_write(FILE *out, struct ly_point *pts, size_t npts, uint64_t seed, uint32_t variant)
+{
+	uint64_t state = seed ^ (UINT64_C(0x5851f42d4c957f2d) * (variant + 1));
+	struct ly_point **order = ly_realloc(NULL, npts, sizeof *order);
+
+	for (size_t i = 0; i < npts; i++)
+		order[i] = &pts[i];
+	ly_shuffle((void **)order, npts, &state);
+	fprintf(out, "/* Generated by gen/layout: variant %" PRIu32 ", seed %" PRIu64 ". Do not edit. */\n"
+		"SECTIONS\n{\n  .text.ic_sites : ALIGN(4096)\n  {\n", variant, seed);
+	for (size_t i = 0; i < npts; i++) {
+		struct ly_point *p = order[i];
+
+		fprintf(out, "    /* point %s */\n", p->spec);
+		ly_shuffle((void **)p->objs, p->nobjs, &state);
+		for (size_t j = 0; j < p->nobjs; j++)
+			ly_object(out, p->objs[j], &state);
+	}
+	fputs("  } =0xcc\n}\nINSERT AFTER .text;\n", out);
+	free(order);
+}
+
+static int ly_parse_u64(const char *s, uint64_t max, uint64_t *out)
+{
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	*out = strtoull(s, &end, 10);
+	return (errno || *end || *out > max) ? -1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "variant", required_argument, NULL, 'v' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *out_path = NULL;
+	uint64_t seed = 0, variant = 0;
+	int have_seed = 0, have_variant = 0, c;
+	struct ly_point *pts;
+	size_t npts;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'v':
+			if (ly_parse_u64(optarg, 1000, &variant) || variant == 0)
+				ly_fail(LY_EXIT_USAGE, "--variant: '%s' is not 1..1000 (variant 0 needs no script)", optarg);
+			have_variant = 1;
+			break;
+		case 's':
+			if (ly_parse_u64(optarg, UINT64_MAX, &seed))
+				ly_fail(LY_EXIT_USAGE, "--seed: '%s' is not a whole number", optarg);
+			have_seed = 1;
+			break;
+		case 'o':
+			out_path = optarg;
+			break;
+		case 'h':
+			printf("usage: %s --variant V --seed S [-o OUT.ld] @ARGS\n", ly_prog);
+			return 0;
+		case ':':
+			ly_fail(LY_EXIT_USAGE, "%s: needs an argument", argv[optind - 1]);
+			break;
+		default:
+			ly_fail(LY_EXIT_USAGE, "%s: unknown option (see --help)", argv[optind - 1]);
+		}
+	}
+	if (!have_seed || !have_variant)
+		ly_fail(LY_EXIT_USAGE, "--seed and --variant are required (see --help)");
+	if (optind + 1 != argc || argv[optind][0] != '@')
+		ly_fail(LY_EXIT_USAGE, "one @ARGS file expected (see --help)");
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		ly_fail(1, "libelf: %s", elf_errmsg(-1));
+	pts = ly_read_args(argv[optind] + 1, &npts);
+
+	if (!out_path) {
+		ly_write(stdout, pts, npts, seed, (uint32_t)variant);
+		return fflush(stdout) ? 1 : 0;
+	}
+	char tmp[PATH_MAX];
+	FILE *f;
+	int fd;
+
+	snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", out_path);
+	fd = mkstemp(tmp);
+	if (fd < 0 || !(f = fdopen(fd, "w")))
+		ly_fail(1, "cannot create %s: %s", tmp, strerror(errno));
+	fchmod(fd, 0644);
+	ly_write(f, pts, npts, seed, (uint32_t)variant);
+	if (ferror(f) | fclose(f) || rename(tmp, out_path) != 0) {
+		unlink(tmp);
+		ly_fail(1, "cannot write %s: %s", out_path, strerror(errno));
+	}
+	return 0;
+}
