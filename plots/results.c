@@ -1,3 +1,7 @@
+/* Reading Google Benchmark JSON into points (see results.h) and the
+ * statistics, ratios and crossovers over them.
+ */
+#define _GNU_SOURCE   /* qsort_r */
 #include "results.h"
 
 #include <ctype.h>
@@ -67,52 +71,40 @@ void ic_results_free(struct ic_results *res)
 	}
 	free(res->files);
 	free(res->points);
-	free(res->hash);
 	free(res->groups);
 	memset(res, 0, sizeof(*res));
 }
 
+/* The whole file, NUL-terminated. Copied through a memory stream rather
+ * than sized with fstat, so that a pipe (/dev/stdin) reads too. */
 static char *results_read_file(const char *path, size_t *len, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t cap = 0, n = 0;
+	char chunk[65536], *text = NULL;
+	FILE *f = fopen(path, "rb"), *mem;
+	size_t got;
+	int oom = 0, bad;
 
 	if (!f) {
 		results_fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
 		return NULL;
 	}
-	for (;;) {
-		size_t got;
-
-		if (n + 65536 + 1 > cap) {
-			char *nb;
-
-			cap = cap ? cap * 2 : 131072;
-			nb = realloc(buf, cap);
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				results_fail(err, errlen, "%s: out of memory", path);
-				return NULL;
-			}
-			buf = nb;
-		}
-		got = fread(buf + n, 1, cap - n - 1, f);
-		n += got;
-		if (got == 0)
-			break;
-	}
-	if (ferror(f)) {
-		free(buf);
+	mem = open_memstream(&text, len);
+	if (!mem) {
 		fclose(f);
-		results_fail(err, errlen, "%s: read error", path);
+		results_fail(err, errlen, "%s: out of memory", path);
 		return NULL;
 	}
+	while (!oom && (got = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		oom = fwrite(chunk, 1, got, mem) != got;
+	bad = ferror(f);
 	fclose(f);
-	buf[n] = '\0';
-	*len = n;
-	return buf;
+	oom |= fclose(mem) != 0;
+	if (oom || bad) {
+		free(text);
+		results_fail(err, errlen, oom ? "%s: out of memory" : "%s: read error", path);
+		return NULL;
+	}
+	return text;
 }
 
 /* Google Benchmark prints non-finite doubles as NaN / Infinity, which is
@@ -160,31 +152,6 @@ static char *results_nonfinite_to_null(const char *s, size_t n, size_t *outlen)
 	out[o] = '\0';
 	*outlen = o;
 	return out;
-}
-
-static size_t results_hash_slot(const struct ic_results *res, const char *key)
-{
-	size_t mask = res->hashcap - 1, h = (size_t)ic_stats_hash(key) & mask;
-
-	while (res->hash[h] && strcmp(res->hash[h]->key, key))
-		h = (h + 1) & mask;
-	return h;
-}
-
-static int results_hash_grow(struct ic_results *res)
-{
-	struct ic_point **old = res->hash;
-	size_t oldcap = res->hashcap;
-
-	res->hashcap = oldcap ? oldcap * 2 : 256;
-	res->hash = calloc(res->hashcap, sizeof(*res->hash));
-	if (!res->hash)
-		return -1;
-	for (size_t i = 0; i < oldcap; i++)
-		if (old[i])
-			res->hash[results_hash_slot(res, old[i]->key)] = old[i];
-	free(old);
-	return 0;
 }
 
 struct results_name {
@@ -267,20 +234,26 @@ static double results_unit_ns(const char *unit)
 	return NAN;
 }
 
+static int results_cmp_key(const void *key, const void *elem)
+{
+	return strcmp(key, (*(struct ic_point *const *)elem)->key);
+}
+
+/* The point named rn, created when new. While loading, points are sorted
+ * by key: each point has many repetitions, so lookups outnumber inserts. */
 static struct ic_point *results_point_get(struct ic_results *res, const struct results_name *rn,
 					  const struct ic_file *file)
 {
 	char key[512];
-	struct ic_point *p;
-	size_t slot;
+	struct ic_point *p, **found;
+	size_t i;
 
 	snprintf(key, sizeof(key), "sites/%s/%s/%s/%s/%lu/%s/threads:%lu", rn->form, rn->op,
 		 rn->layout, rn->order, rn->sites, rn->mode, rn->threads);
-	if ((res->npoints + 1) * 2 > res->hashcap && results_hash_grow(res))
-		return NULL;
-	slot = results_hash_slot(res, key);
-	if (res->hash[slot]) {
-		p = res->hash[slot];
+	found = res->npoints ? bsearch(key, res->points, res->npoints, sizeof(*res->points),
+				       results_cmp_key) : NULL;
+	if (found) {
+		p = *found;
 		if (strcmp(p->file->counter_source, file->counter_source))
 			p->source_mixed = 1;
 		return p;
@@ -310,8 +283,10 @@ static struct ic_point *results_point_get(struct ic_results *res, const struct r
 	p->sites = rn->sites;
 	p->threads = rn->threads;
 	p->file = file;
-	res->points[res->npoints++] = p;
-	res->hash[slot] = p;
+	/* Into key order: the keys after it move up by one. */
+	for (i = res->npoints++; i > 0 && strcmp(res->points[i - 1]->key, key) > 0; i--)
+		res->points[i] = res->points[i - 1];
+	res->points[i] = p;
 	return p;
 }
 
@@ -479,14 +454,11 @@ int ic_results_load(struct ic_results *res, const char *path, char *err, size_t 
 	return 0;
 }
 
-/* qsort has no context argument; analysis runs once per process. */
-static const struct ic_analysis_opts *results_sort_opts;
-
-static int results_form_rank(const char *form)
+static int results_form_rank(const char *form, const struct ic_analysis_opts *opts)
 {
-	if (!strcmp(form, results_sort_opts->compare))
+	if (!strcmp(form, opts->compare))
 		return 0;
-	if (!strcmp(form, results_sort_opts->baseline))
+	if (!strcmp(form, opts->baseline))
 		return 1;
 	return 2;
 }
@@ -504,15 +476,16 @@ static int results_cmp_series(const struct ic_point *a, const struct ic_point *b
 	return strcmp(a->mode, b->mode);
 }
 
-static int results_cmp_point(const void *pa, const void *pb)
+/* qsort_r order of points; opts says which forms come first. */
+static int results_cmp_point(const void *pa, const void *pb, void *opts)
 {
 	const struct ic_point *a = *(struct ic_point *const *)pa, *b = *(struct ic_point *const *)pb;
 	int c = results_cmp_series(a, b), ra, rb;
 
 	if (c)
 		return c;
-	ra = results_form_rank(a->form);
-	rb = results_form_rank(b->form);
+	ra = results_form_rank(a->form, opts);
+	rb = results_form_rank(b->form, opts);
 	if (ra != rb)
 		return ra - rb;
 	if ((c = strcmp(a->form, b->form)))
@@ -653,8 +626,7 @@ int ic_results_analyse(struct ic_results *res, const struct ic_analysis_opts *op
 		return results_fail(err, errlen,
 				    "no sites/<form>/... benchmarks in the input (%zu aggregate, %zu other entries)",
 				    res->n_aggregates, res->n_other);
-	results_sort_opts = &res->opts;
-	qsort(res->points, res->npoints, sizeof(*res->points), results_cmp_point);
+	qsort_r(res->points, res->npoints, sizeof(*res->points), results_cmp_point, &res->opts);
 	for (size_t i = 0; i < res->npoints; i++)
 		if (results_point_stats(res->points[i]))
 			return results_fail(err, errlen, "out of memory");
@@ -715,22 +687,19 @@ fail:
 	return NULL;
 }
 
-const char *ic_results_context(const struct ic_results *res, const char *key)
+const char *ic_results_context(const struct ic_results *res, const char *key, char *buf,
+			       size_t cap)
 {
-	/* A few buffers, so that several printed numbers can be in use at once. */
-	static char ring[8][64];
-	static unsigned next;
-	char *buf = ring[next++ % 8];
 	json_t *v = res->nfiles ? json_object_get(res->files[0]->context, key) : NULL;
 
 	if (json_is_string(v))
 		return json_string_value(v);
 	if (json_is_integer(v)) {
-		snprintf(buf, sizeof(ring[0]), "%lld", (long long)json_integer_value(v));
+		snprintf(buf, cap, "%lld", (long long)json_integer_value(v));
 		return buf;
 	}
 	if (json_is_real(v)) {
-		snprintf(buf, sizeof(ring[0]), "%g", json_real_value(v));
+		snprintf(buf, cap, "%g", json_real_value(v));
 		return buf;
 	}
 	if (json_is_boolean(v))
@@ -738,9 +707,11 @@ const char *ic_results_context(const struct ic_results *res, const char *key)
 	return "";
 }
 
+/* Parsed from the text: sites_bench writes sizes as strings ("32768"). */
 double ic_results_context_num(const struct ic_results *res, const char *key)
 {
-	const char *s = ic_results_context(res, key);
+	char buf[IC_RESULTS_CONTEXT_MAX];
+	const char *s = ic_results_context(res, key, buf, sizeof(buf));
 	char *end;
 	double v;
 
@@ -749,4 +720,14 @@ double ic_results_context_num(const struct ic_results *res, const char *key)
 	errno = 0;
 	v = strtod(s, &end);
 	return (errno || *end || end == s) ? NAN : v;
+}
+
+int ic_ratio_excludes(const struct ic_ratio *r, double x)
+{
+	return r->lo > x || r->hi < x;
+}
+
+int ic_ratio_contains(const struct ic_ratio *r, double x)
+{
+	return r->lo <= x && x <= r->hi;
 }

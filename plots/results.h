@@ -86,10 +86,8 @@ struct ic_analysis_opts {
 struct ic_results {
 	struct ic_file **files;    /* in command-line order */
 	size_t nfiles;
-	struct ic_point **points;
+	struct ic_point **points;  /* by key while loading, by series once analysed */
 	size_t npoints, cappoints;
-	struct ic_point **hash;    /* open addressing on key */
-	size_t hashcap;
 	size_t n_entries, n_aggregates, n_other, n_errors;
 	int64_t next_family;       /* family_index offset for the next file */
 
@@ -101,8 +99,9 @@ struct ic_results {
 void ic_results_init(struct ic_results *res);
 void ic_results_free(struct ic_results *res);
 
-/* Reads one Google Benchmark JSON file and adds its repetitions. On bad
- * input returns -1 with one line (no newline) in err naming the problem. */
+/* Reads one Google Benchmark JSON file and adds its repetitions; all files
+ * are loaded before ic_results_analyse. On bad input returns -1 with one
+ * line (no newline) in err naming the problem. */
 int ic_results_load(struct ic_results *res, const char *path, char *err, size_t errlen);
 
 /* Sorts points, computes statistics, ratios and crossovers. -1 (with err)
@@ -115,10 +114,17 @@ int ic_results_analyse(struct ic_results *res, const struct ic_analysis_opts *op
  * is offset per file so that families stay distinct. New reference. */
 json_t *ic_results_merged(const struct ic_results *res);
 
-/* A context member of the first file as text ("" when absent). Numbers are
- * printed into one of 8 rotating buffers: valid for the next 7 calls. */
-const char *ic_results_context(const struct ic_results *res, const char *key);
+/* A context member of the first file as text ("" when absent): a string
+ * member itself, a number or boolean printed into buf. */
+#define IC_RESULTS_CONTEXT_MAX 64   /* buf size that holds any printed number */
+const char *ic_results_context(const struct ic_results *res, const char *key, char *buf,
+			       size_t cap);
 /* The same as a number of bytes, count, etc.; NAN when absent or not numeric. */
 double ic_results_context_num(const struct ic_results *res, const char *key);
+
+/* Whether a ratio's 95% interval lies wholly on one side of x, or holds x;
+ * both 0 when the ratio has no interval. */
+int ic_ratio_excludes(const struct ic_ratio *r, double x);
+int ic_ratio_contains(const struct ic_ratio *r, double x);
 
 #endif /* IC_RESULTS_H */

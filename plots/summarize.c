@@ -17,8 +17,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "report.h"
+#include "chart_data.h"
 #include "results.h"
+#include "summary.h"
+#include "tables.h"
 
 #define IC_EXIT_BAD_INPUT 2
 
@@ -195,7 +197,7 @@ static int ic_write_all(const struct ic_results *res, json_t *merged, const char
 	size_t n = isfinite(res->opts.planted) ? IC_OUT_COUNT : IC_OUT_CALIBRATION;
 	mode_t mask = umask(0);
 	char plots[PATH_MAX];
-	struct ic_plot_files pf;
+	struct ic_chart_files cf;
 	const char *what = "write";
 
 	umask(mask);
@@ -210,16 +212,16 @@ static int ic_write_all(const struct ic_results *res, json_t *merged, const char
 			ic_out_discard(outs, n);
 			return 1;
 		}
-	pf = (struct ic_plot_files){ outs[IC_OUT_GP].f, outs[IC_OUT_TIME].f, outs[IC_OUT_L1I].f,
-				     outs[IC_OUT_FOOT].f, outs[IC_OUT_RATIO_DAT].f };
+	cf = (struct ic_chart_files){ outs[IC_OUT_GP].f, outs[IC_OUT_TIME].f, outs[IC_OUT_L1I].f,
+				      outs[IC_OUT_FOOT].f, outs[IC_OUT_RATIO_DAT].f };
 	if (json_dumpf(merged, outs[IC_OUT_JSON].f, JSON_INDENT(2)) ||
 	    fputc('\n', outs[IC_OUT_JSON].f) == EOF ||
-	    ic_report_points_csv(outs[IC_OUT_POINTS].f, res) ||
-	    ic_report_ratios_csv(outs[IC_OUT_RATIOS].f, res) ||
-	    ic_report_crossover_csv(outs[IC_OUT_CROSSOVER].f, res) ||
-	    ic_report_summary_md(outs[IC_OUT_SUMMARY].f, res) ||
-	    ic_report_plot_data(&pf, res) ||
-	    (n == IC_OUT_COUNT && ic_report_calibration_csv(outs[IC_OUT_CALIBRATION].f, res)))
+	    ic_tables_points_write(outs[IC_OUT_POINTS].f, res) ||
+	    ic_tables_ratios_write(outs[IC_OUT_RATIOS].f, res) ||
+	    ic_tables_crossover_write(outs[IC_OUT_CROSSOVER].f, res) ||
+	    ic_summary_write(outs[IC_OUT_SUMMARY].f, res) ||
+	    ic_chart_data_write(&cf, res) ||
+	    (n == IC_OUT_COUNT && ic_tables_calibration_write(outs[IC_OUT_CALIBRATION].f, res)))
 		goto fail;
 	what = "sync";
 	for (size_t i = 0; i < n; i++)

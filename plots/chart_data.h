@@ -1,0 +1,24 @@
+/* The data the gnuplot scripts in plots/ draw from: one .dat file per chart
+ * (time, l1i, footprint, ratio) and data.gp, the variables they load
+ * (captions, panel layout, per-series verdicts and crossover marks).
+ */
+#ifndef IC_CHART_DATA_H
+#define IC_CHART_DATA_H
+
+#include <stdio.h>
+
+#include "results.h"
+
+/* The open streams of DIR/plots/. */
+struct ic_chart_files {
+	FILE *gp;       /* data.gp */
+	FILE *time;     /* time.dat */
+	FILE *l1i;      /* l1i.dat */
+	FILE *foot;     /* footprint.dat */
+	FILE *ratio;    /* ratio.dat */
+};
+
+/* Returns 0, or -1 when memory ran out or a write failed. */
+int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_results *res);
+
+#endif /* IC_CHART_DATA_H */

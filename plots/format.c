@@ -1,0 +1,79 @@
+/* Text helpers shared by summarize's writers; see format.h. */
+#include "format.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *ic_fmt_bytes(char *buf, size_t cap, double bytes)
+{
+	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	int u = 0;
+
+	if (!isfinite(bytes)) {
+		snprintf(buf, cap, "unknown");
+		return buf;
+	}
+	while (bytes >= 1024.0 && u < 4) {
+		bytes /= 1024.0;
+		u++;
+	}
+	snprintf(buf, cap, bytes == floor(bytes) ? "%.0f %s" : "%.1f %s", bytes, unit[u]);
+	return buf;
+}
+
+const char *ic_fmt_about(char *buf, size_t cap, double x)
+{
+	double mag, r;
+
+	if (!isfinite(x)) {
+		snprintf(buf, cap, "?");
+		return buf;
+	}
+	mag = pow(10.0, floor(log10(fabs(x))) - 1.0);
+	r = round(x / mag) * mag;
+	snprintf(buf, cap, r >= 10.0 ? "%.0f" : "%.1f", r);
+	return buf;
+}
+
+const char *ic_fmt_interval(char *buf, size_t cap, double lo, double hi)
+{
+	char a[32], b[32];
+
+	if (isfinite(lo) && isfinite(hi))
+		snprintf(buf, cap, "95%% interval %s–%s", ic_fmt_about(a, sizeof(a), lo),
+			 ic_fmt_about(b, sizeof(b), hi));
+	else if (isfinite(lo))
+		snprintf(buf, cap, "95%% interval from %s, upper end not resolved",
+			 ic_fmt_about(a, sizeof(a), lo));
+	else if (isfinite(hi))
+		snprintf(buf, cap, "95%% interval up to %s, lower end not resolved",
+			 ic_fmt_about(b, sizeof(b), hi));
+	else
+		snprintf(buf, cap, "95%% interval not resolved");
+	return buf;
+}
+
+const char *ic_fmt_threads_mode(char *buf, size_t cap, const struct ic_group *gr)
+{
+	if (gr->threads == 1)
+		snprintf(buf, cap, "1 thread, %s queue", gr->mode);
+	else
+		snprintf(buf, cap, "%lu threads, %s queue", gr->threads, gr->mode);
+	return buf;
+}
+
+const char *ic_fmt_counter_source(const struct ic_point *p)
+{
+	return p->source_mixed ? "mixed" : p->file->counter_source;
+}
+
+int ic_fmt_many_bodies(const struct ic_results *res)
+{
+	for (size_t g = 1; g < res->ngroups; g++)
+		if (strcmp(res->groups[g].op, res->groups[0].op) ||
+		    strcmp(res->groups[g].layout, res->groups[0].layout) ||
+		    strcmp(res->groups[g].order, res->groups[0].order))
+			return 1;
+	return 0;
+}

@@ -1,0 +1,31 @@
+/* Text helpers that more than one of summarize's writers (tables.c,
+ * summary.c, chart_data.c) needs, so that a CSV cell, a line of summary.md
+ * and a chart label say the same thing the same way. The ones that fill a
+ * buffer return it.
+ */
+#ifndef IC_FORMAT_H
+#define IC_FORMAT_H
+
+#include <stddef.h>
+
+#include "results.h"
+
+/* 1 B, 32 KiB, 1 MiB, 1.5 MiB; "unknown" when not finite. */
+const char *ic_fmt_bytes(char *buf, size_t cap, double bytes);
+
+/* Two significant digits for prose (523 -> 520); "?" when not finite. */
+const char *ic_fmt_about(char *buf, size_t cap, double x);
+
+/* "95% interval 180–360" from about-values, saying which end is missing. */
+const char *ic_fmt_interval(char *buf, size_t cap, double lo, double hi);
+
+/* "1 thread, private queue", "4 threads, shared queue" */
+const char *ic_fmt_threads_mode(char *buf, size_t cap, const struct ic_group *gr);
+
+/* The counter source of a point as printed: "mixed" when its files disagree. */
+const char *ic_fmt_counter_source(const struct ic_point *p);
+
+/* More than one op/layout/order in the run: series labels must say which. */
+int ic_fmt_many_bodies(const struct ic_results *res);
+
+#endif /* IC_FORMAT_H */

@@ -1,0 +1,542 @@
+/* summary.md from the analysed results; see summary.h. */
+#include "summary.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format.h"
+#include "stats.h"
+
+/* A table cell: — when not measured. */
+static const char *summary_val(char *buf, size_t cap, double x, const char *fmt)
+{
+	if (isfinite(x))
+		snprintf(buf, cap, fmt, x);
+	else
+		snprintf(buf, cap, "—");
+	return buf;
+}
+
+static int summary_is_inline_form(const char *form)
+{
+	return !strcmp(form, "inline") || !strcmp(form, "hint");
+}
+
+static int summary_is_extern_form(const char *form)
+{
+	return !strncmp(form, "extern", 6);
+}
+
+/* "1..256, 1024, 4096..16384": the N of one side's points, runs joined. */
+static const char *summary_runs(char *buf, size_t cap, const struct ic_group *gr,
+				enum ic_point_side side)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < gr->nratios; i++) {
+		size_t j = i;
+
+		if (gr->ratios[i].side != side)
+			continue;
+		while (j + 1 < gr->nratios && gr->ratios[j + 1].side == side)
+			j++;
+		if (len < cap)
+			len += (size_t)snprintf(buf + len, cap - len, "%s%lu", len ? ", " : "",
+						gr->ratios[i].cmp->sites);
+		if (j > i && len < cap)
+			len += (size_t)snprintf(buf + len, cap - len, "..%lu", gr->ratios[j].cmp->sites);
+		i = j;
+	}
+	return buf;
+}
+
+/* The points of `side` form one run starting at the first point. */
+static int summary_prefix_run(const struct ic_group *gr, enum ic_point_side side)
+{
+	size_t i = 0;
+
+	while (i < gr->nratios && gr->ratios[i].side == side)
+		i++;
+	if (i == 0)
+		return 0;
+	for (; i < gr->nratios; i++)
+		if (gr->ratios[i].side == side)
+			return 0;
+	return 1;
+}
+
+static const char *summary_range(char *buf, size_t cap, unsigned long lo, unsigned long hi)
+{
+	if (lo == hi)
+		snprintf(buf, cap, "%lu", lo);
+	else
+		snprintf(buf, cap, "%lu..%lu", lo, hi);
+	return buf;
+}
+
+static const char *summary_s(size_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
+static void summary_code_phrase(FILE *f, const struct ic_results *res, const struct ic_group *gr)
+{
+	const char *c = res->opts.compare, *b = res->opts.baseline;
+	int classic = summary_is_inline_form(c) && summary_is_extern_form(b);
+
+	if (!isfinite(gr->code_cmp) && !isfinite(gr->code_base)) {
+		fputs("code size per call site not measured", f);
+		return;
+	}
+	if (isfinite(gr->code_cmp))
+		fprintf(f, "%.0f bytes per call site %s%s", gr->code_cmp, classic ? "when " : "as ",
+			classic ? "inlined" : c);
+	else
+		fprintf(f, "%s size per call site not measured", c);
+	fputs(", ", f);
+	if (isfinite(gr->code_base))
+		fprintf(f, "%.0f bytes per call site %s%s", gr->code_base, classic ? "" : "as ",
+			classic ? "out of line" : b);
+	else
+		fprintf(f, "%s size per call site not measured", b);
+}
+
+static void summary_statement(FILE *f, const struct ic_results *res, const struct ic_group *gr)
+{
+	const struct ic_crossover *xo = &gr->xo;
+	const char *c = res->opts.compare, *b = res->opts.baseline;
+	char pays[96], x[32], iv[96], runs[512], uruns[512];
+	unsigned long nmin = gr->nratios ? gr->ratios[0].cmp->sites : 0;
+	unsigned long nmax = gr->nratios ? gr->ratios[gr->nratios - 1].cmp->sites : 0;
+
+	if (summary_is_inline_form(c))
+		snprintf(pays, sizeof(pays), "inlining pays");
+	else
+		snprintf(pays, sizeof(pays), "%s is faster than %s", c, b);
+	summary_runs(uruns, sizeof(uruns), gr, IC_SIDE_UNRESOLVED);
+	switch (xo->verdict) {
+	case IC_VERDICT_CROSSOVER:
+		fprintf(f, "%s %s about %s call sites (%s)", pays, xo->direction > 0 ? "below" : "above",
+			ic_fmt_about(x, sizeof(x), xo->sites),
+			ic_fmt_interval(iv, sizeof(iv), xo->sites_lo, xo->sites_hi));
+		if (xo->direction < 0)
+			fprintf(f, "; below that %s is faster", b);
+		break;
+	case IC_VERDICT_COMPARE_WINS:
+	case IC_VERDICT_BASELINE_WINS: {
+		int cmp = xo->verdict == IC_VERDICT_COMPARE_WINS;
+		enum ic_point_side side = cmp ? IC_SIDE_COMPARE : IC_SIDE_BASELINE;
+		const char *winner = cmp ? c : b;
+		size_t nwin = cmp ? xo->n_compare : xo->n_baseline;
+
+		if (!cmp && summary_is_inline_form(c) && nwin == gr->nratios)
+			fputs("inlining does not pay: ", f);
+		if (nwin == gr->nratios)
+			fprintf(f, "%s is faster over the whole range N = %s", winner,
+				summary_range(runs, sizeof(runs), nmin, nmax));
+		else if (summary_prefix_run(gr, side) && isfinite(xo->sites_lo))
+			fprintf(f, "%s%s up to about %s call sites (where the ratio's 95%% interval "
+				"reaches 1); no resolvable difference at N = %s",
+				cmp && summary_is_inline_form(c) ? "inlining pays" : winner,
+				cmp && summary_is_inline_form(c) ? "" : " is faster",
+				ic_fmt_about(x, sizeof(x), xo->sites_lo), uruns);
+		else
+			fprintf(f, "%s is faster at N = %s; no resolvable difference at N = %s", winner,
+				summary_runs(runs, sizeof(runs), gr, side), uruns);
+		break;
+	}
+	default:
+		if (gr->nratios == 0)
+			fprintf(f, "no comparison (%s and %s were not both measured)", c, b);
+		else
+			fprintf(f, "no resolvable difference between %s and %s over N = %s "
+				"(every 95%% interval contains 1)", c, b,
+				summary_range(runs, sizeof(runs), nmin, nmax));
+	}
+}
+
+static size_t summary_noisy_count(const struct ic_group *gr)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < gr->nratios; i++)
+		n += gr->ratios[i].noisy;
+	return n;
+}
+
+static void summary_series_title(FILE *f, const struct ic_results *res, const struct ic_group *gr)
+{
+	char tm[96];
+
+	if (ic_fmt_many_bodies(res))
+		fprintf(f, "%s, %s layout, %s order; ", gr->op, gr->layout, gr->order);
+	fputs(ic_fmt_threads_mode(tm, sizeof(tm), gr), f);
+}
+
+static void summary_recommendation(FILE *f, const struct ic_results *res, const struct ic_group *gr)
+{
+	char ctx[IC_RESULTS_CONTEXT_MAX], tm[96];
+	const char *cpu = ic_results_context(res, "cpu_model", ctx, sizeof(ctx));
+	size_t noisy = summary_noisy_count(gr);
+
+	fputs("- For this body (", f);
+	if (ic_fmt_many_bodies(res))
+		fprintf(f, "%s, %s layout, %s order; ", gr->op, gr->layout, gr->order);
+	summary_code_phrase(f, res, gr);
+	fprintf(f, ") on %s: ", *cpu ? cpu : "this CPU (model not recorded)");
+	summary_statement(f, res, gr);
+	fprintf(f, ", %s.", ic_fmt_threads_mode(tm, sizeof(tm), gr));
+	if (gr->xo.multiple)
+		fputs(" The ratio crosses 1 more than once, so the crossover is rough.", f);
+	if (noisy)
+		fprintf(f, " %zu of %zu point%s noisy.", noisy, gr->nratios, summary_s(gr->nratios));
+	fputc('\n', f);
+}
+
+/* " (simulated)", " (PAPI)", "" for the L1i column of one series; *mixed
+ * when the sources differ so each cell must say. */
+static const char *summary_l1i_label(const struct ic_group *gr, int *mixed, int *any)
+{
+	const char *src = NULL;
+
+	*mixed = 0;
+	*any = 0;
+	for (size_t i = 0; i < gr->npoints; i++) {
+		const struct ic_point *p = gr->points[i];
+
+		if (!isfinite(p->med[IC_F_L1I]))
+			continue;
+		*any = 1;
+		if (src && strcmp(src, ic_fmt_counter_source(p)))
+			*mixed = 1;
+		src = ic_fmt_counter_source(p);
+	}
+	if (*mixed || !src)
+		return "";
+	if (!strcmp(src, "sim"))
+		return " (simulated)";
+	if (!strcmp(src, "papi"))
+		return " (PAPI)";
+	return "";
+}
+
+static void summary_l1i_cell(FILE *f, const struct ic_point *p, int mixed)
+{
+	const char *src = ic_fmt_counter_source(p);
+
+	if (!isfinite(p->med[IC_F_L1I])) {
+		fputs("—", f);
+		return;
+	}
+	fprintf(f, "%.4g", p->med[IC_F_L1I]);
+	if (mixed)
+		fprintf(f, " (%s)", !strcmp(src, "sim") ? "simulated" : src);
+}
+
+/* Four significant digits, trailing zeros kept so columns line up. */
+static void summary_sig4(FILE *f, double x)
+{
+	if (fabs(x) >= 1000.0)
+		fprintf(f, "%.0f", x);
+	else
+		fprintf(f, "%#.4g", x);
+}
+
+static void summary_time_cell(FILE *f, const struct ic_point *p)
+{
+	summary_sig4(f, p->med[IC_F_NS]);
+	if (isfinite(p->ci_lo)) {
+		fputs(" [", f);
+		summary_sig4(f, p->ci_lo);
+		fputs("–", f);
+		summary_sig4(f, p->ci_hi);
+		fputc(']', f);
+	}
+}
+
+static void summary_ratio_cell(FILE *f, const struct ic_ratio *r)
+{
+	fprintf(f, "%.4f", r->ratio);
+	if (isfinite(r->lo))
+		fprintf(f, " [%.4f–%.4f]", r->lo, r->hi);
+}
+
+static void summary_verdict_line(FILE *f, const struct ic_results *res, const struct ic_group *gr)
+{
+	const struct ic_crossover *xo = &gr->xo;
+	char x[32], iv[96];
+
+	fprintf(f, "Verdict: **%s**", ic_verdict_name(xo->verdict));
+	if (xo->verdict == IC_VERDICT_CROSSOVER)
+		fprintf(f, ", the ratio crosses 1 at about %s call sites (%s)",
+			ic_fmt_about(x, sizeof(x), xo->sites),
+			ic_fmt_interval(iv, sizeof(iv), xo->sites_lo, xo->sites_hi));
+	else if (isfinite(xo->sites_lo))
+		fprintf(f, ", the winner's 95%% interval reaches 1 at about %s call sites",
+			ic_fmt_about(x, sizeof(x), xo->sites_lo));
+	if (isfinite(xo->bracket_lo))
+		fprintf(f, "; sweep points around it: N = %.0f and %.0f", xo->bracket_lo, xo->bracket_hi);
+	fprintf(f, ". %s faster at %zu, %s faster at %zu, unresolved at %zu of %zu points.\n\n",
+		res->opts.compare, xo->n_compare, res->opts.baseline, xo->n_baseline,
+		xo->n_unresolved, gr->nratios);
+}
+
+static void summary_evidence(FILE *f, const struct ic_results *res, const struct ic_group *gr)
+{
+	const char *c = res->opts.compare, *b = res->opts.baseline;
+	int mixed, any;
+	const char *l1 = summary_l1i_label(gr, &mixed, &any);
+
+	fputs("### ", f);
+	summary_series_title(f, res, gr);
+	fputs("\n\n", f);
+	summary_verdict_line(f, res, gr);
+	if (gr->nratios == 0) {
+		fprintf(f, "No N with both %s and %s measured; see points.csv.\n\n", c, b);
+		return;
+	}
+	fprintf(f, "| N | %s ns/site [95%% CI] | %s ns/site [95%% CI] | %s/%s [95%% CI] | p | noisy "
+		"| L1i miss/site %s%s | L1i miss/site %s%s |\n", c, b, c, b, c, l1, b, l1);
+	fputs("|---:|---:|---:|---:|---:|:---:|---:|---:|\n", f);
+	for (size_t i = 0; i < gr->nratios; i++) {
+		const struct ic_ratio *r = &gr->ratios[i];
+		char p[32];
+
+		fprintf(f, "| %lu | ", r->cmp->sites);
+		summary_time_cell(f, r->cmp);
+		fputs(" | ", f);
+		summary_time_cell(f, r->base);
+		fputs(" | ", f);
+		summary_ratio_cell(f, r);
+		fprintf(f, " | %s | %s | ", summary_val(p, sizeof(p), r->p, "%.2g"), r->noisy ? "noisy" : "");
+		summary_l1i_cell(f, r->cmp, mixed);
+		fputs(" | ", f);
+		summary_l1i_cell(f, r->base, mixed);
+		fputs(" |\n", f);
+	}
+	fputc('\n', f);
+	if (!any)
+		fputs("L1i misses were not measured for this series (— = not measured, not zero).\n\n", f);
+}
+
+static void summary_calibration(FILE *f, const struct ic_results *res)
+{
+	double want = 1.0 + res->opts.planted;
+	size_t total = 0, detected = 0, contains = 0, k = 0;
+	double *extra;
+
+	for (size_t g = 0; g < res->ngroups; g++)
+		total += res->groups[g].nratios;
+	extra = malloc((total ? total : 1) * sizeof(*extra));
+	fprintf(f, "## Calibration: planted extra cost %.1f%% in %s\n\n", res->opts.planted * 100.0,
+		res->opts.compare);
+	fprintf(f, "%s carries a planted extra cost of %g (expected ratio %s/%s = %.3f). "
+		"The suite resolves it where the ratio's 95%% interval excludes 1; it measures it "
+		"right where the interval also contains %.3f.\n\n", res->opts.compare, res->opts.planted,
+		res->opts.compare, res->opts.baseline, want, want);
+	for (size_t g = 0; g < res->ngroups; g++) {
+		const struct ic_group *gr = &res->groups[g];
+
+		if (!gr->nratios)
+			continue;
+		fputs("### ", f);
+		summary_series_title(f, res, gr);
+		fprintf(f, "\n\n| N | ratio [95%% CI] | measured extra | excludes 1 | contains %.3f | noisy |\n",
+			want);
+		fputs("|---:|---:|---:|:---:|:---:|:---:|\n", f);
+		for (size_t i = 0; i < gr->nratios; i++) {
+			const struct ic_ratio *r = &gr->ratios[i];
+			int ex = ic_ratio_excludes(r, 1.0), in = ic_ratio_contains(r, want);
+
+			detected += ex;
+			contains += in;
+			if (extra && isfinite(r->ratio))
+				extra[k++] = r->ratio - 1.0;
+			fprintf(f, "| %lu | ", r->cmp->sites);
+			summary_ratio_cell(f, r);
+			fprintf(f, " | %+.2f%% | %s | ", (r->ratio - 1.0) * 100.0, ex ? "yes" : "no");
+			if (in)
+				fputs("yes", f);
+			else if (isfinite(r->lo))
+				fprintf(f, "no (%.2f%% off)",
+					100.0 * (want < r->lo ? r->lo - want : want - r->hi));
+			else
+				fputs("—", f);
+			fprintf(f, " | %s |\n", r->noisy ? "noisy" : "");
+		}
+		fputc('\n', f);
+	}
+	fprintf(f, "Overall: the interval excludes 1 at %zu of %zu points and contains %.3f at %zu of "
+		"%zu points", detected, total, want, contains, total);
+	if (extra && k)
+		fprintf(f, "; median measured extra cost %.2f%%", 100.0 * ic_stats_median(extra, k));
+	fputs(".\n\n", f);
+	free(extra);
+}
+
+static void summary_machine(FILE *f, const struct ic_results *res)
+{
+	char a[32], b[32], c[32], ctx[IC_RESULTS_CONTEXT_MAX];
+	const char *v;
+	double l1 = ic_results_context_num(res, "l1i_size");
+
+	fputs("## Machine\n\n", f);
+	v = ic_results_context(res, "cpu_model", ctx, sizeof(ctx));
+	fprintf(f, "- CPU: %s", *v ? v : "not recorded");
+	v = ic_results_context(res, "cores", ctx, sizeof(ctx));
+	if (!*v)
+		v = ic_results_context(res, "num_cpus", ctx, sizeof(ctx));
+	fprintf(f, "; cores: %s", *v ? v : "not recorded");
+	v = ic_results_context(res, "smt", ctx, sizeof(ctx));
+	fprintf(f, "; SMT: %s", *v ? v : "not recorded");
+	v = ic_results_context(res, "mhz_per_cpu", ctx, sizeof(ctx));
+	if (*v)
+		fprintf(f, "; %s MHz", v);
+	fputc('\n', f);
+	fprintf(f, "- Caches: L1i %s", isfinite(l1) ? ic_fmt_bytes(a, sizeof(a), l1) : "not recorded");
+	v = ic_results_context(res, "l1i_assoc", ctx, sizeof(ctx));
+	if (*v)
+		fprintf(f, ", %s-way", v);
+	v = ic_results_context(res, "l1i_line", ctx, sizeof(ctx));
+	if (*v)
+		fprintf(f, ", %s B lines", v);
+	fprintf(f, "; L2 %s; L3 %s\n", ic_fmt_bytes(b, sizeof(b), ic_results_context_num(res, "l2_size")),
+		ic_fmt_bytes(c, sizeof(c), ic_results_context_num(res, "l3_size")));
+	v = ic_results_context(res, "lock", ctx, sizeof(ctx));
+	fprintf(f, "- Lock: %s", *v ? v : "not recorded");
+	v = ic_results_context(res, "pinned", ctx, sizeof(ctx));
+	fprintf(f, "; threads pinned: %s\n", *v ? v : "not recorded");
+	v = ic_results_context(res, "host_name", ctx, sizeof(ctx));
+	if (*v)
+		fprintf(f, "- Host: %s\n", v);
+	v = ic_results_context(res, "date", ctx, sizeof(ctx));
+	if (*v)
+		fprintf(f, "- Date: %s\n", v);
+	v = ic_results_context(res, "executable", ctx, sizeof(ctx));
+	if (*v)
+		fprintf(f, "- Executable: %s\n", v);
+	fputc('\n', f);
+}
+
+static void summary_counters(FILE *f, const struct ic_results *res)
+{
+	fputs("## Counters\n\n", f);
+	for (size_t i = 0; i < res->nfiles; i++) {
+		const struct ic_file *fi = res->files[i];
+		const char *src = fi->counter_source;
+		const char *note = json_string_value(json_object_get(fi->context, "counter_note"));
+		int seen = 0;
+
+		for (size_t j = 0; j < i && !seen; j++) {
+			const char *n2 = json_string_value(json_object_get(res->files[j]->context,
+									   "counter_note"));
+
+			seen = !strcmp(res->files[j]->counter_source, src) &&
+			       !strcmp(n2 ? n2 : "", note ? note : "");
+		}
+		if (seen)
+			continue;
+		if (!strcmp(src, "papi"))
+			fputs("- Source: hardware counters read with PAPI.", f);
+		else if (!strcmp(src, "sim"))
+			fputs("- Source: simulated: valgrind's cache simulation of the timed loop "
+			      "(L1i misses are simulated, not measured on this CPU).", f);
+		else if (!strcmp(src, "none"))
+			fputs("- Source: none: no counters were read; counter columns are empty "
+			      "(not zero).", f);
+		else
+			fprintf(f, "- Source: %s.", *src ? src : "not recorded");
+		if (note && *note)
+			fprintf(f, " Note: %s", note);
+		fputc('\n', f);
+	}
+	fputc('\n', f);
+}
+
+static void summary_method(FILE *f, const struct ic_results *res)
+{
+	size_t rmin = (size_t)-1, rmax = 0, nratios = 0, noisy = 0, low_cover = 0, nerr_pts = 0;
+
+	for (size_t i = 0; i < res->npoints; i++) {
+		const struct ic_point *p = res->points[i];
+
+		if (p->nreps < rmin)
+			rmin = p->nreps;
+		if (p->nreps > rmax)
+			rmax = p->nreps;
+		low_cover += p->nreps > 0 && p->nreps < 6;
+		nerr_pts += p->nerrors > 0;
+	}
+	for (size_t g = 0; g < res->ngroups; g++) {
+		nratios += res->groups[g].nratios;
+		noisy += summary_noisy_count(&res->groups[g]);
+	}
+	fputs("## Method and noise\n\n", f);
+	if (rmin == rmax)
+		fprintf(f, "- Repetitions: %zu per point.\n", rmax);
+	else
+		fprintf(f, "- Repetitions: %zu to %zu per point.\n", rmin, rmax);
+	fputs("- Time per call site: Google Benchmark's real_time per iteration (one iteration runs "
+	      "one call site). Per point: the median over repetitions with a distribution-free 95% "
+	      "interval (order statistics), and cv = standard deviation / mean.\n", f);
+	if (low_cover)
+		fprintf(f, "- %zu points have fewer than 6 repetitions: their interval is min–max and "
+			"covers the median with less than 95%%.\n", low_cover);
+	fprintf(f, "- Ratio %s/%s: ratio of medians; 95%% interval from a percentile bootstrap "
+		"(%u resamples of the repetitions of each form, seed %llu, so the output is "
+		"reproducible); p from a two-sided Mann-Whitney U test. Fewer than 3 repetitions on a "
+		"side: no interval.\n", res->opts.compare, res->opts.baseline, res->opts.resamples,
+		(unsigned long long)res->opts.seed);
+	fprintf(f, "- Noisy: %zu of %zu ratio points. A point is noisy when either form's cv "
+		"exceeds %g%% or the ratio's 95%% interval is wider than ±%g%% of the ratio: at that "
+		"width a %g%% difference (the size of the 2004 effect) cannot be resolved.\n", noisy,
+		nratios, 100.0 * res->opts.noise_cv, 100.0 * res->opts.noise_ci,
+		100.0 * res->opts.noise_ci);
+	fputs("- Crossover: where the ratio of medians crosses 1, interpolated on log N; its interval "
+	      "is where the edges of the 95% band cross 1. A form counts as faster at N only when "
+	      "the whole interval is on its side of 1.\n", f);
+	if (res->n_errors)
+		fprintf(f, "- Skipped: %zu repetition%s at %zu point%s reported an error and %s not "
+			"counted.\n", res->n_errors, summary_s(res->n_errors), nerr_pts, summary_s(nerr_pts),
+			res->n_errors == 1 ? "is" : "are");
+	for (size_t i = 0, shown = 0; i < res->npoints && shown < 5; i++)
+		if (res->points[i]->nerrors) {
+			fprintf(f, "  - %s: %s\n", res->points[i]->key,
+				res->points[i]->error ? res->points[i]->error : "(no message)");
+			shown++;
+		}
+	if (res->n_aggregates || res->n_other)
+		fprintf(f, "- Ignored: %zu aggregate entr%s (statistics above are recomputed from "
+			"the repetitions) and %zu entr%s not named sites/...\n", res->n_aggregates,
+			res->n_aggregates == 1 ? "y" : "ies", res->n_other, res->n_other == 1 ? "y" : "ies");
+	fprintf(f, "- Input: %zu file%s:", res->nfiles, res->nfiles == 1 ? "" : "s");
+	for (size_t i = 0; i < res->nfiles; i++) {
+		const char *slash = strrchr(res->files[i]->path, '/');
+
+		fprintf(f, " %s", slash ? slash + 1 : res->files[i]->path);
+	}
+	fputs(".\n", f);
+}
+
+int ic_summary_write(FILE *f, const struct ic_results *res)
+{
+	fprintf(f, "# inlinecost: %s vs %s\n\n", res->opts.compare, res->opts.baseline);
+	fputs("## Recommendation\n\n", f);
+	for (size_t g = 0; g < res->ngroups; g++)
+		summary_recommendation(f, res, &res->groups[g]);
+	fputc('\n', f);
+	if (isfinite(res->opts.planted))
+		summary_calibration(f, res);
+	fputs("## Evidence\n\n", f);
+	fprintf(f, "Medians per call site in ns with 95%% intervals; ratio %s/%s below 1 means %s "
+		"is faster. Files: points.csv, ratios.csv, crossover.csv; plots in plots/.\n\n",
+		res->opts.compare, res->opts.baseline, res->opts.compare);
+	for (size_t g = 0; g < res->ngroups; g++)
+		summary_evidence(f, res, &res->groups[g]);
+	summary_machine(f, res);
+	summary_counters(f, res);
+	summary_method(f, res);
+	return ferror(f) ? -1 : 0;
+}

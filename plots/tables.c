@@ -1,0 +1,153 @@
+/* CSV tables: one row per point, per ratio, per series and per calibration
+ * point; see tables.h. */
+#include "tables.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "format.h"
+
+/* A number field (empty when not measured), then sep unless sep is 0. */
+static void tables_num(FILE *f, double x, const char *fmt, char sep)
+{
+	if (isfinite(x))
+		fprintf(f, fmt, x);
+	if (sep)
+		fputc(sep, f);
+}
+
+/* A field that came from input (names are tokens; context strings may
+ * hold anything). */
+static void tables_text(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static const char *tables_side_form(const struct ic_results *res, enum ic_point_side s)
+{
+	if (s == IC_SIDE_COMPARE)
+		return res->opts.compare;
+	if (s == IC_SIDE_BASELINE)
+		return res->opts.baseline;
+	return "unresolved";
+}
+
+int ic_tables_points_write(FILE *f, const struct ic_results *res)
+{
+	fputs("form,op,layout,order,sites,threads,mode,ns_per_op,ns_ci_lo,ns_ci_hi,cv,ops_per_s,"
+	      "cycles_per_op,l1i_miss_per_op,counter_source,code_bytes_per_site,footprint_bytes\n", f);
+	for (size_t i = 0; i < res->npoints; i++) {
+		const struct ic_point *p = res->points[i];
+
+		fprintf(f, "%s,%s,%s,%s,%lu,%lu,%s,", p->form, p->op, p->layout, p->order,
+			p->sites, p->threads, p->mode);
+		tables_num(f, p->med[IC_F_NS], "%.10g", ',');
+		tables_num(f, p->ci_lo, "%.10g", ',');
+		tables_num(f, p->ci_hi, "%.10g", ',');
+		tables_num(f, p->cv, "%.6g", ',');
+		tables_num(f, p->med[IC_F_IPS], "%.10g", ',');
+		tables_num(f, p->med[IC_F_CYCLES], "%.10g", ',');
+		tables_num(f, p->med[IC_F_L1I], "%.10g", ',');
+		tables_text(f, ic_fmt_counter_source(p));
+		fputc(',', f);
+		tables_num(f, p->med[IC_F_CODE], "%.10g", ',');
+		tables_num(f, p->med[IC_F_FOOT], "%.10g", 0);
+		fputc('\n', f);
+	}
+	return ferror(f) ? -1 : 0;
+}
+
+int ic_tables_ratios_write(FILE *f, const struct ic_results *res)
+{
+	fputs("op,layout,order,sites,threads,mode,compare,baseline,ns_compare,ns_baseline,ratio,"
+	      "ratio_ci_lo,ratio_ci_hi,p_value,cv_compare,cv_baseline,reps_compare,reps_baseline,"
+	      "noisy,faster\n", f);
+	for (size_t g = 0; g < res->ngroups; g++) {
+		const struct ic_group *gr = &res->groups[g];
+
+		for (size_t i = 0; i < gr->nratios; i++) {
+			const struct ic_ratio *r = &gr->ratios[i];
+
+			fprintf(f, "%s,%s,%s,%lu,%lu,%s,%s,%s,", gr->op, gr->layout, gr->order,
+				r->cmp->sites, gr->threads, gr->mode, r->cmp->form, r->base->form);
+			tables_num(f, r->cmp->med[IC_F_NS], "%.10g", ',');
+			tables_num(f, r->base->med[IC_F_NS], "%.10g", ',');
+			tables_num(f, r->ratio, "%.6f", ',');
+			tables_num(f, r->lo, "%.6f", ',');
+			tables_num(f, r->hi, "%.6f", ',');
+			tables_num(f, r->p, "%.4g", ',');
+			tables_num(f, r->cmp->cv, "%.6g", ',');
+			tables_num(f, r->base->cv, "%.6g", 0);
+			fprintf(f, ",%zu,%zu,%d,%s\n", r->cmp->nreps, r->base->nreps, r->noisy,
+				tables_side_form(res, r->side));
+		}
+	}
+	return ferror(f) ? -1 : 0;
+}
+
+int ic_tables_crossover_write(FILE *f, const struct ic_results *res)
+{
+	fputs("op,layout,order,threads,mode,compare,baseline,verdict,small_n_winner,"
+	      "crossover_sites,crossover_ci_lo,crossover_ci_hi,bracket_lo,bracket_hi,"
+	      "points,compare_faster,baseline_faster,unresolved,sites_min,sites_max\n", f);
+	for (size_t g = 0; g < res->ngroups; g++) {
+		const struct ic_group *gr = &res->groups[g];
+		const struct ic_crossover *xo = &gr->xo;
+		const char *first = xo->direction > 0 ? res->opts.compare
+				    : xo->direction < 0 ? res->opts.baseline : "";
+
+		fprintf(f, "%s,%s,%s,%lu,%s,%s,%s,%s,%s,", gr->op, gr->layout, gr->order, gr->threads,
+			gr->mode, res->opts.compare, res->opts.baseline, ic_verdict_name(xo->verdict),
+			first);
+		tables_num(f, xo->sites, "%.1f", ',');
+		tables_num(f, xo->sites_lo, "%.1f", ',');
+		tables_num(f, xo->sites_hi, "%.1f", ',');
+		tables_num(f, xo->bracket_lo, "%.0f", ',');
+		tables_num(f, xo->bracket_hi, "%.0f", 0);
+		fprintf(f, ",%zu,%zu,%zu,%zu,", gr->nratios, xo->n_compare, xo->n_baseline,
+			xo->n_unresolved);
+		if (gr->nratios)
+			fprintf(f, "%lu,%lu", gr->ratios[0].cmp->sites,
+				gr->ratios[gr->nratios - 1].cmp->sites);
+		else
+			fputc(',', f);
+		fputc('\n', f);
+	}
+	return ferror(f) ? -1 : 0;
+}
+
+int ic_tables_calibration_write(FILE *f, const struct ic_results *res)
+{
+	double want = 1.0 + res->opts.planted;
+
+	fputs("op,layout,order,sites,threads,mode,compare,baseline,planted,ratio,ratio_ci_lo,"
+	      "ratio_ci_hi,measured_extra,excludes_1,contains_planted,noisy\n", f);
+	for (size_t g = 0; g < res->ngroups; g++) {
+		const struct ic_group *gr = &res->groups[g];
+
+		for (size_t i = 0; i < gr->nratios; i++) {
+			const struct ic_ratio *r = &gr->ratios[i];
+
+			fprintf(f, "%s,%s,%s,%lu,%lu,%s,%s,%s,%g,", gr->op, gr->layout, gr->order,
+				r->cmp->sites, gr->threads, gr->mode, r->cmp->form, r->base->form,
+				res->opts.planted);
+			tables_num(f, r->ratio, "%.6f", ',');
+			tables_num(f, r->lo, "%.6f", ',');
+			tables_num(f, r->hi, "%.6f", ',');
+			tables_num(f, r->ratio - 1.0, "%.6f", 0);
+			fprintf(f, ",%d,%d,%d\n", ic_ratio_excludes(r, 1.0), ic_ratio_contains(r, want),
+				r->noisy);
+		}
+	}
+	return ferror(f) ? -1 : 0;
+}
