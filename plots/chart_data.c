@@ -167,24 +167,25 @@ static void chart_plot_verdict(char *buf, size_t cap, const struct ic_results *r
 			       const struct ic_group *gr)
 {
 	const struct ic_crossover *xo = &gr->xo;
-	char x[32], iv[96];
 
 	switch (xo->verdict) {
 	case IC_VERDICT_CROSSOVER:
-		snprintf(buf, cap, "crossover at about %s call sites (%s)",
-			 ic_fmt_about(x, sizeof(x), xo->sites),
-			 ic_fmt_interval(iv, sizeof(iv), xo->sites_lo, xo->sites_hi));
+		snprintf(buf, cap, "crossover between N = %.0f and %.0f (%s faster below)", xo->bracket_lo,
+			 xo->bracket_hi, xo->direction > 0 ? res->opts.compare : res->opts.baseline);
 		break;
 	case IC_VERDICT_COMPARE_WINS:
-		snprintf(buf, cap, "%s faster wherever resolved (%zu of %zu points)", res->opts.compare,
-			 xo->n_compare, gr->nratios);
+		snprintf(buf, cap, "%s faster where resolved (%zu of %zu points), no crossover",
+			 res->opts.compare, xo->n_compare, gr->nratios);
 		break;
 	case IC_VERDICT_BASELINE_WINS:
-		snprintf(buf, cap, "%s faster wherever resolved (%zu of %zu points)", res->opts.baseline,
-			 xo->n_baseline, gr->nratios);
+		snprintf(buf, cap, "%s faster where resolved (%zu of %zu points), no crossover",
+			 res->opts.baseline, xo->n_baseline, gr->nratios);
+		break;
+	case IC_VERDICT_CONFLICT:
+		snprintf(buf, cap, "not resolved: resolved points disagree");
 		break;
 	default:
-		snprintf(buf, cap, gr->nratios ? "no resolvable difference" : "no comparison");
+		snprintf(buf, cap, gr->nratios ? "not resolved" : "no comparison");
 	}
 }
 
@@ -194,15 +195,13 @@ int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_results
 	const char **forms = calloc(res->npoints, sizeof(*forms));
 	int *has_time = calloc(ng, sizeof(int)), *has_l1i = calloc(ng, sizeof(int));
 	int *has_foot = calloc(ng, sizeof(int)), *has_ratio = calloc(ng, sizeof(int));
-	double *xo = calloc(ng, sizeof(double)), *xo_lo = calloc(ng, sizeof(double));
-	double *xo_hi = calloc(ng, sizeof(double)), *edge = calloc(ng, sizeof(double));
+	double *xo_lo = calloc(ng, sizeof(double)), *xo_hi = calloc(ng, sizeof(double));
 	FILE *gp = cf->gp;
 	char buf[256], sz[32];
 	const char *v;
 	int rc = -1;
 
-	if (!forms || !has_time || !has_l1i || !has_foot || !has_ratio || !xo || !xo_lo || !xo_hi ||
-	    !edge)
+	if (!forms || !has_time || !has_l1i || !has_foot || !has_ratio || !xo_lo || !xo_hi)
 		goto out;
 	nforms = chart_forms(res, forms, res->npoints);
 	if (chart_form_blocks(cf->time, res, forms, nforms, IC_F_NS, 1, has_time) ||
@@ -212,7 +211,7 @@ int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_results
 	for (size_t g = 0; g < ng; g++) {
 		const struct ic_group *gr = &res->groups[g];
 
-		fprintf(cf->ratio, "# %s %s %lu %s: sites ratio lo hi noisy\n", gr->op, gr->layout,
+		fprintf(cf->ratio, "# %s %s %lu %s: sites ratio lo hi noisy band_lo band_hi\n", gr->op, gr->layout,
 			gr->threads, gr->mode);
 		for (size_t i = 0; i < gr->nratios; i++) {
 			const struct ic_ratio *r = &gr->ratios[i];
@@ -221,17 +220,17 @@ int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_results
 			chart_dat(cf->ratio, r->ratio);
 			chart_dat(cf->ratio, r->lo);
 			chart_dat(cf->ratio, r->hi);
-			fprintf(cf->ratio, " %d\n", r->noisy);
+			fprintf(cf->ratio, " %d", r->noisy);
+			chart_dat(cf->ratio, r->band_lo);
+			chart_dat(cf->ratio, r->band_hi);
+			fputc('\n', cf->ratio);
 		}
 		if (!gr->nratios)
-			fputs("NaN NaN NaN NaN 0\n", cf->ratio);
+			fputs("NaN NaN NaN NaN 0 NaN NaN\n", cf->ratio);
 		fputs("\n\n", cf->ratio);
 		has_ratio[g] = gr->nratios > 0;
-		edge[g] = gr->xo.verdict == IC_VERDICT_COMPARE_WINS ||
-			  gr->xo.verdict == IC_VERDICT_BASELINE_WINS ? gr->xo.sites_lo : NAN;
-		xo[g] = gr->xo.verdict == IC_VERDICT_CROSSOVER ? gr->xo.sites : NAN;
-		xo_lo[g] = gr->xo.verdict == IC_VERDICT_CROSSOVER ? gr->xo.sites_lo : NAN;
-		xo_hi[g] = gr->xo.verdict == IC_VERDICT_CROSSOVER ? gr->xo.sites_hi : NAN;
+		xo_lo[g] = gr->xo.bracket_lo;
+		xo_hi[g] = gr->xo.bracket_hi;
 	}
 
 	fputs("# Written by summarize for the gnuplot scripts in plots/; loaded by them.\n", gp);
@@ -312,10 +311,8 @@ int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_results
 	chart_gp_array_flag(gp, "ic_has_l1i", has_l1i, ng);
 	chart_gp_array_flag(gp, "ic_has_foot", has_foot, ng);
 	chart_gp_array_flag(gp, "ic_has_ratio", has_ratio, ng);
-	chart_gp_array_num(gp, "ic_xo", xo, ng);
 	chart_gp_array_num(gp, "ic_xo_lo", xo_lo, ng);
 	chart_gp_array_num(gp, "ic_xo_hi", xo_hi, ng);
-	chart_gp_array_num(gp, "ic_edge", edge, ng);
 	rc = ferror(gp) || ferror(cf->time) || ferror(cf->l1i) || ferror(cf->foot) ||
 	     ferror(cf->ratio) ? -1 : 0;
 out:
@@ -324,9 +321,7 @@ out:
 	free(has_l1i);
 	free(has_foot);
 	free(has_ratio);
-	free(xo);
 	free(xo_lo);
 	free(xo_hi);
-	free(edge);
 	return rc;
 }

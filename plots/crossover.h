@@ -1,56 +1,63 @@
 /* Where does the compare/baseline ratio cross 1 as the call-site count N
- * grows? Works on one series (one op, layout, order, threads and mode),
- * interpolating on log N between sweep points.
+ * grows? Works on one series (one op, layout, order, threads and mode), from
+ * each sweep point's simultaneous band, and states only what the resolved
+ * points support (issue 8):
+ *
+ *   - a point is resolved for a form when its whole band is on that form's
+ *     side of 1;
+ *   - the resolved points, in ascending N, must switch side at most once;
+ *     more switches are a conflict, and nothing is claimed;
+ *   - a side needs at least IC_CROSSOVER_MIN_POINTS resolved points to count:
+ *     a single resolved point cannot set the direction, it is named and set
+ *     aside;
+ *   - a crossover is the bracket (A, B): A the largest N where the small-N
+ *     winner is resolved ahead, B the smallest N where the other form is.
+ *     No N inside is resolved either way, and no point estimate is made.
  */
 #ifndef IC_CROSSOVER_H
 #define IC_CROSSOVER_H
 
 #include <stddef.h>
 
-/* One sweep point: the ratio of medians and its 95% interval. */
+#define IC_CROSSOVER_MIN_POINTS 2
+
+/* One sweep point: the ratio estimate and its simultaneous band. */
 struct ic_ratio_point {
 	double sites;
 	double ratio, lo, hi;
 };
 
 enum ic_point_side {
-	IC_SIDE_UNRESOLVED,   /* the interval contains 1 (or is unknown) */
+	IC_SIDE_UNRESOLVED,   /* the band contains 1 (or is unknown) */
 	IC_SIDE_COMPARE,      /* hi < 1: the compare form is faster */
 	IC_SIDE_BASELINE,     /* lo > 1: the baseline form is faster */
 };
 
 enum ic_verdict {
-	IC_VERDICT_UNRESOLVED,     /* no point resolved */
-	IC_VERDICT_CROSSOVER,      /* both forms win somewhere */
-	IC_VERDICT_COMPARE_WINS,   /* only the compare form wins where resolved */
-	IC_VERDICT_BASELINE_WINS,  /* only the baseline form wins where resolved */
+	IC_VERDICT_UNRESOLVED,     /* too few resolved points for any claim */
+	IC_VERDICT_CROSSOVER,      /* each form resolved ahead on one side of (A, B) */
+	IC_VERDICT_COMPARE_WINS,   /* only the compare form is resolved ahead (2+ points) */
+	IC_VERDICT_BASELINE_WINS,  /* only the baseline form is */
+	IC_VERDICT_CONFLICT,       /* the resolved points switch side more than once */
 };
 
 struct ic_crossover {
 	enum ic_verdict verdict;
-	/* +1: the form winning at small N is the compare form (the 2004 shape:
-	 * inlining pays below X); -1: the baseline form wins at small N. 0 when
-	 * nothing is resolved. */
+	/* +1: the compare form wins at small N (the 2004 shape: inlining pays
+	 * below the crossover); -1: the baseline form does. 0 for no claim. */
 	int direction;
-	/* Interpolated N where the ratio of medians crosses 1 after the first
-	 * winning run; NAN when it does not cross. */
-	double sites;
-	/* Where the interval band crosses 1: lo where the first winner's band
-	 * edge reaches 1, hi where the other form's band edge leaves 1. NAN when
-	 * that edge never crosses (always so for hi with a one-sided verdict). */
-	double sites_lo, sites_hi;
-	/* Sweep points just below and above the crossover (or the band edge
-	 * when the medians do not cross): where a bisection on N should look.
-	 * NAN when there is nothing to refine. */
+	/* CROSSOVER: the bracket (A, B). NAN otherwise. */
 	double bracket_lo, bracket_hi;
-	/* The ratio of medians crosses 1 more than once inside the range. */
-	int multiple;
+	/* A side with a single resolved point set aside (sites of it), or NAN. */
+	double lone_sites;
+	enum ic_point_side lone_side;
+	size_t switches;   /* side changes among resolved points */
 	size_t n_compare, n_baseline, n_unresolved;
 };
 
 enum ic_point_side ic_ratio_point_side(const struct ic_ratio_point *p);
 
-/* pts sorted by sites ascending, n >= 1. */
+/* pts sorted by sites ascending. */
 void ic_crossover_find(const struct ic_ratio_point *pts, size_t n, struct ic_crossover *out);
 
 const char *ic_verdict_name(enum ic_verdict v);

@@ -22,38 +22,6 @@ const char *ic_fmt_bytes(char *buf, size_t cap, double bytes)
 	return buf;
 }
 
-const char *ic_fmt_about(char *buf, size_t cap, double x)
-{
-	double mag, r;
-
-	if (!isfinite(x)) {
-		snprintf(buf, cap, "?");
-		return buf;
-	}
-	mag = pow(10.0, floor(log10(fabs(x))) - 1.0);
-	r = round(x / mag) * mag;
-	snprintf(buf, cap, r >= 10.0 ? "%.0f" : "%.1f", r);
-	return buf;
-}
-
-const char *ic_fmt_interval(char *buf, size_t cap, double lo, double hi)
-{
-	char a[32], b[32];
-
-	if (isfinite(lo) && isfinite(hi))
-		snprintf(buf, cap, "95%% interval %s–%s", ic_fmt_about(a, sizeof(a), lo),
-			 ic_fmt_about(b, sizeof(b), hi));
-	else if (isfinite(lo))
-		snprintf(buf, cap, "95%% interval from %s, upper end not resolved",
-			 ic_fmt_about(a, sizeof(a), lo));
-	else if (isfinite(hi))
-		snprintf(buf, cap, "95%% interval up to %s, lower end not resolved",
-			 ic_fmt_about(b, sizeof(b), hi));
-	else
-		snprintf(buf, cap, "95%% interval not resolved");
-	return buf;
-}
-
 const char *ic_fmt_threads_mode(char *buf, size_t cap, const struct ic_group *gr)
 {
 	if (gr->threads == 1)

@@ -13,12 +13,6 @@
 /* 1 B, 32 KiB, 1 MiB, 1.5 MiB; "unknown" when not finite. */
 const char *ic_fmt_bytes(char *buf, size_t cap, double bytes);
 
-/* Two significant digits for prose (523 -> 520); "?" when not finite. */
-const char *ic_fmt_about(char *buf, size_t cap, double x);
-
-/* "95% interval 180–360" from about-values, saying which end is missing. */
-const char *ic_fmt_interval(char *buf, size_t cap, double lo, double hi);
-
 /* "1 thread, private queue", "4 threads, shared queue" */
 const char *ic_fmt_threads_mode(char *buf, size_t cap, const struct ic_group *gr);
 

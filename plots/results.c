@@ -15,10 +15,6 @@
 
 #include "stats.h"
 
-/* Fewer repetitions than this on a side: no ratio interval, no p-value
- * (a bootstrap median of two values takes only three values). */
-#define IC_RESULTS_MIN_REPS 3
-
 /* User counters summarize reads, by enum ic_field (NS and IPS are GB's own). */
 static const char *const results_field_key[IC_F_COUNT] = {
 	[IC_F_NS] = "real_time",
@@ -386,6 +382,8 @@ static int results_entry(struct ic_results *res, struct ic_file *file, size_t id
 		return results_fail(err, errlen, "%s: benchmarks[%zu] '%s' has no positive real_time",
 				    path, idx, name);
 	rep.v[IC_F_NS] *= scale;
+	rep.unit = (unsigned)(res->nfiles - 1);
+	rep.variant = file->variant;
 	if (results_rep_add(p, &rep))
 		return results_fail(err, errlen, "%s: out of memory", path);
 	return 0;
@@ -435,6 +433,21 @@ int ic_results_load(struct ic_results *res, const char *path, char *err, size_t 
 	file->counter_source = json_string_value(json_object_get(file->context, "counter_source"));
 	if (!file->counter_source)
 		file->counter_source = "";
+	{
+		const char *v = json_string_value(json_object_get(file->context, "layout_variant"));
+		char *end;
+		long n = v ? strtol(v, &end, 10) : 0;
+
+		if (v && (*end || end == v || n < 0 || n > 1000000)) {
+			results_fail(err, errlen, "%s: context layout_variant '%s' is not a whole number",
+				     path, v);
+			json_decref(doc);
+			free(file->path);
+			free(file);
+			return -1;
+		}
+		file->variant = (int)n;
+	}
 	res->files[res->nfiles++] = file;
 	json_array_foreach(benchmarks, idx, entry) {
 		json_t *fam;
@@ -504,10 +517,65 @@ static size_t results_values(const struct ic_point *p, enum ic_field f, double *
 	return n;
 }
 
+/* A process's share of one point: the median of its repetitions' time and
+ * their cv. */
+struct results_unit {
+	unsigned unit;
+	int variant;
+	double med, cv;
+};
+
+static int results_cmp_rep_unit(const void *pa, const void *pb)
+{
+	const struct ic_rep *a = pa, *b = pb;
+
+	return (a->unit > b->unit) - (a->unit < b->unit);
+}
+
+/* Per-process medians of a point's time, ascending by unit; returns their
+ * count, or (size_t)-1 when memory runs out. */
+static size_t results_units(const struct ic_point *p, struct results_unit **out)
+{
+	struct ic_rep *r = malloc((p->nreps ? p->nreps : 1) * sizeof(*r));
+	double *buf = malloc((p->nreps ? p->nreps : 1) * sizeof(*buf));
+	struct results_unit *u = malloc((p->nreps ? p->nreps : 1) * sizeof(*u));
+	size_t n = 0;
+
+	if (!r || !buf || !u) {
+		free(r);
+		free(buf);
+		free(u);
+		return (size_t)-1;
+	}
+	memcpy(r, p->reps, p->nreps * sizeof(*r));
+	qsort(r, p->nreps, sizeof(*r), results_cmp_rep_unit);
+	for (size_t i = 0; i < p->nreps;) {
+		size_t j = i, k = 0;
+
+		while (j < p->nreps && r[j].unit == r[i].unit) {
+			if (isfinite(r[j].v[IC_F_NS]))
+				buf[k++] = r[j].v[IC_F_NS];
+			j++;
+		}
+		if (k) {
+			u[n] = (struct results_unit){ r[i].unit, r[i].variant, 0, ic_stats_cv(buf, k) };
+			u[n++].med = ic_stats_median(buf, k);
+		}
+		i = j;
+	}
+	free(r);
+	free(buf);
+	*out = u;
+	return n;
+}
+
 static int results_point_stats(struct ic_point *p)
 {
-	double *buf = malloc((p->nreps ? p->nreps : 1) * sizeof(*buf));
-	size_t n;
+	double *buf = malloc((p->nreps ? p->nreps : 1) * sizeof(*buf)), *y, *cvs;
+	struct results_unit *u;
+	struct ic_stats_nested s;
+	int *cl;
+	size_t n, ncv = 0;
 
 	if (!buf)
 		return -1;
@@ -515,12 +583,45 @@ static int results_point_stats(struct ic_point *p)
 		n = results_values(p, f, buf);
 		p->med[f] = ic_stats_median(buf, n);
 	}
-	n = results_values(p, IC_F_NS, buf);
-	p->cv = ic_stats_cv(buf, n);
-	if (ic_stats_median_ci(buf, n, &p->ci_lo, &p->ci_hi, &p->ci_coverage)) {
-		p->ci_lo = p->ci_hi = p->ci_coverage = NAN;
-	}
 	free(buf);
+	p->ci_lo = p->ci_hi = p->cv = p->share_layout = NAN;
+	n = results_units(p, &u);
+	if (n == (size_t)-1)
+		return -1;
+	y = malloc((n ? n : 1) * sizeof(*y));
+	cvs = malloc((n ? n : 1) * sizeof(*cvs));
+	cl = malloc((n ? n : 1) * sizeof(*cl));
+	if (!y || !cvs || !cl) {
+		free(u);
+		free(y);
+		free(cvs);
+		free(cl);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		y[i] = log(u[i].med);
+		cl[i] = u[i].variant;
+		if (isfinite(u[i].cv))
+			cvs[ncv++] = u[i].cv;
+	}
+	p->cv = ic_stats_median(cvs, ncv);
+	p->nunits = n;
+	if (n) {
+		int ok = ic_stats_nested(y, cl, n, &s) == 0;
+
+		p->nvariants = s.clusters;
+		p->med[IC_F_NS] = exp(s.mean);
+		p->share_layout = s.share_between;
+		if (ok) {
+			ic_stats_nested_interval(&s, 0.05, &p->ci_lo, &p->ci_hi);
+			p->ci_lo = exp(p->ci_lo);
+			p->ci_hi = exp(p->ci_hi);
+		}
+	}
+	free(u);
+	free(y);
+	free(cvs);
+	free(cl);
 	return 0;
 }
 
@@ -539,56 +640,83 @@ static double results_median_over(struct ic_point **pts, size_t n, const char *f
 	return m;
 }
 
+/* The ratio at one N from the processes that measured both forms; its band
+ * waits for the series (results_group). *s gets the nested estimate. */
 static int results_ratio(struct ic_ratio *r, const struct ic_point *c, const struct ic_point *b,
-			 const struct ic_analysis_opts *opts)
+			 struct ic_stats_nested *s)
 {
-	double *xc = malloc((c->nreps + 1) * sizeof(*xc)), *xb = malloc((b->nreps + 1) * sizeof(*xb));
-	size_t nc, nb;
-	char key[512];
+	struct results_unit *uc, *ub;
+	size_t nc = results_units(c, &uc), nb, n = 0;
+	double *y;
+	int *cl;
 
-	if (!xc || !xb) {
-		free(xc);
-		free(xb);
+	*r = (struct ic_ratio){ .cmp = c, .base = b, .ratio = NAN, .lo = NAN, .hi = NAN,
+				.band_lo = NAN, .band_hi = NAN, .p = NAN, .halfwidth = NAN,
+				.share_layout = NAN, .df = NAN };
+	*s = (struct ic_stats_nested){ .mean = NAN, .se = NAN, .df = NAN };
+	if (nc == (size_t)-1)
+		return -1;
+	nb = results_units(b, &ub);
+	if (nb == (size_t)-1) {
+		free(uc);
 		return -1;
 	}
-	nc = results_values(c, IC_F_NS, xc);
-	nb = results_values(b, IC_F_NS, xb);
-	*r = (struct ic_ratio){ .cmp = c, .base = b, .lo = NAN, .hi = NAN, .p = NAN, .halfwidth = NAN };
-	r->ratio = c->med[IC_F_NS] / b->med[IC_F_NS];
-	if (nc >= IC_RESULTS_MIN_REPS && nb >= IC_RESULTS_MIN_REPS) {
-		/* Seeded by the point, not by its place in the run. */
-		snprintf(key, sizeof(key), "%s/%s/%s/%lu/%s/%lu", c->op, c->layout, c->order,
-			 c->sites, c->mode, c->threads);
-		if (ic_stats_bootstrap_ratio(xc, nc, xb, nb, opts->resamples,
-					     opts->seed ^ ic_stats_hash(key), &r->lo, &r->hi)) {
-			free(xc);
-			free(xb);
-			return -1;
+	y = malloc((nc ? nc : 1) * sizeof(*y));
+	cl = malloc((nc ? nc : 1) * sizeof(*cl));
+	if (!y || !cl) {
+		free(uc);
+		free(ub);
+		free(y);
+		free(cl);
+		return -1;
+	}
+	/* Both lists ascend by unit: pair the processes that ran both forms. */
+	for (size_t i = 0, j = 0; i < nc && j < nb;) {
+		if (uc[i].unit < ub[j].unit) {
+			i++;
+		} else if (uc[i].unit > ub[j].unit) {
+			j++;
+		} else {
+			y[n] = log(uc[i].med / ub[j].med);
+			cl[n++] = uc[i].variant;
+			i++;
+			j++;
 		}
-		r->p = ic_stats_mannwhitney_p(xc, nc, xb, nb);
-		r->halfwidth = (r->hi - r->lo) / 2.0 / r->ratio;
 	}
-	/* A comparison fails (NAN) as noisy too: !(x <= limit). */
-	r->noisy = !(c->cv <= opts->noise_cv) || !(b->cv <= opts->noise_cv) ||
-		   !(r->halfwidth <= opts->noise_ci);
-	{
-		struct ic_ratio_point rp = { (double)c->sites, r->ratio, r->lo, r->hi };
+	r->nunits = n;
+	if (n) {
+		int ok = ic_stats_nested(y, cl, n, s) == 0;
 
-		r->side = ic_ratio_point_side(&rp);
+		r->ratio = exp(s->mean);
+		r->nvariants = s->clusters;
+		r->share_layout = s->share_between;
+		if (ok) {
+			ic_stats_nested_interval(s, 0.05, &r->lo, &r->hi);
+			r->lo = exp(r->lo);
+			r->hi = exp(r->hi);
+			r->p = ic_stats_nested_p(s);
+			r->df = s->df;
+		}
 	}
-	free(xc);
-	free(xb);
+	free(uc);
+	free(ub);
+	free(y);
+	free(cl);
 	return 0;
 }
 
 static int results_group(struct ic_group *g, const struct ic_analysis_opts *opts)
 {
+	struct ic_stats_nested *ns;
 	struct ic_ratio_point *rp;
-	size_t nrp = 0;
+	size_t nrp = 0, m = 0;
 
 	g->ratios = calloc(g->npoints ? g->npoints : 1, sizeof(*g->ratios));
-	if (!g->ratios)
+	ns = calloc(g->npoints ? g->npoints : 1, sizeof(*ns));
+	if (!g->ratios || !ns) {
+		free(ns);
 		return -1;
+	}
 	for (size_t i = 0; i < g->npoints; i++) {
 		struct ic_point *c = g->points[i];
 
@@ -600,17 +728,38 @@ static int results_group(struct ic_group *g, const struct ic_analysis_opts *opts
 			if (b->sites != c->sites || strcmp(b->form, opts->baseline) ||
 			    !isfinite(b->med[IC_F_NS]))
 				continue;
-			if (results_ratio(&g->ratios[g->nratios++], c, b, opts))
+			if (results_ratio(&g->ratios[g->nratios], c, b, &ns[g->nratios])) {
+				free(ns);
 				return -1;
+			}
+			m += isfinite(g->ratios[g->nratios].lo);
+			g->nratios++;
 			break;
 		}
 	}
+	/* The band: every N of the series at once, family-wise 95%. */
+	for (size_t i = 0; i < g->nratios; i++) {
+		struct ic_ratio *r = &g->ratios[i];
+
+		if (isfinite(r->lo)) {
+			ic_stats_nested_interval(&ns[i], opts->family / (double)m, &r->band_lo, &r->band_hi);
+			r->band_lo = exp(r->band_lo);
+			r->band_hi = exp(r->band_hi);
+			r->halfwidth = (r->band_hi - r->band_lo) / 2.0 / r->ratio;
+		}
+		/* No band (NAN) is noisy too: !(x <= limit). */
+		r->noisy = !(r->halfwidth <= opts->noise_ci);
+		struct ic_ratio_point pt = { (double)r->cmp->sites, r->ratio, r->band_lo, r->band_hi };
+
+		r->side = ic_ratio_point_side(&pt);
+	}
+	free(ns);
 	rp = malloc((g->nratios ? g->nratios : 1) * sizeof(*rp));
 	if (!rp)
 		return -1;
 	for (size_t i = 0; i < g->nratios; i++)
 		rp[nrp++] = (struct ic_ratio_point){ (double)g->ratios[i].cmp->sites, g->ratios[i].ratio,
-						     g->ratios[i].lo, g->ratios[i].hi };
+						     g->ratios[i].band_lo, g->ratios[i].band_hi };
 	ic_crossover_find(rp, nrp, &g->xo);
 	free(rp);
 	g->code_cmp = results_median_over(g->points, g->npoints, opts->compare, IC_F_CODE);

@@ -2,6 +2,13 @@
  * from sites_bench, grouped into points (one per form, op, layout, order,
  * sites, threads, mode), with per-point statistics, compare/baseline
  * ratios per N and a crossover per series.
+ *
+ * Each input file is one process of one layout variant (its context's
+ * layout_variant; files without one count as variant 0). A process
+ * contributes the median of its repetitions; every interval is the nested t
+ * interval of stats.h over layout variants (over processes when only one
+ * variant was run), so it holds the spread between builds and processes,
+ * not only between repetitions (issue 8).
  */
 #ifndef IC_RESULTS_H
 #define IC_RESULTS_H
@@ -25,6 +32,8 @@ enum ic_field {
 
 struct ic_rep {
 	double v[IC_F_COUNT];
+	unsigned unit;             /* the file (process) it came from */
+	int variant;               /* that file's layout variant */
 };
 
 struct ic_file {
@@ -32,6 +41,7 @@ struct ic_file {
 	json_t *doc;               /* owns everything below */
 	json_t *context;           /* may be NULL */
 	const char *counter_source;   /* "papi" | "sim" | "none" | "" when absent */
+	int variant;               /* context layout_variant, 0 when absent */
 };
 
 struct ic_point {
@@ -46,20 +56,31 @@ struct ic_point {
 	const char *error;         /* the first skip message */
 
 	/* Filled by ic_results_analyse. */
-	double med[IC_F_COUNT];    /* median over repetitions that have it */
-	double ci_lo, ci_hi;       /* interval of med[IC_F_NS] */
-	double ci_coverage;        /* 0.95 or more unless fewer than 6 reps */
-	double cv;                 /* of IC_F_NS */
+	double med[IC_F_COUNT];    /* median over repetitions that have it; for
+	                            * IC_F_NS the nested estimate: the geometric
+	                            * mean over variants of the process medians */
+	double ci_lo, ci_hi;       /* 95% interval of med[IC_F_NS]; NAN with < 2 draws */
+	double cv;                 /* of IC_F_NS within a process (median over processes) */
+	double share_layout;       /* of the process-to-process variance, the share
+	                            * between layout variants; NAN when not estimable */
+	size_t nunits, nvariants;  /* processes and layout variants with this point */
 };
 
-/* compare/baseline at one N of one series. */
+/* compare/baseline at one N of one series, from the processes that ran both. */
 struct ic_ratio {
 	const struct ic_point *cmp, *base;
-	double ratio, lo, hi;      /* ratio of medians and bootstrap 95% interval */
-	double p;                  /* Mann-Whitney U, two-sided */
-	double halfwidth;          /* (hi - lo) / 2 / ratio */
-	int noisy;
-	enum ic_point_side side;
+	double ratio;              /* geometric mean over variants of each process's
+	                            * ratio of the forms' medians */
+	double lo, hi;             /* its 95% interval (this N alone) */
+	double band_lo, band_hi;   /* simultaneous 95% band over the series' N
+	                            * (Bonferroni): what decides the side */
+	double p;                  /* two-sided, from the t statistic of the log ratio */
+	double halfwidth;          /* (band_hi - band_lo) / 2 / ratio */
+	double share_layout;       /* as in ic_point, for the log ratio */
+	double df;                 /* degrees of freedom of the interval */
+	size_t nunits, nvariants;
+	int noisy;                 /* the band is wider than +-noise_ci */
+	enum ic_point_side side;   /* from the band */
 };
 
 /* One series: every form of one op, layout, order, threads and mode. */
@@ -76,10 +97,8 @@ struct ic_group {
 
 struct ic_analysis_opts {
 	const char *compare, *baseline;
-	double noise_cv;           /* flag a side whose cv exceeds this */
-	double noise_ci;           /* flag a ratio whose interval half-width exceeds this */
-	unsigned resamples;
-	uint64_t seed;
+	double noise_ci;           /* flag a ratio whose band half-width exceeds this */
+	double family;             /* family-wise error of each series' band (0.05) */
 	double planted;            /* NAN unless --planted */
 };
 
@@ -122,8 +141,8 @@ const char *ic_results_context(const struct ic_results *res, const char *key, ch
 /* The same as a number of bytes, count, etc.; NAN when absent or not numeric. */
 double ic_results_context_num(const struct ic_results *res, const char *key);
 
-/* Whether a ratio's 95% interval lies wholly on one side of x, or holds x;
- * both 0 when the ratio has no interval. */
+/* Whether a ratio's 95% interval (this N alone) lies wholly on one side of
+ * x, or holds x; both 0 when the ratio has no interval. */
 int ic_ratio_excludes(const struct ic_ratio *r, double x);
 int ic_ratio_contains(const struct ic_ratio *r, double x);
 

@@ -220,40 +220,203 @@ double ic_stats_quantile_sorted(const double *x, size_t n, double p)
 	return x[i] + frac * (x[i + 1] - x[i]);
 }
 
-static double stats_resample_median(struct ic_stats_rng *rng, const double *x, size_t n,
-				    double *buf)
+/* ---- Student's t ---------------------------------------------------------- */
+
+/* Continued fraction of the regularised incomplete beta function I_x(a, b)
+ * (modified Lentz; converges fast for x < (a + 1) / (a + b + 2)). */
+static double stats_beta_cf(double a, double b, double x)
 {
-	for (size_t i = 0; i < n; i++)
-		buf[i] = x[ic_stats_rng_below(rng, n)];
-	return ic_stats_median(buf, n);
+	const double tiny = 1e-300, eps = 1e-15;
+	double c = 1.0, d = 1.0 - (a + b) * x / (a + 1.0), h;
+
+	if (fabs(d) < tiny)
+		d = tiny;
+	d = 1.0 / d;
+	h = d;
+	for (int m = 1; m <= 1000; m++) {
+		double m2 = 2.0 * m, aa, del;
+
+		aa = m * (b - m) * x / ((a - 1.0 + m2) * (a + m2));
+		d = 1.0 + aa * d;
+		d = fabs(d) < tiny ? tiny : d;
+		c = 1.0 + aa / c;
+		c = fabs(c) < tiny ? tiny : c;
+		d = 1.0 / d;
+		h *= d * c;
+		aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + 1.0 + m2));
+		d = 1.0 + aa * d;
+		d = fabs(d) < tiny ? tiny : d;
+		c = 1.0 + aa / c;
+		c = fabs(c) < tiny ? tiny : c;
+		d = 1.0 / d;
+		del = d * c;
+		h *= del;
+		if (fabs(del - 1.0) < eps)
+			break;
+	}
+	return h;
 }
 
-int ic_stats_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb,
-			     unsigned resamples, uint64_t seed, double *lo, double *hi)
+static double stats_beta_reg(double a, double b, double x)
 {
-	struct ic_stats_rng rng;
-	double *ratios, *buf;
+	double front;
 
-	if (na == 0 || nb == 0 || resamples < 2)
-		return -1;
-	ratios = malloc(resamples * sizeof(*ratios));
-	buf = malloc((na > nb ? na : nb) * sizeof(*buf));
-	if (!ratios || !buf) {
-		free(ratios);
-		free(buf);
+	if (x <= 0.0)
+		return 0.0;
+	if (x >= 1.0)
+		return 1.0;
+	front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x));
+	if (x < (a + 1.0) / (a + b + 2.0))
+		return front * stats_beta_cf(a, b, x) / a;
+	return 1.0 - front * stats_beta_cf(b, a, 1.0 - x) / b;
+}
+
+double ic_stats_t_cdf(double t, double df)
+{
+	double tail;
+
+	if (!(df > 0.0) || isnan(t))
+		return NAN;
+	if (isinf(t))
+		return t > 0 ? 1.0 : 0.0;
+	/* P(|T| > |t|) = I_{df / (df + t^2)}(df / 2, 1 / 2) */
+	tail = stats_beta_reg(df / 2.0, 0.5, df / (df + t * t));
+	return t > 0 ? 1.0 - tail / 2.0 : tail / 2.0;
+}
+
+double ic_stats_t_quantile(double p, double df)
+{
+	double lo = -1.0, hi = 1.0;
+
+	if (!(df > 0.0) || !(p > 0.0 && p < 1.0))
+		return NAN;
+	if (p == 0.5)
+		return 0.0;
+	while (ic_stats_t_cdf(lo, df) > p)
+		lo *= 2.0;
+	while (ic_stats_t_cdf(hi, df) < p)
+		hi *= 2.0;
+	/* Bisection: the CDF is monotone, 200 halvings reach double precision. */
+	for (int i = 0; i < 200 && hi - lo > 1e-12 * fmax(1.0, fabs(lo)); i++) {
+		double mid = 0.5 * (lo + hi);
+
+		if (ic_stats_t_cdf(mid, df) < p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return 0.5 * (lo + hi);
+}
+
+/* ---- the nested estimate --------------------------------------------------- */
+
+struct stats_unit {
+	int cluster;
+	double y;
+};
+
+static int stats_cmp_unit(const void *pa, const void *pb)
+{
+	const struct stats_unit *a = pa, *b = pb;
+
+	return (a->cluster > b->cluster) - (a->cluster < b->cluster);
+}
+
+int ic_stats_nested(const double *y, const int *cluster, size_t n, struct ic_stats_nested *out)
+{
+	struct stats_unit *u = malloc((n ? n : 1) * sizeof(*u));
+	double *cmean = malloc((n ? n : 1) * sizeof(*cmean));
+	size_t *csize = malloc((n ? n : 1) * sizeof(*csize));
+	size_t k = 0, draws;
+	double grand = 0.0, ss = 0.0;
+
+	*out = (struct ic_stats_nested){ .mean = NAN, .se = NAN, .df = NAN, .share_between = NAN };
+	if (!u || !cmean || !csize) {
+		free(u);
+		free(cmean);
+		free(csize);
 		return -1;
 	}
-	ic_stats_rng_seed(&rng, seed);
-	for (unsigned r = 0; r < resamples; r++) {
-		double ma = stats_resample_median(&rng, a, na, buf);
-		double mb = stats_resample_median(&rng, b, nb, buf);
+	for (size_t i = 0; i < n; i++)
+		u[i] = (struct stats_unit){ cluster[i], y[i] };
+	qsort(u, n, sizeof(*u), stats_cmp_unit);
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+		double sum = 0.0;
 
-		ratios[r] = ma / mb;
+		while (j < n && u[j].cluster == u[i].cluster)
+			sum += u[j++].y;
+		cmean[k] = sum / (double)(j - i);
+		csize[k++] = j - i;
+		i = j;
 	}
-	stats_sort(ratios, resamples);
-	*lo = ic_stats_quantile_sorted(ratios, resamples, 0.025);
-	*hi = ic_stats_quantile_sorted(ratios, resamples, 0.975);
-	free(ratios);
-	free(buf);
-	return 0;
+	out->clusters = k;
+	out->units = n;
+	if (n == 0)
+		goto done;
+	if (k >= 2) {
+		/* The clusters are the draws. */
+		for (size_t c = 0; c < k; c++)
+			grand += cmean[c];
+		grand /= (double)k;
+		for (size_t c = 0; c < k; c++)
+			ss += (cmean[c] - grand) * (cmean[c] - grand);
+		draws = k;
+	} else {
+		for (size_t i = 0; i < n; i++)
+			grand += u[i].y;
+		grand /= (double)n;
+		for (size_t i = 0; i < n; i++)
+			ss += (u[i].y - grand) * (u[i].y - grand);
+		draws = n;
+	}
+	out->mean = grand;
+	if (draws >= 2) {
+		out->df = (double)(draws - 1);
+		out->se = sqrt(ss / (double)(draws - 1) / (double)draws);
+	}
+	if (k >= 2 && n > k) {
+		/* One-way random effects, unbalanced (n0 as in Searle et al.). */
+		double all = 0.0, ssb = 0.0, ssw = 0.0, sum_n2 = 0.0, msb, msw, n0, vb;
+		size_t i = 0;
+
+		for (size_t c = 0; c < n; c++)
+			all += u[c].y;
+		all /= (double)n;
+		for (size_t c = 0; c < k; c++) {
+			ssb += (double)csize[c] * (cmean[c] - all) * (cmean[c] - all);
+			sum_n2 += (double)csize[c] * (double)csize[c];
+			for (size_t e = i + csize[c]; i < e; i++)
+				ssw += (u[i].y - cmean[c]) * (u[i].y - cmean[c]);
+		}
+		msb = ssb / (double)(k - 1);
+		msw = ssw / (double)(n - k);
+		n0 = ((double)n - sum_n2 / (double)n) / (double)(k - 1);
+		vb = fmax(0.0, (msb - msw) / n0);
+		out->share_between = vb + msw > 0.0 ? vb / (vb + msw) : 0.0;
+	}
+done:
+	free(u);
+	free(cmean);
+	free(csize);
+	return isfinite(out->se) ? 0 : -1;
+}
+
+void ic_stats_nested_interval(const struct ic_stats_nested *s, double alpha, double *lo, double *hi)
+{
+	double t = ic_stats_t_quantile(1.0 - alpha / 2.0, s->df);
+
+	*lo = s->mean - t * s->se;
+	*hi = s->mean + t * s->se;
+	if (!isfinite(*lo) || !isfinite(*hi))
+		*lo = *hi = NAN;
+}
+
+double ic_stats_nested_p(const struct ic_stats_nested *s)
+{
+	if (!isfinite(s->se) || !isfinite(s->mean))
+		return NAN;
+	if (s->se == 0.0)
+		return s->mean == 0.0 ? 1.0 : 0.0;
+	return 2.0 * ic_stats_t_cdf(-fabs(s->mean / s->se), s->df);
 }

@@ -1,7 +1,11 @@
 /* Statistics for repeated benchmark runs: medians with distribution-free
- * intervals, a seeded bootstrap for the ratio of two medians, and the
- * Mann-Whitney U test. No distribution is assumed: run times are skewed
- * (interrupts and migrations only ever add time).
+ * intervals, the Mann-Whitney U test, Student's t distribution, and the
+ * nested (layout variant > process) estimate that every interval of the
+ * summary comes from (issue 8). Within a process no distribution is assumed:
+ * run times are skewed (interrupts and migrations only ever add time), so a
+ * process contributes its median; across processes and layouts the log of
+ * those medians is close to normal, and the t interval over layout variants
+ * carries every level of the spread.
  */
 #ifndef IC_STATS_H
 #define IC_STATS_H
@@ -46,15 +50,42 @@ size_t ic_stats_rng_below(struct ic_stats_rng *rng, size_t n);
  * interval does not depend on which other points are in the run. */
 uint64_t ic_stats_hash(const char *s);
 
-/* Percentile bootstrap of median(a) / median(b): each resample draws na
- * values from a and nb from b with replacement. Writes the 2.5% and 97.5%
- * quantiles. Returns 0, or -1 when a sample is empty, resamples < 2 or
- * memory runs out. */
-int ic_stats_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb,
-			     unsigned resamples, uint64_t seed, double *lo, double *hi);
-
 /* Quantile of sorted x by linear interpolation between order statistics
  * (Hyndman-Fan type 7, the default of R and numpy). */
 double ic_stats_quantile_sorted(const double *x, size_t n, double p);
+
+/* Student's t distribution with df > 0 degrees of freedom: the CDF, and its
+ * inverse for 0 < p < 1. NAN outside those ranges. */
+double ic_stats_t_cdf(double t, double df);
+double ic_stats_t_quantile(double p, double df);
+
+/* A nested estimate of the mean of y over units (processes) grouped in
+ * clusters (layout variants). With two or more clusters the clusters are
+ * the independent draws: each contributes the mean of its units, and the
+ * standard error is the spread of those means (so it holds the between-
+ * layout, between-process and within-process variance alike). With one
+ * cluster the layout was not varied and the units are the draws; the
+ * interval then speaks for that one layout only. */
+struct ic_stats_nested {
+	double mean;          /* mean of the cluster means (of the units with one cluster) */
+	double se;            /* its standard error */
+	double df;            /* draws - 1 */
+	size_t clusters, units;
+	/* One-way random-effects ANOVA of the units: the share of their
+	 * variance that lies between clusters, max(0, (MSB - MSW) / n0) over
+	 * that plus MSW. NAN without two clusters of which one has 2+ units. */
+	double share_between;
+};
+
+/* y[i] with cluster[i] (any ints; equal ints are one cluster). Returns 0, or
+ * -1 when fewer than two draws (clusters, or units with one cluster) exist
+ * or memory runs out; out->mean is still set when n > 0. */
+int ic_stats_nested(const double *y, const int *cluster, size_t n, struct ic_stats_nested *out);
+
+/* The two-sided interval mean -+ t(1 - alpha/2, df) se. */
+void ic_stats_nested_interval(const struct ic_stats_nested *s, double alpha, double *lo, double *hi);
+
+/* Two-sided p-value of mean = 0 from the t statistic; NAN without an se. */
+double ic_stats_nested_p(const struct ic_stats_nested *s);
 
 #endif /* IC_STATS_H */

@@ -27,16 +27,17 @@
 static const char ic_usage[] =
 	"usage: summarize [options] --out DIR FILE.json...\n"
 	"\n"
-	"Reads Google Benchmark JSON files written by sites_bench (repetitions as\n"
-	"separate entries) and writes, each atomically:\n"
+	"Reads Google Benchmark JSON files written by sites_bench, one per process\n"
+	"(repetitions as separate entries; the context's layout_variant says which\n"
+	"layout the process ran), and writes, each atomically:\n"
 	"  DIR/benchmark.json   all benchmarks of all files under the first file's context\n"
 	"                       (readable by Google Benchmark's tools/compare.py)\n"
-	"  DIR/points.csv       one row per point: median time per call site, its 95%%\n"
-	"                       interval, cv, counters (empty when not measured)\n"
-	"  DIR/ratios.csv       per N: compare/baseline ratio of medians, bootstrap 95%%\n"
-	"                       interval, Mann-Whitney p, noisy flag\n"
-	"  DIR/crossover.csv    per series: verdict, crossover N and its interval, the\n"
-	"                       sweep points around it\n"
+	"  DIR/points.csv       one row per point: time per call site, its 95%% interval\n"
+	"                       over layouts and processes, cv, counters (empty when not\n"
+	"                       measured), variants, processes, layout share\n"
+	"  DIR/ratios.csv       per N: compare/baseline ratio, its 95%% interval, the\n"
+	"                       family-wise band, p, noisy flag, layout share\n"
+	"  DIR/crossover.csv    per series: verdict and the crossover bracket\n"
 	"  DIR/summary.md       recommendation, evidence, machine, counters, method\n"
 	"  DIR/calibration.csv  only with --planted\n"
 	"  DIR/plots/*.dat, DIR/plots/data.gp   input of plots/draw.sh DIR\n"
@@ -45,11 +46,8 @@ static const char ic_usage[] =
 	"  --out DIR          output directory (created if missing)\n"
 	"  --compare FORM     numerator of the ratio (default inline)\n"
 	"  --baseline FORM    denominator of the ratio (default extern)\n"
-	"  --noise-cv X       flag a point whose cv on either side exceeds X (default 0.05)\n"
-	"  --noise-ci X       flag a point whose ratio interval half-width exceeds X of the\n"
-	"                     ratio (default 0.03: wider cannot resolve a 3%% difference)\n"
-	"  --resamples N      bootstrap resamples (default 2000)\n"
-	"  --seed S           bootstrap seed (default 1)\n"
+	"  --noise-ci X       flag a point whose band half-width exceeds X of the ratio\n"
+	"                     (default 0.03: wider cannot resolve a 3%% difference)\n"
 	"  --planted F        calibration: the compare form carries a planted extra cost F\n"
 	"                     (e.g. 0.03); report whether each interval shows it\n"
 	"  --help             this text\n"
@@ -103,17 +101,6 @@ static int ic_parse_double(const char *s, double *out)
 	errno = 0;
 	*out = strtod(s, &end);
 	return (errno || end == s || *end || !isfinite(*out)) ? -1 : 0;
-}
-
-static int ic_parse_u64(const char *s, unsigned long long *out)
-{
-	char *end;
-
-	if (!*s || *s == '-')
-		return -1;
-	errno = 0;
-	*out = strtoull(s, &end, 10);
-	return (errno || *end) ? -1 : 0;
 }
 
 /* mkdir -p */
@@ -247,10 +234,7 @@ int main(int argc, char **argv)
 		{ "out", required_argument, NULL, 'o' },
 		{ "compare", required_argument, NULL, 'c' },
 		{ "baseline", required_argument, NULL, 'b' },
-		{ "noise-cv", required_argument, NULL, 'v' },
 		{ "noise-ci", required_argument, NULL, 'i' },
-		{ "resamples", required_argument, NULL, 'r' },
-		{ "seed", required_argument, NULL, 's' },
 		{ "planted", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -258,10 +242,8 @@ int main(int argc, char **argv)
 	struct ic_analysis_opts opts = {
 		.compare = "inline",
 		.baseline = "extern",
-		.noise_cv = 0.05,       /* the issue's default */
 		.noise_ci = 0.03,       /* the 2004 effect: a wider band cannot resolve it */
-		.resamples = 2000,      /* percentile ends move by < 0.1% of the ratio beyond this */
-		.seed = 1,
+		.family = 0.05,         /* each series' band holds at all N with 95% */
 		.planted = NAN,
 	};
 	const char *out = NULL;
@@ -272,7 +254,6 @@ int main(int argc, char **argv)
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
-		unsigned long long u;
 		double d;
 
 		switch (c) {
@@ -285,25 +266,10 @@ int main(int argc, char **argv)
 		case 'b':
 			opts.baseline = optarg;
 			break;
-		case 'v':
-			if (ic_parse_double(optarg, &d) || d <= 0.0)
-				return ic_bad("--noise-cv: '%s' is not a positive number", optarg);
-			opts.noise_cv = d;
-			break;
 		case 'i':
 			if (ic_parse_double(optarg, &d) || d <= 0.0)
 				return ic_bad("--noise-ci: '%s' is not a positive number", optarg);
 			opts.noise_ci = d;
-			break;
-		case 'r':
-			if (ic_parse_u64(optarg, &u) || u < 100 || u > 1000000)
-				return ic_bad("--resamples: '%s' is not a count from 100 to 1000000", optarg);
-			opts.resamples = (unsigned)u;
-			break;
-		case 's':
-			if (ic_parse_u64(optarg, &u))
-				return ic_bad("--seed: '%s' is not a non-negative integer", optarg);
-			opts.seed = u;
 			break;
 		case 'p':
 			if (ic_parse_double(optarg, &d) || d <= -1.0 || d >= 10.0)

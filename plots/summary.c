@@ -52,21 +52,6 @@ static const char *summary_runs(char *buf, size_t cap, const struct ic_group *gr
 	return buf;
 }
 
-/* The points of `side` form one run starting at the first point. */
-static int summary_prefix_run(const struct ic_group *gr, enum ic_point_side side)
-{
-	size_t i = 0;
-
-	while (i < gr->nratios && gr->ratios[i].side == side)
-		i++;
-	if (i == 0)
-		return 0;
-	for (; i < gr->nratios; i++)
-		if (gr->ratios[i].side == side)
-			return 0;
-	return 1;
-}
-
 static const char *summary_range(char *buf, size_t cap, unsigned long lo, unsigned long hi)
 {
 	if (lo == hi)
@@ -103,58 +88,77 @@ static void summary_code_phrase(FILE *f, const struct ic_results *res, const str
 		fprintf(f, "%s size per call site not measured", b);
 }
 
+/* "1..256, 1024" for the N of `side`, or "none". */
+static const char *summary_side_runs(char *buf, size_t cap, const struct ic_group *gr,
+				     enum ic_point_side side)
+{
+	summary_runs(buf, cap, gr, side);
+	if (!buf[0])
+		snprintf(buf, cap, "none");
+	return buf;
+}
+
+static const char *summary_form_of(const struct ic_results *res, enum ic_point_side s)
+{
+	return s == IC_SIDE_COMPARE ? res->opts.compare : res->opts.baseline;
+}
+
+/* The claim, only as strong as the bands allow (crossover.h states the rule). */
 static void summary_statement(FILE *f, const struct ic_results *res, const struct ic_group *gr)
 {
 	const struct ic_crossover *xo = &gr->xo;
 	const char *c = res->opts.compare, *b = res->opts.baseline;
-	char pays[96], x[32], iv[96], runs[512], uruns[512];
+	char runs[512], uruns[512];
 	unsigned long nmin = gr->nratios ? gr->ratios[0].cmp->sites : 0;
 	unsigned long nmax = gr->nratios ? gr->ratios[gr->nratios - 1].cmp->sites : 0;
+	int inl = summary_is_inline_form(c);
 
-	if (summary_is_inline_form(c))
-		snprintf(pays, sizeof(pays), "inlining pays");
-	else
-		snprintf(pays, sizeof(pays), "%s is faster than %s", c, b);
-	summary_runs(uruns, sizeof(uruns), gr, IC_SIDE_UNRESOLVED);
+	summary_side_runs(uruns, sizeof(uruns), gr, IC_SIDE_UNRESOLVED);
 	switch (xo->verdict) {
-	case IC_VERDICT_CROSSOVER:
-		fprintf(f, "%s %s about %s call sites (%s)", pays, xo->direction > 0 ? "below" : "above",
-			ic_fmt_about(x, sizeof(x), xo->sites),
-			ic_fmt_interval(iv, sizeof(iv), xo->sites_lo, xo->sites_hi));
-		if (xo->direction < 0)
-			fprintf(f, "; below that %s is faster", b);
-		break;
-	case IC_VERDICT_COMPARE_WINS:
-	case IC_VERDICT_BASELINE_WINS: {
-		int cmp = xo->verdict == IC_VERDICT_COMPARE_WINS;
-		enum ic_point_side side = cmp ? IC_SIDE_COMPARE : IC_SIDE_BASELINE;
-		const char *winner = cmp ? c : b;
-		size_t nwin = cmp ? xo->n_compare : xo->n_baseline;
+	case IC_VERDICT_CROSSOVER: {
+		const char *first = xo->direction > 0 ? c : b, *second = xo->direction > 0 ? b : c;
 
-		if (!cmp && summary_is_inline_form(c) && nwin == gr->nratios)
-			fputs("inlining does not pay: ", f);
-		if (nwin == gr->nratios)
-			fprintf(f, "%s is faster over the whole range N = %s", winner,
-				summary_range(runs, sizeof(runs), nmin, nmax));
-		else if (summary_prefix_run(gr, side) && isfinite(xo->sites_lo))
-			fprintf(f, "%s%s up to about %s call sites (where the ratio's 95%% interval "
-				"reaches 1); no resolvable difference at N = %s",
-				cmp && summary_is_inline_form(c) ? "inlining pays" : winner,
-				cmp && summary_is_inline_form(c) ? "" : " is faster",
-				ic_fmt_about(x, sizeof(x), xo->sites_lo), uruns);
+		if (inl && xo->direction > 0)
+			fprintf(f, "inlining pays up to N = %.0f call sites and costs from N = %.0f on; the "
+				"crossover lies between them", xo->bracket_lo, xo->bracket_hi);
 		else
-			fprintf(f, "%s is faster at N = %s; no resolvable difference at N = %s", winner,
-				summary_runs(runs, sizeof(runs), gr, side), uruns);
+			fprintf(f, "%s is faster up to N = %.0f and %s from N = %.0f on; the crossover "
+				"lies between them", first, xo->bracket_lo, second, xo->bracket_hi);
 		break;
 	}
+	case IC_VERDICT_COMPARE_WINS:
+	case IC_VERDICT_BASELINE_WINS: {
+		enum ic_point_side side = xo->verdict == IC_VERDICT_COMPARE_WINS ? IC_SIDE_COMPARE
+										   : IC_SIDE_BASELINE;
+		size_t nwin = side == IC_SIDE_COMPARE ? xo->n_compare : xo->n_baseline;
+
+		if (nwin == gr->nratios)
+			fprintf(f, "%s is faster over the whole range N = %s; no crossover",
+				summary_form_of(res, side), summary_range(runs, sizeof(runs), nmin, nmax));
+		else
+			fprintf(f, "%s is faster at N = %s and no N is resolved the other way, so no "
+				"crossover is shown; not resolved at N = %s", summary_form_of(res, side),
+				summary_side_runs(runs, sizeof(runs), gr, side), uruns);
+		break;
+	}
+	case IC_VERDICT_CONFLICT:
+		fprintf(f, "not resolved: the resolved points disagree (%s faster at N = %s, %s at "
+			"N = %s, switching %zu times), so no crossover is stated", c,
+			summary_side_runs(runs, sizeof(runs), gr, IC_SIDE_COMPARE), b,
+			summary_side_runs(uruns, sizeof(uruns), gr, IC_SIDE_BASELINE), xo->switches);
+		break;
 	default:
 		if (gr->nratios == 0)
 			fprintf(f, "no comparison (%s and %s were not both measured)", c, b);
 		else
-			fprintf(f, "no resolvable difference between %s and %s over N = %s "
-				"(every 95%% interval contains 1)", c, b,
+			fprintf(f, "not resolved: no difference between %s and %s is resolved over "
+				"N = %s at family-wise 95%%", c, b,
 				summary_range(runs, sizeof(runs), nmin, nmax));
 	}
+	if (isfinite(xo->lone_sites))
+		fprintf(f, " (%s is resolved ahead at N = %.0f alone; one point cannot set a "
+			"direction, so it is set aside)", summary_form_of(res, xo->lone_side),
+			xo->lone_sites);
 }
 
 static size_t summary_noisy_count(const struct ic_group *gr)
@@ -185,13 +189,16 @@ static void summary_recommendation(FILE *f, const struct ic_results *res, const 
 	if (ic_fmt_many_bodies(res))
 		fprintf(f, "%s, %s layout, %s order; ", gr->op, gr->layout, gr->order);
 	summary_code_phrase(f, res, gr);
-	fprintf(f, ") on %s: ", *cpu ? cpu : "this CPU (model not recorded)");
+	fprintf(f, ") on %s, %s: ", *cpu ? cpu : "this CPU (model not recorded)",
+		ic_fmt_threads_mode(tm, sizeof(tm), gr));
 	summary_statement(f, res, gr);
-	fprintf(f, ", %s.", ic_fmt_threads_mode(tm, sizeof(tm), gr));
-	if (gr->xo.multiple)
-		fputs(" The ratio crosses 1 more than once, so the crossover is rough.", f);
-	if (noisy)
-		fprintf(f, " %zu of %zu point%s noisy.", noisy, gr->nratios, summary_s(gr->nratios));
+	fputc('.', f);
+	if (noisy == gr->nratios && noisy)
+		fprintf(f, " Every point's band is wider than ±%g%%: only differences larger than "
+			"that can be resolved here.", 100.0 * res->opts.noise_ci);
+	else if (noisy)
+		fprintf(f, " %zu of %zu point%s cannot resolve ±%g%% (band too wide).", noisy,
+			gr->nratios, summary_s(gr->nratios), 100.0 * res->opts.noise_ci);
 	fputc('\n', f);
 }
 
@@ -263,29 +270,41 @@ static void summary_ratio_cell(FILE *f, const struct ic_ratio *r)
 		fprintf(f, " [%.4f–%.4f]", r->lo, r->hi);
 }
 
+static void summary_band_cell(FILE *f, const struct ic_ratio *r)
+{
+	if (isfinite(r->band_lo))
+		fprintf(f, "%.4f–%.4f", r->band_lo, r->band_hi);
+	else
+		fputs("—", f);
+}
+
 static void summary_verdict_line(FILE *f, const struct ic_results *res, const struct ic_group *gr)
 {
 	const struct ic_crossover *xo = &gr->xo;
-	char x[32], iv[96];
 
 	fprintf(f, "Verdict: **%s**", ic_verdict_name(xo->verdict));
 	if (xo->verdict == IC_VERDICT_CROSSOVER)
-		fprintf(f, ", the ratio crosses 1 at about %s call sites (%s)",
-			ic_fmt_about(x, sizeof(x), xo->sites),
-			ic_fmt_interval(iv, sizeof(iv), xo->sites_lo, xo->sites_hi));
-	else if (isfinite(xo->sites_lo))
-		fprintf(f, ", the winner's 95%% interval reaches 1 at about %s call sites",
-			ic_fmt_about(x, sizeof(x), xo->sites_lo));
-	if (isfinite(xo->bracket_lo))
-		fprintf(f, "; sweep points around it: N = %.0f and %.0f", xo->bracket_lo, xo->bracket_hi);
-	fprintf(f, ". %s faster at %zu, %s faster at %zu, unresolved at %zu of %zu points.\n\n",
+		fprintf(f, ", bracket (%.0f, %.0f): %s resolved ahead up to N = %.0f, %s from N = %.0f",
+			xo->bracket_lo, xo->bracket_hi, xo->direction > 0 ? res->opts.compare : res->opts.baseline,
+			xo->bracket_lo, xo->direction > 0 ? res->opts.baseline : res->opts.compare,
+			xo->bracket_hi);
+	fprintf(f, ". By the band: %s faster at %zu, %s faster at %zu, unresolved at %zu of %zu points.\n\n",
 		res->opts.compare, xo->n_compare, res->opts.baseline, xo->n_baseline,
 		xo->n_unresolved, gr->nratios);
 }
 
+/* "[95% CI]" only where the cells hold one. */
+static const char *summary_ci_label(const struct ic_group *gr)
+{
+	for (size_t i = 0; i < gr->nratios; i++)
+		if (isfinite(gr->ratios[i].lo))
+			return " [95% CI]";
+	return " (no interval: fewer than 2 processes or layouts)";
+}
+
 static void summary_evidence(FILE *f, const struct ic_results *res, const struct ic_group *gr)
 {
-	const char *c = res->opts.compare, *b = res->opts.baseline;
+	const char *c = res->opts.compare, *b = res->opts.baseline, *ci = summary_ci_label(gr);
 	int mixed, any;
 	const char *l1 = summary_l1i_label(gr, &mixed, &any);
 
@@ -297,12 +316,13 @@ static void summary_evidence(FILE *f, const struct ic_results *res, const struct
 		fprintf(f, "No N with both %s and %s measured; see points.csv.\n\n", c, b);
 		return;
 	}
-	fprintf(f, "| N | %s ns/site [95%% CI] | %s ns/site [95%% CI] | %s/%s [95%% CI] | p | noisy "
-		"| L1i miss/site %s%s | L1i miss/site %s%s |\n", c, b, c, b, c, l1, b, l1);
-	fputs("|---:|---:|---:|---:|---:|:---:|---:|---:|\n", f);
+	fprintf(f, "| N | %s ns/site%s | %s ns/site%s | %s/%s%s | band (all N, 95%%) | layout share "
+		"| p | noisy | L1i miss/site %s%s | L1i miss/site %s%s |\n", c, ci, b, ci, c, b, ci, c, l1,
+		b, l1);
+	fputs("|---:|---:|---:|---:|---:|---:|---:|:---:|---:|---:|\n", f);
 	for (size_t i = 0; i < gr->nratios; i++) {
 		const struct ic_ratio *r = &gr->ratios[i];
-		char p[32];
+		char p[32], sh[32];
 
 		fprintf(f, "| %lu | ", r->cmp->sites);
 		summary_time_cell(f, r->cmp);
@@ -310,7 +330,10 @@ static void summary_evidence(FILE *f, const struct ic_results *res, const struct
 		summary_time_cell(f, r->base);
 		fputs(" | ", f);
 		summary_ratio_cell(f, r);
-		fprintf(f, " | %s | %s | ", summary_val(p, sizeof(p), r->p, "%.2g"), r->noisy ? "noisy" : "");
+		fputs(" | ", f);
+		summary_band_cell(f, r);
+		fprintf(f, " | %s | %s | %s | ", summary_val(sh, sizeof(sh), 100.0 * r->share_layout, "%.0f%%"),
+			summary_val(p, sizeof(p), r->p, "%.2g"), r->noisy ? "noisy" : "");
 		summary_l1i_cell(f, r->cmp, mixed);
 		fputs(" | ", f);
 		summary_l1i_cell(f, r->base, mixed);
@@ -457,46 +480,60 @@ static void summary_counters(FILE *f, const struct ic_results *res)
 
 static void summary_method(FILE *f, const struct ic_results *res)
 {
-	size_t rmin = (size_t)-1, rmax = 0, nratios = 0, noisy = 0, low_cover = 0, nerr_pts = 0;
+	size_t rmin = (size_t)-1, rmax = 0, umin = (size_t)-1, umax = 0, vmax = 0, nratios = 0;
+	size_t noisy = 0, nerr_pts = 0, layout_heavy = 0;
 
 	for (size_t i = 0; i < res->npoints; i++) {
 		const struct ic_point *p = res->points[i];
 
-		if (p->nreps < rmin)
-			rmin = p->nreps;
-		if (p->nreps > rmax)
-			rmax = p->nreps;
-		low_cover += p->nreps > 0 && p->nreps < 6;
+		rmin = p->nreps < rmin ? p->nreps : rmin;
+		rmax = p->nreps > rmax ? p->nreps : rmax;
+		umin = p->nunits < umin ? p->nunits : umin;
+		umax = p->nunits > umax ? p->nunits : umax;
+		vmax = p->nvariants > vmax ? p->nvariants : vmax;
 		nerr_pts += p->nerrors > 0;
 	}
 	for (size_t g = 0; g < res->ngroups; g++) {
 		nratios += res->groups[g].nratios;
 		noisy += summary_noisy_count(&res->groups[g]);
+		for (size_t i = 0; i < res->groups[g].nratios; i++)
+			layout_heavy += res->groups[g].ratios[i].share_layout >= 0.5;
 	}
 	fputs("## Method and noise\n\n", f);
-	if (rmin == rmax)
-		fprintf(f, "- Repetitions: %zu per point.\n", rmax);
-	else
-		fprintf(f, "- Repetitions: %zu to %zu per point.\n", rmin, rmax);
+	fprintf(f, "- Design: %zu layout variant%s; %zu", vmax, summary_s(vmax), umin);
+	if (umax != umin)
+		fprintf(f, " to %zu", umax);
+	fprintf(f, " processes per point; %zu", rmin);
+	if (rmax != rmin)
+		fprintf(f, " to %zu", rmax);
+	fputs(" repetitions per point in all, the forms interleaved at random within each process.\n", f);
 	fputs("- Time per call site: Google Benchmark's real_time per iteration (one iteration runs "
-	      "one call site). Per point: the median over repetitions with a distribution-free 95% "
-	      "interval (order statistics), and cv = standard deviation / mean.\n", f);
-	if (low_cover)
-		fprintf(f, "- %zu points have fewer than 6 repetitions: their interval is min–max and "
-			"covers the median with less than 95%%.\n", low_cover);
-	fprintf(f, "- Ratio %s/%s: ratio of medians; 95%% interval from a percentile bootstrap "
-		"(%u resamples of the repetitions of each form, seed %llu, so the output is "
-		"reproducible); p from a two-sided Mann-Whitney U test. Fewer than 3 repetitions on a "
-		"side: no interval.\n", res->opts.compare, res->opts.baseline, res->opts.resamples,
-		(unsigned long long)res->opts.seed);
-	fprintf(f, "- Noisy: %zu of %zu ratio points. A point is noisy when either form's cv "
-		"exceeds %g%% or the ratio's 95%% interval is wider than ±%g%% of the ratio: at that "
-		"width a %g%% difference (the size of the 2004 effect) cannot be resolved.\n", noisy,
-		nratios, 100.0 * res->opts.noise_cv, 100.0 * res->opts.noise_ci,
-		100.0 * res->opts.noise_ci);
-	fputs("- Crossover: where the ratio of medians crosses 1, interpolated on log N; its interval "
-	      "is where the edges of the 95% band cross 1. A form counts as faster at N only when "
-	      "the whole interval is on its side of 1.\n", f);
+	      "one call site). Each process contributes the median of its repetitions; the estimate "
+	      "is the geometric mean over layout variants of those medians, and cv the median "
+	      "within-process coefficient of variation.\n", f);
+	if (vmax >= 2)
+		fputs("- Intervals: Student's t over the layout variants (each variant the mean of its "
+		      "processes' log values), so they hold the spread between layouts, between processes "
+		      "and between repetitions. The ratio is formed within each process (both forms ran "
+		      "interleaved in it).\n", f);
+	else
+		fputs("- Intervals: Student's t over processes of **one** layout: they do not hold the "
+		      "spread between layouts, so they speak for this build's code placement only.\n", f);
+	fprintf(f, "- Band: each series' points are judged together. The band at N is the t interval "
+		"at %g / m (Bonferroni over the m points of the series), so that all m hold at once "
+		"with probability 95%% or more. A form is faster at N only when the whole band is on "
+		"its side of 1.\n", res->opts.family);
+	fprintf(f, "- Crossover rule: the points resolved by the band, in ascending N, may switch "
+		"side once; the crossover is then the bracket (A, B) between the last N resolved for the "
+		"first winner and the first N resolved for the other, with no point estimate inside. A "
+		"side needs %d resolved points: a single one is named and set aside. More than one "
+		"switch is a conflict and nothing is claimed.\n", IC_CROSSOVER_MIN_POINTS);
+	fprintf(f, "- Layout share: of the process-to-process variance of the log ratio, the part "
+		"between layout variants (one-way random-effects ANOVA). %zu of %zu ratio points have "
+		"50%% or more: there the layout matters as much as the form.\n", layout_heavy, nratios);
+	fprintf(f, "- Noisy: %zu of %zu ratio points have a band wider than ±%g%% of the ratio: there "
+		"a %g%% difference (the size of the 2004 effect) cannot be resolved.\n", noisy, nratios,
+		100.0 * res->opts.noise_ci, 100.0 * res->opts.noise_ci);
 	if (res->n_errors)
 		fprintf(f, "- Skipped: %zu repetition%s at %zu point%s reported an error and %s not "
 			"counted.\n", res->n_errors, summary_s(res->n_errors), nerr_pts, summary_s(nerr_pts),
@@ -511,13 +548,7 @@ static void summary_method(FILE *f, const struct ic_results *res)
 		fprintf(f, "- Ignored: %zu aggregate entr%s (statistics above are recomputed from "
 			"the repetitions) and %zu entr%s not named sites/...\n", res->n_aggregates,
 			res->n_aggregates == 1 ? "y" : "ies", res->n_other, res->n_other == 1 ? "y" : "ies");
-	fprintf(f, "- Input: %zu file%s:", res->nfiles, res->nfiles == 1 ? "" : "s");
-	for (size_t i = 0; i < res->nfiles; i++) {
-		const char *slash = strrchr(res->files[i]->path, '/');
-
-		fprintf(f, " %s", slash ? slash + 1 : res->files[i]->path);
-	}
-	fputs(".\n", f);
+	fprintf(f, "- Input: %zu file%s (one per process).\n", res->nfiles, res->nfiles == 1 ? "" : "s");
 }
 
 int ic_summary_write(FILE *f, const struct ic_results *res)
@@ -530,8 +561,9 @@ int ic_summary_write(FILE *f, const struct ic_results *res)
 	if (isfinite(res->opts.planted))
 		summary_calibration(f, res);
 	fputs("## Evidence\n\n", f);
-	fprintf(f, "Medians per call site in ns with 95%% intervals; ratio %s/%s below 1 means %s "
-		"is faster. Files: points.csv, ratios.csv, crossover.csv; plots in plots/.\n\n",
+	fprintf(f, "Time per call site in ns and the ratio %s/%s (below 1: %s is faster), each with "
+		"its 95%% interval at that N; the band is the family-wise interval that decides. "
+		"Files: points.csv, ratios.csv, crossover.csv; plots in plots/.\n\n",
 		res->opts.compare, res->opts.baseline, res->opts.compare);
 	for (size_t g = 0; g < res->ngroups; g++)
 		summary_evidence(f, res, &res->groups[g]);

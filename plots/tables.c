@@ -45,7 +45,8 @@ static const char *tables_side_form(const struct ic_results *res, enum ic_point_
 int ic_tables_points_write(FILE *f, const struct ic_results *res)
 {
 	fputs("form,op,layout,order,sites,threads,mode,ns_per_op,ns_ci_lo,ns_ci_hi,cv,ops_per_s,"
-	      "cycles_per_op,l1i_miss_per_op,counter_source,code_bytes_per_site,footprint_bytes\n", f);
+	      "cycles_per_op,l1i_miss_per_op,counter_source,code_bytes_per_site,footprint_bytes,"
+	      "variants,processes,reps,layout_share\n", f);
 	for (size_t i = 0; i < res->npoints; i++) {
 		const struct ic_point *p = res->points[i];
 
@@ -62,6 +63,8 @@ int ic_tables_points_write(FILE *f, const struct ic_results *res)
 		fputc(',', f);
 		tables_num(f, p->med[IC_F_CODE], "%.10g", ',');
 		tables_num(f, p->med[IC_F_FOOT], "%.10g", 0);
+		fprintf(f, ",%zu,%zu,%zu,", p->nvariants, p->nunits, p->nreps);
+		tables_num(f, p->share_layout, "%.4f", 0);
 		fputc('\n', f);
 	}
 	return ferror(f) ? -1 : 0;
@@ -71,7 +74,7 @@ int ic_tables_ratios_write(FILE *f, const struct ic_results *res)
 {
 	fputs("op,layout,order,sites,threads,mode,compare,baseline,ns_compare,ns_baseline,ratio,"
 	      "ratio_ci_lo,ratio_ci_hi,p_value,cv_compare,cv_baseline,reps_compare,reps_baseline,"
-	      "noisy,faster\n", f);
+	      "noisy,faster,band_lo,band_hi,variants,processes,layout_share,df\n", f);
 	for (size_t g = 0; g < res->ngroups; g++) {
 		const struct ic_group *gr = &res->groups[g];
 
@@ -88,8 +91,14 @@ int ic_tables_ratios_write(FILE *f, const struct ic_results *res)
 			tables_num(f, r->p, "%.4g", ',');
 			tables_num(f, r->cmp->cv, "%.6g", ',');
 			tables_num(f, r->base->cv, "%.6g", 0);
-			fprintf(f, ",%zu,%zu,%d,%s\n", r->cmp->nreps, r->base->nreps, r->noisy,
+			fprintf(f, ",%zu,%zu,%d,%s,", r->cmp->nreps, r->base->nreps, r->noisy,
 				tables_side_form(res, r->side));
+			tables_num(f, r->band_lo, "%.6f", ',');
+			tables_num(f, r->band_hi, "%.6f", ',');
+			fprintf(f, "%zu,%zu,", r->nvariants, r->nunits);
+			tables_num(f, r->share_layout, "%.4f", ',');
+			tables_num(f, r->df, "%g", 0);
+			fputc('\n', f);
 		}
 	}
 	return ferror(f) ? -1 : 0;
@@ -99,7 +108,8 @@ int ic_tables_crossover_write(FILE *f, const struct ic_results *res)
 {
 	fputs("op,layout,order,threads,mode,compare,baseline,verdict,small_n_winner,"
 	      "crossover_sites,crossover_ci_lo,crossover_ci_hi,bracket_lo,bracket_hi,"
-	      "points,compare_faster,baseline_faster,unresolved,sites_min,sites_max\n", f);
+	      "points,compare_faster,baseline_faster,unresolved,sites_min,sites_max,lone_sites,"
+	      "switches\n", f);
 	for (size_t g = 0; g < res->ngroups; g++) {
 		const struct ic_group *gr = &res->groups[g];
 		const struct ic_crossover *xo = &gr->xo;
@@ -109,9 +119,10 @@ int ic_tables_crossover_write(FILE *f, const struct ic_results *res)
 		fprintf(f, "%s,%s,%s,%lu,%s,%s,%s,%s,%s,", gr->op, gr->layout, gr->order, gr->threads,
 			gr->mode, res->opts.compare, res->opts.baseline, ic_verdict_name(xo->verdict),
 			first);
-		tables_num(f, xo->sites, "%.1f", ',');
-		tables_num(f, xo->sites_lo, "%.1f", ',');
-		tables_num(f, xo->sites_hi, "%.1f", ',');
+		/* No point estimate: the data place a crossover in its bracket only. */
+		fputc(',', f);
+		tables_num(f, xo->bracket_lo, "%.0f", ',');
+		tables_num(f, xo->bracket_hi, "%.0f", ',');
 		tables_num(f, xo->bracket_lo, "%.0f", ',');
 		tables_num(f, xo->bracket_hi, "%.0f", 0);
 		fprintf(f, ",%zu,%zu,%zu,%zu,", gr->nratios, xo->n_compare, xo->n_baseline,
@@ -121,7 +132,9 @@ int ic_tables_crossover_write(FILE *f, const struct ic_results *res)
 				gr->ratios[gr->nratios - 1].cmp->sites);
 		else
 			fputc(',', f);
-		fputc('\n', f);
+		fputc(',', f);
+		tables_num(f, xo->lone_sites, "%.0f", 0);
+		fprintf(f, ",%zu\n", xo->switches);
 	}
 	return ferror(f) ? -1 : 0;
 }

@@ -1,143 +1,122 @@
-/* plots/crossover.c on synthetic ratio series with known crossings.
- * The ratios are linear in log2 N, so interpolation on log N is exact. */
+/* plots/crossover.c: the bracket rule on series whose answer is known,
+ * including a step-shaped curve, a spurious single point and alternating
+ * sides, which must not produce a crossover. */
 #include <math.h>
+#include <string.h>
 
 #include "check.h"
 #include "crossover.h"
 
-#define NPTS 11   /* N = 1, 2, 4, ..., 1024 */
-#define NEAR(a, b) (fabs((a) - (b)) <= 1e-6 * fabs(b))
+#define NPTS 15   /* N = 1, 2, 4, ..., 16384 */
 
-/* ratio = 1 + slope * (log2 N - log2 x), band +-half */
-static void series_line(struct ic_ratio_point *p, double slope, double x, double half)
+/* Each point from a letter: c = compare resolved ahead (band below 1),
+ * b = baseline resolved ahead, u = unresolved (band contains 1). */
+static size_t series(struct ic_ratio_point *p, const char *sides)
 {
-	for (int i = 0; i < NPTS; i++) {
-		p[i].sites = (double)(1u << i);
-		p[i].ratio = 1.0 + slope * (i - log2(x));
-		p[i].lo = p[i].ratio - half;
-		p[i].hi = p[i].ratio + half;
+	size_t n = strlen(sides);
+
+	for (size_t i = 0; i < n; i++) {
+		double r = sides[i] == 'c' ? 0.9 : sides[i] == 'b' ? 1.7 : 1.01;
+
+		p[i] = (struct ic_ratio_point){ (double)(1u << i), r, r - 0.05, r + 0.05 };
 	}
+	return n;
 }
 
-static void test_crossover_up(void)
+static struct ic_crossover find(const char *sides)
 {
-	struct ic_ratio_point p[NPTS];
+	struct ic_ratio_point p[32];
 	struct ic_crossover xo;
+	size_t n = series(p, sides);
 
-	/* Compare faster at small N, crossing at 300; the band (+-0.01 =
-	 * half a doubling at slope 0.02) crosses at 300/sqrt2 and 300*sqrt2. */
-	series_line(p, 0.02, 300.0, 0.01);
-	ic_crossover_find(p, NPTS, &xo);
-	CHECK(xo.verdict == IC_VERDICT_CROSSOVER, "verdict %s", ic_verdict_name(xo.verdict));
-	CHECK(xo.direction == 1, "compare wins first");
-	CHECK(NEAR(xo.sites, 300.0), "crossover %g, want 300", xo.sites);
-	CHECK(NEAR(xo.sites_lo, 300.0 / sqrt(2.0)), "interval low %g", xo.sites_lo);
-	CHECK(NEAR(xo.sites_hi, 300.0 * sqrt(2.0)), "interval high %g", xo.sites_hi);
-	CHECK(xo.bracket_lo == 256.0 && xo.bracket_hi == 512.0, "bracket %g..%g", xo.bracket_lo,
+	ic_crossover_find(p, n, &xo);
+	return xo;
+}
+
+static void test_step(void)
+{
+	/* The Zen 5 shape: inline ahead at N = 1..4, then a step to 1.7x from
+	 * N = 8, with N = 8 itself not resolved. */
+	struct ic_crossover xo = find("cccubbbbbbbbbbb");
+
+	CHECK(xo.verdict == IC_VERDICT_CROSSOVER, "step: verdict %s", ic_verdict_name(xo.verdict));
+	CHECK(xo.direction == 1, "step: compare wins at small N");
+	CHECK(xo.bracket_lo == 4.0 && xo.bracket_hi == 16.0, "step: bracket (%g, %g), want (4, 16)",
+	      xo.bracket_lo, xo.bracket_hi);
+	CHECK(xo.n_compare == 3 && xo.n_baseline == 11 && xo.n_unresolved == 1, "step: counts");
+	CHECK(isnan(xo.lone_sites), "step: nothing set aside");
+	/* Without the unresolved point the bracket is the two neighbours. */
+	xo = find("ccccbbbbbbbbbbb");
+	CHECK(xo.bracket_lo == 8.0 && xo.bracket_hi == 16.0, "sharp step: (%g, %g)", xo.bracket_lo,
 	      xo.bracket_hi);
-	CHECK(!xo.multiple, "one crossing");
-	/* Points with hi < 1: N <= 128 (ratio 0.9754 + 0.01 at 128). */
-	CHECK(xo.n_compare == 8 && xo.n_baseline == 2 && xo.n_unresolved == 1,
-	      "sides %zu/%zu/%zu", xo.n_compare, xo.n_baseline, xo.n_unresolved);
+	/* The other direction: the baseline wins at small N. */
+	xo = find("bbuuuuuuuuucccc");
+	CHECK(xo.verdict == IC_VERDICT_CROSSOVER && xo.direction == -1, "reverse step");
+	CHECK(xo.bracket_lo == 2.0 && xo.bracket_hi == 2048.0, "reverse: (%g, %g)", xo.bracket_lo,
+	      xo.bracket_hi);
 }
 
-static void test_crossover_down(void)
+static void test_spurious_point(void)
 {
-	struct ic_ratio_point p[NPTS];
-	struct ic_crossover xo;
+	/* One resolved win at the first point cannot flip the recommendation:
+	 * the baseline wins, the lone point is named and set aside. */
+	struct ic_crossover xo = find("cuubbbbbbbbbbbb");
 
-	series_line(p, -0.02, 300.0, 0.01);
-	ic_crossover_find(p, NPTS, &xo);
-	CHECK(xo.verdict == IC_VERDICT_CROSSOVER, "verdict %s", ic_verdict_name(xo.verdict));
-	CHECK(xo.direction == -1, "baseline wins first");
-	CHECK(NEAR(xo.sites, 300.0), "crossover %g", xo.sites);
-	CHECK(NEAR(xo.sites_lo, 300.0 / sqrt(2.0)) && NEAR(xo.sites_hi, 300.0 * sqrt(2.0)),
-	      "interval %g..%g", xo.sites_lo, xo.sites_hi);
+	CHECK(xo.verdict == IC_VERDICT_BASELINE_WINS, "spurious first point: verdict %s",
+	      ic_verdict_name(xo.verdict));
+	CHECK(isnan(xo.bracket_lo) && isnan(xo.bracket_hi), "no bracket from one point");
+	CHECK(xo.lone_sites == 1.0 && xo.lone_side == IC_SIDE_COMPARE, "lone point at N = %g",
+	      xo.lone_sites);
+	/* A single resolved point and nothing else: no claim at all. */
+	xo = find("uuuuuuubuuuuuuu");
+	CHECK(xo.verdict == IC_VERDICT_UNRESOLVED, "one point only: %s", ic_verdict_name(xo.verdict));
+	CHECK(xo.lone_sites == 128.0, "one point only: named (%g)", xo.lone_sites);
+	/* Two lone points on either side: no claim. */
+	xo = find("cuuuuuuuuuuuuub");
+	CHECK(xo.verdict == IC_VERDICT_UNRESOLVED, "two lone points: %s", ic_verdict_name(xo.verdict));
+}
+
+static void test_conflict(void)
+{
+	/* Sides that alternate are not a crossover, whatever the majority. */
+	struct ic_crossover xo = find("ccbbccbbbbbbbbb");
+
+	CHECK(xo.verdict == IC_VERDICT_CONFLICT, "alternating: %s", ic_verdict_name(xo.verdict));
+	CHECK(xo.switches == 3, "alternating: %zu switches", xo.switches);
+	CHECK(xo.direction == 0 && isnan(xo.bracket_lo), "alternating: no direction, no bracket");
 }
 
 static void test_one_sided(void)
 {
-	struct ic_ratio_point p[NPTS];
-	struct ic_crossover xo;
+	struct ic_crossover xo = find("uucccccccccccuu");
 
-	series_line(p, 0.0, 1.0, 0.01);
-	for (int i = 0; i < NPTS; i++) {
-		p[i].ratio = 0.9;
-		p[i].lo = 0.89;
-		p[i].hi = 0.91;
-	}
-	ic_crossover_find(p, NPTS, &xo);
-	CHECK(xo.verdict == IC_VERDICT_COMPARE_WINS, "all below 1: %s", ic_verdict_name(xo.verdict));
-	CHECK(xo.n_compare == NPTS, "every point resolved");
-	CHECK(isnan(xo.sites) && isnan(xo.sites_lo) && isnan(xo.sites_hi) && isnan(xo.bracket_lo),
-	      "nothing to interpolate");
-
-	for (int i = 0; i < NPTS; i++) {
-		p[i].ratio = 1.1;
-		p[i].lo = 1.09;
-		p[i].hi = 1.11;
-	}
-	ic_crossover_find(p, NPTS, &xo);
-	CHECK(xo.verdict == IC_VERDICT_BASELINE_WINS, "all above 1: %s", ic_verdict_name(xo.verdict));
-	CHECK(xo.direction == -1 && isnan(xo.sites), "baseline wins, no crossing");
-
-	for (int i = 0; i < NPTS; i++) {
-		p[i].ratio = i % 2 ? 1.01 : 0.99;
-		p[i].lo = p[i].ratio - 0.05;
-		p[i].hi = p[i].ratio + 0.05;
-	}
-	ic_crossover_find(p, NPTS, &xo);
-	CHECK(xo.verdict == IC_VERDICT_UNRESOLVED, "all straddle 1: %s", ic_verdict_name(xo.verdict));
-	CHECK(xo.direction == 0 && isnan(xo.sites) && isnan(xo.bracket_lo), "no fields");
-	CHECK(xo.multiple, "ratio crosses 1 many times");
+	CHECK(xo.verdict == IC_VERDICT_COMPARE_WINS, "compare only: %s", ic_verdict_name(xo.verdict));
+	CHECK(xo.direction == 1 && isnan(xo.bracket_lo), "compare only: no bracket");
+	xo = find("uuuuuuuuuuuuuuu");
+	CHECK(xo.verdict == IC_VERDICT_UNRESOLVED && xo.n_unresolved == NPTS, "nothing resolved");
+	xo = find("");
+	CHECK(xo.verdict == IC_VERDICT_UNRESOLVED, "no points");
 }
 
-static void test_win_then_unresolved(void)
+static void test_side_edges(void)
 {
-	struct ic_ratio_point p[NPTS];
-	struct ic_crossover xo;
+	/* A band touching 1 is unresolved; NAN bands are unresolved. */
+	struct ic_ratio_point p = { 8, 0.95, 0.9, 1.0 };
 
-	/* Compare resolved faster up to N = 64, then 1.01 +- 0.04 (unresolved). */
-	series_line(p, 0.0, 1.0, 0.0);
-	for (int i = 0; i < NPTS; i++) {
-		p[i].ratio = i <= 6 ? 0.9 : 1.01;
-		p[i].lo = p[i].ratio - (i <= 6 ? 0.01 : 0.04);
-		p[i].hi = p[i].ratio + (i <= 6 ? 0.01 : 0.04);
-	}
-	ic_crossover_find(p, NPTS, &xo);
-	CHECK(xo.verdict == IC_VERDICT_COMPARE_WINS, "verdict %s", ic_verdict_name(xo.verdict));
-	/* Band edge: hi goes 0.91 -> 1.05 between 64 and 128. */
-	CHECK(NEAR(xo.sites_lo, 64.0 * pow(2.0, 0.09 / 0.14)), "band edge %g", xo.sites_lo);
-	CHECK(isnan(xo.sites_hi), "the other edge never crosses");
-	/* Medians: -0.1 -> +0.01 between 64 and 128. */
-	CHECK(NEAR(xo.sites, 64.0 * pow(2.0, 0.1 / 0.11)), "median crossing %g", xo.sites);
-	CHECK(xo.bracket_lo == 64.0 && xo.bracket_hi == 128.0, "bracket %g..%g", xo.bracket_lo,
-	      xo.bracket_hi);
-}
-
-static void test_missing_intervals(void)
-{
-	struct ic_ratio_point p[3] = {
-		{ 1, 0.8, NAN, NAN }, { 2, 0.8, 0.79, 0.81 }, { 4, 1.2, 1.19, 1.21 },
-	};
-	struct ic_crossover xo;
-
-	ic_crossover_find(p, 3, &xo);
-	CHECK(ic_ratio_point_side(&p[0]) == IC_SIDE_UNRESOLVED, "no interval: unresolved");
-	CHECK(xo.verdict == IC_VERDICT_CROSSOVER && xo.n_unresolved == 1, "verdict %s",
-	      ic_verdict_name(xo.verdict));
-	CHECK(NEAR(xo.sites, 2.0 * pow(2.0, 0.5)), "crossover %g", xo.sites);
-	ic_crossover_find(p, 0, &xo);
-	CHECK(xo.verdict == IC_VERDICT_UNRESOLVED, "empty series");
+	CHECK(ic_ratio_point_side(&p) == IC_SIDE_UNRESOLVED, "hi == 1 is unresolved");
+	p = (struct ic_ratio_point){ 8, 0.95, 0.9, 0.999 };
+	CHECK(ic_ratio_point_side(&p) == IC_SIDE_COMPARE, "hi < 1 is compare");
+	p = (struct ic_ratio_point){ 8, NAN, NAN, NAN };
+	CHECK(ic_ratio_point_side(&p) == IC_SIDE_UNRESOLVED, "NAN is unresolved");
 }
 
 int main(void)
 {
-	test_crossover_up();
-	test_crossover_down();
+	test_step();
+	test_spurious_point();
+	test_conflict();
 	test_one_sided();
-	test_win_then_unresolved();
-	test_missing_intervals();
+	test_side_edges();
 	puts("plots crossover: ok");
 	return 0;
 }

@@ -53,13 +53,16 @@ check_charts() {
 
 # Four panels, simulated counters; then six panels without counters and
 # with a missing baseline series (empty panels must still draw).
-"$fakegb" > "$work/full.json" || fail "fakegb"
-"$summarize" --out "$work/full" "$work/full.json" || fail "summarize full"
+for v in 0 1 2; do for p in 0 1; do
+	"$fakegb" --variant $v --process $p --seed $((v * 10 + p + 1)) > "$work/full-v${v}_p$p.json" || fail "fakegb"
+done; done
+"$summarize" --out "$work/full" "$work"/full-v*.json || fail "summarize full"
 sh "$draw" "$work/full" || fail "draw.sh full: exit $?"
 check_charts "$work/full"
 grep -q 'simulated (valgrind, L1i 32 KiB/8-way/64 B)' "$work/full/plots/l1i.svg" || fail "l1i chart not labelled simulated"
 grep -q 'Fake CPU 9000 @ 3.0GHz, 2 cores, 2025-12-03' "$work/full/plots/ratio.svg" || fail "caption missing"
-grep -q 'crossover at about' "$work/full/plots/ratio.svg" || fail "crossover not marked"
+grep -q 'crossover in (' "$work/full/plots/ratio.svg" || fail "crossover bracket not marked"
+grep -q 'band, all N' "$work/full/plots/ratio.svg" || fail "band not drawn"
 
 "$fakegb" --counters none --threads 1,2,4 --sites-max 256 > "$work/none.json" || fail "fakegb none"
 "$summarize" --baseline hint --out "$work/none" "$work/none.json" || fail "summarize none"

@@ -7,12 +7,16 @@
  *   inline_wins r = 0.9    extern_wins r = 1.1    same r = 1
  * and a form extern_plant (with --planted F) takes BASE_NS * (1 + F).
  * Each repetition is multiplied by 1 + noise * u, u uniform in [-1, 1).
+ * One output is one process: --variant V and --process P go into the
+ * context (layout_variant, process), and --layout-noise X multiplies the
+ * compare form's time by 1 + X * u_V with u_V uniform in [-1, 1) drawn from
+ * V and N alone, so every process of a variant shares its layout's effect.
  *
  * usage: test_plots_fakegb [--shape S] [--crossover X] [--reps R]
  *        [--sites-max N] [--threads 1,2] [--modes private,shared]
  *        [--counters papi|sim|none] [--sim-threads-only 1] [--noise X]
  *        [--seed S] [--hint 1] [--planted F] [--time-unit ns|us]
- *        [--error-at N]  > out.json
+ *        [--error-at N] [--variant V] [--process P] [--layout-noise X] > out.json
  */
 #include <jansson.h>
 #include <math.h>
@@ -27,8 +31,8 @@
 
 struct fake_opts {
 	const char *shape, *threads, *modes, *counters, *time_unit;
-	double crossover, noise, planted;
-	unsigned reps, sites_max, error_at, sim_threads;
+	double crossover, noise, planted, layout_noise;
+	unsigned reps, sites_max, error_at, sim_threads, variant, process;
 	int hint;
 	unsigned long long seed;
 };
@@ -74,6 +78,14 @@ static json_t *fake_context(const struct fake_opts *o)
 	json_object_set_new(ctx, "l3_size", json_string("33554432"));
 	json_object_set_new(ctx, "pinned", json_string("true"));
 	json_object_set_new(ctx, "lock", json_string("tas"));
+	{
+		char buf[32];
+
+		snprintf(buf, sizeof(buf), "%u", o->variant);
+		json_object_set_new(ctx, "layout_variant", json_string(buf));
+		snprintf(buf, sizeof(buf), "%u", o->process);
+		json_object_set_new(ctx, "process", json_string(buf));
+	}
 	return ctx;
 }
 
@@ -103,6 +115,13 @@ static void fake_point(json_t *out, const struct fake_opts *o, unsigned long lon
 	double base = BASE_NS * (!strcmp(mode, "shared") && threads > 1 ? 3.0 : 1.0), t;
 	static const char *const aggs[] = { "mean", "median", "stddev", "cv" };
 
+	if (!strcmp(form, "inline") || !strcmp(form, "extern_plant")) {
+		/* The layout's effect: the same for every process of a variant. */
+		unsigned long long lr = 0x1234567ull * (o->variant + 1) + n;
+		double u = (double)(ic_test_rand(&lr) >> 11) / 9007199254740992.0 * 2.0 - 1.0;
+
+		base *= 1.0 + o->layout_noise * u;
+	}
 	if (!strcmp(form, "inline"))
 		base *= fake_ratio(o, n);
 	else if (!strcmp(form, "hint"))
@@ -200,6 +219,12 @@ int main(int argc, char **argv)
 			o.time_unit = v;
 		else if (!strcmp(k, "--error-at"))
 			o.error_at = (unsigned)atoi(v);
+		else if (!strcmp(k, "--variant"))
+			o.variant = (unsigned)atoi(v);
+		else if (!strcmp(k, "--process"))
+			o.process = (unsigned)atoi(v);
+		else if (!strcmp(k, "--layout-noise"))
+			o.layout_noise = atof(v);
 		else
 			CHECK(0, "unknown option %s", k);
 	}

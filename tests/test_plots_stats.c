@@ -1,5 +1,6 @@
-/* plots/stats.c against answers worked out by hand (binomial tables,
- * the exact U distribution, a tie-corrected normal approximation). */
+/* plots/stats.c against answers worked out by hand or taken from tables
+ * (binomial tables, the exact U distribution, a tie-corrected normal
+ * approximation, Student's t quantiles, a one-way ANOVA). */
 #include <math.h>
 #include <string.h>
 
@@ -93,29 +94,55 @@ static void test_quantile(void)
 	CHECK(ic_stats_quantile_sorted(x, 4, 1.0) == 4.0, "100%% quantile");
 }
 
-static void test_bootstrap(void)
+static void test_t(void)
 {
-	double a[10], b[10], c[10], lo1, hi1, lo2, hi2, lo3, hi3;
-	unsigned long long s = 7;
+	/* Quantiles from statistical tables (R: qt). */
+	CHECK(NEAR(ic_stats_t_quantile(0.975, 1), 12.706205, 1e-5), "t(.975, 1) %g", ic_stats_t_quantile(0.975, 1));
+	CHECK(NEAR(ic_stats_t_quantile(0.975, 2), 4.302653, 1e-5), "t(.975, 2)");
+	CHECK(NEAR(ic_stats_t_quantile(0.975, 5), 2.570582, 1e-5), "t(.975, 5)");
+	CHECK(NEAR(ic_stats_t_quantile(0.995, 10), 3.169273, 1e-5), "t(.995, 10)");
+	CHECK(NEAR(ic_stats_t_quantile(0.025, 5), -2.570582, 1e-5), "lower tail is symmetric");
+	CHECK(NEAR(ic_stats_t_quantile(0.975, 1e6), 1.959966, 1e-4), "large df is normal");
+	/* R: pt(2, 1) = 0.8524164, pt(-1.5, 4) = 0.1040000. */
+	CHECK(NEAR(ic_stats_t_cdf(2.0, 1), 0.8524164, 1e-6), "pt(2, 1) %g", ic_stats_t_cdf(2.0, 1));
+	CHECK(NEAR(ic_stats_t_cdf(-1.5, 4), 0.1040000, 1e-5), "pt(-1.5, 4) %g", ic_stats_t_cdf(-1.5, 4));
+	CHECK(isnan(ic_stats_t_quantile(1.0, 3)) && isnan(ic_stats_t_cdf(1.0, 0)), "out of range: NAN");
+}
 
-	for (int i = 0; i < 10; i++) {
-		double u = (double)(ic_test_rand(&s) >> 11) / 9007199254740992.0 - 0.5;
-		double v = (double)(ic_test_rand(&s) >> 11) / 9007199254740992.0 - 0.5;
+static void test_nested(void)
+{
+	/* Three clusters of two units: means 1, 2, 6, grand mean 3, sd of the
+	 * means sqrt(7), se sqrt(7/3); df 2. */
+	double y[] = { 0.5, 1.5, 2, 2, 5, 7 };
+	int c[] = { 4, 4, 9, 9, 1, 1 };
+	struct ic_stats_nested s;
+	double lo, hi;
 
-		a[i] = 9.0 * (1.0 + 0.01 * u);    /* about 10% faster than b */
-		b[i] = 10.0 * (1.0 + 0.01 * v);
-		c[i] = 5.0;
+	CHECK(ic_stats_nested(y, c, 6, &s) == 0, "nested");
+	CHECK(s.clusters == 3 && s.units == 6 && s.df == 2.0, "clusters %zu units %zu df %g", s.clusters, s.units, s.df);
+	CHECK(NEAR(s.mean, 3.0, 1e-12) && NEAR(s.se, sqrt(7.0 / 3.0), 1e-12), "mean %g se %g", s.mean, s.se);
+	ic_stats_nested_interval(&s, 0.05, &lo, &hi);
+	CHECK(NEAR(hi - 3.0, 4.302653 * sqrt(7.0 / 3.0), 1e-4) && NEAR(3.0 - lo, hi - 3.0, 1e-9), "interval [%g, %g]", lo, hi);
+	/* ANOVA by hand: MSB = 2 * 14 / 2 = 14, MSW = (0.5 + 0 + 2) / 3 = 5/6,
+	 * n0 = 2, between = (14 - 5/6) / 2, share = that / (that + 5/6). */
+	{
+		double vb = (14.0 - 5.0 / 6.0) / 2.0;
+
+		CHECK(NEAR(s.share_between, vb / (vb + 5.0 / 6.0), 1e-12), "share %g", s.share_between);
 	}
-	CHECK(ic_stats_bootstrap_ratio(a, 10, b, 10, 2000, 42, &lo1, &hi1) == 0, "bootstrap");
-	CHECK(ic_stats_bootstrap_ratio(a, 10, b, 10, 2000, 42, &lo2, &hi2) == 0, "bootstrap again");
-	CHECK(lo1 == lo2 && hi1 == hi2, "same seed, same interval: [%.17g, %.17g] vs [%.17g, %.17g]",
-	      lo1, hi1, lo2, hi2);
-	CHECK(ic_stats_bootstrap_ratio(a, 10, b, 10, 2000, 43, &lo3, &hi3) == 0, "other seed");
-	CHECK(lo3 != lo1 || hi3 != hi1, "another seed resamples differently");
-	CHECK(lo1 > 0.88 && hi1 < 0.92 && lo1 < hi1, "interval [%g, %g] around 0.9", lo1, hi1);
-	CHECK(ic_stats_bootstrap_ratio(c, 10, c, 10, 500, 1, &lo1, &hi1) == 0, "constant samples");
-	CHECK(lo1 == 1.0 && hi1 == 1.0, "constant samples: [%g, %g]", lo1, hi1);
-	CHECK(ic_stats_bootstrap_ratio(a, 0, b, 10, 500, 1, &lo1, &hi1) == -1, "empty sample fails");
+	/* One cluster: the units are the draws, and no share is defined. */
+	CHECK(ic_stats_nested(y, (int[]){ 0, 0, 0, 0, 0, 0 }, 6, &s) == 0, "one cluster");
+	CHECK(s.df == 5.0 && NEAR(s.mean, 3.0, 1e-12) && isnan(s.share_between), "one cluster: df %g", s.df);
+	/* One draw: no interval. */
+	CHECK(ic_stats_nested(y, c, 1, &s) == -1 && s.mean == 0.5, "one unit fails but has a mean");
+	/* p from the t statistic t = 3 / sqrt(7/3) with df 2, where the
+	 * two-sided tail has the closed form 1 - |t| / sqrt(2 + t^2). */
+	{
+		double t = 3.0 / sqrt(7.0 / 3.0);
+
+		CHECK(ic_stats_nested(y, c, 6, &s) == 0 &&
+		      NEAR(ic_stats_nested_p(&s), 1.0 - t / sqrt(2.0 + t * t), 1e-9), "p %g", ic_stats_nested_p(&s));
+	}
 }
 
 static void test_rng(void)
@@ -144,7 +171,8 @@ int main(void)
 	test_cv();
 	test_mannwhitney();
 	test_quantile();
-	test_bootstrap();
+	test_t();
+	test_nested();
 	test_rng();
 	puts("plots stats: ok");
 	return 0;

@@ -1,7 +1,9 @@
 #!/bin/sh
 # summarize end to end: known answers from a hand-written fixture, shapes
-# from the fake generator, merging, reproducibility, calibration, and bad
-# input (exit 2, one line, output directory untouched).
+# from the fake generator (one file per process, 6 layout variants x 2
+# processes), layout noise and all-noisy runs that must not state a
+# crossover, merging, reproducibility, calibration, and bad input (exit 2,
+# one line, output directory untouched).
 # usage: test_plots_summarize.sh SUMMARIZE FAKEGB DATADIR
 set -u
 summarize=$1
@@ -25,25 +27,44 @@ snapshot() {
 	(cd "$1" && find . -type f | sort | while read -r f; do cksum "$f"; done; ls -la)
 }
 
+# fake_run DIR ARGS...: one process per file, 6 layout variants x 2
+# processes, as the default sweep measures; the files go into DIR.
+fake_run() {
+	d=$1
+	shift
+	mkdir -p "$d"
+	for v in 0 1 2 3 4 5; do
+		for p in 0 1; do
+			"$fakegb" --variant $v --process $p --seed $((v * 10 + p + 1)) "$@" > "$d/v${v}_p$p.json" ||
+				fail "fakegb $*"
+		done
+	done
+}
+
 # --- known answers ---------------------------------------------------------
+# One process of one layout: estimates, but no interval (nothing to vary).
 out=$work/known
 "$summarize" --out "$out" "$data/known.json" || fail "known.json: exit $?"
 pts=$out/points.csv
-[ "$(head -n 1 "$pts")" = "form,op,layout,order,sites,threads,mode,ns_per_op,ns_ci_lo,ns_ci_hi,cv,ops_per_s,cycles_per_op,l1i_miss_per_op,counter_source,code_bytes_per_site,footprint_bytes" ] ||
+[ "$(head -n 1 "$pts")" = "form,op,layout,order,sites,threads,mode,ns_per_op,ns_ci_lo,ns_ci_hi,cv,ops_per_s,cycles_per_op,l1i_miss_per_op,counter_source,code_bytes_per_site,footprint_bytes,variants,processes,reps,layout_share" ] ||
 	fail "points.csv header: $(head -n 1 "$pts")"
-# inline: 1..10 us -> median 5500 ns, order-statistic interval ranks 2 and 9.
+# inline: 1..10 us -> median 5500 ns; one process: no interval, no layout share.
 row=$(grep '^inline,' "$pts")
-[ "$row" = "inline,tail_dequeue,chain,seq,1,1,private,5500,2000,9000,0.550482,183333.3333,,0.5,papi,165,165" ] ||
+[ "$row" = "inline,tail_dequeue,chain,seq,1,1,private,5500,,,0.550482,183333.3333,,0.5,papi,165,165,1,1,10," ] ||
 	fail "inline row: $row"
 # extern: no l1i member at all and cycles NaN: both empty, not 0, although the source is papi.
 row=$(grep '^extern,' "$pts")
-[ "$row" = "extern,tail_dequeue,chain,seq,1,1,private,15500,12000,19000,0.195332,64583.33333,,,papi,24,24" ] ||
+[ "$row" = "extern,tail_dequeue,chain,seq,1,1,private,15500,,,0.195332,64583.33333,,,papi,24,24,1,1,10," ] ||
 	fail "extern row: $row"
 r=$out/ratios.csv
 [ "$(field ratio "$r" 1)" = "0.354839" ] || fail "ratio $(field ratio "$r" 1)"
-[ "$(field p_value "$r" 1)" = "1.083e-05" ] || fail "exact U p $(field p_value "$r" 1)"
-[ "$(field faster "$r" 1)" = "inline" ] || fail "faster $(field faster "$r" 1)"
-[ "$(field noisy "$r" 1)" = "1" ] || fail "cv 0.55 must be noisy"
+# A ratio of 0.35 from one process is not a resolved difference: it may be
+# the layout. No interval, no p, no side.
+[ -z "$(field ratio_ci_lo "$r" 1)" ] && [ -z "$(field p_value "$r" 1)" ] || fail "one process must have no interval"
+[ "$(field faster "$r" 1)" = "unresolved" ] || fail "faster $(field faster "$r" 1)"
+[ "$(field noisy "$r" 1)" = "1" ] || fail "no band must be noisy"
+grep -q 'no interval: fewer than 2 processes' "$out/summary.md" || fail "summary must say there is no interval"
+grep -q '\[95% CI\]' "$out/summary.md" && fail "summary says [95% CI] without an interval"
 grep -q 'fixture skip' "$out/summary.md" || fail "summary does not name the skipped repetition"
 grep -q '1 aggregate entry' "$out/summary.md" || fail "summary does not count the aggregate"
 ls -A "$out" | grep -q '^\.' && fail "temporary files left in $out: $(ls -A "$out")"
@@ -57,72 +78,99 @@ sed 's/"l1i_miss_per_op": 0.1,/"l1i_miss_per_op": -Infinity, "note": "NaN inf",/
 [ "$(field l1i_miss_per_op "$work/nonfinite/points.csv" 1)" = "0.6" ] || fail "l1i median over the finite values"
 grep -q '"note": "NaN inf"' "$work/nonfinite/benchmark.json" || fail "string changed"
 
-# Same point in two files: the repetitions pool (a resumed sweep).
+# Two files are two processes (a resumed sweep): repetitions add up.
 "$summarize" --out "$work/twice" "$data/known.json" "$data/known.json" || fail "twice: exit $?"
 [ "$(field reps_compare "$work/twice/ratios.csv" 1)" = "20" ] || fail "pooled repetitions"
+[ "$(field processes "$work/twice/ratios.csv" 1)" = "2" ] || fail "two processes"
+# A bad layout_variant in the context is named.
+sed 's/"context": {/"context": { "layout_variant": "x1",/' "$data/known.json" > "$work/badvariant.json"
+"$summarize" --out "$work/bv" "$work/badvariant.json" 2> "$work/err" && fail "bad layout_variant accepted"
+grep -q "layout_variant 'x1'" "$work/err" || fail "bad layout_variant message: $(cat "$work/err")"
 
 # --- a crossover at N = 256 -------------------------------------------------
-"$fakegb" --shape crossover --crossover 256 > "$work/cross.json" || fail "fakegb"
+fake_run "$work/cross-in" --shape crossover --crossover 256
 out=$work/cross
-"$summarize" --out "$out" "$work/cross.json" || fail "crossover: exit $?"
+"$summarize" --out "$out" "$work"/cross-in/*.json || fail "crossover: exit $?"
 x=$out/crossover.csv
 [ "$(wc -l < "$x")" -eq 5 ] || fail "crossover.csv: want 4 series, got $(($(wc -l < "$x") - 1))"
 for row in 1 2 3 4; do
 	[ "$(field verdict "$x" $row)" = "crossover" ] || fail "series $row verdict $(field verdict "$x" $row)"
 	[ "$(field small_n_winner "$x" $row)" = "inline" ] || fail "series $row winner"
-	awk -v n="$(field crossover_sites "$x" $row)" -v lo="$(field crossover_ci_lo "$x" $row)" \
-	    -v hi="$(field crossover_ci_hi "$x" $row)" -v bl="$(field bracket_lo "$x" $row)" \
-	    -v bh="$(field bracket_hi "$x" $row)" \
-	    'BEGIN { exit !(n > 128 && n < 512 && lo <= n && n <= hi && lo < 256 && hi > 256 && bl < n && n < bh) }' ||
-		fail "series $row: crossover $(sed -n "$((row + 1))p" "$x")"
+	# A bracket around 256 from sweep points, no interpolated point estimate.
+	[ -z "$(field crossover_sites "$x" $row)" ] || fail "series $row: a point estimate"
+	awk -v bl="$(field bracket_lo "$x" $row)" -v bh="$(field bracket_hi "$x" $row)" \
+	    'BEGIN { exit !(bl >= 32 && bl < 256 && bh > 256 && bh <= 2048) }' ||
+		fail "series $row: bracket $(sed -n "$((row + 1))p" "$x")"
 done
-grep -q 'inlining pays below about [0-9]* call sites (95% interval [0-9]*–[0-9]*), 1 thread, private queue' \
+grep -q 'inlining pays up to N = [0-9]* call sites and costs from N = [0-9]* on; the crossover lies between them' \
 	"$out/summary.md" || fail "no crossover recommendation in summary.md"
 grep -q 'on Fake CPU 9000' "$out/summary.md" || fail "summary lacks the CPU model"
 grep -q '165 bytes per call site when inlined, 24 bytes per call site out of line' "$out/summary.md" ||
 	fail "summary lacks the code sizes"
 grep -q 'L1i miss/site inline (simulated)' "$out/summary.md" || fail "sim counters not labelled"
-grep -q '^inline,' "$out/points.csv" && grep -q '^extern,' "$out/points.csv" || fail "both forms in points.csv"
+grep -q '6 layout variants; 12 processes per point' "$out/summary.md" || fail "design not stated"
 [ "$(grep -c . "$out/points.csv")" -eq $((1 + 2 * 4 * 15)) ] || fail "points.csv rows"
-
-# Reproducible bootstrap; another seed resamples differently.
-"$summarize" --out "$work/cross2" "$work/cross.json" || fail "rerun"
+[ "$(field variants "$out/ratios.csv" 1)" = "6" ] && [ "$(field df "$out/ratios.csv" 1)" = "5" ] ||
+	fail "6 variants, 5 degrees of freedom"
+# The band is wider than the 95% interval at each N (it holds for all N).
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	!($(c["band_lo"]) < $(c["ratio_ci_lo"]) && $(c["band_hi"]) > $(c["ratio_ci_hi"])) { bad = 1 }
+	END { exit bad }' "$out/ratios.csv" || fail "band not wider than the pointwise interval"
+# Deterministic: the same input gives the same output.
+"$summarize" --out "$work/cross2" "$work"/cross-in/*.json || fail "rerun"
 cmp -s "$out/ratios.csv" "$work/cross2/ratios.csv" || fail "ratios.csv differs between runs"
 cmp -s "$out/summary.md" "$work/cross2/summary.md" || fail "summary.md differs between runs"
-"$summarize" --seed 7 --out "$work/cross3" "$work/cross.json" || fail "seed 7"
-cmp -s "$out/ratios.csv" "$work/cross3/ratios.csv" && fail "--seed has no effect"
+
+# --- layouts that matter, and noise that hides everything -------------------
+# A layout effect of +-5% per variant: the intervals widen to hold it, the
+# layout share says where it comes from, and the 2% steps near 256 are no
+# longer resolved.
+fake_run "$work/lay-in" --shape crossover --crossover 256 --layout-noise 0.05
+"$summarize" --out "$work/lay" "$work"/lay-in/*.json || fail "layout noise: exit $?"
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$(c["layout_share"]) > 0.8 { n++ } END { exit !(n >= NR / 2) }' "$work/lay/ratios.csv" ||
+	fail "layout share not high where layouts vary"
+[ "$(field faster "$work/lay/ratios.csv" 9)" = "unresolved" ] || fail "N = 256 resolved despite layout noise"
+# Every point noisy: no crossover is stated, and the summary says why.
+fake_run "$work/noisy-in" --shape crossover --crossover 256 --noise 0.6 --layout-noise 0.3 --reps 3
+"$summarize" --out "$work/noisy" "$work"/noisy-in/*.json || fail "noisy: exit $?"
+for row in 1 2 3 4; do
+	[ "$(field verdict "$work/noisy/crossover.csv" $row)" != "crossover" ] || fail "noisy series $row states a crossover"
+done
+grep -q "Every point's band is wider than" "$work/noisy/summary.md" || fail "noisy run not said"
+grep -q 'crossover lies between' "$work/noisy/summary.md" && fail "noisy run states a crossover"
 
 # --- one-sided verdicts -----------------------------------------------------
-"$fakegb" --shape inline_wins --sites-max 1024 --counters none > "$work/iw.json"
-"$summarize" --out "$work/iw" "$work/iw.json" || fail "inline_wins: exit $?"
+fake_run "$work/iw-in" --shape inline_wins --sites-max 1024 --counters none
+"$summarize" --out "$work/iw" "$work"/iw-in/*.json || fail "inline_wins: exit $?"
 [ "$(field verdict "$work/iw/crossover.csv" 1)" = "compare_wins" ] || fail "inline_wins verdict"
-[ -z "$(field crossover_sites "$work/iw/crossover.csv" 1)" ] || fail "inline_wins has a crossover"
-grep -q 'inline is faster over the whole range N = 1..1024, 1 thread, private queue' "$work/iw/summary.md" ||
+[ -z "$(field bracket_lo "$work/iw/crossover.csv" 1)" ] || fail "inline_wins has a crossover"
+grep -q 'inline is faster over the whole range N = 1..1024; no crossover' "$work/iw/summary.md" ||
 	fail "inline_wins statement"
 # counters none: every l1i and cycles cell empty.
 [ -z "$(cut -d, -f13,14 "$work/iw/points.csv" | tail -n +2 | tr -d ',\n')" ] || fail "counters none must stay empty"
 grep -q 'L1i misses were not measured' "$work/iw/summary.md" || fail "summary must say L1i not measured"
 
-"$fakegb" --shape extern_wins --sites-max 1024 > "$work/ew.json"
-"$summarize" --out "$work/ew" "$work/ew.json" || fail "extern_wins: exit $?"
+fake_run "$work/ew-in" --shape extern_wins --sites-max 1024
+"$summarize" --out "$work/ew" "$work"/ew-in/*.json || fail "extern_wins: exit $?"
 [ "$(field verdict "$work/ew/crossover.csv" 1)" = "baseline_wins" ] || fail "extern_wins verdict"
-grep -q 'inlining does not pay: extern is faster over the whole range N = 1..1024' "$work/ew/summary.md" ||
+grep -q 'extern is faster over the whole range N = 1..1024' "$work/ew/summary.md" ||
 	fail "extern_wins statement"
 
 # Simulation at one thread count only: other rows empty, still labelled sim.
-"$fakegb" --sim-threads-only 1 --sites-max 64 --time-unit us --error-at 4 > "$work/sim1.json"
-"$summarize" --out "$work/sim1" "$work/sim1.json" || fail "sim1: exit $?"
+fake_run "$work/sim1-in" --sim-threads-only 1 --sites-max 64 --time-unit us --error-at 4
+"$summarize" --out "$work/sim1" "$work"/sim1-in/*.json || fail "sim1: exit $?"
 awk -F, 'NR > 1 && $6 == 2 && $14 != "" { bad = 1 } NR > 1 && $6 == 1 && $14 == "" { bad = 1 }
 	 NR > 1 && $15 != "sim" { bad = 1 } END { exit bad }' "$work/sim1/points.csv" ||
 	fail "l1i must be set at 1 thread only"
 awk -F, 'NR > 1 && ($8 < 8 || $8 > 31) { bad = 1 } END { exit bad }' "$work/sim1/points.csv" ||
 	fail "time_unit us not converted to ns"
-grep -q 'Skipped: 4 repetitions at 4 points' "$work/sim1/summary.md" || fail "skipped repetitions"
+grep -q 'Skipped: 48 repetitions at 4 points' "$work/sim1/summary.md" || fail "skipped repetitions"
 
 # --- merging: compare.py reads the result ----------------------------------
-"$summarize" --out "$work/merged" "$data/known.json" "$work/iw.json" || fail "merge: exit $?"
+"$summarize" --out "$work/merged" "$data/known.json" "$work/iw-in/v0_p0.json" || fail "merge: exit $?"
 if command -v python3 >/dev/null 2>&1; then
-	python3 - "$work/merged/benchmark.json" "$data/known.json" "$work/iw.json" <<'EOF' || fail "benchmark.json"
+	python3 - "$work/merged/benchmark.json" "$data/known.json" "$work/iw-in/v0_p0.json" <<'EOF' || fail "benchmark.json"
 import copy, json, re, sys
 merged = json.load(open(sys.argv[1]))
 inputs = [json.load(open(p)) for p in sys.argv[2:]]
@@ -156,8 +204,8 @@ else
 fi
 
 # --- calibration ------------------------------------------------------------
-"$fakegb" --planted 0.03 --sites-max 256 > "$work/plant.json"
-"$summarize" --compare extern_plant --baseline extern --planted 0.03 --out "$work/plant" "$work/plant.json" ||
+fake_run "$work/plant-in" --planted 0.03 --sites-max 256
+"$summarize" --compare extern_plant --baseline extern --planted 0.03 --out "$work/plant" "$work"/plant-in/*.json ||
 	fail "planted: exit $?"
 c=$work/plant/calibration.csv
 [ -f "$c" ] || fail "no calibration.csv"
@@ -190,8 +238,8 @@ check_bad "empty benchmarks" --out "$dir" "$data/empty.json"
 check_bad "bad sites name" --out "$dir" "$data/badname.json"
 check_bad "no sites entries" --out "$dir" "$data/only_other.json"
 check_bad "good then bad file" --out "$dir" "$data/known.json" "$data/notjson.json"
-check_bad "bad --noise-cv" --noise-cv abc --out "$dir" "$data/known.json"
-check_bad "bad --resamples" --resamples 5 --out "$dir" "$data/known.json"
+check_bad "bad --noise-ci" --noise-ci abc --out "$dir" "$data/known.json"
+check_bad "removed --resamples" --resamples 500 --out "$dir" "$data/known.json"
 check_bad "unknown option" --bogus --out "$dir" "$data/known.json"
 check_bad "no --out" "$data/known.json"
 check_bad "no input" --out "$dir"
