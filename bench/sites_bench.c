@@ -16,6 +16,11 @@
  *                      for each fraction F in LIST (0 runs a second, unplanted
  *                      copy: the null case)
  *   --process=K        which process of the run this is, for the record
+ *   --sim-only         decide the counter source, simulate the points the
+ *                      filter selects into --sim-cache if it is sim, print
+ *                      the source (papi, sim or none) and exit: run.sh does
+ *                      this once with the ordinary link, so every process
+ *                      reads the same simulated counts
  *   --list             print the benchmark names and exit
  * The JSON context records the layout variant this binary was linked in
  * (layout_id.h), the process index and the length of the environment pad
@@ -291,7 +296,7 @@ int main(int argc, char **argv)
 {
 	const struct ic_point *const *points = IC_POINTS_TABLE;
 	const char *codesize_path = IC_CODESIZE_CSV, *sim_cache = NULL, *filter = NULL, *v;
-	int threads[16], n_threads = 0, modes_private = 1, modes_shared = 1, list = 0;
+	int threads[16], n_threads = 0, modes_private = 1, modes_shared = 1, list = 0, sim_only = 0;
 	double plant[8];
 	int n_plant = 0, kept = 1;
 	const char *process = "0";
@@ -355,6 +360,8 @@ int main(int argc, char **argv)
 			process = v;
 		} else if (!strcmp(a, "--list")) {
 			list = 1;
+		} else if (!strcmp(a, "--sim-only")) {
+			sim_only = 1;
 		} else {
 			if ((v = opt_value(a, "--benchmark_filter")))
 				filter = v;
@@ -470,6 +477,11 @@ int main(int argc, char **argv)
 	}
 	if (counters_mode == CTR_NONE)
 		snprintf(note, sizeof(note), "counters not requested (--counters none)");
+	if (sim_only) {
+		printf("%s\n", source);
+		ic_topo_close();
+		return 0;
+	}
 
 	/* Pinning is tried per thread in every run (the label says how each
 	 * went); the context says whether every thread asked for can be bound. */

@@ -65,6 +65,9 @@ void ic_results_free(struct ic_results *res)
 		json_decref(res->files[i]->doc);
 		free(res->files[i]);
 	}
+	for (size_t i = 0; i < res->nlayouts; i++)
+		free(res->layouts[i]);
+	free(res->layouts);
 	free(res->files);
 	free(res->points);
 	free(res->groups);
@@ -250,7 +253,13 @@ static struct ic_point *results_point_get(struct ic_results *res, const struct r
 				       results_cmp_key) : NULL;
 	if (found) {
 		p = *found;
-		if (strcmp(p->file->counter_source, file->counter_source))
+		/* A process that counted nothing (run.sh simulates with the
+		 * ordinary link only) does not mix sources; it lends none. */
+		if (!strcmp(file->counter_source, "none"))
+			return p;
+		if (!strcmp(p->file->counter_source, "none"))
+			p->file = file;
+		else if (strcmp(p->file->counter_source, file->counter_source))
 			p->source_mixed = 1;
 		return p;
 	}
@@ -446,7 +455,30 @@ int ic_results_load(struct ic_results *res, const char *path, char *err, size_t 
 			free(file);
 			return -1;
 		}
-		file->variant = (int)n;
+		/* Variant k of one seed is not variant k of another: the cluster
+		 * is the pair (variant 0 is one binary whatever the seed). */
+		const char *seed = json_string_value(json_object_get(file->context, "layout_seed"));
+		char key[96];
+		size_t k;
+
+		snprintf(key, sizeof(key), "%s/%ld", n && seed ? seed : "", n);
+		for (k = 0; k < res->nlayouts && strcmp(res->layouts[k], key); k++)
+			;
+		if (k == res->nlayouts) {
+			char **nl = realloc(res->layouts, (k + 1) * sizeof(*nl));
+
+			if (!nl || !(nl[k] = strdup(key))) {
+				if (nl)
+					res->layouts = nl;
+				json_decref(doc);
+				free(file->path);
+				free(file);
+				return results_fail(err, errlen, "%s: out of memory", path);
+			}
+			res->layouts = nl;
+			res->nlayouts++;
+		}
+		file->variant = (int)k;
 	}
 	res->files[res->nfiles++] = file;
 	json_array_foreach(benchmarks, idx, entry) {

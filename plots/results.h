@@ -41,7 +41,8 @@ struct ic_file {
 	json_t *doc;               /* owns everything below */
 	json_t *context;           /* may be NULL */
 	const char *counter_source;   /* "papi" | "sim" | "none" | "" when absent */
-	int variant;               /* context layout_variant, 0 when absent */
+	int variant;               /* index of its (layout_seed, layout_variant) in
+	                            * ic_results.layouts; variant 0 when absent */
 };
 
 struct ic_point {
@@ -50,8 +51,9 @@ struct ic_point {
 	unsigned long sites, threads;
 	struct ic_rep *reps;
 	size_t nreps, capreps;
-	const struct ic_file *file;   /* first file holding this point */
-	int source_mixed;          /* files with different counter_source */
+	const struct ic_file *file;   /* first file holding this point that counted
+	                               * (counter_source not "none"), else the first */
+	int source_mixed;          /* counting files with different counter_source */
 	size_t nerrors;            /* repetitions Google Benchmark skipped */
 	const char *error;         /* the first skip message */
 
@@ -108,6 +110,8 @@ struct ic_results {
 	struct ic_point **points;  /* by key while loading, by series once analysed */
 	size_t npoints, cappoints;
 	size_t n_entries, n_aggregates, n_other, n_errors;
+	char **layouts;            /* "<seed>/<variant>" of every layout seen */
+	size_t nlayouts;
 	int64_t next_family;       /* family_index offset for the next file */
 
 	struct ic_group *groups;
