@@ -1,20 +1,25 @@
 #!/usr/bin/env bash
 # inlinecost: set up, build, sweep, summarise, plot. `./run.sh --help` for options.
+# What the parts are and how they fit: README.md.
 set -euo pipefail
 
+# Paths the user gives are taken from where they ran us, before the cd.
+caller_pwd=$PWD
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cd "$top"
 prog=./run.sh
 
-die() { echo "$prog: $*" >&2; exit 2; }
+die() { echo "$prog: $*" >&2; exit 2; }    # usage errors: nothing was done
+fail() { echo "$prog: $*" >&2; exit 1; }   # a step failed (install, build, run, summary)
 say() { echo "$prog: $*" >&2; }
 
-# Debian packages the suite needs (DESIGN.md lists what each is for).
+# Debian packages the suite needs (README.md says what each part uses them for;
+# python3 checks the merged JSON the way Google Benchmark's compare.py reads it).
 packages=(gcc g++ make cmake pkg-config binutils libbenchmark-dev libpapi-dev papi-tools
-          libhwloc-dev hwloc valgrind gnuplot-nox libjansson-dev libelf-dev)
+          libhwloc-dev hwloc valgrind gnuplot-nox libjansson-dev libelf-dev python3)
 
 usage() {
-	cat <<'EOF'
+	cat <<'USAGE'
 Usage: ./run.sh [options]      set up what is missing, build, run the sweep,
                                write results/<UTC timestamp>/ and plots
        ./run.sh test           set up, build, run every test (release,
@@ -22,6 +27,10 @@ Usage: ./run.sh [options]      set up what is missing, build, run the sweep,
        ./run.sh micro          the queue and C API microbenchmarks (README figures)
        ./run.sh codesize [--sites ..] [--ops ..] [--layouts ..] [--orders ..]
                                code bytes per form vs N beside the L1i and L2
+       ./run.sh agree DIR DIR...
+                               how far separate runs agree: each run's bracket,
+                               ratio spread per N, intervals that hold the
+                               other runs' estimates (prints, writes nothing)
        ./run.sh --help         this text
 
 Sweep options (defaults in brackets):
@@ -33,28 +42,42 @@ Sweep options (defaults in brackets):
   --layouts LIST      chain,scatter                            [chain]
   --orders LIST       seq,random                               [seq]
   --seed S            walk/caller order seed for order random  [1]
-  --threads LIST      thread counts                            [1,<cores>]
+  --threads LIST      thread counts                            [1,<physical cores>]
   --modes LIST        private,shared                           [private,shared]
-  --reps N            repetitions per point, forms interleaved [10]
-  --min-time S        seconds per repetition                   [0.05]
+  --layouts-random L  layout variants: the ordinary link plus L-1 links of the
+                      same objects in seeded random code layouts   [6; --quick 1]
+  --layout-seed S     seed of the layout variants and of the order the
+                      processes run in                     [drawn at random]
+  --processes P       processes per layout variant             [2; --quick 3]
+  --reps R            repetitions per point in each process, all forms
+                      and points interleaved at random; at least 3   [3]
+  --min-time S        seconds per repetition                   [0.03]
   --counters MODE     auto|papi|sim|none: hardware counters via PAPI, the
                       valgrind L1i simulation, or none; auto = PAPI where it
                       can count, else simulated                [auto]
   --out DIR           results directory            [results/<UTC timestamp>]
-  --resume DIR        run only the points missing from DIR (same settings as
-                      when it started), then rebuild its summary and plots
-  --quick             smoke sweep, under a minute: sites 1,64,1024, 3 reps
-  --find-crossover    after the sweep, bisect on N between the sweep points
-                      around each crossover (up to 4 steps)
-  --calibrate         resolution check: plant a 3% extra cost in a copy of the
-                      extern form and show the suite reports it (--sites 256,
-                      1 thread, private, 20 reps of 0.1 s unless given)
+  --resume DIR        run only the processes missing from DIR with its
+                      settings (other options must agree), then rebuild its
+                      summary and plots
+  --repeat K          run the whole sweep K times, interleaved, each with its
+                      own layout seed; report how the bracket and each ratio
+                      spread across the K runs                     [1]
+  --quick             smoke sweep, under a minute: sites 1,64,1024, 1 layout,
+                      3 processes of 3 reps of 0.005 s
+  --find-crossover    after the sweep, measure the N between the ends of each
+                      crossover bracket, same variants (up to 4 steps)
+  --calibrate         coverage check: plant 0%, 1% and 3% extra cost in copies
+                      of the extern form at N = 256 (1 thread, private) and
+                      report, over --trials sweeps, how often each interval
+                      holds the planted value
+  --trials T          calibration trials                       [20]
   --jobs N            parallel build jobs                      [cores]
 
-Results: results/<run>/benchmark.json (Google Benchmark JSON, readable by its
-tools/compare.py), points.csv, ratios.csv, crossover.csv, summary.md and
-plots/*.png|svg; results/latest points to the newest run.
-EOF
+Results: results/<run>/summary.md, points.csv, ratios.csv, crossover.csv,
+benchmark.json (Google Benchmark JSON, readable by its tools/compare.py) and
+plots/*.png|svg (links into report/, replaced as a set); raw/ holds one JSON
+per process. results/latest points to the newest run.
+USAGE
 }
 
 # ---- set up ------------------------------------------------------------------
@@ -65,21 +88,24 @@ ensure_packages() {
 		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed' || missing+=("$p")
 	done
 	[ ${#missing[@]} -eq 0 ] && return 0
-	local sudo=""
+	local sudo=()
 	if [ "$(id -u)" -ne 0 ]; then
-		if command -v sudo >/dev/null && sudo -n true 2>/dev/null; then sudo="sudo -n"; else
-			die "missing Debian packages (install them as root): ${missing[*]}"
+		if command -v sudo >/dev/null && sudo -n true 2>/dev/null; then sudo=(sudo -n); else
+			fail "missing Debian packages (install them as root): ${missing[*]}"
 		fi
 	fi
-	command -v apt-get >/dev/null || die "missing Debian packages and no apt-get: ${missing[*]}"
+	command -v apt-get >/dev/null || fail "missing Debian packages and no apt-get: ${missing[*]}"
 	say "installing ${missing[*]}"
-	$sudo apt-get update -q >&2 || die "apt-get update failed; missing: ${missing[*]}"
-	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}" >&2 ||
-		die "apt-get install failed; missing: ${missing[*]}"
+	# env after sudo: sudo drops the caller's environment.
+	"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q >&2 ||
+		fail "apt-get update failed; missing: ${missing[*]}"
+	"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+		"${missing[@]}" >&2 || fail "apt-get install failed; missing: ${missing[*]}"
 }
 
 cores() {
-	# Physical cores: threads are pinned one per core.
+	# Physical cores: threads are pinned one per core. Called after
+	# ensure_packages, so hwloc is there to count them.
 	local n
 	# hwloc sees only the cores this process may use (cpusets, containers).
 	n=$(hwloc-calc --number-of core all 2>/dev/null) || n=0
@@ -96,13 +122,12 @@ configure() {
 	if [ -f "$dir/CMakeCache.txt" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$*" ]; then return 0; fi
 	mkdir -p "$dir"
 	cmake -S "$top" -B "$dir" "$@" >"$dir/configure.log" 2>&1 ||
-		{ tail -n 20 "$dir/configure.log" >&2; die "cmake configure of $dir failed (log: $dir/configure.log)"; }
+		{ tail -n 20 "$dir/configure.log" >&2; fail "cmake configure of $dir failed (log: $dir/configure.log)"; }
 	echo "$*" >"$stamp"
 }
-
 build() {
 	local dir=$1; shift
-	cmake --build "$dir" -j "$jobs" "$@" >&2 || die "build in $dir failed"
+	cmake --build "$dir" -j "$jobs" "$@" >&2 || fail "build in $dir failed"
 }
 
 # ---- tests -------------------------------------------------------------------
@@ -117,7 +142,12 @@ run_tests() {
 		local san=${rest%%:*} extra=${rest#*:}
 		mkdir -p "$dir"
 		say "test: building $dir"
-		configure "$dir" -DCMAKE_BUILD_TYPE=Release $san ${extra:+"$extra"}
+		if [ "$dir" = build ]; then
+			# The same arguments as the quick sweep's, so it builds nothing new.
+			configure "$dir" $(release_args "$(quick_points)" 1 0)
+		else
+			configure "$dir" -DCMAKE_BUILD_TYPE=Release $san ${extra:+"$extra"}
+		fi
 		build "$dir"
 		say "test: running the tests of $dir"
 		(cd "$dir" && ctest --output-on-failure -j "$jobs" --timeout 600) || failed=1
@@ -132,13 +162,13 @@ run_tests() {
 # medians of 10 interleaved repetitions and their ratios.
 run_micro() {
 	ensure_packages
-	[ -f build/CMakeCache.txt ] || configure build -DCMAKE_BUILD_TYPE=Release "-DIC_POINTS=$(quick_points)"
+	[ -f build/CMakeCache.txt ] || configure build $(release_args "$(quick_points)" 1 0)
 	build build --target queue_microbench_tas queue_microbench_ticket api_overhead
 	local common=(--benchmark_repetitions=10 --benchmark_report_aggregates_only=true
 		--benchmark_enable_random_interleaving=true --benchmark_min_time=0.1 --benchmark_format=csv)
 	local b
 	for b in build/bench/queue_microbench_tas build/bench/queue_microbench_ticket build/bench/gbench/api_overhead; do
-		"$b" "${common[@]}" 2>/dev/null || die "$b failed"
+		"$b" "${common[@]}" 2>/dev/null || fail "$b failed"
 	done | awk -F, '
 		{ gsub(/"/, "", $1) }
 		$1 ~ /_median$/ { sub(/_median$/, "", $1); t[$1] = $3 }
@@ -217,7 +247,10 @@ run_codesize() {
 
 sites="" forms="inline,extern" ops="tail_dequeue" layouts="chain" orders="seq" seed=1
 threads="" modes="private,shared" reps="" min_time="" counters="auto" out="" resume=""
+layouts_random="" layout_seed="" processes="" repeat=1 trials=20
 quick=0 find_crossover=0 calibrate=0
+# The options given on the command line, by run.conf name: --resume must agree with them.
+declare -A given=()
 
 is_uint() { [[ $1 =~ ^[0-9]+$ ]]; }
 
@@ -252,6 +285,15 @@ expand_sites() {
 	fi
 }
 
+# A path the user gave, taken from their working directory.
+abs_path() { case $1 in /*) echo "$1" ;; *) echo "$caller_pwd/$1" ;; esac; }
+
+# uint_opt NAME VALUE MIN MAX
+uint_opt() {
+	is_uint "$2" && [ "$((10#$2))" -ge "$3" ] && [ "$((10#$2))" -le "$4" ] ||
+		die "$1: '$2' is not a whole number $3..$4"
+}
+
 parse_args() {
 	while [ $# -gt 0 ]; do
 		local opt=$1 val=""
@@ -261,36 +303,47 @@ parse_args() {
 		case $opt in
 		--quick | --find-crossover | --calibrate | --help | -h) ;;
 		--sites | --forms | --ops | --layouts | --orders | --seed | --threads | --modes | --reps | \
-		--min-time | --counters | --out | --resume | --jobs)
+		--min-time | --counters | --out | --resume | --jobs | --layouts-random | --layout-seed | \
+		--processes | --repeat | --trials)
 			if [ -z "$val" ]; then [ $# -ge 2 ] || die "$opt needs a value"; val=$2; shift; fi ;;
 		*) die "unknown argument '$opt' (see --help)" ;;
 		esac
 		case $opt in
 		--help | -h) usage; exit 0 ;;
-		--sites) sites=$val ;;
-		--forms) check_list --forms "$val" inline hint extern; forms=$val ;;
-		--ops) check_list --ops "$val" tail_dequeue head_dequeue_tail insert_unlink append_unlink mixed; ops=$val ;;
-		--layouts) check_list --layouts "$val" chain scatter; layouts=$val ;;
-		--orders) check_list --orders "$val" seq random; orders=$val ;;
-		--seed) is_uint "$val" && [ "$val" -le 4294967295 ] || die "--seed: '$val' is not a whole number 0..4294967295"; seed=$val ;;
+		--sites) sites=$val; given[sites]=$val ;;
+		--forms) check_list --forms "$val" inline hint extern; forms=$val; given[forms]=$val ;;
+		--ops) check_list --ops "$val" tail_dequeue head_dequeue_tail insert_unlink append_unlink mixed; ops=$val; given[ops]=$val ;;
+		--layouts) check_list --layouts "$val" chain scatter; layouts=$val; given[layouts]=$val ;;
+		--orders) check_list --orders "$val" seq random; orders=$val; given[orders]=$val ;;
+		--seed) uint_opt --seed "$val" 0 4294967295; seed=$val; given[seed]=$val ;;
 		--threads)
 			IFS=, read -ra tl <<<"$val"
 			[ ${#tl[@]} -gt 0 ] || die "--threads: empty list"
 			for t in "${tl[@]}"; do
 				is_uint "$t" && [ "$t" -ge 1 ] && [ "$t" -le 256 ] || die "--threads: '$t' is not a thread count 1..256"
 			done
-			threads=$val ;;
-		--modes) check_list --modes "$val" private shared; modes=$val ;;
-		--reps) is_uint "$val" && [ "$val" -ge 1 ] && [ "$val" -le 1000 ] || die "--reps: '$val' is not a whole number 1..1000"; reps=$val ;;
+			threads=$val; given[threads]=$val ;;
+		--modes) check_list --modes "$val" private shared; modes=$val; given[modes]=$val ;;
+		--reps)
+			is_uint "$val" && [ "$val" -ge 1 ] && [ "$val" -le 1000 ] || die "--reps: '$val' is not a whole number 3..1000"
+			# A median of 1 or 2 repetitions is one of them, or their mean:
+			# too little to stand for a process.
+			[ "$val" -ge 3 ] || die "--reps: $val is too few: a process needs at least 3 repetitions for its median"
+			reps=$val; given[reps]=$val ;;
 		--min-time) [[ $val =~ ^[0-9]*\.?[0-9]+$ ]] && awk -v v="$val" 'BEGIN{exit !(v > 0 && v <= 60)}' ||
-			die "--min-time: '$val' is not a number of seconds in (0, 60]"; min_time=$val ;;
-		--counters) check_list --counters "$val" auto papi sim none; [[ $val != *,* ]] || die "--counters: one mode, not a list"; counters=$val ;;
-		--out) out=$val ;;
-		--resume) resume=$val ;;
+			die "--min-time: '$val' is not a number of seconds in (0, 60]"; min_time=$val; given[min_time]=$val ;;
+		--counters) check_list --counters "$val" auto papi sim none; [[ $val != *,* ]] || die "--counters: one mode, not a list"; counters=$val; given[counters]=$val ;;
+		--layouts-random) uint_opt --layouts-random "$val" 1 64; layouts_random=$((10#$val)); given[layouts_random]=$layouts_random ;;
+		--layout-seed) uint_opt --layout-seed "$val" 0 4294967295; layout_seed=$((10#$val)); given[layout_seed]=$layout_seed ;;
+		--processes) uint_opt --processes "$val" 1 100; processes=$((10#$val)); given[processes]=$processes ;;
+		--repeat) uint_opt --repeat "$val" 1 20; repeat=$((10#$val)); given[repeat]=$repeat ;;
+		--trials) uint_opt --trials "$val" 2 1000; trials=$((10#$val)); given[trials]=$trials ;;
+		--out) out=$(abs_path "$val") ;;
+		--resume) resume=$(abs_path "$val") ;;
 		--jobs) is_uint "$val" && [ "$val" -ge 1 ] || die "--jobs: '$val' is not a positive whole number"; jobs=$val ;;
-		--quick) quick=1 ;;
-		--find-crossover) find_crossover=1 ;;
-		--calibrate) calibrate=1 ;;
+		--quick) quick=1; given[quick]=1 ;;
+		--find-crossover) find_crossover=1; given[find_crossover]=1 ;;
+		--calibrate) calibrate=1; given[calibrate]=1 ;;
 		*) die "unknown option '$opt' (see --help)" ;;
 		esac
 		shift
@@ -299,6 +352,10 @@ parse_args() {
 	local distinct
 	distinct=$(tr , '\n' <<<"$forms" | sort -u | wc -l)
 	[ "$calibrate" = 1 ] || [ "$distinct" -ge 2 ] || die "--forms: give at least two different forms to compare (e.g. inline,extern)"
+	# Every interval needs two independent draws: two layouts, or two processes of one.
+	if [ "${layouts_random:-2}" = 1 ] && [ "${processes:-2}" = 1 ]; then
+		die "--layouts-random 1 with --processes 1: one process cannot give an interval; give 2 of either"
+	fi
 	if [ -n "$resume" ]; then
 		[ -z "$out" ] || die "--resume and --out: give one of them"
 		[ -f "$resume/run.conf" ] || die "--resume: $resume has no run.conf: not a results directory of run.sh"
@@ -315,15 +372,55 @@ quick_points() {
 	echo "${p%;}"
 }
 
+# release_args POINTS LAYOUTS SEEDS: the release build's configure arguments.
+release_args() {
+	echo "-DCMAKE_BUILD_TYPE=Release -DIC_POINTS=$1 -DIC_LAYOUTS=$2 -DIC_LAYOUT_SEEDS=$3"
+}
+
 # ---- the sweep ---------------------------------------------------------------
+
+# What a run's numbers depend on besides the options: --resume refuses to
+# mix them. The compiler and flags are the build's (CMakeLists.txt: -O2 -g).
+build_identity() {
+	local commit
+	commit=$(git -C "$top" rev-parse HEAD 2>/dev/null || echo unknown)
+	if [ "$commit" != unknown ] && [ -n "$(git -C "$top" status --porcelain --untracked-files=no 2>/dev/null)" ]; then
+		commit="$commit+modified"
+	fi
+	build_commit=$commit
+	build_cc=$(cc --version 2>/dev/null | head -n 1)
+	build_cflags="-O2 -g (CMAKE_C_FLAGS_RELEASE)"
+	build_lock=$(sed -n 's/^IC_LOCK:STRING=//p' build/CMakeCache.txt 2>/dev/null)
+	: "${build_lock:=tas}"
+}
+
+conf_vars=(sites forms ops layouts orders seed threads modes reps min_time counters
+	layouts_random layout_seed processes repeat trials quick find_crossover calibrate
+	plant compare baseline build_commit build_cc build_cflags build_lock)
 
 # The settings a run depends on; saved so --resume repeats them exactly.
 save_conf() {
 	local f=$1
-	{
-		declare -p sites forms ops layouts orders seed threads modes reps min_time counters \
-			find_crossover calibrate plant compare baseline
-	} >"$f.tmp" && mv "$f.tmp" "$f"
+	declare -p "${conf_vars[@]}" >"$f.tmp" && mv "$f.tmp" "$f"
+}
+
+# load_conf DIR: the run's settings; an option given now must say the same.
+load_conf() {
+	local conf=$1/run.conf name
+	declare -A now=()
+	for name in "${!given[@]}"; do now[$name]=${given[$name]}; done
+	# shellcheck disable=SC1090
+	. "$conf" || fail "--resume: cannot read $conf"
+	for name in "${!now[@]}"; do
+		[ "${now[$name]}" = "${!name-}" ] ||
+			die "--resume: --${name//_/-} ${now[$name]} contradicts $conf (${name}=${!name-}); leave it out to resume"
+	done
+	local c=${build_commit-} k=${build_cc-} l=${build_lock-}
+	build_identity
+	[ "$c" = "$build_commit" ] ||
+		fail "--resume: $1 was measured at commit $c, this tree is $build_commit: a resumed sweep must not mix builds"
+	[ "$k" = "$build_cc" ] || fail "--resume: $1 was built with '$k', this machine has '$build_cc'"
+	[ "$l" = "$build_lock" ] || fail "--resume: $1 used lock $l, the build has $build_lock"
 }
 
 point_specs() {   # every point of the sweep, as gen specs
@@ -336,147 +433,378 @@ point_specs() {   # every point of the sweep, as gen specs
 	done; done; done
 }
 
-# run_group OP LAYOUT ORDER N T MODE: all forms of one point, interleaved.
-run_group() {
-	local o=$1 l=$2 r=$3 n=$4 t=$5 m=$6
-	local key="${o}_${l}_${r}_${n}_${m}_t${t}"
-	local file="$dir/raw/$key.json"
-	[ -s "$file" ] && return 0
-	local flist=${forms//,/|}
+# The layout seed of repeat r (1-based); each repeat gets its own variants.
+repeat_seed() { echo $(((layout_seed + $1 - 1) % 4294967296)); }
+
+seed_list() {
+	local r s=""
+	for ((r = 1; r <= repeat; r++)); do s+="$(repeat_seed $r);"; done
+	echo "${s%;}"
+}
+
+# The binary of variant v in repeat r.
+variant_bin() {
+	if [ "$2" -eq 0 ]; then echo build/bench/sites_bench; else echo "build/bench/sites_bench_l$(repeat_seed "$1")_v$2"; fi
+}
+
+build_points() {
+	local specs seeds=0
+	specs=$(point_specs | paste -sd';')
+	[ "$layouts_random" -gt 1 ] && seeds=$(seed_list)
+	mkdir -p build
+	configure build $(release_args "$specs" "$layouts_random" "$seeds")
+	build build --target sites_bench sites_bench_layouts summarize
+}
+
+# The benchmark filter of the sweep's points: every form, N, threads, mode.
+sweep_filter() {   # sweep_filter [N-LIST]
+	local flist=${forms//,/|} nlist=${1:-}
 	[ "$calibrate" = 1 ] && flist="extern|extern_plant[0-9.]+"
-	local filter="^sites/($flist)/$o/$l/$r/$n/$m/real_time/threads:$t\$"
-	local args=(--counters="$counters" --threads="$t" --modes="$m" --sim-cache="$dir/sim.csv"
-		--benchmark_filter="$filter" --benchmark_repetitions="$reps"
+	[ -n "$nlist" ] || nlist=$(IFS='|'; echo "${site_list[*]}")
+	local tlist=${threads//,/|} mlist=${modes//,/|}
+	echo "^sites/($flist)/(${ops//,/|})/(${layouts//,/|})/(${orders//,/|})/($nlist)/($mlist)/real_time/threads:($tlist)\$"
+}
+
+# Simulated counts come from the ordinary link, once per results directory:
+# every process then reads the same counts (bench/sim.h).
+counter_source=""
+decide_counters() {
+	[ -n "$counter_source" ] && return 0
+	counter_source=$(build/bench/sites_bench --counters="$counters" --threads="$threads" --modes="$modes" \
+		--sim-cache="$dir/sim.csv" --benchmark_filter="$(sweep_filter)" --sim-only 2>"$dir/log/counters.txt") ||
+		{ tail -n 5 "$dir/log/counters.txt" >&2; fail "deciding the counter source failed; log: $dir/log/counters.txt"; }
+	grep '^inlinecost:' "$dir/log/counters.txt" >&2 || true
+	say "counters: $counter_source"
+}
+
+# run_process KEY REPEAT VARIANT PROCESS [N-LIST]: one process of the sweep,
+# every point of it, forms and points interleaved at random by Google
+# Benchmark; under a random environment pad, which moves the stack.
+run_process() {
+	local key=$1 r=$2 v=$3 p=$4 nlist=${5:-}
+	local file="$dir/raw/$key.json" bin ctr=$counters
+	[ -s "$file" ] && return 0
+	bin=$(variant_bin "$r" "$v")
+	# Only the ordinary link carries the simulated counts (decide_counters).
+	[ "$v" -gt 0 ] && [ "$counter_source" = sim ] && ctr=none
+	local args=(--counters="$ctr" --threads="$threads" --modes="$modes" --sim-cache="$dir/sim.csv"
+		--process="$p" --benchmark_filter="$(sweep_filter "$nlist")" --benchmark_repetitions="$reps"
 		--benchmark_enable_random_interleaving=true --benchmark_min_time="$min_time"
 		--benchmark_out="$file.tmp" --benchmark_out_format=json --benchmark_format=console)
 	[ -n "$plant" ] && args+=(--plant="$plant")
-	if ! build/bench/sites_bench "${args[@]}" >"$dir/log/$key.txt" 2>&1; then
+	local pad
+	pad=$(head -c "$((RANDOM % 4096))" /dev/zero | tr '\0' x)
+	if ! IC_ENV_PAD=$pad "$bin" "${args[@]}" >"$dir/log/$key.txt" 2>&1; then
 		rm -f "$file.tmp"
-		say "point $key failed; its log: $dir/log/$key.txt"
+		say "process $key failed; its log: $dir/log/$key.txt"
 		tail -n 5 "$dir/log/$key.txt" >&2
 		return 1
 	fi
 	mv "$file.tmp" "$file"
-	# The bench's one-time notices (counters, pinning) reach the terminal once.
-	if [ -z "${noticed:-}" ]; then
-		grep '^inlinecost:' "$dir/log/$key.txt" >&2 || true
-		noticed=1
-	fi
 }
 
-# run_groups: every group of the sweep not yet on disk, with progress.
-run_groups() {
-	local groups=() o l r n t m
-	for o in ${ops//,/ }; do for l in ${layouts//,/ }; do for r in ${orders//,/ }; do
-		for t in ${threads//,/ }; do for m in ${modes//,/ }; do for n in "${site_list[@]}"; do
-			groups+=("$o $l $r $n $t $m")
-		done; done; done
-	done; done; done
-	local total=${#groups[@]} i=0 done_s=0 done_n=0 g start eta
-	for g in "${groups[@]}"; do
+# run_processes PREFIX [N-LIST]: every process of the design not yet on disk,
+# in an order shuffled from the layout seed, with progress. Keys:
+# PREFIX r<repeat>_v<variant>_p<process>.
+run_processes() {
+	local prefix=$1 nlist=${2:-} r v p list=() total i=0 done_s=0 done_n=0 start eta key
+	for ((r = 1; r <= repeat; r++)); do for ((v = 0; v < layouts_random; v++)); do
+		for ((p = 0; p < processes; p++)); do list+=("${prefix}r${r}_v${v}_p${p} $r $v $p"); done
+	done; done
+	mapfile -t list < <(printf '%s\n' "${list[@]}" |
+		awk -v s="$layout_seed" 'BEGIN { srand(s % 2147483647) } { print rand() "\t" $0 }' | sort -k1,1g | cut -f2-)
+	total=${#list[@]}
+	for g in "${list[@]}"; do
 		i=$((i + 1))
 		set -- $g
-		if [ -s "$dir/raw/${1}_${2}_${3}_${4}_${6}_t${5}.json" ]; then continue; fi
+		[ -s "$dir/raw/$1.json" ] && continue
 		if [ $done_n -gt 0 ]; then eta="ETA $(((total - i + 1) * done_s / done_n))s"; else eta="ETA -"; fi
-		printf '%s: [%d/%d] %s/%s/%s N=%s threads=%s %s (%s) %s\n' "$prog" "$i" "$total" "$1" "$2" "$3" "$4" "$5" "$6" \
-			"$([ "$calibrate" = 1 ] && echo "extern vs extern+${plant}" || echo "${forms//,/ vs }")" "$eta" >&2
+		printf '%s: [%d/%d] process %s (repeat %s, layout variant %s)%s %s\n' "$prog" "$i" "$total" "$1" "$2" "$3" \
+			"${nlist:+, N = ${nlist//|/,}}" "$eta" >&2
 		start=$SECONDS
-		run_group "$@" || return 1
+		run_process "$1" "$2" "$3" "$4" "$nlist" || return 1
 		done_s=$((done_s + SECONDS - start)); done_n=$((done_n + 1))
 	done
 }
 
-summarise() {
-	local args=(--out "$dir" --compare "$compare" --baseline "$baseline")
-	[ -n "$plant" ] && args+=(--planted "$plant")
+# summarise_into DIR FILES...: summarize and draw into a new report
+# directory, then swap it in as a set: DIR/report points to it, and the
+# files users open (DIR/summary.md, DIR/plots, ...) link through it. A failed
+# draw leaves the new report without charts, never with the old ones.
+report_files=(benchmark.json points.csv ratios.csv crossover.csv summary.md calibration.csv plots)
+summarise_into() {
+	local d=$1; shift
+	local args=(--compare "$compare" --baseline "$baseline") new old f
+	[ -n "${planted:-}" ] && args+=(--planted "$planted")
+	[ $# -gt 0 ] || fail "no finished processes to summarise in $d"
+	mkdir -p "$d"
+	new=$(mktemp -d "$d/.report.XXXXXX")
+	build/plots/summarize "${args[@]}" --out "$new" "$@" || { rm -rf "$new"; fail "summarize failed on $d"; }
+	if ! command -v gnuplot >/dev/null; then
+		say "no gnuplot: results are written; for plots: apt-get install gnuplot-nox, then plots/draw.sh $d/report"
+	elif ! plots/draw.sh "$new"; then
+		rm -f "$new"/plots/*.png "$new"/plots/*.svg
+		say "plots failed; the new results are in $d without charts"
+	fi
+	old=$(readlink "$d/report" 2>/dev/null || true)
+	ln -sfn "$(basename "$new")" "$d/.report.link" && mv -T "$d/.report.link" "$d/report"
+	for f in "${report_files[@]}"; do
+		[ -L "$d/$f" ] || [ ! -e "$new/$f" ] || ln -sfn "report/$f" "$d/$f"
+	done
+	[ -n "$old" ] && [ "$old" != "$(basename "$new")" ] && rm -rf "${d:?}/$old"
+	return 0
+}
+
+raw_files() {   # raw_files GLOB: the finished process files matching it
 	shopt -s nullglob
-	local files=("$dir"/raw/*.json)
+	local files=("$dir"/raw/$1.json)
 	shopt -u nullglob
-	[ ${#files[@]} -gt 0 ] || die "no finished points in $dir to summarise"
-	build/plots/summarize "${args[@]}" "${files[@]}" || die "summarize failed on $dir"
-	if command -v gnuplot >/dev/null; then
-		plots/draw.sh "$dir" || say "plots failed; results are in $dir"
-	else
-		say "no gnuplot: results are written; for plots: apt-get install gnuplot-nox, then plots/draw.sh $dir"
+	printf '%s\n' "${files[@]}"
+}
+
+summarise() {
+	local files
+	mapfile -t files < <(raw_files '*')
+	summarise_into "$dir" "${files[@]}"
+	if [ "$repeat" -gt 1 ]; then
+		local r
+		for ((r = 1; r <= repeat; r++)); do
+			mapfile -t files < <(raw_files "*r${r}_v*")
+			summarise_into "$dir/repeat$r" "${files[@]}"
+		done
+		repeatability
 	fi
 }
 
-# Bisection on N around each crossover, between the sweep's points.
+# agreement OUT DIR...: how far K runs' answers agree (--repeat, and
+# ./run.sh agree). DIR holds report/{ratios,crossover,points}.csv. Writes
+# OUT/repeat.{md,csv,dat}: per series each run's verdict and bracket, per N
+# each run's ratio with its interval and the ratio's spread (max / min over
+# runs), and how often one run's 95% interval holds another's estimate
+# (every ordered pair of runs; the same for the time per call site).
+agreement() {
+	local out=$1; shift
+	local files=() d
+	for d in "$@"; do files+=("$d/report/ratios.csv" "$d/report/crossover.csv" "$d/report/points.csv"); done
+	for d in "${files[@]}"; do [ -f "$d" ] || fail "agreement: $d missing"; done
+	awk -F, -v K="$#" -v csv="$out/repeat.csv" -v md="$out/repeat.md" -v dat="$out/repeat.dat" '
+		FNR == 1 { delete c; for (i = 1; i <= NF; i++) c[$i] = i
+			kind = ("ratio" in c) ? "r" : ("verdict" in c) ? "x" : "p"; if (kind == "r") run++; next }
+		{ series = $c["op"] "/" $c["layout"] "/" $c["order"] "/" $c["threads"] "/" $c["mode"] }
+		kind == "r" {
+			if (!(series in seen)) { seen[series] = 1; order[++ns] = series }
+			n = $c["sites"]; key = series SUBSEP n
+			if (!(key in nseen)) { nseen[key] = 1; nl[series] = nl[series] " " n }
+			ratio[key, run] = $c["ratio"]; lo[key, run] = $c["ratio_ci_lo"]; hi[key, run] = $c["ratio_ci_hi"]
+			side[key, run] = $c["faster"]
+		}
+		kind == "x" { verdict[series, run] = $c["verdict"]; blo[series, run] = $c["bracket_lo"]; bhi[series, run] = $c["bracket_hi"] }
+		kind == "p" { key = series SUBSEP $c["form"] SUBSEP $c["sites"]; pk[key] = 1
+			pe[key, run] = $c["ns_per_op"]; pl[key, run] = $c["ns_ci_lo"]; ph[key, run] = $c["ns_ci_hi"] }
+		function covers(l, h, x) { return l != "" && x != "" && l + 0 <= x + 0 && x + 0 <= h + 0 }
+		END {
+			print "series,sites,runs,ratio_min,ratio_max,spread,covered_pairs,pairs,sides" > csv
+			printf "# Agreement of %d runs of the same sweep\n\n", K > md
+			print "A pair (i, j) of runs is covered at N when run i'"'"'s 95% interval holds run j'"'"'s estimate; every ordered pair counts.\n" > md
+			tc = 0; tp = 0
+			for (s = 1; s <= ns; s++) {
+				S = order[s]
+				printf "## %s\n\nCrossover:", S > md
+				for (k = 1; k <= K; k++) printf " run %d %s%s;", k, verdict[S, k], (blo[S, k] != "" ? " (" blo[S, k] ", " bhi[S, k] ")" : "") > md
+				print "\n\n| N | ratio [95% CI] per run | spread | covered pairs | sides |" > md
+				print "|---:|---|---:|---:|---|" > md
+				m = split(substr(nl[S], 2), list, " ")
+				for (i = 1; i <= m; i++) {
+					n = list[i]; key = S SUBSEP n; mn = ""; mx = ""; rs = ""; sd = ""; cov = 0; pairs = 0
+					for (k = 1; k <= K; k++) {
+						if (ratio[key, k] == "") continue
+						if (mn == "" || ratio[key, k] + 0 < mn) mn = ratio[key, k] + 0
+						if (mx == "" || ratio[key, k] + 0 > mx) mx = ratio[key, k] + 0
+						rs = rs sprintf("%s%.3f [%s–%s]", rs == "" ? "" : "; ", ratio[key, k], lo[key, k] == "" ? "?" : sprintf("%.3f", lo[key, k]), hi[key, k] == "" ? "?" : sprintf("%.3f", hi[key, k]))
+						sd = sd (sd == "" ? "" : " ") side[key, k]
+						for (j = 1; j <= K; j++) if (j != k && ratio[key, j] != "") { pairs++; cov += covers(lo[key, k], hi[key, k], ratio[key, j]) }
+					}
+					tc += cov; tp += pairs
+					printf "%s,%s,%d,%s,%s,%s,%d,%d,%s\n", S, n, K, mn, mx, (mn > 0 ? sprintf("%.4f", mx / mn) : ""), cov, pairs, sd > csv
+					printf "| %s | %s | %s | %d/%d | %s |\n", n, rs, (mn > 0 ? sprintf("%.3f", mx / mn) : "—"), cov, pairs, sd > md
+					printf "%s %s %d", n, (mn > 0 ? mx / mn : "NaN"), s > dat
+					for (k = 1; k <= K; k++) printf " %s", (ratio[key, k] == "" ? "NaN" : ratio[key, k]) > dat
+					printf "\n" > dat
+				}
+				print "" > md
+				printf "\n\n" > dat
+			}
+			pc = 0; pp = 0
+			for (key in pk) for (k = 1; k <= K; k++) for (j = 1; j <= K; j++)
+				if (j != k && pe[key, j] != "" && pe[key, k] != "") { pp++; pc += covers(pl[key, k], ph[key, k], pe[key, j]) }
+			printf "Ratios: %d of %d pairs covered (%.0f%%). Time per call site: %d of %d pairs covered (%.0f%%).\n", tc, tp, tp ? 100 * tc / tp : 0, pc, pp, pp ? 100 * pc / pp : 0 > md
+			printf "array ic_series[%d]\n", ns > (dat ".gp")
+			for (s = 1; s <= ns; s++) printf "ic_series[%d] = \"%s\"\n", s, order[s] > (dat ".gp")
+		}' "${files[@]}"
+	if command -v gnuplot >/dev/null; then
+		gnuplot -e "ic_dir='$out'; ic_k=$#" plots/repeat.gp 2>"$out/.repeat-plot.log" ||
+			say "agreement plot failed: $(tail -n 1 "$out/.repeat-plot.log")"
+		rm -f "$out/.repeat-plot.log"
+	fi
+	rm -f "$out/repeat.dat.gp"
+}
+
+# --repeat: the agreement of the K runs, next to the pooled summary.
+repeatability() {
+	local r runs=() tmp
+	for ((r = 1; r <= repeat; r++)); do runs+=("$dir/repeat$r"); done
+	tmp=$(mktemp -d "$dir/.repeat.XXXXXX")
+	agreement "$tmp" "${runs[@]}"
+	for f in repeat.md repeat.csv repeat.dat repeat.png; do [ -f "$tmp/$f" ] && mv "$tmp/$f" "$dir/$f"; done
+	rm -rf "$tmp"
+	say "repeatability: $dir/repeat.md ($(tail -n 1 "$dir/repeat.md"))"
+}
+
+# ./run.sh agree DIR DIR...: the same for separate runs; prints, writes nothing.
+run_agree() {
+	[ $# -ge 2 ] || die "agree: give two or more results directories"
+	local d tmp
+	for d in "$@"; do [ -f "$d/report/ratios.csv" ] || die "agree: $d is not a results directory of run.sh (no report/ratios.csv)"; done
+	tmp=$(mktemp -d)
+	agreement "$tmp" "$@"
+	cat "$tmp/repeat.md"
+	rm -rf "$tmp"
+}
+
+# Measure the N inside each crossover bracket: the geometric midpoints of
+# neighbouring sweep points in [A, B], with the same variants and processes
+# as the sweep (the same binaries, rebuilt with the new points).
 refine_crossover() {
 	local step
 	for step in 1 2 3 4; do
-		[ -f "$dir/crossover.csv" ] || return 0
-		# Every bracket summarize gives: a crossover, or where a one-sided
-		# win ends. lo,hi.
-		local mids=() line
+		local mids=() lo hi
 		while IFS=, read -r lo hi; do
-			local mid
-			mid=$(awk -v a="$lo" -v b="$hi" 'BEGIN{printf "%d", sqrt(a*b) + 0.5}')
-			[ "$mid" -gt "$lo" ] && [ "$mid" -lt "$hi" ] && mids+=("$mid")
+			local prev="" n
+			for n in "${site_list[@]}"; do
+				if [ "$n" -ge "$lo" ] && [ "$n" -le "$hi" ] && [ -n "$prev" ]; then
+					local mid
+					mid=$(awk -v a="$prev" -v b="$n" 'BEGIN{printf "%d", sqrt(a*b) + 0.5}')
+					[ "$mid" -gt "$prev" ] && [ "$mid" -lt "$n" ] && mids+=("$mid")
+				fi
+				[ "$n" -ge "$lo" ] && prev=$n
+			done
 		done < <(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-			$c["bracket_lo"] != "" && $c["bracket_hi"] != "" { print $c["bracket_lo"] "," $c["bracket_hi"] }' "$dir/crossover.csv" | sort -u)
+			$c["verdict"] == "crossover" { print $c["bracket_lo"] "," $c["bracket_hi"] }' "$dir/crossover.csv" | sort -u)
 		[ ${#mids[@]} -gt 0 ] || { say "crossover: nothing left to refine"; return 0; }
-		say "crossover: bisection step $step, new N: ${mids[*]}"
+		mapfile -t mids < <(printf '%s\n' "${mids[@]}" | sort -nu)
+		say "crossover: step $step, new N: ${mids[*]}"
 		site_list+=("${mids[@]}")
 		mapfile -t site_list < <(printf '%s\n' "${site_list[@]}" | sort -nu)
 		sites=$(IFS=,; echo "${site_list[*]}")
 		save_conf "$dir/run.conf"
 		build_points
-		run_groups || return 1
+		run_processes "x${step}_" "$(IFS='|'; echo "${mids[*]}")" || return 1
 		summarise
 	done
 }
 
-build_points() {
-	local specs
-	specs=$(point_specs | paste -sd';')
-	mkdir -p build
-	configure build -DCMAKE_BUILD_TYPE=Release "-DIC_POINTS=$specs"
-	build build --target sites_bench summarize
+# --calibrate: every trial is a whole design (variants x processes) with
+# extern and three copies of it planted with 0%, 1% and 3% more time per
+# pass. Each trial is summarised per planted copy; over the trials, how often
+# the 95% interval holds the planted ratio (coverage) and how often it
+# excludes 1 (for 0%: a false positive).
+calibrate_plants=(0 0.01 0.03)
+run_calibration() {
+	local t
+	for ((t = 1; t <= trials; t++)); do
+		say "calibration: trial $t of $trials"
+		run_processes "t${t}_" || return 1
+	done
+	local rows="$dir/.calibration.rows" pct f
+	: >"$rows"
+	for ((t = 1; t <= trials; t++)); do
+		local files
+		mapfile -t files < <(raw_files "t${t}_*")
+		for f in "${calibrate_plants[@]}"; do
+			pct=$(awk -v f="$f" 'BEGIN { printf "%g", f * 100 }')
+			compare=extern_plant$pct baseline=extern planted=$f
+			summarise_into "$dir/trial$t/plant$pct" "${files[@]}" >/dev/null
+			awk -F, -v t="$t" -v f="$f" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+				{ print t "," f "," $c["ratio"] "," $c["ratio_ci_lo"] "," $c["ratio_ci_hi"] "," $c["excludes_1"] "," $c["contains_planted"] }' \
+				"$dir/trial$t/plant$pct/report/calibration.csv" >>"$rows"
+		done
+	done
+	{
+		echo "trial,planted,ratio,ratio_ci_lo,ratio_ci_hi,excludes_1,contains_planted"
+		cat "$rows"
+	} >"$dir/calibration_trials.csv.tmp" && mv "$dir/calibration_trials.csv.tmp" "$dir/calibration_trials.csv"
+	rm -f "$rows"
+	awk -F, -v T="$trials" -v secs="$((SECONDS - calib_start))" -v design="$layouts_random variants x $processes processes x $reps reps of $min_time s" '
+		NR == 1 { next }
+		{ n[$2]++; cov[$2] += $7; ex[$2] += $6; sum[$2] += $3; w[$2] += $5 - $4 }
+		END {
+			print "# Calibration: coverage of the 95% interval\n"
+			printf "%d trials at N = 256, 1 thread, private queue; each trial %s; %d s in all.\n\n", T, design, secs
+			print "| planted | trials | mean ratio | mean width | holds the planted ratio | excludes 1 |"
+			print "|---:|---:|---:|---:|---:|---:|"
+			for (p in n) printf "| %g%% | %d | %.4f | %.4f | %d (%.0f%%) | %d (%.0f%%)%s |\n", p * 100, n[p], sum[p] / n[p], w[p] / n[p],
+				cov[p], 100 * cov[p] / n[p], ex[p], 100 * ex[p] / n[p], p == 0 ? " false positives" : ""
+		}' "$dir/calibration_trials.csv" >"$dir/calibration.md.tmp" && mv "$dir/calibration.md.tmp" "$dir/calibration.md"
+	cat "$dir/calibration.md"
 }
 
 run_sweep() {
-	plant="" compare=inline baseline=extern
+	plant="" compare=inline baseline=extern planted=""
+	ensure_packages   # first: the thread default counts cores with hwloc
 	if [ -n "$resume" ]; then
 		dir=$resume
-		# shellcheck disable=SC1090
-		. "$dir/run.conf"
+		load_conf "$dir"
+		planted=""
 	else
 		if [ "$quick" = 1 ]; then
-			: "${sites:=1,64,1024}" "${reps:=3}" "${min_time:=0.005}"
+			: "${sites:=1,64,1024}" "${reps:=3}" "${min_time:=0.005}" "${layouts_random:=1}" "${processes:=3}"
 		fi
 		if [ "$calibrate" = 1 ]; then
-			: "${sites:=256}" "${reps:=20}" "${min_time:=0.1}" "${threads:=1}"
-			modes=private forms=extern plant=0.03
+			: "${sites:=256}" "${threads:=1}"
+			[ -z "${given[modes]:-}" ] || [ "$modes" = private ] || die "--calibrate runs 1 thread on a private queue only"
+			modes=private forms=extern plant=$(IFS=,; echo "${calibrate_plants[*]}")
 			compare=extern_plant3 baseline=extern
 		fi
-		: "${sites:=1..16384}" "${reps:=10}" "${min_time:=0.05}" "${threads:=1,$(cores)}"
+		# Defaults from this machine (README, "Time budget"): 6 variants x 2
+		# processes x 3 reps of 0.03 s keep the sweep within 10 minutes.
+		: "${sites:=1..16384}" "${reps:=3}" "${min_time:=0.03}" "${threads:=1,$(cores)}"
+		: "${layouts_random:=6}" "${processes:=2}"
 		[ "$threads" = "1,1" ] && threads=1
+		[ -n "$layout_seed" ] || layout_seed=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
 		if [ "$compare" = inline ] && [[ ",$forms," != *,inline,* || ",$forms," != *,extern,* ]]; then
 			compare=${forms%%,*} baseline=${forms##*,}
 		fi
+		build_identity
 	fi
+	[ "$layouts_random" -gt 1 ] || [ "$processes" -gt 1 ] ||
+		die "--layouts-random 1 with --processes 1: one process cannot give an interval; give 2 of either"
 	mapfile -t site_list < <(expand_sites "$sites" | sort -nu)
 	build_forms=$forms
 
-	ensure_packages
 	build_points
 
 	if [ -z "$resume" ]; then
-		dir=${out:-results/$(date -u +%Y%m%dT%H%M%SZ)}
+		dir=${out:-$top/results/$(date -u +%Y%m%dT%H%M%SZ)}
 		# Not -p for the default: two runs in the same second must not share.
 		if [ -n "$out" ]; then mkdir -p "$dir"; else mkdir -p results && mkdir "$dir" || die "$dir exists already; try again"; fi
 		save_conf "$dir/run.conf"
 	fi
 	mkdir -p "$dir/raw" "$dir/log"
-	trap 'rm -f "$dir"/raw/*.tmp; say "interrupted: finished points are in $dir; continue with $prog --resume $dir"; exit 130' INT TERM
+	trap 'rm -f "$dir"/raw/*.tmp; say "interrupted: finished processes are in $dir; continue with $prog --resume $dir"; exit 130' INT TERM
 	say "results: $dir"
-	run_groups || { say "stopped; finished points are in $dir; continue with $prog --resume $dir"; exit 1; }
+	say "design: $layouts_random layout variant(s) (seed $layout_seed) x $processes process(es) x $reps reps of $min_time s$([ "$repeat" -gt 1 ] && echo ", $repeat repeats")"
+	decide_counters
+	if [ "$calibrate" = 1 ]; then
+		calib_start=$SECONDS
+		run_calibration || { say "stopped; finished processes are in $dir; continue with $prog --resume $dir"; exit 1; }
+		return 0
+	fi
+	run_processes "" || { say "stopped; finished processes are in $dir; continue with $prog --resume $dir"; exit 1; }
 	summarise
 	if [ "$find_crossover" = 1 ]; then
-		refine_crossover || { say "stopped; finished points are in $dir; continue with $prog --resume $dir"; exit 1; }
+		refine_crossover || { say "stopped; finished processes are in $dir; continue with $prog --resume $dir"; exit 1; }
 	fi
-	if [[ $dir == results/* ]] || [[ $dir == "$top"/results/* ]]; then
+	if [[ $dir == "$top"/results/* ]]; then
 		ln -sfn "$(basename "$dir")" results/.latest.tmp && mv -T results/.latest.tmp results/latest
 	fi
 	say "done: $dir/summary.md"
@@ -494,6 +822,13 @@ if [ "${1:-}" = micro ]; then
 	shift
 	[ $# -eq 0 ] || die "micro takes no options"
 	run_micro
+	exit 0
+fi
+if [ "${1:-}" = agree ]; then
+	shift
+	dirs=()
+	for d in "$@"; do dirs+=("$(abs_path "$d")"); done
+	run_agree "${dirs[@]}"
 	exit 0
 fi
 if [ "${1:-}" = test ]; then

@@ -135,6 +135,9 @@ static void summary_statement(FILE *f, const struct ic_results *res, const struc
 		if (nwin == gr->nratios)
 			fprintf(f, "%s is faster over the whole range N = %s; no crossover",
 				summary_form_of(res, side), summary_range(runs, sizeof(runs), nmin, nmax));
+		else if (isfinite(xo->lone_sites))
+			fprintf(f, "%s is faster at N = %s; not resolved at N = %s", summary_form_of(res, side),
+				summary_side_runs(runs, sizeof(runs), gr, side), uruns);
 		else
 			fprintf(f, "%s is faster at N = %s and no N is resolved the other way, so no "
 				"crossover is shown; not resolved at N = %s", summary_form_of(res, side),
@@ -156,8 +159,8 @@ static void summary_statement(FILE *f, const struct ic_results *res, const struc
 				summary_range(runs, sizeof(runs), nmin, nmax));
 	}
 	if (isfinite(xo->lone_sites))
-		fprintf(f, " (%s is resolved ahead at N = %.0f alone; one point cannot set a "
-			"direction, so it is set aside)", summary_form_of(res, xo->lone_side),
+		fprintf(f, "; %s is resolved ahead at N = %.0f alone: one point cannot set a "
+			"direction, so no crossover is stated", summary_form_of(res, xo->lone_side),
 			xo->lone_sites);
 }
 
@@ -541,9 +544,23 @@ static void summary_method(FILE *f, const struct ic_results *res)
 		"first winner and the first N resolved for the other, with no point estimate inside. A "
 		"side needs %d resolved points: a single one is named and set aside. More than one "
 		"switch is a conflict and nothing is claimed.\n", IC_CROSSOVER_MIN_POINTS);
-	fprintf(f, "- Layout share: of the process-to-process variance of the log ratio, the part "
-		"between layout variants (one-way random-effects ANOVA). %zu of %zu ratio points have "
-		"50%% or more: there the layout matters as much as the form.\n", layout_heavy, nratios);
+	if (vmax >= 2)
+		fprintf(f, "- Layout share: of the process-to-process variance of the log ratio, the part "
+			"between layout variants (one-way random-effects ANOVA). %zu of %zu ratio points have "
+			"50%% or more: there the layout matters as much as the form.\n", layout_heavy, nratios);
+	else
+		fputs("- Layout share: not estimable with one layout (run with --layouts-random 2 or "
+		      "more).\n", f);
+	fputs("- Layouts:", f);
+	for (size_t i = 0; i < res->nlayouts; i++) {
+		const char *k = res->layouts[i], *slash = strrchr(k, '/');
+
+		if (slash == k)
+			fprintf(f, "%s variant %s (the ordinary link)", i ? ";" : "", slash + 1);
+		else
+			fprintf(f, "%s seed %.*s variant %s", i ? ";" : "", (int)(slash - k), k, slash + 1);
+	}
+	fputs(".\n", f);
 	fprintf(f, "- Noisy: %zu of %zu ratio points have a band wider than ±%g%% of the ratio: there "
 		"a %g%% difference (the size of the 2004 effect) cannot be resolved.\n", noisy, nratios,
 		100.0 * res->opts.noise_ci, 100.0 * res->opts.noise_ci);
