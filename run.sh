@@ -390,7 +390,8 @@ build_identity() {
 	build_commit=$commit
 	build_cc=$(cc --version 2>/dev/null | head -n 1)
 	build_cflags="-O2 -g (CMAKE_C_FLAGS_RELEASE)"
-	build_lock=$(sed -n 's/^IC_LOCK:STRING=//p' build/CMakeCache.txt 2>/dev/null)
+	# The lock CMake was configured with (CMakeLists.txt's default is tas).
+	build_lock=$(sed -n 's/^IC_LOCK:STRING=//p' build/CMakeCache.txt 2>/dev/null || true)
 	: "${build_lock:=tas}"
 }
 
@@ -774,7 +775,6 @@ run_sweep() {
 		if [ "$compare" = inline ] && [[ ",$forms," != *,inline,* || ",$forms," != *,extern,* ]]; then
 			compare=${forms%%,*} baseline=${forms##*,}
 		fi
-		build_identity
 	fi
 	[ "$layouts_random" -gt 1 ] || [ "$processes" -gt 1 ] ||
 		die "--layouts-random 1 with --processes 1: one process cannot give an interval; give 2 of either"
@@ -784,6 +784,7 @@ run_sweep() {
 	build_points
 
 	if [ -z "$resume" ]; then
+		build_identity
 		dir=${out:-$top/results/$(date -u +%Y%m%dT%H%M%SZ)}
 		# Not -p for the default: two runs in the same second must not share.
 		if [ -n "$out" ]; then mkdir -p "$dir"; else mkdir -p results && mkdir "$dir" || die "$dir exists already; try again"; fi
