@@ -780,6 +780,8 @@ run_sweep() {
 		die "--layouts-random 1 with --processes 1: one process cannot give an interval; give 2 of either"
 	mapfile -t site_list < <(expand_sites "$sites" | sort -nu)
 	build_forms=$forms
+	# The environment pads follow the layout seed too.
+	RANDOM=$((layout_seed % 32768))
 
 	build_points
 
