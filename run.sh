@@ -410,8 +410,9 @@ load_conf() {
 	local conf=$1/run.conf name
 	declare -A now=()
 	for name in "${!given[@]}"; do now[$name]=${given[$name]}; done
+	# declare -p wrote them; -g keeps them global when read inside this function.
 	# shellcheck disable=SC1090
-	. "$conf" || fail "--resume: cannot read $conf"
+	. <(sed -E 's/^declare (-[^ ]*)/declare -g \1/' "$conf") || fail "--resume: cannot read $conf"
 	for name in "${!now[@]}"; do
 		[ "${now[$name]}" = "${!name-}" ] ||
 			die "--resume: --${name//_/-} ${now[$name]} contradicts $conf (${name}=${!name-}); leave it out to resume"
