@@ -2,14 +2,17 @@
 #include "sim.h"
 
 #include <errno.h>
+#include <ftw.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <valgrind/callgrind.h>
 
+#include "atomic_file.h"
 #include "queue_extern.h"
 #include "site_run.h"
 
@@ -126,21 +129,32 @@ static size_t cache_load(const char *path, struct cache_row **rows)
 	return n;
 }
 
+/* Best effort: a cache that cannot be written only means simulating again
+ * next time, so failures are silent; the old cache stays whole. */
 static void cache_save(const char *path, const struct cache_row *rows, size_t n)
 {
-	char tmp[4096];
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
-	FILE *f = fopen(tmp, "w");
-	if (!f)
+	struct ic_atomic_file af;
+
+	if (ic_atomic_open(&af, path, 0) != 0)
 		return;
-	fprintf(f, "point,l1i_size,l1i_assoc,l1i_line,instr_per_op,l1i_miss_per_op\n");
+	fprintf(af.f, "point,l1i_size,l1i_assoc,l1i_line,instr_per_op,l1i_miss_per_op\n");
 	for (size_t i = 0; i < n; i++)
-		fprintf(f, "%s,%ld,%ld,%ld,%.6f,%.6f\n", rows[i].name, rows[i].size,
+		fprintf(af.f, "%s,%ld,%ld,%ld,%.6f,%.6f\n", rows[i].name, rows[i].size,
 			rows[i].assoc, rows[i].line, rows[i].instr_per_op, rows[i].l1i_miss_per_op);
-	if (fclose(f) == 0)
-		rename(tmp, path);
-	else
-		unlink(tmp);
+	(void)ic_atomic_commit(&af);
+}
+
+/* nftw callback for rm -rf without a shell: a directory goes after its
+ * contents (FTW_DEPTH; FTW_DNR, one that could not be read, is tried too),
+ * a symbolic link is removed, never followed (FTW_PHYS), and an entry
+ * already gone is no error. */
+static int rm_entry(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+{
+	(void)sb;
+	(void)ftw;
+	if ((type == FTW_DP || type == FTW_DNR ? rmdir(path) : unlink(path)) != 0 && errno != ENOENT)
+		return -1;
+	return 0;
 }
 
 int ic_sim_run(const struct ic_point *const *points, size_t n, const int *want,
@@ -151,6 +165,8 @@ int ic_sim_run(const struct ic_point *const *points, size_t n, const int *want,
 	size_t n_rows = cache_load(cache_path, &rows), n_run = 0;
 	char **args = calloc(n + 16, sizeof(*args));
 	char dir[] = "/tmp/ic-sim-XXXXXX", i1[64], out[128], self[4096];
+	/* Set once mkdtemp made dir: its name may itself start with an X. */
+	const char *made = NULL;
 	int rc = -1;
 
 	for (size_t i = 0; i < n; i++) {
@@ -165,7 +181,7 @@ int ic_sim_run(const struct ic_point *const *points, size_t n, const int *want,
 			}
 	}
 	ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (!args || len < 0 || !mkdtemp(dir)) {
+	if (!args || len < 0 || !(made = mkdtemp(dir))) {
 		snprintf(why, why_len, "cannot prepare the simulation: %s", strerror(errno));
 		goto out;
 	}
@@ -234,12 +250,8 @@ int ic_sim_run(const struct ic_point *const *points, size_t n, const int *want,
 		cache_save(cache_path, rows, n_rows);
 	rc = 0;
 out:
-	if (dir[12] != 'X') {
-		char cmd[128];
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-		if (system(cmd) != 0)
-			fprintf(stderr, "sites_bench: could not remove %s\n", dir);
-	}
+	if (made && nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS) != 0)
+		fprintf(stderr, "sites_bench: could not remove %s\n", dir);
 	free(args);
 	free(rows);
 	return rc;

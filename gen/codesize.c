@@ -35,9 +35,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
+#include "atomic_file.h"
 #include "point_name.h"
 
 #define CS_EXIT_USAGE 2
@@ -470,11 +470,7 @@ static void cs_write_csv(FILE *f, const struct cs_run *run)
 
 static void cs_write(const struct cs_run *run)
 {
-	char tmp[PATH_MAX];
-	const char *slash;
-	mode_t mask;
-	FILE *f;
-	int fd;
+	struct ic_atomic_file af;
 
 	if (!run->out || strcmp(run->out, "-") == 0) {
 		cs_write_csv(stdout, run);
@@ -482,30 +478,11 @@ static void cs_write(const struct cs_run *run)
 			cs_fail(1, "cannot write stdout: %s", strerror(errno));
 		return;
 	}
-	slash = strrchr(run->out, '/');
-	if (slash)
-		snprintf(tmp, sizeof tmp, "%.*s/.%s.tmp.XXXXXX", (int)(slash - run->out),
-			 run->out, slash + 1);
-	else
-		snprintf(tmp, sizeof tmp, ".%s.tmp.XXXXXX", run->out);
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		cs_fail(1, "cannot create %s: %s", tmp, strerror(errno));
-	mask = umask(0);
-	umask(mask);
-	if (fchmod(fd, 0666 & ~mask) != 0 || !(f = fdopen(fd, "w"))) {
-		unlink(tmp);
-		cs_fail(1, "cannot open %s: %s", tmp, strerror(errno));
-	}
-	cs_write_csv(f, run);
-	if (ferror(f) | fclose(f)) {
-		unlink(tmp);
-		cs_fail(1, "cannot write %s: %s", tmp, strerror(errno));
-	}
-	if (rename(tmp, run->out) != 0) {
-		unlink(tmp);
-		cs_fail(1, "cannot rename to %s: %s", run->out, strerror(errno));
-	}
+	if (ic_atomic_open(&af, run->out, 0) != 0)
+		cs_fail(1, "%s", af.err);
+	cs_write_csv(af.f, run);
+	if (ic_atomic_commit(&af) != 0)
+		cs_fail(1, "%s", af.err);
 }
 
 int main(int argc, char **argv)

@@ -36,8 +36,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
+
+#include "atomic_file.h"
+#include "splitmix64.h"
 
 #define LY_EXIT_USAGE 2
 /* Gap units: per function up to 3 x 16 B (an offset within a 64-byte line),
@@ -75,19 +77,9 @@ static void *ly_realloc(void *p, size_t n, size_t size)
 	return p;
 }
 
-/* splitmix64 (Steele, Lea, Flood 2014), as gen's site constants. */
-static uint64_t ly_next(uint64_t *state)
-{
-	uint64_t z = (*state += UINT64_C(0x9e3779b97f4a7c15));
-
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
-}
-
 static uint32_t ly_below(uint64_t *state, uint32_t n)
 {
-	return (uint32_t)(((unsigned __int128)ly_next(state) * n) >> 64);
+	return (uint32_t)(((unsigned __int128)ic_splitmix64_next(state) * n) >> 64);
 }
 
 /* Fisher-Yates over an array of pointers. */
@@ -290,19 +282,12 @@ int main(int argc, char **argv)
 		ly_write(stdout, pts, npts, seed, (uint32_t)variant);
 		return fflush(stdout) ? 1 : 0;
 	}
-	char tmp[PATH_MAX];
-	FILE *f;
-	int fd;
+	struct ic_atomic_file af;
 
-	snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", out_path);
-	fd = mkstemp(tmp);
-	if (fd < 0 || !(f = fdopen(fd, "w")))
-		ly_fail(1, "cannot create %s: %s", tmp, strerror(errno));
-	fchmod(fd, 0644);
-	ly_write(f, pts, npts, seed, (uint32_t)variant);
-	if (ferror(f) | fclose(f) || rename(tmp, out_path) != 0) {
-		unlink(tmp);
-		ly_fail(1, "cannot write %s: %s", out_path, strerror(errno));
-	}
+	if (ic_atomic_open(&af, out_path, 0) != 0)
+		ly_fail(1, "%s", af.err);
+	ly_write(af.f, pts, npts, seed, (uint32_t)variant);
+	if (ic_atomic_commit(&af) != 0)
+		ly_fail(1, "%s", af.err);
 	return 0;
 }

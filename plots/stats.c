@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "splitmix64.h"
+
 static int stats_cmp_double(const void *pa, const void *pb)
 {
 	double a = *(const double *)pa, b = *(const double *)pb;
@@ -180,11 +182,7 @@ void ic_stats_rng_seed(struct ic_stats_rng *rng, uint64_t seed)
 
 uint64_t ic_stats_rng_next(struct ic_stats_rng *rng)
 {
-	uint64_t z = (rng->state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	return ic_splitmix64_next(&rng->state);
 }
 
 size_t ic_stats_rng_below(struct ic_stats_rng *rng, size_t n)

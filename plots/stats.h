@@ -36,8 +36,8 @@ double ic_stats_cv(const double *x, size_t n);
 #define IC_STATS_U_EXACT_MAX 50
 double ic_stats_mannwhitney_p(const double *a, size_t na, const double *b, size_t nb);
 
-/* Deterministic generator (splitmix64) so that bootstrap output is the same
- * on every machine and every run. */
+/* Deterministic generator (splitmix64, common/splitmix64.h) so that
+ * bootstrap output is the same on every machine and every run. */
 struct ic_stats_rng {
 	uint64_t state;
 };

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "atomic_file.h"
 #include "chart_data.h"
 #include "results.h"
 #include "summary.h"
@@ -54,12 +55,6 @@ static const char ic_usage[] =
 	"\n"
 	"exit status: 0 done, 2 bad input or --out (nothing written), 1 an output could not be\n"
 	"written (the previous results stay)\n";
-
-struct ic_out {
-	char final[PATH_MAX];
-	char tmp[PATH_MAX];
-	FILE *f;
-};
 
 enum {
 	IC_OUT_JSON, IC_OUT_POINTS, IC_OUT_RATIOS, IC_OUT_CROSSOVER, IC_OUT_SUMMARY,
@@ -125,76 +120,40 @@ static int ic_mkdirs(const char *path)
 	return 0;
 }
 
-static int ic_out_open(struct ic_out *o, const char *dir, const char *name, mode_t mode)
+/* Every output goes to a temporary file next to its final name (synced, for
+ * the results must survive a crash once renamed), and is renamed only when
+ * all of them are written: see ic_write_all. */
+static int ic_out_open(struct ic_atomic_file *o, const char *dir, const char *name,
+		       char *path, size_t path_len)
 {
-	const char *slash = strrchr(name, '/');
-	int fd;
-
-	if ((size_t)snprintf(o->final, sizeof(o->final), "%s/%s", dir, name) >= sizeof(o->final))
-		return -1;
-	/* Temporary name in the same directory, so rename() is atomic. */
-	if (slash)
-		snprintf(o->tmp, sizeof(o->tmp), "%s/%.*s/.%s.XXXXXX", dir, (int)(slash - name), name,
-			 slash + 1);
-	else
-		snprintf(o->tmp, sizeof(o->tmp), "%s/.%s.XXXXXX", dir, name);
-	fd = mkstemp(o->tmp);
-	if (fd < 0) {
-		o->tmp[0] = '\0';
+	if ((size_t)snprintf(path, path_len, "%s/%s", dir, name) >= path_len) {
+		errno = ENAMETOOLONG;
 		return -1;
 	}
-	fchmod(fd, mode);
-	o->f = fdopen(fd, "w");
-	if (!o->f) {
-		close(fd);
-		return -1;
-	}
-	return 0;
+	return ic_atomic_open(o, path, IC_ATOMIC_SYNC);
 }
 
-static int ic_out_close(struct ic_out *o)
+static void ic_out_discard(struct ic_atomic_file *outs, size_t n)
 {
-	int rc = 0;
-
-	if (!o->f)
-		return 0;
-	if (fflush(o->f) || ferror(o->f) || fsync(fileno(o->f)))
-		rc = -1;
-	if (fclose(o->f))
-		rc = -1;
-	o->f = NULL;
-	return rc;
-}
-
-static void ic_out_discard(struct ic_out *outs, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		if (outs[i].f)
-			fclose(outs[i].f);
-		outs[i].f = NULL;
-		if (outs[i].tmp[0])
-			unlink(outs[i].tmp);
-		outs[i].tmp[0] = '\0';
-	}
+	for (size_t i = 0; i < n; i++)
+		ic_atomic_abort(&outs[i]);
 }
 
 static int ic_write_all(const struct ic_results *res, json_t *merged, const char *dir)
 {
-	struct ic_out outs[IC_OUT_COUNT];
+	struct ic_atomic_file outs[IC_OUT_COUNT];
 	size_t n = isfinite(res->opts.planted) ? IC_OUT_COUNT : IC_OUT_CALIBRATION;
-	mode_t mask = umask(0);
-	char plots[PATH_MAX];
+	char plots[PATH_MAX], path[PATH_MAX];
 	struct ic_chart_files cf;
 	const char *what = "write";
 
-	umask(mask);
-	memset(outs, 0, sizeof(outs));
+	memset(outs, 0, sizeof(outs));   /* unopened entries: nothing to discard */
 	snprintf(plots, sizeof(plots), "%s/plots", dir);
 	if (ic_mkdirs(dir) || ic_mkdirs(plots))   /* a bad --out: nothing written yet */
 		return ic_bad("--out %s: cannot create %s: %s", dir, plots, strerror(errno));
 	for (size_t i = 0; i < n; i++)
-		if (ic_out_open(&outs[i], dir, ic_out_name[i], 0666 & ~mask)) {
-			fprintf(stderr, "summarize: cannot create a file next to %s: %s\n", outs[i].final,
+		if (ic_out_open(&outs[i], dir, ic_out_name[i], path, sizeof(path))) {
+			fprintf(stderr, "summarize: cannot create a file next to %s: %s\n", path,
 				strerror(errno));
 			ic_out_discard(outs, n);
 			return 1;
@@ -212,15 +171,13 @@ static int ic_write_all(const struct ic_results *res, json_t *merged, const char
 		goto fail;
 	what = "sync";
 	for (size_t i = 0; i < n; i++)
-		if (ic_out_close(&outs[i]))
+		if (ic_atomic_finish(&outs[i]))
 			goto fail;
 	/* Everything is on disk; only now replace the old results. */
 	what = "rename";
-	for (size_t i = 0; i < n; i++) {
-		if (rename(outs[i].tmp, outs[i].final))
+	for (size_t i = 0; i < n; i++)
+		if (ic_atomic_rename(&outs[i]))
 			goto fail;
-		outs[i].tmp[0] = '\0';
-	}
 	return 0;
 fail:
 	fprintf(stderr, "summarize: cannot %s the results in %s: %s\n", what, dir, strerror(errno));

@@ -5,6 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* By path, not by include directory: every test target includes this. */
+#include "../common/splitmix64.h"
+
 #define IC_TEST_SKIP 77
 
 #define CHECK(cond, ...) do { \
@@ -16,13 +19,14 @@
 	} \
 } while (0)
 
-/* Deterministic PRNG for fixed-seed tests. */
+/* Deterministic PRNG for fixed-seed tests: splitmix64. The state stays
+ * unsigned long long (the tests' type; uint64_t is unsigned long here), so
+ * the step is spelled out rather than passing it as a uint64_t *. */
+_Static_assert(sizeof(unsigned long long) == sizeof(uint64_t), "64-bit unsigned long long");
 static inline unsigned long long ic_test_rand(unsigned long long *s)
 {
-	unsigned long long z = (*s += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
+	*s += IC_SPLITMIX64_GAMMA;
+	return ic_mix64(*s);
 }
 
 #endif
