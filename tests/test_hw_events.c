@@ -8,6 +8,7 @@
 
 static const struct ic_cpu_ident skylake = { IC_VENDOR_INTEL, 6, 0x5e };
 static const struct ic_cpu_ident sandy = { IC_VENDOR_INTEL, 6, 0x2a };
+static const struct ic_cpu_ident spr = { IC_VENDOR_INTEL, 6, 0x8f };
 static const struct ic_cpu_ident zen1 = { IC_VENDOR_AMD, 0x17, 0x01 };
 static const struct ic_cpu_ident zen2 = { IC_VENDOR_AMD, 0x17, 0x31 };
 static const struct ic_cpu_ident zen3 = { IC_VENDOR_AMD, 0x19, 0x01 };
@@ -37,17 +38,28 @@ static const char *const zen5_avail[] = {
 	"L1_ITLB_MISS_L2_ITLB_MISS:COALESCED4K:IF1G:IF2M:IF4K",
 };
 
-static void check_shape(const struct ic_event_choice *ch, int n_hw)
+/* Consistency of a choice made with n_hw counters of which n_fixed fixed. */
+static void check_shape(const struct ic_event_choice *ch, int n_hw, int n_fixed)
 {
-	int n = 0;
+	int n = 0, nf = 0;
 
 	for (int c = 0; c < IC_CTR_COUNT; c++) {
 		CHECK(ch->why[c] && ch->why[c][0], "counter %s has no explanation", ic_ctr_names[c]);
 		n += ch->event[c] != NULL;
+		nf += ch->fixed[c];
+		CHECK(!ch->fixed[c] || ch->event[c], "%s on a fixed counter without an event",
+		      ic_ctr_names[c]);
 	}
 	CHECK(ch->n_events == n, "n_events %d but %d events set", ch->n_events, n);
-	CHECK(ch->multiplex == (n > n_hw), "multiplex %d with %d events, %d counters",
-	      ch->multiplex, n, n_hw);
+	CHECK(ch->n_fixed_events == nf && nf <= n_fixed, "n_fixed_events %d, %d flagged, %d fixed counters",
+	      ch->n_fixed_events, nf, n_fixed);
+	CHECK(ch->n_gp_events == n - nf, "n_gp_events %d with %d events, %d fixed",
+	      ch->n_gp_events, n, nf);
+	CHECK(ch->n_gp_counters == n_hw - n_fixed, "n_gp_counters %d from %d counters, %d fixed",
+	      ch->n_gp_counters, n_hw, n_fixed);
+	CHECK(ch->multiplex == (n - nf > n_hw - n_fixed),
+	      "multiplex %d with %d general-purpose events, %d general-purpose counters",
+	      ch->multiplex, n - nf, n_hw - n_fixed);
 }
 
 static void expect(const struct ic_event_choice *ch, enum ic_ctr c, const char *name)
@@ -69,14 +81,21 @@ static void test_skylake_native_l1i(void)
 	};
 	struct ic_event_choice ch;
 
-	ic_events_choose(&skylake, avail, N(avail), 8, &ch);
-	check_shape(&ch, 8);
+	ic_events_choose(&skylake, avail, N(avail), 11, 3, &ch);
+	check_shape(&ch, 11, 3);
 	expect(&ch, IC_CTR_L1I_MISS, "ICACHE_64B:IFTAG_MISS");
 	expect(&ch, IC_CTR_INSTR, "PAPI_TOT_INS");
 	expect(&ch, IC_CTR_CYCLES, "PAPI_TOT_CYC");
 	expect(&ch, IC_CTR_BRANCH_MISS, "PAPI_BR_MSP");
-	expect(&ch, IC_CTR_ITLB_MISS, "PAPI_TLB_IM");
-	CHECK(!ch.multiplex, "5 events on 8 counters must not multiplex");
+	/* The native walk event beats the preset (the same event on Skylake). */
+	expect(&ch, IC_CTR_ITLB_MISS, "ITLB_MISSES:MISS_CAUSES_A_WALK");
+	/* Only conditional branches: the why must say so. */
+	CHECK(strstr(ch.why[IC_CTR_BRANCH_MISS], "conditional"), "PAPI_BR_MSP why: %s",
+	      ch.why[IC_CTR_BRANCH_MISS]);
+	/* Presets are taken as general-purpose events. */
+	CHECK(ch.n_fixed_events == 0 && ch.n_gp_events == 5, "fixed %d gp %d",
+	      ch.n_fixed_events, ch.n_gp_events);
+	CHECK(!ch.multiplex, "5 events on 8 general-purpose counters must not multiplex");
 }
 
 /* Older core, only presets: the preset, with a note that it is not L1i misses. */
@@ -84,8 +103,8 @@ static void test_intel_presets_only(void)
 {
 	struct ic_event_choice ch;
 
-	ic_events_choose(&sandy, presets, N(presets), 4, &ch);
-	check_shape(&ch, 4);
+	ic_events_choose(&sandy, presets, N(presets), 4, 0, &ch);
+	check_shape(&ch, 4, 0);
 	expect(&ch, IC_CTR_L1I_MISS, "PAPI_L1_ICM");
 	CHECK(strstr(ch.why[IC_CTR_L1I_MISS], "preset") &&
 	      strstr(ch.why[IC_CTR_L1I_MISS], "L2"),
@@ -99,8 +118,8 @@ static void test_intel_old_native(void)
 	const char *const avail[] = { "PAPI_L1_ICM", "ICACHE:MISSES", "PAPI_TOT_INS" };
 	struct ic_event_choice ch;
 
-	ic_events_choose(&sandy, avail, N(avail), 4, &ch);
-	check_shape(&ch, 4);
+	ic_events_choose(&sandy, avail, N(avail), 7, 3, &ch);
+	check_shape(&ch, 7, 3);
 	expect(&ch, IC_CTR_L1I_MISS, "ICACHE:MISSES");
 	expect(&ch, IC_CTR_CYCLES, NULL);
 }
@@ -109,15 +128,18 @@ static void test_zen3(void)
 {
 	struct ic_event_choice ch;
 
-	ic_events_choose(&zen3, zen3_avail, N(zen3_avail), 6, &ch);
-	check_shape(&ch, 6);
+	ic_events_choose(&zen3, zen3_avail, N(zen3_avail), 6, 0, &ch);
+	check_shape(&ch, 6, 0);
 	expect(&ch, IC_CTR_L1I_MISS, "IC_TAG_HIT_MISS:IC_MISS");
-	expect(&ch, IC_CTR_INSTR, "PAPI_TOT_INS");
-	expect(&ch, IC_CTR_CYCLES, "PAPI_TOT_CYC");
-	expect(&ch, IC_CTR_BRANCH_MISS, "PAPI_BR_MSP");
-	expect(&ch, IC_CTR_ITLB_MISS, "PAPI_TLB_IM");
+	/* Natives first: the same events as the presets, named. */
+	expect(&ch, IC_CTR_INSTR, "RETIRED_INSTRUCTIONS");
+	expect(&ch, IC_CTR_CYCLES, "CYCLES_NOT_IN_HALT");
+	expect(&ch, IC_CTR_BRANCH_MISS, "RETIRED_BRANCH_INSTRUCTIONS_MISPREDICTED");
+	/* Not the preset PAPI derives from two events. */
+	expect(&ch, IC_CTR_ITLB_MISS, "L1_ITLB_MISS_L2_ITLB_MISS:COALESCED4K:IF1G:IF2M:IF4K");
+	expect(&ch, IC_CTR_OPCACHE_HIT, NULL);   /* not in this table */
 	/* Zen 4 is family 19h too and uses the same names. */
-	ic_events_choose(&zen4, zen3_avail, N(zen3_avail), 6, &ch);
+	ic_events_choose(&zen4, zen3_avail, N(zen3_avail), 6, 0, &ch);
 	expect(&ch, IC_CTR_L1I_MISS, "IC_TAG_HIT_MISS:IC_MISS");
 }
 
@@ -125,8 +147,8 @@ static void test_zen5_natives(void)
 {
 	struct ic_event_choice ch;
 
-	ic_events_choose(&zen5, zen5_avail, N(zen5_avail), 6, &ch);
-	check_shape(&ch, 6);
+	ic_events_choose(&zen5, zen5_avail, N(zen5_avail), 6, 0, &ch);
+	check_shape(&ch, 6, 0);
 	expect(&ch, IC_CTR_L1I_MISS, "IC_TAG_HIT_MISS:IC_MISS");
 	expect(&ch, IC_CTR_INSTR, "RETIRED_INSTRUCTIONS");
 	expect(&ch, IC_CTR_CYCLES, "CYCLES_NOT_IN_HALT");
@@ -144,12 +166,12 @@ static void test_zen12(void)
 	};
 	struct ic_event_choice ch;
 
-	ic_events_choose(&zen1, avail, N(avail), 6, &ch);
-	check_shape(&ch, 6);
+	ic_events_choose(&zen1, avail, N(avail), 6, 0, &ch);
+	check_shape(&ch, 6, 0);
 	expect(&ch, IC_CTR_L1I_MISS, "32_BYTE_INSTRUCTION_CACHE_MISSES");
 	expect(&ch, IC_CTR_ITLB_MISS, "L1_ITLB_MISS_L2_ITLB_MISS:IF1G:IF2M:IF4K");
-	ic_events_choose(&zen2, avail + 2, N(avail) - 2, 6, &ch);
-	check_shape(&ch, 6);
+	ic_events_choose(&zen2, avail + 2, N(avail) - 2, 6, 0, &ch);
+	check_shape(&ch, 6, 0);
 	expect(&ch, IC_CTR_L1I_MISS, "REQUESTS_TO_L2_GROUP1:CACHEABLE_IC_READ");
 }
 
@@ -159,8 +181,8 @@ static void test_nothing_available(void)
 	struct ic_event_choice ch;
 
 	for (size_t i = 0; i < N(cpus); i++) {
-		ic_events_choose(cpus[i], NULL, 0, 0, &ch);
-		check_shape(&ch, 0);
+		ic_events_choose(cpus[i], NULL, 0, 0, 0, &ch);
+		check_shape(&ch, 0, 0);
 		for (int c = 0; c < IC_CTR_COUNT; c++)
 			expect(&ch, c, NULL);
 		CHECK(ch.n_events == 0 && !ch.multiplex, "empty table: n_events %d multiplex %d",
@@ -173,8 +195,8 @@ static void test_multiplex_flag(void)
 	struct ic_event_choice ch;
 
 	for (int n_hw = 0; n_hw <= 8; n_hw++) {
-		ic_events_choose(&zen5, zen5_avail, N(zen5_avail), n_hw, &ch);
-		check_shape(&ch, n_hw);
+		ic_events_choose(&zen5, zen5_avail, N(zen5_avail), n_hw, 0, &ch);
+		check_shape(&ch, n_hw, 0);
 		CHECK(ch.n_events == 5, "zen5 table gives %d events", ch.n_events);
 		CHECK(ch.multiplex == (n_hw < 5), "n_hw %d: multiplex %d", n_hw, ch.multiplex);
 	}
@@ -190,34 +212,224 @@ static void test_other_vendor(void)
 	};
 	struct ic_event_choice ch;
 
-	ic_events_choose(&arm, avail, N(avail), 6, &ch);
-	check_shape(&ch, 6);
+	ic_events_choose(&arm, avail, N(avail), 6, 0, &ch);
+	check_shape(&ch, 6, 0);
 	CHECK(ch.event[IC_CTR_INSTR] == avail[0], "expected the caller's string for instructions");
 	expect(&ch, IC_CTR_CYCLES, "perf::PERF_COUNT_HW_CPU_CYCLES");
 	expect(&ch, IC_CTR_BRANCH_MISS, "PAPI_BR_MSP");
 	expect(&ch, IC_CTR_L1I_MISS, NULL);   /* AMD names mean nothing here */
 }
 
-/* Every CPU's candidate list: no duplicates, and choosing from all of them
- * fills every counter. */
+static int has_name(const char *const *names, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(names[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+/* Every CPU's candidate list: no duplicates, every name a choice can make
+ * among them (the new counters' too), and choosing from all of them fills
+ * every counter the vendor has an event for; the others say why not. */
 static void test_candidates(void)
 {
-	const struct ic_cpu_ident *cpus[] = { &skylake, &sandy, &zen1, &zen2, &zen3, &zen5, &arm };
+	static const struct {
+		const struct ic_cpu_ident *cpu;
+		int n_counted;                /* counters with an event on this vendor */
+		const char *must[6];          /* names the list must hold */
+	} cpus[] = {
+		{ &skylake, 8, { "INSTRUCTION_RETIRED", "UNHALTED_CORE_CYCLES", "FRONTEND_RETIRED:L1I_MISS",
+				 "IDQ:DSB_UOPS", "IDQ:MITE_UOPS", "MACHINE_CLEARS:COUNT" } },
+		{ &sandy, 8, { "BR_MISP_RETIRED:ALL_BRANCHES", "ITLB_MISSES:WALK_COMPLETED" } },
+		{ &zen1, 5, { "L1_ITLB_MISS_L2_ITLB_MISS:IF1G:IF2M:IF4K" } },
+		{ &zen2, 5, { "RETIRED_BRANCH_INSTRUCTIONS_MISPREDICTED" } },
+		{ &zen3, 7, { "OP_CACHE_HIT_MISS:OC_HIT", "OP_CACHE_HIT_MISS:OC_MISS" } },
+		{ &zen5, 7, { "OP_CACHE_HIT_MISS:OC_HIT", "OP_CACHE_HIT_MISS:OC_MISS" } },
+		{ &arm, 5, { "PAPI_TOT_INS" } },
+	};
 	const char *names[64];
 	struct ic_event_choice ch;
 
 	for (size_t i = 0; i < N(cpus); i++) {
-		size_t n = ic_events_candidates(cpus[i], names, N(names));
-		CHECK(n > IC_CTR_COUNT && n < N(names), "cpu %zu: %zu candidates", i, n);
+		size_t n = ic_events_candidates(cpus[i].cpu, names, N(names));
+		CHECK(n > 5 && n < N(names), "cpu %zu: %zu candidates", i, n);
 		for (size_t a = 0; a < n; a++)
 			for (size_t b = a + 1; b < n; b++)
 				CHECK(strcmp(names[a], names[b]) != 0, "duplicate candidate %s", names[a]);
-		ic_events_choose(cpus[i], names, n, 8, &ch);
-		check_shape(&ch, 8);
-		CHECK(ch.n_events == IC_CTR_COUNT, "cpu %zu: %d of %d counters from its own candidates",
-		      i, ch.n_events, IC_CTR_COUNT);
+		for (size_t m = 0; m < N(cpus[i].must) && cpus[i].must[m]; m++)
+			CHECK(has_name(names, n, cpus[i].must[m]), "cpu %zu: %s is not a candidate",
+			      i, cpus[i].must[m]);
+		ic_events_choose(cpus[i].cpu, names, n, 16, 0, &ch);
+		check_shape(&ch, 16, 0);
+		CHECK(ch.n_events == cpus[i].n_counted, "cpu %zu: %d of %d counters from its own candidates",
+		      i, ch.n_events, cpus[i].n_counted);
+		for (int c = 0; c < IC_CTR_COUNT; c++)
+			CHECK(ch.event[c] || strstr(ch.why[c], "only") || strstr(ch.why[c], "Intel") ||
+			      strstr(ch.why[c], "AMD") || strstr(ch.why[c], "libpfm4"),
+			      "cpu %zu: %s absent without a vendor reason: %s", i, ic_ctr_names[c], ch.why[c]);
 	}
 	CHECK(ic_events_candidates(&zen5, names, 3) == 3, "max is not respected");
+}
+
+/* Intel: the architectural instruction and cycle events go on fixed
+ * counters 0 and 1 and beat the presets (PAPI_TOT_INS is INST_RETIRED:ANY_P
+ * on Skylake by PAPI's csv); only the other events need general-purpose
+ * counters, which are PAPI's count less the fixed ones. */
+static const char *const skl_like[] = {
+	"PAPI_TOT_INS", "PAPI_TOT_CYC", "PAPI_BR_MSP", "PAPI_L1_ICM", "PAPI_TLB_IM",
+	"INSTRUCTION_RETIRED", "UNHALTED_CORE_CYCLES", "ICACHE_64B:IFTAG_MISS",
+	"FRONTEND_RETIRED:L1I_MISS", "BR_MISP_RETIRED:CONDITIONAL", "BR_MISP_RETIRED:ALL_BRANCHES",
+	"ITLB_MISSES:WALK_COMPLETED", "IDQ:DSB_UOPS", "IDQ:MITE_UOPS", "MACHINE_CLEARS:COUNT",
+};
+
+static void test_intel_fixed_counters(void)
+{
+	struct ic_event_choice ch;
+
+	ic_events_choose(&skylake, skl_like, N(skl_like), 11, 3, &ch);
+	check_shape(&ch, 11, 3);
+	expect(&ch, IC_CTR_INSTR, "INSTRUCTION_RETIRED");
+	expect(&ch, IC_CTR_CYCLES, "UNHALTED_CORE_CYCLES");
+	CHECK(ch.fixed[IC_CTR_INSTR] && ch.fixed[IC_CTR_CYCLES], "instructions and cycles not on fixed counters");
+	for (int c = 0; c < IC_CTR_COUNT; c++)
+		CHECK(ch.fixed[c] == (c == IC_CTR_INSTR || c == IC_CTR_CYCLES), "%s fixed %d",
+		      ic_ctr_names[c], ch.fixed[c]);
+	CHECK(ch.n_events == 8 && ch.n_fixed_events == 2 && ch.n_gp_events == 6 &&
+	      ch.n_gp_counters == 8 && !ch.multiplex,
+	      "8 events, 2 fixed, 6 on 8 general-purpose counters: got %d %d %d %d mpx %d",
+	      ch.n_events, ch.n_fixed_events, ch.n_gp_events, ch.n_gp_counters, ch.multiplex);
+
+	/* 8 counters in PAPI's count, 3 of them fixed: 6 events on 5
+	 * general-purpose counters must multiplex (8 events > 8 would not). */
+	ic_events_choose(&skylake, skl_like, N(skl_like), 8, 3, &ch);
+	check_shape(&ch, 8, 3);
+	CHECK(ch.n_gp_counters == 5 && ch.multiplex, "6 events on 5 general-purpose counters: mpx %d",
+	      ch.multiplex);
+	/* 6 general-purpose counters: they fit. */
+	ic_events_choose(&skylake, skl_like, N(skl_like), 9, 3, &ch);
+	check_shape(&ch, 9, 3);
+	CHECK(!ch.multiplex, "6 events on 6 general-purpose counters must not multiplex");
+
+	/* No fixed counters (a VM that hides them): every event is general-purpose. */
+	ic_events_choose(&skylake, skl_like, N(skl_like), 8, 0, &ch);
+	check_shape(&ch, 8, 0);
+	CHECK(ch.n_fixed_events == 0 && ch.n_gp_events == 8 && !ch.multiplex,
+	      "without fixed counters: %d fixed, %d gp, mpx %d", ch.n_fixed_events, ch.n_gp_events,
+	      ch.multiplex);
+	/* One fixed counter: instructions only. */
+	ic_events_choose(&skylake, skl_like, N(skl_like), 9, 1, &ch);
+	check_shape(&ch, 9, 1);
+	CHECK(ch.fixed[IC_CTR_INSTR] && !ch.fixed[IC_CTR_CYCLES], "one fixed counter holds instructions only");
+	/* Nonsense counts do not make negative counters. */
+	ic_events_choose(&skylake, skl_like, N(skl_like), 2, 3, &ch);
+	CHECK(ch.n_gp_counters == 0 && ch.multiplex, "2 counters, 3 fixed: gp %d", ch.n_gp_counters);
+
+	/* The presets alone: general-purpose (their encoding is PAPI's csv's). */
+	ic_events_choose(&skylake, skl_like, 5, 11, 3, &ch);
+	check_shape(&ch, 11, 3);
+	expect(&ch, IC_CTR_INSTR, "PAPI_TOT_INS");
+	CHECK(ch.n_fixed_events == 0, "a preset taken as fixed");
+	/* perf's generic instructions and cycles are 0x00c0 and 0x003c too. */
+	{
+		const char *const perf_only[] = {
+			"perf::PERF_COUNT_HW_INSTRUCTIONS", "perf::PERF_COUNT_HW_CPU_CYCLES",
+		};
+		ic_events_choose(&skylake, perf_only, N(perf_only), 4, 3, &ch);
+		check_shape(&ch, 4, 3);
+		CHECK(ch.n_fixed_events == 2, "perf generic events: %d fixed", ch.n_fixed_events);
+		ic_events_choose(&arm, perf_only, N(perf_only), 4, 3, &ch);
+		CHECK(ch.n_fixed_events == 0, "fixed counters are Intel's: %d fixed", ch.n_fixed_events);
+	}
+}
+
+/* All mispredicted branches, not the conditional-only preset. */
+static void test_branch_all(void)
+{
+	const char *const avail[] = { "PAPI_BR_MSP", "BR_MISP_RETIRED:CONDITIONAL", "BR_MISP_RETIRED:ALL_BRANCHES" };
+	const char *const arch[] = { "PAPI_BR_MSP", "MISPREDICTED_BRANCH_RETIRED" };
+	struct ic_event_choice ch;
+
+	ic_events_choose(&skylake, avail, N(avail), 11, 3, &ch);
+	expect(&ch, IC_CTR_BRANCH_MISS, "BR_MISP_RETIRED:ALL_BRANCHES");
+	CHECK(strstr(ch.why[IC_CTR_BRANCH_MISS], "all types"), "why: %s", ch.why[IC_CTR_BRANCH_MISS]);
+	ic_events_choose(&skylake, arch, N(arch), 11, 3, &ch);
+	expect(&ch, IC_CTR_BRANCH_MISS, "MISPREDICTED_BRANCH_RETIRED");
+	ic_events_choose(&zen4, presets, N(presets), 6, 0, &ch);
+	expect(&ch, IC_CTR_BRANCH_MISS, "PAPI_BR_MSP");
+	ic_events_choose(&zen4, zen3_avail, N(zen3_avail), 6, 0, &ch);
+	expect(&ch, IC_CTR_BRANCH_MISS, "RETIRED_BRANCH_INSTRUCTIONS_MISPREDICTED");
+}
+
+/* Sapphire Rapids has no ICACHE_64B: the frontend event, with its unit said. */
+static void test_intel_l1i_frontend(void)
+{
+	const char *const avail[] = { "PAPI_L1_ICM", "FRONTEND_RETIRED:L1I_MISS", "ICACHE_DATA:STALLS" };
+	struct ic_event_choice ch;
+
+	ic_events_choose(&spr, avail, N(avail), 20, 4, &ch);
+	check_shape(&ch, 20, 4);
+	expect(&ch, IC_CTR_L1I_MISS, "FRONTEND_RETIRED:L1I_MISS");
+	CHECK(strstr(ch.why[IC_CTR_L1I_MISS], "retired instructions that missed L1i") &&
+	      strstr(ch.why[IC_CTR_L1I_MISS], "different unit") &&
+	      strstr(ch.why[IC_CTR_L1I_MISS], "tag misses"),
+	      "FRONTEND_RETIRED why must give its unit: %s", ch.why[IC_CTR_L1I_MISS]);
+	/* Where both exist (Skylake to Ice Lake) the tag misses win. */
+	ic_events_choose(&skylake, skl_like, N(skl_like), 11, 3, &ch);
+	expect(&ch, IC_CTR_L1I_MISS, "ICACHE_64B:IFTAG_MISS");
+}
+
+/* Zen 2 and 3: one native iTLB event, not the preset derived from two. */
+static void test_zen_itlb_native(void)
+{
+	const char *const z2[] = { "PAPI_TLB_IM", "L1_ITLB_MISS_L2_ITLB_MISS:IF1G:IF2M:IF4K" };
+	struct ic_event_choice ch;
+
+	ic_events_choose(&zen2, z2, N(z2), 6, 0, &ch);
+	expect(&ch, IC_CTR_ITLB_MISS, "L1_ITLB_MISS_L2_ITLB_MISS:IF1G:IF2M:IF4K");
+	ic_events_choose(&zen2, z2, 1, 6, 0, &ch);
+	expect(&ch, IC_CTR_ITLB_MISS, "PAPI_TLB_IM");
+	CHECK(strstr(ch.why[IC_CTR_ITLB_MISS], "two events"), "derived preset why: %s",
+	      ch.why[IC_CTR_ITLB_MISS]);
+	ic_events_choose(&zen3, zen3_avail, N(zen3_avail), 6, 0, &ch);
+	expect(&ch, IC_CTR_ITLB_MISS, "L1_ITLB_MISS_L2_ITLB_MISS:COALESCED4K:IF1G:IF2M:IF4K");
+}
+
+/* The attribution counters: op cache on Zen 3 on, DSB/MITE and machine
+ * clears on Intel; elsewhere absent with a reason. */
+static void test_new_counters(void)
+{
+	const char *const z4[] = {
+		"RETIRED_INSTRUCTIONS", "OP_CACHE_HIT_MISS:OC_HIT", "OP_CACHE_HIT_MISS:OC_MISS",
+		"IDQ:DSB_UOPS", "MACHINE_CLEARS:COUNT",
+	};
+	struct ic_event_choice ch;
+
+	ic_events_choose(&zen4, z4, N(z4), 6, 0, &ch);
+	check_shape(&ch, 6, 0);
+	expect(&ch, IC_CTR_OPCACHE_HIT, "OP_CACHE_HIT_MISS:OC_HIT");
+	expect(&ch, IC_CTR_OPCACHE_MISS, "OP_CACHE_HIT_MISS:OC_MISS");
+	expect(&ch, IC_CTR_DSB_UOPS, NULL);         /* Intel names mean nothing here */
+	expect(&ch, IC_CTR_MACHINE_CLEAR, NULL);
+	CHECK(strstr(ch.why[IC_CTR_DSB_UOPS], "Intel"), "why: %s", ch.why[IC_CTR_DSB_UOPS]);
+	ic_events_choose(&zen2, z4, N(z4), 6, 0, &ch);
+	expect(&ch, IC_CTR_OPCACHE_HIT, NULL);
+	CHECK(strstr(ch.why[IC_CTR_OPCACHE_HIT], "Zen 2"), "why: %s", ch.why[IC_CTR_OPCACHE_HIT]);
+	ic_events_choose(&skylake, skl_like, N(skl_like), 11, 3, &ch);
+	expect(&ch, IC_CTR_DSB_UOPS, "IDQ:DSB_UOPS");
+	expect(&ch, IC_CTR_MITE_UOPS, "IDQ:MITE_UOPS");
+	expect(&ch, IC_CTR_MACHINE_CLEAR, "MACHINE_CLEARS:COUNT");
+	expect(&ch, IC_CTR_OPCACHE_HIT, NULL);
+	CHECK(strstr(ch.why[IC_CTR_OPCACHE_MISS], "AMD"), "why: %s", ch.why[IC_CTR_OPCACHE_MISS]);
+	/* Names and order: the five first as before, then the new ones. */
+	CHECK(IC_CTR_COUNT == 10 && IC_CTR_MACHINE_CLEAR == 9 && IC_CTR_ITLB_MISS == 4,
+	      "enum ic_ctr order changed");
+	CHECK(strcmp(ic_ctr_names[IC_CTR_L1I_MISS], "l1i_miss_per_op") == 0 &&
+	      strcmp(ic_ctr_names[IC_CTR_ITLB_MISS], "itlb_miss_per_op") == 0, "old names changed");
+	for (int c = 0; c < IC_CTR_COUNT; c++) {
+		size_t len = strlen(ic_ctr_names[c]);
+		CHECK(len > 7 && strcmp(ic_ctr_names[c] + len - 7, "_per_op") == 0, "name %s",
+		      ic_ctr_names[c]);
+	}
 }
 
 int main(void)
@@ -232,6 +444,11 @@ int main(void)
 	test_multiplex_flag();
 	test_other_vendor();
 	test_candidates();
+	test_intel_fixed_counters();
+	test_branch_all();
+	test_intel_l1i_frontend();
+	test_zen_itlb_native();
+	test_new_counters();
 	printf("hw_events: ok\n");
 	return 0;
 }

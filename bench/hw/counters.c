@@ -1,25 +1,34 @@
 /* PAPI counters: event choice (pure, table-driven) and per-thread event sets.
  *
  * Where the event names come from:
+ *  - libpfm4 4.13's tables as PAPI 7.0 lists them, recorded for Skylake,
+ *    Ice Lake, Sapphire Rapids, Zen 2 and Zen 4 in tests/data/papi/ (made by
+ *    tests/data/papi/record.sh with LIBPFM_FORCE_PMU; test_hw_listings
+ *    checks the choice on each). Names below that those tables lack (older
+ *    Intel, Zen 1, Zen 5) come from libpfm4's event headers and are only
+ *    candidates.
  *  - presets and what they mean per CPU: PAPI 7.0's papi_events.csv
- *    (/usr/share/papi/7.0/papi_events.csv). It has no PAPI_L1_ICM for Zen 3
- *    and no section at all for Zen 4 or Zen 5, so on those CPUs every counter
- *    needs a native name. On Intel Haswell and later PAPI_L1_ICM is
- *    L2_RQSTS:ALL_CODE_RD (L2 code reads), on Zen 2 it is
- *    REQUESTS_TO_L2_GROUP1:CACHEABLE_IC_READ: both count requests to L2,
- *    instruction prefetches included, not L1i misses.
- *  - AMD native names: libpfm4 as bundled with PAPI (src/libpfm4/lib/events/):
- *    amd64_events_fam17h_zen1.h (32_BYTE_INSTRUCTION_CACHE_MISSES, PMCx081),
- *    amd64_events_fam17h_zen2.h (no L1i-miss event; REQUESTS_TO_L2_GROUP1
- *    umask CACHEABLE_IC_READ), amd64_events_fam19h_zen3.h,
- *    amd64_events_fam19h_zen4.h and amd64_events_fam1ah_zen5.h
- *    (IC_TAG_HIT_MISS umask IC_MISS, PMCx18E; L1_ITLB_MISS_L2_ITLB_MISS umasks
- *    COALESCED4K IF1G IF2M IF4K, none of them default, so all are named).
- *  - Intel native names: ICACHE_64B:IFTAG_MISS (Skylake and later, libpfm4
- *    intel_skl_events.h); ICACHE:MISSES and L1I:MISSES are what PAPI's csv
- *    maps PAPI_L1_ICM to on Sandy/Ivy Bridge and Nehalem/Westmere; iTLB names
- *    as the csv uses them per model. ITLB_MISSES:WALK_COMPLETED (Ice Lake on)
- *    follows Intel's event list and was not checked against libpfm4.
+ *    (/usr/share/papi/7.0/papi_events.csv). It has no PAPI_L1_ICM for Zen 3,
+ *    no section for Ice Lake client, Sapphire Rapids, Zen 4 or Zen 5, so
+ *    natives come first everywhere and presets are fallbacks. On Intel
+ *    Haswell and later PAPI_L1_ICM is L2_RQSTS:ALL_CODE_RD (L2 code reads) and
+ *    PAPI_BR_MSP is BR_MISP_RETIRED:CONDITIONAL (conditional branches only);
+ *    on Zen 2 PAPI_L1_ICM is REQUESTS_TO_L2_GROUP1:CACHEABLE_IC_READ (L2
+ *    requests, instruction prefetches included) and on Zen 2 and Zen 3
+ *    PAPI_TLB_IM is DERIVED_ADD of two events.
+ *  - AMD native names: libpfm4 (lib/events/amd64_events_fam17h_zen1.h,
+ *    _zen2.h, amd64_events_fam19h_zen3.h, _zen4.h, amd64_events_fam1ah_zen5.h):
+ *    32_BYTE_INSTRUCTION_CACHE_MISSES (PMCx081, Zen 1); no L1i-miss event on
+ *    Zen 2; IC_TAG_HIT_MISS:IC_MISS (PMCx18E) and OP_CACHE_HIT_MISS (PMCx28F)
+ *    from Zen 3; L1_ITLB_MISS_L2_ITLB_MISS (PMCx085) umasks IF1G IF2M IF4K,
+ *    plus COALESCED4K from Zen 3, none of them default, so all are named.
+ *  - Intel fixed counters: libpfm4 encodes INSTRUCTION_RETIRED and
+ *    INST_RETIRED:ANY_P as event 0xc0 umask 0 and UNHALTED_CORE_CYCLES as
+ *    0x3c umask 0 (checked with pfm_get_event_encoding on skl, icl, spr), and
+ *    the kernel's Intel constraint tables (arch/x86/events/intel/core.c,
+ *    FIXED_EVENT_CONSTRAINT(0x00c0, 0) and (0x003c, 1)) put those on fixed
+ *    counters 0 and 1; perf's generic instructions and cycles map to the same
+ *    encodings (intel_perfmon_event_map).
  *  - Every name is only a candidate: the runtime asks PAPI which exist
  *    (PAPI_query_named_event) and chooses among those.
  *  - Generic perf events: libpfm4 perf_events.h (PERF_COUNT_HW_*), the last
@@ -28,6 +37,7 @@
 #define _GNU_SOURCE
 #include "counters.h"
 
+#include <math.h>
 #include <papi.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -36,124 +46,202 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 
 const char *const ic_ctr_names[IC_CTR_COUNT] = {
-	[IC_CTR_L1I_MISS]    = "l1i_miss_per_op",
-	[IC_CTR_INSTR]       = "instr_per_op",
-	[IC_CTR_CYCLES]      = "cycles_per_op",
-	[IC_CTR_BRANCH_MISS] = "branch_miss_per_op",
-	[IC_CTR_ITLB_MISS]   = "itlb_miss_per_op",
+	[IC_CTR_L1I_MISS]      = "l1i_miss_per_op",
+	[IC_CTR_INSTR]         = "instr_per_op",
+	[IC_CTR_CYCLES]        = "cycles_per_op",
+	[IC_CTR_BRANCH_MISS]   = "branch_miss_per_op",
+	[IC_CTR_ITLB_MISS]     = "itlb_miss_per_op",
+	[IC_CTR_OPCACHE_HIT]   = "opcache_hit_per_op",
+	[IC_CTR_OPCACHE_MISS]  = "opcache_miss_per_op",
+	[IC_CTR_DSB_UOPS]      = "dsb_uops_per_op",
+	[IC_CTR_MITE_UOPS]     = "mite_uops_per_op",
+	[IC_CTR_MACHINE_CLEAR] = "machine_clear_per_op",
 };
 
 /* ---- event choice (pure) ------------------------------------------------ */
 
+/* Fixed counters an event goes on (Intel): 1 + the counter's index. */
+#define IC_GP          0   /* needs a general-purpose counter */
+#define IC_FIXED_INSTR 1   /* fixed counter 0: retired instructions */
+#define IC_FIXED_CYC   2   /* fixed counter 1: unhalted core cycles */
+
 struct ic_event_cand {
-	const char *name;
-	const char *why;
+	const char *name;   /* NULL ends the list */
+	const char *why;    /* at the end: why none, NULL for the default */
+	int fixed;          /* IC_GP, IC_FIXED_INSTR or IC_FIXED_CYC */
 };
 
-/* Candidate lists end with {NULL, NULL}; the first available one wins. */
-#define IC_CAND_END { NULL, NULL }
+/* Candidate lists end with IC_CAND_END or IC_CAND_NONE(why); the first
+ * available one wins. */
+#define IC_CAND_END { NULL, NULL, IC_GP }
+#define IC_CAND_NONE(why) { NULL, why, IC_GP }
 
 #define IC_PERF_L1I   { "perf::PERF_COUNT_HW_CACHE_L1I:READ:MISS", \
-			"kernel generic L1i read misses (perf_event)" }
+			"kernel generic L1i read misses (perf_event)", IC_GP }
 #define IC_PERF_INSTR { "perf::PERF_COUNT_HW_INSTRUCTIONS", \
-			"kernel generic retired instructions (perf_event)" }
+			"kernel generic retired instructions (perf_event)", IC_GP }
 #define IC_PERF_CYC   { "perf::PERF_COUNT_HW_CPU_CYCLES", \
-			"kernel generic core cycles (perf_event)" }
+			"kernel generic core cycles (perf_event)", IC_GP }
 #define IC_PERF_BRMSP { "perf::PERF_COUNT_HW_BRANCH_MISSES", \
-			"kernel generic branch mispredictions (perf_event)" }
+			"kernel generic branch mispredictions (perf_event)", IC_GP }
 #define IC_PERF_ITLB  { "perf::PERF_COUNT_HW_CACHE_ITLB:READ:MISS", \
-			"kernel generic iTLB misses (perf_event)" }
+			"kernel generic iTLB misses (perf_event)", IC_GP }
 
 #define IC_PRESET_L1I_L2 { "PAPI_L1_ICM", \
 	"PAPI_L1_ICM preset: PAPI derives it from L2 code reads on this CPU, " \
-	"instruction prefetches included, so it over-counts L1i misses" }
-#define IC_PRESET_L1I { "PAPI_L1_ICM", "PAPI_L1_ICM preset (L1i misses)" }
-#define IC_PRESET_INSTR { "PAPI_TOT_INS", "PAPI_TOT_INS preset (retired instructions)" }
-#define IC_PRESET_CYC { "PAPI_TOT_CYC", "PAPI_TOT_CYC preset (core cycles)" }
-#define IC_PRESET_BRMSP { "PAPI_BR_MSP", "PAPI_BR_MSP preset (mispredicted branches)" }
-#define IC_PRESET_ITLB { "PAPI_TLB_IM", "PAPI_TLB_IM preset (iTLB misses)" }
+	"instruction prefetches included, so it over-counts L1i misses", IC_GP }
+#define IC_PRESET_L1I { "PAPI_L1_ICM", "PAPI_L1_ICM preset (L1i misses)", IC_GP }
+#define IC_PRESET_INSTR { "PAPI_TOT_INS", "PAPI_TOT_INS preset (retired instructions)", IC_GP }
+#define IC_PRESET_CYC { "PAPI_TOT_CYC", "PAPI_TOT_CYC preset (core cycles)", IC_GP }
+#define IC_PRESET_BRMSP { "PAPI_BR_MSP", "PAPI_BR_MSP preset (mispredicted branches)", IC_GP }
+#define IC_PRESET_ITLB { "PAPI_TLB_IM", "PAPI_TLB_IM preset (iTLB misses)", IC_GP }
 
-/* Intel: native L1i misses first; the preset is L2 code reads from Haswell on. */
+/* Intel. L1i: native tag misses first; the preset is L2 code reads from
+ * Haswell on. Where ICACHE_64B is gone (libpfm4's spr table), the nearest is
+ * the precise frontend event, which counts retired instructions. */
 static const struct ic_event_cand ic_intel_l1i[] = {
-	{ "ICACHE_64B:IFTAG_MISS", "L1i tag misses per 64-byte line (Skylake and later)" },
-	{ "ICACHE:MISSES", "L1i misses (Sandy Bridge to Broadwell)" },
-	{ "L1I:MISSES", "L1i misses (Nehalem, Westmere)" },
+	{ "ICACHE_64B:IFTAG_MISS",
+	  "L1i tag lookups that missed, per 64-byte line (ICACHE_64B:IFTAG_MISS, Skylake to Ice Lake)", IC_GP },
+	{ "FRONTEND_RETIRED:L1I_MISS",
+	  "retired instructions that missed L1i (FRONTEND_RETIRED:L1I_MISS; no ICACHE_64B here, as on "
+	  "Sapphire Rapids and Alder Lake): counts instructions, not the tag misses ICACHE_64B counts, "
+	  "a different unit; wrong-path fetches are not counted", IC_GP },
+	{ "ICACHE:MISSES", "L1i misses (Sandy Bridge to Broadwell)", IC_GP },
+	{ "L1I:MISSES", "L1i misses (Nehalem, Westmere)", IC_GP },
 	IC_PRESET_L1I_L2, IC_PERF_L1I, IC_CAND_END
 };
+/* Encoded 0x00c0 (event c0, umask 0): the kernel's fixed counter 0. The
+ * preset's encoding depends on PAPI's csv, so it is taken as general-purpose. */
 static const struct ic_event_cand ic_intel_instr[] = {
+	{ "INSTRUCTION_RETIRED", "retired instructions (architectural event, fixed counter 0)", IC_FIXED_INSTR },
+	{ "INST_RETIRED:ANY_P", "retired instructions (INST_RETIRED:ANY_P, fixed counter 0)", IC_FIXED_INSTR },
 	IC_PRESET_INSTR,
-	{ "INST_RETIRED:ANY_P", "retired instructions (INST_RETIRED:ANY_P)" },
-	{ "INSTRUCTION_RETIRED", "retired instructions (architectural event)" },
-	IC_PERF_INSTR, IC_CAND_END
+	{ "perf::PERF_COUNT_HW_INSTRUCTIONS",
+	  "kernel generic retired instructions (perf_event, fixed counter 0)", IC_FIXED_INSTR },
+	IC_CAND_END
 };
+/* Encoded 0x003c (event 3c, umask 0): the kernel's fixed counter 1. */
 static const struct ic_event_cand ic_intel_cyc[] = {
+	{ "UNHALTED_CORE_CYCLES", "unhalted core cycles (architectural event, fixed counter 1)", IC_FIXED_CYC },
 	IC_PRESET_CYC,
-	{ "UNHALTED_CORE_CYCLES", "unhalted core cycles (architectural event)" },
-	IC_PERF_CYC, IC_CAND_END
+	{ "perf::PERF_COUNT_HW_CPU_CYCLES",
+	  "kernel generic core cycles (perf_event, fixed counter 1)", IC_FIXED_CYC },
+	IC_CAND_END
 };
+/* All branch types. The preset is conditional branches only on Haswell and
+ * later (BR_MISP_RETIRED:CONDITIONAL in PAPI's csv): last. */
 static const struct ic_event_cand ic_intel_brmsp[] = {
-	{ "PAPI_BR_MSP", "PAPI_BR_MSP preset (on Haswell and later conditional branches only)" },
-	{ "BR_MISP_RETIRED:ALL_BRANCHES", "mispredicted retired branches, all types" },
-	{ "MISPREDICTED_BRANCH_RETIRED", "mispredicted retired branches (architectural event)" },
-	IC_PERF_BRMSP, IC_CAND_END
+	{ "BR_MISP_RETIRED:ALL_BRANCHES",
+	  "mispredicted retired branches, all types (BR_MISP_RETIRED:ALL_BRANCHES)", IC_GP },
+	{ "MISPREDICTED_BRANCH_RETIRED",
+	  "mispredicted retired branches, all types (architectural event)", IC_GP },
+	{ "perf::PERF_COUNT_HW_BRANCH_MISSES",
+	  "kernel generic branch mispredictions, all types (perf_event)", IC_GP },
+	{ "PAPI_BR_MSP",
+	  "PAPI_BR_MSP preset: on Haswell and later conditional branches only", IC_GP },
+	IC_CAND_END
 };
+/* Page walks that completed, the same meaning as on AMD below. */
 static const struct ic_event_cand ic_intel_itlb[] = {
-	IC_PRESET_ITLB,
-	{ "ITLB_MISSES:WALK_COMPLETED", "iTLB misses that completed a page walk (Ice Lake and later)" },
-	{ "ITLB_MISSES:MISS_CAUSES_A_WALK", "iTLB misses that cause a page walk (Haswell to Skylake)" },
-	{ "ITLB_MISSES:CAUSES_A_WALK", "iTLB misses that cause a page walk (Sandy Bridge, Ivy Bridge)" },
-	{ "ITLB_MISSES:ANY", "iTLB misses (Nehalem, Westmere)" },
-	IC_PERF_ITLB, IC_CAND_END
+	{ "ITLB_MISSES:WALK_COMPLETED",
+	  "iTLB misses that completed a page walk, all page sizes (ITLB_MISSES:WALK_COMPLETED, Haswell on)", IC_GP },
+	{ "ITLB_MISSES:MISS_CAUSES_A_WALK", "iTLB misses that cause a page walk (Haswell to Skylake)", IC_GP },
+	{ "ITLB_MISSES:CAUSES_A_WALK", "iTLB misses that cause a page walk (Sandy Bridge, Ivy Bridge)", IC_GP },
+	{ "ITLB_MISSES:ANY", "iTLB misses (Nehalem, Westmere)", IC_GP },
+	IC_PRESET_ITLB, IC_PERF_ITLB, IC_CAND_END
+};
+static const struct ic_event_cand ic_intel_opcache[] = {
+	IC_CAND_NONE("AMD op-cache event; Intel's decoded icache is dsb_uops_per_op and mite_uops_per_op")
+};
+static const struct ic_event_cand ic_intel_dsb[] = {
+	{ "IDQ:DSB_UOPS", "uops delivered to the IDQ from the DSB, the decoded icache (IDQ:DSB_UOPS)", IC_GP },
+	IC_CAND_END
+};
+static const struct ic_event_cand ic_intel_mite[] = {
+	{ "IDQ:MITE_UOPS", "uops delivered to the IDQ from the legacy decoders (IDQ:MITE_UOPS)", IC_GP },
+	IC_CAND_END
+};
+static const struct ic_event_cand ic_intel_mclear[] = {
+	{ "MACHINE_CLEARS:COUNT", "machine clears of any kind, counted once each (MACHINE_CLEARS:COUNT)", IC_GP },
+	IC_CAND_END
 };
 
-/* AMD, common to the Zen families. */
+/* AMD, common to the Zen families: natives first, the presets are the same
+ * events where PAPI's csv has them (and Zen 4 has none). */
 static const struct ic_event_cand ic_amd_instr[] = {
-	IC_PRESET_INSTR,
-	{ "RETIRED_INSTRUCTIONS", "retired instructions (PMCx0C0)" },
-	IC_PERF_INSTR, IC_CAND_END
+	{ "RETIRED_INSTRUCTIONS", "retired instructions (PMCx0C0)", IC_GP },
+	IC_PRESET_INSTR, IC_PERF_INSTR, IC_CAND_END
 };
 static const struct ic_event_cand ic_amd_cyc[] = {
-	IC_PRESET_CYC,
-	{ "CYCLES_NOT_IN_HALT", "core cycles not halted (PMCx076)" },
-	IC_PERF_CYC, IC_CAND_END
+	{ "CYCLES_NOT_IN_HALT", "core cycles not halted (PMCx076)", IC_GP },
+	IC_PRESET_CYC, IC_PERF_CYC, IC_CAND_END
 };
 static const struct ic_event_cand ic_amd_brmsp[] = {
-	IC_PRESET_BRMSP,
-	{ "RETIRED_BRANCH_INSTRUCTIONS_MISPREDICTED", "mispredicted retired branches (PMCx0C3)" },
-	IC_PERF_BRMSP, IC_CAND_END
+	{ "RETIRED_BRANCH_INSTRUCTIONS_MISPREDICTED",
+	  "mispredicted retired branches, all types (PMCx0C3)", IC_GP },
+	IC_PRESET_BRMSP, IC_PERF_BRMSP, IC_CAND_END
+};
+static const struct ic_event_cand ic_amd_dsb[] = {
+	IC_CAND_NONE("Intel DSB event; AMD's op cache is opcache_hit_per_op and opcache_miss_per_op")
+};
+static const struct ic_event_cand ic_amd_mite[] = {
+	IC_CAND_NONE("Intel MITE event; no AMD event is chosen for decoder-delivered ops")
+};
+static const struct ic_event_cand ic_amd_mclear[] = {
+	IC_CAND_NONE("Intel MACHINE_CLEARS event; no AMD event is chosen for pipeline flushes")
+};
+static const struct ic_event_cand ic_zen12_opcache[] = {
+	IC_CAND_NONE("libpfm4 has no op-cache hit/miss event for Zen 1 and Zen 2")
 };
 
 /* Zen 1 (family 17h, models below 30h). */
 static const struct ic_event_cand ic_zen1_l1i[] = {
-	{ "32_BYTE_INSTRUCTION_CACHE_MISSES", "L1i misses per 32-byte fetch window (PMCx081, Zen 1)" },
+	{ "32_BYTE_INSTRUCTION_CACHE_MISSES", "L1i misses per 32-byte fetch window (PMCx081, Zen 1)", IC_GP },
 	IC_PRESET_L1I, IC_PERF_L1I, IC_CAND_END
 };
 /* Zen 2 has no L1i-miss event in libpfm4: L1i fill requests to L2 are the
  * nearest, and count instruction prefetches too. */
 static const struct ic_event_cand ic_zen2_l1i[] = {
 	{ "REQUESTS_TO_L2_GROUP1:CACHEABLE_IC_READ",
-	  "L1i fill requests to L2 (Zen 2 has no L1i-miss event; includes instruction prefetches)" },
+	  "L1i fill requests to L2 (Zen 2 has no L1i-miss event; includes instruction prefetches)", IC_GP },
 	IC_PRESET_L1I_L2, IC_PERF_L1I, IC_CAND_END
 };
+/* PAPI_TLB_IM on Zen 2 and Zen 3 is DERIVED_ADD of PMCx084 (L1 iTLB miss, L2
+ * hit) and PMCx085 (L1 and L2 miss): two counters, and L1 misses rather than
+ * page walks. The one native is PMCx085, whose umasks (none of them default)
+ * must all be named. */
+#define IC_PRESET_ITLB_ZEN { "PAPI_TLB_IM", \
+	"PAPI_TLB_IM preset: derived from two events (PMCx084 + PMCx085), L1 iTLB misses " \
+	"including L2 iTLB hits", IC_GP }
 static const struct ic_event_cand ic_zen12_itlb[] = {
-	IC_PRESET_ITLB,
-	{ "L1_ITLB_MISS_L2_ITLB_MISS:IF1G:IF2M:IF4K", "iTLB misses in both L1 and L2 iTLB, i.e. page walks (PMCx085)" },
-	IC_PERF_ITLB, IC_CAND_END
+	{ "L1_ITLB_MISS_L2_ITLB_MISS:IF1G:IF2M:IF4K",
+	  "iTLB misses in both L1 and L2 iTLB, i.e. page walks (PMCx085)", IC_GP },
+	IC_PRESET_ITLB_ZEN, IC_PERF_ITLB, IC_CAND_END
 };
 /* Zen 3, 4 (family 19h) and Zen 5 (family 1Ah) share these names. */
 static const struct ic_event_cand ic_zen345_l1i[] = {
-	{ "IC_TAG_HIT_MISS:IC_MISS", "L1i tag misses (PMCx18E IC_TAG_HIT_MISS:IC_MISS)" },
+	{ "IC_TAG_HIT_MISS:IC_MISS", "L1i tag misses (PMCx18E IC_TAG_HIT_MISS:IC_MISS)", IC_GP },
 	{ "REQUESTS_TO_L2_GROUP1:CACHEABLE_IC_READ",
-	  "L1i fill requests to L2 (includes instruction prefetches)" },
+	  "L1i fill requests to L2 (includes instruction prefetches)", IC_GP },
 	IC_PRESET_L1I, IC_PERF_L1I, IC_CAND_END
 };
 static const struct ic_event_cand ic_zen345_itlb[] = {
-	IC_PRESET_ITLB,
 	{ "L1_ITLB_MISS_L2_ITLB_MISS:COALESCED4K:IF1G:IF2M:IF4K",
-	  "iTLB misses in both L1 and L2 iTLB, i.e. page walks (PMCx085)" },
-	IC_PERF_ITLB, IC_CAND_END
+	  "iTLB misses in both L1 and L2 iTLB, i.e. page walks (PMCx085)", IC_GP },
+	IC_PRESET_ITLB_ZEN, IC_PERF_ITLB, IC_CAND_END
+};
+static const struct ic_event_cand ic_zen345_ochit[] = {
+	{ "OP_CACHE_HIT_MISS:OC_HIT", "op-cache lookups that hit (PMCx28F OP_CACHE_HIT_MISS:OC_HIT)", IC_GP },
+	IC_CAND_END
+};
+static const struct ic_event_cand ic_zen345_ocmiss[] = {
+	{ "OP_CACHE_HIT_MISS:OC_MISS", "op-cache lookups that missed (PMCx28F OP_CACHE_HIT_MISS:OC_MISS)", IC_GP },
+	IC_CAND_END
 };
 
 /* Any other CPU: presets where PAPI has them, then the kernel's generic events. */
@@ -162,21 +250,52 @@ static const struct ic_event_cand ic_other_instr[] = { IC_PRESET_INSTR, IC_PERF_
 static const struct ic_event_cand ic_other_cyc[] = { IC_PRESET_CYC, IC_PERF_CYC, IC_CAND_END };
 static const struct ic_event_cand ic_other_brmsp[] = { IC_PRESET_BRMSP, IC_PERF_BRMSP, IC_CAND_END };
 static const struct ic_event_cand ic_other_itlb[] = { IC_PRESET_ITLB, IC_PERF_ITLB, IC_CAND_END };
+static const struct ic_event_cand ic_other_amd_only[] = {
+	IC_CAND_NONE("AMD Zen 3 and later only")
+};
+static const struct ic_event_cand ic_other_intel_only[] = {
+	IC_CAND_NONE("Intel only")
+};
 
 struct ic_cpu_events {
 	const struct ic_event_cand *cand[IC_CTR_COUNT];
 };
 
 static const struct ic_cpu_events ic_events_intel = {{
-	ic_intel_l1i, ic_intel_instr, ic_intel_cyc, ic_intel_brmsp, ic_intel_itlb }};
+	[IC_CTR_L1I_MISS] = ic_intel_l1i, [IC_CTR_INSTR] = ic_intel_instr,
+	[IC_CTR_CYCLES] = ic_intel_cyc, [IC_CTR_BRANCH_MISS] = ic_intel_brmsp,
+	[IC_CTR_ITLB_MISS] = ic_intel_itlb,
+	[IC_CTR_OPCACHE_HIT] = ic_intel_opcache, [IC_CTR_OPCACHE_MISS] = ic_intel_opcache,
+	[IC_CTR_DSB_UOPS] = ic_intel_dsb, [IC_CTR_MITE_UOPS] = ic_intel_mite,
+	[IC_CTR_MACHINE_CLEAR] = ic_intel_mclear }};
 static const struct ic_cpu_events ic_events_zen1 = {{
-	ic_zen1_l1i, ic_amd_instr, ic_amd_cyc, ic_amd_brmsp, ic_zen12_itlb }};
+	[IC_CTR_L1I_MISS] = ic_zen1_l1i, [IC_CTR_INSTR] = ic_amd_instr,
+	[IC_CTR_CYCLES] = ic_amd_cyc, [IC_CTR_BRANCH_MISS] = ic_amd_brmsp,
+	[IC_CTR_ITLB_MISS] = ic_zen12_itlb,
+	[IC_CTR_OPCACHE_HIT] = ic_zen12_opcache, [IC_CTR_OPCACHE_MISS] = ic_zen12_opcache,
+	[IC_CTR_DSB_UOPS] = ic_amd_dsb, [IC_CTR_MITE_UOPS] = ic_amd_mite,
+	[IC_CTR_MACHINE_CLEAR] = ic_amd_mclear }};
 static const struct ic_cpu_events ic_events_zen2 = {{
-	ic_zen2_l1i, ic_amd_instr, ic_amd_cyc, ic_amd_brmsp, ic_zen12_itlb }};
+	[IC_CTR_L1I_MISS] = ic_zen2_l1i, [IC_CTR_INSTR] = ic_amd_instr,
+	[IC_CTR_CYCLES] = ic_amd_cyc, [IC_CTR_BRANCH_MISS] = ic_amd_brmsp,
+	[IC_CTR_ITLB_MISS] = ic_zen12_itlb,
+	[IC_CTR_OPCACHE_HIT] = ic_zen12_opcache, [IC_CTR_OPCACHE_MISS] = ic_zen12_opcache,
+	[IC_CTR_DSB_UOPS] = ic_amd_dsb, [IC_CTR_MITE_UOPS] = ic_amd_mite,
+	[IC_CTR_MACHINE_CLEAR] = ic_amd_mclear }};
 static const struct ic_cpu_events ic_events_zen345 = {{
-	ic_zen345_l1i, ic_amd_instr, ic_amd_cyc, ic_amd_brmsp, ic_zen345_itlb }};
+	[IC_CTR_L1I_MISS] = ic_zen345_l1i, [IC_CTR_INSTR] = ic_amd_instr,
+	[IC_CTR_CYCLES] = ic_amd_cyc, [IC_CTR_BRANCH_MISS] = ic_amd_brmsp,
+	[IC_CTR_ITLB_MISS] = ic_zen345_itlb,
+	[IC_CTR_OPCACHE_HIT] = ic_zen345_ochit, [IC_CTR_OPCACHE_MISS] = ic_zen345_ocmiss,
+	[IC_CTR_DSB_UOPS] = ic_amd_dsb, [IC_CTR_MITE_UOPS] = ic_amd_mite,
+	[IC_CTR_MACHINE_CLEAR] = ic_amd_mclear }};
 static const struct ic_cpu_events ic_events_other = {{
-	ic_other_l1i, ic_other_instr, ic_other_cyc, ic_other_brmsp, ic_other_itlb }};
+	[IC_CTR_L1I_MISS] = ic_other_l1i, [IC_CTR_INSTR] = ic_other_instr,
+	[IC_CTR_CYCLES] = ic_other_cyc, [IC_CTR_BRANCH_MISS] = ic_other_brmsp,
+	[IC_CTR_ITLB_MISS] = ic_other_itlb,
+	[IC_CTR_OPCACHE_HIT] = ic_other_amd_only, [IC_CTR_OPCACHE_MISS] = ic_other_amd_only,
+	[IC_CTR_DSB_UOPS] = ic_other_intel_only, [IC_CTR_MITE_UOPS] = ic_other_intel_only,
+	[IC_CTR_MACHINE_CLEAR] = ic_other_intel_only }};
 
 static const struct ic_cpu_events *ic_cpu_events_for(const struct ic_cpu_ident *cpu)
 {
@@ -203,24 +322,46 @@ static const char *ic_avail_find(const char *name, const char *const *available,
 
 void ic_events_choose(const struct ic_cpu_ident *cpu,
 		      const char *const *available, size_t n_available,
-		      int n_hw_counters, struct ic_event_choice *out)
+		      int n_hw_counters, int n_fixed_counters,
+		      struct ic_event_choice *out)
 {
 	const struct ic_cpu_events *ev = ic_cpu_events_for(cpu);
+	unsigned fixed_used = 0;
 
+	if (n_fixed_counters < 0)
+		n_fixed_counters = 0;
+	if (n_fixed_counters > n_hw_counters)
+		n_fixed_counters = n_hw_counters > 0 ? n_hw_counters : 0;
 	memset(out, 0, sizeof(*out));
 	for (int c = 0; c < IC_CTR_COUNT; c++) {
-		out->why[c] = "no event for this counter is available on this CPU";
-		for (const struct ic_event_cand *k = ev->cand[c]; k->name; k++) {
+		const struct ic_event_cand *k = ev->cand[c];
+
+		for (; k->name; k++) {
 			const char *hit = ic_avail_find(k->name, available, n_available);
-			if (hit) {
-				out->event[c] = hit;
-				out->why[c] = k->why;
-				out->n_events++;
-				break;
+			if (!hit)
+				continue;
+			out->event[c] = hit;
+			out->why[c] = k->why;
+			out->n_events++;
+			/* On a fixed counter only if this CPU has it and no
+			 * other chosen event took it. */
+			if (k->fixed != IC_GP && k->fixed <= n_fixed_counters &&
+			    !(fixed_used & (1u << k->fixed))) {
+				fixed_used |= 1u << k->fixed;
+				out->fixed[c] = 1;
+				out->n_fixed_events++;
 			}
+			break;
 		}
+		if (!k->name)
+			out->why[c] = k->why ? k->why
+				    : "no event for this counter is available on this CPU";
 	}
-	out->multiplex = out->n_events > n_hw_counters;
+	out->n_gp_events = out->n_events - out->n_fixed_events;
+	out->n_gp_counters = n_hw_counters - n_fixed_counters;
+	if (out->n_gp_counters < 0)
+		out->n_gp_counters = 0;
+	out->multiplex = out->n_gp_events > out->n_gp_counters;
 }
 
 size_t ic_events_candidates(const struct ic_cpu_ident *cpu,
@@ -236,15 +377,101 @@ size_t ic_events_candidates(const struct ic_cpu_ident *cpu,
 	return n;
 }
 
+/* ---- absent counts and combining threads (pure) -------------------------- */
+
+const char *ic_ctr_absent_why(long long code)
+{
+	switch (code) {
+	case IC_CTR_ABSENT_NO_SET:
+		return "no running event set on this thread (open, start or stop failed)";
+	case IC_CTR_ABSENT_NOT_COUNTED:
+		return "this CPU counts no event for it";
+	case IC_CTR_ABSENT_NOT_ADDED:
+		return "its event would not go into this thread's event set";
+	case IC_CTR_ABSENT_MPX_ZERO:
+		return "0 under multiplexing: the event may never have been scheduled";
+	case IC_CTR_ABSENT_BAD_COUNT:
+		return "PAPI returned a negative count";
+	default:
+		return "count invalid";
+	}
+}
+
+int ic_ctr_count_absent(long long count, int multiplexed)
+{
+	if (count < 0)
+		return IC_CTR_ABSENT_BAD_COUNT;
+	if (count == 0 && multiplexed)
+		return IC_CTR_ABSENT_MPX_ZERO;
+	return 0;
+}
+
+int ic_ctr_combine(int n_threads, const long long value[][IC_CTR_COUNT],
+		   const int valid[][IC_CTR_COUNT], const double ops[],
+		   const char *const thread_why[], double per_op[IC_CTR_COUNT],
+		   int ok[IC_CTR_COUNT], char *why, size_t why_len)
+{
+	double ops_sum = 0;
+	int n_ok = 0, named = 0;
+
+	if (why && why_len)
+		why[0] = '\0';
+	for (int t = 0; t < n_threads; t++)
+		ops_sum += ops[t];
+	for (int c = 0; c < IC_CTR_COUNT; c++) {
+		double sum = 0;
+		int lacking = -1, not_counted = 0;
+
+		ok[c] = 0;
+		per_op[c] = NAN;
+		for (int t = 0; t < n_threads; t++) {
+			if (valid[t][c]) {
+				sum += (double)value[t][c];
+				continue;
+			}
+			if (lacking < 0)
+				lacking = t;
+			/* A thread with no set cannot tell; one that has says so. */
+			if (value[t][c] == IC_CTR_ABSENT_NOT_COUNTED)
+				not_counted = 1;
+		}
+		if (n_threads > 0 && lacking < 0 && ops_sum > 0) {
+			ok[c] = 1;
+			per_op[c] = sum / ops_sum;
+			n_ok++;
+			continue;
+		}
+		if (named || not_counted || !why || !why_len)
+			continue;
+		named = 1;
+		if (n_threads <= 0) {
+			snprintf(why, why_len, "%s absent: no threads", ic_ctr_names[c]);
+		} else if (lacking < 0) {
+			snprintf(why, why_len, "%s absent: the %d thread%s ran no operations while counting",
+				 ic_ctr_names[c], n_threads, n_threads == 1 ? "" : "s");
+		} else {
+			const char *tw = thread_why ? thread_why[lacking] : NULL;
+
+			snprintf(why, why_len, "%s absent: thread %d of %d: %s%s%s%s",
+				 ic_ctr_names[c], lacking, n_threads,
+				 ic_ctr_absent_why(value[lacking][c]),
+				 tw && tw[0] ? " (" : "", tw && tw[0] ? tw : "",
+				 tw && tw[0] ? ")" : "");
+		}
+	}
+	return n_ok;
+}
+
 /* ---- runtime ------------------------------------------------------------ */
 
-/* More than any CPU's candidate lists hold together (about 20). */
-#define IC_MAX_CANDIDATES 48
+/* More than any CPU's candidate lists hold together (about 25). */
+#define IC_MAX_CANDIDATES 64
 
 static pthread_once_t ic_init_once = PTHREAD_ONCE_INIT;
 static int ic_working;                       /* 1: counting works */
 static int ic_cidx = -1;                     /* perf_event component */
 static struct ic_event_choice ic_choice;
+static int ic_n_hw, ic_n_fixed;              /* what ic_choice was given */
 static char ic_note[1024] = "counters not initialised";
 static atomic_flag ic_notice_done = ATOMIC_FLAG_INIT;
 static _Thread_local char ic_set_err[sizeof(ic_note) + 64];
@@ -287,23 +514,45 @@ static void ic_note_none(int papi_rc, const char *fmt, ...)
 			 "; perf_event_paranoid=%d", par);
 }
 
-static void ic_note_papi(int n_hw)
+static void ic_note_papi(int refit)
 {
 	size_t len = 0;
+	int w;
 
 	for (int c = 0; c < IC_CTR_COUNT && len < sizeof(ic_note); c++) {
-		int w = snprintf(ic_note + len, sizeof(ic_note) - len, "%s%s=%s",
-				 c ? ", " : "", ic_ctr_names[c],
-				 ic_choice.event[c] ? ic_choice.event[c] : "absent");
+		w = snprintf(ic_note + len, sizeof(ic_note) - len, "%s%s=%s",
+			     c ? ", " : "", ic_ctr_names[c],
+			     ic_choice.event[c] ? ic_choice.event[c] : "absent");
 		if (w < 0)
 			return;
 		len += (size_t)w;
 	}
 	if (len < sizeof(ic_note))
 		snprintf(ic_note + len, sizeof(ic_note) - len,
-			 ic_choice.multiplex ? "; multiplexed (%d events, %d counters)"
-					     : "; not multiplexed (%d events, %d counters)",
-			 ic_choice.n_events, n_hw);
+			 "; %s (%d events: %d on fixed counters, %d on %d general-purpose "
+			 "counters = %d counters less %d fixed)%s",
+			 ic_choice.multiplex ? "multiplexed" : "not multiplexed",
+			 ic_choice.n_events, ic_choice.n_fixed_events, ic_choice.n_gp_events,
+			 ic_choice.n_gp_counters, ic_n_hw, ic_n_fixed,
+			 refit ? ", because the set did not fit unmultiplexed" : "");
+}
+
+/* Fixed counters: CPUID leaf 0xA, EDX[4:0] when the architectural perfmon
+ * version (EAX[7:0]) is 2 or more. 0 on AMD (leaf 0xA reads as zeros) and
+ * off x86. */
+static int ic_cpuid_fixed_counters(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	unsigned a, b, c, d;
+
+	if (!__get_cpuid_count(0xa, 0, &a, &b, &c, &d))
+		return 0;
+	if ((a & 0xff) < 2)
+		return 0;
+	return (int)(d & 0x1f);
+#else
+	return 0;
+#endif
 }
 
 /* Add the chosen events to a fresh event set; slot[c] is the position of
@@ -364,7 +613,7 @@ static void ic_counters_init_once(void)
 	struct ic_cpu_ident cpu = { IC_VENDOR_OTHER, 0, 0 };
 	const char *cand[IC_MAX_CANDIDATES], *avail[IC_MAX_CANDIDATES];
 	size_t n_cand, n_avail = 0;
-	int rc, n_hw, evset, slot[IC_CTR_COUNT];
+	int rc, n_hw, evset, slot[IC_CTR_COUNT], refit = 0;
 	long long vals[IC_CTR_COUNT];
 	char err[256];
 
@@ -415,7 +664,9 @@ static void ic_counters_init_once(void)
 	for (size_t i = 0; i < n_cand; i++)
 		if (PAPI_query_named_event(cand[i]) == PAPI_OK)
 			avail[n_avail++] = cand[i];
-	ic_events_choose(&cpu, avail, n_avail, n_hw, &ic_choice);
+	ic_n_hw = n_hw;
+	ic_n_fixed = cpu.vendor == IC_VENDOR_INTEL ? ic_cpuid_fixed_counters() : 0;
+	ic_events_choose(&cpu, avail, n_avail, ic_n_hw, ic_n_fixed, &ic_choice);
 	if (ic_choice.n_events == 0) {
 		ic_note_none(0, "PAPI knows none of the events this CPU needs (%s)",
 			     hw ? hw->model_string : "unknown CPU");
@@ -434,12 +685,14 @@ static void ic_counters_init_once(void)
 		ic_note_none(0, "%s", err);
 		return;
 	}
-	/* Derived presets take two counters and some events share one: if not
-	 * all fit, multiplex rather than lose a column. */
+	/* Derived presets take two counters, some events share one, and
+	 * libpfm4 counts counters as with SMT off: if not all fit, multiplex
+	 * rather than lose a column. */
 	for (int c = 0; c < IC_CTR_COUNT && !ic_choice.multiplex; c++) {
 		if (ic_choice.event[c] && slot[c] < 0 && PAPI_multiplex_init() == PAPI_OK) {
 			ic_evset_drop(&evset);
 			ic_choice.multiplex = 1;
+			refit = 1;
 			if (ic_evset_build(&evset, slot, err, sizeof(err)) < 0) {
 				ic_note_none(0, "%s", err);
 				return;
@@ -459,10 +712,16 @@ static void ic_counters_init_once(void)
 			ic_choice.event[c] = NULL;
 			ic_choice.why[c] = "chosen event could not be added to an event set";
 			ic_choice.n_events--;
+			if (ic_choice.fixed[c]) {
+				ic_choice.fixed[c] = 0;
+				ic_choice.n_fixed_events--;
+			} else {
+				ic_choice.n_gp_events--;
+			}
 		}
 	}
 	ic_working = 1;
-	ic_note_papi(n_hw);
+	ic_note_papi(refit);
 }
 
 int ic_counters_init(void)
@@ -510,6 +769,7 @@ struct ic_ctr_set {
 	int slot[IC_CTR_COUNT];
 	int n;
 	int running;
+	int multiplexed;    /* built as a multiplexed set */
 };
 
 const char *ic_ctr_set_error(void)
@@ -539,6 +799,7 @@ struct ic_ctr_set *ic_ctr_set_open(void)
 		free(set);
 		return NULL;
 	}
+	set->multiplexed = ic_choice.multiplex;
 	set->n = ic_evset_build(&set->evset, set->slot, ic_set_err, sizeof(ic_set_err));
 	if (set->n < 0) {
 		PAPI_unregister_thread();
@@ -570,7 +831,7 @@ int ic_ctr_set_stop(struct ic_ctr_set *set, long long value[IC_CTR_COUNT],
 	int rc;
 
 	for (int c = 0; c < IC_CTR_COUNT; c++) {
-		value[c] = -1;
+		value[c] = IC_CTR_ABSENT_NO_SET;
 		valid[c] = 0;
 	}
 	if (!set || !set->running)
@@ -582,10 +843,16 @@ int ic_ctr_set_stop(struct ic_ctr_set *set, long long value[IC_CTR_COUNT],
 		return -1;
 	}
 	for (int c = 0; c < IC_CTR_COUNT; c++) {
-		if (set->slot[c] >= 0) {
-			value[c] = raw[set->slot[c]];
-			valid[c] = 1;
+		int absent;
+
+		if (set->slot[c] < 0) {
+			value[c] = ic_choice.event[c] ? IC_CTR_ABSENT_NOT_ADDED
+						      : IC_CTR_ABSENT_NOT_COUNTED;
+			continue;
 		}
+		absent = ic_ctr_count_absent(raw[set->slot[c]], set->multiplexed);
+		value[c] = absent ? absent : raw[set->slot[c]];
+		valid[c] = !absent;
 	}
 	return 0;
 }

@@ -11,16 +11,25 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/* A counter a vendor has no event for is simply absent there, with a why. */
 enum ic_ctr {
 	IC_CTR_L1I_MISS,
 	IC_CTR_INSTR,
 	IC_CTR_CYCLES,
-	IC_CTR_BRANCH_MISS,
-	IC_CTR_ITLB_MISS,
+	IC_CTR_BRANCH_MISS,     /* every mispredicted retired branch, not only conditional */
+	IC_CTR_ITLB_MISS,       /* iTLB misses that needed a page walk */
+	IC_CTR_OPCACHE_HIT,     /* AMD Zen 3 on: op-cache lookups that hit */
+	IC_CTR_OPCACHE_MISS,    /* AMD Zen 3 on: op-cache lookups that missed */
+	IC_CTR_DSB_UOPS,        /* Intel: uops delivered from the DSB (decoded icache) */
+	IC_CTR_MITE_UOPS,       /* Intel: uops delivered from the legacy decoders (MITE) */
+	IC_CTR_MACHINE_CLEAR,   /* Intel: machine clears (pipeline flushes) of any kind */
 	IC_CTR_COUNT
 };
 
-/* Column names, indexed by enum ic_ctr: "l1i_miss_per_op", ... */
+/* Column names, indexed by enum ic_ctr: "l1i_miss_per_op", "instr_per_op",
+ * "cycles_per_op", "branch_miss_per_op", "itlb_miss_per_op",
+ * "opcache_hit_per_op", "opcache_miss_per_op", "dsb_uops_per_op",
+ * "mite_uops_per_op", "machine_clear_per_op". */
 extern const char *const ic_ctr_names[IC_CTR_COUNT];
 
 #define IC_VENDOR_OTHER 0
@@ -36,17 +45,43 @@ struct ic_cpu_ident {
 struct ic_event_choice {
 	const char *event[IC_CTR_COUNT];  /* PAPI event name; NULL: not available */
 	int n_events;                     /* non-NULL entries in event[] */
-	int multiplex;                    /* n_events > hardware counters */
+	int fixed[IC_CTR_COUNT];          /* 1: event[c] goes on a fixed counter */
+	int n_fixed_events;               /* entries with fixed[c] == 1 */
+	int n_gp_events;                  /* n_events - n_fixed_events */
+	int n_gp_counters;                /* n_hw_counters - n_fixed_counters, >= 0 */
+	int multiplex;                    /* n_gp_events > n_gp_counters */
 	const char *why[IC_CTR_COUNT];    /* what the choice means, or why none */
 };
 
 /* Pure: choose one event per counter for this CPU from the names in
  * available[] (presets like "PAPI_TOT_INS" and native libpfm4 names like
- * "IC_TAG_HIT_MISS:IC_MISS", as PAPI_query_named_event accepts them).
- * Strings in *out are static or point into available[]. */
+ * "IC_TAG_HIT_MISS:IC_MISS", as PAPI_query_named_event accepts them), and
+ * decide whether the chosen events need multiplexing. Strings in *out are
+ * static or point into available[].
+ *
+ * Counter accounting. n_hw_counters is PAPI_num_cmp_hwctrs() of perf_event,
+ * papi_avail's "Number Hardware Counters": libpfm4's general-purpose plus
+ * fixed counters of the core PMU (Skylake 8 + 3 = 11, Ice Lake 16 + 4 = 20,
+ * Sapphire Rapids 20, Zen 2 and Zen 4 6 + 0 = 6), one fewer when the NMI
+ * watchdog is on. n_fixed_counters is how many of those are fixed counters
+ * (Intel: 3 to Skylake, 4 from Ice Lake on; AMD: 0). A fixed counter counts
+ * one event only: 0 instructions, 1 core cycles, 2 reference cycles, 3 slots.
+ * On Intel the instruction and cycle events chosen first (INSTRUCTION_RETIRED,
+ * UNHALTED_CORE_CYCLES) encode as 0x00c0 and 0x003c, which the kernel
+ * schedules on fixed counters 0 and 1: those take no general-purpose counter
+ * when n_fixed_counters covers them (fixed[c] = 1). Every other event needs
+ * one of the n_hw_counters - n_fixed_counters general-purpose counters, and
+ * multiplex is set when they do not all fit. If the watchdog's cycles event
+ * holds fixed counter 1, ours moves to a general-purpose counter: PAPI's one
+ * fewer accounts for that. Not accounted: libpfm4 counts general-purpose
+ * counters as with SMT off (Skylake has 4, not 8, per thread with SMT on),
+ * and a preset PAPI derives from two natives counts as one event; the
+ * runtime's trial event set finds such a set does not fit (PAPI refuses the
+ * event) and multiplexes then. */
 void ic_events_choose(const struct ic_cpu_ident *cpu,
 		      const char *const *available, size_t n_available,
-		      int n_hw_counters, struct ic_event_choice *out);
+		      int n_hw_counters, int n_fixed_counters,
+		      struct ic_event_choice *out);
 
 /* Pure: every event name ic_events_choose() may pick for this CPU, each once,
  * for the caller to query (static strings). Stores up to max, returns the
@@ -55,7 +90,8 @@ size_t ic_events_candidates(const struct ic_cpu_ident *cpu,
 			    const char **names, size_t max);
 
 /* Initialise PAPI once (thread-safe, later calls return the first answer).
- * 1: counting works; 0: it cannot (see ic_counters_note). Never aborts. */
+ * 1: counting works; 0: it cannot (see ic_counters_note). Never aborts.
+ * The fixed counters are CPUID leaf 0xA's (EDX[4:0], Intel), 0 elsewhere. */
 int ic_counters_init(void);
 
 /* "papi" or "none". Calls ic_counters_init() if needed. */
@@ -63,7 +99,7 @@ const char *ic_counters_source(void);
 
 /* When "none": PAPI's own reason (perf_event component's disabled_reason,
  * perf_event_paranoid, permission errors). When "papi": the chosen events
- * and whether they are multiplexed. */
+ * and whether they are multiplexed, with the counter accounting. */
 const char *ic_counters_note(void);
 
 /* The chosen event for counter c, or NULL when it is not counted. */
@@ -72,6 +108,32 @@ const char *ic_counters_event(enum ic_ctr c);
 /* One line on f, the first call only (thread-safe): no counters and why, or
  * which events are counted. */
 void ic_counters_notice_once(FILE *f);
+
+/* Why a count is absent. Where valid[c] == 0, ic_ctr_set_stop() leaves one
+ * of these (all negative) in value[c]; ic_ctr_absent_why() says it in words. */
+enum ic_ctr_absent {
+	IC_CTR_ABSENT_NO_SET = -1,       /* no running event set on this thread:
+					    open, start or stop failed */
+	IC_CTR_ABSENT_NOT_COUNTED = -2,  /* this CPU counts no event for it */
+	IC_CTR_ABSENT_NOT_ADDED = -3,    /* its event would not go into this
+					    thread's event set */
+	IC_CTR_ABSENT_MPX_ZERO = -4,     /* 0 under multiplexing: the event may
+					    never have been scheduled */
+	IC_CTR_ABSENT_BAD_COUNT = -5,    /* PAPI returned a negative count */
+};
+
+/* Static text for an IC_CTR_ABSENT_* code ("count invalid" for others). */
+const char *ic_ctr_absent_why(long long code);
+
+/* Pure: 0 when a count PAPI_stop returned is a count, else the
+ * IC_CTR_ABSENT_* code. PAPI's perf_event component scales a multiplexed
+ * count by time_enabled / time_running, but when time_running is 0 (the
+ * kernel never scheduled the event) it returns the raw count, 0, as a valid
+ * value (_pe_read_multiplexed in src/components/perf_event/perf_event.c; the
+ * PAPI API passes neither time on). So a multiplexed 0 is absent,
+ * IC_CTR_ABSENT_MPX_ZERO, even though some of those are real zeros; without
+ * multiplexing a 0 is a real 0. A negative count is IC_CTR_ABSENT_BAD_COUNT. */
+int ic_ctr_count_absent(long long count, int multiplexed);
 
 /* Per thread. Open on the thread that counts; start/stop outside the timed
  * loop. All functions accept NULL (a set that failed to open): start fails,
@@ -83,11 +145,34 @@ struct ic_ctr_set;
 struct ic_ctr_set *ic_ctr_set_open(void);
 int ic_ctr_set_start(struct ic_ctr_set *set);   /* 0 ok, -1 failed */
 /* Stops counting. value[i] is the count where valid[i] == 1; where an event
- * is absent or failed, valid[i] == 0 and value[i] == -1. 0 ok, -1 failed
- * (everything invalid). */
+ * is absent or failed, valid[i] == 0 and value[i] is the IC_CTR_ABSENT_*
+ * code: IC_CTR_ABSENT_NO_SET (-1) for every count when set is NULL, not
+ * started, or PAPI_stop fails. 0 ok, -1 failed (everything invalid). */
 int ic_ctr_set_stop(struct ic_ctr_set *set, long long value[IC_CTR_COUNT],
 		    int valid[IC_CTR_COUNT]);
 void ic_ctr_set_close(struct ic_ctr_set *set);
 const char *ic_ctr_set_error(void);
+
+/* Pure: one figure per counter for a run from every thread's counts, for the
+ * caller to set once (each thread setting its own per-op value and averaging
+ * over threads would divide by threads that counted nothing).
+ *
+ * Thread t gave value[t], valid[t] (as ic_ctr_set_stop() left them; a thread
+ * whose set failed to open passes valid all 0), ops[t] operations, and
+ * thread_why[t], its own reason for absent counts, such as why its set did
+ * not open (thread_why, or any entry, may be NULL or ""). For each counter c:
+ * ok[c] = 1 and per_op[c] = sum of value[t][c] / sum of ops[t] when every
+ * thread's count c is valid and the ops sum to more than 0; otherwise
+ * ok[c] = 0 and per_op[c] = NAN. why (why_len bytes; may be NULL) gets ""
+ * when every counter this CPU counts is ok, else the first absent counter,
+ * the first thread lacking it and why, e.g. "l1i_miss_per_op absent: thread
+ * 2 of 4: no running event set on this thread (event set did not open:
+ * ...)"; counters this CPU does not count (IC_CTR_ABSENT_NOT_COUNTED) are
+ * not named, ic_counters_note() lists them. Returns the number of ok
+ * counters (0 when n_threads <= 0). */
+int ic_ctr_combine(int n_threads, const long long value[][IC_CTR_COUNT],
+		   const int valid[][IC_CTR_COUNT], const double ops[],
+		   const char *const thread_why[], double per_op[IC_CTR_COUNT],
+		   int ok[IC_CTR_COUNT], char *why, size_t why_len);
 
 #endif
