@@ -36,12 +36,19 @@ Usage: ./run.sh [options]      set up what is missing, build, run the sweep,
 Sweep options (defaults in brackets):
   --sites LIST|A..B   call-site counts: a list 1,64,4096 or a range of powers
                       of two 1..16384                          [1..16384]
-  --forms LIST        inline,hint,extern                       [inline,extern]
+  --forms LIST        inline,hint,extern: the forms compared; the sweep adds
+                      form mark (the sites' mark alone, 1 thread,
+                      private) to price the mark                [inline,extern]
   --ops LIST          tail_dequeue,head_dequeue_tail,insert_unlink,
                       append_unlink,mixed                      [tail_dequeue]
+                      (the names: gen/point_names.def)
   --layouts LIST      chain,scatter                            [chain]
   --orders LIST       seq,random                               [seq]
   --seed S            walk/caller order seed for order random  [1]
+  --per-caller C      call sites per chain caller function     [16]
+  --vectorised        let gcc use vector registers in sites and queue (a
+                      user-space build); the default builds them with
+                      -mgeneral-regs-only, as the kernel builds
   --threads LIST      thread counts                            [1,<physical cores>]
   --modes LIST        private,shared                           [private,shared]
   --layouts-random L  layout variants: the ordinary link plus L-1 links of the
@@ -200,10 +207,13 @@ run_codesize() {
 	ensure_packages
 	: "${sites:=1..16384}"
 	mapfile -t site_list < <(expand_sites "$sites" | sort -nu)
-	build_forms=inline,hint,extern
+	build_forms=inline,hint,extern,mark
 	local specs
 	specs=$(point_specs | paste -sd';')
-	configure build-codesize -DCMAKE_BUILD_TYPE=Release "-DIC_POINTS=$specs"
+	local regs=ON
+	[ "$vectorised" = 1 ] && regs=OFF
+	configure build-codesize -DCMAKE_BUILD_TYPE=Release "-DIC_POINTS=$specs" \
+		-DIC_PER_CALLER="$per_caller" -DIC_GENERAL_REGS_ONLY=$regs
 	build build-codesize --target sites_codesize
 	local l1i l2
 	l1i=$(lstopo-no-graphics --filter icache:all --only L1iCache -v 2>/dev/null | sed -n 's/.*size=\([0-9]*\)KB.*/\1/p' | head -n 1)
@@ -221,13 +231,13 @@ run_codesize() {
 			for (k = 1; k <= ng; k++) {
 				g = order[k]; m = split(substr(ns[g], 2), list, " ")
 				printf "\n%s: code bytes of all N call sites (footprint)\n\n", g
-				print "| N | inline | hint (sites inlined) | extern |"
-				print "|---:|---:|---:|---:|"
+				print "| N | inline | hint (sites inlined) | extern | mark alone |"
+				print "|---:|---:|---:|---:|---:|"
 				for (i = 1; i <= m; i++) {
 					n = list[i]
-					printf "| %d | %s | %s (%s) | %s |\n", n, fp[g, "inline", n], fp[g, "hint", n], inl[g, n], fp[g, "extern", n]
+					printf "| %d | %s | %s (%s) | %s | %s |\n", n, fp[g, "inline", n], fp[g, "hint", n], inl[g, n], fp[g, "extern", n], fp[g, "mark", n]
 				}
-				printf "| bytes per site (slope over N) | %s | %s | %s |\n", slope[g, "inline"], slope[g, "hint"], slope[g, "extern"]
+				printf "| bytes per site (slope over N) | %s | %s | %s | %s |\n", slope[g, "inline"], slope[g, "hint"], slope[g, "extern"], slope[g, "mark"]
 				for (j = 1; j <= 2; j++) {
 					cap = (j == 1 ? l1i : l2) * 1024; name = j == 1 ? "L1i" : "L2"
 					if (cap <= 0) { printf "\n%s size unknown (hwloc)\n", name; continue }
@@ -246,6 +256,7 @@ run_codesize() {
 # ---- sweep options -----------------------------------------------------------
 
 sites="" forms="inline,extern" ops="tail_dequeue" layouts="chain" orders="seq" seed=1
+per_caller=16 vectorised=0
 threads="" modes="private,shared" reps="" min_time="" counters="auto" out="" resume=""
 layouts_random="" layout_seed="" processes="" repeat=1 trials=20
 quick=0 find_crossover=0 calibrate=0
@@ -253,6 +264,10 @@ quick=0 find_crossover=0 calibrate=0
 declare -A given=()
 
 is_uint() { [[ $1 =~ ^[0-9]+$ ]]; }
+
+# point_names KIND: the names of FORM, OP, LAYOUT or ORDER, from the table
+# gen and CMake read too.
+point_names() { sed -n "s/^IC_$1([A-Z_]*, \([a-z_]*\),.*/\1/p" "$top/gen/point_names.def"; }
 
 # check_list NAME VALUE ALLOWED...: every comma-separated item is allowed.
 check_list() {
@@ -301,20 +316,23 @@ parse_args() {
 		--*=*) val=${opt#*=}; opt=${opt%%=*} ;;
 		esac
 		case $opt in
-		--quick | --find-crossover | --calibrate | --help | -h) ;;
+		--quick | --find-crossover | --calibrate | --vectorised | --help | -h) ;;
 		--sites | --forms | --ops | --layouts | --orders | --seed | --threads | --modes | --reps | \
 		--min-time | --counters | --out | --resume | --jobs | --layouts-random | --layout-seed | \
-		--processes | --repeat | --trials)
+		--processes | --repeat | --trials | --per-caller)
 			if [ -z "$val" ]; then [ $# -ge 2 ] || die "$opt needs a value"; val=$2; shift; fi ;;
 		*) die "unknown argument '$opt' (see --help)" ;;
 		esac
 		case $opt in
 		--help | -h) usage; exit 0 ;;
 		--sites) sites=$val; given[sites]=$val ;;
-		--forms) check_list --forms "$val" inline hint extern; forms=$val; given[forms]=$val ;;
-		--ops) check_list --ops "$val" tail_dequeue head_dequeue_tail insert_unlink append_unlink mixed; ops=$val; given[ops]=$val ;;
-		--layouts) check_list --layouts "$val" chain scatter; layouts=$val; given[layouts]=$val ;;
-		--orders) check_list --orders "$val" seq random; orders=$val; given[orders]=$val ;;
+		# mark is the sweep's own baseline, not a form to compare.
+		--forms) check_list --forms "$val" $(point_names FORM | grep -vx mark); forms=$val; given[forms]=$val ;;
+		--ops) check_list --ops "$val" $(point_names OP); ops=$val; given[ops]=$val ;;
+		--layouts) check_list --layouts "$val" $(point_names LAYOUT); layouts=$val; given[layouts]=$val ;;
+		--orders) check_list --orders "$val" $(point_names ORDER); orders=$val; given[orders]=$val ;;
+		--per-caller) uint_opt --per-caller "$val" 1 1000000; per_caller=$((10#$val)); given[per_caller]=$per_caller ;;
+		--vectorised) vectorised=1; given[vectorised]=1 ;;
 		--seed) uint_opt --seed "$val" 0 4294967295; seed=$val; given[seed]=$val ;;
 		--threads)
 			IFS=, read -ra tl <<<"$val"
@@ -368,13 +386,16 @@ parse_args() {
 
 quick_points() {
 	local f n p=""
-	for f in inline extern; do for n in 1 64 1024; do p+="$f:tail_dequeue:chain:seq:0:$n;"; done; done
+	for f in inline extern mark; do for n in 1 64 1024; do p+="$f:tail_dequeue:chain:seq:0:$n;"; done; done
 	echo "${p%;}"
 }
 
 # release_args POINTS LAYOUTS SEEDS: the release build's configure arguments.
 release_args() {
-	echo "-DCMAKE_BUILD_TYPE=Release -DIC_POINTS=$1 -DIC_LAYOUTS=$2 -DIC_LAYOUT_SEEDS=$3"
+	local regs=ON
+	[ "$vectorised" = 1 ] && regs=OFF
+	echo "-DCMAKE_BUILD_TYPE=Release -DIC_POINTS=$1 -DIC_LAYOUTS=$2 -DIC_LAYOUT_SEEDS=$3" \
+		"-DIC_PER_CALLER=$per_caller -DIC_GENERAL_REGS_ONLY=$regs"
 }
 
 # ---- the sweep ---------------------------------------------------------------
@@ -395,7 +416,7 @@ build_identity() {
 	: "${build_lock:=tas}"
 }
 
-conf_vars=(sites forms ops layouts orders seed threads modes reps min_time counters
+conf_vars=(sites forms ops layouts orders seed per_caller vectorised threads modes reps min_time counters
 	layouts_random layout_seed processes repeat trials quick find_crossover calibrate
 	plant compare baseline build_commit build_cc build_cflags build_lock)
 
@@ -464,7 +485,11 @@ sweep_filter() {   # sweep_filter [N-LIST]
 	[ "$calibrate" = 1 ] && flist="extern|extern_plant[0-9.]+"
 	[ -n "$nlist" ] || nlist=$(IFS='|'; echo "${site_list[*]}")
 	local tlist=${threads//,/|} mlist=${modes//,/|}
-	echo "^sites/($flist)/(${ops//,/|})/(${layouts//,/|})/(${orders//,/|})/($nlist)/($mlist)/real_time/threads:($tlist)\$"
+	local rest="(${ops//,/|})/(${layouts//,/|})/(${orders//,/|})/($nlist)"
+	local f="^sites/($flist)/$rest/($mlist)/real_time/threads:($tlist)\$"
+	# The mark alone, once per N: 1 thread, private (it touches no queue).
+	if [[ ,$build_forms, == *,mark,* ]]; then f+="|^sites/mark/$rest/private/real_time/threads:1\$"; fi
+	echo "$f"
 }
 
 # Simulated counts come from the ordinary link, once per results directory:
@@ -783,6 +808,9 @@ run_sweep() {
 		die "--layouts-random 1 with --processes 1: one process cannot give an interval; give 2 of either"
 	mapfile -t site_list < <(expand_sites "$sites" | sort -nu)
 	build_forms=$forms
+	# The mark alone beside the forms (not in calibration: its planted
+	# copies are extern's).
+	[ "$calibrate" = 1 ] || build_forms+=,mark
 	# The environment pads follow the layout seed too.
 	RANDOM=$((layout_seed % 32768))
 

@@ -1,13 +1,15 @@
 /* gen: write N distinct call sites of a locked queue operation as C sources.
  *
- *   gen --sites N --form inline|hint|extern -o DIR [--op OP] [--layout chain|scatter]
- *       [--order seq|random] [--seed S] [--per-file K]
+ *   gen --sites N --form F -o DIR [--op OP] [--layout chain|scatter]
+ *       [--order seq|random] [--seed S] [--per-file K] [--per-caller C]
  *
+ * The names (forms, ops, layouts, orders) are point_names.def's.
  * DIR gets sites_<i>.c (i = 0 .. ceil(N/K)-1, K sites each), point.c (the
  * entry point: const struct ic_point <prefix>, see site.h) and manifest.txt.
  * Site k works on the thread's node n = ctx->node with the form's
- * ic_<op>_<form> (queue/queue_<form>.h), then IC_SITE_MARK(ctx, k, C_k),
- * C_k = splitmix64(k), a constant of its own so no two sites are alike:
+ * ic_<op>_<form> (queue/queue_<form>.h), then IC_SITE_MARK(ctx, acc, k, C_k)
+ * with C_k a 32-bit constant of its own, so no two sites are alike; form
+ * `mark` writes the mark alone (the baseline that prices it):
  *   tail_dequeue       queue_tail(q, n); n = dequeue(q)
  *   head_dequeue_tail  queue_head(q, n); n = dequeue_tail(q)
  *   insert_unlink      insert(q, anchor, n); unlink(q, n)
@@ -33,19 +35,22 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "atomic_file.h"
 #include "point_name.h"
+#include "splitmix64.h"
 
 /* One TU with 65,536 inlined sites took gcc 122 s and 1.4 GB (DESIGN.md);
  * 256 sites compile in well under a second and keep -j busy. */
 #define GEN_PER_FILE_DEFAULT 256u
-/* Sites per chain caller: a handful of call sites per function, as in a
- * network stack's receive path, each run once per packet. */
-#define GEN_CALLER_SITES 16u
+/* Sites per chain caller by default: a handful of call sites per function,
+ * as in a network stack's receive path, each run once per packet. */
+#define GEN_PER_CALLER_DEFAULT 16u
 #define GEN_EXIT_USAGE 2
 
 struct gen_args {
 	struct ic_point_id id;
 	uint32_t per_file;
+	uint32_t per_caller;        /* chain: sites per caller function */
 	const char *dir;
 	char prefix[128];
 };
@@ -64,21 +69,38 @@ static void gen_usage_fail(const char *fmt, ...)
 	exit(GEN_EXIT_USAGE);
 }
 
+/* "a|b|c" from a name table. */
+static const char *gen_join(const char *const *names, int count)
+{
+	static char list[256];
+
+	list[0] = '\0';
+	for (int j = 0; j < count; j++) {
+		strncat(list, names[j], sizeof list - strlen(list) - 1);
+		if (j + 1 < count)
+			strncat(list, "|", sizeof list - strlen(list) - 1);
+	}
+	return list;
+}
+
 static void gen_help(void)
 {
-	printf("usage: %s --sites N --form inline|hint|extern -o DIR [options]\n"
-	       "  --sites N       call sites, 1..%u\n"
-	       "  --form F        inline (forced), hint (plain inline) or extern (out of line)\n"
-	       "  --op OP         tail_dequeue (default), head_dequeue_tail, insert_unlink,\n"
-	       "                  append_unlink, mixed\n"
-	       "  --layout L      chain (default: %u sites per caller function) or scatter\n"
-	       "                  (one function per site, walked through a table)\n"
-	       "  --order O       seq (default) or random: caller order (chain), walk order (scatter)\n"
-	       "  --seed S        seed for order random, 0..%u (default 0; seq ignores it)\n"
+	printf("usage: %s --sites N --form F -o DIR [options]\n"
+	       "  --sites N       call sites, 1..%u\n", gen_prog, IC_POINT_SITES_MAX);
+	printf("  --form F        %s (gen/point_names.def says what each is)\n",
+	       gen_join(ic_form_names, IC_FORM_COUNT));
+	printf("  --op OP         %s (default %s)\n", gen_join(ic_op_names, IC_OP_COUNT), ic_op_names[0]);
+	printf("  --layout L      %s (default %s): chain callers of --per-caller sites,\n"
+	       "                  or one function per site walked through a table\n",
+	       gen_join(ic_layout_names, IC_LAYOUT_COUNT), ic_layout_names[0]);
+	printf("  --order O       %s (default %s): caller order (chain), walk order (scatter)\n",
+	       gen_join(ic_order_names, IC_ORDER_COUNT), ic_order_names[0]);
+	printf("  --seed S        seed for order random, 0..%u (default 0; seq ignores it)\n"
 	       "  --per-file K    sites per translation unit, 1..%u (default %u)\n"
+	       "  --per-caller C  sites per chain caller function, 1..%u (default %u)\n"
 	       "  -o DIR          output directory (created if missing)\n",
-	       gen_prog, IC_POINT_SITES_MAX, GEN_CALLER_SITES, UINT32_MAX,
-	       IC_POINT_SITES_MAX, GEN_PER_FILE_DEFAULT);
+	       UINT32_MAX, IC_POINT_SITES_MAX, GEN_PER_FILE_DEFAULT, IC_POINT_SITES_MAX,
+	       GEN_PER_CALLER_DEFAULT);
 }
 
 /* Decimal digits only (no sign, no blanks), within [min, max]. */
@@ -104,16 +126,10 @@ static int gen_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *ou
 static int gen_parse_name(const char *opt, const char *const *names, int count, const char *s)
 {
 	int i = ic_name_find(names, count, s);
-	char list[128] = "";
 
 	if (i >= 0)
 		return i;
-	for (int j = 0; j < count; j++) {
-		strncat(list, names[j], sizeof list - strlen(list) - 1);
-		if (j + 1 < count)
-			strncat(list, "|", sizeof list - strlen(list) - 1);
-	}
-	gen_usage_fail("%s: unknown value '%s' (%s)", opt, s, list);
+	gen_usage_fail("%s: unknown value '%s' (%s)", opt, s, gen_join(names, count));
 	return -1;
 }
 
@@ -167,7 +183,8 @@ static const char *gen_opt_name(const char *arg, int opt)
 
 static void gen_parse_args(int argc, char **argv, struct gen_args *a)
 {
-	enum { OPT_SITES = 256, OPT_FORM, OPT_OP, OPT_LAYOUT, OPT_ORDER, OPT_SEED, OPT_PER_FILE, OPT_HELP };
+	enum { OPT_SITES = 256, OPT_FORM, OPT_OP, OPT_LAYOUT, OPT_ORDER, OPT_SEED, OPT_PER_FILE,
+	       OPT_PER_CALLER, OPT_HELP };
 	static const struct option longopts[] = {
 		{ "sites", required_argument, NULL, OPT_SITES },
 		{ "form", required_argument, NULL, OPT_FORM },
@@ -176,6 +193,7 @@ static void gen_parse_args(int argc, char **argv, struct gen_args *a)
 		{ "order", required_argument, NULL, OPT_ORDER },
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "per-file", required_argument, NULL, OPT_PER_FILE },
+		{ "per-caller", required_argument, NULL, OPT_PER_CALLER },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -186,6 +204,7 @@ static void gen_parse_args(int argc, char **argv, struct gen_args *a)
 	a->id.layout = IC_LAYOUT_CHAIN;
 	a->id.order = IC_ORDER_SEQ;
 	a->per_file = GEN_PER_FILE_DEFAULT;
+	a->per_caller = GEN_PER_CALLER_DEFAULT;
 	opterr = 0;  /* our own one-line messages */
 	while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
 		switch (c) {
@@ -218,6 +237,11 @@ static void gen_parse_args(int argc, char **argv, struct gen_args *a)
 				gen_usage_fail("--per-file: '%s' is not a number from 1 to %u",
 					       optarg, IC_POINT_SITES_MAX);
 			break;
+		case OPT_PER_CALLER:
+			if (gen_parse_u32(optarg, 1, IC_POINT_SITES_MAX, &a->per_caller) != 0)
+				gen_usage_fail("--per-caller: '%s' is not a number from 1 to %u",
+					       optarg, IC_POINT_SITES_MAX);
+			break;
 		case 'o':
 			a->dir = optarg;
 			break;
@@ -247,22 +271,12 @@ static void gen_parse_args(int argc, char **argv, struct gen_args *a)
 	ic_point_prefix(a->prefix, sizeof a->prefix, &a->id);
 }
 
-/* splitmix64's finaliser (Steele, Lea, Flood 2014): a bijection on 64-bit
- * values; the shuffle's PRNG and the site constants. */
-static uint64_t gen_mix64(uint64_t z)
+/* C_k: distinct for every k < 2^30 (k times an odd number is a bijection
+ * mod 2^30), and always in [2^30, 2^31), so every mark is the same 32-bit
+ * immediate add however small k is. */
+static uint32_t gen_site_const(uint32_t k)
 {
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
-}
-
-#define GEN_GOLDEN UINT64_C(0x9e3779b97f4a7c15)
-
-/* splitmix64(k): distinct for every k, and never 0 for k < 2^32 (only
- * k = -GEN_GOLDEN maps to 0), so every site adds something of its own. */
-static uint64_t gen_site_const(uint32_t k)
-{
-	return gen_mix64(k + GEN_GOLDEN);
+	return UINT32_C(0x40000000) | ((k * UINT32_C(0x9e3779b1)) & UINT32_C(0x3fffffff));
 }
 
 /* 0..n-1, in order or shuffled (Fisher-Yates) from the seed. */
@@ -279,8 +293,7 @@ static uint32_t *gen_walk_order(uint32_t n, const struct ic_point_id *id)
 		v[i] = i;
 	if (id->order == IC_ORDER_RANDOM) {
 		for (uint32_t i = n - 1; i > 0; i--) {
-			state += GEN_GOLDEN;
-			uint32_t j = (uint32_t)(((unsigned __int128)gen_mix64(state) * (i + 1)) >> 64);
+			uint32_t j = (uint32_t)(((unsigned __int128)ic_splitmix64_next(&state) * (i + 1)) >> 64);
 			uint32_t t = v[i];
 
 			v[i] = v[j];
@@ -290,47 +303,37 @@ static uint32_t *gen_walk_order(uint32_t n, const struct ic_point_id *id)
 	return v;
 }
 
-/* A file being written under a temporary name in the output directory. */
+/* A file being written under a temporary name in the output directory,
+ * renamed into place when whole (common/atomic_file.h). */
 struct gen_file {
+	struct ic_atomic_file af;
 	FILE *f;
-	char tmp[PATH_MAX];
-	char path[PATH_MAX];
 };
 
-static mode_t gen_file_mode;
+static void gen_file_open(struct gen_file *gf, const char *dir, const char *name)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	if (ic_atomic_open(&gf->af, path, 0) != 0) {
+		fprintf(stderr, "%s: %s\n", gen_prog, gf->af.err);
+		exit(1);
+	}
+	gf->f = gf->af.f;
+}
+
+static void gen_file_commit(struct gen_file *gf)
+{
+	if (ic_atomic_commit(&gf->af) != 0) {
+		fprintf(stderr, "%s: %s\n", gen_prog, gf->af.err);
+		exit(1);
+	}
+}
 
 static void gen_io_fail(const char *what, const char *path)
 {
 	fprintf(stderr, "%s: %s %s: %s\n", gen_prog, what, path, strerror(errno));
 	exit(1);
-}
-
-static void gen_file_open(struct gen_file *gf, const char *dir, const char *name)
-{
-	int fd;
-
-	snprintf(gf->path, sizeof gf->path, "%s/%s", dir, name);
-	snprintf(gf->tmp, sizeof gf->tmp, "%s/.%s.tmp.XXXXXX", dir, name);
-	fd = mkstemp(gf->tmp);
-	if (fd < 0)
-		gen_io_fail("cannot create", gf->tmp);
-	if (fchmod(fd, gen_file_mode) != 0 || !(gf->f = fdopen(fd, "w"))) {
-		unlink(gf->tmp);
-		gen_io_fail("cannot open", gf->tmp);
-	}
-	setvbuf(gf->f, NULL, _IOFBF, 1 << 20);
-}
-
-static void gen_file_commit(struct gen_file *gf)
-{
-	if (ferror(gf->f) | fclose(gf->f)) {
-		unlink(gf->tmp);
-		gen_io_fail("cannot write", gf->tmp);
-	}
-	if (rename(gf->tmp, gf->path) != 0) {
-		unlink(gf->tmp);
-		gen_io_fail("cannot rename to", gf->path);
-	}
 }
 
 static void gen_mkdir_p(const char *dir)
@@ -352,9 +355,11 @@ static void gen_mkdir_p(const char *dir)
 static void gen_banner(FILE *f, const struct gen_args *a)
 {
 	fprintf(f, "/* Generated by gen (gen/gen.c): --sites %u --form %s --op %s --layout %s"
-		" --order %s --seed %u --per-file %u. Do not edit: the build writes it again. */\n",
+		" --order %s --seed %u --per-file %u --per-caller %u. Do not edit: the build"
+		" writes it again. */\n",
 		a->id.sites, ic_form_names[a->id.form], ic_op_names[a->id.op],
-		ic_layout_names[a->id.layout], ic_order_names[a->id.order], a->id.seed, a->per_file);
+		ic_layout_names[a->id.layout], ic_order_names[a->id.order], a->id.seed, a->per_file,
+		a->per_caller);
 }
 
 /* What a site touches, so a function declares only the locals it uses. */
@@ -367,6 +372,8 @@ static enum ic_op gen_site_kind(const struct gen_args *a, uint32_t k)
 
 static unsigned gen_site_uses(const struct gen_args *a, uint32_t k)
 {
+	if (a->id.form == IC_FORM_MARK)
+		return 0;
 	if (a->id.op != IC_OP_MIXED) {
 		if (a->id.op == IC_OP_INSERT_UNLINK || a->id.op == IC_OP_APPEND_UNLINK)
 			return GEN_USES_Q | GEN_USES_ANCHOR;
@@ -375,7 +382,9 @@ static unsigned gen_site_uses(const struct gen_args *a, uint32_t k)
 	return gen_site_kind(a, k) <= IC_OP_HEAD_DEQUEUE_TAIL ? GEN_USES_Q : GEN_USES_SCRATCH;
 }
 
-static void gen_locals(FILE *f, unsigned uses)
+/* A function's locals; acc is ctx->acc in a register, stored back at the
+ * end (gen_epilogue), so a mark is one register add, no load or store. */
+static void gen_locals(FILE *f, const struct gen_args *a, unsigned uses)
 {
 	if (uses & GEN_USES_Q)
 		fputs("\tstruct ic_queue *q = ctx->q;\n", f);
@@ -383,10 +392,20 @@ static void gen_locals(FILE *f, unsigned uses)
 		fputs("\tstruct ic_node *a = ctx->anchor;\n", f);
 	if (uses & GEN_USES_SCRATCH)
 		fputs("\tstruct ic_queue *s = ctx->scratch;\n", f);
-	fputs("\tstruct ic_node *n = ctx->node;\n", f);
+	if (a->id.form != IC_FORM_MARK)
+		fputs("\tstruct ic_node *n = ctx->node;\n", f);
+	fputs("\tuint64_t acc = ctx->acc;\n", f);
 }
 
-/* Site k: two queue operations on the thread's node n, then its own mark.
+static void gen_epilogue(FILE *f, const struct gen_args *a)
+{
+	if (a->id.form != IC_FORM_MARK)
+		fputs("\tctx->node = n;\n", f);
+	fputs("\tctx->acc = acc;\n}\n", f);
+}
+
+/* Site k: two queue operations on the thread's node n, then its own mark
+ * (form mark: the mark alone).
  *
  * In `mixed`, kinds 0-1 work on the shared q and kinds 2-4 on the thread's
  * private scratch queue, its head as the anchor: on a shared q another
@@ -397,6 +416,8 @@ static void gen_site(FILE *f, const struct gen_args *a, uint32_t k)
 	const char *fm = ic_form_names[a->id.form];
 	int mixed = a->id.op == IC_OP_MIXED;
 
+	if (a->id.form == IC_FORM_MARK)
+		goto mark;
 	switch (gen_site_kind(a, k)) {
 	case IC_OP_TAIL_DEQUEUE:
 		fprintf(f, "\tic_queue_tail_%s(q, n);\n\tn = ic_dequeue_%s(q);\n", fm, fm);
@@ -422,8 +443,8 @@ static void gen_site(FILE *f, const struct gen_args *a, uint32_t k)
 			"\tn = ctx->node;\n", fm, fm);
 		break;
 	}
-	fprintf(f, "\tIC_SITE_MARK(ctx, %" PRIu32 ", UINT64_C(0x%016" PRIx64 "));\n",
-		k, gen_site_const(k));
+mark:
+	fprintf(f, "\tIC_SITE_MARK(ctx, acc, %" PRIu32 ", 0x%08" PRIx32 ");\n", k, gen_site_const(k));
 }
 
 static uint32_t gen_file_count(const struct gen_args *a)
@@ -434,9 +455,9 @@ static uint32_t gen_file_count(const struct gen_args *a)
 static uint32_t gen_caller_count(const struct gen_args *a)
 {
 	uint32_t full = a->id.sites / a->per_file, rest = a->id.sites % a->per_file;
-	uint32_t per = (a->per_file + GEN_CALLER_SITES - 1) / GEN_CALLER_SITES;
+	uint32_t c = a->per_caller, per = (a->per_file + c - 1) / c;
 
-	return full * per + (rest + GEN_CALLER_SITES - 1) / GEN_CALLER_SITES;
+	return full * per + (rest + c - 1) / c;
 }
 
 static void gen_sites_file(const struct gen_args *a, uint32_t i, uint32_t *caller)
@@ -452,32 +473,34 @@ static void gen_sites_file(const struct gen_args *a, uint32_t i, uint32_t *calle
 	gen_file_open(&gf, a->dir, name);
 	f = gf.f;
 	gen_banner(f, a);
-	fprintf(f, "#include \"site.h\"\n#include \"queue_%s.h\"\n",
-		ic_form_names[a->id.form]);
+	fputs("#include \"site.h\"\n", f);
+	if (a->id.form != IC_FORM_MARK)
+		fprintf(f, "#include \"queue_%s.h\"\n", ic_form_names[a->id.form]);
 	if (a->id.layout == IC_LAYOUT_SCATTER) {
 		for (uint32_t k = lo; k < hi; k++) {
 			fprintf(f, "\n__attribute__((noinline)) void %s_site_%" PRIu32
 				"(struct ic_site_ctx *ctx)\n{\n", a->prefix, k);
-			gen_locals(f, gen_site_uses(a, k));
+			gen_locals(f, a, gen_site_uses(a, k));
 			fputc('\n', f);
 			gen_site(f, a, k);
-			fputs("\tctx->node = n;\n}\n", f);
+			gen_epilogue(f, a);
 		}
 	} else {
-		for (uint32_t k0 = lo; k0 < hi; k0 += GEN_CALLER_SITES) {
-			uint32_t k1 = k0 + GEN_CALLER_SITES < hi ? k0 + GEN_CALLER_SITES : hi;
+		for (uint32_t k0 = lo; k0 < hi; k0 += a->per_caller) {
+			uint32_t k1 = hi - k0 > a->per_caller ? k0 + a->per_caller : hi;
 			unsigned uses = 0;
 
 			for (uint32_t k = k0; k < k1; k++)
 				uses |= gen_site_uses(a, k);
 			fprintf(f, "\n__attribute__((noinline)) void %s_caller_%" PRIu32
 				"(struct ic_site_ctx *ctx)\n{\n", a->prefix, (*caller)++);
-			gen_locals(f, uses);
+			gen_locals(f, a, uses);
 			for (uint32_t k = k0; k < k1; k++) {
 				fprintf(f, "\n\t/* site %" PRIu32 " */\n", k);
 				gen_site(f, a, k);
 			}
-			fputs("\n\tctx->node = n;\n}\n", f);
+			fputc('\n', f);
+			gen_epilogue(f, a);
 		}
 	}
 	gen_file_commit(&gf);
@@ -527,12 +550,12 @@ static void gen_point_file(const struct gen_args *a)
 	fprintf(f, "\nconst struct ic_point %s = {\n"
 		"\t.name = \"%s/%s/%s/%s/%" PRIu32 "\",\n"
 		"\t.form = \"%s\",\n\t.op = \"%s\",\n\t.layout = \"%s\",\n\t.order = \"%s\",\n"
-		"\t.sites = %" PRIu32 ",\n\t.seed = %" PRIu32 ",\n\t.pass = %s_pass,\n"
-		"\t.acc_per_pass = UINT64_C(0x%016" PRIx64 "),\n};\n",
+		"\t.sites = %" PRIu32 ",\n\t.seed = %" PRIu32 ",\n\t.per_caller = %" PRIu32 ",\n"
+		"\t.pass = %s_pass,\n\t.acc_per_pass = UINT64_C(0x%016" PRIx64 "),\n};\n",
 		a->prefix, ic_form_names[a->id.form], ic_op_names[a->id.op],
 		ic_layout_names[a->id.layout], ic_order_names[a->id.order], a->id.sites,
 		ic_form_names[a->id.form], ic_op_names[a->id.op], ic_layout_names[a->id.layout],
-		ic_order_names[a->id.order], a->id.sites, a->id.seed, a->prefix,
+		ic_order_names[a->id.order], a->id.sites, a->id.seed, a->per_caller, a->prefix,
 		gen_acc_per_pass(a));
 	gen_file_commit(&gf);
 	free(walk);
@@ -547,10 +570,10 @@ static void gen_manifest(const struct gen_args *a)
 	f = gf.f;
 	fprintf(f, "# gen manifest: one \"key value\" per line\n"
 		"sites %" PRIu32 "\nform %s\nop %s\nlayout %s\norder %s\nseed %" PRIu32 "\n"
-		"per_file %" PRIu32 "\n",
+		"per_file %" PRIu32 "\nper_caller %" PRIu32 "\n",
 		a->id.sites, ic_form_names[a->id.form], ic_op_names[a->id.op],
 		ic_layout_names[a->id.layout], ic_order_names[a->id.order], a->id.seed,
-		a->per_file);
+		a->per_file, a->per_caller);
 	fprintf(f, "prefix %s\npoint %s\npass %s_pass\nacc_per_pass 0x%016" PRIx64 "\n",
 		a->prefix, a->prefix, a->prefix, gen_acc_per_pass(a));
 	fprintf(f, "%s %" PRIu32 "\n",
@@ -566,7 +589,6 @@ int main(int argc, char **argv)
 {
 	struct gen_args a;
 	uint32_t caller = 0;
-	mode_t mask;
 
 	if (argc > 0 && argv[0][0]) {
 		const char *slash = strrchr(argv[0], '/');
@@ -575,9 +597,6 @@ int main(int argc, char **argv)
 	}
 	gen_parse_args(argc, argv, &a);
 
-	mask = umask(0);
-	umask(mask);
-	gen_file_mode = 0666 & ~mask;
 	gen_mkdir_p(a.dir);
 	for (uint32_t i = 0; i < gen_file_count(&a); i++)
 		gen_sites_file(&a, i, &caller);

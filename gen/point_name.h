@@ -2,7 +2,7 @@
  *
  * gen writes a point's symbols under this prefix; codesize finds the site
  * functions of a point by it; gen/points.cmake spells the same rule in CMake
- * (keep the three in step). The prefix keeps every point's symbols apart, so
+ * (keep the two in step). The names themselves come from point_names.def. The prefix keeps every point's symbols apart, so
  * many points link into one program.
  */
 #ifndef IC_POINT_NAME_H
@@ -12,20 +12,76 @@
 #include <stdio.h>
 #include <string.h>
 
-enum ic_form { IC_FORM_INLINE, IC_FORM_HINT, IC_FORM_EXTERN, IC_FORM_COUNT };
+/* Enums and name arrays, from the one table (point_names.def). */
+#define IC_FORM(e, n, h) IC_FORM_##e,
+#define IC_OP(e, n, h)
+#define IC_LAYOUT(e, n, h)
+#define IC_ORDER(e, n, h)
+enum ic_form {
+#include "point_names.def"
+	IC_FORM_COUNT
+};
+#undef IC_FORM
+#undef IC_OP
+#define IC_FORM(e, n, h)
+#define IC_OP(e, n, h) IC_OP_##e,
 enum ic_op {
-	IC_OP_TAIL_DEQUEUE, IC_OP_HEAD_DEQUEUE_TAIL, IC_OP_INSERT_UNLINK,
-	IC_OP_APPEND_UNLINK, IC_OP_MIXED, IC_OP_COUNT
+#include "point_names.def"
+	IC_OP_COUNT
 };
-enum ic_layout { IC_LAYOUT_CHAIN, IC_LAYOUT_SCATTER, IC_LAYOUT_COUNT };
-enum ic_order { IC_ORDER_SEQ, IC_ORDER_RANDOM, IC_ORDER_COUNT };
+#undef IC_OP
+#undef IC_LAYOUT
+#define IC_OP(e, n, h)
+#define IC_LAYOUT(e, n, h) IC_LAYOUT_##e,
+enum ic_layout {
+#include "point_names.def"
+	IC_LAYOUT_COUNT
+};
+#undef IC_LAYOUT
+#undef IC_ORDER
+#define IC_LAYOUT(e, n, h)
+#define IC_ORDER(e, n, h) IC_ORDER_##e,
+enum ic_order {
+#include "point_names.def"
+	IC_ORDER_COUNT
+};
+#undef IC_FORM
+#undef IC_OP
+#undef IC_LAYOUT
+#undef IC_ORDER
 
-static const char *const ic_form_names[IC_FORM_COUNT] = { "inline", "hint", "extern" };
-static const char *const ic_op_names[IC_OP_COUNT] = {
-	"tail_dequeue", "head_dequeue_tail", "insert_unlink", "append_unlink", "mixed"
+#define IC_FORM(e, n, h) #n,
+#define IC_OP(e, n, h)
+#define IC_LAYOUT(e, n, h)
+#define IC_ORDER(e, n, h)
+static const char *const ic_form_names[IC_FORM_COUNT] = {
+#include "point_names.def"
 };
-static const char *const ic_layout_names[IC_LAYOUT_COUNT] = { "chain", "scatter" };
-static const char *const ic_order_names[IC_ORDER_COUNT] = { "seq", "random" };
+#undef IC_FORM
+#undef IC_OP
+#define IC_FORM(e, n, h)
+#define IC_OP(e, n, h) #n,
+static const char *const ic_op_names[IC_OP_COUNT] = {
+#include "point_names.def"
+};
+#undef IC_OP
+#undef IC_LAYOUT
+#define IC_OP(e, n, h)
+#define IC_LAYOUT(e, n, h) #n,
+static const char *const ic_layout_names[IC_LAYOUT_COUNT] = {
+#include "point_names.def"
+};
+#undef IC_LAYOUT
+#undef IC_ORDER
+#define IC_LAYOUT(e, n, h)
+#define IC_ORDER(e, n, h) #n,
+static const char *const ic_order_names[IC_ORDER_COUNT] = {
+#include "point_names.def"
+};
+#undef IC_FORM
+#undef IC_OP
+#undef IC_LAYOUT
+#undef IC_ORDER
 
 /* Most sites a point may have (issue 3). */
 #define IC_POINT_SITES_MAX 1000000u

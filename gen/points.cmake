@@ -7,9 +7,10 @@
 #   (seed matters for order random only). PER_FILE is gen's --per-file (default 256).
 #
 # For each point, gen runs at build time into
-# ${CMAKE_CURRENT_BINARY_DIR}/<target>_points/<form>_<op>_<layout>_<order>[_s<seed>]_<sites>_k<K>/
-# (again only when the point or gen changes) and an OBJECT library compiles its
-# translation units, in parallel under cmake --build -j. Then:
+# ${CMAKE_CURRENT_BINARY_DIR}/<target>_points/<form>_<op>_<layout>_<order>[_s<seed>]_<sites>_k<K>_c<C>/
+# (K sites per file, C = IC_PER_CALLER sites per chain caller; again only when
+# the point or gen changes) and an OBJECT library compiles its
+# translation units with IC_CODEGEN_OPTIONS, in parallel under cmake --build -j. Then:
 #   <target>           STATIC library: every point plus <target>_table.c, which defines
 #                        const struct ic_point *const <target>_points[];  (NULL-terminated,
 #                        in the order given; declare it extern to use it). Link it to get
@@ -30,6 +31,21 @@ set_property(GLOBAL PROPERTY IC_GEN_SOURCE_DIR "${CMAKE_CURRENT_LIST_DIR}")
 # sites took gcc 122 s and 1.4 GB (DESIGN.md); 256 keep each TU under a second.
 set_property(GLOBAL PROPERTY IC_POINTS_PER_FILE_DEFAULT 256)
 
+# ic_point_names(<kind> <out-var>): the names of one kind (FORM, OP, LAYOUT or
+# ORDER) from gen/point_names.def, the table point_name.h and run.sh read too.
+function(ic_point_names kind out)
+  get_property(dir GLOBAL PROPERTY IC_GEN_SOURCE_DIR)
+  # file(STRINGS) also splits at the ';' inside descriptions: skip the pieces.
+  file(STRINGS "${dir}/point_names.def" lines REGEX "^IC_${kind}\\(")
+  set(names "")
+  foreach(l IN LISTS lines)
+    if(l MATCHES "^IC_${kind}\\([A-Z_]+, ([a-z_]+),")
+      list(APPEND names "${CMAKE_MATCH_1}")
+    endif()
+  endforeach()
+  set(${out} "${names}" PARENT_SCOPE)
+endfunction()
+
 # ic_point_parse(<spec> <out-var-prefix>): sets <p>_FORM, _OP, _LAYOUT, _ORDER,
 # _SEED (0 for seq), _SITES, _TAG (form_op_layout_order[_s<seed>]_sites),
 # _PREFIX (ic_pt_<tag>), _SPEC (normalised spec).
@@ -45,18 +61,14 @@ function(ic_point_parse spec out)
   list(GET f 3 order)
   list(GET f 4 seed)
   list(GET f 5 sites)
-  if(NOT form MATCHES "^(inline|hint|extern)$")
-    message(FATAL_ERROR "ic_add_points: '${spec}': form '${form}' is not inline, hint or extern")
-  endif()
-  if(NOT op MATCHES "^(tail_dequeue|head_dequeue_tail|insert_unlink|append_unlink|mixed)$")
-    message(FATAL_ERROR "ic_add_points: '${spec}': unknown op '${op}'")
-  endif()
-  if(NOT layout MATCHES "^(chain|scatter)$")
-    message(FATAL_ERROR "ic_add_points: '${spec}': layout '${layout}' is not chain or scatter")
-  endif()
-  if(NOT order MATCHES "^(seq|random)$")
-    message(FATAL_ERROR "ic_add_points: '${spec}': order '${order}' is not seq or random")
-  endif()
+  foreach(kind FORM OP LAYOUT ORDER)
+    string(TOLOWER "${kind}" var)
+    ic_point_names(${kind} allowed)
+    if(NOT "${${var}}" IN_LIST allowed)
+      string(REPLACE ";" ", " allowed "${allowed}")
+      message(FATAL_ERROR "ic_add_points: '${spec}': ${var} '${${var}}' is not one of ${allowed}")
+    endif()
+  endforeach()
   if(NOT seed MATCHES "^[0-9]+$" OR seed GREATER 4294967295)
     message(FATAL_ERROR "ic_add_points: '${spec}': seed '${seed}' is not 0..4294967295")
   endif()
@@ -111,7 +123,9 @@ function(ic_add_points target)
       message(FATAL_ERROR "ic_add_points(${target}): point '${spec}' given twice")
     endif()
     list(APPEND prefixes "${P_PREFIX}")
-    set(dir "${root}/${P_TAG}_k${per_file}")
+    # Every setting gen is given is in the directory name: a changed one
+    # generates afresh instead of keeping stale sources.
+    set(dir "${root}/${P_TAG}_k${per_file}_c${IC_PER_CALLER}")
     math(EXPR nfiles "(${P_SITES} + ${per_file} - 1) / ${per_file} - 1")
     set(srcs "${dir}/point.c")
     foreach(f RANGE 0 ${nfiles})
@@ -120,7 +134,8 @@ function(ic_add_points target)
     add_custom_command(
       OUTPUT ${srcs} "${dir}/manifest.txt"
       COMMAND gen --sites ${P_SITES} --form ${P_FORM} --op ${P_OP} --layout ${P_LAYOUT}
-              --order ${P_ORDER} --seed ${P_SEED} --per-file ${per_file} -o "${dir}"
+              --order ${P_ORDER} --seed ${P_SEED} --per-file ${per_file}
+              --per-caller ${IC_PER_CALLER} -o "${dir}"
       DEPENDS gen
       COMMENT "gen ${P_FORM}/${P_OP}/${P_LAYOUT}/${P_ORDER}/${P_SITES} (${target})"
       VERBATIM)
@@ -132,7 +147,7 @@ function(ic_add_points target)
     target_link_libraries(${lib} PRIVATE ic_queue)
     # Own section per function: every call, even to a local hint copy in the
     # same file, keeps a relocation that codesize can count.
-    target_compile_options(${lib} PRIVATE -ffunction-sections ${A_COMPILE_OPTIONS})
+    target_compile_options(${lib} PRIVATE -ffunction-sections ${IC_CODEGEN_OPTIONS} ${A_COMPILE_OPTIONS})
     target_compile_definitions(${lib} PRIVATE ${A_DEFINES})
     list(APPEND libs ${lib})
     list(APPEND dirs "${dir}")

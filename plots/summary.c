@@ -347,6 +347,37 @@ static void summary_evidence(FILE *f, const struct ic_results *res, const struct
 		fputs("L1i misses were not measured for this series (— = not measured, not zero).\n\n", f);
 }
 
+/* What the sites' own mark costs (form mark: sites that do only the mark),
+ * beside the baseline at the same N. Both compared forms carry the mark. */
+static void summary_mark(FILE *f, const struct ic_results *res, const struct ic_group *gr)
+{
+	const struct ic_point *first = NULL, *last = NULL;
+	double share = NAN;
+
+	for (size_t i = 0; i < gr->npoints; i++) {
+		const struct ic_point *p = gr->points[i];
+		if (strcmp(p->form, "mark") || !isfinite(p->med[IC_F_NS]))
+			continue;
+		if (!first || p->sites < first->sites)
+			first = p;
+		if (!last || p->sites > last->sites)
+			last = p;
+	}
+	if (!first)
+		return;
+	for (size_t i = 0; i < gr->nratios && isnan(share); i++)
+		if (gr->ratios[i].base->sites == first->sites && isfinite(gr->ratios[i].base->med[IC_F_NS]))
+			share = first->med[IC_F_NS] / gr->ratios[i].base->med[IC_F_NS];
+	fprintf(f, "The sites' own mark alone (form `mark`: the 32-bit constant each site adds, no "
+		"queue operation) took %.3g ns per site at N = %lu", first->med[IC_F_NS], first->sites);
+	if (last != first)
+		fprintf(f, " and %.3g ns at N = %lu", last->med[IC_F_NS], last->sites);
+	if (isfinite(share))
+		fprintf(f, "; at N = %lu that is %.1f%% of %s's time per site", first->sites, 100.0 * share,
+			res->opts.baseline);
+	fputs(". Both compared forms carry the same mark.\n\n", f);
+}
+
 static void summary_calibration(FILE *f, const struct ic_results *res)
 {
 	double want = 1.0 + res->opts.planted;
@@ -433,7 +464,15 @@ static void summary_machine(FILE *f, const struct ic_results *res)
 	v = ic_results_context(res, "lock", ctx, sizeof(ctx));
 	fprintf(f, "- Lock: %s", *v ? v : "not recorded");
 	v = ic_results_context(res, "pinned", ctx, sizeof(ctx));
-	fprintf(f, "; threads pinned: %s\n", *v ? v : "not recorded");
+	fprintf(f, "; threads pinned: %s", *v ? v : "not recorded");
+	v = ic_results_context(res, "oversubscribed", ctx, sizeof(ctx));
+	if (!strcmp(v, "true"))
+		fputs(" (more threads than PUs: the extra threads share PUs, see each label)", f);
+	fputc('\n', f);
+	v = ic_results_context(res, "codegen", ctx, sizeof(ctx));
+	fprintf(f, "- Code generation of sites and queue: %s", *v ? v : "not recorded");
+	v = ic_results_context(res, "per_caller", ctx, sizeof(ctx));
+	fprintf(f, "; sites per chain caller: %s\n", *v ? v : "not recorded");
 	v = ic_results_context(res, "host_name", ctx, sizeof(ctx));
 	if (*v)
 		fprintf(f, "- Host: %s\n", v);
@@ -597,8 +636,10 @@ int ic_summary_write(FILE *f, const struct ic_results *res)
 		"its 95%% interval at that N; the band is the family-wise interval that decides. "
 		"Files: points.csv, ratios.csv, crossover.csv; plots in plots/.\n\n",
 		res->opts.compare, res->opts.baseline, res->opts.compare);
-	for (size_t g = 0; g < res->ngroups; g++)
+	for (size_t g = 0; g < res->ngroups; g++) {
 		summary_evidence(f, res, &res->groups[g]);
+		summary_mark(f, res, &res->groups[g]);
+	}
 	summary_machine(f, res);
 	summary_counters(f, res);
 	summary_method(f, res);

@@ -1,6 +1,6 @@
 #!/bin/sh
-# codesize on the test points: inline sites call no queue operation, extern
-# sites call two each, hint reports what the compiler inlined; footprints agree
+# codesize on the test points: inline and mark sites call no queue
+# operation, extern sites call two each, hint reports what the compiler inlined; footprints agree
 # with `size`; the slope is the least-squares one; usage errors exit 2.
 # usage: test_gen_codesize.sh CODESIZE CSV ARGFILE
 codesize=$1 csv=$2 args=$3
@@ -19,6 +19,7 @@ tail -n +2 "$csv" | awk -F, '
 	{ name = $1 "/" $2 "/" $3 "/" $4 "/" $6 }
 	$1 == "inline" && ($9 != 0 || $11 != $6) { print "FAIL: " name ": " $9 " queue calls, " $11 " inlined sites"; bad = 1 }
 	$1 == "extern" && ($9 != $10 * $6 || $11 != 0) { print "FAIL: " name ": " $9 " queue calls, expected " $10 * $6; bad = 1 }
+	$1 == "mark" && $9 != 0 { print "FAIL: " name ": the mark form made " $9 " queue calls"; bad = 1 }
 	$1 == "hint" { print "hint " name ": compiler inlined " $11 " of " $6 " sites (" $9 " queue calls)" }
 	$3 == "scatter" && $12 != $6 { print "FAIL: " name ": " $12 " site functions"; bad = 1 }
 	$7 <= 0 { print "FAIL: " name ": footprint " $7; bad = 1 }

@@ -27,6 +27,9 @@ check --threads --threads 0
 check --forms --forms inlined
 check --forms --forms inline
 check --ops --ops nosuch
+check --forms --forms mark,extern
+check --per-caller --per-caller 0
+check --per-caller --per-caller x
 check --layouts --layouts diagonal
 check --orders --orders sideways
 check --counters --counters perf
