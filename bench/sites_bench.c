@@ -24,7 +24,15 @@
  *   --list             print the benchmark names and exit
  * The JSON context records the layout variant this binary was linked in
  * (layout_id.h), the process index and the length of the environment pad
- * IC_ENV_PAD that run.sh sets to move the stack (issue 8).
+ * IC_ENV_PAD that run.sh sets to move the stack (issue 8), how the sites were
+ * compiled (codegen, per_caller) and where the threads go (placement).
+ *
+ * Each run's label says where every thread ran and how it was placed:
+ * "cpus:0,1,0,1 bind:core,core,shared,shared pinned" (topology.h: threads
+ * beyond the cores go to SMT siblings, then share PUs), "moved" when a
+ * thread's loop ended on another CPU than its set-up ran on, and why any
+ * counter is absent. Counters are set once per run by thread 0 from every
+ * thread's counts, and only when every thread counted (counters.h).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -50,22 +58,36 @@
 #ifndef IC_POINTS_TABLE
 #define IC_POINTS_TABLE sites_points
 #endif
+#ifndef IC_CODEGEN_NAME
+#define IC_CODEGEN_NAME ""
+#endif
 extern const struct ic_point *const IC_POINTS_TABLE[];
 
 #define MAX_THREADS 256
 
 enum counters_mode { CTR_AUTO, CTR_PAPI, CTR_SIM, CTR_NONE };
 
+/* What one thread of a run did, for thread 0 to report once all are done. */
+struct thread_rec {
+	int cpu_setup, cpu_end;      /* where set-up ran, where the loop ended */
+	enum ic_bind_kind kind;
+	long long value[IC_CTR_COUNT];
+	int valid[IC_CTR_COUNT];
+	double ops;
+	char why[160];               /* why this thread's counts are absent */
+};
+
 struct bench_case {
 	const struct ic_point *pt;
 	char name[256];
 	int shared;                  /* mode shared: one queue for all threads */
-	struct ic_queue *shared_q;
+	int threads;                 /* the run's thread count */
+	struct ic_queue *shared_q;   /* made per run by thread 0, on its core */
+	pthread_barrier_t phase;     /* the run's threads, between set-up steps */
+	struct thread_rec *rec;      /* one per thread */
 	uint64_t plant_iters;        /* extra work per pass (calibration), 0 = none */
 	const struct ic_sim_result *sim;
 	double code_bytes_per_site, footprint_bytes;   /* < 0: unknown */
-	int cpu[MAX_THREADS];        /* where each thread ran, for the label */
-	atomic_int bind_failed;
 };
 
 static enum counters_mode counters_mode = CTR_AUTO;
@@ -80,34 +102,120 @@ static void plant_delay(uint64_t iters)
 	icb_sink_u64(x);
 }
 
-static void set_counter(icb_state *st, const char *name, double v)
+#ifdef IC_FAULT_INJECTION
+/* Test builds only: IC_FAULT_SETUP_THREAD=k fails thread k's set-up, so the
+ * tests can show that a failing thread does not hang the others. */
+static int setup_fault(int ti)
 {
-	/* Each thread reports its own per-op value; the report averages them. */
-	icb_counter_set(st, name, v, ICB_COUNTER_AVG_THREADS);
+	const char *k = getenv("IC_FAULT_SETUP_THREAD");
+	return k && atoi(k) == ti;
+}
+#else
+static int setup_fault(int ti)
+{
+	(void)ti;
+	return 0;
+}
+#endif
+
+/* Thread 0, after every thread has stopped: counters once for the run, from
+ * all threads' counts (absent when any thread's is), and the placement. */
+static void report_run(icb_state *st, struct bench_case *bc, int n)
+{
+	char label[768], why[256] = "";
+	int len = snprintf(label, sizeof(label), "cpus:"), moved = 0, unbound = 0;
+
+	if (use_papi) {
+		long long(*value)[IC_CTR_COUNT] = malloc(sizeof(*value) * (size_t)n);
+		int(*valid)[IC_CTR_COUNT] = malloc(sizeof(*valid) * (size_t)n);
+		double *tops = malloc(sizeof(*tops) * (size_t)n), per_op[IC_CTR_COUNT];
+		const char **twhy = malloc(sizeof(*twhy) * (size_t)n);
+		int ok[IC_CTR_COUNT];
+		if (value && valid && tops && twhy) {
+			for (int i = 0; i < n; i++) {
+				memcpy(value[i], bc->rec[i].value, sizeof(value[i]));
+				memcpy(valid[i], bc->rec[i].valid, sizeof(valid[i]));
+				tops[i] = bc->rec[i].ops;
+				twhy[i] = bc->rec[i].why;
+			}
+			ic_ctr_combine(n, (const long long(*)[IC_CTR_COUNT])value,
+				       (const int(*)[IC_CTR_COUNT])valid, tops, twhy, per_op, ok, why, sizeof(why));
+			for (int c = 0; c < IC_CTR_COUNT; c++)
+				if (ok[c])
+					icb_counter_set(st, ic_ctr_names[c], per_op[c], 0);
+		}
+		free(value);
+		free(valid);
+		free(tops);
+		free(twhy);
+	} else if (bc->sim && bc->sim->valid && !bc->shared && n == 1 && !bc->plant_iters) {
+		/* Simulated as one thread on a private queue, unplanted: only that case. */
+		icb_counter_set(st, "l1i_miss_per_op", bc->sim->l1i_miss_per_op, 0);
+		icb_counter_set(st, "instr_per_op", bc->sim->instr_per_op, 0);
+	}
+	if (bc->code_bytes_per_site >= 0)
+		icb_counter_set(st, "code_bytes_per_site", bc->code_bytes_per_site, 0);
+	if (bc->footprint_bytes >= 0)
+		icb_counter_set(st, "footprint_bytes", bc->footprint_bytes, 0);
+
+	/* cpus:<cpu per thread> bind:<how each was placed> pinned|unpinned */
+	for (int i = 0; i < n && len < (int)sizeof(label) - 16; i++) {
+		len += snprintf(label + len, sizeof(label) - (size_t)len, "%s%d", i ? "," : "", bc->rec[i].cpu_end);
+		moved |= bc->rec[i].cpu_end != bc->rec[i].cpu_setup;
+		unbound |= bc->rec[i].kind == IC_BIND_NONE;
+	}
+	len += snprintf(label + len, sizeof(label) - (size_t)len, " bind:");
+	for (int i = 0; i < n && len < (int)sizeof(label) - 16; i++)
+		len += snprintf(label + len, sizeof(label) - (size_t)len, "%s%s", i ? "," : "",
+				ic_bind_kind_name(bc->rec[i].kind));
+	len += snprintf(label + len, sizeof(label) - (size_t)len, "%s%s", unbound ? " unpinned" : " pinned",
+			moved ? " moved" : "");
+	if (why[0] && len < (int)sizeof(label) - 16)
+		snprintf(label + len, sizeof(label) - (size_t)len, "; counters: %s", why);
+	icb_set_label(st, label);
 }
 
+/* One run of a point on one thread. Every thread reaches every barrier, and
+ * the library's start and stop barriers (the first and last keep_running
+ * calls) even when its set-up failed: a thread that returned early would
+ * leave the others waiting for ever. Order: bind, allocate and touch on the
+ * bound core, warm up, then the library releases all threads together. */
 static void bench_sites(icb_state *st, void *arg)
 {
 	struct bench_case *bc = arg;
 	const struct ic_point *pt = bc->pt;
-	int ti = icb_thread_index(st), cpu = -1;
+	int ti = icb_thread_index(st), n = icb_thread_count(st);
+	struct thread_rec *rec = &bc->rec[ti];
+	const char *err = NULL;
 	char why[256];
 
-	/* Bind first, then allocate and touch, then let the start barrier (in
-	 * the first keep_running call) release every thread together. */
-	if (ic_topo_bind_thread(ti, &cpu, why, sizeof(why)) != 0) {
-		atomic_store(&bc->bind_failed, 1);
+	memset(rec, 0, sizeof(*rec));
+	if (ic_topo_bind_thread(ti, NULL, &rec->kind, why, sizeof(why)) != 0)
 		ic_topo_warn_once(why);
+	rec->cpu_setup = ic_topo_current_cpu();
+	if (bc->shared && ti == 0) {
+		bc->shared_q = aligned_alloc(IC_CACHE_LINE, sizeof(*bc->shared_q));
+		if (bc->shared_q)
+			ic_queue_init_extern(bc->shared_q);
 	}
-	struct ic_site_thread *t = ic_site_thread_new(pt, bc->shared ? bc->shared_q : NULL);
-	if (!t) {
-		icb_skip_with_error(st, "out of memory");
-		return;
-	}
+	pthread_barrier_wait(&bc->phase);          /* the shared queue exists */
+	struct ic_queue *q = bc->shared_q;         /* thread 0 frees it at the end */
+	struct ic_site_thread *t = NULL;
+	if (setup_fault(ti))
+		err = "set-up failed (fault injected by IC_FAULT_SETUP_THREAD)";
+	else if (bc->shared && !q)
+		err = "out of memory for the shared queue";
+	else if (!(t = ic_site_thread_new(pt, q)))
+		err = "out of memory";
+	pthread_barrier_wait(&bc->phase);          /* every thread's nodes are in */
+	if (t)
+		pt->pass(&t->ctx);     /* warm-up, untimed: code, data and predictors */
 	struct ic_ctr_set *ctr = use_papi ? ic_ctr_set_open() : NULL;
-	pt->pass(&t->ctx);     /* warm-up, untimed: code, data and predictors */
-	uint64_t acc0 = t->ctx.acc, passes = 0;
-	bc->cpu[ti < MAX_THREADS ? ti : MAX_THREADS - 1] = ic_topo_current_cpu();
+	if (use_papi && !ctr)
+		snprintf(rec->why, sizeof(rec->why), "event set did not open: %s", ic_ctr_set_error());
+	if (err)
+		icb_skip_with_error(st, err);      /* the loop below is not entered */
+	uint64_t acc0 = t ? t->ctx.acc : 0, passes = 0;
 
 	ic_ctr_set_start(ctr);
 	if (bc->plant_iters) {
@@ -122,45 +230,26 @@ static void bench_sites(icb_state *st, void *arg)
 			passes++;
 		}
 	}
-	long long value[IC_CTR_COUNT];
-	int valid[IC_CTR_COUNT];
-	ic_ctr_set_stop(ctr, value, valid);
+	ic_ctr_set_stop(ctr, rec->value, rec->valid);
 	ic_ctr_set_close(ctr);
+	rec->cpu_end = ic_topo_current_cpu();
+	rec->ops = (double)passes * pt->sites;
 
 	/* Every site ran on every pass, or the figures mean nothing. */
-	if (t->ctx.acc - acc0 != passes * pt->acc_per_pass)
+	if (t && t->ctx.acc - acc0 != passes * pt->acc_per_pass)
 		icb_skip_with_error(st, "site accounting mismatch: not every call site ran");
+	icb_set_items_processed(st, (int64_t)rec->ops);
+	/* Past the library's stop barrier no thread touches the queue. */
+	ic_site_thread_free(t, q);
 
-	double ops = (double)passes * pt->sites;
-	icb_set_items_processed(st, (int64_t)ops);
-	if (use_papi) {
-		for (int c = 0; c < IC_CTR_COUNT; c++)
-			if (valid[c] && ops > 0)
-				set_counter(st, ic_ctr_names[c], (double)value[c] / ops);
-	} else if (bc->sim && bc->sim->valid && !bc->shared && icb_thread_count(st) == 1 &&
-		   !bc->plant_iters) {
-		/* Simulated as one thread on a private queue, unplanted: only that case. */
-		set_counter(st, "l1i_miss_per_op", bc->sim->l1i_miss_per_op);
-		set_counter(st, "instr_per_op", bc->sim->instr_per_op);
-	}
-	if (bc->code_bytes_per_site >= 0)
-		set_counter(st, "code_bytes_per_site", bc->code_bytes_per_site);
-	if (bc->footprint_bytes >= 0)
-		set_counter(st, "footprint_bytes", bc->footprint_bytes);
-
-	/* The loop's last call passed the stop barrier: every thread is done
-	 * with the shared queue, and thread 0 readies it for the next run. */
+	pthread_barrier_wait(&bc->phase);          /* every thread has recorded */
 	if (ti == 0) {
-		char label[512];
-		int n = icb_thread_count(st), len = snprintf(label, sizeof(label), "cpus:");
-		for (int i = 0; i < n && i < MAX_THREADS && len < (int)sizeof(label) - 8; i++)
-			len += snprintf(label + len, sizeof(label) - (size_t)len, "%s%d", i ? "," : "", bc->cpu[i]);
-		snprintf(label + len, sizeof(label) - (size_t)len, atomic_load(&bc->bind_failed) ? " unpinned" : " pinned");
-		icb_set_label(st, label);
-		if (bc->shared)
-			ic_queue_init_extern(bc->shared_q);
+		report_run(st, bc, n);
+		free(bc->shared_q);
+		bc->shared_q = NULL;
 	}
-	ic_site_thread_free(t, bc->shared ? bc->shared_q : NULL);
+	/* Threads the main thread (thread 0) creates next inherit its mask. */
+	ic_topo_unbind_thread();
 }
 
 /* ---- code size, from gen's accounting ---------------------------------- */
@@ -225,12 +314,19 @@ static double seconds_now(void)
 
 static uint64_t plant_calibrate(const struct ic_point *pt, double fraction)
 {
-	struct ic_site_thread *t = ic_site_thread_new(pt, NULL);
 	double pass_s = 1e30, unit_s = 1e30;
 	const uint64_t unit = 100000;
+	char why[256];
 
-	if (!t)
+	/* Bound where thread 0 will run it, then allocated there, like the
+	 * runs it is added to. */
+	if (ic_topo_bind_thread(0, NULL, NULL, why, sizeof(why)) != 0)
+		ic_topo_warn_once(why);
+	struct ic_site_thread *t = ic_site_thread_new(pt, NULL);
+	if (!t) {
+		ic_topo_unbind_thread();
 		return 0;
+	}
 	/* Best of several short trials: the planted cost is relative to the
 	 * undisturbed pass, so the minimum is the right reference. */
 	for (int trial = 0; trial < 7; trial++) {
@@ -248,6 +344,7 @@ static uint64_t plant_calibrate(const struct ic_point *pt, double fraction)
 			unit_s = s;
 	}
 	ic_site_thread_free(t, NULL);
+	ic_topo_unbind_thread();
 	uint64_t iters = (uint64_t)(fraction * pass_s / unit_s + 0.5);
 	return iters ? iters : 1;
 }
@@ -256,32 +353,37 @@ static uint64_t plant_calibrate(const struct ic_point *pt, double fraction)
  * index, as the benchmark threads will, and record what really happened. */
 struct bind_probe {
 	int index, ok, cpu;
+	enum ic_bind_kind kind;
 };
 
 static void *bind_probe_main(void *arg)
 {
 	struct bind_probe *p = arg;
 	char why[256];
-	p->ok = ic_topo_bind_thread(p->index, &p->cpu, why, sizeof(why)) == 0;
+	p->ok = ic_topo_bind_thread(p->index, &p->cpu, &p->kind, why, sizeof(why)) == 0;
 	if (p->ok)
 		p->cpu = ic_topo_current_cpu();
 	return NULL;
 }
 
-/* 1 when every thread index below n could be bound; cpus gets the list. */
-static int bind_probe_all(int n, char *cpus, size_t len)
+/* 1 when every thread index below n could be bound; cpus gets the list and
+ * placement how each was placed (core, smt, shared). */
+static int bind_probe_all(int n, char *cpus, size_t len, char *placement, size_t plen)
 {
 	int all = 1;
-	size_t used = 0;
-	cpus[0] = 0;
+	size_t used = 0, pused = 0;
+	cpus[0] = placement[0] = 0;
 	for (int i = 0; i < n; i++) {
-		struct bind_probe p = { .index = i, .cpu = -1 };
+		struct bind_probe p = { .index = i, .cpu = -1, .kind = IC_BIND_NONE };
 		pthread_t tid;
 		if (pthread_create(&tid, NULL, bind_probe_main, &p) != 0 || pthread_join(tid, NULL) != 0)
 			p.ok = 0;
 		all &= p.ok;
 		if (p.ok && used < len)
 			used += (size_t)snprintf(cpus + used, len - used, "%s%d", used ? "," : "", p.cpu);
+		if (pused < plen)
+			pused += (size_t)snprintf(placement + pused, plen - pused, "%s%s", i ? "," : "",
+						  ic_bind_kind_name(p.kind));
 	}
 	return all;
 }
@@ -385,7 +487,7 @@ int main(int argc, char **argv)
 			threads[n_threads++] = topo.cores;
 	}
 
-	/* Register every case; the shared queues live as long as the process. */
+	/* Register every case (each keeps its barrier and records for the process). */
 	size_t n_points = 0;
 	while (points[n_points])
 		n_points++;
@@ -419,17 +521,17 @@ int main(int argc, char **argv)
 					snprintf(form, sizeof(form), "%s", pt->form);
 				bc->pt = pt;
 				bc->shared = m == 1;
+				bc->threads = threads[k];
+				bc->rec = calloc((size_t)threads[k], sizeof(*bc->rec));
+				if (!bc->rec || pthread_barrier_init(&bc->phase, NULL, (unsigned)threads[k]) != 0) {
+					fprintf(stderr, "sites_bench: out of memory\n");
+					return 1;
+				}
 				bc->sim = &sim[p];
 				bc->code_bytes_per_site = per_site;
 				bc->footprint_bytes = footprint;
 				snprintf(bc->name, sizeof(bc->name), "sites/%s%s/%s", form, rest,
 					 m ? "shared" : "private");
-				if (bc->shared) {
-					bc->shared_q = aligned_alloc(IC_CACHE_LINE, sizeof(*bc->shared_q));
-					if (!bc->shared_q)
-						return 1;
-					ic_queue_init_extern(bc->shared_q);
-				}
 				/* A planted 0 is the same loop as the baseline's: the null case. */
 				if (planted && plant[planted - 1] > 0)
 					bc->plant_iters = plant_calibrate(pt, plant[planted - 1]);
@@ -495,9 +597,12 @@ int main(int argc, char **argv)
 	snprintf(buf, sizeof(buf), "%d", topo.cores);
 	icb_add_context("cores", buf);
 	icb_add_context("smt", topo.smt ? "true" : "false");
-	char cpus[512];
-	icb_add_context("pinned", bind_probe_all(max_t, cpus, sizeof(cpus)) ? "true" : "false");
+	char cpus[512], placement[1024];
+	icb_add_context("pinned", bind_probe_all(max_t, cpus, sizeof(cpus), placement, sizeof(placement))
+			? "true" : "false");
 	icb_add_context("cores_used", cpus);
+	icb_add_context("placement", placement);
+	icb_add_context("oversubscribed", max_t > topo.pus ? "true" : "false");
 	const struct { const char *key; long v; } sizes[] = {
 		{ "l1i_size", topo.l1i_size }, { "l1i_assoc", topo.l1i_assoc }, { "l1i_line", topo.l1i_line },
 		{ "l2_size", topo.l2_size }, { "l3_size", topo.l3_size },
@@ -507,6 +612,10 @@ int main(int argc, char **argv)
 		icb_add_context(sizes[i].key, sizes[i].v > 0 ? buf : "");
 	}
 	icb_add_context("lock", IC_LOCK_NAME);
+	/* How the sites were built (issue 11): registers, sites per caller. */
+	icb_add_context("codegen", IC_CODEGEN_NAME);
+	snprintf(buf, sizeof(buf), "%u", n_points ? (unsigned)points[0]->per_caller : 0u);
+	icb_add_context("per_caller", n_points ? buf : "");
 	char planted[128] = "";
 	for (int i = 0; i < n_plant; i++)
 		snprintf(planted + strlen(planted), sizeof(planted) - strlen(planted), "%s%g", i ? "," : "", plant[i]);

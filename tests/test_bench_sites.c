@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "check.h"
+#include "counters.h"
 #include "topology.h"
 
 static const char *bench;
@@ -16,7 +17,8 @@ static char out[] = "/tmp/ic-bench-test-XXXXXX";
 static int run(const char *args)
 {
 	char cmd[2048];
-	snprintf(cmd, sizeof(cmd), "'%s' --benchmark_min_time=0.01 --benchmark_out='%s/r.json' "
+	/* timeout: a hang (a thread that never reaches a barrier) fails, not stalls. */
+	snprintf(cmd, sizeof(cmd), "timeout 120 '%s' --benchmark_min_time=0.01 --benchmark_out='%s/r.json' "
 		 "--benchmark_out_format=json --sim-cache='%s/sim.csv' %s >'%s/log' 2>&1",
 		 bench, out, out, args, out);
 	int st = system(cmd);
@@ -60,18 +62,14 @@ static double num(json_t *b, const char *key)
 
 #define PRIV1(form, n) "sites/" form "/tail_dequeue/chain/seq/" #n "/private/real_time/threads:1"
 
-static const char *const counter_keys[] = {
-	"l1i_miss_per_op", "instr_per_op", "cycles_per_op", "branch_miss_per_op", "itlb_miss_per_op",
-};
-
 static void check_no_counters(json_t *j)
 {
 	size_t i;
 	json_t *b;
 	json_array_foreach(json_object_get(j, "benchmarks"), i, b)
-		for (size_t k = 0; k < sizeof(counter_keys) / sizeof(counter_keys[0]); k++)
-			CHECK(!json_object_get(b, counter_keys[k]), "%s reports %s although nothing counted it",
-			      json_string_value(json_object_get(b, "name")), counter_keys[k]);
+		for (size_t k = 0; k < IC_CTR_COUNT; k++)
+			CHECK(!json_object_get(b, ic_ctr_names[k]), "%s reports %s although nothing counted it",
+			      json_string_value(json_object_get(b, "name")), ic_ctr_names[k]);
 }
 
 int main(int argc, char **argv)
@@ -136,26 +134,81 @@ int main(int argc, char **argv)
 		ctx(j, keys[k]);
 	json_decref(j);
 
-	/* Pinning: thread i on core i, both modes; more threads than cores goes
-	 * on unpinned. */
+	/* Pinning: thread i on core i, both modes; threads beyond the PUs are
+	 * spread over them (never all on core 0), each recorded as shared. */
 	if (topo.cores >= 2) {
 		CHECK(run("--counters=none --threads=2 --benchmark_filter=extern/.*/16/") == 0, "2-thread run failed");
 		j = load();
 		CHECK(!strcmp(ctx(j, "pinned"), "true"), "2 threads on %d cores not pinned", topo.cores);
 		const char *label = json_string_value(json_object_get(
 			find(j, "sites/extern/tail_dequeue/chain/seq/16/shared/real_time/threads:2"), "label"));
-		CHECK(label && strstr(label, " pinned"), "label '%s' does not say pinned", label ? label : "");
+		CHECK(label && strstr(label, " bind:core,core pinned"), "label '%s' does not say both pinned to a core",
+		      label ? label : "");
+		CHECK(!strstr(label, "moved"), "a thread ran its loop elsewhere than its set-up: %s", label);
 		int c0 = -1, c1 = -1;
 		CHECK(sscanf(label, "cpus:%d,%d", &c0, &c1) == 2 && c0 != c1, "threads shared a cpu: %s", label);
 		printf("2 threads ran on cpus %d and %d\n", c0, c1);
 		json_decref(j);
 	}
-	char args[128];
-	snprintf(args, sizeof(args), "--counters=none --threads=%d --modes=private --benchmark_filter=extern/.*/16/", topo.cores + 1);
-	CHECK(run(args) == 0, "more threads than cores should still run");
+	int over = topo.pus + 2;
+	char args[160];
+	snprintf(args, sizeof(args), "--counters=none --threads=%d --benchmark_filter=extern/.*/16/", over);
+	CHECK(run(args) == 0, "more threads than PUs should still run");
 	j = load();
-	CHECK(!strcmp(ctx(j, "pinned"), "false"), "more threads than cores recorded as pinned");
+	CHECK(!strcmp(ctx(j, "pinned"), "true") && !strcmp(ctx(j, "oversubscribed"), "true"),
+	      "%d threads on %d PUs: pinned %s oversubscribed %s", over, topo.pus, ctx(j, "pinned"),
+	      ctx(j, "oversubscribed"));
+	for (int m = 0; m < 2; m++) {
+		char name[160];
+		snprintf(name, sizeof(name), "sites/extern/tail_dequeue/chain/seq/16/%s/real_time/threads:%d",
+			 m ? "shared" : "private", over);
+		json_t *b = find(j, name);
+		CHECK(!json_is_true(json_object_get(b, "error_occurred")), "%s failed", name);
+		const char *label = json_string_value(json_object_get(b, "label"));
+		CHECK(label && !strncmp(label, "cpus:", 5), "%s has no placement label", name);
+		int cpu[64], n = 0, used = 0;
+		const char *p = label + 5;
+		while (n < 64 && sscanf(p, "%d%n", &cpu[n], &used) == 1) {
+			p += used;
+			n++;
+			if (*p != ',')
+				break;
+			p++;
+		}
+		CHECK(n == over, "%s: %d cpus in '%s', expected %d", name, n, label, over);
+		for (int i = topo.pus; i < over; i++)
+			CHECK(cpu[i] == cpu[i - topo.pus], "%s: thread %d on cpu %d, not sharing thread %d's cpu %d: %s",
+			      name, i, cpu[i], i - topo.pus, cpu[i - topo.pus], label);
+		for (int i = 1; i < topo.pus && i < over; i++)
+			CHECK(cpu[i] != cpu[0], "%s: thread %d stacked on thread 0's cpu: %s", name, i, label);
+		CHECK(strstr(label, ",shared,shared pinned"), "%s: the extra threads are not recorded as shared: %s",
+		      name, label);
+		printf("%d threads on %d PUs: %s\n", over, topo.pus, label);
+	}
 	json_decref(j);
+
+	/* A thread whose set-up fails does not hang the others: the run ends,
+	 * marked failed with the reason (fault injected into thread 1). */
+	if (topo.cores >= 2) {
+		setenv("IC_FAULT_SETUP_THREAD", "1", 1);
+		int rc = run("--counters=none --threads=1,2 --modes=private,shared --benchmark_filter=extern/.*/16/");
+		unsetenv("IC_FAULT_SETUP_THREAD");
+		CHECK(rc == 0 || rc == 1, "the run with a failing thread did not end (exit %d; 124 = hung)", rc);
+		j = load();
+		for (int m = 0; m < 2; m++) {
+			char name[160];
+			snprintf(name, sizeof(name), "sites/extern/tail_dequeue/chain/seq/16/%s/real_time/threads:2",
+				 m ? "shared" : "private");
+			json_t *b = find(j, name);
+			CHECK(json_is_true(json_object_get(b, "error_occurred")), "%s: no error recorded", name);
+			const char *msg = json_string_value(json_object_get(b, "error_message"));
+			CHECK(msg && strstr(msg, "fault injected"), "%s: error '%s'", name, msg ? msg : "");
+		}
+		CHECK(!json_is_true(json_object_get(find(j, PRIV1("extern", 16)), "error_occurred")),
+		      "the 1-thread run (thread 0 only) should not fail");
+		json_decref(j);
+		printf("a failing thread ends its run with the reason, no hang\n");
+	}
 
 	char cmd[128];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", out);

@@ -65,13 +65,23 @@ static void bm_skip(icb_state *st, void *arg)
 		atomic_store(&skipped_loop_entered, 1);
 }
 
+/* The contract in gbench_c.h: a thread that fails before its loop still
+ * calls keep_running, so a threaded run ends (returning early would hang). */
+static void bm_skip_one_thread(icb_state *st, void *arg)
+{
+	(void)arg;
+	if (icb_thread_index(st) == 1)
+		icb_skip_with_error(st, "thread 1 failed its set-up");
+	spin_batches(st);
+}
+
 static void bm_items(icb_state *st, void *arg)
 {
 	(void)arg;
 	spin_batches(st);
 	icb_counter_set(st, "range0", (double)icb_range(st, 0), 0);
 	icb_set_items_processed(st, icb_iterations_done(st) * icb_range(st, 0));
-	icb_set_label(st, "hello");
+	icb_set_label(st, "hello \"quoted\" back\\slash");
 }
 
 static int near(double got, double want)
@@ -133,6 +143,8 @@ static void register_all(void)
 	CHECK(b, "registering t/reps failed");
 
 	CHECK(icb_register("t/skip", bm_skip, NULL), "registering t/skip failed");
+	CHECK(icb_threads(icb_register("t/thread_skip", bm_skip_one_thread, NULL), 2),
+	      "registering t/thread_skip failed");
 
 	b = icb_register("t/items", bm_items, NULL);
 	b = icb_use_real_time(icb_time_unit(icb_min_time(icb_arg(b, ITEMS_RANGE), 0.01), ICB_US));
@@ -184,6 +196,11 @@ static void check_report(json_t *root)
 	CHECK(near(number(run, "inverted"), 0.25), "inverted %g", number(run, "inverted"));
 	CHECK(number(run, "rate") > 0, "rate %g", number(run, "rate"));
 
+	/* Reaching here at all shows the threaded skip did not hang. */
+	CHECK(find_runs(benchmarks, "t/thread_skip", "iteration", NULL, &run) == 1,
+	      "expected one t/thread_skip run");
+	CHECK(json_is_true(json_object_get(run, "error_occurred")), "t/thread_skip has no error");
+
 	CHECK(find_runs(benchmarks, "t/skip", "iteration", NULL, &run) == 1,
 	      "expected one t/skip run");
 	CHECK(json_is_true(json_object_get(run, "error_occurred")), "t/skip has no error");
@@ -200,7 +217,9 @@ static void check_report(json_t *root)
 	CHECK(near(number(run, "range0"), ITEMS_RANGE), "range0 %g", number(run, "range0"));
 	CHECK(number(run, "items_per_second") > 0, "items_per_second %g",
 	      number(run, "items_per_second"));
-	CHECK(strcmp(string(run, "label"), "hello") == 0, "label %s", string(run, "label"));
+	/* The JSON reporter escapes: the label comes back whole. */
+	CHECK(strcmp(string(run, "label"), "hello \"quoted\" back\\slash") == 0, "label %s",
+	      string(run, "label"));
 }
 
 int main(void)
@@ -228,7 +247,7 @@ int main(void)
 	CHECK(!icb_report_unrecognized(1, args), "argv[0] alone reported");
 
 	register_all();
-	CHECK(icb_run_specified() == 4, "expected 4 benchmarks to run");
+	CHECK(icb_run_specified() == 5, "expected 5 benchmarks to run");
 	icb_shutdown();
 
 	root = json_load_file(path, 0, &err);

@@ -1,5 +1,7 @@
 /* Topology and pinning: cache geometry is known, thread i lands on core i,
- * impossible bindings fail with a reason, warnings print once. */
+ * threads beyond the cores go to SMT siblings and then share PUs evenly
+ * (never all onto core 0), impossible bindings fail with a reason, warnings
+ * print once. */
 #define _GNU_SOURCE
 #include "check.h"
 #include "topology.h"
@@ -23,6 +25,7 @@ struct pin_result {
 	int ran_on;
 	int current;
 	int affinity_count;
+	enum ic_bind_kind kind;
 	char why[256];
 };
 
@@ -32,7 +35,7 @@ static void *pin_thread(void *arg)
 	cpu_set_t mask;
 
 	pthread_barrier_wait(&start_barrier);
-	r->rc = ic_topo_bind_thread(r->index, &r->os_cpu, r->why, sizeof(r->why));
+	r->rc = ic_topo_bind_thread(r->index, &r->os_cpu, &r->kind, r->why, sizeof(r->why));
 	sched_yield();   /* let the scheduler act on the new mask */
 	r->ran_on = sched_getcpu();
 	r->current = ic_topo_current_cpu();
@@ -74,23 +77,52 @@ static void check_describe(struct ic_topo_info *info)
 		      hwloc_get_nbobjs_by_type(oracle, HWLOC_OBJ_CORE));
 }
 
-static void check_bad_bindings(int cores)
+static void check_bad_bindings(void)
 {
 	char why[256];
 	int os_cpu = 1234;
+	enum ic_bind_kind kind = IC_BIND_CORE;
 
 	why[0] = '\0';
-	CHECK(ic_topo_bind_thread(cores, &os_cpu, why, sizeof(why)) == -1,
-	      "binding to core %d of %d succeeded", cores, cores);
-	CHECK(why[0] && strstr(why, "core"), "no reason for core %d: '%s'", cores, why);
-	CHECK(os_cpu == -1, "os_cpu %d after a failed binding", os_cpu);
-	printf("hw_pinning: thread %d refused: %s\n", cores, why);
-	why[0] = '\0';
-	CHECK(ic_topo_bind_thread(-1, &os_cpu, why, sizeof(why)) == -1 && why[0],
+	CHECK(ic_topo_bind_thread(-1, &os_cpu, &kind, why, sizeof(why)) == -1 && why[0],
 	      "negative index accepted");
-	why[0] = '\0';
-	CHECK(ic_topo_bind_thread(cores + 100, NULL, why, sizeof(why)) == -1 && why[0],
-	      "far index accepted");
+	CHECK(os_cpu == -1 && kind == IC_BIND_NONE, "os_cpu %d kind %d after a failed binding",
+	      os_cpu, kind);
+	printf("hw_pinning: thread -1 refused: %s\n", why);
+}
+
+/* The placement order, on made-up machines: cores first, then siblings,
+ * then round again. */
+static void check_place(void)
+{
+	static const int two_smt[] = { 2, 2 }, two[] = { 1, 1 }, uneven[] = { 1, 3 };
+	static const struct {
+		const int *pus;
+		int cores, index, core, pu;
+		enum ic_bind_kind kind;
+	} cases[] = {
+		{ two, 2, 0, 0, 0, IC_BIND_CORE },
+		{ two, 2, 1, 1, 0, IC_BIND_CORE },
+		{ two, 2, 2, 0, 0, IC_BIND_SHARED },
+		{ two, 2, 3, 1, 0, IC_BIND_SHARED },
+		{ two_smt, 2, 1, 1, 0, IC_BIND_CORE },
+		{ two_smt, 2, 2, 0, 1, IC_BIND_SMT },
+		{ two_smt, 2, 3, 1, 1, IC_BIND_SMT },
+		{ two_smt, 2, 4, 0, 0, IC_BIND_SHARED },
+		{ uneven, 2, 2, 1, 1, IC_BIND_SMT },
+		{ uneven, 2, 3, 1, 2, IC_BIND_SMT },
+		{ uneven, 2, 4, 0, 0, IC_BIND_SHARED },
+		{ two, 2, -1, -1, -1, IC_BIND_NONE },
+		{ two, 0, 0, -1, -1, IC_BIND_NONE },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int core = 7, pu = 7;
+		enum ic_bind_kind k = ic_place_thread(cases[i].index, cases[i].cores, cases[i].pus, &core, &pu);
+		CHECK(k == cases[i].kind && core == cases[i].core && pu == cases[i].pu,
+		      "case %zu: thread %d placed %s core %d pu %d, expected %s core %d pu %d", i,
+		      cases[i].index, ic_bind_kind_name(k), core, pu, ic_bind_kind_name(cases[i].kind),
+		      cases[i].core, cases[i].pu);
+	}
 }
 
 static void *warn_thread(void *arg)
@@ -146,7 +178,8 @@ int main(void)
 	CHECK(ic_topo_open() == 0, "ic_topo_open failed");
 	CHECK(ic_topo_open() == 0, "second ic_topo_open failed");
 	check_describe(&info);
-	check_bad_bindings(info.cores);
+	check_bad_bindings();
+	check_place();
 	check_warn_once();
 
 	if (info.cores < 2) {
@@ -156,8 +189,9 @@ int main(void)
 		return IC_TEST_SKIP;
 	}
 
-	/* Thread i to core i, all at once from several threads. */
-	n = info.cores < MAX_THREADS ? info.cores : MAX_THREADS;
+	/* Thread i to core i, all at once from several threads; two threads
+	 * more than the PUs share PUs, one per PU, never stacked on one. */
+	n = info.pus + 2 < MAX_THREADS ? info.pus + 2 : MAX_THREADS;
 	pthread_barrier_init(&start_barrier, NULL, (unsigned)n);
 	for (int i = 0; i < n; i++) {
 		memset(&res[i], 0, sizeof(res[i]));
@@ -170,20 +204,41 @@ int main(void)
 	for (int i = 0; i < n; i++) {
 		struct pin_result *r = &res[i];
 		CHECK(r->rc == 0, "thread %d not bound: %s", i, r->why);
-		CHECK(core_has_cpu(i, r->os_cpu), "thread %d: cpu %d is not in core %d",
-		      i, r->os_cpu, i);
-		CHECK(core_has_cpu(i, r->ran_on), "thread %d ran on cpu %d, outside core %d",
-		      i, r->ran_on, i);
 		CHECK(r->ran_on == r->os_cpu, "thread %d bound to cpu %d but ran on %d",
 		      i, r->os_cpu, r->ran_on);
 		CHECK(r->current == r->ran_on, "ic_topo_current_cpu %d, sched_getcpu %d",
 		      r->current, r->ran_on);
 		CHECK(r->affinity_count == 1, "thread %d may run on %d cpus", i, r->affinity_count);
-		printf("hw_pinning: thread %d -> core %d, cpu %d\n", i, i, r->ran_on);
+		if (i < info.cores) {
+			CHECK(r->kind == IC_BIND_CORE && core_has_cpu(i, r->os_cpu),
+			      "thread %d: %s cpu %d, expected core %d of its own", i,
+			      ic_bind_kind_name(r->kind), r->os_cpu, i);
+		} else if (i < info.pus) {
+			CHECK(r->kind == IC_BIND_SMT, "thread %d: %s, expected an SMT sibling", i,
+			      ic_bind_kind_name(r->kind));
+		} else {
+			CHECK(r->kind == IC_BIND_SHARED && r->os_cpu == res[i - info.pus].os_cpu,
+			      "thread %d: %s cpu %d, expected to share thread %d's cpu %d", i,
+			      ic_bind_kind_name(r->kind), r->os_cpu, i - info.pus,
+			      res[i - info.pus].os_cpu);
+		}
+		for (int k = 0; k < i && k < info.pus; k++)
+			CHECK(i >= info.pus || res[k].os_cpu != r->os_cpu,
+			      "threads %d and %d on cpu %d with PUs to spare", k, i, r->os_cpu);
+		printf("hw_pinning: thread %d -> cpu %d (%s)\n", i, r->ran_on, ic_bind_kind_name(r->kind));
 	}
 
+	/* Unbinding gives the thread the allowed cpuset back. */
+	char why[256];
+	cpu_set_t mask;
+	CHECK(ic_topo_bind_thread(0, NULL, NULL, why, sizeof(why)) == 0, "bind main: %s", why);
+	CHECK(ic_topo_unbind_thread() == 0, "unbind failed");
+	CPU_ZERO(&mask);
+	CHECK(sched_getaffinity(0, sizeof(mask), &mask) == 0 && CPU_COUNT(&mask) == info.pus,
+	      "after unbind the thread may run on %d cpus of %d", CPU_COUNT(&mask), info.pus);
+
 	ic_topo_close();
-	CHECK(ic_topo_bind_thread(0, NULL, (char[64]){0}, 64) == -1, "bind after close succeeded");
+	CHECK(ic_topo_bind_thread(0, NULL, NULL, (char[64]){0}, 64) == -1, "bind after close succeeded");
 	hwloc_topology_destroy(oracle);
 	printf("hw_pinning: ok\n");
 	return 0;

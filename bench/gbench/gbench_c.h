@@ -25,9 +25,9 @@
  *	icb_run_specified();
  *	icb_shutdown();
  *
- * Strings (names, labels, errors, counter names, context) go into the JSON
- * output as they are: 1.7.1's JSON reporter does not escape them, so keep
- * them free of '"', '\\' and control characters.
+ * Strings (names, labels, errors, counter names, context) may hold any
+ * text: 1.7.1's JSON reporter escapes them (StrEscape: quotes, backslashes,
+ * control characters). The console reporter prints them as they are.
  */
 #ifndef ICB_GBENCH_C_H
 #define ICB_GBENCH_C_H
@@ -98,8 +98,12 @@ int64_t icb_iterations_done(icb_state *st) ICB_NOEXCEPT;
 void icb_set_items_processed(icb_state *st, int64_t n) ICB_NOEXCEPT;
 /* Set (not add to) counter name; flags: ICB_COUNTER_* or 0. */
 void icb_counter_set(icb_state *st, const char *name, double value, unsigned flags) ICB_NOEXCEPT;
-/* Mark the run failed with msg. Before the loop: the loop is not entered.
- * Inside it: finish the current batch and leave; the loop then ends. */
+/* Mark the run failed with msg. Before the loop: icb_keep_running_batch
+ * then returns 0 at once, but call it all the same and do not return
+ * early: in a threaded run its first and last calls are the library's start
+ * and stop barriers, and a thread that never reaches them leaves the others
+ * waiting for ever. Inside the loop: finish the current batch and leave;
+ * the loop then ends. */
 void icb_skip_with_error(icb_state *st, const char *msg) ICB_NOEXCEPT;
 /* Only inside the loop; each pair costs a few clock reads. */
 void icb_pause_timing(icb_state *st) ICB_NOEXCEPT;

@@ -110,25 +110,70 @@ int ic_topo_describe(struct ic_topo_info *out)
 	return 0;
 }
 
-int ic_topo_bind_thread(int thread_index, int *os_cpu_out, char *why, size_t why_len)
+const char *ic_bind_kind_name(enum ic_bind_kind kind)
+{
+	switch (kind) {
+	case IC_BIND_CORE: return "core";
+	case IC_BIND_SMT: return "smt";
+	case IC_BIND_SHARED: return "shared";
+	default: return "unbound";
+	}
+}
+
+enum ic_bind_kind ic_place_thread(int thread_index, int n_cores, const int *pus_per_core,
+				  int *core, int *pu)
+{
+	int total = 0, max_pus = 0;
+
+	*core = *pu = -1;
+	if (thread_index < 0 || n_cores <= 0)
+		return IC_BIND_NONE;
+	for (int c = 0; c < n_cores; c++) {
+		total += pus_per_core[c];
+		if (pus_per_core[c] > max_pus)
+			max_pus = pus_per_core[c];
+	}
+	/* Round r of the PU order takes PU r of every core that has one. */
+	int slot = thread_index % total;
+	for (int r = 0; r < max_pus; r++)
+		for (int c = 0; c < n_cores; c++) {
+			if (pus_per_core[c] <= r)
+				continue;
+			if (slot-- == 0) {
+				*core = c;
+				*pu = r;
+				if (thread_index >= total)
+					return IC_BIND_SHARED;
+				return r == 0 ? IC_BIND_CORE : IC_BIND_SMT;
+			}
+		}
+	return IC_BIND_NONE;   /* not reached: slot < total */
+}
+
+#define IC_MAX_CORES 1024
+
+int ic_topo_bind_thread(int thread_index, int *os_cpu_out, enum ic_bind_kind *kind_out,
+			char *why, size_t why_len)
 {
 	const struct hwloc_topology_support *sup;
+	hwloc_const_cpuset_t allowed;
 	hwloc_obj_type_t core_type;
-	hwloc_obj_t core;
 	hwloc_bitmap_t set;
-	int ncores, cpu;
+	int pus_per_core[IC_MAX_CORES];
+	hwloc_obj_t cores[IC_MAX_CORES];
+	int ncores, n = 0, core, pu, cpu = -1;
+	enum ic_bind_kind kind;
 
 	if (os_cpu_out)
 		*os_cpu_out = -1;
+	if (kind_out)
+		*kind_out = IC_BIND_NONE;
 	if (!ic_topo_loaded) {
 		snprintf(why, why_len, "topology not open (call ic_topo_open first)");
 		return -1;
 	}
-	core_type = ic_core_type();
-	ncores = hwloc_get_nbobjs_by_type(ic_topo, core_type);
-	if (thread_index < 0 || thread_index >= ncores) {
-		snprintf(why, why_len, "thread %d has no core of its own: the machine has %d core%s",
-			 thread_index, ncores, ncores == 1 ? "" : "s");
+	if (thread_index < 0) {
+		snprintf(why, why_len, "thread index %d is negative", thread_index);
 		return -1;
 	}
 	sup = hwloc_topology_get_support(ic_topo);
@@ -136,31 +181,58 @@ int ic_topo_bind_thread(int thread_index, int *os_cpu_out, char *why, size_t why
 		snprintf(why, why_len, "binding threads is not supported on this system");
 		return -1;
 	}
-	core = hwloc_get_obj_by_type(ic_topo, core_type, (unsigned)thread_index);
-	set = hwloc_bitmap_dup(core->cpuset);
+	set = hwloc_bitmap_alloc();
 	if (!set) {
 		snprintf(why, why_len, "out of memory");
 		return -1;
 	}
-	hwloc_bitmap_and(set, set, hwloc_topology_get_allowed_cpuset(ic_topo));
-	if (hwloc_bitmap_iszero(set)) {
-		snprintf(why, why_len, "core %d is outside the allowed cpuset", thread_index);
+	/* The cores with an allowed PU, and how many allowed PUs each has. */
+	core_type = ic_core_type();
+	ncores = hwloc_get_nbobjs_by_type(ic_topo, core_type);
+	allowed = hwloc_topology_get_allowed_cpuset(ic_topo);
+	for (int i = 0; i < ncores && n < IC_MAX_CORES; i++) {
+		hwloc_obj_t c = hwloc_get_obj_by_type(ic_topo, core_type, (unsigned)i);
+		hwloc_bitmap_and(set, c->cpuset, allowed);
+		int w = hwloc_bitmap_weight(set);
+		if (w > 0) {
+			cores[n] = c;
+			pus_per_core[n++] = w;
+		}
+	}
+	kind = ic_place_thread(thread_index, n, pus_per_core, &core, &pu);
+	if (kind != IC_BIND_NONE) {
+		/* PU number pu of the core's allowed PUs, alone in the set. */
+		hwloc_bitmap_and(set, cores[core]->cpuset, allowed);
+		cpu = hwloc_bitmap_first(set);
+		for (int k = 0; k < pu; k++)
+			cpu = hwloc_bitmap_next(set, cpu);
+		hwloc_bitmap_only(set, (unsigned)cpu);
+	}
+	if (kind == IC_BIND_NONE) {
+		snprintf(why, why_len, "no allowed core to bind thread %d to", thread_index);
 		hwloc_bitmap_free(set);
 		return -1;
 	}
-	/* One PU, so the thread does not move between SMT siblings. */
-	hwloc_bitmap_singlify(set);
-	cpu = hwloc_bitmap_first(set);
 	if (hwloc_set_cpubind(ic_topo, set, HWLOC_CPUBIND_THREAD) < 0) {
 		snprintf(why, why_len, "binding thread %d to core %d (cpu %d) failed: %s",
-			 thread_index, thread_index, cpu, strerror(errno));
+			 thread_index, core, cpu, strerror(errno));
 		hwloc_bitmap_free(set);
 		return -1;
 	}
 	hwloc_bitmap_free(set);
 	if (os_cpu_out)
 		*os_cpu_out = cpu;
+	if (kind_out)
+		*kind_out = kind;
 	return 0;
+}
+
+int ic_topo_unbind_thread(void)
+{
+	if (!ic_topo_loaded)
+		return -1;
+	return hwloc_set_cpubind(ic_topo, hwloc_topology_get_allowed_cpuset(ic_topo),
+				 HWLOC_CPUBIND_THREAD) < 0 ? -1 : 0;
 }
 
 int ic_topo_current_cpu(void)

@@ -26,11 +26,38 @@ void ic_topo_close(void);
 /* 0 ok, -1 when the topology is not open. */
 int ic_topo_describe(struct ic_topo_info *out);
 
-/* Bind the calling thread to one PU (the first) of core thread_index, in
- * hwloc's logical core order. 0 ok and *os_cpu_out = that PU's OS number;
- * -1 with a one-line reason in why when thread_index >= cores, the core is
- * outside the allowed cpuset, or binding is unsupported or fails. */
-int ic_topo_bind_thread(int thread_index, int *os_cpu_out, char *why, size_t why_len);
+/* How a thread was placed. Threads go one per core first, then onto the
+ * cores' further PUs (SMT siblings), then round again onto PUs that already
+ * hold a thread: a run with more threads than PUs is oversubscribed, and
+ * says so, rather than piling every extra thread onto one core. */
+enum ic_bind_kind {
+	IC_BIND_CORE,     /* a core of its own */
+	IC_BIND_SMT,      /* an SMT sibling of a core another thread has */
+	IC_BIND_SHARED,   /* a PU another thread of the run also has */
+	IC_BIND_NONE,     /* not bound: runs where the OS puts it */
+};
+
+/* "core", "smt", "shared", "unbound". */
+const char *ic_bind_kind_name(enum ic_bind_kind kind);
+
+/* Pure: where thread thread_index goes on a machine of n_cores cores with
+ * pus_per_core[c] PUs each (all > 0, hwloc's logical order). Sets *core and
+ * *pu (index within the core) and returns the kind; IC_BIND_NONE for a
+ * negative index or no cores. */
+enum ic_bind_kind ic_place_thread(int thread_index, int n_cores, const int *pus_per_core,
+				  int *core, int *pu);
+
+/* Bind the calling thread to one PU, placed by ic_place_thread over the
+ * cores and PUs of the allowed cpuset. 0 ok, *os_cpu_out = that PU's OS
+ * number and *kind_out how it was placed; -1 with a one-line reason in why
+ * (and *kind_out = IC_BIND_NONE) when thread_index < 0, nothing is allowed,
+ * or binding is unsupported or fails. Either out pointer may be NULL. */
+int ic_topo_bind_thread(int thread_index, int *os_cpu_out, enum ic_bind_kind *kind_out,
+			char *why, size_t why_len);
+
+/* Let the calling thread run anywhere in the allowed cpuset again, so the
+ * threads it creates later do not inherit a one-PU mask. 0 ok, -1 failed. */
+int ic_topo_unbind_thread(void);
 
 /* OS number of the CPU the calling thread runs on now, -1 if unknown. */
 int ic_topo_current_cpu(void);
