@@ -368,14 +368,15 @@ static void summary_mark(FILE *f, const struct ic_results *res, const struct ic_
 	for (size_t i = 0; i < gr->nratios && isnan(share); i++)
 		if (gr->ratios[i].base->sites == first->sites && isfinite(gr->ratios[i].base->med[IC_F_NS]))
 			share = first->med[IC_F_NS] / gr->ratios[i].base->med[IC_F_NS];
-	fprintf(f, "The sites' own mark alone (form `mark`: the 32-bit constant each site adds, no "
-		"queue operation) took %.3g ns per site at N = %lu", first->med[IC_F_NS], first->sites);
+	fprintf(f, "Sites that only mark (form `mark`: each site's 32-bit add, and the calls of the "
+		"pass and its callers that every form makes, no queue operation) took %.3g ns per site "
+		"at N = %lu", first->med[IC_F_NS], first->sites);
 	if (last != first)
 		fprintf(f, " and %.3g ns at N = %lu", last->med[IC_F_NS], last->sites);
 	if (isfinite(share))
 		fprintf(f, "; at N = %lu that is %.1f%% of %s's time per site", first->sites, 100.0 * share,
 			res->opts.baseline);
-	fputs(". Both compared forms carry the same mark.\n\n", f);
+	fputs(". Both compared forms carry the same mark and calls.\n\n", f);
 }
 
 static void summary_calibration(FILE *f, const struct ic_results *res)
