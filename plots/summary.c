@@ -571,9 +571,11 @@ static void summary_method(FILE *f, const struct ic_results *res)
 		fputs("- Intervals: Student's t over the layout variants (each variant the mean of its "
 		      "processes' log values), so they hold the spread between layouts, between processes "
 		      "and between repetitions. The ratio is formed within each process (both forms ran "
-		      "interleaved in it). A time interval holds what moved within this run; the machine's "
-		      "speed also moves between runs, which one run cannot see, so compare absolute times "
-		      "within a run and ratios across runs (`./run.sh agree` measures both).\n", f);
+		      "interleaved in it). An interval holds what moved within this run; the machine also "
+		      "moves between runs, which one run cannot see. Times move most, so compare absolute "
+		      "times within a run only. Ratios move less, but a separate run's ratio can fall "
+		      "outside this run's interval more often than 95% suggests: `./run.sh agree` on two "
+		      "runs measures how often on this machine.\n", f);
 	else
 		fputs("- Intervals: Student's t over processes of **one** layout: they do not hold the "
 		      "spread between layouts, so they speak for this build's code placement only.\n", f);
