@@ -810,7 +810,13 @@ run_sweep() {
 	build_forms=$forms
 	# The mark alone beside the forms (not in calibration: its planted
 	# copies are extern's).
-	[ "$calibrate" = 1 ] || build_forms+=,mark
+	if [ "$calibrate" != 1 ]; then
+		if [[ ,$threads, == *,1,* && ,$modes, == *,private,* ]]; then
+			build_forms+=,mark
+		else
+			say "form mark (what the sites' own mark costs) runs at 1 thread, private: not in this sweep (--threads $threads --modes $modes)"
+		fi
+	fi
 	# The environment pads follow the layout seed too.
 	RANDOM=$((layout_seed % 32768))
 

@@ -122,8 +122,14 @@ static int setup_fault(int ti)
  * all threads' counts (absent when any thread's is), and the placement. */
 static void report_run(icb_state *st, struct bench_case *bc, int n)
 {
-	char label[768], why[256] = "";
-	int len = snprintf(label, sizeof(label), "cpus:"), moved = 0, unbound = 0;
+	/* Room for every thread's CPU and placement, and the counters' reason. */
+	size_t cap = 64 + (size_t)n * 32 + 320;
+	char *label = malloc(cap), why[256] = "";
+	int len, moved = 0, unbound = 0;
+
+	if (!label)
+		return;
+	len = snprintf(label, cap, "cpus:");
 
 	if (use_papi) {
 		long long(*value)[IC_CTR_COUNT] = malloc(sizeof(*value) * (size_t)n);
@@ -159,20 +165,21 @@ static void report_run(icb_state *st, struct bench_case *bc, int n)
 		icb_counter_set(st, "footprint_bytes", bc->footprint_bytes, 0);
 
 	/* cpus:<cpu per thread> bind:<how each was placed> pinned|unpinned */
-	for (int i = 0; i < n && len < (int)sizeof(label) - 16; i++) {
-		len += snprintf(label + len, sizeof(label) - (size_t)len, "%s%d", i ? "," : "", bc->rec[i].cpu_end);
+	for (int i = 0; i < n; i++) {
+		len += snprintf(label + len, cap - (size_t)len, "%s%d", i ? "," : "", bc->rec[i].cpu_end);
 		moved |= bc->rec[i].cpu_end != bc->rec[i].cpu_setup;
 		unbound |= bc->rec[i].kind == IC_BIND_NONE;
 	}
-	len += snprintf(label + len, sizeof(label) - (size_t)len, " bind:");
-	for (int i = 0; i < n && len < (int)sizeof(label) - 16; i++)
-		len += snprintf(label + len, sizeof(label) - (size_t)len, "%s%s", i ? "," : "",
+	len += snprintf(label + len, cap - (size_t)len, " bind:");
+	for (int i = 0; i < n; i++)
+		len += snprintf(label + len, cap - (size_t)len, "%s%s", i ? "," : "",
 				ic_bind_kind_name(bc->rec[i].kind));
-	len += snprintf(label + len, sizeof(label) - (size_t)len, "%s%s", unbound ? " unpinned" : " pinned",
+	len += snprintf(label + len, cap - (size_t)len, "%s%s", unbound ? " unpinned" : " pinned",
 			moved ? " moved" : "");
-	if (why[0] && len < (int)sizeof(label) - 16)
-		snprintf(label + len, sizeof(label) - (size_t)len, "; counters: %s", why);
+	if (why[0])
+		snprintf(label + len, cap - (size_t)len, "; counters: %s", why);
 	icb_set_label(st, label);
+	free(label);
 }
 
 /* One run of a point on one thread. Every thread reaches every barrier, and
@@ -217,7 +224,8 @@ static void bench_sites(icb_state *st, void *arg)
 		icb_skip_with_error(st, err);      /* the loop below is not entered */
 	uint64_t acc0 = t ? t->ctx.acc : 0, passes = 0;
 
-	ic_ctr_set_start(ctr);
+	if (ctr && ic_ctr_set_start(ctr) != 0)
+		snprintf(rec->why, sizeof(rec->why), "counting did not start: %s", ic_ctr_set_error());
 	if (bc->plant_iters) {
 		while (icb_keep_running_batch(st, pt->sites)) {
 			pt->pass(&t->ctx);

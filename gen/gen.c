@@ -197,7 +197,7 @@ static void gen_parse_args(int argc, char **argv, struct gen_args *a)
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
-	int have_sites = 0, have_form = 0, c;
+	int have_sites = 0, have_form = 0, have_per_caller = 0, c;
 
 	memset(a, 0, sizeof *a);
 	a->id.op = IC_OP_TAIL_DEQUEUE;
@@ -241,6 +241,7 @@ static void gen_parse_args(int argc, char **argv, struct gen_args *a)
 			if (gen_parse_u32(optarg, 1, IC_POINT_SITES_MAX, &a->per_caller) != 0)
 				gen_usage_fail("--per-caller: '%s' is not a number from 1 to %u",
 					       optarg, IC_POINT_SITES_MAX);
+			have_per_caller = 1;
 			break;
 		case 'o':
 			a->dir = optarg;
@@ -265,6 +266,14 @@ static void gen_parse_args(int argc, char **argv, struct gen_args *a)
 		gen_usage_fail("--form: missing (see --help)");
 	if (!a->dir)
 		gen_usage_fail("-o: missing output directory (see --help)");
+	/* A caller never spans translation units: asked for, that is an error;
+	 * by default, callers are as long as the files, and say so. */
+	if (a->per_caller > a->per_file) {
+		if (have_per_caller)
+			gen_usage_fail("--per-caller: %u is more than --per-file %u: a caller never "
+				       "spans translation units", a->per_caller, a->per_file);
+		a->per_caller = a->per_file;
+	}
 	if (a->id.order == IC_ORDER_SEQ)
 		a->id.seed = 0;
 	gen_check_dir(a->dir);
@@ -320,6 +329,10 @@ static void gen_file_open(struct gen_file *gf, const char *dir, const char *name
 		exit(1);
 	}
 	gf->f = gf->af.f;
+	/* One file is open at a time: one big buffer serves them all (glibc
+	 * ignores the size when it is given no buffer). */
+	static char buf[1 << 20];
+	setvbuf(gf->f, buf, _IOFBF, sizeof buf);
 }
 
 static void gen_file_commit(struct gen_file *gf)

@@ -37,6 +37,9 @@ function(ic_point_names kind out)
   get_property(dir GLOBAL PROPERTY IC_GEN_SOURCE_DIR)
   # file(STRINGS) also splits at the ';' inside descriptions: skip the pieces.
   file(STRINGS "${dir}/point_names.def" lines REGEX "^IC_${kind}\\(")
+  # Editing the table reconfigures.
+  set_property(DIRECTORY "${CMAKE_SOURCE_DIR}" APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+    "${dir}/point_names.def")
   set(names "")
   foreach(l IN LISTS lines)
     if(l MATCHES "^IC_${kind}\\([A-Z_]+, ([a-z_]+),")
@@ -106,6 +109,10 @@ function(ic_add_points target)
       message(FATAL_ERROR "ic_add_points(${target}): PER_FILE '${A_PER_FILE}' is not 1..1000000")
     endif()
     math(EXPR per_file "${A_PER_FILE}")
+  endif()
+  # A chain caller never spans translation units: files hold at least one.
+  if(IC_PER_CALLER GREATER per_file)
+    set(per_file ${IC_PER_CALLER})
   endif()
   get_property(gen_dir GLOBAL PROPERTY IC_GEN_SOURCE_DIR)
   set(root "${CMAKE_CURRENT_BINARY_DIR}/${target}_points")

@@ -52,6 +52,12 @@ n=$(awk '/_caller_0\(struct/ { on = 1 } on && /site [0-9]+ \*\// { n++ } on && /
 [ "$n" -eq 5 ] || bad "caller 0 has $n sites, expected 5"
 "$gen" --sites 37 --form extern --per-caller 0 -o "$tmp/pc0" 2>"$tmp/err" && bad "--per-caller 0 accepted"
 [ -e "$tmp/pc0" ] && bad "--per-caller 0 wrote output"
+# A caller never spans files: more per caller than per file is refused, and
+# by default callers shrink to the file and the point says the real count.
+"$gen" --sites 37 --form extern --per-file 20 --per-caller 21 -o "$tmp/pc21" 2>"$tmp/err" && bad "--per-caller 21 > --per-file 20 accepted"
+[ -e "$tmp/pc21" ] && bad "--per-caller 21 wrote output"
+"$gen" --sites 37 --form extern --per-file 8 -o "$tmp/pf8" || bad "gen --per-file 8"
+grep -q '\.per_caller = 8,' "$tmp/pf8/point.c" || bad "--per-file 8: the point does not say 8 sites per caller"
 
 [ $fail -eq 0 ] && echo "ok: one 32-bit register mark per site, registers as configured ($regs), --per-caller"
 exit $fail

@@ -300,15 +300,24 @@ static void test_intel_fixed_counters(void)
 	      ch.n_events, ch.n_fixed_events, ch.n_gp_events, ch.n_gp_counters, ch.multiplex);
 
 	/* 8 counters in PAPI's count, 3 of them fixed: 6 events on 5
-	 * general-purpose counters must multiplex (8 events > 8 would not). */
+	 * general-purpose counters do not fit (8 events on 8 counters would
+	 * seem to): the 3 attribution events are left out, not multiplexed. */
 	ic_events_choose(&skylake, skl_like, N(skl_like), 8, 3, &ch);
 	check_shape(&ch, 8, 3);
-	CHECK(ch.n_gp_counters == 5 && ch.multiplex, "6 events on 5 general-purpose counters: mpx %d",
-	      ch.multiplex);
-	/* 6 general-purpose counters: they fit. */
+	CHECK(ch.n_gp_counters == 5 && !ch.multiplex && ch.n_gp_events == 3 &&
+	      !ch.event[IC_CTR_DSB_UOPS] && strstr(ch.why[IC_CTR_DSB_UOPS], "multiplex"),
+	      "6 events on 5 general-purpose counters: attribution not left out (%d events, mpx %d)",
+	      ch.n_gp_events, ch.multiplex);
+	/* 5 counters, 3 fixed: the 3 core general-purpose events on 2 counters
+	 * must multiplex, although 5 events fit 5 counters in PAPI's count. */
+	ic_events_choose(&skylake, skl_like, N(skl_like), 5, 3, &ch);
+	check_shape(&ch, 5, 3);
+	CHECK(ch.n_gp_counters == 2 && ch.multiplex && ch.n_events == 5,
+	      "3 core events on 2 general-purpose counters: mpx %d, %d events", ch.multiplex, ch.n_events);
+	/* 6 general-purpose counters: all fit, the attribution events too. */
 	ic_events_choose(&skylake, skl_like, N(skl_like), 9, 3, &ch);
 	check_shape(&ch, 9, 3);
-	CHECK(!ch.multiplex, "6 events on 6 general-purpose counters must not multiplex");
+	CHECK(!ch.multiplex && ch.event[IC_CTR_DSB_UOPS], "6 events on 6 general-purpose counters must all be counted, unmultiplexed");
 
 	/* No fixed counters (a VM that hides them): every event is general-purpose. */
 	ic_events_choose(&skylake, skl_like, N(skl_like), 8, 0, &ch);

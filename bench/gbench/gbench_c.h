@@ -25,9 +25,10 @@
  *	icb_run_specified();
  *	icb_shutdown();
  *
- * Strings (names, labels, errors, counter names, context) may hold any
- * text: 1.7.1's JSON reporter escapes them (StrEscape: quotes, backslashes,
- * control characters). The console reporter prints them as they are.
+ * Strings (names, labels, errors, counter names, context) may hold quotes,
+ * backslashes, \b \f \n \r and \t: 1.7.1's JSON reporter escapes those
+ * (StrEscape). Other control characters pass through raw and make the JSON
+ * invalid, so keep them out. The console reporter prints strings as they are.
  */
 #ifndef ICB_GBENCH_C_H
 #define ICB_GBENCH_C_H

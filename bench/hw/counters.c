@@ -361,7 +361,32 @@ void ic_events_choose(const struct ic_cpu_ident *cpu,
 	out->n_gp_counters = n_hw_counters - n_fixed_counters;
 	if (out->n_gp_counters < 0)
 		out->n_gp_counters = 0;
+	/* The attribution events (op cache, DSB/MITE, machine clears) only where
+	 * they fit beside the five core ones: multiplexing would make every
+	 * count a scaled estimate and every true 0 absent (ic_ctr_count_absent),
+	 * the small-N side of an L1i step included. All or none, so a pair
+	 * (hit and miss, DSB and MITE) is never split. */
+	if (out->n_gp_events > out->n_gp_counters)
+		ic_drop_attribution(out, "left out: with it the general-purpose counters would "
+				    "have to be multiplexed, which turns true zeros into absent counts");
 	out->multiplex = out->n_gp_events > out->n_gp_counters;
+}
+
+void ic_drop_attribution(struct ic_event_choice *ch, const char *why)
+{
+	for (int c = IC_CTR_ATTRIBUTION_FIRST; c < IC_CTR_COUNT; c++) {
+		if (!ch->event[c])
+			continue;
+		ch->event[c] = NULL;
+		ch->why[c] = why;
+		ch->n_events--;
+		if (ch->fixed[c]) {
+			ch->fixed[c] = 0;
+			ch->n_fixed_events--;
+		} else {
+			ch->n_gp_events--;
+		}
+	}
 }
 
 size_t ic_events_candidates(const struct ic_cpu_ident *cpu,
@@ -686,8 +711,22 @@ static void ic_counters_init_once(void)
 		return;
 	}
 	/* Derived presets take two counters, some events share one, and
-	 * libpfm4 counts counters as with SMT off: if not all fit, multiplex
-	 * rather than lose a column. */
+	 * libpfm4 counts counters as with SMT off. If not all fit, first leave
+	 * out the attribution events (ic_events_choose says why), then
+	 * multiplex rather than lose a core column. */
+	for (int c = 0; c < IC_CTR_COUNT; c++) {
+		if (!ic_choice.event[c] || slot[c] >= 0)
+			continue;
+		ic_evset_drop(&evset);
+		ic_drop_attribution(&ic_choice, "left out: the event set did not fit the counters "
+				    "without multiplexing");
+		if (ic_evset_build(&evset, slot, err, sizeof(err)) < 0) {
+			ic_note_none(0, "%s", err);
+			return;
+		}
+		break;
+	}
+	/* Still not all: multiplex. */
 	for (int c = 0; c < IC_CTR_COUNT && !ic_choice.multiplex; c++) {
 		if (ic_choice.event[c] && slot[c] < 0 && PAPI_multiplex_init() == PAPI_OK) {
 			ic_evset_drop(&evset);

@@ -26,6 +26,10 @@ enum ic_ctr {
 	IC_CTR_COUNT
 };
 
+/* Counters from here on serve the attribution of a difference; they are
+ * counted only where they fit without multiplexing (ic_events_choose). */
+#define IC_CTR_ATTRIBUTION_FIRST IC_CTR_OPCACHE_HIT
+
 /* Column names, indexed by enum ic_ctr: "l1i_miss_per_op", "instr_per_op",
  * "cycles_per_op", "branch_miss_per_op", "itlb_miss_per_op",
  * "opcache_hit_per_op", "opcache_miss_per_op", "dsb_uops_per_op",
@@ -82,6 +86,10 @@ void ic_events_choose(const struct ic_cpu_ident *cpu,
 		      const char *const *available, size_t n_available,
 		      int n_hw_counters, int n_fixed_counters,
 		      struct ic_event_choice *out);
+
+/* Pure: drop every attribution counter (IC_CTR_ATTRIBUTION_FIRST on) from
+ * the choice, with why as the reason, keeping the counts in step. */
+void ic_drop_attribution(struct ic_event_choice *ch, const char *why);
 
 /* Pure: every event name ic_events_choose() may pick for this CPU, each once,
  * for the caller to query (static strings). Stores up to max, returns the

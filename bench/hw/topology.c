@@ -12,6 +12,9 @@
 
 static hwloc_topology_t ic_topo;
 static int ic_topo_loaded;
+/* The process's binding when the topology was opened (taskset, cpusets):
+ * unbinding returns to it, not to every allowed PU. */
+static hwloc_bitmap_t ic_topo_start_set;
 static pthread_mutex_t ic_topo_lock = PTHREAD_MUTEX_INITIALIZER;
 
 int ic_topo_open(void)
@@ -34,6 +37,13 @@ int ic_topo_open(void)
 		rc = -1;
 		goto out;
 	}
+	ic_topo_start_set = hwloc_bitmap_alloc();
+	if (ic_topo_start_set &&
+	    hwloc_get_cpubind(ic_topo, ic_topo_start_set, HWLOC_CPUBIND_PROCESS) < 0 &&
+	    hwloc_get_cpubind(ic_topo, ic_topo_start_set, HWLOC_CPUBIND_THREAD) < 0) {
+		hwloc_bitmap_free(ic_topo_start_set);
+		ic_topo_start_set = NULL;
+	}
 	ic_topo_loaded = 1;
 out:
 	pthread_mutex_unlock(&ic_topo_lock);
@@ -45,6 +55,8 @@ void ic_topo_close(void)
 	pthread_mutex_lock(&ic_topo_lock);
 	if (ic_topo_loaded)
 		hwloc_topology_destroy(ic_topo);
+	hwloc_bitmap_free(ic_topo_start_set);
+	ic_topo_start_set = NULL;
 	ic_topo_loaded = 0;
 	pthread_mutex_unlock(&ic_topo_lock);
 }
@@ -189,7 +201,11 @@ int ic_topo_bind_thread(int thread_index, int *os_cpu_out, enum ic_bind_kind *ki
 	/* The cores with an allowed PU, and how many allowed PUs each has. */
 	core_type = ic_core_type();
 	ncores = hwloc_get_nbobjs_by_type(ic_topo, core_type);
+	/* Within the process's own binding too (taskset), where it is known
+	 * and leaves something. */
 	allowed = hwloc_topology_get_allowed_cpuset(ic_topo);
+	if (ic_topo_start_set && hwloc_bitmap_intersects(ic_topo_start_set, allowed))
+		allowed = ic_topo_start_set;
 	for (int i = 0; i < ncores && n < IC_MAX_CORES; i++) {
 		hwloc_obj_t c = hwloc_get_obj_by_type(ic_topo, core_type, (unsigned)i);
 		hwloc_bitmap_and(set, c->cpuset, allowed);
@@ -231,8 +247,8 @@ int ic_topo_unbind_thread(void)
 {
 	if (!ic_topo_loaded)
 		return -1;
-	return hwloc_set_cpubind(ic_topo, hwloc_topology_get_allowed_cpuset(ic_topo),
-				 HWLOC_CPUBIND_THREAD) < 0 ? -1 : 0;
+	return hwloc_set_cpubind(ic_topo, ic_topo_start_set ? ic_topo_start_set
+				 : hwloc_topology_get_allowed_cpuset(ic_topo), HWLOC_CPUBIND_THREAD) < 0 ? -1 : 0;
 }
 
 int ic_topo_current_cpu(void)

@@ -55,8 +55,9 @@ enum ic_bind_kind ic_place_thread(int thread_index, int n_cores, const int *pus_
 int ic_topo_bind_thread(int thread_index, int *os_cpu_out, enum ic_bind_kind *kind_out,
 			char *why, size_t why_len);
 
-/* Let the calling thread run anywhere in the allowed cpuset again, so the
- * threads it creates later do not inherit a one-PU mask. 0 ok, -1 failed. */
+/* Let the calling thread run where the process could when the topology was
+ * opened (its taskset or cpuset; the allowed cpuset if that is unknown), so
+ * the threads it creates later do not inherit a one-PU mask. 0 ok, -1 failed. */
 int ic_topo_unbind_thread(void);
 
 /* OS number of the CPU the calling thread runs on now, -1 if unknown. */
