@@ -74,14 +74,16 @@ struct ic_event_choice {
  * UNHALTED_CORE_CYCLES) encode as 0x00c0 and 0x003c, which the kernel
  * schedules on fixed counters 0 and 1: those take no general-purpose counter
  * when n_fixed_counters covers them (fixed[c] = 1). Every other event needs
- * one of the n_hw_counters - n_fixed_counters general-purpose counters, and
- * multiplex is set when they do not all fit. If the watchdog's cycles event
+ * one of the n_hw_counters - n_fixed_counters general-purpose counters. When
+ * they do not all fit, the attribution counters (IC_CTR_ATTRIBUTION_FIRST on)
+ * are left out, with why; multiplex is set when the rest still do not fit. If the watchdog's cycles event
  * holds fixed counter 1, ours moves to a general-purpose counter: PAPI's one
  * fewer accounts for that. Not accounted: libpfm4 counts general-purpose
  * counters as with SMT off (Skylake has 4, not 8, per thread with SMT on),
  * and a preset PAPI derives from two natives counts as one event; the
  * runtime's trial event set finds such a set does not fit (PAPI refuses the
- * event) and multiplexes then. */
+ * event), leaves out the attribution counters, and multiplexes only if the
+ * rest still do not fit. */
 void ic_events_choose(const struct ic_cpu_ident *cpu,
 		      const char *const *available, size_t n_available,
 		      int n_hw_counters, int n_fixed_counters,
