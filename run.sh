@@ -266,8 +266,10 @@ declare -A given=()
 is_uint() { [[ $1 =~ ^[0-9]+$ ]]; }
 
 # point_names KIND: the names of FORM, OP, LAYOUT or ORDER, from the table
-# gen and CMake read too.
-point_names() { sed -n "s/^IC_$1([A-Z_]*, \([a-z_]*\),.*/\1/p" "$top/gen/point_names.def"; }
+# gen and CMake read too (the X(ENUM, name, ...) lines of its IC_<KIND>S list).
+point_names() {
+	sed -n "/^#define IC_$1S(X)/,/[^\\]\$/ s/^[[:space:]]*X([A-Z_]*, \([a-z_]*\),.*/\1/p" "$top/gen/point_names.def"
+}
 
 # check_list NAME VALUE ALLOWED...: every comma-separated item is allowed.
 check_list() {
@@ -481,15 +483,13 @@ build_points() {
 
 # The benchmark filter of the sweep's points: every form, N, threads, mode.
 sweep_filter() {   # sweep_filter [N-LIST]
-	local flist=${forms//,/|} nlist=${1:-}
+	# The built forms: the compared ones and mark (sites_bench registers
+	# it at 1 thread, private, only: it touches no queue).
+	local flist=${build_forms//,/|} nlist=${1:-}
 	[ "$calibrate" = 1 ] && flist="extern|extern_plant[0-9.]+"
 	[ -n "$nlist" ] || nlist=$(IFS='|'; echo "${site_list[*]}")
 	local tlist=${threads//,/|} mlist=${modes//,/|}
-	local rest="(${ops//,/|})/(${layouts//,/|})/(${orders//,/|})/($nlist)"
-	local f="^sites/($flist)/$rest/($mlist)/real_time/threads:($tlist)\$"
-	# The mark alone, once per N: 1 thread, private (it touches no queue).
-	if [[ ,$build_forms, == *,mark,* ]]; then f+="|^sites/mark/$rest/private/real_time/threads:1\$"; fi
-	echo "$f"
+	echo "^sites/($flist)/(${ops//,/|})/(${layouts//,/|})/(${orders//,/|})/($nlist)/($mlist)/real_time/threads:($tlist)\$"
 }
 
 # Simulated counts come from the ordinary link, once per results directory:

@@ -71,10 +71,16 @@ enum counters_mode { CTR_AUTO, CTR_PAPI, CTR_SIM, CTR_NONE };
 struct thread_rec {
 	int cpu_setup, cpu_end;      /* where set-up ran, where the loop ended */
 	enum ic_bind_kind kind;
-	long long value[IC_CTR_COUNT];
-	int valid[IC_CTR_COUNT];
-	double ops;
 	char why[160];               /* why this thread's counts are absent */
+};
+
+/* Per thread, in the arrays ic_ctr_combine takes: counts, their validity,
+ * call sites run, and a pointer to thread_rec.why. */
+struct thread_counts {
+	long long (*value)[IC_CTR_COUNT];
+	int (*valid)[IC_CTR_COUNT];
+	double *ops;
+	const char **why;
 };
 
 struct bench_case {
@@ -85,6 +91,7 @@ struct bench_case {
 	struct ic_queue *shared_q;   /* made per run by thread 0, on its core */
 	pthread_barrier_t phase;     /* the run's threads, between set-up steps */
 	struct thread_rec *rec;      /* one per thread */
+	struct thread_counts ctr;    /* one per thread */
 	uint64_t plant_iters;        /* extra work per pass (calibration), 0 = none */
 	const struct ic_sim_result *sim;
 	double code_bytes_per_site, footprint_bytes;   /* < 0: unknown */
@@ -132,28 +139,14 @@ static void report_run(icb_state *st, struct bench_case *bc, int n)
 	len = snprintf(label, cap, "cpus:");
 
 	if (use_papi) {
-		long long(*value)[IC_CTR_COUNT] = malloc(sizeof(*value) * (size_t)n);
-		int(*valid)[IC_CTR_COUNT] = malloc(sizeof(*valid) * (size_t)n);
-		double *tops = malloc(sizeof(*tops) * (size_t)n), per_op[IC_CTR_COUNT];
-		const char **twhy = malloc(sizeof(*twhy) * (size_t)n);
+		double per_op[IC_CTR_COUNT];
 		int ok[IC_CTR_COUNT];
-		if (value && valid && tops && twhy) {
-			for (int i = 0; i < n; i++) {
-				memcpy(value[i], bc->rec[i].value, sizeof(value[i]));
-				memcpy(valid[i], bc->rec[i].valid, sizeof(valid[i]));
-				tops[i] = bc->rec[i].ops;
-				twhy[i] = bc->rec[i].why;
-			}
-			ic_ctr_combine(n, (const long long(*)[IC_CTR_COUNT])value,
-				       (const int(*)[IC_CTR_COUNT])valid, tops, twhy, per_op, ok, why, sizeof(why));
-			for (int c = 0; c < IC_CTR_COUNT; c++)
-				if (ok[c])
-					icb_counter_set(st, ic_ctr_names[c], per_op[c], 0);
-		}
-		free(value);
-		free(valid);
-		free(tops);
-		free(twhy);
+		ic_ctr_combine(n, (const long long(*)[IC_CTR_COUNT])bc->ctr.value,
+			       (const int(*)[IC_CTR_COUNT])bc->ctr.valid, bc->ctr.ops, bc->ctr.why,
+			       per_op, ok, why, sizeof(why));
+		for (int c = 0; c < IC_CTR_COUNT; c++)
+			if (ok[c])
+				icb_counter_set(st, ic_ctr_names[c], per_op[c], 0);
 	} else if (bc->sim && bc->sim->valid && !bc->shared && n == 1 && !bc->plant_iters) {
 		/* Simulated as one thread on a private queue, unplanted: only that case. */
 		icb_counter_set(st, "l1i_miss_per_op", bc->sim->l1i_miss_per_op, 0);
@@ -238,15 +231,16 @@ static void bench_sites(icb_state *st, void *arg)
 			passes++;
 		}
 	}
-	ic_ctr_set_stop(ctr, rec->value, rec->valid);
+	ic_ctr_set_stop(ctr, bc->ctr.value[ti], bc->ctr.valid[ti]);
 	ic_ctr_set_close(ctr);
 	rec->cpu_end = ic_topo_current_cpu();
-	rec->ops = (double)passes * pt->sites;
+	double ops = (double)passes * pt->sites;
+	bc->ctr.ops[ti] = ops;
 
 	/* Every site ran on every pass, or the figures mean nothing. */
 	if (t && t->ctx.acc - acc0 != passes * pt->acc_per_pass)
 		icb_skip_with_error(st, "site accounting mismatch: not every call site ran");
-	icb_set_items_processed(st, (int64_t)rec->ops);
+	icb_set_items_processed(st, (int64_t)ops);
 	/* Past the library's stop barrier no thread touches the queue. */
 	ic_site_thread_free(t, q);
 
@@ -544,11 +538,15 @@ int main(int argc, char **argv)
 		double per_site, footprint;
 		codesize_lookup(codesize_path, pt, &per_site, &footprint);
 		int n_planted = !strcmp(pt->form, "extern") ? n_plant : 0;
+		/* The mark alone touches no queue: one thread, private, only. */
+		int mark_only = !strcmp(pt->form, "mark");
 		for (int planted = 0; planted <= n_planted; planted++)
 		for (int m = 0; m < 2; m++) {
-			if ((m == 0 && !modes_private) || (m == 1 && !modes_shared))
+			if ((m == 0 && !modes_private) || (m == 1 && (!modes_shared || mark_only)))
 				continue;
 			for (int k = 0; k < n_threads; k++) {
+				if (mark_only && threads[k] != 1)
+					continue;
 				struct bench_case *bc = &cases[n_cases++];
 				const char *rest = pt->name + strlen(pt->form);
 				char form[32];
@@ -559,11 +557,19 @@ int main(int argc, char **argv)
 				bc->pt = pt;
 				bc->shared = m == 1;
 				bc->threads = threads[k];
-				bc->rec = calloc((size_t)threads[k], sizeof(*bc->rec));
-				if (!bc->rec || pthread_barrier_init(&bc->phase, NULL, (unsigned)threads[k]) != 0) {
+				size_t nt = (size_t)threads[k];
+				bc->rec = calloc(nt, sizeof(*bc->rec));
+				bc->ctr.value = calloc(nt, sizeof(*bc->ctr.value));
+				bc->ctr.valid = calloc(nt, sizeof(*bc->ctr.valid));
+				bc->ctr.ops = calloc(nt, sizeof(*bc->ctr.ops));
+				bc->ctr.why = calloc(nt, sizeof(*bc->ctr.why));
+				if (!bc->rec || !bc->ctr.value || !bc->ctr.valid || !bc->ctr.ops || !bc->ctr.why ||
+				    pthread_barrier_init(&bc->phase, NULL, (unsigned)threads[k]) != 0) {
 					fprintf(stderr, "sites_bench: out of memory\n");
 					return 1;
 				}
+				for (size_t i = 0; i < nt; i++)
+					bc->ctr.why[i] = bc->rec[i].why;
 				bc->sim = &sim[p];
 				bc->code_bytes_per_site = per_site;
 				bc->footprint_bytes = footprint;

@@ -13,75 +13,20 @@
 #include <string.h>
 
 /* Enums and name arrays, from the one table (point_names.def). */
-#define IC_FORM(e, n, h) IC_FORM_##e,
-#define IC_OP(e, n, h)
-#define IC_LAYOUT(e, n, h)
-#define IC_ORDER(e, n, h)
-enum ic_form {
 #include "point_names.def"
-	IC_FORM_COUNT
-};
-#undef IC_FORM
-#undef IC_OP
-#define IC_FORM(e, n, h)
-#define IC_OP(e, n, h) IC_OP_##e,
-enum ic_op {
-#include "point_names.def"
-	IC_OP_COUNT
-};
-#undef IC_OP
-#undef IC_LAYOUT
-#define IC_OP(e, n, h)
-#define IC_LAYOUT(e, n, h) IC_LAYOUT_##e,
-enum ic_layout {
-#include "point_names.def"
-	IC_LAYOUT_COUNT
-};
-#undef IC_LAYOUT
-#undef IC_ORDER
-#define IC_LAYOUT(e, n, h)
-#define IC_ORDER(e, n, h) IC_ORDER_##e,
-enum ic_order {
-#include "point_names.def"
-	IC_ORDER_COUNT
-};
-#undef IC_FORM
-#undef IC_OP
-#undef IC_LAYOUT
-#undef IC_ORDER
-
-#define IC_FORM(e, n, h) #n,
-#define IC_OP(e, n, h)
-#define IC_LAYOUT(e, n, h)
-#define IC_ORDER(e, n, h)
-static const char *const ic_form_names[IC_FORM_COUNT] = {
-#include "point_names.def"
-};
-#undef IC_FORM
-#undef IC_OP
-#define IC_FORM(e, n, h)
-#define IC_OP(e, n, h) #n,
-static const char *const ic_op_names[IC_OP_COUNT] = {
-#include "point_names.def"
-};
-#undef IC_OP
-#undef IC_LAYOUT
-#define IC_OP(e, n, h)
-#define IC_LAYOUT(e, n, h) #n,
-static const char *const ic_layout_names[IC_LAYOUT_COUNT] = {
-#include "point_names.def"
-};
-#undef IC_LAYOUT
-#undef IC_ORDER
-#define IC_LAYOUT(e, n, h)
-#define IC_ORDER(e, n, h) #n,
-static const char *const ic_order_names[IC_ORDER_COUNT] = {
-#include "point_names.def"
-};
-#undef IC_FORM
-#undef IC_OP
-#undef IC_LAYOUT
-#undef IC_ORDER
+#define IC_NAME_STRING(e, n, h) #n,
+#define IC_FORM_ENUM(e, n, h) IC_FORM_##e,
+#define IC_OP_ENUM(e, n, h) IC_OP_##e,
+#define IC_LAYOUT_ENUM(e, n, h) IC_LAYOUT_##e,
+#define IC_ORDER_ENUM(e, n, h) IC_ORDER_##e,
+enum ic_form { IC_FORMS(IC_FORM_ENUM) IC_FORM_COUNT };
+enum ic_op { IC_OPS(IC_OP_ENUM) IC_OP_COUNT };
+enum ic_layout { IC_LAYOUTS(IC_LAYOUT_ENUM) IC_LAYOUT_COUNT };
+enum ic_order { IC_ORDERS(IC_ORDER_ENUM) IC_ORDER_COUNT };
+static const char *const ic_form_names[IC_FORM_COUNT] = { IC_FORMS(IC_NAME_STRING) };
+static const char *const ic_op_names[IC_OP_COUNT] = { IC_OPS(IC_NAME_STRING) };
+static const char *const ic_layout_names[IC_LAYOUT_COUNT] = { IC_LAYOUTS(IC_NAME_STRING) };
+static const char *const ic_order_names[IC_ORDER_COUNT] = { IC_ORDERS(IC_NAME_STRING) };
 
 /* Most sites a point may have (issue 3). */
 #define IC_POINT_SITES_MAX 1000000u

@@ -32,19 +32,21 @@ set_property(GLOBAL PROPERTY IC_GEN_SOURCE_DIR "${CMAKE_CURRENT_LIST_DIR}")
 set_property(GLOBAL PROPERTY IC_POINTS_PER_FILE_DEFAULT 256)
 
 # ic_point_names(<kind> <out-var>): the names of one kind (FORM, OP, LAYOUT or
-# ORDER) from gen/point_names.def, the table point_name.h and run.sh read too.
+# ORDER) from gen/point_names.def, the table point_name.h and run.sh read too:
+# the X(ENUM, name, ...) entries of its IC_<kind>S list.
 function(ic_point_names kind out)
   get_property(dir GLOBAL PROPERTY IC_GEN_SOURCE_DIR)
-  # file(STRINGS) also splits at the ';' inside descriptions: skip the pieces.
-  file(STRINGS "${dir}/point_names.def" lines REGEX "^IC_${kind}\\(")
+  file(READ "${dir}/point_names.def" def)
   # Editing the table reconfigures.
   set_property(DIRECTORY "${CMAKE_SOURCE_DIR}" APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
     "${dir}/point_names.def")
+  # The list runs from its #define to the first line without a backslash.
+  string(REGEX MATCH "#define IC_${kind}S\\(X\\)([^\n]*\\\\\n)*[^\n]*" list "${def}")
+  string(REGEX MATCHALL "X\\([A-Z_]+, [a-z_]+," entries "${list}")
   set(names "")
-  foreach(l IN LISTS lines)
-    if(l MATCHES "^IC_${kind}\\([A-Z_]+, ([a-z_]+),")
-      list(APPEND names "${CMAKE_MATCH_1}")
-    endif()
+  foreach(e IN LISTS entries)
+    string(REGEX REPLACE "X\\([A-Z_]+, ([a-z_]+)," "\\1" n "${e}")
+    list(APPEND names "${n}")
   endforeach()
   set(${out} "${names}" PARENT_SCOPE)
 endfunction()

@@ -81,6 +81,22 @@ int main(int argc, char **argv)
 	struct ic_topo_info topo;
 	CHECK(ic_topo_open() == 0 && ic_topo_describe(&topo) == 0, "hwloc");
 
+	/* The mark alone is registered at 1 thread, private, only. */
+	{
+		char cmd[1024], line[512];
+		int marks = 0, bad = 0;
+		snprintf(cmd, sizeof(cmd), "'%s' --list --threads=1,2 2>/dev/null", bench);
+		FILE *p = popen(cmd, "r");
+		CHECK(p, "popen %s", cmd);
+		while (fgets(line, sizeof(line), p))
+			if (!strncmp(line, "sites/mark/", 11)) {
+				marks++;
+				bad |= !strstr(line, "/private/real_time/threads:1\n");
+			}
+		CHECK(pclose(p) == 0 && marks == 1 && !bad, "form mark listed %d times, %s", marks,
+		      bad ? "not only at 1 thread, private" : "expected once");
+	}
+
 	/* Bad flags: exit 2. */
 	CHECK(run("--counters=bogus") == 2, "--counters=bogus accepted");
 	CHECK(run("--threads=0") == 2, "--threads=0 accepted");
