@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "attribution.h"
 #include "format.h"
 
 /* A gnuplot single-quoted string: no escapes except '' for '. */
@@ -189,6 +190,159 @@ static void chart_plot_verdict(char *buf, size_t cap, const struct ic_results *r
 	}
 }
 
+/* Per panel, gnuplot commands that mark where each form's footprint first
+ * passes the L1i and the L2 (a dashed line at that N, "inline L1i"); none
+ * when a size is unknown. Labels at one N are stacked so they stay legible. */
+static void chart_time_marks(FILE *gp, const struct ic_results *res, const char **forms,
+			     size_t nforms)
+{
+	const struct {
+		const char *key, *name;
+		int dt;
+	} cache[2] = { { "l1i_size", "L1i", 2 }, { "l2_size", "L2", 4 } };
+
+	fprintf(gp, "array ic_time_marks[%zu]\n", res->ngroups ? res->ngroups : 1);
+	for (size_t g = 0; g < res->ngroups; g++) {
+		const struct ic_group *gr = &res->groups[g];
+		char cmd[4096];
+		unsigned long at[64];
+		size_t len = 0, nat = 0;
+		int id = 100;
+
+		cmd[0] = '\0';
+		for (int c = 0; c < 2; c++) {
+			double size = ic_results_context_num(res, cache[c].key);
+
+			if (!isfinite(size) || size <= 0)
+				continue;
+			for (size_t k = 0; k < nforms; k++) {
+				unsigned long pass = 0;
+				size_t same = 0;
+
+				for (size_t i = 0; i < gr->npoints; i++) {
+					const struct ic_point *p = gr->points[i];
+
+					if (!strcmp(p->form, forms[k]) && p->med[IC_F_FOOT] > size &&
+					    (!pass || p->sites < pass))
+						pass = p->sites;
+				}
+				if (!pass || len + 512 > sizeof(cmd) || nat == 64)
+					continue;
+				for (size_t j = 0; j < nat; j++)
+					same += at[j] == pass;
+				at[nat++] = pass;
+				len += (size_t)snprintf(cmd + len, sizeof(cmd) - len,
+					"set arrow %d from first %lu, graph 0 to first %lu, graph 1 nohead dt %d "
+					"lw 1.2 lc rgb ic_color(%zu) back; set label %d \"%s %s\" at first %lu, "
+					"graph %.2f rotate by 90 left offset -0.7, 0 font \",8\" tc rgb ic_color(%zu); ",
+					id, pass, pass, cache[c].dt, k + 1, id, forms[k], cache[c].name, pass,
+					0.03 + 0.24 * (double)(same % 4), k + 1);
+				id++;
+			}
+		}
+		fprintf(gp, "ic_time_marks[%zu] = ", g + 1);
+		chart_gp_text(gp, cmd);
+		fputc('\n', gp);
+	}
+}
+
+/* The control ratios of every series that has control forms, one block per
+ * (series, ratio) in ic_attr_kind order; the error bars are the band. */
+static const int chart_attr_kind[] = { IC_LINE_COPIES, IC_LINE_LOCK_INLINE, IC_LINE_LOCK_EXTERN,
+				       IC_LINE_INTERACTION, IC_LINE_INLINE_EXTERN };
+#define CHART_NATTR (sizeof(chart_attr_kind) / sizeof(chart_attr_kind[0]))
+
+/* Whether block b (series b / kinds, kind b % kinds, counting only series
+ * with control forms) has a ratio. */
+static int chart_attr_has(const struct ic_results *res, size_t b)
+{
+	size_t s = 0;
+
+	for (size_t g = 0; g < res->ngroups; g++) {
+		const struct ic_group *gr = &res->groups[g];
+
+		if (!gr->attr || !gr->attr->has_controls)
+			continue;
+		if (s++ == b / CHART_NATTR)
+			return gr->attr->line[chart_attr_kind[b % CHART_NATTR]].n > 0;
+	}
+	return 0;
+}
+
+static void chart_attribution(FILE *gp, FILE *dat, const struct ic_results *res)
+{
+	size_t ns = 0, k;
+
+	for (size_t g = 0; g < res->ngroups; g++) {
+		const struct ic_group *gr = &res->groups[g];
+
+		if (!gr->attr || !gr->attr->has_controls)
+			continue;
+		ns++;
+		for (k = 0; k < CHART_NATTR; k++) {
+			const struct ic_line *l = &gr->attr->line[chart_attr_kind[k]];
+
+			fprintf(dat, "# %s %s %s %lu %lu %s %s: sites ratio band_lo band_hi lo hi\n", gr->op,
+				gr->layout, gr->order, gr->filler, gr->threads, gr->mode, l->name);
+			for (size_t i = 0; i < l->n; i++) {
+				fprintf(dat, "%lu", l->r[i].sites);
+				chart_dat(dat, l->r[i].ratio);
+				chart_dat(dat, l->r[i].band_lo);
+				chart_dat(dat, l->r[i].band_hi);
+				chart_dat(dat, l->r[i].lo);
+				chart_dat(dat, l->r[i].hi);
+				fputc('\n', dat);
+			}
+			if (!l->n)
+				fputs("NaN NaN NaN NaN NaN NaN\n", dat);
+			fputs("\n\n", dat);
+		}
+	}
+	if (!ns)
+		fputs("# no series with control forms\nNaN NaN NaN NaN NaN NaN\n", dat);
+	fprintf(gp, "ic_attr_nseries = %zu\nic_attr_nkinds = %zu\narray ic_attr_kind[%zu]\n", ns,
+		CHART_NATTR, CHART_NATTR);
+	for (k = 0; k < CHART_NATTR; k++) {
+		fprintf(gp, "ic_attr_kind[%zu] = ", k + 1);
+		chart_gp_text(gp, ic_attr_line_name(chart_attr_kind[k]));
+		fputc('\n', gp);
+	}
+	fprintf(gp, "array ic_attr_title[%zu]\narray ic_attr_has[%zu]\n", ns ? ns : 1,
+		ns ? ns * CHART_NATTR : 1);
+	ns = 0;
+	for (size_t g = 0; g < res->ngroups; g++) {
+		const struct ic_group *gr = &res->groups[g];
+		char title[512];
+
+		if (!gr->attr || !gr->attr->has_controls)
+			continue;
+		fprintf(gp, "ic_attr_title[%zu] = ", ns + 1);
+		chart_gp_text(gp, ic_fmt_series(title, sizeof(title), res, gr));
+		fputc('\n', gp);
+		for (k = 0; k < CHART_NATTR; k++)
+			fprintf(gp, "ic_attr_has[%zu] = %d\n", ns * CHART_NATTR + k + 1,
+				gr->attr->line[chart_attr_kind[k]].n > 0);
+		ns++;
+	}
+	if (!ns)
+		fputs("ic_attr_title[1] = ''\nic_attr_has[1] = 0\n", gp);
+	/* The blocks that hold data, so that the key lists only what is drawn. */
+	{
+		size_t nb = 0, j = 0;
+
+		for (size_t b = 0; b < ns * CHART_NATTR; b++)
+			nb += chart_attr_has(res, b);
+		fprintf(gp, "ic_attr_nblocks = %zu\narray ic_attr_bi[%zu]\narray ic_attr_bk[%zu]\n"
+			"array ic_attr_bs[%zu]\n", nb, nb ? nb : 1, nb ? nb : 1, nb ? nb : 1);
+		for (size_t b = 0; b < ns * CHART_NATTR; b++)
+			if (chart_attr_has(res, b)) {
+				j++;
+				fprintf(gp, "ic_attr_bi[%zu] = %zu\nic_attr_bk[%zu] = %zu\nic_attr_bs[%zu] = %zu\n",
+					j, b, j, b % CHART_NATTR + 1, j, b / CHART_NATTR + 1);
+			}
+	}
+}
+
 int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_results *res)
 {
 	size_t ng = res->ngroups, nforms, cols = 1;
@@ -293,13 +447,16 @@ int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_results
 	fprintf(gp, "array ic_title[%zu]\narray ic_verdict[%zu]\n", ng, ng);
 	for (size_t g = 0; g < ng; g++) {
 		const struct ic_group *gr = &res->groups[g];
-		char tm[96], title[256];
+		char tm[96], title[512], fb[32], fill[64] = "";
 
 		ic_fmt_threads_mode(tm, sizeof(tm), gr);
+		if (gr->filler)
+			snprintf(fill, sizeof(fill), "%s filler per site (net); ",
+				 ic_fmt_bytes(fb, sizeof(fb), (double)gr->filler));
 		if (ic_fmt_many_bodies(res))
-			snprintf(title, sizeof(title), "%s/%s/%s: %s", gr->op, gr->layout, gr->order, tm);
+			snprintf(title, sizeof(title), "%s/%s/%s: %s%s", gr->op, gr->layout, gr->order, fill, tm);
 		else
-			snprintf(title, sizeof(title), "%s", tm);
+			snprintf(title, sizeof(title), "%s%s", fill, tm);
 		fprintf(gp, "ic_title[%zu] = ", g + 1);
 		chart_gp_text(gp, title);
 		chart_plot_verdict(buf, sizeof(buf), res, gr);
@@ -313,8 +470,10 @@ int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_results
 	chart_gp_array_flag(gp, "ic_has_ratio", has_ratio, ng);
 	chart_gp_array_num(gp, "ic_xo_lo", xo_lo, ng);
 	chart_gp_array_num(gp, "ic_xo_hi", xo_hi, ng);
+	chart_time_marks(gp, res, forms, nforms);
+	chart_attribution(gp, cf->attr, res);
 	rc = ferror(gp) || ferror(cf->time) || ferror(cf->l1i) || ferror(cf->foot) ||
-	     ferror(cf->ratio) ? -1 : 0;
+	     ferror(cf->ratio) || ferror(cf->attr) ? -1 : 0;
 out:
 	free(forms);
 	free(has_time);

@@ -1,6 +1,7 @@
 /* The data the gnuplot scripts in plots/ draw from: one .dat file per chart
- * (time, l1i, footprint, ratio) and data.gp, the variables they load
- * (captions, panel layout, per-series verdicts and crossover marks).
+ * (time, l1i, footprint, ratio, attribution) and data.gp, the variables
+ * they load (captions, panel layout, per-series verdicts, crossover marks
+ * and where each form's footprint passes the L1i and L2).
  */
 #ifndef IC_CHART_DATA_H
 #define IC_CHART_DATA_H
@@ -16,6 +17,7 @@ struct ic_chart_files {
 	FILE *l1i;      /* l1i.dat */
 	FILE *foot;     /* footprint.dat */
 	FILE *ratio;    /* ratio.dat */
+	FILE *attr;     /* attribution.dat */
 };
 
 /* Returns 0, or -1 when memory ran out or a write failed. */

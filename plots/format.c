@@ -31,6 +31,25 @@ const char *ic_fmt_threads_mode(char *buf, size_t cap, const struct ic_group *gr
 	return buf;
 }
 
+const char *ic_fmt_series(char *buf, size_t cap, const struct ic_results *res,
+			  const struct ic_group *gr)
+{
+	char tm[96], fb[32], body[320] = "";
+	int many = ic_fmt_many_bodies(res);
+
+	if (many)
+		snprintf(body, sizeof(body), "%s, %s layout, %s order", gr->op, gr->layout, gr->order);
+	if (gr->filler)
+		snprintf(body + strlen(body), sizeof(body) - strlen(body), "%s%s filler per site",
+			 many ? ", " : "", ic_fmt_bytes(fb, sizeof(fb), (double)gr->filler));
+	ic_fmt_threads_mode(tm, sizeof(tm), gr);
+	if (*body)
+		snprintf(buf, cap, "%s; %s", body, tm);
+	else
+		snprintf(buf, cap, "%s", tm);
+	return buf;
+}
+
 const char *ic_fmt_counter_source(const struct ic_point *p)
 {
 	return p->source_mixed ? "mixed" : p->file->counter_source;

@@ -16,6 +16,12 @@ const char *ic_fmt_bytes(char *buf, size_t cap, double bytes);
 /* "1 thread, private queue", "4 threads, shared queue" */
 const char *ic_fmt_threads_mode(char *buf, size_t cap, const struct ic_group *gr);
 
+/* The series' body as a title: "512 B filler per site; 1 thread, private
+ * queue", with "op, layout layout, order order" first when the run has
+ * more than one body; exactly ic_fmt_threads_mode without filler. */
+const char *ic_fmt_series(char *buf, size_t cap, const struct ic_results *res,
+			  const struct ic_group *gr);
+
 /* The counter source of a point as printed: "mixed" when its files disagree. */
 const char *ic_fmt_counter_source(const struct ic_point *p);
 

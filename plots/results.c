@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "attribution.h"
 #include "stats.h"
 
 /* User counters summarize reads, by enum ic_field (NS and IPS are GB's own). */
@@ -23,6 +24,9 @@ static const char *const results_field_key[IC_F_COUNT] = {
 	[IC_F_L1I] = "l1i_miss_per_op",
 	[IC_F_CODE] = "code_bytes_per_site",
 	[IC_F_FOOT] = "footprint_bytes",
+	[IC_F_INSTR] = "instr_per_op",
+	[IC_F_BRANCH] = "branch_miss_per_op",
+	[IC_F_ITLB] = "itlb_miss_per_op",
 };
 
 static int results_fail(char *err, size_t errlen, const char *fmt, ...)
@@ -49,6 +53,7 @@ static void results_point_free(struct ic_point *p)
 	free(p->order);
 	free(p->mode);
 	free(p->reps);
+	free(p->units);
 	free(p);
 }
 
@@ -59,6 +64,7 @@ void ic_results_free(struct ic_results *res)
 	for (size_t i = 0; i < res->ngroups; i++) {
 		free(res->groups[i].points);
 		free(res->groups[i].ratios);
+		ic_attribution_free(res->groups[i].attr);
 	}
 	for (size_t i = 0; i < res->nfiles; i++) {
 		free(res->files[i]->path);
@@ -155,7 +161,7 @@ static char *results_nonfinite_to_null(const char *s, size_t n, size_t *outlen)
 
 struct results_name {
 	char form[64], op[64], layout[64], order[64], mode[64];
-	unsigned long sites, threads;
+	unsigned long sites, threads, filler;
 	int has_threads;
 };
 
@@ -171,7 +177,8 @@ static int results_token(char *dst, size_t cap, const char *s, size_t len)
 	return 0;
 }
 
-static int results_ulong(const char *s, size_t len, unsigned long *out)
+/* A whole number; zero only when zero_ok (filler:0 is no filler). */
+static int results_count(const char *s, size_t len, unsigned long *out, int zero_ok)
 {
 	char buf[32], *end;
 
@@ -181,12 +188,18 @@ static int results_ulong(const char *s, size_t len, unsigned long *out)
 	buf[len] = '\0';
 	errno = 0;
 	*out = strtoul(buf, &end, 10);
-	return (errno || *end || *out == 0) ? -1 : 0;
+	return (errno || *end || (*out == 0 && !zero_ok)) ? -1 : 0;
 }
 
-/* sites/<form>/<op>/<layout>/<order>/<sites>/<mode>[/threads:<T>][/...]
+static int results_ulong(const char *s, size_t len, unsigned long *out)
+{
+	return results_count(s, len, out, 0);
+}
+
+/* sites/<form>/<op>/<layout>/<order>/<sites>/<mode>[/filler:<F>][/threads:<T>][/...]
  * Further components Google Benchmark may add (real_time, min_time:...,
- * repeats:...) are ignored. */
+ * repeats:...) are ignored; no filler component means filler 0, so older
+ * results read as before. */
 static int results_parse_name(const char *name, struct results_name *rn)
 {
 	char *fields[5] = { rn->form, rn->op, rn->layout, rn->order, rn->mode };
@@ -206,6 +219,9 @@ static int results_parse_name(const char *name, struct results_name *rn)
 				return -1;
 		} else if (idx == 5) {
 			if (results_token(fields[4], 64, p, len))
+				return -1;
+		} else if (len > 7 && !strncmp(p, "filler:", 7)) {
+			if (results_count(p + 7, len - 7, &rn->filler, 1))
 				return -1;
 		} else if (len > 8 && !strncmp(p, "threads:", 8)) {
 			if (results_ulong(p + 8, len - 8, &rn->threads))
@@ -247,8 +263,12 @@ static struct ic_point *results_point_get(struct ic_results *res, const struct r
 	struct ic_point *p, **found;
 	size_t i;
 
-	snprintf(key, sizeof(key), "sites/%s/%s/%s/%s/%lu/%s/threads:%lu", rn->form, rn->op,
-		 rn->layout, rn->order, rn->sites, rn->mode, rn->threads);
+	char fill[40] = "";
+
+	if (rn->filler)
+		snprintf(fill, sizeof(fill), "/filler:%lu", rn->filler);
+	snprintf(key, sizeof(key), "sites/%s/%s/%s/%s/%lu/%s%s/threads:%lu", rn->form, rn->op,
+		 rn->layout, rn->order, rn->sites, rn->mode, fill, rn->threads);
 	found = res->npoints ? bsearch(key, res->points, res->npoints, sizeof(*res->points),
 				       results_cmp_key) : NULL;
 	if (found) {
@@ -287,6 +307,7 @@ static struct ic_point *results_point_get(struct ic_results *res, const struct r
 	}
 	p->sites = rn->sites;
 	p->threads = rn->threads;
+	p->filler = rn->filler;
 	p->file = file;
 	/* Into key order: the keys after it move up by one. */
 	for (i = res->npoints++; i > 0 && strcmp(res->points[i - 1]->key, key) > 0; i--)
@@ -353,7 +374,7 @@ static int results_entry(struct ic_results *res, struct ic_file *file, size_t id
 	}
 	if (results_parse_name(name, &rn))
 		return results_fail(err, errlen,
-				    "%s: benchmarks[%zu] '%s' is not sites/<form>/<op>/<layout>/<order>/<sites>/<mode>/threads:<T>",
+				    "%s: benchmarks[%zu] '%s' is not sites/<form>/<op>/<layout>/<order>/<sites>/<mode>[/filler:<F>]/threads:<T>",
 				    path, idx, name);
 	jthreads = json_object_get(entry, "threads");
 	if (json_is_integer(jthreads)) {
@@ -508,7 +529,8 @@ static int results_form_rank(const char *form, const struct ic_analysis_opts *op
 	return 2;
 }
 
-/* Series keys first (op, layout, order, threads, mode), then form, then N. */
+/* Series keys first (op, layout, order, filler, threads, mode), then form,
+ * then N. */
 static int results_cmp_series(const struct ic_point *a, const struct ic_point *b)
 {
 	int c;
@@ -516,6 +538,8 @@ static int results_cmp_series(const struct ic_point *a, const struct ic_point *b
 	if ((c = strcmp(a->op, b->op)) || (c = strcmp(a->layout, b->layout)) ||
 	    (c = strcmp(a->order, b->order)))
 		return c;
+	if (a->filler != b->filler)
+		return a->filler < b->filler ? -1 : 1;
 	if (a->threads != b->threads)
 		return a->threads < b->threads ? -1 : 1;
 	return strcmp(a->mode, b->mode);
@@ -549,114 +573,6 @@ static size_t results_values(const struct ic_point *p, enum ic_field f, double *
 	return n;
 }
 
-/* A process's share of one point: the median of its repetitions' time and
- * their cv. */
-struct results_unit {
-	unsigned unit;
-	int variant;
-	double med, cv;
-};
-
-static int results_cmp_rep_unit(const void *pa, const void *pb)
-{
-	const struct ic_rep *a = pa, *b = pb;
-
-	return (a->unit > b->unit) - (a->unit < b->unit);
-}
-
-/* Per-process medians of a point's time, ascending by unit; returns their
- * count, or (size_t)-1 when memory runs out. */
-static size_t results_units(const struct ic_point *p, struct results_unit **out)
-{
-	struct ic_rep *r = malloc((p->nreps ? p->nreps : 1) * sizeof(*r));
-	double *buf = malloc((p->nreps ? p->nreps : 1) * sizeof(*buf));
-	struct results_unit *u = malloc((p->nreps ? p->nreps : 1) * sizeof(*u));
-	size_t n = 0;
-
-	if (!r || !buf || !u) {
-		free(r);
-		free(buf);
-		free(u);
-		return (size_t)-1;
-	}
-	memcpy(r, p->reps, p->nreps * sizeof(*r));
-	qsort(r, p->nreps, sizeof(*r), results_cmp_rep_unit);
-	for (size_t i = 0; i < p->nreps;) {
-		size_t j = i, k = 0;
-
-		while (j < p->nreps && r[j].unit == r[i].unit) {
-			if (isfinite(r[j].v[IC_F_NS]))
-				buf[k++] = r[j].v[IC_F_NS];
-			j++;
-		}
-		if (k) {
-			u[n] = (struct results_unit){ r[i].unit, r[i].variant, 0, ic_stats_cv(buf, k) };
-			u[n++].med = ic_stats_median(buf, k);
-		}
-		i = j;
-	}
-	free(r);
-	free(buf);
-	*out = u;
-	return n;
-}
-
-static int results_point_stats(struct ic_point *p)
-{
-	double *buf = malloc((p->nreps ? p->nreps : 1) * sizeof(*buf)), *y, *cvs;
-	struct results_unit *u;
-	struct ic_stats_nested s;
-	int *cl;
-	size_t n, ncv = 0;
-
-	if (!buf)
-		return -1;
-	for (int f = 0; f < IC_F_COUNT; f++) {
-		n = results_values(p, f, buf);
-		p->med[f] = ic_stats_median(buf, n);
-	}
-	free(buf);
-	p->ci_lo = p->ci_hi = p->cv = p->share_layout = NAN;
-	n = results_units(p, &u);
-	if (n == (size_t)-1)
-		return -1;
-	y = malloc((n ? n : 1) * sizeof(*y));
-	cvs = malloc((n ? n : 1) * sizeof(*cvs));
-	cl = malloc((n ? n : 1) * sizeof(*cl));
-	if (!y || !cvs || !cl) {
-		free(u);
-		free(y);
-		free(cvs);
-		free(cl);
-		return -1;
-	}
-	for (size_t i = 0; i < n; i++) {
-		y[i] = log(u[i].med);
-		cl[i] = u[i].variant;
-		if (isfinite(u[i].cv))
-			cvs[ncv++] = u[i].cv;
-	}
-	p->cv = ic_stats_median(cvs, ncv);
-	p->nunits = n;
-	if (n) {
-		int ok = ic_stats_nested(y, cl, n, &s) == 0;
-
-		p->nvariants = s.clusters;
-		p->med[IC_F_NS] = exp(s.mean);
-		p->share_layout = s.share_between;
-		if (ok) {
-			ic_stats_nested_interval(&s, 0.05, &p->ci_lo, &p->ci_hi);
-			p->ci_lo = exp(p->ci_lo);
-			p->ci_hi = exp(p->ci_hi);
-		}
-	}
-	free(u);
-	free(y);
-	free(cvs);
-	free(cl);
-	return 0;
-}
-
 static double results_median_over(struct ic_point **pts, size_t n, const char *form, enum ic_field f)
 {
 	double *buf = malloc((n ? n : 1) * sizeof(*buf)), m;
@@ -672,49 +588,222 @@ static double results_median_over(struct ic_point **pts, size_t n, const char *f
 	return m;
 }
 
-/* The ratio at one N from the processes that measured both forms; its band
- * waits for the series (results_group). *s gets the nested estimate. */
-static int results_ratio(struct ic_ratio *r, const struct ic_point *c, const struct ic_point *b,
-			 struct ic_stats_nested *s)
+static int results_cmp_rep_unit(const void *pa, const void *pb)
 {
-	struct results_unit *uc, *ub;
-	size_t nc = results_units(c, &uc), nb, n = 0;
-	double *y;
-	int *cl;
+	const struct ic_rep *a = pa, *b = pb;
 
-	*r = (struct ic_ratio){ .cmp = c, .base = b, .ratio = NAN, .lo = NAN, .hi = NAN,
-				.band_lo = NAN, .band_hi = NAN, .p = NAN, .halfwidth = NAN,
-				.share_layout = NAN, .df = NAN };
-	*s = (struct ic_stats_nested){ .mean = NAN, .se = NAN, .df = NAN };
-	if (nc == (size_t)-1)
-		return -1;
-	nb = results_units(b, &ub);
-	if (nb == (size_t)-1) {
-		free(uc);
+	return (a->unit > b->unit) - (a->unit < b->unit);
+}
+
+static int results_cmp_unit(const void *pa, const void *pb)
+{
+	const struct ic_unit *a = pa, *b = pb;
+
+	return (a->unit > b->unit) - (a->unit < b->unit);
+}
+
+/* Per-process medians of a point's gross time into p->units, ascending by
+ * unit. */
+static int results_units(struct ic_point *p)
+{
+	size_t cap = p->nreps ? p->nreps : 1, n = 0;
+	struct ic_rep *r = malloc(cap * sizeof(*r));
+	double *buf = malloc(cap * sizeof(*buf));
+	struct ic_unit *u = malloc(cap * sizeof(*u));
+
+	if (!r || !buf || !u) {
+		free(r);
+		free(buf);
+		free(u);
 		return -1;
 	}
-	y = malloc((nc ? nc : 1) * sizeof(*y));
-	cl = malloc((nc ? nc : 1) * sizeof(*cl));
+	memcpy(r, p->reps, p->nreps * sizeof(*r));
+	qsort(r, p->nreps, sizeof(*r), results_cmp_rep_unit);
+	for (size_t i = 0; i < p->nreps;) {
+		size_t j = i, k = 0;
+
+		while (j < p->nreps && r[j].unit == r[i].unit) {
+			if (isfinite(r[j].v[IC_F_NS]))
+				buf[k++] = r[j].v[IC_F_NS];
+			j++;
+		}
+		if (k) {
+			u[n] = (struct ic_unit){ r[i].unit, r[i].variant, 0, ic_stats_cv(buf, k) };
+			u[n++].med = ic_stats_median(buf, k);
+		}
+		i = j;
+	}
+	free(r);
+	free(buf);
+	free(p->units);
+	p->units = u;
+	p->nunits = p->nunits_gross = n;
+	return 0;
+}
+
+/* The nested estimate over units of log(med). Returns 1 with an interval,
+ * 0 without one (fewer than two draws; s->mean is still set), -1 when
+ * memory runs out. */
+static int results_nested_units(const struct ic_unit *u, size_t n, struct ic_stats_nested *s)
+{
+	double *y = malloc((n ? n : 1) * sizeof(*y));
+	int *cl = malloc((n ? n : 1) * sizeof(*cl)), ok;
+
+	*s = (struct ic_stats_nested){ .mean = NAN, .se = NAN, .df = NAN, .share_between = NAN };
 	if (!y || !cl) {
-		free(uc);
-		free(ub);
 		free(y);
 		free(cl);
 		return -1;
 	}
-	/* Both lists ascend by unit: pair the processes that ran both forms. */
-	for (size_t i = 0, j = 0; i < nc && j < nb;) {
-		if (uc[i].unit < ub[j].unit) {
-			i++;
-		} else if (uc[i].unit > ub[j].unit) {
-			j++;
-		} else {
-			y[n] = log(uc[i].med / ub[j].med);
-			cl[n++] = uc[i].variant;
-			i++;
-			j++;
-		}
+	for (size_t i = 0; i < n; i++) {
+		y[i] = log(u[i].med);
+		cl[i] = u[i].variant;
 	}
+	ok = n && ic_stats_nested(y, cl, n, s) == 0;
+	free(y);
+	free(cl);
+	return ok;
+}
+
+/* Medians of every field over the repetitions, the within-process cv and
+ * the gross estimate; the time's estimate waits for the filler baseline. */
+static int results_point_gross(struct ic_point *p)
+{
+	double *buf = malloc((p->nreps ? p->nreps : 1) * sizeof(*buf));
+	struct ic_stats_nested s;
+	size_t n, ncv = 0;
+
+	if (!buf)
+		return -1;
+	for (int f = 0; f < IC_F_COUNT; f++) {
+		n = results_values(p, f, buf);
+		p->med[f] = ic_stats_median(buf, n);
+	}
+	if (results_units(p)) {
+		free(buf);
+		return -1;
+	}
+	for (size_t i = 0; i < p->nunits; i++)
+		if (isfinite(p->units[i].cv))
+			buf[ncv++] = p->units[i].cv;
+	p->cv = ic_stats_median(buf, ncv);
+	free(buf);
+	if (results_nested_units(p->units, p->nunits, &s) < 0)
+		return -1;
+	p->ns_gross = exp(s.mean);
+	return 0;
+}
+
+/* The time's estimate and interval from p->units (net where subtracted). */
+static int results_point_stats(struct ic_point *p)
+{
+	struct ic_stats_nested s;
+	int ok = results_nested_units(p->units, p->nunits, &s);
+
+	if (ok < 0)
+		return -1;
+	p->ci_lo = p->ci_hi = p->share_layout = NAN;
+	p->med[IC_F_NS] = p->nunits ? exp(s.mean) : NAN;
+	p->nvariants = p->nunits ? s.clusters : 0;
+	p->share_layout = s.share_between;
+	if (ok) {
+		ic_stats_nested_interval(&s, 0.05, &p->ci_lo, &p->ci_hi);
+		p->ci_lo = exp(p->ci_lo);
+		p->ci_hi = exp(p->ci_hi);
+	}
+	return 0;
+}
+
+const struct ic_point *ic_group_point(const struct ic_group *g, const char *form,
+				      unsigned long sites)
+{
+	for (size_t i = 0; i < g->npoints; i++)
+		if (g->points[i]->sites == sites && !strcmp(g->points[i]->form, form))
+			return g->points[i];
+	return NULL;
+}
+
+/* In a filler series every form but mark keeps, per process, its median
+ * minus the same process's mark median at the same N: the filler's own
+ * time (and the mark's) is then out of every estimate, ratio and band.
+ * A process without that mark point, or not slower than it, gives no net
+ * value: it is left out and counted, never given a value. */
+static void results_filler_subtract(struct ic_group *g)
+{
+	for (size_t i = 0; i < g->npoints; i++) {
+		struct ic_point *p = g->points[i];
+		const struct ic_point *m;
+		size_t k = 0;
+
+		if (!strcmp(p->form, "mark"))
+			continue;
+		m = ic_group_point(g, "mark", p->sites);
+		p->filler_subtracted = 1;
+		for (size_t j = 0; j < p->nunits; j++) {
+			struct ic_unit *u = &p->units[j];
+			const struct ic_unit *mu = m ? bsearch(u, m->units, m->nunits, sizeof(*u),
+							       results_cmp_unit) : NULL;
+
+			if (!mu) {
+				p->n_no_mark++;
+			} else if (!(u->med - mu->med > 0.0)) {
+				p->n_nonpos++;
+			} else {
+				p->units[k] = *u;
+				p->units[k++].med = u->med - mu->med;
+			}
+		}
+		p->nunits = k;
+	}
+}
+
+/* The per-process values of a contrast: y = sum sign[i] log(med of pts[i])
+ * over the processes that ran every point, clustered by layout variant. */
+static size_t results_contrast_units(const struct ic_point *const *pts, const int *sign,
+				      size_t nt, double *y, int *cl)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < pts[0]->nunits; i++) {
+		const struct ic_unit *u = &pts[0]->units[i];
+		double v = sign[0] * log(u->med);
+		size_t k;
+
+		for (k = 1; k < nt; k++) {
+			const struct ic_unit *o = bsearch(u, pts[k]->units, pts[k]->nunits,
+							  sizeof(*u), results_cmp_unit);
+
+			if (!o)
+				break;
+			v += sign[k] * log(o->med);
+		}
+		if (k < nt)
+			continue;
+		y[n] = v;
+		cl[n++] = u->variant;
+	}
+	return n;
+}
+
+/* The contrast at one N; its band waits for the series (results_band).
+ * *s gets the nested estimate. */
+static int results_contrast_at(struct ic_ratio *r, const struct ic_point *const *pts,
+			       const int *sign, size_t nt, struct ic_stats_nested *s)
+{
+	size_t cap = pts[0]->nunits ? pts[0]->nunits : 1, n;
+	double *y = malloc(cap * sizeof(*y));
+	int *cl = malloc(cap * sizeof(*cl));
+
+	*r = (struct ic_ratio){ .cmp = pts[0], .base = pts[nt > 1 ? 1 : 0], .sites = pts[0]->sites,
+				.ratio = NAN, .lo = NAN, .hi = NAN, .band_lo = NAN, .band_hi = NAN,
+				.p = NAN, .halfwidth = NAN, .share_layout = NAN, .df = NAN };
+	*s = (struct ic_stats_nested){ .mean = NAN, .se = NAN, .df = NAN };
+	if (!y || !cl) {
+		free(y);
+		free(cl);
+		return -1;
+	}
+	n = results_contrast_units(pts, sign, nt, y, cl);
 	r->nunits = n;
 	if (n) {
 		int ok = ic_stats_nested(y, cl, n, s) == 0;
@@ -730,69 +819,138 @@ static int results_ratio(struct ic_ratio *r, const struct ic_point *c, const str
 			r->df = s->df;
 		}
 	}
-	free(uc);
-	free(ub);
 	free(y);
 	free(cl);
 	return 0;
 }
 
-static int results_group(struct ic_group *g, const struct ic_analysis_opts *opts)
+/* The band: every N of the series at once, family-wise (Bonferroni over the
+ * m points that have an interval); the noisy flag and the side from it. */
+static void results_band(struct ic_ratio *r, size_t n, const struct ic_stats_nested *ns,
+			 const struct ic_analysis_opts *opts)
 {
-	struct ic_stats_nested *ns;
-	struct ic_ratio_point *rp;
-	size_t nrp = 0, m = 0;
+	size_t m = 0;
 
-	g->ratios = calloc(g->npoints ? g->npoints : 1, sizeof(*g->ratios));
-	ns = calloc(g->npoints ? g->npoints : 1, sizeof(*ns));
-	if (!g->ratios || !ns) {
+	for (size_t i = 0; i < n; i++)
+		m += isfinite(r[i].lo);
+	for (size_t i = 0; i < n; i++) {
+		struct ic_ratio_point pt;
+
+		if (isfinite(r[i].lo)) {
+			ic_stats_nested_interval(&ns[i], opts->family / (double)m, &r[i].band_lo,
+						 &r[i].band_hi);
+			r[i].band_lo = exp(r[i].band_lo);
+			r[i].band_hi = exp(r[i].band_hi);
+			r[i].halfwidth = (r[i].band_hi - r[i].band_lo) / 2.0 / r[i].ratio;
+		}
+		/* No band (NAN) is noisy too: !(x <= limit). */
+		r[i].noisy = !(r[i].halfwidth <= opts->noise_ci);
+		pt = (struct ic_ratio_point){ (double)r[i].sites, r[i].ratio, r[i].band_lo, r[i].band_hi };
+		r[i].side = ic_ratio_point_side(&pt);
+	}
+}
+
+/* The contrast of forms[] with sign[] at every N where forms[0] and every
+ * other form have a time, ascending N. */
+static int results_contrast_series(const struct ic_group *g, const char *const *forms,
+				   const int *sign, size_t nt, const struct ic_analysis_opts *opts,
+				   struct ic_ratio **out, size_t *nout)
+{
+	struct ic_ratio *r = calloc(g->npoints ? g->npoints : 1, sizeof(*r));
+	struct ic_stats_nested *ns = calloc(g->npoints ? g->npoints : 1, sizeof(*ns));
+	const struct ic_point *pts[8];
+	size_t n = 0;
+
+	*out = NULL;
+	*nout = 0;
+	if (!r || !ns || nt > 8) {
+		free(r);
 		free(ns);
 		return -1;
 	}
+	/* Points sort by form, then N: forms[0]'s points come in ascending N. */
 	for (size_t i = 0; i < g->npoints; i++) {
-		struct ic_point *c = g->points[i];
+		size_t k;
 
-		if (strcmp(c->form, opts->compare) || !isfinite(c->med[IC_F_NS]))
+		pts[0] = g->points[i];
+		if (strcmp(pts[0]->form, forms[0]) || !isfinite(pts[0]->med[IC_F_NS]))
 			continue;
-		for (size_t j = 0; j < g->npoints; j++) {
-			struct ic_point *b = g->points[j];
-
-			if (b->sites != c->sites || strcmp(b->form, opts->baseline) ||
-			    !isfinite(b->med[IC_F_NS]))
-				continue;
-			if (results_ratio(&g->ratios[g->nratios], c, b, &ns[g->nratios])) {
-				free(ns);
-				return -1;
-			}
-			m += isfinite(g->ratios[g->nratios].lo);
-			g->nratios++;
-			break;
+		for (k = 1; k < nt; k++) {
+			pts[k] = ic_group_point(g, forms[k], pts[0]->sites);
+			if (!pts[k] || !isfinite(pts[k]->med[IC_F_NS]))
+				break;
 		}
-	}
-	/* The band: every N of the series at once, family-wise 95%. */
-	for (size_t i = 0; i < g->nratios; i++) {
-		struct ic_ratio *r = &g->ratios[i];
-
-		if (isfinite(r->lo)) {
-			ic_stats_nested_interval(&ns[i], opts->family / (double)m, &r->band_lo, &r->band_hi);
-			r->band_lo = exp(r->band_lo);
-			r->band_hi = exp(r->band_hi);
-			r->halfwidth = (r->band_hi - r->band_lo) / 2.0 / r->ratio;
+		if (k < nt)
+			continue;
+		if (results_contrast_at(&r[n], pts, sign, nt, &ns[n])) {
+			free(r);
+			free(ns);
+			return -1;
 		}
-		/* No band (NAN) is noisy too: !(x <= limit). */
-		r->noisy = !(r->halfwidth <= opts->noise_ci);
-		struct ic_ratio_point pt = { (double)r->cmp->sites, r->ratio, r->band_lo, r->band_hi };
-
-		r->side = ic_ratio_point_side(&pt);
+		n++;
 	}
+	results_band(r, n, ns, opts);
 	free(ns);
+	if (!n) {
+		free(r);
+		r = NULL;
+	}
+	*out = r;
+	*nout = n;
+	return 0;
+}
+
+int ic_results_ratio_series(const struct ic_group *g, const char *num, const char *den,
+			    const struct ic_analysis_opts *opts, struct ic_ratio **out, size_t *n)
+{
+	const char *forms[2] = { num, den };
+	static const int sign[2] = { 1, -1 };
+
+	return results_contrast_series(g, forms, sign, 2, opts, out, n);
+}
+
+int ic_results_interaction_series(const struct ic_group *g, const char *a, const char *a0,
+				  const char *b, const char *b0,
+				  const struct ic_analysis_opts *opts, struct ic_ratio **out,
+				  size_t *n)
+{
+	const char *forms[4] = { a, a0, b, b0 };
+	static const int sign[4] = { 1, -1, -1, 1 };
+	int rc = results_contrast_series(g, forms, sign, 4, opts, out, n);
+
+	/* Named by its outer forms: a over b. */
+	for (size_t i = 0; rc == 0 && i < *n; i++)
+		(*out)[i].base = ic_group_point(g, b, (*out)[i].sites);
+	return rc;
+}
+
+int ic_results_contrast(const struct ic_point *const *pts, const int *sign, size_t n,
+			struct ic_ratio *out)
+{
+	struct ic_stats_nested s;
+	/* A family of one: the band is the 95% interval itself. */
+	static const struct ic_analysis_opts one = { .family = 0.05, .noise_ci = INFINITY };
+
+	if (results_contrast_at(out, pts, sign, n, &s))
+		return -1;
+	results_band(out, 1, &s, &one);
+	out->noisy = 0;
+	return 0;
+}
+
+static int results_group(struct ic_group *g, const struct ic_analysis_opts *opts)
+{
+	struct ic_ratio_point *rp;
+
+	if (ic_results_ratio_series(g, opts->compare, opts->baseline, opts, &g->ratios, &g->nratios))
+		return -1;
 	rp = malloc((g->nratios ? g->nratios : 1) * sizeof(*rp));
 	if (!rp)
 		return -1;
 	for (size_t i = 0; i < g->nratios; i++)
-		rp[nrp++] = (struct ic_ratio_point){ (double)g->ratios[i].cmp->sites, g->ratios[i].ratio,
-						     g->ratios[i].band_lo, g->ratios[i].band_hi };
-	ic_crossover_find(rp, nrp, &g->xo);
+		rp[i] = (struct ic_ratio_point){ (double)g->ratios[i].sites, g->ratios[i].ratio,
+						 g->ratios[i].band_lo, g->ratios[i].band_hi };
+	ic_crossover_find(rp, g->nratios, &g->xo);
 	free(rp);
 	g->code_cmp = results_median_over(g->points, g->npoints, opts->compare, IC_F_CODE);
 	g->code_base = results_median_over(g->points, g->npoints, opts->baseline, IC_F_CODE);
@@ -809,7 +967,7 @@ int ic_results_analyse(struct ic_results *res, const struct ic_analysis_opts *op
 				    res->n_aggregates, res->n_other);
 	qsort_r(res->points, res->npoints, sizeof(*res->points), results_cmp_point, &res->opts);
 	for (size_t i = 0; i < res->npoints; i++)
-		if (results_point_stats(res->points[i]))
+		if (results_point_gross(res->points[i]))
 			return results_fail(err, errlen, "out of memory");
 	for (size_t i = 0; i < res->npoints;) {
 		size_t j = i + 1;
@@ -828,15 +986,24 @@ int ic_results_analyse(struct ic_results *res, const struct ic_analysis_opts *op
 		g->order = res->points[i]->order;
 		g->mode = res->points[i]->mode;
 		g->threads = res->points[i]->threads;
+		g->filler = res->points[i]->filler;
 		g->npoints = j - i;
 		g->points = malloc(g->npoints * sizeof(*g->points));
 		if (!g->points)
 			return results_fail(err, errlen, "out of memory");
 		memcpy(g->points, res->points + i, g->npoints * sizeof(*g->points));
+		if (g->filler)
+			results_filler_subtract(g);
+		for (size_t k = 0; k < g->npoints; k++)
+			if (results_point_stats(g->points[k]))
+				return results_fail(err, errlen, "out of memory");
 		if (results_group(g, &res->opts))
 			return results_fail(err, errlen, "out of memory");
 		i = j;
 	}
+	for (size_t g = 0; g < res->ngroups; g++)
+		if (ic_attribution_analyse(res, &res->groups[g]))
+			return results_fail(err, errlen, "out of memory");
 	return 0;
 }
 

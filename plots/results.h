@@ -1,6 +1,6 @@
 /* Benchmark results as summarize sees them: Google Benchmark JSON files
  * from sites_bench, grouped into points (one per form, op, layout, order,
- * sites, threads, mode), with per-point statistics, compare/baseline
+ * filler, sites, threads, mode), with per-point statistics, compare/baseline
  * ratios per N and a crossover per series.
  *
  * Each input file is one process of one layout variant (its context's
@@ -9,6 +9,12 @@
  * interval of stats.h over layout variants (over processes when only one
  * variant was run), so it holds the spread between builds and processes,
  * not only between repetitions (issue 8).
+ *
+ * In a series with filler F > 0 (every site also runs F bytes of other
+ * code) each form's process median is first made net of the filler
+ * baseline: the same process's median of form mark at the same N. Every
+ * statistic below sees only net values; the mark point stays gross
+ * (issue 9).
  */
 #ifndef IC_RESULTS_H
 #define IC_RESULTS_H
@@ -27,6 +33,9 @@ enum ic_field {
 	IC_F_L1I,      /* l1i_miss_per_op */
 	IC_F_CODE,     /* code_bytes_per_site */
 	IC_F_FOOT,     /* footprint_bytes */
+	IC_F_INSTR,    /* instr_per_op */
+	IC_F_BRANCH,   /* branch_miss_per_op */
+	IC_F_ITLB,     /* itlb_miss_per_op */
 	IC_F_COUNT
 };
 
@@ -45,10 +54,19 @@ struct ic_file {
 	                            * ic_results.layouts; variant 0 when absent */
 };
 
+/* A process's share of one point: the median of its repetitions' time
+ * (net of the filler baseline where the point's is) and their cv. */
+struct ic_unit {
+	unsigned unit;
+	int variant;
+	double med, cv;
+};
+
 struct ic_point {
-	char *key;                 /* sites/<form>/.../<mode>/threads:<T> */
+	char *key;                 /* sites/<form>/.../<mode>[/filler:<F>]/threads:<T> */
 	char *form, *op, *layout, *order, *mode;
 	unsigned long sites, threads;
+	unsigned long filler;      /* bytes of other code per site; 0 without */
 	struct ic_rep *reps;
 	size_t nreps, capreps;
 	const struct ic_file *file;   /* first file holding this point that counted
@@ -62,15 +80,27 @@ struct ic_point {
 	                            * IC_F_NS the nested estimate: the geometric
 	                            * mean over variants of the process medians */
 	double ci_lo, ci_hi;       /* 95% interval of med[IC_F_NS]; NAN with < 2 draws */
-	double cv;                 /* of IC_F_NS within a process (median over processes) */
+	double cv;                 /* of IC_F_NS within a process (median over
+	                            * processes), of the gross repetitions */
 	double share_layout;       /* of the process-to-process variance, the share
 	                            * between layout variants; NAN when not estimable */
-	size_t nunits, nvariants;  /* processes and layout variants with this point */
+	size_t nunits, nvariants;  /* processes and layout variants that count */
+
+	/* Per-process medians every statistic uses, ascending by unit. */
+	struct ic_unit *units;
+	double ns_gross;           /* the estimate before the filler subtraction */
+	int filler_subtracted;     /* units[] are net of the series' mark point */
+	size_t nunits_gross;       /* processes that measured the point at all */
+	size_t n_no_mark;          /* of them, left out: no mark point in that process */
+	size_t n_nonpos;           /* left out: net time <= 0 */
 };
 
-/* compare/baseline at one N of one series, from the processes that ran both. */
+/* A ratio at one N of one series, from the processes that ran every form
+ * in it: compare/baseline, any pair, or a ratio of ratios. */
 struct ic_ratio {
-	const struct ic_point *cmp, *base;
+	const struct ic_point *cmp, *base;   /* numerator and denominator (of a
+	                                      * ratio of ratios: the two outer ones) */
+	unsigned long sites;
 	double ratio;              /* geometric mean over variants of each process's
 	                            * ratio of the forms' medians */
 	double lo, hi;             /* its 95% interval (this N alone) */
@@ -85,16 +115,19 @@ struct ic_ratio {
 	enum ic_point_side side;   /* from the band */
 };
 
-/* One series: every form of one op, layout, order, threads and mode. */
+struct ic_attribution;
+
+/* One series: every form of one op, layout, order, filler, threads and mode. */
 struct ic_group {
 	const char *op, *layout, *order, *mode;
-	unsigned long threads;
+	unsigned long threads, filler;
 	struct ic_point **points;  /* sorted like the whole points list */
 	size_t npoints;
 	struct ic_ratio *ratios;   /* ascending sites */
 	size_t nratios;
 	struct ic_crossover xo;
 	double code_cmp, code_base;   /* median code_bytes_per_site over the series */
+	struct ic_attribution *attr;  /* attribution.h; NULL only on failure */
 };
 
 struct ic_analysis_opts {
@@ -144,6 +177,34 @@ const char *ic_results_context(const struct ic_results *res, const char *key, ch
 			       size_t cap);
 /* The same as a number of bytes, count, etc.; NAN when absent or not numeric. */
 double ic_results_context_num(const struct ic_results *res, const char *key);
+
+/* The ratio num/den of one series at every N where both forms have a time,
+ * with the machinery of compare/baseline: per process the ratio of the two
+ * medians, the nested t interval over variants, and the Bonferroni band
+ * over the series' N (at opts->family), its noisy flag and side. *out is
+ * malloc'd (NULL with *n = 0 when no N has both). Returns 0, or -1 when
+ * memory runs out. */
+int ic_results_ratio_series(const struct ic_group *g, const char *num, const char *den,
+			    const struct ic_analysis_opts *opts, struct ic_ratio **out, size_t *n);
+
+/* The ratio of ratios (a/a0)/(b/b0) per N, formed within each process that
+ * ran all four forms, with the same interval and band: e.g. how much more
+ * the lock costs inlined, (inline/inline_nolock)/(extern/extern_nolock). */
+int ic_results_interaction_series(const struct ic_group *g, const char *a, const char *a0,
+				  const char *b, const char *b0,
+				  const struct ic_analysis_opts *opts, struct ic_ratio **out,
+				  size_t *n);
+
+/* One contrast of any points: the per-process product of their times
+ * raised to sign[i] (+1 or -1), with its 95% interval (no band: it stands
+ * alone). E.g. the step of inline/extern from one N to the next. Returns 0,
+ * or -1 when memory runs out. */
+int ic_results_contrast(const struct ic_point *const *pts, const int *sign, size_t n,
+			struct ic_ratio *out);
+
+/* The point of form at sites in a series, NULL when not measured. */
+const struct ic_point *ic_group_point(const struct ic_group *g, const char *form,
+				      unsigned long sites);
 
 /* Whether a ratio's 95% interval (this N alone) lies wholly on one side of
  * x, or holds x; both 0 when the ratio has no interval. */

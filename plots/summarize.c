@@ -33,13 +33,16 @@ static const char ic_usage[] =
 	"layout the process ran), and writes, each atomically:\n"
 	"  DIR/benchmark.json   all benchmarks of all files under the first file's context\n"
 	"                       (readable by Google Benchmark's tools/compare.py)\n"
-	"  DIR/points.csv       one row per point: time per call site, its 95%% interval\n"
+	"  DIR/points.csv       one row per point: time per call site, its 95% interval\n"
 	"                       over layouts and processes, cv, counters (empty when not\n"
-	"                       measured), variants, processes, layout share\n"
-	"  DIR/ratios.csv       per N: compare/baseline ratio, its 95%% interval, the\n"
+	"                       measured), variants, processes, layout share, filler,\n"
+	"                       the gross time and whether the time is net of the filler\n"
+	"                       baseline (form mark at the same N, in the same process)\n"
+	"  DIR/ratios.csv       per N: compare/baseline ratio, its 95% interval, the\n"
 	"                       family-wise band, p, noisy flag, layout share\n"
 	"  DIR/crossover.csv    per series: verdict and the crossover bracket\n"
-	"  DIR/summary.md       recommendation, evidence, machine, counters, method\n"
+	"  DIR/summary.md       recommendation, evidence, what each difference is made of\n"
+	"                       (calls, copies, lock, capacity), machine, counters, method\n"
 	"  DIR/calibration.csv  only with --planted\n"
 	"  DIR/plots/*.dat, DIR/plots/data.gp   input of plots/draw.sh DIR\n"
 	"\n"
@@ -48,7 +51,7 @@ static const char ic_usage[] =
 	"  --compare FORM     numerator of the ratio (default inline)\n"
 	"  --baseline FORM    denominator of the ratio (default extern)\n"
 	"  --noise-ci X       flag a point whose band half-width exceeds X of the ratio\n"
-	"                     (default 0.03: wider cannot resolve a 3%% difference)\n"
+	"                     (default 0.03: wider cannot resolve a 3% difference)\n"
 	"  --planted F        calibration: the compare form carries a planted extra cost F\n"
 	"                     (e.g. 0.03); report whether each interval shows it\n"
 	"  --help             this text\n"
@@ -58,7 +61,8 @@ static const char ic_usage[] =
 
 enum {
 	IC_OUT_JSON, IC_OUT_POINTS, IC_OUT_RATIOS, IC_OUT_CROSSOVER, IC_OUT_SUMMARY,
-	IC_OUT_GP, IC_OUT_TIME, IC_OUT_L1I, IC_OUT_FOOT, IC_OUT_RATIO_DAT, IC_OUT_CALIBRATION,
+	IC_OUT_GP, IC_OUT_TIME, IC_OUT_L1I, IC_OUT_FOOT, IC_OUT_RATIO_DAT, IC_OUT_ATTR_DAT,
+	IC_OUT_CALIBRATION,
 	IC_OUT_COUNT
 };
 
@@ -73,6 +77,7 @@ static const char *const ic_out_name[IC_OUT_COUNT] = {
 	[IC_OUT_L1I] = "plots/l1i.dat",
 	[IC_OUT_FOOT] = "plots/footprint.dat",
 	[IC_OUT_RATIO_DAT] = "plots/ratio.dat",
+	[IC_OUT_ATTR_DAT] = "plots/attribution.dat",
 	[IC_OUT_CALIBRATION] = "calibration.csv",
 };
 
@@ -159,7 +164,8 @@ static int ic_write_all(const struct ic_results *res, json_t *merged, const char
 			return 1;
 		}
 	cf = (struct ic_chart_files){ outs[IC_OUT_GP].f, outs[IC_OUT_TIME].f, outs[IC_OUT_L1I].f,
-				      outs[IC_OUT_FOOT].f, outs[IC_OUT_RATIO_DAT].f };
+				      outs[IC_OUT_FOOT].f, outs[IC_OUT_RATIO_DAT].f,
+				      outs[IC_OUT_ATTR_DAT].f };
 	if (json_dumpf(merged, outs[IC_OUT_JSON].f, JSON_INDENT(2)) ||
 	    fputc('\n', outs[IC_OUT_JSON].f) == EOF ||
 	    ic_tables_points_write(outs[IC_OUT_POINTS].f, res) ||

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "attribution.h"
 #include "format.h"
 #include "stats.h"
 
@@ -175,16 +176,14 @@ static size_t summary_noisy_count(const struct ic_group *gr)
 
 static void summary_series_title(FILE *f, const struct ic_results *res, const struct ic_group *gr)
 {
-	char tm[96];
+	char t[512];
 
-	if (ic_fmt_many_bodies(res))
-		fprintf(f, "%s, %s layout, %s order; ", gr->op, gr->layout, gr->order);
-	fputs(ic_fmt_threads_mode(tm, sizeof(tm), gr), f);
+	fputs(ic_fmt_series(t, sizeof(t), res, gr), f);
 }
 
 static void summary_recommendation(FILE *f, const struct ic_results *res, const struct ic_group *gr)
 {
-	char ctx[IC_RESULTS_CONTEXT_MAX], tm[96];
+	char ctx[IC_RESULTS_CONTEXT_MAX], tm[96], fb[32];
 	const char *cpu = ic_results_context(res, "cpu_model", ctx, sizeof(ctx));
 	size_t noisy = summary_noisy_count(gr);
 
@@ -192,8 +191,11 @@ static void summary_recommendation(FILE *f, const struct ic_results *res, const 
 	if (ic_fmt_many_bodies(res))
 		fprintf(f, "%s, %s layout, %s order; ", gr->op, gr->layout, gr->order);
 	summary_code_phrase(f, res, gr);
-	fprintf(f, ") on %s, %s: ", *cpu ? cpu : "this CPU (model not recorded)",
-		ic_fmt_threads_mode(tm, sizeof(tm), gr));
+	fprintf(f, ") on %s, ", *cpu ? cpu : "this CPU (model not recorded)");
+	if (gr->filler)
+		fprintf(f, "with %s filler per site (times net of it), ",
+			ic_fmt_bytes(fb, sizeof(fb), (double)gr->filler));
+	fprintf(f, "%s: ", ic_fmt_threads_mode(tm, sizeof(tm), gr));
 	summary_statement(f, res, gr);
 	fputc('.', f);
 	if (noisy == gr->nratios && noisy)
@@ -256,6 +258,10 @@ static void summary_sig4(FILE *f, double x)
 
 static void summary_time_cell(FILE *f, const struct ic_point *p)
 {
+	if (!isfinite(p->med[IC_F_NS])) {
+		fputs("—", f);
+		return;
+	}
 	summary_sig4(f, p->med[IC_F_NS]);
 	if (isfinite(p->ci_lo)) {
 		fputs(" [", f);
@@ -305,9 +311,69 @@ static const char *summary_ci_label(const struct ic_group *gr)
 	return " (no interval: fewer than 2 processes or layouts)";
 }
 
+/* Processes a filler series could not make net, per point: never given a
+ * value. One sentence when every point lost the same processes. */
+static void summary_left_out(FILE *f, const struct ic_group *gr)
+{
+	const struct ic_point *first = NULL;
+	size_t n = 0, shown = 0, nonpos = 0;
+	int same = 1;
+
+	for (size_t i = 0; i < gr->npoints; i++) {
+		const struct ic_point *p = gr->points[i];
+
+		if (!p->filler_subtracted)
+			continue;
+		if (p->n_no_mark + p->n_nonpos == 0) {
+			same = 0;
+			continue;
+		}
+		n++;
+		nonpos += p->n_nonpos;
+		if (!first)
+			first = p;
+		else if (p->n_no_mark != first->n_no_mark || p->n_nonpos != first->n_nonpos ||
+			 p->nunits_gross != first->nunits_gross || !p->nunits != !first->nunits)
+			same = 0;
+	}
+	if (!n)
+		return;
+	fputs("Left out of the net times (a process gives no net value without its own mark point at "
+	      "that N, or when the form was not slower than that mark):", f);
+	for (size_t i = 0; i < gr->npoints; i++) {
+		const struct ic_point *p = same ? first : gr->points[i];
+
+		if (!same && (!p->filler_subtracted || p->n_no_mark + p->n_nonpos == 0))
+			continue;
+		if (same)
+			fprintf(f, " at every N of every form (%zu points): ", n);
+		else if (shown++ == 8) {
+			fprintf(f, "; and %zu more point%s (points.csv: processes)", n - 8, summary_s(n - 8));
+			break;
+		} else
+			fprintf(f, "%s %s at N = %lu: ", shown > 1 ? ";" : "", p->form, p->sites);
+		fprintf(f, "%zu of %zu process%s", p->n_no_mark + p->n_nonpos, p->nunits_gross,
+			p->nunits_gross == 1 ? "" : "es");
+		if (p->n_no_mark)
+			fprintf(f, ", %zu without a mark point", p->n_no_mark);
+		if (p->n_nonpos)
+			fprintf(f, ", %zu with net time ≤ 0", p->n_nonpos);
+		if (!p->nunits)
+			fputs(" (no net time at all: not measured)", f);
+		if (same)
+			break;
+	}
+	fputs(".", f);
+	if (nonpos)
+		fputs(" Where processes were left out for a net time ≤ 0, the rest may overstate that "
+		      "point's net time: read it as an upper value.", f);
+	fputs("\n\n", f);
+}
+
 static void summary_evidence(FILE *f, const struct ic_results *res, const struct ic_group *gr)
 {
 	const char *c = res->opts.compare, *b = res->opts.baseline, *ci = summary_ci_label(gr);
+	const char *net = gr->filler ? "net " : "";
 	int mixed, any;
 	const char *l1 = summary_l1i_label(gr, &mixed, &any);
 
@@ -315,13 +381,18 @@ static void summary_evidence(FILE *f, const struct ic_results *res, const struct
 	summary_series_title(f, res, gr);
 	fputs("\n\n", f);
 	summary_verdict_line(f, res, gr);
+	if (gr->filler)
+		fputs("Times per site in this series are net of the filler baseline: each process's "
+		      "`mark` median at the same N is subtracted first (gross times: points.csv, "
+		      "ns_gross_per_op).\n\n", f);
+	summary_left_out(f, gr);
 	if (gr->nratios == 0) {
 		fprintf(f, "No N with both %s and %s measured; see points.csv.\n\n", c, b);
 		return;
 	}
-	fprintf(f, "| N | %s ns/site%s | %s ns/site%s | %s/%s%s | band (all N, 95%%) | layout share "
-		"| p | noisy | L1i miss/site %s%s | L1i miss/site %s%s |\n", c, ci, b, ci, c, b, ci, c, l1,
-		b, l1);
+	fprintf(f, "| N | %s %sns/site%s | %s %sns/site%s | %s/%s%s | band (all N, 95%%) | layout share "
+		"| p | noisy | L1i miss/site %s%s | L1i miss/site %s%s |\n", c, net, ci, b, net, ci, c, b,
+		ci, c, l1, b, l1);
 	fputs("|---:|---:|---:|---:|---:|---:|---:|:---:|---:|---:|\n", f);
 	for (size_t i = 0; i < gr->nratios; i++) {
 		const struct ic_ratio *r = &gr->ratios[i];
@@ -365,6 +436,17 @@ static void summary_mark(FILE *f, const struct ic_results *res, const struct ic_
 	}
 	if (!first)
 		return;
+	if (gr->filler) {
+		char fb[32];
+
+		fprintf(f, "Sites that only mark and run the %s filler (form `mark`) took %.3g ns per site "
+			"at N = %lu", ic_fmt_bytes(fb, sizeof(fb), (double)gr->filler), first->med[IC_F_NS],
+			first->sites);
+		if (last != first)
+			fprintf(f, " and %.3g ns at N = %lu", last->med[IC_F_NS], last->sites);
+		fputs(" (gross): the baseline subtracted from every other form's time in this series.\n\n", f);
+		return;
+	}
 	for (size_t i = 0; i < gr->nratios && isnan(share); i++)
 		if (gr->ratios[i].base->sites == first->sites && isfinite(gr->ratios[i].base->med[IC_F_NS]))
 			share = first->med[IC_F_NS] / gr->ratios[i].base->med[IC_F_NS];
@@ -583,6 +665,20 @@ static void summary_method(FILE *f, const struct ic_results *res)
 		"at %g / m (Bonferroni over the m points of the series), so that all m hold at once "
 		"with probability 95%% or more. A form is faster at N only when the whole band is on "
 		"its side of 1.\n", res->opts.family);
+	for (size_t g = 0; g < res->ngroups; g++)
+		if (res->groups[g].filler) {
+			fputs("- Filler: in a series with filler (F bytes of other straight-line code at every "
+			      "site), each process's median of the `mark` point at the same N, filler, threads "
+			      "and mode is subtracted from every other form's median in that process before "
+			      "any estimate, interval, ratio, band or crossover; the mark point stays gross, "
+			      "and a process without that mark point, or whose net time is not above 0, is "
+			      "left out of the point and counted.\n", f);
+			break;
+		}
+	fputs("- Attribution: each line of \"What the difference is made of\" is a ratio formed "
+	      "within each process, with the interval and band above; a per-N line's band holds "
+	      "over that line's N, not over all lines at once. A component is stated only where its "
+	      "band (per-N lines) or interval (single comparisons) excludes 1.\n", f);
 	fprintf(f, "- Crossover rule: the points resolved by the band, in ascending N, may switch "
 		"side once; the crossover is then the bracket (A, B) between the last N resolved for the "
 		"first winner and the first N resolved for the other, with no point estimate inside. A "
@@ -642,6 +738,7 @@ int ic_summary_write(FILE *f, const struct ic_results *res)
 	for (size_t g = 0; g < res->ngroups; g++) {
 		summary_evidence(f, res, &res->groups[g]);
 		summary_mark(f, res, &res->groups[g]);
+		ic_attribution_write(f, res, &res->groups[g]);
 	}
 	summary_machine(f, res);
 	summary_counters(f, res);

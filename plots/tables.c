@@ -46,7 +46,7 @@ int ic_tables_points_write(FILE *f, const struct ic_results *res)
 {
 	fputs("form,op,layout,order,sites,threads,mode,ns_per_op,ns_ci_lo,ns_ci_hi,cv,ops_per_s,"
 	      "cycles_per_op,l1i_miss_per_op,counter_source,code_bytes_per_site,footprint_bytes,"
-	      "variants,processes,reps,layout_share\n", f);
+	      "variants,processes,reps,layout_share,filler,ns_gross_per_op,filler_subtracted\n", f);
 	for (size_t i = 0; i < res->npoints; i++) {
 		const struct ic_point *p = res->points[i];
 
@@ -64,8 +64,11 @@ int ic_tables_points_write(FILE *f, const struct ic_results *res)
 		tables_num(f, p->med[IC_F_CODE], "%.10g", ',');
 		tables_num(f, p->med[IC_F_FOOT], "%.10g", 0);
 		fprintf(f, ",%zu,%zu,%zu,", p->nvariants, p->nunits, p->nreps);
-		tables_num(f, p->share_layout, "%.4f", 0);
-		fputc('\n', f);
+		tables_num(f, p->share_layout, "%.4f", ',');
+		/* ns_per_op is net of the mark where filler_subtracted; this is not. */
+		fprintf(f, "%lu,", p->filler);
+		tables_num(f, p->ns_gross, "%.10g", ',');
+		fprintf(f, "%d\n", p->filler_subtracted);
 	}
 	return ferror(f) ? -1 : 0;
 }
@@ -74,7 +77,7 @@ int ic_tables_ratios_write(FILE *f, const struct ic_results *res)
 {
 	fputs("op,layout,order,sites,threads,mode,compare,baseline,ns_compare,ns_baseline,ratio,"
 	      "ratio_ci_lo,ratio_ci_hi,p_value,cv_compare,cv_baseline,reps_compare,reps_baseline,"
-	      "noisy,faster,band_lo,band_hi,variants,processes,layout_share,df\n", f);
+	      "noisy,faster,band_lo,band_hi,variants,processes,layout_share,df,filler\n", f);
 	for (size_t g = 0; g < res->ngroups; g++) {
 		const struct ic_group *gr = &res->groups[g];
 
@@ -97,8 +100,8 @@ int ic_tables_ratios_write(FILE *f, const struct ic_results *res)
 			tables_num(f, r->band_hi, "%.6f", ',');
 			fprintf(f, "%zu,%zu,", r->nvariants, r->nunits);
 			tables_num(f, r->share_layout, "%.4f", ',');
-			tables_num(f, r->df, "%g", 0);
-			fputc('\n', f);
+			tables_num(f, r->df, "%g", ',');
+			fprintf(f, "%lu\n", gr->filler);
 		}
 	}
 	return ferror(f) ? -1 : 0;
@@ -109,7 +112,7 @@ int ic_tables_crossover_write(FILE *f, const struct ic_results *res)
 	fputs("op,layout,order,threads,mode,compare,baseline,verdict,small_n_winner,"
 	      "crossover_sites,crossover_ci_lo,crossover_ci_hi,bracket_lo,bracket_hi,"
 	      "points,compare_faster,baseline_faster,unresolved,sites_min,sites_max,lone_sites,"
-	      "switches\n", f);
+	      "switches,filler\n", f);
 	for (size_t g = 0; g < res->ngroups; g++) {
 		const struct ic_group *gr = &res->groups[g];
 		const struct ic_crossover *xo = &gr->xo;
@@ -134,7 +137,7 @@ int ic_tables_crossover_write(FILE *f, const struct ic_results *res)
 			fputc(',', f);
 		fputc(',', f);
 		tables_num(f, xo->lone_sites, "%.0f", 0);
-		fprintf(f, ",%zu\n", xo->switches);
+		fprintf(f, ",%zu,%lu\n", xo->switches, gr->filler);
 	}
 	return ferror(f) ? -1 : 0;
 }

@@ -1,5 +1,6 @@
 # Time per call site vs N, one line per form with 95% interval bars,
-# one panel per threads x mode.
+# one panel per series; dashed lines mark the N where each form's code
+# footprint first passes the L1i and the L2 (from the context's sizes).
 load ic_src.'/style.gp'
 
 ic_chart_title = 'Time per call site vs call sites N (median of repetitions, 95% interval)'
@@ -10,8 +11,11 @@ set ylabel 'time per call site (ns)'
 do for [p = 1:ic_npanels] {
 	set title ic_title[p]
 	if (ic_has_time[p]) {
+		eval ic_time_marks[p]
 		plot for [f = 1:ic_nforms] ic_dir.'/time.dat' index ((p - 1) * ic_nforms + f - 1) \
 			using ($1 * ic_shift(f)):2:3:4 with yerrorlines lw 1.5 pt 7 ps 0.6 lc rgb ic_color(f) title ic_form[f]
+		unset arrow
+		do for [i = 100:199] { unset label i }
 	} else {
 		ic_empty_text = 'no timings for this series'
 		eval ic_empty_panel

@@ -1,7 +1,8 @@
 #!/bin/sh
 # plots/draw.sh draws every chart as PNG and SVG from summarize's output,
-# with and without counters, and without gnuplot it says how to get the
-# charts, exits 0 and leaves the results alone.
+# with and without counters and control forms (the attribution chart), and
+# without gnuplot it says how to get the charts, exits 0 and leaves the
+# results alone.
 # usage: test_plots_draw.sh SUMMARIZE FAKEGB DRAW_SH
 set -u
 summarize=$1
@@ -39,7 +40,7 @@ if ! command -v gnuplot >/dev/null 2>&1; then
 fi
 
 check_charts() {
-	for chart in time l1i footprint ratio; do
+	for chart in time l1i footprint ratio attribution; do
 		png=$1/plots/$chart.png
 		svg=$1/plots/$chart.svg
 		[ -s "$png" ] || fail "$png missing"
@@ -63,6 +64,26 @@ grep -q 'simulated (valgrind, L1i 32 KiB/8-way/64 B)' "$work/full/plots/l1i.svg"
 grep -q 'Fake CPU 9000 @ 3.0GHz, 2 cores, 2025-12-03' "$work/full/plots/ratio.svg" || fail "caption missing"
 grep -q 'crossover in (' "$work/full/plots/ratio.svg" || fail "crossover bracket not marked"
 grep -q 'band, all N' "$work/full/plots/ratio.svg" || fail "band not drawn"
+# The footprint passes the L1i (32 KiB) and the L2 (1 MiB) of the context.
+grep -q 'inline L1i' "$work/full/plots/time.svg" && grep -q 'extern L1i' "$work/full/plots/time.svg" &&
+	grep -q 'inline L2' "$work/full/plots/time.svg" || fail "time chart lacks the cache crossings"
+grep -q 'no control forms in this run' "$work/full/plots/attribution.svg" || fail "attribution chart without controls"
+
+# Control forms and a filler series: the attribution chart draws them.
+for v in 0 1 2; do for p in 0 1; do
+	"$fakegb" --shape attrib --variant $v --process $p --seed $((v * 10 + p + 1)) --threads 1 \
+		--modes private --sites-max 1024 --reps 3 --filler 512 --copies-step 0.05 --cap-step 0.1 \
+		> "$work/attr-v${v}_p$p.json" || fail "fakegb attrib"
+done; done
+"$summarize" --out "$work/attr" "$work"/attr-v*.json || fail "summarize attr"
+sh "$draw" "$work/attr" || fail "draw.sh attr: exit $?"
+check_charts "$work/attr"
+for k in 'clone/extern' 'inline/inline_nolock' 'extern/extern_nolock' \
+	 '(inline/inline_nolock)/(extern/extern_nolock)' 'inline/extern' '512 B filler per site; 1 thread, private queue'; do
+	grep -qF "$k" "$work/attr/plots/attribution.svg" || fail "attribution chart lacks '$k'"
+done
+grep -q 'no control forms' "$work/attr/plots/attribution.svg" && fail "controls present but not drawn"
+grep -q '512 B filler per site (net)' "$work/attr/plots/time.svg" || fail "time panel title lacks the filler"
 
 "$fakegb" --counters none --threads 1,2,4 --sites-max 256 > "$work/none.json" || fail "fakegb none"
 "$summarize" --baseline hint --out "$work/none" "$work/none.json" || fail "summarize none"

@@ -6,6 +6,16 @@
  *   crossover   r = 1 + SLOPE * (log2 N - log2 X): crosses 1 at N = X
  *   inline_wins r = 0.9    extern_wins r = 1.1    same r = 1
  * and a form extern_plant (with --planted F) takes BASE_NS * (1 + F).
+ * --shape attrib instead gives every form its own time (--t-FORM, ns at
+ * N = 1; defaults below), clone * (1 + --copies-step) and inline *
+ * (1 + --cap-step) from N = --cap-n on, with the forms of issue 9: inline,
+ * extern, clone everywhere, inline_nolock, extern_nolock and mark at 1
+ * thread, private only (--forms overrides the list). --filler F adds a
+ * series at 1 thread, private, named .../filler:F/real_time/threads:1, in
+ * which every form (mark too) takes --filler-ns more; --filler-only 1 keeps
+ * only that series; --no-mark 1 leaves mark out of this process.
+ * --counters papi counts cycles, instructions, L1i, branch and iTLB misses;
+ * --papi-absent LIST leaves those named out (null), --counter-note the why.
  * Each repetition is multiplied by 1 + noise * u, u uniform in [-1, 1).
  * One output is one process: --variant V and --process P go into the
  * context (layout_variant, process), and --layout-noise X multiplies the
@@ -30,12 +40,44 @@
 #define SLOPE 0.02          /* ratio change per doubling of N */
 
 struct fake_opts {
-	const char *shape, *threads, *modes, *counters, *time_unit;
+	const char *shape, *threads, *modes, *counters, *time_unit, *forms, *papi_absent, *note;
 	double crossover, noise, planted, layout_noise;
 	unsigned reps, sites_max, error_at, sim_threads, variant, process;
-	int hint;
+	int hint, filler_only, no_mark;
 	unsigned long long seed;
+	/* --shape attrib */
+	double t_mark, t_inline, t_extern, t_clone, t_inline_nolock, t_extern_nolock;
+	double copies_step, cap_step, filler_ns;
+	unsigned cap_n, filler;
 };
+
+static double fake_attrib_ns(const struct fake_opts *o, const char *form, unsigned n)
+{
+	double t = !strcmp(form, "mark") ? o->t_mark : !strcmp(form, "inline") ? o->t_inline
+		 : !strcmp(form, "clone") ? o->t_clone : !strcmp(form, "inline_nolock") ? o->t_inline_nolock
+		 : !strcmp(form, "extern_nolock") ? o->t_extern_nolock : o->t_extern;
+
+	if (n >= o->cap_n && !strcmp(form, "clone"))
+		t *= 1.0 + o->copies_step;
+	if (n >= o->cap_n && !strcmp(form, "inline"))
+		t *= 1.0 + o->cap_step;
+	return t;
+}
+
+static int fake_in_words(const char *list, const char *w)
+{
+	size_t n = strlen(w);
+
+	for (const char *p = list; p && *p;) {
+		const char *c = strchr(p, ',');
+		size_t len = c ? (size_t)(c - p) : strlen(p);
+
+		if (len == n && !strncmp(p, w, n))
+			return 1;
+		p = c ? c + 1 : NULL;
+	}
+	return 0;
+}
 
 static double fake_ratio(const struct fake_opts *o, unsigned n)
 {
@@ -54,6 +96,12 @@ static double fake_code_bytes(const char *form)
 		return 165.0;
 	if (!strcmp(form, "hint"))
 		return 120.0;
+	if (!strcmp(form, "clone"))
+		return 170.0;
+	if (!strcmp(form, "inline_nolock"))
+		return 140.0;
+	if (!strcmp(form, "mark"))
+		return 7.0;
 	return 24.0;
 }
 
@@ -66,6 +114,8 @@ static json_t *fake_context(const struct fake_opts *o)
 	const char *note = !strcmp(o->counters, "sim") ? "valgrind callgrind --cache-sim=yes, I1 32768/8/64"
 			   : !strcmp(o->counters, "papi") ? "PAPI 7.0 perf_event" : "no counters on this machine";
 
+	if (o->note)
+		note = o->note;
 	json_object_set_new(ctx, "counter_source", json_string(o->counters));
 	json_object_set_new(ctx, "counter_note", json_string(note));
 	json_object_set_new(ctx, "cpu_model", json_string("Fake CPU 9000 @ 3.0GHz"));
@@ -89,10 +139,17 @@ static json_t *fake_context(const struct fake_opts *o)
 	return ctx;
 }
 
-static void fake_counters(json_t *e, const struct fake_opts *o, const char *form, unsigned n,
-			  unsigned threads)
+static void fake_papi(json_t *e, const struct fake_opts *o, const char *key, double v)
 {
-	double code = fake_code_bytes(form), foot = code * n;
+	if (!fake_in_words(o->papi_absent, key))
+		json_object_set_new(e, key, json_real(v));
+}
+
+static void fake_counters(json_t *e, const struct fake_opts *o, const char *form, unsigned n,
+			  unsigned threads, unsigned filler)
+{
+	double code = fake_code_bytes(form) + filler, foot = code * n;
+	double miss = foot > 32768.0 ? (foot - 32768.0) / 64.0 / n : 0.0005;
 
 	json_object_set_new(e, "code_bytes_per_site", json_real(code));
 	json_object_set_new(e, "footprint_bytes", json_real(foot));
@@ -101,14 +158,20 @@ static void fake_counters(json_t *e, const struct fake_opts *o, const char *form
 	if (!strcmp(o->counters, "sim") && o->sim_threads && threads != o->sim_threads)
 		return;   /* the simulation ran at one thread count only */
 	/* Misses once the footprint outgrows a 32 KiB L1i. */
-	json_object_set_new(e, "l1i_miss_per_op",
-			    json_real(foot > 32768.0 ? (foot - 32768.0) / 64.0 / n : 0.0005));
-	if (!strcmp(o->counters, "papi"))
-		json_object_set_new(e, "cycles_per_op", json_real(30.0 + n * 0.001));
+	if (strcmp(o->counters, "papi")) {
+		json_object_set_new(e, "l1i_miss_per_op", json_real(miss));
+		return;
+	}
+	fake_papi(e, o, "l1i_miss_per_op", miss);
+	fake_papi(e, o, "cycles_per_op", 30.0 + n * 0.001);
+	fake_papi(e, o, "instr_per_op", 12.0 + code / 8.0);
+	fake_papi(e, o, "branch_miss_per_op", 0.002);
+	fake_papi(e, o, "itlb_miss_per_op", foot > 1048576.0 ? 0.01 : 0.0001);
 }
 
 static void fake_point(json_t *out, const struct fake_opts *o, unsigned long long *rng,
-		       int family, const char *form, unsigned n, unsigned threads, const char *mode)
+		       int family, const char *form, unsigned n, unsigned threads, const char *mode,
+		       unsigned filler)
 {
 	char name[256], agg[300];
 	double scale = !strcmp(o->time_unit, "us") ? 1e-3 : 1.0;
@@ -122,14 +185,23 @@ static void fake_point(json_t *out, const struct fake_opts *o, unsigned long lon
 
 		base *= 1.0 + o->layout_noise * u;
 	}
-	if (!strcmp(form, "inline"))
+	if (!strcmp(o->shape, "attrib"))
+		base *= fake_attrib_ns(o, form, n) / BASE_NS;
+	else if (!strcmp(form, "inline"))
 		base *= fake_ratio(o, n);
 	else if (!strcmp(form, "hint"))
 		base *= (1.0 + fake_ratio(o, n)) / 2.0;
 	else if (!strcmp(form, "extern_plant"))
 		base *= 1.0 + o->planted;
-	snprintf(name, sizeof(name), "sites/%s/tail_dequeue/chain/seq/%u/%s/threads:%u", form, n,
-		 mode, threads);
+	if (filler) {
+		base += o->filler_ns;
+		snprintf(name, sizeof(name),
+			 "sites/%s/tail_dequeue/chain/seq/%u/%s/filler:%u/real_time/threads:%u", form, n,
+			 mode, filler, threads);
+	} else {
+		snprintf(name, sizeof(name), "sites/%s/tail_dequeue/chain/seq/%u/%s/threads:%u", form,
+			 n, mode, threads);
+	}
 	for (unsigned r = 0; r < o->reps; r++) {
 		double u = (double)(ic_test_rand(rng) >> 11) / 9007199254740992.0 * 2.0 - 1.0;
 		json_t *e = json_pack("{s:s, s:i, s:i, s:s, s:s, s:i, s:i, s:i}", "name", name,
@@ -147,7 +219,7 @@ static void fake_point(json_t *out, const struct fake_opts *o, unsigned long lon
 		json_object_set_new(e, "cpu_time", json_real(t * scale * threads));
 		json_object_set_new(e, "time_unit", json_string(o->time_unit));
 		json_object_set_new(e, "items_per_second", json_real(1e9 / t * threads));
-		fake_counters(e, o, form, n, threads);
+		fake_counters(e, o, form, n, threads, filler);
 		json_array_append_new(out, e);
 	}
 	/* Google Benchmark's own aggregates: summarize must ignore them. */
@@ -181,10 +253,12 @@ int main(int argc, char **argv)
 		.shape = "crossover", .threads = "1,2", .modes = "private,shared", .counters = "sim",
 		.time_unit = "ns", .crossover = 256.0, .noise = 0.005, .planted = NAN, .reps = 10,
 		.sites_max = 16384, .seed = 1,
+		.t_mark = 2.0, .t_inline = 7.0, .t_extern = 9.0, .t_clone = 9.0, .t_inline_nolock = 5.5,
+		.t_extern_nolock = 8.0, .cap_n = 256, .filler_ns = 8.0,
 	};
 	unsigned long long rng;
 	json_t *doc, *bench;
-	const char *forms[4];
+	const char *forms[16];
 	size_t nforms = 0;
 	int family = 0;
 
@@ -225,18 +299,59 @@ int main(int argc, char **argv)
 			o.process = (unsigned)atoi(v);
 		else if (!strcmp(k, "--layout-noise"))
 			o.layout_noise = atof(v);
+		else if (!strcmp(k, "--forms"))
+			o.forms = v;
+		else if (!strcmp(k, "--papi-absent"))
+			o.papi_absent = v;
+		else if (!strcmp(k, "--counter-note"))
+			o.note = v;
+		else if (!strcmp(k, "--filler"))
+			o.filler = (unsigned)atoi(v);
+		else if (!strcmp(k, "--filler-ns"))
+			o.filler_ns = atof(v);
+		else if (!strcmp(k, "--filler-only"))
+			o.filler_only = atoi(v);
+		else if (!strcmp(k, "--no-mark"))
+			o.no_mark = atoi(v);
+		else if (!strcmp(k, "--t-mark"))
+			o.t_mark = atof(v);
+		else if (!strcmp(k, "--t-inline"))
+			o.t_inline = atof(v);
+		else if (!strcmp(k, "--t-extern"))
+			o.t_extern = atof(v);
+		else if (!strcmp(k, "--t-clone"))
+			o.t_clone = atof(v);
+		else if (!strcmp(k, "--t-inline-nolock"))
+			o.t_inline_nolock = atof(v);
+		else if (!strcmp(k, "--t-extern-nolock"))
+			o.t_extern_nolock = atof(v);
+		else if (!strcmp(k, "--copies-step"))
+			o.copies_step = atof(v);
+		else if (!strcmp(k, "--cap-step"))
+			o.cap_step = atof(v);
+		else if (!strcmp(k, "--cap-n"))
+			o.cap_n = (unsigned)atoi(v);
 		else
 			CHECK(0, "unknown option %s", k);
 	}
 	rng = o.seed;
-	if (isnan(o.planted)) {
+	if (!o.forms && !strcmp(o.shape, "attrib"))
+		o.forms = "inline,extern,clone,inline_nolock,extern_nolock,mark";
+	if (o.forms) {
+		char *list = strdup(o.forms), *save = NULL;
+
+		for (char *w = strtok_r(list, ",", &save); w && nforms < 16; w = strtok_r(NULL, ",", &save))
+			forms[nforms++] = strdup(w);
+		free(list);
+	} else if (isnan(o.planted)) {
 		forms[nforms++] = "inline";
 		if (o.hint)
 			forms[nforms++] = "hint";
 	} else {
 		forms[nforms++] = "extern_plant";
 	}
-	forms[nforms++] = "extern";
+	if (!o.forms)
+		forms[nforms++] = "extern";
 	bench = json_array();
 	for (unsigned threads = 1; threads <= 64; threads++) {
 		if (!fake_in_list(o.threads, threads))
@@ -246,10 +361,25 @@ int main(int argc, char **argv)
 
 			if (!strstr(o.modes, mode))
 				continue;
-			for (size_t f = 0; f < nforms; f++)
+			if (o.filler_only)
+				continue;
+			for (size_t f = 0; f < nforms; f++) {
+				/* The controls and the baseline run at 1 thread, private. */
+				int one = !strcmp(forms[f], "inline_nolock") || !strcmp(forms[f], "extern_nolock") ||
+					  !strcmp(forms[f], "mark");
+
+				if ((one && (threads != 1 || m)) || (o.no_mark && !strcmp(forms[f], "mark")))
+					continue;
 				for (unsigned n = 1; n <= o.sites_max; n *= 2)
-					fake_point(bench, &o, &rng, family++, forms[f], n, threads, mode);
+					fake_point(bench, &o, &rng, family++, forms[f], n, threads, mode, 0);
+			}
 		}
+	}
+	for (size_t f = 0; o.filler && f < nforms; f++) {
+		if (o.no_mark && !strcmp(forms[f], "mark"))
+			continue;
+		for (unsigned n = 1; n <= o.sites_max; n *= 2)
+			fake_point(bench, &o, &rng, family++, forms[f], n, 1, "private", o.filler);
 	}
 	doc = json_object();
 	json_object_set_new(doc, "context", fake_context(&o));
@@ -257,5 +387,7 @@ int main(int argc, char **argv)
 	CHECK(json_dumpf(doc, stdout, JSON_INDENT(2)) == 0, "write failed");
 	putchar('\n');
 	json_decref(doc);
+	for (size_t f = 0; o.forms && f < nforms; f++)
+		free((char *)forms[f]);
 	return 0;
 }

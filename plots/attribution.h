@@ -1,0 +1,80 @@
+/* What the difference between inline and extern is made of, per series
+ * (issue 9): control forms measured beside them, each compared as a ratio
+ * with the machinery of results.h (per-process ratios, nested t interval,
+ * Bonferroni band over the line's N):
+ *
+ *   call overhead   extern/inline at the smallest N
+ *   copies          clone/extern per N (a copy per site, each called)
+ *   lock            inline/inline_nolock and extern/extern_nolock per N,
+ *                   and their ratio, the locked-instruction interaction
+ *   capacity        where L1i misses per site pass IC_ATTR_L1I_PASS, the
+ *                   step of inline/extern from the N before to that N, and
+ *                   whether it exceeds the step before it (a ratio that
+ *                   drifts the same at every doubling is a trend, not a
+ *                   capacity step)
+ *
+ * and a statement that names a component only where its band (per-N
+ * lines) or interval (single comparisons) excludes 1.
+ */
+#ifndef IC_ATTRIBUTION_H
+#define IC_ATTRIBUTION_H
+
+#include <stdio.h>
+
+#include "results.h"
+
+/* L1i misses per site above which the code is taken to have outgrown the
+ * L1i: one miss every ten sites, far above the ~0.0005 of code that fits
+ * (valgrind's simulation of the default sweep). */
+#define IC_ATTR_L1I_PASS 0.1
+
+enum ic_line_kind {
+	IC_LINE_CALL,           /* extern/inline, read at the smallest N */
+	IC_LINE_COPIES,         /* clone/extern */
+	IC_LINE_LOCK_INLINE,    /* inline/inline_nolock */
+	IC_LINE_LOCK_EXTERN,    /* extern/extern_nolock */
+	IC_LINE_INTERACTION,    /* (inline/inline_nolock)/(extern/extern_nolock) */
+	IC_LINE_INLINE_EXTERN,  /* inline/extern: the capacity steps and the chart */
+	IC_LINE_COUNT
+};
+
+struct ic_line {
+	const char *name;       /* "clone/extern" */
+	struct ic_ratio *r;     /* ascending N; NULL when n == 0 */
+	size_t n;
+	const char *missing;    /* a form the series lacks, or NULL */
+};
+
+/* One form's L1i crossing and the time step there. */
+struct ic_capacity {
+	const char *form;       /* inline or extern */
+	int measured;           /* the form has L1i counts in this series */
+	unsigned long pass;     /* smallest N with misses above the threshold; 0: none */
+	unsigned long last;     /* largest N with a count */
+	const struct ic_ratio *at, *before;   /* inline/extern at pass and at the N
+	                                       * just below it (NULL: not measured) */
+	struct ic_ratio step;   /* at / before within each process, 95% interval */
+	int has_step;
+	const struct ic_ratio *before2;   /* inline/extern at the N below before */
+	struct ic_ratio excess; /* step / (before / before2): the step beyond the trend */
+	int has_excess;
+};
+
+struct ic_attribution {
+	struct ic_line line[IC_LINE_COUNT];
+	struct ic_capacity cap[2];   /* inline, extern */
+	const char *l1i_source;      /* "simulated", "PAPI", "mixed" or "" */
+	int has_controls;            /* clone or a nolock form has a ratio here */
+};
+
+/* "clone/extern", "(inline/inline_nolock)/(extern/extern_nolock)", ... */
+const char *ic_attr_line_name(enum ic_line_kind k);
+
+/* Fills g->attr. Returns 0, or -1 when memory runs out. */
+int ic_attribution_analyse(const struct ic_results *res, struct ic_group *g);
+void ic_attribution_free(struct ic_attribution *a);
+
+/* The section "What the difference is made of" of one series. */
+void ic_attribution_write(FILE *f, const struct ic_results *res, const struct ic_group *g);
+
+#endif /* IC_ATTRIBUTION_H */

@@ -1,0 +1,136 @@
+#!/bin/sh
+# summary.md's "What the difference is made of" from the fake generator's
+# attrib shape, whose components are planted: the lines are there with
+# their intervals, a resolved component is stated, an unresolved one is
+# not (and says "no evidence"), a drift that is the same at every doubling
+# is not called capacity, nothing resolved says so, an all-noisy series
+# says so first; counters: PAPI columns, PAPI with counters absent (named
+# once with the context's reason), simulated, and none.
+# usage: test_plots_attribution.sh SUMMARIZE FAKEGB
+set -u
+summarize=$1
+fakegb=$2
+work=$(mktemp -d "${TMPDIR:-/tmp}/test_plots_attribution.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+fail() {
+	echo "test_plots_attribution: FAIL: $*" >&2
+	exit 1
+}
+
+# run NAME ARGS...: 6 layout variants x 2 processes through summarize into
+# $work/NAME; prints nothing.
+run() {
+	name=$1
+	shift
+	mkdir -p "$work/$name-in"
+	for v in 0 1 2 3 4 5; do for p in 0 1; do
+		"$fakegb" --shape attrib --variant $v --process $p --seed $((v * 10 + p + 1)) "$@" \
+			> "$work/$name-in/v${v}_p$p.json" || fail "fakegb $*"
+	done; done
+	"$summarize" --out "$work/$name" "$work/$name-in"/*.json || fail "summarize $name: exit $?"
+}
+
+# cause FILE: the statement of the first series.
+cause() {
+	grep -m 1 '^\*\*Likely cause\.\*\*' "$1"
+}
+
+one="--threads 1 --modes private --sites-max 1024 --reps 5"
+
+# --- every component planted and resolved ---------------------------------
+# extern/inline 9/7 at N = 1; clone 5% slower than extern from N = 256;
+# inline 10% slower from N = 256, where its L1i misses pass 0.1; the lock
+# (7 vs 5.5 inlined, 9 vs 8 called) costs more inlined: 1.131.
+run all $one --noise 0.01 --copies-step 0.05 --cap-step 0.1 --cap-n 256
+s=$work/all/summary.md
+grep -q '^#### What the difference is made of$' "$s" || fail "no attribution heading"
+grep -q '^- \*\*call overhead\*\* (extern/inline at the smallest N): N = 1: 1\.28[0-9]* \[1\.2[0-9]*–1\.2[0-9]*\]$' "$s" ||
+	fail "call overhead line: $(grep 'call overhead\*\*' "$s")"
+grep -q '^| N | clone/extern \[95% CI\] | band (all N, 95%) | inline/inline_nolock \[95% CI\] | band (all N, 95%) | extern/extern_nolock \[95% CI\] | band (all N, 95%) | (inline/inline_nolock)/(extern/extern_nolock) \[95% CI\] | band (all N, 95%) |$' "$s" ||
+	fail "per-N table header"
+[ "$(grep -c '^| [0-9]* | [0-9.]* \[[0-9.]*–[0-9.]*\] | [0-9.]*–[0-9.]* | ' "$s")" -ge 11 ] || fail "per-N rows with intervals and bands"
+grep -q 'inline: passes 0.1 per site at N = 256; inline/extern at N = 128: ' "$s" || fail "capacity line"
+c=$(cause "$s")
+echo "$c" | grep -q 'Calls cost: extern is 1\.2[89][0-9]x inline at N = 1 \[' || fail "calls not stated: $c"
+echo "$c" | grep -q 'copies cost: clone/extern is 1\.0[45][0-9]x at N = [0-9]* (band [0-9.]*–[0-9.]*), resolved above 1 at N = 256\.\.1024' ||
+	fail "copies not stated: $c"
+echo "$c" | grep -q 'the lock costs more inlined than called: (inline/inline_nolock)/(extern/extern_nolock) is' || fail "lock not stated: $c"
+echo "$c" | grep -q 'capacity costs: inline/extern steps up 1\.[01][0-9]*x \[[0-9.]*–[0-9.]*\] from N = 128 to N = 256, which is' ||
+	fail "capacity not stated: $c"
+echo "$c" | grep -q 'Every point' && fail "a quiet series called noisy: $c"
+# The 2-thread series of the same run has no nolock forms: said per line.
+run threads --threads 1,2 --modes private --sites-max 64 --reps 3 --noise 0.01
+grep -q 'lock, inlined\*\* (inline/inline_nolock): not measured (no inline_nolock in this series)' "$work/threads/summary.md" ||
+	fail "missing control not said"
+grep -q 'locked-instruction interaction: not measured (no inline_nolock in this series)' "$work/threads/summary.md" ||
+	fail "statement must say the interaction was not measured"
+
+# --- planted nothing in copies and the lock: not stated ---------------------
+# inline_nolock = 7 * 8 / 9: the interaction is 1.
+run none $one --noise 0.01 --t-inline-nolock 6.2222222222
+c=$(cause "$work/none/summary.md")
+echo "$c" | grep -q 'copies: no evidence at this resolution (bands [0-9.]*–[0-9.]* over N = 1\.\.1024)' || fail "copies: $c"
+echo "$c" | grep -q 'locked-instruction interaction: no evidence at this resolution (bands' || fail "interaction: $c"
+echo "$c" | grep -q 'copies cost\|lock costs' && fail "unresolved component stated: $c"
+echo "$c" | grep -q 'Not attributed: ' || fail "unresolved components must be listed as not attributed: $c"
+
+# --- nothing resolved at all ---------------------------------------------------
+run nothing $one --noise 0.01 --t-extern 7 --t-extern-nolock 5.5 --t-clone 7
+c=$(cause "$work/nothing/summary.md")
+echo "$c" | grep -q '^\*\*Likely cause\.\*\* Nothing can be attributed here: call overhead: no evidence at this resolution (interval' ||
+	fail "nothing resolved: $c"
+
+# --- a steady drift is a trend, not capacity --------------------------------
+# The default shape's ratio moves 2% per doubling at every N.
+mkdir -p "$work/trend-in"
+for v in 0 1 2 3 4 5; do for p in 0 1; do
+	"$fakegb" --variant $v --process $p --seed $((v * 10 + p + 1)) --threads 1 --modes private \
+		--sites-max 1024 > "$work/trend-in/v${v}_p$p.json" || fail "fakegb"
+done; done
+"$summarize" --out "$work/trend" "$work"/trend-in/*.json || fail "summarize trend"
+c=$(cause "$work/trend/summary.md")
+echo "$c" | grep -q "capacity at inline's L1i crossing: inline/extern steps 1\.02[0-9]x .* but no more than the step before it .*: a trend, not attributed to capacity" ||
+	fail "trend: $c"
+echo "$c" | grep -q 'capacity costs' && fail "a trend stated as capacity: $c"
+echo "$c" | grep -q 'copies: not measured (no clone in this series)' || fail "no clone: $c"
+
+# --- all noisy: said first ----------------------------------------------------
+run noisy $one --noise 0.6 --layout-noise 0.3 --reps 3
+c=$(cause "$work/noisy/summary.md")
+echo "$c" | grep -q '^\*\*Likely cause\.\*\* Every point of this series is noisy (band wider than ±3%)' || fail "noisy: $c"
+
+# --- counters -----------------------------------------------------------------
+small="$one --sites-max 16 --noise 0.01"
+run papi $small --counters papi
+s=$work/papi/summary.md
+grep -q '^Counters per site of the lines. forms (PAPI, medians of repetitions)\.$' "$s" || fail "PAPI counters heading"
+grep -q '^| N | form | cycles/site | instructions/site | L1i misses/site | branch misses/site | iTLB misses/site |$' "$s" ||
+	fail "PAPI columns: $(grep '^| N | form' "$s")"
+grep -q '^| 1 | inline | 30 | 32.62 | 0.0005 | 0.002 | 0.0001 |$' "$s" || fail "PAPI row: $(grep '^| 1 | inline' "$s")"
+grep -q '^| 1 | inline_nolock | ' "$s" || fail "the nolock forms' counters"
+grep -q 'Absent in this series' "$s" && fail "nothing is absent here"
+
+run papi-absent $small --counters papi --papi-absent branch_miss_per_op,itlb_miss_per_op \
+	--counter-note 'PAPI 7.0 perf_event; no iTLB or branch-miss event on this CPU'
+s=$work/papi-absent/summary.md
+grep -q 'Absent in this series: branch misses, iTLB misses (PAPI 7.0 perf_event; no iTLB or branch-miss event on this CPU)\.$' "$s" ||
+	fail "absent counters and their reason: $(grep 'Counters per site' "$s")"
+[ "$(grep -c 'Absent in this series' "$s")" -eq 1 ] || fail "the reason once per series"
+grep -q '^| N | form | cycles/site | instructions/site | L1i misses/site |$' "$s" || fail "absent columns dropped"
+grep -q '| absent |\|| 0 |' "$s" && fail "an absent counter shown as a cell"
+
+s=$work/all/summary.md
+grep -q '^Hardware counters (cycles, instructions, L1i, branch and iTLB misses): absent in this series (counter source sim: valgrind callgrind --cache-sim=yes, I1 32768/8/64)\. The columns below are simulated' "$s" ||
+	fail "simulated: hardware counters absent with the reason"
+grep -q '^| N | form | L1i misses/site (simulated) |$' "$s" || fail "simulated L1i column"
+
+run nocount $small --counters none
+s=$work/nocount/summary.md
+grep -q 'absent in this series (counter source none: no counters on this machine)\.$' "$s" || fail "none: reason"
+grep -q '^| N | form |' "$s" && fail "a counter table without counts"
+grep -q 'capacity\*\* (L1i misses per site, threshold 0.1; .*): not measured (no L1i miss counts in this series)' "$s" ||
+	fail "capacity without counts: $(grep 'capacity\*\*' "$s")"
+
+echo "test_plots_attribution: ok"
+exit 0
