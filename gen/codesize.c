@@ -1,7 +1,8 @@
 /* codesize: the code-size accounting of generated points, from their objects.
  *
- *   codesize [-o OUT.csv] --point form:op:layout:order:seed:sites OBJ... [--point ...]
- *   codesize [-o OUT.csv] @ARGS    (ARGS: the same arguments, one per line)
+ *   codesize [-o OUT.csv] [--objdump PATH] --point form:op:layout:order:seed:sites[:filler]
+ *            OBJ... [--point ...]
+ *   codesize [-o OUT.csv] [--objdump PATH] @ARGS   (ARGS: the same arguments, one per line)
  *
  * For each point, from its relocatable objects (read with libelf):
  *   footprint_bytes  bytes of all executable sections (.text*): the sites, the
@@ -9,7 +10,8 @@
  *                    made of `hint` operations in those objects;
  *   queue_calls      relocations, in code outside those copies, against a
  *                    queue operation (ic_<op>_<form>, gcc clones such as
- *                    .constprop/.isra/.part included). The objects must be
+ *                    .constprop/.isra/.part included) or, in form clone, a
+ *                    site's own copy <prefix>_k<k>_<op>. The objects must be
  *                    built with -ffunction-sections: otherwise a call to a
  *                    local copy in the same section needs no relocation;
  *   site_functions   functions named <prefix>_site_<k> or <prefix>_caller_<j>;
@@ -18,9 +20,23 @@
  *                    line (a site with one of two ops inlined counts as not
  *                    inlined), and counts purge's inner dequeue, should purge
  *                    be inlined without it, as a call of that site.
- * and per group (form, op, layout, order) code_bytes_per_site: the
+ *   filler           the filler bytes asked for before each site (gen --filler);
+ * and per group (form, op, layout, order, filler) code_bytes_per_site: the
  * least-squares slope of footprint_bytes over sites across the group's points
- * (empty when the group has one N). Rows in the order the points were given.
+ * (empty when the group has one N); the filler is in it, as it is in the
+ * footprint. Rows in the order the points were given.
+ *
+ * The forms the compiler could undo are proved from the objects, and a point
+ * that fails is refused (one line naming it, exit 3, no CSV):
+ *   clone          the sites call N x ops_per_site distinct copies (none
+ *                  folded into another, none inlined), and nothing calls an
+ *                  ic_<op>_<form> (extern's shared copy, say);
+ *   inline_nolock  no queue call;
+ *   extern_nolock  every queue call is to ic_<op>_extern_nolock, ops_per_site
+ *                  per site;
+ *   both nolock    no locked instruction (a lock prefix, or xchg with memory,
+ *                  locked without one) anywhere in the objects, read from
+ *                  objdump -d (--objdump, default objdump).
  * Bad usage or input: one line on stderr, exit 2; the CSV is written under a
  * temporary name and renamed.
  */
@@ -35,12 +51,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "atomic_file.h"
 #include "point_name.h"
 
 #define CS_EXIT_USAGE 2
+#define CS_EXIT_PROOF 3   /* the objects are not what the point's form says */
+
+/* A function a clone site calls: object, section, offset. */
+struct cs_target {
+	uint32_t obj;
+	uint32_t shndx;
+	uint64_t value;
+};
 
 struct cs_point {
 	struct ic_point_id id;
@@ -50,12 +75,16 @@ struct cs_point {
 	uint64_t footprint;
 	uint64_t queue_calls;
 	uint64_t functions;
+	struct cs_target *targets;  /* clone: every call to a copy */
+	size_t ntargets, tcap;
+	char wrong[256];            /* the first call the form does not allow */
 };
 
 struct cs_run {
 	struct cs_point *pts;
 	size_t npts, cap;
 	const char *out;
+	const char *objdump;
 };
 
 static const char *cs_prog = "codesize";
@@ -85,28 +114,30 @@ static void *cs_grow(void *p, size_t *cap, size_t need, size_t size)
 	return p;
 }
 
-/* "form:op:layout:order:seed:sites" */
+/* "form:op:layout:order:seed:sites[:filler]" */
 static void cs_parse_spec(const char *spec, struct ic_point_id *id)
 {
-	char buf[256], *field[6], *save = NULL, *tok;
+	char buf[256], *field[7], *save = NULL, *tok;
 	int n = 0, v[4];
 	const char *const *names[4] = { ic_form_names, ic_op_names, ic_layout_names, ic_order_names };
 	const int counts[4] = { IC_FORM_COUNT, IC_OP_COUNT, IC_LAYOUT_COUNT, IC_ORDER_COUNT };
-	unsigned long long num[2];
+	unsigned long long num[3] = { 0, 0, 0 };
 
 	if (strlen(spec) >= sizeof buf)
 		cs_fail(CS_EXIT_USAGE, "--point: '%.40s...' is too long", spec);
 	strcpy(buf, spec);
-	for (tok = strtok_r(buf, ":", &save); tok && n < 6; tok = strtok_r(NULL, ":", &save))
+	for (tok = strtok_r(buf, ":", &save); tok && n < 7; tok = strtok_r(NULL, ":", &save))
 		field[n++] = tok;
-	if (n != 6 || tok)
-		cs_fail(CS_EXIT_USAGE, "--point: '%s' is not form:op:layout:order:seed:sites", spec);
+	/* strtok_r skips empty fields: a doubled or trailing ':' is refused too. */
+	if ((n != 6 && n != 7) || tok || strstr(spec, "::") || spec[strlen(spec) - 1] == ':')
+		cs_fail(CS_EXIT_USAGE, "--point: '%s' is not form:op:layout:order:seed:sites[:filler]",
+			spec);
 	for (int i = 0; i < 4; i++) {
 		v[i] = ic_name_find(names[i], counts[i], field[i]);
 		if (v[i] < 0)
 			cs_fail(CS_EXIT_USAGE, "--point: '%s': unknown name '%s'", spec, field[i]);
 	}
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < n - 4; i++) {
 		char *end;
 		const char *s = field[4 + i];
 
@@ -117,29 +148,46 @@ static void cs_parse_spec(const char *spec, struct ic_point_id *id)
 	}
 	if (num[0] > UINT32_MAX || num[1] < 1 || num[1] > IC_POINT_SITES_MAX)
 		cs_fail(CS_EXIT_USAGE, "--point: '%s': seed or sites out of range", spec);
+	if (num[2] > IC_POINT_FILLER_MAX)
+		cs_fail(CS_EXIT_USAGE, "--point: '%s': filler out of range (0..%u)", spec,
+			IC_POINT_FILLER_MAX);
 	id->form = (enum ic_form)v[0];
 	id->op = (enum ic_op)v[1];
 	id->layout = (enum ic_layout)v[2];
 	id->order = (enum ic_order)v[3];
 	id->seed = id->order == IC_ORDER_RANDOM ? (uint32_t)num[0] : 0;
 	id->sites = (uint32_t)num[1];
+	id->filler = (uint32_t)num[2];
 }
 
-/* Is name a queue operation, or a gcc clone of one (name.constprop.0 ...)? */
-static int cs_is_queue_op(const char *name)
+static const char *const cs_ops[] = {
+	"queue_init", "queue_head", "queue_tail", "dequeue", "dequeue_tail",
+	"insert", "append", "unlink", "purge",
+};
+
+/* Is s one of the queue operations, whole or with a gcc suffix (.constprop.0 ...)? */
+static int cs_is_op_name(const char *s)
 {
-	static const char *const ops[] = {
-		"queue_init", "queue_head", "queue_tail", "dequeue", "dequeue_tail",
-		"insert", "append", "unlink", "purge",
-	};
+	for (size_t i = 0; i < sizeof cs_ops / sizeof cs_ops[0]; i++) {
+		size_t len = strlen(cs_ops[i]);
 
+		if (strncmp(s, cs_ops[i], len) == 0 && (s[len] == '\0' || s[len] == '.'))
+			return 1;
+	}
+	return 0;
+}
+
+/* The form of a queue operation ic_<op>_<form>, or of a gcc clone of one
+ * (name.constprop.0 ...); -1 if name is none. */
+static int cs_queue_op_form(const char *name)
+{
 	if (!name || strncmp(name, "ic_", 3) != 0)
-		return 0;
+		return -1;
 	name += 3;
-	for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
-		size_t len = strlen(ops[i]);
+	for (size_t i = 0; i < sizeof cs_ops / sizeof cs_ops[0]; i++) {
+		size_t len = strlen(cs_ops[i]);
 
-		if (strncmp(name, ops[i], len) != 0 || name[len] != '_')
+		if (strncmp(name, cs_ops[i], len) != 0 || name[len] != '_')
 			continue;
 		for (int f = 0; f < IC_FORM_COUNT; f++) {
 			size_t flen = strlen(ic_form_names[f]);
@@ -147,10 +195,26 @@ static int cs_is_queue_op(const char *name)
 
 			if (strncmp(rest, ic_form_names[f], flen) == 0 &&
 			    (rest[flen] == '\0' || rest[flen] == '.'))
-				return 1;
+				return f;
 		}
 	}
-	return 0;
+	return -1;
+}
+
+/* Is name a clone site's own copy, <prefix>_k<k>_<op>? */
+static int cs_is_clone(const char *name, const char *prefix)
+{
+	size_t plen = strlen(prefix);
+	const char *p;
+
+	if (!name || strncmp(name, prefix, plen) != 0 || strncmp(name + plen, "_k", 2) != 0)
+		return 0;
+	p = name + plen + 2;
+	if (*p < '0' || *p > '9')
+		return 0;
+	while (*p >= '0' && *p <= '9')
+		p++;
+	return *p == '_' && cs_is_op_name(p + 1);
 }
 
 /* Is name <prefix>_site_<k> or <prefix>_caller_<j>? */
@@ -195,7 +259,13 @@ static void cs_elf_fail(const char *path, const char *what)
 	cs_fail(CS_EXIT_USAGE, "%s: %s (%s)", path, what, elf_errmsg(-1));
 }
 
-static void cs_scan_object(struct cs_point *pt, const char *path)
+static void cs_wrong(struct cs_point *pt, const char *fmt, const char *name)
+{
+	if (!pt->wrong[0])
+		snprintf(pt->wrong, sizeof pt->wrong, fmt, name);
+}
+
+static void cs_scan_object(struct cs_point *pt, uint32_t obj, const char *path)
 {
 	int fd = open(path, O_RDONLY);
 	Elf *elf;
@@ -270,16 +340,21 @@ static void cs_scan_object(struct cs_point *pt, const char *path)
 			cs_elf_fail(path, "bad section header");
 		if (sh.sh_type != SHT_RELA && sh.sh_type != SHT_REL)
 			continue;
-		if (sh.sh_info >= shnum || !fn[sh.sh_info] || cs_is_queue_op(fn[sh.sh_info]))
+		if (sh.sh_info >= shnum || !fn[sh.sh_info])
 			continue;
+		/* A hint copy's own calls (purge's dequeue) are not the sites'. */
+		int from_copy = cs_queue_op_form(fn[sh.sh_info]) >= 0;
+		int from_clone = cs_is_clone(fn[sh.sh_info], pt->prefix);
+
 		d = elf_getdata(scn, NULL);
 		n = sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
 		for (size_t i = 0; d && i < n; i++) {
-			GElf_Rela rela;
+			GElf_Rela rela = { 0 };
 			GElf_Rel rel;
 			GElf_Sym sym;
 			size_t symi;
 			const char *name;
+			int section_sym, form;
 
 			if (sh.sh_type == SHT_RELA) {
 				if (!gelf_getrela(d, (int)i, &rela))
@@ -293,18 +368,159 @@ static void cs_scan_object(struct cs_point *pt, const char *path)
 			if (symi == 0 || symi >= nsyms || !gelf_getsym(symdata, (int)symi, &sym))
 				continue;
 			/* The assembler points calls to local functions (static
-			 * hint copies) at their section's symbol. */
-			if (GELF_ST_TYPE(sym.st_info) == STT_SECTION)
+			 * hint copies, clone's copies) at their section's symbol. */
+			section_sym = GELF_ST_TYPE(sym.st_info) == STT_SECTION;
+			if (section_sym)
 				name = sym.st_shndx < shnum ? fn[sym.st_shndx] : NULL;
 			else
 				name = elf_strptr(elf, symstr, sym.st_name);
-			if (cs_is_queue_op(name))
+			form = cs_queue_op_form(name);
+			if (form >= 0) {
+				if (pt->id.form == IC_FORM_CLONE)
+					cs_wrong(pt, "calls %s, not a copy of its own", name);
+				if (from_copy)
+					continue;
+				if (pt->id.form == IC_FORM_EXTERN_NOLOCK && form != IC_FORM_EXTERN_NOLOCK)
+					cs_wrong(pt, "calls %s, not ic_<op>_extern_nolock", name);
 				pt->queue_calls++;
+			} else if (pt->id.form == IC_FORM_CLONE && cs_is_clone(name, pt->prefix)) {
+				if (from_clone) {
+					cs_wrong(pt, "a copy calls another, %s (folded into a thunk?)", name);
+					continue;
+				}
+				pt->targets = cs_grow(pt->targets, &pt->tcap, pt->ntargets + 1,
+						      sizeof *pt->targets);
+				/* A call's addend is -4 (pc-relative): the section's start. */
+				pt->targets[pt->ntargets++] = (struct cs_target){
+					.obj = obj, .shndx = sym.st_shndx,
+					.value = section_sym ? (uint64_t)(rela.r_addend + 4) : sym.st_value,
+				};
+				pt->queue_calls++;
+			}
 		}
 	}
 	free(fn);
 	elf_end(elf);
 	close(fd);
+}
+
+/* Is this objdump instruction text locked: a lock prefix, or xchg with a
+ * memory operand (locked without one)? xchg of two registers is not (gas
+ * pads with `xchg %ax,%ax`). */
+static int cs_insn_locked(const char *insn)
+{
+	if (strncmp(insn, "lock", 4) == 0 && (insn[4] == '\0' || insn[4] == ' ' || insn[4] == '\t'))
+		return 1;
+	return strncmp(insn, "xchg", 4) == 0 && strchr(insn, '(') != NULL;
+}
+
+/* The nolock forms' proof: objdump -d of each object, no locked instruction.
+ * Fails the point (one line) at the first one found. */
+static void cs_prove_lock_free(const struct cs_point *pt, const char *objdump, const char *path)
+{
+	char fn[256] = "?", *line = NULL;
+	size_t cap = 0;
+	int fd[2], status = 0;
+	pid_t pid;
+	FILE *f;
+
+	if (pipe(fd) != 0 || (pid = fork()) < 0)
+		cs_fail(1, "cannot run %s: %s", objdump, strerror(errno));
+	if (pid == 0) {
+		dup2(fd[1], STDOUT_FILENO);
+		close(fd[0]);
+		close(fd[1]);
+		execlp(objdump, objdump, "-d", "--no-show-raw-insn", path, (char *)NULL);
+		_exit(127);
+	}
+	close(fd[1]);
+	f = fdopen(fd[0], "r");
+	if (!f)
+		cs_fail(1, "cannot read %s's output: %s", objdump, strerror(errno));
+	while (getline(&line, &cap, f) >= 0) {
+		char *p = line, *lt;
+		unsigned long long addr;
+		int len;
+
+		line[strcspn(line, "\n")] = '\0';
+		/* "0000000000000000 <name>:" starts a function. */
+		if (sscanf(line, "%llx <%n", &addr, &len) == 1 && (lt = strrchr(line, '>')) &&
+		    lt[1] == ':') {
+			snprintf(fn, sizeof fn, "%.*s", (int)(lt - line - len), line + len);
+			continue;
+		}
+		/* "   1c:\tlock xadd %eax,(%rdi)" is an instruction. */
+		while (*p == ' ')
+			p++;
+		if (!(*p >= '0' && *p <= '9') && !(*p >= 'a' && *p <= 'f'))
+			continue;
+		while ((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f'))
+			p++;
+		if (*p++ != ':')
+			continue;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (cs_insn_locked(p)) {
+			while ((lt = strchr(p, '\t')))
+				*lt = ' ';
+			cs_fail(CS_EXIT_PROOF, "point %s: %s: a locked instruction in %s, '%s', but form "
+				"%s has no lock", pt->prefix, path, fn, p, ic_form_names[pt->id.form]);
+		}
+	}
+	free(line);
+	fclose(f);
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		cs_fail(CS_EXIT_PROOF, "point %s: %s -d %s failed (exit %d): cannot prove form %s "
+			"lock-free", pt->prefix, objdump, path,
+			WIFEXITED(status) ? WEXITSTATUS(status) : -1, ic_form_names[pt->id.form]);
+}
+
+static int cs_target_cmp(const void *a, const void *b)
+{
+	const struct cs_target *x = a, *y = b;
+
+	if (x->obj != y->obj)
+		return x->obj < y->obj ? -1 : 1;
+	if (x->shndx != y->shndx)
+		return x->shndx < y->shndx ? -1 : 1;
+	return x->value < y->value ? -1 : x->value > y->value;
+}
+
+/* What the point's form promises, from what its objects call (see the top). */
+static void cs_prove(struct cs_point *pt, const char *objdump)
+{
+	uint64_t want = (uint64_t)pt->id.sites * IC_POINT_OPS_PER_SITE;
+	size_t distinct = 0;
+
+	switch (pt->id.form) {
+	case IC_FORM_CLONE:
+		if (pt->wrong[0])
+			cs_fail(CS_EXIT_PROOF, "point %s: %s", pt->prefix, pt->wrong);
+		qsort(pt->targets, pt->ntargets, sizeof *pt->targets, cs_target_cmp);
+		for (size_t i = 0; i < pt->ntargets; i++)
+			distinct += i == 0 || cs_target_cmp(&pt->targets[i - 1], &pt->targets[i]) != 0;
+		if (distinct != want)
+			cs_fail(CS_EXIT_PROOF, "point %s: the sites call %zu distinct copies, not %" PRIu64
+				" (sites x ops): copies folded or inlined", pt->prefix, distinct, want);
+		break;
+	case IC_FORM_INLINE_NOLOCK:
+		if (pt->queue_calls != 0)
+			cs_fail(CS_EXIT_PROOF, "point %s: %" PRIu64 " queue calls, but form inline_nolock "
+				"inlines every one", pt->prefix, pt->queue_calls);
+		break;
+	case IC_FORM_EXTERN_NOLOCK:
+		if (pt->wrong[0])
+			cs_fail(CS_EXIT_PROOF, "point %s: %s", pt->prefix, pt->wrong);
+		if (pt->queue_calls != want)
+			cs_fail(CS_EXIT_PROOF, "point %s: %" PRIu64 " queue calls, not %" PRIu64
+				" (sites x ops)", pt->prefix, pt->queue_calls, want);
+		break;
+	default:
+		return;
+	}
+	if (pt->id.form == IC_FORM_INLINE_NOLOCK || pt->id.form == IC_FORM_EXTERN_NOLOCK)
+		for (size_t j = 0; j < pt->nobjs; j++)
+			cs_prove_lock_free(pt, objdump, pt->objs[j]);
 }
 
 /* @FILE arguments become the file's lines, one argument each; *owned gets
@@ -353,19 +569,23 @@ static char **cs_expand_args(int argc, char **argv, int *nargc, char ***owned)
 
 static void cs_help(void)
 {
-	printf("usage: %s [-o OUT.csv] --point form:op:layout:order:seed:sites OBJ... [--point ...]\n"
-	       "       %s [-o OUT.csv] @ARGS   (arguments read from ARGS, one per line)\n"
+	printf("usage: %s [-o OUT.csv] [--objdump PATH] --point form:op:layout:order:seed:sites[:filler]\n"
+	       "           OBJ... [--point ...]\n"
+	       "       %s [-o OUT.csv] [--objdump PATH] @ARGS   (arguments read from ARGS, one per line)\n"
 	       "Writes, per point, the code footprint, queue calls and inlined sites of its\n"
-	       "objects (built with -ffunction-sections), and per form/op/layout/order the\n"
-	       "bytes of code per site (slope over N), as CSV to OUT.csv (default stdout).\n",
+	       "objects (built with -ffunction-sections), and per form/op/layout/order/filler\n"
+	       "the bytes of code per site (slope over N), as CSV to OUT.csv (default stdout).\n"
+	       "Refuses (exit 3) a clone or nolock point whose objects are not what the form\n"
+	       "says; the nolock forms' disassembly comes from PATH (default objdump).\n",
 	       cs_prog, cs_prog);
 }
 
 static void cs_parse_args(int argc, char **argv, struct cs_run *run)
 {
-	enum { OPT_POINT = 256, OPT_HELP };
+	enum { OPT_POINT = 256, OPT_OBJDUMP, OPT_HELP };
 	static const struct option longopts[] = {
 		{ "point", required_argument, NULL, OPT_POINT },
+		{ "objdump", required_argument, NULL, OPT_OBJDUMP },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ NULL, 0, NULL, 0 },
@@ -395,6 +615,11 @@ static void cs_parse_args(int argc, char **argv, struct cs_run *run)
 		case 'o':
 			run->out = optarg;
 			break;
+		case OPT_OBJDUMP:
+			if (!*optarg)
+				cs_fail(CS_EXIT_USAGE, "--objdump: empty path");
+			run->objdump = optarg;
+			break;
 		case 'h':
 		case OPT_HELP:
 			cs_help();
@@ -416,7 +641,7 @@ static void cs_parse_args(int argc, char **argv, struct cs_run *run)
 static int cs_same_group(const struct ic_point_id *a, const struct ic_point_id *b)
 {
 	return a->form == b->form && a->op == b->op && a->layout == b->layout &&
-	       a->order == b->order;
+	       a->order == b->order && a->filler == b->filler;
 }
 
 /* Least-squares slope of footprint over sites in pt's group; 0 if one N. */
@@ -448,7 +673,7 @@ static int cs_group_slope(const struct cs_run *run, const struct cs_point *pt, d
 static void cs_write_csv(FILE *f, const struct cs_run *run)
 {
 	fputs("form,op,layout,order,seed,sites,footprint_bytes,code_bytes_per_site,"
-	      "queue_calls,ops_per_site,inlined_sites,site_functions\n", f);
+	      "queue_calls,ops_per_site,inlined_sites,site_functions,filler\n", f);
 	for (size_t i = 0; i < run->npts; i++) {
 		const struct cs_point *pt = &run->pts[i];
 		uint64_t calls_sites = (pt->queue_calls + IC_POINT_OPS_PER_SITE - 1) /
@@ -460,11 +685,11 @@ static void cs_write_csv(FILE *f, const struct cs_run *run)
 		if (cs_group_slope(run, pt, &slope))
 			snprintf(slope_s, sizeof slope_s, "%.2f", slope);
 		fprintf(f, "%s,%s,%s,%s,%" PRIu32 ",%" PRIu32 ",%" PRIu64 ",%s,%" PRIu64 ",%u,%"
-			PRIu64 ",%" PRIu64 "\n",
+			PRIu64 ",%" PRIu64 ",%" PRIu32 "\n",
 			ic_form_names[pt->id.form], ic_op_names[pt->id.op],
 			ic_layout_names[pt->id.layout], ic_order_names[pt->id.order],
 			pt->id.seed, pt->id.sites, pt->footprint, slope_s, pt->queue_calls,
-			IC_POINT_OPS_PER_SITE, inlined, pt->functions);
+			IC_POINT_OPS_PER_SITE, inlined, pt->functions, pt->id.filler);
 	}
 }
 
@@ -487,7 +712,7 @@ static void cs_write(const struct cs_run *run)
 
 int main(int argc, char **argv)
 {
-	struct cs_run run = { 0 };
+	struct cs_run run = { .objdump = "objdump" };
 	char **args, **owned;
 	int nargs;
 
@@ -500,12 +725,16 @@ int main(int argc, char **argv)
 	cs_parse_args(nargs, args, &run);
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		cs_fail(1, "libelf: %s", elf_errmsg(-1));
-	for (size_t i = 0; i < run.npts; i++)
+	for (size_t i = 0; i < run.npts; i++) {
 		for (size_t j = 0; j < run.pts[i].nobjs; j++)
-			cs_scan_object(&run.pts[i], run.pts[i].objs[j]);
+			cs_scan_object(&run.pts[i], (uint32_t)j, run.pts[i].objs[j]);
+		cs_prove(&run.pts[i], run.objdump);
+	}
 	cs_write(&run);
-	for (size_t i = 0; i < run.npts; i++)
+	for (size_t i = 0; i < run.npts; i++) {
 		free(run.pts[i].objs);
+		free(run.pts[i].targets);
+	}
 	free(run.pts);
 	for (char **p = owned; *p; p++)
 		free(*p);

@@ -2,6 +2,7 @@
  *
  *   gen --sites N --form F -o DIR [--op OP] [--layout chain|scatter]
  *       [--order seq|random] [--seed S] [--per-file K] [--per-caller C]
+ *       [--filler BYTES]
  *
  * The names (forms, ops, layouts, orders) are point_names.def's.
  * DIR gets sites_<i>.c (i = 0 .. ceil(N/K)-1, K sites each), point.c (the
@@ -9,7 +10,10 @@
  * Site k works on the thread's node n = ctx->node with the form's
  * ic_<op>_<form> (queue/queue_<form>.h), then IC_SITE_MARK(ctx, acc, k, C_k)
  * with C_k a 32-bit constant of its own, so no two sites are alike; form
- * `mark` writes the mark alone (the baseline that prices it):
+ * `mark` writes the mark alone (the baseline that prices it); form `clone`
+ * calls copies of its own, <prefix>_k<k>_<op> (static, IC_CLONE_ATTR of
+ * queue/queue_clone.h, each the forced-inline body), written before the
+ * function that holds site k:
  *   tail_dequeue       queue_tail(q, n); n = dequeue(q)
  *   head_dequeue_tail  queue_head(q, n); n = dequeue_tail(q)
  *   insert_unlink      insert(q, anchor, n); unlink(q, n)
@@ -18,7 +22,10 @@
  *                      the private scratch queue), then 4: queue_tail(scratch,
  *                      n); purge(scratch) -- all eight locked operations.
  * The caller keeps at least one node besides its own on q, so dequeue never
- * returns NULL.
+ * returns NULL. With --filler B, site k's operation follows a filler block of
+ * its own: round(B / 7) (at least 1) distinct 32-bit constants, the first
+ * four moved into four register accumulators, the rest added to them in
+ * turn (site.h's IC_SITE_FILL), the accumulators then added to acc.
  *
  * Same arguments, byte-identical files; each file is written under a
  * temporary name and renamed, so a build never sees half a file. Bad input
@@ -46,11 +53,16 @@
  * as in a network stack's receive path, each run once per packet. */
 #define GEN_PER_CALLER_DEFAULT 16u
 #define GEN_EXIT_USAGE 2
+/* Filler constants: indices 2^29 .. 2^30-1 of the marks' bijection
+ * (gen_filler_const). */
+#define GEN_FILLER_BASE UINT32_C(0x20000000)
+#define GEN_FILLER_CONSTS 0x20000000u
 
 struct gen_args {
 	struct ic_point_id id;
 	uint32_t per_file;
 	uint32_t per_caller;        /* chain: sites per caller function */
+	uint32_t filler_adds;       /* constants per site's filler block; 0 without --filler */
 	const char *dir;
 	char prefix[128];
 };
@@ -98,9 +110,11 @@ static void gen_help(void)
 	printf("  --seed S        seed for order random, 0..%u (default 0; seq ignores it)\n"
 	       "  --per-file K    sites per translation unit, 1..%u (default %u)\n"
 	       "  --per-caller C  sites per chain caller function, 1..%u (default %u)\n"
+	       "  --filler BYTES  about BYTES of straight-line register adds before each\n"
+	       "                  site's operation, 0..%u (default 0: none)\n"
 	       "  -o DIR          output directory (created if missing)\n",
 	       UINT32_MAX, IC_POINT_SITES_MAX, GEN_PER_FILE_DEFAULT, IC_POINT_SITES_MAX,
-	       GEN_PER_CALLER_DEFAULT);
+	       GEN_PER_CALLER_DEFAULT, IC_POINT_FILLER_MAX);
 }
 
 /* Decimal digits only (no sign, no blanks), within [min, max]. */
@@ -184,7 +198,7 @@ static const char *gen_opt_name(const char *arg, int opt)
 static void gen_parse_args(int argc, char **argv, struct gen_args *a)
 {
 	enum { OPT_SITES = 256, OPT_FORM, OPT_OP, OPT_LAYOUT, OPT_ORDER, OPT_SEED, OPT_PER_FILE,
-	       OPT_PER_CALLER, OPT_HELP };
+	       OPT_PER_CALLER, OPT_FILLER, OPT_HELP };
 	static const struct option longopts[] = {
 		{ "sites", required_argument, NULL, OPT_SITES },
 		{ "form", required_argument, NULL, OPT_FORM },
@@ -194,6 +208,7 @@ static void gen_parse_args(int argc, char **argv, struct gen_args *a)
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "per-file", required_argument, NULL, OPT_PER_FILE },
 		{ "per-caller", required_argument, NULL, OPT_PER_CALLER },
+		{ "filler", required_argument, NULL, OPT_FILLER },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -243,6 +258,11 @@ static void gen_parse_args(int argc, char **argv, struct gen_args *a)
 					       optarg, IC_POINT_SITES_MAX);
 			have_per_caller = 1;
 			break;
+		case OPT_FILLER:
+			if (gen_parse_u32(optarg, 0, IC_POINT_FILLER_MAX, &a->id.filler) != 0)
+				gen_usage_fail("--filler: '%s' is not a number from 0 to %u",
+					       optarg, IC_POINT_FILLER_MAX);
+			break;
 		case 'o':
 			a->dir = optarg;
 			break;
@@ -276,6 +296,20 @@ static void gen_parse_args(int argc, char **argv, struct gen_args *a)
 	}
 	if (a->id.order == IC_ORDER_SEQ)
 		a->id.seed = 0;
+	/* round(B / 7): an add of a 32-bit immediate to a 64-bit register is 7
+	 * bytes (6 to rax); the four 5-byte moves and the four 3-byte adds into
+	 * acc about make up the rest (256 asked: 259-269 bytes a site, measured
+	 * in every form). At least one, so any filler asked for is there. */
+	if (a->id.filler > 0) {
+		a->filler_adds = (a->id.filler + 3) / 7;
+		if (a->filler_adds == 0)
+			a->filler_adds = 1;
+		if ((uint64_t)a->id.sites * a->filler_adds > GEN_FILLER_CONSTS)
+			gen_usage_fail("--filler: %u bytes at %u sites needs %" PRIu64 " distinct "
+				       "constants, more than the %u gen has", a->id.filler,
+				       a->id.sites, (uint64_t)a->id.sites * a->filler_adds,
+				       GEN_FILLER_CONSTS);
+	}
 	gen_check_dir(a->dir);
 	ic_point_prefix(a->prefix, sizeof a->prefix, &a->id);
 }
@@ -286,6 +320,22 @@ static void gen_parse_args(int argc, char **argv, struct gen_args *a)
 static uint32_t gen_site_const(uint32_t k)
 {
 	return UINT32_C(0x40000000) | ((k * UINT32_C(0x9e3779b1)) & UINT32_C(0x3fffffff));
+}
+
+/* The filler's constants are gen_site_const at indices 2^29 + k * adds + i:
+ * distinct from each other and from every mark (k < 10^6 < 2^29) by
+ * construction. Random draws would collide (in 1 point of 400 at 64 sites
+ * x 37 adds, about 170 times at 16,384 sites), and a collision would hide an
+ * add from the tests' count of distinct immediates. */
+static uint32_t gen_filler_const(const struct gen_args *a, uint32_t k, uint32_t i)
+{
+	return gen_site_const(GEN_FILLER_BASE + k * a->filler_adds + i);
+}
+
+/* Filler accumulators: four independent chains, fewer if fewer adds. */
+static uint32_t gen_filler_accs(const struct gen_args *a)
+{
+	return a->filler_adds < 4 ? a->filler_adds : 4;
 }
 
 /* 0..n-1, in order or shuffled (Fisher-Yates) from the seed. */
@@ -368,11 +418,11 @@ static void gen_mkdir_p(const char *dir)
 static void gen_banner(FILE *f, const struct gen_args *a)
 {
 	fprintf(f, "/* Generated by gen (gen/gen.c): --sites %u --form %s --op %s --layout %s"
-		" --order %s --seed %u --per-file %u --per-caller %u. Do not edit: the build"
-		" writes it again. */\n",
+		" --order %s --seed %u --per-file %u --per-caller %u --filler %u. Do not edit:"
+		" the build writes it again. */\n",
 		a->id.sites, ic_form_names[a->id.form], ic_op_names[a->id.op],
 		ic_layout_names[a->id.layout], ic_order_names[a->id.order], a->id.seed, a->per_file,
-		a->per_caller);
+		a->per_caller, a->id.filler);
 }
 
 /* What a site touches, so a function declares only the locals it uses. */
@@ -417,6 +467,94 @@ static void gen_epilogue(FILE *f, const struct gen_args *a)
 	fputs("\tctx->acc = acc;\n}\n", f);
 }
 
+/* Site k's filler block (site.h's IC_SITE_FILL). Each accumulator starts
+ * at a constant of the block's own, hidden by an asm so its first value is
+ * a 5-byte move and every further constant an add; the adds rotate over
+ * the accumulators; they are folded into acc at the block's end, so they
+ * never live across a call (a chain caller's callee-saved registers are
+ * taken: gcc spilled them to the stack when they lived to the function's
+ * end). The volatile asms keep the block where it is written. */
+static void gen_filler(FILE *f, const struct gen_args *a, uint32_t k)
+{
+	uint32_t m = gen_filler_accs(a);
+
+	fputs("\t{\n", f);
+	for (uint32_t j = 0; j < m; j++)
+		fprintf(f, "%s f%" PRIu32 " = 0x%08" PRIx32, j ? "," : "\t\tuint64_t", j,
+			gen_filler_const(a, k, j));
+	fputs(";\n\t\t__asm__ volatile(\"\"", f);
+	for (uint32_t j = 0; j < m; j++)
+		fprintf(f, "%s \"+r\"(f%" PRIu32 ")", j ? "," : " :", j);
+	fputs(");\n", f);
+	for (uint32_t i = m; i < a->filler_adds; i++)
+		fprintf(f, "\t\tIC_SITE_FILL(f%" PRIu32 ", 0x%08" PRIx32 ");\n", i % m,
+			gen_filler_const(a, k, i));
+	fputs("\t\tacc +=", f);
+	for (uint32_t j = 0; j < m; j++)
+		fprintf(f, "%s f%" PRIu32, j ? " +" : "", j);
+	fputs(";\n\t\t__asm__ volatile(\"\" : \"+r\"(acc));\n\t}\n", f);
+}
+
+/* The two queue operations of each site kind, in order. */
+static const char *const gen_kind_ops[IC_OP_COUNT][IC_POINT_OPS_PER_SITE] = {
+	[IC_OP_TAIL_DEQUEUE] = { "queue_tail", "dequeue" },
+	[IC_OP_HEAD_DEQUEUE_TAIL] = { "queue_head", "dequeue_tail" },
+	[IC_OP_INSERT_UNLINK] = { "insert", "unlink" },
+	[IC_OP_APPEND_UNLINK] = { "append", "unlink" },
+	[IC_OP_MIXED] = { "queue_tail", "purge" },   /* kind 4 */
+};
+
+/* A queue operation's signature, for clone's copies (queue/queue_body.h). */
+struct gen_op_sig {
+	const char *op, *ret, *params, *args;
+};
+
+static const struct gen_op_sig gen_op_sigs[] = {
+	{ "queue_head", "void", "struct ic_queue *q, struct ic_node *n", "q, n" },
+	{ "queue_tail", "void", "struct ic_queue *q, struct ic_node *n", "q, n" },
+	{ "dequeue", "struct ic_node *", "struct ic_queue *q", "q" },
+	{ "dequeue_tail", "struct ic_node *", "struct ic_queue *q", "q" },
+	{ "insert", "void", "struct ic_queue *q, struct ic_node *old, struct ic_node *n", "q, old, n" },
+	{ "append", "void", "struct ic_queue *q, struct ic_node *old, struct ic_node *n", "q, old, n" },
+	{ "unlink", "void", "struct ic_queue *q, struct ic_node *n", "q, n" },
+	{ "purge", "void", "struct ic_queue *q, ic_release_fn release, void *arg", "q, release, arg" },
+};
+
+static const struct gen_op_sig *gen_op_sig(const char *op)
+{
+	for (size_t i = 0; i < sizeof gen_op_sigs / sizeof gen_op_sigs[0]; i++)
+		if (strcmp(gen_op_sigs[i].op, op) == 0)
+			return &gen_op_sigs[i];
+	abort();   /* gen_kind_ops names only these */
+}
+
+/* What site k calls for op: the form's ic_<op>_<form>, or clone's own copy. */
+static const char *gen_call(const struct gen_args *a, uint32_t k, const char *op, char *buf, size_t len)
+{
+	if (a->id.form == IC_FORM_CLONE)
+		snprintf(buf, len, "%s_k%" PRIu32 "_%s", a->prefix, k, op);
+	else
+		snprintf(buf, len, "ic_%s_%s", op, ic_form_names[a->id.form]);
+	return buf;
+}
+
+/* clone: site k's own out-of-line copies of its operations. */
+static void gen_clones(FILE *f, const struct gen_args *a, uint32_t k)
+{
+	char name[192];
+
+	if (a->id.form != IC_FORM_CLONE)
+		return;
+	for (unsigned i = 0; i < IC_POINT_OPS_PER_SITE; i++) {
+		const struct gen_op_sig *sig = gen_op_sig(gen_kind_ops[gen_site_kind(a, k)][i]);
+		int ptr = sig->ret[strlen(sig->ret) - 1] == '*';
+
+		fprintf(f, "\nstatic IC_CLONE_ATTR %s%s%s(%s)\n{\n\t%sic_%s_inline(%s);\n}\n",
+			sig->ret, ptr ? "" : " ", gen_call(a, k, sig->op, name, sizeof name),
+			sig->params, strcmp(sig->ret, "void") ? "return " : "", sig->op, sig->args);
+	}
+}
+
 /* Site k: two queue operations on the thread's node n, then its own mark
  * (form mark: the mark alone).
  *
@@ -426,34 +564,29 @@ static void gen_epilogue(FILE *f, const struct gen_args *a)
  * and dequeue/dequeue_tail in any walk order would reach a fixed anchor. */
 static void gen_site(FILE *f, const struct gen_args *a, uint32_t k)
 {
-	const char *fm = ic_form_names[a->id.form];
-	int mixed = a->id.op == IC_OP_MIXED;
+	enum ic_op kind = gen_site_kind(a, k);
+	const char *q = a->id.op == IC_OP_MIXED && kind >= IC_OP_INSERT_UNLINK ? "s" : "q";
+	const char *anchor = a->id.op == IC_OP_MIXED ? "&s->head" : "a";
+	char c0[192], c1[192];
 
+	if (a->filler_adds)
+		gen_filler(f, a, k);
 	if (a->id.form == IC_FORM_MARK)
 		goto mark;
-	switch (gen_site_kind(a, k)) {
+	gen_call(a, k, gen_kind_ops[kind][0], c0, sizeof c0);
+	gen_call(a, k, gen_kind_ops[kind][1], c1, sizeof c1);
+	switch (kind) {
 	case IC_OP_TAIL_DEQUEUE:
-		fprintf(f, "\tic_queue_tail_%s(q, n);\n\tn = ic_dequeue_%s(q);\n", fm, fm);
-		break;
 	case IC_OP_HEAD_DEQUEUE_TAIL:
-		fprintf(f, "\tic_queue_head_%s(q, n);\n\tn = ic_dequeue_tail_%s(q);\n", fm, fm);
+		fprintf(f, "\t%s(q, n);\n\tn = %s(q);\n", c0, c1);
 		break;
 	case IC_OP_INSERT_UNLINK:
-		if (mixed)
-			fprintf(f, "\tic_insert_%s(s, &s->head, n);\n\tic_unlink_%s(s, n);\n", fm, fm);
-		else
-			fprintf(f, "\tic_insert_%s(q, a, n);\n\tic_unlink_%s(q, n);\n", fm, fm);
-		break;
 	case IC_OP_APPEND_UNLINK:
-		if (mixed)
-			fprintf(f, "\tic_append_%s(s, &s->head, n);\n\tic_unlink_%s(s, n);\n", fm, fm);
-		else
-			fprintf(f, "\tic_append_%s(q, a, n);\n\tic_unlink_%s(q, n);\n", fm, fm);
+		fprintf(f, "\t%s(%s, %s, n);\n\t%s(%s, n);\n", c0, q, anchor, c1, q);
 		break;
 	case IC_OP_MIXED:  /* kind 4: the purge round trip */
 	default:
-		fprintf(f, "\tic_queue_tail_%s(s, n);\n\tic_purge_%s(s, ic_site_reclaim, ctx);\n"
-			"\tn = ctx->node;\n", fm, fm);
+		fprintf(f, "\t%s(s, n);\n\t%s(s, ic_site_reclaim, ctx);\n\tn = ctx->node;\n", c0, c1);
 		break;
 	}
 mark:
@@ -491,6 +624,7 @@ static void gen_sites_file(const struct gen_args *a, uint32_t i, uint32_t *calle
 		fprintf(f, "#include \"queue_%s.h\"\n", ic_form_names[a->id.form]);
 	if (a->id.layout == IC_LAYOUT_SCATTER) {
 		for (uint32_t k = lo; k < hi; k++) {
+			gen_clones(f, a, k);
 			fprintf(f, "\n__attribute__((noinline)) void %s_site_%" PRIu32
 				"(struct ic_site_ctx *ctx)\n{\n", a->prefix, k);
 			gen_locals(f, a, gen_site_uses(a, k));
@@ -503,8 +637,10 @@ static void gen_sites_file(const struct gen_args *a, uint32_t i, uint32_t *calle
 			uint32_t k1 = hi - k0 > a->per_caller ? k0 + a->per_caller : hi;
 			unsigned uses = 0;
 
-			for (uint32_t k = k0; k < k1; k++)
+			for (uint32_t k = k0; k < k1; k++) {
 				uses |= gen_site_uses(a, k);
+				gen_clones(f, a, k);
+			}
 			fprintf(f, "\n__attribute__((noinline)) void %s_caller_%" PRIu32
 				"(struct ic_site_ctx *ctx)\n{\n", a->prefix, (*caller)++);
 			gen_locals(f, a, uses);
@@ -523,8 +659,11 @@ static uint64_t gen_acc_per_pass(const struct gen_args *a)
 {
 	uint64_t acc = 0;
 
-	for (uint32_t k = 0; k < a->id.sites; k++)
+	for (uint32_t k = 0; k < a->id.sites; k++) {
 		acc += gen_site_const(k);
+		for (uint32_t i = 0; i < a->filler_adds; i++)
+			acc += gen_filler_const(a, k, i);
+	}
 	return acc;
 }
 
@@ -564,12 +703,13 @@ static void gen_point_file(const struct gen_args *a)
 		"\t.name = \"%s/%s/%s/%s/%" PRIu32 "\",\n"
 		"\t.form = \"%s\",\n\t.op = \"%s\",\n\t.layout = \"%s\",\n\t.order = \"%s\",\n"
 		"\t.sites = %" PRIu32 ",\n\t.seed = %" PRIu32 ",\n\t.per_caller = %" PRIu32 ",\n"
+		"\t.filler = %" PRIu32 ",\n"
 		"\t.pass = %s_pass,\n\t.acc_per_pass = UINT64_C(0x%016" PRIx64 "),\n};\n",
 		a->prefix, ic_form_names[a->id.form], ic_op_names[a->id.op],
 		ic_layout_names[a->id.layout], ic_order_names[a->id.order], a->id.sites,
 		ic_form_names[a->id.form], ic_op_names[a->id.op], ic_layout_names[a->id.layout],
-		ic_order_names[a->id.order], a->id.sites, a->id.seed, a->per_caller, a->prefix,
-		gen_acc_per_pass(a));
+		ic_order_names[a->id.order], a->id.sites, a->id.seed, a->per_caller, a->id.filler,
+		a->prefix, gen_acc_per_pass(a));
 	gen_file_commit(&gf);
 	free(walk);
 }
@@ -583,10 +723,11 @@ static void gen_manifest(const struct gen_args *a)
 	f = gf.f;
 	fprintf(f, "# gen manifest: one \"key value\" per line\n"
 		"sites %" PRIu32 "\nform %s\nop %s\nlayout %s\norder %s\nseed %" PRIu32 "\n"
-		"per_file %" PRIu32 "\nper_caller %" PRIu32 "\n",
+		"per_file %" PRIu32 "\nper_caller %" PRIu32 "\nfiller %" PRIu32 "\n"
+		"filler_adds %" PRIu32 "\n",
 		a->id.sites, ic_form_names[a->id.form], ic_op_names[a->id.op],
 		ic_layout_names[a->id.layout], ic_order_names[a->id.order], a->id.seed,
-		a->per_file, a->per_caller);
+		a->per_file, a->per_caller, a->id.filler, a->filler_adds);
 	fprintf(f, "prefix %s\npoint %s\npass %s_pass\nacc_per_pass 0x%016" PRIx64 "\n",
 		a->prefix, a->prefix, a->prefix, gen_acc_per_pass(a));
 	fprintf(f, "%s %" PRIu32 "\n",

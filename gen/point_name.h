@@ -34,6 +34,10 @@ static const char *const ic_order_names[IC_ORDER_COUNT] = { IC_ORDERS(IC_NAME_ST
 /* Every op, mixed included, makes two queue calls per site. */
 #define IC_POINT_OPS_PER_SITE 2u
 
+/* Most filler bytes per site (gen --filler): 64 KiB, twice a 32 KiB L1i, so
+ * one site can push the code out of it on its own. */
+#define IC_POINT_FILLER_MAX 65536u
+
 /* Index of s in names[0..count), or -1. */
 static inline int ic_name_find(const char *const *names, int count, const char *s)
 {
@@ -52,18 +56,22 @@ struct ic_point_id {
 	enum ic_order order;
 	uint32_t seed;
 	uint32_t sites;
+	uint32_t filler;           /* bytes of filler before each site; 0 = none */
 };
 
-/* ic_pt_<form>_<op>_<layout>_<order>[_s<seed>]_<sites>; returns snprintf's count. */
+/* ic_pt_<form>_<op>_<layout>_<order>[_s<seed>]_<sites>[_f<filler>];
+ * returns snprintf's count. */
 static inline int ic_point_prefix(char *buf, size_t len, const struct ic_point_id *p)
 {
-	char seed[16] = "";
+	char seed[16] = "", filler[16] = "";
 
 	if (p->order == IC_ORDER_RANDOM)
 		snprintf(seed, sizeof seed, "_s%u", (unsigned)p->seed);
-	return snprintf(buf, len, "ic_pt_%s_%s_%s_%s%s_%u", ic_form_names[p->form],
+	if (p->filler > 0)
+		snprintf(filler, sizeof filler, "_f%u", (unsigned)p->filler);
+	return snprintf(buf, len, "ic_pt_%s_%s_%s_%s%s_%u%s", ic_form_names[p->form],
 			ic_op_names[p->op], ic_layout_names[p->layout],
-			ic_order_names[p->order], seed, (unsigned)p->sites);
+			ic_order_names[p->order], seed, (unsigned)p->sites, filler);
 }
 
 #endif /* IC_POINT_NAME_H */

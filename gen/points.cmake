@@ -3,11 +3,13 @@
 # ic_add_points(<target> POINTS <spec>... [PER_FILE K] [DEFINES def...]
 #               [COMPILE_OPTIONS opt...])
 #
-#   <spec> is form:op:layout:order:seed:sites, e.g. inline:tail_dequeue:chain:seq:0:1024
-#   (seed matters for order random only). PER_FILE is gen's --per-file (default 256).
+#   <spec> is form:op:layout:order:seed:sites[:filler], e.g.
+#   inline:tail_dequeue:chain:seq:0:1024 (seed matters for order random only;
+#   filler is gen's --filler, bytes 0..65536 before each site, default 0).
+#   PER_FILE is gen's --per-file (default 256).
 #
 # For each point, gen runs at build time into
-# ${CMAKE_CURRENT_BINARY_DIR}/<target>_points/<form>_<op>_<layout>_<order>[_s<seed>]_<sites>_k<K>_c<C>/
+# ${CMAKE_CURRENT_BINARY_DIR}/<target>_points/<form>_<op>_<layout>_<order>[_s<seed>]_<sites>[_f<filler>]_k<K>_c<C>/
 # (K sites per file, C = IC_PER_CALLER sites per chain caller; again only when
 # the point or gen changes) and an OBJECT library compiles its
 # translation units with IC_CODEGEN_OPTIONS, in parallel under cmake --build -j. Then:
@@ -37,9 +39,12 @@ set_property(GLOBAL PROPERTY IC_POINTS_PER_FILE_DEFAULT 256)
 function(ic_point_names kind out)
   get_property(dir GLOBAL PROPERTY IC_GEN_SOURCE_DIR)
   file(READ "${dir}/point_names.def" def)
-  # Editing the table reconfigures.
-  set_property(DIRECTORY "${CMAKE_SOURCE_DIR}" APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
-    "${dir}/point_names.def")
+  # Editing the table reconfigures (a script, tests/test_gen_spec.cmake, has
+  # nothing to reconfigure).
+  if(NOT CMAKE_SCRIPT_MODE_FILE)
+    set_property(DIRECTORY "${CMAKE_SOURCE_DIR}" APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+      "${dir}/point_names.def")
+  endif()
   # The list runs from its #define to the first line without a backslash.
   string(REGEX MATCH "#define IC_${kind}S\\(X\\)([^\n]*\\\\\n)*[^\n]*" list "${def}")
   string(REGEX MATCHALL "X\\([A-Z_]+, [a-z_]+," entries "${list}")
@@ -52,13 +57,14 @@ function(ic_point_names kind out)
 endfunction()
 
 # ic_point_parse(<spec> <out-var-prefix>): sets <p>_FORM, _OP, _LAYOUT, _ORDER,
-# _SEED (0 for seq), _SITES, _TAG (form_op_layout_order[_s<seed>]_sites),
-# _PREFIX (ic_pt_<tag>), _SPEC (normalised spec).
+# _SEED (0 for seq), _SITES, _FILLER (0 if not given), _TAG
+# (form_op_layout_order[_s<seed>]_sites[_f<filler>]), _PREFIX (ic_pt_<tag>),
+# _SPEC (normalised spec: the filler field only when it is > 0).
 function(ic_point_parse spec out)
   string(REPLACE ":" ";" f "${spec}")
   list(LENGTH f n)
-  if(NOT n EQUAL 6)
-    message(FATAL_ERROR "ic_add_points: '${spec}' is not form:op:layout:order:seed:sites")
+  if(NOT n EQUAL 6 AND NOT n EQUAL 7)
+    message(FATAL_ERROR "ic_add_points: '${spec}' is not form:op:layout:order:seed:sites[:filler]")
   endif()
   list(GET f 0 form)
   list(GET f 1 op)
@@ -66,6 +72,10 @@ function(ic_point_parse spec out)
   list(GET f 3 order)
   list(GET f 4 seed)
   list(GET f 5 sites)
+  set(filler 0)
+  if(n EQUAL 7)
+    list(GET f 6 filler)
+  endif()
   foreach(kind FORM OP LAYOUT ORDER)
     string(TOLOWER "${kind}" var)
     ic_point_names(${kind} allowed)
@@ -80,21 +90,31 @@ function(ic_point_parse spec out)
   if(NOT sites MATCHES "^[0-9]+$" OR sites LESS 1 OR sites GREATER 1000000)
     message(FATAL_ERROR "ic_add_points: '${spec}': sites '${sites}' is not 1..1000000")
   endif()
+  # gen's IC_POINT_FILLER_MAX (gen/point_name.h).
+  if(NOT filler MATCHES "^[0-9]+$" OR filler GREATER 65536)
+    message(FATAL_ERROR "ic_add_points: '${spec}': filler '${filler}' is not 0..65536")
+  endif()
   # Canonical decimal (no leading zeros), as gen prints it.
   math(EXPR seed "${seed}")
   math(EXPR sites "${sites}")
+  math(EXPR filler "${filler}")
   if(order STREQUAL "random")
     set(tag "${form}_${op}_${layout}_${order}_s${seed}_${sites}")
   else()
     set(seed 0)
     set(tag "${form}_${op}_${layout}_${order}_${sites}")
   endif()
-  foreach(v form op layout order seed sites tag)
+  set(norm "${form}:${op}:${layout}:${order}:${seed}:${sites}")
+  if(filler GREATER 0)
+    string(APPEND tag "_f${filler}")
+    string(APPEND norm ":${filler}")
+  endif()
+  foreach(v form op layout order seed sites filler tag)
     string(TOUPPER "${v}" V)
     set(${out}_${V} "${${v}}" PARENT_SCOPE)
   endforeach()
   set(${out}_PREFIX "ic_pt_${tag}" PARENT_SCOPE)
-  set(${out}_SPEC "${form}:${op}:${layout}:${order}:${seed}:${sites}" PARENT_SCOPE)
+  set(${out}_SPEC "${norm}" PARENT_SCOPE)
 endfunction()
 
 function(ic_add_points target)
@@ -144,9 +164,9 @@ function(ic_add_points target)
       OUTPUT ${srcs} "${dir}/manifest.txt"
       COMMAND gen --sites ${P_SITES} --form ${P_FORM} --op ${P_OP} --layout ${P_LAYOUT}
               --order ${P_ORDER} --seed ${P_SEED} --per-file ${per_file}
-              --per-caller ${IC_PER_CALLER} -o "${dir}"
+              --per-caller ${IC_PER_CALLER} --filler ${P_FILLER} -o "${dir}"
       DEPENDS gen
-      COMMENT "gen ${P_FORM}/${P_OP}/${P_LAYOUT}/${P_ORDER}/${P_SITES} (${target})"
+      COMMENT "gen ${P_FORM}/${P_OP}/${P_LAYOUT}/${P_ORDER}/${P_SITES} filler ${P_FILLER} (${target})"
       VERBATIM)
     # Named by the point, not its place in the list: a changed point set
     # then rebuilds only the points that are new.
@@ -155,8 +175,14 @@ function(ic_add_points target)
     target_include_directories(${lib} PRIVATE "${gen_dir}")
     target_link_libraries(${lib} PRIVATE ic_queue)
     # Own section per function: every call, even to a local hint copy in the
-    # same file, keeps a relocation that codesize can count.
-    target_compile_options(${lib} PRIVATE -ffunction-sections ${IC_CODEGEN_OPTIONS} ${A_COMPILE_OPTIONS})
+    # same file, keeps a relocation that codesize can count. No isolated
+    # erroneous paths: a dequeue's NULL branch never runs (the caller keeps a
+    # node on q), but in inline_nolock, with no lock loop in the way, gcc
+    # turned it into a trap in .text.unlikely and copied the next sites'
+    # filler into it. The locked forms compile byte for byte the same.
+    target_compile_options(${lib} PRIVATE -ffunction-sections
+      $<$<C_COMPILER_ID:GNU>:-fno-isolate-erroneous-paths-dereference>
+      ${IC_CODEGEN_OPTIONS} ${A_COMPILE_OPTIONS})
     target_compile_definitions(${lib} PRIVATE ${A_DEFINES})
     list(APPEND libs ${lib})
     list(APPEND dirs "${dir}")
@@ -192,11 +218,16 @@ ${entries}\tNULL,
   foreach(lib IN LISTS libs)
     list(APPEND objs $<TARGET_OBJECTS:${lib}>)
   endforeach()
+  # codesize proves the nolock forms lock-free from the disassembly.
+  set(objdump "${CMAKE_OBJDUMP}")
+  if(NOT objdump)
+    set(objdump objdump)
+  endif()
   # The objects go through the argument file: a 1,000,000-site point has
   # thousands, more than one shell command line may hold.
   add_custom_command(
     OUTPUT "${csv}"
-    COMMAND codesize -o "${csv}" "@${argfile}"
+    COMMAND codesize -o "${csv}" --objdump "${objdump}" "@${argfile}"
     DEPENDS codesize "${argfile}" ${libs} ${objs}
     COMMENT "codesize ${target}"
     VERBATIM)

@@ -84,4 +84,21 @@ IC_ALWAYS_INLINE void ic_lock_release(struct ic_lock *l)
 }
 #endif
 
+/* The nolock forms' acquire and release (queue_inline_nolock.h,
+ * queue_extern_nolock.h): a compiler barrier and no instruction, so the list
+ * code is ordered as it is under the lock but nothing is locked and the
+ * lock's line is not touched. Correct only for one thread on a queue of its
+ * own: they exist to price the locked instruction apart from the list code. */
+IC_ALWAYS_INLINE void ic_nolock_acquire(struct ic_lock *l)
+{
+	(void)l;
+	atomic_signal_fence(memory_order_seq_cst);
+}
+
+IC_ALWAYS_INLINE void ic_nolock_release(struct ic_lock *l)
+{
+	(void)l;
+	atomic_signal_fence(memory_order_seq_cst);
+}
+
 #endif /* IC_LOCK_H */

@@ -11,6 +11,10 @@
  *   queue_inline.h  ic_<op>_inline  forced inlining (the 2004 kernel's inline)
  *   queue_hint.h    ic_<op>_hint    plain static inline, the compiler decides
  *   queue_extern.h  ic_<op>_extern  one out-of-line copy, never inlined
+ * and two controls without the lock (a compiler barrier instead; one thread
+ * on a private queue only): queue_inline_nolock.h, queue_extern_nolock.h.
+ * gen's clone form copies the inline body out of line per site
+ * (queue_clone.h).
  */
 #ifndef IC_QUEUE_H
 #define IC_QUEUE_H

@@ -3,9 +3,17 @@
  * Not a normal header: each form's header defines IC_FORM_ATTR (storage and
  * inlining attributes) and IC_FORM_SUFFIX, then includes this file, which
  * defines (or, with IC_FORM_DECLARE_ONLY, declares) ic_<op>_<suffix>. Each
- * operation takes q->lock around the matching unlocked primitive of queue.h.
+ * operation takes q->lock around the matching unlocked primitive of queue.h,
+ * through IC_FORM_ACQUIRE / IC_FORM_RELEASE: ic_lock_acquire/ic_lock_release
+ * unless the form header names others (the nolock forms' compiler barrier).
  */
 #include "queue.h"
+
+#ifndef IC_FORM_ACQUIRE
+#define IC_FORM_ACQUIRE ic_lock_acquire
+#define IC_FORM_RELEASE ic_lock_release
+#define IC__FORM_LOCK_DEFAULT
+#endif
 
 #define IC__CAT2(a, b) a##_##b
 #define IC__CAT(a, b) IC__CAT2(a, b)
@@ -25,16 +33,16 @@ IC__BODY(
 
 IC_FORM_ATTR void IC_FORM(ic_queue_head)(struct ic_queue *q, struct ic_node *n)
 IC__BODY(
-	ic_lock_acquire(&q->lock);
+	IC_FORM_ACQUIRE(&q->lock);
 	__ic_queue_head(q, n);
-	ic_lock_release(&q->lock);
+	IC_FORM_RELEASE(&q->lock);
 )
 
 IC_FORM_ATTR void IC_FORM(ic_queue_tail)(struct ic_queue *q, struct ic_node *n)
 IC__BODY(
-	ic_lock_acquire(&q->lock);
+	IC_FORM_ACQUIRE(&q->lock);
 	__ic_queue_tail(q, n);
-	ic_lock_release(&q->lock);
+	IC_FORM_RELEASE(&q->lock);
 )
 
 /* Returns the first node, or NULL when the queue is empty. */
@@ -42,9 +50,9 @@ IC_FORM_ATTR struct ic_node *IC_FORM(ic_dequeue)(struct ic_queue *q)
 IC__BODY(
 	struct ic_node *n;
 
-	ic_lock_acquire(&q->lock);
+	IC_FORM_ACQUIRE(&q->lock);
 	n = __ic_dequeue(q);
-	ic_lock_release(&q->lock);
+	IC_FORM_RELEASE(&q->lock);
 	return n;
 )
 
@@ -53,34 +61,34 @@ IC_FORM_ATTR struct ic_node *IC_FORM(ic_dequeue_tail)(struct ic_queue *q)
 IC__BODY(
 	struct ic_node *n;
 
-	ic_lock_acquire(&q->lock);
+	IC_FORM_ACQUIRE(&q->lock);
 	n = __ic_dequeue_tail(q);
-	ic_lock_release(&q->lock);
+	IC_FORM_RELEASE(&q->lock);
 	return n;
 )
 
 /* Put n before old, which must be on q. */
 IC_FORM_ATTR void IC_FORM(ic_insert)(struct ic_queue *q, struct ic_node *old, struct ic_node *n)
 IC__BODY(
-	ic_lock_acquire(&q->lock);
+	IC_FORM_ACQUIRE(&q->lock);
 	__ic_insert(q, old, n);
-	ic_lock_release(&q->lock);
+	IC_FORM_RELEASE(&q->lock);
 )
 
 /* Put n after old, which must be on q. */
 IC_FORM_ATTR void IC_FORM(ic_append)(struct ic_queue *q, struct ic_node *old, struct ic_node *n)
 IC__BODY(
-	ic_lock_acquire(&q->lock);
+	IC_FORM_ACQUIRE(&q->lock);
 	__ic_append(q, old, n);
-	ic_lock_release(&q->lock);
+	IC_FORM_RELEASE(&q->lock);
 )
 
 /* n must be on q. */
 IC_FORM_ATTR void IC_FORM(ic_unlink)(struct ic_queue *q, struct ic_node *n)
 IC__BODY(
-	ic_lock_acquire(&q->lock);
+	IC_FORM_ACQUIRE(&q->lock);
 	__ic_unlink(q, n);
-	ic_lock_release(&q->lock);
+	IC_FORM_RELEASE(&q->lock);
 )
 
 /* Empty q, handing each node to release outside the lock. As skb_queue_purge
@@ -95,6 +103,11 @@ IC__BODY(
 )
 
 #undef IC__BODY
+#ifdef IC__FORM_LOCK_DEFAULT
+#undef IC_FORM_ACQUIRE
+#undef IC_FORM_RELEASE
+#undef IC__FORM_LOCK_DEFAULT
+#endif
 #undef IC_FORM
 #undef IC__CAT
 #undef IC__CAT2

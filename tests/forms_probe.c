@@ -3,6 +3,9 @@
 #include "queue_inline.h"
 #include "queue_hint.h"
 #include "queue_extern.h"
+#include "queue_inline_nolock.h"
+#include "queue_extern_nolock.h"
+#include "queue_clone.h"
 
 __attribute__((noinline)) void probe_inline(struct ic_queue *q, struct ic_node *n)
 {
@@ -17,4 +20,32 @@ __attribute__((noinline)) void probe_hint(struct ic_queue *q, struct ic_node *n)
 __attribute__((noinline)) void probe_extern(struct ic_queue *q, struct ic_node *n)
 {
 	ic_queue_tail_extern(q, n);
+}
+
+__attribute__((noinline)) void probe_inline_nolock(struct ic_queue *q, struct ic_node *n)
+{
+	ic_queue_tail_inline_nolock(q, n);
+}
+
+__attribute__((noinline)) void probe_extern_nolock(struct ic_queue *q, struct ic_node *n)
+{
+	ic_queue_tail_extern_nolock(q, n);
+}
+
+/* Two identical copies, as gen's clone form writes one per site: they must
+ * stay two functions, each called. */
+static IC_CLONE_ATTR void probe_clone_a(struct ic_queue *q, struct ic_node *n)
+{
+	ic_queue_tail_inline(q, n);
+}
+
+static IC_CLONE_ATTR void probe_clone_b(struct ic_queue *q, struct ic_node *n)
+{
+	ic_queue_tail_inline(q, n);
+}
+
+__attribute__((noinline)) void probe_clone(struct ic_queue *q, struct ic_node *n)
+{
+	probe_clone_a(q, n);
+	probe_clone_b(q, n);
 }

@@ -39,6 +39,12 @@ for dir in "$tmp/empty" "$tmp/new"; do
 	expect_bad --order "$dir" --sites 8 --form inline --order bogus
 	expect_bad --seed "$dir" --sites 8 --form inline --order random --seed -3
 	expect_bad --per-file "$dir" --sites 8 --form inline --per-file 0
+	for b in x -1 65537 "" 1e3 99999999999; do
+		expect_bad --filler "$dir" --sites 8 --form inline --filler "$b"
+	done
+	# More filler constants than gen has distinct ones (2^29).
+	expect_bad --filler "$dir" --sites 1000000 --form mark --filler 65536
+	expect_bad --form "$dir" --sites 8 --form inline_lock
 	expect_bad --sites "$dir" --form inline
 	expect_bad --form "$dir" --sites 8
 	expect_bad --bogus "$dir" --sites 8 --form inline --bogus

@@ -1,7 +1,8 @@
 #!/bin/sh
-# codesize on the test points: inline and mark sites call no queue
-# operation, extern sites call two each, hint reports what the compiler inlined; footprints agree
-# with `size`; the slope is the least-squares one; usage errors exit 2.
+# codesize on the test points: inline, inline_nolock and mark sites call no
+# queue operation, extern, extern_nolock and clone sites call two each, hint
+# reports what the compiler inlined; footprints agree with `size`; the slope
+# is the least-squares one, per group with its filler; usage errors exit 2.
 # usage: test_gen_codesize.sh CODESIZE CSV ARGFILE
 codesize=$1 csv=$2 args=$3
 tmp=$(mktemp -d) || exit 1
@@ -11,14 +12,14 @@ fail=0
 bad() { echo "FAIL: $*" >&2; fail=1; }
 
 [ -s "$csv" ] || { echo "FAIL: $csv missing (build the gen_test_codesize target)" >&2; exit 1; }
-header='form,op,layout,order,seed,sites,footprint_bytes,code_bytes_per_site,queue_calls,ops_per_site,inlined_sites,site_functions'
+header='form,op,layout,order,seed,sites,footprint_bytes,code_bytes_per_site,queue_calls,ops_per_site,inlined_sites,site_functions,filler'
 [ "$(head -n 1 "$csv")" = "$header" ] || bad "header is $(head -n 1 "$csv")"
 
 # Per-row checks by form; hint only reports.
 tail -n +2 "$csv" | awk -F, '
-	{ name = $1 "/" $2 "/" $3 "/" $4 "/" $6 }
-	$1 == "inline" && ($9 != 0 || $11 != $6) { print "FAIL: " name ": " $9 " queue calls, " $11 " inlined sites"; bad = 1 }
-	$1 == "extern" && ($9 != $10 * $6 || $11 != 0) { print "FAIL: " name ": " $9 " queue calls, expected " $10 * $6; bad = 1 }
+	{ name = $1 "/" $2 "/" $3 "/" $4 "/" $6 "/filler:" $13 }
+	($1 == "inline" || $1 == "inline_nolock") && ($9 != 0 || $11 != $6) { print "FAIL: " name ": " $9 " queue calls, " $11 " inlined sites"; bad = 1 }
+	($1 == "extern" || $1 == "extern_nolock" || $1 == "clone") && ($9 != $10 * $6 || $11 != 0) { print "FAIL: " name ": " $9 " queue calls, expected " $10 * $6; bad = 1 }
 	$1 == "mark" && $9 != 0 { print "FAIL: " name ": the mark form made " $9 " queue calls"; bad = 1 }
 	$1 == "hint" { print "hint " name ": compiler inlined " $11 " of " $6 " sites (" $9 " queue calls)" }
 	$3 == "scatter" && $12 != $6 { print "FAIL: " name ": " $12 " site functions"; bad = 1 }
@@ -30,28 +31,33 @@ awk '$0 == "--point" { getline spec; next } { print spec, $0 }' "$args" | while 
 	echo "$spec $(size -A "$obj" | awk '$1 ~ /^\.text/ { s += $2 } END { print s + 0 }')"
 done | awk '!($1 in sum) { order[++n] = $1 } { sum[$1] += $2 }
 	END { for (i = 1; i <= n; i++) print order[i], sum[order[i]] }' >"$tmp/size"
-tail -n +2 "$csv" | awk -F, '{ print $1 ":" $2 ":" $3 ":" $4 ":" $5 ":" $6, $7 }' >"$tmp/fp"
+tail -n +2 "$csv" | awk -F, '{ print $1 ":" $2 ":" $3 ":" $4 ":" $5 ":" $6 ($13 > 0 ? ":" $13 : ""), $7 }' >"$tmp/fp"
 cmp -s "$tmp/size" "$tmp/fp" || { bad "footprints differ from size -A:"; diff "$tmp/size" "$tmp/fp" >&2; }
 
-# Slope: groups with two N have the slope through their two points, others none.
+# Slope: groups (form, op, layout, order, filler) with two or more N have
+# the least-squares slope through their points, others none.
 tail -n +2 "$csv" | awk -F, '
-	{ g = $1 "/" $2 "/" $3 "/" $4; k[g]++; x[g, k[g]] = $6; y[g, k[g]] = $7; s[g] = $8 }
+	{ g = $1 "/" $2 "/" $3 "/" $4 "/" $13; k[g]++; x[g, k[g]] = $6; y[g, k[g]] = $7; s[g] = $8 }
 	END {
 		for (g in k) {
 			if (k[g] == 1 && s[g] != "") { print "FAIL: " g ": slope " s[g] " from one N"; bad = 1 }
-			if (k[g] == 2) {
-				want = (y[g, 2] - y[g, 1]) / (x[g, 2] - x[g, 1])
+			if (k[g] >= 2) {
+				sx = sy = sxx = sxy = 0
+				for (i = 1; i <= k[g]; i++) {
+					sx += x[g, i]; sy += y[g, i]; sxx += x[g, i] * x[g, i]; sxy += x[g, i] * y[g, i]
+				}
+				want = (k[g] * sxy - sx * sy) / (k[g] * sxx - sx * sx)
 				if (s[g] == "" || s[g] - want > 0.01 || want - s[g] > 0.01) {
 					print "FAIL: " g ": slope " s[g] ", expected " want; bad = 1
 				}
 				slope[g] = want
 			}
 		}
-		if (!(slope["inline/tail_dequeue/chain/seq"] > slope["extern/tail_dequeue/chain/seq"])) {
+		if (!(slope["inline/tail_dequeue/chain/seq/0"] > slope["extern/tail_dequeue/chain/seq/0"])) {
 			print "FAIL: inline bytes per site not above extern"; bad = 1
 		}
 		printf "bytes per site, tail_dequeue chain: inline %.1f, extern %.1f\n",
-			slope["inline/tail_dequeue/chain/seq"], slope["extern/tail_dequeue/chain/seq"]
+			slope["inline/tail_dequeue/chain/seq/0"], slope["extern/tail_dequeue/chain/seq/0"]
 		exit bad
 	}' >&2 || fail=1
 
@@ -60,6 +66,9 @@ obj=$(sed -n 3p "$args")
 for case in "" "--point inline:tail_dequeue:chain:seq:0" "--point inline:tail_dequeue:chain:seq:0:0 $obj" \
 	"--point bogus:tail_dequeue:chain:seq:0:4 $obj" "$obj" "--point inline:tail_dequeue:chain:seq:0:4" \
 	"--point inline:tail_dequeue:chain:seq:0:4 $tmp/missing.o" "--point inline:tail_dequeue:chain:seq:0:4 $args" \
+	"--point inline:tail_dequeue:chain:seq:0:4:65537 $obj" "--point inline:tail_dequeue:chain:seq:0:4:x $obj" \
+	"--point inline:tail_dequeue:chain:seq:0:4: $obj" "--point inline:tail_dequeue:chain:seq:0:4:1:2 $obj" \
+	"--point inline:tail_dequeue:chain:seq:0::4 $obj" \
 	"--bogus" "@$tmp/missing.args"; do
 	# shellcheck disable=SC2086
 	"$codesize" -o "$tmp/out.csv" $case 2>"$tmp/err"
