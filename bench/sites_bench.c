@@ -256,32 +256,69 @@ static void bench_sites(icb_state *st, void *arg)
 
 /* ---- code size, from gen's accounting ---------------------------------- */
 
+/* Split a CSV line in place; returns the field count (at most max). */
+static int csv_split(char *line, char **field, int max)
+{
+	int n = 0;
+
+	line[strcspn(line, "\r\n")] = '\0';
+	for (char *p = line; n < max;) {
+		field[n++] = p;
+		p = strchr(p, ',');
+		if (!p)
+			break;
+		*p++ = '\0';
+	}
+	return n;
+}
+
+/* The point's footprint and bytes per site from codesize's CSV, columns
+ * found by name (the filler column is newer: absent means 0). */
 static void codesize_lookup(const char *path, const struct ic_point *pt, double *per_site, double *footprint)
 {
+	enum { FORM, OP, LAYOUT, ORDER, SEED, SITES, FOOT, PER_SITE, FILLER, NCOL };
+	static const char *const want[NCOL] = { "form", "op", "layout", "order", "seed", "sites",
+		"footprint_bytes", "code_bytes_per_site", "filler" };
+	int col[NCOL];
 	FILE *f = fopen(path, "r");
-	char line[1024];
+	char line[4096], *field[64];
 
 	*per_site = *footprint = -1;
 	if (!f)
 		return;
-	/* form,op,layout,order,seed,sites,footprint_bytes,code_bytes_per_site,... */
+	if (!fgets(line, sizeof(line), f)) {
+		fclose(f);
+		return;
+	}
+	int n = csv_split(line, field, 64);
+	for (int c = 0; c < NCOL; c++) {
+		col[c] = -1;
+		for (int i = 0; i < n; i++)
+			if (!strcmp(field[i], want[c]))
+				col[c] = i;
+		if (col[c] < 0 && c != FILLER) {
+			fclose(f);
+			return;
+		}
+	}
 	while (fgets(line, sizeof(line), f)) {
-		char form[32], op[32], layout[32], order[32], fp[64] = "", cb[64] = "";
-		unsigned seed, sites;
-		int got = sscanf(line, "%31[^,],%31[^,],%31[^,],%31[^,],%u,%u,%63[^,],%63[^,\n]", form, op,
-				 layout, order, &seed, &sites, fp, cb);
-		if (got < 7)
+		n = csv_split(line, field, 64);
+		int need = col[PER_SITE] > col[FILLER] ? col[PER_SITE] : col[FILLER];
+		if (n <= need || n <= col[FOOT])
 			continue;
-		if (strcmp(form, pt->form) || strcmp(op, pt->op) || strcmp(layout, pt->layout) ||
-		    strcmp(order, pt->order) || sites != pt->sites ||
-		    (strcmp(order, "random") == 0 && seed != pt->seed))
+		unsigned long filler = col[FILLER] >= 0 ? strtoul(field[col[FILLER]], NULL, 10) : 0;
+		if (strcmp(field[col[FORM]], pt->form) || strcmp(field[col[OP]], pt->op) ||
+		    strcmp(field[col[LAYOUT]], pt->layout) || strcmp(field[col[ORDER]], pt->order) ||
+		    strtoul(field[col[SITES]], NULL, 10) != pt->sites || filler != pt->filler ||
+		    (!strcmp(pt->order, "random") && strtoul(field[col[SEED]], NULL, 10) != pt->seed))
 			continue;
 		char *end;
-		double v = strtod(fp, &end);
-		if (end != fp)
+		double v = strtod(field[col[FOOT]], &end);
+		if (end != field[col[FOOT]])
 			*footprint = v;
 		/* empty when the group has one N */
-		if (got == 8 && (v = strtod(cb, &end), end != cb))
+		v = strtod(field[col[PER_SITE]], &end);
+		if (end != field[col[PER_SITE]])
 			*per_site = v;
 	}
 	fclose(f);
@@ -538,14 +575,17 @@ int main(int argc, char **argv)
 		double per_site, footprint;
 		codesize_lookup(codesize_path, pt, &per_site, &footprint);
 		int n_planted = !strcmp(pt->form, "extern") ? n_plant : 0;
-		/* The mark alone touches no queue: one thread, private, only. */
-		int mark_only = !strcmp(pt->form, "mark");
+		/* One thread on a private queue only: the mark alone (it touches
+		 * no queue), the nolock forms (correct only unshared), and filler
+		 * points, whose baseline is the mark's (plots/ subtracts it). */
+		int one_private = !strcmp(pt->form, "mark") || strstr(pt->form, "_nolock") ||
+				pt->filler > 0;
 		for (int planted = 0; planted <= n_planted; planted++)
 		for (int m = 0; m < 2; m++) {
-			if ((m == 0 && !modes_private) || (m == 1 && (!modes_shared || mark_only)))
+			if ((m == 0 && !modes_private) || (m == 1 && (!modes_shared || one_private)))
 				continue;
 			for (int k = 0; k < n_threads; k++) {
-				if (mark_only && threads[k] != 1)
+				if (one_private && threads[k] != 1)
 					continue;
 				struct bench_case *bc = &cases[n_cases++];
 				const char *rest = pt->name + strlen(pt->form);
@@ -573,8 +613,11 @@ int main(int argc, char **argv)
 				bc->sim = &sim[p];
 				bc->code_bytes_per_site = per_site;
 				bc->footprint_bytes = footprint;
-				snprintf(bc->name, sizeof(bc->name), "sites/%s%s/%s", form, rest,
-					 m ? "shared" : "private");
+				char filler[32] = "";
+				if (pt->filler > 0)
+					snprintf(filler, sizeof(filler), "/filler:%u", (unsigned)pt->filler);
+				snprintf(bc->name, sizeof(bc->name), "sites/%s%s/%s%s", form, rest,
+					 m ? "shared" : "private", filler);
 				/* A planted 0 is the same loop as the baseline's: the null case. */
 				if (planted && plant[planted - 1] > 0)
 					bc->plant_iters = plant_calibrate(pt, plant[planted - 1]);

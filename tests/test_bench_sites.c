@@ -81,20 +81,32 @@ int main(int argc, char **argv)
 	struct ic_topo_info topo;
 	CHECK(ic_topo_open() == 0 && ic_topo_describe(&topo) == 0, "hwloc");
 
-	/* The mark alone is registered at 1 thread, private, only. */
+	/* The mark alone, the nolock forms and filler points are registered at
+	 * 1 thread, private, only; the others in every mode and thread count.
+	 * A filler point carries its filler in the name. */
 	{
 		char cmd[1024], line[512];
-		int marks = 0, bad = 0;
+		int one[4] = { 0 }, bad = 0, clones = 0;
+		static const char *const only[4] = { "sites/mark/", "sites/inline_nolock/",
+			"sites/extern_nolock/", "/filler:256/" };
 		snprintf(cmd, sizeof(cmd), "'%s' --list --threads=1,2 2>/dev/null", bench);
 		FILE *p = popen(cmd, "r");
 		CHECK(p, "popen %s", cmd);
-		while (fgets(line, sizeof(line), p))
-			if (!strncmp(line, "sites/mark/", 11)) {
-				marks++;
-				bad |= !strstr(line, "/private/real_time/threads:1\n");
-			}
-		CHECK(pclose(p) == 0 && marks == 1 && !bad, "form mark listed %d times, %s", marks,
-		      bad ? "not only at 1 thread, private" : "expected once");
+		while (fgets(line, sizeof(line), p)) {
+			clones += !strncmp(line, "sites/clone/", 12);
+			for (int i = 0; i < 4; i++)
+				if (strstr(line, only[i]) && (i < 3 || !strncmp(line, "sites/", 6))) {
+					one[i]++;
+					bad |= !strstr(line, "/private/real_time/threads:1\n") &&
+					       !strstr(line, "/private/filler:256/real_time/threads:1\n");
+				}
+		}
+		CHECK(pclose(p) == 0, "--list failed");
+		CHECK(!bad, "a mark, nolock or filler point listed beyond 1 thread, private");
+		CHECK(one[0] == 2 && one[1] == 1 && one[2] == 1 && one[3] == 2,
+		      "listed: mark %d (want 2: plain and filler), inline_nolock %d, extern_nolock %d "
+		      "(want 1 each), filler points %d (want 2)", one[0], one[1], one[2], one[3]);
+		CHECK(clones == 4, "clone listed %d times, want 4 (1 and 2 threads, both modes)", clones);
 	}
 
 	/* Bad flags: exit 2. */
@@ -124,6 +136,12 @@ int main(int argc, char **argv)
 	CHECK(num(find(j, PRIV1("inline", 1024)), "code_bytes_per_site") >
 	      num(find(j, PRIV1("extern", 1024)), "code_bytes_per_site"), "inline sites should be larger");
 	CHECK(num(find(j, PRIV1("inline", 1024)), "instr_per_op") > 0, "no simulated instructions");
+	/* The footprint counts the filler: 16 sites of about 256 B more. */
+	double fp16 = num(find(j, PRIV1("inline", 16)), "footprint_bytes");
+	double fp16f = num(find(j, "sites/inline/tail_dequeue/chain/seq/16/private/filler:256/real_time/threads:1"),
+			   "footprint_bytes");
+	CHECK(fp16f - fp16 > 16 * 192 && fp16f - fp16 < 16 * 320,
+	      "filler 256: footprint %.0f B vs %.0f B without: not about 16 x 256 B more", fp16f, fp16);
 	json_decref(j);
 
 	/* No counters asked for: absent, not zero. */
