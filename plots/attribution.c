@@ -712,15 +712,64 @@ static int attr_all_noisy(const struct ic_group *g, const struct ic_attribution 
 	return n > 0;
 }
 
+/* The interaction's N where all four forms' code fits: there the nolock
+ * forms' smaller code also misses less, so beyond the L1i the ratio mixes in
+ * capacity. Without L1i counts every N is kept (nothing to tell them by).
+ * sub->r points into l->r's copy in buf; returns the N left out (0: none). */
+static size_t attr_fitting(const struct ic_group *g, const struct ic_line *l, struct ic_line *sub,
+			   struct ic_ratio *buf, unsigned long *first_out)
+{
+	size_t out = 0;
+
+	*sub = *l;
+	sub->r = buf;
+	sub->n = 0;
+	*first_out = 0;
+	for (size_t i = 0; i < l->n; i++) {
+		int spills = 0;
+		const char *forms[4] = { "inline", "inline_nolock", "extern", "extern_nolock" };
+
+		for (int f = 0; f < 4; f++) {
+			const struct ic_point *p = ic_group_point(g, forms[f], l->r[i].sites);
+
+			if (p && isfinite(p->med[IC_F_L1I]) && p->med[IC_F_L1I] > IC_ATTR_L1I_PASS)
+				spills = 1;
+		}
+		if (spills) {
+			if (!out++)
+				*first_out = l->r[i].sites;
+			continue;
+		}
+		buf[sub->n++] = l->r[i];
+	}
+	return out;
+}
+
 static void attr_statement(FILE *f, const struct ic_results *res, const struct ic_group *g,
 			   const struct ic_attribution *a)
 {
 	struct attr_text t = { "", "", 0, 0 };
+	const struct ic_line *il = &a->line[IC_LINE_INTERACTION];
+	struct ic_ratio *buf = il->n ? malloc(il->n * sizeof(*buf)) : NULL;
+	struct ic_line fit;
+	unsigned long first_out = 0;
+	size_t left_out = buf ? attr_fitting(g, il, &fit, buf, &first_out) : 0;
 
 	attr_say_call(&t, &a->line[IC_LINE_CALL]);
 	attr_say_per_n(&t, "copies", &a->line[IC_LINE_COPIES], "copies cost", "copies do not cost");
-	attr_say_per_n(&t, "locked-instruction interaction", &a->line[IC_LINE_INTERACTION],
-		       "the lock costs more inlined than called", "the lock costs less inlined than called");
+	if (left_out && fit.n) {
+		attr_say_per_n(&t, "locked-instruction interaction", &fit,
+			       "the lock costs more inlined than called", "the lock costs less inlined than called");
+		attr_add(&t, 0, "the interaction from N = %lu, where a form's L1i misses pass %g per site: "
+			 "the nolock forms' smaller code mixes capacity into it", first_out, IC_ATTR_L1I_PASS);
+	} else if (left_out) {
+		attr_add(&t, 0, "locked-instruction interaction: every N has a form past the L1i, where the "
+			 "nolock forms' smaller code mixes capacity into it");
+	} else {
+		attr_say_per_n(&t, "locked-instruction interaction", il,
+			       "the lock costs more inlined than called", "the lock costs less inlined than called");
+	}
+	free(buf);
 	attr_say_capacity(&t, a);
 	fputs("**Likely cause.** ", f);
 	if (attr_all_noisy(g, a))
