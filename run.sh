@@ -25,8 +25,15 @@ Usage: ./run.sh [options]      set up what is missing, build, run the sweep,
        ./run.sh test           set up, build, run every test (release,
                                ThreadSanitizer, Address+UB sanitizer builds)
        ./run.sh micro          the queue and C API microbenchmarks (README figures)
-       ./run.sh codesize [--sites ..] [--ops ..] [--layouts ..] [--orders ..]
+       ./run.sh codesize [--sites ..] [--ops ..] [--layouts ..] [--orders ..] [--filler ..]
                                code bytes per form vs N beside the L1i and L2
+       ./run.sh compare [--out DIR] RUN RUN...
+                               runs from other machines, compilers or commits
+                               side by side (RUN: a results directory or its
+                               .tar.gz): brackets, ratios per N, overlaid plots
+                               in results/compare-<UTC timestamp>/
+       ./run.sh export DIR     DIR.tar.gz: one file holding a run (the sweep
+                               writes it too)
        ./run.sh agree DIR DIR...
                                how far separate runs agree: each run's bracket,
                                ratio spread per N, intervals that hold the
@@ -36,21 +43,36 @@ Usage: ./run.sh [options]      set up what is missing, build, run the sweep,
 Sweep options (defaults in brackets):
   --sites LIST|A..B   call-site counts: a list 1,64,4096 or a range of powers
                       of two 1..16384                          [1..16384]
-  --forms LIST        inline,hint,extern: the forms compared; the sweep adds
-                      form mark (the sites' mark alone, 1 thread,
-                      private) to price the mark                [inline,extern]
+  --forms LIST        inline,hint,extern,clone,inline_nolock,extern_nolock:
+                      the forms; inline/extern is the ratio compared, clone
+                      and the nolock forms are the controls the summary's
+                      attribution reads (nolock: 1 thread, private only);
+                      the sweep adds form mark (the sites' mark and filler
+                      alone, 1 thread, private), the baseline
+                      [inline,extern,clone,inline_nolock,extern_nolock]
   --ops LIST          tail_dequeue,head_dequeue_tail,insert_unlink,
                       append_unlink,mixed                      [tail_dequeue]
                       (the names: gen/point_names.def)
   --layouts LIST      chain,scatter                            [chain]
   --orders LIST       seq,random                               [seq]
+  --filler LIST       bytes of other straight-line code run before every
+                      site (0 = none), or auto: this machine's L1i / 128,
+                      so that the filler alone fills the L1i at N = 128.
+                      Filler series run at 1 thread, private, and their
+                      times are net of the mark-and-filler baseline    [0]
+                      Default, when none of --layouts, --orders and
+                      --filler is given: two series, chain/seq/0 and the
+                      realistic scatter/random/auto; otherwise every
+                      combination of the three lists
   --seed S            walk/caller order seed for order random  [1]
   --per-caller C      call sites per chain caller function     [16]
   --vectorised        let gcc use vector registers in sites and queue (a
                       user-space build); the default builds them with
                       -mgeneral-regs-only, as the kernel builds
   --threads LIST      thread counts                            [1,<physical cores>]
-  --modes LIST        private,shared                           [private,shared]
+  --modes LIST        private,shared: one queue per thread, or one queue
+                      all threads share; shared at 1 thread is the private
+                      case, run only when private is not   [private,shared]
   --layouts-random L  layout variants: the ordinary link plus L-1 links of the
                       same objects in seeded random code layouts   [6; --quick 1]
   --layout-seed S     seed of the layout variants and of the order the
@@ -207,7 +229,8 @@ run_codesize() {
 	ensure_packages
 	: "${sites:=1..16384}"
 	mapfile -t site_list < <(expand_sites "$sites" | sort -nu)
-	build_forms=inline,hint,extern,mark
+	build_forms=inline,hint,extern,clone,inline_nolock,extern_nolock,mark
+	resolve_cases
 	local specs
 	specs=$(point_specs | paste -sd';')
 	local regs=ON
@@ -216,12 +239,13 @@ run_codesize() {
 		-DIC_PER_CALLER="$per_caller" -DIC_GENERAL_REGS_ONLY=$regs
 	build build-codesize --target sites_codesize
 	local l1i l2
-	l1i=$(lstopo-no-graphics --filter icache:all --only L1iCache -v 2>/dev/null | sed -n 's/.*size=\([0-9]*\)KB.*/\1/p' | head -n 1)
-	l2=$(lstopo-no-graphics --only L2Cache -v 2>/dev/null | sed -n 's/.*size=\([0-9]*\)KB.*/\1/p' | head -n 1)
-	awk -F, -v l1i="${l1i:-0}" -v l2="${l2:-0}" '
+	l1i=$(cache_bytes L1iCache) l2=$(cache_bytes L2Cache)
+	awk -F, -v l1i="$((${l1i:-0} / 1024))" -v l2="$((${l2:-0} / 1024))" '
 		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		{
-			g = $c["op"] "/" $c["layout"] "/" $c["order"]; n = $c["sites"] + 0; f = $c["form"]
+			x = ("filler" in c) ? $c["filler"] + 0 : 0
+			g = $c["op"] "/" $c["layout"] "/" $c["order"] (x > 0 ? ", " x " B filler per site" : "")
+			n = $c["sites"] + 0; f = $c["form"]
 			fp[g, f, n] = $c["footprint_bytes"]; slope[g, f] = $c["code_bytes_per_site"]
 			if (f == "hint") inl[g, n] = $c["inlined_sites"]
 			if (!((g, n) in seen)) { seen[g, n] = 1; ns[g] = ns[g] " " n }
@@ -231,13 +255,15 @@ run_codesize() {
 			for (k = 1; k <= ng; k++) {
 				g = order[k]; m = split(substr(ns[g], 2), list, " ")
 				printf "\n%s: code bytes of all N call sites (footprint)\n\n", g
-				print "| N | inline | hint (sites inlined) | extern | mark alone |"
-				print "|---:|---:|---:|---:|---:|"
+				print "| N | inline | hint (sites inlined) | extern | clone | inline_nolock | extern_nolock | mark alone |"
+				print "|---:|---:|---:|---:|---:|---:|---:|---:|"
 				for (i = 1; i <= m; i++) {
 					n = list[i]
-					printf "| %d | %s | %s (%s) | %s | %s |\n", n, fp[g, "inline", n], fp[g, "hint", n], inl[g, n], fp[g, "extern", n], fp[g, "mark", n]
+					printf "| %d | %s | %s (%s) | %s | %s | %s | %s | %s |\n", n, fp[g, "inline", n], fp[g, "hint", n], inl[g, n], fp[g, "extern", n],
+						fp[g, "clone", n], fp[g, "inline_nolock", n], fp[g, "extern_nolock", n], fp[g, "mark", n]
 				}
-				printf "| bytes per site (slope over N) | %s | %s | %s | %s |\n", slope[g, "inline"], slope[g, "hint"], slope[g, "extern"], slope[g, "mark"]
+				printf "| bytes per site (slope over N) | %s | %s | %s | %s | %s | %s | %s |\n", slope[g, "inline"], slope[g, "hint"], slope[g, "extern"],
+					slope[g, "clone"], slope[g, "inline_nolock"], slope[g, "extern_nolock"], slope[g, "mark"]
 				for (j = 1; j <= 2; j++) {
 					cap = (j == 1 ? l1i : l2) * 1024; name = j == 1 ? "L1i" : "L2"
 					if (cap <= 0) { printf "\n%s size unknown (hwloc)\n", name; continue }
@@ -255,7 +281,8 @@ run_codesize() {
 
 # ---- sweep options -----------------------------------------------------------
 
-sites="" forms="inline,extern" ops="tail_dequeue" layouts="chain" orders="seq" seed=1
+sites="" forms="inline,extern,clone,inline_nolock,extern_nolock" ops="tail_dequeue" layouts="chain" orders="seq" seed=1
+fillers=0 cases=""
 per_caller=16 vectorised=0
 threads="" modes="private,shared" reps="" min_time="" counters="auto" out="" resume=""
 layouts_random="" layout_seed="" processes="" repeat=1 trials=20
@@ -321,7 +348,7 @@ parse_args() {
 		--quick | --find-crossover | --calibrate | --vectorised | --help | -h) ;;
 		--sites | --forms | --ops | --layouts | --orders | --seed | --threads | --modes | --reps | \
 		--min-time | --counters | --out | --resume | --jobs | --layouts-random | --layout-seed | \
-		--processes | --repeat | --trials | --per-caller)
+		--processes | --repeat | --trials | --per-caller | --filler)
 			if [ -z "$val" ]; then [ $# -ge 2 ] || die "$opt needs a value"; val=$2; shift; fi ;;
 		*) die "unknown argument '$opt' (see --help)" ;;
 		esac
@@ -333,6 +360,14 @@ parse_args() {
 		--ops) check_list --ops "$val" $(point_names OP); ops=$val; given[ops]=$val ;;
 		--layouts) check_list --layouts "$val" $(point_names LAYOUT); layouts=$val; given[layouts]=$val ;;
 		--orders) check_list --orders "$val" $(point_names ORDER); orders=$val; given[orders]=$val ;;
+		--filler)
+			IFS=, read -ra fl <<<"$val"
+			[ ${#fl[@]} -gt 0 ] || die "--filler: empty list"
+			for f in "${fl[@]}"; do
+				[ "$f" = auto ] || { is_uint "$f" && [ "$((10#$f))" -le 65536 ]; } ||
+					die "--filler: '$f' is not a number of bytes 0..65536 or auto"
+			done
+			fillers=$val; given[fillers]=$val ;;
 		--per-caller) uint_opt --per-caller "$val" 1 1000000; per_caller=$((10#$val)); given[per_caller]=$per_caller ;;
 		--vectorised) vectorised=1; given[vectorised]=1 ;;
 		--seed) uint_opt --seed "$val" 0 4294967295; seed=$val; given[seed]=$val ;;
@@ -386,10 +421,55 @@ parse_args() {
 	return 0
 }
 
+# The quick sweep's points (the test build holds them, so a following
+# ./run.sh --quick builds nothing new): the default series and forms at
+# N = 1, 64, 1024.
 quick_points() {
-	local f n p=""
-	for f in inline extern mark; do for n in 1 64 1024; do p+="$f:tail_dequeue:chain:seq:0:$n;"; done; done
-	echo "${p%;}"
+	(
+		sites=1,64,1024
+		resolve_cases
+		mapfile -t site_list < <(expand_sites "$sites")
+		build_forms=$forms,mark
+		point_specs
+	) | paste -sd';'
+}
+
+# cache_bytes L1iCache|L2Cache: the first such cache's size in bytes (hwloc),
+# nothing when hwloc reports none.
+cache_bytes() {
+	local filter=() kib
+	[ "$1" = L1iCache ] && filter=(--filter icache:all)
+	kib=$(lstopo-no-graphics "${filter[@]}" --only "$1" -v 2>/dev/null | sed -n 's/.*size=\([0-9]*\)KB.*/\1/p' | head -n 1)
+	[ -z "$kib" ] || echo $((kib * 1024))
+}
+
+# resolve_cases: the sweep's series bodies, as layout:order:filler. With none
+# of --layouts, --orders and --filler, the two default series: today's
+# sequential chain, and the realistic case -- one function per site, walked
+# in random order, each with filler that puts the code past the L1i at mid
+# N, as call sites spread through a big program are. Otherwise every
+# combination. Filler auto is this machine's L1i / 128 (hwloc), so that at
+# N = 128, the middle of the default 1..16384 on a log scale, the filler
+# alone fills the L1i; a multiple of 8, resolved here and saved in run.conf.
+resolve_cases() {
+	local list=() l o f l1i out=()
+	if [ -z "${given[layouts]:-}${given[orders]:-}${given[fillers]:-}" ]; then
+		list=(chain:seq:0 scatter:random:auto)
+	else
+		for l in ${layouts//,/ }; do for o in ${orders//,/ }; do for f in ${fillers//,/ }; do
+			list+=("$l:$o:$f")
+		done; done; done
+	fi
+	for l in "${list[@]}"; do
+		f=${l##*:}
+		if [ "$f" = auto ]; then
+			l1i=$(cache_bytes L1iCache)
+			[ -n "$l1i" ] || fail "--filler auto: hwloc reports no L1i size on this machine; give --filler BYTES"
+			f=$((l1i / 128 / 8 * 8))
+		fi
+		out+=("${l%:*}:$((10#$f))")
+	done
+	cases=$(printf '%s\n' "${out[@]}" | awk '!seen[$0]++' | paste -sd,)
 }
 
 # release_args POINTS LAYOUTS SEEDS: the release build's configure arguments.
@@ -401,6 +481,35 @@ release_args() {
 }
 
 # ---- the sweep ---------------------------------------------------------------
+
+# build_forms: the forms built and run. The mark alone joins them (not in
+# calibration: its planted copies are extern's); it, the nolock forms and
+# every filler series run at 1 thread on a private queue only.
+decide_build_forms() {
+	local one=0 f kept=() dropped=()
+	[[ ,$threads, == *,1,* && ,$modes, == *,private,* ]] && one=1
+	if [ $one = 1 ]; then
+		build_forms=$forms
+		[ "$calibrate" = 1 ] || build_forms+=,mark
+		return 0
+	fi
+	for f in ${forms//,/ }; do
+		if [[ $f == *_nolock ]]; then dropped+=("$f"); else kept+=("$f"); fi
+	done
+	build_forms=$(IFS=,; echo "${kept[*]}")
+	# Refusals first: bad input gets one line and nothing else.
+	[[ ,$build_forms, == *,"$compare",* && ,$build_forms, == *,"$baseline",* ]] ||
+		die "--forms: $compare/$baseline cannot be compared here: the nolock forms run at 1 thread, private only"
+	[[ ,$cases, != *:[1-9]* ]] || [ -z "${given[fillers]:-}" ] ||
+		die "--filler: filler series run at 1 thread, private (their baseline runs there); add 1 to --threads and private to --modes"
+	local why="run at 1 thread, private: not in this sweep (--threads $threads --modes $modes)"
+	[ ${#dropped[@]} -eq 0 ] || say "forms ${dropped[*]} $why"
+	if [[ ,$cases, == *:[1-9]* ]]; then
+		say "the realistic series (with filler) and its baseline $why"
+		cases=$(tr , '\n' <<<"$cases" | grep ':0$' | paste -sd,)
+	fi
+	[ "$calibrate" = 1 ] || say "form mark (the sites' own mark, the baseline) $why"
+}
 
 # What a run's numbers depend on besides the options: --resume refuses to
 # mix them. The compiler and flags are the build's (CMakeLists.txt: -O2 -g).
@@ -418,7 +527,7 @@ build_identity() {
 	: "${build_lock:=tas}"
 }
 
-conf_vars=(sites forms ops layouts orders seed per_caller vectorised threads modes reps min_time counters
+conf_vars=(sites forms ops layouts orders fillers cases seed per_caller vectorised threads modes reps min_time counters
 	layouts_random layout_seed processes repeat trials quick find_crossover calibrate
 	plant compare baseline build_commit build_cc build_cflags build_lock)
 
@@ -448,14 +557,16 @@ load_conf() {
 	[ "$l" = "$build_lock" ] || fail "--resume: $1 used lock $l, the build has $build_lock"
 }
 
-point_specs() {   # every point of the sweep, as gen specs
-	local f o l r n s
-	for o in ${ops//,/ }; do for l in ${layouts//,/ }; do for r in ${orders//,/ }; do
+point_specs() {   # every point of the sweep, as gen specs (filler last, when > 0)
+	local f o c l r x n s sfx
+	for o in ${ops//,/ }; do for c in ${cases//,/ }; do
+		IFS=: read -r l r x <<<"$c"
 		s=0; [ "$r" = random ] && s=$seed
+		sfx=""; [ "$x" -gt 0 ] && sfx=":$x"
 		for f in ${build_forms//,/ }; do for n in "${site_list[@]}"; do
-			echo "$f:$o:$l:$r:$s:$n"
+			echo "$f:$o:$l:$r:$s:$n$sfx"
 		done; done
-	done; done; done
+	done; done
 }
 
 # The layout seed of repeat r (1-based); each repeat gets its own variants.
@@ -483,13 +594,25 @@ build_points() {
 
 # The benchmark filter of the sweep's points: every form, N, threads, mode.
 sweep_filter() {   # sweep_filter [N-LIST]
-	# The built forms: the compared ones and mark (sites_bench registers
-	# it at 1 thread, private, only: it touches no queue).
+	# The built forms: the compared ones, the controls and mark (sites_bench
+	# registers mark and the nolock forms at 1 thread, private, only).
 	local flist=${build_forms//,/|} nlist=${1:-}
 	[ "$calibrate" = 1 ] && flist="extern|extern_plant[0-9.]+"
 	[ -n "$nlist" ] || nlist=$(IFS='|'; echo "${site_list[*]}")
-	local tlist=${threads//,/|} mlist=${modes//,/|}
-	echo "^sites/($flist)/(${ops//,/|})/(${layouts//,/|})/(${orders//,/|})/($nlist)/($mlist)/real_time/threads:($tlist)\$"
+	local c l o x m t alt="" runs=""
+	# The (mode, threads) pairs: a shared queue with one thread measures the
+	# private case again, so it runs only in a sweep without private.
+	for m in ${modes//,/ }; do for t in ${threads//,/ }; do
+		[ "$m" = shared ] && [ "$t" = 1 ] && [[ ,$modes, == *,private,* ]] && continue
+		runs+="|$m/real_time/threads:$t"
+	done; done
+	# Filler series run at 1 thread, private (sites_bench registers them so).
+	for c in ${cases//,/ }; do
+		IFS=: read -r l o x <<<"$c"
+		if [ "$x" -gt 0 ]; then alt+="|$l/$o/($nlist)/private/filler:$x/real_time/threads:1"
+		else alt+="|$l/$o/($nlist)/(${runs#|})"; fi
+	done
+	echo "^sites/($flist)/(${ops//,/|})/(${alt#|})\$"
 }
 
 # Simulated counts come from the ordinary link, once per results directory:
@@ -619,7 +742,8 @@ agreement() {
 	awk -F, -v K="$#" -v csv="$out/repeat.csv" -v md="$out/repeat.md" -v dat="$out/repeat.dat" '
 		FNR == 1 { delete c; for (i = 1; i <= NF; i++) c[$i] = i
 			kind = ("ratio" in c) ? "r" : ("verdict" in c) ? "x" : "p"; if (kind == "r") run++; next }
-		{ series = $c["op"] "/" $c["layout"] "/" $c["order"] "/" $c["threads"] "/" $c["mode"] }
+		{ series = $c["op"] "/" $c["layout"] "/" $c["order"] "/" $c["threads"] "/" $c["mode"]
+		  if (("filler" in c) && $c["filler"] + 0 > 0) series = series "/filler:" $c["filler"] }
 		kind == "r" {
 			if (!(series in seen)) { seen[series] = 1; order[++ns] = series }
 			n = $c["sites"]; key = series SUBSEP n
@@ -793,7 +917,11 @@ run_sweep() {
 			[ -z "${given[modes]:-}" ] || [ "$modes" = private ] || die "--calibrate runs 1 thread on a private queue only"
 			modes=private forms=extern plant=$(IFS=,; echo "${calibrate_plants[*]}")
 			compare=extern_plant3 baseline=extern
+			# The planted copies are extern's at N = 256 in the chain, no filler.
+			[ -z "${given[fillers]:-}" ] || [ "$fillers" = 0 ] || die "--calibrate runs without filler"
+			given[fillers]=0
 		fi
+		resolve_cases
 		# Defaults from this machine (README, "Time budget"): 6 variants x 2
 		# processes x 3 reps of 0.03 s keep the sweep within 10 minutes.
 		: "${sites:=1..16384}" "${reps:=3}" "${min_time:=0.03}" "${threads:=1,$(cores)}"
@@ -807,16 +935,7 @@ run_sweep() {
 	[ "$layouts_random" -gt 1 ] || [ "$processes" -gt 1 ] ||
 		die "--layouts-random 1 with --processes 1: one process cannot give an interval; give 2 of either"
 	mapfile -t site_list < <(expand_sites "$sites" | sort -nu)
-	build_forms=$forms
-	# The mark alone beside the forms (not in calibration: its planted
-	# copies are extern's).
-	if [ "$calibrate" != 1 ]; then
-		if [[ ,$threads, == *,1,* && ,$modes, == *,private,* ]]; then
-			build_forms+=,mark
-		else
-			say "form mark (what the sites' own mark costs) runs at 1 thread, private: not in this sweep (--threads $threads --modes $modes)"
-		fi
-	fi
+	decide_build_forms
 	# The environment pads follow the layout seed too.
 	RANDOM=$((layout_seed % 32768))
 
@@ -832,6 +951,7 @@ run_sweep() {
 	mkdir -p "$dir/raw" "$dir/log"
 	trap 'rm -f "$dir"/raw/*.tmp; say "interrupted: finished processes are in $dir; continue with $prog --resume $dir"; exit 130' INT TERM
 	say "results: $dir"
+	say "series: $(tr , '\n' <<<"$cases" | awk -F: '{ printf "%s%s/%s%s", (NR > 1 ? ", " : ""), $1, $2, ($3 > 0 ? " with " $3 " B filler per site (1 thread, private)" : "") }'); forms: $build_forms"
 	say "design: $layouts_random layout variant(s) (seed $layout_seed) x $processes process(es) x $reps reps of $min_time s$([ "$repeat" -gt 1 ] && echo ", $repeat repeats")"
 	decide_counters
 	if [ "$calibrate" = 1 ]; then
@@ -847,7 +967,9 @@ run_sweep() {
 	if [[ $dir == "$top"/results/* ]]; then
 		ln -sfn "$(basename "$dir")" results/.latest.tmp && mv -T results/.latest.tmp results/latest
 	fi
-	say "done: $dir/summary.md"
+	# One file that holds the run, to copy to another machine for compare.
+	compare/export.sh "$dir" >/dev/null || say "export of $dir failed; the results directory is complete"
+	say "done: $dir/summary.md (all of it in one file: $dir.tar.gz)"
 	# The recommendation: the summary's first section.
 	awk '/^## / { n++ } n == 1' "$dir/summary.md"
 }
@@ -863,6 +985,27 @@ if [ "${1:-}" = micro ]; then
 	[ $# -eq 0 ] || die "micro takes no options"
 	run_micro
 	exit 0
+fi
+if [ "${1:-}" = compare ]; then
+	shift
+	cmp_out="" inputs=()
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--out) [ $# -ge 2 ] || die "--out needs a value"; cmp_out=$(abs_path "$2"); shift 2 ;;
+		--out=*) cmp_out=$(abs_path "${1#--out=}"); shift ;;
+		-*) die "compare: unknown option '$1'" ;;
+		*) inputs+=("$(abs_path "$1")"); shift ;;
+		esac
+	done
+	[ ${#inputs[@]} -ge 2 ] || die "compare: give two or more results directories or exported .tar.gz files"
+	[ -n "$cmp_out" ] || cmp_out=$top/results/compare-$(date -u +%Y%m%dT%H%M%SZ)
+	[ ! -e "$cmp_out" ] || die "compare: --out $cmp_out exists already"
+	exec "$top/compare/compare.sh" --out "$cmp_out" "${inputs[@]}"
+fi
+if [ "${1:-}" = export ]; then
+	shift
+	[ $# -eq 1 ] || die "export: give one results directory"
+	exec "$top/compare/export.sh" "$(abs_path "$1")"
 fi
 if [ "${1:-}" = agree ]; then
 	shift

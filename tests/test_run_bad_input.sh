@@ -30,6 +30,13 @@ check --ops --ops nosuch
 check --forms --forms mark,extern
 check --per-caller --per-caller 0
 check --per-caller --per-caller x
+check --filler --filler x
+check --filler --filler 65537
+check --filler --filler -8
+check --filler --filler ,
+# Filler series and the nolock forms run at 1 thread, private only.
+check --filler --filler 512 --threads 2
+check --forms --forms inline_nolock,extern_nolock --threads 2
 check --layouts --layouts diagonal
 check --orders --orders sideways
 check --counters --counters perf
