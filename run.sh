@@ -62,8 +62,9 @@ Sweep options (defaults in brackets):
                       times are net of the mark-and-filler baseline    [0]
                       Default, when none of --layouts, --orders and
                       --filler is given: two series, chain/seq/0 and the
-                      realistic scatter/random/auto; otherwise every
-                      combination of the three lists
+                      realistic scatter/random/auto (its N up to where the
+                      filler alone passes the L2, unless --sites is given);
+                      otherwise every combination of the three lists
   --seed S            walk/caller order seed for order random  [1]
   --per-caller C      call sites per chain caller function     [16]
   --vectorised        let gcc use vector registers in sites and queue (a
@@ -443,7 +444,7 @@ cache_bytes() {
 	[ -z "$kib" ] || echo $((kib * 1024))
 }
 
-# resolve_cases: the sweep's series bodies, as layout:order:filler. With none
+# resolve_cases: the sweep's series bodies, as layout:order:filler:max. With none
 # of --layouts, --orders and --filler, the two default series: today's
 # sequential chain, and the realistic case -- one function per site, walked
 # in random order, each with filler that puts the code past the L1i at mid
@@ -451,8 +452,12 @@ cache_bytes() {
 # combination. Filler auto is this machine's L1i / 128 (hwloc), so that at
 # N = 128, the middle of the default 1..16384 on a log scale, the filler
 # alone fills the L1i; a multiple of 8, resolved here and saved in run.conf.
+# max caps a filler series' N where --sites is not given: the first power of
+# two at which the filler alone passes the L2 (hwloc). Beyond it every site
+# comes from L3 or memory, and the points cost build time (about 5 ms of gcc
+# per inlined site) without telling more; 0 is no cap.
 resolve_cases() {
-	local list=() l o f l1i out=()
+	local list=() l o f l1i l2 n out=()
 	if [ -z "${given[layouts]:-}${given[orders]:-}${given[fillers]:-}" ]; then
 		list=(chain:seq:0 scatter:random:auto)
 	else
@@ -467,7 +472,12 @@ resolve_cases() {
 			[ -n "$l1i" ] || fail "--filler auto: hwloc reports no L1i size on this machine; give --filler BYTES"
 			f=$((l1i / 128 / 8 * 8))
 		fi
-		out+=("${l%:*}:$((10#$f))")
+		f=$((10#$f)) n=0
+		if [ "$f" -gt 0 ] && [ -z "${given[sites]:-}" ]; then
+			l2=$(cache_bytes L2Cache)
+			if [ -n "$l2" ]; then n=1; while [ $((n * f)) -lt "$l2" ]; do n=$((n * 2)); done; fi
+		fi
+		out+=("${l%:*}:$f:$n")
 	done
 	cases=$(printf '%s\n' "${out[@]}" | awk '!seen[$0]++' | paste -sd,)
 }
@@ -485,6 +495,8 @@ release_args() {
 # build_forms: the forms built and run. The mark alone joins them (not in
 # calibration: its planted copies are extern's); it, the nolock forms and
 # every filler series run at 1 thread on a private queue only.
+filler_cases() { tr , '\n' <<<"$cases" | awk -F: '$3 > 0'; }
+
 decide_build_forms() {
 	local one=0 f kept=() dropped=()
 	[[ ,$threads, == *,1,* && ,$modes, == *,private,* ]] && one=1
@@ -500,13 +512,13 @@ decide_build_forms() {
 	# Refusals first: bad input gets one line and nothing else.
 	[[ ,$build_forms, == *,"$compare",* && ,$build_forms, == *,"$baseline",* ]] ||
 		die "--forms: $compare/$baseline cannot be compared here: the nolock forms run at 1 thread, private only"
-	[[ ,$cases, != *:[1-9]* ]] || [ -z "${given[fillers]:-}" ] ||
+	[ -z "$(filler_cases)" ] || [ -z "${given[fillers]:-}" ] ||
 		die "--filler: filler series run at 1 thread, private (their baseline runs there); add 1 to --threads and private to --modes"
 	local why="run at 1 thread, private: not in this sweep (--threads $threads --modes $modes)"
 	[ ${#dropped[@]} -eq 0 ] || say "forms ${dropped[*]} $why"
-	if [[ ,$cases, == *:[1-9]* ]]; then
+	if [ -n "$(filler_cases)" ]; then
 		say "the realistic series (with filler) and its baseline $why"
-		cases=$(tr , '\n' <<<"$cases" | grep ':0$' | paste -sd,)
+		cases=$(tr , '\n' <<<"$cases" | awk -F: '$3 == 0' | paste -sd,)
 	fi
 	[ "$calibrate" = 1 ] || say "form mark (the sites' own mark, the baseline) $why"
 }
@@ -558,12 +570,13 @@ load_conf() {
 }
 
 point_specs() {   # every point of the sweep, as gen specs (filler last, when > 0)
-	local f o c l r x n s sfx
+	local f o c l r x max n s sfx
 	for o in ${ops//,/ }; do for c in ${cases//,/ }; do
-		IFS=: read -r l r x <<<"$c"
+		IFS=: read -r l r x max <<<"$c"
 		s=0; [ "$r" = random ] && s=$seed
 		sfx=""; [ "$x" -gt 0 ] && sfx=":$x"
 		for f in ${build_forms//,/ }; do for n in "${site_list[@]}"; do
+			[ "${max:-0}" -gt 0 ] && [ "$n" -gt "$max" ] && continue
 			echo "$f:$o:$l:$r:$s:$n$sfx"
 		done; done
 	done; done
@@ -599,7 +612,7 @@ sweep_filter() {   # sweep_filter [N-LIST]
 	local flist=${build_forms//,/|} nlist=${1:-}
 	[ "$calibrate" = 1 ] && flist="extern|extern_plant[0-9.]+"
 	[ -n "$nlist" ] || nlist=$(IFS='|'; echo "${site_list[*]}")
-	local c l o x m t alt="" runs=""
+	local c l o x max m t alt="" runs="" nl
 	# The (mode, threads) pairs: a shared queue with one thread measures the
 	# private case again, so it runs only in a sweep without private.
 	for m in ${modes//,/ }; do for t in ${threads//,/ }; do
@@ -608,9 +621,12 @@ sweep_filter() {   # sweep_filter [N-LIST]
 	done; done
 	# Filler series run at 1 thread, private (sites_bench registers them so).
 	for c in ${cases//,/ }; do
-		IFS=: read -r l o x <<<"$c"
-		if [ "$x" -gt 0 ]; then alt+="|$l/$o/($nlist)/private/filler:$x/real_time/threads:1"
-		else alt+="|$l/$o/($nlist)/(${runs#|})"; fi
+		IFS=: read -r l o x max <<<"$c"
+		nl=$nlist
+		[ "${max:-0}" -gt 0 ] && nl=$(tr '|' '\n' <<<"$nlist" | awk -v m="$max" '$1 <= m' | paste -sd'|')
+		[ -n "$nl" ] || continue
+		if [ "$x" -gt 0 ]; then alt+="|$l/$o/($nl)/private/filler:$x/real_time/threads:1"
+		else alt+="|$l/$o/($nl)/(${runs#|})"; fi
 	done
 	echo "^sites/($flist)/(${ops//,/|})/(${alt#|})\$"
 }
@@ -951,7 +967,7 @@ run_sweep() {
 	mkdir -p "$dir/raw" "$dir/log"
 	trap 'rm -f "$dir"/raw/*.tmp; say "interrupted: finished processes are in $dir; continue with $prog --resume $dir"; exit 130' INT TERM
 	say "results: $dir"
-	say "series: $(tr , '\n' <<<"$cases" | awk -F: '{ printf "%s%s/%s%s", (NR > 1 ? ", " : ""), $1, $2, ($3 > 0 ? " with " $3 " B filler per site (1 thread, private)" : "") }'); forms: $build_forms"
+	say "series: $(tr , '\n' <<<"$cases" | awk -F: '{ printf "%s%s/%s%s", (NR > 1 ? ", " : ""), $1, $2, ($3 > 0 ? " with " $3 " B filler per site (1 thread, private" ($4 > 0 ? ", N up to " $4 : "") ")" : "") }'); forms: $build_forms"
 	say "design: $layouts_random layout variant(s) (seed $layout_seed) x $processes process(es) x $reps reps of $min_time s$([ "$repeat" -gt 1 ] && echo ", $repeat repeats")"
 	decide_counters
 	if [ "$calibrate" = 1 ]; then

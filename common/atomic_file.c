@@ -88,10 +88,43 @@ int ic_atomic_finish(struct ic_atomic_file *af)
 	return 0;
 }
 
+/* Whether files a and b hold the same bytes (0 on any doubt). */
+static int ic_atomic_same(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	FILE *fa, *fb;
+	int same = 0;
+
+	if (stat(a, &sa) != 0 || stat(b, &sb) != 0 || sa.st_size != sb.st_size)
+		return 0;
+	fa = fopen(a, "rb");
+	fb = fopen(b, "rb");
+	if (fa && fb) {
+		char ba[65536], bb[65536];
+		size_t na, nb;
+
+		do {
+			na = fread(ba, 1, sizeof(ba), fa);
+			nb = fread(bb, 1, sizeof(bb), fb);
+		} while (na == nb && na > 0 && memcmp(ba, bb, na) == 0);
+		same = na == 0 && nb == 0 && !ferror(fa) && !ferror(fb);
+	}
+	if (fa)
+		fclose(fa);
+	if (fb)
+		fclose(fb);
+	return same;
+}
+
 int ic_atomic_rename(struct ic_atomic_file *af)
 {
 	if (af->f || !af->tmp[0])
 		return ic_atomic_fail(af, EBADF, "rename to", af->path);
+	if ((af->flags & IC_ATOMIC_KEEP_SAME) && ic_atomic_same(af->tmp, af->path)) {
+		unlink(af->tmp);
+		af->tmp[0] = '\0';
+		return 0;
+	}
 	if (rename(af->tmp, af->path) != 0)
 		return ic_atomic_fail(af, errno, "rename to", af->path);
 	af->tmp[0] = '\0';   /* it is the final file now: abort must not remove it */

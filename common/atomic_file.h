@@ -29,6 +29,10 @@
 /* ic_atomic_finish: fsync the data before closing, for outputs that must
  * survive a crash once renamed. */
 #define IC_ATOMIC_SYNC 1u
+/* ic_atomic_rename: when the final file already holds the same bytes, keep
+ * it (and its mtime) and drop the new one, so a build regenerating its
+ * sources recompiles only those that changed. */
+#define IC_ATOMIC_KEEP_SAME 2u
 
 struct ic_atomic_file {
 	FILE *f;                /* write here; NULL once finished or aborted */

@@ -46,12 +46,12 @@ struct ic_point {
  * every pass ran every function; the tally (test builds only) proves every
  * site ran. Form `mark` is sites that do only this: its time is the mark's. */
 #define IC_SITE_ADD(acc, c) do { (acc) += (c); __asm__("" : "+r"(acc)); } while (0)
-/* Filler (gen --filler): adds of constants of their own to four register
- * accumulators of the site's filler block, folded into acc at its end: code
- * to fetch and decode, four adds a cycle, no memory, nothing foldable. The
- * asm is volatile so the block stays where gen puts it, before the site's
- * operation (plain, gcc moved the adds of one site across another's calls). */
-#define IC_SITE_FILL(x, c) do { (x) += (c); __asm__ volatile("" : "+r"(x)); } while (0)
+/* Filler (gen --filler) is written by gen as one volatile asm per site:
+ * adds of constants of their own to four register accumulators, folded
+ * into acc at the block's end. Code to fetch and decode, four adds a cycle,
+ * no memory, nothing foldable; volatile, so the block stays where gen puts
+ * it, before the site's operation. One asm, not an add and an empty asm per
+ * constant, because gcc took seconds per file of 256 such sites. */
 #ifdef IC_SITE_TALLY
 #define IC_SITE_MARK(ctx, acc, k, c) do { IC_SITE_ADD(acc, c); (ctx)->tally[(k)]++; } while (0)
 #else
