@@ -72,7 +72,8 @@ static int chart_form_blocks(FILE *f, const struct ic_results *res, const char *
 		for (size_t k = 0; k < nforms; k++) {
 			size_t rows = 0;
 
-			fprintf(f, "# %s %s %lu %s %s\n", gr->op, gr->layout, gr->threads, gr->mode, forms[k]);
+			fprintf(f, "# build %zu: %s %s %lu %s %s\n", gr->build, gr->op, gr->layout,
+				gr->threads, gr->mode, forms[k]);
 			for (size_t i = 0; i < gr->npoints; i++) {
 				const struct ic_point *p = gr->points[i];
 				double y = p->med[field];
@@ -282,8 +283,9 @@ static void chart_attribution(FILE *gp, FILE *dat, const struct ic_results *res)
 		for (k = 0; k < CHART_NATTR; k++) {
 			const struct ic_line *l = &gr->attr->line[chart_attr_kind[k]];
 
-			fprintf(dat, "# %s %s %s %lu %lu %s %s: sites ratio band_lo band_hi lo hi\n", gr->op,
-				gr->layout, gr->order, gr->filler, gr->threads, gr->mode, l->name);
+			fprintf(dat, "# build %zu: %s %s %s %lu %lu %s %s: sites ratio band_lo band_hi lo hi\n",
+				gr->build, gr->op, gr->layout, gr->order, gr->filler, gr->threads, gr->mode,
+				l->name);
 			for (size_t i = 0; i < l->n; i++) {
 				fprintf(dat, "%lu", l->r[i].sites);
 				chart_dat(dat, l->r[i].ratio);
@@ -343,9 +345,31 @@ static void chart_attribution(FILE *gp, FILE *dat, const struct ic_results *res)
 	}
 }
 
+/* With several builds that each have the same k series (2 <= k <= 6), one
+ * row of panels per build, series in the same columns, so a column
+ * compares the builds; else 0 (a square grid). Groups sort by build. */
+static size_t chart_cols_per_build(const struct ic_results *res)
+{
+	size_t k = 0, n = 0;
+
+	if (!ic_fmt_many_builds(res))
+		return 0;
+	for (size_t g = 0; g <= res->ngroups; g++) {
+		if (g < res->ngroups && (g == 0 || res->groups[g].build == res->groups[g - 1].build)) {
+			n++;
+			continue;
+		}
+		if (k && n != k)
+			return 0;
+		k = n;
+		n = 1;
+	}
+	return k >= 2 && k <= 6 ? k : 0;
+}
+
 int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_results *res)
 {
-	size_t ng = res->ngroups, nforms, cols = 1;
+	size_t ng = res->ngroups, nforms, cols;
 	const char **forms = calloc(res->npoints, sizeof(*forms));
 	int *has_time = calloc(ng, sizeof(int)), *has_l1i = calloc(ng, sizeof(int));
 	int *has_foot = calloc(ng, sizeof(int)), *has_ratio = calloc(ng, sizeof(int));
@@ -365,8 +389,8 @@ int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_results
 	for (size_t g = 0; g < ng; g++) {
 		const struct ic_group *gr = &res->groups[g];
 
-		fprintf(cf->ratio, "# %s %s %lu %s: sites ratio lo hi noisy band_lo band_hi\n", gr->op, gr->layout,
-			gr->threads, gr->mode);
+		fprintf(cf->ratio, "# build %zu: %s %s %lu %s: sites ratio lo hi noisy band_lo band_hi\n",
+			gr->build, gr->op, gr->layout, gr->threads, gr->mode);
 		for (size_t i = 0; i < gr->nratios; i++) {
 			const struct ic_ratio *r = &gr->ratios[i];
 
@@ -414,8 +438,10 @@ int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_results
 		fprintf(gp, "ic_sites_min = %lu\nic_sites_max = %lu\n", nlo, nhi);
 	}
 	fprintf(gp, "ic_npanels = %zu\nic_nforms = %zu\n", ng, nforms);
-	while (cols * cols < ng)
-		cols++;
+	cols = chart_cols_per_build(res);
+	if (!cols)
+		for (cols = 1; cols * cols < ng; cols++)
+			;
 	fprintf(gp, "ic_cols = %zu\nic_rows = %zu\n", cols, (ng + cols - 1) / cols);
 	fputs("ic_compare = ", gp);
 	chart_gp_text(gp, res->opts.compare);
@@ -447,16 +473,24 @@ int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_results
 	fprintf(gp, "array ic_title[%zu]\narray ic_verdict[%zu]\n", ng, ng);
 	for (size_t g = 0; g < ng; g++) {
 		const struct ic_group *gr = &res->groups[g];
-		char tm[96], title[512], fb[32], fill[64] = "";
+		char tm[96], title[512], fb[32], fill[64] = "", bl[256];
+		size_t len = 0;
 
 		ic_fmt_threads_mode(tm, sizeof(tm), gr);
 		if (gr->filler)
 			snprintf(fill, sizeof(fill), "%s filler per site (net); ",
 				 ic_fmt_bytes(fb, sizeof(fb), (double)gr->filler));
+		/* Panels of different builds look alike: the title says which. */
+		if (*ic_fmt_build(bl, sizeof(bl), res, gr->build)) {
+			/* bl holds at most 255 characters: the rest of title has room. */
+			snprintf(title, sizeof(title), "%s; ", bl);
+			len = strlen(title);
+		}
 		if (ic_fmt_many_bodies(res))
-			snprintf(title, sizeof(title), "%s/%s/%s: %s%s", gr->op, gr->layout, gr->order, fill, tm);
+			snprintf(title + len, sizeof(title) - len, "%s/%s/%s: %s%s", gr->op, gr->layout,
+				 gr->order, fill, tm);
 		else
-			snprintf(title, sizeof(title), "%s%s", fill, tm);
+			snprintf(title + len, sizeof(title) - len, "%s%s", fill, tm);
 		fprintf(gp, "ic_title[%zu] = ", g + 1);
 		chart_gp_text(gp, title);
 		chart_plot_verdict(buf, sizeof(buf), res, gr);

@@ -18,7 +18,9 @@ const char *ic_fmt_threads_mode(char *buf, size_t cap, const struct ic_group *gr
 
 /* The series' body as a title: "512 B filler per site; 1 thread, private
  * queue", with "op, layout layout, order order" first when the run has
- * more than one body; exactly ic_fmt_threads_mode without filler. */
+ * more than one body, and the build (ic_fmt_build) before that when it has
+ * more than one build; exactly ic_fmt_threads_mode without filler and with
+ * one build. */
 const char *ic_fmt_series(char *buf, size_t cap, const struct ic_results *res,
 			  const struct ic_group *gr);
 
@@ -27,5 +29,18 @@ const char *ic_fmt_counter_source(const struct ic_point *p);
 
 /* More than one op/layout/order in the run: series labels must say which. */
 int ic_fmt_many_bodies(const struct ic_results *res);
+
+/* More than one build (compiler, cflags, lto, body, lock) in the run. */
+int ic_fmt_many_builds(const struct ic_results *res);
+
+/* A build as a series label, naming only the keys that differ between the
+ * run's builds: "Clang 14.0.6, -Os; kref" (compiler, cflags, "LTO on",
+ * then the body, then "ticket lock"); "" with one build. */
+const char *ic_fmt_build(char *buf, size_t cap, const struct ic_results *res, size_t build);
+
+/* Every key a build has: "compiler GNU 12.2.0; flags -O2 -g; LTO off;
+ * body queue; lock tas", absent keys left out (lock only with with_lock);
+ * "" when it has none. */
+const char *ic_fmt_build_keys(char *buf, size_t cap, const struct ic_build *b, int with_lock);
 
 #endif /* IC_FORMAT_H */

@@ -29,6 +29,14 @@ static const char *const results_field_key[IC_F_COUNT] = {
 	[IC_F_ITLB] = "itlb_miss_per_op",
 };
 
+const char *const ic_build_key_name[IC_B_COUNT] = {
+	[IC_B_COMPILER] = "compiler",
+	[IC_B_CFLAGS] = "cflags",
+	[IC_B_BODY] = "body",
+	[IC_B_LOCK] = "lock",
+	[IC_B_LTO] = "lto",
+};
+
 static int results_fail(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
@@ -74,6 +82,10 @@ void ic_results_free(struct ic_results *res)
 	for (size_t i = 0; i < res->nlayouts; i++)
 		free(res->layouts[i]);
 	free(res->layouts);
+	for (size_t i = 0; i < res->nbuilds; i++)
+		for (int k = 0; k < IC_B_COUNT; k++)
+			free(res->builds[i].v[k]);
+	free(res->builds);
 	free(res->files);
 	free(res->points);
 	free(res->groups);
@@ -249,9 +261,20 @@ static double results_unit_ns(const char *unit)
 	return NAN;
 }
 
+/* While loading, points sort by build, then key: builds share names. */
+struct results_key {
+	size_t build;
+	const char *key;
+};
+
 static int results_cmp_key(const void *key, const void *elem)
 {
-	return strcmp(key, (*(struct ic_point *const *)elem)->key);
+	const struct results_key *k = key;
+	const struct ic_point *p = *(struct ic_point *const *)elem;
+
+	if (k->build != p->build)
+		return k->build < p->build ? -1 : 1;
+	return strcmp(k->key, p->key);
 }
 
 /* The point named rn, created when new. While loading, points are sorted
@@ -259,17 +282,16 @@ static int results_cmp_key(const void *key, const void *elem)
 static struct ic_point *results_point_get(struct ic_results *res, const struct results_name *rn,
 					  const struct ic_file *file)
 {
-	char key[512];
+	char key[512], fill[40] = "";
+	struct results_key k = { file->build, key };
 	struct ic_point *p, **found;
 	size_t i;
-
-	char fill[40] = "";
 
 	if (rn->filler)
 		snprintf(fill, sizeof(fill), "/filler:%lu", rn->filler);
 	snprintf(key, sizeof(key), "sites/%s/%s/%s/%s/%lu/%s%s/threads:%lu", rn->form, rn->op,
 		 rn->layout, rn->order, rn->sites, rn->mode, fill, rn->threads);
-	found = res->npoints ? bsearch(key, res->points, res->npoints, sizeof(*res->points),
+	found = res->npoints ? bsearch(&k, res->points, res->npoints, sizeof(*res->points),
 				       results_cmp_key) : NULL;
 	if (found) {
 		p = *found;
@@ -305,12 +327,13 @@ static struct ic_point *results_point_get(struct ic_results *res, const struct r
 		results_point_free(p);
 		return NULL;
 	}
+	p->build = file->build;
 	p->sites = rn->sites;
 	p->threads = rn->threads;
 	p->filler = rn->filler;
 	p->file = file;
 	/* Into key order: the keys after it move up by one. */
-	for (i = res->npoints++; i > 0 && strcmp(res->points[i - 1]->key, key) > 0; i--)
+	for (i = res->npoints++; i > 0 && results_cmp_key(&k, &res->points[i - 1]) < 0; i--)
 		res->points[i] = res->points[i - 1];
 	res->points[i] = p;
 	return p;
@@ -419,6 +442,65 @@ static int results_entry(struct ic_results *res, struct ic_file *file, size_t id
 	return 0;
 }
 
+/* A context member as text, "" when absent; see ic_results_context. */
+static const char *results_context_text(json_t *ctx, const char *key, char *buf, size_t cap)
+{
+	json_t *v = json_object_get(ctx, key);
+
+	if (json_is_string(v))
+		return json_string_value(v);
+	if (json_is_integer(v)) {
+		snprintf(buf, cap, "%lld", (long long)json_integer_value(v));
+		return buf;
+	}
+	if (json_is_real(v)) {
+		snprintf(buf, cap, "%g", json_real_value(v));
+		return buf;
+	}
+	if (json_is_boolean(v))
+		return json_is_true(v) ? "true" : "false";
+	return "";
+}
+
+/* The index of the file's build in res->builds, added when new. -1 when
+ * memory runs out. */
+static long results_build(struct ic_results *res, json_t *ctx)
+{
+	char buf[IC_B_COUNT][IC_RESULTS_CONTEXT_MAX];
+	const char *v[IC_B_COUNT];
+	struct ic_build *nb, *b;
+	size_t i;
+	int k;
+
+	for (k = 0; k < IC_B_COUNT; k++)
+		v[k] = results_context_text(ctx, ic_build_key_name[k], buf[k], sizeof(buf[k]));
+	for (i = 0; i < res->nbuilds; i++) {
+		for (k = 0; k < IC_B_COUNT && !strcmp(res->builds[i].v[k], v[k]); k++)
+			;
+		if (k == IC_B_COUNT) {
+			res->builds[i].nfiles++;
+			return (long)i;
+		}
+	}
+	nb = realloc(res->builds, (i + 1) * sizeof(*nb));
+	if (!nb)
+		return -1;
+	res->builds = nb;
+	b = &nb[i];
+	memset(b, 0, sizeof(*b));
+	for (k = 0; k < IC_B_COUNT; k++) {
+		b->v[k] = strdup(v[k]);
+		if (!b->v[k]) {
+			while (k--)
+				free(b->v[k]);
+			return -1;
+		}
+	}
+	b->nfiles = 1;
+	res->nbuilds++;
+	return (long)i;
+}
+
 int ic_results_load(struct ic_results *res, const char *path, char *err, size_t errlen)
 {
 	struct ic_file *file, **nf;
@@ -501,6 +583,17 @@ int ic_results_load(struct ic_results *res, const char *path, char *err, size_t 
 		}
 		file->variant = (int)k;
 	}
+	{
+		long b = results_build(res, file->context);
+
+		if (b < 0) {
+			json_decref(doc);
+			free(file->path);
+			free(file);
+			return results_fail(err, errlen, "%s: out of memory", path);
+		}
+		file->build = (size_t)b;
+	}
 	res->files[res->nfiles++] = file;
 	json_array_foreach(benchmarks, idx, entry) {
 		json_t *fam;
@@ -529,12 +622,14 @@ static int results_form_rank(const char *form, const struct ic_analysis_opts *op
 	return 2;
 }
 
-/* Series keys first (op, layout, order, filler, threads, mode), then form,
- * then N. */
+/* Series keys first (build, op, layout, order, filler, threads, mode),
+ * then form, then N. */
 static int results_cmp_series(const struct ic_point *a, const struct ic_point *b)
 {
 	int c;
 
+	if (a->build != b->build)
+		return a->build < b->build ? -1 : 1;
 	if ((c = strcmp(a->op, b->op)) || (c = strcmp(a->layout, b->layout)) ||
 	    (c = strcmp(a->order, b->order)))
 		return c;
@@ -981,6 +1076,7 @@ int ic_results_analyse(struct ic_results *res, const struct ic_analysis_opts *op
 		res->groups = ng;
 		g = &res->groups[res->ngroups++];
 		memset(g, 0, sizeof(*g));
+		g->build = res->points[i]->build;
 		g->op = res->points[i]->op;
 		g->layout = res->points[i]->layout;
 		g->order = res->points[i]->order;
@@ -1038,21 +1134,7 @@ fail:
 const char *ic_results_context(const struct ic_results *res, const char *key, char *buf,
 			       size_t cap)
 {
-	json_t *v = res->nfiles ? json_object_get(res->files[0]->context, key) : NULL;
-
-	if (json_is_string(v))
-		return json_string_value(v);
-	if (json_is_integer(v)) {
-		snprintf(buf, cap, "%lld", (long long)json_integer_value(v));
-		return buf;
-	}
-	if (json_is_real(v)) {
-		snprintf(buf, cap, "%g", json_real_value(v));
-		return buf;
-	}
-	if (json_is_boolean(v))
-		return json_is_true(v) ? "true" : "false";
-	return "";
+	return results_context_text(res->nfiles ? res->files[0]->context : NULL, key, buf, cap);
 }
 
 /* Parsed from the text: sites_bench writes sizes as strings ("32768"). */

@@ -1,13 +1,19 @@
 /* Benchmark results as summarize sees them: Google Benchmark JSON files
- * from sites_bench, grouped into points (one per form, op, layout, order,
- * filler, sites, threads, mode), with per-point statistics, compare/baseline
- * ratios per N and a crossover per series.
+ * from sites_bench, grouped into points (one per build, form, op, layout,
+ * order, filler, sites, threads, mode), with per-point statistics,
+ * compare/baseline ratios per N and a crossover per series.
+ *
+ * A build is what one process's context says it ran: compiler, cflags,
+ * lto, body and lock (issue 10; "" when absent, as in older runs). Files
+ * of different builds hold the same benchmark names, so the build is part
+ * of every point and series: they are never pooled, and a ratio, being
+ * formed within a process, is always within one build.
  *
  * Each input file is one process of one layout variant (its context's
  * layout_variant; files without one count as variant 0). A process
  * contributes the median of its repetitions; every interval is the nested t
  * interval of stats.h over layout variants (over processes when only one
- * variant was run), so it holds the spread between builds and processes,
+ * variant was run), so it holds the spread between layouts and processes,
  * not only between repetitions (issue 8).
  *
  * In a series with filler F > 0 (every site also runs F bytes of other
@@ -45,6 +51,24 @@ struct ic_rep {
 	int variant;               /* that file's layout variant */
 };
 
+/* The context keys that make a build, in the order of the CSV columns. */
+enum ic_build_key {
+	IC_B_COMPILER,   /* "GNU 12.2.0" */
+	IC_B_CFLAGS,     /* "-O2 -g" */
+	IC_B_BODY,       /* "queue", or the user's own body ("kref") */
+	IC_B_LOCK,       /* "tas" | "ticket" */
+	IC_B_LTO,        /* "on" | "off" */
+	IC_B_COUNT
+};
+
+/* The context key (and CSV column) of each enum ic_build_key. */
+extern const char *const ic_build_key_name[IC_B_COUNT];
+
+struct ic_build {
+	char *v[IC_B_COUNT];       /* "" when the context lacks the key */
+	size_t nfiles;             /* processes that ran it */
+};
+
 struct ic_file {
 	char *path;
 	json_t *doc;               /* owns everything below */
@@ -52,6 +76,7 @@ struct ic_file {
 	const char *counter_source;   /* "papi" | "sim" | "none" | "" when absent */
 	int variant;               /* index of its (layout_seed, layout_variant) in
 	                            * ic_results.layouts; variant 0 when absent */
+	size_t build;              /* index in ic_results.builds */
 };
 
 /* A process's share of one point: the median of its repetitions' time
@@ -65,6 +90,7 @@ struct ic_unit {
 struct ic_point {
 	char *key;                 /* sites/<form>/.../<mode>[/filler:<F>]/threads:<T> */
 	char *form, *op, *layout, *order, *mode;
+	size_t build;              /* index in ic_results.builds; part of the point */
 	unsigned long sites, threads;
 	unsigned long filler;      /* bytes of other code per site; 0 without */
 	struct ic_rep *reps;
@@ -117,8 +143,10 @@ struct ic_ratio {
 
 struct ic_attribution;
 
-/* One series: every form of one op, layout, order, filler, threads and mode. */
+/* One series: every form of one build, op, layout, order, filler, threads
+ * and mode. */
 struct ic_group {
+	size_t build;
 	const char *op, *layout, *order, *mode;
 	unsigned long threads, filler;
 	struct ic_point **points;  /* sorted like the whole points list */
@@ -145,6 +173,8 @@ struct ic_results {
 	size_t n_entries, n_aggregates, n_other, n_errors;
 	char **layouts;            /* "<seed>/<variant>" of every layout seen */
 	size_t nlayouts;
+	struct ic_build *builds;   /* in order of first appearance */
+	size_t nbuilds;
 	int64_t next_family;       /* family_index offset for the next file */
 
 	struct ic_group *groups;

@@ -183,11 +183,13 @@ static void summary_series_title(FILE *f, const struct ic_results *res, const st
 
 static void summary_recommendation(FILE *f, const struct ic_results *res, const struct ic_group *gr)
 {
-	char ctx[IC_RESULTS_CONTEXT_MAX], tm[96], fb[32];
+	char ctx[IC_RESULTS_CONTEXT_MAX], tm[96], fb[32], bl[256];
 	const char *cpu = ic_results_context(res, "cpu_model", ctx, sizeof(ctx));
 	size_t noisy = summary_noisy_count(gr);
 
 	fputs("- For this body (", f);
+	if (*ic_fmt_build(bl, sizeof(bl), res, gr->build))
+		fprintf(f, "%s; ", bl);
 	if (ic_fmt_many_bodies(res))
 		fprintf(f, "%s, %s layout, %s order; ", gr->op, gr->layout, gr->order);
 	summary_code_phrase(f, res, gr);
@@ -516,6 +518,35 @@ static void summary_calibration(FILE *f, const struct ic_results *res)
 	free(extra);
 }
 
+/* One build: its keys once (the lock has its own line). Several: each
+ * with its series label, every key and its processes. An older run's
+ * context has none of the keys and gets no line. */
+static void summary_builds(FILE *f, const struct ic_results *res)
+{
+	char keys[512], label[256];
+
+	if (!res->nbuilds)
+		return;
+	if (!ic_fmt_many_builds(res)) {
+		if (*ic_fmt_build_keys(keys, sizeof(keys), &res->builds[0], 0))
+			fprintf(f, "- Build: %s\n", keys);
+		return;
+	}
+	fprintf(f, "- Builds: %zu, each run in its own processes and reported as its own series "
+		"(never pooled):\n", res->nbuilds);
+	for (size_t i = 0; i < res->nbuilds; i++) {
+		const struct ic_build *b = &res->builds[i];
+
+		ic_fmt_build_keys(keys, sizeof(keys), b, 1);
+		ic_fmt_build(label, sizeof(label), res, i);
+		/* A label is empty only where an older run's context lacks every
+		 * key that differs. */
+		fprintf(f, "  - %s%s%s; %zu process%s\n", label, *label ? ": " : "",
+			*keys ? keys : "no build keys in the context (an older run)", b->nfiles,
+			b->nfiles == 1 ? "" : "es");
+	}
+}
+
 static void summary_machine(FILE *f, const struct ic_results *res)
 {
 	char a[32], b[32], c[32], ctx[IC_RESULTS_CONTEXT_MAX];
@@ -545,6 +576,9 @@ static void summary_machine(FILE *f, const struct ic_results *res)
 	fprintf(f, "; L2 %s; L3 %s\n", ic_fmt_bytes(b, sizeof(b), ic_results_context_num(res, "l2_size")),
 		ic_fmt_bytes(c, sizeof(c), ic_results_context_num(res, "l3_size")));
 	v = ic_results_context(res, "lock", ctx, sizeof(ctx));
+	for (size_t i = 1; i < res->nbuilds; i++)
+		if (strcmp(res->builds[i].v[IC_B_LOCK], res->builds[0].v[IC_B_LOCK]))
+			v = "per build (see Builds)";
 	fprintf(f, "- Lock: %s", *v ? v : "not recorded");
 	v = ic_results_context(res, "pinned", ctx, sizeof(ctx));
 	fprintf(f, "; threads pinned: %s", *v ? v : "not recorded");
@@ -552,6 +586,7 @@ static void summary_machine(FILE *f, const struct ic_results *res)
 	if (!strcmp(v, "true"))
 		fputs(" (more threads than PUs: the extra threads share PUs, see each label)", f);
 	fputc('\n', f);
+	summary_builds(f, res);
 	v = ic_results_context(res, "codegen", ctx, sizeof(ctx));
 	fprintf(f, "- Code generation of sites and queue: %s", *v ? v : "not recorded");
 	v = ic_results_context(res, "per_caller", ctx, sizeof(ctx));
@@ -675,6 +710,11 @@ static void summary_method(FILE *f, const struct ic_results *res)
 			      "left out of the point and counted.\n", f);
 			break;
 		}
+	if (ic_fmt_many_builds(res))
+		fprintf(f, "- Builds: %zu (compiler, flags, LTO, body and lock, from each process's "
+			"context). Every point, interval, ratio, band and crossover is within one build: a "
+			"ratio is formed within a process, and a process ran one build. Builds are set side "
+			"by side, never pooled.\n", res->nbuilds);
 	fputs("- Attribution: each line of \"What the difference is made of\" is a ratio formed "
 	      "within each process, with the interval and band above; a per-N line's band holds "
 	      "over that line's N, not over all lines at once. A component is stated only where its "
@@ -718,7 +758,10 @@ static void summary_method(FILE *f, const struct ic_results *res)
 		fprintf(f, "- Ignored: %zu aggregate entr%s (statistics above are recomputed from "
 			"the repetitions) and %zu entr%s not named sites/...\n", res->n_aggregates,
 			res->n_aggregates == 1 ? "y" : "ies", res->n_other, res->n_other == 1 ? "y" : "ies");
-	fprintf(f, "- Input: %zu file%s (one per process).\n", res->nfiles, res->nfiles == 1 ? "" : "s");
+	fprintf(f, "- Input: %zu file%s (one per process)", res->nfiles, res->nfiles == 1 ? "" : "s");
+	if (ic_fmt_many_builds(res))
+		fprintf(f, " of %zu builds", res->nbuilds);
+	fputs(".\n", f);
 }
 
 int ic_summary_write(FILE *f, const struct ic_results *res)

@@ -33,6 +33,24 @@ static void tables_text(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* The build columns every table ends with (enum ic_build_key order), each
+ * after a comma; empty where the process's context did not say (older
+ * runs). Then the newline. */
+static void tables_build_header(FILE *f)
+{
+	for (int k = 0; k < IC_B_COUNT; k++)
+		fprintf(f, ",%s", ic_build_key_name[k]);
+	fputc('\n', f);
+}
+
+static void tables_build(FILE *f, const struct ic_results *res, size_t build)
+{
+	for (int k = 0; k < IC_B_COUNT; k++) {
+		fputc(',', f);
+		tables_text(f, build < res->nbuilds ? res->builds[build].v[k] : "");
+	}
+}
+
 static const char *tables_side_form(const struct ic_results *res, enum ic_point_side s)
 {
 	if (s == IC_SIDE_COMPARE)
@@ -46,7 +64,8 @@ int ic_tables_points_write(FILE *f, const struct ic_results *res)
 {
 	fputs("form,op,layout,order,sites,threads,mode,ns_per_op,ns_ci_lo,ns_ci_hi,cv,ops_per_s,"
 	      "cycles_per_op,l1i_miss_per_op,counter_source,code_bytes_per_site,footprint_bytes,"
-	      "variants,processes,reps,layout_share,filler,ns_gross_per_op,filler_subtracted\n", f);
+	      "variants,processes,reps,layout_share,filler,ns_gross_per_op,filler_subtracted", f);
+	tables_build_header(f);
 	for (size_t i = 0; i < res->npoints; i++) {
 		const struct ic_point *p = res->points[i];
 
@@ -68,7 +87,9 @@ int ic_tables_points_write(FILE *f, const struct ic_results *res)
 		/* ns_per_op is net of the mark where filler_subtracted; this is not. */
 		fprintf(f, "%lu,", p->filler);
 		tables_num(f, p->ns_gross, "%.10g", ',');
-		fprintf(f, "%d\n", p->filler_subtracted);
+		fprintf(f, "%d", p->filler_subtracted);
+		tables_build(f, res, p->build);
+		fputc('\n', f);
 	}
 	return ferror(f) ? -1 : 0;
 }
@@ -77,7 +98,8 @@ int ic_tables_ratios_write(FILE *f, const struct ic_results *res)
 {
 	fputs("op,layout,order,sites,threads,mode,compare,baseline,ns_compare,ns_baseline,ratio,"
 	      "ratio_ci_lo,ratio_ci_hi,p_value,cv_compare,cv_baseline,reps_compare,reps_baseline,"
-	      "noisy,faster,band_lo,band_hi,variants,processes,layout_share,df,filler\n", f);
+	      "noisy,faster,band_lo,band_hi,variants,processes,layout_share,df,filler", f);
+	tables_build_header(f);
 	for (size_t g = 0; g < res->ngroups; g++) {
 		const struct ic_group *gr = &res->groups[g];
 
@@ -101,7 +123,9 @@ int ic_tables_ratios_write(FILE *f, const struct ic_results *res)
 			fprintf(f, "%zu,%zu,", r->nvariants, r->nunits);
 			tables_num(f, r->share_layout, "%.4f", ',');
 			tables_num(f, r->df, "%g", ',');
-			fprintf(f, "%lu\n", gr->filler);
+			fprintf(f, "%lu", gr->filler);
+			tables_build(f, res, gr->build);
+			fputc('\n', f);
 		}
 	}
 	return ferror(f) ? -1 : 0;
@@ -112,7 +136,8 @@ int ic_tables_crossover_write(FILE *f, const struct ic_results *res)
 	fputs("op,layout,order,threads,mode,compare,baseline,verdict,small_n_winner,"
 	      "crossover_sites,crossover_ci_lo,crossover_ci_hi,bracket_lo,bracket_hi,"
 	      "points,compare_faster,baseline_faster,unresolved,sites_min,sites_max,lone_sites,"
-	      "switches,filler\n", f);
+	      "switches,filler", f);
+	tables_build_header(f);
 	for (size_t g = 0; g < res->ngroups; g++) {
 		const struct ic_group *gr = &res->groups[g];
 		const struct ic_crossover *xo = &gr->xo;
@@ -137,7 +162,9 @@ int ic_tables_crossover_write(FILE *f, const struct ic_results *res)
 			fputc(',', f);
 		fputc(',', f);
 		tables_num(f, xo->lone_sites, "%.0f", 0);
-		fprintf(f, ",%zu,%lu\n", xo->switches, gr->filler);
+		fprintf(f, ",%zu,%lu", xo->switches, gr->filler);
+		tables_build(f, res, gr->build);
+		fputc('\n', f);
 	}
 	return ferror(f) ? -1 : 0;
 }
@@ -147,7 +174,8 @@ int ic_tables_calibration_write(FILE *f, const struct ic_results *res)
 	double want = 1.0 + res->opts.planted;
 
 	fputs("op,layout,order,sites,threads,mode,compare,baseline,planted,ratio,ratio_ci_lo,"
-	      "ratio_ci_hi,measured_extra,excludes_1,contains_planted,noisy\n", f);
+	      "ratio_ci_hi,measured_extra,excludes_1,contains_planted,noisy", f);
+	tables_build_header(f);
 	for (size_t g = 0; g < res->ngroups; g++) {
 		const struct ic_group *gr = &res->groups[g];
 
@@ -161,8 +189,10 @@ int ic_tables_calibration_write(FILE *f, const struct ic_results *res)
 			tables_num(f, r->lo, "%.6f", ',');
 			tables_num(f, r->hi, "%.6f", ',');
 			tables_num(f, r->ratio - 1.0, "%.6f", 0);
-			fprintf(f, ",%d,%d,%d\n", ic_ratio_excludes(r, 1.0), ic_ratio_contains(r, want),
+			fprintf(f, ",%d,%d,%d", ic_ratio_excludes(r, 1.0), ic_ratio_contains(r, want),
 				r->noisy);
+			tables_build(f, res, gr->build);
+			fputc('\n', f);
 		}
 	}
 	return ferror(f) ? -1 : 0;

@@ -1,7 +1,8 @@
 /* The CSV tables summarize writes, each to an open stream: points.csv,
  * ratios.csv, crossover.csv and, with --planted, calibration.csv. Cells
- * that were not measured are empty, never 0. All return 0, or -1 when a
- * write failed.
+ * that were not measured are empty, never 0. Every table ends with the
+ * build's columns compiler,cflags,body,lock,lto (empty where the context
+ * lacks them: older runs). All return 0, or -1 when a write failed.
  */
 #ifndef IC_TABLES_H
 #define IC_TABLES_H

@@ -17,6 +17,10 @@
  * --counters papi counts cycles, instructions, L1i, branch and iTLB misses;
  * --papi-absent LIST leaves those named out (null), --counter-note the why.
  * Each repetition is multiplied by 1 + noise * u, u uniform in [-1, 1).
+ * A build (issue 10): --compiler, --cflags, --lto, --body put those keys
+ * into the context (absent unless given, as in older runs); --lock sets
+ * the lock ("tas"; "" leaves it out); --scale X multiplies every time, so
+ * that two builds of the same names have different numbers.
  * One output is one process: --variant V and --process P go into the
  * context (layout_variant, process), and --layout-noise X multiplies the
  * compare form's time by 1 + X * u_V with u_V uniform in [-1, 1) drawn from
@@ -26,7 +30,9 @@
  *        [--sites-max N] [--threads 1,2] [--modes private,shared]
  *        [--counters papi|sim|none] [--sim-threads-only 1] [--noise X]
  *        [--seed S] [--hint 1] [--planted F] [--time-unit ns|us]
- *        [--error-at N] [--variant V] [--process P] [--layout-noise X] > out.json
+ *        [--error-at N] [--variant V] [--process P] [--layout-noise X]
+ *        [--compiler C] [--cflags F] [--lto on|off] [--body B] [--lock L]
+ *        [--scale X] > out.json
  */
 #include <jansson.h>
 #include <math.h>
@@ -41,7 +47,8 @@
 
 struct fake_opts {
 	const char *shape, *threads, *modes, *counters, *time_unit, *forms, *papi_absent, *note;
-	double crossover, noise, planted, layout_noise;
+	const char *compiler, *cflags, *lto, *body, *lock;
+	double crossover, noise, planted, layout_noise, scale;
 	unsigned reps, sites_max, error_at, sim_threads, variant, process;
 	int hint, filler_only, no_mark;
 	unsigned long long seed;
@@ -127,7 +134,16 @@ static json_t *fake_context(const struct fake_opts *o)
 	json_object_set_new(ctx, "l2_size", json_string("1048576"));
 	json_object_set_new(ctx, "l3_size", json_string("33554432"));
 	json_object_set_new(ctx, "pinned", json_string("true"));
-	json_object_set_new(ctx, "lock", json_string("tas"));
+	if (*o->lock)
+		json_object_set_new(ctx, "lock", json_string(o->lock));
+	if (o->compiler)
+		json_object_set_new(ctx, "compiler", json_string(o->compiler));
+	if (o->cflags)
+		json_object_set_new(ctx, "cflags", json_string(o->cflags));
+	if (o->lto)
+		json_object_set_new(ctx, "lto", json_string(o->lto));
+	if (o->body)
+		json_object_set_new(ctx, "body", json_string(o->body));
 	{
 		char buf[32];
 
@@ -193,6 +209,7 @@ static void fake_point(json_t *out, const struct fake_opts *o, unsigned long lon
 		base *= (1.0 + fake_ratio(o, n)) / 2.0;
 	else if (!strcmp(form, "extern_plant"))
 		base *= 1.0 + o->planted;
+	base *= o->scale;
 	if (filler) {
 		base += o->filler_ns;
 		snprintf(name, sizeof(name),
@@ -252,7 +269,7 @@ int main(int argc, char **argv)
 	struct fake_opts o = {
 		.shape = "crossover", .threads = "1,2", .modes = "private,shared", .counters = "sim",
 		.time_unit = "ns", .crossover = 256.0, .noise = 0.005, .planted = NAN, .reps = 10,
-		.sites_max = 16384, .seed = 1,
+		.sites_max = 16384, .seed = 1, .lock = "tas", .scale = 1.0,
 		.t_mark = 2.0, .t_inline = 7.0, .t_extern = 9.0, .t_clone = 9.0, .t_inline_nolock = 5.5,
 		.t_extern_nolock = 8.0, .cap_n = 256, .filler_ns = 8.0,
 	};
@@ -299,6 +316,18 @@ int main(int argc, char **argv)
 			o.process = (unsigned)atoi(v);
 		else if (!strcmp(k, "--layout-noise"))
 			o.layout_noise = atof(v);
+		else if (!strcmp(k, "--compiler"))
+			o.compiler = v;
+		else if (!strcmp(k, "--cflags"))
+			o.cflags = v;
+		else if (!strcmp(k, "--lto"))
+			o.lto = v;
+		else if (!strcmp(k, "--body"))
+			o.body = v;
+		else if (!strcmp(k, "--lock"))
+			o.lock = v;
+		else if (!strcmp(k, "--scale"))
+			o.scale = atof(v);
 		else if (!strcmp(k, "--forms"))
 			o.forms = v;
 		else if (!strcmp(k, "--papi-absent"))
