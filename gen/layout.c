@@ -2,10 +2,11 @@
  * seeded random layout, so one build yields several layout variants that
  * differ only in code placement (issue 8).
  *
- *   layout --variant V --seed S [-o OUT.ld] @ARGS
+ *   layout --variant V --seed S [--base DIR] [-o OUT.ld] @ARGS
  *
  * ARGS is ic_add_points' argument file (the one codesize reads): lines
- * "--point", the point's spec, then its objects, for each point. The objects
+ * "--point", the point's spec, then its objects, for each point (a leading
+ * "--body", NAME pair is codesize's and skipped). The objects
  * must be built with -ffunction-sections, so every caller / site function is
  * an input section of its own.
  *
@@ -102,7 +103,7 @@ static struct ly_point *ly_read_args(const char *path, size_t *npts)
 	char *line = NULL;
 	size_t cap = 0, n = 0;
 	ssize_t len;
-	int want_spec = 0;
+	int want_spec = 0, skip = 0;
 
 	if (!f)
 		ly_fail(LY_EXIT_USAGE, "%s: %s", path, strerror(errno));
@@ -111,7 +112,11 @@ static struct ly_point *ly_read_args(const char *path, size_t *npts)
 			line[--len] = '\0';
 		if (len == 0)
 			continue;
-		if (want_spec) {
+		if (skip) {
+			skip = 0;
+		} else if (n == 0 && strcmp(line, "--body") == 0) {
+			skip = 1;
+		} else if (want_spec) {
 			pts[n - 1].spec = strdup(line);
 			want_spec = 0;
 		} else if (strcmp(line, "--point") == 0) {
@@ -138,11 +143,26 @@ static struct ly_point *ly_read_args(const char *path, size_t *npts)
 	return pts;
 }
 
-/* The object as ld sees it on the command line may be relative or absolute;
- * its last two components (the point's directory and the file) are unique. */
-static const char *ly_object_tail(const char *path)
+/* Where ld runs (--base): an object under it is named by its path from
+ * there, exactly as the link command gives it. An exact name is what makes
+ * the link fast: ld matches a statement with a wildcard file name against
+ * every input file, and a default sweep's script has 150,000 statements and
+ * 1,300 objects (minutes per link); an exact one it looks up. */
+static const char *ly_base;
+
+/* The object as ld sees it on the command line: its path from --base; else
+ * its last two components (the point's directory and the file), which are
+ * unique, behind a wildcard. */
+static const char *ly_object_tail(const char *path, int *exact)
 {
 	const char *last = strrchr(path, '/'), *p;
+	size_t nb = ly_base ? strlen(ly_base) : 0;
+
+	*exact = 0;
+	if (nb && strncmp(path, ly_base, nb) == 0 && path[nb] == '/') {
+		*exact = 1;
+		return path + nb + 1;
+	}
 
 	if (!last || last == path)
 		return path;
@@ -161,7 +181,9 @@ static void ly_elf_fail(const char *path, const char *what)
 static void ly_object(FILE *out, const char *path, uint64_t *state)
 {
 	int fd = open(path, O_RDONLY);
-	const char *tail = ly_object_tail(path);
+	int exact;
+	const char *tail = ly_object_tail(path, &exact);
+	const char *star = exact ? "" : "*";
 	size_t shstrndx, nfn = 0;
 	Elf_Scn *scn = NULL;
 	Elf *elf;
@@ -185,13 +207,13 @@ static void ly_object(FILE *out, const char *path, uint64_t *state)
 		name = elf_strptr(elf, shstrndx, sh.sh_name);
 		if (!name || strncmp(name, ".text.", 6) != 0)
 			continue;
-		fprintf(out, "    . += %u;\n    *%s(%s)\n", LY_FN_STEP * ly_below(state, LY_FN_STEPS),
-			tail, name);
+		fprintf(out, "    . += %u;\n    %s%s(%s)\n", LY_FN_STEP * ly_below(state, LY_FN_STEPS),
+			star, tail, name);
 		nfn++;
 	}
 	if (nfn == 0)
 		ly_fail(LY_EXIT_USAGE, "%s: no .text.* sections (not built with -ffunction-sections?)", path);
-	fprintf(out, "    *%s(.text .text.*)\n", tail);
+	fprintf(out, "    %s%s(.text .text.*)\n", star, tail);
 	elf_end(elf);
 	close(fd);
 }
@@ -235,6 +257,7 @@ int main(int argc, char **argv)
 		{ "variant", required_argument, NULL, 'v' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "base", required_argument, NULL, 'b' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -260,8 +283,13 @@ int main(int argc, char **argv)
 		case 'o':
 			out_path = optarg;
 			break;
+		case 'b':
+			ly_base = optarg;
+			break;
 		case 'h':
-			printf("usage: %s --variant V --seed S [-o OUT.ld] @ARGS\n", ly_prog);
+			printf("usage: %s --variant V --seed S [--base DIR] [-o OUT.ld] @ARGS\n"
+			       "  --base DIR  the directory ld runs in: objects under it are named exactly\n",
+			       ly_prog);
 			return 0;
 		case ':':
 			ly_fail(LY_EXIT_USAGE, "%s: needs an argument", argv[optind - 1]);
