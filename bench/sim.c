@@ -48,7 +48,7 @@ int ic_sim_child(const struct ic_point *const *points, int argc, char **argv)
 			pt->pass(&t->ctx);
 		CALLGRIND_STOP_INSTRUMENTATION;
 		CALLGRIND_DUMP_STATS_AT(pt->name);
-		ic_site_thread_free(t, NULL);
+		ic_site_thread_free(t);
 	}
 	return 0;
 }

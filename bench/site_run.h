@@ -1,6 +1,7 @@
 /* A thread's working set for running a point's call sites: its nodes, its
- * private queues, and the site context. Allocated and touched by the thread
- * that uses it, after it is bound to its core. */
+ * private queues, a body's state (queue/body.h), and the site context.
+ * Allocated and touched by the thread that uses it, after it is bound to its
+ * core. */
 #ifndef IC_SITE_RUN_H
 #define IC_SITE_RUN_H
 
@@ -18,16 +19,31 @@ struct ic_site_thread {
 	struct ic_site_node held;   /* the node the sites pass along */
 	struct ic_site_node anchor; /* stays on the queue for insert/append */
 	struct ic_site_node spare;  /* keeps the queue non-empty for dequeue */
+	void *body_own;             /* a body's state of this thread's own (private mode) */
 	struct ic_site_ctx ctx;
 };
 
-/* shared: the queue every thread works on, or NULL for a private one. The
- * thread's anchor and spare node go onto the queue; one warm-up is up to the
- * caller. NULL when out of memory. */
-struct ic_site_thread *ic_site_thread_new(const struct ic_point *pt, struct ic_queue *shared);
+/* What every thread of a shared run works on, made once by thread 0 on its
+ * core: the queue, or for a body's point the body's state (set up). */
+struct ic_site_shared {
+	struct ic_queue *q;
+	void *body;
+};
 
-/* Frees the thread's memory. For a shared queue the caller re-initialises it
- * once every thread has finished. */
-void ic_site_thread_free(struct ic_site_thread *t, struct ic_queue *shared);
+/* Makes sh for pt; 0, or -1 when out of memory (sh then holds nothing). */
+int ic_site_shared_new(const struct ic_point *pt, struct ic_site_shared *sh);
+
+/* Frees sh, once every thread has finished with it. */
+void ic_site_shared_free(struct ic_site_shared *sh);
+
+/* shared: what every thread works on, or NULL for a queue and a body state
+ * of the thread's own (the state zeroed and set up here, on this thread).
+ * The thread's anchor and spare node go onto the queue; one warm-up is up to
+ * the caller. NULL when out of memory. */
+struct ic_site_thread *ic_site_thread_new(const struct ic_point *pt, const struct ic_site_shared *shared);
+
+/* Frees the thread's memory (t may be NULL). A shared queue keeps the
+ * thread's nodes: ic_site_shared_free drops it whole. */
+void ic_site_thread_free(struct ic_site_thread *t);
 
 #endif

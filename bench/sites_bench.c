@@ -5,7 +5,9 @@
  *
  * Names: sites/<form>/<op>/<layout>/<order>/<N>/<mode>/real_time/threads:<T>
  * (Google Benchmark adds the last two parts), so --benchmark_filter selects
- * points. Our own flags, before any --benchmark_* flag is read:
+ * points. For your own body (queue/body.h) op is the body's name; it runs
+ * shared only when it says IC_BODY_SHARED_OK, private (a state per thread)
+ * always. Our own flags, before any --benchmark_* flag is read:
  *   --counters=auto|papi|sim|none  where l1i/instr/cycles per op come from
  *   --threads=LIST     thread counts (default: 1 and every core)
  *   --modes=LIST       private,shared (default both)
@@ -25,7 +27,8 @@
  * The JSON context records the layout variant this binary was linked in
  * (layout_id.h), the process index and the length of the environment pad
  * IC_ENV_PAD that run.sh sets to move the stack (issue 8), how the sites were
- * compiled (codegen, per_caller) and where the threads go (placement).
+ * compiled (codegen, per_caller, compiler, cflags, lto), what they call
+ * (body: the body's name, or queue) and where the threads go (placement).
  *
  * Each run's label says where every thread ran and how it was placed:
  * "cpus:0,1,0,1 bind:core,core,shared,shared pinned" (topology.h: threads
@@ -45,11 +48,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "body.h"
 #include "counters.h"
 #include "gbench_c.h"
 #include "layout_id.h"
 #include "opt_barrier.h"
-#include "queue_extern.h"
 #include "sim.h"
 #include "site_run.h"
 #include "topology.h"
@@ -60,6 +63,16 @@
 #endif
 #ifndef IC_CODEGEN_NAME
 #define IC_CODEGEN_NAME ""
+#endif
+/* The build, for the record (bench/CMakeLists.txt passes them). */
+#ifndef IC_COMPILER_NAME
+#define IC_COMPILER_NAME ""
+#endif
+#ifndef IC_CFLAGS_NAME
+#define IC_CFLAGS_NAME ""
+#endif
+#ifndef IC_LTO_NAME
+#define IC_LTO_NAME "off"
 #endif
 extern const struct ic_point *const IC_POINTS_TABLE[];
 
@@ -86,9 +99,10 @@ struct thread_counts {
 struct bench_case {
 	const struct ic_point *pt;
 	char name[256];
-	int shared;                  /* mode shared: one queue for all threads */
+	int shared;                  /* mode shared: one queue (or body state) for all threads */
 	int threads;                 /* the run's thread count */
-	struct ic_queue *shared_q;   /* made per run by thread 0, on its core */
+	struct ic_site_shared sh;    /* made per run by thread 0, on its core */
+	int sh_ok;                   /* ... and it could be */
 	pthread_barrier_t phase;     /* the run's threads, between set-up steps */
 	struct thread_rec *rec;      /* one per thread */
 	struct thread_counts ctr;    /* one per thread */
@@ -193,19 +207,15 @@ static void bench_sites(icb_state *st, void *arg)
 	if (ic_topo_bind_thread(ti, NULL, &rec->kind, why, sizeof(why)) != 0)
 		ic_topo_warn_once(why);
 	rec->cpu_setup = ic_topo_current_cpu();
-	if (bc->shared && ti == 0) {
-		bc->shared_q = aligned_alloc(IC_CACHE_LINE, sizeof(*bc->shared_q));
-		if (bc->shared_q)
-			ic_queue_init_extern(bc->shared_q);
-	}
-	pthread_barrier_wait(&bc->phase);          /* the shared queue exists */
-	struct ic_queue *q = bc->shared_q;         /* thread 0 frees it at the end */
-	struct ic_site_thread *t = NULL;
+	if (bc->shared && ti == 0)
+		bc->sh_ok = ic_site_shared_new(pt, &bc->sh) == 0;
+	pthread_barrier_wait(&bc->phase);          /* the shared queue or state exists */
+	struct ic_site_thread *t = NULL;           /* thread 0 frees the shared part at the end */
 	if (setup_fault(ti))
 		err = "set-up failed (fault injected by IC_FAULT_SETUP_THREAD)";
-	else if (bc->shared && !q)
-		err = "out of memory for the shared queue";
-	else if (!(t = ic_site_thread_new(pt, q)))
+	else if (bc->shared && !bc->sh_ok)
+		err = "out of memory for the shared queue or state";
+	else if (!(t = ic_site_thread_new(pt, bc->shared ? &bc->sh : NULL)))
 		err = "out of memory";
 	pthread_barrier_wait(&bc->phase);          /* every thread's nodes are in */
 	if (t)
@@ -242,13 +252,14 @@ static void bench_sites(icb_state *st, void *arg)
 		icb_skip_with_error(st, "site accounting mismatch: not every call site ran");
 	icb_set_items_processed(st, (int64_t)ops);
 	/* Past the library's stop barrier no thread touches the queue. */
-	ic_site_thread_free(t, q);
+	ic_site_thread_free(t);
 
 	pthread_barrier_wait(&bc->phase);          /* every thread has recorded */
 	if (ti == 0) {
 		report_run(st, bc, n);
-		free(bc->shared_q);
-		bc->shared_q = NULL;
+		if (bc->shared)
+			ic_site_shared_free(&bc->sh);
+		bc->sh_ok = 0;
 	}
 	/* Threads the main thread (thread 0) creates next inherit its mask. */
 	ic_topo_unbind_thread();
@@ -412,7 +423,7 @@ static uint64_t plant_calibrate(const struct ic_point *pt, double fraction)
 		if (added > fraction / 2 && added < fraction * 2)
 			iters *= fraction / added;
 	}
-	ic_site_thread_free(t, NULL);
+	ic_site_thread_free(t);
 	ic_topo_unbind_thread();
 	return iters >= 1 ? (uint64_t)(iters + 0.5) : 1;
 }
@@ -580,9 +591,11 @@ int main(int argc, char **argv)
 		 * points, whose baseline is the mark's (plots/ subtracts it). */
 		int one_private = !strcmp(pt->form, "mark") || strstr(pt->form, "_nolock") ||
 				pt->filler > 0;
+		/* A body not safe for threads on one state runs private only. */
+		int no_shared = one_private || (pt->body && !pt->body->shared_ok);
 		for (int planted = 0; planted <= n_planted; planted++)
 		for (int m = 0; m < 2; m++) {
-			if ((m == 0 && !modes_private) || (m == 1 && (!modes_shared || one_private)))
+			if ((m == 0 && !modes_private) || (m == 1 && (!modes_shared || no_shared)))
 				continue;
 			for (int k = 0; k < n_threads; k++) {
 				if (one_private && threads[k] != 1)
@@ -702,6 +715,11 @@ int main(int argc, char **argv)
 	icb_add_context("codegen", IC_CODEGEN_NAME);
 	snprintf(buf, sizeof(buf), "%u", n_points ? (unsigned)points[0]->per_caller : 0u);
 	icb_add_context("per_caller", n_points ? buf : "");
+	/* What the sites call: one body per build, or the queue (issue 10). */
+	icb_add_context("body", n_points && points[0]->body ? points[0]->body->name : "queue");
+	icb_add_context("compiler", IC_COMPILER_NAME);
+	icb_add_context("cflags", IC_CFLAGS_NAME);
+	icb_add_context("lto", IC_LTO_NAME);
 	char planted[128] = "";
 	for (int i = 0; i < n_plant; i++)
 		snprintf(planted + strlen(planted), sizeof(planted) - strlen(planted), "%s%g", i ? "," : "", plant[i]);

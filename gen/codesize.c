@@ -1,8 +1,13 @@
 /* codesize: the code-size accounting of generated points, from their objects.
  *
- *   codesize [-o OUT.csv] [--objdump PATH] --point form:op:layout:order:seed:sites[:filler]
- *            OBJ... [--point ...]
+ *   codesize [-o OUT.csv] [--objdump PATH] [--body NAME]
+ *            --point form:op:layout:order:seed:sites[:filler] OBJ... [--point ...]
  *   codesize [-o OUT.csv] [--objdump PATH] @ARGS   (ARGS: the same arguments, one per line)
+ *
+ * --body NAME (before the first --point): points whose op is NAME are of
+ * your own body (queue/body.h): the function their sites call is
+ * ic_body_<form>, one per site (ops_per_site 1), and clone's copies are
+ * <prefix>_k<k>_<NAME>.
  *
  * For each point, from its relocatable objects (read with libelf):
  *   footprint_bytes  bytes of all executable sections (.text*): the sites, the
@@ -10,8 +15,9 @@
  *                    made of `hint` operations in those objects;
  *   queue_calls      relocations, in code outside those copies, against a
  *                    queue operation (ic_<op>_<form>, gcc clones such as
- *                    .constprop/.isra/.part included) or, in form clone, a
- *                    site's own copy <prefix>_k<k>_<op>. The objects must be
+ *                    .constprop/.isra/.part included), a body's function
+ *                    (ic_body_<form>, the same) or, in form clone, a site's
+ *                    own copy <prefix>_k<k>_<op>. The objects must be
  *                    built with -ffunction-sections: otherwise a call to a
  *                    local copy in the same section needs no relocation;
  *   site_functions   functions named <prefix>_site_<k> or <prefix>_caller_<j>;
@@ -31,9 +37,11 @@
  *   clone          the sites call N x ops_per_site distinct copies (none
  *                  folded into another, none inlined), and nothing calls an
  *                  ic_<op>_<form> (extern's shared copy, say);
- *   inline_nolock  no queue call;
- *   extern_nolock  every queue call is to ic_<op>_extern_nolock, ops_per_site
- *                  per site;
+ *   inline, inline_nolock  no queue call (for a body: the function could
+ *                  not be inlined);
+ *   extern, extern_nolock  every queue call is to the form's own
+ *                  ic_<op>_<form>, ops_per_site per site (fewer: some were
+ *                  inlined);
  *   both nolock    no locked instruction (a lock prefix, or xchg with memory,
  *                  locked without one) anywhere in the objects, read from
  *                  objdump -d (--objdump, default objdump).
@@ -69,7 +77,7 @@ struct cs_target {
 
 struct cs_point {
 	struct ic_point_id id;
-	char prefix[128];
+	char prefix[192];
 	const char **objs;
 	size_t nobjs, cap;
 	uint64_t footprint;
@@ -78,6 +86,7 @@ struct cs_point {
 	struct cs_target *targets;  /* clone: every call to a copy */
 	size_t ntargets, tcap;
 	char wrong[256];            /* the first call the form does not allow */
+	char first_call[128];       /* the first queue call seen, for inline's refusal */
 };
 
 struct cs_run {
@@ -85,11 +94,12 @@ struct cs_run {
 	size_t npts, cap;
 	const char *out;
 	const char *objdump;
+	const char *body;           /* --body NAME, or NULL */
 };
 
 static const char *cs_prog = "codesize";
 
-static void cs_fail(int code, const char *fmt, ...)
+static __attribute__((noreturn, format(printf, 2, 3))) void cs_fail(int code, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -114,8 +124,8 @@ static void *cs_grow(void *p, size_t *cap, size_t need, size_t size)
 	return p;
 }
 
-/* "form:op:layout:order:seed:sites[:filler]" */
-static void cs_parse_spec(const char *spec, struct ic_point_id *id)
+/* "form:op:layout:order:seed:sites[:filler]"; op may be body (NULL: none). */
+static void cs_parse_spec(const char *spec, const char *body, struct ic_point_id *id)
 {
 	char buf[256], *field[7], *save = NULL, *tok;
 	int n = 0, v[4];
@@ -132,11 +142,19 @@ static void cs_parse_spec(const char *spec, struct ic_point_id *id)
 	if ((n != 6 && n != 7) || tok || strstr(spec, "::") || spec[strlen(spec) - 1] == ':')
 		cs_fail(CS_EXIT_USAGE, "--point: '%s' is not form:op:layout:order:seed:sites[:filler]",
 			spec);
+	id->body = NULL;
 	for (int i = 0; i < 4; i++) {
+		if (i == 1 && body && strcmp(field[i], body) == 0) {
+			id->body = body;
+			v[i] = 0;
+			continue;
+		}
 		v[i] = ic_name_find(names[i], counts[i], field[i]);
 		if (v[i] < 0)
 			cs_fail(CS_EXIT_USAGE, "--point: '%s': unknown name '%s'", spec, field[i]);
 	}
+	if (id->body && ic_form_is_nolock((enum ic_form)v[0]))
+		cs_fail(CS_EXIT_USAGE, "--point: '%s': a body has no lock, so no form %s", spec, field[0]);
 	for (int i = 0; i < n - 4; i++) {
 		char *end;
 		const char *s = field[4 + i];
@@ -177,44 +195,78 @@ static int cs_is_op_name(const char *s)
 	return 0;
 }
 
-/* The form of a queue operation ic_<op>_<form>, or of a gcc clone of one
- * (name.constprop.0 ...); -1 if name is none. */
+/* The form whose name rest is, alone or with a gcc suffix (.constprop.0 ...);
+ * -1 if none. */
+static int cs_form_suffix(const char *rest)
+{
+	for (int f = 0; f < IC_FORM_COUNT; f++) {
+		size_t flen = strlen(ic_form_names[f]);
+
+		if (strncmp(rest, ic_form_names[f], flen) == 0 && (rest[flen] == '\0' || rest[flen] == '.'))
+			return f;
+	}
+	return -1;
+}
+
+/* The form of a queue operation ic_<op>_<form> or a body's function
+ * ic_body_<form> (queue/body.h), or of a gcc clone of one (name.constprop.0
+ * ...); -1 if name is none. */
 static int cs_queue_op_form(const char *name)
 {
 	if (!name || strncmp(name, "ic_", 3) != 0)
 		return -1;
 	name += 3;
+	if (strncmp(name, "body_", 5) == 0)
+		return cs_form_suffix(name + 5);
 	for (size_t i = 0; i < sizeof cs_ops / sizeof cs_ops[0]; i++) {
 		size_t len = strlen(cs_ops[i]);
 
-		if (strncmp(name, cs_ops[i], len) != 0 || name[len] != '_')
-			continue;
-		for (int f = 0; f < IC_FORM_COUNT; f++) {
-			size_t flen = strlen(ic_form_names[f]);
-			const char *rest = name + len + 1;
+		int f;
 
-			if (strncmp(rest, ic_form_names[f], flen) == 0 &&
-			    (rest[flen] == '\0' || rest[flen] == '.'))
-				return f;
-		}
+		/* dequeue_tail_extern starts with dequeue_ too: try every op. */
+		if (strncmp(name, cs_ops[i], len) == 0 && name[len] == '_' &&
+		    (f = cs_form_suffix(name + len + 1)) >= 0)
+			return f;
 	}
 	return -1;
 }
 
-/* Is name a clone site's own copy, <prefix>_k<k>_<op>? */
-static int cs_is_clone(const char *name, const char *prefix)
+/* Calls each site makes: two queue operations, or one body function. */
+static unsigned cs_ops_per_site(const struct cs_point *pt)
 {
-	size_t plen = strlen(prefix);
+	return pt->id.body ? 1u : IC_POINT_OPS_PER_SITE;
+}
+
+/* Does name, less any gcc suffix (.cold, .constprop.0 ...), equal base? */
+static int cs_same_function(const char *name, const char *base, size_t blen)
+{
+	return strncmp(name, base, blen) == 0 && (name[blen] == '\0' || name[blen] == '.');
+}
+
+/* Is name a clone site's own copy, <prefix>_k<k>_<op> (op the body's name
+ * for a body's point), or a part gcc split off one (.cold)? */
+static int cs_is_clone(const char *name, const struct cs_point *pt)
+{
+	size_t plen = strlen(pt->prefix);
 	const char *p;
 
-	if (!name || strncmp(name, prefix, plen) != 0 || strncmp(name + plen, "_k", 2) != 0)
+	if (!name || strncmp(name, pt->prefix, plen) != 0 || strncmp(name + plen, "_k", 2) != 0)
 		return 0;
 	p = name + plen + 2;
 	if (*p < '0' || *p > '9')
 		return 0;
 	while (*p >= '0' && *p <= '9')
 		p++;
-	return *p == '_' && cs_is_op_name(p + 1);
+	if (*p != '_')
+		return 0;
+	return pt->id.body ? cs_same_function(p + 1, pt->id.body, strlen(pt->id.body))
+			   : cs_is_op_name(p + 1);
+}
+
+/* Length of name without its gcc suffix (from the first '.'). */
+static size_t cs_base_len(const char *name)
+{
+	return strcspn(name, ".");
 }
 
 /* Is name <prefix>_site_<k> or <prefix>_caller_<j>? */
@@ -344,7 +396,7 @@ static void cs_scan_object(struct cs_point *pt, uint32_t obj, const char *path)
 			continue;
 		/* A hint copy's own calls (purge's dequeue) are not the sites'. */
 		int from_copy = cs_queue_op_form(fn[sh.sh_info]) >= 0;
-		int from_clone = cs_is_clone(fn[sh.sh_info], pt->prefix);
+		int from_clone = cs_is_clone(fn[sh.sh_info], pt);
 
 		d = elf_getdata(scn, NULL);
 		n = sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
@@ -380,11 +432,18 @@ static void cs_scan_object(struct cs_point *pt, uint32_t obj, const char *path)
 					cs_wrong(pt, "calls %s, not a copy of its own", name);
 				if (from_copy)
 					continue;
-				if (pt->id.form == IC_FORM_EXTERN_NOLOCK && form != IC_FORM_EXTERN_NOLOCK)
-					cs_wrong(pt, "calls %s, not ic_<op>_extern_nolock", name);
+				if ((pt->id.form == IC_FORM_EXTERN_NOLOCK || pt->id.form == IC_FORM_EXTERN) &&
+				    form != (int)pt->id.form)
+					cs_wrong(pt, pt->id.form == IC_FORM_EXTERN ? "calls %s, not the extern copy"
+						 : "calls %s, not ic_<op>_extern_nolock", name);
+				if (!pt->first_call[0])
+					snprintf(pt->first_call, sizeof pt->first_call, "%s", name);
 				pt->queue_calls++;
-			} else if (pt->id.form == IC_FORM_CLONE && cs_is_clone(name, pt->prefix)) {
+			} else if (pt->id.form == IC_FORM_CLONE && cs_is_clone(name, pt)) {
 				if (from_clone) {
+					/* A copy and its own split-off part (.cold) jump between them. */
+					if (cs_same_function(name, fn[sh.sh_info], cs_base_len(fn[sh.sh_info])))
+						continue;
 					cs_wrong(pt, "a copy calls another, %s (folded into a thunk?)", name);
 					continue;
 				}
@@ -489,7 +548,7 @@ static int cs_target_cmp(const void *a, const void *b)
 /* What the point's form promises, from what its objects call (see the top). */
 static void cs_prove(struct cs_point *pt, const char *objdump)
 {
-	uint64_t want = (uint64_t)pt->id.sites * IC_POINT_OPS_PER_SITE;
+	uint64_t want = (uint64_t)pt->id.sites * cs_ops_per_site(pt);
 	size_t distinct = 0;
 
 	switch (pt->id.form) {
@@ -503,17 +562,23 @@ static void cs_prove(struct cs_point *pt, const char *objdump)
 			cs_fail(CS_EXIT_PROOF, "point %s: the sites call %zu distinct copies, not %" PRIu64
 				" (sites x ops): copies folded or inlined", pt->prefix, distinct, want);
 		break;
+	case IC_FORM_INLINE:
 	case IC_FORM_INLINE_NOLOCK:
+	case IC_FORM_MARK:
 		if (pt->queue_calls != 0)
-			cs_fail(CS_EXIT_PROOF, "point %s: %" PRIu64 " queue calls, but form inline_nolock "
-				"inlines every one", pt->prefix, pt->queue_calls);
+			cs_fail(CS_EXIT_PROOF, "point %s: %" PRIu64 " calls (the first to %s), but form %s "
+				"%s", pt->prefix, pt->queue_calls, pt->first_call, ic_form_names[pt->id.form],
+				pt->id.form == IC_FORM_MARK ? "calls nothing" :
+				"inlines every one: it could not be inlined");
 		break;
+	case IC_FORM_EXTERN:
 	case IC_FORM_EXTERN_NOLOCK:
 		if (pt->wrong[0])
 			cs_fail(CS_EXIT_PROOF, "point %s: %s", pt->prefix, pt->wrong);
 		if (pt->queue_calls != want)
-			cs_fail(CS_EXIT_PROOF, "point %s: %" PRIu64 " queue calls, not %" PRIu64
-				" (sites x ops)", pt->prefix, pt->queue_calls, want);
+			cs_fail(CS_EXIT_PROOF, "point %s: %" PRIu64 " calls to the extern copy, not %" PRIu64
+				" (sites x ops)%s", pt->prefix, pt->queue_calls, want,
+				pt->queue_calls < want ? ": some were inlined" : "");
 		break;
 	default:
 		return;
@@ -569,23 +634,25 @@ static char **cs_expand_args(int argc, char **argv, int *nargc, char ***owned)
 
 static void cs_help(void)
 {
-	printf("usage: %s [-o OUT.csv] [--objdump PATH] --point form:op:layout:order:seed:sites[:filler]\n"
-	       "           OBJ... [--point ...]\n"
+	printf("usage: %s [-o OUT.csv] [--objdump PATH] [--body NAME]\n"
+	       "           --point form:op:layout:order:seed:sites[:filler] OBJ... [--point ...]\n"
 	       "       %s [-o OUT.csv] [--objdump PATH] @ARGS   (arguments read from ARGS, one per line)\n"
 	       "Writes, per point, the code footprint, queue calls and inlined sites of its\n"
 	       "objects (built with -ffunction-sections), and per form/op/layout/order/filler\n"
 	       "the bytes of code per site (slope over N), as CSV to OUT.csv (default stdout).\n"
 	       "Refuses (exit 3) a clone or nolock point whose objects are not what the form\n"
-	       "says; the nolock forms' disassembly comes from PATH (default objdump).\n",
+	       "says; the nolock forms' disassembly comes from PATH (default objdump).\n"
+	       "--body NAME: points with op NAME are your own body's (queue/body.h).\n",
 	       cs_prog, cs_prog);
 }
 
 static void cs_parse_args(int argc, char **argv, struct cs_run *run)
 {
-	enum { OPT_POINT = 256, OPT_OBJDUMP, OPT_HELP };
+	enum { OPT_POINT = 256, OPT_OBJDUMP, OPT_BODY, OPT_HELP };
 	static const struct option longopts[] = {
 		{ "point", required_argument, NULL, OPT_POINT },
 		{ "objdump", required_argument, NULL, OPT_OBJDUMP },
+		{ "body", required_argument, NULL, OPT_BODY },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ NULL, 0, NULL, 0 },
@@ -602,9 +669,19 @@ static void cs_parse_args(int argc, char **argv, struct cs_run *run)
 			run->pts = cs_grow(run->pts, &run->cap, run->npts + 1, sizeof *run->pts);
 			pt = &run->pts[run->npts++];
 			memset(pt, 0, sizeof *pt);
-			cs_parse_spec(optarg, &pt->id);
+			cs_parse_spec(optarg, run->body, &pt->id);
 			ic_point_prefix(pt->prefix, sizeof pt->prefix, &pt->id);
 			break;
+		case OPT_BODY: {
+			const char *why = ic_body_name_why(optarg);
+
+			if (run->npts)
+				cs_fail(CS_EXIT_USAGE, "--body: must come before the first --point");
+			if (why)
+				cs_fail(CS_EXIT_USAGE, "--body: '%s' %s", optarg, why);
+			run->body = optarg;
+			break;
+		}
 		case 1:
 			if (run->npts == 0)
 				cs_fail(CS_EXIT_USAGE, "%s: object before the first --point", optarg);
@@ -640,7 +717,7 @@ static void cs_parse_args(int argc, char **argv, struct cs_run *run)
 
 static int cs_same_group(const struct ic_point_id *a, const struct ic_point_id *b)
 {
-	return a->form == b->form && a->op == b->op && a->layout == b->layout &&
+	return a->form == b->form && a->op == b->op && !a->body == !b->body && a->layout == b->layout &&
 	       a->order == b->order && a->filler == b->filler;
 }
 
@@ -676,8 +753,8 @@ static void cs_write_csv(FILE *f, const struct cs_run *run)
 	      "queue_calls,ops_per_site,inlined_sites,site_functions,filler\n", f);
 	for (size_t i = 0; i < run->npts; i++) {
 		const struct cs_point *pt = &run->pts[i];
-		uint64_t calls_sites = (pt->queue_calls + IC_POINT_OPS_PER_SITE - 1) /
-				       IC_POINT_OPS_PER_SITE;
+		unsigned ops = cs_ops_per_site(pt);
+		uint64_t calls_sites = (pt->queue_calls + ops - 1) / ops;
 		uint64_t inlined = calls_sites >= pt->id.sites ? 0 : pt->id.sites - calls_sites;
 		double slope;
 		char slope_s[32] = "";
@@ -686,10 +763,10 @@ static void cs_write_csv(FILE *f, const struct cs_run *run)
 			snprintf(slope_s, sizeof slope_s, "%.2f", slope);
 		fprintf(f, "%s,%s,%s,%s,%" PRIu32 ",%" PRIu32 ",%" PRIu64 ",%s,%" PRIu64 ",%u,%"
 			PRIu64 ",%" PRIu64 ",%" PRIu32 "\n",
-			ic_form_names[pt->id.form], ic_op_names[pt->id.op],
+			ic_form_names[pt->id.form], ic_point_op_name(&pt->id),
 			ic_layout_names[pt->id.layout], ic_order_names[pt->id.order],
 			pt->id.seed, pt->id.sites, pt->footprint, slope_s, pt->queue_calls,
-			IC_POINT_OPS_PER_SITE, inlined, pt->functions, pt->id.filler);
+			ops, inlined, pt->functions, pt->id.filler);
 	}
 }
 

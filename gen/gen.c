@@ -1,8 +1,8 @@
 /* gen: write N distinct call sites of a locked queue operation as C sources.
  *
- *   gen --sites N --form F -o DIR [--op OP] [--layout chain|scatter]
- *       [--order seq|random] [--seed S] [--per-file K] [--per-caller C]
- *       [--filler BYTES]
+ *   gen --sites N --form F -o DIR [--op OP | --body FILE]
+ *       [--layout chain|scatter] [--order seq|random] [--seed S]
+ *       [--per-file K] [--per-caller C] [--filler BYTES]
  *
  * The names (forms, ops, layouts, orders) are point_names.def's.
  * DIR gets sites_<i>.c (i = 0 .. ceil(N/K)-1, K sites each), point.c (the
@@ -22,10 +22,17 @@
  *                      the private scratch queue), then 4: queue_tail(scratch,
  *                      n); purge(scratch) -- all eight locked operations.
  * The caller keeps at least one node besides its own on q, so dequeue never
- * returns NULL. With --filler B, site k's operation follows a filler block of
- * its own: round(B / 7) (at least 1) distinct 32-bit constants, the first
- * four moved into four register accumulators, the rest added to them in
- * turn (one asm per site, see site.h), the accumulators then added to acc.
+ * returns NULL.
+ * With --body FILE (your own function, queue/body.h) the op is FILE's name
+ * and site k runs sink += ic_body_<form>(ctx->body, C_k) (clone: its own copy
+ * <prefix>_k<k>_<name> of ic_body_inline) before its mark; the site files of
+ * forms inline, hint and clone include FILE (by its absolute path), extern's
+ * only declare ic_body_extern. The nolock forms are refused: a body has no
+ * lock.
+ * With --filler B, site k's operation follows a filler block of its own:
+ * round(B / 7) (at least 1) distinct 32-bit constants, the first four moved
+ * into four register accumulators, the rest added to them in turn (one asm
+ * per site, see site.h), the accumulators then added to acc.
  *
  * Same arguments, byte-identical files; each file is written under a
  * temporary name and renamed, so a build never sees half a file. Bad input
@@ -64,7 +71,9 @@ struct gen_args {
 	uint32_t per_caller;        /* chain: sites per caller function */
 	uint32_t filler_adds;       /* constants per site's filler block; 0 without --filler */
 	const char *dir;
-	char prefix[128];
+	char prefix[192];
+	char *body_path;            /* --body: FILE's absolute path, or NULL */
+	char body_name[IC_BODY_NAME_MAX + 1];
 };
 
 static const char *gen_prog = "gen";
@@ -102,6 +111,10 @@ static void gen_help(void)
 	printf("  --form F        %s (gen/point_names.def says what each is)\n",
 	       gen_join(ic_form_names, IC_FORM_COUNT));
 	printf("  --op OP         %s (default %s)\n", gen_join(ic_op_names, IC_OP_COUNT), ic_op_names[0]);
+	printf("  --body FILE     your own function instead of the queue (queue/body.h); the op\n"
+	       "                  is FILE's name; forms %s, %s, %s, %s, %s\n",
+	       ic_form_names[IC_FORM_INLINE], ic_form_names[IC_FORM_HINT], ic_form_names[IC_FORM_EXTERN],
+	       ic_form_names[IC_FORM_CLONE], ic_form_names[IC_FORM_MARK]);
 	printf("  --layout L      %s (default %s): chain callers of --per-caller sites,\n"
 	       "                  or one function per site walked through a table\n",
 	       gen_join(ic_layout_names, IC_LAYOUT_COUNT), ic_layout_names[0]);
@@ -183,6 +196,46 @@ static void gen_check_dir(const char *dir)
 	}
 }
 
+/* --body FILE: a readable regular file named <name>.c, its name a body's
+ * name (point_name.h), its path one a #include "..." can spell; the form
+ * one a body has. */
+static void gen_check_body(struct gen_args *a, const char *file, int have_op)
+{
+	const char *base = strrchr(file, '/'), *why;
+	struct stat st;
+	size_t len;
+
+	base = base ? base + 1 : file;
+	len = strlen(base);
+	if (len < 3 || strcmp(base + len - 2, ".c") != 0)
+		gen_usage_fail("--body: %s: not a .c file", file);
+	if (len - 2 > IC_BODY_NAME_MAX)
+		gen_usage_fail("--body: %s: the name is longer than %u characters", file, IC_BODY_NAME_MAX);
+	memcpy(a->body_name, base, len - 2);
+	a->body_name[len - 2] = '\0';
+	why = ic_body_name_why(a->body_name);
+	if (why)
+		gen_usage_fail("--body: %s: the name '%s' %s", file, a->body_name, why);
+	if (stat(file, &st) != 0)
+		gen_usage_fail("--body: %s: %s", file, strerror(errno));
+	if (!S_ISREG(st.st_mode) || access(file, R_OK) != 0)
+		gen_usage_fail("--body: %s: not a readable file", file);
+	/* Absolute: the site files include it from their own directory. */
+	a->body_path = realpath(file, NULL);
+	if (!a->body_path)
+		gen_usage_fail("--body: %s: %s", file, strerror(errno));
+	/* The banner holds it in a comment too. */
+	if (strpbrk(a->body_path, "\"\\\n") || strstr(a->body_path, "*/"))
+		gen_usage_fail("--body: %s: the path holds a quote, backslash, newline or */, which "
+			       "the generated files cannot spell", file);
+	if (have_op)
+		gen_usage_fail("--op: a body has one operation, its own (drop --op with --body)");
+	if (ic_form_is_nolock(a->id.form))
+		gen_usage_fail("--form %s: a body has no lock to replace (the nolock forms are the queue's)",
+			       ic_form_names[a->id.form]);
+	a->id.body = a->body_name;
+}
+
 /* The option as the user spelled it: "--name" (without "=value") or "-c". */
 static const char *gen_opt_name(const char *arg, int opt)
 {
@@ -198,7 +251,7 @@ static const char *gen_opt_name(const char *arg, int opt)
 static void gen_parse_args(int argc, char **argv, struct gen_args *a)
 {
 	enum { OPT_SITES = 256, OPT_FORM, OPT_OP, OPT_LAYOUT, OPT_ORDER, OPT_SEED, OPT_PER_FILE,
-	       OPT_PER_CALLER, OPT_FILLER, OPT_HELP };
+	       OPT_PER_CALLER, OPT_FILLER, OPT_BODY, OPT_HELP };
 	static const struct option longopts[] = {
 		{ "sites", required_argument, NULL, OPT_SITES },
 		{ "form", required_argument, NULL, OPT_FORM },
@@ -209,10 +262,12 @@ static void gen_parse_args(int argc, char **argv, struct gen_args *a)
 		{ "per-file", required_argument, NULL, OPT_PER_FILE },
 		{ "per-caller", required_argument, NULL, OPT_PER_CALLER },
 		{ "filler", required_argument, NULL, OPT_FILLER },
+		{ "body", required_argument, NULL, OPT_BODY },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
-	int have_sites = 0, have_form = 0, have_per_caller = 0, c;
+	int have_sites = 0, have_form = 0, have_per_caller = 0, have_op = 0, c;
+	const char *body = NULL;
 
 	memset(a, 0, sizeof *a);
 	a->id.op = IC_OP_TAIL_DEQUEUE;
@@ -235,6 +290,10 @@ static void gen_parse_args(int argc, char **argv, struct gen_args *a)
 			break;
 		case OPT_OP:
 			a->id.op = gen_parse_name("--op", ic_op_names, IC_OP_COUNT, optarg);
+			have_op = 1;
+			break;
+		case OPT_BODY:
+			body = optarg;
 			break;
 		case OPT_LAYOUT:
 			a->id.layout = gen_parse_name("--layout", ic_layout_names, IC_LAYOUT_COUNT, optarg);
@@ -286,6 +345,8 @@ static void gen_parse_args(int argc, char **argv, struct gen_args *a)
 		gen_usage_fail("--form: missing (see --help)");
 	if (!a->dir)
 		gen_usage_fail("-o: missing output directory (see --help)");
+	if (body)
+		gen_check_body(a, body, have_op);
 	/* A caller never spans translation units: asked for, that is an error;
 	 * by default, callers are as long as the files, and say so. */
 	if (a->per_caller > a->per_file) {
@@ -419,16 +480,17 @@ static void gen_mkdir_p(const char *dir)
 
 static void gen_banner(FILE *f, const struct gen_args *a)
 {
-	fprintf(f, "/* Generated by gen (gen/gen.c): --sites %u --form %s --op %s --layout %s"
+	fprintf(f, "/* Generated by gen (gen/gen.c): --sites %u --form %s %s %s --layout %s"
 		" --order %s --seed %u --per-file %u --per-caller %u --filler %u. Do not edit:"
 		" the build writes it again. */\n",
-		a->id.sites, ic_form_names[a->id.form], ic_op_names[a->id.op],
+		a->id.sites, ic_form_names[a->id.form], a->body_path ? "--body" : "--op",
+		a->body_path ? a->body_path : ic_op_names[a->id.op],
 		ic_layout_names[a->id.layout], ic_order_names[a->id.order], a->id.seed, a->per_file,
 		a->per_caller, a->id.filler);
 }
 
 /* What a site touches, so a function declares only the locals it uses. */
-enum { GEN_USES_Q = 1, GEN_USES_ANCHOR = 2, GEN_USES_SCRATCH = 4 };
+enum { GEN_USES_Q = 1, GEN_USES_ANCHOR = 2, GEN_USES_SCRATCH = 4, GEN_USES_BODY = 8 };
 
 static enum ic_op gen_site_kind(const struct gen_args *a, uint32_t k)
 {
@@ -439,6 +501,8 @@ static unsigned gen_site_uses(const struct gen_args *a, uint32_t k)
 {
 	if (a->id.form == IC_FORM_MARK)
 		return 0;
+	if (a->body_path)
+		return GEN_USES_BODY;
 	if (a->id.op != IC_OP_MIXED) {
 		if (a->id.op == IC_OP_INSERT_UNLINK || a->id.op == IC_OP_APPEND_UNLINK)
 			return GEN_USES_Q | GEN_USES_ANCHOR;
@@ -448,9 +512,15 @@ static unsigned gen_site_uses(const struct gen_args *a, uint32_t k)
 }
 
 /* A function's locals; acc is ctx->acc in a register, stored back at the
- * end (gen_epilogue), so a mark is one register add, no load or store. */
+ * end (gen_epilogue), so a mark is one register add, no load or store; a
+ * body's values go to sink, ctx->sink the same way. */
 static void gen_locals(FILE *f, const struct gen_args *a, unsigned uses)
 {
+	if (uses & GEN_USES_BODY) {
+		fputs("\tstruct ic_body_state *b = ctx->body;\n\tuint64_t sink = ctx->sink;\n"
+		      "\tuint64_t acc = ctx->acc;\n", f);
+		return;
+	}
 	if (uses & GEN_USES_Q)
 		fputs("\tstruct ic_queue *q = ctx->q;\n", f);
 	if (uses & GEN_USES_ANCHOR)
@@ -465,7 +535,7 @@ static void gen_locals(FILE *f, const struct gen_args *a, unsigned uses)
 static void gen_epilogue(FILE *f, const struct gen_args *a)
 {
 	if (a->id.form != IC_FORM_MARK)
-		fputs("\tctx->node = n;\n", f);
+		fputs(a->body_path ? "\tctx->sink = sink;\n" : "\tctx->node = n;\n", f);
 	fputs("\tctx->acc = acc;\n}\n", f);
 }
 
@@ -540,10 +610,15 @@ static const struct gen_op_sig *gen_op_sig(const char *op)
 	abort();   /* gen_kind_ops names only these */
 }
 
-/* What site k calls for op: the form's ic_<op>_<form>, or clone's own copy. */
+/* What site k calls for op: the form's ic_<op>_<form>, or clone's own copy;
+ * a body's: ic_body_<form>, or clone's own copy <prefix>_k<k>_<name>. */
 static const char *gen_call(const struct gen_args *a, uint32_t k, const char *op, char *buf, size_t len)
 {
-	if (a->id.form == IC_FORM_CLONE)
+	if (a->body_path)
+		op = a->body_name;
+	if (a->body_path && a->id.form != IC_FORM_CLONE)
+		snprintf(buf, len, "ic_body_%s", ic_form_names[a->id.form]);
+	else if (a->id.form == IC_FORM_CLONE)
 		snprintf(buf, len, "%s_k%" PRIu32 "_%s", a->prefix, k, op);
 	else
 		snprintf(buf, len, "ic_%s_%s", op, ic_form_names[a->id.form]);
@@ -553,10 +628,15 @@ static const char *gen_call(const struct gen_args *a, uint32_t k, const char *op
 /* clone: site k's own out-of-line copies of its operations. */
 static void gen_clones(FILE *f, const struct gen_args *a, uint32_t k)
 {
-	char name[192];
+	char name[320];
 
 	if (a->id.form != IC_FORM_CLONE)
 		return;
+	if (a->body_path) {
+		fprintf(f, "\nstatic IC_CLONE_ATTR uint64_t %s(struct ic_body_state *s, uint32_t c)\n{\n"
+			"\treturn ic_body_inline(s, c);\n}\n", gen_call(a, k, NULL, name, sizeof name));
+		return;
+	}
 	for (unsigned i = 0; i < IC_POINT_OPS_PER_SITE; i++) {
 		const struct gen_op_sig *sig = gen_op_sig(gen_kind_ops[gen_site_kind(a, k)][i]);
 		int ptr = sig->ret[strlen(sig->ret) - 1] == '*';
@@ -579,12 +659,17 @@ static void gen_site(FILE *f, const struct gen_args *a, uint32_t k)
 	enum ic_op kind = gen_site_kind(a, k);
 	const char *q = a->id.op == IC_OP_MIXED && kind >= IC_OP_INSERT_UNLINK ? "s" : "q";
 	const char *anchor = a->id.op == IC_OP_MIXED ? "&s->head" : "a";
-	char c0[192], c1[192];
+	char c0[320], c1[320];
 
 	if (a->filler_adds)
 		gen_filler(f, a, k);
 	if (a->id.form == IC_FORM_MARK)
 		goto mark;
+	if (a->body_path) {
+		fprintf(f, "\tsink += %s(b, 0x%08" PRIx32 ");\n", gen_call(a, k, NULL, c0, sizeof c0),
+			gen_site_const(k));
+		goto mark;
+	}
 	gen_call(a, k, gen_kind_ops[kind][0], c0, sizeof c0);
 	gen_call(a, k, gen_kind_ops[kind][1], c1, sizeof c1);
 	switch (kind) {
@@ -632,8 +717,13 @@ static void gen_sites_file(const struct gen_args *a, uint32_t i, uint32_t *calle
 	f = gf.f;
 	gen_banner(f, a);
 	fputs("#include \"site.h\"\n", f);
-	if (a->id.form != IC_FORM_MARK)
+	if (a->id.form != IC_FORM_MARK && a->body_path) {
+		fprintf(f, "#include \"body_%s.h\"\n", ic_form_names[a->id.form]);
+		if (a->id.form != IC_FORM_EXTERN)
+			fprintf(f, "#include \"%s\"\n", a->body_path);
+	} else if (a->id.form != IC_FORM_MARK) {
 		fprintf(f, "#include \"queue_%s.h\"\n", ic_form_names[a->id.form]);
+	}
 	if (a->id.layout == IC_LAYOUT_SCATTER) {
 		for (uint32_t k = lo; k < hi; k++) {
 			gen_clones(f, a, k);
@@ -690,7 +780,10 @@ static void gen_point_file(const struct gen_args *a)
 	gen_file_open(&gf, a->dir, "point.c");
 	f = gf.f;
 	gen_banner(f, a);
-	fputs("#include <stddef.h>\n#include \"site.h\"\n\n", f);
+	fputs("#include <stddef.h>\n#include \"site.h\"\n", f);
+	if (a->body_path)
+		fputs("#include \"body.h\"\n", f);
+	fputc('\n', f);
 	for (uint32_t j = 0; j < count; j++)
 		fprintf(f, "void %s_%s_%" PRIu32 "(struct ic_site_ctx *ctx);\n", a->prefix, fn, j);
 	fprintf(f, "void %s_pass(struct ic_site_ctx *ctx);\n", a->prefix);
@@ -716,12 +809,12 @@ static void gen_point_file(const struct gen_args *a)
 		"\t.form = \"%s\",\n\t.op = \"%s\",\n\t.layout = \"%s\",\n\t.order = \"%s\",\n"
 		"\t.sites = %" PRIu32 ",\n\t.seed = %" PRIu32 ",\n\t.per_caller = %" PRIu32 ",\n"
 		"\t.filler = %" PRIu32 ",\n"
-		"\t.pass = %s_pass,\n\t.acc_per_pass = UINT64_C(0x%016" PRIx64 "),\n};\n",
-		a->prefix, ic_form_names[a->id.form], ic_op_names[a->id.op],
+		"\t.pass = %s_pass,\n\t.acc_per_pass = UINT64_C(0x%016" PRIx64 "),\n%s};\n",
+		a->prefix, ic_form_names[a->id.form], ic_point_op_name(&a->id),
 		ic_layout_names[a->id.layout], ic_order_names[a->id.order], a->id.sites,
-		ic_form_names[a->id.form], ic_op_names[a->id.op], ic_layout_names[a->id.layout],
+		ic_form_names[a->id.form], ic_point_op_name(&a->id), ic_layout_names[a->id.layout],
 		ic_order_names[a->id.order], a->id.sites, a->id.seed, a->per_caller, a->id.filler,
-		a->prefix, gen_acc_per_pass(a));
+		a->prefix, gen_acc_per_pass(a), a->body_path ? "\t.body = &ic_body_desc,\n" : "");
 	gen_file_commit(&gf);
 	free(walk);
 }
@@ -737,9 +830,11 @@ static void gen_manifest(const struct gen_args *a)
 		"sites %" PRIu32 "\nform %s\nop %s\nlayout %s\norder %s\nseed %" PRIu32 "\n"
 		"per_file %" PRIu32 "\nper_caller %" PRIu32 "\nfiller %" PRIu32 "\n"
 		"filler_adds %" PRIu32 "\n",
-		a->id.sites, ic_form_names[a->id.form], ic_op_names[a->id.op],
+		a->id.sites, ic_form_names[a->id.form], ic_point_op_name(&a->id),
 		ic_layout_names[a->id.layout], ic_order_names[a->id.order], a->id.seed,
 		a->per_file, a->per_caller, a->id.filler, a->filler_adds);
+	if (a->body_path)
+		fprintf(f, "body %s\n", a->body_path);
 	fprintf(f, "prefix %s\npoint %s\npass %s_pass\nacc_per_pass 0x%016" PRIx64 "\n",
 		a->prefix, a->prefix, a->prefix, gen_acc_per_pass(a));
 	fprintf(f, "%s %" PRIu32 "\n",
@@ -768,5 +863,6 @@ int main(int argc, char **argv)
 		gen_sites_file(&a, i, &caller);
 	gen_point_file(&a);
 	gen_manifest(&a);
+	free(a.body_path);
 	return 0;
 }

@@ -38,6 +38,9 @@ static const char *const ic_order_names[IC_ORDER_COUNT] = { IC_ORDERS(IC_NAME_ST
  * one site can push the code out of it on its own. */
 #define IC_POINT_FILLER_MAX 65536u
 
+/* A body's name is its file's basename without .c (queue/body.h). */
+#define IC_BODY_NAME_MAX 64u
+
 /* Index of s in names[0..count), or -1. */
 static inline int ic_name_find(const char *const *names, int count, const char *s)
 {
@@ -47,11 +50,38 @@ static inline int ic_name_find(const char *const *names, int count, const char *
 	return -1;
 }
 
+/* Why name cannot be a body's name, or NULL when it can: letters, digits
+ * and _, and neither a queue op's name (the op field would be ambiguous) nor
+ * "queue" (the built-in's name in the bench's context). */
+static inline const char *ic_body_name_why(const char *name)
+{
+	size_t len = strlen(name);
+
+	if (len == 0 || len > IC_BODY_NAME_MAX)
+		return "must be 1 to 64 characters";
+	for (const char *p = name; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || *p == '_'))
+			return "may hold only letters, digits and _";
+	if (ic_name_find(ic_op_names, IC_OP_COUNT, name) >= 0 || strcmp(name, "queue") == 0)
+		return "is the built-in queue's (rename the file)";
+	return NULL;
+}
+
+/* Is form one of the queue's nolock controls (no body has a lock)? */
+static inline int ic_form_is_nolock(enum ic_form form)
+{
+	return form == IC_FORM_INLINE_NOLOCK || form == IC_FORM_EXTERN_NOLOCK;
+}
+
 /* One point: what gen is asked to write. seed matters only for order random
- * and is 0 otherwise, so a seq point has one name whatever seed was given. */
+ * and is 0 otherwise, so a seq point has one name whatever seed was given.
+ * body: a body's name (queue/body.h), which takes the op's place in every
+ * name; NULL for the queue, whose op is op. */
 struct ic_point_id {
 	enum ic_form form;
 	enum ic_op op;
+	const char *body;
 	enum ic_layout layout;
 	enum ic_order order;
 	uint32_t seed;
@@ -59,8 +89,14 @@ struct ic_point_id {
 	uint32_t filler;           /* bytes of filler before each site; 0 = none */
 };
 
-/* ic_pt_<form>_<op>_<layout>_<order>[_s<seed>]_<sites>[_f<filler>];
- * returns snprintf's count. */
+/* The op field of a point's names: the op's, or the body's. */
+static inline const char *ic_point_op_name(const struct ic_point_id *p)
+{
+	return p->body ? p->body : ic_op_names[p->op];
+}
+
+/* ic_pt_<form>_<op>_<layout>_<order>[_s<seed>]_<sites>[_f<filler>], op being
+ * ic_point_op_name(); returns snprintf's count. */
 static inline int ic_point_prefix(char *buf, size_t len, const struct ic_point_id *p)
 {
 	char seed[16] = "", filler[16] = "";
@@ -70,7 +106,7 @@ static inline int ic_point_prefix(char *buf, size_t len, const struct ic_point_i
 	if (p->filler > 0)
 		snprintf(filler, sizeof filler, "_f%u", (unsigned)p->filler);
 	return snprintf(buf, len, "ic_pt_%s_%s_%s_%s%s_%u%s", ic_form_names[p->form],
-			ic_op_names[p->op], ic_layout_names[p->layout],
+			ic_point_op_name(p), ic_layout_names[p->layout],
 			ic_order_names[p->order], seed, (unsigned)p->sites, filler);
 }
 

@@ -1,12 +1,17 @@
 # Build integration for generated points.
 #
 # ic_add_points(<target> POINTS <spec>... [PER_FILE K] [DEFINES def...]
-#               [COMPILE_OPTIONS opt...])
+#               [COMPILE_OPTIONS opt...] [BODY <file>])
 #
 #   <spec> is form:op:layout:order:seed:sites[:filler], e.g.
 #   inline:tail_dequeue:chain:seq:0:1024 (seed matters for order random only;
 #   filler is gen's --filler, bytes 0..65536 before each site, default 0).
 #   PER_FILE is gen's --per-file (default 256).
+#   BODY: your own function instead of the queue (queue/body.h), an absolute
+#   path; every spec's op is then the body's name (ic_body_name), and its
+#   forms are inline, hint, extern, clone and mark. <target>_body, a STATIC
+#   library of queue/body_extern.c (the extern copy, the set-up, ic_body_desc)
+#   compiled once with the file, comes with <target>.
 #
 # For each point, gen runs at build time into
 # ${CMAKE_CURRENT_BINARY_DIR}/<target>_points/<form>_<op>_<layout>_<order>[_s<seed>]_<sites>[_f<filler>]_k<K>_c<C>/
@@ -28,6 +33,8 @@
 # The symbol prefix rule is gen/point_name.h's ic_point_prefix(); keep them in step.
 
 set_property(GLOBAL PROPERTY IC_GEN_SOURCE_DIR "${CMAKE_CURRENT_LIST_DIR}")
+get_filename_component(_ic_queue_dir "${CMAKE_CURRENT_LIST_DIR}/../queue" ABSOLUTE)
+set_property(GLOBAL PROPERTY IC_QUEUE_SOURCE_DIR "${_ic_queue_dir}")
 
 # Default sites per translation unit, as gen's: one TU with 65,536 inlined
 # sites took gcc 122 s and 1.4 GB (DESIGN.md); 256 keep each TU under a second.
@@ -56,11 +63,42 @@ function(ic_point_names kind out)
   set(${out} "${names}" PARENT_SCOPE)
 endfunction()
 
-# ic_point_parse(<spec> <out-var-prefix>): sets <p>_FORM, _OP, _LAYOUT, _ORDER,
-# _SEED (0 for seq), _SITES, _FILLER (0 if not given), _TAG
+# ic_body_name(<file> <out-var>): the name of a body file (queue/body.h), its
+# basename without .c, after the checks gen/point_name.h's ic_body_name_why
+# makes (keep them in step); a file that fails them is a one-line
+# FATAL_ERROR naming IC_BODY.
+function(ic_body_name file out)
+  if(NOT IS_ABSOLUTE "${file}")
+    message(FATAL_ERROR "IC_BODY: '${file}' is not an absolute path")
+  endif()
+  if(NOT EXISTS "${file}" OR IS_DIRECTORY "${file}")
+    message(FATAL_ERROR "IC_BODY: ${file}: no such file")
+  endif()
+  if(file MATCHES "[\"\\\\\n;]")
+    message(FATAL_ERROR "IC_BODY: ${file}: the path holds a quote, backslash, newline or ;")
+  endif()
+  get_filename_component(base "${file}" NAME)
+  if(NOT base MATCHES "^(.+)\\.c$")
+    message(FATAL_ERROR "IC_BODY: ${file}: not a .c file")
+  endif()
+  set(name "${CMAKE_MATCH_1}")
+  string(LENGTH "${name}" len)
+  ic_point_names(OP ops)
+  if(NOT name MATCHES "^[A-Za-z0-9_]+$" OR len GREATER 64)
+    message(FATAL_ERROR "IC_BODY: ${file}: the name '${name}' may hold only letters, digits and _ (at most 64)")
+  elseif(name IN_LIST ops OR name STREQUAL "queue")
+    message(FATAL_ERROR "IC_BODY: ${file}: the name '${name}' is the built-in queue's (rename the file)")
+  endif()
+  set(${out} "${name}" PARENT_SCOPE)
+endfunction()
+
+# ic_point_parse(<spec> <out-var-prefix> [BODY <name>]): sets <p>_FORM, _OP,
+# _LAYOUT, _ORDER, _SEED (0 for seq), _SITES, _FILLER (0 if not given), _TAG
 # (form_op_layout_order[_s<seed>]_sites[_f<filler>]), _PREFIX (ic_pt_<tag>),
-# _SPEC (normalised spec: the filler field only when it is > 0).
+# _SPEC (normalised spec: the filler field only when it is > 0). With BODY,
+# the op must be the body's name and the form not a nolock one.
 function(ic_point_parse spec out)
+  cmake_parse_arguments(PARSE_ARGV 2 A "" "BODY" "")
   string(REPLACE ":" ";" f "${spec}")
   list(LENGTH f n)
   if(NOT n EQUAL 6 AND NOT n EQUAL 7)
@@ -79,6 +117,14 @@ function(ic_point_parse spec out)
   foreach(kind FORM OP LAYOUT ORDER)
     string(TOLOWER "${kind}" var)
     ic_point_names(${kind} allowed)
+    if(A_BODY AND kind STREQUAL "OP")
+      set(allowed "${A_BODY}")
+    elseif(A_BODY AND kind STREQUAL "FORM")
+      list(FILTER allowed EXCLUDE REGEX "_nolock$")
+      if(form MATCHES "_nolock$")
+        message(FATAL_ERROR "ic_add_points: '${spec}': a body has no lock to replace (the nolock forms are the queue's)")
+      endif()
+    endif()
     if(NOT "${${var}}" IN_LIST allowed)
       string(REPLACE ";" ", " allowed "${allowed}")
       message(FATAL_ERROR "ic_add_points: '${spec}': ${var} '${${var}}' is not one of ${allowed}")
@@ -118,7 +164,7 @@ function(ic_point_parse spec out)
 endfunction()
 
 function(ic_add_points target)
-  cmake_parse_arguments(PARSE_ARGV 1 A "" "PER_FILE" "POINTS;DEFINES;COMPILE_OPTIONS")
+  cmake_parse_arguments(PARSE_ARGV 1 A "" "PER_FILE;BODY" "POINTS;DEFINES;COMPILE_OPTIONS")
   if(A_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "ic_add_points(${target}): unexpected arguments: ${A_UNPARSED_ARGUMENTS}")
   endif()
@@ -137,32 +183,59 @@ function(ic_add_points target)
     set(per_file ${IC_PER_CALLER})
   endif()
   get_property(gen_dir GLOBAL PROPERTY IC_GEN_SOURCE_DIR)
+  get_property(queue_dir GLOBAL PROPERTY IC_QUEUE_SOURCE_DIR)
   set(root "${CMAKE_CURRENT_BINARY_DIR}/${target}_points")
+  set(body_parse "")
+  set(body_gen "")
+  set(body_dir "")
+  set(args "")
+  if(DEFINED A_BODY)
+    ic_body_name("${A_BODY}" body_name)
+    set(body_parse BODY "${body_name}")
+    set(body_gen --body "${A_BODY}")
+    # The path is in the directory name: another file of the same name
+    # generates afresh (the sites include it by its path).
+    string(MD5 h "${A_BODY}")
+    string(SUBSTRING "${h}" 0 8 h)
+    set(body_dir "_b${h}")
+    # The body TU: the extern copy, the set-up and ic_body_desc, compiled
+    # once, as the queue's out-of-line copies are (no LTO, the sites' codegen).
+    add_library(${target}_body STATIC "${queue_dir}/body_extern.c")
+    target_compile_definitions(${target}_body PRIVATE "IC_BODY_FILE=\"${A_BODY}\""
+      "IC_BODY_NAME=\"${body_name}\"")
+    target_compile_options(${target}_body PRIVATE ${IC_CODEGEN_OPTIONS})
+    target_include_directories(${target}_body PUBLIC "${queue_dir}")
+    set(args "--body\n${body_name}\n")
+  endif()
 
   set(libs "")
   set(dirs "")
   set(prefixes "")
   set(decls "")
   set(entries "")
-  set(args "")
   set(i 0)
   foreach(spec IN LISTS A_POINTS)
-    ic_point_parse("${spec}" P)
+    ic_point_parse("${spec}" P ${body_parse})
     if(P_PREFIX IN_LIST prefixes)
       message(FATAL_ERROR "ic_add_points(${target}): point '${spec}' given twice")
     endif()
     list(APPEND prefixes "${P_PREFIX}")
     # Every setting gen is given is in the directory name: a changed one
     # generates afresh instead of keeping stale sources.
-    set(dir "${root}/${P_TAG}_k${per_file}_c${IC_PER_CALLER}")
+    set(dir "${root}/${P_TAG}_k${per_file}_c${IC_PER_CALLER}${body_dir}")
     math(EXPR nfiles "(${P_SITES} + ${per_file} - 1) / ${per_file} - 1")
     set(srcs "${dir}/point.c")
     foreach(f RANGE 0 ${nfiles})
       list(APPEND srcs "${dir}/sites_${f}.c")
     endforeach()
+    if(DEFINED A_BODY)
+      set(what ${body_gen})
+    else()
+      set(what --op ${P_OP})
+    endif()
     add_custom_command(
       OUTPUT ${srcs} "${dir}/manifest.txt"
-      COMMAND gen --sites ${P_SITES} --form ${P_FORM} --op ${P_OP} --layout ${P_LAYOUT}
+      COMMAND gen --sites ${P_SITES} --form ${P_FORM} ${what} --layout ${P_LAYOUT}
               --order ${P_ORDER} --seed ${P_SEED} --per-file ${per_file}
               --per-caller ${IC_PER_CALLER} --filler ${P_FILLER} -o "${dir}"
       DEPENDS gen
@@ -182,9 +255,10 @@ function(ic_add_points target)
     # filler into it. The locked forms compile byte for byte the same.
     # No debug info (-g0): generated code needs none, and it took a third of
     # the compile time; the instructions are the same.
+    # IC_CALLER_OPTIONS: LTO of the callers when asked (top CMakeLists.txt).
     target_compile_options(${lib} PRIVATE -ffunction-sections -g0
       $<$<C_COMPILER_ID:GNU>:-fno-isolate-erroneous-paths-dereference>
-      ${IC_CODEGEN_OPTIONS} ${A_COMPILE_OPTIONS})
+      ${IC_CODEGEN_OPTIONS} ${IC_CALLER_OPTIONS} ${A_COMPILE_OPTIONS})
     target_compile_definitions(${lib} PRIVATE ${A_DEFINES})
     list(APPEND libs ${lib})
     list(APPEND dirs "${dir}")
@@ -212,6 +286,12 @@ ${entries}\tNULL,
   target_include_directories(${target} PUBLIC "${gen_dir}")
   target_link_libraries(${target} PUBLIC ic_queue)
   target_compile_definitions(${target} PRIVATE ${A_DEFINES})
+  target_compile_options(${target} PRIVATE ${IC_CALLER_OPTIONS})
+  set(body_lib "")
+  if(DEFINED A_BODY)
+    set(body_lib ${target}_body)
+    target_link_libraries(${target} PUBLIC ${body_lib})
+  endif()
 
   set(argfile "${CMAKE_CURRENT_BINARY_DIR}/${target}_codesize.args")
   set(csv "${CMAKE_CURRENT_BINARY_DIR}/${target}_codesize.csv")
@@ -238,6 +318,7 @@ ${entries}\tNULL,
   set_property(TARGET ${target} PROPERTY IC_POINT_LIBS "${libs}")
   set_property(TARGET ${target} PROPERTY IC_POINT_TABLE "${table}")
   set_property(TARGET ${target} PROPERTY IC_CODESIZE_ARGS "${argfile}")
+  set_property(TARGET ${target} PROPERTY IC_BODY_LIB "${body_lib}")
 
   set(${target}_CODESIZE_CSV "${csv}" PARENT_SCOPE)
   set(${target}_CODESIZE_ARGS "${argfile}" PARENT_SCOPE)
@@ -260,6 +341,7 @@ function(ic_add_layout_variant exe points)
   get_target_property(libs ${points} IC_POINT_LIBS)
   get_target_property(table ${points} IC_POINT_TABLE)
   get_target_property(argfile ${points} IC_CODESIZE_ARGS)
+  get_target_property(body_lib ${points} IC_BODY_LIB)
   get_property(gen_dir GLOBAL PROPERTY IC_GEN_SOURCE_DIR)
   set(script "${CMAKE_CURRENT_BINARY_DIR}/${exe}_layout.ld")
   set(objs "")
@@ -268,7 +350,8 @@ function(ic_add_layout_variant exe points)
   endforeach()
   add_custom_command(
     OUTPUT "${script}"
-    COMMAND layout --variant ${A_VARIANT} --seed ${A_SEED} -o "${script}" "@${argfile}"
+    COMMAND layout --variant ${A_VARIANT} --seed ${A_SEED} --base "${CMAKE_CURRENT_BINARY_DIR}"
+            -o "${script}" "@${argfile}"
     DEPENDS layout "${argfile}" ${libs} ${objs}
     COMMENT "layout variant ${A_VARIANT} of ${points} (seed ${A_SEED})"
     VERBATIM)
@@ -276,7 +359,7 @@ function(ic_add_layout_variant exe points)
   # The objects themselves, not the archive: ld's script names them by path.
   target_sources(${exe} PRIVATE "${table}" ${objs})
   target_include_directories(${exe} PRIVATE "${gen_dir}")
-  target_link_libraries(${exe} PRIVATE ic_queue)
+  target_link_libraries(${exe} PRIVATE ic_queue ${body_lib})
   target_link_options(${exe} PRIVATE "LINKER:-T,${script}")
   set_property(TARGET ${exe} APPEND PROPERTY LINK_DEPENDS "${script}")
   add_dependencies(${exe} ${exe}_layout)

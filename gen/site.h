@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include "queue.h"
 
+struct ic_body;
+
 struct ic_site_ctx {
 	struct ic_queue *q;        /* the queue the sites work on (shared or private) */
 	struct ic_queue *scratch;  /* private to the thread: `mixed` purges it */
@@ -20,6 +22,9 @@ struct ic_site_ctx {
 	                            * next to scratch's head instead, see gen/gen.c) */
 	uint64_t acc;              /* every site adds a constant of its own (IC_SITE_MARK) */
 	uint64_t *tally;           /* per-site run counts; used only with IC_SITE_TALLY */
+	void *body;                /* a body's struct ic_body_state (queue/body.h):
+	                            * the thread's own, or the one all share */
+	uint64_t sink;             /* a body site adds its function's value here */
 };
 
 struct ic_point {
@@ -34,6 +39,8 @@ struct ic_point {
 	uint32_t filler;           /* filler bytes asked for before each site (gen --filler); 0 = none */
 	void (*pass)(struct ic_site_ctx *ctx);   /* runs all N sites once */
 	uint64_t acc_per_pass;     /* what one pass adds to ctx->acc (mod 2^64) */
+	const struct ic_body *body;   /* the body the sites call (op is its name), or
+	                               * NULL: the queue */
 };
 
 /* Each site's own mark: a 32-bit constant c added to acc, the function's
@@ -57,6 +64,9 @@ struct ic_point {
 #else
 #define IC_SITE_MARK(ctx, acc, k, c) IC_SITE_ADD(acc, c)
 #endif
+
+/* A body site (gen --body) adds its function's value to ctx->sink, not to
+ * acc: the value is not known to gen, and acc's sum must stay exact. */
 
 /* Release callback for `mixed`: purge hands the node back to the thread. */
 static inline void ic_site_reclaim(struct ic_node *n, void *arg)

@@ -50,6 +50,23 @@ for dir in "$tmp/empty" "$tmp/new"; do
 	expect_bad --bogus "$dir" --sites 8 --form inline --bogus
 done
 
+# --body FILE (issue 10): a file that is not one, a name that is not a
+# body's, a form a body has not, and --op beside it.
+mkdir "$tmp/bodies"
+for f in kref.c tail_dequeue.c queue.c my-body.c x.h; do
+	printf 'struct ic_body_state { int x; };\n' >"$tmp/bodies/$f"
+done
+for dir in "$tmp/empty" "$tmp/new"; do
+	expect_bad --body "$dir" --sites 8 --form inline --body "$tmp/bodies/missing.c"
+	expect_bad --body "$dir" --sites 8 --form inline --body "$tmp/bodies"
+	for f in tail_dequeue.c queue.c my-body.c x.h; do
+		expect_bad --body "$dir" --sites 8 --form inline --body "$tmp/bodies/$f"
+	done
+	expect_bad --form "$dir" --sites 8 --form inline_nolock --body "$tmp/bodies/kref.c"
+	expect_bad --form "$dir" --sites 8 --form extern_nolock --body "$tmp/bodies/kref.c"
+	expect_bad --op "$dir" --sites 8 --form inline --op mixed --body "$tmp/bodies/kref.c"
+done
+
 # DIR not writable: under a regular file, or a regular file itself.
 : >"$tmp/file"
 expect_bad -o "$tmp/file/new" --sites 8 --form inline
