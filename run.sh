@@ -67,6 +67,18 @@ Sweep options (defaults in brackets):
                       otherwise every combination of the three lists
   --seed S            walk/caller order seed for order random  [1]
   --per-caller C      call sites per chain caller function     [16]
+  --cc LIST           C compilers, e.g. gcc,clang: each its own build and
+                      series (clang is installed from Debian when missing)
+                                                      [the system's cc]
+  --cflags "LIST"     optimisation flags, ';'-separated sets, e.g. "-O2;-Os":
+                      each its own build and series                 [-O2]
+  --lto               link-time optimisation of the callers (gcc only; the
+                      queue's out-of-line copies stay outside it); one
+                      layout variant, as LTO's code no longer sits in the
+                      objects a layout script places
+  --body FILE         your own function instead of the queue (README: "Your
+                      own body"; examples/): the forms inline, hint, extern,
+                      clone and the mark are made from it
   --vectorised        let gcc use vector registers in sites and queue (a
                       user-space build); the default builds them with
                       -mgeneral-regs-only, as the kernel builds
@@ -284,7 +296,7 @@ run_codesize() {
 
 sites="" forms="inline,extern,clone,inline_nolock,extern_nolock" ops="tail_dequeue" layouts="chain" orders="seq" seed=1
 fillers=0 cases=""
-per_caller=16 vectorised=0
+per_caller=16 vectorised=0 ccs="" cflags_list="" lto=0 body=""
 threads="" modes="private,shared" reps="" min_time="" counters="auto" out="" resume=""
 layouts_random="" layout_seed="" processes="" repeat=1 trials=20
 quick=0 find_crossover=0 calibrate=0
@@ -346,10 +358,10 @@ parse_args() {
 		--*=*) val=${opt#*=}; opt=${opt%%=*} ;;
 		esac
 		case $opt in
-		--quick | --find-crossover | --calibrate | --vectorised | --help | -h) ;;
+		--quick | --find-crossover | --calibrate | --vectorised | --lto | --help | -h) ;;
 		--sites | --forms | --ops | --layouts | --orders | --seed | --threads | --modes | --reps | \
 		--min-time | --counters | --out | --resume | --jobs | --layouts-random | --layout-seed | \
-		--processes | --repeat | --trials | --per-caller | --filler)
+		--processes | --repeat | --trials | --per-caller | --filler | --cc | --cflags | --body)
 			if [ -z "$val" ]; then [ $# -ge 2 ] || die "$opt needs a value"; val=$2; shift; fi ;;
 		*) die "unknown argument '$opt' (see --help)" ;;
 		esac
@@ -371,6 +383,27 @@ parse_args() {
 			fillers=$val; given[fillers]=$val ;;
 		--per-caller) uint_opt --per-caller "$val" 1 1000000; per_caller=$((10#$val)); given[per_caller]=$per_caller ;;
 		--vectorised) vectorised=1; given[vectorised]=1 ;;
+		--lto) lto=1; given[lto]=1 ;;
+		--cc)
+			IFS=, read -ra cl <<<"$val"
+			[ ${#cl[@]} -gt 0 ] || die "--cc: empty list"
+			for c in "${cl[@]}"; do
+				[[ $c =~ ^[A-Za-z0-9._+-]+$ ]] || die "--cc: '$c' is not a compiler name"
+				[ "$c" = clang ] || command -v "$c" >/dev/null || die "--cc: '$c' not found on PATH"
+			done
+			ccs=$val; given[ccs]=$val ;;
+		--cflags)
+			IFS=';' read -ra fl <<<"$val"
+			[ ${#fl[@]} -gt 0 ] || die "--cflags: empty list"
+			for f in "${fl[@]}"; do
+				[[ $f =~ ^[[:space:]]*-[^\;\"\'\`\$]*$ ]] || die "--cflags: '$f' is not a set of flags (each set starts with -)"
+			done
+			cflags_list=$val; given[cflags_list]=$val ;;
+		--body)
+			body=$(abs_path "$val")
+			[ -f "$body" ] || die "--body: $val: no such file"
+			[[ $(basename "$body") =~ ^[A-Za-z0-9_]+\.c$ ]] || die "--body: $val: the name must be letters, digits and _ then .c (it names the op)"
+			given[body]=$body ;;
 		--seed) uint_opt --seed "$val" 0 4294967295; seed=$val; given[seed]=$val ;;
 		--threads)
 			IFS=, read -ra tl <<<"$val"
@@ -532,14 +565,20 @@ build_identity() {
 		commit="$commit+modified"
 	fi
 	build_commit=$commit
-	build_cc=$(cc --version 2>/dev/null | head -n 1)
-	build_cflags="-O2 -g (CMAKE_C_FLAGS_RELEASE)"
+	local c seen=""
+	build_cc=""
+	for c in $(list_builds | cut -f2 | sed 's/^$/cc/' | awk '!s[$0]++'); do
+		build_cc+="${build_cc:+; }$("$c" --version 2>/dev/null | head -n 1)"
+	done
+	build_cflags=${cflags_list:-"-O2 -g (CMAKE_C_FLAGS_RELEASE)"}
+	[ "$lto" = 1 ] && build_cflags+=" with LTO of the callers"
 	# The lock CMake was configured with (CMakeLists.txt's default is tas).
-	build_lock=$(sed -n 's/^IC_LOCK:STRING=//p' build/CMakeCache.txt 2>/dev/null || true)
+	build_lock=$(sed -n 's/^IC_LOCK:STRING=//p' "$(build_field 0 1)/CMakeCache.txt" 2>/dev/null || true)
 	: "${build_lock:=tas}"
 }
 
-conf_vars=(sites forms ops layouts orders fillers cases seed per_caller vectorised threads modes reps min_time counters
+conf_vars=(sites forms ops layouts orders fillers cases seed per_caller vectorised ccs cflags_list lto body
+	threads modes reps min_time counters
 	layouts_random layout_seed processes repeat trials quick find_crossover calibrate
 	plant compare baseline build_commit build_cc build_cflags build_lock)
 
@@ -582,6 +621,42 @@ point_specs() {   # every point of the sweep, as gen specs (filler last, when > 
 	done; done
 }
 
+# ---- builds --------------------------------------------------------------------
+
+# The sweep's builds, one "dir<TAB>compiler<TAB>flags" line each: every
+# compiler of --cc with every flag set of --cflags (empty: the defaults,
+# the system's cc and -O2). The default build is build/; the others are
+# named by what makes them, so each keeps its objects between runs.
+list_builds() {
+	local c f cl fl name
+	IFS=, read -ra cl <<<"$ccs"
+	[ ${#cl[@]} -gt 0 ] || cl=("")
+	IFS=';' read -ra fl <<<"$cflags_list"
+	[ ${#fl[@]} -gt 0 ] || fl=("")
+	for c in "${cl[@]}"; do for f in "${fl[@]}"; do
+		f=$(sed 's/^[[:space:]]*//; s/[[:space:]]*$//' <<<"$f")
+		name=build
+		[ -n "$c" ] && name+="-$c"
+		[ -n "$f" ] && name+="-$(tr -cs 'A-Za-z0-9=.+\n' _ <<<"$f" | sed 's/^_*//; s/_*$//')"
+		[ "$lto" = 1 ] && name+="-lto"
+		[ -n "$body" ] && name+="-body-$(basename "$body" .c)"
+		printf '%s\t%s\t%s\n' "$name" "$c" "$f"
+	done; done
+}
+# build_field I FIELD: field 1 (dir), 2 (compiler) or 3 (flags) of build I (0-based).
+build_field() { list_builds | sed -n "$(($1 + 1))p" | cut -f"$2"; }
+build_count() { list_builds | wc -l; }
+
+# build_args COMPILER FLAGS: what a build adds to the release arguments.
+build_args() {
+	local a=()
+	[ -z "$1" ] || a+=("-DCMAKE_C_COMPILER=$1")
+	[ -z "$2" ] || a+=("-DIC_CFLAGS=$2")
+	[ "$lto" = 1 ] && a+=(-DIC_LTO=ON)
+	[ -z "$body" ] || a+=("-DIC_BODY=$body")
+	[ ${#a[@]} -eq 0 ] || printf '%s\n' "${a[@]}"
+}
+
 # The layout seed of repeat r (1-based); each repeat gets its own variants.
 repeat_seed() { echo $(((layout_seed + $1 - 1) % 4294967296)); }
 
@@ -591,18 +666,24 @@ seed_list() {
 	echo "${s%;}"
 }
 
-# The binary of variant v in repeat r.
+# variant_bin REPEAT VARIANT BUILD-DIR: the binary of variant v in repeat r.
 variant_bin() {
-	if [ "$2" -eq 0 ]; then echo build/bench/sites_bench; else echo "build/bench/sites_bench_l$(repeat_seed "$1")_v$2"; fi
+	if [ "$2" -eq 0 ]; then echo "$3/bench/sites_bench"; else echo "$3/bench/sites_bench_l$(repeat_seed "$1")_v$2"; fi
 }
 
 build_points() {
-	local specs seeds=0
+	local specs seeds=0 d c f extra
 	specs=$(point_specs | paste -sd';')
 	[ "$layouts_random" -gt 1 ] && seeds=$(seed_list)
-	mkdir -p build
-	configure build $(release_args "$specs" "$layouts_random" "$seeds")
-	build build --target sites_bench sites_bench_layouts summarize
+	while IFS=$'\t' read -r d c f; do
+		mapfile -t extra < <(build_args "$c" "$f")
+		[ "$(build_count)" -gt 1 ] && say "build $d (${c:-cc}, ${f:--O2})"
+		mkdir -p "$d"
+		# release_args' words split; a flag set stays one argument.
+		# shellcheck disable=SC2046
+		configure "$d" $(release_args "$specs" "$layouts_random" "$seeds") "${extra[@]}"
+		build "$d" --target sites_bench sites_bench_layouts summarize
+	done < <(list_builds)
 }
 
 # The benchmark filter of the sweep's points: every form, N, threads, mode.
@@ -633,27 +714,34 @@ sweep_filter() {   # sweep_filter [N-LIST]
 
 # Simulated counts come from the ordinary link, once per results directory:
 # every process then reads the same counts (bench/sim.h).
+# Each build has its own code, so its own simulated counts.
+sim_cache() { if [ "$1" -eq 0 ]; then echo "$dir/sim.csv"; else echo "$dir/sim-b$1.csv"; fi; }
 counter_source=""
 decide_counters() {
 	[ -n "$counter_source" ] && return 0
-	counter_source=$(build/bench/sites_bench --counters="$counters" --threads="$threads" --modes="$modes" \
-		--sim-cache="$dir/sim.csv" --benchmark_filter="$(sweep_filter)" --sim-only 2>"$dir/log/counters.txt") ||
-		{ tail -n 5 "$dir/log/counters.txt" >&2; fail "deciding the counter source failed; log: $dir/log/counters.txt"; }
-	grep '^inlinecost:' "$dir/log/counters.txt" >&2 || true
+	local b src log
+	for ((b = 0; b < $(build_count); b++)); do
+		log=$dir/log/counters.txt
+		[ "$b" -eq 0 ] || log=$dir/log/counters-b$b.txt
+		src=$("$(build_field "$b" 1)/bench/sites_bench" --counters="$counters" --threads="$threads" --modes="$modes" \
+			--sim-cache="$(sim_cache "$b")" --benchmark_filter="$(sweep_filter)" --sim-only 2>"$log") ||
+			{ tail -n 5 "$log" >&2; fail "deciding the counter source failed; log: $log"; }
+		[ "$b" -gt 0 ] || { counter_source=$src; grep '^inlinecost:' "$log" >&2 || true; }
+	done
 	say "counters: $counter_source"
 }
 
-# run_process KEY REPEAT VARIANT PROCESS [N-LIST]: one process of the sweep,
-# every point of it, forms and points interleaved at random by Google
-# Benchmark; under a random environment pad, which moves the stack.
+# run_process KEY REPEAT VARIANT PROCESS BUILD [N-LIST]: one process of the
+# sweep, every point of one build, forms and points interleaved at random by
+# Google Benchmark; under a random environment pad, which moves the stack.
 run_process() {
-	local key=$1 r=$2 v=$3 p=$4 nlist=${5:-}
+	local key=$1 r=$2 v=$3 p=$4 b=$5 nlist=${6:-}
 	local file="$dir/raw/$key.json" bin ctr=$counters
 	[ -s "$file" ] && return 0
-	bin=$(variant_bin "$r" "$v")
+	bin=$(variant_bin "$r" "$v" "$(build_field "$b" 1)")
 	# Only the ordinary link carries the simulated counts (decide_counters).
 	[ "$v" -gt 0 ] && [ "$counter_source" = sim ] && ctr=none
-	local args=(--counters="$ctr" --threads="$threads" --modes="$modes" --sim-cache="$dir/sim.csv"
+	local args=(--counters="$ctr" --threads="$threads" --modes="$modes" --sim-cache="$(sim_cache "$b")"
 		--process="$p" --benchmark_filter="$(sweep_filter "$nlist")" --benchmark_repetitions="$reps"
 		--benchmark_enable_random_interleaving=true --benchmark_min_time="$min_time"
 		--benchmark_out="$file.tmp" --benchmark_out_format=json --benchmark_format=console)
@@ -671,12 +759,16 @@ run_process() {
 
 # run_processes PREFIX [N-LIST]: every process of the design not yet on disk,
 # in an order shuffled from the layout seed, with progress. Keys:
-# PREFIX r<repeat>_v<variant>_p<process>.
+# PREFIX [b<build>_]r<repeat>_v<variant>_p<process> (b only with several builds).
 run_processes() {
-	local prefix=$1 nlist=${2:-} r v p list=() total i=0 done_s=0 done_n=0 start eta key
-	for ((r = 1; r <= repeat; r++)); do for ((v = 0; v < layouts_random; v++)); do
-		for ((p = 0; p < processes; p++)); do list+=("${prefix}r${r}_v${v}_p${p} $r $v $p"); done
-	done; done
+	local prefix=$1 nlist=${2:-} r v p b bp nb list=() total i=0 done_s=0 done_n=0 start eta key
+	nb=$(build_count)
+	for ((b = 0; b < nb; b++)); do
+		bp=""; [ "$nb" -gt 1 ] && bp="b${b}_"
+		for ((r = 1; r <= repeat; r++)); do for ((v = 0; v < layouts_random; v++)); do
+			for ((p = 0; p < processes; p++)); do list+=("${prefix}${bp}r${r}_v${v}_p${p} $r $v $p $b"); done
+		done; done
+	done
 	mapfile -t list < <(printf '%s\n' "${list[@]}" |
 		awk -v s="$layout_seed" 'BEGIN { srand(s % 2147483647) } { print rand() "\t" $0 }' | sort -k1,1g | cut -f2-)
 	total=${#list[@]}
@@ -688,7 +780,7 @@ run_processes() {
 		printf '%s: [%d/%d] process %s (repeat %s, layout variant %s)%s %s\n' "$prog" "$i" "$total" "$1" "$2" "$3" \
 			"${nlist:+, N = ${nlist//|/,}}" "$eta" >&2
 		start=$SECONDS
-		run_process "$1" "$2" "$3" "$4" "$nlist" || return 1
+		run_process "$1" "$2" "$3" "$4" "$5" "$nlist" || return 1
 		done_s=$((done_s + SECONDS - start)); done_n=$((done_n + 1))
 	done
 }
@@ -705,7 +797,7 @@ summarise_into() {
 	[ $# -gt 0 ] || fail "no finished processes to summarise in $d"
 	mkdir -p "$d"
 	new=$(mktemp -d "$d/.report.XXXXXX")
-	build/plots/summarize "${args[@]}" --out "$new" "$@" || { rm -rf "$new"; fail "summarize failed on $d"; }
+	"$(build_field 0 1)/plots/summarize" "${args[@]}" --out "$new" "$@" || { rm -rf "$new"; fail "summarize failed on $d"; }
 	if [ -n "${no_charts:-}" ]; then
 		:   # calibration trials: only their tables are read
 	elif ! command -v gnuplot >/dev/null; then
@@ -737,7 +829,7 @@ summarise() {
 	if [ "$repeat" -gt 1 ]; then
 		local r
 		for ((r = 1; r <= repeat; r++)); do
-			mapfile -t files < <(raw_files "*r${r}_v*")
+			mapfile -t files < <(raw_files "*r${r}_v*")   # every build's
 			summarise_into "$dir/repeat$r" "${files[@]}"
 		done
 		repeatability
@@ -919,6 +1011,8 @@ run_calibration() {
 
 run_sweep() {
 	plant="" compare=inline baseline=extern planted=""
+	# clang comes from Debian when asked for.
+	[[ ,$ccs, != *,clang,* ]] || packages+=(clang)
 	ensure_packages   # first: the thread default counts cores with hwloc
 	if [ -n "$resume" ]; then
 		dir=$resume
@@ -938,6 +1032,33 @@ run_sweep() {
 			given[fillers]=0
 		fi
 		resolve_cases
+		if [ "$(build_count)" -gt 1 ] && [ "$calibrate" = 1 ]; then
+			die "--calibrate runs one build: leave out the second --cc or --cflags"
+		fi
+		if [ "$lto" = 1 ]; then
+			[[ ,$ccs, != *,clang,* ]] || die "--lto: gcc only (clang's LTO objects hold no machine code, so codesize cannot prove the forms)"
+			# LTO writes the code in its own partitions: a layout script
+			# that places the objects' sections would move nothing.
+			[ -z "${layouts_random:-}" ] || [ "$layouts_random" = 1 ] ||
+				die "--lto: one layout variant only (--layouts-random 1): LTO's code is not in the objects a layout places"
+			: "${layouts_random:=1}" "${processes:=6}"
+		fi
+		if [ -n "$body" ]; then
+			[ -z "${given[ops]:-}" ] || die "--ops: a --body run has one op, the body's own"
+			ops=$(basename "$body" .c)
+			[ -n "${given[forms]:-}" ] || forms=inline,extern,clone
+			[[ ,$forms, != *_nolock* ]] || die "--forms: a body has no lock for the nolock forms to replace"
+			# A body that does not compile: its first error, exit 1, nothing written.
+			local b err
+			for ((b = 0; b < $(build_count); b++)); do
+				local bflags codegen=-mgeneral-regs-only
+				bflags=$(build_field "$b" 3)
+				[ "$vectorised" = 1 ] && codegen=""
+				# shellcheck disable=SC2086 # a flag set is several words
+				err=$(gen/body_check.sh "$body" "$(build_field "$b" 2 | sed 's/^$/cc/')" ${bflags:--O2} $codegen 2>&1) ||
+					fail "--body: $(head -n 1 <<<"$err")"
+			done
+		fi
 		# Defaults from this machine (README, "Time budget"): 6 variants x 2
 		# processes x 3 reps of 0.03 s keep the sweep within 10 minutes.
 		: "${sites:=1..16384}" "${reps:=3}" "${min_time:=0.03}" "${threads:=1,$(cores)}"
