@@ -16,7 +16,7 @@ say() { echo "$prog: $*" >&2; }
 # Debian packages the suite needs (README.md says what each part uses them for;
 # python3 checks the merged JSON the way Google Benchmark's compare.py reads it).
 packages=(gcc g++ make cmake pkg-config binutils libbenchmark-dev libpapi-dev papi-tools
-          libhwloc-dev hwloc valgrind gnuplot-nox libjansson-dev libelf-dev python3)
+          libhwloc-dev hwloc valgrind gnuplot-nox libjansson-dev libelf-dev python3 lld)
 
 usage() {
 	cat <<'USAGE'

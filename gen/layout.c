@@ -17,7 +17,9 @@
  *   - before each translation unit a gap of 0..15 cache lines (0..960 bytes),
  *     which moves its code to other L1i sets and page offsets;
  *   - before each function a gap of 0, 16, 32 or 48 bytes: with the
- *     functions' own 16-byte alignment, a random offset within a 64-byte line.
+ *     functions' own 16-byte alignment, a random offset within a 64-byte line
+ *     (in units of at most 64 functions: chain callers; a scatter point's
+ *     unit of one function per site moves as a whole, see ly_object).
  * Functions keep their order inside a translation unit, so a chain point's
  * sequential walk stays sequential. Gaps are filled with int3 and never run.
  * The instructions are those of the objects, byte for byte: only addresses
@@ -49,6 +51,8 @@
 #define LY_FN_STEPS 4u
 #define LY_TU_STEP 64u
 #define LY_TU_STEPS 16u
+/* Units with more functions than this get no gap per function (ly_object). */
+#define LY_FN_GAPS_MAX 64u
 
 struct ly_point {
 	char *spec;
@@ -176,8 +180,36 @@ static void ly_elf_fail(const char *path, const char *what)
 	ly_fail(LY_EXIT_USAGE, "%s: %s (%s)", path, what, elf_errmsg(-1));
 }
 
+/* A function section: code, allocated, named .text.<something>. */
+static const char *ly_function(Elf *elf, Elf_Scn *scn, const char *path, size_t shstrndx)
+{
+	GElf_Shdr sh;
+	const char *name;
+
+	if (!gelf_getshdr(scn, &sh))
+		ly_elf_fail(path, "bad section header");
+	if (!(sh.sh_flags & SHF_EXECINSTR) || !(sh.sh_flags & SHF_ALLOC) || sh.sh_size == 0)
+		return NULL;
+	name = elf_strptr(elf, shstrndx, sh.sh_name);
+	return name && strncmp(name, ".text.", 6) == 0 ? name : NULL;
+}
+
+static size_t ly_count_functions(Elf *elf, const char *path, size_t shstrndx)
+{
+	Elf_Scn *scn = NULL;
+	size_t n = 0;
+
+	while ((scn = elf_nextscn(elf, scn)) != NULL)
+		n += ly_function(elf, scn, path, shstrndx) != NULL;
+	return n;
+}
+
 /* One translation unit: a gap, then each function section with its gap,
- * then whatever else the object holds in .text*. */
+ * then whatever else the object holds in .text*. A unit of more functions
+ * than LY_FN_GAPS_MAX (a scatter point's one function per site, a clone's
+ * copies) gets its gap alone, in one statement: ld looks every statement's
+ * file up in a list of all inputs, and a gap per function gave a default
+ * sweep 150,000 statements, over two minutes per link. */
 static void ly_object(FILE *out, const char *path, uint64_t *state)
 {
 	int fd = open(path, O_RDONLY);
@@ -196,6 +228,12 @@ static void ly_object(FILE *out, const char *path, uint64_t *state)
 	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
 		ly_elf_fail(path, "no section headers");
 	fprintf(out, "    /* %s */\n    . += %u;\n", tail, LY_TU_STEP * ly_below(state, LY_TU_STEPS));
+	if (ly_count_functions(elf, path, shstrndx) > LY_FN_GAPS_MAX) {
+		fprintf(out, "    %s%s(.text .text.*)\n", star, tail);
+		elf_end(elf);
+		close(fd);
+		return;
+	}
 	while ((scn = elf_nextscn(elf, scn)) != NULL) {
 		GElf_Shdr sh;
 		const char *name;
