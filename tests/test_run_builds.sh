@@ -8,7 +8,7 @@ set -u
 run=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 command -v clang >/dev/null || { echo "skip: clang not installed (run.sh installs it for a real --cc clang run)"; exit 77; }
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp" "$tmp.tar.gz"' EXIT
+trap 'rm -rf "$tmp"' EXIT
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 small=(--sites 1,16 --layouts chain --orders seq --threads 1 --modes private
@@ -26,10 +26,15 @@ if [ -s "$p" ]; then
 	[ "$(ls "$tmp"/cc/raw/b3_*.json 2>/dev/null | wc -l)" -eq 2 ] || bad "want 2 processes of the fourth build in raw/"
 fi
 
-# Your own body: the shipped reference count, end to end.
-"$run" --body "$(dirname "$run")/examples/kref.c" --forms inline,extern "${small[@]}" --out "$tmp/kref" >"$tmp/kref.log" 2>&1 ||
-	{ tail -n 20 "$tmp/kref.log"; bad "the --body examples/kref.c sweep failed"; }
-grep -q '^inline,kref,' "$tmp/kref/points.csv" 2>/dev/null || bad "points.csv has no inline kref rows"
+# Your own body: every shipped example, end to end, in every form.
+for ex in "$(dirname "$run")"/examples/*.c; do
+	name=$(basename "$ex" .c)
+	"$run" --body "$ex" "${small[@]}" --out "$tmp/$name" >"$tmp/$name.log" 2>&1 ||
+		{ tail -n 20 "$tmp/$name.log"; bad "the --body examples/$name.c sweep failed"; continue; }
+	for form in inline extern clone mark; do
+		grep -q "^$form,$name," "$tmp/$name/points.csv" || bad "$name: points.csv has no $form rows"
+	done
+done
 
 # A body that does not compile: one line naming its first error, exit 1,
 # no results directory.
@@ -39,5 +44,5 @@ rc=$?
 [ "$(wc -l <"$tmp/broken.err")" -eq 1 ] && grep -q error "$tmp/broken.err" || bad "a broken body: not one error line: $(cat "$tmp/broken.err")"
 [ ! -e "$tmp/broken" ] || bad "a broken body left a results directory"
 
-[ $fail -eq 0 ] && echo "ok: four builds kept apart, a body run end to end, a broken body refused"
+[ $fail -eq 0 ] && echo "ok: four builds kept apart, every example body run end to end, a broken body refused"
 exit $fail
