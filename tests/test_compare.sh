@@ -38,6 +38,9 @@ series_awk="$ser_fn"' NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }'
 ctx() { sed -n "s/^ *\"$2\": \"\(.*\)\",\{0,1\}\$/\1/p" "$(csvfile "$1" benchmark.json)" | head -n 1; }
 # copy_run SRC DST: a plain copy (links resolved) to change.
 copy_run() { mkdir -p "$(dirname "$2")" && cp -RL "$1" "$2"; }
+# unquote CSV: the table with its quoted fields (labels, which hold commas)
+# emptied, for awk -F, to read the other columns.
+unquote() { sed 's/"[^"]*"//g' "$1"; }
 # edit CSV AWK-PROGRAM [AWK-ARGS...]: rewrite a table in place.
 edit() { local f=$1 p=$2; shift 2; awk -F, -v OFS=, "$@" "$p" "$f" >"$f.new" && mv "$f.new" "$f"; }
 # one_line_exit WANT OUTDIR CMD...: the command exits WANT with one line on
@@ -78,7 +81,7 @@ while IFS=, read -r key ra rb; do
 	seen[$s]=1; nser=$((nser + 1))
 	for pair in "A:$ra" "B:$rb"; do
 		got=$(awk -F, -v s="$s" -v n="$n" -v k="${pair%%:*}" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-			$c["series"] == s && $c["sites"] == n && $c["input"] == k { print $c["ratio"] }' "$o1/compare.csv")
+			$c["series"] == s && $c["sites"] == n && $c["input"] == k { print $c["ratio"] }' <(unquote "$o1/compare.csv"))
 		awk -v a="$got" -v b="${pair#*:}" 'BEGIN { exit !(a != "" && a + 0 == b + 0) }' ||
 			bad "compare.csv: $s N = $n input ${pair%%:*}: ratio '$got', its ratios.csv says ${pair#*:}"
 	done
@@ -113,6 +116,7 @@ for t in ratios.csv crossover.csv points.csv; do
 		{ s = ser() }
 		s == g { next }
 		t == "ratios.csv" && s == f && $c["sites"] + 0 == n { next }
+		("lock" in c) { $c["lock"] = "testlock" }
 		{ print $0 (add ? ",0" : "") }' \
 		-v g="$gone" -v f="$first" -v n="$maxn" -v t="$t"
 done
@@ -129,7 +133,7 @@ grep -q "^## $first: " "$md" || bad "compare.md: the shared series $first (B wit
 
 # Three inputs.
 "$compare" --out "$work/out3" "$A" "$B" "$B2" >/dev/null 2>&1 || bad "compare A B B2: exit $?"
-[ "$(awk -F, 'NR > 1 { print $3 }' "$work/out3/compare.csv" 2>/dev/null | sort -u | paste -sd,)" = A,B,C ] || bad "compare A B B2: compare.csv does not hold inputs A, B, C"
+[ "$(unquote "$work/out3/compare.csv" 2>/dev/null | awk -F, 'NR > 1 { print $3 }' | sort -u | paste -sd,)" = A,B,C ] || bad "compare A B B2: compare.csv does not hold inputs A, B, C"
 
 # --- a setting that varies within a run splits its series -------------------
 # A4: A with a lock column, every row twice: A's own lock and another.
