@@ -274,7 +274,8 @@ static void ly_write(FILE *out, struct ly_point *pts, size_t npts, uint64_t seed
 		for (size_t j = 0; j < p->nobjs; j++)
 			ly_object(out, p->objs[j], &state);
 	}
-	fputs("  } =0xcc\n}\nINSERT AFTER .text;\n", out);
+	/* Four bytes: lld reads a fill as a 32-bit value, GNU ld by its digits. */
+	fputs("  } =0xcccccccc\n}\nINSERT AFTER .text;\n", out);
 	free(order);
 }
 

@@ -26,8 +26,10 @@ if [ -s "$p" ]; then
 	[ "$(ls "$tmp"/cc/raw/b3_*.json 2>/dev/null | wc -l)" -eq 2 ] || bad "want 2 processes of the fourth build in raw/"
 fi
 
-# Your own body: every shipped example, end to end, in every form.
-for ex in "$(dirname "$run")"/examples/*.c; do
+# Your own body end to end, in every form: kref (each example's forms are
+# compiled, proved and run by the body_* tests; a run of each here would
+# build four more trees, minutes of CI).
+for ex in "$(dirname "$run")"/examples/kref.c; do
 	name=$(basename "$ex" .c)
 	"$run" --body "$ex" "${small[@]}" --out "$tmp/$name" >"$tmp/$name.log" 2>&1 ||
 		{ tail -n 20 "$tmp/$name.log"; bad "the --body examples/$name.c sweep failed"; continue; }
@@ -44,5 +46,5 @@ rc=$?
 [ "$(wc -l <"$tmp/broken.err")" -eq 1 ] && grep -q error "$tmp/broken.err" || bad "a broken body: not one error line: $(cat "$tmp/broken.err")"
 [ ! -e "$tmp/broken" ] || bad "a broken body left a results directory"
 
-[ $fail -eq 0 ] && echo "ok: four builds kept apart, every example body run end to end, a broken body refused"
+[ $fail -eq 0 ] && echo "ok: four builds kept apart, a body run end to end, a broken body refused"
 exit $fail
