@@ -14,8 +14,12 @@ set tmargin at screen ic_top
 set bmargin at screen ic_bottom + 30.0 / ic_height
 set lmargin at screen 0.07
 set rmargin at screen 0.6
-set ylabel 'time ratio (1: no difference)'
-set key outside right top vertical Left reverse box opaque font ",9" spacing 1.2
+set ylabel 'time ratio (log scale, 1: no difference; clipped to 0.1..10)'
+set key at screen 0.61, screen ic_top left top vertical Left reverse box opaque font ",9" spacing 1.2
+# Ratios on a log scale, clipped to 1/10..10: a band near a net time of 0
+# (filler series) would otherwise flatten every other line.
+set logscale y 10
+set yrange [0.1:10]
 ic_sub = ic_attr_nseries == 1 ? ic_attr_title[1] : sprintf('%d series with control forms: dash pattern per series', ic_attr_nseries)
 set title "What the difference is made of: control ratios vs call sites N\n(error bars: band over all N of each ratio, 95%)\n".ic_sub font ",12"
 # Ratios side by side at each N so the bars do not hide each other.
