@@ -37,6 +37,11 @@ check --filler --filler ,
 # Filler series and the nolock forms run at 1 thread, private only.
 check --filler --filler 512 --threads 2
 check --forms --forms inline_nolock,extern_nolock --threads 2
+check --cc --cc no-such-compiler-here
+check --cflags --cflags "O2"
+check --body --body /nonexistent/body.c
+check --lto --lto --cc clang
+check --ops --body examples/kref.c --ops tail_dequeue
 check --layouts --layouts diagonal
 check --orders --orders sideways
 check --counters --counters perf
