@@ -41,7 +41,7 @@ check --cc --cc no-such-compiler-here
 check --cflags --cflags "O2"
 check --body --body /nonexistent/body.c
 check --lto --lto --cc clang
-check --ops --body examples/kref.c --ops tail_dequeue
+check --ops --body "$top/examples/kref.c" --ops tail_dequeue
 check --layouts --layouts diagonal
 check --orders --orders sideways
 check --counters --counters perf
