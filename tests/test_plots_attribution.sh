@@ -56,6 +56,13 @@ echo "$c" | grep -q 'Calls cost: extern is 1\.2[89][0-9]x inline at N = 1 \[' ||
 echo "$c" | grep -q 'copies cost: clone/extern is 1\.0[45][0-9]x at N = [0-9]* (band [0-9.]*–[0-9.]*), resolved above 1 at N = 256\.\.1024' ||
 	fail "copies not stated: $c"
 echo "$c" | grep -q 'the lock costs more inlined than called: (inline/inline_nolock)/(extern/extern_nolock) is' || fail "lock not stated: $c"
+# The interaction is stated only where all four forms' code fits the L1i:
+# beyond it the nolock forms' smaller code mixes capacity in, and says so.
+echo "$c" | grep -q "the interaction from N = [0-9]*, where a form's L1i misses pass 0.1 per site: the nolock forms' smaller code mixes capacity into it" ||
+	fail "the interaction past the L1i is not set aside: $c"
+first_out=$(echo "$c" | sed -n "s/.*the interaction from N = \([0-9]*\), where.*/\1/p")
+echo "$c" | sed -n 's/.*(inline\/inline_nolock)\/(extern\/extern_nolock) is [0-9.]*x at N = \([0-9]*\) .*/\1/p' |
+	awk -v f="$first_out" '$1 + 0 >= f + 0 { exit 1 }' || fail "the interaction is stated at an N past the L1i ($first_out): $c"
 echo "$c" | grep -q 'capacity costs: inline/extern steps up 1\.[01][0-9]*x \[[0-9.]*–[0-9.]*\] from N = 128 to N = 256, which is' ||
 	fail "capacity not stated: $c"
 echo "$c" | grep -q 'Every point' && fail "a quiet series called noisy: $c"
