@@ -2,7 +2,7 @@
  * seeded random layout, so one build yields several layout variants that
  * differ only in code placement (issue 8).
  *
- *   layout --variant V --seed S [--base DIR] [-o OUT.ld] @ARGS
+ *   layout --variant V --seed S [-o OUT.ld] @ARGS
  *
  * ARGS is ic_add_points' argument file (the one codesize reads): lines
  * "--point", the point's spec, then its objects, for each point (a leading
@@ -147,26 +147,11 @@ static struct ly_point *ly_read_args(const char *path, size_t *npts)
 	return pts;
 }
 
-/* Where ld runs (--base): an object under it is named by its path from
- * there, exactly as the link command gives it. An exact name is what makes
- * the link fast: ld matches a statement with a wildcard file name against
- * every input file, and a default sweep's script has 150,000 statements and
- * 1,300 objects (minutes per link); an exact one it looks up. */
-static const char *ly_base;
-
-/* The object as ld sees it on the command line: its path from --base; else
- * its last two components (the point's directory and the file), which are
- * unique, behind a wildcard. */
-static const char *ly_object_tail(const char *path, int *exact)
+/* The object as ld sees it on the command line may be relative or absolute;
+ * its last two components (the point's directory and the file) are unique. */
+static const char *ly_object_tail(const char *path)
 {
 	const char *last = strrchr(path, '/'), *p;
-	size_t nb = ly_base ? strlen(ly_base) : 0;
-
-	*exact = 0;
-	if (nb && strncmp(path, ly_base, nb) == 0 && path[nb] == '/') {
-		*exact = 1;
-		return path + nb + 1;
-	}
 
 	if (!last || last == path)
 		return path;
@@ -207,15 +192,12 @@ static size_t ly_count_functions(Elf *elf, const char *path, size_t shstrndx)
 /* One translation unit: a gap, then each function section with its gap,
  * then whatever else the object holds in .text*. A unit of more functions
  * than LY_FN_GAPS_MAX (a scatter point's one function per site, a clone's
- * copies) gets its gap alone, in one statement: ld looks every statement's
- * file up in a list of all inputs, and a gap per function gave a default
- * sweep 150,000 statements, over two minutes per link. */
+ * copies) gets its gap alone, in one statement: a gap per function gave a
+ * default sweep's script 150,000 statements. */
 static void ly_object(FILE *out, const char *path, uint64_t *state)
 {
 	int fd = open(path, O_RDONLY);
-	int exact;
-	const char *tail = ly_object_tail(path, &exact);
-	const char *star = exact ? "" : "*";
+	const char *tail = ly_object_tail(path);
 	size_t shstrndx, nfn = 0;
 	Elf_Scn *scn = NULL;
 	Elf *elf;
@@ -229,7 +211,7 @@ static void ly_object(FILE *out, const char *path, uint64_t *state)
 		ly_elf_fail(path, "no section headers");
 	fprintf(out, "    /* %s */\n    . += %u;\n", tail, LY_TU_STEP * ly_below(state, LY_TU_STEPS));
 	if (ly_count_functions(elf, path, shstrndx) > LY_FN_GAPS_MAX) {
-		fprintf(out, "    %s%s(.text .text.*)\n", star, tail);
+		fprintf(out, "    *%s(.text .text.*)\n", tail);
 		elf_end(elf);
 		close(fd);
 		return;
@@ -245,13 +227,13 @@ static void ly_object(FILE *out, const char *path, uint64_t *state)
 		name = elf_strptr(elf, shstrndx, sh.sh_name);
 		if (!name || strncmp(name, ".text.", 6) != 0)
 			continue;
-		fprintf(out, "    . += %u;\n    %s%s(%s)\n", LY_FN_STEP * ly_below(state, LY_FN_STEPS),
-			star, tail, name);
+		fprintf(out, "    . += %u;\n    *%s(%s)\n", LY_FN_STEP * ly_below(state, LY_FN_STEPS),
+			tail, name);
 		nfn++;
 	}
 	if (nfn == 0)
 		ly_fail(LY_EXIT_USAGE, "%s: no .text.* sections (not built with -ffunction-sections?)", path);
-	fprintf(out, "    %s%s(.text .text.*)\n", star, tail);
+	fprintf(out, "    *%s(.text .text.*)\n", tail);
 	elf_end(elf);
 	close(fd);
 }
@@ -296,7 +278,6 @@ int main(int argc, char **argv)
 		{ "variant", required_argument, NULL, 'v' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "output", required_argument, NULL, 'o' },
-		{ "base", required_argument, NULL, 'b' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -322,13 +303,8 @@ int main(int argc, char **argv)
 		case 'o':
 			out_path = optarg;
 			break;
-		case 'b':
-			ly_base = optarg;
-			break;
 		case 'h':
-			printf("usage: %s --variant V --seed S [--base DIR] [-o OUT.ld] @ARGS\n"
-			       "  --base DIR  the directory ld runs in: objects under it are named exactly\n",
-			       ly_prog);
+			printf("usage: %s --variant V --seed S [-o OUT.ld] @ARGS\n", ly_prog);
 			return 0;
 		case ':':
 			ly_fail(LY_EXIT_USAGE, "%s: needs an argument", argv[optind - 1]);

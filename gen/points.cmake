@@ -350,8 +350,7 @@ function(ic_add_layout_variant exe points)
   endforeach()
   add_custom_command(
     OUTPUT "${script}"
-    COMMAND layout --variant ${A_VARIANT} --seed ${A_SEED} --base "${CMAKE_CURRENT_BINARY_DIR}"
-            -o "${script}" "@${argfile}"
+    COMMAND layout --variant ${A_VARIANT} --seed ${A_SEED} -o "${script}" "@${argfile}"
     DEPENDS layout "${argfile}" ${libs} ${objs}
     COMMENT "layout variant ${A_VARIANT} of ${points} (seed ${A_SEED})"
     VERBATIM)
