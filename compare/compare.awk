@@ -54,11 +54,12 @@ function run_default(k, a,   v) {
 	}
 	if (a == "per_caller") { v = m(k, "ctx.per_caller"); return v != "" ? v : m(k, "conf.per_caller") }
 	if (a == "body") { v = m(k, "ctx.body"); return v != "" ? v : m(k, "conf.body") }
+	if (a == "lto") { v = m(k, "ctx.lto"); return v != "" ? v : (m(k, "conf.lto") == 1 ? "callers" : "") }
 	return ""
 }
 function rowval(r, a) { return ((r, a) in rattr && rattr[r, a] != "") ? rattr[r, a] : def[rk[r], a] }
 
-BEGIN { nattr = split("compiler cflags lock codegen per_caller body", attr, " "); for (i = 1; i <= nattr; i++) isattr[attr[i]] = 1 }
+BEGIN { nattr = split("compiler cflags lock codegen per_caller body lto", attr, " "); for (i = 1; i <= nattr; i++) isattr[attr[i]] = 1 }
 
 FNR == 1 {
 	sub(/\r$/, "")
