@@ -24,6 +24,8 @@ if [ -s "$p" ]; then
 	grep -q '^GNU' <<<"$builds" && grep -q '^Clang' <<<"$builds" || bad "points.csv lacks a gcc or a clang build: $builds"
 	grep -q -- '-Os' <<<"$builds" || bad "points.csv lacks the -Os builds: $builds"
 	[ "$(ls "$tmp"/cc/raw/b3_*.json 2>/dev/null | wc -l)" -eq 2 ] || bad "want 2 processes of the fourth build in raw/"
+else
+	bad "the --cc/--cflags sweep wrote no $p"
 fi
 
 # Your own body end to end, in every form: kref (each example's forms are
