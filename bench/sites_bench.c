@@ -52,6 +52,7 @@
 #include "counters.h"
 #include "gbench_c.h"
 #include "layout_id.h"
+#include "machine_state.h"
 #include "opt_barrier.h"
 #include "sim.h"
 #include "site_run.h"
@@ -732,6 +733,11 @@ int main(int argc, char **argv)
 	const char *pad = getenv("IC_ENV_PAD");
 	snprintf(buf, sizeof(buf), "%zu", pad ? strlen(pad) : 0);
 	icb_add_context("env_pad", buf);
+	/* The machine's state at the start (common/machine_state.h); IC_MACHINE_ROOT: a fake tree. */
+	struct ic_mstate mstate;
+	ic_mstate_read(getenv("IC_MACHINE_ROOT"), IC_MSTATE_SAMPLE_MS, &mstate);
+	for (size_t i = 0; i < mstate.n; i++)
+		icb_add_context(mstate.item[i].key, mstate.item[i].value);
 
 	size_t ran = icb_run_specified();
 	icb_shutdown();

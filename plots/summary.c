@@ -1,5 +1,6 @@
 /* summary.md from the analysed results; see summary.h. */
 #include "summary.h"
+#include "machine_lines.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -600,6 +601,7 @@ static void summary_machine(FILE *f, const struct ic_results *res)
 	v = ic_results_context(res, "executable", ctx, sizeof(ctx));
 	if (*v)
 		fprintf(f, "- Executable: %s\n", v);
+	ic_machine_lines_write(f, res);
 	fputc('\n', f);
 }
 

@@ -1,0 +1,371 @@
+/* The machine's state at the start of a run, from /sys and /proc (read only). */
+#define _GNU_SOURCE
+#include "machine_state.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Read the first line of root/rel into buf, trimmed. 0 ok, -1 absent or unreadable. */
+static int ms_read_line(const char *root, const char *rel, char *buf, size_t cap)
+{
+	char path[4096];
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s%s", root, rel);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (!fgets(buf, (int)cap, f)) {
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	n = strlen(buf);
+	while (n && isspace((unsigned char)buf[n - 1]))
+		buf[--n] = '\0';
+	return 0;
+}
+
+static void ms_set(struct ic_mstate *ms, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void ms_set(struct ic_mstate *ms, const char *key, const char *fmt, ...)
+{
+	struct ic_mstate_item *it;
+	va_list ap;
+
+	if (ms->n >= IC_MSTATE_MAX)
+		return;
+	it = &ms->item[ms->n++];
+	snprintf(it->key, sizeof(it->key), "%s", key);
+	va_start(ap, fmt);
+	vsnprintf(it->value, sizeof(it->value), fmt, ap);
+	va_end(ap);
+}
+
+/* A plain file's first line as the value, or "not readable: PATH absent". */
+static void ms_file(struct ic_mstate *ms, const char *root, const char *key, const char *rel)
+{
+	char buf[IC_MSTATE_VALUE_MAX];
+
+	if (ms_read_line(root, rel, buf, sizeof(buf)) == 0 && buf[0])
+		ms_set(ms, key, "%s", buf);
+	else
+		ms_set(ms, key, IC_MSTATE_UNREADABLE ": %s absent", rel);
+}
+
+/* Online CPUs from "0-3,5" (the count only); -1 when unreadable. */
+static int ms_online_cpus(const char *root)
+{
+	char buf[1024], *p, *save = NULL;
+	int n = 0;
+
+	if (ms_read_line(root, "/sys/devices/system/cpu/online", buf, sizeof(buf)) != 0)
+		return -1;
+	for (p = strtok_r(buf, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+		int a, b;
+		if (sscanf(p, "%d-%d", &a, &b) == 2 && b >= a)
+			n += b - a + 1;
+		else if (sscanf(p, "%d", &a) == 1)
+			n++;
+	}
+	return n ? n : -1;
+}
+
+/* Every CPU's scaling_governor: one value, or the distinct ones. */
+static void ms_governor(struct ic_mstate *ms, const char *root)
+{
+	char path[4096], list[IC_MSTATE_VALUE_MAX] = "", buf[64], rel[128];
+	DIR *d;
+	struct dirent *e;
+	int seen = 0;
+
+	snprintf(path, sizeof(path), "%s/sys/devices/system/cpu", root);
+	d = opendir(path);
+	while (d && (e = readdir(d))) {
+		if (strncmp(e->d_name, "cpu", 3) || !isdigit((unsigned char)e->d_name[3]))
+			continue;
+		snprintf(rel, sizeof(rel), "/sys/devices/system/cpu/%.16s/cpufreq/scaling_governor",
+			 e->d_name);
+		if (ms_read_line(root, rel, buf, sizeof(buf)) != 0 || !buf[0])
+			continue;
+		seen++;
+		/* Distinct values, comma separated. */
+		char *hit = strstr(list, buf);
+		size_t bl = strlen(buf);
+		if (hit && (hit == list || hit[-1] == ',') && (hit[bl] == '\0' || hit[bl] == ','))
+			continue;
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", list[0] ? "," : "", buf);
+	}
+	if (d)
+		closedir(d);
+	if (seen)
+		ms_set(ms, "machine_governor", "%s", list);
+	else
+		ms_set(ms, "machine_governor", IC_MSTATE_UNREADABLE ": no cpufreq under "
+		       "/sys/devices/system/cpu/cpu*/ (no frequency driver: usual in a VM, where "
+		       "the host sets the clock)");
+}
+
+/* Boost: intel_pstate's no_turbo, else cpufreq's global boost, else the
+ * per-policy boost files (amd-pstate on recent kernels). */
+static void ms_boost(struct ic_mstate *ms, const char *root)
+{
+	char buf[64];
+
+	if (ms_read_line(root, "/sys/devices/system/cpu/intel_pstate/no_turbo", buf, sizeof(buf)) == 0) {
+		ms_set(ms, "machine_boost", "%s (intel_pstate)", !strcmp(buf, "0") ? "on" : "off");
+		return;
+	}
+	if (ms_read_line(root, "/sys/devices/system/cpu/cpufreq/boost", buf, sizeof(buf)) == 0) {
+		ms_set(ms, "machine_boost", "%s (cpufreq)", !strcmp(buf, "0") ? "off" : "on");
+		return;
+	}
+	if (ms_read_line(root, "/sys/devices/system/cpu/cpufreq/policy0/boost", buf, sizeof(buf)) == 0) {
+		ms_set(ms, "machine_boost", "%s (policy)", !strcmp(buf, "0") ? "off" : "on");
+		return;
+	}
+	ms_set(ms, "machine_boost", IC_MSTATE_UNREADABLE ": no intel_pstate/no_turbo and no cpufreq "
+	       "boost file (no frequency driver, or one that does not say)");
+}
+
+static void ms_smt(struct ic_mstate *ms, const char *root)
+{
+	char active[16], control[32];
+	int ha = ms_read_line(root, "/sys/devices/system/cpu/smt/active", active, sizeof(active)) == 0;
+	int hc = ms_read_line(root, "/sys/devices/system/cpu/smt/control", control, sizeof(control)) == 0;
+
+	if (!ha)
+		ms_set(ms, "machine_smt", IC_MSTATE_UNREADABLE ": /sys/devices/system/cpu/smt/active absent");
+	else if (!strcmp(active, "1"))
+		ms_set(ms, "machine_smt", "on");
+	else if (hc && strcmp(control, "off") && strcmp(control, "on"))
+		ms_set(ms, "machine_smt", "off (%s)", control);
+	else
+		ms_set(ms, "machine_smt", "off");
+}
+
+/* The selected mode of "always [madvise] never". */
+static void ms_thp(struct ic_mstate *ms, const char *root)
+{
+	char buf[128], *o, *c;
+
+	if (ms_read_line(root, "/sys/kernel/mm/transparent_hugepage/enabled", buf, sizeof(buf)) != 0) {
+		ms_set(ms, "machine_thp", IC_MSTATE_UNREADABLE
+		       ": /sys/kernel/mm/transparent_hugepage/enabled absent");
+		return;
+	}
+	o = strchr(buf, '[');
+	c = o ? strchr(o, ']') : NULL;
+	if (o && c) {
+		*c = '\0';
+		ms_set(ms, "machine_thp", "%s", o + 1);
+	} else {
+		ms_set(ms, "machine_thp", "%s", buf);
+	}
+}
+
+static void ms_load(struct ic_mstate *ms, const char *root)
+{
+	char buf[256];
+	double l1, l5, l15;
+	int cpus = ms_online_cpus(root);
+
+	if (ms_read_line(root, "/proc/loadavg", buf, sizeof(buf)) != 0 ||
+	    sscanf(buf, "%lf %lf %lf", &l1, &l5, &l15) != 3) {
+		ms_set(ms, "machine_load", IC_MSTATE_UNREADABLE ": /proc/loadavg absent");
+		return;
+	}
+	if (cpus > 0)
+		ms_set(ms, "machine_load", "%.2f %.2f %.2f on %d CPUs", l1, l5, l15, cpus);
+	else
+		ms_set(ms, "machine_load", "%.2f %.2f %.2f", l1, l5, l15);
+}
+
+int ic_mstate_parse_stat(const char *line, struct ic_proc_sample *s)
+{
+	const char *open = strchr(line, '('), *close = strrchr(line, ')');
+	unsigned long long ut, st;
+	long pid;
+	size_t n;
+
+	if (!open || !close || close < open || sscanf(line, "%ld", &pid) != 1 || pid <= 0)
+		return -1;
+	/* After "(comm) ": state is field 3; utime and stime are fields 14, 15. */
+	if (sscanf(close + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &st) != 2)
+		return -1;
+	s->pid = (pid_t)pid;
+	n = (size_t)(close - open - 1);
+	if (n >= sizeof(s->comm))
+		n = sizeof(s->comm) - 1;
+	memcpy(s->comm, open + 1, n);
+	s->comm[n] = '\0';
+	s->ticks = ut + st;
+	return 0;
+}
+
+/* Every process's CPU time now; *n set, malloc'd array (NULL when /proc is unreadable). */
+static struct ic_proc_sample *ms_sample(const char *root, size_t *n)
+{
+	char path[4096], line[1024], rel[64];
+	struct ic_proc_sample *v = NULL;
+	size_t cap = 0;
+	DIR *d;
+	struct dirent *e;
+
+	*n = 0;
+	snprintf(path, sizeof(path), "%s/proc", root);
+	d = opendir(path);
+	if (!d)
+		return NULL;
+	while ((e = readdir(d))) {
+		if (!isdigit((unsigned char)e->d_name[0]))
+			continue;
+		snprintf(rel, sizeof(rel), "/proc/%.20s/stat", e->d_name);
+		if (ms_read_line(root, rel, line, sizeof(line)) != 0)
+			continue;     /* gone meanwhile */
+		if (*n == cap) {
+			struct ic_proc_sample *nv = realloc(v, (cap ? 2 * cap : 256) * sizeof(*v));
+			if (!nv)
+				break;
+			v = nv;
+			cap = cap ? 2 * cap : 256;
+		}
+		if (ic_mstate_parse_stat(line, &v[*n]) == 0)
+			(*n)++;
+	}
+	closedir(d);
+	if (!v)
+		v = malloc(sizeof(*v));     /* an empty /proc is a sample too */
+	return v;
+}
+
+struct ms_busy { pid_t pid; const char *comm; double pct; };
+
+static int ms_busy_cmp(const void *a, const void *b)
+{
+	double x = ((const struct ms_busy *)a)->pct, y = ((const struct ms_busy *)b)->pct;
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+int ic_mstate_busy(const struct ic_proc_sample *a, size_t na, const struct ic_proc_sample *b,
+		   size_t nb, double seconds, long ticks_per_s, pid_t self, char *out, size_t cap)
+{
+	struct ms_busy *busy = nb ? calloc(nb, sizeof(*busy)) : NULL;
+	size_t k = 0, len = 0;
+
+	if (cap)
+		out[0] = '\0';
+	for (size_t j = 0; busy && j < nb && seconds > 0 && ticks_per_s > 0; j++) {
+		if (b[j].pid == self)
+			continue;
+		for (size_t i = 0; i < na; i++) {
+			if (a[i].pid != b[j].pid || b[j].ticks < a[i].ticks)
+				continue;
+			double pct = 100.0 * (double)(b[j].ticks - a[i].ticks) / (double)ticks_per_s / seconds;
+			if (pct > IC_MSTATE_BUSY_PERCENT)
+				busy[k++] = (struct ms_busy){ b[j].pid, b[j].comm, pct };
+			break;
+		}
+	}
+	if (k == 0) {
+		snprintf(out, cap, "none above %g%% of a core over %.0f ms", IC_MSTATE_BUSY_PERCENT,
+			 seconds * 1000.0);
+		free(busy);
+		return 0;
+	}
+	qsort(busy, k, sizeof(*busy), ms_busy_cmp);
+	for (size_t i = 0; i < k && len < cap; i++) {
+		int w = snprintf(out + len, cap - len, "%spid %ld (%s) %.0f%%", i ? "; " : "",
+				 (long)busy[i].pid, busy[i].comm, busy[i].pct);
+		if (w < 0)
+			break;
+		len += (size_t)w;
+	}
+	free(busy);
+	return (int)k;
+}
+
+static double ms_now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
+static void ms_busy_procs(struct ic_mstate *ms, const char *root, int sample_ms)
+{
+	struct ic_proc_sample *a, *b;
+	size_t na, nb;
+	double t0, t1;
+	char out[IC_MSTATE_VALUE_MAX];
+	struct timespec d = { sample_ms / 1000, (long)(sample_ms % 1000) * 1000000L };
+
+	if (sample_ms <= 0) {
+		ms_set(ms, "machine_busy", "not sampled");
+		return;
+	}
+	t0 = ms_now();
+	a = ms_sample(root, &na);
+	if (!a) {
+		ms_set(ms, "machine_busy", IC_MSTATE_UNREADABLE ": /proc absent");
+		return;
+	}
+	while (nanosleep(&d, &d) != 0 && errno == EINTR)
+		;
+	b = ms_sample(root, &nb);
+	t1 = ms_now();
+	if (!b) {
+		free(a);
+		ms_set(ms, "machine_busy", IC_MSTATE_UNREADABLE ": /proc absent");
+		return;
+	}
+	ic_mstate_busy(a, na, b, nb, t1 - t0, sysconf(_SC_CLK_TCK), getpid(), out, sizeof(out));
+	ms_set(ms, "machine_busy", "%s", out);
+	free(a);
+	free(b);
+}
+
+void ic_mstate_read(const char *root, int sample_ms, struct ic_mstate *ms)
+{
+	char buf[64];
+
+	if (!root)
+		root = "";
+	ms->n = 0;
+	ms_governor(ms, root);
+	ms_file(ms, root, "machine_cpufreq_driver", "/sys/devices/system/cpu/cpu0/cpufreq/scaling_driver");
+	/* Only where the driver has one (intel_pstate and amd-pstate in active mode). */
+	if (ms_read_line(root, "/sys/devices/system/cpu/cpu0/cpufreq/energy_performance_preference",
+			 buf, sizeof(buf)) == 0)
+		ms_set(ms, "machine_epp", "%s", buf);
+	ms_boost(ms, root);
+	ms_smt(ms, root);
+	ms_file(ms, root, "machine_aslr", "/proc/sys/kernel/randomize_va_space");
+	ms_file(ms, root, "machine_nmi_watchdog", "/proc/sys/kernel/nmi_watchdog");
+	ms_file(ms, root, "machine_perf_event_paranoid", "/proc/sys/kernel/perf_event_paranoid");
+	ms_thp(ms, root);
+	ms_load(ms, root);
+	ms_busy_procs(ms, root, sample_ms);
+}
+
+const char *ic_mstate_get(const struct ic_mstate *ms, const char *key)
+{
+	for (size_t i = 0; i < ms->n; i++)
+		if (!strcmp(ms->item[i].key, key))
+			return ms->item[i].value;
+	return NULL;
+}
+
+void ic_mstate_print(FILE *f, const struct ic_mstate *ms)
+{
+	for (size_t i = 0; i < ms->n; i++)
+		fprintf(f, "%s=%s\n", ms->item[i].key, ms->item[i].value);
+}
