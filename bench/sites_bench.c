@@ -162,6 +162,7 @@ static void report_run(icb_state *st, struct bench_case *bc, int n)
 		for (int c = 0; c < IC_CTR_COUNT; c++)
 			if (ok[c])
 				icb_counter_set(st, ic_ctr_names[c], per_op[c], 0);
+		ic_counters_next_pass();   /* the next run counts the other event set, if any */
 	} else if (bc->sim && bc->sim->valid && !bc->shared && n == 1 && !bc->plant_iters) {
 		/* Simulated as one thread on a private queue, unplanted: only that case. */
 		icb_counter_set(st, "l1i_miss_per_op", bc->sim->l1i_miss_per_op, 0);

@@ -22,7 +22,7 @@ static void test_count_absent(void)
 	      "why: %s", ic_ctr_absent_why(IC_CTR_ABSENT_MPX_ZERO));
 	CHECK(strstr(ic_ctr_absent_why(IC_CTR_ABSENT_MPX_ZERO), "never have been scheduled"),
 	      "why: %s", ic_ctr_absent_why(IC_CTR_ABSENT_MPX_ZERO));
-	for (long long code = -6; code <= 0; code++)
+	for (long long code = -8; code <= 0; code++)
 		CHECK(ic_ctr_absent_why(code)[0], "no text for code %lld", code);
 	CHECK(IC_CTR_ABSENT_NO_SET == -1, "a NULL set's counts stay -1");
 }
@@ -181,8 +181,76 @@ static void test_zero_ops(void)
 	      "no threads: %s", why);
 }
 
+/* Before any count is trusted: a read of all zeros (a group the kernel
+ * accepted but never scheduled) and too few instructions fail the canary,
+ * and a run with such a thread reports no count at all, saying why. */
+static void test_canary(void)
+{
+	long long v[IC_CTR_COUNT] = { 0 };
+	int valid[IC_CTR_COUNT] = { 0 }, ok[IC_CTR_COUNT];
+	double per_op[IC_CTR_COUNT];
+	char why[512];
+	struct run r;
+
+	CHECK(ic_ctr_canary(v, valid, 100, 1, why, sizeof(why)) == 0 && !why[0],
+	      "nothing counted is absent already, not a canary failure: %s", why);
+	for (int c = 0; c < IC_CTR_COUNT; c++)
+		valid[c] = c < 5;
+	CHECK(ic_ctr_canary(v, valid, 100, 1, why, sizeof(why)) == -1 &&
+	      strstr(why, "canary failed: all 5 counts read 0") && strstr(why, "never scheduled"),
+	      "all zeros: %s", why);
+	v[IC_CTR_CYCLES] = 1000;
+	v[IC_CTR_INSTR] = 50;           /* half an instruction per operation */
+	CHECK(ic_ctr_canary(v, valid, 100, 1, why, sizeof(why)) == -1 &&
+	      strstr(why, "0.5 instructions per operation"), "too few instructions: %s", why);
+	v[IC_CTR_INSTR] = 700;
+	CHECK(ic_ctr_canary(v, valid, 100, 1, why, sizeof(why)) == 0 && !why[0], "7 per op: %s", why);
+	CHECK(ic_ctr_canary(v, valid, 100, 8, why, sizeof(why)) == -1, "7 per op below the mark's 8");
+	v[IC_CTR_INSTR] = 0;            /* instructions 0 beside other counts: fails too */
+	CHECK(ic_ctr_canary(v, valid, 100, 1, why, sizeof(why)) == -1, "0 instructions passed");
+
+	/* In a run: thread 2 read zeros everywhere; nothing of the run is taken. */
+	run_all_valid(&r);
+	for (int c = 0; c < IC_CTR_COUNT; c++)
+		r.value[2][c] = 0;
+	CHECK(combine(&r, T, per_op, ok, why, sizeof(why)) == 0, "counts taken past a failed canary");
+	for (int c = 0; c < IC_CTR_COUNT; c++)
+		CHECK(!ok[c] && isnan(per_op[c]), "%s taken", ic_ctr_names[c]);
+	CHECK(!strncmp(why, "counts absent: thread 2 of 4: canary failed: all 12 counts read 0", 62),
+	      "why: %s", why);
+
+	/* The floor is the caller's: the mark's instructions per site. */
+	run_all_valid(&r);              /* thread 0: 20 instructions per operation */
+	ic_counters_set_canary_floor(25);
+	CHECK(combine(&r, T, per_op, ok, why, sizeof(why)) == 0 && strstr(why, "fewer than the 25"),
+	      "floor 25: %s", why);
+	ic_counters_set_canary_floor(1);
+	CHECK(combine(&r, T, per_op, ok, why, sizeof(why)) == IC_CTR_COUNT, "floor 1: %s", why);
+}
+
+/* Counters of the other event set are absent from this run, unnamed: the
+ * note lists the sets, and the other runs carry them. */
+static void test_other_pass(void)
+{
+	int ok[IC_CTR_COUNT];
+	double per_op[IC_CTR_COUNT];
+	char why[512];
+	struct run r;
+
+	run_all_valid(&r);
+	for (int t = 0; t < T; t++) {
+		r.value[t][IC_CTR_OPCACHE_HIT] = r.value[t][IC_CTR_OPCACHE_MISS] = IC_CTR_ABSENT_OTHER_PASS;
+		r.valid[t][IC_CTR_OPCACHE_HIT] = r.valid[t][IC_CTR_OPCACHE_MISS] = 0;
+	}
+	CHECK(combine(&r, T, per_op, ok, why, sizeof(why)) == IC_CTR_COUNT - 2 && !why[0] &&
+	      !ok[IC_CTR_OPCACHE_HIT] && ok[IC_CTR_L1I_MISS], "other pass: why '%s'", why);
+	CHECK(strstr(ic_ctr_absent_why(IC_CTR_ABSENT_OTHER_PASS), "other event set"), "why text");
+}
+
 int main(void)
 {
+	test_canary();
+	test_other_pass();
 	test_count_absent();
 	test_all_valid();
 	test_thread_failed();

@@ -57,9 +57,22 @@ static void check_shape(const struct ic_event_choice *ch, int n_hw, int n_fixed)
 	      ch->n_gp_events, n, nf);
 	CHECK(ch->n_gp_counters == n_hw - n_fixed, "n_gp_counters %d from %d counters, %d fixed",
 	      ch->n_gp_counters, n_hw, n_fixed);
-	CHECK(ch->multiplex == (n - nf > n_hw - n_fixed),
-	      "multiplex %d with %d general-purpose events, %d general-purpose counters",
-	      ch->multiplex, n - nf, n_hw - n_fixed);
+	/* Sets: every event in one (instructions may be in both), set 1 only
+	 * beside set 0, never beyond the counters; only set 0 multiplexes,
+	 * and only when the core counters alone do not fit. */
+	int gp = n_hw - n_fixed > 0 ? n_hw - n_fixed : 0, core_gp = 0, in1 = 0;
+	for (int c = 0; c < IC_CTR_COUNT; c++) {
+		CHECK(!ch->event[c] == !ch->sets[c], "%s: event %s but sets %u", ic_ctr_names[c],
+		      ch->event[c] ? ch->event[c] : "none", ch->sets[c]);
+		CHECK(ch->sets[c] != 3u || c == IC_CTR_INSTR, "%s in both sets", ic_ctr_names[c]);
+		core_gp += c < IC_CTR_ATTRIBUTION_FIRST && ch->event[c] && !ch->fixed[c];
+		in1 |= c >= IC_CTR_ATTRIBUTION_FIRST && (ch->sets[c] & 2u);
+	}
+	CHECK(ch->n_sets == (n ? (in1 ? 2 : 1) : 0), "n_sets %d", ch->n_sets);
+	CHECK(ch->set_gp[1] <= gp, "set 2 has %d general-purpose events on %d", ch->set_gp[1], gp);
+	CHECK(ch->multiplex == (core_gp > gp) && (ch->multiplex || ch->set_gp[0] <= gp),
+	      "multiplex %d with %d core general-purpose events, set 1 %d, %d counters",
+	      ch->multiplex, core_gp, ch->set_gp[0], gp);
 }
 
 static void expect(const struct ic_event_choice *ch, enum ic_ctr c, const char *name)
@@ -238,13 +251,14 @@ static void test_candidates(void)
 		int n_counted;                /* counters with an event on this vendor */
 		const char *must[6];          /* names the list must hold */
 	} cpus[] = {
-		{ &skylake, 8, { "INSTRUCTION_RETIRED", "UNHALTED_CORE_CYCLES", "FRONTEND_RETIRED:L1I_MISS",
+		{ &skylake, 10, { "INSTRUCTION_RETIRED", "UNHALTED_CORE_CYCLES", "FRONTEND_RETIRED:L1I_MISS",
 				 "IDQ:DSB_UOPS", "IDQ:MITE_UOPS", "MACHINE_CLEARS:COUNT" } },
-		{ &sandy, 8, { "BR_MISP_RETIRED:ALL_BRANCHES", "ITLB_MISSES:WALK_COMPLETED" } },
-		{ &zen1, 5, { "L1_ITLB_MISS_L2_ITLB_MISS:IF1G:IF2M:IF4K" } },
-		{ &zen2, 5, { "RETIRED_BRANCH_INSTRUCTIONS_MISPREDICTED" } },
-		{ &zen3, 7, { "OP_CACHE_HIT_MISS:OC_HIT", "OP_CACHE_HIT_MISS:OC_MISS" } },
-		{ &zen5, 7, { "OP_CACHE_HIT_MISS:OC_HIT", "OP_CACHE_HIT_MISS:OC_MISS" } },
+		{ &sandy, 10, { "BR_MISP_RETIRED:ALL_BRANCHES", "ITLB_MISSES:WALK_COMPLETED" } },
+		{ &zen1, 8, { "L1_ITLB_MISS_L2_ITLB_MISS:IF1G:IF2M:IF4K" } },
+		{ &zen2, 8, { "RETIRED_BRANCH_INSTRUCTIONS_MISPREDICTED" } },
+		{ &zen3, 10, { "OP_CACHE_HIT_MISS:OC_HIT", "OP_CACHE_HIT_MISS:OC_MISS" } },
+		{ &zen5, 10, { "OP_CACHE_HIT_MISS:OC_HIT", "OP_CACHE_HIT_MISS:OC_MISS",
+			       "OPS_SOURCE_DISPATCHED_FROM_DECODER:DECODER", "DISPATCH_STALLS_1:FE_NO_OPS" } },
 		{ &arm, 5, { "PAPI_TOT_INS" } },
 	};
 	const char *names[64];
@@ -301,13 +315,16 @@ static void test_intel_fixed_counters(void)
 
 	/* 8 counters in PAPI's count, 3 of them fixed: 6 events on 5
 	 * general-purpose counters do not fit (8 events on 8 counters would
-	 * seem to): the 3 attribution events are left out, not multiplexed. */
+	 * seem to): the DSB/MITE pair fits beside the core, machine clears go
+	 * to a second set with instructions again (fixed), nothing multiplexed. */
 	ic_events_choose(&skylake, skl_like, N(skl_like), 8, 3, &ch);
 	check_shape(&ch, 8, 3);
-	CHECK(ch.n_gp_counters == 5 && !ch.multiplex && ch.n_gp_events == 3 &&
-	      !ch.event[IC_CTR_DSB_UOPS] && strstr(ch.why[IC_CTR_DSB_UOPS], "multiplex"),
-	      "6 events on 5 general-purpose counters: attribution not left out (%d events, mpx %d)",
-	      ch.n_gp_events, ch.multiplex);
+	CHECK(ch.n_gp_counters == 5 && !ch.multiplex && ch.n_gp_events == 6 && ch.n_sets == 2 &&
+	      ch.sets[IC_CTR_DSB_UOPS] == 1u && ch.sets[IC_CTR_MITE_UOPS] == 1u &&
+	      ch.sets[IC_CTR_MACHINE_CLEAR] == 2u && ch.sets[IC_CTR_INSTR] == 3u &&
+	      ch.set_gp[0] == 5 && ch.set_gp[1] == 1 && ch.set_fixed[1] == 1,
+	      "6 events on 5 general-purpose counters: %d events, %d sets, mpx %d",
+	      ch.n_gp_events, ch.n_sets, ch.multiplex);
 	/* 5 counters, 3 fixed: the 3 core general-purpose events on 2 counters
 	 * must multiplex, although 5 events fit 5 counters in PAPI's count. */
 	ic_events_choose(&skylake, skl_like, N(skl_like), 5, 3, &ch);
@@ -419,7 +436,8 @@ static void test_new_counters(void)
 	expect(&ch, IC_CTR_OPCACHE_MISS, "OP_CACHE_HIT_MISS:OC_MISS");
 	expect(&ch, IC_CTR_DSB_UOPS, NULL);         /* Intel names mean nothing here */
 	expect(&ch, IC_CTR_MACHINE_CLEAR, NULL);
-	CHECK(strstr(ch.why[IC_CTR_DSB_UOPS], "Intel"), "why: %s", ch.why[IC_CTR_DSB_UOPS]);
+	CHECK(strstr(ch.why[IC_CTR_MACHINE_CLEAR], "Intel"), "why: %s", ch.why[IC_CTR_MACHINE_CLEAR]);
+	CHECK(strstr(ch.why[IC_CTR_FETCH_STALL], "AMD"), "why: %s", ch.why[IC_CTR_FETCH_STALL]);
 	ic_events_choose(&zen2, z4, N(z4), 6, 0, &ch);
 	expect(&ch, IC_CTR_OPCACHE_HIT, NULL);
 	CHECK(strstr(ch.why[IC_CTR_OPCACHE_HIT], "Zen 2"), "why: %s", ch.why[IC_CTR_OPCACHE_HIT]);
@@ -430,7 +448,8 @@ static void test_new_counters(void)
 	expect(&ch, IC_CTR_OPCACHE_HIT, NULL);
 	CHECK(strstr(ch.why[IC_CTR_OPCACHE_MISS], "AMD"), "why: %s", ch.why[IC_CTR_OPCACHE_MISS]);
 	/* Names and order: the five first as before, then the new ones. */
-	CHECK(IC_CTR_COUNT == 10 && IC_CTR_MACHINE_CLEAR == 9 && IC_CTR_ITLB_MISS == 4,
+	CHECK(IC_CTR_COUNT == 12 && IC_CTR_MACHINE_CLEAR == 9 && IC_CTR_ITLB_MISS == 4 &&
+	      IC_CTR_FE_STALL == 11,
 	      "enum ic_ctr order changed");
 	CHECK(strcmp(ic_ctr_names[IC_CTR_L1I_MISS], "l1i_miss_per_op") == 0 &&
 	      strcmp(ic_ctr_names[IC_CTR_ITLB_MISS], "itlb_miss_per_op") == 0, "old names changed");

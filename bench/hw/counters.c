@@ -37,6 +37,8 @@
 #define _GNU_SOURCE
 #include "counters.h"
 
+#include <limits.h>
+#include <link.h>
 #include <math.h>
 #include <papi.h>
 #include <pthread.h>
@@ -46,6 +48,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #endif
@@ -61,6 +64,8 @@ const char *const ic_ctr_names[IC_CTR_COUNT] = {
 	[IC_CTR_DSB_UOPS]      = "dsb_uops_per_op",
 	[IC_CTR_MITE_UOPS]     = "mite_uops_per_op",
 	[IC_CTR_MACHINE_CLEAR] = "machine_clear_per_op",
+	[IC_CTR_FETCH_STALL]   = "fetch_stall_cycles_per_op",
+	[IC_CTR_FE_STALL]      = "frontend_bound_slots_per_op",
 };
 
 /* ---- event choice (pure) ------------------------------------------------ */
@@ -166,6 +171,21 @@ static const struct ic_event_cand ic_intel_mite[] = {
 	{ "IDQ:MITE_UOPS", "uops delivered to the IDQ from the legacy decoders (IDQ:MITE_UOPS)", IC_GP },
 	IC_CAND_END
 };
+/* What misses cost: fetch stalled on the L1i (SPR's name first, then
+ * Skylake to Ice Lake's), and issue slots the front end left empty. */
+static const struct ic_event_cand ic_intel_fetch_stall[] = {
+	{ "ICACHE_DATA:STALLS",
+	  "cycles instruction fetch stalled on an L1i miss (ICACHE_DATA:STALLS, Sapphire Rapids on)", IC_GP },
+	{ "ICACHE_16B:IFDATA_STALL",
+	  "cycles instruction fetch stalled on an L1i miss (ICACHE_16B:IFDATA_STALL, Skylake to Ice Lake)", IC_GP },
+	IC_CAND_END
+};
+static const struct ic_event_cand ic_intel_fe_stall[] = {
+	{ "IDQ_UOPS_NOT_DELIVERED:CORE",
+	  "issue slots the front end left empty while the back end could take a uop "
+	  "(IDQ_UOPS_NOT_DELIVERED:CORE, top-down front-end bound)", IC_GP },
+	IC_CAND_END
+};
 static const struct ic_event_cand ic_intel_mclear[] = {
 	{ "MACHINE_CLEARS:COUNT", "machine clears of any kind, counted once each (MACHINE_CLEARS:COUNT)", IC_GP },
 	IC_CAND_END
@@ -186,11 +206,32 @@ static const struct ic_event_cand ic_amd_brmsp[] = {
 	  "mispredicted retired branches, all types (PMCx0C3)", IC_GP },
 	IC_PRESET_BRMSP, IC_PERF_BRMSP, IC_CAND_END
 };
+/* AMD's decoder/op-cache split: ops dispatched by source (PMCx0AA), named
+ * OPS_SOURCE_... from Zen 3 on and UOPS_DISPATCHED_... on family 17h. */
 static const struct ic_event_cand ic_amd_dsb[] = {
-	IC_CAND_NONE("Intel DSB event; AMD's op cache is opcache_hit_per_op and opcache_miss_per_op")
+	{ "OPS_SOURCE_DISPATCHED_FROM_DECODER:OPCACHE",
+	  "ops dispatched from the op cache (PMCx0AA OPCACHE; AMD's counterpart of Intel's DSB)", IC_GP },
+	{ "UOPS_DISPATCHED_FROM_DECODER:OPCACHE_DISPATCHED",
+	  "ops dispatched from the op cache (PMCx0AA, family 17h)", IC_GP },
+	IC_CAND_END
 };
 static const struct ic_event_cand ic_amd_mite[] = {
-	IC_CAND_NONE("Intel MITE event; no AMD event is chosen for decoder-delivered ops")
+	{ "OPS_SOURCE_DISPATCHED_FROM_DECODER:DECODER",
+	  "ops dispatched from the x86 decoders (PMCx0AA DECODER; AMD's counterpart of Intel's MITE)", IC_GP },
+	{ "UOPS_DISPATCHED_FROM_DECODER:DECODER_DISPATCHED",
+	  "ops dispatched from the x86 decoders (PMCx0AA, family 17h)", IC_GP },
+	IC_CAND_END
+};
+static const struct ic_event_cand ic_amd_fetch_stall[] = {
+	IC_CAND_NONE("libpfm4 names no L1i fetch-stall event for AMD; frontend_bound_slots_per_op "
+		     "is the front-end cost there")
+};
+/* perf's Zen 4 frontend_bound metric: de_no_dispatch_per_slot.no_ops_from_frontend. */
+static const struct ic_event_cand ic_amd_fe_stall[] = {
+	{ "DISPATCH_STALLS_1:FE_NO_OPS",
+	  "dispatch slots left empty because the front end supplied no ops (PMCx1A0 FE_NO_OPS, "
+	  "Zen 4 on; perf's frontend_bound)", IC_GP },
+	IC_CAND_END
 };
 static const struct ic_event_cand ic_amd_mclear[] = {
 	IC_CAND_NONE("Intel MACHINE_CLEARS event; no AMD event is chosen for pipeline flushes")
@@ -256,6 +297,9 @@ static const struct ic_event_cand ic_other_amd_only[] = {
 static const struct ic_event_cand ic_other_intel_only[] = {
 	IC_CAND_NONE("Intel only")
 };
+static const struct ic_event_cand ic_other_none[] = {
+	IC_CAND_NONE("Intel and AMD only")
+};
 
 struct ic_cpu_events {
 	const struct ic_event_cand *cand[IC_CTR_COUNT];
@@ -267,35 +311,40 @@ static const struct ic_cpu_events ic_events_intel = {{
 	[IC_CTR_ITLB_MISS] = ic_intel_itlb,
 	[IC_CTR_OPCACHE_HIT] = ic_intel_opcache, [IC_CTR_OPCACHE_MISS] = ic_intel_opcache,
 	[IC_CTR_DSB_UOPS] = ic_intel_dsb, [IC_CTR_MITE_UOPS] = ic_intel_mite,
-	[IC_CTR_MACHINE_CLEAR] = ic_intel_mclear }};
+	[IC_CTR_MACHINE_CLEAR] = ic_intel_mclear,
+	[IC_CTR_FETCH_STALL] = ic_intel_fetch_stall, [IC_CTR_FE_STALL] = ic_intel_fe_stall }};
 static const struct ic_cpu_events ic_events_zen1 = {{
 	[IC_CTR_L1I_MISS] = ic_zen1_l1i, [IC_CTR_INSTR] = ic_amd_instr,
 	[IC_CTR_CYCLES] = ic_amd_cyc, [IC_CTR_BRANCH_MISS] = ic_amd_brmsp,
 	[IC_CTR_ITLB_MISS] = ic_zen12_itlb,
 	[IC_CTR_OPCACHE_HIT] = ic_zen12_opcache, [IC_CTR_OPCACHE_MISS] = ic_zen12_opcache,
 	[IC_CTR_DSB_UOPS] = ic_amd_dsb, [IC_CTR_MITE_UOPS] = ic_amd_mite,
-	[IC_CTR_MACHINE_CLEAR] = ic_amd_mclear }};
+	[IC_CTR_MACHINE_CLEAR] = ic_amd_mclear,
+	[IC_CTR_FETCH_STALL] = ic_amd_fetch_stall, [IC_CTR_FE_STALL] = ic_amd_fe_stall }};
 static const struct ic_cpu_events ic_events_zen2 = {{
 	[IC_CTR_L1I_MISS] = ic_zen2_l1i, [IC_CTR_INSTR] = ic_amd_instr,
 	[IC_CTR_CYCLES] = ic_amd_cyc, [IC_CTR_BRANCH_MISS] = ic_amd_brmsp,
 	[IC_CTR_ITLB_MISS] = ic_zen12_itlb,
 	[IC_CTR_OPCACHE_HIT] = ic_zen12_opcache, [IC_CTR_OPCACHE_MISS] = ic_zen12_opcache,
 	[IC_CTR_DSB_UOPS] = ic_amd_dsb, [IC_CTR_MITE_UOPS] = ic_amd_mite,
-	[IC_CTR_MACHINE_CLEAR] = ic_amd_mclear }};
+	[IC_CTR_MACHINE_CLEAR] = ic_amd_mclear,
+	[IC_CTR_FETCH_STALL] = ic_amd_fetch_stall, [IC_CTR_FE_STALL] = ic_amd_fe_stall }};
 static const struct ic_cpu_events ic_events_zen345 = {{
 	[IC_CTR_L1I_MISS] = ic_zen345_l1i, [IC_CTR_INSTR] = ic_amd_instr,
 	[IC_CTR_CYCLES] = ic_amd_cyc, [IC_CTR_BRANCH_MISS] = ic_amd_brmsp,
 	[IC_CTR_ITLB_MISS] = ic_zen345_itlb,
 	[IC_CTR_OPCACHE_HIT] = ic_zen345_ochit, [IC_CTR_OPCACHE_MISS] = ic_zen345_ocmiss,
 	[IC_CTR_DSB_UOPS] = ic_amd_dsb, [IC_CTR_MITE_UOPS] = ic_amd_mite,
-	[IC_CTR_MACHINE_CLEAR] = ic_amd_mclear }};
+	[IC_CTR_MACHINE_CLEAR] = ic_amd_mclear,
+	[IC_CTR_FETCH_STALL] = ic_amd_fetch_stall, [IC_CTR_FE_STALL] = ic_amd_fe_stall }};
 static const struct ic_cpu_events ic_events_other = {{
 	[IC_CTR_L1I_MISS] = ic_other_l1i, [IC_CTR_INSTR] = ic_other_instr,
 	[IC_CTR_CYCLES] = ic_other_cyc, [IC_CTR_BRANCH_MISS] = ic_other_brmsp,
 	[IC_CTR_ITLB_MISS] = ic_other_itlb,
 	[IC_CTR_OPCACHE_HIT] = ic_other_amd_only, [IC_CTR_OPCACHE_MISS] = ic_other_amd_only,
-	[IC_CTR_DSB_UOPS] = ic_other_intel_only, [IC_CTR_MITE_UOPS] = ic_other_intel_only,
-	[IC_CTR_MACHINE_CLEAR] = ic_other_intel_only }};
+	[IC_CTR_DSB_UOPS] = ic_other_none, [IC_CTR_MITE_UOPS] = ic_other_none,
+	[IC_CTR_MACHINE_CLEAR] = ic_other_intel_only,
+	[IC_CTR_FETCH_STALL] = ic_other_intel_only, [IC_CTR_FE_STALL] = ic_other_none }};
 
 static const struct ic_cpu_events *ic_cpu_events_for(const struct ic_cpu_ident *cpu)
 {
@@ -319,6 +368,10 @@ static const char *ic_avail_find(const char *name, const char *const *available,
 			return available[i];
 	return NULL;
 }
+
+static void ic_events_place(struct ic_event_choice *out);
+static void ic_sets_recount(struct ic_event_choice *ch);
+static void ic_choice_remove(struct ic_event_choice *ch, int c, const char *why);
 
 void ic_events_choose(const struct ic_cpu_ident *cpu,
 		      const char *const *available, size_t n_available,
@@ -361,32 +414,129 @@ void ic_events_choose(const struct ic_cpu_ident *cpu,
 	out->n_gp_counters = n_hw_counters - n_fixed_counters;
 	if (out->n_gp_counters < 0)
 		out->n_gp_counters = 0;
-	/* The attribution events (op cache, DSB/MITE, machine clears) only where
-	 * they fit beside the five core ones: multiplexing would make every
-	 * count a scaled estimate and every true 0 absent (ic_ctr_count_absent),
-	 * the small-N side of an L1i step included. All or none, so a pair
-	 * (hit and miss, DSB and MITE) is never split. */
-	if (out->n_gp_events > out->n_gp_counters)
-		ic_drop_attribution(out, "left out: with it the general-purpose counters would "
-				    "have to be multiplexed, which turns true zeros into absent counts");
-	out->multiplex = out->n_gp_events > out->n_gp_counters;
+	ic_events_place(out);
+}
+
+/* Attribution groups in the order they get room: a pair (hit and miss,
+ * op cache and decoder) is placed whole or not at all. */
+static const int ic_groups[][2] = {
+	{ IC_CTR_OPCACHE_HIT, IC_CTR_OPCACHE_MISS },
+	{ IC_CTR_DSB_UOPS, IC_CTR_MITE_UOPS },
+	{ IC_CTR_FETCH_STALL, -1 },
+	{ IC_CTR_FE_STALL, -1 },
+	{ IC_CTR_MACHINE_CLEAR, -1 },
+};
+
+/* Put the core counters in set 0 and each attribution group where it
+ * fits: beside them in set 0, else in set 1 with the instruction event
+ * again (its canary), else nowhere, with why. Multiplexing would make every
+ * count a scaled estimate and every true 0 absent (ic_ctr_count_absent),
+ * the small-N side of an L1i step included, so no set is multiplexed for
+ * an attribution event; set 0 is multiplexed only when the core counters
+ * alone do not fit. */
+static void ic_events_place(struct ic_event_choice *out)
+{
+	int gp = out->n_gp_counters, gp0 = 0, gp1 = 0, in1 = 0;
+	int instr = out->event[IC_CTR_INSTR] != NULL;
+	int instr_gp = instr && !out->fixed[IC_CTR_INSTR];
+
+	for (int c = 0; c < IC_CTR_ATTRIBUTION_FIRST; c++) {
+		if (!out->event[c])
+			continue;
+		out->sets[c] = 1u;
+		gp0 += !out->fixed[c];
+	}
+	if (gp0 > gp) {
+		/* The core alone needs multiplexing: no room for anything else. */
+		ic_drop_attribution(out, "left out: the core counters alone need every "
+				    "general-purpose counter, multiplexed");
+	}
+	for (size_t g = 0; g < sizeof(ic_groups) / sizeof(ic_groups[0]) && gp0 <= gp; g++) {
+		int cost = 0, n = 0;
+
+		for (int k = 0; k < 2; k++) {
+			int c = ic_groups[g][k];
+			if (c < 0 || !out->event[c])
+				continue;
+			n++;
+			cost += !out->fixed[c];
+		}
+		if (!n)
+			continue;
+		int extra1 = in1 ? 0 : instr_gp;    /* the canary, once */
+		unsigned bit;
+		if (gp0 + cost <= gp) {
+			bit = 1u;
+			gp0 += cost;
+		} else if (gp1 + extra1 + cost <= gp) {
+			bit = 2u;
+			if (!in1 && instr) {
+				out->sets[IC_CTR_INSTR] |= 2u;
+				gp1 += instr_gp;
+			}
+			in1 = 1;
+			gp1 += cost;
+		} else {
+			for (int k = 0; k < 2; k++)
+				if (ic_groups[g][k] >= 0)
+					ic_choice_remove(out, ic_groups[g][k], "left out: no room in "
+							 "either event set without multiplexing");
+			continue;
+		}
+		for (int k = 0; k < 2; k++) {
+			int c = ic_groups[g][k];
+			if (c >= 0 && out->event[c])
+				out->sets[c] = bit;
+		}
+	}
+	ic_sets_recount(out);
+	out->multiplex = out->set_gp[0] > gp;
+}
+
+/* The per-set counts from sets[] and fixed[]; set 1 keeps the instruction
+ * event only while it holds an attribution event. */
+static void ic_sets_recount(struct ic_event_choice *ch)
+{
+	int any1 = 0;
+
+	for (int c = IC_CTR_ATTRIBUTION_FIRST; c < IC_CTR_COUNT; c++)
+		any1 |= ch->event[c] && (ch->sets[c] & 2u);
+	if (!any1)
+		ch->sets[IC_CTR_INSTR] &= ~2u;
+	ch->set_gp[0] = ch->set_gp[1] = ch->set_fixed[0] = ch->set_fixed[1] = 0;
+	for (int c = 0; c < IC_CTR_COUNT; c++)
+		for (int k = 0; k < 2; k++)
+			if (ch->event[c] && (ch->sets[c] & (1u << k))) {
+				if (ch->fixed[c])
+					ch->set_fixed[k]++;
+				else
+					ch->set_gp[k]++;
+			}
+	ch->n_sets = ch->n_events ? (any1 ? 2 : 1) : 0;
+}
+
+/* Take counter c out of the choice, with why. */
+static void ic_choice_remove(struct ic_event_choice *ch, int c, const char *why)
+{
+	if (!ch->event[c])
+		return;
+	ch->event[c] = NULL;
+	ch->why[c] = why;
+	ch->n_events--;
+	ch->sets[c] = 0;
+	if (ch->fixed[c]) {
+		ch->fixed[c] = 0;
+		ch->n_fixed_events--;
+	} else {
+		ch->n_gp_events--;
+	}
 }
 
 void ic_drop_attribution(struct ic_event_choice *ch, const char *why)
 {
-	for (int c = IC_CTR_ATTRIBUTION_FIRST; c < IC_CTR_COUNT; c++) {
-		if (!ch->event[c])
-			continue;
-		ch->event[c] = NULL;
-		ch->why[c] = why;
-		ch->n_events--;
-		if (ch->fixed[c]) {
-			ch->fixed[c] = 0;
-			ch->n_fixed_events--;
-		} else {
-			ch->n_gp_events--;
-		}
-	}
+	for (int c = IC_CTR_ATTRIBUTION_FIRST; c < IC_CTR_COUNT; c++)
+		ic_choice_remove(ch, c, why);
+	ic_sets_recount(ch);
 }
 
 size_t ic_events_candidates(const struct ic_cpu_ident *cpu,
@@ -400,6 +550,157 @@ size_t ic_events_candidates(const struct ic_cpu_ident *cpu,
 			if (n < max && !ic_avail_find(k->name, names, n))
 				names[n++] = k->name;
 	return n;
+}
+
+/* ---- does libpfm4 know this CPU? ------------------------------------------ */
+
+/* CPUs whose libpfm4 tables came after some release: PAPI 7.0's perf_event
+ * component needs libpfm4 to know the core PMU, and without its table
+ * counting does not start. Zen 5 (family 1Ah): libpfm4 4.13 has no
+ * amd64_fam1ah_zen5 table, the first release after it does. Families past
+ * 1Ah: no release known here has them. */
+struct ic_pfm_need {
+	int vendor, family, model_lo, model_hi;
+	int major, minor;          /* first libpfm4 with the table; 0: none known */
+	const char *name;
+};
+
+static const struct ic_pfm_need ic_pfm_needs[] = {
+	/* Family 1Ah: Zen 5 at models 00h-4Fh and 60h-7Fh, later models Zen 6. */
+	{ IC_VENDOR_AMD, 0x1a, 0x00, 0x4f, 4, 14, "Zen 5" },
+	{ IC_VENDOR_AMD, 0x1a, 0x60, 0x7f, 4, 14, "Zen 5" },
+	{ IC_VENDOR_AMD, 0x1a, 0x00, 0xff, 0, 0, "after Zen 5" },
+	{ IC_VENDOR_AMD, 0x1b, 0x00, 0xff, 0, 0, "after Zen 5" },
+	/* Family 19h: Zen 4 at 10h-1Fh, 60h-7Fh, A0h-AFh (4.13), else Zen 3 (4.12). */
+	{ IC_VENDOR_AMD, 0x19, 0x10, 0x1f, 4, 13, "Zen 4" },
+	{ IC_VENDOR_AMD, 0x19, 0x60, 0x7f, 4, 13, "Zen 4" },
+	{ IC_VENDOR_AMD, 0x19, 0xa0, 0xaf, 4, 13, "Zen 4" },
+	{ IC_VENDOR_AMD, 0x19, 0x00, 0xff, 4, 12, "Zen 3" },
+	/* Family 17h: Zen 2 from model 30h (4.11), Zen 1 below (4.9). */
+	{ IC_VENDOR_AMD, 0x17, 0x30, 0xff, 4, 11, "Zen 2" },
+	{ IC_VENDOR_AMD, 0x17, 0x00, 0x2f, 4, 9, "Zen 1" },
+};
+
+int ic_pfm_knows_cpu(const struct ic_cpu_ident *cpu, const char *pfm_version,
+		     char *why, size_t why_len)
+{
+	int major = 0, minor = 0, have = pfm_version && sscanf(pfm_version, "%d.%d", &major, &minor) == 2;
+
+	if (why && why_len)
+		why[0] = '\0';
+	for (size_t i = 0; i < sizeof(ic_pfm_needs) / sizeof(ic_pfm_needs[0]); i++) {
+		const struct ic_pfm_need *n = &ic_pfm_needs[i];
+
+		if (cpu->vendor != n->vendor || cpu->family != n->family ||
+		    cpu->model < n->model_lo || cpu->model > n->model_hi)
+			continue;
+		if (n->major && have && (major > n->major || (major == n->major && minor >= n->minor)))
+			return 1;
+		if (n->major && !have)
+			return 1;         /* no version to judge by: let PAPI say */
+		if (n->major)
+			snprintf(why, why_len, "libpfm4 %d.%d has no event tables for this CPU (%s family "
+				 "%#x model %#x, %s): counting needs libpfm4 %d.%d or later and a PAPI "
+				 "built with it", major, minor, "AMD", cpu->family, cpu->model, n->name,
+				 n->major, n->minor);
+		else if (have)
+			snprintf(why, why_len, "libpfm4 %d.%d has no event tables for this CPU (AMD family "
+				 "%#x model %#x, %s): counting needs a libpfm4 that knows family %#x",
+				 major, minor, cpu->family, cpu->model, n->name, cpu->family);
+		else
+			return 1;
+		return 0;
+	}
+	return 1;
+}
+
+int ic_pmu_hybrid(const char *root, char *why, size_t why_len)
+{
+	char path[4096];
+	int core, atom;
+	FILE *f;
+
+	if (!root)
+		root = "";
+	if (why && why_len)
+		why[0] = '\0';
+	/* The kernel names a hybrid CPU's core PMUs cpu_core and cpu_atom
+	 * (a plain CPU has one, "cpu"). */
+	snprintf(path, sizeof(path), "%s/sys/bus/event_source/devices/cpu_core/type", root);
+	core = (f = fopen(path, "r")) != NULL;
+	if (f)
+		fclose(f);
+	snprintf(path, sizeof(path), "%s/sys/bus/event_source/devices/cpu_atom/type", root);
+	atom = (f = fopen(path, "r")) != NULL;
+	if (f)
+		fclose(f);
+	if (!(core && atom))
+		return 0;
+	snprintf(why, why_len, "hybrid CPU: two core PMUs (cpu_core for P-cores, cpu_atom for "
+		 "E-cores), on which PAPI 7.0 fails with PAPI_ECOUNT; threads are placed on one "
+		 "core kind");
+	return 1;
+}
+
+void ic_cpu_ident_read(struct ic_cpu_ident *cpu)
+{
+	cpu->vendor = IC_VENDOR_OTHER;
+	cpu->family = cpu->model = 0;
+#if defined(__x86_64__) || defined(__i386__)
+	unsigned a, b, c, d;
+	char v[13];
+
+	if (!__get_cpuid(0, &a, &b, &c, &d))
+		return;
+	memcpy(v, &b, 4);
+	memcpy(v + 4, &d, 4);
+	memcpy(v + 8, &c, 4);
+	v[12] = '\0';
+	cpu->vendor = !strcmp(v, "GenuineIntel") ? IC_VENDOR_INTEL
+		    : !strcmp(v, "AuthenticAMD") ? IC_VENDOR_AMD : IC_VENDOR_OTHER;
+	if (!__get_cpuid(1, &a, &b, &c, &d))
+		return;
+	/* Display family and model (the SDM's and APM's rule). */
+	int fam = (a >> 8) & 0xf, model = (a >> 4) & 0xf;
+	if (fam == 0xf)
+		fam += (a >> 20) & 0xff;
+	if (fam == 0x6 || fam >= 0xf)
+		model |= ((a >> 16) & 0xf) << 4;
+	cpu->family = fam;
+	cpu->model = model;
+#endif
+}
+
+/* ---- the canary (pure) ---------------------------------------------------- */
+
+int ic_ctr_canary(const long long value[IC_CTR_COUNT], const int valid[IC_CTR_COUNT],
+		  double ops, double min_instr_per_op, char *why, size_t why_len)
+{
+	int n_valid = 0, n_zero = 0;
+
+	if (why && why_len)
+		why[0] = '\0';
+	for (int c = 0; c < IC_CTR_COUNT; c++) {
+		if (!valid[c])
+			continue;
+		n_valid++;
+		n_zero += value[c] == 0;
+	}
+	if (n_valid == 0)
+		return 0;
+	if (n_zero == n_valid) {
+		snprintf(why, why_len, "canary failed: all %d counts read 0 (the kernel accepted the "
+			 "event group but never scheduled it)", n_valid);
+		return -1;
+	}
+	if (valid[IC_CTR_INSTR] && ops > 0 && min_instr_per_op > 0 &&
+	    (double)value[IC_CTR_INSTR] < min_instr_per_op * ops) {
+		snprintf(why, why_len, "canary failed: %.3g instructions per operation, fewer than the "
+			 "%.3g the work takes (the counts are not trusted)",
+			 (double)value[IC_CTR_INSTR] / ops, min_instr_per_op);
+		return -1;
+	}
+	return 0;
 }
 
 /* ---- absent counts and combining threads (pure) -------------------------- */
@@ -417,6 +718,10 @@ const char *ic_ctr_absent_why(long long code)
 		return "0 under multiplexing: the event may never have been scheduled";
 	case IC_CTR_ABSENT_BAD_COUNT:
 		return "PAPI returned a negative count";
+	case IC_CTR_ABSENT_OTHER_PASS:
+		return "counted by the other event set, on alternate runs";
+	case IC_CTR_ABSENT_CANARY:
+		return "the event set failed its canary";
 	default:
 		return "count invalid";
 	}
@@ -431,18 +736,33 @@ int ic_ctr_count_absent(long long count, int multiplexed)
 	return 0;
 }
 
+static double ic_canary_floor = 1.0;
+
+void ic_counters_set_canary_floor(double min_instr_per_op)
+{
+	ic_canary_floor = min_instr_per_op;
+}
+
 int ic_ctr_combine(int n_threads, const long long value[][IC_CTR_COUNT],
 		   const int valid[][IC_CTR_COUNT], const double ops[],
 		   const char *const thread_why[], double per_op[IC_CTR_COUNT],
 		   int ok[IC_CTR_COUNT], char *why, size_t why_len)
 {
 	double ops_sum = 0;
-	int n_ok = 0, named = 0;
+	int n_ok = 0, named = 0, canary_bad = -1;
+	char canary_why[200] = "";
 
 	if (why && why_len)
 		why[0] = '\0';
-	for (int t = 0; t < n_threads; t++)
+	for (int t = 0; t < n_threads; t++) {
 		ops_sum += ops[t];
+		/* Before any count is trusted: the first thread that fails the
+		 * canary takes every count of the run with it. */
+		if (canary_bad < 0 &&
+		    ic_ctr_canary(value[t], valid[t], ops[t], ic_canary_floor, canary_why,
+				  sizeof(canary_why)) != 0)
+			canary_bad = t;
+	}
 	for (int c = 0; c < IC_CTR_COUNT; c++) {
 		double sum = 0;
 		int lacking = -1, not_counted = 0;
@@ -450,14 +770,15 @@ int ic_ctr_combine(int n_threads, const long long value[][IC_CTR_COUNT],
 		ok[c] = 0;
 		per_op[c] = NAN;
 		for (int t = 0; t < n_threads; t++) {
-			if (valid[t][c]) {
+			if (valid[t][c] && canary_bad < 0) {
 				sum += (double)value[t][c];
 				continue;
 			}
 			if (lacking < 0)
 				lacking = t;
 			/* A thread with no set cannot tell; one that has says so. */
-			if (value[t][c] == IC_CTR_ABSENT_NOT_COUNTED)
+			if (value[t][c] == IC_CTR_ABSENT_NOT_COUNTED ||
+			    value[t][c] == IC_CTR_ABSENT_OTHER_PASS)
 				not_counted = 1;
 		}
 		if (n_threads > 0 && lacking < 0 && ops_sum > 0) {
@@ -466,7 +787,15 @@ int ic_ctr_combine(int n_threads, const long long value[][IC_CTR_COUNT],
 			n_ok++;
 			continue;
 		}
-		if (named || not_counted || !why || !why_len)
+		if (named || !why || !why_len)
+			continue;
+		if (canary_bad >= 0) {
+			named = 1;
+			snprintf(why, why_len, "counts absent: thread %d of %d: %s", canary_bad, n_threads,
+				 canary_why);
+			continue;
+		}
+		if (not_counted)
 			continue;
 		named = 1;
 		if (n_threads <= 0) {
@@ -489,7 +818,7 @@ int ic_ctr_combine(int n_threads, const long long value[][IC_CTR_COUNT],
 
 /* ---- runtime ------------------------------------------------------------ */
 
-/* More than any CPU's candidate lists hold together (about 25). */
+/* More than any CPU's candidate lists hold together (about 30). */
 #define IC_MAX_CANDIDATES 64
 
 static pthread_once_t ic_init_once = PTHREAD_ONCE_INIT;
@@ -497,8 +826,9 @@ static int ic_working;                       /* 1: counting works */
 static int ic_cidx = -1;                     /* perf_event component */
 static struct ic_event_choice ic_choice;
 static int ic_n_hw, ic_n_fixed;              /* what ic_choice was given */
-static char ic_note[1024] = "counters not initialised";
+static char ic_note[1536] = "counters not initialised";
 static atomic_flag ic_notice_done = ATOMIC_FLAG_INIT;
+static atomic_uint ic_pass;                  /* runs so far; the set is ic_pass % n_sets */
 static _Thread_local char ic_set_err[sizeof(ic_note) + 64];
 
 static unsigned long ic_thread_id(void)
@@ -521,6 +851,9 @@ static int ic_paranoid_read(void)
 }
 
 /* The "none" note: what failed, PAPI's error text, and perf_event_paranoid. */
+static void ic_note_none(int papi_rc, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 static void ic_note_none(int papi_rc, const char *fmt, ...)
 {
 	va_list ap;
@@ -545,21 +878,34 @@ static void ic_note_papi(int refit)
 	int w;
 
 	for (int c = 0; c < IC_CTR_COUNT && len < sizeof(ic_note); c++) {
-		w = snprintf(ic_note + len, sizeof(ic_note) - len, "%s%s=%s",
+		const char *set = "";
+		if (ic_choice.event[c] && ic_choice.n_sets == 2)
+			set = ic_choice.sets[c] == 3u ? " (both sets)" : ic_choice.sets[c] == 2u ? " (set 2)" : "";
+		w = snprintf(ic_note + len, sizeof(ic_note) - len, "%s%s=%s%s",
 			     c ? ", " : "", ic_ctr_names[c],
-			     ic_choice.event[c] ? ic_choice.event[c] : "absent");
+			     ic_choice.event[c] ? ic_choice.event[c] : "absent", set);
 		if (w < 0)
 			return;
 		len += (size_t)w;
 	}
-	if (len < sizeof(ic_note))
+	if (len < sizeof(ic_note)) {
+		w = snprintf(ic_note + len, sizeof(ic_note) - len,
+			     "; %s (%d events: %d on fixed counters, %d on %d general-purpose "
+			     "counters = %d counters less %d fixed)%s",
+			     ic_choice.multiplex ? "multiplexed" : "not multiplexed",
+			     ic_choice.n_events, ic_choice.n_fixed_events, ic_choice.n_gp_events,
+			     ic_choice.n_gp_counters, ic_n_hw, ic_n_fixed,
+			     refit ? ", because the set did not fit unmultiplexed" : "");
+		if (w > 0)
+			len += (size_t)w;
+	}
+	if (ic_choice.n_sets == 2 && len < sizeof(ic_note))
 		snprintf(ic_note + len, sizeof(ic_note) - len,
-			 "; %s (%d events: %d on fixed counters, %d on %d general-purpose "
-			 "counters = %d counters less %d fixed)%s",
-			 ic_choice.multiplex ? "multiplexed" : "not multiplexed",
-			 ic_choice.n_events, ic_choice.n_fixed_events, ic_choice.n_gp_events,
-			 ic_choice.n_gp_counters, ic_n_hw, ic_n_fixed,
-			 refit ? ", because the set did not fit unmultiplexed" : "");
+			 "; two event sets counted on alternate runs (set 1: the core counters, "
+			 "%d general-purpose; set 2: the attribution events that did not fit beside "
+			 "them, %d general-purpose, with instructions again as its canary), so each "
+			 "counter comes from about half of the repetitions",
+			 ic_choice.set_gp[0], ic_choice.set_gp[1]);
 }
 
 /* Fixed counters: CPUID leaf 0xA, EDX[4:0] when the architectural perfmon
@@ -580,9 +926,35 @@ static int ic_cpuid_fixed_counters(void)
 #endif
 }
 
-/* Add the chosen events to a fresh event set; slot[c] is the position of
- * counter c in PAPI's value array, -1 where the event could not be added. */
-static int ic_evset_build(int *evset, int slot[IC_CTR_COUNT], char *err, size_t err_len)
+/* Tear an event set down, also when PAPI still counts it as running (a
+ * PAPI_stop that failed leaves it so: its descriptors stay open and the
+ * thread can start no other set). 0 when it is gone; else -1 with the
+ * reason in err. */
+static int ic_evset_drop(int *evset, char *err, size_t err_len)
+{
+	long long scratch[IC_CTR_COUNT + 1];
+	int state = 0, rc;
+
+	if (*evset == PAPI_NULL)
+		return 0;
+	if (PAPI_state(*evset, &state) == PAPI_OK && (state & PAPI_RUNNING))
+		PAPI_stop(*evset, scratch);        /* once more; its answer is in rc below */
+	rc = PAPI_cleanup_eventset(*evset);
+	if (rc == PAPI_OK)
+		rc = PAPI_destroy_eventset(evset);
+	if (rc != PAPI_OK) {
+		if (err && err_len)
+			snprintf(err, err_len, "%s", PAPI_strerror(rc));
+		return -1;
+	}
+	*evset = PAPI_NULL;
+	return 0;
+}
+
+/* Add the chosen events of set pass (0 or 1) to a fresh event set; slot[c]
+ * is the position of counter c in PAPI's value array, -1 where the event is
+ * not in this set or could not be added. */
+static int ic_evset_build(int pass, int *evset, int slot[IC_CTR_COUNT], char *err, size_t err_len)
 {
 	int rc, n = 0;
 
@@ -592,7 +964,7 @@ static int ic_evset_build(int *evset, int slot[IC_CTR_COUNT], char *err, size_t 
 		snprintf(err, err_len, "PAPI_create_eventset: %s", PAPI_strerror(rc));
 		return -1;
 	}
-	if (ic_choice.multiplex) {
+	if (ic_choice.multiplex && pass == 0) {
 		/* Multiplexing needs the component bound before conversion. */
 		rc = PAPI_assign_eventset_component(*evset, ic_cidx);
 		if (rc == PAPI_OK)
@@ -606,7 +978,7 @@ static int ic_evset_build(int *evset, int slot[IC_CTR_COUNT], char *err, size_t 
 	err[0] = '\0';
 	for (int c = 0; c < IC_CTR_COUNT; c++) {
 		slot[c] = -1;
-		if (!ic_choice.event[c])
+		if (!ic_choice.event[c] || !(ic_choice.sets[c] & (1u << pass)))
 			continue;
 		rc = PAPI_add_named_event(*evset, ic_choice.event[c]);
 		if (rc == PAPI_OK)
@@ -618,30 +990,108 @@ static int ic_evset_build(int *evset, int slot[IC_CTR_COUNT], char *err, size_t 
 	if (n == 0) {
 		if (!err[0])
 			snprintf(err, err_len, "no event could be added");
-		PAPI_cleanup_eventset(*evset);
-		PAPI_destroy_eventset(evset);
+		ic_evset_drop(evset, NULL, 0);
 		return -1;
 	}
 	return n;
 }
 
-static void ic_evset_drop(int *evset)
+/* Known work for the start-up trial: at least 2 instructions an iteration
+ * (the add and the loop's branch), which the compiler cannot drop. */
+#define IC_TRIAL_ITERS 200000UL
+
+static void ic_trial_work(void)
 {
-	PAPI_cleanup_eventset(*evset);
-	PAPI_destroy_eventset(evset);
+	for (unsigned long i = 0; i < IC_TRIAL_ITERS; i++)
+		__asm__ volatile("" ::: "memory");
+}
+
+/* Start, run known work, stop, and apply the canary: a set the kernel
+ * accepts but never schedules reads 0. 0 ok, else -1 with the reason. */
+static int ic_trial(int evset, const int slot[IC_CTR_COUNT], int multiplexed, char *err,
+		    size_t err_len)
+{
+	long long raw[IC_CTR_COUNT + 1], value[IC_CTR_COUNT];
+	int valid[IC_CTR_COUNT], rc;
+
+	rc = PAPI_start(evset);
+	if (rc != PAPI_OK) {
+		snprintf(err, err_len, "PAPI_start on perf_event failed: %s", PAPI_strerror(rc));
+		return -1;
+	}
+	ic_trial_work();
+	rc = PAPI_stop(evset, raw);
+	if (rc != PAPI_OK) {
+		snprintf(err, err_len, "PAPI_stop on perf_event failed: %s", PAPI_strerror(rc));
+		return -1;
+	}
+	for (int c = 0; c < IC_CTR_COUNT; c++) {
+		int absent = slot[c] < 0 ? IC_CTR_ABSENT_NOT_COUNTED
+					 : ic_ctr_count_absent(raw[slot[c]], multiplexed);
+		valid[c] = !absent;
+		value[c] = absent ? absent : raw[slot[c]];
+	}
+	/* One operation per iteration, at least one instruction each. */
+	return ic_ctr_canary(value, valid, (double)IC_TRIAL_ITERS, 1.0, err, err_len) ? -1 : 0;
+}
+
+/* libpfm4's release, from the file name of the copy loaded with PAPI
+ * ("libpfm.so.4.13.0" gives "4.13"): PAPI's support_version is libpfm4's
+ * interface version, "4.0" in every release, and says nothing of its
+ * tables. "" when no libpfm is loaded or its name has no release. */
+static int ic_pfm_phdr(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	char real[PATH_MAX], *base, *out = arg;
+	int major, minor;
+
+	(void)size;
+	if (!info->dlpi_name || !strstr(info->dlpi_name, "libpfm.so"))
+		return 0;
+	if (!realpath(info->dlpi_name, real))
+		snprintf(real, sizeof(real), "%s", info->dlpi_name);
+	base = strrchr(real, '/');
+	base = base ? base + 1 : real;
+	if (sscanf(base, "libpfm.so.%d.%d", &major, &minor) == 2)
+		snprintf(out, 32, "%d.%d", major, minor);
+	return out[0] != '\0';
+}
+
+static void ic_pfm_release(char out[32])
+{
+	out[0] = '\0';
+	dl_iterate_phdr(ic_pfm_phdr, out);
+}
+
+/* The kernel's core PMU: "cpu", or cpu_core/cpu_atom on a hybrid CPU. */
+static int ic_core_pmu_present(void)
+{
+	static const char *const dirs[] = {
+		"/sys/bus/event_source/devices/cpu", "/sys/bus/event_source/devices/cpu_core",
+	};
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+		if (access(dirs[i], F_OK) == 0)
+			return 1;
+	return 0;
 }
 
 static void ic_counters_init_once(void)
 {
 	const PAPI_component_info_t *ci;
-	const PAPI_hw_info_t *hw;
-	struct ic_cpu_ident cpu = { IC_VENDOR_OTHER, 0, 0 };
+	struct ic_cpu_ident cpu;
 	const char *cand[IC_MAX_CANDIDATES], *avail[IC_MAX_CANDIDATES];
 	size_t n_cand, n_avail = 0;
 	int rc, n_hw, evset, slot[IC_CTR_COUNT], refit = 0;
-	long long vals[IC_CTR_COUNT];
-	char err[256];
+	char err[512], pfm[32];
 
+	ic_cpu_ident_read(&cpu);
+#if PAPI_VERSION_MAJOR(PAPI_VERSION) < 7 || \
+    (PAPI_VERSION_MAJOR(PAPI_VERSION) == 7 && PAPI_VERSION_MINOR(PAPI_VERSION) == 0)
+	/* PAPI 7.0 finds two core PMUs on a hybrid CPU and fails (PAPI_ECOUNT). */
+	if (ic_pmu_hybrid(NULL, err, sizeof(err))) {
+		ic_note_none(0, "%s", err);
+		return;
+	}
+#endif
 	rc = PAPI_library_init(PAPI_VER_CURRENT);
 	if (rc != PAPI_VER_CURRENT) {
 		if (rc > 0)
@@ -666,9 +1116,21 @@ static void ic_counters_init_once(void)
 		ic_note_none(0, "PAPI_get_component_info(perf_event) returned nothing");
 		return;
 	}
+	/* Before PAPI's own reason: libpfm4 may not know this CPU at all,
+	 * which PAPI reports only as "no default PMU found". */
+	ic_pfm_release(pfm);
+	if (!ic_pfm_knows_cpu(&cpu, pfm, err, sizeof(err))) {
+		ic_note_none(0, "%s%s%s%s", err, ci->disabled ? "; PAPI: " : "",
+			     ci->disabled ? ci->disabled_reason : "",
+			     ic_core_pmu_present() ? "" : "; and the kernel offers no core PMU here "
+			     "(no /sys/bus/event_source/devices/cpu: a VM without a virtual PMU?)");
+		return;
+	}
 	if (ci->disabled) {
-		ic_note_none(0, "perf_event component disabled: %s",
-			     ci->disabled_reason[0] ? ci->disabled_reason : "no reason given");
+		ic_note_none(0, "perf_event component disabled: %s%s",
+			     ci->disabled_reason[0] ? ci->disabled_reason : "no reason given",
+			     ic_core_pmu_present() ? "" : " (the kernel offers no core PMU here: no "
+			     "/sys/bus/event_source/devices/cpu, as in a VM without a virtual PMU)");
 		return;
 	}
 	n_hw = PAPI_num_cmp_hwctrs(ic_cidx);
@@ -677,14 +1139,6 @@ static void ic_counters_init_once(void)
 		return;
 	}
 
-	hw = PAPI_get_hardware_info();
-	if (hw) {
-		cpu.vendor = hw->vendor == PAPI_VENDOR_INTEL ? IC_VENDOR_INTEL
-			   : hw->vendor == PAPI_VENDOR_AMD ? IC_VENDOR_AMD
-			   : IC_VENDOR_OTHER;
-		cpu.family = hw->cpuid_family;
-		cpu.model = hw->cpuid_model;
-	}
 	n_cand = ic_events_candidates(&cpu, cand, IC_MAX_CANDIDATES);
 	for (size_t i = 0; i < n_cand; i++)
 		if (PAPI_query_named_event(cand[i]) == PAPI_OK)
@@ -693,8 +1147,10 @@ static void ic_counters_init_once(void)
 	ic_n_fixed = cpu.vendor == IC_VENDOR_INTEL ? ic_cpuid_fixed_counters() : 0;
 	ic_events_choose(&cpu, avail, n_avail, ic_n_hw, ic_n_fixed, &ic_choice);
 	if (ic_choice.n_events == 0) {
-		ic_note_none(0, "PAPI knows none of the events this CPU needs (%s)",
-			     hw ? hw->model_string : "unknown CPU");
+		ic_note_none(0, "PAPI knows none of the events this CPU needs (%s family %#x model %#x, "
+			     "libpfm4 %s)", cpu.vendor == IC_VENDOR_INTEL ? "Intel"
+			     : cpu.vendor == IC_VENDOR_AMD ? "AMD" : "other vendor", cpu.family,
+			     cpu.model, pfm[0] ? pfm : "of unknown release");
 		return;
 	}
 	if (ic_choice.multiplex) {
@@ -705,59 +1161,59 @@ static void ic_counters_init_once(void)
 		}
 	}
 
-	/* Try the set once here: a paranoid kernel fails at start, not before. */
-	if (ic_evset_build(&evset, slot, err, sizeof(err)) < 0) {
-		ic_note_none(0, "%s", err);
-		return;
-	}
-	/* Derived presets take two counters, some events share one, and
-	 * libpfm4 counts counters as with SMT off. If not all fit, first leave
-	 * out the attribution events (ic_events_choose says why), then
-	 * multiplex rather than lose a core column. */
-	for (int c = 0; c < IC_CTR_COUNT; c++) {
-		if (!ic_choice.event[c] || slot[c] >= 0)
-			continue;
-		ic_evset_drop(&evset);
-		ic_drop_attribution(&ic_choice, "left out: the event set did not fit the counters "
-				    "without multiplexing");
-		if (ic_evset_build(&evset, slot, err, sizeof(err)) < 0) {
+	/* Try each set once here: a paranoid kernel fails at start, not
+	 * before, and a set that starts may still read nothing. */
+	for (int pass = 0; pass < ic_choice.n_sets; pass++) {
+		if (ic_evset_build(pass, &evset, slot, err, sizeof(err)) < 0) {
+			if (pass == 1) {   /* the core set counts: go on without set 2 */
+				ic_drop_attribution(&ic_choice, "left out: the second event set would not build");
+				break;
+			}
 			ic_note_none(0, "%s", err);
 			return;
 		}
-		break;
-	}
-	/* Still not all: multiplex. */
-	for (int c = 0; c < IC_CTR_COUNT && !ic_choice.multiplex; c++) {
-		if (ic_choice.event[c] && slot[c] < 0 && PAPI_multiplex_init() == PAPI_OK) {
-			ic_evset_drop(&evset);
-			ic_choice.multiplex = 1;
-			refit = 1;
-			if (ic_evset_build(&evset, slot, err, sizeof(err)) < 0) {
+		/* Derived presets take two counters, some events share one, and
+		 * libpfm4 counts counters as with SMT off. If not all fit, first
+		 * leave out the attribution events, then multiplex set 1 rather
+		 * than lose a core column. */
+		for (int c = 0; c < IC_CTR_COUNT && pass == 0; c++) {
+			if (!ic_choice.event[c] || !(ic_choice.sets[c] & 1u) || slot[c] >= 0)
+				continue;
+			ic_evset_drop(&evset, NULL, 0);
+			ic_drop_attribution(&ic_choice, "left out: the event set did not fit the "
+					    "counters without multiplexing");
+			if (ic_evset_build(pass, &evset, slot, err, sizeof(err)) < 0) {
 				ic_note_none(0, "%s", err);
 				return;
 			}
+			break;
 		}
-	}
-	rc = PAPI_start(evset);
-	if (rc == PAPI_OK)
-		rc = PAPI_stop(evset, vals);
-	ic_evset_drop(&evset);
-	if (rc != PAPI_OK) {
-		ic_note_none(rc, "PAPI_start on perf_event failed");
-		return;
-	}
-	for (int c = 0; c < IC_CTR_COUNT; c++) {
-		if (ic_choice.event[c] && slot[c] < 0) {
-			ic_choice.event[c] = NULL;
-			ic_choice.why[c] = "chosen event could not be added to an event set";
-			ic_choice.n_events--;
-			if (ic_choice.fixed[c]) {
-				ic_choice.fixed[c] = 0;
-				ic_choice.n_fixed_events--;
-			} else {
-				ic_choice.n_gp_events--;
+		for (int c = 0; c < IC_CTR_COUNT && pass == 0 && !ic_choice.multiplex; c++) {
+			if (ic_choice.event[c] && slot[c] < 0 && PAPI_multiplex_init() == PAPI_OK) {
+				ic_evset_drop(&evset, NULL, 0);
+				ic_choice.multiplex = 1;
+				refit = 1;
+				if (ic_evset_build(pass, &evset, slot, err, sizeof(err)) < 0) {
+					ic_note_none(0, "%s", err);
+					return;
+				}
 			}
 		}
+		rc = ic_trial(evset, slot, pass == 0 && ic_choice.multiplex, err, sizeof(err));
+		ic_evset_drop(&evset, NULL, 0);
+		if (rc != 0 && pass == 0) {
+			ic_note_none(0, "%s", err);
+			return;
+		}
+		if (rc != 0) {
+			ic_drop_attribution(&ic_choice, "left out: the second event set failed its trial");
+			break;
+		}
+		for (int c = 0; c < IC_CTR_COUNT; c++)
+			if (ic_choice.event[c] && (ic_choice.sets[c] & (1u << pass)) && slot[c] < 0 &&
+			    !(c == IC_CTR_INSTR && pass == 1))
+				ic_choice_remove(&ic_choice, c, "chosen event could not be added to an event set");
+		ic_sets_recount(&ic_choice);
 	}
 	ic_working = 1;
 	ic_note_papi(refit);
@@ -767,6 +1223,16 @@ int ic_counters_init(void)
 {
 	pthread_once(&ic_init_once, ic_counters_init_once);
 	return ic_working;
+}
+
+int ic_counters_passes(void)
+{
+	return ic_counters_init() && ic_choice.n_sets > 1 ? ic_choice.n_sets : 1;
+}
+
+void ic_counters_next_pass(void)
+{
+	atomic_fetch_add(&ic_pass, 1u);
 }
 
 const char *ic_counters_source(void)
@@ -804,9 +1270,10 @@ void ic_counters_notice_once(FILE *f)
 /* ---- per-thread sets ---------------------------------------------------- */
 
 struct ic_ctr_set {
-	int evset;
+	int evset;          /* PAPI_NULL once torn down */
 	int slot[IC_CTR_COUNT];
 	int n;
+	int pass;           /* which of ic_choice's sets this is */
 	int running;
 	int multiplexed;    /* built as a multiplexed set */
 };
@@ -838,8 +1305,9 @@ struct ic_ctr_set *ic_ctr_set_open(void)
 		free(set);
 		return NULL;
 	}
-	set->multiplexed = ic_choice.multiplex;
-	set->n = ic_evset_build(&set->evset, set->slot, ic_set_err, sizeof(ic_set_err));
+	set->pass = (int)(atomic_load(&ic_pass) % (unsigned)ic_counters_passes());
+	set->multiplexed = ic_choice.multiplex && set->pass == 0;
+	set->n = ic_evset_build(set->pass, &set->evset, set->slot, ic_set_err, sizeof(ic_set_err));
 	if (set->n < 0) {
 		PAPI_unregister_thread();
 		free(set);
@@ -852,7 +1320,7 @@ int ic_ctr_set_start(struct ic_ctr_set *set)
 {
 	int rc;
 
-	if (!set || set->running)
+	if (!set || set->running || set->evset == PAPI_NULL)
 		return -1;
 	rc = PAPI_start(set->evset);
 	if (rc != PAPI_OK) {
@@ -866,7 +1334,8 @@ int ic_ctr_set_start(struct ic_ctr_set *set)
 int ic_ctr_set_stop(struct ic_ctr_set *set, long long value[IC_CTR_COUNT],
 		    int valid[IC_CTR_COUNT])
 {
-	long long raw[IC_CTR_COUNT];
+	long long raw[IC_CTR_COUNT + 1];
+	char why[128];
 	int rc;
 
 	for (int c = 0; c < IC_CTR_COUNT; c++) {
@@ -878,15 +1347,21 @@ int ic_ctr_set_stop(struct ic_ctr_set *set, long long value[IC_CTR_COUNT],
 	set->running = 0;
 	rc = PAPI_stop(set->evset, raw);
 	if (rc != PAPI_OK) {
-		snprintf(ic_set_err, sizeof(ic_set_err), "PAPI_stop: %s", PAPI_strerror(rc));
+		/* Still running in PAPI's view: tear it down now, or its
+		 * descriptors stay open and this thread can start no other set. */
+		int gone = ic_evset_drop(&set->evset, why, sizeof(why)) == 0;
+		snprintf(ic_set_err, sizeof(ic_set_err), "PAPI_stop: %s; the event set %s%s",
+			 PAPI_strerror(rc), gone ? "was cleaned up and destroyed"
+			 : "could not be cleaned up: ", gone ? "" : why);
 		return -1;
 	}
 	for (int c = 0; c < IC_CTR_COUNT; c++) {
 		int absent;
 
 		if (set->slot[c] < 0) {
-			value[c] = ic_choice.event[c] ? IC_CTR_ABSENT_NOT_ADDED
-						      : IC_CTR_ABSENT_NOT_COUNTED;
+			value[c] = !ic_choice.event[c] ? IC_CTR_ABSENT_NOT_COUNTED
+				 : !(ic_choice.sets[c] & (1u << set->pass)) ? IC_CTR_ABSENT_OTHER_PASS
+				 : IC_CTR_ABSENT_NOT_ADDED;
 			continue;
 		}
 		absent = ic_ctr_count_absent(raw[set->slot[c]], set->multiplexed);
@@ -898,13 +1373,9 @@ int ic_ctr_set_stop(struct ic_ctr_set *set, long long value[IC_CTR_COUNT],
 
 void ic_ctr_set_close(struct ic_ctr_set *set)
 {
-	long long raw[IC_CTR_COUNT];
-
 	if (!set)
 		return;
-	if (set->running)
-		PAPI_stop(set->evset, raw);
-	ic_evset_drop(&set->evset);
+	ic_evset_drop(&set->evset, NULL, 0);
 	PAPI_unregister_thread();
 	free(set);
 }

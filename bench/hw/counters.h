@@ -23,17 +23,24 @@ enum ic_ctr {
 	IC_CTR_DSB_UOPS,        /* Intel: uops delivered from the DSB (decoded icache) */
 	IC_CTR_MITE_UOPS,       /* Intel: uops delivered from the legacy decoders (MITE) */
 	IC_CTR_MACHINE_CLEAR,   /* Intel: machine clears (pipeline flushes) of any kind */
+	IC_CTR_FETCH_STALL,     /* Intel: cycles instruction fetch stalled on an L1i miss */
+	IC_CTR_FE_STALL,        /* slots the front end left empty (Intel IDQ_UOPS_NOT_DELIVERED,
+				   AMD Zen 4 on DISPATCH_STALLS_1:FE_NO_OPS): what misses cost */
 	IC_CTR_COUNT
 };
 
 /* Counters from here on serve the attribution of a difference; they are
- * counted only where they fit without multiplexing (ic_events_choose). */
+ * counted beside the core ones where they fit, else in a second event set
+ * counted on alternate runs (a second pass), never multiplexed
+ * (ic_events_choose). On AMD dsb_uops_per_op and mite_uops_per_op are the
+ * ops dispatched from the op cache and from the decoders. */
 #define IC_CTR_ATTRIBUTION_FIRST IC_CTR_OPCACHE_HIT
 
 /* Column names, indexed by enum ic_ctr: "l1i_miss_per_op", "instr_per_op",
  * "cycles_per_op", "branch_miss_per_op", "itlb_miss_per_op",
  * "opcache_hit_per_op", "opcache_miss_per_op", "dsb_uops_per_op",
- * "mite_uops_per_op", "machine_clear_per_op". */
+ * "mite_uops_per_op", "machine_clear_per_op", "fetch_stall_cycles_per_op",
+ * "frontend_bound_slots_per_op". */
 extern const char *const ic_ctr_names[IC_CTR_COUNT];
 
 #define IC_VENDOR_OTHER 0
@@ -53,8 +60,16 @@ struct ic_event_choice {
 	int n_fixed_events;               /* entries with fixed[c] == 1 */
 	int n_gp_events;                  /* n_events - n_fixed_events */
 	int n_gp_counters;                /* n_hw_counters - n_fixed_counters, >= 0 */
-	int multiplex;                    /* n_gp_events > n_gp_counters */
+	int multiplex;                    /* set 0's general-purpose events > n_gp_counters */
 	const char *why[IC_CTR_COUNT];    /* what the choice means, or why none */
+	/* Event sets: bit k of sets[c] is 1 when event[c] is in set k. Set 0
+	 * holds the core counters; set 1, when there is one (n_sets == 2),
+	 * the attribution events that did not fit beside them, and the
+	 * instruction event again as its canary. Per set, the events on fixed
+	 * and on general-purpose counters. */
+	unsigned sets[IC_CTR_COUNT];
+	int n_sets;                       /* 1 or 2; 0 when nothing is chosen */
+	int set_fixed[2], set_gp[2];
 };
 
 /* Pure: choose one event per counter for this CPU from the names in
@@ -89,6 +104,34 @@ void ic_events_choose(const struct ic_cpu_ident *cpu,
 		      int n_hw_counters, int n_fixed_counters,
 		      struct ic_event_choice *out);
 
+/* Pure: whether libpfm4 of this version (PAPI's perf_event
+ * support_version, "4.13") has the event tables of this CPU. 1: it has, or
+ * the CPU is not one whose tables are known to be missing; 0: it has not,
+ * with one line in why naming the family, model and the libpfm4 version
+ * needed (Zen 5, family 0x1a: 4.14 or later). */
+int ic_pfm_knows_cpu(const struct ic_cpu_ident *cpu, const char *pfm_version,
+		     char *why, size_t why_len);
+
+/* Whether the kernel shows two core PMUs (hybrid Intel: cpu_core and
+ * cpu_atom under root/sys/bus/event_source/devices; root NULL or "" for
+ * the real one). 1 with one line in why, 0 otherwise. */
+int ic_pmu_hybrid(const char *root, char *why, size_t why_len);
+
+/* This CPU's vendor, family and model from CPUID (display family and
+ * model); IC_VENDOR_OTHER, 0, 0 off x86. */
+void ic_cpu_ident_read(struct ic_cpu_ident *cpu);
+
+/* Pure: the canary a set's counts pass before any is trusted. value and
+ * valid as ic_ctr_set_stop() left them, ops the operations run meanwhile.
+ * Fails (-1, why says it in one line) when every valid count is 0 (a group
+ * the kernel accepted but never scheduled reads 0), or when instructions
+ * were counted and are fewer than min_instr_per_op per operation (every
+ * call site runs at least one instruction; the mark's count where the
+ * caller knows it). 0 when the counts may be trusted, or when nothing was
+ * counted (absent, not zero, already). */
+int ic_ctr_canary(const long long value[IC_CTR_COUNT], const int valid[IC_CTR_COUNT],
+		  double ops, double min_instr_per_op, char *why, size_t why_len);
+
 /* Pure: drop every attribution counter (IC_CTR_ATTRIBUTION_FIRST on) from
  * the choice, with why as the reason, keeping the counts in step. */
 void ic_drop_attribution(struct ic_event_choice *ch, const char *why);
@@ -103,6 +146,17 @@ size_t ic_events_candidates(const struct ic_cpu_ident *cpu,
  * 1: counting works; 0: it cannot (see ic_counters_note). Never aborts.
  * The fixed counters are CPUID leaf 0xA's (EDX[4:0], Intel), 0 elsewhere. */
 int ic_counters_init(void);
+
+/* Event sets counted in turn (1 or 2; 1 when counting does not work).
+ * ic_ctr_set_open() opens the set of the current pass; the caller moves to
+ * the next pass once every thread of a run has stopped (thread 0 after the
+ * run), so runs alternate between the sets and a run's threads share one. */
+int ic_counters_passes(void);
+void ic_counters_next_pass(void);
+
+/* The instructions per operation below which the canary fails (default 1:
+ * every call site runs at least one instruction). */
+void ic_counters_set_canary_floor(double min_instr_per_op);
 
 /* "papi" or "none". Calls ic_counters_init() if needed. */
 const char *ic_counters_source(void);
@@ -130,6 +184,10 @@ enum ic_ctr_absent {
 	IC_CTR_ABSENT_MPX_ZERO = -4,     /* 0 under multiplexing: the event may
 					    never have been scheduled */
 	IC_CTR_ABSENT_BAD_COUNT = -5,    /* PAPI returned a negative count */
+	IC_CTR_ABSENT_OTHER_PASS = -6,   /* counted by the other event set, on
+					    alternate runs */
+	IC_CTR_ABSENT_CANARY = -7,       /* the set failed its canary
+					    (ic_ctr_canary): nothing it read is trusted */
 };
 
 /* Static text for an IC_CTR_ABSENT_* code ("count invalid" for others). */
@@ -157,7 +215,11 @@ int ic_ctr_set_start(struct ic_ctr_set *set);   /* 0 ok, -1 failed */
 /* Stops counting. value[i] is the count where valid[i] == 1; where an event
  * is absent or failed, valid[i] == 0 and value[i] is the IC_CTR_ABSENT_*
  * code: IC_CTR_ABSENT_NO_SET (-1) for every count when set is NULL, not
- * started, or PAPI_stop fails. 0 ok, -1 failed (everything invalid). */
+ * started, or PAPI_stop fails. When PAPI_stop fails the event set is cleaned
+ * up and destroyed there and then (PAPI still counts it as running, so it
+ * would hold its descriptors and block the thread's next set), and
+ * ic_ctr_set_error() says whether that worked. Counters of the other pass
+ * are IC_CTR_ABSENT_OTHER_PASS. 0 ok, -1 failed (everything invalid). */
 int ic_ctr_set_stop(struct ic_ctr_set *set, long long value[IC_CTR_COUNT],
 		    int valid[IC_CTR_COUNT]);
 void ic_ctr_set_close(struct ic_ctr_set *set);
@@ -178,7 +240,10 @@ const char *ic_ctr_set_error(void);
  * the first thread lacking it and why, e.g. "l1i_miss_per_op absent: thread
  * 2 of 4: no running event set on this thread (event set did not open:
  * ...)"; counters this CPU does not count (IC_CTR_ABSENT_NOT_COUNTED) are
- * not named, ic_counters_note() lists them. Returns the number of ok
+ * not named, ic_counters_note() lists them, nor are those of the other
+ * pass (IC_CTR_ABSENT_OTHER_PASS). A thread whose counts fail the canary
+ * (ic_ctr_canary, with the floor of ic_counters_set_canary_floor) has none
+ * of its counts taken, and why says so first. Returns the number of ok
  * counters (0 when n_threads <= 0). */
 int ic_ctr_combine(int n_threads, const long long value[][IC_CTR_COUNT],
 		   const int valid[][IC_CTR_COUNT], const double ops[],
