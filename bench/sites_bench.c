@@ -698,6 +698,7 @@ int main(int argc, char **argv)
 	snprintf(buf, sizeof(buf), "%d", topo.cores);
 	icb_add_context("cores", buf);
 	icb_add_context("smt", topo.smt ? "true" : "false");
+	icb_add_context("core_kinds", topo.kinds);   /* hybrid CPUs: the kind threads run on */
 	char cpus[512], placement[1024];
 	icb_add_context("pinned", bind_probe_all(max_t, cpus, sizeof(cpus), placement, sizeof(placement))
 			? "true" : "false");

@@ -2,7 +2,10 @@
 #include "check.h"
 #include "counters.h"
 
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -460,8 +463,47 @@ static void test_new_counters(void)
 	}
 }
 
+/* Hybrid CPUs show two core PMUs in sysfs (cpu_core, cpu_atom); a plain
+ * one shows "cpu". Fake trees. */
+static void mk(const char *path)
+{
+	char p[4096];
+	snprintf(p, sizeof(p), "%s", path);
+	for (char *s = strchr(p + 1, '/'); s; s = strchr(s + 1, '/')) {
+		*s = '\0';
+		CHECK(mkdir(p, 0755) == 0 || errno == EEXIST, "mkdir %s", p);
+		*s = '/';
+	}
+	FILE *f = fopen(p, "w");
+	CHECK(f, "cannot write %s", p);
+	fputs("4\n", f);
+	fclose(f);
+}
+
+static void test_hybrid_pmu(void)
+{
+	char dir[] = "/tmp/test_hw_events.XXXXXX", path[4200], why[512], cmd[4300];
+
+	CHECK(mkdtemp(dir), "mkdtemp");
+	snprintf(path, sizeof(path), "%s/plain/sys/bus/event_source/devices/cpu/type", dir);
+	mk(path);
+	snprintf(path, sizeof(path), "%s/plain", dir);
+	CHECK(ic_pmu_hybrid(path, why, sizeof(why)) == 0 && !why[0], "plain CPU called hybrid: %s", why);
+	snprintf(path, sizeof(path), "%s/hybrid/sys/bus/event_source/devices/cpu_core/type", dir);
+	mk(path);
+	snprintf(path, sizeof(path), "%s/hybrid/sys/bus/event_source/devices/cpu_atom/type", dir);
+	mk(path);
+	snprintf(path, sizeof(path), "%s/hybrid", dir);
+	CHECK(ic_pmu_hybrid(path, why, sizeof(why)) == 1 && strstr(why, "hybrid CPU") &&
+	      strstr(why, "PAPI_ECOUNT") && strstr(why, "one core kind") && !strchr(why, '\n'),
+	      "hybrid: %s", why);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	CHECK(system(cmd) == 0, "%s", cmd);
+}
+
 int main(void)
 {
+	test_hybrid_pmu();
 	test_skylake_native_l1i();
 	test_intel_presets_only();
 	test_intel_old_native();

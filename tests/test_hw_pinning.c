@@ -55,6 +55,8 @@ static int core_has_cpu(int core_index, int cpu)
 static void check_describe(struct ic_topo_info *info)
 {
 	CHECK(ic_topo_describe(info) == 0, "describe failed with the topology open");
+	CHECK(info->kinds[0], "no core-kind line");
+	printf("hw_pinning: core kinds: %s\n", info->kinds);
 	printf("hw_pinning: %s: %d cores, %d PUs, smt %d; L1i %ld B %ld-way %ld B lines; "
 	       "L1d %ld L2 %ld L3 %ld\n", info->cpu_model[0] ? info->cpu_model : "(unknown model)",
 	       info->cores, info->pus, info->smt, info->l1i_size, info->l1i_assoc,
@@ -165,8 +167,25 @@ static void check_warn_once(void)
 	CHECK(lines == 1, "%d warning lines, expected 1", lines);
 }
 
+/* Hybrid CPUs: threads on one core kind, the most performant. */
+static void check_core_kind(void)
+{
+	const int eff2[] = { 0, 1 }, pus2[] = { 8, 8 };
+	const int eff_tie[] = { 1, 1 }, pus_tie[] = { 4, 8 };
+	const int unranked[] = { -1, -1, -1 }, pus3[] = { 16, 4, 8 };
+	const char *const types[] = { "IntelAtom", "IntelCore", NULL };
+
+	CHECK(ic_pick_core_kind(2, eff2, pus2, NULL) == 1, "E-cores first, P-cores second: pick 1");
+	CHECK(ic_pick_core_kind(2, eff_tie, pus_tie, NULL) == 1, "a tie goes to more PUs");
+	CHECK(ic_pick_core_kind(3, unranked, pus3, types) == 1, "unranked: the IntelCore kind");
+	CHECK(ic_pick_core_kind(3, unranked, pus3, NULL) == 0, "unranked, no types: most PUs");
+	CHECK(ic_pick_core_kind(1, eff2, pus2, NULL) == 0 && ic_pick_core_kind(0, eff2, pus2, NULL) == -1,
+	      "one kind, or none");
+}
+
 int main(void)
 {
+	check_core_kind();
 	struct ic_topo_info info;
 	struct pin_result res[MAX_THREADS];
 	pthread_t t[MAX_THREADS];

@@ -15,7 +15,83 @@ static int ic_topo_loaded;
 /* The process's binding when the topology was opened (taskset, cpusets):
  * unbinding returns to it, not to every allowed PU. */
 static hwloc_bitmap_t ic_topo_start_set;
+/* On a hybrid CPU, the PUs of the kind threads go on (NULL: one kind). */
+static hwloc_bitmap_t ic_topo_kind_set;
+static char ic_topo_kinds[160] = "not known";
 static pthread_mutex_t ic_topo_lock = PTHREAD_MUTEX_INITIALIZER;
+
+int ic_pick_core_kind(int n, const int *efficiency, const int *n_pus,
+		      const char *const *core_type)
+{
+	int best = -1, ranked = 0;
+
+	for (int i = 0; i < n; i++)
+		ranked |= efficiency[i] >= 0;
+	for (int i = 0; i < n; i++) {
+		if (best < 0) {
+			best = i;
+			continue;
+		}
+		if (ranked) {
+			if (efficiency[i] > efficiency[best] ||
+			    (efficiency[i] == efficiency[best] && n_pus[i] > n_pus[best]))
+				best = i;
+			continue;
+		}
+		int pi = core_type && core_type[i] && !strcmp(core_type[i], "IntelCore");
+		int pb = core_type && core_type[best] && !strcmp(core_type[best], "IntelCore");
+		if (pi > pb || (pi == pb && n_pus[i] > n_pus[best]))
+			best = i;
+	}
+	return best;
+}
+
+#define IC_MAX_KINDS 8
+
+/* hwloc's core kinds: on a hybrid CPU keep the picked kind's PUs. */
+static void ic_topo_pick_kind(void)
+{
+	int n = hwloc_cpukinds_get_nr(ic_topo, 0), eff[IC_MAX_KINDS], pus[IC_MAX_KINDS], k;
+	const char *type[IC_MAX_KINDS];
+	hwloc_bitmap_t set[IC_MAX_KINDS] = { NULL };
+
+	if (n <= 1) {
+		snprintf(ic_topo_kinds, sizeof(ic_topo_kinds), n == 1 ? "one kind" : "not known (hwloc "
+			 "reports no core kinds)");
+		return;
+	}
+	if (n > IC_MAX_KINDS)
+		n = IC_MAX_KINDS;
+	for (k = 0; k < n; k++) {
+		unsigned nr = 0;
+		struct hwloc_info_s *infos = NULL;
+
+		set[k] = hwloc_bitmap_alloc();
+		eff[k] = -1;
+		type[k] = NULL;
+		if (!set[k] || hwloc_cpukinds_get_info(ic_topo, (unsigned)k, set[k], &eff[k], &nr, &infos, 0) < 0) {
+			pus[k] = 0;
+			continue;
+		}
+		pus[k] = hwloc_bitmap_weight(set[k]);
+		for (unsigned i = 0; i < nr; i++)
+			if (!strcmp(infos[i].name, "CoreType"))
+				type[k] = infos[i].value;
+	}
+	k = ic_pick_core_kind(n, eff, pus, type);
+	if (k >= 0 && pus[k] > 0) {
+		ic_topo_kind_set = set[k];
+		set[k] = NULL;
+		snprintf(ic_topo_kinds, sizeof(ic_topo_kinds), "%d kinds; threads on %s (%d PUs, %s)", n,
+			 type[k] ? type[k] : "one kind", pus[k],
+			 eff[k] >= 0 ? "the most performant kind" : "kinds not ranked by hwloc");
+	} else {
+		snprintf(ic_topo_kinds, sizeof(ic_topo_kinds), "%d kinds; none could be read, threads "
+			 "placed over all", n);
+	}
+	for (k = 0; k < n; k++)
+		hwloc_bitmap_free(set[k]);
+}
 
 int ic_topo_open(void)
 {
@@ -44,6 +120,7 @@ int ic_topo_open(void)
 		hwloc_bitmap_free(ic_topo_start_set);
 		ic_topo_start_set = NULL;
 	}
+	ic_topo_pick_kind();
 	ic_topo_loaded = 1;
 out:
 	pthread_mutex_unlock(&ic_topo_lock);
@@ -57,6 +134,8 @@ void ic_topo_close(void)
 		hwloc_topology_destroy(ic_topo);
 	hwloc_bitmap_free(ic_topo_start_set);
 	ic_topo_start_set = NULL;
+	hwloc_bitmap_free(ic_topo_kind_set);
+	ic_topo_kind_set = NULL;
 	ic_topo_loaded = 0;
 	pthread_mutex_unlock(&ic_topo_lock);
 }
@@ -119,6 +198,7 @@ int ic_topo_describe(struct ic_topo_info *out)
 	out->l1d_size = ic_cache_size(HWLOC_OBJ_L1CACHE);
 	out->l2_size = ic_cache_size(HWLOC_OBJ_L2CACHE);
 	out->l3_size = ic_cache_size(HWLOC_OBJ_L3CACHE);
+	snprintf(out->kinds, sizeof(out->kinds), "%s", ic_topo_kinds);
 	return 0;
 }
 
@@ -206,6 +286,13 @@ int ic_topo_bind_thread(int thread_index, int *os_cpu_out, enum ic_bind_kind *ki
 	allowed = hwloc_topology_get_allowed_cpuset(ic_topo);
 	if (ic_topo_start_set && hwloc_bitmap_intersects(ic_topo_start_set, allowed))
 		allowed = ic_topo_start_set;
+	/* One core kind on a hybrid CPU, where it leaves something. */
+	hwloc_bitmap_t kind_allowed = NULL;
+	if (ic_topo_kind_set && hwloc_bitmap_intersects(ic_topo_kind_set, allowed) &&
+	    (kind_allowed = hwloc_bitmap_alloc())) {
+		hwloc_bitmap_and(kind_allowed, ic_topo_kind_set, allowed);
+		allowed = kind_allowed;
+	}
 	for (int i = 0; i < ncores && n < IC_MAX_CORES; i++) {
 		hwloc_obj_t c = hwloc_get_obj_by_type(ic_topo, core_type, (unsigned)i);
 		hwloc_bitmap_and(set, c->cpuset, allowed);
@@ -224,6 +311,7 @@ int ic_topo_bind_thread(int thread_index, int *os_cpu_out, enum ic_bind_kind *ki
 			cpu = hwloc_bitmap_next(set, cpu);
 		hwloc_bitmap_only(set, (unsigned)cpu);
 	}
+	hwloc_bitmap_free(kind_allowed);
 	if (kind == IC_BIND_NONE) {
 		snprintf(why, why_len, "no allowed core to bind thread %d to", thread_index);
 		hwloc_bitmap_free(set);

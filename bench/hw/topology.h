@@ -17,6 +17,10 @@ struct ic_topo_info {
 	 * -1 unknown, never 0. The first cache of each kind: caches of the
 	 * same level are the same size on the machines this suite targets. */
 	long l1i_size, l1i_assoc, l1i_line, l1d_size, l2_size, l3_size;
+	/* Core kinds (hwloc cpukinds): "one kind", or on a hybrid CPU which
+	 * kind threads are placed on, e.g. "2 kinds; threads on IntelCore
+	 * (8 PUs, the most performant kind)". */
+	char kinds[160];
 };
 
 /* 0 ok, -1 on failure (message on stderr). A second call is a no-op. */
@@ -47,8 +51,19 @@ const char *ic_bind_kind_name(enum ic_bind_kind kind);
 enum ic_bind_kind ic_place_thread(int thread_index, int n_cores, const int *pus_per_core,
 				  int *core, int *pu);
 
+/* Pure: the core kind threads go on, of n kinds (hwloc's order, least
+ * performant first): the highest efficiency rank (hwloc: higher means more
+ * performance), ties to the kind with more PUs; where hwloc could not rank
+ * them (all efficiency -1), the kind whose core_type is "IntelCore" (a
+ * P-core; core_type entries may be NULL), else the one with the most PUs.
+ * -1 when n <= 0. A hybrid CPU's P- and E-cores differ in caches and
+ * width, so one run's threads must not mix them. */
+int ic_pick_core_kind(int n, const int *efficiency, const int *n_pus,
+		      const char *const *core_type);
+
 /* Bind the calling thread to one PU, placed by ic_place_thread over the
- * cores and PUs of the allowed cpuset. 0 ok, *os_cpu_out = that PU's OS
+ * cores and PUs of the allowed cpuset (of the picked core kind only, on a
+ * hybrid CPU: ic_pick_core_kind). 0 ok, *os_cpu_out = that PU's OS
  * number and *kind_out how it was placed; -1 with a one-line reason in why
  * (and *kind_out = IC_BIND_NONE) when thread_index < 0, nothing is allowed,
  * or binding is unsupported or fails. Either out pointer may be NULL. */
