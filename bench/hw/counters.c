@@ -831,6 +831,18 @@ static atomic_flag ic_notice_done = ATOMIC_FLAG_INIT;
 static atomic_uint ic_pass;                  /* runs so far; the set is ic_pass % n_sets */
 static _Thread_local char ic_set_err[sizeof(ic_note) + 64];
 
+/* PAPI's text for rc, or the number where it has none. */
+static const char *ic_strerror(int rc)
+{
+	static _Thread_local char buf[32];
+	const char *t = PAPI_strerror(rc);
+
+	if (t && *t)
+		return t;
+	snprintf(buf, sizeof(buf), "PAPI error %d", rc);
+	return buf;
+}
+
 static unsigned long ic_thread_id(void)
 {
 	return (unsigned long)pthread_self();
@@ -866,7 +878,7 @@ static void ic_note_none(int papi_rc, const char *fmt, ...)
 	len = strlen(ic_note);
 	if (papi_rc < 0 && len < sizeof(ic_note))
 		len += snprintf(ic_note + len, sizeof(ic_note) - len, ": %s",
-				PAPI_strerror(papi_rc));
+				ic_strerror(papi_rc));
 	if (par != -100 && len < sizeof(ic_note))
 		snprintf(ic_note + len, sizeof(ic_note) - len,
 			 "; perf_event_paranoid=%d", par);
@@ -944,7 +956,7 @@ static int ic_evset_drop(int *evset, char *err, size_t err_len)
 		rc = PAPI_destroy_eventset(evset);
 	if (rc != PAPI_OK) {
 		if (err && err_len)
-			snprintf(err, err_len, "%s", PAPI_strerror(rc));
+			snprintf(err, err_len, "%s", ic_strerror(rc));
 		return -1;
 	}
 	*evset = PAPI_NULL;
@@ -961,7 +973,7 @@ static int ic_evset_build(int pass, int *evset, int slot[IC_CTR_COUNT], char *er
 	*evset = PAPI_NULL;
 	rc = PAPI_create_eventset(evset);
 	if (rc != PAPI_OK) {
-		snprintf(err, err_len, "PAPI_create_eventset: %s", PAPI_strerror(rc));
+		snprintf(err, err_len, "PAPI_create_eventset: %s", ic_strerror(rc));
 		return -1;
 	}
 	if (ic_choice.multiplex && pass == 0) {
@@ -970,7 +982,7 @@ static int ic_evset_build(int pass, int *evset, int slot[IC_CTR_COUNT], char *er
 		if (rc == PAPI_OK)
 			rc = PAPI_set_multiplex(*evset);
 		if (rc != PAPI_OK) {
-			snprintf(err, err_len, "PAPI_set_multiplex: %s", PAPI_strerror(rc));
+			snprintf(err, err_len, "PAPI_set_multiplex: %s", ic_strerror(rc));
 			PAPI_destroy_eventset(evset);
 			return -1;
 		}
@@ -985,7 +997,7 @@ static int ic_evset_build(int pass, int *evset, int slot[IC_CTR_COUNT], char *er
 			slot[c] = n++;
 		else if (!err[0])
 			snprintf(err, err_len, "PAPI_add_named_event(%s): %s",
-				 ic_choice.event[c], PAPI_strerror(rc));
+				 ic_choice.event[c], ic_strerror(rc));
 	}
 	if (n == 0) {
 		if (!err[0])
@@ -1016,13 +1028,13 @@ static int ic_trial(int evset, const int slot[IC_CTR_COUNT], int multiplexed, ch
 
 	rc = PAPI_start(evset);
 	if (rc != PAPI_OK) {
-		snprintf(err, err_len, "PAPI_start on perf_event failed: %s", PAPI_strerror(rc));
+		snprintf(err, err_len, "PAPI_start on perf_event failed: %s", ic_strerror(rc));
 		return -1;
 	}
 	ic_trial_work();
 	rc = PAPI_stop(evset, raw);
 	if (rc != PAPI_OK) {
-		snprintf(err, err_len, "PAPI_stop on perf_event failed: %s", PAPI_strerror(rc));
+		snprintf(err, err_len, "PAPI_stop on perf_event failed: %s", ic_strerror(rc));
 		return -1;
 	}
 	for (int c = 0; c < IC_CTR_COUNT; c++) {
@@ -1030,6 +1042,16 @@ static int ic_trial(int evset, const int slot[IC_CTR_COUNT], int multiplexed, ch
 					 : ic_ctr_count_absent(raw[slot[c]], multiplexed);
 		valid[c] = !absent;
 		value[c] = absent ? absent : raw[slot[c]];
+	}
+	/* Something must have counted: a multiplexed set whose every count is
+	 * an unscheduled 0 is all absent, which the canary lets pass. */
+	int any = 0;
+	for (int c = 0; c < IC_CTR_COUNT; c++)
+		any |= valid[c];
+	if (!any) {
+		snprintf(err, err_len, "canary failed: every count of the start-up trial read 0 under "
+			 "multiplexing (the events were never scheduled)");
+		return -1;
 	}
 	/* One operation per iteration, at least one instruction each. */
 	return ic_ctr_canary(value, valid, (double)IC_TRIAL_ITERS, 1.0, err, err_len) ? -1 : 0;
@@ -1189,7 +1211,8 @@ static void ic_counters_init_once(void)
 			break;
 		}
 		for (int c = 0; c < IC_CTR_COUNT && pass == 0 && !ic_choice.multiplex; c++) {
-			if (ic_choice.event[c] && slot[c] < 0 && PAPI_multiplex_init() == PAPI_OK) {
+			if (ic_choice.event[c] && (ic_choice.sets[c] & 1u) && slot[c] < 0 &&
+			    PAPI_multiplex_init() == PAPI_OK) {
 				ic_evset_drop(&evset, NULL, 0);
 				ic_choice.multiplex = 1;
 				refit = 1;
@@ -1301,7 +1324,7 @@ struct ic_ctr_set *ic_ctr_set_open(void)
 	rc = PAPI_register_thread();
 	if (rc != PAPI_OK) {
 		snprintf(ic_set_err, sizeof(ic_set_err), "PAPI_register_thread: %s",
-			 PAPI_strerror(rc));
+			 ic_strerror(rc));
 		free(set);
 		return NULL;
 	}
@@ -1324,7 +1347,7 @@ int ic_ctr_set_start(struct ic_ctr_set *set)
 		return -1;
 	rc = PAPI_start(set->evset);
 	if (rc != PAPI_OK) {
-		snprintf(ic_set_err, sizeof(ic_set_err), "PAPI_start: %s", PAPI_strerror(rc));
+		snprintf(ic_set_err, sizeof(ic_set_err), "PAPI_start: %s", ic_strerror(rc));
 		return -1;
 	}
 	set->running = 1;
@@ -1351,7 +1374,7 @@ int ic_ctr_set_stop(struct ic_ctr_set *set, long long value[IC_CTR_COUNT],
 		 * descriptors stay open and this thread can start no other set. */
 		int gone = ic_evset_drop(&set->evset, why, sizeof(why)) == 0;
 		snprintf(ic_set_err, sizeof(ic_set_err), "PAPI_stop: %s; the event set %s%s",
-			 PAPI_strerror(rc), gone ? "was cleaned up and destroyed"
+			 ic_strerror(rc), gone ? "was cleaned up and destroyed"
 			 : "could not be cleaned up: ", gone ? "" : why);
 		return -1;
 	}
