@@ -43,15 +43,7 @@ enum ic_ctr {
  * "frontend_bound_slots_per_op". */
 extern const char *const ic_ctr_names[IC_CTR_COUNT];
 
-#define IC_VENDOR_OTHER 0
-#define IC_VENDOR_INTEL 1
-#define IC_VENDOR_AMD   2
-
-struct ic_cpu_ident {
-	int vendor;     /* IC_VENDOR_INTEL, IC_VENDOR_AMD, IC_VENDOR_OTHER */
-	int family;     /* cpuid family as displayed: 6, 0x17, 0x19, 0x1a */
-	int model;
-};
+#include "pmu_support.h"   /* struct ic_cpu_ident */
 
 struct ic_event_choice {
 	const char *event[IC_CTR_COUNT];  /* PAPI event name; NULL: not available */
@@ -103,23 +95,6 @@ void ic_events_choose(const struct ic_cpu_ident *cpu,
 		      const char *const *available, size_t n_available,
 		      int n_hw_counters, int n_fixed_counters,
 		      struct ic_event_choice *out);
-
-/* Pure: whether libpfm4 of this version (PAPI's perf_event
- * support_version, "4.13") has the event tables of this CPU. 1: it has, or
- * the CPU is not one whose tables are known to be missing; 0: it has not,
- * with one line in why naming the family, model and the libpfm4 version
- * needed (Zen 5, family 0x1a: 4.14 or later). */
-int ic_pfm_knows_cpu(const struct ic_cpu_ident *cpu, const char *pfm_version,
-		     char *why, size_t why_len);
-
-/* Whether the kernel shows two core PMUs (hybrid Intel: cpu_core and
- * cpu_atom under root/sys/bus/event_source/devices; root NULL or "" for
- * the real one). 1 with one line in why, 0 otherwise. */
-int ic_pmu_hybrid(const char *root, char *why, size_t why_len);
-
-/* This CPU's vendor, family and model from CPUID (display family and
- * model); IC_VENDOR_OTHER, 0, 0 off x86. */
-void ic_cpu_ident_read(struct ic_cpu_ident *cpu);
 
 /* Pure: the canary a set's counts pass before any is trusted. value and
  * valid as ic_ctr_set_stop() left them, ops the operations run meanwhile.
