@@ -22,6 +22,10 @@ for want in machine_governor=powersave 'machine_boost=on (cpufreq)' machine_nmi_
 done
 IC_MACHINE_ROOT="$work/vm" "$cli" --sample-ms 0 > "$work/conf.vm" || fail "machine_state (env root)"
 grep -q '^machine_governor=not readable: no cpufreq' "$work/conf.vm" || fail "vm governor: $(cat "$work/conf.vm")"
+# --shell: lines run.conf can hold, which a shell sources back to the values.
+"$cli" --shell --root "$work/hot" --sample-ms 0 > "$work/shell" || fail "machine_state --shell"
+got=$(. "$work/shell" && printf '%s|%s' "$machine_boost" "$machine_load") || fail "sourcing --shell output"
+[ "$got" = "on (cpufreq)|0.10 0.05 0.01 on 2 CPUs" ] || fail "sourced back: $got"
 # Bad input: exit 2, one line, nothing on stdout.
 "$cli" --sample-ms x > "$work/out" 2> "$work/err"
 [ $? -eq 2 ] || fail "bad --sample-ms did not exit 2"
