@@ -20,17 +20,20 @@ static int ml_unreadable(FILE *f, const char *what, const char *v)
 {
 	if (strncmp(v, ML_UNREADABLE, strlen(ML_UNREADABLE)))
 		return 0;
-	/* "not readable: why" becomes "not readable (why)": not "ok". */
+	/* Said as such, never as "ok". */
 	const char *why = v + strlen(ML_UNREADABLE);
 	while (*why == ':' || *why == ' ')
 		why++;
-	fprintf(f, "  - %s: not readable%s%s%s\n", what, *why ? " (" : "", why, *why ? ")" : "");
+	fprintf(f, "  - %s: not readable%s%s\n", what, *why ? ": " : "", why);
 	return 1;
 }
 
+/* fix: a command (set in code), or words when it starts with a capital. */
 static void ml_fix(FILE *f, const char *what, const char *v, const char *effect, const char *fix)
 {
-	fprintf(f, "  - %s: **%s**: %s. Fix: `%s`\n", what, v, effect, fix);
+	int words = fix[0] >= 'A' && fix[0] <= 'Z';
+	fprintf(f, "  - %s: **%s**: %s. Fix: %s%s%s\n", what, v, effect, words ? "" : "`", fix,
+		words ? "" : "`");
 }
 
 static const char *ml_get(ic_machine_get_fn get, void *arg, const char *key)
@@ -135,7 +138,7 @@ void ic_machine_lines_from(FILE *f, ic_machine_get_fn get, void *arg)
 	if (*v && !ml_unreadable(f, "Load average", v)) {
 		if (atof(v) >= 0.5)
 			ml_fix(f, "Load average", v, "other work ran on this machine over the last "
-			       "minute", "stop it, or measure when the machine is idle (`uptime`)");
+			       "minute", "Stop it, or measure when the machine is idle (`uptime` shows the load).");
 		else
 			ml_fine(&ok, "load", v);
 	}
@@ -145,7 +148,7 @@ void ic_machine_lines_from(FILE *f, ic_machine_get_fn get, void *arg)
 			fputs("  - Other busy processes: not sampled\n", f);
 		else if (!strncmp(v, "pid ", 4))
 			ml_fix(f, "Other busy processes", v, "they take CPU time and caches from the run",
-			       "stop them (`kill PID`) or wait for them to finish");
+			       "Stop them (`kill PID`) or wait for them to finish.");
 		else
 			ml_fine(&ok, "other processes:", v);
 	}

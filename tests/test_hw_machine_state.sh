@@ -59,8 +59,8 @@ grep -qxF '  - Fine as they are: perf_event_paranoid 2; load 0.10 0.05 0.01 on 2
 	fail "hot: the fine ones are not listed alone"
 check hot '  - Other busy processes: not sampled'
 summ vm > "$work/vm.md"
-check vm '  - Frequency governor: not readable (no cpufreq under /sys/devices/system/cpu/cpu*/'
-check vm '  - Boost (turbo): not readable ('
+check vm '  - Frequency governor: not readable: no cpufreq under /sys/devices/system/cpu/cpu*/'
+check vm '  - Boost (turbo): not readable: no intel_pstate/no_turbo'
 grep -q 'governor performance\|Frequency governor: \*\*' "$work/vm.md" && fail "vm: the governor is said to be ok or bad"
 grep -q 'NMI watchdog: \*\*' "$work/vm.md" && fail "vm: watchdog off flagged"
 # A run from before: one line that says so.
