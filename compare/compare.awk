@@ -88,7 +88,6 @@ kind == "?" || $0 == "" { next }
 		rverdict[R] = col("verdict"); rwinner[R] = col("small_n_winner")
 		rblo[R] = col("bracket_lo"); rbhi[R] = col("bracket_hi")
 		rcounts[R] = dash(col("compare_faster")) " / " dash(col("baseline_faster")) " / " dash(col("unresolved"))
-		rlone[R] = col("lone_sites")
 	} else {
 		rform[R] = col("form"); rbytes[R] = col("code_bytes_per_site")
 	}
@@ -117,7 +116,7 @@ END {
 		key = id " " rpair[r]
 		if (rkind[r] == "x") {
 			verdict[key, k] = rverdict[r]; winner[key, k] = rwinner[r]; blo[key, k] = rblo[r]; bhi[key, k] = rbhi[r]
-			counts[key, k] = rcounts[r]; lone[key, k] = rlone[r]
+			counts[key, k] = rcounts[r]
 			continue
 		}
 		if (rratio[r] == "") continue   # not measured at this N
@@ -238,7 +237,6 @@ END {
 		line = "| small-N winner"; for (k = 1; k <= K; k++) line = line " | " dash(winner[key, k]); print line " |" > md
 		line = "| points resolved " fp[1] " / " fp[2] " / neither"
 		for (k = 1; k <= K; k++) line = line " | " dash(counts[key, k]); print line " |" > md
-		line = "| single resolved point set aside"; for (k = 1; k <= K; k++) line = line " | " dash(lone[key, k]); print line " |" > md
 		line = "| code bytes per site " fp[1] " / " fp[2]
 		for (k = 1; k <= K; k++) line = line " | " dash(bytes[k, id, fp[1]]) " / " dash(bytes[k, id, fp[2]])
 		print line " |\n" > md

@@ -77,6 +77,7 @@ struct ic_file {
 	int variant;               /* index of its (layout_seed, layout_variant) in
 	                            * ic_results.layouts; variant 0 when absent */
 	size_t build;              /* index in ic_results.builds */
+	double mtime;              /* when it was written (s): the processes' time order */
 };
 
 /* A process's share of one point: the median of its repetitions' time
@@ -130,9 +131,12 @@ struct ic_ratio {
 	double ratio;              /* geometric mean over variants of each process's
 	                            * ratio of the forms' medians */
 	double lo, hi;             /* its 95% interval (this N alone) */
-	double band_lo, band_hi;   /* simultaneous 95% band over the series' N
-	                            * (Bonferroni): what decides the side */
-	double p;                  /* two-sided, from the t statistic of the log ratio */
+	double band_lo, band_hi;   /* family-wise 95% band over the series' N
+	                            * (Holm's step-down): what decides the side */
+	double p;                  /* two-sided, from the t statistic of the log
+	                            * ratio; this N alone (uncorrected) */
+	double p_holm;             /* p adjusted by Holm over the series' N */
+	int resolved;              /* Holm resolves this N (band excludes 1) */
 	double halfwidth;          /* (band_hi - band_lo) / 2 / ratio */
 	double share_layout;       /* as in ic_point, for the log ratio */
 	double df;                 /* degrees of freedom of the interval */
@@ -142,6 +146,7 @@ struct ic_ratio {
 };
 
 struct ic_attribution;
+struct ic_states;
 
 /* One series: every form of one build, op, layout, order, filler, threads
  * and mode. */
@@ -156,6 +161,7 @@ struct ic_group {
 	struct ic_crossover xo;
 	double code_cmp, code_base;   /* median code_bytes_per_site over the series */
 	struct ic_attribution *attr;  /* attribution.h; NULL only on failure */
+	struct ic_states *states;     /* states.h; NULL only on failure */
 };
 
 struct ic_analysis_opts {
@@ -210,12 +216,18 @@ double ic_results_context_num(const struct ic_results *res, const char *key);
 
 /* The ratio num/den of one series at every N where both forms have a time,
  * with the machinery of compare/baseline: per process the ratio of the two
- * medians, the nested t interval over variants, and the Bonferroni band
+ * medians, the nested t interval over variants, and the Holm band
  * over the series' N (at opts->family), its noisy flag and side. *out is
  * malloc'd (NULL with *n = 0 when no N has both). Returns 0, or -1 when
  * memory runs out. */
 int ic_results_ratio_series(const struct ic_group *g, const char *num, const char *den,
 			    const struct ic_analysis_opts *opts, struct ic_ratio **out, size_t *n);
+
+/* The same from the processes (units, file indices) with keep[unit] != 0
+ * only: e.g. the processes of one state (states.h). */
+int ic_results_ratio_series_keep(const struct ic_group *g, const char *num, const char *den,
+				 const unsigned char *keep, const struct ic_analysis_opts *opts,
+				 struct ic_ratio **out, size_t *n);
 
 /* The ratio of ratios (a/a0)/(b/b0) per N, formed within each process that
  * ran all four forms, with the same interval and band: e.g. how much more

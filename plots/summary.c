@@ -136,9 +136,6 @@ static void summary_statement(FILE *f, const struct ic_results *res, const struc
 		if (nwin == gr->nratios)
 			fprintf(f, "%s is faster over the whole range N = %s; no crossover",
 				summary_form_of(res, side), summary_range(runs, sizeof(runs), nmin, nmax));
-		else if (isfinite(xo->lone_sites))
-			fprintf(f, "%s is faster at N = %s; not resolved at N = %s", summary_form_of(res, side),
-				summary_side_runs(runs, sizeof(runs), gr, side), uruns);
 		else
 			fprintf(f, "%s is faster at N = %s and no N is resolved the other way, so no "
 				"crossover is shown; not resolved at N = %s", summary_form_of(res, side),
@@ -159,10 +156,6 @@ static void summary_statement(FILE *f, const struct ic_results *res, const struc
 				"N = %s at family-wise 95%%", c, b,
 				summary_range(runs, sizeof(runs), nmin, nmax));
 	}
-	if (isfinite(xo->lone_sites))
-		fprintf(f, "; %s is resolved ahead at N = %.0f alone: one point cannot set a "
-			"direction, so no crossover is stated", summary_form_of(res, xo->lone_side),
-			xo->lone_sites);
 }
 
 static size_t summary_noisy_count(const struct ic_group *gr)
@@ -696,10 +689,14 @@ static void summary_method(FILE *f, const struct ic_results *res)
 	else
 		fputs("- Intervals: Student's t over processes of **one** layout: they do not hold the "
 		      "spread between layouts, so they speak for this build's code placement only.\n", f);
-	fprintf(f, "- Band: each series' points are judged together. The band at N is the t interval "
-		"at %g / m (Bonferroni over the m points of the series), so that all m hold at once "
-		"with probability 95%% or more. A form is faster at N only when the whole band is on "
-		"its side of 1.\n", res->opts.family);
+	fprintf(f, "- Band: each series' points are judged together by Holm's step-down: with the m "
+		"points' p-values in ascending order, the j-th is resolved while it is at most %g / "
+		"(m - j + 1) and every smaller one was resolved. The band at a resolved N is its t "
+		"interval at that level; elsewhere at the level of the step that failed. The chance of "
+		"any wrongly resolved N in a series stays at most %g%% (as with Bonferroni), but only "
+		"the strongest point pays the full m. A form is faster at N only when the whole band is "
+		"on its side of 1. The p column is this N's alone (uncorrected); ratios.csv also has "
+		"p_holm.\n", res->opts.family, 100.0 * res->opts.family);
 	for (size_t g = 0; g < res->ngroups; g++)
 		if (res->groups[g].filler) {
 			fputs("- Filler: in a series with filler (F bytes of other straight-line code at every "
@@ -719,11 +716,11 @@ static void summary_method(FILE *f, const struct ic_results *res)
 	      "within each process, with the interval and band above; a per-N line's band holds "
 	      "over that line's N, not over all lines at once. A component is stated only where its "
 	      "band (per-N lines) or interval (single comparisons) excludes 1.\n", f);
-	fprintf(f, "- Crossover rule: the points resolved by the band, in ascending N, may switch "
-		"side once; the crossover is then the bracket (A, B) between the last N resolved for the "
-		"first winner and the first N resolved for the other, with no point estimate inside. A "
-		"side needs %d resolved points: a single one is named and set aside. More than one "
-		"switch is a conflict and nothing is claimed.\n", IC_CROSSOVER_MIN_POINTS);
+	fputs("- Crossover rule: every point resolved by the band counts, the first and last N "
+	      "included; in ascending N they may switch side once. The crossover is then the bracket "
+	      "(A, B) between the last N resolved for the first winner and the first N resolved for "
+	      "the other, with no point estimate inside. More than one switch is a conflict and "
+	      "nothing is claimed.\n", f);
 	if (vmax >= 2)
 		fprintf(f, "- Layout share: of the process-to-process variance of the log ratio, the part "
 			"between layout variants (one-way random-effects ANOVA). %zu of %zu ratio points have "

@@ -98,7 +98,7 @@ int ic_tables_ratios_write(FILE *f, const struct ic_results *res)
 {
 	fputs("op,layout,order,sites,threads,mode,compare,baseline,ns_compare,ns_baseline,ratio,"
 	      "ratio_ci_lo,ratio_ci_hi,p_value,cv_compare,cv_baseline,reps_compare,reps_baseline,"
-	      "noisy,faster,band_lo,band_hi,variants,processes,layout_share,df,filler", f);
+	      "noisy,faster,band_lo,band_hi,variants,processes,layout_share,df,p_holm,filler", f);
 	tables_build_header(f);
 	for (size_t g = 0; g < res->ngroups; g++) {
 		const struct ic_group *gr = &res->groups[g];
@@ -123,6 +123,7 @@ int ic_tables_ratios_write(FILE *f, const struct ic_results *res)
 			fprintf(f, "%zu,%zu,", r->nvariants, r->nunits);
 			tables_num(f, r->share_layout, "%.4f", ',');
 			tables_num(f, r->df, "%g", ',');
+			tables_num(f, r->p_holm, "%.4g", ',');
 			fprintf(f, "%lu", gr->filler);
 			tables_build(f, res, gr->build);
 			fputc('\n', f);
@@ -135,7 +136,7 @@ int ic_tables_crossover_write(FILE *f, const struct ic_results *res)
 {
 	fputs("op,layout,order,threads,mode,compare,baseline,verdict,small_n_winner,"
 	      "crossover_sites,crossover_ci_lo,crossover_ci_hi,bracket_lo,bracket_hi,"
-	      "points,compare_faster,baseline_faster,unresolved,sites_min,sites_max,lone_sites,"
+	      "points,compare_faster,baseline_faster,unresolved,sites_min,sites_max,"
 	      "switches,filler", f);
 	tables_build_header(f);
 	for (size_t g = 0; g < res->ngroups; g++) {
@@ -160,8 +161,6 @@ int ic_tables_crossover_write(FILE *f, const struct ic_results *res)
 				gr->ratios[gr->nratios - 1].cmp->sites);
 		else
 			fputc(',', f);
-		fputc(',', f);
-		tables_num(f, xo->lone_sites, "%.0f", 0);
 		fprintf(f, ",%zu,%lu", xo->switches, gr->filler);
 		tables_build(f, res, gr->build);
 		fputc('\n', f);

@@ -68,7 +68,7 @@ r=$(row "$pts" inline 1 0)
 [ "$(col "$pts" ns_per_op "$r")" = "$(col "$pts" ns_gross_per_op "$r")" ] || fail "filler 0 gross: $r"
 
 rat=$out/ratios.csv
-head -n 1 "$rat" | grep -q ',df,filler,compiler,cflags,body,lock,lto$' || fail "ratios.csv must end with filler and the build"
+head -n 1 "$rat" | grep -q ',df,p_holm,filler,compiler,cflags,body,lock,lto$' || fail "ratios.csv must end with filler and the build"
 awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	$c["filler"] == 512 && $c["sites"] == 1 { found = 1; if ($c["ratio"] != "0.714286" || $c["processes"] != 6) bad = 1 }
 	END { exit !(found && !bad) }' "$rat" || fail "ratio of nets 5/7 from 6 processes: $(grep ',512$' "$rat" | head -n 1)"
