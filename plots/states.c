@@ -278,7 +278,8 @@ static int states_split(struct ic_states *s)
 	if (nf >= IC_STATES_MIN_PROC) {
 		stat = ic_states_split(x, nf, &k, &s->gap, &s->within);
 		s->critical = ic_states_critical(nf, IC_STATES_QUANTILE);
-		if (stat > s->critical && s->gap > IC_STATES_OWN * s->own_median) {
+		if (stat > fmax(s->critical, IC_STATES_SEPARATION) &&
+		    s->gap > IC_STATES_OWN * s->own_median) {
 			s->nstates = 2;
 			for (size_t p = k; p < nf; p++)
 				s->state[o[p].i] = 1;

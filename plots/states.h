@@ -14,8 +14,9 @@
  * more processes) is the one with the least within-group sum of squares.
  * Two states when both hold:
  *   1. gap / within > the 99th percentile of that statistic for a single
- *      normal sample of the same size (by simulation, fixed seed): the
- *      levels fall into two groups, not one spread;
+ *      normal sample of the same size (by simulation, fixed seed), and > 5:
+ *      the levels fall into two groups, not one spread (a uniform spread
+ *      gives about 3.5);
  *   2. gap > IC_STATES_OWN x the median own(p): the groups are further
  *      apart than a process's own ratios move, so the state belongs to the
  *      process, at every N.
@@ -30,6 +31,7 @@
 #include "results.h"
 
 #define IC_STATES_QUANTILE 0.99   /* one normal sample splits this rarely */
+#define IC_STATES_SEPARATION 5.0  /* gap over within at least, whatever the size */
 #define IC_STATES_OWN 3.0         /* gap over a process's own spread */
 #define IC_STATES_MIN_PROC 5      /* fewer processes: no split is tried */
 

@@ -7,6 +7,7 @@
 
 #include "attribution.h"
 #include "format.h"
+#include "states.h"
 #include "stats.h"
 
 /* A table cell: — when not measured. */
@@ -158,6 +159,51 @@ static void summary_statement(FILE *f, const struct ic_results *res, const struc
 	}
 }
 
+static const char *summary_follows(const struct ic_states *st)
+{
+	switch (st->follows) {
+	case IC_FOLLOWS_TIME:
+		return "the time order of the processes (all of one state ran, then all of the other)";
+	case IC_FOLLOWS_VARIANT:
+		return "the layout variant (each variant's processes share one state)";
+	case IC_FOLLOWS_TIME_RUNS:
+		return "the time order in part (the states come in runs, fewer than by chance)";
+	default:
+		return "neither the layout variant nor the time order of the processes";
+	}
+}
+
+static void summary_state_level(FILE *f, const struct ic_state *st)
+{
+	fprintf(f, "%.2f", st->level);
+	if (isfinite(st->lo))
+		fprintf(f, " [%.2f–%.2f]", st->lo, st->hi);
+}
+
+/* With two states: each with its ratio, share and verdict. */
+static void summary_states_verdict(FILE *f, const struct ic_results *res, const struct ic_group *gr)
+{
+	const struct ic_states *st = gr->states;
+
+	if (!st || st->nstates != 2)
+		return;
+	fprintf(f, " **Two states**: %s/%s ", res->opts.compare, res->opts.baseline);
+	summary_state_level(f, &st->st[0]);
+	fprintf(f, " in %zu of %zu processes, ", st->st[0].nproc, st->nproc);
+	summary_state_level(f, &st->st[1]);
+	fprintf(f, " in %zu; the split follows %s.", st->st[1].nproc, summary_follows(st));
+	for (int k = 0; k < 2; k++) {
+		struct ic_group v = *gr;
+
+		v.ratios = st->st[k].ratios;
+		v.nratios = st->st[k].nratios;
+		v.xo = st->st[k].xo;
+		fprintf(f, " In the %.2f state: ", st->st[k].level);
+		summary_statement(f, res, &v);
+		fputc('.', f);
+	}
+}
+
 static size_t summary_noisy_count(const struct ic_group *gr)
 {
 	size_t n = 0;
@@ -191,8 +237,11 @@ static void summary_recommendation(FILE *f, const struct ic_results *res, const 
 		fprintf(f, "with %s filler per site (times net of it), ",
 			ic_fmt_bytes(fb, sizeof(fb), (double)gr->filler));
 	fprintf(f, "%s: ", ic_fmt_threads_mode(tm, sizeof(tm), gr));
+	if (gr->states && gr->states->nstates == 2)
+		fputs("pooled over two states, ", f);
 	summary_statement(f, res, gr);
 	fputc('.', f);
+	summary_states_verdict(f, res, gr);
 	if (noisy == gr->nratios && noisy)
 		fprintf(f, " Every point's band is wider than ±%g%%: only differences larger than "
 			"that can be resolved here.", 100.0 * res->opts.noise_ci);
@@ -365,6 +414,59 @@ static void summary_left_out(FILE *f, const struct ic_group *gr)
 	fputs("\n\n", f);
 }
 
+/* The states rule's figures, and with two states each state's ratios. */
+static void summary_states(FILE *f, const struct ic_results *res, const struct ic_group *gr)
+{
+	const struct ic_states *st = gr->states;
+
+	if (!st || !st->nproc)
+		return;
+	if (st->nstates == 1) {
+		fprintf(f, "States: one (%zu processes", st->nproc);
+		if (isfinite(st->within) && st->within > 0.0)
+			fprintf(f, "; their best split is %.1f within-group SDs apart, under the %.1f that "
+				"marks two states", st->gap / st->within, fmax(st->critical, IC_STATES_SEPARATION));
+		else if (st->nproc < IC_STATES_MIN_PROC)
+			fprintf(f, "; fewer than %d: no split tried", IC_STATES_MIN_PROC);
+		fputs("). Each process's ratio is a dot on the ratio chart (process_ratios.csv).\n\n", f);
+		return;
+	}
+	fprintf(f, "States: **two**. The processes' levels split %.1f within-group SDs apart (over "
+		"the %.1f that marks two states) and %.2f in log ratio, %.0fx a process's own spread "
+		"across N (%.3f). The split follows %s (in time order: %zu runs", st->gap / st->within,
+		fmax(st->critical, IC_STATES_SEPARATION), st->gap,
+		st->own_median > 0.0 ? st->gap / st->own_median : INFINITY, st->own_median,
+		summary_follows(st), st->time_runs);
+	if (isfinite(st->time_p))
+		fprintf(f, ", p = %.2g", st->time_p);
+	fprintf(f, "; %zu of %zu layout variants with 2+ processes hold both states). Each state "
+		"from its own processes:\n\n", st->variants_both, st->variants_multi);
+	fprintf(f, "| N | state 1: %zu processes, %s/%s [95%% CI] | band | faster | state 2: %zu "
+		"processes [95%% CI] | band | faster |\n|---:|---:|---:|:---:|---:|---:|:---:|\n",
+		st->st[0].nproc, res->opts.compare, res->opts.baseline, st->st[1].nproc);
+	for (size_t i = 0; i < st->st[0].nratios || i < st->st[1].nratios; i++) {
+		const struct ic_ratio *r[2] = {
+			i < st->st[0].nratios ? &st->st[0].ratios[i] : NULL,
+			i < st->st[1].nratios ? &st->st[1].ratios[i] : NULL,
+		};
+
+		fprintf(f, "| %lu", r[0] ? r[0]->sites : r[1]->sites);
+		for (int k = 0; k < 2; k++) {
+			fputs(" | ", f);
+			if (!r[k]) {
+				fputs("— | — | —", f);
+				continue;
+			}
+			summary_ratio_cell(f, r[k]);
+			fputs(" | ", f);
+			summary_band_cell(f, r[k]);
+			fprintf(f, " | %s", r[k]->side == IC_SIDE_UNRESOLVED ? "" : summary_form_of(res, r[k]->side));
+		}
+		fputs(" |\n", f);
+	}
+	fputc('\n', f);
+}
+
 static void summary_evidence(FILE *f, const struct ic_results *res, const struct ic_group *gr)
 {
 	const char *c = res->opts.compare, *b = res->opts.baseline, *ci = summary_ci_label(gr);
@@ -411,6 +513,7 @@ static void summary_evidence(FILE *f, const struct ic_results *res, const struct
 	fputc('\n', f);
 	if (!any)
 		fputs("L1i misses were not measured for this series (— = not measured, not zero).\n\n", f);
+	summary_states(f, res, gr);
 }
 
 /* What the sites' own mark costs (form mark: sites that do only the mark),

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "format.h"
+#include "states.h"
 
 /* A number field (empty when not measured), then sep unless sep is 0. */
 static void tables_num(FILE *f, double x, const char *fmt, char sep)
@@ -132,12 +133,90 @@ int ic_tables_ratios_write(FILE *f, const struct ic_results *res)
 	return ferror(f) ? -1 : 0;
 }
 
+const char *ic_tables_follows_name(enum ic_states_follows f)
+{
+	switch (f) {
+	case IC_FOLLOWS_VARIANT:
+		return "layout_variant";
+	case IC_FOLLOWS_TIME:
+		return "time_order";
+	case IC_FOLLOWS_TIME_RUNS:
+		return "time_clusters";
+	default:
+		return "neither";
+	}
+}
+
+/* ",states,<state 1 x 5>,<state 2 x 5>,follows": state 2 empty with one. */
+static void tables_states(FILE *f, const struct ic_states *s)
+{
+	fprintf(f, ",%zu", s ? s->nstates : 0);
+	for (int k = 0; k < 2; k++) {
+		const struct ic_state *st = s && (size_t)k < s->nstates ? &s->st[k] : NULL;
+
+		if (!st) {
+			fputs(",,,,,", f);
+			continue;
+		}
+		fprintf(f, ",%zu,", st->nproc);
+		tables_num(f, st->level, "%.6f", ',');
+		tables_num(f, st->lo, "%.6f", ',');
+		tables_num(f, st->hi, "%.6f", ',');
+		if (s->nstates == 2)
+			fputs(ic_verdict_name(st->xo.verdict), f);
+	}
+	fprintf(f, ",%s", s && s->nstates == 2 ? ic_tables_follows_name(s->follows) : "");
+}
+
+/* The process's file name without directory and .json. */
+static void tables_process(FILE *f, const struct ic_results *res, unsigned unit)
+{
+	const char *path = unit < res->nfiles ? res->files[unit]->path : "", *b = strrchr(path, '/');
+	size_t n;
+
+	b = b ? b + 1 : path;
+	n = strlen(b);
+	if (n > 5 && !strcmp(b + n - 5, ".json"))
+		n -= 5;
+	fprintf(f, "%.*s", (int)n, b);
+}
+
+int ic_tables_process_ratios_write(FILE *f, const struct ic_results *res)
+{
+	fputs("op,layout,order,threads,mode,filler,compare,baseline,sites,process,variant,time_rank,"
+	      "state,states,ratio", f);
+	tables_build_header(f);
+	for (size_t g = 0; g < res->ngroups; g++) {
+		const struct ic_group *gr = &res->groups[g];
+		const struct ic_states *s = gr->states;
+
+		for (size_t i = 0; s && i < s->nsites; i++)
+			for (size_t p = 0; p < s->nproc; p++) {
+				double y = s->logr[i * s->nproc + p];
+
+				if (!isfinite(y))
+					continue;
+				fprintf(f, "%s,%s,%s,%lu,%s,%lu,%s,%s,%lu,", gr->op, gr->layout, gr->order,
+					gr->threads, gr->mode, gr->filler, res->opts.compare,
+					res->opts.baseline, s->sites[i]);
+				tables_process(f, res, s->unit[p]);
+				fprintf(f, ",%d,%zu,%d,%zu,%.6f", s->variant[p], s->time_rank[p],
+					s->state[p] + 1, s->nstates, exp(y));
+				tables_build(f, res, gr->build);
+				fputc('\n', f);
+			}
+	}
+	return ferror(f) ? -1 : 0;
+}
+
 int ic_tables_crossover_write(FILE *f, const struct ic_results *res)
 {
 	fputs("op,layout,order,threads,mode,compare,baseline,verdict,small_n_winner,"
 	      "crossover_sites,crossover_ci_lo,crossover_ci_hi,bracket_lo,bracket_hi,"
-	      "points,compare_faster,baseline_faster,unresolved,sites_min,sites_max,"
-	      "switches,filler", f);
+	      "points,compare_faster,baseline_faster,unresolved,sites_min,sites_max,states,"
+	      "state1_processes,state1_ratio,state1_ci_lo,state1_ci_hi,state1_verdict,"
+	      "state2_processes,state2_ratio,state2_ci_lo,state2_ci_hi,state2_verdict,"
+	      "states_follow,switches,filler", f);
 	tables_build_header(f);
 	for (size_t g = 0; g < res->ngroups; g++) {
 		const struct ic_group *gr = &res->groups[g];
@@ -161,6 +240,7 @@ int ic_tables_crossover_write(FILE *f, const struct ic_results *res)
 				gr->ratios[gr->nratios - 1].cmp->sites);
 		else
 			fputc(',', f);
+		tables_states(f, gr->states);
 		fprintf(f, ",%zu,%lu", xo->switches, gr->filler);
 		tables_build(f, res, gr->build);
 		fputc('\n', f);
