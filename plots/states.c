@@ -138,7 +138,8 @@ static double states_median(const double *x, size_t n, double *buf)
 
 /* The processes, their log ratios at every N and their repetitions'
  * standard error of it (rse, same layout). */
-static int states_collect(struct ic_states *s, const struct ic_group *g, double **rse)
+static int states_collect(struct ic_states *s, const struct ic_group *g, double **rse,
+			  double **rep1)
 {
 	size_t cap = 0;
 
@@ -171,9 +172,11 @@ static int states_collect(struct ic_states *s, const struct ic_group *g, double 
 	s->sites = malloc((s->nsites ? s->nsites : 1) * sizeof(*s->sites));
 	s->logr = malloc((s->nsites * s->nproc + 1) * sizeof(*s->logr));
 	*rse = malloc((s->nsites * s->nproc + 1) * sizeof(**rse));
+	*rep1 = malloc((s->nsites * s->nproc + 1) * sizeof(**rep1));
 	s->variant = calloc(s->nproc ? s->nproc : 1, sizeof(*s->variant));
-	if (!s->sites || !s->logr || !*rse || !s->variant)
+	if (!s->sites || !s->logr || !*rse || !*rep1 || !s->variant)
 		return -1;
+	s->reps = NAN;
 	for (size_t i = 0; i < g->nratios; i++) {
 		const struct ic_point *c = g->ratios[i].cmp, *b = g->ratios[i].base;
 		/* Repetitions per process of each form, for the median's error. */
@@ -181,20 +184,119 @@ static int states_collect(struct ic_states *s, const struct ic_group *g, double 
 		double rb = b->nunits_gross ? (double)b->nreps / (double)b->nunits_gross : NAN;
 
 		s->sites[i] = g->ratios[i].sites;
+		if (i == 0)
+			s->reps = fmin(rc, rb);
 		for (size_t p = 0; p < s->nproc; p++) {
 			const struct ic_unit *uc = states_unit(c, s->unit[p]), *ub = states_unit(b, s->unit[p]);
 			double *y = &s->logr[i * s->nproc + p], *e = &(*rse)[i * s->nproc + p];
+			double *e1 = &(*rep1)[i * s->nproc + p];
 
-			*y = *e = NAN;
+			*y = *e = *e1 = NAN;
 			if (!uc || !ub || !(uc->med > 0.0) || !(ub->med > 0.0))
 				continue;
 			*y = log(uc->med / ub->med);
 			/* The median's standard error is about 1.2533 sigma / sqrt(r). */
 			*e = 1.2533 * sqrt(uc->cv * uc->cv / rc + ub->cv * ub->cv / rb);
+			*e1 = uc->cv * uc->cv + ub->cv * ub->cv;
 			s->variant[p] = uc->variant;
 		}
 	}
 	return 0;
+}
+
+/* One N's figures for states_variance: the between-variant component and
+ * the mean square between processes within variants. */
+static void states_anova(const double *y, const int *cl, size_t n, double *vb, double *msw)
+{
+	double all = 0.0, ssb = 0.0, ssw = 0.0, sum_n2 = 0.0;
+	size_t k = 0;
+
+	*vb = *msw = NAN;
+	for (size_t i = 0; i < n; i++)
+		all += y[i] / (double)n;
+	for (size_t i = 0; i < n; i++) {
+		double m = 0.0;
+		size_t c = 0, first = 1;
+
+		for (size_t j = 0; j < i && first; j++)
+			first = cl[j] != cl[i];
+		if (!first)
+			continue;
+		for (size_t j = i; j < n; j++)
+			if (cl[j] == cl[i]) {
+				m += y[j];
+				c++;
+			}
+		m /= (double)c;
+		for (size_t j = i; j < n; j++)
+			if (cl[j] == cl[i])
+				ssw += (y[j] - m) * (y[j] - m);
+		ssb += (double)c * (m - all) * (m - all);
+		sum_n2 += (double)c * (double)c;
+		k++;
+	}
+	if (n > k)
+		*msw = ssw / (double)(n - k);
+	if (k >= 2 && n > k)
+		*vb = fmax(0.0, (ssb / (double)(k - 1) - *msw) /
+			   (((double)n - sum_n2 / (double)n) / (double)(k - 1)));
+	if (k == 1 && n >= 2)
+		*msw = ssw / (double)(n - 1);
+}
+
+/* The variance components of states.h, from the log ratios, the processes'
+ * states and the repetitions' variance of each process median (rse^2). */
+static int states_variance(struct ic_states *s, const double *rse, const double *rep1)
+{
+	size_t np = s->nproc, nn = s->nsites;
+	double *y = malloc((np + 1) * sizeof(*y)), *z = malloc((np + 1) * sizeof(*z));
+	double *vv = malloc((nn + 1) * sizeof(*vv)), *vp = malloc((nn + 1) * sizeof(*vp));
+	double *vs = malloc((nn + 1) * sizeof(*vs)), *buf = malloc((np * nn + nn + 1) * sizeof(*buf));
+	int *cl = malloc((np + 1) * sizeof(*cl)), *one = calloc(np + 1, sizeof(*one));
+
+	if (!y || !z || !vv || !vp || !vs || !buf || !cl || !one)
+		goto out;
+	for (size_t i = 0; i < nn; i++) {
+		double rep = 0.0, mean[2] = { 0.0, 0.0 }, msw_state, vb_state;
+		size_t m = 0, cnt[2] = { 0, 0 };
+
+		for (size_t p = 0; p < np; p++) {
+			double v = s->logr[i * np + p], e = rse[i * np + p];
+
+			if (!isfinite(v))
+				continue;
+			y[m] = v;
+			cl[m] = s->variant[p];
+			rep += isfinite(e) ? e * e : 0.0;
+			mean[s->state[p]] += v;
+			cnt[s->state[p]]++;
+			m++;
+		}
+		vv[i] = vp[i] = vs[i] = NAN;
+		if (m < 2)
+			continue;
+		rep /= (double)m;
+		states_anova(y, cl, m, &vv[i], &vp[i]);
+		vp[i] = fmax(0.0, vp[i] - rep);
+		/* Within a state: each process less its state's mean at this N. */
+		for (int k = 0; k < 2; k++)
+			mean[k] = cnt[k] ? mean[k] / (double)cnt[k] : 0.0;
+		m = 0;
+		for (size_t p = 0; p < np; p++)
+			if (isfinite(s->logr[i * np + p]))
+				z[m++] = s->logr[i * np + p] - mean[s->state[p]];
+		states_anova(z, one, m, &vb_state, &msw_state);
+		vs[i] = fmax(0.0, msw_state * (double)(m - 1) / (double)(m > s->nstates ? m - s->nstates : 1) - rep);
+	}
+	s->var_variant = states_median(vv, nn, buf);
+	s->var_process = states_median(vp, nn, buf);
+	s->var_process_state = states_median(vs, nn, buf);
+	s->var_rep = states_median(rep1, np * nn, buf);
+	free(y); free(z); free(vv); free(vp); free(vs); free(buf); free(cl); free(one);
+	return 0;
+out:
+	free(y); free(z); free(vv); free(vp); free(vs); free(buf); free(cl); free(one);
+	return -1;
 }
 
 /* level(p) and own(p) of states.h. */
@@ -423,17 +525,19 @@ struct ic_states *ic_states_analyse(const struct ic_results *res, const struct i
 				    const struct ic_analysis_opts *opts)
 {
 	struct ic_states *s = calloc(1, sizeof(*s));
-	double *rse = NULL;
+	double *rse = NULL, *rep1 = NULL;
 
 	if (!s)
 		return NULL;
-	if (states_collect(s, g, &rse) || states_levels(s, rse) || states_split(s) ||
-	    states_follows(s, res) || states_state(s, 0, res, g, opts) ||
-	    (s->nstates == 2 && states_state(s, 1, res, g, opts))) {
+	if (states_collect(s, g, &rse, &rep1) || states_levels(s, rse) || states_split(s) ||
+	    states_variance(s, rse, rep1) || states_follows(s, res) ||
+	    states_state(s, 0, res, g, opts) || (s->nstates == 2 && states_state(s, 1, res, g, opts))) {
 		free(rse);
+		free(rep1);
 		ic_states_free(s);
 		return NULL;
 	}
 	free(rse);
+	free(rep1);
 	return s;
 }

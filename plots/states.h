@@ -73,6 +73,13 @@ struct ic_states {
 	double time_p;             /* one-sided runs test */
 	size_t variants_both;      /* variants holding processes of both states */
 	size_t variants_multi;     /* variants with 2+ processes */
+
+	/* Variance of the log ratio at each level, the median over N of a
+	 * one-way analysis per N (NAN where not estimable): between layout
+	 * variants; between processes of a variant beyond what their
+	 * repetitions explain (all, and within a state); one repetition's. */
+	double var_variant, var_process, var_process_state, var_rep;
+	double reps;               /* repetitions per process and form (median) */
 };
 
 /* The states of one analysed series (its ratios computed). NULL when

@@ -864,6 +864,61 @@ static void summary_method(FILE *f, const struct ic_results *res)
 	fputs(".\n", f);
 }
 
+/* A variance of a log ratio as the SD in percent; — when not estimable. */
+static void summary_sd(FILE *f, double var)
+{
+	if (isfinite(var))
+		fprintf(f, " | %.2f%%", 100.0 * sqrt(var));
+	else
+		fputs(" | —", f);
+}
+
+/* The spread of the ratio at each level of the design, per series, and
+ * what it says about spending the time (Kalibera and Jones 2013). */
+static void summary_variance(FILE *f, const struct ic_results *res)
+{
+	double worst = NAN;
+
+	fputs("## Where the variance is\n\n", f);
+	fprintf(f, "SD of the log ratio %s/%s at each level of the design, measured in this run "
+		"(the median over N of a one-way analysis at each N): between layout variants; between "
+		"processes of one variant beyond what their repetitions explain (all processes, and "
+		"within a state); and of one repetition.\n\n", res->opts.compare, res->opts.baseline);
+	fputs("| series | layout variant | process | process within a state | one repetition | "
+	      "repetitions per process | processes | states |\n"
+	      "|---|---:|---:|---:|---:|---:|---:|---:|\n", f);
+	for (size_t g = 0; g < res->ngroups; g++) {
+		const struct ic_states *st = res->groups[g].states;
+		char t[512];
+
+		if (!st || !st->nproc)
+			continue;
+		fprintf(f, "| %s", ic_fmt_series(t, sizeof(t), res, &res->groups[g]));
+		summary_sd(f, st->var_variant);
+		summary_sd(f, st->var_process);
+		summary_sd(f, st->var_process_state);
+		summary_sd(f, st->var_rep);
+		fprintf(f, " | %.0f | %zu | %zu |\n", st->reps, st->nproc, st->nstates);
+		if (isfinite(st->var_process) && isfinite(st->var_rep) && st->var_rep > 0.0) {
+			double r = st->var_process / (st->var_rep / st->reps);
+
+			worst = isfinite(worst) ? fmax(worst, r) : r;
+		}
+	}
+	fputs("\nDesign (Kalibera and Jones, \"Rigorous Benchmarking in Reasonable Time\", ISMM "
+	      "2013): each level's variance reaches the ratio divided by the number of draws at that "
+	      "level and those above it, so the budget goes where the variance is. With a process "
+	      "start costing c_p and a repetition c_r, the repetitions per process that minimise "
+	      "the interval for a given time are r* = sqrt((c_p / c_r) x (repetition variance / "
+	      "process variance)). Where processes differ far more than repetitions, r* is small: "
+	      "run more and shorter processes, not longer ones. Where layout variants differ, run "
+	      "more variants rather than more processes of each.", f);
+	if (isfinite(worst))
+		fprintf(f, " Here the process variance is up to %.3g times what a process median's "
+			"repetitions contribute.", worst);
+	fputs("\n\n", f);
+}
+
 int ic_summary_write(FILE *f, const struct ic_results *res)
 {
 	fprintf(f, "# inlinecost: %s vs %s\n\n", res->opts.compare, res->opts.baseline);
@@ -883,6 +938,7 @@ int ic_summary_write(FILE *f, const struct ic_results *res)
 		summary_mark(f, res, &res->groups[g]);
 		ic_attribution_write(f, res, &res->groups[g]);
 	}
+	summary_variance(f, res);
 	summary_machine(f, res);
 	summary_counters(f, res);
 	summary_method(f, res);
