@@ -792,10 +792,7 @@ static int results_point_gross(struct ic_point *p)
 			buf[ncv++] = p->units[i].cv;
 	p->cv = ic_stats_median(buf, ncv);
 	free(buf);
-	if (results_nested_units(p->units, p->nunits, &s) < 0)
-		return -1;
-	p->ns_gross = exp(s.mean);
-	return 0;
+	return results_nested_units(p->units, p->nunits, &s) < 0 ? -1 : 0;
 }
 
 /* The time's estimate and interval from p->units (net where subtracted). */
@@ -807,6 +804,7 @@ static int results_point_stats(struct ic_point *p)
 	if (ok < 0)
 		return -1;
 	p->ci_lo = p->ci_hi = p->share_layout = NAN;
+	p->net = p->net_lo = p->net_hi = p->net_se = NAN;
 	p->med[IC_F_NS] = p->nunits ? exp(s.mean) : NAN;
 	p->nvariants = p->nunits ? s.clusters : 0;
 	p->share_layout = s.share_between;
@@ -827,38 +825,48 @@ const struct ic_point *ic_group_point(const struct ic_group *g, const char *form
 	return NULL;
 }
 
-/* In a filler series every form but mark keeps, per process, its median
- * minus the same process's mark median at the same N: the filler's own
- * time (and the mark's) is then out of every estimate, ratio and band.
- * A process without that mark point, or not slower than it, gives no net
- * value: it is left out and counted, never given a value. */
-static void results_filler_subtract(struct ic_group *g)
+/* In a filler series every form but mark gets its net time per site:
+ * per process, its median less the same process's mark median at the same
+ * N, on the linear scale (a difference can be negative, and is kept), then
+ * the nested mean over variants with its t interval. */
+static int results_filler_net(struct ic_group *g)
 {
 	for (size_t i = 0; i < g->npoints; i++) {
 		struct ic_point *p = g->points[i];
-		const struct ic_point *m;
-		size_t k = 0;
+		const struct ic_point *m = ic_group_point(g, "mark", p->sites);
+		double *y = malloc((p->nunits ? p->nunits : 1) * sizeof(*y));
+		int *cl = malloc((p->nunits ? p->nunits : 1) * sizeof(*cl));
+		struct ic_stats_nested s;
+		size_t n = 0;
 
-		if (!strcmp(p->form, "mark"))
-			continue;
-		m = ic_group_point(g, "mark", p->sites);
-		p->filler_subtracted = 1;
-		for (size_t j = 0; j < p->nunits; j++) {
-			struct ic_unit *u = &p->units[j];
-			const struct ic_unit *mu = m ? bsearch(u, m->units, m->nunits, sizeof(*u),
-							       results_cmp_unit) : NULL;
+		p->net = p->net_lo = p->net_hi = p->net_se = NAN;
+		if (!y || !cl) {
+			free(y);
+			free(cl);
+			return -1;
+		}
+		for (size_t j = 0; m && strcmp(p->form, "mark") && j < p->nunits; j++) {
+			const struct ic_unit *u = &p->units[j];
+			const struct ic_unit *mu = bsearch(u, m->units, m->nunits, sizeof(*u),
+							   results_cmp_unit);
 
-			if (!mu) {
-				p->n_no_mark++;
-			} else if (!(u->med - mu->med > 0.0)) {
-				p->n_nonpos++;
-			} else {
-				p->units[k] = *u;
-				p->units[k++].med = u->med - mu->med;
+			if (mu) {
+				y[n] = u->med - mu->med;
+				cl[n++] = u->variant;
 			}
 		}
-		p->nunits = k;
+		p->net_n = n;
+		if (n && ic_stats_nested(y, cl, n, &s) == 0) {
+			p->net_se = s.se;
+			ic_stats_nested_interval(&s, 0.05, &p->net_lo, &p->net_hi);
+		}
+		if (n)
+			p->net = s.mean;
+		p->net_near_mark = n && !(fabs(p->net) > IC_NET_NEAR * p->net_se);
+		free(y);
+		free(cl);
 	}
+	return 0;
 }
 
 /* The per-process values of a contrast: y = sum sign[i] log(med of pts[i])
@@ -1147,11 +1155,11 @@ int ic_results_analyse(struct ic_results *res, const struct ic_analysis_opts *op
 		if (!g->points)
 			return results_fail(err, errlen, "out of memory");
 		memcpy(g->points, res->points + i, g->npoints * sizeof(*g->points));
-		if (g->filler)
-			results_filler_subtract(g);
 		for (size_t k = 0; k < g->npoints; k++)
 			if (results_point_stats(g->points[k]))
 				return results_fail(err, errlen, "out of memory");
+		if (g->filler && results_filler_net(g))
+			return results_fail(err, errlen, "out of memory");
 		if (results_group(g, &res->opts))
 			return results_fail(err, errlen, "out of memory");
 		i = j;

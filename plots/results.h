@@ -16,11 +16,10 @@
  * variant was run), so it holds the spread between layouts and processes,
  * not only between repetitions (issue 8).
  *
- * In a series with filler F > 0 (every site also runs F bytes of other
- * code) each form's process median is first made net of the filler
- * baseline: the same process's median of form mark at the same N. Every
- * statistic below sees only net values; the mark point stays gross
- * (issue 9).
+ * A series with filler F > 0 (every site also runs F bytes of other code)
+ * is a whole program: every estimate, ratio and verdict is of the gross
+ * time, filler included. A per-site net figure (form - mark, linear) is
+ * kept beside it, never fed into a ratio.
  */
 #ifndef IC_RESULTS_H
 #define IC_RESULTS_H
@@ -81,7 +80,7 @@ struct ic_file {
 };
 
 /* A process's share of one point: the median of its repetitions' time
- * (net of the filler baseline where the point's is) and their cv. */
+ * and their cv. */
 struct ic_unit {
 	unsigned unit;
 	int variant;
@@ -108,19 +107,27 @@ struct ic_point {
 	                            * mean over variants of the process medians */
 	double ci_lo, ci_hi;       /* 95% interval of med[IC_F_NS]; NAN with < 2 draws */
 	double cv;                 /* of IC_F_NS within a process (median over
-	                            * processes), of the gross repetitions */
+	                            * processes) */
 	double share_layout;       /* of the process-to-process variance, the share
 	                            * between layout variants; NAN when not estimable */
 	size_t nunits, nvariants;  /* processes and layout variants that count */
 
 	/* Per-process medians every statistic uses, ascending by unit. */
 	struct ic_unit *units;
-	double ns_gross;           /* the estimate before the filler subtraction */
-	int filler_subtracted;     /* units[] are net of the series' mark point */
-	size_t nunits_gross;       /* processes that measured the point at all */
-	size_t n_no_mark;          /* of them, left out: no mark point in that process */
-	size_t n_nonpos;           /* left out: net time <= 0 */
+	size_t nunits_gross;       /* processes that measured the point (= nunits) */
+
+	/* In a filler series, every form but mark: the per-site time net of
+	 * the filler, (form - mark) per process in ns on the linear scale,
+	 * nested over variants like every interval; negatives kept. NAN where
+	 * no process ran the mark at this N. near_mark: the mark lies within
+	 * IC_NET_NEAR standard errors of the gross time (net not resolved
+	 * from 0), so no net figure is read from it. */
+	double net, net_lo, net_hi, net_se;
+	size_t net_n;
+	int net_near_mark;
 };
+
+#define IC_NET_NEAR 3.0
 
 /* A ratio at one N of one series, from the processes that ran every form
  * in it: compare/baseline, any pair, or a ratio of ratios. */

@@ -220,6 +220,49 @@ static void summary_series_title(FILE *f, const struct ic_results *res, const st
 	fputs(ic_fmt_series(t, sizeof(t), res, gr), f);
 }
 
+/* A filler series' headline: the whole program's time with the calls out
+ * of line against inline, at the N the band resolves. */
+static void summary_whole_program(FILE *f, const struct ic_results *res, const struct ic_group *gr)
+{
+	char fb[32], runs[512];
+	int classic = summary_is_inline_form(res->opts.compare) &&
+		      summary_is_extern_form(res->opts.baseline);
+	double lo = INFINITY, hi = -INFINITY;
+	size_t n = 0;
+
+	if (!gr->filler || !gr->nratios)
+		return;
+	fprintf(f, " As a whole program: with %s of other code per call site, ",
+		ic_fmt_bytes(fb, sizeof(fb), (double)gr->filler));
+	for (int side = IC_SIDE_COMPARE; side <= IC_SIDE_BASELINE; side++) {
+		lo = INFINITY;
+		hi = -INFINITY;
+		n = 0;
+		for (size_t i = 0; i < gr->nratios; i++)
+			if (gr->ratios[i].side == (enum ic_point_side)side) {
+				/* Time with the baseline form over time with the compare form. */
+				double x = 100.0 * (1.0 / gr->ratios[i].ratio - 1.0);
+
+				lo = fmin(lo, fabs(x));
+				hi = fmax(hi, fabs(x));
+				n++;
+			}
+		if (!n)
+			continue;
+		fprintf(f, "the program runs ");
+		if (lo == hi || hi - lo < 0.05)
+			fprintf(f, "%.1f%%", hi);
+		else
+			fprintf(f, "%.1f-%.1f%%", lo, hi);
+		fprintf(f, " %s %s at N = %s; ", side == IC_SIDE_COMPARE ? "slower" : "faster",
+			classic ? "with the calls out of line" : "as the baseline form",
+			summary_side_runs(runs, sizeof(runs), gr, (enum ic_point_side)side));
+	}
+	if (!gr->xo.n_compare && !gr->xo.n_baseline)
+		fputs("no difference in the whole program's time is resolved at any N; ", f);
+	fputs("per-site net times are in the evidence, for reading only.", f);
+}
+
 static void summary_recommendation(FILE *f, const struct ic_results *res, const struct ic_group *gr)
 {
 	char ctx[IC_RESULTS_CONTEXT_MAX], tm[96], fb[32], bl[256];
@@ -234,13 +277,14 @@ static void summary_recommendation(FILE *f, const struct ic_results *res, const 
 	summary_code_phrase(f, res, gr);
 	fprintf(f, ") on %s, ", *cpu ? cpu : "this CPU (model not recorded)");
 	if (gr->filler)
-		fprintf(f, "with %s filler per site (times net of it), ",
+		fprintf(f, "with %s filler per site (whole-program times, filler included), ",
 			ic_fmt_bytes(fb, sizeof(fb), (double)gr->filler));
 	fprintf(f, "%s: ", ic_fmt_threads_mode(tm, sizeof(tm), gr));
 	if (gr->states && gr->states->nstates == 2)
 		fputs("pooled over two states, ", f);
 	summary_statement(f, res, gr);
 	fputc('.', f);
+	summary_whole_program(f, res, gr);
 	summary_states_verdict(f, res, gr);
 	if (noisy == gr->nratios && noisy)
 		fprintf(f, " Every point's band is wider than ±%g%%: only differences larger than "
@@ -355,63 +399,53 @@ static const char *summary_ci_label(const struct ic_group *gr)
 	return " (no interval: fewer than 2 processes or layouts)";
 }
 
-/* Processes a filler series could not make net, per point: never given a
- * value. One sentence when every point lost the same processes. */
-static void summary_left_out(FILE *f, const struct ic_group *gr)
+/* A filler series' per-site net times: form - mark per process, linear,
+ * negatives kept; flagged where the mark is within IC_NET_NEAR standard
+ * errors of the gross time. */
+static void summary_net(FILE *f, const struct ic_results *res, const struct ic_group *gr)
 {
-	const struct ic_point *first = NULL;
-	size_t n = 0, shown = 0, nonpos = 0;
-	int same = 1;
+	const char *c = res->opts.compare, *b = res->opts.baseline;
+	size_t near = 0, shown = 0;
 
-	for (size_t i = 0; i < gr->npoints; i++) {
-		const struct ic_point *p = gr->points[i];
-
-		if (!p->filler_subtracted)
-			continue;
-		if (p->n_no_mark + p->n_nonpos == 0) {
-			same = 0;
-			continue;
-		}
-		n++;
-		nonpos += p->n_nonpos;
-		if (!first)
-			first = p;
-		else if (p->n_no_mark != first->n_no_mark || p->n_nonpos != first->n_nonpos ||
-			 p->nunits_gross != first->nunits_gross || !p->nunits != !first->nunits)
-			same = 0;
-	}
-	if (!n)
+	if (!gr->filler)
 		return;
-	fputs("Left out of the net times (a process gives no net value without its own mark point at "
-	      "that N, or when the form was not slower than that mark):", f);
-	for (size_t i = 0; i < gr->npoints; i++) {
-		const struct ic_point *p = same ? first : gr->points[i];
-
-		if (!same && (!p->filler_subtracted || p->n_no_mark + p->n_nonpos == 0))
-			continue;
-		if (same)
-			fprintf(f, " at every N of every form (%zu points): ", n);
-		else if (shown++ == 8) {
-			fprintf(f, "; and %zu more point%s (points.csv: processes)", n - 8, summary_s(n - 8));
-			break;
-		} else
-			fprintf(f, "%s %s at N = %lu: ", shown > 1 ? ";" : "", p->form, p->sites);
-		fprintf(f, "%zu of %zu process%s", p->n_no_mark + p->n_nonpos, p->nunits_gross,
-			p->nunits_gross == 1 ? "" : "es");
-		if (p->n_no_mark)
-			fprintf(f, ", %zu without a mark point", p->n_no_mark);
-		if (p->n_nonpos)
-			fprintf(f, ", %zu with net time ≤ 0", p->n_nonpos);
-		if (!p->nunits)
-			fputs(" (no net time at all: not measured)", f);
-		if (same)
-			break;
+	for (size_t i = 0; i < gr->nratios; i++)
+		shown += isfinite(gr->ratios[i].cmp->net) || isfinite(gr->ratios[i].base->net);
+	if (!shown) {
+		fputs("Net time per site: not measured (no process ran the `mark` form at these N, "
+		      "so the filler's own time cannot be taken out).\n\n", f);
+		return;
 	}
-	fputs(".", f);
-	if (nonpos)
-		fputs(" Where processes were left out for a net time ≤ 0, the rest may overstate that "
-		      "point's net time: read it as an upper value.", f);
-	fputs("\n\n", f);
+	fprintf(f, "Net time per site, for reading only (each process's time less its own `mark` "
+		"time at the same N, in ns on the linear scale; negatives kept; * = the mark lies "
+		"within %g standard errors of the gross time, so the net figure is not resolved from 0 "
+		"and nothing is read from it):\n\n| N | %s net ns [95%% CI] | %s net ns [95%% CI] |\n"
+		"|---:|---:|---:|\n", IC_NET_NEAR, c, b);
+	for (size_t i = 0; i < gr->nratios; i++) {
+		const struct ic_point *pt[2] = { gr->ratios[i].cmp, gr->ratios[i].base };
+
+		fprintf(f, "| %lu", gr->ratios[i].sites);
+		for (int k = 0; k < 2; k++) {
+			const struct ic_point *p = pt[k];
+
+			if (!isfinite(p->net)) {
+				fputs(" | —", f);
+				continue;
+			}
+			fprintf(f, " | %.3g", p->net);
+			if (isfinite(p->net_lo))
+				fprintf(f, " [%.3g, %.3g]", p->net_lo, p->net_hi);
+			if (p->net_near_mark) {
+				fputs(" *", f);
+				near++;
+			}
+		}
+		fputs(" |\n", f);
+	}
+	fputc('\n', f);
+	if (near)
+		fprintf(f, "%zu net figure%s flagged *: there the filler's time swamps the call's.\n\n",
+			near, summary_s(near));
 }
 
 /* The states rule's figures, and with two states each state's ratios. */
@@ -470,7 +504,7 @@ static void summary_states(FILE *f, const struct ic_results *res, const struct i
 static void summary_evidence(FILE *f, const struct ic_results *res, const struct ic_group *gr)
 {
 	const char *c = res->opts.compare, *b = res->opts.baseline, *ci = summary_ci_label(gr);
-	const char *net = gr->filler ? "net " : "";
+	const char *net = "";
 	int mixed, any;
 	const char *l1 = summary_l1i_label(gr, &mixed, &any);
 
@@ -479,10 +513,8 @@ static void summary_evidence(FILE *f, const struct ic_results *res, const struct
 	fputs("\n\n", f);
 	summary_verdict_line(f, res, gr);
 	if (gr->filler)
-		fputs("Times per site in this series are net of the filler baseline: each process's "
-		      "`mark` median at the same N is subtracted first (gross times: points.csv, "
-		      "ns_gross_per_op).\n\n", f);
-	summary_left_out(f, gr);
+		fputs("Times per site in this series include the filler (the whole program's time per "
+		      "site); every ratio, band and verdict is of these gross times.\n\n", f);
 	if (gr->nratios == 0) {
 		fprintf(f, "No N with both %s and %s measured; see points.csv.\n\n", c, b);
 		return;
@@ -513,6 +545,7 @@ static void summary_evidence(FILE *f, const struct ic_results *res, const struct
 	fputc('\n', f);
 	if (!any)
 		fputs("L1i misses were not measured for this series (— = not measured, not zero).\n\n", f);
+	summary_net(f, res, gr);
 	summary_states(f, res, gr);
 }
 
@@ -542,7 +575,7 @@ static void summary_mark(FILE *f, const struct ic_results *res, const struct ic_
 			first->sites);
 		if (last != first)
 			fprintf(f, " and %.3g ns at N = %lu", last->med[IC_F_NS], last->sites);
-		fputs(" (gross): the baseline subtracted from every other form's time in this series.\n\n", f);
+		fputs(": the filler's own time and the mark, for reading the net times below.\n\n", f);
 		return;
 	}
 	for (size_t i = 0; i < gr->nratios && isnan(share); i++)
@@ -802,12 +835,13 @@ static void summary_method(FILE *f, const struct ic_results *res)
 		"p_holm.\n", res->opts.family, 100.0 * res->opts.family);
 	for (size_t g = 0; g < res->ngroups; g++)
 		if (res->groups[g].filler) {
-			fputs("- Filler: in a series with filler (F bytes of other straight-line code at every "
-			      "site), each process's median of the `mark` point at the same N, filler, threads "
-			      "and mode is subtracted from every other form's median in that process before "
-			      "any estimate, interval, ratio, band or crossover; the mark point stays gross, "
-			      "and a process without that mark point, or whose net time is not above 0, is "
-			      "left out of the point and counted.\n", f);
+			fputs("- Filler: a series with filler (F bytes of other straight-line code at every "
+			      "site) is read as a whole program: every estimate, interval, ratio, band and "
+			      "verdict is of the gross time per site, filler included. A per-site net time "
+			      "(each process's time less its own `mark` time at the same N, a difference in "
+			      "ns, negatives kept, nested over variants) is shown beside it for reading "
+			      "only, flagged where the mark is within a few standard errors of the gross "
+			      "time; nothing is attributed from it.\n", f);
 			break;
 		}
 	if (ic_fmt_many_builds(res))

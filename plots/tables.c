@@ -65,7 +65,7 @@ int ic_tables_points_write(FILE *f, const struct ic_results *res)
 {
 	fputs("form,op,layout,order,sites,threads,mode,ns_per_op,ns_ci_lo,ns_ci_hi,cv,ops_per_s,"
 	      "cycles_per_op,l1i_miss_per_op,counter_source,code_bytes_per_site,footprint_bytes,"
-	      "variants,processes,reps,layout_share,filler,ns_gross_per_op,filler_subtracted", f);
+	      "variants,processes,reps,layout_share,filler,net_ns_per_op,net_ci_lo,net_ci_hi,net_near_mark", f);
 	tables_build_header(f);
 	for (size_t i = 0; i < res->npoints; i++) {
 		const struct ic_point *p = res->points[i];
@@ -85,10 +85,13 @@ int ic_tables_points_write(FILE *f, const struct ic_results *res)
 		tables_num(f, p->med[IC_F_FOOT], "%.10g", 0);
 		fprintf(f, ",%zu,%zu,%zu,", p->nvariants, p->nunits, p->nreps);
 		tables_num(f, p->share_layout, "%.4f", ',');
-		/* ns_per_op is net of the mark where filler_subtracted; this is not. */
+		/* The net time per site beside the gross one: filler series only. */
 		fprintf(f, "%lu,", p->filler);
-		tables_num(f, p->ns_gross, "%.10g", ',');
-		fprintf(f, "%d", p->filler_subtracted);
+		tables_num(f, p->net, "%.10g", ',');
+		tables_num(f, p->net_lo, "%.10g", ',');
+		tables_num(f, p->net_hi, "%.10g", ',');
+		if (isfinite(p->net))
+			fprintf(f, "%d", p->net_near_mark);
 		tables_build(f, res, p->build);
 		fputc('\n', f);
 	}
