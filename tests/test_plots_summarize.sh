@@ -55,7 +55,7 @@ row=$(grep '^inline,' "$pts")
 	fail "inline row: $row"
 # extern: no l1i member at all and cycles NaN: both empty, not 0, although the source is papi.
 row=$(grep '^extern,' "$pts")
-[ "$row" = "extern,tail_dequeue,chain,seq,1,1,private,15500,,,0.195332,64583.33333,,,papi,24,24,1,1,10,,0,15500,0,,,,ticket," ] ||
+[ "$row" = "extern,tail_dequeue,chain,seq,1,1,private,15500,,,0.195332,64583.33333,,,papi,24,24,1,1,10,,0,,,,,,,,ticket," ] ||
 	fail "extern row: $row"
 r=$out/ratios.csv
 [ "$(field ratio "$r" 1)" = "0.354839" ] || fail "ratio $(field ratio "$r" 1)"
