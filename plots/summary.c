@@ -604,8 +604,8 @@ static void summary_calibration(FILE *f, const struct ic_results *res)
 	fprintf(f, "## Calibration: planted extra cost %.1f%% in %s\n\n", res->opts.planted * 100.0,
 		res->opts.compare);
 	fprintf(f, "%s carries a planted extra cost of %g (expected ratio %s/%s = %.3f). "
-		"The suite resolves it where the ratio's 95%% interval excludes 1; it measures it "
-		"right where the interval also contains %.3f.\n\n", res->opts.compare, res->opts.planted,
+		"The suite resolves it where the series' band (Holm, as the verdict) excludes 1; it "
+		"measures it right where the ratio's 95%% interval contains %.3f.\n\n", res->opts.compare, res->opts.planted,
 		res->opts.compare, res->opts.baseline, want, want);
 	for (size_t g = 0; g < res->ngroups; g++) {
 		const struct ic_group *gr = &res->groups[g];
@@ -614,12 +614,12 @@ static void summary_calibration(FILE *f, const struct ic_results *res)
 			continue;
 		fputs("### ", f);
 		summary_series_title(f, res, gr);
-		fprintf(f, "\n\n| N | ratio [95%% CI] | measured extra | excludes 1 | contains %.3f | noisy |\n",
+		fprintf(f, "\n\n| N | ratio [95%% CI] | measured extra | band excludes 1 | contains %.3f | noisy |\n",
 			want);
 		fputs("|---:|---:|---:|:---:|:---:|:---:|\n", f);
 		for (size_t i = 0; i < gr->nratios; i++) {
 			const struct ic_ratio *r = &gr->ratios[i];
-			int ex = ic_ratio_excludes(r, 1.0), in = ic_ratio_contains(r, want);
+			int ex = r->side != IC_SIDE_UNRESOLVED, in = ic_ratio_contains(r, want);
 
 			detected += ex;
 			contains += in;
@@ -639,7 +639,7 @@ static void summary_calibration(FILE *f, const struct ic_results *res)
 		}
 		fputc('\n', f);
 	}
-	fprintf(f, "Overall: the interval excludes 1 at %zu of %zu points and contains %.3f at %zu of "
+	fprintf(f, "Overall: the band excludes 1 at %zu of %zu points and contains %.3f at %zu of "
 		"%zu points", detected, total, want, contains, total);
 	if (extra && k)
 		fprintf(f, "; median measured extra cost %.2f%%", 100.0 * ic_stats_median(extra, k));

@@ -271,7 +271,8 @@ int ic_tables_calibration_write(FILE *f, const struct ic_results *res)
 			tables_num(f, r->lo, "%.6f", ',');
 			tables_num(f, r->hi, "%.6f", ',');
 			tables_num(f, r->ratio - 1.0, "%.6f", 0);
-			fprintf(f, ",%d,%d,%d", ic_ratio_excludes(r, 1.0), ic_ratio_contains(r, want),
+			/* Detected where the band resolves it, as the verdict would. */
+			fprintf(f, ",%d,%d,%d", r->side != IC_SIDE_UNRESOLVED, ic_ratio_contains(r, want),
 				r->noisy);
 			tables_build(f, res, gr->build);
 			fputc('\n', f);
