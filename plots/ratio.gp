@@ -38,9 +38,10 @@ do for [p = 1:ic_npanels] {
 		     '' index (p - 1) using 1:($5 > 0 ? $2 : NaN) with points pt 6 ps 1.6 lw 1.5 \
 			lc rgb '#ff7f0e' title 'band wider than ±3%', \
 		     ic_dir.'/process.dat' index (p - 1) using 1:($3 == 1 ? $2 : NaN) with points \
-			pt 7 ps 0.35 lc rgb '#555555' title 'one process (state 1)', \
+			pt 7 ps 0.35 lc rgb '#555555' \
+			title (ic_states[p] eq '' ? 'one process' : 'one process (state 1)'), \
 		     '' index (p - 1) using 1:($3 == 2 ? $2 : NaN) with points pt 7 ps 0.35 \
-			lc rgb '#d62728' title 'one process (state 2)', \
+			lc rgb '#d62728' title (ic_states[p] eq '' ? '' : 'one process (state 2)'), \
 		     ic_dir.'/ratio.dat' index (p - 1) using 1:8 with lines dt 3 lw 1.2 \
 			lc rgb '#555555' notitle, \
 		     '' index (p - 1) using 1:9 with lines dt 3 lw 1.2 lc rgb '#d62728' notitle, \

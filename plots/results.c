@@ -912,7 +912,7 @@ static int results_contrast_at(struct ic_ratio *r, const struct ic_point *const 
 	*r = (struct ic_ratio){ .cmp = pts[0], .base = pts[nt > 1 ? 1 : 0], .sites = pts[0]->sites,
 				.ratio = NAN, .lo = NAN, .hi = NAN, .band_lo = NAN, .band_hi = NAN,
 				.p = NAN, .p_holm = NAN, .halfwidth = NAN, .share_layout = NAN,
-				.df = NAN };
+				.df = NAN, .se = NAN };
 	*s = (struct ic_stats_nested){ .mean = NAN, .se = NAN, .df = NAN };
 	if (!y || !cl) {
 		free(y);
@@ -933,6 +933,7 @@ static int results_contrast_at(struct ic_ratio *r, const struct ic_point *const 
 			r->hi = exp(r->hi);
 			r->p = ic_stats_nested_p(s);
 			r->df = s->df;
+			r->se = s->se;
 		}
 	}
 	free(y);

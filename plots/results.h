@@ -147,6 +147,7 @@ struct ic_ratio {
 	double halfwidth;          /* (band_hi - band_lo) / 2 / ratio */
 	double share_layout;       /* as in ic_point, for the log ratio */
 	double df;                 /* degrees of freedom of the interval */
+	double se;                 /* standard error of the log ratio */
 	size_t nunits, nvariants;
 	int noisy;                 /* the band is wider than +-noise_ci */
 	enum ic_point_side side;   /* from the band */

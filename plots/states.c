@@ -252,9 +252,9 @@ static int states_variance(struct ic_states *s, const double *rse, const double 
 	double *y = malloc((np + 1) * sizeof(*y)), *z = malloc((np + 1) * sizeof(*z));
 	double *vv = malloc((nn + 1) * sizeof(*vv)), *vp = malloc((nn + 1) * sizeof(*vp));
 	double *vs = malloc((nn + 1) * sizeof(*vs)), *buf = malloc((np * nn + nn + 1) * sizeof(*buf));
-	int *cl = malloc((np + 1) * sizeof(*cl)), *one = calloc(np + 1, sizeof(*one));
+	int *cl = malloc((np + 1) * sizeof(*cl)), rc = -1;
 
-	if (!y || !z || !vv || !vp || !vs || !buf || !cl || !one)
+	if (!y || !z || !vv || !vp || !vs || !buf || !cl)
 		goto out;
 	for (size_t i = 0; i < nn; i++) {
 		double rep = 0.0, mean[2] = { 0.0, 0.0 }, msw_state, vb_state;
@@ -285,18 +285,25 @@ static int states_variance(struct ic_states *s, const double *rse, const double 
 		for (size_t p = 0; p < np; p++)
 			if (isfinite(s->logr[i * np + p]))
 				z[m++] = s->logr[i * np + p] - mean[s->state[p]];
-		states_anova(z, one, m, &vb_state, &msw_state);
-		vs[i] = fmax(0.0, msw_state * (double)(m - 1) / (double)(m > s->nstates ? m - s->nstates : 1) - rep);
+		/* Within variants too, as the process level above: with one
+		 * state this is that level itself. */
+		states_anova(z, cl, m, &vb_state, &msw_state);
+		vs[i] = s->nstates == 1 ? vp[i] : fmax(0.0, msw_state - rep);
 	}
 	s->var_variant = states_median(vv, nn, buf);
 	s->var_process = states_median(vp, nn, buf);
 	s->var_process_state = states_median(vs, nn, buf);
 	s->var_rep = states_median(rep1, np * nn, buf);
-	free(y); free(z); free(vv); free(vp); free(vs); free(buf); free(cl); free(one);
-	return 0;
+	rc = 0;
 out:
-	free(y); free(z); free(vv); free(vp); free(vs); free(buf); free(cl); free(one);
-	return -1;
+	free(y);
+	free(z);
+	free(vv);
+	free(vp);
+	free(vs);
+	free(buf);
+	free(cl);
+	return rc;
 }
 
 /* level(p) and own(p) of states.h. */

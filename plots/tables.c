@@ -7,6 +7,7 @@
 
 #include "format.h"
 #include "states.h"
+#include "stats.h"
 
 /* A number field (empty when not measured), then sep unless sep is 0. */
 static void tables_num(FILE *f, double x, const char *fmt, char sep)
@@ -102,7 +103,8 @@ int ic_tables_ratios_write(FILE *f, const struct ic_results *res)
 {
 	fputs("op,layout,order,sites,threads,mode,compare,baseline,ns_compare,ns_baseline,ratio,"
 	      "ratio_ci_lo,ratio_ci_hi,p_value,cv_compare,cv_baseline,reps_compare,reps_baseline,"
-	      "noisy,faster,band_lo,band_hi,variants,processes,layout_share,df,p_holm,filler", f);
+	      "noisy,faster,band_lo,band_hi,variants,processes,layout_share,df,p_holm,log_se,t_975,"
+	      "replicate_cover,filler", f);
 	tables_build_header(f);
 	for (size_t g = 0; g < res->ngroups; g++) {
 		const struct ic_group *gr = &res->groups[g];
@@ -128,6 +130,14 @@ int ic_tables_ratios_write(FILE *f, const struct ic_results *res)
 			tables_num(f, r->share_layout, "%.4f", ',');
 			tables_num(f, r->df, "%g", ',');
 			tables_num(f, r->p_holm, "%.4g", ',');
+			/* For agree: z of two runs' log ratios, its t limit, and how
+			 * often a replicate's estimate falls in this interval when
+			 * both runs have this spread, 2 F(t / sqrt 2) - 1 (87% at
+			 * df = 5). */
+			tables_num(f, r->se, "%.6g", ',');
+			tables_num(f, ic_stats_t_quantile(0.975, r->df), "%.6g", ',');
+			tables_num(f, 2.0 * ic_stats_t_cdf(ic_stats_t_quantile(0.975, r->df) / sqrt(2.0), r->df) - 1.0,
+				   "%.4f", ',');
 			fprintf(f, "%lu", gr->filler);
 			tables_build(f, res, gr->build);
 			fputc('\n', f);
