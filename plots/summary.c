@@ -456,10 +456,17 @@ static void summary_states(FILE *f, const struct ic_results *res, const struct i
 	if (!st || !st->nproc)
 		return;
 	if (st->nstates == 1) {
+		double sep = st->gap / st->within, need = fmax(st->critical, IC_STATES_SEPARATION);
+
 		fprintf(f, "States: one (%zu processes", st->nproc);
-		if (isfinite(st->within) && st->within > 0.0)
+		if (isfinite(sep) && !(sep > need))
 			fprintf(f, "; their best split is %.1f within-group SDs apart, under the %.1f that "
-				"marks two states", st->gap / st->within, fmax(st->critical, IC_STATES_SEPARATION));
+				"marks two states", sep, need);
+		else if (isfinite(sep))
+			fprintf(f, "; their best split is %.1f within-group SDs apart (over %.1f), but only "
+				"%.1fx a process's own spread across N (%.3f), under the %.0fx that marks two "
+				"states: a process's ratio moves too much between N to hold one state", sep, need,
+				st->gap / st->own_median, st->own_median, IC_STATES_OWN);
 		else if (st->nproc < IC_STATES_MIN_PROC)
 			fprintf(f, "; fewer than %d: no split tried", IC_STATES_MIN_PROC);
 		fputs("). Each process's ratio is a dot on the ratio chart (process_ratios.csv).\n\n", f);
