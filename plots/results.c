@@ -795,7 +795,7 @@ static int results_point_gross(struct ic_point *p)
 	return results_nested_units(p->units, p->nunits, &s) < 0 ? -1 : 0;
 }
 
-/* The time's estimate and interval from p->units (net where subtracted). */
+/* The time's estimate and interval from p->units. */
 static int results_point_stats(struct ic_point *p)
 {
 	struct ic_stats_nested s;
