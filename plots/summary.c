@@ -860,6 +860,16 @@ static void summary_method(FILE *f, const struct ic_results *res)
 	      "within each process, with the interval and band above; a per-N line's band holds "
 	      "over that line's N, not over all lines at once. A component is stated only where its "
 	      "band (per-N lines) or interval (single comparisons) excludes 1.\n", f);
+	fprintf(f, "- States: each process's level is the median over N of its log ratio less the "
+		"median of all processes at that N, and its own spread the larger of how that moves "
+		"across N (1.4826 MAD) and its repetitions' standard error. The levels split into two "
+		"states when the best two-group split (least within-group sum of squares, 2+ processes "
+		"each) is more than %.0f within-group SDs apart and more than the 99th percentile of "
+		"that statistic in one normal sample of the same size, and the gap is more than %.0fx "
+		"the median own spread. Each state then gets its own ratios, band and verdict; the "
+		"split is said to follow the time order (file times) when the states switch once in "
+		"it, the layout variant when no variant holds both.\n", IC_STATES_SEPARATION,
+		IC_STATES_OWN);
 	fputs("- Crossover rule: every point resolved by the band counts, the first and last N "
 	      "included; in ascending N they may switch side once. The crossover is then the bracket "
 	      "(A, B) between the last N resolved for the first winner and the first N resolved for "
