@@ -516,7 +516,7 @@ int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_results
 
 		ic_fmt_threads_mode(tm, sizeof(tm), gr);
 		if (gr->filler)
-			snprintf(fill, sizeof(fill), "%s filler per site (net); ",
+			snprintf(fill, sizeof(fill), "%s filler per site (whole program); ",
 				 ic_fmt_bytes(fb, sizeof(fb), (double)gr->filler));
 		/* Panels of different builds look alike: the title says which. */
 		if (*ic_fmt_build(bl, sizeof(bl), res, gr->build)) {
