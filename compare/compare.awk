@@ -1,4 +1,5 @@
-# The tables of compare.sh. Reads, per input in turn, its meta file (first
+# The tables of compare.sh (after read.awk, the shared reader). Reads, per
+# input in turn, its meta file (first
 # line "#compare-meta", then key<TAB>value lines from run.conf and the JSON
 # context) and its ratios.csv, crossover.csv and points.csv (columns read by
 # name, any order, absent ones tolerated). Variables: md, csv, dat, gp (the
@@ -13,29 +14,12 @@
 # pooled; one that is constant within each input but differs between them is
 # what is being compared: each input's column is labelled with it.
 
-function csvsplit(line, out,   n, i, ch, cur, inq) {
-	if (index(line, "\"") == 0) return split(line, out, ",")
-	split("", out); n = 0; cur = ""; inq = 0
-	for (i = 1; i <= length(line); i++) {
-		ch = substr(line, i, 1)
-		if (inq) {
-			if (ch != "\"") cur = cur ch
-			else if (substr(line, i + 1, 1) == "\"") { cur = cur ch; i++ }
-			else inq = 0
-		} else if (ch == "\"") inq = 1
-		else if (ch == ",") { out[++n] = cur; cur = "" }
-		else cur = cur ch
-	}
-	out[++n] = cur
-	return n
-}
 function q(s) {   # a CSV field, quoted when it must be
 	if (s !~ /[",]/) return s
 	gsub(/"/, "\"\"", s)
 	return "\"" s "\""
 }
 function gpq(s) { gsub(/'/, "''", s); return "'" s "'" }
-function col(name) { return (name in c) ? f[c[name]] : "" }
 function num(x) { return x == "" ? "?" : sprintf("%.4f", x) }
 function dash(x) { return x == "" ? "—" : x }
 function letter(i) { return substr("ABCDEFGHIJKLMNOPQRSTUVWXYZ", i, 1) }
@@ -64,20 +48,16 @@ BEGIN { nattr = split("compiler cflags lock codegen per_caller body lto", attr, 
 FNR == 1 {
 	sub(/\r$/, "")
 	if ($0 == "#compare-meta") { K++; kind = "m"; next }
-	n = csvsplit($0, f)
-	delete c
-	for (i = 1; i <= n; i++) c[f[i]] = i
-	kind = ("ratio" in c) ? "r" : ("verdict" in c) ? "x" : ("form" in c) ? "p" : "?"
+	kind = ic_header()
+	if (kind == "s") kind = "?"   # process ratios: not compared here
 	next
 }
 { sub(/\r$/, "") }
 kind == "m" { t = index($0, "\t"); if (t > 1) meta[K, substr($0, 1, t - 1)] = substr($0, t + 1); next }
 kind == "?" || $0 == "" { next }
 {
-	csvsplit($0, f)
-	base = col("op") "/" col("layout") "/" col("order") "/" col("threads") "/" col("mode")
-	# A run without the filler column ran none.
-	if (col("filler") + 0 > 0) base = base "/filler:" (col("filler") + 0)
+	ic_row()
+	base = ic_series()
 	R++; rk[R] = K; rkind[R] = kind; rbase[R] = base
 	for (i = 1; i <= nattr; i++) if (attr[i] in c) rattr[R, attr[i]] = col(attr[i])
 	if (kind == "r") {
@@ -88,7 +68,6 @@ kind == "?" || $0 == "" { next }
 		rverdict[R] = col("verdict"); rwinner[R] = col("small_n_winner")
 		rblo[R] = col("bracket_lo"); rbhi[R] = col("bracket_hi")
 		rcounts[R] = dash(col("compare_faster")) " / " dash(col("baseline_faster")) " / " dash(col("unresolved"))
-		rlone[R] = col("lone_sites")
 	} else {
 		rform[R] = col("form"); rbytes[R] = col("code_bytes_per_site")
 	}
@@ -117,7 +96,7 @@ END {
 		key = id " " rpair[r]
 		if (rkind[r] == "x") {
 			verdict[key, k] = rverdict[r]; winner[key, k] = rwinner[r]; blo[key, k] = rblo[r]; bhi[key, k] = rbhi[r]
-			counts[key, k] = rcounts[r]; lone[key, k] = rlone[r]
+			counts[key, k] = rcounts[r]
 			continue
 		}
 		if (rratio[r] == "") continue   # not measured at this N
@@ -238,7 +217,6 @@ END {
 		line = "| small-N winner"; for (k = 1; k <= K; k++) line = line " | " dash(winner[key, k]); print line " |" > md
 		line = "| points resolved " fp[1] " / " fp[2] " / neither"
 		for (k = 1; k <= K; k++) line = line " | " dash(counts[key, k]); print line " |" > md
-		line = "| single resolved point set aside"; for (k = 1; k <= K; k++) line = line " | " dash(lone[key, k]); print line " |" > md
 		line = "| code bytes per site " fp[1] " / " fp[2]
 		for (k = 1; k <= K; k++) line = line " | " dash(bytes[k, id, fp[1]]) " / " dash(bytes[k, id, fp[2]])
 		print line " |\n" > md

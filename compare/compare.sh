@@ -154,7 +154,7 @@ done
 new=$scratch/out
 mkdir -p "$new/plots"
 rc=0
-awk -f "$here/compare.awk" -v md="$new/compare.md" -v csv="$new/compare.csv" -v dat="$new/plots/compare.dat" \
+awk -f "$here/read.awk" -f "$here/compare.awk" -v md="$new/compare.md" -v csv="$new/compare.csv" -v dat="$new/plots/compare.dat" \
 	-v gp="$new/plots/data.gp" -v err="$scratch/error" "${files[@]}" || rc=$?
 if [ $rc -eq 3 ]; then fail "$(head -n 1 "$scratch/error")"; fi
 [ $rc -eq 0 ] || fail "reading the inputs' tables failed (awk exit $rc)"

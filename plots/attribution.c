@@ -796,7 +796,7 @@ void ic_attribution_write(FILE *f, const struct ic_results *res, const struct ic
 	      "interval; a per-N line also has its band (all N of that line at once, 95%), and only "
 	      "the band decides a per-N line.", f);
 	if (g->filler)
-		fputs(" Times are net of the filler baseline (see Method).", f);
+		fputs(" Times include the filler (whole-program times, see Method).", f);
 	fputs("\n\n", f);
 	attr_lines(f, a);
 	attr_counters(f, g, a);

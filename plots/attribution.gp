@@ -16,8 +16,8 @@ set lmargin at screen 0.07
 set rmargin at screen 0.6
 set ylabel 'time ratio (log scale, 1: no difference; clipped to 0.1..10)'
 set key at screen 0.61, screen ic_top left top vertical Left reverse box opaque font ",9" spacing 1.2
-# Ratios on a log scale, clipped to 1/10..10: a band near a net time of 0
-# (filler series) would otherwise flatten every other line.
+# Ratios on a log scale, clipped to 1/10..10: one wild band would otherwise
+# flatten every other line.
 set logscale y 10
 set yrange [0.1:10]
 ic_sub = ic_attr_nseries == 1 ? ic_attr_title[1] : sprintf('%d series with control forms: dash pattern per series', ic_attr_nseries)

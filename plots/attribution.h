@@ -1,7 +1,7 @@
 /* What the difference between inline and extern is made of, per series
  * (issue 9): control forms measured beside them, each compared as a ratio
  * with the machinery of results.h (per-process ratios, nested t interval,
- * Bonferroni band over the line's N):
+ * Holm band over the line's N):
  *
  *   call overhead   extern/inline at the smallest N
  *   copies          clone/extern per N (a copy per site, each called)

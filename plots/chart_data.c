@@ -8,6 +8,7 @@
 
 #include "attribution.h"
 #include "format.h"
+#include "states.h"
 
 /* A gnuplot single-quoted string: no escapes except '' for '. */
 static void chart_gp_text(FILE *f, const char *s)
@@ -189,6 +190,23 @@ static void chart_plot_verdict(char *buf, size_t cap, const struct ic_results *r
 	default:
 		snprintf(buf, cap, gr->nratios ? "not resolved" : "no comparison");
 	}
+	if (gr->states && gr->states->nstates == 2) {
+		size_t len = strlen(buf);
+
+		snprintf(buf + len, cap - len, " (pooled)");
+	}
+}
+
+/* "two states: 1.00 in 7, 1.65 in 5 of 12 processes", or "". */
+static void chart_plot_states(char *buf, size_t cap, const struct ic_group *gr)
+{
+	const struct ic_states *st = gr->states;
+
+	buf[0] = '\0';
+	if (st && st->nstates == 2)
+		snprintf(buf, cap, "two states: %.2f in %zu, %.2f in %zu of %zu processes (dots, dotted "
+			 "lines)", st->st[0].level, st->st[0].nproc, st->st[1].level, st->st[1].nproc,
+			 st->nproc);
 }
 
 /* Per panel, gnuplot commands that mark where each form's footprint first
@@ -389,8 +407,10 @@ int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_results
 	for (size_t g = 0; g < ng; g++) {
 		const struct ic_group *gr = &res->groups[g];
 
-		fprintf(cf->ratio, "# build %zu: %s %s %lu %s: sites ratio lo hi noisy band_lo band_hi\n",
-			gr->build, gr->op, gr->layout, gr->threads, gr->mode);
+		const struct ic_states *st = gr->states;
+
+		fprintf(cf->ratio, "# build %zu: %s %s %lu %s: sites ratio lo hi noisy band_lo band_hi "
+			"state1 state2\n", gr->build, gr->op, gr->layout, gr->threads, gr->mode);
 		for (size_t i = 0; i < gr->nratios; i++) {
 			const struct ic_ratio *r = &gr->ratios[i];
 
@@ -401,11 +421,29 @@ int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_results
 			fprintf(cf->ratio, " %d", r->noisy);
 			chart_dat(cf->ratio, r->band_lo);
 			chart_dat(cf->ratio, r->band_hi);
+			/* Each state's own ratio at N, where the processes split. */
+			for (int k = 0; k < 2; k++)
+				chart_dat(cf->ratio, st && st->nstates == 2 && i < st->st[k].nratios
+						     ? st->st[k].ratios[i].ratio : NAN);
 			fputc('\n', cf->ratio);
 		}
 		if (!gr->nratios)
-			fputs("NaN NaN NaN NaN 0 NaN NaN\n", cf->ratio);
+			fputs("NaN NaN NaN NaN 0 NaN NaN NaN NaN\n", cf->ratio);
 		fputs("\n\n", cf->ratio);
+		/* Each process's ratio as a dot just right of N, spread a little so
+		 * that equal ratios stay apart; state 1 or 2. */
+		fprintf(cf->process, "# build %zu: %s %s %lu %s: x ratio state\n", gr->build, gr->op,
+			gr->layout, gr->threads, gr->mode);
+		for (size_t i = 0; st && i < st->nsites; i++)
+			for (size_t p = 0; p < st->nproc; p++) {
+				double y = st->logr[i * st->nproc + p];
+				double x = (double)st->sites[i] *
+					   exp(0.08 + 0.12 * (double)p / (double)(st->nproc > 1 ? st->nproc - 1 : 1));
+
+				if (isfinite(y))
+					fprintf(cf->process, "%.6g %.6g %d\n", x, exp(y), st->state[p] + 1);
+			}
+		fputs("NaN NaN 0\n\n\n", cf->process);
 		has_ratio[g] = gr->nratios > 0;
 		xo_lo[g] = gr->xo.bracket_lo;
 		xo_hi[g] = gr->xo.bracket_hi;
@@ -470,7 +508,7 @@ int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_results
 		chart_gp_text(gp, forms[k]);
 		fputc('\n', gp);
 	}
-	fprintf(gp, "array ic_title[%zu]\narray ic_verdict[%zu]\n", ng, ng);
+	fprintf(gp, "array ic_title[%zu]\narray ic_verdict[%zu]\narray ic_states[%zu]\n", ng, ng, ng);
 	for (size_t g = 0; g < ng; g++) {
 		const struct ic_group *gr = &res->groups[g];
 		char tm[96], title[512], fb[32], fill[64] = "", bl[256];
@@ -478,7 +516,7 @@ int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_results
 
 		ic_fmt_threads_mode(tm, sizeof(tm), gr);
 		if (gr->filler)
-			snprintf(fill, sizeof(fill), "%s filler per site (net); ",
+			snprintf(fill, sizeof(fill), "%s filler per site (whole program); ",
 				 ic_fmt_bytes(fb, sizeof(fb), (double)gr->filler));
 		/* Panels of different builds look alike: the title says which. */
 		if (*ic_fmt_build(bl, sizeof(bl), res, gr->build)) {
@@ -496,6 +534,9 @@ int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_results
 		chart_plot_verdict(buf, sizeof(buf), res, gr);
 		fprintf(gp, "\nic_verdict[%zu] = ", g + 1);
 		chart_gp_text(gp, buf);
+		chart_plot_states(buf, sizeof(buf), gr);
+		fprintf(gp, "\nic_states[%zu] = ", g + 1);
+		chart_gp_text(gp, buf);
 		fputc('\n', gp);
 	}
 	chart_gp_array_flag(gp, "ic_has_time", has_time, ng);
@@ -507,7 +548,7 @@ int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_results
 	chart_time_marks(gp, res, forms, nforms);
 	chart_attribution(gp, cf->attr, res);
 	rc = ferror(gp) || ferror(cf->time) || ferror(cf->l1i) || ferror(cf->foot) ||
-	     ferror(cf->ratio) || ferror(cf->attr) ? -1 : 0;
+	     ferror(cf->ratio) || ferror(cf->attr) || ferror(cf->process) ? -1 : 0;
 out:
 	free(forms);
 	free(has_time);

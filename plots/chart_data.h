@@ -18,6 +18,7 @@ struct ic_chart_files {
 	FILE *foot;     /* footprint.dat */
 	FILE *ratio;    /* ratio.dat */
 	FILE *attr;     /* attribution.dat */
+	FILE *process;  /* process.dat: each process's ratio, by state */
 };
 
 /* Returns 0, or -1 when memory ran out or a write failed. */

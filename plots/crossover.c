@@ -30,7 +30,7 @@ const char *ic_verdict_name(enum ic_verdict v)
 /* A run of resolved points on one side: [first, last] as indices into pts. */
 struct xo_run {
 	enum ic_point_side side;
-	size_t first, last, count;
+	size_t first, last;
 };
 
 static int xo_dir(enum ic_point_side s)
@@ -50,8 +50,7 @@ void ic_crossover_find(const struct ic_ratio_point *pts, size_t n, struct ic_cro
 	enum ic_point_side prev = IC_SIDE_UNRESOLVED;
 
 	*out = (struct ic_crossover){
-		.verdict = IC_VERDICT_UNRESOLVED,
-		.bracket_lo = NAN, .bracket_hi = NAN, .lone_sites = NAN,
+		.verdict = IC_VERDICT_UNRESOLVED, .bracket_lo = NAN, .bracket_hi = NAN,
 	};
 	for (size_t i = 0; i < n; i++) {
 		enum ic_point_side s = ic_ratio_point_side(&pts[i]);
@@ -66,44 +65,20 @@ void ic_crossover_find(const struct ic_ratio_point *pts, size_t n, struct ic_cro
 			prev = s;
 			/* Past two runs it is a conflict: later runs change nothing. */
 			if (out->switches < 2)
-				run[nruns++] = (struct xo_run){ s, i, i, 0 };
+				run[nruns++] = (struct xo_run){ s, i, i };
 		}
-		if (out->switches < 2) {
+		if (out->switches < 2)
 			run[nruns - 1].last = i;
-			run[nruns - 1].count++;
-		}
 	}
 	if (out->switches >= 2) {
 		out->verdict = IC_VERDICT_CONFLICT;
-		return;
-	}
-	if (nruns == 1) {
-		if (run[0].count >= IC_CROSSOVER_MIN_POINTS) {
-			out->verdict = xo_wins(run[0].side);
-			out->direction = xo_dir(run[0].side);
-		} else {
-			out->lone_sites = pts[run[0].first].sites;
-			out->lone_side = run[0].side;
-		}
-		return;
-	}
-	if (nruns == 2) {
-		int big0 = run[0].count >= IC_CROSSOVER_MIN_POINTS;
-		int big1 = run[1].count >= IC_CROSSOVER_MIN_POINTS;
-
-		if (big0 && big1) {
-			out->verdict = IC_VERDICT_CROSSOVER;
-			out->direction = xo_dir(run[0].side);
-			out->bracket_lo = pts[run[0].last].sites;
-			out->bracket_hi = pts[run[1].first].sites;
-		} else if (big0 || big1) {
-			const struct xo_run *win = big0 ? &run[0] : &run[1];
-			const struct xo_run *lone = big0 ? &run[1] : &run[0];
-
-			out->verdict = xo_wins(win->side);
-			out->direction = xo_dir(win->side);
-			out->lone_sites = pts[lone->first].sites;
-			out->lone_side = lone->side;
-		}
+	} else if (nruns == 1) {
+		out->verdict = xo_wins(run[0].side);
+		out->direction = xo_dir(run[0].side);
+	} else if (nruns == 2) {
+		out->verdict = IC_VERDICT_CROSSOVER;
+		out->direction = xo_dir(run[0].side);
+		out->bracket_lo = pts[run[0].last].sites;
+		out->bracket_hi = pts[run[1].first].sites;
 	}
 }

@@ -1,15 +1,13 @@
 /* Where does the compare/baseline ratio cross 1 as the call-site count N
  * grows? Works on one series (one op, layout, order, threads and mode), from
- * each sweep point's simultaneous band, and states only what the resolved
- * points support (issue 8):
+ * each sweep point's band (Holm's step-down over the series' N, see
+ * results.h), and states only what the resolved points support:
  *
  *   - a point is resolved for a form when its whole band is on that form's
- *     side of 1;
+ *     side of 1; every resolved point counts, the first and last N included
+ *     (the family-wise error is already held by the band);
  *   - the resolved points, in ascending N, must switch side at most once;
  *     more switches are a conflict, and nothing is claimed;
- *   - a side needs at least IC_CROSSOVER_MIN_POINTS resolved points to count:
- *     a single resolved point cannot set the direction, it is named and set
- *     aside;
  *   - a crossover is the bracket (A, B): A the largest N where the small-N
  *     winner is resolved ahead, B the smallest N where the other form is.
  *     No N inside is resolved either way, and no point estimate is made.
@@ -18,8 +16,6 @@
 #define IC_CROSSOVER_H
 
 #include <stddef.h>
-
-#define IC_CROSSOVER_MIN_POINTS 2
 
 /* One sweep point: the ratio estimate and its simultaneous band. */
 struct ic_ratio_point {
@@ -34,9 +30,9 @@ enum ic_point_side {
 };
 
 enum ic_verdict {
-	IC_VERDICT_UNRESOLVED,     /* too few resolved points for any claim */
+	IC_VERDICT_UNRESOLVED,     /* no point resolved */
 	IC_VERDICT_CROSSOVER,      /* each form resolved ahead on one side of (A, B) */
-	IC_VERDICT_COMPARE_WINS,   /* only the compare form is resolved ahead (2+ points) */
+	IC_VERDICT_COMPARE_WINS,   /* only the compare form is resolved ahead */
 	IC_VERDICT_BASELINE_WINS,  /* only the baseline form is */
 	IC_VERDICT_CONFLICT,       /* the resolved points switch side more than once */
 };
@@ -48,9 +44,6 @@ struct ic_crossover {
 	int direction;
 	/* CROSSOVER: the bracket (A, B). NAN otherwise. */
 	double bracket_lo, bracket_hi;
-	/* A side with a single resolved point set aside (sites of it), or NAN. */
-	double lone_sites;
-	enum ic_point_side lone_side;
 	size_t switches;   /* side changes among resolved points */
 	size_t n_compare, n_baseline, n_unresolved;
 };

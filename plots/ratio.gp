@@ -1,5 +1,7 @@
 # The compare/baseline ratio vs N: its 95% interval at each N, the wider
-# family-wise band that decides, a line at 1 and the crossover bracket.
+# family-wise band that decides, a line at 1 and the crossover bracket;
+# every process's own ratio as a dot beside N, coloured by its state, and
+# each state's ratio as a dashed line where the processes split in two.
 load ic_src.'/style.gp'
 
 ic_chart_title = sprintf('Time ratio %s / %s vs call sites N (below 1: %s faster)', \
@@ -7,9 +9,12 @@ ic_chart_title = sprintf('Time ratio %s / %s vs call sites N (below 1: %s faster
 # Labels next to a marker go on the side with more room.
 ic_right_half(x) = log(x) > (log(ic_sites_min) + log(ic_sites_max)) / 2
 eval ic_multiplot
+# Room above the data for the key: the dots spread over the whole panel.
+set offsets graph 0.03, graph 0.03, graph 0.4, graph 0.02
+set key font ',8' samplen 1.5 spacing 0.9
 set ylabel sprintf('time ratio %s / %s', ic_compare, ic_baseline)
 do for [p = 1:ic_npanels] {
-	set title ic_title[p]."\n".ic_verdict[p]
+	set title ic_title[p]."\n".ic_verdict[p].(ic_states[p] eq '' ? '' : "\n".ic_states[p])
 	unset object 1
 	unset label 1
 	# The crossover lies somewhere in the bracket; no point estimate is drawn.
@@ -32,6 +37,14 @@ do for [p = 1:ic_npanels] {
 			title 'ratio', \
 		     '' index (p - 1) using 1:($5 > 0 ? $2 : NaN) with points pt 6 ps 1.6 lw 1.5 \
 			lc rgb '#ff7f0e' title 'band wider than ±3%', \
+		     ic_dir.'/process.dat' index (p - 1) using 1:($3 == 1 ? $2 : NaN) with points \
+			pt 7 ps 0.35 lc rgb '#555555' \
+			title (ic_states[p] eq '' ? 'one process' : 'one process (state 1)'), \
+		     '' index (p - 1) using 1:($3 == 2 ? $2 : NaN) with points pt 7 ps 0.35 \
+			lc rgb '#d62728' title (ic_states[p] eq '' ? '' : 'one process (state 2)'), \
+		     ic_dir.'/ratio.dat' index (p - 1) using 1:8 with lines dt 3 lw 1.2 \
+			lc rgb '#555555' notitle, \
+		     '' index (p - 1) using 1:9 with lines dt 3 lw 1.2 lc rgb '#d62728' notitle, \
 		     1 with lines dt 2 lw 1.5 lc rgb 'black' title 'no difference'
 	} else {
 		ic_empty_text = sprintf('no N with both %s and %s measured', ic_compare, ic_baseline)

@@ -12,8 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "attribution.h"
+#include "states.h"
 #include "stats.h"
 
 /* User counters summarize reads, by enum ic_field (NS and IPS are GB's own). */
@@ -73,6 +75,7 @@ void ic_results_free(struct ic_results *res)
 		free(res->groups[i].points);
 		free(res->groups[i].ratios);
 		ic_attribution_free(res->groups[i].attr);
+		ic_states_free(res->groups[i].states);
 	}
 	for (size_t i = 0; i < res->nfiles; i++) {
 		free(res->files[i]->path);
@@ -539,6 +542,12 @@ int ic_results_load(struct ic_results *res, const char *path, char *err, size_t 
 		return results_fail(err, errlen, "%s: out of memory", path);
 	}
 	file->doc = doc;
+	{
+		struct stat st;
+
+		file->mtime = stat(path, &st) ? NAN
+			    : (double)st.st_mtim.tv_sec + 1e-9 * (double)st.st_mtim.tv_nsec;
+	}
 	file->context = json_object_get(doc, "context");
 	if (!json_is_object(file->context))
 		file->context = NULL;
@@ -783,13 +792,10 @@ static int results_point_gross(struct ic_point *p)
 			buf[ncv++] = p->units[i].cv;
 	p->cv = ic_stats_median(buf, ncv);
 	free(buf);
-	if (results_nested_units(p->units, p->nunits, &s) < 0)
-		return -1;
-	p->ns_gross = exp(s.mean);
-	return 0;
+	return results_nested_units(p->units, p->nunits, &s) < 0 ? -1 : 0;
 }
 
-/* The time's estimate and interval from p->units (net where subtracted). */
+/* The time's estimate and interval from p->units. */
 static int results_point_stats(struct ic_point *p)
 {
 	struct ic_stats_nested s;
@@ -798,6 +804,7 @@ static int results_point_stats(struct ic_point *p)
 	if (ok < 0)
 		return -1;
 	p->ci_lo = p->ci_hi = p->share_layout = NAN;
+	p->net = p->net_lo = p->net_hi = p->net_se = NAN;
 	p->med[IC_F_NS] = p->nunits ? exp(s.mean) : NAN;
 	p->nvariants = p->nunits ? s.clusters : 0;
 	p->share_layout = s.share_between;
@@ -818,44 +825,54 @@ const struct ic_point *ic_group_point(const struct ic_group *g, const char *form
 	return NULL;
 }
 
-/* In a filler series every form but mark keeps, per process, its median
- * minus the same process's mark median at the same N: the filler's own
- * time (and the mark's) is then out of every estimate, ratio and band.
- * A process without that mark point, or not slower than it, gives no net
- * value: it is left out and counted, never given a value. */
-static void results_filler_subtract(struct ic_group *g)
+/* In a filler series every form but mark gets its net time per site:
+ * per process, its median less the same process's mark median at the same
+ * N, on the linear scale (a difference can be negative, and is kept), then
+ * the nested mean over variants with its t interval. */
+static int results_filler_net(struct ic_group *g)
 {
 	for (size_t i = 0; i < g->npoints; i++) {
 		struct ic_point *p = g->points[i];
-		const struct ic_point *m;
-		size_t k = 0;
+		const struct ic_point *m = ic_group_point(g, "mark", p->sites);
+		double *y = malloc((p->nunits ? p->nunits : 1) * sizeof(*y));
+		int *cl = malloc((p->nunits ? p->nunits : 1) * sizeof(*cl));
+		struct ic_stats_nested s;
+		size_t n = 0;
 
-		if (!strcmp(p->form, "mark"))
-			continue;
-		m = ic_group_point(g, "mark", p->sites);
-		p->filler_subtracted = 1;
-		for (size_t j = 0; j < p->nunits; j++) {
-			struct ic_unit *u = &p->units[j];
-			const struct ic_unit *mu = m ? bsearch(u, m->units, m->nunits, sizeof(*u),
-							       results_cmp_unit) : NULL;
+		p->net = p->net_lo = p->net_hi = p->net_se = NAN;
+		if (!y || !cl) {
+			free(y);
+			free(cl);
+			return -1;
+		}
+		for (size_t j = 0; m && strcmp(p->form, "mark") && j < p->nunits; j++) {
+			const struct ic_unit *u = &p->units[j];
+			const struct ic_unit *mu = bsearch(u, m->units, m->nunits, sizeof(*u),
+							   results_cmp_unit);
 
-			if (!mu) {
-				p->n_no_mark++;
-			} else if (!(u->med - mu->med > 0.0)) {
-				p->n_nonpos++;
-			} else {
-				p->units[k] = *u;
-				p->units[k++].med = u->med - mu->med;
+			if (mu) {
+				y[n] = u->med - mu->med;
+				cl[n++] = u->variant;
 			}
 		}
-		p->nunits = k;
+		p->net_n = n;
+		if (n && ic_stats_nested(y, cl, n, &s) == 0) {
+			p->net_se = s.se;
+			ic_stats_nested_interval(&s, 0.05, &p->net_lo, &p->net_hi);
+		}
+		if (n)
+			p->net = s.mean;
+		p->net_near_mark = n && !(fabs(p->net) > IC_NET_NEAR * p->net_se);
+		free(y);
+		free(cl);
 	}
+	return 0;
 }
 
 /* The per-process values of a contrast: y = sum sign[i] log(med of pts[i])
  * over the processes that ran every point, clustered by layout variant. */
 static size_t results_contrast_units(const struct ic_point *const *pts, const int *sign,
-				      size_t nt, double *y, int *cl)
+				      size_t nt, const unsigned char *keep, double *y, int *cl)
 {
 	size_t n = 0;
 
@@ -864,6 +881,8 @@ static size_t results_contrast_units(const struct ic_point *const *pts, const in
 		double v = sign[0] * log(u->med);
 		size_t k;
 
+		if (keep && !keep[u->unit])
+			continue;
 		for (k = 1; k < nt; k++) {
 			const struct ic_unit *o = bsearch(u, pts[k]->units, pts[k]->nunits,
 							  sizeof(*u), results_cmp_unit);
@@ -883,7 +902,8 @@ static size_t results_contrast_units(const struct ic_point *const *pts, const in
 /* The contrast at one N; its band waits for the series (results_band).
  * *s gets the nested estimate. */
 static int results_contrast_at(struct ic_ratio *r, const struct ic_point *const *pts,
-			       const int *sign, size_t nt, struct ic_stats_nested *s)
+			       const int *sign, size_t nt, const unsigned char *keep,
+			       struct ic_stats_nested *s)
 {
 	size_t cap = pts[0]->nunits ? pts[0]->nunits : 1, n;
 	double *y = malloc(cap * sizeof(*y));
@@ -891,14 +911,15 @@ static int results_contrast_at(struct ic_ratio *r, const struct ic_point *const 
 
 	*r = (struct ic_ratio){ .cmp = pts[0], .base = pts[nt > 1 ? 1 : 0], .sites = pts[0]->sites,
 				.ratio = NAN, .lo = NAN, .hi = NAN, .band_lo = NAN, .band_hi = NAN,
-				.p = NAN, .halfwidth = NAN, .share_layout = NAN, .df = NAN };
+				.p = NAN, .p_holm = NAN, .halfwidth = NAN, .share_layout = NAN,
+				.df = NAN, .se = NAN };
 	*s = (struct ic_stats_nested){ .mean = NAN, .se = NAN, .df = NAN };
 	if (!y || !cl) {
 		free(y);
 		free(cl);
 		return -1;
 	}
-	n = results_contrast_units(pts, sign, nt, y, cl);
+	n = results_contrast_units(pts, sign, nt, keep, y, cl);
 	r->nunits = n;
 	if (n) {
 		int ok = ic_stats_nested(y, cl, n, s) == 0;
@@ -912,6 +933,7 @@ static int results_contrast_at(struct ic_ratio *r, const struct ic_point *const 
 			r->hi = exp(r->hi);
 			r->p = ic_stats_nested_p(s);
 			r->df = s->df;
+			r->se = s->se;
 		}
 	}
 	free(y);
@@ -919,37 +941,70 @@ static int results_contrast_at(struct ic_ratio *r, const struct ic_point *const 
 	return 0;
 }
 
-/* The band: every N of the series at once, family-wise (Bonferroni over the
- * m points that have an interval); the noisy flag and the side from it. */
-static void results_band(struct ic_ratio *r, size_t n, const struct ic_stats_nested *ns,
-			 const struct ic_analysis_opts *opts)
+struct results_rank {
+	double p;
+	size_t i;
+};
+
+static int results_cmp_rank(const void *pa, const void *pb)
 {
-	size_t m = 0;
+	const struct results_rank *a = pa, *b = pb;
 
+	return (a->p > b->p) - (a->p < b->p);
+}
+
+/* The band: every N of the series at once, family-wise by Holm's step-down
+ * over the m points that have an interval. With the p-values ascending,
+ * p(j) is resolved while p(j) <= family / (m - j + 1) for it and every
+ * smaller j; the first that fails stops it. A resolved point's band is its
+ * interval at its own step's level (so it excludes 1); every other point's
+ * is at the level of the step that failed (so it holds 1). The chance of
+ * any spurious side stays at most `family`, as with Bonferroni, but only
+ * the strongest point pays the full m. p_holm is the adjusted p-value. */
+static int results_band(struct ic_ratio *r, size_t n, const struct ic_stats_nested *ns,
+			const struct ic_analysis_opts *opts)
+{
+	struct results_rank *rk = malloc((n ? n : 1) * sizeof(*rk));
+	size_t m = 0, stop;
+	double adj = 0.0;
+
+	if (!rk)
+		return -1;
 	for (size_t i = 0; i < n; i++)
-		m += isfinite(r[i].lo);
-	for (size_t i = 0; i < n; i++) {
-		struct ic_ratio_point pt;
+		if (isfinite(r[i].lo) && isfinite(r[i].p))
+			rk[m++] = (struct results_rank){ r[i].p, i };
+	qsort(rk, m, sizeof(*rk), results_cmp_rank);
+	for (stop = 0; stop < m && rk[stop].p <= opts->family / (double)(m - stop); stop++)
+		;
+	for (size_t j = 0; j < m; j++) {
+		struct ic_ratio *x = &r[rk[j].i];
+		size_t step = j < stop ? j : stop;
 
-		if (isfinite(r[i].lo)) {
-			ic_stats_nested_interval(&ns[i], opts->family / (double)m, &r[i].band_lo,
-						 &r[i].band_hi);
-			r[i].band_lo = exp(r[i].band_lo);
-			r[i].band_hi = exp(r[i].band_hi);
-			r[i].halfwidth = (r[i].band_hi - r[i].band_lo) / 2.0 / r[i].ratio;
-		}
+		adj = fmax(adj, fmin(1.0, (double)(m - j) * rk[j].p));
+		x->p_holm = adj;
+		ic_stats_nested_interval(&ns[rk[j].i], opts->family / (double)(m - step), &x->band_lo,
+					 &x->band_hi);
+		x->band_lo = exp(x->band_lo);
+		x->band_hi = exp(x->band_hi);
+		x->halfwidth = (x->band_hi - x->band_lo) / 2.0 / x->ratio;
+		x->resolved = j < stop;
+	}
+	for (size_t i = 0; i < n; i++) {
 		/* No band (NAN) is noisy too: !(x <= limit). */
 		r[i].noisy = !(r[i].halfwidth <= opts->noise_ci);
-		pt = (struct ic_ratio_point){ (double)r[i].sites, r[i].ratio, r[i].band_lo, r[i].band_hi };
-		r[i].side = ic_ratio_point_side(&pt);
+		r[i].side = !r[i].resolved ? IC_SIDE_UNRESOLVED
+			  : r[i].ratio < 1.0 ? IC_SIDE_COMPARE : IC_SIDE_BASELINE;
 	}
+	free(rk);
+	return 0;
 }
 
 /* The contrast of forms[] with sign[] at every N where forms[0] and every
  * other form have a time, ascending N. */
 static int results_contrast_series(const struct ic_group *g, const char *const *forms,
-				   const int *sign, size_t nt, const struct ic_analysis_opts *opts,
-				   struct ic_ratio **out, size_t *nout)
+				   const int *sign, size_t nt, const unsigned char *keep,
+				   const struct ic_analysis_opts *opts, struct ic_ratio **out,
+				   size_t *nout)
 {
 	struct ic_ratio *r = calloc(g->npoints ? g->npoints : 1, sizeof(*r));
 	struct ic_stats_nested *ns = calloc(g->npoints ? g->npoints : 1, sizeof(*ns));
@@ -977,14 +1032,18 @@ static int results_contrast_series(const struct ic_group *g, const char *const *
 		}
 		if (k < nt)
 			continue;
-		if (results_contrast_at(&r[n], pts, sign, nt, &ns[n])) {
+		if (results_contrast_at(&r[n], pts, sign, nt, keep, &ns[n])) {
 			free(r);
 			free(ns);
 			return -1;
 		}
 		n++;
 	}
-	results_band(r, n, ns, opts);
+	if (results_band(r, n, ns, opts)) {
+		free(r);
+		free(ns);
+		return -1;
+	}
 	free(ns);
 	if (!n) {
 		free(r);
@@ -1001,7 +1060,17 @@ int ic_results_ratio_series(const struct ic_group *g, const char *num, const cha
 	const char *forms[2] = { num, den };
 	static const int sign[2] = { 1, -1 };
 
-	return results_contrast_series(g, forms, sign, 2, opts, out, n);
+	return results_contrast_series(g, forms, sign, 2, NULL, opts, out, n);
+}
+
+int ic_results_ratio_series_keep(const struct ic_group *g, const char *num, const char *den,
+				 const unsigned char *keep, const struct ic_analysis_opts *opts,
+				 struct ic_ratio **out, size_t *n)
+{
+	const char *forms[2] = { num, den };
+	static const int sign[2] = { 1, -1 };
+
+	return results_contrast_series(g, forms, sign, 2, keep, opts, out, n);
 }
 
 int ic_results_interaction_series(const struct ic_group *g, const char *a, const char *a0,
@@ -1011,7 +1080,7 @@ int ic_results_interaction_series(const struct ic_group *g, const char *a, const
 {
 	const char *forms[4] = { a, a0, b, b0 };
 	static const int sign[4] = { 1, -1, -1, 1 };
-	int rc = results_contrast_series(g, forms, sign, 4, opts, out, n);
+	int rc = results_contrast_series(g, forms, sign, 4, NULL, opts, out, n);
 
 	/* Named by its outer forms: a over b. */
 	for (size_t i = 0; rc == 0 && i < *n; i++)
@@ -1026,9 +1095,8 @@ int ic_results_contrast(const struct ic_point *const *pts, const int *sign, size
 	/* A family of one: the band is the 95% interval itself. */
 	static const struct ic_analysis_opts one = { .family = 0.05, .noise_ci = INFINITY };
 
-	if (results_contrast_at(out, pts, sign, n, &s))
+	if (results_contrast_at(out, pts, sign, n, NULL, &s) || results_band(out, 1, &s, &one))
 		return -1;
-	results_band(out, 1, &s, &one);
 	out->noisy = 0;
 	return 0;
 }
@@ -1088,17 +1156,18 @@ int ic_results_analyse(struct ic_results *res, const struct ic_analysis_opts *op
 		if (!g->points)
 			return results_fail(err, errlen, "out of memory");
 		memcpy(g->points, res->points + i, g->npoints * sizeof(*g->points));
-		if (g->filler)
-			results_filler_subtract(g);
 		for (size_t k = 0; k < g->npoints; k++)
 			if (results_point_stats(g->points[k]))
 				return results_fail(err, errlen, "out of memory");
+		if (g->filler && results_filler_net(g))
+			return results_fail(err, errlen, "out of memory");
 		if (results_group(g, &res->opts))
 			return results_fail(err, errlen, "out of memory");
 		i = j;
 	}
 	for (size_t g = 0; g < res->ngroups; g++)
-		if (ic_attribution_analyse(res, &res->groups[g]))
+		if (ic_attribution_analyse(res, &res->groups[g]) ||
+		    !(res->groups[g].states = ic_states_analyse(res, &res->groups[g], &res->opts)))
 			return results_fail(err, errlen, "out of memory");
 	return 0;
 }

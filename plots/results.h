@@ -16,11 +16,10 @@
  * variant was run), so it holds the spread between layouts and processes,
  * not only between repetitions (issue 8).
  *
- * In a series with filler F > 0 (every site also runs F bytes of other
- * code) each form's process median is first made net of the filler
- * baseline: the same process's median of form mark at the same N. Every
- * statistic below sees only net values; the mark point stays gross
- * (issue 9).
+ * A series with filler F > 0 (every site also runs F bytes of other code)
+ * is a whole program: every estimate, ratio and verdict is of the gross
+ * time, filler included. A per-site net figure (form - mark, linear) is
+ * kept beside it, never fed into a ratio.
  */
 #ifndef IC_RESULTS_H
 #define IC_RESULTS_H
@@ -77,10 +76,11 @@ struct ic_file {
 	int variant;               /* index of its (layout_seed, layout_variant) in
 	                            * ic_results.layouts; variant 0 when absent */
 	size_t build;              /* index in ic_results.builds */
+	double mtime;              /* when it was written (s): the processes' time order */
 };
 
 /* A process's share of one point: the median of its repetitions' time
- * (net of the filler baseline where the point's is) and their cv. */
+ * and their cv. */
 struct ic_unit {
 	unsigned unit;
 	int variant;
@@ -107,19 +107,27 @@ struct ic_point {
 	                            * mean over variants of the process medians */
 	double ci_lo, ci_hi;       /* 95% interval of med[IC_F_NS]; NAN with < 2 draws */
 	double cv;                 /* of IC_F_NS within a process (median over
-	                            * processes), of the gross repetitions */
+	                            * processes) */
 	double share_layout;       /* of the process-to-process variance, the share
 	                            * between layout variants; NAN when not estimable */
 	size_t nunits, nvariants;  /* processes and layout variants that count */
 
 	/* Per-process medians every statistic uses, ascending by unit. */
 	struct ic_unit *units;
-	double ns_gross;           /* the estimate before the filler subtraction */
-	int filler_subtracted;     /* units[] are net of the series' mark point */
-	size_t nunits_gross;       /* processes that measured the point at all */
-	size_t n_no_mark;          /* of them, left out: no mark point in that process */
-	size_t n_nonpos;           /* left out: net time <= 0 */
+	size_t nunits_gross;       /* processes that measured the point (= nunits) */
+
+	/* In a filler series, every form but mark: the per-site time net of
+	 * the filler, (form - mark) per process in ns on the linear scale,
+	 * nested over variants like every interval; negatives kept. NAN where
+	 * no process ran the mark at this N. near_mark: the mark lies within
+	 * IC_NET_NEAR standard errors of the gross time (net not resolved
+	 * from 0), so no net figure is read from it. */
+	double net, net_lo, net_hi, net_se;
+	size_t net_n;
+	int net_near_mark;
 };
+
+#define IC_NET_NEAR 3.0
 
 /* A ratio at one N of one series, from the processes that ran every form
  * in it: compare/baseline, any pair, or a ratio of ratios. */
@@ -130,18 +138,23 @@ struct ic_ratio {
 	double ratio;              /* geometric mean over variants of each process's
 	                            * ratio of the forms' medians */
 	double lo, hi;             /* its 95% interval (this N alone) */
-	double band_lo, band_hi;   /* simultaneous 95% band over the series' N
-	                            * (Bonferroni): what decides the side */
-	double p;                  /* two-sided, from the t statistic of the log ratio */
+	double band_lo, band_hi;   /* family-wise 95% band over the series' N
+	                            * (Holm's step-down): what decides the side */
+	double p;                  /* two-sided, from the t statistic of the log
+	                            * ratio; this N alone (uncorrected) */
+	double p_holm;             /* p adjusted by Holm over the series' N */
+	int resolved;              /* Holm resolves this N (band excludes 1) */
 	double halfwidth;          /* (band_hi - band_lo) / 2 / ratio */
 	double share_layout;       /* as in ic_point, for the log ratio */
 	double df;                 /* degrees of freedom of the interval */
+	double se;                 /* standard error of the log ratio */
 	size_t nunits, nvariants;
 	int noisy;                 /* the band is wider than +-noise_ci */
 	enum ic_point_side side;   /* from the band */
 };
 
 struct ic_attribution;
+struct ic_states;
 
 /* One series: every form of one build, op, layout, order, filler, threads
  * and mode. */
@@ -156,6 +169,7 @@ struct ic_group {
 	struct ic_crossover xo;
 	double code_cmp, code_base;   /* median code_bytes_per_site over the series */
 	struct ic_attribution *attr;  /* attribution.h; NULL only on failure */
+	struct ic_states *states;     /* states.h; NULL only on failure */
 };
 
 struct ic_analysis_opts {
@@ -210,12 +224,18 @@ double ic_results_context_num(const struct ic_results *res, const char *key);
 
 /* The ratio num/den of one series at every N where both forms have a time,
  * with the machinery of compare/baseline: per process the ratio of the two
- * medians, the nested t interval over variants, and the Bonferroni band
+ * medians, the nested t interval over variants, and the Holm band
  * over the series' N (at opts->family), its noisy flag and side. *out is
  * malloc'd (NULL with *n = 0 when no N has both). Returns 0, or -1 when
  * memory runs out. */
 int ic_results_ratio_series(const struct ic_group *g, const char *num, const char *den,
 			    const struct ic_analysis_opts *opts, struct ic_ratio **out, size_t *n);
+
+/* The same from the processes (units, file indices) with keep[unit] != 0
+ * only: e.g. the processes of one state (states.h). */
+int ic_results_ratio_series_keep(const struct ic_group *g, const char *num, const char *den,
+				 const unsigned char *keep, const struct ic_analysis_opts *opts,
+				 struct ic_ratio **out, size_t *n);
 
 /* The ratio of ratios (a/a0)/(b/b0) per N, formed within each process that
  * ran all four forms, with the same interval and band: e.g. how much more

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_cdf.h>
+
 #include "splitmix64.h"
 
 static int stats_cmp_double(const void *pa, const void *pb)
@@ -218,92 +220,20 @@ double ic_stats_quantile_sorted(const double *x, size_t n, double p)
 	return x[i] + frac * (x[i + 1] - x[i]);
 }
 
-/* ---- Student's t ---------------------------------------------------------- */
-
-/* Continued fraction of the regularised incomplete beta function I_x(a, b)
- * (modified Lentz; converges fast for x < (a + 1) / (a + b + 2)). */
-static double stats_beta_cf(double a, double b, double x)
-{
-	const double tiny = 1e-300, eps = 1e-15;
-	double c = 1.0, d = 1.0 - (a + b) * x / (a + 1.0), h;
-
-	if (fabs(d) < tiny)
-		d = tiny;
-	d = 1.0 / d;
-	h = d;
-	for (int m = 1; m <= 1000; m++) {
-		double m2 = 2.0 * m, aa, del;
-
-		aa = m * (b - m) * x / ((a - 1.0 + m2) * (a + m2));
-		d = 1.0 + aa * d;
-		d = fabs(d) < tiny ? tiny : d;
-		c = 1.0 + aa / c;
-		c = fabs(c) < tiny ? tiny : c;
-		d = 1.0 / d;
-		h *= d * c;
-		aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + 1.0 + m2));
-		d = 1.0 + aa * d;
-		d = fabs(d) < tiny ? tiny : d;
-		c = 1.0 + aa / c;
-		c = fabs(c) < tiny ? tiny : c;
-		d = 1.0 / d;
-		del = d * c;
-		h *= del;
-		if (fabs(del - 1.0) < eps)
-			break;
-	}
-	return h;
-}
-
-static double stats_beta_reg(double a, double b, double x)
-{
-	double front;
-
-	if (x <= 0.0)
-		return 0.0;
-	if (x >= 1.0)
-		return 1.0;
-	front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x));
-	if (x < (a + 1.0) / (a + b + 2.0))
-		return front * stats_beta_cf(a, b, x) / a;
-	return 1.0 - front * stats_beta_cf(b, a, 1.0 - x) / b;
-}
+/* ---- Student's t (GSL) ------------------------------------------------------ */
 
 double ic_stats_t_cdf(double t, double df)
 {
-	double tail;
-
 	if (!(df > 0.0) || isnan(t))
 		return NAN;
-	if (isinf(t))
-		return t > 0 ? 1.0 : 0.0;
-	/* P(|T| > |t|) = I_{df / (df + t^2)}(df / 2, 1 / 2) */
-	tail = stats_beta_reg(df / 2.0, 0.5, df / (df + t * t));
-	return t > 0 ? 1.0 - tail / 2.0 : tail / 2.0;
+	return gsl_cdf_tdist_P(t, df);
 }
 
 double ic_stats_t_quantile(double p, double df)
 {
-	double lo = -1.0, hi = 1.0;
-
 	if (!(df > 0.0) || !(p > 0.0 && p < 1.0))
 		return NAN;
-	if (p == 0.5)
-		return 0.0;
-	while (ic_stats_t_cdf(lo, df) > p)
-		lo *= 2.0;
-	while (ic_stats_t_cdf(hi, df) < p)
-		hi *= 2.0;
-	/* Bisection: the CDF is monotone, 200 halvings reach double precision. */
-	for (int i = 0; i < 200 && hi - lo > 1e-12 * fmax(1.0, fabs(lo)); i++) {
-		double mid = 0.5 * (lo + hi);
-
-		if (ic_stats_t_cdf(mid, df) < p)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return 0.5 * (lo + hi);
+	return gsl_cdf_tdist_Pinv(p, df);
 }
 
 /* ---- the nested estimate --------------------------------------------------- */

@@ -54,8 +54,8 @@ uint64_t ic_stats_hash(const char *s);
  * (Hyndman-Fan type 7, the default of R and numpy). */
 double ic_stats_quantile_sorted(const double *x, size_t n, double p);
 
-/* Student's t distribution with df > 0 degrees of freedom: the CDF, and its
- * inverse for 0 < p < 1. NAN outside those ranges. */
+/* Student's t distribution with df > 0 degrees of freedom (GSL): the CDF,
+ * and its inverse for 0 < p < 1. NAN outside those ranges. */
 double ic_stats_t_cdf(double t, double df);
 double ic_stats_t_quantile(double p, double df);
 

@@ -36,11 +36,15 @@ static const char ic_usage[] =
 	"  DIR/points.csv       one row per point: time per call site, its 95% interval\n"
 	"                       over layouts and processes, cv, counters (empty when not\n"
 	"                       measured), variants, processes, layout share, filler,\n"
-	"                       the gross time and whether the time is net of the filler\n"
-	"                       baseline (form mark at the same N, in the same process)\n"
+	"                       and in a filler series the net time per site (form - mark\n"
+	"                       in each process, ns, negatives kept) with its interval\n"
+	"                       and whether the mark is within 3 SE of the gross time\n"
 	"  DIR/ratios.csv       per N: compare/baseline ratio, its 95% interval, the\n"
-	"                       family-wise band, p, noisy flag, layout share\n"
-	"  DIR/crossover.csv    per series: verdict and the crossover bracket\n"
+	"                       family-wise (Holm) band, p, p_holm, noisy, layout share\n"
+	"  DIR/crossover.csv    per series: verdict and the crossover bracket, the\n"
+	"                       processes' states (one or two) with their ratios\n"
+	"  DIR/process_ratios.csv  every process's ratio at every N, its layout\n"
+	"                       variant, time rank and state\n"
 	"                       (every table ends with the build: compiler, cflags, body,\n"
 	"                       lock, lto from the context; files of different builds\n"
 	"                       are different points, never pooled)\n"
@@ -63,8 +67,9 @@ static const char ic_usage[] =
 	"written (the previous results stay)\n";
 
 enum {
-	IC_OUT_JSON, IC_OUT_POINTS, IC_OUT_RATIOS, IC_OUT_CROSSOVER, IC_OUT_SUMMARY,
-	IC_OUT_GP, IC_OUT_TIME, IC_OUT_L1I, IC_OUT_FOOT, IC_OUT_RATIO_DAT, IC_OUT_ATTR_DAT,
+	IC_OUT_JSON, IC_OUT_POINTS, IC_OUT_RATIOS, IC_OUT_CROSSOVER, IC_OUT_PROCESS, IC_OUT_SUMMARY,
+	IC_OUT_GP, IC_OUT_TIME, IC_OUT_L1I, IC_OUT_FOOT, IC_OUT_RATIO_DAT, IC_OUT_PROCESS_DAT,
+	IC_OUT_ATTR_DAT,
 	IC_OUT_CALIBRATION,
 	IC_OUT_COUNT
 };
@@ -74,12 +79,14 @@ static const char *const ic_out_name[IC_OUT_COUNT] = {
 	[IC_OUT_POINTS] = "points.csv",
 	[IC_OUT_RATIOS] = "ratios.csv",
 	[IC_OUT_CROSSOVER] = "crossover.csv",
+	[IC_OUT_PROCESS] = "process_ratios.csv",
 	[IC_OUT_SUMMARY] = "summary.md",
 	[IC_OUT_GP] = "plots/data.gp",
 	[IC_OUT_TIME] = "plots/time.dat",
 	[IC_OUT_L1I] = "plots/l1i.dat",
 	[IC_OUT_FOOT] = "plots/footprint.dat",
 	[IC_OUT_RATIO_DAT] = "plots/ratio.dat",
+	[IC_OUT_PROCESS_DAT] = "plots/process.dat",
 	[IC_OUT_ATTR_DAT] = "plots/attribution.dat",
 	[IC_OUT_CALIBRATION] = "calibration.csv",
 };
@@ -168,12 +175,13 @@ static int ic_write_all(const struct ic_results *res, json_t *merged, const char
 		}
 	cf = (struct ic_chart_files){ outs[IC_OUT_GP].f, outs[IC_OUT_TIME].f, outs[IC_OUT_L1I].f,
 				      outs[IC_OUT_FOOT].f, outs[IC_OUT_RATIO_DAT].f,
-				      outs[IC_OUT_ATTR_DAT].f };
+				      outs[IC_OUT_ATTR_DAT].f, outs[IC_OUT_PROCESS_DAT].f };
 	if (json_dumpf(merged, outs[IC_OUT_JSON].f, JSON_INDENT(2)) ||
 	    fputc('\n', outs[IC_OUT_JSON].f) == EOF ||
 	    ic_tables_points_write(outs[IC_OUT_POINTS].f, res) ||
 	    ic_tables_ratios_write(outs[IC_OUT_RATIOS].f, res) ||
 	    ic_tables_crossover_write(outs[IC_OUT_CROSSOVER].f, res) ||
+	    ic_tables_process_ratios_write(outs[IC_OUT_PROCESS].f, res) ||
 	    ic_summary_write(outs[IC_OUT_SUMMARY].f, res) ||
 	    ic_chart_data_write(&cf, res) ||
 	    (n == IC_OUT_COUNT && ic_tables_calibration_write(outs[IC_OUT_CALIBRATION].f, res)))

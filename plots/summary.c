@@ -8,6 +8,7 @@
 
 #include "attribution.h"
 #include "format.h"
+#include "states.h"
 #include "stats.h"
 
 /* A table cell: — when not measured. */
@@ -137,9 +138,6 @@ static void summary_statement(FILE *f, const struct ic_results *res, const struc
 		if (nwin == gr->nratios)
 			fprintf(f, "%s is faster over the whole range N = %s; no crossover",
 				summary_form_of(res, side), summary_range(runs, sizeof(runs), nmin, nmax));
-		else if (isfinite(xo->lone_sites))
-			fprintf(f, "%s is faster at N = %s; not resolved at N = %s", summary_form_of(res, side),
-				summary_side_runs(runs, sizeof(runs), gr, side), uruns);
 		else
 			fprintf(f, "%s is faster at N = %s and no N is resolved the other way, so no "
 				"crossover is shown; not resolved at N = %s", summary_form_of(res, side),
@@ -160,10 +158,51 @@ static void summary_statement(FILE *f, const struct ic_results *res, const struc
 				"N = %s at family-wise 95%%", c, b,
 				summary_range(runs, sizeof(runs), nmin, nmax));
 	}
-	if (isfinite(xo->lone_sites))
-		fprintf(f, "; %s is resolved ahead at N = %.0f alone: one point cannot set a "
-			"direction, so no crossover is stated", summary_form_of(res, xo->lone_side),
-			xo->lone_sites);
+}
+
+static const char *summary_follows(const struct ic_states *st)
+{
+	switch (st->follows) {
+	case IC_FOLLOWS_TIME:
+		return "the time order of the processes (all of one state ran, then all of the other)";
+	case IC_FOLLOWS_VARIANT:
+		return "the layout variant (each variant's processes share one state)";
+	case IC_FOLLOWS_TIME_RUNS:
+		return "the time order in part (the states come in runs, fewer than by chance)";
+	default:
+		return "neither the layout variant nor the time order of the processes";
+	}
+}
+
+static void summary_state_level(FILE *f, const struct ic_state *st)
+{
+	fprintf(f, "%.2f", st->level);
+	if (isfinite(st->lo))
+		fprintf(f, " [%.2f–%.2f]", st->lo, st->hi);
+}
+
+/* With two states: each with its ratio, share and verdict. */
+static void summary_states_verdict(FILE *f, const struct ic_results *res, const struct ic_group *gr)
+{
+	const struct ic_states *st = gr->states;
+
+	if (!st || st->nstates != 2)
+		return;
+	fprintf(f, " **Two states**: %s/%s ", res->opts.compare, res->opts.baseline);
+	summary_state_level(f, &st->st[0]);
+	fprintf(f, " in %zu of %zu processes, ", st->st[0].nproc, st->nproc);
+	summary_state_level(f, &st->st[1]);
+	fprintf(f, " in %zu; the split follows %s.", st->st[1].nproc, summary_follows(st));
+	for (int k = 0; k < 2; k++) {
+		struct ic_group v = *gr;
+
+		v.ratios = st->st[k].ratios;
+		v.nratios = st->st[k].nratios;
+		v.xo = st->st[k].xo;
+		fprintf(f, " In the %.2f state: ", st->st[k].level);
+		summary_statement(f, res, &v);
+		fputc('.', f);
+	}
 }
 
 static size_t summary_noisy_count(const struct ic_group *gr)
@@ -182,6 +221,49 @@ static void summary_series_title(FILE *f, const struct ic_results *res, const st
 	fputs(ic_fmt_series(t, sizeof(t), res, gr), f);
 }
 
+/* A filler series' headline: the whole program's time with the calls out
+ * of line against inline, at the N the band resolves. */
+static void summary_whole_program(FILE *f, const struct ic_results *res, const struct ic_group *gr)
+{
+	char fb[32], runs[512];
+	int classic = summary_is_inline_form(res->opts.compare) &&
+		      summary_is_extern_form(res->opts.baseline);
+	double lo = INFINITY, hi = -INFINITY;
+	size_t n = 0;
+
+	if (!gr->filler || !gr->nratios)
+		return;
+	fprintf(f, " As a whole program: with %s of other code per call site, ",
+		ic_fmt_bytes(fb, sizeof(fb), (double)gr->filler));
+	for (int side = IC_SIDE_COMPARE; side <= IC_SIDE_BASELINE; side++) {
+		lo = INFINITY;
+		hi = -INFINITY;
+		n = 0;
+		for (size_t i = 0; i < gr->nratios; i++)
+			if (gr->ratios[i].side == (enum ic_point_side)side) {
+				/* Time with the baseline form over time with the compare form. */
+				double x = 100.0 * (1.0 / gr->ratios[i].ratio - 1.0);
+
+				lo = fmin(lo, fabs(x));
+				hi = fmax(hi, fabs(x));
+				n++;
+			}
+		if (!n)
+			continue;
+		fprintf(f, "the program runs ");
+		if (lo == hi || hi - lo < 0.05)
+			fprintf(f, "%.1f%%", hi);
+		else
+			fprintf(f, "%.1f-%.1f%%", lo, hi);
+		fprintf(f, " %s %s at N = %s; ", side == IC_SIDE_COMPARE ? "slower" : "faster",
+			classic ? "with the calls out of line" : "as the baseline form",
+			summary_side_runs(runs, sizeof(runs), gr, (enum ic_point_side)side));
+	}
+	if (!gr->xo.n_compare && !gr->xo.n_baseline)
+		fputs("no difference in the whole program's time is resolved at any N; ", f);
+	fputs("per-site net times are in the evidence, for reading only.", f);
+}
+
 static void summary_recommendation(FILE *f, const struct ic_results *res, const struct ic_group *gr)
 {
 	char ctx[IC_RESULTS_CONTEXT_MAX], tm[96], fb[32], bl[256];
@@ -196,11 +278,15 @@ static void summary_recommendation(FILE *f, const struct ic_results *res, const 
 	summary_code_phrase(f, res, gr);
 	fprintf(f, ") on %s, ", *cpu ? cpu : "this CPU (model not recorded)");
 	if (gr->filler)
-		fprintf(f, "with %s filler per site (times net of it), ",
+		fprintf(f, "with %s filler per site (whole-program times, filler included), ",
 			ic_fmt_bytes(fb, sizeof(fb), (double)gr->filler));
 	fprintf(f, "%s: ", ic_fmt_threads_mode(tm, sizeof(tm), gr));
+	if (gr->states && gr->states->nstates == 2)
+		fputs("pooled over two states, ", f);
 	summary_statement(f, res, gr);
 	fputc('.', f);
+	summary_whole_program(f, res, gr);
+	summary_states_verdict(f, res, gr);
 	if (noisy == gr->nratios && noisy)
 		fprintf(f, " Every point's band is wider than ±%g%%: only differences larger than "
 			"that can be resolved here.", 100.0 * res->opts.noise_ci);
@@ -314,69 +400,119 @@ static const char *summary_ci_label(const struct ic_group *gr)
 	return " (no interval: fewer than 2 processes or layouts)";
 }
 
-/* Processes a filler series could not make net, per point: never given a
- * value. One sentence when every point lost the same processes. */
-static void summary_left_out(FILE *f, const struct ic_group *gr)
+/* A filler series' per-site net times: form - mark per process, linear,
+ * negatives kept; flagged where the mark is within IC_NET_NEAR standard
+ * errors of the gross time. */
+static void summary_net(FILE *f, const struct ic_results *res, const struct ic_group *gr)
 {
-	const struct ic_point *first = NULL;
-	size_t n = 0, shown = 0, nonpos = 0;
-	int same = 1;
+	const char *c = res->opts.compare, *b = res->opts.baseline;
+	size_t near = 0, shown = 0;
 
-	for (size_t i = 0; i < gr->npoints; i++) {
-		const struct ic_point *p = gr->points[i];
-
-		if (!p->filler_subtracted)
-			continue;
-		if (p->n_no_mark + p->n_nonpos == 0) {
-			same = 0;
-			continue;
-		}
-		n++;
-		nonpos += p->n_nonpos;
-		if (!first)
-			first = p;
-		else if (p->n_no_mark != first->n_no_mark || p->n_nonpos != first->n_nonpos ||
-			 p->nunits_gross != first->nunits_gross || !p->nunits != !first->nunits)
-			same = 0;
-	}
-	if (!n)
+	if (!gr->filler)
 		return;
-	fputs("Left out of the net times (a process gives no net value without its own mark point at "
-	      "that N, or when the form was not slower than that mark):", f);
-	for (size_t i = 0; i < gr->npoints; i++) {
-		const struct ic_point *p = same ? first : gr->points[i];
-
-		if (!same && (!p->filler_subtracted || p->n_no_mark + p->n_nonpos == 0))
-			continue;
-		if (same)
-			fprintf(f, " at every N of every form (%zu points): ", n);
-		else if (shown++ == 8) {
-			fprintf(f, "; and %zu more point%s (points.csv: processes)", n - 8, summary_s(n - 8));
-			break;
-		} else
-			fprintf(f, "%s %s at N = %lu: ", shown > 1 ? ";" : "", p->form, p->sites);
-		fprintf(f, "%zu of %zu process%s", p->n_no_mark + p->n_nonpos, p->nunits_gross,
-			p->nunits_gross == 1 ? "" : "es");
-		if (p->n_no_mark)
-			fprintf(f, ", %zu without a mark point", p->n_no_mark);
-		if (p->n_nonpos)
-			fprintf(f, ", %zu with net time ≤ 0", p->n_nonpos);
-		if (!p->nunits)
-			fputs(" (no net time at all: not measured)", f);
-		if (same)
-			break;
+	for (size_t i = 0; i < gr->nratios; i++)
+		shown += isfinite(gr->ratios[i].cmp->net) || isfinite(gr->ratios[i].base->net);
+	if (!shown) {
+		fputs("Net time per site: not measured (no process ran the `mark` form at these N, "
+		      "so the filler's own time cannot be taken out).\n\n", f);
+		return;
 	}
-	fputs(".", f);
-	if (nonpos)
-		fputs(" Where processes were left out for a net time ≤ 0, the rest may overstate that "
-		      "point's net time: read it as an upper value.", f);
-	fputs("\n\n", f);
+	fprintf(f, "Net time per site, for reading only (each process's time less its own `mark` "
+		"time at the same N, in ns on the linear scale; negatives kept; * = the mark lies "
+		"within %g standard errors of the gross time, so the net figure is not resolved from 0 "
+		"and nothing is read from it):\n\n| N | %s net ns [95%% CI] | %s net ns [95%% CI] |\n"
+		"|---:|---:|---:|\n", IC_NET_NEAR, c, b);
+	for (size_t i = 0; i < gr->nratios; i++) {
+		const struct ic_point *pt[2] = { gr->ratios[i].cmp, gr->ratios[i].base };
+
+		fprintf(f, "| %lu", gr->ratios[i].sites);
+		for (int k = 0; k < 2; k++) {
+			const struct ic_point *p = pt[k];
+
+			if (!isfinite(p->net)) {
+				fputs(" | —", f);
+				continue;
+			}
+			fprintf(f, " | %.3g", p->net);
+			if (isfinite(p->net_lo))
+				fprintf(f, " [%.3g, %.3g]", p->net_lo, p->net_hi);
+			if (p->net_near_mark) {
+				fputs(" *", f);
+				near++;
+			}
+		}
+		fputs(" |\n", f);
+	}
+	fputc('\n', f);
+	if (near)
+		fprintf(f, "%zu net figure%s flagged *: there the filler's time swamps the call's.\n\n",
+			near, summary_s(near));
+}
+
+/* The states rule's figures, and with two states each state's ratios. */
+static void summary_states(FILE *f, const struct ic_results *res, const struct ic_group *gr)
+{
+	const struct ic_states *st = gr->states;
+
+	if (!st || !st->nproc)
+		return;
+	if (st->nstates == 1) {
+		double sep = st->gap / st->within, need = fmax(st->critical, IC_STATES_SEPARATION);
+
+		fprintf(f, "States: one (%zu processes", st->nproc);
+		if (isfinite(sep) && !(sep > need))
+			fprintf(f, "; their best split is %.1f within-group SDs apart, under the %.1f that "
+				"marks two states", sep, need);
+		else if (isfinite(sep))
+			fprintf(f, "; their best split is %.1f within-group SDs apart (over %.1f), but only "
+				"%.1fx a process's own spread across N (%.3f), under the %.0fx that marks two "
+				"states: a process's ratio moves too much between N to hold one state", sep, need,
+				st->gap / st->own_median, st->own_median, IC_STATES_OWN);
+		else if (st->nproc < IC_STATES_MIN_PROC)
+			fprintf(f, "; fewer than %d: no split tried", IC_STATES_MIN_PROC);
+		fputs("). Each process's ratio is a dot on the ratio chart (process_ratios.csv).\n\n", f);
+		return;
+	}
+	fprintf(f, "States: **two**. The processes' levels split %.1f within-group SDs apart (over "
+		"the %.1f that marks two states) and %.2f in log ratio, %.0fx a process's own spread "
+		"across N (%.3f). The split follows %s (in time order: %zu runs", st->gap / st->within,
+		fmax(st->critical, IC_STATES_SEPARATION), st->gap,
+		st->own_median > 0.0 ? st->gap / st->own_median : INFINITY, st->own_median,
+		summary_follows(st), st->time_runs);
+	if (isfinite(st->time_p))
+		fprintf(f, ", p = %.2g", st->time_p);
+	fprintf(f, "; %zu of %zu layout variants with 2+ processes hold both states). Each state "
+		"from its own processes:\n\n", st->variants_both, st->variants_multi);
+	fprintf(f, "| N | state 1: %zu processes, %s/%s [95%% CI] | band | faster | state 2: %zu "
+		"processes [95%% CI] | band | faster |\n|---:|---:|---:|:---:|---:|---:|:---:|\n",
+		st->st[0].nproc, res->opts.compare, res->opts.baseline, st->st[1].nproc);
+	for (size_t i = 0; i < st->st[0].nratios || i < st->st[1].nratios; i++) {
+		const struct ic_ratio *r[2] = {
+			i < st->st[0].nratios ? &st->st[0].ratios[i] : NULL,
+			i < st->st[1].nratios ? &st->st[1].ratios[i] : NULL,
+		};
+
+		fprintf(f, "| %lu", r[0] ? r[0]->sites : r[1]->sites);
+		for (int k = 0; k < 2; k++) {
+			fputs(" | ", f);
+			if (!r[k]) {
+				fputs("— | — | —", f);
+				continue;
+			}
+			summary_ratio_cell(f, r[k]);
+			fputs(" | ", f);
+			summary_band_cell(f, r[k]);
+			fprintf(f, " | %s", r[k]->side == IC_SIDE_UNRESOLVED ? "" : summary_form_of(res, r[k]->side));
+		}
+		fputs(" |\n", f);
+	}
+	fputc('\n', f);
 }
 
 static void summary_evidence(FILE *f, const struct ic_results *res, const struct ic_group *gr)
 {
 	const char *c = res->opts.compare, *b = res->opts.baseline, *ci = summary_ci_label(gr);
-	const char *net = gr->filler ? "net " : "";
+	const char *net = "";
 	int mixed, any;
 	const char *l1 = summary_l1i_label(gr, &mixed, &any);
 
@@ -385,10 +521,8 @@ static void summary_evidence(FILE *f, const struct ic_results *res, const struct
 	fputs("\n\n", f);
 	summary_verdict_line(f, res, gr);
 	if (gr->filler)
-		fputs("Times per site in this series are net of the filler baseline: each process's "
-		      "`mark` median at the same N is subtracted first (gross times: points.csv, "
-		      "ns_gross_per_op).\n\n", f);
-	summary_left_out(f, gr);
+		fputs("Times per site in this series include the filler (the whole program's time per "
+		      "site); every ratio, band and verdict is of these gross times.\n\n", f);
 	if (gr->nratios == 0) {
 		fprintf(f, "No N with both %s and %s measured; see points.csv.\n\n", c, b);
 		return;
@@ -419,6 +553,8 @@ static void summary_evidence(FILE *f, const struct ic_results *res, const struct
 	fputc('\n', f);
 	if (!any)
 		fputs("L1i misses were not measured for this series (— = not measured, not zero).\n\n", f);
+	summary_net(f, res, gr);
+	summary_states(f, res, gr);
 }
 
 /* What the sites' own mark costs (form mark: sites that do only the mark),
@@ -447,7 +583,7 @@ static void summary_mark(FILE *f, const struct ic_results *res, const struct ic_
 			first->sites);
 		if (last != first)
 			fprintf(f, " and %.3g ns at N = %lu", last->med[IC_F_NS], last->sites);
-		fputs(" (gross): the baseline subtracted from every other form's time in this series.\n\n", f);
+		fputs(": the filler's own time and the mark, for reading the net times below.\n\n", f);
 		return;
 	}
 	for (size_t i = 0; i < gr->nratios && isnan(share); i++)
@@ -476,8 +612,8 @@ static void summary_calibration(FILE *f, const struct ic_results *res)
 	fprintf(f, "## Calibration: planted extra cost %.1f%% in %s\n\n", res->opts.planted * 100.0,
 		res->opts.compare);
 	fprintf(f, "%s carries a planted extra cost of %g (expected ratio %s/%s = %.3f). "
-		"The suite resolves it where the ratio's 95%% interval excludes 1; it measures it "
-		"right where the interval also contains %.3f.\n\n", res->opts.compare, res->opts.planted,
+		"The suite resolves it where the series' band (Holm, as the verdict) excludes 1; it "
+		"measures it right where the ratio's 95%% interval contains %.3f.\n\n", res->opts.compare, res->opts.planted,
 		res->opts.compare, res->opts.baseline, want, want);
 	for (size_t g = 0; g < res->ngroups; g++) {
 		const struct ic_group *gr = &res->groups[g];
@@ -486,12 +622,12 @@ static void summary_calibration(FILE *f, const struct ic_results *res)
 			continue;
 		fputs("### ", f);
 		summary_series_title(f, res, gr);
-		fprintf(f, "\n\n| N | ratio [95%% CI] | measured extra | excludes 1 | contains %.3f | noisy |\n",
+		fprintf(f, "\n\n| N | ratio [95%% CI] | measured extra | band excludes 1 | contains %.3f | noisy |\n",
 			want);
 		fputs("|---:|---:|---:|:---:|:---:|:---:|\n", f);
 		for (size_t i = 0; i < gr->nratios; i++) {
 			const struct ic_ratio *r = &gr->ratios[i];
-			int ex = ic_ratio_excludes(r, 1.0), in = ic_ratio_contains(r, want);
+			int ex = r->side != IC_SIDE_UNRESOLVED, in = ic_ratio_contains(r, want);
 
 			detected += ex;
 			contains += in;
@@ -511,7 +647,7 @@ static void summary_calibration(FILE *f, const struct ic_results *res)
 		}
 		fputc('\n', f);
 	}
-	fprintf(f, "Overall: the interval excludes 1 at %zu of %zu points and contains %.3f at %zu of "
+	fprintf(f, "Overall: the band excludes 1 at %zu of %zu points and contains %.3f at %zu of "
 		"%zu points", detected, total, want, contains, total);
 	if (extra && k)
 		fprintf(f, "; median measured extra cost %.2f%%", 100.0 * ic_stats_median(extra, k));
@@ -698,18 +834,23 @@ static void summary_method(FILE *f, const struct ic_results *res)
 	else
 		fputs("- Intervals: Student's t over processes of **one** layout: they do not hold the "
 		      "spread between layouts, so they speak for this build's code placement only.\n", f);
-	fprintf(f, "- Band: each series' points are judged together. The band at N is the t interval "
-		"at %g / m (Bonferroni over the m points of the series), so that all m hold at once "
-		"with probability 95%% or more. A form is faster at N only when the whole band is on "
-		"its side of 1.\n", res->opts.family);
+	fprintf(f, "- Band: each series' points are judged together by Holm's step-down: with the m "
+		"points' p-values in ascending order, the j-th is resolved while it is at most %g / "
+		"(m - j + 1) and every smaller one was resolved. The band at a resolved N is its t "
+		"interval at that level; elsewhere at the level of the step that failed. The chance of "
+		"any wrongly resolved N in a series stays at most %g%% (as with Bonferroni), but only "
+		"the strongest point pays the full m. A form is faster at N only when the whole band is "
+		"on its side of 1. The p column is this N's alone (uncorrected); ratios.csv also has "
+		"p_holm.\n", res->opts.family, 100.0 * res->opts.family);
 	for (size_t g = 0; g < res->ngroups; g++)
 		if (res->groups[g].filler) {
-			fputs("- Filler: in a series with filler (F bytes of other straight-line code at every "
-			      "site), each process's median of the `mark` point at the same N, filler, threads "
-			      "and mode is subtracted from every other form's median in that process before "
-			      "any estimate, interval, ratio, band or crossover; the mark point stays gross, "
-			      "and a process without that mark point, or whose net time is not above 0, is "
-			      "left out of the point and counted.\n", f);
+			fputs("- Filler: a series with filler (F bytes of other straight-line code at every "
+			      "site) is read as a whole program: every estimate, interval, ratio, band and "
+			      "verdict is of the gross time per site, filler included. A per-site net time "
+			      "(each process's time less its own `mark` time at the same N, a difference in "
+			      "ns, negatives kept, nested over variants) is shown beside it for reading "
+			      "only, flagged where the mark is within a few standard errors of the gross "
+			      "time; nothing is attributed from it.\n", f);
 			break;
 		}
 	if (ic_fmt_many_builds(res))
@@ -721,11 +862,21 @@ static void summary_method(FILE *f, const struct ic_results *res)
 	      "within each process, with the interval and band above; a per-N line's band holds "
 	      "over that line's N, not over all lines at once. A component is stated only where its "
 	      "band (per-N lines) or interval (single comparisons) excludes 1.\n", f);
-	fprintf(f, "- Crossover rule: the points resolved by the band, in ascending N, may switch "
-		"side once; the crossover is then the bracket (A, B) between the last N resolved for the "
-		"first winner and the first N resolved for the other, with no point estimate inside. A "
-		"side needs %d resolved points: a single one is named and set aside. More than one "
-		"switch is a conflict and nothing is claimed.\n", IC_CROSSOVER_MIN_POINTS);
+	fprintf(f, "- States: each process's level is the median over N of its log ratio less the "
+		"median of all processes at that N, and its own spread the larger of how that moves "
+		"across N (1.4826 MAD) and its repetitions' standard error. The levels split into two "
+		"states when the best two-group split (least within-group sum of squares, 2+ processes "
+		"each) is more than %.0f within-group SDs apart and more than the 99th percentile of "
+		"that statistic in one normal sample of the same size, and the gap is more than %.0fx "
+		"the median own spread. Each state then gets its own ratios, band and verdict; the "
+		"split is said to follow the time order (file times) when the states switch once in "
+		"it, the layout variant when no variant holds both.\n", IC_STATES_SEPARATION,
+		IC_STATES_OWN);
+	fputs("- Crossover rule: every point resolved by the band counts, the first and last N "
+	      "included; in ascending N they may switch side once. The crossover is then the bracket "
+	      "(A, B) between the last N resolved for the first winner and the first N resolved for "
+	      "the other, with no point estimate inside. More than one switch is a conflict and "
+	      "nothing is claimed.\n", f);
 	if (vmax >= 2)
 		fprintf(f, "- Layout share: of the process-to-process variance of the log ratio, the part "
 			"between layout variants (one-way random-effects ANOVA). %zu of %zu ratio points have "
@@ -766,6 +917,61 @@ static void summary_method(FILE *f, const struct ic_results *res)
 	fputs(".\n", f);
 }
 
+/* A variance of a log ratio as the SD in percent; — when not estimable. */
+static void summary_sd(FILE *f, double var)
+{
+	if (isfinite(var))
+		fprintf(f, " | %.2f%%", 100.0 * sqrt(var));
+	else
+		fputs(" | —", f);
+}
+
+/* The spread of the ratio at each level of the design, per series, and
+ * what it says about spending the time (Kalibera and Jones 2013). */
+static void summary_variance(FILE *f, const struct ic_results *res)
+{
+	double worst = NAN;
+
+	fputs("## Where the variance is\n\n", f);
+	fprintf(f, "SD of the log ratio %s/%s at each level of the design, measured in this run "
+		"(the median over N of a one-way analysis at each N): between layout variants; between "
+		"processes of one variant beyond what their repetitions explain (all processes, and "
+		"within a state); and of one repetition.\n\n", res->opts.compare, res->opts.baseline);
+	fputs("| series | layout variant | process | process within a state | one repetition | "
+	      "repetitions per process | processes | states |\n"
+	      "|---|---:|---:|---:|---:|---:|---:|---:|\n", f);
+	for (size_t g = 0; g < res->ngroups; g++) {
+		const struct ic_states *st = res->groups[g].states;
+		char t[512];
+
+		if (!st || !st->nproc)
+			continue;
+		fprintf(f, "| %s", ic_fmt_series(t, sizeof(t), res, &res->groups[g]));
+		summary_sd(f, st->var_variant);
+		summary_sd(f, st->var_process);
+		summary_sd(f, st->var_process_state);
+		summary_sd(f, st->var_rep);
+		fprintf(f, " | %.0f | %zu | %zu |\n", st->reps, st->nproc, st->nstates);
+		if (isfinite(st->var_process) && isfinite(st->var_rep) && st->var_rep > 0.0) {
+			double r = st->var_process / (st->var_rep / st->reps);
+
+			worst = isfinite(worst) ? fmax(worst, r) : r;
+		}
+	}
+	fputs("\nDesign (Kalibera and Jones, \"Rigorous Benchmarking in Reasonable Time\", ISMM "
+	      "2013): each level's variance reaches the ratio divided by the number of draws at that "
+	      "level and those above it, so the budget goes where the variance is. With a process "
+	      "start costing c_p and a repetition c_r, the repetitions per process that minimise "
+	      "the interval for a given time are r* = sqrt((c_p / c_r) x (repetition variance / "
+	      "process variance)). Where processes differ far more than repetitions, r* is small: "
+	      "run more and shorter processes, not longer ones. Where layout variants differ, run "
+	      "more variants rather than more processes of each.", f);
+	if (isfinite(worst))
+		fprintf(f, " Here the process variance is up to %.3g times what a process median's "
+			"repetitions contribute.", worst);
+	fputs("\n\n", f);
+}
+
 int ic_summary_write(FILE *f, const struct ic_results *res)
 {
 	fprintf(f, "# inlinecost: %s vs %s\n\n", res->opts.compare, res->opts.baseline);
@@ -785,6 +991,7 @@ int ic_summary_write(FILE *f, const struct ic_results *res)
 		summary_mark(f, res, &res->groups[g]);
 		ic_attribution_write(f, res, &res->groups[g]);
 	}
+	summary_variance(f, res);
 	summary_machine(f, res);
 	summary_counters(f, res);
 	summary_method(f, res);

@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "format.h"
+#include "states.h"
+#include "stats.h"
 
 /* A number field (empty when not measured), then sep unless sep is 0. */
 static void tables_num(FILE *f, double x, const char *fmt, char sep)
@@ -64,7 +66,7 @@ int ic_tables_points_write(FILE *f, const struct ic_results *res)
 {
 	fputs("form,op,layout,order,sites,threads,mode,ns_per_op,ns_ci_lo,ns_ci_hi,cv,ops_per_s,"
 	      "cycles_per_op,l1i_miss_per_op,counter_source,code_bytes_per_site,footprint_bytes,"
-	      "variants,processes,reps,layout_share,filler,ns_gross_per_op,filler_subtracted", f);
+	      "variants,processes,reps,layout_share,filler,net_ns_per_op,net_ci_lo,net_ci_hi,net_near_mark", f);
 	tables_build_header(f);
 	for (size_t i = 0; i < res->npoints; i++) {
 		const struct ic_point *p = res->points[i];
@@ -84,10 +86,13 @@ int ic_tables_points_write(FILE *f, const struct ic_results *res)
 		tables_num(f, p->med[IC_F_FOOT], "%.10g", 0);
 		fprintf(f, ",%zu,%zu,%zu,", p->nvariants, p->nunits, p->nreps);
 		tables_num(f, p->share_layout, "%.4f", ',');
-		/* ns_per_op is net of the mark where filler_subtracted; this is not. */
+		/* The net time per site beside the gross one: filler series only. */
 		fprintf(f, "%lu,", p->filler);
-		tables_num(f, p->ns_gross, "%.10g", ',');
-		fprintf(f, "%d", p->filler_subtracted);
+		tables_num(f, p->net, "%.10g", ',');
+		tables_num(f, p->net_lo, "%.10g", ',');
+		tables_num(f, p->net_hi, "%.10g", ',');
+		if (isfinite(p->net))
+			fprintf(f, "%d", p->net_near_mark);
 		tables_build(f, res, p->build);
 		fputc('\n', f);
 	}
@@ -98,7 +103,8 @@ int ic_tables_ratios_write(FILE *f, const struct ic_results *res)
 {
 	fputs("op,layout,order,sites,threads,mode,compare,baseline,ns_compare,ns_baseline,ratio,"
 	      "ratio_ci_lo,ratio_ci_hi,p_value,cv_compare,cv_baseline,reps_compare,reps_baseline,"
-	      "noisy,faster,band_lo,band_hi,variants,processes,layout_share,df,filler", f);
+	      "noisy,faster,band_lo,band_hi,variants,processes,layout_share,df,p_holm,log_se,t_975,"
+	      "replicate_cover,filler", f);
 	tables_build_header(f);
 	for (size_t g = 0; g < res->ngroups; g++) {
 		const struct ic_group *gr = &res->groups[g];
@@ -123,6 +129,15 @@ int ic_tables_ratios_write(FILE *f, const struct ic_results *res)
 			fprintf(f, "%zu,%zu,", r->nvariants, r->nunits);
 			tables_num(f, r->share_layout, "%.4f", ',');
 			tables_num(f, r->df, "%g", ',');
+			tables_num(f, r->p_holm, "%.4g", ',');
+			/* For agree: z of two runs' log ratios, its t limit, and how
+			 * often a replicate's estimate falls in this interval when
+			 * both runs have this spread, 2 F(t / sqrt 2) - 1 (87% at
+			 * df = 5). */
+			tables_num(f, r->se, "%.6g", ',');
+			tables_num(f, ic_stats_t_quantile(0.975, r->df), "%.6g", ',');
+			tables_num(f, 2.0 * ic_stats_t_cdf(ic_stats_t_quantile(0.975, r->df) / sqrt(2.0), r->df) - 1.0,
+				   "%.4f", ',');
 			fprintf(f, "%lu", gr->filler);
 			tables_build(f, res, gr->build);
 			fputc('\n', f);
@@ -131,12 +146,90 @@ int ic_tables_ratios_write(FILE *f, const struct ic_results *res)
 	return ferror(f) ? -1 : 0;
 }
 
+const char *ic_tables_follows_name(enum ic_states_follows f)
+{
+	switch (f) {
+	case IC_FOLLOWS_VARIANT:
+		return "layout_variant";
+	case IC_FOLLOWS_TIME:
+		return "time_order";
+	case IC_FOLLOWS_TIME_RUNS:
+		return "time_clusters";
+	default:
+		return "neither";
+	}
+}
+
+/* ",states,<state 1 x 5>,<state 2 x 5>,follows": state 2 empty with one. */
+static void tables_states(FILE *f, const struct ic_states *s)
+{
+	fprintf(f, ",%zu", s ? s->nstates : 0);
+	for (int k = 0; k < 2; k++) {
+		const struct ic_state *st = s && (size_t)k < s->nstates ? &s->st[k] : NULL;
+
+		if (!st) {
+			fputs(",,,,,", f);
+			continue;
+		}
+		fprintf(f, ",%zu,", st->nproc);
+		tables_num(f, st->level, "%.6f", ',');
+		tables_num(f, st->lo, "%.6f", ',');
+		tables_num(f, st->hi, "%.6f", ',');
+		if (s->nstates == 2)
+			fputs(ic_verdict_name(st->xo.verdict), f);
+	}
+	fprintf(f, ",%s", s && s->nstates == 2 ? ic_tables_follows_name(s->follows) : "");
+}
+
+/* The process's file name without directory and .json. */
+static void tables_process(FILE *f, const struct ic_results *res, unsigned unit)
+{
+	const char *path = unit < res->nfiles ? res->files[unit]->path : "", *b = strrchr(path, '/');
+	size_t n;
+
+	b = b ? b + 1 : path;
+	n = strlen(b);
+	if (n > 5 && !strcmp(b + n - 5, ".json"))
+		n -= 5;
+	fprintf(f, "%.*s", (int)n, b);
+}
+
+int ic_tables_process_ratios_write(FILE *f, const struct ic_results *res)
+{
+	fputs("op,layout,order,threads,mode,filler,compare,baseline,sites,process,variant,time_rank,"
+	      "state,states,ratio", f);
+	tables_build_header(f);
+	for (size_t g = 0; g < res->ngroups; g++) {
+		const struct ic_group *gr = &res->groups[g];
+		const struct ic_states *s = gr->states;
+
+		for (size_t i = 0; s && i < s->nsites; i++)
+			for (size_t p = 0; p < s->nproc; p++) {
+				double y = s->logr[i * s->nproc + p];
+
+				if (!isfinite(y))
+					continue;
+				fprintf(f, "%s,%s,%s,%lu,%s,%lu,%s,%s,%lu,", gr->op, gr->layout, gr->order,
+					gr->threads, gr->mode, gr->filler, res->opts.compare,
+					res->opts.baseline, s->sites[i]);
+				tables_process(f, res, s->unit[p]);
+				fprintf(f, ",%d,%zu,%d,%zu,%.6f", s->variant[p], s->time_rank[p],
+					s->state[p] + 1, s->nstates, exp(y));
+				tables_build(f, res, gr->build);
+				fputc('\n', f);
+			}
+	}
+	return ferror(f) ? -1 : 0;
+}
+
 int ic_tables_crossover_write(FILE *f, const struct ic_results *res)
 {
 	fputs("op,layout,order,threads,mode,compare,baseline,verdict,small_n_winner,"
 	      "crossover_sites,crossover_ci_lo,crossover_ci_hi,bracket_lo,bracket_hi,"
-	      "points,compare_faster,baseline_faster,unresolved,sites_min,sites_max,lone_sites,"
-	      "switches,filler", f);
+	      "points,compare_faster,baseline_faster,unresolved,sites_min,sites_max,states,"
+	      "state1_processes,state1_ratio,state1_ci_lo,state1_ci_hi,state1_verdict,"
+	      "state2_processes,state2_ratio,state2_ci_lo,state2_ci_hi,state2_verdict,"
+	      "states_follow,switches,filler", f);
 	tables_build_header(f);
 	for (size_t g = 0; g < res->ngroups; g++) {
 		const struct ic_group *gr = &res->groups[g];
@@ -160,8 +253,7 @@ int ic_tables_crossover_write(FILE *f, const struct ic_results *res)
 				gr->ratios[gr->nratios - 1].cmp->sites);
 		else
 			fputc(',', f);
-		fputc(',', f);
-		tables_num(f, xo->lone_sites, "%.0f", 0);
+		tables_states(f, gr->states);
 		fprintf(f, ",%zu,%lu", xo->switches, gr->filler);
 		tables_build(f, res, gr->build);
 		fputc('\n', f);
@@ -189,7 +281,8 @@ int ic_tables_calibration_write(FILE *f, const struct ic_results *res)
 			tables_num(f, r->lo, "%.6f", ',');
 			tables_num(f, r->hi, "%.6f", ',');
 			tables_num(f, r->ratio - 1.0, "%.6f", 0);
-			fprintf(f, ",%d,%d,%d", ic_ratio_excludes(r, 1.0), ic_ratio_contains(r, want),
+			/* Detected where the band resolves it, as the verdict would. */
+			fprintf(f, ",%d,%d,%d", r->side != IC_SIDE_UNRESOLVED, ic_ratio_contains(r, want),
 				r->noisy);
 			tables_build(f, res, gr->build);
 			fputc('\n', f);

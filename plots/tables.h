@@ -10,10 +10,17 @@
 #include <stdio.h>
 
 #include "results.h"
+#include "states.h"
+
+/* "layout_variant", "time_order", "time_clusters", "neither". */
+const char *ic_tables_follows_name(enum ic_states_follows f);
 
 int ic_tables_points_write(FILE *f, const struct ic_results *res);
 int ic_tables_ratios_write(FILE *f, const struct ic_results *res);
 int ic_tables_crossover_write(FILE *f, const struct ic_results *res);
+/* process_ratios.csv: every process's ratio at every N, its layout
+ * variant, its rank in time (file mtime) and its state (states.h). */
+int ic_tables_process_ratios_write(FILE *f, const struct ic_results *res);
 /* Only with --planted. */
 int ic_tables_calibration_write(FILE *f, const struct ic_results *res);
 

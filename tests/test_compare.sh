@@ -7,10 +7,13 @@
 # that varies within a run splits its series rather than pooling them; the
 # plot is drawn; an export round-trips; bad input gives one line and exit 2;
 # nothing comparable gives exit 1 and writes nothing.
-# Usage: test_compare.sh REPO-TOP. Exit 0 pass, 1 fail, 77 skip (no gnuplot:
+# With SUMMARIZE and FAKEGB, also compare/agree.sh on runs it makes: z per
+# pair, build columns in every key, opposite sides and verdicts counted.
+# Usage: test_compare.sh REPO-TOP [SUMMARIZE FAKEGB]. Exit 0 pass, 1 fail, 77 skip (no gnuplot:
 # everything but the plot was checked).
 set -u
 top=$(cd "$1" && pwd)
+summarize=${2:-} fakegb=${3:-}   # for agree's checks
 compare=$top/compare/compare.sh
 export_sh=$top/compare/export.sh
 data=$top/tests/data/compare
@@ -202,6 +205,46 @@ done
 mkdir -p "$work/nc"
 one_line_exit 1 "$work/nc/out" "$compare" --out "$work/nc/out" "$A" "$B3"
 [ -z "$(ls -A "$work/nc")" ] || bad "a failed compare left $(ls -A "$work/nc")"
+
+# --- agree: z per pair, the build in every key ------------------------------
+# Two runs of two builds each (gcc, clang), made by summarize from the fake
+# generator: each build's series is matched with its own only; every pair
+# has its z; the summary line counts z within the limit, covered pairs,
+# opposite N and differing verdicts. A third run whose inline is 1.3x at
+# every N gives opposite sides and a differing verdict.
+agree=$top/compare/agree.sh
+if [ -n "$summarize" ] && [ -n "$fakegb" ]; then
+	for r in 1 2 3; do
+		mkdir -p "$work/ag/in$r"
+		for cc in gcc clang; do for v in 0 1 2 3 4 5; do
+			st=1.0; [ $r = 3 ] && st=1.3
+			"$fakegb" --shape crossover --crossover 64 --sites-max 1024 --threads 1 --modes private --reps 5 \
+				--noise 0.03 --layout-noise 0.02 --variant $v --process 0 --seed $((r * 100 + v)) \
+				--compiler "$cc" --state $st >"$work/ag/in$r/${cc}_v$v.json" || bad "fakegb"
+		done; done
+		"$summarize" --out "$work/ag/run$r/report" "$work/ag/in$r"/*.json || bad "summarize run $r"
+	done
+	"$agree" "$work/ag/run1" "$work/ag/run2" >"$work/ag/12.md" 2>"$work/ag/err" || bad "agree: exit $? ($(cat "$work/ag/err"))"
+	[ "$(grep -c '^## .*\[compiler gcc; lock tas\]: inline/extern$' "$work/ag/12.md")" -eq 1 ] &&
+		[ "$(grep -c '^## .*\[compiler clang; lock tas\]: inline/extern$' "$work/ag/12.md")" -eq 1 ] ||
+		bad "agree: each build its own series: $(grep '^## ' "$work/ag/12.md")"
+	# 11 N x 2 builds: 22 pairs with a z.
+	tail -n 1 "$work/ag/12.md" | grep -Eq '^Ratios: z within the t limit in (2[0-2]) of 22 pairs .*; covered [0-9]+ of 44 ordered pairs .*about 87% expected\); 0 N resolved opposite ways; verdicts differ in 0 of 2 series' ||
+		bad "agree summary: $(tail -n 1 "$work/ag/12.md")"
+	grep -Eq '^\| 1 \| 0\.8[0-9]+ \[[0-9.]+–[0-9.]+\]; 0\.8[0-9]+ .* \| [+-][0-9]\.[0-9]{2} \| 1/1 \|' "$work/ag/12.md" ||
+		bad "agree: no z at N = 1: $(grep '^| 1 |' "$work/ag/12.md" | head -n 1)"
+	"$agree" "$work/ag/run1" "$work/ag/run3" | tail -n 1 | grep -Eq '[1-9][0-9]* N resolved opposite ways; verdicts differ in 2 of 2 series' ||
+		bad "agree 1.3x: $("$agree" "$work/ag/run1" "$work/ag/run3" | tail -n 1)"
+	"$agree" --out "$work/ag/out" "$work/ag/run1" "$work/ag/run2" "$work/ag/run3" >/dev/null 2>&1 || bad "agree --out: exit $?"
+	for f in repeat.md repeat.csv repeat.dat; do [ -s "$work/ag/out/$f" ] || bad "agree --out: no $f"; done
+	head -n 1 "$work/ag/out/repeat.csv" | grep -q '^series,sites,runs,ratio_min,ratio_max,spread,covered_pairs,pairs,z_within,z_pairs,z_max,opposite,sides$' ||
+		bad "repeat.csv header: $(head -n 1 "$work/ag/out/repeat.csv")"
+	[ "$(awk 'END { print NR }' "$work/ag/out/repeat.csv")" -eq 23 ] || bad "repeat.csv: want 22 rows"
+	one_line_exit 2 "$work/ag/never" "$agree" --out "$work/ag/never" "$work/ag/run1"
+	one_line_exit 2 "$work/ag/never" "$agree" --out "$work/ag/never" "$work/ag/run1" "$work/notarun"
+else
+	echo "note: no summarize/fakegb given: agree not checked"
+fi
 
 [ $fail -eq 0 ] || exit 1
 if [ $plot_checked -eq 0 ]; then echo "SKIP: no gnuplot: the plot was not checked (everything else passed)"; exit 77; fi

@@ -1,6 +1,7 @@
 /* plots/crossover.c: the bracket rule on series whose answer is known,
- * including a step-shaped curve, a spurious single point and alternating
- * sides, which must not produce a crossover. */
+ * including a step-shaped curve, a crossover at the first or last N (one
+ * resolved point is enough: the band holds the family-wise error) and
+ * alternating sides, which must not produce a crossover. */
 #include <math.h>
 #include <string.h>
 
@@ -44,7 +45,6 @@ static void test_step(void)
 	CHECK(xo.bracket_lo == 4.0 && xo.bracket_hi == 16.0, "step: bracket (%g, %g), want (4, 16)",
 	      xo.bracket_lo, xo.bracket_hi);
 	CHECK(xo.n_compare == 3 && xo.n_baseline == 11 && xo.n_unresolved == 1, "step: counts");
-	CHECK(isnan(xo.lone_sites), "step: nothing set aside");
 	/* Without the unresolved point the bracket is the two neighbours. */
 	xo = find("ccccbbbbbbbbbbb");
 	CHECK(xo.bracket_lo == 8.0 && xo.bracket_hi == 16.0, "sharp step: (%g, %g)", xo.bracket_lo,
@@ -56,24 +56,28 @@ static void test_step(void)
 	      xo.bracket_hi);
 }
 
-static void test_spurious_point(void)
+static void test_end_points(void)
 {
-	/* One resolved win at the first point cannot flip the recommendation:
-	 * the baseline wins, the lone point is named and set aside. */
+	/* The first N alone resolved for the compare form, the rest for the
+	 * baseline: a crossover at the low end, bracket (1, 8). */
 	struct ic_crossover xo = find("cuubbbbbbbbbbbb");
 
-	CHECK(xo.verdict == IC_VERDICT_BASELINE_WINS, "spurious first point: verdict %s",
+	CHECK(xo.verdict == IC_VERDICT_CROSSOVER && xo.direction == 1, "first N: verdict %s",
 	      ic_verdict_name(xo.verdict));
-	CHECK(isnan(xo.bracket_lo) && isnan(xo.bracket_hi), "no bracket from one point");
-	CHECK(xo.lone_sites == 1.0 && xo.lone_side == IC_SIDE_COMPARE, "lone point at N = %g",
-	      xo.lone_sites);
-	/* A single resolved point and nothing else: no claim at all. */
+	CHECK(xo.bracket_lo == 1.0 && xo.bracket_hi == 8.0, "first N: (%g, %g)", xo.bracket_lo,
+	      xo.bracket_hi);
+	/* The last N alone resolved the other way: a crossover at the high end. */
+	xo = find("ccccccccccccccb");
+	CHECK(xo.verdict == IC_VERDICT_CROSSOVER && xo.bracket_lo == 8192.0 &&
+	      xo.bracket_hi == 16384.0, "last N: %s (%g, %g)", ic_verdict_name(xo.verdict),
+	      xo.bracket_lo, xo.bracket_hi);
+	/* A single resolved point is a one-sided answer at that N. */
 	xo = find("uuuuuuubuuuuuuu");
-	CHECK(xo.verdict == IC_VERDICT_UNRESOLVED, "one point only: %s", ic_verdict_name(xo.verdict));
-	CHECK(xo.lone_sites == 128.0, "one point only: named (%g)", xo.lone_sites);
-	/* Two lone points on either side: no claim. */
+	CHECK(xo.verdict == IC_VERDICT_BASELINE_WINS, "one point: %s", ic_verdict_name(xo.verdict));
+	/* One point on either side, far apart: still one switch, a crossover. */
 	xo = find("cuuuuuuuuuuuuub");
-	CHECK(xo.verdict == IC_VERDICT_UNRESOLVED, "two lone points: %s", ic_verdict_name(xo.verdict));
+	CHECK(xo.verdict == IC_VERDICT_CROSSOVER && xo.bracket_lo == 1.0 && xo.bracket_hi == 16384.0,
+	      "ends: %s", ic_verdict_name(xo.verdict));
 }
 
 static void test_conflict(void)
@@ -113,7 +117,7 @@ static void test_side_edges(void)
 int main(void)
 {
 	test_step();
-	test_spurious_point();
+	test_end_points();
 	test_conflict();
 	test_one_sided();
 	test_side_edges();

@@ -83,7 +83,7 @@ for k in 'clone/extern' 'inline/inline_nolock' 'extern/extern_nolock' \
 	grep -qF "$k" "$work/attr/plots/attribution.svg" || fail "attribution chart lacks '$k'"
 done
 grep -q 'no control forms' "$work/attr/plots/attribution.svg" && fail "controls present but not drawn"
-grep -q '512 B filler per site (net)' "$work/attr/plots/time.svg" || fail "time panel title lacks the filler"
+grep -q '512 B filler per site (whole program)' "$work/attr/plots/time.svg" || fail "time panel title lacks the filler"
 
 "$fakegb" --counters none --threads 1,2,4 --sites-max 256 > "$work/none.json" || fail "fakegb none"
 "$summarize" --baseline hint --out "$work/none" "$work/none.json" || fail "summarize none"

@@ -20,7 +20,8 @@
  * A build (issue 10): --compiler, --cflags, --lto, --body put those keys
  * into the context (absent unless given, as in older runs); --lock sets
  * the lock ("tas"; "" leaves it out); --scale X multiplies every time, so
- * that two builds of the same names have different numbers.
+ * that two builds of the same names have different numbers; --state X
+ * multiplies inline's time at every N (this process's speed state).
  * One output is one process: --variant V and --process P go into the
  * context (layout_variant, process), and --layout-noise X multiplies the
  * compare form's time by 1 + X * u_V with u_V uniform in [-1, 1) drawn from
@@ -32,7 +33,7 @@
  *        [--seed S] [--hint 1] [--planted F] [--time-unit ns|us]
  *        [--error-at N] [--variant V] [--process P] [--layout-noise X]
  *        [--compiler C] [--cflags F] [--lto on|off] [--body B] [--lock L]
- *        [--scale X] > out.json
+ *        [--scale X] [--state X] > out.json
  */
 #include <jansson.h>
 #include <math.h>
@@ -48,7 +49,7 @@
 struct fake_opts {
 	const char *shape, *threads, *modes, *counters, *time_unit, *forms, *papi_absent, *note;
 	const char *compiler, *cflags, *lto, *body, *lock;
-	double crossover, noise, planted, layout_noise, scale;
+	double crossover, noise, planted, layout_noise, scale, state;
 	unsigned reps, sites_max, error_at, sim_threads, variant, process;
 	int hint, filler_only, no_mark;
 	unsigned long long seed;
@@ -209,6 +210,9 @@ static void fake_point(json_t *out, const struct fake_opts *o, unsigned long lon
 		base *= (1.0 + fake_ratio(o, n)) / 2.0;
 	else if (!strcmp(form, "extern_plant"))
 		base *= 1.0 + o->planted;
+	/* The process's speed state: its inline form at every N. */
+	if (!strcmp(form, "inline"))
+		base *= o->state;
 	base *= o->scale;
 	if (filler) {
 		base += o->filler_ns;
@@ -269,7 +273,7 @@ int main(int argc, char **argv)
 	struct fake_opts o = {
 		.shape = "crossover", .threads = "1,2", .modes = "private,shared", .counters = "sim",
 		.time_unit = "ns", .crossover = 256.0, .noise = 0.005, .planted = NAN, .reps = 10,
-		.sites_max = 16384, .seed = 1, .lock = "tas", .scale = 1.0,
+		.sites_max = 16384, .seed = 1, .lock = "tas", .scale = 1.0, .state = 1.0,
 		.t_mark = 2.0, .t_inline = 7.0, .t_extern = 9.0, .t_clone = 9.0, .t_inline_nolock = 5.5,
 		.t_extern_nolock = 8.0, .cap_n = 256, .filler_ns = 8.0,
 	};
@@ -326,6 +330,8 @@ int main(int argc, char **argv)
 			o.body = v;
 		else if (!strcmp(k, "--lock"))
 			o.lock = v;
+		else if (!strcmp(k, "--state"))
+			o.state = atof(v);
 		else if (!strcmp(k, "--scale"))
 			o.scale = atof(v);
 		else if (!strcmp(k, "--forms"))
