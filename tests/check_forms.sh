@@ -14,7 +14,7 @@ obj=$1 lib=$2
 command -v objdump >/dev/null || { echo "skip: objdump (binutils) not installed"; exit 77; }
 
 # Disassembly of one function, with relocations, from OBJECT.
-body() { objdump -d -r --no-show-raw-insn "${2:-$obj}" | awk -v f="<$1>:" '$2 == f {on=1; next} on && /^$/ {exit} on'; }
+body() { objdump -d -r --no-show-raw-insn "${2:-$obj}" | awk -v f="<$1>:" '$2 == f {on=1; next} on && /^$/ {on=0} on'; }
 # A lock prefix, or xchg with memory (locked without one; gas pads with xchg %ax,%ax).
 locked() { grep -qE $'\t(lock[ \t]|xchg[^(]*\\()' <<<"$1"; }
 nocall() { ! grep -qE '\s(call|jmp)\s.*ic_' <<<"$1" && ! grep -qE '\scall\s' <<<"$1"; }

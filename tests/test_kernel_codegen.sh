@@ -20,12 +20,10 @@ bad() { echo "FAIL: $*" >&2; fail=1; }
 grep -v -e '^--' -e ':' "$args" >"$tmp/objs"
 echo "$queue" >>"$tmp/objs"
 [ "$(wc -l <"$tmp/objs")" -gt 1 ] || { echo "FAIL: no objects in $args" >&2; exit 1; }
-: >"$tmp/all"
-while read -r obj; do
-	objdump -d -r "$obj" >>"$tmp/all" || bad "objdump $obj"
-	readelf -S -W "$obj" >>"$tmp/sections" 2>/dev/null
-	nm --defined-only "$obj" | awk '$2 == "T" { print $3 }' >>"$tmp/globals"
-done <"$tmp/objs"
+# One objdump, readelf and nm for all of them (hundreds of objects).
+tr '\n' '\0' <"$tmp/objs" | xargs -0 objdump -d -r >"$tmp/all" || bad "objdump failed"
+tr '\n' '\0' <"$tmp/objs" | xargs -0 readelf -S -W >"$tmp/sections" 2>/dev/null
+tr '\n' '\0' <"$tmp/objs" | xargs -0 nm --defined-only | awk '$2 == "T" { print $3 }' >"$tmp/globals"
 
 # Per function: its first two instructions' bytes, its rets, thunk jumps.
 awk '
