@@ -14,7 +14,8 @@
  *   --codesize=FILE    gen's accounting (default: the build's)
  *   --sim-cache=FILE   keep simulated counts here, so each point runs once
  *   --plant=LIST       calibration: also run each extern point with an extra
- *                      F of its own time per pass, as form extern_plant<F%>,
+ *                      F of its own time per pass (timed in the run it joins:
+ *                      its thread count and mode), as form extern_plant<F%>,
  *                      for each fraction F in LIST (0 runs a second, unplanted
  *                      copy: the null case)
  *   --process=K        which process of the run this is, for the record
@@ -86,6 +87,7 @@ struct thread_rec {
 	int cpu_setup, cpu_end;      /* where set-up ran, where the loop ended */
 	enum ic_bind_kind kind;
 	char why[160];               /* why this thread's counts are absent */
+	double cal_s;                /* calibration: this thread's last loop, s per pass (0: none) */
 };
 
 /* Per thread, in the arrays ic_ctr_combine takes: counts, their validity,
@@ -107,7 +109,8 @@ struct bench_case {
 	pthread_barrier_t phase;     /* the run's threads, between set-up steps */
 	struct thread_rec *rec;      /* one per thread */
 	struct thread_counts ctr;    /* one per thread */
-	uint64_t plant_iters;        /* extra work per pass (calibration), 0 = none */
+	double plant_fraction;       /* calibration: the planted share of a pass, 0 = none */
+	uint64_t plant_iters;        /* ... its delay iterations, once calibrated in the run */
 	const struct ic_sim_result *sim;
 	double code_bytes_per_site, footprint_bytes;   /* < 0: unknown */
 };
@@ -163,7 +166,7 @@ static void report_run(icb_state *st, struct bench_case *bc, int n)
 			if (ok[c])
 				icb_counter_set(st, ic_ctr_names[c], per_op[c], 0);
 		ic_counters_next_pass();   /* the next run counts the other event set, if any */
-	} else if (bc->sim && bc->sim->valid && !bc->shared && n == 1 && !bc->plant_iters) {
+	} else if (bc->sim && bc->sim->valid && !bc->shared && n == 1 && !bc->plant_fraction) {
 		/* Simulated as one thread on a private queue, unplanted: only that case. */
 		icb_counter_set(st, "l1i_miss_per_op", bc->sim->l1i_miss_per_op, 0);
 		icb_counter_set(st, "instr_per_op", bc->sim->instr_per_op, 0);
@@ -190,6 +193,8 @@ static void report_run(icb_state *st, struct bench_case *bc, int n)
 	icb_set_label(st, label);
 	free(label);
 }
+
+static void plant_calibrate(struct bench_case *bc, struct ic_site_thread *t, int ti);
 
 /* One run of a point on one thread. Every thread reaches every barrier, and
  * the library's start and stop barriers (the first and last keep_running
@@ -222,6 +227,10 @@ static void bench_sites(icb_state *st, void *arg)
 	pthread_barrier_wait(&bc->phase);          /* every thread's nodes are in */
 	if (t)
 		pt->pass(&t->ctx);     /* warm-up, untimed: code, data and predictors */
+	/* The planted cost, calibrated once per case in the run it joins:
+	 * every thread, on the queue of its mode, all looping together. */
+	if (bc->plant_fraction > 0 && !bc->plant_iters)
+		plant_calibrate(bc, t, ti);
 	struct ic_ctr_set *ctr = use_papi ? ic_ctr_set_open() : NULL;
 	if (use_papi && !ctr)
 		snprintf(rec->why, sizeof(rec->why), "event set did not open: %s", ic_ctr_set_error());
@@ -378,56 +387,77 @@ static double plant_loop_seconds(const struct ic_point *pt, struct ic_site_threa
 	return (seconds_now() - t0) / (double)passes;
 }
 
-/* Delay iterations that make the planted loop fraction slower than the
- * plain one. The delay's cost alone is only a first guess: run after a
- * pass, it overlaps the pass's tail out of order and adds less than it
- * costs alone (a nominal 3% came out at 2.4%). So the guess is corrected
- * twice by what it really adds, timed in the loop it joins: best of 6
- * interleaved loops of each kind, the minimum being the undisturbed time. */
-static uint64_t plant_calibrate(const struct ic_point *pt, double fraction)
+/* One loop on every thread of the run at once (t NULL: a thread whose set-up
+ * failed only keeps step); returns the threads' mean seconds per pass, the
+ * same on every thread. iters > 0 plants the delay; unit > 0 times
+ * plant_delay(unit) alone instead, per iteration. */
+static double plant_loop_all(struct bench_case *bc, struct ic_site_thread *t, int ti, uint64_t iters,
+			     uint64_t unit)
 {
-	double pass_s = 1e30, unit_s = 1e30;
-	const uint64_t unit = 100000;
-	char why[256];
+	double s = 0, sum = 0;
+	int k = 0;
 
-	/* Bound where thread 0 will run it, then allocated there, like the
-	 * runs it is added to. */
-	if (ic_topo_bind_thread(0, NULL, NULL, why, sizeof(why)) != 0)
-		ic_topo_warn_once(why);
-	struct ic_site_thread *t = ic_site_thread_new(pt, NULL);
-	if (!t) {
-		ic_topo_unbind_thread();
-		return 0;
-	}
-	for (int trial = 0; trial < 3; trial++) {
-		double s = plant_loop_seconds(pt, t, 0);
-		if (s < pass_s)
-			pass_s = s;
+	pthread_barrier_wait(&bc->phase);
+	if (t && unit) {
 		double t0 = seconds_now();
 		plant_delay(unit);
 		s = (seconds_now() - t0) / (double)unit;
+	} else if (t) {
+		s = plant_loop_seconds(bc->pt, t, iters);
+	}
+	bc->rec[ti].cal_s = s;
+	pthread_barrier_wait(&bc->phase);
+	for (int i = 0; i < bc->threads; i++)
+		if (bc->rec[i].cal_s > 0) {
+			sum += bc->rec[i].cal_s;
+			k++;
+		}
+	pthread_barrier_wait(&bc->phase);          /* every thread has read */
+	return k ? sum / k : 0;
+}
+
+/* Delay iterations that make the planted loop plant_fraction slower than
+ * the plain one, in the run it joins: its thread count and mode, every
+ * thread looping (a pass on a shared queue under contention takes longer
+ * than one alone, and so must the planted share). The delay's cost alone is
+ * only a first guess: run after a pass, it overlaps the pass's tail out of
+ * order and adds less than it costs alone (a nominal 3% came out at 2.4%).
+ * So the guess is corrected twice by what it really adds, timed in the loop
+ * it joins: best of 6 interleaved loops of each kind, the minimum being the
+ * undisturbed time. Every thread computes the same figure from the same
+ * means; thread 0 keeps it. */
+static void plant_calibrate(struct bench_case *bc, struct ic_site_thread *t, int ti)
+{
+	double pass_s = 1e30, unit_s = 1e30, fraction = bc->plant_fraction;
+
+	for (int trial = 0; trial < 3; trial++) {
+		double s = plant_loop_all(bc, t, ti, 0, 0);
+		if (s < pass_s)
+			pass_s = s;
+		s = plant_loop_all(bc, t, ti, 0, 100000);
 		if (s < unit_s)
 			unit_s = s;
 	}
-	double iters = fraction * pass_s / unit_s;
+	double iters = unit_s > 0 && pass_s < 1e30 ? fraction * pass_s / unit_s : 1;
 	for (int round = 0; round < 2 && iters >= 1; round++) {
 		double plain = 1e30, planted = 1e30;
 		for (int trial = 0; trial < 6; trial++) {
-			double s = plant_loop_seconds(pt, t, 0);
+			double s = plant_loop_all(bc, t, ti, 0, 0);
 			if (s < plain)
 				plain = s;
-			s = plant_loop_seconds(pt, t, (uint64_t)(iters + 0.5));
+			s = plant_loop_all(bc, t, ti, (uint64_t)(iters + 0.5), 0);
 			if (s < planted)
 				planted = s;
 		}
-		double added = planted / plain - 1;
+		double added = plain > 0 ? planted / plain - 1 : 0;
 		/* A correction of more than 2x either way is noise, not overlap. */
 		if (added > fraction / 2 && added < fraction * 2)
 			iters *= fraction / added;
 	}
-	ic_site_thread_free(t);
-	ic_topo_unbind_thread();
-	return iters >= 1 ? (uint64_t)(iters + 0.5) : 1;
+	pthread_barrier_wait(&bc->phase);
+	if (ti == 0)
+		bc->plant_iters = iters >= 1 ? (uint64_t)(iters + 0.5) : 1;
+	pthread_barrier_wait(&bc->phase);          /* every thread sees it */
 }
 
 /* Pinning as this machine allows it: bind one short-lived thread per thread
@@ -633,9 +663,10 @@ int main(int argc, char **argv)
 					snprintf(filler, sizeof(filler), "/filler:%u", (unsigned)pt->filler);
 				snprintf(bc->name, sizeof(bc->name), "sites/%s%s/%s%s", form, rest,
 					 m ? "shared" : "private", filler);
-				/* A planted 0 is the same loop as the baseline's: the null case. */
-				if (planted && plant[planted - 1] > 0)
-					bc->plant_iters = plant_calibrate(pt, plant[planted - 1]);
+				/* A planted 0 is the same loop as the baseline's: the null
+				 * case. The others calibrate in their first run. */
+				if (planted)
+					bc->plant_fraction = plant[planted - 1];
 				char full[300];
 				snprintf(full, sizeof(full), "%s/real_time/threads:%d", bc->name, threads[k]);
 				if (list)

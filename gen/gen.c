@@ -599,7 +599,7 @@ static const struct gen_op_sig gen_op_sigs[] = {
 	{ "insert", "void", "struct ic_queue *q, struct ic_node *old, struct ic_node *n", "q, old, n" },
 	{ "append", "void", "struct ic_queue *q, struct ic_node *old, struct ic_node *n", "q, old, n" },
 	{ "unlink", "void", "struct ic_queue *q, struct ic_node *n", "q, n" },
-	{ "purge", "void", "struct ic_queue *q, ic_release_fn release, void *arg", "q, release, arg" },
+	{ "purge", "size_t", "struct ic_queue *q, struct ic_node **out", "q, out" },
 };
 
 static const struct gen_op_sig *gen_op_sig(const char *op)
@@ -683,7 +683,7 @@ static void gen_site(FILE *f, const struct gen_args *a, uint32_t k)
 		break;
 	case IC_OP_MIXED:  /* kind 4: the purge round trip */
 	default:
-		fprintf(f, "\t%s(s, n);\n\t%s(s, ic_site_reclaim, ctx);\n\tn = ctx->node;\n", c0, c1);
+		fprintf(f, "\t%s(s, n);\n\t%s(s, &ctx->node);\n\tn = ctx->node;\n", c0, c1);
 		break;
 	}
 mark:

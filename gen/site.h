@@ -68,10 +68,4 @@ struct ic_point {
 /* A body site (gen --body) adds its function's value to ctx->sink, not to
  * acc: the value is not known to gen, and acc's sum must stay exact. */
 
-/* Release callback for `mixed`: purge hands the node back to the thread. */
-static inline void ic_site_reclaim(struct ic_node *n, void *arg)
-{
-	((struct ic_site_ctx *)arg)->node = n;
-}
-
 #endif /* IC_SITE_H */

@@ -35,9 +35,6 @@ struct ic_queue {
 	uint32_t qlen;
 };
 
-/* Purge hands every node to this, outside the lock, as kfree_skb was. */
-typedef void (*ic_release_fn)(struct ic_node *n, void *arg);
-
 IC_ALWAYS_INLINE void __ic_queue_init(struct ic_queue *q)
 {
 	q->head.next = q->head.prev = &q->head;

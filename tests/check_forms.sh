@@ -5,13 +5,16 @@
 # calls ic_queue_tail_extern_nolock; probe_clone calls two identical copies
 # that stayed two functions, each with the locked body in place.
 # probe_hint is reported, not judged: the compiler decides.
-# Usage: check_forms.sh OBJECT
+# purge's release is the same work in every form: no call through a pointer
+# (nor an indirect thunk) in the inline probe, the clone copy, or the extern
+# copy in QUEUE_LIB, and the inline one calls nothing.
+# Usage: check_forms.sh OBJECT QUEUE_LIB
 set -euo pipefail
-obj=$1
+obj=$1 lib=$2
 command -v objdump >/dev/null || { echo "skip: objdump (binutils) not installed"; exit 77; }
 
 # Disassembly of one function, with relocations, from OBJECT.
-body() { objdump -d -r --no-show-raw-insn "$obj" | awk -v f="<$1>:" '$2 == f {on=1; next} on && /^$/ {exit} on'; }
+body() { objdump -d -r --no-show-raw-insn "${2:-$obj}" | awk -v f="<$1>:" '$2 == f {on=1; next} on && /^$/ {on=0} on'; }
 # A lock prefix, or xchg with memory (locked without one; gas pads with xchg %ax,%ax).
 locked() { grep -qE $'\t(lock[ \t]|xchg[^(]*\\()' <<<"$1"; }
 nocall() { ! grep -qE '\s(call|jmp)\s.*ic_' <<<"$1" && ! grep -qE '\scall\s' <<<"$1"; }
@@ -35,7 +38,15 @@ grep -qE '(call|jmp).*<probe_clone_a>' <<<"$clone" && grep -qE '(call|jmp).*<pro
 for c in "$clone_a" "$clone_b"; do
 	[ -n "$c" ] && nocall "$c" && locked "$c" || { echo "FAIL: a clone copy is not the locked body in place:"; echo "$c"; exit 1; }
 done
+indirect() { grep -qE $'\t(call|jmp)[ \t]+\\*|__x86_indirect_thunk' <<<"$1"; }
+p_inl=$(body probe_purge_inline); p_clone=$(body probe_purge_clone_a); p_ext=$(body ic_purge_extern "$lib")
+[ -n "$p_inl" ] && [ -n "$p_clone" ] && [ -n "$p_ext" ] || { echo "FAIL: purge probes or ic_purge_extern not found"; exit 1; }
+for p in "$p_inl" "$p_clone" "$p_ext"; do
+	if indirect "$p"; then echo "FAIL: a purge releases through an indirect call:"; echo "$p"; exit 1; fi
+done
+nocall "$p_inl" || { echo "FAIL: probe_purge_inline calls out:"; grep -E 'call|jmp' <<<"$p_inl"; exit 1; }
 if grep -qE 'ic_queue_tail_hint' <<<"$hint"; then hint_says="called an out-of-line copy"; else hint_says="inlined it"; fi
 echo "forms: inline has no call ($(wc -l <<<"$inl") lines), extern calls ic_queue_tail_extern, inline_nolock" \
 	"has no call and no lock, extern_nolock calls ic_queue_tail_extern_nolock, clone calls two copies;" \
+	"purge releases with no indirect call in any form;" \
 	"hint: compiler $hint_says"

@@ -49,3 +49,25 @@ __attribute__((noinline)) void probe_clone(struct ic_queue *q, struct ic_node *n
 	probe_clone_a(q, n);
 	probe_clone_b(q, n);
 }
+
+/* purge in every form, for its release work: one store per node, and no
+ * call through a pointer, wherever the loop ends up. */
+__attribute__((noinline)) size_t probe_purge_inline(struct ic_queue *q, struct ic_node **out)
+{
+	return ic_purge_inline(q, out);
+}
+
+__attribute__((noinline)) size_t probe_purge_extern(struct ic_queue *q, struct ic_node **out)
+{
+	return ic_purge_extern(q, out);
+}
+
+static IC_CLONE_ATTR size_t probe_purge_clone_a(struct ic_queue *q, struct ic_node **out)
+{
+	return ic_purge_inline(q, out);
+}
+
+__attribute__((noinline)) size_t probe_purge_clone(struct ic_queue *q, struct ic_node **out)
+{
+	return probe_purge_clone_a(q, out);
+}

@@ -17,15 +17,9 @@ struct model {
 };
 
 static struct ic_node nodes[NODES];
-static int purged[NODES], n_purged;
+static struct ic_node *purged[NODES];
 
 static int idx(const struct ic_node *n) { return (int)(n - nodes); }
-
-static void record_release(struct ic_node *n, void *arg)
-{
-	CHECK(arg == (void *)&n_purged, "purge passed the wrong argument");
-	purged[n_purged++] = idx(n);
-}
 
 static void model_insert_at(struct model *m, int pos, int v)
 {
@@ -139,12 +133,11 @@ static void run_##form(unsigned long long seed)                                 
 			      #form " unlink left stale links");                      \
 			counts[6]++;                                                  \
 		} else if (op == 63) {                                                \
-			n_purged = 0;                                                 \
 			int want = m.len;                                             \
-			ic_purge_##form(&q, record_release, &n_purged);               \
+			int n_purged = (int)ic_purge_##form(&q, purged);              \
 			CHECK(n_purged == want, #form " purge released %d of %d", n_purged, want); \
 			for (int i = 0; i < want; i++)                                \
-				CHECK(purged[i] == model_remove_at(&m, 0),            \
+				CHECK(idx(purged[i]) == model_remove_at(&m, 0),       \
 				      #form " purge released out of order");          \
 			counts[7]++;                                                  \
 		}                                                                     \

@@ -35,12 +35,6 @@ struct worker {
 	long ops[8];
 };
 
-static void take_back(struct ic_node *n, void *arg)
-{
-	struct worker *w = arg;
-	w->held[w->n_held++] = n;
-}
-
 #define DEFINE_WORKERS(form)                                                          \
 static void phase_a_##form(struct worker *w)                                          \
 {                                                                                     \
@@ -62,7 +56,7 @@ static void phase_a_##form(struct worker *w)                                    
 				w->held[w->n_held++] = n;                             \
 			w->ops[4 + (op & 1)]++;                                       \
 		} else {                                                              \
-			ic_purge_##form(&qa, take_back, w);                           \
+			w->n_held += (int)ic_purge_##form(&qa, w->held + w->n_held);  \
 			w->ops[6]++;                                                  \
 		}                                                                     \
 	}                                                                             \
