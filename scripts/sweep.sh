@@ -123,9 +123,9 @@ guess_process_s() {
 	local n
 	n=$(point_specs | wc -l)
 	awk -v n="$n" -v r="$reps" -v t="$min_time" -v k="$(tr , '\n' <<<"$threads" | wc -l)" \
-		'BEGIN { printf "%d", n * k * r * t * 1.5 + 1 }'
+		'BEGIN { printf "%d", n * k * (r + 2) * t * 1.5 + 2 }'
 }
-report_s=5
+report_s=15
 
 # Measure the N inside each crossover bracket: the geometric midpoints of
 # neighbouring sweep points in [A, B], with the same variants and processes.
@@ -192,8 +192,9 @@ sweep_main() {
 	resolve_machine
 	planted=""
 	[ -z "$resume" ] || check_resume_identity
-	local b
-	for ((b = 0; b < ${#B_dir[@]}; b++)); do lock_build "${B_dir[$b]}"; done
+	# In name order, so two sweeps that share trees cannot wait for each other.
+	local t
+	for t in $(printf '%s\n' "${B_dir[@]}" | sort -u); do lock_build "$t"; done
 	if [ -z "$resume" ]; then
 		variant_seeds=$(variant_seeds)
 		build_identity
