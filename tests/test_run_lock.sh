@@ -28,7 +28,8 @@ bad() { echo "FAIL: $*"; fail=1; }
 # hold FILE: another run holds FILE's lock until killed.
 hold() {
 	mkdir -p "$(dirname "$1")"
-	flock "$1" sh -c 'echo "pid $$ (the other run)" >"$1"; exec sleep 120' sh "$1" &
+	# It becomes the sleep that holds the lock: killing it frees the lock.
+	( exec 9>>"$1"; flock 9; echo "pid $BASHPID (the other run)" >"$1"; exec sleep 120 ) >/dev/null 2>&1 &
 	holder=$!
 	for _ in $(seq 50); do grep -q 'the other run' "$1" 2>/dev/null && return 0; sleep 0.1; done
 	bad "the stand-in did not take $1"
@@ -61,7 +62,8 @@ release
 # A build tree in use: a sweep of it waits, says for whom, and neither
 # configures the tree nor makes its results directory while it waits.
 hold "$tree/.run.sh-lock"
-"$run" --quick --cflags "-O1 -fno-ident" --forms inline,extern --sites 1 --out "$tmp/out" >"$tmp/wait.out" 2>"$tmp/wait.err" &
+# Its own process group, so it goes with whatever it started.
+setsid "$run" --quick --cflags "-O1 -fno-ident" --forms inline,extern --sites 1 --out "$tmp/out" >"$tmp/wait.out" 2>"$tmp/wait.err" &
 waiter=$!
 for _ in $(seq 100); do grep -q waiting "$tmp/wait.err" && break; sleep 0.2; done
 grep -q "build-O1_fno_ident/ is in use by pid [0-9]* (the other run); waiting" "$tmp/wait.err" ||
@@ -70,7 +72,7 @@ sleep 1
 kill -0 "$waiter" 2>/dev/null || bad "the second run did not wait for the tree"
 [ ! -e "$tree/CMakeCache.txt" ] || bad "the second run configured the tree while it was in use"
 [ ! -e "$tmp/out" ] || bad "the second run made its results directory while it waited"
-kill "$waiter" 2>/dev/null
+kill -- -"$waiter" 2>/dev/null
 wait "$waiter" 2>/dev/null
 release
 
