@@ -37,6 +37,7 @@ sim_file() { if [ "$1" -eq 0 ]; then echo "$dir/sim.csv"; else echo "$dir/sim-b$
 counter_source=""
 decide_counters() {
 	local b src log nb=${#B_dir[@]}
+	[ -z "$counter_source" ] || return 0
 	phase "counters: deciding the source$([ "$counters" = none ] || echo "; a simulation, when it comes to that, is cached in BUILD/sim")"
 	for ((b = 0; b < nb; b++)); do
 		log=$dir/log/counters.txt
@@ -158,6 +159,9 @@ refine_crossover() {
 		sites=$(IFS=,; echo "${site_list[*]}")
 		save_conf "$dir/run.conf"
 		build_points
+		# The new N's simulated counts, from the ordinary link as the others.
+		counter_source=""
+		decide_counters
 		run_processes "x${step}_" "$(IFS='|'; echo "${mids[*]}")" || return 1
 		summarise
 	done
