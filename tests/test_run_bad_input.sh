@@ -1,22 +1,37 @@
 #!/usr/bin/env bash
-# run.sh refuses bad input before it builds or writes anything: exit 2, one
-# line on stderr naming the option, and results/ exactly as it was.
+# run.sh refuses bad input before it installs, builds or writes anything:
+# exit 2, one line on stderr naming the option, and results/, the build
+# trees and the installed packages exactly as they were. Every subcommand
+# answers --help.
 # Usage: test_run_bad_input.sh PATH/TO/run.sh
 set -u
 run=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 top=$(dirname "$run")
-snapshot() { ls -A "$top/results" 2>/dev/null; [ -e "$top/results/latest" ] && readlink "$top/results/latest"; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# What a refused command must leave alone: results/, the trees beside
+# run.sh, the Debian packages, and the scratch directory the test's --out
+# and --resume point into.
+snapshot() {
+	ls -A "$top/results" 2>/dev/null
+	[ -e "$top/results/latest" ] && readlink "$top/results/latest"
+	ls -d "$top"/build* 2>/dev/null
+	md5sum /var/lib/dpkg/status 2>/dev/null
+	find "$tmp" -newer "$tmp/.stamp" 2>/dev/null
+}
 fail=0
 check() {   # check OPTION-NAME ARGS...
 	local name=$1; shift
 	local before after err rc
+	touch "$tmp/.stamp"
+	sleep 0.01
 	before=$(snapshot)
 	err=$("$run" "$@" 2>&1 >/dev/null); rc=$?
 	after=$(snapshot)
-	if [ $rc -ne 2 ]; then echo "FAIL: run.sh $* exited $rc, want 2"; fail=1; fi
+	if [ $rc -ne 2 ]; then echo "FAIL: run.sh $* exited $rc, want 2: $err"; fail=1; fi
 	if [ "$(printf '%s\n' "$err" | wc -l)" -ne 1 ]; then echo "FAIL: run.sh $*: not one line: $err"; fail=1; fi
 	if ! grep -q -- "$name" <<<"$err"; then echo "FAIL: run.sh $*: '$err' does not name $name"; fail=1; fi
-	if [ "$before" != "$after" ]; then echo "FAIL: run.sh $* changed results/"; fail=1; fi
+	if [ "$before" != "$after" ]; then echo "FAIL: run.sh $* changed results/, a build tree, the packages or $tmp"; fail=1; fi
 }
 check --sites --sites 0
 check --sites --sites abc
@@ -39,9 +54,21 @@ check --filler --filler 512 --threads 2
 check --forms --forms inline_nolock,extern_nolock --threads 2
 check --cc --cc no-such-compiler-here
 check --cflags --cflags "O2"
-check --body --body /nonexistent/body.c
+check --codegen --codegen gpu
+check --codegen --vectorised --codegen kernel
+check --return-thunk --return-thunk jmp
+# Refused before clang is installed, where it is not.
 check --lto --lto --cc clang
+check --layouts-random --lto --layouts-random 3
+check --calibrate --calibrate --cflags "-O2;-Os"
+check --modes --calibrate --modes shared
+check --body --body /nonexistent/body.c
 check --ops --body "$top/examples/kref.c" --ops tail_dequeue
+check --forms --body "$top/examples/kref.c" --forms inline,extern_nolock
+# Names CMake refuses, refused before any configure (in CMake's words).
+cp "$top/examples/kref.c" "$tmp/bad-name.c" && check --body --body "$tmp/bad-name.c"
+cp "$top/examples/kref.c" "$tmp/tail_dequeue.c" && check --body --body "$tmp/tail_dequeue.c"
+mkdir -p "$tmp/semi;colon" && cp "$top/examples/kref.c" "$tmp/semi;colon/kref2.c" && check --body --body "$tmp/semi;colon/kref2.c"
 check --layouts --layouts diagonal
 check --orders --orders sideways
 check --counters --counters perf
@@ -52,29 +79,88 @@ check --layouts-random --layouts-random 0
 check --layout-seed --layout-seed x
 check --processes --processes 0
 check --processes --layouts-random 1 --processes 1
+check --processes --quick --processes 1
 check --repeat --repeat 0
 check --trials --trials 1
 check --min-time --min-time -1
+check --jobs --jobs 0
+check --quick --quick=1
 check --bogus --bogus
 check --bogus --bogus=1
+# --out: empty, not writable, not empty: refused before the build.
+check --out --out= --quick
+check --out --out "" --quick
+check --out --out /proc/inlinecost-x --quick
+mkdir -p "$tmp/full" && touch "$tmp/full/x" && check --out --out "$tmp/full" --quick
+touch "$tmp/file" && check --out --out "$tmp/file/sub" --quick
 check --resume --resume /nonexistent-results-dir
+check --resume --resume "$tmp/full" --out "$tmp/other"
 # A relative --resume is taken from the caller's directory, not the repo's.
 mkdir -p "$top/results/.bad-input-probe" && touch "$top/results/.bad-input-probe/run.conf"
 ( cd / && check --resume --resume results/.bad-input-probe; exit $fail ) || fail=1
 rm -rf "$top/results/.bad-input-probe"
-# --resume takes the run's settings; an option that says otherwise is refused,
-# and so is a tree other than the one that measured (exit 1: not usage).
-conf_dir=$(mktemp -d)
-trap 'rm -rf "$conf_dir"' EXIT
-cat >"$conf_dir/run.conf" <<'CONF'
-declare -- sites="1,64"
-declare -- forms="inline,extern"
-declare -- build_commit="0000000000000000000000000000000000000000"
+
+# run.conf is data: a line that is not key=value, an unknown key, or a
+# value the option would refuse is refused, and nothing in it runs.
+conf_dir=$tmp/conf
+mkdir -p "$conf_dir"
+good_conf() {
+	cat <<CONF
+sites=1,64
+forms=inline,extern
+ops=tail_dequeue
+layouts=chain
+orders=seq
+fillers=0
+cases=chain:seq:0:0
+seed=1
+per_caller=16
+lto=0
+threads=1
+modes=private
+reps=3
+min_time=0.005
+counters=none
+layouts_random=1
+layout_seed=7
+processes=2
+repeat=1
+trials=20
+quick=0
+find_crossover=0
+calibrate=0
+compare=inline
+baseline=extern
+build_source=0000000000000000
 CONF
+}
+{ good_conf; echo 'sites=$(touch '"$tmp"'/pwned)'; } >"$conf_dir/run.conf"
+check --sites --resume "$conf_dir"
+{ good_conf; echo "declare -- x=\"\$(touch $tmp/pwned)\""; } >"$conf_dir/run.conf"
+check --resume --resume "$conf_dir"
+{ good_conf; echo 'evil=1'; } >"$conf_dir/run.conf"
+check --resume --resume "$conf_dir"
+[ ! -e "$tmp/pwned" ] || { echo "FAIL: a run.conf value ran as code"; fail=1; }
+# --resume takes the run's settings; an option that says otherwise is refused.
+good_conf >"$conf_dir/run.conf"
 check --sites --resume "$conf_dir" --sites 1,2
+# Code other than the run's: refused (exit 1: not usage) before a build.
+touch "$tmp/.stamp"
+before=$(ls -d "$top"/build* 2>/dev/null)
 err=$("$run" --resume "$conf_dir" 2>&1 >/dev/null); rc=$?
-if [ $rc -ne 1 ] || ! grep -q "measured at commit 0000000" <<<"$err"; then
-	echo "FAIL: --resume of another commit's results: exit $rc, '$err'"; fail=1
+if [ $rc -ne 1 ] || ! grep -q "measured from other code" <<<"$err"; then
+	echo "FAIL: --resume of another tree's results: exit $rc, '$err'"; fail=1
 fi
-[ $fail -eq 0 ] && echo "run.sh: every bad input refused with exit 2, one line, results/ untouched"
+[ "$before" = "$(ls -d "$top"/build* 2>/dev/null)" ] || { echo "FAIL: a refused --resume made a build tree"; fail=1; }
+[ -z "$(find "$conf_dir" -mindepth 1 -newer "$tmp/.stamp" ! -name .run.sh-lock)" ] || { echo "FAIL: a refused --resume wrote into the run"; fail=1; }
+
+# Every subcommand answers --help: exit 0, usage on stdout, nothing else.
+for sub in "" test micro codesize compare export agree; do
+	# shellcheck disable=SC2086
+	out=$("$run" $sub --help 2>"$tmp/help.err"); rc=$?
+	if [ $rc -ne 0 ] || ! grep -qi usage <<<"$out" || [ -s "$tmp/help.err" ]; then
+		echo "FAIL: run.sh $sub --help: exit $rc, $(head -n 1 "$tmp/help.err")"; fail=1
+	fi
+done
+[ $fail -eq 0 ] && echo "run.sh: every bad input refused with exit 2, one line, nothing installed, built or written; --help everywhere"
 exit $fail

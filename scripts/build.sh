@@ -1,0 +1,82 @@
+# Sourced by run.sh: configure and build a tree, its output in logs, and the
+# layout variants a sweep runs.
+
+# configure DIR ARGS...: cmake, only when the arguments changed.
+configure() {
+	local dir=$1; shift
+	local stamp="$dir/.run.sh-configure" want
+	want=$(printf '%s\n' "$@")
+	if [ -f "$dir/CMakeCache.txt" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then return 0; fi
+	mkdir -p "$dir"
+	rm -f "$stamp"
+	step "$dir/configure.log" "configuring $dir" cmake -S "$top" -B "$dir" "$@"
+	printf '%s\n' "$want" >"$stamp"
+}
+
+# build DIR [TARGET...]: make's lines go to DIR/build.log, not the terminal.
+build() {
+	local dir=$1; shift
+	local t=()
+	[ $# -eq 0 ] || t=(--target "$@")
+	step "$dir/build.log" "building $dir" cmake --build "$dir" -j "$jobs" "${t[@]}"
+}
+
+# lock_build DIR: a build tree has one user at a time; a sweep keeps it
+# until it ends, so nothing relinks the bench it is running.
+lock_build() {
+	mkdir -p "$1"
+	lock_take "$1/.run.sh-lock" "$1/" wait
+}
+
+# variant_bin REPEAT VARIANT BUILD: the binary a process runs. Every
+# variant is a random layout of the same objects, drawn from its own seed
+# (variant_seed), named by number; with --lto, whose code no layout moves,
+# the ordinary link.
+variant_bin() {
+	if [ "$lto" = 1 ]; then echo "${B_dir[$3]}/bench/sites_bench"; else echo "${B_dir[$3]}/bench/variants/r$1_v$2"; fi
+}
+
+# link_variants BUILD: the design's variants of one build, by
+# BUILD/bench/link_variant SEED OUT (a no-op when OUT is up to date for
+# SEED); variants of earlier designs that this one does not run are removed
+# (each is as big as the bench).
+link_variants() {
+	local b=$1 d=${B_dir[$1]} r v out keep=" " f
+	[ "$lto" = 1 ] && return 0
+	[ -x "$d/bench/link_variant" ] || fail "$d/bench/link_variant missing: the build does not make layout variants"
+	mkdir -p "$d/bench/variants"
+	for ((r = 1; r <= repeat; r++)); do for ((v = 0; v < layouts_random; v++)); do
+		out=$d/bench/variants/r${r}_v$v
+		keep+="r${r}_v$v "
+		step "$d/link.log" "linking layout variant $v of repeat $r in $d" \
+			"$d/bench/link_variant" "$(variant_seed "$r" "$v")" "$out"
+	done; done
+	for f in "$d"/bench/variants/r*_v*; do
+		[ -e "$f" ] || continue
+		v=$(basename "${f%.seed}")
+		[[ $keep == *" $v "* ]] || rm -f "$f"
+	done
+}
+
+# build_points: configure and build every build of the sweep with its
+# points, then link its variants. One line per build on the terminal.
+build_points() {
+	local specs b nb=${#B_dir[@]} extra targets
+	specs=$(point_specs | paste -sd';')
+	# The time left is known only after the builds: said as what follows them.
+	local after=$eta_s
+	eta_s=""
+	for ((b = 0; b < nb; b++)); do
+		phase "build $((b + 1))/$nb: ${B_dir[$b]} (${B_cc[$b]:-cc}, ${B_cflags[$b]:--O2}, ${B_codegen[$b]} codegen; log ${B_dir[$b]}/build.log)${after:+; then about $(fmt_s "$after")}"
+		mapfile -t extra < <(release_args "$specs"; printf '%s' "${B_args[$b]}")
+		configure "${B_dir[$b]}" "${extra[@]}"
+		targets=(sites_bench summarize)
+		# link_variant is a target where the build makes it one.
+		if cmake --build "${B_dir[$b]}" --target help 2>/dev/null | grep -q '^\.\.\. link_variant$'; then
+			targets+=(link_variant)
+		fi
+		build "${B_dir[$b]}" "${targets[@]}"
+		link_variants "$b"
+	done
+	eta_s=$after
+}

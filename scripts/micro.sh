@@ -1,0 +1,53 @@
+# Sourced by run.sh: ./run.sh micro -- the figures the README quotes for the
+# queue and the C API, in one run: medians of 10 interleaved repetitions and
+# their ratios.
+
+micro_usage() {
+	cat <<'USAGE'
+Usage: ./run.sh micro     the queue's uncontended locked operation per form
+                          beside the floor (tas and ticket locks), and the C
+                          API over Google Benchmark against native C++:
+                          medians of 10 interleaved repetitions, printed
+USAGE
+}
+
+micro_main() {
+	case ${1:-} in -h | --help) micro_usage; exit 0 ;; esac
+	[ $# -eq 0 ] || die "micro: takes no options (see ./run.sh micro --help)"
+	ensure_packages
+	lock_build build
+	if [ ! -f build/CMakeCache.txt ]; then
+		local a
+		mapfile -t a < <(release_args "$(quick_points)"; plan_builds; printf '%s' "${B_args[0]}")
+		configure build "${a[@]}"
+	fi
+	phase "build: the microbenchmarks (log build/build.log)"
+	build build queue_microbench_tas queue_microbench_ticket api_overhead
+	phase "measurement: the microbenchmarks"
+	local common=(--benchmark_repetitions=10 --benchmark_report_aggregates_only=true
+		--benchmark_enable_random_interleaving=true --benchmark_min_time=0.1 --benchmark_format=csv)
+	local b
+	for b in build/bench/queue_microbench_tas build/bench/queue_microbench_ticket build/bench/gbench/api_overhead; do
+		"$b" "${common[@]}" 2>/dev/null || fail "$b failed"
+	done | awk -F, '
+		{ gsub(/"/, "", $1) }
+		$1 ~ /_median$/ { sub(/_median$/, "", $1); t[$1] = $3 }
+		function r(a, b) { return (a in t && b in t) ? sprintf("%.3f", t[a] / t[b]) : "n/a" }
+		END {
+			print "Uncontended locked operation, ns (median of 10 interleaved repetitions):"
+			printf "  %-7s %7s %7s %7s %7s   %-13s %-11s %-13s\n", "lock", "floor", "inline", "hint", "extern", "inline/floor", "hint/floor", "extern/floor"
+			for (i = 1; i <= 2; i++) {
+				l = i == 1 ? "tas" : "ticket"
+				# Each lock binary measures the floor beside its own forms.
+				fl = "floor/" l "/xchg+release"; f = t[fl]
+				printf "  %-7s %7.2f %7.2f %7.2f %7.2f   %-13s %-11s %-13s\n", l, f,
+					t["queue/" l "/inline"], t["queue/" l "/hint"], t["queue/" l "/extern"],
+					r("queue/" l "/inline", fl), r("queue/" l "/hint", fl), r("queue/" l "/extern", fl)
+			}
+			print "C API over Google Benchmark vs native C++, ns per item (ratio C/native; goal <= 1.01):"
+			n = split("empty/1000 queue/1000 empty/1 queue/1", k, " ")
+			for (i = 1; i <= n; i++)
+				printf "  %-11s native %7.3f  C %7.3f  ratio %s\n", k[i], t["api/native/" k[i]], t["api/c/" k[i]],
+					r("api/c/" k[i], "api/native/" k[i])
+		}'
+}

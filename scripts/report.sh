@@ -1,0 +1,109 @@
+# Sourced by run.sh: the report of a run -- summarize and the charts into a
+# new report directory swapped in as a set, the agreement of --repeat runs,
+# and the calibration's tables.
+
+# summarise_into DIR FILES...: summarize and draw into a new report
+# directory, then swap it in as a set: DIR/report points to it, and the
+# files users open (DIR/summary.md, DIR/plots, ...) link through it. A failed
+# draw leaves the new report without charts, never with the old ones.
+report_files=(benchmark.json points.csv ratios.csv crossover.csv process_ratios.csv summary.md calibration.csv plots)
+summarise_into() {
+	local d=$1; shift
+	local args=(--compare "$compare" --baseline "$baseline") new old f
+	[ -n "${planted:-}" ] && args+=(--planted "$planted")
+	[ $# -gt 0 ] || fail "no finished processes to summarise in $d"
+	mkdir -p "$d"
+	new=$(mktemp -d "$d/.report.XXXXXX")
+	step "$new.log" "summarize of $d" "${B_dir[0]}/plots/summarize" "${args[@]}" --out "$new" "$@" ||
+		{ rm -rf "$new"; fail "summarize failed on $d"; }
+	rm -f "$new.log"
+	if [ -n "${no_charts:-}" ]; then
+		:   # calibration trials: only their tables are read
+	elif ! command -v gnuplot >/dev/null; then
+		say "no gnuplot: results are written; for plots: apt-get install gnuplot-nox, then plots/draw.sh $d/report"
+	elif ! plots/draw.sh "$new" >"$new/draw.log" 2>&1; then
+		tail -n 5 "$new/draw.log" >&2
+		rm -f "$new"/plots/*.png "$new"/plots/*.svg
+		say "plots failed; the new results are in $d without charts"
+	fi
+	rm -f "$new/draw.log"
+	old=$(readlink "$d/report" 2>/dev/null || true)
+	ln -sfn "$(basename "$new")" "$d/.report.link" && mv -T "$d/.report.link" "$d/report"
+	for f in "${report_files[@]}"; do
+		[ -L "$d/$f" ] || [ ! -e "$new/$f" ] || ln -sfn "report/$f" "$d/$f"
+	done
+	[ -n "$old" ] && [ "$old" != "$(basename "$new")" ] && rm -rf "${d:?}/$old"
+	return 0
+}
+
+raw_files() {   # raw_files GLOB: the finished process files matching it
+	shopt -s nullglob
+	local files=("$dir"/raw/$1.json)
+	shopt -u nullglob
+	printf '%s\n' "${files[@]}"
+}
+
+summarise() {
+	local files r
+	phase "report: summary and charts"
+	mapfile -t files < <(raw_files '*')
+	summarise_into "$dir" "${files[@]}"
+	if [ "$repeat" -gt 1 ]; then
+		for ((r = 1; r <= repeat; r++)); do
+			mapfile -t files < <(raw_files "*r${r}_v*")   # every build's
+			summarise_into "$dir/repeat$r" "${files[@]}"
+		done
+		repeatability
+	fi
+}
+
+# --repeat: the agreement of the K runs (compare/agree.sh), next to the
+# pooled summary.
+repeatability() {
+	local r runs=() tmp f
+	for ((r = 1; r <= repeat; r++)); do runs+=("$dir/repeat$r"); done
+	tmp=$(mktemp -d "$dir/.repeat.XXXXXX")
+	"$top/compare/agree.sh" --out "$tmp" "${runs[@]}" || { rm -rf "$tmp"; fail "the agreement of the repeats failed"; }
+	for f in repeat.md repeat.csv repeat.dat repeat.png; do [ -f "$tmp/$f" ] && mv "$tmp/$f" "$dir/$f"; done
+	rm -rf "$tmp"
+	say "repeatability: $dir/repeat.md ($(tail -n 1 "$dir/repeat.md"))"
+}
+
+# calibration_report: each trial summarised per planted copy; over the
+# trials, how often the 95% interval holds the planted ratio (coverage) and
+# how often it excludes 1 (for 0%: a false positive).
+calibrate_plants=(0 0.01 0.03)
+calibration_report() {
+	local t
+	local rows="$dir/.calibration.rows" pct f
+	: >"$rows"
+	for ((t = 1; t <= trials; t++)); do
+		local files
+		mapfile -t files < <(raw_files "t${t}_*")
+		for f in "${calibrate_plants[@]}"; do
+			pct=$(awk -v f="$f" 'BEGIN { printf "%g", f * 100 }')
+			compare=extern_plant$pct baseline=extern planted=$f
+			no_charts=1 summarise_into "$dir/trial$t/plant$pct" "${files[@]}" >/dev/null
+			awk -F, -v t="$t" -v f="$f" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+				{ print t "," f "," $c["ratio"] "," $c["ratio_ci_lo"] "," $c["ratio_ci_hi"] "," $c["excludes_1"] "," $c["contains_planted"] }' \
+				"$dir/trial$t/plant$pct/report/calibration.csv" >>"$rows"
+		done
+	done
+	{
+		echo "trial,planted,ratio,ratio_ci_lo,ratio_ci_hi,excludes_1,contains_planted"
+		cat "$rows"
+	} >"$dir/calibration_trials.csv.tmp" && mv "$dir/calibration_trials.csv.tmp" "$dir/calibration_trials.csv"
+	rm -f "$rows"
+	awk -F, -v T="$trials" -v secs="$((SECONDS - run_start))" -v design="$layouts_random variants x $processes processes x $reps reps of $min_time s" '
+		NR == 1 { next }
+		{ n[$2]++; cov[$2] += $7; ex[$2] += $6; sum[$2] += $3; w[$2] += $5 - $4 }
+		END {
+			print "# Calibration: coverage of the 95% interval\n"
+			printf "%d trials at N = 256, 1 thread, private queue; each trial %s; %d s in all.\n\n", T, design, secs
+			print "| planted | trials | mean ratio | mean width | holds the planted ratio | excludes 1 |"
+			print "|---:|---:|---:|---:|---:|---:|"
+			for (p in n) printf "| %g%% | %d | %.4f | %.4f | %d (%.0f%%) | %d (%.0f%%)%s |\n", p * 100, n[p], sum[p] / n[p], w[p] / n[p],
+				cov[p], 100 * cov[p] / n[p], ex[p], 100 * ex[p] / n[p], p == 0 ? " false positives" : ""
+		}' "$dir/calibration_trials.csv" >"$dir/calibration.md.tmp" && mv "$dir/calibration.md.tmp" "$dir/calibration.md"
+	cat "$dir/calibration.md"
+}

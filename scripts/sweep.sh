@@ -1,0 +1,243 @@
+# Sourced by run.sh: the processes of a sweep -- the counters, the design's
+# processes in a seeded order, the crossover steps and the calibration.
+
+# sweep_filter [N-LIST]: the benchmark filter of the sweep's points: every
+# form, N, threads, mode.
+sweep_filter() {
+	# The built forms: the compared ones, the controls and mark (sites_bench
+	# registers mark and the nolock forms at 1 thread, private, only).
+	local flist=${build_forms//,/|} nlist=${1:-}
+	[ "$calibrate" = 1 ] && flist="extern|extern_plant[0-9.]+"
+	[ -n "$nlist" ] || nlist=$(IFS='|'; echo "${site_list[*]}")
+	local c l o x max m t alt="" runs="" nl
+	# The (mode, threads) pairs: a shared queue with one thread measures the
+	# private case again, so it runs only in a sweep without private.
+	for m in ${modes//,/ }; do for t in ${threads//,/ }; do
+		[ "$m" = shared ] && [ "$t" = 1 ] && [[ ,$modes, == *,private,* ]] && continue
+		runs+="|$m/real_time/threads:$t"
+	done; done
+	for c in ${cases//,/ }; do
+		IFS=: read -r l o x max <<<"$c"
+		nl=$nlist
+		[ "${max:-0}" -gt 0 ] && nl=$(tr '|' '\n' <<<"$nlist" | awk -v m="$max" '$1 <= m' | paste -sd'|')
+		[ -n "$nl" ] || continue
+		# Filler series run at 1 thread, private (has_solo).
+		if [ "$x" -gt 0 ]; then alt+="|$l/$o/($nl)/private/filler:$x/real_time/threads:1"
+		else alt+="|$l/$o/($nl)/(${runs#|})"; fi
+	done
+	echo "^sites/($flist)/(${ops//,/|})/(${alt#|})\$"
+}
+
+# Simulated counts are a property of the ordinary link's code: each build
+# simulates them once with BUILD/bench/sites_bench into its cache in the
+# build tree (BUILD/sim, kept across runs), and hands this run's points to
+# the run in sim.csv (sim-b<k>.csv for build k > 0); the processes of
+# variant 0 of every repeat report them.
+sim_file() { if [ "$1" -eq 0 ]; then echo "$dir/sim.csv"; else echo "$dir/sim-b$1.csv"; fi; }
+counter_source=""
+decide_counters() {
+	local b src log nb=${#B_dir[@]}
+	[ -z "$counter_source" ] || return 0
+	phase "counters: deciding the source$([ "$counters" = none ] || echo "; a simulation, when it comes to that, is cached in BUILD/sim")"
+	for ((b = 0; b < nb; b++)); do
+		log=$dir/log/counters.txt
+		[ "$b" -eq 0 ] || log=$dir/log/counters-b$b.txt
+		src=$("${B_dir[$b]}/bench/sites_bench" --counters="$counters" --threads="$threads" --modes="$modes" \
+			--sim-cache-dir="${B_dir[$b]}/sim" --sim-cache="$(sim_file "$b")" \
+			--benchmark_filter="$(sweep_filter)" --sim-only 2>"$log") ||
+			{ tail -n 5 "$log" >&2; fail "deciding the counter source failed; log: $log"; }
+		[ "$b" -gt 0 ] || { counter_source=$src; grep '^inlinecost:' "$log" >&2 || true; }
+	done
+	say "counters: $counter_source"
+}
+
+# first_of GROUP: the first finished process file of a group (same build,
+# repeat and step): the later processes take its iteration counts.
+first_of() {
+	local f
+	f=$(ls -tr "$dir"/raw/"$1"_v*_p*.json 2>/dev/null | head -n 1 || true)
+	echo "$f"
+}
+
+# run_process KEY GROUP REPEAT VARIANT PROCESS BUILD [N-LIST]: one process
+# of the sweep, every point of one build, forms and points interleaved at
+# random by Google Benchmark, under a random environment pad (it moves the
+# stack).
+run_process() {
+	local key=$1 group=$2 r=$3 v=$4 p=$5 b=$6 nlist=${7:-}
+	local file="$dir/raw/$key.json" bin ctr=$counters from pad
+	[ -s "$file" ] && return 0
+	bin=$(variant_bin "$r" "$v" "$b")
+	# The simulated counts travel with variant 0's processes (decide_counters).
+	[ "$v" -gt 0 ] && [ "$counter_source" = sim ] && ctr=none
+	local args=(--counters="$ctr" --threads="$threads" --modes="$modes" --sim-cache="$(sim_file "$b")"
+		--process="$p" --benchmark_filter="$(sweep_filter "$nlist")" --benchmark_repetitions="$reps"
+		--benchmark_enable_random_interleaving=true --benchmark_min_time="$min_time"
+		--benchmark_out="$file.tmp" --benchmark_out_format=json --benchmark_format=console)
+	[ -n "$plant" ] && args+=(--plant="$plant")
+	from=$(first_of "$group")
+	[ -z "$from" ] || args+=(--iterations-from="$from")
+	pad=$(head -c "$((RANDOM % 4096))" /dev/zero | tr '\0' x)
+	if ! IC_ENV_PAD=$pad "$bin" "${args[@]}" >"$dir/log/$key.txt" 2>&1; then
+		rm -f "$file.tmp"
+		say "process $key failed; its log: $dir/log/$key.txt"
+		tail -n 5 "$dir/log/$key.txt" >&2
+		return 1
+	fi
+	mv "$file.tmp" "$file"
+}
+
+# run_processes PREFIX [N-LIST]: every process of the design not yet on
+# disk, in an order shuffled from the layout seed, one line each with the
+# time the run has left. Keys: PREFIX [b<build>_]r<repeat>_v<variant>_p<process>
+# (b only with several builds).
+run_processes() {
+	local prefix=$1 nlist=${2:-} r v p b bp nb=${#B_dir[@]} list=() total i=0 todo=0 done_s=0 done_n=0 start g
+	for ((b = 0; b < nb; b++)); do
+		bp=""; [ "$nb" -gt 1 ] && bp="b${b}_"
+		for ((r = 1; r <= repeat; r++)); do for ((v = 0; v < layouts_random; v++)); do
+			for ((p = 0; p < processes; p++)); do list+=("${prefix}${bp}r${r}_v${v}_p${p} ${prefix}${bp}r${r} $r $v $p $b"); done
+		done; done
+	done
+	mapfile -t list < <(printf '%s\n' "${list[@]}" |
+		awk -v s="$layout_seed" 'BEGIN { srand(s % 2147483647) } { print rand() "\t" $0 }' | sort -k1,1g | cut -f2-)
+	total=${#list[@]}
+	for g in "${list[@]}"; do [ -s "$dir/raw/${g%% *}.json" ] || todo=$((todo + 1)); done
+	for g in "${list[@]}"; do
+		i=$((i + 1))
+		set -- $g
+		[ -s "$dir/raw/$1.json" ] && continue
+		# What is left: the processes at the mean so far (a guess from the
+		# design before the first), and the report.
+		if [ $done_n -gt 0 ]; then eta_s=$((todo * done_s / done_n + report_s)); else eta_s=$((todo * guess_s + report_s)); fi
+		phase "measurement $i/$total: process $1 (repeat $3, layout variant $4)${nlist:+, N = ${nlist//|/,}}"
+		start=$SECONDS
+		run_process "$1" "$2" "$3" "$4" "$5" "$6" "$nlist" || return 1
+		done_s=$((done_s + SECONDS - start)); done_n=$((done_n + 1)); todo=$((todo - 1))
+	done
+	eta_s=$report_s
+}
+
+# A process's time, guessed from the design for the ETA until one has run:
+# every benchmark's repetitions of min_time, and a second to start.
+guess_process_s() {
+	local n
+	n=$(point_specs | wc -l)
+	awk -v n="$n" -v r="$reps" -v t="$min_time" -v k="$(tr , '\n' <<<"$threads" | wc -l)" \
+		'BEGIN { printf "%d", n * k * (r + 2) * t * 1.5 + 2 }'
+}
+report_s=15
+
+# Measure the N inside each crossover bracket: the geometric midpoints of
+# neighbouring sweep points in [A, B], with the same variants and processes.
+# A step's N are written to crossover_steps.csv before it runs, so a
+# resumed step measures the N it started with.
+refine_crossover() {
+	local step steps=$dir/crossover_steps.csv
+	for step in 1 2 3 4; do
+		local mids=() lo hi prev n mid
+		mapfile -t mids < <(awk -F, -v s="$step" '$1 == s { gsub(/\|/, "\n", $2); print $2 }' "$steps" 2>/dev/null)
+		if [ ${#mids[@]} -eq 0 ]; then
+			while IFS=, read -r lo hi; do
+				prev=""
+				for n in "${site_list[@]}"; do
+					if [ "$n" -ge "$lo" ] && [ "$n" -le "$hi" ] && [ -n "$prev" ]; then
+						mid=$(awk -v a="$prev" -v b="$n" 'BEGIN{printf "%d", sqrt(a*b) + 0.5}')
+						[ "$mid" -gt "$prev" ] && [ "$mid" -lt "$n" ] && mids+=("$mid")
+					fi
+					[ "$n" -ge "$lo" ] && prev=$n
+				done
+			done < <(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+				$c["verdict"] == "crossover" { print $c["bracket_lo"] "," $c["bracket_hi"] }' "$dir/crossover.csv" | sort -u)
+			[ ${#mids[@]} -gt 0 ] || { say "crossover: nothing left to refine"; return 0; }
+			mapfile -t mids < <(printf '%s\n' "${mids[@]}" | sort -nu)
+			echo "$step,$(IFS='|'; echo "${mids[*]}")" >>"$steps"
+		fi
+		phase "crossover step $step: new N ${mids[*]}"
+		site_list+=("${mids[@]}")
+		mapfile -t site_list < <(printf '%s\n' "${site_list[@]}" | sort -nu)
+		sites=$(IFS=,; echo "${site_list[*]}")
+		save_conf "$dir/run.conf"
+		build_points
+		# The new N's simulated counts, from the ordinary link as the others.
+		counter_source=""
+		decide_counters
+		run_processes "x${step}_" "$(IFS='|'; echo "${mids[*]}")" || return 1
+		summarise
+	done
+}
+
+# --calibrate: every trial is a whole design (variants x processes) with
+# extern and three copies of it planted with 0%, 1% and 3% more time per
+# pass; report.sh reads how often each interval holds the planted ratio.
+run_calibration() {
+	local t
+	for ((t = 1; t <= trials; t++)); do
+		phase "calibration: trial $t of $trials"
+		run_processes "t${t}_" || return 1
+	done
+	calibration_report
+}
+
+# sweep_main ARGS...: the sweep, in this order: every option checked
+# (nothing done yet), set-up, the checks that needed it, the build trees
+# locked, the results directory made and locked, build, counters,
+# measurement, report.
+sweep_main() {
+	parse_args "$@"
+	check_options
+	# A results directory has one user: a second --resume of it is refused
+	# here, before anything is installed.
+	[ -z "$resume" ] || { dir=$resume; lock_take "$dir/.run.sh-lock" "$dir" refuse; }
+	# clang comes from Debian when asked for.
+	[[ ,$ccs, != *,clang,* ]] || packages+=(clang)
+	ensure_packages
+	check_after_setup
+	resolve_machine
+	planted=""
+	[ -z "$resume" ] || check_resume_identity
+	# In name order, so two sweeps that share trees cannot wait for each other.
+	local t
+	for t in $(printf '%s\n' "${B_dir[@]}" | sort -u); do lock_build "$t"; done
+	if [ -z "$resume" ]; then
+		variant_seeds=$(variant_seeds)
+		build_identity
+		dir=${out:-$top/results/$(date -u +%Y%m%dT%H%M%SZ)}
+		# Not -p for the default: two runs in the same second must not share.
+		if [ -n "$out" ]; then mkdir -p "$dir" || fail "cannot make $dir"; else mkdir -p results && mkdir "$dir" || fail "$dir exists already; try again"; fi
+		lock_take "$dir/.run.sh-lock" "$dir" refuse
+		# Another run may have filled it between the check and the lock.
+		[ -z "$(ls -A "$dir" | grep -vx .run.sh-lock)" ] || fail "--out: $dir is no longer empty"
+		save_conf "$dir/run.conf"
+	fi
+	mkdir -p "$dir/raw" "$dir/log"
+	trap 'rm -f "$dir"/raw/*.tmp; say "interrupted: finished processes are in $dir; continue with $prog --resume $dir"; exit 130' INT TERM
+	# The environment pads follow the layout seed too.
+	RANDOM=$((layout_seed % 32768))
+	guess_s=$(guess_process_s)
+	eta_s=$(((repeat * layouts_random * processes * ${#B_dir[@]} * (calibrate ? trials : 1)) * guess_s + report_s))
+	say "results: $dir"
+	say "series: $(tr , '\n' <<<"$cases" | awk -F: '{ printf "%s%s/%s%s", (NR > 1 ? ", " : ""), $1, $2, ($3 > 0 ? " with " $3 " B filler per site (1 thread, private" ($4 > 0 ? ", N up to " $4 : "") ")" : "") }'); forms: $build_forms"
+	say "design: $layouts_random layout variant(s) (seed $layout_seed) x $processes process(es) x $reps reps of $min_time s$([ "$repeat" -gt 1 ] && echo ", $repeat repeats")"
+	build_points
+	[ -n "$resume" ] || { build_identity; save_conf "$dir/run.conf"; }
+	decide_counters
+	local stopped="stopped; finished processes are in $dir; continue with $prog --resume $dir"
+	if [ "$calibrate" = 1 ]; then
+		run_calibration || fail "$stopped"
+		return 0
+	fi
+	run_processes "" || fail "$stopped"
+	summarise
+	if [ "$find_crossover" = 1 ]; then
+		refine_crossover || fail "$stopped"
+	fi
+	if [[ $dir == "$top"/results/* ]]; then
+		ln -sfn "$(basename "$dir")" results/.latest.tmp && mv -T results/.latest.tmp results/latest
+	fi
+	# One file that holds the run, to copy to another machine for compare.
+	compare/export.sh "$dir" >/dev/null || say "export of $dir failed; the results directory is complete"
+	phase "done: $dir/summary.md (all of it in one file: $dir.tar.gz)"
+	# The recommendation: the summary's first section.
+	awk '/^## / { n++ } n == 1' "$dir/summary.md"
+}

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# What --resume calls the same code (scripts/plan.sh, source_hash): the
+# content of the tracked files that build the bench. A README edit leaves
+# it alone; an uncommitted edit of the code, a new commit of the same
+# content aside, changes it; so does the body.
+# Usage: test_run_identity.sh PATH/TO/run.sh
+set -u
+top=$(cd "$(dirname "$1")" && pwd)
+command -v git >/dev/null || { echo "skip: no git to make a tree with"; exit 77; }
+git -C "$top" rev-parse --is-inside-work-tree >/dev/null 2>&1 || { echo "skip: $top is not a git checkout"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+
+git clone -q "$top" "$tmp/tree" || { echo "cannot clone $top"; exit 1; }
+# Not yet committed there: take this checkout's scripts.
+cp -r "$top/scripts/." "$tmp/tree/scripts/"
+hash_of() {   # hash_of TREE [BODY]
+	(
+		top=$1 prog=test caller_pwd=$PWD
+		. "$top/scripts/common.sh"
+		. "$top/scripts/options.sh"
+		. "$top/scripts/plan.sh"
+		body=${2:-}
+		source_hash
+	)
+}
+h0=$(hash_of "$tmp/tree")
+[[ $h0 =~ ^[0-9a-f]{16}$ ]] || bad "source_hash gave '$h0'"
+echo "a line for readers" >>"$tmp/tree/README.md"
+[ "$(hash_of "$tmp/tree")" = "$h0" ] || bad "a README edit changed the identity"
+(cd "$tmp/tree" && git -c user.email=t@t -c user.name=t commit -qam readme) || bad "cannot commit"
+[ "$(hash_of "$tmp/tree")" = "$h0" ] || bad "a README-only commit changed the identity"
+echo "/* an edit */" >>"$tmp/tree/gen/gen.c"
+h1=$(hash_of "$tmp/tree")
+[ "$h1" != "$h0" ] || bad "an uncommitted edit of gen/gen.c left the identity alone"
+(cd "$tmp/tree" && git -c user.email=t@t -c user.name=t commit -qam gen) || bad "cannot commit"
+[ "$(hash_of "$tmp/tree")" = "$h1" ] || bad "committing the same content changed the identity"
+[ "$(hash_of "$tmp/tree" "$top/examples/kref.c")" != "$h1" ] || bad "the body is not part of the identity"
+[ $fail -eq 0 ] && echo "ok: the identity follows the code's content, not README edits or commits"
+exit $fail
