@@ -43,4 +43,13 @@ const char *ic_fmt_build(char *buf, size_t cap, const struct ic_results *res, si
  * "" when it has none. */
 const char *ic_fmt_build_keys(char *buf, size_t cap, const struct ic_build *b, int with_lock);
 
+/* "1..256, 1024, 4096..16384": the N of a series' ratios on `side`, runs
+ * joined; "" when none. */
+const char *ic_fmt_runs(char *buf, size_t cap, const struct ic_ratio *ratios, size_t n,
+			enum ic_point_side side);
+
+/* How much faster, from factors >= 1 (slower time over faster time):
+ * "12%", "12-14%" below 1.5x, "1.7x", "1.5-2.1x" from there. */
+const char *ic_fmt_factor(char *buf, size_t cap, double lo, double hi);
+
 #endif /* IC_FORMAT_H */

@@ -216,7 +216,7 @@ json_t *ic_results_merged(const struct ic_results *res);
 
 /* A context member of the first file as text ("" when absent): a string
  * member itself, a number or boolean printed into buf. */
-#define IC_RESULTS_CONTEXT_MAX 64   /* buf size that holds any printed number */
+#define IC_RESULTS_CONTEXT_MAX 256   /* buf size that holds any printed number or CPU name */
 const char *ic_results_context(const struct ic_results *res, const char *key, char *buf,
 			       size_t cap);
 /* The same as a number of bytes, count, etc.; NAN when absent or not numeric. */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "answer.h"
 #include "attribution.h"
 #include "format.h"
 #include "states.h"
@@ -31,28 +32,10 @@ static int summary_is_extern_form(const char *form)
 	return !strncmp(form, "extern", 6);
 }
 
-/* "1..256, 1024, 4096..16384": the N of one side's points, runs joined. */
 static const char *summary_runs(char *buf, size_t cap, const struct ic_group *gr,
 				enum ic_point_side side)
 {
-	size_t len = 0;
-
-	buf[0] = '\0';
-	for (size_t i = 0; i < gr->nratios; i++) {
-		size_t j = i;
-
-		if (gr->ratios[i].side != side)
-			continue;
-		while (j + 1 < gr->nratios && gr->ratios[j + 1].side == side)
-			j++;
-		if (len < cap)
-			len += (size_t)snprintf(buf + len, cap - len, "%s%lu", len ? ", " : "",
-						gr->ratios[i].cmp->sites);
-		if (j > i && len < cap)
-			len += (size_t)snprintf(buf + len, cap - len, "..%lu", gr->ratios[j].cmp->sites);
-		i = j;
-	}
-	return buf;
+	return ic_fmt_runs(buf, cap, gr->ratios, gr->nratios, side);
 }
 
 static const char *summary_range(char *buf, size_t cap, unsigned long lo, unsigned long hi)
@@ -69,26 +52,26 @@ static const char *summary_s(size_t n)
 	return n == 1 ? "" : "s";
 }
 
+/* Code per call site without the filler, which is stated apart. */
 static void summary_code_phrase(FILE *f, const struct ic_results *res, const struct ic_group *gr)
 {
 	const char *c = res->opts.compare, *b = res->opts.baseline;
 	int classic = summary_is_inline_form(c) && summary_is_extern_form(b);
+	double fill = (double)gr->filler;
+	char fb[32];
 
-	if (!isfinite(gr->code_cmp) && !isfinite(gr->code_base)) {
-		fputs("code size per call site not measured", f);
-		return;
-	}
+	fputs("Code per call site: ", f);
 	if (isfinite(gr->code_cmp))
-		fprintf(f, "%.0f bytes per call site %s%s", gr->code_cmp, classic ? "when " : "as ",
-			classic ? "inlined" : c);
+		fprintf(f, "%.0f B %s", gr->code_cmp - fill, classic ? "inlined" : c);
 	else
-		fprintf(f, "%s size per call site not measured", c);
-	fputs(", ", f);
+		fprintf(f, "%s not measured", c);
 	if (isfinite(gr->code_base))
-		fprintf(f, "%.0f bytes per call site %s%s", gr->code_base, classic ? "" : "as ",
-			classic ? "out of line" : b);
+		fprintf(f, ", %.0f B %s", gr->code_base - fill, classic ? "out of line" : b);
 	else
-		fprintf(f, "%s size per call site not measured", b);
+		fprintf(f, ", %s not measured", b);
+	if (gr->filler)
+		fprintf(f, "; each site also has %s of filler", ic_fmt_bytes(fb, sizeof(fb), fill));
+	fputs(". ", f);
 }
 
 /* "1..256, 1024" for the N of `side`, or "none". */
@@ -264,23 +247,14 @@ static void summary_whole_program(FILE *f, const struct ic_results *res, const s
 	fputs("per-site net times are in the evidence, for reading only.", f);
 }
 
-static void summary_recommendation(FILE *f, const struct ic_results *res, const struct ic_group *gr)
+/* The verdict in words under the series' heading, a sentence per claim;
+ * the answer at the top says it in one line. */
+static void summary_reading(FILE *f, const struct ic_results *res, const struct ic_group *gr)
 {
-	char ctx[IC_RESULTS_CONTEXT_MAX], tm[96], fb[32], bl[256];
-	const char *cpu = ic_results_context(res, "cpu_model", ctx, sizeof(ctx));
 	size_t noisy = summary_noisy_count(gr);
 
-	fputs("- For this body (", f);
-	if (*ic_fmt_build(bl, sizeof(bl), res, gr->build))
-		fprintf(f, "%s; ", bl);
-	if (ic_fmt_many_bodies(res))
-		fprintf(f, "%s, %s layout, %s order; ", gr->op, gr->layout, gr->order);
 	summary_code_phrase(f, res, gr);
-	fprintf(f, ") on %s, ", *cpu ? cpu : "this CPU (model not recorded)");
-	if (gr->filler)
-		fprintf(f, "with %s filler per site (whole-program times, filler included), ",
-			ic_fmt_bytes(fb, sizeof(fb), (double)gr->filler));
-	fprintf(f, "%s: ", ic_fmt_threads_mode(tm, sizeof(tm), gr));
+	fputs("In words: ", f);
 	if (gr->states && gr->states->nstates == 2)
 		fputs("pooled over two states, ", f);
 	summary_statement(f, res, gr);
@@ -293,7 +267,7 @@ static void summary_recommendation(FILE *f, const struct ic_results *res, const 
 	else if (noisy)
 		fprintf(f, " %zu of %zu point%s cannot resolve ±%g%% (band too wide).", noisy,
 			gr->nratios, summary_s(gr->nratios), 100.0 * res->opts.noise_ci);
-	fputc('\n', f);
+	fputs("\n\n", f);
 }
 
 /* " (simulated)", " (PAPI)", "" for the L1i column of one series; *mixed
@@ -520,6 +494,7 @@ static void summary_evidence(FILE *f, const struct ic_results *res, const struct
 	summary_series_title(f, res, gr);
 	fputs("\n\n", f);
 	summary_verdict_line(f, res, gr);
+	summary_reading(f, res, gr);
 	if (gr->filler)
 		fputs("Times per site in this series include the filler (the whole program's time per "
 		      "site); every ratio, band and verdict is of these gross times.\n\n", f);
@@ -791,16 +766,12 @@ static void summary_counters(FILE *f, const struct ic_results *res)
 
 static void summary_method(FILE *f, const struct ic_results *res)
 {
-	size_t rmin = (size_t)-1, rmax = 0, umin = (size_t)-1, umax = 0, vmax = 0, nratios = 0;
+	size_t vmax = 0, nratios = 0;
 	size_t noisy = 0, nerr_pts = 0, layout_heavy = 0;
 
 	for (size_t i = 0; i < res->npoints; i++) {
 		const struct ic_point *p = res->points[i];
 
-		rmin = p->nreps < rmin ? p->nreps : rmin;
-		rmax = p->nreps > rmax ? p->nreps : rmax;
-		umin = p->nunits < umin ? p->nunits : umin;
-		umax = p->nunits > umax ? p->nunits : umax;
 		vmax = p->nvariants > vmax ? p->nvariants : vmax;
 		nerr_pts += p->nerrors > 0;
 	}
@@ -811,13 +782,10 @@ static void summary_method(FILE *f, const struct ic_results *res)
 			layout_heavy += res->groups[g].ratios[i].share_layout >= 0.5;
 	}
 	fputs("## Method and noise\n\n", f);
-	fprintf(f, "- Design: %zu layout variant%s; %zu", vmax, summary_s(vmax), umin);
-	if (umax != umin)
-		fprintf(f, " to %zu", umax);
-	fprintf(f, " processes per point; %zu", rmin);
-	if (rmax != rmin)
-		fprintf(f, " to %zu", rmax);
-	fputs(" repetitions per point in all, the forms interleaved at random within each process.\n", f);
+	fputs("- ", f);
+	ic_answer_design(f, res);
+	fputc('\n', f);
+
 	fputs("- Time per call site: Google Benchmark's real_time per iteration (one iteration runs "
 	      "one call site). Each process contributes the median of its repetitions; the estimate "
 	      "is the geometric mean over layout variants of those medians, and cv the median "
@@ -975,10 +943,7 @@ static void summary_variance(FILE *f, const struct ic_results *res)
 int ic_summary_write(FILE *f, const struct ic_results *res)
 {
 	fprintf(f, "# inlinecost: %s vs %s\n\n", res->opts.compare, res->opts.baseline);
-	fputs("## Recommendation\n\n", f);
-	for (size_t g = 0; g < res->ngroups; g++)
-		summary_recommendation(f, res, &res->groups[g]);
-	fputc('\n', f);
+	ic_answer_write(f, res);
 	if (isfinite(res->opts.planted))
 		summary_calibration(f, res);
 	fputs("## Evidence\n\n", f);
