@@ -502,13 +502,13 @@ static void summary_evidence(FILE *f, const struct ic_results *res, const struct
 		fprintf(f, "No N with both %s and %s measured; see points.csv.\n\n", c, b);
 		return;
 	}
-	fprintf(f, "| N | %s %sns/site%s | %s %sns/site%s | %s/%s%s | band (all N, 95%%) | layout share "
-		"| p | noisy | L1i miss/site %s%s | L1i miss/site %s%s |\n", c, net, ci, b, net, ci, c, b,
-		ci, c, l1, b, l1);
-	fputs("|---:|---:|---:|---:|---:|---:|---:|:---:|---:|---:|\n", f);
+	fprintf(f, "| N | %s %sns/site%s | %s %sns/site%s | %s/%s%s | band (all N, 95%%) "
+		"| p (this N, uncorrected) | noisy | L1i miss/site %s%s | L1i miss/site %s%s |\n", c, net,
+		ci, b, net, ci, c, b, ci, c, l1, b, l1);
+	fputs("|---:|---:|---:|---:|---:|---:|:---:|---:|---:|\n", f);
 	for (size_t i = 0; i < gr->nratios; i++) {
 		const struct ic_ratio *r = &gr->ratios[i];
-		char p[32], sh[32];
+		char p[32];
 
 		fprintf(f, "| %lu | ", r->cmp->sites);
 		summary_time_cell(f, r->cmp);
@@ -518,8 +518,7 @@ static void summary_evidence(FILE *f, const struct ic_results *res, const struct
 		summary_ratio_cell(f, r);
 		fputs(" | ", f);
 		summary_band_cell(f, r);
-		fprintf(f, " | %s | %s | %s | ", summary_val(sh, sizeof(sh), 100.0 * r->share_layout, "%.0f%%"),
-			summary_val(p, sizeof(p), r->p, "%.2g"), r->noisy ? "noisy" : "");
+		fprintf(f, " | %s | %s | ", summary_val(p, sizeof(p), r->p, "%.2g"), r->noisy ? "noisy" : "");
 		summary_l1i_cell(f, r->cmp, mixed);
 		fputs(" | ", f);
 		summary_l1i_cell(f, r->base, mixed);
@@ -767,7 +766,7 @@ static void summary_counters(FILE *f, const struct ic_results *res)
 static void summary_method(FILE *f, const struct ic_results *res)
 {
 	size_t vmax = 0, nratios = 0;
-	size_t noisy = 0, nerr_pts = 0, layout_heavy = 0;
+	size_t noisy = 0, nerr_pts = 0;
 
 	for (size_t i = 0; i < res->npoints; i++) {
 		const struct ic_point *p = res->points[i];
@@ -778,8 +777,6 @@ static void summary_method(FILE *f, const struct ic_results *res)
 	for (size_t g = 0; g < res->ngroups; g++) {
 		nratios += res->groups[g].nratios;
 		noisy += summary_noisy_count(&res->groups[g]);
-		for (size_t i = 0; i < res->groups[g].nratios; i++)
-			layout_heavy += res->groups[g].ratios[i].share_layout >= 0.5;
 	}
 	fputs("## Method and noise\n\n", f);
 	fputs("- ", f);
@@ -845,13 +842,10 @@ static void summary_method(FILE *f, const struct ic_results *res)
 	      "(A, B) between the last N resolved for the first winner and the first N resolved for "
 	      "the other, with no point estimate inside. More than one switch is a conflict and "
 	      "nothing is claimed.\n", f);
-	if (vmax >= 2)
-		fprintf(f, "- Layout share: of the process-to-process variance of the log ratio, the part "
-			"between layout variants (one-way random-effects ANOVA). %zu of %zu ratio points have "
-			"50%% or more: there the layout matters as much as the form.\n", layout_heavy, nratios);
-	else
-		fputs("- Layout share: not estimable with one layout (run with --layouts-random 2 or "
-		      "more).\n", f);
+	fputs("- Layout share (points.csv, ratios.csv only): the part of the process-to-process "
+	      "variance of the log ratio that lies between layout variants, a ratio of two noise "
+	      "variances. With a few variants it is very uncertain, so this text does not read it; "
+	      "\"Where the variance is\" gives each level's SD.\n", f);
 	fputs("- Layouts:", f);
 	for (size_t i = 0; i < res->nlayouts; i++) {
 		const char *k = res->layouts[i], *slash = strrchr(k, '/');
