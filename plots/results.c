@@ -1235,11 +1235,6 @@ double ic_results_context_num(const struct ic_results *res, const char *key)
 	return (errno || *end || end == s) ? NAN : v;
 }
 
-int ic_ratio_excludes(const struct ic_ratio *r, double x)
-{
-	return r->lo > x || r->hi < x;
-}
-
 int ic_ratio_contains(const struct ic_ratio *r, double x)
 {
 	return r->lo <= x && x <= r->hi;

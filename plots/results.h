@@ -256,9 +256,8 @@ int ic_results_contrast(const struct ic_point *const *pts, const int *sign, size
 const struct ic_point *ic_group_point(const struct ic_group *g, const char *form,
 				      unsigned long sites);
 
-/* Whether a ratio's 95% interval (this N alone) lies wholly on one side of
- * x, or holds x; both 0 when the ratio has no interval. */
-int ic_ratio_excludes(const struct ic_ratio *r, double x);
+/* Whether a ratio's 95% interval (this N alone) holds x; 0 when the ratio
+ * has no interval. */
 int ic_ratio_contains(const struct ic_ratio *r, double x);
 
 #endif /* IC_RESULTS_H */
