@@ -779,6 +779,11 @@ static void summary_method(FILE *f, const struct ic_results *res)
 		noisy += summary_noisy_count(&res->groups[g]);
 	}
 	fputs("## Method and noise\n\n", f);
+	fputs("- Terms: the **band** of a ratio is its family-wise 95% interval over every N of its "
+	      "series (Holm, below). An N is **resolved** when its band lies wholly on one side of 1. "
+	      "The **bracket** (A, B) holds the crossover: the last N resolved for one form and the "
+	      "first resolved for the other. A **state** is a group of processes whose ratios sit at "
+	      "one level (rule below).\n", f);
 	fputs("- ", f);
 	ic_answer_design(f, res);
 	fputc('\n', f);
@@ -942,7 +947,7 @@ int ic_summary_write(FILE *f, const struct ic_results *res)
 		summary_calibration(f, res);
 	fputs("## Evidence\n\n", f);
 	fprintf(f, "Time per call site in ns and the ratio %s/%s (below 1: %s is faster), each with "
-		"its 95%% interval at that N; the band is the family-wise interval that decides. "
+		"its 95%% interval at that N. The band decides (see Method). "
 		"Files: points.csv, ratios.csv, crossover.csv; plots in plots/.\n\n",
 		res->opts.compare, res->opts.baseline, res->opts.compare);
 	for (size_t g = 0; g < res->ngroups; g++) {
