@@ -204,49 +204,6 @@ static void summary_series_title(FILE *f, const struct ic_results *res, const st
 	fputs(ic_fmt_series(t, sizeof(t), res, gr), f);
 }
 
-/* A filler series' headline: the whole program's time with the calls out
- * of line against inline, at the N the band resolves. */
-static void summary_whole_program(FILE *f, const struct ic_results *res, const struct ic_group *gr)
-{
-	char fb[32], runs[512];
-	int classic = summary_is_inline_form(res->opts.compare) &&
-		      summary_is_extern_form(res->opts.baseline);
-	double lo = INFINITY, hi = -INFINITY;
-	size_t n = 0;
-
-	if (!gr->filler || !gr->nratios)
-		return;
-	fprintf(f, " As a whole program: with %s of other code per call site, ",
-		ic_fmt_bytes(fb, sizeof(fb), (double)gr->filler));
-	for (int side = IC_SIDE_COMPARE; side <= IC_SIDE_BASELINE; side++) {
-		lo = INFINITY;
-		hi = -INFINITY;
-		n = 0;
-		for (size_t i = 0; i < gr->nratios; i++)
-			if (gr->ratios[i].side == (enum ic_point_side)side) {
-				/* Time with the baseline form over time with the compare form. */
-				double x = 100.0 * (1.0 / gr->ratios[i].ratio - 1.0);
-
-				lo = fmin(lo, fabs(x));
-				hi = fmax(hi, fabs(x));
-				n++;
-			}
-		if (!n)
-			continue;
-		fprintf(f, "the program runs ");
-		if (lo == hi || hi - lo < 0.05)
-			fprintf(f, "%.1f%%", hi);
-		else
-			fprintf(f, "%.1f-%.1f%%", lo, hi);
-		fprintf(f, " %s %s at N = %s; ", side == IC_SIDE_COMPARE ? "slower" : "faster",
-			classic ? "with the calls out of line" : "as the baseline form",
-			summary_side_runs(runs, sizeof(runs), gr, (enum ic_point_side)side));
-	}
-	if (!gr->xo.n_compare && !gr->xo.n_baseline)
-		fputs("no difference in the whole program's time is resolved at any N; ", f);
-	fputs("per-site net times are in the evidence, for reading only.", f);
-}
-
 /* The verdict in words under the series' heading, a sentence per claim;
  * the answer at the top says it in one line. */
 static void summary_reading(FILE *f, const struct ic_results *res, const struct ic_group *gr)
@@ -259,7 +216,6 @@ static void summary_reading(FILE *f, const struct ic_results *res, const struct 
 		fputs("pooled over two states, ", f);
 	summary_statement(f, res, gr);
 	fputc('.', f);
-	summary_whole_program(f, res, gr);
 	summary_states_verdict(f, res, gr);
 	if (noisy == gr->nratios && noisy)
 		fprintf(f, " Every point's band is wider than ±%g%%: only differences larger than "
