@@ -165,20 +165,9 @@ static void attr_ratio_ci(FILE *f, const struct ic_ratio *r)
 		fputs("— (no process ran every form)", f);
 		return;
 	}
-	fprintf(f, "%.4f", r->ratio);
-	if (isfinite(r->lo))
-		fprintf(f, " [%.4f–%.4f]", r->lo, r->hi);
-	else
-		fputs(" (no interval)", f);
+	ic_fmt_ratio_ci(f, r, 1);
 }
 
-static void attr_band(FILE *f, const struct ic_ratio *r)
-{
-	if (isfinite(r->band_lo))
-		fprintf(f, "%.4f–%.4f", r->band_lo, r->band_hi);
-	else
-		fputs("—", f);
-}
 
 /* "not measured (no clone in this series)" */
 static void attr_not_measured(FILE *f, const struct ic_line *l)
@@ -338,7 +327,7 @@ static void attr_lines(FILE *f, const struct ic_attribution *a)
 			fputc(' ', f);
 			attr_ratio_ci(f, r);
 			fputs(" | ", f);
-			attr_band(f, r);
+			ic_fmt_band(f, r);
 			fputs(" |", f);
 		}
 		fputc('\n', f);

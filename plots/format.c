@@ -188,3 +188,20 @@ const char *ic_fmt_factor(char *buf, size_t cap, double lo, double hi)
 	}
 	return buf;
 }
+
+void ic_fmt_ratio_ci(FILE *f, const struct ic_ratio *r, int say_missing)
+{
+	fprintf(f, "%.4f", r->ratio);
+	if (isfinite(r->lo))
+		fprintf(f, " [%.4f–%.4f]", r->lo, r->hi);
+	else if (say_missing)
+		fputs(" (no interval)", f);
+}
+
+void ic_fmt_band(FILE *f, const struct ic_ratio *r)
+{
+	if (isfinite(r->band_lo))
+		fprintf(f, "%.4f–%.4f", r->band_lo, r->band_hi);
+	else
+		fputs("—", f);
+}

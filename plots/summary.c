@@ -291,20 +291,6 @@ static void summary_time_cell(FILE *f, const struct ic_point *p)
 	}
 }
 
-static void summary_ratio_cell(FILE *f, const struct ic_ratio *r)
-{
-	fprintf(f, "%.4f", r->ratio);
-	if (isfinite(r->lo))
-		fprintf(f, " [%.4f–%.4f]", r->lo, r->hi);
-}
-
-static void summary_band_cell(FILE *f, const struct ic_ratio *r)
-{
-	if (isfinite(r->band_lo))
-		fprintf(f, "%.4f–%.4f", r->band_lo, r->band_hi);
-	else
-		fputs("—", f);
-}
 
 static void summary_verdict_line(FILE *f, const struct ic_results *res, const struct ic_group *gr)
 {
@@ -429,9 +415,9 @@ static void summary_states(FILE *f, const struct ic_results *res, const struct i
 				fputs("— | — | —", f);
 				continue;
 			}
-			summary_ratio_cell(f, r[k]);
+			ic_fmt_ratio_ci(f, r[k], 0);
 			fputs(" | ", f);
-			summary_band_cell(f, r[k]);
+			ic_fmt_band(f, r[k]);
 			fprintf(f, " | %s", r[k]->side == IC_SIDE_UNRESOLVED ? "" : summary_form_of(res, r[k]->side));
 		}
 		fputs(" |\n", f);
@@ -471,9 +457,9 @@ static void summary_evidence(FILE *f, const struct ic_results *res, const struct
 		fputs(" | ", f);
 		summary_time_cell(f, r->base);
 		fputs(" | ", f);
-		summary_ratio_cell(f, r);
+		ic_fmt_ratio_ci(f, r, 0);
 		fputs(" | ", f);
-		summary_band_cell(f, r);
+		ic_fmt_band(f, r);
 		fprintf(f, " | %s | %s | ", summary_val(p, sizeof(p), r->p, "%.2g"), r->noisy ? "noisy" : "");
 		summary_l1i_cell(f, r->cmp, mixed);
 		fputs(" | ", f);
@@ -564,7 +550,7 @@ static void summary_calibration(FILE *f, const struct ic_results *res)
 			if (extra && isfinite(r->ratio))
 				extra[k++] = r->ratio - 1.0;
 			fprintf(f, "| %lu | ", r->cmp->sites);
-			summary_ratio_cell(f, r);
+			ic_fmt_ratio_ci(f, r, 0);
 			fprintf(f, " | %+.2f%% | %s | ", (r->ratio - 1.0) * 100.0, ex ? "yes" : "no");
 			if (in)
 				fputs("yes", f);
