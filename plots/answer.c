@@ -67,9 +67,16 @@ static void answer_sides(FILE *f, const struct ic_results *res, const struct ic_
 		fprintf(f, "; crossover in (%.0f, %.0f)", xo->bracket_lo, xo->bracket_hi);
 	else if (xo->verdict == IC_VERDICT_CONFLICT)
 		fprintf(f, "; the side switches %zu times, so no crossover is stated", xo->switches);
-	else if (!said)
+	else if (!said) {
+		size_t noisy = 0;
+
+		for (size_t i = 0; i < n; i++)
+			noisy += r[i].noisy;
 		fprintf(f, "no %sdifference resolved at N = %lu..%lu", program ? "whole-program " : "",
 			r[0].sites, r[n - 1].sites);
+		if (noisy == n)
+			fprintf(f, " (every band wider than ±%g%%)", 100.0 * res->opts.noise_ci);
+	}
 }
 
 unsigned long ic_answer_cache_pass(const struct ic_group *gr, const char *form, double size,
