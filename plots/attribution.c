@@ -165,20 +165,9 @@ static void attr_ratio_ci(FILE *f, const struct ic_ratio *r)
 		fputs("— (no process ran every form)", f);
 		return;
 	}
-	fprintf(f, "%.4f", r->ratio);
-	if (isfinite(r->lo))
-		fprintf(f, " [%.4f–%.4f]", r->lo, r->hi);
-	else
-		fputs(" (no interval)", f);
+	ic_fmt_ratio_ci(f, r, 1);
 }
 
-static void attr_band(FILE *f, const struct ic_ratio *r)
-{
-	if (isfinite(r->band_lo))
-		fprintf(f, "%.4f–%.4f", r->band_lo, r->band_hi);
-	else
-		fputs("—", f);
-}
 
 /* "not measured (no clone in this series)" */
 static void attr_not_measured(FILE *f, const struct ic_line *l)
@@ -193,13 +182,22 @@ static const int attr_per_n[] = { IC_LINE_COPIES, IC_LINE_LOCK_INLINE, IC_LINE_L
 				  IC_LINE_INTERACTION };
 #define ATTR_NPER (sizeof(attr_per_n) / sizeof(attr_per_n[0]))
 
+/* Both forms' L1i misses pass the threshold at the same N: the one step of
+ * inline/extern there is read once, not once per form with opposite
+ * expectations. */
+static int attr_cross_together(const struct ic_attribution *a)
+{
+	return a->cap[0].measured && a->cap[1].measured && a->cap[0].pass &&
+	       a->cap[0].pass == a->cap[1].pass;
+}
+
 static const char *const attr_per_n_label[ATTR_NPER] = {
 	"copies", "lock, inlined", "lock, called", "locked-instruction interaction",
 };
 
-static void attr_capacity_line(FILE *f, const struct ic_capacity *c)
+static void attr_capacity_line(FILE *f, const struct ic_capacity *c, const char *who)
 {
-	fprintf(f, "%s: ", c->form);
+	fprintf(f, "%s: ", who);
 	if (!c->measured) {
 		fputs("no L1i miss counts", f);
 		return;
@@ -277,9 +275,13 @@ static void attr_lines(FILE *f, const struct ic_attribution *a)
 	if (!a->cap[0].measured && !a->cap[1].measured) {
 		fputs("not measured (no L1i miss counts in this series)", f);
 	} else {
-		attr_capacity_line(f, &a->cap[0]);
-		fputs("; ", f);
-		attr_capacity_line(f, &a->cap[1]);
+		if (attr_cross_together(a)) {
+			attr_capacity_line(f, &a->cap[0], "both forms");
+		} else {
+			attr_capacity_line(f, &a->cap[0], a->cap[0].form);
+			fputs("; ", f);
+			attr_capacity_line(f, &a->cap[1], a->cap[1].form);
+		}
 	}
 	fputc('\n', f);
 	for (size_t k = 0; k < ATTR_NPER; k++) {
@@ -325,7 +327,7 @@ static void attr_lines(FILE *f, const struct ic_attribution *a)
 			fputc(' ', f);
 			attr_ratio_ci(f, r);
 			fputs(" | ", f);
-			attr_band(f, r);
+			ic_fmt_band(f, r);
 			fputs(" |", f);
 		}
 		fputc('\n', f);
@@ -645,6 +647,21 @@ static void attr_say_capacity(struct attr_text *t, const struct ic_attribution *
 
 	if (!a->cap[0].measured && !a->cap[1].measured) {
 		attr_add(t, 0, "capacity: not measured (no L1i miss counts in this series)");
+		return;
+	}
+	if (attr_cross_together(a) && a->cap[0].has_step) {
+		const struct ic_capacity *cp = &a->cap[0];
+		const struct ic_ratio *s = &cp->step;
+
+		if (isfinite(s->lo) && (s->lo > 1.0 || s->hi < 1.0))
+			attr_add(t, 1, "capacity: both forms' L1i misses pass %g per site at N = %lu; "
+				 "inline/extern steps %.3fx [%.3f–%.3f] there from N = %lu, so the L1i costs "
+				 "%s more", IC_ATTR_L1I_PASS, cp->pass, s->ratio, s->lo, s->hi,
+				 cp->before->sites, s->lo > 1.0 ? "inline" : "extern");
+		else
+			attr_add(t, 0, "capacity: both forms' L1i misses pass %g per site at N = %lu; "
+				 "inline/extern does not step resolvably there (%s)", IC_ATTR_L1I_PASS,
+				 cp->pass, isfinite(s->lo) ? "its interval holds 1" : "no interval");
 		return;
 	}
 	for (int c = 0; c < 2; c++) {

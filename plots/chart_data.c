@@ -1,6 +1,7 @@
 /* The .dat files and data.gp of DIR/plots/ from the analysed results; see
  * chart_data.h. */
 #include "chart_data.h"
+#include "answer.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -209,9 +210,11 @@ static void chart_plot_states(char *buf, size_t cap, const struct ic_group *gr)
 			 st->nproc);
 }
 
-/* Per panel, gnuplot commands that mark where each form's footprint first
- * passes the L1i and the L2 (a dashed line at that N, "inline L1i"); none
- * when a size is unknown. Labels at one N are stacked so they stay legible. */
+/* Per panel, gnuplot commands that mark where the compared forms'
+ * footprints first pass the L1i and the L2: a dashed line at that N with a
+ * level label beside it ("inline L1i"; "inline, extern L1i" once where
+ * both pass at the same N), each label on its own row so none overlap.
+ * None when a size is unknown. */
 static void chart_time_marks(FILE *gp, const struct ic_results *res, const char **forms,
 			     size_t nforms)
 {
@@ -224,39 +227,37 @@ static void chart_time_marks(FILE *gp, const struct ic_results *res, const char 
 	for (size_t g = 0; g < res->ngroups; g++) {
 		const struct ic_group *gr = &res->groups[g];
 		char cmd[4096];
-		unsigned long at[64];
-		size_t len = 0, nat = 0;
-		int id = 100;
+		size_t len = 0;
+		int id = 100, row = 0;
 
 		cmd[0] = '\0';
 		for (int c = 0; c < 2; c++) {
 			double size = ic_results_context_num(res, cache[c].key);
+			unsigned long pass[2] = { 0, 0 };
 
 			if (!isfinite(size) || size <= 0)
 				continue;
-			for (size_t k = 0; k < nforms; k++) {
-				unsigned long pass = 0;
-				size_t same = 0;
+			for (size_t k = 0; k < nforms && k < 2; k++)
+				pass[k] = ic_answer_cache_pass(gr, forms[k], size, NULL);
+			for (size_t k = 0; k < nforms && k < 2; k++) {
+				int both = k == 0 && nforms > 1 && pass[0] && pass[0] == pass[1];
+				char who[128];
 
-				for (size_t i = 0; i < gr->npoints; i++) {
-					const struct ic_point *p = gr->points[i];
-
-					if (!strcmp(p->form, forms[k]) && p->med[IC_F_FOOT] > size &&
-					    (!pass || p->sites < pass))
-						pass = p->sites;
-				}
-				if (!pass || len + 512 > sizeof(cmd) || nat == 64)
+				if (!pass[k] || (k == 1 && pass[1] == pass[0]) || len + 512 > sizeof(cmd))
 					continue;
-				for (size_t j = 0; j < nat; j++)
-					same += at[j] == pass;
-				at[nat++] = pass;
+				if (both)
+					snprintf(who, sizeof(who), "%s, %s", forms[0], forms[1]);
+				else
+					snprintf(who, sizeof(who), "%s", forms[k]);
 				len += (size_t)snprintf(cmd + len, sizeof(cmd) - len,
 					"set arrow %d from first %lu, graph 0 to first %lu, graph 1 nohead dt %d "
-					"lw 1.2 lc rgb ic_color(%zu) back; set label %d \"%s %s\" at first %lu, "
-					"graph %.2f rotate by 90 left offset -0.7, 0 font \",8\" tc rgb ic_color(%zu); ",
-					id, pass, pass, cache[c].dt, k + 1, id, forms[k], cache[c].name, pass,
-					0.03 + 0.24 * (double)(same % 4), k + 1);
+					"lw 1.2 lc rgb %s back; set label %d \" %s %s\" at first %lu, graph %.2f "
+					"left font \",8\" tc rgb %s front; ", id, pass[k], pass[k], cache[c].dt,
+					both ? "'#404040'" : k ? "ic_color(2)" : "ic_color(1)", id + 50, who,
+					cache[c].name, pass[k], 0.06 + 0.07 * row,
+					both ? "'#404040'" : k ? "ic_color(2)" : "ic_color(1)");
 				id++;
+				row++;
 			}
 		}
 		fprintf(gp, "ic_time_marks[%zu] = ", g + 1);
@@ -545,7 +546,16 @@ int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_results
 	chart_gp_array_flag(gp, "ic_has_ratio", has_ratio, ng);
 	chart_gp_array_num(gp, "ic_xo_lo", xo_lo, ng);
 	chart_gp_array_num(gp, "ic_xo_hi", xo_hi, ng);
-	chart_time_marks(gp, res, forms, nforms);
+	/* The time chart draws the compared forms alone (chart_forms puts them first). */
+	{
+		size_t ntime = 0;
+
+		while (ntime < nforms && ntime < 2 && (!strcmp(forms[ntime], res->opts.compare) ||
+						      !strcmp(forms[ntime], res->opts.baseline)))
+			ntime++;
+		fprintf(gp, "ic_time_nforms = %zu\n", ntime);
+		chart_time_marks(gp, res, forms, ntime);
+	}
 	chart_attribution(gp, cf->attr, res);
 	rc = ferror(gp) || ferror(cf->time) || ferror(cf->l1i) || ferror(cf->foot) ||
 	     ferror(cf->ratio) || ferror(cf->attr) || ferror(cf->process) ? -1 : 0;

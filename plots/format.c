@@ -144,3 +144,64 @@ int ic_fmt_many_bodies(const struct ic_results *res)
 			return 1;
 	return 0;
 }
+
+const char *ic_fmt_runs(char *buf, size_t cap, const struct ic_ratio *ratios, size_t n,
+			enum ic_point_side side)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		size_t j = i;
+
+		if (ratios[i].side != side)
+			continue;
+		while (j + 1 < n && ratios[j + 1].side == side)
+			j++;
+		if (len < cap)
+			len += (size_t)snprintf(buf + len, cap - len, "%s%lu", len ? ", " : "",
+						ratios[i].cmp->sites);
+		if (j > i && len < cap)
+			len += (size_t)snprintf(buf + len, cap - len, "..%lu", ratios[j].cmp->sites);
+		i = j;
+	}
+	return buf;
+}
+
+const char *ic_fmt_factor(char *buf, size_t cap, double lo, double hi)
+{
+	if (hi < 1.5) {
+		/* Whole percent, one decimal below 2% so a small effect is not "1%". */
+		const char *fmt = hi < 1.02 ? "%.1f" : "%.0f";
+		char a[16], b[16];
+
+		snprintf(a, sizeof(a), fmt, 100.0 * (lo - 1.0));
+		snprintf(b, sizeof(b), fmt, 100.0 * (hi - 1.0));
+		if (!strcmp(a, b))
+			snprintf(buf, cap, "%s%%", b);
+		else
+			snprintf(buf, cap, "%s-%s%%", a, b);
+	} else if (hi - lo < 0.05) {
+		snprintf(buf, cap, "%.1fx", hi);
+	} else {
+		snprintf(buf, cap, "%.1f-%.1fx", lo, hi);
+	}
+	return buf;
+}
+
+void ic_fmt_ratio_ci(FILE *f, const struct ic_ratio *r, int say_missing)
+{
+	fprintf(f, "%.4f", r->ratio);
+	if (isfinite(r->lo))
+		fprintf(f, " [%.4f–%.4f]", r->lo, r->hi);
+	else if (say_missing)
+		fputs(" (no interval)", f);
+}
+
+void ic_fmt_band(FILE *f, const struct ic_ratio *r)
+{
+	if (isfinite(r->band_lo))
+		fprintf(f, "%.4f–%.4f", r->band_lo, r->band_hi);
+	else
+		fputs("—", f);
+}

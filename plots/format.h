@@ -7,6 +7,7 @@
 #define IC_FORMAT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "results.h"
 
@@ -42,5 +43,20 @@ const char *ic_fmt_build(char *buf, size_t cap, const struct ic_results *res, si
  * body queue; lock tas", absent keys left out (lock only with with_lock);
  * "" when it has none. */
 const char *ic_fmt_build_keys(char *buf, size_t cap, const struct ic_build *b, int with_lock);
+
+/* "1..256, 1024, 4096..16384": the N of a series' ratios on `side`, runs
+ * joined; "" when none. */
+const char *ic_fmt_runs(char *buf, size_t cap, const struct ic_ratio *ratios, size_t n,
+			enum ic_point_side side);
+
+/* How much faster, from factors >= 1 (slower time over faster time):
+ * "12%", "12-14%" below 1.5x, "1.7x", "1.5-2.1x" from there. */
+const char *ic_fmt_factor(char *buf, size_t cap, double lo, double hi);
+
+/* A ratio as its cells print: "0.9078 [0.6984–1.1801]" (the interval only
+ * where there is one; " (no interval)" after it when say_missing), and its
+ * band "0.5516–1.4941" or "—". */
+void ic_fmt_ratio_ci(FILE *f, const struct ic_ratio *r, int say_missing);
+void ic_fmt_band(FILE *f, const struct ic_ratio *r);
 
 #endif /* IC_FORMAT_H */

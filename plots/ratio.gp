@@ -4,7 +4,7 @@
 # each state's ratio as a dashed line where the processes split in two.
 load ic_src.'/style.gp'
 
-ic_chart_title = sprintf('Time ratio %s / %s vs call sites N (below 1: %s faster)', \
+ic_chart_title = sprintf('Time ratio %s / %s (below 1: %s faster)', \
 	ic_compare, ic_baseline, ic_compare)
 # Labels next to a marker go on the side with more room.
 ic_right_half(x) = log(x) > (log(ic_sites_min) + log(ic_sites_max)) / 2

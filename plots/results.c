@@ -450,8 +450,22 @@ static const char *results_context_text(json_t *ctx, const char *key, char *buf,
 {
 	json_t *v = json_object_get(ctx, key);
 
-	if (json_is_string(v))
-		return json_string_value(v);
+	if (json_is_string(v)) {
+		/* Trimmed: /proc/cpuinfo pads some model names with blanks. */
+		const char *s = json_string_value(v);
+		size_t n;
+
+		while (*s == ' ' || *s == '\t')
+			s++;
+		n = strlen(s);
+		while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n'))
+			n--;
+		if (s[n] == '\0' || n >= cap)
+			return s;   /* nothing to trim, or too long to copy: as it is */
+		memcpy(buf, s, n);
+		buf[n] = '\0';
+		return buf;
+	}
 	if (json_is_integer(v)) {
 		snprintf(buf, cap, "%lld", (long long)json_integer_value(v));
 		return buf;
@@ -1219,11 +1233,6 @@ double ic_results_context_num(const struct ic_results *res, const char *key)
 	errno = 0;
 	v = strtod(s, &end);
 	return (errno || *end || end == s) ? NAN : v;
-}
-
-int ic_ratio_excludes(const struct ic_ratio *r, double x)
-{
-	return r->lo > x || r->hi < x;
 }
 
 int ic_ratio_contains(const struct ic_ratio *r, double x)

@@ -216,7 +216,7 @@ json_t *ic_results_merged(const struct ic_results *res);
 
 /* A context member of the first file as text ("" when absent): a string
  * member itself, a number or boolean printed into buf. */
-#define IC_RESULTS_CONTEXT_MAX 64   /* buf size that holds any printed number */
+#define IC_RESULTS_CONTEXT_MAX 256   /* buf size that holds any printed number or CPU name */
 const char *ic_results_context(const struct ic_results *res, const char *key, char *buf,
 			       size_t cap);
 /* The same as a number of bytes, count, etc.; NAN when absent or not numeric. */
@@ -256,9 +256,8 @@ int ic_results_contrast(const struct ic_point *const *pts, const int *sign, size
 const struct ic_point *ic_group_point(const struct ic_group *g, const char *form,
 				      unsigned long sites);
 
-/* Whether a ratio's 95% interval (this N alone) lies wholly on one side of
- * x, or holds x; both 0 when the ratio has no interval. */
-int ic_ratio_excludes(const struct ic_ratio *r, double x);
+/* Whether a ratio's 95% interval (this N alone) holds x; 0 when the ratio
+ * has no interval. */
 int ic_ratio_contains(const struct ic_ratio *r, double x);
 
 #endif /* IC_RESULTS_H */

@@ -1,5 +1,5 @@
-/* Statistics for repeated benchmark runs: medians with distribution-free
- * intervals, the Mann-Whitney U test, Student's t distribution, and the
+/* Statistics for repeated benchmark runs: medians, quantiles and Student's
+ * t distribution (GSL), and the
  * nested (layout variant > process) estimate that every interval of the
  * summary comes from (issue 8). Within a process no distribution is assumed:
  * run times are skewed (interrupts and migrations only ever add time), so a
@@ -11,47 +11,17 @@
 #define IC_STATS_H
 
 #include <stddef.h>
-#include <stdint.h>
 
 /* Median of x[0..n-1]; sorts x in place. NaN when n == 0. */
 double ic_stats_median(double *x, size_t n);
-
-/* 95% interval of the median from order statistics: with x sorted, the
- * interval [x(k), x(n+1-k)] covers the median with probability
- * 1 - 2 P(Binomial(n, 1/2) < k); k is the largest rank keeping that at
- * least 0.95. Needs n >= 6; below that the interval is [min, max] and its
- * coverage (1 - 2^(1-n)) is returned in *coverage so callers can say so.
- * Sorts x in place. Returns 0, or -1 when n == 0. */
-int ic_stats_median_ci(double *x, size_t n, double *lo, double *hi, double *coverage);
 
 /* Sample standard deviation (n - 1) over mean, as Google Benchmark's _cv.
  * NaN when n < 2 or the mean is 0. */
 double ic_stats_cv(const double *x, size_t n);
 
-/* Two-sided p-value of the Mann-Whitney U test. Exact distribution when
- * there are no ties and both samples have at most IC_STATS_U_EXACT_MAX
- * values; otherwise the normal approximation with tie and continuity
- * correction (as scipy.stats.mannwhitneyu, which Google Benchmark's
- * compare.py uses). NaN when a sample is empty. */
-#define IC_STATS_U_EXACT_MAX 50
-double ic_stats_mannwhitney_p(const double *a, size_t na, const double *b, size_t nb);
-
-/* Deterministic generator (splitmix64, common/splitmix64.h) so that
- * bootstrap output is the same on every machine and every run. */
-struct ic_stats_rng {
-	uint64_t state;
-};
-void ic_stats_rng_seed(struct ic_stats_rng *rng, uint64_t seed);
-uint64_t ic_stats_rng_next(struct ic_stats_rng *rng);
-/* Uniform in [0, n). */
-size_t ic_stats_rng_below(struct ic_stats_rng *rng, size_t n);
-
-/* FNV-1a of a string: mixes a point's name into the seed, so one point's
- * interval does not depend on which other points are in the run. */
-uint64_t ic_stats_hash(const char *s);
-
 /* Quantile of sorted x by linear interpolation between order statistics
- * (Hyndman-Fan type 7, the default of R and numpy). */
+ * (Hyndman-Fan type 7, the default of R and numpy; GSL's
+ * gsl_stats_quantile_from_sorted_data). NAN when n == 0. */
 double ic_stats_quantile_sorted(const double *x, size_t n, double p);
 
 /* Student's t distribution with df > 0 degrees of freedom (GSL): the CDF,

@@ -8,8 +8,8 @@ set encoding utf8
 # Panels of 560x400 pixels keep 10-point text legible at 1:1; ic_bottom
 # leaves room for the caption, ic_top for the chart title. A chart that
 # changes ic_rows / ic_cols (one "no data" panel) evals ic_canvas again.
-ic_canvas = 'ic_width = 560 * ic_cols; ic_height = 400 * ic_rows + 130; ' . \
-	'ic_bottom = 80.0 / ic_height; ic_top = 1.0 - 85.0 / ic_height; ' . \
+ic_canvas = 'ic_width = 560 * ic_cols; ic_height = 400 * ic_rows + 145; ' . \
+	'ic_bottom = 80.0 / ic_height; ic_top = 1.0 - 100.0 / ic_height; ' . \
 	'if (ic_term eq "svg") { set terminal svg size ic_width, ic_height dynamic noenhanced ' . \
 	'font "Sans,11" background rgb "white" } else { set terminal pngcairo size ic_width, ' . \
 	'ic_height noenhanced font "Sans,10" background rgb "white" }; set output ic_out; ' . \

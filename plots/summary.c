@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "answer.h"
 #include "attribution.h"
 #include "format.h"
 #include "states.h"
@@ -31,28 +32,10 @@ static int summary_is_extern_form(const char *form)
 	return !strncmp(form, "extern", 6);
 }
 
-/* "1..256, 1024, 4096..16384": the N of one side's points, runs joined. */
 static const char *summary_runs(char *buf, size_t cap, const struct ic_group *gr,
 				enum ic_point_side side)
 {
-	size_t len = 0;
-
-	buf[0] = '\0';
-	for (size_t i = 0; i < gr->nratios; i++) {
-		size_t j = i;
-
-		if (gr->ratios[i].side != side)
-			continue;
-		while (j + 1 < gr->nratios && gr->ratios[j + 1].side == side)
-			j++;
-		if (len < cap)
-			len += (size_t)snprintf(buf + len, cap - len, "%s%lu", len ? ", " : "",
-						gr->ratios[i].cmp->sites);
-		if (j > i && len < cap)
-			len += (size_t)snprintf(buf + len, cap - len, "..%lu", gr->ratios[j].cmp->sites);
-		i = j;
-	}
-	return buf;
+	return ic_fmt_runs(buf, cap, gr->ratios, gr->nratios, side);
 }
 
 static const char *summary_range(char *buf, size_t cap, unsigned long lo, unsigned long hi)
@@ -69,26 +52,26 @@ static const char *summary_s(size_t n)
 	return n == 1 ? "" : "s";
 }
 
+/* Code per call site without the filler, which is stated apart. */
 static void summary_code_phrase(FILE *f, const struct ic_results *res, const struct ic_group *gr)
 {
 	const char *c = res->opts.compare, *b = res->opts.baseline;
 	int classic = summary_is_inline_form(c) && summary_is_extern_form(b);
+	double fill = (double)gr->filler;
+	char fb[32];
 
-	if (!isfinite(gr->code_cmp) && !isfinite(gr->code_base)) {
-		fputs("code size per call site not measured", f);
-		return;
-	}
+	fputs("Code per call site: ", f);
 	if (isfinite(gr->code_cmp))
-		fprintf(f, "%.0f bytes per call site %s%s", gr->code_cmp, classic ? "when " : "as ",
-			classic ? "inlined" : c);
+		fprintf(f, "%.0f B %s", gr->code_cmp - fill, classic ? "inlined" : c);
 	else
-		fprintf(f, "%s size per call site not measured", c);
-	fputs(", ", f);
+		fprintf(f, "%s not measured", c);
 	if (isfinite(gr->code_base))
-		fprintf(f, "%.0f bytes per call site %s%s", gr->code_base, classic ? "" : "as ",
-			classic ? "out of line" : b);
+		fprintf(f, ", %.0f B %s", gr->code_base - fill, classic ? "out of line" : b);
 	else
-		fprintf(f, "%s size per call site not measured", b);
+		fprintf(f, ", %s not measured", b);
+	if (gr->filler)
+		fprintf(f, "; each site also has %s of filler", ic_fmt_bytes(fb, sizeof(fb), fill));
+	fputs(". ", f);
 }
 
 /* "1..256, 1024" for the N of `side`, or "none". */
@@ -221,71 +204,18 @@ static void summary_series_title(FILE *f, const struct ic_results *res, const st
 	fputs(ic_fmt_series(t, sizeof(t), res, gr), f);
 }
 
-/* A filler series' headline: the whole program's time with the calls out
- * of line against inline, at the N the band resolves. */
-static void summary_whole_program(FILE *f, const struct ic_results *res, const struct ic_group *gr)
+/* The verdict in words under the series' heading, a sentence per claim;
+ * the answer at the top says it in one line. */
+static void summary_reading(FILE *f, const struct ic_results *res, const struct ic_group *gr)
 {
-	char fb[32], runs[512];
-	int classic = summary_is_inline_form(res->opts.compare) &&
-		      summary_is_extern_form(res->opts.baseline);
-	double lo = INFINITY, hi = -INFINITY;
-	size_t n = 0;
-
-	if (!gr->filler || !gr->nratios)
-		return;
-	fprintf(f, " As a whole program: with %s of other code per call site, ",
-		ic_fmt_bytes(fb, sizeof(fb), (double)gr->filler));
-	for (int side = IC_SIDE_COMPARE; side <= IC_SIDE_BASELINE; side++) {
-		lo = INFINITY;
-		hi = -INFINITY;
-		n = 0;
-		for (size_t i = 0; i < gr->nratios; i++)
-			if (gr->ratios[i].side == (enum ic_point_side)side) {
-				/* Time with the baseline form over time with the compare form. */
-				double x = 100.0 * (1.0 / gr->ratios[i].ratio - 1.0);
-
-				lo = fmin(lo, fabs(x));
-				hi = fmax(hi, fabs(x));
-				n++;
-			}
-		if (!n)
-			continue;
-		fprintf(f, "the program runs ");
-		if (lo == hi || hi - lo < 0.05)
-			fprintf(f, "%.1f%%", hi);
-		else
-			fprintf(f, "%.1f-%.1f%%", lo, hi);
-		fprintf(f, " %s %s at N = %s; ", side == IC_SIDE_COMPARE ? "slower" : "faster",
-			classic ? "with the calls out of line" : "as the baseline form",
-			summary_side_runs(runs, sizeof(runs), gr, (enum ic_point_side)side));
-	}
-	if (!gr->xo.n_compare && !gr->xo.n_baseline)
-		fputs("no difference in the whole program's time is resolved at any N; ", f);
-	fputs("per-site net times are in the evidence, for reading only.", f);
-}
-
-static void summary_recommendation(FILE *f, const struct ic_results *res, const struct ic_group *gr)
-{
-	char ctx[IC_RESULTS_CONTEXT_MAX], tm[96], fb[32], bl[256];
-	const char *cpu = ic_results_context(res, "cpu_model", ctx, sizeof(ctx));
 	size_t noisy = summary_noisy_count(gr);
 
-	fputs("- For this body (", f);
-	if (*ic_fmt_build(bl, sizeof(bl), res, gr->build))
-		fprintf(f, "%s; ", bl);
-	if (ic_fmt_many_bodies(res))
-		fprintf(f, "%s, %s layout, %s order; ", gr->op, gr->layout, gr->order);
 	summary_code_phrase(f, res, gr);
-	fprintf(f, ") on %s, ", *cpu ? cpu : "this CPU (model not recorded)");
-	if (gr->filler)
-		fprintf(f, "with %s filler per site (whole-program times, filler included), ",
-			ic_fmt_bytes(fb, sizeof(fb), (double)gr->filler));
-	fprintf(f, "%s: ", ic_fmt_threads_mode(tm, sizeof(tm), gr));
+	fputs("In words: ", f);
 	if (gr->states && gr->states->nstates == 2)
 		fputs("pooled over two states, ", f);
 	summary_statement(f, res, gr);
 	fputc('.', f);
-	summary_whole_program(f, res, gr);
 	summary_states_verdict(f, res, gr);
 	if (noisy == gr->nratios && noisy)
 		fprintf(f, " Every point's band is wider than ±%g%%: only differences larger than "
@@ -293,7 +223,7 @@ static void summary_recommendation(FILE *f, const struct ic_results *res, const 
 	else if (noisy)
 		fprintf(f, " %zu of %zu point%s cannot resolve ±%g%% (band too wide).", noisy,
 			gr->nratios, summary_s(gr->nratios), 100.0 * res->opts.noise_ci);
-	fputc('\n', f);
+	fputs("\n\n", f);
 }
 
 /* " (simulated)", " (PAPI)", "" for the L1i column of one series; *mixed
@@ -361,20 +291,6 @@ static void summary_time_cell(FILE *f, const struct ic_point *p)
 	}
 }
 
-static void summary_ratio_cell(FILE *f, const struct ic_ratio *r)
-{
-	fprintf(f, "%.4f", r->ratio);
-	if (isfinite(r->lo))
-		fprintf(f, " [%.4f–%.4f]", r->lo, r->hi);
-}
-
-static void summary_band_cell(FILE *f, const struct ic_ratio *r)
-{
-	if (isfinite(r->band_lo))
-		fprintf(f, "%.4f–%.4f", r->band_lo, r->band_hi);
-	else
-		fputs("—", f);
-}
 
 static void summary_verdict_line(FILE *f, const struct ic_results *res, const struct ic_group *gr)
 {
@@ -499,9 +415,9 @@ static void summary_states(FILE *f, const struct ic_results *res, const struct i
 				fputs("— | — | —", f);
 				continue;
 			}
-			summary_ratio_cell(f, r[k]);
+			ic_fmt_ratio_ci(f, r[k], 0);
 			fputs(" | ", f);
-			summary_band_cell(f, r[k]);
+			ic_fmt_band(f, r[k]);
 			fprintf(f, " | %s", r[k]->side == IC_SIDE_UNRESOLVED ? "" : summary_form_of(res, r[k]->side));
 		}
 		fputs(" |\n", f);
@@ -520,6 +436,7 @@ static void summary_evidence(FILE *f, const struct ic_results *res, const struct
 	summary_series_title(f, res, gr);
 	fputs("\n\n", f);
 	summary_verdict_line(f, res, gr);
+	summary_reading(f, res, gr);
 	if (gr->filler)
 		fputs("Times per site in this series include the filler (the whole program's time per "
 		      "site); every ratio, band and verdict is of these gross times.\n\n", f);
@@ -527,24 +444,23 @@ static void summary_evidence(FILE *f, const struct ic_results *res, const struct
 		fprintf(f, "No N with both %s and %s measured; see points.csv.\n\n", c, b);
 		return;
 	}
-	fprintf(f, "| N | %s %sns/site%s | %s %sns/site%s | %s/%s%s | band (all N, 95%%) | layout share "
-		"| p | noisy | L1i miss/site %s%s | L1i miss/site %s%s |\n", c, net, ci, b, net, ci, c, b,
-		ci, c, l1, b, l1);
-	fputs("|---:|---:|---:|---:|---:|---:|---:|:---:|---:|---:|\n", f);
+	fprintf(f, "| N | %s %sns/site%s | %s %sns/site%s | %s/%s%s | band (all N, 95%%) "
+		"| p (this N, uncorrected) | noisy | L1i miss/site %s%s | L1i miss/site %s%s |\n", c, net,
+		ci, b, net, ci, c, b, ci, c, l1, b, l1);
+	fputs("|---:|---:|---:|---:|---:|---:|:---:|---:|---:|\n", f);
 	for (size_t i = 0; i < gr->nratios; i++) {
 		const struct ic_ratio *r = &gr->ratios[i];
-		char p[32], sh[32];
+		char p[32];
 
 		fprintf(f, "| %lu | ", r->cmp->sites);
 		summary_time_cell(f, r->cmp);
 		fputs(" | ", f);
 		summary_time_cell(f, r->base);
 		fputs(" | ", f);
-		summary_ratio_cell(f, r);
+		ic_fmt_ratio_ci(f, r, 0);
 		fputs(" | ", f);
-		summary_band_cell(f, r);
-		fprintf(f, " | %s | %s | %s | ", summary_val(sh, sizeof(sh), 100.0 * r->share_layout, "%.0f%%"),
-			summary_val(p, sizeof(p), r->p, "%.2g"), r->noisy ? "noisy" : "");
+		ic_fmt_band(f, r);
+		fprintf(f, " | %s | %s | ", summary_val(p, sizeof(p), r->p, "%.2g"), r->noisy ? "noisy" : "");
 		summary_l1i_cell(f, r->cmp, mixed);
 		fputs(" | ", f);
 		summary_l1i_cell(f, r->base, mixed);
@@ -634,7 +550,7 @@ static void summary_calibration(FILE *f, const struct ic_results *res)
 			if (extra && isfinite(r->ratio))
 				extra[k++] = r->ratio - 1.0;
 			fprintf(f, "| %lu | ", r->cmp->sites);
-			summary_ratio_cell(f, r);
+			ic_fmt_ratio_ci(f, r, 0);
 			fprintf(f, " | %+.2f%% | %s | ", (r->ratio - 1.0) * 100.0, ex ? "yes" : "no");
 			if (in)
 				fputs("yes", f);
@@ -791,33 +707,29 @@ static void summary_counters(FILE *f, const struct ic_results *res)
 
 static void summary_method(FILE *f, const struct ic_results *res)
 {
-	size_t rmin = (size_t)-1, rmax = 0, umin = (size_t)-1, umax = 0, vmax = 0, nratios = 0;
-	size_t noisy = 0, nerr_pts = 0, layout_heavy = 0;
+	size_t vmax = 0, nratios = 0;
+	size_t noisy = 0, nerr_pts = 0;
 
 	for (size_t i = 0; i < res->npoints; i++) {
 		const struct ic_point *p = res->points[i];
 
-		rmin = p->nreps < rmin ? p->nreps : rmin;
-		rmax = p->nreps > rmax ? p->nreps : rmax;
-		umin = p->nunits < umin ? p->nunits : umin;
-		umax = p->nunits > umax ? p->nunits : umax;
 		vmax = p->nvariants > vmax ? p->nvariants : vmax;
 		nerr_pts += p->nerrors > 0;
 	}
 	for (size_t g = 0; g < res->ngroups; g++) {
 		nratios += res->groups[g].nratios;
 		noisy += summary_noisy_count(&res->groups[g]);
-		for (size_t i = 0; i < res->groups[g].nratios; i++)
-			layout_heavy += res->groups[g].ratios[i].share_layout >= 0.5;
 	}
 	fputs("## Method and noise\n\n", f);
-	fprintf(f, "- Design: %zu layout variant%s; %zu", vmax, summary_s(vmax), umin);
-	if (umax != umin)
-		fprintf(f, " to %zu", umax);
-	fprintf(f, " processes per point; %zu", rmin);
-	if (rmax != rmin)
-		fprintf(f, " to %zu", rmax);
-	fputs(" repetitions per point in all, the forms interleaved at random within each process.\n", f);
+	fputs("- Terms: the **band** of a ratio is its family-wise 95% interval over every N of its "
+	      "series (Holm, below). An N is **resolved** when its band lies wholly on one side of 1. "
+	      "The **bracket** (A, B) holds the crossover: the last N resolved for one form and the "
+	      "first resolved for the other. A **state** is a group of processes whose ratios sit at "
+	      "one level (rule below).\n", f);
+	fputs("- ", f);
+	ic_answer_design(f, res);
+	fputc('\n', f);
+
 	fputs("- Time per call site: Google Benchmark's real_time per iteration (one iteration runs "
 	      "one call site). Each process contributes the median of its repetitions; the estimate "
 	      "is the geometric mean over layout variants of those medians, and cv the median "
@@ -877,13 +789,10 @@ static void summary_method(FILE *f, const struct ic_results *res)
 	      "(A, B) between the last N resolved for the first winner and the first N resolved for "
 	      "the other, with no point estimate inside. More than one switch is a conflict and "
 	      "nothing is claimed.\n", f);
-	if (vmax >= 2)
-		fprintf(f, "- Layout share: of the process-to-process variance of the log ratio, the part "
-			"between layout variants (one-way random-effects ANOVA). %zu of %zu ratio points have "
-			"50%% or more: there the layout matters as much as the form.\n", layout_heavy, nratios);
-	else
-		fputs("- Layout share: not estimable with one layout (run with --layouts-random 2 or "
-		      "more).\n", f);
+	fputs("- Layout share (points.csv, ratios.csv only): the part of the process-to-process "
+	      "variance of the log ratio that lies between layout variants, a ratio of two noise "
+	      "variances. With a few variants it is very uncertain, so this text does not read it; "
+	      "\"Where the variance is\" gives each level's SD.\n", f);
 	fputs("- Layouts:", f);
 	for (size_t i = 0; i < res->nlayouts; i++) {
 		const char *k = res->layouts[i], *slash = strrchr(k, '/');
@@ -975,15 +884,12 @@ static void summary_variance(FILE *f, const struct ic_results *res)
 int ic_summary_write(FILE *f, const struct ic_results *res)
 {
 	fprintf(f, "# inlinecost: %s vs %s\n\n", res->opts.compare, res->opts.baseline);
-	fputs("## Recommendation\n\n", f);
-	for (size_t g = 0; g < res->ngroups; g++)
-		summary_recommendation(f, res, &res->groups[g]);
-	fputc('\n', f);
+	ic_answer_write(f, res);
 	if (isfinite(res->opts.planted))
 		summary_calibration(f, res);
 	fputs("## Evidence\n\n", f);
 	fprintf(f, "Time per call site in ns and the ratio %s/%s (below 1: %s is faster), each with "
-		"its 95%% interval at that N; the band is the family-wise interval that decides. "
+		"its 95%% interval at that N. The band decides (see Method). "
 		"Files: points.csv, ratios.csv, crossover.csv; plots in plots/.\n\n",
 		res->opts.compare, res->opts.baseline, res->opts.compare);
 	for (size_t g = 0; g < res->ngroups; g++) {

@@ -1,6 +1,8 @@
-/* summary.md: the recommendation per series in one sentence each, then the
- * evidence tables, the machine, the counter sources and how the numbers
- * were made, for a reader who will not open the CSV files.
+/* summary.md: the answer first (answer.h: a line per series, the machine,
+ * the build, the design), then per series its verdict in words and the
+ * evidence tables, what the difference is made of, where the variance is,
+ * the machine, the counter sources and the method, for a reader who will
+ * not open the CSV files.
  */
 #ifndef IC_SUMMARY_H
 #define IC_SUMMARY_H

@@ -146,7 +146,8 @@ int ic_tables_ratios_write(FILE *f, const struct ic_results *res)
 	return ferror(f) ? -1 : 0;
 }
 
-const char *ic_tables_follows_name(enum ic_states_follows f)
+/* "layout_variant", "time_order", "time_clusters", "neither". */
+static const char *ic_tables_follows_name(enum ic_states_follows f)
 {
 	switch (f) {
 	case IC_FOLLOWS_VARIANT:

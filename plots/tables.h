@@ -12,9 +12,6 @@
 #include "results.h"
 #include "states.h"
 
-/* "layout_variant", "time_order", "time_clusters", "neither". */
-const char *ic_tables_follows_name(enum ic_states_follows f);
-
 int ic_tables_points_write(FILE *f, const struct ic_results *res);
 int ic_tables_ratios_write(FILE *f, const struct ic_results *res);
 int ic_tables_crossover_write(FILE *f, const struct ic_results *res);

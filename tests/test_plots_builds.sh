@@ -88,7 +88,7 @@ for t in 'GNU 12.2.0, -O2 -g; queue' 'Clang 14.0.6, -Os; kref'; do
 	for m in private shared; do
 		grep -qx "### $t; 1 thread, $m queue" "$s" || fail "no title '### $t; 1 thread, $m queue'"
 	done
-	grep -q "^- For this body ($t; 165 bytes per call site when inlined" "$s" || fail "recommendation of $t"
+	grep -q "^- \*\*$t; 1 thread, private queue\*\*: " "$s" || fail "the answer's line of $t"
 done
 grep -q '^- Builds: 2, each run in its own processes and reported as its own series (never pooled):$' "$s" ||
 	fail "machine section lacks the builds"
@@ -123,7 +123,7 @@ grep -q '^- Input: 18 files (one per process) of 3 builds.$' "$s" || fail "three
 s=$work/one/summary.md
 grep -qx -e '- Build: compiler GNU 12.2.0; flags -O2 -g; LTO off; body queue' "$s" || fail "one build's line: $(grep '^- Build' "$s")"
 grep -qx '### 1 thread, private queue' "$s" || fail "one build: title changed"
-grep -q '^- For this body (165 bytes' "$s" || fail "one build: recommendation changed"
+grep -q '^- \*\*1 thread, private queue\*\*: ' "$s" || fail "one build: the answer's line changed"
 grep -q 'Builds' "$s" && fail "one build: a build list"
 grep -qx 'ic_cols = 2' "$work/one/plots/data.gp" && grep -qx 'ic_rows = 1' "$work/one/plots/data.gp" ||
 	fail "one build: panel grid changed"

@@ -83,6 +83,10 @@ for k in 'clone/extern' 'inline/inline_nolock' 'extern/extern_nolock' \
 	grep -qF "$k" "$work/attr/plots/attribution.svg" || fail "attribution chart lacks '$k'"
 done
 grep -q 'no control forms' "$work/attr/plots/attribution.svg" && fail "controls present but not drawn"
+# One attribution panel per series; the time chart draws the compared forms alone.
+[ "$(grep -c -e '>1 thread, private queue<' -e '>512 B filler per site; 1 thread, private queue<' "$work/attr/plots/attribution.svg")" -eq 2 ] ||
+	fail "attribution chart: want one panel title per series"
+grep -q 'inline_nolock\|>clone<' "$work/attr/plots/time.svg" && fail "time chart draws forms other than the compared two"
 grep -q '512 B filler per site (whole program)' "$work/attr/plots/time.svg" || fail "time panel title lacks the filler"
 
 "$fakegb" --counters none --threads 1,2,4 --sites-max 256 > "$work/none.json" || fail "fakegb none"

@@ -105,8 +105,9 @@ for row in 1 2 3 4; do
 done
 grep -q 'inlining pays up to N = [0-9]* call sites and costs from N = [0-9]* on; the crossover lies between them' \
 	"$out/summary.md" || fail "no crossover recommendation in summary.md"
-grep -q 'on Fake CPU 9000' "$out/summary.md" || fail "summary lacks the CPU model"
-grep -q '165 bytes per call site when inlined, 24 bytes per call site out of line' "$out/summary.md" ||
+grep -qx 'Machine: Fake CPU 9000 @ 3.0GHz, 2 cores; L1i 32 KiB, L2 1 MiB.' "$out/summary.md" ||
+	fail "summary lacks the machine line"
+grep -q '^Code per call site: 165 B inlined, 24 B out of line\. ' "$out/summary.md" ||
 	fail "summary lacks the code sizes"
 grep -q 'L1i miss/site inline (simulated)' "$out/summary.md" || fail "sim counters not labelled"
 grep -q '6 layout variants; 12 processes per point' "$out/summary.md" || fail "design not stated"

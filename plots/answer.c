@@ -1,0 +1,202 @@
+/* The answer first; see answer.h. */
+#include "answer.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "format.h"
+#include "states.h"
+
+static int answer_classic(const struct ic_results *res)
+{
+	const char *c = res->opts.compare, *b = res->opts.baseline;
+
+	return (!strcmp(c, "inline") || !strcmp(c, "hint")) && !strncmp(b, "extern", 6);
+}
+
+/* The smallest and largest factor (slower over faster) on `side`; 0 N
+ * when none. */
+static size_t answer_span(const struct ic_ratio *r, size_t n, enum ic_point_side side,
+			  double *lo, double *hi)
+{
+	size_t k = 0;
+
+	*lo = INFINITY;
+	*hi = -INFINITY;
+	for (size_t i = 0; i < n; i++)
+		if (r[i].side == side && isfinite(r[i].ratio) && r[i].ratio > 0.0) {
+			double x = side == IC_SIDE_COMPARE ? 1.0 / r[i].ratio : r[i].ratio;
+
+			*lo = fmin(*lo, x);
+			*hi = fmax(*hi, x);
+			k++;
+		}
+	return k;
+}
+
+/* "inline 12-14% faster at N = 1..4; extern 1.7x faster at N = 64..1024;
+ * crossover in (4, 64)" from one set of ratios and its verdict. */
+static void answer_sides(FILE *f, const struct ic_results *res, const struct ic_ratio *r,
+			 size_t n, const struct ic_crossover *xo, int program)
+{
+	char runs[512], fac[48];
+	int said = 0;
+
+	if (!n) {
+		fprintf(f, "not compared (%s and %s not both measured)", res->opts.compare,
+			res->opts.baseline);
+		return;
+	}
+	for (int s = IC_SIDE_COMPARE; s <= IC_SIDE_BASELINE; s++) {
+		double lo, hi;
+
+		if (!answer_span(r, n, (enum ic_point_side)s, &lo, &hi))
+			continue;
+		ic_fmt_factor(fac, sizeof(fac), lo, hi);
+		ic_fmt_runs(runs, sizeof(runs), r, n, (enum ic_point_side)s);
+		if (program)   /* a whole program: its change with the calls out of line */
+			fprintf(f, "%sthe program runs %s %s %s at N = %s", said ? "; " : "", fac,
+				s == IC_SIDE_COMPARE ? "slower" : "faster", answer_classic(res) ?
+				"with the calls out of line" : "as the baseline form", runs);
+		else
+			fprintf(f, "%s%s %s faster at N = %s", said ? "; " : "",
+				s == IC_SIDE_COMPARE ? res->opts.compare : res->opts.baseline, fac, runs);
+		said = 1;
+	}
+	if (xo->verdict == IC_VERDICT_CROSSOVER)
+		fprintf(f, "; crossover in (%.0f, %.0f)", xo->bracket_lo, xo->bracket_hi);
+	else if (xo->verdict == IC_VERDICT_CONFLICT)
+		fprintf(f, "; the side switches %zu times, so no crossover is stated", xo->switches);
+	else if (!said) {
+		size_t noisy = 0;
+
+		for (size_t i = 0; i < n; i++)
+			noisy += r[i].noisy;
+		fprintf(f, "no %sdifference resolved at N = %lu..%lu", program ? "whole-program " : "",
+			r[0].sites, r[n - 1].sites);
+		if (noisy == n)
+			fprintf(f, " (every band wider than ±%g%%)", 100.0 * res->opts.noise_ci);
+	}
+}
+
+unsigned long ic_answer_cache_pass(const struct ic_group *gr, const char *form, double size,
+				   double *at_about)
+{
+	const struct ic_point *at = NULL;
+
+	for (size_t i = 0; i < gr->npoints; i++) {
+		const struct ic_point *p = gr->points[i];
+
+		if (!strcmp(p->form, form) && p->med[IC_F_FOOT] > size && (!at || p->sites < at->sites))
+			at = p;
+	}
+	if (at_about)
+		*at_about = at ? size / (at->med[IC_F_FOOT] / (double)at->sites) : NAN;
+	return at ? at->sites : 0;
+}
+
+/* "inlined code passes the 32 KiB L1i at N ≈ 199"; both forms once when
+ * they pass at the same measured N. */
+static void answer_l1i(FILE *f, const struct ic_results *res, const struct ic_group *gr)
+{
+	double size = ic_results_context_num(res, "l1i_size"), ac, ab;
+	const char *c = res->opts.compare, *b = res->opts.baseline;
+	unsigned long pc, pb;
+	char sz[32];
+
+	if (!isfinite(size) || size <= 0 || !gr->nratios)
+		return;
+	ic_fmt_bytes(sz, sizeof(sz), size);
+	pc = ic_answer_cache_pass(gr, c, size, &ac);
+	pb = ic_answer_cache_pass(gr, b, size, &ab);
+	if (pc && pb && pc == pb)
+		fprintf(f, "; both forms' code passes the %s L1i by N = %lu", sz, pc);
+	else if (pc || pb) {
+		if (pc)
+			fprintf(f, "; %s code passes the %s L1i at N ≈ %.0f", answer_classic(res) ?
+				"inlined" : c, sz, ac);
+		if (pb)
+			fprintf(f, "; %s code passes it at N ≈ %.0f", b, ab);
+	} else
+		fprintf(f, "; the code stays within the %s L1i up to N = %lu", sz,
+			gr->ratios[gr->nratios - 1].sites);
+}
+
+static void answer_series(FILE *f, const struct ic_results *res, const struct ic_group *gr)
+{
+	const struct ic_states *st = gr->states;
+	char t[512], fb[32];
+
+	fprintf(f, "- **%s**: ", ic_fmt_series(t, sizeof(t), res, gr));
+	if (gr->filler && gr->nratios)
+		fprintf(f, "with %s of other code per call site, ",
+			ic_fmt_bytes(fb, sizeof(fb), (double)gr->filler));
+	if (st && st->nstates == 2 && gr->nratios) {
+		fprintf(f, "two states (%s/%s ", res->opts.compare, res->opts.baseline);
+		for (int k = 0; k < 2; k++) {
+			fprintf(f, "%s%.2f in %zu", k ? "; " : "", st->st[k].level, st->st[k].nproc);
+			if (!k)
+				fprintf(f, " of %zu processes", st->nproc);
+			fputs(": ", f);
+			answer_sides(f, res, st->st[k].ratios, st->st[k].nratios, &st->st[k].xo,
+				     gr->filler != 0);
+		}
+		fputc(')', f);
+	} else {
+		answer_sides(f, res, gr->ratios, gr->nratios, &gr->xo, gr->filler != 0);
+	}
+	answer_l1i(f, res, gr);
+	fputs(".\n", f);
+}
+
+void ic_answer_design(FILE *f, const struct ic_results *res)
+{
+	size_t rmin = (size_t)-1, rmax = 0, umin = (size_t)-1, umax = 0, vmax = 0;
+
+	for (size_t i = 0; i < res->npoints; i++) {
+		const struct ic_point *p = res->points[i];
+
+		rmin = p->nreps < rmin ? p->nreps : rmin;
+		rmax = p->nreps > rmax ? p->nreps : rmax;
+		umin = p->nunits < umin ? p->nunits : umin;
+		umax = p->nunits > umax ? p->nunits : umax;
+		vmax = p->nvariants > vmax ? p->nvariants : vmax;
+	}
+	if (!res->npoints)
+		rmin = umin = 0;
+	fprintf(f, "Design: %zu layout variant%s; %zu", vmax, vmax == 1 ? "" : "s", umin);
+	if (umax != umin)
+		fprintf(f, " to %zu", umax);
+	fprintf(f, " processes per point; %zu", rmin);
+	if (rmax != rmin)
+		fprintf(f, " to %zu", rmax);
+	fputs(" repetitions per point in all, the forms interleaved at random within each process.", f);
+}
+
+void ic_answer_write(FILE *f, const struct ic_results *res)
+{
+	char ctx[IC_RESULTS_CONTEXT_MAX], a[32], b[32], bl[512];
+	const char *v;
+
+	fputs("## The answer\n\n", f);
+	fprintf(f, "Where each form is faster, by how much (time per call site), and where the "
+		"code outgrows the L1i. Only N the band resolves are named (see Method).\n\n");
+	for (size_t g = 0; g < res->ngroups; g++)
+		answer_series(f, res, &res->groups[g]);
+	v = ic_results_context(res, "cpu_model", ctx, sizeof(ctx));
+	fprintf(f, "\nMachine: %s", *v ? v : "CPU not recorded");
+	v = ic_results_context(res, "cores", ctx, sizeof(ctx));
+	if (!*v)
+		v = ic_results_context(res, "num_cpus", ctx, sizeof(ctx));
+	if (*v)
+		fprintf(f, ", %s cores", v);
+	fprintf(f, "; L1i %s, L2 %s.\n",
+		ic_fmt_bytes(a, sizeof(a), ic_results_context_num(res, "l1i_size")),
+		ic_fmt_bytes(b, sizeof(b), ic_results_context_num(res, "l2_size")));
+	if (ic_fmt_many_builds(res))
+		fprintf(f, "Builds: %zu, each its own series (see Machine).\n", res->nbuilds);
+	else if (res->nbuilds && *ic_fmt_build_keys(bl, sizeof(bl), &res->builds[0], 1))
+		fprintf(f, "Build: %s.\n", bl);
+	ic_answer_design(f, res);
+	fputs("\n\n", f);
+}

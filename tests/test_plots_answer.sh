@@ -1,0 +1,81 @@
+#!/bin/sh
+# The first screen of summary.md holds the answer: on recorded data from
+# the Zen 5 guest (tests/data/plots/zen5) and on a fake run of four series
+# (two states, crossovers, a filler series), "## The answer" comes first,
+# one line per series of crossover.csv, then the machine (CPU model
+# trimmed), the build and the design, all within 25 lines; no clause of an
+# answer line runs over 30 words.
+# usage: test_plots_answer.sh SUMMARIZE FAKEGB DATADIR
+set -u
+summarize=$1
+fakegb=$2
+data=$3
+work=$(mktemp -d "${TMPDIR:-/tmp}/test_plots_answer.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+fail() {
+	echo "test_plots_answer: FAIL: $*" >&2
+	exit 1
+}
+
+# shape DIR: the first screen's shape; prints the answer lines.
+shape() {
+	md=$1/summary.md
+	series=$(($(wc -l < "$1/crossover.csv") - 1))
+	head -n 25 "$md" > "$work/screen"
+	[ "$(sed -n 3p "$md")" = '## The answer' ] || fail "$md: line 3 is not '## The answer'"
+	[ "$(grep -c '^- \*\*' "$work/screen")" -eq "$series" ] ||
+		fail "$md: want $series answer lines in the first 25 lines: $(cat "$work/screen")"
+	grep -q '^Machine: ' "$work/screen" && grep -q '^Design: ' "$work/screen" &&
+		grep -Eq '^Builds?: ' "$work/screen" || fail "$md: machine, build or design not on the first screen"
+	grep -n '  \| ,' "$work/screen" && fail "$md: double blanks or a blank before a comma"
+	# Every clause of an answer line is short.
+	grep '^- \*\*' "$work/screen" | tr ';(' '\n\n' | awk 'NF > 30 { print; bad = 1 } END { exit bad }' ||
+		fail "$md: a clause over 30 words"
+	grep '^- \*\*' "$work/screen"
+}
+
+# --- recorded: 12 processes on the Zen 5 guest, one series ---------------
+"$summarize" --out "$work/zen5" "$data"/zen5/*.json >/dev/null || fail "zen5: exit $?"
+shape "$work/zen5" > "$work/lines"
+grep -qx 'Machine: Oxide Virtual Turin-like Processor, 2 cores; L1i 32 KiB, L2 1 MiB.' "$work/zen5/summary.md" ||
+	fail "CPU model not trimmed: $(grep '^Machine' "$work/zen5/summary.md")"
+grep -q '^- \*\*1 thread, private queue\*\*: .*inlined code passes the 32 KiB L1i at N ≈ 176' "$work/lines" ||
+	fail "zen5 answer: $(cat "$work/lines")"
+
+# --- fake: four series, two of them in two states, one with filler ---------
+k=0
+for v in 0 1 2 3 4 5; do
+	for p in 0 1; do
+		k=$((k + 1))
+		s=1.0
+		[ $k -le 4 ] && s=1.6
+		"$fakegb" --shape attrib --variant $v --process $p --seed $k --threads 1 --modes private \
+			--sites-max 1024 --reps 3 --filler 512 --copies-step 0.05 --cap-step 0.1 --noise 0.02 \
+			--state $s > "$work/a_v${v}_p$p.json" || fail "fakegb attrib"
+		"$fakegb" --shape crossover --crossover 64 --variant $v --process $p --seed $((k + 100)) \
+			--threads 2 --modes private,shared --sites-max 1024 --reps 3 --noise 0.02 \
+			> "$work/b_v${v}_p$p.json" || fail "fakegb crossover"
+	done
+done
+"$summarize" --out "$work/four" "$work"/a_*.json "$work"/b_*.json >/dev/null || fail "four: exit $?"
+shape "$work/four" > "$work/lines"
+grep -Eq '^- \*\*1 thread, private queue\*\*: two states \(inline/extern 0\.[0-9]+ in 8 of 12 processes: inline [0-9-]+% faster at N = 1\.\.1024; 1\.[0-9]+ in 4: extern ' "$work/lines" ||
+	fail "two states not both named: $(cat "$work/lines")"
+[ "$(grep -c 'crossover in (32, 128)' "$work/lines")" -eq 2 ] || fail "crossover brackets: $(cat "$work/lines")"
+grep -q '^- \*\*512 B filler per site; 1 thread, private queue\*\*: with 512 B of other code per call site, two states (.*the program runs [0-9.-]*% slower with the calls out of line at N = ' "$work/lines" ||
+	fail "filler line: $(grep 512 "$work/lines")"
+# Both forms pass the L1i at the same measured N: said once, not per form.
+grep '512 B filler' "$work/lines" | grep -q "both forms' code passes the 32 KiB L1i by N = 64\.$" ||
+	fail "capacity said more than once: $(grep 512 "$work/lines")"
+# The attribution reads that one step once too, and the p column says it is uncorrected.
+grep -q "capacity: both forms' L1i misses pass 0.1 per site at N = 64; inline/extern" "$work/four/summary.md" ||
+	fail "capacity of forms crossing together not read once"
+awk '/^### 512 B filler/ { on = 1 } on && /capacity at (inline|extern).s L1i crossing/ { bad = 1 } END { exit bad }' \
+	"$work/four/summary.md" || fail "capacity read per form where the forms cross together"
+grep -q '| p (this N, uncorrected) |' "$work/four/summary.md" || fail "p column not labelled uncorrected"
+grep -q '^Design: 6 layout variants; 12 processes per point; 36 repetitions per point' "$work/four/summary.md" ||
+	fail "design line"
+
+echo "test_plots_answer: ok"
+exit 0
