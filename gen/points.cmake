@@ -213,30 +213,80 @@ function(ic_add_points target)
   set(prefixes "")
   set(decls "")
   set(entries "")
-  set(i 0)
+  set(series "")
+  # First the series: a site's code depends on its index, form, op, layout
+  # and filler, not on N, order or seed, so each series is generated and
+  # compiled once, at its largest N, and every point of it calls the first
+  # N of those sites from a small file of its own (point.c: the pass, a
+  # scatter walk table, a chain point's tail caller of the sites after its
+  # last whole series caller). About half the compiling of a sweep whose N
+  # double.
   foreach(spec IN LISTS A_POINTS)
     ic_point_parse("${spec}" P ${body_parse})
     if(P_PREFIX IN_LIST prefixes)
       message(FATAL_ERROR "ic_add_points(${target}): point '${spec}' given twice")
     endif()
     list(APPEND prefixes "${P_PREFIX}")
+    set(key "${P_FORM}_${P_OP}_${P_LAYOUT}")
+    if(P_FILLER GREATER 0)
+      string(APPEND key "_f${P_FILLER}")
+    endif()
+    if(NOT key IN_LIST series)
+      list(APPEND series "${key}")
+      set(max_${key} 0)
+      set(spec_${key} "${spec}")
+    endif()
+    if(P_SITES GREATER max_${key})
+      set(max_${key} ${P_SITES})
+    endif()
+  endforeach()
+  if(DEFINED A_BODY)
+    set(what ${body_gen})
+  endif()
+  foreach(key IN LISTS series)
+    # Any spec of the series gives its form, op, layout and filler.
+    ic_point_parse("${spec_${key}}" P ${body_parse})
+    set(max ${max_${key}})
     # Every setting gen is given is in the directory name: a changed one
     # generates afresh instead of keeping stale sources.
-    set(dir "${root}/${P_TAG}_k${per_file}_c${IC_PER_CALLER}${body_dir}")
-    math(EXPR nfiles "(${P_SITES} + ${per_file} - 1) / ${per_file} - 1")
-    set(srcs "${dir}/point.c")
+    set(dir "${root}/series/${key}_${max}_k${per_file}_c${IC_PER_CALLER}${body_dir}")
+    math(EXPR nfiles "(${max} + ${per_file} - 1) / ${per_file} - 1")
+    set(srcs "")
     foreach(f RANGE 0 ${nfiles})
       list(APPEND srcs "${dir}/sites_${f}.c")
     endforeach()
-    if(DEFINED A_BODY)
-      set(what ${body_gen})
-    else()
+    if(NOT DEFINED A_BODY)
       set(what --op ${P_OP})
     endif()
     add_custom_command(
       OUTPUT ${srcs} "${dir}/manifest.txt"
-      COMMAND gen --sites ${P_SITES} --form ${P_FORM} ${what} --layout ${P_LAYOUT}
-              --order ${P_ORDER} --seed ${P_SEED} --per-file ${per_file}
+      COMMAND gen --part sites --sites ${max} --form ${P_FORM} ${what} --layout ${P_LAYOUT}
+              --per-file ${per_file} --per-caller ${IC_PER_CALLER} --filler ${P_FILLER} -o "${dir}"
+      DEPENDS gen
+      COMMENT "gen ${P_FORM}/${P_OP}/${P_LAYOUT} sites 0..${max} filler ${P_FILLER} (${target})"
+      VERBATIM)
+    set(lib "${target}_sr_${key}")
+    set(srcs_${key} ${srcs})
+    set(max_${key} ${max})
+    set(lib_${key} ${lib})
+    add_library(${lib} OBJECT ${srcs})
+    list(APPEND libs ${lib})
+  endforeach()
+  foreach(spec IN LISTS A_POINTS)
+    ic_point_parse("${spec}" P ${body_parse})
+    set(key "${P_FORM}_${P_OP}_${P_LAYOUT}")
+    if(P_FILLER GREATER 0)
+      string(APPEND key "_f${P_FILLER}")
+    endif()
+    set(max ${max_${key}})
+    set(dir "${root}/${P_TAG}_m${max}_k${per_file}_c${IC_PER_CALLER}${body_dir}")
+    if(NOT DEFINED A_BODY)
+      set(what --op ${P_OP})
+    endif()
+    add_custom_command(
+      OUTPUT "${dir}/point.c" "${dir}/manifest.txt"
+      COMMAND gen --part point --sites ${P_SITES} --series-sites ${max} --form ${P_FORM} ${what}
+              --layout ${P_LAYOUT} --order ${P_ORDER} --seed ${P_SEED} --per-file ${per_file}
               --per-caller ${IC_PER_CALLER} --filler ${P_FILLER} -o "${dir}"
       DEPENDS gen
       COMMENT "gen ${P_FORM}/${P_OP}/${P_LAYOUT}/${P_ORDER}/${P_SITES} filler ${P_FILLER} (${target})"
@@ -244,11 +294,22 @@ function(ic_add_points target)
     # Named by the point, not its place in the list: a changed point set
     # then rebuilds only the points that are new.
     set(lib "${target}_${P_TAG}")
-    add_library(${lib} OBJECT ${srcs})
+    add_library(${lib} OBJECT "${dir}/point.c")
+    list(APPEND libs ${lib})
+    list(APPEND dirs "${dir}")
+    string(APPEND decls "extern const struct ic_point ${P_PREFIX};\n")
+    string(APPEND entries "\t&${P_PREFIX},\n")
+    # The point's object first, then its series': codesize follows the
+    # point's pass through them.
+    string(APPEND args "--point\n${P_SPEC}\n$<JOIN:$<TARGET_OBJECTS:${lib}>,\n>\n"
+      "$<JOIN:$<TARGET_OBJECTS:${lib_${key}}>,\n>\n")
+  endforeach()
+  foreach(lib IN LISTS libs)
     target_include_directories(${lib} PRIVATE "${gen_dir}")
     target_link_libraries(${lib} PRIVATE ic_queue)
     # Own section per function: every call, even to a local hint copy in the
-    # same file, keeps a relocation that codesize can count. No isolated
+    # same file, keeps a relocation that codesize can count, and codesize
+    # takes a point's code as the sections its pass reaches. No isolated
     # erroneous paths: a dequeue's NULL branch never runs (the caller keeps a
     # node on q), but in inline_nolock, with no lock loop in the way, gcc
     # turned it into a trap in .text.unlikely and copied the next sites'
@@ -260,12 +321,6 @@ function(ic_add_points target)
       $<$<C_COMPILER_ID:GNU>:-fno-isolate-erroneous-paths-dereference>
       ${IC_CODEGEN_OPTIONS} ${IC_CALLER_OPTIONS} ${A_COMPILE_OPTIONS})
     target_compile_definitions(${lib} PRIVATE ${A_DEFINES})
-    list(APPEND libs ${lib})
-    list(APPEND dirs "${dir}")
-    string(APPEND decls "extern const struct ic_point ${P_PREFIX};\n")
-    string(APPEND entries "\t&${P_PREFIX},\n")
-    string(APPEND args "--point\n${P_SPEC}\n$<JOIN:$<TARGET_OBJECTS:${lib}>,\n>\n")
-    math(EXPR i "${i} + 1")
   endforeach()
 
   set(table "${CMAKE_CURRENT_BINARY_DIR}/${target}_table.c")

@@ -30,7 +30,11 @@ tail -n +2 "$csv" | awk -F, '
 	}' || fail=1
 
 # Every constant is there, once, and in a register.
-awk '$0 == "--point" { getline spec; next } { print spec, $0 }' "$args" >"$tmp/objs"
+# Points at their series' largest N (the _m<N>_ of the point's directory):
+# there the point's objects hold its sites and no others.
+awk '$0 == "--point" { getline spec; split(spec, f, ":"); first = 1; next }
+	first { first = 0; keep = match($0, /_m[0-9]+_k/) && substr($0, RSTART + 2, RLENGTH - 4) == f[6] }
+	keep { print spec, $0 }' "$args" >"$tmp/objs"
 for spec in $(awk '{ print $1 }' "$tmp/objs" | awk -F: 'NF == 7' | uniq); do
 	sites=$(echo "$spec" | cut -d: -f6) b=$(echo "$spec" | cut -d: -f7)
 	adds=$(((b + 3) / 7)); [ $adds -ge 1 ] || adds=1
