@@ -758,7 +758,8 @@ static void cs_prove_objects(const struct cs_point *pt, const char *objdump)
 	if (pt->id.form != IC_FORM_INLINE_NOLOCK && pt->id.form != IC_FORM_EXTERN_NOLOCK)
 		return;
 	for (size_t j = 0; j < pt->nobjs; j++) {
-		struct cs_obj *o = &cs_objs[cs_load(pt->objs[j])];
+		uint32_t i = cs_load(pt->objs[j]);   /* may move cs_objs */
+		struct cs_obj *o = &cs_objs[i];
 
 		/* A series object serves many points: proved once. */
 		if (!o->lock_free)
