@@ -2,8 +2,8 @@
  * counter can be read. The bench re-runs itself under valgrind's callgrind
  * with --cache-sim=yes and this machine's L1i geometry (from hwloc); in that
  * child, client requests limit collection to the loop of passes, one dump per
- * point. Results may be kept in a cache file so each point is simulated once
- * per results directory. */
+ * point. Results may be kept in a cache file, keyed by the binary's content,
+ * the geometry and the point, so each point of a binary is simulated once. */
 #ifndef IC_SIM_H
 #define IC_SIM_H
 
@@ -33,8 +33,19 @@ int ic_sim_run(const struct ic_point *const *points, size_t n, const int *want,
  * limited to their passes. Returns a process exit code. */
 int ic_sim_child(const struct ic_point *const *points, int argc, char **argv);
 
-/* Passes simulated for a point of n sites: about 200,000 call sites in all,
- * and at least 3 passes, after one warm-up pass that is not counted. */
+/* Passes simulated per point, after one warm-up pass that is not counted.
+ * Under LRU the cache holds the same lines at the start of every pass after
+ * the warm one (the pass is the same sequence of fetches each time), so
+ * every counted pass counts the same: a few give the exact per-site figure
+ * (tests/test_bench_sites.c checks few against many). */
+#define IC_SIM_PASSES 3u
 uint64_t ic_sim_passes(uint32_t n);
+/* Another count of passes (0: IC_SIM_PASSES), for the check of the above. */
+void ic_sim_set_passes(unsigned passes);
+
+/* A 16-hex-digit id of this program's own file (/proc/self/exe): the
+ * simulation cache's key, so a rebuilt or relinked binary simulates again
+ * and an unchanged one never does. 0, or -1 if the file cannot be read. */
+int ic_sim_binary_id(char *out, size_t len);
 
 #endif

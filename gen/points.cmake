@@ -27,8 +27,9 @@
 # Variables set in the caller's scope: <target>_CODESIZE_CSV (csv path),
 # <target>_CODESIZE_ARGS (codesize's argument file: --point, spec, objects...),
 # <target>_POINT_DIRS (generated directories, in point order). The csv path is
-# also the target property IC_CODESIZE_CSV of <target>. ic_add_layout_variant
-# (below) links the same objects again in a random layout.
+# also the target property IC_CODESIZE_CSV of <target>; IC_POINT_LIBS (the
+# object libraries), IC_POINT_TABLE and IC_CODESIZE_ARGS let bench/ link the
+# same objects again in a random layout (bench/link_variant).
 #
 # The symbol prefix rule is gen/point_name.h's ic_point_prefix(); keep them in step.
 
@@ -378,43 +379,4 @@ ${entries}\tNULL,
   set(${target}_CODESIZE_CSV "${csv}" PARENT_SCOPE)
   set(${target}_CODESIZE_ARGS "${argfile}" PARENT_SCOPE)
   set(${target}_POINT_DIRS "${dirs}" PARENT_SCOPE)
-endfunction()
-
-# ic_add_layout_variant(<exe> <points-target> VARIANT <v> SEED <s>)
-#
-# Links <points-target>'s objects into the executable <exe> (created by the
-# caller with its other sources) in layout variant v >= 1 of seed s: gen/layout
-# writes a linker script that shuffles the points and their translation units
-# and puts seeded gaps before each unit and function. The objects are the same
-# as in the ordinary link (variant 0), so the variants differ only in code
-# placement; a new seed relinks, it compiles nothing.
-function(ic_add_layout_variant exe points)
-  cmake_parse_arguments(PARSE_ARGV 2 A "" "VARIANT;SEED" "")
-  if(NOT A_VARIANT MATCHES "^[1-9][0-9]*$" OR NOT A_SEED MATCHES "^[0-9]+$")
-    message(FATAL_ERROR "ic_add_layout_variant(${exe}): VARIANT >= 1 and SEED >= 0 required")
-  endif()
-  get_target_property(libs ${points} IC_POINT_LIBS)
-  get_target_property(table ${points} IC_POINT_TABLE)
-  get_target_property(argfile ${points} IC_CODESIZE_ARGS)
-  get_target_property(body_lib ${points} IC_BODY_LIB)
-  get_property(gen_dir GLOBAL PROPERTY IC_GEN_SOURCE_DIR)
-  set(script "${CMAKE_CURRENT_BINARY_DIR}/${exe}_layout.ld")
-  set(objs "")
-  foreach(lib IN LISTS libs)
-    list(APPEND objs $<TARGET_OBJECTS:${lib}>)
-  endforeach()
-  add_custom_command(
-    OUTPUT "${script}"
-    COMMAND layout --variant ${A_VARIANT} --seed ${A_SEED} -o "${script}" "@${argfile}"
-    DEPENDS layout "${argfile}" ${libs} ${objs}
-    COMMENT "layout variant ${A_VARIANT} of ${points} (seed ${A_SEED})"
-    VERBATIM)
-  add_custom_target(${exe}_layout DEPENDS "${script}")
-  # The objects themselves, not the archive: ld's script names them by path.
-  target_sources(${exe} PRIVATE "${table}" ${objs})
-  target_include_directories(${exe} PRIVATE "${gen_dir}")
-  target_link_libraries(${exe} PRIVATE ic_queue ${body_lib})
-  target_link_options(${exe} PRIVATE "LINKER:-T,${script}")
-  set_property(TARGET ${exe} APPEND PROPERTY LINK_DEPENDS "${script}")
-  add_dependencies(${exe} ${exe}_layout)
 endfunction()

@@ -1,0 +1,71 @@
+#include "gb_iterations.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct ic_gb_iters {
+	json_t *names;   /* object: run_name -> iterations */
+};
+
+struct ic_gb_iters *ic_gb_iters_load(const char *path, char *why, size_t why_len)
+{
+	json_error_t err;
+	json_t *root = json_load_file(path, 0, &err), *list, *run;
+	struct ic_gb_iters *it;
+	size_t i;
+
+	if (!root) {
+		snprintf(why, why_len, "%s: %s (line %d)", path, err.text, err.line);
+		return NULL;
+	}
+	list = json_object_get(root, "benchmarks");
+	if (!json_is_array(list)) {
+		snprintf(why, why_len, "%s: no \"benchmarks\" list: not Google Benchmark's JSON", path);
+		json_decref(root);
+		return NULL;
+	}
+	it = calloc(1, sizeof(*it));
+	if (!it || !(it->names = json_object())) {
+		snprintf(why, why_len, "out of memory");
+		free(it);
+		json_decref(root);
+		return NULL;
+	}
+	json_array_foreach(list, i, run) {
+		const char *type = json_string_value(json_object_get(run, "run_type"));
+		const char *name = json_string_value(json_object_get(run, "run_name"));
+		json_t *n = json_object_get(run, "iterations");
+
+		if (!name)
+			name = json_string_value(json_object_get(run, "name"));
+		/* Aggregates' "iterations" count repetitions, not loop turns. */
+		if (!name || (type && strcmp(type, "iteration") != 0) || !json_is_integer(n) ||
+		    json_integer_value(n) < 1 || json_object_get(it->names, name))
+			continue;
+		json_object_set(it->names, name, n);
+	}
+	json_decref(root);
+	return it;
+}
+
+int64_t ic_gb_iters_find(const struct ic_gb_iters *it, const char *name)
+{
+	json_t *n = it ? json_object_get(it->names, name) : NULL;
+
+	return n ? (int64_t)json_integer_value(n) : 0;
+}
+
+size_t ic_gb_iters_count(const struct ic_gb_iters *it)
+{
+	return it ? json_object_size(it->names) : 0;
+}
+
+void ic_gb_iters_free(struct ic_gb_iters *it)
+{
+	if (!it)
+		return;
+	json_decref(it->names);
+	free(it);
+}
