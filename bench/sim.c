@@ -63,6 +63,17 @@ static void sim_key(const struct ic_point *pt, char *buf, size_t len)
 	snprintf(buf, len, "%s/filler:%u/seed:%u", pt->name, (unsigned)pt->filler, (unsigned)pt->seed);
 }
 
+/* One stretch: n passes, then a dump. The same code for every stretch
+ * (not inlined, so not unrolled into copies of its own), so the second
+ * less the first is exactly their difference in passes. */
+static __attribute__((noinline)) void sim_stretch(const struct ic_point *pt, struct ic_site_thread *t,
+						  uint64_t n, const char *dump)
+{
+	for (uint64_t p = 0; p < n; p++)
+		pt->pass(&t->ctx);
+	CALLGRIND_DUMP_STATS_AT(dump);
+}
+
 int ic_sim_child(const struct ic_point *const *points, int argc, char **argv)
 {
 	for (int a = 0; a < argc; a++) {
@@ -88,15 +99,17 @@ int ic_sim_child(const struct ic_point *const *points, int argc, char **argv)
 			return 1;
 		}
 		uint64_t passes = ic_sim_passes(pt->sites);
-		/* Instrumented warm-up pass, so the simulated cache starts warm as
-		 * the timed loop's does; then count only the passes. */
+		/* Three stretches, each from one dump to the next by the same
+		 * code: the warm-up pass (not counted), 1 pass, then 1 + passes.
+		 * The second less the first is `passes` passes exactly: the
+		 * stretches' own fixed cost (the loop's exit, the request) cancels. */
+		char dumps[4][340];
+		for (int stretch = 0; stretch < 4; stretch++)
+			snprintf(dumps[stretch], sizeof(dumps[stretch]), "%s#%d", argv[a], stretch);
 		CALLGRIND_START_INSTRUMENTATION;
-		pt->pass(&t->ctx);
-		CALLGRIND_ZERO_STATS;
-		for (uint64_t p = 0; p < passes; p++)
-			pt->pass(&t->ctx);
+		for (int stretch = 0; stretch < 4; stretch++)
+			sim_stretch(pt, t, stretch < 3 ? 2 : 2 + passes, dumps[stretch]);
 		CALLGRIND_STOP_INSTRUMENTATION;
-		CALLGRIND_DUMP_STATS_AT(argv[a]);
 		ic_site_thread_free(t);
 	}
 	return 0;
@@ -116,7 +129,7 @@ static int parse_dump(const char *path, char *name, size_t name_len, double *ir,
 	while (fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = 0;
 		if (!strncmp(line, "desc: Trigger: Client Request: ", 31)) {
-			snprintf(name, name_len, "%.319s", line + 31);
+			snprintf(name, name_len, "%.339s", line + 31);
 		} else if (!strncmp(line, "events:", 7)) {
 			int k = 0;
 			for (char *tok = strtok(line + 7, " "); tok; tok = strtok(NULL, " "), k++) {
@@ -125,7 +138,8 @@ static int parse_dump(const char *path, char *name, size_t name_len, double *ir,
 				else if (!strcmp(tok, "I1mr"))
 					pos_i1mr = k;
 			}
-		} else if (!strncmp(line, "totals:", 7) || !strncmp(line, "summary:", 8)) {
+		} else if (!strncmp(line, "summary:", 8)) {
+			/* The events of the stretch; "totals:" sums the cost lines, which may differ. */
 			char *p = strchr(line, ':') + 1;
 			for (int k = 0; ; k++) {
 				char *end;
@@ -284,15 +298,24 @@ int ic_sim_run(const struct ic_point *const *points, size_t n, const int *want,
 			 : "valgrind's simulation failed (exit status %d)", WEXITSTATUS(status));
 		goto out;
 	}
-	/* callgrind numbers each dump: cg.out.1, cg.out.2, ... in request order. */
+	/* callgrind numbers each dump: cg.out.1, cg.out.2, ... in request
+	 * order; three per point (ic_sim_child), the last two counted. */
 	for (size_t d = 1; d <= n_run; d++) {
-		char path[256], name[320];
-		double ir = 0, i1mr = 0;
-		snprintf(path, sizeof(path), "%s/cg.out.%zu", dir, d);
-		if (parse_dump(path, name, sizeof(name), &ir, &i1mr) < 0) {
-			snprintf(why, why_len, "valgrind's dump %s is missing or unreadable", path);
+		char path[256], name[340], name2[340];
+		double ir = 0, i1mr = 0, ir1 = 0, i1mr1 = 0;
+		snprintf(path, sizeof(path), "%s/cg.out.%zu", dir, 4 * d - 1);
+		int bad = parse_dump(path, name, sizeof(name), &ir1, &i1mr1) < 0;
+		snprintf(path, sizeof(path), "%s/cg.out.%zu", dir, 4 * d);
+		bad = bad || parse_dump(path, name2, sizeof(name2), &ir, &i1mr) < 0;
+		size_t nl = strlen(name);
+		if (bad || nl < 2 || strcmp(name + nl - 2, "#2") || strlen(name2) != nl ||
+		    strncmp(name, name2, nl - 1) || strcmp(name2 + nl - 2, "#3")) {
+			snprintf(why, why_len, "valgrind's dumps %s are missing, unreadable or out of order", path);
 			goto out;
 		}
+		name[nl - 2] = 0;
+		ir -= ir1;
+		i1mr -= i1mr1;
 		for (size_t i = 0; i < n; i++) {
 			if (!want[i] || res[i].valid || strcmp(keys[i], name))
 				continue;

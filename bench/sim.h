@@ -33,11 +33,15 @@ int ic_sim_run(const struct ic_point *const *points, size_t n, const int *want,
  * limited to their passes. Returns a process exit code. */
 int ic_sim_child(const struct ic_point *const *points, int argc, char **argv);
 
-/* Passes simulated per point, after one warm-up pass that is not counted.
- * Under LRU the cache holds the same lines at the start of every pass after
- * the warm one (the pass is the same sequence of fetches each time), so
- * every counted pass counts the same: a few give the exact per-site figure
- * (tests/test_bench_sites.c checks few against many). */
+/* Passes counted per point. The child runs four stretches, each ended by a
+ * dump: two warm-up stretches of 2 passes (not counted), one of 2 passes
+ * and one of 2 + IC_SIM_PASSES; the last less the one before is the count
+ * of IC_SIM_PASSES passes, the stretches' fixed cost cancelled. Under LRU
+ * the cache holds the same lines at the start of every pass once warm (the
+ * pass is the same sequence of fetches each time), so each counted pass
+ * counts the same: a few give the per-site figure that many do (the same
+ * instructions; the misses but for at most one per measurement, a boundary
+ * effect of callgrind's dump; tests/test_bench_sim.sh). */
 #define IC_SIM_PASSES 3u
 uint64_t ic_sim_passes(uint32_t n);
 /* Another count of passes (0: IC_SIM_PASSES), for the check of the above. */
