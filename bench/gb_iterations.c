@@ -37,6 +37,8 @@ struct ic_gb_iters *ic_gb_iters_load(const char *path, char *why, size_t why_len
 		const char *type = json_string_value(json_object_get(run, "run_type"));
 		const char *name = json_string_value(json_object_get(run, "run_name"));
 		json_t *n = json_object_get(run, "iterations");
+		json_t *threads = json_object_get(run, "threads");
+		json_int_t per;
 
 		if (!name)
 			name = json_string_value(json_object_get(run, "name"));
@@ -44,7 +46,11 @@ struct ic_gb_iters *ic_gb_iters_load(const char *path, char *why, size_t why_len
 		if (!name || (type && strcmp(type, "iteration") != 0) || !json_is_integer(n) ||
 		    json_integer_value(n) < 1 || json_object_get(it->names, name))
 			continue;
-		json_object_set(it->names, name, n);
+		/* The JSON's count is all threads'; Iterations(n) is each thread's. */
+		per = json_integer_value(n);
+		if (json_is_integer(threads) && json_integer_value(threads) > 1)
+			per /= json_integer_value(threads);
+		json_object_set_new(it->names, name, json_integer(per > 0 ? per : 1));
 	}
 	json_decref(root);
 	return it;
@@ -68,4 +74,57 @@ void ic_gb_iters_free(struct ic_gb_iters *it)
 		return;
 	json_decref(it->names);
 	free(it);
+}
+
+/* "/iterations:<n>" out of s, in place. */
+static int strip_iterations(char *s)
+{
+	char *p = strstr(s, "/iterations:");
+	size_t digits;
+
+	if (!p)
+		return 0;
+	digits = strspn(p + 12, "0123456789");
+	if (digits == 0)
+		return 0;
+	memmove(p, p + 12 + digits, strlen(p + 12 + digits) + 1);
+	return 1;
+}
+
+int ic_gb_iters_strip_names(const char *path, char *why, size_t why_len)
+{
+	json_error_t err;
+	json_t *root = json_load_file(path, 0, &err), *list, *run;
+	char tmp[4096];
+	size_t i;
+	int changed = 0;
+
+	if (!root) {
+		snprintf(why, why_len, "%s: %s", path, err.text);
+		return -1;
+	}
+	list = json_object_get(root, "benchmarks");
+	json_array_foreach(list, i, run) {
+		const char *keys[] = { "name", "run_name" };
+		for (size_t k = 0; k < 2; k++) {
+			const char *v = json_string_value(json_object_get(run, keys[k]));
+			char *copy = v ? strdup(v) : NULL;
+			if (copy && strip_iterations(copy)) {
+				json_object_set_new(run, keys[k], json_string(copy));
+				changed = 1;
+			}
+			free(copy);
+		}
+	}
+	if (changed) {
+		snprintf(tmp, sizeof(tmp), "%s.names.tmp", path);
+		if (json_dump_file(root, tmp, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0 || rename(tmp, path) != 0) {
+			snprintf(why, why_len, "cannot rewrite %s", path);
+			remove(tmp);
+			json_decref(root);
+			return -1;
+		}
+	}
+	json_decref(root);
+	return 0;
 }

@@ -20,4 +20,10 @@ int64_t ic_gb_iters_find(const struct ic_gb_iters *it, const char *name);
 size_t ic_gb_iters_count(const struct ic_gb_iters *it);
 void ic_gb_iters_free(struct ic_gb_iters *it);
 
+/* Google Benchmark 1.7.1 names a benchmark registered with Iterations(n)
+ * <name>/iterations:<n>/...: take that part out of every name and run_name
+ * in the JSON file at path, so the names are those of an estimating
+ * process. 0, or -1 with a reason. */
+int ic_gb_iters_strip_names(const char *path, char *why, size_t why_len);
+
 #endif

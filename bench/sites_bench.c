@@ -494,6 +494,7 @@ int main(int argc, char **argv)
 	double plant[8];
 	int n_plant = 0, kept = 1;
 	const char *process = "0", *sim_cache_dir = NULL, *iters_from = NULL, *layout_variant = "0";
+	const char *bench_out = NULL;
 	char sim_cache_buf[4096];
 	struct ic_gb_iters *iters = NULL;
 
@@ -583,6 +584,8 @@ int main(int argc, char **argv)
 		} else {
 			if ((v = opt_value(a, "--benchmark_filter")))
 				filter = v;
+			if ((v = opt_value(a, "--benchmark_out")))
+				bench_out = v;
 			argv[kept++] = argv[i];
 		}
 	}
@@ -807,6 +810,15 @@ int main(int argc, char **argv)
 
 	size_t ran = icb_run_specified();
 	icb_shutdown();
+	/* The names as an estimating process gives them (the library adds the
+	 * fixed count to each name). */
+	if (iters && bench_out) {
+		char why[512];
+		if (ic_gb_iters_strip_names(bench_out, why, sizeof(why)) != 0) {
+			fprintf(stderr, "sites_bench: %s\n", why);
+			ran = 0;
+		}
+	}
 	ic_gb_iters_free(iters);
 	ic_topo_close();
 	return ran > 0 ? 0 : 1;
