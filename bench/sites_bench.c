@@ -620,6 +620,14 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (iters_from) {
+		int k = 1;
+		for (int i = 1; i < argc; i++)
+			if (!opt_value(argv[i], "--benchmark_filter"))
+				argv[k++] = argv[i];
+		argc = k;
+		argv[argc] = NULL;
+	}
 	icb_initialize(&argc, argv);
 	if (icb_report_unrecognized(argc, argv))
 		return 2;
@@ -707,8 +715,23 @@ int main(int argc, char **argv)
 				snprintf(full, sizeof(full), "%s/real_time/threads:%d", bc->name, threads[k]);
 				if (list)
 					printf("%s\n", full);
-				if (!have_re || regexec(&re, full, 0, NULL, 0) == 0)
+				int match = !have_re || regexec(&re, full, 0, NULL, 0) == 0;
+				if (match)
 					want_sim[p] = 1;
+				/* With fixed counts the library adds /iterations:N to the
+				 * names its filter sees: the filter is applied here, to
+				 * the names without it, and not passed on. */
+				if (iters && !match) {
+					pthread_barrier_destroy(&bc->phase);
+					free(bc->rec);
+					free(bc->ctr.value);
+					free(bc->ctr.valid);
+					free(bc->ctr.ops);
+					free(bc->ctr.why);
+					memset(bc, 0, sizeof(*bc));
+					n_cases--;
+					continue;
+				}
 				icb_bench *b = icb_use_real_time(icb_threads(icb_register(bc->name, bench_sites, bc),
 									      threads[k]));
 				/* An earlier process's count: no estimation here, and the
