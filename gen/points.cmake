@@ -13,11 +13,17 @@
 #   library of queue/body_extern.c (the extern copy, the set-up, ic_body_desc)
 #   compiled once with the file, comes with <target>.
 #
-# For each point, gen runs at build time into
-# ${CMAKE_CURRENT_BINARY_DIR}/<target>_points/<form>_<op>_<layout>_<order>[_s<seed>]_<sites>[_f<filler>]_k<K>_c<C>/
+# The points are grouped in series (form, op, layout, filler: what a site's
+# code depends on). For each series gen --part sites writes its sites once,
+# at the series' largest N M, into
+# ${CMAKE_CURRENT_BINARY_DIR}/<target>_points/series/<form>_<op>_<layout>[_f<filler>]_<M>_k<K>_c<C>/
+# and for each point gen --part point writes point.c (its pass over the first
+# N sites in the point's order; a chain point's tail caller of the sites past
+# its last whole series caller) into
+# ${CMAKE_CURRENT_BINARY_DIR}/<target>_points/<form>_<op>_<layout>_<order>[_s<seed>]_<sites>[_f<filler>]_m<M>_k<K>_c<C>/
 # (K sites per file, C = IC_PER_CALLER sites per chain caller; again only when
-# the point or gen changes) and an OBJECT library compiles its
-# translation units with IC_CODEGEN_OPTIONS, in parallel under cmake --build -j. Then:
+# the point or gen changes). An OBJECT library per series and per point
+# compiles them with IC_CODEGEN_OPTIONS, in parallel under cmake --build -j. Then:
 #   <target>           STATIC library: every point plus <target>_table.c, which defines
 #                        const struct ic_point *const <target>_points[];  (NULL-terminated,
 #                        in the order given; declare it extern to use it). Link it to get
@@ -25,7 +31,8 @@
 #   <target>_codesize  custom target (part of ALL) writing <target>_codesize.csv with
 #                        codesize over each point's objects.
 # Variables set in the caller's scope: <target>_CODESIZE_CSV (csv path),
-# <target>_CODESIZE_ARGS (codesize's argument file: --point, spec, objects...),
+# <target>_CODESIZE_ARGS (codesize's argument file: --point, spec, the point's
+# object, its series' objects...),
 # <target>_POINT_DIRS (generated directories, in point order). The csv path is
 # also the target property IC_CODESIZE_CSV of <target>; IC_POINT_LIBS (the
 # object libraries), IC_POINT_TABLE and IC_CODESIZE_ARGS let bench/ link the
