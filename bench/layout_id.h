@@ -1,10 +1,10 @@
-/* Which layout variant this binary is (issue 8). Defined per executable by
- * bench/CMakeLists.txt: variant 0 is the ordinary link, variants >= 1 the
- * same objects placed by gen/layout's linker script from the seed. */
+/* Which layout this binary is. Defined per executable by bench/CMakeLists.txt
+ * (the ordinary link: no seed) or written by bench/link_variant (a layout
+ * variant: the seed its linker script was drawn from). The variant's number
+ * in a run is the caller's (sites_bench --layout-variant). */
 #ifndef IC_LAYOUT_ID_H
 #define IC_LAYOUT_ID_H
 
-extern const unsigned ic_layout_variant;
-extern const char ic_layout_seed[];   /* "" for variant 0 */
+extern const char ic_layout_seed[];   /* "" for the ordinary link */
 
 #endif

@@ -16,19 +16,79 @@
 #include "queue_extern.h"
 #include "site_run.h"
 
+static unsigned sim_passes = IC_SIM_PASSES;
+
+void ic_sim_set_passes(unsigned passes)
+{
+	sim_passes = passes ? passes : IC_SIM_PASSES;
+}
+
 uint64_t ic_sim_passes(uint32_t n)
 {
-	uint64_t p = (200000 + n - 1) / n;
-	return p < 3 ? 3 : p;
+	(void)n;
+	return sim_passes;
+}
+
+/* FNV-1a over 8-byte words: a rebuilt or relinked binary gets another id. */
+int ic_sim_binary_id(char *out, size_t len)
+{
+	FILE *f = fopen("/proc/self/exe", "rb");
+	uint64_t h = UINT64_C(0xcbf29ce484222325), w[4096];
+	size_t got;
+
+	if (!f)
+		return -1;
+	while ((got = fread(w, 1, sizeof(w), f)) > 0) {
+		size_t words = (got + 7) / 8;
+		if (got % 8)
+			memset((char *)w + got, 0, words * 8 - got);
+		for (size_t i = 0; i < words; i++) {
+			h ^= w[i];
+			h *= UINT64_C(0x100000001b3);
+		}
+		h ^= got;
+	}
+	int bad = ferror(f);
+	fclose(f);
+	if (bad)
+		return -1;
+	snprintf(out, len, "%016" PRIx64, h);
+	return 0;
+}
+
+/* A point's key in the cache and the child's dumps: its name with the
+ * filler and seed, which the name leaves out. */
+static void sim_key(const struct ic_point *pt, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/filler:%u/seed:%u", pt->name, (unsigned)pt->filler, (unsigned)pt->seed);
+}
+
+/* One stretch: n passes, then a dump. The same code for every stretch
+ * (not inlined, so not unrolled into copies of its own), so the second
+ * less the first is exactly their difference in passes. */
+static __attribute__((noinline)) void sim_stretch(const struct ic_point *pt, struct ic_site_thread *t,
+						  uint64_t n, const char *dump)
+{
+	for (uint64_t p = 0; p < n; p++)
+		pt->pass(&t->ctx);
+	CALLGRIND_DUMP_STATS_AT(dump);
 }
 
 int ic_sim_child(const struct ic_point *const *points, int argc, char **argv)
 {
 	for (int a = 0; a < argc; a++) {
 		const struct ic_point *pt = NULL;
-		for (size_t i = 0; points[i]; i++)
-			if (strcmp(points[i]->name, argv[a]) == 0)
+		char key[320];
+		unsigned given;
+		if (sscanf(argv[a], "--passes=%u", &given) == 1) {
+			ic_sim_set_passes(given);
+			continue;
+		}
+		for (size_t i = 0; points[i]; i++) {
+			sim_key(points[i], key, sizeof(key));
+			if (strcmp(key, argv[a]) == 0)
 				pt = points[i];
+		}
 		if (!pt) {
 			fprintf(stderr, "sites_bench: --ic-sim-child: no point %s\n", argv[a]);
 			return 2;
@@ -39,15 +99,17 @@ int ic_sim_child(const struct ic_point *const *points, int argc, char **argv)
 			return 1;
 		}
 		uint64_t passes = ic_sim_passes(pt->sites);
-		/* Instrumented warm-up pass, so the simulated cache starts warm as
-		 * the timed loop's does; then count only the passes. */
+		/* Three stretches, each from one dump to the next by the same
+		 * code: the warm-up pass (not counted), 1 pass, then 1 + passes.
+		 * The second less the first is `passes` passes exactly: the
+		 * stretches' own fixed cost (the loop's exit, the request) cancels. */
+		char dumps[4][340];
+		for (int stretch = 0; stretch < 4; stretch++)
+			snprintf(dumps[stretch], sizeof(dumps[stretch]), "%s#%d", argv[a], stretch);
 		CALLGRIND_START_INSTRUMENTATION;
-		pt->pass(&t->ctx);
-		CALLGRIND_ZERO_STATS;
-		for (uint64_t p = 0; p < passes; p++)
-			pt->pass(&t->ctx);
+		for (int stretch = 0; stretch < 4; stretch++)
+			sim_stretch(pt, t, stretch < 3 ? 2 : 2 + passes, dumps[stretch]);
 		CALLGRIND_STOP_INSTRUMENTATION;
-		CALLGRIND_DUMP_STATS_AT(pt->name);
 		ic_site_thread_free(t);
 	}
 	return 0;
@@ -67,7 +129,7 @@ static int parse_dump(const char *path, char *name, size_t name_len, double *ir,
 	while (fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = 0;
 		if (!strncmp(line, "desc: Trigger: Client Request: ", 31)) {
-			snprintf(name, name_len, "%.255s", line + 31);
+			snprintf(name, name_len, "%.339s", line + 31);
 		} else if (!strncmp(line, "events:", 7)) {
 			int k = 0;
 			for (char *tok = strtok(line + 7, " "); tok; tok = strtok(NULL, " "), k++) {
@@ -76,7 +138,8 @@ static int parse_dump(const char *path, char *name, size_t name_len, double *ir,
 				else if (!strcmp(tok, "I1mr"))
 					pos_i1mr = k;
 			}
-		} else if (!strncmp(line, "totals:", 7) || !strncmp(line, "summary:", 8)) {
+		} else if (!strncmp(line, "summary:", 8)) {
+			/* The events of the stretch; "totals:" sums the cost lines, which may differ. */
 			char *p = strchr(line, ':') + 1;
 			for (int k = 0; ; k++) {
 				char *end;
@@ -97,7 +160,8 @@ static int parse_dump(const char *path, char *name, size_t name_len, double *ir,
 }
 
 struct cache_row {
-	char name[256];
+	char binary[32];
+	char name[320];
 	long size, assoc, line;
 	double instr_per_op, l1i_miss_per_op;
 };
@@ -113,8 +177,8 @@ static size_t cache_load(const char *path, struct cache_row **rows)
 		return 0;
 	while (fgets(line, sizeof(line), f)) {
 		struct cache_row r;
-		if (sscanf(line, "%255[^,],%ld,%ld,%ld,%lf,%lf", r.name, &r.size, &r.assoc,
-			   &r.line, &r.instr_per_op, &r.l1i_miss_per_op) != 6)
+		if (sscanf(line, "%31[^,],%319[^,],%ld,%ld,%ld,%lf,%lf", r.binary, r.name, &r.size, &r.assoc,
+			   &r.line, &r.instr_per_op, &r.l1i_miss_per_op) != 7)
 			continue;   /* the header, or a damaged line: simulate again */
 		if (n == cap) {
 			cap = cap ? 2 * cap : 64;
@@ -137,9 +201,9 @@ static void cache_save(const char *path, const struct cache_row *rows, size_t n)
 
 	if (ic_atomic_open(&af, path, 0) != 0)
 		return;
-	fprintf(af.f, "point,l1i_size,l1i_assoc,l1i_line,instr_per_op,l1i_miss_per_op\n");
+	fprintf(af.f, "binary,point,l1i_size,l1i_assoc,l1i_line,instr_per_op,l1i_miss_per_op\n");
 	for (size_t i = 0; i < n; i++)
-		fprintf(af.f, "%s,%ld,%ld,%ld,%.6f,%.6f\n", rows[i].name, rows[i].size,
+		fprintf(af.f, "%s,%s,%ld,%ld,%ld,%.6f,%.6f\n", rows[i].binary, rows[i].name, rows[i].size,
 			rows[i].assoc, rows[i].line, rows[i].instr_per_op, rows[i].l1i_miss_per_op);
 	(void)ic_atomic_commit(&af);
 }
@@ -164,17 +228,28 @@ int ic_sim_run(const struct ic_point *const *points, size_t n, const int *want,
 	struct cache_row *rows;
 	size_t n_rows = cache_load(cache_path, &rows), n_run = 0;
 	char **args = calloc(n + 16, sizeof(*args));
-	char dir[] = "/tmp/ic-sim-XXXXXX", i1[64], out[128], self[4096];
+	char dir[] = "/tmp/ic-sim-XXXXXX", i1[64], out[128], self[4096], binary[32] = "", passes[32];
+	char (*keys)[320] = calloc(n + 1, sizeof(*keys));
 	/* Set once mkdtemp made dir: its name may itself start with an X. */
 	const char *made = NULL;
 	int rc = -1;
 
+	/* The cache holds counts of this very binary: another build or layout
+	 * has other addresses, so other counts. */
+	if (ic_sim_binary_id(binary, sizeof(binary)) != 0 || !keys) {
+		snprintf(why, why_len, "cannot read this program (/proc/self/exe): %s", strerror(errno));
+		free(keys);
+		free(rows);
+		free(args);
+		return -1;
+	}
 	for (size_t i = 0; i < n; i++) {
 		res[i].valid = 0;
+		sim_key(points[i], keys[i], sizeof(keys[i]));
 		if (!want[i])
 			continue;
 		for (size_t r = 0; r < n_rows; r++)
-			if (!strcmp(rows[r].name, points[i]->name) && rows[r].size == geo->size &&
+			if (!strcmp(rows[r].binary, binary) && !strcmp(rows[r].name, keys[i]) && rows[r].size == geo->size &&
 			    rows[r].assoc == geo->assoc && rows[r].line == geo->line) {
 				res[i] = (struct ic_sim_result){ 1, rows[r].instr_per_op, rows[r].l1i_miss_per_op };
 				break;
@@ -200,9 +275,11 @@ int ic_sim_run(const struct ic_point *const *points, size_t n, const int *want,
 	args[k++] = out;
 	args[k++] = self;
 	args[k++] = "--ic-sim-child";
+	snprintf(passes, sizeof(passes), "--passes=%u", sim_passes);
+	args[k++] = passes;
 	for (size_t i = 0; i < n; i++)
 		if (want[i] && !res[i].valid) {
-			args[k++] = (char *)points[i]->name;
+			args[k++] = keys[i];
 			n_run++;
 		}
 	if (n_run == 0) {
@@ -221,17 +298,26 @@ int ic_sim_run(const struct ic_point *const *points, size_t n, const int *want,
 			 : "valgrind's simulation failed (exit status %d)", WEXITSTATUS(status));
 		goto out;
 	}
-	/* callgrind numbers each dump: cg.out.1, cg.out.2, ... in request order. */
+	/* callgrind numbers each dump: cg.out.1, cg.out.2, ... in request
+	 * order; three per point (ic_sim_child), the last two counted. */
 	for (size_t d = 1; d <= n_run; d++) {
-		char path[256], name[256];
-		double ir = 0, i1mr = 0;
-		snprintf(path, sizeof(path), "%s/cg.out.%zu", dir, d);
-		if (parse_dump(path, name, sizeof(name), &ir, &i1mr) < 0) {
-			snprintf(why, why_len, "valgrind's dump %s is missing or unreadable", path);
+		char path[256], name[340], name2[340];
+		double ir = 0, i1mr = 0, ir1 = 0, i1mr1 = 0;
+		snprintf(path, sizeof(path), "%s/cg.out.%zu", dir, 4 * d - 1);
+		int bad = parse_dump(path, name, sizeof(name), &ir1, &i1mr1) < 0;
+		snprintf(path, sizeof(path), "%s/cg.out.%zu", dir, 4 * d);
+		bad = bad || parse_dump(path, name2, sizeof(name2), &ir, &i1mr) < 0;
+		size_t nl = strlen(name);
+		if (bad || nl < 2 || strcmp(name + nl - 2, "#2") || strlen(name2) != nl ||
+		    strncmp(name, name2, nl - 1) || strcmp(name2 + nl - 2, "#3")) {
+			snprintf(why, why_len, "valgrind's dumps %s are missing, unreadable or out of order", path);
 			goto out;
 		}
+		name[nl - 2] = 0;
+		ir -= ir1;
+		i1mr -= i1mr1;
 		for (size_t i = 0; i < n; i++) {
-			if (!want[i] || res[i].valid || strcmp(points[i]->name, name))
+			if (!want[i] || res[i].valid || strcmp(keys[i], name))
 				continue;
 			double ops = (double)ic_sim_passes(points[i]->sites) * points[i]->sites;
 			res[i] = (struct ic_sim_result){ 1, ir / ops, i1mr / ops };
@@ -240,6 +326,7 @@ int ic_sim_run(const struct ic_point *const *points, size_t n, const int *want,
 				rows = grown;
 				struct cache_row *r = &rows[n_rows++];
 				snprintf(r->name, sizeof(r->name), "%s", name);
+				snprintf(r->binary, sizeof(r->binary), "%s", binary);
 				r->size = geo->size, r->assoc = geo->assoc, r->line = geo->line;
 				r->instr_per_op = res[i].instr_per_op;
 				r->l1i_miss_per_op = res[i].l1i_miss_per_op;
@@ -254,5 +341,6 @@ out:
 		fprintf(stderr, "sites_bench: could not remove %s\n", dir);
 	free(args);
 	free(rows);
+	free(keys);
 	return rc;
 }

@@ -2,8 +2,8 @@
  * counter can be read. The bench re-runs itself under valgrind's callgrind
  * with --cache-sim=yes and this machine's L1i geometry (from hwloc); in that
  * child, client requests limit collection to the loop of passes, one dump per
- * point. Results may be kept in a cache file so each point is simulated once
- * per results directory. */
+ * point. Results may be kept in a cache file, keyed by the binary's content,
+ * the geometry and the point, so each point of a binary is simulated once. */
 #ifndef IC_SIM_H
 #define IC_SIM_H
 
@@ -33,8 +33,25 @@ int ic_sim_run(const struct ic_point *const *points, size_t n, const int *want,
  * limited to their passes. Returns a process exit code. */
 int ic_sim_child(const struct ic_point *const *points, int argc, char **argv);
 
-/* Passes simulated for a point of n sites: about 200,000 call sites in all,
- * and at least 3 passes, after one warm-up pass that is not counted. */
+/* Passes counted per point. The child runs four stretches, each ended by a
+ * dump: two warm-up stretches of 2 passes (not counted), one of 2 passes
+ * and one of 2 + IC_SIM_PASSES; the last less the one before is the count
+ * of IC_SIM_PASSES passes, the stretches' fixed cost cancelled. Under LRU
+ * the cache holds the same lines at the start of every pass once warm (the
+ * pass is the same sequence of fetches each time), so each counted pass
+ * counts the same: a few give the per-site figure that many do (the same
+ * instructions; the misses but for at most one per measurement, a boundary
+ * effect of callgrind's dump; tests/test_bench_sim.sh). Ten keep that one
+ * below 0.01 per site at N = 16, in 14 passes a point where 200,000 sites
+ * were run before. */
+#define IC_SIM_PASSES 10u
 uint64_t ic_sim_passes(uint32_t n);
+/* Another count of passes (0: IC_SIM_PASSES), for the check of the above. */
+void ic_sim_set_passes(unsigned passes);
+
+/* A 16-hex-digit id of this program's own file (/proc/self/exe): the
+ * simulation cache's key, so a rebuilt or relinked binary simulates again
+ * and an unchanged one never does. 0, or -1 if the file cannot be read. */
+int ic_sim_binary_id(char *out, size_t len);
 
 #endif

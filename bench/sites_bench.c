@@ -12,13 +12,23 @@
  *   --threads=LIST     thread counts (default: 1 and every core)
  *   --modes=LIST       private,shared (default both)
  *   --codesize=FILE    gen's accounting (default: the build's)
- *   --sim-cache=FILE   keep simulated counts here, so each point runs once
+ *   --sim-cache=FILE   keep simulated counts in FILE (keyed by this binary's
+ *                      content, the L1i geometry and the point)
+ *   --sim-cache-dir=DIR  the same in DIR/<binary id>.csv: an unchanged binary
+ *                      finds its counts across runs, a rebuilt one misses
+ *   --sim-passes=P     passes simulated per point (default IC_SIM_PASSES, sim.h)
+ *   --iterations-from=FILE.json  register each benchmark with the iterations
+ *                      an earlier process of this binary ran (its Google
+ *                      Benchmark JSON), skipping the library's estimation;
+ *                      benchmarks not in FILE estimate as usual
  *   --plant=LIST       calibration: also run each extern point with an extra
  *                      F of its own time per pass (timed in the run it joins:
  *                      its thread count and mode), as form extern_plant<F%>,
  *                      for each fraction F in LIST (0 runs a second, unplanted
  *                      copy: the null case)
  *   --process=K        which process of the run this is, for the record
+ *   --layout-variant=K which layout variant of the run this binary is, for
+ *                      the record (default 0); the binary knows its seed
  *   --sim-only         decide the counter source, simulate the points the
  *                      filter selects into --sim-cache if it is sim, print
  *                      the source (papi, sim or none) and exit: run.sh does
@@ -47,10 +57,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "body.h"
 #include "counters.h"
+#include "gb_iterations.h"
 #include "gbench_c.h"
 #include "layout_id.h"
 #include "machine_state.h"
@@ -512,7 +525,10 @@ int main(int argc, char **argv)
 	int threads[16], n_threads = 0, modes_private = 1, modes_shared = 1, list = 0, sim_only = 0;
 	double plant[8];
 	int n_plant = 0, kept = 1;
-	const char *process = "0";
+	const char *process = "0", *sim_cache_dir = NULL, *iters_from = NULL, *layout_variant = "0";
+	const char *bench_out = NULL;
+	char sim_cache_buf[4096];
+	struct ic_gb_iters *iters = NULL;
 
 	if (argc > 1 && !strcmp(argv[1], "--ic-sim-child"))
 		return ic_sim_child(points, argc - 2, argv + 2);
@@ -546,6 +562,28 @@ int main(int argc, char **argv)
 			codesize_path = v;
 		} else if ((v = opt_value(a, "--sim-cache"))) {
 			sim_cache = v;
+		} else if ((v = opt_value(a, "--sim-cache-dir"))) {
+			if (!*v) {
+				fprintf(stderr, "sites_bench: --sim-cache-dir: empty directory name\n");
+				return 2;
+			}
+			sim_cache_dir = v;
+		} else if ((v = opt_value(a, "--sim-passes"))) {
+			char *end;
+			unsigned long p = strtoul(v, &end, 10);
+			if (*v < '0' || *v > '9' || *end || p < 1 || p > 100000) {
+				fprintf(stderr, "sites_bench: --sim-passes must be 1..100000, not '%s'\n", v);
+				return 2;
+			}
+			ic_sim_set_passes((unsigned)p);
+		} else if ((v = opt_value(a, "--layout-variant"))) {
+			if (!*v || strspn(v, "0123456789") != strlen(v) || strlen(v) > 9) {
+				fprintf(stderr, "sites_bench: --layout-variant must be a whole number, not '%s'\n", v);
+				return 2;
+			}
+			layout_variant = v;
+		} else if ((v = opt_value(a, "--iterations-from"))) {
+			iters_from = v;
 		} else if ((v = opt_value(a, "--plant"))) {
 			char *end;
 			const char *s = v;
@@ -578,11 +616,50 @@ int main(int argc, char **argv)
 		} else {
 			if ((v = opt_value(a, "--benchmark_filter")))
 				filter = v;
+			if ((v = opt_value(a, "--benchmark_out")))
+				bench_out = v;
 			argv[kept++] = argv[i];
 		}
 	}
 	argc = kept;
 	argv[argc] = NULL;
+	if (sim_cache && sim_cache_dir) {
+		fprintf(stderr, "sites_bench: --sim-cache and --sim-cache-dir: give one of them\n");
+		return 2;
+	}
+	if (sim_cache_dir) {
+		char id[32];
+		struct stat st;
+		if (mkdir(sim_cache_dir, 0777) != 0 && errno != EEXIST) {
+			fprintf(stderr, "sites_bench: --sim-cache-dir: %s: %s\n", sim_cache_dir, strerror(errno));
+			return 2;
+		}
+		if (stat(sim_cache_dir, &st) != 0 || !S_ISDIR(st.st_mode) || access(sim_cache_dir, W_OK) != 0) {
+			fprintf(stderr, "sites_bench: --sim-cache-dir: %s: not a writable directory\n", sim_cache_dir);
+			return 2;
+		}
+		if (ic_sim_binary_id(id, sizeof(id)) != 0) {
+			fprintf(stderr, "sites_bench: cannot read this program (/proc/self/exe)\n");
+			return 1;
+		}
+		snprintf(sim_cache_buf, sizeof(sim_cache_buf), "%s/%s.csv", sim_cache_dir, id);
+		sim_cache = sim_cache_buf;
+	}
+	if (iters_from) {
+		char why[512];
+		if (!(iters = ic_gb_iters_load(iters_from, why, sizeof(why)))) {
+			fprintf(stderr, "sites_bench: --iterations-from: %s\n", why);
+			return 2;
+		}
+	}
+	if (iters_from) {
+		int k = 1;
+		for (int i = 1; i < argc; i++)
+			if (!opt_value(argv[i], "--benchmark_filter"))
+				argv[k++] = argv[i];
+		argc = k;
+		argv[argc] = NULL;
+	}
 	icb_initialize(&argc, argv);
 	if (icb_report_unrecognized(argc, argv))
 		return 2;
@@ -671,9 +748,30 @@ int main(int argc, char **argv)
 				snprintf(full, sizeof(full), "%s/real_time/threads:%d", bc->name, threads[k]);
 				if (list)
 					printf("%s\n", full);
-				if (!have_re || regexec(&re, full, 0, NULL, 0) == 0)
+				int match = !have_re || regexec(&re, full, 0, NULL, 0) == 0;
+				if (match)
 					want_sim[p] = 1;
-				icb_use_real_time(icb_threads(icb_register(bc->name, bench_sites, bc), threads[k]));
+				/* With fixed counts the library adds /iterations:N to the
+				 * names its filter sees: the filter is applied here, to
+				 * the names without it, and not passed on. */
+				if (iters && !match) {
+					pthread_barrier_destroy(&bc->phase);
+					free(bc->rec);
+					free(bc->ctr.value);
+					free(bc->ctr.valid);
+					free(bc->ctr.ops);
+					free(bc->ctr.why);
+					memset(bc, 0, sizeof(*bc));
+					n_cases--;
+					continue;
+				}
+				icb_bench *b = icb_use_real_time(icb_threads(icb_register(bc->name, bench_sites, bc),
+									      threads[k]));
+				/* An earlier process's count: no estimation here, and the
+				 * same loop length in every process (and repetition). */
+				int64_t it = ic_gb_iters_find(iters, full);
+				if (it > 0)
+					icb_iterations(b, it);
 			}
 		}
 	}
@@ -759,9 +857,9 @@ int main(int argc, char **argv)
 		snprintf(planted + strlen(planted), sizeof(planted) - strlen(planted), "%s%g", i ? "," : "", plant[i]);
 	icb_add_context("planted", planted);
 	/* What moved this process's code and stack (issue 8). */
-	snprintf(buf, sizeof(buf), "%u", ic_layout_variant);
-	icb_add_context("layout_variant", buf);
+	icb_add_context("layout_variant", layout_variant);
 	icb_add_context("layout_seed", ic_layout_seed);
+	icb_add_context("iterations", iters ? "reused" : "estimated");
 	icb_add_context("process", process);
 	const char *pad = getenv("IC_ENV_PAD");
 	snprintf(buf, sizeof(buf), "%zu", pad ? strlen(pad) : 0);
@@ -774,6 +872,16 @@ int main(int argc, char **argv)
 
 	size_t ran = icb_run_specified();
 	icb_shutdown();
+	/* The names as an estimating process gives them (the library adds the
+	 * fixed count to each name). */
+	if (iters && bench_out) {
+		char why[512];
+		if (ic_gb_iters_strip_names(bench_out, why, sizeof(why)) != 0) {
+			fprintf(stderr, "sites_bench: %s\n", why);
+			ran = 0;
+		}
+	}
+	ic_gb_iters_free(iters);
 	ic_topo_close();
 	return ran > 0 ? 0 : 1;
 }

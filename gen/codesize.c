@@ -78,6 +78,7 @@ struct cs_target {
 struct cs_point {
 	struct ic_point_id id;
 	char prefix[192];
+	char sprefix[192];          /* its series' site functions (point_name.h) */
 	const char **objs;
 	size_t nobjs, cap;
 	uint64_t footprint;
@@ -245,12 +246,12 @@ static int cs_same_function(const char *name, const char *base, size_t blen)
 
 /* Is name a clone site's own copy, <prefix>_k<k>_<op> (op the body's name
  * for a body's point), or a part gcc split off one (.cold)? */
-static int cs_is_clone(const char *name, const struct cs_point *pt)
+static int cs_is_clone_of(const char *name, const struct cs_point *pt, const char *prefix)
 {
-	size_t plen = strlen(pt->prefix);
+	size_t plen = strlen(prefix);
 	const char *p;
 
-	if (!name || strncmp(name, pt->prefix, plen) != 0 || strncmp(name + plen, "_k", 2) != 0)
+	if (!name || strncmp(name, prefix, plen) != 0 || strncmp(name + plen, "_k", 2) != 0)
 		return 0;
 	p = name + plen + 2;
 	if (*p < '0' || *p > '9')
@@ -261,6 +262,12 @@ static int cs_is_clone(const char *name, const struct cs_point *pt)
 		return 0;
 	return pt->id.body ? cs_same_function(p + 1, pt->id.body, strlen(pt->id.body))
 			   : cs_is_op_name(p + 1);
+}
+
+/* The series' copies, or the point's own (its tail caller's, point.c). */
+static int cs_is_clone(const char *name, const struct cs_point *pt)
+{
+	return cs_is_clone_of(name, pt, pt->sprefix) || cs_is_clone_of(name, pt, pt->prefix);
 }
 
 /* Length of name without its gcc suffix (from the first '.'). */
@@ -306,6 +313,41 @@ static const char *cs_section_function(const char *sname)
 	return sname;
 }
 
+/* ---- objects, read once each --------------------------------------------
+ * A series' objects serve every point of the series, so each object is read
+ * once into what the accounting needs: per section its size, whether it is
+ * code, the function it holds, and its relocations. */
+struct cs_reloc {
+	const char *name;      /* the target function's name (NULL: unknown) */
+	uint32_t shndx;        /* target section in the same object; 0: none */
+	uint64_t value;        /* clone: the target's offset in its section */
+	int global;            /* an undefined global symbol: found by name */
+};
+
+struct cs_sec {
+	uint64_t size;
+	int code;              /* SHF_EXECINSTR and SHF_ALLOC */
+	const char *fn;        /* code: the function it holds */
+	struct cs_reloc *rel;
+	size_t nrel;
+};
+
+struct cs_obj {
+	char *path;
+	Elf *elf;
+	size_t shnum;
+	struct cs_sec *secs;
+	int lock_free;         /* objdump proved it (the nolock forms) */
+};
+
+struct cs_def {                /* a global function: name -> object, section */
+	const char *name;
+	uint32_t obj, shndx;
+};
+
+static struct cs_obj *cs_objs;
+static size_t cs_nobjs, cs_objcap;
+
 static void cs_elf_fail(const char *path, const char *what)
 {
 	cs_fail(CS_EXIT_USAGE, "%s: %s (%s)", path, what, elf_errmsg(-1));
@@ -317,42 +359,55 @@ static void cs_wrong(struct cs_point *pt, const char *fmt, const char *name)
 		snprintf(pt->wrong, sizeof pt->wrong, fmt, name);
 }
 
-static void cs_scan_object(struct cs_point *pt, uint32_t obj, const char *path)
+/* The object at path, read on first use; its index in cs_objs. */
+static uint32_t cs_load(const char *path)
 {
-	int fd = open(path, O_RDONLY);
-	Elf *elf;
+	struct cs_obj *o;
 	GElf_Ehdr eh;
-	size_t shnum, shstrndx;
+	size_t shstrndx;
 	Elf_Scn *scn = NULL;
 	Elf_Data *symdata = NULL;
 	size_t symstr = 0, nsyms = 0;
-	const char **fn;   /* per section: the function it holds */
+	int fd;
 
+	for (size_t i = 0; i < cs_nobjs; i++)
+		if (strcmp(cs_objs[i].path, path) == 0)
+			return (uint32_t)i;
+	cs_objs = cs_grow(cs_objs, &cs_objcap, cs_nobjs + 1, sizeof *cs_objs);
+	o = &cs_objs[cs_nobjs];
+	memset(o, 0, sizeof *o);
+	o->path = strdup(path);
+	fd = open(path, O_RDONLY);
 	if (fd < 0)
 		cs_fail(CS_EXIT_USAGE, "%s: %s", path, strerror(errno));
-	elf = elf_begin(fd, ELF_C_READ, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF)
+	o->elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!o->elf || elf_kind(o->elf) != ELF_K_ELF)
 		cs_fail(CS_EXIT_USAGE, "%s: not an ELF object", path);
-	if (!gelf_getehdr(elf, &eh))
+	if (!gelf_getehdr(o->elf, &eh))
 		cs_elf_fail(path, "no ELF header");
 	if (eh.e_type != ET_REL)
 		cs_fail(CS_EXIT_USAGE, "%s: not a relocatable object (.o)", path);
-	if (elf_getshdrnum(elf, &shnum) != 0 || elf_getshdrstrndx(elf, &shstrndx) != 0)
+	if (elf_getshdrnum(o->elf, &o->shnum) != 0 || elf_getshdrstrndx(o->elf, &shstrndx) != 0)
 		cs_elf_fail(path, "no section headers");
-	fn = calloc(shnum ? shnum : 1, sizeof *fn);
-	if (!fn)
+	/* Everything in memory: thousands of objects need no open files. */
+	if (elf_cntl(o->elf, ELF_C_FDREAD) != 0)
+		cs_elf_fail(path, "cannot read");
+	close(fd);
+	o->secs = calloc(o->shnum ? o->shnum : 1, sizeof *o->secs);
+	if (!o->secs)
 		cs_fail(1, "out of memory");
 
-	/* Pass 1: code bytes, section names, the symbol table. */
-	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+	while ((scn = elf_nextscn(o->elf, scn)) != NULL) {
 		GElf_Shdr sh;
 		size_t idx = elf_ndxscn(scn);
 
 		if (!gelf_getshdr(scn, &sh))
 			cs_elf_fail(path, "bad section header");
+		o->secs[idx].size = sh.sh_type == SHT_NOBITS ? 0 : sh.sh_size;
 		if ((sh.sh_flags & SHF_EXECINSTR) && (sh.sh_flags & SHF_ALLOC)) {
-			pt->footprint += sh.sh_size;
-			fn[idx] = cs_section_function(elf_strptr(elf, shstrndx, sh.sh_name));
+			o->secs[idx].code = 1;
+			o->secs[idx].size = sh.sh_size;
+			o->secs[idx].fn = cs_section_function(elf_strptr(o->elf, shstrndx, sh.sh_name));
 		}
 		if (sh.sh_type == SHT_SYMTAB) {
 			symdata = elf_getdata(scn, NULL);
@@ -362,51 +417,39 @@ static void cs_scan_object(struct cs_point *pt, uint32_t obj, const char *path)
 	}
 	if (!symdata)
 		cs_fail(CS_EXIT_USAGE, "%s: no symbol table", path);
-
-	/* Functions: the site functions/callers, and what each section holds
-	 * (a function symbol names it better than the section name does). */
+	/* A function symbol names its section better than the section name. */
 	for (size_t i = 0; i < nsyms; i++) {
 		GElf_Sym sym;
-		const char *name;
 
 		if (!gelf_getsym(symdata, (int)i, &sym))
 			cs_elf_fail(path, "bad symbol");
-		if (GELF_ST_TYPE(sym.st_info) != STT_FUNC || sym.st_shndx == SHN_UNDEF ||
-		    sym.st_shndx >= shnum)
-			continue;
-		name = elf_strptr(elf, symstr, sym.st_name);
-		if (cs_is_site_function(name, pt->prefix))
-			pt->functions++;
-		if (sym.st_value == 0 && fn[sym.st_shndx])
-			fn[sym.st_shndx] = name;
+		if (GELF_ST_TYPE(sym.st_info) == STT_FUNC && sym.st_shndx != SHN_UNDEF &&
+		    sym.st_shndx < o->shnum && sym.st_value == 0 && o->secs[sym.st_shndx].code)
+			o->secs[sym.st_shndx].fn = elf_strptr(o->elf, symstr, sym.st_name);
 	}
-
-	/* Pass 2: relocations in code that is not itself a queue operation. */
 	scn = NULL;
-	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+	while ((scn = elf_nextscn(o->elf, scn)) != NULL) {
 		GElf_Shdr sh;
 		Elf_Data *d;
 		size_t n;
+		struct cs_sec *from;
 
 		if (!gelf_getshdr(scn, &sh))
 			cs_elf_fail(path, "bad section header");
-		if (sh.sh_type != SHT_RELA && sh.sh_type != SHT_REL)
+		if ((sh.sh_type != SHT_RELA && sh.sh_type != SHT_REL) || sh.sh_info >= o->shnum)
 			continue;
-		if (sh.sh_info >= shnum || !fn[sh.sh_info])
-			continue;
-		/* A hint copy's own calls (purge's dequeue) are not the sites'. */
-		int from_copy = cs_queue_op_form(fn[sh.sh_info]) >= 0;
-		int from_clone = cs_is_clone(fn[sh.sh_info], pt);
-
+		from = &o->secs[sh.sh_info];
 		d = elf_getdata(scn, NULL);
 		n = sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
+		from->rel = calloc(n ? n : 1, sizeof *from->rel);
+		if (!from->rel)
+			cs_fail(1, "out of memory");
 		for (size_t i = 0; d && i < n; i++) {
 			GElf_Rela rela = { 0 };
 			GElf_Rel rel;
 			GElf_Sym sym;
 			size_t symi;
-			const char *name;
-			int section_sym, form;
+			struct cs_reloc *r;
 
 			if (sh.sh_type == SHT_RELA) {
 				if (!gelf_getrela(d, (int)i, &rela))
@@ -419,48 +462,172 @@ static void cs_scan_object(struct cs_point *pt, uint32_t obj, const char *path)
 			}
 			if (symi == 0 || symi >= nsyms || !gelf_getsym(symdata, (int)symi, &sym))
 				continue;
+			r = &from->rel[from->nrel++];
 			/* The assembler points calls to local functions (static
-			 * hint copies, clone's copies) at their section's symbol. */
-			section_sym = GELF_ST_TYPE(sym.st_info) == STT_SECTION;
-			if (section_sym)
-				name = sym.st_shndx < shnum ? fn[sym.st_shndx] : NULL;
-			else
-				name = elf_strptr(elf, symstr, sym.st_name);
-			form = cs_queue_op_form(name);
-			if (form >= 0) {
-				if (pt->id.form == IC_FORM_CLONE)
-					cs_wrong(pt, "calls %s, not a copy of its own", name);
-				if (from_copy)
-					continue;
-				if ((pt->id.form == IC_FORM_EXTERN_NOLOCK || pt->id.form == IC_FORM_EXTERN) &&
-				    form != (int)pt->id.form)
-					cs_wrong(pt, pt->id.form == IC_FORM_EXTERN ? "calls %s, not the extern copy"
-						 : "calls %s, not ic_<op>_extern_nolock", name);
-				if (!pt->first_call[0])
-					snprintf(pt->first_call, sizeof pt->first_call, "%s", name);
-				pt->queue_calls++;
-			} else if (pt->id.form == IC_FORM_CLONE && cs_is_clone(name, pt)) {
-				if (from_clone) {
-					/* A copy and its own split-off part (.cold) jump between them. */
-					if (cs_same_function(name, fn[sh.sh_info], cs_base_len(fn[sh.sh_info])))
-						continue;
-					cs_wrong(pt, "a copy calls another, %s (folded into a thunk?)", name);
-					continue;
-				}
-				pt->targets = cs_grow(pt->targets, &pt->tcap, pt->ntargets + 1,
-						      sizeof *pt->targets);
-				/* A call's addend is -4 (pc-relative): the section's start. */
-				pt->targets[pt->ntargets++] = (struct cs_target){
-					.obj = obj, .shndx = sym.st_shndx,
-					.value = section_sym ? (uint64_t)(rela.r_addend + 4) : sym.st_value,
-				};
-				pt->queue_calls++;
+			 * hint copies, clone's copies) at their section's symbol;
+			 * a call's addend is -4 (pc-relative): the section's start. */
+			if (GELF_ST_TYPE(sym.st_info) == STT_SECTION) {
+				r->shndx = sym.st_shndx < o->shnum ? sym.st_shndx : 0;
+				r->name = r->shndx ? o->secs[r->shndx].fn : NULL;
+				r->value = (uint64_t)(rela.r_addend + 4);
+			} else {
+				r->name = elf_strptr(o->elf, symstr, sym.st_name);
+				r->shndx = sym.st_shndx != SHN_UNDEF && sym.st_shndx < o->shnum ? sym.st_shndx : 0;
+				r->value = sym.st_value;
+				r->global = sym.st_shndx == SHN_UNDEF;
 			}
 		}
 	}
-	free(fn);
-	elf_end(elf);
-	close(fd);
+	return (uint32_t)cs_nobjs++;
+}
+
+static int cs_def_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct cs_def *)a)->name, ((const struct cs_def *)b)->name);
+}
+
+/* The relocations of one reachable section, as the point's form sees them. */
+static void cs_count_relocs(struct cs_point *pt, uint32_t obj, const struct cs_sec *s)
+{
+	/* A hint copy's own calls (purge's dequeue) are not the sites'. */
+	int from_copy = cs_queue_op_form(s->fn) >= 0;
+	int from_clone = cs_is_clone(s->fn, pt);
+
+	for (size_t i = 0; i < s->nrel; i++) {
+		const struct cs_reloc *r = &s->rel[i];
+		const char *name = r->name;
+		int form = cs_queue_op_form(name);
+
+		if (form >= 0) {
+			if (pt->id.form == IC_FORM_CLONE)
+				cs_wrong(pt, "calls %s, not a copy of its own", name);
+			if (from_copy)
+				continue;
+			if ((pt->id.form == IC_FORM_EXTERN_NOLOCK || pt->id.form == IC_FORM_EXTERN) &&
+			    form != (int)pt->id.form)
+				cs_wrong(pt, pt->id.form == IC_FORM_EXTERN ? "calls %s, not the extern copy"
+					 : "calls %s, not ic_<op>_extern_nolock", name);
+			if (!pt->first_call[0])
+				snprintf(pt->first_call, sizeof pt->first_call, "%s", name);
+			pt->queue_calls++;
+		} else if (pt->id.form == IC_FORM_CLONE && cs_is_clone(name, pt)) {
+			if (from_clone) {
+				/* A copy and its own split-off part (.cold) jump between them. */
+				if (cs_same_function(name, s->fn, cs_base_len(s->fn)))
+					continue;
+				cs_wrong(pt, "a copy calls another, %s (folded into a thunk?)", name);
+				continue;
+			}
+			pt->targets = cs_grow(pt->targets, &pt->tcap, pt->ntargets + 1, sizeof *pt->targets);
+			pt->targets[pt->ntargets++] = (struct cs_target){
+				.obj = obj, .shndx = r->shndx, .value = r->value,
+			};
+			pt->queue_calls++;
+		}
+	}
+}
+
+/* A point's code is what its pass reaches through relocations in its
+ * objects (the point's own and its series'): the pass, the callers or site
+ * functions of its first N sites, their clone copies, the out-of-line hint
+ * copies and .cold parts they call, and data in between (a scatter walk
+ * table). Sites past N in the series' objects are not the point's. */
+static void cs_scan_point(struct cs_point *pt)
+{
+	uint32_t *obj = calloc(pt->nobjs, sizeof *obj);
+	size_t *base = calloc(pt->nobjs + 1, sizeof *base);
+	struct cs_def *defs = NULL;
+	size_t ndefs = 0, dcap = 0, nstack = 0, scap = 0;
+	struct cs_def *stack = NULL;
+	unsigned char *seen;
+	char pass[256];
+	int found = 0;
+
+	if (!obj || !base)
+		cs_fail(1, "out of memory");
+	for (size_t j = 0; j < pt->nobjs; j++) {
+		obj[j] = cs_load(pt->objs[j]);
+		base[j + 1] = base[j] + cs_objs[obj[j]].shnum;
+	}
+	seen = calloc(base[pt->nobjs] ? base[pt->nobjs] : 1, 1);
+	if (!seen)
+		cs_fail(1, "out of memory");
+	/* Global functions by name: a section of every code symbol at 0. */
+	for (size_t j = 0; j < pt->nobjs; j++) {
+		const struct cs_obj *o = &cs_objs[obj[j]];
+
+		for (size_t s = 1; s < o->shnum; s++)
+			if (o->secs[s].code && o->secs[s].fn) {
+				defs = cs_grow(defs, &dcap, ndefs + 1, sizeof *defs);
+				defs[ndefs++] = (struct cs_def){ o->secs[s].fn, (uint32_t)j, (uint32_t)s };
+			}
+	}
+	qsort(defs, ndefs, sizeof *defs, cs_def_cmp);
+	/* The pass: <prefix>_pass, or else the one pass of the first object
+	 * (objects given under another point's spec are judged as that point,
+	 * so a mislabelled point fails its form's proof). */
+	snprintf(pass, sizeof pass, "%s_pass", pt->prefix);
+	for (size_t d = 0; d < ndefs; d++)
+		if (strcmp(defs[d].name, pass) == 0) {
+			stack = cs_grow(stack, &scap, 1, sizeof *stack);
+			stack[nstack++] = defs[d];
+			found = 1;
+			break;
+		}
+	for (size_t d = 0; !found && d < ndefs; d++) {
+		size_t len = strlen(defs[d].name);
+
+		if (defs[d].obj == 0 && strncmp(defs[d].name, "ic_pt_", 6) == 0 && len > 5 &&
+		    strcmp(defs[d].name + len - 5, "_pass") == 0) {
+			if (nstack)
+				cs_fail(CS_EXIT_USAGE, "point %s: no %s, and more than one other pass in %s",
+					pt->prefix, pass, pt->objs[0]);
+			stack = cs_grow(stack, &scap, 1, sizeof *stack);
+			stack[nstack++] = defs[d];
+		}
+	}
+	/* No pass at all (sites files compiled alone, as the tests do): the
+	 * point is all the code of its objects. */
+	for (size_t d = 0; !found && !nstack && d < ndefs; d++)
+		for (size_t e = 0; e < ndefs; e++) {
+			stack = cs_grow(stack, &scap, nstack + 1, sizeof *stack);
+			stack[nstack++] = defs[e];
+		}
+	while (nstack) {
+		struct cs_def at = stack[--nstack];
+		const struct cs_obj *o = &cs_objs[obj[at.obj]];
+		const struct cs_sec *s = &o->secs[at.shndx];
+
+		if (seen[base[at.obj] + at.shndx])
+			continue;
+		seen[base[at.obj] + at.shndx] = 1;
+		if (s->code) {
+			const char *fn = s->fn;
+
+			pt->footprint += s->size;
+			if (fn && (cs_is_site_function(fn, pt->prefix) || cs_is_site_function(fn, pt->sprefix)))
+				pt->functions++;
+			cs_count_relocs(pt, obj[at.obj], s);
+		}
+		for (size_t i = 0; i < s->nrel; i++) {
+			const struct cs_reloc *r = &s->rel[i];
+			struct cs_def key = { r->name, 0, 0 }, *hit;
+
+			if (r->shndx) {
+				stack = cs_grow(stack, &scap, nstack + 1, sizeof *stack);
+				stack[nstack++] = (struct cs_def){ NULL, at.obj, r->shndx };
+			} else if (r->global && r->name &&
+				   (hit = bsearch(&key, defs, ndefs, sizeof *defs, cs_def_cmp))) {
+				stack = cs_grow(stack, &scap, nstack + 1, sizeof *stack);
+				stack[nstack++] = *hit;
+			}
+		}
+	}
+	free(stack);
+	free(seen);
+	free(defs);
+	free(base);
+	free(obj);
 }
 
 /* Is this objdump instruction text locked: a lock prefix, or xchg with a
@@ -546,7 +713,7 @@ static int cs_target_cmp(const void *a, const void *b)
 }
 
 /* What the point's form promises, from what its objects call (see the top). */
-static void cs_prove(struct cs_point *pt, const char *objdump)
+static void cs_prove(struct cs_point *pt)
 {
 	uint64_t want = (uint64_t)pt->id.sites * cs_ops_per_site(pt);
 	size_t distinct = 0;
@@ -583,9 +750,22 @@ static void cs_prove(struct cs_point *pt, const char *objdump)
 	default:
 		return;
 	}
-	if (pt->id.form == IC_FORM_INLINE_NOLOCK || pt->id.form == IC_FORM_EXTERN_NOLOCK)
-		for (size_t j = 0; j < pt->nobjs; j++)
+}
+
+/* The nolock forms: no locked instruction in any of the point's objects. */
+static void cs_prove_objects(const struct cs_point *pt, const char *objdump)
+{
+	if (pt->id.form != IC_FORM_INLINE_NOLOCK && pt->id.form != IC_FORM_EXTERN_NOLOCK)
+		return;
+	for (size_t j = 0; j < pt->nobjs; j++) {
+		uint32_t i = cs_load(pt->objs[j]);   /* may move cs_objs */
+		struct cs_obj *o = &cs_objs[i];
+
+		/* A series object serves many points: proved once. */
+		if (!o->lock_free)
 			cs_prove_lock_free(pt, objdump, pt->objs[j]);
+		o->lock_free = 1;
+	}
 }
 
 /* @FILE arguments become the file's lines, one argument each; *owned gets
@@ -671,6 +851,7 @@ static void cs_parse_args(int argc, char **argv, struct cs_run *run)
 			memset(pt, 0, sizeof *pt);
 			cs_parse_spec(optarg, run->body, &pt->id);
 			ic_point_prefix(pt->prefix, sizeof pt->prefix, &pt->id);
+			ic_series_prefix(pt->sprefix, sizeof pt->sprefix, &pt->id);
 			break;
 		case OPT_BODY: {
 			const char *why = ic_body_name_why(optarg);
@@ -803,9 +984,10 @@ int main(int argc, char **argv)
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		cs_fail(1, "libelf: %s", elf_errmsg(-1));
 	for (size_t i = 0; i < run.npts; i++) {
-		for (size_t j = 0; j < run.pts[i].nobjs; j++)
-			cs_scan_object(&run.pts[i], (uint32_t)j, run.pts[i].objs[j]);
-		cs_prove(&run.pts[i], run.objdump);
+		/* Lock-free is a property of the objects: proved first. */
+		cs_prove_objects(&run.pts[i], run.objdump);
+		cs_scan_point(&run.pts[i]);
+		cs_prove(&run.pts[i]);
 	}
 	cs_write(&run);
 	for (size_t i = 0; i < run.npts; i++) {

@@ -71,7 +71,11 @@ struct gen_args {
 	uint32_t per_caller;        /* chain: sites per caller function */
 	uint32_t filler_adds;       /* constants per site's filler block; 0 without --filler */
 	const char *dir;
-	char prefix[192];
+	enum { GEN_PART_ALL, GEN_PART_SITES, GEN_PART_POINT } part;
+	uint32_t series_sites;      /* the series' largest N: the sites compiled */
+	char prefix[192];           /* the point's symbols: ic_pt_... */
+	char sprefix[192];          /* the series' site functions: ic_sr_... */
+	const char *cur;            /* the prefix of the functions being written */
 	char *body_path;            /* --body: FILE's absolute path, or NULL */
 	char body_name[IC_BODY_NAME_MAX + 1];
 };
@@ -125,6 +129,10 @@ static void gen_help(void)
 	       "  --per-caller C  sites per chain caller function, 1..%u (default %u)\n"
 	       "  --filler BYTES  about BYTES of straight-line register adds before each\n"
 	       "                  site's operation, 0..%u (default 0: none)\n"
+	       "  --part P        all (default), sites or point: sites writes the series'\n"
+	       "                  sites_<i>.c (--sites is then its largest N), point writes\n"
+	       "                  point.c, whose pass calls the first --sites of them\n"
+	       "  --series-sites M  with --part point: the N --part sites was given (default --sites)\n"
 	       "  -o DIR          output directory (created if missing)\n",
 	       UINT32_MAX, IC_POINT_SITES_MAX, GEN_PER_FILE_DEFAULT, IC_POINT_SITES_MAX,
 	       GEN_PER_CALLER_DEFAULT, IC_POINT_FILLER_MAX);
@@ -251,7 +259,7 @@ static const char *gen_opt_name(const char *arg, int opt)
 static void gen_parse_args(int argc, char **argv, struct gen_args *a)
 {
 	enum { OPT_SITES = 256, OPT_FORM, OPT_OP, OPT_LAYOUT, OPT_ORDER, OPT_SEED, OPT_PER_FILE,
-	       OPT_PER_CALLER, OPT_FILLER, OPT_BODY, OPT_HELP };
+	       OPT_PER_CALLER, OPT_FILLER, OPT_BODY, OPT_PART, OPT_SERIES_SITES, OPT_HELP };
 	static const struct option longopts[] = {
 		{ "sites", required_argument, NULL, OPT_SITES },
 		{ "form", required_argument, NULL, OPT_FORM },
@@ -263,6 +271,8 @@ static void gen_parse_args(int argc, char **argv, struct gen_args *a)
 		{ "per-caller", required_argument, NULL, OPT_PER_CALLER },
 		{ "filler", required_argument, NULL, OPT_FILLER },
 		{ "body", required_argument, NULL, OPT_BODY },
+		{ "part", required_argument, NULL, OPT_PART },
+		{ "series-sites", required_argument, NULL, OPT_SERIES_SITES },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -294,6 +304,21 @@ static void gen_parse_args(int argc, char **argv, struct gen_args *a)
 			break;
 		case OPT_BODY:
 			body = optarg;
+			break;
+		case OPT_PART:
+			if (strcmp(optarg, "all") == 0)
+				a->part = GEN_PART_ALL;
+			else if (strcmp(optarg, "sites") == 0)
+				a->part = GEN_PART_SITES;
+			else if (strcmp(optarg, "point") == 0)
+				a->part = GEN_PART_POINT;
+			else
+				gen_usage_fail("--part: unknown value '%s' (all|sites|point)", optarg);
+			break;
+		case OPT_SERIES_SITES:
+			if (gen_parse_u32(optarg, 1, IC_POINT_SITES_MAX, &a->series_sites) != 0)
+				gen_usage_fail("--series-sites: '%s' is not a number from 1 to %u",
+					       optarg, IC_POINT_SITES_MAX);
 			break;
 		case OPT_LAYOUT:
 			a->id.layout = gen_parse_name("--layout", ic_layout_names, IC_LAYOUT_COUNT, optarg);
@@ -347,6 +372,12 @@ static void gen_parse_args(int argc, char **argv, struct gen_args *a)
 		gen_usage_fail("-o: missing output directory (see --help)");
 	if (body)
 		gen_check_body(a, body, have_op);
+	if (a->series_sites && a->part != GEN_PART_POINT)
+		gen_usage_fail("--series-sites: only with --part point");
+	if (!a->series_sites)
+		a->series_sites = a->id.sites;
+	if (a->series_sites < a->id.sites)
+		gen_usage_fail("--series-sites: %u is fewer than --sites %u", a->series_sites, a->id.sites);
 	/* A caller never spans translation units: asked for, that is an error;
 	 * by default, callers are as long as the files, and say so. */
 	if (a->per_caller > a->per_file) {
@@ -365,14 +396,16 @@ static void gen_parse_args(int argc, char **argv, struct gen_args *a)
 		a->filler_adds = (a->id.filler + 3) / 7;
 		if (a->filler_adds == 0)
 			a->filler_adds = 1;
-		if ((uint64_t)a->id.sites * a->filler_adds > GEN_FILLER_CONSTS)
+		if ((uint64_t)a->series_sites * a->filler_adds > GEN_FILLER_CONSTS)
 			gen_usage_fail("--filler: %u bytes at %u sites needs %" PRIu64 " distinct "
 				       "constants, more than the %u gen has", a->id.filler,
-				       a->id.sites, (uint64_t)a->id.sites * a->filler_adds,
+				       a->series_sites, (uint64_t)a->series_sites * a->filler_adds,
 				       GEN_FILLER_CONSTS);
 	}
 	gen_check_dir(a->dir);
 	ic_point_prefix(a->prefix, sizeof a->prefix, &a->id);
+	ic_series_prefix(a->sprefix, sizeof a->sprefix, &a->id);
+	a->cur = a->sprefix;
 }
 
 /* C_k: distinct for every k < 2^30 (k times an odd number is a bijection
@@ -478,15 +511,19 @@ static void gen_mkdir_p(const char *dir)
 	}
 }
 
-static void gen_banner(FILE *f, const struct gen_args *a)
+/* A series file's banner names no N, order or seed: a file's sites are the
+ * same whatever the series' largest N, so such a file is kept byte for byte
+ * (and not compiled again) when the series grows. */
+static void gen_banner(FILE *f, const struct gen_args *a, int point)
 {
-	fprintf(f, "/* Generated by gen (gen/gen.c): --sites %u --form %s %s %s --layout %s"
-		" --order %s --seed %u --per-file %u --per-caller %u --filler %u. Do not edit:"
-		" the build writes it again. */\n",
-		a->id.sites, ic_form_names[a->id.form], a->body_path ? "--body" : "--op",
-		a->body_path ? a->body_path : ic_op_names[a->id.op],
-		ic_layout_names[a->id.layout], ic_order_names[a->id.order], a->id.seed, a->per_file,
-		a->per_caller, a->id.filler);
+	fprintf(f, "/* Generated by gen (gen/gen.c): --form %s %s %s --layout %s", ic_form_names[a->id.form],
+		a->body_path ? "--body" : "--op", a->body_path ? a->body_path : ic_op_names[a->id.op],
+		ic_layout_names[a->id.layout]);
+	if (point)
+		fprintf(f, " --sites %u --series-sites %u --order %s --seed %u", a->id.sites,
+			a->series_sites, ic_order_names[a->id.order], a->id.seed);
+	fprintf(f, " --per-file %u --per-caller %u --filler %u. Do not edit: the build writes it"
+		" again. */\n", a->per_file, a->per_caller, a->id.filler);
 }
 
 /* What a site touches, so a function declares only the locals it uses. */
@@ -545,8 +582,11 @@ static void gen_epilogue(FILE *f, const struct gen_args *a)
  * the accumulators; they are folded into acc at the block's end, so they
  * never live across a call (a chain caller's callee-saved registers are
  * taken: gcc spilled them to the stack when they lived to the function's
- * end). The volatile asms keep the block where it is written. x86-64
- * only, as the suite is. */
+ * end). Volatile alone does not keep the block in place: gcc may move a
+ * register-only asm across the queue operation's loads, stores and calls.
+ * The first and last asm of the block clobber memory, so no memory access
+ * or call crosses them: the filler runs after the previous site and before
+ * this site's operation, as written. x86-64 only, as the suite is. */
 static void gen_filler(FILE *f, const struct gen_args *a, uint32_t k)
 {
 	uint32_t m = gen_filler_accs(a);
@@ -558,7 +598,7 @@ static void gen_filler(FILE *f, const struct gen_args *a, uint32_t k)
 	fputs(";\n\t\t__asm__ volatile(\"\"", f);
 	for (uint32_t j = 0; j < m; j++)
 		fprintf(f, "%s \"+r\"(f%" PRIu32 ")", j ? "," : " :", j);
-	fputs(");\n", f);
+	fputs(" : : \"memory\");\n", f);
 	/* The adds as one asm statement: the instructions gcc emitted for a C
 	 * add and an empty asm each, in a fraction of the compile time. */
 	if (a->filler_adds > m) {
@@ -574,7 +614,7 @@ static void gen_filler(FILE *f, const struct gen_args *a, uint32_t k)
 	fputs("\t\tacc +=", f);
 	for (uint32_t j = 0; j < m; j++)
 		fprintf(f, "%s f%" PRIu32, j ? " +" : "", j);
-	fputs(";\n\t\t__asm__ volatile(\"\" : \"+r\"(acc));\n\t}\n", f);
+	fputs(";\n\t\t__asm__ volatile(\"\" : \"+r\"(acc) : : \"memory\");\n\t}\n", f);
 }
 
 /* The two queue operations of each site kind, in order. */
@@ -619,7 +659,7 @@ static const char *gen_call(const struct gen_args *a, uint32_t k, const char *op
 	if (a->body_path && a->id.form != IC_FORM_CLONE)
 		snprintf(buf, len, "ic_body_%s", ic_form_names[a->id.form]);
 	else if (a->id.form == IC_FORM_CLONE)
-		snprintf(buf, len, "%s_k%" PRIu32 "_%s", a->prefix, k, op);
+		snprintf(buf, len, "%s_k%" PRIu32 "_%s", a->cur, k, op);
 	else
 		snprintf(buf, len, "ic_%s_%s", op, ic_form_names[a->id.form]);
 	return buf;
@@ -690,32 +730,59 @@ mark:
 	fprintf(f, "\tIC_SITE_MARK(ctx, acc, %" PRIu32 ", 0x%08" PRIx32 ");\n", k, gen_site_const(k));
 }
 
+/* Files of the series: its largest N in files of per_file sites. */
 static uint32_t gen_file_count(const struct gen_args *a)
 {
-	return (a->id.sites + a->per_file - 1) / a->per_file;
+	return (a->series_sites + a->per_file - 1) / a->per_file;
 }
 
-static uint32_t gen_caller_count(const struct gen_args *a)
+/* The chain callers of the series, in order: caller j holds sites
+ * [k0, k1); callers never span files, so a file's last caller and the
+ * series' last may be short. Calls fn for each; stops when fn returns 0. */
+static void gen_each_caller(const struct gen_args *a, int (*fn)(void *, uint32_t, uint32_t, uint32_t),
+			    void *arg)
 {
-	uint32_t full = a->id.sites / a->per_file, rest = a->id.sites % a->per_file;
-	uint32_t c = a->per_caller, per = (a->per_file + c - 1) / c;
+	uint32_t j = 0;
 
-	return full * per + (rest + c - 1) / c;
+	for (uint32_t lo = 0; lo < a->series_sites; lo += a->per_file) {
+		uint32_t hi = a->series_sites - lo > a->per_file ? lo + a->per_file : a->series_sites;
+
+		for (uint32_t k0 = lo; k0 < hi; k0 += a->per_caller)
+			if (!fn(arg, j++, k0, hi - k0 > a->per_caller ? k0 + a->per_caller : hi))
+				return;
+	}
 }
 
-static void gen_sites_file(const struct gen_args *a, uint32_t i, uint32_t *caller)
-{
-	struct gen_file gf;
-	char name[64];
-	uint32_t lo = i * a->per_file, hi = lo + a->per_file;
-	FILE *f;
+/* The series callers a point of N = a->id.sites calls whole: those that end
+ * at or before N. The sites after the last of them, up to N, are the
+ * point's own tail caller (point.c). */
+struct gen_used {
+	uint32_t n, callers, tail_k0;
+};
 
-	if (hi > a->id.sites)
-		hi = a->id.sites;
-	snprintf(name, sizeof name, "sites_%" PRIu32 ".c", i);
-	gen_file_open(&gf, a->dir, name);
-	f = gf.f;
-	gen_banner(f, a);
+static int gen_count_used(void *arg, uint32_t j, uint32_t k0, uint32_t k1)
+{
+	struct gen_used *u = arg;
+
+	(void)k0;
+	if (k1 > u->n)
+		return 0;
+	u->callers = j + 1;
+	u->tail_k0 = k1;
+	return 1;
+}
+
+static struct gen_used gen_used(const struct gen_args *a)
+{
+	struct gen_used u = { a->id.sites, 0, 0 };
+
+	if (a->id.layout == IC_LAYOUT_CHAIN)
+		gen_each_caller(a, gen_count_used, &u);
+	return u;
+}
+
+static void gen_includes(FILE *f, const struct gen_args *a)
+{
 	fputs("#include \"site.h\"\n", f);
 	if (a->id.form != IC_FORM_MARK && a->body_path) {
 		fprintf(f, "#include \"body_%s.h\"\n", ic_form_names[a->id.form]);
@@ -724,35 +791,73 @@ static void gen_sites_file(const struct gen_args *a, uint32_t i, uint32_t *calle
 	} else if (a->id.form != IC_FORM_MARK) {
 		fprintf(f, "#include \"queue_%s.h\"\n", ic_form_names[a->id.form]);
 	}
+}
+
+/* One chain caller, <a->cur>_caller_<j>, of sites [k0, k1). */
+static void gen_caller(FILE *f, const struct gen_args *a, uint32_t j, uint32_t k0, uint32_t k1)
+{
+	unsigned uses = 0;
+
+	for (uint32_t k = k0; k < k1; k++) {
+		uses |= gen_site_uses(a, k);
+		gen_clones(f, a, k);
+	}
+	fprintf(f, "\n__attribute__((noinline)) void %s_caller_%" PRIu32
+		"(struct ic_site_ctx *ctx)\n{\n", a->cur, j);
+	gen_locals(f, a, uses);
+	for (uint32_t k = k0; k < k1; k++) {
+		fprintf(f, "\n\t/* site %" PRIu32 " */\n", k);
+		gen_site(f, a, k);
+	}
+	fputc('\n', f);
+	gen_epilogue(f, a);
+}
+
+struct gen_sites_file_arg {
+	const struct gen_args *a;
+	FILE *f;
+	uint32_t lo, hi;
+};
+
+static int gen_caller_in_file(void *arg, uint32_t j, uint32_t k0, uint32_t k1)
+{
+	struct gen_sites_file_arg *s = arg;
+
+	if (k0 >= s->hi)
+		return 0;
+	if (k0 >= s->lo)
+		gen_caller(s->f, s->a, j, k0, k1);
+	return 1;
+}
+
+static void gen_sites_file(const struct gen_args *a, uint32_t i)
+{
+	struct gen_file gf;
+	char name[64];
+	uint32_t lo = i * a->per_file, hi = lo + a->per_file;
+	FILE *f;
+
+	if (hi > a->series_sites)
+		hi = a->series_sites;
+	snprintf(name, sizeof name, "sites_%" PRIu32 ".c", i);
+	gen_file_open(&gf, a->dir, name);
+	f = gf.f;
+	gen_banner(f, a, 0);
+	gen_includes(f, a);
 	if (a->id.layout == IC_LAYOUT_SCATTER) {
 		for (uint32_t k = lo; k < hi; k++) {
 			gen_clones(f, a, k);
 			fprintf(f, "\n__attribute__((noinline)) void %s_site_%" PRIu32
-				"(struct ic_site_ctx *ctx)\n{\n", a->prefix, k);
+				"(struct ic_site_ctx *ctx)\n{\n", a->sprefix, k);
 			gen_locals(f, a, gen_site_uses(a, k));
 			fputc('\n', f);
 			gen_site(f, a, k);
 			gen_epilogue(f, a);
 		}
 	} else {
-		for (uint32_t k0 = lo; k0 < hi; k0 += a->per_caller) {
-			uint32_t k1 = hi - k0 > a->per_caller ? k0 + a->per_caller : hi;
-			unsigned uses = 0;
+		struct gen_sites_file_arg s = { a, f, lo, hi };
 
-			for (uint32_t k = k0; k < k1; k++) {
-				uses |= gen_site_uses(a, k);
-				gen_clones(f, a, k);
-			}
-			fprintf(f, "\n__attribute__((noinline)) void %s_caller_%" PRIu32
-				"(struct ic_site_ctx *ctx)\n{\n", a->prefix, (*caller)++);
-			gen_locals(f, a, uses);
-			for (uint32_t k = k0; k < k1; k++) {
-				fprintf(f, "\n\t/* site %" PRIu32 " */\n", k);
-				gen_site(f, a, k);
-			}
-			fputc('\n', f);
-			gen_epilogue(f, a);
-		}
+		gen_each_caller(a, gen_caller_in_file, &s);
 	}
 	gen_file_commit(&gf);
 }
@@ -769,30 +874,64 @@ static uint64_t gen_acc_per_pass(const struct gen_args *a)
 	return acc;
 }
 
-static void gen_point_file(const struct gen_args *a)
+/* Functions the pass calls: scatter, the first N site functions; chain,
+ * the series callers it uses whole, then its tail caller if any. */
+static uint32_t gen_pass_count(const struct gen_args *a, const struct gen_used *u)
 {
-	const char *fn = a->id.layout == IC_LAYOUT_SCATTER ? "site" : "caller";
-	uint32_t count = a->id.layout == IC_LAYOUT_SCATTER ? a->id.sites : gen_caller_count(a);
+	if (a->id.layout == IC_LAYOUT_SCATTER)
+		return a->id.sites;
+	return u->callers + (u->tail_k0 < a->id.sites);
+}
+
+/* The name of the pass's function j (before the walk's order). */
+static void gen_pass_fn(FILE *f, const struct gen_args *a, const struct gen_used *u, uint32_t j)
+{
+	if (a->id.layout == IC_LAYOUT_SCATTER)
+		fprintf(f, "%s_site_%" PRIu32, a->sprefix, j);
+	else
+		fprintf(f, "%s_caller_%" PRIu32, j < u->callers ? a->sprefix : a->prefix, j);
+}
+
+/* point.c: the point's pass over the first N sites of its series, in the
+ * point's order, and (chain) its own tail caller of the sites after the
+ * last whole series caller: a copy of those sites' code, in this point's
+ * names, so no series file depends on N. */
+static void gen_point_file(struct gen_args *a)
+{
+	struct gen_used u = gen_used(a);
+	uint32_t count = gen_pass_count(a, &u);
 	uint32_t *walk = gen_walk_order(count, &a->id);
 	struct gen_file gf;
 	FILE *f;
 
 	gen_file_open(&gf, a->dir, "point.c");
 	f = gf.f;
-	gen_banner(f, a);
-	fputs("#include <stddef.h>\n#include \"site.h\"\n", f);
+	gen_banner(f, a, 1);
+	fputs("#include <stddef.h>\n", f);
+	gen_includes(f, a);
 	if (a->body_path)
 		fputs("#include \"body.h\"\n", f);
 	fputc('\n', f);
-	for (uint32_t j = 0; j < count; j++)
-		fprintf(f, "void %s_%s_%" PRIu32 "(struct ic_site_ctx *ctx);\n", a->prefix, fn, j);
+	for (uint32_t j = 0; j < count; j++) {
+		fputs("void ", f);
+		gen_pass_fn(f, a, &u, j);
+		fputs("(struct ic_site_ctx *ctx);\n", f);
+	}
 	fprintf(f, "void %s_pass(struct ic_site_ctx *ctx);\n", a->prefix);
+	if (a->id.layout == IC_LAYOUT_CHAIN && u.tail_k0 < a->id.sites) {
+		a->cur = a->prefix;
+		gen_caller(f, a, u.callers, u.tail_k0, a->id.sites);
+		a->cur = a->sprefix;
+	}
 	if (a->id.layout == IC_LAYOUT_SCATTER) {
 		fprintf(f, "\n/* Walk order (%s). */\n"
 			"static void (*const %s_walk[%" PRIu32 "])(struct ic_site_ctx *) = {\n",
 			ic_order_names[a->id.order], a->prefix, count);
-		for (uint32_t j = 0; j < count; j++)
-			fprintf(f, "\t%s_site_%" PRIu32 ",\n", a->prefix, walk[j]);
+		for (uint32_t j = 0; j < count; j++) {
+			fputc('\t', f);
+			gen_pass_fn(f, a, &u, walk[j]);
+			fputs(",\n", f);
+		}
 		fprintf(f, "};\n\n__attribute__((noinline)) void %s_pass(struct ic_site_ctx *ctx)\n{\n"
 			"\tfor (size_t i = 0; i < sizeof %s_walk / sizeof %s_walk[0]; i++)\n"
 			"\t\t%s_walk[i](ctx);\n}\n", a->prefix, a->prefix, a->prefix, a->prefix);
@@ -800,8 +939,11 @@ static void gen_point_file(const struct gen_args *a)
 		fprintf(f, "\n/* Callers in %s order. */\n"
 			"__attribute__((noinline)) void %s_pass(struct ic_site_ctx *ctx)\n{\n",
 			ic_order_names[a->id.order], a->prefix);
-		for (uint32_t j = 0; j < count; j++)
-			fprintf(f, "\t%s_caller_%" PRIu32 "(ctx);\n", a->prefix, walk[j]);
+		for (uint32_t j = 0; j < count; j++) {
+			fputc('\t', f);
+			gen_pass_fn(f, a, &u, walk[j]);
+			fputs("(ctx);\n", f);
+		}
 		fputs("}\n", f);
 	}
 	fprintf(f, "\nconst struct ic_point %s = {\n"
@@ -821,27 +963,30 @@ static void gen_point_file(const struct gen_args *a)
 
 static void gen_manifest(const struct gen_args *a)
 {
+	struct gen_used u = gen_used(a);
 	struct gen_file gf;
 	FILE *f;
 
 	gen_file_open(&gf, a->dir, "manifest.txt");
 	f = gf.f;
 	fprintf(f, "# gen manifest: one \"key value\" per line\n"
-		"sites %" PRIu32 "\nform %s\nop %s\nlayout %s\norder %s\nseed %" PRIu32 "\n"
-		"per_file %" PRIu32 "\nper_caller %" PRIu32 "\nfiller %" PRIu32 "\n"
+		"sites %" PRIu32 "\nseries_sites %" PRIu32 "\nform %s\nop %s\nlayout %s\norder %s\n"
+		"seed %" PRIu32 "\nper_file %" PRIu32 "\nper_caller %" PRIu32 "\nfiller %" PRIu32 "\n"
 		"filler_adds %" PRIu32 "\n",
-		a->id.sites, ic_form_names[a->id.form], ic_point_op_name(&a->id),
+		a->id.sites, a->series_sites, ic_form_names[a->id.form], ic_point_op_name(&a->id),
 		ic_layout_names[a->id.layout], ic_order_names[a->id.order], a->id.seed,
 		a->per_file, a->per_caller, a->id.filler, a->filler_adds);
 	if (a->body_path)
 		fprintf(f, "body %s\n", a->body_path);
-	fprintf(f, "prefix %s\npoint %s\npass %s_pass\nacc_per_pass 0x%016" PRIx64 "\n",
-		a->prefix, a->prefix, a->prefix, gen_acc_per_pass(a));
-	fprintf(f, "%s %" PRIu32 "\n",
-		a->id.layout == IC_LAYOUT_SCATTER ? "site_functions" : "callers",
-		a->id.layout == IC_LAYOUT_SCATTER ? a->id.sites : gen_caller_count(a));
-	fputs("file point.c\n", f);
-	for (uint32_t i = 0; i < gen_file_count(a); i++)
+	fprintf(f, "prefix %s\nseries_prefix %s\n", a->prefix, a->sprefix);
+	if (a->part != GEN_PART_SITES)
+		fprintf(f, "point %s\npass %s_pass\nacc_per_pass 0x%016" PRIx64 "\n%s %" PRIu32 "\n",
+			a->prefix, a->prefix, gen_acc_per_pass(a),
+			a->id.layout == IC_LAYOUT_SCATTER ? "site_functions" : "callers",
+			gen_pass_count(a, &u));
+	if (a->part != GEN_PART_SITES)
+		fputs("file point.c\n", f);
+	for (uint32_t i = 0; a->part != GEN_PART_POINT && i < gen_file_count(a); i++)
 		fprintf(f, "file sites_%" PRIu32 ".c\n", i);
 	gen_file_commit(&gf);
 }
@@ -849,7 +994,6 @@ static void gen_manifest(const struct gen_args *a)
 int main(int argc, char **argv)
 {
 	struct gen_args a;
-	uint32_t caller = 0;
 
 	if (argc > 0 && argv[0][0]) {
 		const char *slash = strrchr(argv[0], '/');
@@ -859,9 +1003,10 @@ int main(int argc, char **argv)
 	gen_parse_args(argc, argv, &a);
 
 	gen_mkdir_p(a.dir);
-	for (uint32_t i = 0; i < gen_file_count(&a); i++)
-		gen_sites_file(&a, i, &caller);
-	gen_point_file(&a);
+	for (uint32_t i = 0; a.part != GEN_PART_POINT && i < gen_file_count(&a); i++)
+		gen_sites_file(&a, i);
+	if (a.part != GEN_PART_SITES)
+		gen_point_file(&a);
 	gen_manifest(&a);
 	free(a.body_path);
 	return 0;

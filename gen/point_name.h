@@ -110,4 +110,18 @@ static inline int ic_point_prefix(char *buf, size_t len, const struct ic_point_i
 			ic_order_names[p->order], seed, (unsigned)p->sites, filler);
 }
 
+/* ic_sr_<form>_<op>_<layout>[_f<filler>]: the prefix of a series' site
+ * functions. A site's code depends on its index, form, op, layout and
+ * filler, not on N, order or seed, so every point of one series calls the
+ * first N of the same compiled sites (gen --part). */
+static inline int ic_series_prefix(char *buf, size_t len, const struct ic_point_id *p)
+{
+	char filler[16] = "";
+
+	if (p->filler > 0)
+		snprintf(filler, sizeof filler, "_f%u", (unsigned)p->filler);
+	return snprintf(buf, len, "ic_sr_%s_%s_%s%s", ic_form_names[p->form],
+			ic_point_op_name(p), ic_layout_names[p->layout], filler);
+}
+
 #endif /* IC_POINT_NAME_H */

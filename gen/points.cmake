@@ -13,11 +13,17 @@
 #   library of queue/body_extern.c (the extern copy, the set-up, ic_body_desc)
 #   compiled once with the file, comes with <target>.
 #
-# For each point, gen runs at build time into
-# ${CMAKE_CURRENT_BINARY_DIR}/<target>_points/<form>_<op>_<layout>_<order>[_s<seed>]_<sites>[_f<filler>]_k<K>_c<C>/
+# The points are grouped in series (form, op, layout, filler: what a site's
+# code depends on). For each series gen --part sites writes its sites once,
+# at the series' largest N M, into
+# ${CMAKE_CURRENT_BINARY_DIR}/<target>_points/series/<form>_<op>_<layout>[_f<filler>]_<M>_k<K>_c<C>/
+# and for each point gen --part point writes point.c (its pass over the first
+# N sites in the point's order; a chain point's tail caller of the sites past
+# its last whole series caller) into
+# ${CMAKE_CURRENT_BINARY_DIR}/<target>_points/<form>_<op>_<layout>_<order>[_s<seed>]_<sites>[_f<filler>]_m<M>_k<K>_c<C>/
 # (K sites per file, C = IC_PER_CALLER sites per chain caller; again only when
-# the point or gen changes) and an OBJECT library compiles its
-# translation units with IC_CODEGEN_OPTIONS, in parallel under cmake --build -j. Then:
+# the point or gen changes). An OBJECT library per series and per point
+# compiles them with IC_CODEGEN_OPTIONS, in parallel under cmake --build -j. Then:
 #   <target>           STATIC library: every point plus <target>_table.c, which defines
 #                        const struct ic_point *const <target>_points[];  (NULL-terminated,
 #                        in the order given; declare it extern to use it). Link it to get
@@ -25,10 +31,12 @@
 #   <target>_codesize  custom target (part of ALL) writing <target>_codesize.csv with
 #                        codesize over each point's objects.
 # Variables set in the caller's scope: <target>_CODESIZE_CSV (csv path),
-# <target>_CODESIZE_ARGS (codesize's argument file: --point, spec, objects...),
+# <target>_CODESIZE_ARGS (codesize's argument file: --point, spec, the point's
+# object, its series' objects...),
 # <target>_POINT_DIRS (generated directories, in point order). The csv path is
-# also the target property IC_CODESIZE_CSV of <target>. ic_add_layout_variant
-# (below) links the same objects again in a random layout.
+# also the target property IC_CODESIZE_CSV of <target>; IC_POINT_LIBS (the
+# object libraries), IC_POINT_TABLE and IC_CODESIZE_ARGS let bench/ link the
+# same objects again in a random layout (bench/link_variant).
 #
 # The symbol prefix rule is gen/point_name.h's ic_point_prefix(); keep them in step.
 
@@ -213,30 +221,80 @@ function(ic_add_points target)
   set(prefixes "")
   set(decls "")
   set(entries "")
-  set(i 0)
+  set(series "")
+  # First the series: a site's code depends on its index, form, op, layout
+  # and filler, not on N, order or seed, so each series is generated and
+  # compiled once, at its largest N, and every point of it calls the first
+  # N of those sites from a small file of its own (point.c: the pass, a
+  # scatter walk table, a chain point's tail caller of the sites after its
+  # last whole series caller). About half the compiling of a sweep whose N
+  # double.
   foreach(spec IN LISTS A_POINTS)
     ic_point_parse("${spec}" P ${body_parse})
     if(P_PREFIX IN_LIST prefixes)
       message(FATAL_ERROR "ic_add_points(${target}): point '${spec}' given twice")
     endif()
     list(APPEND prefixes "${P_PREFIX}")
+    set(key "${P_FORM}_${P_OP}_${P_LAYOUT}")
+    if(P_FILLER GREATER 0)
+      string(APPEND key "_f${P_FILLER}")
+    endif()
+    if(NOT key IN_LIST series)
+      list(APPEND series "${key}")
+      set(max_${key} 0)
+      set(spec_${key} "${spec}")
+    endif()
+    if(P_SITES GREATER max_${key})
+      set(max_${key} ${P_SITES})
+    endif()
+  endforeach()
+  if(DEFINED A_BODY)
+    set(what ${body_gen})
+  endif()
+  foreach(key IN LISTS series)
+    # Any spec of the series gives its form, op, layout and filler.
+    ic_point_parse("${spec_${key}}" P ${body_parse})
+    set(max ${max_${key}})
     # Every setting gen is given is in the directory name: a changed one
     # generates afresh instead of keeping stale sources.
-    set(dir "${root}/${P_TAG}_k${per_file}_c${IC_PER_CALLER}${body_dir}")
-    math(EXPR nfiles "(${P_SITES} + ${per_file} - 1) / ${per_file} - 1")
-    set(srcs "${dir}/point.c")
+    set(dir "${root}/series/${key}_${max}_k${per_file}_c${IC_PER_CALLER}${body_dir}")
+    math(EXPR nfiles "(${max} + ${per_file} - 1) / ${per_file} - 1")
+    set(srcs "")
     foreach(f RANGE 0 ${nfiles})
       list(APPEND srcs "${dir}/sites_${f}.c")
     endforeach()
-    if(DEFINED A_BODY)
-      set(what ${body_gen})
-    else()
+    if(NOT DEFINED A_BODY)
       set(what --op ${P_OP})
     endif()
     add_custom_command(
       OUTPUT ${srcs} "${dir}/manifest.txt"
-      COMMAND gen --sites ${P_SITES} --form ${P_FORM} ${what} --layout ${P_LAYOUT}
-              --order ${P_ORDER} --seed ${P_SEED} --per-file ${per_file}
+      COMMAND gen --part sites --sites ${max} --form ${P_FORM} ${what} --layout ${P_LAYOUT}
+              --per-file ${per_file} --per-caller ${IC_PER_CALLER} --filler ${P_FILLER} -o "${dir}"
+      DEPENDS gen
+      COMMENT "gen ${P_FORM}/${P_OP}/${P_LAYOUT} sites 0..${max} filler ${P_FILLER} (${target})"
+      VERBATIM)
+    set(lib "${target}_sr_${key}")
+    set(srcs_${key} ${srcs})
+    set(max_${key} ${max})
+    set(lib_${key} ${lib})
+    add_library(${lib} OBJECT ${srcs})
+    list(APPEND libs ${lib})
+  endforeach()
+  foreach(spec IN LISTS A_POINTS)
+    ic_point_parse("${spec}" P ${body_parse})
+    set(key "${P_FORM}_${P_OP}_${P_LAYOUT}")
+    if(P_FILLER GREATER 0)
+      string(APPEND key "_f${P_FILLER}")
+    endif()
+    set(max ${max_${key}})
+    set(dir "${root}/${P_TAG}_m${max}_k${per_file}_c${IC_PER_CALLER}${body_dir}")
+    if(NOT DEFINED A_BODY)
+      set(what --op ${P_OP})
+    endif()
+    add_custom_command(
+      OUTPUT "${dir}/point.c" "${dir}/manifest.txt"
+      COMMAND gen --part point --sites ${P_SITES} --series-sites ${max} --form ${P_FORM} ${what}
+              --layout ${P_LAYOUT} --order ${P_ORDER} --seed ${P_SEED} --per-file ${per_file}
               --per-caller ${IC_PER_CALLER} --filler ${P_FILLER} -o "${dir}"
       DEPENDS gen
       COMMENT "gen ${P_FORM}/${P_OP}/${P_LAYOUT}/${P_ORDER}/${P_SITES} filler ${P_FILLER} (${target})"
@@ -244,11 +302,22 @@ function(ic_add_points target)
     # Named by the point, not its place in the list: a changed point set
     # then rebuilds only the points that are new.
     set(lib "${target}_${P_TAG}")
-    add_library(${lib} OBJECT ${srcs})
+    add_library(${lib} OBJECT "${dir}/point.c")
+    list(APPEND libs ${lib})
+    list(APPEND dirs "${dir}")
+    string(APPEND decls "extern const struct ic_point ${P_PREFIX};\n")
+    string(APPEND entries "\t&${P_PREFIX},\n")
+    # The point's object first, then its series': codesize follows the
+    # point's pass through them.
+    string(APPEND args "--point\n${P_SPEC}\n$<JOIN:$<TARGET_OBJECTS:${lib}>,\n>\n"
+      "$<JOIN:$<TARGET_OBJECTS:${lib_${key}}>,\n>\n")
+  endforeach()
+  foreach(lib IN LISTS libs)
     target_include_directories(${lib} PRIVATE "${gen_dir}")
     target_link_libraries(${lib} PRIVATE ic_queue)
     # Own section per function: every call, even to a local hint copy in the
-    # same file, keeps a relocation that codesize can count. No isolated
+    # same file, keeps a relocation that codesize can count, and codesize
+    # takes a point's code as the sections its pass reaches. No isolated
     # erroneous paths: a dequeue's NULL branch never runs (the caller keeps a
     # node on q), but in inline_nolock, with no lock loop in the way, gcc
     # turned it into a trap in .text.unlikely and copied the next sites'
@@ -260,12 +329,6 @@ function(ic_add_points target)
       $<$<C_COMPILER_ID:GNU>:-fno-isolate-erroneous-paths-dereference>
       ${IC_CODEGEN_OPTIONS} ${IC_CALLER_OPTIONS} ${A_COMPILE_OPTIONS})
     target_compile_definitions(${lib} PRIVATE ${A_DEFINES})
-    list(APPEND libs ${lib})
-    list(APPEND dirs "${dir}")
-    string(APPEND decls "extern const struct ic_point ${P_PREFIX};\n")
-    string(APPEND entries "\t&${P_PREFIX},\n")
-    string(APPEND args "--point\n${P_SPEC}\n$<JOIN:$<TARGET_OBJECTS:${lib}>,\n>\n")
-    math(EXPR i "${i} + 1")
   endforeach()
 
   set(table "${CMAKE_CURRENT_BINARY_DIR}/${target}_table.c")
@@ -323,43 +386,4 @@ ${entries}\tNULL,
   set(${target}_CODESIZE_CSV "${csv}" PARENT_SCOPE)
   set(${target}_CODESIZE_ARGS "${argfile}" PARENT_SCOPE)
   set(${target}_POINT_DIRS "${dirs}" PARENT_SCOPE)
-endfunction()
-
-# ic_add_layout_variant(<exe> <points-target> VARIANT <v> SEED <s>)
-#
-# Links <points-target>'s objects into the executable <exe> (created by the
-# caller with its other sources) in layout variant v >= 1 of seed s: gen/layout
-# writes a linker script that shuffles the points and their translation units
-# and puts seeded gaps before each unit and function. The objects are the same
-# as in the ordinary link (variant 0), so the variants differ only in code
-# placement; a new seed relinks, it compiles nothing.
-function(ic_add_layout_variant exe points)
-  cmake_parse_arguments(PARSE_ARGV 2 A "" "VARIANT;SEED" "")
-  if(NOT A_VARIANT MATCHES "^[1-9][0-9]*$" OR NOT A_SEED MATCHES "^[0-9]+$")
-    message(FATAL_ERROR "ic_add_layout_variant(${exe}): VARIANT >= 1 and SEED >= 0 required")
-  endif()
-  get_target_property(libs ${points} IC_POINT_LIBS)
-  get_target_property(table ${points} IC_POINT_TABLE)
-  get_target_property(argfile ${points} IC_CODESIZE_ARGS)
-  get_target_property(body_lib ${points} IC_BODY_LIB)
-  get_property(gen_dir GLOBAL PROPERTY IC_GEN_SOURCE_DIR)
-  set(script "${CMAKE_CURRENT_BINARY_DIR}/${exe}_layout.ld")
-  set(objs "")
-  foreach(lib IN LISTS libs)
-    list(APPEND objs $<TARGET_OBJECTS:${lib}>)
-  endforeach()
-  add_custom_command(
-    OUTPUT "${script}"
-    COMMAND layout --variant ${A_VARIANT} --seed ${A_SEED} -o "${script}" "@${argfile}"
-    DEPENDS layout "${argfile}" ${libs} ${objs}
-    COMMENT "layout variant ${A_VARIANT} of ${points} (seed ${A_SEED})"
-    VERBATIM)
-  add_custom_target(${exe}_layout DEPENDS "${script}")
-  # The objects themselves, not the archive: ld's script names them by path.
-  target_sources(${exe} PRIVATE "${table}" ${objs})
-  target_include_directories(${exe} PRIVATE "${gen_dir}")
-  target_link_libraries(${exe} PRIVATE ic_queue ${body_lib})
-  target_link_options(${exe} PRIVATE "LINKER:-T,${script}")
-  set_property(TARGET ${exe} APPEND PROPERTY LINK_DEPENDS "${script}")
-  add_dependencies(${exe} ${exe}_layout)
 endfunction()

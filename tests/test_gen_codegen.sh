@@ -14,7 +14,11 @@ fail=0
 bad() { echo "FAIL: $*" >&2; fail=1; }
 
 # spec object, one per line.
-awk '$0 == "--point" { getline spec; next } { print spec, $0 }' "$args" >"$tmp/objs"
+# Points at their series' largest N (the _m<N>_ of the point's directory):
+# there the point's objects hold its sites and no others.
+awk '$0 == "--point" { getline spec; split(spec, f, ":"); first = 1; next }
+	first { first = 0; keep = match($0, /_m[0-9]+_k/) && substr($0, RSTART + 2, RLENGTH - 4) == f[6] }
+	keep { print spec, $0 }' "$args" >"$tmp/objs"
 [ -s "$tmp/objs" ] || { echo "FAIL: no objects in $args" >&2; exit 1; }
 
 while read -r spec obj; do

@@ -3,7 +3,8 @@
 # point's without filler, is the filler asked for within 25%; every filler
 # constant is in the objects (distinct immediates = sites x (1 mark + adds),
 # adds = round(B / 7), at least 1), each a register operand; same arguments
-# still give byte-identical files, and the point and manifest say the filler.
+# still give byte-identical files, and the point and manifest say the filler;
+# in the object code each site's filler precedes its queue operation.
 # usage: test_gen_filler.sh GEN CSV ARGFILE
 gen=$1 csv=$2 args=$3
 command -v objdump >/dev/null || { echo "skip: objdump (binutils) not installed"; exit 77; }
@@ -30,7 +31,11 @@ tail -n +2 "$csv" | awk -F, '
 	}' || fail=1
 
 # Every constant is there, once, and in a register.
-awk '$0 == "--point" { getline spec; next } { print spec, $0 }' "$args" >"$tmp/objs"
+# Points at their series' largest N (the _m<N>_ of the point's directory):
+# there the point's objects hold its sites and no others.
+awk '$0 == "--point" { getline spec; split(spec, f, ":"); first = 1; next }
+	first { first = 0; keep = match($0, /_m[0-9]+_k/) && substr($0, RSTART + 2, RLENGTH - 4) == f[6] }
+	keep { print spec, $0 }' "$args" >"$tmp/objs"
 for spec in $(awk '{ print $1 }' "$tmp/objs" | awk -F: 'NF == 7' | uniq); do
 	sites=$(echo "$spec" | cut -d: -f6) b=$(echo "$spec" | cut -d: -f7)
 	adds=$(((b + 3) / 7)); [ $adds -ge 1 ] || adds=1
@@ -42,6 +47,37 @@ for spec in $(awk '{ print $1 }' "$tmp/objs" | awk -F: 'NF == 7' | uniq); do
 		bad "$spec: $got distinct constants, expected $sites x (1 + $adds)"
 	grep -E '\$0x[4-7][0-9a-f]{7},[^%]' "$tmp/dis" | head -3 | grep . >&2 && bad "$spec: a filler constant goes to memory"
 	echo "$spec: $got distinct constants ($sites sites x (1 mark + $adds filler))"
+done
+
+# Order, read from the object code: each site's whole filler comes before
+# its queue operation (its lock, or its calls), after the previous site's.
+# In each caller, the instructions with a site's or filler's constant (A)
+# and the locked instructions and calls (L): every run of L (one site's
+# operation) follows a run of at least `adds` A (its filler, the previous
+# mark), and there are as many runs of L as sites.
+hex7='[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]'
+for spec in inline:tail_dequeue:chain:seq:0:64:256 extern:tail_dequeue:chain:seq:0:64:256; do
+	adds=37
+	objs=$(awk -v s="$spec" '$1 == s { print $2 }' "$tmp/objs")
+	[ -n "$objs" ] || { bad "$spec is not in the test points"; continue; }
+	# shellcheck disable=SC2086
+	objdump -d --no-show-raw-insn $objs | awk -v h="$hex7" -v adds=$adds -v sites=64 -v s="$spec" '
+		BEGIN { imm = "\\$0x[4-7]" h ",|lea +0x[4-7]" h "\\(" }
+		/^[0-9a-f]+ <.*>:$/ { a = 0; inl = 0; caller = $2 ~ /_caller_[0-9]+>:$/; next }
+		!caller { next }
+		$0 ~ imm { a++; inl = 0; next }
+		/\tlock |\txchg .*\(|\tcall / {
+			if (!inl) {
+				ops++
+				if (a < adds) { print "FAIL: " s ": a queue operation after " a " filler constants, not " adds; bad = 1 }
+			}
+			inl = 1; a = 0
+		}
+		END {
+			if (ops != sites) { print "FAIL: " s ": " ops " queue operations, expected " sites; bad = 1 }
+			if (!bad) print s ": every site'"'"'s filler before its operation (" ops " sites)"
+			exit bad
+		}' >&2 || fail=1
 done
 
 # Determinism, and what the point and manifest say.

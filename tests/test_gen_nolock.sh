@@ -23,7 +23,11 @@ locked() {
 			if (i ~ /^lock([ \t]|$)/ || (i ~ /^xchg/ && i ~ /\(/)) print fn, i }'
 }
 
-awk '$0 == "--point" { getline spec; next } { print spec, $0 }' "$args" >"$tmp/objs"
+# Points at their series' largest N (the _m<N>_ of the point's directory):
+# there the point's objects hold its sites and no others.
+awk '$0 == "--point" { getline spec; split(spec, f, ":"); first = 1; next }
+	first { first = 0; keep = match($0, /_m[0-9]+_k/) && substr($0, RSTART + 2, RLENGTH - 4) == f[6] }
+	keep { print spec, $0 }' "$args" >"$tmp/objs"
 n_nolock=0 n_locked=0
 while read -r spec obj; do
 	case $obj in */point.c.o) continue ;; esac
@@ -59,10 +63,10 @@ done
 # codesize proves it too: locked objects named nolock are refused.
 for pair in inline_nolock:inline extern_nolock:extern; do
 	nl=${pair%%:*} lk=${pair#*:}
-	objs=$(awk -v s="$lk:tail_dequeue:chain:seq:0:37" '$1 == s { print $2 }' "$tmp/objs")
-	[ -n "$objs" ] || { bad "no $lk:tail_dequeue:chain:seq:0:37 in $args"; continue; }
+	objs=$(awk -v s="$lk:tail_dequeue:chain:seq:0:64" '$1 == s { print $2 }' "$tmp/objs")
+	[ -n "$objs" ] || { bad "no $lk:tail_dequeue:chain:seq:0:64 in $args"; continue; }
 	# shellcheck disable=SC2086
-	"$codesize" --point "$nl:tail_dequeue:chain:seq:0:37" $objs >"$tmp/out" 2>"$tmp/err"
+	"$codesize" --point "$nl:tail_dequeue:chain:seq:0:64" $objs >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	[ $rc -eq 3 ] || bad "codesize took $lk objects as $nl: exit $rc"
 	[ "$(wc -l <"$tmp/err")" -eq 1 ] || bad "codesize $lk as $nl: not one line: $(cat "$tmp/err")"

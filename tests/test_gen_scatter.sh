@@ -1,28 +1,42 @@
 #!/bin/sh
-# The linked program keeps every site function of each scatter point, at an
-# address of its own (nothing folded), and every caller of each chain point.
+# The linked program keeps every function a point's pass calls (each scatter
+# site function, each chain caller: its series' whole callers and its own
+# tail) at an address of its own, and no two site functions of any series or
+# point share an address: identical-code folding merged none (each site has
+# constants of its own, and the points of a series call the same sites).
 # usage: test_gen_scatter.sh PROGRAM POINT_DIR...
 prog=$1
 shift
 fail=0
-tmp=$(mktemp) || exit 1
-trap 'rm -f "$tmp"' EXIT
-nm --defined-only "$prog" >"$tmp" || exit 1
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+nm --defined-only "$prog" >"$tmp/nm" || exit 1
 
 for dir in "$@"; do
 	prefix=$(sed -n 's/^prefix //p' "$dir/manifest.txt")
-	sites=$(sed -n 's/^sites //p' "$dir/manifest.txt")
 	if grep -q '^layout scatter$' "$dir/manifest.txt"; then
-		kind=site want=$sites
+		want=$(sed -n 's/^sites //p' "$dir/manifest.txt")
 	else
-		kind=caller want=$(sed -n 's/^callers //p' "$dir/manifest.txt")
+		want=$(sed -n 's/^callers //p' "$dir/manifest.txt")
 	fi
-	names=$(grep -c " [Tt] ${prefix}_${kind}_[0-9]*\$" "$tmp")
-	addrs=$(grep " [Tt] ${prefix}_${kind}_[0-9]*\$" "$tmp" | cut -d' ' -f1 | sort -u | wc -l)
-	if [ "$names" -ne "$want" ] || [ "$addrs" -ne "$want" ]; then
-		echo "FAIL: $prefix: $names ${kind} functions at $addrs addresses, expected $want" >&2
+	# The functions point.c declares, less its pass.
+	sed -n 's/^void \(ic_[a-z0-9_]*\)(struct ic_site_ctx \*ctx);$/\1/p' "$dir/point.c" |
+		grep -v '_pass$' | sort -u >"$tmp/called"
+	awk 'NR == FNR { want[$1] = 1; next } ($2 == "T" || $2 == "t") && ($3 in want) { print $1 }' \
+		"$tmp/called" "$tmp/nm" >"$tmp/addrs"
+	names=$(wc -l <"$tmp/called")
+	found=$(wc -l <"$tmp/addrs")
+	addrs=$(sort -u "$tmp/addrs" | wc -l)
+	if [ "$names" -ne "$want" ] || [ "$found" -ne "$want" ] || [ "$addrs" -ne "$want" ]; then
+		echo "FAIL: $prefix: calls $names functions, $found linked at $addrs addresses, expected $want" >&2
 		fail=1
 	fi
 done
-[ $fail -eq 0 ] && echo "ok: $# points, every site function linked at its own address"
+# Across the program: every site function and caller at its own address.
+grep -E ' [Tt] ic_(sr|pt)_[a-z0-9_]*_(site|caller)_[0-9]+$' "$tmp/nm" | cut -d' ' -f1 >"$tmp/all"
+total=$(wc -l <"$tmp/all")
+distinct=$(sort -u "$tmp/all" | wc -l)
+[ "$total" -gt 0 ] || { echo "FAIL: no site functions in $prog" >&2; fail=1; }
+[ "$total" -eq "$distinct" ] || { echo "FAIL: $total site functions at $distinct addresses (folded)" >&2; fail=1; }
+[ $fail -eq 0 ] && echo "ok: $# points, every site function linked at its own address ($total in all)"
 exit $fail

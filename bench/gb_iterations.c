@@ -1,0 +1,130 @@
+#include "gb_iterations.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct ic_gb_iters {
+	json_t *names;   /* object: run_name -> iterations */
+};
+
+struct ic_gb_iters *ic_gb_iters_load(const char *path, char *why, size_t why_len)
+{
+	json_error_t err;
+	json_t *root = json_load_file(path, 0, &err), *list, *run;
+	struct ic_gb_iters *it;
+	size_t i;
+
+	if (!root) {
+		snprintf(why, why_len, "%s: %s (line %d)", path, err.text, err.line);
+		return NULL;
+	}
+	list = json_object_get(root, "benchmarks");
+	if (!json_is_array(list)) {
+		snprintf(why, why_len, "%s: no \"benchmarks\" list: not Google Benchmark's JSON", path);
+		json_decref(root);
+		return NULL;
+	}
+	it = calloc(1, sizeof(*it));
+	if (!it || !(it->names = json_object())) {
+		snprintf(why, why_len, "out of memory");
+		free(it);
+		json_decref(root);
+		return NULL;
+	}
+	json_array_foreach(list, i, run) {
+		const char *type = json_string_value(json_object_get(run, "run_type"));
+		const char *name = json_string_value(json_object_get(run, "run_name"));
+		json_t *n = json_object_get(run, "iterations");
+		json_t *threads = json_object_get(run, "threads");
+		json_int_t per;
+
+		if (!name)
+			name = json_string_value(json_object_get(run, "name"));
+		/* Aggregates' "iterations" count repetitions, not loop turns. */
+		if (!name || (type && strcmp(type, "iteration") != 0) || !json_is_integer(n) ||
+		    json_integer_value(n) < 1 || json_object_get(it->names, name))
+			continue;
+		/* The JSON's count is all threads'; Iterations(n) is each thread's. */
+		per = json_integer_value(n);
+		if (json_is_integer(threads) && json_integer_value(threads) > 1)
+			per /= json_integer_value(threads);
+		json_object_set_new(it->names, name, json_integer(per > 0 ? per : 1));
+	}
+	json_decref(root);
+	return it;
+}
+
+int64_t ic_gb_iters_find(const struct ic_gb_iters *it, const char *name)
+{
+	json_t *n = it ? json_object_get(it->names, name) : NULL;
+
+	return n ? (int64_t)json_integer_value(n) : 0;
+}
+
+size_t ic_gb_iters_count(const struct ic_gb_iters *it)
+{
+	return it ? json_object_size(it->names) : 0;
+}
+
+void ic_gb_iters_free(struct ic_gb_iters *it)
+{
+	if (!it)
+		return;
+	json_decref(it->names);
+	free(it);
+}
+
+/* "/iterations:<n>" out of s, in place. */
+static int strip_iterations(char *s)
+{
+	char *p = strstr(s, "/iterations:");
+	size_t digits;
+
+	if (!p)
+		return 0;
+	digits = strspn(p + 12, "0123456789");
+	if (digits == 0)
+		return 0;
+	memmove(p, p + 12 + digits, strlen(p + 12 + digits) + 1);
+	return 1;
+}
+
+int ic_gb_iters_strip_names(const char *path, char *why, size_t why_len)
+{
+	json_error_t err;
+	json_t *root = json_load_file(path, 0, &err), *list, *run;
+	char tmp[4096];
+	size_t i;
+	int changed = 0;
+
+	if (!root) {
+		snprintf(why, why_len, "%s: %s", path, err.text);
+		return -1;
+	}
+	list = json_object_get(root, "benchmarks");
+	json_array_foreach(list, i, run) {
+		const char *keys[] = { "name", "run_name" };
+		for (size_t k = 0; k < 2; k++) {
+			const char *v = json_string_value(json_object_get(run, keys[k]));
+			char *copy = v ? strdup(v) : NULL;
+			if (copy && strip_iterations(copy)) {
+				json_object_set_new(run, keys[k], json_string(copy));
+				changed = 1;
+			}
+			free(copy);
+		}
+	}
+	if (changed) {
+		snprintf(tmp, sizeof(tmp), "%s.names.tmp", path);
+		if (json_dump_file(root, tmp, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0 || rename(tmp, path) != 0) {
+			snprintf(why, why_len, "cannot rewrite %s", path);
+			remove(tmp);
+			json_decref(root);
+			return -1;
+		}
+	}
+	json_decref(root);
+	return 0;
+}

@@ -1,0 +1,29 @@
+/* Iteration counts from an earlier process's Google Benchmark JSON, so a
+ * later process of the same binary registers each benchmark with them and
+ * skips the library's estimation (sites_bench --iterations-from). */
+#ifndef IC_GB_ITERATIONS_H
+#define IC_GB_ITERATIONS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct ic_gb_iters;
+
+/* Read FILE's "benchmarks": each run of run_type "iteration", by its
+ * run_name, with its iterations (repetitions of one benchmark share the
+ * count: the library keeps the first repetition's). NULL with a one-line
+ * reason in why when the file cannot be read or is not such a JSON. */
+struct ic_gb_iters *ic_gb_iters_load(const char *path, char *why, size_t why_len);
+/* The iterations of the benchmark named name (GB's full run name, e.g.
+ * sites/.../real_time/threads:1), or 0 when the file has none. */
+int64_t ic_gb_iters_find(const struct ic_gb_iters *it, const char *name);
+size_t ic_gb_iters_count(const struct ic_gb_iters *it);
+void ic_gb_iters_free(struct ic_gb_iters *it);
+
+/* Google Benchmark 1.7.1 names a benchmark registered with Iterations(n)
+ * <name>/iterations:<n>/...: take that part out of every name and run_name
+ * in the JSON file at path, so the names are those of an estimating
+ * process. 0, or -1 with a reason. */
+int ic_gb_iters_strip_names(const char *path, char *why, size_t why_len);
+
+#endif

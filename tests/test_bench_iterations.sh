@@ -1,0 +1,57 @@
+#!/bin/sh
+# sites_bench --iterations-from: a second process registers every benchmark
+# with the iterations the first ran (per thread; the JSON counts all
+# threads'), so it runs the same counts without estimating; its names are
+# the first's (the library's /iterations:N taken out) and the filter selects
+# by them; a benchmark not in the file (mark: one thread only) estimates as
+# usual; a file that is not such a JSON is refused.
+# usage: test_bench_iterations.sh SITES_BENCH
+bench=$1
+command -v python3 >/dev/null || { echo "skip: python3 not installed"; exit 77; }
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() { echo "FAIL: $*" >&2; fail=1; }
+common="--counters=none --threads=1,2 --modes=private --benchmark_repetitions=2
+	--benchmark_enable_random_interleaving=true --benchmark_min_time=0.002 --benchmark_out_format=json
+	--benchmark_format=console"
+f1='^sites/(inline|extern)/tail_dequeue/chain/seq/16/private/real_time/threads:[12]$'
+f2='^sites/(inline|extern|mark)/tail_dequeue/chain/seq/16/private/real_time/threads:[12]$'
+# shellcheck disable=SC2086
+"$bench" $common --benchmark_filter="$f1" --benchmark_out="$tmp/a.json" >/dev/null 2>"$tmp/err" ||
+	{ bad "first process: $(tail -2 "$tmp/err")"; exit 1; }
+# shellcheck disable=SC2086
+"$bench" $common --benchmark_filter="$f2" --iterations-from="$tmp/a.json" --benchmark_out="$tmp/b.json" \
+	>/dev/null 2>"$tmp/err" || { bad "second process: $(tail -2 "$tmp/err")"; exit 1; }
+python3 - "$tmp/a.json" "$tmp/b.json" <<'PY' || fail=1
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+def runs(j):
+    d = {}
+    for r in j["benchmarks"]:
+        if r.get("run_type") == "iteration":
+            d.setdefault(r["run_name"], []).append(r["iterations"])
+    return d
+ra, rb = runs(a), runs(b)
+bad = 0
+if b["context"].get("iterations") != "reused" or a["context"].get("iterations") != "estimated":
+    print("FAIL: context iterations: %s, %s" % (a["context"].get("iterations"), b["context"].get("iterations"))); bad = 1
+if any("iterations:" in n for n in rb):
+    print("FAIL: names keep /iterations:N"); bad = 1
+for n, its in ra.items():
+    if rb.get(n) != [its[0]] * len(rb.get(n, [1])) or n not in rb:
+        print("FAIL: %s: %s, first process %s" % (n, rb.get(n), its)); bad = 1
+extra = [n for n in rb if n not in ra]
+if len(extra) != 1 or not all("/mark/" in n for n in extra):
+    print("FAIL: the benchmarks not in the file: %s" % extra); bad = 1
+print("iterations reused for %d benchmarks, estimated for %d" % (len(ra), len(extra)))
+sys.exit(bad)
+PY
+echo '{"nothing": 1}' >"$tmp/bad.json"
+for f in "$tmp/bad.json" "$tmp/missing.json"; do
+	"$bench" --iterations-from="$f" --benchmark_filter=none >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ $rc -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] || bad "--iterations-from=$f: exit $rc, $(cat "$tmp/err")"
+done
+[ $fail -eq 0 ] && echo "ok: a later process runs the first's iterations under the first's names"
+exit $fail

@@ -1,0 +1,50 @@
+#!/bin/sh
+# The L1i simulation: a few passes after the warm ones count what many do,
+# per site (under LRU every pass after the warm ones starts from the same
+# cache): the same instructions, and the same misses but for at most one; the cache directory keeps a binary's counts, keyed by the binary's
+# content: the same binary finds them without valgrind, a changed one does
+# not.
+# usage: test_bench_sim.sh SITES_BENCH
+bench=$1
+command -v valgrind >/dev/null || { echo "skip: valgrind not installed"; exit 77; }
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() { echo "FAIL: $*" >&2; fail=1; }
+# In the L1i, and well past it (about 190 B a site inlined).
+filter='^sites/inline/tail_dequeue/chain/seq/(16|1024)/private/real_time/threads:1$'
+
+sim() {   # sim PASSES DIR [BENCH]: the counter source; the cache in DIR
+	"${3:-$bench}" --counters=sim --sim-only --sim-passes="$1" --sim-cache-dir="$2" \
+		--threads=1 --modes=private --benchmark_filter="$filter" 2>"$tmp/err"
+}
+rows() { cat "$1"/*.csv | awk -F, 'NR > 1 { print $2, $6, $7 }' | sort; }
+
+[ "$(sim 3 "$tmp/few")" = sim ] || bad "3 passes: no simulation: $(cat "$tmp/err")"
+[ "$(sim 30 "$tmp/many")" = sim ] || bad "30 passes: no simulation: $(cat "$tmp/err")"
+rows "$tmp/few" >"$tmp/few.txt"
+rows "$tmp/many" >"$tmp/many.txt"
+[ "$(wc -l <"$tmp/few.txt")" -eq 2 ] || bad "expected 2 simulated points, got: $(cat "$tmp/few.txt")"
+awk '$3 > 0.5 { n++ } END { exit !n }' "$tmp/few.txt" || bad "N = 1024 misses nothing in the L1i: $(cat "$tmp/few.txt")"
+# Instructions per site the same to the last digit; L1i misses per site the
+# same but for at most one miss in the whole measurement (3 passes of N
+# sites): callgrind counts one at a stretch's boundary now and then.
+paste -d' ' "$tmp/few.txt" "$tmp/many.txt" | awk '{
+	split($1, f, "/"); n = f[5] * 3
+	if ($1 != $4 || $2 != $5) { print "FAIL: " $1 ": " $2 " instructions per site in 3 passes, " $5 " in 30"; bad = 1 }
+	d = ($3 - $6) * n; if (d < 0) d = -d
+	if (d > 1.01) { print "FAIL: " $1 ": " $3 " L1i misses per site in 3 passes, " $6 " in 30"; bad = 1 }
+} END { exit bad }' >&2 || fail=1
+echo "per site (point, instructions, L1i misses), 3 and 30 passes:"; cat "$tmp/few.txt"
+
+# A cache hit needs no valgrind: one that always fails comes first in PATH.
+mkdir "$tmp/bin"
+printf '#!/bin/sh\nexit 1\n' >"$tmp/bin/valgrind"
+chmod +x "$tmp/bin/valgrind"
+[ "$(PATH="$tmp/bin:$PATH" sim 3 "$tmp/few")" = sim ] || bad "second call: the cache missed: $(cat "$tmp/err")"
+# Another binary (one byte more) misses.
+cp "$bench" "$tmp/other" && printf '\0' >>"$tmp/other"
+[ "$(PATH="$tmp/bin:$PATH" sim 3 "$tmp/few" "$tmp/other")" = none ] || bad "a changed binary found the old counts"
+[ "$(ls "$tmp/few" | wc -l)" -eq 1 ] || bad "the cache directory holds $(ls "$tmp/few" | wc -l) files, expected 1"
+[ $fail -eq 0 ] && echo "ok: a few passes count what many do; the cache hits for the same binary only"
+exit $fail
