@@ -235,7 +235,8 @@ int ic_sim_run(const struct ic_point *const *points, size_t n, const int *want,
 	int rc = -1;
 
 	/* The cache holds counts of this very binary: another build or layout
-	 * has other addresses, so other counts. */
+	 * has other addresses, so other counts. A row whose binary is "*" is the
+	 * ordinary link's, handed to a layout variant on purpose (run.sh). */
 	if (ic_sim_binary_id(binary, sizeof(binary)) != 0 || !keys) {
 		snprintf(why, why_len, "cannot read this program (/proc/self/exe): %s", strerror(errno));
 		free(keys);
@@ -249,7 +250,8 @@ int ic_sim_run(const struct ic_point *const *points, size_t n, const int *want,
 		if (!want[i])
 			continue;
 		for (size_t r = 0; r < n_rows; r++)
-			if (!strcmp(rows[r].binary, binary) && !strcmp(rows[r].name, keys[i]) && rows[r].size == geo->size &&
+			if ((!strcmp(rows[r].binary, binary) || !strcmp(rows[r].binary, "*")) &&
+			    !strcmp(rows[r].name, keys[i]) && rows[r].size == geo->size &&
 			    rows[r].assoc == geo->assoc && rows[r].line == geo->line) {
 				res[i] = (struct ic_sim_result){ 1, rows[r].instr_per_op, rows[r].l1i_miss_per_op };
 				break;

@@ -43,9 +43,17 @@ decide_counters() {
 		log=$dir/log/counters.txt
 		[ "$b" -eq 0 ] || log=$dir/log/counters-b$b.txt
 		src=$("${B_dir[$b]}/bench/sites_bench" --counters="$counters" --threads="$threads" --modes="$modes" \
-			--sim-cache-dir="${B_dir[$b]}/sim" --sim-cache="$(sim_file "$b")" \
+			--sim-cache-dir="${B_dir[$b]}/sim" \
 			--benchmark_filter="$(sweep_filter)" --sim-only 2>"$log") ||
 			{ tail -n 5 "$log" >&2; fail "deciding the counter source failed; log: $log"; }
+		# The ordinary link's counts (its cache file is the newest), marked
+		# "*" so variant 0 reports them although its own binary differs.
+		if [ "$src" = sim ]; then
+			local cache
+			cache=$(ls -t "${B_dir[$b]}"/sim/*.csv 2>/dev/null | head -n 1)
+			[ -n "$cache" ] || fail "the simulation wrote no cache in ${B_dir[$b]}/sim; log: $log"
+			awk -F, -v OFS=, 'NR > 1 { $1 = "*" } 1' "$cache" >"$(sim_file "$b").tmp" && mv "$(sim_file "$b").tmp" "$(sim_file "$b")"
+		fi
 		[ "$b" -gt 0 ] || { counter_source=$src; grep '^inlinecost:' "$log" >&2 || true; }
 	done
 	say "counters: $counter_source"
@@ -71,7 +79,7 @@ run_process() {
 	# The simulated counts travel with variant 0's processes (decide_counters).
 	[ "$v" -gt 0 ] && [ "$counter_source" = sim ] && ctr=none
 	local args=(--counters="$ctr" --threads="$threads" --modes="$modes" --sim-cache="$(sim_file "$b")"
-		--process="$p" --benchmark_filter="$(sweep_filter "$nlist")" --benchmark_repetitions="$reps"
+		--process="$p" --layout-variant="$v" --benchmark_filter="$(sweep_filter "$nlist")" --benchmark_repetitions="$reps"
 		--benchmark_enable_random_interleaving=true --benchmark_min_time="$min_time"
 		--benchmark_out="$file.tmp" --benchmark_out_format=json --benchmark_format=console)
 	[ -n "$plant" ] && args+=(--plant="$plant")
