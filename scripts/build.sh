@@ -70,7 +70,7 @@ build_points() {
 		phase "build $((b + 1))/$nb: ${B_dir[$b]} (${B_cc[$b]:-cc}, ${B_cflags[$b]:--O2}, ${B_codegen[$b]} codegen; log ${B_dir[$b]}/build.log)${after:+; then about $(fmt_s "$after")}"
 		mapfile -t extra < <(release_args "$specs"; printf '%s' "${B_args[$b]}")
 		configure "${B_dir[$b]}" "${extra[@]}"
-		targets=(sites_bench summarize)
+		targets=(sites_bench summarize machine_state)
 		# link_variant is a target where the build makes it one.
 		if cmake --build "${B_dir[$b]}" --target help 2>/dev/null | grep -q '^\.\.\. link_variant$'; then
 			targets+=(link_variant)

@@ -229,6 +229,9 @@ sweep_main() {
 	say "design: $layouts_random layout variant(s) (seed $layout_seed) x $processes process(es) x $reps reps of $min_time s$([ "$repeat" -gt 1 ] && echo ", $repeat repeats")"
 	build_points
 	[ -n "$resume" ] || { build_identity; save_conf "$dir/run.conf"; }
+	# The machine's state as the measurement starts (read only; nothing is changed).
+	"${B_dir[0]}/common/machine_state" >"$dir/machine_state$([ -z "$resume" ] || echo -resumed).txt" ||
+		say "the machine state could not be read; the JSON context still has it"
 	decide_counters
 	local stopped="stopped; finished processes are in $dir; continue with $prog --resume $dir"
 	if [ "$calibrate" = 1 ]; then
