@@ -37,7 +37,7 @@
  *   --list             print the benchmark names and exit
  * The JSON context records the layout variant this binary was linked in
  * (layout_id.h), the process index and the length of the environment pad
- * IC_ENV_PAD that run.sh sets to move the stack (issue 8), how the sites were
+ * IC_ENV_PAD that run.sh sets to move the stack, how the sites were
  * compiled (codegen, per_caller, compiler, cflags, lto), what they call
  * (body: the body's name, or queue) and where the threads go (placement).
  *
@@ -843,11 +843,11 @@ int main(int argc, char **argv)
 		icb_add_context(sizes[i].key, sizes[i].v > 0 ? buf : "");
 	}
 	icb_add_context("lock", IC_LOCK_NAME);
-	/* How the sites were built (issue 11): registers, sites per caller. */
+	/* How the sites were built: registers, sites per caller. */
 	icb_add_context("codegen", IC_CODEGEN_NAME);
 	snprintf(buf, sizeof(buf), "%u", n_points ? (unsigned)points[0]->per_caller : 0u);
 	icb_add_context("per_caller", n_points ? buf : "");
-	/* What the sites call: one body per build, or the queue (issue 10). */
+	/* What the sites call: one body per build, or the queue . */
 	icb_add_context("body", n_points && points[0]->body ? points[0]->body->name : "queue");
 	icb_add_context("compiler", IC_COMPILER_NAME);
 	icb_add_context("cflags", IC_CFLAGS_NAME);
@@ -856,7 +856,7 @@ int main(int argc, char **argv)
 	for (int i = 0; i < n_plant; i++)
 		snprintf(planted + strlen(planted), sizeof(planted) - strlen(planted), "%s%g", i ? "," : "", plant[i]);
 	icb_add_context("planted", planted);
-	/* What moved this process's code and stack (issue 8). */
+	/* What moved this process's code and stack. */
 	icb_add_context("layout_variant", layout_variant);
 	icb_add_context("layout_seed", ic_layout_seed);
 	icb_add_context("iterations", iters ? "reused" : "estimated");

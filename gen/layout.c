@@ -1,6 +1,6 @@
 /* layout: a GNU ld script that places already compiled call-site objects in a
  * seeded random layout, so one build yields several layout variants that
- * differ only in code placement (issue 8).
+ * differ only in code placement.
  *
  *   layout --seed S [-o OUT.ld] @ARGS
  *

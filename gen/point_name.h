@@ -28,7 +28,7 @@ static const char *const ic_op_names[IC_OP_COUNT] = { IC_OPS(IC_NAME_STRING) };
 static const char *const ic_layout_names[IC_LAYOUT_COUNT] = { IC_LAYOUTS(IC_NAME_STRING) };
 static const char *const ic_order_names[IC_ORDER_COUNT] = { IC_ORDERS(IC_NAME_STRING) };
 
-/* Most sites a point may have (issue 3). */
+/* Most sites a point may have. */
 #define IC_POINT_SITES_MAX 1000000u
 
 /* Every op, mixed included, makes two queue calls per site. */

@@ -1,5 +1,5 @@
 /* What the difference between inline and extern is made of, per series
- * (issue 9): control forms measured beside them, each compared as a ratio
+ *: control forms measured beside them, each compared as a ratio
  * with the machinery of results.h (per-process ratios, nested t interval,
  * Holm band over the line's N):
  *

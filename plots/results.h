@@ -4,7 +4,7 @@
  * compare/baseline ratios per N and a crossover per series.
  *
  * A build is what one process's context says it ran: compiler, cflags,
- * lto, body and lock (issue 10; "" when absent, as in older runs). Files
+ * lto, body and lock ("" when absent, as in older runs). Files
  * of different builds hold the same benchmark names, so the build is part
  * of every point and series: they are never pooled, and a ratio, being
  * formed within a process, is always within one build.
@@ -14,7 +14,7 @@
  * contributes the median of its repetitions; every interval is the nested t
  * interval of stats.h over layout variants (over processes when only one
  * variant was run), so it holds the spread between layouts and processes,
- * not only between repetitions (issue 8).
+ * not only between repetitions.
  *
  * A series with filler F > 0 (every site also runs F bytes of other code)
  * is a whole program: every estimate, ratio and verdict is of the gross

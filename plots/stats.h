@@ -1,7 +1,7 @@
 /* Statistics for repeated benchmark runs: medians, quantiles and Student's
  * t distribution (GSL), and the
  * nested (layout variant > process) estimate that every interval of the
- * summary comes from (issue 8). Within a process no distribution is assumed:
+ * summary comes from. Within a process no distribution is assumed:
  * run times are skewed (interrupts and migrations only ever add time), so a
  * process contributes its median; across processes and layouts the log of
  * those medians is close to normal, and the t interval over layout variants

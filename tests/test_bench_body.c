@@ -1,4 +1,4 @@
-/* sites_bench on your own body (issue 10), examples/kref.c: every form runs
+/* sites_bench on your own body, examples/kref.c: every form runs
  * at 1 thread, private, N = 16, under the body's name, with its code size;
  * the context names the body and the build; kref (shared OK) offers shared
  * mode, ring (not safe to share) does not.

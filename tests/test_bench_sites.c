@@ -167,7 +167,7 @@ int main(int argc, char **argv)
 			       "pinned", "cores_used", "placement", "oversubscribed", "codegen", "per_caller" };
 	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
 		ctx(j, keys[k]);
-	/* How the sites were built, as the build says (issue 11). */
+	/* How the sites were built, as the build says. */
 	CHECK(!strcmp(ctx(j, "per_caller"), "16"), "per_caller %s, the build's is 16", ctx(j, "per_caller"));
 	CHECK(!strcmp(ctx(j, "codegen"), "user") || !strcmp(ctx(j, "codegen"), "vectorised") ||
 	      !strncmp(ctx(j, "codegen"), "kernel-", 7),

@@ -1,5 +1,5 @@
 #!/bin/sh
-# gen/body_check.sh (issue 10): every example compiles in every form (exit 0,
+# gen/body_check.sh: every example compiles in every form (exit 0,
 # nothing printed); a body that does not compile (tests/data/body/broken.c),
 # one that cannot link (a global in every site file) and a missing file each
 # print exactly one line containing "error" and exit 1; bad usage exits 2.

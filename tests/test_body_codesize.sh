@@ -1,5 +1,5 @@
 #!/bin/sh
-# codesize on the example bodies' points (issue 10): inline sites call no
+# codesize on the example bodies' points: inline sites call no
 # ic_body_*, extern sites call ic_body_extern once each, clone sites call N
 # distinct copies (codesize proved it at build time), mark calls nothing,
 # hint is reported; every form has its bytes per site. Then codesize's

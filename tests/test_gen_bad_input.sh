@@ -50,7 +50,7 @@ for dir in "$tmp/empty" "$tmp/new"; do
 	expect_bad --bogus "$dir" --sites 8 --form inline --bogus
 done
 
-# --body FILE (issue 10): a file that is not one, a name that is not a
+# --body FILE: a file that is not one, a name that is not a
 # body's, a form a body has not, and --op beside it.
 mkdir "$tmp/bodies"
 for f in kref.c tail_dequeue.c queue.c my-body.c x.h; do

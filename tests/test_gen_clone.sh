@@ -1,5 +1,5 @@
 #!/bin/sh
-# Form clone (issue 9): every site calls copies of its own. In each clone
+# Form clone: every site calls copies of its own. In each clone
 # point's objects the sites call N x 2 distinct functions <prefix>_k<k>_<op>
 # and no ic_<op>_<form>; in the linked program the copies sit at N x 2
 # distinct addresses (nothing folded at link time either). Then codesize's

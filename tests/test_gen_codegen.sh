@@ -1,8 +1,8 @@
 #!/bin/sh
-# The generated object code (issue 11): every site's mark is one add of a
+# The generated object code: every site's mark is one add of a
 # 32-bit immediate to a register (no 64-bit movabs, no add to memory), in
 # every form, `mark` (the marks alone) included, and so is each of its filler
-# constants (issue 9: a move or an add, to a register); with general registers
+# constants (a move or an add, to a register); with general registers
 # only, no site and no queue body touches a vector register; --per-caller C
 # puts C sites in each chain caller.
 # usage: test_gen_codegen.sh GEN ARGFILE general|any QUEUE_LIB

@@ -1,5 +1,5 @@
 #!/bin/sh
-# gen --filler (issue 9): a filler point's bytes per site, less the same
+# gen --filler: a filler point's bytes per site, less the same
 # point's without filler, is the filler asked for within 25%; every filler
 # constant is in the objects (distinct immediates = sites x (1 mark + adds),
 # adds = round(B / 7), at least 1), each a register operand; same arguments

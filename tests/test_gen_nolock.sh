@@ -1,5 +1,5 @@
 #!/bin/sh
-# The nolock forms (issue 9) have no locked instruction: no lock prefix and
+# The nolock forms have no locked instruction: no lock prefix and
 # no xchg with memory (locked without a prefix) in the objects of the
 # inline_nolock and extern_nolock points, nor in ic_<op>_extern_nolock in
 # either lock's queue library; the locked forms do have them (inline and

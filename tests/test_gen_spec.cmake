@@ -1,6 +1,6 @@
 # ic_add_points' spec parser (gen/points.cmake): the optional 7th field,
 # filler, is validated at configure time; the tag, prefix and normalised spec
-# carry it only when it is > 0. With a body (issue 10), the op is the body's
+# carry it only when it is > 0. With a body, the op is the body's
 # name and the nolock forms are refused; ic_body_name refuses a file whose
 # name is not a body's, each in one line.
 # usage: cmake -DPOINTS_CMAKE=gen/points.cmake -P test_gen_spec.cmake

@@ -1,5 +1,5 @@
 #!/bin/sh
-# summarize on one run over several builds (issue 10): files of two builds
+# summarize on one run over several builds: files of two builds
 # hold the same benchmark names with different numbers; they must stay two
 # points each (never pooled), every table ends with the build's columns,
 # titles, recommendations and charts say which build, the machine section

@@ -1,5 +1,5 @@
 /* Coverage of the summary's intervals, by simulation from known
- * distributions shaped like this suite's data (issue 8): a true log ratio
+ * distributions shaped like this suite's data: a true log ratio
  * mu; per layout variant an effect on it (normal, or a skewed two-point mix:
  * most layouts neutral, some penalised); per process a smaller effect; per
  * repetition skewed noise (exponential: interrupts only ever add time) on

@@ -8,7 +8,7 @@
  * and a form extern_plant (with --planted F) takes BASE_NS * (1 + F).
  * --shape attrib instead gives every form its own time (--t-FORM, ns at
  * N = 1; defaults below), clone * (1 + --copies-step) and inline *
- * (1 + --cap-step) from N = --cap-n on, with the forms of issue 9: inline,
+ * (1 + --cap-step) from N = --cap-n on, with the control forms: inline,
  * extern, clone everywhere, inline_nolock, extern_nolock and mark at 1
  * thread, private only (--forms overrides the list). --filler F adds a
  * series at 1 thread, private, named .../filler:F/real_time/threads:1, in
@@ -17,7 +17,7 @@
  * --counters papi counts cycles, instructions, L1i, branch and iTLB misses;
  * --papi-absent LIST leaves those named out (null), --counter-note the why.
  * Each repetition is multiplied by 1 + noise * u, u uniform in [-1, 1).
- * A build (issue 10): --compiler, --cflags, --lto, --body put those keys
+ * A build: --compiler, --cflags, --lto, --body put those keys
  * into the context (absent unless given, as in older runs); --lock sets
  * the lock ("tas"; "" leaves it out); --scale X multiplies every time, so
  * that two builds of the same names have different numbers; --state X
