@@ -66,8 +66,8 @@ Sweep options (defaults in brackets):
   --filler LIST       bytes of other straight-line code run before every
                       site (0 = none), or auto: this machine's L1i / 128,
                       so that the filler alone fills the L1i at N = 128.
-                      Filler series run at 1 thread, private, and their
-                      times are net of the mark-and-filler baseline    [0]
+                      Filler series run at 1 thread, private, and are
+                      judged as whole programs (gross times)       [0]
                       Default, when none of --layouts, --orders and
                       --filler is given: two series, chain/seq/0 and the
                       realistic scatter/random/auto (its N up to where the

@@ -1,4 +1,5 @@
 #include "gb_iterations.h"
+#include "gb_json.h"
 
 #include <jansson.h>
 #include <stdio.h>
@@ -11,15 +12,12 @@ struct ic_gb_iters {
 
 struct ic_gb_iters *ic_gb_iters_load(const char *path, char *why, size_t why_len)
 {
-	json_error_t err;
-	json_t *root = json_load_file(path, 0, &err), *list, *run;
+	json_t *root = ic_gb_json_load(path, why, why_len), *list, *run;
 	struct ic_gb_iters *it;
 	size_t i;
 
-	if (!root) {
-		snprintf(why, why_len, "%s: %s (line %d)", path, err.text, err.line);
+	if (!root)
 		return NULL;
-	}
 	list = json_object_get(root, "benchmarks");
 	if (!json_is_array(list)) {
 		snprintf(why, why_len, "%s: no \"benchmarks\" list: not Google Benchmark's JSON", path);
@@ -93,16 +91,14 @@ static int strip_iterations(char *s)
 
 int ic_gb_iters_strip_names(const char *path, char *why, size_t why_len)
 {
-	json_error_t err;
-	json_t *root = json_load_file(path, 0, &err), *list, *run;
+	/* NaN and Infinity are written back as null, as every reader takes them. */
+	json_t *root = ic_gb_json_load(path, why, why_len), *list, *run;
 	char tmp[4096];
 	size_t i;
 	int changed = 0;
 
-	if (!root) {
-		snprintf(why, why_len, "%s: %s", path, err.text);
+	if (!root)
 		return -1;
-	}
 	list = json_object_get(root, "benchmarks");
 	json_array_foreach(list, i, run) {
 		const char *keys[] = { "name", "run_name" };

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # How far runs of the same sweep agree (run.sh --repeat, ./run.sh agree):
-#   compare/agree.sh [--out OUT] DIR DIR...
+# Usage: compare/agree.sh [--out OUT] DIR DIR...
 # DIR holds summarize's tables (report/{ratios,crossover,points}.csv, or
 # those files beside it). Per series (of one build) and N: each run's ratio
 # with its interval, z of every pair of runs against its t limit, how often

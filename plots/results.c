@@ -3,6 +3,7 @@
  */
 #define _GNU_SOURCE   /* qsort_r */
 #include "results.h"
+#include "gb_json.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -93,85 +94,6 @@ void ic_results_free(struct ic_results *res)
 	free(res->points);
 	free(res->groups);
 	memset(res, 0, sizeof(*res));
-}
-
-/* The whole file, NUL-terminated. Copied through a memory stream rather
- * than sized with fstat, so that a pipe (/dev/stdin) reads too. */
-static char *results_read_file(const char *path, size_t *len, char *err, size_t errlen)
-{
-	char chunk[65536], *text = NULL;
-	FILE *f = fopen(path, "rb"), *mem;
-	size_t got;
-	int oom = 0, bad;
-
-	if (!f) {
-		results_fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-		return NULL;
-	}
-	mem = open_memstream(&text, len);
-	if (!mem) {
-		fclose(f);
-		results_fail(err, errlen, "%s: out of memory", path);
-		return NULL;
-	}
-	while (!oom && (got = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		oom = fwrite(chunk, 1, got, mem) != got;
-	bad = ferror(f);
-	fclose(f);
-	oom |= fclose(mem) != 0;
-	if (oom || bad) {
-		free(text);
-		results_fail(err, errlen, oom ? "%s: out of memory" : "%s: read error", path);
-		return NULL;
-	}
-	return text;
-}
-
-/* Google Benchmark prints non-finite doubles as NaN / Infinity, which is
- * not JSON; jansson rejects them. Outside strings, such words become null
- * (= not measured). Returns a new string (NULL when out of memory). */
-static char *results_nonfinite_to_null(const char *s, size_t n, size_t *outlen)
-{
-	char *out = malloc(2 * n + 1);   /* "nan" -> "null" grows by one per 3 bytes at most */
-	size_t o = 0;
-	int in_string = 0;
-
-	if (!out)
-		return NULL;
-	for (size_t i = 0; i < n; i++) {
-		size_t end;
-
-		if (in_string || s[i] == '"' || !(isalpha((unsigned char)s[i]) ||
-		    (s[i] == '-' && i + 1 < n && isalpha((unsigned char)s[i + 1])))) {
-			if (in_string && s[i] == '\\' && i + 1 < n) {
-				out[o++] = s[i++];
-			} else if (s[i] == '"') {
-				in_string = !in_string;
-			}
-			out[o++] = s[i];
-			continue;
-		}
-		end = s[i] == '-' ? i + 1 : i;
-		while (end < n && isalpha((unsigned char)s[end]))
-			end++;
-		{
-			const char *w = s[i] == '-' ? s + i + 1 : s + i;
-			size_t wl = (size_t)(s + end - w);
-
-			if ((wl == 3 && (!strncasecmp(w, "nan", 3) || !strncasecmp(w, "inf", 3))) ||
-			    (wl == 8 && !strncasecmp(w, "infinity", 8))) {
-				memcpy(out + o, "null", 4);
-				o += 4;
-			} else {
-				memcpy(out + o, s + i, end - i);
-				o += end - i;
-			}
-		}
-		i = end - 1;
-	}
-	out[o] = '\0';
-	*outlen = o;
-	return out;
 }
 
 struct results_name {
@@ -521,22 +443,13 @@ static long results_build(struct ic_results *res, json_t *ctx)
 int ic_results_load(struct ic_results *res, const char *path, char *err, size_t errlen)
 {
 	struct ic_file *file, **nf;
-	json_error_t jerr;
 	json_t *doc, *benchmarks, *entry;
 	json_int_t max_family = -1;
-	size_t len, idx;
-	char *text = results_read_file(path, &len, err, errlen), *clean;
+	size_t idx;
 
-	if (!text)
-		return -1;
-	clean = results_nonfinite_to_null(text, len, &len);
-	free(text);
-	if (!clean)
-		return results_fail(err, errlen, "%s: out of memory", path);
-	doc = json_loadb(clean, len, 0, &jerr);
-	free(clean);
+	doc = ic_gb_json_load(path, err, errlen);
 	if (!doc)
-		return results_fail(err, errlen, "%s: not JSON (line %d: %s)", path, jerr.line, jerr.text);
+		return -1;
 	benchmarks = json_object_get(doc, "benchmarks");
 	if (!json_is_array(benchmarks)) {
 		json_decref(doc);

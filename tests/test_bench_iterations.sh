@@ -4,7 +4,8 @@
 # threads'), so it runs the same counts without estimating; its names are
 # the first's (the library's /iterations:N taken out) and the filter selects
 # by them; a benchmark not in the file (mark: one thread only) estimates as
-# usual; a file that is not such a JSON is refused.
+# usual; NaN in the file (as the library writes it) reads; a file that is
+# not such a JSON is refused.
 # usage: test_bench_iterations.sh SITES_BENCH
 bench=$1
 command -v python3 >/dev/null || { echo "skip: python3 not installed"; exit 77; }
@@ -47,6 +48,12 @@ if len(extra) != 1 or not all("/mark/" in n for n in extra):
 print("iterations reused for %d benchmarks, estimated for %d" % (len(ra), len(extra)))
 sys.exit(bad)
 PY
+# Google Benchmark writes a zero mean's cv as NaN: such a file is still read.
+sed 's/"cpu_time": [0-9.e+-]*/"cpu_time": NaN/' "$tmp/a.json" >"$tmp/nan.json"
+grep -q NaN "$tmp/nan.json" || bad "no NaN planted"
+# shellcheck disable=SC2086
+"$bench" $common --benchmark_filter="$f1" --iterations-from="$tmp/nan.json" --benchmark_out="$tmp/c.json" \
+	>/dev/null 2>"$tmp/err" || bad "a file with NaN in it: $(tail -1 "$tmp/err")"
 echo '{"nothing": 1}' >"$tmp/bad.json"
 for f in "$tmp/bad.json" "$tmp/missing.json"; do
 	"$bench" --iterations-from="$f" --benchmark_filter=none >"$tmp/out" 2>"$tmp/err"

@@ -1,0 +1,111 @@
+/* Google Benchmark's JSON, as jansson can read it: one loader for every
+ * reader of result files (summarize, sites_bench's --iterations-from). */
+#include "gb_json.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* The whole file, NUL-terminated. Copied through a memory stream rather
+ * than sized with fstat, so that a pipe (/dev/stdin) reads too. */
+static char *gb_json_read_file(const char *path, size_t *len, char *err, size_t errlen)
+{
+	char chunk[65536], *text = NULL;
+	FILE *f = fopen(path, "rb"), *mem;
+	size_t got;
+	int oom = 0, bad;
+
+	if (!f) {
+		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		return NULL;
+	}
+	mem = open_memstream(&text, len);
+	if (!mem) {
+		fclose(f);
+		snprintf(err, errlen, "%s: out of memory", path);
+		return NULL;
+	}
+	while (!oom && (got = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		oom = fwrite(chunk, 1, got, mem) != got;
+	bad = ferror(f);
+	fclose(f);
+	oom |= fclose(mem) != 0;
+	if (oom || bad) {
+		free(text);
+		snprintf(err, errlen, oom ? "%s: out of memory" : "%s: read error", path);
+		return NULL;
+	}
+	return text;
+}
+
+/* Google Benchmark prints non-finite doubles as NaN / Infinity, which is
+ * not JSON; jansson rejects them. Outside strings, such words become null
+ * (= not measured). Returns a new string (NULL when out of memory). */
+static char *gb_json_nonfinite_to_null(const char *s, size_t n, size_t *outlen)
+{
+	char *out = malloc(2 * n + 1);   /* "nan" -> "null" grows by one per 3 bytes at most */
+	size_t o = 0;
+	int in_string = 0;
+
+	if (!out)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		size_t end;
+
+		if (in_string || s[i] == '"' || !(isalpha((unsigned char)s[i]) ||
+		    (s[i] == '-' && i + 1 < n && isalpha((unsigned char)s[i + 1])))) {
+			if (in_string && s[i] == '\\' && i + 1 < n) {
+				out[o++] = s[i++];
+			} else if (s[i] == '"') {
+				in_string = !in_string;
+			}
+			out[o++] = s[i];
+			continue;
+		}
+		end = s[i] == '-' ? i + 1 : i;
+		while (end < n && isalpha((unsigned char)s[end]))
+			end++;
+		{
+			const char *w = s[i] == '-' ? s + i + 1 : s + i;
+			size_t wl = (size_t)(s + end - w);
+
+			if ((wl == 3 && (!strncasecmp(w, "nan", 3) || !strncasecmp(w, "inf", 3))) ||
+			    (wl == 8 && !strncasecmp(w, "infinity", 8))) {
+				memcpy(out + o, "null", 4);
+				o += 4;
+			} else {
+				memcpy(out + o, s + i, end - i);
+				o += end - i;
+			}
+		}
+		i = end - 1;
+	}
+	out[o] = '\0';
+	*outlen = o;
+	return out;
+}
+
+json_t *ic_gb_json_load(const char *path, char *err, size_t errlen)
+{
+	json_error_t jerr;
+	json_t *doc;
+	size_t len;
+	char *text = gb_json_read_file(path, &len, err, errlen), *clean;
+
+	if (!text)
+		return NULL;
+	clean = gb_json_nonfinite_to_null(text, len, &len);
+	free(text);
+	if (!clean) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return NULL;
+	}
+	doc = json_loadb(clean, len, 0, &jerr);
+	free(clean);
+	if (!doc)
+		snprintf(err, errlen, "%s: not JSON (line %d: %s)", path, jerr.line, jerr.text);
+	return doc;
+}

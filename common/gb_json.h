@@ -1,0 +1,11 @@
+#ifndef IC_GB_JSON_H
+#define IC_GB_JSON_H
+/* Load a Google Benchmark JSON file. The library prints non-finite doubles
+ * as NaN / Infinity, which is not JSON: outside strings they read as null
+ * (not measured). NULL with a one-line reason in err on failure. */
+#include <jansson.h>
+#include <stddef.h>
+
+json_t *ic_gb_json_load(const char *path, char *err, size_t errlen);
+
+#endif
