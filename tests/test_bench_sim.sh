@@ -27,13 +27,14 @@ rows "$tmp/many" >"$tmp/many.txt"
 [ "$(wc -l <"$tmp/few.txt")" -eq 2 ] || bad "expected 2 simulated points, got: $(cat "$tmp/few.txt")"
 awk '$3 > 0.5 { n++ } END { exit !n }' "$tmp/few.txt" || bad "N = 1024 misses nothing in the L1i: $(cat "$tmp/few.txt")"
 # Instructions per site the same to the last digit; L1i misses per site the
-# same but for at most one miss in the whole measurement (3 passes of N
-# sites): callgrind counts one at a stretch's boundary now and then.
+# same but for at most two misses in the whole measurement (3 passes of N
+# sites): the count is the difference of two dumps, and callgrind counts one
+# miss at a stretch's boundary now and then in each (seen on a fresh machine).
 paste -d' ' "$tmp/few.txt" "$tmp/many.txt" | awk '{
 	split($1, f, "/"); n = f[5] * 3
 	if ($1 != $4 || $2 != $5) { print "FAIL: " $1 ": " $2 " instructions per site in 3 passes, " $5 " in 30"; bad = 1 }
 	d = ($3 - $6) * n; if (d < 0) d = -d
-	if (d > 1.01) { print "FAIL: " $1 ": " $3 " L1i misses per site in 3 passes, " $6 " in 30"; bad = 1 }
+	if (d > 2.01) { print "FAIL: " $1 ": " $3 " L1i misses per site in 3 passes, " $6 " in 30"; bad = 1 }
 } END { exit bad }' >&2 || fail=1
 echo "per site (point, instructions, L1i misses), 3 and 30 passes:"; cat "$tmp/few.txt"
 

@@ -131,7 +131,10 @@ int main(int argc, char **argv)
 	       "N=1024 inline %.4f extern %.4f (inline footprint %.0f B, L1i %ld B)\n",
 	       in16, ex16, in1k, ex1k, fp1k, topo.l1i_size);
 	CHECK(fp1k > topo.l1i_size, "the inline N=1024 point fits the L1i: the test proves nothing");
-	CHECK(in16 < 0.01 && ex16 < 0.01, "N=16 should fit the L1i in either form");
+	/* Fits: no capacity misses. Up to two boundary misses per measurement
+	 * (bench/sim.c counts the difference of two dumps) read 0.0125 at
+	 * N = 16 with 10 passes; a site past the L1i misses about 3 times. */
+	CHECK(in16 < 0.05 && ex16 < 0.05, "N=16 should fit the L1i in either form");
 	CHECK(in1k > 2 * ex1k && in1k > 0.1, "inline past the L1i should miss more than extern");
 	CHECK(num(find(j, PRIV1("inline", 1024)), "code_bytes_per_site") >
 	      num(find(j, PRIV1("extern", 1024)), "code_bytes_per_site"), "inline sites should be larger");
