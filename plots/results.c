@@ -495,12 +495,13 @@ int ic_results_load(struct ic_results *res, const char *path, char *err, size_t 
 			return -1;
 		}
 		/* Variant k of one seed is not variant k of another: the cluster
-		 * is the pair (variant 0 is one binary whatever the seed). */
+		 * is the pair. Every variant has its own seed; only the ordinary
+		 * link (--lto, tests) has none. */
 		const char *seed = json_string_value(json_object_get(file->context, "layout_seed"));
 		char key[96];
 		size_t k;
 
-		snprintf(key, sizeof(key), "%s/%ld", n && seed ? seed : "", n);
+		snprintf(key, sizeof(key), "%s/%ld", seed ? seed : "", n);
 		for (k = 0; k < res->nlayouts && strcmp(res->layouts[k], key); k++)
 			;
 		if (k == res->nlayouts) {
