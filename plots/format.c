@@ -62,6 +62,8 @@ static void fmt_build_value(char *buf, size_t cap, size_t *len, const char *sep,
 		fmt_add(buf, cap, len, sep, "LTO %s", v);
 	else if (k == IC_B_LOCK)
 		fmt_add(buf, cap, len, sep, "%s lock", v);
+	else if (k == IC_B_CODEGEN)
+		fmt_add(buf, cap, len, sep, "%s codegen", v);
 	else
 		fmt_add(buf, cap, len, sep, "%s", v);
 }
@@ -75,7 +77,7 @@ const char *ic_fmt_build(char *buf, size_t cap, const struct ic_results *res, si
 {
 	/* Toolchain first, then what was compiled, then the lock. */
 	static const enum ic_build_key part[IC_B_COUNT] = { IC_B_COMPILER, IC_B_CFLAGS, IC_B_LTO,
-							    IC_B_BODY, IC_B_LOCK };
+							    IC_B_CODEGEN, IC_B_BODY, IC_B_LOCK };
 	size_t len = 0;
 
 	buf[0] = '\0';
@@ -100,10 +102,10 @@ const char *ic_fmt_build_keys(char *buf, size_t cap, const struct ic_build *b, i
 {
 	static const char *const word[IC_B_COUNT] = {
 		[IC_B_COMPILER] = "compiler", [IC_B_CFLAGS] = "flags", [IC_B_BODY] = "body",
-		[IC_B_LOCK] = "lock", [IC_B_LTO] = "LTO",
+		[IC_B_LOCK] = "lock", [IC_B_LTO] = "LTO", [IC_B_CODEGEN] = "codegen",
 	};
 	static const enum ic_build_key part[IC_B_COUNT] = { IC_B_COMPILER, IC_B_CFLAGS, IC_B_LTO,
-							    IC_B_BODY, IC_B_LOCK };
+							    IC_B_CODEGEN, IC_B_BODY, IC_B_LOCK };
 	size_t len = 0;
 
 	buf[0] = '\0';

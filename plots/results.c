@@ -38,6 +38,7 @@ const char *const ic_build_key_name[IC_B_COUNT] = {
 	[IC_B_BODY] = "body",
 	[IC_B_LOCK] = "lock",
 	[IC_B_LTO] = "lto",
+	[IC_B_CODEGEN] = "codegen",
 };
 
 static int results_fail(char *err, size_t errlen, const char *fmt, ...)

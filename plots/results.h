@@ -57,6 +57,7 @@ enum ic_build_key {
 	IC_B_BODY,       /* "queue", or the user's own body ("kref") */
 	IC_B_LOCK,       /* "tas" | "ticket" */
 	IC_B_LTO,        /* "on" | "off" */
+	IC_B_CODEGEN,    /* "user", "vectorised", "kernel-ret", ...: how calls are built */
 	IC_B_COUNT
 };
 

@@ -45,7 +45,7 @@ build() {
 	done; done
 }
 
-hdr_points="form,op,layout,order,sites,threads,mode,ns_per_op,ns_ci_lo,ns_ci_hi,cv,ops_per_s,cycles_per_op,l1i_miss_per_op,counter_source,code_bytes_per_site,footprint_bytes,variants,processes,reps,layout_share,filler,net_ns_per_op,net_ci_lo,net_ci_hi,net_near_mark,compiler,cflags,body,lock,lto"
+hdr_points="form,op,layout,order,sites,threads,mode,ns_per_op,ns_ci_lo,ns_ci_hi,cv,ops_per_s,cycles_per_op,l1i_miss_per_op,counter_source,code_bytes_per_site,footprint_bytes,variants,processes,reps,layout_share,filler,net_ns_per_op,net_ci_lo,net_ci_hi,net_near_mark,compiler,cflags,body,lock,lto,codegen"
 
 # --- two builds, same names, different numbers ----------------------------
 # gcc -O2 -g on the built-in queue; clang -Os on kref, every time doubled.
@@ -73,13 +73,13 @@ r=$(rows "$pts" "$sel"' && $c["compiler"] == "Clang 14.0.6"')
 awk -v t="$(col "$pts" ns_per_op "$r")" 'BEGIN { exit !(t > 16.6 && t < 17.0) }' || fail "clang inline time: $r"
 
 rat=$out/ratios.csv
-head -n 1 "$rat" | grep -q ',layout_share,df,p_holm,log_se,t_975,replicate_cover,filler,compiler,cflags,body,lock,lto$' ||
+head -n 1 "$rat" | grep -q ',layout_share,df,p_holm,log_se,t_975,replicate_cover,filler,compiler,cflags,body,lock,lto,codegen$' ||
 	fail "ratios.csv header: $(head -n 1 "$rat")"
 [ "$(rows "$rat" '$c["processes"] != 6' | wc -l)" -eq 0 ] || fail "a ratio from processes of both builds"
 [ "$(rows "$rat" '$c["compiler"] == "Clang 14.0.6" && $c["cflags"] == "-Os"' | wc -l)" -eq 14 ] ||
 	fail "clang's ratios: $(rows "$rat" '$c["compiler"] == "Clang 14.0.6"' | wc -l)"
 x=$out/crossover.csv
-head -n 1 "$x" | grep -q ',switches,filler,compiler,cflags,body,lock,lto$' || fail "crossover.csv header: $(head -n 1 "$x")"
+head -n 1 "$x" | grep -q ',switches,filler,compiler,cflags,body,lock,lto,codegen$' || fail "crossover.csv header: $(head -n 1 "$x")"
 [ "$(rows "$x" '$c["body"] == "kref"' | wc -l)" -eq 2 ] && [ "$(rows "$x" '$c["body"] == "queue"' | wc -l)" -eq 2 ] ||
 	fail "crossover.csv: two series per build"
 

@@ -50,7 +50,7 @@ cp "$work"/in/v[012]_p*.json "$work/clean/"
 out=$work/out
 "$summarize" --out "$out" "$work"/clean/*.json || fail "summarize clean: exit $?"
 pts=$out/points.csv
-head -n 1 "$pts" | grep -q ',layout_share,filler,net_ns_per_op,net_ci_lo,net_ci_hi,net_near_mark,compiler,cflags,body,lock,lto$' ||
+head -n 1 "$pts" | grep -q ',layout_share,filler,net_ns_per_op,net_ci_lo,net_ci_hi,net_near_mark,compiler,cflags,body,lock,lto,codegen$' ||
 	fail "points.csv must end with filler, the net columns and the build: $(head -n 1 "$pts")"
 r=$(row "$pts" inline 1 512)
 [ -n "$r" ] || fail "no inline row at filler 512"
@@ -67,12 +67,12 @@ r=$(row "$pts" inline 1 0)
 [ "$(col "$pts" filler "$r")" = "0" ] && [ -z "$(col "$pts" net_ns_per_op "$r")" ] || fail "filler 0 row: $r"
 
 rat=$out/ratios.csv
-head -n 1 "$rat" | grep -q ',df,p_holm,log_se,t_975,replicate_cover,filler,compiler,cflags,body,lock,lto$' || fail "ratios.csv must end with filler and the build"
+head -n 1 "$rat" | grep -q ',df,p_holm,log_se,t_975,replicate_cover,filler,compiler,cflags,body,lock,lto,codegen$' || fail "ratios.csv must end with filler and the build"
 # The gross ratio: (m + 13) / (m + 15) with m = 2..3.25, between 0.87 and 0.89.
 awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	$c["filler"] == 512 && $c["sites"] == 1 { found = 1; if (!($c["ratio"] > 0.87 && $c["ratio"] < 0.89) || $c["processes"] != 6) bad = 1 }
 	END { exit !(found && !bad) }' "$rat" || fail "gross ratio from 6 processes: $(grep ',512,' "$rat" | head -n 1)"
-head -n 1 "$out/crossover.csv" | grep -q ',switches,filler,compiler,cflags,body,lock,lto$' ||
+head -n 1 "$out/crossover.csv" | grep -q ',switches,filler,compiler,cflags,body,lock,lto,codegen$' ||
 	fail "crossover.csv must end with filler and the build"
 [ "$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["filler"] == 512' "$out/crossover.csv" | wc -l)" -eq 1 ] ||
 	fail "one filler series in crossover.csv"

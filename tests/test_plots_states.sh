@@ -55,7 +55,7 @@ x=$work/timed/out/crossover.csv
 [ "$(col "$x" states)" = 2 ] && [ "$(col "$x" state1_processes)" = 7 ] && [ "$(col "$x" state2_processes)" = 5 ] &&
 	[ "$(col "$x" states_follow)" = time_order ] || fail "crossover.csv states: $(sed -n 2p "$x")"
 pr=$work/timed/out/process_ratios.csv
-head -n 1 "$pr" | grep -q '^op,layout,order,threads,mode,filler,compare,baseline,sites,process,variant,time_rank,state,states,ratio,compiler,cflags,body,lock,lto$' ||
+head -n 1 "$pr" | grep -q '^op,layout,order,threads,mode,filler,compare,baseline,sites,process,variant,time_rank,state,states,ratio,compiler,cflags,body,lock,lto,codegen$' ||
 	fail "process_ratios.csv header: $(head -n 1 "$pr")"
 [ "$(awk 'END { print NR }' "$pr")" -eq $((1 + 12 * 13)) ] || fail "process_ratios.csv: want 12 processes x 13 N"
 # Every slow process (time rank 0..4) is in state 2, every other in state 1.
