@@ -228,7 +228,8 @@ int ic_sim_run(const struct ic_point *const *points, size_t n, const int *want,
 	struct cache_row *rows;
 	size_t n_rows = cache_load(cache_path, &rows), n_run = 0;
 	char **args = calloc(n + 16, sizeof(*args));
-	char dir[] = "/tmp/ic-sim-XXXXXX", i1[64], out[128], self[4096], binary[32] = "", passes[32];
+	int *shard = malloc((n + 1) * sizeof(*shard));
+	char dir[] = "/tmp/ic-sim-XXXXXX", i1[64], self[4096], binary[32] = "", passes[32];
 	char (*keys)[320] = calloc(n + 1, sizeof(*keys));
 	/* Set once mkdtemp made dir: its name may itself start with an X. */
 	const char *made = NULL;
@@ -242,10 +243,13 @@ int ic_sim_run(const struct ic_point *const *points, size_t n, const int *want,
 		free(keys);
 		free(rows);
 		free(args);
+		free(shard);
 		return -1;
 	}
 	for (size_t i = 0; i < n; i++) {
 		res[i].valid = 0;
+		if (shard)
+			shard[i] = -1;
 		sim_key(points[i], keys[i], sizeof(keys[i]));
 		if (!want[i])
 			continue;
@@ -258,80 +262,119 @@ int ic_sim_run(const struct ic_point *const *points, size_t n, const int *want,
 			}
 	}
 	ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (!args || len < 0 || !(made = mkdtemp(dir))) {
+	if (!args || !shard || len < 0 || !(made = mkdtemp(dir))) {
 		snprintf(why, why_len, "cannot prepare the simulation: %s", strerror(errno));
 		goto out;
 	}
 	self[len] = 0;
-	snprintf(i1, sizeof(i1), "--I1=%ld,%ld,%ld", geo->size, geo->assoc, geo->line);
-	snprintf(out, sizeof(out), "--callgrind-out-file=%s/cg.out", dir);
-	size_t k = 0;
-	args[k++] = "valgrind";
-	args[k++] = "--tool=callgrind";
-	args[k++] = "--cache-sim=yes";
-	args[k++] = i1;
-	args[k++] = "--instr-atstart=no";
-	args[k++] = "--dump-instr=no";
-	args[k++] = "--dump-line=no";
-	args[k++] = "-q";
-	args[k++] = out;
-	args[k++] = self;
-	args[k++] = "--ic-sim-child";
-	snprintf(passes, sizeof(passes), "--passes=%u", sim_passes);
-	args[k++] = passes;
-	for (size_t i = 0; i < n; i++)
-		if (want[i] && !res[i].valid) {
-			args[k++] = keys[i];
-			n_run++;
-		}
+	/* The points to run, dealt to one valgrind per CPU, largest first to
+	 * the shard with the fewest sites so far: the simulation is not timed,
+	 * and each valgrind runs one thread. */
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int n_shards = cpus < 1 ? 1 : cpus > IC_SIM_SHARDS_MAX ? IC_SIM_SHARDS_MAX : (int)cpus;
+	uint64_t load[IC_SIM_SHARDS_MAX] = { 0 };
+	for (;;) {
+		size_t big = n;
+		for (size_t i = 0; i < n; i++)
+			if (want[i] && !res[i].valid && shard[i] < 0 &&
+			    (big == n || points[i]->sites > points[big]->sites))
+				big = i;
+		if (big == n)
+			break;
+		int lightest = 0;
+		for (int j = 1; j < n_shards; j++)
+			if (load[j] < load[lightest])
+				lightest = j;
+		shard[big] = lightest;
+		load[lightest] += points[big]->sites + 64;   /* and a start-up's worth */
+		n_run++;
+	}
 	if (n_run == 0) {
 		rc = 0;
 		goto out;
 	}
-	pid_t pid = fork();
-	if (pid == 0) {
-		execvp("valgrind", args);
-		_exit(127);
+	snprintf(i1, sizeof(i1), "--I1=%ld,%ld,%ld", geo->size, geo->assoc, geo->line);
+	snprintf(passes, sizeof(passes), "--passes=%u", sim_passes);
+	pid_t pids[IC_SIM_SHARDS_MAX];
+	int started = 0, failed = 0, status = 0;
+	for (int j = 0; j < n_shards && load[j]; j++) {
+		size_t k = 0;
+		char out[128];
+		snprintf(out, sizeof(out), "--callgrind-out-file=%s/cg%d.out", dir, j);
+		args[k++] = "valgrind";
+		args[k++] = "--tool=callgrind";
+		args[k++] = "--cache-sim=yes";
+		args[k++] = i1;
+		args[k++] = "--instr-atstart=no";
+		args[k++] = "--dump-instr=no";
+		args[k++] = "--dump-line=no";
+		args[k++] = "-q";
+		args[k++] = out;
+		args[k++] = self;
+		args[k++] = "--ic-sim-child";
+		args[k++] = passes;
+		for (size_t i = 0; i < n; i++)
+			if (shard[i] == j)
+				args[k++] = keys[i];
+		args[k] = NULL;
+		pids[started] = fork();
+		if (pids[started] == 0) {
+			execvp("valgrind", args);
+			_exit(127);
+		}
+		if (pids[started] < 0) {
+			failed = 1;
+			break;
+		}
+		started++;
 	}
-	int status = 0;
-	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
+	for (int j = 0; j < started; j++) {
+		int st = 0;
+		if (waitpid(pids[j], &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st)) {
+			failed = 1;
+			status = st;
+		}
+	}
+	if (failed) {
 		snprintf(why, why_len, WIFEXITED(status) && WEXITSTATUS(status) == 127
 			 ? "valgrind not found (apt-get install valgrind)"
 			 : "valgrind's simulation failed (exit status %d)", WEXITSTATUS(status));
 		goto out;
 	}
-	/* callgrind numbers each dump: cg.out.1, cg.out.2, ... in request
-	 * order; three per point (ic_sim_child), the last two counted. */
-	for (size_t d = 1; d <= n_run; d++) {
-		char path[256], name[340], name2[340];
-		double ir = 0, i1mr = 0, ir1 = 0, i1mr1 = 0;
-		snprintf(path, sizeof(path), "%s/cg.out.%zu", dir, 4 * d - 1);
-		int bad = parse_dump(path, name, sizeof(name), &ir1, &i1mr1) < 0;
-		snprintf(path, sizeof(path), "%s/cg.out.%zu", dir, 4 * d);
-		bad = bad || parse_dump(path, name2, sizeof(name2), &ir, &i1mr) < 0;
-		size_t nl = strlen(name);
-		if (bad || nl < 2 || strcmp(name + nl - 2, "#2") || strlen(name2) != nl ||
-		    strncmp(name, name2, nl - 1) || strcmp(name2 + nl - 2, "#3")) {
-			snprintf(why, why_len, "valgrind's dumps %s are missing, unreadable or out of order", path);
-			goto out;
-		}
-		name[nl - 2] = 0;
-		ir -= ir1;
-		i1mr -= i1mr1;
-		for (size_t i = 0; i < n; i++) {
-			if (!want[i] || res[i].valid || strcmp(keys[i], name))
+	/* callgrind numbers each shard's dumps: cg<j>.out.1, .2, ... in request
+	 * order; four per point (ic_sim_child), the last two counted. */
+	for (int j = 0; j < started; j++) {
+		size_t d = 0;
+		for (size_t i0 = 0; i0 < n; i0++) {
+			if (shard[i0] != j)
 				continue;
-			double ops = (double)ic_sim_passes(points[i]->sites) * points[i]->sites;
-			res[i] = (struct ic_sim_result){ 1, ir / ops, i1mr / ops };
+			d++;
+			char path[256], name[340], name2[340];
+			double ir = 0, i1mr = 0, ir1 = 0, i1mr1 = 0;
+			snprintf(path, sizeof(path), "%s/cg%d.out.%zu", dir, j, 4 * d - 1);
+			int bad = parse_dump(path, name, sizeof(name), &ir1, &i1mr1) < 0;
+			snprintf(path, sizeof(path), "%s/cg%d.out.%zu", dir, j, 4 * d);
+			bad = bad || parse_dump(path, name2, sizeof(name2), &ir, &i1mr) < 0;
+			size_t nl = strlen(name);
+			if (bad || nl < 2 || strcmp(name + nl - 2, "#2") || strlen(name2) != nl ||
+			    strncmp(name, name2, nl - 1) || strcmp(name2 + nl - 2, "#3") ||
+			    strncmp(name, keys[i0], nl - 2) || keys[i0][nl - 2]) {
+				snprintf(why, why_len, "valgrind's dumps %s are missing, unreadable or out of order", path);
+				goto out;
+			}
+			ir -= ir1;
+			i1mr -= i1mr1;
+			double ops = (double)ic_sim_passes(points[i0]->sites) * points[i0]->sites;
+			res[i0] = (struct ic_sim_result){ 1, ir / ops, i1mr / ops };
 			struct cache_row *grown = realloc(rows, (n_rows + 1) * sizeof(*rows));
 			if (grown) {
 				rows = grown;
 				struct cache_row *r = &rows[n_rows++];
-				snprintf(r->name, sizeof(r->name), "%s", name);
+				snprintf(r->name, sizeof(r->name), "%s", keys[i0]);
 				snprintf(r->binary, sizeof(r->binary), "%s", binary);
 				r->size = geo->size, r->assoc = geo->assoc, r->line = geo->line;
-				r->instr_per_op = res[i].instr_per_op;
-				r->l1i_miss_per_op = res[i].l1i_miss_per_op;
+				r->instr_per_op = res[i0].instr_per_op;
+				r->l1i_miss_per_op = res[i0].l1i_miss_per_op;
 			}
 		}
 	}
@@ -342,6 +385,7 @@ out:
 	if (made && nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS) != 0)
 		fprintf(stderr, "sites_bench: could not remove %s\n", dir);
 	free(args);
+	free(shard);
 	free(rows);
 	free(keys);
 	return rc;

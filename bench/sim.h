@@ -45,6 +45,8 @@ int ic_sim_child(const struct ic_point *const *points, int argc, char **argv);
  * below 0.01 per site at N = 16, in 14 passes a point where 200,000 sites
  * were run before. */
 #define IC_SIM_PASSES 10u
+/* Most valgrinds run at once, one per CPU up to this. */
+#define IC_SIM_SHARDS_MAX 16
 uint64_t ic_sim_passes(uint32_t n);
 /* Another count of passes (0: IC_SIM_PASSES), for the check of the above. */
 void ic_sim_set_passes(unsigned passes);
