@@ -388,14 +388,8 @@ static void gen_parse_args(int argc, char **argv, struct gen_args *a)
 	}
 	if (a->id.order == IC_ORDER_SEQ)
 		a->id.seed = 0;
-	/* round(B / 7): an add of a 32-bit immediate to a 64-bit register is 7
-	 * bytes (6 to rax); the four 5-byte moves and the four 3-byte adds into
-	 * acc about make up the rest (256 asked: 259-269 bytes a site, measured
-	 * in every form). At least one, so any filler asked for is there. */
 	if (a->id.filler > 0) {
-		a->filler_adds = (a->id.filler + 3) / 7;
-		if (a->filler_adds == 0)
-			a->filler_adds = 1;
+		a->filler_adds = ic_filler_adds(a->id.filler);
 		if ((uint64_t)a->series_sites * a->filler_adds > GEN_FILLER_CONSTS)
 			gen_usage_fail("--filler: %u bytes at %u sites needs %" PRIu64 " distinct "
 				       "constants, more than the %u gen has", a->id.filler,

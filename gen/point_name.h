@@ -38,6 +38,16 @@ static const char *const ic_order_names[IC_ORDER_COUNT] = { IC_ORDERS(IC_NAME_ST
  * one site can push the code out of it on its own. */
 #define IC_POINT_FILLER_MAX 65536u
 
+/* The adds gen writes into a site's filler block of about BYTES bytes:
+ * round(B / 7), as an add of a 32-bit immediate to a 64-bit register is 7
+ * bytes (6 to rax); the four 5-byte moves and four 3-byte adds into acc
+ * about make up the rest (256 asked: 259-269 bytes a site, measured in
+ * every form). At least one, so any filler asked for is there. */
+static inline uint32_t ic_filler_adds(uint32_t bytes)
+{
+	return bytes == 0 ? 0 : bytes < 4 ? 1 : (bytes + 3) / 7;
+}
+
 /* A body's name is its file's basename without .c (queue/body.h). */
 #define IC_BODY_NAME_MAX 64u
 

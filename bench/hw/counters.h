@@ -129,8 +129,9 @@ int ic_counters_init(void);
 int ic_counters_passes(void);
 void ic_counters_next_pass(void);
 
-/* The instructions per operation below which the canary fails (default 1:
- * every call site runs at least one instruction). */
+/* The instructions per operation (per call site) below which the canary
+ * fails: default 1, as every site runs at least its mark's add; the bench
+ * sets each point's mark, filler included, before combining its counts. */
 void ic_counters_set_canary_floor(double min_instr_per_op);
 
 /* "papi" or "none". Calls ic_counters_init() if needed. */
