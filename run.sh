@@ -70,9 +70,10 @@ Sweep options (defaults in brackets):
                       judged as whole programs (gross times)       [0]
                       Default, when none of --layouts, --orders and
                       --filler is given: two series, chain/seq/0 and the
-                      realistic scatter/random/auto (its N up to where the
-                      filler alone passes the L2, unless --sites is given);
-                      otherwise every combination of the three lists
+                      realistic scatter/random/auto; otherwise every
+                      combination of the three lists. Unless --sites is
+                      given, a series' N stops at the first power of two
+                      where N x (filler + 128 B) passes the L2
   --seed S            walk/caller order seed for order random  [1]
   --per-caller C      call sites per chain caller function     [16]
   --cc LIST           C compilers, e.g. gcc,clang: each its own build and
@@ -100,14 +101,14 @@ Sweep options (defaults in brackets):
   --modes LIST        private,shared: one queue per thread, or one queue
                       all threads share; shared at 1 thread is the private
                       case, run only when private is not   [private,shared]
-  --layouts-random L  layout variants: the ordinary link plus L-1 links of the
-                      same objects in seeded random code layouts   [6; --quick 1]
+  --layouts-random L  layout variants: L links of the same objects, each in
+                      a seeded random code layout                  [8; --quick 1]
   --layout-seed S     seed of the layout variants and of the order the
                       processes run in                     [drawn at random]
   --processes P       processes per layout variant             [2; --quick 3]
   --reps R            repetitions per point in each process, all forms
                       and points interleaved at random; at least 3   [3]
-  --min-time S        seconds per repetition                   [0.03]
+  --min-time S        seconds per repetition                   [0.015]
   --counters MODE     auto|papi|sim|none: hardware counters via PAPI, the
                       valgrind L1i simulation, or none; auto = PAPI where it
                       can count, else simulated                [auto]

@@ -69,9 +69,10 @@ release_args() {
 # combination. Filler auto is this machine's L1i / 128, so that at N = 128,
 # the middle of the default 1..16384 on a log scale, the filler alone fills
 # the L1i; a multiple of 8, resolved here and saved in run.conf. max caps a
-# filler series' N where --sites is not given: the first power of two at
-# which the filler alone passes the L2. Beyond it every site comes from L3
-# or memory, and the points cost build time without telling more; 0 is no cap.
+# series' N where --sites is not given: the first power of two at which N
+# sites of its filler and 128 B (about what a locked queue operation
+# inlines to) pass the L2. Beyond it every site comes from L3 or memory,
+# and the points cost build time without telling more; 0 is no cap.
 resolve_cases() {
 	local list=() l o f l1i l2 n res=()
 	if [ -z "${given[layouts]:-}${given[orders]:-}${given[fillers]:-}" ]; then
@@ -81,6 +82,8 @@ resolve_cases() {
 			list+=("$l:$o:$f")
 		done; done; done
 	fi
+	l2=""
+	[ -n "${given[sites]:-}" ] || l2=$(cache_bytes L2Cache)
 	for l in "${list[@]}"; do
 		f=${l##*:}
 		if [ "$f" = auto ]; then
@@ -89,10 +92,7 @@ resolve_cases() {
 			f=$((l1i / 128 / 8 * 8))
 		fi
 		f=$((10#$f)) n=0
-		if [ "$f" -gt 0 ] && [ -z "${given[sites]:-}" ]; then
-			l2=$(cache_bytes L2Cache)
-			if [ -n "$l2" ]; then n=1; while [ $((n * f)) -lt "$l2" ]; do n=$((n * 2)); done; fi
-		fi
+		if [ -n "$l2" ]; then n=1; while [ $((n * (f + 128))) -lt "$l2" ]; do n=$((n * 2)); done; fi
 		res+=("${l%:*}:$f:$n")
 	done
 	cases=$(printf '%s\n' "${res[@]}" | awk '!seen[$0]++' | paste -sd,)
@@ -151,13 +151,16 @@ quick_points() {
 }
 
 # resolve_machine: the defaults that depend on this machine (after set-up:
-# hwloc counts the cores and reports the caches). Defaults from this machine
-# (README, "Time budget"): 6 variants x 2 processes x 3 reps of 0.03 s.
+# hwloc counts the cores and reports the caches). The design follows where
+# the variance was on this machine (README, "Time budget"): processes
+# differed most, repetitions within one little and layouts not measurably,
+# so many short processes (8 variants x 2 processes: 7 degrees of freedom)
+# of 3 short repetitions (0.015 s; 3 for a median).
 resolve_machine() {
 	if [ -z "$resume" ]; then
 		resolve_cases
-		: "${sites:=1..16384}" "${reps:=3}" "${min_time:=0.03}" "${threads:=1,$(cores)}"
-		: "${layouts_random:=6}" "${processes:=2}"
+		: "${sites:=1..16384}" "${reps:=3}" "${min_time:=0.015}" "${threads:=1,$(cores)}"
+		: "${layouts_random:=8}" "${processes:=2}"
 		[ "$threads" = "1,1" ] && threads=1
 		[ -n "$layout_seed" ] || layout_seed=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
 	fi
