@@ -4,7 +4,7 @@
 
 sites="" forms="inline,extern,clone,inline_nolock,extern_nolock" ops="tail_dequeue" layouts="chain" orders="seq" seed=1
 fillers=0 per_caller=16 codegens="" return_thunks="" ccs="" cflags_list="" lto=0 body=""
-threads="" modes="private,shared" reps="" min_time="" counters="auto" out="" resume=""
+threads="" modes="private" reps="" min_time="" counters="auto" out="" resume=""
 layouts_random="" layout_seed="" processes="" repeat=1 trials=20
 quick=0 find_crossover=0 calibrate=0 jobs=$(nproc)
 # The options given on the command line, by run.conf name: --resume must agree with them.
