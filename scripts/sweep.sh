@@ -225,7 +225,7 @@ sweep_main() {
 	guess_s=$(guess_process_s)
 	eta_s=$(((repeat * layouts_random * processes * ${#B_dir[@]} * (calibrate ? trials : 1)) * guess_s + report_s))
 	say "results: $dir"
-	say "series: $(tr , '\n' <<<"$cases" | awk -F: '{ printf "%s%s/%s%s%s", (NR > 1 ? ", " : ""), $1, $2, ($3 > 0 ? " with " $3 " B filler per site (1 thread, private)" : ""), ($4 > 0 ? " N up to " $4 : "") }'); forms: $build_forms"
+	say "series: $(tr , '\n' <<<"$cases" | awk -F: -v top="${site_list[-1]}" '{ printf "%s%s/%s%s%s", (NR > 1 ? ", " : ""), $1, $2, ($3 > 0 ? " with " $3 " B filler per site (1 thread, private)" : ""), ($4 > 0 && $4 < top ? " N up to " $4 : "") }'); forms: $build_forms"
 	say "design: $layouts_random layout variant(s) (seed $layout_seed) x $processes process(es) x $reps reps of $min_time s$([ "$repeat" -gt 1 ] && echo ", $repeat repeats")"
 	build_points
 	[ -n "$resume" ] || { build_identity; save_conf "$dir/run.conf"; }
