@@ -127,12 +127,19 @@ run_processes() {
 }
 
 # A process's time, guessed from the design for the ETA until one has run:
-# every benchmark's repetitions of min_time, and a second to start.
+# every benchmark's repetitions of min_time (Google Benchmark runs each about
+# 1.4 times that), and a second to start. A point runs once per (mode,
+# threads) pair of the sweep (sweep_filter), or once if it runs at 1 thread,
+# private only: the mark, the nolock forms and the filler series.
 guess_process_s() {
-	local n
-	n=$(point_specs | wc -l)
-	awk -v n="$n" -v r="$reps" -v t="$min_time" -v k="$(tr , '\n' <<<"$threads" | wc -l)" \
-		'BEGIN { printf "%d", n * k * (r + 2) * t * 1.5 + 2 }'
+	local m t k=0
+	for m in ${modes//,/ }; do for t in ${threads//,/ }; do
+		[ "$m" = shared ] && [ "$t" = 1 ] && [[ ,$modes, == *,private,* ]] && continue
+		k=$((k + 1))
+	done; done
+	point_specs | awk -F: -v k="$k" -v r="$reps" -v t="$min_time" '
+		{ n += ($1 == "mark" || $1 ~ /_nolock$/ || NF > 6) ? 1 : k }
+		END { printf "%d", n * r * t * 1.4 + 1 }'
 }
 report_s=15
 
