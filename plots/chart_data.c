@@ -114,9 +114,9 @@ static const char *chart_l1i_plot_title(char *buf, size_t cap, const struct ic_r
 
 		if (!isfinite(p->med[IC_F_L1I]))
 			continue;
-		if (!strcmp(ic_fmt_counter_source(p), "sim"))
+		if (!strcmp(ic_point_source(p), "sim"))
 			sim = 1;
-		else if (!strcmp(ic_fmt_counter_source(p), "papi"))
+		else if (!strcmp(ic_point_source(p), "papi"))
 			papi = 1;
 		else
 			other = 1;

@@ -207,6 +207,11 @@ static int results_point_stats(struct ic_point *p)
 	return 0;
 }
 
+const char *ic_point_source(const struct ic_point *p)
+{
+	return p->source_mixed ? "mixed" : p->file->counter_source;
+}
+
 const struct ic_point *ic_group_point(const struct ic_group *g, const char *form,
 				      unsigned long sites)
 {

@@ -251,6 +251,9 @@ int ic_results_interaction_series(const struct ic_group *g, const char *a, const
 int ic_results_contrast(const struct ic_point *const *pts, const int *sign, size_t n,
 			struct ic_ratio *out);
 
+/* The counter source of a point: its file's, "mixed" when its files disagree. */
+const char *ic_point_source(const struct ic_point *p);
+
 /* The point of form at sites in a series, NULL when not measured. */
 const struct ic_point *ic_group_point(const struct ic_group *g, const char *form,
 				      unsigned long sites);

@@ -240,9 +240,9 @@ static const char *summary_l1i_label(const struct ic_group *gr, int *mixed, int 
 		if (!isfinite(p->med[IC_F_L1I]))
 			continue;
 		*any = 1;
-		if (src && strcmp(src, ic_fmt_counter_source(p)))
+		if (src && strcmp(src, ic_point_source(p)))
 			*mixed = 1;
-		src = ic_fmt_counter_source(p);
+		src = ic_point_source(p);
 	}
 	if (*mixed || !src)
 		return "";
@@ -255,7 +255,7 @@ static const char *summary_l1i_label(const struct ic_group *gr, int *mixed, int 
 
 static void summary_l1i_cell(FILE *f, const struct ic_point *p, int mixed)
 {
-	const char *src = ic_fmt_counter_source(p);
+	const char *src = ic_point_source(p);
 
 	if (!isfinite(p->med[IC_F_L1I])) {
 		fputs("—", f);
@@ -415,7 +415,7 @@ static void summary_states(FILE *f, const struct ic_results *res, const struct i
 				fputs("— | — | —", f);
 				continue;
 			}
-			ic_fmt_ratio_ci(f, r[k], 0);
+			ic_fmt_ratio_cell(f, 0, r[k]);
 			fputs(" | ", f);
 			ic_fmt_band(f, r[k]);
 			fprintf(f, " | %s", r[k]->side == IC_SIDE_UNRESOLVED ? "" : summary_form_of(res, r[k]->side));
@@ -457,7 +457,7 @@ static void summary_evidence(FILE *f, const struct ic_results *res, const struct
 		fputs(" | ", f);
 		summary_time_cell(f, r->base);
 		fputs(" | ", f);
-		ic_fmt_ratio_ci(f, r, 0);
+		ic_fmt_ratio_cell(f, 0, r);
 		fputs(" | ", f);
 		ic_fmt_band(f, r);
 		fprintf(f, " | %s | %s | ", summary_val(p, sizeof(p), r->p, "%.2g"), r->noisy ? "noisy" : "");
@@ -550,7 +550,7 @@ static void summary_calibration(FILE *f, const struct ic_results *res)
 			if (extra && isfinite(r->ratio))
 				extra[k++] = r->ratio - 1.0;
 			fprintf(f, "| %lu | ", r->cmp->sites);
-			ic_fmt_ratio_ci(f, r, 0);
+			ic_fmt_ratio_cell(f, 0, r);
 			fprintf(f, " | %+.2f%% | %s | ", (r->ratio - 1.0) * 100.0, ex ? "yes" : "no");
 			if (in)
 				fputs("yes", f);
