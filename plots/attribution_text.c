@@ -395,12 +395,8 @@ void ic_attribution_write(FILE *f, const struct ic_results *res, const struct ic
 	if (!a)
 		return;
 	fputs("#### What the difference is made of\n\n", f);
-	fputs("Each line is a ratio of times per site formed within each process, with its 95% "
-	      "interval; a per-N line also has its band (all N of that line at once, 95%), and only "
-	      "the band decides a per-N line.", f);
 	if (g->filler)
-		fputs(" Times include the filler (whole-program times, see Method).", f);
-	fputs("\n\n", f);
+		fputs("Times include the filler (whole-program times, see Method).\n\n", f);
 	attr_lines(f, a);
 	attr_counters(f, g, a);
 	attr_statement(f, res, a);

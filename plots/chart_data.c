@@ -1,7 +1,6 @@
 /* The .dat files and data.gp of DIR/plots/ from the analysed results; see
  * chart_data.h. */
 #include "chart_data.h"
-#include "answer.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -238,7 +237,7 @@ static void chart_time_marks(FILE *gp, const struct ic_results *res, const char 
 			if (!isfinite(size) || size <= 0)
 				continue;
 			for (size_t k = 0; k < nforms && k < 2; k++)
-				pass[k] = ic_answer_cache_pass(gr, forms[k], size, NULL);
+				pass[k] = ic_group_cache_pass(gr, forms[k], size, NULL);
 			for (size_t k = 0; k < nforms && k < 2; k++) {
 				int both = k == 0 && nforms > 1 && pass[0] && pass[0] == pass[1];
 				char who[128];

@@ -207,6 +207,22 @@ static int results_point_stats(struct ic_point *p)
 	return 0;
 }
 
+unsigned long ic_group_cache_pass(const struct ic_group *gr, const char *form, double size,
+				   double *at_about)
+{
+	const struct ic_point *at = NULL;
+
+	for (size_t i = 0; i < gr->npoints; i++) {
+		const struct ic_point *p = gr->points[i];
+
+		if (!strcmp(p->form, form) && p->med[IC_F_FOOT] > size && (!at || p->sites < at->sites))
+			at = p;
+	}
+	if (at_about)
+		*at_about = at ? size / (at->med[IC_F_FOOT] / (double)at->sites) : NAN;
+	return at ? at->sites : 0;
+}
+
 const char *ic_point_source(const struct ic_point *p)
 {
 	return p->source_mixed ? "mixed" : p->file->counter_source;

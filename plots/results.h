@@ -251,6 +251,12 @@ int ic_results_interaction_series(const struct ic_group *g, const char *a, const
 int ic_results_contrast(const struct ic_point *const *pts, const int *sign, size_t n,
 			struct ic_ratio *out);
 
+/* The first measured N at which `form`'s footprint in the series exceeds
+ * `size` bytes, 0 when none does; *at_about (may be NULL) the N where the
+ * footprint per site there reaches `size`. */
+unsigned long ic_group_cache_pass(const struct ic_group *gr, const char *form, double size,
+				  double *at_about);
+
 /* The counter source of a point: its file's, "mixed" when its files disagree. */
 const char *ic_point_source(const struct ic_point *p);
 

@@ -296,14 +296,8 @@ static void summary_verdict_line(FILE *f, const struct ic_results *res, const st
 {
 	const struct ic_crossover *xo = &gr->xo;
 
-	fprintf(f, "Verdict: **%s**", ic_verdict_name(xo->verdict));
-	if (xo->verdict == IC_VERDICT_CROSSOVER)
-		fprintf(f, ", bracket (%.0f, %.0f): %s resolved ahead up to N = %.0f, %s from N = %.0f",
-			xo->bracket_lo, xo->bracket_hi, xo->direction > 0 ? res->opts.compare : res->opts.baseline,
-			xo->bracket_lo, xo->direction > 0 ? res->opts.baseline : res->opts.compare,
-			xo->bracket_hi);
-	fprintf(f, ". By the band: %s faster at %zu, %s faster at %zu, unresolved at %zu of %zu points.\n\n",
-		res->opts.compare, xo->n_compare, res->opts.baseline, xo->n_baseline,
+	fprintf(f, "Verdict: **%s**. By the band: %s faster at %zu, %s faster at %zu, unresolved at %zu of %zu points.\n\n",
+		ic_verdict_name(xo->verdict), res->opts.compare, xo->n_compare, res->opts.baseline, xo->n_baseline,
 		xo->n_unresolved, gr->nratios);
 }
 
@@ -707,8 +701,7 @@ static void summary_counters(FILE *f, const struct ic_results *res)
 
 static void summary_method(FILE *f, const struct ic_results *res)
 {
-	size_t vmax = 0, nratios = 0;
-	size_t noisy = 0, nerr_pts = 0;
+	size_t vmax = 0, nerr_pts = 0;
 
 	for (size_t i = 0; i < res->npoints; i++) {
 		const struct ic_point *p = res->points[i];
@@ -716,19 +709,14 @@ static void summary_method(FILE *f, const struct ic_results *res)
 		vmax = p->nvariants > vmax ? p->nvariants : vmax;
 		nerr_pts += p->nerrors > 0;
 	}
-	for (size_t g = 0; g < res->ngroups; g++) {
-		nratios += res->groups[g].nratios;
-		noisy += summary_noisy_count(&res->groups[g]);
-	}
 	fputs("## Method and noise\n\n", f);
 	fputs("- Terms: the **band** of a ratio is its family-wise 95% interval over every N of its "
 	      "series (Holm, below). An N is **resolved** when its band lies wholly on one side of 1. "
 	      "The **bracket** (A, B) holds the crossover: the last N resolved for one form and the "
-	      "first resolved for the other. A **state** is a group of processes whose ratios sit at "
+	      "first resolved for the other, with no point estimate inside; every resolved N counts, "
+	      "the ends included, and where the resolved N switch side more than once it is a "
+	      "conflict and nothing is claimed. A **state** is a group of processes whose ratios sit at "
 	      "one level (rule below).\n", f);
-	fputs("- ", f);
-	ic_answer_design(f, res);
-	fputc('\n', f);
 
 	fputs("- Time per call site: Google Benchmark's real_time per iteration (one iteration runs "
 	      "one call site). Each process contributes the median of its repetitions; the estimate "
@@ -784,15 +772,6 @@ static void summary_method(FILE *f, const struct ic_results *res)
 		"split is said to follow the time order (file times) when the states switch once in "
 		"it, the layout variant when no variant holds both.\n", IC_STATES_SEPARATION,
 		IC_STATES_OWN);
-	fputs("- Crossover rule: every point resolved by the band counts, the first and last N "
-	      "included; in ascending N they may switch side once. The crossover is then the bracket "
-	      "(A, B) between the last N resolved for the first winner and the first N resolved for "
-	      "the other, with no point estimate inside. More than one switch is a conflict and "
-	      "nothing is claimed.\n", f);
-	fputs("- Layout share (points.csv, ratios.csv only): the part of the process-to-process "
-	      "variance of the log ratio that lies between layout variants, a ratio of two noise "
-	      "variances. With a few variants it is very uncertain, so this text does not read it; "
-	      "\"Where the variance is\" gives each level's SD.\n", f);
 	fputs("- Layouts:", f);
 	for (size_t i = 0; i < res->nlayouts; i++) {
 		const char *k = res->layouts[i], *slash = strrchr(k, '/');
@@ -803,9 +782,6 @@ static void summary_method(FILE *f, const struct ic_results *res)
 			fprintf(f, "%s seed %.*s variant %s", i ? ";" : "", (int)(slash - k), k, slash + 1);
 	}
 	fputs(".\n", f);
-	fprintf(f, "- Noisy: %zu of %zu ratio points have a band wider than ±%g%% of the ratio: there "
-		"a %g%% difference (the size of the 2004 effect) cannot be resolved.\n", noisy, nratios,
-		100.0 * res->opts.noise_ci, 100.0 * res->opts.noise_ci);
 	if (res->n_errors)
 		fprintf(f, "- Skipped: %zu repetition%s at %zu point%s reported an error and %s not "
 			"counted.\n", res->n_errors, summary_s(res->n_errors), nerr_pts, summary_s(nerr_pts),
