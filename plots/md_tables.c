@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "format.h"
+#include "states.h"
 
 /* The N of every per-N line, ascending and distinct. */
 static size_t attr_all_n(const struct ic_attribution *a, unsigned long *out, size_t cap)
@@ -197,6 +198,246 @@ void ic_md_counters(FILE *f, const struct ic_group *g, const struct ic_attributi
 			if (show[c])
 				attr_cell(f, pt->med[ic_md_ctr[c].field]);
 		fputc('\n', f);
+	}
+	fputc('\n', f);
+}
+
+/* A table cell: — when not measured. */
+static const char *md_val(char *buf, size_t cap, double x, const char *fmt)
+{
+	if (isfinite(x))
+		snprintf(buf, cap, fmt, x);
+	else
+		snprintf(buf, cap, "—");
+	return buf;
+}
+
+/* " (simulated)", " (PAPI)", "" for the L1i column of one series; *mixed
+ * when the sources differ so each cell must say. */
+static const char *md_l1i_label(const struct ic_group *gr, int *mixed, int *any)
+{
+	const char *src = NULL;
+
+	*mixed = 0;
+	*any = 0;
+	for (size_t i = 0; i < gr->npoints; i++) {
+		const struct ic_point *p = gr->points[i];
+
+		if (!isfinite(p->med[IC_F_L1I]))
+			continue;
+		*any = 1;
+		if (src && strcmp(src, ic_point_source(p)))
+			*mixed = 1;
+		src = ic_point_source(p);
+	}
+	if (*mixed || !src)
+		return "";
+	if (!strcmp(src, "sim"))
+		return " (simulated)";
+	if (!strcmp(src, "papi"))
+		return " (PAPI)";
+	return "";
+}
+
+static void md_l1i_cell(FILE *f, const struct ic_point *p, int mixed)
+{
+	const char *src = ic_point_source(p);
+
+	if (!isfinite(p->med[IC_F_L1I])) {
+		fputs("—", f);
+		return;
+	}
+	fprintf(f, "%.4g", p->med[IC_F_L1I]);
+	if (mixed)
+		fprintf(f, " (%s)", !strcmp(src, "sim") ? "simulated" : src);
+}
+
+/* Four significant digits, trailing zeros kept so columns line up. */
+static void md_sig4(FILE *f, double x)
+{
+	if (fabs(x) >= 1000.0)
+		fprintf(f, "%.0f", x);
+	else
+		fprintf(f, "%#.4g", x);
+}
+
+static void md_time_cell(FILE *f, const struct ic_point *p)
+{
+	if (!isfinite(p->med[IC_F_NS])) {
+		fputs("—", f);
+		return;
+	}
+	md_sig4(f, p->med[IC_F_NS]);
+	if (isfinite(p->ci_lo)) {
+		fputs(" [", f);
+		md_sig4(f, p->ci_lo);
+		fputs("–", f);
+		md_sig4(f, p->ci_hi);
+		fputc(']', f);
+	}
+}
+
+/* "[95% CI]" only where the cells hold one. */
+static const char *md_ci_label(const struct ic_group *gr)
+{
+	for (size_t i = 0; i < gr->nratios; i++)
+		if (isfinite(gr->ratios[i].lo))
+			return " [95% CI]";
+	return " (no interval: fewer than 2 processes or layouts)";
+}
+
+/* A variance of a log ratio as the SD in percent; — when not estimable. */
+static void md_sd(FILE *f, double var)
+{
+	if (isfinite(var))
+		fprintf(f, " | %.2f%%", 100.0 * sqrt(var));
+	else
+		fputs(" | —", f);
+}
+
+void ic_md_evidence(FILE *f, const struct ic_results *res, const struct ic_group *gr)
+{
+	const char *c = res->opts.compare, *b = res->opts.baseline, *ci = md_ci_label(gr);
+	int mixed, any;
+	const char *l1 = md_l1i_label(gr, &mixed, &any);
+
+	fprintf(f, "| N | %s ns/site%s | %s ns/site%s | %s/%s%s | band (all N, 95%%) "
+		"| p (this N, uncorrected) | noisy | L1i miss/site %s%s | L1i miss/site %s%s |\n", c,
+		ci, b, ci, c, b, ci, c, l1, b, l1);
+	fputs("|---:|---:|---:|---:|---:|---:|:---:|---:|---:|\n", f);
+	for (size_t i = 0; i < gr->nratios; i++) {
+		const struct ic_ratio *r = &gr->ratios[i];
+		char p[32];
+
+		fprintf(f, "| %lu | ", r->cmp->sites);
+		md_time_cell(f, r->cmp);
+		fputs(" | ", f);
+		md_time_cell(f, r->base);
+		fputs(" | ", f);
+		ic_fmt_ratio_cell(f, 0, r);
+		fputs(" | ", f);
+		ic_fmt_band(f, r);
+		fprintf(f, " | %s | %s | ", md_val(p, sizeof(p), r->p, "%.2g"), r->noisy ? "noisy" : "");
+		md_l1i_cell(f, r->cmp, mixed);
+		fputs(" | ", f);
+		md_l1i_cell(f, r->base, mixed);
+		fputs(" |\n", f);
+	}
+	fputc('\n', f);
+}
+
+int ic_md_any_l1i(const struct ic_group *gr)
+{
+	int mixed, any;
+
+	md_l1i_label(gr, &mixed, &any);
+	return any;
+}
+
+size_t ic_md_net(FILE *f, const struct ic_results *res, const struct ic_group *gr)
+{
+	size_t near = 0;
+
+	fprintf(f, "| N | %s net ns [95%% CI] | %s net ns [95%% CI] |\n|---:|---:|---:|\n",
+		res->opts.compare, res->opts.baseline);
+	for (size_t i = 0; i < gr->nratios; i++) {
+		const struct ic_point *pt[2] = { gr->ratios[i].cmp, gr->ratios[i].base };
+
+		fprintf(f, "| %lu", gr->ratios[i].sites);
+		for (int k = 0; k < 2; k++) {
+			const struct ic_point *p = pt[k];
+
+			if (!isfinite(p->net)) {
+				fputs(" | —", f);
+				continue;
+			}
+			fprintf(f, " | %.3g", p->net);
+			if (isfinite(p->net_lo))
+				fprintf(f, " [%.3g, %.3g]", p->net_lo, p->net_hi);
+			if (p->net_near_mark) {
+				fputs(" *", f);
+				near++;
+			}
+		}
+		fputs(" |\n", f);
+	}
+	fputc('\n', f);
+	return near;
+}
+
+void ic_md_states(FILE *f, const struct ic_results *res, const struct ic_states *st)
+{
+	fprintf(f, "| N | state 1: %zu processes, %s/%s [95%% CI] | band | faster | state 2: %zu "
+		"processes [95%% CI] | band | faster |\n|---:|---:|---:|:---:|---:|---:|:---:|\n",
+		st->st[0].nproc, res->opts.compare, res->opts.baseline, st->st[1].nproc);
+	for (size_t i = 0; i < st->st[0].nratios || i < st->st[1].nratios; i++) {
+		const struct ic_ratio *r[2] = {
+			i < st->st[0].nratios ? &st->st[0].ratios[i] : NULL,
+			i < st->st[1].nratios ? &st->st[1].ratios[i] : NULL,
+		};
+
+		fprintf(f, "| %lu", r[0] ? r[0]->sites : r[1]->sites);
+		for (int k = 0; k < 2; k++) {
+			fputs(" | ", f);
+			if (!r[k]) {
+				fputs("— | — | —", f);
+				continue;
+			}
+			ic_fmt_ratio_cell(f, 0, r[k]);
+			fputs(" | ", f);
+			ic_fmt_band(f, r[k]);
+			fprintf(f, " | %s", r[k]->side == IC_SIDE_UNRESOLVED ? "" : (r[k]->side == IC_SIDE_COMPARE ? res->opts.compare : res->opts.baseline));
+		}
+		fputs(" |\n", f);
+	}
+	fputc('\n', f);
+}
+
+void ic_md_variance(FILE *f, const struct ic_results *res)
+{
+	fputs("| series | layout variant | process | process within a state | one repetition | "
+	      "repetitions per process | processes | states |\n"
+	      "|---|---:|---:|---:|---:|---:|---:|---:|\n", f);
+	for (size_t g = 0; g < res->ngroups; g++) {
+		const struct ic_states *st = res->groups[g].states;
+		char t[512];
+
+		if (!st || !st->nproc)
+			continue;
+		fprintf(f, "| %s", ic_fmt_series(t, sizeof(t), res, &res->groups[g]));
+		md_sd(f, st->var_variant);
+		md_sd(f, st->var_process);
+		md_sd(f, st->var_process_state);
+		md_sd(f, st->var_rep);
+		fprintf(f, " | %.0f | %zu | %zu |\n", st->reps, st->nproc, st->nstates);
+	}
+}
+
+void ic_md_calibration(FILE *f, const struct ic_group *gr, double want, size_t *detected,
+		       size_t *contains, double *extra, size_t *k)
+{
+	fprintf(f, "| N | ratio [95%% CI] | measured extra | band excludes 1 | contains %.3f | noisy |\n",
+		want);
+	fputs("|---:|---:|---:|:---:|:---:|:---:|\n", f);
+	for (size_t i = 0; i < gr->nratios; i++) {
+		const struct ic_ratio *r = &gr->ratios[i];
+		int ex = r->side != IC_SIDE_UNRESOLVED, in = ic_ratio_contains(r, want);
+
+		*detected += ex;
+		*contains += in;
+		if (extra && isfinite(r->ratio))
+			extra[(*k)++] = r->ratio - 1.0;
+		fprintf(f, "| %lu | ", r->cmp->sites);
+		ic_fmt_ratio_cell(f, 0, r);
+		fprintf(f, " | %+.2f%% | %s | ", (r->ratio - 1.0) * 100.0, ex ? "yes" : "no");
+		if (in)
+			fputs("yes", f);
+		else if (isfinite(r->lo))
+			fprintf(f, "no (%.2f%% off)",
+				100.0 * (want < r->lo ? r->lo - want : want - r->hi));
+		else
+			fputs("—", f);
+		fprintf(f, " | %s |\n", r->noisy ? "noisy" : "");
 	}
 	fputc('\n', f);
 }
