@@ -212,44 +212,31 @@ static const char *md_val(char *buf, size_t cap, double x, const char *fmt)
 	return buf;
 }
 
-/* " (simulated)", " (PAPI)", "" for the L1i column of one series; *mixed
- * when the sources differ so each cell must say. */
+/* The L1i column's source, " (simulated)" or " (PAPI)", from the
+ * attribution's (attribution.c); "" otherwise. *mixed when the sources
+ * differ, so each cell must say; *any when any point has a count. */
 static const char *md_l1i_label(const struct ic_group *gr, int *mixed, int *any)
 {
-	const char *src = NULL;
+	static char buf[32];
+	const char *src = gr->attr ? gr->attr->l1i_source : "";
 
-	*mixed = 0;
-	*any = 0;
-	for (size_t i = 0; i < gr->npoints; i++) {
-		const struct ic_point *p = gr->points[i];
-
-		if (!isfinite(p->med[IC_F_L1I]))
-			continue;
-		*any = 1;
-		if (src && strcmp(src, ic_point_source(p)))
-			*mixed = 1;
-		src = ic_point_source(p);
-	}
-	if (*mixed || !src)
+	*any = ic_md_any_l1i(gr);
+	*mixed = !strcmp(src, "mixed");
+	if (strcmp(src, "sim") && strcmp(src, "papi"))
 		return "";
-	if (!strcmp(src, "sim"))
-		return " (simulated)";
-	if (!strcmp(src, "papi"))
-		return " (PAPI)";
-	return "";
+	snprintf(buf, sizeof(buf), " (%s)", ic_fmt_source_word(src));
+	return buf;
 }
 
 static void md_l1i_cell(FILE *f, const struct ic_point *p, int mixed)
 {
-	const char *src = ic_point_source(p);
-
 	if (!isfinite(p->med[IC_F_L1I])) {
 		fputs("—", f);
 		return;
 	}
 	fprintf(f, "%.4g", p->med[IC_F_L1I]);
 	if (mixed)
-		fprintf(f, " (%s)", !strcmp(src, "sim") ? "simulated" : src);
+		fprintf(f, " (%s)", ic_fmt_source_word(ic_point_source(p)));
 }
 
 /* Four significant digits, trailing zeros kept so columns line up. */
@@ -328,10 +315,10 @@ void ic_md_evidence(FILE *f, const struct ic_results *res, const struct ic_group
 
 int ic_md_any_l1i(const struct ic_group *gr)
 {
-	int mixed, any;
-
-	md_l1i_label(gr, &mixed, &any);
-	return any;
+	for (size_t i = 0; i < gr->npoints; i++)
+		if (isfinite(gr->points[i]->med[IC_F_L1I]))
+			return 1;
+	return 0;
 }
 
 size_t ic_md_net(FILE *f, const struct ic_results *res, const struct ic_group *gr)

@@ -23,12 +23,6 @@ static int summary_is_extern_form(const char *form)
 	return !strncmp(form, "extern", 6);
 }
 
-static const char *summary_runs(char *buf, size_t cap, const struct ic_group *gr,
-				enum ic_point_side side)
-{
-	return ic_fmt_runs(buf, cap, gr->ratios, gr->nratios, side);
-}
-
 static const char *summary_range(char *buf, size_t cap, unsigned long lo, unsigned long hi)
 {
 	if (lo == hi)
@@ -69,7 +63,7 @@ static void summary_code_phrase(FILE *f, const struct ic_results *res, const str
 static const char *summary_side_runs(char *buf, size_t cap, const struct ic_group *gr,
 				     enum ic_point_side side)
 {
-	summary_runs(buf, cap, gr, side);
+	ic_fmt_runs(buf, cap, gr->ratios, gr->nratios, side);
 	if (!buf[0])
 		snprintf(buf, cap, "none");
 	return buf;
