@@ -30,18 +30,12 @@ while [ $# -gt 0 ]; do
 done
 [ ${#dirs[@]} -ge 2 ] || die "give two or more results directories (--help)"
 
-# table DIR NAME: the run's table, in its report or beside it.
-table() {
-	local f
-	for f in "$1/report/$2" "$1/$2"; do [ -f "$f" ] && { echo "$f"; return 0; }; done
-	return 1
-}
+. "$here/tables.sh"
 files=()
 for d in "${dirs[@]}"; do
-	r=$(table "$d" ratios.csv) && x=$(table "$d" crossover.csv) ||
-		die "$d is not a results directory of run.sh (no report/ratios.csv and crossover.csv)"
-	p=$(table "$d" points.csv) || p=/dev/null
-	files+=("$r" "$x" "$p")
+	is_results_dir "$d" || die "$d is not a results directory of run.sh (no report/ratios.csv and crossover.csv)"
+	p=$(results_file "$d" points.csv) || p=/dev/null
+	files+=("$(results_file "$d" ratios.csv)" "$(results_file "$d" crossover.csv)" "$p")
 done
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/inlinecost-agree.XXXXXX")

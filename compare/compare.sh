@@ -52,14 +52,7 @@ stage=""
 trap 'rm -rf "$scratch" ${stage:+"$stage"}' EXIT
 trap 'exit 130' INT TERM
 
-# results_file DIR NAME: a run's file, in its report (the set summarize
-# writes) or beside it; nothing when it has none.
-results_file() {
-	local f
-	for f in "$1/report/$2" "$1/$2"; do [ -f "$f" ] && { echo "$f"; return 0; }; done
-	return 0
-}
-is_results_dir() { [ -n "$(results_file "$1" ratios.csv)" ] && [ -n "$(results_file "$1" crossover.csv)" ]; }
+. "$here/tables.sh"
 
 # conf_meta RUN.CONF: its settings as conf.<name><TAB><value>. The file is
 # `declare -p` output from another machine, so it is parsed, never sourced.
@@ -143,12 +136,10 @@ for i in "${!dirs[@]}"; do
 		echo "#compare-meta"
 		printf 'input.dir\t%s\ninput.kind\t%s\n' "${names[$i]}" "${kinds[$i]}"
 		[ ! -f "$d/run.conf" ] || conf_meta "$d/run.conf"
-		j=$(results_file "$d" benchmark.json)
-		[ -z "$j" ] || context_meta "$j"
+		if j=$(results_file "$d" benchmark.json); then context_meta "$j"; fi
 	} >"$meta"
-	files+=("$meta" "$(results_file "$d" ratios.csv)" "$(results_file "$d" crossover.csv)")
-	pts=$(results_file "$d" points.csv)
-	files+=("${pts:-/dev/null}")
+	pts=$(results_file "$d" points.csv) || pts=/dev/null
+	files+=("$meta" "$(results_file "$d" ratios.csv)" "$(results_file "$d" crossover.csv)" "$pts")
 done
 
 new=$scratch/out

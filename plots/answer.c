@@ -79,22 +79,6 @@ static void answer_sides(FILE *f, const struct ic_results *res, const struct ic_
 	}
 }
 
-unsigned long ic_answer_cache_pass(const struct ic_group *gr, const char *form, double size,
-				   double *at_about)
-{
-	const struct ic_point *at = NULL;
-
-	for (size_t i = 0; i < gr->npoints; i++) {
-		const struct ic_point *p = gr->points[i];
-
-		if (!strcmp(p->form, form) && p->med[IC_F_FOOT] > size && (!at || p->sites < at->sites))
-			at = p;
-	}
-	if (at_about)
-		*at_about = at ? size / (at->med[IC_F_FOOT] / (double)at->sites) : NAN;
-	return at ? at->sites : 0;
-}
-
 /* "inlined code passes the 32 KiB L1i at N ≈ 199"; both forms once when
  * they pass at the same measured N. */
 static void answer_l1i(FILE *f, const struct ic_results *res, const struct ic_group *gr)
@@ -107,8 +91,8 @@ static void answer_l1i(FILE *f, const struct ic_results *res, const struct ic_gr
 	if (!isfinite(size) || size <= 0 || !gr->nratios)
 		return;
 	ic_fmt_bytes(sz, sizeof(sz), size);
-	pc = ic_answer_cache_pass(gr, c, size, &ac);
-	pb = ic_answer_cache_pass(gr, b, size, &ab);
+	pc = ic_group_cache_pass(gr, c, size, &ac);
+	pb = ic_group_cache_pass(gr, b, size, &ab);
 	if (pc && pb && pc == pb)
 		fprintf(f, "; both forms' code passes the %s L1i by N = %lu", sz, pc);
 	else if (pc || pb) {
@@ -149,7 +133,7 @@ static void answer_series(FILE *f, const struct ic_results *res, const struct ic
 	fputs(".\n", f);
 }
 
-void ic_answer_design(FILE *f, const struct ic_results *res)
+static void answer_design(FILE *f, const struct ic_results *res)
 {
 	size_t rmin = (size_t)-1, rmax = 0, umin = (size_t)-1, umax = 0, vmax = 0;
 
@@ -197,6 +181,6 @@ void ic_answer_write(FILE *f, const struct ic_results *res)
 		fprintf(f, "Builds: %zu, each its own series (see Machine).\n", res->nbuilds);
 	else if (res->nbuilds && *ic_fmt_build_keys(bl, sizeof(bl), &res->builds[0], 1))
 		fprintf(f, "Build: %s.\n", bl);
-	ic_answer_design(f, res);
+	answer_design(f, res);
 	fputs("\n\n", f);
 }

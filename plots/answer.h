@@ -13,14 +13,5 @@
 /* "## The answer" and its lines. */
 void ic_answer_write(FILE *f, const struct ic_results *res);
 
-/* "Design: 6 layout variants; 2 processes per point; 30 repetitions per
- * point in all, ..." without a leading "- " or a newline. */
-void ic_answer_design(FILE *f, const struct ic_results *res);
-
-/* The first measured N at which `form`'s footprint in the series exceeds
- * `size` bytes, 0 when none does; *at_about (may be NULL) the N where the
- * footprint per site there reaches `size`. */
-unsigned long ic_answer_cache_pass(const struct ic_group *gr, const char *form, double size,
-				   double *at_about);
 
 #endif /* IC_ANSWER_H */

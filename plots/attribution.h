@@ -38,6 +38,11 @@ enum ic_line_kind {
 	IC_LINE_COUNT
 };
 
+/* The lines read per N (the call is read at one N, inline/extern only at
+ * the capacity steps). */
+#define IC_ATTR_NPER 4
+extern const enum ic_line_kind ic_attr_per_n[IC_ATTR_NPER];
+
 struct ic_line {
 	const char *name;       /* "clone/extern" */
 	struct ic_ratio *r;     /* ascending N; NULL when n == 0 */
@@ -63,18 +68,32 @@ struct ic_capacity {
 struct ic_attribution {
 	struct ic_line line[IC_LINE_COUNT];
 	struct ic_capacity cap[2];   /* inline, extern */
-	const char *l1i_source;      /* "simulated", "PAPI", "mixed" or "" */
+	const char *l1i_source;      /* the L1i counts' source: "sim", "papi", "mixed", "" */
 	int has_controls;            /* clone or a nolock form has a ratio here */
+	int cross_together;          /* both forms' L1i misses pass at the same N:
+	                              * the one step there is read once */
+	int all_noisy;               /* every ratio of the series and its lines is noisy */
+	struct ic_line fit;          /* the interaction at the N where all four
+	                              * forms' code fits the L1i (its own copy) */
+	size_t fit_left_out;         /* N of the interaction left out of fit */
+	unsigned long fit_first_out; /* the first of them */
 };
 
 /* "clone/extern", "(inline/inline_nolock)/(extern/extern_nolock)", ... */
 const char *ic_attr_line_name(enum ic_line_kind k);
 
+/* A line's forms: a/a0, or (a/a0)/(b/b0) with b, b0 NULL otherwise. */
+void ic_attr_line_forms(enum ic_line_kind k, const char *forms[4]);
+
+/* The line's ratio at sites, NULL when not measured. */
+const struct ic_ratio *ic_attr_at(const struct ic_line *l, unsigned long sites);
+
 /* Fills g->attr. Returns 0, or -1 when memory runs out. */
 int ic_attribution_analyse(const struct ic_results *res, struct ic_group *g);
 void ic_attribution_free(struct ic_attribution *a);
 
-/* The section "What the difference is made of" of one series. */
+/* attribution_text.c: the section "What the difference is made of" of one
+ * series. */
 void ic_attribution_write(FILE *f, const struct ic_results *res, const struct ic_group *g);
 
 #endif /* IC_ATTRIBUTION_H */

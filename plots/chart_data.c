@@ -1,7 +1,6 @@
 /* The .dat files and data.gp of DIR/plots/ from the analysed results; see
  * chart_data.h. */
 #include "chart_data.h"
-#include "answer.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -114,9 +113,9 @@ static const char *chart_l1i_plot_title(char *buf, size_t cap, const struct ic_r
 
 		if (!isfinite(p->med[IC_F_L1I]))
 			continue;
-		if (!strcmp(ic_fmt_counter_source(p), "sim"))
+		if (!strcmp(ic_point_source(p), "sim"))
 			sim = 1;
-		else if (!strcmp(ic_fmt_counter_source(p), "papi"))
+		else if (!strcmp(ic_point_source(p), "papi"))
 			papi = 1;
 		else
 			other = 1;
@@ -238,7 +237,7 @@ static void chart_time_marks(FILE *gp, const struct ic_results *res, const char 
 			if (!isfinite(size) || size <= 0)
 				continue;
 			for (size_t k = 0; k < nforms && k < 2; k++)
-				pass[k] = ic_answer_cache_pass(gr, forms[k], size, NULL);
+				pass[k] = ic_group_cache_pass(gr, forms[k], size, NULL);
 			for (size_t k = 0; k < nforms && k < 2; k++) {
 				int both = k == 0 && nforms > 1 && pass[0] && pass[0] == pass[1];
 				char who[128];

@@ -132,9 +132,13 @@ const char *ic_fmt_series(char *buf, size_t cap, const struct ic_results *res,
 	return buf;
 }
 
-const char *ic_fmt_counter_source(const struct ic_point *p)
+const char *ic_fmt_source_word(const char *src)
 {
-	return p->source_mixed ? "mixed" : p->file->counter_source;
+	if (!strcmp(src, "sim"))
+		return "simulated";
+	if (!strcmp(src, "papi"))
+		return "PAPI";
+	return src;
 }
 
 int ic_fmt_many_bodies(const struct ic_results *res)
@@ -191,8 +195,12 @@ const char *ic_fmt_factor(char *buf, size_t cap, double lo, double hi)
 	return buf;
 }
 
-void ic_fmt_ratio_ci(FILE *f, const struct ic_ratio *r, int say_missing)
+void ic_fmt_ratio_cell(FILE *f, int say_missing, const struct ic_ratio *r)
 {
+	if (!isfinite(r->ratio)) {
+		fputs(say_missing ? "— (no process ran every form)" : "—", f);
+		return;
+	}
 	fprintf(f, "%.4f", r->ratio);
 	if (isfinite(r->lo))
 		fprintf(f, " [%.4f–%.4f]", r->lo, r->hi);

@@ -25,8 +25,9 @@ const char *ic_fmt_threads_mode(char *buf, size_t cap, const struct ic_group *gr
 const char *ic_fmt_series(char *buf, size_t cap, const struct ic_results *res,
 			  const struct ic_group *gr);
 
-/* The counter source of a point as printed: "mixed" when its files disagree. */
-const char *ic_fmt_counter_source(const struct ic_point *p);
+/* A counter source as a word: "simulated" for sim, "PAPI" for papi, else
+ * as it is ("mixed", "none", ""). */
+const char *ic_fmt_source_word(const char *src);
 
 /* More than one op/layout/order in the run: series labels must say which. */
 int ic_fmt_many_bodies(const struct ic_results *res);
@@ -54,9 +55,10 @@ const char *ic_fmt_runs(char *buf, size_t cap, const struct ic_ratio *ratios, si
 const char *ic_fmt_factor(char *buf, size_t cap, double lo, double hi);
 
 /* A ratio as its cells print: "0.9078 [0.6984–1.1801]" (the interval only
- * where there is one; " (no interval)" after it when say_missing), and its
- * band "0.5516–1.4941" or "—". */
-void ic_fmt_ratio_ci(FILE *f, const struct ic_ratio *r, int say_missing);
+ * where there is one; with say_missing " (no interval)" after it, and
+ * "— (no process ran every form)" for no ratio), and its band
+ * "0.5516–1.4941" or "—". */
+void ic_fmt_ratio_cell(FILE *f, int say_missing, const struct ic_ratio *r);
 void ic_fmt_band(FILE *f, const struct ic_ratio *r);
 
 #endif /* IC_FORMAT_H */

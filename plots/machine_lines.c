@@ -36,13 +36,17 @@ static void ml_fix(FILE *f, const char *what, const char *v, const char *effect,
 		words ? "" : "`");
 }
 
-static const char *ml_get(ic_machine_get_fn get, void *arg, const char *key)
+/* A context key as text, "" when absent; each call its own buffer slot. */
+static const char *ml_get(const struct ic_results *res, const char *key)
 {
-	const char *v = get(arg, key);
-	return v ? v : "";
+	static char buf[4][IC_RESULTS_CONTEXT_MAX];
+	static int k;
+
+	k = (k + 1) % 4;
+	return ic_results_context(res, key, buf[k], sizeof(buf[k]));
 }
 
-void ic_machine_lines_from(FILE *f, ic_machine_get_fn get, void *arg)
+void ic_machine_lines_write(FILE *f, const struct ic_results *res)
 {
 	static const char *const keys[] = {
 		"machine_governor", "machine_boost", "machine_smt", "machine_aslr",
@@ -54,7 +58,7 @@ void ic_machine_lines_from(FILE *f, ic_machine_get_fn get, void *arg)
 	int any = 0;
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		any |= *ml_get(get, arg, keys[i]) != '\0';
+		any |= *ml_get(res, keys[i]) != '\0';
 	if (!any) {
 		fputs("- Machine state: not recorded (a run from before the suite recorded it)\n", f);
 		return;
@@ -62,7 +66,7 @@ void ic_machine_lines_from(FILE *f, ic_machine_get_fn get, void *arg)
 	fputs("- Machine state at the start of the run (what moves results, with the command "
 	      "that fixes it; nothing was changed):\n", f);
 
-	v = ml_get(get, arg, "machine_governor");
+	v = ml_get(res, "machine_governor");
 	if (!*v)
 		fputs("  - Frequency governor: not recorded\n", f);
 	else if (!ml_unreadable(f, "Frequency governor", v)) {
@@ -72,12 +76,12 @@ void ic_machine_lines_from(FILE *f, ic_machine_get_fn get, void *arg)
 		else
 			ml_fine(&ok, "governor", v);
 	}
-	v = ml_get(get, arg, "machine_epp");
+	v = ml_get(res, "machine_epp");
 	if (*v && strcmp(v, "performance"))
 		ml_fix(f, "Energy-performance preference", v, "the frequency driver trades speed for "
 		       "energy", "echo performance | sudo tee "
 		       "/sys/devices/system/cpu/cpu*/cpufreq/energy_performance_preference");
-	v = ml_get(get, arg, "machine_boost");
+	v = ml_get(res, "machine_boost");
 	if (*v && !ml_unreadable(f, "Boost (turbo)", v)) {
 		if (!strncmp(v, "on", 2)) {
 			const char *fix = strstr(v, "intel_pstate")
@@ -91,7 +95,7 @@ void ic_machine_lines_from(FILE *f, ic_machine_get_fn get, void *arg)
 			ml_fine(&ok, "boost", v);
 		}
 	}
-	v = ml_get(get, arg, "machine_smt");
+	v = ml_get(res, "machine_smt");
 	if (*v && !ml_unreadable(f, "SMT", v)) {
 		if (!strcmp(v, "on"))
 			ml_fix(f, "SMT", v, "work on a sibling thread shares the core's caches and "
@@ -100,7 +104,7 @@ void ic_machine_lines_from(FILE *f, ic_machine_get_fn get, void *arg)
 		else
 			ml_fine(&ok, "SMT", v);
 	}
-	v = ml_get(get, arg, "machine_aslr");
+	v = ml_get(res, "machine_aslr");
 	if (*v && !ml_unreadable(f, "ASLR", v)) {
 		if (strcmp(v, "0"))
 			ml_fix(f, "ASLR (randomize_va_space)", v, "stack, heap and library addresses "
@@ -109,7 +113,7 @@ void ic_machine_lines_from(FILE *f, ic_machine_get_fn get, void *arg)
 		else
 			ml_fine(&ok, "ASLR", "off");
 	}
-	v = ml_get(get, arg, "machine_nmi_watchdog");
+	v = ml_get(res, "machine_nmi_watchdog");
 	if (*v && !ml_unreadable(f, "NMI watchdog", v)) {
 		if (strcmp(v, "0"))
 			ml_fix(f, "NMI watchdog", "on", "it holds a hardware counter, one fewer for PAPI",
@@ -117,7 +121,7 @@ void ic_machine_lines_from(FILE *f, ic_machine_get_fn get, void *arg)
 		else
 			ml_fine(&ok, "NMI watchdog", "off");
 	}
-	v = ml_get(get, arg, "machine_perf_event_paranoid");
+	v = ml_get(res, "machine_perf_event_paranoid");
 	if (*v && !ml_unreadable(f, "perf_event_paranoid", v)) {
 		if (atoi(v) > 2)
 			ml_fix(f, "perf_event_paranoid", v, "counters cannot be read as a user",
@@ -125,7 +129,7 @@ void ic_machine_lines_from(FILE *f, ic_machine_get_fn get, void *arg)
 		else
 			ml_fine(&ok, "perf_event_paranoid", v);
 	}
-	v = ml_get(get, arg, "machine_thp");
+	v = ml_get(res, "machine_thp");
 	if (*v && !ml_unreadable(f, "Transparent huge pages", v)) {
 		if (!strcmp(v, "always"))
 			ml_fix(f, "Transparent huge pages", v, "khugepaged may merge pages during a run, "
@@ -134,7 +138,7 @@ void ic_machine_lines_from(FILE *f, ic_machine_get_fn get, void *arg)
 		else
 			ml_fine(&ok, "THP", v);
 	}
-	v = ml_get(get, arg, "machine_load");
+	v = ml_get(res, "machine_load");
 	if (*v && !ml_unreadable(f, "Load average", v)) {
 		if (atof(v) >= 0.5)
 			ml_fix(f, "Load average", v, "other work ran on this machine over the last "
@@ -142,7 +146,7 @@ void ic_machine_lines_from(FILE *f, ic_machine_get_fn get, void *arg)
 		else
 			ml_fine(&ok, "load", v);
 	}
-	v = ml_get(get, arg, "machine_busy");
+	v = ml_get(res, "machine_busy");
 	if (*v && !ml_unreadable(f, "Other busy processes", v)) {
 		if (!strcmp(v, "not sampled"))
 			fputs("  - Other busy processes: not sampled\n", f);
@@ -154,15 +158,4 @@ void ic_machine_lines_from(FILE *f, ic_machine_get_fn get, void *arg)
 	}
 	if (ok.text[0])
 		fprintf(f, "  - Fine as they are: %s\n", ok.text);
-}
-
-static const char *ml_ctx(void *arg, const char *key)
-{
-	static char buf[IC_RESULTS_CONTEXT_MAX];
-	return ic_results_context(arg, key, buf, sizeof(buf));
-}
-
-void ic_machine_lines_write(FILE *f, const struct ic_results *res)
-{
-	ic_machine_lines_from(f, ml_ctx, (void *)res);
 }

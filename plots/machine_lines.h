@@ -9,10 +9,6 @@
 
 #include "results.h"
 
-/* The lines from any key lookup (get returns "" or NULL when absent). */
-typedef const char *(*ic_machine_get_fn)(void *arg, const char *key);
-void ic_machine_lines_from(FILE *f, ic_machine_get_fn get, void *arg);
-
 /* The lines from the first process's context. */
 void ic_machine_lines_write(FILE *f, const struct ic_results *res);
 

@@ -199,21 +199,19 @@ struct ic_results {
 
 void ic_results_init(struct ic_results *res);
 void ic_results_free(struct ic_results *res);
+/* The analysis's part of ic_results_free (results.c). */
+void ic_results_groups_free(struct ic_results *res);
 
-/* Reads one Google Benchmark JSON file and adds its repetitions; all files
+/* load.c. Reads one Google Benchmark JSON file and adds its repetitions; all files
  * are loaded before ic_results_analyse. On bad input returns -1 with one
  * line (no newline) in err naming the problem. */
 int ic_results_load(struct ic_results *res, const char *path, char *err, size_t errlen);
 
-/* Sorts points, computes statistics, ratios and crossovers. -1 (with err)
+/* results.c. Sorts points, computes statistics, ratios and crossovers. -1 (with err)
  * when there is no sites/ benchmark at all or memory runs out. */
 int ic_results_analyse(struct ic_results *res, const struct ic_analysis_opts *opts,
 		       char *err, size_t errlen);
 
-/* All files' benchmarks in order under the first file's context, in
- * Google Benchmark's own layout (tools/compare.py reads it). family_index
- * is offset per file so that families stay distinct. New reference. */
-json_t *ic_results_merged(const struct ic_results *res);
 
 /* A context member of the first file as text ("" when absent): a string
  * member itself, a number or boolean printed into buf. */
@@ -252,6 +250,15 @@ int ic_results_interaction_series(const struct ic_group *g, const char *a, const
  * or -1 when memory runs out. */
 int ic_results_contrast(const struct ic_point *const *pts, const int *sign, size_t n,
 			struct ic_ratio *out);
+
+/* The first measured N at which `form`'s footprint in the series exceeds
+ * `size` bytes, 0 when none does; *at_about (may be NULL) the N where the
+ * footprint per site there reaches `size`. */
+unsigned long ic_group_cache_pass(const struct ic_group *gr, const char *form, double size,
+				  double *at_about);
+
+/* The counter source of a point: its file's, "mixed" when its files disagree. */
+const char *ic_point_source(const struct ic_point *p);
 
 /* The point of form at sites in a series, NULL when not measured. */
 const struct ic_point *ic_group_point(const struct ic_group *g, const char *form,

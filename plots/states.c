@@ -204,44 +204,16 @@ static int states_collect(struct ic_states *s, const struct ic_group *g, double 
 	return 0;
 }
 
-/* One N's figures for states_variance: the between-variant component and
- * the mean square between processes within variants. */
+/* One N's figures for states_variance (stats.h's one-way analysis): the
+ * between-variant component and the mean square between processes within
+ * variants. */
 static void states_anova(const double *y, const int *cl, size_t n, double *vb, double *msw)
 {
-	double all = 0.0, ssb = 0.0, ssw = 0.0, sum_n2 = 0.0;
-	size_t k = 0;
+	struct ic_stats_nested s;
 
-	*vb = *msw = NAN;
-	for (size_t i = 0; i < n; i++)
-		all += y[i] / (double)n;
-	for (size_t i = 0; i < n; i++) {
-		double m = 0.0;
-		size_t c = 0, first = 1;
-
-		for (size_t j = 0; j < i && first; j++)
-			first = cl[j] != cl[i];
-		if (!first)
-			continue;
-		for (size_t j = i; j < n; j++)
-			if (cl[j] == cl[i]) {
-				m += y[j];
-				c++;
-			}
-		m /= (double)c;
-		for (size_t j = i; j < n; j++)
-			if (cl[j] == cl[i])
-				ssw += (y[j] - m) * (y[j] - m);
-		ssb += (double)c * (m - all) * (m - all);
-		sum_n2 += (double)c * (double)c;
-		k++;
-	}
-	if (n > k)
-		*msw = ssw / (double)(n - k);
-	if (k >= 2 && n > k)
-		*vb = fmax(0.0, (ssb / (double)(k - 1) - *msw) /
-			   (((double)n - sum_n2 / (double)n) / (double)(k - 1)));
-	if (k == 1 && n >= 2)
-		*msw = ssw / (double)(n - 1);
+	ic_stats_nested(y, cl, n, &s);
+	*vb = s.var_between;
+	*msw = s.ms_within;
 }
 
 /* The variance components of states.h, from the log ratios, the processes'

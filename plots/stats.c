@@ -69,7 +69,8 @@ int ic_stats_nested(const double *y, const int *cluster, size_t n, struct ic_sta
 	size_t k = 0, draws;
 	double grand = 0.0, ss = 0.0;
 
-	*out = (struct ic_stats_nested){ .mean = NAN, .se = NAN, .df = NAN, .share_between = NAN };
+	*out = (struct ic_stats_nested){ .mean = NAN, .se = NAN, .df = NAN, .share_between = NAN,
+					 .var_between = NAN, .ms_within = NAN };
 	if (!u || !cmean || !csize) {
 		free(u);
 		free(cmean);
@@ -114,9 +115,9 @@ int ic_stats_nested(const double *y, const int *cluster, size_t n, struct ic_sta
 		out->df = (double)(draws - 1);
 		out->se = sqrt(ss / (double)(draws - 1) / (double)draws);
 	}
-	if (k >= 2 && n > k) {
+	if (n > k) {
 		/* One-way random effects, unbalanced (n0 as in Searle et al.). */
-		double all = 0.0, ssb = 0.0, ssw = 0.0, sum_n2 = 0.0, msb, msw, n0, vb;
+		double all = 0.0, ssb = 0.0, ssw = 0.0, sum_n2 = 0.0, msw, n0, vb;
 		size_t i = 0;
 
 		for (size_t c = 0; c < n; c++)
@@ -128,11 +129,12 @@ int ic_stats_nested(const double *y, const int *cluster, size_t n, struct ic_sta
 			for (size_t e = i + csize[c]; i < e; i++)
 				ssw += (u[i].y - cmean[c]) * (u[i].y - cmean[c]);
 		}
-		msb = ssb / (double)(k - 1);
-		msw = ssw / (double)(n - k);
-		n0 = ((double)n - sum_n2 / (double)n) / (double)(k - 1);
-		vb = fmax(0.0, (msb - msw) / n0);
-		out->share_between = vb + msw > 0.0 ? vb / (vb + msw) : 0.0;
+		out->ms_within = msw = ssw / (double)(n - k);
+		if (k >= 2) {
+			n0 = ((double)n - sum_n2 / (double)n) / (double)(k - 1);
+			out->var_between = vb = fmax(0.0, (ssb / (double)(k - 1) - msw) / n0);
+			out->share_between = vb + msw > 0.0 ? vb / (vb + msw) : 0.0;
+		}
 	}
 done:
 	free(u);

@@ -45,6 +45,10 @@ struct ic_stats_nested {
 	 * variance that lies between clusters, max(0, (MSB - MSW) / n0) over
 	 * that plus MSW. NAN without two clusters of which one has 2+ units. */
 	double share_between;
+	/* Its parts: the between-cluster variance component max(0, (MSB -
+	 * MSW) / n0) (NAN without two clusters and n > clusters) and the
+	 * within-cluster mean square MSW (NAN when n == clusters). */
+	double var_between, ms_within;
 };
 
 /* y[i] with cluster[i] (any ints; equal ints are one cluster). Returns 0, or

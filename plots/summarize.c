@@ -154,6 +154,37 @@ static void ic_out_discard(struct ic_atomic_file *outs, size_t n)
 		ic_atomic_abort(&outs[i]);
 }
 
+/* All files' benchmarks in order under the first file's context, in
+ * Google Benchmark's own layout (tools/compare.py reads it); load.c offset
+ * family_index per file so that families stay distinct. */
+static json_t *ic_merged(const struct ic_results *res)
+{
+	json_t *merged = json_object(), *all = json_array(), *ctx;
+
+	if (!merged || !all)
+		goto fail;
+	ctx = res->nfiles && res->files[0]->context ? json_deep_copy(res->files[0]->context)
+						     : json_object();
+	if (json_object_set_new(merged, "context", ctx))
+		goto fail;
+	for (size_t i = 0; i < res->nfiles; i++) {
+		json_t *entry;
+		size_t idx;
+
+		json_array_foreach(json_object_get(res->files[i]->doc, "benchmarks"), idx, entry)
+			if (json_array_append(all, entry))
+				goto fail;
+	}
+	if (json_object_set(merged, "benchmarks", all))
+		goto fail;
+	json_decref(all);
+	return merged;
+fail:
+	json_decref(all);
+	json_decref(merged);
+	return NULL;
+}
+
 static int ic_write_all(const struct ic_results *res, json_t *merged, const char *dir)
 {
 	struct ic_atomic_file outs[IC_OUT_COUNT];
@@ -277,7 +308,7 @@ int main(int argc, char **argv)
 		ic_results_free(&res);
 		return ic_bad("%s", err);
 	}
-	merged = ic_results_merged(&res);
+	merged = ic_merged(&res);
 	if (!merged) {
 		ic_results_free(&res);
 		fputs("summarize: out of memory\n", stderr);

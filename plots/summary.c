@@ -9,18 +9,9 @@
 #include "answer.h"
 #include "attribution.h"
 #include "format.h"
+#include "md_tables.h"
 #include "states.h"
 #include "stats.h"
-
-/* A table cell: — when not measured. */
-static const char *summary_val(char *buf, size_t cap, double x, const char *fmt)
-{
-	if (isfinite(x))
-		snprintf(buf, cap, fmt, x);
-	else
-		snprintf(buf, cap, "—");
-	return buf;
-}
 
 static int summary_is_inline_form(const char *form)
 {
@@ -30,12 +21,6 @@ static int summary_is_inline_form(const char *form)
 static int summary_is_extern_form(const char *form)
 {
 	return !strncmp(form, "extern", 6);
-}
-
-static const char *summary_runs(char *buf, size_t cap, const struct ic_group *gr,
-				enum ic_point_side side)
-{
-	return ic_fmt_runs(buf, cap, gr->ratios, gr->nratios, side);
 }
 
 static const char *summary_range(char *buf, size_t cap, unsigned long lo, unsigned long hi)
@@ -78,7 +63,7 @@ static void summary_code_phrase(FILE *f, const struct ic_results *res, const str
 static const char *summary_side_runs(char *buf, size_t cap, const struct ic_group *gr,
 				     enum ic_point_side side)
 {
-	summary_runs(buf, cap, gr, side);
+	ic_fmt_runs(buf, cap, gr->ratios, gr->nratios, side);
 	if (!buf[0])
 		snprintf(buf, cap, "none");
 	return buf;
@@ -226,94 +211,13 @@ static void summary_reading(FILE *f, const struct ic_results *res, const struct 
 	fputs("\n\n", f);
 }
 
-/* " (simulated)", " (PAPI)", "" for the L1i column of one series; *mixed
- * when the sources differ so each cell must say. */
-static const char *summary_l1i_label(const struct ic_group *gr, int *mixed, int *any)
-{
-	const char *src = NULL;
-
-	*mixed = 0;
-	*any = 0;
-	for (size_t i = 0; i < gr->npoints; i++) {
-		const struct ic_point *p = gr->points[i];
-
-		if (!isfinite(p->med[IC_F_L1I]))
-			continue;
-		*any = 1;
-		if (src && strcmp(src, ic_fmt_counter_source(p)))
-			*mixed = 1;
-		src = ic_fmt_counter_source(p);
-	}
-	if (*mixed || !src)
-		return "";
-	if (!strcmp(src, "sim"))
-		return " (simulated)";
-	if (!strcmp(src, "papi"))
-		return " (PAPI)";
-	return "";
-}
-
-static void summary_l1i_cell(FILE *f, const struct ic_point *p, int mixed)
-{
-	const char *src = ic_fmt_counter_source(p);
-
-	if (!isfinite(p->med[IC_F_L1I])) {
-		fputs("—", f);
-		return;
-	}
-	fprintf(f, "%.4g", p->med[IC_F_L1I]);
-	if (mixed)
-		fprintf(f, " (%s)", !strcmp(src, "sim") ? "simulated" : src);
-}
-
-/* Four significant digits, trailing zeros kept so columns line up. */
-static void summary_sig4(FILE *f, double x)
-{
-	if (fabs(x) >= 1000.0)
-		fprintf(f, "%.0f", x);
-	else
-		fprintf(f, "%#.4g", x);
-}
-
-static void summary_time_cell(FILE *f, const struct ic_point *p)
-{
-	if (!isfinite(p->med[IC_F_NS])) {
-		fputs("—", f);
-		return;
-	}
-	summary_sig4(f, p->med[IC_F_NS]);
-	if (isfinite(p->ci_lo)) {
-		fputs(" [", f);
-		summary_sig4(f, p->ci_lo);
-		fputs("–", f);
-		summary_sig4(f, p->ci_hi);
-		fputc(']', f);
-	}
-}
-
-
 static void summary_verdict_line(FILE *f, const struct ic_results *res, const struct ic_group *gr)
 {
 	const struct ic_crossover *xo = &gr->xo;
 
-	fprintf(f, "Verdict: **%s**", ic_verdict_name(xo->verdict));
-	if (xo->verdict == IC_VERDICT_CROSSOVER)
-		fprintf(f, ", bracket (%.0f, %.0f): %s resolved ahead up to N = %.0f, %s from N = %.0f",
-			xo->bracket_lo, xo->bracket_hi, xo->direction > 0 ? res->opts.compare : res->opts.baseline,
-			xo->bracket_lo, xo->direction > 0 ? res->opts.baseline : res->opts.compare,
-			xo->bracket_hi);
-	fprintf(f, ". By the band: %s faster at %zu, %s faster at %zu, unresolved at %zu of %zu points.\n\n",
-		res->opts.compare, xo->n_compare, res->opts.baseline, xo->n_baseline,
+	fprintf(f, "Verdict: **%s**. By the band: %s faster at %zu, %s faster at %zu, unresolved at %zu of %zu points.\n\n",
+		ic_verdict_name(xo->verdict), res->opts.compare, xo->n_compare, res->opts.baseline, xo->n_baseline,
 		xo->n_unresolved, gr->nratios);
-}
-
-/* "[95% CI]" only where the cells hold one. */
-static const char *summary_ci_label(const struct ic_group *gr)
-{
-	for (size_t i = 0; i < gr->nratios; i++)
-		if (isfinite(gr->ratios[i].lo))
-			return " [95% CI]";
-	return " (no interval: fewer than 2 processes or layouts)";
 }
 
 /* A filler series' per-site net times: form - mark per process, linear,
@@ -321,8 +225,7 @@ static const char *summary_ci_label(const struct ic_group *gr)
  * errors of the gross time. */
 static void summary_net(FILE *f, const struct ic_results *res, const struct ic_group *gr)
 {
-	const char *c = res->opts.compare, *b = res->opts.baseline;
-	size_t near = 0, shown = 0;
+	size_t near, shown = 0;
 
 	if (!gr->filler)
 		return;
@@ -336,30 +239,8 @@ static void summary_net(FILE *f, const struct ic_results *res, const struct ic_g
 	fprintf(f, "Net time per site, for reading only (each process's time less its own `mark` "
 		"time at the same N, in ns on the linear scale; negatives kept; * = the mark lies "
 		"within %g standard errors of the gross time, so the net figure is not resolved from 0 "
-		"and nothing is read from it):\n\n| N | %s net ns [95%% CI] | %s net ns [95%% CI] |\n"
-		"|---:|---:|---:|\n", IC_NET_NEAR, c, b);
-	for (size_t i = 0; i < gr->nratios; i++) {
-		const struct ic_point *pt[2] = { gr->ratios[i].cmp, gr->ratios[i].base };
-
-		fprintf(f, "| %lu", gr->ratios[i].sites);
-		for (int k = 0; k < 2; k++) {
-			const struct ic_point *p = pt[k];
-
-			if (!isfinite(p->net)) {
-				fputs(" | —", f);
-				continue;
-			}
-			fprintf(f, " | %.3g", p->net);
-			if (isfinite(p->net_lo))
-				fprintf(f, " [%.3g, %.3g]", p->net_lo, p->net_hi);
-			if (p->net_near_mark) {
-				fputs(" *", f);
-				near++;
-			}
-		}
-		fputs(" |\n", f);
-	}
-	fputc('\n', f);
+		"and nothing is read from it):\n\n", IC_NET_NEAR);
+	near = ic_md_net(f, res, gr);
 	if (near)
 		fprintf(f, "%zu net figure%s flagged *: there the filler's time swamps the call's.\n\n",
 			near, summary_s(near));
@@ -399,38 +280,12 @@ static void summary_states(FILE *f, const struct ic_results *res, const struct i
 		fprintf(f, ", p = %.2g", st->time_p);
 	fprintf(f, "; %zu of %zu layout variants with 2+ processes hold both states). Each state "
 		"from its own processes:\n\n", st->variants_both, st->variants_multi);
-	fprintf(f, "| N | state 1: %zu processes, %s/%s [95%% CI] | band | faster | state 2: %zu "
-		"processes [95%% CI] | band | faster |\n|---:|---:|---:|:---:|---:|---:|:---:|\n",
-		st->st[0].nproc, res->opts.compare, res->opts.baseline, st->st[1].nproc);
-	for (size_t i = 0; i < st->st[0].nratios || i < st->st[1].nratios; i++) {
-		const struct ic_ratio *r[2] = {
-			i < st->st[0].nratios ? &st->st[0].ratios[i] : NULL,
-			i < st->st[1].nratios ? &st->st[1].ratios[i] : NULL,
-		};
-
-		fprintf(f, "| %lu", r[0] ? r[0]->sites : r[1]->sites);
-		for (int k = 0; k < 2; k++) {
-			fputs(" | ", f);
-			if (!r[k]) {
-				fputs("— | — | —", f);
-				continue;
-			}
-			ic_fmt_ratio_ci(f, r[k], 0);
-			fputs(" | ", f);
-			ic_fmt_band(f, r[k]);
-			fprintf(f, " | %s", r[k]->side == IC_SIDE_UNRESOLVED ? "" : summary_form_of(res, r[k]->side));
-		}
-		fputs(" |\n", f);
-	}
-	fputc('\n', f);
+	ic_md_states(f, res, st);
 }
 
 static void summary_evidence(FILE *f, const struct ic_results *res, const struct ic_group *gr)
 {
-	const char *c = res->opts.compare, *b = res->opts.baseline, *ci = summary_ci_label(gr);
-	const char *net = "";
-	int mixed, any;
-	const char *l1 = summary_l1i_label(gr, &mixed, &any);
+	const char *c = res->opts.compare, *b = res->opts.baseline;
 
 	fputs("### ", f);
 	summary_series_title(f, res, gr);
@@ -444,30 +299,8 @@ static void summary_evidence(FILE *f, const struct ic_results *res, const struct
 		fprintf(f, "No N with both %s and %s measured; see points.csv.\n\n", c, b);
 		return;
 	}
-	fprintf(f, "| N | %s %sns/site%s | %s %sns/site%s | %s/%s%s | band (all N, 95%%) "
-		"| p (this N, uncorrected) | noisy | L1i miss/site %s%s | L1i miss/site %s%s |\n", c, net,
-		ci, b, net, ci, c, b, ci, c, l1, b, l1);
-	fputs("|---:|---:|---:|---:|---:|---:|:---:|---:|---:|\n", f);
-	for (size_t i = 0; i < gr->nratios; i++) {
-		const struct ic_ratio *r = &gr->ratios[i];
-		char p[32];
-
-		fprintf(f, "| %lu | ", r->cmp->sites);
-		summary_time_cell(f, r->cmp);
-		fputs(" | ", f);
-		summary_time_cell(f, r->base);
-		fputs(" | ", f);
-		ic_fmt_ratio_ci(f, r, 0);
-		fputs(" | ", f);
-		ic_fmt_band(f, r);
-		fprintf(f, " | %s | %s | ", summary_val(p, sizeof(p), r->p, "%.2g"), r->noisy ? "noisy" : "");
-		summary_l1i_cell(f, r->cmp, mixed);
-		fputs(" | ", f);
-		summary_l1i_cell(f, r->base, mixed);
-		fputs(" |\n", f);
-	}
-	fputc('\n', f);
-	if (!any)
+	ic_md_evidence(f, res, gr);
+	if (!ic_md_any_l1i(gr))
 		fputs("L1i misses were not measured for this series (— = not measured, not zero).\n\n", f);
 	summary_net(f, res, gr);
 	summary_states(f, res, gr);
@@ -538,30 +371,8 @@ static void summary_calibration(FILE *f, const struct ic_results *res)
 			continue;
 		fputs("### ", f);
 		summary_series_title(f, res, gr);
-		fprintf(f, "\n\n| N | ratio [95%% CI] | measured extra | band excludes 1 | contains %.3f | noisy |\n",
-			want);
-		fputs("|---:|---:|---:|:---:|:---:|:---:|\n", f);
-		for (size_t i = 0; i < gr->nratios; i++) {
-			const struct ic_ratio *r = &gr->ratios[i];
-			int ex = r->side != IC_SIDE_UNRESOLVED, in = ic_ratio_contains(r, want);
-
-			detected += ex;
-			contains += in;
-			if (extra && isfinite(r->ratio))
-				extra[k++] = r->ratio - 1.0;
-			fprintf(f, "| %lu | ", r->cmp->sites);
-			ic_fmt_ratio_ci(f, r, 0);
-			fprintf(f, " | %+.2f%% | %s | ", (r->ratio - 1.0) * 100.0, ex ? "yes" : "no");
-			if (in)
-				fputs("yes", f);
-			else if (isfinite(r->lo))
-				fprintf(f, "no (%.2f%% off)",
-					100.0 * (want < r->lo ? r->lo - want : want - r->hi));
-			else
-				fputs("—", f);
-			fprintf(f, " | %s |\n", r->noisy ? "noisy" : "");
-		}
-		fputc('\n', f);
+		fputs("\n\n", f);
+		ic_md_calibration(f, gr, want, &detected, &contains, extra, &k);
 	}
 	fprintf(f, "Overall: the band excludes 1 at %zu of %zu points and contains %.3f at %zu of "
 		"%zu points", detected, total, want, contains, total);
@@ -707,8 +518,7 @@ static void summary_counters(FILE *f, const struct ic_results *res)
 
 static void summary_method(FILE *f, const struct ic_results *res)
 {
-	size_t vmax = 0, nratios = 0;
-	size_t noisy = 0, nerr_pts = 0;
+	size_t vmax = 0, nerr_pts = 0;
 
 	for (size_t i = 0; i < res->npoints; i++) {
 		const struct ic_point *p = res->points[i];
@@ -716,19 +526,14 @@ static void summary_method(FILE *f, const struct ic_results *res)
 		vmax = p->nvariants > vmax ? p->nvariants : vmax;
 		nerr_pts += p->nerrors > 0;
 	}
-	for (size_t g = 0; g < res->ngroups; g++) {
-		nratios += res->groups[g].nratios;
-		noisy += summary_noisy_count(&res->groups[g]);
-	}
 	fputs("## Method and noise\n\n", f);
 	fputs("- Terms: the **band** of a ratio is its family-wise 95% interval over every N of its "
 	      "series (Holm, below). An N is **resolved** when its band lies wholly on one side of 1. "
 	      "The **bracket** (A, B) holds the crossover: the last N resolved for one form and the "
-	      "first resolved for the other. A **state** is a group of processes whose ratios sit at "
+	      "first resolved for the other, with no point estimate inside; every resolved N counts, "
+	      "the ends included, and where the resolved N switch side more than once it is a "
+	      "conflict and nothing is claimed. A **state** is a group of processes whose ratios sit at "
 	      "one level (rule below).\n", f);
-	fputs("- ", f);
-	ic_answer_design(f, res);
-	fputc('\n', f);
 
 	fputs("- Time per call site: Google Benchmark's real_time per iteration (one iteration runs "
 	      "one call site). Each process contributes the median of its repetitions; the estimate "
@@ -784,15 +589,6 @@ static void summary_method(FILE *f, const struct ic_results *res)
 		"split is said to follow the time order (file times) when the states switch once in "
 		"it, the layout variant when no variant holds both.\n", IC_STATES_SEPARATION,
 		IC_STATES_OWN);
-	fputs("- Crossover rule: every point resolved by the band counts, the first and last N "
-	      "included; in ascending N they may switch side once. The crossover is then the bracket "
-	      "(A, B) between the last N resolved for the first winner and the first N resolved for "
-	      "the other, with no point estimate inside. More than one switch is a conflict and "
-	      "nothing is claimed.\n", f);
-	fputs("- Layout share (points.csv, ratios.csv only): the part of the process-to-process "
-	      "variance of the log ratio that lies between layout variants, a ratio of two noise "
-	      "variances. With a few variants it is very uncertain, so this text does not read it; "
-	      "\"Where the variance is\" gives each level's SD.\n", f);
 	fputs("- Layouts:", f);
 	for (size_t i = 0; i < res->nlayouts; i++) {
 		const char *k = res->layouts[i], *slash = strrchr(k, '/');
@@ -803,9 +599,6 @@ static void summary_method(FILE *f, const struct ic_results *res)
 			fprintf(f, "%s seed %.*s variant %s", i ? ";" : "", (int)(slash - k), k, slash + 1);
 	}
 	fputs(".\n", f);
-	fprintf(f, "- Noisy: %zu of %zu ratio points have a band wider than ±%g%% of the ratio: there "
-		"a %g%% difference (the size of the 2004 effect) cannot be resolved.\n", noisy, nratios,
-		100.0 * res->opts.noise_ci, 100.0 * res->opts.noise_ci);
 	if (res->n_errors)
 		fprintf(f, "- Skipped: %zu repetition%s at %zu point%s reported an error and %s not "
 			"counted.\n", res->n_errors, summary_s(res->n_errors), nerr_pts, summary_s(nerr_pts),
@@ -826,15 +619,6 @@ static void summary_method(FILE *f, const struct ic_results *res)
 	fputs(".\n", f);
 }
 
-/* A variance of a log ratio as the SD in percent; — when not estimable. */
-static void summary_sd(FILE *f, double var)
-{
-	if (isfinite(var))
-		fprintf(f, " | %.2f%%", 100.0 * sqrt(var));
-	else
-		fputs(" | —", f);
-}
-
 /* The spread of the ratio at each level of the design, per series, and
  * what it says about spending the time (Kalibera and Jones 2013). */
 static void summary_variance(FILE *f, const struct ic_results *res)
@@ -846,22 +630,12 @@ static void summary_variance(FILE *f, const struct ic_results *res)
 		"(the median over N of a one-way analysis at each N): between layout variants; between "
 		"processes of one variant beyond what their repetitions explain (all processes, and "
 		"within a state); and of one repetition.\n\n", res->opts.compare, res->opts.baseline);
-	fputs("| series | layout variant | process | process within a state | one repetition | "
-	      "repetitions per process | processes | states |\n"
-	      "|---|---:|---:|---:|---:|---:|---:|---:|\n", f);
+	ic_md_variance(f, res);
 	for (size_t g = 0; g < res->ngroups; g++) {
 		const struct ic_states *st = res->groups[g].states;
-		char t[512];
 
-		if (!st || !st->nproc)
-			continue;
-		fprintf(f, "| %s", ic_fmt_series(t, sizeof(t), res, &res->groups[g]));
-		summary_sd(f, st->var_variant);
-		summary_sd(f, st->var_process);
-		summary_sd(f, st->var_process_state);
-		summary_sd(f, st->var_rep);
-		fprintf(f, " | %.0f | %zu | %zu |\n", st->reps, st->nproc, st->nstates);
-		if (isfinite(st->var_process) && isfinite(st->var_rep) && st->var_rep > 0.0) {
+		if (st && st->nproc && isfinite(st->var_process) && isfinite(st->var_rep) &&
+		    st->var_rep > 0.0) {
 			double r = st->var_process / (st->var_rep / st->reps);
 
 			worst = isfinite(worst) ? fmax(worst, r) : r;

@@ -80,7 +80,7 @@ int ic_tables_points_write(FILE *f, const struct ic_results *res)
 		tables_num(f, p->med[IC_F_IPS], "%.10g", ',');
 		tables_num(f, p->med[IC_F_CYCLES], "%.10g", ',');
 		tables_num(f, p->med[IC_F_L1I], "%.10g", ',');
-		tables_text(f, ic_fmt_counter_source(p));
+		tables_text(f, ic_point_source(p));
 		fputc(',', f);
 		tables_num(f, p->med[IC_F_CODE], "%.10g", ',');
 		tables_num(f, p->med[IC_F_FOOT], "%.10g", 0);

@@ -83,7 +83,15 @@ for k in 'clone/extern' 'inline/inline_nolock' 'extern/extern_nolock' \
 	grep -qF "$k" "$work/attr/plots/attribution.svg" || fail "attribution chart lacks '$k'"
 done
 grep -q 'no control forms' "$work/attr/plots/attribution.svg" && fail "controls present but not drawn"
-# One attribution panel per series; the time chart draws the compared forms alone.
+# One attribution panel per series: the chart data names one panel per
+# series of crossover.csv, and the SVG holds that many multiplot panels
+# (gnuplot suffixes each panel's curve ids a, b, ...), each with its title.
+nseries=$(($(wc -l < "$work/attr/crossover.csv") - 1))
+[ "$nseries" -eq 2 ] || fail "attr run: want 2 series, got $nseries"
+grep -qx "ic_attr_nseries = $nseries" "$work/attr/plots/data.gp" ||
+	fail "attribution chart data: $(grep ic_attr_nseries "$work/attr/plots/data.gp"), want $nseries panels"
+panels=$(grep -o 'id="gnuplot_plot_[0-9]*[a-z]"' "$work/attr/plots/attribution.svg" | sed 's/.*[0-9]\([a-z]\)"/\1/' | sort -u | wc -l)
+[ "$panels" -eq "$nseries" ] || fail "attribution chart: $panels panels for $nseries series"
 [ "$(grep -c -e '>1 thread, private queue<' -e '>512 B filler per site; 1 thread, private queue<' "$work/attr/plots/attribution.svg")" -eq 2 ] ||
 	fail "attribution chart: want one panel title per series"
 grep -q 'inline_nolock\|>clone<' "$work/attr/plots/time.svg" && fail "time chart draws forms other than the compared two"

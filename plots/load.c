@@ -1,0 +1,564 @@
+/* Reading Google Benchmark JSON files into files, builds, layouts and
+ * points with their repetitions (see results.h); results.c analyses them.
+ */
+#include "results.h"
+#include "gb_json.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+
+/* User counters summarize reads, by enum ic_field (NS and IPS are GB's own). */
+static const char *const results_field_key[IC_F_COUNT] = {
+	[IC_F_NS] = "real_time",
+	[IC_F_IPS] = "items_per_second",
+	[IC_F_CYCLES] = "cycles_per_op",
+	[IC_F_L1I] = "l1i_miss_per_op",
+	[IC_F_CODE] = "code_bytes_per_site",
+	[IC_F_FOOT] = "footprint_bytes",
+	[IC_F_INSTR] = "instr_per_op",
+	[IC_F_BRANCH] = "branch_miss_per_op",
+	[IC_F_ITLB] = "itlb_miss_per_op",
+};
+
+const char *const ic_build_key_name[IC_B_COUNT] = {
+	[IC_B_COMPILER] = "compiler",
+	[IC_B_CFLAGS] = "cflags",
+	[IC_B_BODY] = "body",
+	[IC_B_LOCK] = "lock",
+	[IC_B_LTO] = "lto",
+	[IC_B_CODEGEN] = "codegen",
+};
+
+static int results_fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+void ic_results_init(struct ic_results *res)
+{
+	memset(res, 0, sizeof(*res));
+}
+
+static void results_point_free(struct ic_point *p)
+{
+	free(p->key);
+	free(p->form);
+	free(p->op);
+	free(p->layout);
+	free(p->order);
+	free(p->mode);
+	free(p->reps);
+	free(p->units);
+	free(p);
+}
+
+void ic_results_free(struct ic_results *res)
+{
+	for (size_t i = 0; i < res->npoints; i++)
+		results_point_free(res->points[i]);
+	ic_results_groups_free(res);
+	for (size_t i = 0; i < res->nfiles; i++) {
+		free(res->files[i]->path);
+		json_decref(res->files[i]->doc);
+		free(res->files[i]);
+	}
+	for (size_t i = 0; i < res->nlayouts; i++)
+		free(res->layouts[i]);
+	free(res->layouts);
+	for (size_t i = 0; i < res->nbuilds; i++)
+		for (int k = 0; k < IC_B_COUNT; k++)
+			free(res->builds[i].v[k]);
+	free(res->builds);
+	free(res->files);
+	free(res->points);
+	memset(res, 0, sizeof(*res));
+}
+
+struct results_name {
+	char form[64], op[64], layout[64], order[64], mode[64];
+	unsigned long sites, threads, filler;
+	int has_threads;
+};
+
+static int results_token(char *dst, size_t cap, const char *s, size_t len)
+{
+	if (len == 0 || len >= cap)
+		return -1;
+	for (size_t i = 0; i < len; i++)
+		if (!isalnum((unsigned char)s[i]) && s[i] != '_' && s[i] != '-' && s[i] != '.')
+			return -1;
+	memcpy(dst, s, len);
+	dst[len] = '\0';
+	return 0;
+}
+
+/* A whole number; zero only when zero_ok (filler:0 is no filler). */
+static int results_count(const char *s, size_t len, unsigned long *out, int zero_ok)
+{
+	char buf[32], *end;
+
+	if (len == 0 || len >= sizeof(buf) || !isdigit((unsigned char)s[0]))
+		return -1;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	errno = 0;
+	*out = strtoul(buf, &end, 10);
+	return (errno || *end || (*out == 0 && !zero_ok)) ? -1 : 0;
+}
+
+static int results_ulong(const char *s, size_t len, unsigned long *out)
+{
+	return results_count(s, len, out, 0);
+}
+
+/* sites/<form>/<op>/<layout>/<order>/<sites>/<mode>[/filler:<F>][/threads:<T>][/...]
+ * Further components Google Benchmark may add (real_time, min_time:...,
+ * repeats:...) are ignored; no filler component means filler 0, so older
+ * results read as before. */
+static int results_parse_name(const char *name, struct results_name *rn)
+{
+	char *fields[5] = { rn->form, rn->op, rn->layout, rn->order, rn->mode };
+	const char *p = name + strlen("sites/");
+	int idx = 0;
+
+	memset(rn, 0, sizeof(*rn));
+	while (*p) {
+		const char *slash = strchr(p, '/');
+		size_t len = slash ? (size_t)(slash - p) : strlen(p);
+
+		if (idx < 4) {
+			if (results_token(fields[idx], 64, p, len))
+				return -1;
+		} else if (idx == 4) {
+			if (results_ulong(p, len, &rn->sites))
+				return -1;
+		} else if (idx == 5) {
+			if (results_token(fields[4], 64, p, len))
+				return -1;
+		} else if (len > 7 && !strncmp(p, "filler:", 7)) {
+			if (results_count(p + 7, len - 7, &rn->filler, 1))
+				return -1;
+		} else if (len > 8 && !strncmp(p, "threads:", 8)) {
+			if (results_ulong(p + 8, len - 8, &rn->threads))
+				return -1;
+			rn->has_threads = 1;
+		}
+		idx++;
+		if (!slash)
+			break;
+		p = slash + 1;
+	}
+	return idx >= 6 ? 0 : -1;
+}
+
+static double results_unit_ns(const char *unit)
+{
+	if (!strcmp(unit, "ns"))
+		return 1.0;
+	if (!strcmp(unit, "us"))
+		return 1e3;
+	if (!strcmp(unit, "ms"))
+		return 1e6;
+	if (!strcmp(unit, "s"))
+		return 1e9;
+	return NAN;
+}
+
+/* While loading, points sort by build, then key: builds share names. */
+struct results_key {
+	size_t build;
+	const char *key;
+};
+
+static int results_cmp_key(const void *key, const void *elem)
+{
+	const struct results_key *k = key;
+	const struct ic_point *p = *(struct ic_point *const *)elem;
+
+	if (k->build != p->build)
+		return k->build < p->build ? -1 : 1;
+	return strcmp(k->key, p->key);
+}
+
+/* The point named rn, created when new. While loading, points are sorted
+ * by key: each point has many repetitions, so lookups outnumber inserts. */
+static struct ic_point *results_point_get(struct ic_results *res, const struct results_name *rn,
+					  const struct ic_file *file)
+{
+	char key[512], fill[40] = "";
+	struct results_key k = { file->build, key };
+	struct ic_point *p, **found;
+	size_t i;
+
+	if (rn->filler)
+		snprintf(fill, sizeof(fill), "/filler:%lu", rn->filler);
+	snprintf(key, sizeof(key), "sites/%s/%s/%s/%s/%lu/%s%s/threads:%lu", rn->form, rn->op,
+		 rn->layout, rn->order, rn->sites, rn->mode, fill, rn->threads);
+	found = res->npoints ? bsearch(&k, res->points, res->npoints, sizeof(*res->points),
+				       results_cmp_key) : NULL;
+	if (found) {
+		p = *found;
+		/* A process that counted nothing (run.sh simulates with the
+		 * ordinary link only) does not mix sources; it lends none. */
+		if (!strcmp(file->counter_source, "none"))
+			return p;
+		if (!strcmp(p->file->counter_source, "none"))
+			p->file = file;
+		else if (strcmp(p->file->counter_source, file->counter_source))
+			p->source_mixed = 1;
+		return p;
+	}
+	if (res->npoints == res->cappoints) {
+		size_t cap = res->cappoints ? res->cappoints * 2 : 64;
+		struct ic_point **np = realloc(res->points, cap * sizeof(*np));
+
+		if (!np)
+			return NULL;
+		res->points = np;
+		res->cappoints = cap;
+	}
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	p->key = strdup(key);
+	p->form = strdup(rn->form);
+	p->op = strdup(rn->op);
+	p->layout = strdup(rn->layout);
+	p->order = strdup(rn->order);
+	p->mode = strdup(rn->mode);
+	if (!p->key || !p->form || !p->op || !p->layout || !p->order || !p->mode) {
+		results_point_free(p);
+		return NULL;
+	}
+	p->build = file->build;
+	p->sites = rn->sites;
+	p->threads = rn->threads;
+	p->filler = rn->filler;
+	p->file = file;
+	/* Into key order: the keys after it move up by one. */
+	for (i = res->npoints++; i > 0 && results_cmp_key(&k, &res->points[i - 1]) < 0; i--)
+		res->points[i] = res->points[i - 1];
+	res->points[i] = p;
+	return p;
+}
+
+static int results_rep_add(struct ic_point *p, const struct ic_rep *rep)
+{
+	if (p->nreps == p->capreps) {
+		size_t cap = p->capreps ? p->capreps * 2 : 16;
+		struct ic_rep *nr = realloc(p->reps, cap * sizeof(*nr));
+
+		if (!nr)
+			return -1;
+		p->reps = nr;
+		p->capreps = cap;
+	}
+	p->reps[p->nreps++] = *rep;
+	return 0;
+}
+
+/* A numeric member, NAN when absent or null (a counter that was not read). */
+static int results_number(json_t *entry, const char *key, double *out)
+{
+	json_t *v = json_object_get(entry, key);
+
+	*out = NAN;
+	if (!v || json_is_null(v))
+		return 0;
+	if (!json_is_number(v))
+		return -1;
+	*out = json_number_value(v);
+	return 0;
+}
+
+static int results_entry(struct ic_results *res, struct ic_file *file, size_t idx,
+			 json_t *entry, char *err, size_t errlen)
+{
+	const char *path = file->path, *name, *run_type, *unit;
+	json_t *jname, *jthreads, *jerr;
+	struct results_name rn;
+	struct ic_point *p;
+	struct ic_rep rep;
+	double scale;
+
+	if (!json_is_object(entry))
+		return results_fail(err, errlen, "%s: benchmarks[%zu] is not an object", path, idx);
+	jname = json_object_get(entry, "run_name");
+	if (!json_is_string(jname))
+		jname = json_object_get(entry, "name");
+	if (!json_is_string(jname))
+		return results_fail(err, errlen, "%s: benchmarks[%zu] has no name", path, idx);
+	name = json_string_value(jname);
+	run_type = json_string_value(json_object_get(entry, "run_type"));
+	if (run_type && !strcmp(run_type, "aggregate")) {
+		res->n_aggregates++;   /* our own statistics replace GB's */
+		return 0;
+	}
+	if (strncmp(name, "sites/", 6)) {
+		res->n_other++;
+		return 0;
+	}
+	if (results_parse_name(name, &rn))
+		return results_fail(err, errlen,
+				    "%s: benchmarks[%zu] '%s' is not sites/<form>/<op>/<layout>/<order>/<sites>/<mode>[/filler:<F>]/threads:<T>",
+				    path, idx, name);
+	jthreads = json_object_get(entry, "threads");
+	if (json_is_integer(jthreads)) {
+		json_int_t t = json_integer_value(jthreads);
+
+		if (t < 1 || (rn.has_threads && (unsigned long)t != rn.threads))
+			return results_fail(err, errlen, "%s: benchmarks[%zu] '%s' has threads %lld",
+					    path, idx, name, (long long)t);
+		rn.threads = (unsigned long)t;
+	} else if (!rn.has_threads) {
+		rn.threads = 1;
+	}
+	p = results_point_get(res, &rn, file);
+	if (!p)
+		return results_fail(err, errlen, "%s: out of memory", path);
+	res->n_entries++;
+	jerr = json_object_get(entry, "error_occurred");
+	if (json_is_true(jerr)) {
+		p->nerrors++;
+		res->n_errors++;
+		if (!p->error)
+			p->error = json_string_value(json_object_get(entry, "error_message"));
+		return 0;
+	}
+	unit = json_string_value(json_object_get(entry, "time_unit"));
+	scale = results_unit_ns(unit ? unit : "ns");
+	if (isnan(scale))
+		return results_fail(err, errlen, "%s: benchmarks[%zu] '%s' has time_unit '%s'",
+				    path, idx, name, unit);
+	for (int f = 0; f < IC_F_COUNT; f++)
+		if (results_number(entry, results_field_key[f], &rep.v[f]))
+			return results_fail(err, errlen, "%s: benchmarks[%zu] '%s': %s is not a number",
+					    path, idx, name, results_field_key[f]);
+	if (!isfinite(rep.v[IC_F_NS]) || rep.v[IC_F_NS] <= 0.0)
+		return results_fail(err, errlen, "%s: benchmarks[%zu] '%s' has no positive real_time",
+				    path, idx, name);
+	rep.v[IC_F_NS] *= scale;
+	rep.unit = (unsigned)(res->nfiles - 1);
+	rep.variant = file->variant;
+	if (results_rep_add(p, &rep))
+		return results_fail(err, errlen, "%s: out of memory", path);
+	return 0;
+}
+
+/* A context member as text, "" when absent; see ic_results_context. */
+static const char *results_context_text(json_t *ctx, const char *key, char *buf, size_t cap)
+{
+	json_t *v = json_object_get(ctx, key);
+
+	if (json_is_string(v)) {
+		/* Trimmed: /proc/cpuinfo pads some model names with blanks. */
+		const char *s = json_string_value(v);
+		size_t n;
+
+		while (*s == ' ' || *s == '\t')
+			s++;
+		n = strlen(s);
+		while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n'))
+			n--;
+		if (s[n] == '\0' || n >= cap)
+			return s;   /* nothing to trim, or too long to copy: as it is */
+		memcpy(buf, s, n);
+		buf[n] = '\0';
+		return buf;
+	}
+	if (json_is_integer(v)) {
+		snprintf(buf, cap, "%lld", (long long)json_integer_value(v));
+		return buf;
+	}
+	if (json_is_real(v)) {
+		snprintf(buf, cap, "%g", json_real_value(v));
+		return buf;
+	}
+	if (json_is_boolean(v))
+		return json_is_true(v) ? "true" : "false";
+	return "";
+}
+
+/* The index of the file's build in res->builds, added when new. -1 when
+ * memory runs out. */
+static long results_build(struct ic_results *res, json_t *ctx)
+{
+	char buf[IC_B_COUNT][IC_RESULTS_CONTEXT_MAX];
+	const char *v[IC_B_COUNT];
+	struct ic_build *nb, *b;
+	size_t i;
+	int k;
+
+	for (k = 0; k < IC_B_COUNT; k++)
+		v[k] = results_context_text(ctx, ic_build_key_name[k], buf[k], sizeof(buf[k]));
+	for (i = 0; i < res->nbuilds; i++) {
+		for (k = 0; k < IC_B_COUNT && !strcmp(res->builds[i].v[k], v[k]); k++)
+			;
+		if (k == IC_B_COUNT) {
+			res->builds[i].nfiles++;
+			return (long)i;
+		}
+	}
+	nb = realloc(res->builds, (i + 1) * sizeof(*nb));
+	if (!nb)
+		return -1;
+	res->builds = nb;
+	b = &nb[i];
+	memset(b, 0, sizeof(*b));
+	for (k = 0; k < IC_B_COUNT; k++) {
+		b->v[k] = strdup(v[k]);
+		if (!b->v[k]) {
+			while (k--)
+				free(b->v[k]);
+			return -1;
+		}
+	}
+	b->nfiles = 1;
+	res->nbuilds++;
+	return (long)i;
+}
+
+int ic_results_load(struct ic_results *res, const char *path, char *err, size_t errlen)
+{
+	struct ic_file *file, **nf;
+	json_t *doc, *benchmarks, *entry;
+	json_int_t max_family = -1;
+	size_t idx;
+
+	doc = ic_gb_json_load(path, err, errlen);
+	if (!doc)
+		return -1;
+	benchmarks = json_object_get(doc, "benchmarks");
+	if (!json_is_array(benchmarks)) {
+		json_decref(doc);
+		return results_fail(err, errlen, "%s: no \"benchmarks\" array (not Google Benchmark JSON)", path);
+	}
+	if (json_array_size(benchmarks) == 0) {
+		json_decref(doc);
+		return results_fail(err, errlen, "%s: no benchmarks", path);
+	}
+	nf = realloc(res->files, (res->nfiles + 1) * sizeof(*nf));
+	file = calloc(1, sizeof(*file));
+	if (nf)
+		res->files = nf;
+	if (!nf || !file || !(file->path = strdup(path))) {
+		free(file);
+		json_decref(doc);
+		return results_fail(err, errlen, "%s: out of memory", path);
+	}
+	file->doc = doc;
+	{
+		struct stat st;
+
+		file->mtime = stat(path, &st) ? NAN
+			    : (double)st.st_mtim.tv_sec + 1e-9 * (double)st.st_mtim.tv_nsec;
+	}
+	file->context = json_object_get(doc, "context");
+	if (!json_is_object(file->context))
+		file->context = NULL;
+	file->counter_source = json_string_value(json_object_get(file->context, "counter_source"));
+	if (!file->counter_source)
+		file->counter_source = "";
+	{
+		const char *v = json_string_value(json_object_get(file->context, "layout_variant"));
+		char *end;
+		long n = v ? strtol(v, &end, 10) : 0;
+
+		if (v && (*end || end == v || n < 0 || n > 1000000)) {
+			results_fail(err, errlen, "%s: context layout_variant '%s' is not a whole number",
+				     path, v);
+			json_decref(doc);
+			free(file->path);
+			free(file);
+			return -1;
+		}
+		/* Variant k of one seed is not variant k of another: the cluster
+		 * is the pair. Every variant has its own seed; only the ordinary
+		 * link (--lto, tests) has none. */
+		const char *seed = json_string_value(json_object_get(file->context, "layout_seed"));
+		char key[96];
+		size_t k;
+
+		snprintf(key, sizeof(key), "%s/%ld", seed ? seed : "", n);
+		for (k = 0; k < res->nlayouts && strcmp(res->layouts[k], key); k++)
+			;
+		if (k == res->nlayouts) {
+			char **nl = realloc(res->layouts, (k + 1) * sizeof(*nl));
+
+			if (!nl || !(nl[k] = strdup(key))) {
+				if (nl)
+					res->layouts = nl;
+				json_decref(doc);
+				free(file->path);
+				free(file);
+				return results_fail(err, errlen, "%s: out of memory", path);
+			}
+			res->layouts = nl;
+			res->nlayouts++;
+		}
+		file->variant = (int)k;
+	}
+	{
+		long b = results_build(res, file->context);
+
+		if (b < 0) {
+			json_decref(doc);
+			free(file->path);
+			free(file);
+			return results_fail(err, errlen, "%s: out of memory", path);
+		}
+		file->build = (size_t)b;
+	}
+	res->files[res->nfiles++] = file;
+	json_array_foreach(benchmarks, idx, entry) {
+		json_t *fam;
+
+		if (results_entry(res, file, idx, entry, err, errlen))
+			return -1;
+		fam = json_object_get(entry, "family_index");
+		if (json_is_integer(fam)) {
+			json_int_t fi = json_integer_value(fam);
+
+			if (fi > max_family)
+				max_family = fi;
+			json_object_set_new(entry, "family_index", json_integer(fi + res->next_family));
+		}
+	}
+	res->next_family += max_family + 1;
+	return 0;
+}
+
+const char *ic_results_context(const struct ic_results *res, const char *key, char *buf,
+			       size_t cap)
+{
+	return results_context_text(res->nfiles ? res->files[0]->context : NULL, key, buf, cap);
+}
+
+/* Parsed from the text: sites_bench writes sizes as strings ("32768"). */
+double ic_results_context_num(const struct ic_results *res, const char *key)
+{
+	char buf[IC_RESULTS_CONTEXT_MAX];
+	const char *s = ic_results_context(res, key, buf, sizeof(buf));
+	char *end;
+	double v;
+
+	if (!*s)
+		return NAN;
+	errno = 0;
+	v = strtod(s, &end);
+	return (errno || *end || end == s) ? NAN : v;
+}
+
