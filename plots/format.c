@@ -210,8 +210,13 @@ void ic_fmt_ratio_cell(FILE *f, int say_missing, const struct ic_ratio *r)
 
 void ic_fmt_band(FILE *f, const struct ic_ratio *r)
 {
-	if (isfinite(r->band_lo))
+	/* A band over 10x wide (a state of two processes: df 1 at Holm's
+	 * level) says only that too few processes back it; its digits mean
+	 * nothing. */
+	if (isfinite(r->band_lo) && isfinite(r->band_hi) && r->band_lo > 0 && r->band_hi <= 10.0 * r->band_lo)
 		fprintf(f, "%.4f–%.4f", r->band_lo, r->band_hi);
+	else if (isfinite(r->band_lo))
+		fprintf(f, "over 10x wide (df %.0f)", r->df);
 	else
 		fputs("—", f);
 }
