@@ -4,6 +4,8 @@
 #include <errno.h>
 #include <ftw.h>
 #include <inttypes.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -267,10 +269,12 @@ int ic_sim_run(const struct ic_point *const *points, size_t n, const int *want,
 		goto out;
 	}
 	self[len] = 0;
-	/* The points to run, dealt to one valgrind per CPU, largest first to
-	 * the shard with the fewest sites so far: the simulation is not timed,
-	 * and each valgrind runs one thread. */
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	/* The points to run, dealt to one valgrind per CPU this process may
+	 * use, largest first to the shard with the fewest sites so far: the
+	 * simulation is not timed, and each valgrind runs one thread. */
+	cpu_set_t usable;
+	long cpus = sched_getaffinity(0, sizeof(usable), &usable) == 0 ? CPU_COUNT(&usable)
+								     : sysconf(_SC_NPROCESSORS_ONLN);
 	int n_shards = cpus < 1 ? 1 : cpus > IC_SIM_SHARDS_MAX ? IC_SIM_SHARDS_MAX : (int)cpus;
 	uint64_t load[IC_SIM_SHARDS_MAX] = { 0 };
 	for (;;) {
@@ -296,7 +300,8 @@ int ic_sim_run(const struct ic_point *const *points, size_t n, const int *want,
 	snprintf(i1, sizeof(i1), "--I1=%ld,%ld,%ld", geo->size, geo->assoc, geo->line);
 	snprintf(passes, sizeof(passes), "--passes=%u", sim_passes);
 	pid_t pids[IC_SIM_SHARDS_MAX];
-	int started = 0, failed = 0, status = 0;
+	int started = 0;
+	char fail[200] = "";
 	for (int j = 0; j < n_shards && load[j]; j++) {
 		size_t k = 0;
 		char out[128];
@@ -323,22 +328,38 @@ int ic_sim_run(const struct ic_point *const *points, size_t n, const int *want,
 			_exit(127);
 		}
 		if (pids[started] < 0) {
-			failed = 1;
+			snprintf(fail, sizeof(fail), "cannot start valgrind: %s", strerror(errno));
 			break;
 		}
 		started++;
 	}
+	/* One shard that cannot start or fails fails the simulation: the others
+	 * are stopped, and every child is reaped before its directory goes. */
+	if (fail[0])
+		for (int j = 0; j < started; j++)
+			kill(pids[j], SIGTERM);
 	for (int j = 0; j < started; j++) {
 		int st = 0;
-		if (waitpid(pids[j], &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st)) {
-			failed = 1;
-			status = st;
-		}
+		pid_t w;
+		while ((w = waitpid(pids[j], &st, 0)) < 0 && errno == EINTR)
+			;
+		if (fail[0])
+			continue;
+		if (w < 0)
+			snprintf(fail, sizeof(fail), "cannot wait for valgrind: %s", strerror(errno));
+		else if (WIFSIGNALED(st))
+			snprintf(fail, sizeof(fail), "valgrind's simulation was killed by signal %d (%s)",
+				 WTERMSIG(st), strsignal(WTERMSIG(st)));
+		else if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
+			snprintf(fail, sizeof(fail), "valgrind not found (apt-get install valgrind)");
+		else if (WIFEXITED(st) && WEXITSTATUS(st))
+			snprintf(fail, sizeof(fail), "valgrind's simulation failed (exit status %d)", WEXITSTATUS(st));
+		if (fail[0])
+			for (int k = j + 1; k < started; k++)
+				kill(pids[k], SIGTERM);
 	}
-	if (failed) {
-		snprintf(why, why_len, WIFEXITED(status) && WEXITSTATUS(status) == 127
-			 ? "valgrind not found (apt-get install valgrind)"
-			 : "valgrind's simulation failed (exit status %d)", WEXITSTATUS(status));
+	if (fail[0]) {
+		snprintf(why, why_len, "%s", fail);
 		goto out;
 	}
 	/* callgrind numbers each shard's dumps: cg<j>.out.1, .2, ... in request

@@ -141,10 +141,10 @@ static void check_band(const struct design *d, int m)
 
 int main(void)
 {
-	/* The default sweep's design: 6 variants x 2 processes x 3 repetitions. */
-	struct design layout_heavy = { 6, 2, 3, 0.05, 0.01, 0.02, 0 };
-	struct design bimodal = { 6, 2, 3, 0.05, 0.01, 0.02, 0.5 };
-	struct design rare = { 6, 2, 3, 0.05, 0.01, 0.02, 0.25 };
+	/* The default sweep's design: 8 variants x 2 processes x 3 repetitions. */
+	struct design layout_heavy = { 8, 2, 3, 0.05, 0.01, 0.02, 0 };
+	struct design bimodal = { 8, 2, 3, 0.05, 0.01, 0.02, 0.5 };
+	struct design rare = { 8, 2, 3, 0.05, 0.01, 0.02, 0.25 };
 	struct design quiet = { 6, 2, 3, 0.0, 0.0, 0.02, 0 };
 	struct design few = { 3, 2, 5, 0.03, 0.02, 0.05, 0 };
 	struct design one_layout = { 1, 4, 3, 0.0, 0.02, 0.02, 0 };

@@ -59,6 +59,8 @@ check --codegen --vectorised --codegen kernel
 check --return-thunk --return-thunk jmp
 # Refused before clang is installed, where it is not.
 check --lto --lto --cc clang
+check --codegen --codegen kernel --cc clang
+check --codegen --codegen user,kernel --cc gcc,clang
 check --layouts-random --lto --layouts-random 3
 check --calibrate --calibrate --cflags "-O2;-Os"
 check --modes --calibrate --modes shared
