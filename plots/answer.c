@@ -72,8 +72,9 @@ static void answer_sides(FILE *f, const struct ic_results *res, const struct ic_
 
 		for (size_t i = 0; i < n; i++)
 			noisy += r[i].noisy;
-		fprintf(f, "no %sdifference resolved at N = %lu..%lu", program ? "whole-program " : "",
-			r[0].sites, r[n - 1].sites);
+		/* Said as what the band did, not as "no difference": a state of
+		 * two processes at 1.31 resolves nothing for want of processes. */
+		fprintf(f, "no N resolved from %lu to %lu", r[0].sites, r[n - 1].sites);
 		if (noisy == n)
 			fprintf(f, " (every band wider than ±%g%%)", 100.0 * res->opts.noise_ci);
 	}
