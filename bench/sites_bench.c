@@ -173,12 +173,11 @@ static void report_run(icb_state *st, struct bench_case *bc, int n)
 	if (use_papi) {
 		double per_op[IC_CTR_COUNT];
 		int ok[IC_CTR_COUNT];
-		/* Fewer instructions per site than the mark's own (its add and
-		 * its filler's) and the counts are not of this work. */
-		ic_counters_set_canary_floor(1.0 + ic_filler_adds(bc->pt->filler));
+		/* The canary's floor: the mark's own instructions per site (its
+		 * add and its filler's); fewer, and the counts are not of this work. */
 		ic_ctr_combine(n, (const long long(*)[IC_CTR_COUNT])bc->ctr.value,
 			       (const int(*)[IC_CTR_COUNT])bc->ctr.valid, bc->ctr.ops, bc->ctr.why,
-			       per_op, ok, why, sizeof(why));
+			       1.0 + ic_filler_adds(bc->pt->filler), per_op, ok, why, sizeof(why));
 		for (int c = 0; c < IC_CTR_COUNT; c++)
 			if (ok[c])
 				icb_counter_set(st, ic_ctr_names[c], per_op[c], 0);

@@ -615,17 +615,10 @@ int ic_ctr_count_absent(long long count, int multiplexed)
 	return 0;
 }
 
-static double ic_canary_floor = 1.0;
-
-void ic_counters_set_canary_floor(double min_instr_per_op)
-{
-	ic_canary_floor = min_instr_per_op;
-}
-
 int ic_ctr_combine(int n_threads, const long long value[][IC_CTR_COUNT],
 		   const int valid[][IC_CTR_COUNT], const double ops[],
-		   const char *const thread_why[], double per_op[IC_CTR_COUNT],
-		   int ok[IC_CTR_COUNT], char *why, size_t why_len)
+		   const char *const thread_why[], double min_instr_per_op,
+		   double per_op[IC_CTR_COUNT], int ok[IC_CTR_COUNT], char *why, size_t why_len)
 {
 	double ops_sum = 0;
 	int n_ok = 0, named = 0, canary_bad = -1;
@@ -638,7 +631,7 @@ int ic_ctr_combine(int n_threads, const long long value[][IC_CTR_COUNT],
 		/* Before any count is trusted: the first thread that fails the
 		 * canary takes every count of the run with it. */
 		if (canary_bad < 0 &&
-		    ic_ctr_canary(value[t], valid[t], ops[t], ic_canary_floor, canary_why,
+		    ic_ctr_canary(value[t], valid[t], ops[t], min_instr_per_op, canary_why,
 				  sizeof(canary_why)) != 0)
 			canary_bad = t;
 	}

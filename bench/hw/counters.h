@@ -129,11 +129,6 @@ int ic_counters_init(void);
 int ic_counters_passes(void);
 void ic_counters_next_pass(void);
 
-/* The instructions per operation (per call site) below which the canary
- * fails: default 1, as every site runs at least its mark's add; the bench
- * sets each point's mark, filler included, before combining its counts. */
-void ic_counters_set_canary_floor(double min_instr_per_op);
-
 /* "papi" or "none". Calls ic_counters_init() if needed. */
 const char *ic_counters_source(void);
 
@@ -218,12 +213,13 @@ const char *ic_ctr_set_error(void);
  * ...)"; counters this CPU does not count (IC_CTR_ABSENT_NOT_COUNTED) are
  * not named, ic_counters_note() lists them, nor are those of the other
  * pass (IC_CTR_ABSENT_OTHER_PASS). A thread whose counts fail the canary
- * (ic_ctr_canary, with the floor of ic_counters_set_canary_floor) has none
+ * (ic_ctr_canary with min_instr_per_op: the instructions per operation, per
+ * call site, that the work takes at least, e.g. its mark's) has none
  * of its counts taken, and why says so first. Returns the number of ok
  * counters (0 when n_threads <= 0). */
 int ic_ctr_combine(int n_threads, const long long value[][IC_CTR_COUNT],
 		   const int valid[][IC_CTR_COUNT], const double ops[],
-		   const char *const thread_why[], double per_op[IC_CTR_COUNT],
-		   int ok[IC_CTR_COUNT], char *why, size_t why_len);
+		   const char *const thread_why[], double min_instr_per_op,
+		   double per_op[IC_CTR_COUNT], int ok[IC_CTR_COUNT], char *why, size_t why_len);
 
 #endif
