@@ -1,5 +1,5 @@
 /* The answer first; see answer.h. */
-#include "answer.h"
+#include "report.h"
 
 #include <math.h>
 #include <string.h>

@@ -92,8 +92,4 @@ const struct ic_ratio *ic_attr_at(const struct ic_line *l, unsigned long sites);
 int ic_attribution_analyse(const struct ic_results *res, struct ic_group *g);
 void ic_attribution_free(struct ic_attribution *a);
 
-/* attribution_text.c: the section "What the difference is made of" of one
- * series. */
-void ic_attribution_write(FILE *f, const struct ic_results *res, const struct ic_group *g);
-
 #endif /* IC_ATTRIBUTION_H */

@@ -1,212 +1,38 @@
-/* The section "What the difference is made of" of summary.md: each line
- * of attribution.h in words, the counters' source, and the statement that
- * names a component only where its band or interval excludes 1. */
-#include "attribution.h"
+/* summary.md's "What the difference is made of" for one series: each
+ * component of attribution.h as a bullet, those whose band (per-N lines)
+ * or interval (single comparisons) excludes 1 first; the per-N lines side
+ * by side; the counters of the lines' forms at their N. */
+#include "report.h"
 
-#include <ctype.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
-#include <stdlib.h>
 #include <string.h>
 
+#include "attribution.h"
 #include "format.h"
-#include "md_tables.h"
 
-
-
-/* "not measured (no clone in this series)" */
-static void attr_not_measured(FILE *f, const struct ic_line *l)
-{
-	if (l->missing)
-		fprintf(f, "not measured (no %s in this series)", l->missing);
-	else
-		fprintf(f, "not measured (no N where every form of %s has a time)", l->name);
-}
-
-
-
-static const char *const attr_per_n_label[IC_ATTR_NPER] = {
-	"copies", "lock, inlined", "lock, called", "locked-instruction interaction",
-};
-
-static void attr_capacity_line(FILE *f, const struct ic_capacity *c, const char *who)
-{
-	fprintf(f, "%s: ", who);
-	if (!c->measured) {
-		fputs("no L1i miss counts", f);
-		return;
-	}
-	if (!c->pass) {
-		fprintf(f, "stays at or below %g per site up to N = %lu", IC_ATTR_L1I_PASS, c->last);
-		return;
-	}
-	fprintf(f, "passes %g per site at N = %lu", IC_ATTR_L1I_PASS, c->pass);
-	if (!c->at) {
-		fputs("; inline/extern not measured there", f);
-		return;
-	}
-	if (!c->before) {
-		fputs(", the smallest N with inline/extern: no N before it to compare; inline/extern ", f);
-		ic_fmt_ratio_cell(f, 1, c->at);
-		return;
-	}
-	fprintf(f, "; inline/extern at N = %lu: ", c->before->sites);
-	ic_fmt_ratio_cell(f, 1, c->before);
-	fprintf(f, ", at N = %lu: ", c->pass);
-	ic_fmt_ratio_cell(f, 1, c->at);
-	fputs("; step between them ", f);
-	ic_fmt_ratio_cell(f, 1, &c->step);
-	if (c->has_excess) {
-		fprintf(f, "; that step over the one from N = %lu to %lu ", c->before2->sites,
-			c->before->sites);
-		ic_fmt_ratio_cell(f, 1, &c->excess);
-	}
-}
-
-
-
-static void attr_lines(FILE *f, const struct ic_attribution *a)
-{
-	const struct ic_line *call = &a->line[IC_LINE_CALL];
-	size_t cap = 0;
-
-	fputs("- **call overhead** (extern/inline at the smallest N): ", f);
-	if (call->n) {
-		fprintf(f, "N = %lu: ", call->r[0].sites);
-		ic_fmt_ratio_cell(f, 1, &call->r[0]);
-	} else {
-		attr_not_measured(f, call);
-	}
-	fprintf(f, "\n- **capacity** (L1i misses per site%s%s, threshold %g; inline/extern with its "
-		"95%% interval at each N, and the step between the two N within each process): ",
-		*a->l1i_source ? ", " : "", ic_fmt_source_word(a->l1i_source), IC_ATTR_L1I_PASS);
-	if (!a->cap[0].measured && !a->cap[1].measured) {
-		fputs("not measured (no L1i miss counts in this series)", f);
-	} else {
-		if (a->cross_together) {
-			attr_capacity_line(f, &a->cap[0], "both forms");
-		} else {
-			attr_capacity_line(f, &a->cap[0], a->cap[0].form);
-			fputs("; ", f);
-			attr_capacity_line(f, &a->cap[1], a->cap[1].form);
-		}
-	}
-	fputc('\n', f);
-	for (size_t k = 0; k < IC_ATTR_NPER; k++) {
-		const struct ic_line *l = &a->line[ic_attr_per_n[k]];
-
-		fprintf(f, "- **%s** (%s): ", attr_per_n_label[k], l->name);
-		if (l->n) {
-			fputs("per N below\n", f);
-			cap++;
-		} else {
-			attr_not_measured(f, l);
-			fputc('\n', f);
-		}
-	}
-	fputc('\n', f);
-	if (cap)
-		ic_md_attr_per_n(f, a);
-}
-
-/* The counter source of a series and the note of the file it came from. */
-static const char *attr_series_source(const struct ic_group *g, const char **note)
-{
-	const char *src = NULL;
-
-	*note = NULL;
-	for (size_t i = 0; i < g->npoints; i++) {
-		const struct ic_point *p = g->points[i];
-		const char *s = ic_point_source(p);
-
-		if (!strcmp(s, "none") || !*s)
-			continue;
-		if (src && strcmp(src, s))
-			return "mixed";
-		if (!src) {
-			src = s;
-			*note = json_string_value(json_object_get(p->file->context, "counter_note"));
-		}
-	}
-	if (!src && g->npoints) {
-		src = ic_point_source(g->points[0]);
-		*note = json_string_value(json_object_get(g->points[0]->file->context, "counter_note"));
-	}
-	return src ? src : "";
-}
-
-static void attr_counters(FILE *f, const struct ic_group *g, const struct ic_attribution *a)
-{
-	const char *note, *src = attr_series_source(g, &note);
-	int show[IC_MD_NCTR] = { 0 }, nshow = 0, nabsent = 0, papi = !strcmp(src, "papi");
-	const char *gross = g->filler ? "; they include the filler" : "";
-
-	if (!ic_md_counter_rows(a))
-		return;
-	/* Present: a count at any point of the series; absent ones are named once. */
-	for (size_t c = 0; c < IC_MD_NCTR; c++) {
-		for (size_t i = 0; i < g->npoints && !show[c]; i++)
-			show[c] = isfinite(g->points[i]->med[ic_md_ctr[c].field]);
-		if (!papi && ic_md_ctr[c].field != IC_F_L1I && ic_md_ctr[c].field != IC_F_INSTR)
-			show[c] = 0;   /* without PAPI only the simulation's columns can hold data */
-		nshow += show[c];
-	}
-	if (papi) {
-		fputs("Counters per site of the lines' forms (PAPI, medians of repetitions", f);
-		fprintf(f, "%s).", gross);
-		for (size_t c = 0; c < IC_MD_NCTR; c++)
-			if (!show[c])
-				fprintf(f, "%s%s", nabsent++ ? ", " : " Absent in this series: ", ic_md_ctr[c].name);
-		if (nabsent)
-			fprintf(f, " (%s).", note && *note ? note : "no reason recorded");
-		fputs("\n\n", f);
-	} else {
-		fprintf(f, "Hardware counters (cycles, instructions, L1i, branch and iTLB misses): absent in "
-			"this series (counter source %s: %s).", *src ? src : "not recorded",
-			note && *note ? note : "no reason recorded");
-		if (nshow)
-			fprintf(f, " The columns below are simulated by valgrind, not counted on this CPU%s.",
-				gross);
-		fputs("\n\n", f);
-	}
-	if (nshow)
-		ic_md_counters(f, g, a, show, papi);
-}
-
-/* ---- the statement -------------------------------------------------------- */
-
-/* The resolved point of side s farthest from 1. */
-static const struct ic_ratio *attr_extreme(const struct ic_line *l, enum ic_point_side s)
-{
-	const struct ic_ratio *best = NULL;
-
-	for (size_t i = 0; i < l->n; i++)
-		if (l->r[i].side == s && (!best || fabs(log(l->r[i].ratio)) > fabs(log(best->ratio))))
-			best = &l->r[i];
-	return best;
-}
-
-/* What a statement is made of: one clause per component, resolved first. */
+/* The bullets: stated components and the rest. */
 struct attr_text {
 	char resolved[2048], other[2048];
-	size_t nres, noth;
 };
 
 __attribute__((format(printf, 3, 4)))
 static void attr_add(struct attr_text *t, int resolved, const char *fmt, ...)
 {
 	char *buf = resolved ? t->resolved : t->other;
-	size_t *n = resolved ? &t->nres : &t->noth, len = strlen(buf);
+	size_t len = strlen(buf), cap = sizeof(t->resolved);
 	va_list ap;
 
-	if (len + 3 >= sizeof(t->resolved))
+	if (len + 8 >= cap)
 		return;
-	if (*n)
-		len += (size_t)snprintf(buf + len, sizeof(t->resolved) - len, "; ");
+	len += (size_t)snprintf(buf + len, cap - len, "- ");
 	va_start(ap, fmt);
-	vsnprintf(buf + len, sizeof(t->resolved) - len, fmt, ap);
+	vsnprintf(buf + len, cap - len, fmt, ap);
 	va_end(ap);
-	(*n)++;
+	len = strlen(buf);
+	if (len + 1 < cap)
+		strcpy(buf + len, "\n");
 }
 
 static void attr_unmeasured(struct attr_text *t, const char *what, const struct ic_line *l)
@@ -221,20 +47,27 @@ static void attr_say_call(struct attr_text *t, const struct ic_line *l)
 {
 	const struct ic_ratio *r = l->n ? &l->r[0] : NULL;
 
-	if (!r || !isfinite(r->ratio)) {
+	if (!r || !isfinite(r->ratio))
 		attr_unmeasured(t, "call overhead", l);
-	} else if (!isfinite(r->lo)) {
+	else if (!isfinite(r->lo))
 		attr_add(t, 0, "call overhead: no evidence (no interval: fewer than 2 processes or layouts)");
-	} else if (r->lo > 1.0) {
-		attr_add(t, 1, "calls cost: extern is %.3fx inline at N = %lu [%.3f–%.3f]", r->ratio,
-			 r->sites, r->lo, r->hi);
-	} else if (r->hi < 1.0) {
-		attr_add(t, 1, "calls do not cost here: extern is %.3fx inline at N = %lu [%.3f–%.3f]",
-			 r->ratio, r->sites, r->lo, r->hi);
-	} else {
+	else if (r->lo > 1.0 || r->hi < 1.0)
+		attr_add(t, 1, "calls %s: extern is %.3fx inline at N = %lu [%.3f–%.3f]",
+			 r->lo > 1.0 ? "cost" : "do not cost here", r->ratio, r->sites, r->lo, r->hi);
+	else
 		attr_add(t, 0, "call overhead: no evidence at this resolution (interval %.3f–%.3f at N = %lu)",
 			 r->lo, r->hi, r->sites);
-	}
+}
+
+/* The resolved point of side s farthest from 1. */
+static const struct ic_ratio *attr_extreme(const struct ic_line *l, enum ic_point_side s)
+{
+	const struct ic_ratio *best = NULL;
+
+	for (size_t i = 0; i < l->n; i++)
+		if (l->r[i].side == s && (!best || fabs(log(l->r[i].ratio)) > fabs(log(best->ratio))))
+			best = &l->r[i];
+	return best;
 }
 
 /* A per-N line: stated only where its band excludes 1. up/down: what a
@@ -243,7 +76,7 @@ static void attr_say_per_n(struct attr_text *t, const char *what, const struct i
 			   const char *up, const char *down)
 {
 	char above[256], below[256];
-	const struct ic_ratio *hi, *lo;
+	const struct ic_ratio *hi, *lo, *r;
 	double blo = INFINITY, bhi = -INFINITY;
 
 	if (!l->n) {
@@ -257,31 +90,33 @@ static void attr_say_per_n(struct attr_text *t, const char *what, const struct i
 	if (hi && lo) {
 		attr_add(t, 0, "%s: %s is resolved above 1 at N = %s and below 1 at N = %s, so no single "
 			 "direction is stated", what, l->name, above, below);
-	} else if (hi || lo) {
-		const struct ic_ratio *r = hi ? hi : lo;
-
+		return;
+	}
+	if ((r = hi ? hi : lo)) {
 		attr_add(t, 1, "%s: %s is %.3fx at N = %lu (band %.3f–%.3f), resolved %s 1 at N = %s",
 			 hi ? up : down, l->name, r->ratio, r->sites, r->band_lo, r->band_hi,
 			 hi ? "above" : "below", hi ? above : below);
-	} else {
-		for (size_t i = 0; i < l->n; i++)
-			if (isfinite(l->r[i].band_lo)) {
-				blo = fmin(blo, l->r[i].band_lo);
-				bhi = fmax(bhi, l->r[i].band_hi);
-			}
-		if (isfinite(blo))
-			attr_add(t, 0, "%s: no evidence at this resolution (bands %.3f–%.3f over N = %lu..%lu)",
-				 what, blo, bhi, l->r[0].sites, l->r[l->n - 1].sites);
-		else
-			attr_add(t, 0, "%s: no evidence (no band: fewer than 2 processes or layouts)", what);
+		return;
 	}
+	for (size_t i = 0; i < l->n; i++)
+		if (isfinite(l->r[i].band_lo)) {
+			blo = fmin(blo, l->r[i].band_lo);
+			bhi = fmax(bhi, l->r[i].band_hi);
+		}
+	if (isfinite(blo))
+		attr_add(t, 0, "%s: no evidence at this resolution (bands %.3f–%.3f over N = %lu..%lu)",
+			 what, blo, bhi, l->r[0].sites, l->r[l->n - 1].sites);
+	else
+		attr_add(t, 0, "%s: no evidence (no band: fewer than 2 processes or layouts)", what);
 }
 
 /* Capacity: the step of inline/extern at a form's L1i crossing, stated when
- * its interval excludes 1 in the direction that form's misses predict
- * (inline crossing: inline slows; extern crossing: extern slows). */
+ * its interval excludes 1 the way that form's misses predict (inline
+ * crossing: inline slows; extern crossing: extern slows) and the step
+ * exceeds the one before it (a steady drift is a trend). */
 static void attr_say_capacity(struct attr_text *t, const struct ic_attribution *a)
 {
+	const char *src = ic_fmt_source_word(a->l1i_source);
 	int said = 0;
 
 	if (!a->cap[0].measured && !a->cap[1].measured) {
@@ -291,7 +126,6 @@ static void attr_say_capacity(struct attr_text *t, const struct ic_attribution *
 	if (a->cross_together && a->cap[0].has_step) {
 		const struct ic_capacity *cp = &a->cap[0];
 		const struct ic_ratio *s = &cp->step;
-
 		if (isfinite(s->lo) && (s->lo > 1.0 || s->hi < 1.0))
 			attr_add(t, 1, "capacity: both forms' L1i misses pass %g per site at N = %lu; "
 				 "inline/extern steps %.3fx [%.3f–%.3f] there from N = %lu, so the L1i costs "
@@ -299,50 +133,44 @@ static void attr_say_capacity(struct attr_text *t, const struct ic_attribution *
 				 cp->before->sites, s->lo > 1.0 ? "inline" : "extern");
 		else
 			attr_add(t, 0, "capacity: both forms' L1i misses pass %g per site at N = %lu; "
-				 "inline/extern does not step resolvably there (%s)", IC_ATTR_L1I_PASS,
-				 cp->pass, isfinite(s->lo) ? "its interval holds 1" : "no interval");
+				 "inline/extern does not step resolvably there", IC_ATTR_L1I_PASS, cp->pass);
 		return;
 	}
 	for (int c = 0; c < 2; c++) {
 		const struct ic_capacity *cp = &a->cap[c];
-		const struct ic_ratio *s = &cp->step;
-		int want_up = c == 0;
+		const struct ic_ratio *s = &cp->step, *e = &cp->excess;
+		int want = c == 0 ? s->lo > 1.0 : s->hi < 1.0;
 
 		if (!cp->pass || !cp->has_step)
 			continue;
 		said = 1;
-		if (!isfinite(s->lo)) {
+		if (!isfinite(s->lo))
 			attr_add(t, 0, "capacity at %s's L1i crossing (N = %lu): no evidence (no interval)",
 				 cp->form, cp->pass);
-		} else if (((want_up && s->lo > 1.0) || (!want_up && s->hi < 1.0)) && cp->has_excess &&
-			   !(want_up ? cp->excess.lo > 1.0 : cp->excess.hi < 1.0)) {
-			const struct ic_ratio *e = &cp->excess;
-
+		else if (want && cp->has_excess && !(c == 0 ? e->lo > 1.0 : e->hi < 1.0))
 			attr_add(t, 0, "capacity at %s's L1i crossing: inline/extern steps %.3fx [%.3f–%.3f] "
-				 "from N = %lu to N = %lu, but no more than the step before it (%s %.3fx "
-				 "[%.3f–%.3f]): a trend, not attributed to capacity", cp->form, s->ratio,
-				 s->lo, s->hi, cp->before->sites, cp->pass, isfinite(e->lo) ? "ratio of the steps"
-				 : "no interval for the ratio of the steps,", e->ratio, e->lo, e->hi);
-		} else if ((want_up && s->lo > 1.0) || (!want_up && s->hi < 1.0)) {
-			char beyond[160] = "";
+				 "from N = %lu to N = %lu, but no more than the step before it (ratio of the "
+				 "steps %.3fx [%.3f–%.3f]): a trend, not attributed to capacity", cp->form,
+				 s->ratio, s->lo, s->hi, cp->before->sites, cp->pass, e->ratio, e->lo, e->hi);
+		else if (want) {
+			char beyond[96] = "";
 
 			if (cp->has_excess)
 				snprintf(beyond, sizeof(beyond), ", which is %.3fx [%.3f–%.3f] the step before it",
-					 cp->excess.ratio, cp->excess.lo, cp->excess.hi);
+					 e->ratio, e->lo, e->hi);
 			attr_add(t, 1, "capacity costs: inline/extern steps %s %.3fx [%.3f–%.3f] from N = %lu "
-				 "to N = %lu%s, where %s's L1i misses%s%s%s pass %g per site",
-				 want_up ? "up" : "down", s->ratio, s->lo, s->hi, cp->before->sites,
-				 cp->pass, beyond, cp->form, *a->l1i_source ? " (" : "", ic_fmt_source_word(a->l1i_source),
-				 *a->l1i_source ? ")" : "", IC_ATTR_L1I_PASS);
-		} else if (s->lo > 1.0 || s->hi < 1.0) {
+				 "to N = %lu%s, where %s's L1i misses (%s) pass %g per site", c == 0 ? "up" :
+				 "down", s->ratio, s->lo, s->hi, cp->before->sites, cp->pass, beyond, cp->form,
+				 *src ? src : "source not recorded", IC_ATTR_L1I_PASS);
+		}
+		else if (s->lo > 1.0 || s->hi < 1.0)
 			attr_add(t, 0, "capacity at %s's L1i crossing: inline/extern moves %.3fx [%.3f–%.3f] "
-				 "from N = %lu to N = %lu, the wrong way for a capacity cost, so none is "
-				 "attributed", cp->form, s->ratio, s->lo, s->hi, cp->before->sites, cp->pass);
-		} else {
+				 "from N = %lu to N = %lu, the wrong way for a capacity cost", cp->form,
+				 s->ratio, s->lo, s->hi, cp->before->sites, cp->pass);
+		else
 			attr_add(t, 0, "capacity at %s's L1i crossing: no evidence at this resolution (step "
 				 "%.3f–%.3f from N = %lu to N = %lu)", cp->form, s->lo, s->hi,
 				 cp->before->sites, cp->pass);
-		}
 	}
 	if (said)
 		return;
@@ -356,48 +184,187 @@ static void attr_say_capacity(struct attr_text *t, const struct ic_attribution *
 
 static void attr_statement(FILE *f, const struct ic_results *res, const struct ic_attribution *a)
 {
-	struct attr_text t = { "", "", 0, 0 };
-	const struct ic_line *il = &a->line[IC_LINE_INTERACTION];
+	static const char *const more = "the lock costs more inlined than called";
+	static const char *const less = "the lock costs less inlined than called";
+	const char *what = "locked-instruction interaction";
+	struct attr_text t = { "", "" };
 
 	attr_say_call(&t, &a->line[IC_LINE_CALL]);
 	attr_say_per_n(&t, "copies", &a->line[IC_LINE_COPIES], "copies cost", "copies do not cost");
-	if (a->fit_left_out && a->fit.n) {
-		attr_say_per_n(&t, "locked-instruction interaction", &a->fit,
-			       "the lock costs more inlined than called", "the lock costs less inlined than called");
-		attr_add(&t, 0, "the interaction from N = %lu, where a form's L1i misses pass %g per site: "
-			 "the nolock forms' smaller code mixes capacity into it", a->fit_first_out, IC_ATTR_L1I_PASS);
-	} else if (a->fit_left_out) {
-		attr_add(&t, 0, "locked-instruction interaction: every N has a form past the L1i, where the "
-			 "nolock forms' smaller code mixes capacity into it");
-	} else {
-		attr_say_per_n(&t, "locked-instruction interaction", il,
-			       "the lock costs more inlined than called", "the lock costs less inlined than called");
-	}
+	/* Past the L1i the nolock forms' smaller code mixes capacity into the
+	 * interaction: it is read where all four forms fit. */
+	if (!a->fit_left_out)
+		attr_say_per_n(&t, what, &a->line[IC_LINE_INTERACTION], more, less);
+	else if (a->fit.n)
+		attr_say_per_n(&t, what, &a->fit, more, less);
+	if (a->fit_left_out)
+		attr_add(&t, 0, "%s from N = %lu, where a form's L1i misses pass %g per site: the nolock "
+			 "forms' smaller code mixes capacity into it", a->fit.n ? "the interaction" : what,
+			 a->fit_first_out, IC_ATTR_L1I_PASS);
 	attr_say_capacity(&t, a);
-	fputs("**Likely cause.** ", f);
 	if (a->all_noisy)
 		fprintf(f, "Every point of this series is noisy (band wider than ±%g%%): only effects "
-			"larger than that can show here. ", 100.0 * res->opts.noise_ci);
-	if (t.nres) {
-		fprintf(f, "%c%s.", toupper((unsigned char)t.resolved[0]), t.resolved + 1);
-		if (t.noth)
-			fprintf(f, " Not attributed: %s.", t.other);
+			"larger than that can show here.\n\n", 100.0 * res->opts.noise_ci);
+	if (*t.resolved)
+		fprintf(f, "**Likely cause** (a band or interval excludes 1):\n\n%s\n", t.resolved);
+	else
+		fputs("**Likely cause**: nothing can be attributed here.\n\n", f);
+	if (*t.other)
+		fprintf(f, "**Not attributed:**\n\n%s\n", t.other);
+}
+
+/* The smallest N above prev of the per-N lines (of the call where there
+ * are none); 0 when none is left. */
+static unsigned long attr_next_n(const struct ic_attribution *a, unsigned long prev)
+{
+	unsigned long next = ULONG_MAX;
+	int any = 0;
+
+	for (size_t k = 0; k < IC_ATTR_NPER; k++) {
+		const struct ic_line *l = &a->line[ic_attr_per_n[k]];
+
+		for (size_t i = 0; i < l->n; i++, any = 1)
+			if (l->r[i].sites > prev && l->r[i].sites < next)
+				next = l->r[i].sites;
+	}
+	if (!any && a->line[IC_LINE_CALL].n && a->line[IC_LINE_CALL].r[0].sites > prev)
+		next = a->line[IC_LINE_CALL].r[0].sites;
+	return next == ULONG_MAX ? 0 : next;
+}
+
+static void attr_per_n_table(FILE *f, const struct ic_attribution *a)
+{
+	int cols = 0;
+
+	for (size_t k = 0; k < IC_ATTR_NPER; k++)
+		if (a->line[ic_attr_per_n[k]].n && ++cols == 1)
+			fputs("| N |", f);
+	if (!cols)
+		return;
+	for (size_t k = 0; k < IC_ATTR_NPER; k++)
+		if (a->line[ic_attr_per_n[k]].n)
+			fprintf(f, " %s [95%% CI] | band (all N, 95%%) |", a->line[ic_attr_per_n[k]].name);
+	fputs("\n|---:|", f);
+	for (int c = 0; c < cols; c++)
+		fputs("---:|---:|", f);
+	fputc('\n', f);
+	for (unsigned long n = attr_next_n(a, 0); n; n = attr_next_n(a, n)) {
+		fprintf(f, "| %lu |", n);
+		for (size_t k = 0; k < IC_ATTR_NPER; k++) {
+			const struct ic_line *l = &a->line[ic_attr_per_n[k]];
+			const struct ic_ratio *r = ic_attr_at(l, n);
+
+			if (!l->n)
+				continue;
+			if (!r) {
+				fputs(" — | — |", f);
+				continue;
+			}
+			fputc(' ', f);
+			ic_fmt_ratio_cell(f, 1, r);
+			fputs(" | ", f);
+			ic_fmt_band(f, r);
+			fputs(" |", f);
+		}
+		fputc('\n', f);
+	}
+	fputc('\n', f);
+}
+
+/* The counter source of a series (its first counting point's) and that
+ * file's note. */
+static const char *attr_series_source(const struct ic_group *g, const char **note)
+{
+	const char *src = NULL;
+	const struct ic_point *from = g->npoints ? g->points[0] : NULL;
+
+	for (size_t i = 0; i < g->npoints; i++) {
+		const char *s = ic_point_source(g->points[i]);
+
+		if (!strcmp(s, "none") || !*s)
+			continue;
+		if (src && strcmp(src, s))
+			src = "mixed";
+		else if (!src)
+			from = g->points[i], src = s;
+	}
+	*note = from ? json_string_value(json_object_get(from->file->context, "counter_note")) : NULL;
+	if (!*note || !**note)
+		*note = "no reason recorded";
+	return src ? src : from ? ic_point_source(from) : "";
+}
+
+/* The counters of the lines' forms at the per-N table's N; absent
+ * counters are named once. Without PAPI only the simulation's columns
+ * (L1i misses, instructions) can hold data. */
+static void attr_counters(FILE *f, const struct ic_group *g, const struct ic_attribution *a)
+{
+	static const struct { enum ic_field field; const char *name; } ctr[] = {
+		{ IC_F_CYCLES, "cycles" }, { IC_F_INSTR, "instructions" }, { IC_F_L1I, "L1i misses" },
+		{ IC_F_BRANCH, "branch misses" }, { IC_F_ITLB, "iTLB misses" },
+	};
+	static const char *const forms[] = { "inline", "extern", "clone", "inline_nolock",
+					     "extern_nolock" };
+	const char *note, *src = attr_series_source(g, &note);
+	int show[5] = { 0 }, nshow = 0, nabsent = 0, papi = !strcmp(src, "papi");
+
+	if (!attr_next_n(a, 0))
+		return;
+	for (size_t c = 0; c < 5; c++) {
+		for (size_t i = 0; i < g->npoints && !show[c]; i++)
+			show[c] = isfinite(g->points[i]->med[ctr[c].field]);
+		show[c] &= papi || ctr[c].field == IC_F_L1I || ctr[c].field == IC_F_INSTR;
+		nshow += show[c];
+	}
+	if (papi) {
+		fprintf(f, "Counters per site of the lines' forms (PAPI, medians of repetitions%s).",
+			g->filler ? "; they include the filler" : "");
+		for (size_t c = 0; c < 5; c++)
+			if (!show[c])
+				fprintf(f, "%s%s", nabsent++ ? ", " : " Absent in this series: ", ctr[c].name);
+		if (nabsent)
+			fprintf(f, " (%s).", note);
 	} else {
-		fprintf(f, "Nothing can be attributed here: %s.", t.other);
+		fprintf(f, "Hardware counters (cycles, instructions, L1i, branch and iTLB misses): absent "
+			"in this series (counter source %s: %s).", *src ? src : "not recorded", note);
+		if (nshow)
+			fprintf(f, " The columns below are simulated by valgrind, not counted on this CPU%s.",
+				g->filler ? "; they include the filler" : "");
 	}
 	fputs("\n\n", f);
+	if (!nshow)
+		return;
+	fputs("| N | form |", f);
+	for (size_t c = 0; c < 5; c++)
+		if (show[c])
+			fprintf(f, " %s/site%s |", ctr[c].name, papi ? "" : " (simulated)");
+	fputs("\n|---:|:---|", f);
+	for (int c = 0; c < nshow; c++)
+		fputs("---:|", f);
+	fputc('\n', f);
+	for (unsigned long n = attr_next_n(a, 0); n; n = attr_next_n(a, n))
+		for (size_t k = 0; k < sizeof(forms) / sizeof(forms[0]); k++) {
+			const struct ic_point *p = ic_group_point(g, forms[k], n);
+
+			if (!p)
+				continue;
+			fprintf(f, "| %lu | %s |", n, forms[k]);
+			for (size_t c = 0; c < 5; c++)
+				if (show[c] && isfinite(p->med[ctr[c].field]))
+					fprintf(f, " %.4g |", p->med[ctr[c].field]);
+				else if (show[c])
+					fputs(" — |", f);
+			fputc('\n', f);
+		}
+	fputc('\n', f);
 }
 
 void ic_attribution_write(FILE *f, const struct ic_results *res, const struct ic_group *g)
 {
-	const struct ic_attribution *a = g->attr;
-
-	if (!a)
+	if (!g->attr)
 		return;
 	fputs("#### What the difference is made of\n\n", f);
-	if (g->filler)
-		fputs("Times include the filler (whole-program times, see Method).\n\n", f);
-	attr_lines(f, a);
-	attr_counters(f, g, a);
-	attr_statement(f, res, a);
+	attr_statement(f, res, g->attr);
+	attr_per_n_table(f, g->attr);
+	attr_counters(f, g, g->attr);
 }

@@ -195,7 +195,6 @@ static int results_point_stats(struct ic_point *p)
 	if (ok < 0)
 		return -1;
 	p->ci_lo = p->ci_hi = p->share_layout = NAN;
-	p->net = p->net_lo = p->net_hi = p->net_se = NAN;
 	p->med[IC_F_NS] = p->nunits ? exp(s.mean) : NAN;
 	p->nvariants = p->nunits ? s.clusters : 0;
 	p->share_layout = s.share_between;
@@ -235,50 +234,6 @@ const struct ic_point *ic_group_point(const struct ic_group *g, const char *form
 		if (g->points[i]->sites == sites && !strcmp(g->points[i]->form, form))
 			return g->points[i];
 	return NULL;
-}
-
-/* In a filler series every form but mark gets its net time per site:
- * per process, its median less the same process's mark median at the same
- * N, on the linear scale (a difference can be negative, and is kept), then
- * the nested mean over variants with its t interval. */
-static int results_filler_net(struct ic_group *g)
-{
-	for (size_t i = 0; i < g->npoints; i++) {
-		struct ic_point *p = g->points[i];
-		const struct ic_point *m = ic_group_point(g, "mark", p->sites);
-		double *y = malloc((p->nunits ? p->nunits : 1) * sizeof(*y));
-		int *cl = malloc((p->nunits ? p->nunits : 1) * sizeof(*cl));
-		struct ic_stats_nested s;
-		size_t n = 0;
-
-		p->net = p->net_lo = p->net_hi = p->net_se = NAN;
-		if (!y || !cl) {
-			free(y);
-			free(cl);
-			return -1;
-		}
-		for (size_t j = 0; m && strcmp(p->form, "mark") && j < p->nunits; j++) {
-			const struct ic_unit *u = &p->units[j];
-			const struct ic_unit *mu = bsearch(u, m->units, m->nunits, sizeof(*u),
-							   results_cmp_unit);
-
-			if (mu) {
-				y[n] = u->med - mu->med;
-				cl[n++] = u->variant;
-			}
-		}
-		p->net_n = n;
-		if (n && ic_stats_nested(y, cl, n, &s) == 0) {
-			p->net_se = s.se;
-			ic_stats_nested_interval(&s, 0.05, &p->net_lo, &p->net_hi);
-		}
-		if (n)
-			p->net = s.mean;
-		p->net_near_mark = n && !(fabs(p->net) > IC_NET_NEAR * p->net_se);
-		free(y);
-		free(cl);
-	}
-	return 0;
 }
 
 /* The per-process values of a contrast: y = sum sign[i] log(med of pts[i])
@@ -571,8 +526,6 @@ int ic_results_analyse(struct ic_results *res, const struct ic_analysis_opts *op
 		for (size_t k = 0; k < g->npoints; k++)
 			if (results_point_stats(g->points[k]))
 				return snprintf(err, errlen, "out of memory"), -1;
-		if (g->filler && results_filler_net(g))
-			return snprintf(err, errlen, "out of memory"), -1;
 		if (results_group(g, &res->opts))
 			return snprintf(err, errlen, "out of memory"), -1;
 		i = j;

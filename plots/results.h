@@ -18,8 +18,7 @@
  *
  * A series with filler F > 0 (every site also runs F bytes of other code)
  * is a whole program: every estimate, ratio and verdict is of the gross
- * time, filler included. A per-site net figure (form - mark, linear) is
- * kept beside it, never fed into a ratio.
+ * time, filler included.
  */
 #ifndef IC_RESULTS_H
 #define IC_RESULTS_H
@@ -117,18 +116,7 @@ struct ic_point {
 	struct ic_unit *units;
 	size_t nunits_gross;       /* processes that measured the point (= nunits) */
 
-	/* In a filler series, every form but mark: the per-site time net of
-	 * the filler, (form - mark) per process in ns on the linear scale,
-	 * nested over variants like every interval; negatives kept. NAN where
-	 * no process ran the mark at this N. near_mark: the mark lies within
-	 * IC_NET_NEAR standard errors of the gross time (net not resolved
-	 * from 0), so no net figure is read from it. */
-	double net, net_lo, net_hi, net_se;
-	size_t net_n;
-	int net_near_mark;
 };
-
-#define IC_NET_NEAR 3.0
 
 /* A ratio at one N of one series, from the processes that ran every form
  * in it: compare/baseline, any pair, or a ratio of ratios. */

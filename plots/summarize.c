@@ -20,8 +20,7 @@
 #include "atomic_file.h"
 #include "chart_data.h"
 #include "results.h"
-#include "summary.h"
-#include "tables.h"
+#include "report.h"
 
 #define IC_EXIT_BAD_INPUT 2
 

@@ -1,320 +1,211 @@
-/* summary.md from the analysed results; see summary.h. */
-#include "summary.h"
-#include "machine_lines.h"
+/* summary.md after the answer (answer.c): per series the evidence, its
+ * states and what the difference is made of (attribution_text.c); then
+ * where the variance is, the machine, the counters and the method. */
+#include "report.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "answer.h"
 #include "attribution.h"
 #include "format.h"
-#include "md_tables.h"
 #include "states.h"
-#include "stats.h"
 
-static int summary_is_inline_form(const char *form)
-{
-	return !strcmp(form, "inline") || !strcmp(form, "hint");
-}
-
-static int summary_is_extern_form(const char *form)
-{
-	return !strncmp(form, "extern", 6);
-}
-
-static const char *summary_range(char *buf, size_t cap, unsigned long lo, unsigned long hi)
-{
-	if (lo == hi)
-		snprintf(buf, cap, "%lu", lo);
-	else
-		snprintf(buf, cap, "%lu..%lu", lo, hi);
-	return buf;
-}
-
-static const char *summary_s(size_t n)
+static const char *plural(size_t n)
 {
 	return n == 1 ? "" : "s";
 }
 
-/* Code per call site without the filler, which is stated apart. */
-static void summary_code_phrase(FILE *f, const struct ic_results *res, const struct ic_group *gr)
+/* Four significant digits, trailing zeros kept so columns line up. */
+static void sig4(FILE *f, double x)
+{
+	fprintf(f, fabs(x) >= 1000.0 ? "%.0f" : "%#.4g", x);
+}
+
+static void time_cell(FILE *f, const struct ic_point *p)
+{
+	fputs(" | ", f);
+	if (!isfinite(p->med[IC_F_NS])) {
+		fputs("—", f);
+		return;
+	}
+	sig4(f, p->med[IC_F_NS]);
+	if (isfinite(p->ci_lo)) {
+		fputs(" [", f);
+		sig4(f, p->ci_lo);
+		fputs("–", f);
+		sig4(f, p->ci_hi);
+		fputc(']', f);
+	}
+}
+
+/* With mixed sources each cell says its own. */
+static void l1i_cell(FILE *f, const struct ic_point *p, int mixed)
+{
+	if (!isfinite(p->med[IC_F_L1I])) {
+		fputs(" | —", f);
+		return;
+	}
+	fprintf(f, " | %.4g", p->med[IC_F_L1I]);
+	if (mixed)
+		fprintf(f, " (%s)", ic_fmt_source_word(ic_point_source(p)));
+}
+
+static int any_l1i(const struct ic_group *gr)
+{
+	for (size_t i = 0; i < gr->npoints; i++)
+		if (isfinite(gr->points[i]->med[IC_F_L1I]))
+			return 1;
+	return 0;
+}
+
+/* Per N both times, the ratio with its interval and band, and L1i misses. */
+static void evidence_table(FILE *f, const struct ic_results *res, const struct ic_group *gr)
 {
 	const char *c = res->opts.compare, *b = res->opts.baseline;
-	int classic = summary_is_inline_form(c) && summary_is_extern_form(b);
-	double fill = (double)gr->filler;
+	const char *ci = " (no interval: fewer than 2 processes or layouts)";
+	const char *src = gr->attr ? gr->attr->l1i_source : "";
+	char l1[32] = "";
+
+	for (size_t i = 0; i < gr->nratios; i++)
+		if (isfinite(gr->ratios[i].lo))
+			ci = " [95% CI]";
+	if (!strcmp(src, "sim") || !strcmp(src, "papi"))
+		snprintf(l1, sizeof(l1), " (%s)", ic_fmt_source_word(src));
+	fprintf(f, "| N | %s ns/site%s | %s ns/site%s | %s/%s%s | band (all N, 95%%) | noisy "
+		"| L1i miss/site %s%s | L1i miss/site %s%s |\n"
+		"|---:|---:|---:|---:|---:|:---:|---:|---:|\n", c, ci, b, ci, c, b, ci, c, l1, b, l1);
+	for (size_t i = 0; i < gr->nratios; i++) {
+		const struct ic_ratio *r = &gr->ratios[i];
+
+		fprintf(f, "| %lu", r->sites);
+		time_cell(f, r->cmp);
+		time_cell(f, r->base);
+		fputs(" | ", f);
+		ic_fmt_ratio_cell(f, 0, r);
+		fputs(" | ", f);
+		ic_fmt_band(f, r);
+		fprintf(f, " | %s", r->noisy ? "noisy" : "");
+		l1i_cell(f, r->cmp, !strcmp(src, "mixed"));
+		l1i_cell(f, r->base, !strcmp(src, "mixed"));
+		fputs(" |\n", f);
+	}
+	fputc('\n', f);
+}
+
+/* Code per call site without the filler, which is stated apart, and how
+ * much the band can resolve. */
+static void code_and_noise(FILE *f, const struct ic_results *res, const struct ic_group *gr)
+{
+	const char *c = res->opts.compare, *b = res->opts.baseline;
+	int classic = !strcmp(c, "inline") && !strncmp(b, "extern", 6);
+	size_t noisy = 0;
 	char fb[32];
 
 	fputs("Code per call site: ", f);
 	if (isfinite(gr->code_cmp))
-		fprintf(f, "%.0f B %s", gr->code_cmp - fill, classic ? "inlined" : c);
+		fprintf(f, "%.0f B %s", gr->code_cmp - (double)gr->filler, classic ? "inlined" : c);
 	else
 		fprintf(f, "%s not measured", c);
 	if (isfinite(gr->code_base))
-		fprintf(f, ", %.0f B %s", gr->code_base - fill, classic ? "out of line" : b);
+		fprintf(f, ", %.0f B %s", gr->code_base - (double)gr->filler, classic ? "out of line" : b);
 	else
 		fprintf(f, ", %s not measured", b);
 	if (gr->filler)
-		fprintf(f, "; each site also has %s of filler", ic_fmt_bytes(fb, sizeof(fb), fill));
-	fputs(". ", f);
+		fprintf(f, "; each site also runs %s of filler, and every time here includes it",
+			ic_fmt_bytes(fb, sizeof(fb), (double)gr->filler));
+	fputc('.', f);
+	for (size_t i = 0; i < gr->nratios; i++)
+		noisy += gr->ratios[i].noisy;
+	if (noisy && noisy == gr->nratios)
+		fprintf(f, " Every point's band is wider than ±%g%%: only larger differences can be "
+			"resolved here.", 100.0 * res->opts.noise_ci);
+	else if (noisy)
+		fprintf(f, " %zu of %zu points cannot resolve ±%g%% (band too wide).", noisy,
+			gr->nratios, 100.0 * res->opts.noise_ci);
+	fputs("\n\n", f);
 }
 
-/* "1..256, 1024" for the N of `side`, or "none". */
-static const char *summary_side_runs(char *buf, size_t cap, const struct ic_group *gr,
-				     enum ic_point_side side)
-{
-	ic_fmt_runs(buf, cap, gr->ratios, gr->nratios, side);
-	if (!buf[0])
-		snprintf(buf, cap, "none");
-	return buf;
-}
-
-static const char *summary_form_of(const struct ic_results *res, enum ic_point_side s)
-{
-	return s == IC_SIDE_COMPARE ? res->opts.compare : res->opts.baseline;
-}
-
-/* The claim, only as strong as the bands allow (crossover.h states the rule). */
-static void summary_statement(FILE *f, const struct ic_results *res, const struct ic_group *gr)
-{
-	const struct ic_crossover *xo = &gr->xo;
-	const char *c = res->opts.compare, *b = res->opts.baseline;
-	char runs[512], uruns[512];
-	unsigned long nmin = gr->nratios ? gr->ratios[0].cmp->sites : 0;
-	unsigned long nmax = gr->nratios ? gr->ratios[gr->nratios - 1].cmp->sites : 0;
-	int inl = summary_is_inline_form(c);
-
-	summary_side_runs(uruns, sizeof(uruns), gr, IC_SIDE_UNRESOLVED);
-	switch (xo->verdict) {
-	case IC_VERDICT_CROSSOVER: {
-		const char *first = xo->direction > 0 ? c : b, *second = xo->direction > 0 ? b : c;
-
-		if (inl && xo->direction > 0)
-			fprintf(f, "inlining pays up to N = %.0f call sites and costs from N = %.0f on; the "
-				"crossover lies between them", xo->bracket_lo, xo->bracket_hi);
-		else
-			fprintf(f, "%s is faster up to N = %.0f and %s from N = %.0f on; the crossover "
-				"lies between them", first, xo->bracket_lo, second, xo->bracket_hi);
-		break;
-	}
-	case IC_VERDICT_COMPARE_WINS:
-	case IC_VERDICT_BASELINE_WINS: {
-		enum ic_point_side side = xo->verdict == IC_VERDICT_COMPARE_WINS ? IC_SIDE_COMPARE
-										   : IC_SIDE_BASELINE;
-		size_t nwin = side == IC_SIDE_COMPARE ? xo->n_compare : xo->n_baseline;
-
-		if (nwin == gr->nratios)
-			fprintf(f, "%s is faster over the whole range N = %s; no crossover",
-				summary_form_of(res, side), summary_range(runs, sizeof(runs), nmin, nmax));
-		else
-			fprintf(f, "%s is faster at N = %s and no N is resolved the other way, so no "
-				"crossover is shown; not resolved at N = %s", summary_form_of(res, side),
-				summary_side_runs(runs, sizeof(runs), gr, side), uruns);
-		break;
-	}
-	case IC_VERDICT_CONFLICT:
-		fprintf(f, "not resolved: the resolved points disagree (%s faster at N = %s, %s at "
-			"N = %s, switching %zu times), so no crossover is stated", c,
-			summary_side_runs(runs, sizeof(runs), gr, IC_SIDE_COMPARE), b,
-			summary_side_runs(uruns, sizeof(uruns), gr, IC_SIDE_BASELINE), xo->switches);
-		break;
-	default:
-		if (gr->nratios == 0)
-			fprintf(f, "no comparison (%s and %s were not both measured)", c, b);
-		else
-			fprintf(f, "not resolved: no difference between %s and %s is resolved over "
-				"N = %s at family-wise 95%%", c, b,
-				summary_range(runs, sizeof(runs), nmin, nmax));
-	}
-}
-
-static const char *summary_follows(const struct ic_states *st)
+static const char *follows_words(const struct ic_states *st)
 {
 	switch (st->follows) {
 	case IC_FOLLOWS_TIME:
 		return "the time order of the processes (all of one state ran, then all of the other)";
 	case IC_FOLLOWS_VARIANT:
 		return "the layout variant (each variant's processes share one state)";
-	case IC_FOLLOWS_TIME_RUNS:
-		return "the time order in part (the states come in runs, fewer than by chance)";
 	default:
 		return "neither the layout variant nor the time order of the processes";
 	}
 }
 
-static void summary_state_level(FILE *f, const struct ic_state *st)
+static void state_level(FILE *f, const struct ic_state *st)
 {
 	fprintf(f, "%.2f", st->level);
 	if (isfinite(st->lo))
 		fprintf(f, " [%.2f–%.2f]", st->lo, st->hi);
 }
 
-/* With two states: each with its ratio, share and verdict. */
-static void summary_states_verdict(FILE *f, const struct ic_results *res, const struct ic_group *gr)
+/* One state: why not two. Two: each with its level, and per N its ratio,
+ * band and faster form from its own processes. */
+static void states_text(FILE *f, const struct ic_results *res, const struct ic_states *st)
 {
-	const struct ic_states *st = gr->states;
+	double sep = st->gap / st->within, need = fmax(st->critical, IC_STATES_SEPARATION);
 
-	if (!st || st->nstates != 2)
-		return;
-	fprintf(f, " **Two states**: %s/%s ", res->opts.compare, res->opts.baseline);
-	summary_state_level(f, &st->st[0]);
-	fprintf(f, " in %zu of %zu processes, ", st->st[0].nproc, st->nproc);
-	summary_state_level(f, &st->st[1]);
-	fprintf(f, " in %zu; the split follows %s.", st->st[1].nproc, summary_follows(st));
-	for (int k = 0; k < 2; k++) {
-		struct ic_group v = *gr;
-
-		v.ratios = st->st[k].ratios;
-		v.nratios = st->st[k].nratios;
-		v.xo = st->st[k].xo;
-		fprintf(f, " In the %.2f state: ", st->st[k].level);
-		summary_statement(f, res, &v);
-		fputc('.', f);
-	}
-}
-
-static size_t summary_noisy_count(const struct ic_group *gr)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < gr->nratios; i++)
-		n += gr->ratios[i].noisy;
-	return n;
-}
-
-static void summary_series_title(FILE *f, const struct ic_results *res, const struct ic_group *gr)
-{
-	char t[512];
-
-	fputs(ic_fmt_series(t, sizeof(t), res, gr), f);
-}
-
-/* The verdict in words under the series' heading, a sentence per claim;
- * the answer at the top says it in one line. */
-static void summary_reading(FILE *f, const struct ic_results *res, const struct ic_group *gr)
-{
-	size_t noisy = summary_noisy_count(gr);
-
-	summary_code_phrase(f, res, gr);
-	fputs("In words: ", f);
-	if (gr->states && gr->states->nstates == 2)
-		fputs("pooled over two states, ", f);
-	summary_statement(f, res, gr);
-	fputc('.', f);
-	summary_states_verdict(f, res, gr);
-	if (noisy == gr->nratios && noisy)
-		fprintf(f, " Every point's band is wider than ±%g%%: only differences larger than "
-			"that can be resolved here.", 100.0 * res->opts.noise_ci);
-	else if (noisy)
-		fprintf(f, " %zu of %zu point%s cannot resolve ±%g%% (band too wide).", noisy,
-			gr->nratios, summary_s(gr->nratios), 100.0 * res->opts.noise_ci);
-	fputs("\n\n", f);
-}
-
-static void summary_verdict_line(FILE *f, const struct ic_results *res, const struct ic_group *gr)
-{
-	const struct ic_crossover *xo = &gr->xo;
-
-	fprintf(f, "Verdict: **%s**. By the band: %s faster at %zu, %s faster at %zu, unresolved at %zu of %zu points.\n\n",
-		ic_verdict_name(xo->verdict), res->opts.compare, xo->n_compare, res->opts.baseline, xo->n_baseline,
-		xo->n_unresolved, gr->nratios);
-}
-
-/* A filler series' per-site net times: form - mark per process, linear,
- * negatives kept; flagged where the mark is within IC_NET_NEAR standard
- * errors of the gross time. */
-static void summary_net(FILE *f, const struct ic_results *res, const struct ic_group *gr)
-{
-	size_t near, shown = 0;
-
-	if (!gr->filler)
-		return;
-	for (size_t i = 0; i < gr->nratios; i++)
-		shown += isfinite(gr->ratios[i].cmp->net) || isfinite(gr->ratios[i].base->net);
-	if (!shown) {
-		fputs("Net time per site: not measured (no process ran the `mark` form at these N, "
-		      "so the filler's own time cannot be taken out).\n\n", f);
-		return;
-	}
-	fprintf(f, "Net time per site, for reading only (each process's time less its own `mark` "
-		"time at the same N, in ns on the linear scale; negatives kept; * = the mark lies "
-		"within %g standard errors of the gross time, so the net figure is not resolved from 0 "
-		"and nothing is read from it):\n\n", IC_NET_NEAR);
-	near = ic_md_net(f, res, gr);
-	if (near)
-		fprintf(f, "%zu net figure%s flagged *: there the filler's time swamps the call's.\n\n",
-			near, summary_s(near));
-}
-
-/* The states rule's figures, and with two states each state's ratios. */
-static void summary_states(FILE *f, const struct ic_results *res, const struct ic_group *gr)
-{
-	const struct ic_states *st = gr->states;
-
-	if (!st || !st->nproc)
+	if (!st->nproc)
 		return;
 	if (st->nstates == 1) {
-		double sep = st->gap / st->within, need = fmax(st->critical, IC_STATES_SEPARATION);
-
 		fprintf(f, "States: one (%zu processes", st->nproc);
 		if (isfinite(sep) && !(sep > need))
 			fprintf(f, "; their best split is %.1f within-group SDs apart, under the %.1f that "
 				"marks two states", sep, need);
 		else if (isfinite(sep))
-			fprintf(f, "; their best split is %.1f within-group SDs apart (over %.1f), but only "
-				"%.1fx a process's own spread across N (%.3f), under the %.0fx that marks two "
-				"states: a process's ratio moves too much between N to hold one state", sep, need,
-				st->gap / st->own_median, st->own_median, IC_STATES_OWN);
+			fprintf(f, "; their best split is only %.1fx a process's own spread across N, under "
+				"the %.0fx that marks two states", st->gap / st->own_median, IC_STATES_OWN);
 		else if (st->nproc < IC_STATES_MIN_PROC)
 			fprintf(f, "; fewer than %d: no split tried", IC_STATES_MIN_PROC);
 		fputs("). Each process's ratio is a dot on the ratio chart (process_ratios.csv).\n\n", f);
 		return;
 	}
-	fprintf(f, "States: **two**. The processes' levels split %.1f within-group SDs apart (over "
-		"the %.1f that marks two states) and %.2f in log ratio, %.0fx a process's own spread "
-		"across N (%.3f). The split follows %s (in time order: %zu runs", st->gap / st->within,
-		fmax(st->critical, IC_STATES_SEPARATION), st->gap,
-		st->own_median > 0.0 ? st->gap / st->own_median : INFINITY, st->own_median,
-		summary_follows(st), st->time_runs);
-	if (isfinite(st->time_p))
-		fprintf(f, ", p = %.2g", st->time_p);
-	fprintf(f, "; %zu of %zu layout variants with 2+ processes hold both states). Each state "
-		"from its own processes:\n\n", st->variants_both, st->variants_multi);
-	ic_md_states(f, res, st);
-}
+	fprintf(f, "**Two states**: %s/%s ", res->opts.compare, res->opts.baseline);
+	state_level(f, &st->st[0]);
+	fprintf(f, " in %zu of %zu processes, ", st->st[0].nproc, st->nproc);
+	state_level(f, &st->st[1]);
+	fprintf(f, " in %zu; the split follows %s. Their levels are %.1f within-group SDs apart "
+		"(two states from %.1f).\n\n", st->st[1].nproc, follows_words(st), sep, need);
+	fprintf(f, "| N | state 1: %zu processes, %s/%s [95%% CI] | band | faster | state 2: %zu "
+		"processes [95%% CI] | band | faster |\n|---:|---:|---:|:---:|---:|---:|:---:|\n",
+		st->st[0].nproc, res->opts.compare, res->opts.baseline, st->st[1].nproc);
+	for (size_t i = 0; i < st->st[0].nratios || i < st->st[1].nratios; i++) {
+		for (int k = 0; k < 2; k++) {
+			const struct ic_ratio *r = i < st->st[k].nratios ? &st->st[k].ratios[i] : NULL;
 
-static void summary_evidence(FILE *f, const struct ic_results *res, const struct ic_group *gr)
-{
-	const char *c = res->opts.compare, *b = res->opts.baseline;
-
-	fputs("### ", f);
-	summary_series_title(f, res, gr);
-	fputs("\n\n", f);
-	summary_verdict_line(f, res, gr);
-	summary_reading(f, res, gr);
-	if (gr->filler)
-		fputs("Times per site in this series include the filler (the whole program's time per "
-		      "site); every ratio, band and verdict is of these gross times.\n\n", f);
-	if (gr->nratios == 0) {
-		fprintf(f, "No N with both %s and %s measured; see points.csv.\n\n", c, b);
-		return;
+			if (!k)
+				fprintf(f, "| %lu", r ? r->sites : st->st[1].ratios[i].sites);
+			if (!r) {
+				fputs(" | — | — | —", f);
+				continue;
+			}
+			fputs(" | ", f);
+			ic_fmt_ratio_cell(f, 0, r);
+			fputs(" | ", f);
+			ic_fmt_band(f, r);
+			fprintf(f, " | %s", r->side == IC_SIDE_COMPARE ? res->opts.compare
+					    : r->side == IC_SIDE_BASELINE ? res->opts.baseline : "");
+		}
+		fputs(" |\n", f);
 	}
-	ic_md_evidence(f, res, gr);
-	if (!ic_md_any_l1i(gr))
-		fputs("L1i misses were not measured for this series (— = not measured, not zero).\n\n", f);
-	summary_net(f, res, gr);
-	summary_states(f, res, gr);
+	fputc('\n', f);
 }
 
-/* What the sites' own mark costs (form mark: sites that do only the mark),
- * beside the baseline at the same N. Both compared forms carry the mark. */
-static void summary_mark(FILE *f, const struct ic_results *res, const struct ic_group *gr)
+/* What the sites' own mark and calls cost (form mark: sites that only
+ * mark), beside the baseline at the same N. */
+static void mark_text(FILE *f, const struct ic_results *res, const struct ic_group *gr)
 {
-	const struct ic_point *first = NULL, *last = NULL;
-	double share = NAN;
+	const struct ic_point *first = NULL, *last = NULL, *base;
 
 	for (size_t i = 0; i < gr->npoints; i++) {
 		const struct ic_point *p = gr->points[i];
+
 		if (strcmp(p->form, "mark") || !isfinite(p->med[IC_F_NS]))
 			continue;
 		if (!first || p->sites < first->sites)
@@ -324,68 +215,184 @@ static void summary_mark(FILE *f, const struct ic_results *res, const struct ic_
 	}
 	if (!first)
 		return;
-	if (gr->filler) {
-		char fb[32];
-
-		fprintf(f, "Sites that only mark and run the %s filler (form `mark`) took %.3g ns per site "
-			"at N = %lu", ic_fmt_bytes(fb, sizeof(fb), (double)gr->filler), first->med[IC_F_NS],
-			first->sites);
-		if (last != first)
-			fprintf(f, " and %.3g ns at N = %lu", last->med[IC_F_NS], last->sites);
-		fputs(": the filler's own time and the mark, for reading the net times below.\n\n", f);
-		return;
-	}
-	for (size_t i = 0; i < gr->nratios && isnan(share); i++)
-		if (gr->ratios[i].base->sites == first->sites && isfinite(gr->ratios[i].base->med[IC_F_NS]))
-			share = first->med[IC_F_NS] / gr->ratios[i].base->med[IC_F_NS];
-	fprintf(f, "Sites that only mark (form `mark`: each site's 32-bit add, and the calls of the "
-		"pass and its callers that every form makes, no queue operation) took %.3g ns per site "
-		"at N = %lu", first->med[IC_F_NS], first->sites);
+	fprintf(f, "Sites that only mark (form `mark`: each site's add and the calls every form "
+		"makes%s) took %.3g ns per site at N = %lu", gr->filler ? ", and the filler" : "",
+		first->med[IC_F_NS], first->sites);
 	if (last != first)
 		fprintf(f, " and %.3g ns at N = %lu", last->med[IC_F_NS], last->sites);
-	if (isfinite(share))
-		fprintf(f, "; at N = %lu that is %.1f%% of %s's time per site", first->sites, 100.0 * share,
-			res->opts.baseline);
+	base = ic_group_point(gr, res->opts.baseline, first->sites);
+	if (base && isfinite(base->med[IC_F_NS]))
+		fprintf(f, "; at N = %lu that is %.1f%% of %s's time", first->sites,
+			100.0 * first->med[IC_F_NS] / base->med[IC_F_NS], res->opts.baseline);
 	fputs(". Both compared forms carry the same mark and calls.\n\n", f);
 }
 
-static void summary_calibration(FILE *f, const struct ic_results *res)
+static void series_text(FILE *f, const struct ic_results *res, const struct ic_group *gr)
 {
-	double want = 1.0 + res->opts.planted;
-	size_t total = 0, detected = 0, contains = 0, k = 0;
-	double *extra;
+	char t[512];
 
-	for (size_t g = 0; g < res->ngroups; g++)
-		total += res->groups[g].nratios;
-	extra = malloc((total ? total : 1) * sizeof(*extra));
-	fprintf(f, "## Calibration: planted extra cost %.1f%% in %s\n\n", res->opts.planted * 100.0,
-		res->opts.compare);
-	fprintf(f, "%s carries a planted extra cost of %g (expected ratio %s/%s = %.3f). "
-		"The suite resolves it where the series' band (Holm, as the verdict) excludes 1; it "
-		"measures it right where the ratio's 95%% interval contains %.3f.\n\n", res->opts.compare, res->opts.planted,
-		res->opts.compare, res->opts.baseline, want, want);
-	for (size_t g = 0; g < res->ngroups; g++) {
-		const struct ic_group *gr = &res->groups[g];
-
-		if (!gr->nratios)
-			continue;
-		fputs("### ", f);
-		summary_series_title(f, res, gr);
-		fputs("\n\n", f);
-		ic_md_calibration(f, gr, want, &detected, &contains, extra, &k);
+	fprintf(f, "### %s\n\n", ic_fmt_series(t, sizeof(t), res, gr));
+	code_and_noise(f, res, gr);
+	if (gr->nratios == 0) {
+		fprintf(f, "No N with both %s and %s measured; see points.csv.\n\n", res->opts.compare,
+			res->opts.baseline);
+		return;
 	}
-	fprintf(f, "Overall: the band excludes 1 at %zu of %zu points and contains %.3f at %zu of "
-		"%zu points", detected, total, want, contains, total);
-	if (extra && k)
-		fprintf(f, "; median measured extra cost %.2f%%", 100.0 * ic_stats_median(extra, k));
-	fputs(".\n\n", f);
-	free(extra);
+	evidence_table(f, res, gr);
+	if (!any_l1i(gr))
+		fputs("L1i misses were not measured for this series (— = not measured, not zero).\n\n", f);
+	if (gr->states)
+		states_text(f, res, gr->states);
+	mark_text(f, res, gr);
+	ic_attribution_write(f, res, gr);
 }
 
-/* One build: its keys once (the lock has its own line). Several: each
- * with its series label, every key and its processes. An older run's
- * context has none of the keys and gets no line. */
-static void summary_builds(FILE *f, const struct ic_results *res)
+/* A variance of a log ratio as the SD in percent; — when not estimable. */
+static void sd_cell(FILE *f, double var)
+{
+	if (isfinite(var))
+		fprintf(f, " | %.2f%%", 100.0 * sqrt(var));
+	else
+		fputs(" | —", f);
+}
+
+/* The spread of the ratio at each level of the design (Kalibera and Jones
+ * 2013): the budget goes where the variance is. */
+static void variance_text(FILE *f, const struct ic_results *res)
+{
+	fprintf(f, "## Where the variance is\n\nSD of the log ratio %s/%s at each level of the design "
+		"(median over N of a one-way analysis per N). A level's variance reaches the ratio "
+		"divided by its draws and those above it: where processes differ more than repetitions, "
+		"run more and shorter processes (Kalibera and Jones, ISMM 2013).\n\n"
+		"| series | layout variant | process | process within a state | one repetition | "
+		"repetitions per process | processes | states |\n|---|---:|---:|---:|---:|---:|---:|---:|\n",
+		res->opts.compare, res->opts.baseline);
+	for (size_t g = 0; g < res->ngroups; g++) {
+		const struct ic_states *st = res->groups[g].states;
+		char t[512];
+
+		if (!st || !st->nproc)
+			continue;
+		fprintf(f, "| %s", ic_fmt_series(t, sizeof(t), res, &res->groups[g]));
+		sd_cell(f, st->var_variant);
+		sd_cell(f, st->var_process);
+		sd_cell(f, st->var_process_state);
+		sd_cell(f, st->var_rep);
+		fprintf(f, " | %.0f | %zu | %zu |\n", st->reps, st->nproc, st->nstates);
+	}
+	fputc('\n', f);
+}
+
+/* ---- the machine ------------------------------------------------------------ */
+
+/* A context value as text ("" when absent); four calls' results live at once. */
+static const char *ctx(const struct ic_results *res, const char *key)
+{
+	static char buf[4][IC_RESULTS_CONTEXT_MAX];
+	static int k;
+
+	k = (k + 1) % 4;
+	return ic_results_context(res, key, buf[k], sizeof(buf[k]));
+}
+
+/* What moves results, when it is bad, and the command that fixes it
+ * (words when it starts with a capital). bad: '!' unless the value is
+ * val, '=' when it is val, '^' when it starts with val, '>' when it is a
+ * number of at least val. */
+static const struct {
+	const char *key, *name, *fine;   /* fine: the word in "Fine as they are" */
+	char bad;
+	const char *val, *effect, *fix;
+} machine_rule[] = {
+	{ "machine_governor", "Frequency governor", "governor", '!', "performance",
+	  "the clock follows the load, so a time depends on what ran just before it",
+	  "sudo cpupower frequency-set -g performance" },
+	{ "machine_epp", "Energy-performance preference", NULL, '!', "performance",
+	  "the frequency driver trades speed for energy", "echo performance | sudo tee "
+	  "/sys/devices/system/cpu/cpu*/cpufreq/energy_performance_preference" },
+	{ "machine_boost", "Boost (turbo)", "boost", '^', "on",
+	  "the clock depends on temperature and on how many cores are busy", NULL },
+	{ "machine_smt", "SMT", "SMT", '=', "on", "work on a sibling thread shares the core's "
+	  "caches and decoders (threads are placed one per core first)",
+	  "echo off | sudo tee /sys/devices/system/cpu/smt/control" },
+	{ "machine_aslr", "ASLR (randomize_va_space)", "ASLR", '!', "0", "stack, heap and library "
+	  "addresses differ per process, one more spread between processes",
+	  "sudo sysctl -w kernel.randomize_va_space=0" },
+	{ "machine_nmi_watchdog", "NMI watchdog", "NMI watchdog", '!', "0",
+	  "it holds a hardware counter, one fewer for PAPI", "sudo sysctl -w kernel.nmi_watchdog=0" },
+	{ "machine_perf_event_paranoid", "perf_event_paranoid", "perf_event_paranoid", '>', "3",
+	  "counters cannot be read as a user", "sudo sysctl -w kernel.perf_event_paranoid=2" },
+	{ "machine_thp", "Transparent huge pages", "THP", '=', "always", "khugepaged may merge "
+	  "pages during a run, which moves TLB misses",
+	  "echo madvise | sudo tee /sys/kernel/mm/transparent_hugepage/enabled" },
+	{ "machine_load", "Load average", "load", '>', "0.5", "other work ran on this machine "
+	  "over the last minute", "Stop it, or measure when the machine is idle (`uptime` shows the load)." },
+	{ "machine_busy", "Other busy processes", "other processes:", '^', "pid ",
+	  "they take CPU time and caches from the run",
+	  "Stop them (`kill PID`) or wait for them to finish." },
+};
+
+/* Boost's switch depends on the frequency driver. */
+static const char *boost_fix(const char *v)
+{
+	if (strstr(v, "intel_pstate"))
+		return "echo 1 | sudo tee /sys/devices/system/cpu/intel_pstate/no_turbo";
+	if (strstr(v, "policy"))
+		return "echo 0 | sudo tee /sys/devices/system/cpu/cpufreq/policy*/boost";
+	return "echo 0 | sudo tee /sys/devices/system/cpu/cpufreq/boost";
+}
+
+/* The machine_* keys of common/machine_state.h; nothing was changed. */
+static void machine_state(FILE *f, const struct ic_results *res)
+{
+	char fine[1024] = "";
+	size_t nfine = 0, any = 0, n = sizeof(machine_rule) / sizeof(machine_rule[0]);
+
+	for (size_t i = 0; i < n; i++)
+		any += *ctx(res, machine_rule[i].key) != '\0';
+	if (!any) {
+		fputs("- Machine state: not recorded (a run from before the suite recorded it)\n", f);
+		return;
+	}
+	fputs("- Machine state at the start of the run (what moves results, with the command "
+	      "that fixes it; nothing was changed):\n", f);
+	for (size_t i = 0; i < n; i++) {
+		const char *v = ctx(res, machine_rule[i].key), *val = machine_rule[i].val, *fix;
+		int bad;
+
+		if (!*v) {
+			if (i == 0)
+				fprintf(f, "  - %s: not recorded\n", machine_rule[i].name);
+			continue;
+		}
+		if (!strncmp(v, "not readable", 12) || !strcmp(v, "not sampled")) {
+			fprintf(f, "  - %s: %s\n", machine_rule[i].name, v);   /* never said to be fine */
+			continue;
+		}
+		switch (machine_rule[i].bad) {
+		case '!': bad = strcmp(v, val) != 0; break;
+		case '=': bad = !strcmp(v, val); break;
+		case '^': bad = !strncmp(v, val, strlen(val)); break;
+		default: bad = atof(v) >= atof(val);
+		}
+		if (bad) {
+			fix = machine_rule[i].fix ? machine_rule[i].fix : boost_fix(v);
+			fprintf(f, "  - %s: **%s**: %s. Fix: %s%s%s\n", machine_rule[i].name,
+				strcmp(machine_rule[i].key, "machine_nmi_watchdog") ? v : "on",
+				machine_rule[i].effect, *fix >= 'A' && *fix <= 'Z' ? "" : "`", fix,
+				*fix >= 'A' && *fix <= 'Z' ? "" : "`");
+		} else if (machine_rule[i].fine && nfine < sizeof(fine) - 256) {
+			nfine += (size_t)snprintf(fine + nfine, sizeof(fine) - nfine, "%s%s %s",
+						  nfine ? "; " : "", machine_rule[i].fine,
+						  !strcmp(val, "0") ? "off" : v);
+		}
+	}
+	if (nfine)
+		fprintf(f, "  - Fine as they are: %s\n", fine);
+}
+
+/* One build: its keys once. Several: each with its label, keys and processes. */
+static void builds_text(FILE *f, const struct ic_results *res)
 {
 	char keys[512], label[256];
 
@@ -403,88 +410,64 @@ static void summary_builds(FILE *f, const struct ic_results *res)
 
 		ic_fmt_build_keys(keys, sizeof(keys), b, 1);
 		ic_fmt_build(label, sizeof(label), res, i);
-		/* A label is empty only where an older run's context lacks every
-		 * key that differs. */
 		fprintf(f, "  - %s%s%s; %zu process%s\n", label, *label ? ": " : "",
 			*keys ? keys : "no build keys in the context (an older run)", b->nfiles,
 			b->nfiles == 1 ? "" : "es");
 	}
 }
 
-static void summary_machine(FILE *f, const struct ic_results *res)
+static void machine_text(FILE *f, const struct ic_results *res)
 {
-	char a[32], b[32], c[32], ctx[IC_RESULTS_CONTEXT_MAX];
-	const char *v;
-	double l1 = ic_results_context_num(res, "l1i_size");
+	const char *v = ctx(res, "cores"), *lock = ctx(res, "lock");
+	char a[32], b[32], c[32];
 
-	fputs("## Machine\n\n", f);
-	v = ic_results_context(res, "cpu_model", ctx, sizeof(ctx));
-	fprintf(f, "- CPU: %s", *v ? v : "not recorded");
-	v = ic_results_context(res, "cores", ctx, sizeof(ctx));
-	if (!*v)
-		v = ic_results_context(res, "num_cpus", ctx, sizeof(ctx));
-	fprintf(f, "; cores: %s", *v ? v : "not recorded");
-	v = ic_results_context(res, "smt", ctx, sizeof(ctx));
-	fprintf(f, "; SMT: %s", *v ? v : "not recorded");
-	v = ic_results_context(res, "mhz_per_cpu", ctx, sizeof(ctx));
-	if (*v)
+	fprintf(f, "## Machine\n\n- CPU: %s; cores: %s; SMT: %s", *ctx(res, "cpu_model") ?
+		ctx(res, "cpu_model") : "not recorded", *v ? v : *ctx(res, "num_cpus") ?
+		ctx(res, "num_cpus") : "not recorded", *ctx(res, "smt") ? ctx(res, "smt") : "not recorded");
+	if (*(v = ctx(res, "mhz_per_cpu")))
 		fprintf(f, "; %s MHz", v);
-	fputc('\n', f);
-	fprintf(f, "- Caches: L1i %s", isfinite(l1) ? ic_fmt_bytes(a, sizeof(a), l1) : "not recorded");
-	v = ic_results_context(res, "l1i_assoc", ctx, sizeof(ctx));
-	if (*v)
+	fprintf(f, "\n- Caches: L1i %s", ic_fmt_bytes(a, sizeof(a), ic_results_context_num(res, "l1i_size")));
+	if (*(v = ctx(res, "l1i_assoc")))
 		fprintf(f, ", %s-way", v);
-	v = ic_results_context(res, "l1i_line", ctx, sizeof(ctx));
-	if (*v)
+	if (*(v = ctx(res, "l1i_line")))
 		fprintf(f, ", %s B lines", v);
 	fprintf(f, "; L2 %s; L3 %s\n", ic_fmt_bytes(b, sizeof(b), ic_results_context_num(res, "l2_size")),
 		ic_fmt_bytes(c, sizeof(c), ic_results_context_num(res, "l3_size")));
-	v = ic_results_context(res, "lock", ctx, sizeof(ctx));
 	for (size_t i = 1; i < res->nbuilds; i++)
 		if (strcmp(res->builds[i].v[IC_B_LOCK], res->builds[0].v[IC_B_LOCK]))
-			v = "per build (see Builds)";
-	fprintf(f, "- Lock: %s", *v ? v : "not recorded");
-	v = ic_results_context(res, "pinned", ctx, sizeof(ctx));
-	fprintf(f, "; threads pinned: %s", *v ? v : "not recorded");
-	v = ic_results_context(res, "oversubscribed", ctx, sizeof(ctx));
-	if (!strcmp(v, "true"))
+			lock = "per build (see Builds)";
+	fprintf(f, "- Lock: %s; threads pinned: %s", *lock ? lock : "not recorded",
+		*ctx(res, "pinned") ? ctx(res, "pinned") : "not recorded");
+	if (!strcmp(ctx(res, "oversubscribed"), "true"))
 		fputs(" (more threads than PUs: the extra threads share PUs, see each label)", f);
 	fputc('\n', f);
-	summary_builds(f, res);
-	v = ic_results_context(res, "codegen", ctx, sizeof(ctx));
-	fprintf(f, "- Code generation of sites and queue: %s", *v ? v : "not recorded");
-	v = ic_results_context(res, "per_caller", ctx, sizeof(ctx));
-	fprintf(f, "; sites per chain caller: %s\n", *v ? v : "not recorded");
-	v = ic_results_context(res, "host_name", ctx, sizeof(ctx));
-	if (*v)
+	builds_text(f, res);
+	fprintf(f, "- Code generation of sites and queue: %s; sites per chain caller: %s\n",
+		*ctx(res, "codegen") ? ctx(res, "codegen") : "not recorded",
+		*ctx(res, "per_caller") ? ctx(res, "per_caller") : "not recorded");
+	if (*(v = ctx(res, "host_name")))
 		fprintf(f, "- Host: %s\n", v);
-	v = ic_results_context(res, "date", ctx, sizeof(ctx));
-	if (*v)
+	if (*(v = ctx(res, "date")))
 		fprintf(f, "- Date: %s\n", v);
-	v = ic_results_context(res, "executable", ctx, sizeof(ctx));
-	if (*v)
+	if (*(v = ctx(res, "executable")))
 		fprintf(f, "- Executable: %s\n", v);
-	ic_machine_lines_write(f, res);
+	machine_state(f, res);
 	fputc('\n', f);
 }
 
-static void summary_counters(FILE *f, const struct ic_results *res)
+/* Each distinct counter source with its note; processes that counted
+ * nothing beside others that did are said once. */
+static void counters_text(FILE *f, const struct ic_results *res)
 {
-	size_t none = 0, counted = 0;
+	size_t none = 0;
 
-	for (size_t i = 0; i < res->nfiles; i++) {
+	for (size_t i = 0; i < res->nfiles; i++)
 		none += !strcmp(res->files[i]->counter_source, "none");
-		counted += strcmp(res->files[i]->counter_source, "none") != 0;
-	}
 	fputs("## Counters\n\n", f);
 	for (size_t i = 0; i < res->nfiles; i++) {
-		const struct ic_file *fi = res->files[i];
-		const char *src = fi->counter_source;
-		const char *note = json_string_value(json_object_get(fi->context, "counter_note"));
-		int seen = 0;
-
-		if (counted && !strcmp(src, "none"))
-			continue;   /* said below */
+		const char *src = res->files[i]->counter_source;
+		const char *note = json_string_value(json_object_get(res->files[i]->context, "counter_note"));
+		int seen = none < res->nfiles && !strcmp(src, "none");
 
 		for (size_t j = 0; j < i && !seen; j++) {
 			const char *n2 = json_string_value(json_object_get(res->files[j]->context,
@@ -509,87 +492,66 @@ static void summary_counters(FILE *f, const struct ic_results *res)
 			fprintf(f, " Note: %s", note);
 		fputc('\n', f);
 	}
-	if (counted && none)
+	if (none && none < res->nfiles)
 		fprintf(f, "- %zu of %zu processes counted nothing (run.sh simulates the ordinary link, "
 			"layout variant 0, only); the counter columns come from the other %zu.\n", none,
-			res->nfiles, counted);
+			res->nfiles, res->nfiles - none);
 	fputc('\n', f);
 }
 
-static void summary_method(FILE *f, const struct ic_results *res)
+static void method_text(FILE *f, const struct ic_results *res)
 {
 	size_t vmax = 0, nerr_pts = 0;
 
 	for (size_t i = 0; i < res->npoints; i++) {
-		const struct ic_point *p = res->points[i];
-
-		vmax = p->nvariants > vmax ? p->nvariants : vmax;
-		nerr_pts += p->nerrors > 0;
+		vmax = res->points[i]->nvariants > vmax ? res->points[i]->nvariants : vmax;
+		nerr_pts += res->points[i]->nerrors > 0;
 	}
-	fputs("## Method and noise\n\n", f);
-	fputs("- Terms: the **band** of a ratio is its family-wise 95% interval over every N of its "
+	fputs("## Method and noise\n\n"
+	      "- Terms: the **band** of a ratio is its family-wise 95% interval over every N of its "
 	      "series (Holm, below). An N is **resolved** when its band lies wholly on one side of 1. "
 	      "The **bracket** (A, B) holds the crossover: the last N resolved for one form and the "
-	      "first resolved for the other, with no point estimate inside; every resolved N counts, "
-	      "the ends included, and where the resolved N switch side more than once it is a "
-	      "conflict and nothing is claimed. A **state** is a group of processes whose ratios sit at "
-	      "one level (rule below).\n", f);
-
-	fputs("- Time per call site: Google Benchmark's real_time per iteration (one iteration runs "
+	      "first resolved for the other, with no estimate inside; where the resolved N switch "
+	      "side more than once, nothing is claimed. A **state** is a group of processes whose "
+	      "ratios sit at one level (rule below).\n"
+	      "- Time per call site: Google Benchmark's real_time per iteration (one iteration runs "
 	      "one call site). Each process contributes the median of its repetitions; the estimate "
-	      "is the geometric mean over layout variants of those medians, and cv the median "
-	      "within-process coefficient of variation.\n", f);
+	      "is the geometric mean over layout variants of those medians.\n", f);
 	if (vmax >= 2)
-		fputs("- Intervals: Student's t over the layout variants (each variant the mean of its "
-		      "processes' log values), so they hold the spread between layouts, between processes "
-		      "and between repetitions. The ratio is formed within each process (both forms ran "
-		      "interleaved in it). An interval holds what moved within this run; the machine also "
-		      "moves between runs, which one run cannot see. Times move most, so compare absolute "
-		      "times within a run only. Ratios move less, but a separate run's ratio can fall "
-		      "outside this run's interval more often than 95% suggests: `./run.sh agree` on two "
-		      "runs measures how often on this machine.\n", f);
+		fputs("- Intervals: Student's t over the layout variants (each the mean of its "
+		      "processes' logs), so they hold the spread between layouts, processes and "
+		      "repetitions. A ratio is formed within each process, where both forms ran "
+		      "interleaved. An interval holds what moved within this run; `./run.sh agree` on two "
+		      "runs measures how often another run's ratio falls outside it.\n", f);
 	else
 		fputs("- Intervals: Student's t over processes of **one** layout: they do not hold the "
 		      "spread between layouts, so they speak for this build's code placement only.\n", f);
-	fprintf(f, "- Band: each series' points are judged together by Holm's step-down: with the m "
-		"points' p-values in ascending order, the j-th is resolved while it is at most %g / "
-		"(m - j + 1) and every smaller one was resolved. The band at a resolved N is its t "
-		"interval at that level; elsewhere at the level of the step that failed. The chance of "
-		"any wrongly resolved N in a series stays at most %g%% (as with Bonferroni), but only "
-		"the strongest point pays the full m. A form is faster at N only when the whole band is "
-		"on its side of 1. The p column is this N's alone (uncorrected); ratios.csv also has "
-		"p_holm.\n", res->opts.family, 100.0 * res->opts.family);
+	fprintf(f, "- Band: Holm's step-down over the series' points: with the m p-values ascending, "
+		"the j-th is resolved while it is at most %g / (m - j + 1) and every smaller one was. "
+		"The band is the t interval at that level (at a failed step's level elsewhere), so the "
+		"chance of any wrongly resolved N in a series stays at most %g%%. ratios.csv has each "
+		"N's p (uncorrected) and p_holm.\n", res->opts.family, 100.0 * res->opts.family);
 	for (size_t g = 0; g < res->ngroups; g++)
 		if (res->groups[g].filler) {
 			fputs("- Filler: a series with filler (F bytes of other straight-line code at every "
-			      "site) is read as a whole program: every estimate, interval, ratio, band and "
-			      "verdict is of the gross time per site, filler included. A per-site net time "
-			      "(each process's time less its own `mark` time at the same N, a difference in "
-			      "ns, negatives kept, nested over variants) is shown beside it for reading "
-			      "only, flagged where the mark is within a few standard errors of the gross "
-			      "time; nothing is attributed from it.\n", f);
+			      "site) is read as a whole program: every figure is of the gross time per site, "
+			      "filler included.\n", f);
 			break;
 		}
 	if (ic_fmt_many_builds(res))
 		fprintf(f, "- Builds: %zu (compiler, flags, LTO, body and lock, from each process's "
-			"context). Every point, interval, ratio, band and crossover is within one build: a "
-			"ratio is formed within a process, and a process ran one build. Builds are set side "
-			"by side, never pooled.\n", res->nbuilds);
-	fputs("- Attribution: each line of \"What the difference is made of\" is a ratio formed "
-	      "within each process, with the interval and band above; a per-N line's band holds "
-	      "over that line's N, not over all lines at once. A component is stated only where its "
-	      "band (per-N lines) or interval (single comparisons) excludes 1.\n", f);
-	fprintf(f, "- States: each process's level is the median over N of its log ratio less the "
-		"median of all processes at that N, and its own spread the larger of how that moves "
-		"across N (1.4826 MAD) and its repetitions' standard error. The levels split into two "
-		"states when the best two-group split (least within-group sum of squares, 2+ processes "
-		"each) is more than %.0f within-group SDs apart and more than the 99th percentile of "
-		"that statistic in one normal sample of the same size, and the gap is more than %.0fx "
-		"the median own spread. Each state then gets its own ratios, band and verdict; the "
-		"split is said to follow the time order (file times) when the states switch once in "
-		"it, the layout variant when no variant holds both.\n", IC_STATES_SEPARATION,
-		IC_STATES_OWN);
-	fputs("- Layouts:", f);
+			"context). A process ran one build, so every figure is within one build; builds "
+			"are set side by side, never pooled.\n", res->nbuilds);
+	fprintf(f, "- Attribution: each line of \"What the difference is made of\" is a ratio formed "
+		"within each process, with the interval and band above; a component is stated only "
+		"where its band (per-N lines) or interval (single comparisons) excludes 1.\n"
+		"- States: a process's level is the median over N of its log ratio less all processes' "
+		"median at that N; its own spread the larger of how that moves across N (1.4826 MAD) "
+		"and its repetitions' standard error. Two states when the best two-group split (2+ "
+		"processes each) is more than %.0f within-group SDs apart and beyond the 99th "
+		"percentile of that statistic in one normal sample of the same size, and the gap is "
+		"more than %.0fx the median own spread. Each state then gets its own ratios, band and "
+		"verdict.\n- Layouts:", IC_STATES_SEPARATION, IC_STATES_OWN);
 	for (size_t i = 0; i < res->nlayouts; i++) {
 		const char *k = res->layouts[i], *slash = strrchr(k, '/');
 
@@ -601,7 +563,7 @@ static void summary_method(FILE *f, const struct ic_results *res)
 	fputs(".\n", f);
 	if (res->n_errors)
 		fprintf(f, "- Skipped: %zu repetition%s at %zu point%s reported an error and %s not "
-			"counted.\n", res->n_errors, summary_s(res->n_errors), nerr_pts, summary_s(nerr_pts),
+			"counted.\n", res->n_errors, plural(res->n_errors), nerr_pts, plural(nerr_pts),
 			res->n_errors == 1 ? "is" : "are");
 	for (size_t i = 0, shown = 0; i < res->npoints && shown < 5; i++)
 		if (res->points[i]->nerrors) {
@@ -613,67 +575,25 @@ static void summary_method(FILE *f, const struct ic_results *res)
 		fprintf(f, "- Ignored: %zu aggregate entr%s (statistics above are recomputed from "
 			"the repetitions) and %zu entr%s not named sites/...\n", res->n_aggregates,
 			res->n_aggregates == 1 ? "y" : "ies", res->n_other, res->n_other == 1 ? "y" : "ies");
-	fprintf(f, "- Input: %zu file%s (one per process)", res->nfiles, res->nfiles == 1 ? "" : "s");
+	fprintf(f, "- Input: %zu file%s (one per process)", res->nfiles, plural(res->nfiles));
 	if (ic_fmt_many_builds(res))
 		fprintf(f, " of %zu builds", res->nbuilds);
 	fputs(".\n", f);
-}
-
-/* The spread of the ratio at each level of the design, per series, and
- * what it says about spending the time (Kalibera and Jones 2013). */
-static void summary_variance(FILE *f, const struct ic_results *res)
-{
-	double worst = NAN;
-
-	fputs("## Where the variance is\n\n", f);
-	fprintf(f, "SD of the log ratio %s/%s at each level of the design, measured in this run "
-		"(the median over N of a one-way analysis at each N): between layout variants; between "
-		"processes of one variant beyond what their repetitions explain (all processes, and "
-		"within a state); and of one repetition.\n\n", res->opts.compare, res->opts.baseline);
-	ic_md_variance(f, res);
-	for (size_t g = 0; g < res->ngroups; g++) {
-		const struct ic_states *st = res->groups[g].states;
-
-		if (st && st->nproc && isfinite(st->var_process) && isfinite(st->var_rep) &&
-		    st->var_rep > 0.0) {
-			double r = st->var_process / (st->var_rep / st->reps);
-
-			worst = isfinite(worst) ? fmax(worst, r) : r;
-		}
-	}
-	fputs("\nDesign (Kalibera and Jones, \"Rigorous Benchmarking in Reasonable Time\", ISMM "
-	      "2013): each level's variance reaches the ratio divided by the number of draws at that "
-	      "level and those above it, so the budget goes where the variance is. With a process "
-	      "start costing c_p and a repetition c_r, the repetitions per process that minimise "
-	      "the interval for a given time are r* = sqrt((c_p / c_r) x (repetition variance / "
-	      "process variance)). Where processes differ far more than repetitions, r* is small: "
-	      "run more and shorter processes, not longer ones. Where layout variants differ, run "
-	      "more variants rather than more processes of each.", f);
-	if (isfinite(worst))
-		fprintf(f, " Here the process variance is up to %.3g times what a process median's "
-			"repetitions contribute.", worst);
-	fputs("\n\n", f);
 }
 
 int ic_summary_write(FILE *f, const struct ic_results *res)
 {
 	fprintf(f, "# inlinecost: %s vs %s\n\n", res->opts.compare, res->opts.baseline);
 	ic_answer_write(f, res);
-	if (isfinite(res->opts.planted))
-		summary_calibration(f, res);
-	fputs("## Evidence\n\n", f);
-	fprintf(f, "Time per call site in ns and the ratio %s/%s (below 1: %s is faster), each with "
-		"its 95%% interval at that N. The band decides (see Method). "
-		"Files: points.csv, ratios.csv, crossover.csv; plots in plots/.\n\n",
-		res->opts.compare, res->opts.baseline, res->opts.compare);
-	for (size_t g = 0; g < res->ngroups; g++) {
-		summary_evidence(f, res, &res->groups[g]);
-		summary_mark(f, res, &res->groups[g]);
-		ic_attribution_write(f, res, &res->groups[g]);
-	}
-	summary_variance(f, res);
-	summary_machine(f, res);
-	summary_counters(f, res);
-	summary_method(f, res);
+	fprintf(f, "## Evidence\n\nTime per call site in ns and the ratio %s/%s (below 1: %s is "
+		"faster), each with its 95%% interval at that N; the band decides. Files: points.csv, "
+		"ratios.csv, crossover.csv; charts in plots/.\n\n", res->opts.compare,
+		res->opts.baseline, res->opts.compare);
+	for (size_t g = 0; g < res->ngroups; g++)
+		series_text(f, res, &res->groups[g]);
+	variance_text(f, res);
+	machine_text(f, res);
+	counters_text(f, res);
+	method_text(f, res);
 	return ferror(f) ? -1 : 0;
 }

@@ -1,6 +1,6 @@
 /* CSV tables: one row per point, per ratio, per series and per calibration
  * point; see tables.h. */
-#include "tables.h"
+#include "report.h"
 
 #include <math.h>
 #include <string.h>
@@ -66,7 +66,7 @@ int ic_tables_points_write(FILE *f, const struct ic_results *res)
 {
 	fputs("form,op,layout,order,sites,threads,mode,ns_per_op,ns_ci_lo,ns_ci_hi,cv,ops_per_s,"
 	      "cycles_per_op,l1i_miss_per_op,counter_source,code_bytes_per_site,footprint_bytes,"
-	      "variants,processes,reps,layout_share,filler,net_ns_per_op,net_ci_lo,net_ci_hi,net_near_mark", f);
+	      "variants,processes,reps,layout_share,filler", f);
 	tables_build_header(f);
 	for (size_t i = 0; i < res->npoints; i++) {
 		const struct ic_point *p = res->points[i];
@@ -86,13 +86,7 @@ int ic_tables_points_write(FILE *f, const struct ic_results *res)
 		tables_num(f, p->med[IC_F_FOOT], "%.10g", 0);
 		fprintf(f, ",%zu,%zu,%zu,", p->nvariants, p->nunits, p->nreps);
 		tables_num(f, p->share_layout, "%.4f", ',');
-		/* The net time per site beside the gross one: filler series only. */
-		fprintf(f, "%lu,", p->filler);
-		tables_num(f, p->net, "%.10g", ',');
-		tables_num(f, p->net_lo, "%.10g", ',');
-		tables_num(f, p->net_hi, "%.10g", ',');
-		if (isfinite(p->net))
-			fprintf(f, "%d", p->net_near_mark);
+		fprintf(f, "%lu", p->filler);
 		tables_build(f, res, p->build);
 		fputc('\n', f);
 	}

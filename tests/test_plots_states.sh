@@ -45,12 +45,12 @@ col() {   # col FILE NAME: the named column of the first data row
 # The first five processes in time are slow.
 run "$work/timed" 1 2 3 4 5
 md=$work/timed/out/summary.md
-grep -q 'pooled over two states' "$md" || fail "the verdict does not say it pools two states"
 grep -Eq '\*\*Two states\*\*: inline/extern 1\.0[0-9] \[[0-9.]+–[0-9.]+\] in 7 of 12 processes, 1\.6[0-9] \[[0-9.]+–[0-9.]+\] in 5;' "$md" ||
 	fail "no two-state line with shares and intervals: $(grep -o 'Two states.*' "$md" | head -c 300)"
 grep -q 'the split follows the time order of the processes' "$md" || fail "time order not named"
-grep -q 'In the 1\.0[0-9] state: inlining pays up to N = ' "$md" || fail "state 1 has no verdict of its own"
-grep -q 'In the 1\.6[0-9] state: extern is faster over the whole range' "$md" || fail "state 2 has no verdict"
+# The answer gives each state its own verdict: a crossover in one, extern ahead throughout in the other.
+grep -Eq '^- \*\*1 thread, private queue\*\*: two states \(inline/extern 1\.0[0-9] in 7 of 12 processes: inline [0-9.x%-]+ faster at N = [0-9.]+; extern [0-9.x%-]+ faster at N = [0-9.]+; crossover in \([0-9]+, [0-9]+\); 1\.6[0-9] in 5: extern [0-9.x%-]+ faster at N = 1\.\.4096\)' "$md" ||
+	fail "each state's verdict: $(grep '^- \*\*' "$md")"
 x=$work/timed/out/crossover.csv
 [ "$(col "$x" states)" = 2 ] && [ "$(col "$x" state1_processes)" = 7 ] && [ "$(col "$x" state2_processes)" = 5 ] &&
 	[ "$(col "$x" states_follow)" = time_order ] || fail "crossover.csv states: $(sed -n 2p "$x")"
@@ -74,7 +74,7 @@ grep -q 'the split follows neither the layout variant nor the time order' "$work
 
 # No slow process: one state, as before.
 run "$work/one"
-grep -q 'Two states\|pooled over' "$work/one/out/summary.md" && fail "one state reported as two"
+grep -q 'Two states\*\*\|: two states (' "$work/one/out/summary.md" && fail "one state reported as two"
 grep -q '^States: one (12 processes' "$work/one/out/summary.md" || fail "one state not stated"
 [ "$(col "$work/one/out/crossover.csv" states)" = 1 ] || fail "crossover.csv: states not 1"
 echo "test_plots_states: ok"
