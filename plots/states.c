@@ -5,8 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <gsl/gsl_cdf.h>
-
 #include "splitmix64.h"
 #include "stats.h"
 
@@ -375,7 +373,7 @@ static int states_split(struct ic_states *s)
  * split follows. */
 static int states_follows(struct ic_states *s, const struct ic_results *res)
 {
-	size_t np = s->nproc, n1 = 0, runs = 0;
+	size_t np = s->nproc, runs = 0;
 	struct states_sortable *o = malloc((np ? np : 1) * sizeof(*o));
 
 	s->time_rank = malloc((np ? np : 1) * sizeof(*s->time_rank));
@@ -391,18 +389,11 @@ static int states_follows(struct ic_states *s, const struct ic_results *res)
 	qsort(o, np, sizeof(*o), states_cmp_sortable);
 	for (size_t r = 0; r < np; r++) {
 		s->time_rank[o[r].i] = r;
-		n1 += s->state[o[r].i];
 		runs += r == 0 || s->state[o[r].i] != s->state[o[r - 1].i];
 	}
 	s->time_runs = runs;
-	s->time_p = NAN;
 	s->follows = IC_FOLLOWS_NEITHER;
 	if (s->nstates == 2) {
-		/* Wald-Wolfowitz: few runs = the states cluster in time. */
-		double n = (double)np, a = (double)n1, b = n - a, e = 1.0 + 2.0 * a * b / n;
-		double v = 2.0 * a * b * (2.0 * a * b - n) / (n * n * (n - 1.0));
-
-		s->time_p = v > 0.0 ? gsl_cdf_ugaussian_P(((double)runs + 0.5 - e) / sqrt(v)) : NAN;
 		for (size_t p = 0; p < np; p++) {
 			size_t cnt = 0, ones = 0;
 			int first = 1;
@@ -423,8 +414,6 @@ static int states_follows(struct ic_states *s, const struct ic_results *res)
 			s->follows = IC_FOLLOWS_TIME;
 		else if (s->variants_multi && !s->variants_both)
 			s->follows = IC_FOLLOWS_VARIANT;
-		else if (s->time_p < 0.05)
-			s->follows = IC_FOLLOWS_TIME_RUNS;
 	}
 	free(o);
 	return 0;

@@ -41,7 +41,6 @@ enum ic_states_follows {
 	IC_FOLLOWS_NEITHER,
 	IC_FOLLOWS_VARIANT,    /* every variant's processes share one state */
 	IC_FOLLOWS_TIME,       /* one switch in time: all of one state, then the other */
-	IC_FOLLOWS_TIME_RUNS,  /* fewer runs in time than chance gives (runs test, p < 0.05) */
 };
 
 struct ic_state {
@@ -70,7 +69,6 @@ struct ic_states {
 	struct ic_state st[2];     /* st[0] low, st[1] high; st[0] only with one */
 	enum ic_states_follows follows;
 	size_t time_runs;          /* runs of equal state in time order */
-	double time_p;             /* one-sided runs test */
 	size_t variants_both;      /* variants holding processes of both states */
 	size_t variants_multi;     /* variants with 2+ processes */
 

@@ -140,7 +140,7 @@ int ic_tables_ratios_write(FILE *f, const struct ic_results *res)
 	return ferror(f) ? -1 : 0;
 }
 
-/* "layout_variant", "time_order", "time_clusters", "neither". */
+/* "layout_variant", "time_order", "neither". */
 static const char *ic_tables_follows_name(enum ic_states_follows f)
 {
 	switch (f) {
@@ -148,8 +148,6 @@ static const char *ic_tables_follows_name(enum ic_states_follows f)
 		return "layout_variant";
 	case IC_FOLLOWS_TIME:
 		return "time_order";
-	case IC_FOLLOWS_TIME_RUNS:
-		return "time_clusters";
 	default:
 		return "neither";
 	}
