@@ -433,95 +433,70 @@ static long results_build(struct ic_results *res, json_t *ctx)
 
 int ic_results_load(struct ic_results *res, const char *path, char *err, size_t errlen)
 {
-	struct ic_file *file, **nf;
+	struct ic_file *file = NULL, **nf = NULL;
 	json_t *doc, *benchmarks, *entry;
 	json_int_t max_family = -1;
-	size_t idx;
+	const char *why = NULL, *v, *seed;
+	char key[96], *end;
+	struct stat st;
+	size_t idx, k;
+	long n, b;
 
 	doc = ic_gb_json_load(path, err, errlen);
 	if (!doc)
 		return -1;
 	benchmarks = json_object_get(doc, "benchmarks");
-	if (!json_is_array(benchmarks)) {
-		json_decref(doc);
-		return results_fail(err, errlen, "%s: no \"benchmarks\" array (not Google Benchmark JSON)", path);
-	}
-	if (json_array_size(benchmarks) == 0) {
-		json_decref(doc);
-		return results_fail(err, errlen, "%s: no benchmarks", path);
-	}
-	nf = realloc(res->files, (res->nfiles + 1) * sizeof(*nf));
-	file = calloc(1, sizeof(*file));
+	if (!json_is_array(benchmarks))
+		why = "no \"benchmarks\" array (not Google Benchmark JSON)";
+	else if (json_array_size(benchmarks) == 0)
+		why = "no benchmarks";
+	else if (!(nf = realloc(res->files, (res->nfiles + 1) * sizeof(*nf))) ||
+		 !(file = calloc(1, sizeof(*file))) || !(file->path = strdup(path)))
+		why = "out of memory";
 	if (nf)
 		res->files = nf;
-	if (!nf || !file || !(file->path = strdup(path))) {
-		free(file);
-		json_decref(doc);
-		return results_fail(err, errlen, "%s: out of memory", path);
-	}
+	if (why)
+		goto fail;
 	file->doc = doc;
-	{
-		struct stat st;
-
-		file->mtime = stat(path, &st) ? NAN
-			    : (double)st.st_mtim.tv_sec + 1e-9 * (double)st.st_mtim.tv_nsec;
-	}
+	file->mtime = stat(path, &st) ? NAN
+		    : (double)st.st_mtim.tv_sec + 1e-9 * (double)st.st_mtim.tv_nsec;
 	file->context = json_object_get(doc, "context");
 	if (!json_is_object(file->context))
 		file->context = NULL;
 	file->counter_source = json_string_value(json_object_get(file->context, "counter_source"));
 	if (!file->counter_source)
 		file->counter_source = "";
-	{
-		const char *v = json_string_value(json_object_get(file->context, "layout_variant"));
-		char *end;
-		long n = v ? strtol(v, &end, 10) : 0;
+	v = json_string_value(json_object_get(file->context, "layout_variant"));
+	n = v ? strtol(v, &end, 10) : 0;
+	if (v && (*end || end == v || n < 0 || n > 1000000)) {
+		snprintf(key, sizeof(key), "context layout_variant '%.40s' is not a whole number", v);
+		why = key;
+		goto fail;
+	}
+	/* Variant k of one seed is not variant k of another: the cluster is
+	 * the pair. Every variant has its own seed; only the ordinary link
+	 * (--lto, tests) has none. */
+	seed = json_string_value(json_object_get(file->context, "layout_seed"));
+	snprintf(key, sizeof(key), "%s/%ld", seed ? seed : "", n);
+	for (k = 0; k < res->nlayouts && strcmp(res->layouts[k], key); k++)
+		;
+	if (k == res->nlayouts) {
+		char **nl = realloc(res->layouts, (k + 1) * sizeof(*nl));
 
-		if (v && (*end || end == v || n < 0 || n > 1000000)) {
-			results_fail(err, errlen, "%s: context layout_variant '%s' is not a whole number",
-				     path, v);
-			json_decref(doc);
-			free(file->path);
-			free(file);
-			return -1;
-		}
-		/* Variant k of one seed is not variant k of another: the cluster
-		 * is the pair. Every variant has its own seed; only the ordinary
-		 * link (--lto, tests) has none. */
-		const char *seed = json_string_value(json_object_get(file->context, "layout_seed"));
-		char key[96];
-		size_t k;
-
-		snprintf(key, sizeof(key), "%s/%ld", seed ? seed : "", n);
-		for (k = 0; k < res->nlayouts && strcmp(res->layouts[k], key); k++)
-			;
-		if (k == res->nlayouts) {
-			char **nl = realloc(res->layouts, (k + 1) * sizeof(*nl));
-
-			if (!nl || !(nl[k] = strdup(key))) {
-				if (nl)
-					res->layouts = nl;
-				json_decref(doc);
-				free(file->path);
-				free(file);
-				return results_fail(err, errlen, "%s: out of memory", path);
-			}
+		if (nl)
 			res->layouts = nl;
-			res->nlayouts++;
+		if (!nl || !(nl[k] = strdup(key))) {
+			why = "out of memory";
+			goto fail;
 		}
-		file->variant = (int)k;
+		res->nlayouts++;
 	}
-	{
-		long b = results_build(res, file->context);
-
-		if (b < 0) {
-			json_decref(doc);
-			free(file->path);
-			free(file);
-			return results_fail(err, errlen, "%s: out of memory", path);
-		}
-		file->build = (size_t)b;
+	file->variant = (int)k;
+	if ((b = results_build(res, file->context)) < 0) {
+		why = "out of memory";
+		goto fail;
 	}
+	file->build = (size_t)b;
 	res->files[res->nfiles++] = file;
 	json_array_foreach(benchmarks, idx, entry) {
 		json_t *fam;
@@ -539,6 +514,12 @@ int ic_results_load(struct ic_results *res, const char *path, char *err, size_t 
 	}
 	res->next_family += max_family + 1;
 	return 0;
+fail:
+	if (file)
+		free(file->path);
+	free(file);
+	json_decref(doc);
+	return results_fail(err, errlen, "%s: %s", path, why);
 }
 
 const char *ic_results_context(const struct ic_results *res, const char *key, char *buf,
