@@ -29,14 +29,6 @@ const char *ic_attr_line_name(enum ic_line_kind k)
 	return attr_def[k].name;
 }
 
-void ic_attr_line_forms(enum ic_line_kind k, const char *forms[4])
-{
-	forms[0] = attr_def[k].a;
-	forms[1] = attr_def[k].a0;
-	forms[2] = attr_def[k].b;
-	forms[3] = attr_def[k].b0;
-}
-
 static int attr_has_form(const struct ic_group *g, const char *form)
 {
 	for (size_t i = 0; i < g->npoints; i++)

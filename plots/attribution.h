@@ -82,9 +82,6 @@ struct ic_attribution {
 /* "clone/extern", "(inline/inline_nolock)/(extern/extern_nolock)", ... */
 const char *ic_attr_line_name(enum ic_line_kind k);
 
-/* A line's forms: a/a0, or (a/a0)/(b/b0) with b, b0 NULL otherwise. */
-void ic_attr_line_forms(enum ic_line_kind k, const char *forms[4]);
-
 /* The line's ratio at sites, NULL when not measured. */
 const struct ic_ratio *ic_attr_at(const struct ic_line *l, unsigned long sites);
 

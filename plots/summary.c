@@ -542,10 +542,7 @@ static void method_text(FILE *f, const struct ic_results *res)
 		fprintf(f, "- Builds: %zu (compiler, flags, LTO, body and lock, from each process's "
 			"context). A process ran one build, so every figure is within one build; builds "
 			"are set side by side, never pooled.\n", res->nbuilds);
-	fprintf(f, "- Attribution: each line of \"What the difference is made of\" is a ratio formed "
-		"within each process, with the interval and band above; a component is stated only "
-		"where its band (per-N lines) or interval (single comparisons) excludes 1.\n"
-		"- States: a process's level is the median over N of its log ratio less all processes' "
+	fprintf(f, "- States: a process's level is the median over N of its log ratio less all processes' "
 		"median at that N; its own spread the larger of how that moves across N (1.4826 MAD) "
 		"and its repetitions' standard error. Two states when the best two-group split (2+ "
 		"processes each) is more than %.0f within-group SDs apart and beyond the 99th "
