@@ -390,19 +390,18 @@ int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_results
 	size_t ng = res->ngroups, nforms, cols;
 	const char **forms = calloc(res->npoints, sizeof(*forms));
 	int *has_time = calloc(ng, sizeof(int)), *has_l1i = calloc(ng, sizeof(int));
-	int *has_foot = calloc(ng, sizeof(int)), *has_ratio = calloc(ng, sizeof(int));
+	int *has_ratio = calloc(ng, sizeof(int));
 	double *xo_lo = calloc(ng, sizeof(double)), *xo_hi = calloc(ng, sizeof(double));
 	FILE *gp = cf->gp;
-	char buf[256], sz[32];
+	char buf[256];
 	const char *v;
 	int rc = -1;
 
-	if (!forms || !has_time || !has_l1i || !has_foot || !has_ratio || !xo_lo || !xo_hi)
+	if (!forms || !has_time || !has_l1i || !has_ratio || !xo_lo || !xo_hi)
 		goto out;
 	nforms = chart_forms(res, forms, res->npoints);
 	if (chart_form_blocks(cf->time, res, forms, nforms, IC_F_NS, 1, has_time) ||
-	    chart_form_blocks(cf->l1i, res, forms, nforms, IC_F_L1I, 0, has_l1i) ||
-	    chart_form_blocks(cf->foot, res, forms, nforms, IC_F_FOOT, 0, has_foot))
+	    chart_form_blocks(cf->l1i, res, forms, nforms, IC_F_L1I, 0, has_l1i))
 		goto out;
 	for (size_t g = 0; g < ng; g++) {
 		const struct ic_group *gr = &res->groups[g];
@@ -487,22 +486,8 @@ int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_results
 	chart_gp_text(gp, res->opts.baseline);
 	fputs("\nic_l1i_title = ", gp);
 	chart_gp_text(gp, chart_l1i_plot_title(buf, sizeof(buf), res));
-	fprintf(gp, "\nic_time_any = %d\nic_l1i_any = %d\nic_foot_any = %d\nic_ratio_any = %d\n",
-		chart_any(has_time, ng), chart_any(has_l1i, ng), chart_any(has_foot, ng),
-		chart_any(has_ratio, ng));
-	fputs("ic_l1_bytes =", gp);
-	chart_dat(gp, ic_results_context_num(res, "l1i_size"));
-	fputs("\nic_l2_bytes =", gp);
-	chart_dat(gp, ic_results_context_num(res, "l2_size"));
-	snprintf(buf, sizeof(buf), "L1i %s",
-		 ic_fmt_bytes(sz, sizeof(sz), ic_results_context_num(res, "l1i_size")));
-	fputs("\nic_l1_label = ", gp);
-	chart_gp_text(gp, buf);
-	snprintf(buf, sizeof(buf), "L2 %s",
-		 ic_fmt_bytes(sz, sizeof(sz), ic_results_context_num(res, "l2_size")));
-	fputs("\nic_l2_label = ", gp);
-	chart_gp_text(gp, buf);
-	fprintf(gp, "\narray ic_form[%zu]\n", nforms);
+	fprintf(gp, "\nic_l1i_any = %d\n", chart_any(has_l1i, ng));
+	fprintf(gp, "array ic_form[%zu]\n", nforms);
 	for (size_t k = 0; k < nforms; k++) {
 		fprintf(gp, "ic_form[%zu] = ", k + 1);
 		chart_gp_text(gp, forms[k]);
@@ -541,7 +526,6 @@ int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_results
 	}
 	chart_gp_array_flag(gp, "ic_has_time", has_time, ng);
 	chart_gp_array_flag(gp, "ic_has_l1i", has_l1i, ng);
-	chart_gp_array_flag(gp, "ic_has_foot", has_foot, ng);
 	chart_gp_array_flag(gp, "ic_has_ratio", has_ratio, ng);
 	chart_gp_array_num(gp, "ic_xo_lo", xo_lo, ng);
 	chart_gp_array_num(gp, "ic_xo_hi", xo_hi, ng);
@@ -556,13 +540,12 @@ int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_results
 		chart_time_marks(gp, res, forms, ntime);
 	}
 	chart_attribution(gp, cf->attr, res);
-	rc = ferror(gp) || ferror(cf->time) || ferror(cf->l1i) || ferror(cf->foot) ||
+	rc = ferror(gp) || ferror(cf->time) || ferror(cf->l1i) ||
 	     ferror(cf->ratio) || ferror(cf->attr) || ferror(cf->process) ? -1 : 0;
 out:
 	free(forms);
 	free(has_time);
 	free(has_l1i);
-	free(has_foot);
 	free(has_ratio);
 	free(xo_lo);
 	free(xo_hi);

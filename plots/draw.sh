@@ -2,7 +2,7 @@
 # Draws the charts of a results directory with gnuplot:
 #   plots/draw.sh DIR
 # reads DIR/plots/data.gp and DIR/plots/*.dat (written by summarize) and
-# writes DIR/plots/{time,l1i,footprint,ratio,attribution}.{png,svg}, each
+# writes DIR/plots/{time,l1i,ratio,attribution}.{png,svg}, each
 # atomically.
 # Without gnuplot it says how to get the charts and exits 0.
 set -eu
@@ -32,7 +32,7 @@ gp_quote() {
 plots=$dir/plots
 log=$plots/.draw.log.$$
 trap 'rm -f "$log" "$plots"/.*.tmp.$$' EXIT INT TERM
-for chart in time l1i footprint ratio attribution; do
+for chart in time l1i ratio attribution; do
 	for term in png svg; do
 		tmp=$plots/.$chart.$term.tmp.$$
 		if ! "$gnuplot" -e "ic_dir=$(gp_quote "$plots"); ic_src=$(gp_quote "$here"); ic_term='$term'; ic_out=$(gp_quote "$tmp")" \

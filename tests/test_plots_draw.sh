@@ -40,7 +40,7 @@ if ! command -v gnuplot >/dev/null 2>&1; then
 fi
 
 check_charts() {
-	for chart in time l1i footprint ratio attribution; do
+	for chart in time l1i ratio attribution; do
 		png=$1/plots/$chart.png
 		svg=$1/plots/$chart.svg
 		[ -s "$png" ] || fail "$png missing"
