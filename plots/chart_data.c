@@ -166,47 +166,33 @@ static int chart_any(const int *v, size_t n)
 	return 0;
 }
 
-static void chart_plot_verdict(char *buf, size_t cap, const struct ic_results *res,
-			       const struct ic_group *gr)
+/* The ratio panel's verdict line, short: the table and summary.md say more. */
+static void chart_verdict(char *buf, size_t cap, const struct ic_results *res,
+			  const struct ic_group *gr)
 {
 	const struct ic_crossover *xo = &gr->xo;
+	const char *pooled = gr->states && gr->states->nstates == 2 ? " (pooled over two states)" : "";
 
-	switch (xo->verdict) {
-	case IC_VERDICT_CROSSOVER:
-		snprintf(buf, cap, "crossover between N = %.0f and %.0f (%s faster below)", xo->bracket_lo,
-			 xo->bracket_hi, xo->direction > 0 ? res->opts.compare : res->opts.baseline);
-		break;
-	case IC_VERDICT_COMPARE_WINS:
-		snprintf(buf, cap, "%s faster where resolved (%zu of %zu points), no crossover",
-			 res->opts.compare, xo->n_compare, gr->nratios);
-		break;
-	case IC_VERDICT_BASELINE_WINS:
-		snprintf(buf, cap, "%s faster where resolved (%zu of %zu points), no crossover",
-			 res->opts.baseline, xo->n_baseline, gr->nratios);
-		break;
-	case IC_VERDICT_CONFLICT:
-		snprintf(buf, cap, "not resolved: resolved points disagree");
-		break;
-	default:
-		snprintf(buf, cap, gr->nratios ? "not resolved" : "no comparison");
-	}
-	if (gr->states && gr->states->nstates == 2) {
-		size_t len = strlen(buf);
-
-		snprintf(buf + len, cap - len, " (pooled)");
-	}
+	if (xo->verdict == IC_VERDICT_CROSSOVER)
+		snprintf(buf, cap, "crossover in (%.0f, %.0f)%s", xo->bracket_lo, xo->bracket_hi, pooled);
+	else if (xo->verdict == IC_VERDICT_COMPARE_WINS || xo->verdict == IC_VERDICT_BASELINE_WINS)
+		snprintf(buf, cap, "%s faster where resolved%s", xo->verdict == IC_VERDICT_COMPARE_WINS ?
+			 res->opts.compare : res->opts.baseline, pooled);
+	else if (xo->verdict == IC_VERDICT_CONFLICT)
+		snprintf(buf, cap, "resolved N disagree%s", pooled);
+	else
+		snprintf(buf, cap, "%s%s", gr->nratios ? "no N resolved" : "no comparison", pooled);
 }
 
 /* "two states: 1.00 in 7, 1.65 in 5 of 12 processes", or "". */
-static void chart_plot_states(char *buf, size_t cap, const struct ic_group *gr)
+static void chart_states(char *buf, size_t cap, const struct ic_group *gr)
 {
 	const struct ic_states *st = gr->states;
 
 	buf[0] = '\0';
 	if (st && st->nstates == 2)
-		snprintf(buf, cap, "two states: %.2f in %zu, %.2f in %zu of %zu processes (dots, dotted "
-			 "lines)", st->st[0].level, st->st[0].nproc, st->st[1].level, st->st[1].nproc,
-			 st->nproc);
+		snprintf(buf, cap, "two states: %.2f in %zu, %.2f in %zu of %zu processes", st->st[0].level,
+			 st->st[0].nproc, st->st[1].level, st->st[1].nproc, st->nproc);
 }
 
 /* Per panel, gnuplot commands that mark where the compared forms'
@@ -496,30 +482,15 @@ int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_results
 	fprintf(gp, "array ic_title[%zu]\narray ic_verdict[%zu]\narray ic_states[%zu]\n", ng, ng, ng);
 	for (size_t g = 0; g < ng; g++) {
 		const struct ic_group *gr = &res->groups[g];
-		char tm[96], title[512], fb[32], fill[64] = "", bl[256];
-		size_t len = 0;
+		char title[512];
 
-		ic_fmt_threads_mode(tm, sizeof(tm), gr);
-		if (gr->filler)
-			snprintf(fill, sizeof(fill), "%s filler per site (whole program); ",
-				 ic_fmt_bytes(fb, sizeof(fb), (double)gr->filler));
-		/* Panels of different builds look alike: the title says which. */
-		if (*ic_fmt_build(bl, sizeof(bl), res, gr->build)) {
-			/* bl holds at most 255 characters: the rest of title has room. */
-			snprintf(title, sizeof(title), "%s; ", bl);
-			len = strlen(title);
-		}
-		if (ic_fmt_many_bodies(res))
-			snprintf(title + len, sizeof(title) - len, "%s/%s/%s: %s%s", gr->op, gr->layout,
-				 gr->order, fill, tm);
-		else
-			snprintf(title + len, sizeof(title) - len, "%s%s", fill, tm);
+		ic_fmt_series(title, sizeof(title), res, gr);
 		fprintf(gp, "ic_title[%zu] = ", g + 1);
 		chart_gp_text(gp, title);
-		chart_plot_verdict(buf, sizeof(buf), res, gr);
+		chart_verdict(buf, sizeof(buf), res, gr);
 		fprintf(gp, "\nic_verdict[%zu] = ", g + 1);
 		chart_gp_text(gp, buf);
-		chart_plot_states(buf, sizeof(buf), gr);
+		chart_states(buf, sizeof(buf), gr);
 		fprintf(gp, "\nic_states[%zu] = ", g + 1);
 		chart_gp_text(gp, buf);
 		fputc('\n', gp);

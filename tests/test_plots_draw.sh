@@ -95,7 +95,7 @@ panels=$(grep -o 'id="gnuplot_plot_[0-9]*[a-z]"' "$work/attr/plots/attribution.s
 [ "$(grep -c -e '>1 thread, private queue<' -e '>512 B filler per site; 1 thread, private queue<' "$work/attr/plots/attribution.svg")" -eq 2 ] ||
 	fail "attribution chart: want one panel title per series"
 grep -q 'inline_nolock\|>clone<' "$work/attr/plots/time.svg" && fail "time chart draws forms other than the compared two"
-grep -q '512 B filler per site (whole program)' "$work/attr/plots/time.svg" || fail "time panel title lacks the filler"
+grep -qF '512 B filler per site; 1 thread, private queue' "$work/attr/plots/time.svg" || fail "time panel title is not the series heading"
 
 "$fakegb" --counters none --threads 1,2,4 --sites-max 256 > "$work/none.json" || fail "fakegb none"
 "$summarize" --baseline hint --out "$work/none" "$work/none.json" || fail "summarize none"
