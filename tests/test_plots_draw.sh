@@ -60,7 +60,7 @@ done; done
 "$summarize" --out "$work/full" "$work"/full-v*.json || fail "summarize full"
 sh "$draw" "$work/full" || fail "draw.sh full: exit $?"
 check_charts "$work/full"
-grep -q 'simulated (valgrind, L1i 32 KiB/8-way/64 B)' "$work/full/plots/l1i.svg" || fail "l1i chart not labelled simulated"
+grep -q 'simulated by valgrind for a 32 KiB L1i' "$work/full/plots/l1i.svg" || fail "l1i chart not labelled simulated"
 grep -q 'Fake CPU 9000 @ 3.0GHz, 2 cores, 2025-12-03' "$work/full/plots/ratio.svg" || fail "caption missing"
 grep -q 'crossover in (' "$work/full/plots/ratio.svg" || fail "crossover bracket not marked"
 grep -q 'band, all N' "$work/full/plots/ratio.svg" || fail "band not drawn"
