@@ -22,7 +22,7 @@ set yrange [0.25<*<0.95 : 1.05<*<16] noextend
 set ytics (0.25, 0.33, 0.5, 0.67, 0.8, 1, 1.25, 1.5, 2, 3, 4, 6, 8, 12, 16)
 set format y '%.2g'
 # Room above the lines for the key.
-set offsets graph 0.03, graph 0.03, graph 0.55, graph 0.05
+set offsets 0, 0, graph 0.55, graph 0.05
 set key font ",8" samplen 1.5 spacing 0.9
 ic_n = |ic_attr_name|
 # Ratios side by side at each N so the bars do not hide each other.

@@ -71,12 +71,12 @@ static size_t chart_forms(const struct ic_results *res, const char **forms)
 }
 
 /* One block per form, an empty one a NaN row, so that block k of series g
- * is index g * nforms + k. Returns whether any block has a row. */
-static int form_blocks(FILE *f, const struct ic_group *gr, const char *title, const char **forms,
-		       size_t nforms, enum ic_field field)
+ * is index g * nforms + k; drawn lists the k + 1 (k < ndraw) that have
+ * data: " 1 2". */
+static void form_blocks(FILE *f, const struct ic_group *gr, const char *title, const char **forms,
+			size_t nforms, enum ic_field field, size_t ndraw, char drawn[static 256])
 {
-	int any = 0;
-
+	drawn[0] = '\0';
 	for (size_t k = 0; k < nforms; k++) {
 		int rows = 0;
 
@@ -96,9 +96,9 @@ static int form_blocks(FILE *f, const struct ic_group *gr, const char *title, co
 			rows = 1;
 		}
 		fputs(rows ? "\n\n" : "NaN NaN NaN NaN\n\n\n", f);
-		any |= rows;
+		if (rows && k < ndraw && strlen(drawn) < 240)
+			sprintf(drawn + strlen(drawn), " %zu", k + 1);
 	}
-	return any;
 }
 
 /* state1, state2: each state's own ratio where the processes split in two. */
@@ -284,7 +284,7 @@ static size_t cols_per_build(const struct ic_results *res)
 int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_results *res)
 {
 	static const char *const panel_arrays[] = { "ic_title", "ic_verdict", "ic_states",
-		"ic_has_time", "ic_has_l1i", "ic_has_ratio", "ic_xo_lo", "ic_xo_hi", "ic_time_marks" };
+		"ic_time_forms", "ic_l1i_forms", "ic_has_ratio", "ic_xo_lo", "ic_xo_hi", "ic_time_marks" };
 	size_t ng = res->ngroups, nforms, ntime = 0, cols = cols_per_build(res);
 	const char **forms = calloc(res->npoints, sizeof(*forms));
 	char buf[3 * IC_RESULTS_CONTEXT_MAX + 64], b1[IC_RESULTS_CONTEXT_MAX], b2[IC_RESULTS_CONTEXT_MAX],
@@ -293,6 +293,7 @@ int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_results
 	const char *cores = ic_results_context(res, "cores", b2, sizeof(b2));
 	const char *date = ic_results_context(res, "date", b3, sizeof(b3));
 	FILE *gp = cf->gp;
+	unsigned long lo = ULONG_MAX, hi = 0;
 	int l1i_any = 0;
 
 	if (!forms)
@@ -312,6 +313,11 @@ int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_results
 	if (!cols)
 		for (cols = 1; cols * cols < ng; cols++)
 			;
+	for (size_t i = 0; i < res->npoints; i++) {
+		lo = res->points[i]->sites < lo ? res->points[i]->sites : lo;
+		hi = res->points[i]->sites > hi ? res->points[i]->sites : hi;
+	}
+	fprintf(gp, "ic_sites_min = %lu\nic_sites_max = %lu\n", lo, hi);
 	fprintf(gp, "ic_npanels = %zu\nic_cols = %zu\nic_rows = %zu\nic_nforms = %zu\n"
 		"ic_time_nforms = %zu\narray ic_form[%zu]\n", ng, cols, (ng + cols - 1) / cols, nforms,
 		ntime, nforms);
@@ -321,13 +327,12 @@ int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_results
 		fprintf(gp, "array %s[%zu]\n", panel_arrays[i], ng);
 	for (size_t g = 0; g < ng; g++) {
 		const struct ic_group *gr = &res->groups[g];
-		char title[512];
-		int has_time, has_l1i;
+		char title[512], time_forms[256], l1i_forms[256];
 
 		ic_fmt_series(title, sizeof(title), res, gr);
-		has_time = form_blocks(cf->time, gr, title, forms, nforms, IC_F_NS);
-		has_l1i = form_blocks(cf->l1i, gr, title, forms, nforms, IC_F_L1I);
-		l1i_any |= has_l1i;
+		form_blocks(cf->time, gr, title, forms, nforms, IC_F_NS, ntime, time_forms);
+		form_blocks(cf->l1i, gr, title, forms, nforms, IC_F_L1I, nforms, l1i_forms);
+		l1i_any |= *l1i_forms != '\0';
 		dat_head(cf->ratio, gr, title, ratio_cols);
 		ratio_rows(cf->ratio, gr->ratios, gr->nratios, gr->states);
 		process_dots(cf->process, gr, title);
@@ -340,8 +345,9 @@ int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_results
 				 gr->states->st[0].level, gr->states->st[0].nproc, gr->states->st[1].level,
 				 gr->states->st[1].nproc, gr->states->nproc);
 		gp_str(gp, "ic_states", g + 1, buf);
-		fprintf(gp, "ic_has_time[%zu] = %d; ic_has_l1i[%zu] = %d; ic_has_ratio[%zu] = %d\n"
-			"ic_xo_lo[%zu] =", g + 1, has_time, g + 1, has_l1i, g + 1, gr->nratios > 0, g + 1);
+		gp_str(gp, "ic_time_forms", g + 1, time_forms);
+		gp_str(gp, "ic_l1i_forms", g + 1, l1i_forms);
+		fprintf(gp, "ic_has_ratio[%zu] = %d; ic_xo_lo[%zu] =", g + 1, gr->nratios > 0, g + 1);
 		dat(gp, gr->xo.bracket_lo);
 		fprintf(gp, "; ic_xo_hi[%zu] =", g + 1);
 		dat(gp, gr->xo.bracket_hi);

@@ -13,9 +13,9 @@ eval ic_multiplot
 set ylabel 'L1i misses per call site'
 do for [p = 1:ic_npanels] {
 	set title ic_title[p]
-	if (ic_has_l1i[p]) {
-		plot for [f = 1:ic_nforms] ic_dir.'/l1i.dat' index ((p - 1) * ic_nforms + f - 1) \
-			using 1:2 with linespoints lw 1.5 pt 7 ps 0.6 lc rgb ic_color(f) title ic_form[f]
+	if (ic_l1i_forms[p] ne '') {
+		plot for [f in ic_l1i_forms[p]] ic_dir.'/l1i.dat' index ((p - 1) * ic_nforms + f - 1) \
+			using 1:2 with linespoints lw 1.5 pt 7 ps 0.6 lc rgb ic_color(f) title ic_form[int(f)]
 	} else {
 		ic_empty_text = 'L1i misses not measured for this series'
 		eval ic_empty_panel

@@ -7,7 +7,7 @@ load ic_src.'/style.gp'
 ic_chart_title = sprintf('Time ratio %s / %s (below 1: %s faster)', ic_compare, ic_baseline, ic_compare)
 eval ic_multiplot
 # Room above the data for the key: the dots spread over the whole panel.
-set offsets graph 0.03, graph 0.03, graph 0.4, graph 0.02
+set offsets 0, 0, graph 0.4, graph 0.02
 set key font ',8' samplen 1.5 spacing 0.9
 set ylabel sprintf('time ratio %s / %s', ic_compare, ic_baseline)
 ic_red = '#d62728'

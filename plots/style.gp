@@ -20,8 +20,10 @@ set logscale x 2
 set format x '%.0f'
 set xlabel 'call sites N (log scale)'
 set mxtics 1
-# Keep the first and last N off the frame.
-set offsets graph 0.03, graph 0.03, 0, 0
+# Every panel the same N, the first and last off the frame (offsets do not
+# pad a log axis whose ends fall on tics).
+ic_xrange = 'set xrange [ic_sites_min / 1.4 : ic_sites_max * 1.4]'
+eval ic_xrange
 
 # Same colour per form in every chart.
 ic_color(f) = word('#1f77b4 #d62728 #2ca02c #9467bd #ff7f0e #8c564b', (f - 1) % 6 + 1)
@@ -35,7 +37,7 @@ ic_multiplot = 'set multiplot layout ic_rows, ic_cols title ic_chart_title font 
 ic_empty_panel = 'unset logscale; set xrange [0:1]; set yrange [0:1]; unset xtics; unset ytics; ' . \
 	'unset xlabel; unset ylabel; unset border; unset grid; unset key; ' . \
 	'set label 98 ic_empty_text at graph 0.5, 0.5 center; plot 2 notitle; unset label 98; ' . \
-	'set border; set grid; set xtics; set ytics; set autoscale; set logscale x 2; ' . \
+	'set border; set grid; set xtics; set ytics; set autoscale; eval ic_xrange; set logscale x 2; ' . \
 	'set xlabel "call sites N (log scale)"; eval ic_key'
 # A chart with nothing to draw: one panel that says why.
 ic_no_chart = 'ic_rows = 1; ic_cols = 1; eval ic_canvas; eval ic_multiplot; ' . \

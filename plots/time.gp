@@ -12,10 +12,11 @@ eval ic_multiplot
 set ylabel 'time per call site (ns)'
 do for [p = 1:ic_npanels] {
 	set title ic_title[p]
-	if (ic_has_time[p]) {
+	if (ic_time_forms[p] ne '') {
 		eval ic_time_marks[p]
-		plot for [f = 1:ic_time_nforms] ic_dir.'/time.dat' index ((p - 1) * ic_nforms + f - 1) \
-			using ($1 * ic_shift(f)):2:3:4 with yerrorlines lw 1.5 pt 7 ps 0.6 lc rgb ic_color(f) title ic_form[f]
+		plot for [f in ic_time_forms[p]] ic_dir.'/time.dat' index ((p - 1) * ic_nforms + f - 1) \
+			using ($1 * ic_shift(f)):2:3:4 with yerrorlines lw 1.5 pt 7 ps 0.6 lc rgb ic_color(f) \
+			title ic_form[int(f)]
 		unset arrow
 		do for [i = 100:199] { unset label i }
 	} else {
