@@ -1,7 +1,7 @@
-/* The data the gnuplot scripts in plots/ draw from: one .dat file per chart
- * (time, l1i, footprint, ratio, attribution) and data.gp, the variables
- * they load (captions, panel layout, per-series verdicts, crossover marks
- * and where each form's footprint passes the L1i and L2).
+/* The data the gnuplot scripts in plots/ draw from: time.dat, l1i.dat,
+ * ratio.dat, process.dat, attribution.dat and data.gp, the variables they
+ * load (captions, panel layout and titles, verdicts, crossover and cache
+ * marks, what each attribution panel plots).
  */
 #ifndef IC_CHART_DATA_H
 #define IC_CHART_DATA_H
@@ -10,15 +10,11 @@
 
 #include "results.h"
 
-/* The open streams of DIR/plots/. */
+/* The open streams of DIR/plots/, in summarize.c's initializer order. */
 struct ic_chart_files {
-	FILE *gp;       /* data.gp */
-	FILE *time;     /* time.dat */
-	FILE *l1i;      /* l1i.dat */
-	FILE *foot;     /* footprint.dat */
-	FILE *ratio;    /* ratio.dat */
-	FILE *attr;     /* attribution.dat */
-	FILE *process;  /* process.dat: each process's ratio, by state */
+	FILE *gp, *time, *l1i;
+	FILE *foot;   /* footprint.dat: no chart reads it; left empty */
+	FILE *ratio, *attr, *process;
 };
 
 /* Returns 0, or -1 when memory ran out or a write failed. */

@@ -1,10 +1,8 @@
 #!/bin/sh
-# Draws the charts of a results directory with gnuplot:
-#   plots/draw.sh DIR
-# reads DIR/plots/data.gp and DIR/plots/*.dat (written by summarize) and
-# writes DIR/plots/{time,l1i,footprint,ratio,attribution}.{png,svg}, each
-# atomically.
-# Without gnuplot it says how to get the charts and exits 0.
+# plots/draw.sh DIR: draws DIR/plots/{time,l1i,ratio,attribution}.{png,svg}
+# with gnuplot from the data.gp and *.dat files summarize --out DIR wrote,
+# each chart renamed into place once whole. Without gnuplot it says how to
+# get the charts and exits 0.
 set -eu
 
 if [ $# -ne 1 ] || [ "$1" = "--help" ]; then
@@ -12,11 +10,11 @@ if [ $# -ne 1 ] || [ "$1" = "--help" ]; then
 	exit 2
 fi
 dir=$1
+plots=$dir/plots
 here=$(cd "$(dirname "$0")" && pwd)
 gnuplot=${GNUPLOT:-gnuplot}
-
-if [ ! -f "$dir/plots/data.gp" ]; then
-	echo "draw.sh: $dir/plots/data.gp not found: run summarize --out $dir first" >&2
+if [ ! -f "$plots/data.gp" ]; then
+	echo "draw.sh: $plots/data.gp not found: run summarize --out $dir first" >&2
 	exit 2
 fi
 if ! command -v "$gnuplot" >/dev/null 2>&1; then
@@ -24,15 +22,12 @@ if ! command -v "$gnuplot" >/dev/null 2>&1; then
 	exit 0
 fi
 
-# gnuplot single-quoted strings take '' for a quote.
-gp_quote() {
-	printf "'%s'" "$(printf '%s' "$1" | sed "s/'/''/g")"
-}
+# A gnuplot single-quoted string: '' for a quote.
+gp_quote() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/''/g")"; }
 
-plots=$dir/plots
 log=$plots/.draw.log.$$
 trap 'rm -f "$log" "$plots"/.*.tmp.$$' EXIT INT TERM
-for chart in time l1i footprint ratio attribution; do
+for chart in time l1i ratio attribution; do
 	for term in png svg; do
 		tmp=$plots/.$chart.$term.tmp.$$
 		if ! "$gnuplot" -e "ic_dir=$(gp_quote "$plots"); ic_src=$(gp_quote "$here"); ic_term='$term'; ic_out=$(gp_quote "$tmp")" \

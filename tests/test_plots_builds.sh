@@ -153,7 +153,7 @@ grep -q '^- Lock: per build (see Builds)' "$work/mix/summary.md" || fail "locks 
 # --- the charts draw with several builds -------------------------------------
 if command -v gnuplot >/dev/null 2>&1; then
 	sh "$draw" "$work/two" || fail "draw.sh two builds: exit $?"
-	for chart in time l1i footprint ratio attribution; do
+	for chart in time l1i ratio attribution; do
 		[ -s "$work/two/plots/$chart.svg" ] && [ -s "$work/two/plots/$chart.png" ] || fail "$chart not drawn"
 	done
 	for t in 'GNU 12.2.0, -O2 -g; queue; 1 thread, shared queue' 'Clang 14.0.6, -Os; kref; 1 thread, private queue'; do
