@@ -13,7 +13,6 @@
 /* The open streams of DIR/plots/, in summarize.c's initializer order. */
 struct ic_chart_files {
 	FILE *gp, *time, *l1i;
-	FILE *foot;   /* footprint.dat: no chart reads it; left empty */
 	FILE *ratio, *attr, *process;
 };
 

@@ -52,7 +52,7 @@ static const char ic_usage[] =
 
 enum {
 	IC_OUT_JSON, IC_OUT_POINTS, IC_OUT_RATIOS, IC_OUT_CROSSOVER, IC_OUT_PROCESS, IC_OUT_SUMMARY,
-	IC_OUT_GP, IC_OUT_TIME, IC_OUT_L1I, IC_OUT_FOOT, IC_OUT_RATIO_DAT, IC_OUT_PROCESS_DAT,
+	IC_OUT_GP, IC_OUT_TIME, IC_OUT_L1I, IC_OUT_RATIO_DAT, IC_OUT_PROCESS_DAT,
 	IC_OUT_ATTR_DAT,
 	IC_OUT_CALIBRATION,
 	IC_OUT_COUNT
@@ -68,7 +68,6 @@ static const char *const ic_out_name[IC_OUT_COUNT] = {
 	[IC_OUT_GP] = "plots/data.gp",
 	[IC_OUT_TIME] = "plots/time.dat",
 	[IC_OUT_L1I] = "plots/l1i.dat",
-	[IC_OUT_FOOT] = "plots/footprint.dat",
 	[IC_OUT_RATIO_DAT] = "plots/ratio.dat",
 	[IC_OUT_PROCESS_DAT] = "plots/process.dat",
 	[IC_OUT_ATTR_DAT] = "plots/attribution.dat",
@@ -189,7 +188,7 @@ static int ic_write_all(const struct ic_results *res, json_t *merged, const char
 			return 1;
 		}
 	cf = (struct ic_chart_files){ outs[IC_OUT_GP].f, outs[IC_OUT_TIME].f, outs[IC_OUT_L1I].f,
-				      outs[IC_OUT_FOOT].f, outs[IC_OUT_RATIO_DAT].f,
+				      outs[IC_OUT_RATIO_DAT].f,
 				      outs[IC_OUT_ATTR_DAT].f, outs[IC_OUT_PROCESS_DAT].f };
 	if (json_dumpf(merged, outs[IC_OUT_JSON].f, JSON_INDENT(2)) ||
 	    fputc('\n', outs[IC_OUT_JSON].f) == EOF ||
