@@ -3,7 +3,13 @@
 # each run's crossover bracket as a bar at the foot of the panel.
 # compare.sh passes ic_dir (holding data.gp and compare.dat, written by
 # compare.awk), ic_src (plots/, for the shared style), ic_term and ic_out.
+# The style pads a run's N range; compare's N come from several runs, so
+# the axis autoscales (with offsets) instead.
+ic_sites_min = 1
+ic_sites_max = 1
 load ic_src.'/style.gp'
+ic_xrange = 'set autoscale x; set offsets graph 0.03, graph 0.03, 0, 0'
+eval ic_xrange
 
 ic_chart_title = 'Time ratio compare / baseline form vs call sites N, per run (below 1: the compare form is faster)'
 # The runs sit side by side at each N (a small step along log x), so one
@@ -15,7 +21,9 @@ ic_shift(k) = 2 ** ((k - (ic_k + 1) / 2.0) * 0.1)
 do for [k = 1:ic_k] {
 	set label 100 + k ic_label[k] at screen 0.5, 1.0 - (38.0 + 16 * (k - 1)) / ic_height center tc rgb ic_color(k) font ",10"
 }
-ic_top = ic_top - (16.0 * ic_k + 6) / ic_height
+ic_multiplot = 'set multiplot layout ic_rows, ic_cols title ic_chart_title font ",13" ' . \
+	'margins 80.0 / ic_width, 1 - 25.0 / ic_width, 80.0 / ic_height, ' . \
+	'1 - (106.0 + 16 * ic_k) / ic_height spacing 100.0 / ic_width, 120.0 / ic_height'
 eval ic_multiplot
 set ylabel 'time ratio compare / baseline'
 do for [p = 1:ic_npanels] {
