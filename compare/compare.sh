@@ -1,45 +1,21 @@
 #!/usr/bin/env bash
-# Compares runs of the sweep from different machines, compilers or commits:
-#   compare/compare.sh [--out OUTDIR] INPUT INPUT...
-# INPUT is a results directory of run.sh or its export (compare/export.sh,
-# DIR.tar.gz). Writes OUTDIR/compare.md (per series: each input's crossover
-# bracket and its ratio per N with the 95% interval, what differs between the
-# inputs, what is not in all of them), compare.csv, and compare.png/svg (the
-# ratios overlaid, one panel per series; needs gnuplot). OUTDIR defaults to
-# results/compare-<UTC timestamp>; it appears whole or not at all.
+# Usage: compare/compare.sh [--out OUTDIR] INPUT INPUT...
+# Compares runs of the sweep from different machines, compilers or commits.
+# INPUT is a results directory of run.sh or its export DIR.tar.gz
+# (compare/export.sh). Writes OUTDIR/compare.md (what differs between the
+# inputs, what is not in all of them, and per series each input's crossover
+# bracket and its ratio per N with the 95% interval), compare.csv, and
+# compare.png/svg (the ratios overlaid, one panel per series; needs
+# gnuplot). OUTDIR defaults to results/compare-<UTC timestamp>; it appears
+# whole or not at all.
 # Exit 2: bad usage or an input that is not a run; 1: nothing comparable.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(dirname "$here")
-prog=compare.sh
-
-die() { echo "$prog: $*" >&2; exit 2; }
-fail() { echo "$prog: $*" >&2; exit 1; }
-say() { echo "$prog: $*" >&2; }
-
-usage() {
-	cat <<'USAGE'
-Usage: compare/compare.sh [--out OUTDIR] INPUT INPUT...
-  INPUT    a results directory of run.sh, or its export DIR.tar.gz (compare/export.sh)
-  --out    where to write compare.md, compare.csv, compare.png, compare.svg
-           [results/compare-<UTC timestamp>]
-USAGE
-}
-
-out="" inputs=()
-while [ $# -gt 0 ]; do
-	case $1 in
-	-h | --help) usage; exit 0 ;;
-	--out) [ $# -ge 2 ] || die "--out needs a directory"; out=$2; shift ;;
-	--out=*) out=${1#--out=} ;;
-	--) shift; inputs+=("$@"); break ;;
-	-*) die "unknown option '$1' (see --help)" ;;
-	*) inputs+=("$1") ;;
-	esac
-	shift
-done
-[ ${#inputs[@]} -ge 2 ] || die "give two or more results directories or exports to compare (--help)"
+. "$here/lib.sh"
+parse_args "$@"
+[ ${#args[@]} -ge 2 ] || die "give two or more results directories or exports to compare (--help)"
 [ -n "$out" ] || out=$top/results/compare-$(date -u +%Y%m%dT%H%M%SZ)
 [ "$out" != / ] || die "--out: / is not a directory to write"
 out=${out%/}
@@ -51,8 +27,6 @@ scratch=$(mktemp -d "${TMPDIR:-/tmp}/inlinecost-compare.XXXXXX")
 stage=""
 trap 'rm -rf "$scratch" ${stage:+"$stage"}' EXIT
 trap 'exit 130' INT TERM
-
-. "$here/tables.sh"
 
 # conf_meta RUN.CONF: its settings as conf.<name><TAB><value>. The file is
 # `declare -p` output from another machine, so it is parsed, never sourced.
@@ -107,8 +81,8 @@ context_meta() {
 
 # Each input as a directory: exports are unpacked into the scratch space.
 dirs=() names=() kinds=()
-for i in "${!inputs[@]}"; do
-	p=${inputs[$i]}
+for i in "${!args[@]}"; do
+	p=${args[$i]}
 	if [ -d "$p" ]; then
 		d=$(cd -P "$p" && pwd)
 		is_results_dir "$d" || die "$p is not a results directory of run.sh (no report/ratios.csv and crossover.csv)"
