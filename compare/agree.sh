@@ -34,7 +34,7 @@ if [ -z "$out" ]; then
 fi
 mkdir -p "$out" || die "--out: cannot create $out"
 if command -v gnuplot >/dev/null 2>&1; then
-	gnuplot -e "ic_dir='$tmp'; ic_k=${#args[@]}" "$(dirname "$here")/plots/repeat.gp" >"$tmp/plot.log" 2>&1 ||
+	gnuplot -e "ic_dir='$tmp'; ic_k=${#args[@]}" "$here/repeat.gp" >"$tmp/plot.log" 2>&1 ||
 		say "agreement plot failed: $(tail -n 1 "$tmp/plot.log")"
 fi
 for f in repeat.md repeat.csv repeat.dat repeat.png; do
