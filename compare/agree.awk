@@ -20,7 +20,7 @@ FNR == 1 {
 	if (kind == "r") run++
 	next
 }
-kind == "?" || kind == "s" || $0 ~ /^[ \t\r]*$/ { next }
+kind !~ /^[rxp]$/ || /^[ \t\r]*$/ { next }
 {
 	ic_row()
 	b = ic_build()
@@ -59,7 +59,7 @@ END {
 		printf "## %s: %s/%s\n\nVerdict:", S, cmpf[S], basef[S] > md
 		same = sameb = 1
 		for (k = 1; k <= K; k++) {
-			printf " run %d %s%s%s;", k, (verdict[S, k] == "" ? "—" : verdict[S, k]), (blo[S, k] != "" ? " (" blo[S, k] ", " bhi[S, k] ")" : ""),
+			printf " run %d %s%s%s;", k, dash(verdict[S, k]), (blo[S, k] != "" ? " (" blo[S, k] ", " bhi[S, k] ")" : ""),
 				(states[S, k] != "" && states[S, k] != "one state" ? ", " states[S, k] : "") > md
 			if (k > 1 && verdict[S, k] != verdict[S, 1]) same = 0
 			if (k > 1 && (blo[S, k] != blo[S, 1] || bhi[S, k] != bhi[S, 1])) sameb = 0
@@ -94,9 +94,9 @@ END {
 				}
 			}
 			tc += cov; tp += pairs; zw += w; zp += zpn; opp += o1 && o2
-			printf "%s,%s,%d,%s,%s,%s,%d,%d,%d,%d,%s,%d,%s\n", (S ~ /[",]/ ? "\"" S "\"" : S), n, K, mn, mx, (mn > 0 ? sprintf("%.4f", mx / mn) : ""),
+			printf "%s,%s,%d,%s,%s,%s,%d,%d,%d,%d,%s,%d,%s\n", q(S), n, K, mn, mx, (mn > 0 ? sprintf("%.4f", mx / mn) : ""),
 				cov, pairs, w, zpn, (zmax == "" ? "" : sprintf("%.3f", zmax)), o1 && o2, sd > csv
-			printf "| %s | %s | %s | %s | %d/%d | %d/%d | %s%s |\n", n, rs, (mn > 0 ? sprintf("%.3f", mx / mn) : "—"), (zs == "" ? "—" : zs),
+			printf "| %s | %s | %s | %s | %d/%d | %d/%d | %s%s |\n", n, rs, (mn > 0 ? sprintf("%.3f", mx / mn) : "—"), dash(zs),
 				w, zpn, cov, pairs, sd, (o1 && o2 ? " **opposite**" : "") > md
 			printf "%s %s %d", n, (mn > 0 ? mx / mn : "NaN"), s > dat
 			for (k = 1; k <= K; k++) printf " %s", (ratio[key, k] == "" ? "NaN" : ratio[key, k]) > dat

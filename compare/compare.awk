@@ -1,180 +1,180 @@
-# The tables of compare.sh (after read.awk, the shared reader). Reads, per
-# input in turn, its meta file (first
-# line "#compare-meta", then key<TAB>value lines from run.conf and the JSON
-# context) and its ratios.csv, crossover.csv and points.csv (columns read by
-# name, any order, absent ones tolerated). Variables: md, csv, dat, gp (the
-# files to write) and err (where the one-line error goes when nothing can be
-# compared; exit 3 then).
+# compare.sh's tables (after read.awk). Reads every input's files twice,
+# pass=2 before the second time: a meta line ("#compare-meta", the input's
+# directory and where it came from, TAB-separated), its run.conf and
+# benchmark.json when it has them, its ratios, crossover and points CSVs.
+# Variables: md, csv, dat, gp (the files to write) and err (the one-line
+# error when nothing can be compared: exit 3).
 #
 # A series is op/layout/order/threads/mode, /filler:F when F > 0, and the
 # forms compared. The settings that define a point (compiler, cflags, lock,
-# codegen, per_caller, body) come from a row's own column when it has one,
-# else from the input's run.conf and context. One that takes several values
-# within an input joins the series name, so its values are matched, never
-# pooled; one that is constant within each input but differs between them is
-# what is being compared: each input's column is labelled with it.
+# codegen, per_caller, body, lto) come from a row's own column when it has
+# one, else from the input's run.conf and context. One that takes several
+# values within an input joins the series name, so its values are matched,
+# never pooled; one that is constant within each input but differs between
+# them is what is being compared: each input's column is labelled with it.
 
-function q(s) {   # a CSV field, quoted when it must be
-	if (s !~ /[",]/) return s
-	gsub(/"/, "\"\"", s)
-	return "\"" s "\""
-}
 function gpq(s) { gsub(/'/, "''", s); return "'" s "'" }
 function num(x) { return x == "" ? "?" : sprintf("%.4f", x) }
-function dash(x) { return x == "" ? "—" : x }
-function letter(i) { return substr("ABCDEFGHIJKLMNOPQRSTUVWXYZ", i, 1) }
-function m(k, key) { return ((k, key) in meta) ? meta[k, key] : "" }
-function short(s, n) { return length(s) > n ? substr(s, 1, n) : s }
+function nan(x) { return x == "" ? "NaN" : x }
+function none(x) { return x == "" ? "(none)" : x }
+function letter(k) { return substr("ABCDEFGHIJKLMNOPQRSTUVWXYZ", k, 1) }
+function join(list, x) { return list == "" ? x : list ", " x }
+function m(k, key) { return meta[k, key] }
 
-# What an input's run says for a setting that defines a point.
-function run_default(k, a,   v) {
+# A setting that defines a point, for the current row of input k: its own
+# column, else what the input's run recorded (context, else run.conf).
+function setting(k, a,   v) {
+	if (col(a) != "") return col(a)
 	if (a == "compiler") return m(k, "conf.build_cc")
 	if (a == "cflags") return m(k, "conf.build_cflags")
-	if (a == "lock") { v = m(k, "ctx.lock"); return v != "" ? v : m(k, "conf.build_lock") }
-	if (a == "codegen") {
-		v = m(k, "ctx.codegen")
-		if (v == "" && m(k, "conf.vectorised") != "") v = m(k, "conf.vectorised") == 1 ? "vector" : "general-regs-only"
-		return v
-	}
-	if (a == "per_caller") { v = m(k, "ctx.per_caller"); return v != "" ? v : m(k, "conf.per_caller") }
-	if (a == "body") { v = m(k, "ctx.body"); return v != "" ? v : m(k, "conf.body") }
-	if (a == "lto") { v = m(k, "ctx.lto"); return v != "" ? v : (m(k, "conf.lto") == 1 ? "callers" : "") }
-	return ""
+	if (m(k, "ctx." a) != "") return m(k, "ctx." a)
+	v = m(k, a == "lock" ? "conf.build_lock" : a == "codegen" ? "conf.vectorised" : "conf." a)
+	if (a == "codegen" && v != "") return v == 1 ? "vector" : "general-regs-only"
+	if (a == "lto") return v == 1 ? "callers" : ""
+	return v
 }
-function rowval(r, a) { return ((r, a) in rattr && rattr[r, a] != "") ? rattr[r, a] : def[rk[r], a] }
 
-BEGIN { nattr = split("compiler cflags lock codegen per_caller body lto", attr, " "); for (i = 1; i <= nattr; i++) isattr[attr[i]] = 1 }
+# A row of a series' first table: label, then each input's a[key, k].
+function mdrow(label, a, key,   k, line) {
+	line = "| " label
+	for (k = 1; k <= K; k++) line = line " | " dash(a[key, k])
+	print line " |" > md
+}
 
-FNR == 1 {
-	sub(/\r$/, "")
-	if ($0 == "#compare-meta") { K++; kind = "m"; next }
-	kind = ic_header()
-	if (kind == "s") kind = "?"   # process ratios: not compared here
+BEGIN {
+	nattr = split("compiler cflags lock codegen per_caller body lto", attr, " ")
+	for (i = 1; i <= nattr; i++) isattr[attr[i]] = 1
+}
+
+FNR == 1 && /^#compare-meta\t/ {
+	K = ++inputs[pass]
+	split($0, mf, "\t")
+	dir[K] = mf[2]
+	from[K] = mf[3]
 	next
 }
-{ sub(/\r$/, "") }
-kind == "m" { t = index($0, "\t"); if (t > 1) meta[K, substr($0, 1, t - 1)] = substr($0, t + 1); next }
-kind == "?" || $0 == "" { next }
-{
-	ic_row()
-	base = ic_series()
-	R++; rk[R] = K; rkind[R] = kind; rbase[R] = base
-	for (i = 1; i <= nattr; i++) if (attr[i] in c) rattr[R, attr[i]] = col(attr[i])
-	if (kind == "r") {
-		rpair[R] = col("compare") "/" col("baseline"); rn[R] = col("sites") + 0
-		rratio[R] = col("ratio"); rlo[R] = col("ratio_ci_lo"); rhi[R] = col("ratio_ci_hi"); rfaster[R] = col("faster")
-	} else if (kind == "x") {
-		rpair[R] = col("compare") "/" col("baseline")
-		rverdict[R] = col("verdict"); rwinner[R] = col("small_n_winner")
-		rblo[R] = col("bracket_lo"); rbhi[R] = col("bracket_hi")
-		rcounts[R] = dash(col("compare_faster")) " / " dash(col("baseline_faster")) " / " dash(col("unresolved"))
-	} else {
-		rform[R] = col("form"); rbytes[R] = col("code_bytes_per_site")
+FNR == 1 { kind = ic_header() }
+FNR == 1 && kind !~ /^[cj]$/ { next }   # a table's header
+kind == "c" { ic_conf(meta, K SUBSEP "conf."); next }
+kind == "j" && ic_context(meta, K SUBSEP "ctx.") < 0 { nextfile }
+kind == "j" { next }
+kind !~ /^[rxp]$/ || /^[ \t\r]*$/ { next }
+{ ic_row() }
+# First pass: which settings vary within an input (vals: each input's
+# values, " + " between).
+pass != 2 {
+	for (i = 1; i <= nattr; i++) {
+		a = attr[i]
+		v = setting(K, a)
+		if ((K, a, v) in seen) continue
+		seen[K, a, v] = 1
+		vals[K, a] = ++nv[K, a] == 1 ? v : none(vals[K, a]) " + " none(v)
+		if (nv[K, a] > 1) keyed[a] = 1
 	}
+	next
+}
+# Second pass: each row under its series.
+{
+	id = ic_series()
+	for (i = 1; i <= nattr; i++) {
+		if (!(attr[i] in keyed)) continue
+		v = setting(K, attr[i])
+		id = id "/" attr[i] ":" v
+		idval[id, attr[i]] = v
+	}
+	pair = col("compare") "/" col("baseline")
+	key = id " " pair
+}
+kind == "p" && !((K, id, col("form")) in bytes) { bytes[K, id, col("form")] = col("code_bytes_per_site") }
+kind == "p" { next }
+kind == "x" {
+	verdict[key, K] = col("verdict")
+	winner[key, K] = col("small_n_winner")
+	blo[key, K] = col("bracket_lo")
+	bhi[key, K] = col("bracket_hi")
+	if (blo[key, K] != "") bracket[key, K] = "(" blo[key, K] ", " bhi[key, K] ")"
+	counts[key, K] = dash(col("compare_faster")) " / " dash(col("baseline_faster")) " / " dash(col("unresolved"))
+	next
+}
+col("ratio") == "" { next }   # not measured at this N
+{
+	if (!(key in kid)) {
+		keys[++nk] = key
+		kid[key] = id
+		kpair[key] = pair
+	}
+	if (!((key, K) in present)) {
+		present[key, K] = 1
+		nin[key]++
+		nser[K]++
+	}
+	n = col("sites") + 0
+	if (!((key, n) in nat)) nlist[key] = nlist[key] " " n
+	if (!((key, n, K) in ratio)) {
+		nat[key, n]++
+		npts[K]++
+	}
+	ratio[key, n, K] = col("ratio")
+	lo[key, n, K] = col("ratio_ci_lo")
+	hi[key, n, K] = col("ratio_ci_hi")
+	side[key, n, K] = col("faster")
 }
 
 END {
-	for (k = 1; k <= K; k++) {
-		dir[k] = m(k, "input.dir"); cpu[k] = m(k, "ctx.cpu_model")
-		if (cpu[k] == "") cpu[k] = "CPU not recorded"
-		for (i = 1; i <= nattr; i++) def[k, attr[i]] = run_default(k, attr[i])
-	}
-	# Which point-defining settings vary within an input.
-	for (r = 1; r <= R; r++) for (i = 1; i <= nattr; i++) {
-		a = attr[i]; v = rowval(r, a); k = rk[r]
-		if (!((k, a, v) in vseen)) {
-			vseen[k, a, v] = 1; nv[k, a]++
-			vals[k, a] = nv[k, a] == 1 ? v : (vals[k, a] == "" ? "(none)" : vals[k, a]) " + " (v == "" ? "(none)" : v)
-		}
-		if (nv[k, a] > 1) keyed[a] = 1
-	}
-	for (r = 1; r <= R; r++) {
-		id = rbase[r]
-		for (i = 1; i <= nattr; i++) if (attr[i] in keyed) { v = rowval(r, attr[i]); id = id "/" attr[i] ":" v; idval[id, attr[i]] = v }
-		k = rk[r]
-		if (rkind[r] == "p") { if (!((k, id, rform[r]) in bytes)) bytes[k, id, rform[r]] = rbytes[r]; continue }
-		key = id " " rpair[r]
-		if (rkind[r] == "x") {
-			verdict[key, k] = rverdict[r]; winner[key, k] = rwinner[r]; blo[key, k] = rblo[r]; bhi[key, k] = rbhi[r]
-			counts[key, k] = rcounts[r]
-			continue
-		}
-		if (rratio[r] == "") continue   # not measured at this N
-		if (!(key in kseen)) { kseen[key] = 1; keys[++nk] = key; kid[key] = id; kpair[key] = rpair[r] }
-		if (!((key, k) in present)) { present[key, k] = 1; nin[key]++; nser[k]++ }
-		n = rn[r]
-		if (!((key, n) in nseen)) { nseen[key, n] = 1; nlist[key] = nlist[key] " " n }
-		if (!((key, n, k) in ratio)) { nat[key, n]++; npts[k]++ }
-		ratio[key, n, k] = rratio[r]; lo[key, n, k] = rlo[r]; hi[key, n, k] = rhi[r]; side[key, n, k] = rfaster[r]
-	}
-
-	# The series and N every input holds; the rest is named, one line each.
-	ns = 0; nonly = 0
+	# The series and N every input holds; the rest is named, one line each
+	# (N that only some inputs hold, grouped by those inputs).
 	for (j = 1; j <= nk; j++) {
 		key = keys[j]
+		what = kid[key] " (" kpair[key] ")"
 		if (nin[key] < K) {
 			w = ""
-			for (k = 1; k <= K; k++) if ((key, k) in present) w = w (w == "" ? "" : ", ") letter(k) " (" dir[k] ")"
-			only[++nonly] = "- only in " w ": series " kid[key] " (" kpair[key] ")"
+			for (k = 1; k <= K; k++)
+				if ((key, k) in present) w = join(w, letter(k) " (" dir[k] ")")
+			only[++nonly] = "- only in " w ": series " what
 			continue
 		}
-		m2 = split(substr(nlist[key], 2), nl, " ")
-		# Ascending N (insertion sort: a few dozen at most).
-		for (a = 2; a <= m2; a++) { v = nl[a] + 0; for (b = a - 1; b >= 1 && nl[b] + 0 > v; b--) nl[b + 1] = nl[b]; nl[b + 1] = v }
-		shared = ""; delete part; delete pgroups; np = 0
-		for (a = 1; a <= m2; a++) {
-			n = nl[a]
-			if (nat[key, n] == K) { shared = shared " " n; continue }
+		nn = split(substr(nlist[key], 2), nl, " ")
+		for (a = 2; a <= nn; a++)   # ascending N: insertion sort, a few dozen at most
+			for (b = a; b > 1 && nl[b - 1] > nl[b]; b--) {
+				t = nl[b]
+				nl[b] = nl[b - 1]
+				nl[b - 1] = t
+			}
+		shared = ""
+		np = 0
+		split("", part)
+		for (a = 1; a <= nn; a++) {
+			if (nat[key, nl[a]] == K) {
+				shared = shared " " nl[a]
+				continue
+			}
 			w = ""
-			for (k = 1; k <= K; k++) if ((key, n, k) in ratio) w = w (w == "" ? "" : ", ") letter(k)
-			if (!(w in part)) { pgroups[++np] = w; part[w] = n } else part[w] = part[w] ", " n
+			for (k = 1; k <= K; k++)
+				if ((key, nl[a], k) in ratio) w = join(w, letter(k))
+			if (!(w in part)) group[++np] = w
+			part[w] = join(part[w], nl[a])
 		}
 		for (a = 1; a <= np; a++)
-			only[++nonly] = "- " kid[key] " (" kpair[key] "): N = " part[pgroups[a]] " only in " pgroups[a]
-		if (shared == "") { only[++nonly] = "- " kid[key] " (" kpair[key] "): no N in every input"; continue }
-		series[++ns] = key; sn[key] = substr(shared, 2)
+			only[++nonly] = "- " what ": N = " part[group[a]] " only in " group[a]
+		if (shared == "") {
+			only[++nonly] = "- " what ": no N in every input"
+			continue
+		}
+		series[++ns] = key
+		sn[key] = substr(shared, 2)
 	}
 	if (ns == 0) {
 		w = ""
-		for (j = 1; j <= nk; j++) if (nin[keys[j]] == K) w = w (w == "" ? "" : ", ") kid[keys[j]] " " kpair[keys[j]]
-		if (w != "") { printf "no comparable series: the series every input has (%s) share no N\n", w > err; exit 3 }
 		for (k = 1; k <= K; k++) {
-			l = ""; cnt = 0
-			for (j = 1; j <= nk; j++) if ((keys[j], k) in present && ++cnt <= 3) l = l (l == "" ? "" : ", ") kid[keys[j]] " " kpair[keys[j]]
-			if (cnt > 3) l = l ", ..."
-			w = w (k > 1 ? "; " : "") letter(k) " has " (cnt ? l : "no ratios")
+			l = ""
+			cnt = 0
+			for (j = 1; j <= nk; j++)
+				if ((keys[j], k) in present && ++cnt <= 3) l = join(l, kid[keys[j]] " " kpair[keys[j]])
+			w = w (k > 1 ? "; " : "") letter(k) " has " (cnt == 0 ? "no ratios" : cnt > 3 ? l ", ..." : l)
 		}
 		printf "no comparable series: none (with its N and forms) is measured in every input: %s\n", w > err
 		exit 3
 	}
-
-	# What differs: the machine, then the settings that define a point.
-	nset = split("cpu_model compiler cflags lock codegen per_caller body l1i_size l2_size cores smt commit vectorised forms compare/baseline sites layouts_random processes reps min_time counters counter_source", set, " ")
-	nd = 0
-	for (i = 1; i <= nset; i++) {
-		s = set[i]; same = 1; line = ""
-		for (k = 1; k <= K; k++) {
-			if (s in isattr) v = vals[k, s]
-			else if (s == "commit") v = m(k, "conf.build_commit")
-			else if (s == "compare/baseline") v = (m(k, "conf.compare") != "" ? m(k, "conf.compare") "/" m(k, "conf.baseline") : "")
-			else if (s ~ /^(cpu_model|l1i_size|l2_size|cores|smt|counter_source)$/) v = m(k, "ctx." s)
-			else v = m(k, "conf." s)
-			if (v == "") v = "—"
-			sv[k] = v
-			if (k > 1 && v != sv[1]) same = 0
-			line = line (k > 1 ? "; " : "") letter(k) " " v
-		}
-		if (same) continue
-		if ((s in isattr) && (s in keyed)) why = " (defines the point; varies within an input, so it is part of the series name)"
-		else if (s in isattr) {
-			why = " (defines the point: the inputs measured different series, kept apart and labelled, never pooled)"
-			for (k = 1; k <= K; k++) tag[k] = tag[k] ", " s " " sv[k]
-		} else if (s == "cpu_model" || s == "commit") why = ""
-		else if (s ~ /^(layouts_random|processes|reps|min_time)$/) why = " (design: changes the intervals' width, not what is measured)"
-		else why = ""
-		differs[++nd] = "- **" s "**" why ": " line
-	}
-	for (k = 1; k <= K; k++) lab[k] = cpu[k] " (" dir[k] ")" tag[k]
 
 	printf "# inlinecost: %d runs compared\n\n", K > md
 	print "Each input is labelled by its CPU model (`cpu_model` in its JSON context) and its directory." > md
@@ -184,12 +184,45 @@ END {
 	print "(machines and sessions differ in speed). Nothing is pooled across inputs.\n" > md
 	print "| input | CPU model | directory | from | date | commit | series | ratios (series x N) |" > md
 	print "|---|---|---|---|---|---|---:|---:|" > md
-	for (k = 1; k <= K; k++)
-		printf "| %s | %s | %s | %s | %s | %s | %d | %d |\n", letter(k), cpu[k], dir[k], dash(m(k, "input.kind")), dash(m(k, "ctx.date")),
-			dash(short(m(k, "conf.build_commit"), 12)), nser[k], npts[k] > md
+	for (k = 1; k <= K; k++) {
+		cpu[k] = m(k, "ctx.cpu_model") == "" ? "CPU not recorded" : m(k, "ctx.cpu_model")
+		printf "| %s | %s | %s | %s | %s | %s | %d | %d |\n", letter(k), cpu[k], dir[k], dash(from[k]),
+			dash(m(k, "ctx.date")), dash(substr(m(k, "conf.build_commit"), 1, 12)), nser[k], npts[k] > md
+	}
+
+	# What differs: the machine, then the settings that define a point (one
+	# that differs only between the inputs labels their columns: tag).
 	print "\n## What differs\n" > md
+	nset = split("cpu_model compiler cflags lock codegen per_caller body l1i_size l2_size cores smt commit vectorised forms compare/baseline sites layouts_random processes reps min_time counters counter_source", set, " ")
+	nd = 0
+	for (i = 1; i <= nset; i++) {
+		s = set[i]
+		line = ""
+		same = 1
+		for (k = 1; k <= K; k++) {
+			if (s in isattr) v = vals[k, s]
+			else if (s == "commit") v = m(k, "conf.build_commit")
+			else if (s == "compare/baseline") v = m(k, "conf.compare") == "" ? "" : m(k, "conf.compare") "/" m(k, "conf.baseline")
+			else if (s ~ /^(cpu_model|l1i_size|l2_size|cores|smt|counter_source)$/) v = m(k, "ctx." s)
+			else v = m(k, "conf." s)
+			sv[k] = dash(v)
+			if (sv[k] != sv[1]) same = 0
+			line = line (k > 1 ? "; " : "") letter(k) " " sv[k]
+		}
+		if (same) continue
+		why = ""
+		if (s in keyed) {
+			why = " (defines the point; varies within an input, so it is part of the series name)"
+		} else if (s in isattr) {
+			why = " (defines the point: the inputs measured different series, kept apart and labelled, never pooled)"
+			for (k = 1; k <= K; k++) tag[k] = tag[k] ", " s " " sv[k]
+		} else if (s ~ /^(layouts_random|processes|reps|min_time)$/) {
+			why = " (design: changes the intervals' width, not what is measured)"
+		}
+		print "- **" s "**" why ": " line > md
+		nd++
+	}
 	if (nd == 0) print "Nothing that run.conf and the JSON context record differs (besides dates and layout seeds)." > md
-	for (i = 1; i <= nd; i++) print differs[i] > md
 	print "\n## Not in every input\n" > md
 	if (nonly == 0) print "Every series and N is in every input." > md
 	else print "The tables below hold only the series and N that every input measured; these are left out:\n" > md
@@ -199,58 +232,70 @@ END {
 	cols = ns > 1 ? 2 : 1
 	printf "# Written by compare.sh for compare/compare.gp.\nic_k = %d\nic_npanels = %d\nic_cols = %d\nic_rows = %d\n", K, ns, cols, int((ns + cols - 1) / cols) > gp
 	printf "ic_caption = %s\n", gpq("error bars: each run's own 95% interval at N; bars at the foot: each run's crossover bracket; tables in compare.md") > gp
-	printf "array ic_label[%d]\narray ic_title[%d]\narray ic_xo_lo[%d]\narray ic_xo_hi[%d]\n", K, ns, ns * K, ns * K > gp
-	printf "array ic_letter[%d]\n", K > gp
-	for (k = 1; k <= K; k++) printf "ic_label[%d] = %s\nic_letter[%d] = %s\n", k, gpq(letter(k) ": " lab[k]), k, gpq(letter(k)) > gp
+	printf "array ic_label[%d]\narray ic_title[%d]\narray ic_xo_lo[%d]\narray ic_xo_hi[%d]\narray ic_letter[%d]\n", K, ns, ns * K, ns * K, K > gp
+	for (k = 1; k <= K; k++) {
+		lab[k] = cpu[k] " (" dir[k] ")" tag[k]
+		printf "ic_label[%d] = %s\nic_letter[%d] = %s\n", k, gpq(letter(k) ": " lab[k]), k, gpq(letter(k)) > gp
+	}
 
 	for (s = 1; s <= ns; s++) {
-		key = series[s]; id = kid[key]; split(kpair[key], fp, "/")
+		key = series[s]
+		id = kid[key]
+		split(kpair[key], fp, "/")
 		printf "ic_title[%d] = %s\n", s, gpq(id ": " kpair[key]) > gp
 		printf "\n## %s: %s / %s\n\n", id, fp[1], fp[2] > md
-		hdr = "|"; rule = "|---|"
-		for (k = 1; k <= K; k++) { hdr = hdr " | " letter(k) ": " lab[k]; rule = rule "---|" }
-		print hdr " |" > md; print rule > md
-		line = "| verdict"; for (k = 1; k <= K; k++) line = line " | " dash(verdict[key, k]); print line " |" > md
-		line = "| crossover bracket"
-		for (k = 1; k <= K; k++) line = line " | " (blo[key, k] != "" ? "(" blo[key, k] ", " bhi[key, k] ")" : "—")
-		print line " |" > md
-		line = "| small-N winner"; for (k = 1; k <= K; k++) line = line " | " dash(winner[key, k]); print line " |" > md
-		line = "| points resolved " fp[1] " / " fp[2] " / neither"
-		for (k = 1; k <= K; k++) line = line " | " dash(counts[key, k]); print line " |" > md
+		hdr = "|"
+		rule = "|---|"
 		line = "| code bytes per site " fp[1] " / " fp[2]
-		for (k = 1; k <= K; k++) line = line " | " dash(bytes[k, id, fp[1]]) " / " dash(bytes[k, id, fp[2]])
+		for (k = 1; k <= K; k++) {
+			hdr = hdr " | " letter(k) ": " lab[k]
+			rule = rule "---|"
+			line = line " | " dash(bytes[k, id, fp[1]]) " / " dash(bytes[k, id, fp[2]])
+		}
+		print hdr " |\n" rule > md
+		mdrow("verdict", verdict, key)
+		mdrow("crossover bracket", bracket, key)
+		mdrow("small-N winner", winner, key)
+		mdrow("points resolved " fp[1] " / " fp[2] " / neither", counts, key)
 		print line " |\n" > md
 
-		hdr = "| N"; rule = "|---:"
-		for (k = 1; k <= K; k++) { hdr = hdr " | " letter(k) " ratio [95% CI], faster"; rule = rule "|---" }
-		print hdr " | sides |" > md; print rule "|---|" > md
-		m2 = split(sn[key], nl, " ")
-		for (a = 1; a <= m2; a++) {
-			n = nl[a]; line = "| " n; ns_in = 0; nins = 0; nexs = 0
+		hdr = "| N"
+		rule = "|---:"
+		for (k = 1; k <= K; k++) {
+			hdr = hdr " | " letter(k) " ratio [95% CI], faster"
+			rule = rule "|---"
+		}
+		print hdr " | sides |\n" rule "|---|" > md
+		nn = split(sn[key], nl, " ")
+		for (a = 1; a <= nn; a++) {
+			n = nl[a]
+			line = "| " n
+			nc = nb = 0
 			for (k = 1; k <= K; k++) {
 				v = side[key, n, k]
 				line = line " | " num(ratio[key, n, k]) " [" num(lo[key, n, k]) "–" num(hi[key, n, k]) "] " dash(v)
-				if (v == fp[1]) nins++; else if (v == fp[2]) nexs++
-				printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", q(id), n, letter(k), q(lab[k]),
-					ratio[key, n, k], lo[key, n, k], hi[key, n, k], v, verdict[key, k], winner[key, k], blo[key, k], bhi[key, k],
-					fp[1], fp[2], q(cpu[k]), q(dir[k]), q(pick(k, id, "compiler")), q(pick(k, id, "cflags")), q(pick(k, id, "lock")),
-					q(pick(k, id, "codegen")), q(pick(k, id, "per_caller")), q(pick(k, id, "body")) > csv
+				nc += v == fp[1]
+				nb += v == fp[2]
+				row = q(id) "," n "," letter(k) "," q(lab[k]) "," ratio[key, n, k] "," lo[key, n, k] "," hi[key, n, k] "," v "," \
+					verdict[key, k] "," winner[key, k] "," blo[key, k] "," bhi[key, k] "," fp[1] "," fp[2] "," q(cpu[k]) "," q(dir[k])
+				for (i = 1; i <= 6; i++)   # compiler .. body: a keyed one is in the id
+					row = row "," q(attr[i] in keyed ? idval[id, attr[i]] : vals[k, attr[i]])
+				print row > csv
 			}
-			agree = (nins == K || nexs == K) ? "same" : (nins > 0 && nexs > 0) ? "**opposite**" : (nins + nexs == 0) ? "—" : "partly resolved"
+			agree = nc == K || nb == K ? "same" : nc && nb ? "**opposite**" : nc + nb == 0 ? "—" : "partly resolved"
 			print line " | " agree " |" > md
 		}
 		# Plot data: every N of each input, one block per (series, input).
-		nall = split(substr(nlist[key], 2), al, " ")
+		nn = split(substr(nlist[key], 2), nl, " ")
 		for (k = 1; k <= K; k++) {
 			i = (s - 1) * K + k
-			printf "ic_xo_lo[%d] = %s\nic_xo_hi[%d] = %s\n", i, blo[key, k] != "" ? blo[key, k] : "NaN", i, bhi[key, k] != "" ? bhi[key, k] : "NaN" > gp
+			printf "ic_xo_lo[%d] = %s\nic_xo_hi[%d] = %s\n", i, nan(blo[key, k]), i, nan(bhi[key, k]) > gp
 			printf "# %s %s, input %s: sites ratio lo hi\n", id, kpair[key], letter(k) > dat
-			for (a = 1; a <= nall; a++) if ((key, al[a], k) in ratio)
-				printf "%s %s %s %s\n", al[a], ratio[key, al[a], k], lo[key, al[a], k] == "" ? "NaN" : lo[key, al[a], k], hi[key, al[a], k] == "" ? "NaN" : hi[key, al[a], k] > dat
+			for (a = 1; a <= nn; a++)
+				if ((key, nl[a], k) in ratio)
+					printf "%s %s %s %s\n", nl[a], ratio[key, nl[a], k], nan(lo[key, nl[a], k]), nan(hi[key, nl[a], k]) > dat
 			printf "\n\n" > dat
 		}
 	}
 	print "" > md
 }
-# A point-defining setting of input k's series id: a keyed one is in the id.
-function pick(k, id, a) { return (a in keyed) ? idval[id, a] : vals[k, a] }

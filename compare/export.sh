@@ -9,17 +9,13 @@
 # Exit 2: bad usage; 1: writing failed.
 set -euo pipefail
 
-prog=export.sh
-die() { echo "$prog: $*" >&2; exit 2; }
-fail() { echo "$prog: $*" >&2; exit 1; }
-
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 [ $# -eq 1 ] && [ "$1" != --help ] && [ "$1" != -h ] || die "usage: compare/export.sh DIR   (DIR: a results directory of run.sh)"
 [ -d "$1" ] || die "$1: no such results directory"
 src=$(cd -P "$1" && pwd)
-{ [ -f "$src/report/ratios.csv" ] || [ -f "$src/ratios.csv" ]; } ||
-	die "$1 is not a results directory of run.sh (no report/ratios.csv)"
-name=$(basename "$src") parent=$(dirname "$src")
-dest=$parent/$name.tar.gz
+results_file "$src" ratios.csv >/dev/null || die "$1 is not a results directory of run.sh (no report/ratios.csv)"
+name=$(basename "$src")
+parent=$(dirname "$src")
 
 # Staged beside DIR, so staging links the files instead of copying them;
 # tar --hard-dereference then stores each name as a plain file, so a partial
@@ -33,15 +29,17 @@ mkdir "$stage/$name"
 # link to nothing is named and left out.
 while IFS= read -r -d '' e; do
 	f=${e#? ./}
-	if [ "${e%% *}" = l ]; then echo "$prog: left out $f: a link to nothing" >&2; continue; fi
+	if [ "${e%% *}" = l ]; then
+		say "left out $f: a link to nothing"
+		continue
+	fi
 	mkdir -p "$stage/$name/$(dirname "$f")"
-	ln -L "$src/$f" "$stage/$name/$f" 2>/dev/null || cp -L "$src/$f" "$stage/$name/$f" ||
-		fail "cannot stage $src/$f"
+	ln -L "$src/$f" "$stage/$name/$f" 2>/dev/null || cp -L "$src/$f" "$stage/$name/$f" || fail "cannot stage $src/$f"
 done < <(cd "$src" && find -L . -mindepth 1 -name '.*' -prune -o -type f -printf 'f %p\0' -o -type l -printf 'l %p\0')
 
 tmp=$(mktemp "$parent/.$name.tar.gz.XXXXXX")
 tar -czf "$tmp" -C "$stage" --hard-dereference --sort=name --owner=0 --group=0 --numeric-owner "$name" || fail "tar failed writing $tmp"
 chmod 644 "$tmp"
-mv -f "$tmp" "$dest" || fail "cannot move the archive to $dest"
+mv -f "$tmp" "$parent/$name.tar.gz" || fail "cannot move the archive to $parent/$name.tar.gz"
 tmp=""
-echo "$dest"
+echo "$parent/$name.tar.gz"

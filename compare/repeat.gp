@@ -1,7 +1,7 @@
-# The ratio per N of each of K repeated runs of the sweep (run.sh --repeat K),
-# one panel per series: where the lines part, the answer did not hold still.
-# run.sh passes ic_dir (holding repeat.dat and the series names in
-# repeat.dat.gp) and ic_k (the number of runs); writes ic_dir/repeat.png.
+# The ratio per N of each of K runs of the sweep, one panel per series:
+# where the lines part, the answer did not hold still. agree.sh passes
+# ic_dir (holding repeat.dat and repeat.dat.gp, the series names) and ic_k
+# (the number of runs); writes ic_dir/repeat.png.
 set encoding utf8
 load ic_dir.'/repeat.dat.gp'
 stats ic_dir.'/repeat.dat' using 3 nooutput
