@@ -77,10 +77,14 @@ function ic_unescape(s,   o) {
 	return o s
 }
 
-# run.conf of an older run.sh is `declare -p` output from another machine:
-# parsed, never sourced. A setting's value into a[p NAME].
+# run.conf is key=value lines (an older run.sh wrote `declare -p` output),
+# from another machine: parsed, never sourced. A setting into a[p NAME].
 function ic_conf(a, p,   v) {
 	sub(/\r$/, "")
+	if (match($0, /^[a-z_]+=/)) {
+		a[p substr($0, 1, RLENGTH - 1)] = substr($0, RLENGTH + 1)
+		return
+	}
 	if (!match($0, /^declare -[-a-zA-Z]* [A-Za-z_][A-Za-z0-9_]*="/) || $0 !~ /"$/)
 		return
 	v = substr($0, RLENGTH + 1)
