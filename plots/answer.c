@@ -34,6 +34,29 @@ static size_t answer_span(const struct ic_ratio *r, size_t n, enum ic_point_side
 	return k;
 }
 
+/* How much faster, from factors >= 1 (slower time over faster time):
+ * "12%", "12-14%" below 1.5x, "1.7x", "1.5-2.1x" from there. */
+static const char *answer_factor(char *buf, size_t cap, double lo, double hi)
+{
+	if (hi < 1.5) {
+		/* Whole percent, one decimal below 2% so a small effect is not "1%". */
+		const char *fmt = hi < 1.02 ? "%.1f" : "%.0f";
+		char a[16], b[16];
+
+		snprintf(a, sizeof(a), fmt, 100.0 * (lo - 1.0));
+		snprintf(b, sizeof(b), fmt, 100.0 * (hi - 1.0));
+		if (!strcmp(a, b))
+			snprintf(buf, cap, "%s%%", b);
+		else
+			snprintf(buf, cap, "%s-%s%%", a, b);
+	} else if (hi - lo < 0.05) {
+		snprintf(buf, cap, "%.1fx", hi);
+	} else {
+		snprintf(buf, cap, "%.1f-%.1fx", lo, hi);
+	}
+	return buf;
+}
+
 /* "inline 12-14% faster at N = 1..4; extern 1.7x faster at N = 64..1024;
  * crossover in (4, 64)" from one set of ratios and its verdict. */
 static void answer_sides(FILE *f, const struct ic_results *res, const struct ic_ratio *r,
@@ -52,7 +75,7 @@ static void answer_sides(FILE *f, const struct ic_results *res, const struct ic_
 
 		if (!answer_span(r, n, (enum ic_point_side)s, &lo, &hi))
 			continue;
-		ic_fmt_factor(fac, sizeof(fac), lo, hi);
+		answer_factor(fac, sizeof(fac), lo, hi);
 		ic_fmt_runs(runs, sizeof(runs), r, n, (enum ic_point_side)s);
 		if (program)   /* a whole program: its change with the calls out of line */
 			fprintf(f, "%sthe program runs %s %s %s at N = %s", said ? "; " : "", fac,

@@ -23,7 +23,8 @@ const char *ic_fmt_bytes(char *buf, size_t cap, double bytes)
 	return buf;
 }
 
-const char *ic_fmt_threads_mode(char *buf, size_t cap, const struct ic_group *gr)
+/* "1 thread, private queue", "4 threads, shared queue" */
+static const char *fmt_threads_mode(char *buf, size_t cap, const struct ic_group *gr)
 {
 	if (gr->threads == 1)
 		snprintf(buf, cap, "1 thread, %s queue", gr->mode);
@@ -115,11 +116,22 @@ const char *ic_fmt_build_keys(char *buf, size_t cap, const struct ic_build *b, i
 	return buf;
 }
 
+/* More than one op/layout/order in the run: series labels must say which. */
+static int fmt_many_bodies(const struct ic_results *res)
+{
+	for (size_t g = 1; g < res->ngroups; g++)
+		if (strcmp(res->groups[g].op, res->groups[0].op) ||
+		    strcmp(res->groups[g].layout, res->groups[0].layout) ||
+		    strcmp(res->groups[g].order, res->groups[0].order))
+			return 1;
+	return 0;
+}
+
 const char *ic_fmt_series(char *buf, size_t cap, const struct ic_results *res,
 			  const struct ic_group *gr)
 {
 	char tm[96], fb[32], body[320] = "", build[256];
-	int many = ic_fmt_many_bodies(res);
+	int many = fmt_many_bodies(res);
 
 	ic_fmt_build(build, sizeof(build), res, gr->build);
 	if (many)
@@ -127,7 +139,7 @@ const char *ic_fmt_series(char *buf, size_t cap, const struct ic_results *res,
 	if (gr->filler)
 		snprintf(body + strlen(body), sizeof(body) - strlen(body), "%s%s filler per site",
 			 many ? ", " : "", ic_fmt_bytes(fb, sizeof(fb), (double)gr->filler));
-	ic_fmt_threads_mode(tm, sizeof(tm), gr);
+	fmt_threads_mode(tm, sizeof(tm), gr);
 	snprintf(buf, cap, "%s%s%s%s%s", build, *build ? "; " : "", body, *body ? "; " : "", tm);
 	return buf;
 }
@@ -141,15 +153,6 @@ const char *ic_fmt_source_word(const char *src)
 	return src;
 }
 
-int ic_fmt_many_bodies(const struct ic_results *res)
-{
-	for (size_t g = 1; g < res->ngroups; g++)
-		if (strcmp(res->groups[g].op, res->groups[0].op) ||
-		    strcmp(res->groups[g].layout, res->groups[0].layout) ||
-		    strcmp(res->groups[g].order, res->groups[0].order))
-			return 1;
-	return 0;
-}
 
 const char *ic_fmt_runs(char *buf, size_t cap, const struct ic_ratio *ratios, size_t n,
 			enum ic_point_side side)
@@ -170,27 +173,6 @@ const char *ic_fmt_runs(char *buf, size_t cap, const struct ic_ratio *ratios, si
 		if (j > i && len < cap)
 			len += (size_t)snprintf(buf + len, cap - len, "..%lu", ratios[j].cmp->sites);
 		i = j;
-	}
-	return buf;
-}
-
-const char *ic_fmt_factor(char *buf, size_t cap, double lo, double hi)
-{
-	if (hi < 1.5) {
-		/* Whole percent, one decimal below 2% so a small effect is not "1%". */
-		const char *fmt = hi < 1.02 ? "%.1f" : "%.0f";
-		char a[16], b[16];
-
-		snprintf(a, sizeof(a), fmt, 100.0 * (lo - 1.0));
-		snprintf(b, sizeof(b), fmt, 100.0 * (hi - 1.0));
-		if (!strcmp(a, b))
-			snprintf(buf, cap, "%s%%", b);
-		else
-			snprintf(buf, cap, "%s-%s%%", a, b);
-	} else if (hi - lo < 0.05) {
-		snprintf(buf, cap, "%.1fx", hi);
-	} else {
-		snprintf(buf, cap, "%.1f-%.1fx", lo, hi);
 	}
 	return buf;
 }

@@ -14,9 +14,6 @@
 /* 1 B, 32 KiB, 1 MiB, 1.5 MiB; "unknown" when not finite. */
 const char *ic_fmt_bytes(char *buf, size_t cap, double bytes);
 
-/* "1 thread, private queue", "4 threads, shared queue" */
-const char *ic_fmt_threads_mode(char *buf, size_t cap, const struct ic_group *gr);
-
 /* The series' body as a title: "512 B filler per site; 1 thread, private
  * queue", with "op, layout layout, order order" first when the run has
  * more than one body, and the build (ic_fmt_build) before that when it has
@@ -28,9 +25,6 @@ const char *ic_fmt_series(char *buf, size_t cap, const struct ic_results *res,
 /* A counter source as a word: "simulated" for sim, "PAPI" for papi, else
  * as it is ("mixed", "none", ""). */
 const char *ic_fmt_source_word(const char *src);
-
-/* More than one op/layout/order in the run: series labels must say which. */
-int ic_fmt_many_bodies(const struct ic_results *res);
 
 /* More than one build (compiler, cflags, lto, body, lock) in the run. */
 int ic_fmt_many_builds(const struct ic_results *res);
@@ -49,10 +43,6 @@ const char *ic_fmt_build_keys(char *buf, size_t cap, const struct ic_build *b, i
  * joined; "" when none. */
 const char *ic_fmt_runs(char *buf, size_t cap, const struct ic_ratio *ratios, size_t n,
 			enum ic_point_side side);
-
-/* How much faster, from factors >= 1 (slower time over faster time):
- * "12%", "12-14%" below 1.5x, "1.7x", "1.5-2.1x" from there. */
-const char *ic_fmt_factor(char *buf, size_t cap, double lo, double hi);
 
 /* A ratio as its cells print: "0.9078 [0.6984–1.1801]" (the interval only
  * where there is one; with say_missing " (no interval)" after it, and
