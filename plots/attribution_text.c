@@ -294,9 +294,9 @@ static const char *attr_series_source(const struct ic_group *g, const char **not
 	return src ? src : from ? ic_point_source(from) : "";
 }
 
-/* The counters of the lines' forms at the per-N table's N; absent
- * counters are named once. Without PAPI only the simulation's columns
- * (L1i misses, instructions) can hold data. */
+/* With PAPI, the counters of the lines' forms at the per-N table's N;
+ * absent counters are named once. Without, the reason, and where the
+ * simulated counts are: every form's would fill a page here. */
 static void attr_counters(FILE *f, const struct ic_group *g, const struct ic_attribution *a)
 {
 	static const struct { enum ic_field field; const char *name; } ctr[] = {
@@ -313,7 +313,6 @@ static void attr_counters(FILE *f, const struct ic_group *g, const struct ic_att
 	for (size_t c = 0; c < 5; c++) {
 		for (size_t i = 0; i < g->npoints && !show[c]; i++)
 			show[c] = isfinite(g->points[i]->med[ctr[c].field]);
-		show[c] &= papi || ctr[c].field == IC_F_L1I || ctr[c].field == IC_F_INSTR;
 		nshow += show[c];
 	}
 	if (papi) {
@@ -328,16 +327,16 @@ static void attr_counters(FILE *f, const struct ic_group *g, const struct ic_att
 		fprintf(f, "Hardware counters (cycles, instructions, L1i, branch and iTLB misses): absent "
 			"in this series (counter source %s: %s).", *src ? src : "not recorded", note);
 		if (nshow)
-			fprintf(f, " The columns below are simulated by valgrind, not counted on this CPU%s.",
-				g->filler ? "; they include the filler" : "");
+			fputs(" Every form's L1i misses simulated by valgrind are in points.csv "
+			      "(l1i_miss_per_op).", f);
 	}
 	fputs("\n\n", f);
-	if (!nshow)
+	if (!papi || !nshow)
 		return;
 	fputs("| N | form |", f);
 	for (size_t c = 0; c < 5; c++)
 		if (show[c])
-			fprintf(f, " %s/site%s |", ctr[c].name, papi ? "" : " (simulated)");
+			fprintf(f, " %s/site |", ctr[c].name);
 	fputs("\n|---:|:---|", f);
 	for (int c = 0; c < nshow; c++)
 		fputs("---:|", f);

@@ -5,7 +5,7 @@
 # not (and says "no evidence"), a drift that is the same at every doubling
 # is not called capacity, nothing resolved says so, an all-noisy series
 # says so first; counters: PAPI columns, PAPI with counters absent (named
-# once with the context's reason), simulated, and none.
+# once with the context's reason), simulated (pointed to, not listed), and none.
 # usage: test_plots_attribution.sh SUMMARIZE FAKEGB
 set -u
 summarize=$1
@@ -125,9 +125,9 @@ grep -q '^| N | form | cycles/site | instructions/site | L1i misses/site |$' "$s
 grep -q '| absent |\|| 0 |' "$s" && fail "an absent counter shown as a cell"
 
 s=$work/all/summary.md
-grep -q '^Hardware counters (cycles, instructions, L1i, branch and iTLB misses): absent in this series (counter source sim: valgrind callgrind --cache-sim=yes, I1 32768/8/64)\. The columns below are simulated' "$s" ||
-	fail "simulated: hardware counters absent with the reason"
-grep -q '^| N | form | L1i misses/site (simulated) |$' "$s" || fail "simulated L1i column"
+grep -q '^Hardware counters (cycles, instructions, L1i, branch and iTLB misses): absent in this series (counter source sim: valgrind callgrind --cache-sim=yes, I1 32768/8/64)\. Every form.s L1i misses simulated by valgrind are in points.csv' "$s" ||
+	fail "simulated: hardware counters absent with the reason, and where the simulated counts are"
+grep -q '^| N | form |' "$s" && fail "a page of simulated counts in summary.md"
 
 run nocount $small --counters none
 s=$work/nocount/summary.md
