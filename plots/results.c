@@ -83,13 +83,6 @@ static double results_median_over(struct ic_point **pts, size_t n, const char *f
 	return m;
 }
 
-static int results_cmp_rep_unit(const void *pa, const void *pb)
-{
-	const struct ic_rep *a = pa, *b = pb;
-
-	return (a->unit > b->unit) - (a->unit < b->unit);
-}
-
 static int results_cmp_unit(const void *pa, const void *pb)
 {
 	const struct ic_unit *a = pa, *b = pb;
@@ -97,112 +90,35 @@ static int results_cmp_unit(const void *pa, const void *pb)
 	return (a->unit > b->unit) - (a->unit < b->unit);
 }
 
-/* Per-process medians of a point's gross time into p->units, ascending by
- * unit. */
+/* Per-process medians of a point's gross time into p->units. Repetitions
+ * come in load order: grouped by unit, ascending. */
 static int results_units(struct ic_point *p)
 {
 	size_t cap = p->nreps ? p->nreps : 1, n = 0;
-	struct ic_rep *r = malloc(cap * sizeof(*r));
 	double *buf = malloc(cap * sizeof(*buf));
 	struct ic_unit *u = malloc(cap * sizeof(*u));
 
-	if (!r || !buf || !u) {
-		free(r);
+	if (!buf || !u) {
 		free(buf);
 		free(u);
 		return -1;
 	}
-	memcpy(r, p->reps, p->nreps * sizeof(*r));
-	qsort(r, p->nreps, sizeof(*r), results_cmp_rep_unit);
-	for (size_t i = 0; i < p->nreps;) {
-		size_t j = i, k = 0;
+	for (size_t i = 0, j; i < p->nreps; i = j) {
+		const struct ic_rep *r = &p->reps[i];
+		size_t k = 0;
 
-		while (j < p->nreps && r[j].unit == r[i].unit) {
-			if (isfinite(r[j].v[IC_F_NS]))
-				buf[k++] = r[j].v[IC_F_NS];
-			j++;
-		}
+		for (j = i; j < p->nreps && p->reps[j].unit == r->unit; j++)
+			if (isfinite(p->reps[j].v[IC_F_NS]))
+				buf[k++] = p->reps[j].v[IC_F_NS];
 		if (k) {
-			u[n] = (struct ic_unit){ r[i].unit, r[i].variant, 0, ic_stats_cv(buf, k) };
+			u[n] = (struct ic_unit){ r->unit, r->variant, 0, ic_stats_cv(buf, k) };
 			u[n++].med = ic_stats_median(buf, k);
 		}
-		i = j;
 	}
-	free(r);
 	free(buf);
 	free(p->units);
 	p->units = u;
 	p->nunits = p->nunits_gross = n;
-	return 0;
-}
-
-/* The nested estimate over units of log(med). Returns 1 with an interval,
- * 0 without one (fewer than two draws; s->mean is still set), -1 when
- * memory runs out. */
-static int results_nested_units(const struct ic_unit *u, size_t n, struct ic_stats_nested *s)
-{
-	double *y = malloc((n ? n : 1) * sizeof(*y));
-	int *cl = malloc((n ? n : 1) * sizeof(*cl)), ok;
-
-	*s = (struct ic_stats_nested){ .mean = NAN, .se = NAN, .df = NAN, .share_between = NAN };
-	if (!y || !cl) {
-		free(y);
-		free(cl);
-		return -1;
-	}
-	for (size_t i = 0; i < n; i++) {
-		y[i] = log(u[i].med);
-		cl[i] = u[i].variant;
-	}
-	ok = n && ic_stats_nested(y, cl, n, s) == 0;
-	free(y);
-	free(cl);
-	return ok;
-}
-
-/* Medians of every field over the repetitions, the within-process cv and
- * the gross estimate; the time's estimate waits for the filler baseline. */
-static int results_point_gross(struct ic_point *p)
-{
-	double *buf = malloc((p->nreps ? p->nreps : 1) * sizeof(*buf));
-	struct ic_stats_nested s;
-	size_t n, ncv = 0;
-
-	if (!buf)
-		return -1;
-	for (int f = 0; f < IC_F_COUNT; f++) {
-		n = results_values(p, f, buf);
-		p->med[f] = ic_stats_median(buf, n);
-	}
-	if (results_units(p)) {
-		free(buf);
-		return -1;
-	}
-	for (size_t i = 0; i < p->nunits; i++)
-		if (isfinite(p->units[i].cv))
-			buf[ncv++] = p->units[i].cv;
-	p->cv = ic_stats_median(buf, ncv);
-	free(buf);
-	return results_nested_units(p->units, p->nunits, &s) < 0 ? -1 : 0;
-}
-
-/* The time's estimate and interval from p->units. */
-static int results_point_stats(struct ic_point *p)
-{
-	struct ic_stats_nested s;
-	int ok = results_nested_units(p->units, p->nunits, &s);
-
-	if (ok < 0)
-		return -1;
-	p->ci_lo = p->ci_hi = p->share_layout = NAN;
-	p->med[IC_F_NS] = p->nunits ? exp(s.mean) : NAN;
-	p->nvariants = p->nunits ? s.clusters : 0;
-	p->share_layout = s.share_between;
-	if (ok) {
-		ic_stats_nested_interval(&s, 0.05, &p->ci_lo, &p->ci_hi);
-		p->ci_lo = exp(p->ci_lo);
-		p->ci_hi = exp(p->ci_hi);
-	}
 	return 0;
 }
 
@@ -305,6 +221,38 @@ static int results_contrast_at(struct ic_ratio *r, const struct ic_point *const 
 	}
 	free(y);
 	free(cl);
+	return 0;
+}
+
+/* Medians of every field over the repetitions, the within-process cv and
+ * the time's estimate: the contrast of the point alone. */
+static int results_point_stats(struct ic_point *p)
+{
+	double *buf = malloc((p->nreps ? p->nreps : 1) * sizeof(*buf));
+	const struct ic_point *pt = p;
+	static const int plus = 1;
+	struct ic_stats_nested s;
+	struct ic_ratio r;
+	size_t ncv = 0;
+
+	if (!buf || results_units(p)) {
+		free(buf);
+		return -1;
+	}
+	for (int f = 0; f < IC_F_COUNT; f++)
+		p->med[f] = ic_stats_median(buf, results_values(p, f, buf));
+	for (size_t i = 0; i < p->nunits; i++)
+		if (isfinite(p->units[i].cv))
+			buf[ncv++] = p->units[i].cv;
+	p->cv = ic_stats_median(buf, ncv);
+	free(buf);
+	if (results_contrast_at(&r, &pt, &plus, 1, NULL, &s))
+		return -1;
+	p->med[IC_F_NS] = r.ratio;
+	p->ci_lo = r.lo;
+	p->ci_hi = r.hi;
+	p->share_layout = r.share_layout;
+	p->nvariants = r.nvariants;
 	return 0;
 }
 
@@ -497,7 +445,7 @@ int ic_results_analyse(struct ic_results *res, const struct ic_analysis_opts *op
 				res->n_aggregates, res->n_other), -1;
 	qsort_r(res->points, res->npoints, sizeof(*res->points), results_cmp_point, &res->opts);
 	for (size_t i = 0; i < res->npoints; i++)
-		if (results_point_gross(res->points[i]))
+		if (results_point_stats(res->points[i]))
 			return snprintf(err, errlen, "out of memory"), -1;
 	for (size_t i = 0; i < res->npoints;) {
 		size_t j = i + 1;
@@ -523,9 +471,6 @@ int ic_results_analyse(struct ic_results *res, const struct ic_analysis_opts *op
 		if (!g->points)
 			return snprintf(err, errlen, "out of memory"), -1;
 		memcpy(g->points, res->points + i, g->npoints * sizeof(*g->points));
-		for (size_t k = 0; k < g->npoints; k++)
-			if (results_point_stats(g->points[k]))
-				return snprintf(err, errlen, "out of memory"), -1;
 		if (results_group(g, &res->opts))
 			return snprintf(err, errlen, "out of memory"), -1;
 		i = j;
