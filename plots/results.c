@@ -194,7 +194,7 @@ static int results_contrast_at(struct ic_ratio *r, const struct ic_point *const 
 
 	*r = (struct ic_ratio){ .cmp = pts[0], .base = pts[nt > 1 ? 1 : 0], .sites = pts[0]->sites,
 				.ratio = NAN, .lo = NAN, .hi = NAN, .band_lo = NAN, .band_hi = NAN,
-				.p = NAN, .p_holm = NAN, .halfwidth = NAN, .share_layout = NAN,
+				.p = NAN, .p_holm = NAN, .share_layout = NAN,
 				.df = NAN, .se = NAN };
 	*s = (struct ic_stats_nested){ .mean = NAN, .se = NAN, .df = NAN };
 	if (!y || !cl) {
@@ -301,12 +301,11 @@ static int results_band(struct ic_ratio *r, size_t n, const struct ic_stats_nest
 					 &x->band_hi);
 		x->band_lo = exp(x->band_lo);
 		x->band_hi = exp(x->band_hi);
-		x->halfwidth = (x->band_hi - x->band_lo) / 2.0 / x->ratio;
 		x->resolved = j < stop;
 	}
 	for (size_t i = 0; i < n; i++) {
 		/* No band (NAN) is noisy too: !(x <= limit). */
-		r[i].noisy = !(r[i].halfwidth <= opts->noise_ci);
+		r[i].noisy = !((r[i].band_hi - r[i].band_lo) / 2.0 / r[i].ratio <= opts->noise_ci);
 		r[i].side = !r[i].resolved ? IC_SIDE_UNRESOLVED
 			  : r[i].ratio < 1.0 ? IC_SIDE_COMPARE : IC_SIDE_BASELINE;
 	}
@@ -372,10 +371,7 @@ static int results_contrast_series(const struct ic_group *g, const char *const *
 int ic_results_ratio_series(const struct ic_group *g, const char *num, const char *den,
 			    const struct ic_analysis_opts *opts, struct ic_ratio **out, size_t *n)
 {
-	const char *forms[2] = { num, den };
-	static const int sign[2] = { 1, -1 };
-
-	return results_contrast_series(g, forms, sign, 2, NULL, opts, out, n);
+	return ic_results_ratio_series_keep(g, num, den, NULL, opts, out, n);
 }
 
 int ic_results_ratio_series_keep(const struct ic_group *g, const char *num, const char *den,
@@ -416,10 +412,19 @@ int ic_results_contrast(const struct ic_point *const *pts, const int *sign, size
 	return 0;
 }
 
-static int results_group(struct ic_group *g, const struct ic_analysis_opts *opts)
+/* One series from its n points: its ratios, crossover and code sizes. */
+static int results_group(struct ic_group *g, struct ic_point **pts, size_t n,
+			 const struct ic_analysis_opts *opts)
 {
 	struct ic_ratio_point *rp;
 
+	*g = (struct ic_group){ .build = pts[0]->build, .op = pts[0]->op, .layout = pts[0]->layout,
+				.order = pts[0]->order, .mode = pts[0]->mode,
+				.threads = pts[0]->threads, .filler = pts[0]->filler, .npoints = n };
+	g->points = malloc(n * sizeof(*g->points));
+	if (!g->points)
+		return -1;
+	memcpy(g->points, pts, n * sizeof(*pts));
 	if (ic_results_ratio_series(g, opts->compare, opts->baseline, opts, &g->ratios, &g->nratios))
 		return -1;
 	rp = malloc((g->nratios ? g->nratios : 1) * sizeof(*rp));
@@ -446,40 +451,26 @@ int ic_results_analyse(struct ic_results *res, const struct ic_analysis_opts *op
 	qsort_r(res->points, res->npoints, sizeof(*res->points), results_cmp_point, &res->opts);
 	for (size_t i = 0; i < res->npoints; i++)
 		if (results_point_stats(res->points[i]))
-			return snprintf(err, errlen, "out of memory"), -1;
-	for (size_t i = 0; i < res->npoints;) {
-		size_t j = i + 1;
-		struct ic_group *g, *ng;
+			goto oom;
+	for (size_t i = 0, j; i < res->npoints; i = j) {
+		struct ic_group *ng = realloc(res->groups, (res->ngroups + 1) * sizeof(*ng));
 
-		while (j < res->npoints && !results_cmp_series(res->points[i], res->points[j]))
-			j++;
-		ng = realloc(res->groups, (res->ngroups + 1) * sizeof(*ng));
 		if (!ng)
-			return snprintf(err, errlen, "out of memory"), -1;
+			goto oom;
 		res->groups = ng;
-		g = &res->groups[res->ngroups++];
-		memset(g, 0, sizeof(*g));
-		g->build = res->points[i]->build;
-		g->op = res->points[i]->op;
-		g->layout = res->points[i]->layout;
-		g->order = res->points[i]->order;
-		g->mode = res->points[i]->mode;
-		g->threads = res->points[i]->threads;
-		g->filler = res->points[i]->filler;
-		g->npoints = j - i;
-		g->points = malloc(g->npoints * sizeof(*g->points));
-		if (!g->points)
-			return snprintf(err, errlen, "out of memory"), -1;
-		memcpy(g->points, res->points + i, g->npoints * sizeof(*g->points));
-		if (results_group(g, &res->opts))
-			return snprintf(err, errlen, "out of memory"), -1;
-		i = j;
+		for (j = i + 1; j < res->npoints && !results_cmp_series(res->points[i], res->points[j]); j++)
+			;
+		if (results_group(&ng[res->ngroups++], res->points + i, j - i, &res->opts))
+			goto oom;
 	}
 	for (size_t g = 0; g < res->ngroups; g++)
 		if (ic_attribution_analyse(res, &res->groups[g]) ||
 		    !(res->groups[g].states = ic_states_analyse(res, &res->groups[g], &res->opts)))
-			return snprintf(err, errlen, "out of memory"), -1;
+			goto oom;
 	return 0;
+oom:
+	snprintf(err, errlen, "out of memory");
+	return -1;
 }
 
 int ic_ratio_contains(const struct ic_ratio *r, double x)

@@ -133,7 +133,6 @@ struct ic_ratio {
 	                            * ratio; this N alone (uncorrected) */
 	double p_holm;             /* p adjusted by Holm over the series' N */
 	int resolved;              /* Holm resolves this N (band excludes 1) */
-	double halfwidth;          /* (band_hi - band_lo) / 2 / ratio */
 	double share_layout;       /* as in ic_point, for the log ratio */
 	double df;                 /* degrees of freedom of the interval */
 	double se;                 /* standard error of the log ratio */
