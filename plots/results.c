@@ -57,17 +57,6 @@ static int results_cmp_point(const void *pa, const void *pb, void *opts)
 	return (a->sites > b->sites) - (a->sites < b->sites);
 }
 
-/* Values of one field over a point's repetitions, skipping absent ones. */
-static size_t results_values(const struct ic_point *p, enum ic_field f, double *out)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < p->nreps; i++)
-		if (isfinite(p->reps[i].v[f]))
-			out[n++] = p->reps[i].v[f];
-	return n;
-}
-
 static double results_median_over(struct ic_point **pts, size_t n, const char *form, enum ic_field f)
 {
 	double *buf = malloc((n ? n : 1) * sizeof(*buf)), m;
@@ -90,19 +79,16 @@ static int results_cmp_unit(const void *pa, const void *pb)
 	return (a->unit > b->unit) - (a->unit < b->unit);
 }
 
-/* Per-process medians of a point's gross time into p->units. Repetitions
- * come in load order: grouped by unit, ascending. */
-static int results_units(struct ic_point *p)
+/* Per-process medians of a point's gross time into p->units, with buf
+ * room for p->nreps. Repetitions come in load order: grouped by unit,
+ * ascending. */
+static int results_units(struct ic_point *p, double *buf)
 {
-	size_t cap = p->nreps ? p->nreps : 1, n = 0;
-	double *buf = malloc(cap * sizeof(*buf));
-	struct ic_unit *u = malloc(cap * sizeof(*u));
+	struct ic_unit *u = malloc((p->nreps ? p->nreps : 1) * sizeof(*u));
+	size_t n = 0;
 
-	if (!buf || !u) {
-		free(buf);
-		free(u);
+	if (!u)
 		return -1;
-	}
 	for (size_t i = 0, j; i < p->nreps; i = j) {
 		const struct ic_rep *r = &p->reps[i];
 		size_t k = 0;
@@ -115,7 +101,6 @@ static int results_units(struct ic_point *p)
 			u[n++].med = ic_stats_median(buf, k);
 		}
 	}
-	free(buf);
 	free(p->units);
 	p->units = u;
 	p->nunits = p->nunits_gross = n;
@@ -152,13 +137,26 @@ const struct ic_point *ic_group_point(const struct ic_group *g, const char *form
 	return NULL;
 }
 
-/* The per-process values of a contrast: y = sum sign[i] log(med of pts[i])
- * over the processes that ran every point, clustered by layout variant. */
-static size_t results_contrast_units(const struct ic_point *const *pts, const int *sign,
-				      size_t nt, const unsigned char *keep, double *y, int *cl)
+/* The contrast at one N: y = sum sign[i] log(med of pts[i]) per process
+ * that ran every point (and is kept), clustered by layout variant. Its
+ * band waits for the series (results_band); *s gets the nested estimate. */
+static int results_contrast_at(struct ic_ratio *r, const struct ic_point *const *pts,
+			       const int *sign, size_t nt, const unsigned char *keep,
+			       struct ic_stats_nested *s)
 {
-	size_t n = 0;
+	size_t cap = pts[0]->nunits ? pts[0]->nunits : 1, n = 0;
+	double *y = malloc(cap * sizeof(*y));
+	int *cl = malloc(cap * sizeof(*cl));
 
+	*r = (struct ic_ratio){ .cmp = pts[0], .base = pts[nt > 1 ? 1 : 0], .sites = pts[0]->sites,
+				.ratio = NAN, .lo = NAN, .hi = NAN, .band_lo = NAN, .band_hi = NAN,
+				.p = NAN, .p_holm = NAN, .share_layout = NAN, .df = NAN, .se = NAN };
+	*s = (struct ic_stats_nested){ .mean = NAN, .se = NAN, .df = NAN };
+	if (!y || !cl) {
+		free(y);
+		free(cl);
+		return -1;
+	}
 	for (size_t i = 0; i < pts[0]->nunits; i++) {
 		const struct ic_unit *u = &pts[0]->units[i];
 		double v = sign[0] * log(u->med);
@@ -179,30 +177,6 @@ static size_t results_contrast_units(const struct ic_point *const *pts, const in
 		y[n] = v;
 		cl[n++] = u->variant;
 	}
-	return n;
-}
-
-/* The contrast at one N; its band waits for the series (results_band).
- * *s gets the nested estimate. */
-static int results_contrast_at(struct ic_ratio *r, const struct ic_point *const *pts,
-			       const int *sign, size_t nt, const unsigned char *keep,
-			       struct ic_stats_nested *s)
-{
-	size_t cap = pts[0]->nunits ? pts[0]->nunits : 1, n;
-	double *y = malloc(cap * sizeof(*y));
-	int *cl = malloc(cap * sizeof(*cl));
-
-	*r = (struct ic_ratio){ .cmp = pts[0], .base = pts[nt > 1 ? 1 : 0], .sites = pts[0]->sites,
-				.ratio = NAN, .lo = NAN, .hi = NAN, .band_lo = NAN, .band_hi = NAN,
-				.p = NAN, .p_holm = NAN, .share_layout = NAN,
-				.df = NAN, .se = NAN };
-	*s = (struct ic_stats_nested){ .mean = NAN, .se = NAN, .df = NAN };
-	if (!y || !cl) {
-		free(y);
-		free(cl);
-		return -1;
-	}
-	n = results_contrast_units(pts, sign, nt, keep, y, cl);
 	r->nunits = n;
 	if (n) {
 		int ok = ic_stats_nested(y, cl, n, s) == 0;
@@ -235,12 +209,18 @@ static int results_point_stats(struct ic_point *p)
 	struct ic_ratio r;
 	size_t ncv = 0;
 
-	if (!buf || results_units(p)) {
+	if (!buf || results_units(p, buf)) {
 		free(buf);
 		return -1;
 	}
-	for (int f = 0; f < IC_F_COUNT; f++)
-		p->med[f] = ic_stats_median(buf, results_values(p, f, buf));
+	for (int f = 0; f < IC_F_COUNT; f++) {
+		size_t n = 0;
+
+		for (size_t i = 0; i < p->nreps; i++)
+			if (isfinite(p->reps[i].v[f]))
+				buf[n++] = p->reps[i].v[f];
+		p->med[f] = ic_stats_median(buf, n);
+	}
 	for (size_t i = 0; i < p->nunits; i++)
 		if (isfinite(p->units[i].cv))
 			buf[ncv++] = p->units[i].cv;
