@@ -307,11 +307,8 @@ static int results_contrast_series(const struct ic_group *g, const char *const *
 
 	*out = NULL;
 	*nout = 0;
-	if (!r || !ns || nt > 8) {
-		free(r);
-		free(ns);
-		return -1;
-	}
+	if (!r || !ns || nt > 8)
+		goto fail;
 	/* Points sort by form, then N: forms[0]'s points come in ascending N. */
 	for (size_t i = 0; i < g->npoints; i++) {
 		size_t k;
@@ -326,26 +323,22 @@ static int results_contrast_series(const struct ic_group *g, const char *const *
 		}
 		if (k < nt)
 			continue;
-		if (results_contrast_at(&r[n], pts, sign, nt, keep, &ns[n])) {
-			free(r);
-			free(ns);
-			return -1;
-		}
+		if (results_contrast_at(&r[n], pts, sign, nt, keep, &ns[n]))
+			goto fail;
 		n++;
 	}
-	if (results_band(r, n, ns, opts)) {
-		free(r);
-		free(ns);
-		return -1;
-	}
+	if (results_band(r, n, ns, opts))
+		goto fail;
 	free(ns);
-	if (!n) {
+	if (!n)
 		free(r);
-		r = NULL;
-	}
-	*out = r;
+	*out = n ? r : NULL;
 	*nout = n;
 	return 0;
+fail:
+	free(r);
+	free(ns);
+	return -1;
 }
 
 int ic_results_ratio_series(const struct ic_group *g, const char *num, const char *den,
