@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 
 
@@ -87,12 +86,13 @@ void ic_results_free(struct ic_results *res)
 	memset(res, 0, sizeof(*res));
 }
 
+/* threads 0: the name has no threads component. */
 struct results_name {
 	char form[64], op[64], layout[64], order[64], mode[64];
 	unsigned long sites, threads, filler;
-	int has_threads;
 };
 
+/* A name component of [A-Za-z0-9_.-] that fits in dst. */
 static int results_token(char *dst, size_t cap, const char *s, size_t len)
 {
 	if (len == 0 || len >= cap)
@@ -110,18 +110,11 @@ static int results_count(const char *s, size_t len, unsigned long *out, int zero
 {
 	char buf[32], *end;
 
-	if (len == 0 || len >= sizeof(buf) || !isdigit((unsigned char)s[0]))
+	if (results_token(buf, sizeof(buf), s, len) || !isdigit((unsigned char)buf[0]))
 		return -1;
-	memcpy(buf, s, len);
-	buf[len] = '\0';
 	errno = 0;
 	*out = strtoul(buf, &end, 10);
 	return (errno || *end || (*out == 0 && !zero_ok)) ? -1 : 0;
-}
-
-static int results_ulong(const char *s, size_t len, unsigned long *out)
-{
-	return results_count(s, len, out, 0);
 }
 
 /* sites/<form>/<op>/<layout>/<order>/<sites>/<mode>[/filler:<F>][/threads:<T>][/...]
@@ -130,7 +123,7 @@ static int results_ulong(const char *s, size_t len, unsigned long *out)
  * results read as before. */
 static int results_parse_name(const char *name, struct results_name *rn)
 {
-	char *fields[5] = { rn->form, rn->op, rn->layout, rn->order, rn->mode };
+	char *tokens[6] = { rn->form, rn->op, rn->layout, rn->order, NULL, rn->mode };
 	const char *p = name + strlen("sites/");
 	int idx = 0;
 
@@ -138,24 +131,18 @@ static int results_parse_name(const char *name, struct results_name *rn)
 	while (*p) {
 		const char *slash = strchr(p, '/');
 		size_t len = slash ? (size_t)(slash - p) : strlen(p);
+		int bad = 0;
 
-		if (idx < 4) {
-			if (results_token(fields[idx], 64, p, len))
-				return -1;
-		} else if (idx == 4) {
-			if (results_ulong(p, len, &rn->sites))
-				return -1;
-		} else if (idx == 5) {
-			if (results_token(fields[4], 64, p, len))
-				return -1;
-		} else if (len > 7 && !strncmp(p, "filler:", 7)) {
-			if (results_count(p + 7, len - 7, &rn->filler, 1))
-				return -1;
-		} else if (len > 8 && !strncmp(p, "threads:", 8)) {
-			if (results_ulong(p + 8, len - 8, &rn->threads))
-				return -1;
-			rn->has_threads = 1;
-		}
+		if (idx < 6 && tokens[idx])
+			bad = results_token(tokens[idx], sizeof(rn->form), p, len);
+		else if (idx == 4)
+			bad = results_count(p, len, &rn->sites, 0);
+		else if (len > 7 && !strncmp(p, "filler:", 7))
+			bad = results_count(p + 7, len - 7, &rn->filler, 1);
+		else if (len > 8 && !strncmp(p, "threads:", 8))
+			bad = results_count(p + 8, len - 8, &rn->threads, 0);
+		if (bad)
+			return -1;
 		idx++;
 		if (!slash)
 			break;
@@ -319,11 +306,11 @@ static int results_entry(struct ic_results *res, struct ic_file *file, size_t id
 	if (json_is_integer(jthreads)) {
 		json_int_t t = json_integer_value(jthreads);
 
-		if (t < 1 || (rn.has_threads && (unsigned long)t != rn.threads))
+		if (t < 1 || (rn.threads && (unsigned long)t != rn.threads))
 			return results_fail(err, errlen, "%s: benchmarks[%zu] '%s' has threads %lld",
 					    path, idx, name, (long long)t);
 		rn.threads = (unsigned long)t;
-	} else if (!rn.has_threads) {
+	} else if (!rn.threads) {
 		rn.threads = 1;
 	}
 	p = results_point_get(res, &rn, file);
