@@ -46,52 +46,6 @@ static int results_fail(char *err, size_t errlen, const char *fmt, ...)
 	return -1;
 }
 
-void ic_results_init(struct ic_results *res)
-{
-	memset(res, 0, sizeof(*res));
-}
-
-static void results_point_free(struct ic_point *p)
-{
-	free(p->key);
-	free(p->form);
-	free(p->op);
-	free(p->layout);
-	free(p->order);
-	free(p->mode);
-	free(p->reps);
-	free(p->units);
-	free(p);
-}
-
-void ic_results_free(struct ic_results *res)
-{
-	for (size_t i = 0; i < res->npoints; i++)
-		results_point_free(res->points[i]);
-	ic_results_groups_free(res);
-	for (size_t i = 0; i < res->nfiles; i++) {
-		free(res->files[i]->path);
-		json_decref(res->files[i]->doc);
-		free(res->files[i]);
-	}
-	for (size_t i = 0; i < res->nlayouts; i++)
-		free(res->layouts[i]);
-	free(res->layouts);
-	for (size_t i = 0; i < res->nbuilds; i++)
-		for (int k = 0; k < IC_B_COUNT; k++)
-			free(res->builds[i].v[k]);
-	free(res->builds);
-	free(res->files);
-	free(res->points);
-	memset(res, 0, sizeof(*res));
-}
-
-/* threads 0: the name has no threads component. */
-struct results_name {
-	char form[64], op[64], layout[64], order[64], mode[64];
-	unsigned long sites, threads, filler;
-};
-
 /* A name component of [A-Za-z0-9_.-] that fits in dst. */
 static int results_token(char *dst, size_t cap, const char *s, size_t len)
 {
@@ -121,7 +75,7 @@ static int results_count(const char *s, size_t len, unsigned long *out, int zero
  * Further components Google Benchmark may add (real_time, min_time:...,
  * repeats:...) are ignored; no filler component means filler 0, so older
  * results read as before. */
-static int results_parse_name(const char *name, struct results_name *rn)
+static int results_parse_name(const char *name, struct ic_point *rn)
 {
 	char *tokens[6] = { rn->form, rn->op, rn->layout, rn->order, NULL, rn->mode };
 	const char *p = name + strlen("sites/");
@@ -165,36 +119,32 @@ static double results_unit_ns(const char *unit)
 }
 
 /* While loading, points sort by build, then key: builds share names. */
-struct results_key {
-	size_t build;
-	const char *key;
-};
-
-static int results_cmp_key(const void *key, const void *elem)
+static int results_cmp_key(const void *pa, const void *pb)
 {
-	const struct results_key *k = key;
-	const struct ic_point *p = *(struct ic_point *const *)elem;
+	const struct ic_point *a = *(struct ic_point *const *)pa, *b = *(struct ic_point *const *)pb;
 
-	if (k->build != p->build)
-		return k->build < p->build ? -1 : 1;
-	return strcmp(k->key, p->key);
+	if (a->build != b->build)
+		return a->build < b->build ? -1 : 1;
+	return strcmp(a->key, b->key);
 }
 
-/* The point named rn, created when new. While loading, points are sorted
- * by key: each point has many repetitions, so lookups outnumber inserts. */
-static struct ic_point *results_point_get(struct ic_results *res, const struct results_name *rn,
+/* The point named rn (in file's build), created when new. While loading,
+ * points are sorted by key: each point has many repetitions, so lookups
+ * outnumber inserts. */
+static struct ic_point *results_point_get(struct ic_results *res, struct ic_point *rn,
 					  const struct ic_file *file)
 {
-	char key[512], fill[40] = "";
-	struct results_key k = { file->build, key };
+	char fill[40] = "";
 	struct ic_point *p, **found;
 	size_t i;
 
 	if (rn->filler)
 		snprintf(fill, sizeof(fill), "/filler:%lu", rn->filler);
-	snprintf(key, sizeof(key), "sites/%s/%s/%s/%s/%lu/%s%s/threads:%lu", rn->form, rn->op,
-		 rn->layout, rn->order, rn->sites, rn->mode, fill, rn->threads);
-	found = res->npoints ? bsearch(&k, res->points, res->npoints, sizeof(*res->points),
+	/* The precision only bounds the key for the compiler: tokens are shorter. */
+	snprintf(rn->key, sizeof(rn->key), "sites/%.63s/%.63s/%.63s/%.63s/%lu/%.63s%s/threads:%lu",
+		 rn->form, rn->op, rn->layout, rn->order, rn->sites, rn->mode, fill, rn->threads);
+	rn->build = file->build;
+	found = res->npoints ? bsearch(&rn, res->points, res->npoints, sizeof(*res->points),
 				       results_cmp_key) : NULL;
 	if (found) {
 		p = *found;
@@ -217,26 +167,13 @@ static struct ic_point *results_point_get(struct ic_results *res, const struct r
 		res->points = np;
 		res->cappoints = cap;
 	}
-	p = calloc(1, sizeof(*p));
+	p = malloc(sizeof(*p));
 	if (!p)
 		return NULL;
-	p->key = strdup(key);
-	p->form = strdup(rn->form);
-	p->op = strdup(rn->op);
-	p->layout = strdup(rn->layout);
-	p->order = strdup(rn->order);
-	p->mode = strdup(rn->mode);
-	if (!p->key || !p->form || !p->op || !p->layout || !p->order || !p->mode) {
-		results_point_free(p);
-		return NULL;
-	}
-	p->build = file->build;
-	p->sites = rn->sites;
-	p->threads = rn->threads;
-	p->filler = rn->filler;
+	*p = *rn;
 	p->file = file;
 	/* Into key order: the keys after it move up by one. */
-	for (i = res->npoints++; i > 0 && results_cmp_key(&k, &res->points[i - 1]) < 0; i--)
+	for (i = res->npoints++; i > 0 && results_cmp_key(&p, &res->points[i - 1]) < 0; i--)
 		res->points[i] = res->points[i - 1];
 	res->points[i] = p;
 	return p;
@@ -276,8 +213,7 @@ static int results_entry(struct ic_results *res, struct ic_file *file, size_t id
 {
 	const char *path = file->path, *name, *run_type, *unit;
 	json_t *jname, *jthreads, *jerr;
-	struct results_name rn;
-	struct ic_point *p;
+	struct ic_point rn, *p;
 	struct ic_rep rep;
 	double scale;
 

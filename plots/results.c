@@ -451,15 +451,38 @@ int ic_ratio_contains(const struct ic_ratio *r, double x)
 	return r->lo <= x && x <= r->hi;
 }
 
-void ic_results_groups_free(struct ic_results *res)
+void ic_results_init(struct ic_results *res)
 {
+	memset(res, 0, sizeof(*res));
+}
+
+void ic_results_free(struct ic_results *res)
+{
+	for (size_t i = 0; i < res->npoints; i++) {
+		free(res->points[i]->reps);
+		free(res->points[i]->units);
+		free(res->points[i]);
+	}
 	for (size_t i = 0; i < res->ngroups; i++) {
 		free(res->groups[i].points);
 		free(res->groups[i].ratios);
 		ic_attribution_free(res->groups[i].attr);
 		ic_states_free(res->groups[i].states);
 	}
+	for (size_t i = 0; i < res->nfiles; i++) {
+		free(res->files[i]->path);
+		json_decref(res->files[i]->doc);
+		free(res->files[i]);
+	}
+	for (size_t i = 0; i < res->nlayouts; i++)
+		free(res->layouts[i]);
+	for (size_t i = 0; i < res->nbuilds; i++)
+		for (int k = 0; k < IC_B_COUNT; k++)
+			free(res->builds[i].v[k]);
+	free(res->points);
 	free(res->groups);
-	res->groups = NULL;
-	res->ngroups = 0;
+	free(res->files);
+	free(res->layouts);
+	free(res->builds);
+	memset(res, 0, sizeof(*res));
 }

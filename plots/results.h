@@ -88,8 +88,8 @@ struct ic_unit {
 };
 
 struct ic_point {
-	char *key;                 /* sites/<form>/.../<mode>[/filler:<F>]/threads:<T> */
-	char *form, *op, *layout, *order, *mode;
+	char key[512];             /* sites/<form>/.../<mode>[/filler:<F>]/threads:<T> */
+	char form[64], op[64], layout[64], order[64], mode[64];
 	size_t build;              /* index in ic_results.builds; part of the point */
 	unsigned long sites, threads;
 	unsigned long filler;      /* bytes of other code per site; 0 without */
@@ -186,8 +186,6 @@ struct ic_results {
 
 void ic_results_init(struct ic_results *res);
 void ic_results_free(struct ic_results *res);
-/* The analysis's part of ic_results_free (results.c). */
-void ic_results_groups_free(struct ic_results *res);
 
 /* load.c. Reads one Google Benchmark JSON file and adds its repetitions; all files
  * are loaded before ic_results_analyse. On bad input returns -1 with one
