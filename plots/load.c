@@ -179,21 +179,6 @@ static struct ic_point *results_point_get(struct ic_results *res, struct ic_poin
 	return p;
 }
 
-static int results_rep_add(struct ic_point *p, const struct ic_rep *rep)
-{
-	if (p->nreps == p->capreps) {
-		size_t cap = p->capreps ? p->capreps * 2 : 16;
-		struct ic_rep *nr = realloc(p->reps, cap * sizeof(*nr));
-
-		if (!nr)
-			return -1;
-		p->reps = nr;
-		p->capreps = cap;
-	}
-	p->reps[p->nreps++] = *rep;
-	return 0;
-}
-
 /* A numeric member, NAN when absent or null (a counter that was not read). */
 static int results_number(json_t *entry, const char *key, double *out)
 {
@@ -212,9 +197,9 @@ static int results_entry(struct ic_results *res, struct ic_file *file, size_t id
 			 json_t *entry, char *err, size_t errlen)
 {
 	const char *path = file->path, *name, *run_type, *unit;
-	json_t *jname, *jthreads, *jerr;
+	json_t *jname, *jthreads;
 	struct ic_point rn, *p;
-	struct ic_rep rep;
+	struct ic_rep *rep;
 	double scale;
 
 	if (!json_is_object(entry))
@@ -252,9 +237,7 @@ static int results_entry(struct ic_results *res, struct ic_file *file, size_t id
 	p = results_point_get(res, &rn, file);
 	if (!p)
 		return results_fail(err, errlen, "%s: out of memory", path);
-	res->n_entries++;
-	jerr = json_object_get(entry, "error_occurred");
-	if (json_is_true(jerr)) {
+	if (json_is_true(json_object_get(entry, "error_occurred"))) {
 		p->nerrors++;
 		res->n_errors++;
 		if (!p->error)
@@ -266,18 +249,28 @@ static int results_entry(struct ic_results *res, struct ic_file *file, size_t id
 	if (isnan(scale))
 		return results_fail(err, errlen, "%s: benchmarks[%zu] '%s' has time_unit '%s'",
 				    path, idx, name, unit);
+	if (p->nreps == p->capreps) {
+		size_t cap = p->capreps ? p->capreps * 2 : 16;
+		struct ic_rep *nr = realloc(p->reps, cap * sizeof(*nr));
+
+		if (!nr)
+			return results_fail(err, errlen, "%s: out of memory", path);
+		p->reps = nr;
+		p->capreps = cap;
+	}
+	/* Filled in place; counted once it is whole. */
+	rep = &p->reps[p->nreps];
 	for (int f = 0; f < IC_F_COUNT; f++)
-		if (results_number(entry, results_field_key[f], &rep.v[f]))
+		if (results_number(entry, results_field_key[f], &rep->v[f]))
 			return results_fail(err, errlen, "%s: benchmarks[%zu] '%s': %s is not a number",
 					    path, idx, name, results_field_key[f]);
-	if (!isfinite(rep.v[IC_F_NS]) || rep.v[IC_F_NS] <= 0.0)
+	if (!isfinite(rep->v[IC_F_NS]) || rep->v[IC_F_NS] <= 0.0)
 		return results_fail(err, errlen, "%s: benchmarks[%zu] '%s' has no positive real_time",
 				    path, idx, name);
-	rep.v[IC_F_NS] *= scale;
-	rep.unit = (unsigned)(res->nfiles - 1);
-	rep.variant = file->variant;
-	if (results_rep_add(p, &rep))
-		return results_fail(err, errlen, "%s: out of memory", path);
+	rep->v[IC_F_NS] *= scale;
+	rep->unit = (unsigned)(res->nfiles - 1);
+	rep->variant = file->variant;
+	p->nreps++;
 	return 0;
 }
 
@@ -321,7 +314,7 @@ static long results_build(struct ic_results *res, json_t *ctx)
 {
 	char buf[IC_B_COUNT][IC_RESULTS_CONTEXT_MAX];
 	const char *v[IC_B_COUNT];
-	struct ic_build *nb, *b;
+	struct ic_build *nb;
 	size_t i;
 	int k;
 
@@ -339,48 +332,45 @@ static long results_build(struct ic_results *res, json_t *ctx)
 	if (!nb)
 		return -1;
 	res->builds = nb;
-	b = &nb[i];
-	memset(b, 0, sizeof(*b));
-	for (k = 0; k < IC_B_COUNT; k++) {
-		b->v[k] = strdup(v[k]);
-		if (!b->v[k]) {
-			while (k--)
-				free(b->v[k]);
+	nb[res->nbuilds++] = (struct ic_build){ .nfiles = 1 };
+	for (k = 0; k < IC_B_COUNT; k++)
+		if (!(nb[i].v[k] = strdup(v[k])))
 			return -1;
-		}
-	}
-	b->nfiles = 1;
-	res->nbuilds++;
 	return (long)i;
 }
 
 int ic_results_load(struct ic_results *res, const char *path, char *err, size_t errlen)
 {
-	struct ic_file *file = NULL, **nf = NULL;
-	json_t *doc, *benchmarks, *entry;
+	json_t *doc = ic_gb_json_load(path, err, errlen), *benchmarks, *entry;
 	json_int_t max_family = -1;
-	const char *why = NULL, *v, *seed;
+	struct ic_file *file, **nf;
+	const char *v, *seed;
 	char key[96], *end;
 	struct stat st;
 	size_t idx, k;
 	long n, b;
 
-	doc = ic_gb_json_load(path, err, errlen);
 	if (!doc)
 		return -1;
-	benchmarks = json_object_get(doc, "benchmarks");
-	if (!json_is_array(benchmarks))
-		why = "no \"benchmarks\" array (not Google Benchmark JSON)";
-	else if (json_array_size(benchmarks) == 0)
-		why = "no benchmarks";
-	else if (!(nf = realloc(res->files, (res->nfiles + 1) * sizeof(*nf))) ||
-		 !(file = calloc(1, sizeof(*file))) || !(file->path = strdup(path)))
-		why = "out of memory";
+	nf = realloc(res->files, (res->nfiles + 1) * sizeof(*nf));
 	if (nf)
 		res->files = nf;
-	if (why)
-		goto fail;
+	file = nf ? calloc(1, sizeof(*file)) : NULL;
+	if (!file) {
+		json_decref(doc);
+		return results_fail(err, errlen, "%s: out of memory", path);
+	}
+	/* From here on ic_results_free frees the file and its document. */
+	res->files[res->nfiles++] = file;
 	file->doc = doc;
+	benchmarks = json_object_get(doc, "benchmarks");
+	if (!json_is_array(benchmarks))
+		return results_fail(err, errlen, "%s: no \"benchmarks\" array (not Google Benchmark JSON)",
+				    path);
+	if (json_array_size(benchmarks) == 0)
+		return results_fail(err, errlen, "%s: no benchmarks", path);
+	if (!(file->path = strdup(path)))
+		goto oom;
 	file->mtime = stat(path, &st) ? NAN
 		    : (double)st.st_mtim.tv_sec + 1e-9 * (double)st.st_mtim.tv_nsec;
 	file->context = json_object_get(doc, "context");
@@ -391,11 +381,9 @@ int ic_results_load(struct ic_results *res, const char *path, char *err, size_t 
 		file->counter_source = "";
 	v = json_string_value(json_object_get(file->context, "layout_variant"));
 	n = v ? strtol(v, &end, 10) : 0;
-	if (v && (*end || end == v || n < 0 || n > 1000000)) {
-		snprintf(key, sizeof(key), "context layout_variant '%.40s' is not a whole number", v);
-		why = key;
-		goto fail;
-	}
+	if (v && (*end || end == v || n < 0 || n > 1000000))
+		return results_fail(err, errlen, "%s: context layout_variant '%.40s' is not a whole number",
+				    path, v);
 	/* Variant k of one seed is not variant k of another: the cluster is
 	 * the pair. Every variant has its own seed; only the ordinary link
 	 * (--lto, tests) has none. */
@@ -408,19 +396,14 @@ int ic_results_load(struct ic_results *res, const char *path, char *err, size_t 
 
 		if (nl)
 			res->layouts = nl;
-		if (!nl || !(nl[k] = strdup(key))) {
-			why = "out of memory";
-			goto fail;
-		}
+		if (!nl || !(nl[k] = strdup(key)))
+			goto oom;
 		res->nlayouts++;
 	}
 	file->variant = (int)k;
-	if ((b = results_build(res, file->context)) < 0) {
-		why = "out of memory";
-		goto fail;
-	}
+	if ((b = results_build(res, file->context)) < 0)
+		goto oom;
 	file->build = (size_t)b;
-	res->files[res->nfiles++] = file;
 	json_array_foreach(benchmarks, idx, entry) {
 		json_t *fam;
 
@@ -437,12 +420,8 @@ int ic_results_load(struct ic_results *res, const char *path, char *err, size_t 
 	}
 	res->next_family += max_family + 1;
 	return 0;
-fail:
-	if (file)
-		free(file->path);
-	free(file);
-	json_decref(doc);
-	return results_fail(err, errlen, "%s: %s", path, why);
+oom:
+	return results_fail(err, errlen, "%s: out of memory", path);
 }
 
 const char *ic_results_context(const struct ic_results *res, const char *key, char *buf,

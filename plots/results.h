@@ -172,7 +172,7 @@ struct ic_results {
 	size_t nfiles;
 	struct ic_point **points;  /* by key while loading, by series once analysed */
 	size_t npoints, cappoints;
-	size_t n_entries, n_aggregates, n_other, n_errors;
+	size_t n_aggregates, n_other, n_errors;
 	char **layouts;            /* "<seed>/<variant>" of every layout seen */
 	size_t nlayouts;
 	struct ic_build *builds;   /* in order of first appearance */
@@ -189,7 +189,8 @@ void ic_results_free(struct ic_results *res);
 
 /* load.c. Reads one Google Benchmark JSON file and adds its repetitions; all files
  * are loaded before ic_results_analyse. On bad input returns -1 with one
- * line (no newline) in err naming the problem. */
+ * line (no newline) in err naming the problem; res is then fit only for
+ * ic_results_free. */
 int ic_results_load(struct ic_results *res, const char *path, char *err, size_t errlen);
 
 /* results.c. Sorts points, computes statistics, ratios and crossovers. -1 (with err)
