@@ -13,7 +13,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-
 /* User counters summarize reads, by enum ic_field (NS and IPS are GB's own). */
 static const char *const results_field_key[IC_F_COUNT] = {
 	[IC_F_NS] = "real_time",
@@ -179,37 +178,22 @@ static struct ic_point *results_point_get(struct ic_results *res, struct ic_poin
 	return p;
 }
 
-/* A numeric member, NAN when absent or null (a counter that was not read). */
-static int results_number(json_t *entry, const char *key, double *out)
-{
-	json_t *v = json_object_get(entry, key);
-
-	*out = NAN;
-	if (!v || json_is_null(v))
-		return 0;
-	if (!json_is_number(v))
-		return -1;
-	*out = json_number_value(v);
-	return 0;
-}
-
 static int results_entry(struct ic_results *res, struct ic_file *file, size_t idx,
 			 json_t *entry, char *err, size_t errlen)
 {
 	const char *path = file->path, *name, *run_type, *unit;
-	json_t *jname, *jthreads;
+	json_t *jthreads;
 	struct ic_point rn, *p;
 	struct ic_rep *rep;
 	double scale;
 
 	if (!json_is_object(entry))
 		return results_fail(err, errlen, "%s: benchmarks[%zu] is not an object", path, idx);
-	jname = json_object_get(entry, "run_name");
-	if (!json_is_string(jname))
-		jname = json_object_get(entry, "name");
-	if (!json_is_string(jname))
+	name = json_string_value(json_object_get(entry, "run_name"));
+	if (!name)
+		name = json_string_value(json_object_get(entry, "name"));
+	if (!name)
 		return results_fail(err, errlen, "%s: benchmarks[%zu] has no name", path, idx);
-	name = json_string_value(jname);
 	run_type = json_string_value(json_object_get(entry, "run_type"));
 	if (run_type && !strcmp(run_type, "aggregate")) {
 		res->n_aggregates++;   /* our own statistics replace GB's */
@@ -260,10 +244,15 @@ static int results_entry(struct ic_results *res, struct ic_file *file, size_t id
 	}
 	/* Filled in place; counted once it is whole. */
 	rep = &p->reps[p->nreps];
-	for (int f = 0; f < IC_F_COUNT; f++)
-		if (results_number(entry, results_field_key[f], &rep->v[f]))
+	for (int f = 0; f < IC_F_COUNT; f++) {
+		json_t *x = json_object_get(entry, results_field_key[f]);
+
+		/* NAN when absent or null: a counter that was not read. */
+		if (x && !json_is_null(x) && !json_is_number(x))
 			return results_fail(err, errlen, "%s: benchmarks[%zu] '%s': %s is not a number",
 					    path, idx, name, results_field_key[f]);
+		rep->v[f] = json_is_number(x) ? json_number_value(x) : NAN;
+	}
 	if (!isfinite(rep->v[IC_F_NS]) || rep->v[IC_F_NS] <= 0.0)
 		return results_fail(err, errlen, "%s: benchmarks[%zu] '%s' has no positive real_time",
 				    path, idx, name);
@@ -295,17 +284,15 @@ static const char *results_context_text(json_t *ctx, const char *key, char *buf,
 		buf[n] = '\0';
 		return buf;
 	}
-	if (json_is_integer(v)) {
-		snprintf(buf, cap, "%lld", (long long)json_integer_value(v));
-		return buf;
-	}
-	if (json_is_real(v)) {
-		snprintf(buf, cap, "%g", json_real_value(v));
-		return buf;
-	}
 	if (json_is_boolean(v))
 		return json_is_true(v) ? "true" : "false";
-	return "";
+	if (json_is_integer(v))
+		snprintf(buf, cap, "%lld", (long long)json_integer_value(v));
+	else if (json_is_real(v))
+		snprintf(buf, cap, "%g", json_real_value(v));
+	else
+		return "";
+	return buf;
 }
 
 /* The index of the file's build in res->builds, added when new. -1 when
@@ -404,19 +391,18 @@ int ic_results_load(struct ic_results *res, const char *path, char *err, size_t 
 	if ((b = results_build(res, file->context)) < 0)
 		goto oom;
 	file->build = (size_t)b;
+	/* Past the earlier files' families: distinct in the merged benchmark.json. */
 	json_array_foreach(benchmarks, idx, entry) {
-		json_t *fam;
+		json_t *fam = json_object_get(entry, "family_index");
+		json_int_t fi = json_integer_value(fam);
 
 		if (results_entry(res, file, idx, entry, err, errlen))
 			return -1;
-		fam = json_object_get(entry, "family_index");
-		if (json_is_integer(fam)) {
-			json_int_t fi = json_integer_value(fam);
-
-			if (fi > max_family)
-				max_family = fi;
-			json_object_set_new(entry, "family_index", json_integer(fi + res->next_family));
-		}
+		if (!json_is_integer(fam))
+			continue;
+		if (fi > max_family)
+			max_family = fi;
+		json_object_set_new(entry, "family_index", json_integer(fi + res->next_family));
 	}
 	res->next_family += max_family + 1;
 	return 0;

@@ -44,15 +44,10 @@ static int results_cmp_series(const struct ic_point *a, const struct ic_point *b
 static int results_cmp_point(const void *pa, const void *pb, void *opts)
 {
 	const struct ic_point *a = *(struct ic_point *const *)pa, *b = *(struct ic_point *const *)pb;
-	int c = results_cmp_series(a, b), ra, rb;
+	int c = results_cmp_series(a, b);
 
-	if (c)
-		return c;
-	ra = results_form_rank(a->form, opts);
-	rb = results_form_rank(b->form, opts);
-	if (ra != rb)
-		return ra - rb;
-	if ((c = strcmp(a->form, b->form)))
+	if (c || (c = results_form_rank(a->form, opts) - results_form_rank(b->form, opts)) ||
+	    (c = strcmp(a->form, b->form)))
 		return c;
 	return (a->sites > b->sites) - (a->sites < b->sites);
 }

@@ -106,16 +106,12 @@ struct ic_point {
 	                            * IC_F_NS the nested estimate: the geometric
 	                            * mean over variants of the process medians */
 	double ci_lo, ci_hi;       /* 95% interval of med[IC_F_NS]; NAN with < 2 draws */
-	double cv;                 /* of IC_F_NS within a process (median over
-	                            * processes) */
+	double cv;                 /* of IC_F_NS within a process, median over processes */
 	double share_layout;       /* of the process-to-process variance, the share
 	                            * between layout variants; NAN when not estimable */
 	size_t nunits, nvariants;  /* processes and layout variants that count */
-
-	/* Per-process medians every statistic uses, ascending by unit. */
-	struct ic_unit *units;
+	struct ic_unit *units;     /* per-process medians, ascending by unit */
 	size_t nunits_gross;       /* processes that measured the point (= nunits) */
-
 };
 
 /* A ratio at one N of one series, from the processes that ran every form
@@ -197,7 +193,6 @@ int ic_results_load(struct ic_results *res, const char *path, char *err, size_t 
  * when there is no sites/ benchmark at all or memory runs out. */
 int ic_results_analyse(struct ic_results *res, const struct ic_analysis_opts *opts,
 		       char *err, size_t errlen);
-
 
 /* A context member of the first file as text ("" when absent): a string
  * member itself, a number or boolean printed into buf. */
