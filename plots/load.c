@@ -77,15 +77,15 @@ static int results_count(const char *s, size_t len, unsigned long *out, int zero
 static int results_parse_name(const char *name, struct ic_point *rn)
 {
 	char *tokens[6] = { rn->form, rn->op, rn->layout, rn->order, NULL, rn->mode };
-	const char *p = name + strlen("sites/");
+	const char *p;
+	size_t len;
 	int idx = 0;
 
 	memset(rn, 0, sizeof(*rn));
-	while (*p) {
-		const char *slash = strchr(p, '/');
-		size_t len = slash ? (size_t)(slash - p) : strlen(p);
+	for (p = name + strlen("sites/"); *p; p += len + (p[len] == '/'), idx++) {
 		int bad = 0;
 
+		len = strcspn(p, "/");
 		if (idx < 6 && tokens[idx])
 			bad = results_token(tokens[idx], sizeof(rn->form), p, len);
 		else if (idx == 4)
@@ -96,10 +96,6 @@ static int results_parse_name(const char *name, struct ic_point *rn)
 			bad = results_count(p + 8, len - 8, &rn->threads, 0);
 		if (bad)
 			return -1;
-		idx++;
-		if (!slash)
-			break;
-		p = slash + 1;
 	}
 	return idx >= 6 ? 0 : -1;
 }

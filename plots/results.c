@@ -146,7 +146,6 @@ static int results_contrast_at(struct ic_ratio *r, const struct ic_point *const 
 	*r = (struct ic_ratio){ .cmp = pts[0], .base = pts[nt > 1 ? 1 : 0], .sites = pts[0]->sites,
 				.ratio = NAN, .lo = NAN, .hi = NAN, .band_lo = NAN, .band_hi = NAN,
 				.p = NAN, .p_holm = NAN, .share_layout = NAN, .df = NAN, .se = NAN };
-	*s = (struct ic_stats_nested){ .mean = NAN, .se = NAN, .df = NAN };
 	if (!y || !cl) {
 		free(y);
 		free(cl);
@@ -231,16 +230,13 @@ static int results_point_stats(struct ic_point *p)
 	return 0;
 }
 
-struct results_rank {
-	double p;
-	size_t i;
-};
-
-static int results_cmp_rank(const void *pa, const void *pb)
+/* qsort_r order of indices into the ratios r: by p. */
+static int results_cmp_p(const void *pa, const void *pb, void *r)
 {
-	const struct results_rank *a = pa, *b = pb;
+	double a = ((const struct ic_ratio *)r)[*(const size_t *)pa].p;
+	double b = ((const struct ic_ratio *)r)[*(const size_t *)pb].p;
 
-	return (a->p > b->p) - (a->p < b->p);
+	return (a > b) - (a < b);
 }
 
 /* The band: every N of the series at once, family-wise by Holm's step-down
@@ -254,25 +250,24 @@ static int results_cmp_rank(const void *pa, const void *pb)
 static int results_band(struct ic_ratio *r, size_t n, const struct ic_stats_nested *ns,
 			const struct ic_analysis_opts *opts)
 {
-	struct results_rank *rk = malloc((n ? n : 1) * sizeof(*rk));
-	size_t m = 0, stop;
+	size_t *rk = malloc((n ? n : 1) * sizeof(*rk)), m = 0, stop;
 	double adj = 0.0;
 
 	if (!rk)
 		return -1;
 	for (size_t i = 0; i < n; i++)
 		if (isfinite(r[i].lo) && isfinite(r[i].p))
-			rk[m++] = (struct results_rank){ r[i].p, i };
-	qsort(rk, m, sizeof(*rk), results_cmp_rank);
-	for (stop = 0; stop < m && rk[stop].p <= opts->family / (double)(m - stop); stop++)
+			rk[m++] = i;
+	qsort_r(rk, m, sizeof(*rk), results_cmp_p, r);
+	for (stop = 0; stop < m && r[rk[stop]].p <= opts->family / (double)(m - stop); stop++)
 		;
 	for (size_t j = 0; j < m; j++) {
-		struct ic_ratio *x = &r[rk[j].i];
+		struct ic_ratio *x = &r[rk[j]];
 		size_t step = j < stop ? j : stop;
 
-		adj = fmax(adj, fmin(1.0, (double)(m - j) * rk[j].p));
+		adj = fmax(adj, fmin(1.0, (double)(m - j) * x->p));
 		x->p_holm = adj;
-		ic_stats_nested_interval(&ns[rk[j].i], opts->family / (double)(m - step), &x->band_lo,
+		ic_stats_nested_interval(&ns[rk[j]], opts->family / (double)(m - step), &x->band_lo,
 					 &x->band_hi);
 		x->band_lo = exp(x->band_lo);
 		x->band_hi = exp(x->band_hi);
