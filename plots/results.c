@@ -74,34 +74,6 @@ static int results_cmp_unit(const void *pa, const void *pb)
 	return (a->unit > b->unit) - (a->unit < b->unit);
 }
 
-/* Per-process medians of a point's gross time into p->units, with buf
- * room for p->nreps. Repetitions come in load order: grouped by unit,
- * ascending. */
-static int results_units(struct ic_point *p, double *buf)
-{
-	struct ic_unit *u = malloc((p->nreps ? p->nreps : 1) * sizeof(*u));
-	size_t n = 0;
-
-	if (!u)
-		return -1;
-	for (size_t i = 0, j; i < p->nreps; i = j) {
-		const struct ic_rep *r = &p->reps[i];
-		size_t k = 0;
-
-		for (j = i; j < p->nreps && p->reps[j].unit == r->unit; j++)
-			if (isfinite(p->reps[j].v[IC_F_NS]))
-				buf[k++] = p->reps[j].v[IC_F_NS];
-		if (k) {
-			u[n] = (struct ic_unit){ r->unit, r->variant, 0, ic_stats_cv(buf, k) };
-			u[n++].med = ic_stats_median(buf, k);
-		}
-	}
-	free(p->units);
-	p->units = u;
-	p->nunits = p->nunits_gross = n;
-	return 0;
-}
-
 unsigned long ic_group_cache_pass(const struct ic_group *gr, const char *form, double size,
 				   double *at_about)
 {
@@ -192,18 +164,21 @@ static int results_contrast_at(struct ic_ratio *r, const struct ic_point *const 
 	return 0;
 }
 
-/* Medians of every field over the repetitions, the within-process cv and
- * the time's estimate: the contrast of the point alone. */
+/* A point's statistics: the median of every field over the repetitions;
+ * per process, the median time and its cv (repetitions come in load order,
+ * so grouped by process, ascending); the median of those cvs; and the
+ * time's estimate and interval, the contrast of the point alone. */
 static int results_point_stats(struct ic_point *p)
 {
-	double *buf = malloc((p->nreps ? p->nreps : 1) * sizeof(*buf));
+	size_t cap = p->nreps ? p->nreps : 1, ncv = 0;
+	double *buf = malloc(cap * sizeof(*buf));
+	struct ic_unit *u = p->units = malloc(cap * sizeof(*u));
 	const struct ic_point *pt = p;
 	static const int plus = 1;
 	struct ic_stats_nested s;
 	struct ic_ratio r;
-	size_t ncv = 0;
 
-	if (!buf || results_units(p, buf)) {
+	if (!buf || !u) {
 		free(buf);
 		return -1;
 	}
@@ -215,9 +190,22 @@ static int results_point_stats(struct ic_point *p)
 				buf[n++] = p->reps[i].v[f];
 		p->med[f] = ic_stats_median(buf, n);
 	}
+	for (size_t i = 0, j; i < p->nreps; i = j) {
+		const struct ic_rep *rep = &p->reps[i];
+		size_t k = 0;
+
+		for (j = i; j < p->nreps && p->reps[j].unit == rep->unit; j++)
+			if (isfinite(p->reps[j].v[IC_F_NS]))
+				buf[k++] = p->reps[j].v[IC_F_NS];
+		if (k) {
+			u[p->nunits] = (struct ic_unit){ rep->unit, rep->variant, 0, ic_stats_cv(buf, k) };
+			u[p->nunits++].med = ic_stats_median(buf, k);
+		}
+	}
+	p->nunits_gross = p->nunits;
 	for (size_t i = 0; i < p->nunits; i++)
-		if (isfinite(p->units[i].cv))
-			buf[ncv++] = p->units[i].cv;
+		if (isfinite(u[i].cv))
+			buf[ncv++] = u[i].cv;
 	p->cv = ic_stats_median(buf, ncv);
 	free(buf);
 	if (results_contrast_at(&r, &pt, &plus, 1, NULL, &s))
