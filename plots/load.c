@@ -11,9 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
-
 
 /* User counters summarize reads, by enum ic_field (NS and IPS are GB's own). */
 static const char *const results_field_key[IC_F_COUNT] = {
@@ -47,52 +45,7 @@ static int results_fail(char *err, size_t errlen, const char *fmt, ...)
 	return -1;
 }
 
-void ic_results_init(struct ic_results *res)
-{
-	memset(res, 0, sizeof(*res));
-}
-
-static void results_point_free(struct ic_point *p)
-{
-	free(p->key);
-	free(p->form);
-	free(p->op);
-	free(p->layout);
-	free(p->order);
-	free(p->mode);
-	free(p->reps);
-	free(p->units);
-	free(p);
-}
-
-void ic_results_free(struct ic_results *res)
-{
-	for (size_t i = 0; i < res->npoints; i++)
-		results_point_free(res->points[i]);
-	ic_results_groups_free(res);
-	for (size_t i = 0; i < res->nfiles; i++) {
-		free(res->files[i]->path);
-		json_decref(res->files[i]->doc);
-		free(res->files[i]);
-	}
-	for (size_t i = 0; i < res->nlayouts; i++)
-		free(res->layouts[i]);
-	free(res->layouts);
-	for (size_t i = 0; i < res->nbuilds; i++)
-		for (int k = 0; k < IC_B_COUNT; k++)
-			free(res->builds[i].v[k]);
-	free(res->builds);
-	free(res->files);
-	free(res->points);
-	memset(res, 0, sizeof(*res));
-}
-
-struct results_name {
-	char form[64], op[64], layout[64], order[64], mode[64];
-	unsigned long sites, threads, filler;
-	int has_threads;
-};
-
+/* A name component of [A-Za-z0-9_.-] that fits in dst. */
 static int results_token(char *dst, size_t cap, const char *s, size_t len)
 {
 	if (len == 0 || len >= cap)
@@ -110,56 +63,39 @@ static int results_count(const char *s, size_t len, unsigned long *out, int zero
 {
 	char buf[32], *end;
 
-	if (len == 0 || len >= sizeof(buf) || !isdigit((unsigned char)s[0]))
+	if (results_token(buf, sizeof(buf), s, len) || !isdigit((unsigned char)buf[0]))
 		return -1;
-	memcpy(buf, s, len);
-	buf[len] = '\0';
 	errno = 0;
 	*out = strtoul(buf, &end, 10);
 	return (errno || *end || (*out == 0 && !zero_ok)) ? -1 : 0;
-}
-
-static int results_ulong(const char *s, size_t len, unsigned long *out)
-{
-	return results_count(s, len, out, 0);
 }
 
 /* sites/<form>/<op>/<layout>/<order>/<sites>/<mode>[/filler:<F>][/threads:<T>][/...]
  * Further components Google Benchmark may add (real_time, min_time:...,
  * repeats:...) are ignored; no filler component means filler 0, so older
  * results read as before. */
-static int results_parse_name(const char *name, struct results_name *rn)
+static int results_parse_name(const char *name, struct ic_point *rn)
 {
-	char *fields[5] = { rn->form, rn->op, rn->layout, rn->order, rn->mode };
-	const char *p = name + strlen("sites/");
+	char *tokens[6] = { rn->form, rn->op, rn->layout, rn->order, NULL, rn->mode };
+	const char *p;
+	size_t len;
 	int idx = 0;
 
 	memset(rn, 0, sizeof(*rn));
-	while (*p) {
-		const char *slash = strchr(p, '/');
-		size_t len = slash ? (size_t)(slash - p) : strlen(p);
+	for (p = name + strlen("sites/"); *p; p += len + (p[len] == '/'), idx++) {
+		int bad = 0;
 
-		if (idx < 4) {
-			if (results_token(fields[idx], 64, p, len))
-				return -1;
-		} else if (idx == 4) {
-			if (results_ulong(p, len, &rn->sites))
-				return -1;
-		} else if (idx == 5) {
-			if (results_token(fields[4], 64, p, len))
-				return -1;
-		} else if (len > 7 && !strncmp(p, "filler:", 7)) {
-			if (results_count(p + 7, len - 7, &rn->filler, 1))
-				return -1;
-		} else if (len > 8 && !strncmp(p, "threads:", 8)) {
-			if (results_ulong(p + 8, len - 8, &rn->threads))
-				return -1;
-			rn->has_threads = 1;
-		}
-		idx++;
-		if (!slash)
-			break;
-		p = slash + 1;
+		len = strcspn(p, "/");
+		if (idx < 6 && tokens[idx])
+			bad = results_token(tokens[idx], sizeof(rn->form), p, len);
+		else if (idx == 4)
+			bad = results_count(p, len, &rn->sites, 0);
+		else if (len > 7 && !strncmp(p, "filler:", 7))
+			bad = results_count(p + 7, len - 7, &rn->filler, 1);
+		else if (len > 8 && !strncmp(p, "threads:", 8))
+			bad = results_count(p + 8, len - 8, &rn->threads, 0);
+		if (bad)
+			return -1;
 	}
 	return idx >= 6 ? 0 : -1;
 }
@@ -178,36 +114,32 @@ static double results_unit_ns(const char *unit)
 }
 
 /* While loading, points sort by build, then key: builds share names. */
-struct results_key {
-	size_t build;
-	const char *key;
-};
-
-static int results_cmp_key(const void *key, const void *elem)
+static int results_cmp_key(const void *pa, const void *pb)
 {
-	const struct results_key *k = key;
-	const struct ic_point *p = *(struct ic_point *const *)elem;
+	const struct ic_point *a = *(struct ic_point *const *)pa, *b = *(struct ic_point *const *)pb;
 
-	if (k->build != p->build)
-		return k->build < p->build ? -1 : 1;
-	return strcmp(k->key, p->key);
+	if (a->build != b->build)
+		return a->build < b->build ? -1 : 1;
+	return strcmp(a->key, b->key);
 }
 
-/* The point named rn, created when new. While loading, points are sorted
- * by key: each point has many repetitions, so lookups outnumber inserts. */
-static struct ic_point *results_point_get(struct ic_results *res, const struct results_name *rn,
+/* The point named rn (in file's build), created when new. While loading,
+ * points are sorted by key: each point has many repetitions, so lookups
+ * outnumber inserts. */
+static struct ic_point *results_point_get(struct ic_results *res, struct ic_point *rn,
 					  const struct ic_file *file)
 {
-	char key[512], fill[40] = "";
-	struct results_key k = { file->build, key };
+	char fill[40] = "";
 	struct ic_point *p, **found;
 	size_t i;
 
 	if (rn->filler)
 		snprintf(fill, sizeof(fill), "/filler:%lu", rn->filler);
-	snprintf(key, sizeof(key), "sites/%s/%s/%s/%s/%lu/%s%s/threads:%lu", rn->form, rn->op,
-		 rn->layout, rn->order, rn->sites, rn->mode, fill, rn->threads);
-	found = res->npoints ? bsearch(&k, res->points, res->npoints, sizeof(*res->points),
+	/* The precision only bounds the key for the compiler: tokens are shorter. */
+	snprintf(rn->key, sizeof(rn->key), "sites/%.63s/%.63s/%.63s/%.63s/%lu/%.63s%s/threads:%lu",
+		 rn->form, rn->op, rn->layout, rn->order, rn->sites, rn->mode, fill, rn->threads);
+	rn->build = file->build;
+	found = res->npoints ? bsearch(&rn, res->points, res->npoints, sizeof(*res->points),
 				       results_cmp_key) : NULL;
 	if (found) {
 		p = *found;
@@ -230,78 +162,34 @@ static struct ic_point *results_point_get(struct ic_results *res, const struct r
 		res->points = np;
 		res->cappoints = cap;
 	}
-	p = calloc(1, sizeof(*p));
+	p = malloc(sizeof(*p));
 	if (!p)
 		return NULL;
-	p->key = strdup(key);
-	p->form = strdup(rn->form);
-	p->op = strdup(rn->op);
-	p->layout = strdup(rn->layout);
-	p->order = strdup(rn->order);
-	p->mode = strdup(rn->mode);
-	if (!p->key || !p->form || !p->op || !p->layout || !p->order || !p->mode) {
-		results_point_free(p);
-		return NULL;
-	}
-	p->build = file->build;
-	p->sites = rn->sites;
-	p->threads = rn->threads;
-	p->filler = rn->filler;
+	*p = *rn;
 	p->file = file;
 	/* Into key order: the keys after it move up by one. */
-	for (i = res->npoints++; i > 0 && results_cmp_key(&k, &res->points[i - 1]) < 0; i--)
+	for (i = res->npoints++; i > 0 && results_cmp_key(&p, &res->points[i - 1]) < 0; i--)
 		res->points[i] = res->points[i - 1];
 	res->points[i] = p;
 	return p;
-}
-
-static int results_rep_add(struct ic_point *p, const struct ic_rep *rep)
-{
-	if (p->nreps == p->capreps) {
-		size_t cap = p->capreps ? p->capreps * 2 : 16;
-		struct ic_rep *nr = realloc(p->reps, cap * sizeof(*nr));
-
-		if (!nr)
-			return -1;
-		p->reps = nr;
-		p->capreps = cap;
-	}
-	p->reps[p->nreps++] = *rep;
-	return 0;
-}
-
-/* A numeric member, NAN when absent or null (a counter that was not read). */
-static int results_number(json_t *entry, const char *key, double *out)
-{
-	json_t *v = json_object_get(entry, key);
-
-	*out = NAN;
-	if (!v || json_is_null(v))
-		return 0;
-	if (!json_is_number(v))
-		return -1;
-	*out = json_number_value(v);
-	return 0;
 }
 
 static int results_entry(struct ic_results *res, struct ic_file *file, size_t idx,
 			 json_t *entry, char *err, size_t errlen)
 {
 	const char *path = file->path, *name, *run_type, *unit;
-	json_t *jname, *jthreads, *jerr;
-	struct results_name rn;
-	struct ic_point *p;
-	struct ic_rep rep;
+	json_t *jthreads;
+	struct ic_point rn, *p;
+	struct ic_rep *rep;
 	double scale;
 
 	if (!json_is_object(entry))
 		return results_fail(err, errlen, "%s: benchmarks[%zu] is not an object", path, idx);
-	jname = json_object_get(entry, "run_name");
-	if (!json_is_string(jname))
-		jname = json_object_get(entry, "name");
-	if (!json_is_string(jname))
+	name = json_string_value(json_object_get(entry, "run_name"));
+	if (!name)
+		name = json_string_value(json_object_get(entry, "name"));
+	if (!name)
 		return results_fail(err, errlen, "%s: benchmarks[%zu] has no name", path, idx);
-	name = json_string_value(jname);
 	run_type = json_string_value(json_object_get(entry, "run_type"));
 	if (run_type && !strcmp(run_type, "aggregate")) {
 		res->n_aggregates++;   /* our own statistics replace GB's */
@@ -319,19 +207,17 @@ static int results_entry(struct ic_results *res, struct ic_file *file, size_t id
 	if (json_is_integer(jthreads)) {
 		json_int_t t = json_integer_value(jthreads);
 
-		if (t < 1 || (rn.has_threads && (unsigned long)t != rn.threads))
+		if (t < 1 || (rn.threads && (unsigned long)t != rn.threads))
 			return results_fail(err, errlen, "%s: benchmarks[%zu] '%s' has threads %lld",
 					    path, idx, name, (long long)t);
 		rn.threads = (unsigned long)t;
-	} else if (!rn.has_threads) {
+	} else if (!rn.threads) {
 		rn.threads = 1;
 	}
 	p = results_point_get(res, &rn, file);
 	if (!p)
 		return results_fail(err, errlen, "%s: out of memory", path);
-	res->n_entries++;
-	jerr = json_object_get(entry, "error_occurred");
-	if (json_is_true(jerr)) {
+	if (json_is_true(json_object_get(entry, "error_occurred"))) {
 		p->nerrors++;
 		res->n_errors++;
 		if (!p->error)
@@ -343,18 +229,33 @@ static int results_entry(struct ic_results *res, struct ic_file *file, size_t id
 	if (isnan(scale))
 		return results_fail(err, errlen, "%s: benchmarks[%zu] '%s' has time_unit '%s'",
 				    path, idx, name, unit);
-	for (int f = 0; f < IC_F_COUNT; f++)
-		if (results_number(entry, results_field_key[f], &rep.v[f]))
+	if (p->nreps == p->capreps) {
+		size_t cap = p->capreps ? p->capreps * 2 : 16;
+		struct ic_rep *nr = realloc(p->reps, cap * sizeof(*nr));
+
+		if (!nr)
+			return results_fail(err, errlen, "%s: out of memory", path);
+		p->reps = nr;
+		p->capreps = cap;
+	}
+	/* Filled in place; counted once it is whole. */
+	rep = &p->reps[p->nreps];
+	for (int f = 0; f < IC_F_COUNT; f++) {
+		json_t *x = json_object_get(entry, results_field_key[f]);
+
+		/* NAN when absent or null: a counter that was not read. */
+		if (x && !json_is_null(x) && !json_is_number(x))
 			return results_fail(err, errlen, "%s: benchmarks[%zu] '%s': %s is not a number",
 					    path, idx, name, results_field_key[f]);
-	if (!isfinite(rep.v[IC_F_NS]) || rep.v[IC_F_NS] <= 0.0)
+		rep->v[f] = json_is_number(x) ? json_number_value(x) : NAN;
+	}
+	if (!isfinite(rep->v[IC_F_NS]) || rep->v[IC_F_NS] <= 0.0)
 		return results_fail(err, errlen, "%s: benchmarks[%zu] '%s' has no positive real_time",
 				    path, idx, name);
-	rep.v[IC_F_NS] *= scale;
-	rep.unit = (unsigned)(res->nfiles - 1);
-	rep.variant = file->variant;
-	if (results_rep_add(p, &rep))
-		return results_fail(err, errlen, "%s: out of memory", path);
+	rep->v[IC_F_NS] *= scale;
+	rep->unit = (unsigned)(res->nfiles - 1);
+	rep->variant = file->variant;
+	p->nreps++;
 	return 0;
 }
 
@@ -379,17 +280,15 @@ static const char *results_context_text(json_t *ctx, const char *key, char *buf,
 		buf[n] = '\0';
 		return buf;
 	}
-	if (json_is_integer(v)) {
-		snprintf(buf, cap, "%lld", (long long)json_integer_value(v));
-		return buf;
-	}
-	if (json_is_real(v)) {
-		snprintf(buf, cap, "%g", json_real_value(v));
-		return buf;
-	}
 	if (json_is_boolean(v))
 		return json_is_true(v) ? "true" : "false";
-	return "";
+	if (json_is_integer(v))
+		snprintf(buf, cap, "%lld", (long long)json_integer_value(v));
+	else if (json_is_real(v))
+		snprintf(buf, cap, "%g", json_real_value(v));
+	else
+		return "";
+	return buf;
 }
 
 /* The index of the file's build in res->builds, added when new. -1 when
@@ -398,7 +297,7 @@ static long results_build(struct ic_results *res, json_t *ctx)
 {
 	char buf[IC_B_COUNT][IC_RESULTS_CONTEXT_MAX];
 	const char *v[IC_B_COUNT];
-	struct ic_build *nb, *b;
+	struct ic_build *nb;
 	size_t i;
 	int k;
 
@@ -416,48 +315,45 @@ static long results_build(struct ic_results *res, json_t *ctx)
 	if (!nb)
 		return -1;
 	res->builds = nb;
-	b = &nb[i];
-	memset(b, 0, sizeof(*b));
-	for (k = 0; k < IC_B_COUNT; k++) {
-		b->v[k] = strdup(v[k]);
-		if (!b->v[k]) {
-			while (k--)
-				free(b->v[k]);
+	nb[res->nbuilds++] = (struct ic_build){ .nfiles = 1 };
+	for (k = 0; k < IC_B_COUNT; k++)
+		if (!(nb[i].v[k] = strdup(v[k])))
 			return -1;
-		}
-	}
-	b->nfiles = 1;
-	res->nbuilds++;
 	return (long)i;
 }
 
 int ic_results_load(struct ic_results *res, const char *path, char *err, size_t errlen)
 {
-	struct ic_file *file = NULL, **nf = NULL;
-	json_t *doc, *benchmarks, *entry;
+	json_t *doc = ic_gb_json_load(path, err, errlen), *benchmarks, *entry;
 	json_int_t max_family = -1;
-	const char *why = NULL, *v, *seed;
+	struct ic_file *file, **nf;
+	const char *v, *seed;
 	char key[96], *end;
 	struct stat st;
 	size_t idx, k;
 	long n, b;
 
-	doc = ic_gb_json_load(path, err, errlen);
 	if (!doc)
 		return -1;
-	benchmarks = json_object_get(doc, "benchmarks");
-	if (!json_is_array(benchmarks))
-		why = "no \"benchmarks\" array (not Google Benchmark JSON)";
-	else if (json_array_size(benchmarks) == 0)
-		why = "no benchmarks";
-	else if (!(nf = realloc(res->files, (res->nfiles + 1) * sizeof(*nf))) ||
-		 !(file = calloc(1, sizeof(*file))) || !(file->path = strdup(path)))
-		why = "out of memory";
+	nf = realloc(res->files, (res->nfiles + 1) * sizeof(*nf));
 	if (nf)
 		res->files = nf;
-	if (why)
-		goto fail;
+	file = nf ? calloc(1, sizeof(*file)) : NULL;
+	if (!file) {
+		json_decref(doc);
+		return results_fail(err, errlen, "%s: out of memory", path);
+	}
+	/* From here on ic_results_free frees the file and its document. */
+	res->files[res->nfiles++] = file;
 	file->doc = doc;
+	benchmarks = json_object_get(doc, "benchmarks");
+	if (!json_is_array(benchmarks))
+		return results_fail(err, errlen, "%s: no \"benchmarks\" array (not Google Benchmark JSON)",
+				    path);
+	if (json_array_size(benchmarks) == 0)
+		return results_fail(err, errlen, "%s: no benchmarks", path);
+	if (!(file->path = strdup(path)))
+		goto oom;
 	file->mtime = stat(path, &st) ? NAN
 		    : (double)st.st_mtim.tv_sec + 1e-9 * (double)st.st_mtim.tv_nsec;
 	file->context = json_object_get(doc, "context");
@@ -468,11 +364,9 @@ int ic_results_load(struct ic_results *res, const char *path, char *err, size_t 
 		file->counter_source = "";
 	v = json_string_value(json_object_get(file->context, "layout_variant"));
 	n = v ? strtol(v, &end, 10) : 0;
-	if (v && (*end || end == v || n < 0 || n > 1000000)) {
-		snprintf(key, sizeof(key), "context layout_variant '%.40s' is not a whole number", v);
-		why = key;
-		goto fail;
-	}
+	if (v && (*end || end == v || n < 0 || n > 1000000))
+		return results_fail(err, errlen, "%s: context layout_variant '%.40s' is not a whole number",
+				    path, v);
 	/* Variant k of one seed is not variant k of another: the cluster is
 	 * the pair. Every variant has its own seed; only the ordinary link
 	 * (--lto, tests) has none. */
@@ -485,41 +379,31 @@ int ic_results_load(struct ic_results *res, const char *path, char *err, size_t 
 
 		if (nl)
 			res->layouts = nl;
-		if (!nl || !(nl[k] = strdup(key))) {
-			why = "out of memory";
-			goto fail;
-		}
+		if (!nl || !(nl[k] = strdup(key)))
+			goto oom;
 		res->nlayouts++;
 	}
 	file->variant = (int)k;
-	if ((b = results_build(res, file->context)) < 0) {
-		why = "out of memory";
-		goto fail;
-	}
+	if ((b = results_build(res, file->context)) < 0)
+		goto oom;
 	file->build = (size_t)b;
-	res->files[res->nfiles++] = file;
+	/* Past the earlier files' families: distinct in the merged benchmark.json. */
 	json_array_foreach(benchmarks, idx, entry) {
-		json_t *fam;
+		json_t *fam = json_object_get(entry, "family_index");
+		json_int_t fi = json_integer_value(fam);
 
 		if (results_entry(res, file, idx, entry, err, errlen))
 			return -1;
-		fam = json_object_get(entry, "family_index");
-		if (json_is_integer(fam)) {
-			json_int_t fi = json_integer_value(fam);
-
-			if (fi > max_family)
-				max_family = fi;
-			json_object_set_new(entry, "family_index", json_integer(fi + res->next_family));
-		}
+		if (!json_is_integer(fam))
+			continue;
+		if (fi > max_family)
+			max_family = fi;
+		json_object_set_new(entry, "family_index", json_integer(fi + res->next_family));
 	}
 	res->next_family += max_family + 1;
 	return 0;
-fail:
-	if (file)
-		free(file->path);
-	free(file);
-	json_decref(doc);
-	return results_fail(err, errlen, "%s: %s", path, why);
+oom:
+	return results_fail(err, errlen, "%s: out of memory", path);
 }
 
 const char *ic_results_context(const struct ic_results *res, const char *key, char *buf,

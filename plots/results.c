@@ -44,28 +44,12 @@ static int results_cmp_series(const struct ic_point *a, const struct ic_point *b
 static int results_cmp_point(const void *pa, const void *pb, void *opts)
 {
 	const struct ic_point *a = *(struct ic_point *const *)pa, *b = *(struct ic_point *const *)pb;
-	int c = results_cmp_series(a, b), ra, rb;
+	int c = results_cmp_series(a, b);
 
-	if (c)
-		return c;
-	ra = results_form_rank(a->form, opts);
-	rb = results_form_rank(b->form, opts);
-	if (ra != rb)
-		return ra - rb;
-	if ((c = strcmp(a->form, b->form)))
+	if (c || (c = results_form_rank(a->form, opts) - results_form_rank(b->form, opts)) ||
+	    (c = strcmp(a->form, b->form)))
 		return c;
 	return (a->sites > b->sites) - (a->sites < b->sites);
-}
-
-/* Values of one field over a point's repetitions, skipping absent ones. */
-static size_t results_values(const struct ic_point *p, enum ic_field f, double *out)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < p->nreps; i++)
-		if (isfinite(p->reps[i].v[f]))
-			out[n++] = p->reps[i].v[f];
-	return n;
 }
 
 static double results_median_over(struct ic_point **pts, size_t n, const char *form, enum ic_field f)
@@ -83,127 +67,11 @@ static double results_median_over(struct ic_point **pts, size_t n, const char *f
 	return m;
 }
 
-static int results_cmp_rep_unit(const void *pa, const void *pb)
-{
-	const struct ic_rep *a = pa, *b = pb;
-
-	return (a->unit > b->unit) - (a->unit < b->unit);
-}
-
 static int results_cmp_unit(const void *pa, const void *pb)
 {
 	const struct ic_unit *a = pa, *b = pb;
 
 	return (a->unit > b->unit) - (a->unit < b->unit);
-}
-
-/* Per-process medians of a point's gross time into p->units, ascending by
- * unit. */
-static int results_units(struct ic_point *p)
-{
-	size_t cap = p->nreps ? p->nreps : 1, n = 0;
-	struct ic_rep *r = malloc(cap * sizeof(*r));
-	double *buf = malloc(cap * sizeof(*buf));
-	struct ic_unit *u = malloc(cap * sizeof(*u));
-
-	if (!r || !buf || !u) {
-		free(r);
-		free(buf);
-		free(u);
-		return -1;
-	}
-	memcpy(r, p->reps, p->nreps * sizeof(*r));
-	qsort(r, p->nreps, sizeof(*r), results_cmp_rep_unit);
-	for (size_t i = 0; i < p->nreps;) {
-		size_t j = i, k = 0;
-
-		while (j < p->nreps && r[j].unit == r[i].unit) {
-			if (isfinite(r[j].v[IC_F_NS]))
-				buf[k++] = r[j].v[IC_F_NS];
-			j++;
-		}
-		if (k) {
-			u[n] = (struct ic_unit){ r[i].unit, r[i].variant, 0, ic_stats_cv(buf, k) };
-			u[n++].med = ic_stats_median(buf, k);
-		}
-		i = j;
-	}
-	free(r);
-	free(buf);
-	free(p->units);
-	p->units = u;
-	p->nunits = p->nunits_gross = n;
-	return 0;
-}
-
-/* The nested estimate over units of log(med). Returns 1 with an interval,
- * 0 without one (fewer than two draws; s->mean is still set), -1 when
- * memory runs out. */
-static int results_nested_units(const struct ic_unit *u, size_t n, struct ic_stats_nested *s)
-{
-	double *y = malloc((n ? n : 1) * sizeof(*y));
-	int *cl = malloc((n ? n : 1) * sizeof(*cl)), ok;
-
-	*s = (struct ic_stats_nested){ .mean = NAN, .se = NAN, .df = NAN, .share_between = NAN };
-	if (!y || !cl) {
-		free(y);
-		free(cl);
-		return -1;
-	}
-	for (size_t i = 0; i < n; i++) {
-		y[i] = log(u[i].med);
-		cl[i] = u[i].variant;
-	}
-	ok = n && ic_stats_nested(y, cl, n, s) == 0;
-	free(y);
-	free(cl);
-	return ok;
-}
-
-/* Medians of every field over the repetitions, the within-process cv and
- * the gross estimate; the time's estimate waits for the filler baseline. */
-static int results_point_gross(struct ic_point *p)
-{
-	double *buf = malloc((p->nreps ? p->nreps : 1) * sizeof(*buf));
-	struct ic_stats_nested s;
-	size_t n, ncv = 0;
-
-	if (!buf)
-		return -1;
-	for (int f = 0; f < IC_F_COUNT; f++) {
-		n = results_values(p, f, buf);
-		p->med[f] = ic_stats_median(buf, n);
-	}
-	if (results_units(p)) {
-		free(buf);
-		return -1;
-	}
-	for (size_t i = 0; i < p->nunits; i++)
-		if (isfinite(p->units[i].cv))
-			buf[ncv++] = p->units[i].cv;
-	p->cv = ic_stats_median(buf, ncv);
-	free(buf);
-	return results_nested_units(p->units, p->nunits, &s) < 0 ? -1 : 0;
-}
-
-/* The time's estimate and interval from p->units. */
-static int results_point_stats(struct ic_point *p)
-{
-	struct ic_stats_nested s;
-	int ok = results_nested_units(p->units, p->nunits, &s);
-
-	if (ok < 0)
-		return -1;
-	p->ci_lo = p->ci_hi = p->share_layout = NAN;
-	p->med[IC_F_NS] = p->nunits ? exp(s.mean) : NAN;
-	p->nvariants = p->nunits ? s.clusters : 0;
-	p->share_layout = s.share_between;
-	if (ok) {
-		ic_stats_nested_interval(&s, 0.05, &p->ci_lo, &p->ci_hi);
-		p->ci_lo = exp(p->ci_lo);
-		p->ci_hi = exp(p->ci_hi);
-	}
-	return 0;
 }
 
 unsigned long ic_group_cache_pass(const struct ic_group *gr, const char *form, double size,
@@ -236,13 +104,25 @@ const struct ic_point *ic_group_point(const struct ic_group *g, const char *form
 	return NULL;
 }
 
-/* The per-process values of a contrast: y = sum sign[i] log(med of pts[i])
- * over the processes that ran every point, clustered by layout variant. */
-static size_t results_contrast_units(const struct ic_point *const *pts, const int *sign,
-				      size_t nt, const unsigned char *keep, double *y, int *cl)
+/* The contrast at one N: y = sum sign[i] log(med of pts[i]) per process
+ * that ran every point (and is kept), clustered by layout variant. Its
+ * band waits for the series (results_band); *s gets the nested estimate. */
+static int results_contrast_at(struct ic_ratio *r, const struct ic_point *const *pts,
+			       const int *sign, size_t nt, const unsigned char *keep,
+			       struct ic_stats_nested *s)
 {
-	size_t n = 0;
+	size_t cap = pts[0]->nunits ? pts[0]->nunits : 1, n = 0;
+	double *y = malloc(cap * sizeof(*y));
+	int *cl = malloc(cap * sizeof(*cl));
 
+	*r = (struct ic_ratio){ .cmp = pts[0], .base = pts[nt > 1 ? 1 : 0], .sites = pts[0]->sites,
+				.ratio = NAN, .lo = NAN, .hi = NAN, .band_lo = NAN, .band_hi = NAN,
+				.p = NAN, .p_holm = NAN, .share_layout = NAN, .df = NAN, .se = NAN };
+	if (!y || !cl) {
+		free(y);
+		free(cl);
+		return -1;
+	}
 	for (size_t i = 0; i < pts[0]->nunits; i++) {
 		const struct ic_unit *u = &pts[0]->units[i];
 		double v = sign[0] * log(u->med);
@@ -263,30 +143,6 @@ static size_t results_contrast_units(const struct ic_point *const *pts, const in
 		y[n] = v;
 		cl[n++] = u->variant;
 	}
-	return n;
-}
-
-/* The contrast at one N; its band waits for the series (results_band).
- * *s gets the nested estimate. */
-static int results_contrast_at(struct ic_ratio *r, const struct ic_point *const *pts,
-			       const int *sign, size_t nt, const unsigned char *keep,
-			       struct ic_stats_nested *s)
-{
-	size_t cap = pts[0]->nunits ? pts[0]->nunits : 1, n;
-	double *y = malloc(cap * sizeof(*y));
-	int *cl = malloc(cap * sizeof(*cl));
-
-	*r = (struct ic_ratio){ .cmp = pts[0], .base = pts[nt > 1 ? 1 : 0], .sites = pts[0]->sites,
-				.ratio = NAN, .lo = NAN, .hi = NAN, .band_lo = NAN, .band_hi = NAN,
-				.p = NAN, .p_holm = NAN, .halfwidth = NAN, .share_layout = NAN,
-				.df = NAN, .se = NAN };
-	*s = (struct ic_stats_nested){ .mean = NAN, .se = NAN, .df = NAN };
-	if (!y || !cl) {
-		free(y);
-		free(cl);
-		return -1;
-	}
-	n = results_contrast_units(pts, sign, nt, keep, y, cl);
 	r->nunits = n;
 	if (n) {
 		int ok = ic_stats_nested(y, cl, n, s) == 0;
@@ -308,16 +164,67 @@ static int results_contrast_at(struct ic_ratio *r, const struct ic_point *const 
 	return 0;
 }
 
-struct results_rank {
-	double p;
-	size_t i;
-};
-
-static int results_cmp_rank(const void *pa, const void *pb)
+/* A point's statistics: the median of every field over the repetitions;
+ * per process, the median time and its cv (repetitions come in load order,
+ * so grouped by process, ascending); the median of those cvs; and the
+ * time's estimate and interval, the contrast of the point alone. */
+static int results_point_stats(struct ic_point *p)
 {
-	const struct results_rank *a = pa, *b = pb;
+	size_t cap = p->nreps ? p->nreps : 1, ncv = 0;
+	double *buf = malloc(cap * sizeof(*buf));
+	struct ic_unit *u = p->units = malloc(cap * sizeof(*u));
+	const struct ic_point *pt = p;
+	static const int plus = 1;
+	struct ic_stats_nested s;
+	struct ic_ratio r;
 
-	return (a->p > b->p) - (a->p < b->p);
+	if (!buf || !u) {
+		free(buf);
+		return -1;
+	}
+	for (int f = 0; f < IC_F_COUNT; f++) {
+		size_t n = 0;
+
+		for (size_t i = 0; i < p->nreps; i++)
+			if (isfinite(p->reps[i].v[f]))
+				buf[n++] = p->reps[i].v[f];
+		p->med[f] = ic_stats_median(buf, n);
+	}
+	for (size_t i = 0, j; i < p->nreps; i = j) {
+		const struct ic_rep *rep = &p->reps[i];
+		size_t k = 0;
+
+		for (j = i; j < p->nreps && p->reps[j].unit == rep->unit; j++)
+			if (isfinite(p->reps[j].v[IC_F_NS]))
+				buf[k++] = p->reps[j].v[IC_F_NS];
+		if (k) {
+			u[p->nunits] = (struct ic_unit){ rep->unit, rep->variant, 0, ic_stats_cv(buf, k) };
+			u[p->nunits++].med = ic_stats_median(buf, k);
+		}
+	}
+	p->nunits_gross = p->nunits;
+	for (size_t i = 0; i < p->nunits; i++)
+		if (isfinite(u[i].cv))
+			buf[ncv++] = u[i].cv;
+	p->cv = ic_stats_median(buf, ncv);
+	free(buf);
+	if (results_contrast_at(&r, &pt, &plus, 1, NULL, &s))
+		return -1;
+	p->med[IC_F_NS] = r.ratio;
+	p->ci_lo = r.lo;
+	p->ci_hi = r.hi;
+	p->share_layout = r.share_layout;
+	p->nvariants = r.nvariants;
+	return 0;
+}
+
+/* qsort_r order of indices into the ratios r: by p. */
+static int results_cmp_p(const void *pa, const void *pb, void *r)
+{
+	double a = ((const struct ic_ratio *)r)[*(const size_t *)pa].p;
+	double b = ((const struct ic_ratio *)r)[*(const size_t *)pb].p;
+
+	return (a > b) - (a < b);
 }
 
 /* The band: every N of the series at once, family-wise by Holm's step-down
@@ -331,34 +238,32 @@ static int results_cmp_rank(const void *pa, const void *pb)
 static int results_band(struct ic_ratio *r, size_t n, const struct ic_stats_nested *ns,
 			const struct ic_analysis_opts *opts)
 {
-	struct results_rank *rk = malloc((n ? n : 1) * sizeof(*rk));
-	size_t m = 0, stop;
+	size_t *rk = malloc((n ? n : 1) * sizeof(*rk)), m = 0, stop;
 	double adj = 0.0;
 
 	if (!rk)
 		return -1;
 	for (size_t i = 0; i < n; i++)
 		if (isfinite(r[i].lo) && isfinite(r[i].p))
-			rk[m++] = (struct results_rank){ r[i].p, i };
-	qsort(rk, m, sizeof(*rk), results_cmp_rank);
-	for (stop = 0; stop < m && rk[stop].p <= opts->family / (double)(m - stop); stop++)
+			rk[m++] = i;
+	qsort_r(rk, m, sizeof(*rk), results_cmp_p, r);
+	for (stop = 0; stop < m && r[rk[stop]].p <= opts->family / (double)(m - stop); stop++)
 		;
 	for (size_t j = 0; j < m; j++) {
-		struct ic_ratio *x = &r[rk[j].i];
+		struct ic_ratio *x = &r[rk[j]];
 		size_t step = j < stop ? j : stop;
 
-		adj = fmax(adj, fmin(1.0, (double)(m - j) * rk[j].p));
+		adj = fmax(adj, fmin(1.0, (double)(m - j) * x->p));
 		x->p_holm = adj;
-		ic_stats_nested_interval(&ns[rk[j].i], opts->family / (double)(m - step), &x->band_lo,
+		ic_stats_nested_interval(&ns[rk[j]], opts->family / (double)(m - step), &x->band_lo,
 					 &x->band_hi);
 		x->band_lo = exp(x->band_lo);
 		x->band_hi = exp(x->band_hi);
-		x->halfwidth = (x->band_hi - x->band_lo) / 2.0 / x->ratio;
 		x->resolved = j < stop;
 	}
 	for (size_t i = 0; i < n; i++) {
 		/* No band (NAN) is noisy too: !(x <= limit). */
-		r[i].noisy = !(r[i].halfwidth <= opts->noise_ci);
+		r[i].noisy = !((r[i].band_hi - r[i].band_lo) / 2.0 / r[i].ratio <= opts->noise_ci);
 		r[i].side = !r[i].resolved ? IC_SIDE_UNRESOLVED
 			  : r[i].ratio < 1.0 ? IC_SIDE_COMPARE : IC_SIDE_BASELINE;
 	}
@@ -380,11 +285,8 @@ static int results_contrast_series(const struct ic_group *g, const char *const *
 
 	*out = NULL;
 	*nout = 0;
-	if (!r || !ns || nt > 8) {
-		free(r);
-		free(ns);
-		return -1;
-	}
+	if (!r || !ns || nt > 8)
+		goto fail;
 	/* Points sort by form, then N: forms[0]'s points come in ascending N. */
 	for (size_t i = 0; i < g->npoints; i++) {
 		size_t k;
@@ -399,35 +301,28 @@ static int results_contrast_series(const struct ic_group *g, const char *const *
 		}
 		if (k < nt)
 			continue;
-		if (results_contrast_at(&r[n], pts, sign, nt, keep, &ns[n])) {
-			free(r);
-			free(ns);
-			return -1;
-		}
+		if (results_contrast_at(&r[n], pts, sign, nt, keep, &ns[n]))
+			goto fail;
 		n++;
 	}
-	if (results_band(r, n, ns, opts)) {
-		free(r);
-		free(ns);
-		return -1;
-	}
+	if (results_band(r, n, ns, opts))
+		goto fail;
 	free(ns);
-	if (!n) {
+	if (!n)
 		free(r);
-		r = NULL;
-	}
-	*out = r;
+	*out = n ? r : NULL;
 	*nout = n;
 	return 0;
+fail:
+	free(r);
+	free(ns);
+	return -1;
 }
 
 int ic_results_ratio_series(const struct ic_group *g, const char *num, const char *den,
 			    const struct ic_analysis_opts *opts, struct ic_ratio **out, size_t *n)
 {
-	const char *forms[2] = { num, den };
-	static const int sign[2] = { 1, -1 };
-
-	return results_contrast_series(g, forms, sign, 2, NULL, opts, out, n);
+	return ic_results_ratio_series_keep(g, num, den, NULL, opts, out, n);
 }
 
 int ic_results_ratio_series_keep(const struct ic_group *g, const char *num, const char *den,
@@ -468,10 +363,19 @@ int ic_results_contrast(const struct ic_point *const *pts, const int *sign, size
 	return 0;
 }
 
-static int results_group(struct ic_group *g, const struct ic_analysis_opts *opts)
+/* One series from its n points: its ratios, crossover and code sizes. */
+static int results_group(struct ic_group *g, struct ic_point **pts, size_t n,
+			 const struct ic_analysis_opts *opts)
 {
 	struct ic_ratio_point *rp;
 
+	*g = (struct ic_group){ .build = pts[0]->build, .op = pts[0]->op, .layout = pts[0]->layout,
+				.order = pts[0]->order, .mode = pts[0]->mode,
+				.threads = pts[0]->threads, .filler = pts[0]->filler, .npoints = n };
+	g->points = malloc(n * sizeof(*g->points));
+	if (!g->points)
+		return -1;
+	memcpy(g->points, pts, n * sizeof(*pts));
 	if (ic_results_ratio_series(g, opts->compare, opts->baseline, opts, &g->ratios, &g->nratios))
 		return -1;
 	rp = malloc((g->nratios ? g->nratios : 1) * sizeof(*rp));
@@ -497,44 +401,27 @@ int ic_results_analyse(struct ic_results *res, const struct ic_analysis_opts *op
 				res->n_aggregates, res->n_other), -1;
 	qsort_r(res->points, res->npoints, sizeof(*res->points), results_cmp_point, &res->opts);
 	for (size_t i = 0; i < res->npoints; i++)
-		if (results_point_gross(res->points[i]))
-			return snprintf(err, errlen, "out of memory"), -1;
-	for (size_t i = 0; i < res->npoints;) {
-		size_t j = i + 1;
-		struct ic_group *g, *ng;
+		if (results_point_stats(res->points[i]))
+			goto oom;
+	for (size_t i = 0, j; i < res->npoints; i = j) {
+		struct ic_group *ng = realloc(res->groups, (res->ngroups + 1) * sizeof(*ng));
 
-		while (j < res->npoints && !results_cmp_series(res->points[i], res->points[j]))
-			j++;
-		ng = realloc(res->groups, (res->ngroups + 1) * sizeof(*ng));
 		if (!ng)
-			return snprintf(err, errlen, "out of memory"), -1;
+			goto oom;
 		res->groups = ng;
-		g = &res->groups[res->ngroups++];
-		memset(g, 0, sizeof(*g));
-		g->build = res->points[i]->build;
-		g->op = res->points[i]->op;
-		g->layout = res->points[i]->layout;
-		g->order = res->points[i]->order;
-		g->mode = res->points[i]->mode;
-		g->threads = res->points[i]->threads;
-		g->filler = res->points[i]->filler;
-		g->npoints = j - i;
-		g->points = malloc(g->npoints * sizeof(*g->points));
-		if (!g->points)
-			return snprintf(err, errlen, "out of memory"), -1;
-		memcpy(g->points, res->points + i, g->npoints * sizeof(*g->points));
-		for (size_t k = 0; k < g->npoints; k++)
-			if (results_point_stats(g->points[k]))
-				return snprintf(err, errlen, "out of memory"), -1;
-		if (results_group(g, &res->opts))
-			return snprintf(err, errlen, "out of memory"), -1;
-		i = j;
+		for (j = i + 1; j < res->npoints && !results_cmp_series(res->points[i], res->points[j]); j++)
+			;
+		if (results_group(&ng[res->ngroups++], res->points + i, j - i, &res->opts))
+			goto oom;
 	}
 	for (size_t g = 0; g < res->ngroups; g++)
 		if (ic_attribution_analyse(res, &res->groups[g]) ||
 		    !(res->groups[g].states = ic_states_analyse(res, &res->groups[g], &res->opts)))
-			return snprintf(err, errlen, "out of memory"), -1;
+			goto oom;
 	return 0;
+oom:
+	snprintf(err, errlen, "out of memory");
+	return -1;
 }
 
 int ic_ratio_contains(const struct ic_ratio *r, double x)
@@ -542,15 +429,38 @@ int ic_ratio_contains(const struct ic_ratio *r, double x)
 	return r->lo <= x && x <= r->hi;
 }
 
-void ic_results_groups_free(struct ic_results *res)
+void ic_results_init(struct ic_results *res)
 {
+	memset(res, 0, sizeof(*res));
+}
+
+void ic_results_free(struct ic_results *res)
+{
+	for (size_t i = 0; i < res->npoints; i++) {
+		free(res->points[i]->reps);
+		free(res->points[i]->units);
+		free(res->points[i]);
+	}
 	for (size_t i = 0; i < res->ngroups; i++) {
 		free(res->groups[i].points);
 		free(res->groups[i].ratios);
 		ic_attribution_free(res->groups[i].attr);
 		ic_states_free(res->groups[i].states);
 	}
+	for (size_t i = 0; i < res->nfiles; i++) {
+		free(res->files[i]->path);
+		json_decref(res->files[i]->doc);
+		free(res->files[i]);
+	}
+	for (size_t i = 0; i < res->nlayouts; i++)
+		free(res->layouts[i]);
+	for (size_t i = 0; i < res->nbuilds; i++)
+		for (int k = 0; k < IC_B_COUNT; k++)
+			free(res->builds[i].v[k]);
+	free(res->points);
 	free(res->groups);
-	res->groups = NULL;
-	res->ngroups = 0;
+	free(res->files);
+	free(res->layouts);
+	free(res->builds);
+	memset(res, 0, sizeof(*res));
 }

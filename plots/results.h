@@ -88,8 +88,8 @@ struct ic_unit {
 };
 
 struct ic_point {
-	char *key;                 /* sites/<form>/.../<mode>[/filler:<F>]/threads:<T> */
-	char *form, *op, *layout, *order, *mode;
+	char key[512];             /* sites/<form>/.../<mode>[/filler:<F>]/threads:<T> */
+	char form[64], op[64], layout[64], order[64], mode[64];
 	size_t build;              /* index in ic_results.builds; part of the point */
 	unsigned long sites, threads;
 	unsigned long filler;      /* bytes of other code per site; 0 without */
@@ -106,16 +106,12 @@ struct ic_point {
 	                            * IC_F_NS the nested estimate: the geometric
 	                            * mean over variants of the process medians */
 	double ci_lo, ci_hi;       /* 95% interval of med[IC_F_NS]; NAN with < 2 draws */
-	double cv;                 /* of IC_F_NS within a process (median over
-	                            * processes) */
+	double cv;                 /* of IC_F_NS within a process, median over processes */
 	double share_layout;       /* of the process-to-process variance, the share
 	                            * between layout variants; NAN when not estimable */
 	size_t nunits, nvariants;  /* processes and layout variants that count */
-
-	/* Per-process medians every statistic uses, ascending by unit. */
-	struct ic_unit *units;
+	struct ic_unit *units;     /* per-process medians, ascending by unit */
 	size_t nunits_gross;       /* processes that measured the point (= nunits) */
-
 };
 
 /* A ratio at one N of one series, from the processes that ran every form
@@ -133,7 +129,6 @@ struct ic_ratio {
 	                            * ratio; this N alone (uncorrected) */
 	double p_holm;             /* p adjusted by Holm over the series' N */
 	int resolved;              /* Holm resolves this N (band excludes 1) */
-	double halfwidth;          /* (band_hi - band_lo) / 2 / ratio */
 	double share_layout;       /* as in ic_point, for the log ratio */
 	double df;                 /* degrees of freedom of the interval */
 	double se;                 /* standard error of the log ratio */
@@ -173,7 +168,7 @@ struct ic_results {
 	size_t nfiles;
 	struct ic_point **points;  /* by key while loading, by series once analysed */
 	size_t npoints, cappoints;
-	size_t n_entries, n_aggregates, n_other, n_errors;
+	size_t n_aggregates, n_other, n_errors;
 	char **layouts;            /* "<seed>/<variant>" of every layout seen */
 	size_t nlayouts;
 	struct ic_build *builds;   /* in order of first appearance */
@@ -187,19 +182,17 @@ struct ic_results {
 
 void ic_results_init(struct ic_results *res);
 void ic_results_free(struct ic_results *res);
-/* The analysis's part of ic_results_free (results.c). */
-void ic_results_groups_free(struct ic_results *res);
 
 /* load.c. Reads one Google Benchmark JSON file and adds its repetitions; all files
  * are loaded before ic_results_analyse. On bad input returns -1 with one
- * line (no newline) in err naming the problem. */
+ * line (no newline) in err naming the problem; res is then fit only for
+ * ic_results_free. */
 int ic_results_load(struct ic_results *res, const char *path, char *err, size_t errlen);
 
 /* results.c. Sorts points, computes statistics, ratios and crossovers. -1 (with err)
  * when there is no sites/ benchmark at all or memory runs out. */
 int ic_results_analyse(struct ic_results *res, const struct ic_analysis_opts *opts,
 		       char *err, size_t errlen);
-
 
 /* A context member of the first file as text ("" when absent): a string
  * member itself, a number or boolean printed into buf. */

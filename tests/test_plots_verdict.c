@@ -52,7 +52,7 @@ static void sim_build(struct sim *s, const double *y, size_t np)
 		for (size_t i = 0; i < NN; i++) {
 			struct ic_point *p = &s->pts[f * NN + i];
 
-			p->form = f ? "extern" : "inline";
+			strcpy(p->form, f ? "extern" : "inline");
 			p->sites = 1ul << (2 * i);
 			p->units = s->units[f * NN + i];
 			p->nunits = p->nunits_gross = np;
