@@ -1,6 +1,9 @@
 #include "crossover.h"
 
 #include <math.h>
+#include <stdlib.h>
+
+#include "results.h"
 
 enum ic_point_side ic_ratio_point_side(const struct ic_ratio_point *p)
 {
@@ -13,41 +16,19 @@ enum ic_point_side ic_ratio_point_side(const struct ic_ratio_point *p)
 
 const char *ic_verdict_name(enum ic_verdict v)
 {
-	switch (v) {
-	case IC_VERDICT_CROSSOVER:
-		return "crossover";
-	case IC_VERDICT_COMPARE_WINS:
-		return "compare_wins";
-	case IC_VERDICT_BASELINE_WINS:
-		return "baseline_wins";
-	case IC_VERDICT_CONFLICT:
-		return "conflict";
-	default:
-		return "unresolved";
-	}
-}
+	static const char *const name[] = {
+		[IC_VERDICT_UNRESOLVED] = "unresolved", [IC_VERDICT_CROSSOVER] = "crossover",
+		[IC_VERDICT_COMPARE_WINS] = "compare_wins", [IC_VERDICT_BASELINE_WINS] = "baseline_wins",
+		[IC_VERDICT_CONFLICT] = "conflict",
+	};
 
-/* A run of resolved points on one side: [first, last] as indices into pts. */
-struct xo_run {
-	enum ic_point_side side;
-	size_t first, last;
-};
-
-static int xo_dir(enum ic_point_side s)
-{
-	return s == IC_SIDE_COMPARE ? 1 : -1;
-}
-
-static enum ic_verdict xo_wins(enum ic_point_side s)
-{
-	return s == IC_SIDE_COMPARE ? IC_VERDICT_COMPARE_WINS : IC_VERDICT_BASELINE_WINS;
+	return (unsigned)v < sizeof(name) / sizeof(name[0]) ? name[v] : "unresolved";
 }
 
 void ic_crossover_find(const struct ic_ratio_point *pts, size_t n, struct ic_crossover *out)
 {
-	struct xo_run run[2];
-	size_t nruns = 0;
 	enum ic_point_side prev = IC_SIDE_UNRESOLVED;
+	size_t last0 = 0, first1 = 0;   /* the first run's last point, the second's first */
 
 	*out = (struct ic_crossover){
 		.verdict = IC_VERDICT_UNRESOLVED, .bracket_lo = NAN, .bracket_hi = NAN,
@@ -60,25 +41,36 @@ void ic_crossover_find(const struct ic_ratio_point *pts, size_t n, struct ic_cro
 		out->n_unresolved += s == IC_SIDE_UNRESOLVED;
 		if (s == IC_SIDE_UNRESOLVED)
 			continue;
-		if (prev != s) {
-			out->switches += prev != IC_SIDE_UNRESOLVED;
-			prev = s;
-			/* Past two runs it is a conflict: later runs change nothing. */
-			if (out->switches < 2)
-				run[nruns++] = (struct xo_run){ s, i, i };
-		}
-		if (out->switches < 2)
-			run[nruns - 1].last = i;
+		if (!out->direction)
+			out->direction = s == IC_SIDE_COMPARE ? 1 : -1;
+		if (prev != IC_SIDE_UNRESOLVED && s != prev && ++out->switches == 1)
+			first1 = i;
+		if (!out->switches)
+			last0 = i;
+		prev = s;
 	}
 	if (out->switches >= 2) {
 		out->verdict = IC_VERDICT_CONFLICT;
-	} else if (nruns == 1) {
-		out->verdict = xo_wins(run[0].side);
-		out->direction = xo_dir(run[0].side);
-	} else if (nruns == 2) {
+		out->direction = 0;
+	} else if (out->switches == 1) {
 		out->verdict = IC_VERDICT_CROSSOVER;
-		out->direction = xo_dir(run[0].side);
-		out->bracket_lo = pts[run[0].last].sites;
-		out->bracket_hi = pts[run[1].first].sites;
+		out->bracket_lo = pts[last0].sites;
+		out->bracket_hi = pts[first1].sites;
+	} else if (out->direction) {
+		out->verdict = out->direction > 0 ? IC_VERDICT_COMPARE_WINS : IC_VERDICT_BASELINE_WINS;
 	}
+}
+
+int ic_crossover_of(const struct ic_ratio *r, size_t n, struct ic_crossover *out)
+{
+	struct ic_ratio_point *rp = malloc((n ? n : 1) * sizeof(*rp));
+
+	if (!rp)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		rp[i] = (struct ic_ratio_point){ (double)r[i].sites, r[i].ratio, r[i].band_lo,
+						 r[i].band_hi };
+	ic_crossover_find(rp, n, out);
+	free(rp);
+	return 0;
 }

@@ -53,6 +53,11 @@ enum ic_point_side ic_ratio_point_side(const struct ic_ratio_point *p);
 /* pts sorted by sites ascending. */
 void ic_crossover_find(const struct ic_ratio_point *pts, size_t n, struct ic_crossover *out);
 
+/* The same on a series' ratios (results.h), each point its band. Returns 0,
+ * or -1 when memory runs out. */
+struct ic_ratio;
+int ic_crossover_of(const struct ic_ratio *r, size_t n, struct ic_crossover *out);
+
 const char *ic_verdict_name(enum ic_verdict v);
 
 #endif /* IC_CROSSOVER_H */

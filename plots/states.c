@@ -429,7 +429,6 @@ static int states_state(struct ic_states *s, int which, const struct ic_results 
 	double *y = malloc((np ? np : 1) * sizeof(*y));
 	int *cl = malloc((np ? np : 1) * sizeof(*cl));
 	unsigned char *keep;
-	struct ic_ratio_point *rp;
 	struct ic_stats_nested ns;
 
 	for (size_t p = 0; p < np; p++)
@@ -469,14 +468,8 @@ static int states_state(struct ic_states *s, int which, const struct ic_results 
 		if (ic_results_ratio_series_keep(g, opts->compare, opts->baseline, keep, opts,
 						 &st->ratios, &st->nratios))
 			goto fail;
-		rp = malloc((st->nratios ? st->nratios : 1) * sizeof(*rp));
-		if (!rp)
+		if (ic_crossover_of(st->ratios, st->nratios, &st->xo))
 			goto fail;
-		for (size_t i = 0; i < st->nratios; i++)
-			rp[i] = (struct ic_ratio_point){ (double)st->ratios[i].sites, st->ratios[i].ratio,
-							 st->ratios[i].band_lo, st->ratios[i].band_hi };
-		ic_crossover_find(rp, st->nratios, &st->xo);
-		free(rp);
 	}
 	free(y);
 	free(cl);

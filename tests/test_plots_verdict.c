@@ -74,16 +74,12 @@ static const struct ic_analysis_opts opts = {
 /* The series' ratios and verdict; g keeps the ratios for the states. */
 static struct ic_crossover sim_verdict(struct sim *s)
 {
-	struct ic_ratio_point rp[NN];
 	struct ic_crossover xo;
 
 	free(s->g.ratios);
 	CHECK(ic_results_ratio_series(&s->g, "inline", "extern", &opts, &s->g.ratios, &s->g.nratios) == 0 &&
 	      s->g.nratios == NN, "ratios");
-	for (size_t i = 0; i < NN; i++)
-		rp[i] = (struct ic_ratio_point){ (double)s->g.ratios[i].sites, s->g.ratios[i].ratio,
-						 s->g.ratios[i].band_lo, s->g.ratios[i].band_hi };
-	ic_crossover_find(rp, NN, &xo);
+	CHECK(ic_crossover_of(s->g.ratios, NN, &xo) == 0, "crossover");
 	return xo;
 }
 
