@@ -2,7 +2,6 @@
 
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_sort_double.h>
@@ -31,8 +30,6 @@ double ic_stats_quantile_sorted(const double *x, size_t n, double p)
 	return n ? gsl_stats_quantile_from_sorted_data(x, 1, n, p) : NAN;
 }
 
-/* ---- Student's t (GSL) ------------------------------------------------------ */
-
 double ic_stats_t_cdf(double t, double df)
 {
 	if (!(df > 0.0) || isnan(t))
@@ -46,8 +43,6 @@ double ic_stats_t_quantile(double p, double df)
 		return NAN;
 	return gsl_cdf_tdist_Pinv(p, df);
 }
-
-/* ---- the nested estimate --------------------------------------------------- */
 
 struct stats_unit {
 	int cluster;
@@ -64,43 +59,34 @@ static int stats_cmp_unit(const void *pa, const void *pb)
 int ic_stats_nested(const double *y, const int *cluster, size_t n, struct ic_stats_nested *out)
 {
 	struct stats_unit *u = malloc((n ? n : 1) * sizeof(*u));
-	double *cmean = malloc((n ? n : 1) * sizeof(*cmean));
-	size_t *csize = malloc((n ? n : 1) * sizeof(*csize));
+	struct { double mean; size_t size; } *c = malloc((n ? n : 1) * sizeof(*c));
 	size_t k = 0, draws;
 	double grand = 0.0, ss = 0.0;
 
 	*out = (struct ic_stats_nested){ .mean = NAN, .se = NAN, .df = NAN, .share_between = NAN,
 					 .var_between = NAN, .ms_within = NAN };
-	if (!u || !cmean || !csize) {
-		free(u);
-		free(cmean);
-		free(csize);
-		return -1;
-	}
+	if (!u || !c || n == 0)
+		goto done;
 	for (size_t i = 0; i < n; i++)
 		u[i] = (struct stats_unit){ cluster[i], y[i] };
 	qsort(u, n, sizeof(*u), stats_cmp_unit);
-	for (size_t i = 0; i < n;) {
-		size_t j = i;
+	for (size_t i = 0, j; i < n; i = j) {
 		double sum = 0.0;
 
-		while (j < n && u[j].cluster == u[i].cluster)
-			sum += u[j++].y;
-		cmean[k] = sum / (double)(j - i);
-		csize[k++] = j - i;
-		i = j;
+		for (j = i; j < n && u[j].cluster == u[i].cluster; j++)
+			sum += u[j].y;
+		c[k].mean = sum / (double)(j - i);
+		c[k++].size = j - i;
 	}
 	out->clusters = k;
 	out->units = n;
-	if (n == 0)
-		goto done;
 	if (k >= 2) {
 		/* The clusters are the draws. */
-		for (size_t c = 0; c < k; c++)
-			grand += cmean[c];
+		for (size_t i = 0; i < k; i++)
+			grand += c[i].mean;
 		grand /= (double)k;
-		for (size_t c = 0; c < k; c++)
-			ss += (cmean[c] - grand) * (cmean[c] - grand);
+		for (size_t i = 0; i < k; i++)
+			ss += (c[i].mean - grand) * (c[i].mean - grand);
 		draws = k;
 	} else {
 		for (size_t i = 0; i < n; i++)
@@ -120,14 +106,14 @@ int ic_stats_nested(const double *y, const int *cluster, size_t n, struct ic_sta
 		double all = 0.0, ssb = 0.0, ssw = 0.0, sum_n2 = 0.0, msw, n0, vb;
 		size_t i = 0;
 
-		for (size_t c = 0; c < n; c++)
-			all += u[c].y;
+		for (size_t j = 0; j < n; j++)
+			all += u[j].y;
 		all /= (double)n;
-		for (size_t c = 0; c < k; c++) {
-			ssb += (double)csize[c] * (cmean[c] - all) * (cmean[c] - all);
-			sum_n2 += (double)csize[c] * (double)csize[c];
-			for (size_t e = i + csize[c]; i < e; i++)
-				ssw += (u[i].y - cmean[c]) * (u[i].y - cmean[c]);
+		for (size_t j = 0; j < k; j++) {
+			ssb += (double)c[j].size * (c[j].mean - all) * (c[j].mean - all);
+			sum_n2 += (double)c[j].size * (double)c[j].size;
+			for (size_t e = i + c[j].size; i < e; i++)
+				ssw += (u[i].y - c[j].mean) * (u[i].y - c[j].mean);
 		}
 		out->ms_within = msw = ssw / (double)(n - k);
 		if (k >= 2) {
@@ -138,8 +124,7 @@ int ic_stats_nested(const double *y, const int *cluster, size_t n, struct ic_sta
 	}
 done:
 	free(u);
-	free(cmean);
-	free(csize);
+	free(c);
 	return isfinite(out->se) ? 0 : -1;
 }
 

@@ -1,11 +1,10 @@
-/* Statistics for repeated benchmark runs: medians, quantiles and Student's
- * t distribution (GSL), and the
- * nested (layout variant > process) estimate that every interval of the
- * summary comes from. Within a process no distribution is assumed:
- * run times are skewed (interrupts and migrations only ever add time), so a
- * process contributes its median; across processes and layouts the log of
- * those medians is close to normal, and the t interval over layout variants
- * carries every level of the spread.
+/* Statistics for repeated benchmark runs: medians, quantiles and Student's t
+ * distribution (GSL), and the nested (layout variant > process) estimate
+ * that every interval of the summary comes from. Within a process no
+ * distribution is assumed: run times are skewed (interrupts and migrations
+ * only ever add time), so a process contributes its median; across processes
+ * and layouts the log of those medians is close to normal, and the t
+ * interval over layout variants carries every level of the spread.
  */
 #ifndef IC_STATS_H
 #define IC_STATS_H
@@ -41,14 +40,12 @@ struct ic_stats_nested {
 	double se;            /* its standard error */
 	double df;            /* draws - 1 */
 	size_t clusters, units;
-	/* One-way random-effects ANOVA of the units: the share of their
-	 * variance that lies between clusters, max(0, (MSB - MSW) / n0) over
-	 * that plus MSW. NAN without two clusters of which one has 2+ units. */
-	double share_between;
-	/* Its parts: the between-cluster variance component max(0, (MSB -
-	 * MSW) / n0) (NAN without two clusters and n > clusters) and the
-	 * within-cluster mean square MSW (NAN when n == clusters). */
-	double var_between, ms_within;
+	/* One-way random-effects ANOVA of the units: the between-cluster
+	 * variance component vb = max(0, (MSB - MSW) / n0), the within-cluster
+	 * mean square MSW (NAN when n == clusters) and the share of the
+	 * variance between clusters, vb / (vb + MSW). vb and the share are NAN
+	 * without two clusters of which one has 2+ units. */
+	double var_between, ms_within, share_between;
 };
 
 /* y[i] with cluster[i] (any ints; equal ints are one cluster). Returns 0, or
