@@ -5,16 +5,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_sort_double.h>
+
 #include "splitmix64.h"
 #include "stats.h"
 
 #define STATES_SIM_TRIALS 4000   /* the 99th percentile to about +-2% */
 
-static int states_cmp_double(const void *pa, const void *pb)
+/* Every array here may be empty: never ask for 0 bytes. */
+static void *states_alloc(size_t n, size_t size)
 {
-	double a = *(const double *)pa, b = *(const double *)pb;
-
-	return (a > b) - (a < b);
+	return calloc(n ? n : 1, size);
 }
 
 double ic_states_split(const double *x, size_t n, size_t *kout, double *gap, double *within)
@@ -40,10 +41,10 @@ double ic_states_split(const double *x, size_t n, size_t *kout, double *gap, dou
 		s2 += y * y;
 		if (k < 2 || n - k < 2)
 			continue;
-		lo = s2 - s1 * s1 / (double)k;
-		hi = (t2 - s2) - (t1 - s1) * (t1 - s1) / (double)(n - k);
-		if (fmax(0.0, lo) + fmax(0.0, hi) < best) {
-			best = fmax(0.0, lo) + fmax(0.0, hi);
+		lo = fmax(0.0, s2 - s1 * s1 / (double)k);
+		hi = fmax(0.0, (t2 - s2) - (t1 - s1) * (t1 - s1) / (double)(n - k));
+		if (lo + hi < best) {
+			best = lo + hi;
 			bestk = k;
 			*gap = (t1 - s1) / (double)(n - k) - s1 / (double)k;
 		}
@@ -55,7 +56,7 @@ double ic_states_split(const double *x, size_t n, size_t *kout, double *gap, dou
 	return *gap > 0.0 ? INFINITY : 0.0;
 }
 
-/* Standard normal pair by Box-Muller from the fixed-seed generator. */
+/* A standard normal by Box-Muller from the fixed-seed generator. */
 static double states_normal(uint64_t *rng)
 {
 	double u = ((double)(ic_splitmix64_next(rng) >> 11) + 0.5) / 9007199254740992.0;
@@ -70,7 +71,7 @@ double ic_states_critical(size_t n, double q)
 	static size_t ncache;
 	double *stat, *x, v = NAN;
 	uint64_t rng = 0x5eed0000u + n;   /* the same figure on every run */
-	size_t k, m = 0;
+	size_t k;
 
 	for (size_t i = 0; i < ncache; i++)
 		if (cache[i].n == n && cache[i].q == q)
@@ -85,11 +86,11 @@ double ic_states_critical(size_t n, double q)
 
 			for (size_t i = 0; i < n; i++)
 				x[i] = states_normal(&rng);
-			qsort(x, n, sizeof(*x), states_cmp_double);
-			stat[m++] = ic_states_split(x, n, &k, &gap, &within);
+			gsl_sort(x, 1, n);
+			stat[t] = ic_states_split(x, n, &k, &gap, &within);
 		}
-		qsort(stat, m, sizeof(*stat), states_cmp_double);
-		v = ic_stats_quantile_sorted(stat, m, q);
+		gsl_sort(stat, 1, STATES_SIM_TRIALS);
+		v = ic_stats_quantile_sorted(stat, STATES_SIM_TRIALS, q);
 	}
 	free(stat);
 	free(x);
@@ -104,8 +105,6 @@ void ic_states_free(struct ic_states *s)
 		return;
 	free(s->unit);
 	free(s->variant);
-	free(s->level);
-	free(s->own);
 	free(s->state);
 	free(s->time_rank);
 	free(s->sites);
@@ -134,48 +133,43 @@ static double states_median(const double *x, size_t n, double *buf)
 	return ic_stats_median(buf, m);
 }
 
-/* The processes, their log ratios at every N and their repetitions'
- * standard error of it (rse, same layout). */
-static int states_collect(struct ic_states *s, const struct ic_group *g, double **rse,
-			  double **rep1)
+/* The processes (ascending), their log ratios at every N, the repetitions'
+ * standard error of each (rse, same layout) and one repetition's variance. */
+static int states_collect(struct ic_states *s, const struct ic_group *g, double **rse)
 {
-	size_t cap = 0;
+	size_t cap = 0, nn = g->nratios, np, nrep = 0;
+	double *rep1;
+	int rc = -1;
 
-	for (size_t i = 0; i < g->nratios; i++)
+	for (size_t i = 0; i < nn; i++)
 		cap += g->ratios[i].cmp->nunits;
-	s->unit = malloc((cap ? cap : 1) * sizeof(*s->unit));
+	s->unit = states_alloc(cap, sizeof(*s->unit));
 	if (!s->unit)
 		return -1;
-	for (size_t i = 0; i < g->nratios; i++) {
-		const struct ic_point *c = g->ratios[i].cmp;
+	for (size_t i = 0; i < nn; i++) {   /* insertion into order: a few dozen */
+		for (size_t j = 0; j < g->ratios[i].cmp->nunits; j++) {
+			unsigned u = g->ratios[i].cmp->units[j].unit;
+			size_t k = s->nproc;
 
-		for (size_t j = 0; j < c->nunits; j++) {
-			size_t k;
-
-			for (k = 0; k < s->nproc && s->unit[k] != c->units[j].unit; k++)
-				;
-			if (k == s->nproc)
-				s->unit[s->nproc++] = c->units[j].unit;
+			while (k > 0 && s->unit[k - 1] > u)
+				k--;
+			if (k > 0 && s->unit[k - 1] == u)
+				continue;
+			memmove(&s->unit[k + 1], &s->unit[k], (s->nproc++ - k) * sizeof(*s->unit));
+			s->unit[k] = u;
 		}
 	}
-	for (size_t a = 1; a < s->nproc; a++) {   /* ascending; a few dozen */
-		unsigned v = s->unit[a];
-		size_t b = a;
-
-		for (; b > 0 && s->unit[b - 1] > v; b--)
-			s->unit[b] = s->unit[b - 1];
-		s->unit[b] = v;
-	}
-	s->nsites = g->nratios;
-	s->sites = malloc((s->nsites ? s->nsites : 1) * sizeof(*s->sites));
-	s->logr = malloc((s->nsites * s->nproc + 1) * sizeof(*s->logr));
-	*rse = malloc((s->nsites * s->nproc + 1) * sizeof(**rse));
-	*rep1 = malloc((s->nsites * s->nproc + 1) * sizeof(**rep1));
-	s->variant = calloc(s->nproc ? s->nproc : 1, sizeof(*s->variant));
-	if (!s->sites || !s->logr || !*rse || !*rep1 || !s->variant)
-		return -1;
+	np = s->nproc;
+	s->nsites = nn;
+	s->sites = states_alloc(nn, sizeof(*s->sites));
+	s->logr = states_alloc(nn * np, sizeof(*s->logr));
+	s->variant = states_alloc(np, sizeof(*s->variant));
+	*rse = states_alloc(nn * np, sizeof(**rse));
+	rep1 = states_alloc(nn * np, sizeof(*rep1));
+	if (!s->sites || !s->logr || !s->variant || !*rse || !rep1)
+		goto out;
 	s->reps = NAN;
-	for (size_t i = 0; i < g->nratios; i++) {
+	for (size_t i = 0; i < nn; i++) {
 		const struct ic_point *c = g->ratios[i].cmp, *b = g->ratios[i].base;
 		/* Repetitions per process of each form, for the median's error. */
 		double rc = c->nunits_gross ? (double)c->nreps / (double)c->nunits_gross : NAN;
@@ -184,138 +178,87 @@ static int states_collect(struct ic_states *s, const struct ic_group *g, double 
 		s->sites[i] = g->ratios[i].sites;
 		if (i == 0)
 			s->reps = fmin(rc, rb);
-		for (size_t p = 0; p < s->nproc; p++) {
+		for (size_t p = 0; p < np; p++) {
 			const struct ic_unit *uc = states_unit(c, s->unit[p]), *ub = states_unit(b, s->unit[p]);
-			double *y = &s->logr[i * s->nproc + p], *e = &(*rse)[i * s->nproc + p];
-			double *e1 = &(*rep1)[i * s->nproc + p];
+			double *y = &s->logr[i * np + p], *e = &(*rse)[i * np + p], e1;
 
-			*y = *e = *e1 = NAN;
+			*y = *e = NAN;
 			if (!uc || !ub || !(uc->med > 0.0) || !(ub->med > 0.0))
 				continue;
 			*y = log(uc->med / ub->med);
 			/* The median's standard error is about 1.2533 sigma / sqrt(r). */
 			*e = 1.2533 * sqrt(uc->cv * uc->cv / rc + ub->cv * ub->cv / rb);
-			*e1 = uc->cv * uc->cv + ub->cv * ub->cv;
+			e1 = uc->cv * uc->cv + ub->cv * ub->cv;
+			if (isfinite(e1))
+				rep1[nrep++] = e1;
 			s->variant[p] = uc->variant;
 		}
 	}
-	return 0;
+	s->var_rep = ic_stats_median(rep1, nrep);
+	rc = 0;
+out:
+	free(rep1);
+	return rc;
 }
 
-/* One N's figures for states_variance (stats.h's one-way analysis): the
- * between-variant component and the mean square between processes within
- * variants. */
-static void states_anova(const double *y, const int *cl, size_t n, double *vb, double *msw)
-{
-	struct ic_stats_nested s;
-
-	ic_stats_nested(y, cl, n, &s);
-	*vb = s.var_between;
-	*msw = s.ms_within;
-}
-
-/* The variance components of states.h, from the log ratios, the processes'
- * states and the repetitions' variance of each process median (rse^2). */
-static int states_variance(struct ic_states *s, const double *rse, const double *rep1)
+/* The variance components of states.h but one repetition's, from the log
+ * ratios, the processes' states and the repetitions' variance of each
+ * process median (rse^2): per N stats.h's one-way analysis, then the
+ * median over N. */
+static int states_variance(struct ic_states *s, const double *rse)
 {
 	size_t np = s->nproc, nn = s->nsites;
-	double *y = malloc((np + 1) * sizeof(*y)), *z = malloc((np + 1) * sizeof(*z));
-	double *vv = malloc((nn + 1) * sizeof(*vv)), *vp = malloc((nn + 1) * sizeof(*vp));
-	double *vs = malloc((nn + 1) * sizeof(*vs)), *buf = malloc((np * nn + nn + 1) * sizeof(*buf));
-	int *cl = malloc((np + 1) * sizeof(*cl)), rc = -1;
+	double *y = states_alloc(np, sizeof(*y));
+	double *v = states_alloc(4 * nn, sizeof(*v));   /* per N, and a buffer */
+	double *vv = v, *vp = v + nn, *vs = v + 2 * nn, *buf = v + 3 * nn;
+	int *cl = states_alloc(np, sizeof(*cl)), rc = -1;
 
-	if (!y || !z || !vv || !vp || !vs || !buf || !cl)
+	if (!y || !v || !cl)
 		goto out;
 	for (size_t i = 0; i < nn; i++) {
-		double rep = 0.0, mean[2] = { 0.0, 0.0 }, msw_state, vb_state;
+		const double *row = &s->logr[i * np], *e = &rse[i * np];
+		double rep = 0.0, mean[2] = { 0.0, 0.0 };
 		size_t m = 0, cnt[2] = { 0, 0 };
+		struct ic_stats_nested ns;
 
 		for (size_t p = 0; p < np; p++) {
-			double v = s->logr[i * np + p], e = rse[i * np + p];
-
-			if (!isfinite(v))
+			if (!isfinite(row[p]))
 				continue;
-			y[m] = v;
-			cl[m] = s->variant[p];
-			rep += isfinite(e) ? e * e : 0.0;
-			mean[s->state[p]] += v;
+			y[m] = row[p];
+			cl[m++] = s->variant[p];
+			rep += isfinite(e[p]) ? e[p] * e[p] : 0.0;
+			mean[s->state[p]] += row[p];
 			cnt[s->state[p]]++;
-			m++;
 		}
 		vv[i] = vp[i] = vs[i] = NAN;
 		if (m < 2)
 			continue;
 		rep /= (double)m;
-		states_anova(y, cl, m, &vv[i], &vp[i]);
-		vp[i] = fmax(0.0, vp[i] - rep);
-		/* Within a state: each process less its state's mean at this N. */
+		ic_stats_nested(y, cl, m, &ns);
+		vv[i] = ns.var_between;
+		vp[i] = vs[i] = fmax(0.0, ns.ms_within - rep);
+		if (s->nstates == 1)
+			continue;
+		/* Within a state: each process less its state's mean at this N,
+		 * within variants as above. */
 		for (int k = 0; k < 2; k++)
 			mean[k] = cnt[k] ? mean[k] / (double)cnt[k] : 0.0;
 		m = 0;
 		for (size_t p = 0; p < np; p++)
-			if (isfinite(s->logr[i * np + p]))
-				z[m++] = s->logr[i * np + p] - mean[s->state[p]];
-		/* Within variants too, as the process level above: with one
-		 * state this is that level itself. */
-		states_anova(z, cl, m, &vb_state, &msw_state);
-		vs[i] = s->nstates == 1 ? vp[i] : fmax(0.0, msw_state - rep);
+			if (isfinite(row[p]))
+				y[m++] = row[p] - mean[s->state[p]];
+		ic_stats_nested(y, cl, m, &ns);
+		vs[i] = fmax(0.0, ns.ms_within - rep);
 	}
 	s->var_variant = states_median(vv, nn, buf);
 	s->var_process = states_median(vp, nn, buf);
 	s->var_process_state = states_median(vs, nn, buf);
-	s->var_rep = states_median(rep1, np * nn, buf);
 	rc = 0;
 out:
 	free(y);
-	free(z);
-	free(vv);
-	free(vp);
-	free(vs);
-	free(buf);
+	free(v);
 	free(cl);
 	return rc;
-}
-
-/* level(p) and own(p) of states.h. */
-static int states_levels(struct ic_states *s, const double *rse)
-{
-	size_t np = s->nproc, nn = s->nsites;
-	double *c = malloc((nn ? nn : 1) * sizeof(*c));
-	double *d = malloc((nn ? nn : 1) * sizeof(*d));
-	double *buf = malloc(((np > nn ? np : nn) + 1) * sizeof(*buf));
-
-	s->level = malloc((np ? np : 1) * sizeof(*s->level));
-	s->own = malloc((np ? np : 1) * sizeof(*s->own));
-	if (!c || !d || !buf || !s->level || !s->own) {
-		free(c);
-		free(d);
-		free(buf);
-		return -1;
-	}
-	for (size_t i = 0; i < nn; i++)
-		c[i] = states_median(&s->logr[i * np], np, buf);
-	for (size_t p = 0; p < np; p++) {
-		size_t m = 0;
-		double spread = NAN, rep;
-
-		for (size_t i = 0; i < nn; i++)
-			d[i] = s->logr[i * np + p] - c[i];
-		s->level[p] = states_median(d, nn, buf);
-		for (size_t i = 0; i < nn; i++)
-			if (isfinite(d[i]))
-				d[m++] = fabs(d[i] - s->level[p]);
-		if (m >= 3)
-			spread = 1.4826 * ic_stats_median(d, m);
-		for (size_t i = 0; i < nn; i++)
-			d[i] = rse[i * np + p];
-		rep = states_median(d, nn, buf);
-		s->own[p] = isfinite(spread) && isfinite(rep) ? fmax(spread, rep)
-			  : isfinite(spread) ? spread : rep;
-	}
-	free(c);
-	free(d);
-	free(buf);
-	return 0;
 }
 
 struct states_sortable {
@@ -331,31 +274,52 @@ static int states_cmp_sortable(const void *pa, const void *pb)
 	return c ? c : (a->i > b->i) - (a->i < b->i);
 }
 
-/* Apply the rule: s->nstates, s->state. */
-static int states_split(struct ic_states *s)
+/* The rule of states.h: level(p), own(p), and from them s->nstates and
+ * s->state. */
+static int states_rule(struct ic_states *s, const double *rse)
 {
-	size_t np = s->nproc, k, nf = 0;
-	struct states_sortable *o = malloc((np ? np : 1) * sizeof(*o));
-	double *x = malloc((np ? np : 1) * sizeof(*x)), stat;
+	size_t np = s->nproc, nn = s->nsites, nf = 0, k;
+	double *c = states_alloc(nn, sizeof(*c)), *d = states_alloc(nn, sizeof(*d));
+	double *buf = states_alloc(np > nn ? np : nn, sizeof(*buf));
+	double *level = states_alloc(np, sizeof(*level)), *own = states_alloc(np, sizeof(*own));
+	struct states_sortable *o = states_alloc(np, sizeof(*o));
+	int rc = -1;
 
-	s->state = calloc(np ? np : 1, sizeof(*s->state));
-	if (!o || !x || !s->state) {
-		free(o);
-		free(x);
-		return -1;
+	s->state = states_alloc(np, sizeof(*s->state));
+	if (!c || !d || !buf || !level || !own || !o || !s->state)
+		goto out;
+	for (size_t i = 0; i < nn; i++)
+		c[i] = states_median(&s->logr[i * np], np, buf);
+	for (size_t p = 0; p < np; p++) {
+		size_t m = 0;
+		double spread = NAN;
+
+		for (size_t i = 0; i < nn; i++)
+			d[i] = s->logr[i * np + p] - c[i];
+		level[p] = states_median(d, nn, buf);
+		for (size_t i = 0; i < nn; i++)
+			if (isfinite(d[i]))
+				d[m++] = fabs(d[i] - level[p]);
+		if (m >= 3)
+			spread = 1.4826 * ic_stats_median(d, m);
+		for (size_t i = 0; i < nn; i++)
+			d[i] = rse[i * np + p];
+		/* Both are finite or NAN; fmax passes over a NAN. */
+		own[p] = fmax(spread, states_median(d, nn, buf));
 	}
 	s->nstates = 1;
 	s->gap = s->within = s->critical = NAN;
-	s->own_median = states_median(s->own, np, x);
+	s->own_median = states_median(own, np, buf);
 	/* A process without a level (no N with both forms) stays in state 0. */
 	for (size_t p = 0; p < np; p++)
-		if (isfinite(s->level[p]))
-			o[nf++] = (struct states_sortable){ s->level[p], p };
+		if (isfinite(level[p]))
+			o[nf++] = (struct states_sortable){ level[p], p };
 	qsort(o, nf, sizeof(*o), states_cmp_sortable);
 	for (size_t p = 0; p < nf; p++)
-		x[p] = o[p].key;
+		buf[p] = o[p].key;
 	if (nf >= IC_STATES_MIN_PROC) {
-		stat = ic_states_split(x, nf, &k, &s->gap, &s->within);
+		double stat = ic_states_split(buf, nf, &k, &s->gap, &s->within);
+
 		s->critical = ic_states_critical(nf, IC_STATES_QUANTILE);
 		if (stat > fmax(s->critical, IC_STATES_SEPARATION) &&
 		    s->gap > IC_STATES_OWN * s->own_median) {
@@ -364,19 +328,25 @@ static int states_split(struct ic_states *s)
 				s->state[o[p].i] = 1;
 		}
 	}
+	rc = 0;
+out:
+	free(c);
+	free(d);
+	free(buf);
+	free(level);
+	free(own);
 	free(o);
-	free(x);
-	return 0;
+	return rc;
 }
 
 /* Time ranks from the files' mtimes (file order breaks ties), and what the
  * split follows. */
 static int states_follows(struct ic_states *s, const struct ic_results *res)
 {
-	size_t np = s->nproc, runs = 0;
-	struct states_sortable *o = malloc((np ? np : 1) * sizeof(*o));
+	size_t np = s->nproc, runs = 0, multi = 0, both = 0;
+	struct states_sortable *o = states_alloc(np, sizeof(*o));
 
-	s->time_rank = malloc((np ? np : 1) * sizeof(*s->time_rank));
+	s->time_rank = states_alloc(np, sizeof(*s->time_rank));
 	if (!o || !s->time_rank) {
 		free(o);
 		return -1;
@@ -391,31 +361,24 @@ static int states_follows(struct ic_states *s, const struct ic_results *res)
 		s->time_rank[o[r].i] = r;
 		runs += r == 0 || s->state[o[r].i] != s->state[o[r - 1].i];
 	}
-	s->time_runs = runs;
-	s->follows = IC_FOLLOWS_NEITHER;
-	if (s->nstates == 2) {
-		for (size_t p = 0; p < np; p++) {
-			size_t cnt = 0, ones = 0;
-			int first = 1;
+	/* The variants with 2+ processes, and those holding both states. */
+	for (size_t p = 0; p < np; p++)
+		o[p] = (struct states_sortable){ s->variant[p], p };
+	qsort(o, np, sizeof(*o), states_cmp_sortable);
+	for (size_t a = 0, b; a < np; a = b) {
+		size_t ones = 0;
 
-			for (size_t q = 0; q < p && first; q++)
-				first = s->variant[q] != s->variant[p];
-			if (!first)
-				continue;
-			for (size_t q = p; q < np; q++)
-				if (s->variant[q] == s->variant[p]) {
-					cnt++;
-					ones += s->state[q];
-				}
-			s->variants_multi += cnt >= 2;
-			s->variants_both += ones > 0 && ones < cnt;
-		}
-		if (runs == 2)
-			s->follows = IC_FOLLOWS_TIME;
-		else if (s->variants_multi && !s->variants_both)
-			s->follows = IC_FOLLOWS_VARIANT;
+		for (b = a; b < np && o[b].key == o[a].key; b++)
+			ones += s->state[o[b].i];
+		multi += b - a >= 2;
+		both += ones > 0 && ones < b - a;
 	}
 	free(o);
+	s->follows = IC_FOLLOWS_NEITHER;
+	if (s->nstates == 2 && runs == 2)
+		s->follows = IC_FOLLOWS_TIME;
+	else if (s->nstates == 2 && multi && !both)
+		s->follows = IC_FOLLOWS_VARIANT;
 	return 0;
 }
 
@@ -425,19 +388,18 @@ static int states_state(struct ic_states *s, int which, const struct ic_results 
 			const struct ic_group *g, const struct ic_analysis_opts *opts)
 {
 	struct ic_state *st = &s->st[which];
-	size_t np = s->nproc, m = 0, nkeep = 0;
-	double *y = malloc((np ? np : 1) * sizeof(*y));
-	int *cl = malloc((np ? np : 1) * sizeof(*cl));
+	size_t np = s->nproc, m = 0;
+	size_t nkeep = np ? s->unit[np - 1] + 1 : 0;   /* by file: the processes' */
+	double *y = states_alloc(np, sizeof(*y));
+	int *cl = states_alloc(np, sizeof(*cl)), rc = -1;
 	unsigned char *keep;
 	struct ic_stats_nested ns;
 
-	for (size_t p = 0; p < np; p++)
-		nkeep = s->unit[p] + 1 > nkeep ? s->unit[p] + 1 : nkeep;
 	if (res && res->nfiles > nkeep)
 		nkeep = res->nfiles;
-	keep = calloc(nkeep ? nkeep : 1, 1);
+	keep = states_alloc(nkeep, 1);
 	if (!y || !cl || !keep)
-		goto fail;
+		goto out;
 	for (size_t p = 0; p < np; p++) {
 		double sum = 0.0;
 		size_t k = 0;
@@ -464,41 +426,34 @@ static int states_state(struct ic_states *s, int which, const struct ic_results 
 	}
 	if (m)
 		st->level = exp(ns.mean);
-	if (s->nstates == 2) {
-		if (ic_results_ratio_series_keep(g, opts->compare, opts->baseline, keep, opts,
-						 &st->ratios, &st->nratios))
-			goto fail;
-		if (ic_crossover_of(st->ratios, st->nratios, &st->xo))
-			goto fail;
-	}
+	if (s->nstates == 2 &&
+	    (ic_results_ratio_series_keep(g, opts->compare, opts->baseline, keep, opts, &st->ratios,
+					  &st->nratios) ||
+	     ic_crossover_of(st->ratios, st->nratios, &st->xo)))
+		goto out;
+	rc = 0;
+out:
 	free(y);
 	free(cl);
 	free(keep);
-	return 0;
-fail:
-	free(y);
-	free(cl);
-	free(keep);
-	return -1;
+	return rc;
 }
 
 struct ic_states *ic_states_analyse(const struct ic_results *res, const struct ic_group *g,
 				    const struct ic_analysis_opts *opts)
 {
 	struct ic_states *s = calloc(1, sizeof(*s));
-	double *rse = NULL, *rep1 = NULL;
+	double *rse = NULL;
+	int fail;
 
 	if (!s)
 		return NULL;
-	if (states_collect(s, g, &rse, &rep1) || states_levels(s, rse) || states_split(s) ||
-	    states_variance(s, rse, rep1) || states_follows(s, res) ||
-	    states_state(s, 0, res, g, opts) || (s->nstates == 2 && states_state(s, 1, res, g, opts))) {
-		free(rse);
-		free(rep1);
+	fail = states_collect(s, g, &rse) || states_rule(s, rse) || states_variance(s, rse) || states_follows(s, res) || states_state(s, 0, res, g, opts) ||
+	       (s->nstates == 2 && states_state(s, 1, res, g, opts));
+	free(rse);
+	if (fail) {
 		ic_states_free(s);
 		return NULL;
 	}
-	free(rse);
-	free(rep1);
 	return s;
 }

@@ -57,7 +57,6 @@ struct ic_states {
 	size_t nproc;              /* processes with a ratio at any N */
 	unsigned *unit;            /* file index of each, ascending */
 	int *variant;
-	double *level, *own;       /* the rule's level(p) and own(p) */
 	int *state;                /* 0 low, 1 high; 0 everywhere with one state */
 	size_t *time_rank;         /* 0 = written first */
 	size_t nsites;
@@ -68,9 +67,6 @@ struct ic_states {
 	double gap, within, own_median, critical;   /* the rule's figures (log scale) */
 	struct ic_state st[2];     /* st[0] low, st[1] high; st[0] only with one */
 	enum ic_states_follows follows;
-	size_t time_runs;          /* runs of equal state in time order */
-	size_t variants_both;      /* variants holding processes of both states */
-	size_t variants_multi;     /* variants with 2+ processes */
 
 	/* Variance of the log ratio at each level, the median over N of a
 	 * one-way analysis per N (NAN where not estimable): between layout
