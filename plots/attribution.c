@@ -6,18 +6,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 /* Each line's forms: a/a0, or (a/a0)/(b/b0) for the interaction. */
 static const struct {
-	const char *name, *a, *a0, *b, *b0;
+	const char *name, *form[4];   /* a, a0, b, b0 */
 } attr_def[IC_LINE_COUNT] = {
-	[IC_LINE_CALL] = { "extern/inline", "extern", "inline", NULL, NULL },
-	[IC_LINE_COPIES] = { "clone/extern", "clone", "extern", NULL, NULL },
-	[IC_LINE_LOCK_INLINE] = { "inline/inline_nolock", "inline", "inline_nolock", NULL, NULL },
-	[IC_LINE_LOCK_EXTERN] = { "extern/extern_nolock", "extern", "extern_nolock", NULL, NULL },
-	[IC_LINE_INTERACTION] = { "(inline/inline_nolock)/(extern/extern_nolock)", "inline",
-				  "inline_nolock", "extern", "extern_nolock" },
-	[IC_LINE_INLINE_EXTERN] = { "inline/extern", "inline", "extern", NULL, NULL },
+	[IC_LINE_CALL] = { "extern/inline", { "extern", "inline" } },
+	[IC_LINE_COPIES] = { "clone/extern", { "clone", "extern" } },
+	[IC_LINE_LOCK_INLINE] = { "inline/inline_nolock", { "inline", "inline_nolock" } },
+	[IC_LINE_LOCK_EXTERN] = { "extern/extern_nolock", { "extern", "extern_nolock" } },
+	[IC_LINE_INTERACTION] = { "(inline/inline_nolock)/(extern/extern_nolock)",
+				  { "inline", "inline_nolock", "extern", "extern_nolock" } },
+	[IC_LINE_INLINE_EXTERN] = { "inline/extern", { "inline", "extern" } },
 };
 
 const enum ic_line_kind ic_attr_per_n[IC_ATTR_NPER] = {
@@ -37,6 +36,12 @@ static int attr_has_form(const struct ic_group *g, const char *form)
 	return 0;
 }
 
+/* The point's L1i misses are counted and pass the threshold. */
+static int attr_spills(const struct ic_point *p)
+{
+	return p && isfinite(p->med[IC_F_L1I]) && p->med[IC_F_L1I] > IC_ATTR_L1I_PASS;
+}
+
 const struct ic_ratio *ic_attr_at(const struct ic_line *l, unsigned long sites)
 {
 	for (size_t i = 0; i < l->n; i++)
@@ -48,8 +53,10 @@ const struct ic_ratio *ic_attr_at(const struct ic_line *l, unsigned long sites)
 static int attr_capacity(struct ic_capacity *c, const struct ic_group *g,
 			 const struct ic_line *ie, const char *form)
 {
-	const struct ic_point *pts[8];
 	static const int sign[8] = { 1, -1, -1, 1, -1, 1, 1, -1 };
+	const struct ic_ratio *before2 = NULL;   /* inline/extern at the N below before */
+	const struct ic_point *pts[8];
+	unsigned long at[4];
 
 	memset(c, 0, sizeof(*c));
 	c->form = form;
@@ -61,7 +68,7 @@ static int attr_capacity(struct ic_capacity *c, const struct ic_group *g,
 		c->measured = 1;
 		if (p->sites > c->last)
 			c->last = p->sites;
-		if (p->med[IC_F_L1I] > IC_ATTR_L1I_PASS && (!c->pass || p->sites < c->pass))
+		if (attr_spills(p) && (!c->pass || p->sites < c->pass))
 			c->pass = p->sites;
 	}
 	if (!c->pass)
@@ -69,25 +76,23 @@ static int attr_capacity(struct ic_capacity *c, const struct ic_group *g,
 	c->at = ic_attr_at(ie, c->pass);
 	for (size_t i = 0; i < ie->n; i++)
 		if (ie->r[i].sites < c->pass) {
-			c->before2 = c->before;
+			before2 = c->before;
 			c->before = &ie->r[i];
 		}
 	if (!c->at || !c->before)
 		return 0;
-	pts[0] = ic_group_point(g, "inline", c->pass);
-	pts[1] = ic_group_point(g, "extern", c->pass);
-	pts[2] = ic_group_point(g, "inline", c->before->sites);
-	pts[3] = ic_group_point(g, "extern", c->before->sites);
+	/* The step r(pass) / r(before) from the first four points; the excess
+	 * r(pass) r(before2) / r(before)^2 from all eight. */
+	at[0] = c->pass;
+	at[1] = at[2] = c->before->sites;
+	at[3] = before2 ? before2->sites : 0;
+	for (int i = 0; i < 8; i++)
+		pts[i] = ic_group_point(g, i % 2 ? "extern" : "inline", at[i / 2]);
 	if (ic_results_contrast(pts, sign, 4, &c->step))
 		return -1;
 	c->has_step = c->step.nunits > 0;
-	if (!c->before2)
+	if (!before2)
 		return 0;
-	/* r(pass) r(before2) / r(before)^2: the before terms twice. */
-	pts[4] = pts[2];
-	pts[5] = pts[3];
-	pts[6] = ic_group_point(g, "inline", c->before2->sites);
-	pts[7] = ic_group_point(g, "extern", c->before2->sites);
 	if (ic_results_contrast(pts, sign, 8, &c->excess))
 		return -1;
 	c->has_excess = c->excess.nunits > 0;
@@ -108,45 +113,36 @@ static int attr_all_noisy(const struct ic_group *g, const struct ic_attribution 
 	return n > 0;
 }
 
-/* The interaction's N where all four forms' code fits: there the nolock
+/* The interaction at the N where all four forms' code fits: there the nolock
  * forms' smaller code also misses less, so beyond the L1i the ratio mixes in
- * capacity. Without L1i counts every N is kept (nothing to tell them by).
- * Returns the N left out (0: none). */
-static size_t attr_fitting(const struct ic_group *g, const struct ic_line *l, struct ic_line *sub,
-			   unsigned long *first_out)
+ * capacity. Without L1i counts every N is kept (nothing to tell them by). */
+static int attr_fitting(const struct ic_group *g, struct ic_attribution *a)
 {
-	size_t out = 0;
-	struct ic_ratio *buf = malloc((l->n ? l->n : 1) * sizeof(*buf));
+	const struct ic_line *l = &a->line[IC_LINE_INTERACTION];
+	const char *const *forms = attr_def[IC_LINE_INTERACTION].form;
 
-	*sub = *l;
-	sub->r = buf;
-	sub->n = 0;
-	*first_out = 0;
-	if (!buf)
-		return 0;
+	a->fit = *l;
+	a->fit.n = 0;
+	a->fit.r = malloc((l->n ? l->n : 1) * sizeof(*a->fit.r));
+	if (!a->fit.r)
+		return -1;
 	for (size_t i = 0; i < l->n; i++) {
 		int spills = 0;
-		const char *forms[4] = { "inline", "inline_nolock", "extern", "extern_nolock" };
 
-		for (int f = 0; f < 4; f++) {
-			const struct ic_point *p = ic_group_point(g, forms[f], l->r[i].sites);
-
-			if (p && isfinite(p->med[IC_F_L1I]) && p->med[IC_F_L1I] > IC_ATTR_L1I_PASS)
-				spills = 1;
-		}
-		if (spills) {
-			if (!out++)
-				*first_out = l->r[i].sites;
-			continue;
-		}
-		buf[sub->n++] = l->r[i];
+		for (int f = 0; f < 4; f++)
+			spills |= attr_spills(ic_group_point(g, forms[f], l->r[i].sites));
+		if (!spills)
+			a->fit.r[a->fit.n++] = l->r[i];
+		else if (!a->fit_left_out++)
+			a->fit_first_out = l->r[i].sites;
 	}
-	return out;
+	return 0;
 }
 
 int ic_attribution_analyse(const struct ic_results *res, struct ic_group *g)
 {
 	struct ic_attribution *a = calloc(1, sizeof(*a));
+	const struct ic_line *ie;
 	const char *src = NULL;
 
 	g->attr = a;
@@ -154,44 +150,33 @@ int ic_attribution_analyse(const struct ic_results *res, struct ic_group *g)
 		return -1;
 	for (int k = 0; k < IC_LINE_COUNT; k++) {
 		struct ic_line *l = &a->line[k];
-		const char *forms[4] = { attr_def[k].a, attr_def[k].a0, attr_def[k].b, attr_def[k].b0 };
-		int rc;
+		const char *const *f = attr_def[k].form;
 
 		l->name = attr_def[k].name;
-		for (int f = 0; f < 4 && !l->missing; f++)
-			if (forms[f] && !attr_has_form(g, forms[f]))
-				l->missing = forms[f];
-		if (attr_def[k].b)
-			rc = ic_results_interaction_series(g, forms[0], forms[1], forms[2], forms[3],
-							   &res->opts, &l->r, &l->n);
-		else
-			rc = ic_results_ratio_series(g, forms[0], forms[1], &res->opts, &l->r, &l->n);
-		if (rc)
+		for (int i = 0; i < 4 && !l->missing; i++)
+			if (f[i] && !attr_has_form(g, f[i]))
+				l->missing = f[i];
+		if (f[2] ? ic_results_interaction_series(g, f[0], f[1], f[2], f[3], &res->opts,
+							 &l->r, &l->n)
+			 : ic_results_ratio_series(g, f[0], f[1], &res->opts, &l->r, &l->n))
 			return -1;
 	}
 	a->has_controls = a->line[IC_LINE_COPIES].n || a->line[IC_LINE_LOCK_INLINE].n ||
 			  a->line[IC_LINE_LOCK_EXTERN].n || a->line[IC_LINE_INTERACTION].n;
-	if (attr_capacity(&a->cap[0], g, &a->line[IC_LINE_INLINE_EXTERN], "inline") ||
-	    attr_capacity(&a->cap[1], g, &a->line[IC_LINE_INLINE_EXTERN], "extern"))
+	ie = &a->line[IC_LINE_INLINE_EXTERN];
+	if (attr_capacity(&a->cap[0], g, ie, "inline") || attr_capacity(&a->cap[1], g, ie, "extern"))
 		return -1;
-	a->l1i_source = "";
 	for (size_t i = 0; i < g->npoints; i++) {
 		const struct ic_point *p = g->points[i];
 
-		if (!isfinite(p->med[IC_F_L1I]))
-			continue;
-		if (src && strcmp(src, ic_point_source(p)))
-			src = "mixed";
-		else if (!src)
-			src = ic_point_source(p);
+		if (isfinite(p->med[IC_F_L1I]))
+			src = !src || !strcmp(src, ic_point_source(p)) ? ic_point_source(p) : "mixed";
 	}
-	if (src)
-		a->l1i_source = src;
+	a->l1i_source = src ? src : "";
 	a->cross_together = a->cap[0].measured && a->cap[1].measured && a->cap[0].pass &&
 			    a->cap[0].pass == a->cap[1].pass;
 	a->all_noisy = attr_all_noisy(g, a);
-	a->fit_left_out = attr_fitting(g, &a->line[IC_LINE_INTERACTION], &a->fit, &a->fit_first_out);
-	return a->fit.r ? 0 : -1;
+	return attr_fitting(g, a);
 }
 
 void ic_attribution_free(struct ic_attribution *a)

@@ -60,8 +60,8 @@ struct ic_capacity {
 	                                       * just below it (NULL: not measured) */
 	struct ic_ratio step;   /* at / before within each process, 95% interval */
 	int has_step;
-	const struct ic_ratio *before2;   /* inline/extern at the N below before */
-	struct ic_ratio excess; /* step / (before / before2): the step beyond the trend */
+	struct ic_ratio excess; /* step / (before / before2), before2 the N below
+	                         * before: the step beyond the trend */
 	int has_excess;
 };
 

@@ -21,7 +21,6 @@ static void *states_alloc(size_t n, size_t size)
 double ic_states_split(const double *x, size_t n, size_t *kout, double *gap, double *within)
 {
 	double mean = 0.0, s1 = 0.0, s2 = 0.0, t1 = 0.0, t2 = 0.0, best = INFINITY;
-	size_t bestk = 0;
 
 	*kout = 0;
 	*gap = *within = NAN;
@@ -45,11 +44,10 @@ double ic_states_split(const double *x, size_t n, size_t *kout, double *gap, dou
 		hi = fmax(0.0, (t2 - s2) - (t1 - s1) * (t1 - s1) / (double)(n - k));
 		if (lo + hi < best) {
 			best = lo + hi;
-			bestk = k;
+			*kout = k;
 			*gap = (t1 - s1) / (double)(n - k) - s1 / (double)k;
 		}
 	}
-	*kout = bestk;
 	*within = sqrt(best / (double)(n - 2));
 	if (*within > 0.0)
 		return *gap / *within;
