@@ -1,7 +1,7 @@
-/* What the difference between inline and extern is made of, per series
- *: control forms measured beside them, each compared as a ratio
- * with the machinery of results.h (per-process ratios, nested t interval,
- * Holm band over the line's N):
+/* What the difference between inline and extern is made of, per series:
+ * control forms measured beside them, each compared as a ratio with the
+ * machinery of results.h (per-process ratios, nested t interval, Holm band
+ * over the line's N):
  *
  *   call overhead   extern/inline at the smallest N
  *   copies          clone/extern per N (a copy per site, each called)
@@ -18,8 +18,6 @@
  */
 #ifndef IC_ATTRIBUTION_H
 #define IC_ATTRIBUTION_H
-
-#include <stdio.h>
 
 #include "results.h"
 

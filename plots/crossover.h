@@ -19,8 +19,7 @@
 
 /* One sweep point: the ratio estimate and its simultaneous band. */
 struct ic_ratio_point {
-	double sites;
-	double ratio, lo, hi;
+	double sites, ratio, lo, hi;
 };
 
 enum ic_point_side {
@@ -42,8 +41,7 @@ struct ic_crossover {
 	/* +1: the compare form wins at small N (the 2004 shape: inlining pays
 	 * below the crossover); -1: the baseline form does. 0 for no claim. */
 	int direction;
-	/* CROSSOVER: the bracket (A, B). NAN otherwise. */
-	double bracket_lo, bracket_hi;
+	double bracket_lo, bracket_hi;   /* CROSSOVER: the bracket (A, B); else NAN */
 	size_t switches;   /* side changes among resolved points */
 	size_t n_compare, n_baseline, n_unresolved;
 };

@@ -67,7 +67,8 @@ double ic_states_critical(size_t n, double q)
 {
 	static struct { size_t n; double q, v; } cache[64];
 	static size_t ncache;
-	double *stat, *x, v = NAN;
+	static double stat[STATES_SIM_TRIALS];
+	double *x, v = NAN;
 	uint64_t rng = 0x5eed0000u + n;   /* the same figure on every run */
 	size_t k;
 
@@ -76,9 +77,8 @@ double ic_states_critical(size_t n, double q)
 			return cache[i].v;
 	if (n < 4)
 		return NAN;
-	stat = malloc(STATES_SIM_TRIALS * sizeof(*stat));
 	x = malloc(n * sizeof(*x));
-	if (stat && x) {
+	if (x) {
 		for (size_t t = 0; t < STATES_SIM_TRIALS; t++) {
 			double gap, within;
 
@@ -90,7 +90,6 @@ double ic_states_critical(size_t n, double q)
 		gsl_sort(stat, 1, STATES_SIM_TRIALS);
 		v = ic_stats_quantile_sorted(stat, STATES_SIM_TRIALS, q);
 	}
-	free(stat);
 	free(x);
 	if (isfinite(v) && ncache < sizeof(cache) / sizeof(cache[0]))
 		cache[ncache++] = (typeof(cache[0])){ n, q, v };
@@ -239,12 +238,10 @@ static int states_variance(struct ic_states *s, const double *rse)
 			continue;
 		/* Within a state: each process less its state's mean at this N,
 		 * within variants as above. */
-		for (int k = 0; k < 2; k++)
-			mean[k] = cnt[k] ? mean[k] / (double)cnt[k] : 0.0;
 		m = 0;
 		for (size_t p = 0; p < np; p++)
 			if (isfinite(row[p]))
-				y[m++] = row[p] - mean[s->state[p]];
+				y[m++] = row[p] - mean[s->state[p]] / (double)cnt[s->state[p]];
 		ic_stats_nested(y, cl, m, &ns);
 		vs[i] = fmax(0.0, ns.ms_within - rep);
 	}

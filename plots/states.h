@@ -73,7 +73,8 @@ struct ic_states {
 	 * variants; between processes of a variant beyond what their
 	 * repetitions explain (all, and within a state); one repetition's. */
 	double var_variant, var_process, var_process_state, var_rep;
-	double reps;               /* repetitions per process and form (median) */
+	double reps;               /* repetitions per process, of the form with
+	                            * fewer at the smallest N */
 };
 
 /* The states of one analysed series (its ratios computed). NULL when
