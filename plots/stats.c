@@ -80,27 +80,6 @@ int ic_stats_nested(const double *y, const int *cluster, size_t n, struct ic_sta
 	}
 	out->clusters = k;
 	out->units = n;
-	if (k >= 2) {
-		/* The clusters are the draws. */
-		for (size_t i = 0; i < k; i++)
-			grand += c[i].mean;
-		grand /= (double)k;
-		for (size_t i = 0; i < k; i++)
-			ss += (c[i].mean - grand) * (c[i].mean - grand);
-		draws = k;
-	} else {
-		for (size_t i = 0; i < n; i++)
-			grand += u[i].y;
-		grand /= (double)n;
-		for (size_t i = 0; i < n; i++)
-			ss += (u[i].y - grand) * (u[i].y - grand);
-		draws = n;
-	}
-	out->mean = grand;
-	if (draws >= 2) {
-		out->df = (double)(draws - 1);
-		out->se = sqrt(ss / (double)(draws - 1) / (double)draws);
-	}
 	if (n > k) {
 		/* One-way random effects, unbalanced (n0 as in Searle et al.). */
 		double all = 0.0, ssb = 0.0, ssw = 0.0, sum_n2 = 0.0, msw, n0, vb;
@@ -121,6 +100,21 @@ int ic_stats_nested(const double *y, const int *cluster, size_t n, struct ic_sta
 			out->var_between = vb = fmax(0.0, (ssb / (double)(k - 1) - msw) / n0);
 			out->share_between = vb + msw > 0.0 ? vb / (vb + msw) : 0.0;
 		}
+	}
+	/* The draws: the clusters' means; with one cluster, the units (put
+	 * in its place now that the analysis above is done with it). */
+	draws = k >= 2 ? k : n;
+	for (size_t i = 0; k < 2 && i < n; i++)
+		c[i].mean = u[i].y;
+	for (size_t i = 0; i < draws; i++)
+		grand += c[i].mean;
+	grand /= (double)draws;
+	for (size_t i = 0; i < draws; i++)
+		ss += (c[i].mean - grand) * (c[i].mean - grand);
+	out->mean = grand;
+	if (draws >= 2) {
+		out->df = (double)(draws - 1);
+		out->se = sqrt(ss / (double)(draws - 1) / (double)draws);
 	}
 done:
 	free(u);
