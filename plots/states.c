@@ -384,7 +384,7 @@ static int states_state(struct ic_states *s, int which, const struct ic_results 
 {
 	struct ic_state *st = &s->st[which];
 	size_t np = s->nproc, m = 0;
-	size_t nkeep = np ? s->unit[np - 1] + 1 : 0;   /* by file: the processes' */
+	size_t nkeep = np ? s->unit[np - 1] + 1 : 0;   /* keep[] is by file index */
 	double *y = states_alloc(np, sizeof(*y));
 	int *cl = states_alloc(np, sizeof(*cl)), rc = -1;
 	unsigned char *keep;
@@ -413,14 +413,13 @@ static int states_state(struct ic_states *s, int which, const struct ic_results 
 		}
 	}
 	st->nproc = m;
-	st->level = st->lo = st->hi = NAN;
-	if (m && ic_stats_nested(y, cl, m, &ns) == 0) {
+	st->lo = st->hi = NAN;
+	if (ic_stats_nested(y, cl, m, &ns) == 0) {
 		ic_stats_nested_interval(&ns, 0.05, &st->lo, &st->hi);
 		st->lo = exp(st->lo);
 		st->hi = exp(st->hi);
 	}
-	if (m)
-		st->level = exp(ns.mean);
+	st->level = exp(ns.mean);   /* NAN without processes */
 	if (s->nstates == 2 &&
 	    (ic_results_ratio_series_keep(g, opts->compare, opts->baseline, keep, opts, &st->ratios,
 					  &st->nratios) ||
@@ -443,7 +442,8 @@ struct ic_states *ic_states_analyse(const struct ic_results *res, const struct i
 
 	if (!s)
 		return NULL;
-	fail = states_collect(s, g, &rse) || states_rule(s, rse) || states_variance(s, rse) || states_follows(s, res) || states_state(s, 0, res, g, opts) ||
+	fail = states_collect(s, g, &rse) || states_rule(s, rse) || states_variance(s, rse) ||
+	       states_follows(s, res) || states_state(s, 0, res, g, opts) ||
 	       (s->nstates == 2 && states_state(s, 1, res, g, opts));
 	free(rse);
 	if (fail) {
