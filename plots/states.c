@@ -198,10 +198,9 @@ out:
 	return rc;
 }
 
-/* The variance components of states.h but one repetition's, from the log
- * ratios, the processes' states and the repetitions' variance of each
- * process median (rse^2): per N stats.h's one-way analysis, then the
- * median over N. */
+/* The variance components of states.h but one repetition's: per N
+ * stats.h's one-way analysis of the log ratios less the repetitions'
+ * variance of each process median (rse^2), then the median over N. */
 static int states_variance(struct ic_states *s, const double *rse)
 {
 	size_t np = s->nproc, nn = s->nsites;
@@ -269,8 +268,7 @@ static int states_cmp_sortable(const void *pa, const void *pb)
 	return c ? c : (a->i > b->i) - (a->i < b->i);
 }
 
-/* The rule of states.h: level(p), own(p), and from them s->nstates and
- * s->state. */
+/* The rule of states.h: level(p) and own(p), then s->nstates and s->state. */
 static int states_rule(struct ic_states *s, const double *rse)
 {
 	size_t np = s->nproc, nn = s->nsites, nf = 0, k;
