@@ -136,7 +136,7 @@ static int states_collect(struct ic_states *s, const struct ic_group *g, double 
 {
 	size_t cap = 0, nn = g->nratios, np, nrep = 0;
 	double *rep1;
-	int rc = -1;
+	int ret = -1;
 
 	for (size_t i = 0; i < nn; i++)
 		cap += g->ratios[i].cmp->nunits;
@@ -192,15 +192,15 @@ static int states_collect(struct ic_states *s, const struct ic_group *g, double 
 		}
 	}
 	s->var_rep = ic_stats_median(rep1, nrep);
-	rc = 0;
+	ret = 0;
 out:
 	free(rep1);
-	return rc;
+	return ret;
 }
 
 /* The variance components of states.h but one repetition's: per N
- * stats.h's one-way analysis of the log ratios less the repetitions'
- * variance of each process median (rse^2), then the median over N. */
+ * stats.h's one-way analysis of the log ratios (the process terms less the
+ * repetitions' variance of a process median, rse^2), the median over N. */
 static int states_variance(struct ic_states *s, const double *rse)
 {
 	size_t np = s->nproc, nn = s->nsites;
