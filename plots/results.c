@@ -367,8 +367,6 @@ int ic_results_contrast(const struct ic_point *const *pts, const int *sign, size
 static int results_group(struct ic_group *g, struct ic_point **pts, size_t n,
 			 const struct ic_analysis_opts *opts)
 {
-	struct ic_ratio_point *rp;
-
 	*g = (struct ic_group){ .build = pts[0]->build, .op = pts[0]->op, .layout = pts[0]->layout,
 				.order = pts[0]->order, .mode = pts[0]->mode,
 				.threads = pts[0]->threads, .filler = pts[0]->filler, .npoints = n };
@@ -376,16 +374,9 @@ static int results_group(struct ic_group *g, struct ic_point **pts, size_t n,
 	if (!g->points)
 		return -1;
 	memcpy(g->points, pts, n * sizeof(*pts));
-	if (ic_results_ratio_series(g, opts->compare, opts->baseline, opts, &g->ratios, &g->nratios))
+	if (ic_results_ratio_series(g, opts->compare, opts->baseline, opts, &g->ratios, &g->nratios) ||
+	    ic_crossover_of(g->ratios, g->nratios, &g->xo))
 		return -1;
-	rp = malloc((g->nratios ? g->nratios : 1) * sizeof(*rp));
-	if (!rp)
-		return -1;
-	for (size_t i = 0; i < g->nratios; i++)
-		rp[i] = (struct ic_ratio_point){ (double)g->ratios[i].sites, g->ratios[i].ratio,
-						 g->ratios[i].band_lo, g->ratios[i].band_hi };
-	ic_crossover_find(rp, g->nratios, &g->xo);
-	free(rp);
 	g->code_cmp = results_median_over(g->points, g->npoints, opts->compare, IC_F_CODE);
 	g->code_base = results_median_over(g->points, g->npoints, opts->baseline, IC_F_CODE);
 	return 0;
