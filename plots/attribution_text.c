@@ -261,9 +261,7 @@ static void attr_per_n_table(FILE *f, const struct ic_attribution *a)
 				continue;
 			}
 			fputc(' ', f);
-			ic_fmt_ratio_cell(f, 1, r);
-			fputs(" | ", f);
-			ic_fmt_band(f, r);
+			ic_fmt_ratio_band(f, 1, r);
 			fputs(" |", f);
 		}
 		fputc('\n', f);

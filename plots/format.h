@@ -44,11 +44,10 @@ const char *ic_fmt_build_keys(char *buf, size_t cap, const struct ic_build *b, i
 const char *ic_fmt_runs(char *buf, size_t cap, const struct ic_ratio *ratios, size_t n,
 			enum ic_point_side side);
 
-/* A ratio as its cells print: "0.9078 [0.6984–1.1801]" (the interval only
- * where there is one; with say_missing " (no interval)" after it, and
- * "— (no process ran every form)" for no ratio), and its band
- * "0.5516–1.4941" or "—". */
-void ic_fmt_ratio_cell(FILE *f, int say_missing, const struct ic_ratio *r);
-void ic_fmt_band(FILE *f, const struct ic_ratio *r);
+/* A ratio and its band as two table cells: "0.9078 [0.6984–1.1801] |
+ * 0.5516–1.4941". The interval only where there is one (with say_missing
+ * " (no interval)" after it, and "— (no process ran every form)" for no
+ * ratio); a band over 10x wide says only its degrees of freedom. */
+void ic_fmt_ratio_band(FILE *f, int say_missing, const struct ic_ratio *r);
 
 #endif /* IC_FORMAT_H */
