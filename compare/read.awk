@@ -32,7 +32,7 @@ function csvsplit(line, out,   n, i, ch, cur, inq) {
 # = column): "s" process_ratios, "r" ratios, "x" crossover, "p" points, "?".
 function ic_header(   n, i) {
 	sub(/\r$/, "")
-	if ($0 ~ /^declare -/)
+	if ($0 ~ /^(declare -|[a-z_]+=)/)
 		return "c"
 	if ($0 ~ /^[ \t]*\{/)
 		return "j"
@@ -105,7 +105,9 @@ function ic_context(a, p,   s, done, kv, k, v) {
 		k = substr(kv, 2, RLENGTH - 2)
 		v = substr(kv, RLENGTH + 1)
 		sub(/^[ \t]*:[ \t]*/, "", v)
-		a[p ic_unescape(k)] = v == "null" ? "" : v ~ /^"/ ? ic_unescape(substr(v, 2, length(v) - 2)) : v
+		v = v == "null" ? "" : v ~ /^"/ ? ic_unescape(substr(v, 2, length(v) - 2)) : v
+		gsub(/^[ \t]+|[ \t]+$/, "", v)   # /proc/cpuinfo pads some model names
+		a[p ic_unescape(k)] = v
 	}
 	return done ? -1 : 0
 }

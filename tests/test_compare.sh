@@ -107,7 +107,9 @@ B2=$work/in/$(basename "$B")
 copy_run "$B" "$B2"
 lockA=$(ctx "$A" lock)
 sed -i -e 's/^\( *"cpu_model": "\).*\(",\{0,1\}\)$/\1Test CPU 9000\2/' -e 's/^\( *"lock": "\).*\(",\{0,1\}\)$/\1testlock\2/' "$(csvfile "$B2" benchmark.json)"
-sed -i 's/^declare -- build_lock=.*/declare -- build_lock="testlock"/' "$B2/run.conf"
+# B2's run.conf as today's run.sh writes it (key=value), its lock changed.
+sed -i -e 's/^declare -[-a-zA-Z]* \([a-z_]*\)="\(.*\)"$/\1=\2/' -e 's/^build_lock=.*/build_lock=testlock/' \
+	-e 's/^processes=.*/processes=7/' "$B2/run.conf"
 gone=$(awk -F, "$series_awk"' { s = ser() } END { print s }' "$(csvfile "$B2" crossover.csv)")
 first=$(awk -F, "$series_awk"' NR == 2 { print ser() }' "$(csvfile "$B2" crossover.csv)")
 maxn=$(awk -F, -v f="$first" "$series_awk"' ser() == f && $c["sites"] + 0 > m { m = $c["sites"] + 0 } END { print m }' "$(csvfile "$B2" ratios.csv)")
@@ -127,6 +129,7 @@ o2=$work/out2
 "$compare" --out "$o2" "$A" "$B2" >/dev/null 2>"$work/out2.stderr" || bad "compare A B2: exit $? ($(cat "$work/out2.stderr"))"
 md=$o2/compare.md
 grep -q '^- \*\*cpu_model\*\*.*Test CPU 9000' "$md" || bad "compare.md: the changed cpu_model is not named in What differs"
+grep -q '^- \*\*processes\*\* .*; B 7$' "$md" || bad "compare.md: a key=value run.conf's processes not read"
 grep -q '^- \*\*lock\*\* (defines the point.*testlock' "$md" || bad "compare.md: the changed lock is not named as defining the point"
 grep -q "^| | A: .*lock $lockA | B: Test CPU 9000 .*lock testlock |" "$md" || bad "compare.md: the inputs' columns are not labelled with their lock"
 grep -qF -- "- only in A ($(basename "$A")): series $gone " "$md" || bad "compare.md: series $gone, only in A, is not named"
