@@ -412,41 +412,49 @@ static void builds_text(FILE *f, const struct ic_results *res)
 	}
 }
 
+/* before, the context value and after; missing in its place when it is
+ * absent, or nothing at all when missing is NULL. Printed at once: ctx()'s
+ * buffers are reused. */
+static void ctx_put(FILE *f, const struct ic_results *res, const char *before, const char *key,
+		    const char *after, const char *missing)
+{
+	const char *v = ctx(res, key);
+
+	if (*v || missing)
+		fprintf(f, "%s%s%s", before, *v ? v : missing, *v ? after : "");
+}
+
 static void machine_text(FILE *f, const struct ic_results *res)
 {
-	const char *v = ctx(res, "cores"), *lock = ctx(res, "lock");
-	char a[32], b[32], c[32];
+	int lock_differs = 0;
+	char a[32];
 
-	fprintf(f, "## Machine\n\n- CPU: %s; cores: %s; SMT: %s", *ctx(res, "cpu_model") ?
-		ctx(res, "cpu_model") : "not recorded", *v ? v : *ctx(res, "num_cpus") ?
-		ctx(res, "num_cpus") : "not recorded", *ctx(res, "smt") ? ctx(res, "smt") : "not recorded");
-	if (*(v = ctx(res, "mhz_per_cpu")))
-		fprintf(f, "; %s MHz", v);
+	fputs("## Machine\n\n", f);
+	ctx_put(f, res, "- CPU: ", "cpu_model", "", "not recorded");
+	ctx_put(f, res, "; cores: ", *ctx(res, "cores") ? "cores" : "num_cpus", "", "not recorded");
+	ctx_put(f, res, "; SMT: ", "smt", "", "not recorded");
+	ctx_put(f, res, "; ", "mhz_per_cpu", " MHz", NULL);
 	fprintf(f, "\n- Caches: L1i %s", ic_fmt_bytes(a, sizeof(a), ic_results_context_num(res, "l1i_size")));
-	if (*(v = ctx(res, "l1i_assoc")))
-		fprintf(f, ", %s-way", v);
-	if (*(v = ctx(res, "l1i_line")))
-		fprintf(f, ", %s B lines", v);
-	fprintf(f, "; L2 %s; L3 %s\n", ic_fmt_bytes(b, sizeof(b), ic_results_context_num(res, "l2_size")),
-		ic_fmt_bytes(c, sizeof(c), ic_results_context_num(res, "l3_size")));
+	ctx_put(f, res, ", ", "l1i_assoc", "-way", NULL);
+	ctx_put(f, res, ", ", "l1i_line", " B lines", NULL);
+	fprintf(f, "; L2 %s", ic_fmt_bytes(a, sizeof(a), ic_results_context_num(res, "l2_size")));
+	fprintf(f, "; L3 %s\n", ic_fmt_bytes(a, sizeof(a), ic_results_context_num(res, "l3_size")));
 	for (size_t i = 1; i < res->nbuilds; i++)
-		if (strcmp(res->builds[i].v[IC_B_LOCK], res->builds[0].v[IC_B_LOCK]))
-			lock = "per build (see Builds)";
-	fprintf(f, "- Lock: %s; threads pinned: %s", *lock ? lock : "not recorded",
-		*ctx(res, "pinned") ? ctx(res, "pinned") : "not recorded");
+		lock_differs |= strcmp(res->builds[i].v[IC_B_LOCK], res->builds[0].v[IC_B_LOCK]) != 0;
+	if (lock_differs)
+		fputs("- Lock: per build (see Builds)", f);
+	else
+		ctx_put(f, res, "- Lock: ", "lock", "", "not recorded");
+	ctx_put(f, res, "; threads pinned: ", "pinned", "", "not recorded");
 	if (!strcmp(ctx(res, "oversubscribed"), "true"))
 		fputs(" (more threads than PUs: the extra threads share PUs, see each label)", f);
 	fputc('\n', f);
 	builds_text(f, res);
-	fprintf(f, "- Code generation of sites and queue: %s; sites per chain caller: %s\n",
-		*ctx(res, "codegen") ? ctx(res, "codegen") : "not recorded",
-		*ctx(res, "per_caller") ? ctx(res, "per_caller") : "not recorded");
-	if (*(v = ctx(res, "host_name")))
-		fprintf(f, "- Host: %s\n", v);
-	if (*(v = ctx(res, "date")))
-		fprintf(f, "- Date: %s\n", v);
-	if (*(v = ctx(res, "executable")))
-		fprintf(f, "- Executable: %s\n", v);
+	ctx_put(f, res, "- Code generation of sites and queue: ", "codegen", "", "not recorded");
+	ctx_put(f, res, "; sites per chain caller: ", "per_caller", "\n", "not recorded\n");
+	ctx_put(f, res, "- Host: ", "host_name", "\n", NULL);
+	ctx_put(f, res, "- Date: ", "date", "\n", NULL);
+	ctx_put(f, res, "- Executable: ", "executable", "\n", NULL);
 	machine_state(f, res);
 	fputc('\n', f);
 }

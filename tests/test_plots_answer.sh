@@ -43,6 +43,18 @@ grep -qx 'Machine: Oxide Virtual Turin-like Processor, 2 cores; L1i 32 KiB, L2 1
 grep -q '^- \*\*1 thread, private queue\*\*: .*inlined code passes the 32 KiB L1i at N ≈ 176' "$work/lines" ||
 	fail "zen5 answer: $(cat "$work/lines")"
 
+# The machine section prints each context value as it reads it: numbers and
+# padded strings (printed into buffers that are reused) stay in their places.
+mkdir -p "$work/numeric"
+for f in "$data"/zen5/*.json; do
+	sed -e 's/"cores":"2"/"cores":4/' -e 's/"lock":"tas"/"lock":" tas "/' -e 's/"pinned":"true"/"pinned":1/' \
+		"$f" > "$work/numeric/$(basename "$f")"
+done
+"$summarize" --out "$work/numeric/out" "$work"/numeric/*.json >/dev/null || fail "numeric: exit $?"
+grep -qx -- '- CPU: Oxide Virtual Turin-like Processor; cores: 4; SMT: false; 2096 MHz' "$work/numeric/out/summary.md" &&
+	grep -qx -- '- Lock: tas; threads pinned: 1' "$work/numeric/out/summary.md" ||
+	fail "machine values out of place: $(sed -n '/^## Machine/,+4p' "$work/numeric/out/summary.md")"
+
 # --- fake: four series, two of them in two states, one with filler ---------
 k=0
 for v in 0 1 2 3 4 5; do
