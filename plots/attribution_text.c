@@ -147,6 +147,11 @@ static void attr_say_capacity(struct attr_text *t, const struct ic_attribution *
 		if (!isfinite(s->lo))
 			attr_add(t, 0, "capacity at %s's L1i crossing (N = %lu): no evidence (no interval)",
 				 cp->form, cp->pass);
+		else if (want && cp->has_excess && !isfinite(e->lo))
+			attr_add(t, 0, "capacity at %s's L1i crossing: inline/extern steps %.3fx [%.3f–%.3f] "
+				 "from N = %lu to N = %lu; the ratio to the step before it has no interval, "
+				 "so it is not attributed to capacity", cp->form, s->ratio, s->lo, s->hi,
+				 cp->before->sites, cp->pass);
 		else if (want && cp->has_excess && !(c == 0 ? e->lo > 1.0 : e->hi < 1.0))
 			attr_add(t, 0, "capacity at %s's L1i crossing: inline/extern steps %.3fx [%.3f–%.3f] "
 				 "from N = %lu to N = %lu, but no more than the step before it (ratio of the "
@@ -325,8 +330,8 @@ static void attr_counters(FILE *f, const struct ic_group *g, const struct ic_att
 		fprintf(f, "Hardware counters (cycles, instructions, L1i, branch and iTLB misses): absent "
 			"in this series (counter source %s: %s).", *src ? src : "not recorded", note);
 		if (nshow)
-			fputs(" Every form's L1i misses simulated by valgrind are in points.csv "
-			      "(l1i_miss_per_op).", f);
+			fputs(" Every form's L1i misses and instructions simulated by valgrind are in "
+			      "points.csv (l1i_miss_per_op, instr_per_op).", f);
 	}
 	fputs("\n\n", f);
 	if (!papi || !nshow)

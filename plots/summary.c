@@ -132,7 +132,9 @@ static const char *follows_words(const struct ic_states *st)
 	case IC_FOLLOWS_VARIANT:
 		return "the layout variant (each variant's processes share one state)";
 	default:
-		return "neither the layout variant nor the time order of the processes";
+		/* Clustered in time but switching more than once is said
+		 * here too: process_ratios.csv has each process's time rank. */
+		return "neither the layout variant nor one switch in the time order of the processes";
 	}
 }
 

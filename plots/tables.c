@@ -66,7 +66,7 @@ int ic_tables_points_write(FILE *f, const struct ic_results *res)
 {
 	fputs("form,op,layout,order,sites,threads,mode,ns_per_op,ns_ci_lo,ns_ci_hi,cv,ops_per_s,"
 	      "cycles_per_op,l1i_miss_per_op,counter_source,code_bytes_per_site,footprint_bytes,"
-	      "variants,processes,reps,layout_share,filler", f);
+	      "variants,processes,reps,layout_share,filler,instr_per_op", f);
 	tables_build_header(f);
 	for (size_t i = 0; i < res->npoints; i++) {
 		const struct ic_point *p = res->points[i];
@@ -86,7 +86,8 @@ int ic_tables_points_write(FILE *f, const struct ic_results *res)
 		tables_num(f, p->med[IC_F_FOOT], "%.10g", 0);
 		fprintf(f, ",%zu,%zu,%zu,", p->nvariants, p->nunits, p->nreps);
 		tables_num(f, p->share_layout, "%.4f", ',');
-		fprintf(f, "%lu", p->filler);
+		fprintf(f, "%lu,", p->filler);
+		tables_num(f, p->med[IC_F_INSTR], "%.10g", 0);
 		tables_build(f, res, p->build);
 		fputc('\n', f);
 	}

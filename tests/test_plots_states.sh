@@ -69,7 +69,7 @@ grep -q 'two states: 1\.0[0-9] in 7, 1\.6[0-9] in 5 of 12 processes' "$work/time
 
 # Slow processes spread in time and over variants: neither.
 run "$work/spread" 1 4 7 10 12
-grep -q 'the split follows neither the layout variant nor the time order' "$work/spread/out/summary.md" ||
+grep -q 'the split follows neither the layout variant nor one switch in the time order' "$work/spread/out/summary.md" ||
 	fail "spread states: $(grep -o 'the split follows[^.]*' "$work/spread/out/summary.md" | head -n 1)"
 
 # No slow process: one state, as before.
