@@ -274,32 +274,9 @@ static void attr_per_n_table(FILE *f, const struct ic_attribution *a)
 	fputc('\n', f);
 }
 
-/* The counter source of a series (its first counting point's) and that
- * file's note. */
-static const char *attr_series_source(const struct ic_group *g, const char **note)
-{
-	const char *src = NULL;
-	const struct ic_point *from = g->npoints ? g->points[0] : NULL;
-
-	for (size_t i = 0; i < g->npoints; i++) {
-		const char *s = ic_point_source(g->points[i]);
-
-		if (!strcmp(s, "none") || !*s)
-			continue;
-		if (src && strcmp(src, s))
-			src = "mixed";
-		else if (!src)
-			from = g->points[i], src = s;
-	}
-	*note = from ? json_string_value(json_object_get(from->file->context, "counter_note")) : NULL;
-	if (!*note || !**note)
-		*note = "no reason recorded";
-	return src ? src : from ? ic_point_source(from) : "";
-}
-
-/* With PAPI, the counters of the lines' forms at the per-N table's N;
- * absent counters are named once. Without, the reason, and where the
- * simulated counts are: every form's would fill a page here. */
+/* With PAPI, the counters of the lines' forms at the per-N table's N, the
+ * absent ones named once with the context's reason. Other sources are
+ * said once for the run (## Counters); their counts are in points.csv. */
 static void attr_counters(FILE *f, const struct ic_group *g, const struct ic_attribution *a)
 {
 	static const struct { enum ic_field field; const char *name; } ctr[] = {
@@ -308,35 +285,29 @@ static void attr_counters(FILE *f, const struct ic_group *g, const struct ic_att
 	};
 	static const char *const forms[] = { "inline", "extern", "clone", "inline_nolock",
 					     "extern_nolock" };
-	const char *note, *src = attr_series_source(g, &note);
-	int show[5] = { 0 }, nshow = 0, nabsent = 0, papi = !strcmp(src, "papi");
+	const struct ic_point *from = NULL;
+	const char *note;
+	int show[5] = { 0 }, nshow = 0, nabsent = 0;
 
-	if (!attr_next_n(a, 0))
+	for (size_t i = 0; i < g->npoints && !from; i++)
+		if (!strcmp(ic_point_source(g->points[i]), "papi"))
+			from = g->points[i];
+	if (!from || !attr_next_n(a, 0))
 		return;
+	note = json_string_value(json_object_get(from->file->context, "counter_note"));
 	for (size_t c = 0; c < 5; c++) {
 		for (size_t i = 0; i < g->npoints && !show[c]; i++)
 			show[c] = isfinite(g->points[i]->med[ctr[c].field]);
 		nshow += show[c];
 	}
-	if (papi) {
-		fprintf(f, "Counters per site of the lines' forms (PAPI, medians of repetitions%s).",
-			g->filler ? "; they include the filler" : "");
-		for (size_t c = 0; c < 5; c++)
-			if (!show[c])
-				fprintf(f, "%s%s", nabsent++ ? ", " : " Absent in this series: ", ctr[c].name);
-		if (nabsent)
-			fprintf(f, " (%s).", note);
-	} else {
-		fprintf(f, "Hardware counters (cycles, instructions, L1i, branch and iTLB misses): absent "
-			"in this series (counter source %s: %s).", *src ? src : "not recorded", note);
-		if (nshow)
-			fputs(" Every form's L1i misses and instructions simulated by valgrind are in "
-			      "points.csv (l1i_miss_per_op, instr_per_op).", f);
-	}
-	fputs("\n\n", f);
-	if (!papi || !nshow)
-		return;
-	fputs("| N | form |", f);
+	fprintf(f, "Counters per site of the lines' forms (PAPI, medians of repetitions%s).",
+		g->filler ? "; they include the filler" : "");
+	for (size_t c = 0; c < 5; c++)
+		if (!show[c])
+			fprintf(f, "%s%s", nabsent++ ? ", " : " Absent in this series: ", ctr[c].name);
+	if (nabsent)
+		fprintf(f, " (%s).", note && *note ? note : "no reason recorded");
+	fputs("\n\n| N | form |", f);
 	for (size_t c = 0; c < 5; c++)
 		if (show[c])
 			fprintf(f, " %s/site |", ctr[c].name);

@@ -487,8 +487,9 @@ static void counters_text(FILE *f, const struct ic_results *res)
 		if (!strcmp(src, "papi"))
 			fputs("- Source: hardware counters read with PAPI.", f);
 		else if (!strcmp(src, "sim"))
-			fputs("- Source: simulated: valgrind's cache simulation of the timed loop "
-			      "(L1i misses are simulated, not measured on this CPU).", f);
+			fputs("- Source: simulated: valgrind's cache simulation of the timed loop (L1i "
+			      "misses and instructions are simulated, not measured on this CPU; every "
+			      "form's are in points.csv).", f);
 		else if (!strcmp(src, "none"))
 			fputs("- Source: none: no counters were read; counter columns are empty "
 			      "(not zero).", f);
