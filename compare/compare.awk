@@ -20,8 +20,9 @@ function none(x) { return x == "" ? "(none)" : x }
 function letter(k) { return substr("ABCDEFGHIJKLMNOPQRSTUVWXYZ", k, 1) }
 function join(list, x) { return list == "" ? x : list ", " x }
 function m(k, key) { return meta[k, key] }
-# The commit a run built: build_source today, build_commit in an older run.conf.
-function commit(k) { return m(k, "conf.build_source") != "" ? m(k, "conf.build_source") : m(k, "conf.build_commit") }
+# What a run built: build_source today (a hash of the measured sources),
+# the git commit in an older run.conf.
+function source(k) { return m(k, "conf.build_source") != "" ? m(k, "conf.build_source") : m(k, "conf.build_commit") }
 
 # A setting that defines a point, for the current row of input k: its own
 # column, else what the input's run recorded (context, else run.conf).
@@ -184,18 +185,18 @@ END {
 	print "with that run's own 95% interval at N; *faster* is the side that run's family-wise band resolves (unresolved: neither)." > md
 	print "*sides*: whether the inputs resolve the same side at N. Ratios are compared across runs; times per call site are not" > md
 	print "(machines and sessions differ in speed). Nothing is pooled across inputs.\n" > md
-	print "| input | CPU model | directory | from | date | commit | series | ratios (series x N) |" > md
+	print "| input | CPU model | directory | from | date | source | series | ratios (series x N) |" > md
 	print "|---|---|---|---|---|---|---:|---:|" > md
 	for (k = 1; k <= K; k++) {
 		cpu[k] = m(k, "ctx.cpu_model") == "" ? "CPU not recorded" : m(k, "ctx.cpu_model")
 		printf "| %s | %s | %s | %s | %s | %s | %d | %d |\n", letter(k), cpu[k], dir[k], dash(from[k]),
-			dash(m(k, "ctx.date")), dash(substr(commit(k), 1, 12)), nser[k], npts[k] > md
+			dash(m(k, "ctx.date")), dash(substr(source(k), 1, 12)), nser[k], npts[k] > md
 	}
 
 	# What differs: the machine, then the settings that define a point (one
 	# that differs only between the inputs labels their columns: tag).
 	print "\n## What differs\n" > md
-	nset = split("cpu_model compiler cflags lock codegen per_caller body l1i_size l2_size cores smt commit codegens vectorised forms compare/baseline sites layouts_random processes reps min_time counters counter_source", set, " ")
+	nset = split("cpu_model compiler cflags lock codegen per_caller body l1i_size l2_size cores smt source codegens vectorised forms compare/baseline sites layouts_random processes reps min_time counters counter_source", set, " ")
 	nd = 0
 	for (i = 1; i <= nset; i++) {
 		s = set[i]
@@ -203,7 +204,7 @@ END {
 		same = 1
 		for (k = 1; k <= K; k++) {
 			if (s in isattr) v = vals[k, s]
-			else if (s == "commit") v = commit(k)
+			else if (s == "source") v = source(k)
 			else if (s == "compare/baseline") v = m(k, "conf.compare") == "" ? "" : m(k, "conf.compare") "/" m(k, "conf.baseline")
 			else if (s ~ /^(cpu_model|l1i_size|l2_size|cores|smt|counter_source)$/) v = m(k, "ctx." s)
 			else v = m(k, "conf." s)
