@@ -219,7 +219,7 @@ int ic_tables_process_ratios_write(FILE *f, const struct ic_results *res)
 int ic_tables_crossover_write(FILE *f, const struct ic_results *res)
 {
 	fputs("op,layout,order,threads,mode,compare,baseline,verdict,small_n_winner,"
-	      "crossover_sites,crossover_ci_lo,crossover_ci_hi,bracket_lo,bracket_hi,"
+	      "bracket_lo,bracket_hi,"
 	      "points,compare_faster,baseline_faster,unresolved,sites_min,sites_max,states,"
 	      "state1_processes,state1_ratio,state1_ci_lo,state1_ci_hi,state1_verdict,"
 	      "state2_processes,state2_ratio,state2_ci_lo,state2_ci_hi,state2_verdict,"
@@ -235,9 +235,6 @@ int ic_tables_crossover_write(FILE *f, const struct ic_results *res)
 			gr->mode, res->opts.compare, res->opts.baseline, ic_verdict_name(xo->verdict),
 			first);
 		/* No point estimate: the data place a crossover in its bracket only. */
-		fputc(',', f);
-		tables_num(f, xo->bracket_lo, "%.0f", ',');
-		tables_num(f, xo->bracket_hi, "%.0f", ',');
 		tables_num(f, xo->bracket_lo, "%.0f", ',');
 		tables_num(f, xo->bracket_hi, "%.0f", 0);
 		fprintf(f, ",%zu,%zu,%zu,%zu,", gr->nratios, xo->n_compare, xo->n_baseline,
