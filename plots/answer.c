@@ -1,4 +1,5 @@
-/* The answer first; see answer.h. */
+/* summary.md's first screen: a line per series, then the machine, the build and
+ * the design in a line each (report.h). */
 #include "report.h"
 
 #include <math.h>

@@ -153,7 +153,6 @@ const char *ic_fmt_source_word(const char *src)
 	return src;
 }
 
-
 const char *ic_fmt_runs(char *buf, size_t cap, const struct ic_ratio *ratios, size_t n,
 			enum ic_point_side side)
 {

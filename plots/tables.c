@@ -1,5 +1,5 @@
 /* CSV tables: one row per point, per ratio, per series and per calibration
- * point; see tables.h. */
+ * point; see report.h. */
 #include "report.h"
 
 #include <math.h>
