@@ -112,6 +112,8 @@ col("ratio") == "" { next }   # not measured at this N
 		nser[K]++
 	}
 	n = col("sites") + 0
+	if (!nmin || n < nmin) nmin = n   # the charts' N range, as the style pads it
+	if (n > nmax) nmax = n
 	if (!((key, n) in nat)) nlist[key] = nlist[key] " " n
 	if (!((key, n, K) in ratio)) {
 		nat[key, n]++
@@ -234,6 +236,7 @@ END {
 	print "series,sites,input,label,ratio,ratio_ci_lo,ratio_ci_hi,faster,verdict,small_n_winner,bracket_lo,bracket_hi,compare,baseline,cpu_model,directory,compiler,cflags,lock,codegen,per_caller,body" > csv
 	cols = ns > 1 ? 2 : 1
 	printf "# Written by compare.sh for compare/compare.gp.\nic_k = %d\nic_npanels = %d\nic_cols = %d\nic_rows = %d\n", K, ns, cols, int((ns + cols - 1) / cols) > gp
+	printf "ic_sites_min = %d\nic_sites_max = %d\n", nmin, nmax > gp
 	printf "ic_caption = %s\n", gpq("error bars: each run's own 95% interval at N; bars at the foot: each run's crossover bracket; tables in compare.md") > gp
 	printf "array ic_label[%d]\narray ic_title[%d]\narray ic_xo_lo[%d]\narray ic_xo_hi[%d]\narray ic_letter[%d]\n", K, ns, ns * K, ns * K, K > gp
 	for (k = 1; k <= K; k++) {

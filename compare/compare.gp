@@ -3,13 +3,7 @@
 # each run's crossover bracket as a bar at the foot of the panel.
 # compare.sh passes ic_dir (holding data.gp and compare.dat, written by
 # compare.awk), ic_src (plots/, for the shared style), ic_term and ic_out.
-# The style pads a run's N range; compare's N come from several runs, so
-# the axis autoscales (with offsets) instead.
-ic_sites_min = 1
-ic_sites_max = 1
 load ic_src.'/style.gp'
-ic_xrange = 'set autoscale x; set offsets graph 0.03, graph 0.03, 0, 0'
-eval ic_xrange
 
 ic_chart_title = 'Time ratio compare / baseline form vs call sites N, per run (below 1: the compare form is faster)'
 # The runs sit side by side at each N (a small step along log x), so one
