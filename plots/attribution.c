@@ -1,5 +1,5 @@
-/* The attribution of a series' difference to calls, copies, the lock and
- * capacity: the numbers (see attribution.h); attribution_text.c says them. */
+/* The attribution of a series' difference to calls, copies and the lock:
+ * the numbers (see attribution.h); attribution_text.c says them. */
 #include "attribution.h"
 
 #include <math.h>
@@ -50,55 +50,6 @@ const struct ic_ratio *ic_attr_at(const struct ic_line *l, unsigned long sites)
 	return NULL;
 }
 
-static int attr_capacity(struct ic_capacity *c, const struct ic_group *g,
-			 const struct ic_line *ie, const char *form)
-{
-	static const int sign[8] = { 1, -1, -1, 1, -1, 1, 1, -1 };
-	const struct ic_ratio *before2 = NULL;   /* inline/extern at the N below before */
-	const struct ic_point *pts[8];
-	unsigned long at[4];
-
-	memset(c, 0, sizeof(*c));
-	c->form = form;
-	for (size_t i = 0; i < g->npoints; i++) {
-		const struct ic_point *p = g->points[i];
-
-		if (strcmp(p->form, form) || !isfinite(p->med[IC_F_L1I]))
-			continue;
-		c->measured = 1;
-		if (p->sites > c->last)
-			c->last = p->sites;
-		if (attr_spills(p) && (!c->pass || p->sites < c->pass))
-			c->pass = p->sites;
-	}
-	if (!c->pass)
-		return 0;
-	c->at = ic_attr_at(ie, c->pass);
-	for (size_t i = 0; i < ie->n; i++)
-		if (ie->r[i].sites < c->pass) {
-			before2 = c->before;
-			c->before = &ie->r[i];
-		}
-	if (!c->at || !c->before)
-		return 0;
-	/* The step r(pass) / r(before) from the first four points; the excess
-	 * r(pass) r(before2) / r(before)^2 from all eight. */
-	at[0] = c->pass;
-	at[1] = at[2] = c->before->sites;
-	at[3] = before2 ? before2->sites : 0;
-	for (int i = 0; i < 8; i++)
-		pts[i] = ic_group_point(g, i % 2 ? "extern" : "inline", at[i / 2]);
-	if (ic_results_contrast(pts, sign, 4, &c->step))
-		return -1;
-	c->has_step = c->step.nunits > 0;
-	if (!before2)
-		return 0;
-	if (ic_results_contrast(pts, sign, 8, &c->excess))
-		return -1;
-	c->has_excess = c->excess.nunits > 0;
-	return 0;
-}
-
 static int attr_all_noisy(const struct ic_group *g, const struct ic_attribution *a)
 {
 	size_t n = 0;
@@ -142,7 +93,6 @@ static int attr_fitting(const struct ic_group *g, struct ic_attribution *a)
 int ic_attribution_analyse(const struct ic_results *res, struct ic_group *g)
 {
 	struct ic_attribution *a = calloc(1, sizeof(*a));
-	const struct ic_line *ie;
 	const char *src = NULL;
 
 	g->attr = a;
@@ -163,9 +113,6 @@ int ic_attribution_analyse(const struct ic_results *res, struct ic_group *g)
 	}
 	a->has_controls = a->line[IC_LINE_COPIES].n || a->line[IC_LINE_LOCK_INLINE].n ||
 			  a->line[IC_LINE_LOCK_EXTERN].n || a->line[IC_LINE_INTERACTION].n;
-	ie = &a->line[IC_LINE_INLINE_EXTERN];
-	if (attr_capacity(&a->cap[0], g, ie, "inline") || attr_capacity(&a->cap[1], g, ie, "extern"))
-		return -1;
 	for (size_t i = 0; i < g->npoints; i++) {
 		const struct ic_point *p = g->points[i];
 
@@ -173,8 +120,6 @@ int ic_attribution_analyse(const struct ic_results *res, struct ic_group *g)
 			src = !src || !strcmp(src, ic_point_source(p)) ? ic_point_source(p) : "mixed";
 	}
 	a->l1i_source = src ? src : "";
-	a->cross_together = a->cap[0].measured && a->cap[1].measured && a->cap[0].pass &&
-			    a->cap[0].pass == a->cap[1].pass;
 	a->all_noisy = attr_all_noisy(g, a);
 	return attr_fitting(g, a);
 }

@@ -7,11 +7,6 @@
  *   copies          clone/extern per N (a copy per site, each called)
  *   lock            inline/inline_nolock and extern/extern_nolock per N,
  *                   and their ratio, the locked-instruction interaction
- *   capacity        where L1i misses per site pass IC_ATTR_L1I_PASS, the
- *                   step of inline/extern from the N before to that N, and
- *                   whether it exceeds the step before it (a ratio that
- *                   drifts the same at every doubling is a trend, not a
- *                   capacity step)
  *
  * and a statement that names a component only where its band (per-N
  * lines) or interval (single comparisons) excludes 1.
@@ -21,9 +16,10 @@
 
 #include "results.h"
 
-/* L1i misses per site above which the code is taken to have outgrown the
- * L1i: one miss every ten sites, far above the ~0.0005 of code that fits
- * (valgrind's simulation of the default sweep). */
+/* L1i misses per site above which a form's code is taken to have outgrown
+ * the L1i, and the interaction is no longer judged: one miss every ten
+ * sites, far above the ~0.0005 of code that fits (valgrind's simulation of
+ * the default sweep). */
 #define IC_ATTR_L1I_PASS 0.1
 
 enum ic_line_kind {
@@ -32,12 +28,12 @@ enum ic_line_kind {
 	IC_LINE_LOCK_INLINE,    /* inline/inline_nolock */
 	IC_LINE_LOCK_EXTERN,    /* extern/extern_nolock */
 	IC_LINE_INTERACTION,    /* (inline/inline_nolock)/(extern/extern_nolock) */
-	IC_LINE_INLINE_EXTERN,  /* inline/extern: the capacity steps and the chart */
+	IC_LINE_INLINE_EXTERN,  /* inline/extern: drawn beside them on the chart */
 	IC_LINE_COUNT
 };
 
-/* The lines read per N (the call is read at one N, inline/extern only at
- * the capacity steps). */
+/* The lines read per N (the call is read at one N; inline/extern is only
+ * drawn). */
 #define IC_ATTR_NPER 4
 extern const enum ic_line_kind ic_attr_per_n[IC_ATTR_NPER];
 
@@ -48,28 +44,10 @@ struct ic_line {
 	const char *missing;    /* a form the series lacks, or NULL */
 };
 
-/* One form's L1i crossing and the time step there. */
-struct ic_capacity {
-	const char *form;       /* inline or extern */
-	int measured;           /* the form has L1i counts in this series */
-	unsigned long pass;     /* smallest N with misses above the threshold; 0: none */
-	unsigned long last;     /* largest N with a count */
-	const struct ic_ratio *at, *before;   /* inline/extern at pass and at the N
-	                                       * just below it (NULL: not measured) */
-	struct ic_ratio step;   /* at / before within each process, 95% interval */
-	int has_step;
-	struct ic_ratio excess; /* step / (before / before2), before2 the N below
-	                         * before: the step beyond the trend */
-	int has_excess;
-};
-
 struct ic_attribution {
 	struct ic_line line[IC_LINE_COUNT];
-	struct ic_capacity cap[2];   /* inline, extern */
 	const char *l1i_source;      /* the L1i counts' source: "sim", "papi", "mixed", "" */
 	int has_controls;            /* clone or a nolock form has a ratio here */
-	int cross_together;          /* both forms' L1i misses pass at the same N:
-	                              * the one step there is read once */
 	int all_noisy;               /* every ratio of the series and its lines is noisy */
 	struct ic_line fit;          /* the interaction at the N where all four
 	                              * forms' code fits the L1i (its own copy) */

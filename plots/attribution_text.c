@@ -110,83 +110,6 @@ static void attr_say_per_n(struct attr_text *t, const char *what, const struct i
 		attr_add(t, 0, "%s: no evidence (no band: fewer than 2 processes or layouts)", what);
 }
 
-/* Capacity: the step of inline/extern at a form's L1i crossing, stated when
- * its interval excludes 1 the way that form's misses predict (inline
- * crossing: inline slows; extern crossing: extern slows) and the step
- * exceeds the one before it (a steady drift is a trend). */
-static void attr_say_capacity(struct attr_text *t, const struct ic_attribution *a)
-{
-	const char *src = ic_fmt_source_word(a->l1i_source);
-	int said = 0;
-
-	if (!a->cap[0].measured && !a->cap[1].measured) {
-		attr_add(t, 0, "capacity: not measured (no L1i miss counts in this series)");
-		return;
-	}
-	if (a->cross_together && a->cap[0].has_step) {
-		const struct ic_capacity *cp = &a->cap[0];
-		const struct ic_ratio *s = &cp->step;
-		if (isfinite(s->lo) && (s->lo > 1.0 || s->hi < 1.0))
-			attr_add(t, 1, "capacity: both forms' L1i misses pass %g per site at N = %lu; "
-				 "inline/extern steps %.3fx [%.3f–%.3f] there from N = %lu, so the L1i costs "
-				 "%s more", IC_ATTR_L1I_PASS, cp->pass, s->ratio, s->lo, s->hi,
-				 cp->before->sites, s->lo > 1.0 ? "inline" : "extern");
-		else
-			attr_add(t, 0, "capacity: both forms' L1i misses pass %g per site at N = %lu; "
-				 "inline/extern does not step resolvably there", IC_ATTR_L1I_PASS, cp->pass);
-		return;
-	}
-	for (int c = 0; c < 2; c++) {
-		const struct ic_capacity *cp = &a->cap[c];
-		const struct ic_ratio *s = &cp->step, *e = &cp->excess;
-		int want = c == 0 ? s->lo > 1.0 : s->hi < 1.0;
-
-		if (!cp->pass || !cp->has_step)
-			continue;
-		said = 1;
-		if (!isfinite(s->lo))
-			attr_add(t, 0, "capacity at %s's L1i crossing (N = %lu): no evidence (no interval)",
-				 cp->form, cp->pass);
-		else if (want && cp->has_excess && !isfinite(e->lo))
-			attr_add(t, 0, "capacity at %s's L1i crossing: inline/extern steps %.3fx [%.3f–%.3f] "
-				 "from N = %lu to N = %lu; the ratio to the step before it has no interval, "
-				 "so it is not attributed to capacity", cp->form, s->ratio, s->lo, s->hi,
-				 cp->before->sites, cp->pass);
-		else if (want && cp->has_excess && !(c == 0 ? e->lo > 1.0 : e->hi < 1.0))
-			attr_add(t, 0, "capacity at %s's L1i crossing: inline/extern steps %.3fx [%.3f–%.3f] "
-				 "from N = %lu to N = %lu, but no more than the step before it (ratio of the "
-				 "steps %.3fx [%.3f–%.3f]): a trend, not attributed to capacity", cp->form,
-				 s->ratio, s->lo, s->hi, cp->before->sites, cp->pass, e->ratio, e->lo, e->hi);
-		else if (want) {
-			char beyond[96] = "";
-
-			if (cp->has_excess)
-				snprintf(beyond, sizeof(beyond), ", which is %.3fx [%.3f–%.3f] the step before it",
-					 e->ratio, e->lo, e->hi);
-			attr_add(t, 1, "capacity costs: inline/extern steps %s %.3fx [%.3f–%.3f] from N = %lu "
-				 "to N = %lu%s, where %s's L1i misses (%s) pass %g per site", c == 0 ? "up" :
-				 "down", s->ratio, s->lo, s->hi, cp->before->sites, cp->pass, beyond, cp->form,
-				 *src ? src : "source not recorded", IC_ATTR_L1I_PASS);
-		}
-		else if (s->lo > 1.0 || s->hi < 1.0)
-			attr_add(t, 0, "capacity at %s's L1i crossing: inline/extern moves %.3fx [%.3f–%.3f] "
-				 "from N = %lu to N = %lu, the wrong way for a capacity cost", cp->form,
-				 s->ratio, s->lo, s->hi, cp->before->sites, cp->pass);
-		else
-			attr_add(t, 0, "capacity at %s's L1i crossing: no evidence at this resolution (step "
-				 "%.3f–%.3f from N = %lu to N = %lu)", cp->form, s->lo, s->hi,
-				 cp->before->sites, cp->pass);
-	}
-	if (said)
-		return;
-	if (!a->cap[0].pass && !a->cap[1].pass)
-		attr_add(t, 0, "capacity: not reached (L1i misses stay at or below %g per site at every "
-			 "measured N)", IC_ATTR_L1I_PASS);
-	else
-		attr_add(t, 0, "capacity: not measured (no inline/extern ratio on both sides of the L1i "
-			 "crossing)");
-}
-
 static void attr_statement(FILE *f, const struct ic_results *res, const struct ic_attribution *a)
 {
 	static const char *const more = "the lock costs more inlined than called";
@@ -206,7 +129,6 @@ static void attr_statement(FILE *f, const struct ic_results *res, const struct i
 		attr_add(&t, 0, "%s from N = %lu, where a form's L1i misses pass %g per site: the nolock "
 			 "forms' smaller code mixes capacity into it", a->fit.n ? "the interaction" : what,
 			 a->fit_first_out, IC_ATTR_L1I_PASS);
-	attr_say_capacity(&t, a);
 	if (a->all_noisy)
 		fprintf(f, "Every point of this series is noisy (band wider than ±%g%%): only effects "
 			"larger than that can show here.\n\n", 100.0 * res->opts.noise_ci);
