@@ -42,14 +42,6 @@ static int attr_spills(const struct ic_point *p)
 	return p && isfinite(p->med[IC_F_L1I]) && p->med[IC_F_L1I] > IC_ATTR_L1I_PASS;
 }
 
-const struct ic_ratio *ic_attr_at(const struct ic_line *l, unsigned long sites)
-{
-	for (size_t i = 0; i < l->n; i++)
-		if (l->r[i].sites == sites)
-			return &l->r[i];
-	return NULL;
-}
-
 static int attr_all_noisy(const struct ic_group *g, const struct ic_attribution *a)
 {
 	size_t n = 0;

@@ -58,9 +58,6 @@ struct ic_attribution {
 /* "clone/extern", "(inline/inline_nolock)/(extern/extern_nolock)", ... */
 const char *ic_attr_line_name(enum ic_line_kind k);
 
-/* The line's ratio at sites, NULL when not measured. */
-const struct ic_ratio *ic_attr_at(const struct ic_line *l, unsigned long sites);
-
 /* Fills g->attr. Returns 0, or -1 when memory runs out. */
 int ic_attribution_analyse(const struct ic_results *res, struct ic_group *g);
 void ic_attribution_free(struct ic_attribution *a);

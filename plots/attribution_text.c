@@ -1,7 +1,7 @@
 /* summary.md's "What the difference is made of" for one series: each
  * component of attribution.h as a bullet, those whose band (per-N lines)
- * or interval (single comparisons) excludes 1 first; the per-N lines side
- * by side; the counters of the lines' forms at their N. */
+ * or interval (single comparisons) excludes 1 first; where the per-N lines
+ * are; the counters of the lines' forms at their N. */
 #include "report.h"
 
 #include <limits.h>
@@ -159,44 +159,7 @@ static unsigned long attr_next_n(const struct ic_attribution *a, unsigned long p
 	return next == ULONG_MAX ? 0 : next;
 }
 
-static void attr_per_n_table(FILE *f, const struct ic_attribution *a)
-{
-	int cols = 0;
-
-	for (size_t k = 0; k < IC_ATTR_NPER; k++)
-		if (a->line[ic_attr_per_n[k]].n && ++cols == 1)
-			fputs("| N |", f);
-	if (!cols)
-		return;
-	for (size_t k = 0; k < IC_ATTR_NPER; k++)
-		if (a->line[ic_attr_per_n[k]].n)
-			fprintf(f, " %s [95%% CI] | band (all N, 95%%) |", a->line[ic_attr_per_n[k]].name);
-	fputs("\n|---:|", f);
-	for (int c = 0; c < cols; c++)
-		fputs("---:|---:|", f);
-	fputc('\n', f);
-	for (unsigned long n = attr_next_n(a, 0); n; n = attr_next_n(a, n)) {
-		fprintf(f, "| %lu |", n);
-		for (size_t k = 0; k < IC_ATTR_NPER; k++) {
-			const struct ic_line *l = &a->line[ic_attr_per_n[k]];
-			const struct ic_ratio *r = ic_attr_at(l, n);
-
-			if (!l->n)
-				continue;
-			if (!r) {
-				fputs(" — | — |", f);
-				continue;
-			}
-			fputc(' ', f);
-			ic_fmt_ratio_band(f, 1, r);
-			fputs(" |", f);
-		}
-		fputc('\n', f);
-	}
-	fputc('\n', f);
-}
-
-/* With PAPI, the counters of the lines' forms at the per-N table's N, the
+/* With PAPI, the counters of the lines' forms at the per-N lines' N, the
  * absent ones named once with the context's reason. Other sources are
  * said once for the run (## Counters); their counts are in points.csv. */
 static void attr_counters(FILE *f, const struct ic_group *g, const struct ic_attribution *a)
@@ -260,6 +223,10 @@ void ic_attribution_write(FILE *f, const struct ic_results *res, const struct ic
 		return;
 	fputs("#### What the difference is made of\n\n", f);
 	attr_statement(f, res, g->attr);
-	attr_per_n_table(f, g->attr);
+	/* The per-N lines are drawn, not tabled: one panel per series with
+	 * control forms (chart_data.c). */
+	if (g->attr->has_controls)
+		fputs("Per N: the attribution chart (plots/attribution.png) and its data "
+		      "(plots/attribution.dat).\n\n", f);
 	attr_counters(f, g, g->attr);
 }
