@@ -19,10 +19,6 @@ static const struct {
 	[IC_LINE_INLINE_EXTERN] = { "inline/extern", { "inline", "extern" } },
 };
 
-const enum ic_line_kind ic_attr_per_n[IC_ATTR_NPER] = {
-	IC_LINE_COPIES, IC_LINE_LOCK_INLINE, IC_LINE_LOCK_EXTERN, IC_LINE_INTERACTION,
-};
-
 const char *ic_attr_line_name(enum ic_line_kind k)
 {
 	return attr_def[k].name;

@@ -32,11 +32,6 @@ enum ic_line_kind {
 	IC_LINE_COUNT
 };
 
-/* The lines read per N (the call is read at one N; inline/extern is only
- * drawn). */
-#define IC_ATTR_NPER 4
-extern const enum ic_line_kind ic_attr_per_n[IC_ATTR_NPER];
-
 struct ic_line {
 	const char *name;       /* "clone/extern" */
 	struct ic_ratio *r;     /* ascending N; NULL when n == 0 */

@@ -1,10 +1,9 @@
 /* summary.md's "What the difference is made of" for one series: each
  * component of attribution.h as a bullet, those whose band (per-N lines)
- * or interval (single comparisons) excludes 1 first; where the per-N lines
- * are; the counters of the lines' forms at their N. */
+ * or interval (single comparisons) excludes 1 first; then where the
+ * per-N lines are drawn. */
 #include "report.h"
 
-#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <string.h>
@@ -140,83 +139,6 @@ static void attr_statement(FILE *f, const struct ic_results *res, const struct i
 		fprintf(f, "**Not attributed:**\n\n%s\n", t.other);
 }
 
-/* The smallest N above prev of the per-N lines (of the call where there
- * are none); 0 when none is left. */
-static unsigned long attr_next_n(const struct ic_attribution *a, unsigned long prev)
-{
-	unsigned long next = ULONG_MAX;
-	int any = 0;
-
-	for (size_t k = 0; k < IC_ATTR_NPER; k++) {
-		const struct ic_line *l = &a->line[ic_attr_per_n[k]];
-
-		for (size_t i = 0; i < l->n; i++, any = 1)
-			if (l->r[i].sites > prev && l->r[i].sites < next)
-				next = l->r[i].sites;
-	}
-	if (!any && a->line[IC_LINE_CALL].n && a->line[IC_LINE_CALL].r[0].sites > prev)
-		next = a->line[IC_LINE_CALL].r[0].sites;
-	return next == ULONG_MAX ? 0 : next;
-}
-
-/* With PAPI, the counters of the lines' forms at the per-N lines' N, the
- * absent ones named once with the context's reason. Other sources are
- * said once for the run (## Counters); their counts are in points.csv. */
-static void attr_counters(FILE *f, const struct ic_group *g, const struct ic_attribution *a)
-{
-	static const struct { enum ic_field field; const char *name; } ctr[] = {
-		{ IC_F_CYCLES, "cycles" }, { IC_F_INSTR, "instructions" }, { IC_F_L1I, "L1i misses" },
-		{ IC_F_BRANCH, "branch misses" }, { IC_F_ITLB, "iTLB misses" },
-	};
-	static const char *const forms[] = { "inline", "extern", "clone", "inline_nolock",
-					     "extern_nolock" };
-	const struct ic_point *from = NULL;
-	const char *note;
-	int show[5] = { 0 }, nshow = 0, nabsent = 0;
-
-	for (size_t i = 0; i < g->npoints && !from; i++)
-		if (!strcmp(ic_point_source(g->points[i]), "papi"))
-			from = g->points[i];
-	if (!from || !attr_next_n(a, 0))
-		return;
-	note = json_string_value(json_object_get(from->file->context, "counter_note"));
-	for (size_t c = 0; c < 5; c++) {
-		for (size_t i = 0; i < g->npoints && !show[c]; i++)
-			show[c] = isfinite(g->points[i]->med[ctr[c].field]);
-		nshow += show[c];
-	}
-	fprintf(f, "Counters per site of the lines' forms (PAPI, medians of repetitions%s).",
-		g->filler ? "; they include the filler" : "");
-	for (size_t c = 0; c < 5; c++)
-		if (!show[c])
-			fprintf(f, "%s%s", nabsent++ ? ", " : " Absent in this series: ", ctr[c].name);
-	if (nabsent)
-		fprintf(f, " (%s).", note && *note ? note : "no reason recorded");
-	fputs("\n\n| N | form |", f);
-	for (size_t c = 0; c < 5; c++)
-		if (show[c])
-			fprintf(f, " %s/site |", ctr[c].name);
-	fputs("\n|---:|:---|", f);
-	for (int c = 0; c < nshow; c++)
-		fputs("---:|", f);
-	fputc('\n', f);
-	for (unsigned long n = attr_next_n(a, 0); n; n = attr_next_n(a, n))
-		for (size_t k = 0; k < sizeof(forms) / sizeof(forms[0]); k++) {
-			const struct ic_point *p = ic_group_point(g, forms[k], n);
-
-			if (!p)
-				continue;
-			fprintf(f, "| %lu | %s |", n, forms[k]);
-			for (size_t c = 0; c < 5; c++)
-				if (show[c] && isfinite(p->med[ctr[c].field]))
-					fprintf(f, " %.4g |", p->med[ctr[c].field]);
-				else if (show[c])
-					fputs(" — |", f);
-			fputc('\n', f);
-		}
-	fputc('\n', f);
-}
-
 void ic_attribution_write(FILE *f, const struct ic_results *res, const struct ic_group *g)
 {
 	if (!g->attr)
@@ -228,5 +150,4 @@ void ic_attribution_write(FILE *f, const struct ic_results *res, const struct ic
 	if (g->attr->has_controls)
 		fputs("Per N: the attribution chart (plots/attribution.png) and its data "
 		      "(plots/attribution.dat).\n\n", f);
-	attr_counters(f, g, g->attr);
 }
