@@ -28,7 +28,7 @@ enum ic_line_kind {
 	IC_LINE_LOCK_INLINE,    /* inline/inline_nolock */
 	IC_LINE_LOCK_EXTERN,    /* extern/extern_nolock */
 	IC_LINE_INTERACTION,    /* (inline/inline_nolock)/(extern/extern_nolock) */
-	IC_LINE_INLINE_EXTERN,  /* inline/extern: drawn beside them on the chart */
+	IC_LINE_INLINE_EXTERN,  /* inline/extern: only drawn, beside the others */
 	IC_LINE_COUNT
 };
 
@@ -41,8 +41,10 @@ struct ic_line {
 
 struct ic_attribution {
 	struct ic_line line[IC_LINE_COUNT];
-	const char *l1i_source;      /* the L1i counts' source: "sim", "papi", "mixed", "" */
-	int has_controls;            /* clone or a nolock form has a ratio here */
+	const char *l1i_source;      /* the L1i counts' source: "sim", "papi", "mixed",
+	                              * ""; summary.c's evidence table names it */
+	int has_controls;            /* clone or a nolock form has a ratio here:
+	                              * the series has an attribution chart panel */
 	int all_noisy;               /* every ratio of the series and its lines is noisy */
 	struct ic_line fit;          /* the interaction at the N where all four
 	                              * forms' code fits the L1i (its own copy) */
