@@ -1,6 +1,6 @@
 /* summary.md after the answer (answer.c): per series the evidence, its
  * states and what the difference is made of (attribution_text.c); then
- * where the variance is, the machine, the counters and the method. */
+ * the machine, the counters and the method. */
 #include "report.h"
 
 #include <math.h>
@@ -243,42 +243,6 @@ static void series_text(FILE *f, const struct ic_results *res, const struct ic_g
 		states_text(f, res, gr->states);
 	mark_text(f, res, gr);
 	ic_attribution_write(f, res, gr);
-}
-
-/* A variance of a log ratio as the SD in percent; — when not estimable. */
-static void sd_cell(FILE *f, double var)
-{
-	if (isfinite(var))
-		fprintf(f, " | %.2f%%", 100.0 * sqrt(var));
-	else
-		fputs(" | —", f);
-}
-
-/* The spread of the ratio at each level of the design (Kalibera and Jones
- * 2013): the budget goes where the variance is. */
-static void variance_text(FILE *f, const struct ic_results *res)
-{
-	fprintf(f, "## Where the variance is\n\nSD of the log ratio %s/%s at each level of the design "
-		"(median over N of a one-way analysis per N). A level's variance reaches the ratio "
-		"divided by its draws and those above it: where processes differ more than repetitions, "
-		"run more and shorter processes (Kalibera and Jones, ISMM 2013).\n\n"
-		"| series | layout variant | process | process within a state | one repetition | "
-		"repetitions per process | processes | states |\n|---|---:|---:|---:|---:|---:|---:|---:|\n",
-		res->opts.compare, res->opts.baseline);
-	for (size_t g = 0; g < res->ngroups; g++) {
-		const struct ic_states *st = res->groups[g].states;
-		char t[512];
-
-		if (!st || !st->nproc)
-			continue;
-		fprintf(f, "| %s", ic_fmt_series(t, sizeof(t), res, &res->groups[g]));
-		sd_cell(f, st->var_variant);
-		sd_cell(f, st->var_process);
-		sd_cell(f, st->var_process_state);
-		sd_cell(f, st->var_rep);
-		fprintf(f, " | %.0f | %zu | %zu |\n", st->reps, st->nproc, st->nstates);
-	}
-	fputc('\n', f);
 }
 
 /* ---- the machine ------------------------------------------------------------ */
@@ -595,7 +559,6 @@ int ic_summary_write(FILE *f, const struct ic_results *res)
 		res->opts.baseline, res->opts.compare);
 	for (size_t g = 0; g < res->ngroups; g++)
 		series_text(f, res, &res->groups[g]);
-	variance_text(f, res);
 	machine_text(f, res);
 	counters_text(f, res);
 	method_text(f, res);
