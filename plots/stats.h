@@ -39,7 +39,7 @@ struct ic_stats_nested {
 	double mean;          /* mean of the cluster means (of the units with one cluster) */
 	double se;            /* its standard error */
 	double df;            /* draws - 1 */
-	size_t clusters, units;
+	size_t clusters;
 };
 
 /* y[i] with cluster[i] (any ints; equal ints are one cluster). Returns 0, or
