@@ -117,7 +117,7 @@ static int results_contrast_at(struct ic_ratio *r, const struct ic_point *const 
 
 	*r = (struct ic_ratio){ .cmp = pts[0], .base = pts[nt > 1 ? 1 : 0], .sites = pts[0]->sites,
 				.ratio = NAN, .lo = NAN, .hi = NAN, .band_lo = NAN, .band_hi = NAN,
-				.p = NAN, .p_holm = NAN, .share_layout = NAN, .df = NAN, .se = NAN };
+				.p = NAN, .p_holm = NAN, .df = NAN, .se = NAN };
 	if (!y || !cl) {
 		free(y);
 		free(cl);
@@ -149,7 +149,6 @@ static int results_contrast_at(struct ic_ratio *r, const struct ic_point *const 
 
 		r->ratio = exp(s->mean);
 		r->nvariants = s->clusters;
-		r->share_layout = s->share_between;
 		if (ok) {
 			ic_stats_nested_interval(s, 0.05, &r->lo, &r->hi);
 			r->lo = exp(r->lo);
@@ -213,7 +212,6 @@ static int results_point_stats(struct ic_point *p)
 	p->med[IC_F_NS] = r.ratio;
 	p->ci_lo = r.lo;
 	p->ci_hi = r.hi;
-	p->share_layout = r.share_layout;
 	p->nvariants = r.nvariants;
 	return 0;
 }

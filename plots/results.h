@@ -107,8 +107,6 @@ struct ic_point {
 	                            * mean over variants of the process medians */
 	double ci_lo, ci_hi;       /* 95% interval of med[IC_F_NS]; NAN with < 2 draws */
 	double cv;                 /* of IC_F_NS within a process, median over processes */
-	double share_layout;       /* of the process-to-process variance, the share
-	                            * between layout variants; NAN when not estimable */
 	size_t nunits, nvariants;  /* processes and layout variants that count */
 	struct ic_unit *units;     /* per-process medians, ascending by unit */
 	size_t nunits_gross;       /* processes that measured the point (= nunits) */
@@ -129,7 +127,6 @@ struct ic_ratio {
 	                            * ratio; this N alone (uncorrected) */
 	double p_holm;             /* p adjusted by Holm over the series' N */
 	int resolved;              /* Holm resolves this N (band excludes 1) */
-	double share_layout;       /* as in ic_point, for the log ratio */
 	double df;                 /* degrees of freedom of the interval */
 	double se;                 /* standard error of the log ratio */
 	size_t nunits, nvariants;

@@ -130,13 +130,11 @@ static double states_median(const double *x, size_t n, double *buf)
 	return ic_stats_median(buf, m);
 }
 
-/* The processes (ascending), their log ratios at every N, the repetitions'
- * standard error of each (rse, same layout) and one repetition's variance. */
+/* The processes (ascending), their log ratios at every N and the
+ * repetitions' standard error of each (rse, same layout). */
 static int states_collect(struct ic_states *s, const struct ic_group *g, double **rse)
 {
-	size_t cap = 0, nn = g->nratios, np, nrep = 0;
-	double *rep1;
-	int ret = -1;
+	size_t cap = 0, nn = g->nratios, np;
 
 	for (size_t i = 0; i < nn; i++)
 		cap += g->ratios[i].cmp->nunits;
@@ -162,10 +160,8 @@ static int states_collect(struct ic_states *s, const struct ic_group *g, double 
 	s->logr = states_alloc(nn * np, sizeof(*s->logr));
 	s->variant = states_alloc(np, sizeof(*s->variant));
 	*rse = states_alloc(nn * np, sizeof(**rse));
-	rep1 = states_alloc(nn * np, sizeof(*rep1));
-	if (!s->sites || !s->logr || !s->variant || !*rse || !rep1)
-		goto out;
-	s->reps = NAN;
+	if (!s->sites || !s->logr || !s->variant || !*rse)
+		return -1;
 	for (size_t i = 0; i < nn; i++) {
 		const struct ic_point *c = g->ratios[i].cmp, *b = g->ratios[i].base;
 		/* Repetitions per process of each form, for the median's error. */
@@ -173,11 +169,9 @@ static int states_collect(struct ic_states *s, const struct ic_group *g, double 
 		double rb = b->nunits_gross ? (double)b->nreps / (double)b->nunits_gross : NAN;
 
 		s->sites[i] = g->ratios[i].sites;
-		if (i == 0)
-			s->reps = fmin(rc, rb);
 		for (size_t p = 0; p < np; p++) {
 			const struct ic_unit *uc = states_unit(c, s->unit[p]), *ub = states_unit(b, s->unit[p]);
-			double *y = &s->logr[i * np + p], *e = &(*rse)[i * np + p], e1;
+			double *y = &s->logr[i * np + p], *e = &(*rse)[i * np + p];
 
 			*y = *e = NAN;
 			if (!uc || !ub || !(uc->med > 0.0) || !(ub->med > 0.0))
@@ -185,74 +179,10 @@ static int states_collect(struct ic_states *s, const struct ic_group *g, double 
 			*y = log(uc->med / ub->med);
 			/* The median's standard error is about 1.2533 sigma / sqrt(r). */
 			*e = 1.2533 * sqrt(uc->cv * uc->cv / rc + ub->cv * ub->cv / rb);
-			e1 = uc->cv * uc->cv + ub->cv * ub->cv;
-			if (isfinite(e1))
-				rep1[nrep++] = e1;
 			s->variant[p] = uc->variant;
 		}
 	}
-	s->var_rep = ic_stats_median(rep1, nrep);
-	ret = 0;
-out:
-	free(rep1);
-	return ret;
-}
-
-/* The variance components of states.h but one repetition's: per N
- * stats.h's one-way analysis of the log ratios (the process terms less the
- * repetitions' variance of a process median, rse^2), the median over N. */
-static int states_variance(struct ic_states *s, const double *rse)
-{
-	size_t np = s->nproc, nn = s->nsites;
-	double *y = states_alloc(np, sizeof(*y));
-	double *v = states_alloc(4 * nn, sizeof(*v));   /* per N, and a buffer */
-	double *vv = v, *vp = v + nn, *vs = v + 2 * nn, *buf = v + 3 * nn;
-	int *cl = states_alloc(np, sizeof(*cl)), rc = -1;
-
-	if (!y || !v || !cl)
-		goto out;
-	for (size_t i = 0; i < nn; i++) {
-		const double *row = &s->logr[i * np], *e = &rse[i * np];
-		double rep = 0.0, mean[2] = { 0.0, 0.0 };
-		size_t m = 0, cnt[2] = { 0, 0 };
-		struct ic_stats_nested ns;
-
-		for (size_t p = 0; p < np; p++) {
-			if (!isfinite(row[p]))
-				continue;
-			y[m] = row[p];
-			cl[m++] = s->variant[p];
-			rep += isfinite(e[p]) ? e[p] * e[p] : 0.0;
-			mean[s->state[p]] += row[p];
-			cnt[s->state[p]]++;
-		}
-		vv[i] = vp[i] = vs[i] = NAN;
-		if (m < 2)
-			continue;
-		rep /= (double)m;
-		ic_stats_nested(y, cl, m, &ns);
-		vv[i] = ns.var_between;
-		vp[i] = vs[i] = fmax(0.0, ns.ms_within - rep);
-		if (s->nstates == 1)
-			continue;
-		/* Within a state: each process less its state's mean at this N,
-		 * within variants as above. */
-		m = 0;
-		for (size_t p = 0; p < np; p++)
-			if (isfinite(row[p]))
-				y[m++] = row[p] - mean[s->state[p]] / (double)cnt[s->state[p]];
-		ic_stats_nested(y, cl, m, &ns);
-		vs[i] = fmax(0.0, ns.ms_within - rep);
-	}
-	s->var_variant = states_median(vv, nn, buf);
-	s->var_process = states_median(vp, nn, buf);
-	s->var_process_state = states_median(vs, nn, buf);
-	rc = 0;
-out:
-	free(y);
-	free(v);
-	free(cl);
-	return rc;
+	return 0;
 }
 
 struct states_sortable {
@@ -440,8 +370,8 @@ struct ic_states *ic_states_analyse(const struct ic_results *res, const struct i
 
 	if (!s)
 		return NULL;
-	fail = states_collect(s, g, &rse) || states_rule(s, rse) || states_variance(s, rse) ||
-	       states_follows(s, res) || states_state(s, 0, res, g, opts) ||
+	fail = states_collect(s, g, &rse) || states_rule(s, rse) || states_follows(s, res) ||
+	       states_state(s, 0, res, g, opts) ||
 	       (s->nstates == 2 && states_state(s, 1, res, g, opts));
 	free(rse);
 	if (fail) {

@@ -67,14 +67,6 @@ struct ic_states {
 	double gap, within, own_median, critical;   /* the rule's figures (log scale) */
 	struct ic_state st[2];     /* st[0] low, st[1] high; st[0] only with one */
 	enum ic_states_follows follows;
-
-	/* Variance of the log ratio at each level, the median over N of a
-	 * one-way analysis per N (NAN where not estimable): between layout
-	 * variants; between processes of a variant beyond what their
-	 * repetitions explain (all, and within a state); one repetition's. */
-	double var_variant, var_process, var_process_state, var_rep;
-	double reps;               /* repetitions per process, of the form with
-	                            * fewer at the smallest N */
 };
 
 /* The states of one analysed series (its ratios computed). NULL when

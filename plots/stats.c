@@ -59,12 +59,11 @@ static int stats_cmp_unit(const void *pa, const void *pb)
 int ic_stats_nested(const double *y, const int *cluster, size_t n, struct ic_stats_nested *out)
 {
 	struct stats_unit *u = malloc((n ? n : 1) * sizeof(*u));
-	struct { double mean; size_t size; } *c = malloc((n ? n : 1) * sizeof(*c));
+	double *c = malloc((n ? n : 1) * sizeof(*c));   /* the draws */
 	size_t k = 0, draws;
 	double grand = 0.0, ss = 0.0;
 
-	*out = (struct ic_stats_nested){ .mean = NAN, .se = NAN, .df = NAN, .share_between = NAN,
-					 .var_between = NAN, .ms_within = NAN };
+	*out = (struct ic_stats_nested){ .mean = NAN, .se = NAN, .df = NAN };
 	if (!u || !c || n == 0)
 		goto done;
 	for (size_t i = 0; i < n; i++)
@@ -75,42 +74,18 @@ int ic_stats_nested(const double *y, const int *cluster, size_t n, struct ic_sta
 
 		for (j = i; j < n && u[j].cluster == u[i].cluster; j++)
 			sum += u[j].y;
-		c[k].mean = sum / (double)(j - i);
-		c[k++].size = j - i;
+		c[k++] = sum / (double)(j - i);
 	}
 	out->clusters = k;
-	out->units = n;
-	if (n > k) {
-		/* One-way random effects, unbalanced (n0 as in Searle et al.). */
-		double all = 0.0, ssb = 0.0, ssw = 0.0, sum_n2 = 0.0, msw, n0, vb;
-		size_t i = 0;
-
-		for (size_t j = 0; j < n; j++)
-			all += u[j].y;
-		all /= (double)n;
-		for (size_t j = 0; j < k; j++) {
-			ssb += (double)c[j].size * (c[j].mean - all) * (c[j].mean - all);
-			sum_n2 += (double)c[j].size * (double)c[j].size;
-			for (size_t e = i + c[j].size; i < e; i++)
-				ssw += (u[i].y - c[j].mean) * (u[i].y - c[j].mean);
-		}
-		out->ms_within = msw = ssw / (double)(n - k);
-		if (k >= 2) {
-			n0 = ((double)n - sum_n2 / (double)n) / (double)(k - 1);
-			out->var_between = vb = fmax(0.0, (ssb / (double)(k - 1) - msw) / n0);
-			out->share_between = vb + msw > 0.0 ? vb / (vb + msw) : 0.0;
-		}
-	}
-	/* The draws: the clusters' means; with one cluster, the units (put
-	 * in its place now that the analysis above is done with it). */
+	/* The draws: the clusters' means; with one cluster, the units. */
 	draws = k >= 2 ? k : n;
 	for (size_t i = 0; k < 2 && i < n; i++)
-		c[i].mean = u[i].y;
+		c[i] = u[i].y;
 	for (size_t i = 0; i < draws; i++)
-		grand += c[i].mean;
+		grand += c[i];
 	grand /= (double)draws;
 	for (size_t i = 0; i < draws; i++)
-		ss += (c[i].mean - grand) * (c[i].mean - grand);
+		ss += (c[i] - grand) * (c[i] - grand);
 	out->mean = grand;
 	if (draws >= 2) {
 		out->df = (double)(draws - 1);

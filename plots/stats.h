@@ -39,13 +39,7 @@ struct ic_stats_nested {
 	double mean;          /* mean of the cluster means (of the units with one cluster) */
 	double se;            /* its standard error */
 	double df;            /* draws - 1 */
-	size_t clusters, units;
-	/* One-way random-effects ANOVA of the units: the between-cluster
-	 * variance component vb = max(0, (MSB - MSW) / n0), the within-cluster
-	 * mean square MSW (NAN when n == clusters) and the share of the
-	 * variance between clusters, vb / (vb + MSW). vb and the share are NAN
-	 * without two clusters of which one has 2+ units. */
-	double var_between, ms_within, share_between;
+	size_t clusters;
 };
 
 /* y[i] with cluster[i] (any ints; equal ints are one cluster). Returns 0, or

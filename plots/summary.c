@@ -1,6 +1,6 @@
 /* summary.md after the answer (answer.c): per series the evidence, its
  * states and what the difference is made of (attribution_text.c); then
- * where the variance is, the machine, the counters and the method. */
+ * the machine, the counters and the method. */
 #include "report.h"
 
 #include <math.h>
@@ -245,42 +245,6 @@ static void series_text(FILE *f, const struct ic_results *res, const struct ic_g
 	ic_attribution_write(f, res, gr);
 }
 
-/* A variance of a log ratio as the SD in percent; — when not estimable. */
-static void sd_cell(FILE *f, double var)
-{
-	if (isfinite(var))
-		fprintf(f, " | %.2f%%", 100.0 * sqrt(var));
-	else
-		fputs(" | —", f);
-}
-
-/* The spread of the ratio at each level of the design (Kalibera and Jones
- * 2013): the budget goes where the variance is. */
-static void variance_text(FILE *f, const struct ic_results *res)
-{
-	fprintf(f, "## Where the variance is\n\nSD of the log ratio %s/%s at each level of the design "
-		"(median over N of a one-way analysis per N). A level's variance reaches the ratio "
-		"divided by its draws and those above it: where processes differ more than repetitions, "
-		"run more and shorter processes (Kalibera and Jones, ISMM 2013).\n\n"
-		"| series | layout variant | process | process within a state | one repetition | "
-		"repetitions per process | processes | states |\n|---|---:|---:|---:|---:|---:|---:|---:|\n",
-		res->opts.compare, res->opts.baseline);
-	for (size_t g = 0; g < res->ngroups; g++) {
-		const struct ic_states *st = res->groups[g].states;
-		char t[512];
-
-		if (!st || !st->nproc)
-			continue;
-		fprintf(f, "| %s", ic_fmt_series(t, sizeof(t), res, &res->groups[g]));
-		sd_cell(f, st->var_variant);
-		sd_cell(f, st->var_process);
-		sd_cell(f, st->var_process_state);
-		sd_cell(f, st->var_rep);
-		fprintf(f, " | %.0f | %zu | %zu |\n", st->reps, st->nproc, st->nstates);
-	}
-	fputc('\n', f);
-}
-
 /* ---- the machine ------------------------------------------------------------ */
 
 /* A context value as text ("" when absent); four calls' results live at once. */
@@ -521,23 +485,20 @@ static void method_text(FILE *f, const struct ic_results *res)
 	      "first resolved for the other, with no estimate inside; where the resolved N switch "
 	      "side more than once, nothing is claimed. A **state** is a group of processes whose "
 	      "ratios sit at one level (rule below).\n"
-	      "- Time per call site: Google Benchmark's real_time per iteration (one iteration runs "
-	      "one call site). Each process contributes the median of its repetitions; the estimate "
-	      "is the geometric mean over layout variants of those medians.\n", f);
+	      "- Time per call site: Google Benchmark's real_time per iteration (one call site): per "
+	      "process the median of its repetitions, then the geometric mean over layout variants.\n",
+	      f);
 	if (vmax >= 2)
-		fputs("- Intervals: Student's t over the layout variants (each the mean of its "
-		      "processes' logs), so they hold the spread between layouts, processes and "
-		      "repetitions. A ratio is formed within each process, where both forms ran "
-		      "interleaved. An interval holds what moved within this run; `./run.sh agree` on two "
-		      "runs measures how often another run's ratio falls outside it.\n", f);
+		fputs("- Intervals: Student's t over the layout variants, so they hold the spread between "
+		      "layouts, processes and repetitions within this run. A ratio is formed within each "
+		      "process.\n", f);
 	else
-		fputs("- Intervals: Student's t over processes of **one** layout: they do not hold the "
-		      "spread between layouts, so they speak for this build's code placement only.\n", f);
-	fprintf(f, "- Band: Holm's step-down over the series' points: with the m p-values ascending, "
-		"the j-th is resolved while it is at most %g / (m - j + 1) and every smaller one was. "
-		"The band is the t interval at that level (at a failed step's level elsewhere), so the "
-		"chance of any wrongly resolved N in a series stays at most %g%%. ratios.csv has each "
-		"N's p (uncorrected) and p_holm.\n", res->opts.family, 100.0 * res->opts.family);
+		fputs("- Intervals: Student's t over the processes of **one** layout: they speak for this "
+		      "build's code placement only.\n", f);
+	fprintf(f, "- Band: Holm's step-down over the series' N: the j-th smallest of m p-values is "
+		"resolved while it is at most %g / (m - j + 1) and every smaller one was; the band is "
+		"the t interval at that level (the failed step's for the rest), so a series wrongly "
+		"resolves any N with chance at most %g%%.\n", res->opts.family, 100.0 * res->opts.family);
 	for (size_t g = 0; g < res->ngroups; g++)
 		if (res->groups[g].filler) {
 			fputs("- Filler: a series with filler (F bytes of other straight-line code at every "
@@ -549,22 +510,12 @@ static void method_text(FILE *f, const struct ic_results *res)
 		fprintf(f, "- Builds: %zu (compiler, flags, LTO, body and lock, from each process's "
 			"context). A process ran one build, so every figure is within one build; builds "
 			"are set side by side, never pooled.\n", res->nbuilds);
-	fprintf(f, "- States: a process's level is the median over N of its log ratio less all processes' "
-		"median at that N; its own spread the larger of how that moves across N (1.4826 MAD) "
-		"and its repetitions' standard error. Two states when the best two-group split (2+ "
-		"processes each) is more than %.0f within-group SDs apart and beyond the 99th "
-		"percentile of that statistic in one normal sample of the same size, and the gap is "
-		"more than %.0fx the median own spread. Each state then gets its own ratios, band and "
-		"verdict.\n- Layouts:", IC_STATES_SEPARATION, IC_STATES_OWN);
-	for (size_t i = 0; i < res->nlayouts; i++) {
-		const char *k = res->layouts[i], *slash = strrchr(k, '/');
-
-		if (slash == k)
-			fprintf(f, "%s variant %s (the ordinary link)", i ? ";" : "", slash + 1);
-		else
-			fprintf(f, "%s seed %.*s variant %s", i ? ";" : "", (int)(slash - k), k, slash + 1);
-	}
-	fputs(".\n", f);
+	fprintf(f, "- States: a process's level is the median over N of its log ratio less all "
+		"processes' median at that N. Two states when the best split of the levels into two "
+		"groups (2+ each) is more than %.0f within-group SDs apart, beyond the 99th percentile "
+		"of that for one normal sample of its size, and more than %.0fx the median process's "
+		"own spread (across N, or its repetitions' standard error if larger).\n",
+		IC_STATES_SEPARATION, IC_STATES_OWN);
 	if (res->n_errors)
 		fprintf(f, "- Skipped: %zu repetition%s at %zu point%s reported an error and %s not "
 			"counted.\n", res->n_errors, plural(res->n_errors), nerr_pts, plural(nerr_pts),
@@ -575,10 +526,6 @@ static void method_text(FILE *f, const struct ic_results *res)
 				res->points[i]->error ? res->points[i]->error : "(no message)");
 			shown++;
 		}
-	if (res->n_aggregates || res->n_other)
-		fprintf(f, "- Ignored: %zu aggregate entr%s (statistics above are recomputed from "
-			"the repetitions) and %zu entr%s not named sites/...\n", res->n_aggregates,
-			res->n_aggregates == 1 ? "y" : "ies", res->n_other, res->n_other == 1 ? "y" : "ies");
 	fprintf(f, "- Input: %zu file%s (one per process)", res->nfiles, plural(res->nfiles));
 	if (ic_fmt_many_builds(res))
 		fprintf(f, " of %zu builds", res->nbuilds);
@@ -595,7 +542,6 @@ int ic_summary_write(FILE *f, const struct ic_results *res)
 		res->opts.baseline, res->opts.compare);
 	for (size_t g = 0; g < res->ngroups; g++)
 		series_text(f, res, &res->groups[g]);
-	variance_text(f, res);
 	machine_text(f, res);
 	counters_text(f, res);
 	method_text(f, res);

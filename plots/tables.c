@@ -66,7 +66,7 @@ int ic_tables_points_write(FILE *f, const struct ic_results *res)
 {
 	fputs("form,op,layout,order,sites,threads,mode,ns_per_op,ns_ci_lo,ns_ci_hi,cv,ops_per_s,"
 	      "cycles_per_op,l1i_miss_per_op,counter_source,code_bytes_per_site,footprint_bytes,"
-	      "variants,processes,reps,layout_share,filler,instr_per_op", f);
+	      "variants,processes,reps,filler,instr_per_op", f);
 	tables_build_header(f);
 	for (size_t i = 0; i < res->npoints; i++) {
 		const struct ic_point *p = res->points[i];
@@ -84,9 +84,7 @@ int ic_tables_points_write(FILE *f, const struct ic_results *res)
 		fputc(',', f);
 		tables_num(f, p->med[IC_F_CODE], "%.10g", ',');
 		tables_num(f, p->med[IC_F_FOOT], "%.10g", 0);
-		fprintf(f, ",%zu,%zu,%zu,", p->nvariants, p->nunits, p->nreps);
-		tables_num(f, p->share_layout, "%.4f", ',');
-		fprintf(f, "%lu,", p->filler);
+		fprintf(f, ",%zu,%zu,%zu,%lu,", p->nvariants, p->nunits, p->nreps, p->filler);
 		tables_num(f, p->med[IC_F_INSTR], "%.10g", 0);
 		tables_build(f, res, p->build);
 		fputc('\n', f);
@@ -98,8 +96,8 @@ int ic_tables_ratios_write(FILE *f, const struct ic_results *res)
 {
 	fputs("op,layout,order,sites,threads,mode,compare,baseline,ns_compare,ns_baseline,ratio,"
 	      "ratio_ci_lo,ratio_ci_hi,p_value,cv_compare,cv_baseline,reps_compare,reps_baseline,"
-	      "noisy,faster,band_lo,band_hi,variants,processes,layout_share,df,p_holm,log_se,t_975,"
-	      "replicate_cover,filler", f);
+	      "noisy,faster,band_lo,band_hi,variants,processes,df,p_holm,log_se,t_975,replicate_cover,"
+	      "filler", f);
 	tables_build_header(f);
 	for (size_t g = 0; g < res->ngroups; g++) {
 		const struct ic_group *gr = &res->groups[g];
@@ -122,7 +120,6 @@ int ic_tables_ratios_write(FILE *f, const struct ic_results *res)
 			tables_num(f, r->band_lo, "%.6f", ',');
 			tables_num(f, r->band_hi, "%.6f", ',');
 			fprintf(f, "%zu,%zu,", r->nvariants, r->nunits);
-			tables_num(f, r->share_layout, "%.4f", ',');
 			tables_num(f, r->df, "%g", ',');
 			tables_num(f, r->p_holm, "%.4g", ',');
 			/* For agree: z of two runs' log ratios, its t limit, and how

@@ -45,7 +45,7 @@ build() {
 	done; done
 }
 
-hdr_points="form,op,layout,order,sites,threads,mode,ns_per_op,ns_ci_lo,ns_ci_hi,cv,ops_per_s,cycles_per_op,l1i_miss_per_op,counter_source,code_bytes_per_site,footprint_bytes,variants,processes,reps,layout_share,filler,instr_per_op,compiler,cflags,body,lock,lto,codegen"
+hdr_points="form,op,layout,order,sites,threads,mode,ns_per_op,ns_ci_lo,ns_ci_hi,cv,ops_per_s,cycles_per_op,l1i_miss_per_op,counter_source,code_bytes_per_site,footprint_bytes,variants,processes,reps,filler,instr_per_op,compiler,cflags,body,lock,lto,codegen"
 
 # --- two builds, same names, different numbers ----------------------------
 # gcc -O2 -g on the built-in queue; clang -Os on kref, every time doubled.
@@ -73,7 +73,7 @@ r=$(rows "$pts" "$sel"' && $c["compiler"] == "Clang 14.0.6"')
 awk -v t="$(col "$pts" ns_per_op "$r")" 'BEGIN { exit !(t > 16.6 && t < 17.0) }' || fail "clang inline time: $r"
 
 rat=$out/ratios.csv
-head -n 1 "$rat" | grep -q ',layout_share,df,p_holm,log_se,t_975,replicate_cover,filler,compiler,cflags,body,lock,lto,codegen$' ||
+head -n 1 "$rat" | grep -q ',processes,df,p_holm,log_se,t_975,replicate_cover,filler,compiler,cflags,body,lock,lto,codegen$' ||
 	fail "ratios.csv header: $(head -n 1 "$rat")"
 [ "$(rows "$rat" '$c["processes"] != 6' | wc -l)" -eq 0 ] || fail "a ratio from processes of both builds"
 [ "$(rows "$rat" '$c["compiler"] == "Clang 14.0.6" && $c["cflags"] == "-Os"' | wc -l)" -eq 14 ] ||

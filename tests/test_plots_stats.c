@@ -1,5 +1,5 @@
 /* plots/stats.c against answers worked out by hand or taken from tables
- * (Student's t quantiles, a one-way ANOVA). */
+ * (Student's t quantiles). */
 #include <math.h>
 #include <string.h>
 
@@ -59,20 +59,13 @@ static void test_nested(void)
 	double lo, hi;
 
 	CHECK(ic_stats_nested(y, c, 6, &s) == 0, "nested");
-	CHECK(s.clusters == 3 && s.units == 6 && s.df == 2.0, "clusters %zu units %zu df %g", s.clusters, s.units, s.df);
+	CHECK(s.clusters == 3 && s.df == 2.0, "clusters %zu df %g", s.clusters, s.df);
 	CHECK(NEAR(s.mean, 3.0, 1e-12) && NEAR(s.se, sqrt(7.0 / 3.0), 1e-12), "mean %g se %g", s.mean, s.se);
 	ic_stats_nested_interval(&s, 0.05, &lo, &hi);
 	CHECK(NEAR(hi - 3.0, 4.302653 * sqrt(7.0 / 3.0), 1e-4) && NEAR(3.0 - lo, hi - 3.0, 1e-9), "interval [%g, %g]", lo, hi);
-	/* ANOVA by hand: MSB = 2 * 14 / 2 = 14, MSW = (0.5 + 0 + 2) / 3 = 5/6,
-	 * n0 = 2, between = (14 - 5/6) / 2, share = that / (that + 5/6). */
-	{
-		double vb = (14.0 - 5.0 / 6.0) / 2.0;
-
-		CHECK(NEAR(s.share_between, vb / (vb + 5.0 / 6.0), 1e-12), "share %g", s.share_between);
-	}
-	/* One cluster: the units are the draws, and no share is defined. */
+	/* One cluster: the units are the draws. */
 	CHECK(ic_stats_nested(y, (int[]){ 0, 0, 0, 0, 0, 0 }, 6, &s) == 0, "one cluster");
-	CHECK(s.df == 5.0 && NEAR(s.mean, 3.0, 1e-12) && isnan(s.share_between), "one cluster: df %g", s.df);
+	CHECK(s.df == 5.0 && NEAR(s.mean, 3.0, 1e-12), "one cluster: df %g", s.df);
 	/* One draw: no interval. */
 	CHECK(ic_stats_nested(y, c, 1, &s) == -1 && s.mean == 0.5, "one unit fails but has a mean");
 	/* p from the t statistic t = 3 / sqrt(7/3) with df 2, where the
