@@ -1,10 +1,10 @@
-# The one reader of runs for compare.sh, in both its modes: awk -f read.awk
-# -f compare.awk (or agree.awk) reads every input's files twice, pass=2
-# before the second time. Per input: a meta line ("#compare-meta", the
-# input's directory and where it came from, TAB-separated), its run.conf
-# and benchmark.json when it has them, its ratios, crossover and points
-# CSVs: summarize's tables, by column name in any order (absent ones read
-# as ""), an older run.conf and benchmark.json's context.
+# The one reader of runs, for compare.sh in both its modes: awk -f read.awk
+# -f compare.awk (or agree.awk), every input's files twice, pass=2 before
+# the second time. Per input: a meta line ("#compare-meta", the input's
+# directory and where it came from, TAB-separated), its run.conf (today's
+# key=value or an older one's declare -p) and benchmark.json (its context)
+# when it has them, and summarize's ratios, crossover and points tables,
+# read by column name in any order (absent ones read as "").
 #
 # A series is op/layout/order/threads/mode, /filler:F when F > 0, and the
 # forms compared. The settings that define a point (compiler, cflags, lock,
@@ -47,7 +47,7 @@ function csvsplit(line, out,   n, i, ch, cur, inq) {
 }
 
 # The kind of file $0 opens: "c" run.conf, "j" JSON; a table's (with c[name]
-# = column): "s" process_ratios, "r" ratios, "x" crossover, "p" points, "?".
+# = column): "r" ratios, "x" crossover, "p" points, "?".
 function ic_header(   n, i) {
 	sub(/\r$/, "")
 	if ($0 ~ /^(declare -|[a-z_]+=)/)
@@ -58,7 +58,7 @@ function ic_header(   n, i) {
 	split("", c)
 	for (i = 1; i <= n; i++)
 		c[f[i]] = i
-	return ("process" in c) ? "s" : ("ratio" in c) ? "r" : ("verdict" in c) ? "x" : ("form" in c) ? "p" : "?"
+	return ("ratio" in c) ? "r" : ("verdict" in c) ? "x" : ("form" in c) ? "p" : "?"
 }
 
 function ic_row() { sub(/\r$/, ""); return csvsplit($0, f) }
