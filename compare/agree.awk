@@ -1,6 +1,6 @@
 # How far runs of one sweep agree: compare.sh --agree's tables (after
-# read.awk, which reads the runs). Variables: md, csv, dat (the files to
-# write).
+# read.awk, which reads the runs). Variables: md, csv, dat, gp (the files
+# to write).
 #
 # Per series (with its build) and N, for every pair of runs:
 #   z = (log rA - log rB) / sqrt(seA^2 + seB^2), within the limit when
@@ -78,6 +78,6 @@ END {
 	printf "Time per call site (not a ratio; machines and sessions move it most): %d of %d ordered pairs covered (%s).\n\n", pc, pp, pct(pc, pp) > md
 	printf "Ratios: z within the t limit in %d of %d pairs (%s; about 95%% expected); covered %d of %d ordered pairs (%s; about %s expected); %d N resolved opposite ways; verdicts differ in %d of %d series (brackets alone in %d more).\n",
 		zw, zp, pct(zw, zp), tc, tp, pct(tc, tp), (necov ? sprintf("%.0f%%", 100 * ecov / necov) : "?"), opp, nvd, nsr, nbd > md
-	printf "ic_k = %d\narray ic_series[%d]\n", K, nk > (dat ".gp")
-	for (s = 1; s <= nk; s++) { t = kid[keys[s]]; gsub(/"/, "'", t); printf "ic_series[%d] = \"%s\"\n", s, t > (dat ".gp") }
+	printf "ic_k = %d\narray ic_series[%d]\n", K, nk > gp
+	for (s = 1; s <= nk; s++) { t = kid[keys[s]]; gsub(/"/, "'", t); printf "ic_series[%d] = \"%s\"\n", s, t > gp }
 }

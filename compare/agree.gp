@@ -1,9 +1,9 @@
 # The ratio per N of each of K runs of the sweep, one panel per series:
 # where the lines part, the answer did not hold still. compare.sh --agree
-# passes ic_dir (holding repeat.dat and repeat.dat.gp, written by agree.awk:
-# the number of runs ic_k and the series names) and ic_out (the PNG).
+# passes ic_dir (holding repeat.dat and data.gp, written by agree.awk: the
+# number of runs ic_k and the series names) and ic_out (the PNG).
 set encoding utf8
-load ic_dir.'/repeat.dat.gp'
+load ic_dir.'/data.gp'
 stats ic_dir.'/repeat.dat' using 3 nooutput
 ic_n = int(STATS_max)
 ic_cols = ic_n > 1 ? 2 : 1

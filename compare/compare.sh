@@ -82,19 +82,17 @@ for i in "${!args[@]}"; do
 done
 
 # The two modes differ in their writer and plot (MODE.awk, MODE.gp), the
-# files they write and where the plot's data goes.
+# files they write (NAME.*) and where the plot's data goes.
 new=$scratch/out
 if [ -n "$agree" ]; then
 	mode=agree name=repeat plots=$new terms=png
-	vars=(-v dat="$plots/repeat.dat")
 else
 	mode=compare name=compare plots=$new/plots terms="png svg"
-	vars=(-v dat="$plots/compare.dat" -v gp="$plots/data.gp" -v err="$scratch/error")
 fi
 mkdir -p "$plots"
 rc=0
-awk -f "$here/read.awk" -f "$here/$mode.awk" -v md="$new/$name.md" -v csv="$new/$name.csv" "${vars[@]}" \
-	"${files[@]}" pass=2 "${files[@]}" || rc=$?
+awk -f "$here/read.awk" -f "$here/$mode.awk" -v md="$new/$name.md" -v csv="$new/$name.csv" -v dat="$plots/$name.dat" \
+	-v gp="$plots/data.gp" -v err="$scratch/error" "${files[@]}" pass=2 "${files[@]}" || rc=$?
 if [ $rc -eq 3 ]; then fail "$(head -n 1 "$scratch/error")"; fi
 [ $rc -eq 0 ] || fail "reading the inputs' tables failed (awk exit $rc)"
 if [ -z "$out" ]; then
@@ -116,7 +114,7 @@ else
 		fi
 	done
 fi
-rm -f "$new/repeat.dat.gp"   # the plot's series names
+rm -f "$new/data.gp"   # agree's plot settings, beside its tables
 
 # In place as a whole: staged beside OUTDIR (same file system), then renamed.
 parent=$(dirname "$out")
