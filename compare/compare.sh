@@ -35,6 +35,7 @@ while [ $# -gt 0 ]; do
 	shift
 done
 [ ${#args[@]} -ge 2 ] || die "give two or more results directories or exports to compare (--help)"
+# Without --out, compare writes into results/ and agree prints.
 [ -n "$out$agree" ] || out=$top/results/compare-$(date -u +%Y%m%dT%H%M%SZ)
 if [ -n "$out" ]; then
 	[ "$out" != / ] || die "--out: / is not a directory to write"
@@ -124,6 +125,6 @@ cp -R "$new/." "$stage/"
 [ ! -d "$out" ] || rmdir "$out" 2>/dev/null || fail "--out: $out is no longer empty"
 mv -T "$stage" "$out" || fail "cannot move the comparison into $out"
 stage=""
-[ -z "$agree" ] || exit 0
+[ -z "$agree" ] || exit 0   # quiet: the sweep's --repeat says what it wrote
 say "wrote $out/compare.md ($(grep -c '^## .*: ' "$out/compare.md") series), compare.csv$([ -f "$out/compare.png" ] && echo ", compare.png, compare.svg")"
 echo "$out"
