@@ -172,13 +172,13 @@ agree_main() {
 	local d dirs=()
 	for d in "$@"; do
 		case $d in
-		-h | --help) exec "$top/compare/agree.sh" --help ;;
+		-h | --help) exec "$top/compare/compare.sh" --help ;;
 		-*) die "agree: unknown option '$d' (see ./run.sh agree --help)" ;;
 		esac
 		dirs+=("$(abs_path "$d")")
 	done
-	[ ${#dirs[@]} -ge 2 ] || die "agree: give two or more results directories"
-	exec "$top/compare/agree.sh" "${dirs[@]}"
+	[ ${#dirs[@]} -ge 2 ] || die "agree: give two or more results directories or exported .tar.gz files"
+	exec "$top/compare/compare.sh" --agree "${dirs[@]}"
 }
 
 main() {

@@ -1,6 +1,6 @@
-# How far K runs' answers agree (after read.awk): per run in turn its
-# ratios.csv (which starts the run), crossover.csv and points.csv.
-# Variables: K, md, csv, dat (the files to write).
+# How far runs of one sweep agree: compare.sh --agree's tables (after
+# read.awk, which reads the runs). Variables: md, csv, dat, gp (the files
+# to write).
 #
 # Per series (with its build) and N, for every pair of runs:
 #   z = (log rA - log rB) / sqrt(seA^2 + seB^2), within the limit when
@@ -12,55 +12,22 @@
 #   opposite: one run resolves the compare form ahead, another the baseline.
 # Per series: the verdicts that differ, and each run's states.
 
-function fmt(x) { return x == "" ? "?" : sprintf("%.3f", x) }
+BEGIN { by_build = 1 }   # a series is a build's: runs of two builds are never matched
 function pct(a, b) { return b ? sprintf("%.0f%%", 100 * a / b) : "—" }
-
-FNR == 1 {
-	kind = ic_header()
-	if (kind == "r") run++
-	next
-}
-kind !~ /^[rxp]$/ || /^[ \t\r]*$/ { next }
-{
-	ic_row()
-	b = ic_build()
-	S = ic_series() (b == "" ? "" : " [" b "]")
-}
-kind == "r" {
-	if (col("ratio") == "") next
-	if (!(S in seen)) { seen[S] = 1; order[++ns] = S }
-	n = col("sites"); key = S SUBSEP n
-	if (!(key in nseen)) { nseen[key] = 1; nl[S] = nl[S] " " n }
-	ratio[key, run] = col("ratio"); lo[key, run] = col("ratio_ci_lo"); hi[key, run] = col("ratio_ci_hi")
-	side[key, run] = col("faster"); se[key, run] = col("log_se"); tq[key, run] = col("t_975")
-	rc[key, run] = col("replicate_cover"); df[key, run] = col("df")
-	cmpf[S] = col("compare"); basef[S] = col("baseline")
-}
-kind == "x" {
-	verdict[S, run] = col("verdict"); blo[S, run] = col("bracket_lo"); bhi[S, run] = col("bracket_hi")
-	st = col("states")
-	if (st == 2)
-		states[S, run] = sprintf("two states: %s in %s, %s in %s processes", fmt(col("state1_ratio")), col("state1_processes"),
-			fmt(col("state2_ratio")), col("state2_processes"))
-	else if (st == 1) states[S, run] = "one state"
-}
-kind == "p" {
-	key = S SUBSEP col("form") SUBSEP col("sites"); pk[key] = 1
-	pe[key, run] = col("ns_per_op"); pl[key, run] = col("ns_ci_lo"); ph[key, run] = col("ns_ci_hi")
-}
 function covers(l, h, x) { return l != "" && x != "" && l + 0 <= x + 0 && x + 0 <= h + 0 }
 END {
 	print "series,sites,runs,ratio_min,ratio_max,spread,covered_pairs,pairs,z_within,z_pairs,z_max,opposite,sides" > csv
 	printf "# Agreement of %d runs of the same sweep\n\n", K > md
 	print "Per N, for every pair of runs: z = (log rA - log rB) / sqrt(seA² + seB²), *within* when |z| is at most t(0.975) of the smaller df (about 95% of pairs when the intervals are right); *covered*: one run's 95% interval holds the other's estimate (every ordered pair; fewer by nature: about 87% at df = 5 when both runs spread alike); *opposite*: one run resolves the compare form ahead and another the baseline. A series is a build's: runs of different builds are never matched.\n" > md
 	tc = tp = zw = zp = opp = nvd = nbd = nsr = 0; ecov = 0; necov = 0
-	for (s = 1; s <= ns; s++) {
-		S = order[s]
-		printf "## %s: %s/%s\n\nVerdict:", S, cmpf[S], basef[S] > md
+	for (s = 1; s <= nk; s++) {
+		S = keys[s]
+		split(kpair[S], fp, "/")
+		printf "## %s: %s\n\nVerdict:", kid[S], kpair[S] > md
 		same = sameb = 1
 		for (k = 1; k <= K; k++) {
-			printf " run %d %s%s%s;", k, dash(verdict[S, k]), (blo[S, k] != "" ? " (" blo[S, k] ", " bhi[S, k] ")" : ""),
-				(states[S, k] != "" && states[S, k] != "one state" ? ", " states[S, k] : "") > md
+			printf " run %d %s%s%s;", k, dash(verdict[S, k]), (bracket[S, k] != "" ? " " bracket[S, k] : ""),
+				(states[S, k] != "" ? ", " states[S, k] : "") > md
 			if (k > 1 && verdict[S, k] != verdict[S, 1]) same = 0
 			if (k > 1 && (blo[S, k] != blo[S, 1] || bhi[S, k] != bhi[S, 1])) sameb = 0
 		}
@@ -68,8 +35,8 @@ END {
 		printf "%s\n\n", !same ? " **the verdicts differ**." : !sameb ? " the same verdict, different brackets." : " the same." > md
 		print "| N | ratio [95% CI] per run | spread | z per pair | within | covered | sides |" > md
 		print "|---:|---|---:|---|---:|---:|---|" > md
-		m = split(substr(nl[S], 2), list, " ")
-		for (i = 1; i <= m; i++) {
+		nn = split(substr(nlist[S], 2), list, " ")
+		for (i = 1; i <= nn; i++) {
 			n = list[i]; key = S SUBSEP n; mn = mx = rs = sd = zs = ""; cov = pairs = w = zpn = 0; zmax = ""; o1 = o2 = 0
 			for (k = 1; k <= K; k++) {
 				if (ratio[key, k] == "") continue
@@ -77,8 +44,8 @@ END {
 				if (mx == "" || ratio[key, k] + 0 > mx) mx = ratio[key, k] + 0
 				rs = rs sprintf("%s%.3f [%s–%s]", rs == "" ? "" : "; ", ratio[key, k], fmt(lo[key, k]), fmt(hi[key, k]))
 				sd = sd (sd == "" ? "" : " ") side[key, k]
-				if (side[key, k] == cmpf[S]) o1 = 1
-				if (side[key, k] == basef[S]) o2 = 1
+				if (side[key, k] == fp[1]) o1 = 1
+				if (side[key, k] == fp[2]) o2 = 1
 				if (rc[key, k] != "") { ecov += rc[key, k]; necov++ }
 				for (j = 1; j <= K; j++) {
 					if (j == k || ratio[key, j] == "") continue
@@ -94,7 +61,7 @@ END {
 				}
 			}
 			tc += cov; tp += pairs; zw += w; zp += zpn; opp += o1 && o2
-			printf "%s,%s,%d,%s,%s,%s,%d,%d,%d,%d,%s,%d,%s\n", q(S), n, K, mn, mx, (mn > 0 ? sprintf("%.4f", mx / mn) : ""),
+			printf "%s,%s,%d,%s,%s,%s,%d,%d,%d,%d,%s,%d,%s\n", q(kid[S]), n, K, mn, mx, (mn > 0 ? sprintf("%.4f", mx / mn) : ""),
 				cov, pairs, w, zpn, (zmax == "" ? "" : sprintf("%.3f", zmax)), o1 && o2, sd > csv
 			printf "| %s | %s | %s | %s | %d/%d | %d/%d | %s%s |\n", n, rs, (mn > 0 ? sprintf("%.3f", mx / mn) : "—"), dash(zs),
 				w, zpn, cov, pairs, sd, (o1 && o2 ? " **opposite**" : "") > md
@@ -111,6 +78,6 @@ END {
 	printf "Time per call site (not a ratio; machines and sessions move it most): %d of %d ordered pairs covered (%s).\n\n", pc, pp, pct(pc, pp) > md
 	printf "Ratios: z within the t limit in %d of %d pairs (%s; about 95%% expected); covered %d of %d ordered pairs (%s; about %s expected); %d N resolved opposite ways; verdicts differ in %d of %d series (brackets alone in %d more).\n",
 		zw, zp, pct(zw, zp), tc, tp, pct(tc, tp), (necov ? sprintf("%.0f%%", 100 * ecov / necov) : "?"), opp, nvd, nsr, nbd > md
-	printf "array ic_series[%d]\n", ns > (dat ".gp")
-	for (s = 1; s <= ns; s++) { t = order[s]; gsub(/"/, "'", t); printf "ic_series[%d] = \"%s\"\n", s, t > (dat ".gp") }
+	printf "ic_k = %d\narray ic_series[%d]\n", K, nk > gp
+	for (s = 1; s <= nk; s++) { t = kid[keys[s]]; gsub(/"/, "'", t); printf "ic_series[%d] = \"%s\"\n", s, t > gp }
 }

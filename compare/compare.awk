@@ -1,128 +1,21 @@
-# compare.sh's tables (after read.awk). Reads every input's files twice,
-# pass=2 before the second time: a meta line ("#compare-meta", the input's
-# directory and where it came from, TAB-separated), its run.conf and
-# benchmark.json when it has them, its ratios, crossover and points CSVs.
-# Variables: md, csv, dat, gp (the files to write) and err (the one-line
-# error when nothing can be compared: exit 3).
-#
-# A series is op/layout/order/threads/mode, /filler:F when F > 0, and the
-# forms compared. The settings that define a point (compiler, cflags, lock,
-# codegen, per_caller, body, lto) come from a row's own column when it has
-# one, else from the input's run.conf and context. One that takes several
-# values within an input joins the series name, so its values are matched,
-# never pooled; one that is constant within each input but differs between
-# them is what is being compared: each input's column is labelled with it.
+# compare.sh's tables (after read.awk, which reads the inputs). Variables:
+# md, csv, dat, gp (the files to write) and err (the one-line error when
+# nothing can be compared: exit 3).
 
 function gpq(s) { gsub(/'/, "''", s); return "'" s "'" }
 function num(x) { return x == "" ? "?" : sprintf("%.4f", x) }
 function nan(x) { return x == "" ? "NaN" : x }
-function none(x) { return x == "" ? "(none)" : x }
 function letter(k) { return substr("ABCDEFGHIJKLMNOPQRSTUVWXYZ", k, 1) }
 function join(list, x) { return list == "" ? x : list ", " x }
-function m(k, key) { return meta[k, key] }
 # What a run built: build_source today (a hash of the measured sources),
 # the git commit in an older run.conf.
 function source(k) { return m(k, "conf.build_source") != "" ? m(k, "conf.build_source") : m(k, "conf.build_commit") }
-
-# A setting that defines a point, for the current row of input k: its own
-# column, else what the input's run recorded (context, else run.conf).
-function setting(k, a,   v) {
-	if (col(a) != "") return col(a)
-	if (a == "compiler") return m(k, "conf.build_cc")
-	if (a == "cflags") return m(k, "conf.build_cflags")
-	if (m(k, "ctx." a) != "") return m(k, "ctx." a)
-	v = m(k, a == "lock" ? "conf.build_lock" : a == "codegen" ? "conf.vectorised" : "conf." a)
-	if (a == "codegen" && v != "") return v == 1 ? "vector" : "general-regs-only"
-	if (a == "lto") return v == 1 ? "callers" : ""
-	return v
-}
 
 # A row of a series' first table: label, then each input's a[key, k].
 function mdrow(label, a, key,   k, line) {
 	line = "| " label
 	for (k = 1; k <= K; k++) line = line " | " dash(a[key, k])
 	print line " |" > md
-}
-
-BEGIN {
-	nattr = split("compiler cflags lock codegen per_caller body lto", attr, " ")
-	for (i = 1; i <= nattr; i++) isattr[attr[i]] = 1
-}
-
-FNR == 1 && /^#compare-meta\t/ {
-	K = ++inputs[pass]
-	split($0, mf, "\t")
-	dir[K] = mf[2]
-	from[K] = mf[3]
-	next
-}
-FNR == 1 { kind = ic_header() }
-FNR == 1 && kind !~ /^[cj]$/ { next }   # a table's header
-kind == "c" { ic_conf(meta, K SUBSEP "conf."); next }
-kind == "j" && ic_context(meta, K SUBSEP "ctx.") < 0 { nextfile }
-kind == "j" { next }
-kind !~ /^[rxp]$/ || /^[ \t\r]*$/ { next }
-{ ic_row() }
-# First pass: which settings vary within an input (vals: each input's
-# values, " + " between).
-pass != 2 {
-	for (i = 1; i <= nattr; i++) {
-		a = attr[i]
-		v = setting(K, a)
-		if ((K, a, v) in seen) continue
-		seen[K, a, v] = 1
-		vals[K, a] = ++nv[K, a] == 1 ? v : none(vals[K, a]) " + " none(v)
-		if (nv[K, a] > 1) keyed[a] = 1
-	}
-	next
-}
-# Second pass: each row under its series.
-{
-	id = ic_series()
-	for (i = 1; i <= nattr; i++) {
-		if (!(attr[i] in keyed)) continue
-		v = setting(K, attr[i])
-		id = id "/" attr[i] ":" v
-		idval[id, attr[i]] = v
-	}
-	pair = col("compare") "/" col("baseline")
-	key = id " " pair
-}
-kind == "p" && !((K, id, col("form")) in bytes) { bytes[K, id, col("form")] = col("code_bytes_per_site") }
-kind == "p" { next }
-kind == "x" {
-	verdict[key, K] = col("verdict")
-	winner[key, K] = col("small_n_winner")
-	blo[key, K] = col("bracket_lo")
-	bhi[key, K] = col("bracket_hi")
-	if (blo[key, K] != "") bracket[key, K] = "(" blo[key, K] ", " bhi[key, K] ")"
-	counts[key, K] = dash(col("compare_faster")) " / " dash(col("baseline_faster")) " / " dash(col("unresolved"))
-	next
-}
-col("ratio") == "" { next }   # not measured at this N
-{
-	if (!(key in kid)) {
-		keys[++nk] = key
-		kid[key] = id
-		kpair[key] = pair
-	}
-	if (!((key, K) in present)) {
-		present[key, K] = 1
-		nin[key]++
-		nser[K]++
-	}
-	n = col("sites") + 0
-	if (!nmin || n < nmin) nmin = n   # the charts' N range, as the style pads it
-	if (n > nmax) nmax = n
-	if (!((key, n) in nat)) nlist[key] = nlist[key] " " n
-	if (!((key, n, K) in ratio)) {
-		nat[key, n]++
-		npts[K]++
-	}
-	ratio[key, n, K] = col("ratio")
-	lo[key, n, K] = col("ratio_ci_lo")
-	hi[key, n, K] = col("ratio_ci_hi")
-	side[key, n, K] = col("faster")
 }
 
 END {

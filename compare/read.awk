@@ -1,10 +1,28 @@
-# The one reader of a run's files for compare.awk and agree.awk (awk -f
-# read.awk -f PROGRAM.awk): summarize's tables, by column name in any order
-# (absent ones read as ""), an older run.conf and benchmark.json's context.
+# The one reader of runs, for compare.sh in both its modes: awk -f read.awk
+# -f compare.awk (or agree.awk), every input's files twice, pass=2 before
+# the second time. Per input: a meta line ("#compare-meta", the input's
+# directory and where it came from, TAB-separated), its run.conf (today's
+# key=value or an older one's declare -p) and benchmark.json (its context)
+# when it has them, and summarize's ratios, crossover and points tables,
+# read by column name in any order (absent ones read as "").
 #
-# On a file's first line call ic_header(), which returns its kind; then per
-# table row ic_row() and col(NAME), ic_series(), ic_build(); per line of
-# run.conf or benchmark.json (the first too) ic_conf() or ic_context().
+# A series is op/layout/order/threads/mode, /filler:F when F > 0, and the
+# forms compared. The settings that define a point (compiler, cflags, lock,
+# codegen, per_caller, body, lto) come from a row's own column when it has
+# one, else from the input's run.conf and context. One that takes several
+# values within an input joins the series name, so its values are matched,
+# never pooled; one that is constant within each input but differs between
+# them is what compare compares. agree.awk sets by_build instead: there a
+# series is one build's (the build columns its rows fill), never matched
+# with another build's, as repeats of one sweep are matched.
+#
+# For the writers' END, per series key (keys[1..nk] as first seen; kid[]
+# its name, kpair[] its forms "compare/baseline"), N (nlist[key], as first
+# seen) and input k = 1..K: ratio, lo, hi, side, se, tq, rc [key, n, k];
+# verdict, winner, blo, bhi, bracket, counts, states [key, k]; per series
+# name, form and input the code bytes (bytes[k, id, form]) and per N the
+# time (pe, pl, ph [id, form, n, k]); meta[k, "conf." NAME or "ctx." NAME],
+# dir[k], from[k]; vals[k, setting] and keyed[setting].
 
 # Splits one CSV line into out[1..n]: "..." quoted fields hold commas and
 # doubled quotes. Returns n.
@@ -29,7 +47,7 @@ function csvsplit(line, out,   n, i, ch, cur, inq) {
 }
 
 # The kind of file $0 opens: "c" run.conf, "j" JSON; a table's (with c[name]
-# = column): "s" process_ratios, "r" ratios, "x" crossover, "p" points, "?".
+# = column): "r" ratios, "x" crossover, "p" points, "?".
 function ic_header(   n, i) {
 	sub(/\r$/, "")
 	if ($0 ~ /^(declare -|[a-z_]+=)/)
@@ -40,7 +58,7 @@ function ic_header(   n, i) {
 	split("", c)
 	for (i = 1; i <= n; i++)
 		c[f[i]] = i
-	return ("process" in c) ? "s" : ("ratio" in c) ? "r" : ("verdict" in c) ? "x" : ("form" in c) ? "p" : "?"
+	return ("ratio" in c) ? "r" : ("verdict" in c) ? "x" : ("form" in c) ? "p" : "?"
 }
 
 function ic_row() { sub(/\r$/, ""); return csvsplit($0, f) }
@@ -120,3 +138,119 @@ function q(s) {
 	return "\"" s "\""
 }
 function dash(x) { return x == "" ? "—" : x }
+function fmt(x) { return x == "" ? "?" : sprintf("%.3f", x) }
+function none(x) { return x == "" ? "(none)" : x }
+function m(k, key) { return meta[k, key] }
+
+# A setting that defines a point, for the current row of input k: its own
+# column, else what the input's run recorded (context, else run.conf).
+function setting(k, a,   v) {
+	if (col(a) != "") return col(a)
+	if (a == "compiler") return m(k, "conf.build_cc")
+	if (a == "cflags") return m(k, "conf.build_cflags")
+	if (m(k, "ctx." a) != "") return m(k, "ctx." a)
+	v = m(k, a == "lock" ? "conf.build_lock" : a == "codegen" ? "conf.vectorised" : "conf." a)
+	if (a == "codegen" && v != "") return v == 1 ? "vector" : "general-regs-only"
+	if (a == "lto") return v == 1 ? "callers" : ""
+	return v
+}
+
+BEGIN {
+	nattr = split("compiler cflags lock codegen per_caller body lto", attr, " ")
+	for (i = 1; i <= nattr; i++) isattr[attr[i]] = 1
+}
+
+FNR == 1 && /^#compare-meta\t/ {
+	K = ++inputs[pass]
+	split($0, mf, "\t")
+	dir[K] = mf[2]
+	from[K] = mf[3]
+	next
+}
+FNR == 1 { kind = ic_header() }
+FNR == 1 && kind !~ /^[cj]$/ { next }   # a table's header
+kind == "c" { ic_conf(meta, K SUBSEP "conf."); next }
+kind == "j" && ic_context(meta, K SUBSEP "ctx.") < 0 { nextfile }
+kind == "j" { next }
+kind !~ /^[rxp]$/ || /^[ \t\r]*$/ { next }
+{ ic_row() }
+# First pass: which settings vary within an input (vals: each input's
+# values, " + " between).
+pass != 2 {
+	for (i = 1; i <= nattr; i++) {
+		a = attr[i]
+		v = setting(K, a)
+		if ((K, a, v) in seen) continue
+		seen[K, a, v] = 1
+		vals[K, a] = ++nv[K, a] == 1 ? v : none(vals[K, a]) " + " none(v)
+		if (nv[K, a] > 1) keyed[a] = 1
+	}
+	next
+}
+# Second pass: each row under its series.
+by_build {
+	b = ic_build()
+	id = ic_series() (b == "" ? "" : " [" b "]")
+}
+!by_build {
+	id = ic_series()
+	for (i = 1; i <= nattr; i++) {
+		if (!(attr[i] in keyed)) continue
+		v = setting(K, attr[i])
+		id = id "/" attr[i] ":" v
+		idval[id, attr[i]] = v
+	}
+}
+{
+	pair = col("compare") "/" col("baseline")
+	key = id " " pair
+}
+kind == "p" {
+	n = col("sites") + 0
+	if (!((K, id, col("form")) in bytes)) bytes[K, id, col("form")] = col("code_bytes_per_site")
+	pk[id, col("form"), n] = 1
+	pe[id, col("form"), n, K] = col("ns_per_op")
+	pl[id, col("form"), n, K] = col("ns_ci_lo")
+	ph[id, col("form"), n, K] = col("ns_ci_hi")
+	next
+}
+kind == "x" {
+	verdict[key, K] = col("verdict")
+	winner[key, K] = col("small_n_winner")
+	blo[key, K] = col("bracket_lo")
+	bhi[key, K] = col("bracket_hi")
+	if (blo[key, K] != "") bracket[key, K] = "(" blo[key, K] ", " bhi[key, K] ")"
+	counts[key, K] = dash(col("compare_faster")) " / " dash(col("baseline_faster")) " / " dash(col("unresolved"))
+	if (col("states") == 2)
+		states[key, K] = sprintf("two states: %s in %s, %s in %s processes", fmt(col("state1_ratio")),
+			col("state1_processes"), fmt(col("state2_ratio")), col("state2_processes"))
+	next
+}
+col("ratio") == "" { next }   # not measured at this N
+{
+	if (!(key in kid)) {
+		keys[++nk] = key
+		kid[key] = id
+		kpair[key] = pair
+	}
+	if (!((key, K) in present)) {
+		present[key, K] = 1
+		nin[key]++
+		nser[K]++
+	}
+	n = col("sites") + 0
+	if (!nmin || n < nmin) nmin = n   # the charts' N range, as the style pads it
+	if (n > nmax) nmax = n
+	if (!((key, n) in nat)) nlist[key] = nlist[key] " " n
+	if (!((key, n, K) in ratio)) {
+		nat[key, n]++
+		npts[K]++
+	}
+	ratio[key, n, K] = col("ratio")
+	lo[key, n, K] = col("ratio_ci_lo")
+	hi[key, n, K] = col("ratio_ci_hi")
+	side[key, n, K] = col("faster")
+	se[key, n, K] = col("log_se")
+	tq[key, n, K] = col("t_975")
+	rc[key, n, K] = col("replicate_cover")
+}

@@ -57,13 +57,13 @@ summarise() {
 	fi
 }
 
-# --repeat: the agreement of the K runs (compare/agree.sh), next to the
+# --repeat: the agreement of the K runs (compare/compare.sh --agree), next to the
 # pooled summary.
 repeatability() {
 	local r runs=() tmp f
 	for ((r = 1; r <= repeat; r++)); do runs+=("$dir/repeat$r"); done
 	tmp=$(mktemp -d "$dir/.repeat.XXXXXX")
-	"$top/compare/agree.sh" --out "$tmp" "${runs[@]}" || { rm -rf "$tmp"; fail "the agreement of the repeats failed"; }
+	"$top/compare/compare.sh" --agree --out "$tmp" "${runs[@]}" || { rm -rf "$tmp"; fail "the agreement of the repeats failed"; }
 	for f in repeat.md repeat.csv repeat.dat repeat.png; do [ -f "$tmp/$f" ] && mv "$tmp/$f" "$dir/$f"; done
 	rm -rf "$tmp"
 	say "repeatability: $dir/repeat.md ($(tail -n 1 "$dir/repeat.md"))"

@@ -5,9 +5,10 @@
 # own ratios; a differing setting is named and one that defines the point
 # labels the inputs; a series or N in one input only is named; a setting
 # that varies within a run splits its series rather than pooling them; the
-# plot is drawn; an export round-trips; bad input gives one line and exit 2;
-# nothing comparable gives exit 1 and writes nothing.
-# With SUMMARIZE and FAKEGB, also compare/agree.sh on runs it makes: z per
+# plot is drawn; an export round-trips (in compare and in agree); bad input
+# gives one line and exit 2; nothing comparable gives exit 1 and writes
+# nothing.
+# With SUMMARIZE and FAKEGB, also compare.sh --agree on runs it makes: z per
 # pair, build columns in every key, opposite sides and verdicts counted.
 # Usage: test_compare.sh REPO-TOP [SUMMARIZE FAKEGB]. Exit 0 pass, 1 fail, 77 skip (no gnuplot:
 # everything but the plot was checked).
@@ -180,6 +181,7 @@ if [ -s "$tgz" ]; then
 	"$compare" --out "$work/out5" "$tgz" "$B" >/dev/null 2>"$work/out5.stderr" || bad "compare EXPORT B: exit $? ($(cat "$work/out5.stderr"))"
 	cmp -s "$o1/compare.csv" "$work/out5/compare.csv" || bad "compare of the export differs from compare of the directory"
 	grep -q "| export $(basename "$tgz") |" "$work/out5/compare.md" || bad "compare.md: the export is not named as the input's source"
+	cmp -s <("$compare" --agree "$A" "$B" 2>&1) <("$compare" --agree "$tgz" "$B" 2>&1) || bad "agree of the export differs from agree of the directory"
 else
 	bad "export: $tgz not written"
 fi
@@ -215,7 +217,7 @@ one_line_exit 1 "$work/nc/out" "$compare" --out "$work/nc/out" "$A" "$B3"
 # has its z; the summary line counts z within the limit, covered pairs,
 # opposite N and differing verdicts. A third run whose inline is 1.3x at
 # every N gives opposite sides and a differing verdict.
-agree=$top/compare/agree.sh
+agree=("$compare" --agree)
 if [ -n "$summarize" ] && [ -n "$fakegb" ]; then
 	for r in 1 2 3; do
 		mkdir -p "$work/ag/in$r"
@@ -227,7 +229,7 @@ if [ -n "$summarize" ] && [ -n "$fakegb" ]; then
 		done; done
 		"$summarize" --out "$work/ag/run$r/report" "$work/ag/in$r"/*.json || bad "summarize run $r"
 	done
-	"$agree" "$work/ag/run1" "$work/ag/run2" >"$work/ag/12.md" 2>"$work/ag/err" || bad "agree: exit $? ($(cat "$work/ag/err"))"
+	"${agree[@]}" "$work/ag/run1" "$work/ag/run2" >"$work/ag/12.md" 2>"$work/ag/err" || bad "agree: exit $? ($(cat "$work/ag/err"))"
 	[ "$(grep -c '^## .*\[compiler gcc; lock tas\]: inline/extern$' "$work/ag/12.md")" -eq 1 ] &&
 		[ "$(grep -c '^## .*\[compiler clang; lock tas\]: inline/extern$' "$work/ag/12.md")" -eq 1 ] ||
 		bad "agree: each build its own series: $(grep '^## ' "$work/ag/12.md")"
@@ -236,15 +238,15 @@ if [ -n "$summarize" ] && [ -n "$fakegb" ]; then
 		bad "agree summary: $(tail -n 1 "$work/ag/12.md")"
 	grep -Eq '^\| 1 \| 0\.8[0-9]+ \[[0-9.]+–[0-9.]+\]; 0\.8[0-9]+ .* \| [+-][0-9]\.[0-9]{2} \| 1/1 \|' "$work/ag/12.md" ||
 		bad "agree: no z at N = 1: $(grep '^| 1 |' "$work/ag/12.md" | head -n 1)"
-	"$agree" "$work/ag/run1" "$work/ag/run3" | tail -n 1 | grep -Eq '[1-9][0-9]* N resolved opposite ways; verdicts differ in 2 of 2 series' ||
-		bad "agree 1.3x: $("$agree" "$work/ag/run1" "$work/ag/run3" | tail -n 1)"
-	"$agree" --out "$work/ag/out" "$work/ag/run1" "$work/ag/run2" "$work/ag/run3" >/dev/null 2>&1 || bad "agree --out: exit $?"
+	"${agree[@]}" "$work/ag/run1" "$work/ag/run3" | tail -n 1 | grep -Eq '[1-9][0-9]* N resolved opposite ways; verdicts differ in 2 of 2 series' ||
+		bad "agree 1.3x: $("${agree[@]}" "$work/ag/run1" "$work/ag/run3" | tail -n 1)"
+	"${agree[@]}" --out "$work/ag/out" "$work/ag/run1" "$work/ag/run2" "$work/ag/run3" >/dev/null 2>&1 || bad "agree --out: exit $?"
 	for f in repeat.md repeat.csv repeat.dat; do [ -s "$work/ag/out/$f" ] || bad "agree --out: no $f"; done
 	head -n 1 "$work/ag/out/repeat.csv" | grep -q '^series,sites,runs,ratio_min,ratio_max,spread,covered_pairs,pairs,z_within,z_pairs,z_max,opposite,sides$' ||
 		bad "repeat.csv header: $(head -n 1 "$work/ag/out/repeat.csv")"
 	[ "$(awk 'END { print NR }' "$work/ag/out/repeat.csv")" -eq 23 ] || bad "repeat.csv: want 22 rows"
-	one_line_exit 2 "$work/ag/never" "$agree" --out "$work/ag/never" "$work/ag/run1"
-	one_line_exit 2 "$work/ag/never" "$agree" --out "$work/ag/never" "$work/ag/run1" "$work/notarun"
+	one_line_exit 2 "$work/ag/never" "${agree[@]}" --out "$work/ag/never" "$work/ag/run1"
+	one_line_exit 2 "$work/ag/never" "${agree[@]}" --out "$work/ag/never" "$work/ag/run1" "$work/notarun"
 else
 	echo "note: no summarize/fakegb given: agree not checked"
 fi

@@ -1,15 +1,15 @@
 # The ratio per N of each of K runs of the sweep, one panel per series:
-# where the lines part, the answer did not hold still. agree.sh passes
-# ic_dir (holding repeat.dat and repeat.dat.gp, the series names) and ic_k
-# (the number of runs); writes ic_dir/repeat.png.
+# where the lines part, the answer did not hold still. compare.sh --agree
+# passes ic_dir (holding repeat.dat and data.gp, written by agree.awk: the
+# number of runs ic_k and the series names) and ic_out (the PNG).
 set encoding utf8
-load ic_dir.'/repeat.dat.gp'
+load ic_dir.'/data.gp'
 stats ic_dir.'/repeat.dat' using 3 nooutput
 ic_n = int(STATS_max)
 ic_cols = ic_n > 1 ? 2 : 1
 ic_rows = (ic_n + ic_cols - 1) / ic_cols
 set terminal pngcairo size 560 * ic_cols, 400 * ic_rows + 60 noenhanced font "Sans,10" background rgb "white"
-set output ic_dir.'/repeat.png'
+set output ic_out
 set grid lc rgb '#d0d0d0'
 set logscale x 2
 set format x '%.0f'
