@@ -66,7 +66,7 @@ int ic_tables_points_write(FILE *f, const struct ic_results *res)
 {
 	fputs("form,op,layout,order,sites,threads,mode,ns_per_op,ns_ci_lo,ns_ci_hi,cv,ops_per_s,"
 	      "cycles_per_op,l1i_miss_per_op,counter_source,code_bytes_per_site,footprint_bytes,"
-	      "variants,processes,reps,filler,instr_per_op", f);
+	      "variants,processes,reps,filler,instr_per_op,branch_miss_per_op,itlb_miss_per_op", f);
 	tables_build_header(f);
 	for (size_t i = 0; i < res->npoints; i++) {
 		const struct ic_point *p = res->points[i];
@@ -85,7 +85,9 @@ int ic_tables_points_write(FILE *f, const struct ic_results *res)
 		tables_num(f, p->med[IC_F_CODE], "%.10g", ',');
 		tables_num(f, p->med[IC_F_FOOT], "%.10g", 0);
 		fprintf(f, ",%zu,%zu,%zu,%lu,", p->nvariants, p->nunits, p->nreps, p->filler);
-		tables_num(f, p->med[IC_F_INSTR], "%.10g", 0);
+		tables_num(f, p->med[IC_F_INSTR], "%.10g", ',');
+		tables_num(f, p->med[IC_F_BRANCH], "%.10g", ',');
+		tables_num(f, p->med[IC_F_ITLB], "%.10g", 0);
 		tables_build(f, res, p->build);
 		fputc('\n', f);
 	}

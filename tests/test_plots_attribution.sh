@@ -113,6 +113,18 @@ run papi $small --counters papi --papi-absent branch_miss_per_op,itlb_miss_per_o
 s=$work/papi/summary.md
 grep -q '^- Source: .*PAPI 7.0 perf_event; no iTLB or branch-miss event on this CPU$' "$s" ||
 	fail "PAPI: the source and its reason: $(grep '^- Source' "$s")"
+# Every counter PAPI read is a column of points.csv; one it could not read
+# is empty there, not 0.
+col() {   # col CSV NAME: that column of every row after the header
+	awk -F, -v n="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == n) c = i; next } { print $c }' "$1"
+}
+[ -z "$(col "$work/papi/points.csv" branch_miss_per_op | sort -u)" ] ||
+	fail "PAPI without a branch-miss event: branch_miss_per_op not empty"
+run papiall $small --counters papi
+for k in branch_miss_per_op itlb_miss_per_op; do
+	col "$work/papiall/points.csv" $k | grep -qv '^[0-9.e+-]*[1-9]' &&
+		fail "PAPI with every event: $k not a count in every row"
+done
 s=$work/all/summary.md
 grep -q '^- Source: simulated: .*every form.s are in points.csv).* Note: valgrind callgrind --cache-sim=yes, I1 32768/8/64$' "$s" ||
 	fail "simulated: the source and its reason, once: $(grep '^- Source' "$s")"

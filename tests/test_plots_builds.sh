@@ -45,7 +45,7 @@ build() {
 	done; done
 }
 
-hdr_points="form,op,layout,order,sites,threads,mode,ns_per_op,ns_ci_lo,ns_ci_hi,cv,ops_per_s,cycles_per_op,l1i_miss_per_op,counter_source,code_bytes_per_site,footprint_bytes,variants,processes,reps,filler,instr_per_op,compiler,cflags,body,lock,lto,codegen"
+hdr_points="form,op,layout,order,sites,threads,mode,ns_per_op,ns_ci_lo,ns_ci_hi,cv,ops_per_s,cycles_per_op,l1i_miss_per_op,counter_source,code_bytes_per_site,footprint_bytes,variants,processes,reps,filler,instr_per_op,branch_miss_per_op,itlb_miss_per_op,compiler,cflags,body,lock,lto,codegen"
 
 # --- two builds, same names, different numbers ----------------------------
 # gcc -O2 -g on the built-in queue; clang -Os on kref, every time doubled.

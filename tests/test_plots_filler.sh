@@ -48,7 +48,7 @@ cp "$work"/in/v[012]_p*.json "$work/clean/"
 out=$work/out
 "$summarize" --out "$out" "$work"/clean/*.json || fail "summarize clean: exit $?"
 pts=$out/points.csv
-head -n 1 "$pts" | grep -q ',reps,filler,instr_per_op,compiler,cflags,body,lock,lto,codegen$' ||
+head -n 1 "$pts" | grep -q ',reps,filler,instr_per_op,branch_miss_per_op,itlb_miss_per_op,compiler,cflags,body,lock,lto,codegen$' ||
 	fail "points.csv must end with filler and the build: $(head -n 1 "$pts")"
 r=$(row "$pts" inline 1 512)
 [ -n "$r" ] || fail "no inline row at filler 512"
