@@ -42,7 +42,7 @@ Usage: ./run.sh [options]      set up what is missing, build, run the sweep,
                                in results/compare-<UTC timestamp>/
        ./run.sh export DIR     DIR.tar.gz: one file holding a run (the sweep
                                writes it too)
-       ./run.sh agree DIR DIR...
+       ./run.sh agree RUN RUN...
                                how far separate runs agree: each run's bracket,
                                ratio spread per N, intervals that hold the
                                other runs' estimates (prints, writes nothing)
