@@ -32,10 +32,14 @@ static int attr_has_form(const struct ic_group *g, const char *form)
 	return 0;
 }
 
-/* The point's L1i misses are counted and pass the threshold. */
-static int attr_spills(const struct ic_point *p)
+/* Where a form's code outgrows the L1i: its misses at an N pass the
+ * threshold and grew from the N before (prev). The benchmark loop's own
+ * misses shrink as 1/N (valgrind gives 0.2 per site at N = 1, 0.1 at
+ * N = 2); misses of code that outgrew the L1i grow with N. */
+static int attr_spills(const struct ic_point *p, const struct ic_point *prev)
 {
-	return p && isfinite(p->med[IC_F_L1I]) && p->med[IC_F_L1I] > IC_ATTR_L1I_PASS;
+	return p && prev && isfinite(p->med[IC_F_L1I]) && isfinite(prev->med[IC_F_L1I]) &&
+	       p->med[IC_F_L1I] > IC_ATTR_L1I_PASS && p->med[IC_F_L1I] > prev->med[IC_F_L1I];
 }
 
 static int attr_all_noisy(const struct ic_group *g, const struct ic_attribution *a)
@@ -65,11 +69,11 @@ static int attr_fitting(const struct ic_group *g, struct ic_attribution *a)
 	a->fit.r = malloc((l->n ? l->n : 1) * sizeof(*a->fit.r));
 	if (!a->fit.r)
 		return -1;
-	for (size_t i = 0; i < l->n; i++) {
-		int spills = 0;
-
-		for (int f = 0; f < 4; f++)
-			spills |= attr_spills(ic_group_point(g, forms[f], l->r[i].sites));
+	/* Once a form's code has outgrown the L1i, it stays outgrown at larger N. */
+	for (size_t i = 0, spills = 0; i < l->n; i++) {
+		for (int f = 0; f < 4 && i > 0; f++)
+			spills |= attr_spills(ic_group_point(g, forms[f], l->r[i].sites),
+					      ic_group_point(g, forms[f], l->r[i - 1].sites));
 		if (!spills)
 			a->fit.r[a->fit.n++] = l->r[i];
 		else if (!a->fit_left_out++)
