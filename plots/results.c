@@ -348,19 +348,6 @@ int ic_results_interaction_series(const struct ic_group *g, const char *a, const
 	return rc;
 }
 
-int ic_results_contrast(const struct ic_point *const *pts, const int *sign, size_t n,
-			struct ic_ratio *out)
-{
-	struct ic_stats_nested s;
-	/* A family of one: the band is the 95% interval itself. */
-	static const struct ic_analysis_opts one = { .family = 0.05, .noise_ci = INFINITY };
-
-	if (results_contrast_at(out, pts, sign, n, NULL, &s) || results_band(out, 1, &s, &one))
-		return -1;
-	out->noisy = 0;
-	return 0;
-}
-
 /* One series from its n points: its ratios, crossover and code sizes. */
 static int results_group(struct ic_group *g, struct ic_point **pts, size_t n,
 			 const struct ic_analysis_opts *opts)

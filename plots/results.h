@@ -222,13 +222,6 @@ int ic_results_interaction_series(const struct ic_group *g, const char *a, const
 				  const struct ic_analysis_opts *opts, struct ic_ratio **out,
 				  size_t *n);
 
-/* One contrast of any points: the per-process product of their times
- * raised to sign[i] (+1 or -1), with its 95% interval (no band: it stands
- * alone). E.g. the step of inline/extern from one N to the next. Returns 0,
- * or -1 when memory runs out. */
-int ic_results_contrast(const struct ic_point *const *pts, const int *sign, size_t n,
-			struct ic_ratio *out);
-
 /* The first measured N at which `form`'s footprint in the series exceeds
  * `size` bytes, 0 when none does; *at_about (may be NULL) the N where the
  * footprint per site there reaches `size`. */
