@@ -201,7 +201,6 @@ static int results_point_stats(struct ic_point *p)
 			u[p->nunits++].med = ic_stats_median(buf, k);
 		}
 	}
-	p->nunits_gross = p->nunits;
 	for (size_t i = 0; i < p->nunits; i++)
 		if (isfinite(u[i].cv))
 			buf[ncv++] = u[i].cv;

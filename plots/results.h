@@ -109,7 +109,6 @@ struct ic_point {
 	double cv;                 /* of IC_F_NS within a process, median over processes */
 	size_t nunits, nvariants;  /* processes and layout variants that count */
 	struct ic_unit *units;     /* per-process medians, ascending by unit */
-	size_t nunits_gross;       /* processes that measured the point (= nunits) */
 };
 
 /* A ratio at one N of one series, from the processes that ran every form

@@ -165,8 +165,8 @@ static int states_collect(struct ic_states *s, const struct ic_group *g, double 
 	for (size_t i = 0; i < nn; i++) {
 		const struct ic_point *c = g->ratios[i].cmp, *b = g->ratios[i].base;
 		/* Repetitions per process of each form, for the median's error. */
-		double rc = c->nunits_gross ? (double)c->nreps / (double)c->nunits_gross : NAN;
-		double rb = b->nunits_gross ? (double)b->nreps / (double)b->nunits_gross : NAN;
+		double rc = c->nunits ? (double)c->nreps / (double)c->nunits : NAN;
+		double rb = b->nunits ? (double)b->nreps / (double)b->nunits : NAN;
 
 		s->sites[i] = g->ratios[i].sites;
 		for (size_t p = 0; p < np; p++) {

@@ -55,7 +55,7 @@ static void sim_build(struct sim *s, const double *y, size_t np)
 			strcpy(p->form, f ? "extern" : "inline");
 			p->sites = 1ul << (2 * i);
 			p->units = s->units[f * NN + i];
-			p->nunits = p->nunits_gross = np;
+			p->nunits = np;
 			p->nreps = 10 * np;
 			for (size_t u = 0; u < np; u++)
 				p->units[u] = (struct ic_unit){ (unsigned)u, (int)(u % NV),
