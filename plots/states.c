@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include <gsl/gsl_sort_double.h>
+#include <gsl/gsl_statistics_double.h>
 
 #include "splitmix64.h"
 #include "stats.h"
@@ -88,7 +89,7 @@ double ic_states_critical(size_t n, double q)
 			stat[t] = ic_states_split(x, n, &k, &gap, &within);
 		}
 		gsl_sort(stat, 1, STATES_SIM_TRIALS);
-		v = ic_stats_quantile_sorted(stat, STATES_SIM_TRIALS, q);
+		v = gsl_stats_quantile_from_sorted_data(stat, 1, STATES_SIM_TRIALS, q);
 	}
 	free(x);
 	if (isfinite(v) && ncache < sizeof(cache) / sizeof(cache[0]))

@@ -25,11 +25,6 @@ double ic_stats_cv(const double *x, size_t n)
 	return mean == 0.0 ? NAN : gsl_stats_sd_m(x, 1, n, mean) / mean;
 }
 
-double ic_stats_quantile_sorted(const double *x, size_t n, double p)
-{
-	return n ? gsl_stats_quantile_from_sorted_data(x, 1, n, p) : NAN;
-}
-
 double ic_stats_t_cdf(double t, double df)
 {
 	if (!(df > 0.0) || isnan(t))

@@ -18,11 +18,6 @@ double ic_stats_median(double *x, size_t n);
  * NaN when n < 2 or the mean is 0. */
 double ic_stats_cv(const double *x, size_t n);
 
-/* Quantile of sorted x by linear interpolation between order statistics
- * (Hyndman-Fan type 7, the default of R and numpy; GSL's
- * gsl_stats_quantile_from_sorted_data). NAN when n == 0. */
-double ic_stats_quantile_sorted(const double *x, size_t n, double p);
-
 /* Student's t distribution with df > 0 degrees of freedom (GSL): the CDF,
  * and its inverse for 0 < p < 1. NAN outside those ranges. */
 double ic_stats_t_cdf(double t, double df);

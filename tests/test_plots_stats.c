@@ -25,15 +25,6 @@ static void test_cv(void)
 	CHECK(isnan(ic_stats_cv(x, 1)), "cv of one value is NAN");
 }
 
-static void test_quantile(void)
-{
-	double x[] = { 1, 2, 3, 4 };
-
-	CHECK(ic_stats_quantile_sorted(x, 4, 0.5) == 2.5, "median by quantile");
-	CHECK(NEAR(ic_stats_quantile_sorted(x, 4, 0.025), 1.075, 1e-12), "2.5%% quantile");
-	CHECK(ic_stats_quantile_sorted(x, 4, 1.0) == 4.0, "100%% quantile");
-}
-
 static void test_t(void)
 {
 	/* Quantiles from statistical tables (R: qt). */
@@ -82,7 +73,6 @@ int main(void)
 {
 	test_median();
 	test_cv();
-	test_quantile();
 	test_t();
 	test_nested();
 	puts("plots stats: ok");
