@@ -399,11 +399,6 @@ oom:
 	return -1;
 }
 
-int ic_ratio_contains(const struct ic_ratio *r, double x)
-{
-	return r->lo <= x && x <= r->hi;
-}
-
 void ic_results_init(struct ic_results *res)
 {
 	memset(res, 0, sizeof(*res));

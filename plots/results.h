@@ -234,8 +234,4 @@ const char *ic_point_source(const struct ic_point *p);
 const struct ic_point *ic_group_point(const struct ic_group *g, const char *form,
 				      unsigned long sites);
 
-/* Whether a ratio's 95% interval (this N alone) holds x; 0 when the ratio
- * has no interval. */
-int ic_ratio_contains(const struct ic_ratio *r, double x);
-
 #endif /* IC_RESULTS_H */

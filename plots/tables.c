@@ -272,8 +272,8 @@ int ic_tables_calibration_write(FILE *f, const struct ic_results *res)
 			tables_num(f, r->hi, "%.6f", ',');
 			tables_num(f, r->ratio - 1.0, "%.6f", 0);
 			/* Detected where the band resolves it, as the verdict would. */
-			fprintf(f, ",%d,%d,%d", r->side != IC_SIDE_UNRESOLVED, ic_ratio_contains(r, want),
-				r->noisy);
+			fprintf(f, ",%d,%d,%d", r->side != IC_SIDE_UNRESOLVED,
+				r->lo <= want && want <= r->hi, r->noisy);
 			tables_build(f, res, gr->build);
 			fputc('\n', f);
 		}
