@@ -328,7 +328,7 @@ int ic_results_load(struct ic_results *res, const char *path, char *err, size_t 
 	json_int_t max_family = -1;
 	struct ic_file *file, **nf;
 	const char *v, *seed;
-	char key[96], *end;
+	char *end;
 	struct stat st;
 	size_t idx, k;
 	long n, b;
@@ -371,19 +371,10 @@ int ic_results_load(struct ic_results *res, const char *path, char *err, size_t 
 	 * the pair. Every variant has its own seed; only the ordinary link
 	 * (--lto, tests) has none. */
 	seed = json_string_value(json_object_get(file->context, "layout_seed"));
-	snprintf(key, sizeof(key), "%s/%ld", seed ? seed : "", n);
-	for (k = 0; k < res->nlayouts && strcmp(res->layouts[k], key); k++)
+	snprintf(file->layout, sizeof(file->layout), "%s/%ld", seed ? seed : "", n);
+	for (k = 0; k + 1 < res->nfiles && strcmp(res->files[k]->layout, file->layout); k++)
 		;
-	if (k == res->nlayouts) {
-		char **nl = realloc(res->layouts, (k + 1) * sizeof(*nl));
-
-		if (nl)
-			res->layouts = nl;
-		if (!nl || !(nl[k] = strdup(key)))
-			goto oom;
-		res->nlayouts++;
-	}
-	file->variant = (int)k;
+	file->variant = k + 1 < res->nfiles ? res->files[k]->variant : (int)res->nlayouts++;
 	if ((b = results_build(res, file->context)) < 0)
 		goto oom;
 	file->build = (size_t)b;

@@ -422,15 +422,12 @@ void ic_results_free(struct ic_results *res)
 		json_decref(res->files[i]->doc);
 		free(res->files[i]);
 	}
-	for (size_t i = 0; i < res->nlayouts; i++)
-		free(res->layouts[i]);
 	for (size_t i = 0; i < res->nbuilds; i++)
 		for (int k = 0; k < IC_B_COUNT; k++)
 			free(res->builds[i].v[k]);
 	free(res->points);
 	free(res->groups);
 	free(res->files);
-	free(res->layouts);
 	free(res->builds);
 	memset(res, 0, sizeof(*res));
 }

@@ -73,8 +73,8 @@ struct ic_file {
 	json_t *doc;               /* owns everything below */
 	json_t *context;           /* may be NULL */
 	const char *counter_source;   /* "papi" | "sim" | "none" | "" when absent */
-	int variant;               /* index of its (layout_seed, layout_variant) in
-	                            * ic_results.layouts; variant 0 when absent */
+	char layout[96];           /* "<layout_seed>/<layout_variant>", "/0" when absent */
+	int variant;               /* its layout's number, in order of first appearance */
 	size_t build;              /* index in ic_results.builds */
 	double mtime;              /* when it was written (s): the processes' time order */
 };
@@ -165,8 +165,7 @@ struct ic_results {
 	struct ic_point **points;  /* by key while loading, by series once analysed */
 	size_t npoints, cappoints;
 	size_t n_aggregates, n_other, n_errors;
-	char **layouts;            /* "<seed>/<variant>" of every layout seen */
-	size_t nlayouts;
+	size_t nlayouts;           /* distinct ic_file.layout */
 	struct ic_build *builds;   /* in order of first appearance */
 	size_t nbuilds;
 	int64_t next_family;       /* family_index offset for the next file */
