@@ -118,19 +118,6 @@ static int ic_mkdirs(const char *path)
 	return 0;
 }
 
-/* Every output goes to a temporary file next to its final name (synced, for
- * the results must survive a crash once renamed), and is renamed only when
- * all of them are written: see ic_write_all. */
-static int ic_out_open(struct ic_atomic_file *o, const char *dir, const char *name,
-		       char *path, size_t path_len)
-{
-	if ((size_t)snprintf(path, path_len, "%s/%s", dir, name) >= path_len) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	return ic_atomic_open(o, path, IC_ATOMIC_SYNC);
-}
-
 static void ic_out_discard(struct ic_atomic_file *outs, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -178,15 +165,18 @@ static int ic_write_all(const struct ic_results *res, json_t *merged, const char
 
 	memset(outs, 0, sizeof(outs));   /* unopened entries: nothing to discard */
 	snprintf(plots, sizeof(plots), "%s/plots", dir);
-	if (ic_mkdirs(dir) || ic_mkdirs(plots))   /* a bad --out: nothing written yet */
+	if (ic_mkdirs(plots))   /* and dir; a bad --out: nothing written yet */
 		return ic_bad("--out %s: cannot create %s: %s", dir, plots, strerror(errno));
-	for (size_t i = 0; i < n; i++)
-		if (ic_out_open(&outs[i], dir, ic_out_name[i], path, sizeof(path))) {
-			fprintf(stderr, "summarize: cannot create a file next to %s: %s\n", path,
-				strerror(errno));
-			ic_out_discard(outs, n);
-			return 1;
-		}
+	for (size_t i = 0; i < n; i++) {
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, ic_out_name[i]) >= sizeof(path))
+			errno = ENAMETOOLONG;
+		else if (!ic_atomic_open(&outs[i], path, IC_ATOMIC_SYNC))
+			continue;
+		fprintf(stderr, "summarize: cannot create a file next to %s: %s\n", path,
+			strerror(errno));
+		ic_out_discard(outs, n);
+		return 1;
+	}
 	cf = (struct ic_chart_files){ outs[IC_OUT_GP].f, outs[IC_OUT_TIME].f, outs[IC_OUT_L1I].f,
 				      outs[IC_OUT_RATIO_DAT].f,
 				      outs[IC_OUT_ATTR_DAT].f, outs[IC_OUT_PROCESS_DAT].f };
@@ -282,12 +272,9 @@ int main(int argc, char **argv)
 			      opts.compare, opts.baseline);
 
 	ic_results_init(&res);
-	for (int i = optind; i < argc; i++)
-		if (ic_results_load(&res, argv[i], err, sizeof(err))) {
-			ic_results_free(&res);
-			return ic_bad("%s", err);
-		}
-	if (ic_results_analyse(&res, &opts, err, sizeof(err))) {
+	while (optind < argc && !ic_results_load(&res, argv[optind], err, sizeof(err)))
+		optind++;
+	if (optind < argc || ic_results_analyse(&res, &opts, err, sizeof(err))) {
 		ic_results_free(&res);
 		return ic_bad("%s", err);
 	}
