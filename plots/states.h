@@ -27,7 +27,6 @@
 
 #include <stddef.h>
 
-#include "crossover.h"
 #include "results.h"
 
 #define IC_STATES_QUANTILE 0.99   /* one normal sample splits this rarely */

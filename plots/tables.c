@@ -140,22 +140,15 @@ int ic_tables_ratios_write(FILE *f, const struct ic_results *res)
 	return ferror(f) ? -1 : 0;
 }
 
-/* "layout_variant", "time_order", "neither". */
-static const char *ic_tables_follows_name(enum ic_states_follows f)
-{
-	switch (f) {
-	case IC_FOLLOWS_VARIANT:
-		return "layout_variant";
-	case IC_FOLLOWS_TIME:
-		return "time_order";
-	default:
-		return "neither";
-	}
-}
-
 /* ",states,<state 1 x 5>,<state 2 x 5>,follows": state 2 empty with one. */
 static void tables_states(FILE *f, const struct ic_states *s)
 {
+	static const char *const follows[] = {
+		[IC_FOLLOWS_NEITHER] = "neither",
+		[IC_FOLLOWS_VARIANT] = "layout_variant",
+		[IC_FOLLOWS_TIME] = "time_order",
+	};
+
 	fprintf(f, ",%zu", s ? s->nstates : 0);
 	for (int k = 0; k < 2; k++) {
 		const struct ic_state *st = s && (size_t)k < s->nstates ? &s->st[k] : NULL;
@@ -171,7 +164,7 @@ static void tables_states(FILE *f, const struct ic_states *s)
 		if (s->nstates == 2)
 			fputs(ic_verdict_name(st->xo.verdict), f);
 	}
-	fprintf(f, ",%s", s && s->nstates == 2 ? ic_tables_follows_name(s->follows) : "");
+	fprintf(f, ",%s", s && s->nstates == 2 ? follows[s->follows] : "");
 }
 
 /* The process's file name without directory and .json. */
