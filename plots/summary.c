@@ -353,18 +353,14 @@ static void machine_state(FILE *f, const struct ic_results *res)
 		fprintf(f, "  - Fine as they are: %s\n", fine);
 }
 
-/* One build: its keys once. Several: each with its label, keys and processes. */
+/* Several builds: each with its label, keys and processes. One build is
+ * said on the first screen (answer.c). */
 static void builds_text(FILE *f, const struct ic_results *res)
 {
 	char keys[512], label[256];
 
-	if (!res->nbuilds)
+	if (!ic_fmt_many_builds(res))
 		return;
-	if (!ic_fmt_many_builds(res)) {
-		if (*ic_fmt_build_keys(keys, sizeof(keys), &res->builds[0], 0))
-			fprintf(f, "- Build: %s\n", keys);
-		return;
-	}
 	fprintf(f, "- Builds: %zu, each run in its own processes and reported as its own series "
 		"(never pooled):\n", res->nbuilds);
 	for (size_t i = 0; i < res->nbuilds; i++) {
@@ -416,8 +412,7 @@ static void machine_text(FILE *f, const struct ic_results *res)
 		fputs(" (more threads than PUs: the extra threads share PUs, see each label)", f);
 	fputc('\n', f);
 	builds_text(f, res);
-	ctx_put(f, res, "- Code generation of sites and queue: ", "codegen", "", "not recorded");
-	ctx_put(f, res, "; sites per chain caller: ", "per_caller", "\n", "not recorded\n");
+	ctx_put(f, res, "- Sites per chain caller: ", "per_caller", "\n", "not recorded\n");
 	ctx_put(f, res, "- Host: ", "host_name", "\n", NULL);
 	ctx_put(f, res, "- Date: ", "date", "\n", NULL);
 	ctx_put(f, res, "- Executable: ", "executable", "\n", NULL);
