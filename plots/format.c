@@ -176,14 +176,14 @@ const char *ic_fmt_runs(char *buf, size_t cap, const struct ic_ratio *ratios, si
 	return buf;
 }
 
-void ic_fmt_ratio_band(FILE *f, int say_missing, const struct ic_ratio *r)
+void ic_fmt_ratio_band(FILE *f, const struct ic_ratio *r)
 {
 	if (!isfinite(r->ratio))
-		fputs(say_missing ? "— (no process ran every form)" : "—", f);
+		fputs("—", f);
 	else if (isfinite(r->lo))
 		fprintf(f, "%.4f [%.4f–%.4f]", r->ratio, r->lo, r->hi);
 	else
-		fprintf(f, "%.4f%s", r->ratio, say_missing ? " (no interval)" : "");
+		fprintf(f, "%.4f", r->ratio);
 	fputs(" | ", f);
 	/* A band over 10x wide (a state of two processes: df 1 at Holm's
 	 * level) says only that too few processes back it; its digits mean

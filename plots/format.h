@@ -45,9 +45,8 @@ const char *ic_fmt_runs(char *buf, size_t cap, const struct ic_ratio *ratios, si
 			enum ic_point_side side);
 
 /* A ratio and its band as two table cells: "0.9078 [0.6984–1.1801] |
- * 0.5516–1.4941". The interval only where there is one (with say_missing
- * " (no interval)" after it, and "— (no process ran every form)" for no
- * ratio); a band over 10x wide says only its degrees of freedom. */
-void ic_fmt_ratio_band(FILE *f, int say_missing, const struct ic_ratio *r);
+ * 0.5516–1.4941". The interval only where there is one; a band over 10x
+ * wide says only its degrees of freedom. */
+void ic_fmt_ratio_band(FILE *f, const struct ic_ratio *r);
 
 #endif /* IC_FORMAT_H */

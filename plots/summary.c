@@ -82,7 +82,7 @@ static void evidence_table(FILE *f, const struct ic_results *res, const struct i
 		time_cell(f, r->cmp);
 		time_cell(f, r->base);
 		fputs(" | ", f);
-		ic_fmt_ratio_band(f, 0, r);
+		ic_fmt_ratio_band(f, r);
 		fprintf(f, " | %s", r->noisy ? "noisy" : "");
 		l1i_cell(f, r->cmp, !strcmp(src, "mixed"));
 		l1i_cell(f, r->base, !strcmp(src, "mixed"));
@@ -186,7 +186,7 @@ static void states_text(FILE *f, const struct ic_results *res, const struct ic_s
 				continue;
 			}
 			fputs(" | ", f);
-			ic_fmt_ratio_band(f, 0, r);
+			ic_fmt_ratio_band(f, r);
 			fprintf(f, " | %s", r->side == IC_SIDE_COMPARE ? res->opts.compare
 					    : r->side == IC_SIDE_BASELINE ? res->opts.baseline : "");
 		}
