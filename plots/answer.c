@@ -204,7 +204,7 @@ void ic_answer_write(FILE *f, const struct ic_results *res)
 		ic_fmt_bytes(b, sizeof(b), ic_results_context_num(res, "l2_size")));
 	if (ic_fmt_many_builds(res))
 		fprintf(f, "Builds: %zu, each its own series (see Machine).\n", res->nbuilds);
-	else if (res->nbuilds && *ic_fmt_build_keys(bl, sizeof(bl), &res->builds[0], 1))
+	else if (res->nbuilds && *ic_fmt_build_keys(bl, sizeof(bl), &res->builds[0]))
 		fprintf(f, "Build: %s.\n", bl);
 	answer_design(f, res);
 	fputs("\n\n", f);

@@ -17,8 +17,7 @@ const char *ic_fmt_bytes(char *buf, size_t cap, double bytes);
 /* The series' body as a title: "512 B filler per site; 1 thread, private
  * queue", with "op, layout layout, order order" first when the run has
  * more than one body, and the build (ic_fmt_build) before that when it has
- * more than one build; exactly ic_fmt_threads_mode without filler and with
- * one build. */
+ * more than one build. */
 const char *ic_fmt_series(char *buf, size_t cap, const struct ic_results *res,
 			  const struct ic_group *gr);
 
@@ -35,9 +34,8 @@ int ic_fmt_many_builds(const struct ic_results *res);
 const char *ic_fmt_build(char *buf, size_t cap, const struct ic_results *res, size_t build);
 
 /* Every key a build has: "compiler GNU 12.2.0; flags -O2 -g; LTO off;
- * body queue; lock tas", absent keys left out (lock only with with_lock);
- * "" when it has none. */
-const char *ic_fmt_build_keys(char *buf, size_t cap, const struct ic_build *b, int with_lock);
+ * body queue; lock tas", absent keys left out; "" when it has none. */
+const char *ic_fmt_build_keys(char *buf, size_t cap, const struct ic_build *b);
 
 /* "1..256, 1024, 4096..16384": the N of a series' ratios on `side`, runs
  * joined; "" when none. */

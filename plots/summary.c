@@ -366,7 +366,7 @@ static void builds_text(FILE *f, const struct ic_results *res)
 	for (size_t i = 0; i < res->nbuilds; i++) {
 		const struct ic_build *b = &res->builds[i];
 
-		ic_fmt_build_keys(keys, sizeof(keys), b, 1);
+		ic_fmt_build_keys(keys, sizeof(keys), b);
 		ic_fmt_build(label, sizeof(label), res, i);
 		fprintf(f, "  - %s%s%s; %zu process%s\n", label, *label ? ": " : "",
 			*keys ? keys : "no build keys in the context (an older run)", b->nfiles,
