@@ -126,15 +126,6 @@ const char *ic_fmt_series(char *buf, size_t cap, const struct ic_results *res,
 	return buf;
 }
 
-const char *ic_fmt_source_word(const char *src)
-{
-	if (!strcmp(src, "sim"))
-		return "simulated";
-	if (!strcmp(src, "papi"))
-		return "PAPI";
-	return src;
-}
-
 const char *ic_fmt_runs(char *buf, size_t cap, const struct ic_ratio *ratios, size_t n,
 			enum ic_point_side side)
 {
@@ -156,24 +147,4 @@ const char *ic_fmt_runs(char *buf, size_t cap, const struct ic_ratio *ratios, si
 		i = j;
 	}
 	return buf;
-}
-
-void ic_fmt_ratio_band(FILE *f, const struct ic_ratio *r)
-{
-	if (!isfinite(r->ratio))
-		fputs("—", f);
-	else if (isfinite(r->lo))
-		fprintf(f, "%.4f [%.4f–%.4f]", r->ratio, r->lo, r->hi);
-	else
-		fprintf(f, "%.4f", r->ratio);
-	fputs(" | ", f);
-	/* A band over 10x wide (a state of two processes: df 1 at Holm's
-	 * level) says only that too few processes back it; its digits mean
-	 * nothing. */
-	if (isfinite(r->band_lo) && isfinite(r->band_hi) && r->band_lo > 0 && r->band_hi <= 10.0 * r->band_lo)
-		fprintf(f, "%.4f–%.4f", r->band_lo, r->band_hi);
-	else if (isfinite(r->band_lo))
-		fprintf(f, "over 10x wide (df %.0f)", r->df);
-	else
-		fputs("—", f);
 }

@@ -1,13 +1,11 @@
-/* Text helpers that more than one of summarize's writers (tables.c,
- * summary.c, chart_data.c) needs, so that a CSV cell, a line of summary.md
- * and a chart label say the same thing the same way. The ones that fill a
- * buffer return it.
+/* Text helpers that more than one of summarize's writers (summary.md's and
+ * chart_data.c) needs, so that a line of summary.md and a chart label say
+ * the same thing the same way. The ones that fill a buffer return it.
  */
 #ifndef IC_FORMAT_H
 #define IC_FORMAT_H
 
 #include <stddef.h>
-#include <stdio.h>
 
 #include "results.h"
 
@@ -20,10 +18,6 @@ const char *ic_fmt_bytes(char *buf, size_t cap, double bytes);
  * more than one build. */
 const char *ic_fmt_series(char *buf, size_t cap, const struct ic_results *res,
 			  const struct ic_group *gr);
-
-/* A counter source as a word: "simulated" for sim, "PAPI" for papi, else
- * as it is ("mixed", "none", ""). */
-const char *ic_fmt_source_word(const char *src);
 
 /* More than one build (compiler, cflags, lto, body, lock) in the run. */
 int ic_fmt_many_builds(const struct ic_results *res);
@@ -41,10 +35,5 @@ const char *ic_fmt_build_keys(char *buf, size_t cap, const struct ic_build *b);
  * joined; "" when none. */
 const char *ic_fmt_runs(char *buf, size_t cap, const struct ic_ratio *ratios, size_t n,
 			enum ic_point_side side);
-
-/* A ratio and its band as two table cells: "0.9078 [0.6984–1.1801] |
- * 0.5516–1.4941". The interval only where there is one; a band over 10x
- * wide says only its degrees of freedom. */
-void ic_fmt_ratio_band(FILE *f, const struct ic_ratio *r);
 
 #endif /* IC_FORMAT_H */
