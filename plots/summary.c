@@ -279,14 +279,12 @@ static void series_text(FILE *f, const struct ic_results *res, const struct ic_g
 
 /* ---- the machine ------------------------------------------------------------ */
 
-/* A context value as text ("" when absent); four calls' results live at once. */
+/* A context value as text ("" when absent), good until the next call. */
 static const char *ctx(const struct ic_results *res, const char *key)
 {
-	static char buf[4][IC_RESULTS_CONTEXT_MAX];
-	static int k;
+	static char buf[IC_RESULTS_CONTEXT_MAX];
 
-	k = (k + 1) % 4;
-	return ic_results_context(res, key, buf[k], sizeof(buf[k]));
+	return ic_results_context(res, key, buf, sizeof(buf));
 }
 
 /* What moves results, when it is bad, and the command that fixes it
@@ -408,7 +406,7 @@ static void builds_text(FILE *f, const struct ic_results *res)
 
 /* before, the context value and after; missing in its place when it is
  * absent, or nothing at all when missing is NULL. Printed at once: ctx()'s
- * buffers are reused. */
+ * buffer is reused. */
 static void ctx_put(FILE *f, const struct ic_results *res, const char *before, const char *key,
 		    const char *after, const char *missing)
 {
