@@ -171,8 +171,6 @@ static void answer_design(FILE *f, const struct ic_results *res)
 		umax = p->nunits > umax ? p->nunits : umax;
 		vmax = p->nvariants > vmax ? p->nvariants : vmax;
 	}
-	if (!res->npoints)
-		rmin = umin = 0;
 	fprintf(f, "Design: %zu layout variant%s; %zu", vmax, vmax == 1 ? "" : "s", umin);
 	if (umax != umin)
 		fprintf(f, " to %zu", umax);
@@ -187,9 +185,8 @@ void ic_answer_write(FILE *f, const struct ic_results *res)
 	char ctx[IC_RESULTS_CONTEXT_MAX], a[32], b[32], bl[512];
 	const char *v;
 
-	fputs("## The answer\n\n", f);
-	fprintf(f, "Where each form is faster, by how much (time per call site), and where the "
-		"code outgrows the L1i. Only N the band resolves are named (see Method).\n\n");
+	fputs("## The answer\n\nWhere each form is faster, by how much (time per call site), and "
+	      "where the code outgrows the L1i. Only N the band resolves are named (see Method).\n\n", f);
 	for (size_t g = 0; g < res->ngroups; g++)
 		answer_series(f, res, &res->groups[g]);
 	v = ic_results_context(res, "cpu_model", ctx, sizeof(ctx));
@@ -204,7 +201,7 @@ void ic_answer_write(FILE *f, const struct ic_results *res)
 		ic_fmt_bytes(b, sizeof(b), ic_results_context_num(res, "l2_size")));
 	if (ic_fmt_many_builds(res))
 		fprintf(f, "Builds: %zu, each its own series (see Machine).\n", res->nbuilds);
-	else if (res->nbuilds && *ic_fmt_build_keys(bl, sizeof(bl), &res->builds[0], 1))
+	else if (*ic_fmt_build_keys(bl, sizeof(bl), &res->builds[0]))
 		fprintf(f, "Build: %s.\n", bl);
 	answer_design(f, res);
 	fputs("\n\n", f);

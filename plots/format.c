@@ -23,16 +23,6 @@ const char *ic_fmt_bytes(char *buf, size_t cap, double bytes)
 	return buf;
 }
 
-/* "1 thread, private queue", "4 threads, shared queue" */
-static const char *fmt_threads_mode(char *buf, size_t cap, const struct ic_group *gr)
-{
-	if (gr->threads == 1)
-		snprintf(buf, cap, "1 thread, %s queue", gr->mode);
-	else
-		snprintf(buf, cap, "%lu threads, %s queue", gr->threads, gr->mode);
-	return buf;
-}
-
 /* Appends to buf (length *len), with sep first unless buf is empty. */
 __attribute__((format(printf, 5, 6)))
 static void fmt_add(char *buf, size_t cap, size_t *len, const char *sep, const char *fmt, ...)
@@ -53,66 +43,58 @@ static void fmt_add(char *buf, size_t cap, size_t *len, const char *sep, const c
 		*len += (size_t)n;
 }
 
-/* A build key's value as a label says it: "LTO on", "tas lock". */
-static void fmt_build_value(char *buf, size_t cap, size_t *len, const char *sep,
-			    enum ic_build_key k, const char *v)
-{
-	if (!*v)
-		return;   /* absent (an older run): nothing to say */
-	if (k == IC_B_LTO)
-		fmt_add(buf, cap, len, sep, "LTO %s", v);
-	else if (k == IC_B_LOCK)
-		fmt_add(buf, cap, len, sep, "%s lock", v);
-	else if (k == IC_B_CODEGEN)
-		fmt_add(buf, cap, len, sep, "%s codegen", v);
-	else
-		fmt_add(buf, cap, len, sep, "%s", v);
-}
-
 int ic_fmt_many_builds(const struct ic_results *res)
 {
 	return res->nbuilds > 1;
 }
 
+/* Toolchain first, then what was compiled, then the lock. */
+static const enum ic_build_key build_part[IC_B_COUNT] = { IC_B_COMPILER, IC_B_CFLAGS, IC_B_LTO,
+							  IC_B_CODEGEN, IC_B_BODY, IC_B_LOCK };
+
 const char *ic_fmt_build(char *buf, size_t cap, const struct ic_results *res, size_t build)
 {
-	/* Toolchain first, then what was compiled, then the lock. */
-	static const enum ic_build_key part[IC_B_COUNT] = { IC_B_COMPILER, IC_B_CFLAGS, IC_B_LTO,
-							    IC_B_CODEGEN, IC_B_BODY, IC_B_LOCK };
 	size_t len = 0;
 
 	buf[0] = '\0';
 	if (!ic_fmt_many_builds(res) || build >= res->nbuilds)
 		return buf;
 	for (int i = 0; i < IC_B_COUNT; i++) {
-		enum ic_build_key k = part[i];
+		enum ic_build_key k = build_part[i];
 		const char *v = res->builds[build].v[k];
+		const char *sep = k == IC_B_CFLAGS || k == IC_B_LTO ? ", " : "; ";
 		int differs = 0;
 
 		for (size_t b = 1; b < res->nbuilds && !differs; b++)
 			differs = strcmp(res->builds[b].v[k], res->builds[0].v[k]) != 0;
-		/* fmt_add puts no separator first, whichever part leads. */
-		if (differs)
-			fmt_build_value(buf, cap, &len, k == IC_B_CFLAGS || k == IC_B_LTO ? ", " : "; ",
-					k, v);
+		/* Absent (an older run): nothing to say. fmt_add puts no
+		 * separator first, whichever part leads. */
+		if (!differs || !*v)
+			continue;
+		if (k == IC_B_LTO)
+			fmt_add(buf, cap, &len, sep, "LTO %s", v);
+		else if (k == IC_B_LOCK)
+			fmt_add(buf, cap, &len, sep, "%s lock", v);
+		else if (k == IC_B_CODEGEN)
+			fmt_add(buf, cap, &len, sep, "%s codegen", v);
+		else
+			fmt_add(buf, cap, &len, sep, "%s", v);
 	}
 	return buf;
 }
 
-const char *ic_fmt_build_keys(char *buf, size_t cap, const struct ic_build *b, int with_lock)
+const char *ic_fmt_build_keys(char *buf, size_t cap, const struct ic_build *b)
 {
 	static const char *const word[IC_B_COUNT] = {
 		[IC_B_COMPILER] = "compiler", [IC_B_CFLAGS] = "flags", [IC_B_BODY] = "body",
 		[IC_B_LOCK] = "lock", [IC_B_LTO] = "LTO", [IC_B_CODEGEN] = "codegen",
 	};
-	static const enum ic_build_key part[IC_B_COUNT] = { IC_B_COMPILER, IC_B_CFLAGS, IC_B_LTO,
-							    IC_B_CODEGEN, IC_B_BODY, IC_B_LOCK };
 	size_t len = 0;
 
 	buf[0] = '\0';
 	for (int i = 0; i < IC_B_COUNT; i++)
-		if (*b->v[part[i]] && (with_lock || part[i] != IC_B_LOCK))
-			fmt_add(buf, cap, &len, "; ", "%s %s", word[part[i]], b->v[part[i]]);
+		if (*b->v[build_part[i]])
+			fmt_add(buf, cap, &len, "; ", "%s %s", word[build_part[i]], b->v[build_part[i]]);
 	return buf;
 }
 
@@ -130,7 +112,7 @@ static int fmt_many_bodies(const struct ic_results *res)
 const char *ic_fmt_series(char *buf, size_t cap, const struct ic_results *res,
 			  const struct ic_group *gr)
 {
-	char tm[96], fb[32], body[320] = "", build[256];
+	char fb[32], body[320] = "", build[256];
 	int many = fmt_many_bodies(res);
 
 	ic_fmt_build(build, sizeof(build), res, gr->build);
@@ -139,18 +121,9 @@ const char *ic_fmt_series(char *buf, size_t cap, const struct ic_results *res,
 	if (gr->filler)
 		snprintf(body + strlen(body), sizeof(body) - strlen(body), "%s%s filler per site",
 			 many ? ", " : "", ic_fmt_bytes(fb, sizeof(fb), (double)gr->filler));
-	fmt_threads_mode(tm, sizeof(tm), gr);
-	snprintf(buf, cap, "%s%s%s%s%s", build, *build ? "; " : "", body, *body ? "; " : "", tm);
+	snprintf(buf, cap, "%s%s%s%s%lu thread%s, %s queue", build, *build ? "; " : "", body,
+		 *body ? "; " : "", gr->threads, gr->threads == 1 ? "" : "s", gr->mode);
 	return buf;
-}
-
-const char *ic_fmt_source_word(const char *src)
-{
-	if (!strcmp(src, "sim"))
-		return "simulated";
-	if (!strcmp(src, "papi"))
-		return "PAPI";
-	return src;
 }
 
 const char *ic_fmt_runs(char *buf, size_t cap, const struct ic_ratio *ratios, size_t n,
@@ -174,24 +147,4 @@ const char *ic_fmt_runs(char *buf, size_t cap, const struct ic_ratio *ratios, si
 		i = j;
 	}
 	return buf;
-}
-
-void ic_fmt_ratio_band(FILE *f, int say_missing, const struct ic_ratio *r)
-{
-	if (!isfinite(r->ratio))
-		fputs(say_missing ? "— (no process ran every form)" : "—", f);
-	else if (isfinite(r->lo))
-		fprintf(f, "%.4f [%.4f–%.4f]", r->ratio, r->lo, r->hi);
-	else
-		fprintf(f, "%.4f%s", r->ratio, say_missing ? " (no interval)" : "");
-	fputs(" | ", f);
-	/* A band over 10x wide (a state of two processes: df 1 at Holm's
-	 * level) says only that too few processes back it; its digits mean
-	 * nothing. */
-	if (isfinite(r->band_lo) && isfinite(r->band_hi) && r->band_lo > 0 && r->band_hi <= 10.0 * r->band_lo)
-		fprintf(f, "%.4f–%.4f", r->band_lo, r->band_hi);
-	else if (isfinite(r->band_lo))
-		fprintf(f, "over 10x wide (df %.0f)", r->df);
-	else
-		fputs("—", f);
 }

@@ -1,13 +1,11 @@
-/* Text helpers that more than one of summarize's writers (tables.c,
- * summary.c, chart_data.c) needs, so that a CSV cell, a line of summary.md
- * and a chart label say the same thing the same way. The ones that fill a
- * buffer return it.
+/* Text helpers that more than one of summarize's writers (summary.md's and
+ * chart_data.c) needs, so that a line of summary.md and a chart label say
+ * the same thing the same way. The ones that fill a buffer return it.
  */
 #ifndef IC_FORMAT_H
 #define IC_FORMAT_H
 
 #include <stddef.h>
-#include <stdio.h>
 
 #include "results.h"
 
@@ -17,14 +15,9 @@ const char *ic_fmt_bytes(char *buf, size_t cap, double bytes);
 /* The series' body as a title: "512 B filler per site; 1 thread, private
  * queue", with "op, layout layout, order order" first when the run has
  * more than one body, and the build (ic_fmt_build) before that when it has
- * more than one build; exactly ic_fmt_threads_mode without filler and with
- * one build. */
+ * more than one build. */
 const char *ic_fmt_series(char *buf, size_t cap, const struct ic_results *res,
 			  const struct ic_group *gr);
-
-/* A counter source as a word: "simulated" for sim, "PAPI" for papi, else
- * as it is ("mixed", "none", ""). */
-const char *ic_fmt_source_word(const char *src);
 
 /* More than one build (compiler, cflags, lto, body, lock) in the run. */
 int ic_fmt_many_builds(const struct ic_results *res);
@@ -35,19 +28,12 @@ int ic_fmt_many_builds(const struct ic_results *res);
 const char *ic_fmt_build(char *buf, size_t cap, const struct ic_results *res, size_t build);
 
 /* Every key a build has: "compiler GNU 12.2.0; flags -O2 -g; LTO off;
- * body queue; lock tas", absent keys left out (lock only with with_lock);
- * "" when it has none. */
-const char *ic_fmt_build_keys(char *buf, size_t cap, const struct ic_build *b, int with_lock);
+ * body queue; lock tas", absent keys left out; "" when it has none. */
+const char *ic_fmt_build_keys(char *buf, size_t cap, const struct ic_build *b);
 
 /* "1..256, 1024, 4096..16384": the N of a series' ratios on `side`, runs
  * joined; "" when none. */
 const char *ic_fmt_runs(char *buf, size_t cap, const struct ic_ratio *ratios, size_t n,
 			enum ic_point_side side);
-
-/* A ratio and its band as two table cells: "0.9078 [0.6984–1.1801] |
- * 0.5516–1.4941". The interval only where there is one (with say_missing
- * " (no interval)" after it, and "— (no process ran every form)" for no
- * ratio); a band over 10x wide says only its degrees of freedom. */
-void ic_fmt_ratio_band(FILE *f, int say_missing, const struct ic_ratio *r);
 
 #endif /* IC_FORMAT_H */

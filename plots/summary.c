@@ -39,6 +39,38 @@ static void time_cell(FILE *f, const struct ic_point *p)
 	}
 }
 
+/* "simulated" for sim, "PAPI" for papi, else as it is ("mixed", "none"). */
+static const char *source_word(const char *src)
+{
+	if (!strcmp(src, "sim"))
+		return "simulated";
+	if (!strcmp(src, "papi"))
+		return "PAPI";
+	return src;
+}
+
+/* A ratio and its band as two table cells: "0.9078 [0.6984–1.1801] |
+ * 0.5516–1.4941", the interval only where there is one. */
+static void ratio_band(FILE *f, const struct ic_ratio *r)
+{
+	if (!isfinite(r->ratio))
+		fputs("—", f);
+	else if (isfinite(r->lo))
+		fprintf(f, "%.4f [%.4f–%.4f]", r->ratio, r->lo, r->hi);
+	else
+		fprintf(f, "%.4f", r->ratio);
+	fputs(" | ", f);
+	/* A band over 10x wide (a state of two processes: df 1 at Holm's
+	 * level) says only that too few processes back it; its digits mean
+	 * nothing. */
+	if (isfinite(r->band_lo) && isfinite(r->band_hi) && r->band_lo > 0 && r->band_hi <= 10.0 * r->band_lo)
+		fprintf(f, "%.4f–%.4f", r->band_lo, r->band_hi);
+	else if (isfinite(r->band_lo))
+		fprintf(f, "over 10x wide (df %.0f)", r->df);
+	else
+		fputs("—", f);
+}
+
 /* With mixed sources each cell says its own. */
 static void l1i_cell(FILE *f, const struct ic_point *p, int mixed)
 {
@@ -48,7 +80,7 @@ static void l1i_cell(FILE *f, const struct ic_point *p, int mixed)
 	}
 	fprintf(f, " | %.4g", p->med[IC_F_L1I]);
 	if (mixed)
-		fprintf(f, " (%s)", ic_fmt_source_word(ic_point_source(p)));
+		fprintf(f, " (%s)", source_word(ic_point_source(p)));
 }
 
 static int any_l1i(const struct ic_group *gr)
@@ -71,7 +103,7 @@ static void evidence_table(FILE *f, const struct ic_results *res, const struct i
 		if (isfinite(gr->ratios[i].lo))
 			ci = " [95% CI]";
 	if (!strcmp(src, "sim") || !strcmp(src, "papi"))
-		snprintf(l1, sizeof(l1), " (%s)", ic_fmt_source_word(src));
+		snprintf(l1, sizeof(l1), " (%s)", source_word(src));
 	fprintf(f, "| N | %s ns/site%s | %s ns/site%s | %s/%s%s | band (all N, 95%%) | noisy "
 		"| L1i miss/site %s%s | L1i miss/site %s%s |\n"
 		"|---:|---:|---:|---:|---:|:---:|---:|---:|\n", c, ci, b, ci, c, b, ci, c, l1, b, l1);
@@ -82,7 +114,7 @@ static void evidence_table(FILE *f, const struct ic_results *res, const struct i
 		time_cell(f, r->cmp);
 		time_cell(f, r->base);
 		fputs(" | ", f);
-		ic_fmt_ratio_band(f, 0, r);
+		ratio_band(f, r);
 		fprintf(f, " | %s", r->noisy ? "noisy" : "");
 		l1i_cell(f, r->cmp, !strcmp(src, "mixed"));
 		l1i_cell(f, r->base, !strcmp(src, "mixed"));
@@ -186,7 +218,7 @@ static void states_text(FILE *f, const struct ic_results *res, const struct ic_s
 				continue;
 			}
 			fputs(" | ", f);
-			ic_fmt_ratio_band(f, 0, r);
+			ratio_band(f, r);
 			fprintf(f, " | %s", r->side == IC_SIDE_COMPARE ? res->opts.compare
 					    : r->side == IC_SIDE_BASELINE ? res->opts.baseline : "");
 		}
@@ -247,14 +279,12 @@ static void series_text(FILE *f, const struct ic_results *res, const struct ic_g
 
 /* ---- the machine ------------------------------------------------------------ */
 
-/* A context value as text ("" when absent); four calls' results live at once. */
+/* A context value as text ("" when absent), good until the next call. */
 static const char *ctx(const struct ic_results *res, const char *key)
 {
-	static char buf[4][IC_RESULTS_CONTEXT_MAX];
-	static int k;
+	static char buf[IC_RESULTS_CONTEXT_MAX];
 
-	k = (k + 1) % 4;
-	return ic_results_context(res, key, buf[k], sizeof(buf[k]));
+	return ic_results_context(res, key, buf, sizeof(buf));
 }
 
 /* What moves results, when it is bad, and the command that fixes it
@@ -353,24 +383,20 @@ static void machine_state(FILE *f, const struct ic_results *res)
 		fprintf(f, "  - Fine as they are: %s\n", fine);
 }
 
-/* One build: its keys once. Several: each with its label, keys and processes. */
+/* Several builds: each with its label, keys and processes. One build is
+ * said on the first screen (answer.c). */
 static void builds_text(FILE *f, const struct ic_results *res)
 {
 	char keys[512], label[256];
 
-	if (!res->nbuilds)
+	if (!ic_fmt_many_builds(res))
 		return;
-	if (!ic_fmt_many_builds(res)) {
-		if (*ic_fmt_build_keys(keys, sizeof(keys), &res->builds[0], 0))
-			fprintf(f, "- Build: %s\n", keys);
-		return;
-	}
 	fprintf(f, "- Builds: %zu, each run in its own processes and reported as its own series "
 		"(never pooled):\n", res->nbuilds);
 	for (size_t i = 0; i < res->nbuilds; i++) {
 		const struct ic_build *b = &res->builds[i];
 
-		ic_fmt_build_keys(keys, sizeof(keys), b, 1);
+		ic_fmt_build_keys(keys, sizeof(keys), b);
 		ic_fmt_build(label, sizeof(label), res, i);
 		fprintf(f, "  - %s%s%s; %zu process%s\n", label, *label ? ": " : "",
 			*keys ? keys : "no build keys in the context (an older run)", b->nfiles,
@@ -380,7 +406,7 @@ static void builds_text(FILE *f, const struct ic_results *res)
 
 /* before, the context value and after; missing in its place when it is
  * absent, or nothing at all when missing is NULL. Printed at once: ctx()'s
- * buffers are reused. */
+ * buffer is reused. */
 static void ctx_put(FILE *f, const struct ic_results *res, const char *before, const char *key,
 		    const char *after, const char *missing)
 {
@@ -416,8 +442,7 @@ static void machine_text(FILE *f, const struct ic_results *res)
 		fputs(" (more threads than PUs: the extra threads share PUs, see each label)", f);
 	fputc('\n', f);
 	builds_text(f, res);
-	ctx_put(f, res, "- Code generation of sites and queue: ", "codegen", "", "not recorded");
-	ctx_put(f, res, "; sites per chain caller: ", "per_caller", "\n", "not recorded\n");
+	ctx_put(f, res, "- Sites per chain caller: ", "per_caller", "\n", "not recorded\n");
 	ctx_put(f, res, "- Host: ", "host_name", "\n", NULL);
 	ctx_put(f, res, "- Date: ", "date", "\n", NULL);
 	ctx_put(f, res, "- Executable: ", "executable", "\n", NULL);

@@ -54,6 +54,10 @@ done
 grep -qx -- '- CPU: Oxide Virtual Turin-like Processor; cores: 4; SMT: false; 2096 MHz' "$work/numeric/out/summary.md" &&
 	grep -qx -- '- Lock: tas; threads pinned: 1' "$work/numeric/out/summary.md" ||
 	fail "machine values out of place: $(sed -n '/^## Machine/,+4p' "$work/numeric/out/summary.md")"
+# The first screen's Build line is not said again in the machine section.
+grep -qx -- '- Sites per chain caller: 16' "$work/zen5/summary.md" &&
+	! grep -q -e '^- Build: ' -e '^- Code generation' "$work/zen5/summary.md" ||
+	fail "machine section repeats the build: $(sed -n '/^## Machine/,+6p' "$work/zen5/summary.md")"
 
 # --- fake: four series, two of them in two states, one with filler ---------
 k=0
