@@ -3,7 +3,7 @@
 # hold the same benchmark names with different numbers; they must stay two
 # points each (never pooled), every table ends with the build's columns,
 # titles, recommendations and charts say which build, the machine section
-# lists the builds; one build is said once in the machine section; files
+# lists the builds; one build is said once, on the first screen; files
 # without the keys (older runs) still load with empty columns and no words
 # about them.
 # usage: test_plots_builds.sh SUMMARIZE FAKEGB DATADIR DRAW_SH
@@ -121,7 +121,8 @@ grep -q '^- Input: 18 files (one per process) of 3 builds.$' "$s" || fail "three
 # --- one build: said once, titles as before -------------------------------
 "$summarize" --out "$work/one" "$work"/two-in/a_*.json || fail "one build: exit $?"
 s=$work/one/summary.md
-grep -qx -e '- Build: compiler GNU 12.2.0; flags -O2 -g; LTO off; body queue' "$s" || fail "one build's line: $(grep '^- Build' "$s")"
+grep -qx 'Build: compiler GNU 12.2.0; flags -O2 -g; LTO off; body queue; lock tas.' "$s" || fail "one build's line: $(grep '^Build' "$s")"
+grep -q '^- Build: ' "$s" && fail "one build: said again in the machine section"
 grep -qx '### 1 thread, private queue' "$s" || fail "one build: title changed"
 grep -q '^- \*\*1 thread, private queue\*\*: ' "$s" || fail "one build: the answer's line changed"
 grep -q 'Builds' "$s" && fail "one build: a build list"
