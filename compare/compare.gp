@@ -15,9 +15,7 @@ ic_shift(k) = 2 ** ((k - (ic_k + 1) / 2.0) * 0.1)
 do for [k = 1:ic_k] {
 	set label 100 + k ic_label[k] at screen 0.5, 1.0 - (38.0 + 16 * (k - 1)) / ic_height center tc rgb ic_color(k) font ",10"
 }
-ic_multiplot = 'set multiplot layout ic_rows, ic_cols title ic_chart_title font ",13" ' . \
-	'margins 80.0 / ic_width, 1 - 25.0 / ic_width, 80.0 / ic_height, ' . \
-	'1 - (106.0 + 16 * ic_k) / ic_height spacing 100.0 / ic_width, 120.0 / ic_height'
+ic_top = 106.0 + 16 * ic_k
 eval ic_multiplot
 set ylabel 'time ratio compare / baseline'
 do for [p = 1:ic_npanels] {

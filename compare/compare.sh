@@ -64,7 +64,7 @@ for i in "${!args[@]}"; do
 		kind="export $(basename "$p")"
 		mkdir "$scratch/in$i"
 		tar -xzf "$p" -C "$scratch/in$i" --no-same-owner 2>/dev/null || die "$p is not a readable export (tar -xzf failed)"
-		d=$(find "$scratch/in$i" -mindepth 1 -maxdepth 3 \( -path '*/report/ratios.csv' -o -name ratios.csv \) -printf '%h\n' 2>/dev/null |
+		d=$(find "$scratch/in$i" -mindepth 1 -maxdepth 3 -name ratios.csv -printf '%h\n' 2>/dev/null |
 			sed 's,/report$,,' | sort | sed -n 1p)
 		[ -n "$d" ] && is_results_dir "$d" || die "$p is not an export of a results directory (no ratios.csv and crossover.csv inside)"
 	elif [ -e "$p" ]; then

@@ -61,7 +61,6 @@ function ic_header(   n, i) {
 	return ("ratio" in c) ? "r" : ("verdict" in c) ? "x" : ("form" in c) ? "p" : "?"
 }
 
-function ic_row() { sub(/\r$/, ""); return csvsplit($0, f) }
 function col(name) { return (name in c) ? f[c[name]] : "" }
 
 # A row's series: op/layout/order/threads/mode, /filler:F when F > 0 (a
@@ -173,7 +172,7 @@ kind == "c" { ic_conf(meta, K SUBSEP "conf."); next }
 kind == "j" && ic_context(meta, K SUBSEP "ctx.") < 0 { nextfile }
 kind == "j" { next }
 kind !~ /^[rxp]$/ || /^[ \t\r]*$/ { next }
-{ ic_row() }
+{ sub(/\r$/, ""); csvsplit($0, f) }
 # First pass: which settings vary within an input (vals: each input's
 # values, " + " between).
 pass != 2 {

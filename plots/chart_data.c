@@ -230,7 +230,8 @@ static const enum ic_line_kind attr_kind[] = { IC_LINE_COPIES, IC_LINE_LOCK_INLI
 
 /* Per series with control forms (panel s, from 1), one block per line of
  * attr_kind, an empty one a NaN row: line k is index (s - 1) * NATTR +
- * k - 1, and ic_attr_kinds[s] lists the k that have data ("1 2 5"). */
+ * k - 1, and ic_attr_kinds[s] lists the k that have data ("1 2 5").
+ * Without such series the file stays empty: attribution.gp says so. */
 static void attribution(FILE *gp, FILE *f, const struct ic_results *res)
 {
 	size_t ns = 0;
@@ -241,8 +242,6 @@ static void attribution(FILE *gp, FILE *f, const struct ic_results *res)
 		"array ic_attr_name[%zu]\n", ns, ns ? ns : 1, ns ? ns : 1, NATTR);
 	for (size_t k = 0; k < NATTR; k++)
 		gp_str(gp, "ic_attr_name", k + 1, ic_attr_line_name(attr_kind[k]));
-	if (!ns)
-		fputs("# no series with control forms\nNaN NaN NaN NaN 0 NaN NaN NaN NaN\n", f);
 	ns = 0;
 	for (size_t g = 0; g < res->ngroups; g++) {
 		const struct ic_group *gr = &res->groups[g];

@@ -29,8 +29,10 @@ eval ic_xrange
 ic_color(f) = word('#1f77b4 #d62728 #2ca02c #9467bd #ff7f0e #8c564b', (f - 1) % 6 + 1)
 
 # The caption (label 99) is drawn with the first panel; each chart unsets it after that.
+# ic_top: pixels above the panels, for the title (compare.gp adds its run labels).
+ic_top = 100.0
 ic_multiplot = 'set multiplot layout ic_rows, ic_cols title ic_chart_title font ",13" ' . \
-	'margins 80.0 / ic_width, 1 - 25.0 / ic_width, 80.0 / ic_height, 1 - 100.0 / ic_height ' . \
+	'margins 80.0 / ic_width, 1 - 25.0 / ic_width, 80.0 / ic_height, 1 - ic_top / ic_height ' . \
 	'spacing 100.0 / ic_width, 120.0 / ic_height'
 
 # An empty panel that says why (ic_empty_text).
