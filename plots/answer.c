@@ -79,9 +79,10 @@ static void answer_sides(FILE *f, const struct ic_results *res, const struct ic_
 		answer_factor(fac, sizeof(fac), lo, hi);
 		ic_fmt_runs(runs, sizeof(runs), r, n, (enum ic_point_side)s);
 		if (program)   /* a whole program: its change with the calls out of line */
-			fprintf(f, "%sthe program runs %s %s %s at N = %s", said ? "; " : "", fac,
-				s == IC_SIDE_COMPARE ? "slower" : "faster", answer_classic(res) ?
-				"with the calls out of line" : "as the baseline form", runs);
+			fprintf(f, "%s%s %s at N = %s", said ? "; " : answer_classic(res) ?
+				"the program with the calls out of line runs " :
+				"the program with the baseline form runs ", fac,
+				s == IC_SIDE_COMPARE ? "slower" : "faster", runs);
 		else
 			fprintf(f, "%s%s %s faster at N = %s", said ? "; " : "",
 				s == IC_SIDE_COMPARE ? res->opts.compare : res->opts.baseline, fac, runs);
@@ -131,31 +132,33 @@ static void answer_l1i(FILE *f, const struct ic_results *res, const struct ic_gr
 			gr->ratios[gr->nratios - 1].sites);
 }
 
+/* One line per series; a series in two states says where the code passes
+ * the L1i on it, then each state on a line of its own, the larger first. */
 static void answer_series(FILE *f, const struct ic_results *res, const struct ic_group *gr)
 {
 	const struct ic_states *st = gr->states;
+	int two = st && st->nstates == 2 && gr->nratios;
 	char t[512], fb[32];
 
 	fprintf(f, "- **%s**: ", ic_fmt_series(t, sizeof(t), res, gr));
 	if (gr->filler && gr->nratios)
 		fprintf(f, "with %s of other code per call site, ",
 			ic_fmt_bytes(fb, sizeof(fb), (double)gr->filler));
-	if (st && st->nstates == 2 && gr->nratios) {
-		fprintf(f, "two states (%s/%s ", res->opts.compare, res->opts.baseline);
-		for (int k = 0; k < 2; k++) {
-			fprintf(f, "%s%.2f in %zu", k ? "; " : "", st->st[k].level, st->st[k].nproc);
-			if (!k)
-				fprintf(f, " of %zu processes", st->nproc);
-			fputs(": ", f);
-			answer_sides(f, res, st->st[k].ratios, st->st[k].nratios, &st->st[k].xo,
-				     gr->filler != 0);
-		}
-		fputc(')', f);
-	} else {
+	if (two)
+		fputs("two states", f);
+	else
 		answer_sides(f, res, gr->ratios, gr->nratios, &gr->xo, gr->filler != 0);
-	}
 	answer_l1i(f, res, gr);
 	fputs(".\n", f);
+	for (int i = 0; two && i < 2; i++) {
+		int k = i ^ (st->st[1].nproc > st->st[0].nproc);
+
+		fprintf(f, "  - In %zu of %zu processes (%s/%s %.2f): ", st->st[k].nproc, st->nproc,
+			res->opts.compare, res->opts.baseline, st->st[k].level);
+		answer_sides(f, res, st->st[k].ratios, st->st[k].nratios, &st->st[k].xo,
+			     gr->filler != 0);
+		fputs(".\n", f);
+	}
 }
 
 static void answer_design(FILE *f, const struct ic_results *res)

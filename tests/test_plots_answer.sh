@@ -28,11 +28,11 @@ shape() {
 		fail "$md: want $series answer lines in the first 25 lines: $(cat "$work/screen")"
 	grep -q '^Machine: ' "$work/screen" && grep -q '^Design: ' "$work/screen" &&
 		grep -Eq '^Builds?: ' "$work/screen" || fail "$md: machine, build or design not on the first screen"
-	grep -n '  \| ,' "$work/screen" && fail "$md: double blanks or a blank before a comma"
-	# Every clause of an answer line is short.
-	grep '^- \*\*' "$work/screen" | tr ';(' '\n\n' | awk 'NF > 30 { print; bad = 1 } END { exit bad }' ||
-		fail "$md: a clause over 30 words"
-	grep '^- \*\*' "$work/screen"
+	grep -n '[^ ]  \| ,' "$work/screen" && fail "$md: double blanks or a blank before a comma"
+	# Every clause of an answer line, and of a state's line under it, is short.
+	grep -e '^- \*\*' -e '^  - In ' "$work/screen" | tr ';(' '\n\n' |
+		awk 'NF > 30 { print; bad = 1 } END { exit bad }' || fail "$md: a clause over 30 words"
+	grep -e '^- \*\*' -e '^  - In ' "$work/screen"
 }
 
 # --- recorded: 12 processes on the Zen 5 guest, one series ---------------
@@ -76,11 +76,14 @@ for v in 0 1 2 3 4 5; do
 done
 "$summarize" --out "$work/four" "$work"/a_*.json "$work"/b_*.json >/dev/null || fail "four: exit $?"
 shape "$work/four" > "$work/lines"
-grep -Eq '^- \*\*1 thread, private queue\*\*: two states \(inline/extern 0\.[0-9]+ in 8 of 12 processes: inline [0-9-]+% faster at N = 1\.\.1024; 1\.[0-9]+ in 4: extern ' "$work/lines" ||
+# Two states: the series' line, then each state on its own line, the larger first.
+grep -A2 '^- \*\*1 thread, private queue\*\*: two states; ' "$work/lines" | tr '\n' '|' |
+	grep -Eq '^[^|]*\|  - In 8 of 12 processes \(inline/extern 0\.[0-9]+\): inline [0-9-]+% faster at N = 1\.\.1024\.\|  - In 4 of 12 processes \(inline/extern 1\.[0-9]+\): extern ' ||
 	fail "two states not both named: $(cat "$work/lines")"
 [ "$(grep -c 'crossover in (32, 128)' "$work/lines")" -eq 2 ] || fail "crossover brackets: $(cat "$work/lines")"
-grep -q '^- \*\*512 B filler per site; 1 thread, private queue\*\*: with 512 B of other code per call site, two states (.*the program runs [0-9.-]*% slower with the calls out of line at N = ' "$work/lines" ||
-	fail "filler line: $(grep 512 "$work/lines")"
+grep -A1 '^- \*\*512 B filler per site; 1 thread, private queue\*\*: with 512 B of other code per call site, two states; ' "$work/lines" |
+	grep -q '^  - In [0-9]* of 12 processes (inline/extern [0-9.]*): the program with the calls out of line runs [0-9.-]*% slower at N = ' ||
+	fail "filler line: $(grep -A2 512 "$work/lines")"
 # Both forms pass the L1i at the same measured N: said once, not per form.
 grep '512 B filler' "$work/lines" | grep -q "both forms' code passes the 32 KiB L1i by N = 64\.$" ||
 	fail "capacity said more than once: $(grep 512 "$work/lines")"
