@@ -15,7 +15,8 @@
 # writes OUTDIR/repeat.md (its last line the one-line summary), repeat.csv,
 # repeat.dat and repeat.png.
 # OUTDIR appears whole or not at all.
-# Exit 2: bad usage or an input that is not a run; 1: nothing comparable.
+# Exit 2: bad usage or an input that is not a run; 1 (compare only): no
+# series or N in common.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)

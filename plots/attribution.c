@@ -32,16 +32,6 @@ static int attr_has_form(const struct ic_group *g, const char *form)
 	return 0;
 }
 
-/* Where a form's code outgrows the L1i: its misses at an N pass the
- * threshold and grew from the N before (prev). The benchmark loop's own
- * misses shrink as 1/N (valgrind gives 0.2 per site at N = 1, 0.1 at
- * N = 2); misses of code that outgrew the L1i grow with N. */
-static int attr_spills(const struct ic_point *p, const struct ic_point *prev)
-{
-	return p && prev && isfinite(p->med[IC_F_L1I]) && isfinite(prev->med[IC_F_L1I]) &&
-	       p->med[IC_F_L1I] > IC_ATTR_L1I_PASS && p->med[IC_F_L1I] > prev->med[IC_F_L1I];
-}
-
 static int attr_all_noisy(const struct ic_group *g, const struct ic_attribution *a)
 {
 	size_t n = 0;
@@ -56,24 +46,32 @@ static int attr_all_noisy(const struct ic_group *g, const struct ic_attribution 
 	return n > 0;
 }
 
-/* The interaction at the N where all four forms' code fits: there the nolock
- * forms' smaller code also misses less, so beyond the L1i the ratio mixes in
- * capacity. Without L1i counts every N is kept (nothing to tell them by). */
-static int attr_fitting(const struct ic_group *g, struct ic_attribution *a)
+/* The interaction at the N where all four forms' code fits the L1i: past
+ * it the nolock forms' smaller code also misses less, so the ratio mixes
+ * in capacity. Told by each form's footprint, which every run measures;
+ * L1i misses cannot tell it (the loop's own, 0.2 per site at N = 1 in
+ * valgrind's simulation, pass any fixed threshold at small N). Without
+ * the L1i's size every N is kept. */
+static int attr_fitting(const struct ic_results *res, const struct ic_group *g,
+			struct ic_attribution *a)
 {
 	const struct ic_line *l = &a->line[IC_LINE_INTERACTION];
 	const char *const *forms = attr_def[IC_LINE_INTERACTION].form;
+	double size = ic_results_context_num(res, "l1i_size");
 
 	a->fit = *l;
 	a->fit.n = 0;
 	a->fit.r = malloc((l->n ? l->n : 1) * sizeof(*a->fit.r));
 	if (!a->fit.r)
 		return -1;
-	/* Once a form's code has outgrown the L1i, it stays outgrown at larger N. */
-	for (size_t i = 0, spills = 0; i < l->n; i++) {
-		for (int f = 0; f < 4 && i > 0; f++)
-			spills |= attr_spills(ic_group_point(g, forms[f], l->r[i].sites),
-					      ic_group_point(g, forms[f], l->r[i - 1].sites));
+	for (size_t i = 0; i < l->n; i++) {
+		int spills = 0;
+
+		for (int f = 0; f < 4 && size > 0; f++) {
+			const struct ic_point *p = ic_group_point(g, forms[f], l->r[i].sites);
+
+			spills |= p && p->med[IC_F_FOOT] > size;
+		}
 		if (!spills)
 			a->fit.r[a->fit.n++] = l->r[i];
 		else if (!a->fit_left_out++)
@@ -113,7 +111,7 @@ int ic_attribution_analyse(const struct ic_results *res, struct ic_group *g)
 	}
 	a->l1i_source = src ? src : "";
 	a->all_noisy = attr_all_noisy(g, a);
-	return attr_fitting(g, a);
+	return attr_fitting(res, g, a);
 }
 
 void ic_attribution_free(struct ic_attribution *a)

@@ -16,12 +16,6 @@
 
 #include "results.h"
 
-/* L1i misses per site above which a form's code is taken to have outgrown
- * the L1i, and the interaction is no longer judged: one miss every ten
- * sites, far above the ~0.0005 of code that fits (valgrind's simulation of
- * the default sweep). */
-#define IC_ATTR_L1I_PASS 0.1
-
 enum ic_line_kind {
 	IC_LINE_CALL,           /* extern/inline, read at the smallest N */
 	IC_LINE_COPIES,         /* clone/extern */

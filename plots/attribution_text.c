@@ -125,9 +125,9 @@ static void attr_statement(FILE *f, const struct ic_results *res, const struct i
 	else if (a->fit.n)
 		attr_say_per_n(&t, what, &a->fit, more, less);
 	if (a->fit_left_out)
-		attr_add(&t, 0, "%s from N = %lu, where a form's L1i misses pass %g per site: the nolock "
+		attr_add(&t, 0, "%s from N = %lu, where a form's code passes the L1i: the nolock "
 			 "forms' smaller code mixes capacity into it", a->fit.n ? "the interaction" : what,
-			 a->fit_first_out, IC_ATTR_L1I_PASS);
+			 a->fit_first_out);
 	if (a->all_noisy)
 		fprintf(f, "Every point of this series is noisy (band wider than ±%g%%): only effects "
 			"larger than that can show here.\n\n", 100.0 * res->opts.noise_ci);

@@ -5,7 +5,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "format.h"
 #include "states.h"
 #include "stats.h"
 

@@ -28,7 +28,7 @@
  * V and N alone, so every process of a variant shares its layout's effect.
  *
  * usage: test_plots_fakegb [--shape S] [--crossover X] [--reps R]
- *        [--sites-max N] [--threads 1,2] [--modes private,shared]
+ *        [--sites-min N] [--sites-max N] [--threads 1,2] [--modes private,shared]
  *        [--counters papi|sim|none] [--sim-threads-only 1] [--noise X]
  *        [--seed S] [--hint 1] [--planted F] [--time-unit ns|us]
  *        [--error-at N] [--variant V] [--process P] [--layout-noise X]
@@ -50,7 +50,7 @@ struct fake_opts {
 	const char *shape, *threads, *modes, *counters, *time_unit, *forms, *papi_absent, *note;
 	const char *compiler, *cflags, *lto, *body, *lock;
 	double crossover, noise, planted, layout_noise, scale, state;
-	unsigned reps, sites_max, error_at, sim_threads, variant, process;
+	unsigned reps, sites_min, sites_max, error_at, sim_threads, variant, process;
 	int hint, filler_only, no_mark;
 	unsigned long long seed;
 	/* --shape attrib */
@@ -274,7 +274,7 @@ int main(int argc, char **argv)
 	struct fake_opts o = {
 		.shape = "crossover", .threads = "1,2", .modes = "private,shared", .counters = "sim",
 		.time_unit = "ns", .crossover = 256.0, .noise = 0.005, .planted = NAN, .reps = 10,
-		.sites_max = 16384, .seed = 1, .lock = "tas", .scale = 1.0, .state = 1.0,
+		.sites_min = 1, .sites_max = 16384, .seed = 1, .lock = "tas", .scale = 1.0, .state = 1.0,
 		.t_mark = 2.0, .t_inline = 7.0, .t_extern = 9.0, .t_clone = 9.0, .t_inline_nolock = 5.5,
 		.t_extern_nolock = 8.0, .cap_n = 256, .filler_ns = 8.0,
 	};
@@ -293,6 +293,8 @@ int main(int argc, char **argv)
 			o.crossover = atof(v);
 		else if (!strcmp(k, "--reps"))
 			o.reps = (unsigned)atoi(v);
+		else if (!strcmp(k, "--sites-min"))
+			o.sites_min = (unsigned)atoi(v);
 		else if (!strcmp(k, "--sites-max"))
 			o.sites_max = (unsigned)atoi(v);
 		else if (!strcmp(k, "--threads"))
@@ -406,7 +408,7 @@ int main(int argc, char **argv)
 
 				if ((one && (threads != 1 || m)) || (o.no_mark && !strcmp(forms[f], "mark")))
 					continue;
-				for (unsigned n = 1; n <= o.sites_max; n *= 2)
+				for (unsigned n = o.sites_min; n <= o.sites_max; n *= 2)
 					fake_point(bench, &o, &rng, family++, forms[f], n, threads, mode, 0);
 			}
 		}
@@ -414,7 +416,7 @@ int main(int argc, char **argv)
 	for (size_t f = 0; o.filler && f < nforms; f++) {
 		if (o.no_mark && !strcmp(forms[f], "mark"))
 			continue;
-		for (unsigned n = 1; n <= o.sites_max; n *= 2)
+		for (unsigned n = o.sites_min; n <= o.sites_max; n *= 2)
 			fake_point(bench, &o, &rng, family++, forms[f], n, 1, "private", o.filler);
 	}
 	doc = json_object();
