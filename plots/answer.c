@@ -145,7 +145,7 @@ static void answer_series(FILE *f, const struct ic_results *res, const struct ic
 		fprintf(f, "with %s of other code per call site, ",
 			ic_fmt_bytes(fb, sizeof(fb), (double)gr->filler));
 	if (two)
-		fputs("two states", f);
+		fputs("the processes split into two states", f);
 	else
 		answer_sides(f, res, gr->ratios, gr->nratios, &gr->xo, gr->filler != 0);
 	answer_l1i(f, res, gr);

@@ -77,11 +77,11 @@ done
 "$summarize" --out "$work/four" "$work"/a_*.json "$work"/b_*.json >/dev/null || fail "four: exit $?"
 shape "$work/four" > "$work/lines"
 # Two states: the series' line, then each state on its own line, the larger first.
-grep -A2 '^- \*\*1 thread, private queue\*\*: two states; ' "$work/lines" | tr '\n' '|' |
+grep -A2 '^- \*\*1 thread, private queue\*\*: the processes split into two states; ' "$work/lines" | tr '\n' '|' |
 	grep -Eq '^[^|]*\|  - In 8 of 12 processes \(inline/extern 0\.[0-9]+\): inline [0-9-]+% faster at N = 1\.\.1024\.\|  - In 4 of 12 processes \(inline/extern 1\.[0-9]+\): extern ' ||
 	fail "two states not both named: $(cat "$work/lines")"
 [ "$(grep -c 'crossover in (32, 128)' "$work/lines")" -eq 2 ] || fail "crossover brackets: $(cat "$work/lines")"
-grep -A1 '^- \*\*512 B filler per site; 1 thread, private queue\*\*: with 512 B of other code per call site, two states; ' "$work/lines" |
+grep -A1 '^- \*\*512 B filler per site; 1 thread, private queue\*\*: with 512 B of other code per call site, the processes split into two states; ' "$work/lines" |
 	grep -q '^  - In [0-9]* of 12 processes (inline/extern [0-9.]*): the program with the calls out of line runs [0-9.-]*% slower at N = ' ||
 	fail "filler line: $(grep -A2 512 "$work/lines")"
 # Both forms pass the L1i at the same measured N: said once, not per form.

@@ -49,7 +49,7 @@ grep -Eq '\*\*Two states\*\*: inline/extern 1\.0[0-9] \[[0-9.]+–[0-9.]+\] in 7
 	fail "no two-state line with shares and intervals: $(grep -o 'Two states.*' "$md" | head -c 300)"
 grep -q 'the split follows the time order of the processes' "$md" || fail "time order not named"
 # The answer gives each state its own verdict: a crossover in one, extern ahead throughout in the other.
-grep -A2 '^- \*\*1 thread, private queue\*\*: two states; ' "$md" | tr '\n' '|' |
+grep -A2 '^- \*\*1 thread, private queue\*\*: the processes split into two states; ' "$md" | tr '\n' '|' |
 	grep -Eq '\|  - In 7 of 12 processes \(inline/extern 1\.0[0-9]\): inline [0-9.x%-]+ faster at N = [0-9.]+; extern [0-9.x%-]+ faster at N = [0-9.]+; crossover in \([0-9]+, [0-9]+\)\.\|  - In 5 of 12 processes \(inline/extern 1\.6[0-9]\): extern [0-9.x%-]+ faster at N = 1\.\.4096\.\|' ||
 	fail "each state's verdict: $(grep -A2 '^- \*\*' "$md")"
 x=$work/timed/out/crossover.csv
@@ -75,7 +75,7 @@ grep -q 'the split follows neither the layout variant nor one switch in the time
 
 # No slow process: one state, as before.
 run "$work/one"
-grep -q 'Two states\*\*\|: two states; ' "$work/one/out/summary.md" && fail "one state reported as two"
+grep -q 'Two states\*\*\|: the processes split into two states; ' "$work/one/out/summary.md" && fail "one state reported as two"
 grep -q '^States: one (12 processes' "$work/one/out/summary.md" || fail "one state not stated"
 [ "$(col "$work/one/out/crossover.csv" states)" = 1 ] || fail "crossover.csv: states not 1"
 echo "test_plots_states: ok"
