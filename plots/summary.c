@@ -268,6 +268,9 @@ static void series_text(FILE *f, const struct ic_results *res, const struct ic_g
 			res->opts.baseline);
 		return;
 	}
+	if (gr->states && gr->states->nstates == 2)
+		fputs("This table pools the two states below; the answer reads each state on its own.\n\n",
+		      f);
 	evidence_table(f, res, gr);
 	if (!any_l1i(gr))
 		fputs("L1i misses were not measured for this series (— = not measured, not zero).\n\n", f);

@@ -48,6 +48,9 @@ md=$work/timed/out/summary.md
 grep -Eq '\*\*Two states\*\*: inline/extern 1\.0[0-9] \[[0-9.]+–[0-9.]+\] in 7 of 12 processes, 1\.6[0-9] \[[0-9.]+–[0-9.]+\] in 5;' "$md" ||
 	fail "no two-state line with shares and intervals: $(grep -o 'Two states.*' "$md" | head -c 300)"
 grep -q 'the split follows the time order of the processes' "$md" || fail "time order not named"
+# The pooled table says it pools, before a reader takes its ratios for the answer.
+awk '/^### / { s = 1 } s && /^This table pools the two states below/ { p = 1 } s && /^\| N \|/ { exit !p }' "$md" ||
+	fail "the pooled table of a two-state series does not say it pools"
 # The answer gives each state its own verdict: a crossover in one, extern ahead throughout in the other.
 grep -A2 '^- \*\*1 thread, private queue\*\*: the processes split into two states; ' "$md" | tr '\n' '|' |
 	grep -Eq '\|  - In 7 of 12 processes \(inline/extern 1\.0[0-9]\): inline [0-9.x%-]+ faster at N = [0-9.]+; extern [0-9.x%-]+ faster at N = [0-9.]+; crossover in \([0-9]+, [0-9]+\)\.\|  - In 5 of 12 processes \(inline/extern 1\.6[0-9]\): extern [0-9.x%-]+ faster at N = 1\.\.4096\.\|' ||
