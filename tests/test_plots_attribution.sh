@@ -118,7 +118,7 @@ echo "$c" | grep -q '^Every point of this series is noisy (band wider than ±3%)
 
 # --- counters: said once for the run, not per series --------------------------
 # ## Counters names the source and why some are absent; points.csv has
-# cycles, instructions and L1i misses per point.
+# every counter per point.
 small="$one --sites-max 16 --noise 0.01"
 run papi $small --counters papi --papi-absent branch_miss_per_op,itlb_miss_per_op \
 	--counter-note 'PAPI 7.0 perf_event; no iTLB or branch-miss event on this CPU'
@@ -127,8 +127,9 @@ grep -q '^- Source: .*PAPI 7.0 perf_event; no iTLB or branch-miss event on this 
 	fail "PAPI: the source and its reason: $(grep '^- Source' "$s")"
 # Every counter PAPI read is a column of points.csv; one it could not read
 # is empty there, not 0.
-col() {   # col CSV NAME: that column of every row after the header
-	awk -F, -v n="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == n) c = i; next } { print $c }' "$1"
+col() {   # col CSV NAME: that column of every row after the header ("no column" without it)
+	awk -F, -v n="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == n) c = i; if (!c) { print "no column"; exit } next }
+		{ print $c }' "$1"
 }
 [ -z "$(col "$work/papi/points.csv" branch_miss_per_op | sort -u)" ] ||
 	fail "PAPI without a branch-miss event: branch_miss_per_op not empty"
