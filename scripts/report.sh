@@ -14,14 +14,14 @@ summarise_into() {
 	[ $# -gt 0 ] || fail "no finished processes to summarise in $d"
 	mkdir -p "$d"
 	new=$(mktemp -d "$d/.report.XXXXXX")
-	step "$new.log" "summarize of $d" "${B_dir[0]}/plots/summarize" "${args[@]}" --out "$new" "$@" ||
+	step "$new.log" "summarize of $d" "${B_dir[0]}/report/summarize" "${args[@]}" --out "$new" "$@" ||
 		{ rm -rf "$new"; fail "summarize failed on $d"; }
 	rm -f "$new.log"
 	if [ -n "${no_charts:-}" ]; then
 		:   # calibration trials: only their tables are read
 	elif ! command -v gnuplot >/dev/null; then
-		say "no gnuplot: results are written; for plots: apt-get install gnuplot-nox, then plots/draw.sh $d/report"
-	elif ! plots/draw.sh "$new" >"$new/draw.log" 2>&1; then
+		say "no gnuplot: results are written; for plots: apt-get install gnuplot-nox, then report/draw.sh $d/report"
+	elif ! report/draw.sh "$new" >"$new/draw.log" 2>&1; then
 		tail -n 5 "$new/draw.log" >&2
 		rm -f "$new"/plots/*.png "$new"/plots/*.svg
 		say "plots failed; the new results are in $d without charts"

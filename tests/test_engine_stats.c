@@ -1,4 +1,4 @@
-/* plots/stats.c against answers worked out by hand or taken from tables
+/* engine/stats.c against answers worked out by hand or taken from tables
  * (Student's t quantiles). */
 #include <math.h>
 #include <string.h>
@@ -75,6 +75,6 @@ int main(void)
 	test_cv();
 	test_t();
 	test_nested();
-	puts("plots stats: ok");
+	puts("engine stats: ok");
 	return 0;
 }

@@ -5,15 +5,15 @@
 # the time order when the slow processes ran first (file mtimes), and
 # neither when they are spread; keep every process's ratio in
 # process_ratios.csv; and find one state when no process is slow.
-# usage: test_plots_states.sh SUMMARIZE FAKEGB
+# usage: test_report_states.sh SUMMARIZE FAKEGB
 set -u
 summarize=$1
 fakegb=$2
-work=$(mktemp -d "${TMPDIR:-/tmp}/test_plots_states.XXXXXX")
+work=$(mktemp -d "${TMPDIR:-/tmp}/test_report_states.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
 fail() {
-	echo "test_plots_states: FAIL: $*" >&2
+	echo "test_report_states: FAIL: $*" >&2
 	exit 1
 }
 
@@ -81,4 +81,4 @@ run "$work/one"
 grep -q 'Two states\*\*\|: the processes split into two states; ' "$work/one/out/summary.md" && fail "one state reported as two"
 grep -q '^States: one (12 processes' "$work/one/out/summary.md" || fail "one state not stated"
 [ "$(col "$work/one/out/crossover.csv" states)" = 1 ] || fail "crossover.csv: states not 1"
-echo "test_plots_states: ok"
+echo "test_report_states: ok"

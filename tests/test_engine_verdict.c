@@ -257,6 +257,6 @@ int main(void)
 	test_planted_ends();
 	test_states();
 	free(sim.g.ratios);
-	puts("plots verdict: ok");
+	puts("engine verdict: ok");
 	return 0;
 }

@@ -5,16 +5,16 @@
 # one line per series of crossover.csv, then the machine (CPU model
 # trimmed), the build and the design, all within 25 lines; no clause of an
 # answer line runs over 30 words.
-# usage: test_plots_answer.sh SUMMARIZE FAKEGB DATADIR
+# usage: test_report_answer.sh SUMMARIZE FAKEGB DATADIR
 set -u
 summarize=$1
 fakegb=$2
 data=$3
-work=$(mktemp -d "${TMPDIR:-/tmp}/test_plots_answer.XXXXXX")
+work=$(mktemp -d "${TMPDIR:-/tmp}/test_report_answer.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
 fail() {
-	echo "test_plots_answer: FAIL: $*" >&2
+	echo "test_report_answer: FAIL: $*" >&2
 	exit 1
 }
 
@@ -92,5 +92,5 @@ grep -q '| p ' "$work/four/summary.md" && fail "a p column in summary.md beside 
 grep -q '^Design: 6 layout variants; 12 processes per point; 36 repetitions per point' "$work/four/summary.md" ||
 	fail "design line"
 
-echo "test_plots_answer: ok"
+echo "test_report_answer: ok"
 exit 0

@@ -6,15 +6,15 @@
 # the headline says how much faster or slower the program runs with the
 # calls out of line. Every process counts in the gross time, with or
 # without its mark; a run where no process has the mark still has its ratio.
-# usage: test_plots_filler.sh SUMMARIZE FAKEGB
+# usage: test_report_filler.sh SUMMARIZE FAKEGB
 set -u
 summarize=$1
 fakegb=$2
-work=$(mktemp -d "${TMPDIR:-/tmp}/test_plots_filler.XXXXXX")
+work=$(mktemp -d "${TMPDIR:-/tmp}/test_report_filler.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
 fail() {
-	echo "test_plots_filler: FAIL: $*" >&2
+	echo "test_report_filler: FAIL: $*" >&2
 	exit 1
 }
 
@@ -91,5 +91,5 @@ r=$(row "$work/nomark/points.csv" inline 1 512)
 [ "$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["filler"] == 512' "$work/nomark/ratios.csv" | wc -l)" -gt 0 ] ||
 	fail "the gross ratio needs no mark"
 
-echo "test_plots_filler: ok"
+echo "test_report_filler: ok"
 exit 0

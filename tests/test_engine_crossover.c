@@ -1,4 +1,4 @@
-/* plots/crossover.c: the bracket rule on series whose answer is known,
+/* engine/crossover.c: the bracket rule on series whose answer is known,
  * including a step-shaped curve, a crossover at the first or last N (one
  * resolved point is enough: the band holds the family-wise error) and
  * alternating sides, which must not produce a crossover. */
@@ -121,6 +121,6 @@ int main(void)
 	test_conflict();
 	test_one_sided();
 	test_side_edges();
-	puts("plots crossover: ok");
+	puts("engine crossover: ok");
 	return 0;
 }

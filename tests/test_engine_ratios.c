@@ -21,7 +21,7 @@
 
 #define NEAR(a, b, tol) (fabs((a) - (b)) <= (tol) * fmax(1.0, fabs(b)))
 
-static char dir[] = "/tmp/test_plots_ratios.XXXXXX";
+static char dir[] = "/tmp/test_engine_ratios.XXXXXX";
 static int nfiles;
 
 struct entry {
@@ -254,6 +254,6 @@ int main(void)
 	test_filler();
 	test_bad_filler();
 	rmdir(dir);
-	puts("plots ratios: ok");
+	puts("engine ratios: ok");
 	return 0;
 }

@@ -1,18 +1,18 @@
 #!/bin/sh
-# plots/draw.sh draws every chart as PNG and SVG from summarize's output,
+# report/draw.sh draws every chart as PNG and SVG from summarize's output,
 # with and without counters and control forms (the attribution chart), and
 # without gnuplot it says how to get the charts, exits 0 and leaves the
 # results alone.
-# usage: test_plots_draw.sh SUMMARIZE FAKEGB DRAW_SH
+# usage: test_report_draw.sh SUMMARIZE FAKEGB DRAW_SH
 set -u
 summarize=$1
 fakegb=$2
 draw=$3
-work=$(mktemp -d "${TMPDIR:-/tmp}/test_plots_draw.XXXXXX")
+work=$(mktemp -d "${TMPDIR:-/tmp}/test_report_draw.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
 fail() {
-	echo "test_plots_draw: FAIL: $*" >&2
+	echo "test_report_draw: FAIL: $*" >&2
 	exit 1
 }
 
@@ -28,14 +28,14 @@ GNUPLOT=/nonexistent/gnuplot sh "$draw" "$work/nognu" 2> "$work/msg"
 rc=$?
 [ $rc -eq 0 ] || fail "without gnuplot: exit $rc, want 0"
 [ "$(wc -l < "$work/msg")" -eq 1 ] || fail "without gnuplot: want one line, got: $(cat "$work/msg")"
-grep -q 'apt-get install gnuplot-nox, then plots/draw.sh' "$work/msg" || fail "message: $(cat "$work/msg")"
+grep -q 'apt-get install gnuplot-nox, then report/draw.sh' "$work/msg" || fail "message: $(cat "$work/msg")"
 [ "$(snapshot "$work/nognu")" = "$before" ] || fail "without gnuplot the results changed"
 
 sh "$draw" "$work/does-not-exist" 2>/dev/null
 [ $? -eq 2 ] || fail "draw.sh on a directory without data.gp must exit 2"
 
 if ! command -v gnuplot >/dev/null 2>&1; then
-	echo "test_plots_draw: skip: gnuplot not installed (apt-get install gnuplot-nox)"
+	echo "test_report_draw: skip: gnuplot not installed (apt-get install gnuplot-nox)"
 	exit 77
 fi
 
@@ -104,5 +104,5 @@ check_charts "$work/none"
 grep -q 'no L1i miss counts' "$work/none/plots/l1i.svg" || fail "l1i chart must say there is no data"
 grep -q 'no N with both inline and hint measured' "$work/none/plots/ratio.svg" || fail "empty ratio panel"
 
-echo "test_plots_draw: ok"
+echo "test_report_draw: ok"
 exit 0

@@ -158,6 +158,6 @@ int main(void)
 	check_design("3 variants x 2 processes x 5 reps", &few, 1);
 	check_design("1 layout, 4 processes", &one_layout, 0);
 	check_band(&layout_heavy, 15);
-	puts("plots coverage: ok");
+	puts("engine coverage: ok");
 	return 0;
 }

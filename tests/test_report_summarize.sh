@@ -4,16 +4,16 @@
 # processes), layout noise and all-noisy runs that must not state a
 # crossover, merging, reproducibility, calibration, and bad input (exit 2,
 # one line, output directory untouched).
-# usage: test_plots_summarize.sh SUMMARIZE FAKEGB DATADIR
+# usage: test_report_summarize.sh SUMMARIZE FAKEGB DATADIR
 set -u
 summarize=$1
 fakegb=$2
 data=$3
-work=$(mktemp -d "${TMPDIR:-/tmp}/test_plots_summarize.XXXXXX")
+work=$(mktemp -d "${TMPDIR:-/tmp}/test_report_summarize.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
 fail() {
-	echo "test_plots_summarize: FAIL: $*" >&2
+	echo "test_report_summarize: FAIL: $*" >&2
 	exit 1
 }
 
@@ -204,7 +204,7 @@ for x in a + b:
         assert k in x, k
 EOF
 else
-	echo "test_plots_summarize: python3 missing, benchmark.json structure not checked"
+	echo "test_report_summarize: python3 missing, benchmark.json structure not checked"
 fi
 
 # --- calibration ------------------------------------------------------------
@@ -251,5 +251,5 @@ check_bad "--out under a file" --out "$dir/points.csv/sub" "$data/known.json"
 check_bad "new dir, bad input" --out "$work/never" "$data/notjson.json"
 grep -q 'notjson.json' "$work/err" || fail "the message must name the file: $(cat "$work/err")"
 
-echo "test_plots_summarize: ok"
+echo "test_report_summarize: ok"
 exit 0

@@ -4,16 +4,16 @@
 # stated, an unresolved one is not (and says "no evidence"), nothing
 # resolved says so, an all-noisy series says so first; capacity is not
 # judged here, and the per-N lines and the counters are not tabled.
-# usage: test_plots_attribution.sh SUMMARIZE FAKEGB DATA DRAW
+# usage: test_report_attribution.sh SUMMARIZE FAKEGB DATA DRAW
 set -u
 summarize=$1
 fakegb=$2
 draw=$4
-work=$(mktemp -d "${TMPDIR:-/tmp}/test_plots_attribution.XXXXXX")
+work=$(mktemp -d "${TMPDIR:-/tmp}/test_report_attribution.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
 fail() {
-	echo "test_plots_attribution: FAIL: $*" >&2
+	echo "test_report_attribution: FAIL: $*" >&2
 	exit 1
 }
 
@@ -155,5 +155,5 @@ for s in "$work"/*/summary.md; do
 	grep -q 'Counters per site' "$s" && fail "$s: a series lists its counters"
 done
 
-echo "test_plots_attribution: ok"
+echo "test_report_attribution: ok"
 exit 0

@@ -6,17 +6,17 @@
 # lists the builds; one build is said once, on the first screen; files
 # without the keys (older runs) still load with empty columns and no words
 # about them.
-# usage: test_plots_builds.sh SUMMARIZE FAKEGB DATADIR DRAW_SH
+# usage: test_report_builds.sh SUMMARIZE FAKEGB DATADIR DRAW_SH
 set -u
 summarize=$1
 fakegb=$2
 data=$3
 draw=$4
-work=$(mktemp -d "${TMPDIR:-/tmp}/test_plots_builds.XXXXXX")
+work=$(mktemp -d "${TMPDIR:-/tmp}/test_report_builds.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
 fail() {
-	echo "test_plots_builds: FAIL: $*" >&2
+	echo "test_report_builds: FAIL: $*" >&2
 	exit 1
 }
 
@@ -171,8 +171,8 @@ if command -v gnuplot >/dev/null 2>&1; then
 		grep -qF "$t" "$work/attr/plots/attribution.svg" || fail "attribution key lacks '$t'"
 	done
 else
-	echo "test_plots_builds: gnuplot not installed, charts not drawn (the rest passed)"
+	echo "test_report_builds: gnuplot not installed, charts not drawn (the rest passed)"
 fi
 
-echo "test_plots_builds: ok"
+echo "test_report_builds: ok"
 exit 0

@@ -1,12 +1,12 @@
 #!/bin/sh
-# plots/draw.sh DIR: draws DIR/plots/{time,l1i,ratio,attribution}.{png,svg}
+# report/draw.sh DIR: draws DIR/plots/{time,l1i,ratio,attribution}.{png,svg}
 # with gnuplot from the data.gp and *.dat files summarize --out DIR wrote,
 # each chart renamed into place once whole. Without gnuplot it says how to
 # get the charts and exits 0.
 set -eu
 
 if [ $# -ne 1 ] || [ "$1" = "--help" ]; then
-	echo "usage: plots/draw.sh DIR   (DIR written by summarize --out DIR)" >&2
+	echo "usage: report/draw.sh DIR   (DIR written by summarize --out DIR)" >&2
 	exit 2
 fi
 dir=$1
@@ -18,7 +18,7 @@ if [ ! -f "$plots/data.gp" ]; then
 	exit 2
 fi
 if ! command -v "$gnuplot" >/dev/null 2>&1; then
-	echo "draw.sh: gnuplot not found, no charts drawn: apt-get install gnuplot-nox, then plots/draw.sh $dir" >&2
+	echo "draw.sh: gnuplot not found, no charts drawn: apt-get install gnuplot-nox, then report/draw.sh $dir" >&2
 	exit 0
 fi
 
