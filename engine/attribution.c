@@ -52,12 +52,10 @@ static int attr_all_noisy(const struct ic_group *g, const struct ic_attribution 
  * L1i misses cannot tell it (the loop's own, 0.2 per site at N = 1 in
  * valgrind's simulation, pass any fixed threshold at small N). Without
  * the L1i's size every N is kept. */
-static int attr_fitting(const struct ic_results *res, const struct ic_group *g,
-			struct ic_attribution *a)
+static int attr_fitting(const struct ic_group *g, double size, struct ic_attribution *a)
 {
 	const struct ic_line *l = &a->line[IC_LINE_INTERACTION];
 	const char *const *forms = attr_def[IC_LINE_INTERACTION].form;
-	double size = ic_results_context_num(res, "l1i_size");
 
 	a->fit = *l;
 	a->fit.n = 0;
@@ -80,14 +78,14 @@ static int attr_fitting(const struct ic_results *res, const struct ic_group *g,
 	return 0;
 }
 
-int ic_attribution_analyse(const struct ic_results *res, struct ic_group *g)
+struct ic_attribution *ic_attribution_analyse(const struct ic_group *g,
+					      const struct ic_analysis_opts *opts, double l1i_size)
 {
 	struct ic_attribution *a = calloc(1, sizeof(*a));
 	const char *src = NULL;
 
-	g->attr = a;
 	if (!a)
-		return -1;
+		return NULL;
 	for (int k = 0; k < IC_LINE_COUNT; k++) {
 		struct ic_line *l = &a->line[k];
 		const char *const *f = attr_def[k].form;
@@ -96,10 +94,9 @@ int ic_attribution_analyse(const struct ic_results *res, struct ic_group *g)
 		for (int i = 0; i < 4 && !l->missing; i++)
 			if (f[i] && !attr_has_form(g, f[i]))
 				l->missing = f[i];
-		if (f[2] ? ic_results_interaction_series(g, f[0], f[1], f[2], f[3], &res->opts,
-							 &l->r, &l->n)
-			 : ic_results_ratio_series(g, f[0], f[1], &res->opts, &l->r, &l->n))
-			return -1;
+		if (f[2] ? ic_ratio_interaction(g, f[0], f[1], f[2], f[3], opts, &l->r, &l->n)
+			 : ic_ratio_series(g, f[0], f[1], opts, &l->r, &l->n))
+			goto fail;
 	}
 	a->has_controls = a->line[IC_LINE_COPIES].n || a->line[IC_LINE_LOCK_INLINE].n ||
 			  a->line[IC_LINE_LOCK_EXTERN].n || a->line[IC_LINE_INTERACTION].n;
@@ -111,7 +108,12 @@ int ic_attribution_analyse(const struct ic_results *res, struct ic_group *g)
 	}
 	a->l1i_source = src ? src : "";
 	a->all_noisy = attr_all_noisy(g, a);
-	return attr_fitting(res, g, a);
+	if (attr_fitting(g, l1i_size, a))
+		goto fail;
+	return a;
+fail:
+	ic_attribution_free(a);
+	return NULL;
 }
 
 void ic_attribution_free(struct ic_attribution *a)

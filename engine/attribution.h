@@ -1,6 +1,6 @@
 /* What the difference between inline and extern is made of, per series:
  * control forms measured beside them, each compared as a ratio with the
- * machinery of results.h (per-process ratios, nested t interval, Holm band
+ * machinery of ratios.h (per-process ratios, nested t interval, Holm band
  * over the line's N):
  *
  *   call overhead   extern/inline at the smallest N
@@ -14,7 +14,7 @@
 #ifndef IC_ATTRIBUTION_H
 #define IC_ATTRIBUTION_H
 
-#include "results.h"
+#include "ratios.h"
 
 enum ic_line_kind {
 	IC_LINE_CALL,           /* extern/inline, read at the smallest N */
@@ -36,7 +36,7 @@ struct ic_line {
 struct ic_attribution {
 	struct ic_line line[IC_LINE_COUNT];
 	const char *l1i_source;      /* the L1i counts' source: "sim", "papi", "mixed",
-	                              * ""; summary.c's evidence table names it */
+	                              * ""; the evidence table names it */
 	int has_controls;            /* clone or a nolock form has a ratio here:
 	                              * the series has an attribution chart panel */
 	int all_noisy;               /* every ratio of the series and its lines is noisy */
@@ -49,8 +49,10 @@ struct ic_attribution {
 /* "clone/extern", "(inline/inline_nolock)/(extern/extern_nolock)", ... */
 const char *ic_attr_line_name(enum ic_line_kind k);
 
-/* Fills g->attr. Returns 0, or -1 when memory runs out. */
-int ic_attribution_analyse(const struct ic_results *res, struct ic_group *g);
+/* The attribution of series g; l1i_size in bytes (NAN when unknown: every
+ * N counts as fitting). NULL when memory runs out. */
+struct ic_attribution *ic_attribution_analyse(const struct ic_group *g,
+					      const struct ic_analysis_opts *opts, double l1i_size);
 void ic_attribution_free(struct ic_attribution *a);
 
 #endif /* IC_ATTRIBUTION_H */

@@ -1,9 +1,6 @@
 #include "crossover.h"
 
 #include <math.h>
-#include <stdlib.h>
-
-#include "results.h"
 
 enum ic_point_side ic_ratio_point_side(const struct ic_ratio_point *p)
 {
@@ -61,16 +58,19 @@ void ic_crossover_find(const struct ic_ratio_point *pts, size_t n, struct ic_cro
 	}
 }
 
-int ic_crossover_of(const struct ic_ratio *r, size_t n, struct ic_crossover *out)
+size_t ic_crossover_midpoints(const unsigned long *sites, size_t n, double lo, double hi,
+			      unsigned long *out)
 {
-	struct ic_ratio_point *rp = malloc((n ? n : 1) * sizeof(*rp));
+	size_t k = 0;
 
-	if (!rp)
-		return -1;
-	for (size_t i = 0; i < n; i++)
-		rp[i] = (struct ic_ratio_point){ (double)r[i].sites, r[i].ratio, r[i].band_lo,
-						 r[i].band_hi };
-	ic_crossover_find(rp, n, out);
-	free(rp);
-	return 0;
+	for (size_t i = 1; i < n; i++) {
+		unsigned long a = sites[i - 1], b = sites[i], mid;
+
+		if (a < lo || b > hi)
+			continue;
+		mid = (unsigned long)(sqrt((double)a * (double)b) + 0.5);
+		if (mid > a && mid < b)
+			out[k++] = mid;
+	}
+	return k;
 }

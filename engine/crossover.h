@@ -51,10 +51,12 @@ enum ic_point_side ic_ratio_point_side(const struct ic_ratio_point *p);
 /* pts sorted by sites ascending. */
 void ic_crossover_find(const struct ic_ratio_point *pts, size_t n, struct ic_crossover *out);
 
-/* The same on a series' ratios (results.h), each point its band. Returns 0,
- * or -1 when memory runs out. */
-struct ic_ratio;
-int ic_crossover_of(const struct ic_ratio *r, size_t n, struct ic_crossover *out);
+/* The N to measure next inside the bracket [lo, hi] of a series measured
+ * at sites[0..n-1] (ascending): the geometric midpoint of each pair of
+ * neighbouring N in the bracket, rounded, where it falls strictly between
+ * them. Writes at most n - 1 into out; returns how many. */
+size_t ic_crossover_midpoints(const unsigned long *sites, size_t n, double lo, double hi,
+			      unsigned long *out);
 
 const char *ic_verdict_name(enum ic_verdict v);
 

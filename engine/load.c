@@ -1,7 +1,7 @@
 /* Reading Google Benchmark JSON files into files, builds, layouts and
- * points with their repetitions (see results.h); results.c analyses them.
+ * points with their repetitions (see load.h); results.c analyses them.
  */
-#include "results.h"
+#include "load.h"
 #include "gb_json.h"
 
 #include <ctype.h>
@@ -24,15 +24,6 @@ static const char *const results_field_key[IC_F_COUNT] = {
 	[IC_F_INSTR] = "instr_per_op",
 	[IC_F_BRANCH] = "branch_miss_per_op",
 	[IC_F_ITLB] = "itlb_miss_per_op",
-};
-
-const char *const ic_build_key_name[IC_B_COUNT] = {
-	[IC_B_COMPILER] = "compiler",
-	[IC_B_CFLAGS] = "cflags",
-	[IC_B_BODY] = "body",
-	[IC_B_LOCK] = "lock",
-	[IC_B_LTO] = "lto",
-	[IC_B_CODEGEN] = "codegen",
 };
 
 static int results_fail(char *err, size_t errlen, const char *fmt, ...)
@@ -302,7 +293,7 @@ static long results_build(struct ic_results *res, json_t *ctx)
 	int k;
 
 	for (k = 0; k < IC_B_COUNT; k++)
-		v[k] = results_context_text(ctx, ic_build_key_name[k], buf[k], sizeof(buf[k]));
+		v[k] = results_context_text(ctx, ic_ctx_name(ic_ctx_of_build(k)), buf[k], sizeof(buf[k]));
 	for (i = 0; i < res->nbuilds; i++) {
 		for (k = 0; k < IC_B_COUNT && !strcmp(res->builds[i].v[k], v[k]); k++)
 			;
@@ -359,10 +350,10 @@ int ic_results_load(struct ic_results *res, const char *path, char *err, size_t 
 	file->context = json_object_get(doc, "context");
 	if (!json_is_object(file->context))
 		file->context = NULL;
-	file->counter_source = json_string_value(json_object_get(file->context, "counter_source"));
+	file->counter_source = ic_file_context_string(file, IC_CTX_COUNTER_SOURCE);
 	if (!file->counter_source)
 		file->counter_source = "";
-	v = json_string_value(json_object_get(file->context, "layout_variant"));
+	v = ic_file_context_string(file, IC_CTX_LAYOUT_VARIANT);
 	n = v ? strtol(v, &end, 10) : 0;
 	if (v && (*end || end == v || n < 0 || n > 1000000))
 		return results_fail(err, errlen, "%s: context layout_variant '%.40s' is not a whole number",
@@ -370,7 +361,7 @@ int ic_results_load(struct ic_results *res, const char *path, char *err, size_t 
 	/* Variant k of one seed is not variant k of another: the cluster is
 	 * the pair. Every variant has its own seed; only the ordinary link
 	 * (--lto, tests) has none. */
-	seed = json_string_value(json_object_get(file->context, "layout_seed"));
+	seed = ic_file_context_string(file, IC_CTX_LAYOUT_SEED);
 	snprintf(file->layout, sizeof(file->layout), "%s/%ld", seed ? seed : "", n);
 	for (k = 0; k + 1 < res->nfiles && strcmp(res->files[k]->layout, file->layout); k++)
 		;
@@ -397,14 +388,25 @@ oom:
 	return results_fail(err, errlen, "%s: out of memory", path);
 }
 
-const char *ic_results_context(const struct ic_results *res, const char *key, char *buf,
-			       size_t cap)
+const char *ic_file_context_string(const struct ic_file *file, enum ic_ctx key)
+{
+	return json_string_value(json_object_get(file->context, ic_ctx_name(key)));
+}
+
+const char *ic_results_context_named(const struct ic_results *res, const char *key, char *buf,
+				     size_t cap)
 {
 	return results_context_text(res->nfiles ? res->files[0]->context : NULL, key, buf, cap);
 }
 
+const char *ic_results_context(const struct ic_results *res, enum ic_ctx key, char *buf,
+			       size_t cap)
+{
+	return ic_results_context_named(res, ic_ctx_name(key), buf, cap);
+}
+
 /* Parsed from the text: sites_bench writes sizes as strings ("32768"). */
-double ic_results_context_num(const struct ic_results *res, const char *key)
+double ic_results_context_num(const struct ic_results *res, enum ic_ctx key)
 {
 	char buf[IC_RESULTS_CONTEXT_MAX];
 	const char *s = ic_results_context(res, key, buf, sizeof(buf));

@@ -101,23 +101,10 @@ void ic_states_free(struct ic_states *s)
 {
 	if (!s)
 		return;
-	free(s->unit);
-	free(s->variant);
 	free(s->state);
-	free(s->time_rank);
-	free(s->sites);
-	free(s->logr);
 	free(s->st[0].ratios);
 	free(s->st[1].ratios);
 	free(s);
-}
-
-static const struct ic_unit *states_unit(const struct ic_point *p, unsigned unit)
-{
-	for (size_t i = 0; i < p->nunits; i++)
-		if (p->units[i].unit == unit)
-			return &p->units[i];
-	return NULL;
 }
 
 /* Median of the finite values of x[0..n-1] (copied: x stays). */
@@ -129,61 +116,6 @@ static double states_median(const double *x, size_t n, double *buf)
 		if (isfinite(x[i]))
 			buf[m++] = x[i];
 	return ic_stats_median(buf, m);
-}
-
-/* The processes (ascending), their log ratios at every N and the
- * repetitions' standard error of each (rse, same layout). */
-static int states_collect(struct ic_states *s, const struct ic_group *g, double **rse)
-{
-	size_t cap = 0, nn = g->nratios, np;
-
-	for (size_t i = 0; i < nn; i++)
-		cap += g->ratios[i].cmp->nunits;
-	s->unit = states_alloc(cap, sizeof(*s->unit));
-	if (!s->unit)
-		return -1;
-	for (size_t i = 0; i < nn; i++) {   /* insertion into order: a few dozen */
-		for (size_t j = 0; j < g->ratios[i].cmp->nunits; j++) {
-			unsigned u = g->ratios[i].cmp->units[j].unit;
-			size_t k = s->nproc;
-
-			while (k > 0 && s->unit[k - 1] > u)
-				k--;
-			if (k > 0 && s->unit[k - 1] == u)
-				continue;
-			memmove(&s->unit[k + 1], &s->unit[k], (s->nproc++ - k) * sizeof(*s->unit));
-			s->unit[k] = u;
-		}
-	}
-	np = s->nproc;
-	s->nsites = nn;
-	s->sites = states_alloc(nn, sizeof(*s->sites));
-	s->logr = states_alloc(nn * np, sizeof(*s->logr));
-	s->variant = states_alloc(np, sizeof(*s->variant));
-	*rse = states_alloc(nn * np, sizeof(**rse));
-	if (!s->sites || !s->logr || !s->variant || !*rse)
-		return -1;
-	for (size_t i = 0; i < nn; i++) {
-		const struct ic_point *c = g->ratios[i].cmp, *b = g->ratios[i].base;
-		/* Repetitions per process of each form, for the median's error. */
-		double rc = c->nunits ? (double)c->nreps / (double)c->nunits : NAN;
-		double rb = b->nunits ? (double)b->nreps / (double)b->nunits : NAN;
-
-		s->sites[i] = g->ratios[i].sites;
-		for (size_t p = 0; p < np; p++) {
-			const struct ic_unit *uc = states_unit(c, s->unit[p]), *ub = states_unit(b, s->unit[p]);
-			double *y = &s->logr[i * np + p], *e = &(*rse)[i * np + p];
-
-			*y = *e = NAN;
-			if (!uc || !ub || !(uc->med > 0.0) || !(ub->med > 0.0))
-				continue;
-			*y = log(uc->med / ub->med);
-			/* The median's standard error is about 1.2533 sigma / sqrt(r). */
-			*e = 1.2533 * sqrt(uc->cv * uc->cv / rc + ub->cv * ub->cv / rb);
-			s->variant[p] = uc->variant;
-		}
-	}
-	return 0;
 }
 
 struct states_sortable {
@@ -200,9 +132,9 @@ static int states_cmp_sortable(const void *pa, const void *pb)
 }
 
 /* The rule of states.h: level(p) and own(p), then s->nstates and s->state. */
-static int states_rule(struct ic_states *s, const double *rse)
+static int states_rule(struct ic_states *s, const struct ic_process_ratios *pr)
 {
-	size_t np = s->nproc, nn = s->nsites, nf = 0, k;
+	size_t np = s->nproc, nn = pr->nsites, nf = 0, k;
 	double *c = states_alloc(nn, sizeof(*c)), *d = states_alloc(nn, sizeof(*d));
 	double *buf = states_alloc(np > nn ? np : nn, sizeof(*buf));
 	double *level = states_alloc(np, sizeof(*level)), *own = states_alloc(np, sizeof(*own));
@@ -213,13 +145,13 @@ static int states_rule(struct ic_states *s, const double *rse)
 	if (!c || !d || !buf || !level || !own || !o || !s->state)
 		goto out;
 	for (size_t i = 0; i < nn; i++)
-		c[i] = states_median(&s->logr[i * np], np, buf);
+		c[i] = states_median(&pr->logr[i * np], np, buf);
 	for (size_t p = 0; p < np; p++) {
 		size_t m = 0;
 		double spread = NAN;
 
 		for (size_t i = 0; i < nn; i++)
-			d[i] = s->logr[i * np + p] - c[i];
+			d[i] = pr->logr[i * np + p] - c[i];
 		level[p] = states_median(d, nn, buf);
 		for (size_t i = 0; i < nn; i++)
 			if (isfinite(d[i]))
@@ -227,7 +159,7 @@ static int states_rule(struct ic_states *s, const double *rse)
 		if (m >= 3)
 			spread = 1.4826 * ic_stats_median(d, m);
 		for (size_t i = 0; i < nn; i++)
-			d[i] = rse[i * np + p];
+			d[i] = pr->rse[i * np + p];
 		/* Both are finite or NAN; fmax passes over a NAN. */
 		own[p] = fmax(spread, states_median(d, nn, buf));
 	}
@@ -263,31 +195,26 @@ out:
 	return rc;
 }
 
-/* Time ranks from the files' mtimes (file order breaks ties), and what the
- * split follows. */
-static int states_follows(struct ic_states *s, const struct ic_results *res)
+/* What the split follows: one switch in the time order, or the layout
+ * variants. */
+static int states_follows(struct ic_states *s, const struct ic_process_ratios *pr)
 {
 	size_t np = s->nproc, runs = 0, multi = 0, both = 0;
 	struct states_sortable *o = states_alloc(np, sizeof(*o));
+	size_t *by_time = states_alloc(np, sizeof(*by_time));
 
-	s->time_rank = states_alloc(np, sizeof(*s->time_rank));
-	if (!o || !s->time_rank) {
+	if (!o || !by_time) {
 		free(o);
+		free(by_time);
 		return -1;
 	}
-	for (size_t p = 0; p < np; p++) {
-		double t = res && s->unit[p] < res->nfiles ? res->files[s->unit[p]]->mtime : NAN;
-
-		o[p] = (struct states_sortable){ isfinite(t) ? t : (double)s->unit[p], p };
-	}
-	qsort(o, np, sizeof(*o), states_cmp_sortable);
-	for (size_t r = 0; r < np; r++) {
-		s->time_rank[o[r].i] = r;
-		runs += r == 0 || s->state[o[r].i] != s->state[o[r - 1].i];
-	}
+	for (size_t p = 0; p < np; p++)
+		by_time[pr->time_rank[p]] = p;
+	for (size_t r = 0; r < np; r++)
+		runs += r == 0 || s->state[by_time[r]] != s->state[by_time[r - 1]];
 	/* The variants with 2+ processes, and those holding both states. */
 	for (size_t p = 0; p < np; p++)
-		o[p] = (struct states_sortable){ s->variant[p], p };
+		o[p] = (struct states_sortable){ pr->variant[p], p };
 	qsort(o, np, sizeof(*o), states_cmp_sortable);
 	for (size_t a = 0, b; a < np; a = b) {
 		size_t ones = 0;
@@ -298,6 +225,7 @@ static int states_follows(struct ic_states *s, const struct ic_results *res)
 		both += ones > 0 && ones < b - a;
 	}
 	free(o);
+	free(by_time);
 	s->follows = IC_FOLLOWS_NEITHER;
 	if (s->nstates == 2 && runs == 2)
 		s->follows = IC_FOLLOWS_TIME;
@@ -308,20 +236,17 @@ static int states_follows(struct ic_states *s, const struct ic_results *res)
 
 /* One state's overall ratio: each process's mean log ratio over N, nested
  * by variant; and, with two states, its own ratios per N and crossover. */
-static int states_state(struct ic_states *s, int which, const struct ic_results *res,
+static int states_state(struct ic_states *s, int which, const struct ic_process_ratios *pr,
 			const struct ic_group *g, const struct ic_analysis_opts *opts)
 {
 	struct ic_state *st = &s->st[which];
 	size_t np = s->nproc, m = 0;
-	size_t nkeep = np ? s->unit[np - 1] + 1 : 0;   /* keep[] is by file index */
+	size_t nkeep = np ? pr->unit[np - 1] + 1 : 0;   /* keep[] is by file index */
 	double *y = states_alloc(np, sizeof(*y));
 	int *cl = states_alloc(np, sizeof(*cl)), rc = -1;
-	unsigned char *keep;
+	unsigned char *keep = states_alloc(nkeep, 1);
 	struct ic_stats_nested ns;
 
-	if (res && res->nfiles > nkeep)
-		nkeep = res->nfiles;
-	keep = states_alloc(nkeep, 1);
 	if (!y || !cl || !keep)
 		goto out;
 	for (size_t p = 0; p < np; p++) {
@@ -330,15 +255,15 @@ static int states_state(struct ic_states *s, int which, const struct ic_results 
 
 		if (s->state[p] != which)
 			continue;
-		keep[s->unit[p]] = 1;
-		for (size_t i = 0; i < s->nsites; i++)
-			if (isfinite(s->logr[i * np + p])) {
-				sum += s->logr[i * np + p];
+		keep[pr->unit[p]] = 1;
+		for (size_t i = 0; i < pr->nsites; i++)
+			if (isfinite(pr->logr[i * np + p])) {
+				sum += pr->logr[i * np + p];
 				k++;
 			}
 		if (k) {
 			y[m] = sum / (double)k;
-			cl[m++] = s->variant[p];
+			cl[m++] = pr->variant[p];
 		}
 	}
 	st->nproc = m;
@@ -350,9 +275,9 @@ static int states_state(struct ic_states *s, int which, const struct ic_results 
 	}
 	st->level = exp(ns.mean);   /* NAN without processes */
 	if (s->nstates == 2 &&
-	    (ic_results_ratio_series_keep(g, opts->compare, opts->baseline, keep, opts, &st->ratios,
-					  &st->nratios) ||
-	     ic_crossover_of(st->ratios, st->nratios, &st->xo)))
+	    (ic_ratio_series_keep(g, opts->compare, opts->baseline, keep, nkeep, opts, &st->ratios,
+				  &st->nratios) ||
+	     ic_ratio_crossover(st->ratios, st->nratios, &st->xo)))
 		goto out;
 	rc = 0;
 out:
@@ -362,20 +287,16 @@ out:
 	return rc;
 }
 
-struct ic_states *ic_states_analyse(const struct ic_results *res, const struct ic_group *g,
+struct ic_states *ic_states_analyse(const struct ic_process_ratios *pr, const struct ic_group *g,
 				    const struct ic_analysis_opts *opts)
 {
 	struct ic_states *s = calloc(1, sizeof(*s));
-	double *rse = NULL;
-	int fail;
 
 	if (!s)
 		return NULL;
-	fail = states_collect(s, g, &rse) || states_rule(s, rse) || states_follows(s, res) ||
-	       states_state(s, 0, res, g, opts) ||
-	       (s->nstates == 2 && states_state(s, 1, res, g, opts));
-	free(rse);
-	if (fail) {
+	s->nproc = pr->nproc;
+	if (states_rule(s, pr) || states_follows(s, pr) || states_state(s, 0, pr, g, opts) ||
+	    (s->nstates == 2 && states_state(s, 1, pr, g, opts))) {
 		ic_states_free(s);
 		return NULL;
 	}

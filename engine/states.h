@@ -27,7 +27,7 @@
 
 #include <stddef.h>
 
-#include "results.h"
+#include "ratios.h"
 
 #define IC_STATES_QUANTILE 0.99   /* one normal sample splits this rarely */
 #define IC_STATES_SEPARATION 5.0  /* gap over within at least, whatever the size */
@@ -53,24 +53,18 @@ struct ic_state {
 };
 
 struct ic_states {
-	size_t nproc;              /* processes with a ratio at any N */
-	unsigned *unit;            /* file index of each, ascending */
-	int *variant;
+	size_t nproc;              /* the processes of ic_process_ratios, in its order */
 	int *state;                /* 0 low, 1 high; 0 everywhere with one state */
-	size_t *time_rank;         /* 0 = written first */
-	size_t nsites;
-	unsigned long *sites;      /* the series' ratio N, ascending */
-	double *logr;              /* [i * nproc + p]: log ratio at sites[i], NAN if missing */
-
 	size_t nstates;            /* 1 or 2 */
 	double gap, within, own_median, critical;   /* the rule's figures (log scale) */
 	struct ic_state st[2];     /* st[0] low, st[1] high; st[0] only with one */
 	enum ic_states_follows follows;
 };
 
-/* The states of one analysed series (its ratios computed). NULL when
- * memory runs out. */
-struct ic_states *ic_states_analyse(const struct ic_results *res, const struct ic_group *g,
+/* The states of a series' processes from their ratios pr (ratios.h); with
+ * two, each state's own ratios per N of g (compare/baseline of opts) and
+ * their crossover. NULL when memory runs out. */
+struct ic_states *ic_states_analyse(const struct ic_process_ratios *pr, const struct ic_group *g,
 				    const struct ic_analysis_opts *opts);
 void ic_states_free(struct ic_states *s);
 

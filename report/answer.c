@@ -6,11 +6,11 @@
 #include <string.h>
 
 #include "format.h"
-#include "states.h"
+#include "load.h"
 
-static int answer_classic(const struct ic_results *res)
+static int answer_classic(const struct ic_analysis *an)
 {
-	const char *c = res->opts.compare, *b = res->opts.baseline;
+	const char *c = an->opts.compare, *b = an->opts.baseline;
 
 	return (!strcmp(c, "inline") || !strcmp(c, "hint")) && !strncmp(b, "extern", 6);
 }
@@ -60,15 +60,15 @@ static const char *answer_factor(char *buf, size_t cap, double lo, double hi)
 
 /* "inline 12-14% faster at N = 1..4; extern 1.7x faster at N = 64..1024;
  * crossover in (4, 64)" from one set of ratios and its verdict. */
-static void answer_sides(FILE *f, const struct ic_results *res, const struct ic_ratio *r,
+static void answer_sides(FILE *f, const struct ic_analysis *an, const struct ic_ratio *r,
 			 size_t n, const struct ic_crossover *xo, int program)
 {
 	char runs[512], fac[48];
 	int said = 0;
 
 	if (!n) {
-		fprintf(f, "not compared (%s and %s not both measured)", res->opts.compare,
-			res->opts.baseline);
+		fprintf(f, "not compared (%s and %s not both measured)", an->opts.compare,
+			an->opts.baseline);
 		return;
 	}
 	for (int s = IC_SIDE_COMPARE; s <= IC_SIDE_BASELINE; s++) {
@@ -79,13 +79,13 @@ static void answer_sides(FILE *f, const struct ic_results *res, const struct ic_
 		answer_factor(fac, sizeof(fac), lo, hi);
 		ic_fmt_runs(runs, sizeof(runs), r, n, (enum ic_point_side)s);
 		if (program)   /* a whole program: its change with the calls out of line */
-			fprintf(f, "%s%s %s at N = %s", said ? "; " : answer_classic(res) ?
+			fprintf(f, "%s%s %s at N = %s", said ? "; " : answer_classic(an) ?
 				"the program with the calls out of line runs " :
 				"the program with the baseline form runs ", fac,
 				s == IC_SIDE_COMPARE ? "slower" : "faster", runs);
 		else
 			fprintf(f, "%s%s %s faster at N = %s", said ? "; " : "",
-				s == IC_SIDE_COMPARE ? res->opts.compare : res->opts.baseline, fac, runs);
+				s == IC_SIDE_COMPARE ? an->opts.compare : an->opts.baseline, fac, runs);
 		said = 1;
 	}
 	if (xo->verdict == IC_VERDICT_CROSSOVER)
@@ -101,16 +101,16 @@ static void answer_sides(FILE *f, const struct ic_results *res, const struct ic_
 		 * two processes at 1.31 resolves nothing for want of processes. */
 		fprintf(f, "no N resolved from %lu to %lu", r[0].sites, r[n - 1].sites);
 		if (noisy == n)
-			fprintf(f, " (every band wider than ±%g%%)", 100.0 * res->opts.noise_ci);
+			fprintf(f, " (every band wider than ±%g%%)", 100.0 * an->opts.noise_ci);
 	}
 }
 
 /* "inlined code passes the 32 KiB L1i at N ≈ 199"; both forms once when
  * they pass at the same measured N. */
-static void answer_l1i(FILE *f, const struct ic_results *res, const struct ic_group *gr)
+static void answer_l1i(FILE *f, const struct ic_analysis *an, const struct ic_group *gr)
 {
-	double size = ic_results_context_num(res, "l1i_size"), ac, ab;
-	const char *c = res->opts.compare, *b = res->opts.baseline;
+	double size = ic_results_context_num(an->res, IC_CTX_L1I_SIZE), ac, ab;
+	const char *c = an->opts.compare, *b = an->opts.baseline;
 	unsigned long pc, pb;
 	char sz[32];
 
@@ -123,7 +123,7 @@ static void answer_l1i(FILE *f, const struct ic_results *res, const struct ic_gr
 		fprintf(f, "; both forms' code passes the %s L1i by N = %lu", sz, pc);
 	else if (pc || pb) {
 		if (pc)
-			fprintf(f, "; %s code passes the %s L1i at N ≈ %.0f", answer_classic(res) ?
+			fprintf(f, "; %s code passes the %s L1i at N ≈ %.0f", answer_classic(an) ?
 				"inlined" : c, sz, ac);
 		if (pb)
 			fprintf(f, "; %s code passes it at N ≈ %.0f", b, ab);
@@ -134,28 +134,29 @@ static void answer_l1i(FILE *f, const struct ic_results *res, const struct ic_gr
 
 /* One line per series; a series in two states says where the code passes
  * the L1i on it, then each state on a line of its own, the larger first. */
-static void answer_series(FILE *f, const struct ic_results *res, const struct ic_group *gr)
+static void answer_series(FILE *f, const struct ic_analysis *an, const struct ic_series *se)
 {
-	const struct ic_states *st = gr->states;
+	const struct ic_group *gr = &se->group;
+	const struct ic_states *st = se->states;
 	int two = st && st->nstates == 2 && gr->nratios;
 	char t[512], fb[32];
 
-	fprintf(f, "- **%s**: ", ic_fmt_series(t, sizeof(t), res, gr));
+	fprintf(f, "- **%s**: ", ic_fmt_series(t, sizeof(t), an, gr));
 	if (gr->filler && gr->nratios)
 		fprintf(f, "with %s of other code per call site, ",
 			ic_fmt_bytes(fb, sizeof(fb), (double)gr->filler));
 	if (two)
 		fputs("the processes split into two states", f);
 	else
-		answer_sides(f, res, gr->ratios, gr->nratios, &gr->xo, gr->filler != 0);
-	answer_l1i(f, res, gr);
+		answer_sides(f, an, gr->ratios, gr->nratios, &gr->xo, gr->filler != 0);
+	answer_l1i(f, an, gr);
 	fputs(".\n", f);
 	for (int i = 0; two && i < 2; i++) {
 		int k = i ^ (st->st[1].nproc > st->st[0].nproc);
 
 		fprintf(f, "  - In %zu of %zu processes (%s/%s %.2f): ", st->st[k].nproc, st->nproc,
-			res->opts.compare, res->opts.baseline, st->st[k].level);
-		answer_sides(f, res, st->st[k].ratios, st->st[k].nratios, &st->st[k].xo,
+			an->opts.compare, an->opts.baseline, st->st[k].level);
+		answer_sides(f, an, st->st[k].ratios, st->st[k].nratios, &st->st[k].xo,
 			     gr->filler != 0);
 		fputs(".\n", f);
 	}
@@ -183,25 +184,26 @@ static void answer_design(FILE *f, const struct ic_results *res)
 	fputs(" repetitions per point in all, the forms interleaved at random within each process.", f);
 }
 
-void ic_answer_write(FILE *f, const struct ic_results *res)
+void ic_answer_write(FILE *f, const struct ic_analysis *an)
 {
+	const struct ic_results *res = an->res;
 	char ctx[IC_RESULTS_CONTEXT_MAX], a[32], b[32], bl[512];
 	const char *v;
 
 	fputs("## The answer\n\nWhere each form is faster, by how much (time per call site), and "
 	      "where the code outgrows the L1i. Only N the band resolves are named (see Method).\n\n", f);
-	for (size_t g = 0; g < res->ngroups; g++)
-		answer_series(f, res, &res->groups[g]);
-	v = ic_results_context(res, "cpu_model", ctx, sizeof(ctx));
+	for (size_t s = 0; s < an->nseries; s++)
+		answer_series(f, an, &an->series[s]);
+	v = ic_results_context(res, IC_CTX_CPU_MODEL, ctx, sizeof(ctx));
 	fprintf(f, "\nMachine: %s", *v ? v : "CPU not recorded");
-	v = ic_results_context(res, "cores", ctx, sizeof(ctx));
+	v = ic_results_context(res, IC_CTX_CORES, ctx, sizeof(ctx));
 	if (!*v)
-		v = ic_results_context(res, "num_cpus", ctx, sizeof(ctx));
+		v = ic_results_context(res, IC_CTX_NUM_CPUS, ctx, sizeof(ctx));
 	if (*v)
 		fprintf(f, ", %s cores", v);
 	fprintf(f, "; L1i %s, L2 %s.\n",
-		ic_fmt_bytes(a, sizeof(a), ic_results_context_num(res, "l1i_size")),
-		ic_fmt_bytes(b, sizeof(b), ic_results_context_num(res, "l2_size")));
+		ic_fmt_bytes(a, sizeof(a), ic_results_context_num(res, IC_CTX_L1I_SIZE)),
+		ic_fmt_bytes(b, sizeof(b), ic_results_context_num(res, IC_CTX_L2_SIZE)));
 	if (ic_fmt_many_builds(res))
 		fprintf(f, "Builds: %zu, each its own series (see Machine).\n", res->nbuilds);
 	else if (*ic_fmt_build_keys(bl, sizeof(bl), &res->builds[0]))

@@ -109,7 +109,7 @@ static void attr_say_per_n(struct attr_text *t, const char *what, const struct i
 		attr_add(t, 0, "%s: no evidence (no band: fewer than 2 processes or layouts)", what);
 }
 
-static void attr_statement(FILE *f, const struct ic_results *res, const struct ic_attribution *a)
+static void attr_statement(FILE *f, const struct ic_analysis *an, const struct ic_attribution *a)
 {
 	static const char *const more = "the lock costs more inlined than called";
 	static const char *const less = "the lock costs less inlined than called";
@@ -130,7 +130,7 @@ static void attr_statement(FILE *f, const struct ic_results *res, const struct i
 			 a->fit_first_out);
 	if (a->all_noisy)
 		fprintf(f, "Every point of this series is noisy (band wider than ±%g%%): only effects "
-			"larger than that can show here.\n\n", 100.0 * res->opts.noise_ci);
+			"larger than that can show here.\n\n", 100.0 * an->opts.noise_ci);
 	if (*t.resolved)
 		fprintf(f, "**Likely cause** (a band or interval excludes 1):\n\n%s\n", t.resolved);
 	else
@@ -139,15 +139,15 @@ static void attr_statement(FILE *f, const struct ic_results *res, const struct i
 		fprintf(f, "**Not attributed:**\n\n%s\n", t.other);
 }
 
-void ic_attribution_write(FILE *f, const struct ic_results *res, const struct ic_group *g)
+void ic_attribution_write(FILE *f, const struct ic_analysis *an, const struct ic_series *se)
 {
-	if (!g->attr)
+	if (!se->attr)
 		return;
 	fputs("#### What the difference is made of\n\n", f);
-	attr_statement(f, res, g->attr);
+	attr_statement(f, an, se->attr);
 	/* The per-N lines are drawn, not tabled: one panel per series with
 	 * control forms (chart_data.c). */
-	if (g->attr->has_controls)
+	if (se->attr->has_controls)
 		fputs("Per N: the attribution chart (plots/attribution.png) and its data "
 		      "(plots/attribution.dat).\n\n", f);
 }

@@ -6,9 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "attribution.h"
 #include "format.h"
-#include "states.h"
+#include "load.h"
 
 /* name = 'text' or name[i] = 'text' (i > 0), gnuplot-quoted. */
 static void gp_str(FILE *gp, const char *name, size_t i, const char *s)
@@ -39,15 +38,16 @@ static void dat_head(FILE *f, const struct ic_group *gr, const char *title, cons
 	fprintf(f, "# build %zu: %s: %s\n", gr->build, title, what);
 }
 
-static int form_rank(const struct ic_results *res, const char *f)
+static int form_rank(const struct ic_analysis *an, const char *f)
 {
-	return !strcmp(f, res->opts.compare) ? 0 : !strcmp(f, res->opts.baseline) ? 1 : 2;
+	return !strcmp(f, an->opts.compare) ? 0 : !strcmp(f, an->opts.baseline) ? 1 : 2;
 }
 
 /* The forms in drawing order (and colour): compare, baseline, then the
  * rest by name. */
-static size_t chart_forms(const struct ic_results *res, const char **forms)
+static size_t chart_forms(const struct ic_analysis *an, const char **forms)
 {
+	const struct ic_results *res = an->res;
 	size_t n = 0;
 
 	for (size_t i = 0; i < res->npoints; i++) {
@@ -59,7 +59,7 @@ static size_t chart_forms(const struct ic_results *res, const char **forms)
 		if (j < n)
 			continue;
 		for (j = n++; j > 0; j--) {
-			int d = form_rank(res, f) - form_rank(res, forms[j - 1]);
+			int d = form_rank(an, f) - form_rank(an, forms[j - 1]);
 
 			if (d > 0 || (!d && strcmp(f, forms[j - 1]) > 0))
 				break;
@@ -124,16 +124,17 @@ static void ratio_rows(FILE *f, const struct ic_ratio *r, size_t n, const struct
 
 /* process.dat: every process's ratio as a dot just right of N, spread a
  * little so that equal ratios stay apart, with its state (1 or 2). */
-static void process_dots(FILE *f, const struct ic_group *gr, const char *title)
+static void process_dots(FILE *f, const struct ic_series *se, const char *title)
 {
-	const struct ic_states *st = gr->states;
+	const struct ic_process_ratios *pr = &se->procs;
+	const struct ic_states *st = se->states;
 
-	dat_head(f, gr, title, "x ratio state");
-	for (size_t i = 0; st && i < st->nsites; i++)
-		for (size_t p = 0; p < st->nproc; p++) {
-			double y = st->logr[i * st->nproc + p];
-			double x = (double)st->sites[i] *
-				   exp(0.08 + 0.12 * (double)p / (double)(st->nproc > 1 ? st->nproc - 1 : 1));
+	dat_head(f, &se->group, title, "x ratio state");
+	for (size_t i = 0; st && i < pr->nsites; i++)
+		for (size_t p = 0; p < pr->nproc; p++) {
+			double y = pr->logr[i * pr->nproc + p];
+			double x = (double)pr->sites[i] *
+				   exp(0.08 + 0.12 * (double)p / (double)(pr->nproc > 1 ? pr->nproc - 1 : 1));
 
 			if (isfinite(y))
 				fprintf(f, "%.6g %.6g %d\n", x, exp(y), st->state[p] + 1);
@@ -159,22 +160,23 @@ static const char *l1i_source(char *buf, size_t cap, const struct ic_results *re
 		return strcmp(src, "papi") ? "mixed sources (see counter_source in points.csv)" :
 					     "hardware counters (PAPI)";
 	snprintf(buf, cap, "simulated by valgrind for a %s L1i",
-		 ic_fmt_bytes(size, sizeof(size), ic_results_context_num(res, "l1i_size")));
+		 ic_fmt_bytes(size, sizeof(size), ic_results_context_num(res, IC_CTX_L1I_SIZE)));
 	return buf;
 }
 
 /* "crossover in (4, 64)", "extern faster where resolved", "no N resolved":
  * summary.md says more. */
-static void verdict(char *buf, size_t cap, const struct ic_results *res, const struct ic_group *gr)
+static void verdict(char *buf, size_t cap, const struct ic_analysis *an, const struct ic_series *se)
 {
+	const struct ic_group *gr = &se->group;
 	const struct ic_crossover *xo = &gr->xo;
-	const char *pooled = gr->states && gr->states->nstates == 2 ? " (pooled over two states)" : "";
+	const char *pooled = se->states && se->states->nstates == 2 ? " (pooled over two states)" : "";
 
 	if (xo->verdict == IC_VERDICT_CROSSOVER)
 		snprintf(buf, cap, "crossover in (%.0f, %.0f)%s", xo->bracket_lo, xo->bracket_hi, pooled);
 	else if (xo->verdict == IC_VERDICT_COMPARE_WINS || xo->verdict == IC_VERDICT_BASELINE_WINS)
 		snprintf(buf, cap, "%s faster where resolved%s", xo->verdict == IC_VERDICT_COMPARE_WINS ?
-			 res->opts.compare : res->opts.baseline, pooled);
+			 an->opts.compare : an->opts.baseline, pooled);
 	else if (xo->verdict == IC_VERDICT_CONFLICT)
 		snprintf(buf, cap, "resolved N disagree%s", pooled);
 	else
@@ -189,7 +191,8 @@ static void verdict(char *buf, size_t cap, const struct ic_results *res, const s
 static void time_marks(FILE *gp, size_t g, const struct ic_results *res, const struct ic_group *gr,
 		       const char **forms, size_t nforms)
 {
-	static const char *const key[2] = { "l1i_size", "l2_size" }, *const name[2] = { "L1i", "L2" };
+	static const enum ic_ctx key[2] = { IC_CTX_L1I_SIZE, IC_CTX_L2_SIZE };
+	static const char *const name[2] = { "L1i", "L2" };
 	unsigned long lo = ULONG_MAX, hi = 0;
 	int id = 100;
 
@@ -232,26 +235,27 @@ static const enum ic_line_kind attr_kind[] = { IC_LINE_COPIES, IC_LINE_LOCK_INLI
  * attr_kind, an empty one a NaN row: line k is index (s - 1) * NATTR +
  * k - 1, and ic_attr_kinds[s] lists the k that have data ("1 2 5").
  * Without such series the file stays empty: attribution.gp says so. */
-static void attribution(FILE *gp, FILE *f, const struct ic_results *res)
+static void attribution(FILE *gp, FILE *f, const struct ic_analysis *an)
 {
 	size_t ns = 0;
 
-	for (size_t g = 0; g < res->ngroups; g++)
-		ns += res->groups[g].attr && res->groups[g].attr->has_controls;
+	for (size_t g = 0; g < an->nseries; g++)
+		ns += an->series[g].attr && an->series[g].attr->has_controls;
 	fprintf(gp, "ic_attr_nseries = %zu\narray ic_attr_title[%zu]\narray ic_attr_kinds[%zu]\n"
 		"array ic_attr_name[%zu]\n", ns, ns ? ns : 1, ns ? ns : 1, NATTR);
 	for (size_t k = 0; k < NATTR; k++)
 		gp_str(gp, "ic_attr_name", k + 1, ic_attr_line_name(attr_kind[k]));
 	ns = 0;
-	for (size_t g = 0; g < res->ngroups; g++) {
-		const struct ic_group *gr = &res->groups[g];
+	for (size_t g = 0; g < an->nseries; g++) {
+		const struct ic_group *gr = &an->series[g].group;
+		const struct ic_attribution *a = an->series[g].attr;
 		char title[512], what[160], kinds[3 * NATTR + 1] = "";
 
-		if (!gr->attr || !gr->attr->has_controls)
+		if (!a || !a->has_controls)
 			continue;
-		gp_str(gp, "ic_attr_title", ++ns, ic_fmt_series(title, sizeof(title), res, gr));
+		gp_str(gp, "ic_attr_title", ++ns, ic_fmt_series(title, sizeof(title), an, gr));
 		for (size_t k = 0; k < NATTR; k++) {
-			const struct ic_line *l = &gr->attr->line[attr_kind[k]];
+			const struct ic_line *l = &a->line[attr_kind[k]];
 
 			snprintf(what, sizeof(what), "%s: %s", l->name, ratio_cols);
 			dat_head(f, gr, title, what);
@@ -266,48 +270,50 @@ static void attribution(FILE *gp, FILE *f, const struct ic_results *res)
 /* With several builds that each have the same k series (2 <= k <= 6), one
  * row of panels per build, so a column compares the builds; else 0 (a
  * square grid). Groups sort by build. */
-static size_t cols_per_build(const struct ic_results *res)
+static size_t cols_per_build(const struct ic_analysis *an)
 {
+	const struct ic_series *se = an->series;
 	size_t k = 1;
 
-	if (!ic_fmt_many_builds(res))
+	if (!ic_fmt_many_builds(an->res))
 		return 0;
-	while (k < res->ngroups && res->groups[k].build == res->groups[0].build)
+	while (k < an->nseries && se[k].group.build == se[0].group.build)
 		k++;
-	for (size_t g = 1; g < res->ngroups; g++)
-		if ((g % k == 0) != (res->groups[g].build != res->groups[g - 1].build))
+	for (size_t g = 1; g < an->nseries; g++)
+		if ((g % k == 0) != (se[g].group.build != se[g - 1].group.build))
 			return 0;
-	return k >= 2 && k <= 6 && res->ngroups % k == 0 ? k : 0;
+	return k >= 2 && k <= 6 && an->nseries % k == 0 ? k : 0;
 }
 
-int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_results *res)
+int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_analysis *an)
 {
+	const struct ic_results *res = an->res;
 	static const char *const panel_arrays[] = { "ic_title", "ic_verdict", "ic_states",
 		"ic_time_forms", "ic_l1i_forms", "ic_has_ratio", "ic_xo_lo", "ic_xo_hi", "ic_time_marks" };
-	size_t ng = res->ngroups, nforms, ntime = 0, cols = cols_per_build(res);
+	size_t ng = an->nseries, nforms, ntime = 0, cols = cols_per_build(an);
 	const char **forms = calloc(res->npoints, sizeof(*forms));
 	char buf[3 * IC_RESULTS_CONTEXT_MAX + 64], b1[IC_RESULTS_CONTEXT_MAX], b2[IC_RESULTS_CONTEXT_MAX],
 		b3[IC_RESULTS_CONTEXT_MAX];
-	const char *cpu = ic_results_context(res, "cpu_model", b1, sizeof(b1));
-	const char *cores = ic_results_context(res, "cores", b2, sizeof(b2));
-	const char *date = ic_results_context(res, "date", b3, sizeof(b3));
+	const char *cpu = ic_results_context(res, IC_CTX_CPU_MODEL, b1, sizeof(b1));
+	const char *cores = ic_results_context(res, IC_CTX_CORES, b2, sizeof(b2));
+	const char *date = ic_results_context(res, IC_CTX_DATE, b3, sizeof(b3));
 	FILE *gp = cf->gp;
 	unsigned long lo = ULONG_MAX, hi = 0;
 	int l1i_any = 0;
 
 	if (!forms)
 		return -1;
-	nforms = chart_forms(res, forms);
+	nforms = chart_forms(an, forms);
 	/* The time chart draws the compared forms alone: they come first. */
-	while (ntime < nforms && form_rank(res, forms[ntime]) < 2)
+	while (ntime < nforms && form_rank(an, forms[ntime]) < 2)
 		ntime++;
 	if (!*cores)
-		cores = ic_results_context(res, "num_cpus", b2, sizeof(b2));
+		cores = ic_results_context(res, IC_CTX_NUM_CPUS, b2, sizeof(b2));
 	snprintf(buf, sizeof(buf), "%s, %s cores, %s", *cpu ? cpu : "CPU not recorded",
 		 *cores ? cores : "?", *date ? date : "date not recorded");
 	gp_str(gp, "ic_caption", 0, buf);
-	gp_str(gp, "ic_compare", 0, res->opts.compare);
-	gp_str(gp, "ic_baseline", 0, res->opts.baseline);
+	gp_str(gp, "ic_compare", 0, an->opts.compare);
+	gp_str(gp, "ic_baseline", 0, an->opts.baseline);
 	gp_str(gp, "ic_l1i_title", 0, l1i_source(buf, sizeof(buf), res));
 	if (!cols)
 		for (cols = 1; cols * cols < ng; cols++)
@@ -325,24 +331,26 @@ int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_results
 	for (size_t i = 0; i < sizeof(panel_arrays) / sizeof(panel_arrays[0]); i++)
 		fprintf(gp, "array %s[%zu]\n", panel_arrays[i], ng);
 	for (size_t g = 0; g < ng; g++) {
-		const struct ic_group *gr = &res->groups[g];
+		const struct ic_series *se = &an->series[g];
+		const struct ic_group *gr = &se->group;
+		const struct ic_states *st = se->states;
 		char title[512], time_forms[256], l1i_forms[256];
 
-		ic_fmt_series(title, sizeof(title), res, gr);
+		ic_fmt_series(title, sizeof(title), an, gr);
 		form_blocks(cf->time, gr, title, forms, nforms, IC_F_NS, ntime, time_forms);
 		form_blocks(cf->l1i, gr, title, forms, nforms, IC_F_L1I, nforms, l1i_forms);
 		l1i_any |= *l1i_forms != '\0';
 		dat_head(cf->ratio, gr, title, ratio_cols);
-		ratio_rows(cf->ratio, gr->ratios, gr->nratios, gr->states);
-		process_dots(cf->process, gr, title);
+		ratio_rows(cf->ratio, gr->ratios, gr->nratios, st);
+		process_dots(cf->process, se, title);
 		gp_str(gp, "ic_title", g + 1, title);
-		verdict(buf, sizeof(buf), res, gr);
+		verdict(buf, sizeof(buf), an, se);
 		gp_str(gp, "ic_verdict", g + 1, buf);
 		buf[0] = '\0';
-		if (gr->states && gr->states->nstates == 2)
+		if (st && st->nstates == 2)
 			snprintf(buf, sizeof(buf), "two states: %.2f in %zu, %.2f in %zu of %zu processes",
-				 gr->states->st[0].level, gr->states->st[0].nproc, gr->states->st[1].level,
-				 gr->states->st[1].nproc, gr->states->nproc);
+				 st->st[0].level, st->st[0].nproc, st->st[1].level, st->st[1].nproc,
+				 st->nproc);
 		gp_str(gp, "ic_states", g + 1, buf);
 		gp_str(gp, "ic_time_forms", g + 1, time_forms);
 		gp_str(gp, "ic_l1i_forms", g + 1, l1i_forms);
@@ -353,8 +361,8 @@ int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_results
 		fputc('\n', gp);
 		time_marks(gp, g, res, gr, forms, ntime);
 	}
-	fprintf(gp, "ic_l1i_any = %d\nic_noise_pct = %g\n", l1i_any, 100 * res->opts.noise_ci);
-	attribution(gp, cf->attr, res);
+	fprintf(gp, "ic_l1i_any = %d\nic_noise_pct = %g\n", l1i_any, 100 * an->opts.noise_ci);
+	attribution(gp, cf->attr, an);
 	free(forms);
 	return ferror(gp) || ferror(cf->time) || ferror(cf->l1i) || ferror(cf->ratio) ||
 	       ferror(cf->attr) || ferror(cf->process) ? -1 : 0;

@@ -1,4 +1,4 @@
-/* The data the gnuplot scripts in plots/ draw from: time.dat, l1i.dat,
+/* The data the gnuplot scripts in report/ draw from: time.dat, l1i.dat,
  * ratio.dat, process.dat, attribution.dat and data.gp, the variables they
  * load (captions, panel layout and titles, verdicts, crossover and cache
  * marks, what each attribution panel plots).
@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 
-#include "results.h"
+#include "analysis.h"
 
 /* The open streams of DIR/plots/, in summarize.c's initializer order. */
 struct ic_chart_files {
@@ -17,6 +17,6 @@ struct ic_chart_files {
 };
 
 /* Returns 0, or -1 when memory ran out or a write failed. */
-int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_results *res);
+int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_analysis *an);
 
 #endif /* IC_CHART_DATA_H */

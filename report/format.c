@@ -85,37 +85,37 @@ const char *ic_fmt_build(char *buf, size_t cap, const struct ic_results *res, si
 
 const char *ic_fmt_build_keys(char *buf, size_t cap, const struct ic_build *b)
 {
-	static const char *const word[IC_B_COUNT] = {
-		[IC_B_COMPILER] = "compiler", [IC_B_CFLAGS] = "flags", [IC_B_BODY] = "body",
-		[IC_B_LOCK] = "lock", [IC_B_LTO] = "LTO", [IC_B_CODEGEN] = "codegen",
-	};
 	size_t len = 0;
 
 	buf[0] = '\0';
 	for (int i = 0; i < IC_B_COUNT; i++)
 		if (*b->v[build_part[i]])
-			fmt_add(buf, cap, &len, "; ", "%s %s", word[build_part[i]], b->v[build_part[i]]);
+			fmt_add(buf, cap, &len, "; ", "%s %s", ic_ctx_word(ic_ctx_of_build(build_part[i])),
+				b->v[build_part[i]]);
 	return buf;
 }
 
 /* More than one op/layout/order in the run: series labels must say which. */
-static int fmt_many_bodies(const struct ic_results *res)
+static int fmt_many_bodies(const struct ic_analysis *an)
 {
-	for (size_t g = 1; g < res->ngroups; g++)
-		if (strcmp(res->groups[g].op, res->groups[0].op) ||
-		    strcmp(res->groups[g].layout, res->groups[0].layout) ||
-		    strcmp(res->groups[g].order, res->groups[0].order))
+	const struct ic_group *g0 = &an->series[0].group;
+
+	for (size_t s = 1; s < an->nseries; s++) {
+		const struct ic_group *g = &an->series[s].group;
+
+		if (strcmp(g->op, g0->op) || strcmp(g->layout, g0->layout) || strcmp(g->order, g0->order))
 			return 1;
+	}
 	return 0;
 }
 
-const char *ic_fmt_series(char *buf, size_t cap, const struct ic_results *res,
+const char *ic_fmt_series(char *buf, size_t cap, const struct ic_analysis *an,
 			  const struct ic_group *gr)
 {
 	char fb[32], body[320] = "", build[256];
-	int many = fmt_many_bodies(res);
+	int many = fmt_many_bodies(an);
 
-	ic_fmt_build(build, sizeof(build), res, gr->build);
+	ic_fmt_build(build, sizeof(build), an->res, gr->build);
 	if (many)
 		snprintf(body, sizeof(body), "%s, %s layout, %s order", gr->op, gr->layout, gr->order);
 	if (gr->filler)

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "results.h"
+#include "analysis.h"
 
 /* 1 B, 32 KiB, 1 MiB, 1.5 MiB; "unknown" when not finite. */
 const char *ic_fmt_bytes(char *buf, size_t cap, double bytes);
@@ -16,10 +16,10 @@ const char *ic_fmt_bytes(char *buf, size_t cap, double bytes);
  * queue", with "op, layout layout, order order" first when the run has
  * more than one body, and the build (ic_fmt_build) before that when it has
  * more than one build. */
-const char *ic_fmt_series(char *buf, size_t cap, const struct ic_results *res,
+const char *ic_fmt_series(char *buf, size_t cap, const struct ic_analysis *an,
 			  const struct ic_group *gr);
 
-/* More than one build (compiler, cflags, lto, body, lock) in the run. */
+/* More than one build (compiler, cflags, lto, codegen, body, lock) in the run. */
 int ic_fmt_many_builds(const struct ic_results *res);
 
 /* A build as a series label, naming only the keys that differ between the

@@ -1,5 +1,5 @@
 /* summarize: Google Benchmark JSON from sites_bench -> merged JSON, CSV
- * tables, summary.md and the data plots/draw.sh turns into charts.
+ * tables, summary.md and the data report/draw.sh turns into charts.
  *
  * Every output is written to a temporary file in its directory, synced and
  * renamed into place, so a reader never sees half a file; on bad input
@@ -16,9 +16,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "analysis.h"
 #include "atomic_file.h"
 #include "chart_data.h"
-#include "results.h"
+#include "load.h"
 #include "report.h"
 
 #define IC_EXIT_BAD_INPUT 2
@@ -34,8 +35,9 @@ static const char ic_usage[] =
 	"  DIR/crossover.csv       per series: verdict, bracket, states\n"
 	"  DIR/process_ratios.csv  every process's ratio at every N, with its state\n"
 	"  DIR/benchmark.json      every file's benchmarks under the first context\n"
+	"  DIR/refine_next.txt     the N to measure next inside the crossover brackets\n"
 	"  DIR/calibration.csv     only with --planted\n"
-	"  DIR/plots/              the data plots/draw.sh DIR draws\n"
+	"  DIR/plots/              the data report/draw.sh DIR draws\n"
 	"Files of different builds are different series, never pooled.\n"
 	"\n"
 	"options:\n"
@@ -52,7 +54,7 @@ static const char ic_usage[] =
 enum {
 	IC_OUT_JSON, IC_OUT_POINTS, IC_OUT_RATIOS, IC_OUT_CROSSOVER, IC_OUT_PROCESS, IC_OUT_SUMMARY,
 	IC_OUT_GP, IC_OUT_TIME, IC_OUT_L1I, IC_OUT_RATIO_DAT, IC_OUT_PROCESS_DAT,
-	IC_OUT_ATTR_DAT,
+	IC_OUT_ATTR_DAT, IC_OUT_REFINE,
 	IC_OUT_CALIBRATION,
 	IC_OUT_COUNT
 };
@@ -70,6 +72,7 @@ static const char *const ic_out_name[IC_OUT_COUNT] = {
 	[IC_OUT_RATIO_DAT] = "plots/ratio.dat",
 	[IC_OUT_PROCESS_DAT] = "plots/process.dat",
 	[IC_OUT_ATTR_DAT] = "plots/attribution.dat",
+	[IC_OUT_REFINE] = "refine_next.txt",
 	[IC_OUT_CALIBRATION] = "calibration.csv",
 };
 
@@ -154,10 +157,10 @@ fail:
 	return NULL;
 }
 
-static int ic_write_all(const struct ic_results *res, json_t *merged, const char *dir)
+static int ic_write_all(const struct ic_analysis *an, json_t *merged, const char *dir)
 {
 	struct ic_atomic_file outs[IC_OUT_COUNT];
-	size_t n = isfinite(res->opts.planted) ? IC_OUT_COUNT : IC_OUT_CALIBRATION;
+	size_t n = isfinite(an->opts.planted) ? IC_OUT_COUNT : IC_OUT_CALIBRATION;
 	char plots[PATH_MAX], path[PATH_MAX];
 	struct ic_chart_files cf;
 	const char *what = "write";
@@ -181,13 +184,14 @@ static int ic_write_all(const struct ic_results *res, json_t *merged, const char
 				      outs[IC_OUT_ATTR_DAT].f, outs[IC_OUT_PROCESS_DAT].f };
 	if (json_dumpf(merged, outs[IC_OUT_JSON].f, JSON_INDENT(2)) ||
 	    fputc('\n', outs[IC_OUT_JSON].f) == EOF ||
-	    ic_tables_points_write(outs[IC_OUT_POINTS].f, res) ||
-	    ic_tables_ratios_write(outs[IC_OUT_RATIOS].f, res) ||
-	    ic_tables_crossover_write(outs[IC_OUT_CROSSOVER].f, res) ||
-	    ic_tables_process_ratios_write(outs[IC_OUT_PROCESS].f, res) ||
-	    ic_summary_write(outs[IC_OUT_SUMMARY].f, res) ||
-	    ic_chart_data_write(&cf, res) ||
-	    (n == IC_OUT_COUNT && ic_tables_calibration_write(outs[IC_OUT_CALIBRATION].f, res)))
+	    ic_tables_points_write(outs[IC_OUT_POINTS].f, an) ||
+	    ic_tables_ratios_write(outs[IC_OUT_RATIOS].f, an) ||
+	    ic_tables_crossover_write(outs[IC_OUT_CROSSOVER].f, an) ||
+	    ic_tables_process_ratios_write(outs[IC_OUT_PROCESS].f, an) ||
+	    ic_summary_write(outs[IC_OUT_SUMMARY].f, an) ||
+	    ic_chart_data_write(&cf, an) ||
+	    ic_tables_refine_next_write(outs[IC_OUT_REFINE].f, an) ||
+	    (n == IC_OUT_COUNT && ic_tables_calibration_write(outs[IC_OUT_CALIBRATION].f, an)))
 		goto fail;
 	what = "sync";
 	for (size_t i = 0; i < n; i++)
@@ -216,14 +220,9 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct ic_analysis_opts opts = {
-		.compare = "inline",
-		.baseline = "extern",
-		.noise_ci = 0.03,       /* the 2004 effect: a wider band cannot resolve it */
-		.family = 0.05,         /* each series' band holds at all N with 95% */
-		.planted = NAN,
-	};
+	struct ic_analysis_opts opts = ic_analysis_defaults;
 	const char *out = NULL;
+	struct ic_analysis an = { 0 };
 	struct ic_results res;
 	char err[1024];
 	json_t *merged;
@@ -273,18 +272,21 @@ int main(int argc, char **argv)
 	ic_results_init(&res);
 	while (optind < argc && !ic_results_load(&res, argv[optind], err, sizeof(err)))
 		optind++;
-	if (optind < argc || ic_results_analyse(&res, &opts, err, sizeof(err))) {
+	if (optind < argc || ic_analyse(&an, &res, &opts, err, sizeof(err))) {
+		ic_analysis_free(&an);
 		ic_results_free(&res);
 		return ic_bad("%s", err);
 	}
 	merged = ic_merged(&res);
 	if (!merged) {
+		ic_analysis_free(&an);
 		ic_results_free(&res);
 		fputs("summarize: out of memory\n", stderr);
 		return 1;
 	}
-	rc = ic_write_all(&res, merged, out);
+	rc = ic_write_all(&an, merged, out);
 	json_decref(merged);
+	ic_analysis_free(&an);
 	ic_results_free(&res);
 	return rc;
 }

@@ -7,9 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "attribution.h"
 #include "format.h"
-#include "states.h"
+#include "load.h"
 
 static const char *plural(size_t n)
 {
@@ -92,11 +91,12 @@ static int any_l1i(const struct ic_group *gr)
 }
 
 /* Per N both times, the ratio with its interval and band, and L1i misses. */
-static void evidence_table(FILE *f, const struct ic_results *res, const struct ic_group *gr)
+static void evidence_table(FILE *f, const struct ic_analysis *an, const struct ic_series *se)
 {
-	const char *c = res->opts.compare, *b = res->opts.baseline;
+	const struct ic_group *gr = &se->group;
+	const char *c = an->opts.compare, *b = an->opts.baseline;
 	const char *ci = " (no interval: fewer than 2 processes or layouts)";
-	const char *src = gr->attr ? gr->attr->l1i_source : "";
+	const char *src = se->attr ? se->attr->l1i_source : "";
 	char l1[32] = "";
 
 	for (size_t i = 0; i < gr->nratios; i++)
@@ -125,9 +125,9 @@ static void evidence_table(FILE *f, const struct ic_results *res, const struct i
 
 /* Code per call site without the filler, which is stated apart, and how
  * much the band can resolve. */
-static void code_and_noise(FILE *f, const struct ic_results *res, const struct ic_group *gr)
+static void code_and_noise(FILE *f, const struct ic_analysis *an, const struct ic_group *gr)
 {
-	const char *c = res->opts.compare, *b = res->opts.baseline;
+	const char *c = an->opts.compare, *b = an->opts.baseline;
 	int classic = !strcmp(c, "inline") && !strncmp(b, "extern", 6);
 	size_t noisy = 0;
 	char fb[32];
@@ -149,10 +149,10 @@ static void code_and_noise(FILE *f, const struct ic_results *res, const struct i
 		noisy += gr->ratios[i].noisy;
 	if (noisy && noisy == gr->nratios)
 		fprintf(f, " Every point's band is wider than ±%g%%: only larger differences can be "
-			"resolved here.", 100.0 * res->opts.noise_ci);
+			"resolved here.", 100.0 * an->opts.noise_ci);
 	else if (noisy)
 		fprintf(f, " %zu of %zu points cannot resolve ±%g%% (band too wide).", noisy,
-			gr->nratios, 100.0 * res->opts.noise_ci);
+			gr->nratios, 100.0 * an->opts.noise_ci);
 	fputs("\n\n", f);
 }
 
@@ -179,7 +179,7 @@ static void state_level(FILE *f, const struct ic_state *st)
 
 /* One state: why not two. Two: each with its level, and per N its ratio,
  * band and faster form from its own processes. */
-static void states_text(FILE *f, const struct ic_results *res, const struct ic_states *st)
+static void states_text(FILE *f, const struct ic_analysis *an, const struct ic_states *st)
 {
 	double sep = st->gap / st->within, need = fmax(st->critical, IC_STATES_SEPARATION);
 
@@ -198,7 +198,7 @@ static void states_text(FILE *f, const struct ic_results *res, const struct ic_s
 		fputs("). Each process's ratio is a dot on the ratio chart (process_ratios.csv).\n\n", f);
 		return;
 	}
-	fprintf(f, "**Two states**: %s/%s ", res->opts.compare, res->opts.baseline);
+	fprintf(f, "**Two states**: %s/%s ", an->opts.compare, an->opts.baseline);
 	state_level(f, &st->st[0]);
 	fprintf(f, " in %zu of %zu processes, ", st->st[0].nproc, st->nproc);
 	state_level(f, &st->st[1]);
@@ -206,7 +206,7 @@ static void states_text(FILE *f, const struct ic_results *res, const struct ic_s
 		"(two states from %.1f).\n\n", st->st[1].nproc, follows_words(st), sep, need);
 	fprintf(f, "| N | state 1: %zu processes, %s/%s [95%% CI] | band | faster | state 2: %zu "
 		"processes [95%% CI] | band | faster |\n|---:|---:|---:|:---:|---:|---:|:---:|\n",
-		st->st[0].nproc, res->opts.compare, res->opts.baseline, st->st[1].nproc);
+		st->st[0].nproc, an->opts.compare, an->opts.baseline, st->st[1].nproc);
 	for (size_t i = 0; i < st->st[0].nratios || i < st->st[1].nratios; i++) {
 		for (int k = 0; k < 2; k++) {
 			const struct ic_ratio *r = i < st->st[k].nratios ? &st->st[k].ratios[i] : NULL;
@@ -219,8 +219,8 @@ static void states_text(FILE *f, const struct ic_results *res, const struct ic_s
 			}
 			fputs(" | ", f);
 			ratio_band(f, r);
-			fprintf(f, " | %s", r->side == IC_SIDE_COMPARE ? res->opts.compare
-					    : r->side == IC_SIDE_BASELINE ? res->opts.baseline : "");
+			fprintf(f, " | %s", r->side == IC_SIDE_COMPARE ? an->opts.compare
+					    : r->side == IC_SIDE_BASELINE ? an->opts.baseline : "");
 		}
 		fputs(" |\n", f);
 	}
@@ -229,7 +229,7 @@ static void states_text(FILE *f, const struct ic_results *res, const struct ic_s
 
 /* What the sites' own mark and calls cost (form mark: sites that only
  * mark), beside the baseline at the same N. */
-static void mark_text(FILE *f, const struct ic_results *res, const struct ic_group *gr)
+static void mark_text(FILE *f, const struct ic_analysis *an, const struct ic_group *gr)
 {
 	const struct ic_point *first = NULL, *last = NULL, *base;
 
@@ -250,44 +250,53 @@ static void mark_text(FILE *f, const struct ic_results *res, const struct ic_gro
 		first->med[IC_F_NS], first->sites);
 	if (last != first)
 		fprintf(f, " and %.3g ns at N = %lu", last->med[IC_F_NS], last->sites);
-	base = ic_group_point(gr, res->opts.baseline, first->sites);
+	base = ic_group_point(gr, an->opts.baseline, first->sites);
 	if (base && isfinite(base->med[IC_F_NS]))
 		fprintf(f, "; at N = %lu that is %.1f%% of %s's time", first->sites,
-			100.0 * first->med[IC_F_NS] / base->med[IC_F_NS], res->opts.baseline);
+			100.0 * first->med[IC_F_NS] / base->med[IC_F_NS], an->opts.baseline);
 	fputs(". Both compared forms carry the same mark and calls.\n\n", f);
 }
 
-static void series_text(FILE *f, const struct ic_results *res, const struct ic_group *gr)
+static void series_text(FILE *f, const struct ic_analysis *an, const struct ic_series *se)
 {
+	const struct ic_group *gr = &se->group;
 	char t[512];
 
-	fprintf(f, "### %s\n\n", ic_fmt_series(t, sizeof(t), res, gr));
-	code_and_noise(f, res, gr);
+	fprintf(f, "### %s\n\n", ic_fmt_series(t, sizeof(t), an, gr));
+	code_and_noise(f, an, gr);
 	if (gr->nratios == 0) {
-		fprintf(f, "No N with both %s and %s measured; see points.csv.\n\n", res->opts.compare,
-			res->opts.baseline);
+		fprintf(f, "No N with both %s and %s measured; see points.csv.\n\n", an->opts.compare,
+			an->opts.baseline);
 		return;
 	}
-	if (gr->states && gr->states->nstates == 2)
+	if (se->states && se->states->nstates == 2)
 		fputs("This table pools the two states below; the answer reads each state on its own.\n\n",
 		      f);
-	evidence_table(f, res, gr);
+	evidence_table(f, an, se);
 	if (!any_l1i(gr))
 		fputs("L1i misses were not measured for this series (— = not measured, not zero).\n\n", f);
-	if (gr->states)
-		states_text(f, res, gr->states);
-	mark_text(f, res, gr);
-	ic_attribution_write(f, res, gr);
+	if (se->states)
+		states_text(f, an, se->states);
+	mark_text(f, an, gr);
+	ic_attribution_write(f, an, se);
 }
 
 /* ---- the machine ------------------------------------------------------------ */
 
 /* A context value as text ("" when absent), good until the next call. */
-static const char *ctx(const struct ic_results *res, const char *key)
+static const char *ctx(const struct ic_results *res, enum ic_ctx key)
 {
 	static char buf[IC_RESULTS_CONTEXT_MAX];
 
 	return ic_results_context(res, key, buf, sizeof(buf));
+}
+
+/* The same for a machine_* key (common/machine_state.h names them). */
+static const char *machine_ctx(const struct ic_results *res, const char *key)
+{
+	static char buf[IC_RESULTS_CONTEXT_MAX];
+
+	return ic_results_context_named(res, key, buf, sizeof(buf));
 }
 
 /* What moves results, when it is bad, and the command that fixes it
@@ -344,7 +353,7 @@ static void machine_state(FILE *f, const struct ic_results *res)
 	size_t nfine = 0, any = 0, n = sizeof(machine_rule) / sizeof(machine_rule[0]);
 
 	for (size_t i = 0; i < n; i++)
-		any += *ctx(res, machine_rule[i].key) != '\0';
+		any += *machine_ctx(res, machine_rule[i].key) != '\0';
 	if (!any) {
 		fputs("- Machine state: not recorded (a run from before the suite recorded it)\n", f);
 		return;
@@ -352,7 +361,7 @@ static void machine_state(FILE *f, const struct ic_results *res)
 	fputs("- Machine state at the start of the run (what moves results, with the command "
 	      "that fixes it; nothing was changed):\n", f);
 	for (size_t i = 0; i < n; i++) {
-		const char *v = ctx(res, machine_rule[i].key), *val = machine_rule[i].val, *fix;
+		const char *v = machine_ctx(res, machine_rule[i].key), *val = machine_rule[i].val, *fix;
 		int bad;
 
 		if (!*v) {
@@ -410,7 +419,7 @@ static void builds_text(FILE *f, const struct ic_results *res)
 /* before, the context value and after; missing in its place when it is
  * absent, or nothing at all when missing is NULL. Printed at once: ctx()'s
  * buffer is reused. */
-static void ctx_put(FILE *f, const struct ic_results *res, const char *before, const char *key,
+static void ctx_put(FILE *f, const struct ic_results *res, const char *before, enum ic_ctx key,
 		    const char *after, const char *missing)
 {
 	const char *v = ctx(res, key);
@@ -425,30 +434,32 @@ static void machine_text(FILE *f, const struct ic_results *res)
 	char a[32];
 
 	fputs("## Machine\n\n", f);
-	ctx_put(f, res, "- CPU: ", "cpu_model", "", "not recorded");
-	ctx_put(f, res, "; cores: ", *ctx(res, "cores") ? "cores" : "num_cpus", "", "not recorded");
-	ctx_put(f, res, "; SMT: ", "smt", "", "not recorded");
-	ctx_put(f, res, "; ", "mhz_per_cpu", " MHz", NULL);
-	fprintf(f, "\n- Caches: L1i %s", ic_fmt_bytes(a, sizeof(a), ic_results_context_num(res, "l1i_size")));
-	ctx_put(f, res, ", ", "l1i_assoc", "-way", NULL);
-	ctx_put(f, res, ", ", "l1i_line", " B lines", NULL);
-	fprintf(f, "; L2 %s", ic_fmt_bytes(a, sizeof(a), ic_results_context_num(res, "l2_size")));
-	fprintf(f, "; L3 %s\n", ic_fmt_bytes(a, sizeof(a), ic_results_context_num(res, "l3_size")));
+	ctx_put(f, res, "- CPU: ", IC_CTX_CPU_MODEL, "", "not recorded");
+	ctx_put(f, res, "; cores: ", *ctx(res, IC_CTX_CORES) ? IC_CTX_CORES : IC_CTX_NUM_CPUS, "",
+		"not recorded");
+	ctx_put(f, res, "; SMT: ", IC_CTX_SMT, "", "not recorded");
+	ctx_put(f, res, "; ", IC_CTX_MHZ_PER_CPU, " MHz", NULL);
+	fprintf(f, "\n- Caches: L1i %s",
+		ic_fmt_bytes(a, sizeof(a), ic_results_context_num(res, IC_CTX_L1I_SIZE)));
+	ctx_put(f, res, ", ", IC_CTX_L1I_ASSOC, "-way", NULL);
+	ctx_put(f, res, ", ", IC_CTX_L1I_LINE, " B lines", NULL);
+	fprintf(f, "; L2 %s", ic_fmt_bytes(a, sizeof(a), ic_results_context_num(res, IC_CTX_L2_SIZE)));
+	fprintf(f, "; L3 %s\n", ic_fmt_bytes(a, sizeof(a), ic_results_context_num(res, IC_CTX_L3_SIZE)));
 	for (size_t i = 1; i < res->nbuilds; i++)
 		lock_differs |= strcmp(res->builds[i].v[IC_B_LOCK], res->builds[0].v[IC_B_LOCK]) != 0;
 	if (lock_differs)
 		fputs("- Lock: per build (see Builds)", f);
 	else
-		ctx_put(f, res, "- Lock: ", "lock", "", "not recorded");
-	ctx_put(f, res, "; threads pinned: ", "pinned", "", "not recorded");
-	if (!strcmp(ctx(res, "oversubscribed"), "true"))
+		ctx_put(f, res, "- Lock: ", IC_CTX_LOCK, "", "not recorded");
+	ctx_put(f, res, "; threads pinned: ", IC_CTX_PINNED, "", "not recorded");
+	if (!strcmp(ctx(res, IC_CTX_OVERSUBSCRIBED), "true"))
 		fputs(" (more threads than PUs: the extra threads share PUs, see each label)", f);
 	fputc('\n', f);
 	builds_text(f, res);
-	ctx_put(f, res, "- Sites per chain caller: ", "per_caller", "\n", "not recorded\n");
-	ctx_put(f, res, "- Host: ", "host_name", "\n", NULL);
-	ctx_put(f, res, "- Date: ", "date", "\n", NULL);
-	ctx_put(f, res, "- Executable: ", "executable", "\n", NULL);
+	ctx_put(f, res, "- Sites per chain caller: ", IC_CTX_PER_CALLER, "\n", "not recorded\n");
+	ctx_put(f, res, "- Host: ", IC_CTX_HOST_NAME, "\n", NULL);
+	ctx_put(f, res, "- Date: ", IC_CTX_DATE, "\n", NULL);
+	ctx_put(f, res, "- Executable: ", IC_CTX_EXECUTABLE, "\n", NULL);
 	machine_state(f, res);
 	fputc('\n', f);
 }
@@ -464,12 +475,11 @@ static void counters_text(FILE *f, const struct ic_results *res)
 	fputs("## Counters\n\n", f);
 	for (size_t i = 0; i < res->nfiles; i++) {
 		const char *src = res->files[i]->counter_source;
-		const char *note = json_string_value(json_object_get(res->files[i]->context, "counter_note"));
+		const char *note = ic_file_context_string(res->files[i], IC_CTX_COUNTER_NOTE);
 		int seen = none < res->nfiles && !strcmp(src, "none");
 
 		for (size_t j = 0; j < i && !seen; j++) {
-			const char *n2 = json_string_value(json_object_get(res->files[j]->context,
-									   "counter_note"));
+			const char *n2 = ic_file_context_string(res->files[j], IC_CTX_COUNTER_NOTE);
 
 			seen = !strcmp(res->files[j]->counter_source, src) &&
 			       !strcmp(n2 ? n2 : "", note ? note : "");
@@ -498,8 +508,9 @@ static void counters_text(FILE *f, const struct ic_results *res)
 	fputc('\n', f);
 }
 
-static void method_text(FILE *f, const struct ic_results *res)
+static void method_text(FILE *f, const struct ic_analysis *an)
 {
+	const struct ic_results *res = an->res;
 	size_t vmax = 0, nerr_pts = 0;
 
 	for (size_t i = 0; i < res->npoints; i++) {
@@ -526,9 +537,9 @@ static void method_text(FILE *f, const struct ic_results *res)
 	fprintf(f, "- Band: Holm's step-down over the series' N: the j-th smallest of m p-values is "
 		"resolved while it is at most %g / (m - j + 1) and every smaller one was; the band is "
 		"the t interval at that level (the failed step's for the rest), so a series wrongly "
-		"resolves any N with chance at most %g%%.\n", res->opts.family, 100.0 * res->opts.family);
-	for (size_t g = 0; g < res->ngroups; g++)
-		if (res->groups[g].filler) {
+		"resolves any N with chance at most %g%%.\n", an->opts.family, 100.0 * an->opts.family);
+	for (size_t s = 0; s < an->nseries; s++)
+		if (an->series[s].group.filler) {
 			fputs("- Filler: a series with filler (F bytes of other straight-line code at every "
 			      "site) is read as a whole program: every figure is of the gross time per site, "
 			      "filler included.\n", f);
@@ -560,18 +571,18 @@ static void method_text(FILE *f, const struct ic_results *res)
 	fputs(".\n", f);
 }
 
-int ic_summary_write(FILE *f, const struct ic_results *res)
+int ic_summary_write(FILE *f, const struct ic_analysis *an)
 {
-	fprintf(f, "# inlinecost: %s vs %s\n\n", res->opts.compare, res->opts.baseline);
-	ic_answer_write(f, res);
+	fprintf(f, "# inlinecost: %s vs %s\n\n", an->opts.compare, an->opts.baseline);
+	ic_answer_write(f, an);
 	fprintf(f, "## Evidence\n\nTime per call site in ns and the ratio %s/%s (below 1: %s is "
 		"faster), each with its 95%% interval at that N; the band decides. Files: points.csv, "
-		"ratios.csv, crossover.csv; charts in plots/.\n\n", res->opts.compare,
-		res->opts.baseline, res->opts.compare);
-	for (size_t g = 0; g < res->ngroups; g++)
-		series_text(f, res, &res->groups[g]);
-	machine_text(f, res);
-	counters_text(f, res);
-	method_text(f, res);
+		"ratios.csv, crossover.csv; charts in plots/.\n\n", an->opts.compare,
+		an->opts.baseline, an->opts.compare);
+	for (size_t s = 0; s < an->nseries; s++)
+		series_text(f, an, &an->series[s]);
+	machine_text(f, an->res);
+	counters_text(f, an->res);
+	method_text(f, an);
 	return ferror(f) ? -1 : 0;
 }

@@ -3,9 +3,9 @@
 #include "report.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "states.h"
 #include "stats.h"
 
 /* A number field (empty when not measured), then sep unless sep is 0. */
@@ -40,7 +40,7 @@ static void tables_text(FILE *f, const char *s)
 static void tables_build_header(FILE *f)
 {
 	for (int k = 0; k < IC_B_COUNT; k++)
-		fprintf(f, ",%s", ic_build_key_name[k]);
+		fprintf(f, ",%s", ic_ctx_name(ic_ctx_of_build(k)));
 	fputc('\n', f);
 }
 
@@ -52,17 +52,19 @@ static void tables_build(FILE *f, const struct ic_results *res, size_t build)
 	}
 }
 
-static const char *tables_side_form(const struct ic_results *res, enum ic_point_side s)
+static const char *tables_side_form(const struct ic_analysis *an, enum ic_point_side s)
 {
 	if (s == IC_SIDE_COMPARE)
-		return res->opts.compare;
+		return an->opts.compare;
 	if (s == IC_SIDE_BASELINE)
-		return res->opts.baseline;
+		return an->opts.baseline;
 	return "unresolved";
 }
 
-int ic_tables_points_write(FILE *f, const struct ic_results *res)
+int ic_tables_points_write(FILE *f, const struct ic_analysis *an)
 {
+	const struct ic_results *res = an->res;
+
 	fputs("form,op,layout,order,sites,threads,mode,ns_per_op,ns_ci_lo,ns_ci_hi,cv,ops_per_s,"
 	      "cycles_per_op,l1i_miss_per_op,counter_source,code_bytes_per_site,footprint_bytes,"
 	      "variants,processes,reps,filler,instr_per_op,branch_miss_per_op,itlb_miss_per_op", f);
@@ -93,15 +95,15 @@ int ic_tables_points_write(FILE *f, const struct ic_results *res)
 	return ferror(f) ? -1 : 0;
 }
 
-int ic_tables_ratios_write(FILE *f, const struct ic_results *res)
+int ic_tables_ratios_write(FILE *f, const struct ic_analysis *an)
 {
 	fputs("op,layout,order,sites,threads,mode,compare,baseline,ns_compare,ns_baseline,ratio,"
 	      "ratio_ci_lo,ratio_ci_hi,p_value,cv_compare,cv_baseline,reps_compare,reps_baseline,"
 	      "noisy,faster,band_lo,band_hi,variants,processes,df,p_holm,log_se,t_975,replicate_cover,"
 	      "filler", f);
 	tables_build_header(f);
-	for (size_t g = 0; g < res->ngroups; g++) {
-		const struct ic_group *gr = &res->groups[g];
+	for (size_t s = 0; s < an->nseries; s++) {
+		const struct ic_group *gr = &an->series[s].group;
 
 		for (size_t i = 0; i < gr->nratios; i++) {
 			const struct ic_ratio *r = &gr->ratios[i];
@@ -117,7 +119,7 @@ int ic_tables_ratios_write(FILE *f, const struct ic_results *res)
 			tables_num(f, r->cmp->cv, "%.6g", ',');
 			tables_num(f, r->base->cv, "%.6g", 0);
 			fprintf(f, ",%zu,%zu,%d,%s,", r->cmp->nreps, r->base->nreps, r->noisy,
-				tables_side_form(res, r->side));
+				tables_side_form(an, r->side));
 			tables_num(f, r->band_lo, "%.6f", ',');
 			tables_num(f, r->band_hi, "%.6f", ',');
 			fprintf(f, "%zu,%zu,", r->nvariants, r->nunits);
@@ -132,7 +134,7 @@ int ic_tables_ratios_write(FILE *f, const struct ic_results *res)
 			tables_num(f, 2.0 * ic_stats_t_cdf(ic_stats_t_quantile(0.975, r->df) / sqrt(2.0), r->df) - 1.0,
 				   "%.4f", ',');
 			fprintf(f, "%lu", gr->filler);
-			tables_build(f, res, gr->build);
+			tables_build(f, an->res, gr->build);
 			fputc('\n', f);
 		}
 	}
@@ -179,26 +181,29 @@ static void tables_process(FILE *f, const struct ic_results *res, unsigned unit)
 	fprintf(f, "%.*s", (int)n, b);
 }
 
-int ic_tables_process_ratios_write(FILE *f, const struct ic_results *res)
+int ic_tables_process_ratios_write(FILE *f, const struct ic_analysis *an)
 {
+	const struct ic_results *res = an->res;
+
 	fputs("op,layout,order,threads,mode,filler,compare,baseline,sites,process,variant,time_rank,"
 	      "state,states,ratio", f);
 	tables_build_header(f);
-	for (size_t g = 0; g < res->ngroups; g++) {
-		const struct ic_group *gr = &res->groups[g];
-		const struct ic_states *s = gr->states;
+	for (size_t g = 0; g < an->nseries; g++) {
+		const struct ic_group *gr = &an->series[g].group;
+		const struct ic_process_ratios *pr = &an->series[g].procs;
+		const struct ic_states *s = an->series[g].states;
 
-		for (size_t i = 0; s && i < s->nsites; i++)
-			for (size_t p = 0; p < s->nproc; p++) {
-				double y = s->logr[i * s->nproc + p];
+		for (size_t i = 0; s && i < pr->nsites; i++)
+			for (size_t p = 0; p < pr->nproc; p++) {
+				double y = pr->logr[i * pr->nproc + p];
 
 				if (!isfinite(y))
 					continue;
 				fprintf(f, "%s,%s,%s,%lu,%s,%lu,%s,%s,%lu,", gr->op, gr->layout, gr->order,
-					gr->threads, gr->mode, gr->filler, res->opts.compare,
-					res->opts.baseline, s->sites[i]);
-				tables_process(f, res, s->unit[p]);
-				fprintf(f, ",%d,%zu,%d,%zu,%.6f", s->variant[p], s->time_rank[p],
+					gr->threads, gr->mode, gr->filler, an->opts.compare,
+					an->opts.baseline, pr->sites[i]);
+				tables_process(f, res, pr->unit[p]);
+				fprintf(f, ",%d,%zu,%d,%zu,%.6f", pr->variant[p], pr->time_rank[p],
 					s->state[p] + 1, s->nstates, exp(y));
 				tables_build(f, res, gr->build);
 				fputc('\n', f);
@@ -207,7 +212,7 @@ int ic_tables_process_ratios_write(FILE *f, const struct ic_results *res)
 	return ferror(f) ? -1 : 0;
 }
 
-int ic_tables_crossover_write(FILE *f, const struct ic_results *res)
+int ic_tables_crossover_write(FILE *f, const struct ic_analysis *an)
 {
 	fputs("op,layout,order,threads,mode,compare,baseline,verdict,small_n_winner,"
 	      "bracket_lo,bracket_hi,"
@@ -216,14 +221,14 @@ int ic_tables_crossover_write(FILE *f, const struct ic_results *res)
 	      "state2_processes,state2_ratio,state2_ci_lo,state2_ci_hi,state2_verdict,"
 	      "states_follow,switches,filler", f);
 	tables_build_header(f);
-	for (size_t g = 0; g < res->ngroups; g++) {
-		const struct ic_group *gr = &res->groups[g];
+	for (size_t g = 0; g < an->nseries; g++) {
+		const struct ic_group *gr = &an->series[g].group;
 		const struct ic_crossover *xo = &gr->xo;
-		const char *first = xo->direction > 0 ? res->opts.compare
-				    : xo->direction < 0 ? res->opts.baseline : "";
+		const char *first = xo->direction > 0 ? an->opts.compare
+				    : xo->direction < 0 ? an->opts.baseline : "";
 
 		fprintf(f, "%s,%s,%s,%lu,%s,%s,%s,%s,%s,", gr->op, gr->layout, gr->order, gr->threads,
-			gr->mode, res->opts.compare, res->opts.baseline, ic_verdict_name(xo->verdict),
+			gr->mode, an->opts.compare, an->opts.baseline, ic_verdict_name(xo->verdict),
 			first);
 		/* No point estimate: the data place a crossover in its bracket only. */
 		tables_num(f, xo->bracket_lo, "%.0f", ',');
@@ -235,40 +240,52 @@ int ic_tables_crossover_write(FILE *f, const struct ic_results *res)
 				gr->ratios[gr->nratios - 1].cmp->sites);
 		else
 			fputc(',', f);
-		tables_states(f, gr->states);
+		tables_states(f, an->series[g].states);
 		fprintf(f, ",%zu,%lu", xo->switches, gr->filler);
-		tables_build(f, res, gr->build);
+		tables_build(f, an->res, gr->build);
 		fputc('\n', f);
 	}
 	return ferror(f) ? -1 : 0;
 }
 
-int ic_tables_calibration_write(FILE *f, const struct ic_results *res)
+int ic_tables_calibration_write(FILE *f, const struct ic_analysis *an)
 {
-	double want = 1.0 + res->opts.planted;
+	double want = 1.0 + an->opts.planted;
 
 	fputs("op,layout,order,sites,threads,mode,compare,baseline,planted,ratio,ratio_ci_lo,"
 	      "ratio_ci_hi,measured_extra,excludes_1,contains_planted,noisy", f);
 	tables_build_header(f);
-	for (size_t g = 0; g < res->ngroups; g++) {
-		const struct ic_group *gr = &res->groups[g];
+	for (size_t g = 0; g < an->nseries; g++) {
+		const struct ic_group *gr = &an->series[g].group;
 
 		for (size_t i = 0; i < gr->nratios; i++) {
 			const struct ic_ratio *r = &gr->ratios[i];
 
 			fprintf(f, "%s,%s,%s,%lu,%lu,%s,%s,%s,%g,", gr->op, gr->layout, gr->order,
 				r->cmp->sites, gr->threads, gr->mode, r->cmp->form, r->base->form,
-				res->opts.planted);
+				an->opts.planted);
 			tables_num(f, r->ratio, "%.6f", ',');
 			tables_num(f, r->lo, "%.6f", ',');
 			tables_num(f, r->hi, "%.6f", ',');
 			tables_num(f, r->ratio - 1.0, "%.6f", 0);
 			/* Detected where the band resolves it, as the verdict would. */
-			fprintf(f, ",%d,%d,%d", r->side != IC_SIDE_UNRESOLVED,
-				r->lo <= want && want <= r->hi, r->noisy);
-			tables_build(f, res, gr->build);
+			fprintf(f, ",%d,%d,%d", ic_ratio_resolved(r), ic_ratio_holds(r, want), r->noisy);
+			tables_build(f, an->res, gr->build);
 			fputc('\n', f);
 		}
 	}
+	return ferror(f) ? -1 : 0;
+}
+
+int ic_tables_refine_next_write(FILE *f, const struct ic_analysis *an)
+{
+	unsigned long *mid;
+	size_t n;
+
+	if (ic_analysis_refine_next(an, &mid, &n))
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%lu\n", mid[i]);
+	free(mid);
 	return ferror(f) ? -1 : 0;
 }

@@ -15,7 +15,7 @@
 
 #include "check.h"
 #include "crossover.h"
-#include "results.h"
+#include "ratios.h"
 #include "states.h"
 
 #define NV 6
@@ -77,10 +77,27 @@ static struct ic_crossover sim_verdict(struct sim *s)
 	struct ic_crossover xo;
 
 	free(s->g.ratios);
-	CHECK(ic_results_ratio_series(&s->g, "inline", "extern", &opts, &s->g.ratios, &s->g.nratios) == 0 &&
+	CHECK(ic_ratio_series(&s->g, "inline", "extern", &opts, &s->g.ratios, &s->g.nratios) == 0 &&
 	      s->g.nratios == NN, "ratios");
-	CHECK(ic_crossover_of(s->g.ratios, NN, &xo) == 0, "crossover");
+	CHECK(ic_ratio_crossover(s->g.ratios, NN, &xo) == 0, "crossover");
 	return xo;
+}
+
+/* The states of the series' processes (time in process order). */
+static struct ic_states *sim_states(struct sim *s, struct ic_process_ratios *pr)
+{
+	struct ic_states *st;
+
+	CHECK(ic_process_ratios_collect(NULL, &s->g, pr) == 0, "process ratios");
+	st = ic_states_analyse(pr, &s->g, &opts);
+	CHECK(st, "states");
+	return st;
+}
+
+static void sim_states_free(struct ic_states *st, struct ic_process_ratios *pr)
+{
+	ic_states_free(st);
+	ic_process_ratios_free(pr);
 }
 
 /* log ratio = truth[i] + layout effect per (variant, N) + process effect
@@ -176,28 +193,27 @@ static void test_states(void)
 	const int trials = 200;
 
 	for (int t = 0; t < trials; t++) {
+		struct ic_process_ratios pr;
 		struct ic_states *st;
 
 		/* 5 of 12 processes at 1.65x, the first five in time. */
 		mixture(y, 12, 5, log(1.65), 1);
 		sim_build(&sim, y, 12);
 		sim_verdict(&sim);
-		st = ic_states_analyse(NULL, &sim.g, &opts);
-		CHECK(st, "states");
+		st = sim_states(&sim, &pr);
 		two += st->nstates == 2;
 		right += st->nstates == 2 && st->st[1].nproc == 5 && st->st[0].nproc == 7 &&
 			 fabs(log(st->st[1].level / st->st[0].level) - log(1.65)) < 0.05;
 		timed += st->nstates == 2 && st->follows == IC_FOLLOWS_TIME;
-		ic_states_free(st);
+		sim_states_free(st, &pr);
 
 		/* 3 of 6 as seen on the Zen 5 guest, spread over the time order. */
 		mixture(y, 6, 2, log(1.65), 0);
 		sim_build(&sim, y, 6);
 		sim_verdict(&sim);
-		st = ic_states_analyse(NULL, &sim.g, &opts);
-		CHECK(st, "states");
+		st = sim_states(&sim, &pr);
 		six += st->nstates == 2 && st->st[1].nproc == 2;
-		ic_states_free(st);
+		sim_states_free(st, &pr);
 
 		/* One state whose processes differ by a normal 5%. */
 		sim_draw(y, 24, (double[NN]){ 0 });
@@ -209,9 +225,9 @@ static void test_states(void)
 		}
 		sim_build(&sim, y, 24);
 		sim_verdict(&sim);
-		st = ic_states_analyse(NULL, &sim.g, &opts);
+		st = sim_states(&sim, &pr);
 		unimodal_split += st->nstates == 2;
-		ic_states_free(st);
+		sim_states_free(st, &pr);
 
 		/* One uniform spread of 30%: a continuum, not two states. */
 		sim_draw(y, 24, (double[NN]){ 0 });
@@ -223,9 +239,9 @@ static void test_states(void)
 		}
 		sim_build(&sim, y, 24);
 		sim_verdict(&sim);
-		st = ic_states_analyse(NULL, &sim.g, &opts);
+		st = sim_states(&sim, &pr);
 		uniform_split += st->nstates == 2;
-		ic_states_free(st);
+		sim_states_free(st, &pr);
 	}
 	printf("states, %d trials: 5 of 12 at 1.65x split in %d, shares and ratio right in %d, "
 	       "following the time order in %d; 2 of 6 split right in %d; one normal spread split "
