@@ -114,6 +114,28 @@ static void test_side_edges(void)
 	CHECK(ic_ratio_point_side(&p) == IC_SIDE_UNRESOLVED, "NAN is unresolved");
 }
 
+/* The N to measure next: rounded geometric midpoints of neighbouring N in
+ * the bracket, only where one falls strictly between them. */
+static void test_midpoints(void)
+{
+	static const unsigned long pow2[] = { 1, 2, 4, 8, 16, 32 }, close[] = { 8, 9 }, odd[] = { 1, 3 };
+	unsigned long out[8];
+	size_t n;
+
+	/* sqrt(8) = 2.83, sqrt(32) = 5.66, sqrt(128) = 11.31 */
+	n = ic_crossover_midpoints(pow2, 6, 2, 16, out);
+	CHECK(n == 3 && out[0] == 3 && out[1] == 6 && out[2] == 11, "(2, 16): %zu mids", n);
+	/* A bracket end that was not measured: from the first N inside it. */
+	n = ic_crossover_midpoints(pow2, 6, 3, 8, out);
+	CHECK(n == 1 && out[0] == 6, "(3, 8): %zu mids", n);
+	/* sqrt(72) = 8.49 rounds to 8: nothing strictly between 8 and 9. */
+	CHECK(ic_crossover_midpoints(close, 2, 8, 9, out) == 0, "8 and 9 have no midpoint");
+	/* sqrt(3) = 1.73 rounds to 2. */
+	n = ic_crossover_midpoints(odd, 2, 1, 3, out);
+	CHECK(n == 1 && out[0] == 2, "(1, 3): %zu mids", n);
+	CHECK(ic_crossover_midpoints(pow2, 6, 64, 128, out) == 0, "a bracket past the measured N");
+}
+
 int main(void)
 {
 	test_step();
@@ -121,6 +143,7 @@ int main(void)
 	test_conflict();
 	test_one_sided();
 	test_side_edges();
+	test_midpoints();
 	puts("engine crossover: ok");
 	return 0;
 }

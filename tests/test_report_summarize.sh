@@ -119,6 +119,13 @@ awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	!($(c["band_lo"]) <= $(c["ratio_ci_lo"]) && $(c["band_hi"]) >= $(c["ratio_ci_hi"])) { bad = 1 }
 	$(c["band_lo"]) < $(c["ratio_ci_lo"]) { wider = 1 }
 	END { exit bad || !wider }' "$out/ratios.csv" || fail "band narrower than the pointwise interval"
+# The N to measure next (run.sh --find-crossover): every series' bracket is
+# (128, 512) between powers of two, so sqrt(128 * 256) = 181.02 and
+# sqrt(256 * 512) = 362.04, each once.
+[ "$(paste -sd' ' "$out/refine_next.txt")" = "181 362" ] ||
+	fail "refine_next.txt: $(paste -sd' ' "$out/refine_next.txt"), want 181 362"
+[ -f "$work/known/refine_next.txt" ] && [ ! -s "$work/known/refine_next.txt" ] ||
+	fail "refine_next.txt must be there and empty without a crossover"
 # Deterministic: the same input gives the same output.
 "$summarize" --out "$work/cross2" "$work"/cross-in/*.json || fail "rerun"
 cmp -s "$out/ratios.csv" "$work/cross2/ratios.csv" || fail "ratios.csv differs between runs"
