@@ -1,5 +1,5 @@
 # Shared setup for the charts. draw.sh passes ic_dir (DIR/plots: data.gp and
-# the *.dat files), ic_src (plots/), ic_term ('png' or 'svg') and ic_out.
+# the *.dat files), ic_src (report/), ic_term ('png' or 'svg') and ic_out.
 load ic_dir.'/data.gp'
 
 set encoding utf8
