@@ -1,7 +1,7 @@
 /* Where does the compare/baseline ratio cross 1 as the call-site count N
  * grows? Works on one series (one op, layout, order, threads and mode), from
  * each sweep point's band (Holm's step-down over the series' N, see
- * results.h), and states only what the resolved points support:
+ * ratios.h), and states only what the resolved points support:
  *
  *   - a point is resolved for a form when its whole band is on that form's
  *     side of 1; every resolved point counts, the first and last N included
