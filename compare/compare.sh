@@ -108,7 +108,7 @@ if ! command -v gnuplot >/dev/null 2>&1; then
 	say "no gnuplot: tables written, no plot (apt-get install gnuplot-nox, then run this again)"
 else
 	for term in $terms; do
-		if ! gnuplot -e "ic_dir=$(gp_quote "$plots"); ic_src=$(gp_quote "$top/plots"); ic_term='$term'; ic_out=$(gp_quote "$new/$name.$term")" \
+		if ! gnuplot -e "ic_dir=$(gp_quote "$plots"); ic_src=$(gp_quote "$top/report"); ic_term='$term'; ic_out=$(gp_quote "$new/$name.$term")" \
 			"$here/$mode.gp" >"$scratch/gnuplot.log" 2>&1; then
 			say "plot failed ($term): $(grep -v '^ *$' "$scratch/gnuplot.log" | tail -n 1); the tables are written"
 			rm -f "$new/$name.png" "$new/$name.svg"

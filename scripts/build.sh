@@ -71,6 +71,7 @@ build_points() {
 		mapfile -t extra < <(release_args "$specs"; printf '%s' "${B_args[$b]}")
 		configure "${B_dir[$b]}" "${extra[@]}"
 		targets=(sites_bench summarize machine_state)
+		[ "$calibrate" = 1 ] && targets+=(calibration)
 		# link_variant is a target where the build makes it one.
 		if cmake --build "${B_dir[$b]}" --target help 2>/dev/null | grep -q '^\.\.\. link_variant$'; then
 			targets+=(link_variant)

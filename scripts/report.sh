@@ -14,14 +14,14 @@ summarise_into() {
 	[ $# -gt 0 ] || fail "no finished processes to summarise in $d"
 	mkdir -p "$d"
 	new=$(mktemp -d "$d/.report.XXXXXX")
-	step "$new.log" "summarize of $d" "${B_dir[0]}/plots/summarize" "${args[@]}" --out "$new" "$@" ||
+	step "$new.log" "summarize of $d" "${B_dir[0]}/report/summarize" "${args[@]}" --out "$new" "$@" ||
 		{ rm -rf "$new"; fail "summarize failed on $d"; }
 	rm -f "$new.log"
 	if [ -n "${no_charts:-}" ]; then
 		:   # calibration trials: only their tables are read
 	elif ! command -v gnuplot >/dev/null; then
-		say "no gnuplot: results are written; for plots: apt-get install gnuplot-nox, then plots/draw.sh $d/report"
-	elif ! plots/draw.sh "$new" >"$new/draw.log" 2>&1; then
+		say "no gnuplot: results are written; for plots: apt-get install gnuplot-nox, then report/draw.sh $d/report"
+	elif ! report/draw.sh "$new" >"$new/draw.log" 2>&1; then
 		tail -n 5 "$new/draw.log" >&2
 		rm -f "$new"/plots/*.png "$new"/plots/*.svg
 		say "plots failed; the new results are in $d without charts"
@@ -69,41 +69,23 @@ repeatability() {
 	say "repeatability: $dir/repeat.md ($(tail -n 1 "$dir/repeat.md"))"
 }
 
-# calibration_report: each trial summarised per planted copy; over the
-# trials, how often the 95% interval holds the planted ratio (coverage) and
-# how often it excludes 1 (for 0%: a false positive).
-calibrate_plants=(0 0.01 0.03)
+# calibration_report: each trial summarised per planted copy (trial<t>/);
+# over the trials, the calibration front's calibration_trials.csv and
+# calibration.md: how often the 95% interval holds the planted ratio
+# (coverage) and how often it excludes 1 (for 0%: a false positive).
 calibration_report() {
-	local t
-	local rows="$dir/.calibration.rows" pct f
-	: >"$rows"
+	local t f pct files trial_args=()
 	for ((t = 1; t <= trials; t++)); do
-		local files
 		mapfile -t files < <(raw_files "t${t}_*")
-		for f in "${calibrate_plants[@]}"; do
+		for f in ${plant//,/ }; do
 			pct=$(awk -v f="$f" 'BEGIN { printf "%g", f * 100 }')
 			compare=extern_plant$pct baseline=extern planted=$f
 			no_charts=1 summarise_into "$dir/trial$t/plant$pct" "${files[@]}" >/dev/null
-			awk -F, -v t="$t" -v f="$f" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-				{ print t "," f "," $c["ratio"] "," $c["ratio_ci_lo"] "," $c["ratio_ci_hi"] "," $c["excludes_1"] "," $c["contains_planted"] }' \
-				"$dir/trial$t/plant$pct/report/calibration.csv" >>"$rows"
 		done
+		trial_args+=(--trial "${files[@]}")
 	done
-	{
-		echo "trial,planted,ratio,ratio_ci_lo,ratio_ci_hi,excludes_1,contains_planted"
-		cat "$rows"
-	} >"$dir/calibration_trials.csv.tmp" && mv "$dir/calibration_trials.csv.tmp" "$dir/calibration_trials.csv"
-	rm -f "$rows"
-	awk -F, -v T="$trials" -v secs="$((SECONDS - run_start))" -v design="$layouts_random variants x $processes processes x $reps reps of $min_time s" '
-		NR == 1 { next }
-		{ n[$2]++; cov[$2] += $7; ex[$2] += $6; sum[$2] += $3; w[$2] += $5 - $4 }
-		END {
-			print "# Calibration: coverage of the 95% interval\n"
-			printf "%d trials at N = 256, 1 thread, private queue; each trial %s; %d s in all.\n\n", T, design, secs
-			print "| planted | trials | mean ratio | mean width | holds the planted ratio | excludes 1 |"
-			print "|---:|---:|---:|---:|---:|---:|"
-			for (p in n) printf "| %g%% | %d | %.4f | %.4f | %d (%.0f%%) | %d (%.0f%%)%s |\n", p * 100, n[p], sum[p] / n[p], w[p] / n[p],
-				cov[p], 100 * cov[p] / n[p], ex[p], 100 * ex[p] / n[p], p == 0 ? " false positives" : ""
-		}' "$dir/calibration_trials.csv" >"$dir/calibration.md.tmp" && mv "$dir/calibration.md.tmp" "$dir/calibration.md"
+	step "$dir/log/calibration.txt" "the calibration report" "${B_dir[0]}/report/calibration" --out "$dir" \
+		--plants "$plant" --baseline extern --seconds "$((SECONDS - run_start))" \
+		--design "$layouts_random variants x $processes processes x $reps reps of $min_time s" "${trial_args[@]}"
 	cat "$dir/calibration.md"
 }

@@ -143,29 +143,23 @@ guess_process_s() {
 }
 report_s=15
 
-# Measure the N inside each crossover bracket: the geometric midpoints of
-# neighbouring sweep points in [A, B], with the same variants and processes.
-# A step's N are written to crossover_steps.csv before it runs, so a
-# resumed step measures the N it started with.
+# Measure the N inside each crossover bracket, with the same variants and
+# processes: the N the last summary names in refine_next.txt (the engine's
+# geometric midpoints of neighbouring measured N in each bracket). A step's
+# N are written to crossover_steps.csv before it runs, so a resumed step
+# measures the N it started with.
 refine_crossover() {
 	local step steps=$dir/crossover_steps.csv
 	for step in 1 2 3 4; do
-		local mids=() lo hi prev n mid
-		mapfile -t mids < <(awk -F, -v s="$step" '$1 == s { gsub(/\|/, "\n", $2); print $2 }' "$steps" 2>/dev/null)
+		local mids=() s list
+		if [ -f "$steps" ]; then
+			while IFS=, read -r s list; do
+				[ "$s" = "$step" ] && IFS='|' read -ra mids <<<"$list"
+			done <"$steps"
+		fi
 		if [ ${#mids[@]} -eq 0 ]; then
-			while IFS=, read -r lo hi; do
-				prev=""
-				for n in "${site_list[@]}"; do
-					if [ "$n" -ge "$lo" ] && [ "$n" -le "$hi" ] && [ -n "$prev" ]; then
-						mid=$(awk -v a="$prev" -v b="$n" 'BEGIN{printf "%d", sqrt(a*b) + 0.5}')
-						[ "$mid" -gt "$prev" ] && [ "$mid" -lt "$n" ] && mids+=("$mid")
-					fi
-					[ "$n" -ge "$lo" ] && prev=$n
-				done
-			done < <(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-				$c["verdict"] == "crossover" { print $c["bracket_lo"] "," $c["bracket_hi"] }' "$dir/crossover.csv" | sort -u)
+			mapfile -t mids <"$dir/report/refine_next.txt" || fail "no $dir/report/refine_next.txt: the summary did not name the next N"
 			[ ${#mids[@]} -gt 0 ] || { say "crossover: nothing left to refine"; return 0; }
-			mapfile -t mids < <(printf '%s\n' "${mids[@]}" | sort -nu)
 			echo "$step,$(IFS='|'; echo "${mids[*]}")" >>"$steps"
 		fi
 		phase "crossover step $step: new N ${mids[*]}"

@@ -5,7 +5,9 @@
  * BASE_NS * r(N) with r depending on --shape:
  *   crossover   r = 1 + SLOPE * (log2 N - log2 X): crosses 1 at N = X
  *   inline_wins r = 0.9    extern_wins r = 1.1    same r = 1
- * and a form extern_plant (with --planted F) takes BASE_NS * (1 + F).
+ * and a form extern_plant (with --planted F) takes BASE_NS * (1 + F), a
+ * form extern_plant<P> (given with --forms, as --calibrate names them)
+ * BASE_NS * (1 + P / 100).
  * --shape attrib instead gives every form its own time (--t-FORM, ns at
  * N = 1; defaults below), clone * (1 + --copies-step) and inline *
  * (1 + --cap-step) from N = --cap-n on, with the control forms: inline,
@@ -196,7 +198,7 @@ static void fake_point(json_t *out, const struct fake_opts *o, unsigned long lon
 	double base = BASE_NS * (!strcmp(mode, "shared") && threads > 1 ? 3.0 : 1.0), t;
 	static const char *const aggs[] = { "mean", "median", "stddev", "cv" };
 
-	if (!strcmp(form, "inline") || !strcmp(form, "extern_plant")) {
+	if (!strcmp(form, "inline") || !strncmp(form, "extern_plant", 12)) {
 		/* The layout's effect: the same for every process of a variant. */
 		unsigned long long lr = 0x1234567ull * (o->variant + 1) + n;
 		double u = (double)(ic_test_rand(&lr) >> 11) / 9007199254740992.0 * 2.0 - 1.0;
@@ -209,8 +211,8 @@ static void fake_point(json_t *out, const struct fake_opts *o, unsigned long lon
 		base *= fake_ratio(o, n);
 	else if (!strcmp(form, "hint"))
 		base *= (1.0 + fake_ratio(o, n)) / 2.0;
-	else if (!strcmp(form, "extern_plant"))
-		base *= 1.0 + o->planted;
+	else if (!strncmp(form, "extern_plant", 12))
+		base *= 1.0 + (form[12] ? atof(form + 12) / 100.0 : o->planted);
 	/* The process's speed state: its inline form at every N. */
 	if (!strcmp(form, "inline"))
 		base *= o->state;

@@ -1,0 +1,112 @@
+/* The run's analysis, series by series; see analysis.h. */
+#include "analysis.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "load.h"
+
+const struct ic_analysis_opts ic_analysis_defaults = {
+	.compare = "inline",
+	.baseline = "extern",
+	.noise_ci = 0.03,
+	.family = 0.05,
+	.planted = NAN,
+};
+
+/* Ratios and crossover, then the states, then the attribution. */
+static int analysis_series(struct ic_series *se, const struct ic_analysis *an,
+			   struct ic_point *const *pts, size_t n)
+{
+	if (ic_group_make(&se->group, pts, n, &an->opts) ||
+	    ic_process_ratios_collect(an->res, &se->group, &se->procs) ||
+	    !(se->states = ic_states_analyse(&se->procs, &se->group, &an->opts)) ||
+	    !(se->attr = ic_attribution_analyse(&se->group, &an->opts,
+						ic_results_context_num(an->res, IC_CTX_L1I_SIZE))))
+		return -1;
+	return 0;
+}
+
+int ic_analyse(struct ic_analysis *an, struct ic_results *res, const struct ic_analysis_opts *opts,
+	       char *err, size_t errlen)
+{
+	*an = (struct ic_analysis){ .res = res, .opts = *opts };
+	if (ic_results_points_analyse(res, &an->opts, err, errlen))
+		return -1;
+	for (size_t i = 0, j; i < res->npoints; i = j) {
+		struct ic_series *ns = realloc(an->series, (an->nseries + 1) * sizeof(*ns));
+
+		if (!ns)
+			goto oom;
+		an->series = ns;
+		ns[an->nseries] = (struct ic_series){ 0 };
+		for (j = i + 1; j < res->npoints && !ic_point_cmp_series(res->points[i], res->points[j]); j++)
+			;
+		if (analysis_series(&ns[an->nseries++], an, res->points + i, j - i))
+			goto oom;
+	}
+	return 0;
+oom:
+	snprintf(err, errlen, "out of memory");
+	return -1;
+}
+
+void ic_analysis_free(struct ic_analysis *an)
+{
+	for (size_t i = 0; i < an->nseries; i++) {
+		ic_group_free(&an->series[i].group);
+		ic_process_ratios_free(&an->series[i].procs);
+		ic_states_free(an->series[i].states);
+		ic_attribution_free(an->series[i].attr);
+	}
+	free(an->series);
+	memset(an, 0, sizeof(*an));
+}
+
+static int analysis_cmp_ulong(const void *pa, const void *pb)
+{
+	unsigned long a = *(const unsigned long *)pa, b = *(const unsigned long *)pb;
+
+	return (a > b) - (a < b);
+}
+
+int ic_analysis_refine_next(const struct ic_analysis *an, unsigned long **out, size_t *n)
+{
+	size_t cap = 1, k = 0;
+	unsigned long *mid, *sites;
+
+	*out = NULL;
+	*n = 0;
+	for (size_t s = 0; s < an->nseries; s++)
+		cap += an->series[s].group.nratios;
+	mid = malloc(cap * sizeof(*mid));
+	sites = malloc(cap * sizeof(*sites));
+	if (!mid || !sites) {
+		free(mid);
+		free(sites);
+		return -1;
+	}
+	for (size_t s = 0; s < an->nseries; s++) {
+		const struct ic_group *g = &an->series[s].group;
+
+		if (g->xo.verdict != IC_VERDICT_CROSSOVER)
+			continue;
+		for (size_t i = 0; i < g->nratios; i++)
+			sites[i] = g->ratios[i].sites;
+		k += ic_crossover_midpoints(sites, g->nratios, g->xo.bracket_lo, g->xo.bracket_hi,
+					    mid + k);
+	}
+	free(sites);
+	qsort(mid, k, sizeof(*mid), analysis_cmp_ulong);
+	*n = 0;
+	for (size_t i = 0; i < k; i++)
+		if (!*n || mid[i] != mid[*n - 1])
+			mid[(*n)++] = mid[i];
+	if (*n)
+		*out = mid;
+	else
+		free(mid);
+	return 0;
+}

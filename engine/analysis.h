@@ -1,0 +1,50 @@
+/* The analysis of a run, series by series: the points' statistics
+ * (results.h), then per series its ratios and crossover (ratios.h), the
+ * states of its processes (states.h) and what its difference is made of
+ * (attribution.h). The fronts in report/ read the result; nothing here
+ * calls them.
+ */
+#ifndef IC_ANALYSIS_H
+#define IC_ANALYSIS_H
+
+#include <stddef.h>
+
+#include "attribution.h"
+#include "ratios.h"
+#include "results.h"
+#include "states.h"
+
+/* inline/extern; a band wider than +-3% is noisy (the 2004 effect: a wider
+ * band cannot resolve it); each series' band holds at all N with 95%. */
+extern const struct ic_analysis_opts ic_analysis_defaults;
+
+/* One series analysed. */
+struct ic_series {
+	struct ic_group group;            /* its points, ratios and crossover */
+	struct ic_process_ratios procs;   /* every process's ratio per N */
+	struct ic_states *states;
+	struct ic_attribution *attr;
+};
+
+struct ic_analysis {
+	const struct ic_results *res;
+	struct ic_analysis_opts opts;
+	struct ic_series *series;         /* in the points' series order */
+	size_t nseries;
+};
+
+/* Analyses the loaded run res (its points are sorted and their statistics
+ * computed in place); an then refers to res. Returns 0, or -1 with one line
+ * in err when there is no sites/ benchmark or memory runs out;
+ * ic_analysis_free frees it either way. */
+int ic_analyse(struct ic_analysis *an, struct ic_results *res, const struct ic_analysis_opts *opts,
+	       char *err, size_t errlen);
+void ic_analysis_free(struct ic_analysis *an);
+
+/* The N to measure next to narrow every series' crossover bracket: the
+ * midpoints of crossover.h, over all series, ascending, each once. *out is
+ * malloc'd (NULL with *n = 0 when none). Returns 0, or -1 when memory runs
+ * out. */
+int ic_analysis_refine_next(const struct ic_analysis *an, unsigned long **out, size_t *n);
+
+#endif /* IC_ANALYSIS_H */

@@ -1,0 +1,63 @@
+/* Where does the compare/baseline ratio cross 1 as the call-site count N
+ * grows? Works on one series (one op, layout, order, threads and mode), from
+ * each sweep point's band (Holm's step-down over the series' N, see
+ * ratios.h), and states only what the resolved points support:
+ *
+ *   - a point is resolved for a form when its whole band is on that form's
+ *     side of 1; every resolved point counts, the first and last N included
+ *     (the family-wise error is already held by the band);
+ *   - the resolved points, in ascending N, must switch side at most once;
+ *     more switches are a conflict, and nothing is claimed;
+ *   - a crossover is the bracket (A, B): A the largest N where the small-N
+ *     winner is resolved ahead, B the smallest N where the other form is.
+ *     No N inside is resolved either way, and no point estimate is made.
+ */
+#ifndef IC_CROSSOVER_H
+#define IC_CROSSOVER_H
+
+#include <stddef.h>
+
+/* One sweep point: the ratio estimate and its simultaneous band. */
+struct ic_ratio_point {
+	double sites, ratio, lo, hi;
+};
+
+enum ic_point_side {
+	IC_SIDE_UNRESOLVED,   /* the band contains 1 (or is unknown) */
+	IC_SIDE_COMPARE,      /* hi < 1: the compare form is faster */
+	IC_SIDE_BASELINE,     /* lo > 1: the baseline form is faster */
+};
+
+enum ic_verdict {
+	IC_VERDICT_UNRESOLVED,     /* no point resolved */
+	IC_VERDICT_CROSSOVER,      /* each form resolved ahead on one side of (A, B) */
+	IC_VERDICT_COMPARE_WINS,   /* only the compare form is resolved ahead */
+	IC_VERDICT_BASELINE_WINS,  /* only the baseline form is */
+	IC_VERDICT_CONFLICT,       /* the resolved points switch side more than once */
+};
+
+struct ic_crossover {
+	enum ic_verdict verdict;
+	/* +1: the compare form wins at small N (the 2004 shape: inlining pays
+	 * below the crossover); -1: the baseline form does. 0 for no claim. */
+	int direction;
+	double bracket_lo, bracket_hi;   /* CROSSOVER: the bracket (A, B); else NAN */
+	size_t switches;   /* side changes among resolved points */
+	size_t n_compare, n_baseline, n_unresolved;
+};
+
+enum ic_point_side ic_ratio_point_side(const struct ic_ratio_point *p);
+
+/* pts sorted by sites ascending. */
+void ic_crossover_find(const struct ic_ratio_point *pts, size_t n, struct ic_crossover *out);
+
+/* The N to measure next inside the bracket [lo, hi] of a series measured
+ * at sites[0..n-1] (ascending): the geometric midpoint of each pair of
+ * neighbouring N in the bracket, rounded, where it falls strictly between
+ * them. Writes at most n - 1 into out; returns how many. */
+size_t ic_crossover_midpoints(const unsigned long *sites, size_t n, double lo, double hi,
+			      unsigned long *out);
+
+const char *ic_verdict_name(enum ic_verdict v);
+
+#endif /* IC_CROSSOVER_H */

@@ -1,0 +1,422 @@
+/* Reading Google Benchmark JSON files into files, builds, layouts and
+ * points with their repetitions (see load.h); results.c analyses them.
+ */
+#include "load.h"
+#include "gb_json.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* User counters summarize reads, by enum ic_field (NS and IPS are GB's own). */
+static const char *const results_field_key[IC_F_COUNT] = {
+	[IC_F_NS] = "real_time",
+	[IC_F_IPS] = "items_per_second",
+	[IC_F_CYCLES] = "cycles_per_op",
+	[IC_F_L1I] = "l1i_miss_per_op",
+	[IC_F_CODE] = "code_bytes_per_site",
+	[IC_F_FOOT] = "footprint_bytes",
+	[IC_F_INSTR] = "instr_per_op",
+	[IC_F_BRANCH] = "branch_miss_per_op",
+	[IC_F_ITLB] = "itlb_miss_per_op",
+};
+
+static int results_fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* A name component of [A-Za-z0-9_.-] that fits in dst. */
+static int results_token(char *dst, size_t cap, const char *s, size_t len)
+{
+	if (len == 0 || len >= cap)
+		return -1;
+	for (size_t i = 0; i < len; i++)
+		if (!isalnum((unsigned char)s[i]) && s[i] != '_' && s[i] != '-' && s[i] != '.')
+			return -1;
+	memcpy(dst, s, len);
+	dst[len] = '\0';
+	return 0;
+}
+
+/* A whole number; zero only when zero_ok (filler:0 is no filler). */
+static int results_count(const char *s, size_t len, unsigned long *out, int zero_ok)
+{
+	char buf[32], *end;
+
+	if (results_token(buf, sizeof(buf), s, len) || !isdigit((unsigned char)buf[0]))
+		return -1;
+	errno = 0;
+	*out = strtoul(buf, &end, 10);
+	return (errno || *end || (*out == 0 && !zero_ok)) ? -1 : 0;
+}
+
+/* sites/<form>/<op>/<layout>/<order>/<sites>/<mode>[/filler:<F>][/threads:<T>][/...]
+ * Further components Google Benchmark may add (real_time, min_time:...,
+ * repeats:...) are ignored; no filler component means filler 0, so older
+ * results read as before. */
+static int results_parse_name(const char *name, struct ic_point *rn)
+{
+	char *tokens[6] = { rn->form, rn->op, rn->layout, rn->order, NULL, rn->mode };
+	const char *p;
+	size_t len;
+	int idx = 0;
+
+	memset(rn, 0, sizeof(*rn));
+	for (p = name + strlen("sites/"); *p; p += len + (p[len] == '/'), idx++) {
+		int bad = 0;
+
+		len = strcspn(p, "/");
+		if (idx < 6 && tokens[idx])
+			bad = results_token(tokens[idx], sizeof(rn->form), p, len);
+		else if (idx == 4)
+			bad = results_count(p, len, &rn->sites, 0);
+		else if (len > 7 && !strncmp(p, "filler:", 7))
+			bad = results_count(p + 7, len - 7, &rn->filler, 1);
+		else if (len > 8 && !strncmp(p, "threads:", 8))
+			bad = results_count(p + 8, len - 8, &rn->threads, 0);
+		if (bad)
+			return -1;
+	}
+	return idx >= 6 ? 0 : -1;
+}
+
+static double results_unit_ns(const char *unit)
+{
+	if (!strcmp(unit, "ns"))
+		return 1.0;
+	if (!strcmp(unit, "us"))
+		return 1e3;
+	if (!strcmp(unit, "ms"))
+		return 1e6;
+	if (!strcmp(unit, "s"))
+		return 1e9;
+	return NAN;
+}
+
+/* While loading, points sort by build, then key: builds share names. */
+static int results_cmp_key(const void *pa, const void *pb)
+{
+	const struct ic_point *a = *(struct ic_point *const *)pa, *b = *(struct ic_point *const *)pb;
+
+	if (a->build != b->build)
+		return a->build < b->build ? -1 : 1;
+	return strcmp(a->key, b->key);
+}
+
+/* The point named rn (in file's build), created when new. While loading,
+ * points are sorted by key: each point has many repetitions, so lookups
+ * outnumber inserts. */
+static struct ic_point *results_point_get(struct ic_results *res, struct ic_point *rn,
+					  const struct ic_file *file)
+{
+	char fill[40] = "";
+	struct ic_point *p, **found;
+	size_t i;
+
+	if (rn->filler)
+		snprintf(fill, sizeof(fill), "/filler:%lu", rn->filler);
+	/* The precision only bounds the key for the compiler: tokens are shorter. */
+	snprintf(rn->key, sizeof(rn->key), "sites/%.63s/%.63s/%.63s/%.63s/%lu/%.63s%s/threads:%lu",
+		 rn->form, rn->op, rn->layout, rn->order, rn->sites, rn->mode, fill, rn->threads);
+	rn->build = file->build;
+	found = res->npoints ? bsearch(&rn, res->points, res->npoints, sizeof(*res->points),
+				       results_cmp_key) : NULL;
+	if (found) {
+		p = *found;
+		/* A process that counted nothing (run.sh simulates with the
+		 * ordinary link only) does not mix sources; it lends none. */
+		if (!strcmp(file->counter_source, "none"))
+			return p;
+		if (!strcmp(p->file->counter_source, "none"))
+			p->file = file;
+		else if (strcmp(p->file->counter_source, file->counter_source))
+			p->source_mixed = 1;
+		return p;
+	}
+	if (res->npoints == res->cappoints) {
+		size_t cap = res->cappoints ? res->cappoints * 2 : 64;
+		struct ic_point **np = realloc(res->points, cap * sizeof(*np));
+
+		if (!np)
+			return NULL;
+		res->points = np;
+		res->cappoints = cap;
+	}
+	p = malloc(sizeof(*p));
+	if (!p)
+		return NULL;
+	*p = *rn;
+	p->file = file;
+	/* Into key order: the keys after it move up by one. */
+	for (i = res->npoints++; i > 0 && results_cmp_key(&p, &res->points[i - 1]) < 0; i--)
+		res->points[i] = res->points[i - 1];
+	res->points[i] = p;
+	return p;
+}
+
+static int results_entry(struct ic_results *res, struct ic_file *file, size_t idx,
+			 json_t *entry, char *err, size_t errlen)
+{
+	const char *path = file->path, *name, *run_type, *unit;
+	json_t *jthreads;
+	struct ic_point rn, *p;
+	struct ic_rep *rep;
+	double scale;
+
+	if (!json_is_object(entry))
+		return results_fail(err, errlen, "%s: benchmarks[%zu] is not an object", path, idx);
+	name = json_string_value(json_object_get(entry, "run_name"));
+	if (!name)
+		name = json_string_value(json_object_get(entry, "name"));
+	if (!name)
+		return results_fail(err, errlen, "%s: benchmarks[%zu] has no name", path, idx);
+	run_type = json_string_value(json_object_get(entry, "run_type"));
+	if (run_type && !strcmp(run_type, "aggregate")) {
+		res->n_aggregates++;   /* our own statistics replace GB's */
+		return 0;
+	}
+	if (strncmp(name, "sites/", 6)) {
+		res->n_other++;
+		return 0;
+	}
+	if (results_parse_name(name, &rn))
+		return results_fail(err, errlen,
+				    "%s: benchmarks[%zu] '%s' is not sites/<form>/<op>/<layout>/<order>/<sites>/<mode>[/filler:<F>]/threads:<T>",
+				    path, idx, name);
+	jthreads = json_object_get(entry, "threads");
+	if (json_is_integer(jthreads)) {
+		json_int_t t = json_integer_value(jthreads);
+
+		if (t < 1 || (rn.threads && (unsigned long)t != rn.threads))
+			return results_fail(err, errlen, "%s: benchmarks[%zu] '%s' has threads %lld",
+					    path, idx, name, (long long)t);
+		rn.threads = (unsigned long)t;
+	} else if (!rn.threads) {
+		rn.threads = 1;
+	}
+	p = results_point_get(res, &rn, file);
+	if (!p)
+		return results_fail(err, errlen, "%s: out of memory", path);
+	if (json_is_true(json_object_get(entry, "error_occurred"))) {
+		p->nerrors++;
+		res->n_errors++;
+		if (!p->error)
+			p->error = json_string_value(json_object_get(entry, "error_message"));
+		return 0;
+	}
+	unit = json_string_value(json_object_get(entry, "time_unit"));
+	scale = results_unit_ns(unit ? unit : "ns");
+	if (isnan(scale))
+		return results_fail(err, errlen, "%s: benchmarks[%zu] '%s' has time_unit '%s'",
+				    path, idx, name, unit);
+	if (p->nreps == p->capreps) {
+		size_t cap = p->capreps ? p->capreps * 2 : 16;
+		struct ic_rep *nr = realloc(p->reps, cap * sizeof(*nr));
+
+		if (!nr)
+			return results_fail(err, errlen, "%s: out of memory", path);
+		p->reps = nr;
+		p->capreps = cap;
+	}
+	/* Filled in place; counted once it is whole. */
+	rep = &p->reps[p->nreps];
+	for (int f = 0; f < IC_F_COUNT; f++) {
+		json_t *x = json_object_get(entry, results_field_key[f]);
+
+		/* NAN when absent or null: a counter that was not read. */
+		if (x && !json_is_null(x) && !json_is_number(x))
+			return results_fail(err, errlen, "%s: benchmarks[%zu] '%s': %s is not a number",
+					    path, idx, name, results_field_key[f]);
+		rep->v[f] = json_is_number(x) ? json_number_value(x) : NAN;
+	}
+	if (!isfinite(rep->v[IC_F_NS]) || rep->v[IC_F_NS] <= 0.0)
+		return results_fail(err, errlen, "%s: benchmarks[%zu] '%s' has no positive real_time",
+				    path, idx, name);
+	rep->v[IC_F_NS] *= scale;
+	rep->unit = (unsigned)(res->nfiles - 1);
+	rep->variant = file->variant;
+	p->nreps++;
+	return 0;
+}
+
+/* A context member as text, "" when absent; see ic_results_context. */
+static const char *results_context_text(json_t *ctx, const char *key, char *buf, size_t cap)
+{
+	json_t *v = json_object_get(ctx, key);
+
+	if (json_is_string(v)) {
+		/* Trimmed: /proc/cpuinfo pads some model names with blanks. */
+		const char *s = json_string_value(v);
+		size_t n;
+
+		while (*s == ' ' || *s == '\t')
+			s++;
+		n = strlen(s);
+		while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n'))
+			n--;
+		if (s[n] == '\0' || n >= cap)
+			return s;   /* nothing to trim, or too long to copy: as it is */
+		memcpy(buf, s, n);
+		buf[n] = '\0';
+		return buf;
+	}
+	if (json_is_boolean(v))
+		return json_is_true(v) ? "true" : "false";
+	if (json_is_integer(v))
+		snprintf(buf, cap, "%lld", (long long)json_integer_value(v));
+	else if (json_is_real(v))
+		snprintf(buf, cap, "%g", json_real_value(v));
+	else
+		return "";
+	return buf;
+}
+
+/* The index of the file's build in res->builds, added when new. -1 when
+ * memory runs out. */
+static long results_build(struct ic_results *res, json_t *ctx)
+{
+	char buf[IC_B_COUNT][IC_RESULTS_CONTEXT_MAX];
+	const char *v[IC_B_COUNT];
+	struct ic_build *nb;
+	size_t i;
+	int k;
+
+	for (k = 0; k < IC_B_COUNT; k++)
+		v[k] = results_context_text(ctx, ic_ctx_name(ic_ctx_of_build(k)), buf[k], sizeof(buf[k]));
+	for (i = 0; i < res->nbuilds; i++) {
+		for (k = 0; k < IC_B_COUNT && !strcmp(res->builds[i].v[k], v[k]); k++)
+			;
+		if (k == IC_B_COUNT) {
+			res->builds[i].nfiles++;
+			return (long)i;
+		}
+	}
+	nb = realloc(res->builds, (i + 1) * sizeof(*nb));
+	if (!nb)
+		return -1;
+	res->builds = nb;
+	nb[res->nbuilds++] = (struct ic_build){ .nfiles = 1 };
+	for (k = 0; k < IC_B_COUNT; k++)
+		if (!(nb[i].v[k] = strdup(v[k])))
+			return -1;
+	return (long)i;
+}
+
+int ic_results_load(struct ic_results *res, const char *path, char *err, size_t errlen)
+{
+	json_t *doc = ic_gb_json_load(path, err, errlen), *benchmarks, *entry;
+	json_int_t max_family = -1;
+	struct ic_file *file, **nf;
+	const char *v, *seed;
+	char *end;
+	struct stat st;
+	size_t idx, k;
+	long n, b;
+
+	if (!doc)
+		return -1;
+	nf = realloc(res->files, (res->nfiles + 1) * sizeof(*nf));
+	if (nf)
+		res->files = nf;
+	file = nf ? calloc(1, sizeof(*file)) : NULL;
+	if (!file) {
+		json_decref(doc);
+		return results_fail(err, errlen, "%s: out of memory", path);
+	}
+	/* From here on ic_results_free frees the file and its document. */
+	res->files[res->nfiles++] = file;
+	file->doc = doc;
+	benchmarks = json_object_get(doc, "benchmarks");
+	if (!json_is_array(benchmarks))
+		return results_fail(err, errlen, "%s: no \"benchmarks\" array (not Google Benchmark JSON)",
+				    path);
+	if (json_array_size(benchmarks) == 0)
+		return results_fail(err, errlen, "%s: no benchmarks", path);
+	if (!(file->path = strdup(path)))
+		goto oom;
+	file->mtime = stat(path, &st) ? NAN
+		    : (double)st.st_mtim.tv_sec + 1e-9 * (double)st.st_mtim.tv_nsec;
+	file->context = json_object_get(doc, "context");
+	if (!json_is_object(file->context))
+		file->context = NULL;
+	file->counter_source = ic_file_context_string(file, IC_CTX_COUNTER_SOURCE);
+	if (!file->counter_source)
+		file->counter_source = "";
+	v = ic_file_context_string(file, IC_CTX_LAYOUT_VARIANT);
+	n = v ? strtol(v, &end, 10) : 0;
+	if (v && (*end || end == v || n < 0 || n > 1000000))
+		return results_fail(err, errlen, "%s: context layout_variant '%.40s' is not a whole number",
+				    path, v);
+	/* Variant k of one seed is not variant k of another: the cluster is
+	 * the pair. Every variant has its own seed; only the ordinary link
+	 * (--lto, tests) has none. */
+	seed = ic_file_context_string(file, IC_CTX_LAYOUT_SEED);
+	snprintf(file->layout, sizeof(file->layout), "%s/%ld", seed ? seed : "", n);
+	for (k = 0; k + 1 < res->nfiles && strcmp(res->files[k]->layout, file->layout); k++)
+		;
+	file->variant = k + 1 < res->nfiles ? res->files[k]->variant : (int)res->nlayouts++;
+	if ((b = results_build(res, file->context)) < 0)
+		goto oom;
+	file->build = (size_t)b;
+	/* Past the earlier files' families: distinct in the merged benchmark.json. */
+	json_array_foreach(benchmarks, idx, entry) {
+		json_t *fam = json_object_get(entry, "family_index");
+		json_int_t fi = json_integer_value(fam);
+
+		if (results_entry(res, file, idx, entry, err, errlen))
+			return -1;
+		if (!json_is_integer(fam))
+			continue;
+		if (fi > max_family)
+			max_family = fi;
+		json_object_set_new(entry, "family_index", json_integer(fi + res->next_family));
+	}
+	res->next_family += max_family + 1;
+	return 0;
+oom:
+	return results_fail(err, errlen, "%s: out of memory", path);
+}
+
+const char *ic_file_context_string(const struct ic_file *file, enum ic_ctx key)
+{
+	return json_string_value(json_object_get(file->context, ic_ctx_name(key)));
+}
+
+const char *ic_results_context_named(const struct ic_results *res, const char *key, char *buf,
+				     size_t cap)
+{
+	return results_context_text(res->nfiles ? res->files[0]->context : NULL, key, buf, cap);
+}
+
+const char *ic_results_context(const struct ic_results *res, enum ic_ctx key, char *buf,
+			       size_t cap)
+{
+	return ic_results_context_named(res, ic_ctx_name(key), buf, cap);
+}
+
+/* Parsed from the text: sites_bench writes sizes as strings ("32768"). */
+double ic_results_context_num(const struct ic_results *res, enum ic_ctx key)
+{
+	char buf[IC_RESULTS_CONTEXT_MAX];
+	const char *s = ic_results_context(res, key, buf, sizeof(buf));
+	char *end;
+	double v;
+
+	if (!*s)
+		return NAN;
+	errno = 0;
+	v = strtod(s, &end);
+	return (errno || *end || end == s) ? NAN : v;
+}
+

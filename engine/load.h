@@ -1,0 +1,34 @@
+/* Reading sites_bench's Google Benchmark JSON files into a run's files,
+ * builds, layouts and points with their repetitions (results.h), and the
+ * context the first file carries.
+ */
+#ifndef IC_LOAD_H
+#define IC_LOAD_H
+
+#include <stddef.h>
+
+#include "context.h"
+#include "results.h"
+
+/* Reads one Google Benchmark JSON file and adds its repetitions; all files
+ * are loaded before the analysis. On bad input returns -1 with one line (no
+ * newline) in err naming the problem; res is then fit only for
+ * ic_results_free. */
+int ic_results_load(struct ic_results *res, const char *path, char *err, size_t errlen);
+
+/* A context member of the first file as text ("" when absent): a string
+ * member itself (trimmed), a number or boolean printed into buf. */
+#define IC_RESULTS_CONTEXT_MAX 256   /* buf size that holds any printed number or CPU name */
+const char *ic_results_context(const struct ic_results *res, enum ic_ctx key, char *buf,
+			       size_t cap);
+/* The same as a number of bytes, count, etc.; NAN when absent or not numeric. */
+double ic_results_context_num(const struct ic_results *res, enum ic_ctx key);
+/* The same for a key that context.h does not name (machine_* keys, whose
+ * names are common/machine_state.h's). */
+const char *ic_results_context_named(const struct ic_results *res, const char *key, char *buf,
+				     size_t cap);
+
+/* A file's own context member as a string; NULL when absent or not a string. */
+const char *ic_file_context_string(const struct ic_file *file, enum ic_ctx key);
+
+#endif /* IC_LOAD_H */

@@ -1,0 +1,173 @@
+/* The points' order and statistics (see results.h); load.c fills the
+ * points, ratios.c compares them.
+ */
+#define _GNU_SOURCE   /* qsort_r */
+#include "results.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+
+static int results_form_rank(const char *form, const struct ic_analysis_opts *opts)
+{
+	if (!strcmp(form, opts->compare))
+		return 0;
+	if (!strcmp(form, opts->baseline))
+		return 1;
+	return 2;
+}
+
+int ic_point_cmp_series(const struct ic_point *a, const struct ic_point *b)
+{
+	int c;
+
+	if (a->build != b->build)
+		return a->build < b->build ? -1 : 1;
+	if ((c = strcmp(a->op, b->op)) || (c = strcmp(a->layout, b->layout)) ||
+	    (c = strcmp(a->order, b->order)))
+		return c;
+	if (a->filler != b->filler)
+		return a->filler < b->filler ? -1 : 1;
+	if (a->threads != b->threads)
+		return a->threads < b->threads ? -1 : 1;
+	return strcmp(a->mode, b->mode);
+}
+
+/* qsort_r order of points; opts says which forms come first. */
+static int results_cmp_point(const void *pa, const void *pb, void *opts)
+{
+	const struct ic_point *a = *(struct ic_point *const *)pa, *b = *(struct ic_point *const *)pb;
+	int c = ic_point_cmp_series(a, b);
+
+	if (c || (c = results_form_rank(a->form, opts) - results_form_rank(b->form, opts)) ||
+	    (c = strcmp(a->form, b->form)))
+		return c;
+	return (a->sites > b->sites) - (a->sites < b->sites);
+}
+
+const char *ic_point_source(const struct ic_point *p)
+{
+	return p->source_mixed ? "mixed" : p->file->counter_source;
+}
+
+/* The time's estimate: the nested estimate of the processes' log medians,
+ * back on the time scale, with its 95% interval where there is one. */
+static int results_point_time(struct ic_point *p)
+{
+	size_t n = p->nunits;
+	double *y = malloc((n ? n : 1) * sizeof(*y));
+	int *cl = malloc((n ? n : 1) * sizeof(*cl));
+	struct ic_stats_nested s;
+
+	p->med[IC_F_NS] = p->ci_lo = p->ci_hi = NAN;
+	p->nvariants = 0;
+	if (!y || !cl) {
+		free(y);
+		free(cl);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		y[i] = log(p->units[i].med);
+		cl[i] = p->units[i].variant;
+	}
+	if (n) {
+		int ok = ic_stats_nested(y, cl, n, &s) == 0;
+
+		p->med[IC_F_NS] = exp(s.mean);
+		p->nvariants = s.clusters;
+		if (ok) {
+			ic_stats_nested_interval(&s, 0.05, &p->ci_lo, &p->ci_hi);
+			p->ci_lo = exp(p->ci_lo);
+			p->ci_hi = exp(p->ci_hi);
+		}
+	}
+	free(y);
+	free(cl);
+	return 0;
+}
+
+/* A point's statistics: the median of every field over the repetitions;
+ * per process, the median time and its cv (repetitions come in load order,
+ * so grouped by process, ascending); the median of those cvs; and the
+ * time's estimate and interval. */
+static int results_point_stats(struct ic_point *p)
+{
+	size_t cap = p->nreps ? p->nreps : 1, ncv = 0;
+	double *buf = malloc(cap * sizeof(*buf));
+	struct ic_unit *u = p->units = malloc(cap * sizeof(*u));
+
+	if (!buf || !u) {
+		free(buf);
+		return -1;
+	}
+	for (int f = 0; f < IC_F_COUNT; f++) {
+		size_t n = 0;
+
+		for (size_t i = 0; i < p->nreps; i++)
+			if (isfinite(p->reps[i].v[f]))
+				buf[n++] = p->reps[i].v[f];
+		p->med[f] = ic_stats_median(buf, n);
+	}
+	for (size_t i = 0, j; i < p->nreps; i = j) {
+		const struct ic_rep *rep = &p->reps[i];
+		size_t k = 0;
+
+		for (j = i; j < p->nreps && p->reps[j].unit == rep->unit; j++)
+			if (isfinite(p->reps[j].v[IC_F_NS]))
+				buf[k++] = p->reps[j].v[IC_F_NS];
+		if (k) {
+			u[p->nunits] = (struct ic_unit){ rep->unit, rep->variant, 0, ic_stats_cv(buf, k) };
+			u[p->nunits++].med = ic_stats_median(buf, k);
+		}
+	}
+	for (size_t i = 0; i < p->nunits; i++)
+		if (isfinite(u[i].cv))
+			buf[ncv++] = u[i].cv;
+	p->cv = ic_stats_median(buf, ncv);
+	free(buf);
+	return results_point_time(p);
+}
+
+int ic_results_points_analyse(struct ic_results *res, const struct ic_analysis_opts *opts,
+			      char *err, size_t errlen)
+{
+	if (res->npoints == 0)
+		return snprintf(err, errlen,
+				"no sites/<form>/... benchmarks in the input (%zu aggregate, %zu other entries)",
+				res->n_aggregates, res->n_other), -1;
+	/* qsort_r hands opts on as void *: the order reads it only. */
+	qsort_r(res->points, res->npoints, sizeof(*res->points), results_cmp_point, (void *)opts);
+	for (size_t i = 0; i < res->npoints; i++)
+		if (results_point_stats(res->points[i]))
+			return snprintf(err, errlen, "out of memory"), -1;
+	return 0;
+}
+
+void ic_results_init(struct ic_results *res)
+{
+	memset(res, 0, sizeof(*res));
+}
+
+void ic_results_free(struct ic_results *res)
+{
+	for (size_t i = 0; i < res->npoints; i++) {
+		free(res->points[i]->reps);
+		free(res->points[i]->units);
+		free(res->points[i]);
+	}
+	for (size_t i = 0; i < res->nfiles; i++) {
+		free(res->files[i]->path);
+		json_decref(res->files[i]->doc);
+		free(res->files[i]);
+	}
+	for (size_t i = 0; i < res->nbuilds; i++)
+		for (int k = 0; k < IC_B_COUNT; k++)
+			free(res->builds[i].v[k]);
+	free(res->points);
+	free(res->files);
+	free(res->builds);
+	memset(res, 0, sizeof(*res));
+}

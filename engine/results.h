@@ -1,0 +1,137 @@
+/* Benchmark results as the engine sees them: Google Benchmark JSON files
+ * from sites_bench (load.h reads them), grouped into points (one per
+ * build, form, op, layout, order, filler, sites, threads, mode), each with
+ * its statistics. The ratios between forms, their bands and crossovers are
+ * ratios.h's; the whole analysis of a run is analysis.h's.
+ *
+ * A build is what one process's context says it ran: compiler, cflags,
+ * lto, body, lock and codegen ("" when absent, as in older runs). Files of
+ * different builds hold the same benchmark names, so the build is part of
+ * every point and series: they are never pooled, and a ratio, being formed
+ * within a process, is always within one build.
+ *
+ * Each input file is one process of one layout variant (its context's
+ * layout_variant; files without one count as variant 0). A process
+ * contributes the median of its repetitions; every interval is the nested t
+ * interval of stats.h over layout variants (over processes when only one
+ * variant was run), so it holds the spread between layouts and processes,
+ * not only between repetitions.
+ *
+ * A series with filler F > 0 (every site also runs F bytes of other code)
+ * is a whole program: every estimate, ratio and verdict is of the gross
+ * time, filler included.
+ */
+#ifndef IC_RESULTS_H
+#define IC_RESULTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <jansson.h>
+
+#include "context.h"
+
+/* What one repetition carries; NAN where the entry had no such member. */
+enum ic_field {
+	IC_F_NS,       /* real_time per iteration (one call site), in ns */
+	IC_F_IPS,      /* items_per_second */
+	IC_F_CYCLES,   /* cycles_per_op */
+	IC_F_L1I,      /* l1i_miss_per_op */
+	IC_F_CODE,     /* code_bytes_per_site */
+	IC_F_FOOT,     /* footprint_bytes */
+	IC_F_INSTR,    /* instr_per_op */
+	IC_F_BRANCH,   /* branch_miss_per_op */
+	IC_F_ITLB,     /* itlb_miss_per_op */
+	IC_F_COUNT
+};
+
+struct ic_rep {
+	double v[IC_F_COUNT];
+	unsigned unit;             /* the file (process) it came from */
+	int variant;               /* that file's layout variant */
+};
+
+struct ic_build {
+	char *v[IC_B_COUNT];       /* by enum ic_build_key; "" when the context lacks the key */
+	size_t nfiles;             /* processes that ran it */
+};
+
+struct ic_file {
+	char *path;
+	json_t *doc;               /* owns everything below */
+	json_t *context;           /* may be NULL */
+	const char *counter_source;   /* "papi" | "sim" | "none" | "" when absent */
+	char layout[96];           /* "<layout_seed>/<layout_variant>", "/0" when absent */
+	int variant;               /* its layout's number, in order of first appearance */
+	size_t build;              /* index in ic_results.builds */
+	double mtime;              /* when it was written (s): the processes' time order */
+};
+
+/* A process's share of one point: the median of its repetitions' time
+ * and their cv. */
+struct ic_unit {
+	unsigned unit;
+	int variant;
+	double med, cv;
+};
+
+struct ic_point {
+	char key[512];             /* sites/<form>/.../<mode>[/filler:<F>]/threads:<T> */
+	char form[64], op[64], layout[64], order[64], mode[64];
+	size_t build;              /* index in ic_results.builds; part of the point */
+	unsigned long sites, threads;
+	unsigned long filler;      /* bytes of other code per site; 0 without */
+	struct ic_rep *reps;
+	size_t nreps, capreps;
+	const struct ic_file *file;   /* first file holding this point that counted
+	                               * (counter_source not "none"), else the first */
+	int source_mixed;          /* counting files with different counter_source */
+	size_t nerrors;            /* repetitions Google Benchmark skipped */
+	const char *error;         /* the first skip message */
+
+	/* Filled by ic_results_points_analyse. */
+	double med[IC_F_COUNT];    /* median over repetitions that have it; for
+	                            * IC_F_NS the nested estimate: the geometric
+	                            * mean over variants of the process medians */
+	double ci_lo, ci_hi;       /* 95% interval of med[IC_F_NS]; NAN with < 2 draws */
+	double cv;                 /* of IC_F_NS within a process, median over processes */
+	size_t nunits, nvariants;  /* processes and layout variants that count */
+	struct ic_unit *units;     /* per-process medians, ascending by unit */
+};
+
+/* What a run's analysis compares, and how strictly. */
+struct ic_analysis_opts {
+	const char *compare, *baseline;
+	double noise_ci;           /* flag a ratio whose band half-width exceeds this */
+	double family;             /* family-wise error of each series' band (0.05) */
+	double planted;            /* NAN unless --planted */
+};
+
+struct ic_results {
+	struct ic_file **files;    /* in command-line order */
+	size_t nfiles;
+	struct ic_point **points;  /* by key while loading, by series once analysed */
+	size_t npoints, cappoints;
+	size_t n_aggregates, n_other, n_errors;
+	size_t nlayouts;           /* distinct ic_file.layout */
+	struct ic_build *builds;   /* in order of first appearance */
+	size_t nbuilds;
+	int64_t next_family;       /* family_index offset for the next file */
+};
+
+void ic_results_init(struct ic_results *res);
+void ic_results_free(struct ic_results *res);
+
+/* Sorts the loaded points by series (build, op, layout, order, filler,
+ * threads, mode), then form (opts' compare and baseline first), then N,
+ * and computes each point's statistics. -1 (with err) when there is no
+ * sites/ benchmark at all or memory runs out. */
+int ic_results_points_analyse(struct ic_results *res, const struct ic_analysis_opts *opts,
+			      char *err, size_t errlen);
+
+/* 0 when a and b are of one series; else their order. */
+int ic_point_cmp_series(const struct ic_point *a, const struct ic_point *b);
+
+/* The counter source of a point: its file's, "mixed" when its files disagree. */
+const char *ic_point_source(const struct ic_point *p);
+
+#endif /* IC_RESULTS_H */

@@ -1,0 +1,369 @@
+/* The .dat files and data.gp of DIR/plots/; see chart_data.h. */
+#include "chart_data.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format.h"
+#include "load.h"
+
+/* name = 'text' or name[i] = 'text' (i > 0), gnuplot-quoted. */
+static void gp_str(FILE *gp, const char *name, size_t i, const char *s)
+{
+	if (i)
+		fprintf(gp, "%s[%zu] = '", name, i);
+	else
+		fprintf(gp, "%s = '", name);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputc('\'', gp);
+		if (*s != '\n' && *s != '\r')
+			fputc(*s, gp);
+	}
+	fputs("'\n", gp);
+}
+
+static void dat(FILE *f, double x)
+{
+	if (isfinite(x))
+		fprintf(f, " %.10g", x);
+	else
+		fputs(" NaN", f);
+}
+
+static void dat_head(FILE *f, const struct ic_group *gr, const char *title, const char *what)
+{
+	fprintf(f, "# build %zu: %s: %s\n", gr->build, title, what);
+}
+
+static int form_rank(const struct ic_analysis *an, const char *f)
+{
+	return !strcmp(f, an->opts.compare) ? 0 : !strcmp(f, an->opts.baseline) ? 1 : 2;
+}
+
+/* The forms in drawing order (and colour): compare, baseline, then the
+ * rest by name. */
+static size_t chart_forms(const struct ic_analysis *an, const char **forms)
+{
+	const struct ic_results *res = an->res;
+	size_t n = 0;
+
+	for (size_t i = 0; i < res->npoints; i++) {
+		const char *f = res->points[i]->form;
+		size_t j = 0;
+
+		while (j < n && strcmp(forms[j], f))
+			j++;
+		if (j < n)
+			continue;
+		for (j = n++; j > 0; j--) {
+			int d = form_rank(an, f) - form_rank(an, forms[j - 1]);
+
+			if (d > 0 || (!d && strcmp(f, forms[j - 1]) > 0))
+				break;
+			forms[j] = forms[j - 1];
+		}
+		forms[j] = f;
+	}
+	return n;
+}
+
+/* One block per form, an empty one a NaN row, so that block k of series g
+ * is index g * nforms + k; drawn lists the k + 1 (k < ndraw) that have
+ * data: " 1 2". */
+static void form_blocks(FILE *f, const struct ic_group *gr, const char *title, const char **forms,
+			size_t nforms, enum ic_field field, size_t ndraw, char drawn[static 256])
+{
+	drawn[0] = '\0';
+	for (size_t k = 0; k < nforms; k++) {
+		int rows = 0;
+
+		dat_head(f, gr, title, forms[k]);
+		for (size_t i = 0; i < gr->npoints; i++) {
+			const struct ic_point *p = gr->points[i];
+
+			if (strcmp(p->form, forms[k]) || !isfinite(p->med[field]))
+				continue;
+			fprintf(f, "%lu", p->sites);
+			dat(f, p->med[field]);
+			if (field == IC_F_NS) {
+				dat(f, p->ci_lo);
+				dat(f, p->ci_hi);
+			}
+			fputc('\n', f);
+			rows = 1;
+		}
+		fputs(rows ? "\n\n" : "NaN NaN NaN NaN\n\n\n", f);
+		if (rows && k < ndraw && strlen(drawn) < 240)
+			sprintf(drawn + strlen(drawn), " %zu", k + 1);
+	}
+}
+
+/* state1, state2: each state's own ratio where the processes split in two. */
+static const char ratio_cols[] = "sites ratio lo hi noisy band_lo band_hi state1 state2";
+
+/* A block of ratio_cols rows (a NaN row when there is none). */
+static void ratio_rows(FILE *f, const struct ic_ratio *r, size_t n, const struct ic_states *st)
+{
+	for (size_t i = 0; i < n; i++) {
+		fprintf(f, "%lu", r[i].sites);
+		dat(f, r[i].ratio);
+		dat(f, r[i].lo);
+		dat(f, r[i].hi);
+		fprintf(f, " %d", r[i].noisy);
+		dat(f, r[i].band_lo);
+		dat(f, r[i].band_hi);
+		for (int k = 0; k < 2; k++)
+			dat(f, st && st->nstates == 2 && i < st->st[k].nratios ? st->st[k].ratios[i].ratio : NAN);
+		fputc('\n', f);
+	}
+	fputs(n ? "\n\n" : "NaN NaN NaN NaN 0 NaN NaN NaN NaN\n\n\n", f);
+}
+
+/* process.dat: every process's ratio as a dot just right of N, spread a
+ * little so that equal ratios stay apart, with its state (1 or 2). */
+static void process_dots(FILE *f, const struct ic_series *se, const char *title)
+{
+	const struct ic_process_ratios *pr = &se->procs;
+	const struct ic_states *st = se->states;
+
+	dat_head(f, &se->group, title, "x ratio state");
+	for (size_t i = 0; st && i < pr->nsites; i++)
+		for (size_t p = 0; p < pr->nproc; p++) {
+			double y = pr->logr[i * pr->nproc + p];
+			double x = (double)pr->sites[i] *
+				   exp(0.08 + 0.12 * (double)p / (double)(pr->nproc > 1 ? pr->nproc - 1 : 1));
+
+			if (isfinite(y))
+				fprintf(f, "%.6g %.6g %d\n", x, exp(y), st->state[p] + 1);
+		}
+	fputs("NaN NaN 0\n\n\n", f);
+}
+
+/* Where the L1i counts come from, for the chart's title. */
+static const char *l1i_source(char *buf, size_t cap, const struct ic_results *res)
+{
+	const char *src = NULL;
+	char size[32];
+
+	for (size_t i = 0; i < res->npoints; i++) {
+		const char *s = ic_point_source(res->points[i]);
+
+		if (isfinite(res->points[i]->med[IC_F_L1I]))
+			src = !src || !strcmp(src, s) ? s : "mixed";
+	}
+	if (!src)
+		return "not measured";
+	if (strcmp(src, "sim"))
+		return strcmp(src, "papi") ? "mixed sources (see counter_source in points.csv)" :
+					     "hardware counters (PAPI)";
+	snprintf(buf, cap, "simulated by valgrind for a %s L1i",
+		 ic_fmt_bytes(size, sizeof(size), ic_results_context_num(res, IC_CTX_L1I_SIZE)));
+	return buf;
+}
+
+/* "crossover in (4, 64)", "extern faster where resolved", "no N resolved":
+ * summary.md says more. */
+static void verdict(char *buf, size_t cap, const struct ic_analysis *an, const struct ic_series *se)
+{
+	const struct ic_group *gr = &se->group;
+	const struct ic_crossover *xo = &gr->xo;
+	const char *pooled = se->states && se->states->nstates == 2 ? " (pooled over two states)" : "";
+
+	if (xo->verdict == IC_VERDICT_CROSSOVER)
+		snprintf(buf, cap, "crossover in (%.0f, %.0f)%s", xo->bracket_lo, xo->bracket_hi, pooled);
+	else if (xo->verdict == IC_VERDICT_COMPARE_WINS || xo->verdict == IC_VERDICT_BASELINE_WINS)
+		snprintf(buf, cap, "%s faster where resolved%s", xo->verdict == IC_VERDICT_COMPARE_WINS ?
+			 an->opts.compare : an->opts.baseline, pooled);
+	else if (xo->verdict == IC_VERDICT_CONFLICT)
+		snprintf(buf, cap, "resolved N disagree%s", pooled);
+	else
+		snprintf(buf, cap, "%s%s", gr->nratios ? "no N resolved" : "no comparison", pooled);
+}
+
+/* gnuplot commands for a time panel: a dashed line at the N where each
+ * compared form's footprint first passes the L1i (dt 2) and the L2 (dt 4),
+ * labelled "inline L1i" ("inline, extern L1i" once where both pass at that
+ * N), the labels stacked so none overlap and, in the right half, left of
+ * the line so none is clipped. */
+static void time_marks(FILE *gp, size_t g, const struct ic_results *res, const struct ic_group *gr,
+		       const char **forms, size_t nforms)
+{
+	static const enum ic_ctx key[2] = { IC_CTX_L1I_SIZE, IC_CTX_L2_SIZE };
+	static const char *const name[2] = { "L1i", "L2" };
+	unsigned long lo = ULONG_MAX, hi = 0;
+	int id = 100;
+
+	for (size_t i = 0; i < gr->npoints; i++) {
+		lo = gr->points[i]->sites < lo ? gr->points[i]->sites : lo;
+		hi = gr->points[i]->sites > hi ? gr->points[i]->sites : hi;
+	}
+	fprintf(gp, "ic_time_marks[%zu] = '", g + 1);
+	for (int c = 0; c < 2; c++) {
+		double size = ic_results_context_num(res, key[c]);
+		unsigned long pass[2] = { 0, 0 };
+
+		for (size_t k = 0; k < nforms && size > 0; k++)
+			pass[k] = ic_group_cache_pass(gr, forms[k], size, NULL);
+		for (size_t k = 0; k < nforms; k++) {
+			int both = k == 0 && nforms == 2 && pass[0] == pass[1];
+			const char *color = both ? "\"#404040\"" : k ? "ic_color(2)" : "ic_color(1)";
+			int right;
+
+			if (!pass[k] || (k == 1 && pass[1] == pass[0]))
+				continue;
+			right = 2 * log((double)pass[k]) > log((double)lo) + log((double)hi);
+			fprintf(gp, "set arrow %d from first %lu, graph 0 to first %lu, graph 1 nohead dt %d "
+				"lw 1.2 lc rgb %s back; set label %d \"%s%s%s%s %s%s\" at first %lu, graph %.2f "
+				"%s boxed font \",8\" tc rgb %s front; ", id, pass[k], pass[k], c ? 4 : 2, color,
+				id + 50, right ? "" : " ", forms[k], both ? ", " : "", both ? forms[1] : "",
+				name[c], right ? " " : "", pass[k], 0.06 + 0.07 * (id - 100),
+				right ? "right" : "left", color);
+			id++;
+		}
+	}
+	fputs("'\n", gp);
+}
+
+static const enum ic_line_kind attr_kind[] = { IC_LINE_COPIES, IC_LINE_LOCK_INLINE, IC_LINE_LOCK_EXTERN,
+					       IC_LINE_INTERACTION, IC_LINE_INLINE_EXTERN };
+#define NATTR (sizeof(attr_kind) / sizeof(attr_kind[0]))
+
+/* Per series with control forms (panel s, from 1), one block per line of
+ * attr_kind, an empty one a NaN row: line k is index (s - 1) * NATTR +
+ * k - 1, and ic_attr_kinds[s] lists the k that have data ("1 2 5").
+ * Without such series the file stays empty: attribution.gp says so. */
+static void attribution(FILE *gp, FILE *f, const struct ic_analysis *an)
+{
+	size_t ns = 0;
+
+	for (size_t g = 0; g < an->nseries; g++)
+		ns += an->series[g].attr && an->series[g].attr->has_controls;
+	fprintf(gp, "ic_attr_nseries = %zu\narray ic_attr_title[%zu]\narray ic_attr_kinds[%zu]\n"
+		"array ic_attr_name[%zu]\n", ns, ns ? ns : 1, ns ? ns : 1, NATTR);
+	for (size_t k = 0; k < NATTR; k++)
+		gp_str(gp, "ic_attr_name", k + 1, ic_attr_line_name(attr_kind[k]));
+	ns = 0;
+	for (size_t g = 0; g < an->nseries; g++) {
+		const struct ic_group *gr = &an->series[g].group;
+		const struct ic_attribution *a = an->series[g].attr;
+		char title[512], what[160], kinds[3 * NATTR + 1] = "";
+
+		if (!a || !a->has_controls)
+			continue;
+		gp_str(gp, "ic_attr_title", ++ns, ic_fmt_series(title, sizeof(title), an, gr));
+		for (size_t k = 0; k < NATTR; k++) {
+			const struct ic_line *l = &a->line[attr_kind[k]];
+
+			snprintf(what, sizeof(what), "%s: %s", l->name, ratio_cols);
+			dat_head(f, gr, title, what);
+			ratio_rows(f, l->r, l->n, NULL);
+			if (l->n)
+				snprintf(kinds + strlen(kinds), sizeof(kinds) - strlen(kinds), " %zu", k + 1);
+		}
+		gp_str(gp, "ic_attr_kinds", ns, kinds);
+	}
+}
+
+/* With several builds that each have the same k series (2 <= k <= 6), one
+ * row of panels per build, so a column compares the builds; else 0 (a
+ * square grid). Groups sort by build. */
+static size_t cols_per_build(const struct ic_analysis *an)
+{
+	const struct ic_series *se = an->series;
+	size_t k = 1;
+
+	if (!ic_fmt_many_builds(an->res))
+		return 0;
+	while (k < an->nseries && se[k].group.build == se[0].group.build)
+		k++;
+	for (size_t g = 1; g < an->nseries; g++)
+		if ((g % k == 0) != (se[g].group.build != se[g - 1].group.build))
+			return 0;
+	return k >= 2 && k <= 6 && an->nseries % k == 0 ? k : 0;
+}
+
+int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_analysis *an)
+{
+	const struct ic_results *res = an->res;
+	static const char *const panel_arrays[] = { "ic_title", "ic_verdict", "ic_states",
+		"ic_time_forms", "ic_l1i_forms", "ic_has_ratio", "ic_xo_lo", "ic_xo_hi", "ic_time_marks" };
+	size_t ng = an->nseries, nforms, ntime = 0, cols = cols_per_build(an);
+	const char **forms = calloc(res->npoints, sizeof(*forms));
+	char buf[3 * IC_RESULTS_CONTEXT_MAX + 64], b1[IC_RESULTS_CONTEXT_MAX], b2[IC_RESULTS_CONTEXT_MAX],
+		b3[IC_RESULTS_CONTEXT_MAX];
+	const char *cpu = ic_results_context(res, IC_CTX_CPU_MODEL, b1, sizeof(b1));
+	const char *cores = ic_results_context(res, IC_CTX_CORES, b2, sizeof(b2));
+	const char *date = ic_results_context(res, IC_CTX_DATE, b3, sizeof(b3));
+	FILE *gp = cf->gp;
+	unsigned long lo = ULONG_MAX, hi = 0;
+	int l1i_any = 0;
+
+	if (!forms)
+		return -1;
+	nforms = chart_forms(an, forms);
+	/* The time chart draws the compared forms alone: they come first. */
+	while (ntime < nforms && form_rank(an, forms[ntime]) < 2)
+		ntime++;
+	if (!*cores)
+		cores = ic_results_context(res, IC_CTX_NUM_CPUS, b2, sizeof(b2));
+	snprintf(buf, sizeof(buf), "%s, %s cores, %s", *cpu ? cpu : "CPU not recorded",
+		 *cores ? cores : "?", *date ? date : "date not recorded");
+	gp_str(gp, "ic_caption", 0, buf);
+	gp_str(gp, "ic_compare", 0, an->opts.compare);
+	gp_str(gp, "ic_baseline", 0, an->opts.baseline);
+	gp_str(gp, "ic_l1i_title", 0, l1i_source(buf, sizeof(buf), res));
+	if (!cols)
+		for (cols = 1; cols * cols < ng; cols++)
+			;
+	for (size_t i = 0; i < res->npoints; i++) {
+		lo = res->points[i]->sites < lo ? res->points[i]->sites : lo;
+		hi = res->points[i]->sites > hi ? res->points[i]->sites : hi;
+	}
+	fprintf(gp, "ic_sites_min = %lu\nic_sites_max = %lu\n", lo, hi);
+	fprintf(gp, "ic_npanels = %zu\nic_cols = %zu\nic_rows = %zu\nic_nforms = %zu\n"
+		"ic_time_nforms = %zu\narray ic_form[%zu]\n", ng, cols, (ng + cols - 1) / cols, nforms,
+		ntime, nforms);
+	for (size_t k = 0; k < nforms; k++)
+		gp_str(gp, "ic_form", k + 1, forms[k]);
+	for (size_t i = 0; i < sizeof(panel_arrays) / sizeof(panel_arrays[0]); i++)
+		fprintf(gp, "array %s[%zu]\n", panel_arrays[i], ng);
+	for (size_t g = 0; g < ng; g++) {
+		const struct ic_series *se = &an->series[g];
+		const struct ic_group *gr = &se->group;
+		const struct ic_states *st = se->states;
+		char title[512], time_forms[256], l1i_forms[256];
+
+		ic_fmt_series(title, sizeof(title), an, gr);
+		form_blocks(cf->time, gr, title, forms, nforms, IC_F_NS, ntime, time_forms);
+		form_blocks(cf->l1i, gr, title, forms, nforms, IC_F_L1I, nforms, l1i_forms);
+		l1i_any |= *l1i_forms != '\0';
+		dat_head(cf->ratio, gr, title, ratio_cols);
+		ratio_rows(cf->ratio, gr->ratios, gr->nratios, st);
+		process_dots(cf->process, se, title);
+		gp_str(gp, "ic_title", g + 1, title);
+		verdict(buf, sizeof(buf), an, se);
+		gp_str(gp, "ic_verdict", g + 1, buf);
+		buf[0] = '\0';
+		if (st && st->nstates == 2)
+			snprintf(buf, sizeof(buf), "two states: %.2f in %zu, %.2f in %zu of %zu processes",
+				 st->st[0].level, st->st[0].nproc, st->st[1].level, st->st[1].nproc,
+				 st->nproc);
+		gp_str(gp, "ic_states", g + 1, buf);
+		gp_str(gp, "ic_time_forms", g + 1, time_forms);
+		gp_str(gp, "ic_l1i_forms", g + 1, l1i_forms);
+		fprintf(gp, "ic_has_ratio[%zu] = %d; ic_xo_lo[%zu] =", g + 1, gr->nratios > 0, g + 1);
+		dat(gp, gr->xo.bracket_lo);
+		fprintf(gp, "; ic_xo_hi[%zu] =", g + 1);
+		dat(gp, gr->xo.bracket_hi);
+		fputc('\n', gp);
+		time_marks(gp, g, res, gr, forms, ntime);
+	}
+	fprintf(gp, "ic_l1i_any = %d\nic_noise_pct = %g\n", l1i_any, 100 * an->opts.noise_ci);
+	attribution(gp, cf->attr, an);
+	free(forms);
+	return ferror(gp) || ferror(cf->time) || ferror(cf->l1i) || ferror(cf->ratio) ||
+	       ferror(cf->attr) || ferror(cf->process) ? -1 : 0;
+}

@@ -1,0 +1,22 @@
+/* The data the gnuplot scripts in report/ draw from: time.dat, l1i.dat,
+ * ratio.dat, process.dat, attribution.dat and data.gp, the variables they
+ * load (captions, panel layout and titles, verdicts, crossover and cache
+ * marks, what each attribution panel plots).
+ */
+#ifndef IC_CHART_DATA_H
+#define IC_CHART_DATA_H
+
+#include <stdio.h>
+
+#include "analysis.h"
+
+/* The open streams of DIR/plots/, in summarize.c's initializer order. */
+struct ic_chart_files {
+	FILE *gp, *time, *l1i;
+	FILE *ratio, *attr, *process;
+};
+
+/* Returns 0, or -1 when memory ran out or a write failed. */
+int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_analysis *an);
+
+#endif /* IC_CHART_DATA_H */

@@ -1,0 +1,40 @@
+#!/bin/sh
+# report/draw.sh DIR: draws DIR/plots/{time,l1i,ratio,attribution}.{png,svg}
+# with gnuplot from the data.gp and *.dat files summarize --out DIR wrote,
+# each chart renamed into place once whole. Without gnuplot it says how to
+# get the charts and exits 0.
+set -eu
+
+if [ $# -ne 1 ] || [ "$1" = "--help" ]; then
+	echo "usage: report/draw.sh DIR   (DIR written by summarize --out DIR)" >&2
+	exit 2
+fi
+dir=$1
+plots=$dir/plots
+here=$(cd "$(dirname "$0")" && pwd)
+gnuplot=${GNUPLOT:-gnuplot}
+if [ ! -f "$plots/data.gp" ]; then
+	echo "draw.sh: $plots/data.gp not found: run summarize --out $dir first" >&2
+	exit 2
+fi
+if ! command -v "$gnuplot" >/dev/null 2>&1; then
+	echo "draw.sh: gnuplot not found, no charts drawn: apt-get install gnuplot-nox, then report/draw.sh $dir" >&2
+	exit 0
+fi
+
+# A gnuplot single-quoted string: '' for a quote.
+gp_quote() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/''/g")"; }
+
+log=$plots/.draw.log.$$
+trap 'rm -f "$log" "$plots"/.*.tmp.$$' EXIT INT TERM
+for chart in time l1i ratio attribution; do
+	for term in png svg; do
+		tmp=$plots/.$chart.$term.tmp.$$
+		if ! "$gnuplot" -e "ic_dir=$(gp_quote "$plots"); ic_src=$(gp_quote "$here"); ic_term='$term'; ic_out=$(gp_quote "$tmp")" \
+			"$here/$chart.gp" >"$log" 2>&1; then
+			echo "draw.sh: gnuplot failed on $chart.gp ($term): $(grep -v '^ *$' "$log" | tail -n 1)" >&2
+			exit 1
+		fi
+		mv -f "$tmp" "$plots/$chart.$term"
+	done
+done

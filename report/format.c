@@ -1,0 +1,150 @@
+/* Text helpers shared by summarize's writers; see format.h. */
+#include "format.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *ic_fmt_bytes(char *buf, size_t cap, double bytes)
+{
+	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	int u = 0;
+
+	if (!isfinite(bytes)) {
+		snprintf(buf, cap, "unknown");
+		return buf;
+	}
+	while (bytes >= 1024.0 && u < 4) {
+		bytes /= 1024.0;
+		u++;
+	}
+	snprintf(buf, cap, bytes == floor(bytes) ? "%.0f %s" : "%.1f %s", bytes, unit[u]);
+	return buf;
+}
+
+/* Appends to buf (length *len), with sep first unless buf is empty. */
+__attribute__((format(printf, 5, 6)))
+static void fmt_add(char *buf, size_t cap, size_t *len, const char *sep, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (*len >= cap)
+		return;
+	if (*len)
+		*len += (size_t)snprintf(buf + *len, cap - *len, "%s", sep);
+	if (*len >= cap)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *len, cap - *len, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		*len += (size_t)n;
+}
+
+int ic_fmt_many_builds(const struct ic_results *res)
+{
+	return res->nbuilds > 1;
+}
+
+/* Toolchain first, then what was compiled, then the lock. */
+static const enum ic_build_key build_part[IC_B_COUNT] = { IC_B_COMPILER, IC_B_CFLAGS, IC_B_LTO,
+							  IC_B_CODEGEN, IC_B_BODY, IC_B_LOCK };
+
+const char *ic_fmt_build(char *buf, size_t cap, const struct ic_results *res, size_t build)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	if (!ic_fmt_many_builds(res) || build >= res->nbuilds)
+		return buf;
+	for (int i = 0; i < IC_B_COUNT; i++) {
+		enum ic_build_key k = build_part[i];
+		const char *v = res->builds[build].v[k];
+		const char *sep = k == IC_B_CFLAGS || k == IC_B_LTO ? ", " : "; ";
+		int differs = 0;
+
+		for (size_t b = 1; b < res->nbuilds && !differs; b++)
+			differs = strcmp(res->builds[b].v[k], res->builds[0].v[k]) != 0;
+		/* Absent (an older run): nothing to say. fmt_add puts no
+		 * separator first, whichever part leads. */
+		if (!differs || !*v)
+			continue;
+		if (k == IC_B_LTO)
+			fmt_add(buf, cap, &len, sep, "LTO %s", v);
+		else if (k == IC_B_LOCK)
+			fmt_add(buf, cap, &len, sep, "%s lock", v);
+		else if (k == IC_B_CODEGEN)
+			fmt_add(buf, cap, &len, sep, "%s codegen", v);
+		else
+			fmt_add(buf, cap, &len, sep, "%s", v);
+	}
+	return buf;
+}
+
+const char *ic_fmt_build_keys(char *buf, size_t cap, const struct ic_build *b)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < IC_B_COUNT; i++)
+		if (*b->v[build_part[i]])
+			fmt_add(buf, cap, &len, "; ", "%s %s", ic_ctx_word(ic_ctx_of_build(build_part[i])),
+				b->v[build_part[i]]);
+	return buf;
+}
+
+/* More than one op/layout/order in the run: series labels must say which. */
+static int fmt_many_bodies(const struct ic_analysis *an)
+{
+	const struct ic_group *g0 = &an->series[0].group;
+
+	for (size_t s = 1; s < an->nseries; s++) {
+		const struct ic_group *g = &an->series[s].group;
+
+		if (strcmp(g->op, g0->op) || strcmp(g->layout, g0->layout) || strcmp(g->order, g0->order))
+			return 1;
+	}
+	return 0;
+}
+
+const char *ic_fmt_series(char *buf, size_t cap, const struct ic_analysis *an,
+			  const struct ic_group *gr)
+{
+	char fb[32], body[320] = "", build[256];
+	int many = fmt_many_bodies(an);
+
+	ic_fmt_build(build, sizeof(build), an->res, gr->build);
+	if (many)
+		snprintf(body, sizeof(body), "%s, %s layout, %s order", gr->op, gr->layout, gr->order);
+	if (gr->filler)
+		snprintf(body + strlen(body), sizeof(body) - strlen(body), "%s%s filler per site",
+			 many ? ", " : "", ic_fmt_bytes(fb, sizeof(fb), (double)gr->filler));
+	snprintf(buf, cap, "%s%s%s%s%lu thread%s, %s queue", build, *build ? "; " : "", body,
+		 *body ? "; " : "", gr->threads, gr->threads == 1 ? "" : "s", gr->mode);
+	return buf;
+}
+
+const char *ic_fmt_runs(char *buf, size_t cap, const struct ic_ratio *ratios, size_t n,
+			enum ic_point_side side)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		size_t j = i;
+
+		if (ratios[i].side != side)
+			continue;
+		while (j + 1 < n && ratios[j + 1].side == side)
+			j++;
+		if (len < cap)
+			len += (size_t)snprintf(buf + len, cap - len, "%s%lu", len ? ", " : "",
+						ratios[i].cmp->sites);
+		if (j > i && len < cap)
+			len += (size_t)snprintf(buf + len, cap - len, "..%lu", ratios[j].cmp->sites);
+		i = j;
+	}
+	return buf;
+}

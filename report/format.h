@@ -1,0 +1,39 @@
+/* Text helpers that more than one of summarize's writers (summary.md's and
+ * chart_data.c) needs, so that a line of summary.md and a chart label say
+ * the same thing the same way. The ones that fill a buffer return it.
+ */
+#ifndef IC_FORMAT_H
+#define IC_FORMAT_H
+
+#include <stddef.h>
+
+#include "analysis.h"
+
+/* 1 B, 32 KiB, 1 MiB, 1.5 MiB; "unknown" when not finite. */
+const char *ic_fmt_bytes(char *buf, size_t cap, double bytes);
+
+/* The series' body as a title: "512 B filler per site; 1 thread, private
+ * queue", with "op, layout layout, order order" first when the run has
+ * more than one body, and the build (ic_fmt_build) before that when it has
+ * more than one build. */
+const char *ic_fmt_series(char *buf, size_t cap, const struct ic_analysis *an,
+			  const struct ic_group *gr);
+
+/* More than one build (compiler, cflags, lto, codegen, body, lock) in the run. */
+int ic_fmt_many_builds(const struct ic_results *res);
+
+/* A build as a series label, naming only the keys that differ between the
+ * run's builds: "Clang 14.0.6, -Os; kref" (compiler, cflags, "LTO on",
+ * then the body, then "ticket lock"); "" with one build. */
+const char *ic_fmt_build(char *buf, size_t cap, const struct ic_results *res, size_t build);
+
+/* Every key a build has: "compiler GNU 12.2.0; flags -O2 -g; LTO off;
+ * body queue; lock tas", absent keys left out; "" when it has none. */
+const char *ic_fmt_build_keys(char *buf, size_t cap, const struct ic_build *b);
+
+/* "1..256, 1024, 4096..16384": the N of a series' ratios on `side`, runs
+ * joined; "" when none. */
+const char *ic_fmt_runs(char *buf, size_t cap, const struct ic_ratio *ratios, size_t n,
+			enum ic_point_side side);
+
+#endif /* IC_FORMAT_H */

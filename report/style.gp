@@ -1,0 +1,46 @@
+# Shared setup for the charts. draw.sh passes ic_dir (DIR/plots: data.gp and
+# the *.dat files), ic_src (report/), ic_term ('png' or 'svg') and ic_out.
+load ic_dir.'/data.gp'
+
+set encoding utf8
+# Panels of 560x400 pixels keep 10-point text legible at 1:1; the margins
+# are in pixels so that one column keeps room for the y label. A chart
+# that changes ic_rows / ic_cols evals ic_canvas again.
+ic_canvas = 'ic_width = 560 * ic_cols; ic_height = 400 * ic_rows + 145; ' . \
+	'if (ic_term eq "svg") { set terminal svg size ic_width, ic_height dynamic noenhanced ' . \
+	'font "Sans,11" background rgb "white" } else { set terminal pngcairo size ic_width, ' . \
+	'ic_height noenhanced font "Sans,10" background rgb "white" }; set output ic_out; ' . \
+	'set label 99 ic_caption at screen 0.5, 18.0 / ic_height center font ",9" tc rgb "#404040"'
+eval ic_canvas
+
+set grid lc rgb '#d0d0d0'
+ic_key = 'set key top left box opaque'
+eval ic_key
+set logscale x 2
+set format x '%.0f'
+set xlabel 'call sites N (log scale)'
+set mxtics 1
+# Every panel the same N, the first and last off the frame (offsets do not
+# pad a log axis whose ends fall on tics).
+ic_xrange = 'set xrange [ic_sites_min / 1.4 : ic_sites_max * 1.4]'
+eval ic_xrange
+
+# Same colour per form in every chart.
+ic_color(f) = word('#1f77b4 #d62728 #2ca02c #9467bd #ff7f0e #8c564b', (f - 1) % 6 + 1)
+
+# The caption (label 99) is drawn with the first panel; each chart unsets it after that.
+# ic_top: pixels above the panels, for the title (compare.gp adds its run labels).
+ic_top = 100.0
+ic_multiplot = 'set multiplot layout ic_rows, ic_cols title ic_chart_title font ",13" ' . \
+	'margins 80.0 / ic_width, 1 - 25.0 / ic_width, 80.0 / ic_height, 1 - ic_top / ic_height ' . \
+	'spacing 100.0 / ic_width, 120.0 / ic_height'
+
+# An empty panel that says why (ic_empty_text).
+ic_empty_panel = 'unset logscale; set xrange [0:1]; set yrange [0:1]; unset xtics; unset ytics; ' . \
+	'unset xlabel; unset ylabel; unset border; unset grid; unset key; ' . \
+	'set label 98 ic_empty_text at graph 0.5, 0.5 center; plot 2 notitle; unset label 98; ' . \
+	'set border; set grid; set xtics; set ytics; set autoscale; eval ic_xrange; set logscale x 2; ' . \
+	'set xlabel "call sites N (log scale)"; eval ic_key'
+# A chart with nothing to draw: one panel that says why.
+ic_no_chart = 'ic_rows = 1; ic_cols = 1; eval ic_canvas; eval ic_multiplot; ' . \
+	'eval ic_empty_panel; unset multiplot; exit'

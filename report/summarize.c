@@ -1,0 +1,292 @@
+/* summarize: Google Benchmark JSON from sites_bench -> merged JSON, CSV
+ * tables, summary.md and the data report/draw.sh turns into charts.
+ *
+ * Every output is written to a temporary file in its directory, synced and
+ * renamed into place, so a reader never sees half a file; on bad input
+ * nothing is written at all.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "analysis.h"
+#include "atomic_file.h"
+#include "chart_data.h"
+#include "load.h"
+#include "report.h"
+
+#define IC_EXIT_BAD_INPUT 2
+
+static const char ic_usage[] =
+	"usage: summarize [options] --out DIR FILE.json...\n"
+	"\n"
+	"Reads sites_bench's Google Benchmark JSON, one file per process (its context\n"
+	"names the layout variant and the build), and writes, each atomically:\n"
+	"  DIR/summary.md          the answer first, then the evidence and the method\n"
+	"  DIR/points.csv          per point: time per call site, 95% interval, counters\n"
+	"  DIR/ratios.csv          per N: compare/baseline, its interval and Holm band\n"
+	"  DIR/crossover.csv       per series: verdict, bracket, states\n"
+	"  DIR/process_ratios.csv  every process's ratio at every N, with its state\n"
+	"  DIR/benchmark.json      every file's benchmarks under the first context\n"
+	"  DIR/refine_next.txt     the N to measure next inside the crossover brackets\n"
+	"  DIR/calibration.csv     only with --planted\n"
+	"  DIR/plots/              the data report/draw.sh DIR draws\n"
+	"Files of different builds are different series, never pooled.\n"
+	"\n"
+	"options:\n"
+	"  --out DIR          output directory (created if missing)\n"
+	"  --compare FORM     numerator of the ratio (default inline)\n"
+	"  --baseline FORM    denominator of the ratio (default extern)\n"
+	"  --noise-ci X       flag a point whose band half-width exceeds X (default 0.03)\n"
+	"  --planted F        calibration: the compare form carries a planted extra cost F\n"
+	"  --help             this text\n"
+	"\n"
+	"exit status: 0 done; 2 bad input or --out (nothing written); 1 an output could not\n"
+	"be written (the previous results stay)\n";
+
+enum {
+	IC_OUT_JSON, IC_OUT_POINTS, IC_OUT_RATIOS, IC_OUT_CROSSOVER, IC_OUT_PROCESS, IC_OUT_SUMMARY,
+	IC_OUT_GP, IC_OUT_TIME, IC_OUT_L1I, IC_OUT_RATIO_DAT, IC_OUT_PROCESS_DAT,
+	IC_OUT_ATTR_DAT, IC_OUT_REFINE,
+	IC_OUT_CALIBRATION,
+	IC_OUT_COUNT
+};
+
+static const char *const ic_out_name[IC_OUT_COUNT] = {
+	[IC_OUT_JSON] = "benchmark.json",
+	[IC_OUT_POINTS] = "points.csv",
+	[IC_OUT_RATIOS] = "ratios.csv",
+	[IC_OUT_CROSSOVER] = "crossover.csv",
+	[IC_OUT_PROCESS] = "process_ratios.csv",
+	[IC_OUT_SUMMARY] = "summary.md",
+	[IC_OUT_GP] = "plots/data.gp",
+	[IC_OUT_TIME] = "plots/time.dat",
+	[IC_OUT_L1I] = "plots/l1i.dat",
+	[IC_OUT_RATIO_DAT] = "plots/ratio.dat",
+	[IC_OUT_PROCESS_DAT] = "plots/process.dat",
+	[IC_OUT_ATTR_DAT] = "plots/attribution.dat",
+	[IC_OUT_REFINE] = "refine_next.txt",
+	[IC_OUT_CALIBRATION] = "calibration.csv",
+};
+
+__attribute__((format(printf, 1, 2)))
+static int ic_bad(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("summarize: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return IC_EXIT_BAD_INPUT;
+}
+
+static int ic_parse_double(const char *s, double *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtod(s, &end);
+	return (errno || end == s || *end || !isfinite(*out)) ? -1 : 0;
+}
+
+/* mkdir -p */
+static int ic_mkdirs(const char *path)
+{
+	char buf[PATH_MAX];
+	size_t len = strlen(path);
+
+	if (len == 0 || len >= sizeof(buf))
+		return -1;
+	memcpy(buf, path, len + 1);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0777) && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	if (mkdir(buf, 0777) && errno != EEXIST)
+		return -1;
+	return 0;
+}
+
+static void ic_out_discard(struct ic_atomic_file *outs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		ic_atomic_abort(&outs[i]);
+}
+
+/* All files' benchmarks in order under the first file's context, in
+ * Google Benchmark's own layout (tools/compare.py reads it); load.c offset
+ * family_index per file so that families stay distinct. */
+static json_t *ic_merged(const struct ic_results *res)
+{
+	json_t *merged = json_object(), *all = json_array(), *ctx;
+
+	if (!merged || !all)
+		goto fail;
+	ctx = res->nfiles && res->files[0]->context ? json_deep_copy(res->files[0]->context)
+						     : json_object();
+	if (json_object_set_new(merged, "context", ctx))
+		goto fail;
+	for (size_t i = 0; i < res->nfiles; i++) {
+		json_t *entry;
+		size_t idx;
+
+		json_array_foreach(json_object_get(res->files[i]->doc, "benchmarks"), idx, entry)
+			if (json_array_append(all, entry))
+				goto fail;
+	}
+	if (json_object_set(merged, "benchmarks", all))
+		goto fail;
+	json_decref(all);
+	return merged;
+fail:
+	json_decref(all);
+	json_decref(merged);
+	return NULL;
+}
+
+static int ic_write_all(const struct ic_analysis *an, json_t *merged, const char *dir)
+{
+	struct ic_atomic_file outs[IC_OUT_COUNT];
+	size_t n = isfinite(an->opts.planted) ? IC_OUT_COUNT : IC_OUT_CALIBRATION;
+	char plots[PATH_MAX], path[PATH_MAX];
+	struct ic_chart_files cf;
+	const char *what = "write";
+
+	memset(outs, 0, sizeof(outs));   /* unopened entries: nothing to discard */
+	snprintf(plots, sizeof(plots), "%s/plots", dir);
+	if (ic_mkdirs(plots))   /* and dir; a bad --out: nothing written yet */
+		return ic_bad("--out %s: cannot create %s: %s", dir, plots, strerror(errno));
+	for (size_t i = 0; i < n; i++) {
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, ic_out_name[i]) >= sizeof(path))
+			errno = ENAMETOOLONG;
+		else if (!ic_atomic_open(&outs[i], path, IC_ATOMIC_SYNC))
+			continue;
+		fprintf(stderr, "summarize: cannot create a file next to %s: %s\n", path,
+			strerror(errno));
+		ic_out_discard(outs, n);
+		return 1;
+	}
+	cf = (struct ic_chart_files){ outs[IC_OUT_GP].f, outs[IC_OUT_TIME].f, outs[IC_OUT_L1I].f,
+				      outs[IC_OUT_RATIO_DAT].f,
+				      outs[IC_OUT_ATTR_DAT].f, outs[IC_OUT_PROCESS_DAT].f };
+	if (json_dumpf(merged, outs[IC_OUT_JSON].f, JSON_INDENT(2)) ||
+	    fputc('\n', outs[IC_OUT_JSON].f) == EOF ||
+	    ic_tables_points_write(outs[IC_OUT_POINTS].f, an) ||
+	    ic_tables_ratios_write(outs[IC_OUT_RATIOS].f, an) ||
+	    ic_tables_crossover_write(outs[IC_OUT_CROSSOVER].f, an) ||
+	    ic_tables_process_ratios_write(outs[IC_OUT_PROCESS].f, an) ||
+	    ic_summary_write(outs[IC_OUT_SUMMARY].f, an) ||
+	    ic_chart_data_write(&cf, an) ||
+	    ic_tables_refine_next_write(outs[IC_OUT_REFINE].f, an) ||
+	    (n == IC_OUT_COUNT && ic_tables_calibration_write(outs[IC_OUT_CALIBRATION].f, an)))
+		goto fail;
+	what = "sync";
+	for (size_t i = 0; i < n; i++)
+		if (ic_atomic_finish(&outs[i]))
+			goto fail;
+	/* Everything is on disk; only now replace the old results. */
+	what = "rename";
+	for (size_t i = 0; i < n; i++)
+		if (ic_atomic_rename(&outs[i]))
+			goto fail;
+	return 0;
+fail:
+	fprintf(stderr, "summarize: cannot %s the results in %s: %s\n", what, dir, strerror(errno));
+	ic_out_discard(outs, n);
+	return 1;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "out", required_argument, NULL, 'o' },
+		{ "compare", required_argument, NULL, 'c' },
+		{ "baseline", required_argument, NULL, 'b' },
+		{ "noise-ci", required_argument, NULL, 'i' },
+		{ "planted", required_argument, NULL, 'p' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct ic_analysis_opts opts = ic_analysis_defaults;
+	const char *out = NULL;
+	struct ic_analysis an = { 0 };
+	struct ic_results res;
+	char err[1024];
+	json_t *merged;
+	int c, rc;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+		double d;
+
+		switch (c) {
+		case 'o':
+			out = optarg;
+			break;
+		case 'c':
+			opts.compare = optarg;
+			break;
+		case 'b':
+			opts.baseline = optarg;
+			break;
+		case 'i':
+			if (ic_parse_double(optarg, &d) || d <= 0.0)
+				return ic_bad("--noise-ci: '%s' is not a positive number", optarg);
+			opts.noise_ci = d;
+			break;
+		case 'p':
+			if (ic_parse_double(optarg, &d) || d <= -1.0 || d >= 10.0)
+				return ic_bad("--planted: '%s' is not a fraction like 0.03", optarg);
+			opts.planted = d;
+			break;
+		case 'h':
+			fputs(ic_usage, stdout);
+			return 0;
+		case ':':
+			return ic_bad("%s needs a value", argv[optind - 1]);
+		default:
+			return ic_bad("unknown option '%s' (see --help)", argv[optind - 1]);
+		}
+	}
+	if (!out || !*out)
+		return ic_bad("--out DIR is required (see --help)");
+	if (optind >= argc)
+		return ic_bad("no input FILE.json given (see --help)");
+	if (!*opts.compare || !*opts.baseline || !strcmp(opts.compare, opts.baseline))
+		return ic_bad("--compare '%s' and --baseline '%s' must be two different forms",
+			      opts.compare, opts.baseline);
+
+	ic_results_init(&res);
+	while (optind < argc && !ic_results_load(&res, argv[optind], err, sizeof(err)))
+		optind++;
+	if (optind < argc || ic_analyse(&an, &res, &opts, err, sizeof(err))) {
+		ic_analysis_free(&an);
+		ic_results_free(&res);
+		return ic_bad("%s", err);
+	}
+	merged = ic_merged(&res);
+	if (!merged) {
+		ic_analysis_free(&an);
+		ic_results_free(&res);
+		fputs("summarize: out of memory\n", stderr);
+		return 1;
+	}
+	rc = ic_write_all(&an, merged, out);
+	json_decref(merged);
+	ic_analysis_free(&an);
+	ic_results_free(&res);
+	return rc;
+}

@@ -1,0 +1,588 @@
+/* summary.md after the answer (answer.c): per series the evidence, its
+ * states and what the difference is made of (attribution_text.c); then
+ * the machine, the counters and the method. */
+#include "report.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format.h"
+#include "load.h"
+
+static const char *plural(size_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
+/* Four significant digits, trailing zeros kept so columns line up. */
+static void sig4(FILE *f, double x)
+{
+	fprintf(f, fabs(x) >= 1000.0 ? "%.0f" : "%#.4g", x);
+}
+
+static void time_cell(FILE *f, const struct ic_point *p)
+{
+	fputs(" | ", f);
+	if (!isfinite(p->med[IC_F_NS])) {
+		fputs("—", f);
+		return;
+	}
+	sig4(f, p->med[IC_F_NS]);
+	if (isfinite(p->ci_lo)) {
+		fputs(" [", f);
+		sig4(f, p->ci_lo);
+		fputs("–", f);
+		sig4(f, p->ci_hi);
+		fputc(']', f);
+	}
+}
+
+/* "simulated" for sim, "PAPI" for papi, else as it is ("mixed", "none"). */
+static const char *source_word(const char *src)
+{
+	if (!strcmp(src, "sim"))
+		return "simulated";
+	if (!strcmp(src, "papi"))
+		return "PAPI";
+	return src;
+}
+
+/* A ratio and its band as two table cells: "0.9078 [0.6984–1.1801] |
+ * 0.5516–1.4941", the interval only where there is one. */
+static void ratio_band(FILE *f, const struct ic_ratio *r)
+{
+	if (!isfinite(r->ratio))
+		fputs("—", f);
+	else if (isfinite(r->lo))
+		fprintf(f, "%.4f [%.4f–%.4f]", r->ratio, r->lo, r->hi);
+	else
+		fprintf(f, "%.4f", r->ratio);
+	fputs(" | ", f);
+	/* A band over 10x wide (a state of two processes: df 1 at Holm's
+	 * level) says only that too few processes back it; its digits mean
+	 * nothing. */
+	if (isfinite(r->band_lo) && isfinite(r->band_hi) && r->band_lo > 0 && r->band_hi <= 10.0 * r->band_lo)
+		fprintf(f, "%.4f–%.4f", r->band_lo, r->band_hi);
+	else if (isfinite(r->band_lo))
+		fprintf(f, "over 10x wide (df %.0f)", r->df);
+	else
+		fputs("—", f);
+}
+
+/* With mixed sources each cell says its own. */
+static void l1i_cell(FILE *f, const struct ic_point *p, int mixed)
+{
+	if (!isfinite(p->med[IC_F_L1I])) {
+		fputs(" | —", f);
+		return;
+	}
+	fprintf(f, " | %.4g", p->med[IC_F_L1I]);
+	if (mixed)
+		fprintf(f, " (%s)", source_word(ic_point_source(p)));
+}
+
+static int any_l1i(const struct ic_group *gr)
+{
+	for (size_t i = 0; i < gr->npoints; i++)
+		if (isfinite(gr->points[i]->med[IC_F_L1I]))
+			return 1;
+	return 0;
+}
+
+/* Per N both times, the ratio with its interval and band, and L1i misses. */
+static void evidence_table(FILE *f, const struct ic_analysis *an, const struct ic_series *se)
+{
+	const struct ic_group *gr = &se->group;
+	const char *c = an->opts.compare, *b = an->opts.baseline;
+	const char *ci = " (no interval: fewer than 2 processes or layouts)";
+	const char *src = se->attr ? se->attr->l1i_source : "";
+	char l1[32] = "";
+
+	for (size_t i = 0; i < gr->nratios; i++)
+		if (isfinite(gr->ratios[i].lo))
+			ci = " [95% CI]";
+	if (!strcmp(src, "sim") || !strcmp(src, "papi"))
+		snprintf(l1, sizeof(l1), " (%s)", source_word(src));
+	fprintf(f, "| N | %s ns/site%s | %s ns/site%s | %s/%s%s | band (all N, 95%%) | noisy "
+		"| L1i miss/site %s%s | L1i miss/site %s%s |\n"
+		"|---:|---:|---:|---:|---:|:---:|---:|---:|\n", c, ci, b, ci, c, b, ci, c, l1, b, l1);
+	for (size_t i = 0; i < gr->nratios; i++) {
+		const struct ic_ratio *r = &gr->ratios[i];
+
+		fprintf(f, "| %lu", r->sites);
+		time_cell(f, r->cmp);
+		time_cell(f, r->base);
+		fputs(" | ", f);
+		ratio_band(f, r);
+		fprintf(f, " | %s", r->noisy ? "noisy" : "");
+		l1i_cell(f, r->cmp, !strcmp(src, "mixed"));
+		l1i_cell(f, r->base, !strcmp(src, "mixed"));
+		fputs(" |\n", f);
+	}
+	fputc('\n', f);
+}
+
+/* Code per call site without the filler, which is stated apart, and how
+ * much the band can resolve. */
+static void code_and_noise(FILE *f, const struct ic_analysis *an, const struct ic_group *gr)
+{
+	const char *c = an->opts.compare, *b = an->opts.baseline;
+	int classic = !strcmp(c, "inline") && !strncmp(b, "extern", 6);
+	size_t noisy = 0;
+	char fb[32];
+
+	fputs("Code per call site: ", f);
+	if (isfinite(gr->code_cmp))
+		fprintf(f, "%.0f B %s", gr->code_cmp - (double)gr->filler, classic ? "inlined" : c);
+	else
+		fprintf(f, "%s not measured", c);
+	if (isfinite(gr->code_base))
+		fprintf(f, ", %.0f B %s", gr->code_base - (double)gr->filler, classic ? "out of line" : b);
+	else
+		fprintf(f, ", %s not measured", b);
+	if (gr->filler)
+		fprintf(f, "; each site also runs %s of filler, and every time here includes it",
+			ic_fmt_bytes(fb, sizeof(fb), (double)gr->filler));
+	fputc('.', f);
+	for (size_t i = 0; i < gr->nratios; i++)
+		noisy += gr->ratios[i].noisy;
+	if (noisy && noisy == gr->nratios)
+		fprintf(f, " Every point's band is wider than ±%g%%: only larger differences can be "
+			"resolved here.", 100.0 * an->opts.noise_ci);
+	else if (noisy)
+		fprintf(f, " %zu of %zu points cannot resolve ±%g%% (band too wide).", noisy,
+			gr->nratios, 100.0 * an->opts.noise_ci);
+	fputs("\n\n", f);
+}
+
+static const char *follows_words(const struct ic_states *st)
+{
+	switch (st->follows) {
+	case IC_FOLLOWS_TIME:
+		return "the time order of the processes (all of one state ran, then all of the other)";
+	case IC_FOLLOWS_VARIANT:
+		return "the layout variant (each variant's processes share one state)";
+	default:
+		/* Clustered in time but switching more than once is said
+		 * here too: process_ratios.csv has each process's time rank. */
+		return "neither the layout variant nor one switch in the time order of the processes";
+	}
+}
+
+static void state_level(FILE *f, const struct ic_state *st)
+{
+	fprintf(f, "%.2f", st->level);
+	if (isfinite(st->lo))
+		fprintf(f, " [%.2f–%.2f]", st->lo, st->hi);
+}
+
+/* One state: why not two. Two: each with its level, and per N its ratio,
+ * band and faster form from its own processes. */
+static void states_text(FILE *f, const struct ic_analysis *an, const struct ic_states *st)
+{
+	double sep = st->gap / st->within, need = fmax(st->critical, IC_STATES_SEPARATION);
+
+	if (!st->nproc)
+		return;
+	if (st->nstates == 1) {
+		fprintf(f, "States: one (%zu processes", st->nproc);
+		if (isfinite(sep) && !(sep > need))
+			fprintf(f, "; their best split is %.1f within-group SDs apart, under the %.1f that "
+				"marks two states", sep, need);
+		else if (isfinite(sep))
+			fprintf(f, "; their best split is only %.1fx a process's own spread across N, under "
+				"the %.0fx that marks two states", st->gap / st->own_median, IC_STATES_OWN);
+		else if (st->nproc < IC_STATES_MIN_PROC)
+			fprintf(f, "; fewer than %d: no split tried", IC_STATES_MIN_PROC);
+		fputs("). Each process's ratio is a dot on the ratio chart (process_ratios.csv).\n\n", f);
+		return;
+	}
+	fprintf(f, "**Two states**: %s/%s ", an->opts.compare, an->opts.baseline);
+	state_level(f, &st->st[0]);
+	fprintf(f, " in %zu of %zu processes, ", st->st[0].nproc, st->nproc);
+	state_level(f, &st->st[1]);
+	fprintf(f, " in %zu; the split follows %s. Their levels are %.1f within-group SDs apart "
+		"(two states from %.1f).\n\n", st->st[1].nproc, follows_words(st), sep, need);
+	fprintf(f, "| N | state 1: %zu processes, %s/%s [95%% CI] | band | faster | state 2: %zu "
+		"processes [95%% CI] | band | faster |\n|---:|---:|---:|:---:|---:|---:|:---:|\n",
+		st->st[0].nproc, an->opts.compare, an->opts.baseline, st->st[1].nproc);
+	for (size_t i = 0; i < st->st[0].nratios || i < st->st[1].nratios; i++) {
+		for (int k = 0; k < 2; k++) {
+			const struct ic_ratio *r = i < st->st[k].nratios ? &st->st[k].ratios[i] : NULL;
+
+			if (!k)
+				fprintf(f, "| %lu", r ? r->sites : st->st[1].ratios[i].sites);
+			if (!r) {
+				fputs(" | — | — | —", f);
+				continue;
+			}
+			fputs(" | ", f);
+			ratio_band(f, r);
+			fprintf(f, " | %s", r->side == IC_SIDE_COMPARE ? an->opts.compare
+					    : r->side == IC_SIDE_BASELINE ? an->opts.baseline : "");
+		}
+		fputs(" |\n", f);
+	}
+	fputc('\n', f);
+}
+
+/* What the sites' own mark and calls cost (form mark: sites that only
+ * mark), beside the baseline at the same N. */
+static void mark_text(FILE *f, const struct ic_analysis *an, const struct ic_group *gr)
+{
+	const struct ic_point *first = NULL, *last = NULL, *base;
+
+	for (size_t i = 0; i < gr->npoints; i++) {
+		const struct ic_point *p = gr->points[i];
+
+		if (strcmp(p->form, "mark") || !isfinite(p->med[IC_F_NS]))
+			continue;
+		if (!first || p->sites < first->sites)
+			first = p;
+		if (!last || p->sites > last->sites)
+			last = p;
+	}
+	if (!first)
+		return;
+	fprintf(f, "Sites that only mark (form `mark`: each site's add and the calls every form "
+		"makes%s) took %.3g ns per site at N = %lu", gr->filler ? ", and the filler" : "",
+		first->med[IC_F_NS], first->sites);
+	if (last != first)
+		fprintf(f, " and %.3g ns at N = %lu", last->med[IC_F_NS], last->sites);
+	base = ic_group_point(gr, an->opts.baseline, first->sites);
+	if (base && isfinite(base->med[IC_F_NS]))
+		fprintf(f, "; at N = %lu that is %.1f%% of %s's time", first->sites,
+			100.0 * first->med[IC_F_NS] / base->med[IC_F_NS], an->opts.baseline);
+	fputs(". Both compared forms carry the same mark and calls.\n\n", f);
+}
+
+static void series_text(FILE *f, const struct ic_analysis *an, const struct ic_series *se)
+{
+	const struct ic_group *gr = &se->group;
+	char t[512];
+
+	fprintf(f, "### %s\n\n", ic_fmt_series(t, sizeof(t), an, gr));
+	code_and_noise(f, an, gr);
+	if (gr->nratios == 0) {
+		fprintf(f, "No N with both %s and %s measured; see points.csv.\n\n", an->opts.compare,
+			an->opts.baseline);
+		return;
+	}
+	if (se->states && se->states->nstates == 2)
+		fputs("This table pools the two states below; the answer reads each state on its own.\n\n",
+		      f);
+	evidence_table(f, an, se);
+	if (!any_l1i(gr))
+		fputs("L1i misses were not measured for this series (— = not measured, not zero).\n\n", f);
+	if (se->states)
+		states_text(f, an, se->states);
+	mark_text(f, an, gr);
+	ic_attribution_write(f, an, se);
+}
+
+/* ---- the machine ------------------------------------------------------------ */
+
+/* A context value as text ("" when absent), good until the next call. */
+static const char *ctx(const struct ic_results *res, enum ic_ctx key)
+{
+	static char buf[IC_RESULTS_CONTEXT_MAX];
+
+	return ic_results_context(res, key, buf, sizeof(buf));
+}
+
+/* The same for a machine_* key (common/machine_state.h names them). */
+static const char *machine_ctx(const struct ic_results *res, const char *key)
+{
+	static char buf[IC_RESULTS_CONTEXT_MAX];
+
+	return ic_results_context_named(res, key, buf, sizeof(buf));
+}
+
+/* What moves results, when it is bad, and the command that fixes it
+ * (words when it starts with a capital). bad: '!' unless the value is
+ * val, '=' when it is val, '^' when it starts with val, '>' when it is a
+ * number of at least val. */
+static const struct {
+	const char *key, *name, *fine;   /* fine: the word in "Fine as they are" */
+	char bad;
+	const char *val, *effect, *fix;
+} machine_rule[] = {
+	{ "machine_governor", "Frequency governor", "governor", '!', "performance",
+	  "the clock follows the load, so a time depends on what ran just before it",
+	  "sudo cpupower frequency-set -g performance" },
+	{ "machine_epp", "Energy-performance preference", NULL, '!', "performance",
+	  "the frequency driver trades speed for energy", "echo performance | sudo tee "
+	  "/sys/devices/system/cpu/cpu*/cpufreq/energy_performance_preference" },
+	{ "machine_boost", "Boost (turbo)", "boost", '^', "on",
+	  "the clock depends on temperature and on how many cores are busy", NULL },
+	{ "machine_smt", "SMT", "SMT", '=', "on", "work on a sibling thread shares the core's "
+	  "caches and decoders (threads are placed one per core first)",
+	  "echo off | sudo tee /sys/devices/system/cpu/smt/control" },
+	{ "machine_aslr", "ASLR (randomize_va_space)", "ASLR", '!', "0", "stack, heap and library "
+	  "addresses differ per process, one more spread between processes",
+	  "sudo sysctl -w kernel.randomize_va_space=0" },
+	{ "machine_nmi_watchdog", "NMI watchdog", "NMI watchdog", '!', "0",
+	  "it holds a hardware counter, one fewer for PAPI", "sudo sysctl -w kernel.nmi_watchdog=0" },
+	{ "machine_perf_event_paranoid", "perf_event_paranoid", "perf_event_paranoid", '>', "3",
+	  "counters cannot be read as a user", "sudo sysctl -w kernel.perf_event_paranoid=2" },
+	{ "machine_thp", "Transparent huge pages", "THP", '=', "always", "khugepaged may merge "
+	  "pages during a run, which moves TLB misses",
+	  "echo madvise | sudo tee /sys/kernel/mm/transparent_hugepage/enabled" },
+	{ "machine_load", "Load average", "load", '>', "0.5", "other work ran on this machine "
+	  "over the last minute", "Stop it, or measure when the machine is idle (`uptime` shows the load)." },
+	{ "machine_busy", "Other busy processes", "other processes:", '^', "pid ",
+	  "they take CPU time and caches from the run",
+	  "Stop them (`kill PID`) or wait for them to finish." },
+};
+
+/* Boost's switch depends on the frequency driver. */
+static const char *boost_fix(const char *v)
+{
+	if (strstr(v, "intel_pstate"))
+		return "echo 1 | sudo tee /sys/devices/system/cpu/intel_pstate/no_turbo";
+	if (strstr(v, "policy"))
+		return "echo 0 | sudo tee /sys/devices/system/cpu/cpufreq/policy*/boost";
+	return "echo 0 | sudo tee /sys/devices/system/cpu/cpufreq/boost";
+}
+
+/* The machine_* keys of common/machine_state.h; nothing was changed. */
+static void machine_state(FILE *f, const struct ic_results *res)
+{
+	char fine[1024] = "";
+	size_t nfine = 0, any = 0, n = sizeof(machine_rule) / sizeof(machine_rule[0]);
+
+	for (size_t i = 0; i < n; i++)
+		any += *machine_ctx(res, machine_rule[i].key) != '\0';
+	if (!any) {
+		fputs("- Machine state: not recorded (a run from before the suite recorded it)\n", f);
+		return;
+	}
+	fputs("- Machine state at the start of the run (what moves results, with the command "
+	      "that fixes it; nothing was changed):\n", f);
+	for (size_t i = 0; i < n; i++) {
+		const char *v = machine_ctx(res, machine_rule[i].key), *val = machine_rule[i].val, *fix;
+		int bad;
+
+		if (!*v) {
+			if (i == 0)
+				fprintf(f, "  - %s: not recorded\n", machine_rule[i].name);
+			continue;
+		}
+		if (!strncmp(v, "not readable", 12) || !strcmp(v, "not sampled")) {
+			fprintf(f, "  - %s: %s\n", machine_rule[i].name, v);   /* never said to be fine */
+			continue;
+		}
+		switch (machine_rule[i].bad) {
+		case '!': bad = strcmp(v, val) != 0; break;
+		case '=': bad = !strcmp(v, val); break;
+		case '^': bad = !strncmp(v, val, strlen(val)); break;
+		default: bad = atof(v) >= atof(val);
+		}
+		if (bad) {
+			fix = machine_rule[i].fix ? machine_rule[i].fix : boost_fix(v);
+			fprintf(f, "  - %s: **%s**: %s. Fix: %s%s%s\n", machine_rule[i].name,
+				strcmp(machine_rule[i].key, "machine_nmi_watchdog") ? v : "on",
+				machine_rule[i].effect, *fix >= 'A' && *fix <= 'Z' ? "" : "`", fix,
+				*fix >= 'A' && *fix <= 'Z' ? "" : "`");
+		} else if (machine_rule[i].fine && nfine < sizeof(fine) - 256) {
+			nfine += (size_t)snprintf(fine + nfine, sizeof(fine) - nfine, "%s%s %s",
+						  nfine ? "; " : "", machine_rule[i].fine,
+						  !strcmp(val, "0") ? "off" : v);
+		}
+	}
+	if (nfine)
+		fprintf(f, "  - Fine as they are: %s\n", fine);
+}
+
+/* Several builds: each with its label, keys and processes. One build is
+ * said on the first screen (answer.c). */
+static void builds_text(FILE *f, const struct ic_results *res)
+{
+	char keys[512], label[256];
+
+	if (!ic_fmt_many_builds(res))
+		return;
+	fprintf(f, "- Builds: %zu, each run in its own processes and reported as its own series "
+		"(never pooled):\n", res->nbuilds);
+	for (size_t i = 0; i < res->nbuilds; i++) {
+		const struct ic_build *b = &res->builds[i];
+
+		ic_fmt_build_keys(keys, sizeof(keys), b);
+		ic_fmt_build(label, sizeof(label), res, i);
+		fprintf(f, "  - %s%s%s; %zu process%s\n", label, *label ? ": " : "",
+			*keys ? keys : "no build keys in the context (an older run)", b->nfiles,
+			b->nfiles == 1 ? "" : "es");
+	}
+}
+
+/* before, the context value and after; missing in its place when it is
+ * absent, or nothing at all when missing is NULL. Printed at once: ctx()'s
+ * buffer is reused. */
+static void ctx_put(FILE *f, const struct ic_results *res, const char *before, enum ic_ctx key,
+		    const char *after, const char *missing)
+{
+	const char *v = ctx(res, key);
+
+	if (*v || missing)
+		fprintf(f, "%s%s%s", before, *v ? v : missing, *v ? after : "");
+}
+
+static void machine_text(FILE *f, const struct ic_results *res)
+{
+	int lock_differs = 0;
+	char a[32];
+
+	fputs("## Machine\n\n", f);
+	ctx_put(f, res, "- CPU: ", IC_CTX_CPU_MODEL, "", "not recorded");
+	ctx_put(f, res, "; cores: ", *ctx(res, IC_CTX_CORES) ? IC_CTX_CORES : IC_CTX_NUM_CPUS, "",
+		"not recorded");
+	ctx_put(f, res, "; SMT: ", IC_CTX_SMT, "", "not recorded");
+	ctx_put(f, res, "; ", IC_CTX_MHZ_PER_CPU, " MHz", NULL);
+	fprintf(f, "\n- Caches: L1i %s",
+		ic_fmt_bytes(a, sizeof(a), ic_results_context_num(res, IC_CTX_L1I_SIZE)));
+	ctx_put(f, res, ", ", IC_CTX_L1I_ASSOC, "-way", NULL);
+	ctx_put(f, res, ", ", IC_CTX_L1I_LINE, " B lines", NULL);
+	fprintf(f, "; L2 %s", ic_fmt_bytes(a, sizeof(a), ic_results_context_num(res, IC_CTX_L2_SIZE)));
+	fprintf(f, "; L3 %s\n", ic_fmt_bytes(a, sizeof(a), ic_results_context_num(res, IC_CTX_L3_SIZE)));
+	for (size_t i = 1; i < res->nbuilds; i++)
+		lock_differs |= strcmp(res->builds[i].v[IC_B_LOCK], res->builds[0].v[IC_B_LOCK]) != 0;
+	if (lock_differs)
+		fputs("- Lock: per build (see Builds)", f);
+	else
+		ctx_put(f, res, "- Lock: ", IC_CTX_LOCK, "", "not recorded");
+	ctx_put(f, res, "; threads pinned: ", IC_CTX_PINNED, "", "not recorded");
+	if (!strcmp(ctx(res, IC_CTX_OVERSUBSCRIBED), "true"))
+		fputs(" (more threads than PUs: the extra threads share PUs, see each label)", f);
+	fputc('\n', f);
+	builds_text(f, res);
+	ctx_put(f, res, "- Sites per chain caller: ", IC_CTX_PER_CALLER, "\n", "not recorded\n");
+	ctx_put(f, res, "- Host: ", IC_CTX_HOST_NAME, "\n", NULL);
+	ctx_put(f, res, "- Date: ", IC_CTX_DATE, "\n", NULL);
+	ctx_put(f, res, "- Executable: ", IC_CTX_EXECUTABLE, "\n", NULL);
+	machine_state(f, res);
+	fputc('\n', f);
+}
+
+/* Each distinct counter source with its note; processes that counted
+ * nothing beside others that did are said once. */
+static void counters_text(FILE *f, const struct ic_results *res)
+{
+	size_t none = 0;
+
+	for (size_t i = 0; i < res->nfiles; i++)
+		none += !strcmp(res->files[i]->counter_source, "none");
+	fputs("## Counters\n\n", f);
+	for (size_t i = 0; i < res->nfiles; i++) {
+		const char *src = res->files[i]->counter_source;
+		const char *note = ic_file_context_string(res->files[i], IC_CTX_COUNTER_NOTE);
+		int seen = none < res->nfiles && !strcmp(src, "none");
+
+		for (size_t j = 0; j < i && !seen; j++) {
+			const char *n2 = ic_file_context_string(res->files[j], IC_CTX_COUNTER_NOTE);
+
+			seen = !strcmp(res->files[j]->counter_source, src) &&
+			       !strcmp(n2 ? n2 : "", note ? note : "");
+		}
+		if (seen)
+			continue;
+		if (!strcmp(src, "papi"))
+			fputs("- Source: hardware counters read with PAPI.", f);
+		else if (!strcmp(src, "sim"))
+			fputs("- Source: simulated: valgrind's cache simulation of the timed loop (L1i "
+			      "misses and instructions are simulated, not measured on this CPU; every "
+			      "form's are in points.csv).", f);
+		else if (!strcmp(src, "none"))
+			fputs("- Source: none: no counters were read; counter columns are empty "
+			      "(not zero).", f);
+		else
+			fprintf(f, "- Source: %s.", *src ? src : "not recorded");
+		if (note && *note)
+			fprintf(f, " Note: %s", note);
+		fputc('\n', f);
+	}
+	if (none && none < res->nfiles)
+		fprintf(f, "- %zu of %zu processes counted nothing (run.sh simulates the ordinary link, "
+			"layout variant 0, only); the counter columns come from the other %zu.\n", none,
+			res->nfiles, res->nfiles - none);
+	fputc('\n', f);
+}
+
+static void method_text(FILE *f, const struct ic_analysis *an)
+{
+	const struct ic_results *res = an->res;
+	size_t vmax = 0, nerr_pts = 0;
+
+	for (size_t i = 0; i < res->npoints; i++) {
+		vmax = res->points[i]->nvariants > vmax ? res->points[i]->nvariants : vmax;
+		nerr_pts += res->points[i]->nerrors > 0;
+	}
+	fputs("## Method and noise\n\n"
+	      "- Terms: the **band** of a ratio is its family-wise 95% interval over every N of its "
+	      "series (Holm, below). An N is **resolved** when its band lies wholly on one side of 1. "
+	      "The **bracket** (A, B) holds the crossover: the last N resolved for one form and the "
+	      "first resolved for the other, with no estimate inside; where the resolved N switch "
+	      "side more than once, nothing is claimed. A **state** is a group of processes whose "
+	      "ratios sit at one level (rule below).\n"
+	      "- Time per call site: Google Benchmark's real_time per iteration (one call site): per "
+	      "process the median of its repetitions, then the geometric mean over layout variants.\n",
+	      f);
+	if (vmax >= 2)
+		fputs("- Intervals: Student's t over the layout variants, so they hold the spread between "
+		      "layouts, processes and repetitions within this run. A ratio is formed within each "
+		      "process.\n", f);
+	else
+		fputs("- Intervals: Student's t over the processes of **one** layout: they speak for this "
+		      "build's code placement only.\n", f);
+	fprintf(f, "- Band: Holm's step-down over the series' N: the j-th smallest of m p-values is "
+		"resolved while it is at most %g / (m - j + 1) and every smaller one was; the band is "
+		"the t interval at that level (the failed step's for the rest), so a series wrongly "
+		"resolves any N with chance at most %g%%.\n", an->opts.family, 100.0 * an->opts.family);
+	for (size_t s = 0; s < an->nseries; s++)
+		if (an->series[s].group.filler) {
+			fputs("- Filler: a series with filler (F bytes of other straight-line code at every "
+			      "site) is read as a whole program: every figure is of the gross time per site, "
+			      "filler included.\n", f);
+			break;
+		}
+	if (ic_fmt_many_builds(res))
+		fprintf(f, "- Builds: %zu (compiler, flags, LTO, body and lock, from each process's "
+			"context). A process ran one build, so every figure is within one build; builds "
+			"are set side by side, never pooled.\n", res->nbuilds);
+	fprintf(f, "- States: a process's level is the median over N of its log ratio less all "
+		"processes' median at that N. Two states when the best split of the levels into two "
+		"groups (2+ each) is more than %.0f within-group SDs apart, beyond the 99th percentile "
+		"of that for one normal sample of its size, and more than %.0fx the median process's "
+		"own spread (across N, or its repetitions' standard error if larger).\n",
+		IC_STATES_SEPARATION, IC_STATES_OWN);
+	if (res->n_errors)
+		fprintf(f, "- Skipped: %zu repetition%s at %zu point%s reported an error and %s not "
+			"counted.\n", res->n_errors, plural(res->n_errors), nerr_pts, plural(nerr_pts),
+			res->n_errors == 1 ? "is" : "are");
+	for (size_t i = 0, shown = 0; i < res->npoints && shown < 5; i++)
+		if (res->points[i]->nerrors) {
+			fprintf(f, "  - %s: %s\n", res->points[i]->key,
+				res->points[i]->error ? res->points[i]->error : "(no message)");
+			shown++;
+		}
+	fprintf(f, "- Input: %zu file%s (one per process)", res->nfiles, plural(res->nfiles));
+	if (ic_fmt_many_builds(res))
+		fprintf(f, " of %zu builds", res->nbuilds);
+	fputs(".\n", f);
+}
+
+int ic_summary_write(FILE *f, const struct ic_analysis *an)
+{
+	fprintf(f, "# inlinecost: %s vs %s\n\n", an->opts.compare, an->opts.baseline);
+	ic_answer_write(f, an);
+	fprintf(f, "## Evidence\n\nTime per call site in ns and the ratio %s/%s (below 1: %s is "
+		"faster), each with its 95%% interval at that N; the band decides. Files: points.csv, "
+		"ratios.csv, crossover.csv; charts in plots/.\n\n", an->opts.compare,
+		an->opts.baseline, an->opts.compare);
+	for (size_t s = 0; s < an->nseries; s++)
+		series_text(f, an, &an->series[s]);
+	machine_text(f, an->res);
+	counters_text(f, an->res);
+	method_text(f, an);
+	return ferror(f) ? -1 : 0;
+}

@@ -1,0 +1,267 @@
+/* The generalised ratios of results.h and the filler subtraction, on
+ * hand-made processes whose answer is worked out below: any pair's ratio
+ * and the interaction ratio of ratios with the nested t interval and the
+ * Holm band, a per-N interval that excludes 1 while the band does not
+ * (the attribution must not state it), the gross ratio of a filler
+ * series, with a process lacking the mark, and the filler component of
+ * benchmark names. */
+#define _GNU_SOURCE   /* open_memstream, mkdtemp */
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analysis.h"
+#include "check.h"
+#include "load.h"
+#include "stats.h"
+
+#define NEAR(a, b, tol) (fabs((a) - (b)) <= (tol) * fmax(1.0, fabs(b)))
+
+static char dir[] = "/tmp/test_engine_ratios.XXXXXX";
+static int nfiles;
+
+struct entry {
+	const char *name;
+	double ns;
+};
+
+/* One process (one file): one repetition per entry, so its median is ns. */
+static void write_process(struct ic_results *res, int variant, const struct entry *e, size_t n)
+{
+	char path[256], v[16], err[512];
+	json_t *doc = json_object(), *bench = json_array();
+
+	snprintf(v, sizeof(v), "%d", variant);
+	json_object_set_new(doc, "context", json_pack("{s:s, s:s, s:s}", "layout_variant", v,
+						      "layout_seed", "7", "counter_source", "none"));
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(bench, json_pack("{s:s, s:s, s:i, s:f, s:s}", "name", e[i].name,
+						       "run_type", "iteration", "threads", 1,
+						       "real_time", e[i].ns, "time_unit", "ns"));
+	json_object_set_new(doc, "benchmarks", bench);
+	snprintf(path, sizeof(path), "%s/p%d.json", dir, nfiles++);
+	CHECK(json_dump_file(doc, path, 0) == 0, "write %s", path);
+	json_decref(doc);
+	CHECK(ic_results_load(res, path, err, sizeof(err)) == 0, "load: %s", err);
+	unlink(path);
+}
+
+static const struct ic_analysis_opts opts = {
+	.compare = "inline", .baseline = "extern", .noise_ci = 0.03, .family = 0.05, .planted = NAN,
+};
+
+static void analyse(struct ic_analysis *an, struct ic_results *res)
+{
+	char err[512];
+
+	CHECK(ic_analyse(an, res, &opts, err, sizeof(err)) == 0, "analyse: %s", err);
+}
+
+/* No N of the line resolved: what its text calls "no evidence". */
+static int none_resolved(const struct ic_line *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->r[i].side != IC_SIDE_UNRESOLVED)
+			return 0;
+	return 1;
+}
+
+/* clone/extern = exp(a + dv) in three layout variants, dv = -d, 0, +d: the
+ * estimate is exp(a), se = d / sqrt(3) on 2 degrees of freedom; at two N
+ * the band uses t(1 - 0.05 / 4, 2). With a = 0.09, d = 0.03 the 95%
+ * interval excludes 1 (a - 4.303 se > 0) but the band does not
+ * (a - 6.205 se < 0). */
+static void test_pair_band(void)
+{
+	const double a = 0.09, d = 0.03, dv[3] = { -d, 0, d };
+	struct ic_analysis an;
+	struct ic_results res;
+	const struct ic_attribution *at;
+	struct ic_ratio *r;
+	size_t n;
+
+	ic_results_init(&res);
+	for (int v = 0; v < 3; v++) {
+		struct entry e[] = {
+			{ "sites/clone/tail_dequeue/chain/seq/1/private/threads:1", 10.0 * exp(a + dv[v]) },
+			{ "sites/extern/tail_dequeue/chain/seq/1/private/threads:1", 10.0 },
+			{ "sites/clone/tail_dequeue/chain/seq/2/private/threads:1", 10.0 * exp(a + dv[v]) },
+			{ "sites/extern/tail_dequeue/chain/seq/2/private/threads:1", 10.0 },
+		};
+
+		write_process(&res, v, e, 4);
+	}
+	analyse(&an, &res);
+	CHECK(an.nseries == 1, "one series, got %zu", an.nseries);
+	CHECK(ic_ratio_series(&an.series[0].group, "clone", "extern", &opts, &r, &n) == 0, "pair");
+	CHECK(n == 2, "two N, got %zu", n);
+	{
+		double se = d / sqrt(3.0), t = ic_stats_t_quantile(0.975, 2), tb = ic_stats_t_quantile(1 - 0.0125, 2);
+
+		CHECK(NEAR(r[0].ratio, exp(a), 1e-9), "ratio %g, want %g", r[0].ratio, exp(a));
+		CHECK(NEAR(r[0].lo, exp(a - t * se), 1e-9) && NEAR(r[0].hi, exp(a + t * se), 1e-9),
+		      "interval [%g, %g]", r[0].lo, r[0].hi);
+		CHECK(NEAR(r[0].band_lo, exp(a - tb * se), 1e-9) && NEAR(r[0].band_hi, exp(a + tb * se), 1e-9),
+		      "band [%g, %g]", r[0].band_lo, r[0].band_hi);
+		CHECK(r[0].lo > 1.0 && r[0].band_lo < 1.0, "the design: interval excludes 1, band does not");
+		CHECK(r[0].side == IC_SIDE_UNRESOLVED && r[0].df == 2 && r[0].nvariants == 3, "side from the band");
+	}
+	free(r);
+	/* The inverse pair is the reciprocal, interval and all. */
+	at = an.series[0].attr;
+	CHECK(ic_ratio_series(&an.series[0].group, "extern", "clone", &opts, &r, &n) == 0 && n == 2, "inverse");
+	CHECK(NEAR(r[1].ratio, exp(-a), 1e-9) && NEAR(r[1].hi, 1.0 / at->line[IC_LINE_COPIES].r[1].lo, 1e-9),
+	      "inverse interval");
+	free(r);
+	CHECK(ic_ratio_series(&an.series[0].group, "clone", "inline", &opts, &r, &n) == 0 && n == 0 && !r,
+	      "a form the series lacks: no N");
+	/* What the attribution can state (its text is report_attribution's). */
+	CHECK(at->line[IC_LINE_COPIES].n == 2 && none_resolved(&at->line[IC_LINE_COPIES]) &&
+	      isfinite(at->line[IC_LINE_COPIES].r[0].band_lo),
+	      "copies: a per-N interval excluding 1 must not resolve where the band does not");
+	CHECK(at->line[IC_LINE_CALL].n == 0 && at->line[IC_LINE_CALL].missing &&
+	      !strcmp(at->line[IC_LINE_CALL].missing, "inline"), "call line: not measured, no inline");
+	CHECK(at->line[IC_LINE_INTERACTION].n == 0 && at->has_controls, "nothing else to attribute");
+	ic_analysis_free(&an);
+	ic_results_free(&res);
+}
+
+/* Per process (inline/inline_nolock)/(extern/extern_nolock) = 1.2 u with u
+ * = exp(dv) per variant: the estimate is 1.2, the interval as above. */
+static void test_interaction(void)
+{
+	const double d = 0.01, dv[3] = { -d, 0, d };
+	struct ic_analysis an;
+	struct ic_results res;
+	const struct ic_attribution *at;
+	const struct ic_line *l;
+	struct ic_ratio *r;
+	size_t n;
+
+	ic_results_init(&res);
+	for (int v = 0; v < 3; v++) {
+		struct entry e[] = {
+			{ "sites/inline/tail_dequeue/chain/seq/1/private/threads:1", 8.0 * exp(dv[v]) },
+			{ "sites/inline_nolock/tail_dequeue/chain/seq/1/private/threads:1", 6.0 },
+			{ "sites/extern/tail_dequeue/chain/seq/1/private/threads:1", 10.0 },
+			{ "sites/extern_nolock/tail_dequeue/chain/seq/1/private/threads:1", 9.0 },
+		};
+
+		write_process(&res, v, e, 4);
+	}
+	analyse(&an, &res);
+	CHECK(ic_ratio_interaction(&an.series[0].group, "inline", "inline_nolock", "extern",
+				   "extern_nolock", &opts, &r, &n) == 0 && n == 1, "interaction");
+	{
+		double se = d / sqrt(3.0), t = ic_stats_t_quantile(0.975, 2);
+
+		CHECK(NEAR(r[0].ratio, 1.2, 1e-9), "interaction %g, want 1.2", r[0].ratio);
+		CHECK(NEAR(r[0].lo, 1.2 * exp(-t * se), 1e-9), "interaction lo %g", r[0].lo);
+		/* One N: the band is the interval. */
+		CHECK(NEAR(r[0].band_lo, r[0].lo, 1e-12) && r[0].side == IC_SIDE_BASELINE, "band of one N");
+		CHECK(!strcmp(r[0].cmp->form, "inline") && !strcmp(r[0].base->form, "extern"), "outer forms");
+	}
+	free(r);
+	CHECK(ic_ratio_series(&an.series[0].group, "inline", "inline_nolock", &opts, &r, &n) == 0 &&
+	      n == 1 && NEAR(r[0].ratio, 8.0 / 6.0, 1e-9), "inline/inline_nolock");
+	free(r);
+	/* The lock costs more inlined (resolved above 1, every N kept without
+	 * an L1i size), calls cost, copies not measured. */
+	at = an.series[0].attr;
+	l = &at->line[IC_LINE_INTERACTION];
+	CHECK(l->n == 1 && NEAR(l->r[0].ratio, 1.2, 1e-9) && l->r[0].side == IC_SIDE_BASELINE &&
+	      !at->fit_left_out && at->fit.n == 1, "interaction resolved");
+	l = &at->line[IC_LINE_CALL];
+	CHECK(l->n == 1 && NEAR(l->r[0].ratio, 1.25, 1e-9) && l->r[0].lo > 1.0, "calls cost");
+	l = &at->line[IC_LINE_COPIES];
+	CHECK(l->n == 0 && l->missing && !strcmp(l->missing, "clone"), "copies not measured");
+	ic_analysis_free(&an);
+	ic_results_free(&res);
+}
+
+/* Filler 512: four processes in two variants with different marks but the
+ * same time above the mark (inline 5, extern 7); one without its mark
+ * point, one whose mark is slower than the form. The series is a whole
+ * program: its ratio is of the gross times, from all six processes. */
+static void test_filler(void)
+{
+	static const double mark[6] = { 10, 12, 9, 11, NAN, 20 };
+	static const int variant[6] = { 0, 0, 1, 1, 2, 3 };
+	struct ic_analysis an;
+	struct ic_results res;
+	const struct ic_group *g = NULL, *g0;
+	const struct ic_point *inl;
+
+	ic_results_init(&res);
+	for (int p = 0; p < 6; p++) {
+		double m = isnan(mark[p]) ? 10.0 : mark[p];
+		struct entry e[] = {
+			{ "sites/inline/tail_dequeue/chain/seq/4/private/filler:512/real_time/threads:1",
+			  p == 5 ? 15.0 : m + 5.0 },
+			{ "sites/extern/tail_dequeue/chain/seq/4/private/filler:512/real_time/threads:1",
+			  p == 5 ? 17.0 : m + 7.0 },
+			{ "sites/mark/tail_dequeue/chain/seq/4/private/filler:512/real_time/threads:1", m },
+			/* filler:0 is no filler: the same series as no component. */
+			{ "sites/inline/tail_dequeue/chain/seq/4/private/filler:0/real_time/threads:1", 7.0 },
+			{ "sites/extern/tail_dequeue/chain/seq/4/private/real_time/threads:1", 9.0 },
+		};
+
+		struct entry nomark[] = { e[0], e[1], e[3], e[4] };
+
+		if (isnan(mark[p]))
+			write_process(&res, variant[p], nomark, 4);
+		else
+			write_process(&res, variant[p], e, 5);
+	}
+	analyse(&an, &res);
+	CHECK(an.nseries == 2, "filler 0 and 512: two series, got %zu", an.nseries);
+	for (size_t i = 0; i < an.nseries; i++)
+		if (an.series[i].group.filler == 512)
+			g = &an.series[i].group;
+	g0 = &an.series[0].group;
+	CHECK(g && g0->filler == 0, "filler 0 first, then 512");
+	inl = ic_group_point(g, "inline", 4);
+	CHECK(inl && ic_group_point(g, "mark", 4), "points");
+	CHECK(inl->nunits == 6, "units: %zu", inl->nunits);
+	CHECK(inl->med[IC_F_NS] > 14.0 && inl->med[IC_F_NS] < 17.0, "gross %g", inl->med[IC_F_NS]);
+	CHECK(g->nratios == 1 && g->ratios[0].nunits == 6 && g->ratios[0].ratio > 0.85 &&
+	      g->ratios[0].ratio < 0.9, "gross ratio %g from %zu processes", g->ratios[0].ratio,
+	      g->ratios[0].nunits);
+	CHECK(g0->nratios == 1 && NEAR(g0->ratios[0].ratio, 7.0 / 9.0, 1e-9), "filler 0 untouched");
+	ic_analysis_free(&an);
+	ic_results_free(&res);
+}
+
+static void test_bad_filler(void)
+{
+	struct ic_results res;
+	char path[256], err[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/bad.json", dir);
+	f = fopen(path, "w");
+	CHECK(f, "open");
+	fputs("{\"benchmarks\": [{\"name\": \"sites/inline/op/chain/seq/4/private/filler:x/threads:1\", "
+	      "\"real_time\": 1, \"time_unit\": \"ns\"}]}", f);
+	fclose(f);
+	ic_results_init(&res);
+	CHECK(ic_results_load(&res, path, err, sizeof(err)) == -1, "filler:x accepted");
+	CHECK(strstr(err, "[/filler:<F>]"), "message: %s", err);
+	ic_results_free(&res);
+	unlink(path);
+}
+
+int main(void)
+{
+	CHECK(mkdtemp(dir), "mkdtemp");
+	test_pair_band();
+	test_interaction();
+	test_filler();
+	test_bad_filler();
+	rmdir(dir);
+	puts("engine ratios: ok");
+	return 0;
+}

@@ -1,0 +1,89 @@
+#!/bin/sh
+# The calibration front (run.sh --calibrate's report) on fake trials with a
+# known planted cost: one row per trial, planted fraction and N, each the
+# same figures summarize --planted gives for that trial; calibration.md's
+# table per fraction, the 3% found in every trial at 0.5% noise, no false
+# positive at 0%; bad input: exit 2, one line, nothing written.
+# usage: test_report_calibration.sh CALIBRATION SUMMARIZE FAKEGB
+set -u
+calibration=$1
+summarize=$2
+fakegb=$3
+work=$(mktemp -d "${TMPDIR:-/tmp}/test_report_calibration.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+fail() {
+	echo "test_report_calibration: FAIL: $*" >&2
+	exit 1
+}
+
+# Five trials of 3 layout variants x 2 processes; extern and its copies
+# planted with 0%, 1% and 3%, as sites_bench --plant names them.
+args=""
+for t in 1 2 3 4 5; do
+	mkdir -p "$work/raw/t$t"
+	for v in 0 1 2; do
+		for p in 0 1; do
+			"$fakegb" --forms extern,extern_plant0,extern_plant1,extern_plant3 --sites-min 256 \
+				--sites-max 256 --threads 1 --modes private --variant $v --process $p \
+				--seed $((t * 100 + v * 10 + p)) >"$work/raw/t$t/v${v}_p$p.json" || fail "fakegb"
+		done
+	done
+	args="$args --trial $work/raw/t$t/v0_p0.json $work/raw/t$t/v0_p1.json $work/raw/t$t/v1_p0.json"
+	args="$args $work/raw/t$t/v1_p1.json $work/raw/t$t/v2_p0.json $work/raw/t$t/v2_p1.json"
+done
+out=$work/out
+mkdir -p "$out"
+# shellcheck disable=SC2086 # the file names hold no blanks
+"$calibration" --out "$out" --plants 0,0.01,0.03 --design "3 variants x 2 processes" --seconds 7 $args ||
+	fail "exit $?"
+c=$out/calibration_trials.csv
+[ "$(head -n 1 "$c")" = "trial,planted,ratio,ratio_ci_lo,ratio_ci_hi,excludes_1,contains_planted" ] ||
+	fail "header: $(head -n 1 "$c")"
+[ "$(grep -c . "$c")" -eq $((1 + 5 * 3)) ] || fail "want a row per trial and fraction: $(cat "$c")"
+# The rows are the engine's figures, as summarize writes them for one trial.
+for f in 0 0.01 0.03; do
+	pct=$(awk -v f=$f 'BEGIN { printf "%g", f * 100 }')
+	"$summarize" --compare "extern_plant$pct" --baseline extern --planted $f --out "$work/s$pct" \
+		"$work"/raw/t3/*.json || fail "summarize $f"
+	want=$(awk -F, -v f=$f 'NR == 2 { print "3," f "," $10 "," $11 "," $12 "," $14 "," $15 }' "$work/s$pct/calibration.csv")
+	grep -qx "$want" "$c" || fail "trial 3, $f: want '$want' in $(grep "^3,$f," "$c")"
+done
+m=$out/calibration.md
+sed -n 3p "$m" | grep -qx '5 trials at N = 256, 1 thread, private queue; each trial 3 variants x 2 processes; 7 s in all\.' ||
+	fail "the design line: $(sed -n 3p "$m")"
+grep -q '^| 0% | 5 | 1\.0[0-9]* | [0-9.]* | [0-9] ([0-9]*%) | 0 (0%) false positives |$' "$m" ||
+	fail "0%: $(grep '^| 0%' "$m")"
+grep -q '^| 3% | 5 | 1\.0[23][0-9]* | [0-9.]* | [0-9] ([0-9]*%) | 5 (100%) |$' "$m" || fail "3%: $(grep '^| 3%' "$m")"
+[ "$(grep -o '^| [0-9]*%' "$m" | tr -d '| ' | paste -sd' ')" = "0% 1% 3%" ] || fail "rows: $(cat "$m")"
+ls -A "$out" | grep -q '^\.' && fail "temporary files left: $(ls -A "$out")"
+
+# --- bad input: exit 2, one line, nothing written ------------------------------
+dir=$work/untouched
+mkdir -p "$dir"
+echo sentinel >"$dir/calibration.md"
+before=$(ls -la "$dir"; cat "$dir/calibration.md")
+t1="$work/raw/t1/v0_p0.json $work/raw/t1/v1_p0.json"
+echo 'not json' >"$work/notjson.json"
+check_bad() {
+	what=$1
+	shift
+	# shellcheck disable=SC2068 # word splitting of the trials is meant
+	"$calibration" $@ 2>"$work/err"
+	rc=$?
+	[ $rc -eq 2 ] || fail "$what: exit $rc, want 2"
+	[ "$(wc -l <"$work/err")" -eq 1 ] || fail "$what: want one line on stderr, got: $(cat "$work/err")"
+	[ "$(ls -la "$dir"; cat "$dir/calibration.md")" = "$before" ] || fail "$what: $dir changed"
+}
+check_bad "no --out" --plants 0,0.03 --trial $t1
+check_bad "--out not a directory" --out "$dir/calibration.md" --plants 0,0.03 --trial $t1
+check_bad "no --plants" --out "$dir" --trial $t1
+check_bad "bad --plants" --out "$dir" --plants 0,x --trial $t1
+check_bad "no trial" --out "$dir" --plants 0,0.03
+check_bad "a file before --trial" --out "$dir" --plants 0,0.03 $t1 --trial $t1
+check_bad "an empty trial" --out "$dir" --plants 0,0.03 --trial --trial $t1
+check_bad "bad --seconds" --out "$dir" --plants 0,0.03 --seconds -1 --trial $t1
+check_bad "not JSON" --out "$dir" --plants 0,0.03 --trial $t1 --trial "$work/notjson.json"
+grep -q 'trial 2.*notjson.json' "$work/err" || fail "the message must name the trial and file: $(cat "$work/err")"
+check_bad "unknown option" --out "$dir" --plants 0,0.03 --bogus --trial $t1
+echo "test_report_calibration: ok"
