@@ -183,6 +183,10 @@ void ic_results_free(struct ic_results *res);
  * line (no newline) in err naming the problem; res is then fit only for
  * ic_results_free. */
 int ic_results_load(struct ic_results *res, const char *path, char *err, size_t errlen);
+/* The same from a file's text in memory (an archive member): name stands
+ * for its path, mtime is when it was written (s; NAN when unknown). */
+int ic_results_load_text(struct ic_results *res, const char *name, const char *text, size_t len,
+			 double mtime, char *err, size_t errlen);
 
 /* results.c. Sorts points, computes statistics, ratios and crossovers. -1 (with err)
  * when there is no sites/ benchmark at all or memory runs out. */
