@@ -1,0 +1,866 @@
+/* compare: runs of the sweep from different machines, compilers or commits
+ * side by side. Every figure comes from the engine's analysis of each run's
+ * raw process JSON (engine/run.h), as the run's own summary does.
+ *
+ * A series is op/layout/order/threads/mode (/filler:F when F > 0) and the
+ * forms compared. The settings that define a point (compiler, cflags, lock,
+ * codegen, per_caller, body, lto) come from the build a series ran, else
+ * from the run's first process context and run.conf. One that takes
+ * several values within a run joins the series name, so its values are
+ * matched, never pooled; one that is constant within each run but differs
+ * between them is what compare compares, and labels the runs.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "out_dir.h"
+#include "run.h"
+
+#define CMP_MAX_INPUTS 26   /* labelled A to Z */
+
+static const char cmp_usage[] =
+	"Usage: ./run.sh compare [--out DIR] RUN RUN...\n"
+	"\n"
+	"Puts runs from other machines, compilers or commits side by side. RUN is a\n"
+	"results directory of ./run.sh or its .tar.gz (./run.sh export DIR; every\n"
+	"sweep writes one beside its directory). Each run is read from its run.conf\n"
+	"and its processes' raw JSON and analysed as its own summary was.\n"
+	"\n"
+	"Writes, into DIR (default results/compare-<UTC timestamp>), whole or not at all:\n"
+	"  compare.md    what differs between the runs, what is not in all of them,\n"
+	"                and per series each run's crossover bracket and its ratio\n"
+	"                per N with the 95% interval\n"
+	"  compare.csv   the same ratios, one row per series, N and run\n"
+	"  compare.png, compare.svg   the ratios overlaid, one panel per series\n"
+	"                (with gnuplot), from plots/data.gp and plots/compare.dat\n"
+	"A setting that defines a point (lock, codegen, sites per caller, compiler,\n"
+	"flags) keeps the runs' series apart and labelled, never averaged.\n"
+	"\n"
+	"Exit status: 0 written; 2 bad usage or a RUN that is not a run (nothing\n"
+	"written); 1 no series and N in common, or the output could not be written.\n";
+
+enum cmp_attr {
+	A_COMPILER, A_CFLAGS, A_LOCK, A_CODEGEN, A_PER_CALLER, A_BODY, A_LTO, A_COUNT
+};
+static const char *const cmp_attr_name[A_COUNT] = {
+	"compiler", "cflags", "lock", "codegen", "per_caller", "body", "lto",
+};
+/* Each setting's build key (results.h), -1 for one no build records. */
+static const int cmp_attr_build[A_COUNT] = {
+	IC_B_COMPILER, IC_B_CFLAGS, IC_B_LOCK, IC_B_CODEGEN, -1, IC_B_BODY, IC_B_LTO,
+};
+
+struct cmp_input {
+	struct ic_run run;
+	char *vals[A_COUNT];       /* its distinct values, " + " between */
+	char **seen[A_COUNT];
+	size_t nseen[A_COUNT];
+	size_t nser, npts;         /* series and (series, N) with a ratio */
+	const char *cpu;
+	char *label;               /* CPU (directory), the settings that differ */
+	char ctxbuf[IC_RESULTS_CONTEXT_MAX];
+};
+
+struct cmp_series {
+	char *id, *pair;
+	char *idval[A_COUNT];      /* the keyed settings' values */
+	const struct ic_group *g[CMP_MAX_INPUTS];   /* its group in each run */
+	size_t nin;                /* runs that have a ratio in it */
+	unsigned long *n;          /* its N, as first seen */
+	size_t *nat;               /* runs that have a ratio at n[i] */
+	size_t nn;
+	int compared;              /* some N in every run */
+};
+
+struct cmp {
+	struct cmp_input in[CMP_MAX_INPUTS];
+	size_t k;
+	int keyed[A_COUNT];
+	struct cmp_series *s;
+	size_t ns;
+	unsigned long nmin, nmax;
+};
+
+__attribute__((format(printf, 1, 2)))
+static int cmp_bad(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("compare: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return 2;
+}
+
+static void *cmp_xalloc(void *p)
+{
+	if (!p) {
+		fputs("compare: out of memory\n", stderr);
+		exit(1);
+	}
+	return p;
+}
+
+/* s, then more, freeing s. */
+__attribute__((format(printf, 2, 3)))
+static char *cmp_append(char *s, const char *fmt, ...)
+{
+	char *more, *t;
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (vasprintf(&more, fmt, ap) < 0)
+		more = NULL;
+	va_end(ap);
+	if (!more || asprintf(&t, "%s%s", s ? s : "", more) < 0)
+		t = NULL;
+	free(more);
+	free(s);
+	return cmp_xalloc(t);
+}
+
+static char letter(size_t k)
+{
+	return (char)('A' + k);
+}
+
+static const char *dash(const char *s)
+{
+	return *s ? s : "—";
+}
+
+static const char *cmp_ctx(struct cmp_input *in, const char *key)
+{
+	return ic_results_context(&in->run.res, key, in->ctxbuf, sizeof(in->ctxbuf));
+}
+
+/* A setting that defines a point, for a series of group g: its build's,
+ * else what the run recorded (its first process's context, else run.conf). */
+static const char *cmp_setting(struct cmp_input *in, const struct ic_group *g, int a)
+{
+	const struct ic_run *run = &in->run;
+	const char *v;
+	int b = cmp_attr_build[a];
+
+	if (b >= 0 && *(v = run->res.builds[g->build].v[b]))
+		return v;
+	if (a == A_COMPILER)
+		return ic_run_conf(run, "build_cc");
+	if (a == A_CFLAGS)
+		return ic_run_conf(run, "build_cflags");
+	if (*(v = cmp_ctx(in, cmp_attr_name[a])))
+		return v;
+	if (a == A_LOCK)
+		return ic_run_conf(run, "build_lock");
+	if (a == A_CODEGEN) {
+		v = ic_run_conf(run, "vectorised");
+		return !*v ? v : !strcmp(v, "1") ? "vector" : "general-regs-only";
+	}
+	if (a == A_LTO)
+		return strcmp(ic_run_conf(run, "lto"), "1") ? "" : "callers";
+	return ic_run_conf(run, cmp_attr_name[a]);
+}
+
+static const char *none(const char *s)
+{
+	return *s ? s : "(none)";
+}
+
+/* Notes a setting's value in run k; two values make it part of every
+ * series name. */
+static void cmp_note_setting(struct cmp *c, size_t k, const struct ic_group *g, int a)
+{
+	struct cmp_input *in = &c->in[k];
+	const char *v = cmp_setting(in, g, a);
+
+	for (size_t i = 0; i < in->nseen[a]; i++)
+		if (!strcmp(in->seen[a][i], v))
+			return;
+	in->seen[a] = cmp_xalloc(realloc(in->seen[a], (in->nseen[a] + 1) * sizeof(char *)));
+	in->seen[a][in->nseen[a]++] = cmp_xalloc(strdup(v));
+	if (in->nseen[a] == 1) {
+		in->vals[a] = cmp_xalloc(strdup(v));
+		return;
+	}
+	c->keyed[a] = 1;
+	if (in->nseen[a] == 2) {
+		char *first = in->vals[a];
+
+		in->vals[a] = cmp_append(NULL, "%s", none(first));
+		free(first);
+	}
+	in->vals[a] = cmp_append(in->vals[a], " + %s", none(v));
+}
+
+static const struct ic_ratio *cmp_ratio_at(const struct ic_group *g, unsigned long n)
+{
+	for (size_t i = 0; g && i < g->nratios; i++)
+		if (g->ratios[i].sites == n && isfinite(g->ratios[i].ratio))
+			return &g->ratios[i];
+	return NULL;
+}
+
+/* Run k's ratios under their series. */
+static void cmp_add_series(struct cmp *c, size_t k)
+{
+	struct cmp_input *in = &c->in[k];
+	const struct ic_results *res = &in->run.res;
+
+	for (size_t gi = 0; gi < res->ngroups; gi++) {
+		const struct ic_group *g = &res->groups[gi];
+		char *id = cmp_append(NULL, "%s/%s/%s/%lu/%s", g->op, g->layout, g->order, g->threads,
+				      g->mode), *pair;
+		struct cmp_series *s = NULL;
+
+		if (g->filler)
+			id = cmp_append(id, "/filler:%lu", g->filler);
+		for (int a = 0; a < A_COUNT; a++)
+			if (c->keyed[a])
+				id = cmp_append(id, "/%s:%s", cmp_attr_name[a], cmp_setting(in, g, a));
+		pair = cmp_append(NULL, "%s/%s", res->opts.compare, res->opts.baseline);
+		for (size_t i = 0; i < c->ns && !s; i++)
+			if (!strcmp(c->s[i].id, id) && !strcmp(c->s[i].pair, pair))
+				s = &c->s[i];
+		for (size_t i = 0; i < g->nratios; i++) {
+			unsigned long n = g->ratios[i].sites;
+			size_t j;
+
+			if (!isfinite(g->ratios[i].ratio))
+				continue;   /* not measured at this N */
+			if (!s) {
+				c->s = cmp_xalloc(realloc(c->s, (c->ns + 1) * sizeof(*c->s)));
+				s = &c->s[c->ns++];
+				*s = (struct cmp_series){ .id = cmp_xalloc(strdup(id)),
+							  .pair = cmp_xalloc(strdup(pair)) };
+				for (int a = 0; a < A_COUNT; a++)
+					if (c->keyed[a])
+						s->idval[a] = cmp_xalloc(strdup(cmp_setting(in, g, a)));
+			}
+			if (!s->g[k]) {
+				s->g[k] = g;
+				s->nin++;
+				in->nser++;
+			}
+			if (!c->nmin || n < c->nmin)
+				c->nmin = n;
+			if (n > c->nmax)
+				c->nmax = n;
+			for (j = 0; j < s->nn && s->n[j] != n; j++)
+				;
+			if (j == s->nn) {
+				s->n = cmp_xalloc(realloc(s->n, (s->nn + 1) * sizeof(*s->n)));
+				s->nat = cmp_xalloc(realloc(s->nat, (s->nn + 1) * sizeof(*s->nat)));
+				s->n[s->nn] = n;
+				s->nat[s->nn++] = 0;
+			}
+			s->nat[j]++;
+			in->npts++;
+		}
+		free(id);
+		free(pair);
+	}
+}
+
+static int cmp_ulong(const void *pa, const void *pb)
+{
+	unsigned long a = *(const unsigned long *)pa, b = *(const unsigned long *)pb;
+
+	return (a > b) - (a < b);
+}
+
+/* How many runs have a ratio of series s at N = n. */
+static size_t cmp_nat(const struct cmp_series *s, unsigned long n)
+{
+	for (size_t i = 0; i < s->nn; i++)
+		if (s->n[i] == n)
+			return s->nat[i];
+	return 0;
+}
+
+/* The runs that have series s at N = n (n == 0: anywhere), "A, B". */
+static char *cmp_holders(const struct cmp *c, const struct cmp_series *s, unsigned long n,
+			 int with_dir)
+{
+	char *w = NULL;
+
+	for (size_t k = 0; k < c->k; k++) {
+		if (!s->g[k] || (n && !cmp_ratio_at(s->g[k], n)))
+			continue;
+		w = cmp_append(w, "%s%c", w ? ", " : "", letter(k));
+		if (with_dir)
+			w = cmp_append(w, " (%s)", c->in[k].run.name);
+	}
+	return w ? w : cmp_xalloc(strdup(""));
+}
+
+/* What is not in every run, one line each, into *only; marks the series
+ * that are compared. */
+static char *cmp_left_out(struct cmp *c)
+{
+	char *only = NULL;
+
+	for (size_t j = 0; j < c->ns; j++) {
+		struct cmp_series *s = &c->s[j];
+		char **group = NULL, **part = NULL;
+		size_t ngroups = 0, nshared = 0;
+		unsigned long *nl;
+
+		if (s->nin < c->k) {
+			char *w = cmp_holders(c, s, 0, 1);
+
+			only = cmp_append(only, "- only in %s: series %s (%s)\n", w, s->id, s->pair);
+			free(w);
+			continue;
+		}
+		nl = cmp_xalloc(malloc(s->nn * sizeof(*nl)));
+		memcpy(nl, s->n, s->nn * sizeof(*nl));
+		qsort(nl, s->nn, sizeof(*nl), cmp_ulong);
+		/* The N only some runs have, grouped by those runs. */
+		for (size_t a = 0; a < s->nn; a++) {
+			char *w;
+			size_t g;
+
+			if (cmp_nat(s, nl[a]) == c->k) {
+				nshared++;
+				continue;
+			}
+			w = cmp_holders(c, s, nl[a], 0);
+			for (g = 0; g < ngroups && strcmp(group[g], w); g++)
+				;
+			if (g == ngroups) {
+				group = cmp_xalloc(realloc(group, (ngroups + 1) * sizeof(*group)));
+				part = cmp_xalloc(realloc(part, (ngroups + 1) * sizeof(*part)));
+				group[ngroups] = w;
+				part[ngroups++] = cmp_append(NULL, "%lu", nl[a]);
+			} else {
+				part[g] = cmp_append(part[g], ", %lu", nl[a]);
+				free(w);
+			}
+		}
+		for (size_t g = 0; g < ngroups; g++) {
+			only = cmp_append(only, "- %s (%s): N = %s only in %s\n", s->id, s->pair, part[g],
+					  group[g]);
+			free(group[g]);
+			free(part[g]);
+		}
+		free(group);
+		free(part);
+		free(nl);
+		if (!nshared)
+			only = cmp_append(only, "- %s (%s): no N in every input\n", s->id, s->pair);
+		s->compared = nshared > 0;
+	}
+	return only;
+}
+
+/* What a run built: build_source today (a hash of the measured sources),
+ * the git commit in an older run.conf. */
+static const char *cmp_source(const struct cmp_input *in)
+{
+	const char *v = ic_run_conf(&in->run, "build_source");
+
+	return *v ? v : ic_run_conf(&in->run, "build_commit");
+}
+
+/* A setting of run k as "What differs" names it. */
+static const char *cmp_differs_value(struct cmp_input *in, const char *s, char *buf, size_t cap)
+{
+	static const char *const from_context[] = { "cpu_model", "l1i_size", "l2_size", "cores",
+						     "smt", "counter_source" };
+
+	for (int a = 0; a < A_COUNT; a++)
+		if (!strcmp(s, cmp_attr_name[a]))
+			return in->vals[a] ? in->vals[a] : "";
+	if (!strcmp(s, "source"))
+		return cmp_source(in);
+	if (!strcmp(s, "compare/baseline")) {
+		if (!*ic_run_conf(&in->run, "compare"))
+			return "";
+		snprintf(buf, cap, "%s/%s", ic_run_conf(&in->run, "compare"),
+			 ic_run_conf(&in->run, "baseline"));
+		return buf;
+	}
+	for (size_t i = 0; i < sizeof(from_context) / sizeof(from_context[0]); i++)
+		if (!strcmp(s, from_context[i]))
+			return cmp_ctx(in, s);
+	return ic_run_conf(&in->run, s);
+}
+
+/* compare.md's head: the runs, what differs, what is left out. Sets each
+ * run's label. */
+static void cmp_write_head(FILE *md, struct cmp *c, const char *only)
+{
+	static const char *const set[] = {
+		"cpu_model", "compiler", "cflags", "lock", "codegen", "per_caller", "body", "l1i_size",
+		"l2_size", "cores", "smt", "source", "codegens", "vectorised", "forms",
+		"compare/baseline", "sites", "layouts_random", "processes", "reps", "min_time",
+		"counters", "counter_source",
+	};
+	char *tag[CMP_MAX_INPUTS] = { NULL };
+	size_t nd = 0;
+
+	fprintf(md, "# inlinecost: %zu runs compared\n\n", c->k);
+	fputs("Each input is labelled by its CPU model (`cpu_model` in its JSON context) and its directory.\n"
+	      "The ratio is time per call site of the compare form / the baseline form, formed within each run (below 1: the compare form is faster),\n"
+	      "with that run's own 95% interval at N; *faster* is the side that run's family-wise band resolves (unresolved: neither).\n"
+	      "*sides*: whether the inputs resolve the same side at N. Ratios are compared across runs; times per call site are not\n"
+	      "(machines and sessions differ in speed). Nothing is pooled across inputs.\n\n"
+	      "| input | CPU model | directory | from | date | source | series | ratios (series x N) |\n"
+	      "|---|---|---|---|---|---|---:|---:|\n", md);
+	for (size_t k = 0; k < c->k; k++) {
+		struct cmp_input *in = &c->in[k];
+		char date[IC_RESULTS_CONTEXT_MAX];
+
+		in->cpu = *cmp_ctx(in, "cpu_model") ? cmp_xalloc(strdup(cmp_ctx(in, "cpu_model")))
+						    : "CPU not recorded";
+		snprintf(date, sizeof(date), "%s", cmp_ctx(in, "date"));
+		fprintf(md, "| %c | %s | %s | %s | %s | %.12s | %zu | %zu |\n", letter(k), in->cpu,
+			in->run.name, dash(in->run.from), dash(date), dash(cmp_source(in)), in->nser,
+			in->npts);
+	}
+
+	/* What differs: the machine, then the settings that define a point
+	 * (one that differs only between the runs labels their columns). */
+	fputs("\n## What differs\n\n", md);
+	for (size_t i = 0; i < sizeof(set) / sizeof(set[0]); i++) {
+		char *line = NULL, buf[2 * IC_RESULTS_CONTEXT_MAX], first[1024];
+		const char *why = "";
+		int same = 1, attr = -1;
+
+		for (int a = 0; a < A_COUNT; a++)
+			if (!strcmp(set[i], cmp_attr_name[a]))
+				attr = a;
+		for (size_t k = 0; k < c->k; k++) {
+			const char *v = dash(cmp_differs_value(&c->in[k], set[i], buf, sizeof(buf)));
+
+			if (k == 0)
+				snprintf(first, sizeof(first), "%s", v);
+			same &= !strcmp(v, first);
+			line = cmp_append(line, "%s%c %s", k ? "; " : "", letter(k), v);
+		}
+		if (!same && attr >= 0 && c->keyed[attr]) {
+			why = " (defines the point; varies within an input, so it is part of the series name)";
+		} else if (!same && attr >= 0) {
+			why = " (defines the point: the inputs measured different series, kept apart and labelled, never pooled)";
+			for (size_t k = 0; k < c->k; k++)
+				tag[k] = cmp_append(tag[k], ", %s %s", set[i],
+						    dash(cmp_differs_value(&c->in[k], set[i], buf, sizeof(buf))));
+		} else if (!same && (!strcmp(set[i], "layouts_random") || !strcmp(set[i], "processes") ||
+				     !strcmp(set[i], "reps") || !strcmp(set[i], "min_time"))) {
+			why = " (design: changes the intervals' width, not what is measured)";
+		}
+		if (!same) {
+			fprintf(md, "- **%s**%s: %s\n", set[i], why, line);
+			nd++;
+		}
+		free(line);
+	}
+	if (nd == 0)
+		fputs("Nothing that run.conf and the JSON context record differs (besides dates and layout seeds).\n", md);
+	fputs("\n## Not in every input\n\n", md);
+	if (!only)
+		fputs("Every series and N is in every input.\n", md);
+	else
+		fprintf(md, "The tables below hold only the series and N that every input measured; these are left out:\n\n%s",
+			only);
+	for (size_t k = 0; k < c->k; k++) {
+		c->in[k].label = cmp_append(NULL, "%s (%s)%s", c->in[k].cpu, c->in[k].run.name,
+					    tag[k] ? tag[k] : "");
+		free(tag[k]);
+	}
+}
+
+/* A number of the tables: %.4f, ? when not measured. */
+static void cmp_num(FILE *f, double x)
+{
+	if (isfinite(x))
+		fprintf(f, "%.4f", x);
+	else
+		fputc('?', f);
+}
+
+/* A CSV or plot-data number: %.6f (or %.0f), empty (or NaN) when none. */
+static void cmp_field(FILE *f, double x, const char *fmt, const char *none_)
+{
+	if (isfinite(x))
+		fprintf(f, fmt, x);
+	else
+		fputs(none_, f);
+}
+
+/* A CSV field, quoted when it must be. */
+static void cmp_q(FILE *f, const char *s)
+{
+	if (!strpbrk(s, "\",")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static const char *cmp_side(const struct ic_results *res, enum ic_point_side side)
+{
+	return side == IC_SIDE_COMPARE ? res->opts.compare
+	     : side == IC_SIDE_BASELINE ? res->opts.baseline : "unresolved";
+}
+
+static const char *cmp_winner(const struct ic_results *res, const struct ic_crossover *xo)
+{
+	return xo->direction > 0 ? res->opts.compare : xo->direction < 0 ? res->opts.baseline : "";
+}
+
+/* The median code bytes per site of form in the series: its first point's. */
+static double cmp_bytes(const struct ic_group *g, const char *form)
+{
+	for (size_t i = 0; i < g->npoints; i++)
+		if (!strcmp(g->points[i]->form, form))
+			return g->points[i]->med[IC_F_CODE];
+	return NAN;
+}
+
+/* A row of a series' first table: label, then each run's cell. */
+static void cmp_crossover_rows(FILE *md, const struct cmp *c, const struct cmp_series *s,
+			       const char *cf, const char *bf)
+{
+	static const char *const label[] = { "verdict", "crossover bracket", "small-N winner" };
+
+	for (int row = 0; row < 4; row++) {
+		if (row < 3)
+			fprintf(md, "| %s", label[row]);
+		else
+			fprintf(md, "| points resolved %s / %s / neither", cf, bf);
+		for (size_t k = 0; k < c->k; k++) {
+			const struct ic_crossover *xo = &s->g[k]->xo;
+
+			fputs(" | ", md);
+			if (row == 0)
+				fputs(ic_verdict_name(xo->verdict), md);
+			else if (row == 1 && isfinite(xo->bracket_lo))
+				fprintf(md, "(%.0f, %.0f)", xo->bracket_lo, xo->bracket_hi);
+			else if (row == 1)
+				fputs("—", md);
+			else if (row == 2)
+				fputs(dash(cmp_winner(&c->in[k].run.res, xo)), md);
+			else
+				fprintf(md, "%zu / %zu / %zu", xo->n_compare, xo->n_baseline,
+					xo->n_unresolved);
+		}
+		fputs(" |\n", md);
+	}
+	fprintf(md, "| code bytes per site %s / %s", cf, bf);
+	for (size_t k = 0; k < c->k; k++) {
+		char a[32] = "—", b[32] = "—";
+		double x = cmp_bytes(s->g[k], cf), y = cmp_bytes(s->g[k], bf);
+
+		if (isfinite(x))
+			snprintf(a, sizeof(a), "%.10g", x);
+		if (isfinite(y))
+			snprintf(b, sizeof(b), "%.10g", y);
+		fprintf(md, " | %s / %s", a, b);
+	}
+	fputs(" |\n\n", md);
+}
+
+/* One compared series: its tables in md, its rows in csv, its data for
+ * the chart (panel p). */
+static void cmp_write_series(FILE *md, FILE *csv, FILE *gp, FILE *dat, const struct cmp *c,
+			     const struct cmp_series *s, size_t p)
+{
+	char cf[64], bf[64];
+	unsigned long *nl = cmp_xalloc(malloc(s->nn * sizeof(*nl)));
+
+	sscanf(s->pair, "%63[^/]/%63s", cf, bf);
+	{
+		char *t = cmp_append(NULL, "%s: %s", s->id, s->pair);
+
+		fprintf(gp, "ic_title[%zu] = ", p + 1);
+		ic_gp_quote(gp, t);
+		fputc('\n', gp);
+		free(t);
+	}
+	fprintf(md, "\n## %s: %s / %s\n\n|", s->id, cf, bf);
+	for (size_t k = 0; k < c->k; k++)
+		fprintf(md, " | %c: %s", letter(k), c->in[k].label);
+	fputs(" |\n|---|", md);
+	for (size_t k = 0; k < c->k; k++)
+		fputs("---|", md);
+	fputc('\n', md);
+	cmp_crossover_rows(md, c, s, cf, bf);
+
+	fputs("| N", md);
+	for (size_t k = 0; k < c->k; k++)
+		fprintf(md, " | %c ratio [95%% CI], faster", letter(k));
+	fputs(" | sides |\n|---:", md);
+	for (size_t k = 0; k < c->k; k++)
+		fputs("|---", md);
+	fputs("|---|\n", md);
+	memcpy(nl, s->n, s->nn * sizeof(*nl));
+	qsort(nl, s->nn, sizeof(*nl), cmp_ulong);
+	for (size_t a = 0; a < s->nn; a++) {
+		size_t nc = 0, nb = 0;
+
+		if (cmp_nat(s, nl[a]) != c->k)
+			continue;
+		fprintf(md, "| %lu", nl[a]);
+		for (size_t k = 0; k < c->k; k++) {
+			const struct cmp_input *in = &c->in[k];
+			const struct ic_results *res = &in->run.res;
+			const struct ic_ratio *r = cmp_ratio_at(s->g[k], nl[a]);
+			const struct ic_crossover *xo = &s->g[k]->xo;
+			const char *side = cmp_side(res, r->side);
+
+			fputs(" | ", md);
+			cmp_num(md, r->ratio);
+			fputs(" [", md);
+			cmp_num(md, r->lo);
+			fputs("–", md);
+			cmp_num(md, r->hi);
+			fprintf(md, "] %s", side);
+			nc += !strcmp(side, cf);
+			nb += !strcmp(side, bf);
+
+			cmp_q(csv, s->id);
+			fprintf(csv, ",%lu,%c,", nl[a], letter(k));
+			cmp_q(csv, in->label);
+			fprintf(csv, ",%.6f,", r->ratio);
+			cmp_field(csv, r->lo, "%.6f", "");
+			fputc(',', csv);
+			cmp_field(csv, r->hi, "%.6f", "");
+			fprintf(csv, ",%s,%s,%s,", side, ic_verdict_name(xo->verdict), cmp_winner(res, xo));
+			cmp_field(csv, xo->bracket_lo, "%.0f", "");
+			fputc(',', csv);
+			cmp_field(csv, xo->bracket_hi, "%.0f", "");
+			fprintf(csv, ",%s,%s,", cf, bf);
+			cmp_q(csv, in->cpu);
+			fputc(',', csv);
+			cmp_q(csv, in->run.name);
+			for (int at = 0; at < A_PER_CALLER + 2; at++) {   /* compiler .. body */
+				fputc(',', csv);
+				cmp_q(csv, c->keyed[at] ? s->idval[at] : in->vals[at] ? in->vals[at] : "");
+			}
+			fputc('\n', csv);
+		}
+		fprintf(md, " | %s |\n", nc == c->k || nb == c->k ? "same"
+					 : nc && nb ? "**opposite**"
+					 : nc + nb == 0 ? "—" : "partly resolved");
+	}
+	/* The chart's data: every N of each run, one block per (series, run). */
+	for (size_t k = 0; k < c->k; k++) {
+		size_t i = p * c->k + k + 1;
+		const struct ic_crossover *xo = &s->g[k]->xo;
+
+		fprintf(gp, "ic_xo_lo[%zu] = ", i);
+		cmp_field(gp, xo->bracket_lo, "%.0f", "NaN");
+		fprintf(gp, "\nic_xo_hi[%zu] = ", i);
+		cmp_field(gp, xo->bracket_hi, "%.0f", "NaN");
+		fprintf(gp, "\n");
+		fprintf(dat, "# %s %s, input %c: sites ratio lo hi\n", s->id, s->pair, letter(k));
+		for (size_t a = 0; a < s->nn; a++) {
+			const struct ic_ratio *r = cmp_ratio_at(s->g[k], s->n[a]);
+
+			if (!r)
+				continue;
+			fprintf(dat, "%lu %.6f ", s->n[a], r->ratio);
+			cmp_field(dat, r->lo, "%.6f", "NaN");
+			fputc(' ', dat);
+			cmp_field(dat, r->hi, "%.6f", "NaN");
+			fputc('\n', dat);
+		}
+		fputs("\n\n", dat);
+	}
+	free(nl);
+}
+
+/* The one line of exit 1: what each run has instead. */
+static void cmp_nothing_shared(const struct cmp *c)
+{
+	fputs("compare: no comparable series: none (with its N and forms) is measured in every input: ",
+	      stderr);
+	for (size_t k = 0; k < c->k; k++) {
+		size_t cnt = 0;
+
+		fprintf(stderr, "%s%c has ", k ? "; " : "", letter(k));
+		for (size_t j = 0; j < c->ns; j++)
+			if (c->s[j].g[k] && ++cnt <= 3)
+				fprintf(stderr, "%s%s %s", cnt > 1 ? ", " : "", c->s[j].id, c->s[j].pair);
+		fputs(cnt == 0 ? "no ratios" : cnt > 3 ? ", ..." : "", stderr);
+	}
+	fputc('\n', stderr);
+}
+
+/* The chart, in each terminal; a failure leaves the tables without it. */
+static int cmp_draw(struct ic_out_dir *d)
+{
+	static const char *const term[] = { "png", "svg" };
+	char err[1024];
+
+	for (int t = 0; t < 2; t++) {
+		char *vars = NULL;
+		size_t len;
+		FILE *f = open_memstream(&vars, &len);
+		int rc;
+
+		fputs("ic_dir=", f);
+		ic_gp_quote(f, ic_out_dir_path(d, "plots"));
+		fputs("; ic_src=", f);
+		ic_gp_quote(f, IC_STYLE_DIR);
+		fprintf(f, "; ic_term='%s'; ic_out=", term[t]);
+		ic_gp_quote(f, ic_out_dir_path(d, t ? "compare.svg" : "compare.png"));
+		fclose(f);
+		rc = ic_out_dir_gnuplot(d, vars, IC_COMPARE_GP, err, sizeof(err));
+		free(vars);
+		if (rc == 1) {
+			fputs("compare: no gnuplot: tables written, no plot (apt-get install gnuplot-nox, then run this again)\n",
+			      stderr);
+			return 0;
+		}
+		if (rc) {
+			fprintf(stderr, "compare: plot failed (%s): %s; the tables are written\n", term[t], err);
+			ic_out_dir_remove(d, "compare.png");
+			ic_out_dir_remove(d, "compare.svg");
+			return 0;
+		}
+	}
+	return 1;
+}
+
+static int cmp_write(struct cmp *c, const char *out)
+{
+	struct ic_out_dir d;
+	char err[1024], *only = cmp_left_out(c);
+	size_t ns = 0, p = 0, cols;
+	FILE *md, *csv, *gp, *dat;
+	int drawn, bad;
+
+	for (size_t j = 0; j < c->ns; j++)
+		ns += c->s[j].compared;
+	if (ns == 0) {
+		cmp_nothing_shared(c);
+		free(only);
+		return 1;
+	}
+	if (ic_out_dir_begin(&d, out, "compare", err, sizeof(err))) {
+		fprintf(stderr, "compare: %s\n", err);
+		free(only);
+		return 1;
+	}
+	md = ic_out_dir_open(&d, "compare.md");
+	csv = ic_out_dir_open(&d, "compare.csv");
+	gp = ic_out_dir_open(&d, "plots/data.gp");
+	dat = ic_out_dir_open(&d, "plots/compare.dat");
+	if (md && csv && gp && dat) {
+		cmp_write_head(md, c, only);
+		fputs("series,sites,input,label,ratio,ratio_ci_lo,ratio_ci_hi,faster,verdict,small_n_winner,"
+		      "bracket_lo,bracket_hi,compare,baseline,cpu_model,directory,compiler,cflags,lock,"
+		      "codegen,per_caller,body\n", csv);
+		cols = ns > 1 ? 2 : 1;
+		fprintf(gp, "# Written by ./run.sh compare for compare/compare.gp.\nic_k = %zu\n"
+			"ic_npanels = %zu\nic_cols = %zu\nic_rows = %zu\n", c->k, ns, cols,
+			(ns + cols - 1) / cols);
+		fprintf(gp, "ic_sites_min = %lu\nic_sites_max = %lu\nic_caption = ", c->nmin, c->nmax);
+		ic_gp_quote(gp, "error bars: each run's own 95% interval at N; bars at the foot: each run's crossover bracket; tables in compare.md");
+		fprintf(gp, "\narray ic_label[%zu]\narray ic_title[%zu]\narray ic_xo_lo[%zu]\n"
+			"array ic_xo_hi[%zu]\narray ic_letter[%zu]\n", c->k, ns, ns * c->k, ns * c->k, c->k);
+		for (size_t k = 0; k < c->k; k++) {
+			char *l = cmp_append(NULL, "%c: %s", letter(k), c->in[k].label);
+
+			fprintf(gp, "ic_label[%zu] = ", k + 1);
+			ic_gp_quote(gp, l);
+			fprintf(gp, "\nic_letter[%zu] = '%c'\n", k + 1, letter(k));
+			free(l);
+		}
+		for (size_t j = 0; j < c->ns; j++)
+			if (c->s[j].compared)
+				cmp_write_series(md, csv, gp, dat, c, &c->s[j], p++);
+		fputc('\n', md);
+	}
+	free(only);
+	bad = 0;
+	for (FILE **f = (FILE *[]){ md, csv, gp, dat }, **end = f + 4; f < end; f++)
+		bad |= !*f || ferror(*f) | fclose(*f);
+	if (bad) {
+		fprintf(stderr, "compare: cannot write the tables beside %s: %s\n", out, strerror(errno));
+		ic_out_dir_abort(&d);
+		return 1;
+	}
+	drawn = cmp_draw(&d);
+	if (ic_out_dir_finish(&d, err, sizeof(err))) {
+		fprintf(stderr, "compare: %s\n", err);
+		return 1;
+	}
+	fprintf(stderr, "compare: wrote %s/compare.md (%zu series), compare.csv%s\n", out, ns,
+		drawn ? ", compare.png, compare.svg" : "");
+	printf("%s\n", out);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "out", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static struct cmp c;
+	const char *out = NULL;
+	char err[1024];
+	int opt, rc;
+
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'o':
+			out = optarg;
+			break;
+		case 'h':
+			fputs(cmp_usage, stdout);
+			return 0;
+		case ':':
+			return cmp_bad("%s needs a value (see ./run.sh compare --help).", argv[optind - 1]);
+		default:
+			return cmp_bad("unknown option '%s' (see ./run.sh compare --help).", argv[optind - 1]);
+		}
+	}
+	if (argc - optind < 2)
+		return cmp_bad("give two or more results directories or their .tar.gz exports (see ./run.sh compare --help).");
+	if (argc - optind > CMP_MAX_INPUTS)
+		return cmp_bad("at most %d runs at once.", CMP_MAX_INPUTS);
+	if (!out)
+		return cmp_bad("--out DIR is required.");
+	if (ic_out_dir_check(out, err, sizeof(err)))
+		return cmp_bad("%s.", err);
+	for (; optind < argc; optind++, c.k++)
+		if (ic_run_open(&c.in[c.k].run, argv[optind], err, sizeof(err)))
+			return cmp_bad("%s.", err);
+	/* Which settings vary within a run (they join the series names), then
+	 * every ratio under its series. */
+	for (size_t k = 0; k < c.k; k++) {
+		const struct ic_results *res = &c.in[k].run.res;
+
+		for (int pass = 0; pass < 2; pass++)   /* the groups with ratios first */
+			for (size_t g = 0; g < res->ngroups; g++)
+				for (int a = 0; a < A_COUNT && (pass || res->groups[g].nratios); a++)
+					cmp_note_setting(&c, k, &res->groups[g], a);
+	}
+	for (size_t k = 0; k < c.k; k++)
+		cmp_add_series(&c, k);
+	rc = cmp_write(&c, out);
+	for (size_t k = 0; k < c.k; k++)
+		ic_run_free(&c.in[k].run);
+	return rc;
+}
