@@ -285,9 +285,11 @@ static void agr_chart_data(FILE *dat, FILE *gp, const struct agr *x)
 		unsigned long *n = NULL;
 		size_t nn = 0;
 
-		fprintf(gp, "ic_series[%zu] = ", s + 1);
-		ic_gp_quote(gp, x->s[s].name);
-		fputc('\n', gp);
+		/* Double quotes: the build goes on a line of its own. */
+		fprintf(gp, "ic_series[%zu] = \"", s + 1);
+		for (const char *c = x->s[s].name; *c; c++)
+			fprintf(gp, c[0] == ' ' && c[1] == '[' ? "\\n" : c[0] == '"' || c[0] == '\\' ? "'" : "%c", *c);
+		fputs("\"\n", gp);
 		for (size_t k = 0; k < x->k; k++)
 			for (size_t i = 0; x->s[s].g[k] && i < x->s[s].g[k]->nratios; i++) {
 				size_t j;
