@@ -172,7 +172,9 @@ compare_args() {
 	while [ $# -gt 0 ]; do
 		case $1 in
 		-h | --help) exec "$(compare_program "$name")" --help ;;
-		--out=* | --margin=*) cargs+=("${1%%=*}" "${1#*=}"); shift; continue ;;
+		--*=*) set -- "${1%%=*}" "${1#*=}" "${@:2}" ;;
+		esac
+		case $1 in
 		-*) [[ " $valued " == *" $1 "* ]] || die "$name: unknown option '$1' (see ./run.sh $name --help)."
 			[ $# -ge 2 ] && [ -n "$2" ] || die "$name: $1 needs a value."
 			cargs+=("$1" "$2"); shift 2; continue ;;
@@ -203,40 +205,6 @@ export_main() {
 	case ${1:-} in -h | --help) echo "Usage: ./run.sh export DIR   writes DIR.tar.gz beside DIR: one file holding the run, links resolved, for ./run.sh compare and agree on another machine."; exit 0 ;; esac
 	[ $# -eq 1 ] || die "export: give one results directory (see ./run.sh export --help)."
 	exec "$top/compare/export.sh" "$(abs_path "$1")"
-}
-
-main() {
-	local out="" inputs=()
-	while [ $# -gt 0 ]; do
-		case $1 in
-		-h | --help) exec "$top/compare/compare.sh" --help ;;
-		--out) [ $# -ge 2 ] && [ -n "$2" ] || die "compare: --out needs a directory"; out=$(abs_path "$2"); shift 2 ;;
-		--out=*) [ -n "${1#--out=}" ] || die "compare: --out needs a directory"; out=$(abs_path "${1#--out=}"); shift ;;
-		-*) die "compare: unknown option '$1' (see ./run.sh compare --help)" ;;
-		*) inputs+=("$(abs_path "$1")"); shift ;;
-		esac
-	done
-	[ ${#inputs[@]} -ge 2 ] || die "compare: give two or more results directories or exported .tar.gz files"
-	[ -n "$out" ] || out=$top/results/compare-$(date -u +%Y%m%dT%H%M%SZ)
-	[ ! -e "$out" ] || die "compare: --out $out exists already"
-	exec "$top/compare/compare.sh" --out "$out" "${inputs[@]}"
-}
-export_main() {
-	case ${1:-} in -h | --help) echo "Usage: ./run.sh export DIR   DIR.tar.gz beside DIR: one file holding a run (links resolved)"; exit 0 ;; esac
-	[ $# -eq 1 ] || die "export: give one results directory"
-	exec "$top/compare/export.sh" "$(abs_path "$1")"
-}
-agree_main() {
-	local d dirs=()
-	for d in "$@"; do
-		case $d in
-		-h | --help) exec "$top/compare/compare.sh" --help ;;
-		-*) die "agree: unknown option '$d' (see ./run.sh agree --help)" ;;
-		esac
-		dirs+=("$(abs_path "$d")")
-	done
-	[ ${#dirs[@]} -ge 2 ] || die "agree: give two or more results directories or exported .tar.gz files"
-	exec "$top/compare/compare.sh" --agree "${dirs[@]}"
 }
 
 main() {

@@ -37,7 +37,8 @@ static const char agr_usage[] =
 	"                 not at all; without it nothing is written\n"
 	"\n"
 	"Exit status: 0 done; 2 bad usage or a RUN that is not a run (nothing\n"
-	"written); 1 the output could not be written.\n";
+	"written); 1 no series in two of the runs, or the output could not be\n"
+	"written.\n";
 
 __attribute__((format(printf, 1, 2)))
 static int agr_bad(const char *fmt, ...)
@@ -211,7 +212,20 @@ int main(int argc, char **argv)
 					agr_add(&x, a, b, s, -1, -1, "all");
 					agr_add_states(&x, a, b, s);
 				}
-	rc = agr_report(&x, out);
+	if (x.nc == 0) {
+		/* Nothing to say: one line, as for bad input, but not a usage error. */
+		fputs("agree: no series is in two of the runs (a series is one build's: runs of different builds are never matched):", stderr);
+		for (size_t s = 0; s < x.ns; s++) {
+			fprintf(stderr, "%s %s in run", s ? ";" : "", x.s[s].name);
+			for (size_t k = 0, n = 0; k < x.k; k++)
+				if (x.s[s].g[k])
+					fprintf(stderr, "%s %zu", n++ ? "," : "", k + 1);
+		}
+		fputs(".\n", stderr);
+		rc = 1;
+	} else {
+		rc = agr_report(&x, out);
+	}
 	for (size_t i = 0; i < x.nc; i++)
 		ic_agree_free(&x.c[i].ag);
 	for (size_t k = 0; k < x.k; k++)

@@ -362,6 +362,20 @@ static int agr_write(const struct agr *x, const char *out)
 			100.0 * x->margin, 1.0 + x->margin, 1.0 + x->margin, IC_AGREE_PERMUTATIONS);
 		fputs("series,forms,state,run_a,run_b,sites,ratio_a,ratio_b,ratio_b_over_a,ci90_lo,ci90_hi,ci95_lo,ci95_hi,df,margin,verdict,every_n_equivalent,t_max,joint_p\n",
 		      csv);
+		for (size_t s = 0, listed = 0; s < x->ns; s++) {
+			size_t in = 0;
+
+			for (size_t k = 0; k < x->k; k++)
+				in += x->s[s].g[k] != NULL;
+			if (in == x->k)
+				continue;
+			fprintf(md, "%s- %s: %s only in run", listed++ ? "" : "\nNot in every run:\n\n",
+				x->s[s].name, x->s[s].pair);
+			for (size_t k = 0, n = 0; k < x->k; k++)
+				if (x->s[s].g[k])
+					fprintf(md, "%s %zu", n++ ? "," : "", k + 1);
+			fputc('\n', md);
+		}
 		for (size_t s = 0; s < x->ns; s++) {
 			fprintf(md, "\n## %s: %s\n\n", x->s[s].name, x->s[s].pair);
 			agr_series_head(md, x, &x->s[s]);

@@ -20,10 +20,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "compare_series.h"
 #include "out_dir.h"
-#include "run.h"
-
-#define CMP_MAX_INPUTS 26   /* labelled A to Z */
 
 static const char cmp_usage[] =
 	"Usage: ./run.sh compare [--out DIR] RUN RUN...\n"
@@ -46,48 +44,6 @@ static const char cmp_usage[] =
 	"Exit status: 0 written; 2 bad usage or a RUN that is not a run (nothing\n"
 	"written); 1 no series and N in common, or the output could not be written.\n";
 
-enum cmp_attr {
-	A_COMPILER, A_CFLAGS, A_LOCK, A_CODEGEN, A_PER_CALLER, A_BODY, A_LTO, A_COUNT
-};
-static const char *const cmp_attr_name[A_COUNT] = {
-	"compiler", "cflags", "lock", "codegen", "per_caller", "body", "lto",
-};
-/* Each setting's build key (results.h), -1 for one no build records. */
-static const int cmp_attr_build[A_COUNT] = {
-	IC_B_COMPILER, IC_B_CFLAGS, IC_B_LOCK, IC_B_CODEGEN, -1, IC_B_BODY, IC_B_LTO,
-};
-
-struct cmp_input {
-	struct ic_run run;
-	char *vals[A_COUNT];       /* its distinct values, " + " between */
-	char **seen[A_COUNT];
-	size_t nseen[A_COUNT];
-	size_t nser, npts;         /* series and (series, N) with a ratio */
-	const char *cpu;
-	char *label;               /* CPU (directory), the settings that differ */
-	char ctxbuf[IC_RESULTS_CONTEXT_MAX];
-};
-
-struct cmp_series {
-	char *id, *pair;
-	char *idval[A_COUNT];      /* the keyed settings' values */
-	const struct ic_group *g[CMP_MAX_INPUTS];   /* its group in each run */
-	size_t nin;                /* runs that have a ratio in it */
-	unsigned long *n;          /* its N, as first seen */
-	size_t *nat;               /* runs that have a ratio at n[i] */
-	size_t nn;
-	int compared;              /* some N in every run */
-};
-
-struct cmp {
-	struct cmp_input in[CMP_MAX_INPUTS];
-	size_t k;
-	int keyed[A_COUNT];
-	struct cmp_series *s;
-	size_t ns;
-	unsigned long nmin, nmax;
-};
-
 __attribute__((format(printf, 1, 2)))
 static int cmp_bad(const char *fmt, ...)
 {
@@ -99,267 +55,6 @@ static int cmp_bad(const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	return 2;
-}
-
-static void *cmp_xalloc(void *p)
-{
-	if (!p) {
-		fputs("compare: out of memory\n", stderr);
-		exit(1);
-	}
-	return p;
-}
-
-/* s, then more, freeing s. */
-__attribute__((format(printf, 2, 3)))
-static char *cmp_append(char *s, const char *fmt, ...)
-{
-	char *more, *t;
-	va_list ap;
-
-	va_start(ap, fmt);
-	if (vasprintf(&more, fmt, ap) < 0)
-		more = NULL;
-	va_end(ap);
-	if (!more || asprintf(&t, "%s%s", s ? s : "", more) < 0)
-		t = NULL;
-	free(more);
-	free(s);
-	return cmp_xalloc(t);
-}
-
-static char letter(size_t k)
-{
-	return (char)('A' + k);
-}
-
-static const char *dash(const char *s)
-{
-	return *s ? s : "—";
-}
-
-static const char *cmp_ctx(struct cmp_input *in, const char *key)
-{
-	return ic_results_context(&in->run.res, key, in->ctxbuf, sizeof(in->ctxbuf));
-}
-
-/* A setting that defines a point, for a series of group g: its build's,
- * else what the run recorded (its first process's context, else run.conf). */
-static const char *cmp_setting(struct cmp_input *in, const struct ic_group *g, int a)
-{
-	const struct ic_run *run = &in->run;
-	const char *v;
-	int b = cmp_attr_build[a];
-
-	if (b >= 0 && *(v = run->res.builds[g->build].v[b]))
-		return v;
-	if (a == A_COMPILER)
-		return ic_run_conf(run, "build_cc");
-	if (a == A_CFLAGS)
-		return ic_run_conf(run, "build_cflags");
-	if (*(v = cmp_ctx(in, cmp_attr_name[a])))
-		return v;
-	if (a == A_LOCK)
-		return ic_run_conf(run, "build_lock");
-	if (a == A_CODEGEN) {
-		v = ic_run_conf(run, "vectorised");
-		return !*v ? v : !strcmp(v, "1") ? "vector" : "general-regs-only";
-	}
-	if (a == A_LTO)
-		return strcmp(ic_run_conf(run, "lto"), "1") ? "" : "callers";
-	return ic_run_conf(run, cmp_attr_name[a]);
-}
-
-static const char *none(const char *s)
-{
-	return *s ? s : "(none)";
-}
-
-/* Notes a setting's value in run k; two values make it part of every
- * series name. */
-static void cmp_note_setting(struct cmp *c, size_t k, const struct ic_group *g, int a)
-{
-	struct cmp_input *in = &c->in[k];
-	const char *v = cmp_setting(in, g, a);
-
-	for (size_t i = 0; i < in->nseen[a]; i++)
-		if (!strcmp(in->seen[a][i], v))
-			return;
-	in->seen[a] = cmp_xalloc(realloc(in->seen[a], (in->nseen[a] + 1) * sizeof(char *)));
-	in->seen[a][in->nseen[a]++] = cmp_xalloc(strdup(v));
-	if (in->nseen[a] == 1) {
-		in->vals[a] = cmp_xalloc(strdup(v));
-		return;
-	}
-	c->keyed[a] = 1;
-	if (in->nseen[a] == 2) {
-		char *first = in->vals[a];
-
-		in->vals[a] = cmp_append(NULL, "%s", none(first));
-		free(first);
-	}
-	in->vals[a] = cmp_append(in->vals[a], " + %s", none(v));
-}
-
-static const struct ic_ratio *cmp_ratio_at(const struct ic_group *g, unsigned long n)
-{
-	for (size_t i = 0; g && i < g->nratios; i++)
-		if (g->ratios[i].sites == n && isfinite(g->ratios[i].ratio))
-			return &g->ratios[i];
-	return NULL;
-}
-
-/* Run k's ratios under their series. */
-static void cmp_add_series(struct cmp *c, size_t k)
-{
-	struct cmp_input *in = &c->in[k];
-	const struct ic_results *res = &in->run.res;
-
-	for (size_t gi = 0; gi < res->ngroups; gi++) {
-		const struct ic_group *g = &res->groups[gi];
-		char *id = cmp_append(NULL, "%s/%s/%s/%lu/%s", g->op, g->layout, g->order, g->threads,
-				      g->mode), *pair;
-		struct cmp_series *s = NULL;
-
-		if (g->filler)
-			id = cmp_append(id, "/filler:%lu", g->filler);
-		for (int a = 0; a < A_COUNT; a++)
-			if (c->keyed[a])
-				id = cmp_append(id, "/%s:%s", cmp_attr_name[a], cmp_setting(in, g, a));
-		pair = cmp_append(NULL, "%s/%s", res->opts.compare, res->opts.baseline);
-		for (size_t i = 0; i < c->ns && !s; i++)
-			if (!strcmp(c->s[i].id, id) && !strcmp(c->s[i].pair, pair))
-				s = &c->s[i];
-		for (size_t i = 0; i < g->nratios; i++) {
-			unsigned long n = g->ratios[i].sites;
-			size_t j;
-
-			if (!isfinite(g->ratios[i].ratio))
-				continue;   /* not measured at this N */
-			if (!s) {
-				c->s = cmp_xalloc(realloc(c->s, (c->ns + 1) * sizeof(*c->s)));
-				s = &c->s[c->ns++];
-				*s = (struct cmp_series){ .id = cmp_xalloc(strdup(id)),
-							  .pair = cmp_xalloc(strdup(pair)) };
-				for (int a = 0; a < A_COUNT; a++)
-					if (c->keyed[a])
-						s->idval[a] = cmp_xalloc(strdup(cmp_setting(in, g, a)));
-			}
-			if (!s->g[k]) {
-				s->g[k] = g;
-				s->nin++;
-				in->nser++;
-			}
-			if (!c->nmin || n < c->nmin)
-				c->nmin = n;
-			if (n > c->nmax)
-				c->nmax = n;
-			for (j = 0; j < s->nn && s->n[j] != n; j++)
-				;
-			if (j == s->nn) {
-				s->n = cmp_xalloc(realloc(s->n, (s->nn + 1) * sizeof(*s->n)));
-				s->nat = cmp_xalloc(realloc(s->nat, (s->nn + 1) * sizeof(*s->nat)));
-				s->n[s->nn] = n;
-				s->nat[s->nn++] = 0;
-			}
-			s->nat[j]++;
-			in->npts++;
-		}
-		free(id);
-		free(pair);
-	}
-}
-
-static int cmp_ulong(const void *pa, const void *pb)
-{
-	unsigned long a = *(const unsigned long *)pa, b = *(const unsigned long *)pb;
-
-	return (a > b) - (a < b);
-}
-
-/* How many runs have a ratio of series s at N = n. */
-static size_t cmp_nat(const struct cmp_series *s, unsigned long n)
-{
-	for (size_t i = 0; i < s->nn; i++)
-		if (s->n[i] == n)
-			return s->nat[i];
-	return 0;
-}
-
-/* The runs that have series s at N = n (n == 0: anywhere), "A, B". */
-static char *cmp_holders(const struct cmp *c, const struct cmp_series *s, unsigned long n,
-			 int with_dir)
-{
-	char *w = NULL;
-
-	for (size_t k = 0; k < c->k; k++) {
-		if (!s->g[k] || (n && !cmp_ratio_at(s->g[k], n)))
-			continue;
-		w = cmp_append(w, "%s%c", w ? ", " : "", letter(k));
-		if (with_dir)
-			w = cmp_append(w, " (%s)", c->in[k].run.name);
-	}
-	return w ? w : cmp_xalloc(strdup(""));
-}
-
-/* What is not in every run, one line each, into *only; marks the series
- * that are compared. */
-static char *cmp_left_out(struct cmp *c)
-{
-	char *only = NULL;
-
-	for (size_t j = 0; j < c->ns; j++) {
-		struct cmp_series *s = &c->s[j];
-		char **group = NULL, **part = NULL;
-		size_t ngroups = 0, nshared = 0;
-		unsigned long *nl;
-
-		if (s->nin < c->k) {
-			char *w = cmp_holders(c, s, 0, 1);
-
-			only = cmp_append(only, "- only in %s: series %s (%s)\n", w, s->id, s->pair);
-			free(w);
-			continue;
-		}
-		nl = cmp_xalloc(malloc(s->nn * sizeof(*nl)));
-		memcpy(nl, s->n, s->nn * sizeof(*nl));
-		qsort(nl, s->nn, sizeof(*nl), cmp_ulong);
-		/* The N only some runs have, grouped by those runs. */
-		for (size_t a = 0; a < s->nn; a++) {
-			char *w;
-			size_t g;
-
-			if (cmp_nat(s, nl[a]) == c->k) {
-				nshared++;
-				continue;
-			}
-			w = cmp_holders(c, s, nl[a], 0);
-			for (g = 0; g < ngroups && strcmp(group[g], w); g++)
-				;
-			if (g == ngroups) {
-				group = cmp_xalloc(realloc(group, (ngroups + 1) * sizeof(*group)));
-				part = cmp_xalloc(realloc(part, (ngroups + 1) * sizeof(*part)));
-				group[ngroups] = w;
-				part[ngroups++] = cmp_append(NULL, "%lu", nl[a]);
-			} else {
-				part[g] = cmp_append(part[g], ", %lu", nl[a]);
-				free(w);
-			}
-		}
-		for (size_t g = 0; g < ngroups; g++) {
-			only = cmp_append(only, "- %s (%s): N = %s only in %s\n", s->id, s->pair, part[g],
-					  group[g]);
-			free(group[g]);
-			free(part[g]);
-		}
-		free(group);
-		free(part);
-		free(nl);
-		if (!nshared)
-			only = cmp_append(only, "- %s (%s): no N in every input\n", s->id, s->pair);
-		s->compared = nshared > 0;
-	}
-	return only;
 }
 
 /* What a run built: build_source today (a hash of the measured sources),
@@ -423,8 +118,8 @@ static void cmp_write_head(FILE *md, struct cmp *c, const char *only)
 		in->cpu = *cmp_ctx(in, "cpu_model") ? cmp_xalloc(strdup(cmp_ctx(in, "cpu_model")))
 						    : "CPU not recorded";
 		snprintf(date, sizeof(date), "%s", cmp_ctx(in, "date"));
-		fprintf(md, "| %c | %s | %s | %s | %s | %.12s | %zu | %zu |\n", letter(k), in->cpu,
-			in->run.name, dash(in->run.from), dash(date), dash(cmp_source(in)), in->nser,
+		fprintf(md, "| %c | %s | %s | %s | %s | %.12s | %zu | %zu |\n", cmp_letter(k), in->cpu,
+			in->run.name, cmp_dash(in->run.from), cmp_dash(date), cmp_dash(cmp_source(in)), in->nser,
 			in->npts);
 	}
 
@@ -440,12 +135,12 @@ static void cmp_write_head(FILE *md, struct cmp *c, const char *only)
 			if (!strcmp(set[i], cmp_attr_name[a]))
 				attr = a;
 		for (size_t k = 0; k < c->k; k++) {
-			const char *v = dash(cmp_differs_value(&c->in[k], set[i], buf, sizeof(buf)));
+			const char *v = cmp_dash(cmp_differs_value(&c->in[k], set[i], buf, sizeof(buf)));
 
 			if (k == 0)
 				snprintf(first, sizeof(first), "%s", v);
 			same &= !strcmp(v, first);
-			line = cmp_append(line, "%s%c %s", k ? "; " : "", letter(k), v);
+			line = cmp_append(line, "%s%c %s", k ? "; " : "", cmp_letter(k), v);
 		}
 		if (!same && attr >= 0 && c->keyed[attr]) {
 			why = " (defines the point; varies within an input, so it is part of the series name)";
@@ -453,7 +148,7 @@ static void cmp_write_head(FILE *md, struct cmp *c, const char *only)
 			why = " (defines the point: the inputs measured different series, kept apart and labelled, never pooled)";
 			for (size_t k = 0; k < c->k; k++)
 				tag[k] = cmp_append(tag[k], ", %s %s", set[i],
-						    dash(cmp_differs_value(&c->in[k], set[i], buf, sizeof(buf))));
+						    cmp_dash(cmp_differs_value(&c->in[k], set[i], buf, sizeof(buf))));
 		} else if (!same && (!strcmp(set[i], "layouts_random") || !strcmp(set[i], "processes") ||
 				     !strcmp(set[i], "reps") || !strcmp(set[i], "min_time"))) {
 			why = " (design: changes the intervals' width, not what is measured)";
@@ -555,7 +250,7 @@ static void cmp_crossover_rows(FILE *md, const struct cmp *c, const struct cmp_s
 			else if (row == 1)
 				fputs("—", md);
 			else if (row == 2)
-				fputs(dash(cmp_winner(&c->in[k].run.res, xo)), md);
+				fputs(cmp_dash(cmp_winner(&c->in[k].run.res, xo)), md);
 			else
 				fprintf(md, "%zu / %zu / %zu", xo->n_compare, xo->n_baseline,
 					xo->n_unresolved);
@@ -595,7 +290,7 @@ static void cmp_write_series(FILE *md, FILE *csv, FILE *gp, FILE *dat, const str
 	}
 	fprintf(md, "\n## %s: %s / %s\n\n|", s->id, cf, bf);
 	for (size_t k = 0; k < c->k; k++)
-		fprintf(md, " | %c: %s", letter(k), c->in[k].label);
+		fprintf(md, " | %c: %s", cmp_letter(k), c->in[k].label);
 	fputs(" |\n|---|", md);
 	for (size_t k = 0; k < c->k; k++)
 		fputs("---|", md);
@@ -604,7 +299,7 @@ static void cmp_write_series(FILE *md, FILE *csv, FILE *gp, FILE *dat, const str
 
 	fputs("| N", md);
 	for (size_t k = 0; k < c->k; k++)
-		fprintf(md, " | %c ratio [95%% CI], faster", letter(k));
+		fprintf(md, " | %c ratio [95%% CI], faster", cmp_letter(k));
 	fputs(" | sides |\n|---:", md);
 	for (size_t k = 0; k < c->k; k++)
 		fputs("|---", md);
@@ -635,7 +330,7 @@ static void cmp_write_series(FILE *md, FILE *csv, FILE *gp, FILE *dat, const str
 			nb += !strcmp(side, bf);
 
 			cmp_q(csv, s->id);
-			fprintf(csv, ",%lu,%c,", nl[a], letter(k));
+			fprintf(csv, ",%lu,%c,", nl[a], cmp_letter(k));
 			cmp_q(csv, in->label);
 			fprintf(csv, ",%.6f,", r->ratio);
 			cmp_field(csv, r->lo, "%.6f", "");
@@ -669,7 +364,7 @@ static void cmp_write_series(FILE *md, FILE *csv, FILE *gp, FILE *dat, const str
 		fprintf(gp, "\nic_xo_hi[%zu] = ", i);
 		cmp_field(gp, xo->bracket_hi, "%.0f", "NaN");
 		fprintf(gp, "\n");
-		fprintf(dat, "# %s %s, input %c: sites ratio lo hi\n", s->id, s->pair, letter(k));
+		fprintf(dat, "# %s %s, input %c: sites ratio lo hi\n", s->id, s->pair, cmp_letter(k));
 		for (size_t a = 0; a < s->nn; a++) {
 			const struct ic_ratio *r = cmp_ratio_at(s->g[k], s->n[a]);
 
@@ -694,7 +389,7 @@ static void cmp_nothing_shared(const struct cmp *c)
 	for (size_t k = 0; k < c->k; k++) {
 		size_t cnt = 0;
 
-		fprintf(stderr, "%s%c has ", k ? "; " : "", letter(k));
+		fprintf(stderr, "%s%c has ", k ? "; " : "", cmp_letter(k));
 		for (size_t j = 0; j < c->ns; j++)
 			if (c->s[j].g[k] && ++cnt <= 3)
 				fprintf(stderr, "%s%s %s", cnt > 1 ? ", " : "", c->s[j].id, c->s[j].pair);
@@ -777,11 +472,11 @@ static int cmp_write(struct cmp *c, const char *out)
 		fprintf(gp, "\narray ic_label[%zu]\narray ic_title[%zu]\narray ic_xo_lo[%zu]\n"
 			"array ic_xo_hi[%zu]\narray ic_letter[%zu]\n", c->k, ns, ns * c->k, ns * c->k, c->k);
 		for (size_t k = 0; k < c->k; k++) {
-			char *l = cmp_append(NULL, "%c: %s", letter(k), c->in[k].label);
+			char *l = cmp_append(NULL, "%c: %s", cmp_letter(k), c->in[k].label);
 
 			fprintf(gp, "ic_label[%zu] = ", k + 1);
 			ic_gp_quote(gp, l);
-			fprintf(gp, "\nic_letter[%zu] = '%c'\n", k + 1, letter(k));
+			fprintf(gp, "\nic_letter[%zu] = '%c'\n", k + 1, cmp_letter(k));
 			free(l);
 		}
 		for (size_t j = 0; j < c->ns; j++)
@@ -849,14 +544,8 @@ int main(int argc, char **argv)
 			return cmp_bad("%s.", err);
 	/* Which settings vary within a run (they join the series names), then
 	 * every ratio under its series. */
-	for (size_t k = 0; k < c.k; k++) {
-		const struct ic_results *res = &c.in[k].run.res;
-
-		for (int pass = 0; pass < 2; pass++)   /* the groups with ratios first */
-			for (size_t g = 0; g < res->ngroups; g++)
-				for (int a = 0; a < A_COUNT && (pass || res->groups[g].nratios); a++)
-					cmp_note_setting(&c, k, &res->groups[g], a);
-	}
+	for (size_t k = 0; k < c.k; k++)
+		cmp_note_settings(&c, k);
 	for (size_t k = 0; k < c.k; k++)
 		cmp_add_series(&c, k);
 	rc = cmp_write(&c, out);

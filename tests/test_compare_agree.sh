@@ -13,6 +13,7 @@
 #   - two runs whose processes split into two states, half in each: the
 #     states compared one by one, matched by level, both equivalent; against
 #     a run in one state only, the state shares differ;
+#   - runs of two builds have no series in common: one line, exit 1;
 #   - bad input: one line, exit 2, nothing written.
 # Usage: test_compare_agree.sh REPO-TOP AGREE EDIT FAKEGB. Exit 0 pass, 1 fail.
 set -u
@@ -125,6 +126,10 @@ grep -q "run 1 6 of 12 processes, run 2 12 of 12: \*\*the runs' state shares dif
 # --- three runs: every pair --------------------------------------------------
 "$agree" "$R" "$work/copy" "$work/slow" >"$work/three.txt" 2>&1 || bad "agree three: exit $?"
 [ "$(grep -c 'against run' "$work/three.txt")" -eq 3 ] || bad "three runs: want 3 pairs: $(grep against "$work/three.txt")"
+
+# --- runs of two builds: nothing to match, exit 1, one line, nothing written ----
+edit_run "$R" "$work/otherbuild" "0 1 2 3 4 5" --context compiler=othercc
+one_line_exit 1 "$work/never-builds" "$agree" --out "$work/never-builds" "$R" "$work/otherbuild"
 
 # --- bad input -----------------------------------------------------------------
 mkdir -p "$work/notarun"
