@@ -150,6 +150,54 @@ sweep_usage() { usage; }
 # script there. Their arguments are checked here first, paths taken from
 # where the user ran us, so that bad usage builds nothing.
 
+compare_usage() {
+	cat <<'USAGE'
+Usage: ./run.sh compare [--out DIR] RUN RUN...
+
+Puts runs from other machines, compilers or commits side by side. RUN is a
+results directory of ./run.sh or its .tar.gz (./run.sh export DIR; every
+sweep writes one beside its directory). Each run is read from its run.conf
+and its processes' raw JSON and analysed as its own summary was.
+
+Writes, into DIR (default results/compare-<UTC timestamp>), whole or not at all:
+  compare.md    what differs between the runs, what is not in all of them,
+                and per series each run's crossover bracket and its ratio
+                per N with the 95% interval
+  compare.csv   the same ratios, one row per series, N and run
+  compare.png, compare.svg   the ratios overlaid, one panel per series
+                (with gnuplot), from plots/data.gp and plots/compare.dat
+A setting that defines a point (lock, codegen, sites per caller, compiler,
+flags) keeps the runs' series apart and labelled, never averaged.
+
+Exit status: 0 written; 2 bad usage or a RUN that is not a run (nothing
+written); 1 no series and N in common, or the output could not be written.
+USAGE
+}
+agree_usage() {
+	cat <<'USAGE'
+Usage: ./run.sh agree [--margin PCT] [--out DIR] RUN RUN...
+
+How far separate runs of the same sweep agree. RUN is a results directory of
+./run.sh or its .tar.gz export. Per series (one build's) and N, each pair of
+runs gets a verdict on the ratio of their ratios: equivalent when its 90%
+interval lies within the margin, differ when its 95% interval excludes 1,
+else cannot tell (too noisy to say). Over a series' N: equivalent at every N,
+and a test of any difference (the largest |t| over N against its permutation
+distribution). A series whose processes split into two states is compared
+state by state too, and each run's crossover bracket is shown.
+
+Options:
+  --margin PCT   the equivalence margin on the ratio, in percent      [3]
+  --out DIR      also write DIR/repeat.md (the detail; its last line the
+                 summary), repeat.csv, repeat.dat and repeat.png, whole or
+                 not at all; without it nothing is written
+
+Exit status: 0 done; 2 bad usage or a RUN that is not a run (nothing
+written); 1 no series in two of the runs, or the output could not be
+written.
+USAGE
+}
+
 # compare_program NAME: build/compare/NAME, built when missing or stale (a
 # first build configures build/ as ./run.sh test does).
 compare_program() {
@@ -171,7 +219,7 @@ compare_args() {
 	cargs=()
 	while [ $# -gt 0 ]; do
 		case $1 in
-		-h | --help) exec "$(compare_program "$name")" --help ;;
+		-h | --help) "${name}_usage"; exit 0 ;;
 		--*=*) set -- "${1%%=*}" "${1#*=}" "${@:2}" ;;
 		esac
 		case $1 in

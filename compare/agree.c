@@ -18,27 +18,11 @@
 #include "agree_report.h"
 #include "out_dir.h"
 
+/* The user's help is ./run.sh agree --help (run.sh); this program is
+ * what it runs. */
 static const char agr_usage[] =
-	"Usage: ./run.sh agree [--margin PCT] [--out DIR] RUN RUN...\n"
-	"\n"
-	"How far separate runs of the same sweep agree. RUN is a results directory of\n"
-	"./run.sh or its .tar.gz export. Per series (one build's) and N, each pair of\n"
-	"runs gets a verdict on the ratio of their ratios: equivalent when its 90%\n"
-	"interval lies within the margin, differ when its 95% interval excludes 1,\n"
-	"else cannot tell (too noisy to say). Over a series' N: equivalent at every N,\n"
-	"and a test of any difference (the largest |t| over N against its permutation\n"
-	"distribution). A series whose processes split into two states is compared\n"
-	"state by state too, and each run's crossover bracket is shown.\n"
-	"\n"
-	"Options:\n"
-	"  --margin PCT   the equivalence margin on the ratio, in percent      [3]\n"
-	"  --out DIR      also write DIR/repeat.md (the detail; its last line the\n"
-	"                 summary), repeat.csv, repeat.dat and repeat.png, whole or\n"
-	"                 not at all; without it nothing is written\n"
-	"\n"
-	"Exit status: 0 done; 2 bad usage or a RUN that is not a run (nothing\n"
-	"written); 1 no series in two of the runs, or the output could not be\n"
-	"written.\n";
+	"Usage: agree [--margin PCT] [--out DIR] RUN RUN... (run by ./run.sh agree;\n"
+	"./run.sh agree --help says what it takes and writes).\n";
 
 __attribute__((format(printf, 1, 2)))
 static int agr_bad(const char *fmt, ...)

@@ -18,31 +18,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "compare_series.h"
 #include "out_dir.h"
 
+/* The user's help is ./run.sh compare --help (run.sh); this program is
+ * what it runs. */
 static const char cmp_usage[] =
-	"Usage: ./run.sh compare [--out DIR] RUN RUN...\n"
-	"\n"
-	"Puts runs from other machines, compilers or commits side by side. RUN is a\n"
-	"results directory of ./run.sh or its .tar.gz (./run.sh export DIR; every\n"
-	"sweep writes one beside its directory). Each run is read from its run.conf\n"
-	"and its processes' raw JSON and analysed as its own summary was.\n"
-	"\n"
-	"Writes, into DIR (default results/compare-<UTC timestamp>), whole or not at all:\n"
-	"  compare.md    what differs between the runs, what is not in all of them,\n"
-	"                and per series each run's crossover bracket and its ratio\n"
-	"                per N with the 95% interval\n"
-	"  compare.csv   the same ratios, one row per series, N and run\n"
-	"  compare.png, compare.svg   the ratios overlaid, one panel per series\n"
-	"                (with gnuplot), from plots/data.gp and plots/compare.dat\n"
-	"A setting that defines a point (lock, codegen, sites per caller, compiler,\n"
-	"flags) keeps the runs' series apart and labelled, never averaged.\n"
-	"\n"
-	"Exit status: 0 written; 2 bad usage or a RUN that is not a run (nothing\n"
-	"written); 1 no series and N in common, or the output could not be written.\n";
+	"Usage: compare --out DIR RUN RUN... (run by ./run.sh compare; ./run.sh compare\n"
+	"--help says what it takes and writes).\n";
 
 __attribute__((format(printf, 1, 2)))
 static int cmp_bad(const char *fmt, ...)
