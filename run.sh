@@ -42,10 +42,11 @@ Usage: ./run.sh [options]      set up what is missing, build, run the sweep,
                                in results/compare-<UTC timestamp>/
        ./run.sh export DIR     DIR.tar.gz: one file holding a run (the sweep
                                writes it too)
-       ./run.sh agree RUN RUN...
-                               how far separate runs agree: each run's bracket,
-                               ratio spread per N, intervals that hold the
-                               other runs' estimates (prints, writes nothing)
+       ./run.sh agree [--margin PCT] [--out DIR] RUN RUN...
+                               whether separate runs agree: per series and N
+                               equivalent (within 3%), differ or cannot tell,
+                               and each run's bracket (prints; --out DIR also
+                               writes the detail)
        ./run.sh --help         this text
 
 Sweep options (defaults in brackets):
@@ -145,40 +146,113 @@ USAGE
 }
 sweep_usage() { usage; }
 
-# The subcommands that only hand over to compare/ check their arguments
-# here: paths are the caller's.
-compare_main() {
-	local out="" inputs=()
+# compare and agree are programs of the build tree (compare/); export is a
+# script there. Their arguments are checked here first, paths taken from
+# where the user ran us, so that bad usage builds nothing.
+
+compare_usage() {
+	cat <<'USAGE'
+Usage: ./run.sh compare [--out DIR] RUN RUN...
+
+Puts runs from other machines, compilers or commits side by side. RUN is a
+results directory of ./run.sh or its .tar.gz (./run.sh export DIR; every
+sweep writes one beside its directory). Each run is read from its run.conf
+and its processes' raw JSON and analysed as its own summary was.
+
+Writes, into DIR (default results/compare-<UTC timestamp>), whole or not at all:
+  compare.md    what differs between the runs, what is not in all of them,
+                and per series each run's crossover bracket and its ratio
+                per N with the 95% interval
+  compare.csv   the same ratios, one row per series, N and run
+  compare.png, compare.svg   the ratios overlaid, one panel per series
+                (with gnuplot), from plots/data.gp and plots/compare.dat
+A setting that defines a point (lock, codegen, sites per caller, compiler,
+flags) keeps the runs' series apart and labelled, never averaged.
+
+Exit status: 0 written; 2 bad usage or a RUN that is not a run (nothing
+written); 1 no series and N in common, or the output could not be written.
+USAGE
+}
+agree_usage() {
+	cat <<'USAGE'
+Usage: ./run.sh agree [--margin PCT] [--out DIR] RUN RUN...
+
+How far separate runs of the same sweep agree. RUN is a results directory of
+./run.sh or its .tar.gz export. Per series (one build's) and N, each pair of
+runs gets a verdict on the ratio of their ratios: equivalent when its 90%
+interval lies within the margin, differ when its 95% interval excludes 1,
+else cannot tell (too noisy to say). Over a series' N: equivalent at every N,
+and a test of any difference (the largest |t| over N against its permutation
+distribution). A series whose processes split into two states is compared
+state by state too, and each run's crossover bracket is shown.
+
+Options:
+  --margin PCT   the equivalence margin on the ratio, in percent      [3]
+  --out DIR      also write DIR/repeat.md (the detail; its last line the
+                 summary), repeat.csv, repeat.dat and repeat.png, whole or
+                 not at all; without it nothing is written
+
+Exit status: 0 done; 2 bad usage or a RUN that is not a run (nothing
+written); 1 no series in two of the runs, or the output could not be
+written.
+USAGE
+}
+
+# compare_program NAME: build/compare/NAME, built when missing or stale (a
+# first build configures build/ as ./run.sh test does).
+compare_program() {
+	ensure_packages
+	lock_build build
+	if [ ! -f build/CMakeCache.txt ]; then
+		local a
+		mapfile -t a < <(release_args "$(quick_points)"; plan_builds; printf '%s' "${B_args[0]}")
+		configure build "${a[@]}"
+	fi
+	build build "$1"
+	echo "$top/build/compare/$1"
+}
+
+# compare_args NAME VALUED-OPTIONS ARGS...: ARGS with every path made
+# absolute, into cargs; exits 2 on an unknown option or fewer than two runs.
+compare_args() {
+	local name=$1 valued=$2 runs=0; shift 2
+	cargs=()
 	while [ $# -gt 0 ]; do
 		case $1 in
-		-h | --help) exec "$top/compare/compare.sh" --help ;;
-		--out) [ $# -ge 2 ] && [ -n "$2" ] || die "compare: --out needs a directory"; out=$(abs_path "$2"); shift 2 ;;
-		--out=*) [ -n "${1#--out=}" ] || die "compare: --out needs a directory"; out=$(abs_path "${1#--out=}"); shift ;;
-		-*) die "compare: unknown option '$1' (see ./run.sh compare --help)" ;;
-		*) inputs+=("$(abs_path "$1")"); shift ;;
+		-h | --help) "${name}_usage"; exit 0 ;;
+		--*=*) set -- "${1%%=*}" "${1#*=}" "${@:2}" ;;
 		esac
+		case $1 in
+		-*) [[ " $valued " == *" $1 "* ]] || die "$name: unknown option '$1' (see ./run.sh $name --help)."
+			[ $# -ge 2 ] && [ -n "$2" ] || die "$name: $1 needs a value."
+			cargs+=("$1" "$2"); shift 2; continue ;;
+		esac
+		cargs+=("$(abs_path "$1")"); runs=$((runs + 1)); shift
 	done
-	[ ${#inputs[@]} -ge 2 ] || die "compare: give two or more results directories or exported .tar.gz files"
-	[ -n "$out" ] || out=$top/results/compare-$(date -u +%Y%m%dT%H%M%SZ)
-	[ ! -e "$out" ] || die "compare: --out $out exists already"
-	exec "$top/compare/compare.sh" --out "$out" "${inputs[@]}"
+	[ $runs -ge 2 ] || die "$name: give two or more results directories or their .tar.gz exports (see ./run.sh $name --help)."
+	local i
+	for i in "${!cargs[@]}"; do
+		[ "${cargs[$i]}" != --out ] || cargs[i + 1]=$(abs_path "${cargs[i + 1]}")
+	done
 }
-export_main() {
-	case ${1:-} in -h | --help) echo "Usage: ./run.sh export DIR   DIR.tar.gz beside DIR: one file holding a run (links resolved)"; exit 0 ;; esac
-	[ $# -eq 1 ] || die "export: give one results directory"
-	exec "$top/compare/export.sh" "$(abs_path "$1")"
+
+compare_main() {
+	compare_args compare "--out" "$@"
+	[[ " ${cargs[*]} " == *" --out "* ]] || cargs=(--out "$top/results/compare-$(date -u +%Y%m%dT%H%M%SZ)" "${cargs[@]}")
+	local prog_path
+	prog_path=$(compare_program compare)
+	exec "$prog_path" "${cargs[@]}"
 }
 agree_main() {
-	local d dirs=()
-	for d in "$@"; do
-		case $d in
-		-h | --help) exec "$top/compare/compare.sh" --help ;;
-		-*) die "agree: unknown option '$d' (see ./run.sh agree --help)" ;;
-		esac
-		dirs+=("$(abs_path "$d")")
-	done
-	[ ${#dirs[@]} -ge 2 ] || die "agree: give two or more results directories or exported .tar.gz files"
-	exec "$top/compare/compare.sh" --agree "${dirs[@]}"
+	compare_args agree "--out --margin" "$@"
+	local prog_path
+	prog_path=$(compare_program agree)
+	exec "$prog_path" "${cargs[@]}"
+}
+export_main() {
+	case ${1:-} in -h | --help) echo "Usage: ./run.sh export DIR   writes DIR.tar.gz beside DIR: one file holding the run, links resolved, for ./run.sh compare and agree on another machine."; exit 0 ;; esac
+	[ $# -eq 1 ] || die "export: give one results directory (see ./run.sh export --help)."
+	exec "$top/compare/export.sh" "$(abs_path "$1")"
 }
 
 main() {

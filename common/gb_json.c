@@ -88,24 +88,33 @@ static char *gb_json_nonfinite_to_null(const char *s, size_t n, size_t *outlen)
 	return out;
 }
 
-json_t *ic_gb_json_load(const char *path, char *err, size_t errlen)
+json_t *ic_gb_json_loadb(const char *text, size_t len, const char *name, char *err,
+			 size_t errlen)
 {
 	json_error_t jerr;
 	json_t *doc;
-	size_t len;
-	char *text = gb_json_read_file(path, &len, err, errlen), *clean;
+	char *clean = gb_json_nonfinite_to_null(text, len, &len);
 
-	if (!text)
-		return NULL;
-	clean = gb_json_nonfinite_to_null(text, len, &len);
-	free(text);
 	if (!clean) {
-		snprintf(err, errlen, "%s: out of memory", path);
+		snprintf(err, errlen, "%s: out of memory", name);
 		return NULL;
 	}
 	doc = json_loadb(clean, len, 0, &jerr);
 	free(clean);
 	if (!doc)
-		snprintf(err, errlen, "%s: not JSON (line %d: %s)", path, jerr.line, jerr.text);
+		snprintf(err, errlen, "%s: not JSON (line %d: %s)", name, jerr.line, jerr.text);
+	return doc;
+}
+
+json_t *ic_gb_json_load(const char *path, char *err, size_t errlen)
+{
+	size_t len;
+	char *text = gb_json_read_file(path, &len, err, errlen);
+	json_t *doc;
+
+	if (!text)
+		return NULL;
+	doc = ic_gb_json_loadb(text, len, path, err, errlen);
+	free(text);
 	return doc;
 }

@@ -7,5 +7,9 @@
 #include <stddef.h>
 
 json_t *ic_gb_json_load(const char *path, char *err, size_t errlen);
+/* The same from len bytes in memory (an archive member); name is what err
+ * calls it. */
+json_t *ic_gb_json_loadb(const char *text, size_t len, const char *name, char *err,
+			 size_t errlen);
 
 #endif

@@ -1,7 +1,7 @@
 # The ratio per N of each of K runs of the sweep, one panel per series:
-# where the lines part, the answer did not hold still. compare.sh --agree
-# passes ic_dir (holding repeat.dat and data.gp, written by agree.awk: the
-# number of runs ic_k and the series names) and ic_out (the PNG).
+# where the lines part, the answer did not hold still. ./run.sh agree --out
+# passes ic_dir (holding repeat.dat and data.gp: the number of runs ic_k
+# and the series names) and ic_out (the PNG).
 set encoding utf8
 load ic_dir.'/data.gp'
 stats ic_dir.'/repeat.dat' using 3 nooutput
@@ -17,7 +17,7 @@ set xlabel 'call sites N (log scale)'
 set ylabel 'time ratio (below 1: the first form is faster)'
 set key top left box opaque
 set offsets graph 0.03, graph 0.03, 0, 0
-set multiplot layout ic_rows, ic_cols title sprintf('Ratio per N in %d interleaved runs of the same sweep', ic_k) font ",13"
+set multiplot layout ic_rows, ic_cols title sprintf('Ratio per N in %d runs of the same sweep', ic_k) font ",13"
 do for [s = 1:ic_n] {
 	set title ic_series[s]
 	plot for [k = 1:ic_k] ic_dir.'/repeat.dat' index (s - 1) using 1:(column(3 + k)) \

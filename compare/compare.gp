@@ -1,8 +1,9 @@
 # The compare/baseline ratio vs N of each compared run, overlaid, one panel
 # per series: each run's own 95% interval as error bars, a line at 1, and
 # each run's crossover bracket as a bar at the foot of the panel.
-# compare.sh passes ic_dir (holding data.gp and compare.dat, written by
-# compare.awk), ic_src (report/, for the shared style), ic_term and ic_out.
+# ./run.sh compare passes ic_dir (holding data.gp and compare.dat, written
+# by compare/compare.c), ic_src (report/, for the shared style), ic_term and
+# ic_out.
 load ic_src.'/style.gp'
 
 ic_chart_title = 'Time ratio compare / baseline form vs call sites N, per run (below 1: the compare form is faster)'

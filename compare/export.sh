@@ -1,19 +1,25 @@
 #!/usr/bin/env bash
 # Packs a results directory into one file to carry to another machine:
-#   compare/export.sh DIR
+#   ./run.sh export DIR
 # writes DIR.tar.gz next to DIR and prints its path. The archive holds DIR
 # with every link resolved (DIR/summary.md -> report/summary.md and the like
 # become real files, report/ a real directory) and no hidden entries (old
 # report sets, temporary files), so nothing in it dangles once unpacked
-# elsewhere. compare/compare.sh takes the file in place of a directory.
+# elsewhere. ./run.sh compare and agree read the file in place of DIR.
+# It packs; it reads nothing it packs.
 # Exit 2: bad usage; 1: writing failed.
 set -euo pipefail
 
-. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-[ $# -eq 1 ] && [ "$1" != --help ] && [ "$1" != -h ] || die "usage: compare/export.sh DIR   (DIR: a results directory of run.sh)"
-[ -d "$1" ] || die "$1: no such results directory"
+prog="./run.sh export"
+die() { echo "$prog: $*" >&2; exit 2; }
+fail() { echo "$prog: $*" >&2; exit 1; }
+say() { echo "$prog: $*" >&2; }
+
+[ $# -eq 1 ] && [ "$1" != --help ] && [ "$1" != -h ] || die "usage: ./run.sh export DIR   (DIR: a results directory of ./run.sh)."
+[ -d "$1" ] || die "$1: no such results directory."
 src=$(cd -P "$1" && pwd)
-results_file "$src" ratios.csv >/dev/null || die "$1 is not a results directory of run.sh (no report/ratios.csv)"
+# A run is its settings and its processes' raw JSON (what compare reads).
+[ -f "$src/run.conf" ] && [ -d "$src/raw" ] || die "$1 is not a results directory of ./run.sh (no run.conf and raw/)."
 name=$(basename "$src")
 parent=$(dirname "$src")
 

@@ -313,14 +313,16 @@ static long results_build(struct ic_results *res, json_t *ctx)
 	return (long)i;
 }
 
-int ic_results_load(struct ic_results *res, const char *path, char *err, size_t errlen)
+/* One file's parsed document (NULL: parsing failed, err says why), owned
+ * from here on; mtime: when it was written (NAN unknown). */
+static int results_load_doc(struct ic_results *res, const char *path, json_t *doc, double mtime,
+			    char *err, size_t errlen)
 {
-	json_t *doc = ic_gb_json_load(path, err, errlen), *benchmarks, *entry;
+	json_t *benchmarks, *entry;
 	json_int_t max_family = -1;
 	struct ic_file *file, **nf;
 	const char *v, *seed;
 	char *end;
-	struct stat st;
 	size_t idx, k;
 	long n, b;
 
@@ -345,8 +347,7 @@ int ic_results_load(struct ic_results *res, const char *path, char *err, size_t 
 		return results_fail(err, errlen, "%s: no benchmarks", path);
 	if (!(file->path = strdup(path)))
 		goto oom;
-	file->mtime = stat(path, &st) ? NAN
-		    : (double)st.st_mtim.tv_sec + 1e-9 * (double)st.st_mtim.tv_nsec;
+	file->mtime = mtime;
 	file->context = json_object_get(doc, "context");
 	if (!json_is_object(file->context))
 		file->context = NULL;
@@ -386,6 +387,23 @@ int ic_results_load(struct ic_results *res, const char *path, char *err, size_t 
 	return 0;
 oom:
 	return results_fail(err, errlen, "%s: out of memory", path);
+}
+
+int ic_results_load(struct ic_results *res, const char *path, char *err, size_t errlen)
+{
+	json_t *doc = ic_gb_json_load(path, err, errlen);
+	struct stat st;
+
+	return results_load_doc(res, path, doc, stat(path, &st) ? NAN
+				: (double)st.st_mtim.tv_sec + 1e-9 * (double)st.st_mtim.tv_nsec,
+				err, errlen);
+}
+
+int ic_results_load_text(struct ic_results *res, const char *name, const char *text, size_t len,
+			 double mtime, char *err, size_t errlen)
+{
+	return results_load_doc(res, name, ic_gb_json_loadb(text, len, name, err, errlen), mtime,
+				err, errlen);
 }
 
 const char *ic_file_context_string(const struct ic_file *file, enum ic_ctx key)

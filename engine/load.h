@@ -15,6 +15,10 @@
  * newline) in err naming the problem; res is then fit only for
  * ic_results_free. */
 int ic_results_load(struct ic_results *res, const char *path, char *err, size_t errlen);
+/* The same from a file's text in memory (an archive member): name stands
+ * for its path, mtime is when it was written (s; NAN when unknown). */
+int ic_results_load_text(struct ic_results *res, const char *name, const char *text, size_t len,
+			 double mtime, char *err, size_t errlen);
 
 /* A context member of the first file as text ("" when absent): a string
  * member itself (trimmed), a number or boolean printed into buf. */

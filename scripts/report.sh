@@ -57,14 +57,24 @@ summarise() {
 	fi
 }
 
-# --repeat: the agreement of the K runs (compare/compare.sh --agree), next to the
-# pooled summary.
+# --repeat: how far the K runs agree (./run.sh agree on them), beside the
+# pooled summary. Each repeat<k>/ becomes a run of its own, which agree and
+# compare read: run.conf and its processes, links into the run's.
 repeatability() {
-	local r runs=() tmp f
-	for ((r = 1; r <= repeat; r++)); do runs+=("$dir/repeat$r"); done
+	local r runs=() tmp f files
+	for ((r = 1; r <= repeat; r++)); do
+		mkdir -p "$dir/repeat$r/raw"
+		ln -sfn ../run.conf "$dir/repeat$r/run.conf"
+		mapfile -t files < <(raw_files "*r${r}_v*")
+		for f in "${files[@]}"; do ln -sfn "../../raw/$(basename "$f")" "$dir/repeat$r/raw/"; done
+		runs+=("$dir/repeat$r")
+	done
+	# Its own log: the tree's build.log keeps the sweep's build.
+	step "${B_dir[0]}/agree-build.log" "building agree in ${B_dir[0]}" cmake --build "${B_dir[0]}" -j "$jobs" --target agree
 	tmp=$(mktemp -d "$dir/.repeat.XXXXXX")
-	"$top/compare/compare.sh" --agree --out "$tmp" "${runs[@]}" || { rm -rf "$tmp"; fail "the agreement of the repeats failed"; }
-	for f in repeat.md repeat.csv repeat.dat repeat.png; do [ -f "$tmp/$f" ] && mv "$tmp/$f" "$dir/$f"; done
+	"${B_dir[0]}/compare/agree" --out "$tmp/out" "${runs[@]}" >"$tmp/log" 2>&1 ||
+		{ tail -n 5 "$tmp/log" >&2; rm -rf "$tmp"; fail "the agreement of the repeats failed"; }
+	for f in repeat.md repeat.csv repeat.dat repeat.png; do [ ! -f "$tmp/out/$f" ] || mv "$tmp/out/$f" "$dir/$f"; done
 	rm -rf "$tmp"
 	say "repeatability: $dir/repeat.md ($(tail -n 1 "$dir/repeat.md"))"
 }

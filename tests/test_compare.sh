@@ -1,21 +1,18 @@
 #!/usr/bin/env bash
-# compare/compare.sh and compare/export.sh on two recorded runs: the first two
-# directories under tests/data/compare/, whatever their names and figures.
-# Checks behaviour, not numbers: the tables are there and carry each input's
-# own ratios; a differing setting is named and one that defines the point
-# labels the inputs; a series or N in one input only is named; a setting
-# that varies within a run splits its series rather than pooling them; the
-# plot is drawn; an export round-trips (in compare and in agree); bad input
-# gives one line and exit 2; nothing comparable gives exit 1 and writes
-# nothing.
-# With SUMMARIZE and FAKEGB, also compare.sh --agree on runs it makes: z per
-# pair, build columns in every key, opposite sides and verdicts counted.
-# Usage: test_compare.sh REPO-TOP [SUMMARIZE FAKEGB]. Exit 0 pass, 1 fail, 77 skip (no gnuplot:
-# everything but the plot was checked).
+# ./run.sh compare (the compare program) and export on the two recorded runs
+# in tests/data/compare/, whatever their names and figures. Checks
+# behaviour, not numbers: every ratio is the one summarize makes of the same
+# raw JSON; each series is named; a differing setting is named and one that
+# defines the point labels the runs; a series or N in one run only is named;
+# a setting that varies within a run splits its series rather than pooling
+# them; the outputs appear whole; an export reads as its directory; bad input
+# gives one line and exit 2, nothing comparable exit 1, and neither writes
+# anything.
+# Usage: test_compare.sh REPO-TOP COMPARE EDIT SUMMARIZE (EDIT: test_compare_edit).
+# Exit 0 pass, 1 fail, 77 skip (no gnuplot: everything but the chart was checked).
 set -u
 top=$(cd "$1" && pwd)
-summarize=${2:-} fakegb=${3:-}   # for agree's checks
-compare=$top/compare/compare.sh
+compare=$2 edit=$3 summarize=$4
 export_sh=$top/compare/export.sh
 data=$top/tests/data/compare
 work=$(mktemp -d "${TMPDIR:-/tmp}/test_compare.XXXXXX")
@@ -24,29 +21,21 @@ fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 
 runs=()
-for d in "$data"/*/; do
-	d=${d%/}
-	{ [ -f "$d/report/ratios.csv" ] || [ -f "$d/ratios.csv" ]; } && runs+=("$d")
-done
+for d in "$data"/*/; do [ -f "$d/run.conf" ] && runs+=("${d%/}"); done
 [ ${#runs[@]} -ge 2 ] || { echo "FAIL: want two recorded runs under $data"; exit 1; }
 A=${runs[0]} B=${runs[1]}
 
-# csvfile DIR NAME: a run's table (in report/ or beside it).
-csvfile() { if [ -f "$1/report/$2" ]; then echo "$1/report/$2"; else echo "$1/$2"; fi; }
-# awk: ser() is a row's series as compare.csv names it; c[] maps column
-# names, from the header, which series_awk then skips.
-ser_fn='function ser() { s = $c["op"] "/" $c["layout"] "/" $c["order"] "/" $c["threads"] "/" $c["mode"]
-	if (("filler" in c) && $c["filler"] + 0 > 0) s = s "/filler:" ($c["filler"] + 0); return s }'
-series_awk="$ser_fn"' NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }'
-# ctx DIR KEY: a string in the run's JSON context.
-ctx() { sed -n "s/^ *\"$2\": \"\(.*\)\",\{0,1\}\$/\1/p" "$(csvfile "$1" benchmark.json)" | head -n 1; }
-# copy_run SRC DST: a plain copy (links resolved) to change.
-copy_run() { mkdir -p "$(dirname "$2")" && cp -RL "$1" "$2"; }
-# unquote CSV: the table with its quoted fields (labels, which hold commas)
-# emptied, for awk -F, to read the other columns.
-unquote() { sed 's/"[^"]*"//g' "$1"; }
-# edit CSV AWK-PROGRAM [AWK-ARGS...]: rewrite a table in place.
-edit() { local f=$1 p=$2; shift 2; awk -F, -v OFS=, "$@" "$p" "$f" >"$f.new" && mv "$f.new" "$f"; }
+# ctx RUN KEY: a string in the run's first process context (pretty JSON).
+# Trimmed, as /proc/cpuinfo pads some model names.
+ctx() { sed -n "s/^ *\"$2\": \"\(.*\)\",\{0,1\}\$/\1/p" "$(ls "$1"/raw/*.json | head -n 1)" | head -n 1 | sed 's/[[:space:]]*$//'; }
+# edit_run SRC DST EDIT-ARGS...: DST a copy of run SRC, each process edited.
+edit_run() {
+	local src=$1 dst=$2 f; shift 2
+	mkdir -p "$dst/raw" && cp "$src/run.conf" "$dst/"
+	for f in "$src"/raw/*.json; do "$edit" "$@" "$f" "$dst/raw/$(basename "$f")" || bad "edit $*"; done
+}
+# col CSV NAME: the named column of a table without quoted fields.
+col() { awk -F, -v n="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == n) c = i; next } { print $c }' "$1"; }
 # one_line_exit WANT OUTDIR CMD...: the command exits WANT with one line on
 # stderr and OUTDIR does not appear.
 one_line_exit() {
@@ -57,45 +46,42 @@ one_line_exit() {
 	[ ! -e "$o" ] || bad "$(basename "$1") ${*:2}: wrote $o"
 }
 
-# --- two runs as recorded --------------------------------------------------
-o1=$work/out1
+# --- two runs as recorded ------------------------------------------------------
+mkdir -p "$work/o"
+o1=$work/o/out1
 "$compare" --out "$o1" "$A" "$B" >"$work/out1.stdout" 2>"$work/out1.stderr" || bad "compare A B: exit $? ($(cat "$work/out1.stderr"))"
-for f in compare.md compare.csv; do [ -s "$o1/$f" ] || bad "compare A B: no $f"; done
+[ "$(cat "$work/out1.stdout")" = "$o1" ] || bad "compare printed '$(cat "$work/out1.stdout")', want $o1"
+for f in compare.md compare.csv plots/data.gp plots/compare.dat; do [ -s "$o1/$f" ] || bad "compare A B: no $f"; done
+[ "$(ls -A "$work/o")" = out1 ] || bad "compare left beside its output: $(ls -A "$work/o")"
 md=$o1/compare.md
 grep -q '^## What differs' "$md" || bad "compare.md: no What differs section"
-grep -q '^| N | A ratio \[95% CI\], faster | B ratio' "$md" || bad "compare.md: no ratio table with both inputs"
+grep -q '^| N | A ratio \[95% CI\], faster | B ratio' "$md" || bad "compare.md: no ratio table with both runs"
 grep -q '^| verdict |' "$md" || bad "compare.md: no crossover table"
-# Each input is labelled by its CPU model and directory.
 for d in "$A" "$B"; do
 	grep -qF "$(ctx "$d" cpu_model) ($(basename "$d"))" "$md" || bad "compare.md: $(basename "$d") not labelled by its CPU model and directory"
 done
-if [ "$(ctx "$A" cpu_model)" != "$(ctx "$B" cpu_model)" ]; then
-	grep -q '^- \*\*cpu_model\*\*' "$md" || bad "compare.md: the inputs' cpu_model differs but What differs does not name it"
+# The recorded runs differ in their compiler: named, defining the point.
+if [ "$(ctx "$A" compiler)" != "$(ctx "$B" compiler)" ]; then
+	grep -qF -- "- **compiler** (defines the point: the inputs measured different series, kept apart and labelled, never pooled): A $(ctx "$A" compiler); B $(ctx "$B" compiler)" "$md" ||
+		bad "compare.md: the compilers' difference is not named"
 fi
-# Both inputs' own ratios, for every series both measured, at a shared N.
-awk -F, "$series_awk"' { print ser() "," $c["sites"] "," $c["ratio"] }' "$(csvfile "$A" ratios.csv)" | sort >"$work/a.r"
-awk -F, "$series_awk"' { print ser() "," $c["sites"] "," $c["ratio"] }' "$(csvfile "$B" ratios.csv)" | sort >"$work/b.r"
-join -t, -j1 <(awk -F, '{ print $1 ":" $2 "," $3 }' "$work/a.r") <(awk -F, '{ print $1 ":" $2 "," $3 }' "$work/b.r") >"$work/ab.r"
-[ -s "$work/ab.r" ] || bad "the recorded runs share no series and N: the test needs two runs of one sweep"
-nser=0
-declare -A seen=()
-while IFS=, read -r key ra rb; do
-	s=${key%:*} n=${key##*:}
-	[ -n "${seen[$s]:-}" ] && continue
-	seen[$s]=1; nser=$((nser + 1))
-	for pair in "A:$ra" "B:$rb"; do
-		got=$(awk -F, -v s="$s" -v n="$n" -v k="${pair%%:*}" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-			$c["series"] == s && $c["sites"] == n && $c["input"] == k { print $c["ratio"] }' <(unquote "$o1/compare.csv"))
-		awk -v a="$got" -v b="${pair#*:}" 'BEGIN { exit !(a != "" && a + 0 == b + 0) }' ||
-			bad "compare.csv: $s N = $n input ${pair%%:*}: ratio '$got', its ratios.csv says ${pair#*:}"
-	done
-	grep -q "^## $s: " "$md" || bad "compare.md: no table for shared series $s"
-done <"$work/ab.r"
-[ $nser -gt 0 ] || bad "no shared series checked"
+# Every ratio is summarize's on the same raw JSON, and every series is named.
+"$summarize" --out "$work/sumA" "$A"/raw/*.json >/dev/null || bad "summarize A"
+paste -d, <(col "$work/sumA/ratios.csv" op) <(col "$work/sumA/ratios.csv" layout) <(col "$work/sumA/ratios.csv" order) \
+	<(col "$work/sumA/ratios.csv" threads) <(col "$work/sumA/ratios.csv" mode) <(col "$work/sumA/ratios.csv" filler) \
+	<(col "$work/sumA/ratios.csv" sites) <(col "$work/sumA/ratios.csv" ratio) >"$work/a.rows"
+nrow=0
+while IFS=, read -r op layout order threads mode filler sites ratio; do
+	s=$op/$layout/$order/$threads/$mode
+	[ "$filler" = 0 ] || s=$s/filler:$filler
+	grep -q "^## $s: inline / extern$" "$md" || bad "compare.md: series $s is not named"
+	got=$(awk -F, -v s="$s" -v n="$sites" '$1 == s && $2 == n && $3 == "A" { print }' "$o1/compare.csv" | sed 's/"[^"]*"//g' | cut -d, -f5)
+	[ "$got" = "$ratio" ] || bad "compare.csv: $s N = $sites: ratio '$got', summarize's $ratio"
+	nrow=$((nrow + 1))
+done <"$work/a.rows"
+[ $nrow -gt 0 ] || bad "summarize gave no ratios for A"
 head -n 1 "$o1/compare.csv" | grep -q '^series,sites,input,label,ratio,ratio_ci_lo,ratio_ci_hi,faster,verdict,small_n_winner,bracket_lo,bracket_hi' ||
 	bad "compare.csv: header is $(head -n 1 "$o1/compare.csv")"
-
-# The overlaid plot.
 plot_checked=0
 if command -v gnuplot >/dev/null 2>&1; then
 	plot_checked=1
@@ -103,68 +89,49 @@ if command -v gnuplot >/dev/null 2>&1; then
 	grep -q '<svg' "$o1/compare.svg" 2>/dev/null || bad "compare.svg missing or not SVG"
 fi
 
-# --- B changed: another CPU, another lock, a series and an N left out -------
+# --- B changed: another CPU and lock, a series and an N left out -------------
+gone=tail_dequeue/scatter/random/1/private/filler:256
+first=tail_dequeue/chain/seq/1/private
+grep -q "^## $gone: " "$md" && grep -q "^## $first: " "$md" || bad "the recorded runs need series $first and $gone"
 B2=$work/in/$(basename "$B")
-copy_run "$B" "$B2"
-lockA=$(ctx "$A" lock)
-sed -i -e 's/^\( *"cpu_model": "\).*\(",\{0,1\}\)$/\1Test CPU 9000\2/' -e 's/^\( *"lock": "\).*\(",\{0,1\}\)$/\1testlock\2/' "$(csvfile "$B2" benchmark.json)"
-# B2's run.conf as today's run.sh writes it (key=value), its lock changed.
-sed -i -e 's/^declare -[-a-zA-Z]* \([a-z_]*\)="\(.*\)"$/\1=\2/' -e 's/^build_lock=.*/build_lock=testlock/' \
-	-e 's/^processes=.*/processes=7/' "$B2/run.conf"
-gone=$(awk -F, "$series_awk"' { s = ser() } END { print s }' "$(csvfile "$B2" crossover.csv)")
-first=$(awk -F, "$series_awk"' NR == 2 { print ser() }' "$(csvfile "$B2" crossover.csv)")
-maxn=$(awk -F, -v f="$first" "$series_awk"' ser() == f && $c["sites"] + 0 > m { m = $c["sites"] + 0 } END { print m }' "$(csvfile "$B2" ratios.csv)")
-[ "$gone" != "$first" ] || bad "the recorded runs need two series or more"
-for t in ratios.csv crossover.csv points.csv; do
-	# Also a run of the newer format: filler appended (0 = none, as when absent).
-	edit "$(csvfile "$B2" $t)" "$ser_fn"'
-		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; add = !("filler" in c); print $0 (add ? ",filler" : ""); next }
-		{ s = ser() }
-		s == g { next }
-		t == "ratios.csv" && s == f && $c["sites"] + 0 == n { next }
-		("lock" in c) { $c["lock"] = "testlock" }
-		{ print $0 (add ? ",0" : "") }' \
-		-v g="$gone" -v f="$first" -v n="$maxn" -v t="$t"
-done
+edit_run "$B" "$B2" --context "cpu_model=Test CPU 9000" --context lock=testlock --drop /scatter/ \
+	--drop "/chain/seq/1024/private/real_time/threads:1"
+sed -i -e 's/^build_lock=.*/build_lock=testlock/' -e 's/^processes=.*/processes=7/' "$B2/run.conf"
 o2=$work/out2
 "$compare" --out "$o2" "$A" "$B2" >/dev/null 2>"$work/out2.stderr" || bad "compare A B2: exit $? ($(cat "$work/out2.stderr"))"
 md=$o2/compare.md
 grep -q '^- \*\*cpu_model\*\*.*Test CPU 9000' "$md" || bad "compare.md: the changed cpu_model is not named in What differs"
-grep -q '^- \*\*processes\*\* .*; B 7$' "$md" || bad "compare.md: a key=value run.conf's processes not read"
+grep -q '^- \*\*processes\*\* .*; B 7$' "$md" || bad "compare.md: run.conf's processes not read"
 grep -q '^- \*\*lock\*\* (defines the point.*testlock' "$md" || bad "compare.md: the changed lock is not named as defining the point"
-grep -q "^| | A: .*lock $lockA | B: Test CPU 9000 .*lock testlock |" "$md" || bad "compare.md: the inputs' columns are not labelled with their lock"
+grep -q "^| | A: .*lock $(ctx "$A" lock) | B: Test CPU 9000 .*lock testlock |" "$md" || bad "compare.md: the runs' columns are not labelled with their lock"
 grep -qF -- "- only in A ($(basename "$A")): series $gone " "$md" || bad "compare.md: series $gone, only in A, is not named"
-grep -qF -- "- $first (" "$md" && grep -F -- "- $first (" "$md" | grep -q "N = $maxn only in A" || bad "compare.md: N = $maxn of $first, only in A, is not named"
+grep -qF -- "- $first (inline/extern): N = 1024 only in A" "$md" || bad "compare.md: N = 1024 of $first, only in A, is not named"
 grep -q "^$gone," "$o2/compare.csv" && bad "compare.csv: series $gone, only in A, is in the table"
-grep -q "^## $first: " "$md" || bad "compare.md: the shared series $first (B with a filler column) is not compared"
+grep -q "^## $first: " "$md" || bad "compare.md: the shared series $first is not compared"
 
-# Three inputs.
 "$compare" --out "$work/out3" "$A" "$B" "$B2" >/dev/null 2>&1 || bad "compare A B B2: exit $?"
-[ "$(unquote "$work/out3/compare.csv" 2>/dev/null | awk -F, 'NR > 1 { print $3 }' | sort -u | paste -sd,)" = A,B,C ] || bad "compare A B B2: compare.csv does not hold inputs A, B, C"
+[ "$(sed 's/"[^"]*"//g' "$work/out3/compare.csv" 2>/dev/null | awk -F, 'NR > 1 { print $3 }' | sort -u | paste -sd,)" = A,B,C ] ||
+	bad "compare A B B2: compare.csv does not hold runs A, B, C"
 
-# --- a setting that varies within a run splits its series -------------------
-# A4: A with a lock column, every row twice: A's own lock and another.
+# --- a setting that varies within a run splits its series ----------------------
+# A4: A's processes twice, the copies with another lock: two builds.
 A4=$work/in4/$(basename "$A")
-copy_run "$A" "$A4"
-for t in ratios.csv crossover.csv points.csv; do
-	edit "$(csvfile "$A4" $t)" 'FNR == 1 { print $0 ",lock"; next } { print $0 "," l; print $0 ",otherlock" }' -v l="$lockA"
-done
-o4=$work/out4
-"$compare" --out "$o4" "$A" "$A4" >/dev/null 2>"$work/out4.stderr" || bad "compare A A4: exit $? ($(cat "$work/out4.stderr"))"
-grep -q "^$first/lock:$lockA,.*,A," "$o4/compare.csv" && grep -q "^$first/lock:$lockA,.*,B," "$o4/compare.csv" ||
+mkdir -p "$A4/raw" && cp -R "$A/." "$A4/"
+for f in "$A"/raw/*.json; do "$edit" --context lock=otherlock "$f" "$A4/raw/other_$(basename "$f")"; done
+lockA=$(ctx "$A" lock)
+"$compare" --out "$work/out4" "$A" "$A4" >/dev/null 2>"$work/out4.stderr" || bad "compare A A4: exit $? ($(cat "$work/out4.stderr"))"
+grep -q "^$first/lock:$lockA,.*,A," "$work/out4/compare.csv" && grep -q "^$first/lock:$lockA,.*,B," "$work/out4/compare.csv" ||
 	bad "compare.csv: $first/lock:$lockA is not compared between A and A4"
-grep -q "/lock:otherlock," "$o4/compare.csv" && bad "compare.csv: A4's otherlock rows were matched with A's"
-grep -q "only in B .*: series $first/lock:otherlock " "$o4/compare.md" || bad "compare.md: A4's otherlock series is not named as only in B"
+grep -q "/lock:otherlock," "$work/out4/compare.csv" && bad "compare.csv: A4's otherlock series were matched with A's"
+grep -q "only in B .*: series $first/lock:otherlock " "$work/out4/compare.md" || bad "compare.md: A4's otherlock series is not named as only in B"
 
-# --- export round trip ----------------------------------------------------------
-# A laid out as run.sh leaves it: report is a link to a hidden set, the files
-# users open link through it.
+# --- export: a run laid out as run.sh leaves it reads as its directory --------
 ex=$work/exp/$(basename "$A")
 mkdir -p "$ex/.report.test"
-cp -RL "$(dirname "$(csvfile "$A" ratios.csv)")/." "$ex/.report.test/"
-cp "$A/run.conf" "$ex/"
+cp -R "$A/." "$ex/"
+echo "# summary" >"$ex/.report.test/summary.md"
 ln -s .report.test "$ex/report"
-for f in "$ex"/report/*; do ln -s "report/$(basename "$f")" "$ex/$(basename "$f")"; done
+ln -s report/summary.md "$ex/summary.md"
 ln -s report/calibration.csv "$ex/calibration.csv"   # dangles, as a link to a file not written
 printed=$("$export_sh" "$ex" 2>"$work/export.stderr") || bad "export.sh: exit $? ($(cat "$work/export.stderr"))"
 tgz=$ex.tar.gz
@@ -172,7 +139,7 @@ tgz=$ex.tar.gz
 if [ -s "$tgz" ]; then
 	tar -tvzf "$tgz" | grep -v '^[-d]' | grep -q . && bad "export: the archive holds links: $(tar -tvzf "$tgz" | grep -v '^[-d]' | head -n 1)"
 	list=$(tar -tzf "$tgz")
-	for f in run.conf ratios.csv report/ratios.csv report/crossover.csv report/benchmark.json; do
+	for f in run.conf summary.md report/summary.md $(cd "$A" && ls raw/*.json); do
 		grep -qx "$(basename "$A")/$f" <<<"$list" || bad "export: $f not in the archive"
 	done
 	grep -q '/\.' <<<"$list" && bad "export: hidden entries in the archive"
@@ -180,80 +147,42 @@ if [ -s "$tgz" ]; then
 	[ "$(ls -A "$work/exp" | paste -sd' ')" = "$(basename "$A") $(basename "$A").tar.gz" ] || bad "export: left behind: $(ls -A "$work/exp")"
 	"$compare" --out "$work/out5" "$tgz" "$B" >/dev/null 2>"$work/out5.stderr" || bad "compare EXPORT B: exit $? ($(cat "$work/out5.stderr"))"
 	cmp -s "$o1/compare.csv" "$work/out5/compare.csv" || bad "compare of the export differs from compare of the directory"
-	grep -q "| export $(basename "$tgz") |" "$work/out5/compare.md" || bad "compare.md: the export is not named as the input's source"
-	"$compare" --agree "$A" "$B" >"$work/agree-dir.md" 2>&1 || bad "agree A B: exit $? ($(tail -n 1 "$work/agree-dir.md"))"
-	"$compare" --agree "$tgz" "$B" >"$work/agree-tgz.md" 2>&1 || bad "agree EXPORT B: exit $? ($(tail -n 1 "$work/agree-tgz.md"))"
-	grep -q '^# Agreement of 2 runs' "$work/agree-tgz.md" || bad "agree EXPORT B: no agreement printed"
-	cmp -s "$work/agree-dir.md" "$work/agree-tgz.md" || bad "agree of the export differs from agree of the directory"
+	grep -q "| export $(basename "$tgz") |" "$work/out5/compare.md" || bad "compare.md: the export is not named as the run's source"
 else
 	bad "export: $tgz not written"
 fi
 
-# --- bad usage: one line, exit 2, nothing written -------------------------
-mkdir -p "$work/notarun"
+# --- bad input: one line, exit 2, nothing written ---------------------------
+mkdir -p "$work/notarun" "$work/bad/raw"
 echo "not a run" >"$work/file.txt"
 echo "not gzip" >"$work/bogus.tar.gz"
+tar -czf "$work/notarun.tar.gz" -C "$work" file.txt
+[ ! -s "$tgz" ] || head -c 2000 "$tgz" >"$work/truncated.tar.gz"
+cp "$A/run.conf" "$work/bad/" && echo '{"benchmarks": [' >"$work/bad/raw/r1_v0_p0.json"
 o=$work/never
 one_line_exit 2 "$o" "$compare" --out "$o" "$A"
 one_line_exit 2 "$o" "$compare" --out "$o" "$A" "$work/nonexistent"
 one_line_exit 2 "$o" "$compare" --out "$o" "$A" "$work/notarun"
 one_line_exit 2 "$o" "$compare" --out "$o" "$A" "$work/file.txt"
 one_line_exit 2 "$o" "$compare" --out "$o" "$A" "$work/bogus.tar.gz"
+one_line_exit 2 "$o" "$compare" --out "$o" "$A" "$work/notarun.tar.gz"
+one_line_exit 2 "$o" "$compare" --out "$o" "$A" "$work/bad"
+[ ! -s "$tgz" ] || one_line_exit 2 "$o" "$compare" --out "$o" "$A" "$work/truncated.tar.gz"
 one_line_exit 2 "$o" "$compare" --bogus --out "$o" "$A" "$B"
 one_line_exit 2 "$o" "$compare" --out "$o1" "$A" "$B"   # not empty
-one_line_exit 2 "$work/notarun.tar.gz" "$export_sh" "$work/notarun"
+one_line_exit 2 "$work/notarun.tar.gz.new" "$export_sh" "$work/notarun"
 one_line_exit 2 "$work/never.tar.gz" "$export_sh"
+# ./run.sh checks the usage before it builds anything.
+one_line_exit 2 "$o" "$top/run.sh" compare --out "$o" "$A"
+one_line_exit 2 "$o" "$top/run.sh" compare --bogus "$A" "$B"
 
-# --- nothing comparable: exit 1, one line, nothing written ---------------
+# --- nothing comparable: exit 1, one line, nothing written ---------------------
 B3=$work/in3/$(basename "$B")
-copy_run "$B" "$B3"
-for t in ratios.csv crossover.csv points.csv; do
-	edit "$(csvfile "$B3" $t)" 'FNR == 1 { for (i = 1; i <= NF; i++) if ($i == "op") k = i; print; next } { $k = "nosuch_op"; print }'
-done
+edit_run "$B" "$B3" --rename /tail_dequeue/=/nosuch_op/
 mkdir -p "$work/nc"
 one_line_exit 1 "$work/nc/out" "$compare" --out "$work/nc/out" "$A" "$B3"
 [ -z "$(ls -A "$work/nc")" ] || bad "a failed compare left $(ls -A "$work/nc")"
 
-# --- agree: z per pair, the build in every key ------------------------------
-# Two runs of two builds each (gcc, clang), made by summarize from the fake
-# generator: each build's series is matched with its own only; every pair
-# has its z; the summary line counts z within the limit, covered pairs,
-# opposite N and differing verdicts. A third run whose inline is 1.3x at
-# every N gives opposite sides and a differing verdict.
-agree=("$compare" --agree)
-if [ -n "$summarize" ] && [ -n "$fakegb" ]; then
-	for r in 1 2 3; do
-		mkdir -p "$work/ag/in$r"
-		for cc in gcc clang; do for v in 0 1 2 3 4 5; do
-			st=1.0; [ $r = 3 ] && st=1.3
-			"$fakegb" --shape crossover --crossover 64 --sites-max 1024 --threads 1 --modes private --reps 5 \
-				--noise 0.03 --layout-noise 0.02 --variant $v --process 0 --seed $((r * 100 + v)) \
-				--compiler "$cc" --state $st >"$work/ag/in$r/${cc}_v$v.json" || bad "fakegb"
-		done; done
-		"$summarize" --out "$work/ag/run$r/report" "$work/ag/in$r"/*.json || bad "summarize run $r"
-	done
-	"${agree[@]}" "$work/ag/run1" "$work/ag/run2" >"$work/ag/12.md" 2>"$work/ag/err" || bad "agree: exit $? ($(cat "$work/ag/err"))"
-	[ "$(grep -c '^## .*\[compiler gcc; lock tas\]: inline/extern$' "$work/ag/12.md")" -eq 1 ] &&
-		[ "$(grep -c '^## .*\[compiler clang; lock tas\]: inline/extern$' "$work/ag/12.md")" -eq 1 ] ||
-		bad "agree: each build its own series: $(grep '^## ' "$work/ag/12.md")"
-	# 11 N x 2 builds: 22 pairs with a z.
-	tail -n 1 "$work/ag/12.md" | grep -Eq '^Ratios: z within the t limit in (2[0-2]) of 22 pairs .*; covered [0-9]+ of 44 ordered pairs .*about 87% expected\); 0 N resolved opposite ways; verdicts differ in 0 of 2 series' ||
-		bad "agree summary: $(tail -n 1 "$work/ag/12.md")"
-	grep -Eq '^\| 1 \| 0\.8[0-9]+ \[[0-9.]+–[0-9.]+\]; 0\.8[0-9]+ .* \| [+-][0-9]\.[0-9]{2} \| 1/1 \|' "$work/ag/12.md" ||
-		bad "agree: no z at N = 1: $(grep '^| 1 |' "$work/ag/12.md" | head -n 1)"
-	"${agree[@]}" "$work/ag/run1" "$work/ag/run3" | tail -n 1 | grep -Eq '[1-9][0-9]* N resolved opposite ways; verdicts differ in 2 of 2 series' ||
-		bad "agree 1.3x: $("${agree[@]}" "$work/ag/run1" "$work/ag/run3" | tail -n 1)"
-	"${agree[@]}" --out "$work/ag/out" "$work/ag/run1" "$work/ag/run2" "$work/ag/run3" >/dev/null 2>&1 || bad "agree --out: exit $?"
-	for f in repeat.md repeat.csv repeat.dat; do [ -s "$work/ag/out/$f" ] || bad "agree --out: no $f"; done
-	head -n 1 "$work/ag/out/repeat.csv" | grep -q '^series,sites,runs,ratio_min,ratio_max,spread,covered_pairs,pairs,z_within,z_pairs,z_max,opposite,sides$' ||
-		bad "repeat.csv header: $(head -n 1 "$work/ag/out/repeat.csv")"
-	[ "$(awk 'END { print NR }' "$work/ag/out/repeat.csv")" -eq 23 ] || bad "repeat.csv: want 22 rows"
-	one_line_exit 2 "$work/ag/never" "${agree[@]}" --out "$work/ag/never" "$work/ag/run1"
-	one_line_exit 2 "$work/ag/never" "${agree[@]}" --out "$work/ag/never" "$work/ag/run1" "$work/notarun"
-else
-	echo "note: no summarize/fakegb given: agree not checked"
-fi
-
 [ $fail -eq 0 ] || exit 1
-if [ $plot_checked -eq 0 ]; then echo "SKIP: no gnuplot: the plot was not checked (everything else passed)"; exit 77; fi
+if [ $plot_checked -eq 0 ]; then echo "SKIP: no gnuplot: the chart was not checked (everything else passed)"; exit 77; fi
 echo "PASS: compare and export"

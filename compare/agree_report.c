@@ -1,0 +1,423 @@
+/* agree's summary and detail; see agree_report.h. */
+#define _GNU_SOURCE
+#include "agree_report.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "out_dir.h"
+
+/* A run's processes in the state a comparison matched, and all of them. */
+static void agr_share(const struct ic_series *se, int state, size_t *in, size_t *all)
+{
+	const struct ic_states *st = se->states;
+
+	*all = st->st[0].nproc + (st->nstates == 2 ? st->st[1].nproc : 0);
+	*in = st->nstates == 2 && state >= 0 ? st->st[state].nproc : *all;
+}
+
+/* Fisher's p for the comparison's state shares; NAN for all processes. */
+static double agr_share_p(const struct agr *x, const struct agr_cmp *c, size_t sh[4])
+{
+	if (c->state_a < 0)
+		return NAN;
+	agr_share(x->s[c->s].se[c->a], c->state_a, &sh[0], &sh[1]);
+	agr_share(x->s[c->s].se[c->b], c->state_b, &sh[2], &sh[3]);
+	return ic_agree_fisher(sh[0], sh[1], sh[2], sh[3]);
+}
+
+/* The comparison's verdict over N, in words. */
+static const char *agr_joint_word(const struct ic_agree_joint *j)
+{
+	if (j->equivalent)
+		return "equivalent";
+	if (j->p <= IC_AGREE_ALPHA)
+		return "differ";
+	return "cannot tell";
+}
+
+/* A ratio with its 95% interval, ? where there is none. */
+static void agr_ratio(FILE *f, const struct ic_ratio *r)
+{
+	double x[3] = { r->ratio, r->lo, r->hi };
+
+	for (int i = 0; i < 3; i++) {
+		fputs(i == 1 ? " [" : i == 2 ? "–" : "", f);
+		if (isfinite(x[i]))
+			fprintf(f, "%.4f", x[i]);
+		else
+			fputc('?', f);
+	}
+	fputc(']', f);
+}
+
+static void agr_interval(FILE *f, double lo, double hi)
+{
+	if (isfinite(lo))
+		fprintf(f, "[%.4f–%.4f]", lo, hi);
+	else
+		fputs("—", f);
+}
+
+/* Each run's verdict, bracket and states: the head of a series. */
+static void agr_series_head(FILE *md, const struct agr *x, const struct agr_series *s)
+{
+	const char *cf = x->run[0].an.opts.compare, *bf = x->run[0].an.opts.baseline;
+
+	fputs("|", md);
+	for (size_t k = 0; k < x->k; k++)
+		if (s->g[k])
+			fprintf(md, " | run %zu (%s)", k + 1, x->run[k].name);
+	fputs(" |\n|---|", md);
+	for (size_t k = 0; k < x->k; k++)
+		if (s->g[k])
+			fputs("---|", md);
+	for (int row = 0; row < 4; row++) {
+		fprintf(md, "\n| %s", row == 0 ? "verdict" : row == 1 ? "small-N winner"
+				      : row == 2 ? "points resolved compare / baseline / neither" : "states");
+		for (size_t k = 0; k < x->k; k++) {
+			const struct ic_group *g = s->g[k];
+			const struct ic_states *st = g ? s->se[k]->states : NULL;
+
+			if (!g)
+				continue;
+			cf = x->run[k].an.opts.compare;
+			bf = x->run[k].an.opts.baseline;
+			fputs(" | ", md);
+			if (row == 0) {
+				fputs(ic_verdict_name(g->xo.verdict), md);
+				if (isfinite(g->xo.bracket_lo))
+					fprintf(md, " (%.0f, %.0f)", g->xo.bracket_lo, g->xo.bracket_hi);
+			} else if (row == 1) {
+				fputs(g->xo.direction > 0 ? cf : g->xo.direction < 0 ? bf : "—", md);
+			} else if (row == 2) {
+				fprintf(md, "%zu / %zu / %zu", g->xo.n_compare, g->xo.n_baseline,
+					g->xo.n_unresolved);
+			} else if (st->nstates < 2) {
+				fputs("one", md);
+			} else {
+				fputs("two:", md);
+				for (int i = 0; i < 2; i++) {
+					fprintf(md, "%s %.3f in %zu processes, %s", i ? ";" : "", st->st[i].level,
+						st->st[i].nproc, ic_verdict_name(st->st[i].xo.verdict));
+					if (isfinite(st->st[i].xo.bracket_lo))
+						fprintf(md, " (%.0f, %.0f)", st->st[i].xo.bracket_lo,
+							st->st[i].xo.bracket_hi);
+				}
+			}
+		}
+		fputs(" |", md);
+	}
+	fputs("\n", md);
+}
+
+/* "6 layout variants", "3 processes". */
+static void agr_draws(FILE *f, size_t n, int variants)
+{
+	fprintf(f, "%zu %s", n, variants ? (n == 1 ? "layout variant" : "layout variants")
+					 : (n == 1 ? "process" : "processes"));
+}
+
+/* The comparison's verdicts over N, one paragraph. */
+static void agr_joint(FILE *md, const struct agr *x, const struct agr_cmp *c)
+{
+	const struct ic_agree_joint *j = &c->ag.joint;
+
+	if (j->equivalent)
+		fprintf(md, "Over N: **equivalent at every N** (%zu N) within ±%g%%", c->ag.npts,
+			100.0 * x->margin);
+	else
+		fprintf(md, "Over N: not equivalent at every N (%zu equivalent, %zu differ, %zu cannot tell, %zu without an interval, of %zu N)",
+			j->counts[IC_AGREE_EQUIVALENT], j->counts[IC_AGREE_DIFFER],
+			j->counts[IC_AGREE_CANNOT_TELL], j->counts[IC_AGREE_NO_INTERVAL], c->ag.npts);
+	if (!isfinite(j->p)) {
+		fputs("; any difference: not tested (a run has fewer than two draws at every N).\n", md);
+		return;
+	}
+	fprintf(md, "; any difference: the largest |t| is %.2f (N = %lu); over %s%zu splits of ",
+		j->t_max, j->t_sites, j->exact ? "all " : "", j->nsplits);
+	agr_draws(md, j->draws_a, j->variants_a);
+	fputs(" + ", md);
+	agr_draws(md, j->draws_b, j->variants_b);
+	fprintf(md, " between the runs, 95%% of the largest |t| fall below %.2f: p = %.3g, %s",
+		j->t_95, j->p, j->p <= IC_AGREE_ALPHA ? "**a difference**" : "no difference shown");
+	if (j->p_min > IC_AGREE_ALPHA)
+		fprintf(md, " (these draws cannot give a p below %.2g)", j->p_min);
+	fputs(".\n", md);
+}
+
+static void agr_q(FILE *f, const char *s)
+{
+	if (!strpbrk(s, "\",\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++)
+		fprintf(f, *s == '"' ? "\"\"" : "%c", *s);
+	fputc('"', f);
+}
+
+static void agr_csv_num(FILE *f, double v, const char *fmt)
+{
+	fputc(',', f);
+	if (isfinite(v))
+		fprintf(f, fmt, v);
+}
+
+/* One comparison: its table in md, its rows in csv. */
+static void agr_comparison(FILE *md, FILE *csv, const struct agr *x, const struct agr_cmp *c)
+{
+	const struct agr_series *s = &x->s[c->s];
+	const struct ic_agree_joint *j = &c->ag.joint;
+	size_t sh[4] = { 0, 0, 0, 0 };
+	double share_p = agr_share_p(x, c, sh);
+
+	fprintf(md, "\n### run %zu against run %zu", c->b + 1, c->a + 1);
+	if (c->state_a < 0 && (s->se[c->a]->states->nstates == 2 || s->se[c->b]->states->nstates == 2))
+		fputs(": all processes, both states pooled", md);
+	else if (c->state_a >= 0)
+		fprintf(md, ": the %s state (run %zu: %zu of %zu processes; run %zu: %zu of %zu)", c->state,
+			c->a + 1, sh[0], sh[1], c->b + 1, sh[2], sh[3]);
+	fprintf(md, "\n\n| N | run %zu ratio [95%% CI] | run %zu ratio [95%% CI] | run %zu / run %zu [90%% CI] | [95%% CI] | verdict |\n"
+		"|---:|---|---|---|---|---|\n", c->a + 1, c->b + 1, c->b + 1, c->a + 1);
+	for (size_t i = 0; i < c->ag.npts; i++) {
+		const struct ic_agree_point *pt = &c->ag.pts[i];
+
+		fprintf(md, "| %lu | ", pt->sites);
+		agr_ratio(md, pt->a);
+		fputs(" | ", md);
+		agr_ratio(md, pt->b);
+		fprintf(md, " | %.4f ", exp(pt->d));
+		agr_interval(md, pt->lo90, pt->hi90);
+		fputs(" | ", md);
+		agr_interval(md, pt->lo95, pt->hi95);
+		fprintf(md, " | %s |\n", ic_agree_verdict_name(pt->verdict));
+
+		agr_q(csv, s->name);
+		fputc(',', csv);
+		agr_q(csv, s->pair);
+		fprintf(csv, ",%s,", c->state);
+		agr_q(csv, x->run[c->a].name);
+		fputc(',', csv);
+		agr_q(csv, x->run[c->b].name);
+		fprintf(csv, ",%lu", pt->sites);
+		agr_csv_num(csv, pt->a->ratio, "%.6f");
+		agr_csv_num(csv, pt->b->ratio, "%.6f");
+		agr_csv_num(csv, exp(pt->d), "%.6f");
+		agr_csv_num(csv, pt->lo90, "%.6f");
+		agr_csv_num(csv, pt->hi90, "%.6f");
+		agr_csv_num(csv, pt->lo95, "%.6f");
+		agr_csv_num(csv, pt->hi95, "%.6f");
+		agr_csv_num(csv, pt->df, "%.4g");
+		agr_csv_num(csv, x->margin, "%g");
+		fprintf(csv, ",%s,%d", ic_agree_verdict_name(pt->verdict), j->equivalent);
+		agr_csv_num(csv, j->t_max, "%.4g");
+		agr_csv_num(csv, j->p, "%.4g");
+		fputc('\n', csv);
+	}
+	fputc('\n', md);
+	agr_joint(md, x, c);
+	if (isfinite(share_p))
+		fprintf(md, "\nThe state's share: run %zu %zu of %zu processes, run %zu %zu of %zu: %s (Fisher's exact test, p = %.3g).\n",
+			c->a + 1, sh[0], sh[1], c->b + 1, sh[2], sh[3],
+			share_p <= IC_AGREE_ALPHA ? "**the runs' state shares differ**" : "alike", share_p);
+}
+
+/* The one line that ends repeat.md and the console summary. */
+static void agr_sentence(FILE *f, const struct agr *x)
+{
+	size_t n[3] = { 0, 0, 0 }, pts[4] = { 0, 0, 0, 0 };
+
+	for (size_t i = 0; i < x->nc; i++) {
+		const struct ic_agree_joint *j = &x->c[i].ag.joint;
+
+		n[j->equivalent ? 0 : j->p <= IC_AGREE_ALPHA ? 1 : 2]++;
+		for (int v = 0; v < 4; v++)
+			pts[v] += j->counts[v];
+	}
+	fprintf(f, "Of %zu comparisons (series and their states, every pair of %zu runs): %zu equivalent at every N within ±%g%%, %zu with a difference (joint test at 5%%), %zu cannot tell; of their N: %zu equivalent, %zu differ, %zu cannot tell, %zu without an interval.\n",
+		x->nc, x->k, n[0], 100.0 * x->margin, n[1], n[2], pts[IC_AGREE_EQUIVALENT],
+		pts[IC_AGREE_DIFFER], pts[IC_AGREE_CANNOT_TELL], pts[IC_AGREE_NO_INTERVAL]);
+}
+
+static void agr_summary(FILE *f, const struct agr *x, int detail_written)
+{
+	for (size_t k = 0; k < x->k; k++)
+		fprintf(f, "run %zu: %s (%s)\n", k + 1, x->run[k].name, x->run[k].from);
+	for (size_t i = 0; i < x->nc; i++) {
+		const struct agr_cmp *c = &x->c[i];
+		const struct ic_agree_joint *j = &c->ag.joint;
+
+		fprintf(f, "%s: %s%s%s, run %zu against run %zu: %s", x->s[c->s].name, x->s[c->s].pair,
+			c->state_a >= 0 ? ", " : "", c->state_a >= 0 ? c->state : "", c->b + 1, c->a + 1,
+			agr_joint_word(j));
+		if (j->equivalent)
+			fprintf(f, " at every N within ±%g%%", 100.0 * x->margin);
+		else
+			fprintf(f, " (of %zu N: %zu equivalent, %zu differ, %zu cannot tell)", c->ag.npts,
+				j->counts[IC_AGREE_EQUIVALENT], j->counts[IC_AGREE_DIFFER],
+				j->counts[IC_AGREE_CANNOT_TELL]);
+		if (isfinite(j->p))
+			fprintf(f, "; joint p = %.3g", j->p);
+		fputs(".\n", f);
+	}
+	if (!detail_written)
+		fputs("(The detail per N: ./run.sh agree --out DIR with the same runs.)\n", f);
+	agr_sentence(f, x);
+}
+
+static int agr_cmp_ulong(const void *pa, const void *pb)
+{
+	unsigned long a = *(const unsigned long *)pa, b = *(const unsigned long *)pb;
+
+	return (a > b) - (a < b);
+}
+
+/* The chart's data: per series, each run's ratio per N and their spread. */
+static void agr_chart_data(FILE *dat, FILE *gp, const struct agr *x)
+{
+	fprintf(gp, "ic_k = %zu\narray ic_series[%zu]\n", x->k, x->ns);
+	for (size_t s = 0; s < x->ns; s++) {
+		unsigned long *n = NULL;
+		size_t nn = 0;
+
+		/* Double quotes: the build goes on a line of its own. */
+		fprintf(gp, "ic_series[%zu] = \"", s + 1);
+		for (const char *c = x->s[s].name; *c; c++)
+			fprintf(gp, c[0] == ' ' && c[1] == '[' ? "\\n" : c[0] == '"' || c[0] == '\\' ? "'" : "%c", *c);
+		fputs("\"\n", gp);
+		for (size_t k = 0; k < x->k; k++)
+			for (size_t i = 0; x->s[s].g[k] && i < x->s[s].g[k]->nratios; i++) {
+				size_t j;
+
+				for (j = 0; j < nn && n[j] != x->s[s].g[k]->ratios[i].sites; j++)
+					;
+				if (j < nn)
+					continue;
+				n = agr_xalloc(realloc(n, (nn + 1) * sizeof(*n)));
+				n[nn++] = x->s[s].g[k]->ratios[i].sites;
+			}
+		qsort(n, nn, sizeof(*n), agr_cmp_ulong);
+		for (size_t i = 0; i < nn; i++) {
+			double r[AGR_MAX_RUNS], mn = INFINITY, mx = -INFINITY;
+
+			for (size_t k = 0; k < x->k; k++) {
+				r[k] = NAN;
+				for (size_t j = 0; x->s[s].g[k] && j < x->s[s].g[k]->nratios; j++)
+					if (x->s[s].g[k]->ratios[j].sites == n[i])
+						r[k] = x->s[s].g[k]->ratios[j].ratio;
+				mn = isfinite(r[k]) ? fmin(mn, r[k]) : mn;
+				mx = isfinite(r[k]) ? fmax(mx, r[k]) : mx;
+			}
+			fprintf(dat, "%lu ", n[i]);
+			if (mn > 0.0 && isfinite(mx))
+				fprintf(dat, "%.6g", mx / mn);
+			else
+				fputs("NaN", dat);
+			fprintf(dat, " %zu", s + 1);
+			for (size_t k = 0; k < x->k; k++)
+				fprintf(dat, isfinite(r[k]) ? " %.6f" : " NaN", r[k]);
+			fputc('\n', dat);
+		}
+		fputs("\n\n", dat);
+		free(n);
+	}
+}
+
+/* repeat.md, repeat.csv and the chart into out, whole. */
+static int agr_write(const struct agr *x, const char *out)
+{
+	struct ic_out_dir d;
+	char err[1024], *vars = NULL;
+	size_t len;
+	FILE *md, *csv, *dat, *gp, *v;
+	int bad = 0, rc;
+
+	if (ic_out_dir_begin(&d, out, "agree", err, sizeof(err))) {
+		fprintf(stderr, "agree: %s\n", err);
+		return 1;
+	}
+	md = ic_out_dir_open(&d, "repeat.md");
+	csv = ic_out_dir_open(&d, "repeat.csv");
+	dat = ic_out_dir_open(&d, "repeat.dat");
+	gp = ic_out_dir_open(&d, "data.gp");
+	if (md && csv && dat && gp) {
+		fprintf(md, "# Agreement of %zu runs\n\n| run | directory | from | CPU model | date |\n|---:|---|---|---|---|\n",
+			x->k);
+		for (size_t k = 0; k < x->k; k++) {
+			char cpu[IC_RESULTS_CONTEXT_MAX], date[IC_RESULTS_CONTEXT_MAX];
+
+			fprintf(md, "| %zu | %s | %s | %s | %s |\n", k + 1, x->run[k].name, x->run[k].from,
+				ic_results_context(&x->run[k].res, IC_CTX_CPU_MODEL, cpu, sizeof(cpu)),
+				ic_results_context(&x->run[k].res, IC_CTX_DATE, date, sizeof(date)));
+		}
+		fprintf(md, "\nPer series (one build's; runs of different builds are never matched) and N, run b against run a: the ratio of their ratios rb / ra, with its interval from each run's nested estimate (its draws: the layout variants, or the processes when it ran one variant; Welch's degrees of freedom). "
+			"**equivalent**: the 90%% interval lies within ±%g%% (1/%g to %g: two one-sided tests at 5%%); **differ**: the 95%% interval excludes 1; **cannot tell**: neither, too noisy to say. "
+			"Over a series' N: *equivalent at every N* when each N is; *any difference*: the largest |t| over N against its distribution when whole draws are shuffled between the two runs (every split, or %d from a fixed seed), which keeps the N's correlation. "
+			"A series whose processes split into two states is also compared state by state, the states matched by level.\n",
+			100.0 * x->margin, 1.0 + x->margin, 1.0 + x->margin, IC_AGREE_PERMUTATIONS);
+		fputs("series,forms,state,run_a,run_b,sites,ratio_a,ratio_b,ratio_b_over_a,ci90_lo,ci90_hi,ci95_lo,ci95_hi,df,margin,verdict,every_n_equivalent,t_max,joint_p\n",
+		      csv);
+		for (size_t s = 0, listed = 0; s < x->ns; s++) {
+			size_t in = 0;
+
+			for (size_t k = 0; k < x->k; k++)
+				in += x->s[s].g[k] != NULL;
+			if (in == x->k)
+				continue;
+			fprintf(md, "%s- %s: %s only in run", listed++ ? "" : "\nNot in every run:\n\n",
+				x->s[s].name, x->s[s].pair);
+			for (size_t k = 0, n = 0; k < x->k; k++)
+				if (x->s[s].g[k])
+					fprintf(md, "%s %zu", n++ ? "," : "", k + 1);
+			fputc('\n', md);
+		}
+		for (size_t s = 0; s < x->ns; s++) {
+			fprintf(md, "\n## %s: %s\n\n", x->s[s].name, x->s[s].pair);
+			agr_series_head(md, x, &x->s[s]);
+			for (size_t i = 0; i < x->nc; i++)
+				if (x->c[i].s == s)
+					agr_comparison(md, csv, x, &x->c[i]);
+		}
+		fputc('\n', md);
+		agr_sentence(md, x);
+		agr_chart_data(dat, gp, x);
+	}
+	for (FILE **f = (FILE *[]){ md, csv, dat, gp }, **end = f + 4; f < end; f++)
+		bad |= !*f || ferror(*f) | fclose(*f);
+	if (bad) {
+		fprintf(stderr, "agree: cannot write beside %s: %s\n", out, strerror(errno));
+		ic_out_dir_abort(&d);
+		return 1;
+	}
+	v = open_memstream(&vars, &len);
+	fputs("ic_dir=", v);
+	ic_gp_quote(v, d.stage);
+	fputs("; ic_out=", v);
+	ic_gp_quote(v, ic_out_dir_path(&d, "repeat.png"));
+	fclose(v);
+	rc = ic_out_dir_gnuplot(&d, vars, IC_AGREE_GP, err, sizeof(err));
+	free(vars);
+	if (rc == 1)
+		fputs("agree: no gnuplot: tables written, no chart (apt-get install gnuplot-nox)\n", stderr);
+	else if (rc) {
+		fprintf(stderr, "agree: chart failed: %s; the tables are written\n", err);
+		ic_out_dir_remove(&d, "repeat.png");
+	}
+	ic_out_dir_remove(&d, "data.gp");   /* the chart's settings, not a result */
+	if (ic_out_dir_finish(&d, err, sizeof(err))) {
+		fprintf(stderr, "agree: %s\n", err);
+		return 1;
+	}
+	return 0;
+}
+
+int agr_report(const struct agr *x, const char *out)
+{
+	agr_summary(stdout, x, out != NULL);
+	return out ? agr_write(x, out) : 0;
+}

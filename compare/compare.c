@@ -1,0 +1,538 @@
+/* compare: runs of the sweep from different machines, compilers or commits
+ * side by side. Every figure comes from the engine's analysis of each run's
+ * raw process JSON (engine/run.h), as the run's own summary does.
+ *
+ * A series is op/layout/order/threads/mode (/filler:F when F > 0) and the
+ * forms compared. The settings that define a point (compiler, cflags, lock,
+ * codegen, per_caller, body, lto) come from the build a series ran, else
+ * from the run's first process context and run.conf. One that takes
+ * several values within a run joins the series name, so its values are
+ * matched, never pooled; one that is constant within each run but differs
+ * between them is what compare compares, and labels the runs.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare_series.h"
+#include "out_dir.h"
+
+/* The user's help is ./run.sh compare --help (run.sh); this program is
+ * what it runs. */
+static const char cmp_usage[] =
+	"Usage: compare --out DIR RUN RUN... (run by ./run.sh compare; ./run.sh compare\n"
+	"--help says what it takes and writes).\n";
+
+__attribute__((format(printf, 1, 2)))
+static int cmp_bad(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("compare: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return 2;
+}
+
+/* What a run built: build_source today (a hash of the measured sources),
+ * the git commit in an older run.conf. */
+static const char *cmp_source(const struct cmp_input *in)
+{
+	const char *v = ic_run_conf(&in->run, "build_source");
+
+	return *v ? v : ic_run_conf(&in->run, "build_commit");
+}
+
+/* A setting of run k as "What differs" names it. */
+static const char *cmp_differs_value(struct cmp_input *in, const char *s, char *buf, size_t cap)
+{
+	static const char *const from_context[] = { "cpu_model", "l1i_size", "l2_size", "cores",
+						     "smt", "counter_source" };
+
+	for (int a = 0; a < A_COUNT; a++)
+		if (!strcmp(s, cmp_attr_name[a]))
+			return in->vals[a] ? in->vals[a] : "";
+	if (!strcmp(s, "source"))
+		return cmp_source(in);
+	if (!strcmp(s, "compare/baseline")) {
+		if (!*ic_run_conf(&in->run, "compare"))
+			return "";
+		snprintf(buf, cap, "%s/%s", ic_run_conf(&in->run, "compare"),
+			 ic_run_conf(&in->run, "baseline"));
+		return buf;
+	}
+	for (size_t i = 0; i < sizeof(from_context) / sizeof(from_context[0]); i++)
+		if (!strcmp(s, from_context[i]))
+			return cmp_ctx(in, s);
+	return ic_run_conf(&in->run, s);
+}
+
+/* compare.md's head: the runs, what differs, what is left out. Sets each
+ * run's label. */
+static void cmp_write_head(FILE *md, struct cmp *c, const char *only)
+{
+	static const char *const set[] = {
+		"cpu_model", "compiler", "cflags", "lock", "codegen", "per_caller", "body", "l1i_size",
+		"l2_size", "cores", "smt", "source", "codegens", "vectorised", "forms",
+		"compare/baseline", "sites", "layouts_random", "processes", "reps", "min_time",
+		"counters", "counter_source",
+	};
+	char *tag[CMP_MAX_INPUTS] = { NULL };
+	size_t nd = 0;
+
+	fprintf(md, "# inlinecost: %zu runs compared\n\n", c->k);
+	fputs("Each input is labelled by its CPU model (`cpu_model` in its JSON context) and its directory.\n"
+	      "The ratio is time per call site of the compare form / the baseline form, formed within each run (below 1: the compare form is faster),\n"
+	      "with that run's own 95% interval at N; *faster* is the side that run's family-wise band resolves (unresolved: neither).\n"
+	      "*sides*: whether the inputs resolve the same side at N. Ratios are compared across runs; times per call site are not\n"
+	      "(machines and sessions differ in speed). Nothing is pooled across inputs.\n\n"
+	      "| input | CPU model | directory | from | date | source | series | ratios (series x N) |\n"
+	      "|---|---|---|---|---|---|---:|---:|\n", md);
+	for (size_t k = 0; k < c->k; k++) {
+		struct cmp_input *in = &c->in[k];
+		char date[IC_RESULTS_CONTEXT_MAX];
+
+		in->cpu = *cmp_ctx(in, "cpu_model") ? cmp_xalloc(strdup(cmp_ctx(in, "cpu_model")))
+						    : "CPU not recorded";
+		snprintf(date, sizeof(date), "%s", cmp_ctx(in, "date"));
+		fprintf(md, "| %c | %s | %s | %s | %s | %.12s | %zu | %zu |\n", cmp_letter(k), in->cpu,
+			in->run.name, cmp_dash(in->run.from), cmp_dash(date), cmp_dash(cmp_source(in)), in->nser,
+			in->npts);
+	}
+
+	/* What differs: the machine, then the settings that define a point
+	 * (one that differs only between the runs labels their columns). */
+	fputs("\n## What differs\n\n", md);
+	for (size_t i = 0; i < sizeof(set) / sizeof(set[0]); i++) {
+		char *line = NULL, buf[2 * IC_RESULTS_CONTEXT_MAX], first[1024];
+		const char *why = "";
+		int same = 1, attr = -1;
+
+		for (int a = 0; a < A_COUNT; a++)
+			if (!strcmp(set[i], cmp_attr_name[a]))
+				attr = a;
+		for (size_t k = 0; k < c->k; k++) {
+			const char *v = cmp_dash(cmp_differs_value(&c->in[k], set[i], buf, sizeof(buf)));
+
+			if (k == 0)
+				snprintf(first, sizeof(first), "%s", v);
+			same &= !strcmp(v, first);
+			line = cmp_append(line, "%s%c %s", k ? "; " : "", cmp_letter(k), v);
+		}
+		if (!same && attr >= 0 && c->keyed[attr]) {
+			why = " (defines the point; varies within an input, so it is part of the series name)";
+		} else if (!same && attr >= 0) {
+			why = " (defines the point: the inputs measured different series, kept apart and labelled, never pooled)";
+			for (size_t k = 0; k < c->k; k++)
+				tag[k] = cmp_append(tag[k], ", %s %s", set[i],
+						    cmp_dash(cmp_differs_value(&c->in[k], set[i], buf, sizeof(buf))));
+		} else if (!same && (!strcmp(set[i], "layouts_random") || !strcmp(set[i], "processes") ||
+				     !strcmp(set[i], "reps") || !strcmp(set[i], "min_time"))) {
+			why = " (design: changes the intervals' width, not what is measured)";
+		}
+		if (!same) {
+			fprintf(md, "- **%s**%s: %s\n", set[i], why, line);
+			nd++;
+		}
+		free(line);
+	}
+	if (nd == 0)
+		fputs("Nothing that run.conf and the JSON context record differs (besides dates and layout seeds).\n", md);
+	fputs("\n## Not in every input\n\n", md);
+	if (!only)
+		fputs("Every series and N is in every input.\n", md);
+	else
+		fprintf(md, "The tables below hold only the series and N that every input measured; these are left out:\n\n%s",
+			only);
+	for (size_t k = 0; k < c->k; k++) {
+		c->in[k].label = cmp_append(NULL, "%s (%s)%s", c->in[k].cpu, c->in[k].run.name,
+					    tag[k] ? tag[k] : "");
+		free(tag[k]);
+	}
+}
+
+/* A number of the tables: %.4f, ? when not measured. */
+static void cmp_num(FILE *f, double x)
+{
+	if (isfinite(x))
+		fprintf(f, "%.4f", x);
+	else
+		fputc('?', f);
+}
+
+/* A CSV or plot-data number: %.6f (or %.0f), empty (or NaN) when none. */
+static void cmp_field(FILE *f, double x, const char *fmt, const char *none_)
+{
+	if (isfinite(x))
+		fprintf(f, fmt, x);
+	else
+		fputs(none_, f);
+}
+
+/* A CSV field, quoted when it must be. */
+static void cmp_q(FILE *f, const char *s)
+{
+	if (!strpbrk(s, "\",")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static const char *cmp_side(const struct ic_analysis *an, enum ic_point_side side)
+{
+	return side == IC_SIDE_COMPARE ? an->opts.compare
+	     : side == IC_SIDE_BASELINE ? an->opts.baseline : "unresolved";
+}
+
+static const char *cmp_winner(const struct ic_analysis *an, const struct ic_crossover *xo)
+{
+	return xo->direction > 0 ? an->opts.compare : xo->direction < 0 ? an->opts.baseline : "";
+}
+
+/* The median code bytes per site of form in the series: its first point's. */
+static double cmp_bytes(const struct ic_group *g, const char *form)
+{
+	for (size_t i = 0; i < g->npoints; i++)
+		if (!strcmp(g->points[i]->form, form))
+			return g->points[i]->med[IC_F_CODE];
+	return NAN;
+}
+
+/* A row of a series' first table: label, then each run's cell. */
+static void cmp_crossover_rows(FILE *md, const struct cmp *c, const struct cmp_series *s,
+			       const char *cf, const char *bf)
+{
+	static const char *const label[] = { "verdict", "crossover bracket", "small-N winner" };
+
+	for (int row = 0; row < 4; row++) {
+		if (row < 3)
+			fprintf(md, "| %s", label[row]);
+		else
+			fprintf(md, "| points resolved %s / %s / neither", cf, bf);
+		for (size_t k = 0; k < c->k; k++) {
+			const struct ic_crossover *xo = &s->g[k]->xo;
+
+			fputs(" | ", md);
+			if (row == 0)
+				fputs(ic_verdict_name(xo->verdict), md);
+			else if (row == 1 && isfinite(xo->bracket_lo))
+				fprintf(md, "(%.0f, %.0f)", xo->bracket_lo, xo->bracket_hi);
+			else if (row == 1)
+				fputs("—", md);
+			else if (row == 2)
+				fputs(cmp_dash(cmp_winner(&c->in[k].run.an, xo)), md);
+			else
+				fprintf(md, "%zu / %zu / %zu", xo->n_compare, xo->n_baseline,
+					xo->n_unresolved);
+		}
+		fputs(" |\n", md);
+	}
+	fprintf(md, "| code bytes per site %s / %s", cf, bf);
+	for (size_t k = 0; k < c->k; k++) {
+		char a[32] = "—", b[32] = "—";
+		double x = cmp_bytes(s->g[k], cf), y = cmp_bytes(s->g[k], bf);
+
+		if (isfinite(x))
+			snprintf(a, sizeof(a), "%.10g", x);
+		if (isfinite(y))
+			snprintf(b, sizeof(b), "%.10g", y);
+		fprintf(md, " | %s / %s", a, b);
+	}
+	fputs(" |\n\n", md);
+}
+
+/* One compared series: its tables in md, its rows in csv, its data for
+ * the chart (panel p). */
+static void cmp_write_series(FILE *md, FILE *csv, FILE *gp, FILE *dat, const struct cmp *c,
+			     const struct cmp_series *s, size_t p)
+{
+	char cf[64], bf[64];
+	unsigned long *nl = cmp_xalloc(malloc(s->nn * sizeof(*nl)));
+
+	sscanf(s->pair, "%63[^/]/%63s", cf, bf);
+	{
+		char *t = cmp_append(NULL, "%s: %s", s->id, s->pair);
+
+		fprintf(gp, "ic_title[%zu] = ", p + 1);
+		ic_gp_quote(gp, t);
+		fputc('\n', gp);
+		free(t);
+	}
+	fprintf(md, "\n## %s: %s / %s\n\n|", s->id, cf, bf);
+	for (size_t k = 0; k < c->k; k++)
+		fprintf(md, " | %c: %s", cmp_letter(k), c->in[k].label);
+	fputs(" |\n|---|", md);
+	for (size_t k = 0; k < c->k; k++)
+		fputs("---|", md);
+	fputc('\n', md);
+	cmp_crossover_rows(md, c, s, cf, bf);
+
+	fputs("| N", md);
+	for (size_t k = 0; k < c->k; k++)
+		fprintf(md, " | %c ratio [95%% CI], faster", cmp_letter(k));
+	fputs(" | sides |\n|---:", md);
+	for (size_t k = 0; k < c->k; k++)
+		fputs("|---", md);
+	fputs("|---|\n", md);
+	memcpy(nl, s->n, s->nn * sizeof(*nl));
+	qsort(nl, s->nn, sizeof(*nl), cmp_ulong);
+	for (size_t a = 0; a < s->nn; a++) {
+		size_t nc = 0, nb = 0;
+
+		if (cmp_nat(s, nl[a]) != c->k)
+			continue;
+		fprintf(md, "| %lu", nl[a]);
+		for (size_t k = 0; k < c->k; k++) {
+			const struct cmp_input *in = &c->in[k];
+			const struct ic_ratio *r = cmp_ratio_at(s->g[k], nl[a]);
+			const struct ic_crossover *xo = &s->g[k]->xo;
+			const char *side = cmp_side(&c->in[k].run.an, r->side);
+
+			fputs(" | ", md);
+			cmp_num(md, r->ratio);
+			fputs(" [", md);
+			cmp_num(md, r->lo);
+			fputs("–", md);
+			cmp_num(md, r->hi);
+			fprintf(md, "] %s", side);
+			nc += !strcmp(side, cf);
+			nb += !strcmp(side, bf);
+
+			cmp_q(csv, s->id);
+			fprintf(csv, ",%lu,%c,", nl[a], cmp_letter(k));
+			cmp_q(csv, in->label);
+			fprintf(csv, ",%.6f,", r->ratio);
+			cmp_field(csv, r->lo, "%.6f", "");
+			fputc(',', csv);
+			cmp_field(csv, r->hi, "%.6f", "");
+			fprintf(csv, ",%s,%s,%s,", side, ic_verdict_name(xo->verdict), cmp_winner(&c->in[k].run.an, xo));
+			cmp_field(csv, xo->bracket_lo, "%.0f", "");
+			fputc(',', csv);
+			cmp_field(csv, xo->bracket_hi, "%.0f", "");
+			fprintf(csv, ",%s,%s,", cf, bf);
+			cmp_q(csv, in->cpu);
+			fputc(',', csv);
+			cmp_q(csv, in->run.name);
+			for (int at = 0; at < A_PER_CALLER + 2; at++) {   /* compiler .. body */
+				fputc(',', csv);
+				cmp_q(csv, c->keyed[at] ? s->idval[at] : in->vals[at] ? in->vals[at] : "");
+			}
+			fputc('\n', csv);
+		}
+		fprintf(md, " | %s |\n", nc == c->k || nb == c->k ? "same"
+					 : nc && nb ? "**opposite**"
+					 : nc + nb == 0 ? "—" : "partly resolved");
+	}
+	/* The chart's data: every N of each run, one block per (series, run). */
+	for (size_t k = 0; k < c->k; k++) {
+		size_t i = p * c->k + k + 1;
+		const struct ic_crossover *xo = &s->g[k]->xo;
+
+		fprintf(gp, "ic_xo_lo[%zu] = ", i);
+		cmp_field(gp, xo->bracket_lo, "%.0f", "NaN");
+		fprintf(gp, "\nic_xo_hi[%zu] = ", i);
+		cmp_field(gp, xo->bracket_hi, "%.0f", "NaN");
+		fprintf(gp, "\n");
+		fprintf(dat, "# %s %s, input %c: sites ratio lo hi\n", s->id, s->pair, cmp_letter(k));
+		for (size_t a = 0; a < s->nn; a++) {
+			const struct ic_ratio *r = cmp_ratio_at(s->g[k], s->n[a]);
+
+			if (!r)
+				continue;
+			fprintf(dat, "%lu %.6f ", s->n[a], r->ratio);
+			cmp_field(dat, r->lo, "%.6f", "NaN");
+			fputc(' ', dat);
+			cmp_field(dat, r->hi, "%.6f", "NaN");
+			fputc('\n', dat);
+		}
+		fputs("\n\n", dat);
+	}
+	free(nl);
+}
+
+/* The one line of exit 1: what each run has instead. */
+static void cmp_nothing_shared(const struct cmp *c)
+{
+	fputs("compare: no comparable series: none (with its N and forms) is measured in every input: ",
+	      stderr);
+	for (size_t k = 0; k < c->k; k++) {
+		size_t cnt = 0;
+
+		fprintf(stderr, "%s%c has ", k ? "; " : "", cmp_letter(k));
+		for (size_t j = 0; j < c->ns; j++)
+			if (c->s[j].g[k] && ++cnt <= 3)
+				fprintf(stderr, "%s%s %s", cnt > 1 ? ", " : "", c->s[j].id, c->s[j].pair);
+		fputs(cnt == 0 ? "no ratios" : cnt > 3 ? ", ..." : "", stderr);
+	}
+	fputc('\n', stderr);
+}
+
+/* The chart, in each terminal; a failure leaves the tables without it. */
+static int cmp_draw(struct ic_out_dir *d)
+{
+	static const char *const term[] = { "png", "svg" };
+	char err[1024];
+
+	for (int t = 0; t < 2; t++) {
+		char *vars = NULL;
+		size_t len;
+		FILE *f = open_memstream(&vars, &len);
+		int rc;
+
+		fputs("ic_dir=", f);
+		ic_gp_quote(f, ic_out_dir_path(d, "plots"));
+		fputs("; ic_src=", f);
+		ic_gp_quote(f, IC_STYLE_DIR);
+		fprintf(f, "; ic_term='%s'; ic_out=", term[t]);
+		ic_gp_quote(f, ic_out_dir_path(d, t ? "compare.svg" : "compare.png"));
+		fclose(f);
+		rc = ic_out_dir_gnuplot(d, vars, IC_COMPARE_GP, err, sizeof(err));
+		free(vars);
+		if (rc == 1) {
+			fputs("compare: no gnuplot: tables written, no plot (apt-get install gnuplot-nox, then run this again)\n",
+			      stderr);
+			return 0;
+		}
+		if (rc) {
+			fprintf(stderr, "compare: plot failed (%s): %s; the tables are written\n", term[t], err);
+			ic_out_dir_remove(d, "compare.png");
+			ic_out_dir_remove(d, "compare.svg");
+			return 0;
+		}
+	}
+	return 1;
+}
+
+static int cmp_write(struct cmp *c, const char *out)
+{
+	struct ic_out_dir d;
+	char err[1024], *only = cmp_left_out(c);
+	size_t ns = 0, p = 0, cols;
+	FILE *md, *csv, *gp, *dat;
+	int drawn, bad;
+
+	for (size_t j = 0; j < c->ns; j++)
+		ns += c->s[j].compared;
+	if (ns == 0) {
+		cmp_nothing_shared(c);
+		free(only);
+		return 1;
+	}
+	if (ic_out_dir_begin(&d, out, "compare", err, sizeof(err))) {
+		fprintf(stderr, "compare: %s\n", err);
+		free(only);
+		return 1;
+	}
+	md = ic_out_dir_open(&d, "compare.md");
+	csv = ic_out_dir_open(&d, "compare.csv");
+	gp = ic_out_dir_open(&d, "plots/data.gp");
+	dat = ic_out_dir_open(&d, "plots/compare.dat");
+	if (md && csv && gp && dat) {
+		cmp_write_head(md, c, only);
+		fputs("series,sites,input,label,ratio,ratio_ci_lo,ratio_ci_hi,faster,verdict,small_n_winner,"
+		      "bracket_lo,bracket_hi,compare,baseline,cpu_model,directory,compiler,cflags,lock,"
+		      "codegen,per_caller,body\n", csv);
+		cols = ns > 1 ? 2 : 1;
+		fprintf(gp, "# Written by ./run.sh compare for compare/compare.gp.\nic_k = %zu\n"
+			"ic_npanels = %zu\nic_cols = %zu\nic_rows = %zu\n", c->k, ns, cols,
+			(ns + cols - 1) / cols);
+		fprintf(gp, "ic_sites_min = %lu\nic_sites_max = %lu\nic_caption = ", c->nmin, c->nmax);
+		ic_gp_quote(gp, "error bars: each run's own 95% interval at N; bars at the foot: each run's crossover bracket; tables in compare.md");
+		fprintf(gp, "\narray ic_label[%zu]\narray ic_title[%zu]\narray ic_xo_lo[%zu]\n"
+			"array ic_xo_hi[%zu]\narray ic_letter[%zu]\n", c->k, ns, ns * c->k, ns * c->k, c->k);
+		for (size_t k = 0; k < c->k; k++) {
+			char *l = cmp_append(NULL, "%c: %s", cmp_letter(k), c->in[k].label);
+
+			fprintf(gp, "ic_label[%zu] = ", k + 1);
+			ic_gp_quote(gp, l);
+			fprintf(gp, "\nic_letter[%zu] = '%c'\n", k + 1, cmp_letter(k));
+			free(l);
+		}
+		for (size_t j = 0; j < c->ns; j++)
+			if (c->s[j].compared)
+				cmp_write_series(md, csv, gp, dat, c, &c->s[j], p++);
+		fputc('\n', md);
+	}
+	free(only);
+	bad = 0;
+	for (FILE **f = (FILE *[]){ md, csv, gp, dat }, **end = f + 4; f < end; f++)
+		bad |= !*f || ferror(*f) | fclose(*f);
+	if (bad) {
+		fprintf(stderr, "compare: cannot write the tables beside %s: %s\n", out, strerror(errno));
+		ic_out_dir_abort(&d);
+		return 1;
+	}
+	drawn = cmp_draw(&d);
+	if (ic_out_dir_finish(&d, err, sizeof(err))) {
+		fprintf(stderr, "compare: %s\n", err);
+		return 1;
+	}
+	fprintf(stderr, "compare: wrote %s/compare.md (%zu series), compare.csv%s\n", out, ns,
+		drawn ? ", compare.png, compare.svg" : "");
+	printf("%s\n", out);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "out", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static struct cmp c;
+	const char *out = NULL;
+	char err[1024];
+	int opt, rc;
+
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'o':
+			out = optarg;
+			break;
+		case 'h':
+			fputs(cmp_usage, stdout);
+			return 0;
+		case ':':
+			return cmp_bad("%s needs a value (see ./run.sh compare --help).", argv[optind - 1]);
+		default:
+			return cmp_bad("unknown option '%s' (see ./run.sh compare --help).", argv[optind - 1]);
+		}
+	}
+	if (argc - optind < 2)
+		return cmp_bad("give two or more results directories or their .tar.gz exports (see ./run.sh compare --help).");
+	if (argc - optind > CMP_MAX_INPUTS)
+		return cmp_bad("at most %d runs at once.", CMP_MAX_INPUTS);
+	if (!out)
+		return cmp_bad("--out DIR is required.");
+	if (ic_out_dir_check(out, err, sizeof(err)))
+		return cmp_bad("%s.", err);
+	for (; optind < argc; optind++, c.k++)
+		if (ic_run_open(&c.in[c.k].run, argv[optind], err, sizeof(err)))
+			return cmp_bad("%s.", err);
+	/* Which settings vary within a run (they join the series names), then
+	 * every ratio under its series. */
+	for (size_t k = 0; k < c.k; k++)
+		cmp_note_settings(&c, k);
+	for (size_t k = 0; k < c.k; k++)
+		cmp_add_series(&c, k);
+	rc = cmp_write(&c, out);
+	for (size_t k = 0; k < c.k; k++)
+		ic_run_free(&c.in[k].run);
+	return rc;
+}

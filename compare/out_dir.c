@@ -1,0 +1,226 @@
+/* Writing an output directory as a whole; see out_dir.h. */
+#define _GNU_SOURCE
+#include "out_dir.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+__attribute__((format(printf, 3, 4)))
+static int out_fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int ic_out_dir_check(const char *out, char *err, size_t errlen)
+{
+	struct stat st;
+	struct dirent *e;
+	DIR *d;
+	int empty = 1;
+
+	if (!*out || !strcmp(out, "/"))
+		return out_fail(err, errlen, "--out: '%s' is not a directory to write", out);
+	if (stat(out, &st))
+		return 0;
+	if (S_ISDIR(st.st_mode) && (d = opendir(out))) {
+		while (empty && (e = readdir(d)))
+			empty = !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
+		closedir(d);
+		if (empty)
+			return 0;
+	}
+	return out_fail(err, errlen, "--out: %s exists and is not an empty directory", out);
+}
+
+/* mkdir -p */
+static int out_mkdirs(const char *path)
+{
+	char buf[PATH_MAX];
+	size_t len = strlen(path);
+
+	if (len == 0 || len >= sizeof(buf))
+		return -1;
+	memcpy(buf, path, len + 1);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0777) && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	return mkdir(buf, 0777) && errno != EEXIST ? -1 : 0;
+}
+
+int ic_out_dir_begin(struct ic_out_dir *d, const char *out, const char *prog, char *err,
+		     size_t errlen)
+{
+	char *slash;
+	size_t n = strlen(out);
+
+	while (n > 1 && out[n - 1] == '/')
+		n--;
+	d->stage = NULL;
+	d->out = strndup(out, n);
+	if (!d->out)
+		return out_fail(err, errlen, "out of memory");
+	slash = strrchr(d->out, '/');
+	/* Beside out, on its file system, so that the rename is one step. */
+	if (asprintf(&d->stage, "%.*s/.%s.XXXXXX", slash ? (int)(slash - d->out) : 1,
+		     slash ? d->out : ".", prog) < 0) {
+		d->stage = NULL;
+		return out_fail(err, errlen, "out of memory");
+	}
+	if (slash && slash != d->out) {
+		*slash = '\0';
+		if (out_mkdirs(d->out)) {
+			out_fail(err, errlen, "cannot create %s: %s", d->out, strerror(errno));
+			*slash = '/';
+			return -1;
+		}
+		*slash = '/';
+	}
+	if (!mkdtemp(d->stage)) {
+		out_fail(err, errlen, "cannot write beside %s: %s", d->out, strerror(errno));
+		free(d->stage);
+		d->stage = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+const char *ic_out_dir_path(struct ic_out_dir *d, const char *name)
+{
+	static char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", d->stage, name);
+	return path;
+}
+
+FILE *ic_out_dir_open(struct ic_out_dir *d, const char *name)
+{
+	char path[PATH_MAX];
+	const char *slash = strchr(name, '/');
+
+	if (slash) {
+		snprintf(path, sizeof(path), "%s/%.*s", d->stage, (int)(slash - name), name);
+		if (mkdir(path, 0777) && errno != EEXIST)
+			return NULL;
+	}
+	return fopen(ic_out_dir_path(d, name), "w");
+}
+
+void ic_out_dir_remove(struct ic_out_dir *d, const char *name)
+{
+	unlink(ic_out_dir_path(d, name));
+}
+
+void ic_gp_quote(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputc('\'', f);
+		fputc(*s, f);
+	}
+	fputc('\'', f);
+}
+
+/* The last line of a log that is not blank, into err. */
+static void out_last_line(const char *log, char *err, size_t errlen)
+{
+	char line[1024];
+	FILE *f = fopen(log, "r");
+
+	snprintf(err, errlen, "no message");
+	while (f && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (line[strspn(line, " \t")])
+			snprintf(err, errlen, "%s", line);
+	}
+	if (f)
+		fclose(f);
+}
+
+int ic_out_dir_gnuplot(struct ic_out_dir *d, const char *vars, const char *script, char *err,
+		       size_t errlen)
+{
+	char log[PATH_MAX];
+	char *argv[] = { "gnuplot", "-e", (char *)vars, (char *)script, NULL };
+	posix_spawn_file_actions_t fa;
+	int status, rc;
+	pid_t pid;
+
+	snprintf(log, sizeof(log), "%s/.gnuplot.log", d->stage);
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+	posix_spawn_file_actions_adddup2(&fa, 1, 2);
+	rc = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (rc == ENOENT) {
+		unlink(log);
+		return 1;
+	}
+	if (rc)
+		return out_fail(err, errlen, "cannot start gnuplot: %s", strerror(rc));
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	rc = WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+	if (rc)
+		out_last_line(log, err, errlen);
+	unlink(log);
+	return rc;
+}
+
+static int out_rm(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+void ic_out_dir_abort(struct ic_out_dir *d)
+{
+	if (d->stage)
+		nftw(d->stage, out_rm, 16, FTW_DEPTH | FTW_PHYS);
+	free(d->stage);
+	free(d->out);
+	d->stage = d->out = NULL;
+}
+
+int ic_out_dir_finish(struct ic_out_dir *d, char *err, size_t errlen)
+{
+	mode_t mask = umask(0);
+
+	umask(mask);
+	/* mkdtemp made it private; rename() replaces an empty directory and
+	 * refuses any other. */
+	if (chmod(d->stage, 0777 & ~mask) || rename(d->stage, d->out)) {
+		out_fail(err, errlen, "cannot move the results into %s: %s", d->out, strerror(errno));
+		ic_out_dir_abort(d);
+		return -1;
+	}
+	free(d->stage);
+	free(d->out);
+	d->stage = d->out = NULL;
+	return 0;
+}

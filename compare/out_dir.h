@@ -1,0 +1,46 @@
+/* The output directory of compare and agree, written whole or not at all:
+ * every file goes into a hidden stage directory beside it, which is renamed
+ * into place once everything is written. Charts are drawn there by gnuplot.
+ */
+#ifndef IC_OUT_DIR_H
+#define IC_OUT_DIR_H
+
+#include <stdio.h>
+
+struct ic_out_dir {
+	char *out;     /* where it goes; must not exist, or be an empty directory */
+	char *stage;   /* OUT's parent/.NAME.XXXXXX while it is written */
+};
+
+/* 0 when out can be written (missing, or an empty directory); else -1 with
+ * one line in err. Nothing is made. */
+int ic_out_dir_check(const char *out, char *err, size_t errlen);
+
+/* Makes out's parent (mkdir -p) and the stage. -1 with err. */
+int ic_out_dir_begin(struct ic_out_dir *d, const char *out, const char *prog, char *err,
+		     size_t errlen);
+
+/* A new file NAME (may hold one directory: "plots/x.dat") in the stage. */
+FILE *ic_out_dir_open(struct ic_out_dir *d, const char *name);
+
+/* The stage's path of NAME, for a program that writes it itself. */
+const char *ic_out_dir_path(struct ic_out_dir *d, const char *name);
+
+/* gnuplot SCRIPT with the variables VARS (gnuplot statements) in the stage.
+ * 0 drawn; 1 no gnuplot; -1 it failed, with its last line in err. */
+int ic_out_dir_gnuplot(struct ic_out_dir *d, const char *vars, const char *script, char *err,
+		       size_t errlen);
+
+/* Removes NAME from the stage (a chart that failed). */
+void ic_out_dir_remove(struct ic_out_dir *d, const char *name);
+
+/* Renames the stage into place. -1 with err; the stage is then removed. */
+int ic_out_dir_finish(struct ic_out_dir *d, char *err, size_t errlen);
+
+/* Removes the stage and all in it. */
+void ic_out_dir_abort(struct ic_out_dir *d);
+
+/* s as a gnuplot single-quoted string ('' for a quote), appended to f. */
+void ic_gp_quote(FILE *f, const char *s);
+
+#endif /* IC_OUT_DIR_H */

@@ -1,0 +1,337 @@
+/* How far two runs agree: equivalence per N and the joint tests over N;
+ * see agree.h. */
+#include "agree.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <gsl/gsl_sort_double.h>
+#include <gsl/gsl_statistics_double.h>
+
+#include "stats.h"
+
+/* One run's independent draws: each one's mean log ratio at every point
+ * (NAN where it has none), as the nested estimate forms them. */
+struct agree_draws {
+	size_t n, nsites;
+	double *y;                 /* [draw * nsites + point] */
+	int by_variant;
+};
+
+const char *ic_agree_verdict_name(enum ic_agree_verdict v)
+{
+	static const char *const name[] = {
+		[IC_AGREE_NO_INTERVAL] = "no interval",
+		[IC_AGREE_EQUIVALENT] = "equivalent",
+		[IC_AGREE_DIFFER] = "differ",
+		[IC_AGREE_CANNOT_TELL] = "cannot tell",
+	};
+
+	return name[v];
+}
+
+static const struct ic_ratio *agree_ratio_at(const struct ic_agree_side *s, unsigned long sites)
+{
+	for (size_t i = 0; i < s->nratios; i++)
+		if (s->ratios[i].sites == sites && isfinite(s->ratios[i].ratio))
+			return &s->ratios[i];
+	return NULL;
+}
+
+/* The verdict at one N from the two runs' nested estimates. */
+static void agree_point(struct ic_agree_point *pt, double margin)
+{
+	const struct ic_ratio *a = pt->a, *b = pt->b;
+	double bound = log1p(margin), t90, t95, den;
+
+	pt->d = log(b->ratio / a->ratio);
+	pt->se = hypot(a->se, b->se);
+	pt->df = pt->lo90 = pt->hi90 = pt->lo95 = pt->hi95 = NAN;
+	pt->verdict = IC_AGREE_NO_INTERVAL;
+	if (!isfinite(pt->se) || !(a->df > 0.0) || !(b->df > 0.0))
+		return;
+	/* Welch-Satterthwaite; two exact estimates keep both runs' df. */
+	den = pow(a->se, 4) / a->df + pow(b->se, 4) / b->df;
+	pt->df = den > 0.0 ? pow(pt->se, 4) / den : a->df + b->df;
+	t90 = ic_stats_t_quantile(0.95, pt->df);
+	t95 = ic_stats_t_quantile(0.975, pt->df);
+	pt->lo90 = exp(pt->d - t90 * pt->se);
+	pt->hi90 = exp(pt->d + t90 * pt->se);
+	pt->lo95 = exp(pt->d - t95 * pt->se);
+	pt->hi95 = exp(pt->d + t95 * pt->se);
+	if (pt->d - t90 * pt->se >= -bound && pt->d + t90 * pt->se <= bound)
+		pt->verdict = IC_AGREE_EQUIVALENT;
+	else if (pt->d - t95 * pt->se > 0.0 || pt->d + t95 * pt->se < 0.0)
+		pt->verdict = IC_AGREE_DIFFER;
+	else
+		pt->verdict = IC_AGREE_CANNOT_TELL;
+}
+
+/* Side s's draws at the points: its layout variants when its processes
+ * ran two or more, else its processes (stats.h's rule). */
+static int agree_draws_of(const struct ic_agree_side *s, const struct ic_agree_point *pts,
+			  size_t npts, struct agree_draws *dr)
+{
+	const struct ic_process_ratios *st = s->procs;
+	size_t np = st ? st->nproc : 0, nvar = 0, cells, *col = calloc(npts ? npts : 1, sizeof(*col));
+	int *draw = calloc(np ? np : 1, sizeof(*draw)), *vars = calloc(np ? np : 1, sizeof(*vars));
+	double *cnt = NULL;
+	int rc = -1;
+
+	*dr = (struct agree_draws){ .nsites = npts };
+	if (!col || !draw || !vars)
+		goto out;
+	/* Each point's column in the states' table (the series' N). */
+	for (size_t i = 0; i < npts; i++) {
+		col[i] = (size_t)-1;
+		for (size_t j = 0; st && j < st->nsites; j++)
+			if (st->sites[j] == pts[i].sites)
+				col[i] = j;
+	}
+	/* The processes that count: the side's state, a ratio at some point. */
+	for (size_t p = 0; p < np; p++) {
+		size_t k, any = 0;
+
+		draw[p] = -1;
+		if (s->state >= 0 && s->states->state[p] != s->state)
+			continue;
+		for (size_t i = 0; i < npts; i++)
+			any += col[i] != (size_t)-1 && isfinite(st->logr[col[i] * np + p]);
+		if (!any)
+			continue;
+		for (k = 0; k < nvar && vars[k] != st->variant[p]; k++)
+			;
+		if (k == nvar)
+			vars[nvar++] = st->variant[p];
+		draw[p] = (int)k;
+	}
+	dr->by_variant = nvar >= 2;
+	for (size_t p = 0; p < np; p++)
+		if (draw[p] >= 0)
+			draw[p] = dr->by_variant ? draw[p] : (int)dr->n++;
+	if (dr->by_variant)
+		dr->n = nvar;
+	cells = dr->n * npts;
+	dr->y = calloc(cells ? cells : 1, sizeof(*dr->y));
+	cnt = calloc(cells ? cells : 1, sizeof(*cnt));
+	if (!dr->y || !cnt)
+		goto out;
+	for (size_t p = 0; p < np; p++)
+		for (size_t i = 0; draw[p] >= 0 && i < npts; i++) {
+			double y = col[i] == (size_t)-1 ? NAN : st->logr[col[i] * np + p];
+
+			if (isfinite(y)) {
+				dr->y[(size_t)draw[p] * npts + i] += y;
+				cnt[(size_t)draw[p] * npts + i] += 1.0;
+			}
+		}
+	for (size_t j = 0; j < dr->n * npts; j++)
+		dr->y[j] = cnt[j] > 0.0 ? dr->y[j] / cnt[j] : NAN;
+	rc = 0;
+out:
+	free(col);
+	free(draw);
+	free(vars);
+	free(cnt);
+	return rc;
+}
+
+/* max over points of |t|, Welch's t of the draws marked in_a against the
+ * others; *at the point. NAN when no point has two draws on each side. */
+static double agree_t_max(const double *y, size_t nd, size_t ns, const unsigned char *in_a,
+			  size_t *at)
+{
+	double best = NAN;
+
+	for (size_t i = 0; i < ns; i++) {
+		double s[2] = { 0, 0 }, ss[2] = { 0, 0 }, n[2] = { 0, 0 }, v[2], t;
+
+		for (size_t d = 0; d < nd; d++) {
+			double x = y[d * ns + i];
+
+			if (isfinite(x)) {
+				s[in_a[d]] += x;
+				n[in_a[d]] += 1.0;
+			}
+		}
+		if (n[0] < 2.0 || n[1] < 2.0)
+			continue;
+		for (size_t d = 0; d < nd; d++) {
+			double x = y[d * ns + i], m = s[in_a[d]] / n[in_a[d]];
+
+			if (isfinite(x))
+				ss[in_a[d]] += (x - m) * (x - m);
+		}
+		for (int g = 0; g < 2; g++)
+			v[g] = ss[g] / (n[g] - 1.0) / n[g];
+		t = s[0] / n[0] - s[1] / n[1];
+		/* Two exact runs: no spread, so any difference is infinite t. */
+		t = v[0] + v[1] > 0.0 ? fabs(t) / sqrt(v[0] + v[1]) : t != 0.0 ? INFINITY : 0.0;
+		if (!(t <= best)) {
+			best = t;
+			*at = i;
+		}
+	}
+	return best;
+}
+
+/* n choose k, as a double (capped far above IC_AGREE_EXACT_MAX). */
+static double agree_choose(size_t n, size_t k)
+{
+	double c = 1.0;
+
+	for (size_t i = 1; i <= k && c < 1e12; i++)
+		c = c * (double)(n - k + i) / (double)i;
+	return c;
+}
+
+/* The permutation test of joint->t_max over the pooled draws y (the first
+ * na are run a's). */
+static int agree_permute(const double *y, size_t na, size_t nb, size_t ns,
+			 struct ic_agree_joint *j)
+{
+	size_t n = na + nb, at, *idx = malloc(n * sizeof(*idx));
+	double total = agree_choose(n, na), *t = NULL;
+	unsigned char *in_a = calloc(n, 1);
+	gsl_rng *rng = NULL;
+	size_t ge = 0, m;
+
+	j->exact = total <= IC_AGREE_EXACT_MAX;
+	m = j->exact ? (size_t)llround(total) : IC_AGREE_PERMUTATIONS;
+	t = malloc(m * sizeof(*t));
+	if (!idx || !in_a || !t || (!j->exact && !(rng = gsl_rng_alloc(gsl_rng_mt19937)))) {
+		free(idx);
+		free(in_a);
+		free(t);
+		return -1;
+	}
+	if (rng)
+		gsl_rng_set(rng, IC_AGREE_SEED);
+	for (size_t i = 0; i < n; i++)
+		idx[i] = i;
+	for (size_t s = 0; s < m; s++) {
+		if (rng) {
+			gsl_ran_shuffle(rng, idx, n, sizeof(*idx));
+		} else if (s > 0) {
+			/* The next na-subset in lexicographic order. */
+			size_t i = na;
+
+			while (i-- > 0 && idx[i] == n - na + i)
+				;
+			idx[i]++;
+			for (size_t k = i + 1; k < na; k++)
+				idx[k] = idx[k - 1] + 1;
+		}
+		memset(in_a, 0, n);
+		for (size_t i = 0; i < na; i++)
+			in_a[idx[i]] = 1;
+		t[s] = agree_t_max(y, n, ns, in_a, &at);
+		/* A tie within rounding counts as reaching it. */
+		ge += t[s] >= j->t_max - 1e-9 * fmax(1.0, fabs(j->t_max));
+	}
+	j->nsplits = m;
+	j->p = j->exact ? (double)ge / (double)m : (1.0 + (double)ge) / (1.0 + (double)m);
+	/* With equal sides a split and its mirror give the same T. */
+	j->p_min = j->exact ? (na == nb ? 2.0 : 1.0) / (double)m : 1.0 / (1.0 + (double)m);
+	gsl_sort(t, 1, m);
+	j->t_95 = gsl_stats_quantile_from_sorted_data(t, 1, m, 0.95);
+	gsl_rng_free(rng);
+	free(idx);
+	free(in_a);
+	free(t);
+	return 0;
+}
+
+/* The joint test over N from the two sides' draws. */
+static int agree_joint(const struct ic_agree_side *a, const struct ic_agree_side *b,
+		       struct ic_agree *out)
+{
+	struct agree_draws da = { 0 }, db = { 0 };
+	struct ic_agree_joint *j = &out->joint;
+	unsigned char *in_a;
+	double *y;
+	size_t n, at = 0;
+	int rc = -1;
+
+	if (agree_draws_of(a, out->pts, out->npts, &da) || agree_draws_of(b, out->pts, out->npts, &db))
+		goto out0;
+	n = da.n + db.n;
+	j->draws_a = da.n;
+	j->draws_b = db.n;
+	j->variants_a = da.by_variant;
+	j->variants_b = db.by_variant;
+	y = malloc((n && out->npts ? n * out->npts : 1) * sizeof(*y));
+	in_a = calloc(n ? n : 1, 1);
+	if (!y || !in_a)
+		goto out1;
+	memcpy(y, da.y, da.n * out->npts * sizeof(*y));
+	memcpy(y + da.n * out->npts, db.y, db.n * out->npts * sizeof(*y));
+	memset(in_a, 1, da.n);
+	j->t_max = agree_t_max(y, n, out->npts, in_a, &at);
+	j->t_sites = isfinite(j->t_max) ? out->pts[at].sites : 0;
+	rc = isfinite(j->t_max) ? agree_permute(y, da.n, db.n, out->npts, j) : 0;
+out1:
+	free(y);
+	free(in_a);
+out0:
+	free(da.y);
+	free(db.y);
+	return rc;
+}
+
+int ic_agree_compare(const struct ic_agree_side *a, const struct ic_agree_side *b, double margin,
+		     struct ic_agree *out)
+{
+	*out = (struct ic_agree){ .joint = { .t_max = NAN, .p = NAN, .t_95 = NAN, .p_min = NAN } };
+	out->pts = calloc(a->nratios ? a->nratios : 1, sizeof(*out->pts));
+	if (!out->pts)
+		return -1;
+	/* a's ratios come in ascending N. */
+	for (size_t i = 0; i < a->nratios; i++) {
+		struct ic_agree_point *pt = &out->pts[out->npts];
+
+		if (!isfinite(a->ratios[i].ratio) || !(pt->b = agree_ratio_at(b, a->ratios[i].sites)))
+			continue;
+		pt->a = &a->ratios[i];
+		pt->sites = pt->a->sites;
+		agree_point(pt, margin);
+		out->joint.counts[pt->verdict]++;
+		out->npts++;
+	}
+	out->joint.equivalent = out->npts > 0 &&
+				out->joint.counts[IC_AGREE_EQUIVALENT] == out->npts;
+	if (agree_joint(a, b, out)) {
+		ic_agree_free(out);
+		return -1;
+	}
+	return 0;
+}
+
+void ic_agree_free(struct ic_agree *ag)
+{
+	free(ag->pts);
+	memset(ag, 0, sizeof(*ag));
+}
+
+double ic_agree_fisher(size_t k1, size_t n1, size_t k2, size_t n2)
+{
+	unsigned int t = (unsigned int)(k1 + k2), lo, hi;
+	double p0, p = 0.0;
+
+	if (!n1 || !n2)
+		return NAN;
+	/* Given the margins, k1 is hypergeometric: t draws from n1 + n2. */
+	p0 = gsl_ran_hypergeometric_pdf((unsigned int)k1, (unsigned int)n1, (unsigned int)n2, t);
+	lo = t > n2 ? t - (unsigned int)n2 : 0;
+	hi = t < n1 ? t : (unsigned int)n1;
+	for (unsigned int k = lo; k <= hi; k++) {
+		double pk = gsl_ran_hypergeometric_pdf(k, (unsigned int)n1, (unsigned int)n2, t);
+
+		if (pk <= p0 * (1.0 + 1e-7))
+			p += pk;
+	}
+	return fmin(1.0, p);
+}

@@ -1,0 +1,402 @@
+/* Opening a run: a results directory or its export, read in memory with
+ * libarchive (no tar, nothing unpacked); see run.h. */
+#define _GNU_SOURCE   /* open_memstream */
+#include "run.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* A file of the run: a process's JSON or run.conf, with its text when it
+ * came from an archive. */
+struct run_member {
+	char *name;      /* the archive member's path, or the file name in raw/ */
+	char *text;
+	size_t len;
+	double mtime;
+};
+
+__attribute__((format(printf, 3, 4)))
+static int run_fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static void run_members_free(struct run_member *m, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(m[i].name);
+		free(m[i].text);
+	}
+	free(m);
+}
+
+static int run_cmp_member(const void *pa, const void *pb)
+{
+	return strcmp(((const struct run_member *)pa)->name, ((const struct run_member *)pb)->name);
+}
+
+static int run_ends_with(const char *s, const char *tail)
+{
+	size_t n = strlen(s), t = strlen(tail);
+
+	return n > t && !strcmp(s + n - t, tail);
+}
+
+/* A process's file: NAME.json, not hidden (a sweep writes NAME.json.tmp
+ * first and renames it when the process has finished). */
+static int run_is_process(const char *name)
+{
+	return name[0] != '.' && !strchr(name, '/') && run_ends_with(name, ".json");
+}
+
+/* run.conf: key=value lines; blank lines and # comments pass. */
+static int run_conf_parse(struct ic_run *run, const char *text, size_t len, const char *what,
+			  char *err, size_t errlen)
+{
+	size_t line = 0;
+
+	for (const char *p = text, *end = text + len; p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p)), *eq, *k;
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		struct ic_run_setting *ns;
+
+		line++;
+		k = p;
+		p += n + 1;
+		if (n && k[n - 1] == '\r')
+			n--;
+		if (n == 0 || k[0] == '#')
+			continue;
+		eq = memchr(k, '=', n);
+		for (const char *c = k; eq && c < eq; c++)
+			if (!(islower((unsigned char)*c) || *c == '_' || (c > k && isdigit((unsigned char)*c))))
+				eq = NULL;
+		if (!eq || eq == k)
+			return run_fail(err, errlen, "%s: line %zu is not key=value: %.40s", what, line, k);
+		ns = realloc(run->conf, (run->nconf + 1) * sizeof(*ns));
+		if (!ns)
+			return run_fail(err, errlen, "%s: out of memory", what);
+		run->conf = ns;
+		ns[run->nconf].key = strndup(k, (size_t)(eq - k));
+		ns[run->nconf].value = strndup(eq + 1, n - (size_t)(eq - k) - 1);
+		if (!ns[run->nconf].key || !ns[run->nconf].value) {
+			free(ns[run->nconf].key);
+			free(ns[run->nconf].value);
+			return run_fail(err, errlen, "%s: out of memory", what);
+		}
+		run->nconf++;
+	}
+	return 0;
+}
+
+/* The whole of a small file (run.conf). */
+static char *run_slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb"), *mem;
+	char chunk[8192], *text = NULL;
+	size_t got;
+	int bad = 0;
+
+	if (!f)
+		return NULL;
+	mem = open_memstream(&text, len);
+	while (mem && !bad && (got = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		bad = fwrite(chunk, 1, got, mem) != got;
+	bad |= ferror(f);
+	fclose(f);
+	if (!mem || fclose(mem) || bad) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+static int run_open_dir(struct ic_run *run, const char *path, char *err, size_t errlen)
+{
+	char real[PATH_MAX], file[PATH_MAX + 300];
+	struct run_member *m = NULL;
+	size_t n = 0, len;
+	struct dirent *e;
+	char *text;
+	DIR *d;
+	int rc = -1;
+
+	if (!realpath(path, real))
+		return run_fail(err, errlen, "%s: %s", path, strerror(errno));
+	run->name = strdup(strrchr(real, '/')[1] ? strrchr(real, '/') + 1 : real);
+	run->from = strdup("directory");
+	snprintf(file, sizeof(file), "%s/run.conf", path);
+	text = run_slurp(file, &len);
+	if (!text)
+		return run_fail(err, errlen, "%s is not a results directory of run.sh (no run.conf)", path);
+	rc = run_conf_parse(run, text, len, file, err, errlen);
+	free(text);
+	if (rc)
+		return -1;
+	snprintf(file, sizeof(file), "%s/raw", path);
+	if (!(d = opendir(file)))
+		return run_fail(err, errlen, "%s is not a results directory of run.sh (no raw/)", path);
+	while ((e = readdir(d))) {
+		struct run_member *nm;
+
+		if (!run_is_process(e->d_name))
+			continue;
+		nm = realloc(m, (n + 1) * sizeof(*m));
+		if (!nm || !(nm[n].name = strdup(e->d_name))) {
+			m = nm ? nm : m;
+			closedir(d);
+			run_members_free(m, n);
+			return run_fail(err, errlen, "%s: out of memory", path);
+		}
+		m = nm;
+		m[n++].text = NULL;
+	}
+	closedir(d);
+	if (!n)
+		return run_fail(err, errlen, "%s has no finished process (no raw/*.json)", path);
+	/* In name order, as summarize is given them: the first process's
+	 * context speaks for the run, and layout variants are numbered in
+	 * order of first appearance. */
+	qsort(m, n, sizeof(*m), run_cmp_member);
+	rc = 0;
+	for (size_t i = 0; i < n && !rc; i++) {
+		snprintf(file, sizeof(file), "%s/raw/%s", path, m[i].name);
+		rc = ic_results_load(&run->res, file, err, errlen);
+	}
+	run_members_free(m, n);
+	return rc;
+}
+
+/* The member's data, whole. */
+static char *run_archive_data(struct archive *a, size_t *len)
+{
+	char chunk[65536], *text = NULL;
+	FILE *mem = open_memstream(&text, len);
+	la_ssize_t got;
+	int bad = !mem;
+
+	while (!bad && (got = archive_read_data(a, chunk, sizeof(chunk))) > 0)
+		bad = fwrite(chunk, 1, (size_t)got, mem) != (size_t)got;
+	bad |= got < 0;
+	if (!mem || fclose(mem) || bad) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+/* Depth of a member path: "a" 1, "a/b" 2. */
+static size_t run_depth(const char *p)
+{
+	size_t d = 1;
+
+	for (; *p; p++)
+		d += *p == '/';
+	return d;
+}
+
+/* The export's members that can belong to a run, read into memory: every
+ * run.conf at the top or one level down and every raw/ file beside one. */
+static int run_archive_read(const char *path, struct run_member **out, size_t *nout, char *err,
+			    size_t errlen)
+{
+	struct archive *a = archive_read_new();
+	struct archive_entry *e;
+	struct run_member *m = NULL;
+	size_t n = 0;
+	int r = ARCHIVE_FATAL;
+
+	if (!a)
+		return run_fail(err, errlen, "%s: out of memory", path);
+	archive_read_support_filter_all(a);
+	archive_read_support_format_all(a);
+	if (archive_read_open_filename(a, path, 65536) != ARCHIVE_OK)
+		goto bad;
+	while ((r = archive_read_next_header(a, &e)) == ARCHIVE_OK || r == ARCHIVE_WARN) {
+		const char *name = archive_entry_pathname(e), *base;
+		struct run_member *nm;
+		size_t depth;
+
+		if (!name || archive_entry_filetype(e) != AE_IFREG)
+			continue;
+		if (!strncmp(name, "./", 2))
+			name += 2;
+		base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
+		depth = run_depth(name);
+		if (!(!strcmp(base, "run.conf") && depth <= 2) &&
+		    !(run_is_process(base) && depth <= 3 && base - name >= 4 &&
+		      !strncmp(base - 4, "raw/", 4)))
+			continue;
+		nm = realloc(m, (n + 1) * sizeof(*m));
+		if (!nm)
+			break;
+		m = nm;
+		m[n] = (struct run_member){ .name = strdup(name),
+					    .mtime = archive_entry_mtime_is_set(e)
+						     ? (double)archive_entry_mtime(e) +
+						       1e-9 * (double)archive_entry_mtime_nsec(e)
+						     : NAN };
+		m[n].text = run_archive_data(a, &m[n].len);
+		n++;
+		if (!m[n - 1].name || !m[n - 1].text) {
+			r = ARCHIVE_FATAL;
+			break;
+		}
+	}
+	if (r != ARCHIVE_EOF)
+		goto bad;
+	archive_read_free(a);
+	*out = m;
+	*nout = n;
+	return 0;
+bad:
+	snprintf(err, errlen, "%s is not a readable export (%s)", path,
+		 archive_error_string(a) ? archive_error_string(a) : "out of memory");
+	archive_read_free(a);
+	run_members_free(m, n);
+	return -1;
+}
+
+static int run_open_export(struct ic_run *run, const char *path, char *err, size_t errlen)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	struct run_member *m = NULL, *conf = NULL;
+	char prefix[PATH_MAX] = "", name[PATH_MAX + 300];
+	size_t n = 0, np = 0, plen;
+	int rc = 0;
+
+	if (run_archive_read(path, &m, &n, err, errlen))
+		return -1;
+	/* The run's own run.conf: at the top, else in the one directory there. */
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(strrchr(m[i].name, '/') ? strrchr(m[i].name, '/') + 1 : m[i].name,
+			   "run.conf"))
+			continue;
+		if (conf && run_depth(conf->name) == run_depth(m[i].name)) {
+			run_members_free(m, n);
+			return run_fail(err, errlen, "%s holds more than one run (%s and %s)", path,
+					conf->name, m[i].name);
+		}
+		if (!conf || run_depth(m[i].name) < run_depth(conf->name))
+			conf = &m[i];
+	}
+	if (!conf) {
+		run_members_free(m, n);
+		return run_fail(err, errlen, "%s is not an export of a results directory (no run.conf inside)",
+				path);
+	}
+	plen = strlen(conf->name) - strlen("run.conf");
+	memcpy(prefix, conf->name, plen);
+	prefix[plen] = '\0';
+	if (plen)
+		run->name = strndup(prefix, plen - 1);
+	else   /* packed without its directory: named by the file */
+		run->name = strndup(base, strlen(base) - (run_ends_with(base, ".tgz") ? 4 : 7));
+	if (asprintf(&run->from, "export %s", base) < 0)
+		run->from = NULL;
+	snprintf(name, sizeof(name), "%s:%s", path, conf->name);
+	if (!run->name || !run->from || run_conf_parse(run, conf->text, conf->len, name, err, errlen)) {
+		if (!run->name || !run->from)
+			run_fail(err, errlen, "%s: out of memory", path);
+		run_members_free(m, n);
+		return -1;
+	}
+	/* Its processes: PREFIX raw/NAME.json, in name order. */
+	for (size_t i = 0; i < n; i++)
+		if (!strncmp(m[i].name, prefix, plen) && !strncmp(m[i].name + plen, "raw/", 4) &&
+		    run_is_process(m[i].name + plen + 4)) {
+			struct run_member t = m[np];
+
+			m[np++] = m[i];
+			m[i] = t;
+		}
+	qsort(m, np, sizeof(*m), run_cmp_member);
+	if (!np)
+		rc = run_fail(err, errlen, "%s has no finished process (no %sraw/*.json inside)", path,
+			      prefix);
+	for (size_t i = 0; i < np && !rc; i++) {
+		snprintf(name, sizeof(name), "%s:%s", path, m[i].name);
+		rc = ic_results_load_text(&run->res, name, m[i].text, m[i].len, m[i].mtime, err,
+					  errlen);
+		free(m[i].text);   /* parsed: the text is not needed again */
+		m[i].text = NULL;
+	}
+	run_members_free(m, n);
+	return rc;
+}
+
+int ic_run_open(struct ic_run *run, const char *path, char *err, size_t errlen)
+{
+	/* The analysis summarize runs by default: a run records neither the
+	 * noise limit nor the family-wise error, so its summary used these. */
+	struct ic_analysis_opts opts = ic_analysis_defaults;
+	struct stat st;
+	char why[1024];
+
+	memset(run, 0, sizeof(*run));
+	ic_results_init(&run->res);
+	if (stat(path, &st))
+		return run_fail(err, errlen, "%s: no such results directory or export", path);
+	if (S_ISDIR(st.st_mode)) {
+		if (run_open_dir(run, path, err, errlen))
+			return -1;
+	} else if (S_ISREG(st.st_mode) && (run_ends_with(path, ".tar.gz") || run_ends_with(path, ".tgz"))) {
+		if (run_open_export(run, path, err, errlen))
+			return -1;
+	} else {
+		return run_fail(err, errlen, "%s is neither a results directory of run.sh nor an export (.tar.gz)",
+				path);
+	}
+	if (!run->name || !run->from)
+		return run_fail(err, errlen, "%s: out of memory", path);
+	/* The forms the run's summary compared; summarize's own default when
+	 * run.conf is older than the setting. */
+	if (*ic_run_conf(run, "compare"))
+		opts.compare = ic_run_conf(run, "compare");
+	if (*ic_run_conf(run, "baseline"))
+		opts.baseline = ic_run_conf(run, "baseline");
+	if (!strcmp(opts.compare, opts.baseline))
+		return run_fail(err, errlen, "%s: run.conf compares form %s with itself", path,
+				opts.compare);
+	if (ic_analyse(&run->an, &run->res, &opts, why, sizeof(why)))
+		return run_fail(err, errlen, "%s: %s", path, why);
+	return 0;
+}
+
+const char *ic_run_conf(const struct ic_run *run, const char *key)
+{
+	/* The last line wins, as when a shell reads the file. */
+	for (size_t i = run->nconf; i-- > 0;)
+		if (!strcmp(run->conf[i].key, key))
+			return run->conf[i].value;
+	return "";
+}
+
+void ic_run_free(struct ic_run *run)
+{
+	ic_analysis_free(&run->an);
+	ic_results_free(&run->res);
+	for (size_t i = 0; i < run->nconf; i++) {
+		free(run->conf[i].key);
+		free(run->conf[i].value);
+	}
+	free(run->conf);
+	free(run->name);
+	free(run->from);
+	memset(run, 0, sizeof(*run));
+}

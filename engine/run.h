@@ -1,0 +1,42 @@
+/* One finished run of the sweep, as compare and agree read it: a results
+ * directory of run.sh, or its .tar.gz export (compare/export.sh), read in
+ * memory. What a run is: its run.conf (key=value lines, read as data, never
+ * sourced) and its processes' raw Google Benchmark JSON (raw/NAME.json, one per
+ * process), analysed by the engine exactly as summarize analyses them for
+ * the run's own summary. Nothing summarize wrote (the CSV tables,
+ * benchmark.json) is read back.
+ */
+#ifndef IC_RUN_H
+#define IC_RUN_H
+
+#include <stddef.h>
+
+#include "analysis.h"
+#include "load.h"
+#include "results.h"
+
+struct ic_run_setting {
+	char *key, *value;
+};
+
+struct ic_run {
+	char *name;                    /* the results directory's name */
+	char *from;                    /* "directory" or "export NAME.tar.gz" */
+	struct ic_run_setting *conf;   /* run.conf, in its order */
+	size_t nconf;
+	struct ic_results res;         /* the processes, loaded */
+	struct ic_analysis an;         /* and analysed, series by series */
+};
+
+/* Opens the run at path (a directory or a .tar.gz), loads its processes in
+ * name order (as summarize gets them) and analyses them with run.conf's
+ * compare and baseline forms. On bad input returns -1 with one line in err
+ * (no newline) naming the problem; run is then fit only for ic_run_free. */
+int ic_run_open(struct ic_run *run, const char *path, char *err, size_t errlen);
+
+/* A run.conf setting, "" when the run has none. */
+const char *ic_run_conf(const struct ic_run *run, const char *key);
+
+void ic_run_free(struct ic_run *run);
+
+#endif /* IC_RUN_H */
