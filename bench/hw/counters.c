@@ -184,22 +184,21 @@ static int counters_trial(int evset, const int slot[IC_CTR_COUNT], int multiplex
 	return ic_ctr_canary(value, valid, (double)COUNTERS_TRIAL_ITERS, 1.0, err, err_len) ? -1 : 0;
 }
 
-static void counters_init_once(void)
+/* Can PAPI count here at all: the library, its perf_event component, and
+ * libpfm4's tables for this CPU? The number of hardware counters, or 0
+ * with the note saying why not. */
+static int counters_papi_open(const struct ic_cpu_ident *cpu, char pfm[32])
 {
 	const PAPI_component_info_t *ci;
-	struct ic_cpu_ident cpu;
-	const char *cand[COUNTERS_MAX_CANDIDATES], *avail[COUNTERS_MAX_CANDIDATES];
-	size_t n_cand, n_avail = 0;
-	int rc, n_hw, evset, slot[IC_CTR_COUNT], refit = 0;
-	char err[512], pfm[32];
+	int rc, n_hw;
+	char err[512];
 
-	ic_cpu_ident_read(&cpu);
 #if PAPI_VERSION_MAJOR(PAPI_VERSION) < 7 || \
     (PAPI_VERSION_MAJOR(PAPI_VERSION) == 7 && PAPI_VERSION_MINOR(PAPI_VERSION) == 0)
 	/* PAPI 7.0 finds two core PMUs on a hybrid CPU and fails (PAPI_ECOUNT). */
 	if (ic_pmu_hybrid(NULL, err, sizeof(err))) {
 		counters_note_none(0, "%s", err);
-		return;
+		return 0;
 	}
 #endif
 	rc = PAPI_library_init(PAPI_VER_CURRENT);
@@ -209,70 +208,118 @@ static void counters_init_once(void)
 					   (unsigned)rc, (unsigned)PAPI_VER_CURRENT);
 		else
 			counters_note_none(rc, "PAPI_library_init failed");
-		return;
+		return 0;
 	}
 	rc = PAPI_thread_init(counters_thread_id);
 	if (rc != PAPI_OK) {
 		counters_note_none(rc, "PAPI_thread_init failed");
-		return;
+		return 0;
 	}
 	counters_cidx = PAPI_get_component_index("perf_event");
 	if (counters_cidx < 0) {
 		counters_note_none(counters_cidx, "PAPI has no perf_event component");
-		return;
+		return 0;
 	}
 	ci = PAPI_get_component_info(counters_cidx);
 	if (!ci) {
 		counters_note_none(0, "PAPI_get_component_info(perf_event) returned nothing");
-		return;
+		return 0;
 	}
 	/* Before PAPI's own reason: libpfm4 may not know this CPU at all,
 	 * which PAPI reports only as "no default PMU found". */
 	ic_pfm_release(pfm);
-	if (!ic_pfm_knows_cpu(&cpu, pfm, err, sizeof(err))) {
+	if (!ic_pfm_knows_cpu(cpu, pfm, err, sizeof(err))) {
 		counters_note_none(0, "%s%s%s%s", err, ci->disabled ? "; PAPI: " : "",
 				   ci->disabled ? ci->disabled_reason : "",
 				   ic_core_pmu_present() ? "" : "; and the kernel offers no core PMU here "
 				   "(no /sys/bus/event_source/devices/cpu: a VM without a virtual PMU?)");
-		return;
+		return 0;
 	}
 	if (ci->disabled) {
 		counters_note_none(0, "perf_event component disabled: %s%s",
 				   ci->disabled_reason[0] ? ci->disabled_reason : "no reason given",
 				   ic_core_pmu_present() ? "" : " (the kernel offers no core PMU here: no "
 				   "/sys/bus/event_source/devices/cpu, as in a VM without a virtual PMU)");
-		return;
+		return 0;
 	}
 	n_hw = PAPI_num_cmp_hwctrs(counters_cidx);
 	if (n_hw <= 0) {
 		counters_note_none(n_hw < 0 ? n_hw : 0, "PAPI reports 0 hardware counters");
-		return;
+		return 0;
 	}
+	return n_hw;
+}
 
-	n_cand = ic_events_candidates(&cpu, cand, COUNTERS_MAX_CANDIDATES);
+/* The choice among the candidates PAPI knows; -1 with the note set when
+ * it knows none. */
+static int counters_choose(const struct ic_cpu_ident *cpu, const char *pfm, int n_hw)
+{
+	const char *cand[COUNTERS_MAX_CANDIDATES], *avail[COUNTERS_MAX_CANDIDATES];
+	size_t n_cand, n_avail = 0;
+	int rc;
+
+	n_cand = ic_events_candidates(cpu, cand, COUNTERS_MAX_CANDIDATES);
 	for (size_t i = 0; i < n_cand; i++)
 		if (PAPI_query_named_event(cand[i]) == PAPI_OK)
 			avail[n_avail++] = cand[i];
 	counters_n_hw = n_hw;
-	counters_n_fixed = cpu.vendor == IC_VENDOR_INTEL ? counters_cpuid_fixed() : 0;
-	ic_events_choose(&cpu, avail, n_avail, counters_n_hw, counters_n_fixed, &counters_choice);
+	counters_n_fixed = cpu->vendor == IC_VENDOR_INTEL ? counters_cpuid_fixed() : 0;
+	ic_events_choose(cpu, avail, n_avail, counters_n_hw, counters_n_fixed, &counters_choice);
 	if (counters_choice.n_events == 0) {
 		counters_note_none(0, "PAPI knows none of the events this CPU needs (%s family %#x model %#x, "
-				   "libpfm4 %s)", cpu.vendor == IC_VENDOR_INTEL ? "Intel"
-				   : cpu.vendor == IC_VENDOR_AMD ? "AMD" : "other vendor", cpu.family,
-				   cpu.model, pfm[0] ? pfm : "of unknown release");
-		return;
+				   "libpfm4 %s)", cpu->vendor == IC_VENDOR_INTEL ? "Intel"
+				   : cpu->vendor == IC_VENDOR_AMD ? "AMD" : "other vendor", cpu->family,
+				   cpu->model, pfm[0] ? pfm : "of unknown release");
+		return -1;
 	}
 	if (counters_choice.multiplex) {
 		rc = PAPI_multiplex_init();
 		if (rc != PAPI_OK) {
 			counters_note_none(rc, "PAPI_multiplex_init failed");
-			return;
+			return -1;
 		}
 	}
+	return 0;
+}
 
-	/* Try each set once here: a paranoid kernel fails at start, not
-	 * before, and a set that starts may still read nothing. */
+/* Derived presets take two counters, some events share one, and libpfm4
+ * counts counters as with SMT off. If not all of set 1's events went in,
+ * first leave out the attribution events, then multiplex set 1 rather than
+ * lose a core column (*refit). -1 with err when a rebuild fails. */
+static int counters_fit_core_set(int *evset, int slot[IC_CTR_COUNT], int *refit, char *err,
+				 size_t err_len)
+{
+	for (int c = 0; c < IC_CTR_COUNT; c++) {
+		if (!counters_choice.event[c] || !(counters_choice.sets[c] & 1u) || slot[c] >= 0)
+			continue;
+		sets_drop_evset(evset, NULL, 0);
+		ic_drop_attribution(&counters_choice, "left out: the event set did not fit the "
+				    "counters without multiplexing");
+		if (sets_build_evset(0, evset, slot, err, err_len) < 0)
+			return -1;
+		break;
+	}
+	for (int c = 0; c < IC_CTR_COUNT && !counters_choice.multiplex; c++) {
+		if (counters_choice.event[c] && (counters_choice.sets[c] & 1u) && slot[c] < 0 &&
+		    PAPI_multiplex_init() == PAPI_OK) {
+			sets_drop_evset(evset, NULL, 0);
+			counters_choice.multiplex = 1;
+			*refit = 1;
+			if (sets_build_evset(0, evset, slot, err, err_len) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/* Try each set once here: a paranoid kernel fails at start, not before,
+ * and a set that starts may still read nothing. The second set's failures
+ * leave its events out; the first's turn counting off (-1, the note set). */
+static int counters_try_sets(int *refit)
+{
+	int rc, evset, slot[IC_CTR_COUNT];
+	char err[512];
+
 	for (int pass = 0; pass < counters_choice.n_sets; pass++) {
 		if (sets_build_evset(pass, &evset, slot, err, sizeof(err)) < 0) {
 			if (pass == 1) {   /* the core set counts: go on without set 2 */
@@ -280,41 +327,17 @@ static void counters_init_once(void)
 				break;
 			}
 			counters_note_none(0, "%s", err);
-			return;
+			return -1;
 		}
-		/* Derived presets take two counters, some events share one, and
-		 * libpfm4 counts counters as with SMT off. If not all fit, first
-		 * leave out the attribution events, then multiplex set 1 rather
-		 * than lose a core column. */
-		for (int c = 0; c < IC_CTR_COUNT && pass == 0; c++) {
-			if (!counters_choice.event[c] || !(counters_choice.sets[c] & 1u) || slot[c] >= 0)
-				continue;
-			sets_drop_evset(&evset, NULL, 0);
-			ic_drop_attribution(&counters_choice, "left out: the event set did not fit the "
-					    "counters without multiplexing");
-			if (sets_build_evset(pass, &evset, slot, err, sizeof(err)) < 0) {
-				counters_note_none(0, "%s", err);
-				return;
-			}
-			break;
-		}
-		for (int c = 0; c < IC_CTR_COUNT && pass == 0 && !counters_choice.multiplex; c++) {
-			if (counters_choice.event[c] && (counters_choice.sets[c] & 1u) && slot[c] < 0 &&
-			    PAPI_multiplex_init() == PAPI_OK) {
-				sets_drop_evset(&evset, NULL, 0);
-				counters_choice.multiplex = 1;
-				refit = 1;
-				if (sets_build_evset(pass, &evset, slot, err, sizeof(err)) < 0) {
-					counters_note_none(0, "%s", err);
-					return;
-				}
-			}
+		if (pass == 0 && counters_fit_core_set(&evset, slot, refit, err, sizeof(err)) < 0) {
+			counters_note_none(0, "%s", err);
+			return -1;
 		}
 		rc = counters_trial(evset, slot, pass == 0 && counters_choice.multiplex, err, sizeof(err));
 		sets_drop_evset(&evset, NULL, 0);
 		if (rc != 0 && pass == 0) {
 			counters_note_none(0, "%s", err);
-			return;
+			return -1;
 		}
 		if (rc != 0) {
 			ic_drop_attribution(&counters_choice, "left out: the second event set failed its trial");
@@ -326,6 +349,19 @@ static void counters_init_once(void)
 				choice_remove(&counters_choice, c, "chosen event could not be added to an event set");
 		choice_recount(&counters_choice);
 	}
+	return 0;
+}
+
+static void counters_init_once(void)
+{
+	struct ic_cpu_ident cpu;
+	int n_hw, refit = 0;
+	char pfm[32];
+
+	ic_cpu_ident_read(&cpu);
+	n_hw = counters_papi_open(&cpu, pfm);
+	if (n_hw <= 0 || counters_choose(&cpu, pfm, n_hw) < 0 || counters_try_sets(&refit) < 0)
+		return;
 	counters_working = 1;
 	counters_note_papi(refit);
 }
