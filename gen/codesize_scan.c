@@ -183,16 +183,73 @@ static void cs_count_relocs(struct cs_point *pt, uint32_t obj, const struct cs_s
  * functions of its first N sites, their clone copies, the out-of-line hint
  * copies and .cold parts they call, and data in between (a scatter walk
  * table). Sites past N in the series' objects are not the point's. */
+/* Global functions by name, sorted: a section of every code symbol at 0
+ * (obj[j]: the index of the point's object j). */
+static struct cs_def *cs_defs(const struct cs_point *pt, const uint32_t *obj, size_t *ndefs)
+{
+	struct cs_def *defs = NULL;
+	size_t dcap = 0;
+
+	*ndefs = 0;
+	for (size_t j = 0; j < pt->nobjs; j++) {
+		const struct cs_obj *o = cs_obj_at(obj[j]);
+
+		for (size_t s = 1; s < o->shnum; s++)
+			if (o->secs[s].code && o->secs[s].fn) {
+				defs = cs_grow(defs, &dcap, *ndefs + 1, sizeof *defs);
+				defs[(*ndefs)++] = (struct cs_def){ o->secs[s].fn, (uint32_t)j, (uint32_t)s };
+			}
+	}
+	qsort(defs, *ndefs, sizeof *defs, cs_def_cmp);
+	return defs;
+}
+
+/* Where the walk starts, pushed on *stack (*scap its room); how many. */
+static size_t cs_roots(const struct cs_point *pt, const struct cs_def *defs, size_t ndefs,
+		       struct cs_def **stack, size_t *scap)
+{
+	size_t nstack = 0;
+	char pass[256];
+
+	/* The pass: <prefix>_pass, or else the one pass of the first object
+	 * (objects given under another point's spec are judged as that point,
+	 * so a mislabelled point fails its form's proof). */
+	snprintf(pass, sizeof pass, "%s_pass", pt->prefix);
+	for (size_t d = 0; d < ndefs; d++)
+		if (strcmp(defs[d].name, pass) == 0) {
+			*stack = cs_grow(*stack, scap, 1, sizeof **stack);
+			(*stack)[nstack++] = defs[d];
+			return nstack;
+		}
+	for (size_t d = 0; d < ndefs; d++) {
+		size_t len = strlen(defs[d].name);
+
+		if (defs[d].obj == 0 && strncmp(defs[d].name, "ic_pt_", 6) == 0 && len > 5 &&
+		    strcmp(defs[d].name + len - 5, "_pass") == 0) {
+			if (nstack)
+				cs_fail(CS_EXIT_USAGE, "point %s: no %s, and more than one other pass in %s",
+					pt->prefix, pass, pt->objs[0]);
+			*stack = cs_grow(*stack, scap, 1, sizeof **stack);
+			(*stack)[nstack++] = defs[d];
+		}
+	}
+	/* No pass at all (sites files compiled alone, as the tests do): the
+	 * point is all the code of its objects. */
+	if (!nstack)
+		for (size_t e = 0; e < ndefs; e++) {
+			*stack = cs_grow(*stack, scap, nstack + 1, sizeof **stack);
+			(*stack)[nstack++] = defs[e];
+		}
+	return nstack;
+}
+
 void cs_scan_point(struct cs_point *pt)
 {
 	uint32_t *obj = calloc(pt->nobjs, sizeof *obj);
 	size_t *base = calloc(pt->nobjs + 1, sizeof *base);
-	struct cs_def *defs = NULL;
-	size_t ndefs = 0, dcap = 0, nstack = 0, scap = 0;
-	struct cs_def *stack = NULL;
+	struct cs_def *defs, *stack = NULL;
+	size_t ndefs, nstack, scap = 0;
 	unsigned char *seen;
-	char pass[256];
-	int found = 0;
 
 	if (!obj || !base)
 		cs_fail(1, "out of memory");
@@ -203,47 +260,8 @@ void cs_scan_point(struct cs_point *pt)
 	seen = calloc(base[pt->nobjs] ? base[pt->nobjs] : 1, 1);
 	if (!seen)
 		cs_fail(1, "out of memory");
-	/* Global functions by name: a section of every code symbol at 0. */
-	for (size_t j = 0; j < pt->nobjs; j++) {
-		const struct cs_obj *o = cs_obj_at(obj[j]);
-
-		for (size_t s = 1; s < o->shnum; s++)
-			if (o->secs[s].code && o->secs[s].fn) {
-				defs = cs_grow(defs, &dcap, ndefs + 1, sizeof *defs);
-				defs[ndefs++] = (struct cs_def){ o->secs[s].fn, (uint32_t)j, (uint32_t)s };
-			}
-	}
-	qsort(defs, ndefs, sizeof *defs, cs_def_cmp);
-	/* The pass: <prefix>_pass, or else the one pass of the first object
-	 * (objects given under another point's spec are judged as that point,
-	 * so a mislabelled point fails its form's proof). */
-	snprintf(pass, sizeof pass, "%s_pass", pt->prefix);
-	for (size_t d = 0; d < ndefs; d++)
-		if (strcmp(defs[d].name, pass) == 0) {
-			stack = cs_grow(stack, &scap, 1, sizeof *stack);
-			stack[nstack++] = defs[d];
-			found = 1;
-			break;
-		}
-	for (size_t d = 0; !found && d < ndefs; d++) {
-		size_t len = strlen(defs[d].name);
-
-		if (defs[d].obj == 0 && strncmp(defs[d].name, "ic_pt_", 6) == 0 && len > 5 &&
-		    strcmp(defs[d].name + len - 5, "_pass") == 0) {
-			if (nstack)
-				cs_fail(CS_EXIT_USAGE, "point %s: no %s, and more than one other pass in %s",
-					pt->prefix, pass, pt->objs[0]);
-			stack = cs_grow(stack, &scap, 1, sizeof *stack);
-			stack[nstack++] = defs[d];
-		}
-	}
-	/* No pass at all (sites files compiled alone, as the tests do): the
-	 * point is all the code of its objects. */
-	for (size_t d = 0; !found && !nstack && d < ndefs; d++)
-		for (size_t e = 0; e < ndefs; e++) {
-			stack = cs_grow(stack, &scap, nstack + 1, sizeof *stack);
-			stack[nstack++] = defs[e];
-		}
+	defs = cs_defs(pt, obj, &ndefs);
+	nstack = cs_roots(pt, defs, ndefs, &stack, &scap);
 	while (nstack) {
 		struct cs_def at = stack[--nstack];
 		const struct cs_obj *o = cs_obj_at(obj[at.obj]);

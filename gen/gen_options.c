@@ -197,6 +197,53 @@ static const char *gen_opt_name(const char *arg, int opt)
 	return name;
 }
 
+/* What the command line gave, for the checks that need the whole of it. */
+struct gen_given {
+	int sites, form, op, per_caller;
+	const char *body;
+};
+
+/* The checks of options together, and what follows from them. */
+static void gen_check_args(struct gen_args *a, const struct gen_given *g)
+{
+	if (!g->sites)
+		gen_usage_fail("--sites: missing (see --help)");
+	if (!g->form)
+		gen_usage_fail("--form: missing (see --help)");
+	if (!a->dir)
+		gen_usage_fail("-o: missing output directory (see --help)");
+	if (g->body)
+		gen_check_body(a, g->body, g->op);
+	if (a->series_sites && a->part != GEN_PART_POINT)
+		gen_usage_fail("--series-sites: only with --part point");
+	if (!a->series_sites)
+		a->series_sites = a->id.sites;
+	if (a->series_sites < a->id.sites)
+		gen_usage_fail("--series-sites: %u is fewer than --sites %u", a->series_sites, a->id.sites);
+	/* A caller never spans translation units: asked for, that is an error;
+	 * by default, callers are as long as the files, and say so. */
+	if (a->per_caller > a->per_file) {
+		if (g->per_caller)
+			gen_usage_fail("--per-caller: %u is more than --per-file %u: a caller never "
+				       "spans translation units", a->per_caller, a->per_file);
+		a->per_caller = a->per_file;
+	}
+	if (a->id.order == IC_ORDER_SEQ)
+		a->id.seed = 0;
+	if (a->id.filler > 0) {
+		a->filler_adds = ic_filler_adds(a->id.filler);
+		if ((uint64_t)a->series_sites * a->filler_adds > GEN_FILLER_CONSTS)
+			gen_usage_fail("--filler: %u bytes at %u sites needs %" PRIu64 " distinct "
+				       "constants, more than the %u gen has", a->id.filler,
+				       a->series_sites, (uint64_t)a->series_sites * a->filler_adds,
+				       GEN_FILLER_CONSTS);
+	}
+	gen_check_dir(a->dir);
+	ic_point_prefix(a->prefix, sizeof a->prefix, &a->id);
+	ic_series_prefix(a->sprefix, sizeof a->sprefix, &a->id);
+	a->cur = a->sprefix;
+}
+
 void gen_parse_args(int argc, char **argv, struct gen_args *a)
 {
 	enum { OPT_SITES = 256, OPT_FORM, OPT_OP, OPT_LAYOUT, OPT_ORDER, OPT_SEED, OPT_PER_FILE,
@@ -217,8 +264,8 @@ void gen_parse_args(int argc, char **argv, struct gen_args *a)
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
-	int have_sites = 0, have_form = 0, have_per_caller = 0, have_op = 0, c;
-	const char *body = NULL;
+	struct gen_given g = { 0 };
+	int c;
 
 	memset(a, 0, sizeof *a);
 	a->id.op = IC_OP_TAIL_DEQUEUE;
@@ -233,18 +280,18 @@ void gen_parse_args(int argc, char **argv, struct gen_args *a)
 			if (gen_parse_u32(optarg, 1, IC_POINT_SITES_MAX, &a->id.sites) != 0)
 				gen_usage_fail("--sites: '%s' is not a number from 1 to %u",
 					       optarg, IC_POINT_SITES_MAX);
-			have_sites = 1;
+			g.sites = 1;
 			break;
 		case OPT_FORM:
 			a->id.form = gen_parse_name("--form", ic_form_names, IC_FORM_COUNT, optarg);
-			have_form = 1;
+			g.form = 1;
 			break;
 		case OPT_OP:
 			a->id.op = gen_parse_name("--op", ic_op_names, IC_OP_COUNT, optarg);
-			have_op = 1;
+			g.op = 1;
 			break;
 		case OPT_BODY:
-			body = optarg;
+			g.body = optarg;
 			break;
 		case OPT_PART:
 			if (strcmp(optarg, "all") == 0)
@@ -281,7 +328,7 @@ void gen_parse_args(int argc, char **argv, struct gen_args *a)
 			if (gen_parse_u32(optarg, 1, IC_POINT_SITES_MAX, &a->per_caller) != 0)
 				gen_usage_fail("--per-caller: '%s' is not a number from 1 to %u",
 					       optarg, IC_POINT_SITES_MAX);
-			have_per_caller = 1;
+			g.per_caller = 1;
 			break;
 		case OPT_FILLER:
 			if (gen_parse_u32(optarg, 0, IC_POINT_FILLER_MAX, &a->id.filler) != 0)
@@ -305,40 +352,5 @@ void gen_parse_args(int argc, char **argv, struct gen_args *a)
 	}
 	if (optind < argc)
 		gen_usage_fail("%s: unexpected argument (see --help)", argv[optind]);
-	if (!have_sites)
-		gen_usage_fail("--sites: missing (see --help)");
-	if (!have_form)
-		gen_usage_fail("--form: missing (see --help)");
-	if (!a->dir)
-		gen_usage_fail("-o: missing output directory (see --help)");
-	if (body)
-		gen_check_body(a, body, have_op);
-	if (a->series_sites && a->part != GEN_PART_POINT)
-		gen_usage_fail("--series-sites: only with --part point");
-	if (!a->series_sites)
-		a->series_sites = a->id.sites;
-	if (a->series_sites < a->id.sites)
-		gen_usage_fail("--series-sites: %u is fewer than --sites %u", a->series_sites, a->id.sites);
-	/* A caller never spans translation units: asked for, that is an error;
-	 * by default, callers are as long as the files, and say so. */
-	if (a->per_caller > a->per_file) {
-		if (have_per_caller)
-			gen_usage_fail("--per-caller: %u is more than --per-file %u: a caller never "
-				       "spans translation units", a->per_caller, a->per_file);
-		a->per_caller = a->per_file;
-	}
-	if (a->id.order == IC_ORDER_SEQ)
-		a->id.seed = 0;
-	if (a->id.filler > 0) {
-		a->filler_adds = ic_filler_adds(a->id.filler);
-		if ((uint64_t)a->series_sites * a->filler_adds > GEN_FILLER_CONSTS)
-			gen_usage_fail("--filler: %u bytes at %u sites needs %" PRIu64 " distinct "
-				       "constants, more than the %u gen has", a->id.filler,
-				       a->series_sites, (uint64_t)a->series_sites * a->filler_adds,
-				       GEN_FILLER_CONSTS);
-	}
-	gen_check_dir(a->dir);
-	ic_point_prefix(a->prefix, sizeof a->prefix, &a->id);
-	ic_series_prefix(a->sprefix, sizeof a->sprefix, &a->id);
-	a->cur = a->sprefix;
+	gen_check_args(a, &g);
 }
