@@ -95,7 +95,7 @@ static int cs_target_cmp(const void *a, const void *b)
 	return x->value < y->value ? -1 : x->value > y->value;
 }
 
-/* What the point's form promises, from what its objects call (see the top). */
+/* What the point's form promises (codesize.c's comment), from what its objects call. */
 void cs_prove(struct cs_point *pt)
 {
 	uint64_t want = (uint64_t)pt->id.sites * cs_ops_per_site(pt);
