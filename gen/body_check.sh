@@ -5,7 +5,7 @@
 #   body_check.sh FILE CC [CFLAGS...]
 #
 # In a temporary directory (removed whatever happens; under $TMPDIR): a gen
-# compiled here from gen/gen.c (the build's may not exist yet) writes one
+# compiled here from gen/gen*.c (the build's may not exist yet) writes one
 # site file of each form that includes or calls the body (inline, hint,
 # extern, clone); they, the body TU (queue/body_extern.c) and a stub main are
 # compiled with CC CFLAGS and linked, so a global defined in every site file
@@ -57,8 +57,9 @@ run() {
 	"$@" >"$log" 2>&1
 }
 
+# gen's sources are gen.c and gen_*.c (gen.h).
 run "$tmp/gen.log" "$cc" -O1 -w -std=gnu11 -I"$top/common" -I"$here" \
-	"$here/gen.c" "$top/common/atomic_file.c" -o "$tmp/gen" ||
+	"$here"/gen.c "$here"/gen_*.c "$top/common/atomic_file.c" -o "$tmp/gen" ||
 	fail "$top/gen/gen.c: error: cannot build gen to check with: $(first_error "$tmp/gen.log")"
 
 objs=""

@@ -45,7 +45,8 @@ get_filename_component(_ic_queue_dir "${CMAKE_CURRENT_LIST_DIR}/../queue" ABSOLU
 set_property(GLOBAL PROPERTY IC_QUEUE_SOURCE_DIR "${_ic_queue_dir}")
 
 # Default sites per translation unit, as gen's: one TU with 65,536 inlined
-# sites took gcc 122 s and 1.4 GB (DESIGN.md); 256 keep each TU under a second.
+# sites took gcc 122 s and 1.4 GB in the suite's first prototype; 256 keep
+# each TU under a second.
 set_property(GLOBAL PROPERTY IC_POINTS_PER_FILE_DEFAULT 256)
 
 # ic_point_names(<kind> <out-var>): the names of one kind (FORM, OP, LAYOUT or

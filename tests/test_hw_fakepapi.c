@@ -1,5 +1,5 @@
 /* The counting paths that need a PMU, on a fake PAPI: this machine has no
- * counters, so counters.c's calls into PAPI are redirected at link time
+ * counters, so ic_hw's calls into PAPI are redirected at link time
  * (-Wl,--wrap=PAPI_...) to the fakes below, which keep event sets and
  * answer as a working perf_event component would, or fail where told.
  * dl_iterate_phdr is wrapped too, to name the libpfm4 release.
@@ -34,7 +34,7 @@ static int zeros, stop_fails, stop_fail_forever, live;
 static const char *pfm_name = "/nonexistent/libpfm.so.4.14.0";
 static PAPI_component_info_t info;
 
-/* Every name counters.c may ask for on Intel or AMD: all exist here. */
+/* Every name the choice may ask for on Intel or AMD: all exist here. */
 int __wrap_PAPI_query_named_event(const char *name)
 {
 	return strncmp(name, "perf::", 6) && strncmp(name, "PAPI_", 5) ? PAPI_OK : PAPI_ENOEVNT;

@@ -1,0 +1,330 @@
+/* The candidate events of every counter per CPU, and the counters' names.
+ *
+ * Where the event names come from:
+ *  - libpfm4 4.13's tables as PAPI 7.0 lists them, recorded for Skylake,
+ *    Ice Lake, Sapphire Rapids, Zen 2 and Zen 4 in tests/data/papi/ (made by
+ *    tests/data/papi/record.sh with LIBPFM_FORCE_PMU; test_hw_listings
+ *    checks the choice on each). Names below that those tables lack (older
+ *    Intel, Zen 1, Zen 5) come from libpfm4's event headers and are only
+ *    candidates.
+ *  - presets and what they mean per CPU: PAPI 7.0's papi_events.csv
+ *    (/usr/share/papi/7.0/papi_events.csv). It has no PAPI_L1_ICM for Zen 3,
+ *    no section for Ice Lake client, Sapphire Rapids, Zen 4 or Zen 5, so
+ *    natives come first everywhere and presets are fallbacks. On Intel
+ *    Haswell and later PAPI_L1_ICM is L2_RQSTS:ALL_CODE_RD (L2 code reads) and
+ *    PAPI_BR_MSP is BR_MISP_RETIRED:CONDITIONAL (conditional branches only);
+ *    on Zen 2 PAPI_L1_ICM is REQUESTS_TO_L2_GROUP1:CACHEABLE_IC_READ (L2
+ *    requests, instruction prefetches included) and on Zen 2 and Zen 3
+ *    PAPI_TLB_IM is DERIVED_ADD of two events.
+ *  - AMD native names: libpfm4 (lib/events/amd64_events_fam17h_zen1.h,
+ *    _zen2.h, amd64_events_fam19h_zen3.h, _zen4.h, amd64_events_fam1ah_zen5.h):
+ *    32_BYTE_INSTRUCTION_CACHE_MISSES (PMCx081, Zen 1); no L1i-miss event on
+ *    Zen 2; IC_TAG_HIT_MISS:IC_MISS (PMCx18E) and OP_CACHE_HIT_MISS (PMCx28F)
+ *    from Zen 3; L1_ITLB_MISS_L2_ITLB_MISS (PMCx085) umasks IF1G IF2M IF4K,
+ *    plus COALESCED4K from Zen 3, none of them default, so all are named.
+ *  - Intel fixed counters: libpfm4 encodes INSTRUCTION_RETIRED and
+ *    INST_RETIRED:ANY_P as event 0xc0 umask 0 and UNHALTED_CORE_CYCLES as
+ *    0x3c umask 0 (checked with pfm_get_event_encoding on skl, icl, spr), and
+ *    the kernel's Intel constraint tables (arch/x86/events/intel/core.c,
+ *    FIXED_EVENT_CONSTRAINT(0x00c0, 0) and (0x003c, 1)) put those on fixed
+ *    counters 0 and 1; perf's generic instructions and cycles map to the same
+ *    encodings (intel_perfmon_event_map).
+ *  - Every name is only a candidate: the runtime asks PAPI which exist
+ *    (PAPI_query_named_event) and chooses among those.
+ *  - Generic perf events: libpfm4 perf_events.h (PERF_COUNT_HW_*), the last
+ *    resort on any CPU whose PMU libpfm4 knows only through the kernel.
+ */
+#include "counters_internal.h"
+#include "pmu_support.h"
+
+#include <stddef.h>
+
+const char *const ic_ctr_names[IC_CTR_COUNT] = {
+	[IC_CTR_L1I_MISS]      = "l1i_miss_per_op",
+	[IC_CTR_INSTR]         = "instr_per_op",
+	[IC_CTR_CYCLES]        = "cycles_per_op",
+	[IC_CTR_BRANCH_MISS]   = "branch_miss_per_op",
+	[IC_CTR_ITLB_MISS]     = "itlb_miss_per_op",
+	[IC_CTR_OPCACHE_HIT]   = "opcache_hit_per_op",
+	[IC_CTR_OPCACHE_MISS]  = "opcache_miss_per_op",
+	[IC_CTR_DSB_UOPS]      = "dsb_uops_per_op",
+	[IC_CTR_MITE_UOPS]     = "mite_uops_per_op",
+	[IC_CTR_MACHINE_CLEAR] = "machine_clear_per_op",
+	[IC_CTR_FETCH_STALL]   = "fetch_stall_cycles_per_op",
+	[IC_CTR_FE_STALL]      = "frontend_bound_slots_per_op",
+};
+
+/* Candidate lists end with EVENTS_CAND_END or EVENTS_CAND_NONE(why); the first
+ * available one wins. */
+#define EVENTS_CAND_END { NULL, NULL, EVENTS_GP }
+#define EVENTS_CAND_NONE(why) { NULL, why, EVENTS_GP }
+
+#define EVENTS_PERF_L1I   { "perf::PERF_COUNT_HW_CACHE_L1I:READ:MISS", \
+			"kernel generic L1i read misses (perf_event)", EVENTS_GP }
+#define EVENTS_PERF_INSTR { "perf::PERF_COUNT_HW_INSTRUCTIONS", \
+			"kernel generic retired instructions (perf_event)", EVENTS_GP }
+#define EVENTS_PERF_CYC   { "perf::PERF_COUNT_HW_CPU_CYCLES", \
+			"kernel generic core cycles (perf_event)", EVENTS_GP }
+#define EVENTS_PERF_BRMSP { "perf::PERF_COUNT_HW_BRANCH_MISSES", \
+			"kernel generic branch mispredictions (perf_event)", EVENTS_GP }
+#define EVENTS_PERF_ITLB  { "perf::PERF_COUNT_HW_CACHE_ITLB:READ:MISS", \
+			"kernel generic iTLB misses (perf_event)", EVENTS_GP }
+
+#define EVENTS_PRESET_L1I_L2 { "PAPI_L1_ICM", \
+	"PAPI_L1_ICM preset: PAPI derives it from L2 code reads on this CPU, " \
+	"instruction prefetches included, so it over-counts L1i misses", EVENTS_GP }
+#define EVENTS_PRESET_L1I { "PAPI_L1_ICM", "PAPI_L1_ICM preset (L1i misses)", EVENTS_GP }
+#define EVENTS_PRESET_INSTR { "PAPI_TOT_INS", "PAPI_TOT_INS preset (retired instructions)", EVENTS_GP }
+#define EVENTS_PRESET_CYC { "PAPI_TOT_CYC", "PAPI_TOT_CYC preset (core cycles)", EVENTS_GP }
+#define EVENTS_PRESET_BRMSP { "PAPI_BR_MSP", "PAPI_BR_MSP preset (mispredicted branches)", EVENTS_GP }
+#define EVENTS_PRESET_ITLB { "PAPI_TLB_IM", "PAPI_TLB_IM preset (iTLB misses)", EVENTS_GP }
+
+/* Intel. L1i: native tag misses first; the preset is L2 code reads from
+ * Haswell on. Where ICACHE_64B is gone (libpfm4's spr table), the nearest is
+ * the precise frontend event, which counts retired instructions. */
+static const struct events_cand events_intel_l1i[] = {
+	{ "ICACHE_64B:IFTAG_MISS",
+	  "L1i tag lookups that missed, per 64-byte line (ICACHE_64B:IFTAG_MISS, Skylake to Ice Lake)", EVENTS_GP },
+	{ "FRONTEND_RETIRED:L1I_MISS",
+	  "retired instructions that missed L1i (FRONTEND_RETIRED:L1I_MISS; no ICACHE_64B here, as on "
+	  "Sapphire Rapids and Alder Lake): counts instructions, not the tag misses ICACHE_64B counts, "
+	  "a different unit; wrong-path fetches are not counted", EVENTS_GP },
+	{ "ICACHE:MISSES", "L1i misses (Sandy Bridge to Broadwell)", EVENTS_GP },
+	{ "L1I:MISSES", "L1i misses (Nehalem, Westmere)", EVENTS_GP },
+	EVENTS_PRESET_L1I_L2, EVENTS_PERF_L1I, EVENTS_CAND_END
+};
+/* Encoded 0x00c0 (event c0, umask 0): the kernel's fixed counter 0. The
+ * preset's encoding depends on PAPI's csv, so it is taken as general-purpose. */
+static const struct events_cand events_intel_instr[] = {
+	{ "INSTRUCTION_RETIRED", "retired instructions (architectural event, fixed counter 0)", EVENTS_FIXED_INSTR },
+	{ "INST_RETIRED:ANY_P", "retired instructions (INST_RETIRED:ANY_P, fixed counter 0)", EVENTS_FIXED_INSTR },
+	EVENTS_PRESET_INSTR,
+	{ "perf::PERF_COUNT_HW_INSTRUCTIONS",
+	  "kernel generic retired instructions (perf_event, fixed counter 0)", EVENTS_FIXED_INSTR },
+	EVENTS_CAND_END
+};
+/* Encoded 0x003c (event 3c, umask 0): the kernel's fixed counter 1. */
+static const struct events_cand events_intel_cyc[] = {
+	{ "UNHALTED_CORE_CYCLES", "unhalted core cycles (architectural event, fixed counter 1)", EVENTS_FIXED_CYC },
+	EVENTS_PRESET_CYC,
+	{ "perf::PERF_COUNT_HW_CPU_CYCLES",
+	  "kernel generic core cycles (perf_event, fixed counter 1)", EVENTS_FIXED_CYC },
+	EVENTS_CAND_END
+};
+/* All branch types. The preset is conditional branches only on Haswell and
+ * later (BR_MISP_RETIRED:CONDITIONAL in PAPI's csv): last. */
+static const struct events_cand events_intel_brmsp[] = {
+	{ "BR_MISP_RETIRED:ALL_BRANCHES",
+	  "mispredicted retired branches, all types (BR_MISP_RETIRED:ALL_BRANCHES)", EVENTS_GP },
+	{ "MISPREDICTED_BRANCH_RETIRED",
+	  "mispredicted retired branches, all types (architectural event)", EVENTS_GP },
+	{ "perf::PERF_COUNT_HW_BRANCH_MISSES",
+	  "kernel generic branch mispredictions, all types (perf_event)", EVENTS_GP },
+	{ "PAPI_BR_MSP",
+	  "PAPI_BR_MSP preset: on Haswell and later conditional branches only", EVENTS_GP },
+	EVENTS_CAND_END
+};
+/* Page walks that completed, the same meaning as on AMD below. */
+static const struct events_cand events_intel_itlb[] = {
+	{ "ITLB_MISSES:WALK_COMPLETED",
+	  "iTLB misses that completed a page walk, all page sizes (ITLB_MISSES:WALK_COMPLETED, Haswell on)", EVENTS_GP },
+	{ "ITLB_MISSES:MISS_CAUSES_A_WALK", "iTLB misses that cause a page walk (Haswell to Skylake)", EVENTS_GP },
+	{ "ITLB_MISSES:CAUSES_A_WALK", "iTLB misses that cause a page walk (Sandy Bridge, Ivy Bridge)", EVENTS_GP },
+	{ "ITLB_MISSES:ANY", "iTLB misses (Nehalem, Westmere)", EVENTS_GP },
+	EVENTS_PRESET_ITLB, EVENTS_PERF_ITLB, EVENTS_CAND_END
+};
+static const struct events_cand events_intel_opcache[] = {
+	EVENTS_CAND_NONE("AMD op-cache event; Intel's decoded icache is dsb_uops_per_op and mite_uops_per_op")
+};
+static const struct events_cand events_intel_dsb[] = {
+	{ "IDQ:DSB_UOPS", "uops delivered to the IDQ from the DSB, the decoded icache (IDQ:DSB_UOPS)", EVENTS_GP },
+	EVENTS_CAND_END
+};
+static const struct events_cand events_intel_mite[] = {
+	{ "IDQ:MITE_UOPS", "uops delivered to the IDQ from the legacy decoders (IDQ:MITE_UOPS)", EVENTS_GP },
+	EVENTS_CAND_END
+};
+/* What misses cost: fetch stalled on the L1i (SPR's name first, then
+ * Skylake to Ice Lake's), and issue slots the front end left empty. */
+static const struct events_cand events_intel_fetch_stall[] = {
+	{ "ICACHE_DATA:STALLS",
+	  "cycles instruction fetch stalled on an L1i miss (ICACHE_DATA:STALLS, Sapphire Rapids on)", EVENTS_GP },
+	{ "ICACHE_16B:IFDATA_STALL",
+	  "cycles instruction fetch stalled on an L1i miss (ICACHE_16B:IFDATA_STALL, Skylake to Ice Lake)", EVENTS_GP },
+	EVENTS_CAND_END
+};
+static const struct events_cand events_intel_fe_stall[] = {
+	{ "IDQ_UOPS_NOT_DELIVERED:CORE",
+	  "issue slots the front end left empty while the back end could take a uop "
+	  "(IDQ_UOPS_NOT_DELIVERED:CORE, top-down front-end bound)", EVENTS_GP },
+	EVENTS_CAND_END
+};
+static const struct events_cand events_intel_mclear[] = {
+	{ "MACHINE_CLEARS:COUNT", "machine clears of any kind, counted once each (MACHINE_CLEARS:COUNT)", EVENTS_GP },
+	EVENTS_CAND_END
+};
+
+/* AMD, common to the Zen families: natives first, the presets are the same
+ * events where PAPI's csv has them (and Zen 4 has none). */
+static const struct events_cand events_amd_instr[] = {
+	{ "RETIRED_INSTRUCTIONS", "retired instructions (PMCx0C0)", EVENTS_GP },
+	EVENTS_PRESET_INSTR, EVENTS_PERF_INSTR, EVENTS_CAND_END
+};
+static const struct events_cand events_amd_cyc[] = {
+	{ "CYCLES_NOT_IN_HALT", "core cycles not halted (PMCx076)", EVENTS_GP },
+	EVENTS_PRESET_CYC, EVENTS_PERF_CYC, EVENTS_CAND_END
+};
+static const struct events_cand events_amd_brmsp[] = {
+	{ "RETIRED_BRANCH_INSTRUCTIONS_MISPREDICTED",
+	  "mispredicted retired branches, all types (PMCx0C3)", EVENTS_GP },
+	EVENTS_PRESET_BRMSP, EVENTS_PERF_BRMSP, EVENTS_CAND_END
+};
+/* AMD's decoder/op-cache split: ops dispatched by source (PMCx0AA), named
+ * OPS_SOURCE_... from Zen 3 on and UOPS_DISPATCHED_... on family 17h. */
+static const struct events_cand events_amd_dsb[] = {
+	{ "OPS_SOURCE_DISPATCHED_FROM_DECODER:OPCACHE",
+	  "ops dispatched from the op cache (PMCx0AA OPCACHE; AMD's counterpart of Intel's DSB)", EVENTS_GP },
+	{ "UOPS_DISPATCHED_FROM_DECODER:OPCACHE_DISPATCHED",
+	  "ops dispatched from the op cache (PMCx0AA, family 17h)", EVENTS_GP },
+	EVENTS_CAND_END
+};
+static const struct events_cand events_amd_mite[] = {
+	{ "OPS_SOURCE_DISPATCHED_FROM_DECODER:DECODER",
+	  "ops dispatched from the x86 decoders (PMCx0AA DECODER; AMD's counterpart of Intel's MITE)", EVENTS_GP },
+	{ "UOPS_DISPATCHED_FROM_DECODER:DECODER_DISPATCHED",
+	  "ops dispatched from the x86 decoders (PMCx0AA, family 17h)", EVENTS_GP },
+	EVENTS_CAND_END
+};
+static const struct events_cand events_amd_fetch_stall[] = {
+	EVENTS_CAND_NONE("libpfm4 names no L1i fetch-stall event for AMD; frontend_bound_slots_per_op "
+		     "is the front-end cost there")
+};
+/* perf's Zen 4 frontend_bound metric: de_no_dispatch_per_slot.no_ops_from_frontend. */
+static const struct events_cand events_amd_fe_stall[] = {
+	{ "DISPATCH_STALLS_1:FE_NO_OPS",
+	  "dispatch slots left empty because the front end supplied no ops (PMCx1A0 FE_NO_OPS, "
+	  "Zen 4 on; perf's frontend_bound)", EVENTS_GP },
+	EVENTS_CAND_END
+};
+static const struct events_cand events_amd_mclear[] = {
+	EVENTS_CAND_NONE("Intel MACHINE_CLEARS event; no AMD event is chosen for pipeline flushes")
+};
+static const struct events_cand events_zen12_opcache[] = {
+	EVENTS_CAND_NONE("libpfm4 has no op-cache hit/miss event for Zen 1 and Zen 2")
+};
+
+/* Zen 1 (family 17h, models below 30h). */
+static const struct events_cand events_zen1_l1i[] = {
+	{ "32_BYTE_INSTRUCTION_CACHE_MISSES", "L1i misses per 32-byte fetch window (PMCx081, Zen 1)", EVENTS_GP },
+	EVENTS_PRESET_L1I, EVENTS_PERF_L1I, EVENTS_CAND_END
+};
+/* Zen 2 has no L1i-miss event in libpfm4: L1i fill requests to L2 are the
+ * nearest, and count instruction prefetches too. */
+static const struct events_cand events_zen2_l1i[] = {
+	{ "REQUESTS_TO_L2_GROUP1:CACHEABLE_IC_READ",
+	  "L1i fill requests to L2 (Zen 2 has no L1i-miss event; includes instruction prefetches)", EVENTS_GP },
+	EVENTS_PRESET_L1I_L2, EVENTS_PERF_L1I, EVENTS_CAND_END
+};
+/* PAPI_TLB_IM on Zen 2 and Zen 3 is DERIVED_ADD of PMCx084 (L1 iTLB miss, L2
+ * hit) and PMCx085 (L1 and L2 miss): two counters, and L1 misses rather than
+ * page walks. The one native is PMCx085, whose umasks (none of them default)
+ * must all be named. */
+#define EVENTS_PRESET_ITLB_ZEN { "PAPI_TLB_IM", \
+	"PAPI_TLB_IM preset: derived from two events (PMCx084 + PMCx085), L1 iTLB misses " \
+	"including L2 iTLB hits", EVENTS_GP }
+static const struct events_cand events_zen12_itlb[] = {
+	{ "L1_ITLB_MISS_L2_ITLB_MISS:IF1G:IF2M:IF4K",
+	  "iTLB misses in both L1 and L2 iTLB, i.e. page walks (PMCx085)", EVENTS_GP },
+	EVENTS_PRESET_ITLB_ZEN, EVENTS_PERF_ITLB, EVENTS_CAND_END
+};
+/* Zen 3, 4 (family 19h) and Zen 5 (family 1Ah) share these names. */
+static const struct events_cand events_zen345_l1i[] = {
+	{ "IC_TAG_HIT_MISS:IC_MISS", "L1i tag misses (PMCx18E IC_TAG_HIT_MISS:IC_MISS)", EVENTS_GP },
+	{ "REQUESTS_TO_L2_GROUP1:CACHEABLE_IC_READ",
+	  "L1i fill requests to L2 (includes instruction prefetches)", EVENTS_GP },
+	EVENTS_PRESET_L1I, EVENTS_PERF_L1I, EVENTS_CAND_END
+};
+static const struct events_cand events_zen345_itlb[] = {
+	{ "L1_ITLB_MISS_L2_ITLB_MISS:COALESCED4K:IF1G:IF2M:IF4K",
+	  "iTLB misses in both L1 and L2 iTLB, i.e. page walks (PMCx085)", EVENTS_GP },
+	EVENTS_PRESET_ITLB_ZEN, EVENTS_PERF_ITLB, EVENTS_CAND_END
+};
+static const struct events_cand events_zen345_ochit[] = {
+	{ "OP_CACHE_HIT_MISS:OC_HIT", "op-cache lookups that hit (PMCx28F OP_CACHE_HIT_MISS:OC_HIT)", EVENTS_GP },
+	EVENTS_CAND_END
+};
+static const struct events_cand events_zen345_ocmiss[] = {
+	{ "OP_CACHE_HIT_MISS:OC_MISS", "op-cache lookups that missed (PMCx28F OP_CACHE_HIT_MISS:OC_MISS)", EVENTS_GP },
+	EVENTS_CAND_END
+};
+
+/* Any other CPU: presets where PAPI has them, then the kernel's generic events. */
+static const struct events_cand events_other_l1i[] = { EVENTS_PRESET_L1I, EVENTS_PERF_L1I, EVENTS_CAND_END };
+static const struct events_cand events_other_instr[] = { EVENTS_PRESET_INSTR, EVENTS_PERF_INSTR, EVENTS_CAND_END };
+static const struct events_cand events_other_cyc[] = { EVENTS_PRESET_CYC, EVENTS_PERF_CYC, EVENTS_CAND_END };
+static const struct events_cand events_other_brmsp[] = { EVENTS_PRESET_BRMSP, EVENTS_PERF_BRMSP, EVENTS_CAND_END };
+static const struct events_cand events_other_itlb[] = { EVENTS_PRESET_ITLB, EVENTS_PERF_ITLB, EVENTS_CAND_END };
+static const struct events_cand events_other_amd_only[] = {
+	EVENTS_CAND_NONE("AMD Zen 3 and later only")
+};
+static const struct events_cand events_other_intel_only[] = {
+	EVENTS_CAND_NONE("Intel only")
+};
+static const struct events_cand events_other_none[] = {
+	EVENTS_CAND_NONE("Intel and AMD only")
+};
+
+static const struct events_cpu events_cpu_intel = {{
+	[IC_CTR_L1I_MISS] = events_intel_l1i, [IC_CTR_INSTR] = events_intel_instr,
+	[IC_CTR_CYCLES] = events_intel_cyc, [IC_CTR_BRANCH_MISS] = events_intel_brmsp,
+	[IC_CTR_ITLB_MISS] = events_intel_itlb,
+	[IC_CTR_OPCACHE_HIT] = events_intel_opcache, [IC_CTR_OPCACHE_MISS] = events_intel_opcache,
+	[IC_CTR_DSB_UOPS] = events_intel_dsb, [IC_CTR_MITE_UOPS] = events_intel_mite,
+	[IC_CTR_MACHINE_CLEAR] = events_intel_mclear,
+	[IC_CTR_FETCH_STALL] = events_intel_fetch_stall, [IC_CTR_FE_STALL] = events_intel_fe_stall }};
+static const struct events_cpu events_cpu_zen1 = {{
+	[IC_CTR_L1I_MISS] = events_zen1_l1i, [IC_CTR_INSTR] = events_amd_instr,
+	[IC_CTR_CYCLES] = events_amd_cyc, [IC_CTR_BRANCH_MISS] = events_amd_brmsp,
+	[IC_CTR_ITLB_MISS] = events_zen12_itlb,
+	[IC_CTR_OPCACHE_HIT] = events_zen12_opcache, [IC_CTR_OPCACHE_MISS] = events_zen12_opcache,
+	[IC_CTR_DSB_UOPS] = events_amd_dsb, [IC_CTR_MITE_UOPS] = events_amd_mite,
+	[IC_CTR_MACHINE_CLEAR] = events_amd_mclear,
+	[IC_CTR_FETCH_STALL] = events_amd_fetch_stall, [IC_CTR_FE_STALL] = events_amd_fe_stall }};
+static const struct events_cpu events_cpu_zen2 = {{
+	[IC_CTR_L1I_MISS] = events_zen2_l1i, [IC_CTR_INSTR] = events_amd_instr,
+	[IC_CTR_CYCLES] = events_amd_cyc, [IC_CTR_BRANCH_MISS] = events_amd_brmsp,
+	[IC_CTR_ITLB_MISS] = events_zen12_itlb,
+	[IC_CTR_OPCACHE_HIT] = events_zen12_opcache, [IC_CTR_OPCACHE_MISS] = events_zen12_opcache,
+	[IC_CTR_DSB_UOPS] = events_amd_dsb, [IC_CTR_MITE_UOPS] = events_amd_mite,
+	[IC_CTR_MACHINE_CLEAR] = events_amd_mclear,
+	[IC_CTR_FETCH_STALL] = events_amd_fetch_stall, [IC_CTR_FE_STALL] = events_amd_fe_stall }};
+static const struct events_cpu events_cpu_zen345 = {{
+	[IC_CTR_L1I_MISS] = events_zen345_l1i, [IC_CTR_INSTR] = events_amd_instr,
+	[IC_CTR_CYCLES] = events_amd_cyc, [IC_CTR_BRANCH_MISS] = events_amd_brmsp,
+	[IC_CTR_ITLB_MISS] = events_zen345_itlb,
+	[IC_CTR_OPCACHE_HIT] = events_zen345_ochit, [IC_CTR_OPCACHE_MISS] = events_zen345_ocmiss,
+	[IC_CTR_DSB_UOPS] = events_amd_dsb, [IC_CTR_MITE_UOPS] = events_amd_mite,
+	[IC_CTR_MACHINE_CLEAR] = events_amd_mclear,
+	[IC_CTR_FETCH_STALL] = events_amd_fetch_stall, [IC_CTR_FE_STALL] = events_amd_fe_stall }};
+static const struct events_cpu events_cpu_other = {{
+	[IC_CTR_L1I_MISS] = events_other_l1i, [IC_CTR_INSTR] = events_other_instr,
+	[IC_CTR_CYCLES] = events_other_cyc, [IC_CTR_BRANCH_MISS] = events_other_brmsp,
+	[IC_CTR_ITLB_MISS] = events_other_itlb,
+	[IC_CTR_OPCACHE_HIT] = events_other_amd_only, [IC_CTR_OPCACHE_MISS] = events_other_amd_only,
+	[IC_CTR_DSB_UOPS] = events_other_none, [IC_CTR_MITE_UOPS] = events_other_none,
+	[IC_CTR_MACHINE_CLEAR] = events_other_intel_only,
+	[IC_CTR_FETCH_STALL] = events_other_intel_only, [IC_CTR_FE_STALL] = events_other_none }};
+
+const struct events_cpu *events_for_cpu(const struct ic_cpu_ident *cpu)
+{
+	if (cpu && cpu->vendor == IC_VENDOR_INTEL)
+		return &events_cpu_intel;
+	if (cpu && cpu->vendor == IC_VENDOR_AMD) {
+		/* Zen 2 starts at model 30h (Rome, Matisse, Renoir). */
+		if (cpu->family == 0x17)
+			return cpu->model < 0x30 ? &events_cpu_zen1 : &events_cpu_zen2;
+		if (cpu->family == 0x19 || cpu->family == 0x1a)
+			return &events_cpu_zen345;
+	}
+	return &events_cpu_other;
+}

@@ -1,0 +1,309 @@
+/* codesize_report: ./run.sh codesize's report from codesize's CSV.
+ *
+ *   codesize_report [--l1i BYTES] [--l2 BYTES] CSV
+ *
+ * Per series (op, layout, order, filler; in the order the CSV first names
+ * them) a table of every form's footprint at each N, hint's inlined sites
+ * beside its footprint and each form's bytes per site, then where the
+ * inline footprint passes the L1i and the L2 (the rule of common/
+ * cache_pass.h): "between N = A and B", the last N within and the first
+ * past. A size of 0 or none is unknown. Values are the CSV's text; a form
+ * or N the CSV lacks is an empty cell. Bad usage or CSV: one line on
+ * stderr, exit 2.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cache_pass.h"
+
+#define REPORT_EXIT_USAGE 2
+
+/* The table's columns, in order; the pass is stated for the first. */
+static const char *const report_forms[] = {
+	"inline", "hint", "extern", "clone", "inline_nolock", "extern_nolock", "mark",
+};
+#define REPORT_NFORMS (sizeof report_forms / sizeof report_forms[0])
+
+enum { COL_FORM, COL_OP, COL_LAYOUT, COL_ORDER, COL_SITES, COL_FOOT, COL_SLOPE, COL_INLINED,
+       COL_FILLER, COL_COUNT };
+static const char *const report_cols[COL_COUNT] = {
+	"form", "op", "layout", "order", "sites", "footprint_bytes", "code_bytes_per_site",
+	"inlined_sites", "filler",
+};
+
+struct report_row {
+	char *field[COL_COUNT];     /* the CSV's text; filler "0" when the column is absent */
+	unsigned long sites;
+	size_t series;              /* index into the series */
+};
+
+struct report_series {
+	char name[256];             /* op/layout/order[, B B filler per site] */
+	unsigned long *sites;       /* its N, ascending */
+	size_t nsites;
+};
+
+static __attribute__((noreturn, format(printf, 1, 2))) void report_fail(const char *fmt, ...);
+
+static void report_fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("codesize_report: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(REPORT_EXIT_USAGE);
+}
+
+static void *report_alloc(void *p, size_t n, size_t size)
+{
+	p = realloc(p, (n ? n : 1) * size);
+	if (!p) {
+		fputs("codesize_report: out of memory\n", stderr);
+		exit(1);
+	}
+	return p;
+}
+
+/* Decimal digits only, as codesize writes them. */
+static unsigned long report_number(const char *s, const char *what)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (*s < '0' || *s > '9' || *end || errno)
+		report_fail("%s: '%s' is not a number", what, s);
+	return v;
+}
+
+/* Split line at commas in place; the number of fields (at most max). */
+static size_t report_split(char *line, char **field, size_t max)
+{
+	size_t n = 0;
+
+	line[strcspn(line, "\r\n")] = '\0';
+	for (char *p = line; n < max;) {
+		field[n++] = p;
+		p = strchr(p, ',');
+		if (!p)
+			break;
+		*p++ = '\0';
+	}
+	return n;
+}
+
+static int report_cmp_sites(const void *a, const void *b)
+{
+	unsigned long x = *(const unsigned long *)a, y = *(const unsigned long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The rows of the CSV at path, and the series they make. */
+static void report_read(const char *path, struct report_row **rows, size_t *nrows,
+			struct report_series **series, size_t *nseries)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL, *field[64];
+	size_t cap = 0, n;
+	int col[COL_COUNT];
+
+	if (!f)
+		report_fail("%s: %s", path, strerror(errno));
+	if (getline(&line, &cap, f) < 0)
+		report_fail("%s: empty, not codesize's CSV", path);
+	n = report_split(line, field, 64);
+	for (int c = 0; c < COL_COUNT; c++) {
+		col[c] = -1;
+		for (size_t i = 0; i < n; i++)
+			if (!strcmp(field[i], report_cols[c]))
+				col[c] = (int)i;
+		if (col[c] < 0 && c != COL_FILLER)
+			report_fail("%s: no column %s, not codesize's CSV", path, report_cols[c]);
+	}
+	*rows = NULL;
+	*series = NULL;
+	*nrows = *nseries = 0;
+	while (getline(&line, &cap, f) >= 0) {
+		struct report_row r = { 0 };
+		unsigned long filler;
+		char name[256];
+		size_t s;
+
+		n = report_split(line, field, 64);
+		for (int c = 0; c < COL_COUNT; c++) {
+			if (col[c] >= 0 && (size_t)col[c] >= n)
+				report_fail("%s: row %zu has %zu fields", path, *nrows + 2, n);
+			r.field[c] = strdup(col[c] < 0 ? "0" : field[col[c]]);
+			if (!r.field[c])
+				report_fail("out of memory");
+		}
+		r.sites = report_number(r.field[COL_SITES], "sites");
+		filler = report_number(r.field[COL_FILLER], "filler");
+		if (filler > 0)
+			snprintf(name, sizeof name, "%s/%s/%s, %lu B filler per site", r.field[COL_OP],
+				 r.field[COL_LAYOUT], r.field[COL_ORDER], filler);
+		else
+			snprintf(name, sizeof name, "%s/%s/%s", r.field[COL_OP], r.field[COL_LAYOUT],
+				 r.field[COL_ORDER]);
+		for (s = 0; s < *nseries && strcmp((*series)[s].name, name); s++)
+			;
+		if (s == *nseries) {
+			*series = report_alloc(*series, *nseries + 1, sizeof **series);
+			(*series)[s] = (struct report_series){ .sites = NULL };
+			snprintf((*series)[s].name, sizeof (*series)[s].name, "%s", name);
+			(*nseries)++;
+		}
+		struct report_series *se = &(*series)[s];
+		size_t k;
+
+		for (k = 0; k < se->nsites && se->sites[k] != r.sites; k++)
+			;
+		if (k == se->nsites) {
+			se->sites = report_alloc(se->sites, se->nsites + 1, sizeof *se->sites);
+			se->sites[se->nsites++] = r.sites;
+		}
+		r.series = s;
+		*rows = report_alloc(*rows, *nrows + 1, sizeof **rows);
+		(*rows)[(*nrows)++] = r;
+	}
+	free(line);
+	fclose(f);
+	for (size_t s = 0; s < *nseries; s++)
+		qsort((*series)[s].sites, (*series)[s].nsites, sizeof (*series)[s].sites[0],
+		      report_cmp_sites);
+}
+
+/* Column c of form's row in series s at N = sites (any N: sites 0), the
+ * last such row as the CSV has them; "" when there is none. */
+static const char *report_cell(const struct report_row *rows, size_t nrows, size_t s,
+			       const char *form, unsigned long sites, int c)
+{
+	const char *v = "";
+
+	for (size_t i = 0; i < nrows; i++)
+		if (rows[i].series == s && !strcmp(rows[i].field[COL_FORM], form) &&
+		    (!sites || rows[i].sites == sites))
+			v = rows[i].field[c];
+	return v;
+}
+
+/* Where the inline footprint passes a cache of kib KiB (0: unknown). */
+static void report_pass(const struct report_row *rows, size_t nrows, size_t s,
+			const struct report_series *se, const char *name, unsigned long kib)
+{
+	struct ic_footprint *fp;
+	double size = (double)kib * 1024;
+	long i;
+
+	if (kib == 0) {
+		printf("\n%s size unknown (hwloc)\n", name);
+		return;
+	}
+	fp = report_alloc(NULL, se->nsites, sizeof *fp);
+	for (size_t k = 0; k < se->nsites; k++) {
+		const char *v = report_cell(rows, nrows, s, report_forms[0], se->sites[k], COL_FOOT);
+		char *end;
+
+		fp[k].sites = se->sites[k];
+		fp[k].bytes = strtod(v, &end);
+		if (end == v || *end)
+			fp[k].bytes = NAN;
+	}
+	i = ic_cache_pass(fp, se->nsites, size, NULL);
+	if (i >= 0)
+		printf("\nThe inline footprint passes this machine's %s (%lu KiB, hwloc) between N = %lu "
+		       "and %lu.", name, kib, i ? se->sites[i - 1] : 0, se->sites[i]);
+	else
+		printf("\nThe inline footprint stays within the %s (%lu KiB) up to N = %lu.", name, kib,
+		       se->sites[se->nsites - 1]);
+	free(fp);
+}
+
+static void report_series(const struct report_row *rows, size_t nrows, size_t s,
+			  const struct report_series *se, unsigned long l1i_kib, unsigned long l2_kib)
+{
+	printf("\n%s: code bytes of all N call sites (footprint)\n\n", se->name);
+	puts("| N | inline | hint (sites inlined) | extern | clone | inline_nolock | extern_nolock | "
+	     "mark alone |");
+	puts("|---:|---:|---:|---:|---:|---:|---:|---:|");
+	for (size_t k = 0; k < se->nsites; k++) {
+		unsigned long n = se->sites[k];
+
+		printf("| %lu", n);
+		for (size_t f = 0; f < REPORT_NFORMS; f++) {
+			printf(" | %s", report_cell(rows, nrows, s, report_forms[f], n, COL_FOOT));
+			if (!strcmp(report_forms[f], "hint"))
+				printf(" (%s)", report_cell(rows, nrows, s, "hint", n, COL_INLINED));
+		}
+		puts(" |");
+	}
+	printf("| bytes per site (slope over N)");
+	for (size_t f = 0; f < REPORT_NFORMS; f++)
+		printf(" | %s", report_cell(rows, nrows, s, report_forms[f], 0, COL_SLOPE));
+	puts(" |");
+	report_pass(rows, nrows, s, se, "L1i", l1i_kib);
+	report_pass(rows, nrows, s, se, "L2", l2_kib);
+	putchar('\n');
+}
+
+static void report_help(void)
+{
+	puts("usage: codesize_report [--l1i BYTES] [--l2 BYTES] CSV\n"
+	     "Prints, per series of codesize's CSV, every form's code bytes at each N and per\n"
+	     "site, and where the inline footprint passes the L1i and the L2 (BYTES: the\n"
+	     "cache's size; 0 or none: unknown).");
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long kib[2] = { 0, 0 };
+	const char *csv = NULL;
+	struct report_row *rows;
+	struct report_series *series;
+	size_t nrows, nseries;
+
+	for (int i = 1; i < argc; i++) {
+		int which = !strcmp(argv[i], "--l1i") ? 0 : !strcmp(argv[i], "--l2") ? 1 : -1;
+
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			report_help();
+			return 0;
+		} else if (which >= 0) {
+			if (i + 1 >= argc)
+				report_fail("%s: needs a size in bytes", argv[i]);
+			/* Whole KiB, as hwloc reports them. */
+			kib[which] = report_number(argv[i + 1], argv[i]) / 1024;
+			i++;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			report_fail("%s: unknown option (see --help)", argv[i]);
+		} else if (csv) {
+			report_fail("%s: one CSV only (see --help)", argv[i]);
+		} else {
+			csv = argv[i];
+		}
+	}
+	if (!csv)
+		report_fail("no CSV given (see --help)");
+	report_read(csv, &rows, &nrows, &series, &nseries);
+	for (size_t s = 0; s < nseries; s++)
+		report_series(rows, nrows, s, &series[s], kib[0], kib[1]);
+	if (fflush(stdout) != 0)
+		report_fail("cannot write stdout: %s", strerror(errno));
+	for (size_t i = 0; i < nrows; i++)
+		for (int c = 0; c < COL_COUNT; c++)
+			free(rows[i].field[c]);
+	for (size_t s = 0; s < nseries; s++)
+		free(series[s].sites);
+	free(rows);
+	free(series);
+	return 0;
+}

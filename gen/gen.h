@@ -1,0 +1,63 @@
+/* What gen's files share: the arguments of one run and the calls between
+ * them. gen.c says what gen writes; gen_options.c reads and checks the
+ * arguments; gen_site.c writes one site's code; gen_files.c the files
+ * that hold the sites (per layout), point.c and manifest.txt. gen's
+ * sources are gen.c and gen_*.c (body_check.sh compiles them so).
+ */
+#ifndef GEN_H
+#define GEN_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "point_name.h"
+
+/* Filler constants: indices 2^29 .. 2^30-1 of the marks' bijection
+ * (gen_filler_const). */
+#define GEN_FILLER_BASE UINT32_C(0x20000000)
+#define GEN_FILLER_CONSTS 0x20000000u
+
+enum gen_part { GEN_PART_ALL, GEN_PART_SITES, GEN_PART_POINT };
+
+struct gen_args {
+	struct ic_point_id id;
+	uint32_t per_file;
+	uint32_t per_caller;        /* chain: sites per caller function */
+	uint32_t filler_adds;       /* constants per site's filler block; 0 without --filler */
+	const char *dir;
+	enum gen_part part;
+	uint32_t series_sites;      /* the series' largest N: the sites compiled */
+	char prefix[192];           /* the point's symbols: ic_pt_... */
+	char sprefix[192];          /* the series' site functions: ic_sr_... */
+	const char *cur;            /* the prefix of the functions being written */
+	char *body_path;            /* --body: FILE's absolute path, or NULL */
+	char body_name[IC_BODY_NAME_MAX + 1];
+};
+
+/* The program's name as it was run, for messages. */
+extern const char *gen_prog;
+
+/* gen_options.c: the arguments, every one checked; bad input is one line
+ * on stderr and exit 2, before anything is written. */
+void gen_parse_args(int argc, char **argv, struct gen_args *a);
+
+/* gen_site.c: a site's code. */
+/* What one pass over the point's N sites adds to acc (mod 2^64). */
+uint64_t gen_acc_per_pass(const struct gen_args *a);
+/* What a site touches (GEN_USES_*), so a function declares only its locals. */
+enum { GEN_USES_Q = 1, GEN_USES_ANCHOR = 2, GEN_USES_SCRATCH = 4, GEN_USES_BODY = 8 };
+unsigned gen_site_uses(const struct gen_args *a, uint32_t k);
+void gen_locals(FILE *f, const struct gen_args *a, unsigned uses);
+void gen_epilogue(FILE *f, const struct gen_args *a);
+/* clone: site k's own copies, written before the function that holds it. */
+void gen_clones(FILE *f, const struct gen_args *a, uint32_t k);
+void gen_site(FILE *f, const struct gen_args *a, uint32_t k);
+
+/* gen_files.c: the files, each written whole or not at all. */
+void gen_mkdir_p(const char *dir);
+uint32_t gen_file_count(const struct gen_args *a);
+void gen_sites_file(const struct gen_args *a, uint32_t i);
+void gen_point_file(struct gen_args *a);
+void gen_manifest(const struct gen_args *a);
+
+#endif /* GEN_H */

@@ -1,0 +1,356 @@
+/* gen's arguments: read, each checked, before anything is written. Bad
+ * input is one line on stderr naming the option, exit 2.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "gen.h"
+
+/* One TU with 65,536 inlined sites took gcc 122 s and 1.4 GB in the
+ * suite's first prototype; 256 sites compile in well under a second and
+ * keep -j busy. */
+#define GEN_PER_FILE_DEFAULT 256u
+/* Sites per chain caller by default: a handful of call sites per function,
+ * as in a network stack's receive path, each run once per packet. */
+#define GEN_PER_CALLER_DEFAULT 16u
+#define GEN_EXIT_USAGE 2
+
+static void gen_usage_fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", gen_prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(GEN_EXIT_USAGE);
+}
+
+/* "a|b|c" from a name table. */
+static const char *gen_join(const char *const *names, int count)
+{
+	static char list[256];
+
+	list[0] = '\0';
+	for (int j = 0; j < count; j++) {
+		strncat(list, names[j], sizeof list - strlen(list) - 1);
+		if (j + 1 < count)
+			strncat(list, "|", sizeof list - strlen(list) - 1);
+	}
+	return list;
+}
+
+static void gen_help(void)
+{
+	printf("usage: %s --sites N --form F -o DIR [options]\n"
+	       "  --sites N       call sites, 1..%u\n", gen_prog, IC_POINT_SITES_MAX);
+	printf("  --form F        %s (gen/point_names.def says what each is)\n",
+	       gen_join(ic_form_names, IC_FORM_COUNT));
+	printf("  --op OP         %s (default %s)\n", gen_join(ic_op_names, IC_OP_COUNT), ic_op_names[0]);
+	printf("  --body FILE     your own function instead of the queue (queue/body.h); the op\n"
+	       "                  is FILE's name; forms %s, %s, %s, %s, %s\n",
+	       ic_form_names[IC_FORM_INLINE], ic_form_names[IC_FORM_HINT], ic_form_names[IC_FORM_EXTERN],
+	       ic_form_names[IC_FORM_CLONE], ic_form_names[IC_FORM_MARK]);
+	printf("  --layout L      %s (default %s): chain callers of --per-caller sites,\n"
+	       "                  or one function per site walked through a table\n",
+	       gen_join(ic_layout_names, IC_LAYOUT_COUNT), ic_layout_names[0]);
+	printf("  --order O       %s (default %s): caller order (chain), walk order (scatter)\n",
+	       gen_join(ic_order_names, IC_ORDER_COUNT), ic_order_names[0]);
+	printf("  --seed S        seed for order random, 0..%u (default 0; seq ignores it)\n"
+	       "  --per-file K    sites per translation unit, 1..%u (default %u)\n"
+	       "  --per-caller C  sites per chain caller function, 1..%u (default %u)\n"
+	       "  --filler BYTES  about BYTES of straight-line register adds before each\n"
+	       "                  site's operation, 0..%u (default 0: none)\n"
+	       "  --part P        all (default), sites or point: sites writes the series'\n"
+	       "                  sites_<i>.c (--sites is then its largest N), point writes\n"
+	       "                  point.c, whose pass calls the first --sites of them\n"
+	       "  --series-sites M  with --part point: the N --part sites was given (default --sites)\n"
+	       "  -o DIR          output directory (created if missing)\n",
+	       UINT32_MAX, IC_POINT_SITES_MAX, GEN_PER_FILE_DEFAULT, IC_POINT_SITES_MAX,
+	       GEN_PER_CALLER_DEFAULT, IC_POINT_FILLER_MAX);
+}
+
+/* Decimal digits only (no sign, no blanks), within [min, max]. */
+static int gen_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out)
+{
+	uint64_t v = 0;
+
+	if (*s == '\0')
+		return -1;
+	for (const char *p = s; *p; p++) {
+		if (*p < '0' || *p > '9')
+			return -1;
+		v = v * 10 + (uint64_t)(*p - '0');
+		if (v > max)
+			return -1;
+	}
+	if (v < min)
+		return -1;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+static int gen_parse_name(const char *opt, const char *const *names, int count, const char *s)
+{
+	int i = ic_name_find(names, count, s);
+
+	if (i >= 0)
+		return i;
+	gen_usage_fail("%s: unknown value '%s' (%s)", opt, s, gen_join(names, count));
+	return -1;
+}
+
+/* Can DIR be written, or created under its nearest existing ancestor? */
+static void gen_check_dir(const char *dir)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	size_t len = strlen(dir);
+
+	if (len == 0)
+		gen_usage_fail("-o: empty directory name");
+	if (len >= sizeof path - 64)  /* room for "/.sites_<i>.c.tmp.XXXXXX" */
+		gen_usage_fail("-o: directory name too long");
+	memcpy(path, dir, len + 1);
+	for (;;) {
+		if (stat(path, &st) == 0) {
+			if (!S_ISDIR(st.st_mode))
+				gen_usage_fail("-o: %s: not writable (%s is not a directory)", dir, path);
+			if (access(path, W_OK | X_OK) != 0)
+				gen_usage_fail("-o: %s: not writable (%s)", dir, strerror(errno));
+			return;
+		}
+		if (errno != ENOENT)
+			gen_usage_fail("-o: %s: not writable (%s)", dir, strerror(errno));
+		/* Step up to the parent: drop trailing slashes, then the last name. */
+		while (len > 1 && path[len - 1] == '/')
+			path[--len] = '\0';
+		while (len > 0 && path[len - 1] != '/')
+			path[--len] = '\0';
+		if (len == 0) {
+			path[0] = '.';
+			path[1] = '\0';
+		} else if (len > 1) {
+			path[--len] = '\0';
+		}
+	}
+}
+
+/* --body FILE: a readable regular file named <name>.c, its name a body's
+ * name (point_name.h), its path one a #include "..." can spell; the form
+ * one a body has. */
+static void gen_check_body(struct gen_args *a, const char *file, int have_op)
+{
+	const char *base = strrchr(file, '/'), *why;
+	struct stat st;
+	size_t len;
+
+	base = base ? base + 1 : file;
+	len = strlen(base);
+	if (len < 3 || strcmp(base + len - 2, ".c") != 0)
+		gen_usage_fail("--body: %s: not a .c file", file);
+	if (len - 2 > IC_BODY_NAME_MAX)
+		gen_usage_fail("--body: %s: the name is longer than %u characters", file, IC_BODY_NAME_MAX);
+	memcpy(a->body_name, base, len - 2);
+	a->body_name[len - 2] = '\0';
+	why = ic_body_name_why(a->body_name);
+	if (why)
+		gen_usage_fail("--body: %s: the name '%s' %s", file, a->body_name, why);
+	if (stat(file, &st) != 0)
+		gen_usage_fail("--body: %s: %s", file, strerror(errno));
+	if (!S_ISREG(st.st_mode) || access(file, R_OK) != 0)
+		gen_usage_fail("--body: %s: not a readable file", file);
+	/* Absolute: the site files include it from their own directory. */
+	a->body_path = realpath(file, NULL);
+	if (!a->body_path)
+		gen_usage_fail("--body: %s: %s", file, strerror(errno));
+	/* The banner holds it in a comment too. */
+	if (strpbrk(a->body_path, "\"\\\n") || strstr(a->body_path, "*/"))
+		gen_usage_fail("--body: %s: the path holds a quote, backslash, newline or */, which "
+			       "the generated files cannot spell", file);
+	if (have_op)
+		gen_usage_fail("--op: a body has one operation, its own (drop --op with --body)");
+	if (ic_form_is_nolock(a->id.form))
+		gen_usage_fail("--form %s: a body has no lock to replace (the nolock forms are the queue's)",
+			       ic_form_names[a->id.form]);
+	a->id.body = a->body_name;
+}
+
+/* The option as the user spelled it: "--name" (without "=value") or "-c". */
+static const char *gen_opt_name(const char *arg, int opt)
+{
+	static char name[64];
+
+	if (strncmp(arg, "--", 2) == 0)
+		snprintf(name, sizeof name, "%.*s", (int)strcspn(arg, "="), arg);
+	else
+		snprintf(name, sizeof name, "-%c", opt > 0 && opt < 128 ? opt : '?');
+	return name;
+}
+
+/* What the command line gave, for the checks that need the whole of it. */
+struct gen_given {
+	int sites, form, op, per_caller;
+	const char *body;
+};
+
+/* The checks of options together, and what follows from them. */
+static void gen_check_args(struct gen_args *a, const struct gen_given *g)
+{
+	if (!g->sites)
+		gen_usage_fail("--sites: missing (see --help)");
+	if (!g->form)
+		gen_usage_fail("--form: missing (see --help)");
+	if (!a->dir)
+		gen_usage_fail("-o: missing output directory (see --help)");
+	if (g->body)
+		gen_check_body(a, g->body, g->op);
+	if (a->series_sites && a->part != GEN_PART_POINT)
+		gen_usage_fail("--series-sites: only with --part point");
+	if (!a->series_sites)
+		a->series_sites = a->id.sites;
+	if (a->series_sites < a->id.sites)
+		gen_usage_fail("--series-sites: %u is fewer than --sites %u", a->series_sites, a->id.sites);
+	/* A caller never spans translation units: asked for, that is an error;
+	 * by default, callers are as long as the files, and say so. */
+	if (a->per_caller > a->per_file) {
+		if (g->per_caller)
+			gen_usage_fail("--per-caller: %u is more than --per-file %u: a caller never "
+				       "spans translation units", a->per_caller, a->per_file);
+		a->per_caller = a->per_file;
+	}
+	if (a->id.order == IC_ORDER_SEQ)
+		a->id.seed = 0;
+	if (a->id.filler > 0) {
+		a->filler_adds = ic_filler_adds(a->id.filler);
+		if ((uint64_t)a->series_sites * a->filler_adds > GEN_FILLER_CONSTS)
+			gen_usage_fail("--filler: %u bytes at %u sites needs %" PRIu64 " distinct "
+				       "constants, more than the %u gen has", a->id.filler,
+				       a->series_sites, (uint64_t)a->series_sites * a->filler_adds,
+				       GEN_FILLER_CONSTS);
+	}
+	gen_check_dir(a->dir);
+	ic_point_prefix(a->prefix, sizeof a->prefix, &a->id);
+	ic_series_prefix(a->sprefix, sizeof a->sprefix, &a->id);
+	a->cur = a->sprefix;
+}
+
+void gen_parse_args(int argc, char **argv, struct gen_args *a)
+{
+	enum { OPT_SITES = 256, OPT_FORM, OPT_OP, OPT_LAYOUT, OPT_ORDER, OPT_SEED, OPT_PER_FILE,
+	       OPT_PER_CALLER, OPT_FILLER, OPT_BODY, OPT_PART, OPT_SERIES_SITES, OPT_HELP };
+	static const struct option longopts[] = {
+		{ "sites", required_argument, NULL, OPT_SITES },
+		{ "form", required_argument, NULL, OPT_FORM },
+		{ "op", required_argument, NULL, OPT_OP },
+		{ "layout", required_argument, NULL, OPT_LAYOUT },
+		{ "order", required_argument, NULL, OPT_ORDER },
+		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "per-file", required_argument, NULL, OPT_PER_FILE },
+		{ "per-caller", required_argument, NULL, OPT_PER_CALLER },
+		{ "filler", required_argument, NULL, OPT_FILLER },
+		{ "body", required_argument, NULL, OPT_BODY },
+		{ "part", required_argument, NULL, OPT_PART },
+		{ "series-sites", required_argument, NULL, OPT_SERIES_SITES },
+		{ "help", no_argument, NULL, OPT_HELP },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct gen_given g = { 0 };
+	int c;
+
+	memset(a, 0, sizeof *a);
+	a->id.op = IC_OP_TAIL_DEQUEUE;
+	a->id.layout = IC_LAYOUT_CHAIN;
+	a->id.order = IC_ORDER_SEQ;
+	a->per_file = GEN_PER_FILE_DEFAULT;
+	a->per_caller = GEN_PER_CALLER_DEFAULT;
+	opterr = 0;  /* our own one-line messages */
+	while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_SITES:
+			if (gen_parse_u32(optarg, 1, IC_POINT_SITES_MAX, &a->id.sites) != 0)
+				gen_usage_fail("--sites: '%s' is not a number from 1 to %u",
+					       optarg, IC_POINT_SITES_MAX);
+			g.sites = 1;
+			break;
+		case OPT_FORM:
+			a->id.form = gen_parse_name("--form", ic_form_names, IC_FORM_COUNT, optarg);
+			g.form = 1;
+			break;
+		case OPT_OP:
+			a->id.op = gen_parse_name("--op", ic_op_names, IC_OP_COUNT, optarg);
+			g.op = 1;
+			break;
+		case OPT_BODY:
+			g.body = optarg;
+			break;
+		case OPT_PART:
+			if (strcmp(optarg, "all") == 0)
+				a->part = GEN_PART_ALL;
+			else if (strcmp(optarg, "sites") == 0)
+				a->part = GEN_PART_SITES;
+			else if (strcmp(optarg, "point") == 0)
+				a->part = GEN_PART_POINT;
+			else
+				gen_usage_fail("--part: unknown value '%s' (all|sites|point)", optarg);
+			break;
+		case OPT_SERIES_SITES:
+			if (gen_parse_u32(optarg, 1, IC_POINT_SITES_MAX, &a->series_sites) != 0)
+				gen_usage_fail("--series-sites: '%s' is not a number from 1 to %u",
+					       optarg, IC_POINT_SITES_MAX);
+			break;
+		case OPT_LAYOUT:
+			a->id.layout = gen_parse_name("--layout", ic_layout_names, IC_LAYOUT_COUNT, optarg);
+			break;
+		case OPT_ORDER:
+			a->id.order = gen_parse_name("--order", ic_order_names, IC_ORDER_COUNT, optarg);
+			break;
+		case OPT_SEED:
+			if (gen_parse_u32(optarg, 0, UINT32_MAX, &a->id.seed) != 0)
+				gen_usage_fail("--seed: '%s' is not a number from 0 to %u",
+					       optarg, UINT32_MAX);
+			break;
+		case OPT_PER_FILE:
+			if (gen_parse_u32(optarg, 1, IC_POINT_SITES_MAX, &a->per_file) != 0)
+				gen_usage_fail("--per-file: '%s' is not a number from 1 to %u",
+					       optarg, IC_POINT_SITES_MAX);
+			break;
+		case OPT_PER_CALLER:
+			if (gen_parse_u32(optarg, 1, IC_POINT_SITES_MAX, &a->per_caller) != 0)
+				gen_usage_fail("--per-caller: '%s' is not a number from 1 to %u",
+					       optarg, IC_POINT_SITES_MAX);
+			g.per_caller = 1;
+			break;
+		case OPT_FILLER:
+			if (gen_parse_u32(optarg, 0, IC_POINT_FILLER_MAX, &a->id.filler) != 0)
+				gen_usage_fail("--filler: '%s' is not a number from 0 to %u",
+					       optarg, IC_POINT_FILLER_MAX);
+			break;
+		case 'o':
+			a->dir = optarg;
+			break;
+		case 'h':
+		case OPT_HELP:
+			gen_help();
+			exit(0);
+		case ':':
+			gen_usage_fail("%s: needs an argument", gen_opt_name(argv[optind - 1], optopt));
+			break;
+		default:
+			gen_usage_fail("%s: unknown option (see --help)",
+				       gen_opt_name(argv[optind - 1], optopt));
+		}
+	}
+	if (optind < argc)
+		gen_usage_fail("%s: unexpected argument (see --help)", argv[optind]);
+	gen_check_args(a, &g);
+}
