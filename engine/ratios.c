@@ -3,6 +3,8 @@
 #define _GNU_SOURCE   /* qsort_r */
 #include "ratios.h"
 
+#include "cache_pass.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,17 +30,23 @@ const struct ic_point *ic_group_point(const struct ic_group *g, const char *form
 unsigned long ic_group_cache_pass(const struct ic_group *g, const char *form, double size,
 				  double *at_about)
 {
-	const struct ic_point *at = NULL;
+	struct ic_footprint *fp = malloc((g->npoints ? g->npoints : 1) * sizeof(*fp));
+	size_t n = 0;
+	long i;
 
-	for (size_t i = 0; i < g->npoints; i++) {
-		const struct ic_point *p = g->points[i];
-
-		if (!strcmp(p->form, form) && p->med[IC_F_FOOT] > size && (!at || p->sites < at->sites))
-			at = p;
+	if (!fp) {
+		if (at_about)
+			*at_about = NAN;
+		return 0;
 	}
-	if (at_about)
-		*at_about = at ? size / (at->med[IC_F_FOOT] / (double)at->sites) : NAN;
-	return at ? at->sites : 0;
+	/* The group's points are in ascending N within a form. */
+	for (size_t k = 0; k < g->npoints; k++)
+		if (!strcmp(g->points[k]->form, form))
+			fp[n++] = (struct ic_footprint){ g->points[k]->sites, g->points[k]->med[IC_F_FOOT] };
+	i = ic_cache_pass(fp, n, size, at_about);
+	n = i >= 0 ? fp[i].sites : 0;
+	free(fp);
+	return n;
 }
 
 /* The contrast at one N: y = sum sign[i] log(med of pts[i]) per process
