@@ -26,7 +26,8 @@ inlines_main() {
 			mapfile -t c < <(release_args "$(quick_points)"; plan_builds; printf '%s' "${B_args[0]}")
 			configure build "${c[@]}"
 		fi
-		phase "build: inlines (log build/build.log)"
+		# Said on the first build only: bad input is then one line.
+		[ -x "$tool" ] || phase "build: inlines (log build/build.log)"
 		build build inlines
 	) || exit
 	cd "$caller_pwd" && exec "$tool" "${args[@]}"
