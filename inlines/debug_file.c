@@ -42,9 +42,6 @@ static int df_open_elf(const char *path, int *fd, Elf **elf, char *err, size_t l
 	*elf = elf_begin(*fd, ELF_C_READ_MMAP, NULL);
 	if (!*elf || elf_kind(*elf) != ELF_K_ELF || !gelf_getehdr(*elf, &eh))
 		return df_fail(err, len, "%s: not an ELF file: give a program, a shared library, a vmlinux or a .debug file", path);
-	/* libdw applies no relocations, and an object file's DWARF needs them. */
-	if (eh.e_type == ET_REL)
-		return df_fail(err, len, "%s: an object file, whose DWARF is not relocated: give the program or library linked from it", path);
 	return 0;
 }
 
@@ -121,12 +118,44 @@ static int df_check_compression(Elf *elf, const char *path, int separate, char *
 	return 0;
 }
 
+/* The search for a separate debug file is ours, done before. */
+static int df_no_search(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+			const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
+			char **debuginfo_file_name)
+{
+	(void)mod, (void)userdata, (void)modname, (void)base, (void)file_name;
+	(void)debuglink_file, (void)debuglink_crc, (void)debuginfo_file_name;
+	return -1;
+}
+
+/* An object file (a .o, a kernel module): its DWARF refers to sections
+ * through relocations, which libdwfl applies and libdw alone does not. */
+static int df_open_relocated(struct ic_debug_file *f, char *err, size_t len)
+{
+	static const Dwfl_Callbacks offline = {
+		.find_debuginfo = df_no_search,
+		.section_address = dwfl_offline_section_address,
+	};
+	Dwfl_Module *mod;
+	Dwarf_Addr bias;
+
+	f->dwfl = dwfl_begin(&offline);
+	mod = f->dwfl ? dwfl_report_offline(f->dwfl, "", f->debug_path, -1) : NULL;
+	if (!mod || dwfl_report_end(f->dwfl, NULL, NULL))
+		return df_fail(err, len, "%s: libdwfl cannot read this object file: %s", f->debug_path, dwfl_errmsg(-1));
+	f->dw = dwfl_module_getdwarf(mod, &bias);
+	if (!f->dw)
+		return df_fail(err, len, "%s: libdwfl cannot relocate its DWARF: %s", f->debug_path, dwfl_errmsg(-1));
+	return 0;
+}
+
 int ic_debug_file_open(struct ic_debug_file *f, const char *path, const char *debug,
 		       const char *debug_dir, char *err, size_t errlen)
 {
 	char id[256], debug_id[256], found[4096];
 	const char *dpath = debug;
 	Elf *src;
+	GElf_Ehdr eh;
 	GElf_Shdr sh;
 	GElf_Chdr ch;
 	Elf_Scn *info;
@@ -162,9 +191,14 @@ int ic_debug_file_open(struct ic_debug_file *f, const char *path, const char *de
 	snprintf(f->debug_path, sizeof(f->debug_path), "%s", dpath ? dpath : path);
 	if (df_check_compression(src, f->debug_path, dpath != NULL, err, errlen))
 		return -1;
-	f->dw = dwarf_begin_elf(src, DWARF_C_READ, NULL);
-	if (!f->dw)
-		return df_fail(err, errlen, "%s: libdw cannot read its DWARF: %s", f->debug_path, dwarf_errmsg(-1));
+	if (gelf_getehdr(src, &eh) && eh.e_type == ET_REL) {
+		if (df_open_relocated(f, err, errlen))
+			return -1;
+	} else {
+		f->dw = dwarf_begin_elf(src, DWARF_C_READ, NULL);
+		if (!f->dw)
+			return df_fail(err, errlen, "%s: libdw cannot read its DWARF: %s", f->debug_path, dwarf_errmsg(-1));
+	}
 	/* libdw has decompressed what it reads; the header says how much. */
 	info = df_section(src, ".debug_info", &sh);
 	if (info && (sh.sh_flags & SHF_COMPRESSED) && gelf_getchdr(info, &ch))
@@ -176,7 +210,9 @@ int ic_debug_file_open(struct ic_debug_file *f, const char *path, const char *de
 
 void ic_debug_file_close(struct ic_debug_file *f)
 {
-	if (f->dw)
+	if (f->dwfl)
+		dwfl_end(f->dwfl);   /* owns its Dwarf */
+	else if (f->dw)
 		dwarf_end(f->dw);
 	if (f->debug_elf)
 		elf_end(f->debug_elf);

@@ -2,9 +2,9 @@
 # Bad input to inlines: each case is one line on stderr naming the problem,
 # exit 2, nothing on stdout and nothing written (the scratch directory, a
 # chart's path included, is unchanged).
-# usage: test_inlines_bad_input.sh INLINES PROG OTHER_PROG
+# usage: test_inlines_bad_input.sh INLINES PROG OTHER_PROG CC
 set -u
-inlines=$1 prog=$2 other=$3
+inlines=$1 prog=$2 other=$3 cc=$4
 top=$(mktemp -d) || exit 1
 trap 'rm -rf "$top"' EXIT
 # The inputs and any output would go in tmp; the test's own files beside it.
@@ -13,8 +13,9 @@ mkdir "$tmp"
 fail=0
 bad() { echo "FAIL: $*" >&2; fail=1; }
 
-echo 'int f(void) { return 1; }' >"$tmp/notelf.c"
-cc -O2 -g -c "$tmp/notelf.c" -o "$tmp/object.o" || bad "cc -c"
+echo 'int main(void) { return 0; }' >"$tmp/notelf.c"
+# Stripped, and no build-id to look its debug file up by.
+"$cc" -O2 -Wl,--build-id=none -s "$tmp/notelf.c" -o "$tmp/noid" || bad "$cc"
 mkdir "$tmp/empty" "$tmp/noraw" "$tmp/badraw" "$tmp/badraw/raw"
 touch "$tmp/noraw/run.conf" "$tmp/badraw/run.conf"
 echo 'not json' >"$tmp/badraw/raw/r1_v0_p0.json"
@@ -37,7 +38,8 @@ refused() {
 refused "not an ELF" "$tmp/notelf.c"
 refused "not a file" "$tmp/empty"
 refused "cannot open" "$tmp/missing"
-refused "object file" "$tmp/object.o"
+refused "no build-id" "$tmp/noid"
+refused "no DWARF" --debug "$tmp/noid" "$prog"
 refused "no inlined copy of 'no_such_function'" --function no_such_function "$prog"
 refused "not a run" --function ic_twofile_mix --results "$tmp/empty" "$prog"
 refused "no finished process" --function ic_twofile_mix --results "$tmp/noraw" "$prog"

@@ -3,10 +3,11 @@
 # files is one row; a copy with zlib-compressed debug sections, and the
 # program's DWARF moved to a separate debug file (given, or found by
 # build-id), give the same table; a stripped copy, a foreign debug file and
-# zstd sections this libdw cannot read are refused in one line, exit 2.
-# usage: test_inlines_files.sh INLINES TWOFILE_PROG OTHER_PROG
+# zstd sections this libdw cannot read are refused in one line, exit 2. An
+# object file's DWARF is read relocated (as a kernel module's is).
+# usage: test_inlines_files.sh INLINES TWOFILE_PROG OTHER_PROG CC TWOFILE_A_C
 set -u
-inlines=$1 prog=$2 other=$3
+inlines=$1 prog=$2 other=$3 cc=$4 source_a=$5
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 fail=0
@@ -76,4 +77,12 @@ cp "$tmp/prog.debug" "$tmp/debugdir/.build-id/$(echo "$id" | cut -c1-2)/$(echo "
 same "found by build-id" --debug-dir "$tmp/debugdir" "$tmp/stripped"
 objcopy --only-keep-debug "$other" "$tmp/other.debug" || bad "objcopy other"
 refused "another program's debug file" "build-id" --debug "$tmp/other.debug" "$tmp/stripped"
+# One file of the two, as an object file: its three copies, with the same
+# bytes as linked (relocation moves addresses, not sizes).
+"$cc" -O2 -g -c "$source_a" -o "$tmp/a.o" || bad "$cc -c"
+row=$(census "$tmp/a.o" | grep '^"ic_twofile_mix",')
+case $row in
+*'twofile.h",10,3,0,0,'*) echo "object file: $row" ;;
+*) bad "object file: ic_twofile_mix is $row, not 3 copies of twofile.h:10" ;;
+esac
 exit $fail
