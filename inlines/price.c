@@ -126,7 +126,9 @@ void ic_price_run_line(FILE *f, const struct ic_run *run)
 	char cpu[IC_RESULTS_CONTEXT_MAX];
 	const char *c = ic_results_context(&run->res, "cpu_model", cpu, sizeof(cpu));
 
-	fprintf(f, "Priced on %s: time ratio %s/%s per call site (below 1: %s faster), %zu processes%s%s.\n",
+	fprintf(f, "Priced on %s: time ratio %s/%s per call site (below 1: %s faster), %zu processes%s%s. "
+		"At each measured N: the ratio, its 95%% interval, and the band over all N of the series, "
+		"which decides the side (summary.md's rule).\n",
 		run->dir, run->compare, run->baseline, run->compare, run->nfiles, *c ? ", " : "", c);
 }
 
@@ -168,7 +170,7 @@ static void price_ratio_line(FILE *f, const struct ic_run *run, const struct ic_
 {
 	char side[256];
 
-	fprintf(f, "%sN = %lu: %s/%s %.3f (95%% interval %.3f–%.3f; band %.3f–%.3f, which decides): %s\n",
+	fprintf(f, "%sN = %lu: %s/%s %.3f (95%% interval %.3f–%.3f, band %.3f–%.3f): %s\n",
 		indent, r->sites, run->compare, run->baseline, r->ratio, r->lo, r->hi, r->band_lo,
 		r->band_hi, price_side(side, sizeof(side), run, r));
 }
@@ -208,10 +210,9 @@ static void price_place(FILE *f, const struct ic_run *run, const struct ic_ratio
 }
 
 /* Which side of the series' crossover bracket n falls. */
-static void price_crossover(FILE *f, const struct ic_run *run, const struct ic_group *g, unsigned long n,
-			    const char *indent)
+static void price_crossover(FILE *f, const struct ic_run *run, const struct ic_crossover *xo,
+			    const struct ic_ratio *r, size_t nr, unsigned long n, const char *indent)
 {
-	const struct ic_crossover *xo = &g->xo;
 	const char *small = xo->direction > 0 ? run->compare : run->baseline;
 	const char *large = xo->direction > 0 ? run->baseline : run->compare;
 	char runs[512];
@@ -232,7 +233,7 @@ static void price_crossover(FILE *f, const struct ic_run *run, const struct ic_g
 	case IC_VERDICT_BASELINE_WINS: {
 		int cmp = xo->verdict == IC_VERDICT_COMPARE_WINS;
 
-		ic_fmt_runs(runs, sizeof(runs), g->ratios, g->nratios, cmp ? IC_SIDE_COMPARE : IC_SIDE_BASELINE);
+		ic_fmt_runs(runs, sizeof(runs), r, nr, cmp ? IC_SIDE_COMPARE : IC_SIDE_BASELINE);
 		fprintf(f, "%sno crossover: only %s is resolved ahead (at N = %s)\n", indent,
 			cmp ? run->compare : run->baseline, runs);
 		break;
@@ -293,14 +294,15 @@ static void price_series(FILE *f, const struct ic_run *run, const struct ic_grou
 	ic_fmt_series(title, sizeof(title), &run->res, g);
 	fprintf(f, "  %s%s\n", title, g->filler ? " (a whole program: gross times, filler included)" : "");
 	price_place(f, run, g->ratios, g->nratios, n, "    ");
-	price_crossover(f, run, g, n, "    ");
+	price_crossover(f, run, &g->xo, g->ratios, g->nratios, n, "    ");
 	if (g->states && g->states->nstates == 2)
 		for (size_t k = 0; k < 2; k++) {
 			const struct ic_state *s = &g->states->st[k];
 
-			fprintf(f, "    state %zu of 2 (%zu of %zu processes; summary.md), ", k + 1, s->nproc,
-				g->states->nproc);
+			fprintf(f, "    its processes ran in two states (summary.md); in state %zu, %zu of %zu processes:\n",
+				k + 1, s->nproc, g->states->nproc);
 			price_place(f, run, s->ratios, s->nratios, n, "      ");
+			price_crossover(f, run, &s->xo, s->ratios, s->nratios, n, "      ");
 		}
 	if (isfinite(site))
 		fprintf(f, "    the measured %s site (%s) is %s\n", run->compare,

@@ -12,20 +12,25 @@ trap 'rm -rf "$tmp"' EXIT
 fail=0
 bad() { echo "FAIL: $*" >&2; fail=1; }
 
-# fake_run DIR X: a run of 6 layout variants x 2 processes, N = 1..4096,
-# crossing at N = X; run.conf as the sweep writes it.
+# fake_run DIR X [SLOW]: a run of 6 layout variants x 2 processes, N =
+# 1..4096, crossing at N = X; with SLOW, the second process of the first
+# three variants runs inline SLOW times slower (a second state). run.conf
+# as the sweep writes it.
 fake_run() {
 	mkdir -p "$1/raw"
 	printf 'sites=1..4096\ncompare=inline\nbaseline=extern\n' >"$1/run.conf"
 	for v in 0 1 2 3 4 5; do
 		for p in 0 1; do
+			state=1
+			[ -n "${3:-}" ] && [ $p = 1 ] && [ $v -lt 3 ] && state=$3
 			"$fakegb" --variant $v --process $p --seed $((v * 10 + p + 1)) --threads 1 --modes private \
-				--sites-max 4096 --crossover "$2" >"$1/raw/r1_v${v}_p$p.json" || bad "fakegb"
+				--sites-max 4096 --crossover "$2" --state "$state" >"$1/raw/r1_v${v}_p$p.json" || bad "fakegb"
 		done
 	done
 }
 fake_run "$tmp/late" 256    # inline ahead up to about 128
 fake_run "$tmp/early" 8     # extern ahead from about 16
+fake_run "$tmp/states" 256 1.4
 
 n=$("$inlines" --csv --function ic_queue_tail_inline "$chain" | awk -F, 'NR == 2 { print $4 }')
 [ "$n" -ge 32 ] && [ "$n" -le 96 ] || bad "the chain program's N is '$n'"
@@ -44,7 +49,7 @@ expect() {
 "$summarize" --out "$tmp/late.sum" "$tmp"/late/raw/*.json >/dev/null || bad "summarize late"
 "$summarize" --out "$tmp/early.sum" "$tmp"/early/raw/*.json >/dev/null || bad "summarize early"
 ratio() { awk -F, -v n="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-	$c["sites"] == n { printf "%.3f (95%% interval %.3f–%.3f; band %.3f–%.3f", $c["ratio"], $c["ratio_ci_lo"], $c["ratio_ci_hi"], $c["band_lo"], $c["band_hi"] }' "$1/ratios.csv"; }
+	$c["sites"] == n { printf "%.3f (95%% interval %.3f–%.3f, band %.3f–%.3f", $c["ratio"], $c["ratio_ci_lo"], $c["ratio_ci_hi"], $c["band_lo"], $c["band_hi"] }' "$1/ratios.csv"; }
 bracket() { awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { print "(" $c["bracket_lo"] ", " $c["bracket_hi"] ")" }' "$1/crossover.csv"; }
 
 expect "$tmp/late" "$chain" ic_queue_tail_inline "N = $n copies with code" "at the measured N = $n" \
@@ -57,6 +62,10 @@ expect "$tmp/early" "$chain" ic_queue_tail_inline "N = $n: inline/extern $(ratio
 # 40 sites: not measured; the two powers of two around it are named.
 expect "$tmp/late" "$scatter" ic_insert_inline "between the measured N = 32 and 64" \
 	"N = 32: inline/extern $(ratio "$tmp/late.sum" 32)" "N = 64: inline/extern $(ratio "$tmp/late.sum" 64)"
+
+# Two states: each priced on its own processes, as summary.md states them.
+expect "$tmp/states" "$scatter" ic_insert_inline "two states (summary.md); in state 1, 9 of 12 processes" \
+	"in state 2, 3 of 12 processes" "N = 40 is below the crossover bracket" "calls .* faster than inlined copies"
 
 # The chart: PNG and SVG beside it, the function's N in its key.
 out=$("$inlines" --function ic_queue_tail_inline --results "$tmp/late" --chart "$tmp/chart.png" "$chain" 2>"$tmp/err")
