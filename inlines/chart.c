@@ -92,9 +92,10 @@ static FILE *chart_open(const char *dir, const char *name)
 	return fopen(path, "w");
 }
 
-static int chart_write_data(const char *dir, const struct ic_run *run, const struct ic_inline_fn *const *fns,
-			    size_t nfns)
+static int chart_write_data(const char *dir, const char *binary, const struct ic_run *run,
+			    const struct ic_inline_fn *const *fns, size_t nfns)
 {
+	char what[4200];
 	char title[1024], verdict[256];
 	double xmin = INFINITY, xmax = -INFINITY;
 	size_t panels = 0, marks = 0, k = 0;
@@ -167,7 +168,10 @@ static int chart_write_data(const char *dir, const struct ic_run *run, const str
 		xmin = fmin(xmin, (double)fns[i]->copies);
 		xmax = fmax(xmax, (double)fns[i]->copies);
 	}
-	fprintf(gp, "ic_x_min = %g\nic_x_max = %g\nic_compare = ", xmin, xmax);
+	snprintf(what, sizeof(what), "%s", binary);
+	fprintf(gp, "ic_x_min = %g\nic_x_max = %g\nic_binary = ", xmin, xmax);
+	chart_gp_str(gp, basename(what));
+	fputs("\nic_compare = ", gp);
 	chart_gp_str(gp, run->compare);
 	fputs("\nic_baseline = ", gp);
 	chart_gp_str(gp, run->baseline);
@@ -176,7 +180,7 @@ static int chart_write_data(const char *dir, const struct ic_run *run, const str
 		const char *cpu = ic_results_context(&run->res, "cpu_model", buf, sizeof(buf));
 
 		snprintf(caption, sizeof(caption), "measured: %s%s%s. A copy that never runs costs space, not time.",
-			 run->dir, *cpu ? ", " : "", cpu);
+			 run->name, *cpu ? ", " : "", cpu);
 		fputs("\nic_caption = ", gp);
 		chart_gp_str(gp, caption);
 	}
@@ -237,8 +241,8 @@ static int chart_gnuplot(const char *dir, const char *term, const char *out, cha
 	return 0;
 }
 
-int ic_chart_draw(const char *png, const struct ic_run *run, const struct ic_inline_fn *const *fns,
-		  size_t nfns, char *err, size_t errlen)
+int ic_chart_draw(const char *png, const char *binary, const struct ic_run *run,
+		  const struct ic_inline_fn *const *fns, size_t nfns, char *err, size_t errlen)
 {
 	char tmpl[PATH_MAX], svg[PATH_MAX], tmp_png[PATH_MAX], tmp_svg[PATH_MAX], path[PATH_MAX];
 	const char *tmpdir = getenv("TMPDIR");
@@ -251,7 +255,7 @@ int ic_chart_draw(const char *png, const struct ic_run *run, const struct ic_inl
 		return chart_fail(err, errlen, "no chart: its path is too long");
 	if (!mkdtemp(tmpl))
 		return chart_fail(err, errlen, "no chart: cannot make a temporary directory: %s", strerror(errno));
-	if (chart_write_data(tmpl, run, fns, nfns))
+	if (chart_write_data(tmpl, binary, run, fns, nfns))
 		chart_fail(err, errlen, "no chart: cannot write its data in %s: %s", tmpl, strerror(errno));
 	else if (!chart_gnuplot(tmpl, "png", tmp_png, err, errlen) &&
 		 !chart_gnuplot(tmpl, "svg", tmp_svg, err, errlen)) {

@@ -33,7 +33,7 @@ set offsets 0, 0, graph 0.45, graph 0.05
 
 set label 99 ic_caption at screen 0.5, 15.0 / ic_height center font ',9' tc rgb '#404040'
 set multiplot layout ic_npanels, 1 \
-	title sprintf("Your inlined copies on the measured curve\n%s / %s (below 1: %s faster)", ic_compare, ic_baseline, ic_compare) font ',13' \
+	title sprintf("%s's inlined copies on the measured curve\n%s / %s (below 1: %s faster)", ic_binary, ic_compare, ic_baseline, ic_compare) font ',13' \
 	margins 80.0 / ic_width, 1 - 30.0 / ic_width, 70.0 / ic_height, 1 - 90.0 / ic_height \
 	spacing 0, 95.0 / ic_height
 do for [p = 1:ic_npanels] {

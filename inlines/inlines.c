@@ -397,7 +397,8 @@ static int inl_run(const struct inl_opts *o)
 	     "space (bytes, cache lines it shares), not time; the measured sites all run, one after another.");
 	fflush(stdout);
 	if (o->chart) {
-		if (ic_chart_draw(o->chart, &run, (const struct ic_inline_fn *const *)rows, nrows, err, sizeof(err))) {
+		if (ic_chart_draw(o->chart, o->binary, &run, (const struct ic_inline_fn *const *)rows, nrows, err,
+				  sizeof(err))) {
 			fprintf(stderr, "inlines: %s\n", err);
 			rc = 1;
 		} else {

@@ -4,6 +4,9 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <math.h>
 #include <stdarg.h>
 #include <string.h>
@@ -67,7 +70,7 @@ int ic_run_load(struct ic_run *run, const char *dir, char *err, size_t errlen)
 {
 	/* summarize's analysis, as report.sh runs it (plots/summarize.c's defaults). */
 	struct ic_analysis_opts opts = { .noise_ci = 0.03, .family = 0.05, .planted = NAN };
-	char raw[4200], path[4500], why[1024];
+	char raw[PATH_MAX + 8], path[PATH_MAX + 300], why[1024];
 	struct dirent **names = NULL;
 	struct stat st;
 	int n, rc = 0;
@@ -75,6 +78,9 @@ int ic_run_load(struct ic_run *run, const char *dir, char *err, size_t errlen)
 	memset(run, 0, sizeof(*run));
 	ic_results_init(&run->res);
 	snprintf(run->dir, sizeof(run->dir), "%s", dir);
+	snprintf(run->name, sizeof(run->name), "%s", dir);
+	if (!lstat(dir, &st) && S_ISLNK(st.st_mode) && realpath(dir, raw))
+		snprintf(run->name, sizeof(run->name), "%s (%s)", dir, basename(raw));
 	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
 		return price_fail(err, errlen, "--results %s: not a directory: give a run's results directory (results/<run>)", dir);
 	if (price_read_conf(run, err, errlen))
@@ -129,7 +135,7 @@ void ic_price_run_line(FILE *f, const struct ic_run *run)
 	fprintf(f, "Priced on %s: time ratio %s/%s per call site (below 1: %s faster), %zu processes%s%s. "
 		"At each measured N: the ratio, its 95%% interval, and the band over all N of the series, "
 		"which decides the side (summary.md's rule).\n",
-		run->dir, run->compare, run->baseline, run->compare, run->nfiles, *c ? ", " : "", c);
+		run->name, run->compare, run->baseline, run->compare, run->nfiles, *c ? ", " : "", c);
 }
 
 /* How much faster the faster form is: "12%" below 1.5x, "1.6x" from there. */

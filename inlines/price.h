@@ -13,6 +13,7 @@
 
 struct ic_run {
 	char dir[4096];
+	char name[4200];                  /* dir, and the run it links to if it is a link */
 	char compare[64], baseline[64];   /* run.conf's, inline/extern when absent */
 	struct ic_results res;
 	size_t nfiles;                    /* process files read (raw/) */
