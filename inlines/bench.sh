@@ -106,7 +106,7 @@ for f in "$@"; do
 	mib=$(awk -v b="$(info_bytes "$f")" 'BEGIN { printf "%.2f", b / 1048576 }')
 	s=$(median "$tmp/plain" 1)
 	kind=linked
-	[ "$(readelf -h "$f" | awk '$1 == "Type:" { print $2 }')" = REL ] && kind=object
+	[ "$(readelf -h "$f" 2>/dev/null | awk '$1 == "Type:" { print $2 }')" = REL ] && kind=object
 	echo "$kind $mib $s" >>"$tmp/fit"
 	printf '| %s | %s | %s | %s | %s | %s |\n' "$f" "$mib" "$(median "$tmp/one" 1)" \
 		"$(mb "$(median "$tmp/one" 2)")" "$s" "$(awk -v m="$mib" -v s="$s" 'BEGIN { printf "%.0f", (s > 0 ? m / s : 0) }')"

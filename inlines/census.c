@@ -180,7 +180,7 @@ static struct ic_inline_fn *census_fn_of(struct census_walk *w, Dwarf_Die *origi
 			return NULL;
 		}
 		*fn = probe;
-		fn->median = NAN;
+		fn->median = fn->median_all = NAN;
 		*hit = fn;   /* the tree keeps the row itself, not the probe */
 		w->c->fns = grown;
 		w->c->fns[w->c->nfns++] = fn;
@@ -210,6 +210,21 @@ static uint64_t census_bytes(Dwarf_Die *die)
 	return sum;
 }
 
+static int census_push(uint32_t **arr, size_t *n, size_t *cap, uint32_t v)
+{
+	if (*n == *cap) {
+		size_t c = *cap ? 2 * *cap : 4;
+		uint32_t *grown = realloc(*arr, c * sizeof(*grown));
+
+		if (!grown)
+			return -1;
+		*arr = grown;
+		*cap = c;
+	}
+	(*arr)[(*n)++] = v;
+	return 0;
+}
+
 static int census_copy(struct census_walk *w, Dwarf_Die *die, int nested)
 {
 	Dwarf_Attribute a;
@@ -224,25 +239,21 @@ static int census_copy(struct census_walk *w, Dwarf_Die *die, int nested)
 	fn = census_fn_of(w, &origin);
 	if (!fn)
 		return census_fail(w, "out of memory");
+	bytes = census_bytes(die);
+	if (bytes > UINT32_MAX)
+		bytes = 0;   /* no copy is 4 GiB: a broken range */
 	if (nested) {
 		fn->nested++;
+		if (bytes && census_push(&fn->nested_bytes, &fn->nested_code, &fn->nested_cap, (uint32_t)bytes))
+			return census_fail(w, "out of memory");
 		return 0;
 	}
-	bytes = census_bytes(die);
-	if (bytes == 0 || bytes > UINT32_MAX) {
+	if (!bytes) {
 		fn->no_bytes++;
 		return 0;
 	}
-	if (fn->copies == fn->cap) {
-		size_t cap = fn->cap ? 2 * fn->cap : 4;
-		uint32_t *grown = realloc(fn->bytes, cap * sizeof(*grown));
-
-		if (!grown)
-			return census_fail(w, "out of memory");
-		fn->bytes = grown;
-		fn->cap = cap;
-	}
-	fn->bytes[fn->copies++] = (uint32_t)bytes;
+	if (census_push(&fn->bytes, &fn->copies, &fn->cap, (uint32_t)bytes))
+		return census_fail(w, "out of memory");
 	fn->total += bytes;
 	return 0;
 }
@@ -342,18 +353,36 @@ static int census_u32_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static void census_finish(struct ic_census *c)
+static double census_median(uint32_t *v, size_t n)
+{
+	if (!n)
+		return NAN;
+	qsort(v, n, sizeof(*v), census_u32_cmp);
+	return n % 2 ? v[n / 2] : 0.5 * ((double)v[n / 2 - 1] + v[n / 2]);
+}
+
+static int census_finish(struct ic_census *c)
 {
 	for (size_t i = 0; i < c->nfns; i++) {
 		struct ic_inline_fn *fn = c->fns[i];
-		size_t n = fn->copies;
+		size_t n = fn->copies + fn->nested_code;
+		uint32_t *all;
 
-		if (!n)
+		fn->median = census_median(fn->bytes, fn->copies);
+		if (!fn->nested_code) {
+			fn->median_all = fn->median;
 			continue;
-		qsort(fn->bytes, n, sizeof(*fn->bytes), census_u32_cmp);
-		fn->median = n % 2 ? fn->bytes[n / 2] : 0.5 * ((double)fn->bytes[n / 2 - 1] + fn->bytes[n / 2]);
+		}
+		all = malloc(n * sizeof(*all));
+		if (!all)
+			return -1;
+		memcpy(all, fn->bytes, fn->copies * sizeof(*all));
+		memcpy(all + fn->copies, fn->nested_bytes, fn->nested_code * sizeof(*all));
+		fn->median_all = census_median(all, n);
+		free(all);
 	}
 	qsort(c->fns, c->nfns, sizeof(*c->fns), census_row_cmp);
+	return 0;
 }
 
 int ic_census_read(struct ic_census *c, Dwarf *dw, char *err, size_t errlen)
@@ -385,8 +414,16 @@ int ic_census_read(struct ic_census *c, Dwarf *dw, char *err, size_t errlen)
 		snprintf(err, errlen, "DWARF unit %zu cannot be read: %s", c->units + 1, dwarf_errmsg(-1));
 		return -1;
 	}
-	census_finish(c);
+	if (census_finish(c)) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
 	return 0;
+}
+
+size_t ic_inline_fn_places(const struct ic_inline_fn *fn)
+{
+	return fn->copies + fn->nested_code;
 }
 
 static void census_noop(void *p)
@@ -402,6 +439,7 @@ void ic_census_free(struct ic_census *c)
 	tdestroy(c->files, free);
 	for (size_t i = 0; i < c->nfns; i++) {
 		free(c->fns[i]->bytes);
+		free(c->fns[i]->nested_bytes);
 		free(c->fns[i]);
 	}
 	free(c->fns);

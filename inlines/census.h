@@ -12,6 +12,9 @@
  *             parent's, so they count in no total of its own);
  *   no_bytes  not nested, and DWARF gives it no address range (its code
  *             was optimised away or merged into the caller's).
+ * A nested copy is still code of its own in the binary: moved out of
+ * line, the function would be called there too. So the places its code
+ * sits are copies + nested_code, which is what pricing takes as N.
  */
 #ifndef IC_CENSUS_H
 #define IC_CENSUS_H
@@ -27,10 +30,13 @@ struct ic_inline_fn {
 	                            * it (-fdebug-prefix-map); "" unknown */
 	int line;                  /* declaration line, 0 unknown */
 	size_t copies, nested, no_bytes;
+	size_t nested_code;        /* nested copies with bytes */
 	uint64_t total;            /* bytes of the copies */
 	uint32_t *bytes;           /* each copy's bytes, ascending once read */
-	size_t cap;
+	uint32_t *nested_bytes;    /* each nested copy's with bytes */
+	size_t cap, nested_cap;
 	double median;             /* of bytes[]; NAN without copies */
+	double median_all;         /* of bytes[] and nested_bytes[]; NAN without either */
 };
 
 struct ic_census {
@@ -40,6 +46,9 @@ struct ic_census {
 	size_t all_copies;         /* every inlined_subroutine, nested and bare included */
 	void *by_key, *files;      /* search trees while reading */
 };
+
+/* The places fn's code sits: copies + nested_code (pricing's N). */
+size_t ic_inline_fn_places(const struct ic_inline_fn *fn);
 
 /* Reads every unit of dw. Returns 0, or -1 with one line in err (malformed
  * DWARF, or memory ran out). */

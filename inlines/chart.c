@@ -112,7 +112,7 @@ static int chart_write_data(const char *dir, const char *binary, const struct ic
 	for (size_t g = 0; g < run->res.ngroups; g++)
 		panels += run->res.groups[g].nratios > 0;
 	for (size_t i = 0; i < nfns; i++)
-		marks += fns[i]->copies > 0;
+		marks += ic_inline_fn_places(fns[i]) > 0;
 	fprintf(gp, "ic_npanels = %zu\narray ic_title[%zu]\narray ic_verdict[%zu]\narray ic_xo_lo[%zu]\narray ic_xo_hi[%zu]\n",
 		panels, panels, panels, panels, panels);
 	for (size_t g = 0; g < run->res.ngroups; g++) {
@@ -157,16 +157,18 @@ static int chart_write_data(const char *dir, const char *binary, const struct ic
 	for (size_t i = 0; i < nfns; i++) {
 		char label[512], b[32];
 
-		if (!fns[i]->copies)
+		size_t n = ic_inline_fn_places(fns[i]);
+
+		if (!n)
 			continue;
 		k++;
-		snprintf(label, sizeof(label), "%s: N = %zu copies of %s", fns[i]->name, fns[i]->copies,
-			 ic_fmt_bytes(b, sizeof(b), fns[i]->median));
-		fprintf(gp, "ic_mark_n[%zu] = %zu\nic_mark_label[%zu] = ", k, fns[i]->copies, k);
+		snprintf(label, sizeof(label), "%s: N = %zu copies of %s", fns[i]->name, n,
+			 ic_fmt_bytes(b, sizeof(b), fns[i]->median_all));
+		fprintf(gp, "ic_mark_n[%zu] = %zu\nic_mark_label[%zu] = ", k, n, k);
 		chart_gp_str(gp, label);
 		fputc('\n', gp);
-		xmin = fmin(xmin, (double)fns[i]->copies);
-		xmax = fmax(xmax, (double)fns[i]->copies);
+		xmin = fmin(xmin, (double)n);
+		xmax = fmax(xmax, (double)n);
 	}
 	snprintf(what, sizeof(what), "%s", binary);
 	fprintf(gp, "ic_x_min = %g\nic_x_max = %g\nic_binary = ", xmin, xmax);

@@ -292,8 +292,8 @@ static void inl_header(const struct inl_opts *o, const struct ic_debug_file *df,
 	       c->units == 1 ? "" : "s", inl_count(b, sizeof(b), c->all_copies), c->all_copies == 1 ? "y" : "ies",
 	       inl_count(d, sizeof(d), c->nfns), c->nfns == 1 ? "" : "s");
 	puts("Bytes: a copy's address ranges in DWARF (DW_TAG_inlined_subroutine), the code of functions "
-	     "inlined into it included. Copies nested in another inlined copy are counted apart and their "
-	     "bytes are in their parent's, as are copies DWARF gives no address range.");
+	     "inlined into it included. Copies nested in another inlined copy are counted apart (their "
+	     "bytes are in their parent's), and so are copies DWARF gives no address range.");
 	if (o->nfunctions)
 		printf("The functions named (%zu rows).\n", shown);
 	else if (shown < c->nfns)

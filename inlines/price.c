@@ -321,15 +321,17 @@ void ic_price_write(FILE *f, const struct ic_run *run, const struct ic_inline_fn
 {
 	char b[32], b2[32];
 	double lo = INFINITY, hi = -INFINITY;   /* the measured sites' bytes */
+	size_t n = ic_inline_fn_places(fn);
 
-	fprintf(f, "\n%s (%s:%d): N = %zu copies with code, %s each (median)", fn->name,
-		*fn->file ? fn->file : "?", fn->line, fn->copies,
-		fn->copies ? ic_fmt_bytes(b, sizeof(b), fn->median) : "no bytes");
-	if (fn->nested)
-		fprintf(f, "; %zu more nested in other inlined copies, not priced", fn->nested);
+	fprintf(f, "\n%s (%s:%d): N = %zu copies with code", fn->name, *fn->file ? fn->file : "?", fn->line, n);
+	if (fn->nested_code)
+		fprintf(f, " (%zu standing alone, %zu nested in other inlined copies: moved out of line, it "
+			"would be called from all of them)", fn->copies, fn->nested_code);
+	if (n)
+		fprintf(f, ", %s each (median)", ic_fmt_bytes(b, sizeof(b), fn->median_all));
 	fputs("\n", f);
-	if (!fn->copies) {
-		fputs("  nothing to price: no copy of it stands alone with code of its own\n", f);
+	if (!n) {
+		fputs("  nothing to price: DWARF gives none of its copies any code\n", f);
 		return;
 	}
 	for (size_t i = 0; i < run->res.ngroups; i++) {
@@ -338,17 +340,17 @@ void ic_price_write(FILE *f, const struct ic_run *run, const struct ic_inline_fn
 
 		if (!g->nratios)
 			continue;
-		price_series(f, run, g, (unsigned long)fn->copies);
+		price_series(f, run, g, (unsigned long)n);
 		if (isfinite(site)) {
 			lo = fmin(lo, site);
 			hi = fmax(hi, site);
 		}
 	}
-	fprintf(f, "  Size: your copies are %s", ic_fmt_bytes(b, sizeof(b), fn->median));
+	fprintf(f, "  Size: your copies are %s", ic_fmt_bytes(b, sizeof(b), fn->median_all));
 	if (isfinite(lo))
 		fprintf(f, ", the measured %s site%s %s%s%s (%.2fx)", run->compare, lo < hi ? "s" : "",
 			ic_fmt_bytes(b, sizeof(b), lo), lo < hi ? "–" : "", lo < hi ? ic_fmt_bytes(b2, sizeof(b2), hi) : "",
-			fn->median / lo);
+			fn->median_all / lo);
 	fputs(": the curves price sites of the measured size. For a curve of your function's own, write it as a "
 	      "body (README, \"Your own body\") and run ./run.sh --body FILE.\n", f);
 }

@@ -59,6 +59,9 @@ expect "$tmp/late" "$chain" ic_queue_tail_inline "N = $n copies with code" "at t
 expect "$tmp/early" "$chain" ic_queue_tail_inline "N = $n: inline/extern $(ratio "$tmp/early.sum" "$n")" \
 	"calls .* faster than inlined copies" \
 	"above the crossover bracket $(bracket "$tmp/early.sum"): on the side where extern is ahead"
+# The lock inside both ops' copies: nested, yet code of its own at each,
+# so priced at all of them.
+expect "$tmp/late" "$chain" ic_lock_acquire "N = $((2 * n)) copies with code (0 standing alone, $((2 * n)) nested"
 # 40 sites: not measured; the two powers of two around it are named.
 expect "$tmp/late" "$scatter" ic_insert_inline "between the measured N = 32 and 64" \
 	"N = 32: inline/extern $(ratio "$tmp/late.sum" 32)" "N = 64: inline/extern $(ratio "$tmp/late.sum" 64)"
