@@ -399,9 +399,23 @@ int ic_census_read(struct ic_census *c, Dwarf *dw, char *err, size_t errlen)
 
 		if (unit_type == DW_UT_type || unit_type == DW_UT_split_type)
 			continue;
-		/* -gsplit-dwarf: the code's DIEs are in the split unit, when libdw finds it. */
-		if (unit_type == DW_UT_skeleton && dwarf_tag(&subdie) == DW_TAG_compile_unit)
+		/* -gsplit-dwarf: the code's DIEs are in the split unit, when libdw
+		 * finds it. Its file names are read first: libdw 0.188's
+		 * dwarf_decl_file asserts on a split unit whose files are unread. */
+		if (unit_type == DW_UT_skeleton && dwarf_tag(&subdie) != DW_TAG_compile_unit) {
+			c->missing_split++;
+			continue;
+		}
+		if (unit_type == DW_UT_skeleton) {
+			Dwarf_Files *files;
+			size_t nfiles;
+
 			top = &subdie;
+			if (dwarf_getsrcfiles(top, &files, &nfiles)) {
+				snprintf(err, errlen, "a split DWARF unit's file names cannot be read: %s", dwarf_errmsg(-1));
+				return -1;
+			}
+		}
 		c->units++;
 		w.cplusplus = census_is_cplusplus(top);
 		rc = dwarf_haschildren(top) ? census_scope(&w, top, 0) : 0;

@@ -43,6 +43,7 @@ struct ic_census {
 	struct ic_inline_fn **fns; /* largest total first */
 	size_t nfns;
 	size_t units;              /* compilation (and partial) units read */
+	size_t missing_split;      /* -gsplit-dwarf units whose .dwo was not found: not read */
 	size_t all_copies;         /* every inlined_subroutine, nested and bare included */
 	void *by_key, *files;      /* search trees while reading */
 };

@@ -294,6 +294,10 @@ static void inl_header(const struct inl_opts *o, const struct ic_debug_file *df,
 	puts("Bytes: a copy's address ranges in DWARF (DW_TAG_inlined_subroutine), the code of functions "
 	     "inlined into it included. Copies nested in another inlined copy are counted apart (their "
 	     "bytes are in their parent's), and so are copies DWARF gives no address range.");
+	if (c->missing_split)
+		printf("Missing: %zu split unit%s (-gsplit-dwarf) whose .dwo was not found (libdw looks in "
+		       "each unit's compilation directory): its copies are not counted.\n", c->missing_split,
+		       c->missing_split == 1 ? "" : "s");
 	if (o->nfunctions)
 		printf("The functions named (%zu rows).\n", shown);
 	else if (shown < c->nfns)
@@ -375,6 +379,9 @@ static int inl_run(const struct inl_opts *o)
 	if (o->top && nrows > o->top)
 		nrows = o->top;
 	if (o->csv) {
+		if (census.missing_split)
+			fprintf(stderr, "inlines: %zu split unit%s (-gsplit-dwarf) without its .dwo: its copies are missing from the table\n",
+				census.missing_split, census.missing_split == 1 ? "" : "s");
 		inl_table_csv(rows, nrows);
 		goto out;
 	}

@@ -4,7 +4,8 @@
 # program's DWARF moved to a separate debug file (given, or found by
 # build-id), give the same table; a stripped copy, a foreign debug file and
 # zstd sections this libdw cannot read are refused in one line, exit 2. An
-# object file's DWARF is read relocated (as a kernel module's is).
+# object file's DWARF is read relocated (as a kernel module's is); split
+# DWARF from its .dwo files, a missing one said.
 # usage: test_inlines_files.sh INLINES TWOFILE_PROG OTHER_PROG CC TWOFILE_A_C
 set -u
 inlines=$1 prog=$2 other=$3 cc=$4 source_a=$5
@@ -85,4 +86,18 @@ case $row in
 *'twofile.h",10,3,0,0,'*) echo "object file: $row" ;;
 *) bad "object file: ic_twofile_mix is $row, not 3 copies of twofile.h:10" ;;
 esac
+# -gsplit-dwarf: the copies are in the .dwo files beside the objects; one
+# missing is said, and its copies are not counted.
+src_dir=$(cd "$(dirname "$source_a")" && pwd)
+(cd "$tmp" && "$cc" -O2 -g -gsplit-dwarf -c "$src_dir/twofile_a.c" -o a_split.o &&
+	"$cc" -O2 -g -gsplit-dwarf -c "$src_dir/twofile_b.c" -o b_split.o && "$cc" a_split.o b_split.o -o split) ||
+	bad "$cc -gsplit-dwarf"
+case $(census "$tmp/split" | grep '^"ic_twofile_mix",') in
+*'twofile.h",10,5,0,0,'*) echo "split DWARF: 5 copies" ;;
+*) bad "split DWARF: $(census "$tmp/split" 2>&1)" ;;
+esac
+mv "$tmp/a_split.dwo" "$tmp/a_split.dwo.away"
+census "$tmp/split" >"$tmp/got.csv" 2>"$tmp/err"
+grep -q '^"ic_twofile_mix",.*twofile.h",10,2,0,0,' "$tmp/got.csv" && grep -q "1 split unit (-gsplit-dwarf) without its .dwo" "$tmp/err" ||
+	bad "a missing .dwo: $(cat "$tmp/got.csv" "$tmp/err")"
 exit $fail
