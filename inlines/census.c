@@ -233,9 +233,17 @@ static int census_copy(struct census_walk *w, Dwarf_Die *die, int nested)
 	uint64_t bytes;
 
 	w->c->all_copies++;
-	if (!dwarf_attr(die, DW_AT_abstract_origin, &a) || !dwarf_formref_die(&a, &origin))
-		return census_fail(w, "an inlined copy at DWARF offset %llu has no readable DW_AT_abstract_origin: %s",
+	if (!dwarf_attr(die, DW_AT_abstract_origin, &a))
+		return census_fail(w, "the inlined copy at DWARF offset %llu has no DW_AT_abstract_origin",
+				   (unsigned long long)dwarf_dieoffset(die));
+	if (!dwarf_formref_die(&a, &origin)) {
+		unsigned form = dwarf_whatform(&a);
+
+		if (form == DW_FORM_GNU_ref_alt || form == DW_FORM_ref_sup4 || form == DW_FORM_ref_sup8)
+			return census_fail(w, "the functions are in a dwz file (.gnu_debugaltlink) that libdw did not find: install it, from the same debug package");
+		return census_fail(w, "the inlined copy at DWARF offset %llu: its DW_AT_abstract_origin cannot be read: %s",
 				   (unsigned long long)dwarf_dieoffset(die), dwarf_errmsg(-1));
+	}
 	fn = census_fn_of(w, &origin);
 	if (!fn)
 		return census_fail(w, "out of memory");
