@@ -173,16 +173,16 @@ static struct ic_inline_fn *census_fn_of(struct census_walk *w, Dwarf_Die *origi
 		struct ic_inline_fn **grown = w->c->nfns % 1024 ? w->c->fns
 			: realloc(w->c->fns, (w->c->nfns + 1024) * sizeof(*grown));
 
-		fn = calloc(1, sizeof(*fn));
-		if (!fn || !grown) {
+		if (grown)
+			w->c->fns = grown;
+		fn = grown ? calloc(1, sizeof(*fn)) : NULL;
+		if (!fn) {
 			tdelete(&probe, &w->c->by_key, census_fn_cmp);
-			free(fn);
 			return NULL;
 		}
 		*fn = probe;
 		fn->median = fn->median_all = NAN;
 		*hit = fn;   /* the tree keeps the row itself, not the probe */
-		w->c->fns = grown;
 		w->c->fns[w->c->nfns++] = fn;
 	}
 	fn = *hit;
