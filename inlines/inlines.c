@@ -38,7 +38,8 @@ static const char inl_usage[] =
 	"                    DWARF of its own: DIR/.build-id/xx/yyyy.debug [" IC_DEBUG_DIR_DEFAULT "]\n"
 	"  --top K|all       rows to print, largest total first [20; --csv all]\n"
 	"  --function NAME   only this inline function (repeatable); priced on --results\n"
-	"  --results DIR     a run of ./run.sh (run.conf, raw/*.json) to price on\n"
+	"  --results DIR     a run of ./run.sh (run.conf, raw/*.json) to price on,\n"
+	"                    checked even without --function\n"
 	"                    (./run.sh inlines: results/latest when it exists)\n"
 	"  --chart FILE.png  with --function and --results: the run's ratio curves with\n"
 	"                    each function's N marked, FILE.png and FILE.svg\n"
@@ -357,7 +358,8 @@ static int inl_run(const struct inl_opts *o)
 	}
 	rows = malloc((census.nfns + 1) * sizeof(*rows));
 	if (!rows) {
-		inl_bad("out of memory");
+		fputs("inlines: out of memory\n", stderr);
+		rc = 1;
 		goto out;
 	}
 	if (o->nfunctions) {
@@ -367,7 +369,7 @@ static int inl_run(const struct inl_opts *o)
 		memcpy(rows, census.fns, census.nfns * sizeof(*rows));
 		nrows = census.nfns;
 	}
-	if (o->results && o->nfunctions) {
+	if (o->results) {
 		have_run = 1;
 		if (ic_run_load(&run, o->results, err, sizeof(err))) {
 			inl_bad("%s", err);
@@ -394,6 +396,10 @@ static int inl_run(const struct inl_opts *o)
 	if (!have_run) {
 		if (o->nfunctions)
 			puts("\nNo run to price these on: run ./run.sh first, or give --results DIR.");
+		goto out;
+	}
+	if (!o->nfunctions) {
+		printf("\nTo price a row on %s: --function NAME.\n", run.name);
 		goto out;
 	}
 	putchar('\n');
