@@ -92,7 +92,7 @@ static FILE *chart_open(const char *dir, const char *name)
 	return fopen(path, "w");
 }
 
-static int chart_write_data(const char *dir, const char *binary, const struct ic_run *run,
+static int chart_write_data(const char *dir, const char *binary, const struct ic_price_run *run,
 			    const struct ic_inline_fn *const *fns, size_t nfns)
 {
 	char what[4200];
@@ -243,7 +243,7 @@ static int chart_gnuplot(const char *dir, const char *term, const char *out, cha
 	return 0;
 }
 
-int ic_chart_draw(const char *png, const char *binary, const struct ic_run *run,
+int ic_chart_draw(const char *png, const char *binary, const struct ic_price_run *run,
 		  const struct ic_inline_fn *const *fns, size_t nfns, char *err, size_t errlen)
 {
 	char tmpl[PATH_MAX], svg[PATH_MAX], tmp_png[PATH_MAX], tmp_svg[PATH_MAX], path[PATH_MAX];

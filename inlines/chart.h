@@ -17,7 +17,7 @@ int ic_chart_check(const char *png, const char *results_dir, char *err, size_t e
 /* Writes png and its SVG, each renamed into place once whole: binary's
  * functions fns marked on run's curves. Returns 0, or -1 with one line in
  * err (gnuplot missing or failed; nothing is left). */
-int ic_chart_draw(const char *png, const char *binary, const struct ic_run *run,
+int ic_chart_draw(const char *png, const char *binary, const struct ic_price_run *run,
 		  const struct ic_inline_fn *const *fns, size_t nfns, char *err, size_t errlen);
 
 #endif /* IC_CHART_H */

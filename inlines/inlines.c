@@ -335,7 +335,7 @@ static int inl_run(const struct inl_opts *o)
 {
 	struct ic_debug_file df;
 	struct ic_census census = { 0 };
-	struct ic_run run;
+	struct ic_price_run run;
 	struct ic_inline_fn **rows = NULL;
 	size_t nrows, strip;
 	const char *dir = NULL;
@@ -371,7 +371,7 @@ static int inl_run(const struct inl_opts *o)
 	}
 	if (o->results) {
 		have_run = 1;
-		if (ic_run_load(&run, o->results, err, sizeof(err))) {
+		if (ic_price_run_load(&run, o->results, err, sizeof(err))) {
 			inl_bad("%s", err);
 			goto out;
 		}
@@ -421,7 +421,7 @@ static int inl_run(const struct inl_opts *o)
 out:
 	free(rows);
 	if (have_run)
-		ic_run_free(&run);
+		ic_price_run_free(&run);
 	ic_census_free(&census);
 	ic_debug_file_close(&df);
 	return rc;

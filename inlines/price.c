@@ -36,7 +36,7 @@ static int price_fail(char *err, size_t len, const char *fmt, ...)
 }
 
 /* run.conf's compare= and baseline= (key=value lines, read as data). */
-static int price_read_conf(struct ic_run *run, char *err, size_t errlen)
+static int price_read_conf(struct ic_price_run *run, char *err, size_t errlen)
 {
 	char path[4200], line[512];
 	FILE *f;
@@ -66,7 +66,7 @@ static int price_is_json(const struct dirent *d)
 	return d->d_name[0] != '.' && n > 5 && !strcmp(d->d_name + n - 5, ".json");
 }
 
-int ic_run_load(struct ic_run *run, const char *dir, char *err, size_t errlen)
+int ic_price_run_load(struct ic_price_run *run, const char *dir, char *err, size_t errlen)
 {
 	/* summarize's analysis, as report.sh runs it (plots/summarize.c's defaults). */
 	struct ic_analysis_opts opts = { .noise_ci = 0.03, .family = 0.05, .planted = NAN };
@@ -116,18 +116,18 @@ int ic_run_load(struct ic_run *run, const char *dir, char *err, size_t errlen)
 			  dir, run->compare, run->baseline);
 }
 
-void ic_run_free(struct ic_run *run)
+void ic_price_run_free(struct ic_price_run *run)
 {
 	ic_results_free(&run->res);
 }
 
-int ic_price_classic(const struct ic_run *run)
+int ic_price_classic(const struct ic_price_run *run)
 {
 	return (!strcmp(run->compare, "inline") || !strcmp(run->compare, "hint")) &&
 	       !strcmp(run->baseline, "extern");
 }
 
-void ic_price_run_line(FILE *f, const struct ic_run *run)
+void ic_price_run_line(FILE *f, const struct ic_price_run *run)
 {
 	char cpu[IC_RESULTS_CONTEXT_MAX];
 	const char *c = ic_results_context(&run->res, "cpu_model", cpu, sizeof(cpu));
@@ -149,7 +149,7 @@ static const char *price_factor(char *buf, size_t cap, double x)
 }
 
 /* Which form is ahead at one measured N, and by how much. */
-static const char *price_side(char *buf, size_t cap, const struct ic_run *run, const struct ic_ratio *r)
+static const char *price_side(char *buf, size_t cap, const struct ic_price_run *run, const struct ic_ratio *r)
 {
 	char x[32];
 	int classic = ic_price_classic(run);
@@ -172,7 +172,7 @@ static const char *price_side(char *buf, size_t cap, const struct ic_run *run, c
 	return buf;
 }
 
-static void price_ratio_line(FILE *f, const struct ic_run *run, const struct ic_ratio *r, const char *indent)
+static void price_ratio_line(FILE *f, const struct ic_price_run *run, const struct ic_ratio *r, const char *indent)
 {
 	char side[256];
 
@@ -183,7 +183,7 @@ static void price_ratio_line(FILE *f, const struct ic_run *run, const struct ic_
 
 /* The measured ratios around n in r[0..nr) (ascending N): exact, the two
  * either side, or the nearest end when n is outside them. */
-static void price_place(FILE *f, const struct ic_run *run, const struct ic_ratio *r, size_t nr,
+static void price_place(FILE *f, const struct ic_price_run *run, const struct ic_ratio *r, size_t nr,
 			unsigned long n, const char *indent)
 {
 	const struct ic_ratio *below = NULL, *above = NULL;
@@ -216,7 +216,7 @@ static void price_place(FILE *f, const struct ic_run *run, const struct ic_ratio
 }
 
 /* Which side of the series' crossover bracket n falls. */
-static void price_crossover(FILE *f, const struct ic_run *run, const struct ic_crossover *xo,
+static void price_crossover(FILE *f, const struct ic_price_run *run, const struct ic_crossover *xo,
 			    const struct ic_ratio *r, size_t nr, unsigned long n, const char *indent)
 {
 	const char *small = xo->direction > 0 ? run->compare : run->baseline;
@@ -253,7 +253,7 @@ static void price_crossover(FILE *f, const struct ic_run *run, const struct ic_c
 	}
 }
 
-const char *ic_price_verdict(char *buf, size_t cap, const struct ic_run *run, const struct ic_group *g)
+const char *ic_price_verdict(char *buf, size_t cap, const struct ic_price_run *run, const struct ic_group *g)
 {
 	const struct ic_crossover *xo = &g->xo;
 
@@ -279,7 +279,7 @@ const char *ic_price_verdict(char *buf, size_t cap, const struct ic_run *run, co
 }
 
 /* "tail_dequeue: queue_tail(q, n); n = dequeue(q)", or the body's name. */
-static const char *price_site_what(char *buf, size_t cap, const struct ic_run *run, const struct ic_group *g)
+static const char *price_site_what(char *buf, size_t cap, const struct ic_price_run *run, const struct ic_group *g)
 {
 	const char *body = run->res.builds[g->build].v[IC_B_BODY];
 
@@ -292,7 +292,7 @@ static const char *price_site_what(char *buf, size_t cap, const struct ic_run *r
 	return buf;
 }
 
-static void price_series(FILE *f, const struct ic_run *run, const struct ic_group *g, unsigned long n)
+static void price_series(FILE *f, const struct ic_price_run *run, const struct ic_group *g, unsigned long n)
 {
 	char title[1024], what[160], b[32];
 	double site = g->code_cmp - (double)g->filler;
@@ -317,7 +317,7 @@ static void price_series(FILE *f, const struct ic_run *run, const struct ic_grou
 		fprintf(f, "    the run has no code size for its %s sites\n", run->compare);
 }
 
-void ic_price_write(FILE *f, const struct ic_run *run, const struct ic_inline_fn *fn)
+void ic_price_write(FILE *f, const struct ic_price_run *run, const struct ic_inline_fn *fn)
 {
 	char b[32], b2[32];
 	double lo = INFINITY, hi = -INFINITY;   /* the measured sites' bytes */

@@ -11,7 +11,7 @@
 #include "census.h"
 #include "results.h"
 
-struct ic_run {
+struct ic_price_run {
 	char dir[4096];
 	char name[4200];                  /* dir, and the run it links to if it is a link */
 	char compare[64], baseline[64];   /* run.conf's, inline/extern when absent */
@@ -21,23 +21,23 @@ struct ic_run {
 
 /* Loads and analyses DIR (a run: run.conf, and a JSON per process in raw/).
  * Returns 0, or -1 with one line in err (not a run, unreadable, nothing to
- * price on); call ic_run_free either way. */
-int ic_run_load(struct ic_run *run, const char *dir, char *err, size_t errlen);
-void ic_run_free(struct ic_run *run);
+ * price on); call ic_price_run_free either way. */
+int ic_price_run_load(struct ic_price_run *run, const char *dir, char *err, size_t errlen);
+void ic_price_run_free(struct ic_price_run *run);
 
 /* One line naming the run: its directory, ratio, CPU and processes. */
-void ic_price_run_line(FILE *f, const struct ic_run *run);
+void ic_price_run_line(FILE *f, const struct ic_price_run *run);
 
 /* Where fn's N sits on every series of the run, and what its copies' size
  * says next to the measured site's. */
-void ic_price_write(FILE *f, const struct ic_run *run, const struct ic_inline_fn *fn);
+void ic_price_write(FILE *f, const struct ic_price_run *run, const struct ic_inline_fn *fn);
 
 /* A series' verdict in a few words: "crossover bracket (4, 8): inline
  * ahead below it", "extern ahead wherever resolved", ... */
-const char *ic_price_verdict(char *buf, size_t cap, const struct ic_run *run, const struct ic_group *g);
+const char *ic_price_verdict(char *buf, size_t cap, const struct ic_price_run *run, const struct ic_group *g);
 
 /* Whether compare/baseline are an inlined form over a called one, so that
  * lines can say "calls" and "inlined copies". */
-int ic_price_classic(const struct ic_run *run);
+int ic_price_classic(const struct ic_price_run *run);
 
 #endif /* IC_PRICE_H */
