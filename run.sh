@@ -9,7 +9,8 @@
 #   build.sh    configure and build a tree (output to its logs), layout variants
 #   sweep.sh    the sweep: counters, processes, crossover steps, calibration
 #   report.sh   summary and charts, --repeat agreement, calibration tables
-#   tests.sh, micro.sh, codesize.sh   ./run.sh test, micro, codesize
+#   tests.sh, micro.sh, codesize.sh, inlines.sh
+#               ./run.sh test, micro, codesize, inlines
 set -euo pipefail
 
 # Paths the user gives are taken from where they ran us, before the cd.
@@ -20,7 +21,7 @@ prog=./run.sh
 # Recorded in every lock we hold, so a second run can name us.
 cmdline="$prog $*"
 
-for f in common setup options plan build sweep report tests micro codesize; do
+for f in common setup options plan build sweep report tests micro codesize inlines; do
 	# shellcheck disable=SC1090
 	. "$top/scripts/$f.sh"
 done
@@ -35,6 +36,10 @@ Usage: ./run.sh [options]      set up what is missing, build, run the sweep,
        ./run.sh micro          the queue and C API microbenchmarks (README figures)
        ./run.sh codesize [--sites ..] [--ops ..] [--layouts ..] [--orders ..] [--filler ..]
                                code bytes per form vs N beside the L1i and L2
+       ./run.sh inlines BINARY [--function NAME ...]
+                               the inlined copies in a program's DWARF per
+                               function, each named one priced on
+                               results/latest's curve (docs/inlines.md)
        ./run.sh compare [--out DIR] RUN RUN...
                                runs from other machines, compilers or commits
                                side by side (RUN: a results directory or its
@@ -260,6 +265,7 @@ main() {
 	test) shift; tests_main "$@" ;;
 	micro) shift; micro_main "$@" ;;
 	codesize) shift; codesize_main "$@" ;;
+	inlines) shift; inlines_main "$@" ;;
 	compare) shift; compare_main "$@" ;;
 	export) shift; export_main "$@" ;;
 	agree) shift; agree_main "$@" ;;

@@ -1,0 +1,469 @@
+/* The census of inlined copies (census.h): one walk over every unit's
+ * scopes, down to the inlined copies in them. */
+#define _GNU_SOURCE
+#include "census.h"
+
+#include <dwarf.h>
+#include <errno.h>
+#include <math.h>
+#include <search.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct census_walk {
+	struct ic_census *c;
+	void *origins;             /* this unit's origin DIEs: struct census_origin */
+	int cplusplus;             /* member functions may be defined in a class */
+	char *err;
+	size_t errlen;
+};
+
+/* An inline function's DIE (the abstract_origin of its copies) and its row.
+ * Kept per unit: a copy's origin is nearly always in its own unit, and the
+ * tree stays small. */
+struct census_origin {
+	const void *addr;
+	struct ic_inline_fn *fn;
+};
+
+__attribute__((format(printf, 2, 3)))
+static int census_fail(struct census_walk *w, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(w->err, w->errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static int census_origin_cmp(const void *a, const void *b)
+{
+	const void *x = ((const struct census_origin *)a)->addr, *y = ((const struct census_origin *)b)->addr;
+
+	return x < y ? -1 : x > y;
+}
+
+static int census_fn_cmp(const void *a, const void *b)
+{
+	const struct ic_inline_fn *x = a, *y = b;
+	int d = strcmp(x->name, y->name);
+
+	if (d)
+		return d;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	/* Interned: one pointer per path. */
+	return x->file < y->file ? -1 : x->file > y->file;
+}
+
+static int census_str_cmp(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+/* path without ".", ".." and repeated slashes, so that one header reached
+ * by different relative paths is one file. A relative path (a build with
+ * -fdebug-prefix-map, as Debian's) stays relative, to the same root. NULL
+ * when memory runs out. */
+static char *census_path_normalise(const char *p)
+{
+	int abs = p[0] == '/';
+	size_t w = (size_t)abs, keep = w;   /* keep: the "/" or "../.." no ".." pops */
+	char *out = malloc(strlen(p) + 2);
+
+	if (!out)
+		return NULL;
+	if (abs)
+		out[0] = '/';
+	while (*p) {
+		const char *seg = p;
+		size_t n;
+
+		while (*p && *p != '/')
+			p++;
+		n = (size_t)(p - seg);
+		if (*p == '/')
+			p++;
+		if (n == 0 || (n == 1 && seg[0] == '.'))
+			continue;
+		if (n == 2 && seg[0] == '.' && seg[1] == '.') {
+			if (w > keep) {
+				for (w--; w > keep && out[w - 1] != '/'; w--)
+					;
+				continue;
+			}
+			if (abs)
+				continue;
+			keep = w + 3;
+		}
+		memcpy(out + w, seg, n);
+		w += n;
+		out[w++] = '/';
+	}
+	if (w > (size_t)abs)
+		w--;
+	else if (!abs)
+		out[w++] = '.';
+	out[w] = '\0';
+	return out;
+}
+
+/* The declaration file of an inline function, interned; "" when DWARF has
+ * none. libdw joins a file's directory to its name, and the compilation
+ * directory for directory 0 only: another relative directory is relative
+ * to the compilation directory, which is joined here. */
+static const char *census_decl_file(struct census_walk *w, Dwarf_Die *origin)
+{
+	const char *f = dwarf_decl_file(origin), *dir = NULL;
+	Dwarf_Attribute a, d;
+	Dwarf_Die cu;
+	char *joined = NULL, *path, **hit;
+	size_t n;
+
+	if (!f)
+		return "";
+	if (f[0] != '/' && dwarf_attr_integrate(origin, DW_AT_decl_file, &a) &&
+	    dwarf_cu_die(a.cu, &cu, NULL, NULL, NULL, NULL, NULL, NULL))
+		dir = dwarf_formstring(dwarf_attr(&cu, DW_AT_comp_dir, &d));
+	n = dir ? strlen(dir) : 0;
+	if (dir && !(strncmp(f, dir, n) == 0 && f[n] == '/')) {
+		if (asprintf(&joined, "%s/%s", dir, f) < 0)
+			return NULL;
+		f = joined;
+	}
+	path = census_path_normalise(f);
+	free(joined);
+	if (!path)
+		return NULL;
+	hit = tsearch(path, &w->c->files, census_str_cmp);
+	if (!hit) {
+		free(path);
+		return NULL;
+	}
+	if (*hit != path)
+		free(path);
+	return *hit;
+}
+
+/* The row of an inline function's DIE: found by name, file and line, or new. */
+static struct ic_inline_fn *census_fn_of(struct census_walk *w, Dwarf_Die *origin)
+{
+	struct census_origin key = { .addr = origin->addr }, *o, **seen;
+	struct ic_inline_fn probe = { 0 }, *fn, **hit;
+	Dwarf_Attribute a;
+
+	seen = tfind(&key, &w->origins, census_origin_cmp);
+	if (seen)
+		return (*seen)->fn;
+	probe.name = dwarf_formstring(dwarf_attr_integrate(origin, DW_AT_name, &a));
+	if (!probe.name)
+		probe.name = "";
+	if (dwarf_decl_line(origin, &probe.line))
+		probe.line = 0;
+	probe.file = census_decl_file(w, origin);
+	if (!probe.file)
+		return NULL;
+	hit = tsearch(&probe, &w->c->by_key, census_fn_cmp);
+	if (!hit)
+		return NULL;
+	if (*hit == &probe) {
+		struct ic_inline_fn **grown = w->c->nfns % 1024 ? w->c->fns
+			: realloc(w->c->fns, (w->c->nfns + 1024) * sizeof(*grown));
+
+		if (grown)
+			w->c->fns = grown;
+		fn = grown ? calloc(1, sizeof(*fn)) : NULL;
+		if (!fn) {
+			tdelete(&probe, &w->c->by_key, census_fn_cmp);
+			return NULL;
+		}
+		*fn = probe;
+		fn->median = fn->median_all = NAN;
+		*hit = fn;   /* the tree keeps the row itself, not the probe */
+		w->c->fns[w->c->nfns++] = fn;
+	}
+	fn = *hit;
+	o = malloc(sizeof(*o));
+	if (!o)
+		return NULL;
+	o->addr = key.addr;
+	o->fn = fn;
+	if (!tsearch(o, &w->origins, census_origin_cmp)) {
+		free(o);
+		return NULL;
+	}
+	return fn;
+}
+
+static uint64_t census_bytes(Dwarf_Die *die)
+{
+	Dwarf_Addr base, start, end;
+	ptrdiff_t off = 0;
+	uint64_t sum = 0;
+
+	while ((off = dwarf_ranges(die, off, &base, &start, &end)) > 0)
+		if (end > start)
+			sum += end - start;
+	return sum;
+}
+
+static int census_push(uint32_t **arr, size_t *n, size_t *cap, uint32_t v)
+{
+	if (*n == *cap) {
+		size_t c = *cap ? 2 * *cap : 4;
+		uint32_t *grown = realloc(*arr, c * sizeof(*grown));
+
+		if (!grown)
+			return -1;
+		*arr = grown;
+		*cap = c;
+	}
+	(*arr)[(*n)++] = v;
+	return 0;
+}
+
+static int census_copy(struct census_walk *w, Dwarf_Die *die, int nested)
+{
+	Dwarf_Attribute a;
+	Dwarf_Die origin;
+	struct ic_inline_fn *fn;
+	uint64_t bytes;
+
+	w->c->all_copies++;
+	if (!dwarf_attr(die, DW_AT_abstract_origin, &a))
+		return census_fail(w, "the inlined copy at DWARF offset %llu has no DW_AT_abstract_origin",
+				   (unsigned long long)dwarf_dieoffset(die));
+	if (!dwarf_formref_die(&a, &origin)) {
+		unsigned form = dwarf_whatform(&a);
+
+		if (form == DW_FORM_GNU_ref_alt || form == DW_FORM_ref_sup4 || form == DW_FORM_ref_sup8)
+			return census_fail(w, "the functions are in a dwz file (.gnu_debugaltlink) that libdw did not find: install it, from the same debug package");
+		return census_fail(w, "the inlined copy at DWARF offset %llu: its DW_AT_abstract_origin cannot be read: %s",
+				   (unsigned long long)dwarf_dieoffset(die), dwarf_errmsg(-1));
+	}
+	fn = census_fn_of(w, &origin);
+	if (!fn)
+		return census_fail(w, "out of memory");
+	bytes = census_bytes(die);
+	if (bytes > UINT32_MAX)
+		bytes = 0;   /* no copy is 4 GiB: a broken range */
+	if (nested) {
+		fn->nested++;
+		if (bytes && census_push(&fn->nested_bytes, &fn->nested_code, &fn->nested_cap, (uint32_t)bytes))
+			return census_fail(w, "out of memory");
+		return 0;
+	}
+	if (!bytes) {
+		fn->no_bytes++;
+		return 0;
+	}
+	if (census_push(&fn->bytes, &fn->copies, &fn->cap, (uint32_t)bytes))
+		return census_fail(w, "out of memory");
+	fn->total += bytes;
+	return 0;
+}
+
+/* A subprogram that is only the abstract instance of an inline function:
+ * no code of its own, so no copies inside. */
+static int census_abstract(Dwarf_Die *die)
+{
+	return dwarf_hasattr(die, DW_AT_inline) && !dwarf_hasattr(die, DW_AT_low_pc) &&
+	       !dwarf_hasattr(die, DW_AT_ranges);
+}
+
+/* The scopes under parent that can hold code, down to every inlined copy;
+ * nested: parent is itself an inlined copy or inside one. */
+static int census_scope(struct census_walk *w, Dwarf_Die *parent, int nested)
+{
+	Dwarf_Die child;
+	int rc = dwarf_child(parent, &child);
+
+	if (rc < 0)
+		return census_fail(w, "DWARF at offset %llu: %s", (unsigned long long)dwarf_dieoffset(parent),
+				   dwarf_errmsg(-1));
+	while (rc == 0) {
+		int r = 0;
+
+		switch (dwarf_tag(&child)) {
+		case DW_TAG_inlined_subroutine:
+			r = census_copy(w, &child, nested);
+			if (!r && dwarf_haschildren(&child))
+				r = census_scope(w, &child, 1);
+			break;
+		case DW_TAG_lexical_block:
+		case DW_TAG_try_block:
+		case DW_TAG_catch_block:
+			if (dwarf_haschildren(&child))
+				r = census_scope(w, &child, nested);
+			break;
+		case DW_TAG_subprogram:
+			if (dwarf_haschildren(&child) && !census_abstract(&child))
+				r = census_scope(w, &child, 0);
+			break;
+		case DW_TAG_namespace:
+		case DW_TAG_module:
+			r = census_scope(w, &child, 0);
+			break;
+		case DW_TAG_class_type:
+		case DW_TAG_structure_type:
+		case DW_TAG_union_type:
+			if (w->cplusplus && dwarf_haschildren(&child))
+				r = census_scope(w, &child, 0);
+			break;
+		default:
+			break;
+		}
+		if (r)
+			return r;
+		rc = dwarf_siblingof(&child, &child);
+	}
+	if (rc < 0)
+		return census_fail(w, "DWARF after offset %llu: %s", (unsigned long long)dwarf_dieoffset(&child),
+				   dwarf_errmsg(-1));
+	return 0;
+}
+
+static int census_is_cplusplus(Dwarf_Die *cu)
+{
+	int lang = dwarf_srclang(cu);
+
+	return lang == DW_LANG_C_plus_plus || lang == DW_LANG_C_plus_plus_03 ||
+	       lang == DW_LANG_C_plus_plus_11 || lang == DW_LANG_C_plus_plus_14;
+}
+
+/* Largest total first; then more copies, more nested; then by name, file
+ * and line, so the order is the same every time. */
+static int census_row_cmp(const void *a, const void *b)
+{
+	const struct ic_inline_fn *x = *(const struct ic_inline_fn *const *)a;
+	const struct ic_inline_fn *y = *(const struct ic_inline_fn *const *)b;
+	int d;
+
+	if (x->total != y->total)
+		return x->total > y->total ? -1 : 1;
+	if (x->copies != y->copies)
+		return x->copies > y->copies ? -1 : 1;
+	if (x->nested != y->nested)
+		return x->nested > y->nested ? -1 : 1;
+	d = strcmp(x->name, y->name);
+	if (!d)
+		d = strcmp(x->file, y->file);
+	return d ? d : (x->line > y->line) - (x->line < y->line);
+}
+
+static int census_u32_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double census_median(uint32_t *v, size_t n)
+{
+	if (!n)
+		return NAN;
+	qsort(v, n, sizeof(*v), census_u32_cmp);
+	return n % 2 ? v[n / 2] : 0.5 * ((double)v[n / 2 - 1] + v[n / 2]);
+}
+
+static int census_finish(struct ic_census *c)
+{
+	for (size_t i = 0; i < c->nfns; i++) {
+		struct ic_inline_fn *fn = c->fns[i];
+		size_t n = fn->copies + fn->nested_code;
+		uint32_t *all;
+
+		fn->median = census_median(fn->bytes, fn->copies);
+		if (!fn->nested_code) {
+			fn->median_all = fn->median;
+			continue;
+		}
+		all = malloc(n * sizeof(*all));
+		if (!all)
+			return -1;
+		memcpy(all, fn->bytes, fn->copies * sizeof(*all));
+		memcpy(all + fn->copies, fn->nested_bytes, fn->nested_code * sizeof(*all));
+		fn->median_all = census_median(all, n);
+		free(all);
+	}
+	qsort(c->fns, c->nfns, sizeof(*c->fns), census_row_cmp);
+	return 0;
+}
+
+int ic_census_read(struct ic_census *c, Dwarf *dw, char *err, size_t errlen)
+{
+	struct census_walk w = { .c = c, .err = err, .errlen = errlen };
+	Dwarf_CU *cu = NULL;
+	Dwarf_Die cudie, subdie;
+	uint8_t unit_type;
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	while ((rc = dwarf_get_units(dw, cu, &cu, NULL, &unit_type, &cudie, &subdie)) == 0) {
+		Dwarf_Die *top = &cudie;
+
+		if (unit_type == DW_UT_type || unit_type == DW_UT_split_type)
+			continue;
+		/* -gsplit-dwarf: the code's DIEs are in the split unit, when libdw
+		 * finds it. Its file names are read first: libdw 0.188's
+		 * dwarf_decl_file asserts on a split unit whose files are unread. */
+		if (unit_type == DW_UT_skeleton && dwarf_tag(&subdie) != DW_TAG_compile_unit) {
+			c->missing_split++;
+			continue;
+		}
+		if (unit_type == DW_UT_skeleton) {
+			Dwarf_Files *files;
+			size_t nfiles;
+
+			top = &subdie;
+			if (dwarf_getsrcfiles(top, &files, &nfiles)) {
+				snprintf(err, errlen, "a split DWARF unit's file names cannot be read: %s", dwarf_errmsg(-1));
+				return -1;
+			}
+		}
+		c->units++;
+		w.cplusplus = census_is_cplusplus(top);
+		rc = dwarf_haschildren(top) ? census_scope(&w, top, 0) : 0;
+		tdestroy(w.origins, free);
+		w.origins = NULL;
+		if (rc)
+			return -1;
+	}
+	if (rc < 0) {
+		snprintf(err, errlen, "DWARF unit %zu cannot be read: %s", c->units + 1, dwarf_errmsg(-1));
+		return -1;
+	}
+	if (census_finish(c)) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+size_t ic_inline_fn_places(const struct ic_inline_fn *fn)
+{
+	return fn->copies + fn->nested_code;
+}
+
+static void census_noop(void *p)
+{
+	(void)p;
+}
+
+void ic_census_free(struct ic_census *c)
+{
+	/* The rows are freed from fns; the trees own only their nodes (and
+	 * the interned file names). */
+	tdestroy(c->by_key, census_noop);
+	tdestroy(c->files, free);
+	for (size_t i = 0; i < c->nfns; i++) {
+		free(c->fns[i]->bytes);
+		free(c->fns[i]->nested_bytes);
+		free(c->fns[i]);
+	}
+	free(c->fns);
+	memset(c, 0, sizeof(*c));
+}

@@ -1,0 +1,280 @@
+/* The chart of priced copies (chart.h): data into a temporary directory,
+ * then gnuplot draws inlines/chart.gp twice, PNG and SVG. */
+#define _GNU_SOURCE
+#include "chart.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <math.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "format.h"
+
+extern char **environ;
+
+__attribute__((format(printf, 3, 4)))
+static int chart_fail(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static int chart_svg_path(const char *png, char *svg, size_t cap)
+{
+	size_t n = strlen(png);
+
+	if (n <= 4 || strcmp(png + n - 4, ".png") || png[n - 5] == '/')
+		return -1;
+	snprintf(svg, cap, "%.*s.svg", (int)(n - 4), png);
+	return 0;
+}
+
+int ic_chart_check(const char *png, const char *results_dir, char *err, size_t errlen)
+{
+	char svg[PATH_MAX], copy[PATH_MAX], dir[PATH_MAX], res[PATH_MAX];
+	size_t n;
+
+	if (chart_svg_path(png, svg, sizeof(svg)))
+		return chart_fail(err, errlen, "--chart %s: give a file name ending in .png (the SVG goes beside it)", png);
+	snprintf(copy, sizeof(copy), "%s", png);
+	if (!realpath(dirname(copy), dir))
+		return chart_fail(err, errlen, "--chart %s: its directory cannot be used: %s", png, strerror(errno));
+	if (access(dir, W_OK))
+		return chart_fail(err, errlen, "--chart %s: cannot write in %s: %s", png, dir, strerror(errno));
+	if (results_dir && realpath(results_dir, res)) {
+		n = strlen(res);
+		if (!strncmp(dir, res, n) && (dir[n] == '/' || dir[n] == '\0'))
+			return chart_fail(err, errlen, "--chart %s is inside the results directory %s, which holds its run's files only: write it elsewhere",
+					  png, results_dir);
+	}
+	return 0;
+}
+
+/* A gnuplot single-quoted string: '' for a quote. */
+static void chart_gp_str(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputc('\'', f);
+		fputc(*s, f);
+	}
+	fputc('\'', f);
+}
+
+static void chart_num(FILE *f, double x)
+{
+	if (isfinite(x))
+		fprintf(f, "%.6g", x);
+	else
+		fputs("NaN", f);
+}
+
+/* dir is mkdtemp's, far shorter than PATH_MAX. */
+static FILE *chart_open(const char *dir, const char *name)
+{
+	char path[PATH_MAX];
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >= sizeof(path))
+		return NULL;
+	return fopen(path, "w");
+}
+
+static int chart_write_data(const char *dir, const char *binary, const struct ic_price_run *run,
+			    const struct ic_inline_fn *const *fns, size_t nfns)
+{
+	char what[4200];
+	char title[1024], verdict[256];
+	double xmin = INFINITY, xmax = -INFINITY;
+	size_t panels = 0, marks = 0, k = 0;
+	FILE *dat, *gp;
+	int bad;
+
+	dat = chart_open(dir, "ratio.dat");
+	gp = dat ? chart_open(dir, "data.gp") : NULL;
+	if (!gp) {
+		if (dat)
+			fclose(dat);
+		return -1;
+	}
+	for (size_t g = 0; g < run->run.an.nseries; g++)
+		panels += run->run.an.series[g].group.nratios > 0;
+	for (size_t i = 0; i < nfns; i++)
+		marks += ic_inline_fn_places(fns[i]) > 0;
+	fprintf(gp, "ic_npanels = %zu\narray ic_title[%zu]\narray ic_verdict[%zu]\narray ic_xo_lo[%zu]\narray ic_xo_hi[%zu]\n",
+		panels, panels, panels, panels, panels);
+	for (size_t g = 0; g < run->run.an.nseries; g++) {
+		const struct ic_group *gr = &run->run.an.series[g].group;
+
+		if (!gr->nratios)
+			continue;
+		k++;
+		fprintf(dat, "# %s\n", ic_fmt_series(title, sizeof(title), &run->run.an, gr));
+		for (size_t i = 0; i < gr->nratios; i++) {
+			const struct ic_ratio *r = &gr->ratios[i];
+
+			fprintf(dat, "%lu ", r->sites);
+			chart_num(dat, r->ratio);
+			fputc(' ', dat);
+			chart_num(dat, r->lo);
+			fputc(' ', dat);
+			chart_num(dat, r->hi);
+			fputc(' ', dat);
+			chart_num(dat, r->band_lo);
+			fputc(' ', dat);
+			chart_num(dat, r->band_hi);
+			fputc('\n', dat);
+			xmin = fmin(xmin, (double)r->sites);
+			xmax = fmax(xmax, (double)r->sites);
+		}
+		fputs("\n\n", dat);
+		fprintf(gp, "ic_title[%zu] = ", k);
+		chart_gp_str(gp, title);
+		fprintf(gp, "\nic_verdict[%zu] = ", k);
+		chart_gp_str(gp, ic_price_verdict(verdict, sizeof(verdict), run, gr));
+		fprintf(gp, "\nic_xo_lo[%zu] = ", k);
+		chart_num(gp, gr->xo.verdict == IC_VERDICT_CROSSOVER ? gr->xo.bracket_lo : NAN);
+		fprintf(gp, "\nic_xo_hi[%zu] = ", k);
+		chart_num(gp, gr->xo.verdict == IC_VERDICT_CROSSOVER ? gr->xo.bracket_hi : NAN);
+		fputc('\n', gp);
+	}
+	fprintf(gp, "ic_nmarks = %zu\n", marks);
+	if (marks)
+		fprintf(gp, "array ic_mark_n[%zu]\narray ic_mark_label[%zu]\n", marks, marks);
+	k = 0;
+	for (size_t i = 0; i < nfns; i++) {
+		char label[512], b[32];
+
+		size_t n = ic_inline_fn_places(fns[i]);
+
+		if (!n)
+			continue;
+		k++;
+		snprintf(label, sizeof(label), "%s: N = %zu copies of %s", fns[i]->name, n,
+			 ic_fmt_bytes(b, sizeof(b), fns[i]->median_all));
+		fprintf(gp, "ic_mark_n[%zu] = %zu\nic_mark_label[%zu] = ", k, n, k);
+		chart_gp_str(gp, label);
+		fputc('\n', gp);
+		xmin = fmin(xmin, (double)n);
+		xmax = fmax(xmax, (double)n);
+	}
+	snprintf(what, sizeof(what), "%s", binary);
+	fprintf(gp, "ic_x_min = %g\nic_x_max = %g\nic_binary = ", xmin, xmax);
+	chart_gp_str(gp, basename(what));
+	fputs("\nic_compare = ", gp);
+	chart_gp_str(gp, run->compare);
+	fputs("\nic_baseline = ", gp);
+	chart_gp_str(gp, run->baseline);
+	{
+		char buf[IC_RESULTS_CONTEXT_MAX], caption[4600];
+		const char *cpu = ic_results_context(&run->run.res, IC_CTX_CPU_MODEL, buf, sizeof(buf));
+
+		snprintf(caption, sizeof(caption), "measured: %s%s%s. A copy that never runs costs space, not time.",
+			 run->name, *cpu ? ", " : "", cpu);
+		fputs("\nic_caption = ", gp);
+		chart_gp_str(gp, caption);
+	}
+	fputc('\n', gp);
+	bad = ferror(dat) | ferror(gp);
+	bad |= fclose(dat) | fclose(gp);
+	return bad ? -1 : 0;
+}
+
+/* The last line gnuplot wrote that is not blank. */
+static void chart_last_line(const char *log, char *out, size_t cap)
+{
+	char line[1024];
+	FILE *f = fopen(log, "r");
+
+	snprintf(out, cap, "no message");
+	while (f && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (line[strspn(line, " \t^")])
+			snprintf(out, cap, "%s", line);
+	}
+	if (f)
+		fclose(f);
+}
+
+static int chart_gnuplot(const char *dir, const char *term, const char *out, char *err, size_t errlen)
+{
+	char *expr = NULL, log[PATH_MAX], last[1024];
+	char *argv[] = { "gnuplot", "-e", NULL, IC_INLINES_CHART_GP, NULL };
+	posix_spawn_file_actions_t fa;
+	size_t len = 0;
+	FILE *e = open_memstream(&expr, &len);
+	pid_t pid;
+	int rc, status;
+
+	if (!e)
+		return chart_fail(err, errlen, "out of memory");
+	fputs("ic_dir = ", e);
+	chart_gp_str(e, dir);
+	fprintf(e, "; ic_term = '%s'; ic_out = ", term);
+	chart_gp_str(e, out);
+	fclose(e);
+	argv[2] = expr;
+	if ((size_t)snprintf(log, sizeof(log), "%s/gnuplot.log", dir) >= sizeof(log))
+		return chart_fail(err, errlen, "no chart: the temporary directory's name is too long");
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	posix_spawn_file_actions_adddup2(&fa, STDOUT_FILENO, STDERR_FILENO);
+	rc = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	free(expr);
+	if (rc)
+		return chart_fail(err, errlen, "no chart: gnuplot cannot be run (%s): apt-get install gnuplot-nox", strerror(rc));
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
+		chart_last_line(log, last, sizeof(last));
+		return chart_fail(err, errlen, "no chart: gnuplot failed on %s (%s): %s", IC_INLINES_CHART_GP, term, last);
+	}
+	return 0;
+}
+
+int ic_chart_draw(const char *png, const char *binary, const struct ic_price_run *run,
+		  const struct ic_inline_fn *const *fns, size_t nfns, char *err, size_t errlen)
+{
+	char tmpl[PATH_MAX], svg[PATH_MAX], tmp_png[PATH_MAX], tmp_svg[PATH_MAX], path[PATH_MAX];
+	const char *tmpdir = getenv("TMPDIR");
+	int rc = -1;
+
+	chart_svg_path(png, svg, sizeof(svg));
+	if ((size_t)snprintf(tmp_png, sizeof(tmp_png), "%s.tmp.%ld", png, (long)getpid()) >= sizeof(tmp_png) ||
+	    (size_t)snprintf(tmp_svg, sizeof(tmp_svg), "%s.tmp.%ld", svg, (long)getpid()) >= sizeof(tmp_svg) ||
+	    (size_t)snprintf(tmpl, sizeof(tmpl), "%s/inlines-chart.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp") >= sizeof(tmpl))
+		return chart_fail(err, errlen, "no chart: its path is too long");
+	if (!mkdtemp(tmpl))
+		return chart_fail(err, errlen, "no chart: cannot make a temporary directory: %s", strerror(errno));
+	if (chart_write_data(tmpl, binary, run, fns, nfns))
+		chart_fail(err, errlen, "no chart: cannot write its data in %s: %s", tmpl, strerror(errno));
+	else if (!chart_gnuplot(tmpl, "png", tmp_png, err, errlen) &&
+		 !chart_gnuplot(tmpl, "svg", tmp_svg, err, errlen)) {
+		if (rename(tmp_png, png))
+			chart_fail(err, errlen, "no chart: cannot rename it into place: %s", strerror(errno));
+		else if (rename(tmp_svg, svg)) {
+			chart_fail(err, errlen, "no chart: cannot rename it into place: %s", strerror(errno));
+			unlink(png);   /* no half pair */
+		} else {
+			rc = 0;
+		}
+	}
+	unlink(tmp_png);
+	unlink(tmp_svg);
+	for (const char *const *f = (const char *const[]){ "ratio.dat", "data.gp", "gnuplot.log", NULL }; *f; f++)
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", tmpl, *f) < sizeof(path))
+			unlink(path);
+	rmdir(tmpl);
+	return rc;
+}

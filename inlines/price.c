@@ -1,0 +1,322 @@
+/* Pricing census rows on a measured run (price.h). */
+#define _GNU_SOURCE
+#include "price.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "format.h"
+#include "states.h"
+
+/* What each op's site runs, from the table gen and run.sh read. */
+#define IC_PRICE_OP(e, name, what) { #name, what },
+static const struct {
+	const char *name, *what;
+} price_ops[] = {
+#include "point_names.def"
+	IC_OPS(IC_PRICE_OP)
+};
+
+__attribute__((format(printf, 3, 4)))
+static int price_fail(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static int price_is_json(const struct dirent *d)
+{
+	size_t n = strlen(d->d_name);
+
+	return d->d_name[0] != '.' && n > 5 && !strcmp(d->d_name + n - 5, ".json");
+}
+
+int ic_price_run_load(struct ic_price_run *run, const char *dir, char *err, size_t errlen)
+{
+	char raw[PATH_MAX + 8], why[1024];
+	struct dirent **names = NULL;
+	struct stat st;
+	int n;
+
+	memset(run, 0, sizeof(*run));
+	snprintf(run->dir, sizeof(run->dir), "%s", dir);
+	snprintf(run->name, sizeof(run->name), "%s", dir);
+	if (!lstat(dir, &st) && S_ISLNK(st.st_mode) && realpath(dir, raw))
+		snprintf(run->name, sizeof(run->name), "%s (%s)", dir, basename(raw));
+	/* What to do about each, before the engine's reader says what is wrong. */
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+		return price_fail(err, errlen, "--results %s: not a directory: give a run's results directory (results/<run>)", dir);
+	snprintf(raw, sizeof(raw), "%s/run.conf", dir);
+	if (access(raw, R_OK))
+		return price_fail(err, errlen, "--results %s is not a run of ./run.sh (no run.conf): give results/<run>, or leave --results out for results/latest",
+				  dir);
+	snprintf(raw, sizeof(raw), "%s/raw", dir);
+	n = scandir(raw, &names, price_is_json, alphasort);
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	if (n <= 0)
+		return price_fail(err, errlen, "--results %s has no finished process (raw/*.json): let its sweep finish (./run.sh --resume %s) or give another run",
+				  dir, dir);
+	if (ic_run_open(&run->run, dir, why, sizeof(why)))
+		return price_fail(err, errlen, "--results %s", why);
+	run->compare = run->run.an.opts.compare;
+	run->baseline = run->run.an.opts.baseline;
+	for (size_t g = 0; g < run->run.an.nseries; g++)
+		if (run->run.an.series[g].group.nratios)
+			return 0;
+	return price_fail(err, errlen, "--results %s measured no %s/%s ratio to price on: give a sweep's run",
+			  dir, run->compare, run->baseline);
+}
+
+void ic_price_run_free(struct ic_price_run *run)
+{
+	ic_run_free(&run->run);
+}
+
+int ic_price_classic(const struct ic_price_run *run)
+{
+	return (!strcmp(run->compare, "inline") || !strcmp(run->compare, "hint")) &&
+	       !strcmp(run->baseline, "extern");
+}
+
+void ic_price_run_line(FILE *f, const struct ic_price_run *run)
+{
+	char cpu[IC_RESULTS_CONTEXT_MAX];
+	const char *c = ic_results_context(&run->run.res, IC_CTX_CPU_MODEL, cpu, sizeof(cpu));
+
+	fprintf(f, "Priced on %s: time ratio %s/%s per call site (below 1: %s faster), %zu processes%s%s. "
+		"At each measured N: the ratio, its 95%% interval, and the band over all N of the series, "
+		"which decides the side (summary.md's rule).\n",
+		run->name, run->compare, run->baseline, run->compare, run->run.res.nfiles, *c ? ", " : "", c);
+}
+
+/* How much faster the faster form is: "12%" below 1.5x, "1.6x" from there. */
+static const char *price_factor(char *buf, size_t cap, double x)
+{
+	if (x < 1.5)
+		snprintf(buf, cap, x < 1.02 ? "%.1f%%" : "%.0f%%", 100.0 * (x - 1.0));
+	else
+		snprintf(buf, cap, "%.1fx", x);
+	return buf;
+}
+
+/* Which form is ahead at one measured N, and by how much. */
+static const char *price_side(char *buf, size_t cap, const struct ic_price_run *run, const struct ic_ratio *r)
+{
+	char x[32];
+	int classic = ic_price_classic(run);
+
+	if (r->side == IC_SIDE_COMPARE) {
+		price_factor(x, sizeof(x), 1.0 / r->ratio);
+		if (classic)
+			snprintf(buf, cap, "inlined copies %s faster than calls", x);
+		else
+			snprintf(buf, cap, "%s %s faster than %s", run->compare, x, run->baseline);
+	} else if (r->side == IC_SIDE_BASELINE) {
+		price_factor(x, sizeof(x), r->ratio);
+		if (classic)
+			snprintf(buf, cap, "calls %s faster than inlined copies", x);
+		else
+			snprintf(buf, cap, "%s %s faster than %s", run->baseline, x, run->compare);
+	} else {
+		snprintf(buf, cap, "not resolved (its band holds 1)");
+	}
+	return buf;
+}
+
+static void price_ratio_line(FILE *f, const struct ic_price_run *run, const struct ic_ratio *r, const char *indent)
+{
+	char side[256];
+
+	fprintf(f, "%sN = %lu: %s/%s %.3f (95%% interval %.3f–%.3f, band %.3f–%.3f): %s\n",
+		indent, r->sites, run->compare, run->baseline, r->ratio, r->lo, r->hi, r->band_lo,
+		r->band_hi, price_side(side, sizeof(side), run, r));
+}
+
+/* The measured ratios around n in r[0..nr) (ascending N): exact, the two
+ * either side, or the nearest end when n is outside them. */
+static void price_place(FILE *f, const struct ic_price_run *run, const struct ic_ratio *r, size_t nr,
+			unsigned long n, const char *indent)
+{
+	const struct ic_ratio *below = NULL, *above = NULL;
+
+	for (size_t i = 0; i < nr; i++) {
+		if (!isfinite(r[i].ratio))
+			continue;
+		if (r[i].sites <= n)
+			below = &r[i];
+		if (r[i].sites >= n && !above)
+			above = &r[i];
+	}
+	if (!below && !above) {
+		fprintf(f, "%sno N of it has a ratio\n", indent);
+	} else if (below && below == above) {
+		fprintf(f, "%sat the measured N = %lu:\n", indent, n);
+		price_ratio_line(f, run, below, indent);
+	} else if (below && above) {
+		fprintf(f, "%sbetween the measured N = %lu and %lu (N = %lu was not measured):\n", indent,
+			below->sites, above->sites, n);
+		price_ratio_line(f, run, below, indent);
+		price_ratio_line(f, run, above, indent);
+	} else {
+		const struct ic_ratio *end = below ? below : above;
+
+		fprintf(f, "%sN = %lu is %s every measured N; the nearest, not a guess beyond it:\n", indent, n,
+			below ? "above" : "below");
+		price_ratio_line(f, run, end, indent);
+	}
+}
+
+/* Which side of the series' crossover bracket n falls. */
+static void price_crossover(FILE *f, const struct ic_price_run *run, const struct ic_crossover *xo,
+			    const struct ic_ratio *r, size_t nr, unsigned long n, const char *indent)
+{
+	const char *small = xo->direction > 0 ? run->compare : run->baseline;
+	const char *large = xo->direction > 0 ? run->baseline : run->compare;
+	char runs[512];
+
+	switch (xo->verdict) {
+	case IC_VERDICT_CROSSOVER:
+		if ((double)n <= xo->bracket_lo)
+			fprintf(f, "%sN = %lu is below the crossover bracket (%.0f, %.0f): on the side where %s is ahead\n",
+				indent, n, xo->bracket_lo, xo->bracket_hi, small);
+		else if ((double)n >= xo->bracket_hi)
+			fprintf(f, "%sN = %lu is above the crossover bracket (%.0f, %.0f): on the side where %s is ahead\n",
+				indent, n, xo->bracket_lo, xo->bracket_hi, large);
+		else
+			fprintf(f, "%sN = %lu is inside the crossover bracket (%.0f, %.0f): neither form is resolved ahead there\n",
+				indent, n, xo->bracket_lo, xo->bracket_hi);
+		break;
+	case IC_VERDICT_COMPARE_WINS:
+	case IC_VERDICT_BASELINE_WINS: {
+		int cmp = xo->verdict == IC_VERDICT_COMPARE_WINS;
+
+		ic_fmt_runs(runs, sizeof(runs), r, nr, cmp ? IC_SIDE_COMPARE : IC_SIDE_BASELINE);
+		fprintf(f, "%sno crossover: only %s is resolved ahead (at N = %s)\n", indent,
+			cmp ? run->compare : run->baseline, runs);
+		break;
+	}
+	case IC_VERDICT_CONFLICT:
+		fprintf(f, "%sno crossover stated: the resolved N switch side more than once\n", indent);
+		break;
+	default:
+		fprintf(f, "%sno N of this series is resolved: the run cannot tell the forms apart here\n", indent);
+		break;
+	}
+}
+
+const char *ic_price_verdict(char *buf, size_t cap, const struct ic_price_run *run, const struct ic_group *g)
+{
+	const struct ic_crossover *xo = &g->xo;
+
+	switch (xo->verdict) {
+	case IC_VERDICT_CROSSOVER:
+		snprintf(buf, cap, "crossover bracket (%.0f, %.0f): %s ahead below it, %s above", xo->bracket_lo,
+			 xo->bracket_hi, xo->direction > 0 ? run->compare : run->baseline,
+			 xo->direction > 0 ? run->baseline : run->compare);
+		break;
+	case IC_VERDICT_COMPARE_WINS:
+	case IC_VERDICT_BASELINE_WINS:
+		snprintf(buf, cap, "no crossover: %s ahead wherever resolved",
+			 xo->verdict == IC_VERDICT_COMPARE_WINS ? run->compare : run->baseline);
+		break;
+	case IC_VERDICT_CONFLICT:
+		snprintf(buf, cap, "no crossover stated: the resolved N switch side more than once");
+		break;
+	default:
+		snprintf(buf, cap, "no N resolved");
+		break;
+	}
+	return buf;
+}
+
+/* "tail_dequeue: queue_tail(q, n); n = dequeue(q)", or the body's name. */
+static const char *price_site_what(char *buf, size_t cap, const struct ic_price_run *run, const struct ic_group *g)
+{
+	const char *body = run->run.res.builds[g->build].v[IC_B_BODY];
+
+	for (size_t i = 0; i < sizeof(price_ops) / sizeof(price_ops[0]); i++)
+		if (!strcmp(price_ops[i].name, g->op)) {
+			snprintf(buf, cap, "%s: %s", g->op, price_ops[i].what);
+			return buf;
+		}
+	snprintf(buf, cap, "your body %s", *body ? body : g->op);
+	return buf;
+}
+
+static void price_series(FILE *f, const struct ic_price_run *run, const struct ic_series *se, unsigned long n)
+{
+	const struct ic_group *g = &se->group;
+	char title[1024], what[160], b[32];
+	double site = g->code_cmp - (double)g->filler;
+
+	ic_fmt_series(title, sizeof(title), &run->run.an, g);
+	fprintf(f, "  %s%s\n", title, g->filler ? " (a whole program: gross times, filler included)" : "");
+	price_place(f, run, g->ratios, g->nratios, n, "    ");
+	price_crossover(f, run, &g->xo, g->ratios, g->nratios, n, "    ");
+	if (se->states && se->states->nstates == 2)
+		for (size_t k = 0; k < 2; k++) {
+			const struct ic_state *s = &se->states->st[k];
+
+			fprintf(f, "    its processes ran in two states (summary.md); in state %zu, %zu of %zu processes:\n",
+				k + 1, s->nproc, se->states->nproc);
+			price_place(f, run, s->ratios, s->nratios, n, "      ");
+			price_crossover(f, run, &s->xo, s->ratios, s->nratios, n, "      ");
+		}
+	if (isfinite(site))
+		fprintf(f, "    the measured %s site (%s) is %s\n", run->compare,
+			price_site_what(what, sizeof(what), run, g), ic_fmt_bytes(b, sizeof(b), site));
+	else
+		fprintf(f, "    the run has no code size for its %s sites\n", run->compare);
+}
+
+void ic_price_write(FILE *f, const struct ic_price_run *run, const struct ic_inline_fn *fn)
+{
+	char b[32], b2[32];
+	double lo = INFINITY, hi = -INFINITY;   /* the measured sites' bytes */
+	size_t n = ic_inline_fn_places(fn);
+
+	fprintf(f, "\n%s (%s:%d): N = %zu copies with code", fn->name, *fn->file ? fn->file : "?", fn->line, n);
+	if (fn->nested_code)
+		fprintf(f, " (%zu standing alone, %zu nested in other inlined copies: moved out of line, it "
+			"would be called from all of them)", fn->copies, fn->nested_code);
+	if (n)
+		fprintf(f, ", %s each (median)", ic_fmt_bytes(b, sizeof(b), fn->median_all));
+	fputs("\n", f);
+	if (!n) {
+		fputs("  nothing to price: DWARF gives none of its copies any code\n", f);
+		return;
+	}
+	for (size_t i = 0; i < run->run.an.nseries; i++) {
+		const struct ic_group *g = &run->run.an.series[i].group;
+		double site = g->code_cmp - (double)g->filler;
+
+		if (!g->nratios)
+			continue;
+		price_series(f, run, &run->run.an.series[i], (unsigned long)n);
+		if (isfinite(site)) {
+			lo = fmin(lo, site);
+			hi = fmax(hi, site);
+		}
+	}
+	fprintf(f, "  Size: your copies are %s", ic_fmt_bytes(b, sizeof(b), fn->median_all));
+	if (isfinite(lo))
+		fprintf(f, ", the measured %s site%s %s%s%s (%.2fx)", run->compare, lo < hi ? "s" : "",
+			ic_fmt_bytes(b, sizeof(b), lo), lo < hi ? "–" : "", lo < hi ? ic_fmt_bytes(b2, sizeof(b2), hi) : "",
+			fn->median_all / lo);
+	fputs(": the curves price sites of the measured size. For a curve of your function's own, write it as a "
+	      "body (README, \"Your own body\") and run ./run.sh --body FILE.\n", f);
+}
