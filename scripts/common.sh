@@ -1,6 +1,6 @@
-# Sourced by run.sh: messages, paths, and the one copy of the rules several
-# parts of run.sh read (the point names, the caches hwloc reports, where the
-# controls run). Needs $top, $prog and $caller_pwd.
+# Sourced by run.sh: messages, paths, locks, progress lines, and the tables
+# several parts of run.sh read (the point names, where the controls run).
+# Needs $top, $prog and $caller_pwd.
 
 die() { echo "$prog: $*" >&2; exit 2; }    # bad input: nothing was done
 fail() { echo "$prog: $*" >&2; exit 1; }   # a step failed (install, build, run, summary)
@@ -15,15 +15,6 @@ abs_path() { case $1 in /*) echo "$1" ;; *) echo "$caller_pwd/$1" ;; esac; }
 # gen and CMake read too (the X(ENUM, name, ...) lines of its IC_<KIND>S list).
 point_names() {
 	sed -n "/^#define IC_$1S(X)/,/[^\\]\$/ s/^[[:space:]]*X([A-Z_]*, \([a-z_]*\),.*/\1/p" "$top/gen/point_names.def"
-}
-
-# cache_bytes L1iCache|L2Cache: the first such cache's size in bytes, from
-# hwloc's lstopo text; nothing when hwloc reports none (or is not installed).
-cache_bytes() {
-	local filter=() kib
-	[ "$1" = L1iCache ] && filter=(--filter icache:all)
-	kib=$(lstopo-no-graphics "${filter[@]}" --only "$1" -v 2>/dev/null | sed -n 's/.*size=\([0-9]*\)KB.*/\1/p' | head -n 1)
-	[ -z "$kib" ] || echo $((kib * 1024))
 }
 
 # The mark, the nolock forms and every filler series run at 1 thread on a
