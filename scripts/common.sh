@@ -17,11 +17,19 @@ point_names() {
 	sed -n "/^#define IC_$1S(X)/,/[^\\]\$/ s/^[[:space:]]*X([A-Z_]*, \([a-z_]*\),.*/\1/p" "$top/gen/point_names.def"
 }
 
-# The mark, the nolock forms and every filler series run at 1 thread on a
-# private queue only (sites_bench registers them so): solo is how the
-# messages say it, has_solo THREADS MODES whether a sweep runs there.
+# Solo points run at 1 thread on a private queue only: the forms whose solo
+# column in gen/point_names.def is 1 (the mark, the nolock forms) and, as
+# its IC_FILLER_SOLO says, every filler series. sites_bench reads the same
+# table and decides the runs; run.sh reads it only where it must decide
+# before anything is built (options.sh refuses, plan.sh drops). solo is how
+# the messages say it; has_solo THREADS MODES whether a sweep runs there.
 solo="1 thread, private"
 has_solo() { [[ ,$1, == *,1,* && ,$2, == *,private,* ]]; }
+is_solo_form() {
+	sed -n "/^#define IC_FORMS(X)/,/[^\\]\$/ s/^[[:space:]]*X([A-Z_]*, \([a-z_]*\), 1,.*/\1/p" \
+		"$top/gen/point_names.def" | grep -qx -- "$1"
+}
+filler_is_solo() { grep -q '^#define IC_FILLER_SOLO 1$' "$top/gen/point_names.def"; }
 
 # ---- locks -------------------------------------------------------------------
 
