@@ -50,6 +50,78 @@ lock_take() {
 	printf 'pid %s (%s)\n' "$$" "${cmdline:-$prog}" >"$file"
 }
 
+# ---- the machine lock --------------------------------------------------------
+
+# One measurement at a time on a machine, whatever the tree, results
+# directory or user: measure_begin WHAT takes the machine lock (one file,
+# common/measure_lock.h's IC_MEASURE_LOCK_PATH; $IC_MEASURE_LOCK in tests)
+# around a measuring phase, and measure_end lets it go. Begins nest (a
+# phase that measures may run inside one that holds it already); the lock
+# is never held while building. A second run waits and says for whom, and
+# again whenever the holder changes. The holder writes one line into the
+# file: pid, command, tree, start (UTC); machine_state names it the same
+# way. `flock FILE ./run.sh ...` is honoured: the descriptor flock passes
+# down already holds the lock and is used, not waited for.
+measure_fd="" measure_depth=0 measure_inherited=0
+measure_lock_file() {
+	if [ -n "${IC_MEASURE_LOCK:-}" ]; then echo "$IC_MEASURE_LOCK"; return; fi
+	sed -n 's/^#define IC_MEASURE_LOCK_PATH "\(.*\)"$/\1/p' "$top/common/measure_lock.h"
+}
+# measure_line FILE: the holder's line, when its process still runs.
+measure_line() {
+	local line pid
+	line=$(head -c 1024 "$1" 2>/dev/null | head -n 1) || true
+	pid=$(sed -n 's/^pid \([0-9]*\) .*/\1/p' <<<"$line")
+	[ -n "$pid" ] && [ -d "/proc/$pid" ] && echo "$line"
+	return 0
+}
+# measure_write FILE: stdin into FILE in place. No O_CREAT, so it works on
+# another user's file in /tmp (fs.protected_regular refuses O_CREAT there).
+measure_write() { truncate -c -s 0 "$1" 2>/dev/null && dd of="$1" conv=notrunc,nocreat status=none 2>/dev/null; }
+measure_begin() {
+	local what=$1 file f holder last=- seen=- fd
+	measure_depth=$((measure_depth + 1))
+	[ "$measure_depth" -eq 1 ] || return 0
+	file=$(measure_lock_file)
+	[ -e "$file" ] || (umask 0 && : >>"$file") 2>/dev/null || true
+	chmod a+rw "$file" 2>/dev/null || true
+	measure_inherited=0
+	for f in /proc/self/fd/*; do
+		if [ "$f" -ef "$file" ]; then measure_fd=${f##*/} measure_inherited=1; break; fi
+	done
+	if [ "$measure_inherited" = 0 ]; then
+		exec {fd}<"$file" || fail "cannot open the machine lock $file"
+		measure_fd=$fd
+	fi
+	if ! flock -n "$measure_fd"; then
+		# A new holder is said once it has been seen twice: a holder that
+		# is letting go (its line outlives it for a moment) is not.
+		while :; do
+			holder=$(measure_line "$file")
+			if [ "$holder" != "$last" ] && { [ "$last" = - ] || [ "$holder" = "$seen" ]; }; then
+				say "$what waits: the machine is measuring for ${holder:-a process that wrote no line into $file (flock by hand?)}"
+				last=$holder
+			fi
+			seen=$holder
+			flock -w 2 "$measure_fd" && break
+		done
+	fi
+	printf 'pid %s (%s) in %s since %s\n' "$$" "${cmdline//$'\n'/ }" "$top" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" |
+		measure_write "$file" || true
+}
+measure_end() {
+	[ "$measure_depth" -gt 0 ] || return 0
+	measure_depth=$((measure_depth - 1))
+	[ "$measure_depth" -eq 0 ] || return 0
+	measure_write "$(measure_lock_file)" </dev/null || true
+	# An inherited lock is its giver's to let go.
+	if [ "$measure_inherited" = 0 ]; then
+		flock -u "$measure_fd"
+		exec {measure_fd}<&-
+	fi
+	measure_fd=""
+}
+
 # ---- progress ----------------------------------------------------------------
 
 # One line per phase on the terminal, with the time so far and, once there
