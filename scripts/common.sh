@@ -103,7 +103,7 @@ measure_begin() {
 				last=$holder
 			fi
 			seen=$holder
-			flock -w 2 "$measure_fd" && break
+			flock -w 1 "$measure_fd" && break
 		done
 	fi
 	printf 'pid %s (%s) in %s since %s\n' "$$" "${cmdline//$'\n'/ }" "$top" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" |
