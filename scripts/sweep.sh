@@ -29,8 +29,9 @@ run_list() {
 sim_file() { if [ "$1" -eq 0 ]; then echo "$dir/sim.csv"; else echo "$dir/sim-b$1.csv"; fi; }
 counter_source=""
 decide_counters() {
-	local b src log nb=${#B_dir[@]}
+	local b src log nb=${#B_dir[@]} plant_args=()
 	[ -z "$counter_source" ] || return 0
+	[ -z "$plant" ] || plant_args=(--plant="$plant")
 	phase "counters: deciding the source$([ "$counters" = none ] || echo "; a simulation, when it comes to that, is cached in BUILD/sim")"
 	measure_begin "the counter source (a simulation, when it comes to that)"
 	for ((b = 0; b < nb; b++)); do
@@ -38,7 +39,7 @@ decide_counters() {
 		[ "$b" -eq 0 ] || log=$dir/log/counters-b$b.txt
 		run_list "$b" >"${log%.txt}.runs"
 		src=$("${B_dir[$b]}/bench/sites_bench" --counters="$counters" --threads="$threads" --modes="$modes" \
-			--sim-cache-dir="${B_dir[$b]}/sim" --run-list="${log%.txt}.runs" --sim-only 2>"$log") ||
+			--sim-cache-dir="${B_dir[$b]}/sim" "${plant_args[@]}" --run-list="${log%.txt}.runs" --sim-only 2>"$log") ||
 			{ tail -n 5 "$log" >&2; fail "deciding the counter source failed; log: $log"; }
 		# The ordinary link's counts (its cache file is the newest), marked
 		# "*" so variant 0 reports them although its own binary differs.
