@@ -125,7 +125,8 @@ int ic_measure_lock_other(const char *root, char *out, size_t cap)
 	long holder = lock_holder(root, key);
 	if (holder == 0 || held_here(root, key))
 		return 0;
-	FILE *f = fopen(path, "r");
+	snprintf(proc, sizeof(proc), "%s" IC_MEASURE_HOLDER_SUFFIX, path);
+	FILE *f = fopen(proc, "r");
 	if (f) {
 		if (!fgets(record, sizeof(record), f))
 			record[0] = '\0';

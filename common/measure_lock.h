@@ -1,18 +1,21 @@
 /* The machine lock: one measurement at a time on a machine, whatever the
  * tree, results directory or user. run.sh holds it (flock) around every
  * measuring phase (scripts/common.sh, measure_begin) and writes one line
- * into it saying for whom:
+ * saying for whom into the file beside it, <lock>.holder (not into the lock
+ * itself, which `exec 9>FILE; flock 9` empties while it waits):
  *   pid <pid> (<command>) in <tree> since <UTC time>
- * It creates the file world-writable, so any user's run can take it and
- * write its line. Here: whether another measurement holds it, in words,
+ * It creates both files world-writable, so any user's run can take the lock
+ * and write its line. Here: whether another measurement holds it, in words,
  * for the machine's state (machine_busy). */
 #ifndef IC_MEASURE_LOCK_H
 #define IC_MEASURE_LOCK_H
 
 #include <stddef.h>
 
-/* One file for the whole machine (run.sh reads this line too). */
+/* One file for the whole machine (run.sh reads these lines too), and the
+ * holder's line beside it. */
 #define IC_MEASURE_LOCK_PATH "/tmp/inlinecost-measure.lock"
+#define IC_MEASURE_HOLDER_SUFFIX ".holder"
 
 /* The lock's path: $IC_MEASURE_LOCK (tests), else IC_MEASURE_LOCK_PATH. */
 const char *ic_measure_lock_path(void);

@@ -58,14 +58,18 @@ lock_take() {
 # around a measuring phase, and measure_end lets it go. Begins nest (a
 # phase that measures may run inside one that holds it already); the lock
 # is never held while building. A second run waits and says for whom, and
-# again whenever the holder changes. The holder writes one line into the
-# file: pid, command, tree, start (UTC); machine_state names it the same
-# way. `flock FILE ./run.sh ...` is honoured: the descriptor flock passes
-# down already holds the lock and is used, not waited for.
+# again whenever the holder changes. The holder writes one line (pid,
+# command, tree, start, UTC) into the file beside the lock (its .holder;
+# machine_state names it the same way). `flock FILE ./run.sh ...` is
+# honoured: the descriptor flock passes down already holds the lock and is
+# used, not waited for.
 measure_fd="" measure_depth=0 measure_inherited=0
 measure_lock_file() {
 	if [ -n "${IC_MEASURE_LOCK:-}" ]; then echo "$IC_MEASURE_LOCK"; return; fi
 	sed -n 's/^#define IC_MEASURE_LOCK_PATH "\(.*\)"$/\1/p' "$top/common/measure_lock.h"
+}
+measure_holder_file() {
+	echo "$(measure_lock_file)$(sed -n 's/^#define IC_MEASURE_HOLDER_SUFFIX "\(.*\)"$/\1/p' "$top/common/measure_lock.h")"
 }
 # measure_line FILE: the holder's line, when its process still runs.
 measure_line() {
@@ -79,12 +83,14 @@ measure_line() {
 # another user's file in /tmp (fs.protected_regular refuses O_CREAT there).
 measure_write() { truncate -c -s 0 "$1" 2>/dev/null && dd of="$1" conv=notrunc,nocreat status=none 2>/dev/null; }
 measure_begin() {
-	local what=$1 file f holder last=- seen=- fd
+	local what=$1 file line f holder last=- seen=- fd
 	measure_depth=$((measure_depth + 1))
 	[ "$measure_depth" -eq 1 ] || return 0
-	file=$(measure_lock_file)
-	[ -e "$file" ] || (umask 0 && : >>"$file") 2>/dev/null || true
-	chmod a+rw "$file" 2>/dev/null || true
+	file=$(measure_lock_file) line=$(measure_holder_file)
+	for f in "$file" "$line"; do
+		[ -e "$f" ] || (umask 0 && : >>"$f") 2>/dev/null || true
+		chmod a+rw "$f" 2>/dev/null || true
+	done
 	measure_inherited=0
 	for f in /proc/self/fd/*; do
 		if [ "$f" -ef "$file" ]; then measure_fd=${f##*/} measure_inherited=1; break; fi
@@ -97,9 +103,9 @@ measure_begin() {
 		# A new holder is said once it has been seen twice: a holder that
 		# is letting go (its line outlives it for a moment) is not.
 		while :; do
-			holder=$(measure_line "$file")
+			holder=$(measure_line "$line")
 			if [ "$holder" != "$last" ] && { [ "$last" = - ] || [ "$holder" = "$seen" ]; }; then
-				say "$what waits: the machine is measuring for ${holder:-a process that wrote no line into $file (flock by hand?)}"
+				say "$what waits: the machine is measuring for ${holder:-a process that wrote no line into $line (flock $file by hand?)}"
 				last=$holder
 			fi
 			seen=$holder
@@ -107,13 +113,13 @@ measure_begin() {
 		done
 	fi
 	printf 'pid %s (%s) in %s since %s\n' "$$" "${cmdline//$'\n'/ }" "$top" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" |
-		measure_write "$file" || true
+		measure_write "$line" || true
 }
 measure_end() {
 	[ "$measure_depth" -gt 0 ] || return 0
 	measure_depth=$((measure_depth - 1))
 	[ "$measure_depth" -eq 0 ] || return 0
-	measure_write "$(measure_lock_file)" </dev/null || true
+	measure_write "$(measure_holder_file)" </dev/null || true
 	# An inherited lock is its giver's to let go.
 	if [ "$measure_inherited" = 0 ]; then
 		flock -u "$measure_fd"

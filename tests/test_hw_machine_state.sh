@@ -43,15 +43,15 @@ if command -v flock > /dev/null; then
 	IC_MEASURE_LOCK=$work/measure.lock
 	export IC_MEASURE_LOCK
 	: > "$IC_MEASURE_LOCK"
-	flock "$IC_MEASURE_LOCK" sh -c 'echo "pid $$ (./run.sh --quick) in /other/tree since 2026-12-04T10:00:00Z" > "$1"
+	flock "$IC_MEASURE_LOCK" sh -c 'echo "pid $$ (./run.sh --quick) in /other/tree since 2026-12-04T10:00:00Z" > "$1.holder"
 		exec sleep 30' _ "$IC_MEASURE_LOCK" &
 	holder=$!
-	for _ in $(seq 50); do [ -s "$IC_MEASURE_LOCK" ] && break; sleep 0.1; done
+	for _ in $(seq 50); do [ -s "$IC_MEASURE_LOCK.holder" ] && break; sleep 0.1; done
 	"$cli" --sample-ms 0 > "$work/held" || fail "machine_state with the lock held"
 	grep -qE '^machine_busy=pid [0-9]+ \(\./run\.sh --quick\) in /other/tree since 2026-12-04T10:00:00Z: another inlinecost measurement, holding this machine; not sampled$' "$work/held" ||
 		fail "another measurement not named: $(grep busy "$work/held")"
 	# flock and the sleep that holds its descriptor.
-	kill "$holder" "$(sed -n 's/^pid \([0-9]*\).*/\1/p' "$IC_MEASURE_LOCK")"
+	kill "$holder" "$(sed -n 's/^pid \([0-9]*\).*/\1/p' "$IC_MEASURE_LOCK.holder")"
 	wait "$holder" 2> /dev/null
 	"$cli" --sample-ms 0 > "$work/free" || fail "machine_state with the lock free"
 	grep -qx 'machine_busy=not sampled' "$work/free" || fail "a free lock named: $(grep busy "$work/free")"

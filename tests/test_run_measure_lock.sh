@@ -25,7 +25,8 @@ trap cleanup EXIT
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 lock=$(sed -n 's/^#define IC_MEASURE_LOCK_PATH "\(.*\)"$/\1/p' "$top/common/measure_lock.h")
-[ -n "$lock" ] || { echo "FAIL: no IC_MEASURE_LOCK_PATH in common/measure_lock.h"; exit 1; }
+line=$lock$(sed -n 's/^#define IC_MEASURE_HOLDER_SUFFIX "\(.*\)"$/\1/p' "$top/common/measure_lock.h")
+[ -n "$lock" ] && [ "$line" != "$lock" ] || { echo "FAIL: no lock path in common/measure_lock.h"; exit 1; }
 unset IC_MEASURE_LOCK
 
 # Two copies of the tree as it is now (uncommitted edits included).
@@ -82,19 +83,19 @@ sweeps 1 || { tail -n 15 "$tmp"/a1.log "$tmp"/b1.log; bad "round 1: a sweep fail
 apart 1 >"$tmp/apart1" || bad "round 1: $(cat "$tmp/apart1")"
 
 # Round 2: a stand-in holds the machine lock until both sweeps wait for it.
-[ -e "$lock" ] || (umask 0 && : >>"$lock")
+for f in "$lock" "$line"; do [ -e "$f" ] || (umask 0 && : >>"$f"); done
 (
 	exec 9<"$lock"
 	flock 9
-	truncate -c -s 0 "$lock"
+	truncate -c -s 0 "$line"
 	printf 'pid %s (the test'"'"'s stand-in) in %s since now\n' "$BASHPID" "$tmp" |
-		dd of="$lock" conv=notrunc,nocreat status=none
+		dd of="$line" conv=notrunc,nocreat status=none
 	exec sleep 600
 ) &
 standin=$!
 # Another measurement on this machine may hold it first: the stand-in waits its turn.
-for _ in $(seq 6000); do grep -q "the test's stand-in" "$lock" 2>/dev/null && break; sleep 0.2; done
-grep -q "the test's stand-in" "$lock" || { echo "FAIL: the stand-in got no turn at $lock in 20 minutes"; exit 1; }
+for _ in $(seq 6000); do grep -q "the test's stand-in" "$line" 2>/dev/null && break; sleep 0.2; done
+grep -q "the test's stand-in" "$line" || { echo "FAIL: the stand-in got no turn at $lock in 20 minutes"; exit 1; }
 sweeps 2 &
 both=$!
 waiting=0
