@@ -225,38 +225,56 @@ static int case_register(struct ic_case *bc, const struct ic_opts *o, const char
 	return b ? 0 : -1;
 }
 
-struct ic_cases *ic_cases_make(const struct ic_point *const *points, const struct ic_opts *o, int *rc)
-{
-	struct ic_cases *cs = calloc(1, sizeof(*cs));
-	struct ic_run runs[2 * IC_OPTS_THREADS_MAX];
-	struct run_list rl = { 0 };
+/* What registers: the filter (applied here only when the library cannot:
+ * with fixed counts it sees names with /iterations:N) and --run-list. */
+struct selection {
 	regex_t re;
-	int have_re = o->filter && regcomp(&re, o->filter, REG_EXTENDED | REG_NOSUB) == 0;
+	int have_re;
+	struct run_list rl;
+};
 
-	*rc = 1;
-	while (cs && points[cs->n_points])
-		cs->n_points++;
-	size_t np = cs && cs->n_points ? cs->n_points : 1;
-	if (!cs || !(cs->v = calloc(np * (1 + (size_t)o->n_plant) * 2 * (size_t)o->n_threads, sizeof(*cs->v))) ||
-	    !(cs->want_sim = calloc(np, sizeof(int))) || !(cs->sim = calloc(np, sizeof(*cs->sim)))) {
-		fprintf(stderr, "sites_bench: out of memory\n");
-		return NULL;
-	}
-	if (o->run_list && o->print == IC_PRINT_NONE && run_list_load(o->run_list, &rl) != 0)
-		return NULL;
+/* One run of point p (its case bc filled but for the name): printed with
+ * --list or --plan, else registered when selected. 0, or -1 when out of
+ * memory. */
+static int case_add(struct ic_cases *cs, size_t p, struct ic_case *bc, const char *form,
+		    const struct ic_opts *o, struct selection *sel)
+{
+	char full[300];
+
+	case_name(bc, form);
+	snprintf(full, sizeof(full), "%s/real_time/threads:%d", bc->name, bc->threads);
+	if (o->print == IC_PRINT_LIST)
+		printf("%s\n", full);
 	if (o->print == IC_PRINT_PLAN)
-		printf("name\tform\top\tlayout\torder\tsites\tfiller\tmode\tthreads\n");
-	for (size_t p = 0; p < cs->n_points; p++) {
-		const struct ic_point *pt = points[p];
-		double per_site, footprint;
-		size_t nr = point_runs(pt, o, runs);
-		int n_planted = !strcmp(pt->form, "extern") ? o->n_plant : 0;
+		plan_line(bc, form, full);
+	if (o->print != IC_PRINT_NONE)
+		return 0;
+	int match = !sel->have_re || regexec(&sel->re, full, 0, NULL, 0) == 0;
+	int listed = !o->run_list || run_list_take(&sel->rl, full);
+	if (match && listed)
+		cs->want_sim[p] = 1;
+	if (!listed || (o->iters && !match))
+		return 0;
+	if (case_register(bc, o, full) != 0)
+		return -1;
+	cs->n++;
+	return 0;
+}
 
-		codesize_lookup(o->codesize_path, pt, &per_site, &footprint);
-		for (int planted = 0; planted <= n_planted; planted++)
+/* Every run of point p, and its planted copies (extern's). */
+static int point_add(struct ic_cases *cs, size_t p, const struct ic_point *pt, const struct ic_opts *o,
+		     struct selection *sel)
+{
+	struct ic_run runs[2 * IC_OPTS_THREADS_MAX];
+	size_t nr = point_runs(pt, o, runs);
+	int n_planted = !strcmp(pt->form, "extern") ? o->n_plant : 0;
+	double per_site, footprint;
+
+	codesize_lookup(o->codesize_path, pt, &per_site, &footprint);
+	for (int planted = 0; planted <= n_planted; planted++)
 		for (size_t r = 0; r < nr; r++) {
 			struct ic_case *bc = &cs->v[cs->n];
-			char form[32], full[300];
+			char form[32];
 
 			if (planted)
 				snprintf(form, sizeof(form), "extern_plant%g", o->plant[planted - 1] * 100);
@@ -267,37 +285,45 @@ struct ic_cases *ic_cases_make(const struct ic_point *const *points, const struc
 				 * others calibrate in their first run. */
 				.plant_fraction = planted ? o->plant[planted - 1] : 0,
 				.sim = &cs->sim[p], .code_bytes_per_site = per_site, .footprint_bytes = footprint };
-			case_name(bc, form);
-			snprintf(full, sizeof(full), "%s/real_time/threads:%d", bc->name, bc->threads);
-			if (o->print == IC_PRINT_LIST)
-				printf("%s\n", full);
-			if (o->print == IC_PRINT_PLAN)
-				plan_line(bc, form, full);
-			if (o->print != IC_PRINT_NONE)
-				continue;
-			int match = !have_re || regexec(&re, full, 0, NULL, 0) == 0;
-			int listed = !o->run_list || run_list_take(&rl, full);
-			if (match && listed)
-				cs->want_sim[p] = 1;
-			/* The library filters by name unless the counts are fixed. */
-			if (!listed || (o->iters && !match))
-				continue;
-			if (case_register(bc, o, full) != 0) {
-				fprintf(stderr, "sites_bench: out of memory\n");
-				return NULL;
-			}
-			cs->n++;
+			if (case_add(cs, p, bc, form, o, sel) != 0)
+				return -1;
 		}
+	return 0;
+}
+
+struct ic_cases *ic_cases_make(const struct ic_point *const *points, const struct ic_opts *o, int *rc)
+{
+	struct ic_cases *cs = calloc(1, sizeof(*cs));
+	struct selection sel = { 0 };
+	const char *stray = NULL;
+
+	*rc = 1;
+	sel.have_re = o->filter && regcomp(&sel.re, o->filter, REG_EXTENDED | REG_NOSUB) == 0;
+	while (cs && points[cs->n_points])
+		cs->n_points++;
+	size_t np = cs && cs->n_points ? cs->n_points : 1;
+	if (!cs || !(cs->v = calloc(np * (1 + (size_t)o->n_plant) * 2 * (size_t)o->n_threads, sizeof(*cs->v))) ||
+	    !(cs->want_sim = calloc(np, sizeof(int))) || !(cs->sim = calloc(np, sizeof(*cs->sim)))) {
+		fprintf(stderr, "sites_bench: out of memory\n");
+		return NULL;
 	}
-	if (have_re)
-		regfree(&re);
-	const char *stray = o->run_list && o->print == IC_PRINT_NONE ? run_list_stray(&rl) : NULL;
-	if (stray) {
+	if (o->run_list && o->print == IC_PRINT_NONE && run_list_load(o->run_list, &sel.rl) != 0)
+		return NULL;
+	if (o->print == IC_PRINT_PLAN)
+		printf("name\tform\top\tlayout\torder\tsites\tfiller\tmode\tthreads\n");
+	for (size_t p = 0; p < cs->n_points; p++)
+		if (point_add(cs, p, points[p], o, &sel) != 0) {
+			fprintf(stderr, "sites_bench: out of memory\n");
+			return NULL;
+		}
+	if (sel.have_re)
+		regfree(&sel.re);
+	if (o->run_list && o->print == IC_PRINT_NONE && (stray = run_list_stray(&sel.rl))) {
 		fprintf(stderr, "sites_bench: --run-list: %s names a run this binary does not have (with these "
-			"--threads and --modes): %s\n", o->run_list, stray);
+			"--threads, --modes and --plant): %s\n", o->run_list, stray);
 		*rc = 2;
 		cs = NULL;
 	}
-	run_list_free(&rl);
+	run_list_free(&sel.rl);
 	return cs;
 }
