@@ -88,7 +88,8 @@ for f in "$lock" "$line"; do [ -e "$f" ] || (umask 0 && : >>"$f"); done
 	exec 9<"$lock"
 	flock 9
 	truncate -c -s 0 "$line"
-	printf 'pid %s (the test'"'"'s stand-in) in %s since now\n' "$BASHPID" "$tmp" |
+	me=$BASHPID   # this shell's, which becomes the sleep (not the pipe's)
+	printf 'pid %s (the test'"'"'s stand-in) in %s since now\n' "$me" "$tmp" |
 		dd of="$line" conv=notrunc,nocreat status=none
 	exec sleep 600
 ) &
