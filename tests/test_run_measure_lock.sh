@@ -72,6 +72,8 @@ if len(a) != 2 or len(b) != 2:
 bad = [(x, y) for x in a for y in b if not (x[1] <= y[0] or y[1] <= x[0])]
 for x, y in bad:
     print("FAIL: %s (%s .. %s) overlaps %s (%s .. %s)" % (x[2], x[0], x[1], y[2], y[0], y[1]))
+for x in sorted(a + b):
+    print("  %s .. %s  %s" % x, file=sys.stderr)
 first = "a" if min(a)[0] < min(b)[0] else "b"
 print(first)
 sys.exit(1 if bad else 0)
@@ -80,7 +82,9 @@ PY
 
 # Round 1: built side by side, measured one at a time.
 sweeps 1 || { tail -n 15 "$tmp"/a1.log "$tmp"/b1.log; bad "round 1: a sweep failed"; exit 1; }
+echo "round 1: the processes' start and end"
 apart 1 >"$tmp/apart1" || bad "round 1: $(cat "$tmp/apart1")"
+grep -h waits "$tmp"/a1.log "$tmp"/b1.log
 
 # Round 2: a stand-in holds the machine lock until both sweeps wait for it.
 for f in "$lock" "$line"; do [ -e "$f" ] || (umask 0 && : >>"$f"); done
@@ -112,6 +116,7 @@ ls "$tmp"/a2/raw/*.json "$tmp"/b2/raw/*.json >/dev/null 2>&1 && bad "round 2: a 
 kill "$standin"
 wait "$standin" 2>/dev/null
 standin=""
+echo "round 2: the processes' start and end"
 wait "$both" || { tail -n 15 "$tmp"/a2.log "$tmp"/b2.log; bad "round 2: a sweep failed"; exit 1; }
 if first=$(apart 2); then
 	second=b; [ "$first" = b ] && second=a
