@@ -1,4 +1,4 @@
-/* The JSON context, every key through common/context_keys.h's table, and
+/* The JSON context, every key through common/context_keys.def's table, and
  * the process's start and end. */
 #define _GNU_SOURCE
 #include "sites_context.h"
@@ -11,7 +11,7 @@
 
 #include "atomic_file.h"
 #include "body.h"
-#include "context_keys.h"
+#include "context_keys.def"
 #include "gb_json.h"
 #include "gbench_c.h"
 #include "layout_id.h"
@@ -30,6 +30,12 @@
 #ifndef IC_LTO_NAME
 #define IC_LTO_NAME "off"
 #endif
+
+/* The table's keys, in its order; the writer's own names for them. */
+#define CTX_KEY(e, name, build, word) KEY_##e,
+#define CTX_NAME(e, name, build, word) #name,
+enum ctx_key { IC_CONTEXT_KEYS(CTX_KEY) KEY_COUNT };
+static const char *const key_name[KEY_COUNT] = { IC_CONTEXT_KEYS(CTX_NAME) };
 
 /* "2026-12-04T10:11:12.345Z" */
 #define IC_TIME_LEN 32
@@ -96,9 +102,9 @@ static int bind_probe_all(int n, char *cpus, size_t len, char *placement, size_t
 }
 
 /* Room for the keys that are numbers. */
-static char number[IC_CTX_COUNT][32];
+static char number[KEY_COUNT][32];
 
-static const char *num(enum ic_ctx_key k, long v, int known)
+static const char *num(enum ctx_key k, long v, int known)
 {
 	snprintf(number[k], sizeof(number[k]), "%ld", v);
 	return known ? number[k] : "";
@@ -108,7 +114,7 @@ void ic_context_write(const struct ic_context_in *in)
 {
 	const struct ic_topo_info *topo = in->topo;
 	const struct ic_opts *o = in->opts;
-	const char *v[IC_CTX_COUNT] = { NULL };
+	const char *v[KEY_COUNT] = { NULL };
 	char cpus[512], placement[1024], planted[128] = "";
 	int max_t = 0;
 
@@ -122,44 +128,44 @@ void ic_context_write(const struct ic_context_in *in)
 			 o->plant[i]);
 	const char *pad = getenv("IC_ENV_PAD");
 
-	v[IC_CTX_COUNTER_SOURCE] = in->counter_source;
-	v[IC_CTX_COUNTER_NOTE] = in->counter_note;
-	v[IC_CTX_CPU_MODEL] = topo->cpu_model;
-	v[IC_CTX_CORES] = num(IC_CTX_CORES, topo->cores, 1);
-	v[IC_CTX_SMT] = topo->smt ? "true" : "false";
-	v[IC_CTX_CORE_KINDS] = topo->kinds;     /* hybrid CPUs: the kind threads run on */
-	v[IC_CTX_PINNED] = bind_probe_all(max_t, cpus, sizeof(cpus), placement, sizeof(placement))
+	v[KEY_COUNTER_SOURCE] = in->counter_source;
+	v[KEY_COUNTER_NOTE] = in->counter_note;
+	v[KEY_CPU_MODEL] = topo->cpu_model;
+	v[KEY_CORES] = num(KEY_CORES, topo->cores, 1);
+	v[KEY_SMT] = topo->smt ? "true" : "false";
+	v[KEY_CORE_KINDS] = topo->kinds;     /* hybrid CPUs: the kind threads run on */
+	v[KEY_PINNED] = bind_probe_all(max_t, cpus, sizeof(cpus), placement, sizeof(placement))
 		? "true" : "false";
-	v[IC_CTX_CORES_USED] = cpus;
-	v[IC_CTX_PLACEMENT] = placement;
-	v[IC_CTX_OVERSUBSCRIBED] = max_t > topo->pus ? "true" : "false";
-	v[IC_CTX_L1I_SIZE] = num(IC_CTX_L1I_SIZE, topo->l1i_size, topo->l1i_size > 0);
-	v[IC_CTX_L1I_ASSOC] = num(IC_CTX_L1I_ASSOC, topo->l1i_assoc, topo->l1i_assoc > 0);
-	v[IC_CTX_L1I_LINE] = num(IC_CTX_L1I_LINE, topo->l1i_line, topo->l1i_line > 0);
-	v[IC_CTX_L2_SIZE] = num(IC_CTX_L2_SIZE, topo->l2_size, topo->l2_size > 0);
-	v[IC_CTX_L3_SIZE] = num(IC_CTX_L3_SIZE, topo->l3_size, topo->l3_size > 0);
-	v[IC_CTX_LOCK] = IC_LOCK_NAME;
+	v[KEY_CORES_USED] = cpus;
+	v[KEY_PLACEMENT] = placement;
+	v[KEY_OVERSUBSCRIBED] = max_t > topo->pus ? "true" : "false";
+	v[KEY_L1I_SIZE] = num(KEY_L1I_SIZE, topo->l1i_size, topo->l1i_size > 0);
+	v[KEY_L1I_ASSOC] = num(KEY_L1I_ASSOC, topo->l1i_assoc, topo->l1i_assoc > 0);
+	v[KEY_L1I_LINE] = num(KEY_L1I_LINE, topo->l1i_line, topo->l1i_line > 0);
+	v[KEY_L2_SIZE] = num(KEY_L2_SIZE, topo->l2_size, topo->l2_size > 0);
+	v[KEY_L3_SIZE] = num(KEY_L3_SIZE, topo->l3_size, topo->l3_size > 0);
+	v[KEY_LOCK] = IC_LOCK_NAME;
 	/* How the sites were built: registers, sites per caller. */
-	v[IC_CTX_CODEGEN] = IC_CODEGEN_NAME;
-	v[IC_CTX_PER_CALLER] = num(IC_CTX_PER_CALLER, in->n_points ? (long)in->points[0]->per_caller : 0,
+	v[KEY_CODEGEN] = IC_CODEGEN_NAME;
+	v[KEY_PER_CALLER] = num(KEY_PER_CALLER, in->n_points ? (long)in->points[0]->per_caller : 0,
 				   in->n_points > 0);
 	/* What the sites call: one body per build, or the queue. */
-	v[IC_CTX_BODY] = in->n_points && in->points[0]->body ? in->points[0]->body->name : "queue";
-	v[IC_CTX_COMPILER] = IC_COMPILER_NAME;
-	v[IC_CTX_CFLAGS] = IC_CFLAGS_NAME;
-	v[IC_CTX_LTO] = IC_LTO_NAME;
-	v[IC_CTX_PLANTED] = planted;
+	v[KEY_BODY] = in->n_points && in->points[0]->body ? in->points[0]->body->name : "queue";
+	v[KEY_COMPILER] = IC_COMPILER_NAME;
+	v[KEY_CFLAGS] = IC_CFLAGS_NAME;
+	v[KEY_LTO] = IC_LTO_NAME;
+	v[KEY_PLANTED] = planted;
 	/* What moved this process's code and stack. */
-	v[IC_CTX_LAYOUT_VARIANT] = o->layout_variant;
-	v[IC_CTX_LAYOUT_SEED] = ic_layout_seed;
-	v[IC_CTX_ITERATIONS] = o->iters ? "reused" : "estimated";
-	v[IC_CTX_PROCESS] = o->process;
-	v[IC_CTX_ENV_PAD] = num(IC_CTX_ENV_PAD, pad ? (long)strlen(pad) : 0, 1);
-	v[IC_CTX_PROCESS_START] = process_start;
+	v[KEY_LAYOUT_VARIANT] = o->layout_variant;
+	v[KEY_LAYOUT_SEED] = ic_layout_seed;
+	v[KEY_ITERATIONS] = o->iters ? "reused" : "estimated";
+	v[KEY_PROCESS] = o->process;
+	v[KEY_ENV_PAD] = num(KEY_ENV_PAD, pad ? (long)strlen(pad) : 0, 1);
+	v[KEY_PROCESS_START] = process_start;
 	/* process_end: ic_context_finish, once the run is over. */
-	for (int k = 0; k < IC_CTX_COUNT; k++)
+	for (int k = 0; k < KEY_COUNT; k++)
 		if (v[k])
-			icb_add_context(ic_ctx_names[k], v[k]);
+			icb_add_context(key_name[k], v[k]);
 
 	/* The machine's state at the start (common/machine_state.h); IC_MACHINE_ROOT: a fake tree. */
 	struct ic_mstate mstate;
@@ -181,7 +187,7 @@ int ic_context_finish(const char *path, int strip, char *why, size_t why_len)
 		ic_gb_iters_strip_names(root);
 	ctx = json_object_get(root, "context");
 	if (!json_is_object(ctx) ||
-	    json_object_set_new(ctx, ic_ctx_names[IC_CTX_PROCESS_END], json_string(process_end)) != 0)
+	    json_object_set_new(ctx, key_name[KEY_PROCESS_END], json_string(process_end)) != 0)
 		snprintf(why, why_len, "%s: no context to add the end time to", path);
 	else if (ic_atomic_open(&af, path, 0) != 0)
 		snprintf(why, why_len, "%s", af.err);

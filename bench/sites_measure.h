@@ -6,7 +6,7 @@
 #include <pthread.h>
 #include <stdint.h>
 
-#include "context_keys.h"
+#include "context_keys.def"
 #include "counters.h"
 #include "gbench_c.h"
 #include "sim.h"
@@ -46,7 +46,7 @@ struct ic_case {
 	uint64_t plant_iters;        /* ... its delay iterations, once calibrated in the run */
 	const struct ic_sim_result *sim;
 	double code_bytes_per_site, footprint_bytes;   /* < 0: unknown */
-	double rep_start_s;          /* this run's IC_REP_START_COUNTER (context_keys.h) */
+	double rep_start_s;          /* this run's IC_REP_START_COUNTER (context_keys.def) */
 };
 
 /* The per-thread records and the barrier of a case whose pt, shared and

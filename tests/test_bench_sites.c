@@ -10,7 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "check.h"
-#include "context_keys.h"
+#include "context_keys.def"
 #include "counters.h"
 #include "topology.h"
 
@@ -262,8 +262,10 @@ int main(int argc, char **argv)
 		printf("no hardware counters, as expected here: %s\n", ctx(j, "counter_note"));
 	}
 	/* Context a reader needs: every key of the table. */
-	for (size_t k = 0; k < IC_CTX_COUNT; k++)
-		ctx(j, ic_ctx_names[k]);
+#define KEY_NAME(e, name, build, word) #name,
+	static const char *const keys[] = { IC_CONTEXT_KEYS(KEY_NAME) };
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+		ctx(j, keys[k]);
 	/* How the sites were built, as the build says. */
 	CHECK(!strcmp(ctx(j, "per_caller"), "16"), "per_caller %s, the build's is 16", ctx(j, "per_caller"));
 	CHECK(!strcmp(ctx(j, "codegen"), "user") || !strcmp(ctx(j, "codegen"), "vectorised") ||
