@@ -139,9 +139,14 @@ Sweep options (defaults in brackets):
   --jobs N            parallel build jobs                      [cores]
 
 The terminal gets one line per phase (setup, build k/n, counters,
-measurement k/n, report) with the time the run has left; build output goes
-to BUILD/build.log. A build tree and a results directory have one user at a
+measurement k/n, report) with the time the run has left, once the built
+bench has said what it runs (results/<run>/plan.tsv); build output goes to
+BUILD/build.log. A build tree and a results directory have one user at a
 time: a second run waits for the tree, and refuses a results directory in use.
+One measurement at a time on a machine, whatever the tree or user: the
+counters, the processes and ./run.sh micro hold the machine lock
+(/tmp/inlinecost-measure.lock; builds do not), and a run that has to wait
+says for whom.
 
 Results: results/<run>/summary.md, points.csv, ratios.csv, crossover.csv,
 benchmark.json (Google Benchmark JSON, readable by its tools/compare.py) and

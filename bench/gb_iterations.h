@@ -4,6 +4,7 @@
 #ifndef IC_GB_ITERATIONS_H
 #define IC_GB_ITERATIONS_H
 
+#include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -22,8 +23,8 @@ void ic_gb_iters_free(struct ic_gb_iters *it);
 
 /* Google Benchmark 1.7.1 names a benchmark registered with Iterations(n)
  * <name>/iterations:<n>/...: take that part out of every name and run_name
- * in the JSON file at path, so the names are those of an estimating
- * process. 0, or -1 with a reason. */
-int ic_gb_iters_strip_names(const char *path, char *why, size_t why_len);
+ * of a loaded JSON (root), so the names are those of an estimating
+ * process. 1 when a name changed, 0 otherwise. */
+int ic_gb_iters_strip_names(json_t *root);
 
 #endif

@@ -1,6 +1,7 @@
 /* The machine's state at the start of a run, from /sys and /proc (read only). */
 #define _GNU_SOURCE
 #include "machine_state.h"
+#include "measure_lock.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -300,22 +301,22 @@ static double ms_now(void)
 	return (double)t.tv_sec + t.tv_nsec / 1e9;
 }
 
-static void ms_busy_procs(struct ic_mstate *ms, const char *root, int sample_ms)
+/* The other processes' CPU use over sample_ms into out. */
+static void ms_busy_sample(const char *root, int sample_ms, char *out, size_t cap)
 {
 	struct ic_proc_sample *a, *b;
 	size_t na, nb;
 	double t0, t1;
-	char out[IC_MSTATE_VALUE_MAX];
 	struct timespec d = { sample_ms / 1000, (long)(sample_ms % 1000) * 1000000L };
 
 	if (sample_ms <= 0) {
-		ms_set(ms, "machine_busy", "not sampled");
+		snprintf(out, cap, "not sampled");
 		return;
 	}
 	t0 = ms_now();
 	a = ms_sample(root, &na);
 	if (!a) {
-		ms_set(ms, "machine_busy", IC_MSTATE_UNREADABLE ": /proc absent");
+		snprintf(out, cap, IC_MSTATE_UNREADABLE ": /proc absent");
 		return;
 	}
 	while (nanosleep(&d, &d) != 0 && errno == EINTR)
@@ -324,13 +325,25 @@ static void ms_busy_procs(struct ic_mstate *ms, const char *root, int sample_ms)
 	t1 = ms_now();
 	if (!b) {
 		free(a);
-		ms_set(ms, "machine_busy", IC_MSTATE_UNREADABLE ": /proc absent");
+		snprintf(out, cap, IC_MSTATE_UNREADABLE ": /proc absent");
 		return;
 	}
-	ic_mstate_busy(a, na, b, nb, t1 - t0, sysconf(_SC_CLK_TCK), getpid(), out, sizeof(out));
-	ms_set(ms, "machine_busy", "%s", out);
+	ic_mstate_busy(a, na, b, nb, t1 - t0, sysconf(_SC_CLK_TCK), getpid(), out, cap);
 	free(a);
 	free(b);
+}
+
+/* machine_busy: another inlinecost measurement first (the machine lock's
+ * holder, in words), then the other busy processes. */
+static void ms_busy_procs(struct ic_mstate *ms, const char *root, int sample_ms)
+{
+	char out[IC_MSTATE_VALUE_MAX], holder[IC_MSTATE_VALUE_MAX];
+
+	ms_busy_sample(root, sample_ms, out, sizeof(out));
+	if (ic_measure_lock_other(root, holder, sizeof(holder)))
+		ms_set(ms, "machine_busy", "%s; %s", holder, out);
+	else
+		ms_set(ms, "machine_busy", "%s", out);
 }
 
 void ic_mstate_read(const char *root, int sample_ms, struct ic_mstate *ms)

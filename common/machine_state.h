@@ -19,7 +19,12 @@
  *   machine_thp                 the selected transparent_hugepage/enabled mode
  *   machine_load                "L1 L5 L15 on N CPUs"
  *   machine_busy                "none above 5% of a core over 200 ms", or
- *                               "pid 123 (make) 97%; pid 9 (cc1) 12%"
+ *                               "pid 123 (make) 97%; pid 9 (cc1) 12%"; first,
+ *                               another inlinecost measurement holding the
+ *                               machine lock (measure_lock.h): "pid 77
+ *                               (./run.sh) in /tree since T: another
+ *                               inlinecost measurement, holding this
+ *                               machine; ..."
  */
 #ifndef IC_MACHINE_STATE_H
 #define IC_MACHINE_STATE_H

@@ -14,8 +14,10 @@
 
 /* Enums and name arrays, from the one table (point_names.def). */
 #include "point_names.def"
-#define IC_NAME_STRING(e, n, h) #n,
-#define IC_FORM_ENUM(e, n, h) IC_FORM_##e,
+/* Forms carry one more column (solo) than the other kinds: hence "...". */
+#define IC_NAME_STRING(e, n, ...) #n,
+#define IC_FORM_ENUM(e, n, ...) IC_FORM_##e,
+#define IC_FORM_SOLO(e, n, solo, h) solo,
 #define IC_OP_ENUM(e, n, h) IC_OP_##e,
 #define IC_LAYOUT_ENUM(e, n, h) IC_LAYOUT_##e,
 #define IC_ORDER_ENUM(e, n, h) IC_ORDER_##e,
@@ -27,6 +29,8 @@ static const char *const ic_form_names[IC_FORM_COUNT] = { IC_FORMS(IC_NAME_STRIN
 static const char *const ic_op_names[IC_OP_COUNT] = { IC_OPS(IC_NAME_STRING) };
 static const char *const ic_layout_names[IC_LAYOUT_COUNT] = { IC_LAYOUTS(IC_NAME_STRING) };
 static const char *const ic_order_names[IC_ORDER_COUNT] = { IC_ORDERS(IC_NAME_STRING) };
+/* 1: the form runs at 1 thread on a private queue only (point_names.def). */
+static const unsigned char ic_form_solo[IC_FORM_COUNT] = { IC_FORMS(IC_FORM_SOLO) };
 
 /* Most sites a point may have. */
 #define IC_POINT_SITES_MAX 1000000u

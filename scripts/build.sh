@@ -59,7 +59,8 @@ link_variants() {
 }
 
 # build_points: configure and build every build of the sweep with its
-# points, then link its variants. One line per build on the terminal.
+# points, link its variants and write what its bench runs (write_plan).
+# One line per build on the terminal.
 build_points() {
 	local specs b nb=${#B_dir[@]} extra targets
 	specs=$(point_specs | paste -sd';')
@@ -78,6 +79,7 @@ build_points() {
 		fi
 		build "${B_dir[$b]}" "${targets[@]}"
 		link_variants "$b"
+		write_plan "$b"
 	done
 	eta_s=$after
 }

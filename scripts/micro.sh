@@ -1,6 +1,6 @@
 # Sourced by run.sh: ./run.sh micro -- the figures the README quotes for the
 # queue and the C API, in one run: medians of 10 interleaved repetitions and
-# their ratios.
+# their ratios, measured under the machine lock (common.sh).
 
 micro_usage() {
 	cat <<'USAGE'
@@ -24,6 +24,7 @@ micro_main() {
 	phase "build: the microbenchmarks (log build/build.log)"
 	build build queue_microbench_tas queue_microbench_ticket api_overhead
 	phase "measurement: the microbenchmarks"
+	measure_begin "./run.sh micro"
 	local common=(--benchmark_repetitions=10 --benchmark_report_aggregates_only=true
 		--benchmark_enable_random_interleaving=true --benchmark_min_time=0.1 --benchmark_format=csv)
 	local b
@@ -50,4 +51,5 @@ micro_main() {
 				printf "  %-11s native %7.3f  C %7.3f  ratio %s\n", k[i], t["api/native/" k[i]], t["api/c/" k[i]],
 					r("api/c/" k[i], "api/native/" k[i])
 		}'
+	measure_end
 }

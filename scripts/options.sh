@@ -231,11 +231,13 @@ check_combinations() {
 	[ "${layouts_random:-8}" != 1 ] || [ "${processes:-2}" != 1 ] ||
 		die "--processes: one layout with one process cannot give an interval; give 2 of --layouts-random or --processes"
 	compare_baseline
-	# Without 1 thread on a private queue the controls cannot run.
+	# Without 1 thread on a private queue the solo points (common.sh) cannot run.
 	if ! has_solo "${threads:-1}" "$modes"; then
-		[[ $compare != *_nolock && $baseline != *_nolock ]] ||
-			die "--forms: $compare/$baseline cannot be compared here: the nolock forms run at $solo only"
-		[ -z "${given[fillers]:-}" ] || [ -z "$(tr , '\n' <<<"$fillers" | grep -vx 0)" ] ||
+		local f
+		for f in "$compare" "$baseline"; do
+			! is_solo_form "$f" || die "--forms: $compare/$baseline cannot be compared here: $f runs at $solo only"
+		done
+		! filler_is_solo || [ -z "${given[fillers]:-}" ] || [ -z "$(tr , '\n' <<<"$fillers" | grep -vx 0)" ] ||
 			die "--filler: filler series run at $solo (their baseline runs there); add 1 to --threads and private to --modes"
 	fi
 }

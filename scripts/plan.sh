@@ -99,28 +99,25 @@ resolve_cases() {
 }
 
 # decide_build_forms: the forms built and run. The mark alone joins them
-# (not in calibration: its planted copies are extern's); it, the nolock
-# forms and every filler series run at 1 thread on a private queue only.
-# (check_combinations refused what cannot run; this drops the controls a
-# sweep without 1 thread private leaves out, and says so.)
+# (not in calibration: its planted copies are extern's). A sweep without 1
+# thread on a private queue leaves out the solo forms and, when filler is
+# solo, the filler series (common.sh), and says so; check_combinations
+# refused what it was asked for and cannot run.
 decide_build_forms() {
 	local f kept=() dropped=() why
-	if has_solo "$threads" "$modes"; then
-		build_forms=$forms
-		[ "$calibrate" = 1 ] || build_forms+=,mark
-		return 0
-	fi
-	for f in ${forms//,/ }; do
-		if [[ $f == *_nolock ]]; then dropped+=("$f"); else kept+=("$f"); fi
+	build_forms=$forms
+	[ "$calibrate" = 1 ] || build_forms+=,mark
+	has_solo "$threads" "$modes" && return 0
+	for f in ${build_forms//,/ }; do
+		if is_solo_form "$f"; then dropped+=("$f"); else kept+=("$f"); fi
 	done
 	build_forms=$(IFS=,; echo "${kept[*]}")
 	why="run at $solo: not in this sweep (--threads $threads --modes $modes)"
-	[ ${#dropped[@]} -eq 0 ] || say "forms ${dropped[*]} $why"
-	if [ -n "$(filler_cases)" ]; then
+	[ ${#dropped[@]} -eq 0 ] || say "forms ${dropped[*]} (mark: the sites' own mark, the baseline) $why"
+	if filler_is_solo && [ -n "$(filler_cases)" ]; then
 		say "the realistic series (with filler) and its baseline $why"
 		cases=$(tr , '\n' <<<"$cases" | awk -F: '$3 == 0' | paste -sd,)
 	fi
-	[ "$calibrate" = 1 ] || say "form mark (the sites' own mark, the baseline) $why"
 }
 filler_cases() { tr , '\n' <<<"$cases" | awk -F: '$3 > 0'; }
 

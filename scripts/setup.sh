@@ -1,5 +1,5 @@
 # Sourced by run.sh: the Debian packages the suite needs, installed when
-# missing, and what this machine has (cores).
+# missing, and what this machine has (cores, caches: hwloc).
 
 # README.md says what each part uses them for; python3 checks the merged JSON
 # the way Google Benchmark's compare.py reads it.
@@ -35,11 +35,43 @@ ensure_packages() {
 	rm -f "$log" "$log.install"
 }
 
+# ---- what this machine has (hwloc) ------------------------------------------
+
+# topology KEY: one line of bench/hw/topology_cli.c's key=value output (cores,
+# pus, l1i_size, l2_size, ...: hwloc through bench/hw/topology.c, as the
+# bench reads it); empty when hwloc does not say or is not installed yet.
+# It is needed before any tree is configured (the L2 caps a series' N), so
+# the program is compiled straight with cc into build-tools/, once per
+# content of its sources.
+topology() {
+	local hw=$top/bench/hw dir=$top/build-tools id bin flags f
+	id=$(cat "$hw/topology_cli.c" "$hw/topology.c" "$hw/topology.h" | sha256sum | cut -c1-16)
+	bin=$dir/topology-$id
+	if [ ! -x "$bin" ]; then
+		flags=$(pkg-config --cflags --libs hwloc 2>/dev/null) && command -v cc >/dev/null && mkdir -p "$dir" || return 0
+		# shellcheck disable=SC2086 # pkg-config's flags are several words
+		cc -O2 -o "$bin.$$" "$hw/topology_cli.c" "$hw/topology.c" $flags -pthread 2>"$dir/topology.log" ||
+			{ rm -f "$bin.$$"; return 0; }
+		mv -f "$bin.$$" "$bin"
+		for f in "$dir"/topology-*; do [ "$f" = "$bin" ] || [[ $f == *.* ]] || rm -f "$f"; done
+	fi
+	"$bin" 2>/dev/null | sed -n "s/^$1=//p"
+}
+
 # Physical cores: threads are pinned one per core. hwloc sees only the cores
 # this process may use (cpusets, containers); nproc when it is not there yet.
 cores() {
 	local n
-	n=$(hwloc-calc --number-of core all 2>/dev/null) || n=0
-	[ "$n" -gt 0 ] 2>/dev/null || n=$(nproc)
+	n=$(topology cores)
+	[ "${n:-0}" -gt 0 ] 2>/dev/null || n=$(nproc)
 	echo "$n"
+}
+
+# cache_bytes L1iCache|L2Cache: the first such cache's size in bytes, from
+# hwloc; nothing when hwloc reports none (or is not installed).
+cache_bytes() {
+	case $1 in
+	L1iCache) topology l1i_size ;;
+	L2Cache) topology l2_size ;;
+	esac
 }

@@ -1,31 +1,24 @@
 # Sourced by run.sh: the processes of a sweep -- the counters, the design's
 # processes in a seeded order, the crossover steps and the calibration.
 
-# sweep_filter [N-LIST]: the benchmark filter of the sweep's points: every
-# form, N, threads, mode.
-sweep_filter() {
-	# The built forms: the compared ones, the controls and mark (sites_bench
-	# registers mark and the nolock forms at 1 thread, private, only).
-	local flist=${build_forms//,/|} nlist=${1:-}
-	[ "$calibrate" = 1 ] && flist="extern|extern_plant[0-9.]+"
-	[ -n "$nlist" ] || nlist=$(IFS='|'; echo "${site_list[*]}")
-	local c l o x max m t alt="" runs="" nl
-	# The (mode, threads) pairs: a shared queue with one thread measures the
-	# private case again, so it runs only in a sweep without private.
-	for m in ${modes//,/ }; do for t in ${threads//,/ }; do
-		[ "$m" = shared ] && [ "$t" = 1 ] && [[ ,$modes, == *,private,* ]] && continue
-		runs+="|$m/real_time/threads:$t"
-	done; done
-	for c in ${cases//,/ }; do
-		IFS=: read -r l o x max <<<"$c"
-		nl=$nlist
-		[ "${max:-0}" -gt 0 ] && nl=$(tr '|' '\n' <<<"$nlist" | awk -v m="$max" '$1 <= m' | paste -sd'|')
-		[ -n "$nl" ] || continue
-		# Filler series run at 1 thread, private (has_solo).
-		if [ "$x" -gt 0 ]; then alt+="|$l/$o/($nl)/private/filler:$x/real_time/threads:1"
-		else alt+="|$l/$o/($nl)/(${runs#|})"; fi
-	done
-	echo "^sites/($flist)/(${ops//,/|})/(${alt#|})\$"
+# What a sweep runs is the bench's to say (sites_bench --plan; the rule is
+# bench/sites_cases.h's): plan_file BUILD is what BUILD's bench runs with the
+# sweep's threads, modes and planted copies, one line per run, written after
+# each build (build_points); run_list BUILD [N-LIST] the full names one
+# process runs, every run or those at the N in N-LIST (a|b|c: a crossover
+# step's), selected by the plan's sites column.
+plan_file() { if [ "$1" -eq 0 ]; then echo "$dir/plan.tsv"; else echo "$dir/plan-b$1.tsv"; fi; }
+write_plan() {
+	local b=$1 f log=$dir/log/plan.txt args=(--plan --threads="$threads" --modes="$modes")
+	f=$(plan_file "$b")
+	[ -z "$plant" ] || args+=(--plant="$plant")
+	"${B_dir[$b]}/bench/sites_bench" "${args[@]}" >"$f.tmp" 2>"$log" ||
+		{ tail -n 5 "$log" >&2; fail "${B_dir[$b]}/bench/sites_bench --plan failed; log: $log"; }
+	mv "$f.tmp" "$f"
+}
+run_list() {
+	awk -F'\t' -v want="|${2:-}|" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		want == "||" || index(want, "|" $c["sites"] "|") { print $c["name"] }' "$(plan_file "$1")"
 }
 
 # Simulated counts are a property of the ordinary link's code: each build
@@ -36,15 +29,17 @@ sweep_filter() {
 sim_file() { if [ "$1" -eq 0 ]; then echo "$dir/sim.csv"; else echo "$dir/sim-b$1.csv"; fi; }
 counter_source=""
 decide_counters() {
-	local b src log nb=${#B_dir[@]}
+	local b src log nb=${#B_dir[@]} plant_args=()
 	[ -z "$counter_source" ] || return 0
+	[ -z "$plant" ] || plant_args=(--plant="$plant")
 	phase "counters: deciding the source$([ "$counters" = none ] || echo "; a simulation, when it comes to that, is cached in BUILD/sim")"
+	measure_begin "the counter source (a simulation, when it comes to that)"
 	for ((b = 0; b < nb; b++)); do
 		log=$dir/log/counters.txt
 		[ "$b" -eq 0 ] || log=$dir/log/counters-b$b.txt
+		run_list "$b" >"${log%.txt}.runs"
 		src=$("${B_dir[$b]}/bench/sites_bench" --counters="$counters" --threads="$threads" --modes="$modes" \
-			--sim-cache-dir="${B_dir[$b]}/sim" \
-			--benchmark_filter="$(sweep_filter)" --sim-only 2>"$log") ||
+			--sim-cache-dir="${B_dir[$b]}/sim" "${plant_args[@]}" --run-list="${log%.txt}.runs" --sim-only 2>"$log") ||
 			{ tail -n 5 "$log" >&2; fail "deciding the counter source failed; log: $log"; }
 		# The ordinary link's counts (its cache file is the newest), marked
 		# "*" so variant 0 reports them although its own binary differs.
@@ -56,6 +51,7 @@ decide_counters() {
 		fi
 		[ "$b" -gt 0 ] || { counter_source=$src; grep '^inlinecost:' "$log" >&2 || true; }
 	done
+	measure_end
 	say "counters: $counter_source"
 }
 
@@ -68,18 +64,20 @@ first_of() {
 }
 
 # run_process KEY GROUP REPEAT VARIANT PROCESS BUILD [N-LIST]: one process
-# of the sweep, every point of one build, forms and points interleaved at
-# random by Google Benchmark, under a random environment pad (it moves the
-# stack).
+# of the sweep, every run of one build's plan (at the N in N-LIST), forms
+# and points interleaved at random by Google Benchmark, under a random
+# environment pad (it moves the stack). The names it was given are in
+# log/KEY.runs, beside its log.
 run_process() {
 	local key=$1 group=$2 r=$3 v=$4 p=$5 b=$6 nlist=${7:-}
-	local file="$dir/raw/$key.json" bin ctr=$counters from pad
+	local file="$dir/raw/$key.json" bin ctr=$counters from pad runs=$dir/log/$key.runs
 	[ -s "$file" ] && return 0
 	bin=$(variant_bin "$r" "$v" "$b")
+	run_list "$b" "$nlist" >"$runs"
 	# The simulated counts travel with variant 0's processes (decide_counters).
 	[ "$v" -gt 0 ] && [ "$counter_source" = sim ] && ctr=none
 	local args=(--counters="$ctr" --threads="$threads" --modes="$modes" --sim-cache="$(sim_file "$b")"
-		--process="$p" --layout-variant="$v" --benchmark_filter="$(sweep_filter "$nlist")" --benchmark_repetitions="$reps"
+		--process="$p" --layout-variant="$v" --run-list="$runs" --benchmark_repetitions="$reps"
 		--benchmark_enable_random_interleaving=true --benchmark_min_time="$min_time"
 		--benchmark_out="$file.tmp" --benchmark_out_format=json --benchmark_format=console)
 	[ -n "$plant" ] && args+=(--plant="$plant")
@@ -97,10 +95,10 @@ run_process() {
 
 # run_processes PREFIX [N-LIST]: every process of the design not yet on
 # disk, in an order shuffled from the layout seed, one line each with the
-# time the run has left. Keys: PREFIX [b<build>_]r<repeat>_v<variant>_p<process>
-# (b only with several builds).
+# time the run has left, all under the machine lock. Keys: PREFIX
+# [b<build>_]r<repeat>_v<variant>_p<process> (b only with several builds).
 run_processes() {
-	local prefix=$1 nlist=${2:-} r v p b bp nb=${#B_dir[@]} list=() total i=0 todo=0 done_s=0 done_n=0 start g
+	local prefix=$1 nlist=${2:-} r v p b bp nb=${#B_dir[@]} list=() total i=0 todo=0 done_s=0 done_n=0 start g guess
 	for ((b = 0; b < nb; b++)); do
 		bp=""; [ "$nb" -gt 1 ] && bp="b${b}_"
 		for ((r = 1; r <= repeat; r++)); do for ((v = 0; v < layouts_random; v++)); do
@@ -111,35 +109,29 @@ run_processes() {
 		awk -v s="$layout_seed" 'BEGIN { srand(s % 2147483647) } { print rand() "\t" $0 }' | sort -k1,1g | cut -f2-)
 	total=${#list[@]}
 	for g in "${list[@]}"; do [ -s "$dir/raw/${g%% *}.json" ] || todo=$((todo + 1)); done
+	guess=$(guess_process_s "$nlist")
+	measure_begin "the measurement"
 	for g in "${list[@]}"; do
 		i=$((i + 1))
 		set -- $g
 		[ -s "$dir/raw/$1.json" ] && continue
 		# What is left: the processes at the mean so far (a guess from the
 		# design before the first), and the report.
-		if [ $done_n -gt 0 ]; then eta_s=$((todo * done_s / done_n + report_s)); else eta_s=$((todo * guess_s + report_s)); fi
+		if [ $done_n -gt 0 ]; then eta_s=$((todo * done_s / done_n + report_s)); else eta_s=$((todo * guess + report_s)); fi
 		phase "measurement $i/$total: process $1 (repeat $3, layout variant $4)${nlist:+, N = ${nlist//|/,}}"
 		start=$SECONDS
-		run_process "$1" "$2" "$3" "$4" "$5" "$6" "$nlist" || return 1
+		run_process "$1" "$2" "$3" "$4" "$5" "$6" "$nlist" || { measure_end; return 1; }
 		done_s=$((done_s + SECONDS - start)); done_n=$((done_n + 1)); todo=$((todo - 1))
 	done
+	measure_end
 	eta_s=$report_s
 }
 
-# A process's time, guessed from the design for the ETA until one has run:
-# every benchmark's repetitions of min_time (Google Benchmark runs each about
-# 1.4 times that), and a second to start. A point runs once per (mode,
-# threads) pair of the sweep (sweep_filter), or once if it runs at 1 thread,
-# private only: the mark, the nolock forms and the filler series.
+# guess_process_s [N-LIST]: a process's time for the ETA until one has run,
+# from what it runs (build 0's plan): every run's repetitions of min_time
+# (Google Benchmark runs each about 1.4 times that), and a second to start.
 guess_process_s() {
-	local m t k=0
-	for m in ${modes//,/ }; do for t in ${threads//,/ }; do
-		[ "$m" = shared ] && [ "$t" = 1 ] && [[ ,$modes, == *,private,* ]] && continue
-		k=$((k + 1))
-	done; done
-	point_specs | awk -F: -v k="$k" -v r="$reps" -v t="$min_time" '
-		{ n += ($1 == "mark" || $1 ~ /_nolock$/ || NF > 6) ? 1 : k }
-		END { printf "%d", n * r * t * 1.4 + 1 }'
+	run_list 0 "${1:-}" | awk -v r="$reps" -v t="$min_time" 'END { printf "%d", NR * r * t * 1.4 + 1 }'
 }
 report_s=15
 
@@ -190,8 +182,9 @@ run_calibration() {
 
 # sweep_main ARGS...: the sweep, in this order: every option checked
 # (nothing done yet), set-up, the checks that needed it, the build trees
-# locked, the results directory made and locked, build, counters,
-# measurement, report.
+# locked, the results directory made and locked, build and the bench's plan,
+# then under the machine lock the machine's state, counters and
+# measurement, and the report.
 sweep_main() {
 	parse_args "$@"
 	check_options
@@ -223,23 +216,30 @@ sweep_main() {
 	trap 'rm -f "$dir"/raw/*.tmp; say "interrupted: finished processes are in $dir; continue with $prog --resume $dir"; exit 130' INT TERM
 	# The environment pads follow the layout seed too.
 	RANDOM=$((layout_seed % 32768))
-	guess_s=$(guess_process_s)
-	eta_s=$(((repeat * layouts_random * processes * ${#B_dir[@]} * (calibrate ? trials : 1)) * guess_s + report_s))
 	say "results: $dir"
 	say "series: $(tr , '\n' <<<"$cases" | awk -F: -v top="${site_list[-1]}" '{ printf "%s%s/%s%s%s", (NR > 1 ? ", " : ""), $1, $2, ($3 > 0 ? " with " $3 " B filler per site (1 thread, private)" : ""), ($4 > 0 && $4 < top ? " N up to " $4 : "") }'); forms: $build_forms"
-	say "design: $layouts_random layout variant(s) (seed $layout_seed) x $processes process(es) x $reps reps of $min_time s$([ "$repeat" -gt 1 ] && echo ", $repeat repeats")"
+	# The time left is known once the bench has said what it runs.
+	eta_s=""
 	build_points
+	guess_s=$(guess_process_s)
+	eta_s=$(((repeat * layouts_random * processes * ${#B_dir[@]} * (calibrate ? trials : 1)) * guess_s + report_s))
+	say "design: $layouts_random layout variant(s) (seed $layout_seed) x $processes process(es) x $reps reps of $min_time s$([ "$repeat" -gt 1 ] && echo ", $repeat repeats"); $(run_list 0 | wc -l) runs per process ($(plan_file 0))"
 	[ -n "$resume" ] || { build_identity; save_conf "$dir/run.conf"; }
+	# One measurement at a time on this machine, from here to the last process.
+	measure_begin "the sweep"
 	# The machine's state as the measurement starts (read only; nothing is changed).
 	"${B_dir[0]}/common/machine_state" >"$dir/machine_state$([ -z "$resume" ] || echo -resumed).txt" ||
 		say "the machine state could not be read; the JSON context still has it"
 	decide_counters
 	local stopped="stopped; finished processes are in $dir; continue with $prog --resume $dir"
 	if [ "$calibrate" = 1 ]; then
+		# Each trial's processes take the lock again; the report needs none.
+		measure_end
 		run_calibration || fail "$stopped"
 		return 0
 	fi
 	run_processes "" || fail "$stopped"
+	measure_end
 	summarise
 	if [ "$find_crossover" = 1 ]; then
 		refine_crossover || fail "$stopped"

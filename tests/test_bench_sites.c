@@ -1,12 +1,16 @@
-/* sites_bench end to end on a small point set: names, context, pinning,
- * counters that are absent (never 0) where they cannot be read, simulated L1i
- * misses that rise for inline once its footprint passes the L1i, and bad
- * flags refused.
+/* sites_bench end to end on a small point set: names, --plan and
+ * --run-list, context (every key of the table, the process's start and end,
+ * each repetition's start), pinning, counters that are absent (never 0)
+ * where they cannot be read, simulated L1i misses that rise for inline once
+ * its footprint passes the L1i, and bad flags refused.
  * Usage: test_bench_sites PATH/TO/sites_bench_test */
+#define _GNU_SOURCE
 #include <jansson.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "check.h"
+#include "context_keys.def"
 #include "counters.h"
 #include "topology.h"
 
@@ -61,6 +65,67 @@ static double num(json_t *b, const char *key)
 }
 
 #define PRIV1(form, n) "sites/" form "/tail_dequeue/chain/seq/" #n "/private/real_time/threads:1"
+#define SHARED1(form, n) "sites/" form "/tail_dequeue/chain/seq/" #n "/shared/real_time/threads:1"
+
+/* How many lines the bench prints for args that start with want. */
+static int listed(const char *args, const char *want)
+{
+	char cmd[1024], line[512];
+	int n = 0;
+	snprintf(cmd, sizeof(cmd), "'%s' %s 2>/dev/null", bench, args);
+	FILE *p = popen(cmd, "r");
+	CHECK(p, "popen %s", cmd);
+	while (fgets(line, sizeof(line), p))
+		n += !strncmp(line, want, strlen(want));
+	CHECK(pclose(p) == 0, "%s failed", cmd);
+	return n;
+}
+
+/* An ISO 8601 UTC time with milliseconds ("2026-12-04T10:11:12.345Z") as
+ * seconds since the epoch. */
+static double iso_seconds(const char *s)
+{
+	struct tm tm = { 0 };
+	int ms = -1;
+	CHECK(sscanf(s, "%d-%d-%dT%d:%d:%d.%3dZ", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour,
+		     &tm.tm_min, &tm.tm_sec, &ms) == 7 && ms >= 0 && strlen(s) == 24,
+	      "'%s' is not an ISO 8601 UTC time with milliseconds", s);
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	return (double)timegm(&tm) + ms / 1000.0;
+}
+
+/* Time in the data: the process's start and end in the context, and each
+ * repetition's start (rep_start_s) increasing, within them. */
+static void check_times(json_t *j)
+{
+	double start = iso_seconds(ctx(j, "process_start")), end = iso_seconds(ctx(j, "process_end"));
+	json_t *runs = json_object_get(j, "benchmarks"), *b, *c;
+	size_t i, k, n = 0;
+
+	CHECK(start <= end, "process_start %s after process_end %s", ctx(j, "process_start"), ctx(j, "process_end"));
+	json_array_foreach(runs, i, b) {
+		const char *name = json_string_value(json_object_get(b, "run_name"));
+		if (strcmp(json_string_value(json_object_get(b, "run_type")), "iteration") != 0)
+			continue;
+		double t = num(b, IC_REP_START_COUNTER), before = 0;
+		/* The milliseconds are cut, not rounded: up to 1 ms late. */
+		CHECK(t >= start && t <= end + 0.001, "%s: %s %.3f outside the process (%.3f .. %.3f)", name,
+		      IC_REP_START_COUNTER, t, start, end);
+		json_array_foreach(runs, k, c) {
+			if (k >= i)
+				break;
+			if (!strcmp(json_string_value(json_object_get(c, "run_type")), "iteration") &&
+			    !strcmp(json_string_value(json_object_get(c, "run_name")), name))
+				before = num(c, IC_REP_START_COUNTER);
+		}
+		CHECK(t > before, "%s: repetition starts not increasing (%.6f after %.6f)", name, t, before);
+		n++;
+	}
+	CHECK(n > 0, "no repetitions to check the times of");
+	printf("%zu repetitions start in order within %s .. %s\n", n, ctx(j, "process_start"),
+	       ctx(j, "process_end"));
+}
 
 static void check_no_counters(json_t *j)
 {
@@ -82,8 +147,9 @@ int main(int argc, char **argv)
 	CHECK(ic_topo_open() == 0 && ic_topo_describe(&topo) == 0, "hwloc");
 
 	/* The mark alone, the nolock forms and filler points are registered at
-	 * 1 thread, private, only; the others in every mode and thread count.
-	 * A filler point carries its filler in the name. */
+	 * 1 thread, private, only; the others in every mode and thread count,
+	 * but shared at 1 thread (the private case again) only without
+	 * private. A filler point carries its filler in the name. */
 	{
 		char cmd[1024], line[512];
 		int one[4] = { 0 }, bad = 0, clones = 0;
@@ -106,7 +172,35 @@ int main(int argc, char **argv)
 		CHECK(one[0] == 2 && one[1] == 1 && one[2] == 1 && one[3] == 2,
 		      "listed: mark %d (want 2: plain and filler), inline_nolock %d, extern_nolock %d "
 		      "(want 1 each), filler points %d (want 2)", one[0], one[1], one[2], one[3]);
-		CHECK(clones == 4, "clone listed %d times, want 4 (1 and 2 threads, both modes)", clones);
+		CHECK(clones == 3, "clone listed %d times, want 3 (1 and 2 threads private, 2 shared)", clones);
+		CHECK(listed("--list --threads=1,2 --modes=shared", PRIV1("clone", 16)) == 0 &&
+		      listed("--list --threads=1,2 --modes=shared", SHARED1("clone", 16)) == 1 &&
+		      listed("--list --threads=1,2", SHARED1("clone", 16)) == 0,
+		      "shared at 1 thread: listed with private, or not without it");
+		/* --plan is --list with the columns run.sh selects by. */
+		CHECK(listed("--plan --threads=1,2", PRIV1("clone", 16) "\tclone\ttail_dequeue\tchain\tseq\t16\t0"
+			     "\tprivate\t1") == 1, "--plan has no row for clone at 16, 1 thread private");
+	}
+
+	/* --run-list runs exactly its names; a name this binary has not is refused. */
+	{
+		char path[300], args[400];
+		snprintf(path, sizeof(path), "%s/runs.txt", out);
+		FILE *f = fopen(path, "w");
+		CHECK(f, "%s", path);
+		fprintf(f, "%s\n%s\n", PRIV1("inline", 16), PRIV1("mark", 16));
+		CHECK(fclose(f) == 0, "%s", path);
+		snprintf(args, sizeof(args), "--counters=none --threads=1,2 --run-list=%s", path);
+		CHECK(run(args) == 0, "--run-list run failed (see %s/log)", out);
+		json_t *j = load();
+		CHECK(json_array_size(json_object_get(j, "benchmarks")) == 2, "--run-list of 2 ran %zu",
+		      json_array_size(json_object_get(j, "benchmarks")));
+		find(j, PRIV1("inline", 16));
+		find(j, PRIV1("mark", 16));
+		json_decref(j);
+		f = fopen(path, "a");
+		CHECK(f && fprintf(f, "%s\n", SHARED1("inline", 16)) > 0 && fclose(f) == 0, "%s", path);
+		CHECK(run(args) == 2, "a --run-list naming a run this binary does not have was not refused");
 	}
 
 	/* Bad flags: exit 2. */
@@ -147,11 +241,13 @@ int main(int argc, char **argv)
 	      "filler 256: footprint %.0f B vs %.0f B without: not about 16 x 256 B more", fp16f, fp16);
 	json_decref(j);
 
-	/* No counters asked for: absent, not zero. */
-	CHECK(run("--counters=none --threads=1 --modes=private --benchmark_filter=/16/") == 0, "none run failed");
+	/* No counters asked for: absent, not zero. Repetitions interleaved. */
+	CHECK(run("--counters=none --threads=1 --modes=private --benchmark_filter=/16/ --benchmark_repetitions=3 "
+		  "--benchmark_enable_random_interleaving=true") == 0, "none run failed");
 	j = load();
 	CHECK(!strcmp(ctx(j, "counter_source"), "none"), "counter_source should be none");
 	check_no_counters(j);
+	check_times(j);
 	json_decref(j);
 
 	/* PAPI: counts where it can, labelled absence where it cannot. */
@@ -165,9 +261,9 @@ int main(int argc, char **argv)
 		check_no_counters(j);
 		printf("no hardware counters, as expected here: %s\n", ctx(j, "counter_note"));
 	}
-	/* Context a reader needs. */
-	const char *keys[] = { "cpu_model", "cores", "smt", "l1i_size", "l1i_assoc", "l1i_line", "l2_size", "lock",
-			       "pinned", "cores_used", "placement", "oversubscribed", "codegen", "per_caller" };
+	/* Context a reader needs: every key of the table. */
+#define KEY_NAME(e, name, build, word) #name,
+	static const char *const keys[] = { IC_CONTEXT_KEYS(KEY_NAME) };
 	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
 		ctx(j, keys[k]);
 	/* How the sites were built, as the build says. */

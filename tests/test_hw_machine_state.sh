@@ -1,6 +1,7 @@
 #!/bin/sh
 # The machine's state end to end: fake /sys and /proc trees, the CLI's
-# key=value lines for run.conf, and the lines summary.md shows.
+# key=value lines for run.conf, another measurement holding the machine lock,
+# and the lines summary.md shows.
 # usage: test_hw_machine_state.sh HELPER CLI SUMMARIZE FAKEGB
 set -u
 helper=$1 cli=$2 summarize=$3 fakegb=$4
@@ -33,6 +34,31 @@ got=$(. "$work/shell" && printf '%s|%s' "$machine_boost" "$machine_load") || fai
 # The real machine reads without root and changes nothing.
 "$cli" --sample-ms 50 > "$work/real" || fail "machine_state on this machine"
 [ "$(grep -c '^machine_' "$work/real")" -ge 10 ] || fail "this machine: $(cat "$work/real")"
+
+# Another inlinecost measurement holding the machine lock (a lock of the
+# test's own: IC_MEASURE_LOCK) is named first in machine_busy, in words; a
+# lock this process holds itself, through a descriptor it inherited (as
+# run.sh's processes do, or `flock FILE CMD`), is not, nor a free one.
+if command -v flock > /dev/null; then
+	IC_MEASURE_LOCK=$work/measure.lock
+	export IC_MEASURE_LOCK
+	: > "$IC_MEASURE_LOCK"
+	flock "$IC_MEASURE_LOCK" sh -c 'echo "pid $$ (./run.sh --quick) in /other/tree since 2026-12-04T10:00:00Z" > "$1.holder"
+		exec sleep 30' _ "$IC_MEASURE_LOCK" &
+	holder=$!
+	for _ in $(seq 50); do [ -s "$IC_MEASURE_LOCK.holder" ] && break; sleep 0.1; done
+	"$cli" --sample-ms 0 > "$work/held" || fail "machine_state with the lock held"
+	grep -qE '^machine_busy=pid [0-9]+ \(\./run\.sh --quick\) in /other/tree since 2026-12-04T10:00:00Z: another inlinecost measurement, holding this machine; not sampled$' "$work/held" ||
+		fail "another measurement not named: $(grep busy "$work/held")"
+	# flock and the sleep that holds its descriptor.
+	kill "$holder" "$(sed -n 's/^pid \([0-9]*\).*/\1/p' "$IC_MEASURE_LOCK.holder")"
+	wait "$holder" 2> /dev/null
+	"$cli" --sample-ms 0 > "$work/free" || fail "machine_state with the lock free"
+	grep -qx 'machine_busy=not sampled' "$work/free" || fail "a free lock named: $(grep busy "$work/free")"
+	flock "$IC_MEASURE_LOCK" "$cli" --sample-ms 0 > "$work/ours" || fail "machine_state under the lock"
+	grep -qx 'machine_busy=not sampled' "$work/ours" || fail "its own lock named: $(grep busy "$work/ours")"
+	unset IC_MEASURE_LOCK
+fi
 
 # summary.md: a hot machine's lines, each with its fix; a VM's "not readable".
 summ() {

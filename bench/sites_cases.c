@@ -1,0 +1,329 @@
+/* Which runs each point has (sites_cases.h says the rule), their names,
+ * and their registration; --list and --plan print them instead. */
+#define _GNU_SOURCE
+#include "sites_cases.h"
+
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "body.h"
+#include "point_name.h"
+
+int ic_point_solo(const struct ic_point *pt)
+{
+	int form = ic_name_find(ic_form_names, IC_FORM_COUNT, pt->form);
+
+	return (form >= 0 && ic_form_solo[form]) || (IC_FILLER_SOLO && pt->filler > 0);
+}
+
+struct ic_run {
+	int shared, threads;
+};
+
+/* The rule of sites_cases.h: pt's runs in the modes and thread counts of o,
+ * into out (room for 2 * o->n_threads). */
+static size_t point_runs(const struct ic_point *pt, const struct ic_opts *o, struct ic_run *out)
+{
+	int solo = ic_point_solo(pt), shared_ok = !solo && !(pt->body && !pt->body->shared_ok);
+	size_t n = 0;
+
+	for (int shared = 0; shared < 2; shared++) {
+		if (shared ? !o->modes_shared || !shared_ok : !o->modes_private)
+			continue;
+		for (int k = 0; k < o->n_threads; k++) {
+			int t = o->threads[k];
+			if ((solo && t != 1) || (shared && t == 1 && o->modes_private))
+				continue;
+			out[n++] = (struct ic_run){ shared, t };
+		}
+	}
+	return n;
+}
+
+/* ---- code size, from gen's accounting ---------------------------------- */
+
+/* Split a CSV line in place; returns the field count (at most max). */
+static int csv_split(char *line, char **field, int max)
+{
+	int n = 0;
+
+	line[strcspn(line, "\r\n")] = '\0';
+	for (char *p = line; n < max;) {
+		field[n++] = p;
+		p = strchr(p, ',');
+		if (!p)
+			break;
+		*p++ = '\0';
+	}
+	return n;
+}
+
+/* The point's footprint and bytes per site from codesize's CSV, columns
+ * found by name (the filler column is newer: absent means 0). */
+static void codesize_lookup(const char *path, const struct ic_point *pt, double *per_site, double *footprint)
+{
+	enum { FORM, OP, LAYOUT, ORDER, SEED, SITES, FOOT, PER_SITE, FILLER, NCOL };
+	static const char *const want[NCOL] = { "form", "op", "layout", "order", "seed", "sites",
+		"footprint_bytes", "code_bytes_per_site", "filler" };
+	int col[NCOL];
+	FILE *f = fopen(path, "r");
+	char line[4096], *field[64];
+
+	*per_site = *footprint = -1;
+	if (!f)
+		return;
+	if (!fgets(line, sizeof(line), f)) {
+		fclose(f);
+		return;
+	}
+	int n = csv_split(line, field, 64);
+	for (int c = 0; c < NCOL; c++) {
+		col[c] = -1;
+		for (int i = 0; i < n; i++)
+			if (!strcmp(field[i], want[c]))
+				col[c] = i;
+		if (col[c] < 0 && c != FILLER) {
+			fclose(f);
+			return;
+		}
+	}
+	while (fgets(line, sizeof(line), f)) {
+		n = csv_split(line, field, 64);
+		int need = col[PER_SITE] > col[FILLER] ? col[PER_SITE] : col[FILLER];
+		if (n <= need || n <= col[FOOT])
+			continue;
+		unsigned long filler = col[FILLER] >= 0 ? strtoul(field[col[FILLER]], NULL, 10) : 0;
+		if (strcmp(field[col[FORM]], pt->form) || strcmp(field[col[OP]], pt->op) ||
+		    strcmp(field[col[LAYOUT]], pt->layout) || strcmp(field[col[ORDER]], pt->order) ||
+		    strtoul(field[col[SITES]], NULL, 10) != pt->sites || filler != pt->filler ||
+		    (!strcmp(pt->order, "random") && strtoul(field[col[SEED]], NULL, 10) != pt->seed))
+			continue;
+		char *end;
+		double v = strtod(field[col[FOOT]], &end);
+		if (end != field[col[FOOT]])
+			*footprint = v;
+		/* empty when the group has one N */
+		v = strtod(field[col[PER_SITE]], &end);
+		if (end != field[col[PER_SITE]])
+			*per_site = v;
+	}
+	fclose(f);
+}
+
+/* ---- --run-list: the names to run, sorted for lookup ------------------- */
+
+struct run_list {
+	char **name;
+	int *taken;
+	size_t n;
+};
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int run_list_load(const char *path, struct run_list *rl)
+{
+	FILE *f = fopen(path, "r");
+	char line[512];
+	size_t cap = 0;
+
+	if (!f) {
+		fprintf(stderr, "sites_bench: --run-list: cannot read %s\n", path);
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\r\n")] = '\0';
+		if (!line[0])
+			continue;
+		if (rl->n == cap) {
+			cap = cap ? 2 * cap : 256;
+			char **grown = realloc(rl->name, cap * sizeof(*grown));
+			if (!grown)
+				break;
+			rl->name = grown;
+		}
+		if (!(rl->name[rl->n] = strdup(line)))
+			break;
+		rl->n++;
+	}
+	int ok = feof(f) && !ferror(f);
+	fclose(f);
+	if (!ok || !(rl->taken = calloc(rl->n + 1, sizeof(*rl->taken)))) {
+		fprintf(stderr, "sites_bench: --run-list: %s: out of memory or unreadable\n", path);
+		return -1;
+	}
+	qsort(rl->name, rl->n, sizeof(*rl->name), name_cmp);
+	return 0;
+}
+
+/* 1 when name is on the list (and marks it taken). */
+static int run_list_take(struct run_list *rl, const char *name)
+{
+	char **hit = bsearch(&name, rl->name, rl->n, sizeof(*rl->name), name_cmp);
+
+	if (!hit)
+		return 0;
+	rl->taken[hit - rl->name] = 1;
+	return 1;
+}
+
+/* The first name on the list that no run has, or NULL. */
+static const char *run_list_stray(const struct run_list *rl)
+{
+	for (size_t i = 0; i < rl->n; i++)
+		if (!rl->taken[i])
+			return rl->name[i];
+	return NULL;
+}
+
+static void run_list_free(struct run_list *rl)
+{
+	for (size_t i = 0; i < rl->n; i++)
+		free(rl->name[i]);
+	free(rl->name);
+	free(rl->taken);
+}
+
+/* ---- the cases -------------------------------------------------------- */
+
+/* One run's registered name (the form may be a planted copy's). */
+static void case_name(struct ic_case *bc, const char *form)
+{
+	char filler[32] = "";
+
+	if (bc->pt->filler > 0)
+		snprintf(filler, sizeof(filler), "/filler:%u", (unsigned)bc->pt->filler);
+	snprintf(bc->name, sizeof(bc->name), "sites/%s%s/%s%s", form, bc->pt->name + strlen(bc->pt->form),
+		 bc->shared ? "shared" : "private", filler);
+}
+
+/* --plan's table: the run's full name, then what makes it, tab-separated. */
+static void plan_line(const struct ic_case *bc, const char *form, const char *full)
+{
+	const struct ic_point *pt = bc->pt;
+
+	printf("%s\t%s\t%s\t%s\t%s\t%u\t%u\t%s\t%d\n", full, form, pt->op, pt->layout, pt->order,
+	       (unsigned)pt->sites, (unsigned)pt->filler, bc->shared ? "shared" : "private", bc->threads);
+}
+
+/* Registers bc (its name set) with the library, with an earlier process's
+ * iteration count where there is one. 0, or -1 when out of memory. */
+static int case_register(struct ic_case *bc, const struct ic_opts *o, const char *full)
+{
+	if (ic_case_alloc(bc) != 0)
+		return -1;
+	icb_bench *b = icb_use_real_time(icb_threads(icb_register(bc->name, ic_case_run, bc), bc->threads));
+	/* An earlier process's count: no estimation here, and the same loop
+	 * length in every process (and repetition). */
+	int64_t it = ic_gb_iters_find(o->iters, full);
+	if (it > 0)
+		icb_iterations(b, it);
+	return b ? 0 : -1;
+}
+
+/* What registers: the filter (applied here only when the library cannot:
+ * with fixed counts it sees names with /iterations:N) and --run-list. */
+struct selection {
+	regex_t re;
+	int have_re;
+	struct run_list rl;
+};
+
+/* One run of point p (its case bc filled but for the name): printed with
+ * --list or --plan, else registered when selected. 0, or -1 when out of
+ * memory. */
+static int case_add(struct ic_cases *cs, size_t p, struct ic_case *bc, const char *form,
+		    const struct ic_opts *o, struct selection *sel)
+{
+	char full[300];
+
+	case_name(bc, form);
+	snprintf(full, sizeof(full), "%s/real_time/threads:%d", bc->name, bc->threads);
+	if (o->print == IC_PRINT_LIST)
+		printf("%s\n", full);
+	if (o->print == IC_PRINT_PLAN)
+		plan_line(bc, form, full);
+	if (o->print != IC_PRINT_NONE)
+		return 0;
+	int match = !sel->have_re || regexec(&sel->re, full, 0, NULL, 0) == 0;
+	int listed = !o->run_list || run_list_take(&sel->rl, full);
+	if (match && listed)
+		cs->want_sim[p] = 1;
+	if (!listed || (o->iters && !match))
+		return 0;
+	if (case_register(bc, o, full) != 0)
+		return -1;
+	cs->n++;
+	return 0;
+}
+
+/* Every run of point p, and its planted copies (extern's). */
+static int point_add(struct ic_cases *cs, size_t p, const struct ic_point *pt, const struct ic_opts *o,
+		     struct selection *sel)
+{
+	struct ic_run runs[2 * IC_OPTS_THREADS_MAX];
+	size_t nr = point_runs(pt, o, runs);
+	int n_planted = !strcmp(pt->form, "extern") ? o->n_plant : 0;
+	double per_site, footprint;
+
+	codesize_lookup(o->codesize_path, pt, &per_site, &footprint);
+	for (int planted = 0; planted <= n_planted; planted++)
+		for (size_t r = 0; r < nr; r++) {
+			struct ic_case *bc = &cs->v[cs->n];
+			char form[32];
+
+			if (planted)
+				snprintf(form, sizeof(form), "extern_plant%g", o->plant[planted - 1] * 100);
+			else
+				snprintf(form, sizeof(form), "%s", pt->form);
+			*bc = (struct ic_case){ .pt = pt, .shared = runs[r].shared, .threads = runs[r].threads,
+				/* A planted 0 is the baseline's loop: the null case. The
+				 * others calibrate in their first run. */
+				.plant_fraction = planted ? o->plant[planted - 1] : 0,
+				.sim = &cs->sim[p], .code_bytes_per_site = per_site, .footprint_bytes = footprint };
+			if (case_add(cs, p, bc, form, o, sel) != 0)
+				return -1;
+		}
+	return 0;
+}
+
+struct ic_cases *ic_cases_make(const struct ic_point *const *points, const struct ic_opts *o, int *rc)
+{
+	struct ic_cases *cs = calloc(1, sizeof(*cs));
+	struct selection sel = { 0 };
+	const char *stray = NULL;
+
+	*rc = 1;
+	sel.have_re = o->filter && regcomp(&sel.re, o->filter, REG_EXTENDED | REG_NOSUB) == 0;
+	while (cs && points[cs->n_points])
+		cs->n_points++;
+	size_t np = cs && cs->n_points ? cs->n_points : 1;
+	if (!cs || !(cs->v = calloc(np * (1 + (size_t)o->n_plant) * 2 * (size_t)o->n_threads, sizeof(*cs->v))) ||
+	    !(cs->want_sim = calloc(np, sizeof(int))) || !(cs->sim = calloc(np, sizeof(*cs->sim)))) {
+		fprintf(stderr, "sites_bench: out of memory\n");
+		return NULL;
+	}
+	if (o->run_list && o->print == IC_PRINT_NONE && run_list_load(o->run_list, &sel.rl) != 0)
+		return NULL;
+	if (o->print == IC_PRINT_PLAN)
+		printf("name\tform\top\tlayout\torder\tsites\tfiller\tmode\tthreads\n");
+	for (size_t p = 0; p < cs->n_points; p++)
+		if (point_add(cs, p, points[p], o, &sel) != 0) {
+			fprintf(stderr, "sites_bench: out of memory\n");
+			return NULL;
+		}
+	if (sel.have_re)
+		regfree(&sel.re);
+	if (o->run_list && o->print == IC_PRINT_NONE && (stray = run_list_stray(&sel.rl))) {
+		fprintf(stderr, "sites_bench: --run-list: %s names a run this binary does not have (with these "
+			"--threads, --modes and --plant): %s\n", o->run_list, stray);
+		*rc = 2;
+		cs = NULL;
+	}
+	run_list_free(&sel.rl);
+	return cs;
+}

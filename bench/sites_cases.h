@@ -1,0 +1,44 @@
+/* Which runs a point has, and their registration with Google Benchmark.
+ *
+ * This is the one home of the rule of what runs (run.sh builds its
+ * processes, plan and ETA from what --plan prints): every point in every
+ * mode and thread count asked for, except
+ *   - solo points run at 1 thread on a private queue only: the forms
+ *     point_names.def marks solo (the mark, the nolock forms) and every
+ *     point with filler (IC_FILLER_SOLO);
+ *   - a body without IC_BODY_SHARED_OK runs private only;
+ *   - shared at 1 thread is the private case again: it runs only when
+ *     private is not asked for;
+ *   - --plant adds, for each fraction, a planted copy of every extern run
+ *     (form extern_plant<F%>), in the same modes and thread counts.
+ * Names: sites/<form>/<op>/<layout>/<order>/<N>/<mode>[/filler:<B>], to
+ * which the library adds /real_time/threads:<T>.
+ */
+#ifndef IC_SITES_CASES_H
+#define IC_SITES_CASES_H
+
+#include <stddef.h>
+
+#include "sim.h"
+#include "sites_measure.h"
+#include "sites_options.h"
+
+struct ic_cases {
+	struct ic_case *v;
+	size_t n;
+	size_t n_points;
+	int *want_sim;               /* per point: some selected run is its private 1-thread one */
+	struct ic_sim_result *sim;   /* per point, filled by the counter decision */
+};
+
+/* 1: pt runs at 1 thread on a private queue only. */
+int ic_point_solo(const struct ic_point *pt);
+
+/* Registers every run of points that --benchmark_filter (when the library
+ * cannot apply it: --iterations-from) and --run-list select; with --list or
+ * --plan prints them instead (every run, unselected too) and registers
+ * nothing. NULL after one line on stderr; *rc then says the exit code (2: a
+ * --run-list that names a run this binary does not have, 1 otherwise). */
+struct ic_cases *ic_cases_make(const struct ic_point *const *points, const struct ic_opts *o, int *rc);
+
+#endif

@@ -1,0 +1,145 @@
+/* Who holds the machine lock, read from /proc without touching the lock. */
+#define _GNU_SOURCE
+#include "measure_lock.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+const char *ic_measure_lock_path(void)
+{
+	const char *p = getenv("IC_MEASURE_LOCK");
+	return p && *p ? p : IC_MEASURE_LOCK_PATH;
+}
+
+void ic_measure_lock_words(const char *record, int record_live, long lock_pid, char *out, size_t cap)
+{
+	long pid = 0;
+
+	if (record_live && record && sscanf(record, "pid %ld", &pid) == 1 && pid > 0)
+		snprintf(out, cap, "%s: another inlinecost measurement, holding this machine", record);
+	else
+		snprintf(out, cap, "pid %ld: holds the inlinecost machine lock (%s) and left no line saying "
+			 "what it runs", lock_pid, ic_measure_lock_path());
+}
+
+/* The kernel's name of the file in /proc/locks and fdinfo: "fe:00:1234". */
+static void lock_key(const struct stat *st, char *key, size_t cap)
+{
+	snprintf(key, cap, " %02x:%02x:%lu ", major(st->st_dev), minor(st->st_dev), (unsigned long)st->st_ino);
+}
+
+/* The pid /proc/locks lists for a flock held on key; 0 when none. */
+static long lock_holder(const char *root, const char *key)
+{
+	char path[4096], line[256];
+	long pid = 0;
+
+	snprintf(path, sizeof(path), "%s/proc/locks", root);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (!pid && fgets(line, sizeof(line), f)) {
+		/* "1: FLOCK  ADVISORY  WRITE 123 fe:00:1234 0 EOF"; "->" lines wait. */
+		char *k = strstr(line, key);
+		if (!k || !strstr(line, " FLOCK ") || strstr(line, "->"))
+			continue;
+		*k = '\0';
+		char *sp = strrchr(line, ' ');
+		pid = sp ? strtol(sp + 1, NULL, 10) : 0;
+		if (pid <= 0)
+			pid = -1;   /* held, by a pid the kernel does not say */
+	}
+	fclose(f);
+	return pid;
+}
+
+/* 1 when one of this process's descriptors holds the lock on key. */
+static int held_here(const char *root, const char *key)
+{
+	char path[4096], line[256];
+	int held = 0;
+
+	snprintf(path, sizeof(path), "%s/proc/self/fdinfo", root);
+	DIR *d = opendir(path);
+	if (!d)
+		return 0;
+	for (struct dirent *e; !held && (e = readdir(d));) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/proc/self/fdinfo/%s", root, e->d_name);
+		FILE *f = fopen(path, "r");
+		while (f && !held && fgets(line, sizeof(line), f))
+			held = !strncmp(line, "lock:", 5) && strstr(line, key) && !strstr(line, "->");
+		if (f)
+			fclose(f);
+	}
+	closedir(d);
+	return held;
+}
+
+/* The parent of pid, from /proc/<pid>/stat; 0 when unknown. */
+static long parent_of(const char *root, long pid)
+{
+	char path[4096], line[1024];
+	long ppid = 0;
+
+	snprintf(path, sizeof(path), "%s/proc/%ld/stat", root, pid);
+	FILE *f = fopen(path, "r");
+	if (f && fgets(line, sizeof(line), f)) {
+		char *p = strrchr(line, ')');
+		if (!p || sscanf(p + 1, " %*c %ld", &ppid) != 1)
+			ppid = 0;
+	}
+	if (f)
+		fclose(f);
+	return ppid;
+}
+
+static int is_self_or_ancestor(const char *root, long pid)
+{
+	long p = getpid();
+	for (int depth = 0; p > 0 && depth < 256; depth++, p = parent_of(root, p))
+		if (p == pid)
+			return 1;
+	return 0;
+}
+
+int ic_measure_lock_other(const char *root, char *out, size_t cap)
+{
+	const char *path = ic_measure_lock_path();
+	char key[64], record[512] = "", proc[4096];
+	struct stat st;
+	long pid = 0;
+	int live;
+
+	if (!root)
+		root = "";
+	if (stat(path, &st) != 0)
+		return 0;
+	lock_key(&st, key, sizeof(key));
+	long holder = lock_holder(root, key);
+	if (holder == 0 || held_here(root, key))
+		return 0;
+	snprintf(proc, sizeof(proc), "%s" IC_MEASURE_HOLDER_SUFFIX, path);
+	FILE *f = fopen(proc, "r");
+	if (f) {
+		if (!fgets(record, sizeof(record), f))
+			record[0] = '\0';
+		fclose(f);
+	}
+	record[strcspn(record, "\n")] = '\0';
+	live = sscanf(record, "pid %ld", &pid) == 1 && pid > 0;
+	if (live) {
+		snprintf(proc, sizeof(proc), "%s/proc/%ld", root, pid);
+		live = access(proc, F_OK) == 0;
+	}
+	if (live && is_self_or_ancestor(root, pid))
+		return 0;
+	ic_measure_lock_words(record, live, holder, out, cap);
+	return 1;
+}
