@@ -3,9 +3,9 @@
  *   counter_choice.c   the choice among them: fixed counters, event sets
  *   counter_combine.c  the canary, absent counts, a run's figures from
  *                      every thread's counts
- *   counters.c         PAPI's initialisation, its answer and the note
+ *   counter_papi.c     PAPI's initialisation, its answer and the note
  *   counter_sets.c     PAPI event sets: per thread, built, started, stopped
- * All but counters.c and counter_sets.c are pure.
+ * All but counter_papi.c and counter_sets.c are pure.
  */
 #ifndef IC_COUNTERS_INTERNAL_H
 #define IC_COUNTERS_INTERNAL_H
@@ -44,7 +44,7 @@ void choice_remove(struct ic_event_choice *ch, int c, const char *why);
  * event only while it holds an attribution event. */
 void choice_recount(struct ic_event_choice *ch);
 
-/* ---- counters.c --------------------------------------------------------- */
+/* ---- counter_papi.c ----------------------------------------------------- */
 
 /* The note's size (ic_counters_note): every event's name and why fit. */
 #define COUNTERS_NOTE_LEN 1536
