@@ -382,17 +382,3 @@ void ic_mstate_print(FILE *f, const struct ic_mstate *ms)
 	for (size_t i = 0; i < ms->n; i++)
 		fprintf(f, "%s=%s\n", ms->item[i].key, ms->item[i].value);
 }
-
-void ic_mstate_print_shell(FILE *f, const struct ic_mstate *ms)
-{
-	for (size_t i = 0; i < ms->n; i++) {
-		fprintf(f, "%s='", ms->item[i].key);
-		for (const char *c = ms->item[i].value; *c; c++) {
-			if (*c == '\'')
-				fputs("'\\''", f);
-			else
-				fputc(*c, f);
-		}
-		fputs("'\n", f);
-	}
-}

@@ -63,12 +63,8 @@ void ic_mstate_read(const char *root, int sample_ms, struct ic_mstate *ms);
 /* The value of key, or NULL when the state has no such key. */
 const char *ic_mstate_get(const struct ic_mstate *ms, const char *key);
 
-/* "key=value" lines, one per item, as they are (for reading, not sourcing). */
+/* "key=value" lines, one per item, as they are. */
 void ic_mstate_print(FILE *f, const struct ic_mstate *ms);
-
-/* "key='value'" lines a shell can source (run.conf is sourced on --resume):
- * each value single-quoted, a quote in it written '\''. */
-void ic_mstate_print_shell(FILE *f, const struct ic_mstate *ms);
 
 /* One process's CPU time in clock ticks (utime + stime of /proc/PID/stat). */
 struct ic_proc_sample {

@@ -1,7 +1,7 @@
-/* machine_state: print the machine's state as key=value lines (run.conf).
+/* machine_state: print the machine's state as key=value lines (the sweep
+ * keeps them in results/<run>/machine_state.txt).
  *
- * usage: machine_state [--shell] [--root DIR] [--sample-ms N]
- *   --shell        key='value' lines a shell can source (run.conf is sourced)
+ * usage: machine_state [--root DIR] [--sample-ms N]
  *   --root DIR     read DIR/sys and DIR/proc instead of /sys and /proc
  *                  (default: $IC_MACHINE_ROOT, else the real ones)
  *   --sample-ms N  watch the other processes N ms (default 200; 0: not sampled)
@@ -24,12 +24,9 @@ int main(int argc, char **argv)
 	const char *root = getenv("IC_MACHINE_ROOT");
 	long ms = IC_MSTATE_SAMPLE_MS;
 	struct ic_mstate st;
-	int shell = 0;
 
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--shell")) {
-			shell = 1;
-		} else if (!strcmp(argv[i], "--root") && i + 1 < argc) {
+		if (!strcmp(argv[i], "--root") && i + 1 < argc) {
 			root = argv[++i];
 		} else if (!strcmp(argv[i], "--sample-ms") && i + 1 < argc) {
 			char *end;
@@ -38,16 +35,13 @@ int main(int argc, char **argv)
 			if (errno || *end || end == argv[i] || ms < 0 || ms > 10000)
 				return bad("--sample-ms wants a whole number of ms from 0 to 10000", argv[i]);
 		} else if (!strcmp(argv[i], "--help")) {
-			puts("usage: machine_state [--shell] [--root DIR] [--sample-ms N]");
+			puts("usage: machine_state [--root DIR] [--sample-ms N]");
 			return 0;
 		} else {
 			return bad("unknown argument or missing value", argv[i]);
 		}
 	}
 	ic_mstate_read(root, (int)ms, &st);
-	if (shell)
-		ic_mstate_print_shell(stdout, &st);
-	else
-		ic_mstate_print(stdout, &st);
+	ic_mstate_print(stdout, &st);
 	return fflush(stdout) == 0 ? 0 : 1;
 }

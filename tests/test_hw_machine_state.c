@@ -146,21 +146,6 @@ static void check_busy(void)
 	      !strcmp(out, "none above 5% of a core over 200 ms"), "busy: %s", out);
 }
 
-/* Shell lines survive sourcing whatever the value holds. */
-static void check_shell(void)
-{
-	struct ic_mstate ms = { 1, { { "machine_busy", "pid 7 (a'b; rm -rf x) 50%" } } };
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	CHECK(f, "open_memstream");
-	ic_mstate_print_shell(f, &ms);
-	fclose(f);
-	CHECK(!strcmp(buf, "machine_busy='pid 7 (a'\\''b; rm -rf x) 50%'\n"), "shell line: %s", buf);
-	free(buf);
-}
-
 static int merge(const char *root, const char *in, const char *out)
 {
 	json_error_t err;
@@ -189,7 +174,6 @@ int main(int argc, char **argv)
 	CHECK(argc == 1, "usage: %s [tree KIND DIR | merge DIR IN OUT]", argv[0]);
 	check_trees();
 	check_busy();
-	check_shell();
 	printf("hw_machine_state: ok\n");
 	return 0;
 }

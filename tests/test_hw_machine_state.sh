@@ -1,6 +1,6 @@
 #!/bin/sh
 # The machine's state end to end: fake /sys and /proc trees, the CLI's
-# key=value lines for run.conf, another measurement holding the machine lock,
+# key=value lines (the sweep's machine_state.txt), another measurement holding the machine lock,
 # and the lines summary.md shows.
 # usage: test_hw_machine_state.sh HELPER CLI SUMMARIZE FAKEGB
 set -u
@@ -18,15 +18,12 @@ fail() {
 # The CLI: key=value lines, the root from --root or IC_MACHINE_ROOT.
 "$cli" --root "$work/hot" --sample-ms 0 > "$work/conf" || fail "machine_state --root"
 for want in machine_governor=powersave 'machine_boost=on (cpufreq)' machine_nmi_watchdog=1 \
-	machine_smt=on machine_aslr=2 machine_thp=always machine_busy='not sampled'; do
-	grep -qxF "$want" "$work/conf" || fail "run.conf lines lack '$want': $(cat "$work/conf")"
+	machine_smt=on machine_aslr=2 machine_thp=always machine_busy='not sampled' \
+	'machine_load=0.10 0.05 0.01 on 2 CPUs'; do
+	grep -qxF "$want" "$work/conf" || fail "machine_state.txt lines lack '$want': $(cat "$work/conf")"
 done
 IC_MACHINE_ROOT="$work/vm" "$cli" --sample-ms 0 > "$work/conf.vm" || fail "machine_state (env root)"
 grep -q '^machine_governor=not readable: no cpufreq' "$work/conf.vm" || fail "vm governor: $(cat "$work/conf.vm")"
-# --shell: lines run.conf can hold, which a shell sources back to the values.
-"$cli" --shell --root "$work/hot" --sample-ms 0 > "$work/shell" || fail "machine_state --shell"
-got=$(. "$work/shell" && printf '%s|%s' "$machine_boost" "$machine_load") || fail "sourcing --shell output"
-[ "$got" = "on (cpufreq)|0.10 0.05 0.01 on 2 CPUs" ] || fail "sourced back: $got"
 # Bad input: exit 2, one line, nothing on stdout.
 "$cli" --sample-ms x > "$work/out" 2> "$work/err"
 [ $? -eq 2 ] || fail "bad --sample-ms did not exit 2"
