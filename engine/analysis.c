@@ -110,3 +110,29 @@ int ic_analysis_refine_next(const struct ic_analysis *an, unsigned long **out, s
 		free(mid);
 	return 0;
 }
+
+int ic_analysis_smoke(const struct ic_analysis *an, char *why, size_t cap)
+{
+	size_t variants = (size_t)-1, procs = (size_t)-1, draws;
+
+	why[0] = '\0';
+	for (size_t i = 0; i < an->nseries; i++)
+		for (size_t k = 0; k < an->series[i].group.nratios; k++) {
+			const struct ic_ratio *r = &an->series[i].group.ratios[k];
+
+			if (r->nvariants < variants || (r->nvariants == variants && r->nunits < procs)) {
+				variants = r->nvariants;
+				procs = r->nunits;
+			}
+		}
+	if (variants == (size_t)-1)
+		return 0;
+	draws = variants >= 2 ? variants : procs;
+	if (draws >= IC_ANALYSIS_MIN_DRAWS && procs >= IC_STATES_MIN_PROC)
+		return 0;
+	if (variants >= 2)
+		snprintf(why, cap, "%zu layout variants of %zu processes in all", variants, procs);
+	else
+		snprintf(why, cap, "one layout variant of %zu process%s", procs, procs == 1 ? "" : "es");
+	return 1;
+}

@@ -47,4 +47,16 @@ void ic_analysis_free(struct ic_analysis *an);
  * out. */
 int ic_analysis_refine_next(const struct ic_analysis *an, unsigned long **out, size_t *n);
 
+/* Fewer independent draws than this at an N (layout variants, or processes
+ * when one variant ran) give a t interval too wide to decide with: with
+ * 4 draws (3 degrees of freedom) t is already 3.2 against 2.0 for many. */
+#define IC_ANALYSIS_MIN_DRAWS 5
+
+/* Whether the run's design is too small for a verdict, a smoke test (the
+ * sweep's --quick: one layout variant of 3 processes): some compared N has
+ * fewer than IC_ANALYSIS_MIN_DRAWS draws, or fewer processes than the
+ * states rule needs (IC_STATES_MIN_PROC). Returns 1 with the reason in why
+ * ("one layout variant of 3 processes"), else 0 with why empty. */
+int ic_analysis_smoke(const struct ic_analysis *an, char *why, size_t cap);
+
 #endif /* IC_ANALYSIS_H */
