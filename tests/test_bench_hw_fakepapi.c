@@ -4,7 +4,7 @@
  * answer as a working perf_event component would, or fail where told.
  * dl_iterate_phdr is wrapped too, to name the libpfm4 release.
  *
- * usage: test_hw_fakepapi SCENARIO, one process each (PAPI is set up once):
+ * usage: test_bench_hw_fakepapi SCENARIO, one process each (PAPI is set up once):
  *   passes    a CPU whose attribution events need a second set: runs
  *             alternate between the sets, each set reads its own counters
  *   zeros     the kernel accepts the group but every count reads 0: the

@@ -8,7 +8,7 @@
 # them; the outputs appear whole; an export reads as its directory; bad input
 # gives one line and exit 2, nothing comparable exit 1, and neither writes
 # anything.
-# Usage: test_compare.sh REPO-TOP COMPARE EDIT SUMMARIZE (EDIT: test_compare_edit).
+# Usage: test_compare_runs.sh REPO-TOP COMPARE EDIT SUMMARIZE (EDIT: edit_process_json).
 # Exit 0 pass, 1 fail, 77 skip (no gnuplot: everything but the chart was checked).
 set -u
 top=$(cd "$1" && pwd)
