@@ -519,6 +519,6 @@ int main(void)
 	test_intel_l1i_frontend();
 	test_zen_itlb_native();
 	test_new_counters();
-	printf("hw_events: ok\n");
+	printf("bench_hw_events: ok\n");
 	return 0;
 }

@@ -272,6 +272,6 @@ int main(int argc, char **argv)
 		old_pfm();
 	else
 		CHECK(0, "unknown scenario %s", argv[1]);
-	printf("hw_fakepapi %s: ok\n", argv[1]);
+	printf("bench_hw_fakepapi %s: ok\n", argv[1]);
 	return 0;
 }

@@ -174,6 +174,6 @@ int main(int argc, char **argv)
 	CHECK(argc == 1, "usage: %s [tree KIND DIR | merge DIR IN OUT]", argv[0]);
 	check_trees();
 	check_busy();
-	printf("hw_machine_state: ok\n");
+	printf("common_machine_state: ok\n");
 	return 0;
 }
