@@ -13,14 +13,12 @@ Usage: ./run.sh test      set up what is missing, build, run every test:
 USAGE
 }
 
-# The sanitizer trees build only what their tests run: the queue's model
-# and stress tests (threads: TSan's business), and for ASan also gen, the
-# atomic file writer and gen's tests that need no generated points (the
-# release tree runs those, on code the sanitizers would not change).
-tsan_targets=(test_queue_model test_queue_stress test_queue_model_ticket test_queue_stress_ticket)
-tsan_tests='^queue_(model|stress)'
-asan_targets=("${tsan_targets[@]}" gen test_common_atomic_file)
-asan_tests='^(queue_(model|stress)|common_atomic_file|test_gen_(determinism|bad_input))'
+# The sanitizer trees build and run only the tests labelled for them
+# (tests/CMakeLists.txt): sanitize (Address+UB: the queue's model and stress
+# tests, gen's tests that need no generated points, the atomic file writer)
+# and tsan (the queue's model and stress tests: threads, TSan's business).
+# The target tests_<label> builds what those tests run; the release tree
+# runs every test, on code the sanitizers would not change.
 
 tests_main() {
 	case ${1:-} in -h | --help) tests_usage; exit 0 ;; esac
@@ -28,29 +26,28 @@ tests_main() {
 	ensure_packages
 	local failed=0 t0 times=() a
 	mapfile -t a < <(release_args "$(quick_points)"; plan_builds; printf '%s' "${B_args[0]}")
-	test_tree build "" "" "${a[@]}" || failed=1
-	test_tree build-tsan "${tsan_tests}" "${tsan_targets[*]}" -DCMAKE_BUILD_TYPE=Release -DIC_SANITIZE=thread || failed=1
-	test_tree build-asan "${asan_tests}" "${asan_targets[*]}" -DCMAKE_BUILD_TYPE=Release -DIC_SANITIZE=address || failed=1
+	test_tree build "" "${a[@]}" || failed=1
+	test_tree build-tsan tsan -DCMAKE_BUILD_TYPE=Release -DIC_SANITIZE=thread || failed=1
+	test_tree build-asan sanitize -DCMAKE_BUILD_TYPE=Release -DIC_SANITIZE=address || failed=1
 	say "times: ${test_times[*]}"
 	[ $failed -eq 0 ] || fail "some tests failed (their output is above; logs in each tree's Testing/Temporary)"
 	say "every test passed in build, build-tsan and build-asan"
 }
 
-# test_tree DIR TEST-REGEX TARGETS CMAKE-ARGS...: configure, build (the
-# targets, or all), run the tests (those matching, or all). The tree stays
-# locked while its tests run.
+# test_tree DIR LABEL CMAKE-ARGS...: configure, build (all, or for a label
+# the target tests_LABEL), run the tests (all, or those with the label). The
+# tree stays locked while its tests run.
 test_times=()
 test_tree() {
-	local dir=$1 regex=$2 targets=$3 t; shift 3
-	local sel=()
-	[ -z "$regex" ] || sel=(-R "$regex")
+	local dir=$1 label=$2 t; shift 2
+	local sel=() targets=()
+	[ -z "$label" ] || { sel=(-L "^${label}\$"); targets=("tests_$label"); }
 	(
 		lock_build "$dir"
 		t=$SECONDS
 		phase "test: building $dir (log $dir/build.log)"
 		configure "$dir" "$@"
-		# shellcheck disable=SC2086 # a list of targets
-		build "$dir" $targets
+		build "$dir" "${targets[@]}"
 		echo "$((SECONDS - t))" >"$dir/.run.sh-build-s"
 		t=$SECONDS
 		phase "test: running the tests of $dir (log $dir/ctest.log)"

@@ -15,7 +15,7 @@
 #     a run in one state only, the state shares differ;
 #   - runs of two builds have no series in common: one line, exit 1;
 #   - bad input: one line, exit 2, nothing written.
-# Usage: test_compare_agree.sh REPO-TOP AGREE EDIT FAKEGB. Exit 0 pass, 1 fail.
+# Usage: test_compare_agree.sh REPO-TOP AGREE EDIT FAKE_SITES_BENCH. Exit 0 pass, 1 fail.
 set -u
 top=$(cd "$1" && pwd)
 agree=$2 edit=$3 fakegb=$4

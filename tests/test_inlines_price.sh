@@ -4,7 +4,7 @@
 # the plant puts it, with the ratio and bracket summarize states for the
 # same files; between two measured N both are named; the chart is drawn
 # (PNG and SVG) with the function's N marked.
-# usage: test_inlines_price.sh INLINES FAKEGB SUMMARIZE CHAIN_PROG SCATTER_PROG
+# usage: test_inlines_price.sh INLINES FAKE_SITES_BENCH SUMMARIZE CHAIN_PROG SCATTER_PROG
 set -u
 inlines=$1 fakegb=$2 summarize=$3 chain=$4 scatter=$5
 tmp=$(mktemp -d) || exit 1

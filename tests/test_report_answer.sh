@@ -5,7 +5,7 @@
 # one line per series of crossover.csv, then the machine (CPU model
 # trimmed), the build and the design, all within 25 lines; no clause of an
 # answer line runs over 30 words.
-# usage: test_report_answer.sh SUMMARIZE FAKEGB DATADIR
+# usage: test_report_answer.sh SUMMARIZE FAKE_SITES_BENCH DATADIR
 set -u
 summarize=$1
 fakegb=$2

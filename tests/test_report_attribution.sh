@@ -4,7 +4,7 @@
 # stated, an unresolved one is not (and says "no evidence"), nothing
 # resolved says so, an all-noisy series says so first; capacity is not
 # judged here, and the per-N lines and the counters are not tabled.
-# usage: test_report_attribution.sh SUMMARIZE FAKEGB DATA DRAW
+# usage: test_report_attribution.sh SUMMARIZE FAKE_SITES_BENCH DATA DRAW
 set -u
 summarize=$1
 fakegb=$2

@@ -6,7 +6,7 @@
 # lists the builds; one build is said once, on the first screen; files
 # without the keys (older runs) still load with empty columns and no words
 # about them.
-# usage: test_report_builds.sh SUMMARIZE FAKEGB DATADIR DRAW_SH
+# usage: test_report_builds.sh SUMMARIZE FAKE_SITES_BENCH DATADIR DRAW_SH
 set -u
 summarize=$1
 fakegb=$2

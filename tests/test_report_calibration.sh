@@ -4,7 +4,7 @@
 # same figures summarize --planted gives for that trial; calibration.md's
 # table per fraction, the 3% found in every trial at 0.5% noise, no false
 # positive at 0%; bad input: exit 2, one line, nothing written.
-# usage: test_report_calibration.sh CALIBRATION SUMMARIZE FAKEGB
+# usage: test_report_calibration.sh CALIBRATION SUMMARIZE FAKE_SITES_BENCH
 set -u
 calibration=$1
 summarize=$2

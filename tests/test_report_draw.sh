@@ -3,7 +3,7 @@
 # with and without counters and control forms (the attribution chart), and
 # without gnuplot it says how to get the charts, exits 0 and leaves the
 # results alone.
-# usage: test_report_draw.sh SUMMARIZE FAKEGB DRAW_SH
+# usage: test_report_draw.sh SUMMARIZE FAKE_SITES_BENCH DRAW_SH
 set -u
 summarize=$1
 fakegb=$2

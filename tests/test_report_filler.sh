@@ -6,7 +6,7 @@
 # the headline says how much faster or slower the program runs with the
 # calls out of line. Every process counts in the gross time, with or
 # without its mark; a run where no process has the mark still has its ratio.
-# usage: test_report_filler.sh SUMMARIZE FAKEGB
+# usage: test_report_filler.sh SUMMARIZE FAKE_SITES_BENCH
 set -u
 summarize=$1
 fakegb=$2

@@ -5,7 +5,7 @@
 # the time order when the slow processes ran first (file mtimes), and
 # neither when they are spread; keep every process's ratio in
 # process_ratios.csv; and find one state when no process is slow.
-# usage: test_report_states.sh SUMMARIZE FAKEGB
+# usage: test_report_states.sh SUMMARIZE FAKE_SITES_BENCH
 set -u
 summarize=$1
 fakegb=$2

@@ -4,7 +4,7 @@
 # processes), layout noise and all-noisy runs that must not state a
 # crossover, merging, reproducibility, calibration, and bad input (exit 2,
 # one line, output directory untouched).
-# usage: test_report_summarize.sh SUMMARIZE FAKEGB DATADIR
+# usage: test_report_summarize.sh SUMMARIZE FAKE_SITES_BENCH DATADIR
 set -u
 summarize=$1
 fakegb=$2

@@ -3,7 +3,7 @@
  * Where the event names come from:
  *  - libpfm4 4.13's tables as PAPI 7.0 lists them, recorded for Skylake,
  *    Ice Lake, Sapphire Rapids, Zen 2 and Zen 4 in tests/data/papi/ (made by
- *    tests/data/papi/record.sh with LIBPFM_FORCE_PMU; test_hw_listings
+ *    tests/data/papi/record.sh with LIBPFM_FORCE_PMU; test_bench_hw_listings
  *    checks the choice on each). Names below that those tables lack (older
  *    Intel, Zen 1, Zen 5) come from libpfm4's event headers and are only
  *    candidates.

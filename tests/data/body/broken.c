@@ -1,4 +1,4 @@
-/* A body that does not compile (tests/test_body_check.sh): the function
+/* A body that does not compile (tests/test_gen_body_check.sh): the function
  * uses a field the state does not have. body_check must print the first
  * error, one line, and exit 1. */
 #include <stdint.h>

@@ -1,4 +1,4 @@
-/* A body that compiles but cannot link (tests/test_body_check.sh): a global
+/* A body that compiles but cannot link (tests/test_gen_body_check.sh): a global
  * that is not static is defined in every site file. */
 #include <stdint.h>
 

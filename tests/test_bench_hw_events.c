@@ -482,7 +482,7 @@ static void mk(const char *path)
 
 static void test_hybrid_pmu(void)
 {
-	char dir[] = "/tmp/test_hw_events.XXXXXX", path[4200], why[512], cmd[4300];
+	char dir[] = "/tmp/test_bench_hw_events.XXXXXX", path[4200], why[512], cmd[4300];
 
 	CHECK(mkdtemp(dir), "mkdtemp");
 	snprintf(path, sizeof(path), "%s/plain/sys/bus/event_source/devices/cpu/type", dir);
@@ -519,6 +519,6 @@ int main(void)
 	test_intel_l1i_frontend();
 	test_zen_itlb_native();
 	test_new_counters();
-	printf("hw_events: ok\n");
+	printf("bench_hw_events: ok\n");
 	return 0;
 }

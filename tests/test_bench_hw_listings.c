@@ -311,7 +311,7 @@ static void test_case(const char *dir, const struct cpu_case *k)
 		      k->file, full.n_sets, full.set_gp[0], full.set_gp[1]);
 	}
 
-	printf("hw_listings: %-22s %d counters (%d fixed): %d fixed + %d general-purpose events, "
+	printf("bench_hw_listings: %-22s %d counters (%d fixed): %d fixed + %d general-purpose events, "
 	       "%d set%s, %s\n", k->file, l.n_hw, k->n_fixed, rt.n_fixed_events, rt.n_gp_events,
 	       rt.n_sets, rt.n_sets == 1 ? "" : "s", rt.multiplex ? "multiplexed" : "not multiplexed");
 	for (int c = 0; c < IC_CTR_COUNT; c++)
@@ -380,7 +380,7 @@ static void test_pfm_versions(void)
 	CHECK(!strcmp(why, "libpfm4 4.13 has no event tables for this CPU (AMD family 0x1a model "
 		      "0x44, Zen 5): counting needs libpfm4 4.14 or later and a PAPI built with it"),
 	      "the Zen 5 line: %s", why);
-	printf("hw_listings: Zen 5 with libpfm4 4.13: %s\n", why);
+	printf("bench_hw_listings: Zen 5 with libpfm4 4.13: %s\n", why);
 }
 
 int main(int argc, char **argv)
@@ -390,6 +390,6 @@ int main(int argc, char **argv)
 		test_case(argv[1], &cases[i]);
 	test_whys(argv[1]);
 	test_pfm_versions();
-	printf("hw_listings: ok\n");
+	printf("bench_hw_listings: ok\n");
 	return 0;
 }

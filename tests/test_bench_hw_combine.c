@@ -264,6 +264,6 @@ int main(void)
 	test_one_event_invalid();
 	test_not_counted();
 	test_zero_ops();
-	printf("hw_combine: ok\n");
+	printf("bench_hw_combine: ok\n");
 	return 0;
 }

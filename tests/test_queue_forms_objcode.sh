@@ -8,7 +8,7 @@
 # purge's release is the same work in every form: no call through a pointer
 # (nor an indirect thunk) in the inline probe, the clone copy, or the extern
 # copy in QUEUE_LIB, and the inline one calls nothing.
-# Usage: check_forms.sh OBJECT QUEUE_LIB
+# Usage: test_queue_forms_objcode.sh OBJECT QUEUE_LIB
 set -euo pipefail
 obj=$1 lib=$2
 command -v objdump >/dev/null || { echo "skip: objdump (binutils) not installed"; exit 77; }

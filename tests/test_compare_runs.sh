@@ -8,14 +8,14 @@
 # them; the outputs appear whole; an export reads as its directory; bad input
 # gives one line and exit 2, nothing comparable exit 1, and neither writes
 # anything.
-# Usage: test_compare.sh REPO-TOP COMPARE EDIT SUMMARIZE (EDIT: test_compare_edit).
+# Usage: test_compare_runs.sh REPO-TOP COMPARE EDIT SUMMARIZE (EDIT: edit_process_json).
 # Exit 0 pass, 1 fail, 77 skip (no gnuplot: everything but the chart was checked).
 set -u
 top=$(cd "$1" && pwd)
 compare=$2 edit=$3 summarize=$4
 export_sh=$top/compare/export.sh
 data=$top/tests/data/compare
-work=$(mktemp -d "${TMPDIR:-/tmp}/test_compare.XXXXXX")
+work=$(mktemp -d "${TMPDIR:-/tmp}/test_compare_runs.XXXXXX")
 trap '[ -n "${IC_TEST_KEEP:-}" ] || rm -rf "$work"' EXIT
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }

@@ -1,4 +1,4 @@
-/* Object-code probe for check_forms.sh: one function per form, each calling
+/* Object-code probe for test_queue_forms_objcode.sh: one function per form, each calling
  * the same locked operation. noinline keeps each a separate symbol. */
 #include "queue_inline.h"
 #include "queue_hint.h"

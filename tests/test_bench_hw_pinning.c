@@ -56,8 +56,8 @@ static void check_describe(struct ic_topo_info *info)
 {
 	CHECK(ic_topo_describe(info) == 0, "describe failed with the topology open");
 	CHECK(info->kinds[0], "no core-kind line");
-	printf("hw_pinning: core kinds: %s\n", info->kinds);
-	printf("hw_pinning: %s: %d cores, %d PUs, smt %d; L1i %ld B %ld-way %ld B lines; "
+	printf("bench_hw_pinning: core kinds: %s\n", info->kinds);
+	printf("bench_hw_pinning: %s: %d cores, %d PUs, smt %d; L1i %ld B %ld-way %ld B lines; "
 	       "L1d %ld L2 %ld L3 %ld\n", info->cpu_model[0] ? info->cpu_model : "(unknown model)",
 	       info->cores, info->pus, info->smt, info->l1i_size, info->l1i_assoc,
 	       info->l1i_line, info->l1d_size, info->l2_size, info->l3_size);
@@ -90,7 +90,7 @@ static void check_bad_bindings(void)
 	      "negative index accepted");
 	CHECK(os_cpu == -1 && kind == IC_BIND_NONE, "os_cpu %d kind %d after a failed binding",
 	      os_cpu, kind);
-	printf("hw_pinning: thread -1 refused: %s\n", why);
+	printf("bench_hw_pinning: thread -1 refused: %s\n", why);
 }
 
 /* The placement order, on made-up machines: cores first, then siblings,
@@ -202,7 +202,7 @@ int main(void)
 	check_warn_once();
 
 	if (info.cores < 2) {
-		printf("hw_pinning: skip: 1 core, thread-per-core pinning cannot be checked\n");
+		printf("bench_hw_pinning: skip: 1 core, thread-per-core pinning cannot be checked\n");
 		ic_topo_close();
 		hwloc_topology_destroy(oracle);
 		return IC_TEST_SKIP;
@@ -244,7 +244,7 @@ int main(void)
 		for (int k = 0; k < i && k < info.pus; k++)
 			CHECK(i >= info.pus || res[k].os_cpu != r->os_cpu,
 			      "threads %d and %d on cpu %d with PUs to spare", k, i, r->os_cpu);
-		printf("hw_pinning: thread %d -> cpu %d (%s)\n", i, r->ran_on, ic_bind_kind_name(r->kind));
+		printf("bench_hw_pinning: thread %d -> cpu %d (%s)\n", i, r->ran_on, ic_bind_kind_name(r->kind));
 	}
 
 	/* Unbinding gives the thread the allowed cpuset back. */
@@ -259,6 +259,6 @@ int main(void)
 	ic_topo_close();
 	CHECK(ic_topo_bind_thread(0, NULL, NULL, (char[64]){0}, 64) == -1, "bind after close succeeded");
 	hwloc_topology_destroy(oracle);
-	printf("hw_pinning: ok\n");
+	printf("bench_hw_pinning: ok\n");
 	return 0;
 }

@@ -1,7 +1,7 @@
 /* Makes a changed copy of one process's Google Benchmark JSON, for the
  * compare and agree tests' constructed runs:
  *
- *   test_compare_edit [--context KEY=VALUE]... [--drop TEXT]...
+ *   edit_process_json [--context KEY=VALUE]... [--drop TEXT]...
  *                     [--rename FROM=TO]... [--scale FORM=FACTOR]... IN OUT
  *
  * --context sets a string in the context; --drop leaves out every
@@ -25,7 +25,7 @@ struct edit_pair {
 
 static int edit_bad(const char *what)
 {
-	fprintf(stderr, "test_compare_edit: %s\n", what);
+	fprintf(stderr, "edit_process_json: %s\n", what);
 	return 2;
 }
 

@@ -6,7 +6,7 @@
 # refusals, one line and exit 3 each: extern objects given as inline (not
 # inlined), inline objects given as extern (extern inlined), and clone
 # copies that gcc folded once noipa is dropped.
-# usage: test_body_codesize.sh CODESIZE GEN CC TOP [CSV ARGFILE]...
+# usage: test_examples_codesize.sh CODESIZE GEN CC TOP [CSV ARGFILE]...
 codesize=$1 gen=$2 cc=$3 top=$4
 shift 4
 command -v objdump >/dev/null || { echo "skip: objdump (binutils) not installed"; exit 77; }

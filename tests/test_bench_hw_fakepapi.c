@@ -4,7 +4,7 @@
  * answer as a working perf_event component would, or fail where told.
  * dl_iterate_phdr is wrapped too, to name the libpfm4 release.
  *
- * usage: test_hw_fakepapi SCENARIO, one process each (PAPI is set up once):
+ * usage: test_bench_hw_fakepapi SCENARIO, one process each (PAPI is set up once):
  *   passes    a CPU whose attribution events need a second set: runs
  *             alternate between the sets, each set reads its own counters
  *   zeros     the kernel accepts the group but every count reads 0: the
@@ -272,6 +272,6 @@ int main(int argc, char **argv)
 		old_pfm();
 	else
 		CHECK(0, "unknown scenario %s", argv[1]);
-	printf("hw_fakepapi %s: ok\n", argv[1]);
+	printf("bench_hw_fakepapi %s: ok\n", argv[1]);
 	return 0;
 }

@@ -2,13 +2,13 @@
 # The machine's state end to end: fake /sys and /proc trees, the CLI's
 # key=value lines (the sweep's machine_state.txt), another measurement holding the machine lock,
 # and the lines summary.md shows.
-# usage: test_hw_machine_state.sh HELPER CLI SUMMARIZE FAKEGB
+# usage: test_common_machine_state_summary.sh HELPER CLI SUMMARIZE FAKE_SITES_BENCH
 set -u
 helper=$1 cli=$2 summarize=$3 fakegb=$4
-work=$(mktemp -d "${TMPDIR:-/tmp}/test_hw_machine_state.XXXXXX")
+work=$(mktemp -d "${TMPDIR:-/tmp}/test_common_machine_state_summary.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 fail() {
-	echo "test_hw_machine_state: FAIL: $*" >&2
+	echo "test_common_machine_state_summary: FAIL: $*" >&2
 	exit 1
 }
 
@@ -89,4 +89,4 @@ grep -q 'NMI watchdog: \*\*' "$work/vm.md" && fail "vm: watchdog off flagged"
 # A run from before: one line that says so.
 "$summarize" --out "$work/out.old" "$work/hot.raw.json" > /dev/null || fail "summarize old"
 grep -qF -- '- Machine state: not recorded' "$work/out.old/summary.md" || fail "old run: no 'not recorded' line"
-echo "test_hw_machine_state: ok"
+echo "test_common_machine_state_summary: ok"

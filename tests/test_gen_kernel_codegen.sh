@@ -8,7 +8,7 @@
 # and touches no vector register; the thunks themselves follow every ret and
 # indirect jump with int3. In the user and vectorised builds none of that is
 # there: plain rets, no endbr64, no entry nop, no thunk.
-# usage: test_kernel_codegen.sh kernel|user|vectorised ARGFILE QUEUE_LIB [THUNK_LIB]
+# usage: test_gen_kernel_codegen.sh kernel|user|vectorised ARGFILE QUEUE_LIB [THUNK_LIB]
 codegen=$1 args=$2 queue=$3 thunks=$4
 command -v objdump >/dev/null || { echo "skip: objdump (binutils) not installed"; exit 77; }
 tmp=$(mktemp -d) || exit 1
@@ -87,7 +87,7 @@ user | vectorised)
 	[ "$rets" -gt 0 ] || bad "no ret in the $codegen build"
 	[ "$mcount" -eq 0 ] || bad "__mcount_loc in the $codegen build"
 	;;
-*) echo "usage: test_kernel_codegen.sh kernel|user|vectorised ARGFILE QUEUE_LIB [THUNK_LIB]" >&2; exit 2 ;;
+*) echo "usage: test_gen_kernel_codegen.sh kernel|user|vectorised ARGFILE QUEUE_LIB [THUNK_LIB]" >&2; exit 2 ;;
 esac
 [ $fail -eq 0 ] && echo "ok: the $codegen build's calls and returns are as it says"
 exit $fail

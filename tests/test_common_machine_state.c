@@ -1,13 +1,13 @@
 /* The machine's state from fake /sys and /proc trees, and the busy-process
- * arithmetic. Also the helper for test_hw_machine_state.sh, which checks the
+ * arithmetic. Also the helper for test_common_machine_state_summary.sh, which checks the
  * summary's lines end to end.
  *
- * usage: test_hw_machine_state                      the checks below
- *        test_hw_machine_state tree KIND DIR        make a fake tree in DIR:
+ * usage: test_common_machine_state                      the checks below
+ *        test_common_machine_state tree KIND DIR        make a fake tree in DIR:
  *            KIND hot: governor powersave, boost on, NMI watchdog on, SMT on,
  *                      ASLR 2, THP always, paranoid 2, load 0.10, a process
  *            KIND vm:  no cpufreq, no SMT files, watchdog off, THP madvise
- *        test_hw_machine_state merge DIR IN OUT     IN (Google Benchmark JSON)
+ *        test_common_machine_state merge DIR IN OUT     IN (Google Benchmark JSON)
  *            with the state read under DIR added to its context, as
  *            sites_bench adds it, written to OUT
  */
@@ -77,7 +77,7 @@ static void expect(const struct ic_mstate *ms, const char *key, const char *want
 
 static void check_trees(void)
 {
-	char dir[] = "/tmp/test_hw_machine_state.XXXXXX", hot[4200], vm[4200], cmd[8500];
+	char dir[] = "/tmp/test_common_machine_state.XXXXXX", hot[4200], vm[4200], cmd[8500];
 	struct ic_mstate ms;
 
 	CHECK(mkdtemp(dir), "mkdtemp");
@@ -174,6 +174,6 @@ int main(int argc, char **argv)
 	CHECK(argc == 1, "usage: %s [tree KIND DIR | merge DIR IN OUT]", argv[0]);
 	check_trees();
 	check_busy();
-	printf("hw_machine_state: ok\n");
+	printf("common_machine_state: ok\n");
 	return 0;
 }

@@ -29,7 +29,7 @@
  * compare form's time by 1 + X * u_V with u_V uniform in [-1, 1) drawn from
  * V and N alone, so every process of a variant shares its layout's effect.
  *
- * usage: test_plots_fakegb [--shape S] [--crossover X] [--reps R]
+ * usage: fake_sites_bench [--shape S] [--crossover X] [--reps R]
  *        [--sites-min N] [--sites-max N] [--threads 1,2] [--modes private,shared]
  *        [--counters papi|sim|none] [--sim-threads-only 1] [--noise X]
  *        [--seed S] [--hint 1] [--planted F] [--time-unit ns|us]

@@ -4,7 +4,7 @@
 # one that cannot link (a global in every site file) and a missing file each
 # print exactly one line containing "error" and exit 1; bad usage exits 2.
 # Nothing is left in TMPDIR either way.
-# usage: test_body_check.sh BODY_CHECK CC TOP
+# usage: test_gen_body_check.sh BODY_CHECK CC TOP
 check=$1 cc=$2 top=$3
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT

@@ -9,14 +9,14 @@
 # (a system or generated header) is no edge; one that resolves to two is
 # an error. First it plants a circle and an upward include in a scratch
 # tree and checks that both are caught.
-# usage: test_include_graph.sh TOP
+# usage: test_tree_include_graph.sh TOP
 set -u
 top=$1
-work=$(mktemp -d "${TMPDIR:-/tmp}/test_include_graph.XXXXXX")
+work=$(mktemp -d "${TMPDIR:-/tmp}/test_tree_include_graph.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
 fail() {
-	echo "test_include_graph: FAIL: $*" >&2
+	echo "test_tree_include_graph: FAIL: $*" >&2
 	exit 1
 }
 
@@ -108,4 +108,4 @@ grep -q '^upward: engine/c.c includes report/report.h' "$work/planted.out" ||
 if ! check_tree "$top" >"$work/tree.out"; then
 	fail "$(cat "$work/tree.out")"
 fi
-echo "test_include_graph: ok ($(cd "$top" && find . \( -name 'build*' -o -name results -o -name .git \) -prune -o -type f \( -name '*.c' -o -name '*.h' \) -print | wc -l) files)"
+echo "test_tree_include_graph: ok ($(cd "$top" && find . \( -name 'build*' -o -name results -o -name .git \) -prune -o -type f \( -name '*.c' -o -name '*.h' \) -print | wc -l) files)"

@@ -86,7 +86,7 @@ static int test_without_counters(void)
 	CHECK(pthread_create(&t, NULL, nocounter_thread, NULL) == 0, "pthread_create");
 	pthread_join(t, NULL);
 	check_notice_once("no hardware counters (PAPI: ");
-	printf("hw_nocounters: no counters, as expected here: %s\n", ic_counters_note());
+	printf("bench_hw_nocounters: no counters, as expected here: %s\n", ic_counters_note());
 	return 0;
 }
 
@@ -120,13 +120,13 @@ static int test_with_counters(void)
 	}
 	check_notice_once("hardware counters via PAPI");
 	if (!valid[IC_CTR_INSTR]) {
-		printf("hw_nocounters: skip: counters work but no instruction event (%s)\n",
+		printf("bench_hw_nocounters: skip: counters work but no instruction event (%s)\n",
 		       ic_counters_note());
 		return IC_TEST_SKIP;
 	}
 	CHECK(v[IC_CTR_INSTR] >= 1000000, "%lld instructions for a 1e6-iteration loop",
 	      v[IC_CTR_INSTR]);
-	printf("hw_nocounters: counters work (%s); loop: %lld instructions\n",
+	printf("bench_hw_nocounters: counters work (%s); loop: %lld instructions\n",
 	       ic_counters_note(), v[IC_CTR_INSTR]);
 	return 0;
 }

@@ -4,7 +4,7 @@
  * suite's forms are one function compiled differently, not different work.
  * A shared state serves two threads' contexts in turn.
  *
- * usage: test_body_run NAME SHARED_OK  (the points: body_test_<NAME>)
+ * usage: test_examples_run NAME SHARED_OK  (the points: body_test_<NAME>)
  */
 #include <inttypes.h>
 #include <string.h>
@@ -51,7 +51,7 @@ static const struct ic_point *extern_twin(const struct ic_point *pt)
 
 int main(int argc, char **argv)
 {
-	CHECK(argc == 3, "usage: test_body_run NAME SHARED_OK");
+	CHECK(argc == 3, "usage: test_examples_run NAME SHARED_OK");
 	const char *name = argv[1];
 	int shared_ok = atoi(argv[2]), points = 0, compared = 0;
 	const struct ic_body *b = body_test_points[0] ? body_test_points[0]->body : NULL;

@@ -224,9 +224,9 @@ static void check_report(json_t *root)
 
 int main(void)
 {
-	char path[] = "/tmp/test_gbench_api.XXXXXX";
+	char path[] = "/tmp/test_bench_gbench_api.XXXXXX";
 	char out_flag[64];
-	char prog[] = "test_gbench_api", fmt[] = "--benchmark_out_format=json",
+	char prog[] = "test_bench_gbench_api", fmt[] = "--benchmark_out_format=json",
 	     min_time[] = "--benchmark_min_time=0.01", bogus[] = "--bogus";
 	char *args[] = {prog, out_flag, fmt, min_time, bogus, NULL};
 	int argc = 5;
