@@ -1,6 +1,6 @@
 /* The verdict and the states by simulation, on series built in memory
  * (6 layout variants x 2 processes, N = 1, 4, ..., 16384 unless said):
- *   - null: no true difference at any N; Holm's band resolves some N in at
+ *   - null: no true difference at any N; Holm's step-down resolves some N in at
  *     most 5% of series, and a crossover (or conflict) is claimed as rarely;
  *   - a planted effect at the first N only and at the last N only is found,
  *     and opposite effects at both ends give the crossover (first, last);
