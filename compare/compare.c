@@ -90,7 +90,7 @@ static void cmp_write_head(FILE *md, struct cmp *c, const char *only)
 	fprintf(md, "# inlinecost: %zu runs compared\n\n", c->k);
 	fputs("Each input is labelled by its CPU model (`cpu_model` in its JSON context) and its directory.\n"
 	      "The ratio is time per call site of the compare form / the baseline form, formed within each run (below 1: the compare form is faster),\n"
-	      "with that run's own 95% interval at N; *faster* is the side that run's family-wise band resolves (unresolved: neither).\n"
+	      "with that run's own 95% interval at N; *faster* is the side that run's Holm step-down resolves (unresolved: neither).\n"
 	      "*sides*: whether the inputs resolve the same side at N. Ratios are compared across runs; times per call site are not\n"
 	      "(machines and sessions differ in speed). Nothing is pooled across inputs.\n\n"
 	      "| input | CPU model | directory | from | date | source | series | ratios (series x N) |\n"

@@ -1,11 +1,12 @@
 /* Where does the compare/baseline ratio cross 1 as the call-site count N
  * grows? Works on one series (one op, layout, order, threads and mode), from
- * each sweep point's band (Holm's step-down over the series' N, see
- * ratios.h), and states only what the resolved points support:
+ * each sweep point's decision interval (its interval at its Holm step's
+ * level over the series' N, see ratios.h), and states only what the
+ * resolved points support:
  *
- *   - a point is resolved for a form when its whole band is on that form's
+ *   - a point is resolved for a form when that whole interval is on that form's
  *     side of 1; every resolved point counts, the first and last N included
- *     (the family-wise error is already held by the band);
+ *     (the family-wise error is already held by Holm's step-down);
  *   - the resolved points, in ascending N, must switch side at most once;
  *     more switches are a conflict, and nothing is claimed;
  *   - a crossover is the bracket (A, B): A the largest N where the small-N
@@ -17,13 +18,13 @@
 
 #include <stddef.h>
 
-/* One sweep point: the ratio estimate and its simultaneous band. */
+/* One sweep point: the ratio estimate and the interval that decides its side. */
 struct ic_ratio_point {
 	double sites, ratio, lo, hi;
 };
 
 enum ic_point_side {
-	IC_SIDE_UNRESOLVED,   /* the band contains 1 (or is unknown) */
+	IC_SIDE_UNRESOLVED,   /* the interval contains 1 (or is unknown) */
 	IC_SIDE_COMPARE,      /* hi < 1: the compare form is faster */
 	IC_SIDE_BASELINE,     /* lo > 1: the baseline form is faster */
 };

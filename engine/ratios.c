@@ -62,6 +62,7 @@ static int ratios_contrast_at(struct ic_ratio *r, const struct ic_point *const *
 
 	*r = (struct ic_ratio){ .cmp = pts[0], .base = pts[nt > 1 ? 1 : 0], .sites = pts[0]->sites,
 				.ratio = NAN, .lo = NAN, .hi = NAN, .band_lo = NAN, .band_hi = NAN,
+				.holm_lo = NAN, .holm_hi = NAN,
 				.p = NAN, .p_holm = NAN, .df = NAN, .se = NAN };
 	if (!y || !cl) {
 		free(y);
@@ -117,14 +118,17 @@ static int ratios_cmp_p(const void *pa, const void *pb, void *r)
 	return (a > b) - (a < b);
 }
 
-/* The band: every N of the series at once, family-wise by Holm's step-down
- * over the m points that have an interval. With the p-values ascending,
- * p(j) is resolved while p(j) <= family / (m - j + 1) for it and every
- * smaller j; the first that fails stops it. A resolved point's band is its
- * interval at its own step's level (so it excludes 1); every other point's
- * is at the level of the step that failed (so it holds 1). The chance of
- * any spurious side stays at most `family`, as with Bonferroni, but only
- * the strongest point pays the full m. p_holm is the adjusted p-value. */
+/* The band and the decisions over the m points of the series that have an
+ * interval. The drawn band is Bonferroni's: each point's t interval at
+ * family / m, so all m cover their true ratios together with chance at
+ * least 1 - family. The decisions are Holm's step-down: with the p-values
+ * ascending, p(j) is resolved while p(j) <= family / (m - j + 1) for it and
+ * every smaller j; the first that fails stops it. holm_lo/holm_hi is each
+ * point's interval at its own step's level (the failed step's for the
+ * rest), so it excludes 1 exactly where Holm resolves. Holm resolves
+ * whatever Bonferroni does and more, at the same family-wise error of a
+ * wrong side; its step intervals are not a joint band, so they decide and
+ * the Bonferroni band is drawn. p_holm is the adjusted p-value. */
 static int ratios_band(struct ic_ratio *r, size_t n, const struct ic_stats_nested *ns,
 		       const struct ic_analysis_opts *opts)
 {
@@ -145,10 +149,14 @@ static int ratios_band(struct ic_ratio *r, size_t n, const struct ic_stats_neste
 
 		adj = fmax(adj, fmin(1.0, (double)(m - j) * x->p));
 		x->p_holm = adj;
-		ic_stats_nested_interval(&ns[rk[j]], opts->family / (double)(m - step), &x->band_lo,
+		ic_stats_nested_interval(&ns[rk[j]], opts->family / (double)m, &x->band_lo,
 					 &x->band_hi);
+		ic_stats_nested_interval(&ns[rk[j]], opts->family / (double)(m - step), &x->holm_lo,
+					 &x->holm_hi);
 		x->band_lo = exp(x->band_lo);
 		x->band_hi = exp(x->band_hi);
+		x->holm_lo = exp(x->holm_lo);
+		x->holm_hi = exp(x->holm_hi);
 		x->resolved = j < stop;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -162,9 +170,10 @@ static int ratios_band(struct ic_ratio *r, size_t n, const struct ic_stats_neste
 }
 
 /* The contrast of forms[] with sign[] at every N where forms[0] and every
- * other form have a time, ascending N. */
+ * other form have a time, ascending N; the i-th N from the processes of
+ * keep[i % 2] (NULL: all). */
 static int ratios_contrast_series(const struct ic_group *g, const char *const *forms,
-				  const int *sign, size_t nt, const unsigned char *keep,
+				  const int *sign, size_t nt, const unsigned char *const keep[2],
 				  size_t nkeep, const struct ic_analysis_opts *opts,
 				  struct ic_ratio **out, size_t *nout)
 {
@@ -191,7 +200,7 @@ static int ratios_contrast_series(const struct ic_group *g, const char *const *f
 		}
 		if (k < nt)
 			continue;
-		if (ratios_contrast_at(&r[n], pts, sign, nt, keep, nkeep, &ns[n]))
+		if (ratios_contrast_at(&r[n], pts, sign, nt, keep[n % 2], nkeep, &ns[n]))
 			goto fail;
 		n++;
 	}
@@ -219,6 +228,15 @@ int ic_ratio_series_keep(const struct ic_group *g, const char *num, const char *
 			 const unsigned char *keep, size_t nkeep,
 			 const struct ic_analysis_opts *opts, struct ic_ratio **out, size_t *n)
 {
+	const unsigned char *const both[2] = { keep, keep };
+
+	return ic_ratio_series_crossfit(g, num, den, both, nkeep, opts, out, n);
+}
+
+int ic_ratio_series_crossfit(const struct ic_group *g, const char *num, const char *den,
+			     const unsigned char *const keep[2], size_t nkeep,
+			     const struct ic_analysis_opts *opts, struct ic_ratio **out, size_t *n)
+{
 	const char *forms[2] = { num, den };
 	static const int sign[2] = { 1, -1 };
 
@@ -231,7 +249,8 @@ int ic_ratio_interaction(const struct ic_group *g, const char *a, const char *a0
 {
 	const char *forms[4] = { a, a0, b, b0 };
 	static const int sign[4] = { 1, -1, -1, 1 };
-	int rc = ratios_contrast_series(g, forms, sign, 4, NULL, 0, opts, out, n);
+	static const unsigned char *const all[2] = { NULL, NULL };
+	int rc = ratios_contrast_series(g, forms, sign, 4, all, 0, opts, out, n);
 
 	/* Named by its outer forms: a over b. */
 	for (size_t i = 0; rc == 0 && i < *n; i++)
@@ -246,8 +265,9 @@ int ic_ratio_crossover(const struct ic_ratio *r, size_t n, struct ic_crossover *
 	if (!rp)
 		return -1;
 	for (size_t i = 0; i < n; i++)
-		rp[i] = (struct ic_ratio_point){ (double)r[i].sites, r[i].ratio, r[i].band_lo,
-						 r[i].band_hi };
+		/* The side is Holm's decision, not the drawn band's. */
+		rp[i] = (struct ic_ratio_point){ (double)r[i].sites, r[i].ratio, r[i].holm_lo,
+						 r[i].holm_hi };
 	ic_crossover_find(rp, n, out);
 	free(rp);
 	return 0;

@@ -1,9 +1,9 @@
 /* Series and the ratios between their forms: a series is every form of one
  * build, op, layout, order, filler, threads and mode; a ratio at one N is
  * formed within each process that ran both forms (per process the ratio of
- * the two medians), with the nested t interval over layout variants and a
- * band over the series' N (Holm's step-down, at opts->family) that decides
- * the side. Also every process's own ratio per N, which states.h reads.
+ * the two medians), with the nested t interval over layout variants, a
+ * simultaneous band over the series' N (Bonferroni, at opts->family) that
+ * is drawn, and Holm's step-down at the same level that decides the side. Also every process's own ratio per N, which states.h reads.
  */
 #ifndef IC_RATIOS_H
 #define IC_RATIOS_H
@@ -22,17 +22,22 @@ struct ic_ratio {
 	double ratio;              /* geometric mean over variants of each process's
 	                            * ratio of the forms' medians */
 	double lo, hi;             /* its 95% interval (this N alone) */
-	double band_lo, band_hi;   /* family-wise 95% band over the series' N
-	                            * (Holm's step-down): what decides the side */
+	double band_lo, band_hi;   /* simultaneous 95% band over the series' N
+	                            * (Bonferroni: this N's interval at family/m):
+	                            * what is drawn and printed */
+	double holm_lo, holm_hi;   /* this N's interval at its Holm step's level:
+	                            * excludes 1 exactly where Holm resolves; it
+	                            * decides the side, it is no joint band */
 	double p;                  /* two-sided, from the t statistic of the log
 	                            * ratio; this N alone (uncorrected) */
 	double p_holm;             /* p adjusted by Holm over the series' N */
-	int resolved;              /* Holm resolves this N (band excludes 1) */
+	int resolved;              /* Holm resolves this N (holm_lo..holm_hi excludes
+	                            * 1; the band may still hold 1) */
 	double df;                 /* degrees of freedom of the interval */
 	double se;                 /* standard error of the log ratio */
 	size_t nunits, nvariants;
 	int noisy;                 /* the band is wider than +-noise_ci */
-	enum ic_point_side side;   /* from the band */
+	enum ic_point_side side;   /* Holm's decision */
 };
 
 /* One series, compared by opts' compare/baseline. */
@@ -77,6 +82,13 @@ int ic_ratio_series_keep(const struct ic_group *g, const char *num, const char *
 			 const unsigned char *keep, size_t nkeep,
 			 const struct ic_analysis_opts *opts, struct ic_ratio **out, size_t *n);
 
+/* The same with the i-th N (of the series' ratios, ascending) from the
+ * processes of keep[i % 2]: cross-fitting, where the processes of a state
+ * chosen on the odd N are estimated on the even N and vice versa. */
+int ic_ratio_series_crossfit(const struct ic_group *g, const char *num, const char *den,
+			     const unsigned char *const keep[2], size_t nkeep,
+			     const struct ic_analysis_opts *opts, struct ic_ratio **out, size_t *n);
+
 /* The ratio of ratios (a/a0)/(b/b0) per N, formed within each process that
  * ran all four forms, with the same interval and band: e.g. how much more
  * the lock costs inlined, (inline/inline_nolock)/(extern/extern_nolock). */
@@ -84,11 +96,12 @@ int ic_ratio_interaction(const struct ic_group *g, const char *a, const char *a0
 			 const char *b0, const struct ic_analysis_opts *opts, struct ic_ratio **out,
 			 size_t *n);
 
-/* The crossover of ratios r[0..n-1] (ascending N), each point its band.
+/* The crossover of ratios r[0..n-1] (ascending N), each point's side
+ * Holm's decision.
  * Returns 0, or -1 when memory runs out. */
 int ic_ratio_crossover(const struct ic_ratio *r, size_t n, struct ic_crossover *out);
 
-/* The band resolves a side: the difference from 1 is stated. */
+/* Holm resolves a side: the difference from 1 is stated. */
 int ic_ratio_resolved(const struct ic_ratio *r);
 
 /* The 95% interval holds x (false without an interval). */

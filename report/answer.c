@@ -191,7 +191,8 @@ void ic_answer_write(FILE *f, const struct ic_analysis *an)
 	const char *v;
 
 	fputs("## The answer\n\nWhere each form is faster, by how much (time per call site), and "
-	      "where the code outgrows the L1i. Only N the band resolves are named (see Method).\n\n", f);
+	      "where the code outgrows the L1i. Only N that Holm's step-down resolves are named "
+	      "(see Method).\n\n", f);
 	for (size_t s = 0; s < an->nseries; s++)
 		answer_series(f, an, &an->series[s]);
 	v = ic_results_context(res, IC_CTX_CPU_MODEL, ctx, sizeof(ctx));

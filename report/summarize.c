@@ -31,7 +31,7 @@ static const char ic_usage[] =
 	"names the layout variant and the build), and writes, each atomically:\n"
 	"  DIR/summary.md          the answer first, then the evidence and the method\n"
 	"  DIR/points.csv          per point: time per call site, 95% interval, counters\n"
-	"  DIR/ratios.csv          per N: compare/baseline, its interval and Holm band\n"
+	"  DIR/ratios.csv          per N: compare/baseline, its interval, band, Holm side\n"
 	"  DIR/crossover.csv       per series: verdict, bracket, states\n"
 	"  DIR/process_ratios.csv  every process's ratio at every N, with its state\n"
 	"  DIR/benchmark.json      every file's benchmarks under the first context\n"

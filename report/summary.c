@@ -59,7 +59,7 @@ static void ratio_band(FILE *f, const struct ic_ratio *r)
 	else
 		fprintf(f, "%.4f", r->ratio);
 	fputs(" | ", f);
-	/* A band over 10x wide (a state of two processes: df 1 at Holm's
+	/* A band over 10x wide (a state of two processes: df 1 at Bonferroni's
 	 * level) says only that too few processes back it; its digits mean
 	 * nothing. */
 	if (isfinite(r->band_lo) && isfinite(r->band_hi) && r->band_lo > 0 && r->band_hi <= 10.0 * r->band_lo)
@@ -177,6 +177,31 @@ static void state_level(FILE *f, const struct ic_state *st)
 		fprintf(f, " [%.2f–%.2f]", st->lo, st->hi);
 }
 
+/* What the halves of the N found, and the unsteady processes: one
+ * sentence, after the states. */
+static void halves_text(FILE *f, const struct ic_states *st)
+{
+	if (st->nunsteady)
+		fprintf(f, " %zu process%s moved across N by over %.0fx the median process's own "
+			"spread (unsteady: it may have changed state inside) and %s set apart from the "
+			"split.", st->nunsteady, st->nunsteady == 1 ? "" : "es", IC_STATES_UNSTEADY,
+			st->nunsteady == 1 ? "was" : "were");
+	if (!st->crossfit)
+		fputs(" With one N the states could not be chosen on one half of the N and measured "
+		      "on the other.", f);
+	else if (st->half[0].nstates != st->half[1].nstates)
+		fprintf(f, " The halves of the N disagree: the %s N find two states, the %s N one; "
+			"two states are stated only when both find them.",
+			st->half[0].nstates == 2 ? "even-indexed" : "odd-indexed",
+			st->half[0].nstates == 2 ? "odd-indexed" : "even-indexed");
+	else if (st->moved)
+		fprintf(f, " The halves of the N disagree on %zu process%s (each half's choice is "
+			"measured on the other half's N).", st->moved, st->moved == 1 ? "" : "es");
+	else if (st->nstates == 2)
+		fputs(" The odd- and even-indexed N choose the same processes; each state's ratios "
+		      "at an N come from the choice made on the other half.", f);
+}
+
 /* One state: why not two. Two: each with its level, and per N its ratio,
  * band and faster form from its own processes. */
 static void states_text(FILE *f, const struct ic_analysis *an, const struct ic_states *st)
@@ -195,7 +220,9 @@ static void states_text(FILE *f, const struct ic_analysis *an, const struct ic_s
 				"the %.0fx that marks two states", st->gap / st->own_median, IC_STATES_OWN);
 		else if (st->nproc < IC_STATES_MIN_PROC)
 			fprintf(f, "; fewer than %d: no split tried", IC_STATES_MIN_PROC);
-		fputs("). Each process's ratio is a dot on the ratio chart (process_ratios.csv).\n\n", f);
+		fputs("). Each process's ratio is a dot on the ratio chart (process_ratios.csv).", f);
+		halves_text(f, st);
+		fputs("\n\n", f);
 		return;
 	}
 	fprintf(f, "**Two states**: %s/%s ", an->opts.compare, an->opts.baseline);
@@ -203,7 +230,9 @@ static void states_text(FILE *f, const struct ic_analysis *an, const struct ic_s
 	fprintf(f, " in %zu of %zu processes, ", st->st[0].nproc, st->nproc);
 	state_level(f, &st->st[1]);
 	fprintf(f, " in %zu; the split follows %s. Their levels are %.1f within-group SDs apart "
-		"(two states from %.1f).\n\n", st->st[1].nproc, follows_words(st), sep, need);
+		"(two states from %.1f).", st->st[1].nproc, follows_words(st), sep, need);
+	halves_text(f, st);
+	fputs("\n\n", f);
 	fprintf(f, "| N | state 1: %zu processes, %s/%s [95%% CI] | band | faster | state 2: %zu "
 		"processes [95%% CI] | band | faster |\n|---:|---:|---:|:---:|---:|---:|:---:|\n",
 		st->st[0].nproc, an->opts.compare, an->opts.baseline, st->st[1].nproc);
@@ -518,8 +547,10 @@ static void method_text(FILE *f, const struct ic_analysis *an)
 		nerr_pts += res->points[i]->nerrors > 0;
 	}
 	fputs("## Method and noise\n\n"
-	      "- Terms: the **band** of a ratio is its family-wise 95% interval over every N of its "
-	      "series (Holm, below). An N is **resolved** when its band lies wholly on one side of 1. "
+	      "- Terms: the **band** of a ratio is its simultaneous 95% interval over every N of its "
+	      "series (Bonferroni, below): the drawn and printed band. An N is **resolved** when "
+	      "Holm's step-down (below) puts it on one side of 1; it decides, and can resolve an N "
+	      "whose band still touches 1. "
 	      "The **bracket** (A, B) holds the crossover: the last N resolved for one form and the "
 	      "first resolved for the other, with no estimate inside; where the resolved N switch "
 	      "side more than once, nothing is claimed. A **state** is a group of processes whose "
@@ -534,10 +565,13 @@ static void method_text(FILE *f, const struct ic_analysis *an)
 	else
 		fputs("- Intervals: Student's t over the processes of **one** layout: they speak for this "
 		      "build's code placement only.\n", f);
-	fprintf(f, "- Band: Holm's step-down over the series' N: the j-th smallest of m p-values is "
-		"resolved while it is at most %g / (m - j + 1) and every smaller one was; the band is "
-		"the t interval at that level (the failed step's for the rest), so a series wrongly "
-		"resolves any N with chance at most %g%%.\n", an->opts.family, 100.0 * an->opts.family);
+	fprintf(f, "- Band: Bonferroni over the series' m N: each N's t interval at %g / m, so all "
+		"m bands hold their true ratios together with chance at least %g%%. Decisions: Holm's "
+		"step-down over the same N: the j-th smallest of m p-values is resolved while it is at "
+		"most %g / (m - j + 1) and every smaller one was, so a series wrongly resolves any N "
+		"with chance at most %g%%; ratios.csv's p_holm is the adjusted p-value.\n",
+		an->opts.family, 100.0 * (1.0 - an->opts.family), an->opts.family,
+		100.0 * an->opts.family);
 	for (size_t s = 0; s < an->nseries; s++)
 		if (an->series[s].group.filler) {
 			fputs("- Filler: a series with filler (F bytes of other straight-line code at every "
@@ -550,11 +584,16 @@ static void method_text(FILE *f, const struct ic_analysis *an)
 			"context). A process ran one build, so every figure is within one build; builds "
 			"are set side by side, never pooled.\n", res->nbuilds);
 	fprintf(f, "- States: a process's level is the median over N of its log ratio less all "
-		"processes' median at that N. Two states when the best split of the levels into two "
-		"groups (2+ each) is more than %.0f within-group SDs apart, beyond the 99th percentile "
-		"of that for one normal sample of its size, and more than %.0fx the median process's "
-		"own spread (across N, or its repetitions' standard error if larger).\n",
-		IC_STATES_SEPARATION, IC_STATES_OWN);
+		"processes' median at that N; a process whose own spread across N is over %.0fx the "
+		"median process's is unsteady and set apart from the split. The levels' best split "
+		"into two groups (%d+ each from 12 processes, else 2+) marks two states when it is "
+		"more than %.0f within-group SDs apart and beyond the largest 99.5th percentile of "
+		"that for simulated one-state runs of the same design with normal, t3, lognormal and "
+		"a-few-slow processes, and more than %.0fx the median process's own spread (across N, "
+		"or its repetitions' standard error if larger). The rule runs on the odd and on the "
+		"even N apart: two states only when both halves find them; each state's level and "
+		"ratio at an N come from the processes the other half chose.\n",
+		IC_STATES_UNSTEADY, IC_STATES_MIN_GROUP(12), IC_STATES_SEPARATION, IC_STATES_OWN);
 	if (res->n_errors)
 		fprintf(f, "- Skipped: %zu repetition%s at %zu point%s reported an error and %s not "
 			"counted.\n", res->n_errors, plural(res->n_errors), nerr_pts, plural(nerr_pts),
@@ -576,8 +615,9 @@ int ic_summary_write(FILE *f, const struct ic_analysis *an)
 	fprintf(f, "# inlinecost: %s vs %s\n\n", an->opts.compare, an->opts.baseline);
 	ic_answer_write(f, an);
 	fprintf(f, "## Evidence\n\nTime per call site in ns and the ratio %s/%s (below 1: %s is "
-		"faster), each with its 95%% interval at that N; the band decides. Files: points.csv, "
-		"ratios.csv, crossover.csv; charts in plots/.\n\n", an->opts.compare,
+		"faster), each with its 95%% interval at that N and the band over all N; Holm's "
+		"step-down decides. Files: points.csv, ratios.csv, crossover.csv; charts in "
+		"plots/.\n\n", an->opts.compare,
 		an->opts.baseline, an->opts.compare);
 	for (size_t s = 0; s < an->nseries; s++)
 		series_text(f, an, &an->series[s]);

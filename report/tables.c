@@ -268,7 +268,7 @@ int ic_tables_calibration_write(FILE *f, const struct ic_analysis *an)
 			tables_num(f, r->lo, "%.6f", ',');
 			tables_num(f, r->hi, "%.6f", ',');
 			tables_num(f, r->ratio - 1.0, "%.6f", 0);
-			/* Detected where the band resolves it, as the verdict would. */
+			/* Detected where Holm resolves it, as the verdict would. */
 			fprintf(f, ",%d,%d,%d", ic_ratio_resolved(r), ic_ratio_holds(r, want), r->noisy);
 			tables_build(f, an->res, gr->build);
 			fputc('\n', f);

@@ -3,7 +3,8 @@
 # inline 1.65x slower at every N, as on the Zen 5 guest. summarize must
 # name two states with their shares and ratios, say that the split follows
 # the time order when the slow processes ran first (file mtimes), and
-# neither when they are spread; keep every process's ratio in
+# neither when they are spread; say that the states were chosen on each
+# half of the N and measured on the other; keep every process's ratio in
 # process_ratios.csv; and find one state when no process is slow.
 # usage: test_report_states.sh SUMMARIZE FAKE_SITES_BENCH
 set -u
@@ -48,6 +49,9 @@ md=$work/timed/out/summary.md
 grep -Eq '\*\*Two states\*\*: inline/extern 1\.0[0-9] \[[0-9.]+–[0-9.]+\] in 7 of 12 processes, 1\.6[0-9] \[[0-9.]+–[0-9.]+\] in 5;' "$md" ||
 	fail "no two-state line with shares and intervals: $(grep -o 'Two states.*' "$md" | head -c 300)"
 grep -q 'the split follows the time order of the processes' "$md" || fail "time order not named"
+# Chosen on each half of the N and measured on the other: the halves agree here.
+grep -q 'The odd- and even-indexed N choose the same processes; each state.s ratios at an N come from the choice made on the other half\.' "$md" ||
+	fail "the halves of the N not said: $(grep -o 'Two states.*' "$md" | head -c 600)"
 # The pooled table says it pools, before a reader takes its ratios for the answer.
 awk '/^### / { s = 1 } s && /^This table pools the two states below/ { p = 1 } s && /^\| N \|/ { exit !p }' "$md" ||
 	fail "the pooled table of a two-state series does not say it pools"
