@@ -50,7 +50,8 @@ unsigned long ic_group_cache_pass(const struct ic_group *g, const char *form, do
 }
 
 /* The contrast at one N: y = sum sign[i] log(med of pts[i]) per process
- * that ran every point (and is kept), clustered by layout variant. Its
+ * that ran every point (and is kept), clustered by layout variant (by
+ * repeat with several). Its
  * band waits for the series (ratios_band); *s gets the nested estimate. */
 static int ratios_contrast_at(struct ic_ratio *r, const struct ic_point *const *pts,
 			      const int *sign, size_t nt, const unsigned char *keep, size_t nkeep,
@@ -86,7 +87,7 @@ static int ratios_contrast_at(struct ic_ratio *r, const struct ic_point *const *
 		if (k < nt)
 			continue;
 		y[n] = v;
-		cl[n++] = u->variant;
+		cl[n++] = ic_unit_cluster(pts[0]->units, pts[0]->nunits, i);
 	}
 	r->nunits = n;
 	if (n) {
@@ -334,8 +335,8 @@ static int ratios_cmp_sortable(const void *pa, const void *pb)
 	return c ? c : (a->i > b->i) - (a->i < b->i);
 }
 
-/* Time ranks from the files' mtimes (file order breaks ties and stands in
- * where there is no mtime). */
+/* Time ranks from the processes' start (their files' mtimes in older runs;
+ * file order breaks ties and stands in where there is no time). */
 static int ratios_time_rank(struct ic_process_ratios *pr, const struct ic_results *res)
 {
 	size_t np = pr->nproc;
@@ -347,7 +348,7 @@ static int ratios_time_rank(struct ic_process_ratios *pr, const struct ic_result
 		return -1;
 	}
 	for (size_t p = 0; p < np; p++) {
-		double t = res && pr->unit[p] < res->nfiles ? res->files[pr->unit[p]]->mtime : NAN;
+		double t = res && pr->unit[p] < res->nfiles ? ic_file_time(res->files[pr->unit[p]]) : NAN;
 
 		o[p] = (struct ratios_sortable){ isfinite(t) ? t : (double)pr->unit[p], p };
 	}

@@ -277,6 +277,12 @@ static void series_text(FILE *f, const struct ic_analysis *an, const struct ic_s
 		fputs("L1i misses were not measured for this series (— = not measured, not zero).\n\n", f);
 	if (se->states)
 		states_text(f, an, se->states);
+	if (se->timeline) {
+		char line[256];
+
+		ic_timeline_line(line, sizeof(line), se->timeline);
+		fprintf(f, "%s (plots/timeline.png).\n\n", line);
+	}
 	mark_text(f, an, gr);
 	ic_attribution_write(f, an, se);
 }
