@@ -26,7 +26,7 @@ static void gp_quoted(FILE *gp, const char *s)
 	fputc('\'', gp);
 }
 
-/* Block 2g: "start end ratio state" per process, start its end where the
+/* Block 2g: "start end ratio state switches" per process, start its end where the
  * run has no start (older runs: the file's mtime). Block 2g + 1: "t ratio
  * state switches" per repetition, state 0 in neither. Empty: a NaN row. */
 static void series_blocks(FILE *f, const struct ic_series *se, const char *title)
@@ -34,7 +34,8 @@ static void series_blocks(FILE *f, const struct ic_series *se, const char *title
 	const struct ic_timeline *tl = se->timeline;
 	size_t n = 0;
 
-	fprintf(f, "# %s: processes: start end ratio state (minutes from the run's start)\n", title);
+	fprintf(f, "# %s: processes: start end ratio state switches (minutes from the run's start)\n",
+		title);
 	for (size_t p = 0; p < tl->nproc; p++) {
 		const struct ic_timeline_proc *tp = &tl->proc[p];
 
@@ -43,10 +44,10 @@ static void series_blocks(FILE *f, const struct ic_series *se, const char *title
 		num(f, isfinite(tp->start) ? tp->start : tp->end);
 		num(f, tp->end);
 		num(f, tp->ratio);
-		fprintf(f, " %d\n", tp->state + 1);
+		fprintf(f, " %d %d\n", tp->state + 1, tp->switches);
 		n++;
 	}
-	fputs(n ? "\n\n" : "NaN NaN NaN 0\n\n\n", f);
+	fputs(n ? "\n\n" : "NaN NaN NaN 0 0\n\n\n", f);
 	fprintf(f, "# %s: repetitions: t ratio state switches\n", title);
 	n = 0;
 	for (size_t i = 0; i < tl->nreps; i++) {
