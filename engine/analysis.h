@@ -1,8 +1,9 @@
 /* The analysis of a run, series by series: the points' statistics
  * (results.h), then per series its ratios and crossover (ratios.h), the
  * states of its processes (states.h), what its difference is made of
- * (attribution.h) and its ratio in time (timeline.h). The fronts in
- * report/ read the result; nothing here calls them.
+ * (attribution.h), its ratio in time (timeline.h) and across the sweep's
+ * repeats (repeats.h). The fronts in report/ read the result; nothing here
+ * calls them.
  */
 #ifndef IC_ANALYSIS_H
 #define IC_ANALYSIS_H
@@ -11,6 +12,7 @@
 
 #include "attribution.h"
 #include "ratios.h"
+#include "repeats.h"
 #include "results.h"
 #include "states.h"
 #include "timeline.h"
@@ -26,6 +28,7 @@ struct ic_series {
 	struct ic_states *states;
 	struct ic_attribution *attr;
 	struct ic_timeline *timeline;     /* its ratio per process and repetition in time */
+	struct ic_repeats *repeats;       /* across the sweep's repeats; the spread per level */
 };
 
 struct ic_analysis {

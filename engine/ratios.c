@@ -57,16 +57,17 @@ static int ratios_contrast_at(struct ic_ratio *r, const struct ic_point *const *
 			      const int *sign, size_t nt, const unsigned char *keep, size_t nkeep,
 			      struct ic_stats_nested *s)
 {
-	size_t cap = pts[0]->nunits ? pts[0]->nunits : 1, n = 0;
+	size_t cap = pts[0]->nunits ? pts[0]->nunits : 1, n = 0, nvar = 0;
 	double *y = malloc(cap * sizeof(*y));
-	int *cl = malloc(cap * sizeof(*cl));
+	int *cl = malloc(cap * sizeof(*cl)), *rp = malloc(cap * sizeof(*rp));
 
 	*r = (struct ic_ratio){ .cmp = pts[0], .base = pts[nt > 1 ? 1 : 0], .sites = pts[0]->sites,
 				.ratio = NAN, .lo = NAN, .hi = NAN, .band_lo = NAN, .band_hi = NAN,
 				.p = NAN, .p_holm = NAN, .df = NAN, .se = NAN };
-	if (!y || !cl) {
+	if (!y || !cl || !rp) {
 		free(y);
 		free(cl);
+		free(rp);
 		return -1;
 	}
 	for (size_t i = 0; i < pts[0]->nunits; i++) {
@@ -87,14 +88,29 @@ static int ratios_contrast_at(struct ic_ratio *r, const struct ic_point *const *
 		if (k < nt)
 			continue;
 		y[n] = v;
-		cl[n++] = ic_unit_cluster(pts[0]->units, pts[0]->nunits, i);
+		cl[n] = u->variant;
+		rp[n++] = u->repeat;
 	}
+	/* Layout variants are distinct across repeats (each has its seed). */
+	for (size_t i = 0; i < n; i++) {
+		size_t j = 0;
+
+		while (j < i && cl[j] != cl[i])
+			j++;
+		nvar += j == i;
+	}
+	/* The kept processes' repeats, when they are several, are the top level. */
+	for (size_t i = 1; i < n; i++)
+		if (rp[i] != rp[0]) {
+			memcpy(cl, rp, n * sizeof(*cl));
+			break;
+		}
 	r->nunits = n;
 	if (n) {
 		int ok = ic_stats_nested(y, cl, n, s) == 0;
 
 		r->ratio = exp(s->mean);
-		r->nvariants = s->clusters;
+		r->nvariants = nvar;
 		if (ok) {
 			ic_stats_nested_interval(s, 0.05, &r->lo, &r->hi);
 			r->lo = exp(r->lo);
@@ -106,6 +122,7 @@ static int ratios_contrast_at(struct ic_ratio *r, const struct ic_point *const *
 	}
 	free(y);
 	free(cl);
+	free(rp);
 	return 0;
 }
 

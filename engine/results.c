@@ -77,7 +77,14 @@ static int results_point_time(struct ic_point *p)
 		int ok = ic_stats_nested(y, cl, n, &s) == 0;
 
 		p->med[IC_F_NS] = exp(s.mean);
-		p->nvariants = s.clusters;
+		/* Layouts, not repeats: each repeat has variants of its own. */
+		for (size_t i = 0; i < n; i++) {
+			size_t j = 0;
+
+			while (j < i && p->units[j].variant != p->units[i].variant)
+				j++;
+			p->nvariants += j == i;
+		}
 		if (ok) {
 			ic_stats_nested_interval(&s, 0.05, &p->ci_lo, &p->ci_hi);
 			p->ci_lo = exp(p->ci_lo);

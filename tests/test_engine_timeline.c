@@ -3,7 +3,9 @@
  * (the file's mtime stands in for the end in older runs, a bad time is
  * refused), the sweep's repeat from the file's key; and on synthetic runs
  * the processes that switch state inside themselves are found, and none
- * where the state is drawn at process start or there is one level.
+ * where the state is drawn at process start or there is one level. The
+ * repeats (engine/repeats.c): the run is the top level of the interval,
+ * each repeat's verdict is its own, and the spread per level is measured.
  */
 #include <jansson.h>
 #include <math.h>
@@ -201,10 +203,75 @@ static void test_switching(void)
 	ic_results_free(&res);
 }
 
+/* Two repeats of 6 processes, inline x slow1 in the first and x slow2 in
+ * the second (both against extern). */
+static void repeats_run(struct ic_results *res, struct ic_analysis *an, double slow1, double slow2)
+{
+	unsigned long long rng = 7;
+	char err[256], name[64];
+
+	ic_results_init(res);
+	for (int r = 1; r <= 2; r++)
+		for (unsigned p = 0; p < 6; p++) {
+			char *text = fake_process(p, 5, r == 1 ? slow1 : slow2, 0, 1, &rng);
+
+			snprintf(name, sizeof(name), "raw/r%d_v0_p%u.json", r, p);
+			CHECK(!ic_results_load_text(res, name, text, strlen(text), NAN, err, sizeof(err)),
+			      "%s", err);
+			free(text);
+		}
+	CHECK(!ic_analyse(an, res, &ic_analysis_defaults, err, sizeof(err)), "%s", err);
+	CHECK(an->nseries == 1 && an->series[0].repeats, "one series with its repeats");
+}
+
+static void test_repeats(void)
+{
+	struct ic_results res;
+	struct ic_analysis an;
+	const struct ic_repeats *rp;
+	const struct ic_group *g;
+
+	/* Extern faster in both: they agree; the interval is over the 2 runs. */
+	repeats_run(&res, &an, 1.6, 1.5);
+	rp = an.series[0].repeats;
+	g = &an.series[0].group;
+	CHECK(rp->nrepeats == 2 && rp->agree, "2 repeats that agree: %zu, agree %d", rp->nrepeats,
+	      rp->agree);
+	CHECK(rp->xo[0].verdict == IC_VERDICT_BASELINE_WINS && rp->xo[1].verdict == IC_VERDICT_BASELINE_WINS,
+	      "each repeat's verdict: %d %d", rp->xo[0].verdict, rp->xo[1].verdict);
+	CHECK(g->nratios == 7 && g->ratios[0].df == 1.0 && g->ratios[0].nunits == 12,
+	      "the pooled ratio's interval has %g df over %zu processes, want 1 (2 runs) over 12",
+	      g->ratios[0].df, g->ratios[0].nunits);
+	CHECK(g->ratios[0].nvariants == 1, "one layout, %zu counted", g->ratios[0].nvariants);
+	/* The runs' means are log(1.6/1.5) apart: SD |d| / sqrt 2. Times
+	 * carry +-0.5% uniform noise: a repetition's log ratio about 0.41%. */
+	CHECK(fabs(rp->lv.sd_run - log(1.6 / 1.5) / sqrt(2.0)) < 0.005 && rp->lv.df_run == 7,
+	      "between runs: SD %.4f df %zu, want %.4f and 7", rp->lv.sd_run, rp->lv.df_run,
+	      log(1.6 / 1.5) / sqrt(2.0));
+	CHECK(rp->lv.sd_rep > 0.002 && rp->lv.sd_rep < 0.007 && rp->lv.df_rep == 7 * 12 * 4,
+	      "between repetitions: SD %.4f df %zu", rp->lv.sd_rep, rp->lv.df_rep);
+	CHECK(rp->lv.sd_proc < rp->lv.sd_rep && rp->lv.df_proc == 7 * 2 * 5,
+	      "between processes: SD %.4f (a median of 5, under %.4f) df %zu", rp->lv.sd_proc,
+	      rp->lv.sd_rep, rp->lv.df_proc);
+	ic_analysis_free(&an);
+	ic_results_free(&res);
+
+	/* Extern faster in one, inline in the other: they disagree. */
+	repeats_run(&res, &an, 1.6, 0.8);
+	rp = an.series[0].repeats;
+	CHECK(!rp->agree && rp->xo[0].verdict == IC_VERDICT_BASELINE_WINS &&
+	      rp->xo[1].verdict == IC_VERDICT_COMPARE_WINS,
+	      "disagreeing repeats: agree %d, verdicts %d %d", rp->agree, rp->xo[0].verdict,
+	      rp->xo[1].verdict);
+	ic_analysis_free(&an);
+	ic_results_free(&res);
+}
+
 int main(void)
 {
 	test_load_times();
 	test_switching();
+	test_repeats();
 	puts("test_engine_timeline: ok");
 	return 0;
 }
