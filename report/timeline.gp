@@ -28,8 +28,8 @@ do for [p = 1:ic_npanels] {
 		     ic_t index (2 * p - 2) using 1:($4 == 2 ? $3 : NaN):($2 - $1):(0.0) with vectors nohead \
 			lw 3 lc rgb ic_state2 title (ic_two ? 'a process in state 2' : ''), \
 		     ic_t index (2 * p - 2) using 1:($5 > 0 ? $3 : NaN) with points pt 6 ps 1.8 lw 1.5 \
-			lc rgb ic_between title 'a process that switches inside', \
-		     ic_t index (2 * p - 1) using 1:($3 == 1 ? $2 : NaN) with points pt 7 ps 0.4 \
+			lc rgb ic_between title (ic_nswitching[p] > 0 ? 'a process that switches inside' : ''), \
+		     ic_t index (2 * p - 1) using 1:($3 == 1 || !ic_two ? $2 : NaN) with points pt 7 ps 0.4 \
 			lc rgb ic_state1 title (ic_timeline_timed ? 'a repetition' . (ic_two ? ' in state 1' : '') : ''), \
 		     ic_t index (2 * p - 1) using 1:($3 == 2 ? $2 : NaN) with points pt 7 ps 0.4 \
 			lc rgb ic_state2 title (ic_two ? 'a repetition in state 2' : ''), \

@@ -68,9 +68,10 @@ int ic_timeline_data_write(FILE *gp, FILE *dat, const struct ic_analysis *an)
 	char title[512], line[256];
 	int timed = 0;
 
-	fprintf(gp, "array ic_in_time[%zu]\narray ic_level_lo[%zu]\narray ic_level_hi[%zu]\n",
-		an->nseries ? an->nseries : 1, an->nseries ? an->nseries : 1,
-		an->nseries ? an->nseries : 1);
+	size_t ng = an->nseries ? an->nseries : 1;
+
+	fprintf(gp, "array ic_in_time[%zu]\narray ic_level_lo[%zu]\narray ic_level_hi[%zu]\n"
+		"array ic_nswitching[%zu]\n", ng, ng, ng, ng);
 	for (size_t g = 0; g < an->nseries; g++) {
 		const struct ic_series *se = &an->series[g];
 
@@ -83,7 +84,7 @@ int ic_timeline_data_write(FILE *gp, FILE *dat, const struct ic_analysis *an)
 		num(gp, se->timeline->nlevels == 2 ? se->timeline->level[0] : NAN);
 		fprintf(gp, "; ic_level_hi[%zu] =", g + 1);
 		num(gp, se->timeline->nlevels == 2 ? se->timeline->level[1] : NAN);
-		fputc('\n', gp);
+		fprintf(gp, "; ic_nswitching[%zu] = %zu\n", g + 1, se->timeline->nswitching);
 		timed |= se->timeline->timed;
 	}
 	fprintf(gp, "ic_timeline_timed = %d\n", timed);
