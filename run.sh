@@ -129,8 +129,9 @@ Sweep options (defaults in brackets):
                       spread across the K runs; the run is the top level of
                       every interval                               [1]
   --spread MINUTES    with --repeat K: run the repeats one after the other,
-                      their starts MINUTES apart from first to last, the
-                      machine free to others between them          [off]
+                      their starts MINUTES apart from first to last (each
+                      --find-crossover step too), the machine free to
+                      others between them                          [off]
   --quick             smoke sweep, under a minute: sites 1,64,1024, 1 layout,
                       3 processes of 3 reps of 0.005 s
   --find-crossover    after the sweep, measure the N between the ends of each

@@ -178,7 +178,11 @@ static void answer_design(FILE *f, const struct ic_results *res)
 		umax = p->nunits > umax ? p->nunits : umax;
 		vmax = p->nvariants > vmax ? p->nvariants : vmax;
 	}
-	fprintf(f, "Design: %zu layout variant%s; %zu", vmax, vmax == 1 ? "" : "s", umin);
+	fprintf(f, "Design: ");
+	if (res->nrepeats >= 2)   /* each repeat has layouts of its own */
+		fprintf(f, "%d repeats; ", res->nrepeats);
+	fprintf(f, "%zu layout variant%s%s; %zu", vmax, vmax == 1 ? "" : "s",
+		res->nrepeats >= 2 ? " in all" : "", umin);
 	if (umax != umin)
 		fprintf(f, " to %zu", umax);
 	fprintf(f, " processes per point; %zu", rmin);
