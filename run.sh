@@ -126,7 +126,12 @@ Sweep options (defaults in brackets):
                       summary and plots
   --repeat K          run the whole sweep K times, interleaved, each with its
                       own layout seed; report how the bracket and each ratio
-                      spread across the K runs                     [1]
+                      spread across the K runs; the run is the top level of
+                      every interval                               [1]
+  --spread MINUTES    with --repeat K: run the repeats one after the other,
+                      their starts MINUTES apart from first to last (each
+                      --find-crossover step too), the machine free to
+                      others between them                          [off]
   --quick             smoke sweep, under a minute: sites 1,64,1024, 1 layout,
                       3 processes of 3 reps of 0.005 s
   --find-crossover    after the sweep, measure the N between the ends of each

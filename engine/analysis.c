@@ -16,7 +16,8 @@ const struct ic_analysis_opts ic_analysis_defaults = {
 	.planted = NAN,
 };
 
-/* Ratios and crossover, then the states, then the attribution. */
+/* Ratios and crossover, then the states, the attribution, the timeline and
+ * the repeats. */
 static int analysis_series(struct ic_series *se, const struct ic_analysis *an,
 			   struct ic_point *const *pts, size_t n)
 {
@@ -24,7 +25,10 @@ static int analysis_series(struct ic_series *se, const struct ic_analysis *an,
 	    ic_process_ratios_collect(an->res, &se->group, &se->procs) ||
 	    !(se->states = ic_states_analyse(&se->procs, &se->group, &an->opts)) ||
 	    !(se->attr = ic_attribution_analyse(&se->group, &an->opts,
-						ic_results_context_num(an->res, IC_CTX_L1I_SIZE))))
+						ic_results_context_num(an->res, IC_CTX_L1I_SIZE))) ||
+	    !(se->timeline = ic_timeline_analyse(an->res, &se->group, &se->procs, se->states,
+						 &an->opts)) ||
+	    !(se->repeats = ic_repeats_analyse(an->res, &se->group, &se->procs, &an->opts)))
 		return -1;
 	return 0;
 }
@@ -60,6 +64,8 @@ void ic_analysis_free(struct ic_analysis *an)
 		ic_process_ratios_free(&an->series[i].procs);
 		ic_states_free(an->series[i].states);
 		ic_attribution_free(an->series[i].attr);
+		ic_timeline_free(an->series[i].timeline);
+		ic_repeats_free(an->series[i].repeats);
 	}
 	free(an->series);
 	memset(an, 0, sizeof(*an));

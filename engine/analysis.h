@@ -1,7 +1,8 @@
 /* The analysis of a run, series by series: the points' statistics
  * (results.h), then per series its ratios and crossover (ratios.h), the
- * states of its processes (states.h) and what its difference is made of
- * (attribution.h). The fronts in report/ read the result; nothing here
+ * states of its processes (states.h), what its difference is made of
+ * (attribution.h), its ratio in time (timeline.h) and across the sweep's
+ * repeats (repeats.h). The fronts in report/ read the result; nothing here
  * calls them.
  */
 #ifndef IC_ANALYSIS_H
@@ -11,8 +12,10 @@
 
 #include "attribution.h"
 #include "ratios.h"
+#include "repeats.h"
 #include "results.h"
 #include "states.h"
+#include "timeline.h"
 
 /* inline/extern; a band wider than +-3% is noisy (the 2004 effect: a wider
  * band cannot resolve it); each series' band holds at all N with 95%. */
@@ -24,6 +27,8 @@ struct ic_series {
 	struct ic_process_ratios procs;   /* every process's ratio per N */
 	struct ic_states *states;
 	struct ic_attribution *attr;
+	struct ic_timeline *timeline;     /* its ratio per process and repetition in time */
+	struct ic_repeats *repeats;       /* across the sweep's repeats; the spread per level */
 };
 
 struct ic_analysis {

@@ -1,6 +1,7 @@
 /* Reading Google Benchmark JSON files into files, builds, layouts and
  * points with their repetitions (see load.h); results.c analyses them.
  */
+#define _GNU_SOURCE   /* strptime, timegm */
 #include "load.h"
 #include "gb_json.h"
 
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 /* User counters summarize reads, by enum ic_field (NS and IPS are GB's own). */
 static const char *const results_field_key[IC_F_COUNT] = {
@@ -169,7 +171,7 @@ static int results_entry(struct ic_results *res, struct ic_file *file, size_t id
 			 json_t *entry, char *err, size_t errlen)
 {
 	const char *path = file->path, *name, *run_type, *unit;
-	json_t *jthreads;
+	json_t *jthreads, *jstart;
 	struct ic_point rn, *p;
 	struct ic_rep *rep;
 	double scale;
@@ -244,10 +246,59 @@ static int results_entry(struct ic_results *res, struct ic_file *file, size_t id
 		return results_fail(err, errlen, "%s: benchmarks[%zu] '%s' has no positive real_time",
 				    path, idx, name);
 	rep->v[IC_F_NS] *= scale;
+	rep->index = -1;
+	if (json_is_integer(json_object_get(entry, "repetition_index")))
+		rep->index = (int)json_integer_value(json_object_get(entry, "repetition_index"));
+	jstart = json_object_get(entry, IC_REP_START_COUNTER);
+	rep->start = json_is_number(jstart) ? json_number_value(jstart) : NAN;
 	rep->unit = (unsigned)(res->nfiles - 1);
 	rep->variant = file->variant;
 	p->nreps++;
 	return 0;
+}
+
+/* A context time, "2026-12-04T10:11:12.345Z" (UTC, the fraction
+ * optional), as seconds since the epoch: *out NAN when absent; -1 when it
+ * is not such a time. */
+static int results_context_time(const struct ic_file *file, enum ic_ctx key, double *out)
+{
+	const char *v = ic_file_context_string(file, key);
+	struct tm tm = { 0 };
+	double frac = 0.0;
+	const char *p;
+	char *end;
+
+	*out = NAN;
+	if (!v)
+		return json_object_get(file->context, ic_ctx_name(key)) ? -1 : 0;
+	p = strptime(v, "%Y-%m-%dT%H:%M:%S", &tm);
+	if (!p)
+		return -1;
+	if (*p == '.') {
+		frac = strtod(p, &end);
+		p = end;
+	}
+	if (strcmp(p, "Z"))
+		return -1;
+	*out = (double)timegm(&tm) + frac;
+	return 0;
+}
+
+/* The sweep's repeat from a file name of its keys (scripts/sweep.sh:
+ * [x<step>_|t<trial>_][b<build>_]r<repeat>_v<variant>_p<process>.json);
+ * 1 for any other name. */
+static int results_repeat(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	int r = 1, n = 0;
+
+	base = base ? base + 1 : path;
+	for (const char *p = base; *p; p = strchr(p, '_') ? strchr(p, '_') + 1 : p + strlen(p)) {
+		n = 0;
+		if (sscanf(p, "r%d_v%*d_p%*d.json%n", &r, &n) == 1 && n && p[n] == '\0' && r >= 1)
+			return r;
+	}
+	return 1;
 }
 
 /* A context member as text, "" when absent; see ic_results_context. */
@@ -351,6 +402,16 @@ static int results_load_doc(struct ic_results *res, const char *path, json_t *do
 	file->context = json_object_get(doc, "context");
 	if (!json_is_object(file->context))
 		file->context = NULL;
+	if (results_context_time(file, IC_CTX_PROCESS_START, &file->start) ||
+	    results_context_time(file, IC_CTX_PROCESS_END, &file->end))
+		return results_fail(err, errlen, "%s: context process_start or process_end is not a UTC "
+				    "time like 2026-12-04T10:11:12.345Z", path);
+	/* Older runs: the file was written as the process ended. */
+	if (!isfinite(file->end))
+		file->end = mtime;
+	file->repeat = results_repeat(path);
+	if (file->repeat > res->nrepeats)
+		res->nrepeats = file->repeat;
 	file->counter_source = ic_file_context_string(file, IC_CTX_COUNTER_SOURCE);
 	if (!file->counter_source)
 		file->counter_source = "";

@@ -50,23 +50,25 @@ unsigned long ic_group_cache_pass(const struct ic_group *g, const char *form, do
 }
 
 /* The contrast at one N: y = sum sign[i] log(med of pts[i]) per process
- * that ran every point (and is kept), clustered by layout variant. Its
+ * that ran every point (and is kept), clustered by layout variant (by
+ * repeat with several). Its
  * band waits for the series (ratios_band); *s gets the nested estimate. */
 static int ratios_contrast_at(struct ic_ratio *r, const struct ic_point *const *pts,
 			      const int *sign, size_t nt, const unsigned char *keep, size_t nkeep,
 			      struct ic_stats_nested *s)
 {
-	size_t cap = pts[0]->nunits ? pts[0]->nunits : 1, n = 0;
+	size_t cap = pts[0]->nunits ? pts[0]->nunits : 1, n = 0, nvar = 0;
 	double *y = malloc(cap * sizeof(*y));
-	int *cl = malloc(cap * sizeof(*cl));
+	int *cl = malloc(cap * sizeof(*cl)), *rp = malloc(cap * sizeof(*rp));
 
 	*r = (struct ic_ratio){ .cmp = pts[0], .base = pts[nt > 1 ? 1 : 0], .sites = pts[0]->sites,
 				.ratio = NAN, .lo = NAN, .hi = NAN, .band_lo = NAN, .band_hi = NAN,
 				.holm_lo = NAN, .holm_hi = NAN,
 				.p = NAN, .p_holm = NAN, .df = NAN, .se = NAN };
-	if (!y || !cl) {
+	if (!y || !cl || !rp) {
 		free(y);
 		free(cl);
+		free(rp);
 		return -1;
 	}
 	for (size_t i = 0; i < pts[0]->nunits; i++) {
@@ -87,14 +89,29 @@ static int ratios_contrast_at(struct ic_ratio *r, const struct ic_point *const *
 		if (k < nt)
 			continue;
 		y[n] = v;
-		cl[n++] = u->variant;
+		cl[n] = u->variant;
+		rp[n++] = u->repeat;
 	}
+	/* Layout variants are distinct across repeats (each has its seed). */
+	for (size_t i = 0; i < n; i++) {
+		size_t j = 0;
+
+		while (j < i && cl[j] != cl[i])
+			j++;
+		nvar += j == i;
+	}
+	/* The kept processes' repeats, when they are several, are the top level. */
+	for (size_t i = 1; i < n; i++)
+		if (rp[i] != rp[0]) {
+			memcpy(cl, rp, n * sizeof(*cl));
+			break;
+		}
 	r->nunits = n;
 	if (n) {
 		int ok = ic_stats_nested(y, cl, n, s) == 0;
 
 		r->ratio = exp(s->mean);
-		r->nvariants = s->clusters;
+		r->nvariants = nvar;
 		if (ok) {
 			ic_stats_nested_interval(s, 0.05, &r->lo, &r->hi);
 			r->lo = exp(r->lo);
@@ -106,6 +123,7 @@ static int ratios_contrast_at(struct ic_ratio *r, const struct ic_point *const *
 	}
 	free(y);
 	free(cl);
+	free(rp);
 	return 0;
 }
 
@@ -354,8 +372,8 @@ static int ratios_cmp_sortable(const void *pa, const void *pb)
 	return c ? c : (a->i > b->i) - (a->i < b->i);
 }
 
-/* Time ranks from the files' mtimes (file order breaks ties and stands in
- * where there is no mtime). */
+/* Time ranks from the processes' start (their files' mtimes in older runs;
+ * file order breaks ties and stands in where there is no time). */
 static int ratios_time_rank(struct ic_process_ratios *pr, const struct ic_results *res)
 {
 	size_t np = pr->nproc;
@@ -367,7 +385,7 @@ static int ratios_time_rank(struct ic_process_ratios *pr, const struct ic_result
 		return -1;
 	}
 	for (size_t p = 0; p < np; p++) {
-		double t = res && pr->unit[p] < res->nfiles ? res->files[pr->unit[p]]->mtime : NAN;
+		double t = res && pr->unit[p] < res->nfiles ? ic_file_time(res->files[pr->unit[p]]) : NAN;
 
 		o[p] = (struct ratios_sortable){ isfinite(t) ? t : (double)pr->unit[p], p };
 	}

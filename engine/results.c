@@ -71,13 +71,20 @@ static int results_point_time(struct ic_point *p)
 	}
 	for (size_t i = 0; i < n; i++) {
 		y[i] = log(p->units[i].med);
-		cl[i] = p->units[i].variant;
+		cl[i] = ic_unit_cluster(p->units, n, i);
 	}
 	if (n) {
 		int ok = ic_stats_nested(y, cl, n, &s) == 0;
 
 		p->med[IC_F_NS] = exp(s.mean);
-		p->nvariants = s.clusters;
+		/* Layouts, not repeats: each repeat has variants of its own. */
+		for (size_t i = 0; i < n; i++) {
+			size_t j = 0;
+
+			while (j < i && p->units[j].variant != p->units[i].variant)
+				j++;
+			p->nvariants += j == i;
+		}
 		if (ok) {
 			ic_stats_nested_interval(&s, 0.05, &p->ci_lo, &p->ci_hi);
 			p->ci_lo = exp(p->ci_lo);
@@ -93,7 +100,7 @@ static int results_point_time(struct ic_point *p)
  * per process, the median time and its cv (repetitions come in load order,
  * so grouped by process, ascending); the median of those cvs; and the
  * time's estimate and interval. */
-static int results_point_stats(struct ic_point *p)
+static int results_point_stats(const struct ic_results *res, struct ic_point *p)
 {
 	size_t cap = p->nreps ? p->nreps : 1, ncv = 0;
 	double *buf = malloc(cap * sizeof(*buf));
@@ -119,7 +126,8 @@ static int results_point_stats(struct ic_point *p)
 			if (isfinite(p->reps[j].v[IC_F_NS]))
 				buf[k++] = p->reps[j].v[IC_F_NS];
 		if (k) {
-			u[p->nunits] = (struct ic_unit){ rep->unit, rep->variant, 0, ic_stats_cv(buf, k) };
+			u[p->nunits] = (struct ic_unit){ rep->unit, rep->variant, 0, ic_stats_cv(buf, k),
+							 res->files[rep->unit]->repeat };
 			u[p->nunits++].med = ic_stats_median(buf, k);
 		}
 	}
@@ -141,9 +149,22 @@ int ic_results_points_analyse(struct ic_results *res, const struct ic_analysis_o
 	/* qsort_r hands opts on as void *: the order reads it only. */
 	qsort_r(res->points, res->npoints, sizeof(*res->points), results_cmp_point, (void *)opts);
 	for (size_t i = 0; i < res->npoints; i++)
-		if (results_point_stats(res->points[i]))
+		if (results_point_stats(res, res->points[i]))
 			return snprintf(err, errlen, "out of memory"), -1;
 	return 0;
+}
+
+int ic_unit_cluster(const struct ic_unit *u, size_t n, size_t i)
+{
+	for (size_t k = 1; k < n; k++)
+		if (u[k].repeat != u[0].repeat)
+			return u[i].repeat;
+	return u[i].variant;
+}
+
+double ic_file_time(const struct ic_file *file)
+{
+	return isfinite(file->start) ? file->start : file->end;
 }
 
 void ic_results_init(struct ic_results *res)

@@ -14,8 +14,9 @@
  * layout_variant; files without one count as variant 0). A process
  * contributes the median of its repetitions; every interval is the nested t
  * interval of stats.h over layout variants (over processes when only one
- * variant was run), so it holds the spread between layouts and processes,
- * not only between repetitions.
+ * variant was run; over the sweep's repeats when it ran several), so it
+ * holds the spread between layouts and processes, not only between
+ * repetitions.
  *
  * A series with filler F > 0 (every site also runs F bytes of other code)
  * is a whole program: every estimate, ratio and verdict is of the gross
@@ -48,6 +49,9 @@ struct ic_rep {
 	double v[IC_F_COUNT];
 	unsigned unit;             /* the file (process) it came from */
 	int variant;               /* that file's layout variant */
+	int index;                 /* Google Benchmark's repetition_index; -1 absent */
+	double start;              /* wall clock (s since the epoch) the repetition
+	                            * began (rep_start_s); NAN in older runs */
 };
 
 struct ic_build {
@@ -63,8 +67,17 @@ struct ic_file {
 	char layout[96];           /* "<layout_seed>/<layout_variant>", "/0" when absent */
 	int variant;               /* its layout's number, in order of first appearance */
 	size_t build;              /* index in ic_results.builds */
-	double mtime;              /* when it was written (s): the processes' time order */
+	double mtime;              /* when it was written (s) */
+	double start, end;         /* the process's wall clock (s since the epoch)
+	                            * from its context: start NAN in older runs,
+	                            * end the mtime there */
+	int repeat;                /* the sweep's repeat (--repeat), 1.. ; 1 when
+	                            * the file's name does not say */
 };
+
+/* When a process ran, for its time order: its start, else its end (the
+ * mtime in older runs); NAN when neither is known. */
+double ic_file_time(const struct ic_file *file);
 
 /* A process's share of one point: the median of its repetitions' time
  * and their cv. */
@@ -72,6 +85,7 @@ struct ic_unit {
 	unsigned unit;
 	int variant;
 	double med, cv;
+	int repeat;                /* its file's repeat */
 };
 
 struct ic_point {
@@ -113,6 +127,7 @@ struct ic_results {
 	size_t npoints, cappoints;
 	size_t n_aggregates, n_other, n_errors;
 	size_t nlayouts;           /* distinct ic_file.layout */
+	int nrepeats;              /* the highest ic_file.repeat (0 before any file) */
 	struct ic_build *builds;   /* in order of first appearance */
 	size_t nbuilds;
 	int64_t next_family;       /* family_index offset for the next file */
@@ -127,6 +142,11 @@ void ic_results_free(struct ic_results *res);
  * sites/ benchmark at all or memory runs out. */
 int ic_results_points_analyse(struct ic_results *res, const struct ic_analysis_opts *opts,
 			      char *err, size_t errlen);
+
+/* The cluster of u[i] among u[0..n-1] in the nested estimate (stats.h):
+ * its repeat when they come from several of the sweep's repeats (the run
+ * is the top level), else its layout variant. */
+int ic_unit_cluster(const struct ic_unit *u, size_t n, size_t i);
 
 /* 0 when a and b are of one series; else their order. */
 int ic_point_cmp_series(const struct ic_point *a, const struct ic_point *b);

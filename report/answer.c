@@ -7,6 +7,7 @@
 
 #include "format.h"
 #include "load.h"
+#include "repeats_text.h"
 
 static int answer_classic(const struct ic_analysis *an)
 {
@@ -147,8 +148,10 @@ static void answer_series(FILE *f, const struct ic_analysis *an, const struct ic
 			ic_fmt_bytes(fb, sizeof(fb), (double)gr->filler));
 	if (two)
 		fputs("the processes split into two states", f);
-	else
+	else if (!ic_repeats_disagree(f, an, se)) {
 		answer_sides(f, an, gr->ratios, gr->nratios, &gr->xo, gr->filler != 0);
+		ic_repeats_agree_note(f, se);
+	}
 	answer_l1i(f, an, gr);
 	fputs(".\n", f);
 	for (int i = 0; two && i < 2; i++) {
@@ -175,7 +178,11 @@ static void answer_design(FILE *f, const struct ic_results *res)
 		umax = p->nunits > umax ? p->nunits : umax;
 		vmax = p->nvariants > vmax ? p->nvariants : vmax;
 	}
-	fprintf(f, "Design: %zu layout variant%s; %zu", vmax, vmax == 1 ? "" : "s", umin);
+	fprintf(f, "Design: ");
+	if (res->nrepeats >= 2)   /* each repeat has layouts of its own */
+		fprintf(f, "%d repeats; ", res->nrepeats);
+	fprintf(f, "%zu layout variant%s%s; %zu", vmax, vmax == 1 ? "" : "s",
+		res->nrepeats >= 2 ? " in all" : "", umin);
 	if (umax != umin)
 		fprintf(f, " to %zu", umax);
 	fprintf(f, " processes per point; %zu", rmin);

@@ -1,5 +1,5 @@
 #!/bin/sh
-# report/draw.sh DIR: draws DIR/plots/{time,l1i,ratio,attribution}.{png,svg}
+# report/draw.sh DIR: draws DIR/plots/{time,l1i,ratio,timeline,attribution}.{png,svg}
 # with gnuplot from the data.gp and *.dat files summarize --out DIR wrote,
 # each chart renamed into place once whole. Without gnuplot it says how to
 # get the charts and exits 0.
@@ -27,7 +27,7 @@ gp_quote() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/''/g")"; }
 
 log=$plots/.draw.log.$$
 trap 'rm -f "$log" "$plots"/.*.tmp.$$' EXIT INT TERM
-for chart in time l1i ratio attribution; do
+for chart in time l1i ratio timeline attribution; do
 	for term in png svg; do
 		tmp=$plots/.$chart.$term.tmp.$$
 		if ! "$gnuplot" -e "ic_dir=$(gp_quote "$plots"); ic_src=$(gp_quote "$here"); ic_term='$term'; ic_out=$(gp_quote "$tmp")" \

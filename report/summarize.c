@@ -21,6 +21,7 @@
 #include "chart_data.h"
 #include "load.h"
 #include "report.h"
+#include "timeline_data.h"
 
 #define IC_EXIT_BAD_INPUT 2
 
@@ -54,7 +55,7 @@ static const char ic_usage[] =
 enum {
 	IC_OUT_JSON, IC_OUT_POINTS, IC_OUT_RATIOS, IC_OUT_CROSSOVER, IC_OUT_PROCESS, IC_OUT_SUMMARY,
 	IC_OUT_GP, IC_OUT_TIME, IC_OUT_L1I, IC_OUT_RATIO_DAT, IC_OUT_PROCESS_DAT,
-	IC_OUT_ATTR_DAT, IC_OUT_REFINE,
+	IC_OUT_ATTR_DAT, IC_OUT_TIMELINE_DAT, IC_OUT_REFINE,
 	IC_OUT_CALIBRATION,
 	IC_OUT_COUNT
 };
@@ -72,6 +73,7 @@ static const char *const ic_out_name[IC_OUT_COUNT] = {
 	[IC_OUT_RATIO_DAT] = "plots/ratio.dat",
 	[IC_OUT_PROCESS_DAT] = "plots/process.dat",
 	[IC_OUT_ATTR_DAT] = "plots/attribution.dat",
+	[IC_OUT_TIMELINE_DAT] = "plots/timeline.dat",
 	[IC_OUT_REFINE] = "refine_next.txt",
 	[IC_OUT_CALIBRATION] = "calibration.csv",
 };
@@ -190,6 +192,7 @@ static int ic_write_all(const struct ic_analysis *an, json_t *merged, const char
 	    ic_tables_process_ratios_write(outs[IC_OUT_PROCESS].f, an) ||
 	    ic_summary_write(outs[IC_OUT_SUMMARY].f, an) ||
 	    ic_chart_data_write(&cf, an) ||
+	    ic_timeline_data_write(outs[IC_OUT_GP].f, outs[IC_OUT_TIMELINE_DAT].f, an) ||
 	    ic_tables_refine_next_write(outs[IC_OUT_REFINE].f, an) ||
 	    (n == IC_OUT_COUNT && ic_tables_calibration_write(outs[IC_OUT_CALIBRATION].f, an)))
 		goto fail;

@@ -2,6 +2,7 @@
  * states and what the difference is made of (attribution_text.c); then
  * the machine, the counters and the method. */
 #include "report.h"
+#include "repeats_text.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -306,6 +307,12 @@ static void series_text(FILE *f, const struct ic_analysis *an, const struct ic_s
 		fputs("L1i misses were not measured for this series (— = not measured, not zero).\n\n", f);
 	if (se->states)
 		states_text(f, an, se->states);
+	if (se->timeline) {
+		char line[256];
+
+		ic_timeline_line(line, sizeof(line), se->timeline);
+		fprintf(f, "%s (plots/timeline.png).\n\n", line);
+	}
 	mark_text(f, an, gr);
 	ic_attribution_write(f, an, se);
 }
@@ -558,7 +565,12 @@ static void method_text(FILE *f, const struct ic_analysis *an)
 	      "- Time per call site: Google Benchmark's real_time per iteration (one call site): per "
 	      "process the median of its repetitions, then the geometric mean over layout variants.\n",
 	      f);
-	if (vmax >= 2)
+	if (res->nrepeats >= 2)
+		fprintf(f, "- Intervals: Student's t over the sweep's %d repeats, the top level (each a "
+			"whole run with layouts of its own, its processes averaged), so they hold the "
+			"spread between runs as well as within one; a verdict is stated only where every "
+			"repeat alone gives it.\n", res->nrepeats);
+	else if (vmax >= 2)
 		fputs("- Intervals: Student's t over the layout variants, so they hold the spread between "
 		      "layouts, processes and repetitions within this run. A ratio is formed within each "
 		      "process.\n", f);
@@ -608,6 +620,7 @@ static void method_text(FILE *f, const struct ic_analysis *an)
 	if (ic_fmt_many_builds(res))
 		fprintf(f, " of %zu builds", res->nbuilds);
 	fputs(".\n", f);
+	ic_repeats_method(f, an);
 }
 
 int ic_summary_write(FILE *f, const struct ic_analysis *an)

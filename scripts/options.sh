@@ -5,7 +5,7 @@
 sites="" forms="inline,extern,clone,inline_nolock,extern_nolock" ops="tail_dequeue" layouts="chain" orders="seq" seed=1
 fillers=0 per_caller=16 codegens="" return_thunks="" ccs="" cflags_list="" lto=0 body=""
 threads="" modes="private" reps="" min_time="" counters="auto" out="" resume=""
-layouts_random="" layout_seed="" processes="" repeat=1 trials=20
+layouts_random="" layout_seed="" processes="" repeat=1 spread="" trials=20
 quick=0 find_crossover=0 calibrate=0 jobs=$(nproc)
 # The options given on the command line, by run.conf name: --resume must agree with them.
 declare -A given=()
@@ -127,6 +127,10 @@ set_opt() {
 	--layout-seed) uint_opt --layout-seed "$val" 0 4294967295; layout_seed=$((10#$val)); given[layout_seed]=$layout_seed ;;
 	--processes) uint_opt --processes "$val" 1 100; processes=$((10#$val)); given[processes]=$processes ;;
 	--repeat) uint_opt --repeat "$val" 1 20; repeat=$((10#$val)); given[repeat]=$repeat ;;
+	# Minutes (a fraction too) from the first repeat's start to the last's;
+	# a week at most.
+	--spread) [[ $val =~ ^[0-9]*\.?[0-9]+$ ]] && awk -v v="$val" 'BEGIN { exit !(v > 0 && v <= 10080) }' ||
+		die "--spread: '$val' is not a number of minutes in (0, 10080]"; spread=$val; given[spread]=$val ;;
 	--trials) uint_opt --trials "$val" 2 1000; trials=$((10#$val)); given[trials]=$trials ;;
 	--quick) quick=$val; given[quick]=$val ;;
 	--find-crossover) find_crossover=$val; given[find_crossover]=$val ;;
@@ -149,7 +153,7 @@ parse_args() {
 		--vectorised) [ $has = 0 ] || die "$opt takes no value"; set_opt --codegen vectorised ;;
 		--out | --resume | --jobs | --sites | --forms | --ops | --layouts | --orders | --seed | --threads | \
 		--modes | --reps | --min-time | --counters | --layouts-random | --layout-seed | --processes | \
-		--repeat | --trials | --per-caller | --filler | --cc | --cflags | --body | --codegen | --return-thunk)
+		--repeat | --spread | --trials | --per-caller | --filler | --cc | --cflags | --body | --codegen | --return-thunk)
 			if [ $has = 0 ]; then [ $# -ge 2 ] || die "$opt needs a value"; val=$2; shift; fi
 			[ -n "$val" ] || die "$opt: empty value"
 			[[ $val != *$'\n'* ]] || die "$opt: a value on one line, please"
@@ -230,6 +234,10 @@ check_combinations() {
 	# Every interval needs two independent draws: two layouts, or two processes of one.
 	[ "${layouts_random:-8}" != 1 ] || [ "${processes:-2}" != 1 ] ||
 		die "--processes: one layout with one process cannot give an interval; give 2 of --layouts-random or --processes"
+	if [ -n "$spread" ]; then
+		[ "$repeat" -ge 2 ] || die "--spread: spaces the repeats of --repeat K; give K of 2 or more"
+		[ "$calibrate" = 0 ] || die "--spread: --calibrate's trials are not repeats to space"
+	fi
 	compare_baseline
 	# Without 1 thread on a private queue the solo points (common.sh) cannot run.
 	if ! has_solo "${threads:-1}" "$modes"; then

@@ -220,11 +220,11 @@ build_identity() {
 # load_conf, never run as code.
 conf_vars=(sites forms ops layouts orders fillers cases seed per_caller codegens return_thunks ccs
 	cflags_list lto body threads modes reps min_time counters layouts_random layout_seed variant_seeds
-	processes repeat trials quick find_crossover calibrate plant compare baseline
+	processes repeat spread trials quick find_crossover calibrate plant compare baseline
 	build_source build_cc build_cflags build_lock)
 # Those read back through the option checks.
 conf_options=(sites forms ops layouts orders fillers seed per_caller codegens return_thunks ccs cflags_list
-	threads modes reps min_time counters layouts_random layout_seed processes repeat trials)
+	threads modes reps min_time counters layouts_random layout_seed processes repeat spread trials)
 
 save_conf() {
 	local f=$1 v

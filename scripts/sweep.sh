@@ -97,8 +97,11 @@ run_process() {
 # disk, in an order shuffled from the layout seed, one line each with the
 # time the run has left, all under the machine lock. Keys: PREFIX
 # [b<build>_]r<repeat>_v<variant>_p<process> (b only with several builds).
+# With --spread the repeats run one after the other, each shuffled, and
+# the machine is left to others while the next repeat waits its turn.
 run_processes() {
 	local prefix=$1 nlist=${2:-} r v p b bp nb=${#B_dir[@]} list=() total i=0 todo=0 done_s=0 done_n=0 start g guess
+	local cur_r="" r_began=""
 	for ((b = 0; b < nb; b++)); do
 		bp=""; [ "$nb" -gt 1 ] && bp="b${b}_"
 		for ((r = 1; r <= repeat; r++)); do for ((v = 0; v < layouts_random; v++)); do
@@ -106,7 +109,8 @@ run_processes() {
 		done; done
 	done
 	mapfile -t list < <(printf '%s\n' "${list[@]}" |
-		awk -v s="$layout_seed" 'BEGIN { srand(s % 2147483647) } { print rand() "\t" $0 }' | sort -k1,1g | cut -f2-)
+		awk -v s="$layout_seed" 'BEGIN { srand(s % 2147483647) } { print rand() "\t" $0 }' | sort -k1,1g | cut -f2- |
+		if [ -n "$spread" ]; then sort -s -n -k3,3; else cat; fi)
 	total=${#list[@]}
 	for g in "${list[@]}"; do [ -s "$dir/raw/${g%% *}.json" ] || todo=$((todo + 1)); done
 	guess=$(guess_process_s "$nlist")
@@ -115,6 +119,11 @@ run_processes() {
 		i=$((i + 1))
 		set -- $g
 		[ -s "$dir/raw/$1.json" ] && continue
+		if [ -n "$spread" ] && [ "$3" != "$cur_r" ]; then
+			[ -z "$r_began" ] || spread_wait "$(awk -v b="$r_began" -v g="$(spread_gap_s)" -v now="$(date +%s.%N)" \
+				'BEGIN { printf "%.3f", b + g - now }')" "$3"
+			cur_r=$3 r_began=$(date +%s.%N)
+		fi
 		# What is left: the processes at the mean so far (a guess from the
 		# design before the first), and the report.
 		if [ $done_n -gt 0 ]; then eta_s=$((todo * done_s / done_n + report_s)); else eta_s=$((todo * guess + report_s)); fi
@@ -125,6 +134,23 @@ run_processes() {
 	done
 	measure_end
 	eta_s=$report_s
+}
+
+# --spread MINUTES: the seconds from one repeat's start to the next's.
+spread_gap_s() { awk -v m="$spread" -v k="$repeat" 'BEGIN { printf "%d", m * 60 / (k - 1) + 0.5 }'; }
+
+# spread_wait SECONDS REPEAT: sleep (a fraction too) until repeat REPEAT's turn with the
+# machine lock let go (however deep it is held), so that others may measure
+# meanwhile; then take it again, waiting for them if need be. A lock handed
+# down by `flock FILE ./run.sh` stays its giver's and stays held.
+spread_wait() {
+	local s=$1 r=$2 depth=$measure_depth k whole
+	awk -v s="$s" 'BEGIN { exit !(s > 0) }' || return 0
+	whole=${s%.*}
+	phase "spread: repeat $r of $repeat starts at $(date -u -d "@$(($(date +%s) + whole))" +%H:%M:%S) UTC, in $((whole / 60)) min $((whole % 60)) s; the machine is free to others until then"
+	for ((k = 0; k < depth; k++)); do measure_end; done
+	sleep "$s"
+	for ((k = 0; k < depth; k++)); do measure_begin "the measurement (repeat $r)"; done
 }
 
 # guess_process_s [N-LIST]: a process's time for the ETA until one has run,
@@ -223,7 +249,13 @@ sweep_main() {
 	build_points
 	guess_s=$(guess_process_s)
 	eta_s=$(((repeat * layouts_random * processes * ${#B_dir[@]} * (calibrate ? trials : 1)) * guess_s + report_s))
-	say "design: $layouts_random layout variant(s) (seed $layout_seed) x $processes process(es) x $reps reps of $min_time s$([ "$repeat" -gt 1 ] && echo ", $repeat repeats"); $(run_list 0 | wc -l) runs per process ($(plan_file 0))"
+	# --spread: each repeat but the last takes its gap, or its own time if longer.
+	if [ -n "$spread" ]; then
+		local one_s=$((layouts_random * processes * ${#B_dir[@]} * guess_s)) gap_s
+		gap_s=$(spread_gap_s)
+		eta_s=$(((repeat - 1) * (gap_s > one_s ? gap_s : one_s) + one_s + report_s))
+	fi
+	say "design: $layouts_random layout variant(s) (seed $layout_seed) x $processes process(es) x $reps reps of $min_time s$([ "$repeat" -gt 1 ] && echo ", $repeat repeats")$([ -z "$spread" ] || echo " spread over $spread min"); $(run_list 0 | wc -l) runs per process ($(plan_file 0))"
 	[ -n "$resume" ] || { build_identity; save_conf "$dir/run.conf"; }
 	# One measurement at a time on this machine, from here to the last process.
 	measure_begin "the sweep"

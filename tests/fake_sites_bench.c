@@ -28,6 +28,10 @@
  * context (layout_variant, process), and --layout-noise X multiplies the
  * compare form's time by 1 + X * u_V with u_V uniform in [-1, 1) drawn from
  * V and N alone, so every process of a variant shares its layout's effect.
+ * --start S (s since the epoch) puts time in: the context's process_start
+ * and process_end, each repetition's rep_start_s (repetition r at S + 2r,
+ * a few ms apart per point); --state-from K applies --state only from
+ * repetition K on (a process that switches state inside itself).
  *
  * usage: fake_sites_bench [--shape S] [--crossover X] [--reps R]
  *        [--sites-min N] [--sites-max N] [--threads 1,2] [--modes private,shared]
@@ -35,13 +39,14 @@
  *        [--seed S] [--hint 1] [--planted F] [--time-unit ns|us]
  *        [--error-at N] [--variant V] [--process P] [--layout-noise X]
  *        [--compiler C] [--cflags F] [--lto on|off] [--body B] [--lock L]
- *        [--scale X] [--state X] > out.json
+ *        [--scale X] [--state X] [--start S] [--state-from K] > out.json
  */
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "check.h"
 
@@ -51,7 +56,8 @@
 struct fake_opts {
 	const char *shape, *threads, *modes, *counters, *time_unit, *forms, *papi_absent, *note;
 	const char *compiler, *cflags, *lto, *body, *lock;
-	double crossover, noise, planted, layout_noise, scale, state;
+	double crossover, noise, planted, layout_noise, scale, state, start;
+	unsigned state_from;
 	unsigned reps, sites_min, sites_max, error_at, sim_threads, variant, process;
 	int hint, filler_only, no_mark;
 	unsigned long long seed;
@@ -115,6 +121,18 @@ static double fake_code_bytes(const char *form)
 	return 24.0;
 }
 
+/* As sites_bench writes its times: UTC, milliseconds, "Z". */
+static void fake_iso(char *buf, size_t cap, double t)
+{
+	time_t s = (time_t)floor(t);
+	struct tm tm;
+	size_t n;
+
+	gmtime_r(&s, &tm);
+	n = strftime(buf, cap, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf + n, cap - n, ".%03dZ", (int)((t - floor(t)) * 1000.0));
+}
+
 static json_t *fake_context(const struct fake_opts *o)
 {
 	json_t *ctx = json_pack("{s:s, s:s, s:s, s:i, s:i, s:b, s:s}", "date", "2025-12-03T00:27:00+00:00",
@@ -154,6 +172,14 @@ static json_t *fake_context(const struct fake_opts *o)
 		json_object_set_new(ctx, "layout_variant", json_string(buf));
 		snprintf(buf, sizeof(buf), "%u", o->process);
 		json_object_set_new(ctx, "process", json_string(buf));
+	}
+	if (isfinite(o->start)) {
+		char buf[40];
+
+		fake_iso(buf, sizeof(buf), o->start);
+		json_object_set_new(ctx, "process_start", json_string(buf));
+		fake_iso(buf, sizeof(buf), o->start + 2.0 * o->reps + 0.5);
+		json_object_set_new(ctx, "process_end", json_string(buf));
 	}
 	return ctx;
 }
@@ -213,9 +239,6 @@ static void fake_point(json_t *out, const struct fake_opts *o, unsigned long lon
 		base *= (1.0 + fake_ratio(o, n)) / 2.0;
 	else if (!strncmp(form, "extern_plant", 12))
 		base *= 1.0 + (form[12] ? atof(form + 12) / 100.0 : o->planted);
-	/* The process's speed state: its inline form at every N. */
-	if (!strcmp(form, "inline"))
-		base *= o->state;
 	base *= o->scale;
 	if (filler) {
 		base += o->filler_ns;
@@ -234,6 +257,12 @@ static void fake_point(json_t *out, const struct fake_opts *o, unsigned long lon
 				      "repetition_index", (int)r, "threads", (int)threads);
 
 		t = base * (1.0 + o->noise * u);
+		/* The process's speed state: its inline form at every N. */
+		if (!strcmp(form, "inline") && r >= o->state_from)
+			t *= o->state;
+		if (isfinite(o->start))
+			json_object_set_new(e, "rep_start_s",
+					    json_real(o->start + 2.0 * r + 0.005 * family));
 		if (o->error_at == n && r == 0 && !strcmp(form, "inline")) {
 			json_object_set_new(e, "error_occurred", json_true());
 			json_object_set_new(e, "error_message", json_string("fake skip"));
@@ -276,7 +305,7 @@ int main(int argc, char **argv)
 	struct fake_opts o = {
 		.shape = "crossover", .threads = "1,2", .modes = "private,shared", .counters = "sim",
 		.time_unit = "ns", .crossover = 256.0, .noise = 0.005, .planted = NAN, .reps = 10,
-		.sites_min = 1, .sites_max = 16384, .seed = 1, .lock = "tas", .scale = 1.0, .state = 1.0,
+		.sites_min = 1, .sites_max = 16384, .seed = 1, .lock = "tas", .scale = 1.0, .state = 1.0, .start = NAN,
 		.t_mark = 2.0, .t_inline = 7.0, .t_extern = 9.0, .t_clone = 9.0, .t_inline_nolock = 5.5,
 		.t_extern_nolock = 8.0, .cap_n = 256, .filler_ns = 8.0,
 	};
@@ -337,6 +366,10 @@ int main(int argc, char **argv)
 			o.lock = v;
 		else if (!strcmp(k, "--state"))
 			o.state = atof(v);
+		else if (!strcmp(k, "--start"))
+			o.start = atof(v);
+		else if (!strcmp(k, "--state-from"))
+			o.state_from = (unsigned)atoi(v);
 		else if (!strcmp(k, "--scale"))
 			o.scale = atof(v);
 		else if (!strcmp(k, "--forms"))

@@ -1,6 +1,7 @@
 #!/bin/sh
 # report/draw.sh draws every chart as PNG and SVG from summarize's output,
-# with and without counters and control forms (the attribution chart), and
+# with and without counters and control forms (the attribution chart), a
+# run with time in its data (the timeline chart), and
 # without gnuplot it says how to get the charts, exits 0 and leaves the
 # results alone.
 # usage: test_report_draw.sh SUMMARIZE FAKE_SITES_BENCH DRAW_SH
@@ -40,7 +41,7 @@ if ! command -v gnuplot >/dev/null 2>&1; then
 fi
 
 check_charts() {
-	for chart in time l1i ratio attribution; do
+	for chart in time l1i ratio timeline attribution; do
 		png=$1/plots/$chart.png
 		svg=$1/plots/$chart.svg
 		[ -s "$png" ] || fail "$png missing"
@@ -103,6 +104,25 @@ sh "$draw" "$work/none" || fail "draw.sh none: exit $?"
 check_charts "$work/none"
 grep -q 'no L1i miss counts' "$work/none/plots/l1i.svg" || fail "l1i chart must say there is no data"
 grep -q 'no N with both inline and hint measured' "$work/none/plots/ratio.svg" || fail "empty ratio panel"
+
+# Time in the data: 8 processes 30 s apart, 2 of them slower inline from
+# their third repetition on, 2 slower throughout. The timeline chart names
+# the switching processes, draws one bar per process and one dot per
+# repetition.
+for p in 0 1 2 3 4 5 6 7; do
+	case $p in 2 | 5) st="--state 1.6 --state-from 2" ;; 3 | 6) st="--state 1.6" ;; *) st="" ;; esac
+	"$fakegb" --start $((1764720000 + 30 * p)) --reps 5 --threads 1 --modes private --sites-max 64 \
+		--process $p --seed $((p + 1)) $st > "$work/timed-p$p.json" || fail "fakegb timed"
+done
+"$summarize" --out "$work/timed" "$work"/timed-p*.json || fail "summarize timed"
+sh "$draw" "$work/timed" || fail "draw.sh timed: exit $?"
+check_charts "$work/timed"
+grep -q 'In time: 2 of 8 processes switch state inside the process' "$work/timed/plots/timeline.svg" ||
+	fail "timeline chart does not name the 2 switching processes"
+grep -q 'a process that switches inside' "$work/timed/plots/timeline.svg" || fail "switching processes not marked"
+[ "$(awk '/repetitions/ { b = 1; next } b && NF == 4 && $1 != "NaN" { n++ } END { print n + 0 }' "$work/timed/plots/timeline.dat")" -eq 40 ] ||
+	fail "timeline.dat: want 40 timed repetitions (8 processes x 5)"
+grep -q "minutes from the run's start" "$work/timed/plots/timeline.svg" || fail "timeline x axis"
 
 echo "test_report_draw: ok"
 exit 0

@@ -83,6 +83,14 @@ check --processes --processes 0
 check --processes --layouts-random 1 --processes 1
 check --processes --quick --processes 1
 check --repeat --repeat 0
+check --spread --repeat 2 --spread 0
+check --spread --repeat 2 --spread -5
+check --spread --repeat 2 --spread 1e3
+check --spread --repeat 2 --spread 10081
+check --spread --repeat 2 --spread ""
+check --spread --spread 30
+check --spread --repeat 1 --spread 30
+check --spread --repeat 2 --spread 30 --calibrate
 check --trials --trials 1
 check --min-time --min-time -1
 check --jobs --jobs 0

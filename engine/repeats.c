@@ -1,0 +1,175 @@
+/* A series across the sweep's repeats; see repeats.h. */
+#include "repeats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Sums of squares about the mean and degrees of freedom, pooled. */
+struct repeats_pool {
+	double ss;
+	size_t df;
+};
+
+static void repeats_pool_add(struct repeats_pool *pl, const double *x, size_t n)
+{
+	double m = 0.0;
+
+	if (n < 2)
+		return;
+	for (size_t i = 0; i < n; i++)
+		m += x[i];
+	m /= (double)n;
+	for (size_t i = 0; i < n; i++)
+		pl->ss += (x[i] - m) * (x[i] - m);
+	pl->df += n - 1;
+}
+
+static double repeats_pool_sd(const struct repeats_pool *pl, size_t *df)
+{
+	*df = pl->df;
+	return pl->df ? sqrt(pl->ss / (double)pl->df) : NAN;
+}
+
+/* The time of process unit's repetition k at point p; NAN if none. */
+static double repeats_rep_ns(const struct ic_point *p, unsigned unit, int k)
+{
+	for (size_t i = 0; i < p->nreps; i++)
+		if (p->reps[i].unit == unit && p->reps[i].index == k)
+			return p->reps[i].v[IC_F_NS];
+	return NAN;
+}
+
+/* Between repetitions: per process and N, the log ratios of its
+ * repetitions paired by index (one round each). */
+static void repeats_rep_level(const struct ic_group *g, const struct ic_process_ratios *pr,
+			      double *buf, size_t cap, struct repeats_pool *pl)
+{
+	for (size_t i = 0; i < g->nratios; i++)
+		for (size_t p = 0; p < pr->nproc; p++) {
+			size_t n = 0;
+
+			for (int k = 0; (size_t)k < cap; k++) {
+				double c = repeats_rep_ns(g->ratios[i].cmp, pr->unit[p], k);
+				double b = repeats_rep_ns(g->ratios[i].base, pr->unit[p], k);
+
+				if (c > 0.0 && b > 0.0)
+					buf[n++] = log(c / b);
+			}
+			repeats_pool_add(pl, buf, n);
+		}
+}
+
+static int repeats_cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Two verdicts hold together: same kind and direction, and crossover
+ * brackets that overlap. */
+static int repeats_same(const struct ic_crossover *a, const struct ic_crossover *b)
+{
+	if (a->verdict != b->verdict || a->direction != b->direction)
+		return 0;
+	return a->verdict != IC_VERDICT_CROSSOVER ||
+	       (a->bracket_lo < b->bracket_hi && b->bracket_lo < a->bracket_hi);
+}
+
+struct ic_repeats *ic_repeats_analyse(const struct ic_results *res, const struct ic_group *g,
+				      const struct ic_process_ratios *pr,
+				      const struct ic_analysis_opts *opts)
+{
+	struct ic_repeats *rp = calloc(1, sizeof(*rp));
+	size_t np = pr->nproc, maxreps = 1;
+	struct repeats_pool run = { 0 }, proc = { 0 }, rep = { 0 };
+	unsigned char *keep = calloc(res->nfiles ? res->nfiles : 1, 1);
+	double *buf = NULL, *means = NULL;
+
+	if (!rp || !keep)
+		goto oom;
+	rp->repeat = malloc((np ? np : 1) * sizeof(*rp->repeat));
+	if (!rp->repeat)
+		goto oom;
+	for (size_t p = 0; p < np; p++) {
+		int r = res->files[pr->unit[p]]->repeat;
+		size_t k = 0;
+
+		while (k < rp->nrepeats && rp->repeat[k] != r)
+			k++;
+		if (k == rp->nrepeats)
+			rp->repeat[rp->nrepeats++] = r;
+	}
+	qsort(rp->repeat, rp->nrepeats, sizeof(*rp->repeat), repeats_cmp_int);
+	for (size_t i = 0; i < g->nratios; i++)
+		maxreps = g->ratios[i].cmp->nreps > maxreps ? g->ratios[i].cmp->nreps : maxreps;
+	buf = malloc((np + maxreps + 1) * sizeof(*buf));
+	means = malloc((rp->nrepeats + 1) * sizeof(*means));
+	rp->xo = calloc(rp->nrepeats + 1, sizeof(*rp->xo));
+	if (!buf || !means || !rp->xo)
+		goto oom;
+	/* Between processes within a run, and between the runs' means. */
+	for (size_t i = 0; i < pr->nsites; i++) {
+		size_t nm = 0;
+
+		for (size_t k = 0; k < rp->nrepeats; k++) {
+			size_t n = 0;
+
+			for (size_t p = 0; p < np; p++)
+				if (res->files[pr->unit[p]]->repeat == rp->repeat[k] &&
+				    isfinite(pr->logr[i * np + p]))
+					buf[n++] = pr->logr[i * np + p];
+			repeats_pool_add(&proc, buf, n);
+			if (n) {
+				means[nm] = 0.0;
+				for (size_t j = 0; j < n; j++)
+					means[nm] += buf[j] / (double)n;
+				nm++;
+			}
+		}
+		repeats_pool_add(&run, means, nm);
+	}
+	repeats_rep_level(g, pr, buf, maxreps, &rep);
+	rp->lv.sd_run = repeats_pool_sd(&run, &rp->lv.df_run);
+	rp->lv.sd_proc = repeats_pool_sd(&proc, &rp->lv.df_proc);
+	rp->lv.sd_rep = repeats_pool_sd(&rep, &rp->lv.df_rep);
+	/* Each repeat's own verdict, from its processes alone. */
+	for (size_t k = 0; rp->nrepeats >= 2 && k < rp->nrepeats; k++) {
+		struct ic_ratio *r = NULL;
+		size_t n = 0;
+		int rc;
+
+		for (size_t u = 0; u < res->nfiles; u++)
+			keep[u] = res->files[u]->repeat == rp->repeat[k];
+		rc = ic_ratio_series_keep(g, opts->compare, opts->baseline, keep, res->nfiles, opts, &r,
+					  &n);
+		if (!rc)
+			rc = ic_ratio_crossover(r, n, &rp->xo[k]);
+		free(r);
+		if (rc)
+			goto oom;
+	}
+	rp->agree = rp->nrepeats >= 2;
+	for (size_t k = 1; k < rp->nrepeats; k++)
+		rp->agree &= repeats_same(&rp->xo[0], &rp->xo[k]);
+	free(keep);
+	free(buf);
+	free(means);
+	return rp;
+oom:
+	free(keep);
+	free(buf);
+	free(means);
+	ic_repeats_free(rp);
+	return NULL;
+}
+
+void ic_repeats_free(struct ic_repeats *rp)
+{
+	if (!rp)
+		return;
+	free(rp->repeat);
+	free(rp->xo);
+	free(rp);
+}

@@ -1,0 +1,76 @@
+/* Time in a run: when each process ran and each of its repetitions began
+ * (load.h reads them from the JSON; older runs have the files' mtimes
+ * only), and a series' compare/baseline ratio along that time, per process
+ * and per repetition.
+ *
+ * A repetition's ratio: the repetitions of one index in a process run as
+ * one round (Google Benchmark's random interleaving runs every benchmark
+ * once per round), so compare and baseline of round k at one N are paired;
+ * the round's ratio is the geometric mean over the series' N, each N
+ * centred on the processes' median there so a missing N does not move it.
+ * A process's ratio is the same from its medians.
+ *
+ * States inside a process: with two levels (the states' when states.h
+ * found two; else the repetitions' own split by states.h's rule, pooled
+ * over the processes), a repetition is in a state when its log ratio lies
+ * past the midpoint of the two levels by a quarter of their gap; a process
+ * whose repetitions are in both states switches inside the process.
+ */
+#ifndef IC_TIMELINE_H
+#define IC_TIMELINE_H
+
+#include <stddef.h>
+
+#include "ratios.h"
+#include "results.h"
+#include "states.h"
+
+/* Past the midpoint by this share of the gap: a repetition's noise does
+ * not put it in a state, a level does. */
+#define IC_TIMELINE_FIRM 0.25
+
+struct ic_timeline_rep {
+	size_t proc;               /* index among the processes (ic_process_ratios order) */
+	int index;                 /* its repetition_index */
+	double t;                  /* minutes from the run's start; NAN untimed */
+	double ratio;
+	int state;                 /* 0 low, 1 high, -1 in neither (or one level) */
+};
+
+struct ic_timeline_proc {
+	unsigned unit;             /* its file */
+	double start, end;         /* minutes from the run's start; start NAN in older runs */
+	double ratio;
+	int state;                 /* the states' (0 low, 1 high) */
+	int switches;              /* repetitions in both states */
+};
+
+struct ic_timeline {
+	double t0;                 /* the run's start, s since the epoch (NAN unknown) */
+	size_t nproc;
+	struct ic_timeline_proc *proc;
+	size_t nreps;
+	struct ic_timeline_rep *reps;   /* by process, then repetition index */
+	int timed;                 /* the repetitions carry their start */
+	size_t nlevels;            /* 2 when two levels were found, else 1 */
+	double level[2];           /* ratios, low and high (NAN with one) */
+	int levels_from_reps;      /* the states found one; the repetitions two */
+	size_t nswitching;         /* processes that switch */
+};
+
+/* The timeline of series g (its process ratios pr and states st) in run
+ * res, compare/baseline of opts. NULL when memory runs out. */
+struct ic_timeline *ic_timeline_analyse(const struct ic_results *res, const struct ic_group *g,
+					const struct ic_process_ratios *pr,
+					const struct ic_states *st,
+					const struct ic_analysis_opts *opts);
+void ic_timeline_free(struct ic_timeline *tl);
+
+/* The run's start, s since the epoch: its first process's start, else the
+ * earliest file time; NAN when no file has a time. */
+double ic_timeline_t0(const struct ic_results *res);
+
+/* One short line, "In time: ..." (no newline), into buf. */
+void ic_timeline_line(char *buf, size_t cap, const struct ic_timeline *tl);
+
+#endif /* IC_TIMELINE_H */

@@ -1,0 +1,92 @@
+/* plots/timeline.dat and the timeline's lines of data.gp; see timeline_data.h. */
+#include "timeline_data.h"
+
+#include <math.h>
+
+#include "format.h"
+
+static void num(FILE *f, double x)
+{
+	if (isfinite(x))
+		fprintf(f, " %.6g", x);
+	else
+		fputs(" NaN", f);
+}
+
+/* A gnuplot single-quoted string. */
+static void gp_quoted(FILE *gp, const char *s)
+{
+	fputc('\'', gp);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputc('\'', gp);
+		if (*s != '\n' && *s != '\r')
+			fputc(*s, gp);
+	}
+	fputc('\'', gp);
+}
+
+/* Block 2g: "start end ratio state switches" per process, start its end where the
+ * run has no start (older runs: the file's mtime). Block 2g + 1: "t ratio
+ * state switches" per repetition, state 0 in neither. Empty: a NaN row. */
+static void series_blocks(FILE *f, const struct ic_series *se, const char *title)
+{
+	const struct ic_timeline *tl = se->timeline;
+	size_t n = 0;
+
+	fprintf(f, "# %s: processes: start end ratio state switches (minutes from the run's start)\n",
+		title);
+	for (size_t p = 0; p < tl->nproc; p++) {
+		const struct ic_timeline_proc *tp = &tl->proc[p];
+
+		if (!isfinite(tp->ratio) || !isfinite(tp->end))
+			continue;
+		num(f, isfinite(tp->start) ? tp->start : tp->end);
+		num(f, tp->end);
+		num(f, tp->ratio);
+		fprintf(f, " %d %d\n", tp->state + 1, tp->switches);
+		n++;
+	}
+	fputs(n ? "\n\n" : "NaN NaN NaN 0 0\n\n\n", f);
+	fprintf(f, "# %s: repetitions: t ratio state switches\n", title);
+	n = 0;
+	for (size_t i = 0; i < tl->nreps; i++) {
+		const struct ic_timeline_rep *r = &tl->reps[i];
+
+		if (!isfinite(r->t))
+			continue;
+		num(f, r->t);
+		num(f, r->ratio);
+		fprintf(f, " %d %d\n", r->state + 1, tl->proc[r->proc].switches);
+		n++;
+	}
+	fputs(n ? "\n\n" : "NaN NaN 0 0\n\n\n", f);
+}
+
+int ic_timeline_data_write(FILE *gp, FILE *dat, const struct ic_analysis *an)
+{
+	char title[512], line[256];
+	int timed = 0;
+
+	size_t ng = an->nseries ? an->nseries : 1;
+
+	fprintf(gp, "array ic_in_time[%zu]\narray ic_level_lo[%zu]\narray ic_level_hi[%zu]\n"
+		"array ic_nswitching[%zu]\n", ng, ng, ng, ng);
+	for (size_t g = 0; g < an->nseries; g++) {
+		const struct ic_series *se = &an->series[g];
+
+		ic_fmt_series(title, sizeof(title), an, &se->group);
+		series_blocks(dat, se, title);
+		ic_timeline_line(line, sizeof(line), se->timeline);
+		fprintf(gp, "ic_in_time[%zu] = ", g + 1);
+		gp_quoted(gp, line);
+		fprintf(gp, "; ic_level_lo[%zu] =", g + 1);
+		num(gp, se->timeline->nlevels == 2 ? se->timeline->level[0] : NAN);
+		fprintf(gp, "; ic_level_hi[%zu] =", g + 1);
+		num(gp, se->timeline->nlevels == 2 ? se->timeline->level[1] : NAN);
+		fprintf(gp, "; ic_nswitching[%zu] = %zu\n", g + 1, se->timeline->nswitching);
+		timed |= se->timeline->timed;
+	}
+	fprintf(gp, "ic_timeline_timed = %d\n", timed);
+	return ferror(gp) || ferror(dat) ? -1 : 0;
+}
