@@ -194,72 +194,80 @@ int ic_watch_add_short(struct ic_watch *w, const char *path, char *err, size_t e
 	return rc;
 }
 
-struct watch_round {
-	long index;
+/* One repetition of the long process, placed in time. */
+struct watch_rep {
+	json_t *entry;
+	const char *name;
+	size_t id;                 /* its benchmark, numbered in order of appearance */
 	double start, end;
 };
 
-static int watch_cmp_round(const void *pa, const void *pb)
+static int watch_cmp_rep(const void *pa, const void *pb)
 {
-	const struct watch_round *a = pa, *b = pb;
+	const struct watch_rep *a = pa, *b = pb;
 
 	return (a->start > b->start) - (a->start < b->start);
 }
 
-/* The rounds of the long process: each repetition_index's first start and
- * last end. */
-static struct watch_round *watch_rounds(json_t *bench, size_t *nr, const char *path, char *err,
-					size_t errlen)
+/* The long process's repetitions in time order. Google Benchmark shuffles
+ * every (benchmark, repetition) pair, so a repetition index is no round:
+ * windows are cut by time. */
+static struct watch_rep *watch_reps(json_t *bench, size_t *nr, size_t *nnames, const char *path,
+				    char *err, size_t errlen)
 {
-	struct watch_round *r = NULL;
-	size_t i, n = 0;
+	size_t i, n = 0, cap = json_array_size(bench);
+	struct watch_rep *r = calloc(cap ? cap : 1, sizeof(*r));
 	json_t *e;
 
+	*nnames = 0;
+	if (!r) {
+		watch_fail(err, errlen, "%s: out of memory", path);
+		return NULL;
+	}
 	json_array_foreach(bench, i, e) {
-		json_t *ri = json_object_get(e, "repetition_index");
-		double a, b;
+		const char *name = json_string_value(json_object_get(e, "name"));
 		size_t k;
 
 		if (!watch_is_iteration(e))
 			continue;
-		if (!json_is_integer(ri) || watch_entry_time(e, &a, &b)) {
+		if (!name || watch_entry_time(e, &r[n].start, &r[n].end)) {
 			free(r);
-			watch_fail(err, errlen, "%s: a repetition without repetition_index or %s", path,
+			watch_fail(err, errlen, "%s: a repetition without a name or %s", path,
 				   IC_REP_START_COUNTER);
 			return NULL;
 		}
-		for (k = 0; k < n && r[k].index != (long)json_integer_value(ri); k++)
+		r[n].entry = e;
+		r[n].name = name;
+		for (k = 0; k < n && strcmp(r[k].name, name); k++)
 			;
-		if (k == n) {
-			struct watch_round *nrr = realloc(r, (n + 1) * sizeof(*r));
-
-			if (!nrr) {
-				free(r);
-				watch_fail(err, errlen, "%s: out of memory", path);
-				return NULL;
-			}
-			r = nrr;
-			r[n++] = (struct watch_round){ (long)json_integer_value(ri), a, b };
-		}
-		r[k].start = fmin(r[k].start, a);
-		r[k].end = fmax(r[k].end, b);
+		r[n].id = k == n ? (*nnames)++ : r[k].id;
+		n++;
 	}
-	if (!n)
-		watch_fail(err, errlen, "%s: no repetitions", path);
-	else
-		qsort(r, n, sizeof(*r), watch_cmp_round);
+	qsort(r, n, sizeof(*r), watch_cmp_rep);
 	*nr = n;
 	return r;
 }
 
-/* Window [a, b) of the rounds as one document: the context, and the
- * repetitions of those rounds. */
-static json_t *watch_window_doc(json_t *doc, const struct watch_round *r, size_t a, size_t b,
+/* Whether r[a..b) holds at least IC_WATCH_MIN_ROUNDS repetitions of each
+ * of the process's nnames benchmarks. */
+static int watch_full(const struct watch_rep *r, size_t a, size_t b, size_t nnames)
+{
+	size_t *seen = calloc(nnames ? nnames : 1, sizeof(*seen)), full = 0;
+
+	if (!seen)
+		return 0;
+	for (size_t i = a; i < b; i++)
+		full += ++seen[r[i].id] == IC_WATCH_MIN_ROUNDS;
+	free(seen);
+	return full >= nnames;
+}
+
+/* Window r[a..b) as one document: the context, and those repetitions. */
+static json_t *watch_window_doc(json_t *doc, const struct watch_rep *r, size_t a, size_t b,
 				size_t k)
 {
-	json_t *out = json_object(), *bench = json_array(), *ctx, *e;
+	json_t *out = json_object(), *bench = json_array(), *ctx;
 	char proc[32];
-	size_t i;
 
 	ctx = json_object_get(doc, "context");
 	ctx = ctx ? json_deep_copy(ctx) : json_object();
@@ -267,15 +275,9 @@ static json_t *watch_window_doc(json_t *doc, const struct watch_round *r, size_t
 		goto oom;
 	snprintf(proc, sizeof(proc), "long/w%zu", k);
 	json_object_set_new(ctx, ic_ctx_name(IC_CTX_PROCESS), json_string(proc));
-	json_array_foreach(json_object_get(doc, "benchmarks"), i, e) {
-		long ri = (long)json_integer_value(json_object_get(e, "repetition_index"));
-
-		if (!watch_is_iteration(e))
-			continue;
-		for (size_t j = a; j < b; j++)
-			if (r[j].index == ri && json_array_append(bench, e))
-				goto oom;
-	}
+	for (size_t i = a; i < b; i++)
+		if (json_array_append(bench, r[i].entry))
+			goto oom;
 	if (json_object_set_new(out, "context", ctx) || json_object_set_new(out, "benchmarks", bench))
 		goto oom2;
 	return out;
@@ -291,29 +293,28 @@ int ic_watch_add_long(struct ic_watch *w, const char *path, double window_s, cha
 		      size_t errlen)
 {
 	json_t *doc = watch_read(path, err, errlen);
-	struct watch_round *r;
-	size_t nr, a = 0, k = 0;
+	struct watch_rep *r;
+	size_t nr, nnames, a = 0, k = 0;
 	int rc = 0;
 
 	if (!doc)
 		return -1;
-	if (!(r = watch_rounds(json_object_get(doc, "benchmarks"), &nr, path, err, errlen))) {
+	if (!(r = watch_reps(json_object_get(doc, "benchmarks"), &nr, &nnames, path, err, errlen))) {
 		json_decref(doc);
 		return -1;
 	}
-	if (nr < IC_WATCH_MIN_ROUNDS)
-		rc = watch_fail(err, errlen, "%s: %zu repetition rounds, fewer than the %d of one window",
-				path, nr, IC_WATCH_MIN_ROUNDS);
+	if (!nr || !watch_full(r, 0, nr, nnames))
+		rc = watch_fail(err, errlen, "%s: fewer than %d repetitions of each benchmark, less "
+				"than one window", path, IC_WATCH_MIN_ROUNDS);
 	while (!rc && a < nr) {
-		size_t b = a + IC_WATCH_MIN_ROUNDS;
+		size_t b = a + 1;
 		char name[4200];
 		json_t *win;
 
-		while (b < nr && r[b - 1].end - r[a].start < window_s)
+		while (b < nr && (r[b - 1].end - r[a].start < window_s || !watch_full(r, a, b, nnames)))
 			b++;
 		/* A tail too short for a window of its own joins this one. */
-		if (b > nr || nr - b < IC_WATCH_MIN_ROUNDS ||
-		    r[nr - 1].end - r[b].start < window_s)
+		if (b < nr && (r[nr - 1].end - r[b].start < window_s || !watch_full(r, b, nr, nnames)))
 			b = nr;
 		snprintf(name, sizeof(name), "%s#w%zu", path, k);
 		if (!(win = watch_window_doc(doc, r, a, b, k))) {

@@ -1,9 +1,9 @@
 /* watch: can this machine give one answer? A fixed sentinel (inline and
  * extern at two N of one series) measured as many short processes and
  * one long process; each short process is one sample, and the long
- * process is cut into windows of its repetition rounds (each round runs
- * every benchmark once, interleaved), each window one sample of about a
- * short process's length. The engine's states rule (states.h) runs on the
+ * process is cut in time into windows of about a short process's length
+ * (each with three or more repetitions of every benchmark), each window one
+ * sample. The engine's states rule (states.h) runs on the
  * per-sample ratios of all of them together, so short processes and
  * windows share one set of levels. Then:
  *
@@ -93,9 +93,10 @@ void ic_watch_free(struct ic_watch *w);
  * with one line in err. */
 int ic_watch_add_short(struct ic_watch *w, const char *path, char *err, size_t errlen);
 
-/* Adds the long process, cut into windows of at least window_s seconds and
- * IC_WATCH_MIN_ROUNDS rounds (a shorter tail joins the last window). Its
- * repetitions need repetition_index and the rep_start_s counter. */
+/* Adds the long process, cut in time into windows of at least window_s
+ * seconds and IC_WATCH_MIN_ROUNDS repetitions of each benchmark (a shorter
+ * tail joins the last window). Its repetitions need the rep_start_s
+ * counter. */
 int ic_watch_add_long(struct ic_watch *w, const char *path, double window_s, char *err,
 		      size_t errlen);
 

@@ -10,6 +10,9 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 
 #include "history.h"
 #include "load.h"
@@ -38,28 +41,40 @@ static int hi_bad(const char *fmt, ...)
 	return 2;
 }
 
-/* This machine's CPU model, as /proc/cpuinfo names it (the cpuid brand
- * string the bench records), trimmed. */
+/* This machine's CPU model: the cpuid brand string, as the bench records
+ * it (hwloc's CPUModel), trimmed; /proc/cpuinfo's model name elsewhere. */
 static void hi_cpu(char *buf, size_t cap)
 {
-	FILE *f = fopen("/proc/cpuinfo", "r");
-	char line[512];
+	char line[512], *v = NULL;
+	size_t n;
+	FILE *f;
+#if defined(__x86_64__) || defined(__i386__)
+	unsigned int r[12];
 
-	buf[0] = '\0';
-	while (f && fgets(line, sizeof(line), f))
-		if (!strncmp(line, "model name", 10) && strchr(line, ':')) {
-			char *v = strchr(line, ':') + 1;
-			size_t n;
-
-			v += strspn(v, " \t");
-			n = strcspn(v, "\n");
-			while (n && (v[n - 1] == ' ' || v[n - 1] == '\t'))
-				n--;
-			snprintf(buf, cap, "%.*s", (int)n, v);
-			break;
-		}
-	if (f)
+	if (__get_cpuid_max(0x80000000u, NULL) >= 0x80000004u) {
+		for (unsigned int i = 0; i < 3; i++)
+			__get_cpuid(0x80000002u + i, &r[4 * i], &r[4 * i + 1], &r[4 * i + 2], &r[4 * i + 3]);
+		memcpy(line, r, sizeof(r));
+		line[sizeof(r)] = '\0';
+		v = line;
+	}
+#endif
+	if (!v && (f = fopen("/proc/cpuinfo", "r"))) {
+		while (fgets(line, sizeof(line), f))
+			if (!strncmp(line, "model name", 10) && (v = strchr(line, ':'))) {
+				v++;
+				break;
+			}
 		fclose(f);
+	}
+	buf[0] = '\0';
+	if (!v)
+		return;
+	v += strspn(v, " \t");
+	n = strcspn(v, "\n");
+	while (n && (v[n - 1] == ' ' || v[n - 1] == '\t'))
+		n--;
+	snprintf(buf, cap, "%.*s", (int)n, v);
 }
 
 int main(int argc, char **argv)

@@ -66,7 +66,7 @@ static void wr_levels(FILE *f, const struct ic_watch *w, int s)
 
 	fprintf(f, "inline/extern %.2f [%.2f-%.2f]", st->level, st->lo, st->hi);
 	for (size_t j = 0; j < w->nsites; j++)
-		fprintf(f, "%s N = %lu: %.2f", j ? "," : " (", w->sites[j], st->ratio[j]);
+		fprintf(f, "%sN = %lu: %.2f", j ? ", " : " (", w->sites[j], st->ratio[j]);
 	if (w->nsites)
 		fputc(')', f);
 }

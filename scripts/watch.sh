@@ -81,7 +81,7 @@ watch_process() {
 }
 
 watch_main() {
-	local minutes=2 wout="" tree a k=0 half end t0 per_s long_reps
+	local minutes=2 wout="" tree a k=0 half end per_s long_reps
 	while [ $# -gt 0 ]; do
 		case $1 in
 		-h | --help) watch_usage; exit 0 ;;
@@ -118,17 +118,17 @@ watch_main() {
 	"$tree/common/machine_state" >"$wdir/machine_state.txt" || say "the machine state could not be read"
 	half=$(awk -v m="$minutes" 'BEGIN { printf "%d", m * 30 + 0.5 }')
 	phase "watch: short processes for $(fmt_s "$half"), then one long process for about as long"
-	t0=$SECONDS end=$((SECONDS + half))
+	end=$((SECONDS + half))
 	while [ "$SECONDS" -lt "$end" ] || [ "$k" -lt 2 ]; do
 		watch_process "$tree/bench/sites_bench" "$wdir/log/sentinel.runs" "$wdir/raw/s$k.json" \
 			"$watch_reps" "$k" || { measure_end; fail "a sentinel process failed; its log is in $wdir/log"; }
 		k=$((k + 1))
 		[ "$SECONDS" -ge "$end" ] || sleep "$watch_pause_s"
 	done
-	# Rounds for the long process, from how long a short one's rounds took.
-	per_s=$(awk -v n="$k" -v t="$((SECONDS - t0))" -v p="$watch_pause_s" -v r="$watch_reps" \
-		'BEGIN { x = (t / n - p) / r; printf "%.3f", x > 0.05 ? x : 0.05 }')
-	long_reps=$(awk -v h="$half" -v s="$per_s" 'BEGIN { n = int(h / s); printf "%d", n < 6 ? 6 : n }')
+	# Rounds for the long process: a repetition of min_time takes about 1.1
+	# times it (Google Benchmark overshoots a little), a round one per run.
+	per_s=$(awk -v n="$(watch_runs | wc -l)" -v t="$watch_min_time" 'BEGIN { printf "%.4f", n * t * 1.1 }')
+	long_reps=$(awk -v h="$half" -v s="$per_s" 'BEGIN { n = int(h / s); printf "%d", (n < 6 ? 6 : n) }')
 	phase "watch: $k short processes done; the long process ($long_reps rounds)"
 	watch_process "$tree/bench/sites_bench" "$wdir/log/sentinel.runs" "$wdir/raw/long.json" \
 		"$long_reps" "$k" || { measure_end; fail "the long sentinel process failed; its log is in $wdir/log"; }
@@ -154,4 +154,46 @@ watch_draw() {
 			{ say "the chart failed: $(tail -n 1 "$d/log/draw.txt")"; rm -f "$d/plots/.watch.$term.tmp"; return 0; }
 	done
 	say "chart: $d/plots/watch.png"
+}
+
+history_usage() {
+	cat <<'USAGE'
+Usage: ./run.sh history [--results DIR] [--all]
+
+Lists this machine's runs in DIR (default results/; this machine: the host
+name and CPU model their first process recorded), newest first: the time,
+the design, and per series its crossover bracket and, where the processes
+split, its two states. --all lists every machine's runs, each with its
+machine. Every sweep's summary.md also says, in its first screen, whether it
+agrees with the latest earlier run of its machine and build.
+
+Exit status: 0 done; 2 bad usage or DIR unreadable.
+USAGE
+}
+
+history_main() {
+	local rdir=$top/results all=() given=0
+	while [ $# -gt 0 ]; do
+		case $1 in
+		-h | --help) history_usage; exit 0 ;;
+		--*=*) set -- "${1%%=*}" "${1#*=}" "${@:2}"; continue ;;
+		--results) [ $# -ge 2 ] && [ -n "$2" ] || die "history: --results needs a value."
+			rdir=$(abs_path "$2") given=1; shift 2 ;;
+		--all) all=(--all); shift ;;
+		*) die "history: unknown option '$1' (see ./run.sh history --help)." ;;
+		esac
+	done
+	if [ ! -d "$rdir" ]; then
+		[ "$given" = 1 ] || { echo "No runs yet: $rdir does not exist."; exit 0; }
+		die "history: --results $rdir is not a directory."
+	fi
+	ensure_packages
+	lock_build build
+	if [ ! -f build/CMakeCache.txt ]; then
+		local a
+		mapfile -t a < <(release_args "$(quick_points)"; plan_builds; printf '%s' "${B_args[0]}")
+		configure build "${a[@]}"
+	fi
+	build build history
+	exec build/report/history --results "$rdir" "${all[@]}"
 }
