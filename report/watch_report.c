@@ -227,8 +227,9 @@ static void wr_chart(FILE *dat, FILE *gp, const struct ic_watch *w)
 	ic_results_context(&w->res, IC_CTX_CPU_MODEL, cpu, sizeof(cpu));
 	snprintf(title, sizeof(title), "watch: %s/%s over time, %s", w->an.opts.compare,
 		 w->an.opts.baseline, w->series);
-	fprintf(gp, "ic_rows = %zu\nic_cols = 1\nic_sites_min = 1\nic_sites_max = 2\nic_nsites = %zu\n",
-		w->nsites ? w->nsites : 1, w->nsites);
+	/* The panels side by side: the title and caption need the width. */
+	fprintf(gp, "ic_rows = 1\nic_cols = %zu\nic_sites_min = 1\nic_sites_max = 2\nic_nsites = %zu\n",
+		w->nsites > 2 ? w->nsites : 2, w->nsites);
 	fputs("ic_chart_title = ", gp);
 	wr_gp_str(gp, title);
 	fputs("\nic_caption = ", gp);
