@@ -150,6 +150,7 @@ static json_t *wr_json(const struct ic_watch *w, const char *text)
 {
 	json_t *root = json_object(), *sites = json_array(), *states = json_array(),
 	       *samples = json_array();
+	char ctx[IC_RESULTS_CONTEXT_MAX];
 
 	for (size_t j = 0; j < w->nsites; j++)
 		json_array_append_new(sites, json_integer((json_int_t)w->sites[j]));
@@ -180,6 +181,10 @@ static json_t *wr_json(const struct ic_watch *w, const char *text)
 			"start_s", wr_num(s->start), "end_s", wr_num(s->end), "ratio_per_n", r,
 			"state", s->state + 1));
 	}
+	json_object_set_new(root, "cpu_model",
+			    json_string(ic_results_context(&w->res, IC_CTX_CPU_MODEL, ctx, sizeof(ctx))));
+	json_object_set_new(root, "host_name",
+			    json_string(ic_results_context(&w->res, IC_CTX_HOST_NAME, ctx, sizeof(ctx))));
 	json_object_set_new(root, "series", json_string(w->series));
 	json_object_set_new(root, "compare", json_string(w->an.opts.compare));
 	json_object_set_new(root, "baseline", json_string(w->an.opts.baseline));
@@ -288,7 +293,7 @@ static int wr_write(const struct ic_watch *w, const char *dir, const char *text)
 	}
 	fputs(text, af[WR_TXT].f);
 	doc = wr_json(w, text);
-	rc = !doc || json_dumpf(doc, af[WR_JSON].f, JSON_INDENT(1) | JSON_REAL_PRECISION(8));
+	rc = !doc || json_dumpf(doc, af[WR_JSON].f, JSON_INDENT(1) | JSON_REAL_PRECISION(15));
 	json_decref(doc);
 	wr_chart(af[WR_DAT].f, af[WR_GP].f, w);
 	for (int i = 0; i < WR_COUNT && !rc; i++)
