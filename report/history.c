@@ -131,9 +131,9 @@ int main(int argc, char **argv)
 			ic_run_free(&run);
 			continue;
 		}
-		ic_results_context(&run.res, IC_CTX_HOST_NAME, ctx, sizeof(ctx));
-		ic_results_context(&run.res, IC_CTX_CPU_MODEL, ctx2, sizeof(ctx2));
-		if (!all && (strcmp(ctx, host) || strcmp(ctx2, cpu))) {
+		/* The context's text, not necessarily in the buffer. */
+		if (!all && (strcmp(ic_results_context(&run.res, IC_CTX_HOST_NAME, ctx, sizeof(ctx)), host) ||
+			     strcmp(ic_results_context(&run.res, IC_CTX_CPU_MODEL, ctx2, sizeof(ctx2)), cpu))) {
 			ic_run_free(&run);
 			continue;
 		}

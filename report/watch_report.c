@@ -216,6 +216,7 @@ static void wr_gp_str(FILE *f, const char *s)
 static void wr_chart(FILE *dat, FILE *gp, const struct ic_watch *w)
 {
 	char cpu[IC_RESULTS_CONTEXT_MAX], title[512];
+	const char *model = ic_results_context(&w->res, IC_CTX_CPU_MODEL, cpu, sizeof(cpu));
 
 	fputs("# t_s kind(0 process, 1 window) state", dat);
 	for (size_t j = 0; j < w->nsites; j++)
@@ -229,7 +230,6 @@ static void wr_chart(FILE *dat, FILE *gp, const struct ic_watch *w)
 			fprintf(dat, isfinite(s->ratio[j]) ? " %.5f" : " NaN", s->ratio[j]);
 		fputc('\n', dat);
 	}
-	ic_results_context(&w->res, IC_CTX_CPU_MODEL, cpu, sizeof(cpu));
 	snprintf(title, sizeof(title), "watch: %s/%s over time, %s", w->an.opts.compare,
 		 w->an.opts.baseline, w->series);
 	/* The panels side by side: the title and caption need the width. */
@@ -239,7 +239,7 @@ static void wr_chart(FILE *dat, FILE *gp, const struct ic_watch *w)
 	wr_gp_str(gp, title);
 	fputs("\nic_caption = ", gp);
 	snprintf(title, sizeof(title), "%s; %zu short processes (dots), one long process in %zu "
-		 "windows (line); colour: state; %s", *cpu ? cpu : "CPU not recorded", w->nshort,
+		 "windows (line); colour: state; %s", *model ? model : "CPU not recorded", w->nshort,
 		 w->nwindows, ic_watch_where_name(w->where));
 	wr_gp_str(gp, title);
 	fputs("\nic_sites = '", gp);
