@@ -23,8 +23,8 @@ static const char hi_usage[] =
 	"\n"
 	"Lists the runs in DIR (default results) made on this machine (host name and\n"
 	"CPU model as their first process recorded them), newest first: the time, the\n"
-	"design, and per series its crossover bracket and, where the processes split,\n"
-	"its two states. --all lists every machine's runs, each with its machine.\n"
+	"design, per series its crossover bracket and, where the processes split, its\n"
+	"two states, and what its summary said of the run before it. --all lists every machine's runs, each with its machine.\n"
 	"\n"
 	"exit status: 0 done; 2 bad usage or DIR unreadable\n";
 
@@ -75,6 +75,28 @@ static void hi_cpu(char *buf, size_t cap)
 	while (n && (v[n - 1] == ' ' || v[n - 1] == '\t'))
 		n--;
 	snprintf(buf, cap, "%.*s", (int)n, v);
+}
+
+/* The run's own verdict on its history, as its summary.md said it when
+ * the run was made (history_line.c's line), indented; nothing without one. */
+static void hi_verdict(const char *dir)
+{
+	static const char *const starts[] = { "Agrees with", "Differs from", "Cannot tell",
+					      "History:" };
+	char path[4200], line[2048];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/summary.md", dir);
+	if (!(f = fopen(path, "r")))
+		return;
+	/* The first screen only: the line comes before the evidence. */
+	while (fgets(line, sizeof(line), f) && strncmp(line, "## Evidence", 11))
+		for (size_t i = 0; i < sizeof(starts) / sizeof(starts[0]); i++)
+			if (!strncmp(line, starts[i], strlen(starts[i]))) {
+				printf("    %s", line);
+				break;
+			}
+	fclose(f);
 }
 
 int main(int argc, char **argv)
@@ -160,6 +182,7 @@ int main(int argc, char **argv)
 			       g->filler ? " with filler" : "", g->threads, g->threads == 1 ? "" : "s",
 			       g->mode, br, *st ? "; two states: " : "", st);
 		}
+		hi_verdict(runs[i].dir);
 		ic_run_free(&run);
 		shown++;
 	}

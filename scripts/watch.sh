@@ -112,6 +112,7 @@ watch_main() {
 	mkdir -p "$wdir" || fail "cannot make $wdir"
 	lock_take "$wdir/.run.sh-lock" "$wdir" refuse
 	mkdir -p "$wdir/raw" "$wdir/log"
+	trap 'rm -f "$wdir"/raw/*.tmp; say "interrupted: nothing analysed; the processes so far are in $wdir/raw"; exit 130' INT TERM
 	watch_runs >"$wdir/log/sentinel.runs"
 	say "results: $wdir"
 	measure_begin "./run.sh watch"
@@ -166,8 +167,8 @@ Usage: ./run.sh history [--results DIR] [--all]
 
 Lists this machine's runs in DIR (default results/; this machine: the host
 name and CPU model their first process recorded), newest first: the time,
-the design, and per series its crossover bracket and, where the processes
-split, its two states. --all lists every machine's runs, each with its
+the design, per series its crossover bracket and, where the processes
+split, its two states, and what its summary said of the run before it. --all lists every machine's runs, each with its
 machine. Every sweep's summary.md also says, in its first screen, whether it
 agrees with the latest earlier run of its machine and build.
 

@@ -31,6 +31,7 @@ run() {
 # line NAME: the history line of that run's summary.
 line() {
 	"$summarize" --out "$res/$1/report" "$res/$1"/raw/*.json >/dev/null
+	ln -sfn report/summary.md "$res/$1/summary.md"   # as a sweep links it
 	grep -E '^(Agrees|Differs|Cannot tell|History)' "$res/$1/report/summary.md" || true
 }
 fail() { echo "test_history: $*" >&2; exit 1; }
@@ -65,6 +66,8 @@ order=$(grep -o '20261205T1[0-4]0000Z' "$tmp/list.txt" | uniq | tr '\n' ' ')
 [ "$order" = "20261205T140000Z 20261205T130000Z 20261205T120000Z 20261205T110000Z 20261205T100000Z " ] ||
 	fail "not newest first: $order"
 grep -q 'crossover (' "$tmp/list.txt" || fail "no bracket listed"
+grep -A 4 '20261205T120000Z' "$tmp/list.txt" | grep -q '^    Differs from the run of 2026-12-05 11:00' ||
+	fail "the run's own verdict is not listed"
 
 # Bad usage: one line, exit 2.
 for args in "--bogus" "--results $tmp/none" "--results" "extra"; do
