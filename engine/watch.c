@@ -248,7 +248,7 @@ static struct watch_rep *watch_reps(json_t *bench, size_t *nr, size_t *nnames, c
 	return r;
 }
 
-/* Whether r[a..b) holds at least IC_WATCH_MIN_ROUNDS repetitions of each
+/* Whether r[a..b) holds at least IC_WATCH_MIN_REPS repetitions of each
  * of the process's nnames benchmarks. */
 static int watch_full(const struct watch_rep *r, size_t a, size_t b, size_t nnames)
 {
@@ -257,7 +257,7 @@ static int watch_full(const struct watch_rep *r, size_t a, size_t b, size_t nnam
 	if (!seen)
 		return 0;
 	for (size_t i = a; i < b; i++)
-		full += ++seen[r[i].id] == IC_WATCH_MIN_ROUNDS;
+		full += ++seen[r[i].id] == IC_WATCH_MIN_REPS;
 	free(seen);
 	return full >= nnames;
 }
@@ -305,7 +305,7 @@ int ic_watch_add_long(struct ic_watch *w, const char *path, double window_s, cha
 	}
 	if (!nr || !watch_full(r, 0, nr, nnames))
 		rc = watch_fail(err, errlen, "%s: fewer than %d repetitions of each benchmark, less "
-				"than one window", path, IC_WATCH_MIN_ROUNDS);
+				"than one window", path, IC_WATCH_MIN_REPS);
 	while (!rc && a < nr) {
 		size_t b = a + 1;
 		char name[4200];

@@ -33,7 +33,7 @@
 #include "results.h"
 
 #define IC_WATCH_WINDOW_S 1.5      /* a window about as long as a short process */
-#define IC_WATCH_MIN_ROUNDS 3      /* a median needs three repetitions */
+#define IC_WATCH_MIN_REPS 3      /* a median needs three repetitions */
 #define IC_WATCH_NSITES 2          /* the sentinel's N */
 
 enum ic_watch_where {
@@ -94,7 +94,7 @@ void ic_watch_free(struct ic_watch *w);
 int ic_watch_add_short(struct ic_watch *w, const char *path, char *err, size_t errlen);
 
 /* Adds the long process, cut in time into windows of at least window_s
- * seconds and IC_WATCH_MIN_ROUNDS repetitions of each benchmark (a shorter
+ * seconds and IC_WATCH_MIN_REPS repetitions of each benchmark (a shorter
  * tail joins the last window). Its repetitions need the rep_start_s
  * counter. */
 int ic_watch_add_long(struct ic_watch *w, const char *path, double window_s, char *err,

@@ -24,7 +24,7 @@ The sentinel runs from build/ when that tree's bench has its points, else
 from build-watch/ (built the first time).
 
 Options:
-  --minutes M   how long to measure, minutes (a decimal is fine)       [2]
+  --minutes M   how long to measure, in minutes, 0.1 to 60               [2]
   --out DIR     where to write                 [results/watch-<UTC timestamp>]
 
 Writes DIR/watch.txt (what it printed), DIR/watch.json (the same and every
@@ -93,8 +93,8 @@ watch_main() {
 		*) die "watch: unknown option '$1' (see ./run.sh watch --help)." ;;
 		esac
 	done
-	[[ $minutes =~ ^[0-9]*\.?[0-9]+$ ]] && awk -v m="$minutes" 'BEGIN { exit !(m >= 0.1 && m <= 600) }' ||
-		die "watch: --minutes must be a number of minutes from 0.1 to 600, not '$minutes'."
+	[[ $minutes =~ ^[0-9]*\.?[0-9]+$ ]] && awk -v m="$minutes" 'BEGIN { exit !(m >= 0.1 && m <= 60) }' ||
+		die "watch: --minutes must be a number of minutes from 0.1 to 60, not '$minutes'."
 	[ -z "$wout" ] || [ ! -e "$wout" ] || [ -d "$wout" ] || die "watch: --out $wout exists and is not a directory."
 	[ -z "$wout" ] || [ ! -d "$wout" ] || [ -z "$(ls -A "$wout")" ] || die "watch: --out $wout is not empty."
 	ensure_packages
