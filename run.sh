@@ -9,8 +9,8 @@
 #   build.sh    configure and build a tree (output to its logs), layout variants
 #   sweep.sh    the sweep: counters, processes, crossover steps, calibration
 #   report.sh   summary and charts, --repeat agreement, calibration tables
-#   tests.sh, micro.sh, codesize.sh, inlines.sh
-#               ./run.sh test, micro, codesize, inlines
+#   tests.sh, micro.sh, codesize.sh, inlines.sh, watch.sh
+#               ./run.sh test, micro, codesize, inlines, watch and history
 set -euo pipefail
 
 # Paths the user gives are taken from where they ran us, before the cd.
@@ -21,7 +21,7 @@ prog=./run.sh
 # Recorded in every lock we hold, so a second run can name us.
 cmdline="$prog $*"
 
-for f in common setup options plan build sweep report tests micro codesize inlines; do
+for f in common setup options plan build sweep report tests micro codesize inlines watch; do
 	# shellcheck disable=SC1090
 	. "$top/scripts/$f.sh"
 done
@@ -52,6 +52,13 @@ Usage: ./run.sh [options]      set up what is missing, build, run the sweep,
                                equivalent (within 3%), differ or cannot tell,
                                and each run's bracket (prints; --out DIR also
                                writes the detail)
+       ./run.sh watch [--minutes M] [--out DIR]
+                               whether this machine can give one answer: a
+                               sentinel's states over M minutes (default 2),
+                               in short processes and one long one
+       ./run.sh history [--results DIR]
+                               this machine's runs, newest first: design,
+                               each series' crossover bracket and states
        ./run.sh --help         this text
 
 Sweep options (defaults in brackets):
@@ -279,6 +286,8 @@ main() {
 	compare) shift; compare_main "$@" ;;
 	export) shift; export_main "$@" ;;
 	agree) shift; agree_main "$@" ;;
+	watch) shift; watch_main "$@" ;;
+	history) shift; history_main "$@" ;;
 	help) usage ;;
 	*) sweep_main "$@" ;;
 	esac

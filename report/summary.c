@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "format.h"
+#include "history_line.h"
 #include "load.h"
 
 static const char *plural(size_t n)
@@ -627,6 +628,7 @@ int ic_summary_write(FILE *f, const struct ic_analysis *an)
 {
 	fprintf(f, "# inlinecost: %s vs %s\n\n", an->opts.compare, an->opts.baseline);
 	ic_answer_write(f, an);
+	ic_history_line(f, an);
 	fprintf(f, "## Evidence\n\nTime per call site in ns and the ratio %s/%s (below 1: %s is "
 		"faster), each with its 95%% interval at that N and the band over all N; Holm's "
 		"step-down decides. Files: points.csv, ratios.csv, crossover.csv; charts in "

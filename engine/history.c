@@ -1,0 +1,337 @@
+/* A run against its history in results/; see history.h. */
+#define _GNU_SOURCE   /* timegm, strptime */
+#include "history.h"
+
+#include <dirent.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "agree.h"
+#include "load.h"
+#include "run.h"
+
+/* What makes a build in run.conf: the same values, the same code measured
+ * the same way. */
+static const char *const history_build_keys[] = {
+	"build_source", "build_cc", "build_cflags", "build_lock", "ccs", "cflags_list", "codegens",
+	"return_thunks", "lto", "body", "per_caller", "compare", "baseline",
+};
+
+__attribute__((format(printf, 3, 4)))
+static int history_fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+const char *ic_history_conf(const char *dir, const char *key, char *buf, size_t cap)
+{
+	char path[4200], line[4096];
+	size_t k = strlen(key);
+	FILE *f;
+
+	buf[0] = '\0';
+	snprintf(path, sizeof(path), "%s/run.conf", dir);
+	if (!(f = fopen(path, "r")))
+		return buf;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, k) && line[k] == '=') {
+			line[strcspn(line, "\r\n")] = '\0';
+			snprintf(buf, cap, "%s", line + k + 1);
+			break;
+		}
+	fclose(f);
+	return buf;
+}
+
+const char *ic_history_build(const char *dir, char *buf, size_t cap)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(history_build_keys) / sizeof(history_build_keys[0]); i++) {
+		char v[1024];
+
+		ic_history_conf(dir, history_build_keys[i], v, sizeof(v));
+		if (len < cap)
+			len += (size_t)snprintf(buf + len, cap - len, "%s%s=%s", i ? "; " : "",
+						history_build_keys[i], v);
+	}
+	return buf;
+}
+
+double ic_history_time(const char *dir)
+{
+	const char *name = strrchr(dir, '/');
+	char path[4200];
+	struct tm tm = { 0 };
+	struct stat st;
+	const char *rest;
+
+	name = name ? name + 1 : dir;
+	rest = strptime(name, "%Y%m%dT%H%M%SZ", &tm);
+	if (rest && !*rest)
+		return (double)timegm(&tm);
+	snprintf(path, sizeof(path), "%s/run.conf", dir);
+	if (stat(path, &st))
+		return NAN;
+	return (double)st.st_mtim.tv_sec;
+}
+
+static int history_cmp_run(const void *pa, const void *pb)
+{
+	const struct ic_history_run *a = pa, *b = pb;
+	int c = (a->time < b->time) - (a->time > b->time);
+
+	return c ? c : strcmp(b->name, a->name);
+}
+
+void ic_history_runs_free(struct ic_history_run *r, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(r[i].dir);
+		free(r[i].name);
+	}
+	free(r);
+}
+
+int ic_history_runs(const char *results_dir, struct ic_history_run **out, size_t *n, char *err,
+		    size_t errlen)
+{
+	DIR *d = opendir(results_dir);
+	struct ic_history_run *r = NULL;
+	struct dirent *e;
+	size_t k = 0;
+
+	*out = NULL;
+	*n = 0;
+	if (!d)
+		return history_fail(err, errlen, "%s: cannot read the directory", results_dir);
+	while ((e = readdir(d))) {
+		char path[4200];
+		struct stat st;
+		double t;
+		struct ic_history_run *nr;
+
+		if (e->d_name[0] == '.' || !strcmp(e->d_name, "latest"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", results_dir, e->d_name);
+		if (lstat(path, &st) || !S_ISDIR(st.st_mode) || !isfinite(t = ic_history_time(path)))
+			continue;
+		if (!(nr = realloc(r, (k + 1) * sizeof(*r)))) {
+			closedir(d);
+			ic_history_runs_free(r, k);
+			return history_fail(err, errlen, "out of memory");
+		}
+		r = nr;
+		r[k].dir = strdup(path);
+		r[k].name = strdup(e->d_name);
+		r[k].time = t;
+		if (!r[k].dir || !r[k].name) {
+			closedir(d);
+			ic_history_runs_free(r, k + 1);
+			return history_fail(err, errlen, "out of memory");
+		}
+		k++;
+	}
+	closedir(d);
+	if (k)
+		qsort(r, k, sizeof(*r), history_cmp_run);
+	*out = r;
+	*n = k;
+	return 0;
+}
+
+const char *ic_history_machine(const struct ic_results *res, char *buf, size_t cap)
+{
+	static const enum ic_ctx keys[] = { IC_CTX_CPU_MODEL, IC_CTX_L1I_SIZE, IC_CTX_L1I_ASSOC,
+					    IC_CTX_L1I_LINE, IC_CTX_L2_SIZE, IC_CTX_L3_SIZE,
+					    IC_CTX_HOST_NAME };
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]) && len < cap; i++) {
+		char v[IC_RESULTS_CONTEXT_MAX];
+
+		len += (size_t)snprintf(buf + len, cap - len, "%s%s %s", i ? "; " : "",
+					ic_ctx_name(keys[i]), ic_results_context(res, keys[i], v, sizeof(v)));
+	}
+	return buf;
+}
+
+const char *ic_history_bracket(char *buf, size_t cap, const struct ic_crossover *xo,
+			       const struct ic_analysis_opts *opts)
+{
+	switch (xo->verdict) {
+	case IC_VERDICT_CROSSOVER:
+		snprintf(buf, cap, "crossover (%.0f, %.0f)", xo->bracket_lo, xo->bracket_hi);
+		break;
+	case IC_VERDICT_COMPARE_WINS:
+		snprintf(buf, cap, "%s ahead at every resolved N", opts->compare);
+		break;
+	case IC_VERDICT_BASELINE_WINS:
+		snprintf(buf, cap, "%s ahead at every resolved N", opts->baseline);
+		break;
+	case IC_VERDICT_CONFLICT:
+		snprintf(buf, cap, "sides conflict");
+		break;
+	default:
+		snprintf(buf, cap, "nothing resolved");
+	}
+	return buf;
+}
+
+const char *ic_history_states(char *buf, size_t cap, const struct ic_series *se)
+{
+	const struct ic_states *s = se->states;
+
+	buf[0] = '\0';
+	if (s && s->nstates == 2)
+		snprintf(buf, cap, "%.2f in %zu of %zu processes, %.2f in %zu", s->st[0].level,
+			 s->st[0].nproc, s->st[0].nproc + s->st[1].nproc, s->st[1].level,
+			 s->st[1].nproc);
+	return buf;
+}
+
+/* The series of an with g's build and shape, NULL when it has none. */
+static const struct ic_series *history_match(const struct ic_analysis *an,
+					     const struct ic_results *gres, const struct ic_group *g)
+{
+	for (size_t s = 0; s < an->nseries; s++) {
+		const struct ic_group *h = &an->series[s].group;
+		int same = 1;
+
+		for (size_t b = 0; b < IC_B_COUNT && same; b++)
+			same = !strcmp(an->res->builds[h->build].v[b], gres->builds[g->build].v[b]);
+		if (same && !strcmp(h->op, g->op) && !strcmp(h->layout, g->layout) &&
+		    !strcmp(h->order, g->order) && !strcmp(h->mode, g->mode) &&
+		    h->threads == g->threads && h->filler == g->filler)
+			return &an->series[s];
+	}
+	return NULL;
+}
+
+static void history_series_name(char *buf, size_t cap, const struct ic_group *g)
+{
+	int n = snprintf(buf, cap, "%s %s/%s, %lu thread%s, %s", g->op, g->layout, g->order,
+			 g->threads, g->threads == 1 ? "" : "s", g->mode);
+
+	if (g->filler && n > 0 && (size_t)n < cap)
+		snprintf(buf + n, cap - (size_t)n, ", %lu B filler", g->filler);
+}
+
+/* The earlier run's series against now's; fills out's verdict and the
+ * first series that differs (or cannot tell). */
+static int history_against(const struct ic_analysis *now, const struct ic_analysis *then,
+			   struct ic_history_cmp *out)
+{
+	int differs = 0, unsure = 0;
+
+	out->nseries = 0;
+	for (size_t s = 0; s < now->nseries; s++) {
+		const struct ic_series *a = &now->series[s], *b;
+		struct ic_agree_side sa, sb;
+		struct ic_agree ag;
+		int d, u;
+
+		if (!a->group.nratios || !(b = history_match(then, now->res, &a->group)) ||
+		    !b->group.nratios)
+			continue;
+		sb = (struct ic_agree_side){ b->group.ratios, b->group.nratios, &b->procs, b->states, -1 };
+		sa = (struct ic_agree_side){ a->group.ratios, a->group.nratios, &a->procs, a->states, -1 };
+		if (ic_agree_compare(&sb, &sa, IC_AGREE_MARGIN, &ag))
+			return -1;
+		if (!ag.npts) {
+			ic_agree_free(&ag);
+			continue;
+		}
+		out->nseries++;
+		d = ag.joint.p < IC_AGREE_ALPHA;
+		u = !d && !ag.joint.equivalent;
+		if ((d && !differs) || (u && !differs && !unsure)) {
+			history_series_name(out->series, sizeof(out->series), &a->group);
+			ic_history_bracket(out->bracket_then, sizeof(out->bracket_then), &b->group.xo,
+					   &then->opts);
+			ic_history_bracket(out->bracket_now, sizeof(out->bracket_now), &a->group.xo,
+					   &now->opts);
+			ic_history_states(out->states_then, sizeof(out->states_then), b);
+			ic_history_states(out->states_now, sizeof(out->states_now), a);
+			out->at_sites = ag.joint.t_sites;
+		}
+		differs |= d;
+		unsure |= u;
+		ic_agree_free(&ag);
+	}
+	out->verdict = !out->nseries ? IC_HISTORY_NOTHING_SHARED
+		     : differs	     ? IC_HISTORY_DIFFERS
+		     : unsure	     ? IC_HISTORY_CANNOT_TELL
+				     : IC_HISTORY_AGREES;
+	return 0;
+}
+
+int ic_history_compare(const struct ic_analysis *now, const char *now_dir,
+		       struct ic_history_cmp *out, char *err, size_t errlen)
+{
+	char parent[4096], build_now[8192], build_then[8192], mach_now[2048], mach_then[2048];
+	char *slash, rerr[512], now_real[PATH_MAX];
+	struct ic_history_run *runs;
+	double t_now = ic_history_time(now_dir);
+	size_t n;
+	int rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->verdict = IC_HISTORY_FIRST;
+	out->then_time = NAN;
+	if (!realpath(now_dir, now_real))
+		return 0;
+	if (ic_analysis_smoke(now, out->smoke_why, sizeof(out->smoke_why))) {
+		out->verdict = IC_HISTORY_SMOKE;
+		return 0;
+	}
+	snprintf(parent, sizeof(parent), "%s", now_dir);
+	slash = strrchr(parent, '/');
+	if (slash == parent)
+		slash[1] = '\0';
+	else if (slash)
+		*slash = '\0';
+	else
+		snprintf(parent, sizeof(parent), ".");
+	/* A results directory that cannot be read has no history to tell. */
+	if (ic_history_runs(parent, &runs, &n, rerr, sizeof(rerr)))
+		return 0;
+	ic_history_build(now_dir, build_now, sizeof(build_now));
+	ic_history_machine(now->res, mach_now, sizeof(mach_now));
+	for (size_t i = 0; i < n && out->verdict == IC_HISTORY_FIRST && !rc; i++) {
+		struct ic_run run;
+		char why[96];
+
+		char real[PATH_MAX];
+
+		if (!(runs[i].time < t_now) || !realpath(runs[i].dir, real) || !strcmp(real, now_real))
+			continue;
+		if (strcmp(ic_history_build(runs[i].dir, build_then, sizeof(build_then)), build_now))
+			continue;
+		memset(&run, 0, sizeof(run));
+		if (ic_run_open(&run, runs[i].dir, rerr, sizeof(rerr)) == 0 &&
+		    !strcmp(ic_history_machine(&run.res, mach_then, sizeof(mach_then)), mach_now) &&
+		    !ic_analysis_smoke(&run.an, why, sizeof(why))) {
+			snprintf(out->then_dir, sizeof(out->then_dir), "%s", runs[i].dir);
+			out->then_time = runs[i].time;
+			if (history_against(now, &run.an, out))
+				rc = history_fail(err, errlen, "out of memory");
+		}
+		ic_run_free(&run);
+	}
+	ic_history_runs_free(runs, n);
+	return rc;
+}

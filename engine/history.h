@@ -1,0 +1,87 @@
+/* History: results/ knows its runs. A run is a results directory with a
+ * run.conf (run.h); its time is its directory's UTC timestamp name, else
+ * its run.conf's mtime. Two runs are comparable when they ran
+ *   - on the same machine: the first process's CPU model (cpuid brand),
+ *     L1i size, ways and line, L2 and L3 sizes and host name, and
+ *   - the same build: run.conf's build identity (the hash of the files
+ *     that build the bench, compiler, flags, lock, codegen, thunks, LTO,
+ *     body, sites per caller, compare and baseline forms).
+ * A run is held against the latest earlier comparable run that is not a
+ * smoke design (analysis.h), series by series on the N they share, with
+ * agree.h's statistics over all processes:
+ *   agrees       every shared series is equivalent at every shared N
+ *                (TOST at IC_AGREE_MARGIN, intersection-union)
+ *   differs      some series' joint test (max |t| by permutation) rejects
+ *                at IC_AGREE_ALPHA
+ *   cannot tell  neither
+ */
+#ifndef IC_HISTORY_H
+#define IC_HISTORY_H
+
+#include <stddef.h>
+
+#include "analysis.h"
+#include "crossover.h"
+#include "results.h"
+
+struct ic_history_run {
+	char *dir;       /* its path */
+	char *name;      /* the directory's name */
+	double time;     /* s since the epoch, UTC */
+};
+
+/* The runs in results_dir (directories holding a run.conf), newest first.
+ * Returns 0, or -1 with err when the directory cannot be read. */
+int ic_history_runs(const char *results_dir, struct ic_history_run **out, size_t *n, char *err,
+		    size_t errlen);
+void ic_history_runs_free(struct ic_history_run *r, size_t n);
+
+/* A run directory's time (see above); NAN when it has no run.conf. */
+double ic_history_time(const char *dir);
+
+/* The run.conf setting key of dir into buf ("" when absent). */
+const char *ic_history_conf(const char *dir, const char *key, char *buf, size_t cap);
+
+/* The build identity of dir's run.conf ("key=value; ..."). */
+const char *ic_history_build(const char *dir, char *buf, size_t cap);
+
+/* The machine of a run's first process ("CPU; L1i ...; host ..."). */
+const char *ic_history_machine(const struct ic_results *res, char *buf, size_t cap);
+
+/* A series' answer in a few words: "crossover (4, 8)", "extern ahead",
+ * "inline ahead", "nothing resolved", "sides conflict". */
+const char *ic_history_bracket(char *buf, size_t cap, const struct ic_crossover *xo,
+			       const struct ic_analysis_opts *opts);
+
+/* A series' states in a few words: "" with one, else "1.00 in 3 of 16,
+ * 1.44 in 13". */
+const char *ic_history_states(char *buf, size_t cap, const struct ic_series *se);
+
+enum ic_history_verdict {
+	IC_HISTORY_SMOKE,       /* this run is a smoke design: cannot tell */
+	IC_HISTORY_FIRST,       /* no earlier comparable run */
+	IC_HISTORY_NOTHING_SHARED,
+	IC_HISTORY_AGREES,
+	IC_HISTORY_DIFFERS,
+	IC_HISTORY_CANNOT_TELL,
+};
+
+struct ic_history_cmp {
+	enum ic_history_verdict verdict;
+	char smoke_why[96];
+	char then_dir[4096];       /* the earlier run, as found */
+	double then_time;
+	size_t nseries;            /* series compared */
+	/* With DIFFERS (or CANNOT_TELL), the series that says so first: */
+	char series[256];
+	char bracket_then[96], bracket_now[96];
+	char states_then[160], states_now[160];
+	unsigned long at_sites;    /* the N of its largest |t| */
+};
+
+/* Holds the run now (analysed, in now_dir) against its history in
+ * now_dir's parent. Returns 0, or -1 with err when memory runs out. */
+int ic_history_compare(const struct ic_analysis *now, const char *now_dir,
+		       struct ic_history_cmp *out, char *err, size_t errlen);
+
+#endif /* IC_HISTORY_H */

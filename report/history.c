@@ -1,0 +1,193 @@
+/* history: this machine's runs in a results directory, newest first: when,
+ * the design, each series' crossover bracket and states (engine/history.h).
+ * Prints only; writes nothing. */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
+#include "history.h"
+#include "load.h"
+#include "run.h"
+
+static const char hi_usage[] =
+	"usage: history [--results DIR] [--all]\n"
+	"\n"
+	"Lists the runs in DIR (default results) made on this machine (host name and\n"
+	"CPU model as their first process recorded them), newest first: the time, the\n"
+	"design, per series its crossover bracket and, where the processes split, its\n"
+	"two states, and what its summary said of the run before it. --all lists every machine's runs, each with its machine.\n"
+	"\n"
+	"exit status: 0 done; 2 bad usage or DIR unreadable\n";
+
+__attribute__((format(printf, 1, 2)))
+static int hi_bad(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("history: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return 2;
+}
+
+/* This machine's CPU model: the cpuid brand string, as the bench records
+ * it (hwloc's CPUModel), trimmed; /proc/cpuinfo's model name elsewhere. */
+static void hi_cpu(char *buf, size_t cap)
+{
+	char line[512], *v = NULL;
+	size_t n;
+	FILE *f;
+#if defined(__x86_64__) || defined(__i386__)
+	unsigned int r[12];
+
+	if (__get_cpuid_max(0x80000000u, NULL) >= 0x80000004u) {
+		for (unsigned int i = 0; i < 3; i++)
+			__get_cpuid(0x80000002u + i, &r[4 * i], &r[4 * i + 1], &r[4 * i + 2], &r[4 * i + 3]);
+		memcpy(line, r, sizeof(r));
+		line[sizeof(r)] = '\0';
+		v = line;
+	}
+#endif
+	if (!v && (f = fopen("/proc/cpuinfo", "r"))) {
+		while (fgets(line, sizeof(line), f))
+			if (!strncmp(line, "model name", 10) && (v = strchr(line, ':'))) {
+				v++;
+				break;
+			}
+		fclose(f);
+	}
+	buf[0] = '\0';
+	if (!v)
+		return;
+	v += strspn(v, " \t");
+	n = strcspn(v, "\n");
+	while (n && (v[n - 1] == ' ' || v[n - 1] == '\t'))
+		n--;
+	snprintf(buf, cap, "%.*s", (int)n, v);
+}
+
+/* The run's own verdict on its history, as its summary.md said it when
+ * the run was made (history_line.c's line), indented; nothing without one. */
+static void hi_verdict(const char *dir)
+{
+	static const char *const starts[] = { "Agrees with", "Differs from", "Cannot tell",
+					      "History:" };
+	char path[4200], line[2048];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/summary.md", dir);
+	if (!(f = fopen(path, "r")))
+		return;
+	/* The first screen only: the line comes before the evidence. */
+	while (fgets(line, sizeof(line), f) && strncmp(line, "## Evidence", 11))
+		for (size_t i = 0; i < sizeof(starts) / sizeof(starts[0]); i++)
+			if (!strncmp(line, starts[i], strlen(starts[i]))) {
+				printf("    %s", line);
+				break;
+			}
+	fclose(f);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "results", required_argument, NULL, 'r' },
+		{ "all", no_argument, NULL, 'a' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *dir = "results";
+	char err[1024], host[256] = "", cpu[256];
+	struct ic_history_run *runs;
+	size_t n, shown = 0;
+	int c, all = 0;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'r':
+			dir = optarg;
+			break;
+		case 'a':
+			all = 1;
+			break;
+		case 'h':
+			fputs(hi_usage, stdout);
+			return 0;
+		case ':':
+			return hi_bad("%s needs a value", argv[optind - 1]);
+		default:
+			return hi_bad("unknown option '%s' (see --help)", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return hi_bad("unexpected argument '%s' (see --help)", argv[optind]);
+	if (!*dir)
+		return hi_bad("--results needs a directory");
+	if (ic_history_runs(dir, &runs, &n, err, sizeof(err)))
+		return hi_bad("%s", err);
+	gethostname(host, sizeof(host) - 1);
+	hi_cpu(cpu, sizeof(cpu));
+	for (size_t i = 0; i < n; i++) {
+		char when[64], ctx[IC_RESULTS_CONTEXT_MAX], ctx2[IC_RESULTS_CONTEXT_MAX], why[96];
+		char v[64], p[64], mach[2048];
+		time_t t = (time_t)runs[i].time;
+		struct ic_run run;
+		struct tm tm;
+
+		memset(&run, 0, sizeof(run));
+		if (ic_run_open(&run, runs[i].dir, err, sizeof(err))) {
+			if (all)
+				printf("%s: not readable: %s\n", runs[i].name, err);
+			ic_run_free(&run);
+			continue;
+		}
+		/* The context's text, not necessarily in the buffer. */
+		if (!all && (strcmp(ic_results_context(&run.res, IC_CTX_HOST_NAME, ctx, sizeof(ctx)), host) ||
+			     strcmp(ic_results_context(&run.res, IC_CTX_CPU_MODEL, ctx2, sizeof(ctx2)), cpu))) {
+			ic_run_free(&run);
+			continue;
+		}
+		gmtime_r(&t, &tm);
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", &tm);
+		ic_history_conf(runs[i].dir, "layouts_random", v, sizeof(v));
+		ic_history_conf(runs[i].dir, "processes", p, sizeof(p));
+		printf("%s  %s  %s layout variant%s x %s process%s%s\n", when, runs[i].dir,
+		       *v ? v : "?", strcmp(v, "1") ? "s" : "", *p ? p : "?", strcmp(p, "1") ? "es" : "",
+		       ic_analysis_smoke(&run.an, why, sizeof(why)) ? " (quick: too small for a verdict)"
+								     : "");
+		if (all)
+			printf("    machine: %s\n", ic_history_machine(&run.res, mach, sizeof(mach)));
+		for (size_t s = 0; s < run.an.nseries; s++) {
+			const struct ic_series *se = &run.an.series[s];
+			const struct ic_group *g = &se->group;
+			char br[96], st[160];
+
+			if (!g->nratios)
+				continue;
+			ic_history_bracket(br, sizeof(br), &g->xo, &run.an.opts);
+			ic_history_states(st, sizeof(st), se);
+			printf("    %s %s/%s%s, %lu thread%s, %s: %s%s%s\n", g->op, g->layout, g->order,
+			       g->filler ? " with filler" : "", g->threads, g->threads == 1 ? "" : "s",
+			       g->mode, br, *st ? "; two states: " : "", st);
+		}
+		hi_verdict(runs[i].dir);
+		ic_run_free(&run);
+		shown++;
+	}
+	if (!shown)
+		printf("No runs of this machine (%s, %s) in %s.\n", *cpu ? cpu : "CPU unknown", host, dir);
+	ic_history_runs_free(runs, n);
+	return 0;
+}

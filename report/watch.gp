@@ -1,0 +1,32 @@
+# ./run.sh watch: the sentinel's ratio over time, a panel per N; every short
+# process a dot, the long process's windows a line, coloured by state.
+# scripts/watch.sh passes ic_dir (DIR/plots), ic_src, ic_term and ic_out.
+load ic_src.'/style.gp'
+
+unset logscale x
+set format x '%g'
+set xrange [*:*]
+set xlabel 'time since the watch began (s)'
+set ylabel 'time ratio inline / extern'
+set offsets 0, 0, graph 0.3, graph 0.05
+set key font ',8' samplen 1.5 spacing 0.9
+eval ic_multiplot
+ic_d = ic_dir.'/watch.dat'
+ic_state_color(s) = s == 2 ? '#d62728' : '#1f77b4'
+do for [j = 1:ic_nsites] {
+	set title sprintf('N = %s', word(ic_sites, j))
+	ic_col = 3 + j
+	plot ic_d using 1:($2 == 1 ? column(ic_col) : NaN) with lines lw 1 lc rgb '#909090' \
+		title 'long process', \
+	     ic_d using 1:($2 == 1 && $3 == 1 ? column(ic_col) : NaN) with points pt 5 ps 0.5 \
+		lc rgb ic_state_color(1) title (ic_nstates == 2 ? 'window, state 1' : 'window'), \
+	     ic_d using 1:($2 == 1 && $3 == 2 ? column(ic_col) : NaN) with points pt 5 ps 0.5 \
+		lc rgb ic_state_color(2) title (ic_nstates == 2 ? 'window, state 2' : ''), \
+	     ic_d using 1:($2 == 0 && $3 == 1 ? column(ic_col) : NaN) with points pt 7 ps 0.9 \
+		lc rgb ic_state_color(1) title (ic_nstates == 2 ? 'short process, state 1' : 'short process'), \
+	     ic_d using 1:($2 == 0 && $3 == 2 ? column(ic_col) : NaN) with points pt 7 ps 0.9 \
+		lc rgb ic_state_color(2) title (ic_nstates == 2 ? 'short process, state 2' : ''), \
+	     1 with lines dt 2 lw 1.5 lc rgb 'black' title 'no difference'
+	unset label 99
+}
+unset multiplot

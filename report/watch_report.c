@@ -1,0 +1,383 @@
+/* watch_report: the analysis of ./run.sh watch's processes (engine/watch.h)
+ * on the console, in DIR/watch.json and DIR/watch.txt, and the chart's data
+ * in DIR/plots/ (report/watch.gp draws it). On bad input nothing is written.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <jansson.h>
+
+#include "atomic_file.h"
+#include "load.h"
+#include "watch.h"
+
+#define WR_BAD 2
+
+static const char wr_usage[] =
+	"usage: watch_report --out DIR [--long FILE] [--window S] SHORT.json...\n"
+	"\n"
+	"Reads the sentinel's short processes (SHORT.json, one per process) and the\n"
+	"long process (FILE, cut into windows of about S seconds, default 1.5), finds\n"
+	"the states with the engine's rule on every sample's inline/extern ratio, and\n"
+	"prints what they are, their shares, how long they last and whether they\n"
+	"switch inside a process. Writes, each whole or not at all:\n"
+	"  DIR/watch.txt        what it printed\n"
+	"  DIR/watch.json       the same, and every sample\n"
+	"  DIR/plots/watch.dat, DIR/plots/data.gp   the chart's data (report/watch.gp)\n"
+	"\n"
+	"exit status: 0 done; 2 bad input (nothing written); 1 an output could not be written\n";
+
+__attribute__((format(printf, 1, 2)))
+static int wr_bad(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("watch_report: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return WR_BAD;
+}
+
+/* "12 s", "3.4 min" */
+static const char *wr_dur(char *buf, size_t cap, double s)
+{
+	if (!isfinite(s))
+		snprintf(buf, cap, "unknown");
+	else if (s < 90.0)
+		snprintf(buf, cap, "%.0f s", s);
+	else
+		snprintf(buf, cap, "%.1f min", s / 60.0);
+	return buf;
+}
+
+static void wr_levels(FILE *f, const struct ic_watch *w, int s)
+{
+	const struct ic_watch_state *st = &w->st[s];
+
+	fprintf(f, "inline/extern %.2f [%.2f-%.2f]", st->level, st->lo, st->hi);
+	for (size_t j = 0; j < w->nsites; j++)
+		fprintf(f, "%sN = %lu: %.2f", j ? ", " : " (", w->sites[j], st->ratio[j]);
+	if (w->nsites)
+		fputc(')', f);
+}
+
+static void wr_share(FILE *f, const struct ic_watch_share *sh, const char *what)
+{
+	fprintf(f, "%zu of %zu %s (%.0f%%, 95%% %.0f-%.0f%%)", sh->k, sh->n, what, 100.0 * sh->share,
+		100.0 * sh->lo, 100.0 * sh->hi);
+}
+
+/* The report: the figures, then the plain words, last. */
+static void wr_text(FILE *f, const struct ic_watch *w)
+{
+	char a[32], b[32];
+	double long_s = w->st[0].time_s + w->st[1].time_s;
+
+	fprintf(f, "Sentinel: %s; inline/extern at N =", w->series);
+	for (size_t j = 0; j < w->nsites; j++)
+		fprintf(f, "%s %lu", j ? " and" : "", w->sites[j]);
+	fprintf(f, ".\nSamples over %s: %zu short processes; one long process of %s in %zu "
+		"windows.\n", wr_dur(a, sizeof(a), w->t1 - w->t0), w->nshort,
+		wr_dur(b, sizeof(b), long_s), w->nwindows);
+	for (int s = 0; s < (int)w->nstates; s++) {
+		const struct ic_watch_state *st = &w->st[s];
+
+		fprintf(f, "State %d%s: ", s + 1, w->nstates == 2 ? (s ? " (high)" : " (low)") : "");
+		wr_levels(f, w, s);
+		fputs(".\n  ", f);
+		wr_share(f, &st->procs, "short processes");
+		fprintf(f, "; %s of the long process (%.0f%%; ", wr_dur(a, sizeof(a), st->time_s),
+			100.0 * st->time_share);
+		wr_share(f, &st->windows, "windows");
+		fputs(", an interval too narrow: windows are not independent).\n", f);
+		if (st->spells)
+			fprintf(f, "  Spells: %zu, median %s%s (%zu cut by the watch's start or end).\n",
+				st->spells, st->spell_at_least ? "at least " : "",
+				wr_dur(a, sizeof(a), st->spell_median_s), st->censored);
+	}
+	fprintf(f, "Switches: %zu between consecutive short processes, %zu inside the long process.\n",
+		w->short_switches, w->long_switches);
+	/* The plain words, last on the console. */
+	switch (w->where) {
+	case IC_WATCH_TOO_FEW:
+		fprintf(f, "Too few samples (%zu) to tell states apart: watch longer (--minutes).\n",
+			w->nsamples);
+		break;
+	case IC_WATCH_ONE_STATE:
+		fprintf(f, "One state for these %s: this machine can give one answer now. Whether it "
+			"stays so over hours, ./run.sh history shows.\n",
+			wr_dur(a, sizeof(a), w->t1 - w->t0));
+		break;
+	case IC_WATCH_BETWEEN:
+		fprintf(f, "Two states, drawn when a process starts (inline/extern %.2f in %zu of %zu "
+			"processes, %.2f in %zu) and kept while it runs (the long process stayed in one "
+			"for %s).\nThis machine cannot give one answer: a sweep's processes mix the two; "
+			"its summary reports them apart.\n", w->st[0].level, w->st[0].procs.k, w->nshort,
+			w->st[1].level, w->st[1].procs.k, wr_dur(a, sizeof(a), long_s));
+		break;
+	case IC_WATCH_INSIDE:
+		fprintf(f, "Two states (inline/extern %.2f and %.2f) that switch while a process runs "
+			"(%zu times in the long process): the machine changes under the benchmark.\n"
+			"This machine cannot give one answer: a run's answer depends on when it ran; "
+			"compare runs with ./run.sh history.\n", w->st[0].level, w->st[1].level,
+			w->long_switches);
+		break;
+	}
+}
+
+static json_t *wr_num(double x)
+{
+	return isfinite(x) ? json_real(x) : json_null();
+}
+
+static json_t *wr_share_json(const struct ic_watch_share *sh)
+{
+	return json_pack("{s:I,s:I,s:o,s:o,s:o}", "k", (json_int_t)sh->k, "n", (json_int_t)sh->n,
+			 "share", wr_num(sh->share), "lo", wr_num(sh->lo), "hi", wr_num(sh->hi));
+}
+
+static json_t *wr_json(const struct ic_watch *w, const char *text)
+{
+	json_t *root = json_object(), *sites = json_array(), *states = json_array(),
+	       *samples = json_array();
+	char ctx[IC_RESULTS_CONTEXT_MAX];
+
+	for (size_t j = 0; j < w->nsites; j++)
+		json_array_append_new(sites, json_integer((json_int_t)w->sites[j]));
+	for (int s = 0; s < (int)w->nstates; s++) {
+		const struct ic_watch_state *st = &w->st[s];
+		json_t *r = json_array();
+
+		for (size_t j = 0; j < w->nsites; j++)
+			json_array_append_new(r, wr_num(st->ratio[j]));
+		json_array_append_new(states, json_pack(
+			"{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:I,s:I,s:o,s:b}",
+			"level", wr_num(st->level), "lo", wr_num(st->lo), "hi", wr_num(st->hi),
+			"ratio_per_n", r, "processes", wr_share_json(&st->procs),
+			"windows", wr_share_json(&st->windows), "long_time_s", wr_num(st->time_s),
+			"long_time_share", wr_num(st->time_share), "spells", (json_int_t)st->spells,
+			"spells_censored", (json_int_t)st->censored,
+			"spell_median_s", wr_num(st->spell_median_s), "spell_at_least",
+			st->spell_at_least));
+	}
+	for (size_t i = 0; i < w->nsamples; i++) {
+		const struct ic_watch_sample *s = &w->samples[i];
+		json_t *r = json_array();
+
+		for (size_t j = 0; j < w->nsites; j++)
+			json_array_append_new(r, wr_num(s->ratio[j]));
+		json_array_append_new(samples, json_pack("{s:s,s:s,s:o,s:o,s:o,s:i}",
+			"kind", s->in_long ? "window" : "process", "file", w->res.files[s->file]->path,
+			"start_s", wr_num(s->start), "end_s", wr_num(s->end), "ratio_per_n", r,
+			"state", s->state + 1));
+	}
+	json_object_set_new(root, "cpu_model",
+			    json_string(ic_results_context(&w->res, IC_CTX_CPU_MODEL, ctx, sizeof(ctx))));
+	json_object_set_new(root, "host_name",
+			    json_string(ic_results_context(&w->res, IC_CTX_HOST_NAME, ctx, sizeof(ctx))));
+	json_object_set_new(root, "series", json_string(w->series));
+	json_object_set_new(root, "compare", json_string(w->an.opts.compare));
+	json_object_set_new(root, "baseline", json_string(w->an.opts.baseline));
+	json_object_set_new(root, "sites", sites);
+	json_object_set_new(root, "start_s", wr_num(w->t0));
+	json_object_set_new(root, "end_s", wr_num(w->t1));
+	json_object_set_new(root, "short_processes", json_integer((json_int_t)w->nshort));
+	json_object_set_new(root, "long_windows", json_integer((json_int_t)w->nwindows));
+	json_object_set_new(root, "states", states);
+	json_object_set_new(root, "switches_between_processes",
+			    json_integer((json_int_t)w->short_switches));
+	json_object_set_new(root, "switches_inside_long", json_integer((json_int_t)w->long_switches));
+	json_object_set_new(root, "where", json_string(ic_watch_where_name(w->where)));
+	json_object_set_new(root, "one_answer", json_boolean(w->where == IC_WATCH_ONE_STATE));
+	json_object_set_new(root, "text", json_string(text));
+	json_object_set_new(root, "samples", samples);
+	return root;
+}
+
+/* A gnuplot single-quoted string. */
+static void wr_gp_str(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s; s++)
+		fputs(*s == '\'' ? "''" : (char[]){ *s, 0 }, f);
+	fputc('\'', f);
+}
+
+static void wr_chart(FILE *dat, FILE *gp, const struct ic_watch *w)
+{
+	char cpu[IC_RESULTS_CONTEXT_MAX], title[512];
+	const char *model = ic_results_context(&w->res, IC_CTX_CPU_MODEL, cpu, sizeof(cpu));
+
+	fputs("# t_s kind(0 process, 1 window) state", dat);
+	for (size_t j = 0; j < w->nsites; j++)
+		fprintf(dat, " ratio_N%lu", w->sites[j]);
+	fputc('\n', dat);
+	for (size_t i = 0; i < w->nsamples; i++) {
+		const struct ic_watch_sample *s = &w->samples[i];
+
+		fprintf(dat, "%.3f %d %d", 0.5 * (s->start + s->end) - w->t0, s->in_long, s->state + 1);
+		for (size_t j = 0; j < w->nsites; j++)
+			fprintf(dat, isfinite(s->ratio[j]) ? " %.5f" : " NaN", s->ratio[j]);
+		fputc('\n', dat);
+	}
+	snprintf(title, sizeof(title), "watch: %s/%s over time, %s", w->an.opts.compare,
+		 w->an.opts.baseline, w->series);
+	/* The panels side by side: the title and caption need the width. */
+	fprintf(gp, "ic_rows = 1\nic_cols = %zu\nic_sites_min = 1\nic_sites_max = 2\nic_nsites = %zu\n",
+		w->nsites > 2 ? w->nsites : 2, w->nsites);
+	fputs("ic_chart_title = ", gp);
+	wr_gp_str(gp, title);
+	fputs("\nic_caption = ", gp);
+	snprintf(title, sizeof(title), "%s; %zu short processes (dots), one long process in %zu "
+		 "windows (line); colour: state; %s", *model ? model : "CPU not recorded", w->nshort,
+		 w->nwindows, ic_watch_where_name(w->where));
+	wr_gp_str(gp, title);
+	fputs("\nic_sites = '", gp);
+	for (size_t j = 0; j < w->nsites; j++)
+		fprintf(gp, "%s%lu", j ? " " : "", w->sites[j]);
+	fprintf(gp, "'\nic_nstates = %zu\n", w->nstates);
+}
+
+static int wr_mkdirs(const char *path)
+{
+	char buf[PATH_MAX];
+	size_t len = strlen(path);
+
+	if (len == 0 || len >= sizeof(buf))
+		return -1;
+	memcpy(buf, path, len + 1);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0777) && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	return mkdir(buf, 0777) && errno != EEXIST ? -1 : 0;
+}
+
+enum { WR_TXT, WR_JSON, WR_DAT, WR_GP, WR_COUNT };
+static const char *const wr_name[WR_COUNT] = { "watch.txt", "watch.json", "plots/watch.dat",
+					       "plots/data.gp" };
+
+static int wr_write(const struct ic_watch *w, const char *dir, const char *text)
+{
+	struct ic_atomic_file af[WR_COUNT];
+	char path[PATH_MAX + 32];
+	json_t *doc;
+	int rc = 0, n = 0;
+
+	snprintf(path, sizeof(path), "%s/plots", dir);
+	if (wr_mkdirs(path))
+		return wr_bad("--out %s: cannot create %s: %s", dir, path, strerror(errno));
+	for (; n < WR_COUNT && !rc; n++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, wr_name[n]);
+		rc = ic_atomic_open(&af[n], path, 0);
+	}
+	if (rc) {
+		fprintf(stderr, "watch_report: %s\n", af[n - 1].err);
+		for (int i = 0; i < n - 1; i++)
+			ic_atomic_abort(&af[i]);
+		return 1;
+	}
+	fputs(text, af[WR_TXT].f);
+	doc = wr_json(w, text);
+	rc = !doc || json_dumpf(doc, af[WR_JSON].f, JSON_INDENT(1) | JSON_REAL_PRECISION(15));
+	json_decref(doc);
+	wr_chart(af[WR_DAT].f, af[WR_GP].f, w);
+	for (int i = 0; i < WR_COUNT && !rc; i++)
+		if (ic_atomic_finish(&af[i])) {
+			fprintf(stderr, "watch_report: %s\n", af[i].err);
+			rc = 1;
+		}
+	for (int i = 0; i < WR_COUNT && !rc; i++)
+		if (ic_atomic_rename(&af[i])) {
+			fprintf(stderr, "watch_report: %s\n", af[i].err);
+			rc = 1;
+		}
+	for (int i = 0; i < WR_COUNT; i++)
+		ic_atomic_abort(&af[i]);
+	return rc ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "out", required_argument, NULL, 'o' },
+		{ "long", required_argument, NULL, 'l' },
+		{ "window", required_argument, NULL, 'w' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *out = NULL, *lng = NULL;
+	double window = IC_WATCH_WINDOW_S;
+	struct ic_watch w;
+	char err[1024], *text = NULL, *end;
+	size_t tlen = 0;
+	FILE *mem;
+	int c, rc;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			out = optarg;
+			break;
+		case 'l':
+			lng = optarg;
+			break;
+		case 'w':
+			window = strtod(optarg, &end);
+			if (*end || end == optarg || !(window > 0.0 && window < 3600.0))
+				return wr_bad("--window must be seconds above 0, not '%s'", optarg);
+			break;
+		case 'h':
+			fputs(wr_usage, stdout);
+			return 0;
+		case ':':
+			return wr_bad("%s needs a value", argv[optind - 1]);
+		default:
+			return wr_bad("unknown option '%s' (see --help)", argv[optind - 1]);
+		}
+	}
+	if (!out || !*out)
+		return wr_bad("--out DIR is required (see --help)");
+	if (optind >= argc && !lng)
+		return wr_bad("no process files given (see --help)");
+	ic_watch_init(&w);
+	rc = 0;
+	for (int i = optind; i < argc && !rc; i++)
+		rc = ic_watch_add_short(&w, argv[i], err, sizeof(err));
+	if (!rc && lng)
+		rc = ic_watch_add_long(&w, lng, window, err, sizeof(err));
+	if (!rc)
+		rc = ic_watch_analyse(&w, err, sizeof(err));
+	if (rc) {
+		ic_watch_free(&w);
+		return wr_bad("%s", err);
+	}
+	mem = open_memstream(&text, &tlen);
+	if (!mem) {
+		ic_watch_free(&w);
+		return 1;
+	}
+	wr_text(mem, &w);
+	fclose(mem);
+	rc = wr_write(&w, out, text);
+	if (rc == 0)
+		fputs(text, stdout);
+	free(text);
+	ic_watch_free(&w);
+	return rc;
+}

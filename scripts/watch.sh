@@ -1,0 +1,204 @@
+# Sourced by run.sh: ./run.sh watch -- whether this machine can give one
+# answer: a fixed sentinel measured as many short processes and one long
+# one under the machine lock, analysed by report/watch_report
+# (engine/watch.h) and drawn by report/watch.gp; and ./run.sh history, this
+# machine's runs newest first (report/history, engine/history.h).
+
+watch_usage() {
+	cat <<'USAGE'
+Usage: ./run.sh watch [--minutes M] [--out DIR]
+
+Measures a small fixed sentinel -- inline and extern of the default chain
+series (tail_dequeue, chain, seq, 1 thread, private queue) at N = 16 and
+1024 -- for M minutes under the machine lock: the first half as short
+processes (about 1.5 s each, one every few seconds), the second half as one
+long process cut into windows of about 1.5 s. The engine's states rule runs
+on every sample's inline/extern ratio, and the report says the states, their
+levels, the share of processes and of time in each (95% Clopper-Pearson
+intervals), how long a state lasts (median spell), and whether states switch
+inside the long process (the machine changes over time) or only between
+processes (something drawn when a process starts). Its last lines say in
+plain words whether this machine can give one answer.
+
+The sentinel runs from build/ when that tree's bench has its points, else
+from build-watch/ (built the first time).
+
+Options:
+  --minutes M   how long to measure, in minutes, 0.1 to 60               [2]
+  --out DIR     where to write                 [results/watch-<UTC timestamp>]
+
+Writes DIR/watch.txt (what it printed), DIR/watch.json (the same and every
+sample), DIR/plots/watch.png|svg (the ratio over time, a colour per state),
+DIR/raw/ (each process's Google Benchmark JSON) and DIR/machine_state.txt.
+
+Exit status: 0 done; 2 bad usage (nothing written); 1 a step failed.
+USAGE
+}
+
+# The sentinel: what the watch measures, as sites_bench's run names.
+watch_sites=(16 1024)
+watch_forms=(inline extern)
+watch_runs() {
+	local f n
+	for f in "${watch_forms[@]}"; do for n in "${watch_sites[@]}"; do
+		echo "sites/$f/tail_dequeue/chain/seq/$n/private/real_time/threads:1"
+	done; done
+}
+watch_specs() {
+	local f n
+	for f in "${watch_forms[@]}"; do for n in "${watch_sites[@]}"; do
+		echo "$f:tail_dequeue:chain:seq:0:$n"
+	done; done | paste -sd';'
+}
+# A short process: 5 rounds (a median of 5) of the 4 runs at 0.05 s each,
+# about 1.5 s with the process's start; then a pause, so that samples
+# spread over the time as a sweep's processes do.
+watch_reps=5 watch_min_time=0.05 watch_pause_s=2
+
+# watch_tree: the build tree whose bench runs the sentinel: build/ when its
+# plan has every sentinel run, else build-watch/ with those points only.
+watch_tree() {
+	local want
+	want=$(watch_runs | sort)
+	if [ -x build/bench/sites_bench ] &&
+		[ -z "$(comm -23 <(echo "$want") <(build/bench/sites_bench --plan --threads=1 --modes=private 2>/dev/null |
+			awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c["name"] }' | sort))" ]; then
+		echo build
+	else
+		echo build-watch
+	fi
+}
+
+# watch_process BIN RUNS OUT REPS PROCESS: one sentinel process into OUT.
+watch_process() {
+	local bin=$1 runs=$2 out=$3 reps=$4 p=$5
+	"$bin" --counters=none --threads=1 --modes=private --process="$p" --layout-variant=0 \
+		--run-list="$runs" --benchmark_repetitions="$reps" --benchmark_enable_random_interleaving=true \
+		--benchmark_min_time="$watch_min_time" --benchmark_out="$out.tmp" --benchmark_out_format=json \
+		--benchmark_format=console >"$wdir/log/$(basename "$out" .json).txt" 2>&1 ||
+		{ rm -f "$out.tmp"; tail -n 5 "$wdir/log/$(basename "$out" .json).txt" >&2; return 1; }
+	mv "$out.tmp" "$out"
+}
+
+watch_main() {
+	local minutes=2 wout="" tree a k=0 half end per_s long_reps
+	while [ $# -gt 0 ]; do
+		case $1 in
+		-h | --help) watch_usage; exit 0 ;;
+		--*=*) set -- "${1%%=*}" "${1#*=}" "${@:2}"; continue ;;
+		--minutes | --out)
+			[ $# -ge 2 ] && [ -n "$2" ] || die "watch: $1 needs a value."
+			if [ "$1" = --minutes ]; then minutes=$2; else wout=$(abs_path "$2"); fi
+			shift 2 ;;
+		*) die "watch: unknown option '$1' (see ./run.sh watch --help)." ;;
+		esac
+	done
+	[[ $minutes =~ ^[0-9]*\.?[0-9]+$ ]] && awk -v m="$minutes" 'BEGIN { exit !(m >= 0.1 && m <= 60) }' ||
+		die "watch: --minutes must be a number of minutes from 0.1 to 60, not '$minutes'."
+	[ -z "$wout" ] || [ ! -e "$wout" ] || [ -d "$wout" ] || die "watch: --out $wout exists and is not a directory."
+	[ -z "$wout" ] || [ ! -d "$wout" ] || [ -z "$(ls -A "$wout")" ] || die "watch: --out $wout is not empty."
+	ensure_packages
+	tree=$(watch_tree)
+	lock_build "$tree"
+	if [ "$tree" = build-watch ]; then
+		mapfile -t a < <(release_args "$(watch_specs)"; plan_builds; printf '%s' "${B_args[0]}")
+		phase "build: the sentinel in build-watch (log build-watch/build.log)"
+		configure build-watch "${a[@]}"
+		build build-watch sites_bench watch_report machine_state
+	else
+		build build watch_report machine_state
+	fi
+	wdir=${wout:-$top/results/watch-$(date -u +%Y%m%dT%H%M%SZ)}
+	mkdir -p "$wdir" || fail "cannot make $wdir"
+	lock_take "$wdir/.run.sh-lock" "$wdir" refuse
+	mkdir -p "$wdir/raw" "$wdir/log"
+	trap 'rm -f "$wdir"/raw/*.tmp; say "interrupted: nothing analysed; the processes so far are in $wdir/raw"; exit 130' INT TERM
+	watch_runs >"$wdir/log/sentinel.runs"
+	say "results: $wdir"
+	measure_begin "./run.sh watch"
+	"$tree/common/machine_state" >"$wdir/machine_state.txt" || say "the machine state could not be read"
+	half=$(awk -v m="$minutes" 'BEGIN { printf "%d", m * 30 + 0.5 }')
+	phase "watch: short processes for $(fmt_s "$half"), then one long process for about as long"
+	end=$((SECONDS + half))
+	while [ "$SECONDS" -lt "$end" ] || [ "$k" -lt 2 ]; do
+		watch_process "$tree/bench/sites_bench" "$wdir/log/sentinel.runs" "$wdir/raw/s$k.json" \
+			"$watch_reps" "$k" || { measure_end; fail "a sentinel process failed; its log is in $wdir/log"; }
+		k=$((k + 1))
+		[ "$SECONDS" -ge "$end" ] || sleep "$watch_pause_s"
+	done
+	# Rounds for the long process: a repetition of min_time takes about 1.1
+	# times it (Google Benchmark overshoots a little), a round one per run.
+	per_s=$(awk -v n="$(watch_runs | wc -l)" -v t="$watch_min_time" 'BEGIN { printf "%.4f", n * t * 1.1 }')
+	long_reps=$(awk -v h="$half" -v s="$per_s" 'BEGIN { n = int(h / s); printf "%d", (n < 6 ? 6 : n) }')
+	phase "watch: $k short processes done; the long process ($long_reps rounds)"
+	watch_process "$tree/bench/sites_bench" "$wdir/log/sentinel.runs" "$wdir/raw/long.json" \
+		"$long_reps" "$k" || { measure_end; fail "the long sentinel process failed; its log is in $wdir/log"; }
+	measure_end
+	phase "watch: the report"
+	local shorts=()
+	mapfile -t shorts < <(ls -v "$wdir"/raw/s*.json)
+	"$tree/report/watch_report" --out "$wdir" --long "$wdir/raw/long.json" "${shorts[@]}" >/dev/null ||
+		fail "the watch report failed on $wdir"
+	watch_draw "$wdir"
+	# The report last: its last lines say whether this machine gives one answer.
+	cat "$wdir/watch.txt"
+}
+
+# watch_draw DIR: DIR/plots/watch.png and .svg from report/watch.gp.
+watch_draw() {
+	local d=$1 term log=$1/plots/.draw.log
+	command -v gnuplot >/dev/null || { say "no gnuplot: no chart (apt-get install gnuplot-nox)"; return 0; }
+	for term in png svg; do
+		if ! gnuplot -e "ic_dir='$d/plots'; ic_src='$top/report'; ic_term='$term'; ic_out='$d/plots/.watch.$term.tmp'" \
+			"$top/report/watch.gp" >"$log" 2>&1; then
+			say "the chart failed: $(grep -v '^ *$' "$log" | tail -n 1)"
+			rm -f "$d/plots/.watch.$term.tmp" "$log"
+			return 0
+		fi
+		mv -f "$d/plots/.watch.$term.tmp" "$d/plots/watch.$term"
+	done
+	rm -f "$log"
+	say "chart: $d/plots/watch.png"
+}
+
+history_usage() {
+	cat <<'USAGE'
+Usage: ./run.sh history [--results DIR] [--all]
+
+Lists this machine's runs in DIR (default results/; this machine: the host
+name and CPU model their first process recorded), newest first: the time,
+the design, per series its crossover bracket and, where the processes
+split, its two states, and what its summary said of the run before it. --all lists every machine's runs, each with its
+machine. Every sweep's summary.md also says, in its first screen, whether it
+agrees with the latest earlier run of its machine and build.
+
+Exit status: 0 done; 2 bad usage or DIR unreadable.
+USAGE
+}
+
+history_main() {
+	local rdir=$top/results all=() given=0
+	while [ $# -gt 0 ]; do
+		case $1 in
+		-h | --help) history_usage; exit 0 ;;
+		--*=*) set -- "${1%%=*}" "${1#*=}" "${@:2}"; continue ;;
+		--results) [ $# -ge 2 ] && [ -n "$2" ] || die "history: --results needs a value."
+			rdir=$(abs_path "$2") given=1; shift 2 ;;
+		--all) all=(--all); shift ;;
+		*) die "history: unknown option '$1' (see ./run.sh history --help)." ;;
+		esac
+	done
+	if [ ! -d "$rdir" ]; then
+		[ "$given" = 1 ] || { echo "No runs yet: $rdir does not exist."; exit 0; }
+		die "history: --results $rdir is not a directory."
+	fi
+	ensure_packages
+	lock_build build
+	if [ ! -f build/CMakeCache.txt ]; then
+		local a
+		mapfile -t a < <(release_args "$(quick_points)"; plan_builds; printf '%s' "${B_args[0]}")
+		configure build "${a[@]}"
+	fi
+	build build history
+	exec build/report/history --results "$rdir" "${all[@]}"
+}

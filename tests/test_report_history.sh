@@ -1,0 +1,79 @@
+#!/bin/sh
+# History (engine/history.h) on runs recorded here with the fake bench:
+# a run of the same shape as the latest earlier run of its machine and
+# build agrees with it, one whose crossover moved differs and names both
+# brackets, a run of another build has no history, a quick run cannot tell;
+# ./run.sh history's program lists them newest first; bad usage exits 2.
+# usage: test_history.sh SUMMARIZE FAKEGB HISTORY
+set -eu
+summarize=$1 fakegb=$2 history=$3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+res=$tmp/results
+
+# run NAME CROSSOVER SEED VARIANTS PROCESSES [BUILD_SOURCE]: a run in results/.
+run() {
+	d=$res/$1 v=0
+	mkdir -p "$d/raw"
+	printf 'build_source=%s\nbuild_cc=cc 12\nbuild_cflags=-O2\nbuild_lock=tas\nlayouts_random=%s\nprocesses=%s\ncompare=inline\nbaseline=extern\n' \
+		"${6:-f00d}" "$4" "$5" >"$d/run.conf"
+	while [ "$v" -lt "$4" ]; do
+		p=0
+		while [ "$p" -lt "$5" ]; do
+			"$fakegb" --shape crossover --crossover "$2" --seed "$(($3 * 100 + v * 10 + p))" --noise 0.004 \
+				--sites-min 1 --sites-max 4096 --threads 1 --variant "$v" --process "$p" \
+				>"$d/raw/r1_v${v}_p$p.json"
+			p=$((p + 1))
+		done
+		v=$((v + 1))
+	done
+}
+# line NAME: the history line of that run's summary.
+line() {
+	"$summarize" --out "$res/$1/report" "$res/$1"/raw/*.json >/dev/null
+	ln -sfn report/summary.md "$res/$1/summary.md"   # as a sweep links it
+	grep -E '^(Agrees|Differs|Cannot tell|History)' "$res/$1/report/summary.md" || true
+}
+fail() { echo "test_history: $*" >&2; exit 1; }
+
+run 20261205T100000Z 64 1 6 1
+run 20261205T110000Z 64 2 6 1
+run 20261205T120000Z 4096 3 6 1
+run 20261205T130000Z 64 4 6 1 beef
+run 20261205T140000Z 64 5 1 3
+
+l=$(line 20261205T100000Z)
+echo "first: $l"
+case $l in "History: no earlier run"*) ;; *) fail "the first run names a history: $l" ;; esac
+l=$(line 20261205T110000Z)
+echo "same: $l"
+case $l in "Agrees with the run of 2026-12-05 10:00 UTC (results/20261205T100000Z)"*) ;; *) fail "not agreeing: $l" ;; esac
+l=$(line 20261205T120000Z)
+echo "moved: $l"
+case $l in "Differs from the run of 2026-12-05 11:00 UTC (results/20261205T110000Z): "*"crossover ("*") then, "*" now"*"run ./run.sh watch."*) ;;
+*) fail "not differing from the latest earlier run: $l" ;; esac
+l=$(line 20261205T130000Z)
+echo "other build: $l"
+case $l in "History: no earlier run"*) ;; *) fail "another build was compared: $l" ;; esac
+l=$(line 20261205T140000Z)
+echo "quick: $l"
+case $l in "History: a quick run (one layout variant of 3 processes) cannot tell"*) ;; *) fail "a quick run told: $l" ;; esac
+
+# The list, newest first.
+"$history" --results "$res" --all >"$tmp/list.txt"
+cat "$tmp/list.txt"
+order=$(grep -o '20261205T1[0-4]0000Z' "$tmp/list.txt" | uniq | tr '\n' ' ')
+[ "$order" = "20261205T140000Z 20261205T130000Z 20261205T120000Z 20261205T110000Z 20261205T100000Z " ] ||
+	fail "not newest first: $order"
+grep -q 'crossover (' "$tmp/list.txt" || fail "no bracket listed"
+grep -A 4 '20261205T120000Z' "$tmp/list.txt" | grep -q '^    Differs from the run of 2026-12-05 11:00' ||
+	fail "the run's own verdict is not listed"
+
+# Bad usage: one line, exit 2.
+for args in "--bogus" "--results $tmp/none" "--results" "extra"; do
+	rc=0
+	# shellcheck disable=SC2086
+	"$history" $args >/dev/null 2>"$tmp/err" || rc=$?
+	[ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "history $args: exit $rc, $(cat "$tmp/err")"
+done
+echo "test_history: ok"
