@@ -50,6 +50,8 @@ struct ic_state {
 	struct ic_ratio *ratios;   /* per N from its processes only, Holm band */
 	size_t nratios;
 	struct ic_crossover xo;
+	double share, share_lo, share_hi;   /* its share of the processes, with
+	                                     * its 95% Clopper-Pearson interval */
 };
 
 struct ic_states {

@@ -573,7 +573,11 @@ static void method_text(FILE *f, const struct ic_analysis *an)
 
 int ic_summary_write(FILE *f, const struct ic_analysis *an)
 {
-	fprintf(f, "# inlinecost: %s vs %s\n\n", an->opts.compare, an->opts.baseline);
+	char mark[320];
+
+	/* The smoke mark on the first line, where no reader misses it. */
+	fprintf(f, "# inlinecost: %s vs %s%s%s\n\n", an->opts.compare, an->opts.baseline,
+		ic_verdict_smoke(mark, sizeof(mark), an) ? " — " : "", mark);
 	ic_answer_write(f, an);
 	fprintf(f, "## Evidence\n\nTime per call site in ns and the ratio %s/%s (below 1: %s is "
 		"faster), each with its 95%% interval at that N; the band decides. Files: points.csv, "
