@@ -241,7 +241,7 @@ const char *ic_fmt_share(char *buf, size_t cap, const struct ic_states *s, int k
 	const struct ic_state *st = &s->st[k];
 
 	if (isfinite(st->share_lo))
-		snprintf(buf, cap, "%zu of %zu processes, %.0f%% [%.0f-%.0f%%]", st->nproc, s->nproc,
+		snprintf(buf, cap, "%zu of %zu processes (%.0f%%, 95%% CI %.0f-%.0f%%)", st->nproc, s->nproc,
 			 100.0 * st->share, 100.0 * st->share_lo, 100.0 * st->share_hi);
 	else
 		snprintf(buf, cap, "%zu of %zu processes", st->nproc, s->nproc);

@@ -229,20 +229,19 @@ static void verdict_two(struct vbuf *b, const struct vwords *w, const struct ic_
 	const struct ic_group *gr = &se->group;
 	const struct ic_states *st = se->states;
 	size_t n = gr->nratios, ncommon = 0, ndiff = 0;
-	int big = st->st[1].nproc > st->st[0].nproc;   /* the larger state is named first */
 	enum ic_point_side *s2 = side + n;
 	double *r2 = ratio + n;
 	unsigned char *diff = in + n;
 	char share[96], set[512];
 	struct vset v;
 
-	verdict_state_sides(gr, &st->st[big], side, ratio);
-	verdict_state_sides(gr, &st->st[!big], s2, r2);
+	/* Numbered as the Evidence numbers them: state 1 the lower ratio. */
+	verdict_state_sides(gr, &st->st[0], side, ratio);
+	verdict_state_sides(gr, &st->st[1], s2, r2);
 	vb_add(b, "the processes split into two states: ");
 	for (int i = 0; i < 2; i++)
-		vb_add(b, "%sstate %d in %s (%s/%s %.2f)", i ? ", " : "", i + 1,
-		       ic_fmt_share(share, sizeof(share), st, i ? !big : big), w->an->opts.compare,
-		       w->an->opts.baseline, st->st[i ? !big : big].level);
+		vb_add(b, "%sstate %d in %s", i ? ", " : "", i + 1,
+		       ic_fmt_share(share, sizeof(share), st, i));
 	for (size_t i = 0; i < n; i++) {
 		in[i] = side[i] == s2[i];
 		diff[i] = !in[i];
