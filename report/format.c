@@ -165,7 +165,8 @@ const char *ic_fmt_factor(char *buf, size_t cap, double lo, double hi)
 	} else if (hi - lo < 0.05) {
 		snprintf(buf, cap, "%.1fx", hi);
 	} else {
-		snprintf(buf, cap, "%.1f-%.1fx", lo, hi);
+		/* A span from near 1 keeps its small end: "1.04-1.9x", not "1.0-1.9x". */
+		snprintf(buf, cap, lo < 1.1 ? "%.2f-%.1fx" : "%.1f-%.1fx", lo, hi);
 	}
 	return buf;
 }

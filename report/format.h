@@ -37,7 +37,8 @@ const char *ic_fmt_runs(char *buf, size_t cap, const struct ic_ratio *ratios, si
 			enum ic_point_side side);
 
 /* How much faster, from factors >= 1 (slower time over faster time):
- * "12%", "4-12%" below 1.5x, "1.7x", "1.3-1.7x" from there. */
+ * "12%", "4-12%" below 1.5x, "1.7x", "1.3-1.7x" from there ("1.04-1.9x"
+ * from near 1). */
 const char *ic_fmt_factor(char *buf, size_t cap, double lo, double hi);
 
 /* x to 3 significant digits: "1.70", "37.4", "1250". */

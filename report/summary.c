@@ -545,7 +545,7 @@ static void evidence_intro(FILE *f, const struct ic_analysis *an)
 		l1i += any_l1i(&an->series[s].group);
 		attr += an->series[s].attr && an->series[s].attr->has_controls;
 	}
-	fprintf(f, "## Evidence\n\nPer N the median time per call site in ns (95%% intervals in "
+	fprintf(f, "## Evidence\n\nEach table gives per N the median time per call site in ns (95%% intervals in "
 		"points.csv) and the faster form: by how much (slower time over faster), ± the half-width "
 		"of the band that decides; *unresolved* where the band holds 1 (%s/%s per N with its "
 		"interval and band in ratios.csv).\n\n", an->opts.compare, an->opts.baseline);

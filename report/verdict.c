@@ -56,6 +56,7 @@ struct vset {
 	const double *ratio, *ratio2;   /* ratio2 may be NULL */
 	const unsigned char *in;
 	size_t n;
+	int whole;   /* in holds every N of the series: "pays at no N" can be said */
 };
 
 enum vrange { V_UPTO, V_FROM, V_AT };
@@ -112,6 +113,12 @@ static void verdict_clause(struct vbuf *b, const struct vwords *w, const struct 
 	} else {
 		snprintf(head, sizeof(head), "%s is %s faster", base, fac);
 	}
+	/* From the first N of the set is at every N of it: said by its N. */
+	for (size_t i = 0; range == V_FROM && i < v->n; i++)
+		if (v->in[i]) {
+			range = v->sites[i] == at ? V_AT : range;
+			break;
+		}
 	if (range == V_AT && mask) {
 		for (size_t i = 0; i < v->n; i++)
 			mask[i] = v->in[i] && v->side[i] == s;
@@ -183,12 +190,12 @@ static void verdict_sides(struct vbuf *b, const struct vwords *w, const struct v
 	} else {
 		if (nc)
 			verdict_clause(b, w, v, IC_SIDE_COMPARE, V_UPTO, maxc);
-		else if (w->classic)
-			vb_add(b, "%s pays at no N", w->program ? "inlining" : w->an->opts.compare);
-		else
-			vb_add(b, "%s is faster at no N", w->an->opts.compare);
+		else if (v->whole && w->classic)
+			vb_add(b, "%s pays at no N; ", w->program ? "inlining" : w->an->opts.compare);
+		else if (v->whole)
+			vb_add(b, "%s is faster at no N; ", w->an->opts.compare);
 		if (nb) {
-			vb_add(b, "; ");
+			vb_add(b, nc ? "; " : "");
 			verdict_clause(b, w, v, IC_SIDE_BASELINE, V_FROM, minb);
 		}
 	}
@@ -248,16 +255,12 @@ static void verdict_two(struct vbuf *b, const struct vwords *w, const struct ic_
 		ncommon += in[i];
 		ndiff += diff[i];
 	}
-	v = (struct vset){ sites, side, ratio, r2, in, n };
+	v = (struct vset){ sites, side, ratio, r2, in, n, !ndiff };
 	if (!ncommon) {
 		vb_add(b, ". They differ at every N");
 	} else {
-		size_t at;
-
 		vb_add(b, ". In both: ");
-		at = b->len;
 		verdict_sides(b, w, &v, 1);
-		vb_capital(b, at);
 		if (!ndiff) {
 			vb_add(b, ". They differ in level only");
 			return;
@@ -265,7 +268,7 @@ static void verdict_two(struct vbuf *b, const struct vwords *w, const struct ic_
 		vb_add(b, ". They differ at N = %s", ic_fmt_nset(set, sizeof(set), sites, diff, n));
 	}
 	for (int k = 0; k < 2; k++) {
-		v = (struct vset){ sites, k ? s2 : side, k ? r2 : ratio, NULL, diff, n };
+		v = (struct vset){ sites, k ? s2 : side, k ? r2 : ratio, NULL, diff, n, 0 };
 		vb_add(b, ". In state %d: ", k + 1);
 		verdict_sides(b, w, &v, 0);
 	}
@@ -308,7 +311,7 @@ const char *ic_verdict_series(char *buf, size_t cap, const struct ic_analysis *a
 	if (se->states && se->states->nstates == 2) {
 		verdict_two(&b, &w, se, sites, side, ratio, in);
 	} else {
-		struct vset v = { sites, side, ratio, NULL, in, n };
+		struct vset v = { sites, side, ratio, NULL, in, n, 1 };
 		size_t noisy = 0;
 
 		verdict_sides(&b, &w, &v, 1);
