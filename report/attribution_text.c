@@ -148,8 +148,7 @@ static void attr_say_per_n(struct attr_text *t, const char *what, const struct i
 	free(kept.r);
 }
 
-static void attr_statement(FILE *f, const struct ic_analysis *an, const struct ic_attribution *a,
-			   const struct ic_group *g)
+static void attr_statement(FILE *f, const struct ic_attribution *a, const struct ic_group *g)
 {
 	static const char *const more = "the lock costs more inlined than called";
 	static const char *const less = "the lock costs less inlined than called";
@@ -169,9 +168,7 @@ static void attr_statement(FILE *f, const struct ic_analysis *an, const struct i
 		attr_add(&t, 0, "%s from N = %lu, where a form's code passes the L1i: the nolock "
 			 "forms' smaller code mixes capacity into it", a->fit.n ? "the interaction" : what,
 			 a->fit_first_out);
-	if (a->all_noisy)
-		fprintf(f, "Every point of this series is noisy (band wider than ±%g%%): only effects "
-			"larger than that can show here.\n\n", 100.0 * an->opts.noise_ci);
+	/* A series whose every band is noisy says so once, above its table. */
 	if (*t.resolved)
 		fprintf(f, "**Likely cause** (at N where the series' difference and the cause's band or "
 			"interval both exclude 1):\n\n%s\n", t.resolved);
@@ -183,10 +180,11 @@ static void attr_statement(FILE *f, const struct ic_analysis *an, const struct i
 
 void ic_attribution_write(FILE *f, const struct ic_analysis *an, const struct ic_series *se)
 {
+	(void)an;   /* the fronts call every writer alike */
 	if (!se->attr)
 		return;
 	fputs("#### What the difference is made of\n\n", f);
-	attr_statement(f, an, se->attr, &se->group);
+	attr_statement(f, se->attr, &se->group);
 	/* The per-N lines are drawn, not tabled: one panel per series with
 	 * control forms (chart_data.c). */
 	if (se->attr->has_controls)
