@@ -113,12 +113,9 @@ static void verdict_clause(struct vbuf *b, const struct vwords *w, const struct 
 	} else {
 		snprintf(head, sizeof(head), "%s is %s faster", base, fac);
 	}
-	/* From the first N of the set is at every N of it: said by its N. */
-	for (size_t i = 0; range == V_FROM && i < v->n; i++)
-		if (v->in[i]) {
-			range = v->sites[i] == at ? V_AT : range;
-			break;
-		}
+	/* From the series' first N is at its every N: said by its N. */
+	if (range == V_FROM && v->n && v->sites[0] == at)
+		range = V_AT;
 	if (range == V_AT && mask) {
 		for (size_t i = 0; i < v->n; i++)
 			mask[i] = v->in[i] && v->side[i] == s;
