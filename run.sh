@@ -160,7 +160,9 @@ counters, the processes and ./run.sh micro hold the machine lock
 (/tmp/inlinecost-measure.lock; builds do not), and a run that has to wait
 says for whom.
 
-Results: results/<run>/summary.md, points.csv, ratios.csv, crossover.csv,
+Results: results/<run>/summary.md, verdict.txt and verdict.json (the
+verdict per series, also printed last; docs/verdict-json.md), points.csv,
+ratios.csv, crossover.csv,
 benchmark.json (Google Benchmark JSON, readable by its tools/compare.py) and
 plots/*.png|svg (links into report/, replaced as a set); raw/ holds one JSON
 per process. results/latest points to the newest run.

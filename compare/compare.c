@@ -13,6 +13,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
+#include <jansson.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -74,6 +75,35 @@ static const char *cmp_differs_value(struct cmp_input *in, const char *s, char *
 	return ic_run_conf(&in->run, s);
 }
 
+/* Each run's own verdict, quoted from its verdict.json as its summary
+ * said it (with its smoke mark), never re-derived here. */
+static void cmp_write_verdicts(FILE *md, const struct cmp *c)
+{
+	fputs("\n## Each input's verdict, as its summary said it\n\n", md);
+	for (size_t k = 0; k < c->k; k++) {
+		const struct ic_run *r = &c->in[k].run;
+		json_t *doc = r->verdict_json ? json_loads(r->verdict_json, 0, NULL) : NULL;
+		json_t *series = json_object_get(doc, "series"), *se;
+		const char *mark = json_string_value(json_object_get(doc, "smoke_mark"));
+		size_t i;
+
+		fprintf(md, "- %c (%s)", cmp_letter(k), r->name);
+		if (!r->verdict_json)
+			fputs(": no verdict.json (a run from before the suite wrote one)\n", md);
+		else if (!json_is_array(series))
+			fputs(": verdict.json is not readable\n", md);
+		else
+			fprintf(md, "%s%s:\n", mark ? ", " : "", mark ? mark : "");
+		json_array_foreach(series, i, se) {
+			const char *label = json_string_value(json_object_get(se, "label"));
+			const char *v = json_string_value(json_object_get(se, "verdict"));
+
+			fprintf(md, "  - %s: %s\n", label ? label : "(no label)", v ? v : "(no verdict)");
+		}
+		json_decref(doc);
+	}
+}
+
 /* compare.md's head: the runs, what differs, what is left out. Sets each
  * run's label. */
 static void cmp_write_head(FILE *md, struct cmp *c, const char *only)
@@ -106,6 +136,8 @@ static void cmp_write_head(FILE *md, struct cmp *c, const char *only)
 			in->run.name, cmp_dash(in->run.from), cmp_dash(date), cmp_dash(cmp_source(in)), in->nser,
 			in->npts);
 	}
+
+	cmp_write_verdicts(md, c);
 
 	/* What differs: the machine, then the settings that define a point
 	 * (one that differs only between the runs labels their columns). */

@@ -148,6 +148,8 @@ static int run_open_dir(struct ic_run *run, const char *path, char *err, size_t 
 	free(text);
 	if (rc)
 		return -1;
+	snprintf(file, sizeof(file), "%s/verdict.json", path);
+	run->verdict_json = run_slurp(file, &len);   /* NULL when absent */
 	snprintf(file, sizeof(file), "%s/raw", path);
 	if (!(d = opendir(file)))
 		return run_fail(err, errlen, "%s is not a results directory of run.sh (no raw/)", path);
@@ -238,7 +240,7 @@ static int run_archive_read(const char *path, struct run_member **out, size_t *n
 			name += 2;
 		base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
 		depth = run_depth(name);
-		if (!(!strcmp(base, "run.conf") && depth <= 2) &&
+		if (!((!strcmp(base, "run.conf") || !strcmp(base, "verdict.json")) && depth <= 2) &&
 		    !(run_is_process(base) && depth <= 3 && base - name >= 4 &&
 		      !strncmp(base - 4, "raw/", 4)))
 			continue;
@@ -316,6 +318,12 @@ static int run_open_export(struct ic_run *run, const char *path, char *err, size
 		run_members_free(m, n);
 		return -1;
 	}
+	/* Its verdict: PREFIX verdict.json. */
+	for (size_t i = 0; i < n; i++)
+		if (!strncmp(m[i].name, prefix, plen) && !strcmp(m[i].name + plen, "verdict.json")) {
+			run->verdict_json = m[i].text;
+			m[i].text = NULL;
+		}
 	/* Its processes: PREFIX raw/NAME.json, in name order. */
 	for (size_t i = 0; i < n; i++)
 		if (!strncmp(m[i].name, prefix, plen) && !strncmp(m[i].name + plen, "raw/", 4) &&
@@ -396,6 +404,7 @@ void ic_run_free(struct ic_run *run)
 		free(run->conf[i].value);
 	}
 	free(run->conf);
+	free(run->verdict_json);
 	free(run->name);
 	free(run->from);
 	memset(run, 0, sizeof(*run));

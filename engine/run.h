@@ -26,6 +26,9 @@ struct ic_run {
 	size_t nconf;
 	struct ic_results res;         /* the processes, loaded */
 	struct ic_analysis an;         /* and analysed, series by series */
+	char *verdict_json;            /* the run's own verdict.json as its summary
+	                                * wrote it (quoted, never re-derived); NULL
+	                                * when it has none (an older run) */
 };
 
 /* Opens the run at path (a directory or a .tar.gz), loads its processes in

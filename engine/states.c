@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include <gsl/gsl_randist.h>
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_sort_double.h>
 #include <gsl/gsl_statistics_double.h>
 
@@ -437,6 +438,26 @@ out:
 	return rc;
 }
 
+/* Each state's share of the processes and its exact (Clopper-Pearson)
+ * 95% interval: a state of 4 in 12 could be a third of the processes or
+ * two thirds of that, and the verdict says so. */
+static void states_shares(struct ic_states *s)
+{
+	double n = (double)s->nproc;
+
+	for (size_t k = 0; k < 2; k++) {
+		struct ic_state *st = &s->st[k];
+		double x = (double)st->nproc;
+
+		st->share = st->share_lo = st->share_hi = NAN;
+		if (k >= s->nstates || !s->nproc)
+			continue;
+		st->share = x / n;
+		st->share_lo = x > 0 ? gsl_cdf_beta_Pinv(0.025, x, n - x + 1) : 0.0;
+		st->share_hi = x < n ? gsl_cdf_beta_Pinv(0.975, x + 1, n - x) : 1.0;
+	}
+}
+
 struct ic_states *ic_states_analyse(const struct ic_process_ratios *pr, const struct ic_group *g,
 				    const struct ic_analysis_opts *opts)
 {
@@ -456,5 +477,6 @@ struct ic_states *ic_states_analyse(const struct ic_process_ratios *pr, const st
 		ic_states_free(s);
 		return NULL;
 	}
+	states_shares(s);
 	return s;
 }

@@ -84,6 +84,8 @@ struct ic_state {
 	                            * its band and Holm's decisions */
 	size_t nratios;
 	struct ic_crossover xo;
+	double share, share_lo, share_hi;   /* its share of the processes, with
+	                                     * its 95% Clopper-Pearson interval */
 };
 
 /* The rule on one half of the N (or on all of them). */

@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "attribution.h"
@@ -42,7 +43,16 @@ static void attr_unmeasured(struct attr_text *t, const char *what, const struct 
 		attr_add(t, 0, "%s: not measured (no N where every form of %s has a time)", what, l->name);
 }
 
-static void attr_say_call(struct attr_text *t, const struct ic_line *l)
+/* The series' own ratio at N resolved: a cause is named only there. */
+static int attr_series_resolved(const struct ic_group *g, unsigned long sites)
+{
+	for (size_t i = 0; i < g->nratios; i++)
+		if (g->ratios[i].sites == sites)
+			return g->ratios[i].side != IC_SIDE_UNRESOLVED;
+	return 0;
+}
+
+static void attr_say_call(struct attr_text *t, const struct ic_line *l, const struct ic_group *g)
 {
 	const struct ic_ratio *r = l->n ? &l->r[0] : NULL;
 
@@ -50,12 +60,15 @@ static void attr_say_call(struct attr_text *t, const struct ic_line *l)
 		attr_unmeasured(t, "call overhead", l);
 	else if (!isfinite(r->lo))
 		attr_add(t, 0, "call overhead: no evidence (no interval: fewer than 2 processes or layouts)");
-	else if (r->lo > 1.0 || r->hi < 1.0)
-		attr_add(t, 1, "calls %s: extern is %.3fx inline at N = %lu [%.3f–%.3f]",
-			 r->lo > 1.0 ? "cost" : "do not cost here", r->ratio, r->sites, r->lo, r->hi);
-	else
-		attr_add(t, 0, "call overhead: no evidence at this resolution (interval %.3f–%.3f at N = %lu)",
+	else if (!(r->lo > 1.0 || r->hi < 1.0))
+		attr_add(t, 0, "call overhead: no evidence at this resolution (interval %#.3g–%#.3g at N = %lu)",
 			 r->lo, r->hi, r->sites);
+	else if (!attr_series_resolved(g, r->sites))
+		attr_add(t, 0, "call overhead: not named at N = %lu, where the series' own difference is "
+			 "unresolved (extern/inline %#.3g [%#.3g–%#.3g])", r->sites, r->ratio, r->lo, r->hi);
+	else
+		attr_add(t, 1, "call overhead: extern is %#.3gx inline at N = %lu [%#.3g–%#.3g]%s", r->ratio,
+			 r->sites, r->lo, r->hi, r->lo > 1.0 ? "" : ": the calls cost nothing here");
 }
 
 /* The resolved point of side s farthest from 1. */
@@ -69,70 +82,96 @@ static const struct ic_ratio *attr_extreme(const struct ic_line *l, enum ic_poin
 	return best;
 }
 
-/* A per-N line: stated only where its band excludes 1. up/down: what a
- * resolved side above or below 1 means, e.g. "copies cost". */
+/* A per-N line: stated only where its band excludes 1 and the series'
+ * own difference is resolved. up/down: what a side above or below 1
+ * means, e.g. "the copies cost". */
 static void attr_say_per_n(struct attr_text *t, const char *what, const struct ic_line *l,
-			   const char *up, const char *down)
+			   const struct ic_group *g, const char *up, const char *down)
 {
-	char above[256], below[256];
+	char above[256], below[256], off[256];
 	const struct ic_ratio *hi, *lo, *r;
+	struct ic_line kept = *l;
 	double blo = INFINITY, bhi = -INFINITY;
+	size_t dropped = 0;
 
 	if (!l->n) {
 		attr_unmeasured(t, what, l);
 		return;
 	}
-	ic_fmt_runs(above, sizeof(above), l->r, l->n, IC_SIDE_BASELINE);
-	ic_fmt_runs(below, sizeof(below), l->r, l->n, IC_SIDE_COMPARE);
-	hi = attr_extreme(l, IC_SIDE_BASELINE);
-	lo = attr_extreme(l, IC_SIDE_COMPARE);
+	kept.r = malloc(l->n * sizeof(*kept.r));
+	if (!kept.r)
+		return;
+	memcpy(kept.r, l->r, l->n * sizeof(*kept.r));
+	for (size_t i = 0; i < l->n; i++)
+		if (kept.r[i].side != IC_SIDE_UNRESOLVED && !attr_series_resolved(g, kept.r[i].sites)) {
+			kept.r[i].side = IC_SIDE_UNRESOLVED;
+			dropped++;
+		}
+	ic_fmt_runs(above, sizeof(above), kept.r, l->n, IC_SIDE_BASELINE);
+	ic_fmt_runs(below, sizeof(below), kept.r, l->n, IC_SIDE_COMPARE);
+	hi = attr_extreme(&kept, IC_SIDE_BASELINE);
+	lo = attr_extreme(&kept, IC_SIDE_COMPARE);
+	if (dropped) {
+		/* The N the line resolves but the series does not. */
+		struct ic_ratio *only = malloc(l->n * sizeof(*only));
+
+		if (only) {
+			memcpy(only, l->r, l->n * sizeof(*only));
+			for (size_t i = 0; i < l->n; i++)
+				only[i].side = l->r[i].side != kept.r[i].side ? IC_SIDE_BASELINE
+									       : IC_SIDE_UNRESOLVED;
+			ic_fmt_runs(off, sizeof(off), only, l->n, IC_SIDE_BASELINE);
+			attr_add(t, 0, "%s: %s is resolved at N = %s, where the series' own difference is "
+				 "not, so it is not named as a cause there", what, l->name, off);
+			free(only);
+		}
+	}
 	if (hi && lo) {
 		attr_add(t, 0, "%s: %s is resolved above 1 at N = %s and below 1 at N = %s, so no single "
 			 "direction is stated", what, l->name, above, below);
-		return;
+	} else if ((r = hi ? hi : lo)) {
+		attr_add(t, 1, "%s: %s is %#.3gx at N = %lu (band %#.3g–%#.3g), resolved %s 1 at N = %s: %s",
+			 what, l->name, r->ratio, r->sites, r->band_lo, r->band_hi, hi ? "above" : "below",
+			 hi ? above : below, hi ? up : down);
+	} else if (!dropped) {
+		for (size_t i = 0; i < l->n; i++)
+			if (isfinite(l->r[i].band_lo)) {
+				blo = fmin(blo, l->r[i].band_lo);
+				bhi = fmax(bhi, l->r[i].band_hi);
+			}
+		if (isfinite(blo))
+			attr_add(t, 0, "%s: no evidence at this resolution (bands %#.3g–%#.3g over N = %lu..%lu)",
+				 what, blo, bhi, l->r[0].sites, l->r[l->n - 1].sites);
+		else
+			attr_add(t, 0, "%s: no evidence (no band: fewer than 2 processes or layouts)", what);
 	}
-	if ((r = hi ? hi : lo)) {
-		attr_add(t, 1, "%s: %s is %.3fx at N = %lu (band %.3f–%.3f), resolved %s 1 at N = %s",
-			 hi ? up : down, l->name, r->ratio, r->sites, r->band_lo, r->band_hi,
-			 hi ? "above" : "below", hi ? above : below);
-		return;
-	}
-	for (size_t i = 0; i < l->n; i++)
-		if (isfinite(l->r[i].band_lo)) {
-			blo = fmin(blo, l->r[i].band_lo);
-			bhi = fmax(bhi, l->r[i].band_hi);
-		}
-	if (isfinite(blo))
-		attr_add(t, 0, "%s: no evidence at this resolution (bands %.3f–%.3f over N = %lu..%lu)",
-			 what, blo, bhi, l->r[0].sites, l->r[l->n - 1].sites);
-	else
-		attr_add(t, 0, "%s: no evidence (no band: fewer than 2 processes or layouts)", what);
+	free(kept.r);
 }
 
-static void attr_statement(FILE *f, const struct ic_analysis *an, const struct ic_attribution *a)
+static void attr_statement(FILE *f, const struct ic_attribution *a, const struct ic_group *g)
 {
 	static const char *const more = "the lock costs more inlined than called";
 	static const char *const less = "the lock costs less inlined than called";
 	const char *what = "locked-instruction interaction";
 	struct attr_text t = { "", "" };
 
-	attr_say_call(&t, &a->line[IC_LINE_CALL]);
-	attr_say_per_n(&t, "copies", &a->line[IC_LINE_COPIES], "copies cost", "copies do not cost");
+	attr_say_call(&t, &a->line[IC_LINE_CALL], g);
+	attr_say_per_n(&t, "copies", &a->line[IC_LINE_COPIES], g, "the copies cost",
+		       "the copies cost nothing here");
 	/* Past the L1i the nolock forms' smaller code mixes capacity into the
 	 * interaction: it is read where all four forms fit. */
 	if (!a->fit_left_out)
-		attr_say_per_n(&t, what, &a->line[IC_LINE_INTERACTION], more, less);
+		attr_say_per_n(&t, what, &a->line[IC_LINE_INTERACTION], g, more, less);
 	else if (a->fit.n)
-		attr_say_per_n(&t, what, &a->fit, more, less);
+		attr_say_per_n(&t, what, &a->fit, g, more, less);
 	if (a->fit_left_out)
 		attr_add(&t, 0, "%s from N = %lu, where a form's code passes the L1i: the nolock "
 			 "forms' smaller code mixes capacity into it", a->fit.n ? "the interaction" : what,
 			 a->fit_first_out);
-	if (a->all_noisy)
-		fprintf(f, "Every point of this series is noisy (band wider than ±%g%%): only effects "
-			"larger than that can show here.\n\n", 100.0 * an->opts.noise_ci);
+	/* A series whose every band is noisy says so once, above its table. */
 	if (*t.resolved)
-		fprintf(f, "**Likely cause** (a band or interval excludes 1):\n\n%s\n", t.resolved);
+		fprintf(f, "**Likely cause** (at N where the series' difference and the cause's band or "
+			"interval both exclude 1):\n\n%s\n", t.resolved);
 	else
 		fputs("**Likely cause**: nothing can be attributed here.\n\n", f);
 	if (*t.other)
@@ -141,13 +180,14 @@ static void attr_statement(FILE *f, const struct ic_analysis *an, const struct i
 
 void ic_attribution_write(FILE *f, const struct ic_analysis *an, const struct ic_series *se)
 {
+	(void)an;   /* the fronts call every writer alike */
 	if (!se->attr)
 		return;
 	fputs("#### What the difference is made of\n\n", f);
-	attr_statement(f, an, se->attr);
+	attr_statement(f, se->attr, &se->group);
 	/* The per-N lines are drawn, not tabled: one panel per series with
 	 * control forms (chart_data.c). */
 	if (se->attr->has_controls)
-		fputs("Per N: the attribution chart (plots/attribution.png) and its data "
+		fputs("Per N: the attribution chart under Evidence and its data "
 		      "(plots/attribution.dat).\n\n", f);
 }

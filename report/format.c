@@ -148,3 +148,103 @@ const char *ic_fmt_runs(char *buf, size_t cap, const struct ic_ratio *ratios, si
 	}
 	return buf;
 }
+
+const char *ic_fmt_factor(char *buf, size_t cap, double lo, double hi)
+{
+	if (hi < 1.5) {
+		/* Whole percent, one decimal below 2% so a small effect is not "1%". */
+		const char *fmt = hi < 1.02 ? "%.1f" : "%.0f";
+		char a[16], b[16];
+
+		snprintf(a, sizeof(a), fmt, 100.0 * (lo - 1.0));
+		snprintf(b, sizeof(b), fmt, 100.0 * (hi - 1.0));
+		if (!strcmp(a, b))
+			snprintf(buf, cap, "%s%%", b);
+		else
+			snprintf(buf, cap, "%s-%s%%", a, b);
+	} else if (hi - lo < 0.05) {
+		snprintf(buf, cap, "%.1fx", hi);
+	} else {
+		/* A span from near 1 keeps its small end: "1.04-1.9x", not "1.0-1.9x". */
+		snprintf(buf, cap, lo < 1.1 ? "%.2f-%.1fx" : "%.1f-%.1fx", lo, hi);
+	}
+	return buf;
+}
+
+const char *ic_fmt_sig3(char *buf, size_t cap, double x)
+{
+	if (!isfinite(x))
+		snprintf(buf, cap, "—");
+	else if (fabs(x) >= 1000.0)
+		snprintf(buf, cap, "%.0f", x);
+	else
+		snprintf(buf, cap, "%#.3g", x);
+	return buf;
+}
+
+const char *ic_fmt_faster(char *buf, size_t cap, const struct ic_analysis *an,
+			  const struct ic_ratio *r)
+{
+	const char *form = r->ratio < 1.0 ? an->opts.compare : an->opts.baseline;
+	double fac = r->ratio < 1.0 ? 1.0 / r->ratio : r->ratio;
+	char f3[32], pm[32] = "";
+
+	if (!isfinite(r->ratio) || r->ratio <= 0.0) {
+		snprintf(buf, cap, "—");
+		return buf;
+	}
+	ic_fmt_sig3(f3, sizeof(f3), fac);
+	/* The band is symmetric on the log scale: its half-width as a factor. */
+	if (isfinite(r->band_lo) && isfinite(r->band_hi) && r->band_lo > 0 &&
+	    r->band_hi <= 10.0 * r->band_lo) {
+		double half = 100.0 * (sqrt(r->band_hi / r->band_lo) - 1.0);
+
+		snprintf(pm, sizeof(pm), " ±%.*f%%", half < 1.0 ? 1 : 0, half);
+	} else if (isfinite(r->band_lo)) {
+		snprintf(buf, cap, "unresolved (band over 10x wide)");
+		return buf;
+	}
+	if (r->side == IC_SIDE_UNRESOLVED)
+		snprintf(buf, cap, "unresolved (%s %sx%s)", form, f3, pm);
+	else
+		snprintf(buf, cap, "%s %sx%s", form, f3, pm);
+	return buf;
+}
+
+const char *ic_fmt_nset(char *buf, size_t cap, const unsigned long *sites,
+			const unsigned char *in, size_t n)
+{
+	size_t len = 0, runs = 0, k = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n; i++)
+		if (in[i] && (i == 0 || !in[i - 1]))
+			runs++;
+	for (size_t i = 0; i < n && len < cap; i++) {
+		size_t j = i;
+
+		if (!in[i])
+			continue;
+		while (j + 1 < n && in[j + 1])
+			j++;
+		k++;
+		len += (size_t)snprintf(buf + len, cap - len, "%s%lu", k == 1 ? "" : k == runs ? " and " : ", ",
+					sites[i]);
+		if (j > i && len < cap)
+			len += (size_t)snprintf(buf + len, cap - len, "..%lu", sites[j]);
+		i = j;
+	}
+	return buf;
+}
+
+const char *ic_fmt_share(char *buf, size_t cap, const struct ic_states *s, int k)
+{
+	const struct ic_state *st = &s->st[k];
+
+	if (isfinite(st->share_lo))
+		snprintf(buf, cap, "%zu of %zu processes (%.0f%%, 95%% CI %.0f-%.0f%%)", st->nproc, s->nproc,
+			 100.0 * st->share, 100.0 * st->share_lo, 100.0 * st->share_hi);
+	else
+		snprintf(buf, cap, "%zu of %zu processes", st->nproc, s->nproc);
+	return buf;
+}

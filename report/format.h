@@ -36,4 +36,29 @@ const char *ic_fmt_build_keys(char *buf, size_t cap, const struct ic_build *b);
 const char *ic_fmt_runs(char *buf, size_t cap, const struct ic_ratio *ratios, size_t n,
 			enum ic_point_side side);
 
+/* How much faster, from factors >= 1 (slower time over faster time):
+ * "12%", "4-12%" below 1.5x, "1.7x", "1.3-1.7x" from there ("1.04-1.9x"
+ * from near 1). */
+const char *ic_fmt_factor(char *buf, size_t cap, double lo, double hi);
+
+/* x to 3 significant digits: "1.70", "37.4", "1250". */
+const char *ic_fmt_sig3(char *buf, size_t cap, double x);
+
+/* A ratio's verdict cell: "extern 1.70x ±2%" where the band resolves a
+ * side (the factor slower over faster, ± the band's half-width),
+ * "unresolved (inline 1.02x ±5%)" where it does not, "unresolved (band
+ * over 10x wide)" where the band says only that too few processes back
+ * it, "—" without a ratio. */
+const char *ic_fmt_faster(char *buf, size_t cap, const struct ic_analysis *an,
+			  const struct ic_ratio *r);
+
+/* The N of sites[0..n-1] with in[i] set as runs of neighbours, the last
+ * joined by "and": "1..16, 256 and 4096"; "" when none. */
+const char *ic_fmt_nset(char *buf, size_t cap, const unsigned long *sites,
+			const unsigned char *in, size_t n);
+
+/* A state's share of the processes: "8 of 12 processes (67%, 95% CI
+ * 35-90%)". */
+const char *ic_fmt_share(char *buf, size_t cap, const struct ic_states *s, int k);
+
 #endif /* IC_FORMAT_H */

@@ -5,6 +5,9 @@
  *   answer.c            summary.md's first screen: one line per series
  *   summary.c           the rest of summary.md
  *   attribution_text.c  its "What the difference is made of", per series
+ *   verdict.c           the verdict per series in the question's words:
+ *                       summary.md's first screen and verdict.txt
+ *   verdict_json.c      verdict.json (docs/verdict-json.md)
  *   tables.c            the CSV tables; every one ends with the build's
  *                       columns (enum ic_build_key order)
  */
@@ -16,6 +19,24 @@
 #include "analysis.h"
 
 void ic_answer_write(FILE *f, const struct ic_analysis *an);
+
+/* Room for one series' verdict, two states' included. */
+#define IC_VERDICT_MAX 4096
+/* The verdict of one series as sentences ending in '.': "Inline pays up
+ * to N = 4 (4-12% faster); from N = 8 extern calls are 1.3-1.7x faster;
+ * unresolved at N = 1 and 4096." */
+const char *ic_verdict_series(char *buf, size_t cap, const struct ic_analysis *an,
+			      const struct ic_series *se);
+/* inline or hint against an extern form: said as "inline pays", "extern calls". */
+int ic_verdict_classic(const struct ic_analysis *an);
+/* A design too small for a verdict (ic_analysis_smoke): 1 with "smoke
+ * test: too small a design for a verdict (WHY)" in buf, else 0 and "". */
+int ic_verdict_smoke(char *buf, size_t cap, const struct ic_analysis *an);
+/* verdict.txt, plain text for the console: the forms, the smoke mark,
+ * then "- SERIES: VERDICT" per series. */
+int ic_verdict_text_write(FILE *f, const struct ic_analysis *an);
+/* verdict.json, the shape docs/verdict-json.md documents. */
+int ic_verdict_json_write(FILE *f, const struct ic_analysis *an);
 int ic_summary_write(FILE *f, const struct ic_analysis *an);
 void ic_attribution_write(FILE *f, const struct ic_analysis *an, const struct ic_series *se);
 

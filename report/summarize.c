@@ -31,6 +31,8 @@ static const char ic_usage[] =
 	"Reads sites_bench's Google Benchmark JSON, one file per process (its context\n"
 	"names the layout variant and the build), and writes, each atomically:\n"
 	"  DIR/summary.md          the answer first, then the evidence and the method\n"
+	"  DIR/verdict.txt         the verdict per series in plain text (the console's)\n"
+	"  DIR/verdict.json        the verdict per series as data (docs/verdict-json.md)\n"
 	"  DIR/points.csv          per point: time per call site, 95% interval, counters\n"
 	"  DIR/ratios.csv          per N: compare/baseline, its interval, band, Holm side\n"
 	"  DIR/crossover.csv       per series: verdict, bracket, states\n"
@@ -55,7 +57,7 @@ static const char ic_usage[] =
 enum {
 	IC_OUT_JSON, IC_OUT_POINTS, IC_OUT_RATIOS, IC_OUT_CROSSOVER, IC_OUT_PROCESS, IC_OUT_SUMMARY,
 	IC_OUT_GP, IC_OUT_TIME, IC_OUT_L1I, IC_OUT_RATIO_DAT, IC_OUT_PROCESS_DAT,
-	IC_OUT_ATTR_DAT, IC_OUT_TIMELINE_DAT, IC_OUT_REFINE,
+	IC_OUT_ATTR_DAT, IC_OUT_TIMELINE_DAT, IC_OUT_REFINE, IC_OUT_VERDICT_JSON, IC_OUT_VERDICT_TXT,
 	IC_OUT_CALIBRATION,
 	IC_OUT_COUNT
 };
@@ -75,6 +77,8 @@ static const char *const ic_out_name[IC_OUT_COUNT] = {
 	[IC_OUT_ATTR_DAT] = "plots/attribution.dat",
 	[IC_OUT_TIMELINE_DAT] = "plots/timeline.dat",
 	[IC_OUT_REFINE] = "refine_next.txt",
+	[IC_OUT_VERDICT_JSON] = "verdict.json",
+	[IC_OUT_VERDICT_TXT] = "verdict.txt",
 	[IC_OUT_CALIBRATION] = "calibration.csv",
 };
 
@@ -194,6 +198,8 @@ static int ic_write_all(const struct ic_analysis *an, json_t *merged, const char
 	    ic_chart_data_write(&cf, an) ||
 	    ic_timeline_data_write(outs[IC_OUT_GP].f, outs[IC_OUT_TIMELINE_DAT].f, an) ||
 	    ic_tables_refine_next_write(outs[IC_OUT_REFINE].f, an) ||
+	    ic_verdict_json_write(outs[IC_OUT_VERDICT_JSON].f, an) ||
+	    ic_verdict_text_write(outs[IC_OUT_VERDICT_TXT].f, an) ||
 	    (n == IC_OUT_COUNT && ic_tables_calibration_write(outs[IC_OUT_CALIBRATION].f, an)))
 		goto fail;
 	what = "sync";

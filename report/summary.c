@@ -17,27 +17,13 @@ static const char *plural(size_t n)
 	return n == 1 ? "" : "s";
 }
 
-/* Four significant digits, trailing zeros kept so columns line up. */
-static void sig4(FILE *f, double x)
-{
-	fprintf(f, fabs(x) >= 1000.0 ? "%.0f" : "%#.4g", x);
-}
-
+/* A time cell to 3 significant digits ("—" not measured); the 95%
+ * intervals are in points.csv. */
 static void time_cell(FILE *f, const struct ic_point *p)
 {
-	fputs(" | ", f);
-	if (!isfinite(p->med[IC_F_NS])) {
-		fputs("—", f);
-		return;
-	}
-	sig4(f, p->med[IC_F_NS]);
-	if (isfinite(p->ci_lo)) {
-		fputs(" [", f);
-		sig4(f, p->ci_lo);
-		fputs("–", f);
-		sig4(f, p->ci_hi);
-		fputc(']', f);
-	}
+	char t[32];
+
+	fprintf(f, " | %s", ic_fmt_sig3(t, sizeof(t), p->med[IC_F_NS]));
 }
 
 /* "simulated" for sim, "PAPI" for papi, else as it is ("mixed", "none"). */
@@ -50,38 +36,22 @@ static const char *source_word(const char *src)
 	return src;
 }
 
-/* A ratio and its band as two table cells: "0.9078 [0.6984–1.1801] |
- * 0.5516–1.4941", the interval only where there is one. */
-static void ratio_band(FILE *f, const struct ic_ratio *r)
+/* Both forms' L1i misses per site in one cell, "0.579 / 0.000781"; with
+ * mixed sources each says its own. */
+static void l1i_cell(FILE *f, const struct ic_ratio *r, int mixed)
 {
-	if (!isfinite(r->ratio))
-		fputs("—", f);
-	else if (isfinite(r->lo))
-		fprintf(f, "%.4f [%.4f–%.4f]", r->ratio, r->lo, r->hi);
-	else
-		fprintf(f, "%.4f", r->ratio);
-	fputs(" | ", f);
-	/* A band over 10x wide (a state of two processes: df 1 at Bonferroni's
-	 * level) says only that too few processes back it; its digits mean
-	 * nothing. */
-	if (isfinite(r->band_lo) && isfinite(r->band_hi) && r->band_lo > 0 && r->band_hi <= 10.0 * r->band_lo)
-		fprintf(f, "%.4f–%.4f", r->band_lo, r->band_hi);
-	else if (isfinite(r->band_lo))
-		fprintf(f, "over 10x wide (df %.0f)", r->df);
-	else
-		fputs("—", f);
-}
+	const struct ic_point *p[2] = { r->cmp, r->base };
 
-/* With mixed sources each cell says its own. */
-static void l1i_cell(FILE *f, const struct ic_point *p, int mixed)
-{
-	if (!isfinite(p->med[IC_F_L1I])) {
-		fputs(" | —", f);
-		return;
+	fputs(" |", f);
+	for (int k = 0; k < 2; k++) {
+		fputs(k ? " /" : "", f);
+		if (!isfinite(p[k]->med[IC_F_L1I]))
+			fputs(" —", f);
+		else
+			fprintf(f, " %.3g", p[k]->med[IC_F_L1I]);
+		if (mixed && isfinite(p[k]->med[IC_F_L1I]))
+			fprintf(f, " (%s)", source_word(ic_point_source(p[k])));
 	}
-	fprintf(f, " | %.4g", p->med[IC_F_L1I]);
-	if (mixed)
-		fprintf(f, " (%s)", source_word(ic_point_source(p)));
 }
 
 static int any_l1i(const struct ic_group *gr)
@@ -92,34 +62,31 @@ static int any_l1i(const struct ic_group *gr)
 	return 0;
 }
 
-/* Per N both times, the ratio with its interval and band, and L1i misses. */
+/* Per N both times, which form is faster by how much, and L1i misses
+ * where they were counted. */
 static void evidence_table(FILE *f, const struct ic_analysis *an, const struct ic_series *se)
 {
 	const struct ic_group *gr = &se->group;
 	const char *c = an->opts.compare, *b = an->opts.baseline;
-	const char *ci = " (no interval: fewer than 2 processes or layouts)";
 	const char *src = se->attr ? se->attr->l1i_source : "";
-	char l1[32] = "";
+	int l1i = any_l1i(gr);
+	char l1[32] = "", cell[96];
 
-	for (size_t i = 0; i < gr->nratios; i++)
-		if (isfinite(gr->ratios[i].lo))
-			ci = " [95% CI]";
 	if (!strcmp(src, "sim") || !strcmp(src, "papi"))
-		snprintf(l1, sizeof(l1), " (%s)", source_word(src));
-	fprintf(f, "| N | %s ns/site%s | %s ns/site%s | %s/%s%s | band (all N, 95%%) | noisy "
-		"| L1i miss/site %s%s | L1i miss/site %s%s |\n"
-		"|---:|---:|---:|---:|---:|:---:|---:|---:|\n", c, ci, b, ci, c, b, ci, c, l1, b, l1);
+		snprintf(l1, sizeof(l1), ", %s", source_word(src));
+	fprintf(f, "| N | %s ns | %s ns | faster |", c, b);
+	if (l1i)
+		fprintf(f, " L1i misses/site, %s / %s%s |", c, b, l1);
+	fprintf(f, "\n|---:|---:|---:|:---|%s\n", l1i ? "---:|" : "");
 	for (size_t i = 0; i < gr->nratios; i++) {
 		const struct ic_ratio *r = &gr->ratios[i];
 
 		fprintf(f, "| %lu", r->sites);
 		time_cell(f, r->cmp);
 		time_cell(f, r->base);
-		fputs(" | ", f);
-		ratio_band(f, r);
-		fprintf(f, " | %s", r->noisy ? "noisy" : "");
-		l1i_cell(f, r->cmp, !strcmp(src, "mixed"));
-		l1i_cell(f, r->base, !strcmp(src, "mixed"));
+		fprintf(f, " | %s", ic_fmt_faster(cell, sizeof(cell), an, r));
+		if (l1i)
+			l1i_cell(f, r, !strcmp(src, "mixed"));
 		fputs(" |\n", f);
 	}
 	fputc('\n', f);
@@ -213,6 +180,9 @@ static void states_text(FILE *f, const struct ic_analysis *an, const struct ic_s
 	if (!st->nproc)
 		return;
 	if (st->nstates == 1) {
+		/* Too few processes for a split: said once, above the series. */
+		if (!isfinite(sep) && st->nproc < IC_STATES_MIN_PROC)
+			return;
 		fprintf(f, "States: one (%zu processes", st->nproc);
 		if (isfinite(sep) && !(sep > need))
 			fprintf(f, "; their best split is %.1f within-group SDs apart, under the %.1f that "
@@ -220,9 +190,7 @@ static void states_text(FILE *f, const struct ic_analysis *an, const struct ic_s
 		else if (isfinite(sep))
 			fprintf(f, "; their best split is only %.1fx a process's own spread across N, under "
 				"the %.0fx that marks two states", st->gap / st->own_median, IC_STATES_OWN);
-		else if (st->nproc < IC_STATES_MIN_PROC)
-			fprintf(f, "; fewer than %d: no split tried", IC_STATES_MIN_PROC);
-		fputs("). Each process's ratio is a dot on the ratio chart (process_ratios.csv).", f);
+		fputs(").", f);
 		halves_text(f, st);
 		fputs("\n\n", f);
 		return;
@@ -235,23 +203,17 @@ static void states_text(FILE *f, const struct ic_analysis *an, const struct ic_s
 		"(two states from %.1f).", st->st[1].nproc, follows_words(st), sep, need);
 	halves_text(f, st);
 	fputs("\n\n", f);
-	fprintf(f, "| N | state 1: %zu processes, %s/%s [95%% CI] | band | faster | state 2: %zu "
-		"processes [95%% CI] | band | faster |\n|---:|---:|---:|:---:|---:|---:|:---:|\n",
-		st->st[0].nproc, an->opts.compare, an->opts.baseline, st->st[1].nproc);
+	fprintf(f, "| N | faster in state 1 (%zu processes) | faster in state 2 (%zu processes) |\n"
+		"|---:|:---|:---|\n", st->st[0].nproc, st->st[1].nproc);
 	for (size_t i = 0; i < st->st[0].nratios || i < st->st[1].nratios; i++) {
+		char cell[96];
+
 		for (int k = 0; k < 2; k++) {
 			const struct ic_ratio *r = i < st->st[k].nratios ? &st->st[k].ratios[i] : NULL;
 
 			if (!k)
 				fprintf(f, "| %lu", r ? r->sites : st->st[1].ratios[i].sites);
-			if (!r) {
-				fputs(" | — | — | —", f);
-				continue;
-			}
-			fputs(" | ", f);
-			ratio_band(f, r);
-			fprintf(f, " | %s", r->side == IC_SIDE_COMPARE ? an->opts.compare
-					    : r->side == IC_SIDE_BASELINE ? an->opts.baseline : "");
+			fprintf(f, " | %s", r ? ic_fmt_faster(cell, sizeof(cell), an, r) : "—");
 		}
 		fputs(" |\n", f);
 	}
@@ -305,7 +267,7 @@ static void series_text(FILE *f, const struct ic_analysis *an, const struct ic_s
 		      f);
 	evidence_table(f, an, se);
 	if (!any_l1i(gr))
-		fputs("L1i misses were not measured for this series (— = not measured, not zero).\n\n", f);
+		fputs("L1i misses were not measured for this series (not zero: not counted).\n\n", f);
 	if (se->states)
 		states_text(f, an, se->states);
 	if (se->timeline) {
@@ -476,11 +438,10 @@ static void machine_text(FILE *f, const struct ic_results *res)
 		"not recorded");
 	ctx_put(f, res, "; SMT: ", IC_CTX_SMT, "", "not recorded");
 	ctx_put(f, res, "; ", IC_CTX_MHZ_PER_CPU, " MHz", NULL);
-	fprintf(f, "\n- Caches: L1i %s",
-		ic_fmt_bytes(a, sizeof(a), ic_results_context_num(res, IC_CTX_L1I_SIZE)));
-	ctx_put(f, res, ", ", IC_CTX_L1I_ASSOC, "-way", NULL);
+	/* The L1i's and L2's sizes are on the answer's Machine line, once. */
+	fputs("\n- Caches: L1i", f);
+	ctx_put(f, res, " ", IC_CTX_L1I_ASSOC, "-way", NULL);
 	ctx_put(f, res, ", ", IC_CTX_L1I_LINE, " B lines", NULL);
-	fprintf(f, "; L2 %s", ic_fmt_bytes(a, sizeof(a), ic_results_context_num(res, IC_CTX_L2_SIZE)));
 	fprintf(f, "; L3 %s\n", ic_fmt_bytes(a, sizeof(a), ic_results_context_num(res, IC_CTX_L3_SIZE)));
 	for (size_t i = 1; i < res->nbuilds; i++)
 		lock_differs |= strcmp(res->builds[i].v[IC_B_LOCK], res->builds[0].v[IC_B_LOCK]) != 0;
@@ -624,16 +585,45 @@ static void method_text(FILE *f, const struct ic_analysis *an)
 	ic_repeats_method(f, an);
 }
 
+/* What the tables hold, the charts, and what every series shares, said
+ * once. */
+static void evidence_intro(FILE *f, const struct ic_analysis *an)
+{
+	size_t unsplit = 0, l1i = 0, attr = 0;
+
+	for (size_t s = 0; s < an->nseries; s++) {
+		const struct ic_states *st = an->series[s].states;
+
+		unsplit += st && st->nstates == 1 && st->nproc < IC_STATES_MIN_PROC;
+		l1i += any_l1i(&an->series[s].group);
+		attr += an->series[s].attr && an->series[s].attr->has_controls;
+	}
+	fprintf(f, "## Evidence\n\nEach table gives per N the median time per call site in ns (95%% intervals in "
+		"points.csv) and the faster form: by how much (slower time over faster), ± the half-width "
+		"of the band that decides; *unresolved* where the band holds 1 (%s/%s per N with its "
+		"interval and band in ratios.csv).\n\n", an->opts.compare, an->opts.baseline);
+	fputs("![Time per call site](plots/time.png)\n\n![The ratio per N, each process a dot "
+	      "(process_ratios.csv)](plots/ratio.png)\n\n", f);
+	if (l1i)
+		fputs("![L1i misses per call site](plots/l1i.png)\n\n", f);
+	if (attr)
+		fputs("![What the difference is made of](plots/attribution.png)\n\n", f);
+	if (unsplit)
+		fprintf(f, "States: one in %s (fewer than %d processes: no split into states was "
+			"tried).\n\n", unsplit == an->nseries ? "every series" : "the series that do not "
+			"say otherwise", IC_STATES_MIN_PROC);
+}
+
 int ic_summary_write(FILE *f, const struct ic_analysis *an)
 {
-	fprintf(f, "# inlinecost: %s vs %s\n\n", an->opts.compare, an->opts.baseline);
+	char mark[320];
+
+	/* The smoke mark on the first line, where no reader misses it. */
+	fprintf(f, "# inlinecost: %s vs %s%s%s\n\n", an->opts.compare, an->opts.baseline,
+		ic_verdict_smoke(mark, sizeof(mark), an) ? " — " : "", mark);
 	ic_answer_write(f, an);
 	ic_history_line(f, an);
-	fprintf(f, "## Evidence\n\nTime per call site in ns and the ratio %s/%s (below 1: %s is "
-		"faster), each with its 95%% interval at that N and the band over all N; Holm's "
-		"step-down decides. Files: points.csv, ratios.csv, crossover.csv; charts in "
-		"plots/.\n\n", an->opts.compare,
-		an->opts.baseline, an->opts.compare);
+	evidence_intro(f, an);
 	for (size_t s = 0; s < an->nseries; s++)
 		series_text(f, an, &an->series[s]);
 	machine_text(f, an->res);

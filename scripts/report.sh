@@ -6,7 +6,7 @@
 # directory, then swap it in as a set: DIR/report points to it, and the
 # files users open (DIR/summary.md, DIR/plots, ...) link through it. A failed
 # draw leaves the new report without charts, never with the old ones.
-report_files=(benchmark.json points.csv ratios.csv crossover.csv process_ratios.csv summary.md calibration.csv plots)
+report_files=(benchmark.json points.csv ratios.csv crossover.csv process_ratios.csv summary.md verdict.txt verdict.json calibration.csv plots)
 summarise_into() {
 	local d=$1; shift
 	local args=(--compare "$compare" --baseline "$baseline") new old f

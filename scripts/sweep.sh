@@ -282,6 +282,7 @@ sweep_main() {
 	# One file that holds the run, to copy to another machine for compare.
 	compare/export.sh "$dir" >/dev/null || say "export of $dir failed; the results directory is complete"
 	phase "done: $dir/summary.md (all of it in one file: $dir.tar.gz)"
-	# The recommendation: the summary's first section.
-	awk '/^## / { n++ } n == 1' "$dir/summary.md"
+	# The verdict last, in plain text: a line per series, and the smoke mark
+	# of a design too small for one (summarize's verdict.txt).
+	cat "$dir/verdict.txt"
 }

@@ -1,10 +1,13 @@
 #!/bin/sh
 # The first screen of summary.md holds the answer: on recorded data from
-# the Zen 5 guest (tests/data/plots/zen5) and on a fake run of four series
-# (two states, crossovers, a filler series), "## The answer" comes first,
-# one line per series of crossover.csv, then the machine (CPU model
-# trimmed), the build and the design, all within 25 lines; no clause of an
-# answer line runs over 30 words.
+# the Zen 5 guest (tests/data/report/zen5) and on a fake run of four series
+# (two states, crossovers with an unresolved N, a filler series), "## The
+# answer" comes first, one verdict per series of crossover.csv in the
+# question's words (every N on a side or named unresolved), then the
+# machine (CPU model trimmed), the build and the design, all within 25
+# lines; no clause of an answer line runs over 30 words. verdict.txt says
+# the same verdicts in plain text; a design too small for a verdict is
+# marked on summary.md's first line and verdict.txt's.
 # usage: test_report_answer.sh SUMMARIZE FAKE_SITES_BENCH DATADIR
 set -u
 summarize=$1
@@ -30,9 +33,13 @@ shape() {
 		grep -Eq '^Builds?: ' "$work/screen" || fail "$md: machine, build or design not on the first screen"
 	grep -n '[^ ]  \| ,' "$work/screen" && fail "$md: double blanks or a blank before a comma"
 	# Every clause of an answer line, and of a state's line under it, is short.
-	grep -e '^- \*\*' -e '^  - In ' "$work/screen" | tr ';(' '\n\n' |
+	grep -e '^- \*\*' "$work/screen" | tr ';(.:' '\n\n\n\n' |
 		awk 'NF > 30 { print; bad = 1 } END { exit bad }' || fail "$md: a clause over 30 words"
-	grep -e '^- \*\*' -e '^  - In ' "$work/screen"
+	grep -e '^- \*\*' "$work/screen"
+	# verdict.txt: the same verdict per series, as plain text.
+	grep '^- \*\*' "$md" | sed -E 's/^- \*\*(.*)\*\*: /- \1: /; s/ [^.]*code (outgrows|stays) .*$//' > "$work/want"
+	grep '^- ' "$1/verdict.txt" > "$work/got"
+	cmp -s "$work/want" "$work/got" || fail "$1/verdict.txt is not summary.md's verdicts: $(diff "$work/want" "$work/got")"
 }
 
 # --- recorded: 12 processes on the Zen 5 guest, one series ---------------
@@ -40,8 +47,14 @@ shape() {
 shape "$work/zen5" > "$work/lines"
 grep -qx 'Machine: Oxide Virtual Turin-like Processor, 2 cores; L1i 32 KiB, L2 1 MiB.' "$work/zen5/summary.md" ||
 	fail "CPU model not trimmed: $(grep '^Machine' "$work/zen5/summary.md")"
-grep -q '^- \*\*1 thread, private queue\*\*: .*inlined code passes the 32 KiB L1i at N ≈ 176' "$work/lines" ||
+# No N resolved: each is named, and why none is.
+grep -q '^- \*\*1 thread, private queue\*\*: Neither form is resolved faster at N = 1\.\.4096 (their bands wider than ±3%)\. Inlined code outgrows the L1i at N ≈ 176, extern code at N ≈ 1155\.$' "$work/lines" ||
 	fail "zen5 answer: $(cat "$work/lines")"
+# 2 layout variants: too few draws for a verdict (engine: ic_analysis_smoke).
+mark='smoke test: too small a design for a verdict (2 layout variants of 12 processes in all)'
+[ "$(head -n 1 "$work/zen5/summary.md")" = "# inlinecost: inline vs extern — $mark" ] &&
+	[ "$(sed -n 2p "$work/zen5/verdict.txt")" = "$mark" ] ||
+	fail "smoke mark: $(head -n 1 "$work/zen5/summary.md"); $(sed -n 2p "$work/zen5/verdict.txt")"
 
 # The machine section prints each context value as it reads it: numbers and
 # padded strings (printed into buffers that are reused) stay in their places.
@@ -76,17 +89,45 @@ for v in 0 1 2 3 4 5; do
 done
 "$summarize" --out "$work/four" "$work"/a_*.json "$work"/b_*.json >/dev/null || fail "four: exit $?"
 shape "$work/four" > "$work/lines"
-# Two states: the series' line, then each state on its own line, the larger first.
-grep -A2 '^- \*\*1 thread, private queue\*\*: the processes split into two states; ' "$work/lines" | tr '\n' '|' |
-	grep -Eq '^[^|]*\|  - In 8 of 12 processes \(inline/extern 0\.[0-9]+\): inline [0-9-]+% faster at N = 1\.\.1024\.\|  - In 4 of 12 processes \(inline/extern 1\.[0-9]+\): extern ' ||
+# Two states: each with its share and 95% interval (Clopper-Pearson: 8 of
+# 12 is 34.9-90.1%), then where they differ, each state's own verdict.
+grep '^- \*\*1 thread, private queue\*\*: ' "$work/lines" |
+	grep -Eq ': The processes split into two states: state 1 in 8 of 12 processes \(67%, 95% CI 35-90%\), state 2 in 4 of 12 processes \(33%, 95% CI 10-65%\)\. They differ at every N\. In state 1: inline pays at N = 1\.\.1024 \([0-9-]+% faster\)\. In state 2: extern calls are [0-9.x%-]+ faster at N = [0-9., and]+; unresolved at N = [0-9., and]+\.' ||
 	fail "two states not both named: $(cat "$work/lines")"
-[ "$(grep -c 'crossover in (32, 128)' "$work/lines")" -eq 2 ] || fail "crossover brackets: $(cat "$work/lines")"
-grep -A1 '^- \*\*512 B filler per site; 1 thread, private queue\*\*: with 512 B of other code per call site, the processes split into two states; ' "$work/lines" |
-	grep -q '^  - In [0-9]* of 12 processes (inline/extern [0-9.]*): the program with the calls out of line runs [0-9.-]*% slower at N = ' ||
-	fail "filler line: $(grep -A2 512 "$work/lines")"
+# A crossover with an unresolved N between: inline up to A, extern from B,
+# and the N between named.
+[ "$(grep -Ec 'threads, (private|shared) queue\*\*: Inline pays up to N = 32 \([0-9]+-[0-9]+% faster\); from N = 128 extern calls are [0-9]+-[0-9]+% faster; unresolved at N = 64\.' "$work/lines")" -eq 2 ] ||
+	fail "crossover verdicts: $(cat "$work/lines")"
+# A filler series is a whole program, said so.
+grep '^- \*\*512 B filler per site; 1 thread, private queue\*\*: ' "$work/lines" |
+	grep -q ': As a whole program with 512 B of other code per call site, the processes split into two states: .* In state 1: inlining pays at N = 1\.\.1024 (the program runs [0-9-]*% faster)\.' ||
+	fail "filler line: $(grep 512 "$work/lines")"
 # Both forms pass the L1i at the same measured N: said once, not per form.
-grep '512 B filler' "$work/lines" | grep -q "both forms' code passes the 32 KiB L1i by N = 64\.$" ||
+grep '512 B filler' "$work/lines" | grep -q "Both forms' code outgrows the L1i by N = 64\.$" ||
 	fail "capacity said more than once: $(grep 512 "$work/lines")"
+# A cause is named only at N the series' own difference resolves: the
+# filler series' pooled states resolve none, its copies line some.
+sed -n '/^### 512 B filler/,$p' "$work/four/summary.md" | grep -q "^\*\*Likely cause\*\*: nothing can be attributed here" &&
+	sed -n '/^### 512 B filler/,$p' "$work/four/summary.md" | grep -q "^- copies: clone/extern is resolved at N = [0-9., ]*, where the series' own difference is not, so it is not named as a cause there$" ||
+	fail "a cause named where the series is unresolved: $(sed -n '/^### 512 B filler/,$p' "$work/four/summary.md" | grep -A8 'Likely cause')"
+# A design big enough: no smoke mark.
+[ "$(head -n 1 "$work/four/summary.md")" = '# inlinecost: inline vs extern' ] &&
+	! grep -q 'smoke test' "$work/four/verdict.txt" || fail "smoke mark on a full design"
+
+# --- smoke: --quick's design, one layout variant of 3 processes ------------
+for p in 0 1 2; do
+	"$fakegb" --shape crossover --crossover 64 --variant 0 --process $p --seed $((p + 7)) --threads 1 \
+		--modes private --sites-max 256 --reps 3 --noise 0.02 > "$work/q_p$p.json" || fail "fakegb quick"
+done
+"$summarize" --out "$work/quick" "$work"/q_p*.json >/dev/null || fail "quick: exit $?"
+mark='smoke test: too small a design for a verdict (one layout variant of 3 processes)'
+[ "$(head -n 1 "$work/quick/summary.md")" = "# inlinecost: inline vs extern — $mark" ] &&
+	[ "$(sed -n 2p "$work/quick/verdict.txt")" = "$mark" ] ||
+	fail "quick's smoke mark: $(head -n 1 "$work/quick/summary.md"); $(head -n 2 "$work/quick/verdict.txt")"
+# The states note is said once for the run, not per series.
+[ "$(grep -c 'no split into states was tried' "$work/quick/summary.md")" -eq 1 ] ||
+	fail "states note not once: $(grep -n 'States' "$work/quick/summary.md")"
+
 # Uncorrected p-values stay in ratios.csv.
 grep -q '| p ' "$work/four/summary.md" && fail "a p column in summary.md beside the band"
 grep -q '^Design: 6 layout variants; 12 processes per point; 36 repetitions per point' "$work/four/summary.md" ||

@@ -55,10 +55,17 @@ grep -q 'The odd- and even-indexed N choose the same processes; each state.s rat
 # The pooled table says it pools, before a reader takes its ratios for the answer.
 awk '/^### / { s = 1 } s && /^This table pools the two states below/ { p = 1 } s && /^\| N \|/ { exit !p }' "$md" ||
 	fail "the pooled table of a two-state series does not say it pools"
-# The answer gives each state its own verdict: a crossover in one, extern ahead throughout in the other.
-grep -A2 '^- \*\*1 thread, private queue\*\*: the processes split into two states; ' "$md" | tr '\n' '|' |
-	grep -Eq '\|  - In 7 of 12 processes \(inline/extern 1\.0[0-9]\): inline [0-9.x%-]+ faster at N = [0-9.]+; extern [0-9.x%-]+ faster at N = [0-9.]+; crossover in \([0-9]+, [0-9]+\)\.\|  - In 5 of 12 processes \(inline/extern 1\.6[0-9]\): extern [0-9.x%-]+ faster at N = 1\.\.4096\.\|' ||
+# The verdict names each state with its share of the processes and its
+# exact 95% interval (Clopper-Pearson: 7 of 12 is 27.7-84.8%, 5 of 12
+# 15.2-72.3%), says what holds in both states, and where they differ: a
+# crossover in one, extern ahead throughout in the other.
+grep '^- \*\*1 thread, private queue\*\*: ' "$md" |
+	grep -Eq ': The processes split into two states: state 1 in 7 of 12 processes \(58%, 95% CI 28-85%\), state 2 in 5 of 12 processes \(42%, 95% CI 15-72%\)\. In both: from N = [0-9]+ extern calls are [0-9.x%-]+ faster; unresolved: none\. They differ at N = 1\.\.[0-9]+\. In state 1: inline pays at N = 1\.\.[0-9]+ \([0-9.%-]+ faster\)(; unresolved at N = [0-9.]+)?\. In state 2: extern calls are [0-9.x%-]+ faster at N = 1\.\.[0-9]+\.' ||
 	fail "each state's verdict: $(grep -A2 '^- \*\*' "$md")"
+# The same verdict on the console's verdict.txt and in verdict.json, with the shares.
+grep -Fq -- "- 1 thread, private queue: $(grep '^- \*\*1 thread' "$md" | sed 's/^[^:]*: //; s/ Inlined code outgrows.*//')" "$work/timed/out/verdict.txt" ||
+	fail "verdict.txt differs from summary.md: $(cat "$work/timed/out/verdict.txt")"
+grep -Eq '"share_ci": \[$' "$work/timed/out/verdict.json" || fail "verdict.json: no share interval"
 x=$work/timed/out/crossover.csv
 [ "$(col "$x" states)" = 2 ] && [ "$(col "$x" state1_processes)" = 7 ] && [ "$(col "$x" state2_processes)" = 5 ] &&
 	[ "$(col "$x" states_follow)" = time_order ] || fail "crossover.csv states: $(sed -n 2p "$x")"
@@ -82,7 +89,7 @@ grep -q 'the split follows neither the layout variant nor one switch in the time
 
 # No slow process: one state, as before.
 run "$work/one"
-grep -q 'Two states\*\*\|: the processes split into two states; ' "$work/one/out/summary.md" && fail "one state reported as two"
+grep -q 'Two states\*\*\|: The processes split into two states' "$work/one/out/summary.md" && fail "one state reported as two"
 grep -q '^States: one (12 processes' "$work/one/out/summary.md" || fail "one state not stated"
 [ "$(col "$work/one/out/crossover.csv" states)" = 1 ] || fail "crossover.csv: states not 1"
 echo "test_report_states: ok"
