@@ -33,7 +33,7 @@ eval ic_xrange
 
 # A smoke run (--quick, or any design too small for a verdict) says so
 # under every chart's title.
-ic_smoke_note = ic_smoke ? sprintf("\nsmoke test (%s): a check that the suite runs, not an answer", ic_smoke_why) : ''
+ic_smoke_note = ic_smoke ? sprintf("\nsmoke test, not an answer (%s)", ic_smoke_why) : ''
 
 # The caption (label 99) is drawn with the first panel; each chart unsets it after that.
 # ic_top: pixels above the panels, for the title (compare.gp adds its run labels).
