@@ -5,7 +5,7 @@
 load ic_src.'/style.gp'
 
 if (ic_l1i_panels eq '') {
-	ic_chart_title = "L1i misses per call site: not measured in this run\n(no hardware counters and no simulation; none are drawn, not zeros)"
+	ic_chart_title = "L1i misses per call site: not measured in this run\n(no hardware counters, no simulation: nothing drawn, no zeros)"
 	eval ic_no_chart
 }
 ic_chart_title = "L1i misses per call site\n".ic_l1i_title

@@ -49,7 +49,7 @@ ic_empty_panel = 'unset logscale; set xrange [0:1]; set yrange [0:1]; unset xtic
 	'set border; set grid; set xtics; set ytics; set autoscale; eval ic_xrange; set logscale x 2; ' . \
 	'set xlabel "call sites N (log scale)"; eval ic_key'
 # A chart with nothing to draw: its title says why, and no panel.
-ic_no_chart = 'ic_rows = 0; ic_cols = 1; ic_key_w = 0; eval ic_canvas; ' . \
+ic_no_chart = 'ic_rows = 0; ic_cols = 1; ic_key_w = 340; eval ic_canvas; ' . \
 	'set label 97 ic_chart_title.ic_smoke_note at screen 0.5, 1 - 40.0 / ic_height center font ",13"; ' . \
 	'unset border; unset tics; unset key; unset grid; unset xlabel; unset ylabel; unset logscale; ' . \
 	'set xrange [0:1]; set yrange [0:1]; plot 2 notitle; exit'
