@@ -8,7 +8,7 @@ load ic_dir.'/data.gp'
 
 set encoding utf8
 # 900 x 380 pixels a panel keep 10-point text legible at 1:1.
-ic_width = 1140
+ic_width = 1200
 ic_height = 380 * ic_npanels + 150
 if (ic_term eq 'svg') {
 	set terminal svg size ic_width, ic_height dynamic noenhanced font 'Sans,11' background rgb 'white'
@@ -21,7 +21,7 @@ set output ic_out
 # no form uses.
 ic_c = ic_form_color(ic_compare)
 ic_d = ic_form_dark(ic_compare)
-ic_mark_color(k) = ic_other_color(k + 1)
+ic_mark_color(k) = ic_other_color(k + 2)
 
 set grid lc rgb '#d0d0d0'
 set logscale x 2
@@ -37,7 +37,7 @@ set offsets 0, 0, graph 0.05, graph 0.05
 set label 99 ic_caption at screen 0.5, 15.0 / ic_height center font ',9' tc rgb '#404040'
 set multiplot layout ic_npanels, 1 \
 	title sprintf("%s's inlined copies on the measured curve\n%s / %s (below 1: %s faster)", ic_binary, ic_compare, ic_baseline, ic_compare) font ',13' \
-	margins 80.0 / ic_width, 1 - 270.0 / ic_width, 70.0 / ic_height, 1 - 90.0 / ic_height \
+	margins 80.0 / ic_width, 1 - 330.0 / ic_width, 70.0 / ic_height, 1 - 90.0 / ic_height \
 	spacing 0, 95.0 / ic_height
 do for [p = 1:ic_npanels] {
 	set title ic_title[p]."\n".ic_verdict[p] font ',10'

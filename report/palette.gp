@@ -24,4 +24,4 @@ ic_noisy_color = '#000000'         # the ring round a noisy ratio
 ic_clip_color = '#000000'          # a point beyond the panel, drawn at its edge
 # Runs (compare, agree) and marked places (inlines), k from 1: darks and
 # neutrals that no form uses.
-ic_other_color(k) = word('#000000 #00468b #6b3e00 #7f7f7f #b8a000 #9467bd', (k - 1) % 6 + 1)
+ic_other_color(k) = word('#000000 #00468b #b8a000 #7f7f7f #6b3e00 #9467bd', (k - 1) % 6 + 1)
