@@ -397,6 +397,8 @@ static int agr_write(const struct agr *x, const char *out)
 	v = open_memstream(&vars, &len);
 	fputs("ic_dir=", v);
 	ic_gp_quote(v, d.stage);
+	fputs("; ic_src=", v);
+	ic_gp_quote(v, IC_STYLE_DIR);
 	fputs("; ic_out=", v);
 	ic_gp_quote(v, ic_out_dir_path(&d, "repeat.png"));
 	fclose(v);

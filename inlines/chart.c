@@ -222,6 +222,8 @@ static int chart_gnuplot(const char *dir, const char *term, const char *out, cha
 		return chart_fail(err, errlen, "out of memory");
 	fputs("ic_dir = ", e);
 	chart_gp_str(e, dir);
+	fputs("; ic_src = ", e);
+	chart_gp_str(e, IC_REPORT_DIR);
 	fprintf(e, "; ic_term = '%s'; ic_out = ", term);
 	chart_gp_str(e, out);
 	fclose(e);

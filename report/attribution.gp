@@ -1,12 +1,12 @@
 # What the difference is made of: per series with control forms, the
 # control ratios vs N with their band over all N (95%, family-wise: what
-# decides) as error bars. One colour per ratio in every panel; the key
-# lists the ratios the series measured (ic_attr_kinds).
+# decides) as error bars. Each line in its control form's colour (palette
+# via chart_data.c's ic_attr_color); the key lists the lines the series
+# measured (ic_attr_kinds) by plain names.
 load ic_src.'/style.gp'
 
 if (ic_attr_nseries == 0) {
-	ic_chart_title = 'Control ratios: no control forms in this run'
-	ic_empty_text = "no series has clone, inline_nolock or extern_nolock\nbeside inline and extern: nothing to draw"
+	ic_chart_title = "What the difference is made of: no control forms in this run\n(no series has clone, inline_nolock or extern_nolock beside inline and extern)"
 	eval ic_no_chart
 }
 ic_cols = ic_attr_nseries > 1 ? 2 : 1
@@ -19,20 +19,19 @@ set logscale y 10
 # 1 always in view; one wild band cannot flatten the other lines, but the
 # lock's own ratio (inline/inline_nolock reached 13 on Zen 5) stays in view.
 set yrange [0.25<*<0.95 : 1.05<*<16] noextend
-set ytics (0.25, 0.33, 0.5, 0.67, 0.8, 1, 1.25, 1.5, 2, 3, 4, 6, 8, 12, 16)
+set ytics (0.25, 0.33, 0.5, 0.67, 0.8, 0.9, 1, 1.1, 1.25, 1.5, 2, 3, 4, 6, 8, 12, 16)
 set format y '%.2g'
-# Room above the lines for the key.
-set offsets 0, 0, graph 0.55, graph 0.05
-set key font ",8" samplen 1.5 spacing 0.9
+set offsets 0, 0, graph 0.05, graph 0.05
 ic_n = |ic_attr_name|
-# Ratios side by side at each N so the bars do not hide each other.
-ic_shift(k) = 2 ** ((k - (ic_n + 1) / 2.0) * 0.03)
+# Ratios side by side at each N (a tenth of a doubling apart) so the bars
+# do not hide each other.
+ic_shift(k) = 2 ** ((k - (ic_n + 1) / 2.0) * 0.1)
 do for [s = 1:ic_attr_nseries] {
 	set title ic_attr_title[s]
 	plot for [k in ic_attr_kinds[s]] ic_dir.'/attribution.dat' index ((s - 1) * ic_n + int(k) - 1) \
 		using ($1 * ic_shift(int(k))):2:6:7 with yerrorlines lw 1.5 pt 7 ps 0.6 \
-		lc rgb ic_color(int(k)) title ic_attr_name[int(k)], \
-	     1 with lines dt 2 lw 1.2 lc rgb 'black' title 'no difference'
+		lc rgb ic_attr_color[int(k)] title ic_attr_name[int(k)], \
+	     1 with lines dt 2 lw 1.2 lc rgb ic_ink title 'no difference'
 	unset label 99
 }
 unset multiplot

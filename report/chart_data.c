@@ -9,6 +9,9 @@
 #include "format.h"
 #include "load.h"
 
+/* The height of one cache label's line, a fraction of a time panel. */
+#define IC_MARK_H 0.06
+
 /* name = 'text' or name[i] = 'text' (i > 0), gnuplot-quoted. */
 static void gp_str(FILE *gp, const char *name, size_t i, const char *s)
 {
@@ -122,24 +125,116 @@ static void ratio_rows(FILE *f, const struct ic_ratio *r, size_t n, const struct
 	fputs(n ? "\n\n" : "NaN NaN NaN NaN 0 NaN NaN NaN NaN\n\n\n", f);
 }
 
+/* The ratio panel's log y axis from the data's bulk, not its outliers: 1,
+ * each N's ratio, each state's, and the intervals no wider than 3x (a
+ * wider one would flatten the rest; the frame clips it). A process's dot
+ * is in view within that bulk widened by half its log span (at least
+ * 10%); beyond, it is drawn at the edge and counted. */
+struct ratio_axis {
+	double lo, hi;
+	size_t above, below;
+};
+
+static void ratio_axis(const struct ic_series *se, struct ratio_axis *ax)
+{
+	const struct ic_group *gr = &se->group;
+	const struct ic_process_ratios *pr = &se->procs;
+	const struct ic_states *st = se->states;
+	double lo = 1, hi = 1, w, elo, ehi, pad;
+
+	for (size_t i = 0; i < gr->nratios; i++) {
+		const struct ic_ratio *r = &gr->ratios[i];
+
+		if (!isfinite(r->ratio))
+			continue;
+		lo = fmin(lo, r->ratio);
+		hi = fmax(hi, r->ratio);
+		if (isfinite(r->lo) && isfinite(r->hi) && r->lo > 0 && r->hi / r->lo <= 3) {
+			lo = fmin(lo, r->lo);
+			hi = fmax(hi, r->hi);
+		}
+	}
+	for (size_t k = 0; st && st->nstates == 2 && k < 2; k++)
+		for (size_t i = 0; i < st->st[k].nratios; i++)
+			if (isfinite(st->st[k].ratios[i].ratio)) {
+				lo = fmin(lo, st->st[k].ratios[i].ratio);
+				hi = fmax(hi, st->st[k].ratios[i].ratio);
+			}
+	w = fmax(sqrt(hi / lo), 1.1);
+	elo = lo / w;
+	ehi = hi * w;
+	ax->above = ax->below = 0;
+	for (size_t i = 0; st && i < pr->nsites * pr->nproc; i++) {
+		double y = exp(pr->logr[i]);
+
+		if (!isfinite(y))
+			continue;
+		if (y < elo)
+			ax->below++;
+		else if (y > ehi)
+			ax->above++;
+		else {
+			lo = fmin(lo, y);
+			hi = fmax(hi, y);
+		}
+	}
+	pad = fmax(pow(hi / lo, 0.05), 1.02);
+	ax->lo = lo / pad;
+	ax->hi = hi * pad;
+}
+
+/* gnuplot's ytics for a log axis over [lo, hi]: the coarsest of a few
+ * ladders of round ratios that puts at least 4 tics in view. */
+static void ratio_tics(FILE *gp, size_t p, double lo, double hi)
+{
+	static const double ladder[][20] = {
+		{ 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100 },
+		{ 0.1, 0.2, 0.25, 0.33, 0.5, 0.67, 0.8, 1, 1.25, 1.5, 2, 3, 4, 6, 8, 12, 16, 25, 50, 100 },
+	};
+	static const double step[] = { 0.1, 0.05, 0.02, 0.01, 0.005 };
+	double t[64];
+	size_t n = 0;
+
+	for (size_t l = 0; l < 2 && n < 4; l++) {
+		n = 0;
+		for (size_t i = 0; i < 20 && ladder[l][i] > 0; i++)
+			if (ladder[l][i] >= lo && ladder[l][i] <= hi)
+				t[n++] = ladder[l][i];
+	}
+	for (size_t l = 0; l < sizeof(step) / sizeof(step[0]) && n < 4; l++) {
+		n = 0;
+		for (double x = ceil(lo / step[l]) * step[l]; x <= hi && n < 64; x += step[l])
+			t[n++] = x;
+	}
+	fprintf(gp, "ic_ytics[%zu] = 'set ytics (", p + 1);
+	for (size_t i = 0; i < n; i++)
+		fprintf(gp, "%s\"%.3g\" %.6g", i ? ", " : "", t[i], t[i]);
+	fputs(")'\n", gp);
+}
+
 /* process.dat: every process's ratio as a dot just right of N, spread a
- * little so that equal ratios stay apart, with its state (1 or 2). */
-static void process_dots(FILE *f, const struct ic_series *se, const char *title)
+ * little so that equal ratios stay apart, with its state (1 or 2), the y
+ * it is drawn at (the edge of ax when beyond it) and 1 / -1 when clipped
+ * above / below. */
+static void process_dots(FILE *f, const struct ic_series *se, const char *title,
+			 const struct ratio_axis *ax)
 {
 	const struct ic_process_ratios *pr = &se->procs;
 	const struct ic_states *st = se->states;
 
-	dat_head(f, &se->group, title, "x ratio state");
+	dat_head(f, &se->group, title, "x ratio state y_drawn clipped");
 	for (size_t i = 0; st && i < pr->nsites; i++)
 		for (size_t p = 0; p < pr->nproc; p++) {
-			double y = pr->logr[i * pr->nproc + p];
+			double y = exp(pr->logr[i * pr->nproc + p]);
 			double x = (double)pr->sites[i] *
 				   exp(0.08 + 0.12 * (double)p / (double)(pr->nproc > 1 ? pr->nproc - 1 : 1));
+			int clip = y > ax->hi ? 1 : y < ax->lo ? -1 : 0;
 
 			if (isfinite(y))
-				fprintf(f, "%.6g %.6g %d\n", x, exp(y), st->state[p] + 1);
+				fprintf(f, "%.6g %.6g %d %.6g %d\n", x, y, st->state[p] + 1,
+					clip > 0 ? ax->hi : clip < 0 ? ax->lo : y, clip);
 		}
-	fputs("NaN NaN 0\n\n\n", f);
+	fputs("NaN NaN 0 NaN 0\n\n\n", f);
 }
 
 /* Where the L1i counts come from, for the chart's title. */
@@ -183,18 +278,20 @@ static void verdict(char *buf, size_t cap, const struct ic_analysis *an, const s
 		snprintf(buf, cap, "%s%s", gr->nratios ? "no N resolved" : "no comparison", pooled);
 }
 
-/* gnuplot commands for a time panel: a dashed line at the N where each
- * compared form's footprint first passes the L1i (dt 2) and the L2 (dt 4),
- * labelled "inline L1i" ("inline, extern L1i" once where both pass at that
- * N), the labels stacked so none overlap and, in the right half, left of
- * the line so none is clipped. */
+/* gnuplot commands for a time (or L1i) panel: a dashed line where each
+ * compared form's code reaches the L1i (dt 2) and the L2 (dt 4), at the N
+ * summary.md states (N ≈ 176: the cache size over the bytes per site where
+ * the footprint first passes it, not the next measured N), labelled in the
+ * form's colour in a strip above the data (ic_time_nmarks[p] labels; the
+ * .gp leaves that much headroom), left of the line in the right half so
+ * none is clipped. */
 static void time_marks(FILE *gp, size_t g, const struct ic_results *res, const struct ic_group *gr,
 		       const char **forms, size_t nforms)
 {
 	static const enum ic_ctx key[2] = { IC_CTX_L1I_SIZE, IC_CTX_L2_SIZE };
 	static const char *const name[2] = { "L1i", "L2" };
 	unsigned long lo = ULONG_MAX, hi = 0;
-	int id = 100;
+	int n = 0;
 
 	for (size_t i = 0; i < gr->npoints; i++) {
 		lo = gr->points[i]->sites < lo ? gr->points[i]->sites : lo;
@@ -203,36 +300,47 @@ static void time_marks(FILE *gp, size_t g, const struct ic_results *res, const s
 	fprintf(gp, "ic_time_marks[%zu] = '", g + 1);
 	for (int c = 0; c < 2; c++) {
 		double size = ic_results_context_num(res, key[c]);
-		unsigned long pass[2] = { 0, 0 };
 
-		for (size_t k = 0; k < nforms && size > 0; k++)
-			pass[k] = ic_group_cache_pass(gr, forms[k], size, NULL);
-		for (size_t k = 0; k < nforms; k++) {
-			int both = k == 0 && nforms == 2 && pass[0] == pass[1];
-			const char *color = both ? "\"#404040\"" : k ? "ic_color(2)" : "ic_color(1)";
+		for (size_t k = 0; k < nforms && size > 0; k++) {
+			double at = NAN;
 			int right;
 
-			if (!pass[k] || (k == 1 && pass[1] == pass[0]))
+			/* Past the panel's x range (the first N already past it,
+			 * from a large per-site size) the line would be clipped. */
+			if (!ic_group_cache_pass(gr, forms[k], size, &at) || !isfinite(at) ||
+			    at < lo / 1.4 || at > hi * 1.4)
 				continue;
-			right = 2 * log((double)pass[k]) > log((double)lo) + log((double)hi);
-			fprintf(gp, "set arrow %d from first %lu, graph 0 to first %lu, graph 1 nohead dt %d "
-				"lw 1.2 lc rgb %s back; set label %d \"%s%s%s%s %s%s\" at first %lu, graph %.2f "
-				"%s boxed font \",8\" tc rgb %s front; ", id, pass[k], pass[k], c ? 4 : 2, color,
-				id + 50, right ? "" : " ", forms[k], both ? ", " : "", both ? forms[1] : "",
-				name[c], right ? " " : "", pass[k], 0.06 + 0.07 * (id - 100),
-				right ? "right" : "left", color);
-			id++;
+			right = 2 * log(at) > log((double)lo) + log((double)hi);
+			fprintf(gp, "set arrow %d from first %.6g, graph 0 to first %.6g, graph 1 nohead dt %d "
+				"lw 1.2 lc rgb ic_form_color(\"%s\") back; set label %d \"%s%s passes %s, "
+				"N ≈ %.0f%s\" at first %.6g, graph %.3f %s font \",8\" "
+				"tc rgb ic_form_color(\"%s\") front; ", 100 + n, at, at, c ? 4 : 2, forms[k],
+				150 + n, right ? "" : " ", forms[k], name[c], at, right ? " " : "", at,
+				1 - IC_MARK_H * (n + 0.6), right ? "right" : "left", forms[k]);
+			n++;
 		}
 	}
-	fputs("'\n", gp);
+	fprintf(gp, "'\nic_time_nmarks[%zu] = %d\n", g + 1, n);
 }
 
-static const enum ic_line_kind attr_kind[] = { IC_LINE_COPIES, IC_LINE_LOCK_INLINE, IC_LINE_LOCK_EXTERN,
-					       IC_LINE_INTERACTION, IC_LINE_INLINE_EXTERN };
-#define NATTR (sizeof(attr_kind) / sizeof(attr_kind[0]))
+/* The attribution chart's lines, named plainly for its key (summary.md
+ * and attribution.dat keep the formulas), each in the colour of the
+ * control form it brings in (palette.gp); the interaction, a ratio of two
+ * ratios, in a colour of its own. */
+static const struct {
+	enum ic_line_kind kind;
+	const char *name, *color;
+} attr_line[] = {
+	{ IC_LINE_COPIES, "copies: a copy per site vs one", "ic_form_color('clone')" },
+	{ IC_LINE_LOCK_INLINE, "lock, inlined (vs no lock)", "ic_form_color('inline_nolock')" },
+	{ IC_LINE_LOCK_EXTERN, "lock, called (vs no lock)", "ic_form_color('extern_nolock')" },
+	{ IC_LINE_INTERACTION, "lock, inlined vs called", "ic_interaction_color" },
+	{ IC_LINE_INLINE_EXTERN, "inlined vs called", "ic_form_color('inline')" },
+};
+#define NATTR (sizeof(attr_line) / sizeof(attr_line[0]))
 
 /* Per series with control forms (panel s, from 1), one block per line of
- * attr_kind, an empty one a NaN row: line k is index (s - 1) * NATTR +
+ * attr_line, an empty one a NaN row: line k is index (s - 1) * NATTR +
  * k - 1, and ic_attr_kinds[s] lists the k that have data ("1 2 5").
  * Without such series the file stays empty: attribution.gp says so. */
 static void attribution(FILE *gp, FILE *f, const struct ic_analysis *an)
@@ -242,9 +350,12 @@ static void attribution(FILE *gp, FILE *f, const struct ic_analysis *an)
 	for (size_t g = 0; g < an->nseries; g++)
 		ns += an->series[g].attr && an->series[g].attr->has_controls;
 	fprintf(gp, "ic_attr_nseries = %zu\narray ic_attr_title[%zu]\narray ic_attr_kinds[%zu]\n"
-		"array ic_attr_name[%zu]\n", ns, ns ? ns : 1, ns ? ns : 1, NATTR);
-	for (size_t k = 0; k < NATTR; k++)
-		gp_str(gp, "ic_attr_name", k + 1, ic_attr_line_name(attr_kind[k]));
+		"array ic_attr_name[%zu]\narray ic_attr_color[%zu]\n", ns, ns ? ns : 1, ns ? ns : 1, NATTR,
+		NATTR);
+	for (size_t k = 0; k < NATTR; k++) {
+		gp_str(gp, "ic_attr_name", k + 1, attr_line[k].name);
+		fprintf(gp, "ic_attr_color[%zu] = %s\n", k + 1, attr_line[k].color);
+	}
 	ns = 0;
 	for (size_t g = 0; g < an->nseries; g++) {
 		const struct ic_group *gr = &an->series[g].group;
@@ -255,7 +366,7 @@ static void attribution(FILE *gp, FILE *f, const struct ic_analysis *an)
 			continue;
 		gp_str(gp, "ic_attr_title", ++ns, ic_fmt_series(title, sizeof(title), an, gr));
 		for (size_t k = 0; k < NATTR; k++) {
-			const struct ic_line *l = &a->line[attr_kind[k]];
+			const struct ic_line *l = &a->line[attr_line[k].kind];
 
 			snprintf(what, sizeof(what), "%s: %s", l->name, ratio_cols);
 			dat_head(f, gr, title, what);
@@ -289,7 +400,8 @@ int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_analysi
 {
 	const struct ic_results *res = an->res;
 	static const char *const panel_arrays[] = { "ic_title", "ic_verdict", "ic_states",
-		"ic_time_forms", "ic_l1i_forms", "ic_has_ratio", "ic_xo_lo", "ic_xo_hi", "ic_time_marks" };
+		"ic_time_forms", "ic_l1i_forms", "ic_has_ratio", "ic_xo_lo", "ic_xo_hi", "ic_time_marks",
+		"ic_time_nmarks", "ic_ylo", "ic_yhi", "ic_ytics", "ic_clip_above", "ic_clip_below" };
 	size_t ng = an->nseries, nforms, ntime = 0, cols = cols_per_build(an);
 	const char **forms = calloc(res->npoints, sizeof(*forms));
 	char buf[3 * IC_RESULTS_CONTEXT_MAX + 64], b1[IC_RESULTS_CONTEXT_MAX], b2[IC_RESULTS_CONTEXT_MAX],
@@ -299,10 +411,16 @@ int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_analysi
 	const char *date = ic_results_context(res, IC_CTX_DATE, b3, sizeof(b3));
 	FILE *gp = cf->gp;
 	unsigned long lo = ULONG_MAX, hi = 0;
-	int l1i_any = 0;
+	/* The L1i chart draws the series with counts; the rest are named in
+	 * its title, not drawn as panels that only say "not measured". */
+	char *l1i_panels = calloc(ng * 24 + 1, 1), *l1i_none = calloc(ng * 24 + 1, 1);
 
-	if (!forms)
+	if (!forms || !l1i_panels || !l1i_none) {
+		free(forms);
+		free(l1i_panels);
+		free(l1i_none);
 		return -1;
+	}
 	nforms = chart_forms(an, forms);
 	/* The time chart draws the compared forms alone: they come first. */
 	while (ntime < nforms && form_rank(an, forms[ntime]) < 2)
@@ -315,6 +433,10 @@ int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_analysi
 	gp_str(gp, "ic_compare", 0, an->opts.compare);
 	gp_str(gp, "ic_baseline", 0, an->opts.baseline);
 	gp_str(gp, "ic_l1i_title", 0, l1i_source(buf, sizeof(buf), res));
+	/* A smoke run's charts say so in their titles (style.gp). */
+	fprintf(gp, "ic_smoke = %d\n", ic_analysis_smoke(an, buf, sizeof(buf)));
+	gp_str(gp, "ic_smoke_why", 0, buf);
+	fprintf(gp, "ic_mark_h = %g\n", IC_MARK_H);
 	if (!cols)
 		for (cols = 1; cols * cols < ng; cols++)
 			;
@@ -335,14 +457,23 @@ int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_analysi
 		const struct ic_group *gr = &se->group;
 		const struct ic_states *st = se->states;
 		char title[512], time_forms[256], l1i_forms[256];
+		struct ratio_axis ax;
 
 		ic_fmt_series(title, sizeof(title), an, gr);
 		form_blocks(cf->time, gr, title, forms, nforms, IC_F_NS, ntime, time_forms);
 		form_blocks(cf->l1i, gr, title, forms, nforms, IC_F_L1I, nforms, l1i_forms);
-		l1i_any |= *l1i_forms != '\0';
+		if (*l1i_forms)
+			sprintf(l1i_panels + strlen(l1i_panels), " %zu", g + 1);
+		else
+			sprintf(l1i_none + strlen(l1i_none), " %zu", g + 1);
 		dat_head(cf->ratio, gr, title, ratio_cols);
 		ratio_rows(cf->ratio, gr->ratios, gr->nratios, st);
-		process_dots(cf->process, se, title);
+		ratio_axis(se, &ax);
+		process_dots(cf->process, se, title, &ax);
+		fprintf(gp, "ic_ylo[%zu] = %.6g; ic_yhi[%zu] = %.6g; ic_clip_above[%zu] = %zu; "
+			"ic_clip_below[%zu] = %zu\n", g + 1, ax.lo, g + 1, ax.hi, g + 1, ax.above, g + 1,
+			ax.below);
+		ratio_tics(gp, g, ax.lo, ax.hi);
 		gp_str(gp, "ic_title", g + 1, title);
 		verdict(buf, sizeof(buf), an, se);
 		gp_str(gp, "ic_verdict", g + 1, buf);
@@ -361,9 +492,13 @@ int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_analysi
 		fputc('\n', gp);
 		time_marks(gp, g, res, gr, forms, ntime);
 	}
-	fprintf(gp, "ic_l1i_any = %d\nic_noise_pct = %g\n", l1i_any, 100 * an->opts.noise_ci);
+	gp_str(gp, "ic_l1i_panels", 0, l1i_panels);
+	gp_str(gp, "ic_l1i_none", 0, l1i_none);
+	fprintf(gp, "ic_noise_pct = %g\n", 100 * an->opts.noise_ci);
 	attribution(gp, cf->attr, an);
 	free(forms);
+	free(l1i_panels);
+	free(l1i_none);
 	return ferror(gp) || ferror(cf->time) || ferror(cf->l1i) || ferror(cf->ratio) ||
 	       ferror(cf->attr) || ferror(cf->process) ? -1 : 0;
 }

@@ -35,6 +35,8 @@ for chart in time l1i ratio timeline attribution; do
 			echo "draw.sh: gnuplot failed on $chart.gp ($term): $(grep -v '^ *$' "$log" | tail -n 1)" >&2
 			exit 1
 		fi
+		# A warning is a fault in a script or its data: said, not hidden.
+		grep -v '^ *$' "$log" | sed "s|^|draw.sh: $chart.gp ($term): |" >&2
 		mv -f "$tmp" "$plots/$chart.$term"
 	done
 done

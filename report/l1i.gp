@@ -1,25 +1,35 @@
 # L1i misses per call site vs N, one line per form, from hardware counters
-# or valgrind's simulation; where there are none it says so rather than
-# drawing zeros.
+# or valgrind's simulation, with the time chart's cache lines. A series
+# without counts is left out and named in the title; with none at all the
+# title says so and no panel is drawn (never zeros).
 load ic_src.'/style.gp'
 
-ic_chart_title = "L1i misses per call site\n".ic_l1i_title
-if (!ic_l1i_any) {
-	ic_chart_title = 'L1i misses: no L1i miss counts in these results'
-	ic_empty_text = "L1i misses were not measured (no PAPI counters, no simulation):\nnothing to draw, and no zeros drawn"
+if (ic_l1i_panels eq '') {
+	ic_chart_title = "L1i misses per call site: not measured in this run\n(no hardware counters, no simulation: nothing drawn, no zeros)"
 	eval ic_no_chart
 }
+ic_chart_title = "L1i misses per call site\n".ic_l1i_title
+do for [p in ic_l1i_none] {
+	ic_chart_title = ic_chart_title."\nleft out, no L1i counts: ".ic_title[int(p)]
+}
+ic_top = ic_top + 16 * words(ic_l1i_none)
+ic_npanels = words(ic_l1i_panels)
+ic_cols = 1
+while (ic_cols * ic_cols < ic_npanels) { ic_cols = ic_cols + 1 }
+ic_rows = (ic_npanels + ic_cols - 1) / ic_cols
+eval ic_canvas
 eval ic_multiplot
 set ylabel 'L1i misses per call site'
-do for [p = 1:ic_npanels] {
-	set title ic_title[p]
-	if (ic_l1i_forms[p] ne '') {
-		plot for [f in ic_l1i_forms[p]] ic_dir.'/l1i.dat' index ((p - 1) * ic_nforms + f - 1) \
-			using 1:2 with linespoints lw 1.5 pt 7 ps 0.6 lc rgb ic_color(f) title ic_form[int(f)]
-	} else {
-		ic_empty_text = 'L1i misses not measured for this series'
-		eval ic_empty_panel
-	}
+do for [p in ic_l1i_panels] {
+	q = int(p)
+	set title ic_title[q]
+	set offsets 0, 0, graph ic_headroom(ic_time_nmarks[q]), 0
+	eval ic_time_marks[q]
+	plot for [f in ic_l1i_forms[q]] ic_dir.'/l1i.dat' index ((q - 1) * ic_nforms + f - 1) \
+		using 1:2 with linespoints lw 1.5 pt 7 ps 0.6 lc rgb ic_form_color(ic_form[int(f)]) \
+		title ic_form[int(f)]
+	unset arrow
+	do for [i = 100:199] { unset label i }
 	unset label 99
 }
 unset multiplot

@@ -7,9 +7,9 @@
 load ic_src.'/style.gp'
 
 # Colours of the states (ratio.gp draws state 2 in the same red).
-ic_state1 = '#555555'
-ic_state2 = '#d62728'
-ic_between = '#1f77b4'
+ic_state1 = ic_state_color(1)
+ic_state2 = ic_state_color(2)
+ic_between = ic_other_color(2)   # neither state: a colour no form uses
 
 ic_chart_title = sprintf('Time ratio %s / %s in time', ic_compare, ic_baseline)
 eval ic_multiplot

@@ -12,11 +12,10 @@ set offsets 0, 0, graph 0.3, graph 0.05
 set key font ',8' samplen 1.5 spacing 0.9
 eval ic_multiplot
 ic_d = ic_dir.'/watch.dat'
-ic_state_color(s) = s == 2 ? '#d62728' : '#1f77b4'
 do for [j = 1:ic_nsites] {
 	set title sprintf('N = %s', word(ic_sites, j))
 	ic_col = 3 + j
-	plot ic_d using 1:($2 == 1 ? column(ic_col) : NaN) with lines lw 1 lc rgb '#909090' \
+	plot ic_d using 1:($2 == 1 ? column(ic_col) : NaN) with lines lw 1 lc rgb ic_bracket_color \
 		title 'long process', \
 	     ic_d using 1:($2 == 1 && $3 == 1 ? column(ic_col) : NaN) with points pt 5 ps 0.5 \
 		lc rgb ic_state_color(1) title (ic_nstates == 2 ? 'window, state 1' : 'window'), \

@@ -1,9 +1,11 @@
 #!/bin/sh
 # report/draw.sh draws every chart as PNG and SVG from summarize's output,
-# with and without counters and control forms (the attribution chart), a
-# run with time in its data (the timeline chart), and
-# without gnuplot it says how to get the charts, exits 0 and leaves the
-# results alone.
+# with and without counters and control forms (the attribution chart), a run
+# with time in its data (the timeline chart), with
+# no gnuplot warning, each form in its palette.gp colour, the cache lines at
+# the N summary.md states, ratio dots beyond the panel at its edge and a
+# smoke run marked; without gnuplot it says how to get the charts, exits 0
+# and leaves the results alone.
 # usage: test_report_draw.sh SUMMARIZE FAKE_SITES_BENCH DRAW_SH
 set -u
 summarize=$1
@@ -40,6 +42,31 @@ if ! command -v gnuplot >/dev/null 2>&1; then
 	exit 77
 fi
 
+src=$(cd "$(dirname "$draw")/.." && pwd)
+palette=$src/report/palette.gp
+# A form's colour as palette.gp defines it.
+color_of() { sed -n "s/.*f eq '$1' ? '\(#[0-9a-f]*\)'.*/\1/p" "$palette" | head -n 1; }
+# ... as gnuplot's SVG writes it: rgb( 31, 119, 180).
+svg_rgb() {
+	h=$(color_of "$1" | cut -c2-)
+	printf 'rgb(%3d, %3d, %3d)' "0x$(echo "$h" | cut -c1-2)" "0x$(echo "$h" | cut -c3-4)" "0x$(echo "$h" | cut -c5-6)"
+}
+
+# Every chart script loads the palette (style.gp does for report/ and
+# compare.gp) and none defines colours of its own for forms.
+for gp in "$src"/report/*.gp "$src"/compare/*.gp "$src"/inlines/chart.gp; do
+	case $gp in */palette.gp) continue ;; esac
+	grep -q "palette.gp\|style.gp" "$gp" || fail "$gp does not load palette.gp"
+	grep -q "ic_color(\|'#1f77b4'\|'#d62728'" "$gp" && fail "$gp names form colours of its own"
+done
+
+# draw DIR: draw.sh, which must say nothing (gnuplot's warnings are passed on).
+draw_quiet() {
+	sh "$draw" "$1" 2> "$work/draw.err" || fail "draw.sh $1: exit $?"
+	[ -s "$work/draw.err" ] && fail "draw.sh $1 warned: $(cat "$work/draw.err")"
+	return 0
+}
+
 check_charts() {
 	for chart in time l1i ratio timeline attribution; do
 		png=$1/plots/$chart.png
@@ -59,15 +86,28 @@ for v in 0 1 2; do for p in 0 1; do
 	"$fakegb" --variant $v --process $p --seed $((v * 10 + p + 1)) > "$work/full-v${v}_p$p.json" || fail "fakegb"
 done; done
 "$summarize" --out "$work/full" "$work"/full-v*.json || fail "summarize full"
-sh "$draw" "$work/full" || fail "draw.sh full: exit $?"
+draw_quiet "$work/full"
 check_charts "$work/full"
 grep -q 'simulated by valgrind for a 32 KiB L1i' "$work/full/plots/l1i.svg" || fail "l1i chart not labelled simulated"
 grep -q 'Fake CPU 9000 @ 3.0GHz, 2 cores, 2025-12-03' "$work/full/plots/ratio.svg" || fail "caption missing"
 grep -q 'crossover in (' "$work/full/plots/ratio.svg" || fail "crossover bracket not marked"
 grep -q 'band, all N' "$work/full/plots/ratio.svg" || fail "band not drawn"
-# The footprint passes the L1i (32 KiB) and the L2 (1 MiB) of the context.
-grep -q 'inline L1i' "$work/full/plots/time.svg" && grep -q 'extern L1i' "$work/full/plots/time.svg" &&
-	grep -q 'inline L2' "$work/full/plots/time.svg" || fail "time chart lacks the cache crossings"
+# The footprint passes the L1i (32 KiB) and the L2 (1 MiB) of the context,
+# and the time chart labels the L1i at the N summary.md states.
+grep -q 'inline passes L1i' "$work/full/plots/time.svg" && grep -q 'extern passes L1i' "$work/full/plots/time.svg" &&
+	grep -q 'inline passes L2' "$work/full/plots/time.svg" || fail "time chart lacks the cache crossings"
+at=$(grep -o 'inlined code passes the 32 KiB L1i at N ≈ [0-9]*' "$work/full/summary.md" | head -n 1 | sed 's/.*≈ //')
+[ -n "$at" ] || fail "summary.md states no N for the L1i"
+grep -q "inline passes L1i, N ≈ $at *<" "$work/full/plots/time.svg" || fail "time chart's L1i line is not at N ≈ $at, the N summary.md states"
+# One colour per form: inline and extern in palette.gp's colours in the time and L1i charts.
+for chart in time l1i; do for f in inline extern; do
+	grep -qF "$(svg_rgb $f)" "$work/full/plots/$chart.svg" ||
+		fail "$chart chart: $f not in its palette colour $(svg_rgb $f)"
+done; done
+# A run of 3 layout variants is a smoke test: every chart says so.
+for chart in time l1i ratio attribution; do
+	grep -q 'smoke test, not an answer' "$work/full/plots/$chart.svg" || fail "$chart chart of a smoke run not marked"
+done
 grep -q 'no control forms in this run' "$work/full/plots/attribution.svg" || fail "attribution chart without controls"
 
 # Control forms and a filler series: the attribution chart draws them.
@@ -77,12 +117,15 @@ for v in 0 1 2; do for p in 0 1; do
 		> "$work/attr-v${v}_p$p.json" || fail "fakegb attrib"
 done; done
 "$summarize" --out "$work/attr" "$work"/attr-v*.json || fail "summarize attr"
-sh "$draw" "$work/attr" || fail "draw.sh attr: exit $?"
+draw_quiet "$work/attr"
 check_charts "$work/attr"
-for k in 'clone/extern' 'inline/inline_nolock' 'extern/extern_nolock' \
-	 '(inline/inline_nolock)/(extern/extern_nolock)' 'inline/extern' '512 B filler per site; 1 thread, private queue'; do
+for k in 'copies: a copy per site vs one' 'lock, inlined (vs no lock)' 'lock, called (vs no lock)' \
+	 'lock, inlined vs called' 'inlined vs called' '512 B filler per site; 1 thread, private queue'; do
 	grep -qF "$k" "$work/attr/plots/attribution.svg" || fail "attribution chart lacks '$k'"
 done
+grep -qF '(inline/inline_nolock)/(extern/extern_nolock)' "$work/attr/plots/attribution.svg" &&
+	fail "attribution chart's key names a formula"
+grep -qF "$(svg_rgb clone)" "$work/attr/plots/attribution.svg" || fail "copies not in clone's colour"
 grep -q 'no control forms' "$work/attr/plots/attribution.svg" && fail "controls present but not drawn"
 # One attribution panel per series: the chart data names one panel per
 # series of crossover.csv, and the SVG holds that many multiplot panels
@@ -100,9 +143,10 @@ grep -qF '512 B filler per site; 1 thread, private queue' "$work/attr/plots/time
 
 "$fakegb" --counters none --threads 1,2,4 --sites-max 256 > "$work/none.json" || fail "fakegb none"
 "$summarize" --baseline hint --out "$work/none" "$work/none.json" || fail "summarize none"
-sh "$draw" "$work/none" || fail "draw.sh none: exit $?"
+draw_quiet "$work/none"
 check_charts "$work/none"
-grep -q 'no L1i miss counts' "$work/none/plots/l1i.svg" || fail "l1i chart must say there is no data"
+grep -q 'not measured in this run' "$work/none/plots/l1i.svg" || fail "l1i chart must say there is no data"
+grep -q 'call sites N' "$work/none/plots/l1i.svg" && fail "l1i chart without counts draws a panel"
 grep -q 'no N with both inline and hint measured' "$work/none/plots/ratio.svg" || fail "empty ratio panel"
 
 # Time in the data: 8 processes 30 s apart, 2 of them slower inline from
@@ -115,7 +159,7 @@ for p in 0 1 2 3 4 5 6 7; do
 		--process $p --seed $((p + 1)) $st > "$work/timed-p$p.json" || fail "fakegb timed"
 done
 "$summarize" --out "$work/timed" "$work"/timed-p*.json || fail "summarize timed"
-sh "$draw" "$work/timed" || fail "draw.sh timed: exit $?"
+draw_quiet "$work/timed"
 check_charts "$work/timed"
 grep -q 'In time: 2 of 8 processes switch state inside the process' "$work/timed/plots/timeline.svg" ||
 	fail "timeline chart does not name the 2 switching processes"
@@ -123,6 +167,35 @@ grep -q 'a process that switches inside' "$work/timed/plots/timeline.svg" || fai
 [ "$(awk '/repetitions/ { b = 1; next } b && NF == 4 && $1 != "NaN" { n++ } END { print n + 0 }' "$work/timed/plots/timeline.dat")" -eq 40 ] ||
 	fail "timeline.dat: want 40 timed repetitions (8 processes x 5)"
 grep -q "minutes from the run's start" "$work/timed/plots/timeline.svg" || fail "timeline x axis"
+
+# A design of 5 layout variants is not a smoke test: no mark.
+for v in 0 1 2 3 4; do
+	"$fakegb" --variant $v --process 0 --seed $((v + 1)) --sites-max 64 --threads 1 > "$work/big-v$v.json" || fail "fakegb"
+done
+"$summarize" --out "$work/big" "$work"/big-v*.json || fail "summarize big"
+draw_quiet "$work/big"
+check_charts "$work/big"
+grep -q 'smoke test' "$work/big/plots/ratio.svg" && fail "a run of 5 layout variants marked as a smoke test"
+
+# The recorded quick run (2 threads: no simulated counts): that series is
+# left out of the L1i chart and named; the ratio panels' dots beyond their
+# y range are drawn at its edge, and every other dot within it.
+"$summarize" --out "$work/quick" "$src"/tests/data/compare/quick-gcc-O2/raw/*.json > /dev/null || fail "summarize quick"
+draw_quiet "$work/quick"
+check_charts "$work/quick"
+grep -q 'left out, no L1i counts: .*2 threads' "$work/quick/plots/l1i.svg" || fail "l1i chart does not name the series left out"
+awk -v gp="$work/quick/plots/data.gp" '
+	BEGIN { while ((getline l < gp) > 0) if (l ~ /^ic_ylo\[/) {
+		n = split(l, a, /[][ =;]+/); lo[a[2]] = a[3]; hi[a[2]] = a[6] } }
+	/^# / { p++ } /^NaN/ { next }
+	NF == 5 { clipped += $5 != 0
+		if ($5 > 0 && ($4 != hi[p] || $2 <= hi[p])) bad = bad " above:" $0
+		if ($5 < 0 && ($4 != lo[p] || $2 >= lo[p])) bad = bad " below:" $0
+		if ($5 == 0 && ($2 < lo[p] || $2 > hi[p])) bad = bad " inside:" $0 }
+	END { if (bad != "") { print "process.dat:" bad; exit 1 } print clipped }' "$work/quick/plots/process.dat" > "$work/clip" ||
+	fail "ratio chart clipping: $(cat "$work/clip")"
+[ "$(cat "$work/clip")" -gt 0 ] || fail "no dot of the recorded quick run is beyond its panel: the clipping is untested"
+grep -q 'beyond the panel, at its edge' "$work/quick/plots/ratio.svg" || fail "ratio chart does not count the clipped dots"
 
 echo "test_report_draw: ok"
 exit 0

@@ -79,7 +79,7 @@ awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	fail "process_ratios.csv: states do not match the planted slow processes"
 grep -q 'two states: 1\.0[0-9] in 7, 1\.6[0-9] in 5 of 12 processes' "$work/timed/out/plots/data.gp" ||
 	fail "the ratio chart does not name the states"
-[ "$(awk 'NF == 3 && $3 == 2' "$work/timed/out/plots/process.dat" | wc -l)" -eq $((5 * 13)) ] ||
+[ "$(awk 'NF == 5 && $3 == 2' "$work/timed/out/plots/process.dat" | wc -l)" -eq $((5 * 13)) ] ||
 	fail "process.dat: want 5 x 13 dots of state 2"
 
 # Slow processes spread in time and over variants: neither.
