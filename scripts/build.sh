@@ -21,7 +21,7 @@ build() {
 	local dir=$1; shift
 	local t=() watcher rc=0
 	[ $# -eq 0 ] || t=(--target "$@")
-	build_progress "$dir" &
+	build_progress "$dir" >&2 &
 	watcher=$!
 	cmake --build "$dir" -j "$jobs" "${t[@]}" >"$dir/build.log" 2>&1 || rc=$?
 	kill "$watcher" 2>/dev/null
