@@ -45,8 +45,9 @@ build_objects() {
 # build_progress DIR: every 15 s while the build runs, one line: the
 # points' files compiled of all (an object newer than its source is
 # compiled: make's own rule), the time this build has taken and a rough
-# estimate of what is left at the rate since it started; a tree with no
-# points (a test tree) says only that it is still building.
+# estimate of what is left at the rate since it started; once they are
+# all compiled, or in a tree with no points (a sanitizer tree), only that
+# it is still building.
 build_progress() {
 	local dir=$1 t0=$SECONDS parent=$$ objs k k0 n left what=${build_label:-"build of $1"}
 	mapfile -t objs < <(build_objects "$dir")
@@ -65,7 +66,11 @@ build_progress() {
 		k=$(compiled "${objs[@]}")
 		left="no estimate until a file is done"
 		[ $((k - k0)) -le 0 ] || left="about $(fmt_s $(((n - k) * (SECONDS - t0) / (k - k0)))) left at this rate"
-		[ "$k" -lt "$n" ] || left="linking"
+		if [ "$k" -ge "$n" ]; then
+			# The rest (links, tools, tests) has no count to go by.
+			phase "$what: the points' code is compiled ($n files); the rest of the build still runs, $(fmt_s $((SECONDS - t0))) so far"
+			continue
+		fi
 		phase "$what: $k of $n files of the points' code compiled, $(fmt_s $((SECONDS - t0))) so far, $left"
 	done
 }
