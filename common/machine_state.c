@@ -173,36 +173,55 @@ static void ms_thp(struct ic_mstate *ms, const char *root)
 	}
 }
 
+int ic_mstate_load_text(const char *loadavg, int cpus, const char *when, char *out, size_t cap)
+{
+	double l1, l5, l15;
+
+	if (!loadavg || sscanf(loadavg, "%lf %lf %lf", &l1, &l5, &l15) != 3 || l1 < 0 || l5 < 0 ||
+	    l15 < 0)
+		return -1;
+	if (cpus > 0)
+		snprintf(out, cap, "%.2f %.2f %.2f on %d CPUs, %s", l1, l5, l15, cpus, when);
+	else
+		snprintf(out, cap, "%.2f %.2f %.2f, %s", l1, l5, l15, when);
+	return 0;
+}
+
+/* The load the run sampled before it built anything, else the load now
+ * (which holds whatever the run itself did in the last minutes). */
 static void ms_load(struct ic_mstate *ms, const char *root)
 {
-	char buf[256];
-	double l1, l5, l15;
+	char buf[256], out[IC_MSTATE_VALUE_MAX];
 	int cpus = ms_online_cpus(root);
 
+	if (ic_mstate_load_text(getenv(IC_MSTATE_ENV_LOADAVG), cpus, IC_MSTATE_LOAD_BEFORE, out,
+				sizeof(out)) == 0) {
+		ms_set(ms, "machine_load", "%s", out);
+		return;
+	}
 	if (ms_read_line(root, "/proc/loadavg", buf, sizeof(buf)) != 0 ||
-	    sscanf(buf, "%lf %lf %lf", &l1, &l5, &l15) != 3) {
+	    ic_mstate_load_text(buf, cpus, IC_MSTATE_LOAD_NOW, out, sizeof(out)) != 0) {
 		ms_set(ms, "machine_load", IC_MSTATE_UNREADABLE ": /proc/loadavg absent");
 		return;
 	}
-	if (cpus > 0)
-		ms_set(ms, "machine_load", "%.2f %.2f %.2f on %d CPUs", l1, l5, l15, cpus);
-	else
-		ms_set(ms, "machine_load", "%.2f %.2f %.2f", l1, l5, l15);
+	ms_set(ms, "machine_load", "%s", out);
 }
 
 int ic_mstate_parse_stat(const char *line, struct ic_proc_sample *s)
 {
 	const char *open = strchr(line, '('), *close = strrchr(line, ')');
 	unsigned long long ut, st;
-	long pid;
+	long pid, ppid;
 	size_t n;
 
 	if (!open || !close || close < open || sscanf(line, "%ld", &pid) != 1 || pid <= 0)
 		return -1;
-	/* After "(comm) ": state is field 3; utime and stime are fields 14, 15. */
-	if (sscanf(close + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &st) != 2)
+	/* After "(comm) ": state is field 3, ppid 4; utime and stime are fields 14, 15. */
+	if (sscanf(close + 1, " %*c %ld %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ppid, &ut,
+		   &st) != 3)
 		return -1;
 	s->pid = (pid_t)pid;
+	s->ppid = (pid_t)ppid;
 	n = (size_t)(close - open - 1);
 	if (n >= sizeof(s->comm))
 		n = sizeof(s->comm) - 1;
@@ -256,8 +275,27 @@ static int ms_busy_cmp(const void *a, const void *b)
 	return x < y ? 1 : x > y ? -1 : 0;
 }
 
+/* Whether pid is run or one of its descendants, by the parents in b. */
+static int ms_of_run(const struct ic_proc_sample *b, size_t nb, pid_t pid, pid_t run)
+{
+	/* A chain longer than this is a loop in a torn sample, not a family. */
+	for (int depth = 0; run > 0 && pid > 1 && depth < 256; depth++) {
+		size_t i;
+
+		if (pid == run)
+			return 1;
+		for (i = 0; i < nb && b[i].pid != pid; i++)
+			;
+		if (i == nb)
+			return 0;
+		pid = b[i].ppid;
+	}
+	return 0;
+}
+
 int ic_mstate_busy(const struct ic_proc_sample *a, size_t na, const struct ic_proc_sample *b,
-		   size_t nb, double seconds, long ticks_per_s, pid_t self, char *out, size_t cap)
+		   size_t nb, double seconds, long ticks_per_s, pid_t self, pid_t run, char *out,
+		   size_t cap)
 {
 	struct ms_busy *busy = nb ? calloc(nb, sizeof(*busy)) : NULL;
 	size_t k = 0, len = 0;
@@ -271,14 +309,14 @@ int ic_mstate_busy(const struct ic_proc_sample *a, size_t na, const struct ic_pr
 			if (a[i].pid != b[j].pid || b[j].ticks < a[i].ticks)
 				continue;
 			double pct = 100.0 * (double)(b[j].ticks - a[i].ticks) / (double)ticks_per_s / seconds;
-			if (pct > IC_MSTATE_BUSY_PERCENT)
+			if (pct > IC_MSTATE_BUSY_PERCENT && !ms_of_run(b, nb, b[j].pid, run))
 				busy[k++] = (struct ms_busy){ b[j].pid, b[j].comm, pct };
 			break;
 		}
 	}
 	if (k == 0) {
-		snprintf(out, cap, "none above %g%% of a core over %.0f ms", IC_MSTATE_BUSY_PERCENT,
-			 seconds * 1000.0);
+		snprintf(out, cap, "none above %g%% of a core over %.0f ms%s", IC_MSTATE_BUSY_PERCENT,
+			 seconds * 1000.0, run > 0 ? " (this run's own processes left out)" : "");
 		free(busy);
 		return 0;
 	}
@@ -292,6 +330,20 @@ int ic_mstate_busy(const struct ic_proc_sample *a, size_t na, const struct ic_pr
 	}
 	free(busy);
 	return (int)k;
+}
+
+/* The run's pid (IC_MSTATE_ENV_RUN_PID), 0 when not given or not a pid. */
+static pid_t ms_run_pid(void)
+{
+	const char *v = getenv(IC_MSTATE_ENV_RUN_PID);
+	char *end;
+	long pid;
+
+	if (!v || !*v)
+		return 0;
+	errno = 0;
+	pid = strtol(v, &end, 10);
+	return errno || *end || pid <= 1 ? 0 : (pid_t)pid;
 }
 
 static double ms_now(void)
@@ -328,7 +380,7 @@ static void ms_busy_sample(const char *root, int sample_ms, char *out, size_t ca
 		snprintf(out, cap, IC_MSTATE_UNREADABLE ": /proc absent");
 		return;
 	}
-	ic_mstate_busy(a, na, b, nb, t1 - t0, sysconf(_SC_CLK_TCK), getpid(), out, cap);
+	ic_mstate_busy(a, na, b, nb, t1 - t0, sysconf(_SC_CLK_TCK), getpid(), ms_run_pid(), out, cap);
 	free(a);
 	free(b);
 }

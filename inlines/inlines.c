@@ -22,7 +22,7 @@
 #define INL_TOP_DEFAULT 20   /* a screen of rows */
 
 static const char inl_usage[] =
-	"usage: inlines [options] BINARY\n"
+	"Usage: ./run.sh inlines [options] BINARY\n"
 	"\n"
 	"The inlined copies in BINARY's DWARF (a program, shared library, vmlinux or\n"
 	"its .debug file), one row per inline function (name, declaration file and\n"
@@ -32,7 +32,7 @@ static const char inl_usage[] =
 	"included. With --function and a run, each function's N is placed on the\n"
 	"run's measured curve.\n"
 	"\n"
-	"options:\n"
+	"Options:\n"
 	"  --debug FILE      BINARY's separate debug file (its build-id must match)\n"
 	"  --debug-dir DIR   where debug files are found by build-id when BINARY has no\n"
 	"                    DWARF of its own: DIR/.build-id/xx/yyyy.debug [" IC_DEBUG_DIR_DEFAULT "]\n"
@@ -46,8 +46,8 @@ static const char inl_usage[] =
 	"  --csv             the table as CSV (no pricing)\n"
 	"  --help            this text\n"
 	"\n"
-	"exit status: 0 done; 2 bad input (one line, nothing written); 1 the chart\n"
-	"could not be drawn\n";
+	"Exit status: 0 done; 2 bad input (one line, nothing written); 1 the chart\n"
+	"could not be drawn.\n";
 
 struct inl_opts {
 	const char *binary, *debug, *debug_dir, *results, *chart;

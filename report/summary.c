@@ -11,6 +11,7 @@
 #include "format.h"
 #include "history_line.h"
 #include "load.h"
+#include "machine_state.h"
 
 static const char *plural(size_t n)
 {
@@ -301,7 +302,7 @@ static const char *machine_ctx(const struct ic_results *res, const char *key)
 /* What moves results, when it is bad, and the command that fixes it
  * (words when it starts with a capital). bad: '!' unless the value is
  * val, '=' when it is val, '^' when it starts with val, '>' when it is a
- * number of at least val. */
+ * number of at least val. The load has a rule of its own (load_text). */
 static const struct {
 	const char *key, *name, *fine;   /* fine: the word in "Fine as they are" */
 	char bad;
@@ -318,9 +319,12 @@ static const struct {
 	{ "machine_smt", "SMT", "SMT", '=', "on", "work on a sibling thread shares the core's "
 	  "caches and decoders (threads are placed one per core first)",
 	  "echo off | sudo tee /sys/devices/system/cpu/smt/control" },
-	{ "machine_aslr", "ASLR (randomize_va_space)", "ASLR", '!', "0", "stack, heap and library "
-	  "addresses differ per process, one more spread between processes",
-	  "sudo sysctl -w kernel.randomize_va_space=0" },
+	/* ASLR is part of the randomised design, as the layout variants and the
+	 * stack pad are: only its absence is a fault. */
+	{ "machine_aslr", "ASLR (randomize_va_space)", "ASLR", '=', "0", "every process gets the "
+	  "same stack, heap and library addresses, so the run samples fewer layouts than the "
+	  "design means to (ASLR is part of it, beside the layout variants and the stack pad)",
+	  "sudo sysctl -w kernel.randomize_va_space=2" },
 	{ "machine_nmi_watchdog", "NMI watchdog", "NMI watchdog", '!', "0",
 	  "it holds a hardware counter, one fewer for PAPI", "sudo sysctl -w kernel.nmi_watchdog=0" },
 	{ "machine_perf_event_paranoid", "perf_event_paranoid", "perf_event_paranoid", '>', "3",
@@ -328,8 +332,7 @@ static const struct {
 	{ "machine_thp", "Transparent huge pages", "THP", '=', "always", "khugepaged may merge "
 	  "pages during a run, which moves TLB misses",
 	  "echo madvise | sudo tee /sys/kernel/mm/transparent_hugepage/enabled" },
-	{ "machine_load", "Load average", "load", '>', "0.5", "other work ran on this machine "
-	  "over the last minute", "Stop it, or measure when the machine is idle (`uptime` shows the load)." },
+	{ "machine_load", "Load average", "load", '>', "0.5", NULL, NULL },
 	{ "machine_busy", "Other busy processes", "other processes:", '^', "pid ",
 	  "they take CPU time and caches from the run",
 	  "Stop them (`kill PID`) or wait for them to finish." },
@@ -345,10 +348,32 @@ static const char *boost_fix(const char *v)
 	return "echo 0 | sudo tee /sys/devices/system/cpu/cpufreq/boost";
 }
 
+/* A high load, v, judged by when it was sampled: before the run started
+ * anything, it is other work, to be stopped only while some of it still
+ * ran as the measurement started (busy names it); sampled later, it holds
+ * the run's own build and is not judged. */
+static void load_text(FILE *f, const char *name, const char *v, const char *busy)
+{
+	int others = !strncmp(busy, "pid ", 4);
+
+	if (!strstr(v, IC_MSTATE_LOAD_BEFORE))
+		fprintf(f, "  - %s: %s: not judged: it may hold this run's own build (a run that "
+			"samples it before it starts anything says so)\n", name, v);
+	else if (others)
+		fprintf(f, "  - %s: **%s**: other work ran on this machine in the minute before the "
+			"run started, and some of it still ran as the measurement started. Fix: "
+			"stop the processes named under Other busy processes, or measure when the "
+			"machine is idle (`uptime` shows the load).\n", name, v);
+	else
+		fprintf(f, "  - %s: %s: other work ran on this machine in the minute before the run "
+			"started; none was busy as the measurement started, so there is nothing to "
+			"stop.\n", name, v);
+}
+
 /* The machine_* keys of common/machine_state.h; nothing was changed. */
 static void machine_state(FILE *f, const struct ic_results *res)
 {
-	char fine[1024] = "";
+	char fine[1024] = "", busy[IC_RESULTS_CONTEXT_MAX];
 	size_t nfine = 0, any = 0, n = sizeof(machine_rule) / sizeof(machine_rule[0]);
 
 	for (size_t i = 0; i < n; i++)
@@ -357,6 +382,7 @@ static void machine_state(FILE *f, const struct ic_results *res)
 		fputs("- Machine state: not recorded (a run from before the suite recorded it)\n", f);
 		return;
 	}
+	snprintf(busy, sizeof(busy), "%s", machine_ctx(res, "machine_busy"));
 	fputs("- Machine state at the start of the run (what moves results, with the command "
 	      "that fixes it; nothing was changed):\n", f);
 	for (size_t i = 0; i < n; i++) {
@@ -368,7 +394,8 @@ static void machine_state(FILE *f, const struct ic_results *res)
 				fprintf(f, "  - %s: not recorded\n", machine_rule[i].name);
 			continue;
 		}
-		if (!strncmp(v, "not readable", 12) || !strcmp(v, "not sampled")) {
+		if (!strncmp(v, IC_MSTATE_UNREADABLE, strlen(IC_MSTATE_UNREADABLE)) ||
+		    !strcmp(v, "not sampled")) {
 			fprintf(f, "  - %s: %s\n", machine_rule[i].name, v);   /* never said to be fine */
 			continue;
 		}
@@ -378,12 +405,19 @@ static void machine_state(FILE *f, const struct ic_results *res)
 		case '^': bad = !strncmp(v, val, strlen(val)); break;
 		default: bad = atof(v) >= atof(val);
 		}
-		if (bad) {
+		if (bad && !machine_rule[i].effect) {
+			load_text(f, machine_rule[i].name, v, busy);
+		} else if (bad) {
 			fix = machine_rule[i].fix ? machine_rule[i].fix : boost_fix(v);
 			fprintf(f, "  - %s: **%s**: %s. Fix: %s%s%s\n", machine_rule[i].name,
-				strcmp(machine_rule[i].key, "machine_nmi_watchdog") ? v : "on",
+				!strcmp(machine_rule[i].key, "machine_nmi_watchdog") ? "on" :
+				!strcmp(machine_rule[i].key, "machine_aslr") ? "off" : v,
 				machine_rule[i].effect, *fix >= 'A' && *fix <= 'Z' ? "" : "`", fix,
 				*fix >= 'A' && *fix <= 'Z' ? "" : "`");
+		} else if (!strcmp(machine_rule[i].key, "machine_aslr") && nfine < sizeof(fine) - 256) {
+			nfine += (size_t)snprintf(fine + nfine, sizeof(fine) - nfine, "%sASLR on (%s: part "
+						  "of the randomised design, leave it on)",
+						  nfine ? "; " : "", v);
 		} else if (machine_rule[i].fine && nfine < sizeof(fine) - 256) {
 			nfine += (size_t)snprintf(fine + nfine, sizeof(fine) - nfine, "%s%s %s",
 						  nfine ? "; " : "", machine_rule[i].fine,

@@ -13,12 +13,72 @@ configure() {
 	printf '%s\n' "$want" >"$stamp"
 }
 
-# build DIR [TARGET...]: make's lines go to DIR/build.log, not the terminal.
+# build DIR [TARGET...]: make's lines go to DIR/build.log, not the
+# terminal; a build that takes a while says how far it is every 15 s
+# (build_progress, from a watcher that ends with the build or with us).
+build_label=""
 build() {
 	local dir=$1; shift
-	local t=()
+	local t=() watcher rc=0
 	[ $# -eq 0 ] || t=(--target "$@")
-	step "$dir/build.log" "building $dir" cmake --build "$dir" -j "$jobs" "${t[@]}"
+	build_progress "$dir" >&2 &
+	watcher=$!
+	cmake --build "$dir" -j "$jobs" "${t[@]}" >"$dir/build.log" 2>&1 || rc=$?
+	kill "$watcher" 2>/dev/null
+	wait "$watcher" 2>/dev/null || true
+	if [ $rc -ne 0 ]; then
+		show_tail 20 "$dir/build.log"
+		fail "building $dir failed (log: $dir/build.log)"
+	fi
+}
+
+# build_objects DIR: "OBJECT SOURCE" for each file of the sweep's points'
+# generated code (DIR/bench/sites_points), where the time of a cold build
+# goes, from the tree's compile_commands.json (any generator writes it).
+build_objects() {
+	local abs
+	abs=$(cd "$1" && pwd) || return 0
+	sed -n 's|^  "command": ".* -o \([^ ]*\) -c \('"$abs"'/bench/sites_points/[^ ]*\)",$|'"$abs"'/bench/\1 \2|p' \
+		"$abs/compile_commands.json" 2>/dev/null
+}
+
+# build_progress DIR: every 15 s while the build runs, one line: the
+# points' files compiled of all (an object newer than its source is
+# compiled: make's own rule), the time this build has taken and a rough
+# estimate of what is left at the rate since it started; once they are
+# all compiled, or in a tree with no points (a sanitizer tree), only that
+# it is still building.
+build_progress() {
+	local dir=$1 t0=$SECONDS parent=$$ objs k k0 n left what=${build_label:-"build of $1"}
+	mapfile -t objs < <(build_objects "$dir")
+	n=${#objs[@]}
+	# What was up to date when this build started is not its rate.
+	k0=$(compiled "${objs[@]}")
+	while :; do
+		for _ in $(seq 15); do
+			sleep 1
+			kill -0 "$parent" 2>/dev/null || exit 0
+		done
+		if [ "$n" -eq 0 ]; then
+			phase "$what: still building, $(fmt_s $((SECONDS - t0))) so far (log $dir/build.log)"
+			continue
+		fi
+		k=$(compiled "${objs[@]}")
+		left="no estimate until a file is done"
+		[ $((k - k0)) -le 0 ] || left="about $(fmt_s $(((n - k) * (SECONDS - t0) / (k - k0)))) left at this rate"
+		if [ "$k" -ge "$n" ]; then
+			# The rest (links, tools, tests) has no count to go by.
+			phase "$what: the points' code is compiled ($n files); the rest of the build still runs, $(fmt_s $((SECONDS - t0))) so far"
+			continue
+		fi
+		phase "$what: $k of $n files of the points' code compiled, $(fmt_s $((SECONDS - t0))) so far, $left"
+	done
+}
+# compiled "OBJECT SOURCE"...: how many objects are newer than their source.
+compiled() {
+	local o k=0
+	for o in "$@"; do [ "${o%% *}" -nt "${o#* }" ] && k=$((k + 1)); done
+	echo "$k"
 }
 
 # lock_build DIR: a build tree has one user at a time; a sweep keeps it
@@ -68,7 +128,8 @@ build_points() {
 	local after=$eta_s
 	eta_s=""
 	for ((b = 0; b < nb; b++)); do
-		phase "build $((b + 1))/$nb: ${B_dir[$b]} (${B_cc[$b]:-cc}, ${B_cflags[$b]:--O2}, ${B_codegen[$b]} codegen; log ${B_dir[$b]}/build.log)${after:+; then about $(fmt_s "$after")}"
+		build_label="build $((b + 1))/$nb"
+		phase "$build_label: ${B_dir[$b]} (${B_cc[$b]:-cc}, ${B_cflags[$b]:--O2}, ${B_codegen[$b]} codegen; log ${B_dir[$b]}/build.log)${after:+; then about $(fmt_s "$after")}"
 		mapfile -t extra < <(release_args "$specs"; printf '%s' "${B_args[$b]}")
 		configure "${B_dir[$b]}" "${extra[@]}"
 		targets=(sites_bench summarize machine_state)
@@ -81,5 +142,6 @@ build_points() {
 		link_variants "$b"
 		write_plan "$b"
 	done
+	build_label=""
 	eta_s=$after
 }

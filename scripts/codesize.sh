@@ -7,9 +7,9 @@ codesize_usage() {
 	cat <<'USAGE'
 Usage: ./run.sh codesize [--sites ..] [--ops ..] [--layouts ..] [--orders ..]
                          [--filler ..] [--per-caller C] [--codegen C] [--jobs N]
-  code bytes of all N call sites per form (footprint) and bytes per site,
-  and where the inline footprint passes this machine's L1i and L2; the
-  options as the sweep's (./run.sh --help)
+Prints the code bytes of all N call sites per form (footprint) and bytes
+per site, and where the inline footprint passes this machine's L1i and L2.
+The options are the sweep's (./run.sh --help).
 USAGE
 }
 

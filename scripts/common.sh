@@ -2,9 +2,36 @@
 # several parts of run.sh read (the point names, where the controls run).
 # Needs $top, $prog and $caller_pwd.
 
-die() { echo "$prog: $*" >&2; exit 2; }    # bad input: nothing was done
-fail() { echo "$prog: $*" >&2; exit 1; }   # a step failed (install, build, run, summary)
-say() { echo "$prog: $*" >&2; }
+# Every line run.sh and its scripts print starts with one prefix, the
+# suite's name, as the programs' own notices do ("inlinecost: ..."); $prog
+# is the command, as the user types it.
+tag=inlinecost
+die() { echo "$tag: $*" >&2; exit 2; }    # bad input: nothing was done
+fail() { echo "$tag: $*" >&2; exit 1; }   # a step failed (install, build, run, summary)
+say() { echo "$tag: $*" >&2; }
+# show_tail N FILE: a log's last N lines on stderr, each under the prefix.
+show_tail() { tail -n "$1" "$2" | sed "s/^/$tag: | /" >&2; }
+
+# plain_text: Markdown on stdin as plain lines under the prefix, for the
+# terminal: no emphasis, code marks or link targets, headings as lines of
+# their own, no blank lines, long lines wrapped at 100 columns (a bullet's
+# continuation under its text).
+plain_text() {
+	sed -E 's/!\[([^]]*)\]\([^)]*\)/\1/g; s/\[([^]]*)\]\([^)]*\)/\1/g; s/\*\*//g; s/`//g; s/^#+ +//' |
+		awk -v tag="$tag: " -v w=100 '
+		/^[[:space:]]*$/ { next }
+		{
+			ind = ""; if (match($0, /^ *- /)) ind = sprintf("%*s", RLENGTH, "")
+			line = $0
+			while (length(line) > w) {
+				cut = w; while (cut > length(ind) + 1 && substr(line, cut, 1) != " ") cut--
+				if (cut <= length(ind) + 1) cut = w
+				print tag substr(line, 1, cut - 1)
+				line = ind substr(line, cut + 1)
+			}
+			print tag line
+		}'
+}
 
 is_uint() { [[ $1 =~ ^[0-9]+$ ]]; }
 
@@ -139,7 +166,7 @@ fmt_s() { local s=$1; if [ "$s" -ge 60 ]; then printf '%dm%02ds' $((s / 60)) $((
 phase() {
 	local left=""
 	[ -z "$eta_s" ] || left=", about $(fmt_s "$eta_s") left"
-	echo "$prog: [$(fmt_s $((SECONDS - run_start)))$left] $*" >&2
+	echo "$tag: [$(fmt_s $((SECONDS - run_start)))$left] $*" >&2
 }
 
 # step LOG WHAT CMD...: CMD with its output in LOG; on failure its last
@@ -147,7 +174,7 @@ phase() {
 step() {
 	local log=$1 what=$2; shift 2
 	if ! "$@" >"$log" 2>&1; then
-		tail -n 20 "$log" >&2
+		show_tail 20 "$log"
 		fail "$what failed (log: $log)"
 	fi
 }

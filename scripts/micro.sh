@@ -4,10 +4,10 @@
 
 micro_usage() {
 	cat <<'USAGE'
-Usage: ./run.sh micro     the queue's uncontended locked operation per form
-                          beside the floor (tas and ticket locks), and the C
-                          API over Google Benchmark against native C++:
-                          medians of 10 interleaved repetitions, printed
+Usage: ./run.sh micro     prints the queue's uncontended locked operation
+                          per form beside the floor (tas and ticket locks),
+                          and the C API over Google Benchmark against native
+                          C++: medians of 10 interleaved repetitions.
 USAGE
 }
 

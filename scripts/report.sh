@@ -22,7 +22,7 @@ summarise_into() {
 	elif ! command -v gnuplot >/dev/null; then
 		say "no gnuplot: results are written; for plots: apt-get install gnuplot-nox, then report/draw.sh $d/report"
 	elif ! report/draw.sh "$new" >"$new/draw.log" 2>&1; then
-		tail -n 5 "$new/draw.log" >&2
+		show_tail 5 "$new/draw.log"
 		rm -f "$new"/plots/*.png "$new"/plots/*.svg
 		say "plots failed; the new results are in $d without charts"
 	fi
@@ -73,7 +73,7 @@ repeatability() {
 	step "${B_dir[0]}/agree-build.log" "building agree in ${B_dir[0]}" cmake --build "${B_dir[0]}" -j "$jobs" --target agree
 	tmp=$(mktemp -d "$dir/.repeat.XXXXXX")
 	"${B_dir[0]}/compare/agree" --out "$tmp/out" "${runs[@]}" >"$tmp/log" 2>&1 ||
-		{ tail -n 5 "$tmp/log" >&2; rm -rf "$tmp"; fail "the agreement of the repeats failed"; }
+		{ show_tail 5 "$tmp/log"; rm -rf "$tmp"; fail "the agreement of the repeats failed"; }
 	for f in repeat.md repeat.csv repeat.dat repeat.png; do [ ! -f "$tmp/out/$f" ] || mv "$tmp/out/$f" "$dir/$f"; done
 	rm -rf "$tmp"
 	say "repeatability: $dir/repeat.md ($(tail -n 1 "$dir/repeat.md"))"
@@ -97,5 +97,5 @@ calibration_report() {
 	step "$dir/log/calibration.txt" "the calibration report" "${B_dir[0]}/report/calibration" --out "$dir" \
 		--plants "$plant" --baseline extern --seconds "$((SECONDS - run_start))" \
 		--design "$layouts_random variants x $processes processes x $reps reps of $min_time s" "${trial_args[@]}"
-	cat "$dir/calibration.md"
+	plain_text <"$dir/calibration.md"
 }

@@ -13,7 +13,7 @@ write_plan() {
 	f=$(plan_file "$b")
 	[ -z "$plant" ] || args+=(--plant="$plant")
 	"${B_dir[$b]}/bench/sites_bench" "${args[@]}" >"$f.tmp" 2>"$log" ||
-		{ tail -n 5 "$log" >&2; fail "${B_dir[$b]}/bench/sites_bench --plan failed; log: $log"; }
+		{ show_tail 5 "$log"; fail "${B_dir[$b]}/bench/sites_bench --plan failed; log: $log"; }
 	mv "$f.tmp" "$f"
 }
 run_list() {
@@ -40,7 +40,7 @@ decide_counters() {
 		run_list "$b" >"${log%.txt}.runs"
 		src=$("${B_dir[$b]}/bench/sites_bench" --counters="$counters" --threads="$threads" --modes="$modes" \
 			--sim-cache-dir="${B_dir[$b]}/sim" "${plant_args[@]}" --run-list="${log%.txt}.runs" --sim-only 2>"$log") ||
-			{ tail -n 5 "$log" >&2; fail "deciding the counter source failed; log: $log"; }
+			{ show_tail 5 "$log"; fail "deciding the counter source failed; log: $log"; }
 		# The ordinary link's counts (its cache file is the newest), marked
 		# "*" so variant 0 reports them although its own binary differs.
 		if [ "$src" = sim ]; then
@@ -49,10 +49,37 @@ decide_counters() {
 			[ -n "$cache" ] || fail "the simulation wrote no cache in ${B_dir[$b]}/sim; log: $log"
 			awk -F, -v OFS=, 'NR > 1 { $1 = "*" } 1' "$cache" >"$(sim_file "$b").tmp" && mv "$(sim_file "$b").tmp" "$(sim_file "$b")"
 		fi
-		[ "$b" -gt 0 ] || { counter_source=$src; grep '^inlinecost:' "$log" >&2 || true; }
+		[ "$b" -gt 0 ] || counter_source=$src
 	done
 	measure_end
-	say "counters: $counter_source"
+	say "counters: $(counter_line "$dir/log/counters.txt")"
+}
+
+# counter_line LOG: in one line, where the counter columns come from and
+# why, from the source decided and what the bench said of PAPI and of the
+# simulation in LOG (its "inlinecost: no hardware counters (PAPI: WHY)"
+# and "sites_bench: no simulated counts: WHY" lines).
+counter_line() {
+	local papi sim
+	papi=$(sed -n 's/^inlinecost: no hardware counters (PAPI: \(.*\))\(; counter columns will be absent\)\{0,1\}$/\1/p' "$1" | head -n 1)
+	sim=$(sed -n 's/^sites_bench: no simulated counts: //p' "$1" | head -n 1)
+	case $counter_source in
+	papi) echo "hardware, via PAPI ($(sed -n 's/^inlinecost: hardware counters via PAPI: //p' "$1" | head -n 1))" ;;
+	sim)
+		if [ "$counters" = sim ]; then
+			echo "simulated (--counters sim): L1i misses and instructions from valgrind's cache simulation, marked simulated"
+		else
+			echo "simulated: L1i misses and instructions from valgrind's cache simulation, marked simulated, as PAPI cannot count here (${papi:-it said no more})"
+		fi ;;
+	*)
+		if [ "$counters" = none ]; then
+			echo "none (--counters none): no counter columns"
+		elif [ "$counters" = papi ]; then
+			echo "none (--counters papi): no counter columns, as PAPI cannot count here (${papi:-it said no more})"
+		else
+			echo "none: no counter columns, as PAPI cannot count here (${papi:-it said no more}) and the simulation failed (${sim:-see the log})"
+		fi ;;
+	esac
 }
 
 # first_of GROUP: the first finished process file of a group (same build,
@@ -87,7 +114,7 @@ run_process() {
 	if ! IC_ENV_PAD=$pad "$bin" "${args[@]}" >"$dir/log/$key.txt" 2>&1; then
 		rm -f "$file.tmp"
 		say "process $key failed; its log: $dir/log/$key.txt"
-		tail -n 5 "$dir/log/$key.txt" >&2
+		show_tail 5 "$dir/log/$key.txt"
 		return 1
 	fi
 	mv "$file.tmp" "$file"
@@ -212,6 +239,10 @@ run_calibration() {
 # then under the machine lock the machine's state, counters and
 # measurement, and the report.
 sweep_main() {
+	# To every program of the sweep (common/machine_state.h): the load
+	# sampled before anything started, and our pid, whose descendants are
+	# this run's processes and never "other busy processes".
+	export IC_RUN_LOADAVG=$run_loadavg IC_RUN_PID=$$
 	parse_args "$@"
 	check_options
 	# A results directory has one user: a second --resume of it is refused
@@ -282,7 +313,18 @@ sweep_main() {
 	# One file that holds the run, to copy to another machine for compare.
 	compare/export.sh "$dir" >/dev/null || say "export of $dir failed; the results directory is complete"
 	phase "done: $dir/summary.md (all of it in one file: $dir.tar.gz)"
-	# The verdict last, in plain text: a line per series, and the smoke mark
-	# of a design too small for one (summarize's verdict.txt).
-	cat "$dir/verdict.txt"
+	closing_block
+}
+
+# closing_block: the answer, last on the terminal, in plain text under the
+# prefix: the run's verdict.txt where the summary wrote one, as it is; else
+# the summary's first section, its Markdown taken out.
+closing_block() {
+	local f
+	for f in "$dir/verdict.txt" "$dir/report/verdict.txt"; do
+		[ -f "$f" ] || continue
+		sed "/^[[:space:]]*\$/d; s/^/$tag: /" "$f"
+		return 0
+	done
+	awk '/^## / { n++ } n == 1' "$dir/summary.md" | plain_text
 }

@@ -9,7 +9,8 @@ Usage: ./run.sh test      set up what is missing, build, run every test:
                           build/ (release: every test), build-tsan/ (the
                           queue's tests under ThreadSanitizer), build-asan/
                           (queue, gen and common under Address+UB
-                          sanitizer); the time of each build and test run
+                          sanitizer). Prints the time of each build and
+                          test run.
 USAGE
 }
 
@@ -52,11 +53,11 @@ test_tree() {
 		t=$SECONDS
 		phase "test: running the tests of $dir (log $dir/ctest.log)"
 		if ! (cd "$dir" && ctest --output-on-failure -j "$jobs" --timeout 900 "${sel[@]}") >"$dir/ctest.log" 2>&1; then
-			tail -n 40 "$dir/ctest.log" >&2
+			show_tail 40 "$dir/ctest.log"
 			echo "$((SECONDS - t))" >"$dir/.run.sh-test-s"
 			exit 1
 		fi
-		grep -E 'tests passed|Skipped|\*\*\*Skipped' "$dir/ctest.log" >&2 || true
+		grep -E 'tests passed|Skipped|\*\*\*Skipped' "$dir/ctest.log" | sed "s/^/$tag: /" >&2 || true
 		echo "$((SECONDS - t))" >"$dir/.run.sh-test-s"
 	)
 	local rc=$?

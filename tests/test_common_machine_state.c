@@ -97,8 +97,18 @@ static void check_trees(void)
 	expect(&ms, "machine_nmi_watchdog", "1");
 	expect(&ms, "machine_perf_event_paranoid", "2");
 	expect(&ms, "machine_thp", "always");
-	expect(&ms, "machine_load", "0.10 0.05 0.01 on 2 CPUs");
+	expect(&ms, "machine_load", "0.10 0.05 0.01 on 2 CPUs, " IC_MSTATE_LOAD_NOW);
 	expect(&ms, "machine_busy", "none above 5% of a core");
+
+	/* The load run.sh sampled before it started anything wins over the
+	 * load now (which holds the run's own build); a malformed one does not. */
+	CHECK(setenv(IC_MSTATE_ENV_LOADAVG, "1.33 0.40 0.20 3/200 999", 1) == 0, "setenv");
+	ic_mstate_read(hot, 0, &ms);
+	expect(&ms, "machine_load", "1.33 0.40 0.20 on 2 CPUs, " IC_MSTATE_LOAD_BEFORE);
+	CHECK(setenv(IC_MSTATE_ENV_LOADAVG, "busy", 1) == 0, "setenv");
+	ic_mstate_read(hot, 0, &ms);
+	expect(&ms, "machine_load", "0.10 0.05 0.01 on 2 CPUs, " IC_MSTATE_LOAD_NOW);
+	CHECK(unsetenv(IC_MSTATE_ENV_LOADAVG) == 0, "unsetenv");
 
 	ic_mstate_read(vm, 0, &ms);
 	expect(&ms, "machine_governor", "not readable: no cpufreq");
@@ -123,27 +133,60 @@ static void check_busy(void)
 	struct ic_proc_sample s, a[3], b[3];
 	char out[IC_MSTATE_VALUE_MAX];
 
-	CHECK(ic_mstate_parse_stat("77 (a) b) c) R 1 2 3 4 5 6 7 8 9 10 300 20 0", &s) == 0 &&
-	      s.pid == 77 && !strcmp(s.comm, "a) b) c") && s.ticks == 320,
-	      "parse: pid %d comm '%s' ticks %llu", (int)s.pid, s.comm, s.ticks);
+	CHECK(ic_mstate_parse_stat("77 (a) b) c) R 5 2 3 4 5 6 7 8 9 10 300 20 0", &s) == 0 &&
+	      s.pid == 77 && s.ppid == 5 && !strcmp(s.comm, "a) b) c") && s.ticks == 320,
+	      "parse: pid %d ppid %d comm '%s' ticks %llu", (int)s.pid, (int)s.ppid, s.comm, s.ticks);
 	CHECK(ic_mstate_parse_stat("garbage", &s) == -1, "garbage parsed");
 
 	/* 100 ticks/s, 0.2 s: 20 ticks is one whole core. */
-	a[0] = (struct ic_proc_sample){ 10, "make", 1000 };
-	a[1] = (struct ic_proc_sample){ 11, "idle", 500 };
-	a[2] = (struct ic_proc_sample){ 12, "self", 0 };
-	b[0] = (struct ic_proc_sample){ 10, "make", 1019 };   /* 95% */
-	b[1] = (struct ic_proc_sample){ 11, "idle", 500 };    /* 0% */
-	b[2] = (struct ic_proc_sample){ 12, "self", 20 };     /* 100%, but itself */
-	CHECK(ic_mstate_busy(a, 3, b, 3, 0.2, 100, 12, out, sizeof(out)) == 1 &&
+	a[0] = (struct ic_proc_sample){ 10, 1, "make", 1000 };
+	a[1] = (struct ic_proc_sample){ 11, 1, "idle", 500 };
+	a[2] = (struct ic_proc_sample){ 12, 1, "self", 0 };
+	b[0] = (struct ic_proc_sample){ 10, 1, "make", 1019 };   /* 95% */
+	b[1] = (struct ic_proc_sample){ 11, 1, "idle", 500 };    /* 0% */
+	b[2] = (struct ic_proc_sample){ 12, 1, "self", 20 };     /* 100%, but itself */
+	CHECK(ic_mstate_busy(a, 3, b, 3, 0.2, 100, 12, 0, out, sizeof(out)) == 1 &&
 	      !strcmp(out, "pid 10 (make) 95%"), "busy: %s", out);
 	b[1].ticks = 502;                                     /* 10%: named, second */
-	CHECK(ic_mstate_busy(a, 3, b, 3, 0.2, 100, 12, out, sizeof(out)) == 2 &&
+	CHECK(ic_mstate_busy(a, 3, b, 3, 0.2, 100, 12, 0, out, sizeof(out)) == 2 &&
 	      !strcmp(out, "pid 10 (make) 95%; pid 11 (idle) 10%"), "busy: %s", out);
 	b[1].ticks = 501;                                     /* 5%: not above */
 	b[0].ticks = 1000;
-	CHECK(ic_mstate_busy(a, 3, b, 3, 0.2, 100, 12, out, sizeof(out)) == 0 &&
+	CHECK(ic_mstate_busy(a, 3, b, 3, 0.2, 100, 12, 0, out, sizeof(out)) == 0 &&
 	      !strcmp(out, "none above 5% of a core over 200 ms"), "busy: %s", out);
+}
+
+/* The run's own processes are not other work: run.sh (20), the build it
+ * started (make 21, cc1 22 under it) and its bench (23) are left out at
+ * any depth; a compiler of another user's build (31 under make 30) is not. */
+static void check_busy_own(void)
+{
+	struct ic_proc_sample a[6], b[6];
+	char out[IC_MSTATE_VALUE_MAX];
+	static const struct { pid_t pid, ppid; const char *comm; } p[6] = {
+		{ 20, 1, "run.sh" }, { 21, 20, "make" }, { 22, 21, "cc1" },
+		{ 23, 20, "sites_bench" }, { 30, 1, "make" }, { 31, 30, "cc1" },
+	};
+
+	for (int i = 0; i < 6; i++) {
+		a[i] = (struct ic_proc_sample){ p[i].pid, p[i].ppid, "", 1000 };
+		snprintf(a[i].comm, sizeof(a[i].comm), "%s", p[i].comm);
+		b[i] = a[i];
+		b[i].ticks = 1000 + 10 + (unsigned long long)i;   /* 50% and up: all busy */
+	}
+	CHECK(ic_mstate_busy(a, 6, b, 6, 0.2, 100, 23, 20, out, sizeof(out)) == 2 &&
+	      !strcmp(out, "pid 31 (cc1) 75%; pid 30 (make) 70%"), "busy, run 20: %s", out);
+	/* Without the run's pid, its build is other work like any. */
+	CHECK(ic_mstate_busy(a, 6, b, 6, 0.2, 100, 23, 0, out, sizeof(out)) == 5 &&
+	      !strcmp(out, "pid 31 (cc1) 75%; pid 30 (make) 70%; pid 22 (cc1) 60%; "
+		      "pid 21 (make) 55%; pid 20 (run.sh) 50%"),
+	      "busy, no run: %s", out);
+	/* Only the run's: nothing named, and said that its own were left out. */
+	for (int i = 4; i < 6; i++)
+		b[i].ticks = a[i].ticks;
+	CHECK(ic_mstate_busy(a, 6, b, 6, 0.2, 100, 23, 20, out, sizeof(out)) == 0 &&
+	      !strcmp(out, "none above 5% of a core over 200 ms (this run's own processes left out)"),
+	      "busy, only the run's: %s", out);
 }
 
 static int merge(const char *root, const char *in, const char *out)
@@ -172,8 +215,12 @@ int main(int argc, char **argv)
 	if (argc == 5 && !strcmp(argv[1], "merge"))
 		return merge(argv[2], argv[3], argv[4]);
 	CHECK(argc == 1, "usage: %s [tree KIND DIR | merge DIR IN OUT]", argv[0]);
+	/* What a run hands down is the checks' to set, not the caller's. */
+	unsetenv(IC_MSTATE_ENV_LOADAVG);
+	unsetenv(IC_MSTATE_ENV_RUN_PID);
 	check_trees();
 	check_busy();
+	check_busy_own();
 	printf("common_machine_state: ok\n");
 	return 0;
 }

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# What run.sh prints on the terminal: one prefix on every line (a refusal
+# included), the closing block as plain text (verdict.txt as it is, else the
+# summary's first section without its Markdown), one counter line that says
+# where the columns come from and why, and the build's progress count (the
+# points' objects newer than their sources, from compile_commands.json).
+# Usage: test_run_console_lines.sh PATH/TO/run.sh
+set -u
+run=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+top=$(dirname "$run")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+# shellcheck disable=SC2034 # the scripts need $top, $prog and $caller_pwd
+prog=./run.sh caller_pwd=$PWD
+for f in common build sweep; do
+	# shellcheck disable=SC1090
+	. "$top/scripts/$f.sh"
+done
+set +e
+
+# A refusal: one line, under the prefix.
+err=$("$run" --sites 0 2>&1 >/dev/null)
+[[ $err == "inlinecost: "* ]] || bad "a refusal without the prefix: $err"
+
+# Every line of plain text under the prefix, no Markdown left, wrapped.
+cat >"$tmp/summary.md" <<'MD'
+# inlinecost: inline vs extern
+
+## The answer
+
+Where each form is faster, **by how much**; see `points.csv` and [the method](#method).
+
+- **1 thread, private queue**: inline pays up to N = 4 (4-12% faster); from N = 8 calls are 1.3-1.7x faster; the inlined code passes the 32 KiB L1i at N = 176, the extern code at N = 1155.
+
+![time per call site](plots/time.png)
+
+## Evidence
+
+not in the block
+MD
+dir=$tmp
+closing_block >"$tmp/block"
+[ -s "$tmp/block" ] || bad "no closing block"
+! grep -qv '^inlinecost: ' "$tmp/block" || bad "a closing line without the prefix: $(grep -v '^inlinecost: ' "$tmp/block" | head -n 1)"
+! grep -qE '\*\*|`|\]\(|^inlinecost: #' "$tmp/block" || bad "Markdown left in the closing block: $(grep -E '\*\*|`|\]\(|#' "$tmp/block" | head -n 1)"
+grep -qx 'inlinecost: The answer' "$tmp/block" || bad "the heading is not a line of its own"
+grep -q 'Evidence\|not in the block' "$tmp/block" && bad "the closing block runs past the first section"
+grep -qx 'inlinecost: time per call site' "$tmp/block" || bad "an image link not as its text"
+awk 'length($0) > 100 + length("inlinecost: ") { exit 1 }' "$tmp/block" || bad "a closing line longer than 100 columns"
+grep -q '^inlinecost:   the inlined code passes' "$tmp/block" || grep -q '^inlinecost:   [a-z]' "$tmp/block" ||
+	bad "a bullet's continuation not under its text: $(cat "$tmp/block")"
+printf 'chain/seq: inline pays up to N = 4.\n\nscatter/random: unresolved at N = 1.\n' >"$tmp/verdict.txt"
+closing_block >"$tmp/block"
+[ "$(cat "$tmp/block")" = "inlinecost: chain/seq: inline pays up to N = 4.
+inlinecost: scatter/random: unresolved at N = 1." ] || bad "verdict.txt not printed as it is, under the prefix: $(cat "$tmp/block")"
+
+# One counter line, its source and why, never "absent" beside a simulation.
+printf 'inlinecost: no hardware counters (PAPI: libpfm4 4.13 has no event tables for this CPU)\n' >"$tmp/counters.txt"
+counter_source=sim counters=auto
+line=$(counter_line "$tmp/counters.txt")
+[[ $line == simulated:*"PAPI cannot count here (libpfm4 4.13 has no event tables for this CPU)"* ]] ||
+	bad "sim counter line: $line"
+[[ $line != *absent* ]] || bad "sim counter line says absent: $line"
+printf 'sites_bench: no simulated counts: hwloc reports no L1i geometry to simulate\n' >>"$tmp/counters.txt"
+counter_source=none
+line=$(counter_line "$tmp/counters.txt")
+[[ $line == "none: no counter columns"*"(libpfm4 4.13"*"simulation failed (hwloc reports no L1i geometry to simulate)" ]] ||
+	bad "none counter line: $line"
+counter_source=none counters=none
+[ "$(counter_line "$tmp/counters.txt")" = "none (--counters none): no counter columns" ] || bad "--counters none line"
+
+# The build's count: the points' objects newer than their sources.
+b=$tmp/tree
+mkdir -p "$b/bench/sites_points/s" "$b/bench/CMakeFiles/x.dir/sites_points/s"
+for i in 0 1 2; do
+	printf '  "command": "/usr/bin/cc -O2 -o CMakeFiles/x.dir/sites_points/s/sites_%s.c.o -c %s/bench/sites_points/s/sites_%s.c",\n' \
+		"$i" "$b" "$i"
+	touch -d '2000-01-01' "$b/bench/sites_points/s/sites_$i.c"
+done >"$b/compile_commands.json"
+printf '  "command": "/usr/bin/cc -o CMakeFiles/y.dir/other.c.o -c %s/other.c",\n' "$top" >>"$b/compile_commands.json"
+touch "$b/bench/CMakeFiles/x.dir/sites_points/s/sites_1.c.o"
+mapfile -t objs < <(build_objects "$b")
+[ ${#objs[@]} -eq 3 ] || bad "build_objects: ${#objs[@]} objects, want the 3 of the points: ${objs[*]}"
+[ "$(compiled "${objs[@]}")" = 1 ] || bad "compiled: $(compiled "${objs[@]}"), want 1"
+touch -d '2000-01-02' "$b/bench/CMakeFiles/x.dir/sites_points/s/sites_0.c.o"
+touch -d '1999-12-31' "$b/bench/CMakeFiles/x.dir/sites_points/s/sites_2.c.o"
+[ "$(compiled "${objs[@]}")" = 2 ] || bad "compiled: $(compiled "${objs[@]}"), want 2 (one object older than its source)"
+
+[ $fail -eq 0 ] && echo "test_run_console_lines: one prefix, a plain closing block, one counter line, the build's count"
+exit $fail

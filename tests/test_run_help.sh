@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Every --help names commands as the user types them: ./run.sh and each
+# subcommand's --help exits 0, prints on stdout only, starts "Usage:
+# ./run.sh[ SUB]", names no path of a build tree (the checkout's or this
+# tree's absolute path, or a program inside a tree: build/compare/agree),
+# and its last line ends a sentence. inlines' text is its program's
+# (run.sh execs it): checked from this tree's program, and through run.sh
+# when the checkout's build/ holds this very program.
+# Usage: test_run_help.sh PATH/TO/run.sh INLINES-PROGRAM BUILD-DIR
+set -u
+run=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+inlines=$2 tree=$(cd "$3" && pwd)
+top=$(dirname "$run")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+
+# check NAME WANT-PREFIX CMD...: NAME's help by CMD against the rules.
+check() {
+	local name=$1 want=$2 rc last; shift 2
+	"$@" >"$tmp/out" 2>"$tmp/err"; rc=$?
+	[ $rc -eq 0 ] || bad "$name --help exited $rc: $(head -n 1 "$tmp/err")"
+	[ ! -s "$tmp/err" ] || bad "$name --help wrote on stderr: $(head -n 1 "$tmp/err")"
+	[ -s "$tmp/out" ] || { bad "$name --help printed nothing"; return; }
+	case $(head -n 1 "$tmp/out") in
+	"$want "* | "$want") ;;
+	*) bad "$name --help starts '$(head -n 1 "$tmp/out")', want '$want'" ;;
+	esac
+	! grep -qF -- "$top/" "$tmp/out" || bad "$name --help names the checkout's path: $(grep -F -- "$top/" "$tmp/out" | head -n 1)"
+	! grep -qF -- "$tree" "$tmp/out" || bad "$name --help names the build tree's path"
+	! grep -qE 'build[^ ]*/(bench|compare|common|report|gen|inlines)/' "$tmp/out" ||
+		bad "$name --help names a program inside a build tree: $(grep -E 'build[^ ]*/(bench|compare|common|report|gen|inlines)/' "$tmp/out" | head -n 1)"
+	last=$(grep -v '^[[:space:]]*$' "$tmp/out" | tail -n 1)
+	[[ $last =~ [.!?]\)?$ ]] || bad "$name --help ends mid-sentence: '$last'"
+}
+
+check "./run.sh" "Usage: ./run.sh" "$run" --help
+for sub in test micro codesize compare export agree; do
+	check "./run.sh $sub" "Usage: ./run.sh $sub" "$run" "$sub" --help
+done
+check "inlines (the program run.sh execs)" "Usage: ./run.sh inlines" "$inlines" --help
+grep -q 'exec "$tool" --help' "$top/scripts/inlines.sh" || bad "run.sh inlines --help no longer execs the program's help"
+if [ "$top/build/inlines/inlines" -ef "$inlines" ]; then
+	check "./run.sh inlines" "Usage: ./run.sh inlines" "$run" inlines --help
+fi
+[ $fail -eq 0 ] && echo "test_run_help: every --help starts 'Usage: ./run.sh', names no build path and ends its sentences"
+exit $fail
