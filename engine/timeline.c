@@ -92,7 +92,7 @@ static int timeline_rep_levels(struct ic_timeline *tl)
 		x[i] = log(tl->reps[i].ratio);
 	gsl_sort(x, 1, n);
 	stat = ic_states_split(x, n, &k, &gap, &within);
-	two = isfinite(stat) && stat > fmax(ic_states_critical(n, IC_STATES_QUANTILE),
+	two = isfinite(stat) && stat > fmax(ic_states_critical(n, 1, IC_STATES_QUANTILE),
 					     IC_STATES_SEPARATION);
 	if (two) {
 		for (size_t i = 0; i < n; i++)

@@ -46,7 +46,7 @@ void ic_repeats_agree_note(FILE *f, const struct ic_series *se)
 	const struct ic_repeats *rp = se->repeats;
 
 	if (rp && rp->nrepeats >= 2 && rp->agree && se->group.nratios)
-		fprintf(f, "; each of the %zu repeats alone says the same", rp->nrepeats);
+		fprintf(f, " Each of the %zu repeats alone says the same.", rp->nrepeats);
 }
 
 static void sd_cell(FILE *f, double sd, size_t df)

@@ -187,7 +187,7 @@ static void band_trial(const double *mu, int heavy, double sd_proc, int *band_al
 			p->nreps = 3 * p->nunits;
 			for (int u = 0; u < BAND_V * BAND_P; u++)
 				p->units[u] = (struct ic_unit){ (unsigned)u, u % BAND_V,
-								f ? 10.0 : 10.0 * exp(y[u][i]), 0.02 };
+								f ? 10.0 : 10.0 * exp(y[u][i]), 0.02, 1 };
 			p->med[IC_F_NS] = 10.0;
 			band_pp[f * BAND_N + i] = p;
 		}

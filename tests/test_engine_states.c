@@ -65,7 +65,7 @@ static void sim_build(const double *y)
 			p->nreps = 3 * NP;
 			for (size_t u = 0; u < NP; u++)
 				p->units[u] = (struct ic_unit){ (unsigned)u, (int)(u % NV),
-								f ? 10.0 : 10.0 * exp(y[u * NN + i]), 0.02 };
+								f ? 10.0 : 10.0 * exp(y[u * NN + i]), 0.02, 1 };
 			p->med[IC_F_NS] = 10.0;
 			sim.pp[f * NN + i] = p;
 		}

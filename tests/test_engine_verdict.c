@@ -60,7 +60,7 @@ static void sim_build(struct sim *s, const double *y, size_t np)
 			p->nreps = 10 * np;
 			for (size_t u = 0; u < np; u++)
 				p->units[u] = (struct ic_unit){ (unsigned)u, (int)(u % NV),
-								f ? 10.0 : 10.0 * exp(y[u * NN + i]), 0.02 };
+								f ? 10.0 : 10.0 * exp(y[u * NN + i]), 0.02, 1 };
 			p->med[IC_F_NS] = 10.0;
 			s->pp[f * NN + i] = p;
 		}

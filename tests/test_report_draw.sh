@@ -96,7 +96,7 @@ grep -q 'band, all N' "$work/full/plots/ratio.svg" || fail "band not drawn"
 # and the time chart labels the L1i at the N summary.md states.
 grep -q 'inline passes L1i' "$work/full/plots/time.svg" && grep -q 'extern passes L1i' "$work/full/plots/time.svg" &&
 	grep -q 'inline passes L2' "$work/full/plots/time.svg" || fail "time chart lacks the cache crossings"
-at=$(grep -o 'inlined code passes the 32 KiB L1i at N ≈ [0-9]*' "$work/full/summary.md" | head -n 1 | sed 's/.*≈ //')
+at=$(grep -o 'Inlined code outgrows the L1i at N ≈ [0-9]*' "$work/full/summary.md" | head -n 1 | sed 's/.*≈ //')
 [ -n "$at" ] || fail "summary.md states no N for the L1i"
 grep -q "inline passes L1i, N ≈ $at *<" "$work/full/plots/time.svg" || fail "time chart's L1i line is not at N ≈ $at, the N summary.md states"
 # One colour per form: inline and extern in palette.gp's colours in the time and L1i charts.
