@@ -12,6 +12,11 @@
 #   tests.sh, micro.sh, codesize.sh, inlines.sh, watch.sh
 #               ./run.sh test, micro, codesize, inlines, watch and history
 set -euo pipefail
+# One locale for everything we run, whatever the user's (a fresh machine has
+# none): sort, awk and the programs then say the same everywhere. gnuplot
+# alone runs under C.UTF-8 (report/draw.sh, common/gnuplot_run.h).
+export LC_ALL=C
+unset LANGUAGE
 
 # Paths the user gives are taken from where they ran us, before the cd.
 caller_pwd=$PWD

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gnuplot_run.h"
 #include "out_dir.h"
 
 /* A run's processes in the state a comparison matched, and all of them. */
@@ -396,11 +397,11 @@ static int agr_write(const struct agr *x, const char *out)
 	}
 	v = open_memstream(&vars, &len);
 	fputs("ic_dir=", v);
-	ic_gp_quote(v, d.stage);
+	ic_gnuplot_quote(v, d.stage);
 	fputs("; ic_src=", v);
-	ic_gp_quote(v, IC_STYLE_DIR);
+	ic_gnuplot_quote(v, IC_STYLE_DIR);
 	fputs("; ic_out=", v);
-	ic_gp_quote(v, ic_out_dir_path(&d, "repeat.png"));
+	ic_gnuplot_quote(v, ic_out_dir_path(&d, "repeat.png"));
 	fclose(v);
 	rc = ic_out_dir_gnuplot(&d, vars, IC_AGREE_GP, err, sizeof(err));
 	free(vars);

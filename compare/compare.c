@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "compare_series.h"
+#include "gnuplot_run.h"
 #include "out_dir.h"
 
 /* The user's help is ./run.sh compare --help (run.sh); this program is
@@ -300,7 +301,7 @@ static void cmp_write_series(FILE *md, FILE *csv, FILE *gp, FILE *dat, const str
 		char *t = cmp_append(NULL, "%s: %s", s->id, s->pair);
 
 		fprintf(gp, "ic_title[%zu] = ", p + 1);
-		ic_gp_quote(gp, t);
+		ic_gnuplot_quote(gp, t);
 		fputc('\n', gp);
 		free(t);
 	}
@@ -426,11 +427,11 @@ static int cmp_draw(struct ic_out_dir *d)
 		int rc;
 
 		fputs("ic_dir=", f);
-		ic_gp_quote(f, ic_out_dir_path(d, "plots"));
+		ic_gnuplot_quote(f, ic_out_dir_path(d, "plots"));
 		fputs("; ic_src=", f);
-		ic_gp_quote(f, IC_STYLE_DIR);
+		ic_gnuplot_quote(f, IC_STYLE_DIR);
 		fprintf(f, "; ic_term='%s'; ic_out=", term[t]);
-		ic_gp_quote(f, ic_out_dir_path(d, t ? "compare.svg" : "compare.png"));
+		ic_gnuplot_quote(f, ic_out_dir_path(d, t ? "compare.svg" : "compare.png"));
 		fclose(f);
 		rc = ic_out_dir_gnuplot(d, vars, IC_COMPARE_GP, err, sizeof(err));
 		free(vars);
@@ -483,14 +484,14 @@ static int cmp_write(struct cmp *c, const char *out)
 			"ic_npanels = %zu\nic_cols = %zu\nic_rows = %zu\n", c->k, ns, cols,
 			(ns + cols - 1) / cols);
 		fprintf(gp, "ic_sites_min = %lu\nic_sites_max = %lu\nic_caption = ", c->nmin, c->nmax);
-		ic_gp_quote(gp, "error bars: each run's own 95% interval at N; bars at the foot: each run's crossover bracket; tables in compare.md");
+		ic_gnuplot_quote(gp, "error bars: each run's own 95% interval at N; bars at the foot: each run's crossover bracket; tables in compare.md");
 		fprintf(gp, "\narray ic_label[%zu]\narray ic_title[%zu]\narray ic_xo_lo[%zu]\n"
 			"array ic_xo_hi[%zu]\narray ic_letter[%zu]\n", c->k, ns, ns * c->k, ns * c->k, c->k);
 		for (size_t k = 0; k < c->k; k++) {
 			char *l = cmp_append(NULL, "%c: %s", cmp_letter(k), c->in[k].label);
 
 			fprintf(gp, "ic_label[%zu] = ", k + 1);
-			ic_gp_quote(gp, l);
+			ic_gnuplot_quote(gp, l);
 			fprintf(gp, "\nic_letter[%zu] = '%c'\n", k + 1, cmp_letter(k));
 			free(l);
 		}

@@ -2,20 +2,18 @@
 #define _GNU_SOURCE
 #include "out_dir.h"
 
+#include "gnuplot_run.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
-#include <spawn.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
-
-extern char **environ;
 
 __attribute__((format(printf, 3, 4)))
 static int out_fail(char *err, size_t errlen, const char *fmt, ...)
@@ -132,62 +130,13 @@ void ic_out_dir_remove(struct ic_out_dir *d, const char *name)
 	unlink(ic_out_dir_path(d, name));
 }
 
-void ic_gp_quote(FILE *f, const char *s)
-{
-	fputc('\'', f);
-	for (; *s; s++) {
-		if (*s == '\'')
-			fputc('\'', f);
-		fputc(*s, f);
-	}
-	fputc('\'', f);
-}
-
-/* The last line of a log that is not blank, into err. */
-static void out_last_line(const char *log, char *err, size_t errlen)
-{
-	char line[1024];
-	FILE *f = fopen(log, "r");
-
-	snprintf(err, errlen, "no message");
-	while (f && fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = '\0';
-		if (line[strspn(line, " \t")])
-			snprintf(err, errlen, "%s", line);
-	}
-	if (f)
-		fclose(f);
-}
-
 int ic_out_dir_gnuplot(struct ic_out_dir *d, const char *vars, const char *script, char *err,
 		       size_t errlen)
 {
 	char log[PATH_MAX];
-	char *argv[] = { "gnuplot", "-e", (char *)vars, (char *)script, NULL };
-	posix_spawn_file_actions_t fa;
-	int status, rc;
-	pid_t pid;
 
 	snprintf(log, sizeof(log), "%s/.gnuplot.log", d->stage);
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-	posix_spawn_file_actions_adddup2(&fa, 1, 2);
-	rc = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	if (rc == ENOENT) {
-		unlink(log);
-		return 1;
-	}
-	if (rc)
-		return out_fail(err, errlen, "cannot start gnuplot: %s", strerror(rc));
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	rc = WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
-	if (rc)
-		out_last_line(log, err, errlen);
-	unlink(log);
-	return rc;
+	return ic_gnuplot_run(vars, script, log, err, errlen);
 }
 
 static int out_rm(const char *path, const struct stat *st, int flag, struct FTW *ftw)

@@ -27,7 +27,8 @@ FILE *ic_out_dir_open(struct ic_out_dir *d, const char *name);
 const char *ic_out_dir_path(struct ic_out_dir *d, const char *name);
 
 /* gnuplot SCRIPT with the variables VARS (gnuplot statements) in the stage.
- * 0 drawn; 1 no gnuplot; -1 it failed, with its last line in err. */
+ * 0 drawn; 1 no gnuplot; -1 it failed, with its last line in err
+ * (gnuplot_run.h: under a UTF-8 locale, warnings on stderr). */
 int ic_out_dir_gnuplot(struct ic_out_dir *d, const char *vars, const char *script, char *err,
 		       size_t errlen);
 
@@ -39,8 +40,5 @@ int ic_out_dir_finish(struct ic_out_dir *d, char *err, size_t errlen);
 
 /* Removes the stage and all in it. */
 void ic_out_dir_abort(struct ic_out_dir *d);
-
-/* s as a gnuplot single-quoted string ('' for a quote), appended to f. */
-void ic_gp_quote(FILE *f, const char *s);
 
 #endif /* IC_OUT_DIR_H */

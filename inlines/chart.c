@@ -8,17 +8,14 @@
 #include <libgen.h>
 #include <limits.h>
 #include <math.h>
-#include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "format.h"
-
-extern char **environ;
+#include "gnuplot_run.h"
 
 __attribute__((format(printf, 3, 4)))
 static int chart_fail(char *err, size_t len, const char *fmt, ...)
@@ -60,18 +57,6 @@ int ic_chart_check(const char *png, const char *results_dir, char *err, size_t e
 					  png, results_dir);
 	}
 	return 0;
-}
-
-/* A gnuplot single-quoted string: '' for a quote. */
-static void chart_gp_str(FILE *f, const char *s)
-{
-	fputc('\'', f);
-	for (; *s; s++) {
-		if (*s == '\'')
-			fputc('\'', f);
-		fputc(*s, f);
-	}
-	fputc('\'', f);
 }
 
 static void chart_num(FILE *f, double x)
@@ -141,9 +126,9 @@ static int chart_write_data(const char *dir, const char *binary, const struct ic
 		}
 		fputs("\n\n", dat);
 		fprintf(gp, "ic_title[%zu] = ", k);
-		chart_gp_str(gp, title);
+		ic_gnuplot_quote(gp, title);
 		fprintf(gp, "\nic_verdict[%zu] = ", k);
-		chart_gp_str(gp, ic_price_verdict(verdict, sizeof(verdict), run, gr));
+		ic_gnuplot_quote(gp, ic_price_verdict(verdict, sizeof(verdict), run, gr));
 		fprintf(gp, "\nic_xo_lo[%zu] = ", k);
 		chart_num(gp, gr->xo.verdict == IC_VERDICT_CROSSOVER ? gr->xo.bracket_lo : NAN);
 		fprintf(gp, "\nic_xo_hi[%zu] = ", k);
@@ -165,18 +150,18 @@ static int chart_write_data(const char *dir, const char *binary, const struct ic
 		snprintf(label, sizeof(label), "%s: N = %zu copies of %s", fns[i]->name, n,
 			 ic_fmt_bytes(b, sizeof(b), fns[i]->median_all));
 		fprintf(gp, "ic_mark_n[%zu] = %zu\nic_mark_label[%zu] = ", k, n, k);
-		chart_gp_str(gp, label);
+		ic_gnuplot_quote(gp, label);
 		fputc('\n', gp);
 		xmin = fmin(xmin, (double)n);
 		xmax = fmax(xmax, (double)n);
 	}
 	snprintf(what, sizeof(what), "%s", binary);
 	fprintf(gp, "ic_x_min = %g\nic_x_max = %g\nic_binary = ", xmin, xmax);
-	chart_gp_str(gp, basename(what));
+	ic_gnuplot_quote(gp, basename(what));
 	fputs("\nic_compare = ", gp);
-	chart_gp_str(gp, run->compare);
+	ic_gnuplot_quote(gp, run->compare);
 	fputs("\nic_baseline = ", gp);
-	chart_gp_str(gp, run->baseline);
+	ic_gnuplot_quote(gp, run->baseline);
 	{
 		char buf[IC_RESULTS_CONTEXT_MAX], caption[4600];
 		const char *cpu = ic_results_context(&run->run.res, IC_CTX_CPU_MODEL, buf, sizeof(buf));
@@ -184,7 +169,7 @@ static int chart_write_data(const char *dir, const char *binary, const struct ic
 		snprintf(caption, sizeof(caption), "measured: %s%s%s. A copy that never runs costs space, not time.",
 			 run->name, *cpu ? ", " : "", cpu);
 		fputs("\nic_caption = ", gp);
-		chart_gp_str(gp, caption);
+		ic_gnuplot_quote(gp, caption);
 	}
 	fputc('\n', gp);
 	bad = ferror(dat) | ferror(gp);
@@ -192,56 +177,32 @@ static int chart_write_data(const char *dir, const char *binary, const struct ic
 	return bad ? -1 : 0;
 }
 
-/* The last line gnuplot wrote that is not blank. */
-static void chart_last_line(const char *log, char *out, size_t cap)
-{
-	char line[1024];
-	FILE *f = fopen(log, "r");
-
-	snprintf(out, cap, "no message");
-	while (f && fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = '\0';
-		if (line[strspn(line, " \t^")])
-			snprintf(out, cap, "%s", line);
-	}
-	if (f)
-		fclose(f);
-}
-
 static int chart_gnuplot(const char *dir, const char *term, const char *out, char *err, size_t errlen)
 {
 	char *expr = NULL, log[PATH_MAX], last[1024];
-	char *argv[] = { "gnuplot", "-e", NULL, IC_INLINES_CHART_GP, NULL };
-	posix_spawn_file_actions_t fa;
 	size_t len = 0;
 	FILE *e = open_memstream(&expr, &len);
-	pid_t pid;
-	int rc, status;
+	int rc;
 
 	if (!e)
 		return chart_fail(err, errlen, "out of memory");
 	fputs("ic_dir = ", e);
-	chart_gp_str(e, dir);
+	ic_gnuplot_quote(e, dir);
 	fputs("; ic_src = ", e);
-	chart_gp_str(e, IC_REPORT_DIR);
+	ic_gnuplot_quote(e, IC_REPORT_DIR);
 	fprintf(e, "; ic_term = '%s'; ic_out = ", term);
-	chart_gp_str(e, out);
+	ic_gnuplot_quote(e, out);
 	fclose(e);
-	argv[2] = expr;
-	if ((size_t)snprintf(log, sizeof(log), "%s/gnuplot.log", dir) >= sizeof(log))
+	if ((size_t)snprintf(log, sizeof(log), "%s/gnuplot.log", dir) >= sizeof(log)) {
+		free(expr);
 		return chart_fail(err, errlen, "no chart: the temporary directory's name is too long");
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	posix_spawn_file_actions_adddup2(&fa, STDOUT_FILENO, STDERR_FILENO);
-	rc = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	free(expr);
-	if (rc)
-		return chart_fail(err, errlen, "no chart: gnuplot cannot be run (%s): apt-get install gnuplot-nox", strerror(rc));
-	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
-		chart_last_line(log, last, sizeof(last));
-		return chart_fail(err, errlen, "no chart: gnuplot failed on %s (%s): %s", IC_INLINES_CHART_GP, term, last);
 	}
+	rc = ic_gnuplot_run(expr, IC_INLINES_CHART_GP, log, last, sizeof(last));
+	free(expr);
+	if (rc == 1)
+		return chart_fail(err, errlen, "no chart: gnuplot cannot be run (not installed): apt-get install gnuplot-nox");
+	if (rc)
+		return chart_fail(err, errlen, "no chart: gnuplot failed on %s (%s): %s", IC_INLINES_CHART_GP, term, last);
 	return 0;
 }
 

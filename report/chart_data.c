@@ -8,6 +8,7 @@
 
 #include "format.h"
 #include "load.h"
+#include "gnuplot_run.h"
 
 /* The height of one cache label's line, a fraction of a time panel. */
 #define IC_MARK_H 0.06
@@ -16,16 +17,11 @@
 static void gp_str(FILE *gp, const char *name, size_t i, const char *s)
 {
 	if (i)
-		fprintf(gp, "%s[%zu] = '", name, i);
+		fprintf(gp, "%s[%zu] = ", name, i);
 	else
-		fprintf(gp, "%s = '", name);
-	for (; *s; s++) {
-		if (*s == '\'')
-			fputc('\'', gp);
-		if (*s != '\n' && *s != '\r')
-			fputc(*s, gp);
-	}
-	fputs("'\n", gp);
+		fprintf(gp, "%s = ", name);
+	ic_gnuplot_quote(gp, s);
+	fputc('\n', gp);
 }
 
 static void dat(FILE *f, double x)

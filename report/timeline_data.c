@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "format.h"
+#include "gnuplot_run.h"
 
 static void num(FILE *f, double x)
 {
@@ -11,19 +12,6 @@ static void num(FILE *f, double x)
 		fprintf(f, " %.6g", x);
 	else
 		fputs(" NaN", f);
-}
-
-/* A gnuplot single-quoted string. */
-static void gp_quoted(FILE *gp, const char *s)
-{
-	fputc('\'', gp);
-	for (; *s; s++) {
-		if (*s == '\'')
-			fputc('\'', gp);
-		if (*s != '\n' && *s != '\r')
-			fputc(*s, gp);
-	}
-	fputc('\'', gp);
 }
 
 /* Block 2g: "start end ratio state switches" per process, start its end where the
@@ -79,7 +67,7 @@ int ic_timeline_data_write(FILE *gp, FILE *dat, const struct ic_analysis *an)
 		series_blocks(dat, se, title);
 		ic_timeline_line(line, sizeof(line), se->timeline);
 		fprintf(gp, "ic_in_time[%zu] = ", g + 1);
-		gp_quoted(gp, line);
+		ic_gnuplot_quote(gp, line);
 		fprintf(gp, "; ic_level_lo[%zu] =", g + 1);
 		num(gp, se->timeline->nlevels == 2 ? se->timeline->level[0] : NAN);
 		fprintf(gp, "; ic_level_hi[%zu] =", g + 1);

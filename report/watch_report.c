@@ -18,6 +18,7 @@
 #include "atomic_file.h"
 #include "load.h"
 #include "watch.h"
+#include "gnuplot_run.h"
 
 #define WR_BAD 2
 
@@ -204,15 +205,6 @@ static json_t *wr_json(const struct ic_watch *w, const char *text)
 	return root;
 }
 
-/* A gnuplot single-quoted string. */
-static void wr_gp_str(FILE *f, const char *s)
-{
-	fputc('\'', f);
-	for (; *s; s++)
-		fputs(*s == '\'' ? "''" : (char[]){ *s, 0 }, f);
-	fputc('\'', f);
-}
-
 static void wr_chart(FILE *dat, FILE *gp, const struct ic_watch *w)
 {
 	char cpu[IC_RESULTS_CONTEXT_MAX], title[512];
@@ -236,12 +228,12 @@ static void wr_chart(FILE *dat, FILE *gp, const struct ic_watch *w)
 	fprintf(gp, "ic_rows = 1\nic_cols = %zu\nic_sites_min = 1\nic_sites_max = 2\nic_nsites = %zu\n",
 		w->nsites > 2 ? w->nsites : 2, w->nsites);
 	fputs("ic_chart_title = ", gp);
-	wr_gp_str(gp, title);
+	ic_gnuplot_quote(gp, title);
 	fputs("\nic_caption = ", gp);
 	snprintf(title, sizeof(title), "%s; %zu short processes (dots), one long process in %zu "
 		 "windows (line); colour: state; %s", *model ? model : "CPU not recorded", w->nshort,
 		 w->nwindows, ic_watch_where_name(w->where));
-	wr_gp_str(gp, title);
+	ic_gnuplot_quote(gp, title);
 	fputs("\nic_sites = '", gp);
 	for (size_t j = 0; j < w->nsites; j++)
 		fprintf(gp, "%s%lu", j ? " " : "", w->sites[j]);

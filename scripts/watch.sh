@@ -146,19 +146,14 @@ watch_main() {
 
 # watch_draw DIR: DIR/plots/watch.png and .svg from report/watch.gp.
 watch_draw() {
-	local d=$1 term log=$1/plots/.draw.log
 	command -v gnuplot >/dev/null || { say "no gnuplot: no chart (apt-get install gnuplot-nox)"; return 0; }
-	for term in png svg; do
-		if ! gnuplot -e "ic_dir='$d/plots'; ic_src='$top/report'; ic_term='$term'; ic_out='$d/plots/.watch.$term.tmp'" \
-			"$top/report/watch.gp" >"$log" 2>&1; then
-			say "the chart failed: $(grep -v '^ *$' "$log" | tail -n 1)"
-			rm -f "$d/plots/.watch.$term.tmp" "$log"
-			return 0
-		fi
-		mv -f "$d/plots/.watch.$term.tmp" "$d/plots/watch.$term"
-	done
-	rm -f "$log"
-	say "chart: $d/plots/watch.png"
+	if ! "$top/report/draw.sh" "$1" watch 2>"$1/plots/.draw.log"; then
+		say "the chart failed: $(tail -n 1 "$1/plots/.draw.log")"
+	else
+		sed "s/^/$tag: /" "$1/plots/.draw.log" >&2
+		say "chart: $1/plots/watch.png"
+	fi
+	rm -f "$1/plots/.draw.log"
 }
 
 history_usage() {

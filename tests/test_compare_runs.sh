@@ -49,7 +49,9 @@ one_line_exit() {
 # --- two runs as recorded ------------------------------------------------------
 mkdir -p "$work/o"
 o1=$work/o/out1
-"$compare" --out "$o1" "$A" "$B" >"$work/out1.stdout" 2>"$work/out1.stderr" || bad "compare A B: exit $? ($(cat "$work/out1.stderr"))"
+# Under the C locale, as on a fresh machine: gnuplot must not warn (it runs
+# under C.UTF-8 whatever ours is: common/gnuplot_run.h).
+LC_ALL=C LANG= "$compare" --out "$o1" "$A" "$B" >"$work/out1.stdout" 2>"$work/out1.stderr" || bad "compare A B: exit $? ($(cat "$work/out1.stderr"))"
 [ "$(cat "$work/out1.stdout")" = "$o1" ] || bad "compare printed '$(cat "$work/out1.stdout")', want $o1"
 for f in compare.md compare.csv plots/data.gp plots/compare.dat; do [ -s "$o1/$f" ] || bad "compare A B: no $f"; done
 [ "$(ls -A "$work/o")" = out1 ] || bad "compare left beside its output: $(ls -A "$work/o")"
@@ -87,6 +89,7 @@ if command -v gnuplot >/dev/null 2>&1; then
 	plot_checked=1
 	[ "$(head -c 4 "$o1/compare.png" 2>/dev/null | od -An -tx1 | tr -d ' ')" = 89504e47 ] || bad "compare.png missing or not a PNG"
 	grep -q '<svg' "$o1/compare.svg" 2>/dev/null || bad "compare.svg missing or not SVG"
+	grep -q '^gnuplot: ' "$work/out1.stderr" && bad "gnuplot warned under LC_ALL=C: $(grep '^gnuplot: ' "$work/out1.stderr")"
 fi
 
 # --- B changed: another CPU and lock, a series and an N left out -------------

@@ -8,6 +8,10 @@
 # and leaves the results alone.
 # usage: test_report_draw.sh SUMMARIZE FAKE_SITES_BENCH DRAW_SH
 set -u
+# The charts under the C locale, as on a fresh machine with none set: no
+# warning may come of it (draw.sh runs gnuplot under C.UTF-8).
+unset LANG LANGUAGE
+export LC_ALL=C
 summarize=$1
 fakegb=$2
 draw=$3
