@@ -6,8 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <gsl/gsl_sort.h>
-
 #include "stats.h"
 
 double ic_timeline_t0(const struct ic_results *res)
@@ -78,52 +76,29 @@ static int timeline_round(const struct ic_group *g, const struct ic_process_rati
 	return 1;
 }
 
-/* Two levels from the repetitions alone: states.h's split of their sorted
- * log ratios, at its quantile and separation. 1 when they split. */
-static int timeline_rep_levels(struct ic_timeline *tl)
+/* Each round's state, from the states' model: the firm state of most of
+ * its repetitions (over the N), -1 when they are not firm or split evenly;
+ * and which processes switch (states.h). */
+static void timeline_classify(struct ic_timeline *tl, const struct ic_states *st,
+			      const struct ic_process_ratios *pr)
 {
-	size_t n = tl->nreps, k;
-	double *x = malloc((n ? n : 1) * sizeof(*x)), gap, within, stat, lo = 0.0, hi = 0.0;
-	int two;
+	for (size_t r = 0; r < tl->nreps; r++) {
+		struct ic_timeline_rep *rep = &tl->reps[r];
+		int votes[2] = { 0, 0 };
 
-	if (!x)
-		return -1;
-	for (size_t i = 0; i < n; i++)
-		x[i] = log(tl->reps[i].ratio);
-	gsl_sort(x, 1, n);
-	stat = ic_states_split(x, n, &k, &gap, &within);
-	two = isfinite(stat) && stat > fmax(ic_states_critical(n, 1, IC_STATES_QUANTILE),
-					     IC_STATES_SEPARATION);
-	if (two) {
-		for (size_t i = 0; i < n; i++)
-			*(i < k ? &lo : &hi) += x[i];
-		tl->level[0] = exp(lo / (double)k);
-		tl->level[1] = exp(hi / (double)(n - k));
+		for (size_t i = 0; i < pr->nsites; i++) {
+			int s = ic_states_rep_state(st, rep->proc, i, rep->index);
+
+			if (s >= 0)
+				votes[s]++;
+		}
+		rep->state = votes[1] > votes[0] ? 1 : votes[0] > votes[1] ? 0 : -1;
 	}
-	free(x);
-	return two;
-}
-
-/* Each repetition's state by the two levels, and which processes switch. */
-static void timeline_classify(struct ic_timeline *tl)
-{
-	double l0 = log(tl->level[0]), l1 = log(tl->level[1]);
-	double mid = 0.5 * (l0 + l1), margin = IC_TIMELINE_FIRM * fabs(l1 - l0);
-	unsigned char *seen = calloc(tl->nproc ? tl->nproc : 1, 1);
-
-	for (size_t i = 0; i < tl->nreps; i++) {
-		double y = log(tl->reps[i].ratio);
-
-		tl->reps[i].state = y > mid + margin ? 1 : y < mid - margin ? 0 : -1;
-		if (seen && tl->reps[i].state >= 0)
-			seen[tl->reps[i].proc] |= (unsigned char)(1u << tl->reps[i].state);
-	}
-	for (size_t p = 0; seen && p < tl->nproc; p++)
-		if (seen[p] == 3) {
+	for (size_t p = 0; p < tl->nproc; p++)
+		if (p < st->nproc && st->unsteady[p]) {
 			tl->proc[p].switches = 1;
 			tl->nswitching++;
 		}
-	free(seen);
 }
 
 struct ic_timeline *ic_timeline_analyse(const struct ic_results *res, const struct ic_group *g,
@@ -198,16 +173,9 @@ struct ic_timeline *ic_timeline_analyse(const struct ic_results *res, const stru
 		tl->nlevels = 2;
 		tl->level[0] = st->st[0].level;
 		tl->level[1] = st->st[1].level;
-	} else {
-		int two = timeline_rep_levels(tl);
-
-		if (two < 0)
-			goto oom;
-		tl->nlevels = two ? 2 : 1;
-		tl->levels_from_reps = two;
+		tl->level_sites = st->st[0].sites;
+		timeline_classify(tl, st, pr);
 	}
-	if (tl->nlevels == 2 && isfinite(tl->level[0]) && isfinite(tl->level[1]))
-		timeline_classify(tl);
 	free(centre);
 	free(buf);
 	return tl;
@@ -236,14 +204,10 @@ void ic_timeline_line(char *buf, size_t cap, const struct ic_timeline *tl)
 			 "process not checked");
 	else if (tl->nswitching)
 		snprintf(buf, cap, "In time: %zu of %zu process%s switch state inside the process "
-			 "(%.2f and %.2f)", tl->nswitching, tl->nproc, tl->nproc == 1 ? "" : "es",
-			 tl->level[0], tl->level[1]);
-	else if (tl->nlevels == 2 && !tl->levels_from_reps)
-		snprintf(buf, cap, "In time: no process switches; the states are drawn at process "
-			 "start");
+			 "(%.2f and %.2f at N = %lu)", tl->nswitching, tl->nproc, tl->nproc == 1 ? "" : "es",
+			 tl->level[0], tl->level[1], tl->level_sites);
 	else if (tl->nlevels == 2)
-		snprintf(buf, cap, "In time: no process switches; its repetitions sit at %.2f or %.2f",
-			 tl->level[0], tl->level[1]);
+		snprintf(buf, cap, "In time: no process switches inside; each ran in one state");
 	else
-		snprintf(buf, cap, "In time: one level throughout; no process switches");
+		snprintf(buf, cap, "In time: one state throughout");
 }

@@ -10,11 +10,8 @@
  * centred on the processes' median there so a missing N does not move it.
  * A process's ratio is the same from its medians.
  *
- * States inside a process: with two levels (the states' when states.h
- * found two; else the repetitions' own split by states.h's rule, pooled
- * over the processes), a repetition is in a state when its log ratio lies
- * past the midpoint of the two levels by a quarter of their gap; a process
- * whose repetitions are in both states switches inside the process.
+ * States: a round's state is the firm state (states.h's model) of most of
+ * its repetitions; the processes that switch are the states'.
  */
 #ifndef IC_TIMELINE_H
 #define IC_TIMELINE_H
@@ -24,10 +21,6 @@
 #include "ratios.h"
 #include "results.h"
 #include "states.h"
-
-/* Past the midpoint by this share of the gap: a repetition's noise does
- * not put it in a state, a level does. */
-#define IC_TIMELINE_FIRM 0.25
 
 struct ic_timeline_rep {
 	size_t proc;               /* index among the processes (ic_process_ratios order) */
@@ -53,8 +46,8 @@ struct ic_timeline {
 	struct ic_timeline_rep *reps;   /* by process, then repetition index */
 	int timed;                 /* the repetitions carry their start */
 	size_t nlevels;            /* 2 when two levels were found, else 1 */
-	double level[2];           /* ratios, low and high (NAN with one) */
-	int levels_from_reps;      /* the states found one; the repetitions two */
+	double level[2];           /* the states' ratios, low and high (NAN with one) */
+	unsigned long level_sites; /* the N they are given at */
 	size_t nswitching;         /* processes that switch */
 };
 

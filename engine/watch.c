@@ -10,7 +10,6 @@
 #include <string.h>
 #include <time.h>
 
-#include <gsl/gsl_cdf.h>
 #include <jansson.h>
 
 #include "context.h"
@@ -53,18 +52,6 @@ const char *ic_watch_where_name(enum ic_watch_where v)
 	};
 
 	return name[v];
-}
-
-void ic_watch_clopper_pearson(size_t k, size_t n, double alpha, double *lo, double *hi)
-{
-	double dk = (double)k, dn = (double)n;
-
-	if (!n || k > n) {
-		*lo = *hi = NAN;
-		return;
-	}
-	*lo = k == 0 ? 0.0 : gsl_cdf_beta_Pinv(alpha / 2.0, dk, dn - dk + 1.0);
-	*hi = k == n ? 1.0 : gsl_cdf_beta_Pinv(1.0 - alpha / 2.0, dk + 1.0, dn - dk);
 }
 
 /* "2026-12-04T10:11:12.345Z" as seconds since the epoch; NAN if not that. */
@@ -124,27 +111,28 @@ static struct ic_watch_sample *watch_sample_new(struct ic_watch *w)
 	return ns;
 }
 
-/* doc (a process's JSON, or a window of it) into res as one file, and its
- * sample. */
+/* doc (a process's JSON) into res as one file; a short one is a sample
+ * too (the long one's samples are its windows, made after the analysis). */
 static int watch_load_doc(struct ic_watch *w, const char *name, json_t *doc, int in_long,
 			  double start, double end, char *err, size_t errlen)
 {
-	struct ic_watch_sample *s;
+	struct ic_watch_sample *s = NULL;
 	char *text = json_dumps(doc, JSON_COMPACT);
 	int rc;
 
-	if (!text || !(s = watch_sample_new(w))) {
+	if (!text || (!in_long && !(s = watch_sample_new(w)))) {
 		free(text);
 		return watch_fail(err, errlen, "%s: out of memory", name);
 	}
-	s->in_long = in_long;
-	s->start = start;
-	s->end = end;
+	if (s) {
+		s->start = start;
+		s->end = end;
+	}
 	rc = ic_results_load_text(&w->res, name, text, strlen(text), start, err, errlen);
 	free(text);
 	if (rc)
 		return -1;
-	w->nsamples++;
+	w->nsamples += s != NULL;
 	return 0;
 }
 
@@ -194,141 +182,41 @@ int ic_watch_add_short(struct ic_watch *w, const char *path, char *err, size_t e
 	return rc;
 }
 
-/* One repetition of the long process, placed in time. */
-struct watch_rep {
-	json_t *entry;
-	const char *name;
-	size_t id;                 /* its benchmark, numbered in order of appearance */
-	double start, end;
-};
-
-static int watch_cmp_rep(const void *pa, const void *pb)
-{
-	const struct watch_rep *a = pa, *b = pb;
-
-	return (a->start > b->start) - (a->start < b->start);
-}
-
-/* The long process's repetitions in time order. Google Benchmark shuffles
- * every (benchmark, repetition) pair, so a repetition index is no round:
- * windows are cut by time. */
-static struct watch_rep *watch_reps(json_t *bench, size_t *nr, size_t *nnames, const char *path,
-				    char *err, size_t errlen)
-{
-	size_t i, n = 0, cap = json_array_size(bench);
-	struct watch_rep *r = calloc(cap ? cap : 1, sizeof(*r));
-	json_t *e;
-
-	*nnames = 0;
-	if (!r) {
-		watch_fail(err, errlen, "%s: out of memory", path);
-		return NULL;
-	}
-	json_array_foreach(bench, i, e) {
-		const char *name = json_string_value(json_object_get(e, "name"));
-		size_t k;
-
-		if (!watch_is_iteration(e))
-			continue;
-		if (!name || watch_entry_time(e, &r[n].start, &r[n].end)) {
-			free(r);
-			watch_fail(err, errlen, "%s: a repetition without a name or %s", path,
-				   IC_REP_START_COUNTER);
-			return NULL;
-		}
-		r[n].entry = e;
-		r[n].name = name;
-		for (k = 0; k < n && strcmp(r[k].name, name); k++)
-			;
-		r[n].id = k == n ? (*nnames)++ : r[k].id;
-		n++;
-	}
-	qsort(r, n, sizeof(*r), watch_cmp_rep);
-	*nr = n;
-	return r;
-}
-
-/* Whether r[a..b) holds at least IC_WATCH_MIN_REPS repetitions of each
- * of the process's nnames benchmarks. */
-static int watch_full(const struct watch_rep *r, size_t a, size_t b, size_t nnames)
-{
-	size_t *seen = calloc(nnames ? nnames : 1, sizeof(*seen)), full = 0;
-
-	if (!seen)
-		return 0;
-	for (size_t i = a; i < b; i++)
-		full += ++seen[r[i].id] == IC_WATCH_MIN_REPS;
-	free(seen);
-	return full >= nnames;
-}
-
-/* Window r[a..b) as one document: the context, and those repetitions. */
-static json_t *watch_window_doc(json_t *doc, const struct watch_rep *r, size_t a, size_t b,
-				size_t k)
-{
-	json_t *out = json_object(), *bench = json_array(), *ctx;
-	char proc[32];
-
-	ctx = json_object_get(doc, "context");
-	ctx = ctx ? json_deep_copy(ctx) : json_object();
-	if (!out || !bench || !ctx)
-		goto oom;
-	snprintf(proc, sizeof(proc), "long/w%zu", k);
-	json_object_set_new(ctx, ic_ctx_name(IC_CTX_PROCESS), json_string(proc));
-	for (size_t i = a; i < b; i++)
-		if (json_array_append(bench, r[i].entry))
-			goto oom;
-	if (json_object_set_new(out, "context", ctx) || json_object_set_new(out, "benchmarks", bench))
-		goto oom2;
-	return out;
-oom:
-	json_decref(ctx);
-	json_decref(bench);
-oom2:
-	json_decref(out);
-	return NULL;
-}
-
 int ic_watch_add_long(struct ic_watch *w, const char *path, double window_s, char *err,
 		      size_t errlen)
 {
-	json_t *doc = watch_read(path, err, errlen);
-	struct watch_rep *r;
-	size_t nr, nnames, a = 0, k = 0;
-	int rc = 0;
+	json_t *doc = watch_read(path, err, errlen), *e;
+	double start = INFINITY, end = -INFINITY, a, b;
+	size_t i, n = 0;
+	int rc;
 
 	if (!doc)
 		return -1;
-	if (!(r = watch_reps(json_object_get(doc, "benchmarks"), &nr, &nnames, path, err, errlen))) {
+	if (w->have_long) {
 		json_decref(doc);
-		return -1;
+		return watch_fail(err, errlen, "%s: a second long process", path);
 	}
-	if (!nr || !watch_full(r, 0, nr, nnames))
-		rc = watch_fail(err, errlen, "%s: fewer than %d repetitions of each benchmark, less "
-				"than one window", path, IC_WATCH_MIN_REPS);
-	while (!rc && a < nr) {
-		size_t b = a + 1;
-		char name[4200];
-		json_t *win;
-
-		while (b < nr && (r[b - 1].end - r[a].start < window_s || !watch_full(r, a, b, nnames)))
-			b++;
-		/* A tail too short for a window of its own joins this one. */
-		if (b < nr && (r[nr - 1].end - r[b].start < window_s || !watch_full(r, b, nr, nnames)))
-			b = nr;
-		snprintf(name, sizeof(name), "%s#w%zu", path, k);
-		if (!(win = watch_window_doc(doc, r, a, b, k))) {
-			rc = watch_fail(err, errlen, "%s: out of memory", path);
-			break;
+	json_array_foreach(json_object_get(doc, "benchmarks"), i, e) {
+		if (!watch_is_iteration(e))
+			continue;
+		if (watch_entry_time(e, &a, &b)) {
+			json_decref(doc);
+			return watch_fail(err, errlen, "%s: a repetition without %s", path,
+					  IC_REP_START_COUNTER);
 		}
-		rc = watch_load_doc(w, name, win, 1, r[a].start, r[b - 1].end, err, errlen);
-		json_decref(win);
-		w->nwindows += rc == 0;
-		a = b;
-		k++;
+		start = fmin(start, a);
+		end = fmax(end, b);
+		n++;
 	}
-	free(r);
+	if (!n) {
+		json_decref(doc);
+		return watch_fail(err, errlen, "%s: no repetitions", path);
+	}
+	w->long_file = w->res.nfiles;
+	w->window_s = window_s;
+	rc = watch_load_doc(w, path, doc, 1, start, end, err, errlen);
 	json_decref(doc);
+	w->have_long = rc == 0;
 	return rc;
 }
 
@@ -341,106 +229,89 @@ static const struct ic_series *watch_series(const struct ic_analysis *an)
 	return NULL;
 }
 
-static int watch_cmp_start(const void *pa, const void *pb)
-{
-	const struct ic_watch_sample *const *a = pa, *const *b = pb;
-
-	return ((*a)->start > (*b)->start) - ((*a)->start < (*b)->start);
-}
-
-/* The spells of one timeline (in_long or not), added to each state's
- * count; their lengths into len[state][...]. Returns the switches. */
-static size_t watch_spells(struct ic_watch *w, int in_long, double *len[2], size_t nlen[2],
-			   int *whole[2])
-{
-	const struct ic_watch_sample **t = malloc((w->nsamples ? w->nsamples : 1) * sizeof(*t));
-	size_t n = 0, sw = 0;
-
-	if (!t)
-		return 0;
-	for (size_t i = 0; i < w->nsamples; i++)
-		if (w->samples[i].in_long == in_long)
-			t[n++] = &w->samples[i];
-	qsort(t, n, sizeof(*t), watch_cmp_start);
-	for (size_t a = 0, b; a < n; a = b) {
-		int s = t[a]->state;
-		double end;
-
-		for (b = a; b < n && t[b]->state == s; b++)
-			;
-		end = b < n ? t[b]->start : t[b - 1]->end;
-		len[s][nlen[s]] = end - t[a]->start;
-		/* Cut by the watch's start or end: how long it lasted is unknown. */
-		whole[s][nlen[s]] = a > 0 && b < n;
-		nlen[s]++;
-		w->st[s].spells++;
-		w->st[s].censored += !(a > 0 && b < n);
-		sw += b < n;
-	}
-	free(t);
-	return sw;
-}
-
-/* Each state's spell median: over whole spells, else over all. */
-static void watch_spell_medians(struct ic_watch *w, double *len[2], size_t nlen[2], int *whole[2])
-{
-	for (int s = 0; s < 2; s++) {
-		double *buf = malloc((nlen[s] ? nlen[s] : 1) * sizeof(*buf));
-		size_t m = 0;
-
-		w->st[s].spell_median_s = NAN;
-		if (!buf)
-			continue;
-		for (size_t i = 0; i < nlen[s]; i++)
-			if (whole[s][i])
-				buf[m++] = len[s][i];
-		w->st[s].spell_at_least = m == 0 && nlen[s] > 0;
-		if (!m)
-			for (size_t i = 0; i < nlen[s]; i++)
-				buf[m++] = len[s][i];
-		w->st[s].spell_median_s = ic_stats_median(buf, m);
-		free(buf);
-	}
-}
-
-static void watch_share(struct ic_watch_share *sh, size_t k, size_t n)
-{
-	sh->k = k;
-	sh->n = n;
-	sh->share = n ? (double)k / (double)n : NAN;
-	ic_watch_clopper_pearson(k, n, 0.05, &sh->lo, &sh->hi);
-}
-
-/* Each sample's ratios and state, from the series' process ratios. */
-static void watch_fill_samples(struct ic_watch *w, const struct ic_series *se)
+/* The short processes' samples: their ratios, and the state most of their
+ * repetitions are firmly in. */
+static void watch_short_samples(struct ic_watch *w, const struct ic_series *se)
 {
 	const struct ic_process_ratios *pr = &se->procs;
+	const struct ic_states *st = se->states;
 
-	w->nsites = pr->nsites < IC_WATCH_NSITES ? pr->nsites : IC_WATCH_NSITES;
-	for (size_t i = 0; i < w->nsites; i++)
-		w->sites[i] = pr->sites[i];
-	for (size_t i = 0; i < w->nsamples; i++)
+	for (size_t i = 0; i < w->nsamples; i++) {
+		struct ic_watch_sample *s = &w->samples[i];
+
+		s->state = -1;
 		for (size_t j = 0; j < IC_WATCH_NSITES; j++)
-			w->samples[i].ratio[j] = NAN;
-	for (size_t p = 0; p < pr->nproc; p++)
-		for (size_t i = 0; i < w->nsamples; i++) {
-			struct ic_watch_sample *s = &w->samples[i];
-
+			s->ratio[j] = NAN;
+		for (size_t p = 0; p < pr->nproc; p++) {
 			if (s->file != pr->unit[p])
 				continue;
-			s->state = se->states->state[p];
+			s->state = st->nstates == 2 ? st->state[p] : 0;
 			for (size_t j = 0; j < w->nsites; j++)
 				s->ratio[j] = exp(pr->logr[j * pr->nproc + p]);
 		}
+	}
+}
+
+/* The long process's windows, for the chart: its repetitions in time order
+ * (the model's), cut every window_s seconds; each window's ratio per N and
+ * the state of most of its firm repetitions. */
+static int watch_windows(struct ic_watch *w, const struct ic_series *se)
+{
+	const struct ic_states *st = se->states;
+	const struct ic_sm *m = &st->model;
+	long lp = -1;
+
+	for (size_t p = 0; p < se->procs.nproc; p++)
+		if (se->procs.unit[p] == w->long_file)
+			lp = (long)p;
+	if (!w->have_long || lp < 0)
+		return 0;
+	for (size_t a = 0, b; a < m->n; a = b) {
+		struct ic_watch_sample *s;
+		double sum[IC_WATCH_NSITES] = { 0 }, cnt[IC_WATCH_NSITES] = { 0 }, t0 = NAN, t1 = NAN;
+		int votes[2] = { 0, 0 };
+
+		for (b = a; b < m->n; b++) {
+			const struct ic_sm_obs *o = &m->obs[b];
+			int k;
+
+			if (o->proc != (unsigned)lp)
+				continue;
+			if (isfinite(t0) && o->t - t0 >= w->window_s)
+				break;
+			if (!isfinite(t0))
+				t0 = o->t;
+			t1 = o->t;
+			if (o->site < IC_WATCH_NSITES) {
+				sum[o->site] += o->y;
+				cnt[o->site] += 1.0;
+			}
+			k = ic_sm_state(m, b);
+			if (k >= 0)
+				votes[k]++;
+		}
+		if (!isfinite(t0))
+			continue;
+		if (!(s = watch_sample_new(w)))
+			return -1;
+		s->file = w->long_file;
+		s->in_long = 1;
+		s->start = t0;
+		s->end = t1;
+		s->state = st->nstates < 2 ? 0 : votes[1] > votes[0] ? 1 : votes[0] > votes[1] ? 0 : -1;
+		for (size_t j = 0; j < IC_WATCH_NSITES; j++)
+			s->ratio[j] = j < w->nsites && cnt[j] > 0.0 ? exp(sum[j] / cnt[j]) : NAN;
+		w->nsamples++;
+		w->nwindows++;
+	}
+	return 0;
 }
 
 int ic_watch_analyse(struct ic_watch *w, char *err, size_t errlen)
 {
 	const struct ic_series *se;
-	double *len[2] = { NULL, NULL };
-	int *whole[2] = { NULL, NULL };
-	size_t nlen[2] = { 0, 0 }, nsp = w->nsamples ? w->nsamples : 1, k[2][2] = { { 0 } };
-	int rc = -1;
+	const struct ic_states *st;
+	const struct ic_sm *m;
 
 	if (ic_analyse(&w->an, &w->res, &ic_analysis_defaults, err, errlen)) {
 		ic_analysis_free(&w->an);
@@ -454,66 +325,53 @@ int ic_watch_analyse(struct ic_watch *w, char *err, size_t errlen)
 		 se->group.op, se->group.layout, se->group.order, se->group.threads,
 		 se->group.threads == 1 ? "" : "s", se->group.mode);
 	w->series = w->series_buf;
-	watch_fill_samples(w, se);
-	w->nstates = se->states->nstates;
+	st = se->states;
+	m = &st->model;
+	w->nsites = se->procs.nsites < IC_WATCH_NSITES ? se->procs.nsites : IC_WATCH_NSITES;
+	for (size_t j = 0; j < w->nsites; j++)
+		w->sites[j] = se->procs.sites[j];
+	w->nstates = st->nstates;
+	w->why = st->why;
+	w->separation = m->sep;
+	watch_short_samples(w, se);
+	if (watch_windows(w, se))
+		return watch_fail(err, errlen, "out of memory");
 	w->t0 = INFINITY;
 	w->t1 = -INFINITY;
 	for (size_t i = 0; i < w->nsamples; i++) {
-		const struct ic_watch_sample *s = &w->samples[i];
-
-		w->t0 = fmin(w->t0, s->start);
-		w->t1 = fmax(w->t1, s->end);
-		k[s->in_long][s->state]++;
-		if (s->in_long)
-			w->st[s->state].time_s += s->end - s->start;
+		w->t0 = fmin(w->t0, w->samples[i].start);
+		w->t1 = fmax(w->t1, w->samples[i].end);
 	}
-	for (int s = 0; s < 2; s++) {
-		double sum[IC_WATCH_NSITES] = { 0 };
-		size_t cnt[IC_WATCH_NSITES] = { 0 };
+	for (int s = 0; s < (int)w->nstates; s++) {
+		struct ic_watch_state *ws = &w->st[s];
 
-		w->st[s].level = s < (int)w->nstates ? se->states->st[s].level : NAN;
-		w->st[s].lo = s < (int)w->nstates ? se->states->st[s].lo : NAN;
-		w->st[s].hi = s < (int)w->nstates ? se->states->st[s].hi : NAN;
-		for (size_t i = 0; i < w->nsamples; i++)
-			for (size_t j = 0; j < w->nsites; j++)
-				if (w->samples[i].state == s && isfinite(w->samples[i].ratio[j])) {
-					sum[j] += log(w->samples[i].ratio[j]);
-					cnt[j]++;
-				}
-		for (size_t j = 0; j < IC_WATCH_NSITES; j++)
-			w->st[s].ratio[j] = cnt[j] ? exp(sum[j] / (double)cnt[j]) : NAN;
-		watch_share(&w->st[s].procs, k[0][s], w->nshort);
-		watch_share(&w->st[s].windows, k[1][s], w->nwindows);
-	}
-	for (int s = 0; s < 2; s++) {
-		double lt = w->st[0].time_s + w->st[1].time_s;
-
-		w->st[s].time_share = lt > 0.0 ? w->st[s].time_s / lt : NAN;
-	}
-	for (int s = 0; s < 2; s++) {
-		len[s] = malloc(nsp * sizeof(*len[s]));
-		whole[s] = malloc(nsp * sizeof(*whole[s]));
-		if (!len[s] || !whole[s]) {
-			watch_fail(err, errlen, "out of memory");
-			goto out;
+		for (size_t j = 0; j < IC_WATCH_NSITES; j++) {
+			ws->ratio[j] = ws->lo[j] = ws->hi[j] = NAN;
+			ws->nproc[j] = 0;
+			if (j < w->nsites && m->mu)
+				ws->ratio[j] = ic_sm_level(m, s, j, &ws->lo[j], &ws->hi[j], &ws->nproc[j]);
 		}
+		ws->share = st->st[s].share;
+		ws->share_lo = st->st[s].share_lo;
+		ws->share_hi = st->st[s].share_hi;
+		ws->spell_s = st->st[s].spell_s;
+		ws->spell_lo = st->st[s].spell_lo;
+		ws->spell_hi = st->st[s].spell_hi;
+		ws->switches = w->nstates == 2 ? m->switches[s] : 0.0;
+		for (size_t i = 0; i < w->nsamples; i++)
+			ws->procs += !w->samples[i].in_long && w->samples[i].state == s;
 	}
-	w->short_switches = watch_spells(w, 0, len, nlen, whole);
-	w->long_switches = watch_spells(w, 1, len, nlen, whole);
-	watch_spell_medians(w, len, nlen, whole);
-	if (se->procs.nproc < IC_STATES_MIN_PROC)
+	w->switching = st->nunsteady;
+	for (size_t p = 0; p < se->procs.nproc; p++)
+		if (se->procs.unit[p] == w->long_file && w->have_long && st->unsteady[p])
+			w->long_switches = 1;
+	if (se->procs.nproc < IC_STATES_MIN_PROC || m->n < IC_SM_MIN_OBS)
 		w->where = IC_WATCH_TOO_FEW;
 	else if (w->nstates < 2)
 		w->where = IC_WATCH_ONE_STATE;
-	else if (w->long_switches > 0)
+	else if (w->switching)
 		w->where = IC_WATCH_INSIDE;
 	else
 		w->where = IC_WATCH_BETWEEN;
-	rc = 0;
-out:
-	for (int s = 0; s < 2; s++) {
-		free(len[s]);
-		free(whole[s]);
-	}
-	return rc;
+	return 0;
 }

@@ -1,28 +1,23 @@
 /* watch: can this machine give one answer? A fixed sentinel (inline and
- * extern at two N of one series) measured as many short processes and
- * one long process; each short process is one sample, and the long
- * process is cut in time into windows of about a short process's length
- * (each with three or more repetitions of every benchmark), each window one
- * sample. The engine's states rule (states.h) runs on the
- * per-sample ratios of all of them together, so short processes and
- * windows share one set of levels. Then:
+ * extern at two N of one series) measured as many short processes and one
+ * long process. The states come from the engine's model of states in time
+ * (state_model.h, through states.h): every repetition, paired with the
+ * baseline repetition nearest in time, one two-state Markov chain over the
+ * whole watch. From it, per state:
  *
- *   share of processes  short processes per state, with the 95%
- *                       Clopper-Pearson interval (exact binomial)
- *   share of time       the long process's time per state; its interval is
- *                       Clopper-Pearson over windows, which are not
- *                       independent (a spell spans many), so it is narrower
- *                       than the truth and said so
- *   spells              maximal runs of one state in time order, in each
- *                       timeline (the short processes, the windows), from
- *                       the first sample's start to the next spell's; the
- *                       first and last of a timeline are cut by the watch
- *                       (censored), the median is over whole spells when
- *                       there are any
- *   where               states switch inside the long process (the machine
- *                       changes over time), or only between processes
- *                       (something drawn when a process starts), or one
- *                       state throughout
+ *   level    at each N, with a 95% t interval whose draws are the
+ *            processes (the long process is one draw, not one per window)
+ *   share    of the time, with its interval from the switches counted
+ *   spell    the mean spell, 1 / the rate of leaving the state, with
+ *            Garwood's interval; spells cut by the watch's start or end add
+ *            time and no switch (censored)
+ *   where    states switch inside a process (firm runs of both states in
+ *            one process: the machine changes over time), or only between
+ *            processes, or one state throughout
+ *
+ * The long process is also cut into windows of about a short process's
+ * length for the chart (each window's ratio and its repetitions' state);
+ * the windows are drawn, not counted as draws.
  */
 #ifndef IC_WATCH_H
 #define IC_WATCH_H
@@ -33,7 +28,6 @@
 #include "results.h"
 
 #define IC_WATCH_WINDOW_S 1.5      /* a window about as long as a short process */
-#define IC_WATCH_MIN_REPS 3      /* a median needs three repetitions */
 #define IC_WATCH_NSITES 2          /* the sentinel's N */
 
 enum ic_watch_where {
@@ -48,41 +42,39 @@ struct ic_watch_sample {
 	int in_long;               /* a window of the long process */
 	double start, end;         /* wall clock, s since the epoch */
 	double ratio[IC_WATCH_NSITES];   /* compare/baseline at each N; NAN if missing */
-	int state;                 /* 0 low, 1 high (states.h) */
-};
-
-struct ic_watch_share {
-	size_t k, n;
-	double share, lo, hi;      /* k / n and its 95% Clopper-Pearson interval */
+	int state;                 /* 0 low, 1 high, -1 neither firmly (states.h) */
 };
 
 struct ic_watch_state {
-	double level, lo, hi;      /* the engine's state level over samples and N */
-	double ratio[IC_WATCH_NSITES];   /* geometric mean over its samples per N */
-	struct ic_watch_share procs;     /* of the short processes */
-	struct ic_watch_share windows;   /* of the long process's windows */
-	double time_s;             /* the long process's time in it */
-	double time_share;         /* of the long process's time */
-	size_t spells, censored;   /* spells in it, and those cut by the watch */
-	double spell_median_s;     /* over whole spells; over all when none is whole */
-	int spell_at_least;        /* the median is of censored spells only */
+	double ratio[IC_WATCH_NSITES];   /* its level at each N ... */
+	double lo[IC_WATCH_NSITES], hi[IC_WATCH_NSITES];   /* ... its 95% interval */
+	size_t nproc[IC_WATCH_NSITES];   /* ... and the processes behind it */
+	size_t procs;              /* short processes of it (most of their time in it) */
+	double share, share_lo, share_hi;   /* of the watch's time, 95% interval */
+	double spell_s, spell_lo, spell_hi; /* mean spell, s, 95% interval */
+	double switches;           /* expected switches out of it */
 };
 
 struct ic_watch {
 	struct ic_results res;
 	struct ic_analysis an;
 	int analysed;
-	struct ic_watch_sample *samples;   /* in load order: short ones, then windows */
+	struct ic_watch_sample *samples;   /* short ones in load order, then windows */
 	size_t nsamples, nshort, nwindows;
+	size_t long_file;          /* the long process's index in res.files */
+	int have_long;
 	double t0, t1;             /* the first start and the last end */
+	double window_s;           /* the chart's windows of the long process */
 	unsigned long sites[IC_WATCH_NSITES];
 	size_t nsites;
 	const char *series;        /* "tail_dequeue chain/seq, 1 thread, private" */
 	char series_buf[256];
 	size_t nstates;
+	const char *why;           /* with one state: why not two (states.h) */
+	double separation;         /* the levels' distance in noise SDs at the N they part most */
 	struct ic_watch_state st[2];
-	size_t long_switches;      /* state changes between consecutive windows */
-	size_t short_switches;     /* and between consecutive short processes */
+	size_t switching;          /* processes with firm runs of both states */
+	int long_switches;         /* the long process is one of them */
 	enum ic_watch_where where;
 };
 
@@ -93,19 +85,15 @@ void ic_watch_free(struct ic_watch *w);
  * with one line in err. */
 int ic_watch_add_short(struct ic_watch *w, const char *path, char *err, size_t errlen);
 
-/* Adds the long process, cut in time into windows of at least window_s
- * seconds and IC_WATCH_MIN_REPS repetitions of each benchmark (a shorter
- * tail joins the last window). Its repetitions need the rep_start_s
- * counter. */
+/* Adds the long process, one process for the analysis; for the chart it
+ * is cut into windows of at least window_s seconds (a shorter tail joins
+ * the last window). Its repetitions need the rep_start_s counter. */
 int ic_watch_add_long(struct ic_watch *w, const char *path, double window_s, char *err,
 		      size_t errlen);
 
 /* The analysis of what was added. -1 with err when no series has both
  * forms or memory runs out. */
 int ic_watch_analyse(struct ic_watch *w, char *err, size_t errlen);
-
-/* The 95% (1 - alpha) Clopper-Pearson interval of k successes in n. */
-void ic_watch_clopper_pearson(size_t k, size_t n, double alpha, double *lo, double *hi);
 
 /* "one state", "between processes", "inside a process", "too few samples" */
 const char *ic_watch_where_name(enum ic_watch_where w);

@@ -242,8 +242,8 @@ const char *ic_fmt_share(char *buf, size_t cap, const struct ic_states *s, int k
 	const struct ic_state *st = &s->st[k];
 
 	if (isfinite(st->share_lo))
-		snprintf(buf, cap, "%zu of %zu processes (%.0f%%, 95%% CI %.0f-%.0f%%)", st->nproc, s->nproc,
-			 100.0 * st->share, 100.0 * st->share_lo, 100.0 * st->share_hi);
+		snprintf(buf, cap, "%.0f%% of the time, 95%% CI %.0f-%.0f%%; %zu of %zu processes wholly in it",
+			 100.0 * st->share, 100.0 * st->share_lo, 100.0 * st->share_hi, st->nproc, s->nproc);
 	else
 		snprintf(buf, cap, "%zu of %zu processes", st->nproc, s->nproc);
 	return buf;

@@ -126,20 +126,6 @@ static void code_and_noise(FILE *f, const struct ic_analysis *an, const struct i
 	fputs("\n\n", f);
 }
 
-static const char *follows_words(const struct ic_states *st)
-{
-	switch (st->follows) {
-	case IC_FOLLOWS_TIME:
-		return "the time order of the processes (all of one state ran, then all of the other)";
-	case IC_FOLLOWS_VARIANT:
-		return "the layout variant (each variant's processes share one state)";
-	default:
-		/* Clustered in time but switching more than once is said
-		 * here too: process_ratios.csv has each process's time rank. */
-		return "neither the layout variant nor one switch in the time order of the processes";
-	}
-}
-
 static void state_level(FILE *f, const struct ic_state *st)
 {
 	fprintf(f, "%.2f", st->level);
@@ -147,63 +133,57 @@ static void state_level(FILE *f, const struct ic_state *st)
 		fprintf(f, " [%.2f–%.2f]", st->lo, st->hi);
 }
 
-/* What the halves of the N found, and the unsteady processes: one
- * sentence, after the states. */
-static void halves_text(FILE *f, const struct ic_states *st)
+/* A state's time and spell: "42% of the time [30-55%], mean spell 12 s [8-20 s]". */
+static void state_time(FILE *f, const struct ic_state *st)
 {
-	if (st->nunsteady)
-		fprintf(f, " %zu process%s moved across N by over %.0fx the median process's own "
-			"spread (unsteady: it may have changed state inside) and %s set apart from the "
-			"split.", st->nunsteady, st->nunsteady == 1 ? "" : "es", IC_STATES_UNSTEADY,
-			st->nunsteady == 1 ? "was" : "were");
-	if (!st->crossfit)
-		fputs(" With one N the states could not be chosen on one half of the N and measured "
-		      "on the other.", f);
-	else if (st->half[0].nstates != st->half[1].nstates)
-		fprintf(f, " The halves of the N disagree: the %s N find two states, the %s N one; "
-			"two states are stated only when both find them.",
-			st->half[0].nstates == 2 ? "even-indexed" : "odd-indexed",
-			st->half[0].nstates == 2 ? "odd-indexed" : "even-indexed");
-	else if (st->moved)
-		fprintf(f, " The halves of the N disagree on %zu process%s (each half's choice is "
-			"measured on the other half's N).", st->moved, st->moved == 1 ? "" : "es");
-	else if (st->nstates == 2)
-		fputs(" The odd- and even-indexed N choose the same processes; each state's ratios "
-		      "at an N come from the choice made on the other half.", f);
+	fprintf(f, "%.0f%% of the time [%.0f–%.0f%%]", 100.0 * st->share, 100.0 * st->share_lo,
+		100.0 * st->share_hi);
+	if (isfinite(st->spell_s)) {
+		fprintf(f, ", mean spell %.3g s [%.3g–", st->spell_s, st->spell_lo);
+		if (isfinite(st->spell_hi))
+			fprintf(f, "%.3g s]", st->spell_hi);
+		else
+			fputs("unbounded]", f);
+	}
 }
 
-/* One state: why not two. Two: each with its level, and per N its ratio,
- * band and faster form from its own processes. */
+/* One state: why not two. Two: each with its level, time and spell, and
+ * per N its ratio, band and faster form from its own processes. */
 static void states_text(FILE *f, const struct ic_analysis *an, const struct ic_states *st)
 {
-	double sep = st->gap / st->within, need = fmax(st->critical, IC_STATES_SEPARATION);
+	const struct ic_sm *m = &st->model;
 
 	if (!st->nproc)
 		return;
 	if (st->nstates == 1) {
-		/* Too few processes for a split: said once, above the series. */
-		if (!isfinite(sep) && st->nproc < IC_STATES_MIN_PROC)
+		/* Too few processes for a verdict: said once, above the series. */
+		if (st->nproc < IC_STATES_MIN_PROC)
 			return;
-		fprintf(f, "States: one (%zu processes", st->nproc);
-		if (isfinite(sep) && !(sep > need))
-			fprintf(f, "; their best split is %.1f within-group SDs apart, under the %.1f that "
-				"marks two states", sep, need);
-		else if (isfinite(sep))
-			fprintf(f, "; their best split is only %.1fx a process's own spread across N, under "
-				"the %.0fx that marks two states", st->gap / st->own_median, IC_STATES_OWN);
-		fputs(").", f);
-		halves_text(f, st);
-		fputs("\n\n", f);
+		fprintf(f, "States: one, tested on %zu repetitions of %zu processes in time order (%s",
+			m->n, st->nproc, st->why);
+		if (m->mu)
+			fprintf(f, "; the best two-state fit's levels are %.1f noise SDs apart where they "
+				"part most", m->sep);
+		fputs(").\n\n", f);
 		return;
 	}
-	fprintf(f, "**Two states**: %s/%s ", an->opts.compare, an->opts.baseline);
+	fprintf(f, "**Two states**: %s/%s at N = %lu is ", an->opts.compare, an->opts.baseline,
+		st->st[0].sites);
 	state_level(f, &st->st[0]);
-	fprintf(f, " in %zu of %zu processes, ", st->st[0].nproc, st->nproc);
+	fputs(" in one (", f);
+	state_time(f, &st->st[0]);
+	fputs(") and ", f);
 	state_level(f, &st->st[1]);
-	fprintf(f, " in %zu; the split follows %s. Their levels are %.1f within-group SDs apart "
-		"(two states from %.1f).", st->st[1].nproc, follows_words(st), sep, need);
-	halves_text(f, st);
-	fputs("\n\n", f);
+	fputs(" in the other (", f);
+	state_time(f, &st->st[1]);
+	fprintf(f, "); %.1f noise SDs apart, read from %zu repetitions in time order. %zu of %zu "
+		"processes ran wholly in the first, %zu in the second", m->sep, m->n, st->st[0].nproc,
+		st->nproc, st->st[1].nproc);
+	if (st->nunsteady)
+		fprintf(f, "; %zu switched inside the process and count for neither", st->nunsteady);
+	if (st->follows == IC_FOLLOWS_TIME)
+		fputs("; all of one state ran, then all of the other", f);
+	fputs(". Each state's ratios below come from its own processes.\n\n", f);
 	fprintf(f, "| N | faster in state 1 (%zu processes) | faster in state 2 (%zu processes) |\n"
 		"|---:|:---|:---|\n", st->st[0].nproc, st->st[1].nproc);
 	for (size_t i = 0; i < st->st[0].nratios || i < st->st[1].nratios; i++) {
@@ -591,17 +571,19 @@ static void method_text(FILE *f, const struct ic_analysis *an)
 		fprintf(f, "- Builds: %zu (compiler, flags, LTO, body and lock, from each process's "
 			"context). A process ran one build, so every figure is within one build; builds "
 			"are set side by side, never pooled.\n", res->nbuilds);
-	fprintf(f, "- States: a process's level is the median over N of its log ratio less all "
-		"processes' median at that N; a process whose own spread across N is over %.0fx the "
-		"median process's is unsteady and set apart from the split. The levels' best split "
-		"into two groups (%d+ each from 12 processes, else 2+) marks two states when it is "
-		"more than %.0f within-group SDs apart and beyond the largest 99.5th percentile of "
-		"that for simulated one-state runs of the same design with normal, t3, lognormal and "
-		"a-few-slow processes, and more than %.0fx the median process's own spread (across N, "
-		"or its repetitions' standard error if larger). The rule runs on the odd and on the "
-		"even N apart: two states only when both halves find them; each state's level and "
-		"ratio at an N come from the processes the other half chose.\n",
-		IC_STATES_UNSTEADY, IC_STATES_MIN_GROUP(12), IC_STATES_SEPARATION, IC_STATES_OWN);
+	fprintf(f, "- States: every repetition of %s, paired with the %s repetition of its "
+		"process and N nearest in time, in the run's time order, is one path of a two-state "
+		"Markov chain in continuous time, with a level per state and N and t-distributed noise "
+		"(engine/state_model.h). Two states when each holds %.0f+ repetitions, their levels "
+		"are %.0f+ noise SDs apart at some N, a spell lasts %.0f+ repetitions on average, and "
+		"BIC prefers two; a split that follows the layout variants is a layout's effect and "
+		"stays one state. A state's level has the process as its draw (t interval); its share "
+		"of time and mean spell come from the switches counted (Garwood's interval, spells cut "
+		"by the run's ends censored). A process is of a state with %.0f%% of its repetitions "
+		"firmly (posterior %.0f%%+) in it; one with firm runs of both switched inside and "
+		"counts for neither state's ratios. The same data chose the states and measures them: "
+		"nothing is cross-fitted.\n", an->opts.compare, an->opts.baseline, IC_SM_MIN_OCC,
+		IC_SM_SEPARATION, IC_SM_MIN_RUN, 100.0 * IC_STATES_MEMBER, 100.0 * IC_SM_FIRM);
 	if (res->n_errors)
 		fprintf(f, "- Skipped: %zu repetition%s at %zu point%s reported an error and %s not "
 			"counted.\n", res->n_errors, plural(res->n_errors), nerr_pts, plural(nerr_pts),
@@ -643,8 +625,7 @@ static void evidence_intro(FILE *f, const struct ic_analysis *an)
 	if (attr)
 		fputs("![What the difference is made of](plots/attribution.png)\n\n", f);
 	if (unsplit)
-		fprintf(f, "States: one in %s (fewer than %d processes: no split into states was "
-			"tried).\n\n", unsplit == an->nseries ? "every series" : "the series that do not "
+		fprintf(f, "States: not tested in %s (fewer than %d processes).\n\n", unsplit == an->nseries ? "every series" : "the series that do not "
 			"say otherwise", IC_STATES_MIN_PROC);
 }
 

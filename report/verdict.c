@@ -1,7 +1,7 @@
 /* The verdict of each series in the question's words: up to how many call
  * sites does inlining pay, and by how much? Every measured N is on a side
  * or named unresolved; a series in two states says what holds in both and
- * where they differ, with each state's share of the processes. summary.md's
+ * where they differ, with each state's share of the time. summary.md's
  * first screen (answer.c), verdict.txt (the console's last lines) and
  * verdict.json (verdict_json.c) say the same. */
 #include "report.h"
@@ -236,16 +236,15 @@ static void verdict_two(struct vbuf *b, const struct vwords *w, const struct ic_
 	enum ic_point_side *s2 = side + n;
 	double *r2 = ratio + n;
 	unsigned char *diff = in + n;
-	char share[96], set[512];
+	char share[160], set[512];
 	struct vset v;
 
 	/* Numbered as the Evidence numbers them: state 1 the lower ratio. */
 	verdict_state_sides(gr, &st->st[0], side, ratio);
 	verdict_state_sides(gr, &st->st[1], s2, r2);
-	vb_add(b, "the processes split into two states: ");
-	for (int i = 0; i < 2; i++)
-		vb_add(b, "%sstate %d in %s", i ? ", " : "", i + 1,
-		       ic_fmt_share(share, sizeof(share), st, i));
+	vb_add(b, "the machine ran in two states: inline/extern %.2f (state 1, %s) and %.2f "
+	       "(state 2, %s) at N = %lu", st->st[0].level, ic_fmt_share(share, sizeof(share), st, 0),
+	       st->st[1].level, ic_fmt_share(set, sizeof(set), st, 1), st->st[0].sites);
 	for (size_t i = 0; i < n; i++) {
 		in[i] = side[i] == s2[i];
 		diff[i] = !in[i];

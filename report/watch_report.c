@@ -26,10 +26,10 @@ static const char wr_usage[] =
 	"usage: watch_report --out DIR [--long FILE] [--window S] SHORT.json...\n"
 	"\n"
 	"Reads the sentinel's short processes (SHORT.json, one per process) and the\n"
-	"long process (FILE, cut into windows of about S seconds, default 1.5), finds\n"
-	"the states with the engine's rule on every sample's inline/extern ratio, and\n"
-	"prints what they are, their shares, how long they last and whether they\n"
-	"switch inside a process. Writes, each whole or not at all:\n"
+	"long process (FILE; cut into windows of about S seconds, default 1.5, for the\n"
+	"chart), finds the states in every repetition in time order (engine/\n"
+	"state_model.h) and prints each state's level per N, its share of the time,\n"
+	"its mean spell and whether the states switch inside a process. Writes, each whole or not at all:\n"
 	"  DIR/watch.txt        what it printed\n"
 	"  DIR/watch.json       the same, and every sample\n"
 	"  DIR/plots/watch.dat, DIR/plots/data.gp   the chart's data (report/watch.gp)\n"
@@ -61,53 +61,67 @@ static const char *wr_dur(char *buf, size_t cap, double s)
 	return buf;
 }
 
+/* "1.02 [0.99-1.05]" at each N; "[one process]" where one draw has no interval. */
 static void wr_levels(FILE *f, const struct ic_watch *w, int s)
 {
 	const struct ic_watch_state *st = &w->st[s];
 
-	fprintf(f, "inline/extern %.2f [%.2f-%.2f]", st->level, st->lo, st->hi);
-	for (size_t j = 0; j < w->nsites; j++)
-		fprintf(f, "%sN = %lu: %.2f", j ? ", " : " (", w->sites[j], st->ratio[j]);
-	if (w->nsites)
-		fputc(')', f);
+	fputs("inline/extern", f);
+	for (size_t j = 0; j < w->nsites; j++) {
+		fprintf(f, "%s N = %lu: %.2f", j ? "," : "", w->sites[j], st->ratio[j]);
+		if (isfinite(st->lo[j]))
+			fprintf(f, " [%.2f-%.2f]", st->lo[j], st->hi[j]);
+		else
+			fprintf(f, " [%zu process%s: no interval]", st->nproc[j], st->nproc[j] == 1 ? "" : "es");
+	}
 }
 
-static void wr_share(FILE *f, const struct ic_watch_share *sh, const char *what)
+/* The state that changes most, low and high, at the N where they part. */
+static size_t wr_part_most(const struct ic_watch *w)
 {
-	fprintf(f, "%zu of %zu %s (%.0f%%, 95%% %.0f-%.0f%%)", sh->k, sh->n, what, 100.0 * sh->share,
-		100.0 * sh->lo, 100.0 * sh->hi);
+	size_t best = 0;
+	double d = -1.0;
+
+	for (size_t j = 0; j < w->nsites; j++) {
+		double x = fabs(log(w->st[1].ratio[j] / w->st[0].ratio[j]));
+
+		if (x > d) {
+			d = x;
+			best = j;
+		}
+	}
+	return best;
 }
 
 /* The report: the figures, then the plain words, last. */
 static void wr_text(FILE *f, const struct ic_watch *w)
 {
-	char a[32], b[32];
-	double long_s = w->st[0].time_s + w->st[1].time_s;
+	char a[32], b[32], c[32];
 
 	fprintf(f, "Sentinel: %s; inline/extern at N =", w->series);
 	for (size_t j = 0; j < w->nsites; j++)
 		fprintf(f, "%s %lu", j ? " and" : "", w->sites[j]);
-	fprintf(f, ".\nSamples over %s: %zu short processes; one long process of %s in %zu "
-		"windows.\n", wr_dur(a, sizeof(a), w->t1 - w->t0), w->nshort,
-		wr_dur(b, sizeof(b), long_s), w->nwindows);
+	fprintf(f, ".\nOver %s: %zu short processes and one long process (%zu windows drawn), "
+		"every repetition read in time order.\n", wr_dur(a, sizeof(a), w->t1 - w->t0), w->nshort,
+		w->nwindows);
 	for (int s = 0; s < (int)w->nstates; s++) {
 		const struct ic_watch_state *st = &w->st[s];
 
 		fprintf(f, "State %d%s: ", s + 1, w->nstates == 2 ? (s ? " (high)" : " (low)") : "");
 		wr_levels(f, w, s);
-		fputs(".\n  ", f);
-		wr_share(f, &st->procs, "short processes");
-		fprintf(f, "; %s of the long process (%.0f%%; ", wr_dur(a, sizeof(a), st->time_s),
-			100.0 * st->time_share);
-		wr_share(f, &st->windows, "windows");
-		fputs(", an interval too narrow: windows are not independent).\n", f);
-		if (st->spells)
-			fprintf(f, "  Spells: %zu, median %s%s (%zu cut by the watch's start or end).\n",
-				st->spells, st->spell_at_least ? "at least " : "",
-				wr_dur(a, sizeof(a), st->spell_median_s), st->censored);
+		fputs(".\n", f);
+		if (w->nstates == 2)
+			fprintf(f, "  %.0f%% of the time [95%% %.0f-%.0f%%]; mean spell %s [%s-%s], %.0f "
+				"switches out of it; %zu of %zu short processes mostly in it.\n",
+				100.0 * st->share, 100.0 * st->share_lo, 100.0 * st->share_hi,
+				wr_dur(a, sizeof(a), st->spell_s), wr_dur(b, sizeof(b), st->spell_lo),
+				isfinite(st->spell_hi) ? wr_dur(c, sizeof(c), st->spell_hi) : "unbounded",
+				st->switches, st->procs, w->nshort);
 	}
-	fprintf(f, "Switches: %zu between consecutive short processes, %zu inside the long process.\n",
-		w->short_switches, w->long_switches);
+	if (w->nstates == 2)
+		fprintf(f, "Switching inside a process: %zu process%s%s (firm runs of both states).\n",
+			w->switching, w->switching == 1 ? "" : "es",
+			w->long_switches ? ", the long one among them" : "");
 	/* The plain words, last on the console. */
 	switch (w->where) {
 	case IC_WATCH_TOO_FEW:
@@ -115,36 +129,35 @@ static void wr_text(FILE *f, const struct ic_watch *w)
 			w->nsamples);
 		break;
 	case IC_WATCH_ONE_STATE:
-		fprintf(f, "One state for these %s: this machine can give one answer now. Whether it "
-			"stays so over hours, ./run.sh history shows.\n",
-			wr_dur(a, sizeof(a), w->t1 - w->t0));
+		fprintf(f, "One state for these %s (%s; the best two-state fit's levels are %.1f noise "
+			"SDs apart): this machine gave one answer while watched. Whether it stays so over "
+			"hours, ./run.sh history shows.\n", wr_dur(a, sizeof(a), w->t1 - w->t0), w->why,
+			w->separation);
 		break;
 	case IC_WATCH_BETWEEN:
-		fprintf(f, "Two states, drawn when a process starts (inline/extern %.2f in %zu of %zu "
-			"processes, %.2f in %zu) and kept while it runs (the long process stayed in one "
-			"for %s).\nThis machine cannot give one answer: a sweep's processes mix the two; "
-			"its summary reports them apart.\n", w->st[0].level, w->st[0].procs.k, w->nshort,
-			w->st[1].level, w->st[1].procs.k, wr_dur(a, sizeof(a), long_s));
+	case IC_WATCH_INSIDE: {
+		size_t j = wr_part_most(w);
+
+		if (w->where == IC_WATCH_BETWEEN)
+			fprintf(f, "Two states, drawn when a process starts and kept while it runs: at "
+				"N = %lu inline/extern is %.2f in one and %.2f in the other.\n", w->sites[j],
+				w->st[0].ratio[j], w->st[1].ratio[j]);
+		else
+			fprintf(f, "Two states that switch while a process runs (the machine changes under "
+				"the benchmark): at N = %lu inline/extern is %.2f in one and %.2f in the "
+				"other.\n", w->sites[j], w->st[0].ratio[j], w->st[1].ratio[j]);
+		fprintf(f, "This machine cannot give one answer now: a sweep's answer depends on when it "
+			"ran. Its summary gives the answer per state. For one answer, run on a dedicated or "
+			"bare-metal host; here, run ./run.sh --repeat 3 --spread 30 and trust only what "
+			"every repeat and both states say.\n");
 		break;
-	case IC_WATCH_INSIDE:
-		fprintf(f, "Two states (inline/extern %.2f and %.2f) that switch while a process runs "
-			"(%zu times in the long process): the machine changes under the benchmark.\n"
-			"This machine cannot give one answer: a run's answer depends on when it ran; "
-			"compare runs with ./run.sh history.\n", w->st[0].level, w->st[1].level,
-			w->long_switches);
-		break;
+	}
 	}
 }
 
 static json_t *wr_num(double x)
 {
 	return isfinite(x) ? json_real(x) : json_null();
-}
-
-static json_t *wr_share_json(const struct ic_watch_share *sh)
-{
-	return json_pack("{s:I,s:I,s:o,s:o,s:o}", "k", (json_int_t)sh->k, "n", (json_int_t)sh->n,
-			 "share", wr_num(sh->share), "lo", wr_num(sh->lo), "hi", wr_num(sh->hi));
 }
 
 static json_t *wr_json(const struct ic_watch *w, const char *text)
@@ -157,19 +170,21 @@ static json_t *wr_json(const struct ic_watch *w, const char *text)
 		json_array_append_new(sites, json_integer((json_int_t)w->sites[j]));
 	for (int s = 0; s < (int)w->nstates; s++) {
 		const struct ic_watch_state *st = &w->st[s];
-		json_t *r = json_array();
+		json_t *r = json_array(), *lo = json_array(), *hi = json_array(), *np = json_array();
 
-		for (size_t j = 0; j < w->nsites; j++)
+		for (size_t j = 0; j < w->nsites; j++) {
 			json_array_append_new(r, wr_num(st->ratio[j]));
+			json_array_append_new(lo, wr_num(st->lo[j]));
+			json_array_append_new(hi, wr_num(st->hi[j]));
+			json_array_append_new(np, json_integer((json_int_t)st->nproc[j]));
+		}
 		json_array_append_new(states, json_pack(
-			"{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:I,s:I,s:o,s:b}",
-			"level", wr_num(st->level), "lo", wr_num(st->lo), "hi", wr_num(st->hi),
-			"ratio_per_n", r, "processes", wr_share_json(&st->procs),
-			"windows", wr_share_json(&st->windows), "long_time_s", wr_num(st->time_s),
-			"long_time_share", wr_num(st->time_share), "spells", (json_int_t)st->spells,
-			"spells_censored", (json_int_t)st->censored,
-			"spell_median_s", wr_num(st->spell_median_s), "spell_at_least",
-			st->spell_at_least));
+			"{s:o,s:o,s:o,s:o,s:I,s:o,s:o,s:o,s:o,s:o,s:o,s:o}",
+			"ratio_per_n", r, "lo_per_n", lo, "hi_per_n", hi, "processes_per_n", np,
+			"short_processes", (json_int_t)st->procs, "time_share", wr_num(st->share),
+			"time_share_lo", wr_num(st->share_lo), "time_share_hi", wr_num(st->share_hi),
+			"mean_spell_s", wr_num(st->spell_s), "mean_spell_lo", wr_num(st->spell_lo),
+			"mean_spell_hi", wr_num(st->spell_hi), "switches", wr_num(st->switches)));
 	}
 	for (size_t i = 0; i < w->nsamples; i++) {
 		const struct ic_watch_sample *s = &w->samples[i];
@@ -180,7 +195,7 @@ static json_t *wr_json(const struct ic_watch *w, const char *text)
 		json_array_append_new(samples, json_pack("{s:s,s:s,s:o,s:o,s:o,s:i}",
 			"kind", s->in_long ? "window" : "process", "file", w->res.files[s->file]->path,
 			"start_s", wr_num(s->start), "end_s", wr_num(s->end), "ratio_per_n", r,
-			"state", s->state + 1));
+			"state", s->state >= 0 ? s->state + 1 : 0));
 	}
 	json_object_set_new(root, "cpu_model",
 			    json_string(ic_results_context(&w->res, IC_CTX_CPU_MODEL, ctx, sizeof(ctx))));
@@ -195,9 +210,10 @@ static json_t *wr_json(const struct ic_watch *w, const char *text)
 	json_object_set_new(root, "short_processes", json_integer((json_int_t)w->nshort));
 	json_object_set_new(root, "long_windows", json_integer((json_int_t)w->nwindows));
 	json_object_set_new(root, "states", states);
-	json_object_set_new(root, "switches_between_processes",
-			    json_integer((json_int_t)w->short_switches));
-	json_object_set_new(root, "switches_inside_long", json_integer((json_int_t)w->long_switches));
+	json_object_set_new(root, "why_one", w->nstates == 1 && w->why ? json_string(w->why) : json_null());
+	json_object_set_new(root, "separation_sd", wr_num(w->separation));
+	json_object_set_new(root, "processes_switching_inside", json_integer((json_int_t)w->switching));
+	json_object_set_new(root, "long_switches_inside", json_boolean(w->long_switches));
 	json_object_set_new(root, "where", json_string(ic_watch_where_name(w->where)));
 	json_object_set_new(root, "one_answer", json_boolean(w->where == IC_WATCH_ONE_STATE));
 	json_object_set_new(root, "text", json_string(text));
@@ -217,7 +233,8 @@ static void wr_chart(FILE *dat, FILE *gp, const struct ic_watch *w)
 	for (size_t i = 0; i < w->nsamples; i++) {
 		const struct ic_watch_sample *s = &w->samples[i];
 
-		fprintf(dat, "%.3f %d %d", 0.5 * (s->start + s->end) - w->t0, s->in_long, s->state + 1);
+		fprintf(dat, "%.3f %d %d", 0.5 * (s->start + s->end) - w->t0, s->in_long,
+			s->state >= 0 ? s->state + 1 : 0);
 		for (size_t j = 0; j < w->nsites; j++)
 			fprintf(dat, isfinite(s->ratio[j]) ? " %.5f" : " NaN", s->ratio[j]);
 		fputc('\n', dat);

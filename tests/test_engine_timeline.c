@@ -173,9 +173,9 @@ static void test_switching(void)
 	fake_run(&res, &an, 10, from, 5);
 	tl = an.series[0].timeline;
 	ic_timeline_line(line, sizeof(line), tl);
-	CHECK(tl->nlevels == 2 && tl->nswitching == 0 && !tl->levels_from_reps,
+	CHECK(tl->nlevels == 2 && tl->nswitching == 0,
 	      "drawn at start: %zu levels, %zu switching", tl->nlevels, tl->nswitching);
-	CHECK(!strcmp(line, "In time: no process switches; the states are drawn at process start"),
+	CHECK(!strcmp(line, "In time: no process switches inside; each ran in one state"),
 	      "line: %s", line);
 	ic_analysis_free(&an);
 	ic_results_free(&res);
@@ -188,12 +188,11 @@ static void test_switching(void)
 	ic_timeline_line(line, sizeof(line), tl);
 	CHECK(tl->nlevels == 1 && tl->nswitching == 0, "one state: %zu levels, %zu switching",
 	      tl->nlevels, tl->nswitching);
-	CHECK(!strcmp(line, "In time: one level throughout; no process switches"), "line: %s", line);
+	CHECK(!strcmp(line, "In time: one state throughout"), "line: %s", line);
 	ic_analysis_free(&an);
 	ic_results_free(&res);
 
-	/* Every process switches: no split between processes' medians is
-	 * needed for the repetitions' own levels to find them. */
+	/* Every process switches: the repetitions in time find them. */
 	for (size_t p = 0; p < 10; p++)
 		from[p] = p % 2 ? 3 : 2;
 	fake_run(&res, &an, 10, from, 5);

@@ -1,13 +1,10 @@
-/* The verdict and the states by simulation, on series built in memory
- * (6 layout variants x 2 processes, N = 1, 4, ..., 16384 unless said):
+/* The verdict by simulation, on series built in memory (6 layout variants
+ * x 2 processes, N = 1, 4, ..., 16384 unless said):
  *   - null: no true difference at any N; Holm's step-down resolves some N in at
  *     most 5% of series, and a crossover (or conflict) is claimed as rarely;
  *   - a planted effect at the first N only and at the last N only is found,
- *     and opposite effects at both ends give the crossover (first, last);
- *   - planted mixtures of two process speeds are split into two states with
- *     the right shares, in time order when planted so; one normal spread of
- *     processes, or one uniform spread, is one state (the rule's calibration
- *     for heavy tails is test_engine_states.c).
+ *     and opposite effects at both ends give the crossover (first, last).
+ * The states are test_engine_state_model.c's.
  * Prints the rates it measured. */
 #include <math.h>
 #include <stdio.h>
@@ -17,7 +14,6 @@
 #include "check.h"
 #include "crossover.h"
 #include "ratios.h"
-#include "states.h"
 
 #define NV 6
 #define NP_MAX 48
@@ -84,25 +80,6 @@ static struct ic_crossover sim_verdict(struct sim *s)
 	return xo;
 }
 
-/* The states of the series' processes (time in process order). */
-static struct ic_states *sim_states(struct sim *s, struct ic_process_ratios *pr)
-{
-	struct ic_states *st;
-
-	CHECK(ic_process_ratios_collect(NULL, &s->g, pr) == 0, "process ratios");
-	st = ic_states_analyse(pr, &s->g, &opts);
-	CHECK(st, "states");
-	return st;
-}
-
-static void sim_states_free(struct ic_states *st, struct ic_process_ratios *pr)
-{
-	ic_states_free(st);
-	ic_process_ratios_free(pr);
-}
-
-/* log ratio = truth[i] + layout effect per (variant, N) + process effect
- * held across N + noise per (process, N). */
 static void sim_draw(double *y, size_t np, const double *truth)
 {
 	double lay[NV][NN], proc;
@@ -172,110 +149,10 @@ static void test_planted_ends(void)
 	CHECK(pf >= 0.9 && pl >= 0.9 && pb >= 0.85, "planted ends found %.3f %.3f %.3f", pf, pl, pb);
 }
 
-/* Processes p < nslow (or those with p % 2, when !in_time) run slow: the
- * log ratio of every N is raised by `step`. */
-static void mixture(double *y, size_t np, size_t nslow, double step, int in_time)
-{
-	double truth[NN];
-
-	for (size_t i = 0; i < NN; i++)
-		truth[i] = i < 2 ? log(0.9) : 0.0;
-	sim_draw(y, np, truth);
-	for (size_t p = 0; p < np; p++)
-		if (in_time ? p < nslow : (p % 3 == 1 && p / 3 < nslow))
-			for (size_t i = 0; i < NN; i++)
-				y[p * NN + i] += step;
-}
-
-static void test_states(void)
-{
-	double y[NP_MAX * NN];
-	size_t two = 0, right = 0, timed = 0, unimodal_split = 0, uniform_split = 0, six = 0;
-	const int trials = 200;
-
-	for (int t = 0; t < trials; t++) {
-		struct ic_process_ratios pr;
-		struct ic_states *st;
-
-		/* 5 of 12 processes at 1.65x, the first five in time. */
-		mixture(y, 12, 5, log(1.65), 1);
-		sim_build(&sim, y, 12);
-		sim_verdict(&sim);
-		st = sim_states(&sim, &pr);
-		two += st->nstates == 2;
-		right += st->nstates == 2 && st->st[1].nproc == 5 && st->st[0].nproc == 7 &&
-			 fabs(log(st->st[1].level / st->st[0].level) - log(1.65)) < 0.05;
-		timed += st->nstates == 2 && st->follows == IC_FOLLOWS_TIME;
-		sim_states_free(st, &pr);
-
-		/* 3 of 6 as seen on the Zen 5 guest, spread over the time order. */
-		mixture(y, 6, 2, log(1.65), 0);
-		sim_build(&sim, y, 6);
-		sim_verdict(&sim);
-		st = sim_states(&sim, &pr);
-		six += st->nstates == 2 && st->st[1].nproc == 2;
-		sim_states_free(st, &pr);
-
-		/* One state whose processes differ by a normal 5%. */
-		sim_draw(y, 24, (double[NN]){ 0 });
-		for (size_t p = 0; p < 24; p++) {
-			double e = 0.05 * normal();
-
-			for (size_t i = 0; i < NN; i++)
-				y[p * NN + i] += e;
-		}
-		sim_build(&sim, y, 24);
-		sim_verdict(&sim);
-		st = sim_states(&sim, &pr);
-		unimodal_split += st->nstates == 2;
-		sim_states_free(st, &pr);
-
-		/* One uniform spread of 30%: a continuum, not two states. */
-		sim_draw(y, 24, (double[NN]){ 0 });
-		for (size_t p = 0; p < 24; p++) {
-			double e = 0.3 * ((double)(ic_test_rand(&rng) >> 11) / 9007199254740992.0);
-
-			for (size_t i = 0; i < NN; i++)
-				y[p * NN + i] += e;
-		}
-		sim_build(&sim, y, 24);
-		sim_verdict(&sim);
-		st = sim_states(&sim, &pr);
-		uniform_split += st->nstates == 2;
-		sim_states_free(st, &pr);
-	}
-	printf("states, %d trials: 5 of 12 at 1.65x split in %d, shares and ratio right in %d, "
-	       "following the time order in %d; 2 of 6 split right in %d; one normal spread split "
-	       "in %d, one uniform spread in %d\n", trials, (int)two, (int)right, (int)timed, (int)six,
-	       (int)unimodal_split, (int)uniform_split);
-	CHECK(right >= 0.98 * trials && timed >= 0.98 * trials, "planted 5 of 12: %zu %zu", right, timed);
-	/* Six processes leave the rule little room: holding one state's
-	 * false splits under 1% for heavy-tailed processes puts the critical
-	 * value near 10 (states.h), and each half has 4 N. Measured 74%. */
-	CHECK(six >= 0.65 * trials, "planted 2 of 6: %zu", six);
-	CHECK(unimodal_split <= 0.03 * trials && uniform_split <= 0.03 * trials,
-	      "one state split: normal %zu, uniform %zu", unimodal_split, uniform_split);
-}
-
-static void test_split_statistic(void)
-{
-	double x[] = { 0.0, 0.01, 0.02, 0.5, 0.51, 0.52 }, gap, within;
-	size_t k;
-	double stat = ic_states_split(x, 6, &k, &gap, &within);
-
-	CHECK(k == 3 && fabs(gap - 0.5) < 1e-12 && fabs(within - 0.01) < 1e-9 && fabs(stat - 50.0) < 1e-6,
-	      "split k %zu gap %g within %g stat %g", k, gap, within, stat);
-	CHECK(isnan(ic_states_split(x, 3, &k, &gap, &within)), "too few to split");
-	CHECK(ic_states_critical(12, 8, 0.995) > 4.0 && ic_states_critical(12, 8, 0.995) < 30.0,
-	      "critical value for 12 x 8 %g", ic_states_critical(12, 8, 0.995));
-}
-
 int main(void)
 {
-	test_split_statistic();
 	test_null();
 	test_planted_ends();
-	test_states();
 	free(sim.g.ratios);
 	puts("engine verdict: ok");
 	return 0;

@@ -1,0 +1,126 @@
+/* States in time: a machine that runs one binary at two speeds, and
+ * switches between them in spells of seconds to minutes, read at the
+ * finest grain the data has: each repetition.
+ *
+ * An observation is one repetition of the compared form, paired with the
+ * baseline repetition of the same process and N nearest to it in start
+ * time: y = log(compare / baseline), at time t (its start). All the
+ * observations of a series, from every process, in time order, are one
+ * path of the machine: a two-state Markov chain in continuous time (rate
+ * a from state 0 to 1, b back; the processes run one after another, so a
+ * gap between them is just time), seen through noise:
+ *
+ *   y | state s, at the j-th N  ~  mu[s][j] + sigma[j] * t4
+ *
+ * (Student's t with 4 degrees of freedom: a slow repetition is an outlier,
+ * not a state). A level per state and N, so N where the states agree (at
+ * N = 1 both sit near 0.9 on the Zen 5 guest) do not dilute the N where
+ * they part. Fitted by EM (forward-backward, then the levels, noise and
+ * rates: a = expected switches out of 0 / expected time in 0). The same
+ * with one state gives the likelihood to beat.
+ *
+ * Two states are declared when all of these hold; else one:
+ *   - each state holds IC_SM_MIN_OCC repetitions and IC_SM_MIN_SHARE of them;
+ *   - at some N the levels are IC_SM_SEPARATION noise SDs apart;
+ *   - a state lasts IC_SM_MIN_RUN repetitions in a row on average (a
+ *     state made of lone repetitions is noise);
+ *   - BIC prefers two states to one.
+ * tests/test_engine_state_model.c checks by simulation that one-state
+ * machines (normal, t3, lognormal and few-slow noise, with process
+ * offsets) are called two in at most 5%, and that on planted two-state
+ * machines the intervals below hold the planted values.
+ *
+ * Intervals. The mean spell of a state is 1 / its rate; a rate is switches
+ * over exposure, so its 95% interval is Garwood's for a Poisson count
+ * (chi-square) over the expected time in the state: spells cut by the
+ * run's start or end add exposure and no switch (censored, as a survival
+ * analysis counts them). The share of time in state 1 is the expected
+ * time seen in it; its interval pairs the ends of the two rates' 84%
+ * intervals, a / (a + b) at (a low, b high) and (a high, b low). A state's
+ * level (ic_sm_level) has the process as its unit: each process's own
+ * mean in the state is one draw, a t interval over them; a long process is
+ * one draw, not one per window.
+ */
+#ifndef IC_STATE_MODEL_H
+#define IC_STATE_MODEL_H
+
+#include <stddef.h>
+
+#define IC_SM_NU 4.0            /* t degrees of freedom of the noise */
+#define IC_SM_MIN_OCC 8.0       /* repetitions a state needs (expected) */
+#define IC_SM_MIN_SHARE 0.02    /* and this share of them */
+#define IC_SM_SEPARATION 4.0    /* levels apart, in noise SDs, at the N they part most */
+#define IC_SM_MIN_RUN 3.0       /* repetitions a spell lasts on average */
+#define IC_SM_FIRM 0.9          /* a repetition is in a state past this posterior */
+#define IC_SM_MIN_OBS 20        /* fewer observations: no model */
+
+struct ic_sm_obs {
+	double t;                  /* s since the epoch (its start) */
+	double y;                  /* log(compare / baseline nearest in time) */
+	unsigned site;             /* the index of its N, < nsites */
+	unsigned proc;             /* its process, < nproc */
+	int index;                 /* its repetition index (the caller's; not read) */
+};
+
+/* Why one state (or two). */
+enum ic_sm_why {
+	IC_SM_TWO,
+	IC_SM_TOO_FEW,             /* fewer than IC_SM_MIN_OBS observations */
+	IC_SM_SMALL_STATE,         /* a state holds too few repetitions */
+	IC_SM_CLOSE,               /* levels closer than IC_SM_SEPARATION SDs */
+	IC_SM_FLICKER,             /* spells shorter than IC_SM_MIN_RUN repetitions */
+	IC_SM_BIC,                 /* one state explains it as well, by BIC */
+};
+
+struct ic_sm {
+	size_t n, nsites, nproc;
+	struct ic_sm_obs *obs;     /* a copy, in time order */
+	size_t nstates;            /* 1 or 2: the rule's answer */
+	enum ic_sm_why why;
+	/* The two-state fit (made whenever there are enough observations);
+	 * state 0 is the one with the lower mean level over N. */
+	double *mu;                /* [s * nsites + j]: log level */
+	double *sigma;             /* [j] noise scale */
+	double *mu1;               /* [j]: the one-state fit's levels */
+	double rate[2];            /* per s: leaving state s */
+	double rate_lo[2], rate_hi[2];
+	double spell[2], spell_lo[2], spell_hi[2];   /* mean spell, s (1 / rate) */
+	double share, share_lo, share_hi;   /* of time in state 1, with 95% interval */
+	double occ[2];             /* expected repetitions in each state */
+	double switches[2];        /* expected switches out of each state */
+	double exposure[2];        /* expected time in each state, s */
+	double loglik2, loglik1, bic_gain;   /* bic_gain > 0: BIC prefers two */
+	double sep;                /* max over N of |mu1 - mu0| / sigma */
+	size_t sep_site;           /* that N's index */
+	double *post;              /* [i]: P(state 1 | everything), time order */
+};
+
+/* Fits obs[0..n-1] (any order; copied and sorted by time) over nsites N
+ * and nproc processes. 0, or -1 when memory runs out; ic_sm_free frees it
+ * either way. With fewer than IC_SM_MIN_OBS observations, one state
+ * (IC_SM_TOO_FEW) and no fit (mu NULL). */
+int ic_sm_fit(struct ic_sm *m, const struct ic_sm_obs *obs, size_t n, size_t nsites,
+	      size_t nproc);
+void ic_sm_free(struct ic_sm *m);
+
+/* The state of observation i (time order): 0 or 1 where its posterior is
+ * past IC_SM_FIRM, -1 in neither; 0 with one state. */
+int ic_sm_state(const struct ic_sm *m, size_t i);
+
+/* State s's level (a ratio) at the j-th N, or over every N when j is
+ * (size_t)-1: each process's posterior-weighted mean log ratio in s (the
+ * processes with at least two repetitions' weight there) is one draw; the
+ * mean over them with its 95% t interval (lo = hi = NAN with one draw).
+ * *nproc the draws. NAN when none. */
+double ic_sm_level(const struct ic_sm *m, int s, size_t j, double *lo, double *hi, size_t *nproc);
+
+/* Process p's share of its repetitions firmly in state s (IC_SM_FIRM),
+ * and whether it holds firm runs of IC_SM_MIN_RUN repetitions of both
+ * states: it switched inside. */
+double ic_sm_proc_share(const struct ic_sm *m, size_t p, int s);
+int ic_sm_proc_switches(const struct ic_sm *m, size_t p);
+
+/* The reason in a few words: "two states", "too few repetitions", ... */
+const char *ic_sm_why_name(enum ic_sm_why why);
+
+#endif /* IC_STATE_MODEL_H */

@@ -1,0 +1,50 @@
+#!/bin/sh
+# The states on two recorded runs of the Zen 5 guest (tests/data/recorded/):
+# a 4-minute watch whose chart switches between about 1.0 and 1.65 dozens of
+# times (the watch of that day printed one state at 1.36) must find two
+# states near those levels that switch inside the long process, and never
+# say "one state"; a sweep whose chain processes sit at 0.95-1.03 and
+# 1.55-1.70 at N = 256 must name two states with both levels, never one
+# averaged verdict.
+# usage: test_report_recorded_states.sh WATCH_REPORT SUMMARIZE DATA_DIR
+set -u
+watch_report=$1
+summarize=$2
+data=$3
+work=$(mktemp -d "${TMPDIR:-/tmp}/test_report_recorded_states.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+fail() {
+	echo "test_report_recorded_states: FAIL: $*" >&2
+	exit 1
+}
+# within X LO HI: LO <= X <= HI
+within() { awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x >= lo && x <= hi) }'; }
+
+tar xzf "$data/watch-zen5-two-states-missed.tar.gz" -C "$work" || fail "untar watch"
+tar xzf "$data/sweep-zen5-two-levels.tar.gz" -C "$work" || fail "untar sweep"
+
+w=$work/watch-zen5-two-states-missed
+"$watch_report" --out "$work/watch" --long "$w/long.json" $(ls "$w"/s*.json | sort -V) >"$work/watch.out" ||
+	fail "watch_report: exit $?"
+grep -qi 'one state' "$work/watch.out" && fail "the recorded watch said one state: $(cat "$work/watch.out")"
+grep -q '^Two states that switch while a process runs' "$work/watch.out" ||
+	fail "not two states switching inside: $(cat "$work/watch.out")"
+grep -q 'the long one among them' "$work/watch.out" || fail "the long process does not switch: $(cat "$work/watch.out")"
+# Each state's level at both N, from watch.json.
+for s in 0 1; do
+	for j in 0 1; do
+		x=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['states'][$s]['ratio_per_n'][$j])" "$work/watch/watch.json")
+		if [ $s = 0 ]; then within "$x" 0.93 1.07 || fail "state 1 at N index $j: $x, want near 1.0"
+		else within "$x" 1.5 1.75 || fail "state 2 at N index $j: $x, want near 1.65"; fi
+	done
+done
+
+s=$work/sweep-zen5-two-levels
+"$summarize" --out "$work/sweep" "$s"/raw/*.json >/dev/null || fail "summarize: exit $?"
+md=$work/sweep/summary.md
+line=$(grep '^- \*\*tail_dequeue, chain layout' "$md")
+echo "$line" | grep -q 'The machine ran in two states: inline/extern 1\.0[0-9] (state 1, .*) and 1\.[56][0-9] (state 2, .*) at N = ' ||
+	fail "the sweep's verdict is not per state: $line"
+grep -q '^\*\*Two states\*\*: inline/extern at N = ' "$md" || fail "no two-state evidence: $(grep -n 'States' "$md")"
+echo "test_report_recorded_states: ok"
