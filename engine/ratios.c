@@ -247,18 +247,10 @@ int ic_ratio_series_keep(const struct ic_group *g, const char *num, const char *
 			 const struct ic_analysis_opts *opts, struct ic_ratio **out, size_t *n)
 {
 	const unsigned char *const both[2] = { keep, keep };
-
-	return ic_ratio_series_crossfit(g, num, den, both, nkeep, opts, out, n);
-}
-
-int ic_ratio_series_crossfit(const struct ic_group *g, const char *num, const char *den,
-			     const unsigned char *const keep[2], size_t nkeep,
-			     const struct ic_analysis_opts *opts, struct ic_ratio **out, size_t *n)
-{
 	const char *forms[2] = { num, den };
 	static const int sign[2] = { 1, -1 };
 
-	return ratios_contrast_series(g, forms, sign, 2, keep, nkeep, opts, out, n);
+	return ratios_contrast_series(g, forms, sign, 2, both, nkeep, opts, out, n);
 }
 
 int ic_ratio_interaction(const struct ic_group *g, const char *a, const char *a0, const char *b,

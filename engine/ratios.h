@@ -82,13 +82,6 @@ int ic_ratio_series_keep(const struct ic_group *g, const char *num, const char *
 			 const unsigned char *keep, size_t nkeep,
 			 const struct ic_analysis_opts *opts, struct ic_ratio **out, size_t *n);
 
-/* The same with the i-th N (of the series' ratios, ascending) from the
- * processes of keep[i % 2]: cross-fitting, where the processes of a state
- * chosen on the odd N are estimated on the even N and vice versa. */
-int ic_ratio_series_crossfit(const struct ic_group *g, const char *num, const char *den,
-			     const unsigned char *const keep[2], size_t nkeep,
-			     const struct ic_analysis_opts *opts, struct ic_ratio **out, size_t *n);
-
 /* The ratio of ratios (a/a0)/(b/b0) per N, formed within each process that
  * ran all four forms, with the same interval and band: e.g. how much more
  * the lock costs inlined, (inline/inline_nolock)/(extern/extern_nolock). */

@@ -35,6 +35,24 @@ static const struct ic_rep *timeline_rep(const struct ic_point *p, unsigned unit
 	return NULL;
 }
 
+/* The repetition of c's process at point base nearest in time to c (of
+ * the same index when untimed): Google Benchmark shuffles every
+ * (benchmark, repetition) pair, so one index is no round in time. */
+static const struct ic_rep *timeline_partner(const struct ic_point *base, const struct ic_rep *c)
+{
+	const struct ic_rep *best = NULL;
+	double d = INFINITY;
+
+	if (!isfinite(c->start))
+		return timeline_rep(base, c->unit, c->index);
+	for (size_t i = 0; i < base->nreps; i++)
+		if (base->reps[i].unit == c->unit && fabs(base->reps[i].start - c->start) < d) {
+			d = fabs(base->reps[i].start - c->start);
+			best = &base->reps[i];
+		}
+	return best;
+}
+
 /* The highest repetition index of process unit in the series' ratios. */
 static int timeline_max_index(const struct ic_group *g, unsigned unit)
 {
@@ -58,7 +76,7 @@ static int timeline_round(const struct ic_group *g, const struct ic_process_rati
 
 	for (size_t i = 0; i < pr->nsites && i < g->nratios; i++) {
 		const struct ic_rep *c = timeline_rep(g->ratios[i].cmp, pr->unit[p], k);
-		const struct ic_rep *b = timeline_rep(g->ratios[i].base, pr->unit[p], k);
+		const struct ic_rep *b = c ? timeline_partner(g->ratios[i].base, c) : NULL;
 
 		if (!c || !b || !isfinite(centre[i]))
 			continue;

@@ -3,11 +3,13 @@
  * only), and a series' compare/baseline ratio along that time, per process
  * and per repetition.
  *
- * A repetition's ratio: the repetitions of one index in a process run as
- * one round (Google Benchmark's random interleaving runs every benchmark
- * once per round), so compare and baseline of round k at one N are paired;
- * the round's ratio is the geometric mean over the series' N, each N
- * centred on the processes' median there so a missing N does not move it.
+ * A repetition's ratio: each compare repetition of index k in a process is
+ * paired with the baseline repetition of its N nearest to it in start time
+ * (Google Benchmark shuffles every (benchmark, repetition) pair, so an
+ * index is no round in time; untimed runs pair by index); the ratio of
+ * index k is the geometric mean over the series' N, each N centred on the
+ * processes' median there so a missing N does not move it, drawn at its
+ * earliest start.
  * A process's ratio is the same from its medians.
  *
  * States: a round's state is the firm state (states.h's model) of most of

@@ -12,13 +12,14 @@ Measures a small fixed sentinel -- inline and extern of the default chain
 series (tail_dequeue, chain, seq, 1 thread, private queue) at N = 16 and
 1024 -- for M minutes under the machine lock: the first half as short
 processes (about 1.5 s each, one every few seconds), the second half as one
-long process cut into windows of about 1.5 s. The engine's states rule runs
-on every sample's inline/extern ratio, and the report says the states, their
-levels, the share of processes and of time in each (95% Clopper-Pearson
-intervals), how long a state lasts (median spell), and whether states switch
-inside the long process (the machine changes over time) or only between
-processes (something drawn when a process starts). Its last lines say in
-plain words whether this machine can give one answer.
+long process. Every repetition is read in time order by the engine's model
+of states (a two-state Markov chain, docs/method.md), and the report says
+each state's level at both N with its 95% interval over processes, its share
+of the time and its mean spell with their intervals, and whether the states
+switch inside a process (the machine changes over time) or only between
+processes. Its last lines say in plain words whether this machine can give
+one answer, and what to do when it cannot. The chart draws the long process
+in windows of about 1.5 s.
 
 The sentinel runs from build/ when that tree's bench has its points, else
 from build-watch/ (built the first time).
