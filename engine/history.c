@@ -230,52 +230,91 @@ static void history_series_name(char *buf, size_t cap, const struct ic_group *g)
 		snprintf(buf + n, cap - (size_t)n, ", %lu B filler", g->filler);
 }
 
-/* The earlier run's series against now's; fills out's verdict and the
- * first series that differs (or cannot tell). */
+/* One series' comparison, for Holm's step-down over the series. */
+struct history_one {
+	const struct ic_series *now, *then;
+	double p;
+	int equivalent;
+	unsigned long at_sites;
+};
+
+static int history_cmp_p(const void *pa, const void *pb)
+{
+	const struct history_one *a = pa, *b = pb;
+
+	return (a->p > b->p) - (a->p < b->p);
+}
+
+static void history_detail(struct ic_history_cmp *out, const struct history_one *h,
+			   const struct ic_analysis *now, const struct ic_analysis *then)
+{
+	history_series_name(out->series, sizeof(out->series), &h->now->group);
+	ic_history_bracket(out->bracket_then, sizeof(out->bracket_then), &h->then->group.xo,
+			   &then->opts);
+	ic_history_bracket(out->bracket_now, sizeof(out->bracket_now), &h->now->group.xo, &now->opts);
+	ic_history_states(out->states_then, sizeof(out->states_then), h->then);
+	ic_history_states(out->states_now, sizeof(out->states_now), h->now);
+	out->at_sites = h->at_sites;
+}
+
+/* The earlier run's series against now's: each series' joint test, then
+ * Holm's step-down over the series at IC_AGREE_ALPHA (any one of a
+ * default run's series at p < 0.05 would say "differs" far too often);
+ * fills out's verdict, every series that differs (the first, by p, in
+ * detail) or else the first that cannot tell. */
 static int history_against(const struct ic_analysis *now, const struct ic_analysis *then,
 			   struct ic_history_cmp *out)
 {
-	int differs = 0, unsure = 0;
+	struct history_one *h = calloc(now->nseries ? now->nseries : 1, sizeof(*h));
+	size_t m = 0, ndiff = 0;
+	int unsure = -1;
 
-	out->nseries = 0;
+	if (!h)
+		return -1;
+	out->nseries = out->ndiffer = 0;
+	out->others[0] = '\0';
 	for (size_t s = 0; s < now->nseries; s++) {
 		const struct ic_series *a = &now->series[s], *b;
 		struct ic_agree_side sa, sb;
 		struct ic_agree ag;
-		int d, u;
 
 		if (!a->group.nratios || !(b = history_match(then, now->res, &a->group)) ||
 		    !b->group.nratios)
 			continue;
 		sb = (struct ic_agree_side){ b->group.ratios, b->group.nratios, &b->procs, b->states, -1 };
 		sa = (struct ic_agree_side){ a->group.ratios, a->group.nratios, &a->procs, a->states, -1 };
-		if (ic_agree_compare(&sb, &sa, IC_AGREE_MARGIN, &ag))
+		if (ic_agree_compare(&sb, &sa, IC_AGREE_MARGIN, &ag)) {
+			free(h);
 			return -1;
-		if (!ag.npts) {
-			ic_agree_free(&ag);
-			continue;
 		}
-		out->nseries++;
-		d = ag.joint.p < IC_AGREE_ALPHA;
-		u = !d && !ag.joint.equivalent;
-		if ((d && !differs) || (u && !differs && !unsure)) {
-			history_series_name(out->series, sizeof(out->series), &a->group);
-			ic_history_bracket(out->bracket_then, sizeof(out->bracket_then), &b->group.xo,
-					   &then->opts);
-			ic_history_bracket(out->bracket_now, sizeof(out->bracket_now), &a->group.xo,
-					   &now->opts);
-			ic_history_states(out->states_then, sizeof(out->states_then), b);
-			ic_history_states(out->states_now, sizeof(out->states_now), a);
-			out->at_sites = ag.joint.t_sites;
-		}
-		differs |= d;
-		unsure |= u;
+		if (ag.npts)
+			h[m++] = (struct history_one){ a, b, ag.joint.p, ag.joint.equivalent, ag.joint.t_sites };
 		ic_agree_free(&ag);
 	}
-	out->verdict = !out->nseries ? IC_HISTORY_NOTHING_SHARED
-		     : differs	     ? IC_HISTORY_DIFFERS
-		     : unsure	     ? IC_HISTORY_CANNOT_TELL
-				     : IC_HISTORY_AGREES;
+	out->nseries = m;
+	qsort(h, m, sizeof(*h), history_cmp_p);
+	while (ndiff < m && h[ndiff].p <= IC_AGREE_ALPHA / (double)(m - ndiff))
+		ndiff++;
+	out->ndiffer = ndiff;
+	for (size_t i = 0; i < m; i++)
+		if (i >= ndiff && !h[i].equivalent && unsure < 0)
+			unsure = (int)i;
+	if (ndiff)
+		history_detail(out, &h[0], now, then);
+	else if (unsure >= 0)
+		history_detail(out, &h[unsure], now, then);
+	for (size_t i = 1; i < ndiff; i++) {
+		char name[256];
+		size_t len = strlen(out->others);
+
+		history_series_name(name, sizeof(name), &h[i].now->group);
+		snprintf(out->others + len, sizeof(out->others) - len, "%s%s", len ? "; " : "", name);
+	}
+	out->verdict = !m	   ? IC_HISTORY_NOTHING_SHARED
+		     : ndiff	   ? IC_HISTORY_DIFFERS
+		     : unsure >= 0 ? IC_HISTORY_CANNOT_TELL
+				   : IC_HISTORY_AGREES;
+	free(h);
 	return 0;
 }
 

@@ -12,7 +12,7 @@
  *   agrees       every shared series is equivalent at every shared N
  *                (TOST at IC_AGREE_MARGIN, intersection-union)
  *   differs      some series' joint test (max |t| by permutation) rejects
- *                at IC_AGREE_ALPHA
+ *                under Holm's step-down over the series at IC_AGREE_ALPHA
  *   cannot tell  neither
  */
 #ifndef IC_HISTORY_H
@@ -72,11 +72,14 @@ struct ic_history_cmp {
 	char then_dir[4096];       /* the earlier run, as found */
 	double then_time;
 	size_t nseries;            /* series compared */
-	/* With DIFFERS (or CANNOT_TELL), the series that says so first: */
+	/* With DIFFERS, the series with the smallest p (or with CANNOT_TELL
+	 * the first that cannot tell): */
 	char series[256];
 	char bracket_then[96], bracket_now[96];
 	char states_then[160], states_now[160];
 	unsigned long at_sites;    /* the N of its largest |t| */
+	size_t ndiffer;            /* series that differ (Holm) */
+	char others[1024];         /* the other differing series' names, "; "-separated */
 };
 
 /* Holds the run now (analysed, in now_dir) against its history in

@@ -88,9 +88,12 @@ void ic_history_line(FILE *f, const struct ic_analysis *an)
 			c.nseries);
 		return;
 	case IC_HISTORY_DIFFERS:
-		fprintf(f, "Differs from the run of %s (%s): %s: %s then, %s now", when,
-			history_short(c.then_dir), c.series, c.bracket_then, c.bracket_now);
+		fprintf(f, "Differs from the run of %s (%s) in %zu of %zu series (Holm over the series): "
+			"%s: %s then, %s now", when, history_short(c.then_dir), c.ndiffer, c.nseries,
+			c.series, c.bracket_then, c.bracket_now);
 		history_states(f, &c);
+		if (c.others[0])
+			fprintf(f, "; also %s", c.others);
 		fputs("; run ./run.sh watch.\n\n", f);
 		return;
 	case IC_HISTORY_CANNOT_TELL:

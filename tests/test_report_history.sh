@@ -50,7 +50,7 @@ echo "same: $l"
 case $l in "Agrees with the run of 2026-12-05 10:00 UTC (results/20261205T100000Z)"*) ;; *) fail "not agreeing: $l" ;; esac
 l=$(line 20261205T120000Z)
 echo "moved: $l"
-case $l in "Differs from the run of 2026-12-05 11:00 UTC (results/20261205T110000Z): "*"crossover ("*") then, "*" now"*"run ./run.sh watch."*) ;;
+case $l in "Differs from the run of 2026-12-05 11:00 UTC (results/20261205T110000Z) in "*" series (Holm over the series): "*"crossover ("*") then, "*" now"*"run ./run.sh watch."*) ;;
 *) fail "not differing from the latest earlier run: $l" ;; esac
 l=$(line 20261205T130000Z)
 echo "other build: $l"
