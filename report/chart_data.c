@@ -100,8 +100,9 @@ static void form_blocks(FILE *f, const struct ic_group *gr, const char *title, c
 	}
 }
 
-/* state1, state2: each state's own ratio where the processes split in two. */
-static const char ratio_cols[] = "sites ratio lo hi noisy band_lo band_hi state1 state2";
+/* state1, state2: each state's own ratio where the processes split in two;
+ * holm_lo, holm_hi: the interval that decides the side (ratios.h). */
+static const char ratio_cols[] = "sites ratio lo hi noisy band_lo band_hi state1 state2 holm_lo holm_hi";
 
 /* A block of ratio_cols rows (a NaN row when there is none). */
 static void ratio_rows(FILE *f, const struct ic_ratio *r, size_t n, const struct ic_states *st)
@@ -116,6 +117,8 @@ static void ratio_rows(FILE *f, const struct ic_ratio *r, size_t n, const struct
 		dat(f, r[i].band_hi);
 		for (int k = 0; k < 2; k++)
 			dat(f, st && st->nstates == 2 && i < st->st[k].nratios ? st->st[k].ratios[i].ratio : NAN);
+		dat(f, r[i].holm_lo);
+		dat(f, r[i].holm_hi);
 		fputc('\n', f);
 	}
 	fputs(n ? "\n\n" : "NaN NaN NaN NaN 0 NaN NaN NaN NaN\n\n\n", f);

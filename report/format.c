@@ -151,23 +151,18 @@ const char *ic_fmt_runs(char *buf, size_t cap, const struct ic_ratio *ratios, si
 
 const char *ic_fmt_factor(char *buf, size_t cap, double lo, double hi)
 {
-	if (hi < 1.5) {
-		/* Whole percent, one decimal below 2% so a small effect is not "1%". */
-		const char *fmt = hi < 1.02 ? "%.1f" : "%.0f";
-		char a[16], b[16];
+	/* One unit everywhere, the factor (slower over faster); two decimals
+	 * below 2x so a 3% effect reads 1.03x. A span is of point estimates
+	 * over several N, said so: it is no interval. */
+	const char *fmt = hi < 2.0 ? "%.2f" : "%.1f";
+	char a[16], b[16];
 
-		snprintf(a, sizeof(a), fmt, 100.0 * (lo - 1.0));
-		snprintf(b, sizeof(b), fmt, 100.0 * (hi - 1.0));
-		if (!strcmp(a, b))
-			snprintf(buf, cap, "%s%%", b);
-		else
-			snprintf(buf, cap, "%s-%s%%", a, b);
-	} else if (hi - lo < 0.05) {
-		snprintf(buf, cap, "%.1fx", hi);
-	} else {
-		/* A span from near 1 keeps its small end: "1.04-1.9x", not "1.0-1.9x". */
-		snprintf(buf, cap, lo < 1.1 ? "%.2f-%.1fx" : "%.1f-%.1fx", lo, hi);
-	}
+	snprintf(a, sizeof(a), fmt, lo);
+	snprintf(b, sizeof(b), fmt, hi);
+	if (!strcmp(a, b))
+		snprintf(buf, cap, "%sx", b);
+	else
+		snprintf(buf, cap, "%sx to %sx over these N", a, b);
 	return buf;
 }
 
@@ -194,14 +189,15 @@ const char *ic_fmt_faster(char *buf, size_t cap, const struct ic_analysis *an,
 		return buf;
 	}
 	ic_fmt_sig3(f3, sizeof(f3), fac);
-	/* The band is symmetric on the log scale: its half-width as a factor. */
-	if (isfinite(r->band_lo) && isfinite(r->band_hi) && r->band_lo > 0 &&
-	    r->band_hi <= 10.0 * r->band_lo) {
-		double half = 100.0 * (sqrt(r->band_hi / r->band_lo) - 1.0);
+	/* The deciding (Holm) interval is symmetric on the log scale: its
+	 * half-width as a factor. */
+	if (isfinite(r->holm_lo) && isfinite(r->holm_hi) && r->holm_lo > 0 &&
+	    r->holm_hi <= 10.0 * r->holm_lo) {
+		double half = 100.0 * (sqrt(r->holm_hi / r->holm_lo) - 1.0);
 
 		snprintf(pm, sizeof(pm), " ±%.*f%%", half < 1.0 ? 1 : 0, half);
-	} else if (isfinite(r->band_lo)) {
-		snprintf(buf, cap, "unresolved (band over 10x wide)");
+	} else if (isfinite(r->holm_lo)) {
+		snprintf(buf, cap, "unresolved (its interval over 10x wide)");
 		return buf;
 	}
 	if (r->side == IC_SIDE_UNRESOLVED)

@@ -36,9 +36,9 @@ const char *ic_fmt_build_keys(char *buf, size_t cap, const struct ic_build *b);
 const char *ic_fmt_runs(char *buf, size_t cap, const struct ic_ratio *ratios, size_t n,
 			enum ic_point_side side);
 
-/* How much faster, from factors >= 1 (slower time over faster time):
- * "12%", "4-12%" below 1.5x, "1.7x", "1.3-1.7x" from there ("1.04-1.9x"
- * from near 1). */
+/* How much faster, from factors >= 1 (slower time over faster time), in
+ * one unit: "1.12x", or over several N "1.04x to 1.90x over these N" (a
+ * spread of estimates, not an interval). */
 const char *ic_fmt_factor(char *buf, size_t cap, double lo, double hi);
 
 /* x to 3 significant digits: "1.70", "37.4", "1250". */

@@ -18,7 +18,8 @@ ic_form_dark(f) = f eq 'inline' ? '#0d4a7a' : f eq 'extern' ? '#8b1a1b' : \
 # Not forms.
 ic_ink = '#000000'
 ic_interaction_color = '#9467bd'   # the lock inlined vs called: a ratio of two forms' ratios
-ic_state_color(s) = s == 2 ? '#b8a000' : '#505050'
+# States: 1 teal, 2 ochre; a repetition or window in neither firmly, grey.
+ic_state_color(s) = s == 2 ? '#b8a000' : s == 1 ? '#00796b' : '#a0a0a0'
 ic_bracket_color = '#a0a0a0'       # the crossover bracket, shaded
 ic_noisy_color = '#000000'         # the ring round a noisy ratio
 ic_clip_color = '#000000'          # a point beyond the panel, drawn at its edge

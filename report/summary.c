@@ -616,8 +616,8 @@ static void evidence_intro(FILE *f, const struct ic_analysis *an)
 	}
 	fprintf(f, "## Evidence\n\nEach table gives per N the median time per call site in ns (95%% intervals in "
 		"points.csv) and the faster form: by how much (slower time over faster), ± the half-width "
-		"of the band that decides; *unresolved* where the band holds 1 (%s/%s per N with its "
-		"interval and band in ratios.csv).\n\n", an->opts.compare, an->opts.baseline);
+		"of the interval that decides it (Holm's, see Method); *unresolved* where that interval "
+		"holds 1 (%s/%s per N with its intervals and band in ratios.csv).\n\n", an->opts.compare, an->opts.baseline);
 	fputs("![Time per call site](plots/time.png)\n\n![The ratio per N, each process a dot "
 	      "(process_ratios.csv)](plots/ratio.png)\n\n", f);
 	if (l1i)

@@ -95,23 +95,23 @@ static void verdict_clause(struct vbuf *b, const struct vwords *w, const struct 
 	if (s == IC_SIDE_COMPARE) {
 		if (w->classic && !w->program) {
 			snprintf(head, sizeof(head), "%s pays", c);
-			snprintf(tail, sizeof(tail), " (%s faster)", fac);
+			snprintf(tail, sizeof(tail), " (faster by %s)", fac);
 		} else if (w->classic) {
 			snprintf(head, sizeof(head), "inlining pays");
-			snprintf(tail, sizeof(tail), " (the program runs %s faster)", fac);
+			snprintf(tail, sizeof(tail), " (the program runs faster by %s)", fac);
 		} else if (w->program) {
-			snprintf(head, sizeof(head), "the program with %s runs %s faster", c, fac);
+			snprintf(head, sizeof(head), "the program with %s runs faster by %s", c, fac);
 		} else {
-			snprintf(head, sizeof(head), "%s is %s faster", c, fac);
+			snprintf(head, sizeof(head), "%s is faster by %s", c, fac);
 		}
 	} else if (w->classic && w->program) {
-		snprintf(head, sizeof(head), "the program with the calls out of line runs %s faster", fac);
+		snprintf(head, sizeof(head), "the program with the calls out of line runs faster by %s", fac);
 	} else if (w->classic) {
-		snprintf(head, sizeof(head), "%s calls are %s faster", base, fac);
+		snprintf(head, sizeof(head), "%s calls are faster by %s", base, fac);
 	} else if (w->program) {
-		snprintf(head, sizeof(head), "the program with %s runs %s faster", base, fac);
+		snprintf(head, sizeof(head), "the program with %s runs faster by %s", base, fac);
 	} else {
-		snprintf(head, sizeof(head), "%s is %s faster", base, fac);
+		snprintf(head, sizeof(head), "%s is faster by %s", base, fac);
 	}
 	/* From the series' first N is at its every N: said by its N. */
 	if (range == V_FROM && v->n && v->sites[0] == at)
@@ -308,14 +308,11 @@ const char *ic_verdict_series(char *buf, size_t cap, const struct ic_analysis *a
 		verdict_two(&b, &w, se, sites, side, ratio, in);
 	} else {
 		struct vset v = { sites, side, ratio, NULL, in, n, 1 };
-		size_t noisy = 0;
 
 		verdict_sides(&b, &w, &v, 1);
-		for (size_t i = 0; i < n; i++)
-			noisy += gr->ratios[i].noisy && gr->ratios[i].side == IC_SIDE_UNRESOLVED;
-		if (noisy && noisy == gr->xo.n_unresolved)
-			vb_add(&b, " (%s wider than ±%g%%)", noisy == 1 ? "its band" : "their bands",
-			       100.0 * an->opts.noise_ci);
+		if (gr->xo.n_unresolved)
+			vb_add(&b, " (%s)", gr->xo.n_unresolved == 1 ? "its deciding interval holds 1"
+								: "their deciding intervals hold 1");
 	}
 	if (!w.program)
 		vb_capital(&b, at);

@@ -48,7 +48,7 @@ shape "$work/zen5" > "$work/lines"
 grep -qx 'Machine: Oxide Virtual Turin-like Processor, 2 cores; L1i 32 KiB, L2 1 MiB.' "$work/zen5/summary.md" ||
 	fail "CPU model not trimmed: $(grep '^Machine' "$work/zen5/summary.md")"
 # No N resolved: each is named, and why none is.
-grep -q '^- \*\*1 thread, private queue\*\*: Neither form is resolved faster at N = 1\.\.4096 (their bands wider than ±3%)\. Inlined code outgrows the L1i at N ≈ 176, extern code at N ≈ 1155\.$' "$work/lines" ||
+grep -q '^- \*\*1 thread, private queue\*\*: Neither form is resolved faster at N = 1\.\.4096 (their deciding intervals hold 1)\. Inlined code outgrows the L1i at N ≈ 176, extern code at N ≈ 1155\.$' "$work/lines" ||
 	fail "zen5 answer: $(cat "$work/lines")"
 # 2 layout variants: too few draws for a verdict (engine: ic_analysis_smoke).
 mark='smoke test: too small a design for a verdict (2 layout variants of 12 processes in all)'
@@ -92,15 +92,15 @@ shape "$work/four" > "$work/lines"
 # Two states: each with its level, share of the time and 95% interval, then
 # where they differ, each state's own verdict.
 grep '^- \*\*1 thread, private queue\*\*: ' "$work/lines" |
-	grep -Eq ': The machine ran in two states: inline/extern [0-9.]+ \(state 1, [0-9]+% of the time, 95% CI [0-9]+-[0-9]+%; 8 of 12 processes wholly in it\) and [0-9.]+ \(state 2, [0-9]+% of the time, 95% CI [0-9]+-[0-9]+%; 4 of 12 processes wholly in it\) at N = [0-9]+\. They differ at every N\. In state 1: inline pays at N = 1\.\.1024 \([0-9-]+% faster\)\. In state 2: extern calls are [0-9.x%-]+ faster at N = [0-9., and]+; unresolved at N = [0-9., and]+\.' ||
+	grep -Eq ': The machine ran in two states: inline/extern [0-9.]+ \(state 1, [0-9]+% of the time, 95% CI [0-9]+-[0-9]+%; 8 of 12 processes wholly in it\) and [0-9.]+ \(state 2, [0-9]+% of the time, 95% CI [0-9]+-[0-9]+%; 4 of 12 processes wholly in it\) at N = [0-9]+\. They differ at every N\. In state 1: inline pays at N = 1\.\.1024 \(faster by [0-9.]+x to [0-9.]+x over these N\)\. In state 2: extern calls are faster by [0-9.x]+( to [0-9.]+x over these N)? at N = [0-9., and]+; unresolved at N = [0-9., and]+\.' ||
 	fail "two states not both named: $(cat "$work/lines")"
 # A crossover with an unresolved N between: inline up to A, extern from B,
 # and the N between named.
-[ "$(grep -Ec 'threads, (private|shared) queue\*\*: Inline pays up to N = 32 \([0-9]+-[0-9]+% faster\); from N = 128 extern calls are [0-9]+-[0-9]+% faster; unresolved at N = 64\.' "$work/lines")" -eq 2 ] ||
+[ "$(grep -Ec 'threads, (private|shared) queue\*\*: Inline pays up to N = 32 \(faster by [0-9.]+x to [0-9.]+x over these N\); from N = 128 extern calls are faster by [0-9.]+x( to [0-9.]+x over these N)?; unresolved at N = 64 \(its deciding interval holds 1\)\.' "$work/lines")" -eq 2 ] ||
 	fail "crossover verdicts: $(cat "$work/lines")"
 # A filler series is a whole program, said so.
 grep '^- \*\*512 B filler per site; 1 thread, private queue\*\*: ' "$work/lines" |
-	grep -q ': As a whole program with 512 B of other code per call site, the machine ran in two states: .* In state 1: inlining pays at N = 1\.\.1024 (the program runs [0-9-]*% faster)\.' ||
+	grep -q ': As a whole program with 512 B of other code per call site, the machine ran in two states: .* In state 1: inlining pays at N = 1\.\.1024 (the program runs faster by [0-9.]*x to [0-9.]*x over these N)\.' ||
 	fail "filler line: $(grep 512 "$work/lines")"
 # Both forms pass the L1i at the same measured N: said once, not per form.
 grep '512 B filler' "$work/lines" | grep -q "Both forms' code outgrows the L1i by N = 64\.$" ||

@@ -56,7 +56,7 @@ awk '/^### / { s = 1 } s && /^This table pools the two states below/ { p = 1 } s
 # its 95% interval, says what holds in both states, and where they differ:
 # a crossover in one, extern ahead throughout in the other.
 grep '^- \*\*1 thread, private queue\*\*: ' "$md" |
-	grep -Eq ': The machine ran in two states: inline/extern 0\.9[0-9] \(state 1, [0-9]+% of the time, 95% CI [0-9]+-[0-9]+%; 7 of 12 processes wholly in it\) and 1\.5[0-9] \(state 2, [0-9]+% of the time, 95% CI [0-9]+-[0-9]+%; 5 of 12 processes wholly in it\) at N = [0-9]+\. In both: from N = [0-9]+ extern calls are [0-9.x%-]+ faster; unresolved: none\. They differ at N = 1\.\.[0-9]+\. In state 1: inline pays at N = 1\.\.[0-9]+ \([0-9.%-]+ faster\)(; unresolved at N = [0-9.]+)?\. In state 2: extern calls are [0-9.x%-]+ faster at N = 1\.\.[0-9]+\.' ||
+	grep -Eq ': The machine ran in two states: inline/extern 0\.9[0-9] \(state 1, [0-9]+% of the time, 95% CI [0-9]+-[0-9]+%; 7 of 12 processes wholly in it\) and 1\.5[0-9] \(state 2, [0-9]+% of the time, 95% CI [0-9]+-[0-9]+%; 5 of 12 processes wholly in it\) at N = [0-9]+\. In both: from N = [0-9]+ extern calls are faster by [0-9.]+x( to [0-9.]+x over these N)?; unresolved: none\. They differ at N = 1\.\.[0-9]+\. In state 1: inline pays at N = 1\.\.[0-9]+ \(faster by [0-9.]+x( to [0-9.]+x over these N)?\)(; unresolved at N = [0-9.]+)?\. In state 2: extern calls are faster by [0-9.]+x( to [0-9.]+x over these N)? at N = 1\.\.[0-9]+\.' ||
 	fail "each state's verdict: $(grep -A2 '^- \*\*' "$md")"
 # The same verdict on the console's verdict.txt and in verdict.json, with the shares.
 grep -Fq -- "- 1 thread, private queue: $(grep '^- \*\*1 thread' "$md" | sed 's/^[^:]*: //; s/ Inlined code outgrows.*//')" "$work/timed/out/verdict.txt" ||
