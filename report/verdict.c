@@ -282,7 +282,7 @@ const char *ic_verdict_series(char *buf, size_t cap, const struct ic_analysis *a
 	enum ic_point_side *side = calloc(2 * n + 1, sizeof(*side));
 	double *ratio = calloc(2 * n + 1, sizeof(*ratio));
 	unsigned char *in = calloc(2 * n + 1, 1);
-	char fb[32];
+	char fb[32], why[256];
 
 	buf[0] = '\0';
 	if (!sites || !side || !ratio || !in) {
@@ -292,6 +292,12 @@ const char *ic_verdict_series(char *buf, size_t cap, const struct ic_analysis *a
 	if (!n) {
 		vb_add(&b, "Not compared: %s and %s are not both measured at any N", an->opts.compare,
 		       an->opts.baseline);
+		goto out;
+	}
+	/* A smoke test states no side as a finding. */
+	if (ic_analysis_smoke(an, why, sizeof(why))) {
+		vb_add(&b, "No verdict: a smoke test's design decides no side (its ratios per N are in "
+		       "ratios.csv).");
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++) {

@@ -316,15 +316,19 @@ sweep_main() {
 	closing_block
 }
 
-# closing_block: the answer, last on the terminal, in plain text under the
-# prefix: the run's verdict.txt where the summary wrote one, as it is; else
-# the summary's first section, its Markdown taken out.
+# closing_block: the answer, last on the terminal: summary.md's title (the
+# smoke mark, where there is one) and first section (verdicts, resolution,
+# machine, design, history), in plain text under the prefix; the run's
+# verdict.txt as it is where there is no summary.
 closing_block() {
 	local f
+	if [ -f "$dir/summary.md" ]; then
+		awk 'NR == 1 && /smoke test/ { print } /^## / { n++ } n == 1' "$dir/summary.md" | plain_text
+		return 0
+	fi
 	for f in "$dir/verdict.txt" "$dir/report/verdict.txt"; do
 		[ -f "$f" ] || continue
 		sed "/^[[:space:]]*\$/d; s/^/$tag: /" "$f"
 		return 0
 	done
-	awk '/^## / { n++ } n == 1' "$dir/summary.md" | plain_text
 }

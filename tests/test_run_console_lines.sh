@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What run.sh prints on the terminal: one prefix on every line (a refusal
-# included), the closing block as plain text (verdict.txt as it is, else the
-# summary's first section without its Markdown), one counter line that says
+# included), the closing block as plain text (the summary's first section
+# without its Markdown, else verdict.txt as it is), one counter line that says
 # where the columns come from and why, and the build's progress count (the
 # points' objects newer than their sources, from compile_commands.json).
 # Usage: test_run_console_lines.sh PATH/TO/run.sh
@@ -51,6 +51,7 @@ grep -qx 'inlinecost: time per call site' "$tmp/block" || bad "an image link not
 awk 'length($0) > 100 + length("inlinecost: ") { exit 1 }' "$tmp/block" || bad "a closing line longer than 100 columns"
 grep -q '^inlinecost:   the inlined code passes' "$tmp/block" || grep -q '^inlinecost:   [a-z]' "$tmp/block" ||
 	bad "a bullet's continuation not under its text: $(cat "$tmp/block")"
+rm "$tmp/summary.md"
 printf 'chain/seq: inline pays up to N = 4.\n\nscatter/random: unresolved at N = 1.\n' >"$tmp/verdict.txt"
 closing_block >"$tmp/block"
 [ "$(cat "$tmp/block")" = "inlinecost: chain/seq: inline pays up to N = 4.
