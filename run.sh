@@ -141,8 +141,9 @@ Sweep options (defaults in brackets):
                       summary and plots
   --repeat K          run the whole sweep K times, interleaved, each with its
                       own layout seed; report how the bracket and each ratio
-                      spread across the K runs; the run is the top level of
-                      every interval                               [1]
+                      spread across the K runs; from K = 3 the run is the
+                      top level of every interval (with 2, the layout
+                      variant stays the cluster)                   [1]
   --spread MINUTES    with --repeat K: run the repeats one after the other,
                       their starts MINUTES apart from first to last (each
                       --find-crossover step too), the machine free to

@@ -156,10 +156,18 @@ int ic_results_points_analyse(struct ic_results *res, const struct ic_analysis_o
 
 int ic_unit_cluster(const struct ic_unit *u, size_t n, size_t i)
 {
-	for (size_t k = 1; k < n; k++)
-		if (u[k].repeat != u[0].repeat)
-			return u[i].repeat;
-	return u[i].variant;
+	int seen[IC_REPEATS_TOP];
+	size_t k = 0;
+
+	for (size_t j = 0; j < n && k < IC_REPEATS_TOP; j++) {
+		size_t m = 0;
+
+		while (m < k && seen[m] != u[j].repeat)
+			m++;
+		if (m == k)
+			seen[k++] = u[j].repeat;
+	}
+	return k >= IC_REPEATS_TOP ? u[i].repeat : u[i].variant;
 }
 
 double ic_file_time(const struct ic_file *file)

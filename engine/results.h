@@ -144,8 +144,13 @@ int ic_results_points_analyse(struct ic_results *res, const struct ic_analysis_o
 			      char *err, size_t errlen);
 
 /* The cluster of u[i] among u[0..n-1] in the nested estimate (stats.h):
- * its repeat when they come from several of the sweep's repeats (the run
- * is the top level), else its layout variant. */
+ * its repeat when they come from IC_REPEATS_TOP or more of the sweep's
+ * repeats (the run is the top level), else its layout variant (each
+ * repeat draws layouts of its own). Two repeats as the top level would
+ * give a t interval of 1 degree of freedom (t = 12.7 at 95%, 178 for a
+ * 14-N band): no difference would ever resolve. */
+#define IC_REPEATS_TOP 3
+int ic_unit_cluster(const struct ic_unit *u, size_t n, size_t i);
 int ic_unit_cluster(const struct ic_unit *u, size_t n, size_t i);
 
 /* 0 when a and b are of one series; else their order. */

@@ -41,11 +41,14 @@ int ic_repeats_disagree(FILE *f, const struct ic_analysis *an, const struct ic_s
 	return 1;
 }
 
+/* Said only where the pooled verdict resolves some N: that nothing is
+ * resolved in each repeat alone adds nothing. */
 void ic_repeats_agree_note(FILE *f, const struct ic_series *se)
 {
 	const struct ic_repeats *rp = se->repeats;
 
-	if (rp && rp->nrepeats >= 2 && rp->agree && se->group.nratios)
+	if (rp && rp->nrepeats >= 2 && rp->agree && se->group.nratios &&
+	    se->group.xo.n_compare + se->group.xo.n_baseline > 0)
 		fprintf(f, " Each of the %zu repeats alone says the same.", rp->nrepeats);
 }
 

@@ -530,22 +530,28 @@ static void method_text(FILE *f, const struct ic_analysis *an)
 		nerr_pts += res->points[i]->nerrors > 0;
 	}
 	fputs("## Method and noise\n\n"
-	      "- Terms: the **band** of a ratio is its simultaneous 95% interval over every N of its "
-	      "series (Bonferroni, below): the drawn and printed band. An N is **resolved** when "
-	      "Holm's step-down (below) puts it on one side of 1; it decides, and can resolve an N "
-	      "whose band still touches 1. "
+	      "- Terms: an N is **resolved** when Holm's step-down (below) puts it on one side of 1: "
+	      "its **deciding interval** (the table's ±, the chart's dark bar) excludes 1. The "
+	      "**band** of a ratio is its simultaneous 95% interval over every N of its series "
+	      "(Bonferroni, below), drawn as the chart's light area; it shows where the ratios lie "
+	      "and decides nothing. "
 	      "The **bracket** (A, B) holds the crossover: the last N resolved for one form and the "
 	      "first resolved for the other, with no estimate inside; where the resolved N switch "
-	      "side more than once, nothing is claimed. A **state** is a group of processes whose "
-	      "ratios sit at one level (rule below).\n"
+	      "side more than once, nothing is claimed. A **state** is one of two speeds the machine "
+	      "ran the same code at, read from every repetition in time (rule below).\n"
 	      "- Time per call site: Google Benchmark's real_time per iteration (one call site): per "
 	      "process the median of its repetitions, then the geometric mean over layout variants.\n",
 	      f);
-	if (res->nrepeats >= 2)
+	if (res->nrepeats >= IC_REPEATS_TOP)
 		fprintf(f, "- Intervals: Student's t over the sweep's %d repeats, the top level (each a "
 			"whole run with layouts of its own, its processes averaged), so they hold the "
 			"spread between runs as well as within one; a verdict is stated only where every "
 			"repeat alone gives it.\n", res->nrepeats);
+	else if (res->nrepeats >= 2)
+		fprintf(f, "- Intervals: Student's t over the layout variants of the sweep's %d repeats "
+			"(each repeat draws layouts of its own); with fewer than %d repeats the run is not "
+			"the top level, as one degree of freedom would resolve nothing. Each repeat's own "
+			"verdict is below.\n", res->nrepeats, IC_REPEATS_TOP);
 	else if (vmax >= 2)
 		fputs("- Intervals: Student's t over the layout variants, so they hold the spread between "
 		      "layouts, processes and repetitions within this run. A ratio is formed within each "

@@ -30,7 +30,7 @@ run() {
 run agree 1.3 1.3
 grep -q '^- \*\*1 thread, private queue\*\*: .*extern calls are faster by .* at N = .* Each of the 2 repeats alone says the same' \
 	"$work/agree/summary.md" || fail "agreeing repeats: $(grep '^- \*\*' "$work/agree/summary.md")"
-grep -q "Student's t over the sweep's 2 repeats" "$work/agree/summary.md" || fail "the interval is not said to be over the repeats"
+grep -q "Student's t over the layout variants of the sweep's 2 repeats" "$work/agree/summary.md" || fail "two repeats: the interval is not said to be over the layout variants"
 grep -q '^| 1 thread, private queue | 2 | [0-9.]*% (9) | [0-9.]*% (90) | [0-9.]*% (432) |$' "$work/agree/summary.md" ||
 	fail "spread table: $(grep '^| 1 thread' "$work/agree/summary.md")"
 
@@ -40,6 +40,17 @@ run disagree 1.04 1.02
 grep -q '^- \*\*1 thread, private queue\*\*: the 2 repeats disagree, so no verdict is stated: repeat 1 .*; repeat 2 ' \
 	"$work/disagree/summary.md" || fail "disagreeing repeats: $(grep '^- \*\*' "$work/disagree/summary.md")"
 grep -q 'crossover in' "$work/disagree/summary.md" || fail "repeat 1's own crossover not named"
+
+# Three repeats: the run is the top level of the interval.
+mkdir -p "$work/three/raw"
+for r in 1 2 3; do for p in 0 1 2 3 4 5; do
+	"$fakegb" --start $((1764720000 + 600 * r + 20 * p)) --reps 5 --threads 1 --modes private \
+		--sites-max 256 --process $p --seed $((r * 10 + p + 1)) --state 1.3 --noise 0.02 \
+		> "$work/three/raw/r${r}_v0_p$p.json" || fail "fakegb"
+done; done
+"$summarize" --out "$work/three" "$work/three"/raw/*.json || fail "summarize three"
+grep -q "Student's t over the sweep's 3 repeats, the top level" "$work/three/summary.md" ||
+	fail "three repeats: the interval is not said to be over the repeats"
 
 # One run: no repeat is named, the runs column says 1 and between runs has no figure.
 mkdir -p "$work/one"
