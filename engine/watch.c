@@ -307,6 +307,129 @@ static int watch_windows(struct ic_watch *w, const struct ic_series *se)
 	return 0;
 }
 
+/* The model's firm state at time t in process p: its observation nearest
+ * in time there; -1 when none or not firm. */
+static int watch_state_at(const struct ic_sm *m, size_t p, double t)
+{
+	double d = INFINITY;
+	long best = -1;
+
+	for (size_t i = 0; i < m->n; i++)
+		if (m->obs[i].proc == p && fabs(m->obs[i].t - t) < d) {
+			d = fabs(m->obs[i].t - t);
+			best = (long)i;
+		}
+	return best < 0 ? -1 : ic_sm_state(m, (size_t)best);
+}
+
+/* Mean and t interval (95%) of x[0..n-1] on the log scale, as ratios. */
+static double watch_t(const double *x, size_t n, double *lo, double *hi, double *se)
+{
+	double mean = 0.0, ss = 0.0;
+
+	*lo = *hi = *se = NAN;
+	if (!n)
+		return NAN;
+	for (size_t i = 0; i < n; i++)
+		mean += x[i] / (double)n;
+	if (n >= 2) {
+		double t;
+
+		for (size_t i = 0; i < n; i++)
+			ss += (x[i] - mean) * (x[i] - mean);
+		*se = sqrt(ss / (double)(n - 1) / (double)n);
+		t = ic_stats_t_quantile(0.975, (double)(n - 1));
+		*lo = exp(mean - t * *se);
+		*hi = exp(mean + t * *se);
+	}
+	return mean;
+}
+
+/* Each form's time per state at each sentinel N, and its change. */
+static int watch_forms(struct ic_watch *w, const struct ic_series *se)
+{
+	static const char *const names[IC_WATCH_NFORMS] = IC_WATCH_FORMS;
+	const struct ic_process_ratios *pr = &se->procs;
+	const struct ic_sm *m = &se->states->model;
+	size_t np = pr->nproc;
+	double *sum = calloc(2 * (np ? np : 1), sizeof(*sum)), *cnt = calloc(2 * (np ? np : 1), sizeof(*cnt));
+	double *x = calloc(np ? np : 1, sizeof(*x));
+
+	if (!sum || !cnt || !x) {
+		free(sum);
+		free(cnt);
+		free(x);
+		return -1;
+	}
+	for (size_t f = 0; f < IC_WATCH_NFORMS; f++) {
+		struct ic_watch_form *wf = &w->forms[f];
+
+		wf->form = names[f];
+		for (size_t j = 0; j < IC_WATCH_NSITES; j++) {
+			const struct ic_point *pt = j < w->nsites ? ic_group_point(&se->group, names[f], w->sites[j]) : NULL;
+			double mean[2] = { NAN, NAN }, sev[2] = { NAN, NAN };
+
+			wf->verdict[j] = IC_CHANGE_NONE;
+			wf->change[j] = wf->change_lo[j] = wf->change_hi[j] = NAN;
+			for (int s = 0; s < 2; s++) {
+				wf->ns[s][j] = wf->lo[s][j] = wf->hi[s][j] = NAN;
+				wf->nproc[s][j] = 0;
+			}
+			if (!pt || w->nstates < 2)
+				continue;
+			wf->measured = 1;
+			memset(sum, 0, 2 * np * sizeof(*sum));
+			memset(cnt, 0, 2 * np * sizeof(*cnt));
+			for (size_t r = 0; r < pt->nreps; r++) {
+				const struct ic_rep *rep = &pt->reps[r];
+				int s;
+
+				for (size_t p = 0; p < np; p++) {
+					if (pr->unit[p] != rep->unit || !(rep->v[IC_F_NS] > 0.0))
+						continue;
+					s = watch_state_at(m, p, rep->start);
+					if (s >= 0) {
+						sum[2 * p + (size_t)s] += log(rep->v[IC_F_NS]);
+						cnt[2 * p + (size_t)s] += 1.0;
+					}
+				}
+			}
+			for (int s = 0; s < 2; s++) {
+				size_t k = 0;
+
+				for (size_t p = 0; p < np; p++)
+					if (cnt[2 * p + (size_t)s] > 0.0)
+						x[k++] = sum[2 * p + (size_t)s] / cnt[2 * p + (size_t)s];
+				mean[s] = watch_t(x, k, &wf->lo[s][j], &wf->hi[s][j], &sev[s]);
+				wf->ns[s][j] = exp(mean[s]);
+				wf->nproc[s][j] = k;
+			}
+			if (isfinite(sev[0]) && isfinite(sev[1])) {
+				/* Welch, its degrees of freedom the smaller group's: conservative. */
+				double d = mean[1] - mean[0], sed = sqrt(sev[0] * sev[0] + sev[1] * sev[1]);
+				size_t kmin = wf->nproc[0][j] < wf->nproc[1][j] ? wf->nproc[0][j] : wf->nproc[1][j];
+				double t = ic_stats_t_quantile(0.975, (double)(kmin - 1));
+
+				wf->change[j] = exp(d);
+				wf->change_lo[j] = exp(d - t * sed);
+				wf->change_hi[j] = exp(d + t * sed);
+				if (wf->change_lo[j] > 1.0)
+					wf->verdict[j] = IC_CHANGE_SLOWER;
+				else if (wf->change_hi[j] < 1.0)
+					wf->verdict[j] = IC_CHANGE_FASTER;
+				else if (wf->change_lo[j] >= 1.0 - IC_WATCH_SAME && wf->change_hi[j] <= 1.0 + IC_WATCH_SAME)
+					wf->verdict[j] = IC_CHANGE_SAME;
+				else
+					wf->verdict[j] = IC_CHANGE_UNSURE;
+			}
+		}
+	}
+	free(sum);
+	free(cnt);
+	free(x);
+	return 0;
+}
+
 int ic_watch_analyse(struct ic_watch *w, char *err, size_t errlen)
 {
 	const struct ic_series *se;
@@ -361,6 +484,8 @@ int ic_watch_analyse(struct ic_watch *w, char *err, size_t errlen)
 		for (size_t i = 0; i < w->nsamples; i++)
 			ws->procs += !w->samples[i].in_long && w->samples[i].state == s;
 	}
+	if (watch_forms(w, se))
+		return watch_fail(err, errlen, "out of memory");
 	w->switching = st->nunsteady;
 	for (size_t p = 0; p < se->procs.nproc; p++)
 		if (se->procs.unit[p] == w->long_file && w->have_long && st->unsteady[p])

@@ -11,6 +11,11 @@
  *   spell    the mean spell, 1 / the rate of leaving the state, with
  *            Garwood's interval; spells cut by the watch's start or end add
  *            time and no switch (censored)
+ *   forms    each form's time (inline, extern and the attribution's
+ *            controls, where the processes ran them) per state and N: a
+ *            repetition takes the state of the sentinel's repetition of its
+ *            process nearest in time; each process's mean in a state is one
+ *            draw; the change from state 1 to 2 with a Welch interval
  *   where    states switch inside a process (firm runs of both states in
  *            one process: the machine changes over time), or only between
  *            processes, or one state throughout
@@ -29,6 +34,31 @@
 
 #define IC_WATCH_WINDOW_S 1.5      /* a window about as long as a short process */
 #define IC_WATCH_NSITES 2          /* the sentinel's N */
+
+/* The forms the watch reads per state (what is measured of them): the
+ * sentinel's pair, and the attribution's controls where they ran. */
+#define IC_WATCH_FORMS { "inline", "extern", "clone", "inline_nolock", "extern_nolock", "mark" }
+#define IC_WATCH_NFORMS 6
+#define IC_WATCH_SAME 0.05         /* a change within +-5% whose interval holds 1: no change */
+
+/* What a form's time does between the states, at one N. */
+enum ic_watch_change {
+	IC_CHANGE_NONE,            /* not measured in both states */
+	IC_CHANGE_SAME,            /* its interval holds 1 and lies within +-IC_WATCH_SAME */
+	IC_CHANGE_SLOWER,          /* state 2 over state 1 above 1, the interval excluding 1 */
+	IC_CHANGE_FASTER,
+	IC_CHANGE_UNSURE,          /* the interval holds 1 but is wider than +-IC_WATCH_SAME */
+};
+
+/* One form's time per state at each N, and its change from state 1 to 2. */
+struct ic_watch_form {
+	const char *form;
+	int measured;
+	double ns[2][IC_WATCH_NSITES], lo[2][IC_WATCH_NSITES], hi[2][IC_WATCH_NSITES];
+	size_t nproc[2][IC_WATCH_NSITES];
+	double change[IC_WATCH_NSITES], change_lo[IC_WATCH_NSITES], change_hi[IC_WATCH_NSITES];
+	enum ic_watch_change verdict[IC_WATCH_NSITES];
+};
 
 enum ic_watch_where {
 	IC_WATCH_TOO_FEW,          /* fewer samples than the states rule needs */
@@ -73,6 +103,7 @@ struct ic_watch {
 	const char *why;           /* with one state: why not two (states.h) */
 	double separation;         /* the levels' distance in noise SDs at the N they part most */
 	struct ic_watch_state st[2];
+	struct ic_watch_form forms[IC_WATCH_NFORMS];   /* per state, with two */
 	size_t switching;          /* processes with firm runs of both states */
 	int long_switches;         /* the long process is one of them */
 	enum ic_watch_where where;

@@ -93,6 +93,81 @@ static size_t wr_part_most(const struct ic_watch *w)
 	return best;
 }
 
+/* "+58% [52-64%]" */
+static void wr_change(FILE *f, const struct ic_watch_form *wf, size_t j)
+{
+	fprintf(f, "%+.0f%% [%+.0f..%+.0f%%]", 100.0 * (wf->change[j] - 1.0), 100.0 * (wf->change_lo[j] - 1.0),
+		100.0 * (wf->change_hi[j] - 1.0));
+}
+
+/* What changes between the states, form by form, at the N where the
+ * sentinel's states part most: a table of each form's time per state, then
+ * the forms that change, those that do not, and those it cannot tell. */
+static void wr_forms(FILE *f, const struct ic_watch *w, size_t j)
+{
+	static const char *const group[] = { "slower in state 2", "faster in state 2",
+					     "no change (within ±5%)", "cannot tell (interval wider than ±5%)" };
+	static const enum ic_watch_change kinds[] = { IC_CHANGE_SLOWER, IC_CHANGE_FASTER, IC_CHANGE_SAME,
+						      IC_CHANGE_UNSURE };
+	size_t nmeasured = 0;
+
+	for (size_t k = 0; k < IC_WATCH_NFORMS; k++)
+		nmeasured += w->forms[k].measured;
+	if (w->nstates < 2 || nmeasured < 2)
+		return;
+	fprintf(f, "What changes between the states at N = %lu (each form's ns per site, state 1 -> state 2):\n",
+		w->sites[j]);
+	for (size_t k = 0; k < IC_WATCH_NFORMS; k++) {
+		const struct ic_watch_form *wf = &w->forms[k];
+
+		if (!wf->measured || wf->verdict[j] == IC_CHANGE_NONE)
+			continue;
+		fprintf(f, "  %-14s %.3g -> %.3g ns, ", wf->form, wf->ns[0][j], wf->ns[1][j]);
+		wr_change(f, wf, j);
+		fputc('\n', f);
+	}
+	for (size_t g = 0; g < sizeof(kinds) / sizeof(*kinds); g++) {
+		int any = 0;
+
+		for (size_t k = 0; k < IC_WATCH_NFORMS; k++)
+			if (w->forms[k].measured && w->forms[k].verdict[j] == kinds[g]) {
+				fprintf(f, "%s%s", any ? ", " : "  ", w->forms[k].form);
+				any = 1;
+			}
+		if (any)
+			fprintf(f, ": %s.\n", group[g]);
+	}
+}
+
+/* The forms' story in one sentence, where the pattern is the one the Zen 5
+ * guest shows: of the forms, only the inlined locked sequence slows. */
+static void wr_forms_words(FILE *f, const struct ic_watch *w, size_t j)
+{
+	const struct ic_watch_form *in = NULL;
+	int others = 0, others_slower = 0;
+
+	for (size_t k = 0; k < IC_WATCH_NFORMS; k++) {
+		const struct ic_watch_form *wf = &w->forms[k];
+
+		if (!wf->measured || wf->verdict[j] == IC_CHANGE_NONE)
+			continue;
+		if (!strcmp(wf->form, "inline")) {
+			in = wf;
+			continue;
+		}
+		if (!strcmp(wf->form, "clone") || !strcmp(wf->form, "inline_nolock")) {
+			others++;
+			others_slower += wf->verdict[j] == IC_CHANGE_SLOWER;
+		}
+	}
+	if (!in || in->verdict[j] != IC_CHANGE_SLOWER || others < 2 || others_slower)
+		return;
+	fprintf(f, "State 2 slows the inlined locked sequence by %.0f%%; the same copies called (clone) "
+		"and the inlined code without the lock (inline_nolock) do not slow: the lock's "
+		"interaction with straight-line code, not code size, tells the states apart.\n",
+		100.0 * (in->change[j] - 1.0));
+}
+
 /* The report: the figures, then the plain words, last. */
 static void wr_text(FILE *f, const struct ic_watch *w)
 {
@@ -101,9 +176,10 @@ static void wr_text(FILE *f, const struct ic_watch *w)
 	fprintf(f, "Sentinel: %s; inline/extern at N =", w->series);
 	for (size_t j = 0; j < w->nsites; j++)
 		fprintf(f, "%s %lu", j ? " and" : "", w->sites[j]);
-	fprintf(f, ".\nOver %s: %zu short processes and one long process (%zu windows drawn), "
-		"every repetition read in time order.\n", wr_dur(a, sizeof(a), w->t1 - w->t0), w->nshort,
-		w->nwindows);
+	fprintf(f, ".\nOver %s: %zu short processes", wr_dur(a, sizeof(a), w->t1 - w->t0), w->nshort);
+	if (w->have_long)
+		fprintf(f, " and one long process (%zu windows drawn)", w->nwindows);
+	fputs(", every repetition read in time order.\n", f);
 	for (int s = 0; s < (int)w->nstates; s++) {
 		const struct ic_watch_state *st = &w->st[s];
 
@@ -122,6 +198,8 @@ static void wr_text(FILE *f, const struct ic_watch *w)
 		fprintf(f, "Switching inside a process: %zu process%s%s (firm runs of both states).\n",
 			w->switching, w->switching == 1 ? "" : "es",
 			w->long_switches ? ", the long one among them" : "");
+	if (w->nstates == 2)
+		wr_forms(f, w, wr_part_most(w));
 	/* The plain words, last on the console. */
 	switch (w->where) {
 	case IC_WATCH_TOO_FEW:
@@ -146,6 +224,7 @@ static void wr_text(FILE *f, const struct ic_watch *w)
 			fprintf(f, "Two states that switch while a process runs (the machine changes under "
 				"the benchmark): at N = %lu inline/extern is %.2f in one and %.2f in the "
 				"other.\n", w->sites[j], w->st[0].ratio[j], w->st[1].ratio[j]);
+		wr_forms_words(f, w, j);
 		fprintf(f, "This machine cannot give one answer now: a sweep's answer depends on when it "
 			"ran. Its summary gives the answer per state. For one answer, run on a dedicated or "
 			"bare-metal host; here, run ./run.sh --repeat 3 --spread 30 and trust only what "
@@ -210,6 +289,38 @@ static json_t *wr_json(const struct ic_watch *w, const char *text)
 	json_object_set_new(root, "short_processes", json_integer((json_int_t)w->nshort));
 	json_object_set_new(root, "long_windows", json_integer((json_int_t)w->nwindows));
 	json_object_set_new(root, "states", states);
+	{
+		static const char *const change[] = { "not measured", "none", "slower", "faster",
+						      "cannot tell" };
+		json_t *forms = json_array();
+
+		for (size_t k = 0; k < IC_WATCH_NFORMS; k++) {
+			const struct ic_watch_form *wf = &w->forms[k];
+			json_t *st = json_array(), *ch = json_array();
+
+			if (!wf->measured)
+				continue;
+			for (int s = 0; s < (int)w->nstates && w->nstates == 2; s++) {
+				json_t *ns = json_array(), *lo = json_array(), *hi = json_array();
+
+				for (size_t j = 0; j < w->nsites; j++) {
+					json_array_append_new(ns, wr_num(wf->ns[s][j]));
+					json_array_append_new(lo, wr_num(wf->lo[s][j]));
+					json_array_append_new(hi, wr_num(wf->hi[s][j]));
+				}
+				json_array_append_new(st, json_pack("{s:o,s:o,s:o}", "ns_per_n", ns, "lo_per_n", lo,
+								    "hi_per_n", hi));
+			}
+			for (size_t j = 0; j < w->nsites; j++)
+				json_array_append_new(ch, json_pack("{s:o,s:o,s:o,s:s}", "ratio", wr_num(wf->change[j]),
+								    "lo", wr_num(wf->change_lo[j]), "hi",
+								    wr_num(wf->change_hi[j]), "verdict",
+								    change[wf->verdict[j]]));
+			json_array_append_new(forms, json_pack("{s:s,s:o,s:o}", "form", wf->form, "states", st,
+							       "change_per_n", ch));
+		}
+		json_object_set_new(root, "forms", forms);
+	}
 	json_object_set_new(root, "why_one", w->nstates == 1 && w->why ? json_string(w->why) : json_null());
 	json_object_set_new(root, "separation_sd", wr_num(w->separation));
 	json_object_set_new(root, "processes_switching_inside", json_integer((json_int_t)w->switching));

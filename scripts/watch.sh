@@ -38,7 +38,10 @@ USAGE
 
 # The sentinel: what the watch measures, as sites_bench's run names.
 watch_sites=(16 1024)
-watch_forms=(inline extern)
+# The pair, and the controls that tell what a state changes (the report
+# reads each form's time per state): the same copies called, the inlined
+# and called code without the lock, the sites' own mark.
+watch_forms=(inline extern clone inline_nolock extern_nolock mark)
 watch_runs() {
 	local f n
 	for f in "${watch_forms[@]}"; do for n in "${watch_sites[@]}"; do
@@ -51,10 +54,11 @@ watch_specs() {
 		echo "$f:tail_dequeue:chain:seq:0:$n"
 	done; done | paste -sd';'
 }
-# A short process: 5 rounds (a median of 5) of the 4 runs at 0.05 s each,
-# about 1.5 s with the process's start; then a pause, so that samples
-# spread over the time as a sweep's processes do.
-watch_reps=5 watch_min_time=0.05 watch_pause_s=2
+# A short process: 3 rounds of the 12 runs at 0.05 s each, about 2 s with
+# the process's start (the states are read at each repetition, so no
+# median is needed); then a pause, so that samples spread over the time as
+# a sweep's processes do.
+watch_reps=3 watch_min_time=0.05 watch_pause_s=2
 
 # watch_tree: the build tree whose bench runs the sentinel: build/ when its
 # plan has every sentinel run, else build-watch/ with those points only.

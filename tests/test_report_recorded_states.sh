@@ -5,12 +5,19 @@
 # states near those levels that switch inside the long process, and never
 # say "one state"; a sweep whose chain processes sit at 0.95-1.03 and
 # 1.55-1.70 at N = 256 must name two states with both levels, never one
-# averaged verdict.
-# usage: test_report_recorded_states.sh WATCH_REPORT SUMMARIZE DATA_DIR
+# averaged verdict; 30 processes of all six forms must name the inlined
+# locked sequence as what the slow state slows, the same copies called and
+# the inlined code without the lock as not slowed. Each watch.json is held
+# to docs/watch-json.md's table, both ways.
+# A one-state watch of the fake bench must say so, and why.
+# usage: test_report_recorded_states.sh WATCH_REPORT SUMMARIZE DATA_DIR JSON_TABLE_CHECK DOC FAKEGB
 set -u
 watch_report=$1
 summarize=$2
 data=$3
+table_check=$4
+doc=$5
+fakegb=$6
 work=$(mktemp -d "${TMPDIR:-/tmp}/test_report_recorded_states.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
@@ -23,6 +30,7 @@ within() { awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x >= lo && x <= h
 
 tar xzf "$data/watch-zen5-two-states-missed.tar.gz" -C "$work" || fail "untar watch"
 tar xzf "$data/sweep-zen5-two-levels.tar.gz" -C "$work" || fail "untar sweep"
+tar xzf "$data/forms-zen5-two-states.tar.gz" -C "$work" || fail "untar forms"
 
 w=$work/watch-zen5-two-states-missed
 "$watch_report" --out "$work/watch" --long "$w/long.json" $(ls "$w"/s*.json | sort -V) >"$work/watch.out" ||
@@ -39,6 +47,26 @@ for s in 0 1; do
 		else within "$x" 1.5 1.75 || fail "state 2 at N index $j: $x, want near 1.65"; fi
 	done
 done
+
+f=$work/forms-zen5-two-states
+"$watch_report" --out "$work/forms" $(ls "$f"/p*.json | sort -V) >"$work/forms.out" || fail "watch_report forms: exit $?"
+grep -q '^  inline         [0-9.]* -> [0-9.]* ns, +[0-9]*% \[+[0-9]*\.\.+[0-9]*%\]$' "$work/forms.out" ||
+	fail "inline's change not stated: $(cat "$work/forms.out")"
+grep -q '^State 2 slows the inlined locked sequence by [0-9]*%; the same copies called (clone) and the inlined code without the lock (inline_nolock) do not slow' "$work/forms.out" ||
+	fail "the forms' story not told: $(cat "$work/forms.out")"
+grep -q '^  inline: slower in state 2\.$' "$work/forms.out" || fail "inline not the one slower: $(cat "$work/forms.out")"
+grep -q 'clone[^:]*: slower' "$work/forms.out" && fail "clone named slower: $(cat "$work/forms.out")"
+mkdir -p "$work/one"
+for p in 0 1 2 3 4 5 6 7; do
+	"$fakegb" --start $((1764720000 + 20 * p)) --reps 5 --threads 1 --modes private --sites-max 16 \
+		--process $p --seed $((p + 1)) --noise 0.02 >"$work/one/s$p.json" || fail "fakegb"
+done
+"$watch_report" --out "$work/one/out" "$work"/one/s*.json >"$work/one.out" || fail "watch_report one: exit $?"
+grep -q '^One state for these [0-9.]* min (.*noise SDs apart): this machine gave one answer while watched\.' "$work/one.out" ||
+	fail "one state not said with its reason: $(cat "$work/one.out")"
+grep -q '^State 2\|^Two states\|^Switching' "$work/one.out" && fail "a one-state watch names two: $(cat "$work/one.out")"
+"$table_check" "$doc" "$work/watch/watch.json" "$work/forms/watch.json" "$work/one/out/watch.json" ||
+	fail "watch.json against $doc"
 
 s=$work/sweep-zen5-two-levels
 "$summarize" --out "$work/sweep" "$s"/raw/*.json >/dev/null || fail "summarize: exit $?"
