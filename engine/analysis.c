@@ -26,6 +26,13 @@ static int analysis_series(struct ic_series *se, const struct ic_analysis *an,
 	    !(se->states = ic_states_analyse(&se->procs, &se->group, &an->opts)) ||
 	    !(se->attr = ic_attribution_analyse(&se->group, &an->opts,
 						ic_results_context_num(an->res, IC_CTX_L1I_SIZE))) ||
+	    (se->states->nstates == 2 &&
+	     (!(se->attr_state[0] = ic_attribution_analyse_keep(&se->group, &an->opts,
+						ic_results_context_num(an->res, IC_CTX_L1I_SIZE),
+						se->states->member[0], se->states->nmember)) ||
+	      !(se->attr_state[1] = ic_attribution_analyse_keep(&se->group, &an->opts,
+						ic_results_context_num(an->res, IC_CTX_L1I_SIZE),
+						se->states->member[1], se->states->nmember)))) ||
 	    !(se->timeline = ic_timeline_analyse(an->res, &se->group, &se->procs, se->states,
 						 &an->opts)) ||
 	    !(se->repeats = ic_repeats_analyse(an->res, &se->group, &se->procs, &an->opts)))
@@ -64,6 +71,8 @@ void ic_analysis_free(struct ic_analysis *an)
 		ic_process_ratios_free(&an->series[i].procs);
 		ic_states_free(an->series[i].states);
 		ic_attribution_free(an->series[i].attr);
+		ic_attribution_free(an->series[i].attr_state[0]);
+		ic_attribution_free(an->series[i].attr_state[1]);
 		ic_timeline_free(an->series[i].timeline);
 		ic_repeats_free(an->series[i].repeats);
 	}

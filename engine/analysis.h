@@ -27,6 +27,7 @@ struct ic_series {
 	struct ic_process_ratios procs;   /* every process's ratio per N */
 	struct ic_states *states;
 	struct ic_attribution *attr;
+	struct ic_attribution *attr_state[2];   /* with two states, each state's own */
 	struct ic_timeline *timeline;     /* its ratio per process and repetition in time */
 	struct ic_repeats *repeats;       /* across the sweep's repeats; the spread per level */
 };

@@ -81,6 +81,14 @@ static int attr_fitting(const struct ic_group *g, double size, struct ic_attribu
 struct ic_attribution *ic_attribution_analyse(const struct ic_group *g,
 					      const struct ic_analysis_opts *opts, double l1i_size)
 {
+	return ic_attribution_analyse_keep(g, opts, l1i_size, NULL, 0);
+}
+
+struct ic_attribution *ic_attribution_analyse_keep(const struct ic_group *g,
+						   const struct ic_analysis_opts *opts,
+						   double l1i_size, const unsigned char *keep,
+						   size_t nkeep)
+{
 	struct ic_attribution *a = calloc(1, sizeof(*a));
 	const char *src = NULL;
 
@@ -94,8 +102,9 @@ struct ic_attribution *ic_attribution_analyse(const struct ic_group *g,
 		for (int i = 0; i < 4 && !l->missing; i++)
 			if (f[i] && !attr_has_form(g, f[i]))
 				l->missing = f[i];
-		if (f[2] ? ic_ratio_interaction(g, f[0], f[1], f[2], f[3], opts, &l->r, &l->n)
-			 : ic_ratio_series(g, f[0], f[1], opts, &l->r, &l->n))
+		if (f[2] ? ic_ratio_interaction_keep(g, f[0], f[1], f[2], f[3], keep, nkeep, opts, &l->r,
+						     &l->n)
+			 : ic_ratio_series_keep(g, f[0], f[1], keep, nkeep, opts, &l->r, &l->n))
 			goto fail;
 	}
 	a->has_controls = a->line[IC_LINE_COPIES].n || a->line[IC_LINE_LOCK_INLINE].n ||

@@ -53,6 +53,12 @@ const char *ic_attr_line_name(enum ic_line_kind k);
  * N counts as fitting). NULL when memory runs out. */
 struct ic_attribution *ic_attribution_analyse(const struct ic_group *g,
 					      const struct ic_analysis_opts *opts, double l1i_size);
+
+/* The same from the processes u < nkeep with keep[u] only: one state's. */
+struct ic_attribution *ic_attribution_analyse_keep(const struct ic_group *g,
+						   const struct ic_analysis_opts *opts,
+						   double l1i_size, const unsigned char *keep,
+						   size_t nkeep);
 void ic_attribution_free(struct ic_attribution *a);
 
 #endif /* IC_ATTRIBUTION_H */

@@ -188,11 +188,10 @@ static int ratios_band(struct ic_ratio *r, size_t n, const struct ic_stats_neste
 }
 
 /* The contrast of forms[] with sign[] at every N where forms[0] and every
- * other form have a time, ascending N; the i-th N from the processes of
- * keep[i % 2] (NULL: all). */
+ * other form have a time, ascending N, from the processes u with keep[u]
+ * (keep NULL: all). */
 static int ratios_contrast_series(const struct ic_group *g, const char *const *forms,
-				  const int *sign, size_t nt, const unsigned char *const keep[2],
-				  size_t nkeep, const struct ic_analysis_opts *opts,
+				  const int *sign, size_t nt, const unsigned char *keep, size_t nkeep, const struct ic_analysis_opts *opts,
 				  struct ic_ratio **out, size_t *nout)
 {
 	struct ic_ratio *r = calloc(g->npoints ? g->npoints : 1, sizeof(*r));
@@ -218,7 +217,7 @@ static int ratios_contrast_series(const struct ic_group *g, const char *const *f
 		}
 		if (k < nt)
 			continue;
-		if (ratios_contrast_at(&r[n], pts, sign, nt, keep[n % 2], nkeep, &ns[n]))
+		if (ratios_contrast_at(&r[n], pts, sign, nt, keep, nkeep, &ns[n]))
 			goto fail;
 		n++;
 	}
@@ -246,21 +245,26 @@ int ic_ratio_series_keep(const struct ic_group *g, const char *num, const char *
 			 const unsigned char *keep, size_t nkeep,
 			 const struct ic_analysis_opts *opts, struct ic_ratio **out, size_t *n)
 {
-	const unsigned char *const both[2] = { keep, keep };
 	const char *forms[2] = { num, den };
 	static const int sign[2] = { 1, -1 };
 
-	return ratios_contrast_series(g, forms, sign, 2, both, nkeep, opts, out, n);
+	return ratios_contrast_series(g, forms, sign, 2, keep, nkeep, opts, out, n);
 }
 
 int ic_ratio_interaction(const struct ic_group *g, const char *a, const char *a0, const char *b,
 			 const char *b0, const struct ic_analysis_opts *opts, struct ic_ratio **out,
 			 size_t *n)
 {
+	return ic_ratio_interaction_keep(g, a, a0, b, b0, NULL, 0, opts, out, n);
+}
+
+int ic_ratio_interaction_keep(const struct ic_group *g, const char *a, const char *a0,
+			      const char *b, const char *b0, const unsigned char *keep, size_t nkeep,
+			      const struct ic_analysis_opts *opts, struct ic_ratio **out, size_t *n)
+{
 	const char *forms[4] = { a, a0, b, b0 };
 	static const int sign[4] = { 1, -1, -1, 1 };
-	static const unsigned char *const all[2] = { NULL, NULL };
-	int rc = ratios_contrast_series(g, forms, sign, 4, all, 0, opts, out, n);
+	int rc = ratios_contrast_series(g, forms, sign, 4, keep, nkeep, opts, out, n);
 
 	/* Named by its outer forms: a over b. */
 	for (size_t i = 0; rc == 0 && i < *n; i++)

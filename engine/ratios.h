@@ -89,6 +89,11 @@ int ic_ratio_interaction(const struct ic_group *g, const char *a, const char *a0
 			 const char *b0, const struct ic_analysis_opts *opts, struct ic_ratio **out,
 			 size_t *n);
 
+/* The same from the processes u < nkeep with keep[u] != 0 only. */
+int ic_ratio_interaction_keep(const struct ic_group *g, const char *a, const char *a0,
+			      const char *b, const char *b0, const unsigned char *keep, size_t nkeep,
+			      const struct ic_analysis_opts *opts, struct ic_ratio **out, size_t *n);
+
 /* The crossover of ratios r[0..n-1] (ascending N), each point's side
  * Holm's decision.
  * Returns 0, or -1 when memory runs out. */

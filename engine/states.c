@@ -15,8 +15,10 @@ void ic_states_free(struct ic_states *s)
 {
 	if (!s)
 		return;
-	for (int k = 0; k < 2; k++)
+	for (int k = 0; k < 2; k++) {
 		free(s->st[k].ratios);
+		free(s->member[k]);
+	}
 	ic_sm_free(&s->model);
 	free(s->state);
 	free(s->unsteady);
@@ -151,6 +153,8 @@ static int states_state(struct ic_states *s, int k, const struct ic_process_rati
 
 	if (!keep)
 		return -1;
+	s->member[k] = keep;
+	s->nmember = nkeep;
 	st->level = st->lo = st->hi = NAN;
 	st->share = st->share_lo = st->share_hi = NAN;
 	st->spell_s = st->spell_lo = st->spell_hi = NAN;
@@ -180,12 +184,9 @@ static int states_state(struct ic_states *s, int k, const struct ic_process_rati
 		}
 		if (ic_ratio_series_keep(g, opts->compare, opts->baseline, keep, nkeep, opts, &st->ratios,
 					 &st->nratios) ||
-		    ic_ratio_crossover(st->ratios, st->nratios, &st->xo)) {
-			free(keep);
+		    ic_ratio_crossover(st->ratios, st->nratios, &st->xo))
 			return -1;
-		}
 	}
-	free(keep);
 	return 0;
 }
 

@@ -59,6 +59,9 @@ struct ic_states {
 	struct ic_sm model;        /* the repetitions' model (model.n 0 without times) */
 	size_t nuntimed;           /* repetitions without a start time (older runs) */
 	struct ic_state st[2];     /* st[0] low, st[1] high; st[0] only with one */
+	unsigned char *member[2];  /* by file index < nmember: 1 for the processes of
+	                            * each state (its ratios' and attribution's) */
+	size_t nmember;
 	enum ic_states_follows follows;
 };
 

@@ -152,7 +152,7 @@ static void attr_statement(FILE *f, const struct ic_attribution *a, const struct
 {
 	static const char *const more = "the lock costs more inlined than called";
 	static const char *const less = "the lock costs less inlined than called";
-	const char *what = "locked-instruction interaction";
+	const char *what = "the lock, inlined vs called";
 	struct attr_text t = { "", "" };
 
 	attr_say_call(&t, &a->line[IC_LINE_CALL], g);
@@ -168,6 +168,25 @@ static void attr_statement(FILE *f, const struct ic_attribution *a, const struct
 		attr_add(&t, 0, "%s from N = %lu, where a form's code passes the L1i: the nolock "
 			 "forms' smaller code mixes capacity into it", a->fit.n ? "the interaction" : what,
 			 a->fit_first_out);
+	/* The lock's own cost, inlined and called: the largest lines of the
+	 * chart, said as sizes (they are no cause of the difference alone). */
+	{
+		static const enum ic_line_kind lk[] = { IC_LINE_LOCK_INLINE, IC_LINE_LOCK_EXTERN };
+		static const char *const lw[] = { "the lock inlined", "the lock called" };
+
+		for (int i = 0; i < 2; i++) {
+			const struct ic_line *l = &a->line[lk[i]];
+			double lo = INFINITY, hi = -INFINITY;
+
+			for (size_t k = 0; k < l->n; k++) {
+				lo = fmin(lo, l->r[k].ratio);
+				hi = fmax(hi, l->r[k].ratio);
+			}
+			if (isfinite(lo))
+				attr_add(&t, 0, "%s: %s is %.2fx to %.2fx over N = %lu..%lu (the lock's own "
+					 "price there; the line above is how inlined and called differ)", lw[i], l->name, lo, hi, l->r[0].sites, l->r[l->n - 1].sites);
+		}
+	}
 	/* A series whose every band is noisy says so once, above its table. */
 	if (*t.resolved)
 		fprintf(f, "**Likely cause** (at N where the series' difference and the cause's band or "
@@ -178,13 +197,72 @@ static void attr_statement(FILE *f, const struct ic_attribution *a, const struct
 		fprintf(f, "**Not attributed:**\n\n%s\n", t.other);
 }
 
+/* A line's direction where it and the series are both resolved: +1 above
+ * 1, -1 below, 0 nowhere, 2 both ways. */
+static int attr_direction(const struct ic_line *l, const struct ic_group *g, int first_only)
+{
+	int up = 0, down = 0;
+
+	for (size_t i = 0; i < l->n && (!first_only || i == 0); i++) {
+		if (l->r[i].side == IC_SIDE_UNRESOLVED || !attr_series_resolved(g, l->r[i].sites))
+			continue;
+		up |= l->r[i].ratio > 1.0;
+		down |= l->r[i].ratio < 1.0;
+	}
+	return up && down ? 2 : up ? 1 : down ? -1 : 0;
+}
+
+/* With two states: each state's attribution from its own processes, then
+ * the components both name the same way. */
+static void attr_states(FILE *f, const struct ic_analysis *an, const struct ic_series *se)
+{
+	static const struct {
+		enum ic_line_kind k;
+		const char *up, *down;
+	} comp[] = {
+		{ IC_LINE_CALL, "the calls cost (extern/inline above 1)", "the calls cost nothing (extern/inline below 1)" },
+		{ IC_LINE_COPIES, "the copies cost (clone/extern above 1)", "the copies cost nothing (clone/extern below 1)" },
+		{ IC_LINE_INTERACTION, "the lock costs more inlined than called", "the lock costs less inlined than called" },
+	};
+	const struct ic_states *st = se->states;
+	struct ic_group g[2];
+	int any = 0;
+
+	fprintf(f, "The processes ran in two states (above); each state's causes come from its own "
+		"processes, the chart's from all of them.\n\n");
+	for (int k = 0; k < 2; k++) {
+		g[k] = se->group;
+		g[k].ratios = st->st[k].ratios;
+		g[k].nratios = st->st[k].nratios;
+		fprintf(f, "**In state %d** (%s/%s %.2f at N = %lu, %zu processes):\n\n", k + 1,
+			an->opts.compare, an->opts.baseline, st->st[k].level, st->st[k].sites,
+			st->st[k].nproc);
+		attr_statement(f, se->attr_state[k], &g[k]);
+	}
+	fputs("**In both states**: ", f);
+	for (size_t c = 0; c < sizeof(comp) / sizeof(*comp); c++) {
+		const struct ic_line *l0 = &se->attr_state[0]->line[comp[c].k];
+		const struct ic_line *l1 = &se->attr_state[1]->line[comp[c].k];
+		int first = comp[c].k == IC_LINE_CALL;
+		int d0 = attr_direction(l0, &g[0], first), d1 = attr_direction(l1, &g[1], first);
+
+		if (d0 == d1 && (d0 == 1 || d0 == -1)) {
+			fprintf(f, "%s%s", any ? "; " : "", d0 > 0 ? comp[c].up : comp[c].down);
+			any = 1;
+		}
+	}
+	fputs(any ? ".\n\n" : "no cause is named the same way in both.\n\n", f);
+}
+
 void ic_attribution_write(FILE *f, const struct ic_analysis *an, const struct ic_series *se)
 {
-	(void)an;   /* the fronts call every writer alike */
 	if (!se->attr)
 		return;
 	fputs("#### What the difference is made of\n\n", f);
-	attr_statement(f, se->attr, &se->group);
+	if (se->states && se->states->nstates == 2 && se->attr_state[0] && se->attr_state[1])
+		attr_states(f, an, se);
+	else
+		attr_statement(f, se->attr, &se->group);
 	/* The per-N lines are drawn, not tabled: one panel per series with
 	 * control forms (chart_data.c). */
 	if (se->attr->has_controls)

@@ -330,11 +330,11 @@ static const struct {
 	enum ic_line_kind kind;
 	const char *name, *color;
 } attr_line[] = {
-	{ IC_LINE_COPIES, "copies: a copy per site vs one", "ic_form_color('clone')" },
-	{ IC_LINE_LOCK_INLINE, "lock, inlined (vs no lock)", "ic_form_color('inline_nolock')" },
-	{ IC_LINE_LOCK_EXTERN, "lock, called (vs no lock)", "ic_form_color('extern_nolock')" },
-	{ IC_LINE_INTERACTION, "lock, inlined vs called", "ic_interaction_color" },
-	{ IC_LINE_INLINE_EXTERN, "inlined vs called", "ic_form_color('inline')" },
+	{ IC_LINE_COPIES, "copies: clone/extern", "ic_form_color('clone')" },
+	{ IC_LINE_LOCK_INLINE, "the lock inlined: inline/inline_nolock", "ic_form_color('inline_nolock')" },
+	{ IC_LINE_LOCK_EXTERN, "the lock called: extern/extern_nolock", "ic_form_color('extern_nolock')" },
+	{ IC_LINE_INTERACTION, "the lock, inlined vs called", "ic_interaction_color" },
+	{ IC_LINE_INLINE_EXTERN, "the whole: inline/extern", "ic_form_color('inline')" },
 };
 #define NATTR (sizeof(attr_line) / sizeof(attr_line[0]))
 

@@ -59,7 +59,7 @@ echo "$c" | grep -q "^\*\*Likely cause\*\* (at N where the series' difference an
 	fail "calls not stated first: $c"
 echo "$c" | grep -q 'copies: clone/extern is 1\.0[45]x at N = [0-9]* (band [0-9.]*–[0-9.]*), resolved above 1 at N = 256\.\.1024: the copies cost' ||
 	fail "copies not stated: $c"
-echo "$c" | grep -q 'locked-instruction interaction: (inline/inline_nolock)/(extern/extern_nolock) is .*: the lock costs more inlined than called' || fail "lock not stated: $c"
+echo "$c" | grep -q 'the lock, inlined vs called: (inline/inline_nolock)/(extern/extern_nolock) is .*: the lock costs more inlined than called' || fail "lock not stated: $c"
 # The interaction is stated only where all four forms' code fits the L1i:
 # beyond it the nolock forms' smaller code mixes capacity in, and says so.
 echo "$c" | grep -q "the interaction from N = [0-9]*, where a form's code passes the L1i: the nolock forms' smaller code mixes capacity into it" ||
@@ -77,12 +77,12 @@ echo "$c" | grep -q 'Every point' && fail "a quiet series called noisy: $c"
 # A sweep that starts past the L1i judges no interaction at all.
 run past $one --noise 0.01 --copies-step 0.05 --cap-step 0.1 --cap-n 256 --sites-min 256
 c=$(cause "$work/past/summary.md")
-echo "$c" | grep -q "locked-instruction interaction from N = 256, where a form's code passes the L1i" ||
+echo "$c" | grep -q "the lock, inlined vs called from N = 256, where a form's code passes the L1i" ||
 	fail "a sweep past the L1i: the interaction is not set aside from its first N: $c"
 echo "$c" | grep -q 'the lock costs' && fail "a sweep past the L1i: the interaction stated: $c"
 # The 2-thread series of the same run has no nolock forms: said per line.
 run threads --threads 1,2 --modes private --sites-max 64 --reps 3 --noise 0.01
-grep -q 'locked-instruction interaction: not measured (no inline_nolock in this series)' "$work/threads/summary.md" ||
+grep -q 'the lock, inlined vs called: not measured (no inline_nolock in this series)' "$work/threads/summary.md" ||
 	fail "statement must say the interaction was not measured"
 
 # --- planted nothing in copies and the lock: not stated ---------------------
@@ -90,7 +90,7 @@ grep -q 'locked-instruction interaction: not measured (no inline_nolock in this 
 run none $one --noise 0.01 --t-inline-nolock 6.2222222222
 c=$(cause "$work/none/summary.md")
 echo "$c" | grep -q 'copies: no evidence at this resolution (bands [0-9.]*–[0-9.]* over N = 1\.\.1024)' || fail "copies: $c"
-echo "$c" | grep -q 'locked-instruction interaction: no evidence at this resolution (bands' || fail "interaction: $c"
+echo "$c" | grep -q 'the lock, inlined vs called: no evidence at this resolution (bands' || fail "interaction: $c"
 echo "$c" | grep -q 'copies cost\|lock costs' && fail "unresolved component stated: $c"
 echo "$c" | grep -q '\*\*Not attributed:\*\* - ' || fail "unresolved components must be listed as not attributed: $c"
 

@@ -123,8 +123,9 @@ done; done
 "$summarize" --out "$work/attr" "$work"/attr-v*.json || fail "summarize attr"
 draw_quiet "$work/attr"
 check_charts "$work/attr"
-for k in 'copies: a copy per site vs one' 'lock, inlined (vs no lock)' 'lock, called (vs no lock)' \
-	 'lock, inlined vs called' 'inlined vs called' '512 B filler per site; 1 thread, private queue'; do
+# The key names each line as the text does.
+for k in 'copies: clone/extern' 'the lock inlined: inline/inline_nolock' 'the lock called: extern/extern_nolock' \
+	 'the lock, inlined vs called' 'the whole: inline/extern' '512 B filler per site; 1 thread, private queue'; do
 	grep -qF "$k" "$work/attr/plots/attribution.svg" || fail "attribution chart lacks '$k'"
 done
 grep -qF '(inline/inline_nolock)/(extern/extern_nolock)' "$work/attr/plots/attribution.svg" &&
