@@ -97,6 +97,10 @@ check --jobs --jobs 0
 check --quick --quick=1
 check --bogus --bogus
 check --bogus --bogus=1
+# ./run.sh test takes --all alone.
+check --bogus test --bogus
+check --all=1 test --all=1
+check "'all'" test all
 # --out: empty, not writable, not empty: refused before the build.
 check --out --out= --quick
 check --out --out "" --quick
