@@ -38,8 +38,11 @@ usage() {
 	cat <<'USAGE'
 Usage: ./run.sh [options]      set up what is missing, build, run the sweep,
                                write results/<UTC timestamp>/ and plots
-       ./run.sh test           set up, build, run every test (release,
-                               ThreadSanitizer, Address+UB sanitizer builds)
+       ./run.sh test           set up, build, run the tests of behaviour
+                               (release build, in parallel; fast)
+       ./run.sh test --all     every test: those that measure too, and the
+                               ThreadSanitizer and Address+UB sanitizer
+                               builds (what CI runs)
        ./run.sh SUBCOMMAND --help   what a subcommand takes
        ./run.sh micro          the queue and C API microbenchmarks (README figures)
        ./run.sh codesize [--sites ..] [--ops ..] [--layouts ..] [--orders ..] [--filler ..]
@@ -232,7 +235,7 @@ USAGE
 }
 
 # compare_program NAME: build/compare/NAME, built when missing or stale (a
-# first build configures build/ as ./run.sh test does).
+# first build configures build/ as ./run.sh test --all does).
 compare_program() {
 	ensure_packages
 	lock_build build

@@ -16,7 +16,7 @@ configure() {
 # build DIR [TARGET...]: make's lines go to DIR/build.log, not the
 # terminal; a build that takes a while says how far it is every 15 s
 # (build_progress, from a watcher that ends with the build or with us).
-build_label=""
+build_label="" build_no_points=""
 build() {
 	local dir=$1; shift
 	local t=() watcher rc=0
@@ -49,8 +49,9 @@ build_objects() {
 # all compiled, or in a tree with no points (a sanitizer tree), only that
 # it is still building.
 build_progress() {
-	local dir=$1 t0=$SECONDS parent=$$ objs k k0 n left what=${build_label:-"build of $1"}
-	mapfile -t objs < <(build_objects "$dir")
+	local dir=$1 t0=$SECONDS parent=$$ objs=() k k0 n left what=${build_label:-"build of $1"}
+	# ./run.sh test's builds of tests_<label> build no points.
+	[ -n "$build_no_points" ] || mapfile -t objs < <(build_objects "$dir")
 	n=${#objs[@]}
 	# What was up to date when this build started is not its rate.
 	k0=$(compiled "${objs[@]}")

@@ -134,7 +134,7 @@ point_specs() {   # every point of the sweep, as gen specs (filler last, when > 
 	done; done
 }
 
-# The quick sweep's points (./run.sh test builds them into build/, so a
+# The quick sweep's points (./run.sh test --all builds them into build/, so a
 # following ./run.sh --quick builds nothing new): the default series and
 # forms at N = 1, 64, 1024.
 quick_points() {

@@ -1,31 +1,60 @@
-# Sourced by run.sh: ./run.sh test -- every test, in three trees: the
-# release build (every test; it holds the quick sweep's points, so a
-# following ./run.sh --quick builds nothing new), ThreadSanitizer and
-# Address+UB sanitizer builds of the code their tests exercise.
+# Sourced by run.sh: ./run.sh test -- the tests of behaviour, fast, in the
+# release tree; ./run.sh test --all -- every test, in three trees: the
+# release build (every test, those that measure too; it holds the quick
+# sweep's points, so a following ./run.sh --quick builds nothing new),
+# ThreadSanitizer and Address+UB sanitizer builds of the code their tests
+# exercise.
 
 tests_usage() {
 	cat <<'USAGE'
-Usage: ./run.sh test      set up what is missing, build, run every test:
-                          build/ (release: every test), build-tsan/ (the
-                          queue's tests under ThreadSanitizer), build-asan/
-                          (queue, gen and common under Address+UB
-                          sanitizer). Prints the time of each build and
-                          test run.
+Usage: ./run.sh test [--all]
+                          set up what is missing, build what the tests
+                          run, run them (in parallel, one per core):
+  (no option)             the tests of behaviour in build/ (release): not
+                          those that measure or take minutes, no sanitizer
+                          builds, none of the sweep's points built.
+  --all                   every test (what CI runs): build/ (release:
+                          every test, those that measure and the slow ones
+                          too; it builds the quick sweep's points),
+                          build-tsan/ (the queue's tests under
+                          ThreadSanitizer), build-asan/ (queue, gen and
+                          common under Address+UB sanitizer).
+Prints the time of each build and test run.
 USAGE
 }
 
-# The sanitizer trees build and run only the tests labelled for them
-# (tests/CMakeLists.txt): sanitize (Address+UB: the queue's model and stress
-# tests, gen's tests that need no generated points, the atomic file writer)
-# and tsan (the queue's model and stress tests: threads, TSan's business).
-# The target tests_<label> builds what those tests run; the release tree
-# runs every test, on code the sanitizers would not change.
+# Labels (tests/CMakeLists.txt): the default run leaves out measures (a
+# benchmark, or the machine's measurement lock) and slow (minutes), and
+# builds the target tests_default: what its tests run. The sanitizer trees
+# build and run only the tests labelled for them: sanitize (Address+UB: the
+# queue's model and stress tests, gen's tests that need no generated
+# points, the atomic file writer) and tsan (the queue's model and stress
+# tests: threads, TSan's business), through the targets tests_<label>. The
+# release tree runs every test, on code the sanitizers would not change.
 
 tests_main() {
-	case ${1:-} in -h | --help) tests_usage; exit 0 ;; esac
-	[ $# -eq 0 ] || die "test: takes no options (see ./run.sh test --help)"
+	local all=0
+	while [ $# -gt 0 ]; do
+		case $1 in
+		-h | --help) tests_usage; exit 0 ;;
+		--all) all=1 ;;
+		*) die "test: unknown option '$1' (see ./run.sh test --help)" ;;
+		esac
+		shift
+	done
 	ensure_packages
-	local failed=0 t0 times=() a
+	local failed=0 a
+	if [ $all = 0 ]; then
+		# No IC_POINTS: build/ keeps the points it has (a sweep's; the
+		# default's in a new tree), none of them built here. Another set
+		# would make the next sweep regenerate, relink and re-count its own.
+		mapfile -t a < <(plan_builds; printf '%s' "${B_args[0]}")
+		test_tree build default -DCMAKE_BUILD_TYPE=Release "-DIC_PER_CALLER=$per_caller" "${a[@]}" || failed=1
+		say "times: ${test_times[*]}"
+		[ $failed -eq 0 ] || fail "some tests failed (their output is above; log in build/Testing/Temporary)"
+		say "every test of behaviour passed in build (./run.sh test --all runs those that measure and the sanitizer builds too)"
+		return 0
+	fi
 	mapfile -t a < <(release_args "$(quick_points)"; plan_builds; printf '%s' "${B_args[0]}")
 	test_tree build "" "${a[@]}" || failed=1
 	test_tree build-tsan tsan -DCMAKE_BUILD_TYPE=Release -DIC_SANITIZE=thread || failed=1
@@ -36,15 +65,21 @@ tests_main() {
 }
 
 # test_tree DIR LABEL CMAKE-ARGS...: configure, build (all, or for a label
-# the target tests_LABEL), run the tests (all, or those with the label). The
-# tree stays locked while its tests run.
+# the target tests_LABEL), run the tests (all, those with the label, or for
+# default those labelled neither measures nor slow). The tree stays locked
+# while its tests run.
 test_times=()
 test_tree() {
 	local dir=$1 label=$2 t; shift 2
 	local sel=() targets=()
-	[ -z "$label" ] || { sel=(-L "^${label}\$"); targets=("tests_$label"); }
+	case $label in
+	"") ;;
+	default) sel=(-LE '^(measures|slow)$'); targets=(tests_default) ;;
+	*) sel=(-L "^${label}\$"); targets=("tests_$label") ;;
+	esac
 	(
 		lock_build "$dir"
+		[ -z "$label" ] || build_no_points=1
 		t=$SECONDS
 		phase "test: building $dir (log $dir/build.log)"
 		configure "$dir" "$@"

@@ -11,13 +11,16 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # What a refused command must leave alone: results/, the trees beside
 # run.sh, the Debian packages, and the scratch directory the test's --out
-# and --resume point into.
+# and --resume point into (dpkg's status by time and size). One process: a
+# hundred checks take two snapshots each, and a process costs here.
 snapshot() {
-	ls -A "$top/results" 2>/dev/null
-	[ -e "$top/results/latest" ] && readlink "$top/results/latest"
-	ls -d "$top"/build* 2>/dev/null
-	md5sum /var/lib/dpkg/status 2>/dev/null
-	find "$tmp" -newer "$tmp/.stamp" 2>/dev/null
+	local f
+	for f in "$top"/results/* "$top"/results/.* "$top"/build*; do
+		case ${f##*/} in . | ..) continue ;; esac
+		{ [ -e "$f" ] || [ -L "$f" ]; } && echo "$f"
+	done
+	find /var/lib/dpkg/status "$top/results/latest" "$tmp" \( -path "$tmp" -o -path "$tmp/*" \) -newer "$tmp/.stamp" -print \
+		-o ! -path "$tmp" ! -path "$tmp/*" -printf '%p %l %T@ %s\n' 2>/dev/null
 }
 fail=0
 check() {   # check OPTION-NAME ARGS...
@@ -97,6 +100,10 @@ check --jobs --jobs 0
 check --quick --quick=1
 check --bogus --bogus
 check --bogus --bogus=1
+# ./run.sh test takes --all alone.
+check --bogus test --bogus
+check --all=1 test --all=1
+check "'all'" test all
 # --out: empty, not writable, not empty: refused before the build.
 check --out --out= --quick
 check --out --out "" --quick

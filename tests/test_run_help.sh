@@ -39,6 +39,9 @@ check "./run.sh" "Usage: ./run.sh" "$run" --help
 for sub in test micro codesize compare export agree; do
 	check "./run.sh $sub" "Usage: ./run.sh $sub" "$run" "$sub" --help
 done
+# Both test commands named: the fast default and --all, what CI runs.
+"$run" test --help | grep -q -- '^  --all ' || bad "./run.sh test --help does not document --all"
+"$run" --help | grep -q -- 'run.sh test --all' || bad "./run.sh --help does not name ./run.sh test --all"
 check "inlines (the program run.sh execs)" "Usage: ./run.sh inlines" "$inlines" --help
 grep -q 'exec "$tool" --help' "$top/scripts/inlines.sh" || bad "run.sh inlines --help no longer execs the program's help"
 if [ "$top/build/inlines/inlines" -ef "$inlines" ]; then
