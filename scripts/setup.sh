@@ -3,7 +3,7 @@
 
 # README.md says what each part uses them for; python3 checks the merged JSON
 # the way Google Benchmark's compare.py reads it.
-packages=(gcc g++ make cmake pkg-config binutils libbenchmark-dev libpapi-dev papi-tools
+packages=(gcc g++ make cmake ninja-build pkg-config binutils libbenchmark-dev libpapi-dev papi-tools
 	libhwloc-dev hwloc valgrind gnuplot-nox libjansson-dev libelf-dev libgsl-dev libarchive-dev libdw-dev python3 lld)
 
 # missing_packages: those of $packages not installed, one per line.

@@ -323,7 +323,8 @@ sweep_main() {
 closing_block() {
 	local f
 	if [ -f "$dir/summary.md" ]; then
-		awk 'NR == 1 && /smoke test/ { print } /^## / { n++ } n == 1' "$dir/summary.md" | plain_text
+		awk 'NR == 1 && sub(/^.* — smoke test/, "Smoke test") { print } /^## / { n++ } n == 1' "$dir/summary.md" |
+			plain_text
 		return 0
 	fi
 	for f in "$dir/verdict.txt" "$dir/report/verdict.txt"; do
