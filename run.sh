@@ -78,7 +78,9 @@ Sweep options (defaults in brackets):
   --forms LIST        inline,hint,extern,clone,inline_nolock,extern_nolock:
                       the forms; inline/extern is the ratio compared, clone
                       and the nolock forms are the controls the summary's
-                      attribution reads (nolock: 1 thread, private only);
+                      attribution reads (nolock: 1 thread, private only;
+                      unless --sites is given, the controls and the mark
+                      run at the powers of 4 only: 1, 4, 16, ...);
                       the sweep adds form mark (the sites' mark and filler
                       alone, 1 thread, private), the baseline
                       [inline,extern,clone,inline_nolock,extern_nolock]

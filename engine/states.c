@@ -142,6 +142,48 @@ static void states_follows(struct ic_states *s, const struct ic_process_ratios *
 		s->follows = IC_FOLLOWS_VARIANT;
 }
 
+/* With no process switching inside, states and per-process offsets look
+ * alike (a layout or a start that sets a process's level). The gap between
+ * the states' levels where they part most, over the pooled SD of the
+ * processes' own means about their state's level there: how many process
+ * offsets apart the states are. INFINITY when no state has two processes. */
+static double states_offsets(const struct ic_states *s, const struct ic_process_ratios *pr)
+{
+	const struct ic_sm *m = &s->model;
+	size_t j = m->sep_site, np = pr->nproc, df = 0;
+	double *sum = states_alloc(np, sizeof(double)), *cnt = states_alloc(np, sizeof(double));
+	double mean[2] = { 0, 0 }, n[2] = { 0, 0 }, ss = 0.0, r = INFINITY;
+
+	if (!sum || !cnt)
+		goto out;
+	for (size_t i = 0; i < m->n; i++)
+		if (m->obs[i].site == j) {
+			sum[m->obs[i].proc] += m->obs[i].y;
+			cnt[m->obs[i].proc] += 1.0;
+		}
+	for (size_t p = 0; p < np; p++)
+		if (cnt[p] > 0.0) {
+			mean[s->state[p]] += sum[p] / cnt[p];
+			n[s->state[p]] += 1.0;
+		}
+	for (int k = 0; k < 2; k++)
+		mean[k] = n[k] > 0.0 ? mean[k] / n[k] : NAN;
+	for (size_t p = 0; p < np; p++)
+		if (cnt[p] > 0.0) {
+			double d = sum[p] / cnt[p] - mean[s->state[p]];
+
+			ss += d * d;
+		}
+	for (int k = 0; k < 2; k++)
+		df += n[k] >= 2.0 ? (size_t)n[k] - 1 : 0;
+	if (df && ss > 0.0)
+		r = fabs(mean[1] - mean[0]) / sqrt(ss / (double)df);
+out:
+	free(sum);
+	free(cnt);
+	return r;
+}
+
 /* State k's level, share, spell, members and their ratios per N. */
 static int states_state(struct ic_states *s, int k, const struct ic_process_ratios *pr,
 			const struct ic_group *g, const struct ic_analysis_opts *opts)
@@ -215,12 +257,21 @@ struct ic_states *ic_states_analyse(const struct ic_process_ratios *pr, const st
 		s->nunsteady += (size_t)s->unsteady[p];
 	}
 	states_follows(s, pr);
-	if (s->follows == IC_FOLLOWS_VARIANT && !s->nunsteady) {
-		s->nstates = s->model.nstates = 1;
-		s->why = "the two levels follow the layout variants: a layout's effect, which the "
-			 "band's spread over variants holds";
-		s->follows = IC_FOLLOWS_NEITHER;
-		memset(s->state, 0, pr->nproc * sizeof(*s->state));
+	if (s->nstates == 2 && !s->nunsteady) {
+		const char *why = NULL;
+
+		if (s->follows == IC_FOLLOWS_VARIANT)
+			why = "the two levels follow the layout variants: a layout's effect, which the "
+			      "band's spread over variants holds";
+		else if (states_offsets(s, pr) < IC_STATES_PROC_SEP)
+			why = "no process switched inside, and the two levels are no further apart than "
+			      "the processes' own offsets: each process's level, not the machine's state";
+		if (why) {
+			s->nstates = s->model.nstates = 1;
+			s->why = why;
+			s->follows = IC_FOLLOWS_NEITHER;
+			memset(s->state, 0, pr->nproc * sizeof(*s->state));
+		}
 	}
 	if (states_state(s, 0, pr, g, opts) || (s->nstates == 2 && states_state(s, 1, pr, g, opts)))
 		goto fail;

@@ -13,10 +13,11 @@
  * firmly in it). A process with firm runs of both states switched inside:
  * it is left out of both states' ratios, and named.
  *
- * A split that follows the layout variants exactly (every variant's
- * processes in one state, no process switching inside) is a layout's
- * effect, not the machine's: one state, and the band's spread over
- * variants holds it.
+ * Where no process switches inside, a state and a process's own offset
+ * (its layout, its start) look alike: two states are then kept only when
+ * the split does not follow the layout variants exactly and the levels
+ * are IC_STATES_PROC_SEP SDs of the processes' offsets about their state
+ * apart; else one state, and the band's spread over variants holds it.
  */
 #ifndef IC_STATES_H
 #define IC_STATES_H
@@ -29,6 +30,8 @@
 #define IC_STATES_MIN_PROC 5      /* fewer processes: too small a design for a verdict */
 #define IC_STATES_MEMBER 0.8      /* a process is of a state with this share of its
                                    * repetitions firmly in it */
+#define IC_STATES_PROC_SEP 5.0    /* with no process switching inside, the states' levels
+                                   * this many SDs of the processes' offsets apart */
 
 /* What the states follow, in the processes' time order or their layout
  * variants. */

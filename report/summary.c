@@ -138,7 +138,10 @@ static void state_time(FILE *f, const struct ic_state *st)
 {
 	fprintf(f, "%.0f%% of the time [%.0f–%.0f%%]", 100.0 * st->share, 100.0 * st->share_lo,
 		100.0 * st->share_hi);
-	if (isfinite(st->spell_s)) {
+	if (isfinite(st->spell_s) && !isfinite(st->spell_hi) && st->spell_s > 1e6) {
+		/* Never left while the run watched: only a lower bound. */
+		fprintf(f, ", not seen to end: mean spell at least %.3g s", st->spell_lo);
+	} else if (isfinite(st->spell_s)) {
 		fprintf(f, ", mean spell %.3g s [%.3g–", st->spell_s, st->spell_lo);
 		if (isfinite(st->spell_hi))
 			fprintf(f, "%.3g s]", st->spell_hi);

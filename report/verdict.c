@@ -245,6 +245,18 @@ static void verdict_two(struct vbuf *b, const struct vwords *w, const struct ic_
 	vb_add(b, "the machine ran in two states: inline/extern %.2f (state 1, %s) and %.2f "
 	       "(state 2, %s) at N = %lu", st->st[0].level, ic_fmt_share(share, sizeof(share), st, 0),
 	       st->st[1].level, ic_fmt_share(set, sizeof(set), st, 1), st->st[0].sites);
+	/* A state of one process has no interval: it decides nothing, and the
+	 * other state's verdict is the run's. */
+	for (int k = 0; k < 2; k++)
+		if (st->st[k].nproc < 2 && st->st[!k].nproc >= 2) {
+			for (size_t i = 0; i < n; i++)
+				in[i] = 1;
+			v = (struct vset){ sites, k ? side : s2, k ? ratio : r2, NULL, in, n, 1 };
+			vb_add(b, ". State %d, with %zu process%s wholly in it, decides no N; in state %d: ",
+			       k + 1, st->st[k].nproc, st->st[k].nproc == 1 ? "" : "es", !k + 1);
+			verdict_sides(b, w, &v, 0);
+			return;
+		}
 	for (size_t i = 0; i < n; i++) {
 		in[i] = side[i] == s2[i];
 		diff[i] = !in[i];
