@@ -1,19 +1,10 @@
-/* Time in a run: when each process ran and each of its repetitions began
- * (load.h reads them from the JSON; older runs have the files' mtimes
- * only), and a series' compare/baseline ratio along that time, per process
- * and per repetition.
- *
- * A repetition's ratio: each compare repetition of index k in a process is
- * paired with the baseline repetition of its N nearest to it in start time
- * (Google Benchmark shuffles every (benchmark, repetition) pair, so an
- * index is no round in time; untimed runs pair by index); the ratio of
- * index k is the geometric mean over the series' N, each N centred on the
- * processes' median there so a missing N does not move it, drawn at its
- * earliest start.
- * A process's ratio is the same from its medians.
- *
- * States: a round's state is the firm state (states.h's model) of most of
- * its repetitions; the processes that switch are the states'.
+/* Time in a run: when each process ran (load.h reads it from the JSON;
+ * older runs have the files' mtimes only), and a series' compare/baseline
+ * ratio along that time at one N, the one where the states part most (the
+ * states' model's, states.h): each repetition of the compared form paired
+ * with the baseline repetition nearest in time (the model's observations),
+ * each in its firm state or in neither, and each process's mean there. The
+ * processes that switch inside are the states'.
  */
 #ifndef IC_TIMELINE_H
 #define IC_TIMELINE_H
@@ -49,7 +40,7 @@ struct ic_timeline {
 	int timed;                 /* the repetitions carry their start */
 	size_t nlevels;            /* 2 when two levels were found, else 1 */
 	double level[2];           /* the states' ratios, low and high (NAN with one) */
-	unsigned long level_sites; /* the N they are given at */
+	unsigned long sites;       /* the N of every ratio here */
 	size_t nswitching;         /* processes that switch */
 };
 

@@ -1,7 +1,7 @@
-# The compare/baseline ratio against time, minutes from the run's start:
-# each process a bar from its start to its end at its ratio, each of its
-# repetitions a dot at its start, coloured by state; the two levels dashed
-# where the series has two. A process that switches inside itself has
+# The compare/baseline ratio at one N (where the states part most) against
+# time, minutes from the run's start: each process a bar from its start to
+# its end at its mean there, each of its repetitions a dot at its start,
+# coloured by its state; the two levels dotted where the series has two. A process that switches inside itself has
 # dots of both colours under one bar. Older runs have no repetition times:
 # their processes are drawn at their files' times.
 load ic_src.'/style.gp'
@@ -13,12 +13,12 @@ ic_between = ic_other_color(2)   # neither state: a colour no form uses
 
 ic_chart_title = sprintf('Time ratio %s / %s in time', ic_compare, ic_baseline)
 eval ic_multiplot
-ic_time_axes = 'unset logscale x; set autoscale x; set format x "%g"; ' . \
-	'set xlabel "minutes from the run''s start"; set offsets graph 0.02, graph 0.02, graph 0.5, graph 0.05'
+ic_time_axes = 'unset logscale x; set xrange [0:*]; set format x "%g"; ' . \
+	'set xlabel "minutes from the run''s start"; set offsets 0, graph 0.02, graph 0.5, graph 0.05'
 set key font ',8' samplen 1.5 spacing 0.9
-set ylabel sprintf('time ratio %s / %s', ic_compare, ic_baseline)
 do for [p = 1:ic_npanels] {
 	eval ic_time_axes
+	set ylabel sprintf('time ratio %s / %s at N = %d', ic_compare, ic_baseline, ic_tl_sites[p])
 	set title ic_title[p]."\n".ic_in_time[p]
 	ic_two = ic_level_lo[p] == ic_level_lo[p]
 	ic_t = ic_dir.'/timeline.dat'

@@ -16,7 +16,8 @@ static void num(FILE *f, double x)
 
 /* Block 2g: "start end ratio state switches" per process, start its end where the
  * run has no start (older runs: the file's mtime). Block 2g + 1: "t ratio
- * state switches" per repetition, state 0 in neither. Empty: a NaN row. */
+ * state switches" per repetition, state 0 in neither. Every ratio at the
+ * timeline's one N (timeline.h). Empty: a NaN row. */
 static void series_blocks(FILE *f, const struct ic_series *se, const char *title)
 {
 	const struct ic_timeline *tl = se->timeline;
@@ -59,7 +60,7 @@ int ic_timeline_data_write(FILE *gp, FILE *dat, const struct ic_analysis *an)
 	size_t ng = an->nseries ? an->nseries : 1;
 
 	fprintf(gp, "array ic_in_time[%zu]\narray ic_level_lo[%zu]\narray ic_level_hi[%zu]\n"
-		"array ic_nswitching[%zu]\n", ng, ng, ng, ng);
+		"array ic_nswitching[%zu]\narray ic_tl_sites[%zu]\n", ng, ng, ng, ng, ng);
 	for (size_t g = 0; g < an->nseries; g++) {
 		const struct ic_series *se = &an->series[g];
 
@@ -72,7 +73,8 @@ int ic_timeline_data_write(FILE *gp, FILE *dat, const struct ic_analysis *an)
 		num(gp, se->timeline->nlevels == 2 ? se->timeline->level[0] : NAN);
 		fprintf(gp, "; ic_level_hi[%zu] =", g + 1);
 		num(gp, se->timeline->nlevels == 2 ? se->timeline->level[1] : NAN);
-		fprintf(gp, "; ic_nswitching[%zu] = %zu\n", g + 1, se->timeline->nswitching);
+		fprintf(gp, "; ic_nswitching[%zu] = %zu; ic_tl_sites[%zu] = %lu\n", g + 1,
+			se->timeline->nswitching, g + 1, se->timeline->sites);
 		timed |= se->timeline->timed;
 	}
 	fprintf(gp, "ic_timeline_timed = %d\n", timed);
