@@ -13,7 +13,11 @@
  *   - one-state machines with normal, t3, lognormal (skewed slow) and
  *     few-slow (1 repetition in 20 slower by 3 SDs on average) noise are
  *     called two states in <= 5% of trials, and a process switching inside
- *     is never named there.
+ *     is never named there;
+ *   - the same in a sweep's design: 16 processes of 10 s, 0.5 s apart, the
+ *     repetitions cycling over 14 N every 0.06 s, the states equal at the
+ *     first 3 N (0.9) and apart at the rest (1.0 and 1.65); planted
+ *     machines with mean spells of 15 and 60 s and shares 0.3 and 0.5.
  * Prints the rates it measured. */
 #include <math.h>
 #include <stdio.h>
@@ -81,6 +85,96 @@ static size_t simulate(gsl_rng *r, double duration, double a, double b, enum law
 	}
 	*nproc = p;
 	return n;
+}
+
+static int holds(double lo, double hi, double x);
+
+/* A sweep's design: 16 processes of 10 s, 14 N cycling. */
+#define SW_PROCS 16
+#define SW_PROC_S 10.0
+#define SW_GAP_S 0.5
+#define SW_STEP_S 0.06
+#define SW_NSITES 14
+
+static double sweep_level(unsigned j, int s)
+{
+	return j < 3 ? 0.9 : s ? 1.65 : 1.0;
+}
+
+static size_t simulate_sweep(gsl_rng *r, double a, double b, struct ic_sm_obs *obs)
+{
+	int s = a > 0.0 && gsl_rng_uniform(r) < a / (a + b);
+	double next = a > 0.0 ? gsl_ran_exponential(r, 1.0 / (s ? b : a)) : INFINITY;
+	size_t n = 0;
+
+	for (size_t p = 0; p < SW_PROCS; p++) {
+		double start = (double)p * (SW_PROC_S + SW_GAP_S), off = gsl_ran_gaussian(r, OFFSET);
+
+		for (double t = start; t < start + SW_PROC_S; t += SW_STEP_S) {
+			unsigned j = (unsigned)(n % SW_NSITES);
+
+			while (t >= next) {
+				s = !s;
+				next += gsl_ran_exponential(r, 1.0 / (s ? b : a));
+			}
+			obs[n] = (struct ic_sm_obs){ .t = 1e9 + t, .site = j, .proc = (unsigned)p,
+						     .y = log(sweep_level(j, s)) + off + gsl_ran_gaussian(r, NOISE) };
+			n++;
+		}
+	}
+	return n;
+}
+
+static void test_sweep(gsl_rng *r, struct ic_sm_obs *obs)
+{
+	static const double spells[] = { 15.0, 60.0 }, shares[] = { 0.3, 0.5 };
+	size_t found = 0, trials = 0, lev = 0, nlev = 0, share = 0, spell = 0, two = 0;
+
+	for (size_t i = 0; i < 2; i++)
+		for (size_t k = 0; k < 2; k++) {
+			double s1 = spells[i], s0 = s1 * (1.0 - shares[k]) / shares[k];
+
+			for (int t = 0; t < TRIALS / 2; t++) {
+				struct ic_sm m;
+				size_t n = simulate_sweep(r, 1.0 / s0, 1.0 / s1, obs);
+
+				CHECK(ic_sm_fit(&m, obs, n, SW_NSITES, SW_PROCS) == 0, "fit");
+				trials++;
+				if (m.nstates == 2) {
+					found++;
+					for (int s = 0; s < 2; s++) {
+						double lo, hi;
+						size_t npr;
+
+						ic_sm_level(&m, s, SW_NSITES - 1, &lo, &hi, &npr);
+						if (isfinite(lo)) {
+							nlev++;
+							lev += holds(lo, hi, sweep_level(SW_NSITES - 1, s));
+						}
+					}
+					share += holds(m.share_lo, m.share_hi, shares[k]);
+					spell += holds(m.spell_lo[0], m.spell_hi[0], s0) +
+						 holds(m.spell_lo[1], m.spell_hi[1], s1);
+				}
+				ic_sm_free(&m);
+			}
+		}
+	for (int t = 0; t < TRIALS; t++) {
+		struct ic_sm m;
+		size_t n = simulate_sweep(r, 0.0, 0.0, obs);
+
+		CHECK(ic_sm_fit(&m, obs, n, SW_NSITES, SW_PROCS) == 0, "fit");
+		two += m.nstates == 2;
+		ic_sm_free(&m);
+	}
+	printf("sweep design: planted two states found in %zu of %zu; levels held %zu of %zu, shares "
+	       "%zu of %zu, spells %zu of %zu; one state called two in %zu of %d\n", found, trials, lev,
+	       nlev, share, found, spell, 2 * found, two, TRIALS);
+	CHECK(found >= 0.8 * (double)trials, "sweep: two states found in %zu of %zu", found, trials);
+	CHECK(lev >= 0.9 * (double)nlev, "sweep: levels held in %zu of %zu", lev, nlev);
+	CHECK(share >= 0.9 * (double)found, "sweep: shares held in %zu of %zu", share, found);
+	CHECK(spell >= 0.9 * 2.0 * (double)found, "sweep: spells held in %zu of %zu", spell, 2 * found);
+	CHECK(two <= 0.05 * TRIALS, "sweep: one state called two in %zu of %d", two, TRIALS);
 }
 
 static int holds(double lo, double hi, double x)
@@ -195,6 +289,7 @@ int main(void)
 	test_worked();
 	test_one_state(r, obs);
 	test_planted(r, obs);
+	test_sweep(r, obs);
 	free(obs);
 	gsl_rng_free(r);
 	puts("engine state model: ok");

@@ -75,4 +75,16 @@ line=$(grep '^- \*\*tail_dequeue, chain layout' "$md")
 echo "$line" | grep -q 'The machine ran in two states: inline/extern 1\.0[0-9] (state 1, .*) and 1\.[56][0-9] (state 2, .*) at N = ' ||
 	fail "the sweep's verdict is not per state: $line"
 grep -q '^\*\*Two states\*\*: inline/extern at N = ' "$md" || fail "no two-state evidence: $(grep -n 'States' "$md")"
+# The chart draws what decides: at every N of every series, its deciding
+# interval (plots/ratio.dat's holm_lo, holm_hi) excludes 1 exactly where
+# ratios.csv names a faster form.
+awk '/^# / { b++ } NF == 11 && $1 !~ /^#/ { print b, $1, ($10 > 1 || $11 < 1) ? "resolved" : "unresolved" }' \
+	"$work/sweep/plots/ratio.dat" >"$work/drawn"
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	{ k = $c["op"] "/" $c["layout"] "/" $c["order"] "/" $c["threads"] "/" $c["mode"] "/" $c["filler"]
+	  if (k != last) { b++; last = k }
+	  print b, $c["sites"], $c["faster"] == "unresolved" ? "unresolved" : "resolved" }' \
+	"$work/sweep/ratios.csv" >"$work/decided"
+[ -s "$work/drawn" ] && cmp -s "$work/drawn" "$work/decided" ||
+	fail "the chart's deciding marks and ratios.csv disagree: $(diff "$work/drawn" "$work/decided" | head -n 5)"
 echo "test_report_recorded_states: ok"
