@@ -256,6 +256,90 @@ static void sm_site_stats(const struct ic_sm *m, size_t j, double *buf, double q
 	*scale = fmax(gsl_stats_mad(buf, 1, k, buf + k) / 2.0, SM_MIN_SIGMA);
 }
 
+static int sm_cmp_double(const void *pa, const void *pb)
+{
+	const double *a = pa, *b = pb;
+
+	return (*a > *b) - (*a < *b);
+}
+
+/* A start for states held per process (spells of minutes, processes of
+ * seconds): each process's mean log ratio about each N's median, the
+ * processes split where the sorted means leave the least within-group sum
+ * of squares, each group's mean per N its level. 0, or -1 with fewer than
+ * two processes or no memory. */
+static int sm_start_processes(const struct ic_sm *m, double *mu, double *sigma, double *buf)
+{
+	size_t ns = m->nsites, np = m->nproc, k = 0, best_k = 0;
+	double *c = calloc(ns ? ns : 1, sizeof(*c)), *lev = calloc(np ? np : 1, sizeof(*lev));
+	double *cnt = calloc(np ? np : 1, sizeof(*cnt)), *srt = calloc(np ? np : 1, sizeof(*srt));
+	double best = INFINITY, cut, num[2], den[2], ss = 0.0, nss = 0.0;
+	int rc = -1;
+
+	if (!c || !lev || !cnt || !srt || np < 2)
+		goto out;
+	for (size_t j = 0; j < ns; j++) {
+		double scale;
+
+		sm_site_stats(m, j, buf, 0.5, 0.5, &c[j], &c[j], &scale);
+	}
+	for (size_t i = 0; i < m->n; i++) {
+		lev[m->obs[i].proc] += m->obs[i].y - c[m->obs[i].site];
+		cnt[m->obs[i].proc] += 1.0;
+	}
+	for (size_t p = 0; p < np; p++)
+		if (cnt[p] > 0.0)
+			srt[k++] = lev[p] /= cnt[p];
+	if (k < 2)
+		goto out;
+	qsort(srt, k, sizeof(*srt), sm_cmp_double);
+	for (size_t s = 1; s < k; s++) {
+		double a = 0.0, b = 0.0, w = 0.0;
+
+		for (size_t i = 0; i < s; i++)
+			a += srt[i] / (double)s;
+		for (size_t i = s; i < k; i++)
+			b += srt[i] / (double)(k - s);
+		for (size_t i = 0; i < k; i++)
+			w += (srt[i] - (i < s ? a : b)) * (srt[i] - (i < s ? a : b));
+		if (w < best) {
+			best = w;
+			best_k = s;
+		}
+	}
+	cut = 0.5 * (srt[best_k - 1] + srt[best_k]);
+	for (size_t j = 0; j < ns; j++) {
+		num[0] = num[1] = den[0] = den[1] = 0.0;
+		for (size_t i = 0; i < m->n; i++) {
+			const struct ic_sm_obs *o = &m->obs[i];
+			int g = lev[o->proc] > cut;
+
+			if (o->site != j)
+				continue;
+			num[g] += o->y;
+			den[g] += 1.0;
+		}
+		mu[j] = den[0] > 0.0 ? num[0] / den[0] : c[j];
+		mu[ns + j] = den[1] > 0.0 ? num[1] / den[1] : c[j];
+	}
+	for (size_t i = 0; i < m->n; i++) {
+		const struct ic_sm_obs *o = &m->obs[i];
+		double r = o->y - mu[(lev[o->proc] > cut) * ns + o->site];
+
+		ss += r * r;
+		nss += 1.0;
+	}
+	for (size_t j = 0; j < ns; j++)
+		sigma[j] = fmax(sqrt(ss / fmax(nss, 1.0)), SM_MIN_SIGMA);
+	rc = 0;
+out:
+	free(c);
+	free(lev);
+	free(cnt);
+	free(srt);
+	return rc;
+}
+
 void ic_sm_free(struct ic_sm *m)
 {
 	free(m->obs);
@@ -406,12 +490,17 @@ int ic_sm_fit(struct ic_sm *m, const struct ic_sm_obs *obs, size_t n, size_t nsi
 	    !w.alpha || !w.beta || !w.c || !w.gamma || !w.xi)
 		goto out;
 	span = fmax(m->obs[n - 1].t - m->obs[0].t, 1e-3);
-	/* A few starts, the best likelihood kept: EM finds a local optimum. */
-	for (size_t k = 0; k < sizeof(start) / sizeof(start[0]); k++) {
+	/* A few starts, the best likelihood kept: EM finds a local optimum.
+	 * Quantiles per N, and (the last) a split of the processes. */
+	for (size_t k = 0; k <= sizeof(start) / sizeof(start[0]); k++) {
 		double rate[2] = { 20.0 / span, 20.0 / span }, ll;
 
-		for (size_t j = 0; j < ns; j++)
-			sm_site_stats(m, j, buf, start[k][0], start[k][1], &mu[j], &mu[ns + j], &sigma[j]);
+		if (k < sizeof(start) / sizeof(start[0])) {
+			for (size_t j = 0; j < ns; j++)
+				sm_site_stats(m, j, buf, start[k][0], start[k][1], &mu[j], &mu[ns + j], &sigma[j]);
+		} else if (sm_start_processes(m, mu, sigma, buf)) {
+			break;
+		}
 		ll = sm_em2(m, &w, mu, sigma, rate);
 		if (ll > best) {
 			best = ll;
