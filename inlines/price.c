@@ -98,18 +98,16 @@ void ic_price_run_line(FILE *f, const struct ic_price_run *run)
 	const char *c = ic_results_context(&run->run.res, IC_CTX_CPU_MODEL, cpu, sizeof(cpu));
 
 	fprintf(f, "Priced on %s: time ratio %s/%s per call site (below 1: %s faster), %zu processes%s%s. "
-		"At each measured N: the ratio, its 95%% interval, and the band over all N of the series, "
-		"which decides the side (summary.md's rule).\n",
+		"At each measured N: the ratio, its 95%% interval, and the band over all N of the series; "
+		"the side is Holm's decision (summary.md's rule).\n",
 		run->name, run->compare, run->baseline, run->compare, run->run.res.nfiles, *c ? ", " : "", c);
 }
 
 /* How much faster the faster form is: "12%" below 1.5x, "1.6x" from there. */
 static const char *price_factor(char *buf, size_t cap, double x)
 {
-	if (x < 1.5)
-		snprintf(buf, cap, x < 1.02 ? "%.1f%%" : "%.0f%%", 100.0 * (x - 1.0));
-	else
-		snprintf(buf, cap, "%.1fx", x);
+	/* One unit everywhere: the factor, as the verdict gives it. */
+	snprintf(buf, cap, x < 2.0 ? "%.2fx" : "%.1fx", x);
 	return buf;
 }
 
@@ -132,7 +130,7 @@ static const char *price_side(char *buf, size_t cap, const struct ic_price_run *
 		else
 			snprintf(buf, cap, "%s %s faster than %s", run->baseline, x, run->compare);
 	} else {
-		snprintf(buf, cap, "not resolved (its band holds 1)");
+		snprintf(buf, cap, "not resolved (its deciding interval holds 1)");
 	}
 	return buf;
 }
