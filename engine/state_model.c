@@ -80,6 +80,26 @@ struct sm_work {
 	double *xi;                /* [i * 4 + s * 2 + s']: the step into i */
 };
 
+/* The expected switches out of each state, k, and time spent in each, e,
+ * from the pairwise posteriors: half a step's time to each side of a
+ * switch. */
+static void sm_counts(const struct ic_sm *m, const struct sm_work *w, double k[2], double e[2])
+{
+	k[0] = k[1] = e[0] = e[1] = 0.0;
+	for (size_t i = 1; i < m->n; i++) {
+		double dt = fmax(m->obs[i].t - m->obs[i - 1].t, 0.0);
+		const double *x = &w->xi[4 * i];
+		double tot = x[0] + x[1] + x[2] + x[3];
+
+		if (!(tot > 0.0))
+			continue;
+		k[0] += x[1] / tot;
+		k[1] += x[2] / tot;
+		e[0] += dt * (x[0] + 0.5 * (x[1] + x[2])) / tot;
+		e[1] += dt * (x[3] + 0.5 * (x[1] + x[2])) / tot;
+	}
+}
+
 /* One two-state fit from the starting mu, sigma and rate (changed in
  * place); returns its log-likelihood. */
 static double sm_em2(const struct ic_sm *m, struct sm_work *w, double *mu, double *sigma,
@@ -93,7 +113,7 @@ static double sm_em2(const struct ic_sm *m, struct sm_work *w, double *mu, doubl
 	if (!num || !den || !snum || !sden)
 		goto out;
 	for (int it = 0; it < SM_MAX_ITER; it++) {
-		double p[2][2], pi1 = rate[0] / (rate[0] + rate[1]), k[2] = { 0, 0 }, e[2] = { 0, 0 };
+		double p[2][2], pi1 = rate[0] / (rate[0] + rate[1]), k[2], e[2];
 
 		prev = ll;
 		/* Forward, scaled; emissions relative to their larger. */
@@ -172,20 +192,8 @@ static double sm_em2(const struct ic_sm *m, struct sm_work *w, double *mu, doubl
 			if (sden[j] > 0.0)
 				sigma[j] = fmax(sqrt(snum[j] / sden[j]), SM_MIN_SIGMA);
 		}
-		/* The rates: switches over the time spent (half a step's time
-		 * to each side of a switch). */
-		for (size_t i = 1; i < n; i++) {
-			double dt = fmax(m->obs[i].t - m->obs[i - 1].t, 0.0);
-			const double *x = &w->xi[4 * i];
-			double tot = x[0] + x[1] + x[2] + x[3];
-
-			if (!(tot > 0.0))
-				continue;
-			k[0] += x[1] / tot;
-			k[1] += x[2] / tot;
-			e[0] += dt * (x[0] + 0.5 * (x[1] + x[2])) / tot;
-			e[1] += dt * (x[3] + 0.5 * (x[1] + x[2])) / tot;
-		}
+		/* The rates: switches over the time spent. */
+		sm_counts(m, w, k, e);
 		for (int s = 0; s < 2; s++)
 			rate[s] = fmax(e[s] > 0.0 ? k[s] / e[s] : SM_MIN_RATE, SM_MIN_RATE);
 	}
@@ -386,18 +394,7 @@ static void sm_summarise(struct ic_sm *m, const struct sm_work *w)
 		m->occ[0] += w->gamma[2 * i];
 		m->occ[1] += w->gamma[2 * i + 1];
 	}
-	for (size_t i = 1; i < m->n; i++) {
-		double dt = fmax(m->obs[i].t - m->obs[i - 1].t, 0.0);
-		const double *x = &w->xi[4 * i];
-		double tot = x[0] + x[1] + x[2] + x[3];
-
-		if (!(tot > 0.0))
-			continue;
-		k[0] += x[1] / tot;
-		k[1] += x[2] / tot;
-		e[0] += dt * (x[0] + 0.5 * (x[1] + x[2])) / tot;
-		e[1] += dt * (x[3] + 0.5 * (x[1] + x[2])) / tot;
-	}
+	sm_counts(m, w, k, e);
 	for (int s = 0; s < 2; s++) {
 		m->switches[s] = k[s];
 		m->exposure[s] = e[s];
