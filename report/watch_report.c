@@ -186,13 +186,19 @@ static void wr_text(FILE *f, const struct ic_watch *w)
 		fprintf(f, "State %d%s: ", s + 1, w->nstates == 2 ? (s ? " (high)" : " (low)") : "");
 		wr_levels(f, w, s);
 		fputs(".\n", f);
-		if (w->nstates == 2)
-			fprintf(f, "  %.0f%% of the time [95%% %.0f-%.0f%%]; mean spell %s [%s-%s], %.0f "
-				"switches out of it; %zu of %zu short processes mostly in it.\n",
-				100.0 * st->share, 100.0 * st->share_lo, 100.0 * st->share_hi,
-				wr_dur(a, sizeof(a), st->spell_s), wr_dur(b, sizeof(b), st->spell_lo),
+		if (w->nstates != 2)
+			continue;
+		fprintf(f, "  %.0f%% of the time [95%% %.0f-%.0f%%]; ", 100.0 * st->share,
+			100.0 * st->share_lo, 100.0 * st->share_hi);
+		if (st->switches < 0.5)
+			/* Never left while watched: only a lower bound. */
+			fprintf(f, "not seen to end: its mean spell is at least %s", wr_dur(b, sizeof(b), st->spell_lo));
+		else
+			fprintf(f, "mean spell %s [%s-%s], %.0f switch%s out of it", wr_dur(a, sizeof(a), st->spell_s),
+				wr_dur(b, sizeof(b), st->spell_lo),
 				isfinite(st->spell_hi) ? wr_dur(c, sizeof(c), st->spell_hi) : "unbounded",
-				st->switches, st->procs, w->nshort);
+				st->switches, st->switches < 1.5 ? "" : "es");
+		fprintf(f, "; %zu of %zu short processes mostly in it.\n", st->procs, w->nshort);
 	}
 	if (w->nstates == 2)
 		fprintf(f, "Switching inside a process: %zu process%s%s (firm runs of both states).\n",
