@@ -70,6 +70,8 @@ Usage: ./run.sh [options]      set up what is missing, build, run the sweep,
        ./run.sh history [--results DIR]
                                this machine's runs, newest first: design,
                                each series' crossover bracket and states
+       ./run.sh report DIR     a run's summary and charts made anew from its
+                               processes with this tree's code
        ./run.sh --help         this text
 
 Sweep options (defaults in brackets):
@@ -304,6 +306,7 @@ main() {
 	agree) shift; agree_main "$@" ;;
 	watch) shift; watch_main "$@" ;;
 	history) shift; history_main "$@" ;;
+	report) shift; report_main "$@" ;;
 	help) usage ;;
 	*) sweep_main "$@" ;;
 	esac

@@ -99,3 +99,40 @@ calibration_report() {
 		--design "$layouts_random variants x $processes processes x $reps reps of $min_time s" "${trial_args[@]}"
 	plain_text <"$dir/calibration.md"
 }
+
+report_usage() {
+	cat <<'USAGE'
+Usage: ./run.sh report DIR
+
+Makes a results directory's summary.md, verdict.txt and verdict.json, its
+tables and its charts anew from its processes (DIR/raw/*.json) with this
+tree's summarize and charts: after an update of the suite, or to redraw.
+The measurements are read, never changed; the new report replaces the old
+as a set (DIR/report). With --repeat runs, each repeat's too. Prints the
+first screen last, as a sweep does.
+
+Exit status: 0 done; 2 bad usage or DIR not a run (nothing written); 1 a
+step failed.
+USAGE
+}
+
+# report_main DIR: the report of a run made anew (report_usage).
+report_main() {
+	case ${1:-} in -h | --help) report_usage; exit 0 ;; esac
+	[ $# -eq 1 ] || die "report: give one results directory (see ./run.sh report --help)."
+	dir=$(abs_path "$1")
+	dir=${dir%/}
+	[ -d "$dir" ] || die "report: $dir is not a directory."
+	[ -f "$dir/run.conf" ] || die "report: $dir has no run.conf: not a results directory of ./run.sh."
+	compgen -G "$dir/raw/*.json" >/dev/null || die "report: $dir/raw holds no process's JSON."
+	compare=$(sed -n 's/^compare=//p' "$dir/run.conf")
+	baseline=$(sed -n 's/^baseline=//p' "$dir/run.conf")
+	repeat=$(sed -n 's/^repeat=//p' "$dir/run.conf")
+	: "${compare:=inline}" "${baseline:=extern}" "${repeat:=1}"
+	is_uint "$repeat" && [ "$repeat" -ge 1 ] || die "report: $dir/run.conf: repeat=$repeat is not a whole number."
+	lock_take "$dir/.run.sh-lock" "$dir" refuse
+	compare_program summarize >/dev/null   # builds it in build/
+	B_dir=("$top/build")
+	summarise
+	closing_block
+}

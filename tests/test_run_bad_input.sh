@@ -170,9 +170,14 @@ if [ $rc -ne 1 ] || ! grep -q "measured from other code" <<<"$err"; then
 fi
 [ "$before" = "$(ls -d "$top"/build* 2>/dev/null)" ] || { echo "FAIL: a refused --resume made a build tree"; fail=1; }
 [ -z "$(find "$conf_dir" -mindepth 1 -newer "$tmp/.stamp" ! -name .run.sh-lock)" ] || { echo "FAIL: a refused --resume wrote into the run"; fail=1; }
+# report: a directory that is not a run, or none.
+check report report "$tmp/no-such-run"
+mkdir -p "$tmp/not-a-run"
+check report report "$tmp/not-a-run"
+check report report
 
 # Every subcommand answers --help: exit 0, usage on stdout, nothing else.
-for sub in "" test micro codesize compare export agree; do
+for sub in "" test micro codesize compare export agree report; do
 	# shellcheck disable=SC2086
 	out=$("$run" $sub --help 2>"$tmp/help.err"); rc=$?
 	if [ $rc -ne 0 ] || ! grep -qi usage <<<"$out" || [ -s "$tmp/help.err" ]; then

@@ -36,7 +36,7 @@ check() {
 }
 
 check "./run.sh" "Usage: ./run.sh" "$run" --help
-for sub in test micro codesize compare export agree; do
+for sub in test micro codesize compare export agree report; do
 	check "./run.sh $sub" "Usage: ./run.sh $sub" "$run" "$sub" --help
 done
 # Both test commands named: the fast default and --all, what CI runs.
