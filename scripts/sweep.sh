@@ -312,6 +312,7 @@ sweep_main() {
 	fi
 	# One file that holds the run, to copy to another machine for compare.
 	compare/export.sh "$dir" >/dev/null || say "export of $dir failed; the results directory is complete"
+	eta_s=""   # nothing is left
 	phase "done: $dir/summary.md (all of it in one file: $dir.tar.gz)"
 	closing_block
 }
