@@ -19,7 +19,7 @@ set logscale y 10
 # 1 always in view; one wild band cannot flatten the other lines, but the
 # lock's own ratio (inline/inline_nolock reached 13 on Zen 5) stays in view.
 set yrange [0.25<*<0.95 : 1.05<*<16] noextend
-set ytics (0.25, 0.33, 0.5, 0.67, 0.8, 0.9, 1, 1.1, 1.25, 1.5, 2, 3, 4, 6, 8, 12, 16)
+set ytics (0.25, 0.33, 0.5, 0.67, 0.8, 1, 1.25, 1.5, 2, 3, 4, 6, 8, 12, 16)
 set format y '%.2g'
 set offsets 0, 0, graph 0.05, graph 0.05
 ic_n = |ic_attr_name|
