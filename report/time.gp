@@ -10,7 +10,10 @@ ic_shift(f) = 2 ** ((f - (ic_time_nforms + 1) / 2.0) * 0.04)
 eval ic_multiplot
 set ylabel 'time per call site (ns)'
 do for [p = 1:ic_npanels] {
-	set title ic_title[p]
+	# With several threads a site's time is the wall time over every
+	# thread's sites: with 2, about half one thread's. Said where it shows.
+	set title ic_title[p].(strstrt(ic_title[p], ' threads,') > 0 ? \
+		"\n(all threads together: the wall time over every thread's sites)" : '')
 	if (ic_time_forms[p] ne '') {
 		set offsets 0, 0, graph ic_headroom(ic_time_nmarks[p]), graph 0.02
 		eval ic_time_marks[p]
