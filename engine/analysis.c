@@ -16,25 +16,24 @@ const struct ic_analysis_opts ic_analysis_defaults = {
 	.planted = NAN,
 };
 
-/* Ratios and crossover, then the states, the attribution, the timeline and
- * the repeats. */
+/* Ratios and crossover, then the states, the attribution (with two states,
+ * each state's too), the timeline and the repeats. */
 static int analysis_series(struct ic_series *se, const struct ic_analysis *an,
 			   struct ic_point *const *pts, size_t n)
 {
+	double l1i = ic_results_context_num(an->res, IC_CTX_L1I_SIZE);
+
 	if (ic_group_make(&se->group, pts, n, &an->opts) ||
 	    ic_process_ratios_collect(an->res, &se->group, &se->procs) ||
 	    !(se->states = ic_states_analyse(&se->procs, &se->group, &an->opts)) ||
-	    !(se->attr = ic_attribution_analyse(&se->group, &an->opts,
-						ic_results_context_num(an->res, IC_CTX_L1I_SIZE))) ||
-	    (se->states->nstates == 2 &&
-	     (!(se->attr_state[0] = ic_attribution_analyse_keep(&se->group, &an->opts,
-						ic_results_context_num(an->res, IC_CTX_L1I_SIZE),
-						se->states->member[0], se->states->nmember)) ||
-	      !(se->attr_state[1] = ic_attribution_analyse_keep(&se->group, &an->opts,
-						ic_results_context_num(an->res, IC_CTX_L1I_SIZE),
-						se->states->member[1], se->states->nmember)))) ||
-	    !(se->timeline = ic_timeline_analyse(an->res, &se->group, &se->procs, se->states,
-						 &an->opts)) ||
+	    !(se->attr = ic_attribution_analyse(&se->group, &an->opts, l1i)))
+		return -1;
+	for (int k = 0; k < 2 && se->states->nstates == 2; k++)
+		if (!(se->attr_state[k] = ic_attribution_analyse_keep(&se->group, &an->opts, l1i,
+								      se->states->member[k],
+								      se->states->nmember)))
+			return -1;
+	if (!(se->timeline = ic_timeline_analyse(an->res, &se->procs, se->states)) ||
 	    !(se->repeats = ic_repeats_analyse(an->res, &se->group, &se->procs, &an->opts)))
 		return -1;
 	return 0;

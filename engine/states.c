@@ -281,13 +281,3 @@ fail:
 	ic_states_free(s);
 	return NULL;
 }
-
-int ic_states_rep_state(const struct ic_states *s, size_t p, size_t i, int k)
-{
-	const struct ic_sm *m = &s->model;
-
-	for (size_t o = 0; o < m->n; o++)
-		if (m->obs[o].proc == p && m->obs[o].site == i && m->obs[o].index == k)
-			return ic_sm_state(m, o);
-	return -1;
-}

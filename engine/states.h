@@ -74,8 +74,4 @@ struct ic_states *ic_states_analyse(const struct ic_process_ratios *pr, const st
 				    const struct ic_analysis_opts *opts);
 void ic_states_free(struct ic_states *s);
 
-/* The state of repetition index k of the process pr->unit[p] at the i-th N
- * of the series: 0 or 1 when firm, -1 otherwise (and 0 with one state). */
-int ic_states_rep_state(const struct ic_states *s, size_t p, size_t i, int k);
-
 #endif /* IC_STATES_H */

@@ -25,18 +25,15 @@ static double timeline_minutes(double t, double t0)
 	return isfinite(t) && isfinite(t0) ? (t - t0) / 60.0 : NAN;
 }
 
-struct ic_timeline *ic_timeline_analyse(const struct ic_results *res, const struct ic_group *g,
+struct ic_timeline *ic_timeline_analyse(const struct ic_results *res,
 					const struct ic_process_ratios *pr,
-					const struct ic_states *st,
-					const struct ic_analysis_opts *opts)
+					const struct ic_states *st)
 {
 	struct ic_timeline *tl = calloc(1, sizeof(*tl));
 	const struct ic_sm *m = st ? &st->model : NULL;
 	size_t np = pr->nproc, j = m && m->mu ? m->sep_site : 0;
 	double *sum = calloc(np ? np : 1, sizeof(*sum)), *cnt = calloc(np ? np : 1, sizeof(*cnt));
 
-	(void)g;      /* the model's observations are g's repetitions */
-	(void)opts;   /* and its compare/baseline */
 	if (!tl || !sum || !cnt)
 		goto oom;
 	tl->t0 = ic_timeline_t0(res);

@@ -44,12 +44,11 @@ struct ic_timeline {
 	size_t nswitching;         /* processes that switch */
 };
 
-/* The timeline of series g (its process ratios pr and states st) in run
- * res, compare/baseline of opts. NULL when memory runs out. */
-struct ic_timeline *ic_timeline_analyse(const struct ic_results *res, const struct ic_group *g,
+/* The timeline of a series (its process ratios pr and states st, whose
+ * model holds the repetitions) in run res. NULL when memory runs out. */
+struct ic_timeline *ic_timeline_analyse(const struct ic_results *res,
 					const struct ic_process_ratios *pr,
-					const struct ic_states *st,
-					const struct ic_analysis_opts *opts);
+					const struct ic_states *st);
 void ic_timeline_free(struct ic_timeline *tl);
 
 /* The run's start, s since the epoch: its first process's start, else the

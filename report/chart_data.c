@@ -493,7 +493,6 @@ int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_analysi
 	}
 	gp_str(gp, "ic_l1i_panels", 0, l1i_panels);
 	gp_str(gp, "ic_l1i_none", 0, l1i_none);
-	fprintf(gp, "ic_noise_pct = %g\n", 100 * an->opts.noise_ci);
 	attribution(gp, cf->attr, an);
 	free(forms);
 	free(l1i_panels);

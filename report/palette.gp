@@ -21,7 +21,6 @@ ic_interaction_color = '#9467bd'   # the lock inlined vs called: a ratio of two 
 # States: 1 teal, 2 ochre; a repetition or window in neither firmly, grey.
 ic_state_color(s) = s == 2 ? '#b8a000' : s == 1 ? '#00796b' : '#a0a0a0'
 ic_bracket_color = '#a0a0a0'       # the crossover bracket, shaded
-ic_noisy_color = '#000000'         # the ring round a noisy ratio
 ic_clip_color = '#000000'          # a point beyond the panel, drawn at its edge
 # Runs (compare, agree) and marked places (inlines), k from 1: darks and
 # neutrals that no form uses.
