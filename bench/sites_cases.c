@@ -10,6 +10,7 @@
 
 #include "body.h"
 #include "point_name.h"
+#include "probes.h"
 
 int ic_point_solo(const struct ic_point *pt)
 {
@@ -291,6 +292,26 @@ static int point_add(struct ic_cases *cs, size_t p, const struct ic_point *pt, c
 	return 0;
 }
 
+/* The probes (probes.h): listed by --list, registered when --run-list
+ * names them; never in --plan, which is the sweep's. */
+static int probes_add(const struct ic_opts *o, struct selection *sel)
+{
+	char full[128], base[96];
+
+	for (const struct ic_probe *p = ic_probes; p->name; p++) {
+		ic_probe_name(p, full, sizeof(full));
+		if (o->print == IC_PRINT_LIST)
+			printf("%s\n", full);
+		if (o->print != IC_PRINT_NONE || !o->run_list || !run_list_take(&sel->rl, full))
+			continue;
+		snprintf(base, sizeof(base), "%s%s", IC_PROBE_PREFIX, p->name);
+		icb_bench *b = icb_use_real_time(icb_threads(icb_register(base, ic_probe_run, (void *)p), 1));
+		if (!b)
+			return -1;
+	}
+	return 0;
+}
+
 struct ic_cases *ic_cases_make(const struct ic_point *const *points, const struct ic_opts *o, int *rc)
 {
 	struct ic_cases *cs = calloc(1, sizeof(*cs));
@@ -316,6 +337,10 @@ struct ic_cases *ic_cases_make(const struct ic_point *const *points, const struc
 			fprintf(stderr, "sites_bench: out of memory\n");
 			return NULL;
 		}
+	if (probes_add(o, &sel) != 0) {
+		fprintf(stderr, "sites_bench: out of memory\n");
+		return NULL;
+	}
 	if (sel.have_re)
 		regfree(&sel.re);
 	if (o->run_list && o->print == IC_PRINT_NONE && (stray = run_list_stray(&sel.rl))) {

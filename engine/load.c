@@ -167,6 +167,65 @@ static struct ic_point *results_point_get(struct ic_results *res, struct ic_poin
 	return p;
 }
 
+/* A probe's repetition (probe/<name>/...): its time per iteration, its
+ * start and its process; a failed one is counted as an error. */
+static int results_probe(struct ic_results *res, const struct ic_file *file, size_t idx, json_t *entry,
+			 const char *name, char *err, size_t errlen)
+{
+	size_t len = strcspn(name, "/"), i;
+	struct ic_probe_reps *pr;
+	struct ic_rep *rep;
+	const char *unit = json_string_value(json_object_get(entry, "time_unit"));
+	json_t *t = json_object_get(entry, "real_time"), *jstart = json_object_get(entry, IC_REP_START_COUNTER);
+	double scale = results_unit_ns(unit ? unit : "ns");
+
+	if (!len || len >= sizeof(pr->name))
+		return results_fail(err, errlen, "%s: benchmarks[%zu] 'probe/%s' has no probe name", file->path,
+				    idx, name);
+	if (json_is_true(json_object_get(entry, "error_occurred"))) {
+		res->n_errors++;
+		return 0;
+	}
+	if (isnan(scale) || !json_is_number(t) || !(json_number_value(t) > 0.0))
+		return results_fail(err, errlen, "%s: benchmarks[%zu] 'probe/%s' has no positive real_time",
+				    file->path, idx, name);
+	for (i = 0; i < res->nprobes; i++)
+		if (strlen(res->probes[i].name) == len && !strncmp(res->probes[i].name, name, len))
+			break;
+	if (i == res->nprobes) {
+		struct ic_probe_reps *np = realloc(res->probes, (i + 1) * sizeof(*np));
+
+		if (!np)
+			return results_fail(err, errlen, "%s: out of memory", file->path);
+		res->probes = np;
+		memset(&np[i], 0, sizeof(np[i]));
+		memcpy(np[i].name, name, len);
+		np[i].what = json_string_value(json_object_get(entry, "label"));
+		res->nprobes++;
+	}
+	pr = &res->probes[i];
+	if (pr->nreps == pr->capreps) {
+		size_t cap = pr->capreps ? pr->capreps * 2 : 16;
+		struct ic_rep *nr = realloc(pr->reps, cap * sizeof(*nr));
+
+		if (!nr)
+			return results_fail(err, errlen, "%s: out of memory", file->path);
+		pr->reps = nr;
+		pr->capreps = cap;
+	}
+	rep = &pr->reps[pr->nreps++];
+	for (int f = 0; f < IC_F_COUNT; f++)
+		rep->v[f] = NAN;
+	rep->v[IC_F_NS] = json_number_value(t) * scale;
+	rep->index = -1;
+	if (json_is_integer(json_object_get(entry, "repetition_index")))
+		rep->index = (int)json_integer_value(json_object_get(entry, "repetition_index"));
+	rep->start = json_is_number(jstart) ? json_number_value(jstart) : NAN;
+	rep->unit = (unsigned)(res->nfiles - 1);
+	rep->variant = file->variant;
+	return 0;
+}
+
 static int results_entry(struct ic_results *res, struct ic_file *file, size_t idx,
 			 json_t *entry, char *err, size_t errlen)
 {
@@ -188,6 +247,8 @@ static int results_entry(struct ic_results *res, struct ic_file *file, size_t id
 		res->n_aggregates++;   /* our own statistics replace GB's */
 		return 0;
 	}
+	if (!strncmp(name, "probe/", 6))
+		return results_probe(res, file, idx, entry, name + 6, err, errlen);
 	if (strncmp(name, "sites/", 6)) {
 		res->n_other++;
 		return 0;

@@ -195,6 +195,9 @@ void ic_results_free(struct ic_results *res)
 	for (size_t i = 0; i < res->nbuilds; i++)
 		for (int k = 0; k < IC_B_COUNT; k++)
 			free(res->builds[i].v[k]);
+	for (size_t i = 0; i < res->nprobes; i++)
+		free(res->probes[i].reps);
+	free(res->probes);
 	free(res->points);
 	free(res->files);
 	free(res->builds);

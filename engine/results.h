@@ -120,6 +120,16 @@ struct ic_analysis_opts {
 	double planted;            /* NAN unless --planted */
 };
 
+/* A probe's repetitions (bench/probes.h: probe/<name> runs, which time
+ * the machine, not a call site): v[IC_F_NS] is ns per iteration, the other
+ * fields NAN. */
+struct ic_probe_reps {
+	char name[64];
+	const char *what;          /* one iteration, the run's label (owned by its file) */
+	struct ic_rep *reps;
+	size_t nreps, capreps;
+};
+
 struct ic_results {
 	struct ic_file **files;    /* in command-line order */
 	size_t nfiles;
@@ -131,6 +141,8 @@ struct ic_results {
 	struct ic_build *builds;   /* in order of first appearance */
 	size_t nbuilds;
 	int64_t next_family;       /* family_index offset for the next file */
+	struct ic_probe_reps *probes;   /* in order of first appearance */
+	size_t nprobes;
 };
 
 void ic_results_init(struct ic_results *res);

@@ -37,6 +37,7 @@ void ic_watch_free(struct ic_watch *w)
 {
 	if (w->analysed)
 		ic_analysis_free(&w->an);
+	free(w->probes);
 	ic_results_free(&w->res);
 	free(w->samples);
 	memset(w, 0, sizeof(*w));
@@ -363,89 +364,117 @@ static double watch_t(const double *x, size_t n, double *lo, double *hi, double 
 	return mean;
 }
 
-/* Each form's time per state at each sentinel N, and its change. */
+/* Scratch for watch_level: per process and state a sum and count of log
+ * times, and one draw per process. */
+struct watch_scratch {
+	double *sum, *cnt, *x;
+	size_t np;
+};
+
+/* The level per state of reps[0..n-1] (a form's at one N, or a probe's):
+ * each repetition takes the state of the sentinel's repetition of its
+ * process nearest in time; a process's mean log time in a state is one
+ * draw; state 2 over state 1 with a Welch interval. */
+static void watch_level(const struct ic_watch *w, const struct ic_series *se, struct watch_scratch *sc,
+			const struct ic_rep *reps, size_t n, struct ic_watch_level *lv)
+{
+	const struct ic_process_ratios *pr = &se->procs;
+	const struct ic_sm *m = &se->states->model;
+	double mean[2] = { NAN, NAN }, sev[2] = { NAN, NAN };
+
+	lv->verdict = IC_CHANGE_NONE;
+	lv->change = lv->change_lo = lv->change_hi = NAN;
+	for (int s = 0; s < 2; s++) {
+		lv->ns[s] = lv->lo[s] = lv->hi[s] = NAN;
+		lv->nproc[s] = 0;
+	}
+	if (w->nstates < 2)
+		return;
+	memset(sc->sum, 0, 2 * sc->np * sizeof(*sc->sum));
+	memset(sc->cnt, 0, 2 * sc->np * sizeof(*sc->cnt));
+	for (size_t r = 0; r < n; r++) {
+		const struct ic_rep *rep = &reps[r];
+
+		for (size_t p = 0; p < sc->np; p++) {
+			int s;
+
+			if (pr->unit[p] != rep->unit || !(rep->v[IC_F_NS] > 0.0))
+				continue;
+			s = watch_state_at(m, p, rep->start);
+			if (s >= 0) {
+				sc->sum[2 * p + (size_t)s] += log(rep->v[IC_F_NS]);
+				sc->cnt[2 * p + (size_t)s] += 1.0;
+			}
+		}
+	}
+	for (int s = 0; s < 2; s++) {
+		size_t k = 0;
+
+		for (size_t p = 0; p < sc->np; p++)
+			if (sc->cnt[2 * p + (size_t)s] > 0.0)
+				sc->x[k++] = sc->sum[2 * p + (size_t)s] / sc->cnt[2 * p + (size_t)s];
+		mean[s] = watch_t(sc->x, k, &lv->lo[s], &lv->hi[s], &sev[s]);
+		lv->ns[s] = exp(mean[s]);
+		lv->nproc[s] = k;
+	}
+	if (isfinite(sev[0]) && isfinite(sev[1])) {
+		/* Welch, its degrees of freedom the smaller group's: conservative. */
+		double d = mean[1] - mean[0], sed = sqrt(sev[0] * sev[0] + sev[1] * sev[1]);
+		size_t kmin = lv->nproc[0] < lv->nproc[1] ? lv->nproc[0] : lv->nproc[1];
+		double t = ic_stats_t_quantile(0.975, (double)(kmin - 1));
+
+		lv->change = exp(d);
+		lv->change_lo = exp(d - t * sed);
+		lv->change_hi = exp(d + t * sed);
+		if (lv->change_lo > 1.0)
+			lv->verdict = IC_CHANGE_SLOWER;
+		else if (lv->change_hi < 1.0)
+			lv->verdict = IC_CHANGE_FASTER;
+		else if (lv->change_lo >= 1.0 - IC_WATCH_SAME && lv->change_hi <= 1.0 + IC_WATCH_SAME)
+			lv->verdict = IC_CHANGE_SAME;
+		else
+			lv->verdict = IC_CHANGE_UNSURE;
+	}
+}
+
+/* Each form's level per state at each sentinel N, and each probe's. */
 static int watch_forms(struct ic_watch *w, const struct ic_series *se)
 {
 	static const char *const names[IC_WATCH_NFORMS] = IC_WATCH_FORMS;
-	const struct ic_process_ratios *pr = &se->procs;
-	const struct ic_sm *m = &se->states->model;
-	size_t np = pr->nproc;
-	double *sum = calloc(2 * (np ? np : 1), sizeof(*sum)), *cnt = calloc(2 * (np ? np : 1), sizeof(*cnt));
-	double *x = calloc(np ? np : 1, sizeof(*x));
+	size_t np = se->procs.nproc ? se->procs.nproc : 1;
+	struct watch_scratch sc = { calloc(2 * np, sizeof(double)), calloc(2 * np, sizeof(double)),
+				    calloc(np, sizeof(double)), se->procs.nproc };
+	int rc = -1;
 
-	if (!sum || !cnt || !x) {
-		free(sum);
-		free(cnt);
-		free(x);
-		return -1;
-	}
+	if (!sc.sum || !sc.cnt || !sc.x)
+		goto out;
 	for (size_t f = 0; f < IC_WATCH_NFORMS; f++) {
 		struct ic_watch_form *wf = &w->forms[f];
 
 		wf->form = names[f];
 		for (size_t j = 0; j < IC_WATCH_NSITES; j++) {
 			const struct ic_point *pt = j < w->nsites ? ic_group_point(&se->group, names[f], w->sites[j]) : NULL;
-			double mean[2] = { NAN, NAN }, sev[2] = { NAN, NAN };
 
-			wf->verdict[j] = IC_CHANGE_NONE;
-			wf->change[j] = wf->change_lo[j] = wf->change_hi[j] = NAN;
-			for (int s = 0; s < 2; s++) {
-				wf->ns[s][j] = wf->lo[s][j] = wf->hi[s][j] = NAN;
-				wf->nproc[s][j] = 0;
-			}
-			if (!pt || w->nstates < 2)
-				continue;
-			wf->measured = 1;
-			memset(sum, 0, 2 * np * sizeof(*sum));
-			memset(cnt, 0, 2 * np * sizeof(*cnt));
-			for (size_t r = 0; r < pt->nreps; r++) {
-				const struct ic_rep *rep = &pt->reps[r];
-				int s;
-
-				for (size_t p = 0; p < np; p++) {
-					if (pr->unit[p] != rep->unit || !(rep->v[IC_F_NS] > 0.0))
-						continue;
-					s = watch_state_at(m, p, rep->start);
-					if (s >= 0) {
-						sum[2 * p + (size_t)s] += log(rep->v[IC_F_NS]);
-						cnt[2 * p + (size_t)s] += 1.0;
-					}
-				}
-			}
-			for (int s = 0; s < 2; s++) {
-				size_t k = 0;
-
-				for (size_t p = 0; p < np; p++)
-					if (cnt[2 * p + (size_t)s] > 0.0)
-						x[k++] = sum[2 * p + (size_t)s] / cnt[2 * p + (size_t)s];
-				mean[s] = watch_t(x, k, &wf->lo[s][j], &wf->hi[s][j], &sev[s]);
-				wf->ns[s][j] = exp(mean[s]);
-				wf->nproc[s][j] = k;
-			}
-			if (isfinite(sev[0]) && isfinite(sev[1])) {
-				/* Welch, its degrees of freedom the smaller group's: conservative. */
-				double d = mean[1] - mean[0], sed = sqrt(sev[0] * sev[0] + sev[1] * sev[1]);
-				size_t kmin = wf->nproc[0][j] < wf->nproc[1][j] ? wf->nproc[0][j] : wf->nproc[1][j];
-				double t = ic_stats_t_quantile(0.975, (double)(kmin - 1));
-
-				wf->change[j] = exp(d);
-				wf->change_lo[j] = exp(d - t * sed);
-				wf->change_hi[j] = exp(d + t * sed);
-				if (wf->change_lo[j] > 1.0)
-					wf->verdict[j] = IC_CHANGE_SLOWER;
-				else if (wf->change_hi[j] < 1.0)
-					wf->verdict[j] = IC_CHANGE_FASTER;
-				else if (wf->change_lo[j] >= 1.0 - IC_WATCH_SAME && wf->change_hi[j] <= 1.0 + IC_WATCH_SAME)
-					wf->verdict[j] = IC_CHANGE_SAME;
-				else
-					wf->verdict[j] = IC_CHANGE_UNSURE;
-			}
+			wf->measured |= pt != NULL;
+			watch_level(w, se, &sc, pt ? pt->reps : NULL, pt ? pt->nreps : 0, &wf->at[j]);
 		}
 	}
-	free(sum);
-	free(cnt);
-	free(x);
-	return 0;
+	if (w->res.nprobes && !(w->probes = calloc(w->res.nprobes, sizeof(*w->probes))))
+		goto out;
+	w->nprobes = w->res.nprobes;
+	for (size_t k = 0; k < w->nprobes; k++) {
+		const struct ic_probe_reps *p = &w->res.probes[k];
+
+		w->probes[k].name = p->name;
+		w->probes[k].what = p->what;
+		watch_level(w, se, &sc, p->reps, p->nreps, &w->probes[k].level);
+	}
+	rc = 0;
+out:
+	free(sc.sum);
+	free(sc.cnt);
+	free(sc.x);
+	return rc;
 }
 
 int ic_watch_analyse(struct ic_watch *w, char *err, size_t errlen)

@@ -16,6 +16,9 @@
  *            repetition takes the state of the sentinel's repetition of its
  *            process nearest in time; each process's mean in a state is one
  *            draw; the change from state 1 to 2 with a Welch interval
+ *   probes   the same for each probe the processes ran (bench/probes.h:
+ *            the clock, locked adds after a store, calls, code past the
+ *            L1i)
  *   where    states switch inside a process (firm runs of both states in
  *            one process: the machine changes over time), or only between
  *            processes, or one state throughout
@@ -50,14 +53,27 @@ enum ic_watch_change {
 	IC_CHANGE_UNSURE,          /* the interval holds 1 but is wider than +-IC_WATCH_SAME */
 };
 
-/* One form's time per state at each N, and its change from state 1 to 2. */
+/* A time per state (ns; the mean of each process's log mean there, with a
+ * 95% t interval over processes) and its change from state 1 to 2. */
+struct ic_watch_level {
+	double ns[2], lo[2], hi[2];
+	size_t nproc[2];
+	double change, change_lo, change_hi;
+	enum ic_watch_change verdict;
+};
+
+/* One form's level at each N. */
 struct ic_watch_form {
 	const char *form;
 	int measured;
-	double ns[2][IC_WATCH_NSITES], lo[2][IC_WATCH_NSITES], hi[2][IC_WATCH_NSITES];
-	size_t nproc[2][IC_WATCH_NSITES];
-	double change[IC_WATCH_NSITES], change_lo[IC_WATCH_NSITES], change_hi[IC_WATCH_NSITES];
-	enum ic_watch_change verdict[IC_WATCH_NSITES];
+	struct ic_watch_level at[IC_WATCH_NSITES];
+};
+
+/* One probe's level (bench/probes.h: the machine in its own terms, ns per
+ * iteration); its name and what one iteration is are the results'. */
+struct ic_watch_probe {
+	const char *name, *what;
+	struct ic_watch_level level;
 };
 
 enum ic_watch_where {
@@ -104,6 +120,8 @@ struct ic_watch {
 	double separation;         /* the levels' distance in noise SDs at the N they part most */
 	struct ic_watch_state st[2];
 	struct ic_watch_form forms[IC_WATCH_NFORMS];   /* per state, with two */
+	struct ic_watch_probe *probes;   /* per state, with two: each probe the processes ran */
+	size_t nprobes;
 	size_t switching;          /* processes with firm runs of both states */
 	int long_switches;         /* the long process is one of them */
 	enum ic_watch_where where;

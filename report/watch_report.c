@@ -94,21 +94,38 @@ static size_t wr_part_most(const struct ic_watch *w)
 }
 
 /* "+58% [52-64%]" */
-static void wr_change(FILE *f, const struct ic_watch_form *wf, size_t j)
+static double wr_pct(double ratio)
 {
-	fprintf(f, "%+.0f%% [%+.0f..%+.0f%%]", 100.0 * (wf->change[j] - 1.0), 100.0 * (wf->change_lo[j] - 1.0),
-		100.0 * (wf->change_hi[j] - 1.0));
+	double x = round(100.0 * (ratio - 1.0));
+
+	return x == 0.0 ? 0.0 : x;   /* no "-0" */
 }
 
-/* What changes between the states, form by form, at the N where the
- * sentinel's states part most: a table of each form's time per state, then
- * the forms that change, those that do not, and those it cannot tell. */
+static void wr_change(FILE *f, const struct ic_watch_level *lv)
+{
+	fprintf(f, "%+.0f%% [%+.0f..%+.0f%%]", wr_pct(lv->change), wr_pct(lv->change_lo), wr_pct(lv->change_hi));
+}
+
+static const char *const wr_group[] = {
+	[IC_CHANGE_SLOWER] = "slower in state 2", [IC_CHANGE_FASTER] = "faster in state 2",
+	[IC_CHANGE_SAME] = "no change (within ±5%)", [IC_CHANGE_UNSURE] = "cannot tell (interval wider than ±5%)" };
+static const enum ic_watch_change wr_kinds[] = { IC_CHANGE_SLOWER, IC_CHANGE_FASTER, IC_CHANGE_SAME,
+						 IC_CHANGE_UNSURE };
+
+/* One line of the table: "  name  a -> b ns, +58% [..]". */
+static void wr_row(FILE *f, int width, const char *name, const struct ic_watch_level *lv, const char *unit)
+{
+	fprintf(f, "  %-*s %.3g -> %.3g ns%s, ", width, name, lv->ns[0], lv->ns[1], unit);
+	wr_change(f, lv);
+	fputc('\n', f);
+}
+
+/* What changes between the states, form by form at the N where the
+ * sentinel's states part most, then probe by probe: a table of each one's
+ * time per state, then those that change, those that do not, and those it
+ * cannot tell. */
 static void wr_forms(FILE *f, const struct ic_watch *w, size_t j)
 {
-	static const char *const group[] = { "slower in state 2", "faster in state 2",
-					     "no change (within ±5%)", "cannot tell (interval wider than ±5%)" };
-	static const enum ic_watch_change kinds[] = { IC_CHANGE_SLOWER, IC_CHANGE_FASTER, IC_CHANGE_SAME,
-						      IC_CHANGE_UNSURE };
 	size_t nmeasured = 0;
 
 	for (size_t k = 0; k < IC_WATCH_NFORMS; k++)
@@ -117,26 +134,80 @@ static void wr_forms(FILE *f, const struct ic_watch *w, size_t j)
 		return;
 	fprintf(f, "What changes between the states at N = %lu (each form's ns per site, state 1 -> state 2):\n",
 		w->sites[j]);
-	for (size_t k = 0; k < IC_WATCH_NFORMS; k++) {
-		const struct ic_watch_form *wf = &w->forms[k];
-
-		if (!wf->measured || wf->verdict[j] == IC_CHANGE_NONE)
-			continue;
-		fprintf(f, "  %-14s %.3g -> %.3g ns, ", wf->form, wf->ns[0][j], wf->ns[1][j]);
-		wr_change(f, wf, j);
-		fputc('\n', f);
-	}
-	for (size_t g = 0; g < sizeof(kinds) / sizeof(*kinds); g++) {
+	for (size_t k = 0; k < IC_WATCH_NFORMS; k++)
+		if (w->forms[k].measured && w->forms[k].at[j].verdict != IC_CHANGE_NONE)
+			wr_row(f, 14, w->forms[k].form, &w->forms[k].at[j], "");
+	for (size_t g = 0; g < sizeof(wr_kinds) / sizeof(*wr_kinds); g++) {
 		int any = 0;
 
 		for (size_t k = 0; k < IC_WATCH_NFORMS; k++)
-			if (w->forms[k].measured && w->forms[k].verdict[j] == kinds[g]) {
+			if (w->forms[k].measured && w->forms[k].at[j].verdict == wr_kinds[g]) {
 				fprintf(f, "%s%s", any ? ", " : "  ", w->forms[k].form);
 				any = 1;
 			}
 		if (any)
-			fprintf(f, ": %s.\n", group[g]);
+			fprintf(f, ": %s.\n", wr_group[wr_kinds[g]]);
 	}
+}
+
+/* The probes in the machine's terms, as the forms above. */
+static void wr_probes(FILE *f, const struct ic_watch *w)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < w->nprobes; k++)
+		n += w->probes[k].level.verdict != IC_CHANGE_NONE;
+	if (w->nstates < 2 || !n)
+		return;
+	fputs("The machine in its own terms (each probe's ns per iteration, state 1 -> state 2):\n", f);
+	for (size_t k = 0; k < w->nprobes; k++) {
+		const struct ic_watch_probe *p = &w->probes[k];
+		char unit[128];
+
+		if (p->level.verdict == IC_CHANGE_NONE)
+			continue;
+		snprintf(unit, sizeof(unit), " (%s)", p->what ? p->what : "one iteration");
+		wr_row(f, 17, p->name, &p->level, unit);
+	}
+	for (size_t g = 0; g < sizeof(wr_kinds) / sizeof(*wr_kinds); g++) {
+		int any = 0;
+
+		for (size_t k = 0; k < w->nprobes; k++)
+			if (w->probes[k].level.verdict == wr_kinds[g]) {
+				fprintf(f, "%s%s", any ? ", " : "  ", w->probes[k].name);
+				any = 1;
+			}
+		if (any)
+			fprintf(f, ": %s.\n", wr_group[wr_kinds[g]]);
+	}
+}
+
+/* The probes in one sentence: "Probes: clock unchanged; locked_same_line
+ * 1.6x slower [1.4-1.8x]; ..." where a change is firm, "cannot tell" where
+ * its interval is wide. */
+static void wr_probes_words(FILE *f, const struct ic_watch *w)
+{
+	int any = 0;
+
+	for (size_t k = 0; k < w->nprobes; k++) {
+		const struct ic_watch_level *lv = &w->probes[k].level;
+
+		if (lv->verdict == IC_CHANGE_NONE)
+			continue;
+		fprintf(f, "%s%s ", any ? "; " : "In the machine's terms, state 2 has: ", w->probes[k].name);
+		if (lv->verdict == IC_CHANGE_SAME)
+			fputs("unchanged", f);
+		else if (lv->verdict == IC_CHANGE_UNSURE)
+			fprintf(f, "not told apart (%.2fx, 95%% %.2f-%.2fx)", lv->change, lv->change_lo, lv->change_hi);
+		else if (lv->verdict == IC_CHANGE_SLOWER)
+			fprintf(f, "%.2fx slower [%.2f-%.2fx]", lv->change, lv->change_lo, lv->change_hi);
+		else
+			fprintf(f, "%.2fx faster [%.2f-%.2fx]", 1.0 / lv->change, 1.0 / lv->change_hi,
+				1.0 / lv->change_lo);
+		any = 1;
+	}
+	if (any)
+		fputs(".\n", f);
 }
 
 /* The forms' story in one sentence, where the pattern is the one the Zen 5
@@ -149,7 +220,7 @@ static void wr_forms_words(FILE *f, const struct ic_watch *w, size_t j)
 	for (size_t k = 0; k < IC_WATCH_NFORMS; k++) {
 		const struct ic_watch_form *wf = &w->forms[k];
 
-		if (!wf->measured || wf->verdict[j] == IC_CHANGE_NONE)
+		if (!wf->measured || wf->at[j].verdict == IC_CHANGE_NONE)
 			continue;
 		if (!strcmp(wf->form, "inline")) {
 			in = wf;
@@ -157,15 +228,15 @@ static void wr_forms_words(FILE *f, const struct ic_watch *w, size_t j)
 		}
 		if (!strcmp(wf->form, "clone") || !strcmp(wf->form, "inline_nolock")) {
 			others++;
-			others_slower += wf->verdict[j] == IC_CHANGE_SLOWER;
+			others_slower += wf->at[j].verdict == IC_CHANGE_SLOWER;
 		}
 	}
-	if (!in || in->verdict[j] != IC_CHANGE_SLOWER || others < 2 || others_slower)
+	if (!in || in->at[j].verdict != IC_CHANGE_SLOWER || others < 2 || others_slower)
 		return;
 	fprintf(f, "State 2 slows the inlined locked sequence by %.0f%%; the same copies called (clone) "
 		"and the inlined code without the lock (inline_nolock) do not slow: the lock's "
 		"interaction with straight-line code, not code size, tells the states apart.\n",
-		100.0 * (in->change[j] - 1.0));
+		100.0 * (in->at[j].change - 1.0));
 }
 
 /* The report: the figures, then the plain words, last. */
@@ -204,8 +275,10 @@ static void wr_text(FILE *f, const struct ic_watch *w)
 		fprintf(f, "Switching inside a process: %zu process%s%s (firm runs of both states).\n",
 			w->switching, w->switching == 1 ? "" : "es",
 			w->long_switches ? ", the long one among them" : "");
-	if (w->nstates == 2)
+	if (w->nstates == 2) {
 		wr_forms(f, w, wr_part_most(w));
+		wr_probes(f, w);
+	}
 	/* The plain words, last on the console. */
 	switch (w->where) {
 	case IC_WATCH_TOO_FEW:
@@ -214,8 +287,9 @@ static void wr_text(FILE *f, const struct ic_watch *w)
 		break;
 	case IC_WATCH_ONE_STATE:
 		fprintf(f, "One state for these %s (%s; the best two-state fit's levels are %.1f noise "
-			"SDs apart): this machine gave one answer while watched. Whether it stays so over "
-			"hours, ./run.sh history shows.\n", wr_dur(a, sizeof(a), w->t1 - w->t0), w->why,
+			"SDs apart): this machine gave one answer while watched, and there is nothing to "
+			"attribute to a change of state. Whether it stays so over hours, ./run.sh history "
+			"shows.\n", wr_dur(a, sizeof(a), w->t1 - w->t0), w->why,
 			w->separation);
 		break;
 	case IC_WATCH_BETWEEN:
@@ -231,6 +305,7 @@ static void wr_text(FILE *f, const struct ic_watch *w)
 				"the benchmark): at N = %lu inline/extern is %.2f in one and %.2f in the "
 				"other.\n", w->sites[j], w->st[0].ratio[j], w->st[1].ratio[j]);
 		wr_forms_words(f, w, j);
+		wr_probes_words(f, w);
 		fprintf(f, "This machine cannot give one answer now: a sweep's answer depends on when it "
 			"ran. Its summary gives the answer per state. For one answer, run on a dedicated or "
 			"bare-metal host; here, run ./run.sh --repeat 3 --spread 30 and trust only what "
@@ -243,6 +318,15 @@ static void wr_text(FILE *f, const struct ic_watch *w)
 static json_t *wr_num(double x)
 {
 	return isfinite(x) ? json_real(x) : json_null();
+}
+
+/* A change from state 1 to 2: {ratio, lo, hi, verdict}. */
+static json_t *wr_json_change(const struct ic_watch_level *lv)
+{
+	static const char *const change[] = { "not measured", "none", "slower", "faster", "cannot tell" };
+
+	return json_pack("{s:o,s:o,s:o,s:s}", "ratio", wr_num(lv->change), "lo", wr_num(lv->change_lo), "hi",
+			 wr_num(lv->change_hi), "verdict", change[lv->verdict]);
 }
 
 static json_t *wr_json(const struct ic_watch *w, const char *text)
@@ -296,8 +380,6 @@ static json_t *wr_json(const struct ic_watch *w, const char *text)
 	json_object_set_new(root, "long_windows", json_integer((json_int_t)w->nwindows));
 	json_object_set_new(root, "states", states);
 	{
-		static const char *const change[] = { "not measured", "none", "slower", "faster",
-						      "cannot tell" };
 		json_t *forms = json_array();
 
 		for (size_t k = 0; k < IC_WATCH_NFORMS; k++) {
@@ -310,22 +392,37 @@ static json_t *wr_json(const struct ic_watch *w, const char *text)
 				json_t *ns = json_array(), *lo = json_array(), *hi = json_array();
 
 				for (size_t j = 0; j < w->nsites; j++) {
-					json_array_append_new(ns, wr_num(wf->ns[s][j]));
-					json_array_append_new(lo, wr_num(wf->lo[s][j]));
-					json_array_append_new(hi, wr_num(wf->hi[s][j]));
+					json_array_append_new(ns, wr_num(wf->at[j].ns[s]));
+					json_array_append_new(lo, wr_num(wf->at[j].lo[s]));
+					json_array_append_new(hi, wr_num(wf->at[j].hi[s]));
 				}
 				json_array_append_new(st, json_pack("{s:o,s:o,s:o}", "ns_per_n", ns, "lo_per_n", lo,
 								    "hi_per_n", hi));
 			}
 			for (size_t j = 0; j < w->nsites; j++)
-				json_array_append_new(ch, json_pack("{s:o,s:o,s:o,s:s}", "ratio", wr_num(wf->change[j]),
-								    "lo", wr_num(wf->change_lo[j]), "hi",
-								    wr_num(wf->change_hi[j]), "verdict",
-								    change[wf->verdict[j]]));
+				json_array_append_new(ch, wr_json_change(&wf->at[j]));
 			json_array_append_new(forms, json_pack("{s:s,s:o,s:o}", "form", wf->form, "states", st,
 							       "change_per_n", ch));
 		}
 		json_object_set_new(root, "forms", forms);
+	}
+	{
+		json_t *probes = json_array();
+
+		for (size_t k = 0; k < w->nprobes; k++) {
+			const struct ic_watch_probe *p = &w->probes[k];
+			json_t *st = json_array();
+
+			for (int s = 0; s < (int)w->nstates && w->nstates == 2; s++)
+				json_array_append_new(st, json_pack("{s:o,s:o,s:o,s:I}", "ns", wr_num(p->level.ns[s]),
+								    "lo", wr_num(p->level.lo[s]), "hi",
+								    wr_num(p->level.hi[s]), "processes",
+								    (json_int_t)p->level.nproc[s]));
+			json_array_append_new(probes, json_pack("{s:s,s:s?,s:o,s:o}", "probe", p->name, "iteration",
+								p->what, "states", st, "change",
+								wr_json_change(&p->level)));
+		}
+		json_object_set_new(root, "probes", probes);
 	}
 	json_object_set_new(root, "why_one", w->nstates == 1 && w->why ? json_string(w->why) : json_null());
 	json_object_set_new(root, "separation_sd", wr_num(w->separation));

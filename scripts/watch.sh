@@ -17,7 +17,11 @@ of states (a two-state Markov chain, docs/method.md), and the report says
 each state's level at both N with its 95% interval over processes, its share
 of the time and its mean spell with their intervals, and whether the states
 switch inside a process (the machine changes over time) or only between
-processes. Its last lines say in plain words whether this machine can give
+processes. With two states it says what changes between them: each of the
+attribution's forms (clone, inline_nolock, extern_nolock, mark, run in the
+same processes) and each probe of the machine in its own terms (the clock,
+a locked add after a store to its own line and to another, calls and
+returns, code past the L1i), with 95% intervals. Its last lines say in plain words whether this machine can give
 one answer, and what to do when it cannot. The chart draws the long process
 in windows of about 1.5 s.
 
@@ -54,8 +58,8 @@ watch_specs() {
 		echo "$f:tail_dequeue:chain:seq:0:$n"
 	done; done | paste -sd';'
 }
-# A short process: 3 rounds of the 12 runs at 0.05 s each, about 2 s with
-# the process's start (the states are read at each repetition, so no
+# A short process: 3 rounds of the 12 runs and 5 probes at 0.05 s each,
+# about 3 s with the process's start (the states are read at each repetition, so no
 # median is needed); then a pause, so that samples spread over the time as
 # a sweep's processes do.
 watch_reps=3 watch_min_time=0.05 watch_pause_s=2
@@ -118,7 +122,10 @@ watch_main() {
 	lock_take "$wdir/.run.sh-lock" "$wdir" refuse
 	mkdir -p "$wdir/raw" "$wdir/log"
 	trap 'rm -f "$wdir"/raw/*.tmp; say "interrupted: nothing analysed; the processes so far are in $wdir/raw"; exit 130' INT TERM
-	watch_runs >"$wdir/log/sentinel.runs"
+	# The sentinel's runs and the bench's probes (bench/probes.h: the
+	# machine in its own terms), in the same processes.
+	{ watch_runs; "$tree/bench/sites_bench" --list --threads=1 --modes=private | grep '^probe/' || true; } \
+		>"$wdir/log/sentinel.runs"
 	say "results: $wdir"
 	measure_begin "./run.sh watch"
 	"$tree/common/machine_state" >"$wdir/machine_state.txt" || say "the machine state could not be read"
@@ -133,7 +140,7 @@ watch_main() {
 	done
 	# Rounds for the long process: a repetition of min_time takes about 1.1
 	# times it (Google Benchmark overshoots a little), a round one per run.
-	per_s=$(awk -v n="$(watch_runs | wc -l)" -v t="$watch_min_time" 'BEGIN { printf "%.4f", n * t * 1.1 }')
+	per_s=$(awk -v n="$(wc -l <"$wdir/log/sentinel.runs")" -v t="$watch_min_time" 'BEGIN { printf "%.4f", n * t * 1.1 }')
 	long_reps=$(awk -v h="$half" -v s="$per_s" 'BEGIN { n = int(h / s); printf "%d", (n < 6 ? 6 : n) }')
 	phase "watch: $k short processes done; the long process ($long_reps rounds)"
 	watch_process "$tree/bench/sites_bench" "$wdir/log/sentinel.runs" "$wdir/raw/long.json" \

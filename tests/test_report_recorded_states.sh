@@ -9,7 +9,9 @@
 # locked sequence as what the slow state slows, the same copies called and
 # the inlined code without the lock as not slowed. Each watch.json is held
 # to docs/watch-json.md's table, both ways.
-# A one-state watch of the fake bench must say so, and why.
+# The probes' wording on those processes with probes added. A one-state
+# watch of the fake bench must say so, why, and that there is nothing to
+# attribute.
 # usage: test_report_recorded_states.sh WATCH_REPORT SUMMARIZE DATA_DIR JSON_TABLE_CHECK DOC FAKEGB
 set -u
 watch_report=$1
@@ -56,16 +58,58 @@ grep -q '^State 2 slows the inlined locked sequence by [0-9]*%; the same copies 
 	fail "the forms' story not told: $(cat "$work/forms.out")"
 grep -q '^  inline: slower in state 2\.$' "$work/forms.out" || fail "inline not the one slower: $(cat "$work/forms.out")"
 grep -q 'clone[^:]*: slower' "$work/forms.out" && fail "clone named slower: $(cat "$work/forms.out")"
+# The probes' wording, on the recorded processes with probes added (the
+# recording has none): clock at 15.6 ns in every repetition (+-1%, seeded),
+# so unchanged; locked_same_line at a third of each inline repetition's
+# time, so it follows the state; call_return at 17 ns times a lognormal
+# factor (SD 0.4 on the log scale), so too wide to tell. No probe may be named changed whose
+# interval holds 1.
+mkdir -p "$work/probes"
+python3 - "$f" "$work/probes" <<'PY' || fail "adding probes"
+import glob, json, math, os, random, sys
+rng = random.Random(7)
+for path in sorted(glob.glob(os.path.join(sys.argv[1], "p*.json"))):
+    d = json.load(open(path))
+    add = []
+    for b in d["benchmarks"]:
+        if b.get("run_type") == "aggregate" or not b["name"].startswith("sites/inline/"):
+            continue
+        for name, t, what in (("clock", 15.6 * (1 + rng.uniform(-0.01, 0.01)), "64 dependent adds"),
+                              ("locked_same_line", b["real_time"] / 3, "a store, then a locked add on its line"),
+                              ("call_return", 17 * math.exp(rng.gauss(0, 0.4)), "16 calls to a bare return")):
+            add.append({"name": "probe/%s/real_time/threads:1" % name, "run_name": "probe/%s/real_time/threads:1" % name,
+                        "run_type": "iteration", "repetition_index": b.get("repetition_index", 0),
+                        "real_time": t, "cpu_time": t, "time_unit": "ns", "iterations": 1000,
+                        "rep_start_s": b["rep_start_s"] + 0.001, "label": what})
+    d["benchmarks"] += add
+    json.dump(d, open(os.path.join(sys.argv[2], os.path.basename(path)), "w"))
+PY
+"$watch_report" --out "$work/probes/out" $(ls "$work"/probes/p*.json | sort -V) >"$work/probes.out" ||
+	fail "watch_report probes: exit $?"
+grep -q '^  clock             [0-9.]* -> [0-9.]* ns (64 dependent adds), ' "$work/probes.out" ||
+	fail "the clock probe's row: $(cat "$work/probes.out")"
+grep -q '^  locked_same_line: slower in state 2\.$' "$work/probes.out" ||
+	fail "locked_same_line not the one slower: $(cat "$work/probes.out")"
+grep -q '^In the machine.s terms, state 2 has: clock unchanged; locked_same_line [0-9.]*x slower \[[0-9.]*-[0-9.]*x\]; call_return not told apart' "$work/probes.out" ||
+	fail "the probes' sentence: $(cat "$work/probes.out")"
+python3 - "$work/probes/out/watch.json" <<'PY' || fail "a probe named changed with an interval holding 1"
+import json, sys
+for p in json.load(open(sys.argv[1]))["probes"]:
+    c = p["change"]
+    if c["verdict"] in ("slower", "faster") and c["lo"] <= 1 <= c["hi"]:
+        sys.exit("%s: %s" % (p["probe"], c))
+PY
 mkdir -p "$work/one"
 for p in 0 1 2 3 4 5 6 7; do
 	"$fakegb" --start $((1764720000 + 20 * p)) --reps 5 --threads 1 --modes private --sites-max 16 \
 		--process $p --seed $((p + 1)) --noise 0.02 >"$work/one/s$p.json" || fail "fakegb"
 done
 "$watch_report" --out "$work/one/out" "$work"/one/s*.json >"$work/one.out" || fail "watch_report one: exit $?"
-grep -q '^One state for these [0-9.]* min (.*noise SDs apart): this machine gave one answer while watched\.' "$work/one.out" ||
+grep -q '^One state for these [0-9.]* min (.*noise SDs apart): this machine gave one answer while watched, and there is nothing to attribute' "$work/one.out" ||
 	fail "one state not said with its reason: $(cat "$work/one.out")"
 grep -q '^State 2\|^Two states\|^Switching' "$work/one.out" && fail "a one-state watch names two: $(cat "$work/one.out")"
-"$table_check" "$doc" "$work/watch/watch.json" "$work/forms/watch.json" "$work/one/out/watch.json" ||
+"$table_check" "$doc" "$work/watch/watch.json" "$work/forms/watch.json" "$work/probes/out/watch.json" \
+	"$work/one/out/watch.json" ||
 	fail "watch.json against $doc"
 
 s=$work/sweep-zen5-two-levels
