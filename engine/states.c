@@ -2,6 +2,7 @@
 #include "states.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -232,6 +233,39 @@ static int states_state(struct ic_states *s, int k, const struct ic_process_rati
 	return 0;
 }
 
+/* A state whose level at the separating N has fewer than two processes
+ * behind it (brief spells scattered over processes, or one process's) is
+ * no state of the machine that this run can read: one state, and why. */
+static void states_brief(struct ic_states *s, const struct ic_process_ratios *pr)
+{
+	struct ic_sm *m = &s->model;
+	size_t j = m->sep_site;
+
+	for (int k = 0; k < 2; k++) {
+		double lo, hi;
+		size_t nlev = 0;
+
+		ic_sm_level(m, k, j, &lo, &hi, &nlev);
+		if (nlev >= 2)
+			continue;
+		s->brief = 1;
+		s->brief_share = k ? m->share : 1.0 - m->share;
+		s->brief_spell_s = s->nuntimed ? NAN : m->spell[k];
+		snprintf(s->why_buf, sizeof(s->why_buf),
+			 "a second level came in brief spells (%.0f%% of the time) in which %s ran two "
+			 "repetitions at N = %lu, where the levels part most: too little to read it as a state",
+			 100.0 * s->brief_share, nlev ? "only one process" : "no process",
+			 j < pr->nsites ? pr->sites[j] : 0ul);
+		s->why = s->why_buf;
+		s->nstates = m->nstates = 1;
+		s->follows = IC_FOLLOWS_NEITHER;
+		memset(s->state, 0, pr->nproc * sizeof(*s->state));
+		memset(s->unsteady, 0, pr->nproc * sizeof(*s->unsteady));
+		s->nunsteady = 0;
+		return;
+	}
+}
+
 struct ic_states *ic_states_analyse(const struct ic_process_ratios *pr, const struct ic_group *g,
 				    const struct ic_analysis_opts *opts)
 {
@@ -273,6 +307,8 @@ struct ic_states *ic_states_analyse(const struct ic_process_ratios *pr, const st
 			memset(s->state, 0, pr->nproc * sizeof(*s->state));
 		}
 	}
+	if (s->nstates == 2)
+		states_brief(s, pr);
 	if (states_state(s, 0, pr, g, opts) || (s->nstates == 2 && states_state(s, 1, pr, g, opts)))
 		goto fail;
 	return s;

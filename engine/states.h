@@ -66,6 +66,13 @@ struct ic_states {
 	                            * each state (its ratios' and attribution's) */
 	size_t nmember;
 	enum ic_states_follows follows;
+	/* One state, though the model found a second one that no two
+	 * processes ran long enough to give a level at the N that separates
+	 * them: brief spells, too little to call a state of the machine or
+	 * to rule one out. Its share of the time and mean spell (s). */
+	int brief;
+	double brief_share, brief_spell_s;
+	char why_buf[256];
 };
 
 /* The states of a series' processes pr of group g (compare/baseline of

@@ -50,7 +50,7 @@ const char *ic_watch_where_name(enum ic_watch_where v)
 		[IC_WATCH_ONE_STATE] = "one state",
 		[IC_WATCH_BETWEEN] = "between processes",
 		[IC_WATCH_INSIDE] = "inside a process",
-		[IC_WATCH_ONE_PROCESS] = "a second state in one process only",
+		[IC_WATCH_BRIEF] = "brief spells of a second level",
 	};
 
 	return name[v];
@@ -478,23 +478,6 @@ out:
 	return rc;
 }
 
-/* The state seen in one process only (its level at every N has one
- * process behind it), or -1: a brief spell inside one process is too
- * little to call the machine two-state, as a sweep's one-process state
- * decides no N. */
-static int watch_lone_state(const struct ic_watch *w)
-{
-	for (int s = 0; s < 2; s++) {
-		size_t most = 0;
-
-		for (size_t j = 0; j < w->nsites; j++)
-			most = w->st[s].nproc[j] > most ? w->st[s].nproc[j] : most;
-		if (most < 2)
-			return s;
-	}
-	return -1;
-}
-
 int ic_watch_analyse(struct ic_watch *w, char *err, size_t errlen)
 {
 	const struct ic_series *se;
@@ -557,10 +540,10 @@ int ic_watch_analyse(struct ic_watch *w, char *err, size_t errlen)
 			w->long_switches = 1;
 	if (se->procs.nproc < IC_STATES_MIN_PROC || m->n < IC_SM_MIN_OBS)
 		w->where = IC_WATCH_TOO_FEW;
+	else if (st->brief)
+		w->where = IC_WATCH_BRIEF;
 	else if (w->nstates < 2)
 		w->where = IC_WATCH_ONE_STATE;
-	else if ((w->lone = watch_lone_state(w)) >= 0)
-		w->where = IC_WATCH_ONE_PROCESS;
 	else if (w->switching)
 		w->where = IC_WATCH_INSIDE;
 	else

@@ -81,8 +81,8 @@ enum ic_watch_where {
 	IC_WATCH_ONE_STATE,
 	IC_WATCH_BETWEEN,          /* two states, the long process in one */
 	IC_WATCH_INSIDE,           /* the long process switches */
-	IC_WATCH_ONE_PROCESS,      /* two states, but one of them seen in one process only:
-	                            * too little to say the machine has two */
+	IC_WATCH_BRIEF,            /* a second level in brief spells too short to read as a
+	                            * state (states.h): neither one state nor two */
 };
 
 struct ic_watch_sample {
@@ -127,7 +127,6 @@ struct ic_watch {
 	size_t switching;          /* processes with firm runs of both states */
 	int long_switches;         /* the long process is one of them */
 	enum ic_watch_where where;
-	int lone;                  /* IC_WATCH_ONE_PROCESS: the state seen in one process (0, 1) */
 };
 
 void ic_watch_init(struct ic_watch *w);

@@ -292,13 +292,11 @@ static void wr_text(FILE *f, const struct ic_watch *w)
 			"shows.\n", wr_dur(a, sizeof(a), w->t1 - w->t0), w->why,
 			w->separation);
 		break;
-	case IC_WATCH_ONE_PROCESS: {
-		fprintf(f, "A second state seen in one process only (state %d, %.0f%% of the time): too little "
-			"to say this machine has two states, nor that it has one. Watch longer "
-			"(./run.sh watch --minutes 6) before trusting one sweep's answer.\n", w->lone + 1,
-			100.0 * w->st[w->lone].share);
+	case IC_WATCH_BRIEF:
+		fprintf(f, "No firm answer on states: %s. That is too little to say this machine has two "
+			"states, and too much to say it has one: watch longer (./run.sh watch --minutes 6) "
+			"before trusting one sweep's answer.\n", w->why);
 		break;
-	}
 	case IC_WATCH_BETWEEN:
 	case IC_WATCH_INSIDE: {
 		size_t j = wr_part_most(w);

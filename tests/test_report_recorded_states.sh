@@ -5,7 +5,8 @@
 # states near those levels that switch inside the long process, and never
 # say "one state"; a sweep whose chain processes sit at 0.95-1.03 and
 # 1.55-1.70 at N = 256 must name two states with both levels, never one
-# averaged verdict; 30 processes of all six forms must name the inlined
+# averaged verdict; a Xeon sweep's brief spells of a second level must
+# be one state, said why, with no level of nan; 30 processes of all six forms must name the inlined
 # locked sequence as what the slow state slows, the same copies called and
 # the inlined code without the lock as not slowed. Each watch.json is held
 # to docs/watch-json.md's table, both ways.
@@ -131,4 +132,13 @@ awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	"$work/sweep/ratios.csv" >"$work/decided"
 [ -s "$work/drawn" ] && cmp -s "$work/drawn" "$work/decided" ||
 	fail "the chart's deciding marks and ratios.csv disagree: $(diff "$work/drawn" "$work/decided" | head -n 5)"
+# Brief spells of a second level are no state: one state, said why, and
+# no level printed as nan.
+tar xzf "$data/sweep-xeon-brief-spells.tar.gz" -C "$work" || fail "untar brief"
+"$summarize" --out "$work/brief" "$work"/sweep-xeon-brief-spells/*.json >/dev/null || fail "summarize brief: exit $?"
+md=$work/brief/summary.md
+grep -qi 'nan' "$md" && fail "a level printed as nan: $(grep -i nan "$md" | head -n 3)"
+grep -q 'two states' "$md" && fail "brief spells called two states: $(grep 'two states' "$md" | head -n 2)"
+grep -q '^States: one, .*a second level came in brief spells ([0-9]*% of the time) in which no process ran two repetitions' "$md" ||
+	fail "brief spells not said: $(grep '^States' "$md")"
 echo "test_report_recorded_states: ok"
