@@ -82,7 +82,8 @@ Sweep options (defaults in brackets):
                       and the nolock forms are the controls the summary's
                       attribution reads (nolock: 1 thread, private only;
                       unless --sites is given, the controls and the mark
-                      run at the powers of 4 only: 1, 4, 16, ...);
+                      run at the powers of 4 up to 4096 only:
+                      1, 4, 16, ... 4096);
                       the sweep adds form mark (the sites' mark and filler
                       alone, 1 thread, private), the baseline
                       [inline,extern,clone,inline_nolock,extern_nolock]

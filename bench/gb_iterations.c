@@ -2,6 +2,7 @@
 #include "gb_json.h"
 
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,7 +11,52 @@ struct ic_gb_iters {
 	json_t *names;   /* object: run_name -> iterations */
 };
 
-struct ic_gb_iters *ic_gb_iters_load(const char *path, char *why, size_t why_len)
+/* Seconds in one time_unit; 0 when unknown. */
+static double gb_unit_s(const char *unit)
+{
+	static const struct { const char *name; double s; } u[] = {
+		{ "ns", 1e-9 }, { "us", 1e-6 }, { "ms", 1e-3 }, { "s", 1.0 } };
+
+	for (size_t i = 0; unit && i < sizeof(u) / sizeof(*u); i++)
+		if (!strcmp(unit, u[i].name))
+			return u[i].s;
+	return 0.0;
+}
+
+static int gb_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The median wall time (s) of the repetitions of run name in list; 0 when
+ * none says. */
+static double gb_median_wall_s(json_t *list, const char *name)
+{
+	double d[64];
+	size_t n = 0, i;
+	json_t *run;
+
+	json_array_foreach(list, i, run) {
+		const char *type = json_string_value(json_object_get(run, "run_type"));
+		const char *rn = json_string_value(json_object_get(run, "run_name"));
+		json_t *t = json_object_get(run, "real_time"), *it = json_object_get(run, "iterations");
+		double unit = gb_unit_s(json_string_value(json_object_get(run, "time_unit")));
+
+		if (!rn)
+			rn = json_string_value(json_object_get(run, "name"));
+		if (n < sizeof(d) / sizeof(*d) && rn && !strcmp(rn, name) && (!type || !strcmp(type, "iteration")) &&
+		    json_is_number(t) && json_is_integer(it) && unit > 0.0)
+			d[n++] = json_number_value(t) * unit * (double)json_integer_value(it);
+	}
+	if (!n)
+		return 0.0;
+	qsort(d, n, sizeof(*d), gb_cmp_double);
+	return n % 2 ? d[n / 2] : 0.5 * (d[n / 2 - 1] + d[n / 2]);
+}
+
+struct ic_gb_iters *ic_gb_iters_load(const char *path, double min_time_s, char *why, size_t why_len)
 {
 	json_t *root = ic_gb_json_load(path, why, why_len), *list, *run;
 	struct ic_gb_iters *it;
@@ -37,6 +83,7 @@ struct ic_gb_iters *ic_gb_iters_load(const char *path, char *why, size_t why_len
 		json_t *n = json_object_get(run, "iterations");
 		json_t *threads = json_object_get(run, "threads");
 		json_int_t per;
+		double wall;
 
 		if (!name)
 			name = json_string_value(json_object_get(run, "name"));
@@ -46,6 +93,8 @@ struct ic_gb_iters *ic_gb_iters_load(const char *path, char *why, size_t why_len
 			continue;
 		/* The JSON's count is all threads'; Iterations(n) is each thread's. */
 		per = json_integer_value(n);
+		if (min_time_s > 0.0 && (wall = gb_median_wall_s(list, name)) > 0.0)
+			per = (json_int_t)ceil((double)per * min_time_s / wall);
 		if (json_is_integer(threads) && json_integer_value(threads) > 1)
 			per /= json_integer_value(threads);
 		json_object_set_new(it->names, name, json_integer(per > 0 ? per : 1));

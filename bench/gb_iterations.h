@@ -12,9 +12,14 @@ struct ic_gb_iters;
 
 /* Read FILE's "benchmarks": each run of run_type "iteration", by its
  * run_name, with its iterations (repetitions of one benchmark share the
- * count: the library keeps the first repetition's). NULL with a one-line
- * reason in why when the file cannot be read or is not such a JSON. */
-struct ic_gb_iters *ic_gb_iters_load(const char *path, char *why, size_t why_len);
+ * count: the library keeps the first repetition's). With min_time_s > 0
+ * each count is scaled so that a repetition lasts min_time_s, from the
+ * median wall time of that run's repetitions in FILE (real_time times the
+ * iterations of all threads): the library's own estimate aims at 1.4 times
+ * min_time, so the later processes of a sweep run repetitions of the
+ * length asked for, all the same count. NULL with a one-line reason in why
+ * when the file cannot be read or is not such a JSON. */
+struct ic_gb_iters *ic_gb_iters_load(const char *path, double min_time_s, char *why, size_t why_len);
 /* The iterations of the benchmark named name (GB's full run name, e.g.
  * sites/.../real_time/threads:1), or 0 when the file has none. */
 int64_t ic_gb_iters_find(const struct ic_gb_iters *it, const char *name);

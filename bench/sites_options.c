@@ -153,6 +153,7 @@ static int sim_cache_in(const char *dir, struct ic_opts *o)
 int ic_opts_parse(int *argc, char **argv, struct ic_opts *o)
 {
 	const char *sim_dir = NULL, *iters_from = NULL, *out_format = "json", *v;
+	double min_time = 0.0;
 	int kept = 1, rc;
 
 	memset(o, 0, sizeof(*o));
@@ -172,6 +173,8 @@ int ic_opts_parse(int *argc, char **argv, struct ic_opts *o)
 			o->bench_out = v;
 		if ((v = opt_value(argv[i], "--benchmark_out_format")))
 			out_format = v;
+		if ((v = opt_value(argv[i], "--benchmark_min_time")))
+			min_time = strtod(v, NULL);
 		argv[kept++] = argv[i];
 	}
 	*argc = kept;
@@ -185,7 +188,7 @@ int ic_opts_parse(int *argc, char **argv, struct ic_opts *o)
 		return rc;
 	if (iters_from) {
 		char why[512];
-		if (!(o->iters = ic_gb_iters_load(iters_from, why, sizeof(why))))
+		if (!(o->iters = ic_gb_iters_load(iters_from, min_time, why, sizeof(why))))
 			return bad("--iterations-from: %s", why);
 		/* With fixed counts the library adds /iterations:N to the names
 		 * its filter would see: the cases apply the filter instead. */

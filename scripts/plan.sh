@@ -122,10 +122,12 @@ decide_build_forms() {
 filler_cases() { tr , '\n' <<<"$cases" | awk -F: '$3 > 0'; }
 
 # The controls (every form but the compared pair and hint) are what the
-# attribution reads across N; on the default N list they run at every other
-# N, the powers of 4 (1, 4, 16, ... 4096), which the attribution's ranges
-# and its chart need: a third less measuring and half the clones' build
-# (their sites go to 4096, not 8192). N the user lists get every form.
+# attribution reads across N; on the default N list they run at the powers
+# of 4 up to 4096 (1, 4, 16, ... 4096), which the attribution's ranges and
+# its chart need: a third less measuring, and the clones' sites (the
+# costliest to compile) stop at 4096 where the chain goes to 8192 or 16384
+# (as the L2 decides). N the user lists get every form.
+control_top=4096
 point_specs() {   # every point of the sweep, as gen specs (filler last, when > 0)
 	local f o c l r x max n s sfx thin=1 control
 	[ -z "${given[sites]:-}" ] || thin=0
@@ -136,8 +138,8 @@ point_specs() {   # every point of the sweep, as gen specs (filler last, when > 
 		for f in ${build_forms//,/ }; do for n in "${site_list[@]}"; do
 			[ "${max:-0}" -gt 0 ] && [ "$n" -gt "$max" ] && continue
 			case $f in inline | extern | hint | "${compare:-inline}" | "${baseline:-extern}") control=0 ;; *) control=$thin ;; esac
-			# a power of 4: one bit set, at an even place
-			[ "$control" = 0 ] || (((n & (n - 1)) == 0 && (n & 0x5555555555555555) != 0)) || continue
+			# a power of 4 (one bit set, at an even place) up to control_top
+			[ "$control" = 0 ] || { (((n & (n - 1)) == 0 && (n & 0x5555555555555555) != 0)) && [ "$n" -le "$control_top" ]; } || continue
 			echo "$f:$o:$l:$r:$s:$n$sfx"
 		done; done
 	done; done

@@ -182,9 +182,11 @@ spread_wait() {
 
 # guess_process_s [N-LIST]: a process's time for the ETA until one has run,
 # from what it runs (build 0's plan): every run's repetitions of min_time
-# (Google Benchmark runs each about 1.4 times that), and a second to start.
+# (the first process's estimate runs each about 1.4 times that, the later
+# ones' fixed counts about 1.05 times: sites_bench --iterations-from), and a
+# second to start.
 guess_process_s() {
-	run_list 0 "${1:-}" | awk -v r="$reps" -v t="$min_time" 'END { printf "%d", NR * r * t * 1.4 + 1 }'
+	run_list 0 "${1:-}" | awk -v r="$reps" -v t="$min_time" 'END { printf "%d", NR * r * t * 1.05 + 1 }'
 }
 report_s=15
 
