@@ -75,6 +75,11 @@ static void answer_resolution(FILE *f, const struct ic_analysis *an)
 		}
 	if (!best)
 		return;
+	if (ic_analysis_smoke(an, t, sizeof(t))) {
+		fprintf(f, "Resolution: none: a smoke test resolves no N (%s); its narrowest interval, "
+			"±%.1f%%, speaks for its one layout only.\n", t, 100.0 * half);
+		return;
+	}
 	fprintf(f, "Resolution: the narrowest deciding interval is ±%.1f%% (%s, N = %lu)", 100.0 * half,
 		ic_fmt_series(t, sizeof(t), an, &bs->group), best->sites);
 	if (half > an->opts.noise_ci)

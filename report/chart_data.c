@@ -265,8 +265,11 @@ static void verdict(char *buf, size_t cap, const struct ic_analysis *an, const s
 	const struct ic_group *gr = &se->group;
 	const struct ic_crossover *xo = &gr->xo;
 	const char *pooled = se->states && se->states->nstates == 2 ? " (pooled over two states)" : "";
+	char why[256];
 
-	if (xo->verdict == IC_VERDICT_CROSSOVER)
+	if (ic_analysis_smoke(an, why, sizeof(why)))
+		snprintf(buf, cap, "no side decided: a smoke test");
+	else if (xo->verdict == IC_VERDICT_CROSSOVER)
 		snprintf(buf, cap, "crossover in (%.0f, %.0f)%s", xo->bracket_lo, xo->bracket_hi, pooled);
 	else if (xo->verdict == IC_VERDICT_COMPARE_WINS || xo->verdict == IC_VERDICT_BASELINE_WINS)
 		snprintf(buf, cap, "%s faster where resolved%s", xo->verdict == IC_VERDICT_COMPARE_WINS ?

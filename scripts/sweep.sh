@@ -128,7 +128,8 @@ run_process() {
 # the machine is left to others while the next repeat waits its turn.
 run_processes() {
 	local prefix=$1 nlist=${2:-} r v p b bp nb=${#B_dir[@]} list=() total i=0 todo=0 done_s=0 done_n=0 start g guess
-	local cur_r="" r_began=""
+	local cur_r="" r_began="" per first firsts=0 prev_eta="" why
+	local -A fresh_group=()
 	for ((b = 0; b < nb; b++)); do
 		bp=""; [ "$nb" -gt 1 ] && bp="b${b}_"
 		for ((r = 1; r <= repeat; r++)); do for ((v = 0; v < layouts_random; v++)); do
@@ -140,6 +141,12 @@ run_processes() {
 		if [ -n "$spread" ]; then sort -s -n -k3,3; else cat; fi)
 	total=${#list[@]}
 	for g in "${list[@]}"; do [ -s "$dir/raw/${g%% *}.json" ] || todo=$((todo + 1)); done
+	# A group's first process estimates its iterations and runs about 1.4
+	# times as long as the later ones (guess_process_s).
+	for g in "${list[@]}"; do
+		set -- $g
+		[ -n "$(first_of "$2")" ] || [ -n "${fresh_group[$2]:-}" ] || { fresh_group[$2]=1; firsts=$((firsts + 1)); }
+	done
 	guess=$(guess_process_s "$nlist")
 	measure_begin "the measurement"
 	for g in "${list[@]}"; do
@@ -151,13 +158,29 @@ run_processes() {
 				'BEGIN { printf "%.3f", b + g - now }')" "$3"
 			cur_r=$3 r_began=$(date +%s.%N)
 		fi
-		# What is left: the processes at the mean so far (a guess from the
-		# design before the first), and the report.
-		if [ $done_n -gt 0 ]; then eta_s=$((todo * done_s / done_n + report_s)); else eta_s=$((todo * guess + report_s)); fi
-		phase "measurement $i/$total: process $1 (repeat $3, layout variant $4)${nlist:+, N = ${nlist//|/,}}"
+		# What is left: the later processes at their mean so far (the
+		# design's guess before one has run), the groups' first processes
+		# at 1.4 times that, and the report. It rises only with a reason.
+		per=$guess
+		[ $done_n -eq 0 ] || per=$(((done_s + done_n / 2) / done_n))
+		eta_s=$(((todo - firsts) * per + firsts * per * 4 / 3 + report_s))
+		why=""
+		[ -z "$prev_eta" ] || [ "$eta_s" -le $((prev_eta + 2)) ] ||
+			why=" (the estimate rose: a process takes ${per}s here, not the ${guess}s guessed)"
+		prev_eta=$eta_s
+		phase "measurement $i/$total: process $1 (repeat $3, layout variant $4)${nlist:+, N = ${nlist//|/,}}$why"
+		first=0
+		[ -n "$(first_of "$2")" ] || first=1
 		start=$SECONDS
 		run_process "$1" "$2" "$3" "$4" "$5" "$6" "$nlist" || { measure_end; return 1; }
-		done_s=$((done_s + SECONDS - start)); done_n=$((done_n + 1)); todo=$((todo - 1))
+		if [ $first = 1 ]; then
+			firsts=$((firsts - 1))
+		else
+			done_s=$((done_s + SECONDS - start)); done_n=$((done_n + 1))
+		fi
+		todo=$((todo - 1))
+		# The time left shrinks by the time just spent.
+		prev_eta=$((prev_eta - (SECONDS - start)))
 	done
 	measure_end
 	eta_s=$report_s
@@ -281,7 +304,9 @@ sweep_main() {
 	eta_s=""
 	build_points
 	guess_s=$(guess_process_s)
-	eta_s=$(((repeat * layouts_random * processes * ${#B_dir[@]} * (calibrate ? trials : 1)) * guess_s + report_s))
+	# Each repeat's (and build's, trial's) first process estimates: 4/3 of the others.
+	eta_s=$(((repeat * layouts_random * processes * ${#B_dir[@]} * (calibrate ? trials : 1)) * guess_s +
+		repeat * ${#B_dir[@]} * (calibrate ? trials : 1) * guess_s / 3 + report_s))
 	# --spread: each repeat but the last takes its gap, or its own time if longer.
 	if [ -n "$spread" ]; then
 		local one_s=$((layouts_random * processes * ${#B_dir[@]} * guess_s)) gap_s
