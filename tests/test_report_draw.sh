@@ -94,7 +94,9 @@ draw_quiet "$work/full"
 check_charts "$work/full"
 grep -q 'simulated by valgrind for a 32 KiB L1i' "$work/full/plots/l1i.svg" || fail "l1i chart not labelled simulated"
 grep -q 'Fake CPU 9000 @ 3.0GHz, 2 cores, 2025-12-03' "$work/full/plots/ratio.svg" || fail "caption missing"
-grep -q 'crossover in (' "$work/full/plots/ratio.svg" || fail "crossover bracket not marked"
+# A smoke test decides no side: its panels say so, never a bracket.
+grep -q 'no side decided: a smoke test' "$work/full/plots/ratio.svg" || fail "a smoke run's panels not marked undecided"
+grep -q 'crossover in (' "$work/full/plots/ratio.svg" && fail "a smoke run's panel names a crossover"
 grep -q 'band, all N' "$work/full/plots/ratio.svg" || fail "band not drawn"
 # The footprint passes the L1i (32 KiB) and the L2 (1 MiB) of the context,
 # and the time chart labels the L1i at the N summary.md states.
@@ -181,6 +183,13 @@ done
 draw_quiet "$work/big"
 check_charts "$work/big"
 grep -q 'smoke test' "$work/big/plots/ratio.svg" && fail "a run of 5 layout variants marked as a smoke test"
+# A decided crossover is marked in its panel.
+for v in 0 1 2 3 4; do
+	"$fakegb" --variant $v --process 0 --seed $((v + 21)) --threads 1 --modes private > "$work/cross-v$v.json" || fail "fakegb"
+done
+"$summarize" --out "$work/cross" "$work"/cross-v*.json >/dev/null || fail "summarize cross"
+draw_quiet "$work/cross"
+grep -q 'crossover in (' "$work/cross/plots/ratio.svg" || fail "crossover bracket not marked: $(grep -m1 '^- ' "$work/cross/summary.md")"
 
 # The recorded quick run (2 threads: no simulated counts): that series is
 # left out of the L1i chart and named; the ratio panels' dots beyond their
