@@ -19,8 +19,8 @@ set logscale y 10
 # 1 always in view; one wild band cannot flatten the other lines, but the
 # lock's own ratio (inline/inline_nolock reached 13 on Zen 5) stays in view.
 set yrange [0.25<*<0.95 : 1.05<*<16] noextend
-set ytics (0.25, 0.33, 0.5, 0.67, 0.8, 1, 1.25, 1.5, 2, 3, 4, 6, 8, 12, 16)
-set format y '%.2g'
+# Each panel's tics are chart_data.c's (ic_attr_ytics): round ratios, none
+# crowding the next.
 set offsets 0, 0, graph 0.05, graph 0.05
 ic_n = |ic_attr_name|
 # Ratios side by side at each N (a tenth of a doubling apart) so the bars
@@ -28,6 +28,7 @@ ic_n = |ic_attr_name|
 ic_shift(k) = 2 ** ((k - (ic_n + 1) / 2.0) * 0.1)
 do for [s = 1:ic_attr_nseries] {
 	set title ic_attr_title[s]
+	eval ic_attr_ytics[s]
 	plot for [k in ic_attr_kinds[s]] ic_dir.'/attribution.dat' index ((s - 1) * ic_n + int(k) - 1) \
 		using ($1 * ic_shift(int(k))):2:6:7 with yerrorlines lw 1.5 pt 7 ps 0.6 \
 		lc rgb ic_attr_color[int(k)] title ic_attr_name[int(k)], \

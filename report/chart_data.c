@@ -341,6 +341,49 @@ static const struct {
 };
 #define NATTR (sizeof(attr_line) / sizeof(attr_line[0]))
 
+/* The attribution panel's ytics: round ratios over the lines' bands (1
+ * always in view, within the chart's 0.25..16), thinned so that no two
+ * tics are closer than a twelfth of the axis (on a log scale): a panel from
+ * 0.5 to 8 shows 0.5, 0.67, 1, 1.5, 2, 3, 4, 6, 8, not 1.25 beside 1. */
+static void attr_tics(FILE *gp, size_t s, const struct ic_attribution *a)
+{
+	static const double ladder[] = { 0.25, 0.33, 0.5, 0.67, 0.8, 1, 1.25, 1.5, 2, 3, 4, 6, 8, 12, 16 };
+	double lo = 0.95, hi = 1.05, last = 0.0, gap;
+	int any = 0;
+
+	for (size_t k = 0; k < NATTR; k++) {
+		const struct ic_line *l = &a->line[attr_line[k].kind];
+
+		for (size_t i = 0; i < l->n; i++) {
+			if (l->r[i].band_lo > 0.0 && isfinite(l->r[i].band_lo))
+				lo = fmin(lo, l->r[i].band_lo);
+			if (isfinite(l->r[i].band_hi))
+				hi = fmax(hi, l->r[i].band_hi);
+		}
+	}
+	lo = fmax(lo, 0.25);
+	hi = fmin(hi, 16.0);
+	gap = log(hi / lo) / 12.0;
+	fprintf(gp, "ic_attr_ytics[%zu] = 'set ytics (", s);
+	/* Up from 1, then down from 1, each tic far enough from the last kept. */
+	for (int dir = 1; dir >= -1; dir -= 2) {
+		last = 1.0;
+		for (size_t i = 0; i < sizeof(ladder) / sizeof(*ladder); i++) {
+			size_t j = dir > 0 ? i : sizeof(ladder) / sizeof(*ladder) - 1 - i;
+			double t = ladder[j];
+
+			if ((dir > 0 && t < 1.0) || (dir < 0 && t >= 1.0) || t < lo / 1.05 || t > hi * 1.05)
+				continue;
+			if (t != 1.0 && fabs(log(t / last)) < gap)
+				continue;
+			fprintf(gp, "%s\"%.3g\" %.6g", any ? ", " : "", t, t);
+			any = 1;
+			last = t;
+		}
+	}
+	fputs(")'\n", gp);
+}
+
 /* Per series with control forms (panel s, from 1), one block per line of
  * attr_line, an empty one a NaN row: line k is index (s - 1) * NATTR +
  * k - 1, and ic_attr_kinds[s] lists the k that have data ("1 2 5").
@@ -352,8 +395,8 @@ static void attribution(FILE *gp, FILE *f, const struct ic_analysis *an)
 	for (size_t g = 0; g < an->nseries; g++)
 		ns += an->series[g].attr && an->series[g].attr->has_controls;
 	fprintf(gp, "ic_attr_nseries = %zu\narray ic_attr_title[%zu]\narray ic_attr_kinds[%zu]\n"
-		"array ic_attr_name[%zu]\narray ic_attr_color[%zu]\n", ns, ns ? ns : 1, ns ? ns : 1, NATTR,
-		NATTR);
+		"array ic_attr_ytics[%zu]\narray ic_attr_name[%zu]\narray ic_attr_color[%zu]\n", ns,
+		ns ? ns : 1, ns ? ns : 1, ns ? ns : 1, NATTR, NATTR);
 	for (size_t k = 0; k < NATTR; k++) {
 		gp_str(gp, "ic_attr_name", k + 1, attr_line[k].name);
 		fprintf(gp, "ic_attr_color[%zu] = %s\n", k + 1, attr_line[k].color);
@@ -377,6 +420,7 @@ static void attribution(FILE *gp, FILE *f, const struct ic_analysis *an)
 				snprintf(kinds + strlen(kinds), sizeof(kinds) - strlen(kinds), " %zu", k + 1);
 		}
 		gp_str(gp, "ic_attr_kinds", ns, kinds);
+		attr_tics(gp, ns, a);
 	}
 }
 
