@@ -148,6 +148,41 @@ static void attr_say_per_n(struct attr_text *t, const char *what, const struct i
 	free(kept.r);
 }
 
+/* How the parts multiply to the whole at the largest N with the copies
+ * measured: inline/extern = clone/extern x inline/clone, the last the
+ * inlined copies against the same copies called (the whole over the
+ * copies, so the product is exact). */
+static void attr_adds_up(FILE *f, const struct ic_attribution *a)
+{
+	const struct ic_line *cp = &a->line[IC_LINE_COPIES], *wh = &a->line[IC_LINE_INLINE_EXTERN];
+	const struct ic_ratio *c = NULL, *w = NULL;
+	double rest;
+
+	for (size_t i = cp->n; i-- > 0 && !c;)
+		for (size_t k = 0; k < wh->n; k++)
+			if (wh->r[k].sites == cp->r[i].sites && cp->r[i].ratio > 0.0 && wh->r[k].ratio > 0.0) {
+				c = &cp->r[i];
+				w = &wh->r[k];
+				break;
+			}
+	if (!c)
+		return;
+	rest = w->ratio / c->ratio;
+	fprintf(f, "**How it adds up** at N = %lu: the whole, inline/extern %.2fx, is the copies, "
+		"clone/extern %.2fx, times inlining those copies, inline/clone %.2fx", c->sites, w->ratio,
+		c->ratio, rest);
+	if (c->side == IC_SIDE_UNRESOLVED)
+		fputs(": the copies' price is not resolved here, so the whole is about inlining "
+		      "them.\n\n", f);
+	else if (c->ratio > 1.0 && rest < 1.0)
+		fprintf(f, ": the copies cost, and inlining them saves %s than they cost, so %s.\n\n",
+			w->ratio < 1.0 ? "more" : "less", w->ratio < 1.0 ? "inline is faster" : "the calls are faster");
+	else if (c->ratio <= 1.0 && rest < 1.0)
+		fputs(": the copies cost nothing here, and inlining them saves.\n\n", f);
+	else
+		fputs(": inlining the copies saves nothing here.\n\n", f);
+}
+
 static void attr_statement(FILE *f, const struct ic_attribution *a, const struct ic_group *g)
 {
 	static const char *const more = "the lock costs more inlined than called";
@@ -195,6 +230,7 @@ static void attr_statement(FILE *f, const struct ic_attribution *a, const struct
 		fputs("**Likely cause**: nothing can be attributed here.\n\n", f);
 	if (*t.other)
 		fprintf(f, "**Not attributed:**\n\n%s\n", t.other);
+	attr_adds_up(f, a);
 }
 
 /* A line's direction where it and the series are both resolved: +1 above
