@@ -127,7 +127,7 @@ run_process() {
 # With --spread the repeats run one after the other, each shuffled, and
 # the machine is left to others while the next repeat waits its turn.
 run_processes() {
-	local prefix=$1 nlist=${2:-} r v p b bp nb=${#B_dir[@]} list=() total i=0 todo=0 done_s=0 done_n=0 start g guess
+	local prefix=$1 nlist=${2:-} r v p b bp nb=${#B_dir[@]} list=() total i=0 todo=0 done_ms=0 done_n=0 start g guess
 	local cur_r="" r_began="" per first firsts=0 prev_eta="" why
 	local -A fresh_group=()
 	for ((b = 0; b < nb; b++)); do
@@ -161,29 +161,51 @@ run_processes() {
 		# What is left: the later processes at their mean so far (the
 		# design's guess before one has run), the groups' first processes
 		# at 1.4 times that, and the report. It rises only with a reason.
-		per=$guess
-		[ $done_n -eq 0 ] || per=$(((done_s + done_n / 2) / done_n))
-		eta_s=$(((todo - firsts) * per + firsts * per * 4 / 3 + report_s))
+		per=$((guess * 1000))
+		[ $done_n -eq 0 ] || per=$((done_ms / done_n))
+		eta_s=$((((todo - firsts) * per + firsts * per * 4 / 3) / 1000 + report_s))
 		why=""
-		[ -z "$prev_eta" ] || [ "$eta_s" -le $((prev_eta + 2)) ] ||
-			why=" (the estimate rose: a process takes ${per}s here, not the ${guess}s guessed)"
+		[ -z "$prev_eta" ] || [ "$eta_s" -le $((prev_eta + 5 + prev_eta / 10)) ] ||
+			why=" (the estimate rose: a process takes $(awk -v m="$per" 'BEGIN { printf "%.1f", m / 1000 }') s here, not the ${guess} s guessed)"
 		prev_eta=$eta_s
 		phase "measurement $i/$total: process $1 (repeat $3, layout variant $4)${nlist:+, N = ${nlist//|/,}}$why"
 		first=0
 		[ -n "$(first_of "$2")" ] || first=1
-		start=$SECONDS
+		start=$(date +%s%3N)
 		run_process "$1" "$2" "$3" "$4" "$5" "$6" "$nlist" || { measure_end; return 1; }
 		if [ $first = 1 ]; then
 			firsts=$((firsts - 1))
 		else
-			done_s=$((done_s + SECONDS - start)); done_n=$((done_n + 1))
+			done_ms=$((done_ms + $(date +%s%3N) - start)); done_n=$((done_n + 1))
 		fi
 		todo=$((todo - 1))
 		# The time left shrinks by the time just spent.
-		prev_eta=$((prev_eta - (SECONDS - start)))
+		prev_eta=$((prev_eta - ($(date +%s%3N) - start) / 1000))
+		# The main design's verdict so far, at a quarter, half and three quarters.
+		if [ -z "$prefix" ] && [ "$total" -ge 8 ] && [ "$i" -lt "$total" ] &&
+			[ $(((i - 1) * 4 / total)) -lt $((i * 4 / total)) ]; then
+			provisional "$total"
+		fi
 	done
 	measure_end
 	eta_s=$report_s
+}
+
+# provisional TOTAL: the verdict so far from the processes on disk, one
+# line per series, while the rest run (summarize into a scratch directory:
+# nothing of the run's is written); the last lines of the run are the
+# answer.
+provisional() {
+	local tmp files
+	mapfile -t files < <(raw_files '*')
+	[ ${#files[@]} -ge 4 ] || return 0
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/inlinecost-so-far.XXXXXX") || return 0
+	if "${B_dir[0]}/report/summarize" --compare "$compare" --baseline "$baseline" --out "$tmp" \
+		"${files[@]}" >/dev/null 2>&1 && [ -s "$tmp/verdict.txt" ]; then
+		say "so far, from ${#files[@]} of $1 processes (provisional; the answer comes at the end):"
+		grep '^- ' "$tmp/verdict.txt" | plain_text
+	fi
+	rm -rf "$tmp"
 }
 
 # --spread MINUTES: the seconds from one repeat's start to the next's.
@@ -211,7 +233,7 @@ spread_wait() {
 guess_process_s() {
 	run_list 0 "${1:-}" | awk -v r="$reps" -v t="$min_time" 'END { printf "%d", NR * r * t * 1.05 + 1 }'
 }
-report_s=15
+report_s=5
 
 # Measure the N inside each crossover bracket, with the same variants and
 # processes: the N the last summary names in refine_next.txt (the engine's
