@@ -52,6 +52,8 @@ if command -v flock > /dev/null; then
 	# flock and the sleep that holds its descriptor.
 	kill "$holder" "$(sed -n 's/^pid \([0-9]*\).*/\1/p' "$IC_MEASURE_LOCK.holder")"
 	wait "$holder" 2> /dev/null
+	# The killed sleep may hold the lock a moment longer: wait until it is free.
+	for _ in $(seq 50); do flock -n "$IC_MEASURE_LOCK" true && break; sleep 0.1; done
 	"$cli" --sample-ms 0 > "$work/free" || fail "machine_state with the lock free"
 	grep -qx 'machine_busy=not sampled' "$work/free" || fail "a free lock named: $(grep busy "$work/free")"
 	flock "$IC_MEASURE_LOCK" "$cli" --sample-ms 0 > "$work/ours" || fail "machine_state under the lock"
