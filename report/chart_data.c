@@ -258,26 +258,40 @@ static const char *l1i_source(char *buf, size_t cap, const struct ic_results *re
 	return buf;
 }
 
-/* "crossover in (4, 64)", "extern faster where resolved", "no N resolved":
- * summary.md says more. */
+/* One crossover in words: "crossover in (4, 64)", "extern faster where
+ * resolved", "no N resolved". */
+static void xo_words(char *buf, size_t cap, const struct ic_analysis *an, const struct ic_crossover *xo,
+		     size_t nratios)
+{
+	if (xo->verdict == IC_VERDICT_CROSSOVER)
+		snprintf(buf, cap, "crossover in (%.0f, %.0f)", xo->bracket_lo, xo->bracket_hi);
+	else if (xo->verdict == IC_VERDICT_COMPARE_WINS || xo->verdict == IC_VERDICT_BASELINE_WINS)
+		snprintf(buf, cap, "%s faster where resolved", xo->verdict == IC_VERDICT_COMPARE_WINS ?
+			 an->opts.compare : an->opts.baseline);
+	else if (xo->verdict == IC_VERDICT_CONFLICT)
+		snprintf(buf, cap, "resolved N disagree");
+	else
+		snprintf(buf, cap, "%s", nratios ? "no N resolved" : "no comparison");
+}
+
+/* The panel's verdict line: the series' crossover, or with two states each
+ * state's from its own processes (never a pooled one); summary.md says
+ * more. */
 static void verdict(char *buf, size_t cap, const struct ic_analysis *an, const struct ic_series *se)
 {
 	const struct ic_group *gr = &se->group;
-	const struct ic_crossover *xo = &gr->xo;
-	const char *pooled = se->states && se->states->nstates == 2 ? " (pooled over two states)" : "";
-	char why[256];
+	const struct ic_states *st = se->states;
+	char why[256], a[96], b[96];
 
-	if (ic_analysis_smoke(an, why, sizeof(why)))
+	if (ic_analysis_smoke(an, why, sizeof(why))) {
 		snprintf(buf, cap, "no side decided: a smoke test");
-	else if (xo->verdict == IC_VERDICT_CROSSOVER)
-		snprintf(buf, cap, "crossover in (%.0f, %.0f)%s", xo->bracket_lo, xo->bracket_hi, pooled);
-	else if (xo->verdict == IC_VERDICT_COMPARE_WINS || xo->verdict == IC_VERDICT_BASELINE_WINS)
-		snprintf(buf, cap, "%s faster where resolved%s", xo->verdict == IC_VERDICT_COMPARE_WINS ?
-			 an->opts.compare : an->opts.baseline, pooled);
-	else if (xo->verdict == IC_VERDICT_CONFLICT)
-		snprintf(buf, cap, "resolved N disagree%s", pooled);
-	else
-		snprintf(buf, cap, "%s%s", gr->nratios ? "no N resolved" : "no comparison", pooled);
+	} else if (st && st->nstates == 2) {
+		xo_words(a, sizeof(a), an, &st->st[0].xo, st->st[0].nratios);
+		xo_words(b, sizeof(b), an, &st->st[1].xo, st->st[1].nratios);
+		snprintf(buf, cap, "state 1: %s; state 2: %s", a, b);
+	} else {
+		xo_words(buf, cap, an, &gr->xo, gr->nratios);
+	}
 }
 
 /* gnuplot commands for a time (or L1i) panel: a dashed line where each
