@@ -40,8 +40,11 @@
 
 /* The forms the watch reads per state (what is measured of them): the
  * sentinel's pair, and the attribution's controls where they ran. */
-#define IC_WATCH_FORMS { "inline", "extern", "clone", "inline_nolock", "extern_nolock", "mark" }
-#define IC_WATCH_NFORMS 6
+#include "watch_forms.def"
+#define IC_WATCH_FORM_NAME(f) #f,
+#define IC_WATCH_FORMS { IC_WATCH_FORM_LIST(IC_WATCH_FORM_NAME) }
+#define IC_WATCH_FORM_ENUM(f) IC_WATCH_FORM_##f,
+enum { IC_WATCH_FORM_LIST(IC_WATCH_FORM_ENUM) IC_WATCH_NFORMS };
 #define IC_WATCH_SAME 0.05         /* a change within +-5% whose interval holds 1: no change */
 
 /* What a form's time does between the states, at one N. */

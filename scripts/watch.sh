@@ -43,9 +43,8 @@ USAGE
 # The sentinel: what the watch measures, as sites_bench's run names.
 watch_sites=(16 1024)
 # The pair, and the controls that tell what a state changes (the report
-# reads each form's time per state): the same copies called, the inlined
-# and called code without the lock, the sites' own mark.
-watch_forms=(inline extern clone inline_nolock extern_nolock mark)
+# reads each form's time per state): engine/watch_forms.def's list.
+mapfile -t watch_forms < <(sed -n 's/^[[:space:]]*X(\([a-z_]*\)).*/\1/p' "$top/engine/watch_forms.def")
 watch_runs() {
 	local f n
 	for f in "${watch_forms[@]}"; do for n in "${watch_sites[@]}"; do
