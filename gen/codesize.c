@@ -51,39 +51,11 @@
 #include <errno.h>
 #include <getopt.h>
 #include <libelf.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "codesize.h"
-
-const char *cs_prog = "codesize";
-
-void cs_fail(int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: ", cs_prog);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(code);
-}
-
-void *cs_grow(void *p, size_t *cap, size_t need, size_t size)
-{
-	if (need <= *cap)
-		return p;
-	*cap = *cap ? *cap * 2 : 16;
-	if (*cap < need)
-		*cap = need;
-	p = realloc(p, *cap * size);
-	if (!p)
-		cs_fail(1, "out of memory");
-	return p;
-}
 
 /* "form:op:layout:order:seed:sites[:filler]"; op may be body (NULL: none). */
 static void cs_parse_spec(const char *spec, const char *body, struct ic_point_id *id)
@@ -137,11 +109,6 @@ static void cs_parse_spec(const char *spec, const char *body, struct ic_point_id
 	id->seed = id->order == IC_ORDER_RANDOM ? (uint32_t)num[0] : 0;
 	id->sites = (uint32_t)num[1];
 	id->filler = (uint32_t)num[2];
-}
-
-unsigned cs_ops_per_site(const struct cs_point *pt)
-{
-	return pt->id.body ? 1u : IC_POINT_OPS_PER_SITE;
 }
 
 /* @FILE arguments become the file's lines, one argument each; *owned gets

@@ -2,7 +2,9 @@
  * once each, and the calls between the files. codesize.c reads the
  * arguments; codesize_elf.c the objects (libelf); codesize_scan.c accounts
  * a point's code from what its pass reaches; codesize_prove.c proves the
- * forms; codesize_csv.c writes the CSV.
+ * forms; codesize_csv.c writes the CSV; codesize_util.c holds what they
+ * all use. Calls run one way: codesize.c to the parts, the parts to
+ * codesize_elf.c and codesize_util.c, which call no other part.
  */
 #ifndef CODESIZE_H
 #define CODESIZE_H
@@ -46,7 +48,8 @@ struct cs_run {
 	const char *body;           /* --body NAME, or NULL */
 };
 
-/* The program's name as it was run, for messages. */
+/* codesize_util.c: the program's name as it was run, for messages
+ * (main sets it). */
 extern const char *cs_prog;
 
 /* One line on stderr, then exit with code. */

@@ -39,21 +39,13 @@
  * is reported before anything is written: one line on stderr, exit 2.
  */
 #include <stdlib.h>
-#include <string.h>
 
 #include "gen.h"
-
-const char *gen_prog = "gen";
 
 int main(int argc, char **argv)
 {
 	struct gen_args a;
 
-	if (argc > 0 && argv[0][0]) {
-		const char *slash = strrchr(argv[0], '/');
-
-		gen_prog = slash ? slash + 1 : argv[0];
-	}
 	gen_parse_args(argc, argv, &a);
 
 	gen_mkdir_p(a.dir);

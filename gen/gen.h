@@ -34,7 +34,8 @@ struct gen_args {
 	char body_name[IC_BODY_NAME_MAX + 1];
 };
 
-/* The program's name as it was run, for messages. */
+/* gen_options.c: the program's name as it was run, for messages (set from
+ * argv[0] by gen_parse_args). */
 extern const char *gen_prog;
 
 /* gen_options.c: the arguments, every one checked; bad input is one line

@@ -23,6 +23,10 @@
 #define GEN_PER_CALLER_DEFAULT 16u
 #define GEN_EXIT_USAGE 2
 
+/* Here, with the arguments it is read from, so that gen.c and gen_files.c
+ * depend on this file and it on neither. */
+const char *gen_prog = "gen";
+
 static void gen_usage_fail(const char *fmt, ...)
 {
 	va_list ap;
@@ -267,6 +271,11 @@ void gen_parse_args(int argc, char **argv, struct gen_args *a)
 	struct gen_given g = { 0 };
 	int c;
 
+	if (argc > 0 && argv[0][0]) {
+		const char *slash = strrchr(argv[0], '/');
+
+		gen_prog = slash ? slash + 1 : argv[0];
+	}
 	memset(a, 0, sizeof *a);
 	a->id.op = IC_OP_TAIL_DEQUEUE;
 	a->id.layout = IC_LAYOUT_CHAIN;

@@ -20,25 +20,16 @@
 /* More than any CPU's candidate lists hold together (about 30). */
 #define COUNTERS_MAX_CANDIDATES 64
 
-struct ic_event_choice counters_choice;
-int counters_cidx = -1;
+/* Written by ic_counters_init() alone; counter_sets.c reads them through
+ * counters_chosen() and counters_component() once it returned. */
+static struct ic_event_choice counters_choice;
+static int counters_cidx = -1;               /* PAPI's perf_event component */
 
 static pthread_once_t counters_once = PTHREAD_ONCE_INIT;
 static int counters_working;                 /* 1: counting works */
 static int counters_n_hw, counters_n_fixed;  /* what counters_choice was given */
 static char counters_note[COUNTERS_NOTE_LEN] = "counters not initialised";
 static atomic_flag counters_notice_done = ATOMIC_FLAG_INIT;
-
-const char *counters_strerror(int rc)
-{
-	static _Thread_local char buf[32];
-	const char *t = PAPI_strerror(rc);
-
-	if (t && *t)
-		return t;
-	snprintf(buf, sizeof(buf), "PAPI error %d", rc);
-	return buf;
-}
 
 static unsigned long counters_thread_id(void)
 {
@@ -75,7 +66,7 @@ static void counters_note_none(int papi_rc, const char *fmt, ...)
 	len = strlen(counters_note);
 	if (papi_rc < 0 && len < sizeof(counters_note))
 		len += snprintf(counters_note + len, sizeof(counters_note) - len, ": %s",
-				counters_strerror(papi_rc));
+				evset_strerror(papi_rc));
 	if (par != -100 && len < sizeof(counters_note))
 		snprintf(counters_note + len, sizeof(counters_note) - len,
 			 "; perf_event_paranoid=%d", par);
@@ -155,13 +146,13 @@ static int counters_trial(int evset, const int slot[IC_CTR_COUNT], int multiplex
 
 	rc = PAPI_start(evset);
 	if (rc != PAPI_OK) {
-		snprintf(err, err_len, "PAPI_start on perf_event failed: %s", counters_strerror(rc));
+		snprintf(err, err_len, "PAPI_start on perf_event failed: %s", evset_strerror(rc));
 		return -1;
 	}
 	counters_trial_work();
 	rc = PAPI_stop(evset, raw);
 	if (rc != PAPI_OK) {
-		snprintf(err, err_len, "PAPI_stop on perf_event failed: %s", counters_strerror(rc));
+		snprintf(err, err_len, "PAPI_stop on perf_event failed: %s", evset_strerror(rc));
 		return -1;
 	}
 	for (int c = 0; c < IC_CTR_COUNT; c++) {
@@ -292,20 +283,20 @@ static int counters_fit_core_set(int *evset, int slot[IC_CTR_COUNT], int *refit,
 	for (int c = 0; c < IC_CTR_COUNT; c++) {
 		if (!counters_choice.event[c] || !(counters_choice.sets[c] & 1u) || slot[c] >= 0)
 			continue;
-		sets_drop_evset(evset, NULL, 0);
+		evset_drop(evset, NULL, 0);
 		ic_drop_attribution(&counters_choice, "left out: the event set did not fit the "
 				    "counters without multiplexing");
-		if (sets_build_evset(0, evset, slot, err, err_len) < 0)
+		if (evset_build(&counters_choice, counters_cidx, 0, evset, slot, err, err_len) < 0)
 			return -1;
 		break;
 	}
 	for (int c = 0; c < IC_CTR_COUNT && !counters_choice.multiplex; c++) {
 		if (counters_choice.event[c] && (counters_choice.sets[c] & 1u) && slot[c] < 0 &&
 		    PAPI_multiplex_init() == PAPI_OK) {
-			sets_drop_evset(evset, NULL, 0);
+			evset_drop(evset, NULL, 0);
 			counters_choice.multiplex = 1;
 			*refit = 1;
-			if (sets_build_evset(0, evset, slot, err, err_len) < 0)
+			if (evset_build(&counters_choice, counters_cidx, 0, evset, slot, err, err_len) < 0)
 				return -1;
 		}
 	}
@@ -321,7 +312,7 @@ static int counters_try_sets(int *refit)
 	char err[512];
 
 	for (int pass = 0; pass < counters_choice.n_sets; pass++) {
-		if (sets_build_evset(pass, &evset, slot, err, sizeof(err)) < 0) {
+		if (evset_build(&counters_choice, counters_cidx, pass, &evset, slot, err, sizeof(err)) < 0) {
 			if (pass == 1) {   /* the core set counts: go on without set 2 */
 				ic_drop_attribution(&counters_choice, "left out: the second event set would not build");
 				break;
@@ -334,7 +325,7 @@ static int counters_try_sets(int *refit)
 			return -1;
 		}
 		rc = counters_trial(evset, slot, pass == 0 && counters_choice.multiplex, err, sizeof(err));
-		sets_drop_evset(&evset, NULL, 0);
+		evset_drop(&evset, NULL, 0);
 		if (rc != 0 && pass == 0) {
 			counters_note_none(0, "%s", err);
 			return -1;
@@ -370,6 +361,16 @@ int ic_counters_init(void)
 {
 	pthread_once(&counters_once, counters_init_once);
 	return counters_working;
+}
+
+const struct ic_event_choice *counters_chosen(void)
+{
+	return &counters_choice;
+}
+
+int counters_component(void)
+{
+	return counters_cidx;
 }
 
 int ic_counters_passes(void)

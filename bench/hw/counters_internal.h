@@ -3,9 +3,13 @@
  *   counter_choice.c   the choice among them: fixed counters, event sets
  *   counter_combine.c  the canary, absent counts, a run's figures from
  *                      every thread's counts
+ *   counter_evset.c    a PAPI event set built from a choice, torn down;
+ *                      PAPI's error text
  *   counter_papi.c     PAPI's initialisation, its answer and the note
- *   counter_sets.c     PAPI event sets: per thread, built, started, stopped
- * All but counter_papi.c and counter_sets.c are pure.
+ *   counter_sets.c     PAPI event sets per thread: opened, started, stopped
+ * All but the last three are pure. Uses run one way: counter_sets.c uses
+ * counter_papi.c (the choice, through counters_chosen), both use
+ * counter_evset.c, and none of them uses a file that uses it back.
  */
 #ifndef IC_COUNTERS_INTERNAL_H
 #define IC_COUNTERS_INTERNAL_H
@@ -44,27 +48,29 @@ void choice_remove(struct ic_event_choice *ch, int c, const char *why);
  * event only while it holds an attribution event. */
 void choice_recount(struct ic_event_choice *ch);
 
-/* ---- counter_papi.c ----------------------------------------------------- */
+/* ---- counter_evset.c ---------------------------------------------------- */
 
-/* The note's size (ic_counters_note): every event's name and why fit. */
-#define COUNTERS_NOTE_LEN 1536
-/* Written by ic_counters_init() alone; read by the sets once it returned. */
-extern struct ic_event_choice counters_choice;
-extern int counters_cidx;                    /* PAPI's perf_event component */
 /* PAPI's text for rc, or the number where it has none. */
-const char *counters_strerror(int rc);
-
-/* ---- counter_sets.c ----------------------------------------------------- */
-
-/* Add the chosen events of set pass (0 or 1) to a fresh event set; slot[c]
- * is the position of counter c in PAPI's value array, -1 where the event is
- * not in this set or could not be added. The number added, or -1 with the
- * reason in err. */
-int sets_build_evset(int pass, int *evset, int slot[IC_CTR_COUNT], char *err, size_t err_len);
+const char *evset_strerror(int rc);
+/* Add the events of ch's set pass (0 or 1) to a fresh event set (on
+ * component cidx when it multiplexes); slot[c] is the position of counter c
+ * in PAPI's value array, -1 where the event is not in this set or could not
+ * be added. The number added, or -1 with the reason in err. */
+int evset_build(const struct ic_event_choice *ch, int cidx, int pass, int *evset,
+		int slot[IC_CTR_COUNT], char *err, size_t err_len);
 /* Tear an event set down, also when PAPI still counts it as running (a
  * PAPI_stop that failed leaves it so: its descriptors stay open and the
  * thread can start no other set). 0 when it is gone; else -1 with the
  * reason in err. */
-int sets_drop_evset(int *evset, char *err, size_t err_len);
+int evset_drop(int *evset, char *err, size_t err_len);
+
+/* ---- counter_papi.c ----------------------------------------------------- */
+
+/* The note's size (ic_counters_note): every event's name and why fit. */
+#define COUNTERS_NOTE_LEN 1536
+/* The choice ic_counters_init() made, and PAPI's perf_event component:
+ * final once it returned 1; read-only to the sets. */
+const struct ic_event_choice *counters_chosen(void);
+int counters_component(void);
 
 #endif
