@@ -243,12 +243,7 @@ USAGE
 # first build configures build/ as ./run.sh test --all does).
 compare_program() {
 	ensure_packages
-	lock_build build
-	if [ ! -f build/CMakeCache.txt ]; then
-		local a
-		mapfile -t a < <(release_args "$(quick_points)"; plan_builds; printf '%s' "${B_args[0]}")
-		configure build "${a[@]}"
-	fi
+	build_tree_ready
 	build build "$1"
 	echo "$top/build/compare/$1"
 }

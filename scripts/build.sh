@@ -156,3 +156,14 @@ build_points() {
 	build_label=""
 	eta_s=$after
 }
+
+# build_tree_ready: build/ locked and configured, as ./run.sh test --all
+# configures it (the quick sweep's points), when it is not yet: for the
+# subcommands that build one program there.
+build_tree_ready() {
+	lock_build build
+	[ ! -f build/CMakeCache.txt ] || return 0
+	local a
+	mapfile -t a < <(release_args "$(quick_points)"; plan_builds; printf '%s' "${B_args[0]}")
+	configure build "${a[@]}"
+}

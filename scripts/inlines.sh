@@ -20,12 +20,7 @@ inlines_main() {
 	fi
 	ensure_packages
 	(
-		lock_build build
-		if [ ! -f build/CMakeCache.txt ]; then
-			local c
-			mapfile -t c < <(release_args "$(quick_points)"; plan_builds; printf '%s' "${B_args[0]}")
-			configure build "${c[@]}"
-		fi
+		build_tree_ready
 		# Said on the first build only: bad input is then one line.
 		[ -x "$tool" ] || phase "build: inlines (log build/build.log)"
 		build build inlines

@@ -15,12 +15,7 @@ micro_main() {
 	case ${1:-} in -h | --help) micro_usage; exit 0 ;; esac
 	[ $# -eq 0 ] || die "micro: takes no options (see ./run.sh micro --help)"
 	ensure_packages
-	lock_build build
-	if [ ! -f build/CMakeCache.txt ]; then
-		local a
-		mapfile -t a < <(release_args "$(quick_points)"; plan_builds; printf '%s' "${B_args[0]}")
-		configure build "${a[@]}"
-	fi
+	build_tree_ready
 	phase "build: the microbenchmarks (log build/build.log)"
 	build build queue_microbench_tas queue_microbench_ticket api_overhead
 	phase "measurement: the microbenchmarks"

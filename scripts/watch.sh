@@ -199,12 +199,7 @@ history_main() {
 		die "history: --results $rdir is not a directory."
 	fi
 	ensure_packages
-	lock_build build
-	if [ ! -f build/CMakeCache.txt ]; then
-		local a
-		mapfile -t a < <(release_args "$(quick_points)"; plan_builds; printf '%s' "${B_args[0]}")
-		configure build "${a[@]}"
-	fi
+	build_tree_ready
 	build build history
 	exec build/report/history --results "$rdir" "${all[@]}"
 }
