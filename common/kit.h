@@ -1,0 +1,23 @@
+/* The plumbing every front shares: an error line into a buffer, a usage
+ * line on stderr, allocations that exit when memory runs out, mkdir -p and
+ * a CSV field. One copy here, so the fronts say it the same way. */
+#ifndef IC_KIT_H
+#define IC_KIT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* The program's name in its messages ("compare: out of memory"); main sets
+ * it before anything can fail. */
+extern const char *ic_prog;
+
+/* fmt into err (errlen bytes); returns -1, for `return ic_fail(...)`. */
+__attribute__((format(printf, 3, 4)))
+int ic_fail(char *err, size_t errlen, const char *fmt, ...);
+
+/* "PROG: MSG\n" on stderr; returns 2, the exit status of bad usage or
+ * input. */
+__attribute__((format(printf, 2, 3)))
+int ic_bad(const char *prog, const char *fmt, ...);
+
+#endif /* IC_KIT_H */
