@@ -15,13 +15,13 @@
 #include <getopt.h>
 #include <jansson.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "compare_series.h"
 #include "gnuplot_run.h"
+#include "kit.h"
 #include "out_dir.h"
 
 /* The user's help is ./run.sh compare --help (run.sh); this program is
@@ -29,19 +29,6 @@
 static const char cmp_usage[] =
 	"Usage: compare --out DIR RUN RUN... (run by ./run.sh compare; ./run.sh compare\n"
 	"--help says what it takes and writes).\n";
-
-__attribute__((format(printf, 1, 2)))
-static int cmp_bad(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("compare: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return 2;
-}
 
 /* What a run built: build_source today (a hash of the measured sources),
  * the git commit in an older run.conf. */
@@ -532,6 +519,7 @@ int main(int argc, char **argv)
 	char err[1024];
 	int opt, rc;
 
+	ic_prog = "compare";
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		switch (opt) {
@@ -542,22 +530,22 @@ int main(int argc, char **argv)
 			fputs(cmp_usage, stdout);
 			return 0;
 		case ':':
-			return cmp_bad("%s needs a value (see ./run.sh compare --help).", argv[optind - 1]);
+			return ic_bad(ic_prog, "%s needs a value (see ./run.sh compare --help).", argv[optind - 1]);
 		default:
-			return cmp_bad("unknown option '%s' (see ./run.sh compare --help).", argv[optind - 1]);
+			return ic_bad(ic_prog, "unknown option '%s' (see ./run.sh compare --help).", argv[optind - 1]);
 		}
 	}
 	if (argc - optind < 2)
-		return cmp_bad("give two or more results directories or their .tar.gz exports (see ./run.sh compare --help).");
+		return ic_bad(ic_prog, "give two or more results directories or their .tar.gz exports (see ./run.sh compare --help).");
 	if (argc - optind > CMP_MAX_INPUTS)
-		return cmp_bad("at most %d runs at once.", CMP_MAX_INPUTS);
+		return ic_bad(ic_prog, "at most %d runs at once.", CMP_MAX_INPUTS);
 	if (!out)
-		return cmp_bad("--out DIR is required.");
+		return ic_bad(ic_prog, "--out DIR is required.");
 	if (ic_out_dir_check(out, err, sizeof(err)))
-		return cmp_bad("%s.", err);
+		return ic_bad(ic_prog, "%s.", err);
 	for (; optind < argc; optind++, c.k++)
 		if (ic_run_open(&c.in[c.k].run, argv[optind], err, sizeof(err)))
-			return cmp_bad("%s.", err);
+			return ic_bad(ic_prog, "%s.", err);
 	/* Which settings vary within a run (they join the series names), then
 	 * every ratio under its series. */
 	for (size_t k = 0; k < c.k; k++)
