@@ -2,7 +2,10 @@
 #include "kit.h"
 
 #include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
 
+/* Each main sets its own; this only marks one that forgot. */
 const char *ic_prog = "inlinecost";
 
 int ic_fail(char *err, size_t errlen, const char *fmt, ...)
@@ -25,4 +28,21 @@ int ic_bad(const char *prog, const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	return 2;
+}
+
+void *ic_xalloc(void *p)
+{
+	if (!p) {
+		fprintf(stderr, "%s: out of memory\n", ic_prog);
+		exit(1);
+	}
+	return p;
+}
+
+void *ic_xrealloc(void *p, size_t n, size_t size)
+{
+	if (!n)
+		n = 1;
+	/* n * size past SIZE_MAX is as out of memory as any */
+	return ic_xalloc(size && n > SIZE_MAX / size ? NULL : realloc(p, n * size));
 }

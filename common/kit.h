@@ -20,4 +20,13 @@ int ic_fail(char *err, size_t errlen, const char *fmt, ...);
 __attribute__((format(printf, 2, 3)))
 int ic_bad(const char *prog, const char *fmt, ...);
 
+/* p itself; when it is NULL (its allocation failed), "PROG: out of
+ * memory" on stderr and exit 1: for the fronts, which have nothing to
+ * save. Wraps any allocation: malloc, strdup, open_memstream... */
+void *ic_xalloc(void *p);
+
+/* p reallocated to n elements of size (at least one, so that NULL always
+ * means out of memory); exits as ic_xalloc. */
+void *ic_xrealloc(void *p, size_t n, size_t size);
+
 #endif /* IC_KIT_H */

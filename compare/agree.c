@@ -24,21 +24,12 @@ static const char agr_usage[] =
 	"Usage: agree [--margin PCT] [--out DIR] RUN RUN... (run by ./run.sh agree;\n"
 	"./run.sh agree --help says what it takes and writes).\n";
 
-void *agr_xalloc(void *p)
-{
-	if (!p) {
-		fputs("agree: out of memory\n", stderr);
-		exit(1);
-	}
-	return p;
-}
-
 /* A series' name: op/layout/order/threads/mode[/filler:F] [its build]. */
 static char *agr_series_name(const struct ic_results *res, const struct ic_group *g)
 {
 	char *s = NULL;
 	size_t len;
-	FILE *f = agr_xalloc(open_memstream(&s, &len));
+	FILE *f = ic_xalloc(open_memstream(&s, &len));
 	const char *sep = " [";
 
 	fprintf(f, "%s/%s/%s/%lu/%s", g->op, g->layout, g->order, g->threads, g->mode);
@@ -55,7 +46,7 @@ static char *agr_series_name(const struct ic_results *res, const struct ic_group
 	if (strcmp(sep, " ["))
 		fputc(']', f);
 	fclose(f);
-	return agr_xalloc(s);
+	return ic_xalloc(s);
 }
 
 static void agr_match_series(struct agr *x)
@@ -69,11 +60,11 @@ static void agr_match_series(struct agr *x)
 			size_t j;
 
 			if (asprintf(&pair, "%s/%s", an->opts.compare, an->opts.baseline) < 0)
-				agr_xalloc(NULL);
+				ic_xalloc(NULL);
 			for (j = 0; j < x->ns && (strcmp(x->s[j].name, name) || strcmp(x->s[j].pair, pair)); j++)
 				;
 			if (j == x->ns) {
-				x->s = agr_xalloc(realloc(x->s, (x->ns + 1) * sizeof(*x->s)));
+				x->s = ic_xalloc(realloc(x->s, (x->ns + 1) * sizeof(*x->s)));
 				x->s[x->ns++] = (struct agr_series){ .name = name, .pair = pair };
 			} else {
 				free(name);
@@ -104,11 +95,11 @@ static void agr_add(struct agr *x, size_t a, size_t b, size_t s, int sa, int sb,
 		side[1].ratios = eb->states->st[sb].ratios, side[1].nratios = eb->states->st[sb].nratios;
 	else
 		side[1].state = -1;
-	x->c = agr_xalloc(realloc(x->c, (x->nc + 1) * sizeof(*x->c)));
+	x->c = ic_xalloc(realloc(x->c, (x->nc + 1) * sizeof(*x->c)));
 	c = &x->c[x->nc++];
 	*c = (struct agr_cmp){ .a = a, .b = b, .s = s, .state_a = sa, .state_b = sb, .state = state };
 	if (ic_agree_compare(&side[0], &side[1], x->margin, &c->ag))
-		agr_xalloc(NULL);
+		ic_xalloc(NULL);
 }
 
 /* The states of a two-state series matched by level: both runs' low

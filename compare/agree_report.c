@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "gnuplot_run.h"
+#include "kit.h"
 #include "out_dir.h"
 
 /* A run's processes in the state a comparison matched, and all of them. */
@@ -299,7 +300,7 @@ static void agr_chart_data(FILE *dat, FILE *gp, const struct agr *x)
 					;
 				if (j < nn)
 					continue;
-				n = agr_xalloc(realloc(n, (nn + 1) * sizeof(*n)));
+				n = ic_xalloc(realloc(n, (nn + 1) * sizeof(*n)));
 				n[nn++] = x->s[s].g[k]->ratios[i].sites;
 			}
 		qsort(n, nn, sizeof(*n), agr_cmp_ulong);

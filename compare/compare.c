@@ -117,7 +117,7 @@ static void cmp_write_head(FILE *md, struct cmp *c, const char *only)
 		struct cmp_input *in = &c->in[k];
 		char date[IC_RESULTS_CONTEXT_MAX];
 
-		in->cpu = *cmp_ctx(in, "cpu_model") ? cmp_xalloc(strdup(cmp_ctx(in, "cpu_model")))
+		in->cpu = *cmp_ctx(in, "cpu_model") ? ic_xalloc(strdup(cmp_ctx(in, "cpu_model")))
 						    : "CPU not recorded";
 		snprintf(date, sizeof(date), "%s", cmp_ctx(in, "date"));
 		fprintf(md, "| %c | %s | %s | %s | %s | %.12s | %zu | %zu |\n", cmp_letter(k), in->cpu,
@@ -281,7 +281,7 @@ static void cmp_write_series(FILE *md, FILE *csv, FILE *gp, FILE *dat, const str
 			     const struct cmp_series *s, size_t p)
 {
 	char cf[64], bf[64];
-	unsigned long *nl = cmp_xalloc(malloc(s->nn * sizeof(*nl)));
+	unsigned long *nl = ic_xalloc(malloc(s->nn * sizeof(*nl)));
 
 	sscanf(s->pair, "%63[^/]/%63s", cf, bf);
 	{
