@@ -1,9 +1,13 @@
 /* The fronts' shared plumbing; see kit.h. */
 #include "kit.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 
 /* Each main sets its own; this only marks one that forgot. */
 const char *ic_prog = "inlinecost";
@@ -45,4 +49,26 @@ void *ic_xrealloc(void *p, size_t n, size_t size)
 		n = 1;
 	/* n * size past SIZE_MAX is as out of memory as any */
 	return ic_xalloc(size && n > SIZE_MAX / size ? NULL : realloc(p, n * size));
+}
+
+int ic_mkdir_p(const char *path)
+{
+	char buf[PATH_MAX];
+	size_t len = strlen(path);
+
+	if (len == 0 || len >= sizeof(buf)) {
+		errno = len ? ENAMETOOLONG : ENOENT;   /* what mkdir would say */
+		return -1;
+	}
+	memcpy(buf, path, len + 1);
+	/* each parent in turn; one that exists already is fine */
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0777) && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	return mkdir(buf, 0777) && errno != EEXIST ? -1 : 0;
 }

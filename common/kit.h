@@ -29,4 +29,8 @@ void *ic_xalloc(void *p);
  * means out of memory); exits as ic_xalloc. */
 void *ic_xrealloc(void *p, size_t n, size_t size);
 
+/* mkdir -p path (mode 0777 under the umask): 0 when it is a directory
+ * now, else -1 with errno set, for the caller's own message. */
+int ic_mkdir_p(const char *path);
+
 #endif /* IC_KIT_H */

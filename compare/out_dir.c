@@ -36,26 +36,6 @@ int ic_out_dir_check(const char *out, char *err, size_t errlen)
 	return ic_fail(err, errlen, "--out: %s exists and is not an empty directory", out);
 }
 
-/* mkdir -p */
-static int out_mkdirs(const char *path)
-{
-	char buf[PATH_MAX];
-	size_t len = strlen(path);
-
-	if (len == 0 || len >= sizeof(buf))
-		return -1;
-	memcpy(buf, path, len + 1);
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0777) && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	return mkdir(buf, 0777) && errno != EEXIST ? -1 : 0;
-}
-
 int ic_out_dir_begin(struct ic_out_dir *d, const char *out, const char *prog, char *err,
 		     size_t errlen)
 {
@@ -77,7 +57,7 @@ int ic_out_dir_begin(struct ic_out_dir *d, const char *out, const char *prog, ch
 	}
 	if (slash && slash != d->out) {
 		*slash = '\0';
-		if (out_mkdirs(d->out)) {
+		if (ic_mkdir_p(d->out)) {
 			ic_fail(err, errlen, "cannot create %s: %s", d->out, strerror(errno));
 			*slash = '/';
 			return -1;

@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "analysis.h"
 #include "atomic_file.h"
@@ -89,28 +88,6 @@ static int ic_parse_double(const char *s, double *out)
 	return (errno || end == s || *end || !isfinite(*out)) ? -1 : 0;
 }
 
-/* mkdir -p */
-static int ic_mkdirs(const char *path)
-{
-	char buf[PATH_MAX];
-	size_t len = strlen(path);
-
-	if (len == 0 || len >= sizeof(buf))
-		return -1;
-	memcpy(buf, path, len + 1);
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0777) && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	if (mkdir(buf, 0777) && errno != EEXIST)
-		return -1;
-	return 0;
-}
-
 static void ic_out_discard(struct ic_atomic_file *outs, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -158,7 +135,7 @@ static int ic_write_all(const struct ic_analysis *an, json_t *merged, const char
 
 	memset(outs, 0, sizeof(outs));   /* unopened entries: nothing to discard */
 	snprintf(plots, sizeof(plots), "%s/plots", dir);
-	if (ic_mkdirs(plots))   /* and dir; a bad --out: nothing written yet */
+	if (ic_mkdir_p(plots))   /* and dir; a bad --out: nothing written yet */
 		return ic_bad(ic_prog, "--out %s: cannot create %s: %s", dir, plots, strerror(errno));
 	for (size_t i = 0; i < n; i++) {
 		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, ic_out_name[i]) >= sizeof(path))

@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <jansson.h>
 
@@ -479,25 +478,6 @@ static void wr_chart(FILE *dat, FILE *gp, const struct ic_watch *w)
 	}
 }
 
-static int wr_mkdirs(const char *path)
-{
-	char buf[PATH_MAX];
-	size_t len = strlen(path);
-
-	if (len == 0 || len >= sizeof(buf))
-		return -1;
-	memcpy(buf, path, len + 1);
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0777) && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	return mkdir(buf, 0777) && errno != EEXIST ? -1 : 0;
-}
-
 enum { WR_TXT, WR_JSON, WR_DAT, WR_GP, WR_COUNT };
 static const char *const wr_name[WR_COUNT] = { "watch.txt", "watch.json", "plots/watch.dat",
 					       "plots/data.gp" };
@@ -510,7 +490,7 @@ static int wr_write(const struct ic_watch *w, const char *dir, const char *text)
 	int rc = 0, n = 0;
 
 	snprintf(path, sizeof(path), "%s/plots", dir);
-	if (wr_mkdirs(path))
+	if (ic_mkdir_p(path))
 		return ic_bad(ic_prog, "--out %s: cannot create %s: %s", dir, path, strerror(errno));
 	for (; n < WR_COUNT && !rc; n++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, wr_name[n]);
