@@ -72,3 +72,18 @@ int ic_mkdir_p(const char *path)
 	}
 	return mkdir(buf, 0777) && errno != EEXIST ? -1 : 0;
 }
+
+void ic_csv_quoted(FILE *f, const char *s, const char *quote_on)
+{
+	if (!strpbrk(s, quote_on)) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}

@@ -33,4 +33,10 @@ void *ic_xrealloc(void *p, size_t n, size_t size);
  * now, else -1 with errno set, for the caller's own message. */
 int ic_mkdir_p(const char *path);
 
+/* s as a CSV field: as it is, or in double quotes with each quote doubled
+ * when it holds any character of quote_on. IC_CSV_QUOTE_ON is RFC 4180's
+ * set (the summary's tables); compare and agree have quoted on fewer. */
+#define IC_CSV_QUOTE_ON ",\"\n\r"
+void ic_csv_quoted(FILE *f, const char *s, const char *quote_on);
+
 #endif /* IC_KIT_H */

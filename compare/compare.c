@@ -196,21 +196,8 @@ static void cmp_field(FILE *f, double x, const char *fmt, const char *none_)
 		fputs(none_, f);
 }
 
-/* A CSV field, quoted when it must be. */
-static void cmp_q(FILE *f, const char *s)
-{
-	if (!strpbrk(s, "\",")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
+/* compare.csv's fields are quoted when they hold a quote or a comma. */
+static const char cmp_csv_quote_on[] = "\",";
 
 static const char *cmp_side(const struct ic_analysis *an, enum ic_point_side side)
 {
@@ -332,9 +319,9 @@ static void cmp_write_series(FILE *md, FILE *csv, FILE *gp, FILE *dat, const str
 			nc += !strcmp(side, cf);
 			nb += !strcmp(side, bf);
 
-			cmp_q(csv, s->id);
+			ic_csv_quoted(csv, s->id, cmp_csv_quote_on);
 			fprintf(csv, ",%lu,%c,", nl[a], cmp_letter(k));
-			cmp_q(csv, in->label);
+			ic_csv_quoted(csv, in->label, cmp_csv_quote_on);
 			fprintf(csv, ",%.6f,", r->ratio);
 			cmp_field(csv, r->lo, "%.6f", "");
 			fputc(',', csv);
@@ -344,12 +331,13 @@ static void cmp_write_series(FILE *md, FILE *csv, FILE *gp, FILE *dat, const str
 			fputc(',', csv);
 			cmp_field(csv, xo->bracket_hi, "%.0f", "");
 			fprintf(csv, ",%s,%s,", cf, bf);
-			cmp_q(csv, in->cpu);
+			ic_csv_quoted(csv, in->cpu, cmp_csv_quote_on);
 			fputc(',', csv);
-			cmp_q(csv, in->run.name);
+			ic_csv_quoted(csv, in->run.name, cmp_csv_quote_on);
 			for (int at = 0; at < A_PER_CALLER + 2; at++) {   /* compiler .. body */
 				fputc(',', csv);
-				cmp_q(csv, c->keyed[at] ? s->idval[at] : in->vals[at] ? in->vals[at] : "");
+				ic_csv_quoted(csv, c->keyed[at] ? s->idval[at] : in->vals[at] ? in->vals[at] : "",
+					      cmp_csv_quote_on);
 			}
 			fputc('\n', csv);
 		}
