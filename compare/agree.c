@@ -10,12 +10,12 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "agree_report.h"
+#include "kit.h"
 #include "out_dir.h"
 
 /* The user's help is ./run.sh agree --help (run.sh); this program is
@@ -24,34 +24,12 @@ static const char agr_usage[] =
 	"Usage: agree [--margin PCT] [--out DIR] RUN RUN... (run by ./run.sh agree;\n"
 	"./run.sh agree --help says what it takes and writes).\n";
 
-__attribute__((format(printf, 1, 2)))
-static int agr_bad(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("agree: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return 2;
-}
-
-void *agr_xalloc(void *p)
-{
-	if (!p) {
-		fputs("agree: out of memory\n", stderr);
-		exit(1);
-	}
-	return p;
-}
-
 /* A series' name: op/layout/order/threads/mode[/filler:F] [its build]. */
 static char *agr_series_name(const struct ic_results *res, const struct ic_group *g)
 {
 	char *s = NULL;
 	size_t len;
-	FILE *f = agr_xalloc(open_memstream(&s, &len));
+	FILE *f = ic_xalloc(open_memstream(&s, &len));
 	const char *sep = " [";
 
 	fprintf(f, "%s/%s/%s/%lu/%s", g->op, g->layout, g->order, g->threads, g->mode);
@@ -68,7 +46,7 @@ static char *agr_series_name(const struct ic_results *res, const struct ic_group
 	if (strcmp(sep, " ["))
 		fputc(']', f);
 	fclose(f);
-	return agr_xalloc(s);
+	return ic_xalloc(s);
 }
 
 static void agr_match_series(struct agr *x)
@@ -82,11 +60,11 @@ static void agr_match_series(struct agr *x)
 			size_t j;
 
 			if (asprintf(&pair, "%s/%s", an->opts.compare, an->opts.baseline) < 0)
-				agr_xalloc(NULL);
+				ic_xalloc(NULL);
 			for (j = 0; j < x->ns && (strcmp(x->s[j].name, name) || strcmp(x->s[j].pair, pair)); j++)
 				;
 			if (j == x->ns) {
-				x->s = agr_xalloc(realloc(x->s, (x->ns + 1) * sizeof(*x->s)));
+				x->s = ic_xalloc(realloc(x->s, (x->ns + 1) * sizeof(*x->s)));
 				x->s[x->ns++] = (struct agr_series){ .name = name, .pair = pair };
 			} else {
 				free(name);
@@ -117,11 +95,11 @@ static void agr_add(struct agr *x, size_t a, size_t b, size_t s, int sa, int sb,
 		side[1].ratios = eb->states->st[sb].ratios, side[1].nratios = eb->states->st[sb].nratios;
 	else
 		side[1].state = -1;
-	x->c = agr_xalloc(realloc(x->c, (x->nc + 1) * sizeof(*x->c)));
+	x->c = ic_xalloc(realloc(x->c, (x->nc + 1) * sizeof(*x->c)));
 	c = &x->c[x->nc++];
 	*c = (struct agr_cmp){ .a = a, .b = b, .s = s, .state_a = sa, .state_b = sb, .state = state };
 	if (ic_agree_compare(&side[0], &side[1], x->margin, &c->ag))
-		agr_xalloc(NULL);
+		ic_xalloc(NULL);
 }
 
 /* The states of a two-state series matched by level: both runs' low
@@ -161,6 +139,7 @@ int main(int argc, char **argv)
 	char err[1024], *end;
 	int opt, rc;
 
+	ic_prog = "agree";
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		switch (opt) {
@@ -171,26 +150,26 @@ int main(int argc, char **argv)
 			errno = 0;
 			x.margin = strtod(optarg, &end) / 100.0;
 			if (errno || end == optarg || *end || !(x.margin > 0.0 && x.margin < 1.0))
-				return agr_bad("--margin: '%s' is not a percentage between 0 and 100.", optarg);
+				return ic_bad(ic_prog, "--margin: '%s' is not a percentage between 0 and 100.", optarg);
 			break;
 		case 'h':
 			fputs(agr_usage, stdout);
 			return 0;
 		case ':':
-			return agr_bad("%s needs a value (see ./run.sh agree --help).", argv[optind - 1]);
+			return ic_bad(ic_prog, "%s needs a value (see ./run.sh agree --help).", argv[optind - 1]);
 		default:
-			return agr_bad("unknown option '%s' (see ./run.sh agree --help).", argv[optind - 1]);
+			return ic_bad(ic_prog, "unknown option '%s' (see ./run.sh agree --help).", argv[optind - 1]);
 		}
 	}
 	if (argc - optind < 2)
-		return agr_bad("give two or more results directories or their .tar.gz exports (see ./run.sh agree --help).");
+		return ic_bad(ic_prog, "give two or more results directories or their .tar.gz exports (see ./run.sh agree --help).");
 	if (argc - optind > AGR_MAX_RUNS)
-		return agr_bad("at most %d runs at once.", AGR_MAX_RUNS);
+		return ic_bad(ic_prog, "at most %d runs at once.", AGR_MAX_RUNS);
 	if (out && ic_out_dir_check(out, err, sizeof(err)))
-		return agr_bad("%s.", err);
+		return ic_bad(ic_prog, "%s.", err);
 	for (; optind < argc; optind++, x.k++)
 		if (ic_run_open(&x.run[x.k], argv[optind], err, sizeof(err)))
-			return agr_bad("%s.", err);
+			return ic_bad(ic_prog, "%s.", err);
 	agr_match_series(&x);
 	for (size_t a = 0; a < x.k; a++)
 		for (size_t b = a + 1; b < x.k; b++)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "gnuplot_run.h"
+#include "kit.h"
 #include "out_dir.h"
 
 /* A run's processes in the state a comparison matched, and all of them. */
@@ -150,17 +151,9 @@ static void agr_joint(FILE *md, const struct agr *x, const struct agr_cmp *c)
 	fputs(".\n", md);
 }
 
-static void agr_q(FILE *f, const char *s)
-{
-	if (!strpbrk(s, "\",\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++)
-		fprintf(f, *s == '"' ? "\"\"" : "%c", *s);
-	fputc('"', f);
-}
+/* repeat.csv's fields are quoted when they hold a quote, a comma or a
+ * newline. */
+static const char agr_csv_quote_on[] = "\",\n";
 
 static void agr_csv_num(FILE *f, double v, const char *fmt)
 {
@@ -198,13 +191,13 @@ static void agr_comparison(FILE *md, FILE *csv, const struct agr *x, const struc
 		agr_interval(md, pt->lo95, pt->hi95);
 		fprintf(md, " | %s |\n", ic_agree_verdict_name(pt->verdict));
 
-		agr_q(csv, s->name);
+		ic_csv_quoted(csv, s->name, agr_csv_quote_on);
 		fputc(',', csv);
-		agr_q(csv, s->pair);
+		ic_csv_quoted(csv, s->pair, agr_csv_quote_on);
 		fprintf(csv, ",%s,", c->state);
-		agr_q(csv, x->run[c->a].name);
+		ic_csv_quoted(csv, x->run[c->a].name, agr_csv_quote_on);
 		fputc(',', csv);
-		agr_q(csv, x->run[c->b].name);
+		ic_csv_quoted(csv, x->run[c->b].name, agr_csv_quote_on);
 		fprintf(csv, ",%lu", pt->sites);
 		agr_csv_num(csv, pt->a->ratio, "%.6f");
 		agr_csv_num(csv, pt->b->ratio, "%.6f");
@@ -299,7 +292,7 @@ static void agr_chart_data(FILE *dat, FILE *gp, const struct agr *x)
 					;
 				if (j < nn)
 					continue;
-				n = agr_xalloc(realloc(n, (nn + 1) * sizeof(*n)));
+				n = ic_xalloc(realloc(n, (nn + 1) * sizeof(*n)));
 				n[nn++] = x->s[s].g[k]->ratios[i].sites;
 			}
 		qsort(n, nn, sizeof(*n), agr_cmp_ulong);

@@ -36,9 +36,6 @@ struct agr {
 	size_t nc;
 };
 
-/* p itself; exits (1) when it is NULL: out of memory. */
-void *agr_xalloc(void *p);
-
 /* Prints the summary; with out, writes the detail there. 0, or 1 when
  * the output could not be written. */
 int agr_report(const struct agr *x, const char *out);

@@ -15,13 +15,13 @@
 #include <getopt.h>
 #include <jansson.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "compare_series.h"
 #include "gnuplot_run.h"
+#include "kit.h"
 #include "out_dir.h"
 
 /* The user's help is ./run.sh compare --help (run.sh); this program is
@@ -29,19 +29,6 @@
 static const char cmp_usage[] =
 	"Usage: compare --out DIR RUN RUN... (run by ./run.sh compare; ./run.sh compare\n"
 	"--help says what it takes and writes).\n";
-
-__attribute__((format(printf, 1, 2)))
-static int cmp_bad(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("compare: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return 2;
-}
 
 /* What a run built: build_source today (a hash of the measured sources),
  * the git commit in an older run.conf. */
@@ -130,7 +117,7 @@ static void cmp_write_head(FILE *md, struct cmp *c, const char *only)
 		struct cmp_input *in = &c->in[k];
 		char date[IC_RESULTS_CONTEXT_MAX];
 
-		in->cpu = *cmp_ctx(in, "cpu_model") ? cmp_xalloc(strdup(cmp_ctx(in, "cpu_model")))
+		in->cpu = *cmp_ctx(in, "cpu_model") ? ic_xalloc(strdup(cmp_ctx(in, "cpu_model")))
 						    : "CPU not recorded";
 		snprintf(date, sizeof(date), "%s", cmp_ctx(in, "date"));
 		fprintf(md, "| %c | %s | %s | %s | %s | %.12s | %zu | %zu |\n", cmp_letter(k), in->cpu,
@@ -209,21 +196,8 @@ static void cmp_field(FILE *f, double x, const char *fmt, const char *none_)
 		fputs(none_, f);
 }
 
-/* A CSV field, quoted when it must be. */
-static void cmp_q(FILE *f, const char *s)
-{
-	if (!strpbrk(s, "\",")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
+/* compare.csv's fields are quoted when they hold a quote or a comma. */
+static const char cmp_csv_quote_on[] = "\",";
 
 static const char *cmp_side(const struct ic_analysis *an, enum ic_point_side side)
 {
@@ -294,7 +268,7 @@ static void cmp_write_series(FILE *md, FILE *csv, FILE *gp, FILE *dat, const str
 			     const struct cmp_series *s, size_t p)
 {
 	char cf[64], bf[64];
-	unsigned long *nl = cmp_xalloc(malloc(s->nn * sizeof(*nl)));
+	unsigned long *nl = ic_xalloc(malloc(s->nn * sizeof(*nl)));
 
 	sscanf(s->pair, "%63[^/]/%63s", cf, bf);
 	{
@@ -345,9 +319,9 @@ static void cmp_write_series(FILE *md, FILE *csv, FILE *gp, FILE *dat, const str
 			nc += !strcmp(side, cf);
 			nb += !strcmp(side, bf);
 
-			cmp_q(csv, s->id);
+			ic_csv_quoted(csv, s->id, cmp_csv_quote_on);
 			fprintf(csv, ",%lu,%c,", nl[a], cmp_letter(k));
-			cmp_q(csv, in->label);
+			ic_csv_quoted(csv, in->label, cmp_csv_quote_on);
 			fprintf(csv, ",%.6f,", r->ratio);
 			cmp_field(csv, r->lo, "%.6f", "");
 			fputc(',', csv);
@@ -357,12 +331,13 @@ static void cmp_write_series(FILE *md, FILE *csv, FILE *gp, FILE *dat, const str
 			fputc(',', csv);
 			cmp_field(csv, xo->bracket_hi, "%.0f", "");
 			fprintf(csv, ",%s,%s,", cf, bf);
-			cmp_q(csv, in->cpu);
+			ic_csv_quoted(csv, in->cpu, cmp_csv_quote_on);
 			fputc(',', csv);
-			cmp_q(csv, in->run.name);
+			ic_csv_quoted(csv, in->run.name, cmp_csv_quote_on);
 			for (int at = 0; at < A_PER_CALLER + 2; at++) {   /* compiler .. body */
 				fputc(',', csv);
-				cmp_q(csv, c->keyed[at] ? s->idval[at] : in->vals[at] ? in->vals[at] : "");
+				ic_csv_quoted(csv, c->keyed[at] ? s->idval[at] : in->vals[at] ? in->vals[at] : "",
+					      cmp_csv_quote_on);
 			}
 			fputc('\n', csv);
 		}
@@ -532,6 +507,7 @@ int main(int argc, char **argv)
 	char err[1024];
 	int opt, rc;
 
+	ic_prog = "compare";
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		switch (opt) {
@@ -542,22 +518,22 @@ int main(int argc, char **argv)
 			fputs(cmp_usage, stdout);
 			return 0;
 		case ':':
-			return cmp_bad("%s needs a value (see ./run.sh compare --help).", argv[optind - 1]);
+			return ic_bad(ic_prog, "%s needs a value (see ./run.sh compare --help).", argv[optind - 1]);
 		default:
-			return cmp_bad("unknown option '%s' (see ./run.sh compare --help).", argv[optind - 1]);
+			return ic_bad(ic_prog, "unknown option '%s' (see ./run.sh compare --help).", argv[optind - 1]);
 		}
 	}
 	if (argc - optind < 2)
-		return cmp_bad("give two or more results directories or their .tar.gz exports (see ./run.sh compare --help).");
+		return ic_bad(ic_prog, "give two or more results directories or their .tar.gz exports (see ./run.sh compare --help).");
 	if (argc - optind > CMP_MAX_INPUTS)
-		return cmp_bad("at most %d runs at once.", CMP_MAX_INPUTS);
+		return ic_bad(ic_prog, "at most %d runs at once.", CMP_MAX_INPUTS);
 	if (!out)
-		return cmp_bad("--out DIR is required.");
+		return ic_bad(ic_prog, "--out DIR is required.");
 	if (ic_out_dir_check(out, err, sizeof(err)))
-		return cmp_bad("%s.", err);
+		return ic_bad(ic_prog, "%s.", err);
 	for (; optind < argc; optind++, c.k++)
 		if (ic_run_open(&c.in[c.k].run, argv[optind], err, sizeof(err)))
-			return cmp_bad("%s.", err);
+			return ic_bad(ic_prog, "%s.", err);
 	/* Which settings vary within a run (they join the series names), then
 	 * every ratio under its series. */
 	for (size_t k = 0; k < c.k; k++)

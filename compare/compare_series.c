@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kit.h"
+
 const char *const cmp_attr_name[A_COUNT] = {
 	"compiler", "cflags", "lock", "codegen", "per_caller", "body", "lto",
 };
@@ -15,15 +17,6 @@ const char *const cmp_attr_name[A_COUNT] = {
 const int cmp_attr_build[A_COUNT] = {
 	IC_B_COMPILER, IC_B_CFLAGS, IC_B_LOCK, IC_B_CODEGEN, -1, IC_B_BODY, IC_B_LTO,
 };
-
-void *cmp_xalloc(void *p)
-{
-	if (!p) {
-		fputs("compare: out of memory\n", stderr);
-		exit(1);
-	}
-	return p;
-}
 
 /* s, then more, freeing s. */
 __attribute__((format(printf, 2, 3)))
@@ -40,7 +33,7 @@ char *cmp_append(char *s, const char *fmt, ...)
 		t = NULL;
 	free(more);
 	free(s);
-	return cmp_xalloc(t);
+	return ic_xalloc(t);
 }
 
 char cmp_letter(size_t k)
@@ -100,10 +93,10 @@ static void cmp_note_setting(struct cmp *c, size_t k, const struct ic_group *g, 
 	for (size_t i = 0; i < in->nseen[a]; i++)
 		if (!strcmp(in->seen[a][i], v))
 			return;
-	in->seen[a] = cmp_xalloc(realloc(in->seen[a], (in->nseen[a] + 1) * sizeof(char *)));
-	in->seen[a][in->nseen[a]++] = cmp_xalloc(strdup(v));
+	in->seen[a] = ic_xalloc(realloc(in->seen[a], (in->nseen[a] + 1) * sizeof(char *)));
+	in->seen[a][in->nseen[a]++] = ic_xalloc(strdup(v));
 	if (in->nseen[a] == 1) {
-		in->vals[a] = cmp_xalloc(strdup(v));
+		in->vals[a] = ic_xalloc(strdup(v));
 		return;
 	}
 	c->keyed[a] = 1;
@@ -152,13 +145,13 @@ void cmp_add_series(struct cmp *c, size_t k)
 			if (!isfinite(g->ratios[i].ratio))
 				continue;   /* not measured at this N */
 			if (!s) {
-				c->s = cmp_xalloc(realloc(c->s, (c->ns + 1) * sizeof(*c->s)));
+				c->s = ic_xalloc(realloc(c->s, (c->ns + 1) * sizeof(*c->s)));
 				s = &c->s[c->ns++];
-				*s = (struct cmp_series){ .id = cmp_xalloc(strdup(id)),
-							  .pair = cmp_xalloc(strdup(pair)) };
+				*s = (struct cmp_series){ .id = ic_xalloc(strdup(id)),
+							  .pair = ic_xalloc(strdup(pair)) };
 				for (int a = 0; a < A_COUNT; a++)
 					if (c->keyed[a])
-						s->idval[a] = cmp_xalloc(strdup(cmp_setting(in, g, a)));
+						s->idval[a] = ic_xalloc(strdup(cmp_setting(in, g, a)));
 			}
 			if (!s->g[k]) {
 				s->g[k] = g;
@@ -172,8 +165,8 @@ void cmp_add_series(struct cmp *c, size_t k)
 			for (j = 0; j < s->nn && s->n[j] != n; j++)
 				;
 			if (j == s->nn) {
-				s->n = cmp_xalloc(realloc(s->n, (s->nn + 1) * sizeof(*s->n)));
-				s->nat = cmp_xalloc(realloc(s->nat, (s->nn + 1) * sizeof(*s->nat)));
+				s->n = ic_xalloc(realloc(s->n, (s->nn + 1) * sizeof(*s->n)));
+				s->nat = ic_xalloc(realloc(s->nat, (s->nn + 1) * sizeof(*s->nat)));
 				s->n[s->nn] = n;
 				s->nat[s->nn++] = 0;
 			}
@@ -214,7 +207,7 @@ static char *cmp_holders(const struct cmp *c, const struct cmp_series *s, unsign
 		if (with_dir)
 			w = cmp_append(w, " (%s)", c->in[k].run.name);
 	}
-	return w ? w : cmp_xalloc(strdup(""));
+	return w ? w : ic_xalloc(strdup(""));
 }
 
 /* What is not in every run, one line each, into *only; marks the series
@@ -236,7 +229,7 @@ char *cmp_left_out(struct cmp *c)
 			free(w);
 			continue;
 		}
-		nl = cmp_xalloc(malloc(s->nn * sizeof(*nl)));
+		nl = ic_xalloc(malloc(s->nn * sizeof(*nl)));
 		memcpy(nl, s->n, s->nn * sizeof(*nl));
 		qsort(nl, s->nn, sizeof(*nl), cmp_ulong);
 		/* The N only some runs have, grouped by those runs. */
@@ -252,8 +245,8 @@ char *cmp_left_out(struct cmp *c)
 			for (g = 0; g < ngroups && strcmp(group[g], w); g++)
 				;
 			if (g == ngroups) {
-				group = cmp_xalloc(realloc(group, (ngroups + 1) * sizeof(*group)));
-				part = cmp_xalloc(realloc(part, (ngroups + 1) * sizeof(*part)));
+				group = ic_xalloc(realloc(group, (ngroups + 1) * sizeof(*group)));
+				part = ic_xalloc(realloc(part, (ngroups + 1) * sizeof(*part)));
 				group[ngroups] = w;
 				part[ngroups++] = cmp_append(NULL, "%lu", nl[a]);
 			} else {

@@ -72,7 +72,6 @@ const struct ic_ratio *cmp_ratio_at(const struct ic_group *g, unsigned long n);
 size_t cmp_nat(const struct cmp_series *s, unsigned long n);
 
 int cmp_ulong(const void *pa, const void *pb);   /* qsort order of N */
-void *cmp_xalloc(void *p);                       /* p; exits 1 when NULL */
 __attribute__((format(printf, 2, 3)))
 char *cmp_append(char *s, const char *fmt, ...); /* s, then more; frees s */
 char cmp_letter(size_t k);                       /* run k's label: A, B, ... */

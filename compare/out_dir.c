@@ -3,28 +3,17 @@
 #include "out_dir.h"
 
 #include "gnuplot_run.h"
+#include "kit.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-__attribute__((format(printf, 3, 4)))
-static int out_fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 int ic_out_dir_check(const char *out, char *err, size_t errlen)
 {
@@ -34,7 +23,7 @@ int ic_out_dir_check(const char *out, char *err, size_t errlen)
 	int empty = 1;
 
 	if (!*out || !strcmp(out, "/"))
-		return out_fail(err, errlen, "--out: '%s' is not a directory to write", out);
+		return ic_fail(err, errlen, "--out: '%s' is not a directory to write", out);
 	if (stat(out, &st))
 		return 0;
 	if (S_ISDIR(st.st_mode) && (d = opendir(out))) {
@@ -44,27 +33,7 @@ int ic_out_dir_check(const char *out, char *err, size_t errlen)
 		if (empty)
 			return 0;
 	}
-	return out_fail(err, errlen, "--out: %s exists and is not an empty directory", out);
-}
-
-/* mkdir -p */
-static int out_mkdirs(const char *path)
-{
-	char buf[PATH_MAX];
-	size_t len = strlen(path);
-
-	if (len == 0 || len >= sizeof(buf))
-		return -1;
-	memcpy(buf, path, len + 1);
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0777) && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	return mkdir(buf, 0777) && errno != EEXIST ? -1 : 0;
+	return ic_fail(err, errlen, "--out: %s exists and is not an empty directory", out);
 }
 
 int ic_out_dir_begin(struct ic_out_dir *d, const char *out, const char *prog, char *err,
@@ -78,25 +47,25 @@ int ic_out_dir_begin(struct ic_out_dir *d, const char *out, const char *prog, ch
 	d->stage = NULL;
 	d->out = strndup(out, n);
 	if (!d->out)
-		return out_fail(err, errlen, "out of memory");
+		return ic_fail(err, errlen, "out of memory");
 	slash = strrchr(d->out, '/');
 	/* Beside out, on its file system, so that the rename is one step. */
 	if (asprintf(&d->stage, "%.*s/.%s.XXXXXX", slash ? (int)(slash - d->out) : 1,
 		     slash ? d->out : ".", prog) < 0) {
 		d->stage = NULL;
-		return out_fail(err, errlen, "out of memory");
+		return ic_fail(err, errlen, "out of memory");
 	}
 	if (slash && slash != d->out) {
 		*slash = '\0';
-		if (out_mkdirs(d->out)) {
-			out_fail(err, errlen, "cannot create %s: %s", d->out, strerror(errno));
+		if (ic_mkdir_p(d->out)) {
+			ic_fail(err, errlen, "cannot create %s: %s", d->out, strerror(errno));
 			*slash = '/';
 			return -1;
 		}
 		*slash = '/';
 	}
 	if (!mkdtemp(d->stage)) {
-		out_fail(err, errlen, "cannot write beside %s: %s", d->out, strerror(errno));
+		ic_fail(err, errlen, "cannot write beside %s: %s", d->out, strerror(errno));
 		free(d->stage);
 		d->stage = NULL;
 		return -1;
@@ -164,7 +133,7 @@ int ic_out_dir_finish(struct ic_out_dir *d, char *err, size_t errlen)
 	/* mkdtemp made it private; rename() replaces an empty directory and
 	 * refuses any other. */
 	if (chmod(d->stage, 0777 & ~mask) || rename(d->stage, d->out)) {
-		out_fail(err, errlen, "cannot move the results into %s: %s", d->out, strerror(errno));
+		ic_fail(err, errlen, "cannot move the results into %s: %s", d->out, strerror(errno));
 		ic_out_dir_abort(d);
 		return -1;
 	}

@@ -5,7 +5,6 @@
 #include <dirent.h>
 #include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +12,7 @@
 #include <time.h>
 
 #include "agree.h"
+#include "kit.h"
 #include "load.h"
 #include "run.h"
 
@@ -22,17 +22,6 @@ static const char *const history_build_keys[] = {
 	"build_source", "build_cc", "build_cflags", "build_lock", "ccs", "cflags_list", "codegens",
 	"return_thunks", "lto", "body", "per_caller", "compare", "baseline",
 };
-
-__attribute__((format(printf, 3, 4)))
-static int history_fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 const char *ic_history_conf(const char *dir, const char *key, char *buf, size_t cap)
 {
@@ -116,7 +105,7 @@ int ic_history_runs(const char *results_dir, struct ic_history_run **out, size_t
 	*out = NULL;
 	*n = 0;
 	if (!d)
-		return history_fail(err, errlen, "%s: cannot read the directory", results_dir);
+		return ic_fail(err, errlen, "%s: cannot read the directory", results_dir);
 	while ((e = readdir(d))) {
 		char path[4200];
 		struct stat st;
@@ -131,7 +120,7 @@ int ic_history_runs(const char *results_dir, struct ic_history_run **out, size_t
 		if (!(nr = realloc(r, (k + 1) * sizeof(*r)))) {
 			closedir(d);
 			ic_history_runs_free(r, k);
-			return history_fail(err, errlen, "out of memory");
+			return ic_fail(err, errlen, "out of memory");
 		}
 		r = nr;
 		r[k].dir = strdup(path);
@@ -140,7 +129,7 @@ int ic_history_runs(const char *results_dir, struct ic_history_run **out, size_t
 		if (!r[k].dir || !r[k].name) {
 			closedir(d);
 			ic_history_runs_free(r, k + 1);
-			return history_fail(err, errlen, "out of memory");
+			return ic_fail(err, errlen, "out of memory");
 		}
 		k++;
 	}
@@ -367,7 +356,7 @@ int ic_history_compare(const struct ic_analysis *now, const char *now_dir,
 			snprintf(out->then_dir, sizeof(out->then_dir), "%s", runs[i].dir);
 			out->then_time = runs[i].time;
 			if (history_against(now, &run.an, out))
-				rc = history_fail(err, errlen, "out of memory");
+				rc = ic_fail(err, errlen, "out of memory");
 		}
 		ic_run_free(&run);
 	}

@@ -8,12 +8,13 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+
+#include "kit.h"
 
 /* User counters summarize reads, by enum ic_field (NS and IPS are GB's own). */
 static const char *const results_field_key[IC_F_COUNT] = {
@@ -27,16 +28,6 @@ static const char *const results_field_key[IC_F_COUNT] = {
 	[IC_F_BRANCH] = "branch_miss_per_op",
 	[IC_F_ITLB] = "itlb_miss_per_op",
 };
-
-static int results_fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 /* A name component of [A-Za-z0-9_.-] that fits in dst. */
 static int results_token(char *dst, size_t cap, const char *s, size_t len)
@@ -180,15 +171,15 @@ static int results_probe(struct ic_results *res, const struct ic_file *file, siz
 	double scale = results_unit_ns(unit ? unit : "ns");
 
 	if (!len || len >= sizeof(pr->name))
-		return results_fail(err, errlen, "%s: benchmarks[%zu] 'probe/%s' has no probe name", file->path,
-				    idx, name);
+		return ic_fail(err, errlen, "%s: benchmarks[%zu] 'probe/%s' has no probe name", file->path,
+			       idx, name);
 	if (json_is_true(json_object_get(entry, "error_occurred"))) {
 		res->n_errors++;
 		return 0;
 	}
 	if (isnan(scale) || !json_is_number(t) || !(json_number_value(t) > 0.0))
-		return results_fail(err, errlen, "%s: benchmarks[%zu] 'probe/%s' has no positive real_time",
-				    file->path, idx, name);
+		return ic_fail(err, errlen, "%s: benchmarks[%zu] 'probe/%s' has no positive real_time",
+			       file->path, idx, name);
 	for (i = 0; i < res->nprobes; i++)
 		if (strlen(res->probes[i].name) == len && !strncmp(res->probes[i].name, name, len))
 			break;
@@ -196,7 +187,7 @@ static int results_probe(struct ic_results *res, const struct ic_file *file, siz
 		struct ic_probe_reps *np = realloc(res->probes, (i + 1) * sizeof(*np));
 
 		if (!np)
-			return results_fail(err, errlen, "%s: out of memory", file->path);
+			return ic_fail(err, errlen, "%s: out of memory", file->path);
 		res->probes = np;
 		memset(&np[i], 0, sizeof(np[i]));
 		memcpy(np[i].name, name, len);
@@ -209,7 +200,7 @@ static int results_probe(struct ic_results *res, const struct ic_file *file, siz
 		struct ic_rep *nr = realloc(pr->reps, cap * sizeof(*nr));
 
 		if (!nr)
-			return results_fail(err, errlen, "%s: out of memory", file->path);
+			return ic_fail(err, errlen, "%s: out of memory", file->path);
 		pr->reps = nr;
 		pr->capreps = cap;
 	}
@@ -236,12 +227,12 @@ static int results_entry(struct ic_results *res, struct ic_file *file, size_t id
 	double scale;
 
 	if (!json_is_object(entry))
-		return results_fail(err, errlen, "%s: benchmarks[%zu] is not an object", path, idx);
+		return ic_fail(err, errlen, "%s: benchmarks[%zu] is not an object", path, idx);
 	name = json_string_value(json_object_get(entry, "run_name"));
 	if (!name)
 		name = json_string_value(json_object_get(entry, "name"));
 	if (!name)
-		return results_fail(err, errlen, "%s: benchmarks[%zu] has no name", path, idx);
+		return ic_fail(err, errlen, "%s: benchmarks[%zu] has no name", path, idx);
 	run_type = json_string_value(json_object_get(entry, "run_type"));
 	if (run_type && !strcmp(run_type, "aggregate")) {
 		res->n_aggregates++;   /* our own statistics replace GB's */
@@ -254,23 +245,23 @@ static int results_entry(struct ic_results *res, struct ic_file *file, size_t id
 		return 0;
 	}
 	if (results_parse_name(name, &rn))
-		return results_fail(err, errlen,
-				    "%s: benchmarks[%zu] '%s' is not sites/<form>/<op>/<layout>/<order>/<sites>/<mode>[/filler:<F>]/threads:<T>",
-				    path, idx, name);
+		return ic_fail(err, errlen,
+			       "%s: benchmarks[%zu] '%s' is not sites/<form>/<op>/<layout>/<order>/<sites>/<mode>[/filler:<F>]/threads:<T>",
+			       path, idx, name);
 	jthreads = json_object_get(entry, "threads");
 	if (json_is_integer(jthreads)) {
 		json_int_t t = json_integer_value(jthreads);
 
 		if (t < 1 || (rn.threads && (unsigned long)t != rn.threads))
-			return results_fail(err, errlen, "%s: benchmarks[%zu] '%s' has threads %lld",
-					    path, idx, name, (long long)t);
+			return ic_fail(err, errlen, "%s: benchmarks[%zu] '%s' has threads %lld",
+				       path, idx, name, (long long)t);
 		rn.threads = (unsigned long)t;
 	} else if (!rn.threads) {
 		rn.threads = 1;
 	}
 	p = results_point_get(res, &rn, file);
 	if (!p)
-		return results_fail(err, errlen, "%s: out of memory", path);
+		return ic_fail(err, errlen, "%s: out of memory", path);
 	if (json_is_true(json_object_get(entry, "error_occurred"))) {
 		p->nerrors++;
 		res->n_errors++;
@@ -281,14 +272,14 @@ static int results_entry(struct ic_results *res, struct ic_file *file, size_t id
 	unit = json_string_value(json_object_get(entry, "time_unit"));
 	scale = results_unit_ns(unit ? unit : "ns");
 	if (isnan(scale))
-		return results_fail(err, errlen, "%s: benchmarks[%zu] '%s' has time_unit '%s'",
-				    path, idx, name, unit);
+		return ic_fail(err, errlen, "%s: benchmarks[%zu] '%s' has time_unit '%s'",
+			       path, idx, name, unit);
 	if (p->nreps == p->capreps) {
 		size_t cap = p->capreps ? p->capreps * 2 : 16;
 		struct ic_rep *nr = realloc(p->reps, cap * sizeof(*nr));
 
 		if (!nr)
-			return results_fail(err, errlen, "%s: out of memory", path);
+			return ic_fail(err, errlen, "%s: out of memory", path);
 		p->reps = nr;
 		p->capreps = cap;
 	}
@@ -299,13 +290,13 @@ static int results_entry(struct ic_results *res, struct ic_file *file, size_t id
 
 		/* NAN when absent or null: a counter that was not read. */
 		if (x && !json_is_null(x) && !json_is_number(x))
-			return results_fail(err, errlen, "%s: benchmarks[%zu] '%s': %s is not a number",
-					    path, idx, name, results_field_key[f]);
+			return ic_fail(err, errlen, "%s: benchmarks[%zu] '%s': %s is not a number",
+				       path, idx, name, results_field_key[f]);
 		rep->v[f] = json_is_number(x) ? json_number_value(x) : NAN;
 	}
 	if (!isfinite(rep->v[IC_F_NS]) || rep->v[IC_F_NS] <= 0.0)
-		return results_fail(err, errlen, "%s: benchmarks[%zu] '%s' has no positive real_time",
-				    path, idx, name);
+		return ic_fail(err, errlen, "%s: benchmarks[%zu] '%s' has no positive real_time",
+			       path, idx, name);
 	rep->v[IC_F_NS] *= scale;
 	rep->index = -1;
 	if (json_is_integer(json_object_get(entry, "repetition_index")))
@@ -446,17 +437,17 @@ static int results_load_doc(struct ic_results *res, const char *path, json_t *do
 	file = nf ? calloc(1, sizeof(*file)) : NULL;
 	if (!file) {
 		json_decref(doc);
-		return results_fail(err, errlen, "%s: out of memory", path);
+		return ic_fail(err, errlen, "%s: out of memory", path);
 	}
 	/* From here on ic_results_free frees the file and its document. */
 	res->files[res->nfiles++] = file;
 	file->doc = doc;
 	benchmarks = json_object_get(doc, "benchmarks");
 	if (!json_is_array(benchmarks))
-		return results_fail(err, errlen, "%s: no \"benchmarks\" array (not Google Benchmark JSON)",
-				    path);
+		return ic_fail(err, errlen, "%s: no \"benchmarks\" array (not Google Benchmark JSON)",
+			       path);
 	if (json_array_size(benchmarks) == 0)
-		return results_fail(err, errlen, "%s: no benchmarks", path);
+		return ic_fail(err, errlen, "%s: no benchmarks", path);
 	if (!(file->path = strdup(path)))
 		goto oom;
 	file->mtime = mtime;
@@ -465,8 +456,8 @@ static int results_load_doc(struct ic_results *res, const char *path, json_t *do
 		file->context = NULL;
 	if (results_context_time(file, IC_CTX_PROCESS_START, &file->start) ||
 	    results_context_time(file, IC_CTX_PROCESS_END, &file->end))
-		return results_fail(err, errlen, "%s: context process_start or process_end is not a UTC "
-				    "time like 2026-12-04T10:11:12.345Z", path);
+		return ic_fail(err, errlen, "%s: context process_start or process_end is not a UTC "
+			       "time like 2026-12-04T10:11:12.345Z", path);
 	/* Older runs: the file was written as the process ended. */
 	if (!isfinite(file->end))
 		file->end = mtime;
@@ -479,8 +470,8 @@ static int results_load_doc(struct ic_results *res, const char *path, json_t *do
 	v = ic_file_context_string(file, IC_CTX_LAYOUT_VARIANT);
 	n = v ? strtol(v, &end, 10) : 0;
 	if (v && (*end || end == v || n < 0 || n > 1000000))
-		return results_fail(err, errlen, "%s: context layout_variant '%.40s' is not a whole number",
-				    path, v);
+		return ic_fail(err, errlen, "%s: context layout_variant '%.40s' is not a whole number",
+			       path, v);
 	/* Variant k of one seed is not variant k of another: the cluster is
 	 * the pair. Every variant has its own seed; only the ordinary link
 	 * (--lto, tests) has none. */
@@ -508,7 +499,7 @@ static int results_load_doc(struct ic_results *res, const char *path, json_t *do
 	res->next_family += max_family + 1;
 	return 0;
 oom:
-	return results_fail(err, errlen, "%s: out of memory", path);
+	return ic_fail(err, errlen, "%s: out of memory", path);
 }
 
 int ic_results_load(struct ic_results *res, const char *path, char *err, size_t errlen)

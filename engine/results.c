@@ -53,6 +53,24 @@ const char *ic_point_source(const struct ic_point *p)
 	return p->source_mixed ? "mixed" : p->file->counter_source;
 }
 
+struct ic_design ic_results_design(const struct ic_results *res)
+{
+	struct ic_design d = { .reps_min = (size_t)-1, .units_min = (size_t)-1 };
+
+	for (size_t i = 0; i < res->npoints; i++) {
+		const struct ic_point *p = res->points[i];
+
+		d.reps_min = p->nreps < d.reps_min ? p->nreps : d.reps_min;
+		d.reps_max = p->nreps > d.reps_max ? p->nreps : d.reps_max;
+		d.units_min = p->nunits < d.units_min ? p->nunits : d.units_min;
+		d.units_max = p->nunits > d.units_max ? p->nunits : d.units_max;
+		d.variants_max = p->nvariants > d.variants_max ? p->nvariants : d.variants_max;
+	}
+	if (!res->npoints)
+		d.reps_min = d.units_min = 0;
+	return d;
+}
+
 /* The time's estimate: the nested estimate of the processes' log medians,
  * back on the time scale, with its 95% interval where there is one. */
 static int results_point_time(struct ic_point *p)

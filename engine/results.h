@@ -171,4 +171,12 @@ int ic_point_cmp_series(const struct ic_point *a, const struct ic_point *b);
 /* The counter source of a point: its file's, "mixed" when its files disagree. */
 const char *ic_point_source(const struct ic_point *p);
 
+/* The run's design over its points (summary.md's Design line and
+ * verdict.json's design): the fewest and most repetitions and processes
+ * of a point, and the most layout variants; all 0 without points. */
+struct ic_design {
+	size_t reps_min, reps_max, units_min, units_max, variants_max;
+};
+struct ic_design ic_results_design(const struct ic_results *res);
+
 #endif /* IC_RESULTS_H */

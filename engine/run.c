@@ -10,11 +10,12 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+
+#include "kit.h"
 
 /* A file of the run: a process's JSON or run.conf, with its text when it
  * came from an archive. */
@@ -24,17 +25,6 @@ struct run_member {
 	size_t len;
 	double mtime;
 };
-
-__attribute__((format(printf, 3, 4)))
-static int run_fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 static void run_members_free(struct run_member *m, size_t n)
 {
@@ -87,17 +77,17 @@ static int run_conf_parse(struct ic_run *run, const char *text, size_t len, cons
 			if (!(islower((unsigned char)*c) || *c == '_' || (c > k && isdigit((unsigned char)*c))))
 				eq = NULL;
 		if (!eq || eq == k)
-			return run_fail(err, errlen, "%s: line %zu is not key=value: %.40s", what, line, k);
+			return ic_fail(err, errlen, "%s: line %zu is not key=value: %.40s", what, line, k);
 		ns = realloc(run->conf, (run->nconf + 1) * sizeof(*ns));
 		if (!ns)
-			return run_fail(err, errlen, "%s: out of memory", what);
+			return ic_fail(err, errlen, "%s: out of memory", what);
 		run->conf = ns;
 		ns[run->nconf].key = strndup(k, (size_t)(eq - k));
 		ns[run->nconf].value = strndup(eq + 1, n - (size_t)(eq - k) - 1);
 		if (!ns[run->nconf].key || !ns[run->nconf].value) {
 			free(ns[run->nconf].key);
 			free(ns[run->nconf].value);
-			return run_fail(err, errlen, "%s: out of memory", what);
+			return ic_fail(err, errlen, "%s: out of memory", what);
 		}
 		run->nconf++;
 	}
@@ -137,13 +127,13 @@ static int run_open_dir(struct ic_run *run, const char *path, char *err, size_t 
 	int rc = -1;
 
 	if (!realpath(path, real))
-		return run_fail(err, errlen, "%s: %s", path, strerror(errno));
+		return ic_fail(err, errlen, "%s: %s", path, strerror(errno));
 	run->name = strdup(strrchr(real, '/')[1] ? strrchr(real, '/') + 1 : real);
 	run->from = strdup("directory");
 	snprintf(file, sizeof(file), "%s/run.conf", path);
 	text = run_slurp(file, &len);
 	if (!text)
-		return run_fail(err, errlen, "%s is not a results directory of run.sh (no run.conf)", path);
+		return ic_fail(err, errlen, "%s is not a results directory of run.sh (no run.conf)", path);
 	rc = run_conf_parse(run, text, len, file, err, errlen);
 	free(text);
 	if (rc)
@@ -152,7 +142,7 @@ static int run_open_dir(struct ic_run *run, const char *path, char *err, size_t 
 	run->verdict_json = run_slurp(file, &len);   /* NULL when absent */
 	snprintf(file, sizeof(file), "%s/raw", path);
 	if (!(d = opendir(file)))
-		return run_fail(err, errlen, "%s is not a results directory of run.sh (no raw/)", path);
+		return ic_fail(err, errlen, "%s is not a results directory of run.sh (no raw/)", path);
 	while ((e = readdir(d))) {
 		struct run_member *nm;
 
@@ -163,14 +153,14 @@ static int run_open_dir(struct ic_run *run, const char *path, char *err, size_t 
 			m = nm ? nm : m;
 			closedir(d);
 			run_members_free(m, n);
-			return run_fail(err, errlen, "%s: out of memory", path);
+			return ic_fail(err, errlen, "%s: out of memory", path);
 		}
 		m = nm;
 		m[n++].text = NULL;
 	}
 	closedir(d);
 	if (!n)
-		return run_fail(err, errlen, "%s has no finished process (no raw/*.json)", path);
+		return ic_fail(err, errlen, "%s has no finished process (no raw/*.json)", path);
 	/* In name order, as summarize is given them: the first process's
 	 * context speaks for the run, and layout variants are numbered in
 	 * order of first appearance. */
@@ -224,7 +214,7 @@ static int run_archive_read(const char *path, struct run_member **out, size_t *n
 	int r = ARCHIVE_FATAL;
 
 	if (!a)
-		return run_fail(err, errlen, "%s: out of memory", path);
+		return ic_fail(err, errlen, "%s: out of memory", path);
 	archive_read_support_filter_all(a);
 	archive_read_support_format_all(a);
 	if (archive_read_open_filename(a, path, 65536) != ARCHIVE_OK)
@@ -291,16 +281,16 @@ static int run_open_export(struct ic_run *run, const char *path, char *err, size
 			continue;
 		if (conf && run_depth(conf->name) == run_depth(m[i].name)) {
 			run_members_free(m, n);
-			return run_fail(err, errlen, "%s holds more than one run (%s and %s)", path,
-					conf->name, m[i].name);
+			return ic_fail(err, errlen, "%s holds more than one run (%s and %s)", path,
+				       conf->name, m[i].name);
 		}
 		if (!conf || run_depth(m[i].name) < run_depth(conf->name))
 			conf = &m[i];
 	}
 	if (!conf) {
 		run_members_free(m, n);
-		return run_fail(err, errlen, "%s is not an export of a results directory (no run.conf inside)",
-				path);
+		return ic_fail(err, errlen, "%s is not an export of a results directory (no run.conf inside)",
+			       path);
 	}
 	plen = strlen(conf->name) - strlen("run.conf");
 	memcpy(prefix, conf->name, plen);
@@ -314,7 +304,7 @@ static int run_open_export(struct ic_run *run, const char *path, char *err, size
 	snprintf(name, sizeof(name), "%s:%s", path, conf->name);
 	if (!run->name || !run->from || run_conf_parse(run, conf->text, conf->len, name, err, errlen)) {
 		if (!run->name || !run->from)
-			run_fail(err, errlen, "%s: out of memory", path);
+			ic_fail(err, errlen, "%s: out of memory", path);
 		run_members_free(m, n);
 		return -1;
 	}
@@ -335,8 +325,8 @@ static int run_open_export(struct ic_run *run, const char *path, char *err, size
 		}
 	qsort(m, np, sizeof(*m), run_cmp_member);
 	if (!np)
-		rc = run_fail(err, errlen, "%s has no finished process (no %sraw/*.json inside)", path,
-			      prefix);
+		rc = ic_fail(err, errlen, "%s has no finished process (no %sraw/*.json inside)", path,
+			     prefix);
 	for (size_t i = 0; i < np && !rc; i++) {
 		snprintf(name, sizeof(name), "%s:%s", path, m[i].name);
 		rc = ic_results_load_text(&run->res, name, m[i].text, m[i].len, m[i].mtime, err,
@@ -359,7 +349,7 @@ int ic_run_open(struct ic_run *run, const char *path, char *err, size_t errlen)
 	memset(run, 0, sizeof(*run));
 	ic_results_init(&run->res);
 	if (stat(path, &st))
-		return run_fail(err, errlen, "%s: no such results directory or export", path);
+		return ic_fail(err, errlen, "%s: no such results directory or export", path);
 	if (S_ISDIR(st.st_mode)) {
 		if (run_open_dir(run, path, err, errlen))
 			return -1;
@@ -367,11 +357,11 @@ int ic_run_open(struct ic_run *run, const char *path, char *err, size_t errlen)
 		if (run_open_export(run, path, err, errlen))
 			return -1;
 	} else {
-		return run_fail(err, errlen, "%s is neither a results directory of run.sh nor an export (.tar.gz)",
-				path);
+		return ic_fail(err, errlen, "%s is neither a results directory of run.sh nor an export (.tar.gz)",
+			       path);
 	}
 	if (!run->name || !run->from)
-		return run_fail(err, errlen, "%s: out of memory", path);
+		return ic_fail(err, errlen, "%s: out of memory", path);
 	/* The forms the run's summary compared; summarize's own default when
 	 * run.conf is older than the setting. */
 	if (*ic_run_conf(run, "compare"))
@@ -379,10 +369,10 @@ int ic_run_open(struct ic_run *run, const char *path, char *err, size_t errlen)
 	if (*ic_run_conf(run, "baseline"))
 		opts.baseline = ic_run_conf(run, "baseline");
 	if (!strcmp(opts.compare, opts.baseline))
-		return run_fail(err, errlen, "%s: run.conf compares form %s with itself", path,
-				opts.compare);
+		return ic_fail(err, errlen, "%s: run.conf compares form %s with itself", path,
+			       opts.compare);
 	if (ic_analyse(&run->an, &run->res, &opts, why, sizeof(why)))
-		return run_fail(err, errlen, "%s: %s", path, why);
+		return ic_fail(err, errlen, "%s: %s", path, why);
 	return 0;
 }
 

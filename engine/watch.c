@@ -4,7 +4,6 @@
 #include "watch.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,19 +12,9 @@
 #include <jansson.h>
 
 #include "context.h"
+#include "kit.h"
 #include "load.h"
 #include "stats.h"
-
-__attribute__((format(printf, 3, 4)))
-static int watch_fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 void ic_watch_init(struct ic_watch *w)
 {
@@ -124,7 +113,7 @@ static int watch_load_doc(struct ic_watch *w, const char *name, json_t *doc, int
 
 	if (!text || (!in_long && !(s = watch_sample_new(w)))) {
 		free(text);
-		return watch_fail(err, errlen, "%s: out of memory", name);
+		return ic_fail(err, errlen, "%s: out of memory", name);
 	}
 	if (s) {
 		s->start = start;
@@ -144,9 +133,9 @@ static json_t *watch_read(const char *path, char *err, size_t errlen)
 	json_t *doc = json_load_file(path, 0, &je);
 
 	if (!doc)
-		watch_fail(err, errlen, "%s: not JSON (line %d: %s)", path, je.line, je.text);
+		ic_fail(err, errlen, "%s: not JSON (line %d: %s)", path, je.line, je.text);
 	else if (!json_is_array(json_object_get(doc, "benchmarks"))) {
-		watch_fail(err, errlen, "%s: no \"benchmarks\" array (not Google Benchmark JSON)", path);
+		ic_fail(err, errlen, "%s: no \"benchmarks\" array (not Google Benchmark JSON)", path);
 		json_decref(doc);
 		doc = NULL;
 	}
@@ -175,8 +164,8 @@ int ic_watch_add_short(struct ic_watch *w, const char *path, char *err, size_t e
 	}
 	if (!isfinite(start) || !isfinite(end)) {
 		json_decref(doc);
-		return watch_fail(err, errlen, "%s: no time (neither %s nor process_start/process_end)",
-				  path, IC_REP_START_COUNTER);
+		return ic_fail(err, errlen, "%s: no time (neither %s nor process_start/process_end)",
+			       path, IC_REP_START_COUNTER);
 	}
 	rc = watch_load_doc(w, path, doc, 0, start, end, err, errlen);
 	json_decref(doc);
@@ -196,15 +185,15 @@ int ic_watch_add_long(struct ic_watch *w, const char *path, double window_s, cha
 		return -1;
 	if (w->have_long) {
 		json_decref(doc);
-		return watch_fail(err, errlen, "%s: a second long process", path);
+		return ic_fail(err, errlen, "%s: a second long process", path);
 	}
 	json_array_foreach(json_object_get(doc, "benchmarks"), i, e) {
 		if (!watch_is_iteration(e))
 			continue;
 		if (watch_entry_time(e, &a, &b)) {
 			json_decref(doc);
-			return watch_fail(err, errlen, "%s: a repetition without %s", path,
-					  IC_REP_START_COUNTER);
+			return ic_fail(err, errlen, "%s: a repetition without %s", path,
+				       IC_REP_START_COUNTER);
 		}
 		start = fmin(start, a);
 		end = fmax(end, b);
@@ -212,7 +201,7 @@ int ic_watch_add_long(struct ic_watch *w, const char *path, double window_s, cha
 	}
 	if (!n) {
 		json_decref(doc);
-		return watch_fail(err, errlen, "%s: no repetitions", path);
+		return ic_fail(err, errlen, "%s: no repetitions", path);
 	}
 	w->long_file = w->res.nfiles;
 	w->window_s = window_s;
@@ -490,8 +479,8 @@ int ic_watch_analyse(struct ic_watch *w, char *err, size_t errlen)
 	}
 	w->analysed = 1;
 	if (!(se = watch_series(&w->an)))
-		return watch_fail(err, errlen, "no series has both %s and %s",
-				  ic_analysis_defaults.compare, ic_analysis_defaults.baseline);
+		return ic_fail(err, errlen, "no series has both %s and %s",
+			       ic_analysis_defaults.compare, ic_analysis_defaults.baseline);
 	snprintf(w->series_buf, sizeof(w->series_buf), "%s %s/%s, %lu thread%s, %s",
 		 se->group.op, se->group.layout, se->group.order, se->group.threads,
 		 se->group.threads == 1 ? "" : "s", se->group.mode);
@@ -506,7 +495,7 @@ int ic_watch_analyse(struct ic_watch *w, char *err, size_t errlen)
 	w->separation = m->sep;
 	watch_short_samples(w, se);
 	if (watch_windows(w, se))
-		return watch_fail(err, errlen, "out of memory");
+		return ic_fail(err, errlen, "out of memory");
 	w->t0 = INFINITY;
 	w->t1 = -INFINITY;
 	for (size_t i = 0; i < w->nsamples; i++) {
@@ -533,7 +522,7 @@ int ic_watch_analyse(struct ic_watch *w, char *err, size_t errlen)
 			ws->procs += !w->samples[i].in_long && w->samples[i].state == s;
 	}
 	if (watch_forms(w, se))
-		return watch_fail(err, errlen, "out of memory");
+		return ic_fail(err, errlen, "out of memory");
 	w->switching = st->nunsteady;
 	for (size_t p = 0; p < se->procs.nproc; p++)
 		if (se->procs.unit[p] == w->long_file && w->have_long && st->unsteady[p])

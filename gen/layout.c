@@ -44,6 +44,7 @@
 #include <unistd.h>
 
 #include "atomic_file.h"
+#include "kit.h"
 #include "splitmix64.h"
 
 #define LY_EXIT_USAGE 2
@@ -62,26 +63,16 @@ struct ly_point {
 	size_t nobjs;
 };
 
-static const char *ly_prog = "layout";
-
 static void ly_fail(int code, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", ly_prog);
+	fprintf(stderr, "%s: ", ic_prog);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
 	exit(code);
-}
-
-static void *ly_realloc(void *p, size_t n, size_t size)
-{
-	p = realloc(p, (n ? n : 1) * size);
-	if (!p)
-		ly_fail(1, "out of memory");
-	return p;
 }
 
 static uint32_t ly_below(uint64_t *state, uint32_t n)
@@ -126,7 +117,7 @@ static struct ly_point *ly_read_args(const char *path, size_t *npts)
 			pts[n - 1].spec = strdup(line);
 			want_spec = 0;
 		} else if (strcmp(line, "--point") == 0) {
-			pts = ly_realloc(pts, n + 1, sizeof *pts);
+			pts = ic_xrealloc(pts, n + 1, sizeof *pts);
 			memset(&pts[n++], 0, sizeof *pts);
 			want_spec = 1;
 		} else if (n == 0) {
@@ -134,7 +125,7 @@ static struct ly_point *ly_read_args(const char *path, size_t *npts)
 		} else {
 			struct ly_point *p = &pts[n - 1];
 
-			p->objs = ly_realloc(p->objs, p->nobjs + 1, sizeof *p->objs);
+			p->objs = ic_xrealloc(p->objs, p->nobjs + 1, sizeof *p->objs);
 			p->objs[p->nobjs++] = strdup(line);
 		}
 	}
@@ -253,7 +244,7 @@ static void ly_write(FILE *out, struct ly_point *pts, size_t npts, uint64_t seed
 
 	/* Every object once, in an order of their names, then shuffled. */
 	for (size_t i = 0; i < npts; i++) {
-		objs = ly_realloc(objs, n + pts[i].nobjs, sizeof *objs);
+		objs = ic_xrealloc(objs, n + pts[i].nobjs, sizeof *objs);
 		for (size_t j = 0; j < pts[i].nobjs; j++)
 			objs[n++] = pts[i].objs[j];
 	}
@@ -296,6 +287,7 @@ int main(int argc, char **argv)
 	struct ly_point *pts;
 	size_t npts;
 
+	ic_prog = "layout";
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
 		switch (c) {
@@ -308,7 +300,7 @@ int main(int argc, char **argv)
 			out_path = optarg;
 			break;
 		case 'h':
-			printf("usage: %s --seed S [-o OUT.ld] @ARGS\n", ly_prog);
+			printf("usage: %s --seed S [-o OUT.ld] @ARGS\n", ic_prog);
 			return 0;
 		case ':':
 			ly_fail(LY_EXIT_USAGE, "%s: needs an argument", argv[optind - 1]);

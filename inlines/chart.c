@@ -8,7 +8,6 @@
 #include <libgen.h>
 #include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,17 +15,7 @@
 
 #include "format.h"
 #include "gnuplot_run.h"
-
-__attribute__((format(printf, 3, 4)))
-static int chart_fail(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-	return -1;
-}
+#include "kit.h"
 
 static int chart_svg_path(const char *png, char *svg, size_t cap)
 {
@@ -44,17 +33,17 @@ int ic_chart_check(const char *png, const char *results_dir, char *err, size_t e
 	size_t n;
 
 	if (chart_svg_path(png, svg, sizeof(svg)))
-		return chart_fail(err, errlen, "--chart %s: give a file name ending in .png (the SVG goes beside it)", png);
+		return ic_fail(err, errlen, "--chart %s: give a file name ending in .png (the SVG goes beside it)", png);
 	snprintf(copy, sizeof(copy), "%s", png);
 	if (!realpath(dirname(copy), dir))
-		return chart_fail(err, errlen, "--chart %s: its directory cannot be used: %s", png, strerror(errno));
+		return ic_fail(err, errlen, "--chart %s: its directory cannot be used: %s", png, strerror(errno));
 	if (access(dir, W_OK))
-		return chart_fail(err, errlen, "--chart %s: cannot write in %s: %s", png, dir, strerror(errno));
+		return ic_fail(err, errlen, "--chart %s: cannot write in %s: %s", png, dir, strerror(errno));
 	if (results_dir && realpath(results_dir, res)) {
 		n = strlen(res);
 		if (!strncmp(dir, res, n) && (dir[n] == '/' || dir[n] == '\0'))
-			return chart_fail(err, errlen, "--chart %s is inside the results directory %s, which holds its run's files only: write it elsewhere",
-					  png, results_dir);
+			return ic_fail(err, errlen, "--chart %s is inside the results directory %s, which holds its run's files only: write it elsewhere",
+				       png, results_dir);
 	}
 	return 0;
 }
@@ -185,7 +174,7 @@ static int chart_gnuplot(const char *dir, const char *term, const char *out, cha
 	int rc;
 
 	if (!e)
-		return chart_fail(err, errlen, "out of memory");
+		return ic_fail(err, errlen, "out of memory");
 	fputs("ic_dir = ", e);
 	ic_gnuplot_quote(e, dir);
 	fputs("; ic_src = ", e);
@@ -195,14 +184,14 @@ static int chart_gnuplot(const char *dir, const char *term, const char *out, cha
 	fclose(e);
 	if ((size_t)snprintf(log, sizeof(log), "%s/gnuplot.log", dir) >= sizeof(log)) {
 		free(expr);
-		return chart_fail(err, errlen, "no chart: the temporary directory's name is too long");
+		return ic_fail(err, errlen, "no chart: the temporary directory's name is too long");
 	}
 	rc = ic_gnuplot_run(expr, IC_INLINES_CHART_GP, log, last, sizeof(last));
 	free(expr);
 	if (rc == 1)
-		return chart_fail(err, errlen, "no chart: gnuplot cannot be run (not installed): apt-get install gnuplot-nox");
+		return ic_fail(err, errlen, "no chart: gnuplot cannot be run (not installed): apt-get install gnuplot-nox");
 	if (rc)
-		return chart_fail(err, errlen, "no chart: gnuplot failed on %s (%s): %s", IC_INLINES_CHART_GP, term, last);
+		return ic_fail(err, errlen, "no chart: gnuplot failed on %s (%s): %s", IC_INLINES_CHART_GP, term, last);
 	return 0;
 }
 
@@ -217,17 +206,17 @@ int ic_chart_draw(const char *png, const char *binary, const struct ic_price_run
 	if ((size_t)snprintf(tmp_png, sizeof(tmp_png), "%s.tmp.%ld", png, (long)getpid()) >= sizeof(tmp_png) ||
 	    (size_t)snprintf(tmp_svg, sizeof(tmp_svg), "%s.tmp.%ld", svg, (long)getpid()) >= sizeof(tmp_svg) ||
 	    (size_t)snprintf(tmpl, sizeof(tmpl), "%s/inlines-chart.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp") >= sizeof(tmpl))
-		return chart_fail(err, errlen, "no chart: its path is too long");
+		return ic_fail(err, errlen, "no chart: its path is too long");
 	if (!mkdtemp(tmpl))
-		return chart_fail(err, errlen, "no chart: cannot make a temporary directory: %s", strerror(errno));
+		return ic_fail(err, errlen, "no chart: cannot make a temporary directory: %s", strerror(errno));
 	if (chart_write_data(tmpl, binary, run, fns, nfns))
-		chart_fail(err, errlen, "no chart: cannot write its data in %s: %s", tmpl, strerror(errno));
+		ic_fail(err, errlen, "no chart: cannot write its data in %s: %s", tmpl, strerror(errno));
 	else if (!chart_gnuplot(tmpl, "png", tmp_png, err, errlen) &&
 		 !chart_gnuplot(tmpl, "svg", tmp_svg, err, errlen)) {
 		if (rename(tmp_png, png))
-			chart_fail(err, errlen, "no chart: cannot rename it into place: %s", strerror(errno));
+			ic_fail(err, errlen, "no chart: cannot rename it into place: %s", strerror(errno));
 		else if (rename(tmp_svg, svg)) {
-			chart_fail(err, errlen, "no chart: cannot rename it into place: %s", strerror(errno));
+			ic_fail(err, errlen, "no chart: cannot rename it into place: %s", strerror(errno));
 			unlink(png);   /* no half pair */
 		} else {
 			rc = 0;

@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -13,21 +12,12 @@
 #include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 
+#include "kit.h"
+
 /* glibc 2.36's elf.h predates it; the gABI's value. */
 #ifndef ELFCOMPRESS_ZSTD
 #define ELFCOMPRESS_ZSTD 2
 #endif
-
-__attribute__((format(printf, 3, 4)))
-static int df_fail(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 static int df_open_elf(const char *path, int *fd, Elf **elf, char *err, size_t len)
 {
@@ -36,12 +26,12 @@ static int df_open_elf(const char *path, int *fd, Elf **elf, char *err, size_t l
 
 	*fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (*fd < 0)
-		return df_fail(err, len, "%s: cannot open it: %s", path, strerror(errno));
+		return ic_fail(err, len, "%s: cannot open it: %s", path, strerror(errno));
 	if (fstat(*fd, &st) || !S_ISREG(st.st_mode))
-		return df_fail(err, len, "%s: not a file: give a program, a shared library, a vmlinux or a .debug file", path);
+		return ic_fail(err, len, "%s: not a file: give a program, a shared library, a vmlinux or a .debug file", path);
 	*elf = elf_begin(*fd, ELF_C_READ_MMAP, NULL);
 	if (!*elf || elf_kind(*elf) != ELF_K_ELF || !gelf_getehdr(*elf, &eh))
-		return df_fail(err, len, "%s: not an ELF file: give a program, a shared library, a vmlinux or a .debug file", path);
+		return ic_fail(err, len, "%s: not an ELF file: give a program, a shared library, a vmlinux or a .debug file", path);
 	return 0;
 }
 
@@ -93,7 +83,7 @@ static int df_check_compression(Elf *elf, const char *path, int separate, char *
 	size_t strndx;
 
 	if (elf_getshdrstrndx(elf, &strndx))
-		return df_fail(err, len, "%s: its section headers cannot be read: %s", path, elf_errmsg(-1));
+		return ic_fail(err, len, "%s: its section headers cannot be read: %s", path, elf_errmsg(-1));
 	while ((scn = elf_nextscn(elf, scn)) != NULL) {
 		GElf_Shdr sh;
 		GElf_Chdr ch;
@@ -111,7 +101,7 @@ static int df_check_compression(Elf *elf, const char *path, int separate, char *
 			snprintf(how, sizeof(how), "zstd");
 		else
 			snprintf(how, sizeof(how), "compression type %u", (unsigned)ch.ch_type);
-		return df_fail(err, len, "%s: its debug sections are compressed with %s, which this libdw (elfutils %s) cannot read: "
+		return ic_fail(err, len, "%s: its debug sections are compressed with %s, which this libdw (elfutils %s) cannot read: "
 			       "objcopy --decompress-debug-sections %s OUT, then give %sOUT", path, how,
 			       dwfl_version(NULL), path, separate ? "--debug " : "");
 	}
@@ -142,10 +132,10 @@ static int df_open_relocated(struct ic_debug_file *f, char *err, size_t len)
 	f->dwfl = dwfl_begin(&offline);
 	mod = f->dwfl ? dwfl_report_offline(f->dwfl, "", f->debug_path, -1) : NULL;
 	if (!mod || dwfl_report_end(f->dwfl, NULL, NULL))
-		return df_fail(err, len, "%s: libdwfl cannot read this object file: %s", f->debug_path, dwfl_errmsg(-1));
+		return ic_fail(err, len, "%s: libdwfl cannot read this object file: %s", f->debug_path, dwfl_errmsg(-1));
 	f->dw = dwfl_module_getdwarf(mod, &bias);
 	if (!f->dw)
-		return df_fail(err, len, "%s: libdwfl cannot relocate its DWARF: %s", f->debug_path, dwfl_errmsg(-1));
+		return ic_fail(err, len, "%s: libdwfl cannot relocate its DWARF: %s", f->debug_path, dwfl_errmsg(-1));
 	return 0;
 }
 
@@ -168,10 +158,10 @@ int ic_debug_file_open(struct ic_debug_file *f, const char *path, const char *de
 	df_build_id(f->elf, id, sizeof(id));
 	if (!dpath && !df_has_dwarf(f->elf)) {
 		if (!*id)
-			return df_fail(err, errlen, "%s has no DWARF (stripped?) and no build-id to find its debug file by: give --debug FILE", path);
+			return ic_fail(err, errlen, "%s has no DWARF (stripped?) and no build-id to find its debug file by: give --debug FILE", path);
 		snprintf(found, sizeof(found), "%s/.build-id/%.2s/%s.debug", debug_dir, id, id + 2);
 		if (access(found, R_OK))
-			return df_fail(err, errlen, "%s has no DWARF (stripped?) and there is no %s: install its debug package (-dbg or -dbgsym) or give --debug FILE",
+			return ic_fail(err, errlen, "%s has no DWARF (stripped?) and there is no %s: install its debug package (-dbg or -dbgsym) or give --debug FILE",
 				       path, found);
 		dpath = found;
 	}
@@ -180,10 +170,10 @@ int ic_debug_file_open(struct ic_debug_file *f, const char *path, const char *de
 		if (df_open_elf(dpath, &f->debug_fd, &f->debug_elf, err, errlen))
 			return -1;
 		if (!df_has_dwarf(f->debug_elf))
-			return df_fail(err, errlen, "%s has no DWARF: give the debug file of %s (objcopy --only-keep-debug, or its -dbg package's)", dpath, path);
+			return ic_fail(err, errlen, "%s has no DWARF: give the debug file of %s (objcopy --only-keep-debug, or its -dbg package's)", dpath, path);
 		df_build_id(f->debug_elf, debug_id, sizeof(debug_id));
 		if (*id && *debug_id && strcmp(id, debug_id))
-			return df_fail(err, errlen, "%s does not belong to %s: its build-id is %s, the binary's %s: give the debug file of this very build",
+			return ic_fail(err, errlen, "%s does not belong to %s: its build-id is %s, the binary's %s: give the debug file of this very build",
 				       dpath, path, debug_id, id);
 		f->build_id_checked = *id && *debug_id;
 		src = f->debug_elf;
@@ -197,7 +187,7 @@ int ic_debug_file_open(struct ic_debug_file *f, const char *path, const char *de
 	} else {
 		f->dw = dwarf_begin_elf(src, DWARF_C_READ, NULL);
 		if (!f->dw)
-			return df_fail(err, errlen, "%s: libdw cannot read its DWARF: %s", f->debug_path, dwarf_errmsg(-1));
+			return ic_fail(err, errlen, "%s: libdw cannot read its DWARF: %s", f->debug_path, dwarf_errmsg(-1));
 	}
 	/* libdw has decompressed what it reads; the header says how much. */
 	info = df_section(src, ".debug_info", &sh);

@@ -7,7 +7,6 @@
 #define _GNU_SOURCE
 #include <getopt.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +15,7 @@
 #include "chart.h"
 #include "debug_file.h"
 #include "format.h"
+#include "kit.h"
 #include "price.h"
 
 #define INL_EXIT_BAD_INPUT 2
@@ -58,19 +58,6 @@ struct inl_opts {
 	int csv;
 };
 
-__attribute__((format(printf, 1, 2)))
-static int inl_bad(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("inlines: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return INL_EXIT_BAD_INPUT;
-}
-
 /* Returns -1 when parsed, else the exit status (help, or bad input). */
 static int inl_parse(int argc, char **argv, struct inl_opts *o)
 {
@@ -90,7 +77,7 @@ static int inl_parse(int argc, char **argv, struct inl_opts *o)
 	o->debug_dir = IC_DEBUG_DIR_DEFAULT;
 	o->functions = calloc((size_t)argc, sizeof(*o->functions));
 	if (!o->functions)
-		return inl_bad("out of memory");
+		return ic_bad(ic_prog, "out of memory");
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
 		char *end;
@@ -110,11 +97,11 @@ static int inl_parse(int argc, char **argv, struct inl_opts *o)
 			}
 			o->top = strtoul(optarg, &end, 10);
 			if (!*optarg || *end || optarg[0] == '-' || o->top == 0)
-				return inl_bad("--top: '%s' is not a count of rows (1, 2, ... or all)", optarg);
+				return ic_bad(ic_prog, "--top: '%s' is not a count of rows (1, 2, ... or all)", optarg);
 			break;
 		case 'f':
 			if (!*optarg)
-				return inl_bad("--function needs a name");
+				return ic_bad(ic_prog, "--function needs a name");
 			o->functions[o->nfunctions++] = optarg;
 			break;
 		case 'r':
@@ -130,23 +117,23 @@ static int inl_parse(int argc, char **argv, struct inl_opts *o)
 			fputs(inl_usage, stdout);
 			return 0;
 		case ':':
-			return inl_bad("%s needs a value", argv[optind - 1]);
+			return ic_bad(ic_prog, "%s needs a value", argv[optind - 1]);
 		default:
-			return inl_bad("unknown option '%s' (see --help)", argv[optind - 1]);
+			return ic_bad(ic_prog, "unknown option '%s' (see --help)", argv[optind - 1]);
 		}
 	}
 	if (optind >= argc)
-		return inl_bad("give the BINARY whose inlined copies to count (see --help)");
+		return ic_bad(ic_prog, "give the BINARY whose inlined copies to count (see --help)");
 	if (optind + 1 < argc)
-		return inl_bad("one BINARY at a time: '%s' is one too many", argv[optind + 1]);
+		return ic_bad(ic_prog, "one BINARY at a time: '%s' is one too many", argv[optind + 1]);
 	o->binary = argv[optind];
 	/* A screen of text; CSV is for programs, which want every row. */
 	if (!o->top_given)
 		o->top = o->csv ? 0 : INL_TOP_DEFAULT;
 	if (o->csv && (o->results || o->chart))
-		return inl_bad("--csv prints the table only: price in text, without --csv");
+		return ic_bad(ic_prog, "--csv prints the table only: price in text, without --csv");
 	if (o->chart && (!o->nfunctions || !o->results))
-		return inl_bad("--chart marks the N of each --function NAME on a run's curve: give both, and --results DIR");
+		return ic_bad(ic_prog, "--chart marks the N of each --function NAME on a run's curve: give both, and --results DIR");
 	return -1;
 }
 
@@ -319,8 +306,8 @@ static int inl_select(const struct inl_opts *o, const struct ic_census *c, struc
 		for (size_t i = 0; i < c->nfns; i++)
 			hits += !strcmp(c->fns[i]->name, o->functions[f]);
 		if (!hits)
-			return inl_bad("no inlined copy of '%s' in %s's DWARF: give a name from its table (./run.sh inlines %s)",
-				       o->functions[f], o->binary, o->binary);
+			return ic_bad(ic_prog, "no inlined copy of '%s' in %s's DWARF: give a name from its table (./run.sh inlines %s)",
+				      o->functions[f], o->binary, o->binary);
 	}
 	for (size_t i = 0; i < c->nfns; i++)
 		for (size_t f = 0; f < o->nfunctions; f++)
@@ -344,16 +331,16 @@ static int inl_run(const struct inl_opts *o)
 
 	memset(&run, 0, sizeof(run));
 	if (o->chart && ic_chart_check(o->chart, o->results, err, sizeof(err))) {
-		inl_bad("%s", err);
+		ic_bad(ic_prog, "%s", err);
 		return rc;
 	}
 	if (ic_debug_file_open(&df, o->binary, o->debug, o->debug_dir, err, sizeof(err)) ||
 	    ic_census_read(&census, df.dw, err, sizeof(err))) {
-		inl_bad("%s", err);
+		ic_bad(ic_prog, "%s", err);
 		goto out;
 	}
 	if (!census.units) {
-		inl_bad("%s: its DWARF has no compilation unit: build it with -g", df.debug_path);
+		ic_bad(ic_prog, "%s: its DWARF has no compilation unit: build it with -g", df.debug_path);
 		goto out;
 	}
 	rows = malloc((census.nfns + 1) * sizeof(*rows));
@@ -372,7 +359,7 @@ static int inl_run(const struct inl_opts *o)
 	if (o->results) {
 		have_run = 1;
 		if (ic_price_run_load(&run, o->results, err, sizeof(err))) {
-			inl_bad("%s", err);
+			ic_bad(ic_prog, "%s", err);
 			goto out;
 		}
 	}
@@ -430,8 +417,10 @@ out:
 int main(int argc, char **argv)
 {
 	struct inl_opts o = { 0 };
-	int rc = inl_parse(argc, argv, &o);
+	int rc;
 
+	ic_prog = "inlines";
+	rc = inl_parse(argc, argv, &o);
 	if (rc < 0)
 		rc = inl_run(&o);
 	free(o.functions);

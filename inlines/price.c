@@ -8,12 +8,12 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <math.h>
-#include <stdarg.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "format.h"
+#include "kit.h"
 #include "states.h"
 
 /* What each op's site runs, from the table gen and run.sh read. */
@@ -24,17 +24,6 @@ static const struct {
 #include "point_names.def"
 	IC_OPS(IC_PRICE_OP)
 };
-
-__attribute__((format(printf, 3, 4)))
-static int price_fail(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 static int price_is_json(const struct dirent *d)
 {
@@ -57,28 +46,28 @@ int ic_price_run_load(struct ic_price_run *run, const char *dir, char *err, size
 		snprintf(run->name, sizeof(run->name), "%s (%s)", dir, basename(raw));
 	/* What to do about each, before the engine's reader says what is wrong. */
 	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
-		return price_fail(err, errlen, "--results %s: not a directory: give a run's results directory (results/<run>)", dir);
+		return ic_fail(err, errlen, "--results %s: not a directory: give a run's results directory (results/<run>)", dir);
 	snprintf(raw, sizeof(raw), "%s/run.conf", dir);
 	if (access(raw, R_OK))
-		return price_fail(err, errlen, "--results %s is not a run of ./run.sh (no run.conf): give results/<run>, or leave --results out for results/latest",
-				  dir);
+		return ic_fail(err, errlen, "--results %s is not a run of ./run.sh (no run.conf): give results/<run>, or leave --results out for results/latest",
+			       dir);
 	snprintf(raw, sizeof(raw), "%s/raw", dir);
 	n = scandir(raw, &names, price_is_json, alphasort);
 	for (int i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
 	if (n <= 0)
-		return price_fail(err, errlen, "--results %s has no finished process (raw/*.json): let its sweep finish (./run.sh --resume %s) or give another run",
-				  dir, dir);
+		return ic_fail(err, errlen, "--results %s has no finished process (raw/*.json): let its sweep finish (./run.sh --resume %s) or give another run",
+			       dir, dir);
 	if (ic_run_open(&run->run, dir, why, sizeof(why)))
-		return price_fail(err, errlen, "--results %s", why);
+		return ic_fail(err, errlen, "--results %s", why);
 	run->compare = run->run.an.opts.compare;
 	run->baseline = run->run.an.opts.baseline;
 	for (size_t g = 0; g < run->run.an.nseries; g++)
 		if (run->run.an.series[g].group.nratios)
 			return 0;
-	return price_fail(err, errlen, "--results %s measured no %s/%s ratio to price on: give a sweep's run",
-			  dir, run->compare, run->baseline);
+	return ic_fail(err, errlen, "--results %s measured no %s/%s ratio to price on: give a sweep's run",
+		       dir, run->compare, run->baseline);
 }
 
 void ic_price_run_free(struct ic_price_run *run)

@@ -92,27 +92,18 @@ static void answer_resolution(FILE *f, const struct ic_analysis *an)
 
 static void answer_design(FILE *f, const struct ic_results *res)
 {
-	size_t rmin = (size_t)-1, rmax = 0, umin = (size_t)-1, umax = 0, vmax = 0;
+	struct ic_design d = ic_results_design(res);
 
-	for (size_t i = 0; i < res->npoints; i++) {
-		const struct ic_point *p = res->points[i];
-
-		rmin = p->nreps < rmin ? p->nreps : rmin;
-		rmax = p->nreps > rmax ? p->nreps : rmax;
-		umin = p->nunits < umin ? p->nunits : umin;
-		umax = p->nunits > umax ? p->nunits : umax;
-		vmax = p->nvariants > vmax ? p->nvariants : vmax;
-	}
 	fprintf(f, "Design: ");
 	if (res->nrepeats >= 2)   /* each repeat has layouts of its own */
 		fprintf(f, "%d repeats; ", res->nrepeats);
-	fprintf(f, "%zu layout variant%s%s; %zu", vmax, vmax == 1 ? "" : "s",
-		res->nrepeats >= 2 ? " in all" : "", umin);
-	if (umax != umin)
-		fprintf(f, " to %zu", umax);
-	fprintf(f, " processes per point; %zu", rmin);
-	if (rmax != rmin)
-		fprintf(f, " to %zu", rmax);
+	fprintf(f, "%zu layout variant%s%s; %zu", d.variants_max, d.variants_max == 1 ? "" : "s",
+		res->nrepeats >= 2 ? " in all" : "", d.units_min);
+	if (d.units_max != d.units_min)
+		fprintf(f, " to %zu", d.units_max);
+	fprintf(f, " processes per point; %zu", d.reps_min);
+	if (d.reps_max != d.reps_min)
+		fprintf(f, " to %zu", d.reps_max);
 	fputs(" repetitions per point in all, the forms interleaved at random within each process.", f);
 }
 

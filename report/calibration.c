@@ -12,7 +12,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,9 +20,9 @@
 #include "analysis.h"
 #include "atomic_file.h"
 #include "format.h"
+#include "kit.h"
 #include "load.h"
 
-#define IC_EXIT_BAD_INPUT 2
 #define CAL_PLANTS_MAX 16
 
 static const char cal_usage[] =
@@ -70,19 +69,6 @@ struct cal_run {
 	size_t ntrials;
 	char series[512];   /* the first trial's series, for calibration.md */
 };
-
-__attribute__((format(printf, 1, 2)))
-static int cal_bad(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("calibration: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return IC_EXIT_BAD_INPUT;
-}
 
 static int cal_oom(void)
 {
@@ -316,7 +302,7 @@ static int cal_args(int argc, char **argv, struct cal_opts *o, struct cal_run *r
 			errno = 0;
 			o->seconds = strtol(optarg, &end, 10);
 			if (errno || *end || end == optarg || o->seconds < 0)
-				return cal_bad("--seconds: '%s' is not a whole number of seconds", optarg);
+				return ic_bad(ic_prog, "--seconds: '%s' is not a whole number of seconds", optarg);
 			break;
 		case 't':
 			if (!(nt = realloc(run->trial, (run->ntrials + 1) * sizeof(*nt))))
@@ -326,32 +312,32 @@ static int cal_args(int argc, char **argv, struct cal_opts *o, struct cal_run *r
 			break;
 		case 1:
 			if ((rc = cal_add_file(run, optarg)))
-				return rc == -1 ? cal_bad("'%s' comes before the first --trial (see --help)",
-							  optarg) : cal_oom();
+				return rc == -1 ? ic_bad(ic_prog, "'%s' comes before the first --trial (see --help)",
+							 optarg) : cal_oom();
 			break;
 		case 'h':
 			fputs(cal_usage, stdout);
 			return -1;
 		case ':':
-			return cal_bad("%s needs a value", argv[optind - 1]);
+			return ic_bad(ic_prog, "%s needs a value", argv[optind - 1]);
 		default:
-			return cal_bad("unknown option '%s' (see --help)", argv[optind - 1]);
+			return ic_bad(ic_prog, "unknown option '%s' (see --help)", argv[optind - 1]);
 		}
 	}
 	for (; optind < argc; optind++)   /* files after "--" */
 		if ((rc = cal_add_file(run, argv[optind])))
-			return rc == -1 ? cal_bad("'%s' comes before the first --trial (see --help)",
-						  argv[optind]) : cal_oom();
+			return rc == -1 ? ic_bad(ic_prog, "'%s' comes before the first --trial (see --help)",
+						 argv[optind]) : cal_oom();
 	if (!o->out || !*o->out || stat(o->out, &st) || !S_ISDIR(st.st_mode))
-		return cal_bad("--out: '%s' is not a directory (see --help)", o->out ? o->out : "");
+		return ic_bad(ic_prog, "--out: '%s' is not a directory (see --help)", o->out ? o->out : "");
 	if (!o->plants || cal_plants(run, o->plants, o->baseline))
-		return cal_bad("--plants: '%s' is not a list of fractions like 0,0.01,0.03",
-			       o->plants ? o->plants : "");
+		return ic_bad(ic_prog, "--plants: '%s' is not a list of fractions like 0,0.01,0.03",
+			      o->plants ? o->plants : "");
 	if (!run->ntrials)
-		return cal_bad("no --trial FILE.json... given (see --help)");
+		return ic_bad(ic_prog, "no --trial FILE.json... given (see --help)");
 	for (size_t t = 0; t < run->ntrials; t++)
 		if (!run->trial[t].nfiles)
-			return cal_bad("--trial %zu has no files", t + 1);
+			return ic_bad(ic_prog, "--trial %zu has no files", t + 1);
 	return 0;
 }
 
@@ -362,8 +348,10 @@ int main(int argc, char **argv)
 	char *csv = NULL, *md = NULL, err[1024];
 	size_t ncsv = 0, nmd = 0;
 	FILE *fcsv = NULL, *fmd = NULL;
-	int rc = cal_args(argc, argv, &o, &run);
+	int rc;
 
+	ic_prog = "calibration";
+	rc = cal_args(argc, argv, &o, &run);
 	if (rc) {
 		rc = rc < 0 ? 0 : rc;
 		goto done;
@@ -376,7 +364,7 @@ int main(int argc, char **argv)
 	for (size_t t = 0; t < run.ntrials; t++)
 		for (size_t k = 0; k < run.nplants; k++)
 			if (cal_trial(&run, t, &run.plant[k], fcsv, err, sizeof(err))) {
-				rc = cal_bad("trial %zu, planted %g: %s", t + 1, run.plant[k].f, err);
+				rc = ic_bad(ic_prog, "trial %zu, planted %g: %s", t + 1, run.plant[k].f, err);
 				goto done;
 			}
 	cal_markdown(fmd, &run, o.design, o.seconds);

@@ -4,7 +4,6 @@
 #define _GNU_SOURCE
 #include <getopt.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +14,7 @@
 #endif
 
 #include "history.h"
+#include "kit.h"
 #include "load.h"
 #include "run.h"
 
@@ -27,19 +27,6 @@ static const char hi_usage[] =
 	"two states, and what its summary said of the run before it. --all lists every machine's runs, each with its machine.\n"
 	"\n"
 	"exit status: 0 done; 2 bad usage or DIR unreadable\n";
-
-__attribute__((format(printf, 1, 2)))
-static int hi_bad(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("history: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return 2;
-}
 
 /* This machine's CPU model: the cpuid brand string, as the bench records
  * it (hwloc's CPUModel), trimmed; /proc/cpuinfo's model name elsewhere. */
@@ -113,6 +100,7 @@ int main(int argc, char **argv)
 	size_t n, shown = 0;
 	int c, all = 0;
 
+	ic_prog = "history";
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
 		switch (c) {
@@ -126,17 +114,17 @@ int main(int argc, char **argv)
 			fputs(hi_usage, stdout);
 			return 0;
 		case ':':
-			return hi_bad("%s needs a value", argv[optind - 1]);
+			return ic_bad(ic_prog, "%s needs a value", argv[optind - 1]);
 		default:
-			return hi_bad("unknown option '%s' (see --help)", argv[optind - 1]);
+			return ic_bad(ic_prog, "unknown option '%s' (see --help)", argv[optind - 1]);
 		}
 	}
 	if (optind < argc)
-		return hi_bad("unexpected argument '%s' (see --help)", argv[optind]);
+		return ic_bad(ic_prog, "unexpected argument '%s' (see --help)", argv[optind]);
 	if (!*dir)
-		return hi_bad("--results needs a directory");
+		return ic_bad(ic_prog, "--results needs a directory");
 	if (ic_history_runs(dir, &runs, &n, err, sizeof(err)))
-		return hi_bad("%s", err);
+		return ic_bad(ic_prog, "%s", err);
 	gethostname(host, sizeof(host) - 1);
 	hi_cpu(cpu, sizeof(cpu));
 	for (size_t i = 0; i < n; i++) {

@@ -10,20 +10,17 @@
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "analysis.h"
 #include "atomic_file.h"
 #include "chart_data.h"
+#include "kit.h"
 #include "load.h"
 #include "report.h"
 #include "timeline_data.h"
-
-#define IC_EXIT_BAD_INPUT 2
 
 static const char ic_usage[] =
 	"usage: summarize [options] --out DIR FILE.json...\n"
@@ -82,19 +79,6 @@ static const char *const ic_out_name[IC_OUT_COUNT] = {
 	[IC_OUT_CALIBRATION] = "calibration.csv",
 };
 
-__attribute__((format(printf, 1, 2)))
-static int ic_bad(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("summarize: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return IC_EXIT_BAD_INPUT;
-}
-
 static int ic_parse_double(const char *s, double *out)
 {
 	char *end;
@@ -102,28 +86,6 @@ static int ic_parse_double(const char *s, double *out)
 	errno = 0;
 	*out = strtod(s, &end);
 	return (errno || end == s || *end || !isfinite(*out)) ? -1 : 0;
-}
-
-/* mkdir -p */
-static int ic_mkdirs(const char *path)
-{
-	char buf[PATH_MAX];
-	size_t len = strlen(path);
-
-	if (len == 0 || len >= sizeof(buf))
-		return -1;
-	memcpy(buf, path, len + 1);
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0777) && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	if (mkdir(buf, 0777) && errno != EEXIST)
-		return -1;
-	return 0;
 }
 
 static void ic_out_discard(struct ic_atomic_file *outs, size_t n)
@@ -173,8 +135,8 @@ static int ic_write_all(const struct ic_analysis *an, json_t *merged, const char
 
 	memset(outs, 0, sizeof(outs));   /* unopened entries: nothing to discard */
 	snprintf(plots, sizeof(plots), "%s/plots", dir);
-	if (ic_mkdirs(plots))   /* and dir; a bad --out: nothing written yet */
-		return ic_bad("--out %s: cannot create %s: %s", dir, plots, strerror(errno));
+	if (ic_mkdir_p(plots))   /* and dir; a bad --out: nothing written yet */
+		return ic_bad(ic_prog, "--out %s: cannot create %s: %s", dir, plots, strerror(errno));
 	for (size_t i = 0; i < n; i++) {
 		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, ic_out_name[i]) >= sizeof(path))
 			errno = ENAMETOOLONG;
@@ -237,6 +199,7 @@ int main(int argc, char **argv)
 	json_t *merged;
 	int c, rc;
 
+	ic_prog = "summarize";
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
 		double d;
@@ -253,29 +216,29 @@ int main(int argc, char **argv)
 			break;
 		case 'i':
 			if (ic_parse_double(optarg, &d) || d <= 0.0)
-				return ic_bad("--noise-ci: '%s' is not a positive number", optarg);
+				return ic_bad(ic_prog, "--noise-ci: '%s' is not a positive number", optarg);
 			opts.noise_ci = d;
 			break;
 		case 'p':
 			if (ic_parse_double(optarg, &d) || d <= -1.0 || d >= 10.0)
-				return ic_bad("--planted: '%s' is not a fraction like 0.03", optarg);
+				return ic_bad(ic_prog, "--planted: '%s' is not a fraction like 0.03", optarg);
 			opts.planted = d;
 			break;
 		case 'h':
 			fputs(ic_usage, stdout);
 			return 0;
 		case ':':
-			return ic_bad("%s needs a value", argv[optind - 1]);
+			return ic_bad(ic_prog, "%s needs a value", argv[optind - 1]);
 		default:
-			return ic_bad("unknown option '%s' (see --help)", argv[optind - 1]);
+			return ic_bad(ic_prog, "unknown option '%s' (see --help)", argv[optind - 1]);
 		}
 	}
 	if (!out || !*out)
-		return ic_bad("--out DIR is required (see --help)");
+		return ic_bad(ic_prog, "--out DIR is required (see --help)");
 	if (optind >= argc)
-		return ic_bad("no input FILE.json given (see --help)");
+		return ic_bad(ic_prog, "no input FILE.json given (see --help)");
 	if (!*opts.compare || !*opts.baseline || !strcmp(opts.compare, opts.baseline))
-		return ic_bad("--compare '%s' and --baseline '%s' must be two different forms",
+		return ic_bad(ic_prog, "--compare '%s' and --baseline '%s' must be two different forms",
 			      opts.compare, opts.baseline);
 
 	ic_results_init(&res);
@@ -284,7 +247,7 @@ int main(int argc, char **argv)
 	if (optind < argc || ic_analyse(&an, &res, &opts, err, sizeof(err))) {
 		ic_analysis_free(&an);
 		ic_results_free(&res);
-		return ic_bad("%s", err);
+		return ic_bad(ic_prog, "%s", err);
 	}
 	merged = ic_merged(&res);
 	if (!merged) {

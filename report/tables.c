@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kit.h"
 #include "stats.h"
 
 /* A number field (empty when not measured), then sep unless sep is 0. */
@@ -15,23 +16,6 @@ static void tables_num(FILE *f, double x, const char *fmt, char sep)
 		fprintf(f, fmt, x);
 	if (sep)
 		fputc(sep, f);
-}
-
-/* A field that came from input (names are tokens; context strings may
- * hold anything). */
-static void tables_text(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\n\r")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
 }
 
 /* The build columns every table ends with (enum ic_build_key order), each
@@ -48,7 +32,7 @@ static void tables_build(FILE *f, const struct ic_results *res, size_t build)
 {
 	for (int k = 0; k < IC_B_COUNT; k++) {
 		fputc(',', f);
-		tables_text(f, build < res->nbuilds ? res->builds[build].v[k] : "");
+		ic_csv_quoted(f, build < res->nbuilds ? res->builds[build].v[k] : "", IC_CSV_QUOTE_ON);
 	}
 }
 
@@ -81,7 +65,7 @@ int ic_tables_points_write(FILE *f, const struct ic_analysis *an)
 		tables_num(f, p->med[IC_F_IPS], "%.10g", ',');
 		tables_num(f, p->med[IC_F_CYCLES], "%.10g", ',');
 		tables_num(f, p->med[IC_F_L1I], "%.10g", ',');
-		tables_text(f, ic_point_source(p));
+		ic_csv_quoted(f, ic_point_source(p), IC_CSV_QUOTE_ON);
 		fputc(',', f);
 		tables_num(f, p->med[IC_F_CODE], "%.10g", ',');
 		tables_num(f, p->med[IC_F_FOOT], "%.10g", 0);

@@ -141,22 +141,11 @@ static json_t *vj_machine(const struct ic_results *res)
 
 static json_t *vj_design(const struct ic_results *res)
 {
-	size_t rmin = (size_t)-1, rmax = 0, umin = (size_t)-1, umax = 0, vmax = 0;
+	struct ic_design d = ic_results_design(res);
 
-	for (size_t i = 0; i < res->npoints; i++) {
-		const struct ic_point *p = res->points[i];
-
-		rmin = p->nreps < rmin ? p->nreps : rmin;
-		rmax = p->nreps > rmax ? p->nreps : rmax;
-		umin = p->nunits < umin ? p->nunits : umin;
-		umax = p->nunits > umax ? p->nunits : umax;
-		vmax = p->nvariants > vmax ? p->nvariants : vmax;
-	}
-	if (!res->npoints)
-		rmin = umin = 0;
-	return json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "layout_variants", (json_int_t)vmax,
-			 "processes_min", (json_int_t)umin, "processes_max", (json_int_t)umax,
-			 "repetitions_min", (json_int_t)rmin, "repetitions_max", (json_int_t)rmax,
+	return json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "layout_variants", (json_int_t)d.variants_max,
+			 "processes_min", (json_int_t)d.units_min, "processes_max", (json_int_t)d.units_max,
+			 "repetitions_min", (json_int_t)d.reps_min, "repetitions_max", (json_int_t)d.reps_max,
 			 "files", (json_int_t)res->nfiles, "builds", (json_int_t)res->nbuilds);
 }
 

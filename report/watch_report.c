@@ -7,20 +7,17 @@
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <jansson.h>
 
 #include "atomic_file.h"
+#include "kit.h"
 #include "load.h"
 #include "watch.h"
 #include "gnuplot_run.h"
-
-#define WR_BAD 2
 
 static const char wr_usage[] =
 	"usage: watch_report --out DIR [--long FILE] [--window S] SHORT.json...\n"
@@ -35,19 +32,6 @@ static const char wr_usage[] =
 	"  DIR/plots/watch.dat, DIR/plots/data.gp   the chart's data (report/watch.gp)\n"
 	"\n"
 	"exit status: 0 done; 2 bad input (nothing written); 1 an output could not be written\n";
-
-__attribute__((format(printf, 1, 2)))
-static int wr_bad(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("watch_report: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return WR_BAD;
-}
 
 /* "12 s", "3.4 min" */
 static const char *wr_dur(char *buf, size_t cap, double s)
@@ -494,25 +478,6 @@ static void wr_chart(FILE *dat, FILE *gp, const struct ic_watch *w)
 	}
 }
 
-static int wr_mkdirs(const char *path)
-{
-	char buf[PATH_MAX];
-	size_t len = strlen(path);
-
-	if (len == 0 || len >= sizeof(buf))
-		return -1;
-	memcpy(buf, path, len + 1);
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0777) && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	return mkdir(buf, 0777) && errno != EEXIST ? -1 : 0;
-}
-
 enum { WR_TXT, WR_JSON, WR_DAT, WR_GP, WR_COUNT };
 static const char *const wr_name[WR_COUNT] = { "watch.txt", "watch.json", "plots/watch.dat",
 					       "plots/data.gp" };
@@ -525,8 +490,8 @@ static int wr_write(const struct ic_watch *w, const char *dir, const char *text)
 	int rc = 0, n = 0;
 
 	snprintf(path, sizeof(path), "%s/plots", dir);
-	if (wr_mkdirs(path))
-		return wr_bad("--out %s: cannot create %s: %s", dir, path, strerror(errno));
+	if (ic_mkdir_p(path))
+		return ic_bad(ic_prog, "--out %s: cannot create %s: %s", dir, path, strerror(errno));
 	for (; n < WR_COUNT && !rc; n++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, wr_name[n]);
 		rc = ic_atomic_open(&af[n], path, 0);
@@ -574,6 +539,7 @@ int main(int argc, char **argv)
 	FILE *mem;
 	int c, rc;
 
+	ic_prog = "watch_report";
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
 		switch (c) {
@@ -586,21 +552,21 @@ int main(int argc, char **argv)
 		case 'w':
 			window = strtod(optarg, &end);
 			if (*end || end == optarg || !(window > 0.0 && window < 3600.0))
-				return wr_bad("--window must be seconds above 0, not '%s'", optarg);
+				return ic_bad(ic_prog, "--window must be seconds above 0, not '%s'", optarg);
 			break;
 		case 'h':
 			fputs(wr_usage, stdout);
 			return 0;
 		case ':':
-			return wr_bad("%s needs a value", argv[optind - 1]);
+			return ic_bad(ic_prog, "%s needs a value", argv[optind - 1]);
 		default:
-			return wr_bad("unknown option '%s' (see --help)", argv[optind - 1]);
+			return ic_bad(ic_prog, "unknown option '%s' (see --help)", argv[optind - 1]);
 		}
 	}
 	if (!out || !*out)
-		return wr_bad("--out DIR is required (see --help)");
+		return ic_bad(ic_prog, "--out DIR is required (see --help)");
 	if (optind >= argc && !lng)
-		return wr_bad("no process files given (see --help)");
+		return ic_bad(ic_prog, "no process files given (see --help)");
 	ic_watch_init(&w);
 	rc = 0;
 	for (int i = optind; i < argc && !rc; i++)
@@ -611,7 +577,7 @@ int main(int argc, char **argv)
 		rc = ic_watch_analyse(&w, err, sizeof(err));
 	if (rc) {
 		ic_watch_free(&w);
-		return wr_bad("%s", err);
+		return ic_bad(ic_prog, "%s", err);
 	}
 	mem = open_memstream(&text, &tlen);
 	if (!mem) {

@@ -1,0 +1,89 @@
+/* The fronts' shared plumbing; see kit.h. */
+#include "kit.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* Each main sets its own; this only marks one that forgot. */
+const char *ic_prog = "inlinecost";
+
+int ic_fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int ic_bad(const char *prog, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return 2;
+}
+
+void *ic_xalloc(void *p)
+{
+	if (!p) {
+		fprintf(stderr, "%s: out of memory\n", ic_prog);
+		exit(1);
+	}
+	return p;
+}
+
+void *ic_xrealloc(void *p, size_t n, size_t size)
+{
+	if (!n)
+		n = 1;
+	/* n * size past SIZE_MAX is as out of memory as any */
+	return ic_xalloc(size && n > SIZE_MAX / size ? NULL : realloc(p, n * size));
+}
+
+int ic_mkdir_p(const char *path)
+{
+	char buf[PATH_MAX];
+	size_t len = strlen(path);
+
+	if (len == 0 || len >= sizeof(buf)) {
+		errno = len ? ENAMETOOLONG : ENOENT;   /* what mkdir would say */
+		return -1;
+	}
+	memcpy(buf, path, len + 1);
+	/* each parent in turn; one that exists already is fine */
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0777) && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	return mkdir(buf, 0777) && errno != EEXIST ? -1 : 0;
+}
+
+void ic_csv_quoted(FILE *f, const char *s, const char *quote_on)
+{
+	if (!strpbrk(s, quote_on)) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}

@@ -1,0 +1,42 @@
+/* The plumbing every front shares: an error line into a buffer, a usage
+ * line on stderr, allocations that exit when memory runs out, mkdir -p and
+ * a CSV field. One copy here, so the fronts say it the same way. */
+#ifndef IC_KIT_H
+#define IC_KIT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* The program's name in its messages ("compare: out of memory"); main sets
+ * it before anything can fail. */
+extern const char *ic_prog;
+
+/* fmt into err (errlen bytes); returns -1, for `return ic_fail(...)`. */
+__attribute__((format(printf, 3, 4)))
+int ic_fail(char *err, size_t errlen, const char *fmt, ...);
+
+/* "PROG: MSG\n" on stderr; returns 2, the exit status of bad usage or
+ * input. */
+__attribute__((format(printf, 2, 3)))
+int ic_bad(const char *prog, const char *fmt, ...);
+
+/* p itself; when it is NULL (its allocation failed), "PROG: out of
+ * memory" on stderr and exit 1: for the fronts, which have nothing to
+ * save. Wraps any allocation: malloc, strdup, open_memstream... */
+void *ic_xalloc(void *p);
+
+/* p reallocated to n elements of size (at least one, so that NULL always
+ * means out of memory); exits as ic_xalloc. */
+void *ic_xrealloc(void *p, size_t n, size_t size);
+
+/* mkdir -p path (mode 0777 under the umask): 0 when it is a directory
+ * now, else -1 with errno set, for the caller's own message. */
+int ic_mkdir_p(const char *path);
+
+/* s as a CSV field: as it is, or in double quotes with each quote doubled
+ * when it holds any character of quote_on. IC_CSV_QUOTE_ON is RFC 4180's
+ * set (the summary's tables); compare and agree have quoted on fewer. */
+#define IC_CSV_QUOTE_ON ",\"\n\r"
+void ic_csv_quoted(FILE *f, const char *s, const char *quote_on);
+
+#endif /* IC_KIT_H */
