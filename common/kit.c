@@ -22,16 +22,31 @@ int ic_fail(char *err, size_t errlen, const char *fmt, ...)
 	return -1;
 }
 
+static void kit_say(const char *prog, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: ", prog);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 int ic_bad(const char *prog, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	kit_say(prog, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	return 2;
+}
+
+void ic_die(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	kit_say(ic_prog, fmt, ap);
+	va_end(ap);
+	exit(code);
 }
 
 void *ic_xalloc(void *p)

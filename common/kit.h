@@ -20,6 +20,11 @@ int ic_fail(char *err, size_t errlen, const char *fmt, ...);
 __attribute__((format(printf, 2, 3)))
 int ic_bad(const char *prog, const char *fmt, ...);
 
+/* "PROG: MSG\n" on stderr (PROG is ic_prog), then exit with code: for the
+ * programs that stop at the first error. */
+__attribute__((noreturn, format(printf, 2, 3)))
+void ic_die(int code, const char *fmt, ...);
+
 /* p itself; when it is NULL (its allocation failed), "PROG: out of
  * memory" on stderr and exit 1: for the fronts, which have nothing to
  * save. Wraps any allocation: malloc, strdup, open_memstream... */

@@ -166,7 +166,7 @@ static void cs_help(void)
 	       "Refuses (exit 3) a clone or nolock point whose objects are not what the form\n"
 	       "says; the nolock forms' disassembly comes from PATH (default objdump).\n"
 	       "--body NAME: points with op NAME are your own body's (queue/body.h).\n",
-	       cs_prog, cs_prog);
+	       ic_prog, ic_prog);
 }
 
 static void cs_parse_args(int argc, char **argv, struct cs_run *run)
@@ -245,10 +245,11 @@ int main(int argc, char **argv)
 	char **args, **owned;
 	int nargs;
 
+	ic_prog = "codesize";
 	if (argc > 0 && argv[0][0]) {
 		const char *slash = strrchr(argv[0], '/');
 
-		cs_prog = slash ? slash + 1 : argv[0];
+		ic_prog = slash ? slash + 1 : argv[0];
 	}
 	args = cs_expand_args(argc, argv, &nargs, &owned);
 	cs_parse_args(nargs, args, &run);

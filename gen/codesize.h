@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kit.h"
 #include "point_name.h"
 
 #define CS_EXIT_USAGE 2
@@ -50,10 +51,10 @@ struct cs_run {
 
 /* codesize_util.c: the program's name as it was run, for messages
  * (main sets it). */
-extern const char *cs_prog;
 
 /* One line on stderr, then exit with code. */
-__attribute__((noreturn, format(printf, 2, 3))) void cs_fail(int code, const char *fmt, ...);
+/* Errors: one line, then exit (common/kit.h). */
+#define cs_fail ic_die
 /* p grown to hold need items of size bytes (*cap items); exits when out of memory. */
 void *cs_grow(void *p, size_t *cap, size_t need, size_t size);
 /* Calls each site makes: two queue operations, or one body function. */

@@ -9,20 +9,6 @@
 
 #include "codesize.h"
 
-const char *cs_prog = "codesize";
-
-void cs_fail(int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: ", cs_prog);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(code);
-}
-
 void *cs_grow(void *p, size_t *cap, size_t need, size_t size)
 {
 	if (need <= *cap)

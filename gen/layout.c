@@ -63,18 +63,6 @@ struct ly_point {
 	size_t nobjs;
 };
 
-static void ly_fail(int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: ", ic_prog);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(code);
-}
-
 static uint32_t ly_below(uint64_t *state, uint32_t n)
 {
 	return (uint32_t)(((unsigned __int128)ic_splitmix64_next(state) * n) >> 64);
@@ -103,7 +91,7 @@ static struct ly_point *ly_read_args(const char *path, size_t *npts)
 	int want_spec = 0, skip = 0;
 
 	if (!f)
-		ly_fail(LY_EXIT_USAGE, "%s: %s", path, strerror(errno));
+		ic_die(LY_EXIT_USAGE, "%s: %s", path, strerror(errno));
 	while ((len = getline(&line, &cap, f)) >= 0) {
 		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
 			line[--len] = '\0';
@@ -121,7 +109,7 @@ static struct ly_point *ly_read_args(const char *path, size_t *npts)
 			memset(&pts[n++], 0, sizeof *pts);
 			want_spec = 1;
 		} else if (n == 0) {
-			ly_fail(LY_EXIT_USAGE, "%s: object '%s' before the first --point", path, line);
+			ic_die(LY_EXIT_USAGE, "%s: object '%s' before the first --point", path, line);
 		} else {
 			struct ly_point *p = &pts[n - 1];
 
@@ -132,10 +120,10 @@ static struct ly_point *ly_read_args(const char *path, size_t *npts)
 	free(line);
 	fclose(f);
 	if (n == 0)
-		ly_fail(LY_EXIT_USAGE, "%s: no --point", path);
+		ic_die(LY_EXIT_USAGE, "%s: no --point", path);
 	for (size_t i = 0; i < n; i++)
 		if (!pts[i].spec || pts[i].nobjs == 0)
-			ly_fail(LY_EXIT_USAGE, "%s: point %zu has no spec or no objects", path, i + 1);
+			ic_die(LY_EXIT_USAGE, "%s: point %zu has no spec or no objects", path, i + 1);
 	*npts = n;
 	return pts;
 }
@@ -155,7 +143,7 @@ static const char *ly_object_tail(const char *path)
 
 static void ly_elf_fail(const char *path, const char *what)
 {
-	ly_fail(LY_EXIT_USAGE, "%s: %s (%s)", path, what, elf_errmsg(-1));
+	ic_die(LY_EXIT_USAGE, "%s: %s (%s)", path, what, elf_errmsg(-1));
 }
 
 /* A function section: code, allocated, named .text.<something>. */
@@ -196,10 +184,10 @@ static void ly_object(FILE *out, const char *path, uint64_t *state)
 	Elf *elf;
 
 	if (fd < 0)
-		ly_fail(LY_EXIT_USAGE, "%s: %s", path, strerror(errno));
+		ic_die(LY_EXIT_USAGE, "%s: %s", path, strerror(errno));
 	elf = elf_begin(fd, ELF_C_READ, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF)
-		ly_fail(LY_EXIT_USAGE, "%s: not an ELF object", path);
+		ic_die(LY_EXIT_USAGE, "%s: not an ELF object", path);
 	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
 		ly_elf_fail(path, "no section headers");
 	fprintf(out, "    /* %s */\n    . += %u;\n", tail, LY_TU_STEP * ly_below(state, LY_TU_STEPS));
@@ -225,7 +213,7 @@ static void ly_object(FILE *out, const char *path, uint64_t *state)
 		nfn++;
 	}
 	if (nfn == 0)
-		ly_fail(LY_EXIT_USAGE, "%s: no .text.* sections (not built with -ffunction-sections?)", path);
+		ic_die(LY_EXIT_USAGE, "%s: no .text.* sections (not built with -ffunction-sections?)", path);
 	fprintf(out, "    *%s(.text .text.*)\n", tail);
 	elf_end(elf);
 	close(fd);
@@ -293,7 +281,7 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 's':
 			if (ly_parse_u64(optarg, UINT64_MAX, &seed))
-				ly_fail(LY_EXIT_USAGE, "--seed: '%s' is not a whole number", optarg);
+				ic_die(LY_EXIT_USAGE, "--seed: '%s' is not a whole number", optarg);
 			have_seed = 1;
 			break;
 		case 'o':
@@ -303,18 +291,18 @@ int main(int argc, char **argv)
 			printf("usage: %s --seed S [-o OUT.ld] @ARGS\n", ic_prog);
 			return 0;
 		case ':':
-			ly_fail(LY_EXIT_USAGE, "%s: needs an argument", argv[optind - 1]);
+			ic_die(LY_EXIT_USAGE, "%s: needs an argument", argv[optind - 1]);
 			break;
 		default:
-			ly_fail(LY_EXIT_USAGE, "%s: unknown option (see --help)", argv[optind - 1]);
+			ic_die(LY_EXIT_USAGE, "%s: unknown option (see --help)", argv[optind - 1]);
 		}
 	}
 	if (!have_seed)
-		ly_fail(LY_EXIT_USAGE, "--seed is required (see --help)");
+		ic_die(LY_EXIT_USAGE, "--seed is required (see --help)");
 	if (optind + 1 != argc || argv[optind][0] != '@')
-		ly_fail(LY_EXIT_USAGE, "one @ARGS file expected (see --help)");
+		ic_die(LY_EXIT_USAGE, "one @ARGS file expected (see --help)");
 	if (elf_version(EV_CURRENT) == EV_NONE)
-		ly_fail(1, "libelf: %s", elf_errmsg(-1));
+		ic_die(1, "libelf: %s", elf_errmsg(-1));
 	pts = ly_read_args(argv[optind] + 1, &npts);
 
 	if (!out_path) {
@@ -324,9 +312,9 @@ int main(int argc, char **argv)
 	struct ic_atomic_file af;
 
 	if (ic_atomic_open(&af, out_path, 0) != 0)
-		ly_fail(1, "%s", af.err);
+		ic_die(1, "%s", af.err);
 	ly_write(af.f, pts, npts, seed);
 	if (ic_atomic_commit(&af) != 0)
-		ly_fail(1, "%s", af.err);
+		ic_die(1, "%s", af.err);
 	return 0;
 }

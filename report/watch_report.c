@@ -96,6 +96,23 @@ static const char *const wr_group[] = {
 static const enum ic_watch_change wr_kinds[] = { IC_CHANGE_SLOWER, IC_CHANGE_FASTER, IC_CHANGE_SAME,
 						 IC_CHANGE_UNSURE };
 
+/* Those that change, those that do not, and those it cannot tell: a line
+ * per kind that has any, "  a, b: slower in state 2." */
+static void wr_groups(FILE *f, const char *const *names, const enum ic_watch_change *v, size_t n)
+{
+	for (size_t g = 0; g < sizeof(wr_kinds) / sizeof(*wr_kinds); g++) {
+		int any = 0;
+
+		for (size_t k = 0; k < n; k++)
+			if (v[k] == wr_kinds[g]) {
+				fprintf(f, "%s%s", any ? ", " : "  ", names[k]);
+				any = 1;
+			}
+		if (any)
+			fprintf(f, ": %s.\n", wr_group[wr_kinds[g]]);
+	}
+}
+
 /* One line of the table: "  name  a -> b ns, +58% [..]". */
 static void wr_row(FILE *f, int width, const char *name, const struct ic_watch_level *lv, const char *unit)
 {
@@ -121,16 +138,15 @@ static void wr_forms(FILE *f, const struct ic_watch *w, size_t j)
 	for (size_t k = 0; k < IC_WATCH_NFORMS; k++)
 		if (w->forms[k].measured && w->forms[k].at[j].verdict != IC_CHANGE_NONE)
 			wr_row(f, 14, w->forms[k].form, &w->forms[k].at[j], "");
-	for (size_t g = 0; g < sizeof(wr_kinds) / sizeof(*wr_kinds); g++) {
-		int any = 0;
+	{
+		const char *names[IC_WATCH_NFORMS];
+		enum ic_watch_change v[IC_WATCH_NFORMS];
 
-		for (size_t k = 0; k < IC_WATCH_NFORMS; k++)
-			if (w->forms[k].measured && w->forms[k].at[j].verdict == wr_kinds[g]) {
-				fprintf(f, "%s%s", any ? ", " : "  ", w->forms[k].form);
-				any = 1;
-			}
-		if (any)
-			fprintf(f, ": %s.\n", wr_group[wr_kinds[g]]);
+		for (size_t k = 0; k < IC_WATCH_NFORMS; k++) {
+			names[k] = w->forms[k].form;
+			v[k] = w->forms[k].measured ? w->forms[k].at[j].verdict : IC_CHANGE_NONE;
+		}
+		wr_groups(f, names, v, IC_WATCH_NFORMS);
 	}
 }
 
@@ -153,16 +169,18 @@ static void wr_probes(FILE *f, const struct ic_watch *w)
 		snprintf(unit, sizeof(unit), " (%s)", p->what ? p->what : "one iteration");
 		wr_row(f, 17, p->name, &p->level, unit);
 	}
-	for (size_t g = 0; g < sizeof(wr_kinds) / sizeof(*wr_kinds); g++) {
-		int any = 0;
+	{
+		const char **names = calloc(w->nprobes, sizeof(*names));
+		enum ic_watch_change *v = calloc(w->nprobes, sizeof(*v));
 
-		for (size_t k = 0; k < w->nprobes; k++)
-			if (w->probes[k].level.verdict == wr_kinds[g]) {
-				fprintf(f, "%s%s", any ? ", " : "  ", w->probes[k].name);
-				any = 1;
-			}
-		if (any)
-			fprintf(f, ": %s.\n", wr_group[wr_kinds[g]]);
+		for (size_t k = 0; names && v && k < w->nprobes; k++) {
+			names[k] = w->probes[k].name;
+			v[k] = w->probes[k].level.verdict;
+		}
+		if (names && v)
+			wr_groups(f, names, v, w->nprobes);
+		free(names);
+		free(v);
 	}
 }
 
