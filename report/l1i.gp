@@ -25,9 +25,15 @@ do for [p in ic_l1i_panels] {
 	set title ic_title[q]
 	set offsets 0, 0, graph ic_headroom(ic_time_nmarks[q]), 0
 	eval ic_time_marks[q]
-	plot for [f in ic_l1i_forms[q]] ic_dir.'/l1i.dat' index ((q - 1) * ic_nforms + f - 1) \
-		using 1:2 with linespoints lw 1.5 pt 7 ps 0.6 lc rgb ic_form_color(ic_form[int(f)]) \
-		title ic_form[int(f)]
+	# The compared pair last, on top of the controls (extern hid under
+	# extern_nolock where they meet); the key inverted, so it still lists
+	# them first.
+	set key invert
+	plot for [i = words(ic_l1i_forms[q]):1:-1] ic_dir.'/l1i.dat' \
+		index ((q - 1) * ic_nforms + int(word(ic_l1i_forms[q], i)) - 1) \
+		using 1:2 with linespoints lw 1.5 pt 7 ps 0.6 \
+		lc rgb ic_form_color(ic_form[int(word(ic_l1i_forms[q], i))]) title ic_form[int(word(ic_l1i_forms[q], i))]
+	set key noinvert
 	unset arrow
 	do for [i = 100:199] { unset label i }
 	unset label 99
