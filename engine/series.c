@@ -1,0 +1,335 @@
+/* Series, the raw contrast of their forms per process and N, and every
+ * process's own ratio (see series.h). */
+#include "series.h"
+
+#include "cache_pass.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int series_cmp_unit(const void *pa, const void *pb)
+{
+	const struct ic_unit *a = pa, *b = pb;
+
+	return (a->unit > b->unit) - (a->unit < b->unit);
+}
+
+const struct ic_point *ic_group_point(const struct ic_group *g, const char *form,
+				      unsigned long sites)
+{
+	for (size_t i = 0; i < g->npoints; i++)
+		if (g->points[i]->sites == sites && !strcmp(g->points[i]->form, form))
+			return g->points[i];
+	return NULL;
+}
+
+unsigned long ic_group_cache_pass(const struct ic_group *g, const char *form, double size,
+				  double *at_about)
+{
+	struct ic_footprint *fp = malloc((g->npoints ? g->npoints : 1) * sizeof(*fp));
+	size_t n = 0;
+	long i;
+
+	if (!fp) {
+		if (at_about)
+			*at_about = NAN;
+		return 0;
+	}
+	/* The group's points are in ascending N within a form. */
+	for (size_t k = 0; k < g->npoints; k++)
+		if (!strcmp(g->points[k]->form, form))
+			fp[n++] = (struct ic_footprint){ g->points[k]->sites, g->points[k]->med[IC_F_FOOT] };
+	i = ic_cache_pass(fp, n, size, at_about);
+	n = i >= 0 ? fp[i].sites : 0;
+	free(fp);
+	return n;
+}
+
+/* The contrast at one N: y = sum sign[i] log(med of pts[i]) per process
+ * that ran every point (and is kept), clustered by layout variant (by
+ * repeat with several). Its band waits for the series (ratios.h); *s
+ * gets the nested estimate. */
+static int series_contrast_at(struct ic_ratio *r, const struct ic_point *const *pts,
+			      const int *sign, size_t nt, const unsigned char *keep, size_t nkeep,
+			      struct ic_stats_nested *s)
+{
+	size_t cap = pts[0]->nunits ? pts[0]->nunits : 1, n = 0, nvar = 0;
+	double *y = malloc(cap * sizeof(*y));
+	int *cl = malloc(cap * sizeof(*cl)), *rp = malloc(cap * sizeof(*rp));
+
+	*r = (struct ic_ratio){ .cmp = pts[0], .base = pts[nt > 1 ? 1 : 0], .sites = pts[0]->sites,
+				.ratio = NAN, .lo = NAN, .hi = NAN, .band_lo = NAN, .band_hi = NAN,
+				.holm_lo = NAN, .holm_hi = NAN,
+				.p = NAN, .p_holm = NAN, .df = NAN, .se = NAN };
+	if (!y || !cl || !rp) {
+		free(y);
+		free(cl);
+		free(rp);
+		return -1;
+	}
+	for (size_t i = 0; i < pts[0]->nunits; i++) {
+		const struct ic_unit *u = &pts[0]->units[i];
+		double v = sign[0] * log(u->med);
+		size_t k;
+
+		if (keep && (u->unit >= nkeep || !keep[u->unit]))
+			continue;
+		for (k = 1; k < nt; k++) {
+			const struct ic_unit *o = bsearch(u, pts[k]->units, pts[k]->nunits,
+							  sizeof(*u), series_cmp_unit);
+
+			if (!o)
+				break;
+			v += sign[k] * log(o->med);
+		}
+		if (k < nt)
+			continue;
+		y[n] = v;
+		cl[n] = u->variant;
+		rp[n++] = u->repeat;
+	}
+	/* Layout variants are distinct across repeats (each has its seed). */
+	for (size_t i = 0; i < n; i++) {
+		size_t j = 0;
+
+		while (j < i && cl[j] != cl[i])
+			j++;
+		nvar += j == i;
+	}
+	/* The kept processes' repeats, when they are several, are the top level. */
+	for (size_t i = 1; i < n; i++)
+		if (rp[i] != rp[0]) {
+			memcpy(cl, rp, n * sizeof(*cl));
+			break;
+		}
+	r->nunits = n;
+	if (n) {
+		int ok = ic_stats_nested(y, cl, n, s) == 0;
+
+		r->ratio = exp(s->mean);
+		r->nvariants = nvar;
+		if (ok) {
+			ic_stats_nested_interval(s, 0.05, &r->lo, &r->hi);
+			r->lo = exp(r->lo);
+			r->hi = exp(r->hi);
+			r->p = ic_stats_nested_p(s);
+			r->df = s->df;
+			r->se = s->se;
+		}
+	}
+	free(y);
+	free(cl);
+	free(rp);
+	return 0;
+}
+
+int ic_group_contrast(const struct ic_group *g, const char *const *forms, const int *sign,
+		      size_t nt, const unsigned char *keep, size_t nkeep, struct ic_ratio **out,
+		      struct ic_stats_nested **nested, size_t *nout)
+{
+	struct ic_ratio *r = calloc(g->npoints ? g->npoints : 1, sizeof(*r));
+	struct ic_stats_nested *ns = calloc(g->npoints ? g->npoints : 1, sizeof(*ns));
+	const struct ic_point *pts[8];
+	size_t n = 0;
+
+	*out = NULL;
+	*nested = NULL;
+	*nout = 0;
+	if (!r || !ns || nt > 8)
+		goto fail;
+	/* Points sort by form, then N: forms[0]'s points come in ascending N. */
+	for (size_t i = 0; i < g->npoints; i++) {
+		size_t k;
+
+		pts[0] = g->points[i];
+		if (strcmp(pts[0]->form, forms[0]) || !isfinite(pts[0]->med[IC_F_NS]))
+			continue;
+		for (k = 1; k < nt; k++) {
+			pts[k] = ic_group_point(g, forms[k], pts[0]->sites);
+			if (!pts[k] || !isfinite(pts[k]->med[IC_F_NS]))
+				break;
+		}
+		if (k < nt)
+			continue;
+		if (series_contrast_at(&r[n], pts, sign, nt, keep, nkeep, &ns[n]))
+			goto fail;
+		n++;
+	}
+	if (!n) {
+		free(r);
+		free(ns);
+		return 0;
+	}
+	*out = r;
+	*nested = ns;
+	*nout = n;
+	return 0;
+fail:
+	free(r);
+	free(ns);
+	return -1;
+}
+
+int ic_ratio_holds(const struct ic_ratio *r, double x)
+{
+	return r->lo <= x && x <= r->hi;
+}
+
+static double series_median_over(struct ic_point *const *pts, size_t n, const char *form,
+				 enum ic_field f)
+{
+	double *buf = malloc((n ? n : 1) * sizeof(*buf)), m;
+	size_t k = 0;
+
+	if (!buf)
+		return NAN;
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(pts[i]->form, form) && isfinite(pts[i]->med[f]))
+			buf[k++] = pts[i]->med[f];
+	m = ic_stats_median(buf, k);
+	free(buf);
+	return m;
+}
+
+int ic_group_make(struct ic_group *g, struct ic_point *const *pts, size_t n,
+		  const struct ic_analysis_opts *opts)
+{
+	*g = (struct ic_group){ .build = pts[0]->build, .op = pts[0]->op, .layout = pts[0]->layout,
+				.order = pts[0]->order, .mode = pts[0]->mode,
+				.threads = pts[0]->threads, .filler = pts[0]->filler, .npoints = n };
+	g->points = malloc(n * sizeof(*g->points));
+	if (!g->points)
+		return -1;
+	memcpy(g->points, pts, n * sizeof(*pts));
+	g->code_cmp = series_median_over(g->points, g->npoints, opts->compare, IC_F_CODE);
+	g->code_base = series_median_over(g->points, g->npoints, opts->baseline, IC_F_CODE);
+	return 0;
+}
+
+void ic_group_free(struct ic_group *g)
+{
+	free(g->points);
+	free(g->ratios);
+	g->points = NULL;
+	g->ratios = NULL;
+}
+
+/* ---- every process's ratio ------------------------------------------------ */
+
+/* Every array here may be empty: never ask for 0 bytes. */
+static void *series_alloc(size_t n, size_t size)
+{
+	return calloc(n ? n : 1, size);
+}
+
+static const struct ic_unit *series_unit(const struct ic_point *p, unsigned unit)
+{
+	for (size_t i = 0; i < p->nunits; i++)
+		if (p->units[i].unit == unit)
+			return &p->units[i];
+	return NULL;
+}
+
+struct series_sortable {
+	double key;
+	size_t i;
+};
+
+static int series_cmp_sortable(const void *pa, const void *pb)
+{
+	const struct series_sortable *a = pa, *b = pb;
+	int c = (a->key > b->key) - (a->key < b->key);
+
+	return c ? c : (a->i > b->i) - (a->i < b->i);
+}
+
+/* Time ranks from the processes' start (their files' mtimes in older runs;
+ * file order breaks ties and stands in where there is no time). */
+static int series_time_rank(struct ic_process_ratios *pr, const struct ic_results *res)
+{
+	size_t np = pr->nproc;
+	struct series_sortable *o = series_alloc(np, sizeof(*o));
+
+	pr->time_rank = series_alloc(np, sizeof(*pr->time_rank));
+	if (!o || !pr->time_rank) {
+		free(o);
+		return -1;
+	}
+	for (size_t p = 0; p < np; p++) {
+		double t = res && pr->unit[p] < res->nfiles ? ic_file_time(res->files[pr->unit[p]]) : NAN;
+
+		o[p] = (struct series_sortable){ isfinite(t) ? t : (double)pr->unit[p], p };
+	}
+	qsort(o, np, sizeof(*o), series_cmp_sortable);
+	for (size_t r = 0; r < np; r++)
+		pr->time_rank[o[r].i] = r;
+	free(o);
+	return 0;
+}
+
+int ic_process_ratios_collect(const struct ic_results *res, const struct ic_group *g,
+			      struct ic_process_ratios *pr)
+{
+	size_t cap = 0, nn = g->nratios, np;
+
+	memset(pr, 0, sizeof(*pr));
+	for (size_t i = 0; i < nn; i++)
+		cap += g->ratios[i].cmp->nunits;
+	pr->unit = series_alloc(cap, sizeof(*pr->unit));
+	if (!pr->unit)
+		return -1;
+	for (size_t i = 0; i < nn; i++) {   /* insertion into order: a few dozen */
+		for (size_t j = 0; j < g->ratios[i].cmp->nunits; j++) {
+			unsigned u = g->ratios[i].cmp->units[j].unit;
+			size_t k = pr->nproc;
+
+			while (k > 0 && pr->unit[k - 1] > u)
+				k--;
+			if (k > 0 && pr->unit[k - 1] == u)
+				continue;
+			memmove(&pr->unit[k + 1], &pr->unit[k], (pr->nproc++ - k) * sizeof(*pr->unit));
+			pr->unit[k] = u;
+		}
+	}
+	np = pr->nproc;
+	pr->nsites = nn;
+	pr->sites = series_alloc(nn, sizeof(*pr->sites));
+	pr->logr = series_alloc(nn * np, sizeof(*pr->logr));
+	pr->variant = series_alloc(np, sizeof(*pr->variant));
+	pr->rse = series_alloc(nn * np, sizeof(*pr->rse));
+	if (!pr->sites || !pr->logr || !pr->variant || !pr->rse)
+		return -1;
+	for (size_t i = 0; i < nn; i++) {
+		const struct ic_point *c = g->ratios[i].cmp, *b = g->ratios[i].base;
+		/* Repetitions per process of each form, for the median's error. */
+		double rc = c->nunits ? (double)c->nreps / (double)c->nunits : NAN;
+		double rb = b->nunits ? (double)b->nreps / (double)b->nunits : NAN;
+
+		pr->sites[i] = g->ratios[i].sites;
+		for (size_t p = 0; p < np; p++) {
+			const struct ic_unit *uc = series_unit(c, pr->unit[p]), *ub = series_unit(b, pr->unit[p]);
+			double *y = &pr->logr[i * np + p], *e = &pr->rse[i * np + p];
+
+			*y = *e = NAN;
+			if (!uc || !ub || !(uc->med > 0.0) || !(ub->med > 0.0))
+				continue;
+			*y = log(uc->med / ub->med);
+			/* The median's standard error is about 1.2533 sigma / sqrt(r). */
+			*e = 1.2533 * sqrt(uc->cv * uc->cv / rc + ub->cv * ub->cv / rb);
+			pr->variant[p] = uc->variant;
+		}
+	}
+	return series_time_rank(pr, res);
+}
+
+void ic_process_ratios_free(struct ic_process_ratios *pr)
+{
+	free(pr->unit);
+	free(pr->variant);
+	free(pr->time_rank);
+	free(pr->sites);
+	free(pr->logr);
+	free(pr->rse);
+	memset(pr, 0, sizeof(*pr));
+}

@@ -1,0 +1,111 @@
+/* Series and the raw material of their ratios: a series is every form of
+ * one build, op, layout, order, filler, threads and mode; a ratio at one N
+ * is formed within each process that ran both forms (per process the ratio
+ * of the two medians), with the nested t interval over layout variants at
+ * this N alone. Also every process's own ratio per N, which states.h reads.
+ * The band over the series' N and Holm's decision are ratios.h's.
+ */
+#ifndef IC_SERIES_H
+#define IC_SERIES_H
+
+#include <stddef.h>
+
+#include "crossover.h"
+#include "results.h"
+#include "stats.h"
+
+/* A ratio at one N of one series, from the processes that ran every form
+ * in it: compare/baseline, any pair, or a ratio of ratios. ic_group_contrast
+ * fills it up to se, nunits and nvariants; ratios.h the band and the rest. */
+struct ic_ratio {
+	const struct ic_point *cmp, *base;   /* numerator and denominator (of a
+	                                      * ratio of ratios: the two outer ones) */
+	unsigned long sites;
+	double ratio;              /* geometric mean over variants of each process's
+	                            * ratio of the forms' medians */
+	double lo, hi;             /* its 95% interval (this N alone) */
+	double band_lo, band_hi;   /* simultaneous 95% band over the series' N
+	                            * (Bonferroni: this N's interval at family/m):
+	                            * what is drawn and printed */
+	double holm_lo, holm_hi;   /* this N's interval at its Holm step's level:
+	                            * excludes 1 exactly where Holm resolves; it
+	                            * decides the side, it is no joint band */
+	double p;                  /* two-sided, from the t statistic of the log
+	                            * ratio; this N alone (uncorrected) */
+	double p_holm;             /* p adjusted by Holm over the series' N */
+	int resolved;              /* Holm resolves this N (holm_lo..holm_hi excludes
+	                            * 1; the band may still hold 1) */
+	double df;                 /* degrees of freedom of the interval */
+	double se;                 /* standard error of the log ratio */
+	size_t nunits, nvariants;
+	int noisy;                 /* the band is wider than +-noise_ci */
+	enum ic_point_side side;   /* Holm's decision */
+};
+
+/* One series, compared by opts' compare/baseline. */
+struct ic_group {
+	size_t build;
+	const char *op, *layout, *order, *mode;
+	unsigned long threads, filler;
+	struct ic_point **points;  /* sorted like the whole points list */
+	size_t npoints;
+	struct ic_ratio *ratios;   /* compare/baseline, ascending sites
+	                            * (ic_group_decide, ratios.h) */
+	size_t nratios;
+	struct ic_crossover xo;    /* of the ratios (ic_group_decide) */
+	double code_cmp, code_base;   /* median code_bytes_per_site over the series */
+};
+
+/* The series of pts[0..n-1] (one series, analysed points) and its code
+ * sizes, without ratios yet: ic_group_decide (ratios.h) adds them.
+ * Returns 0, or -1 when memory runs out; ic_group_free frees it either way. */
+int ic_group_make(struct ic_group *g, struct ic_point *const *pts, size_t n,
+		  const struct ic_analysis_opts *opts);
+void ic_group_free(struct ic_group *g);
+
+/* The point of form at sites in a series, NULL when not measured. */
+const struct ic_point *ic_group_point(const struct ic_group *g, const char *form,
+				      unsigned long sites);
+
+/* The first measured N at which `form`'s footprint in the series exceeds
+ * `size` bytes, 0 when none does; *at_about (may be NULL) the N where the
+ * footprint per site there reaches `size`. */
+unsigned long ic_group_cache_pass(const struct ic_group *g, const char *form, double size,
+				  double *at_about);
+
+/* The contrast of forms[0..nt-1] (nt <= 8) with sign[] at every N where
+ * each form has a time, ascending N: per process that ran every form (and,
+ * keep non-NULL, has u < nkeep and keep[u]) y = sum sign[k] log(median of
+ * forms[k]), clustered by layout variant (by repeat with several); each
+ * ratio exp(mean y) with its interval and p at this N alone, its band
+ * NAN; (*nested)[i] ratio i's nested estimate, which the band reads. Both
+ * malloc'd, NULL with *n = 0 when no N has every form. Returns 0, or -1
+ * when memory runs out (nothing left to free). */
+int ic_group_contrast(const struct ic_group *g, const char *const *forms, const int *sign,
+		      size_t nt, const unsigned char *keep, size_t nkeep, struct ic_ratio **out,
+		      struct ic_stats_nested **nested, size_t *n);
+
+/* The 95% interval holds x (false without an interval). */
+int ic_ratio_holds(const struct ic_ratio *r, double x);
+
+/* Every process's log ratio of a series' compare/baseline at each N of its
+ * ratios: what states.h splits. */
+struct ic_process_ratios {
+	size_t nproc;              /* processes with a ratio at any N */
+	unsigned *unit;            /* file index of each, ascending */
+	int *variant;              /* its layout variant */
+	size_t *time_rank;         /* 0 = written first (file mtime; file order breaks ties) */
+	size_t nsites;
+	unsigned long *sites;      /* the series' ratio N, ascending */
+	double *logr;              /* [i * nproc + p]: log ratio at sites[i], NAN if missing */
+	double *rse;               /* [i * nproc + p]: the repetitions' standard error of it */
+};
+
+/* The processes of g's ratios (ic_group_decide's); res (may be NULL: time
+ * in file order) gives each file's mtime. Returns 0, or -1 when memory
+ * runs out; ic_process_ratios_free frees it either way. */
+int ic_process_ratios_collect(const struct ic_results *res, const struct ic_group *g,
+			      struct ic_process_ratios *pr);
+void ic_process_ratios_free(struct ic_process_ratios *pr);
+
+#endif /* IC_SERIES_H */
