@@ -48,7 +48,7 @@ unsigned long ic_group_cache_pass(const struct ic_group *g, const char *form, do
 
 /* The contrast at one N: y = sum sign[i] log(med of pts[i]) per process
  * that ran every point (and is kept), clustered by layout variant (by
- * repeat with several). Its band waits for the series (ratios.h); *s
+ * repeat with several). Its band waits for the series (decision.h); *s
  * gets the nested estimate. */
 static int series_contrast_at(struct ic_ratio *r, const struct ic_point *const *pts,
 			      const int *sign, size_t nt, const unsigned char *keep, size_t nkeep,

@@ -3,7 +3,7 @@
  * is formed within each process that ran both forms (per process the ratio
  * of the two medians), with the nested t interval over layout variants at
  * this N alone. Also every process's own ratio per N, which states.h reads.
- * The band over the series' N and Holm's decision are ratios.h's.
+ * The band over the series' N and Holm's decision are decision.h's.
  */
 #ifndef IC_SERIES_H
 #define IC_SERIES_H
@@ -16,7 +16,7 @@
 
 /* A ratio at one N of one series, from the processes that ran every form
  * in it: compare/baseline, any pair, or a ratio of ratios. ic_group_contrast
- * fills it up to se, nunits and nvariants; ratios.h the band and the rest. */
+ * fills it up to se, nunits and nvariants; decision.h the band and the rest. */
 struct ic_ratio {
 	const struct ic_point *cmp, *base;   /* numerator and denominator (of a
 	                                      * ratio of ratios: the two outer ones) */
@@ -50,14 +50,14 @@ struct ic_group {
 	struct ic_point **points;  /* sorted like the whole points list */
 	size_t npoints;
 	struct ic_ratio *ratios;   /* compare/baseline, ascending sites
-	                            * (ic_group_decide, ratios.h) */
+	                            * (ic_group_decide, decision.h) */
 	size_t nratios;
 	struct ic_crossover xo;    /* of the ratios (ic_group_decide) */
 	double code_cmp, code_base;   /* median code_bytes_per_site over the series */
 };
 
 /* The series of pts[0..n-1] (one series, analysed points) and its code
- * sizes, without ratios yet: ic_group_decide (ratios.h) adds them.
+ * sizes, without ratios yet: ic_group_decide (decision.h) adds them.
  * Returns 0, or -1 when memory runs out; ic_group_free frees it either way. */
 int ic_group_make(struct ic_group *g, struct ic_point *const *pts, size_t n,
 		  const struct ic_analysis_opts *opts);

@@ -1,7 +1,7 @@
 /* The band, Holm's decisions and the crossover over a series' ratios
- * (see ratios.h). */
+ * (see decision.h). */
 #define _GNU_SOURCE   /* qsort_r */
-#include "ratios.h"
+#include "decision.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -9,7 +9,7 @@
 #include "stats.h"
 
 /* qsort_r order of indices into the ratios r: by p. */
-static int ratios_cmp_p(const void *pa, const void *pb, void *r)
+static int decision_cmp_p(const void *pa, const void *pb, void *r)
 {
 	double a = ((const struct ic_ratio *)r)[*(const size_t *)pa].p;
 	double b = ((const struct ic_ratio *)r)[*(const size_t *)pb].p;
@@ -28,8 +28,8 @@ static int ratios_cmp_p(const void *pa, const void *pb, void *r)
  * whatever Bonferroni does and more, at the same family-wise error of a
  * wrong side; its step intervals are not a joint band, so they decide and
  * the Bonferroni band is drawn. p_holm is the adjusted p-value. */
-static int ratios_band(struct ic_ratio *r, size_t n, const struct ic_stats_nested *ns,
-		       const struct ic_analysis_opts *opts)
+static int decision_band(struct ic_ratio *r, size_t n, const struct ic_stats_nested *ns,
+			 const struct ic_analysis_opts *opts)
 {
 	size_t *rk = malloc((n ? n : 1) * sizeof(*rk)), m = 0, stop;
 	double adj = 0.0;
@@ -39,7 +39,7 @@ static int ratios_band(struct ic_ratio *r, size_t n, const struct ic_stats_neste
 	for (size_t i = 0; i < n; i++)
 		if (isfinite(r[i].lo) && isfinite(r[i].p))
 			rk[m++] = i;
-	qsort_r(rk, m, sizeof(*rk), ratios_cmp_p, r);
+	qsort_r(rk, m, sizeof(*rk), decision_cmp_p, r);
 	for (stop = 0; stop < m && r[rk[stop]].p <= opts->family / (double)(m - stop); stop++)
 		;
 	for (size_t j = 0; j < m; j++) {
@@ -71,15 +71,16 @@ static int ratios_band(struct ic_ratio *r, size_t n, const struct ic_stats_neste
 /* The contrast of forms[] with sign[] at every N where forms[0] and every
  * other form have a time, ascending N, from the processes u with keep[u]
  * (keep NULL: all), with its band and decisions. */
-static int ratios_contrast_series(const struct ic_group *g, const char *const *forms,
-				  const int *sign, size_t nt, const unsigned char *keep, size_t nkeep, const struct ic_analysis_opts *opts,
-				  struct ic_ratio **out, size_t *nout)
+static int decision_contrast_series(const struct ic_group *g, const char *const *forms,
+				    const int *sign, size_t nt, const unsigned char *keep, size_t nkeep,
+				    const struct ic_analysis_opts *opts, struct ic_ratio **out,
+				    size_t *nout)
 {
 	struct ic_stats_nested *ns;
 
 	if (ic_group_contrast(g, forms, sign, nt, keep, nkeep, out, &ns, nout))
 		return -1;
-	if (ratios_band(*out, *nout, ns, opts)) {
+	if (decision_band(*out, *nout, ns, opts)) {
 		free(*out);
 		free(ns);
 		*out = NULL;
@@ -103,7 +104,7 @@ int ic_ratio_series_keep(const struct ic_group *g, const char *num, const char *
 	const char *forms[2] = { num, den };
 	static const int sign[2] = { 1, -1 };
 
-	return ratios_contrast_series(g, forms, sign, 2, keep, nkeep, opts, out, n);
+	return decision_contrast_series(g, forms, sign, 2, keep, nkeep, opts, out, n);
 }
 
 int ic_ratio_interaction(const struct ic_group *g, const char *a, const char *a0, const char *b,
@@ -119,7 +120,7 @@ int ic_ratio_interaction_keep(const struct ic_group *g, const char *a, const cha
 {
 	const char *forms[4] = { a, a0, b, b0 };
 	static const int sign[4] = { 1, -1, -1, 1 };
-	int rc = ratios_contrast_series(g, forms, sign, 4, keep, nkeep, opts, out, n);
+	int rc = decision_contrast_series(g, forms, sign, 4, keep, nkeep, opts, out, n);
 
 	/* Named by its outer forms: a over b. */
 	for (size_t i = 0; rc == 0 && i < *n; i++)

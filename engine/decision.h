@@ -4,8 +4,8 @@
  * same level that decides each N's side, and the crossover bracket those
  * sides give.
  */
-#ifndef IC_RATIOS_H
-#define IC_RATIOS_H
+#ifndef IC_DECISION_H
+#define IC_DECISION_H
 
 #include <stddef.h>
 
@@ -50,4 +50,4 @@ int ic_ratio_crossover(const struct ic_ratio *r, size_t n, struct ic_crossover *
 /* Holm resolves a side: the difference from 1 is stated. */
 int ic_ratio_resolved(const struct ic_ratio *r);
 
-#endif /* IC_RATIOS_H */
+#endif /* IC_DECISION_H */
