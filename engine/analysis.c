@@ -24,6 +24,7 @@ static int analysis_series(struct ic_series *se, const struct ic_analysis *an,
 	double l1i = ic_results_context_num(an->res, IC_CTX_L1I_SIZE);
 
 	if (ic_group_make(&se->group, pts, n, &an->opts) ||
+	    ic_group_decide(&se->group, &an->opts) ||
 	    ic_process_ratios_collect(an->res, &se->group, &se->procs) ||
 	    !(se->states = ic_states_analyse(&se->procs, &se->group, &an->opts)) ||
 	    !(se->attr = ic_attribution_analyse(&se->group, &an->opts, l1i)))

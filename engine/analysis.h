@@ -1,8 +1,8 @@
 /* The analysis of a run, series by series: the points' statistics
- * (results.h), then per series its ratios and crossover (ratios.h), the
- * states of its processes (states.h), what its difference is made of
- * (attribution.h), its ratio in time (timeline.h) and across the sweep's
- * repeats (repeats.h). The fronts in report/ read the result; nothing here
+ * (results.h), then per series its ratios (series.h) and their band, sides
+ * and crossover (decision.h), the states of its processes (states.h), what
+ * its difference is made of (attribution.h), its ratio in time
+ * (timeline.h) and across the sweep's repeats (repeats.h). The fronts in report/ read the result; nothing here
  * calls them.
  */
 #ifndef IC_ANALYSIS_H
@@ -11,9 +11,10 @@
 #include <stddef.h>
 
 #include "attribution.h"
-#include "ratios.h"
+#include "decision.h"
 #include "repeats.h"
 #include "results.h"
+#include "series.h"
 #include "states.h"
 #include "timeline.h"
 

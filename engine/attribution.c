@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decision.h"
+
 /* Each line's forms: a/a0, or (a/a0)/(b/b0) for the interaction. */
 static const struct {
 	const char *name, *form[4];   /* a, a0, b, b0 */

@@ -1,7 +1,7 @@
 /* What the difference between inline and extern is made of, per series:
  * control forms measured beside them, each compared as a ratio with the
- * machinery of ratios.h (per-process ratios, nested t interval, Holm band
- * over the line's N):
+ * machinery of series.h and decision.h (per-process ratios, nested t
+ * interval, Holm band over the line's N):
  *
  *   call overhead   extern/inline at the smallest N
  *   copies          clone/extern per N (a copy per site, each called)
@@ -14,7 +14,7 @@
 #ifndef IC_ATTRIBUTION_H
 #define IC_ATTRIBUTION_H
 
-#include "ratios.h"
+#include "series.h"
 
 enum ic_line_kind {
 	IC_LINE_CALL,           /* extern/inline, read at the smallest N */

@@ -1,7 +1,7 @@
 /* Where does the compare/baseline ratio cross 1 as the call-site count N
  * grows? Works on one series (one op, layout, order, threads and mode), from
  * each sweep point's decision interval (its interval at its Holm step's
- * level over the series' N, see ratios.h), and states only what the
+ * level over the series' N, see decision.h), and states only what the
  * resolved points support:
  *
  *   - a point is resolved for a form when that whole interval is on that form's

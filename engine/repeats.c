@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decision.h"
+
 /* Sums of squares about the mean and degrees of freedom, pooled. */
 struct repeats_pool {
 	double ss;

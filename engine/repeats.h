@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#include "ratios.h"
+#include "series.h"
 #include "results.h"
 
 /* The spread at each level: the SD of the log ratio, pooled over the

@@ -1,5 +1,5 @@
 /* The points' order and statistics (see results.h); load.c fills the
- * points, ratios.c compares them.
+ * points, series.c and decision.c compare them.
  */
 #define _GNU_SOURCE   /* qsort_r */
 #include "results.h"

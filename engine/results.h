@@ -1,8 +1,9 @@
 /* Benchmark results as the engine sees them: Google Benchmark JSON files
  * from sites_bench (load.h reads them), grouped into points (one per
  * build, form, op, layout, order, filler, sites, threads, mode), each with
- * its statistics. The ratios between forms, their bands and crossovers are
- * ratios.h's; the whole analysis of a run is analysis.h's.
+ * its statistics. The series and the ratios between their forms are
+ * series.h's, their bands, sides and crossovers decision.h's; the whole
+ * analysis of a run is analysis.h's.
  *
  * A build is what one process's context says it ran: compiler, cflags,
  * lto, body, lock and codegen ("" when absent, as in older runs). Files of

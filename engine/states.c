@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decision.h"
+
 /* Every array here may be empty: never ask for 0 bytes. */
 static void *states_alloc(size_t n, size_t size)
 {

@@ -24,7 +24,7 @@
 
 #include <stddef.h>
 
-#include "ratios.h"
+#include "series.h"
 #include "state_model.h"
 
 #define IC_STATES_MIN_PROC 5      /* fewer processes: too small a design for a verdict */

@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-#include "ratios.h"
+#include "series.h"
 #include "results.h"
 #include "states.h"
 

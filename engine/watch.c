@@ -14,6 +14,7 @@
 #include "context.h"
 #include "kit.h"
 #include "load.h"
+#include "series.h"
 #include "stats.h"
 
 void ic_watch_init(struct ic_watch *w)

@@ -9,6 +9,7 @@
 #include "format.h"
 #include "load.h"
 #include "repeats_text.h"
+#include "series.h"
 
 /* " Inlined code outgrows the L1i at N ≈ 176, extern code at N ≈ 1155."; both
  * forms once when they pass at the same measured N. The L1i's size is on

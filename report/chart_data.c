@@ -9,6 +9,7 @@
 #include "format.h"
 #include "load.h"
 #include "gnuplot_run.h"
+#include "series.h"
 
 /* The height of one cache label's line, a fraction of a time panel. */
 #define IC_MARK_H 0.06
@@ -101,7 +102,7 @@ static void form_blocks(FILE *f, const struct ic_group *gr, const char *title, c
 }
 
 /* state1, state2: each state's own ratio where the processes split in two;
- * holm_lo, holm_hi: the interval that decides the side (ratios.h). */
+ * holm_lo, holm_hi: the interval that decides the side (decision.h). */
 static const char ratio_cols[] = "sites ratio lo hi noisy band_lo band_hi state1 state2 holm_lo holm_hi";
 
 /* A block of ratio_cols rows (a NaN row when there is none). */

@@ -12,6 +12,7 @@
 #include "history_line.h"
 #include "load.h"
 #include "machine_state.h"
+#include "series.h"
 
 static const char *plural(size_t n)
 {

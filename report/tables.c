@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decision.h"
 #include "kit.h"
+#include "series.h"
 #include "stats.h"
 
 /* A number field (empty when not measured), then sep unless sep is 0. */

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "ratios.h"
+#include "decision.h"
 #include "stats.h"
 
 #define TRIALS 400

@@ -1,4 +1,4 @@
-/* The generalised ratios of results.h and the filler subtraction, on
+/* The generalised ratios of decision.h and the filler subtraction, on
  * hand-made processes whose answer is worked out below: any pair's ratio
  * and the interaction ratio of ratios with the nested t interval and the
  * Holm band, a per-N interval that excludes 1 while the band does not

@@ -13,7 +13,7 @@
 
 #include "check.h"
 #include "crossover.h"
-#include "ratios.h"
+#include "decision.h"
 
 #define NV 6
 #define NP_MAX 48

@@ -1,20 +1,22 @@
-/* Series and the ratios between their forms: a series is every form of one
- * build, op, layout, order, filler, threads and mode; a ratio at one N is
- * formed within each process that ran both forms (per process the ratio of
- * the two medians), with the nested t interval over layout variants, a
- * simultaneous band over the series' N (Bonferroni, at opts->family) that
- * is drawn, and Holm's step-down at the same level that decides the side. Also every process's own ratio per N, which states.h reads.
+/* Series and the raw material of their ratios: a series is every form of
+ * one build, op, layout, order, filler, threads and mode; a ratio at one N
+ * is formed within each process that ran both forms (per process the ratio
+ * of the two medians), with the nested t interval over layout variants at
+ * this N alone. Also every process's own ratio per N, which states.h reads.
+ * The band over the series' N and Holm's decision are decision.h's.
  */
-#ifndef IC_RATIOS_H
-#define IC_RATIOS_H
+#ifndef IC_SERIES_H
+#define IC_SERIES_H
 
 #include <stddef.h>
 
 #include "crossover.h"
 #include "results.h"
+#include "stats.h"
 
 /* A ratio at one N of one series, from the processes that ran every form
- * in it: compare/baseline, any pair, or a ratio of ratios. */
+ * in it: compare/baseline, any pair, or a ratio of ratios. ic_group_contrast
+ * fills it up to se, nunits and nvariants; decision.h the band and the rest. */
 struct ic_ratio {
 	const struct ic_point *cmp, *base;   /* numerator and denominator (of a
 	                                      * ratio of ratios: the two outer ones) */
@@ -47,15 +49,16 @@ struct ic_group {
 	unsigned long threads, filler;
 	struct ic_point **points;  /* sorted like the whole points list */
 	size_t npoints;
-	struct ic_ratio *ratios;   /* compare/baseline, ascending sites */
+	struct ic_ratio *ratios;   /* compare/baseline, ascending sites
+	                            * (ic_group_decide, decision.h) */
 	size_t nratios;
-	struct ic_crossover xo;
+	struct ic_crossover xo;    /* of the ratios (ic_group_decide) */
 	double code_cmp, code_base;   /* median code_bytes_per_site over the series */
 };
 
-/* The series of pts[0..n-1] (one series, analysed points): its
- * compare/baseline ratios, their crossover and the code sizes. Returns 0,
- * or -1 when memory runs out; ic_group_free frees it either way. */
+/* The series of pts[0..n-1] (one series, analysed points) and its code
+ * sizes, without ratios yet: ic_group_decide (decision.h) adds them.
+ * Returns 0, or -1 when memory runs out; ic_group_free frees it either way. */
 int ic_group_make(struct ic_group *g, struct ic_point *const *pts, size_t n,
 		  const struct ic_analysis_opts *opts);
 void ic_group_free(struct ic_group *g);
@@ -70,37 +73,17 @@ const struct ic_point *ic_group_point(const struct ic_group *g, const char *form
 unsigned long ic_group_cache_pass(const struct ic_group *g, const char *form, double size,
 				  double *at_about);
 
-/* The ratio num/den of one series at every N where both forms have a time.
- * *out is malloc'd (NULL with *n = 0 when no N has both). Returns 0, or -1
- * when memory runs out. */
-int ic_ratio_series(const struct ic_group *g, const char *num, const char *den,
-		    const struct ic_analysis_opts *opts, struct ic_ratio **out, size_t *n);
-
-/* The same from the processes u < nkeep with keep[u] != 0 only (u: the
- * process's file index), e.g. the processes of one state (states.h). */
-int ic_ratio_series_keep(const struct ic_group *g, const char *num, const char *den,
-			 const unsigned char *keep, size_t nkeep,
-			 const struct ic_analysis_opts *opts, struct ic_ratio **out, size_t *n);
-
-/* The ratio of ratios (a/a0)/(b/b0) per N, formed within each process that
- * ran all four forms, with the same interval and band: e.g. how much more
- * the lock costs inlined, (inline/inline_nolock)/(extern/extern_nolock). */
-int ic_ratio_interaction(const struct ic_group *g, const char *a, const char *a0, const char *b,
-			 const char *b0, const struct ic_analysis_opts *opts, struct ic_ratio **out,
-			 size_t *n);
-
-/* The same from the processes u < nkeep with keep[u] != 0 only. */
-int ic_ratio_interaction_keep(const struct ic_group *g, const char *a, const char *a0,
-			      const char *b, const char *b0, const unsigned char *keep, size_t nkeep,
-			      const struct ic_analysis_opts *opts, struct ic_ratio **out, size_t *n);
-
-/* The crossover of ratios r[0..n-1] (ascending N), each point's side
- * Holm's decision.
- * Returns 0, or -1 when memory runs out. */
-int ic_ratio_crossover(const struct ic_ratio *r, size_t n, struct ic_crossover *out);
-
-/* Holm resolves a side: the difference from 1 is stated. */
-int ic_ratio_resolved(const struct ic_ratio *r);
+/* The contrast of forms[0..nt-1] (nt <= 8) with sign[] at every N where
+ * each form has a time, ascending N: per process that ran every form (and,
+ * keep non-NULL, has u < nkeep and keep[u]) y = sum sign[k] log(median of
+ * forms[k]), clustered by layout variant (by repeat with several); each
+ * ratio exp(mean y) with its interval and p at this N alone, its band
+ * NAN; (*nested)[i] ratio i's nested estimate, which the band reads. Both
+ * malloc'd, NULL with *n = 0 when no N has every form. Returns 0, or -1
+ * when memory runs out (nothing left to free). */
+int ic_group_contrast(const struct ic_group *g, const char *const *forms, const int *sign,
+		      size_t nt, const unsigned char *keep, size_t nkeep, struct ic_ratio **out,
+		      struct ic_stats_nested **nested, size_t *n);
 
 /* The 95% interval holds x (false without an interval). */
 int ic_ratio_holds(const struct ic_ratio *r, double x);
@@ -118,11 +101,11 @@ struct ic_process_ratios {
 	double *rse;               /* [i * nproc + p]: the repetitions' standard error of it */
 };
 
-/* The processes of g's ratios; res (may be NULL: time in file order) gives
- * each file's mtime. Returns 0, or -1 when memory runs out;
- * ic_process_ratios_free frees it either way. */
+/* The processes of g's ratios (ic_group_decide's); res (may be NULL: time
+ * in file order) gives each file's mtime. Returns 0, or -1 when memory
+ * runs out; ic_process_ratios_free frees it either way. */
 int ic_process_ratios_collect(const struct ic_results *res, const struct ic_group *g,
 			      struct ic_process_ratios *pr);
 void ic_process_ratios_free(struct ic_process_ratios *pr);
 
-#endif /* IC_RATIOS_H */
+#endif /* IC_SERIES_H */

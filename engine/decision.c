@@ -1,0 +1,157 @@
+/* The band, Holm's decisions and the crossover over a series' ratios
+ * (see decision.h). */
+#define _GNU_SOURCE   /* qsort_r */
+#include "decision.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "stats.h"
+
+/* qsort_r order of indices into the ratios r: by p. */
+static int decision_cmp_p(const void *pa, const void *pb, void *r)
+{
+	double a = ((const struct ic_ratio *)r)[*(const size_t *)pa].p;
+	double b = ((const struct ic_ratio *)r)[*(const size_t *)pb].p;
+
+	return (a > b) - (a < b);
+}
+
+/* The band and the decisions over the m points of the series that have an
+ * interval. The drawn band is Bonferroni's: each point's t interval at
+ * family / m, so all m cover their true ratios together with chance at
+ * least 1 - family. The decisions are Holm's step-down: with the p-values
+ * ascending, p(j) is resolved while p(j) <= family / (m - j + 1) for it and
+ * every smaller j; the first that fails stops it. holm_lo/holm_hi is each
+ * point's interval at its own step's level (the failed step's for the
+ * rest), so it excludes 1 exactly where Holm resolves. Holm resolves
+ * whatever Bonferroni does and more, at the same family-wise error of a
+ * wrong side; its step intervals are not a joint band, so they decide and
+ * the Bonferroni band is drawn. p_holm is the adjusted p-value. */
+static int decision_band(struct ic_ratio *r, size_t n, const struct ic_stats_nested *ns,
+			 const struct ic_analysis_opts *opts)
+{
+	size_t *rk = malloc((n ? n : 1) * sizeof(*rk)), m = 0, stop;
+	double adj = 0.0;
+
+	if (!rk)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(r[i].lo) && isfinite(r[i].p))
+			rk[m++] = i;
+	qsort_r(rk, m, sizeof(*rk), decision_cmp_p, r);
+	for (stop = 0; stop < m && r[rk[stop]].p <= opts->family / (double)(m - stop); stop++)
+		;
+	for (size_t j = 0; j < m; j++) {
+		struct ic_ratio *x = &r[rk[j]];
+		size_t step = j < stop ? j : stop;
+
+		adj = fmax(adj, fmin(1.0, (double)(m - j) * x->p));
+		x->p_holm = adj;
+		ic_stats_nested_interval(&ns[rk[j]], opts->family / (double)m, &x->band_lo,
+					 &x->band_hi);
+		ic_stats_nested_interval(&ns[rk[j]], opts->family / (double)(m - step), &x->holm_lo,
+					 &x->holm_hi);
+		x->band_lo = exp(x->band_lo);
+		x->band_hi = exp(x->band_hi);
+		x->holm_lo = exp(x->holm_lo);
+		x->holm_hi = exp(x->holm_hi);
+		x->resolved = j < stop;
+	}
+	for (size_t i = 0; i < n; i++) {
+		/* No band (NAN) is noisy too: !(x <= limit). */
+		r[i].noisy = !((r[i].band_hi - r[i].band_lo) / 2.0 / r[i].ratio <= opts->noise_ci);
+		r[i].side = !r[i].resolved ? IC_SIDE_UNRESOLVED
+			  : r[i].ratio < 1.0 ? IC_SIDE_COMPARE : IC_SIDE_BASELINE;
+	}
+	free(rk);
+	return 0;
+}
+
+/* The contrast of forms[] with sign[] at every N where forms[0] and every
+ * other form have a time, ascending N, from the processes u with keep[u]
+ * (keep NULL: all), with its band and decisions. */
+static int decision_contrast_series(const struct ic_group *g, const char *const *forms,
+				    const int *sign, size_t nt, const unsigned char *keep, size_t nkeep,
+				    const struct ic_analysis_opts *opts, struct ic_ratio **out,
+				    size_t *nout)
+{
+	struct ic_stats_nested *ns;
+
+	if (ic_group_contrast(g, forms, sign, nt, keep, nkeep, out, &ns, nout))
+		return -1;
+	if (decision_band(*out, *nout, ns, opts)) {
+		free(*out);
+		free(ns);
+		*out = NULL;
+		*nout = 0;
+		return -1;
+	}
+	free(ns);
+	return 0;
+}
+
+int ic_ratio_series(const struct ic_group *g, const char *num, const char *den,
+		    const struct ic_analysis_opts *opts, struct ic_ratio **out, size_t *n)
+{
+	return ic_ratio_series_keep(g, num, den, NULL, 0, opts, out, n);
+}
+
+int ic_ratio_series_keep(const struct ic_group *g, const char *num, const char *den,
+			 const unsigned char *keep, size_t nkeep,
+			 const struct ic_analysis_opts *opts, struct ic_ratio **out, size_t *n)
+{
+	const char *forms[2] = { num, den };
+	static const int sign[2] = { 1, -1 };
+
+	return decision_contrast_series(g, forms, sign, 2, keep, nkeep, opts, out, n);
+}
+
+int ic_ratio_interaction(const struct ic_group *g, const char *a, const char *a0, const char *b,
+			 const char *b0, const struct ic_analysis_opts *opts, struct ic_ratio **out,
+			 size_t *n)
+{
+	return ic_ratio_interaction_keep(g, a, a0, b, b0, NULL, 0, opts, out, n);
+}
+
+int ic_ratio_interaction_keep(const struct ic_group *g, const char *a, const char *a0,
+			      const char *b, const char *b0, const unsigned char *keep, size_t nkeep,
+			      const struct ic_analysis_opts *opts, struct ic_ratio **out, size_t *n)
+{
+	const char *forms[4] = { a, a0, b, b0 };
+	static const int sign[4] = { 1, -1, -1, 1 };
+	int rc = decision_contrast_series(g, forms, sign, 4, keep, nkeep, opts, out, n);
+
+	/* Named by its outer forms: a over b. */
+	for (size_t i = 0; rc == 0 && i < *n; i++)
+		(*out)[i].base = ic_group_point(g, b, (*out)[i].sites);
+	return rc;
+}
+
+int ic_ratio_crossover(const struct ic_ratio *r, size_t n, struct ic_crossover *out)
+{
+	struct ic_ratio_point *rp = malloc((n ? n : 1) * sizeof(*rp));
+
+	if (!rp)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		/* The side is Holm's decision, not the drawn band's. */
+		rp[i] = (struct ic_ratio_point){ (double)r[i].sites, r[i].ratio, r[i].holm_lo,
+						 r[i].holm_hi };
+	ic_crossover_find(rp, n, out);
+	free(rp);
+	return 0;
+}
+
+int ic_ratio_resolved(const struct ic_ratio *r)
+{
+	return r->side != IC_SIDE_UNRESOLVED;
+}
+
+int ic_group_decide(struct ic_group *g, const struct ic_analysis_opts *opts)
+{
+	if (ic_ratio_series(g, opts->compare, opts->baseline, opts, &g->ratios, &g->nratios) ||
+	    ic_ratio_crossover(g->ratios, g->nratios, &g->xo))
+		return -1;
+	return 0;
+}

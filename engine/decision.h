@@ -1,0 +1,53 @@
+/* The decision over a series' ratios (the ratios themselves, per process
+ * and N, are series.h's): a simultaneous band over the series' N
+ * (Bonferroni, at opts->family) that is drawn, Holm's step-down at the
+ * same level that decides each N's side, and the crossover bracket those
+ * sides give.
+ */
+#ifndef IC_DECISION_H
+#define IC_DECISION_H
+
+#include <stddef.h>
+
+#include "crossover.h"
+#include "results.h"
+#include "series.h"
+
+/* g's compare/baseline ratios (opts) into g->ratios and their crossover
+ * into g->xo. Returns 0, or -1 when memory runs out; ic_group_free frees
+ * them either way. */
+int ic_group_decide(struct ic_group *g, const struct ic_analysis_opts *opts);
+
+/* The ratio num/den of one series at every N where both forms have a time,
+ * with its band and Holm's side. *out is malloc'd (NULL with *n = 0 when
+ * no N has both). Returns 0, or -1 when memory runs out. */
+int ic_ratio_series(const struct ic_group *g, const char *num, const char *den,
+		    const struct ic_analysis_opts *opts, struct ic_ratio **out, size_t *n);
+
+/* The same from the processes u < nkeep with keep[u] != 0 only (u: the
+ * process's file index), e.g. the processes of one state (states.h). */
+int ic_ratio_series_keep(const struct ic_group *g, const char *num, const char *den,
+			 const unsigned char *keep, size_t nkeep,
+			 const struct ic_analysis_opts *opts, struct ic_ratio **out, size_t *n);
+
+/* The ratio of ratios (a/a0)/(b/b0) per N, formed within each process that
+ * ran all four forms, with the same interval and band: e.g. how much more
+ * the lock costs inlined, (inline/inline_nolock)/(extern/extern_nolock). */
+int ic_ratio_interaction(const struct ic_group *g, const char *a, const char *a0, const char *b,
+			 const char *b0, const struct ic_analysis_opts *opts, struct ic_ratio **out,
+			 size_t *n);
+
+/* The same from the processes u < nkeep with keep[u] != 0 only. */
+int ic_ratio_interaction_keep(const struct ic_group *g, const char *a, const char *a0,
+			      const char *b, const char *b0, const unsigned char *keep, size_t nkeep,
+			      const struct ic_analysis_opts *opts, struct ic_ratio **out, size_t *n);
+
+/* The crossover of ratios r[0..n-1] (ascending N), each point's side
+ * Holm's decision.
+ * Returns 0, or -1 when memory runs out. */
+int ic_ratio_crossover(const struct ic_ratio *r, size_t n, struct ic_crossover *out);
+
+/* Holm resolves a side: the difference from 1 is stated. */
+int ic_ratio_resolved(const struct ic_ratio *r);
+
+#endif /* IC_DECISION_H */
