@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "agree.h"
+#include "agreement.h"
 #include "analysis.h"
 #include "run.h"
 

@@ -290,7 +290,7 @@ run_calibration() {
 # then under the machine lock the machine's state, counters and
 # measurement, and the report.
 sweep_main() {
-	# To every program of the sweep (common/machine_state.h): the load
+	# To every program of the sweep (common/machine_state_read.h): the load
 	# sampled before anything started, and our pid, whose descendants are
 	# this run's processes and never "other busy processes".
 	export IC_RUN_LOADAVG=$run_loadavg IC_RUN_PID=$$

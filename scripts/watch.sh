@@ -1,8 +1,8 @@
 # Sourced by run.sh: ./run.sh watch -- whether this machine can give one
 # answer: a fixed sentinel measured as many short processes and one long
 # one under the machine lock, analysed by report/watch_report
-# (engine/watch.h) and drawn by report/watch.gp; and ./run.sh history, this
-# machine's runs newest first (report/history, engine/history.h).
+# (engine/watch_analysis.h) and drawn by report/watch.gp; and ./run.sh history, this
+# machine's runs newest first (report/history, engine/run_history.h).
 
 watch_usage() {
 	cat <<'USAGE'
