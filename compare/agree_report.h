@@ -1,5 +1,5 @@
 /* agree's report: the console summary and, with --out, repeat.md,
- * repeat.csv and the chart (compare/agree.c matches the runs). */
+ * repeat.csv and the chart (cmd/agree.c matches the runs). */
 #ifndef IC_AGREE_REPORT_H
 #define IC_AGREE_REPORT_H
 
