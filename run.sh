@@ -239,13 +239,13 @@ written.
 USAGE
 }
 
-# compare_program NAME: build/compare/NAME, built when missing or stale (a
+# compare_program NAME: build/cmd/NAME, built when missing or stale (a
 # first build configures build/ as ./run.sh test --all does).
 compare_program() {
 	ensure_packages
 	build_tree_ready
 	build build "$1"
-	echo "$top/build/compare/$1"
+	echo "$top/build/cmd/$1"
 }
 
 # compare_args NAME VALUED-OPTIONS ARGS...: ARGS with every path made

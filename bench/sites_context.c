@@ -15,7 +15,7 @@
 #include "gb_json.h"
 #include "gbench_c.h"
 #include "layout_id.h"
-#include "machine_state.h"
+#include "machine_state_read.h"
 
 /* The build, for the record (bench/CMakeLists.txt passes them). */
 #ifndef IC_CODEGEN_NAME
@@ -167,7 +167,7 @@ void ic_context_write(const struct ic_context_in *in)
 		if (v[k])
 			icb_add_context(key_name[k], v[k]);
 
-	/* The machine's state at the start (common/machine_state.h); IC_MACHINE_ROOT: a fake tree. */
+	/* The machine's state at the start (common/machine_state_read.h); IC_MACHINE_ROOT: a fake tree. */
 	struct ic_mstate mstate;
 	ic_mstate_read(getenv("IC_MACHINE_ROOT"), IC_MSTATE_SAMPLE_MS, &mstate);
 	for (size_t i = 0; i < mstate.n; i++)

@@ -1,11 +1,11 @@
 /* agree's report: the console summary and, with --out, repeat.md,
- * repeat.csv and the chart (compare/agree.c matches the runs). */
+ * repeat.csv and the chart (cmd/agree.c matches the runs). */
 #ifndef IC_AGREE_REPORT_H
 #define IC_AGREE_REPORT_H
 
 #include <stddef.h>
 
-#include "agree.h"
+#include "agreement.h"
 #include "analysis.h"
 #include "run.h"
 

@@ -1,6 +1,6 @@
 /* compare's runs, settings and series: which settings vary within a run
  * (they join the series names), each run's ratios under their series, and
- * what is not in every run (compare/compare.c writes the tables). */
+ * what is not in every run (cmd/compare.c writes the tables). */
 #ifndef IC_COMPARE_SERIES_H
 #define IC_COMPARE_SERIES_H
 

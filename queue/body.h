@@ -29,8 +29,8 @@
  *           site (<prefix>_k<k>_<name>), each called by its site
  * IC_BODY_SETUP is ic_body_setup in the body TU and an unused static inline
  * function everywhere else (never emitted; without one, gcc warns there that
- * ic__body_setup_unused is never defined, and the link fails). gen/codesize proves each form in
- * the object code. Each site runs
+ * ic__body_setup_unused is never defined, and the link fails). codesize
+ * (codesize/) proves each form in the object code. Each site runs
  *     sink += IC_BODY_FN(state, C_k);  then its mark, IC_SITE_MARK(C_k)
  * so the value is never dead, and the mark's sum still proves that every
  * site ran (site.h; the sink is ctx->sink, apart from acc).

@@ -1,5 +1,6 @@
 /* The hint form of your body (body.h): IC_BODY_FN is ic_body_hint, plain
- * static inline; the compiler decides per site, and gen/codesize reports it. */
+ * static inline; the compiler decides per site, and codesize (codesize/)
+ * reports it. */
 #ifndef IC_BODY_HINT_H
 #define IC_BODY_HINT_H
 #include "body.h"

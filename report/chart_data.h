@@ -10,7 +10,7 @@
 
 #include "analysis.h"
 
-/* The open streams of DIR/plots/, in summarize.c's initializer order. */
+/* The open streams of DIR/plots/, in cmd/summarize.c's initializer order. */
 struct ic_chart_files {
 	FILE *gp, *time, *l1i;
 	FILE *ratio, *attr, *process;

@@ -1,4 +1,4 @@
-/* summary.md's line on the run's history (engine/history.h): whether it
+/* summary.md's line on the run's history (engine/run_history.h): whether it
  * agrees with the latest earlier run of this machine and build. */
 #include "history_line.h"
 
@@ -8,8 +8,8 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "agree.h"
-#include "history.h"
+#include "agreement.h"
+#include "run_history.h"
 
 /* The run's directory: its processes are DIR/raw/NAME.json beside
  * DIR/run.conf. 0 when the run is not laid out so (tests, loose files). */

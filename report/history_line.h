@@ -1,4 +1,4 @@
-/* summary.md's one line on the run's history (engine/history.h). */
+/* summary.md's one line on the run's history (engine/run_history.h). */
 #ifndef IC_HISTORY_LINE_H
 #define IC_HISTORY_LINE_H
 

@@ -11,7 +11,7 @@
 #include "format.h"
 #include "history_line.h"
 #include "load.h"
-#include "machine_state.h"
+#include "machine_state_read.h"
 #include "series.h"
 
 static const char *plural(size_t n)
@@ -275,7 +275,7 @@ static const char *ctx(const struct ic_results *res, enum ic_ctx key)
 	return ic_results_context(res, key, buf, sizeof(buf));
 }
 
-/* The same for a machine_* key (common/machine_state.h names them). */
+/* The same for a machine_* key (common/machine_state_read.h names them). */
 static const char *machine_ctx(const struct ic_results *res, const char *key)
 {
 	static char buf[IC_RESULTS_CONTEXT_MAX];
@@ -354,7 +354,7 @@ static void load_text(FILE *f, const char *name, const char *v, const char *busy
 			"stop.\n", name, v);
 }
 
-/* The machine_* keys of common/machine_state.h; nothing was changed. */
+/* The machine_* keys of common/machine_state_read.h; nothing was changed. */
 static void machine_state(FILE *f, const struct ic_results *res)
 {
 	char fine[1024] = "", busy[IC_RESULTS_CONTEXT_MAX];

@@ -1,7 +1,7 @@
 # Sourced by run.sh: ./run.sh codesize -- bytes of call-site code per form
-# from gen's accounting, beside this machine's L1i and L2 (hwloc), as the
-# README's table: gen/codesize_report prints it from codesize's CSV. Builds
-# build-codesize; runs nothing it times.
+# from codesize's accounting, beside this machine's L1i and L2 (hwloc), as
+# the README's table: codesize/codesize_report prints it from codesize's
+# CSV. Builds build-codesize; runs nothing it times.
 
 codesize_usage() {
 	cat <<'USAGE'
@@ -30,7 +30,7 @@ codesize_main() {
 	configure build-codesize "${args[@]}"
 	build build-codesize sites_codesize codesize_report
 	l1i=$(cache_bytes L1iCache) l2=$(cache_bytes L2Cache)
-	build-codesize/gen/codesize_report --l1i "${l1i:-0}" --l2 "${l2:-0}" build-codesize/bench/sites_codesize.csv
+	build-codesize/codesize/codesize_report --l1i "${l1i:-0}" --l2 "${l2:-0}" build-codesize/bench/sites_codesize.csv
 }
 
 # codesize_parse ARGS...: the sweep's options that shape points; one build.

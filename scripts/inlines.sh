@@ -4,7 +4,7 @@
 # their paths stay theirs; the tool checks every argument itself.
 
 inlines_main() {
-	local a price=0 given=0 csv=0 help=0 args=("$@") tool=$top/build/inlines/inlines
+	local a price=0 given=0 csv=0 help=0 args=("$@") tool=$top/build/cmd/inlines
 	for a in "$@"; do
 		case $a in
 		--function | --function=*) price=1 ;;

@@ -14,7 +14,7 @@ summarise_into() {
 	[ $# -gt 0 ] || fail "no finished processes to summarise in $d"
 	mkdir -p "$d"
 	new=$(mktemp -d "$d/.report.XXXXXX")
-	step "$new.log" "summarize of $d" "${B_dir[0]}/report/summarize" "${args[@]}" --out "$new" "$@" ||
+	step "$new.log" "summarize of $d" "${B_dir[0]}/cmd/summarize" "${args[@]}" --out "$new" "$@" ||
 		{ rm -rf "$new"; fail "summarize failed on $d"; }
 	rm -f "$new.log"
 	if [ -n "${no_charts:-}" ]; then
@@ -72,7 +72,7 @@ repeatability() {
 	# Its own log: the tree's build.log keeps the sweep's build.
 	step "${B_dir[0]}/agree-build.log" "building agree in ${B_dir[0]}" cmake --build "${B_dir[0]}" -j "$jobs" --target agree
 	tmp=$(mktemp -d "$dir/.repeat.XXXXXX")
-	"${B_dir[0]}/compare/agree" --out "$tmp/out" "${runs[@]}" >"$tmp/log" 2>&1 ||
+	"${B_dir[0]}/cmd/agree" --out "$tmp/out" "${runs[@]}" >"$tmp/log" 2>&1 ||
 		{ show_tail 5 "$tmp/log"; rm -rf "$tmp"; fail "the agreement of the repeats failed"; }
 	for f in repeat.md repeat.csv repeat.dat repeat.png; do [ ! -f "$tmp/out/$f" ] || mv "$tmp/out/$f" "$dir/$f"; done
 	rm -rf "$tmp"
@@ -94,7 +94,7 @@ calibration_report() {
 		done
 		trial_args+=(--trial "${files[@]}")
 	done
-	step "$dir/log/calibration.txt" "the calibration report" "${B_dir[0]}/report/calibration" --out "$dir" \
+	step "$dir/log/calibration.txt" "the calibration report" "${B_dir[0]}/cmd/calibration" --out "$dir" \
 		--plants "$plant" --baseline extern --seconds "$((SECONDS - run_start))" \
 		--design "$layouts_random variants x $processes processes x $reps reps of $min_time s" "${trial_args[@]}"
 	plain_text <"$dir/calibration.md"

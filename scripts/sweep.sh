@@ -200,7 +200,7 @@ provisional() {
 	mapfile -t files < <(raw_files '*')
 	[ ${#files[@]} -ge 4 ] || return 0
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/inlinecost-so-far.XXXXXX") || return 0
-	if "${B_dir[0]}/report/summarize" --compare "$compare" --baseline "$baseline" --out "$tmp" \
+	if "${B_dir[0]}/cmd/summarize" --compare "$compare" --baseline "$baseline" --out "$tmp" \
 		"${files[@]}" >/dev/null 2>&1 && [ -s "$tmp/verdict.txt" ]; then
 		if grep -q "a smoke test's design decides no side" "$tmp/verdict.txt"; then
 			say "so far, from ${#files[@]} of $1 processes: too few for a verdict yet"
@@ -290,7 +290,7 @@ run_calibration() {
 # then under the machine lock the machine's state, counters and
 # measurement, and the report.
 sweep_main() {
-	# To every program of the sweep (common/machine_state.h): the load
+	# To every program of the sweep (common/machine_state_read.h): the load
 	# sampled before anything started, and our pid, whose descendants are
 	# this run's processes and never "other busy processes".
 	export IC_RUN_LOADAVG=$run_loadavg IC_RUN_PID=$$
@@ -344,7 +344,7 @@ sweep_main() {
 	# One measurement at a time on this machine, from here to the last process.
 	measure_begin "the sweep"
 	# The machine's state as the measurement starts (read only; nothing is changed).
-	"${B_dir[0]}/common/machine_state" >"$dir/machine_state$([ -z "$resume" ] || echo -resumed).txt" ||
+	"${B_dir[0]}/cmd/machine_state" >"$dir/machine_state$([ -z "$resume" ] || echo -resumed).txt" ||
 		say "the machine state could not be read; the JSON context still has it"
 	decide_counters
 	local stopped="stopped; finished processes are in $dir; continue with $prog --resume $dir"

@@ -1,8 +1,9 @@
 # Sourced by run.sh: ./run.sh watch -- whether this machine can give one
 # answer: a fixed sentinel measured as many short processes and one long
-# one under the machine lock, analysed by report/watch_report
-# (engine/watch.h) and drawn by report/watch.gp; and ./run.sh history, this
-# machine's runs newest first (report/history, engine/history.h).
+# one under the machine lock, analysed by cmd/watch_report
+# (engine/watch_analysis.h) and drawn by report/watch.gp; and ./run.sh
+# history, this machine's runs newest first (cmd/history,
+# engine/run_history.h).
 
 watch_usage() {
 	cat <<'USAGE'
@@ -127,7 +128,7 @@ watch_main() {
 		>"$wdir/log/sentinel.runs"
 	say "results: $wdir"
 	measure_begin "./run.sh watch"
-	"$tree/common/machine_state" >"$wdir/machine_state.txt" || say "the machine state could not be read"
+	"$tree/cmd/machine_state" >"$wdir/machine_state.txt" || say "the machine state could not be read"
 	half=$(awk -v m="$minutes" 'BEGIN { printf "%d", m * 30 + 0.5 }')
 	phase "watch: short processes for $(fmt_s "$half"), then one long process for about as long"
 	end=$((SECONDS + half))
@@ -148,7 +149,7 @@ watch_main() {
 	phase "watch: the report"
 	local shorts=()
 	mapfile -t shorts < <(ls -v "$wdir"/raw/s*.json)
-	"$tree/report/watch_report" --out "$wdir" --long "$wdir/raw/long.json" "${shorts[@]}" >/dev/null ||
+	"$tree/cmd/watch_report" --out "$wdir" --long "$wdir/raw/long.json" "${shorts[@]}" >/dev/null ||
 		fail "the watch report failed on $wdir"
 	watch_draw "$wdir"
 	# The report last: its last lines say whether this machine gives one answer.
@@ -201,5 +202,5 @@ history_main() {
 	ensure_packages
 	build_tree_ready
 	build build history
-	exec build/report/history --results "$rdir" "${all[@]}"
+	exec build/cmd/history --results "$rdir" "${all[@]}"
 }

@@ -13,7 +13,7 @@
  */
 #define _GNU_SOURCE
 #include "check.h"
-#include "machine_state.h"
+#include "machine_state_read.h"
 
 #include <errno.h>
 #include <jansson.h>

@@ -1,4 +1,4 @@
-/* agree's statistics (engine/agree.h) on hand-made figures with known
+/* agree's statistics (engine/agreement.h) on hand-made figures with known
  * answers, and the run reader (engine/run.h) on a recorded run:
  *   - the verdict per N: equivalent, differ, cannot tell, no interval, and
  *     the margin deciding between the first two;
@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "agree.h"
+#include "agreement.h"
 #include "check.h"
 #include "run.h"
 

@@ -1,4 +1,4 @@
-/* engine/watch.h on synthetic sentinel runs, written as sites_bench's JSON
+/* engine/watch_analysis.h on synthetic sentinel runs, written as sites_bench's JSON
  * into a scratch directory: short processes each in one state, and a long
  * process whose rounds switch state half way (the machine over time), or
  * stay in one while the short processes mix both (drawn at process start),
@@ -12,7 +12,7 @@
 #include <jansson.h>
 
 #include "check.h"
-#include "watch.h"
+#include "watch_analysis.h"
 
 #define REPS 5
 #define NSHORT 14

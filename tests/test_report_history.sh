@@ -1,5 +1,5 @@
 #!/bin/sh
-# History (engine/history.h) on runs recorded here with the fake bench:
+# History (engine/run_history.h) on runs recorded here with the fake bench:
 # a run of the same shape as the latest earlier run of its machine and
 # build agrees with it, one whose crossover moved differs and names both
 # brackets, a run of another build has no history, a quick run cannot tell;

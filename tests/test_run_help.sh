@@ -2,7 +2,7 @@
 # Every --help names commands as the user types them: ./run.sh and each
 # subcommand's --help exits 0, prints on stdout only, starts "Usage:
 # ./run.sh[ SUB]", names no path of a build tree (the checkout's or this
-# tree's absolute path, or a program inside a tree: build/compare/agree),
+# tree's absolute path, or a program inside a tree: build/cmd/agree),
 # and its last line ends a sentence. inlines' text is its program's
 # (run.sh execs it): checked from this tree's program, and through run.sh
 # when the checkout's build/ holds this very program.
@@ -44,7 +44,7 @@ done
 "$run" --help | grep -q -- 'run.sh test --all' || bad "./run.sh --help does not name ./run.sh test --all"
 check "inlines (the program run.sh execs)" "Usage: ./run.sh inlines" "$inlines" --help
 grep -q 'exec "$tool" --help' "$top/scripts/inlines.sh" || bad "run.sh inlines --help no longer execs the program's help"
-if [ "$top/build/inlines/inlines" -ef "$inlines" ]; then
+if [ "$top/build/cmd/inlines" -ef "$inlines" ]; then
 	check "./run.sh inlines" "Usage: ./run.sh inlines" "$run" inlines --help
 fi
 [ $fail -eq 0 ] && echo "test_run_help: every --help starts 'Usage: ./run.sh', names no build path and ends its sentences"

@@ -4,11 +4,12 @@
 # one's, a part being folder/file without its extension (x.c and x.h are
 # one part, so a .c that includes a header whose part includes the .c's own
 # header closes a circle). Fails, printing the circle, when the graph has
-# one, and when a file of engine/ includes one of report/ (the analysis
-# never calls its fronts). A name that resolves to no file of the tree
-# (a system or generated header) is no edge; one that resolves to two is
-# an error. First it plants a circle and an upward include in a scratch
-# tree and checks that both are caught.
+# one, when a file of engine/ includes one of report/ (the analysis
+# never calls its fronts), and when two C files share a name (a debugger's
+# file:line or a search by name would find both). A name that resolves to
+# no file of the tree (a system or generated header) is no edge; one that
+# resolves to two is an error. First it plants a circle, an upward include
+# and a name twice in a scratch tree and checks that all are caught.
 # usage: test_tree_include_graph.sh TOP
 set -u
 top=$1
@@ -56,6 +57,8 @@ check_tree() {
 	}
 	{ file[++nf] = $0; base = $0; sub(/.*\//, "", base); byname[base] = byname[base] " " $0; exists[$0] = 1 }
 	END {
+		for (base in byname)
+			if (base ~ /\.c$/ && split(byname[base], cand, " ") > 1) { print "same name:" byname[base]; bad = 1 }
 		for (f = 1; f <= nf; f++) {
 			path = top "/" file[f]; dir = dirof(file[f])
 			while ((getline line < path) > 0) {
@@ -95,13 +98,16 @@ printf '#include "c.h"\n#include "a.h"\n#include "report.h"\n' >"$p/engine/c.c"
 printf '#include <stdio.h>\n' >"$p/report/report.h"
 printf '#include "report.h"\n#include "generated.h"\n' >"$p/report/report.c"
 printf '#include "../engine/a.h"\n#include "report.h"\n' >"$p/report/front.c"
+printf '/* the front of engine/c.c: one name twice */\n' >"$p/report/c.c"
 if check_tree "$p" >"$work/planted.out"; then
-	fail "a planted circle and an upward include passed"
+	fail "a planted circle, an upward include and a name twice passed"
 fi
 grep -qx 'circle: engine/a -> engine/b -> engine/c -> engine/a' "$work/planted.out" ||
 	fail "planted circle not printed: $(cat "$work/planted.out")"
 grep -q '^upward: engine/c.c includes report/report.h' "$work/planted.out" ||
 	fail "planted upward include not printed: $(cat "$work/planted.out")"
+grep -qx 'same name: engine/c.c report/c.c' "$work/planted.out" ||
+	fail "planted C files of one name not printed: $(cat "$work/planted.out")"
 [ "$(grep -c '^circle' "$work/planted.out")" -eq 1 ] || fail "report/front -> engine/a is no circle: $(cat "$work/planted.out")"
 
 # --- the tree -------------------------------------------------------------------

@@ -8,15 +8,15 @@
  *     body, sites per caller, compare and baseline forms).
  * A run is held against the latest earlier comparable run that is not a
  * smoke design (analysis.h), series by series on the N they share, with
- * agree.h's statistics over all processes:
+ * agreement.h's statistics over all processes:
  *   agrees       every shared series is equivalent at every shared N
  *                (TOST at IC_AGREE_MARGIN, intersection-union)
  *   differs      some series' joint test (max |t| by permutation) rejects
  *                under Holm's step-down over the series at IC_AGREE_ALPHA
  *   cannot tell  neither
  */
-#ifndef IC_HISTORY_H
-#define IC_HISTORY_H
+#ifndef IC_RUN_HISTORY_H
+#define IC_RUN_HISTORY_H
 
 #include <stddef.h>
 
@@ -87,4 +87,4 @@ struct ic_history_cmp {
 int ic_history_compare(const struct ic_analysis *now, const char *now_dir,
 		       struct ic_history_cmp *out, char *err, size_t errlen);
 
-#endif /* IC_HISTORY_H */
+#endif /* IC_RUN_HISTORY_H */

@@ -1,5 +1,5 @@
 /* history: this machine's runs in a results directory, newest first: when,
- * the design, each series' crossover bracket and states (engine/history.h).
+ * the design, each series' crossover bracket and states (engine/run_history.h).
  * Prints only; writes nothing. */
 #define _GNU_SOURCE
 #include <getopt.h>
@@ -13,7 +13,7 @@
 #include <cpuid.h>
 #endif
 
-#include "history.h"
+#include "run_history.h"
 #include "kit.h"
 #include "load.h"
 #include "run.h"

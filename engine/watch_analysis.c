@@ -1,7 +1,7 @@
 /* watch: the states of a sentinel over time, from short processes and the
- * windows of one long process; see watch.h. */
+ * windows of one long process; see watch_analysis.h. */
 #define _GNU_SOURCE   /* timegm */
-#include "watch.h"
+#include "watch_analysis.h"
 
 #include <math.h>
 #include <stdio.h>

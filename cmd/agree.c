@@ -1,5 +1,5 @@
 /* agree: how far runs of the same sweep agree (./run.sh agree, and
- * --repeat's repeat.md). The statistics are the engine's (engine/agree.h);
+ * --repeat's repeat.md). The statistics are the engine's (engine/agreement.h);
  * this front matches the runs' series, prints a short summary and, with
  * --out, writes the detail.
  *

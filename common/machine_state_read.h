@@ -30,8 +30,8 @@
  *                               inlinecost measurement, holding this
  *                               machine; ..."
  */
-#ifndef IC_MACHINE_STATE_H
-#define IC_MACHINE_STATE_H
+#ifndef IC_MACHINE_STATE_READ_H
+#define IC_MACHINE_STATE_READ_H
 
 #include <stddef.h>
 #include <stdio.h>

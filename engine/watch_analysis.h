@@ -27,8 +27,8 @@
  * length for the chart (each window's ratio and its repetitions' state);
  * the windows are drawn, not counted as draws.
  */
-#ifndef IC_WATCH_H
-#define IC_WATCH_H
+#ifndef IC_WATCH_ANALYSIS_H
+#define IC_WATCH_ANALYSIS_H
 
 #include <stddef.h>
 
@@ -152,4 +152,4 @@ int ic_watch_analyse(struct ic_watch *w, char *err, size_t errlen);
 /* "one state", "between processes", "inside a process", "too few samples" */
 const char *ic_watch_where_name(enum ic_watch_where w);
 
-#endif /* IC_WATCH_H */
+#endif /* IC_WATCH_ANALYSIS_H */

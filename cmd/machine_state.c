@@ -7,7 +7,7 @@
  *   --sample-ms N  watch the other processes N ms (default 200; 0: not sampled)
  * Reads only; needs no root. Exit 0, or 2 on a bad argument (one line, nothing printed).
  */
-#include "machine_state.h"
+#include "machine_state_read.h"
 
 #include <errno.h>
 #include <stdlib.h>

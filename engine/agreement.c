@@ -1,6 +1,6 @@
 /* How far two runs agree: equivalence per N and the joint tests over N;
- * see agree.h. */
-#include "agree.h"
+ * see agreement.h. */
+#include "agreement.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
-/* A run against its history in results/; see history.h. */
+/* A run against its history in results/; see run_history.h. */
 #define _GNU_SOURCE   /* timegm, strptime */
-#include "history.h"
+#include "run_history.h"
 
 #include <dirent.h>
 #include <limits.h>
@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "agree.h"
+#include "agreement.h"
 #include "kit.h"
 #include "load.h"
 #include "run.h"

@@ -4,7 +4,7 @@
 # L2 (between the last N within and the first past), an unknown size, rows
 # in any order; bad usage exits 2 with one line and prints nothing; the
 # build's own CSV gets a table per series.
-# usage: test_gen_codesize_report.sh CODESIZE_REPORT CSV
+# usage: test_codesize_report.sh CODESIZE_REPORT CSV
 report=$1 build_csv=$2
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT

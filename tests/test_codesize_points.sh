@@ -3,7 +3,7 @@
 # queue operation, extern, extern_nolock and clone sites call two each, hint
 # reports what the compiler inlined; footprints agree with `size`; the slope
 # is the least-squares one, per group with its filler; usage errors exit 2.
-# usage: test_gen_codesize.sh CODESIZE CSV ARGFILE
+# usage: test_codesize_points.sh CODESIZE CSV ARGFILE
 codesize=$1 csv=$2 args=$3
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT

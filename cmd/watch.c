@@ -1,4 +1,4 @@
-/* watch_report: the analysis of ./run.sh watch's processes (engine/watch.h)
+/* watch_report: the analysis of ./run.sh watch's processes (engine/watch_analysis.h)
  * on the console, in DIR/watch.json and DIR/watch.txt, and the chart's data
  * in DIR/plots/ (report/watch.gp draws it). On bad input nothing is written.
  */
@@ -16,7 +16,7 @@
 #include "atomic_file.h"
 #include "kit.h"
 #include "load.h"
-#include "watch.h"
+#include "watch_analysis.h"
 #include "gnuplot_run.h"
 
 static const char wr_usage[] =

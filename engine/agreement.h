@@ -22,8 +22,8 @@
  *     there are at most IC_AGREE_EXACT_MAX, else IC_AGREE_PERMUTATIONS from
  *     a fixed seed (GSL's generator), so the same runs give the same p.
  */
-#ifndef IC_AGREE_H
-#define IC_AGREE_H
+#ifndef IC_AGREEMENT_H
+#define IC_AGREEMENT_H
 
 #include <stddef.h>
 
@@ -95,4 +95,4 @@ const char *ic_agree_verdict_name(enum ic_agree_verdict v);
  * processes in one state in two runs). NAN when n1 or n2 is 0. */
 double ic_agree_fisher(size_t k1, size_t n1, size_t k2, size_t n2);
 
-#endif /* IC_AGREE_H */
+#endif /* IC_AGREEMENT_H */

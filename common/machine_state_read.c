@@ -1,6 +1,6 @@
 /* The machine's state at the start of a run, from /sys and /proc (read only). */
 #define _GNU_SOURCE
-#include "machine_state.h"
+#include "machine_state_read.h"
 #include "measure_lock.h"
 
 #include <ctype.h>
