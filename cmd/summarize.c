@@ -20,13 +20,18 @@
 #include "kit.h"
 #include "load.h"
 #include "report.h"
+#include "run.h"
 #include "timeline_data.h"
 
 static const char ic_usage[] =
 	"usage: summarize [options] --out DIR FILE.json...\n"
+	"       summarize [options] --out DIR --run RUN [--repeat K | --trial T]\n"
 	"\n"
 	"Reads sites_bench's Google Benchmark JSON, one file per process (its context\n"
-	"names the layout variant and the build), and writes, each atomically:\n"
+	"names the layout variant and the build): the files given, or a run's\n"
+	"(RUN/raw/*.json of a results directory or its .tar.gz export, in name order;\n"
+	"with --repeat K the repeat's processes only, with --trial T the calibration\n"
+	"trial's), and writes, each atomically:\n"
 	"  DIR/summary.md          the answer first, then the evidence and the method\n"
 	"  DIR/verdict.txt         the verdict per series in plain text (the console's)\n"
 	"  DIR/verdict.json        the verdict per series as data (docs/verdict-json.md)\n"
@@ -46,6 +51,9 @@ static const char ic_usage[] =
 	"  --baseline FORM    denominator of the ratio (default extern)\n"
 	"  --noise-ci X       flag a point whose band half-width exceeds X (default 0.03)\n"
 	"  --planted F        calibration: the compare form carries a planted extra cost F\n"
+	"  --run RUN          a run's processes instead of FILE.json...\n"
+	"  --repeat K         with --run: repeat K's processes (./run.sh --repeat)\n"
+	"  --trial T          with --run: calibration trial T's processes\n"
 	"  --help             this text\n"
 	"\n"
 	"exit status: 0 done; 2 bad input or --out (nothing written); 1 an output could not\n"
@@ -188,13 +196,18 @@ int main(int argc, char **argv)
 		{ "baseline", required_argument, NULL, 'b' },
 		{ "noise-ci", required_argument, NULL, 'i' },
 		{ "planted", required_argument, NULL, 'p' },
+		{ "run", required_argument, NULL, 'r' },
+		{ "repeat", required_argument, NULL, 'k' },
+		{ "trial", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct ic_analysis_opts opts = ic_analysis_defaults;
-	const char *out = NULL;
+	struct ic_run_select sel = { 0, 0 };
+	const char *out = NULL, *run_path = NULL;
 	struct ic_analysis an = { 0 };
 	struct ic_results res;
+	struct ic_run run;
 	char err[1024];
 	json_t *merged;
 	int c, rc;
@@ -224,6 +237,16 @@ int main(int argc, char **argv)
 				return ic_bad(ic_prog, "--planted: '%s' is not a fraction like 0.03", optarg);
 			opts.planted = d;
 			break;
+		case 'r':
+			run_path = optarg;
+			break;
+		case 'k':
+		case 't':
+			if (ic_parse_double(optarg, &d) || d < 1.0 || d > 1000.0 || d != (int)d)
+				return ic_bad(ic_prog, "--%s: '%s' is not a whole number from 1 to 1000",
+					      c == 'k' ? "repeat" : "trial", optarg);
+			*(c == 'k' ? &sel.repeat : &sel.trial) = (int)d;
+			break;
 		case 'h':
 			fputs(ic_usage, stdout);
 			return 0;
@@ -235,12 +258,30 @@ int main(int argc, char **argv)
 	}
 	if (!out || !*out)
 		return ic_bad(ic_prog, "--out DIR is required (see --help)");
-	if (optind >= argc)
+	if (run_path && optind < argc)
+		return ic_bad(ic_prog, "--run and FILE.json: give one of them");
+	if (!run_path && (sel.repeat || sel.trial))
+		return ic_bad(ic_prog, "--repeat and --trial select a run's processes: they need --run");
+	if (!run_path && optind >= argc)
 		return ic_bad(ic_prog, "no input FILE.json given (see --help)");
 	if (!*opts.compare || !*opts.baseline || !strcmp(opts.compare, opts.baseline))
 		return ic_bad(ic_prog, "--compare '%s' and --baseline '%s' must be two different forms",
 			      opts.compare, opts.baseline);
 
+	if (run_path) {
+		/* The run's processes, analysed with these options. */
+		if (ic_run_open_select(&run, run_path, &sel, &opts, err, sizeof(err))) {
+			ic_run_free(&run);
+			return ic_bad(ic_prog, "%s", err);
+		}
+		merged = ic_merged(&run.res);
+		rc = merged ? ic_write_all(&run.an, merged, out) : 1;
+		if (!merged)
+			fputs("summarize: out of memory\n", stderr);
+		json_decref(merged);
+		ic_run_free(&run);
+		return rc;
+	}
 	ic_results_init(&res);
 	while (optind < argc && !ic_results_load(&res, argv[optind], err, sizeof(err)))
 		optind++;

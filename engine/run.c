@@ -54,6 +54,28 @@ static int run_is_process(const char *name)
 	return name[0] != '.' && !strchr(name, '/') && run_ends_with(name, ".json");
 }
 
+/* A process file of the selection: its repeat's key r<K>_v<V>_p<P>.json
+ * (after a step's, trial's or build's prefix), its trial's prefix t<T>_. */
+static int run_selected(const struct ic_run_select *sel, const char *name)
+{
+	if (sel->trial) {
+		int t = 0, n = 0;
+
+		if (sscanf(name, "t%d_%n", &t, &n) != 1 || !n || t != sel->trial)
+			return 0;
+	}
+	if (sel->repeat) {
+		for (const char *p = name; p; p = strchr(p, '_') ? strchr(p, '_') + 1 : NULL) {
+			int r = 0, n = 0;
+
+			if (sscanf(p, "r%d_v%*d_p%*d.json%n", &r, &n) == 1 && n && !p[n])
+				return r == sel->repeat;
+		}
+		return 0;
+	}
+	return 1;
+}
+
 /* run.conf: key=value lines; blank lines and # comments pass. */
 static int run_conf_parse(struct ic_run *run, const char *text, size_t len, const char *what,
 			  char *err, size_t errlen)
@@ -146,7 +168,7 @@ static int run_open_dir(struct ic_run *run, const char *path, char *err, size_t 
 	while ((e = readdir(d))) {
 		struct run_member *nm;
 
-		if (!run_is_process(e->d_name))
+		if (!run_is_process(e->d_name) || !run_selected(&run->sel, e->d_name))
 			continue;
 		nm = realloc(m, (n + 1) * sizeof(*m));
 		if (!nm || !(nm[n].name = strdup(e->d_name))) {
@@ -317,7 +339,7 @@ static int run_open_export(struct ic_run *run, const char *path, char *err, size
 	/* Its processes: PREFIX raw/NAME.json, in name order. */
 	for (size_t i = 0; i < n; i++)
 		if (!strncmp(m[i].name, prefix, plen) && !strncmp(m[i].name + plen, "raw/", 4) &&
-		    run_is_process(m[i].name + plen + 4)) {
+		    run_is_process(m[i].name + plen + 4) && run_selected(&run->sel, m[i].name + plen + 4)) {
 			struct run_member t = m[np];
 
 			m[np++] = m[i];
@@ -340,13 +362,21 @@ static int run_open_export(struct ic_run *run, const char *path, char *err, size
 
 int ic_run_open(struct ic_run *run, const char *path, char *err, size_t errlen)
 {
+	return ic_run_open_select(run, path, NULL, NULL, err, errlen);
+}
+
+int ic_run_open_select(struct ic_run *run, const char *path, const struct ic_run_select *sel,
+		       const struct ic_analysis_opts *given, char *err, size_t errlen)
+{
 	/* The analysis summarize runs by default: a run records neither the
 	 * noise limit nor the family-wise error, so its summary used these. */
-	struct ic_analysis_opts opts = ic_analysis_defaults;
+	struct ic_analysis_opts opts = given ? *given : ic_analysis_defaults;
 	struct stat st;
 	char why[1024];
 
 	memset(run, 0, sizeof(*run));
+	if (sel)
+		run->sel = *sel;
 	ic_results_init(&run->res);
 	if (stat(path, &st))
 		return ic_fail(err, errlen, "%s: no such results directory or export", path);
@@ -364,9 +394,9 @@ int ic_run_open(struct ic_run *run, const char *path, char *err, size_t errlen)
 		return ic_fail(err, errlen, "%s: out of memory", path);
 	/* The forms the run's summary compared; summarize's own default when
 	 * run.conf is older than the setting. */
-	if (*ic_run_conf(run, "compare"))
+	if (!given && *ic_run_conf(run, "compare"))
 		opts.compare = ic_run_conf(run, "compare");
-	if (*ic_run_conf(run, "baseline"))
+	if (!given && *ic_run_conf(run, "baseline"))
 		opts.baseline = ic_run_conf(run, "baseline");
 	if (!strcmp(opts.compare, opts.baseline))
 		return ic_fail(err, errlen, "%s: run.conf compares form %s with itself", path,

@@ -19,7 +19,15 @@ struct ic_run_setting {
 	char *key, *value;
 };
 
+/* Which of a run's processes to read: every one (both 0), one repeat's
+ * (a process file named ...r<repeat>_v<V>_p<P>.json, scripts/sweep.sh's
+ * keys) or one calibration trial's (t<trial>_...). */
+struct ic_run_select {
+	int repeat, trial;
+};
+
 struct ic_run {
+	struct ic_run_select sel;      /* the processes read */
 	char *name;                    /* the results directory's name */
 	char *from;                    /* "directory" or "export NAME.tar.gz" */
 	struct ic_run_setting *conf;   /* run.conf, in its order */
@@ -36,6 +44,12 @@ struct ic_run {
  * compare and baseline forms. On bad input returns -1 with one line in err
  * (no newline) naming the problem; run is then fit only for ic_run_free. */
 int ic_run_open(struct ic_run *run, const char *path, char *err, size_t errlen);
+
+/* The same with a selection of the processes (NULL: all) and the analysis
+ * options (NULL: run.conf's compare and baseline, the defaults else), as
+ * summarize --run reads a run for its report. */
+int ic_run_open_select(struct ic_run *run, const char *path, const struct ic_run_select *sel,
+		       const struct ic_analysis_opts *opts, char *err, size_t errlen);
 
 /* A run.conf setting, "" when the run has none. */
 const char *ic_run_conf(const struct ic_run *run, const char *key);

@@ -2,19 +2,20 @@
 # new report directory swapped in as a set, the agreement of --repeat runs,
 # and the calibration's tables.
 
-# summarise_into DIR FILES...: summarize and draw into a new report
-# directory, then swap it in as a set: DIR/report points to it, and the
-# files users open (DIR/summary.md, DIR/plots, ...) link through it. A failed
-# draw leaves the new report without charts, never with the old ones.
+# summarise_into DIR [--repeat K | --trial T]: summarize the run's
+# processes (summarize --run: the engine opens the run, these select in
+# it) and draw into a new report directory, then swap it in as a set:
+# DIR/report points to it, and the files users open (DIR/summary.md,
+# DIR/plots, ...) link through it. A failed draw leaves the new report
+# without charts, never with the old ones.
 report_files=(benchmark.json points.csv ratios.csv crossover.csv process_ratios.csv summary.md verdict.txt verdict.json calibration.csv plots)
 summarise_into() {
 	local d=$1; shift
 	local args=(--compare "$compare" --baseline "$baseline") new old f
 	[ -n "${planted:-}" ] && args+=(--planted "$planted")
-	[ $# -gt 0 ] || fail "no finished processes to summarise in $d"
 	mkdir -p "$d"
 	new=$(mktemp -d "$d/.report.XXXXXX")
-	step "$new.log" "summarize of $d" "${B_dir[0]}/cmd/summarize" "${args[@]}" --out "$new" "$@" ||
+	step "$new.log" "summarize of $d" "${B_dir[0]}/cmd/summarize" "${args[@]}" --out "$new" --run "$dir" "$@" ||
 		{ rm -rf "$new"; fail "summarize failed on $d"; }
 	rm -f "$new.log"
 	if [ -n "${no_charts:-}" ]; then
@@ -44,14 +45,12 @@ raw_files() {   # raw_files GLOB: the finished process files matching it
 }
 
 summarise() {
-	local files r
+	local r
 	phase "report: summary and charts"
-	mapfile -t files < <(raw_files '*')
-	summarise_into "$dir" "${files[@]}"
+	summarise_into "$dir"
 	if [ "$repeat" -gt 1 ]; then
 		for ((r = 1; r <= repeat; r++)); do
-			mapfile -t files < <(raw_files "*r${r}_v*")   # every build's
-			summarise_into "$dir/repeat$r" "${files[@]}"
+			summarise_into "$dir/repeat$r" --repeat "$r"   # every build's
 		done
 		repeatability
 	fi
@@ -90,7 +89,7 @@ calibration_report() {
 		for f in ${plant//,/ }; do
 			pct=$(awk -v f="$f" 'BEGIN { printf "%g", f * 100 }')
 			compare=extern_plant$pct baseline=extern planted=$f
-			no_charts=1 summarise_into "$dir/trial$t/plant$pct" "${files[@]}" >/dev/null
+			no_charts=1 summarise_into "$dir/trial$t/plant$pct" --trial "$t" >/dev/null
 		done
 		trial_args+=(--trial "${files[@]}")
 	done

@@ -201,7 +201,7 @@ provisional() {
 	[ ${#files[@]} -ge 4 ] || return 0
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/inlinecost-so-far.XXXXXX") || return 0
 	if "${B_dir[0]}/cmd/summarize" --compare "$compare" --baseline "$baseline" --out "$tmp" \
-		"${files[@]}" >/dev/null 2>&1 && [ -s "$tmp/verdict.txt" ]; then
+		--run "$dir" >/dev/null 2>&1 && [ -s "$tmp/verdict.txt" ]; then
 		if grep -q "a smoke test's design decides no side" "$tmp/verdict.txt"; then
 			say "so far, from ${#files[@]} of $1 processes: too few for a verdict yet"
 		else
