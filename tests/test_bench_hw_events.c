@@ -89,6 +89,26 @@ static void expect(const struct ic_event_choice *ch, enum ic_ctr c, const char *
 	      ic_ctr_names[c], name, ch->event[c]);
 }
 
+/* ic_events_choose, and the choice's consistency (check_shape). */
+static void choose(const struct ic_cpu_ident *cpu, const char *const *avail, size_t n_avail,
+		   int n_hw, int n_fixed, struct ic_event_choice *ch)
+{
+	ic_events_choose(cpu, avail, n_avail, n_hw, n_fixed, ch);
+	check_shape(ch, n_hw, n_fixed);
+}
+
+/* Zen 3 and Zen 5's natives, as PAPI 7.0 names them: natives first (the
+ * same events as the presets, named), and for the iTLB not the preset PAPI
+ * derives from two events. */
+static void expect_zen_natives(const struct ic_event_choice *ch)
+{
+	expect(ch, IC_CTR_L1I_MISS, "IC_TAG_HIT_MISS:IC_MISS");
+	expect(ch, IC_CTR_INSTR, "RETIRED_INSTRUCTIONS");
+	expect(ch, IC_CTR_CYCLES, "CYCLES_NOT_IN_HALT");
+	expect(ch, IC_CTR_BRANCH_MISS, "RETIRED_BRANCH_INSTRUCTIONS_MISPREDICTED");
+	expect(ch, IC_CTR_ITLB_MISS, "L1_ITLB_MISS_L2_ITLB_MISS:COALESCED4K:IF1G:IF2M:IF4K");
+}
+
 static void test_skylake_native_l1i(void)
 {
 	const char *const avail[] = {
@@ -97,8 +117,7 @@ static void test_skylake_native_l1i(void)
 	};
 	struct ic_event_choice ch;
 
-	ic_events_choose(&skylake, avail, N(avail), 11, 3, &ch);
-	check_shape(&ch, 11, 3);
+	choose(&skylake, avail, N(avail), 11, 3, &ch);
 	expect(&ch, IC_CTR_L1I_MISS, "ICACHE_64B:IFTAG_MISS");
 	expect(&ch, IC_CTR_INSTR, "PAPI_TOT_INS");
 	expect(&ch, IC_CTR_CYCLES, "PAPI_TOT_CYC");
@@ -119,8 +138,7 @@ static void test_intel_presets_only(void)
 {
 	struct ic_event_choice ch;
 
-	ic_events_choose(&sandy, presets, N(presets), 4, 0, &ch);
-	check_shape(&ch, 4, 0);
+	choose(&sandy, presets, N(presets), 4, 0, &ch);
 	expect(&ch, IC_CTR_L1I_MISS, "PAPI_L1_ICM");
 	CHECK(strstr(ch.why[IC_CTR_L1I_MISS], "preset") &&
 	      strstr(ch.why[IC_CTR_L1I_MISS], "L2"),
@@ -134,8 +152,7 @@ static void test_intel_old_native(void)
 	const char *const avail[] = { "PAPI_L1_ICM", "ICACHE:MISSES", "PAPI_TOT_INS" };
 	struct ic_event_choice ch;
 
-	ic_events_choose(&sandy, avail, N(avail), 7, 3, &ch);
-	check_shape(&ch, 7, 3);
+	choose(&sandy, avail, N(avail), 7, 3, &ch);
 	expect(&ch, IC_CTR_L1I_MISS, "ICACHE:MISSES");
 	expect(&ch, IC_CTR_CYCLES, NULL);
 }
@@ -144,15 +161,8 @@ static void test_zen3(void)
 {
 	struct ic_event_choice ch;
 
-	ic_events_choose(&zen3, zen3_avail, N(zen3_avail), 6, 0, &ch);
-	check_shape(&ch, 6, 0);
-	expect(&ch, IC_CTR_L1I_MISS, "IC_TAG_HIT_MISS:IC_MISS");
-	/* Natives first: the same events as the presets, named. */
-	expect(&ch, IC_CTR_INSTR, "RETIRED_INSTRUCTIONS");
-	expect(&ch, IC_CTR_CYCLES, "CYCLES_NOT_IN_HALT");
-	expect(&ch, IC_CTR_BRANCH_MISS, "RETIRED_BRANCH_INSTRUCTIONS_MISPREDICTED");
-	/* Not the preset PAPI derives from two events. */
-	expect(&ch, IC_CTR_ITLB_MISS, "L1_ITLB_MISS_L2_ITLB_MISS:COALESCED4K:IF1G:IF2M:IF4K");
+	choose(&zen3, zen3_avail, N(zen3_avail), 6, 0, &ch);
+	expect_zen_natives(&ch);
 	expect(&ch, IC_CTR_OPCACHE_HIT, NULL);   /* not in this table */
 	/* Zen 4 is family 19h too and uses the same names. */
 	ic_events_choose(&zen4, zen3_avail, N(zen3_avail), 6, 0, &ch);
@@ -163,13 +173,8 @@ static void test_zen5_natives(void)
 {
 	struct ic_event_choice ch;
 
-	ic_events_choose(&zen5, zen5_avail, N(zen5_avail), 6, 0, &ch);
-	check_shape(&ch, 6, 0);
-	expect(&ch, IC_CTR_L1I_MISS, "IC_TAG_HIT_MISS:IC_MISS");
-	expect(&ch, IC_CTR_INSTR, "RETIRED_INSTRUCTIONS");
-	expect(&ch, IC_CTR_CYCLES, "CYCLES_NOT_IN_HALT");
-	expect(&ch, IC_CTR_BRANCH_MISS, "RETIRED_BRANCH_INSTRUCTIONS_MISPREDICTED");
-	expect(&ch, IC_CTR_ITLB_MISS, "L1_ITLB_MISS_L2_ITLB_MISS:COALESCED4K:IF1G:IF2M:IF4K");
+	choose(&zen5, zen5_avail, N(zen5_avail), 6, 0, &ch);
+	expect_zen_natives(&ch);
 	CHECK(!ch.multiplex, "5 events on 6 counters must not multiplex");
 }
 
@@ -182,12 +187,10 @@ static void test_zen12(void)
 	};
 	struct ic_event_choice ch;
 
-	ic_events_choose(&zen1, avail, N(avail), 6, 0, &ch);
-	check_shape(&ch, 6, 0);
+	choose(&zen1, avail, N(avail), 6, 0, &ch);
 	expect(&ch, IC_CTR_L1I_MISS, "32_BYTE_INSTRUCTION_CACHE_MISSES");
 	expect(&ch, IC_CTR_ITLB_MISS, "L1_ITLB_MISS_L2_ITLB_MISS:IF1G:IF2M:IF4K");
-	ic_events_choose(&zen2, avail + 2, N(avail) - 2, 6, 0, &ch);
-	check_shape(&ch, 6, 0);
+	choose(&zen2, avail + 2, N(avail) - 2, 6, 0, &ch);
 	expect(&ch, IC_CTR_L1I_MISS, "REQUESTS_TO_L2_GROUP1:CACHEABLE_IC_READ");
 }
 
@@ -197,8 +200,7 @@ static void test_nothing_available(void)
 	struct ic_event_choice ch;
 
 	for (size_t i = 0; i < N(cpus); i++) {
-		ic_events_choose(cpus[i], NULL, 0, 0, 0, &ch);
-		check_shape(&ch, 0, 0);
+		choose(cpus[i], NULL, 0, 0, 0, &ch);
 		for (int c = 0; c < IC_CTR_COUNT; c++)
 			expect(&ch, c, NULL);
 		CHECK(ch.n_events == 0 && !ch.multiplex, "empty table: n_events %d multiplex %d",
@@ -211,8 +213,7 @@ static void test_multiplex_flag(void)
 	struct ic_event_choice ch;
 
 	for (int n_hw = 0; n_hw <= 8; n_hw++) {
-		ic_events_choose(&zen5, zen5_avail, N(zen5_avail), n_hw, 0, &ch);
-		check_shape(&ch, n_hw, 0);
+		choose(&zen5, zen5_avail, N(zen5_avail), n_hw, 0, &ch);
 		CHECK(ch.n_events == 5, "zen5 table gives %d events", ch.n_events);
 		CHECK(ch.multiplex == (n_hw < 5), "n_hw %d: multiplex %d", n_hw, ch.multiplex);
 	}
@@ -228,8 +229,7 @@ static void test_other_vendor(void)
 	};
 	struct ic_event_choice ch;
 
-	ic_events_choose(&arm, avail, N(avail), 6, 0, &ch);
-	check_shape(&ch, 6, 0);
+	choose(&arm, avail, N(avail), 6, 0, &ch);
 	CHECK(ch.event[IC_CTR_INSTR] == avail[0], "expected the caller's string for instructions");
 	expect(&ch, IC_CTR_CYCLES, "perf::PERF_COUNT_HW_CPU_CYCLES");
 	expect(&ch, IC_CTR_BRANCH_MISS, "PAPI_BR_MSP");
@@ -276,8 +276,7 @@ static void test_candidates(void)
 		for (size_t m = 0; m < N(cpus[i].must) && cpus[i].must[m]; m++)
 			CHECK(has_name(names, n, cpus[i].must[m]), "cpu %zu: %s is not a candidate",
 			      i, cpus[i].must[m]);
-		ic_events_choose(cpus[i].cpu, names, n, 16, 0, &ch);
-		check_shape(&ch, 16, 0);
+		choose(cpus[i].cpu, names, n, 16, 0, &ch);
 		CHECK(ch.n_events == cpus[i].n_counted, "cpu %zu: %d of %d counters from its own candidates",
 		      i, ch.n_events, cpus[i].n_counted);
 		for (int c = 0; c < IC_CTR_COUNT; c++)
@@ -303,8 +302,7 @@ static void test_intel_fixed_counters(void)
 {
 	struct ic_event_choice ch;
 
-	ic_events_choose(&skylake, skl_like, N(skl_like), 11, 3, &ch);
-	check_shape(&ch, 11, 3);
+	choose(&skylake, skl_like, N(skl_like), 11, 3, &ch);
 	expect(&ch, IC_CTR_INSTR, "INSTRUCTION_RETIRED");
 	expect(&ch, IC_CTR_CYCLES, "UNHALTED_CORE_CYCLES");
 	CHECK(ch.fixed[IC_CTR_INSTR] && ch.fixed[IC_CTR_CYCLES], "instructions and cycles not on fixed counters");
@@ -320,8 +318,7 @@ static void test_intel_fixed_counters(void)
 	 * general-purpose counters do not fit (8 events on 8 counters would
 	 * seem to): the DSB/MITE pair fits beside the core, machine clears go
 	 * to a second set with instructions again (fixed), nothing multiplexed. */
-	ic_events_choose(&skylake, skl_like, N(skl_like), 8, 3, &ch);
-	check_shape(&ch, 8, 3);
+	choose(&skylake, skl_like, N(skl_like), 8, 3, &ch);
 	CHECK(ch.n_gp_counters == 5 && !ch.multiplex && ch.n_gp_events == 6 && ch.n_sets == 2 &&
 	      ch.sets[IC_CTR_DSB_UOPS] == 1u && ch.sets[IC_CTR_MITE_UOPS] == 1u &&
 	      ch.sets[IC_CTR_MACHINE_CLEAR] == 2u && ch.sets[IC_CTR_INSTR] == 3u &&
@@ -330,32 +327,27 @@ static void test_intel_fixed_counters(void)
 	      ch.n_gp_events, ch.n_sets, ch.multiplex);
 	/* 5 counters, 3 fixed: the 3 core general-purpose events on 2 counters
 	 * must multiplex, although 5 events fit 5 counters in PAPI's count. */
-	ic_events_choose(&skylake, skl_like, N(skl_like), 5, 3, &ch);
-	check_shape(&ch, 5, 3);
+	choose(&skylake, skl_like, N(skl_like), 5, 3, &ch);
 	CHECK(ch.n_gp_counters == 2 && ch.multiplex && ch.n_events == 5,
 	      "3 core events on 2 general-purpose counters: mpx %d, %d events", ch.multiplex, ch.n_events);
 	/* 6 general-purpose counters: all fit, the attribution events too. */
-	ic_events_choose(&skylake, skl_like, N(skl_like), 9, 3, &ch);
-	check_shape(&ch, 9, 3);
+	choose(&skylake, skl_like, N(skl_like), 9, 3, &ch);
 	CHECK(!ch.multiplex && ch.event[IC_CTR_DSB_UOPS], "6 events on 6 general-purpose counters must all be counted, unmultiplexed");
 
 	/* No fixed counters (a VM that hides them): every event is general-purpose. */
-	ic_events_choose(&skylake, skl_like, N(skl_like), 8, 0, &ch);
-	check_shape(&ch, 8, 0);
+	choose(&skylake, skl_like, N(skl_like), 8, 0, &ch);
 	CHECK(ch.n_fixed_events == 0 && ch.n_gp_events == 8 && !ch.multiplex,
 	      "without fixed counters: %d fixed, %d gp, mpx %d", ch.n_fixed_events, ch.n_gp_events,
 	      ch.multiplex);
 	/* One fixed counter: instructions only. */
-	ic_events_choose(&skylake, skl_like, N(skl_like), 9, 1, &ch);
-	check_shape(&ch, 9, 1);
+	choose(&skylake, skl_like, N(skl_like), 9, 1, &ch);
 	CHECK(ch.fixed[IC_CTR_INSTR] && !ch.fixed[IC_CTR_CYCLES], "one fixed counter holds instructions only");
 	/* Nonsense counts do not make negative counters. */
 	ic_events_choose(&skylake, skl_like, N(skl_like), 2, 3, &ch);
 	CHECK(ch.n_gp_counters == 0 && ch.multiplex, "2 counters, 3 fixed: gp %d", ch.n_gp_counters);
 
 	/* The presets alone: general-purpose (their encoding is PAPI's csv's). */
-	ic_events_choose(&skylake, skl_like, 5, 11, 3, &ch);
-	check_shape(&ch, 11, 3);
+	choose(&skylake, skl_like, 5, 11, 3, &ch);
 	expect(&ch, IC_CTR_INSTR, "PAPI_TOT_INS");
 	CHECK(ch.n_fixed_events == 0, "a preset taken as fixed");
 	/* perf's generic instructions and cycles are 0x00c0 and 0x003c too. */
@@ -363,8 +355,7 @@ static void test_intel_fixed_counters(void)
 		const char *const perf_only[] = {
 			"perf::PERF_COUNT_HW_INSTRUCTIONS", "perf::PERF_COUNT_HW_CPU_CYCLES",
 		};
-		ic_events_choose(&skylake, perf_only, N(perf_only), 4, 3, &ch);
-		check_shape(&ch, 4, 3);
+		choose(&skylake, perf_only, N(perf_only), 4, 3, &ch);
 		CHECK(ch.n_fixed_events == 2, "perf generic events: %d fixed", ch.n_fixed_events);
 		ic_events_choose(&arm, perf_only, N(perf_only), 4, 3, &ch);
 		CHECK(ch.n_fixed_events == 0, "fixed counters are Intel's: %d fixed", ch.n_fixed_events);
@@ -395,8 +386,7 @@ static void test_intel_l1i_frontend(void)
 	const char *const avail[] = { "PAPI_L1_ICM", "FRONTEND_RETIRED:L1I_MISS", "ICACHE_DATA:STALLS" };
 	struct ic_event_choice ch;
 
-	ic_events_choose(&spr, avail, N(avail), 20, 4, &ch);
-	check_shape(&ch, 20, 4);
+	choose(&spr, avail, N(avail), 20, 4, &ch);
 	expect(&ch, IC_CTR_L1I_MISS, "FRONTEND_RETIRED:L1I_MISS");
 	CHECK(strstr(ch.why[IC_CTR_L1I_MISS], "retired instructions that missed L1i") &&
 	      strstr(ch.why[IC_CTR_L1I_MISS], "different unit") &&
@@ -433,8 +423,7 @@ static void test_new_counters(void)
 	};
 	struct ic_event_choice ch;
 
-	ic_events_choose(&zen4, z4, N(z4), 6, 0, &ch);
-	check_shape(&ch, 6, 0);
+	choose(&zen4, z4, N(z4), 6, 0, &ch);
 	expect(&ch, IC_CTR_OPCACHE_HIT, "OP_CACHE_HIT_MISS:OC_HIT");
 	expect(&ch, IC_CTR_OPCACHE_MISS, "OP_CACHE_HIT_MISS:OC_MISS");
 	expect(&ch, IC_CTR_DSB_UOPS, NULL);         /* Intel names mean nothing here */

@@ -130,6 +130,18 @@ static void load(const char *dir, const char *file, struct listing *l)
 	CHECK(l->n_event > 50, "%s: only %zu events", file, l->n_event);
 }
 
+/* What load() allocated. */
+static void unload(struct listing *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->name[i]);
+	for (size_t i = 0; i < l->n_event; i++)
+		free(l->event[i]);
+	free(l->name);
+	free(l->event);
+	free(l->n_umasks);
+}
+
 /* Would PAPI accept this name on this table? (see the top comment) */
 static int accepts(const struct listing *l, const char *name, int *combined)
 {
@@ -318,13 +330,7 @@ static void test_case(const char *dir, const struct cpu_case *k)
 		printf("  %-27s %s%s\n", ic_ctr_names[c], rt.event[c] ? rt.event[c] : "-",
 		       rt.sets[c] == 2u ? "  (set 2)" : rt.sets[c] == 3u ? "  (both sets)" : "");
 
-	for (size_t i = 0; i < l.n; i++)
-		free(l.name[i]);
-	for (size_t i = 0; i < l.n_event; i++)
-		free(l.event[i]);
-	free(l.name);
-	free(l.event);
-	free(l.n_umasks);
+	unload(&l);
 }
 
 /* The why strings the brief asks for, on the listings' choices. */
@@ -340,13 +346,7 @@ static void test_whys(const char *dir)
 	      ch.why[IC_CTR_L1I_MISS]);
 	CHECK(strstr(ch.why[IC_CTR_OPCACHE_HIT], "AMD"), "spr op-cache why: %s",
 	      ch.why[IC_CTR_OPCACHE_HIT]);
-	for (size_t i = 0; i < l.n; i++)
-		free(l.name[i]);
-	for (size_t i = 0; i < l.n_event; i++)
-		free(l.event[i]);
-	free(l.name);
-	free(l.event);
-	free(l.n_umasks);
+	unload(&l);
 }
 
 /* Which libpfm4 knows which CPU: Zen 5 with Debian 12's 4.13 gets one line

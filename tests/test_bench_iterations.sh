@@ -10,10 +10,8 @@
 # usage: test_bench_iterations.sh SITES_BENCH
 bench=$1
 command -v python3 >/dev/null || { echo "skip: python3 not installed"; exit 77; }
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*" >&2; fail=1; }
+. "$(dirname "$0")/lib.sh"
+scratch tmp
 common="--counters=none --threads=1,2 --modes=private --benchmark_repetitions=2
 	--benchmark_enable_random_interleaving=true --benchmark_min_time=0.002 --benchmark_out_format=json
 	--benchmark_format=console"

@@ -7,10 +7,8 @@
 # usage: test_bench_sim.sh SITES_BENCH
 bench=$1
 command -v valgrind >/dev/null || { echo "skip: valgrind not installed"; exit 77; }
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*" >&2; fail=1; }
+. "$(dirname "$0")/lib.sh"
+scratch tmp
 # In the L1i, and well past it (about 190 B a site inlined).
 filter='^sites/inline/tail_dequeue/chain/seq/(16|1024)/private/real_time/threads:1$'
 

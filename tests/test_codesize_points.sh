@@ -5,11 +5,8 @@
 # is the least-squares one, per group with its filler; usage errors exit 2.
 # usage: test_codesize_points.sh CODESIZE CSV ARGFILE
 codesize=$1 csv=$2 args=$3
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-
-bad() { echo "FAIL: $*" >&2; fail=1; }
+. "$(dirname "$0")/lib.sh"
+scratch tmp
 
 [ -s "$csv" ] || { echo "FAIL: $csv missing (build the gen_test_codesize target)" >&2; exit 1; }
 header='form,op,layout,order,seed,sites,footprint_bytes,code_bytes_per_site,queue_calls,ops_per_site,inlined_sites,site_functions,filler'

@@ -6,11 +6,8 @@
 # build's own CSV gets a table per series.
 # usage: test_codesize_report.sh CODESIZE_REPORT CSV
 report=$1 build_csv=$2
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-
-bad() { echo "FAIL: $*" >&2; fail=1; }
+. "$(dirname "$0")/lib.sh"
+scratch tmp
 
 cat >"$tmp/in.csv" <<'CSV'
 form,op,layout,order,seed,sites,footprint_bytes,code_bytes_per_site,queue_calls,ops_per_site,inlined_sites,site_functions,filler

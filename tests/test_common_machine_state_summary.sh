@@ -7,12 +7,8 @@ set -u
 helper=$1 cli=$2 summarize=$3 fakegb=$4
 # What a run hands its programs is this test's to set.
 unset IC_RUN_LOADAVG IC_RUN_PID
-work=$(mktemp -d "${TMPDIR:-/tmp}/test_common_machine_state_summary.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-fail() {
-	echo "test_common_machine_state_summary: FAIL: $*" >&2
-	exit 1
-}
+. "$(dirname "$0")/lib.sh"
+scratch
 
 "$helper" tree hot "$work/hot" || fail "making the hot tree"
 "$helper" tree vm "$work/vm" || fail "making the vm tree"

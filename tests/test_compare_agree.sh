@@ -19,10 +19,8 @@
 set -u
 top=$(cd "$1" && pwd)
 agree=$2 edit=$3 fakegb=$4
-work=$(mktemp -d "${TMPDIR:-/tmp}/test_compare_agree.XXXXXX")
-trap '[ -n "${IC_TEST_KEEP:-}" ] || rm -rf "$work"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+. "$(dirname "$0")/lib.sh"
+scratch
 
 # make_run DIR SEED PROCESSES STATES: 6 variants x PROCESSES processes; the
 # processes whose number is in STATES (e.g. "1") run inline 1.6x slower.

@@ -15,10 +15,8 @@ top=$(cd "$1" && pwd)
 compare=$2 edit=$3 summarize=$4
 export_sh=$top/compare/export.sh
 data=$top/tests/data/compare
-work=$(mktemp -d "${TMPDIR:-/tmp}/test_compare_runs.XXXXXX")
-trap '[ -n "${IC_TEST_KEEP:-}" ] || rm -rf "$work"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+. "$(dirname "$0")/lib.sh"
+scratch
 
 runs=()
 for d in "$data"/*/; do [ -f "$d/run.conf" ] && runs+=("${d%/}"); done

@@ -8,13 +8,8 @@ set -u
 top=$1
 compare=$2
 summarize=$3
-work=$(mktemp -d "${TMPDIR:-/tmp}/test_compare_verdict.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-
-fail() {
-	echo "test_compare_verdict: FAIL: $*" >&2
-	exit 1
-}
+. "$(dirname "$0")/lib.sh"
+scratch
 
 cp -r "$top/tests/data/compare/quick-gcc-O2" "$top/tests/data/compare/quick-clang-O2" "$work/" || fail "copy"
 a=$work/quick-gcc-O2

@@ -10,10 +10,8 @@
 codesize=$1 gen=$2 cc=$3 top=$4
 shift 4
 command -v objdump >/dev/null || { echo "skip: objdump (binutils) not installed"; exit 77; }
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*" >&2; fail=1; }
+. "$(dirname "$0")/lib.sh"
+scratch tmp
 
 # objs_of ARGFILE SPEC: the objects of SPEC (the file may start with --body NAME).
 objs_of() {

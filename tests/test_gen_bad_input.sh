@@ -5,9 +5,7 @@
 gen=$1
 tmp=$(mktemp -d) || exit 1
 trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
-fail=0
-
-bad() { echo "FAIL: $*" >&2; fail=1; }
+. "$(dirname "$0")/lib.sh"
 
 # expect_bad OPTION DIR ARGS...: gen ARGS -o DIR must fail as described.
 expect_bad() {

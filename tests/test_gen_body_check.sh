@@ -6,10 +6,8 @@
 # Nothing is left in TMPDIR either way.
 # usage: test_gen_body_check.sh BODY_CHECK CC TOP
 check=$1 cc=$2 top=$3
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*" >&2; fail=1; }
+. "$(dirname "$0")/lib.sh"
+scratch tmp
 mkdir "$tmp/t"
 flags="-O2 -mgeneral-regs-only"
 

@@ -8,10 +8,8 @@
 # usage: test_gen_clone.sh CODESIZE ARGFILE PROGRAM [GEN CC GEN_DIR QUEUE_DIR]
 codesize=$1 args=$2 prog=$3 gen=${4:-} cc=${5:-} gen_dir=${6:-} queue_dir=${7:-}
 command -v objdump >/dev/null || { echo "skip: objdump (binutils) not installed"; exit 77; }
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*" >&2; fail=1; }
+. "$(dirname "$0")/lib.sh"
+scratch tmp
 
 # The symbol prefix of a spec's series, as gen/point_name.h's
 # ic_series_prefix(): the copies are the series' sites'.

@@ -8,10 +8,8 @@
 # usage: test_gen_codegen.sh GEN ARGFILE general|any QUEUE_LIB
 gen=$1 args=$2 regs=$3 queue=$4
 command -v objdump >/dev/null || { echo "skip: objdump (binutils) not installed"; exit 77; }
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*" >&2; fail=1; }
+. "$(dirname "$0")/lib.sh"
+scratch tmp
 
 # spec object, one per line.
 # Points at their series' largest N (the _m<N>_ of the point's directory):

@@ -2,11 +2,8 @@
 # gen: same arguments, byte-identical files; another seed, another order.
 # usage: test_gen_determinism.sh GEN
 gen=$1
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-
-bad() { echo "FAIL: $*" >&2; fail=1; }
+. "$(dirname "$0")/lib.sh"
+scratch tmp
 
 for layout in chain scatter; do
 	args="--sites 100 --form hint --op mixed --layout $layout --order random --seed 42 --per-file 32"

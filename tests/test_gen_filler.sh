@@ -8,10 +8,8 @@
 # usage: test_gen_filler.sh GEN CSV ARGFILE
 gen=$1 csv=$2 args=$3
 command -v objdump >/dev/null || { echo "skip: objdump (binutils) not installed"; exit 77; }
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*" >&2; fail=1; }
+. "$(dirname "$0")/lib.sh"
+scratch tmp
 
 [ -s "$csv" ] || { echo "FAIL: $csv missing" >&2; exit 1; }
 # Bytes per site with filler against without, per group with a slope.

@@ -11,10 +11,8 @@
 # usage: test_gen_kernel_codegen.sh kernel|user|vectorised ARGFILE QUEUE_LIB [THUNK_LIB]
 codegen=$1 args=$2 queue=$3 thunks=$4
 command -v objdump >/dev/null || { echo "skip: objdump (binutils) not installed"; exit 77; }
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*" >&2; fail=1; }
+. "$(dirname "$0")/lib.sh"
+scratch tmp
 
 # Every object: the generated sites of every point, and the queue library.
 grep -v -e '^--' -e ':' "$args" >"$tmp/objs"

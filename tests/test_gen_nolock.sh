@@ -9,10 +9,8 @@
 codesize=$1 args=$2
 shift 2
 command -v objdump >/dev/null || { echo "skip: objdump (binutils) not installed"; exit 77; }
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*" >&2; fail=1; }
+. "$(dirname "$0")/lib.sh"
+scratch tmp
 
 # locked FILE: the locked instructions in FILE's disassembly, one per line,
 # after the function they are in. (gas pads with `xchg %ax,%ax`: no memory.)

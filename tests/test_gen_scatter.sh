@@ -7,9 +7,8 @@
 # usage: test_gen_scatter.sh PROGRAM POINT_DIR...
 prog=$1
 shift
-fail=0
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
+scratch tmp
 nm --defined-only "$prog" >"$tmp/nm" || exit 1
 
 for dir in "$@"; do
@@ -28,15 +27,14 @@ for dir in "$@"; do
 	found=$(wc -l <"$tmp/addrs")
 	addrs=$(sort -u "$tmp/addrs" | wc -l)
 	if [ "$names" -ne "$want" ] || [ "$found" -ne "$want" ] || [ "$addrs" -ne "$want" ]; then
-		echo "FAIL: $prefix: calls $names functions, $found linked at $addrs addresses, expected $want" >&2
-		fail=1
+		bad "$prefix: calls $names functions, $found linked at $addrs addresses, expected $want"
 	fi
 done
 # Across the program: every site function and caller at its own address.
 grep -E ' [Tt] ic_(sr|pt)_[a-z0-9_]*_(site|caller)_[0-9]+$' "$tmp/nm" | cut -d' ' -f1 >"$tmp/all"
 total=$(wc -l <"$tmp/all")
 distinct=$(sort -u "$tmp/all" | wc -l)
-[ "$total" -gt 0 ] || { echo "FAIL: no site functions in $prog" >&2; fail=1; }
-[ "$total" -eq "$distinct" ] || { echo "FAIL: $total site functions at $distinct addresses (folded)" >&2; fail=1; }
+[ "$total" -gt 0 ] || bad "no site functions in $prog"
+[ "$total" -eq "$distinct" ] || bad "$total site functions at $distinct addresses (folded)"
 [ $fail -eq 0 ] && echo "ok: $# points, every site function linked at its own address ($total in all)"
 exit $fail

@@ -5,13 +5,11 @@
 # usage: test_inlines_bad_input.sh INLINES PROG OTHER_PROG CC
 set -u
 inlines=$1 prog=$2 other=$3 cc=$4
-top=$(mktemp -d) || exit 1
-trap 'rm -rf "$top"' EXIT
+. "$(dirname "$0")/lib.sh"
+scratch top
 # The inputs and any output would go in tmp; the test's own files beside it.
 tmp=$top/s
 mkdir "$tmp"
-fail=0
-bad() { echo "FAIL: $*" >&2; fail=1; }
 
 echo 'int main(void) { return 0; }' >"$tmp/notelf.c"
 # Stripped, and no build-id to look its debug file up by.

@@ -6,10 +6,8 @@
 # usage: test_inlines_census.sh INLINES CHAIN_PROG CHAIN_CSV SCATTER_PROG SCATTER_CSV EXTERN_PROG PER_CALLER
 set -u
 inlines=$1 chain=$2 chain_csv=$3 scatter=$4 scatter_csv=$5 extern=$6 per_caller=$7
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*" >&2; fail=1; }
+. "$(dirname "$0")/lib.sh"
+scratch tmp
 
 # row CSV NAME FIELD: a census row's field (CSV columns of --csv) by name.
 row() {

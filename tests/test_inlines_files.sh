@@ -9,10 +9,8 @@
 # usage: test_inlines_files.sh INLINES TWOFILE_PROG OTHER_PROG CC TWOFILE_A_C
 set -u
 inlines=$1 prog=$2 other=$3 cc=$4 source_a=$5
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*" >&2; fail=1; }
+. "$(dirname "$0")/lib.sh"
+scratch tmp
 # An empty directory of debug files: the machine's own never answer.
 mkdir "$tmp/nodebug"
 census() { "$inlines" --debug-dir "$tmp/nodebug" --csv "$@"; }

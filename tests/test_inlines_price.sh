@@ -7,10 +7,8 @@
 # usage: test_inlines_price.sh INLINES FAKE_SITES_BENCH SUMMARIZE CHAIN_PROG SCATTER_PROG
 set -u
 inlines=$1 fakegb=$2 summarize=$3 chain=$4 scatter=$5
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*" >&2; fail=1; }
+. "$(dirname "$0")/lib.sh"
+scratch tmp
 
 # fake_run DIR X [SLOW]: a run of 6 layout variants x 2 processes, N =
 # 1..4096, crossing at N = X; with SLOW, the second process of the first

@@ -13,13 +13,8 @@ set -u
 summarize=$1
 fakegb=$2
 data=$3
-work=$(mktemp -d "${TMPDIR:-/tmp}/test_report_answer.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-
-fail() {
-	echo "test_report_answer: FAIL: $*" >&2
-	exit 1
-}
+. "$(dirname "$0")/lib.sh"
+scratch
 
 # shape DIR: the first screen's shape; prints the answer lines.
 shape() {

@@ -9,13 +9,8 @@ set -u
 summarize=$1
 fakegb=$2
 draw=$4
-work=$(mktemp -d "${TMPDIR:-/tmp}/test_report_attribution.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-
-fail() {
-	echo "test_report_attribution: FAIL: $*" >&2
-	exit 1
-}
+. "$(dirname "$0")/lib.sh"
+scratch
 
 # run NAME ARGS...: 6 layout variants x 2 processes through summarize into
 # $work/NAME; prints nothing.

@@ -12,13 +12,8 @@ summarize=$1
 fakegb=$2
 data=$3
 draw=$4
-work=$(mktemp -d "${TMPDIR:-/tmp}/test_report_builds.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-
-fail() {
-	echo "test_report_builds: FAIL: $*" >&2
-	exit 1
-}
+. "$(dirname "$0")/lib.sh"
+scratch
 
 # rows FILE AWK-CONDITION: the data rows of FILE where the condition on
 # c["column"] holds.

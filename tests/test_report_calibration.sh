@@ -9,13 +9,8 @@ set -u
 calibration=$1
 summarize=$2
 fakegb=$3
-work=$(mktemp -d "${TMPDIR:-/tmp}/test_report_calibration.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-
-fail() {
-	echo "test_report_calibration: FAIL: $*" >&2
-	exit 1
-}
+. "$(dirname "$0")/lib.sh"
+scratch
 
 # Five trials of 3 layout variants x 2 processes; extern and its copies
 # planted with 0%, 1% and 3%, as sites_bench --plant names them.

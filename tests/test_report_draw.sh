@@ -15,13 +15,8 @@ export LC_ALL=C
 summarize=$1
 fakegb=$2
 draw=$3
-work=$(mktemp -d "${TMPDIR:-/tmp}/test_report_draw.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-
-fail() {
-	echo "test_report_draw: FAIL: $*" >&2
-	exit 1
-}
+. "$(dirname "$0")/lib.sh"
+scratch
 
 snapshot() {
 	(cd "$1" && find . -type f | sort | while read -r f; do cksum "$f"; done)

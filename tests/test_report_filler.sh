@@ -10,13 +10,8 @@
 set -u
 summarize=$1
 fakegb=$2
-work=$(mktemp -d "${TMPDIR:-/tmp}/test_report_filler.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-
-fail() {
-	echo "test_report_filler: FAIL: $*" >&2
-	exit 1
-}
+. "$(dirname "$0")/lib.sh"
+scratch
 
 # row FILE FORM SITES FILLER: the points.csv row of that point (1 thread, private).
 row() {

@@ -4,11 +4,11 @@
 # build agrees with it, one whose crossover moved differs and names both
 # brackets, a run of another build has no history, a quick run cannot tell;
 # ./run.sh history's program lists them newest first; bad usage exits 2.
-# usage: test_history.sh SUMMARIZE FAKEGB HISTORY
+# usage: test_report_history.sh SUMMARIZE FAKEGB HISTORY
 set -eu
 summarize=$1 fakegb=$2 history=$3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
+scratch tmp
 res=$tmp/results
 
 # run NAME CROSSOVER SEED VARIANTS PROCESSES [BUILD_SOURCE]: a run in results/.
@@ -34,7 +34,13 @@ line() {
 	ln -sfn report/summary.md "$res/$1/summary.md"   # as a sweep links it
 	grep -E '^(Agrees|Differs|Cannot tell|History)' "$res/$1/report/summary.md" || true
 }
-fail() { echo "test_history: $*" >&2; exit 1; }
+# expect NAME WHAT PATTERN MESSAGE: that run's history line, shown as WHAT,
+# matches PATTERN (a case pattern); else the test fails with MESSAGE.
+expect() {
+	l=$(line "$1")
+	echo "$2: $l"
+	case $l in $3) ;; *) fail "$4: $l" ;; esac
+}
 
 run 20261205T100000Z 64 1 6 1
 run 20261205T110000Z 64 2 6 1
@@ -42,22 +48,12 @@ run 20261205T120000Z 4096 3 6 1
 run 20261205T130000Z 64 4 6 1 beef
 run 20261205T140000Z 64 5 1 3
 
-l=$(line 20261205T100000Z)
-echo "first: $l"
-case $l in "History: no earlier run"*) ;; *) fail "the first run names a history: $l" ;; esac
-l=$(line 20261205T110000Z)
-echo "same: $l"
-case $l in "Agrees with the run of 2026-12-05 10:00 UTC (results/20261205T100000Z)"*) ;; *) fail "not agreeing: $l" ;; esac
-l=$(line 20261205T120000Z)
-echo "moved: $l"
-case $l in "Differs from the run of 2026-12-05 11:00 UTC (results/20261205T110000Z) in "*" series (Holm over the series): "*"crossover ("*") then, "*" now"*"run ./run.sh watch."*) ;;
-*) fail "not differing from the latest earlier run: $l" ;; esac
-l=$(line 20261205T130000Z)
-echo "other build: $l"
-case $l in "History: no earlier run"*) ;; *) fail "another build was compared: $l" ;; esac
-l=$(line 20261205T140000Z)
-echo "quick: $l"
-case $l in "History: a quick run (one layout variant of 3 processes) cannot tell"*) ;; *) fail "a quick run told: $l" ;; esac
+expect 20261205T100000Z first 'History: no earlier run*' "the first run names a history"
+expect 20261205T110000Z same 'Agrees with the run of 2026-12-05 10:00 UTC (results/20261205T100000Z)*' "not agreeing"
+expect 20261205T120000Z moved 'Differs from the run of 2026-12-05 11:00 UTC (results/20261205T110000Z) in * series (Holm over the series): *crossover (*) then, * now*run ./run.sh watch.*' \
+	"not differing from the latest earlier run"
+expect 20261205T130000Z "other build" 'History: no earlier run*' "another build was compared"
+expect 20261205T140000Z quick 'History: a quick run (one layout variant of 3 processes) cannot tell*' "a quick run told"
 
 # The list, newest first.
 "$history" --results "$res" --all >"$tmp/list.txt"
@@ -76,4 +72,4 @@ for args in "--bogus" "--results $tmp/none" "--results" "extra"; do
 	"$history" $args >/dev/null 2>"$tmp/err" || rc=$?
 	[ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "history $args: exit $rc, $(cat "$tmp/err")"
 done
-echo "test_history: ok"
+echo "$test_name: ok"

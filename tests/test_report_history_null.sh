@@ -7,8 +7,8 @@
 # usage: test_report_history_null.sh SUMMARIZE FAKEGB [PAIRS]
 set -eu
 summarize=$1 fakegb=$2 pairs=${3:-40}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
+scratch tmp
 
 # run DIR SEED: one run of the same shape, seeded.
 run() {
@@ -36,13 +36,10 @@ while [ "$k" -le "$pairs" ]; do
 	Differs*) differs=$((differs + 1)) ;;
 	Agrees*) agrees=$((agrees + 1)) ;;
 	"Cannot tell"*) ;;
-	*) echo "test_report_history_null: FAIL: no history line in pair $k: $l" >&2; exit 1 ;;
+	*) fail "no history line in pair $k: $l" ;;
 	esac
 	rm -rf "$res"
 	k=$((k + 1))
 done
 echo "test_report_history_null: $pairs pairs with no difference: Differs $differs, Agrees $agrees"
-[ $((differs * 100)) -le $((pairs * 5)) ] || {
-	echo "test_report_history_null: FAIL: Differs in $differs of $pairs pairs (at most 5%)" >&2
-	exit 1
-}
+[ $((differs * 100)) -le $((pairs * 5)) ] || fail "Differs in $differs of $pairs pairs (at most 5%)"

@@ -21,15 +21,8 @@ data=$3
 table_check=$4
 doc=$5
 fakegb=$6
-work=$(mktemp -d "${TMPDIR:-/tmp}/test_report_recorded_states.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-
-fail() {
-	echo "test_report_recorded_states: FAIL: $*" >&2
-	exit 1
-}
-# within X LO HI: LO <= X <= HI
-within() { awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x >= lo && x <= hi) }'; }
+. "$(dirname "$0")/lib.sh"
+scratch
 
 tar xzf "$data/watch-zen5-two-states-missed.tar.gz" -C "$work" || fail "untar watch"
 tar xzf "$data/sweep-zen5-two-levels.tar.gz" -C "$work" || fail "untar sweep"

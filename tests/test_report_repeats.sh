@@ -6,13 +6,8 @@
 set -u
 summarize=$1
 fakegb=$2
-work=$(mktemp -d "${TMPDIR:-/tmp}/test_report_repeats.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-
-fail() {
-	echo "test_report_repeats: FAIL: $*" >&2
-	exit 1
-}
+. "$(dirname "$0")/lib.sh"
+scratch
 
 # run NAME STATE1 STATE2: 6 processes per repeat, inline x STATE in each.
 run() {

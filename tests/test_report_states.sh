@@ -10,13 +10,8 @@
 set -u
 summarize=$1
 fakegb=$2
-work=$(mktemp -d "${TMPDIR:-/tmp}/test_report_states.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-
-fail() {
-	echo "test_report_states: FAIL: $*" >&2
-	exit 1
-}
+. "$(dirname "$0")/lib.sh"
+scratch
 
 # run DIR SLOW...: process k (1..12, in time order) is slow when listed.
 run() {

@@ -9,13 +9,8 @@ set -u
 summarize=$1
 fakegb=$2
 data=$3
-work=$(mktemp -d "${TMPDIR:-/tmp}/test_report_summarize.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-
-fail() {
-	echo "test_report_summarize: FAIL: $*" >&2
-	exit 1
-}
+. "$(dirname "$0")/lib.sh"
+scratch
 
 # field NAME FILE ROW: the named column of data row ROW (1 = first after the header).
 field() {

@@ -12,13 +12,8 @@ fakegb=$2
 data=$3
 doc=$4
 validate=$5
-work=$(mktemp -d "${TMPDIR:-/tmp}/test_report_verdict_json.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-
-fail() {
-	echo "test_report_verdict_json: FAIL: $*" >&2
-	exit 1
-}
+. "$(dirname "$0")/lib.sh"
+scratch
 
 "$summarize" --out "$work/zen5" "$data"/zen5/*.json >/dev/null || fail "zen5: exit $?"
 mkdir -p "$work/in"

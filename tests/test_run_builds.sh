@@ -11,10 +11,8 @@ top=$(dirname "$run")
 # An honest skip: this test is about a second compiler, which only
 # ./run.sh --cc clang (or .ci/run) installs.
 command -v clang >/dev/null || { echo "skip: clang not installed (run.sh installs it for a real --cc clang run; .ci/run does)"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+. "$(dirname "$0")/lib.sh"
+scratch tmp
 small=(--sites 1,16 --layouts chain --orders seq --threads 1 --modes private
 	--layouts-random 1 --processes 2 --reps 3 --min-time 0.002)
 

@@ -8,10 +8,8 @@
 set -u
 run=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 top=$(dirname "$run")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+. "$(dirname "$0")/lib.sh"
+scratch tmp
 # shellcheck disable=SC2034 # the scripts need $top, $prog and $caller_pwd
 prog=./run.sh caller_pwd=$PWD
 for f in common build sweep; do

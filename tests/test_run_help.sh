@@ -11,10 +11,8 @@ set -u
 run=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 inlines=$2 tree=$(cd "$3" && pwd)
 top=$(dirname "$run")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+. "$(dirname "$0")/lib.sh"
+scratch tmp
 
 # check NAME WANT-PREFIX CMD...: NAME's help by CMD against the rules.
 check() {

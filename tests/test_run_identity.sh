@@ -8,10 +8,8 @@ set -u
 top=$(cd "$(dirname "$1")" && pwd)
 command -v git >/dev/null || { echo "skip: no git to make a tree with"; exit 77; }
 git -C "$top" rev-parse --is-inside-work-tree >/dev/null 2>&1 || { echo "skip: $top is not a git checkout"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+. "$(dirname "$0")/lib.sh"
+scratch tmp
 
 git clone -q "$top" "$tmp/tree" || { echo "cannot clone $top"; exit 1; }
 # Not yet committed there: take this checkout's scripts.

@@ -12,10 +12,8 @@ top=$(dirname "$run")
 bench=$2
 command -v python3 >/dev/null || { echo "skip: python3 not installed"; exit 77; }
 pkg-config --exists hwloc 2>/dev/null || { echo "skip: hwloc's pkg-config file (libhwloc-dev) not installed"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+. "$(dirname "$0")/lib.sh"
+scratch tmp
 
 # ask TREE FUNCTION ARGS...: a function of run.sh's scripts, run in TREE.
 ask() {

@@ -1,12 +1,11 @@
 #!/bin/sh
 # Bad input to ./run.sh watch and history and to watch_report: one line
 # naming the problem, exit 2, nothing written (no --out directory made).
-# usage: test_watch_bad_input.sh WATCH_REPORT SOURCE_DIR
+# usage: test_run_watch_bad_input.sh WATCH_REPORT SOURCE_DIR
 set -eu
 report=$1 src=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "test_watch_bad_input: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib.sh"
+scratch tmp
 
 # expect2 WHAT CMD...: exit 2, one line on stderr, $tmp/out not made.
 expect2() {
@@ -39,4 +38,4 @@ expect2 "watch unknown option" "$run" watch --bogus --out "$tmp/out"
 mkdir -p "$tmp/full" && : >"$tmp/full/x"
 expect2 "watch --out not empty" "$run" watch --out "$tmp/full"
 expect2 "history unknown option" "$run" history --bogus
-echo "test_watch_bad_input: ok"
+echo "$test_name: ok"

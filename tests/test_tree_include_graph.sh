@@ -13,13 +13,8 @@
 # usage: test_tree_include_graph.sh TOP
 set -u
 top=$1
-work=$(mktemp -d "${TMPDIR:-/tmp}/test_tree_include_graph.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-
-fail() {
-	echo "test_tree_include_graph: FAIL: $*" >&2
-	exit 1
-}
+. "$(dirname "$0")/lib.sh"
+scratch
 
 # check_tree DIR: exit 0 when DIR's graph is clean, else 1 with the
 # problems on stdout.
