@@ -164,7 +164,11 @@ int main(int argc, char **argv)
 
 			if (!g->nratios)
 				continue;
-			ic_history_bracket(br, sizeof(br), &g->xo, &run.an.opts);
+			/* A smoke run decides no side: its series say so, not a side. */
+			if (ic_analysis_smoke(&run.an, why, sizeof(why)))
+				snprintf(br, sizeof(br), "no side decided");
+			else
+				ic_history_bracket(br, sizeof(br), &g->xo, &run.an.opts);
 			ic_history_states(st, sizeof(st), se);
 			printf("    %s %s/%s%s, %lu thread%s, %s: %s%s%s\n", g->op, g->layout, g->order,
 			       g->filler ? " with filler" : "", g->threads, g->threads == 1 ? "" : "s",
