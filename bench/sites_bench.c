@@ -33,9 +33,11 @@
  *                      refused
  *   --sim-only         decide the counter source, simulate the selected
  *                      points into --sim-cache if it is sim, print the
- *                      source (papi, sim or none) and exit: run.sh does
- *                      this once with the ordinary link, so every process
- *                      reads the same simulated counts
+ *                      source (papi, sim or none) and on a second line where
+ *                      the counter columns come from and why, in words
+ *                      (counter_sentence.h), and exit: run.sh does this once
+ *                      with the ordinary link, so every process reads the
+ *                      same simulated counts, and prints the sentence
  *   --list             print the full names of every run and exit
  *   --plan             the same as a table: a header line, then per run its
  *                      full name, form, op, layout, order, sites, filler,
@@ -48,6 +50,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "counter_sentence.h"
 #include "counters.h"
 #include "gbench_c.h"
 #include "sim.h"
@@ -64,20 +67,24 @@ extern const struct ic_point *const IC_POINTS_TABLE[];
 
 /* Where counts come from, decided once and said once: PAPI where it can
  * count (auto, papi), else valgrind's simulation of the selected points
- * (auto, sim), else none. Returns the source; note says why. */
+ * (auto, sim), else none. Returns the source; note says why, and
+ * sentence (when not NULL) says it for the console (counter_sentence.h). */
 static const char *counter_source(const struct ic_opts *o, const struct ic_topo_info *topo,
 				  const struct ic_point *const *points, struct ic_cases *cs,
-				  char *note, size_t len)
+				  char *note, size_t len, char *sentence, size_t slen)
 {
 	const char *source = "none";
-	int papi = 0;
+	char papi_why[512] = "", sim_why[512] = "";
+	int papi = 0, papi_tried = 0;
 
 	note[0] = '\0';
 	if (o->counters == IC_CTR_AUTO || o->counters == IC_CTR_PAPI) {
 		papi = ic_counters_init();
+		papi_tried = 1;
 		ic_counters_notice_once(stderr);
 		source = papi ? "papi" : "none";
 		snprintf(note, len, "%s", ic_counters_note());
+		snprintf(papi_why, sizeof(papi_why), "%s", ic_counters_note());
 	}
 	ic_measure_use_papi(papi);
 	if (o->counters == IC_CTR_SIM || (o->counters == IC_CTR_AUTO && !papi)) {
@@ -98,9 +105,12 @@ static const char *counter_source(const struct ic_opts *o, const struct ic_topo_
 			fprintf(stderr, "sites_bench: no simulated counts: %s\n", why);
 			snprintf(note + at, len - at, "%sno simulation: %s", at ? "; " : "", why);
 		}
+		snprintf(sim_why, sizeof(sim_why), "%s", why);
 	}
 	if (o->counters == IC_CTR_NONE)
 		snprintf(note, len, "counters not requested (--counters none)");
+	if (sentence)
+		ic_counter_sentence(o->counters, source, papi_tried, papi_why, sim_why, sentence, slen);
 	return source;
 }
 
@@ -137,9 +147,11 @@ int main(int argc, char **argv)
 	if (o.print != IC_PRINT_NONE)
 		return fflush(stdout) == 0 ? 0 : 1;
 
-	const char *source = counter_source(&o, &topo, points, cs, note, sizeof(note));
+	char sentence[1536];
+	const char *source = counter_source(&o, &topo, points, cs, note, sizeof(note), sentence,
+					    sizeof(sentence));
 	if (o.sim_only) {
-		printf("%s\n", source);
+		printf("%s\n%s\n", source, sentence);
 		ic_topo_close();
 		return 0;
 	}

@@ -29,7 +29,7 @@ run_list() {
 sim_file() { if [ "$1" -eq 0 ]; then echo "$dir/sim.csv"; else echo "$dir/sim-b$1.csv"; fi; }
 counter_source=""
 decide_counters() {
-	local b src log nb=${#B_dir[@]} plant_args=()
+	local b src out sentence="" log nb=${#B_dir[@]} plant_args=()
 	[ -z "$counter_source" ] || return 0
 	[ -z "$plant" ] || plant_args=(--plant="$plant")
 	phase "counters: deciding the source$([ "$counters" = none ] || echo "; a simulation, when it comes to that, is cached in BUILD/sim")"
@@ -38,9 +38,12 @@ decide_counters() {
 		log=$dir/log/counters.txt
 		[ "$b" -eq 0 ] || log=$dir/log/counters-b$b.txt
 		run_list "$b" >"${log%.txt}.runs"
-		src=$("${B_dir[$b]}/bench/sites_bench" --counters="$counters" --threads="$threads" --modes="$modes" \
+		# Its first line the source, its second where the columns come from, in words.
+		out=$("${B_dir[$b]}/bench/sites_bench" --counters="$counters" --threads="$threads" --modes="$modes" \
 			--sim-cache-dir="${B_dir[$b]}/sim" "${plant_args[@]}" --run-list="${log%.txt}.runs" --sim-only 2>"$log") ||
 			{ show_tail 5 "$log"; fail "deciding the counter source failed; log: $log"; }
+		src=${out%%$'\n'*}
+		[ "$b" -gt 0 ] || sentence=${out#*$'\n'}
 		# The ordinary link's counts (its cache file is the newest), marked
 		# "*" so variant 0 reports them although its own binary differs.
 		if [ "$src" = sim ]; then
@@ -52,34 +55,7 @@ decide_counters() {
 		[ "$b" -gt 0 ] || counter_source=$src
 	done
 	measure_end
-	say "counters: $(counter_line "$dir/log/counters.txt")"
-}
-
-# counter_line LOG: in one line, where the counter columns come from and
-# why, from the source decided and what the bench said of PAPI and of the
-# simulation in LOG (its "inlinecost: no hardware counters (PAPI: WHY)"
-# and "sites_bench: no simulated counts: WHY" lines).
-counter_line() {
-	local papi sim
-	papi=$(sed -n 's/^inlinecost: no hardware counters (PAPI: \(.*\))\(; counter columns will be absent\)\{0,1\}$/\1/p' "$1" | head -n 1)
-	sim=$(sed -n 's/^sites_bench: no simulated counts: //p' "$1" | head -n 1)
-	case $counter_source in
-	papi) echo "hardware, via PAPI ($(sed -n 's/^inlinecost: hardware counters via PAPI: //p' "$1" | head -n 1))" ;;
-	sim)
-		if [ "$counters" = sim ]; then
-			echo "simulated (--counters sim): L1i misses and instructions from valgrind's cache simulation, marked simulated"
-		else
-			echo "simulated: L1i misses and instructions from valgrind's cache simulation, marked simulated, as PAPI cannot count here (${papi:-it said no more})"
-		fi ;;
-	*)
-		if [ "$counters" = none ]; then
-			echo "none (--counters none): no counter columns"
-		elif [ "$counters" = papi ]; then
-			echo "none (--counters papi): no counter columns, as PAPI cannot count here (${papi:-it said no more})"
-		else
-			echo "none: no counter columns, as PAPI cannot count here (${papi:-it said no more}) and the simulation failed (${sim:-see the log})"
-		fi ;;
-	esac
+	say "counters: $sentence"
 }
 
 # first_of GROUP: the first finished process file of a group (same build,

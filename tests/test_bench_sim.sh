@@ -14,7 +14,13 @@ filter='^sites/inline/tail_dequeue/chain/seq/(16|1024)/private/real_time/threads
 
 sim() {   # sim PASSES DIR [BENCH]: the counter source; the cache in DIR
 	"${3:-$bench}" --counters=sim --sim-only --sim-passes="$1" --sim-cache-dir="$2" \
-		--threads=1 --modes=private --benchmark_filter="$filter" 2>"$tmp/err"
+		--threads=1 --modes=private --benchmark_filter="$filter" 2>"$tmp/err" >"$tmp/out" || return
+	# The second line, the console's counter line, must say the first.
+	case $(head -n 1 "$tmp/out"):$(sed -n 2p "$tmp/out") in
+	"sim:simulated (--counters sim): L1i misses and instructions from valgrind's cache simulation, marked simulated" | \
+		"none:none: no counter columns, as the simulation failed ("*) head -n 1 "$tmp/out" ;;
+	*) echo "counter line not the source's: $(tr '\n' '|' <"$tmp/out")" ;;
+	esac
 }
 rows() { cat "$1"/*.csv | awk -F, 'NR > 1 { print $2, $6, $7 }' | sort; }
 

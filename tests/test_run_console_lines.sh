@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # What run.sh prints on the terminal: one prefix on every line (a refusal
 # included), the closing block as plain text (the summary's first section
-# without its Markdown, else verdict.txt as it is), one counter line that says
-# where the columns come from and why, and the build's progress count (the
-# points' objects newer than their sources, from compile_commands.json).
+# without its Markdown, else verdict.txt as it is) and the build's progress
+# count (the points' objects newer than their sources, from
+# compile_commands.json). The counter line is the bench's own
+# (test_bench_counter_sentence).
 # Usage: test_run_console_lines.sh PATH/TO/run.sh
 set -u
 run=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -54,21 +55,6 @@ printf 'chain/seq: inline pays up to N = 4.\n\nscatter/random: unresolved at N =
 closing_block >"$tmp/block"
 [ "$(cat "$tmp/block")" = "inlinecost: chain/seq: inline pays up to N = 4.
 inlinecost: scatter/random: unresolved at N = 1." ] || bad "verdict.txt not printed as it is, under the prefix: $(cat "$tmp/block")"
-
-# One counter line, its source and why, never "absent" beside a simulation.
-printf 'inlinecost: no hardware counters (PAPI: libpfm4 4.13 has no event tables for this CPU)\n' >"$tmp/counters.txt"
-counter_source=sim counters=auto
-line=$(counter_line "$tmp/counters.txt")
-[[ $line == simulated:*"PAPI cannot count here (libpfm4 4.13 has no event tables for this CPU)"* ]] ||
-	bad "sim counter line: $line"
-[[ $line != *absent* ]] || bad "sim counter line says absent: $line"
-printf 'sites_bench: no simulated counts: hwloc reports no L1i geometry to simulate\n' >>"$tmp/counters.txt"
-counter_source=none
-line=$(counter_line "$tmp/counters.txt")
-[[ $line == "none: no counter columns"*"(libpfm4 4.13"*"simulation failed (hwloc reports no L1i geometry to simulate)" ]] ||
-	bad "none counter line: $line"
-counter_source=none counters=none
-[ "$(counter_line "$tmp/counters.txt")" = "none (--counters none): no counter columns" ] || bad "--counters none line"
 
 # The build's count: the points' objects newer than their sources.
 b=$tmp/tree
