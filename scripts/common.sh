@@ -40,6 +40,17 @@ abs_path() { case $1 in /*) echo "$1" ;; *) echo "$caller_pwd/$1" ;; esac; }
 
 # point_names KIND: the names of FORM, OP, LAYOUT or ORDER, from the table
 # gen and CMake read too (the X(ENUM, name, ...) lines of its IC_<KIND>S list).
+# point_limit SITES|FILLER: gen's limit (gen/point_name.h's IC_POINT_<X>_MAX),
+# which the options check against: the limit is written once, there.
+point_limit() {
+	sed -n "s/^#define IC_POINT_$1_MAX \([0-9]*\)u.*/\1/p" "$top/gen/point_name.h"
+}
+# cache_strings VAR FILE: the values CMake offers for a cache variable
+# (its set_property(CACHE VAR PROPERTY STRINGS ...)), one per line.
+cache_strings() {
+	sed -n "s/^set_property(CACHE $1 PROPERTY STRINGS \(.*\))\$/\1/p" "$top/$2" | tr ' ' '\n'
+}
+
 point_names() {
 	sed -n "/^#define IC_$1S(X)/,/[^\\]\$/ s/^[[:space:]]*X([A-Z_]*, \([a-z_]*\),.*/\1/p" "$top/gen/point_names.def"
 }

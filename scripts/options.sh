@@ -15,8 +15,11 @@ declare -A opt_of=([fillers]=--filler [per_caller]=--per-caller [codegens]=--cod
 	[layouts_random]=--layouts-random [layout_seed]=--layout-seed [find_crossover]=--find-crossover)
 option_of() { echo "${opt_of[$1]:---$1}"; }
 
-codegen_names=(user vectorised kernel)
-thunk_names=(ret retbleed srso)
+# The names CMake checks (cmake/codegen.cmake) and gen's limits
+# (gen/point_name.h), read from there.
+mapfile -t codegen_names < <(cache_strings IC_CODEGEN cmake/codegen.cmake)
+mapfile -t thunk_names < <(cache_strings IC_RETURN_THUNK cmake/codegen.cmake)
+sites_max=$(point_limit SITES) filler_max=$(point_limit FILLER)
 
 # check_list NAME VALUE ALLOWED...: every comma-separated item is allowed.
 check_list() {
@@ -38,14 +41,14 @@ expand_sites() {
 		local a=${spec%%..*} b=${spec##*..}
 		is_uint "$a" && is_uint "$b" || die "--sites: '$spec' is not a range A..B of whole numbers"
 		a=$((10#$a)) b=$((10#$b))
-		[ "$a" -ge 1 ] && [ "$b" -le 1000000 ] && [ "$a" -le "$b" ] || die "--sites: range '$spec' must lie within 1..1000000, low to high"
+		[ "$a" -ge 1 ] && [ "$b" -le "$sites_max" ] && [ "$a" -le "$b" ] || die "--sites: range '$spec' must lie within 1..$sites_max, low to high"
 		for ((n = a; n <= b; n *= 2)); do printf '%s\n' "$n"; done
 	else
 		IFS=, read -ra list <<<"$spec"
 		[ ${#list[@]} -gt 0 ] || die "--sites: empty list"
 		for n in "${list[@]}"; do
 			is_uint "$n" || die "--sites: '$n' is not a whole number"
-			[ "$((10#$n))" -ge 1 ] && [ "$((10#$n))" -le 1000000 ] || die "--sites: $n is outside 1..1000000"
+			[ "$((10#$n))" -ge 1 ] && [ "$((10#$n))" -le "$sites_max" ] || die "--sites: $n is outside 1..$sites_max"
 			printf '%s\n' "$((10#$n))"
 		done
 	fi
@@ -72,11 +75,11 @@ set_opt() {
 		IFS=, read -ra items <<<"$val"
 		[ ${#items[@]} -gt 0 ] || die "--filler: empty list"
 		for f in "${items[@]}"; do
-			[ "$f" = auto ] || { is_uint "$f" && [ ${#f} -le 6 ] && [ "$((10#$f))" -le 65536 ]; } ||
-				die "--filler: '$f' is not a number of bytes 0..65536 or auto"
+			[ "$f" = auto ] || { is_uint "$f" && [ ${#f} -le 6 ] && [ "$((10#$f))" -le "$filler_max" ]; } ||
+				die "--filler: '$f' is not a number of bytes 0..$filler_max or auto"
 		done
 		fillers=$val; given[fillers]=$val ;;
-	--per-caller) uint_opt --per-caller "$val" 1 1000000; per_caller=$((10#$val)); given[per_caller]=$per_caller ;;
+	--per-caller) uint_opt --per-caller "$val" 1 "$sites_max"; per_caller=$((10#$val)); given[per_caller]=$per_caller ;;
 	--codegen) check_list --codegen "$val" "${codegen_names[@]}"
 		[ -z "${given[codegens]:-}" ] || [ "${given[codegens]}" = "$val" ] ||
 			die "--codegen: given twice (--vectorised is --codegen vectorised)"
