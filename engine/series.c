@@ -333,3 +333,54 @@ void ic_process_ratios_free(struct ic_process_ratios *pr)
 	free(pr->rse);
 	memset(pr, 0, sizeof(*pr));
 }
+
+static int split_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+int ic_process_split(const struct ic_process_ratios *pr, struct ic_split *out)
+{
+	double *x = malloc((pr->nproc ? pr->nproc : 1) * sizeof(*x));
+	int found = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!x)
+		return 0;
+	for (size_t i = 0; i < pr->nsites; i++) {
+		size_t k = 0;
+
+		for (size_t p = 0; p < pr->nproc; p++)
+			if (isfinite(pr->logr[i * pr->nproc + p]))
+				x[k++] = pr->logr[i * pr->nproc + p];
+		if (k < 2 * IC_SPLIT_MIN)
+			continue;
+		qsort(x, k, sizeof(*x), split_cmp);
+		/* Every cut of the sorted ratios into a low and a high cluster. */
+		for (size_t m = IC_SPLIT_MIN; m + IC_SPLIT_MIN <= k; m++) {
+			double ma = 0.0, mb = 0.0, ss = 0.0, sd, gap;
+
+			for (size_t j = 0; j < m; j++)
+				ma += x[j] / (double)m;
+			for (size_t j = m; j < k; j++)
+				mb += x[j] / (double)(k - m);
+			for (size_t j = 0; j < k; j++)
+				ss += (x[j] - (j < m ? ma : mb)) * (x[j] - (j < m ? ma : mb));
+			sd = sqrt(ss / (double)(k - 2));
+			gap = sd > 0.0 ? (mb - ma) / sd : 0.0;
+			if (gap >= IC_SPLIT_SD && exp(mb - ma) >= IC_SPLIT_RATIO && gap > out->gap_sd) {
+				out->sites = pr->sites[i];
+				out->n[0] = m;
+				out->n[1] = k - m;
+				out->level[0] = exp(ma);
+				out->level[1] = exp(mb);
+				out->gap_sd = gap;
+				found = 1;
+			}
+		}
+	}
+	free(x);
+	return found;
+}

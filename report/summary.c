@@ -205,6 +205,21 @@ static void states_text(FILE *f, const struct ic_analysis *an, const struct ic_s
 	fputc('\n', f);
 }
 
+/* Processes in two clusters at one N with one state in time: said, so
+ * that an interval holding both clusters is read as that, not as noise. */
+static void split_text(FILE *f, const struct ic_analysis *an, const struct ic_series *se)
+{
+	struct ic_split sp;
+
+	if ((se->states && se->states->nstates == 2) || !ic_process_split(&se->procs, &sp))
+		return;
+	fprintf(f, "**Processes split** at N = %lu: %zu near %s/%s %.2f and %zu near %.2f, %.1f "
+		"within-cluster SDs apart, while the states model, reading them in time, finds one "
+		"state: a layout's or a process's own level, not the machine's. That N's ratio and "
+		"interval pool both clusters; plots/ratio.png shows each process.\n\n", sp.sites, sp.n[0],
+		an->opts.compare, an->opts.baseline, sp.level[0], sp.n[1], sp.level[1], sp.gap_sd);
+}
+
 /* What the sites' own mark and calls cost (form mark: sites that only
  * mark), beside the baseline at the same N. */
 static void mark_text(FILE *f, const struct ic_analysis *an, const struct ic_group *gr)
@@ -261,6 +276,7 @@ static void series_text(FILE *f, const struct ic_analysis *an, const struct ic_s
 		ic_timeline_line(line, sizeof(line), se->timeline);
 		fprintf(f, "%s (plots/timeline.png).\n\n", line);
 	}
+	split_text(f, an, se);
 	mark_text(f, an, gr);
 	ic_attribution_write(f, an, se);
 }
