@@ -152,13 +152,8 @@ int main(int argc, char **argv)
 			if (errno || end == optarg || *end || !(x.margin > 0.0 && x.margin < 1.0))
 				return ic_bad(ic_prog, "--margin: '%s' is not a percentage between 0 and 100.", optarg);
 			break;
-		case 'h':
-			fputs(agr_usage, stdout);
-			return 0;
-		case ':':
-			return ic_bad(ic_prog, "%s needs a value (see ./run.sh agree --help).", argv[optind - 1]);
 		default:
-			return ic_bad(ic_prog, "unknown option '%s' (see ./run.sh agree --help).", argv[optind - 1]);
+			return ic_opt_end(opt, argv, agr_usage, "./run.sh agree --help");
 		}
 	}
 	if (argc - optind < 2)

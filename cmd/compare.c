@@ -514,13 +514,8 @@ int main(int argc, char **argv)
 		case 'o':
 			out = optarg;
 			break;
-		case 'h':
-			fputs(cmp_usage, stdout);
-			return 0;
-		case ':':
-			return ic_bad(ic_prog, "%s needs a value (see ./run.sh compare --help).", argv[optind - 1]);
 		default:
-			return ic_bad(ic_prog, "unknown option '%s' (see ./run.sh compare --help).", argv[optind - 1]);
+			return ic_opt_end(opt, argv, cmp_usage, "./run.sh compare --help");
 		}
 	}
 	if (argc - optind < 2)

@@ -110,13 +110,8 @@ int main(int argc, char **argv)
 		case 'a':
 			all = 1;
 			break;
-		case 'h':
-			fputs(hi_usage, stdout);
-			return 0;
-		case ':':
-			return ic_bad(ic_prog, "%s needs a value", argv[optind - 1]);
 		default:
-			return ic_bad(ic_prog, "unknown option '%s' (see --help)", argv[optind - 1]);
+			return ic_opt_end(c, argv, hi_usage, "--help");
 		}
 	}
 	if (optind < argc)

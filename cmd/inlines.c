@@ -113,13 +113,8 @@ static int inl_parse(int argc, char **argv, struct inl_opts *o)
 		case 'v':
 			o->csv = 1;
 			break;
-		case 'h':
-			fputs(inl_usage, stdout);
-			return 0;
-		case ':':
-			return ic_bad(ic_prog, "%s needs a value", argv[optind - 1]);
 		default:
-			return ic_bad(ic_prog, "unknown option '%s' (see --help)", argv[optind - 1]);
+			return ic_opt_end(c, argv, inl_usage, "--help");
 		}
 	}
 	if (optind >= argc)

@@ -247,13 +247,8 @@ int main(int argc, char **argv)
 					      c == 'k' ? "repeat" : "trial", optarg);
 			*(c == 'k' ? &sel.repeat : &sel.trial) = (int)d;
 			break;
-		case 'h':
-			fputs(ic_usage, stdout);
-			return 0;
-		case ':':
-			return ic_bad(ic_prog, "%s needs a value", argv[optind - 1]);
 		default:
-			return ic_bad(ic_prog, "unknown option '%s' (see --help)", argv[optind - 1]);
+			return ic_opt_end(c, argv, ic_usage, "--help");
 		}
 	}
 	if (!out || !*out)

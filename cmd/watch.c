@@ -572,13 +572,8 @@ int main(int argc, char **argv)
 			if (*end || end == optarg || !(window > 0.0 && window < 3600.0))
 				return ic_bad(ic_prog, "--window must be seconds above 0, not '%s'", optarg);
 			break;
-		case 'h':
-			fputs(wr_usage, stdout);
-			return 0;
-		case ':':
-			return ic_bad(ic_prog, "%s needs a value", argv[optind - 1]);
 		default:
-			return ic_bad(ic_prog, "unknown option '%s' (see --help)", argv[optind - 1]);
+			return ic_opt_end(c, argv, wr_usage, "--help");
 		}
 	}
 	if (!out || !*out)

@@ -2,6 +2,7 @@
 #include "kit.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -101,4 +102,15 @@ void ic_csv_quoted(FILE *f, const char *s, const char *quote_on)
 		fputc(*s, f);
 	}
 	fputc('"', f);
+}
+
+int ic_opt_end(int c, char *const *argv, const char *usage, const char *help)
+{
+	if (c == 'h') {
+		fputs(usage, stdout);
+		return 0;
+	}
+	if (c == ':')
+		return ic_bad(ic_prog, "%s needs a value (see %s)", argv[optind - 1], help);
+	return ic_bad(ic_prog, "unknown option '%s' (see %s)", argv[optind - 1], help);
 }

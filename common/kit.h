@@ -20,6 +20,13 @@ int ic_fail(char *err, size_t errlen, const char *fmt, ...);
 __attribute__((format(printf, 2, 3)))
 int ic_bad(const char *prog, const char *fmt, ...);
 
+/* The end of every program's getopt switch (optstring starting ':',
+ * option 'h' for --help): --help prints usage and gives 0; a missing value
+ * or an unknown option is one line naming it and where help is (help:
+ * "--help", or "./run.sh agree --help") and gives 2. Call it for every
+ * case the program does not handle itself, and return what it gives. */
+int ic_opt_end(int c, char *const *argv, const char *usage, const char *help);
+
 /* "PROG: MSG\n" on stderr (PROG is ic_prog), then exit with code: for the
  * programs that stop at the first error. */
 __attribute__((noreturn, format(printf, 2, 3)))
