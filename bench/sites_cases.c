@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "body.h"
+#include "kit.h"
 #include "point_name.h"
 #include "probes.h"
 
@@ -45,22 +46,6 @@ static size_t point_runs(const struct ic_point *pt, const struct ic_opts *o, str
 
 /* ---- code size, from gen's accounting ---------------------------------- */
 
-/* Split a CSV line in place; returns the field count (at most max). */
-static int csv_split(char *line, char **field, int max)
-{
-	int n = 0;
-
-	line[strcspn(line, "\r\n")] = '\0';
-	for (char *p = line; n < max;) {
-		field[n++] = p;
-		p = strchr(p, ',');
-		if (!p)
-			break;
-		*p++ = '\0';
-	}
-	return n;
-}
-
 /* The point's footprint and bytes per site from codesize's CSV, columns
  * found by name (the filler column is newer: absent means 0). */
 static void codesize_lookup(const char *path, const struct ic_point *pt, double *per_site, double *footprint)
@@ -79,7 +64,7 @@ static void codesize_lookup(const char *path, const struct ic_point *pt, double 
 		fclose(f);
 		return;
 	}
-	int n = csv_split(line, field, 64);
+	int n = (int)ic_csv_split(line, field, 64);
 	for (int c = 0; c < NCOL; c++) {
 		col[c] = -1;
 		for (int i = 0; i < n; i++)
@@ -91,7 +76,7 @@ static void codesize_lookup(const char *path, const struct ic_point *pt, double 
 		}
 	}
 	while (fgets(line, sizeof(line), f)) {
-		n = csv_split(line, field, 64);
+		n = (int)ic_csv_split(line, field, 64);
 		int need = col[PER_SITE] > col[FILLER] ? col[PER_SITE] : col[FILLER];
 		if (n <= need || n <= col[FOOT])
 			continue;

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "cache_pass.h"
+#include "kit.h"
 
 #define REPORT_EXIT_USAGE 2
 
@@ -84,22 +85,6 @@ static unsigned long report_number(const char *s, const char *what)
 	return v;
 }
 
-/* Split line at commas in place; the number of fields (at most max). */
-static size_t report_split(char *line, char **field, size_t max)
-{
-	size_t n = 0;
-
-	line[strcspn(line, "\r\n")] = '\0';
-	for (char *p = line; n < max;) {
-		field[n++] = p;
-		p = strchr(p, ',');
-		if (!p)
-			break;
-		*p++ = '\0';
-	}
-	return n;
-}
-
 static int report_cmp_sites(const void *a, const void *b)
 {
 	unsigned long x = *(const unsigned long *)a, y = *(const unsigned long *)b;
@@ -120,7 +105,7 @@ static void report_read(const char *path, struct report_row **rows, size_t *nrow
 		report_fail("%s: %s", path, strerror(errno));
 	if (getline(&line, &cap, f) < 0)
 		report_fail("%s: empty, not codesize's CSV", path);
-	n = report_split(line, field, 64);
+	n = ic_csv_split(line, field, 64);
 	for (int c = 0; c < COL_COUNT; c++) {
 		col[c] = -1;
 		for (size_t i = 0; i < n; i++)
@@ -138,7 +123,7 @@ static void report_read(const char *path, struct report_row **rows, size_t *nrow
 		char name[256];
 		size_t s;
 
-		n = report_split(line, field, 64);
+		n = ic_csv_split(line, field, 64);
 		for (int c = 0; c < COL_COUNT; c++) {
 			if (col[c] >= 0 && (size_t)col[c] >= n)
 				report_fail("%s: row %zu has %zu fields", path, *nrows + 2, n);

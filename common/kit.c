@@ -114,3 +114,18 @@ int ic_opt_end(int c, char *const *argv, const char *usage, const char *help)
 		return ic_bad(ic_prog, "%s needs a value (see %s)", argv[optind - 1], help);
 	return ic_bad(ic_prog, "unknown option '%s' (see %s)", argv[optind - 1], help);
 }
+
+size_t ic_csv_split(char *line, char **field, size_t max)
+{
+	size_t n = 0;
+
+	line[strcspn(line, "\r\n")] = '\0';
+	for (char *p = line; n < max;) {
+		field[n++] = p;
+		p = strchr(p, ',');
+		if (!p)
+			break;
+		*p++ = '\0';
+	}
+	return n;
+}

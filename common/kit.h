@@ -45,6 +45,11 @@ void *ic_xrealloc(void *p, size_t n, size_t size);
  * now, else -1 with errno set, for the caller's own message. */
 int ic_mkdir_p(const char *path);
 
+/* A CSV line split at its commas in place (the line end dropped; no
+ * quoting, as the tables read back here have none): the fields in field,
+ * their number returned (at most max). */
+size_t ic_csv_split(char *line, char **field, size_t max);
+
 /* s as a CSV field: as it is, or in double quotes with each quote doubled
  * when it holds any character of quote_on. IC_CSV_QUOTE_ON is RFC 4180's
  * set (the summary's tables); compare and agree have quoted on fewer. */
