@@ -103,18 +103,14 @@ run_process() {
 # With --spread the repeats run one after the other, each shuffled, and
 # the machine is left to others while the next repeat waits its turn.
 run_processes() {
-	local prefix=$1 nlist=${2:-} r v p b bp nb=${#B_dir[@]} list=() total i=0 todo=0 done_ms=0 done_n=0 start g guess
+	local prefix=$1 nlist=${2:-} nb=${#B_dir[@]} list=() total i=0 todo=0 done_ms=0 done_n=0 start g guess
 	local cur_r="" r_began="" per first firsts=0 prev_eta="" why
 	local -A fresh_group=()
-	for ((b = 0; b < nb; b++)); do
-		bp=""; [ "$nb" -gt 1 ] && bp="b${b}_"
-		for ((r = 1; r <= repeat; r++)); do for ((v = 0; v < layouts_random; v++)); do
-			for ((p = 0; p < processes; p++)); do list+=("${prefix}${bp}r${r}_v${v}_p${p} ${prefix}${bp}r${r} $r $v $p $b"); done
-		done; done
-	done
-	mapfile -t list < <(printf '%s\n' "${list[@]}" |
-		awk -v s="$layout_seed" 'BEGIN { srand(s % 2147483647) } { print rand() "\t" $0 }' | sort -k1,1g | cut -f2- |
-		if [ -n "$spread" ]; then sort -s -n -k3,3; else cat; fi)
+	# The design's processes in their order (cmd/plan.c): shuffled from
+	# the layout seed, each repeat in turn with --spread.
+	mapfile -t list < <("${B_dir[0]}/cmd/plan" --seed "$layout_seed" --repeats "$repeat" \
+		--variants "$layouts_random" --processes "$processes" --builds "$nb" --prefix "$prefix" \
+		${spread:+--spread}) && [ ${#list[@]} -gt 0 ] || fail "${B_dir[0]}/cmd/plan failed"
 	total=${#list[@]}
 	for g in "${list[@]}"; do [ -s "$dir/raw/${g%% *}.json" ] || todo=$((todo + 1)); done
 	# A group's first process estimates its iterations and runs about 1.4
