@@ -2,10 +2,11 @@
 # --spread: the sweep runs its repeats one after the other, their starts at
 # least the gap apart, and lets the machine lock go while it waits (another
 # run could take it then), holding it again, as deep as before, for every
-# process. run_processes of scripts/sweep.sh with the processes stubbed.
-# Usage: test_run_spread.sh TOP (the source tree)
+# process. run_processes of scripts/sweep.sh with the processes stubbed
+# (their order from the build's cmd/plan, PLAN).
+# Usage: test_run_spread.sh TOP PLAN (the source tree, the plan program)
 set -u
-top=$1 prog=test_run_spread caller_pwd=$PWD cmdline="test_run_spread"
+top=$1 plan=$2 prog=test_run_spread caller_pwd=$PWD cmdline="test_run_spread"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export IC_MEASURE_LOCK=$tmp/lock
@@ -18,7 +19,8 @@ fail_test() { echo "test_run_spread: FAIL: $*" >&2; exit 1; }
 
 dir=$tmp/run
 mkdir -p "$dir/raw" "$dir/log"
-B_dir=(unused) repeat=3 layouts_random=1 processes=2 layout_seed=5 report_s=0
+mkdir -p "$tmp/build/cmd" && ln -s "$plan" "$tmp/build/cmd/plan"
+B_dir=("$tmp/build") repeat=3 layouts_random=1 processes=2 layout_seed=5 report_s=0
 # 0.05 min from the first repeat's start to the last: 2 s per gap (1.5 rounded).
 spread=0.05
 guess_process_s() { echo 1; }
