@@ -13,6 +13,13 @@
  *
  *   plan --seed S --repeats R --variants V --processes P [--builds B]
  *        [--prefix X] [--spread]
+ *   plan --seeds --seed S --repeats R --variants V
+ *
+ * With --seeds it prints instead each layout variant's seed, one line per
+ * repeat and variant, "r<repeat>_v<variant> SEED": a 32-bit number mixed
+ * from the run's seed, the repeat and the variant (splitmix64's finaliser),
+ * so every repeat has variants of its own, all drawn alike
+ * (bench/link_variant SEED links each).
  *
  * Bad usage: one line on stderr, exit 2, nothing printed.
  */
@@ -27,9 +34,11 @@
 
 static const char plan_usage[] =
 	"usage: plan --seed S --repeats R --variants V --processes P [--builds B] [--prefix X] [--spread]\n"
+	"       plan --seeds --seed S --repeats R --variants V\n"
 	"\n"
 	"Prints every process of a sweep's design in the order it runs, one line\n"
-	"each: KEY GROUP REPEAT VARIANT PROCESS BUILD (scripts/sweep.sh).\n";
+	"each: KEY GROUP REPEAT VARIANT PROCESS BUILD (scripts/sweep.sh); with\n"
+	"--seeds, each layout variant's seed: r<R>_v<V> SEED.\n";
 
 struct plan_proc {
 	unsigned repeat, variant, process, build;
@@ -64,13 +73,14 @@ int main(int argc, char **argv)
 		{ "builds", required_argument, NULL, 'b' },
 		{ "prefix", required_argument, NULL, 'x' },
 		{ "spread", no_argument, NULL, 'S' },
+		{ "seeds", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	/* The design's limits are run.sh's; these only keep the product small. */
 	long seed = -1, n[4] = { -1, -1, -1, 1 };   /* repeats, variants, processes, builds */
 	const char *prefix = "";
-	int spread = 0, c;
+	int spread = 0, seeds = 0, c;
 	uint64_t state;
 	struct plan_proc *v;
 	size_t total, k = 0;
@@ -98,12 +108,25 @@ int main(int argc, char **argv)
 		case 'S':
 			spread = 1;
 			break;
+		case 'V':
+			seeds = 1;
+			break;
 		default:
 			return ic_opt_end(c, argv, plan_usage, "--help");
 		}
 	}
 	if (optind < argc)
 		return ic_bad(ic_prog, "unexpected argument '%s' (see --help)", argv[optind]);
+	if (seeds) {
+		if (seed < 0 || n[0] < 0 || n[1] < 0)
+			return ic_bad(ic_prog, "--seeds: --seed, --repeats and --variants are required (see --help)");
+		for (long r = 1; r <= n[0]; r++)
+			for (long va = 0; va < n[1]; va++)
+				printf("r%ld_v%ld %" PRIu32 "\n", r, va,
+				       (uint32_t)ic_mix64((uint64_t)seed ^ ((uint64_t)r << 40) ^ ((uint64_t)va << 20) ^
+							 UINT64_C(0x6c61796f7574)));   /* "layout" */
+		return fflush(stdout) == 0 ? 0 : 1;
+	}
 	if (seed < 0 || n[0] < 0 || n[1] < 0 || n[2] < 0)
 		return ic_bad(ic_prog, "--seed, --repeats, --variants and --processes are required (see --help)");
 	total = (size_t)n[0] * (size_t)n[1] * (size_t)n[2] * (size_t)n[3];

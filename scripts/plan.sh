@@ -177,18 +177,16 @@ resolve_machine() {
 }
 
 # variant_seed REPEAT VARIANT: the seed of one layout variant, drawn from the
-# run's layout seed, so every repeat has variants of its own, all drawn alike.
+# run's layout seed by the build's cmd/plan --seeds, so every repeat has
+# variants of its own, all drawn alike; variant_seeds all of them, as
+# run.conf records them (r1_v0:SEED ...). Both after the first build.
 variant_seed() {
-	local h
-	h=$(printf 'inlinecost layout %s %s %s' "$layout_seed" "$1" "$2" | sha256sum | cut -c1-8)
-	echo $((16#$h))
+	"${B_dir[0]}/cmd/plan" --seeds --seed "$layout_seed" --repeats "$repeat" --variants "$layouts_random" |
+		awk -v k="r$1_v$2" '$1 == k { print $2 }'
 }
 variant_seeds() {
-	local r v s=""
-	for ((r = 1; r <= repeat; r++)); do for ((v = 0; v < layouts_random; v++)); do
-		s+="r${r}_v$v:$(variant_seed "$r" "$v") "
-	done; done
-	echo "${s% }"
+	"${B_dir[0]}/cmd/plan" --seeds --seed "$layout_seed" --repeats "$repeat" --variants "$layouts_random" |
+		awk '{ printf "%s%s:%s", (NR > 1 ? " " : ""), $1, $2 }'
 }
 
 # ---- identity and run.conf ---------------------------------------------------

@@ -2,7 +2,9 @@
 # plan: every process of the design once (builds x repeats x variants x
 # processes), keys and groups as sweep.sh names them (the build only with
 # several), one order per seed and another for another seed, with --spread
-# each repeat in turn; bad input is one line, exit 2, nothing printed.
+# each repeat in turn; --seeds a distinct 32-bit seed per repeat and
+# variant, one set per run seed; bad input is one line, exit 2, nothing
+# printed.
 # usage: test_cmd_plan.sh PLAN
 set -u
 plan=$1
@@ -25,7 +27,15 @@ sort "$tmp/s" | cmp -s - "$(sort "$tmp/a" >"$tmp/as"; echo "$tmp/as")" || fail "
 "$plan" --seed 1 --repeats 1 --variants 2 --processes 1 --builds 2 --prefix x1_ >"$tmp/b" || fail "builds: exit $?"
 [ "$(sort "$tmp/b" | tr '\n' '|')" = "x1_b0_r1_v0_p0 x1_b0_r1 1 0 0 0|x1_b0_r1_v1_p0 x1_b0_r1 1 1 0 0|x1_b1_r1_v0_p0 x1_b1_r1 1 0 0 1|x1_b1_r1_v1_p0 x1_b1_r1 1 1 0 1|" ] ||
 	fail "two builds with a prefix: $(cat "$tmp/b")"
-for args in "--repeats 1 --variants 1 --processes 1" "--seed x --repeats 1 --variants 1 --processes 1" \
+# --seeds: a seed per repeat and variant, distinct, 32-bit, one set per run seed.
+"$plan" --seeds --seed 7 --repeats 3 --variants 4 >"$tmp/seeds" || fail "--seeds: exit $?"
+[ "$(wc -l <"$tmp/seeds")" -eq 12 ] && [ "$(cut -d' ' -f2 "$tmp/seeds" | sort -u | wc -l)" -eq 12 ] ||
+	fail "--seeds: want 12 distinct seeds: $(cat "$tmp/seeds")"
+awk '$1 !~ /^r[1-3]_v[0-3]$/ || $2 !~ /^[0-9]+$/ || $2 > 4294967295 { exit 1 }' "$tmp/seeds" ||
+	fail "--seeds: a line not r<R>_v<V> SEED (32-bit): $(cat "$tmp/seeds")"
+"$plan" --seeds --seed 7 --repeats 3 --variants 4 | cmp -s - "$tmp/seeds" || fail "--seeds: one run seed, two sets"
+"$plan" --seeds --seed 8 --repeats 3 --variants 4 | cmp -s - "$tmp/seeds" && fail "--seeds: two run seeds, one set"
+for args in "--seeds --seed 1 --repeats 1" "--repeats 1 --variants 1 --processes 1" "--seed x --repeats 1 --variants 1 --processes 1" \
 	"--seed 1 --repeats 0 --variants 1 --processes 1" "--seed 1 --repeats 1 --variants 1 --processes 1 --bogus" \
 	"--seed 1 --repeats 1 --variants 1 --processes 1 extra" "--seed 4294967296 --repeats 1 --variants 1 --processes 1"; do
 	# shellcheck disable=SC2086
