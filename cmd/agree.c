@@ -150,21 +150,21 @@ int main(int argc, char **argv)
 			errno = 0;
 			x.margin = strtod(optarg, &end) / 100.0;
 			if (errno || end == optarg || *end || !(x.margin > 0.0 && x.margin < 1.0))
-				return ic_bad(ic_prog, "--margin: '%s' is not a percentage between 0 and 100.", optarg);
+				return ic_bad("--margin: '%s' is not a percentage between 0 and 100.", optarg);
 			break;
 		default:
 			return ic_opt_end(opt, argv, agr_usage, "./run.sh agree --help");
 		}
 	}
 	if (argc - optind < 2)
-		return ic_bad(ic_prog, "give two or more results directories or their .tar.gz exports (see ./run.sh agree --help).");
+		return ic_bad("give two or more results directories or their .tar.gz exports (see ./run.sh agree --help).");
 	if (argc - optind > AGR_MAX_RUNS)
-		return ic_bad(ic_prog, "at most %d runs at once.", AGR_MAX_RUNS);
+		return ic_bad("at most %d runs at once.", AGR_MAX_RUNS);
 	if (out && ic_out_dir_check(out, err, sizeof(err)))
-		return ic_bad(ic_prog, "%s.", err);
+		return ic_bad("%s.", err);
 	for (; optind < argc; optind++, x.k++)
 		if (ic_run_open(&x.run[x.k], argv[optind], err, sizeof(err)))
-			return ic_bad(ic_prog, "%s.", err);
+			return ic_bad("%s.", err);
 	agr_match_series(&x);
 	for (size_t a = 0; a < x.k; a++)
 		for (size_t b = a + 1; b < x.k; b++)

@@ -72,7 +72,7 @@ struct cal_run {
 
 static int cal_oom(void)
 {
-	fputs("calibration: out of memory\n", stderr);
+	fprintf(stderr, "%s: out of memory\n", ic_prog);
 	return 1;
 }
 
@@ -302,7 +302,7 @@ static int cal_args(int argc, char **argv, struct cal_opts *o, struct cal_run *r
 			errno = 0;
 			o->seconds = strtol(optarg, &end, 10);
 			if (errno || *end || end == optarg || o->seconds < 0)
-				return ic_bad(ic_prog, "--seconds: '%s' is not a whole number of seconds", optarg);
+				return ic_bad("--seconds: '%s' is not a whole number of seconds", optarg);
 			break;
 		case 't':
 			if (!(nt = realloc(run->trial, (run->ntrials + 1) * sizeof(*nt))))
@@ -312,32 +312,30 @@ static int cal_args(int argc, char **argv, struct cal_opts *o, struct cal_run *r
 			break;
 		case 1:
 			if ((rc = cal_add_file(run, optarg)))
-				return rc == -1 ? ic_bad(ic_prog, "'%s' comes before the first --trial (see --help)",
+				return rc == -1 ? ic_bad("'%s' comes before the first --trial (see --help)",
 							 optarg) : cal_oom();
 			break;
 		case 'h':
 			fputs(cal_usage, stdout);
 			return -1;
-		case ':':
-			return ic_bad(ic_prog, "%s needs a value", argv[optind - 1]);
 		default:
-			return ic_bad(ic_prog, "unknown option '%s' (see --help)", argv[optind - 1]);
+			return ic_opt_end(c, argv, cal_usage, "--help");
 		}
 	}
 	for (; optind < argc; optind++)   /* files after "--" */
 		if ((rc = cal_add_file(run, argv[optind])))
-			return rc == -1 ? ic_bad(ic_prog, "'%s' comes before the first --trial (see --help)",
+			return rc == -1 ? ic_bad("'%s' comes before the first --trial (see --help)",
 						 argv[optind]) : cal_oom();
 	if (!o->out || !*o->out || stat(o->out, &st) || !S_ISDIR(st.st_mode))
-		return ic_bad(ic_prog, "--out: '%s' is not a directory (see --help)", o->out ? o->out : "");
+		return ic_bad("--out: '%s' is not a directory (see --help)", o->out ? o->out : "");
 	if (!o->plants || cal_plants(run, o->plants, o->baseline))
-		return ic_bad(ic_prog, "--plants: '%s' is not a list of fractions like 0,0.01,0.03",
+		return ic_bad("--plants: '%s' is not a list of fractions like 0,0.01,0.03",
 			      o->plants ? o->plants : "");
 	if (!run->ntrials)
-		return ic_bad(ic_prog, "no --trial FILE.json... given (see --help)");
+		return ic_bad("no --trial FILE.json... given (see --help)");
 	for (size_t t = 0; t < run->ntrials; t++)
 		if (!run->trial[t].nfiles)
-			return ic_bad(ic_prog, "--trial %zu has no files", t + 1);
+			return ic_bad("--trial %zu has no files", t + 1);
 	return 0;
 }
 
@@ -364,7 +362,7 @@ int main(int argc, char **argv)
 	for (size_t t = 0; t < run.ntrials; t++)
 		for (size_t k = 0; k < run.nplants; k++)
 			if (cal_trial(&run, t, &run.plant[k], fcsv, err, sizeof(err))) {
-				rc = ic_bad(ic_prog, "trial %zu, planted %g: %s", t + 1, run.plant[k].f, err);
+				rc = ic_bad("trial %zu, planted %g: %s", t + 1, run.plant[k].f, err);
 				goto done;
 			}
 	cal_markdown(fmd, &run, o.design, o.seconds);

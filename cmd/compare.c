@@ -519,16 +519,16 @@ int main(int argc, char **argv)
 		}
 	}
 	if (argc - optind < 2)
-		return ic_bad(ic_prog, "give two or more results directories or their .tar.gz exports (see ./run.sh compare --help).");
+		return ic_bad("give two or more results directories or their .tar.gz exports (see ./run.sh compare --help).");
 	if (argc - optind > CMP_MAX_INPUTS)
-		return ic_bad(ic_prog, "at most %d runs at once.", CMP_MAX_INPUTS);
+		return ic_bad("at most %d runs at once.", CMP_MAX_INPUTS);
 	if (!out)
-		return ic_bad(ic_prog, "--out DIR is required.");
+		return ic_bad("--out DIR is required.");
 	if (ic_out_dir_check(out, err, sizeof(err)))
-		return ic_bad(ic_prog, "%s.", err);
+		return ic_bad("%s.", err);
 	for (; optind < argc; optind++, c.k++)
 		if (ic_run_open(&c.in[c.k].run, argv[optind], err, sizeof(err)))
-			return ic_bad(ic_prog, "%s.", err);
+			return ic_bad("%s.", err);
 	/* Which settings vary within a run (they join the series names), then
 	 * every ratio under its series. */
 	for (size_t k = 0; k < c.k; k++)

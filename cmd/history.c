@@ -115,11 +115,11 @@ int main(int argc, char **argv)
 		}
 	}
 	if (optind < argc)
-		return ic_bad(ic_prog, "unexpected argument '%s' (see --help)", argv[optind]);
+		return ic_bad("unexpected argument '%s' (see --help)", argv[optind]);
 	if (!*dir)
-		return ic_bad(ic_prog, "--results needs a directory");
+		return ic_bad("--results needs a directory");
 	if (ic_history_runs(dir, &runs, &n, err, sizeof(err)))
-		return ic_bad(ic_prog, "%s", err);
+		return ic_bad("%s", err);
 	gethostname(host, sizeof(host) - 1);
 	hi_cpu(cpu, sizeof(cpu));
 	for (size_t i = 0; i < n; i++) {
@@ -128,6 +128,7 @@ int main(int argc, char **argv)
 		time_t t = (time_t)runs[i].time;
 		struct ic_run run;
 		struct tm tm;
+		int smoke;
 
 		memset(&run, 0, sizeof(run));
 		if (ic_run_open(&run, runs[i].dir, err, sizeof(err))) {
@@ -142,14 +143,14 @@ int main(int argc, char **argv)
 			ic_run_free(&run);
 			continue;
 		}
+		smoke = ic_analysis_smoke(&run.an, why, sizeof(why));
 		gmtime_r(&t, &tm);
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", &tm);
 		ic_history_conf(runs[i].dir, "layouts_random", v, sizeof(v));
 		ic_history_conf(runs[i].dir, "processes", p, sizeof(p));
 		printf("%s  %s  %s layout variant%s x %s process%s%s\n", when, runs[i].dir,
 		       *v ? v : "?", strcmp(v, "1") ? "s" : "", *p ? p : "?", strcmp(p, "1") ? "es" : "",
-		       ic_analysis_smoke(&run.an, why, sizeof(why)) ? " (quick: too small for a verdict)"
-								     : "");
+		       smoke ? " (quick: too small for a verdict)" : "");
 		if (all)
 			printf("    machine: %s\n", ic_history_machine(&run.res, mach, sizeof(mach)));
 		for (size_t s = 0; s < run.an.nseries; s++) {
@@ -160,7 +161,7 @@ int main(int argc, char **argv)
 			if (!g->nratios)
 				continue;
 			/* A smoke run decides no side: its series say so, not a side. */
-			if (ic_analysis_smoke(&run.an, why, sizeof(why)))
+			if (smoke)
 				snprintf(br, sizeof(br), "no side decided");
 			else
 				ic_history_bracket(br, sizeof(br), &g->xo, &run.an.opts);

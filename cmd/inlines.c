@@ -77,7 +77,7 @@ static int inl_parse(int argc, char **argv, struct inl_opts *o)
 	o->debug_dir = IC_DEBUG_DIR_DEFAULT;
 	o->functions = calloc((size_t)argc, sizeof(*o->functions));
 	if (!o->functions)
-		return ic_bad(ic_prog, "out of memory");
+		return ic_bad("out of memory");
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
 		char *end;
@@ -97,11 +97,11 @@ static int inl_parse(int argc, char **argv, struct inl_opts *o)
 			}
 			o->top = strtoul(optarg, &end, 10);
 			if (!*optarg || *end || optarg[0] == '-' || o->top == 0)
-				return ic_bad(ic_prog, "--top: '%s' is not a count of rows (1, 2, ... or all)", optarg);
+				return ic_bad("--top: '%s' is not a count of rows (1, 2, ... or all)", optarg);
 			break;
 		case 'f':
 			if (!*optarg)
-				return ic_bad(ic_prog, "--function needs a name");
+				return ic_bad("--function needs a name");
 			o->functions[o->nfunctions++] = optarg;
 			break;
 		case 'r':
@@ -118,17 +118,17 @@ static int inl_parse(int argc, char **argv, struct inl_opts *o)
 		}
 	}
 	if (optind >= argc)
-		return ic_bad(ic_prog, "give the BINARY whose inlined copies to count (see --help)");
+		return ic_bad("give the BINARY whose inlined copies to count (see --help)");
 	if (optind + 1 < argc)
-		return ic_bad(ic_prog, "one BINARY at a time: '%s' is one too many", argv[optind + 1]);
+		return ic_bad("one BINARY at a time: '%s' is one too many", argv[optind + 1]);
 	o->binary = argv[optind];
 	/* A screen of text; CSV is for programs, which want every row. */
 	if (!o->top_given)
 		o->top = o->csv ? 0 : INL_TOP_DEFAULT;
 	if (o->csv && (o->results || o->chart))
-		return ic_bad(ic_prog, "--csv prints the table only: price in text, without --csv");
+		return ic_bad("--csv prints the table only: price in text, without --csv");
 	if (o->chart && (!o->nfunctions || !o->results))
-		return ic_bad(ic_prog, "--chart marks the N of each --function NAME on a run's curve: give both, and --results DIR");
+		return ic_bad("--chart marks the N of each --function NAME on a run's curve: give both, and --results DIR");
 	return -1;
 }
 
@@ -301,7 +301,7 @@ static int inl_select(const struct inl_opts *o, const struct ic_census *c, struc
 		for (size_t i = 0; i < c->nfns; i++)
 			hits += !strcmp(c->fns[i]->name, o->functions[f]);
 		if (!hits)
-			return ic_bad(ic_prog, "no inlined copy of '%s' in %s's DWARF: give a name from its table (./run.sh inlines %s)",
+			return ic_bad("no inlined copy of '%s' in %s's DWARF: give a name from its table (./run.sh inlines %s)",
 				      o->functions[f], o->binary, o->binary);
 	}
 	for (size_t i = 0; i < c->nfns; i++)
@@ -326,16 +326,16 @@ static int inl_run(const struct inl_opts *o)
 
 	memset(&run, 0, sizeof(run));
 	if (o->chart && ic_chart_check(o->chart, o->results, err, sizeof(err))) {
-		ic_bad(ic_prog, "%s", err);
+		ic_bad("%s", err);
 		return rc;
 	}
 	if (ic_debug_file_open(&df, o->binary, o->debug, o->debug_dir, err, sizeof(err)) ||
 	    ic_census_read(&census, df.dw, err, sizeof(err))) {
-		ic_bad(ic_prog, "%s", err);
+		ic_bad("%s", err);
 		goto out;
 	}
 	if (!census.units) {
-		ic_bad(ic_prog, "%s: its DWARF has no compilation unit: build it with -g", df.debug_path);
+		ic_bad("%s: its DWARF has no compilation unit: build it with -g", df.debug_path);
 		goto out;
 	}
 	rows = malloc((census.nfns + 1) * sizeof(*rows));
@@ -354,7 +354,7 @@ static int inl_run(const struct inl_opts *o)
 	if (o->results) {
 		have_run = 1;
 		if (ic_price_run_load(&run, o->results, err, sizeof(err))) {
-			ic_bad(ic_prog, "%s", err);
+			ic_bad("%s", err);
 			goto out;
 		}
 	}

@@ -56,13 +56,6 @@ static long plan_num(const char *s, unsigned long max)
 	return *end || v > max ? -1 : (long)v;
 }
 
-static int plan_by_repeat(const void *a, const void *b)
-{
-	const struct plan_proc *x = a, *y = b;
-
-	return (x->repeat > y->repeat) - (x->repeat < y->repeat);
-}
-
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -93,13 +86,13 @@ int main(int argc, char **argv)
 
 		if (i >= 0) {
 			if ((n[i] = plan_num(optarg, 10000)) < 1)
-				return ic_bad(ic_prog, "%s: '%s' is not a whole number 1..10000", names[i], optarg);
+				return ic_bad("%s: '%s' is not a whole number 1..10000", names[i], optarg);
 			continue;
 		}
 		switch (c) {
 		case 's':
 			if ((seed = plan_num(optarg, UINT32_MAX)) < 0)
-				return ic_bad(ic_prog, "--seed: '%s' is not a whole number 0..%" PRIu32, optarg,
+				return ic_bad("--seed: '%s' is not a whole number 0..%" PRIu32, optarg,
 					      UINT32_MAX);
 			break;
 		case 'x':
@@ -116,10 +109,10 @@ int main(int argc, char **argv)
 		}
 	}
 	if (optind < argc)
-		return ic_bad(ic_prog, "unexpected argument '%s' (see --help)", argv[optind]);
+		return ic_bad("unexpected argument '%s' (see --help)", argv[optind]);
 	if (seeds) {
 		if (seed < 0 || n[0] < 0 || n[1] < 0)
-			return ic_bad(ic_prog, "--seeds: --seed, --repeats and --variants are required (see --help)");
+			return ic_bad("--seeds: --seed, --repeats and --variants are required (see --help)");
 		for (long r = 1; r <= n[0]; r++)
 			for (long va = 0; va < n[1]; va++)
 				printf("r%ld_v%ld %" PRIu32 "\n", r, va,
@@ -128,10 +121,10 @@ int main(int argc, char **argv)
 		return fflush(stdout) == 0 ? 0 : 1;
 	}
 	if (seed < 0 || n[0] < 0 || n[1] < 0 || n[2] < 0)
-		return ic_bad(ic_prog, "--seed, --repeats, --variants and --processes are required (see --help)");
+		return ic_bad("--seed, --repeats, --variants and --processes are required (see --help)");
 	total = (size_t)n[0] * (size_t)n[1] * (size_t)n[2] * (size_t)n[3];
 	if (total > 1000000)
-		return ic_bad(ic_prog, "%zu processes: more than a million", total);
+		return ic_bad("%zu processes: more than a million", total);
 	v = ic_xalloc(malloc(total * sizeof(*v)));
 	for (long b = 0; b < n[3]; b++)
 		for (long r = 1; r <= n[0]; r++)
@@ -146,23 +139,19 @@ int main(int argc, char **argv)
 		v[i - 1] = v[j];
 		v[j] = t;
 	}
-	/* A stable sort by repeat: insertion, as qsort is not stable. */
-	if (spread)
-		for (size_t i = 1; i < total; i++)
-			for (size_t j = i; j > 0 && plan_by_repeat(&v[j - 1], &v[j]) > 0; j--) {
-				struct plan_proc t = v[j];
+	/* With --spread a repeat at a time, each in its shuffled order. */
+	for (long r = spread ? 1 : 0; r <= (spread ? n[0] : 0); r++)
+		for (size_t i = 0; i < total; i++) {
+			char bp[32] = "";
 
-				v[j] = v[j - 1];
-				v[j - 1] = t;
-			}
-	for (size_t i = 0; i < total; i++) {
-		char bp[32] = "";
-
-		if (n[3] > 1)
-			snprintf(bp, sizeof(bp), "b%u_", v[i].build);
-		printf("%s%sr%u_v%u_p%u %s%sr%u %u %u %u %u\n", prefix, bp, v[i].repeat, v[i].variant, v[i].process,
-		       prefix, bp, v[i].repeat, v[i].repeat, v[i].variant, v[i].process, v[i].build);
-	}
+			if (r && v[i].repeat != (unsigned)r)
+				continue;
+			if (n[3] > 1)
+				snprintf(bp, sizeof(bp), "b%u_", v[i].build);
+			printf("%s%sr%u_v%u_p%u %s%sr%u %u %u %u %u\n", prefix, bp, v[i].repeat, v[i].variant,
+			       v[i].process, prefix, bp, v[i].repeat, v[i].repeat, v[i].variant, v[i].process,
+			       v[i].build);
+		}
 	free(v);
 	return fflush(stdout) == 0 ? 0 : 1;
 }

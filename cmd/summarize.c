@@ -144,7 +144,7 @@ static int ic_write_all(const struct ic_analysis *an, json_t *merged, const char
 	memset(outs, 0, sizeof(outs));   /* unopened entries: nothing to discard */
 	snprintf(plots, sizeof(plots), "%s/plots", dir);
 	if (ic_mkdir_p(plots))   /* and dir; a bad --out: nothing written yet */
-		return ic_bad(ic_prog, "--out %s: cannot create %s: %s", dir, plots, strerror(errno));
+		return ic_bad("--out %s: cannot create %s: %s", dir, plots, strerror(errno));
 	for (size_t i = 0; i < n; i++) {
 		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, ic_out_name[i]) >= sizeof(path))
 			errno = ENAMETOOLONG;
@@ -229,12 +229,12 @@ int main(int argc, char **argv)
 			break;
 		case 'i':
 			if (ic_parse_double(optarg, &d) || d <= 0.0)
-				return ic_bad(ic_prog, "--noise-ci: '%s' is not a positive number", optarg);
+				return ic_bad("--noise-ci: '%s' is not a positive number", optarg);
 			opts.noise_ci = d;
 			break;
 		case 'p':
 			if (ic_parse_double(optarg, &d) || d <= -1.0 || d >= 10.0)
-				return ic_bad(ic_prog, "--planted: '%s' is not a fraction like 0.03", optarg);
+				return ic_bad("--planted: '%s' is not a fraction like 0.03", optarg);
 			opts.planted = d;
 			break;
 		case 'r':
@@ -243,7 +243,7 @@ int main(int argc, char **argv)
 		case 'k':
 		case 't':
 			if (ic_parse_double(optarg, &d) || d < 1.0 || d > 1000.0 || d != (int)d)
-				return ic_bad(ic_prog, "--%s: '%s' is not a whole number from 1 to 1000",
+				return ic_bad("--%s: '%s' is not a whole number from 1 to 1000",
 					      c == 'k' ? "repeat" : "trial", optarg);
 			*(c == 'k' ? &sel.repeat : &sel.trial) = (int)d;
 			break;
@@ -252,22 +252,22 @@ int main(int argc, char **argv)
 		}
 	}
 	if (!out || !*out)
-		return ic_bad(ic_prog, "--out DIR is required (see --help)");
+		return ic_bad("--out DIR is required (see --help)");
 	if (run_path && optind < argc)
-		return ic_bad(ic_prog, "--run and FILE.json: give one of them");
+		return ic_bad("--run and FILE.json: give one of them");
 	if (!run_path && (sel.repeat || sel.trial))
-		return ic_bad(ic_prog, "--repeat and --trial select a run's processes: they need --run");
+		return ic_bad("--repeat and --trial select a run's processes: they need --run");
 	if (!run_path && optind >= argc)
-		return ic_bad(ic_prog, "no input FILE.json given (see --help)");
+		return ic_bad("no input FILE.json given (see --help)");
 	if (!*opts.compare || !*opts.baseline || !strcmp(opts.compare, opts.baseline))
-		return ic_bad(ic_prog, "--compare '%s' and --baseline '%s' must be two different forms",
+		return ic_bad("--compare '%s' and --baseline '%s' must be two different forms",
 			      opts.compare, opts.baseline);
 
 	if (run_path) {
 		/* The run's processes, analysed with these options. */
 		if (ic_run_open_select(&run, run_path, &sel, &opts, err, sizeof(err))) {
 			ic_run_free(&run);
-			return ic_bad(ic_prog, "%s", err);
+			return ic_bad("%s", err);
 		}
 		merged = ic_merged(&run.res);
 		rc = merged ? ic_write_all(&run.an, merged, out) : 1;
@@ -283,7 +283,7 @@ int main(int argc, char **argv)
 	if (optind < argc || ic_analyse(&an, &res, &opts, err, sizeof(err))) {
 		ic_analysis_free(&an);
 		ic_results_free(&res);
-		return ic_bad(ic_prog, "%s", err);
+		return ic_bad("%s", err);
 	}
 	merged = ic_merged(&res);
 	if (!merged) {

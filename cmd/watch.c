@@ -170,15 +170,14 @@ static void wr_probes(FILE *f, const struct ic_watch *w)
 		wr_row(f, 17, p->name, &p->level, unit);
 	}
 	{
-		const char **names = calloc(w->nprobes, sizeof(*names));
-		enum ic_watch_change *v = calloc(w->nprobes, sizeof(*v));
+		const char **names = ic_xalloc(calloc(w->nprobes, sizeof(*names)));
+		enum ic_watch_change *v = ic_xalloc(calloc(w->nprobes, sizeof(*v)));
 
-		for (size_t k = 0; names && v && k < w->nprobes; k++) {
+		for (size_t k = 0; k < w->nprobes; k++) {
 			names[k] = w->probes[k].name;
 			v[k] = w->probes[k].level.verdict;
 		}
-		if (names && v)
-			wr_groups(f, names, v, w->nprobes);
+		wr_groups(f, names, v, w->nprobes);
 		free(names);
 		free(v);
 	}
@@ -509,7 +508,7 @@ static int wr_write(const struct ic_watch *w, const char *dir, const char *text)
 
 	snprintf(path, sizeof(path), "%s/plots", dir);
 	if (ic_mkdir_p(path))
-		return ic_bad(ic_prog, "--out %s: cannot create %s: %s", dir, path, strerror(errno));
+		return ic_bad("--out %s: cannot create %s: %s", dir, path, strerror(errno));
 	for (; n < WR_COUNT && !rc; n++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, wr_name[n]);
 		rc = ic_atomic_open(&af[n], path, 0);
@@ -570,16 +569,16 @@ int main(int argc, char **argv)
 		case 'w':
 			window = strtod(optarg, &end);
 			if (*end || end == optarg || !(window > 0.0 && window < 3600.0))
-				return ic_bad(ic_prog, "--window must be seconds above 0, not '%s'", optarg);
+				return ic_bad("--window must be seconds above 0, not '%s'", optarg);
 			break;
 		default:
 			return ic_opt_end(c, argv, wr_usage, "--help");
 		}
 	}
 	if (!out || !*out)
-		return ic_bad(ic_prog, "--out DIR is required (see --help)");
+		return ic_bad("--out DIR is required (see --help)");
 	if (optind >= argc && !lng)
-		return ic_bad(ic_prog, "no process files given (see --help)");
+		return ic_bad("no process files given (see --help)");
 	ic_watch_init(&w);
 	rc = 0;
 	for (int i = optind; i < argc && !rc; i++)
@@ -590,7 +589,7 @@ int main(int argc, char **argv)
 		rc = ic_watch_analyse(&w, err, sizeof(err));
 	if (rc) {
 		ic_watch_free(&w);
-		return ic_bad(ic_prog, "%s", err);
+		return ic_bad("%s", err);
 	}
 	mem = open_memstream(&text, &tlen);
 	if (!mem) {

@@ -49,11 +49,8 @@ struct cs_run {
 	const char *body;           /* --body NAME, or NULL */
 };
 
-/* codesize_util.c: the program's name as it was run, for messages
- * (main sets it). */
-
-/* One line on stderr, then exit with code. */
-/* Errors: one line, then exit (common/kit.h). */
+/* Errors: one line on stderr (ic_prog, which main sets), then exit with
+ * the code (common/kit.h). */
 #define cs_fail ic_die
 /* p grown to hold need items of size bytes (*cap items); exits when out of memory. */
 void *cs_grow(void *p, size_t *cap, size_t need, size_t size);

@@ -13,7 +13,6 @@
  */
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,30 +47,6 @@ struct report_series {
 	size_t nsites;
 };
 
-static __attribute__((noreturn, format(printf, 1, 2))) void report_fail(const char *fmt, ...);
-
-static void report_fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("codesize_report: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(REPORT_EXIT_USAGE);
-}
-
-static void *report_alloc(void *p, size_t n, size_t size)
-{
-	p = realloc(p, (n ? n : 1) * size);
-	if (!p) {
-		fputs("codesize_report: out of memory\n", stderr);
-		exit(1);
-	}
-	return p;
-}
-
 /* Decimal digits only, as codesize writes them. */
 static unsigned long report_number(const char *s, const char *what)
 {
@@ -81,7 +56,7 @@ static unsigned long report_number(const char *s, const char *what)
 	errno = 0;
 	v = strtoul(s, &end, 10);
 	if (*s < '0' || *s > '9' || *end || errno)
-		report_fail("%s: '%s' is not a number", what, s);
+		ic_die(REPORT_EXIT_USAGE, "%s: '%s' is not a number", what, s);
 	return v;
 }
 
@@ -102,9 +77,9 @@ static void report_read(const char *path, struct report_row **rows, size_t *nrow
 	int col[COL_COUNT];
 
 	if (!f)
-		report_fail("%s: %s", path, strerror(errno));
+		ic_die(REPORT_EXIT_USAGE, "%s: %s", path, strerror(errno));
 	if (getline(&line, &cap, f) < 0)
-		report_fail("%s: empty, not codesize's CSV", path);
+		ic_die(REPORT_EXIT_USAGE, "%s: empty, not codesize's CSV", path);
 	n = ic_csv_split(line, field, 64);
 	for (int c = 0; c < COL_COUNT; c++) {
 		col[c] = -1;
@@ -112,7 +87,7 @@ static void report_read(const char *path, struct report_row **rows, size_t *nrow
 			if (!strcmp(field[i], report_cols[c]))
 				col[c] = (int)i;
 		if (col[c] < 0 && c != COL_FILLER)
-			report_fail("%s: no column %s, not codesize's CSV", path, report_cols[c]);
+			ic_die(REPORT_EXIT_USAGE, "%s: no column %s, not codesize's CSV", path, report_cols[c]);
 	}
 	*rows = NULL;
 	*series = NULL;
@@ -126,10 +101,10 @@ static void report_read(const char *path, struct report_row **rows, size_t *nrow
 		n = ic_csv_split(line, field, 64);
 		for (int c = 0; c < COL_COUNT; c++) {
 			if (col[c] >= 0 && (size_t)col[c] >= n)
-				report_fail("%s: row %zu has %zu fields", path, *nrows + 2, n);
+				ic_die(REPORT_EXIT_USAGE, "%s: row %zu has %zu fields", path, *nrows + 2, n);
 			r.field[c] = strdup(col[c] < 0 ? "0" : field[col[c]]);
 			if (!r.field[c])
-				report_fail("out of memory");
+				ic_die(1, "out of memory");
 		}
 		r.sites = report_number(r.field[COL_SITES], "sites");
 		filler = report_number(r.field[COL_FILLER], "filler");
@@ -142,7 +117,7 @@ static void report_read(const char *path, struct report_row **rows, size_t *nrow
 		for (s = 0; s < *nseries && strcmp((*series)[s].name, name); s++)
 			;
 		if (s == *nseries) {
-			*series = report_alloc(*series, *nseries + 1, sizeof **series);
+			*series = ic_xrealloc(*series, *nseries + 1, sizeof **series);
 			(*series)[s] = (struct report_series){ .sites = NULL };
 			snprintf((*series)[s].name, sizeof (*series)[s].name, "%s", name);
 			(*nseries)++;
@@ -153,11 +128,11 @@ static void report_read(const char *path, struct report_row **rows, size_t *nrow
 		for (k = 0; k < se->nsites && se->sites[k] != r.sites; k++)
 			;
 		if (k == se->nsites) {
-			se->sites = report_alloc(se->sites, se->nsites + 1, sizeof *se->sites);
+			se->sites = ic_xrealloc(se->sites, se->nsites + 1, sizeof *se->sites);
 			se->sites[se->nsites++] = r.sites;
 		}
 		r.series = s;
-		*rows = report_alloc(*rows, *nrows + 1, sizeof **rows);
+		*rows = ic_xrealloc(*rows, *nrows + 1, sizeof **rows);
 		(*rows)[(*nrows)++] = r;
 	}
 	free(line);
@@ -193,7 +168,7 @@ static void report_pass(const struct report_row *rows, size_t nrows, size_t s,
 		printf("\n%s size unknown (hwloc)\n", name);
 		return;
 	}
-	fp = report_alloc(NULL, se->nsites, sizeof *fp);
+	fp = ic_xrealloc(NULL, se->nsites, sizeof *fp);
 	for (size_t k = 0; k < se->nsites; k++) {
 		const char *v = report_cell(rows, nrows, s, report_forms[0], se->sites[k], COL_FOOT);
 		char *end;
@@ -256,6 +231,7 @@ int main(int argc, char **argv)
 	struct report_series *series;
 	size_t nrows, nseries;
 
+	ic_prog = "codesize_report";
 	for (int i = 1; i < argc; i++) {
 		int which = !strcmp(argv[i], "--l1i") ? 0 : !strcmp(argv[i], "--l2") ? 1 : -1;
 
@@ -264,25 +240,25 @@ int main(int argc, char **argv)
 			return 0;
 		} else if (which >= 0) {
 			if (i + 1 >= argc)
-				report_fail("%s: needs a size in bytes", argv[i]);
+				ic_die(REPORT_EXIT_USAGE, "%s: needs a size in bytes", argv[i]);
 			/* Whole KiB, as hwloc reports them. */
 			kib[which] = report_number(argv[i + 1], argv[i]) / 1024;
 			i++;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
-			report_fail("%s: unknown option (see --help)", argv[i]);
+			ic_die(REPORT_EXIT_USAGE, "%s: unknown option (see --help)", argv[i]);
 		} else if (csv) {
-			report_fail("%s: one CSV only (see --help)", argv[i]);
+			ic_die(REPORT_EXIT_USAGE, "%s: one CSV only (see --help)", argv[i]);
 		} else {
 			csv = argv[i];
 		}
 	}
 	if (!csv)
-		report_fail("no CSV given (see --help)");
+		ic_die(REPORT_EXIT_USAGE, "no CSV given (see --help)");
 	report_read(csv, &rows, &nrows, &series, &nseries);
 	for (size_t s = 0; s < nseries; s++)
 		report_series(rows, nrows, s, &series[s], kib[0], kib[1]);
 	if (fflush(stdout) != 0)
-		report_fail("cannot write stdout: %s", strerror(errno));
+		ic_die(REPORT_EXIT_USAGE, "cannot write stdout: %s", strerror(errno));
 	for (size_t i = 0; i < nrows; i++)
 		for (int c = 0; c < COL_COUNT; c++)
 			free(rows[i].field[c]);

@@ -30,12 +30,12 @@ static void kit_say(const char *prog, const char *fmt, va_list ap)
 	fputc('\n', stderr);
 }
 
-int ic_bad(const char *prog, const char *fmt, ...)
+int ic_bad(const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	kit_say(prog, fmt, ap);
+	kit_say(ic_prog, fmt, ap);
 	va_end(ap);
 	return 2;
 }
@@ -111,8 +111,8 @@ int ic_opt_end(int c, char *const *argv, const char *usage, const char *help)
 		return 0;
 	}
 	if (c == ':')
-		return ic_bad(ic_prog, "%s needs a value (see %s)", argv[optind - 1], help);
-	return ic_bad(ic_prog, "unknown option '%s' (see %s)", argv[optind - 1], help);
+		return ic_bad("%s needs a value (see %s)", argv[optind - 1], help);
+	return ic_bad("unknown option '%s' (see %s)", argv[optind - 1], help);
 }
 
 size_t ic_csv_split(char *line, char **field, size_t max)

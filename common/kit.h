@@ -15,10 +15,10 @@ extern const char *ic_prog;
 __attribute__((format(printf, 3, 4)))
 int ic_fail(char *err, size_t errlen, const char *fmt, ...);
 
-/* "PROG: MSG\n" on stderr; returns 2, the exit status of bad usage or
- * input. */
-__attribute__((format(printf, 2, 3)))
-int ic_bad(const char *prog, const char *fmt, ...);
+/* "PROG: MSG\n" on stderr (PROG is ic_prog); returns 2, the exit status
+ * of bad usage or input. */
+__attribute__((format(printf, 1, 2)))
+int ic_bad(const char *fmt, ...);
 
 /* The end of every program's getopt switch (optstring starting ':',
  * option 'h' for --help): --help prints usage and gives 0; a missing value

@@ -56,6 +56,18 @@ static int run_is_process(const char *name)
 
 /* A process file of the selection: its repeat's key r<K>_v<V>_p<P>.json
  * (after a step's, trial's or build's prefix), its trial's prefix t<T>_. */
+/* " of repeat 2", " of trial 3" or "": what the selection adds to "no
+ * finished process". */
+static const char *run_sel_words(const struct ic_run_select *sel, char *buf, size_t cap)
+{
+	buf[0] = '\0';
+	if (sel->repeat)
+		snprintf(buf, cap, " of repeat %d", sel->repeat);
+	if (sel->trial)
+		snprintf(buf + strlen(buf), cap - strlen(buf), " of trial %d", sel->trial);
+	return buf;
+}
+
 static int run_selected(const struct ic_run_select *sel, const char *name)
 {
 	if (sel->trial) {
@@ -181,8 +193,12 @@ static int run_open_dir(struct ic_run *run, const char *path, char *err, size_t 
 		m[n++].text = NULL;
 	}
 	closedir(d);
-	if (!n)
-		return ic_fail(err, errlen, "%s has no finished process (no raw/*.json)", path);
+	if (!n) {
+		char w[64];
+
+		return ic_fail(err, errlen, "%s has no finished process%s in raw/", path,
+			       run_sel_words(&run->sel, w, sizeof(w)));
+	}
 	/* In name order, as summarize is given them: the first process's
 	 * context speaks for the run, and layout variants are numbered in
 	 * order of first appearance. */
@@ -346,9 +362,12 @@ static int run_open_export(struct ic_run *run, const char *path, char *err, size
 			m[i] = t;
 		}
 	qsort(m, np, sizeof(*m), run_cmp_member);
-	if (!np)
-		rc = ic_fail(err, errlen, "%s has no finished process (no %sraw/*.json inside)", path,
-			     prefix);
+	if (!np) {
+		char w[64];
+
+		rc = ic_fail(err, errlen, "%s has no finished process%s in %sraw/", path,
+			     run_sel_words(&run->sel, w, sizeof(w)), prefix);
+	}
 	for (size_t i = 0; i < np && !rc; i++) {
 		snprintf(name, sizeof(name), "%s:%s", path, m[i].name);
 		rc = ic_results_load_text(&run->res, name, m[i].text, m[i].len, m[i].mtime, err,

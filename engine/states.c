@@ -251,12 +251,10 @@ static void states_brief(struct ic_states *s, const struct ic_process_ratios *pr
 		if (nlev >= 2)
 			continue;
 		s->brief = 1;
-		s->brief_share = k ? m->share : 1.0 - m->share;
-		s->brief_spell_s = s->nuntimed ? NAN : m->spell[k];
 		snprintf(s->why_buf, sizeof(s->why_buf),
 			 "a second level came in brief spells (%.0f%% of the time) in which %s ran two "
 			 "repetitions at N = %lu, where the levels part most: too little to read it as a state",
-			 100.0 * s->brief_share, nlev ? "only one process" : "no process",
+			 100.0 * (k ? m->share : 1.0 - m->share), nlev ? "only one process" : "no process",
 			 j < pr->nsites ? pr->sites[j] : 0ul);
 		s->why = s->why_buf;
 		s->nstates = m->nstates = 1;

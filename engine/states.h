@@ -69,9 +69,8 @@ struct ic_states {
 	/* One state, though the model found a second one that no two
 	 * processes ran long enough to give a level at the N that separates
 	 * them: brief spells, too little to call a state of the machine or
-	 * to rule one out. Its share of the time and mean spell (s). */
+	 * to rule one out (why says its share of the time). */
 	int brief;
-	double brief_share, brief_spell_s;
 	char why_buf[256];
 };
 

@@ -37,7 +37,6 @@
 #include <inttypes.h>
 #include <libelf.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
