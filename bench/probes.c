@@ -68,13 +68,14 @@ static void probe_call_return(uint64_t n)
 }
 
 /* 128 KiB of straight-line code, four times a 32 KiB L1i and twice the
- * largest an x86-64 core has: four independent chains of 3-byte adds, so the
- * fetch, not the adds, sets the pace. A call per pass. */
+ * largest an x86-64 core has: 9-byte NOPs, which need no execution unit,
+ * so the fetch from past the L1i, not the adds of a chain, sets the pace.
+ * A call per pass. */
 __asm__(".pushsection .text\n"
 	".p2align 6\n"
 	"ic_probe_footprint:\n"
-	"\t.rept 10922\n"
-	"\taddl $1, %eax\n\taddl $1, %ecx\n\taddl $1, %edx\n\taddl $1, %esi\n"
+	"\t.rept 14563\n"
+	"\t.byte 0x66, 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00\n"
 	"\t.endr\n"
 	"\tret\n"
 	".popsection\n");
@@ -83,7 +84,7 @@ static void probe_code_past_l1i(uint64_t n)
 {
 	for (uint64_t i = 0; i < n; i++)
 		__asm__ volatile("sub $128, %%rsp\n\tcall ic_probe_footprint\n\tadd $128, %%rsp"
-				 : : : "eax", "ecx", "edx", "esi", "cc", "memory");
+				 : : : "memory");
 }
 
 static const struct ic_probe ic_probes_all[] = {
@@ -91,7 +92,7 @@ static const struct ic_probe ic_probes_all[] = {
 	{ "locked_same_line", "a store, then a locked add on its line", probe_locked_same },
 	{ "locked_other_line", "a store, then a locked add on another line", probe_locked_other },
 	{ "call_return", "16 calls to a bare return", probe_call_return },
-	{ "code_past_l1i", "128 KiB of straight-line adds", probe_code_past_l1i },
+	{ "code_past_l1i", "128 KiB of straight-line NOPs", probe_code_past_l1i },
 	{ NULL, NULL, NULL },
 };
 

@@ -8,7 +8,7 @@
  *   locked_same_line   a store, then a locked add to its own 64-byte line
  *   locked_other_line  a store, then a locked add to another line
  *   call_return        16 calls to a bare return
- *   code_past_l1i      a call into 128 KiB of straight-line adds
+ *   code_past_l1i      a call into 128 KiB of straight-line NOPs
  */
 #ifndef IC_PROBES_H
 #define IC_PROBES_H

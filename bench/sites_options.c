@@ -173,8 +173,15 @@ int ic_opts_parse(int *argc, char **argv, struct ic_opts *o)
 			o->bench_out = v;
 		if ((v = opt_value(argv[i], "--benchmark_out_format")))
 			out_format = v;
-		if ((v = opt_value(argv[i], "--benchmark_min_time")))
-			min_time = strtod(v, NULL);
+		if ((v = opt_value(argv[i], "--benchmark_min_time"))) {
+			/* Seconds ("0.015" or "0.015s"); an iteration count ("100x")
+			 * asks for no rescaling. */
+			char *end;
+
+			min_time = strtod(v, &end);
+			if (end == v || (*end && strcmp(end, "s")))
+				min_time = 0.0;
+		}
 		argv[kept++] = argv[i];
 	}
 	*argc = kept;

@@ -197,7 +197,7 @@ static void wr_probes_words(FILE *f, const struct ic_watch *w)
 			continue;
 		fprintf(f, "%s%s ", any ? "; " : "In the machine's terms, state 2 has: ", w->probes[k].name);
 		if (lv->verdict == IC_CHANGE_SAME)
-			fputs("unchanged", f);
+			fputs("unchanged (within ±5%)", f);
 		else if (lv->verdict == IC_CHANGE_UNSURE)
 			fprintf(f, "not told apart (%.2fx, 95%% %.2f-%.2fx)", lv->change, lv->change_lo, lv->change_hi);
 		else if (lv->verdict == IC_CHANGE_SLOWER)
@@ -229,7 +229,9 @@ static void wr_forms_words(FILE *f, const struct ic_watch *w, size_t j)
 		}
 		if (!strcmp(wf->form, "clone") || !strcmp(wf->form, "inline_nolock")) {
 			others++;
-			others_slower += wf->at[j].verdict == IC_CHANGE_SLOWER;
+			/* Not slower: no slowdown past the ±5% band inside its interval. */
+			others_slower += wf->at[j].verdict == IC_CHANGE_SLOWER ||
+					 !(wf->at[j].change_hi <= 1.0 + IC_WATCH_SAME);
 		}
 	}
 	if (!in || in->at[j].verdict != IC_CHANGE_SLOWER || others < 2 || others_slower)

@@ -389,7 +389,8 @@ static void watch_level(const struct ic_watch *w, const struct ic_series *se, st
 		for (size_t p = 0; p < sc->np; p++) {
 			int s;
 
-			if (pr->unit[p] != rep->unit || !(rep->v[IC_F_NS] > 0.0))
+			/* A repetition without its start has no state to take. */
+			if (pr->unit[p] != rep->unit || !(rep->v[IC_F_NS] > 0.0) || !isfinite(rep->start))
 				continue;
 			s = watch_state_at(m, p, rep->start);
 			if (s >= 0) {

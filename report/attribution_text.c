@@ -171,16 +171,16 @@ static void attr_adds_up(FILE *f, const struct ic_attribution *a)
 	fprintf(f, "**How it adds up** at N = %lu: the whole, inline/extern %.2fx, is the copies, "
 		"clone/extern %.2fx, times inlining those copies, inline/clone %.2fx", c->sites, w->ratio,
 		c->ratio, rest);
-	if (c->side == IC_SIDE_UNRESOLVED)
-		fputs(": the copies' price is not resolved here, so the whole is about inlining "
-		      "them.\n\n", f);
+	/* Words only where the whole and the copies are resolved at that N;
+	 * inline/clone is their quotient, with no interval of its own. */
+	if (w->side == IC_SIDE_UNRESOLVED || c->side == IC_SIDE_UNRESOLVED)
+		fprintf(f, " (point estimates: %s is not resolved at this N).\n\n",
+			w->side == IC_SIDE_UNRESOLVED ? "the whole" : "the copies' price");
 	else if (c->ratio > 1.0 && rest < 1.0)
 		fprintf(f, ": the copies cost, and inlining them saves %s than they cost, so %s.\n\n",
 			w->ratio < 1.0 ? "more" : "less", w->ratio < 1.0 ? "inline is faster" : "the calls are faster");
-	else if (c->ratio <= 1.0 && rest < 1.0)
-		fputs(": the copies cost nothing here, and inlining them saves.\n\n", f);
 	else
-		fputs(": inlining the copies saves nothing here.\n\n", f);
+		fputs(" (point estimates).\n\n", f);
 }
 
 static void attr_statement(FILE *f, const struct ic_attribution *a, const struct ic_group *g)

@@ -163,8 +163,8 @@ static void states_text(FILE *f, const struct ic_analysis *an, const struct ic_s
 		/* Too few processes for a verdict: said once, above the series. */
 		if (st->nproc < IC_STATES_MIN_PROC)
 			return;
-		fprintf(f, "States: one, tested on %zu repetitions of %zu processes in time order (%s",
-			m->n, st->nproc, st->why);
+		fprintf(f, "States: one%s, tested on %zu repetitions of %zu processes in time order (%s",
+			st->brief ? " read, a second not ruled out" : "", m->n, st->nproc, st->why);
 		if (m->mu)
 			fprintf(f, "; the best two-state fit's levels are %.1f noise SDs apart where they "
 				"part most", m->sep);

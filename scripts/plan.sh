@@ -195,7 +195,7 @@ variant_seeds() {
 # of the directories that build it (uncommitted edits included), and the
 # body. A README edit leaves it alone; any change to the code does not.
 source_hash() {
-	local parts=(CMakeLists.txt common queue gen codesize bench)
+	local parts=(CMakeLists.txt common queue gen codesize bench cmd)
 	{
 		if git -C "$top" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 			git -C "$top" ls-files -z -- "${parts[@]}"
