@@ -1,48 +1,47 @@
-/* plan: the order in which a sweep runs its processes (scripts/sweep.sh
- * loops over these lines). Every process of the design, builds x repeats x
- * layout variants x processes, one line each:
+/* plan: what a sweep builds and runs, and in which order: the one home of
+ * the sweep's plan (plan/). run.sh checks the options, writes the settings
+ * (run.conf's key=value lines) and loops over what this prints:
  *
- *   KEY GROUP REPEAT VARIANT PROCESS BUILD
- *
- * KEY is PREFIX[b<build>_]r<repeat>_v<variant>_p<process> (the build only
- * with several builds), the name of its raw/KEY.json; GROUP is the key
- * without its variant and process (the processes that share iteration
- * counts). The order is a Fisher-Yates shuffle drawn from splitmix64(seed),
- * so a seed gives one order; with --spread the repeats come one after the
- * other, each in its shuffled order, as --spread runs them.
- *
+ *   plan resolve < SETTINGS   the settings left to the plan, with the
+ *                             machine's say (points.h: defaults, series,
+ *                             N cap, filler auto), as key=value lines
+ *   plan points < SETTINGS    every point, as gen's specs, one a line
+ *   plan machine              what hwloc says of this machine, key=value:
+ *                             cores, pus, smt, l1i_size, l1i_assoc,
+ *                             l1i_line, l1d_size, l2_size, l3_size (bytes,
+ *                             ways; empty where hwloc does not say)
  *   plan --seed S --repeats R --variants V --processes P [--builds B]
  *        [--prefix X] [--spread]
+ *                             the processes in their order (order.h):
+ *                             KEY GROUP REPEAT VARIANT PROCESS BUILD
  *   plan --seeds --seed S --repeats R --variants V
+ *                             each layout variant's seed: r<R>_v<V> SEED
  *
- * With --seeds it prints instead each layout variant's seed, one line per
- * repeat and variant, "r<repeat>_v<variant> SEED": a 32-bit number mixed
- * from the run's seed, the repeat and the variant (splitmix64's finaliser),
- * so every repeat has variants of its own, all drawn alike
- * (bench/link_variant SEED links each).
- *
- * Bad usage: one line on stderr, exit 2, nothing printed.
+ * run.sh builds it with cc before anything is configured (the points are
+ * the build's configuration). Bad usage or settings: one line on stderr,
+ * exit 2, nothing printed; 1 when the machine lacks what is asked.
  */
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "kit.h"
-#include "splitmix64.h"
+#include "order.h"
+#include "points.h"
+#include "topology.h"
 
 static const char plan_usage[] =
-	"usage: plan --seed S --repeats R --variants V --processes P [--builds B] [--prefix X] [--spread]\n"
+	"usage: plan resolve|points < SETTINGS\n"
+	"       plan machine\n"
+	"       plan --seed S --repeats R --variants V --processes P [--builds B] [--prefix X] [--spread]\n"
 	"       plan --seeds --seed S --repeats R --variants V\n"
 	"\n"
-	"Prints every process of a sweep's design in the order it runs, one line\n"
-	"each: KEY GROUP REPEAT VARIANT PROCESS BUILD (scripts/sweep.sh); with\n"
-	"--seeds, each layout variant's seed: r<R>_v<V> SEED.\n";
-
-struct plan_proc {
-	unsigned repeat, variant, process, build;
-};
+	"The sweep's plan (cmd/plan.c says what each prints): its settings resolved\n"
+	"on this machine, its points, this machine's topology, the order of its\n"
+	"processes and the seeds of its layout variants.\n";
 
 /* A whole number 0..max from s, or -1. */
 static long plan_num(const char *s, unsigned long max)
@@ -54,6 +53,56 @@ static long plan_num(const char *s, unsigned long max)
 		return -1;
 	v = strtoul(s, &end, 10);
 	return *end || v > max ? -1 : (long)v;
+}
+
+/* What hwloc says, or the cores this process may use and no sizes. */
+static struct ic_topo_info plan_topology(int *known)
+{
+	struct ic_topo_info t = { .l1i_size = -1, .l1i_assoc = -1, .l1i_line = -1, .l1d_size = -1,
+				  .l2_size = -1, .l3_size = -1 };
+
+	*known = ic_topo_open() == 0 && ic_topo_describe(&t) == 0;
+	if (!*known) {
+		t.cores = t.pus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+		t.smt = 0;
+	}
+	return t;
+}
+
+static void plan_size(const char *key, long v)
+{
+	if (v > 0)
+		printf("%s=%ld\n", key, v);
+	else
+		printf("%s=\n", key);
+}
+
+/* resolve or points, on the settings from stdin. */
+static int plan_settings(const char *what)
+{
+	struct ic_settings s = { 0 };
+	char err[512];
+	int rc;
+
+	if (ic_settings_read(&s, stdin, "the settings on stdin", err, sizeof(err))) {
+		ic_settings_free(&s);
+		return ic_bad("%s", err);
+	}
+	if (!strcmp(what, "resolve")) {
+		int known;
+		struct ic_topo_info t = plan_topology(&known);
+		struct ic_plan_machine m = { t.cores, t.l1i_size, t.l2_size };
+
+		rc = ic_plan_resolve(&s, &m, stdout, err, sizeof(err));
+	} else {
+		rc = ic_plan_points(&s, stdout, err, sizeof(err));
+	}
+	ic_settings_free(&s);
+	if (rc) {
+		fprintf(stderr, "%s: %s\n", ic_prog, err);
+		return rc;
+	}
+	return fflush(stdout) == 0 ? 0 : 1;
 }
 
 int main(int argc, char **argv)
@@ -74,11 +123,30 @@ int main(int argc, char **argv)
 	long seed = -1, n[4] = { -1, -1, -1, 1 };   /* repeats, variants, processes, builds */
 	const char *prefix = "";
 	int spread = 0, seeds = 0, c;
-	uint64_t state;
-	struct plan_proc *v;
-	size_t total, k = 0;
 
 	ic_prog = "plan";
+	if (argc >= 2 && (!strcmp(argv[1], "resolve") || !strcmp(argv[1], "points") ||
+			  !strcmp(argv[1], "machine"))) {
+		int known;
+		struct ic_topo_info t;
+
+		if (argc > 2)
+			return ic_bad("%s takes no arguments, not '%s'", argv[1], argv[2]);
+		if (strcmp(argv[1], "machine"))
+			return plan_settings(argv[1]);
+		t = plan_topology(&known);
+		if (!known)
+			ic_die(1, "hwloc could not read this machine's topology");
+		printf("cores=%d\npus=%d\nsmt=%d\n", t.cores, t.pus, t.smt);
+		plan_size("l1i_size", t.l1i_size);
+		plan_size("l1i_assoc", t.l1i_assoc);
+		plan_size("l1i_line", t.l1i_line);
+		plan_size("l1d_size", t.l1d_size);
+		plan_size("l2_size", t.l2_size);
+		plan_size("l3_size", t.l3_size);
+		ic_topo_close();
+		return fflush(stdout) == 0 ? 0 : 1;
+	}
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		const char *const names[] = { "--repeats", "--variants", "--processes", "--builds" };
@@ -116,42 +184,15 @@ int main(int argc, char **argv)
 		for (long r = 1; r <= n[0]; r++)
 			for (long va = 0; va < n[1]; va++)
 				printf("r%ld_v%ld %" PRIu32 "\n", r, va,
-				       (uint32_t)ic_mix64((uint64_t)seed ^ ((uint64_t)r << 40) ^ ((uint64_t)va << 20) ^
-							 UINT64_C(0x6c61796f7574)));   /* "layout" */
+				       ic_plan_variant_seed((uint32_t)seed, (unsigned)r, (unsigned)va));
 		return fflush(stdout) == 0 ? 0 : 1;
 	}
 	if (seed < 0 || n[0] < 0 || n[1] < 0 || n[2] < 0)
 		return ic_bad("--seed, --repeats, --variants and --processes are required (see --help)");
-	total = (size_t)n[0] * (size_t)n[1] * (size_t)n[2] * (size_t)n[3];
-	if (total > 1000000)
-		return ic_bad("%zu processes: more than a million", total);
-	v = ic_xalloc(malloc(total * sizeof(*v)));
-	for (long b = 0; b < n[3]; b++)
-		for (long r = 1; r <= n[0]; r++)
-			for (long va = 0; va < n[1]; va++)
-				for (long p = 0; p < n[2]; p++)
-					v[k++] = (struct plan_proc){ (unsigned)r, (unsigned)va, (unsigned)p, (unsigned)b };
-	state = (uint64_t)seed;
-	for (size_t i = total; i > 1; i--) {
-		size_t j = (size_t)(((unsigned __int128)ic_splitmix64_next(&state) * i) >> 64);
-		struct plan_proc t = v[i - 1];
-
-		v[i - 1] = v[j];
-		v[j] = t;
-	}
-	/* With --spread a repeat at a time, each in its shuffled order. */
-	for (long r = spread ? 1 : 0; r <= (spread ? n[0] : 0); r++)
-		for (size_t i = 0; i < total; i++) {
-			char bp[32] = "";
-
-			if (r && v[i].repeat != (unsigned)r)
-				continue;
-			if (n[3] > 1)
-				snprintf(bp, sizeof(bp), "b%u_", v[i].build);
-			printf("%s%sr%u_v%u_p%u %s%sr%u %u %u %u %u\n", prefix, bp, v[i].repeat, v[i].variant,
-			       v[i].process, prefix, bp, v[i].repeat, v[i].repeat, v[i].variant, v[i].process,
-			       v[i].build);
-		}
-	free(v);
+	if ((unsigned long)n[0] * (unsigned long)n[1] * (unsigned long)n[2] * (unsigned long)n[3] > 1000000)
+		return ic_bad("more than a million processes");
+	if (ic_plan_order((uint32_t)seed, (unsigned)n[0], (unsigned)n[1], (unsigned)n[2], (unsigned)n[3],
+			  prefix, spread, stdout))
+		ic_die(1, "out of memory");
 	return fflush(stdout) == 0 ? 0 : 1;
 }

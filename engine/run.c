@@ -5,7 +5,6 @@
 
 #include <archive.h>
 #include <archive_entry.h>
-#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -88,46 +87,6 @@ static int run_selected(const struct ic_run_select *sel, const char *name)
 	return 1;
 }
 
-/* run.conf: key=value lines; blank lines and # comments pass. */
-static int run_conf_parse(struct ic_run *run, const char *text, size_t len, const char *what,
-			  char *err, size_t errlen)
-{
-	size_t line = 0;
-
-	for (const char *p = text, *end = text + len; p < end;) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p)), *eq, *k;
-		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		struct ic_run_setting *ns;
-
-		line++;
-		k = p;
-		p += n + 1;
-		if (n && k[n - 1] == '\r')
-			n--;
-		if (n == 0 || k[0] == '#')
-			continue;
-		eq = memchr(k, '=', n);
-		for (const char *c = k; eq && c < eq; c++)
-			if (!(islower((unsigned char)*c) || *c == '_' || (c > k && isdigit((unsigned char)*c))))
-				eq = NULL;
-		if (!eq || eq == k)
-			return ic_fail(err, errlen, "%s: line %zu is not key=value: %.40s", what, line, k);
-		ns = realloc(run->conf, (run->nconf + 1) * sizeof(*ns));
-		if (!ns)
-			return ic_fail(err, errlen, "%s: out of memory", what);
-		run->conf = ns;
-		ns[run->nconf].key = strndup(k, (size_t)(eq - k));
-		ns[run->nconf].value = strndup(eq + 1, n - (size_t)(eq - k) - 1);
-		if (!ns[run->nconf].key || !ns[run->nconf].value) {
-			free(ns[run->nconf].key);
-			free(ns[run->nconf].value);
-			return ic_fail(err, errlen, "%s: out of memory", what);
-		}
-		run->nconf++;
-	}
-	return 0;
-}
-
 /* The whole of a small file (run.conf). */
 static char *run_slurp(const char *path, size_t *len)
 {
@@ -168,7 +127,7 @@ static int run_open_dir(struct ic_run *run, const char *path, char *err, size_t 
 	text = run_slurp(file, &len);
 	if (!text)
 		return ic_fail(err, errlen, "%s is not a results directory of run.sh (no run.conf)", path);
-	rc = run_conf_parse(run, text, len, file, err, errlen);
+	rc = ic_settings_parse(&run->conf, text, len, file, err, errlen);
 	free(text);
 	if (rc)
 		return -1;
@@ -340,7 +299,7 @@ static int run_open_export(struct ic_run *run, const char *path, char *err, size
 	if (asprintf(&run->from, "export %s", base) < 0)
 		run->from = NULL;
 	snprintf(name, sizeof(name), "%s:%s", path, conf->name);
-	if (!run->name || !run->from || run_conf_parse(run, conf->text, conf->len, name, err, errlen)) {
+	if (!run->name || !run->from || ic_settings_parse(&run->conf, conf->text, conf->len, name, err, errlen)) {
 		if (!run->name || !run->from)
 			ic_fail(err, errlen, "%s: out of memory", path);
 		run_members_free(m, n);
@@ -427,22 +386,14 @@ int ic_run_open_select(struct ic_run *run, const char *path, const struct ic_run
 
 const char *ic_run_conf(const struct ic_run *run, const char *key)
 {
-	/* The last line wins, as when a shell reads the file. */
-	for (size_t i = run->nconf; i-- > 0;)
-		if (!strcmp(run->conf[i].key, key))
-			return run->conf[i].value;
-	return "";
+	return ic_settings_get(&run->conf, key);
 }
 
 void ic_run_free(struct ic_run *run)
 {
 	ic_analysis_free(&run->an);
 	ic_results_free(&run->res);
-	for (size_t i = 0; i < run->nconf; i++) {
-		free(run->conf[i].key);
-		free(run->conf[i].value);
-	}
-	free(run->conf);
+	ic_settings_free(&run->conf);
 	free(run->verdict_json);
 	free(run->name);
 	free(run->from);

@@ -14,10 +14,7 @@
 #include "analysis.h"
 #include "load.h"
 #include "results.h"
-
-struct ic_run_setting {
-	char *key, *value;
-};
+#include "run_conf.h"
 
 /* Which of a run's processes to read: every one (both 0), one repeat's
  * (a process file named ...r<repeat>_v<V>_p<P>.json, scripts/sweep.sh's
@@ -30,8 +27,7 @@ struct ic_run {
 	struct ic_run_select sel;      /* the processes read */
 	char *name;                    /* the results directory's name */
 	char *from;                    /* "directory" or "export NAME.tar.gz" */
-	struct ic_run_setting *conf;   /* run.conf, in its order */
-	size_t nconf;
+	struct ic_settings conf;       /* run.conf */
 	struct ic_results res;         /* the processes, loaded */
 	struct ic_analysis an;         /* and analysed, series by series */
 	char *verdict_json;            /* the run's own verdict.json as its summary

@@ -25,21 +25,14 @@ static const char *const history_build_keys[] = {
 
 const char *ic_history_conf(const char *dir, const char *key, char *buf, size_t cap)
 {
-	char path[4200], line[4096];
-	size_t k = strlen(key);
-	FILE *f;
+	struct ic_settings s = { 0 };
+	char path[4200], err[256];
 
 	buf[0] = '\0';
 	snprintf(path, sizeof(path), "%s/run.conf", dir);
-	if (!(f = fopen(path, "r")))
-		return buf;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, key, k) && line[k] == '=') {
-			line[strcspn(line, "\r\n")] = '\0';
-			snprintf(buf, cap, "%s", line + k + 1);
-			break;
-		}
-	fclose(f);
+	if (ic_settings_load(&s, path, err, sizeof(err)) == 0)
+		snprintf(buf, cap, "%s", ic_settings_get(&s, key));
+	ic_settings_free(&s);
 	return buf;
 }
 

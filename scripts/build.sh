@@ -134,7 +134,7 @@ link_variants() {
 # One line per build on the terminal.
 build_points() {
 	local specs b nb=${#B_dir[@]} extra targets
-	specs=$(point_specs | paste -sd';')
+	specs=$(plan points | paste -sd';') && [ -n "$specs" ] || fail "the plan has no points (cmd/plan points)"
 	# The time left is known only after the builds: said as what follows them.
 	local after=$eta_s
 	eta_s=""
@@ -143,7 +143,7 @@ build_points() {
 		phase "$build_label: ${B_dir[$b]} (${B_cc[$b]:-cc}, ${B_cflags[$b]:--O2}, ${B_codegen[$b]} codegen; log ${B_dir[$b]}/build.log)${after:+; then about $(fmt_s "$after")}"
 		mapfile -t extra < <(release_args "$specs"; printf '%s' "${B_args[$b]}")
 		configure "${B_dir[$b]}" "${extra[@]}"
-		targets=(sites_bench summarize machine_state plan)
+		targets=(sites_bench summarize machine_state)
 		[ "$calibrate" = 1 ] && targets+=(calibration)
 		# link_variant is a target where the build makes it one.
 		if cmake --build "${B_dir[$b]}" --target help 2>/dev/null | grep -Eq '^(\.\.\. )?link_variant(: .*)?$'; then

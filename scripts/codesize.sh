@@ -18,18 +18,18 @@ codesize_main() {
 	for a in "$@"; do case $a in -h | --help) codesize_usage; exit 0 ;; esac; done
 	codesize_parse "$@"
 	ensure_packages
-	: "${sites:=1..16384}"
-	mapfile -t site_list < <(expand_sites "$sites" | sort -nu)
-	build_forms=inline,hint,extern,clone,inline_nolock,extern_nolock,mark
-	resolve_cases
+	# Every form, as the plan draws them (the mark joins), on one thread.
+	[ -z "${given[sites]:-}" ] || sites_given=1
+	forms=inline,hint,extern,clone,inline_nolock,extern_nolock threads=1
+	resolve_machine
 	local specs l1i l2 args
-	specs=$(point_specs | paste -sd';')
+	specs=$(plan points | paste -sd';') && [ -n "$specs" ] || fail "the plan has no points (cmd/plan points)"
 	lock_build build-codesize
 	mapfile -t args < <(release_args "$specs"; printf '%s' "${B_args[0]}")
 	phase "build: build-codesize (log build-codesize/build.log)"
 	configure build-codesize "${args[@]}"
 	build build-codesize sites_codesize codesize_report
-	l1i=$(cache_bytes L1iCache) l2=$(cache_bytes L2Cache)
+	l1i=$(machine l1i_size) l2=$(machine l2_size)
 	build-codesize/codesize/codesize_report --l1i "${l1i:-0}" --l2 "${l2:-0}" build-codesize/bench/sites_codesize.csv
 }
 

@@ -2,8 +2,10 @@
 # reads only the command line, run.conf and the tree, so a refusal comes
 # before anything is installed, built or written (one line, exit 2).
 
-sites="" forms="inline,extern,clone,inline_nolock,extern_nolock" ops="tail_dequeue" layouts="chain" orders="seq" seed=1
-fillers=0 per_caller=16 codegens="" return_thunks="" ccs="" cflags_list="" lto=0 body=""
+# layouts, orders and fillers stay empty when not given: the plan then runs
+# its two default series (plan/points.h).
+sites="" sites_given=0 forms="inline,extern,clone,inline_nolock,extern_nolock" ops="tail_dequeue" layouts="" orders=""
+seed=1 fillers="" per_caller=16 codegens="" return_thunks="" ccs="" cflags_list="" lto=0 body=""
 threads="" modes="private" reps="" min_time="" counters="auto" out="" resume=""
 layouts_random="" layout_seed="" processes="" repeat=1 spread="" trials=20
 quick=0 find_crossover=0 calibrate=0 jobs=$(nproc)
@@ -200,9 +202,10 @@ compare_baseline() {
 
 # check_combinations: options that are fine alone and not together. The
 # defaults that depend on them are set here; those that need the machine
-# (cores, caches) come after set-up (plan.sh).
+# (cores, caches) come after set-up, from the plan (cmd/plan resolve).
 check_combinations() {
-	if [ -n "$sites" ]; then expand_sites "$sites" >/dev/null; fi
+	# An N list of the user's has every form at every N, and no cap.
+	if [ -n "$sites" ]; then expand_sites "$sites" >/dev/null; sites_given=1; fi
 	if [ "$quick" = 1 ]; then
 		: "${sites:=1,64,1024}" "${reps:=3}" "${min_time:=0.005}" "${layouts_random:=1}" "${processes:=3}"
 	fi
@@ -212,7 +215,7 @@ check_combinations() {
 		[ -z "${given[modes]:-}" ] || [ "$modes" = private ] || die "--modes: --calibrate runs $solo only"
 		# The planted copies are extern's at N = 256 in the chain, no filler.
 		[ -z "${given[fillers]:-}" ] || [ "$fillers" = 0 ] || die "--filler: --calibrate runs without filler"
-		modes=private forms=extern plant=0,0.01,0.03 given[fillers]=0
+		modes=private forms=extern plant=0,0.01,0.03 fillers=0 given[fillers]=0
 		[ "$(build_count)" -eq 1 ] || die "--calibrate runs one build: leave out the second --cc, --cflags, --codegen or --return-thunk"
 	elif [ "$(tr , '\n' <<<"$forms" | sort -u | wc -l)" -lt 2 ]; then
 		die "--forms: give at least two different forms to compare (e.g. inline,extern)"

@@ -1,6 +1,6 @@
-# Sourced by run.sh: what a sweep builds and runs, from its checked options:
-# the builds, the series and points, the defaults that need the machine, the
-# layout seeds, and run.conf (the settings --resume repeats).
+# Sourced by run.sh: what a sweep builds, from its checked options: the
+# builds, the plan's say (cmd/plan: the series, points, defaults that need
+# the machine, layout seeds) and run.conf (the settings --resume repeats).
 
 # ---- builds ------------------------------------------------------------------
 
@@ -61,88 +61,30 @@ release_args() {
 
 # ---- series and points -------------------------------------------------------
 
-# resolve_cases: the sweep's series, as layout:order:filler:max. With none
-# of --layouts, --orders and --filler, the two default series: the
-# sequential chain, and the realistic case -- one function per site, walked
-# in random order, each with filler that puts the code past the L1i at mid
-# N, as call sites spread through a big program are. Otherwise every
-# combination. Filler auto is this machine's L1i / 128, so that at N = 128,
-# the middle of the default 1..16384 on a log scale, the filler alone fills
-# the L1i; a multiple of 8, resolved here and saved in run.conf. max caps a
-# series' N where --sites is not given: the first power of two at which N
-# sites of its filler and 128 B (about what a locked queue operation
-# inlines to) pass the L2. Beyond it every site comes from L3 or memory,
-# and the points cost build time without telling more; 0 is no cap.
-resolve_cases() {
-	local list=() l o f l1i l2 n res=()
-	if [ -z "${given[layouts]:-}${given[orders]:-}${given[fillers]:-}" ]; then
-		list=(chain:seq:0 scatter:random:auto)
-	else
-		for l in ${layouts//,/ }; do for o in ${orders//,/ }; do for f in ${fillers//,/ }; do
-			list+=("$l:$o:$f")
-		done; done; done
-	fi
-	l2=""
-	[ -n "${given[sites]:-}" ] || l2=$(cache_bytes L2Cache)
-	for l in "${list[@]}"; do
-		f=${l##*:}
-		if [ "$f" = auto ]; then
-			l1i=$(cache_bytes L1iCache)
-			[ -n "$l1i" ] || fail "--filler auto: hwloc reports no L1i size on this machine; give --filler BYTES"
-			f=$((l1i / 128 / 8 * 8))
-		fi
-		f=$((10#$f)) n=0
-		if [ -n "$l2" ]; then n=1; while [ $((n * (f + 128))) -lt "$l2" ]; do n=$((n * 2)); done; fi
-		res+=("${l%:*}:$f:$n")
-	done
-	cases=$(printf '%s\n' "${res[@]}" | awk '!seen[$0]++' | paste -sd,)
+# plan ARGS...: cmd/plan (plan/: the series, their N caps and filler, the
+# points, the order, the seeds) on this run's settings, as run.conf has them.
+plan() {
+	local bin
+	bin=$(plan_tool) || exit 1
+	conf_text | "$bin" "$@"
 }
 
-# decide_build_forms: the forms built and run. The mark alone joins them
-# (not in calibration: its planted copies are extern's). A sweep without 1
-# thread on a private queue leaves out the solo forms and, when filler is
-# solo, the filler series (common.sh), and says so; check_combinations
-# refused what it was asked for and cannot run.
-decide_build_forms() {
-	local f kept=() dropped=() why
-	build_forms=$forms
-	[ "$calibrate" = 1 ] || build_forms+=,mark
-	has_solo "$threads" "$modes" && return 0
-	for f in ${build_forms//,/ }; do
-		if is_solo_form "$f"; then dropped+=("$f"); else kept+=("$f"); fi
-	done
-	build_forms=$(IFS=,; echo "${kept[*]}")
-	why="run at $solo: not in this sweep (--threads $threads --modes $modes)"
-	[ ${#dropped[@]} -eq 0 ] || say "forms ${dropped[*]} (mark: the sites' own mark, the baseline) $why"
-	if filler_is_solo && [ -n "$(filler_cases)" ]; then
-		say "the realistic series (with filler) and its baseline $why"
-		cases=$(tr , '\n' <<<"$cases" | awk -F: '$3 == 0' | paste -sd,)
-	fi
-}
-filler_cases() { tr , '\n' <<<"$cases" | awk -F: '$3 > 0'; }
-
-# The controls (every form but the compared pair and hint) are what the
-# attribution reads across N; on the default N list they run at the powers
-# of 4 up to 4096 (1, 4, 16, ... 4096), which the attribution's ranges and
-# its chart need: a third less measuring, and the clones' sites (the
-# costliest to compile) stop at 4096 where the chain goes to 8192 or 16384
-# (as the L2 decides). N the user lists get every form.
-control_top=4096
-point_specs() {   # every point of the sweep, as gen specs (filler last, when > 0)
-	local f o c l r x max n s sfx thin=1 control
-	[ -z "${given[sites]:-}" ] || thin=0
-	for o in ${ops//,/ }; do for c in ${cases//,/ }; do
-		IFS=: read -r l r x max <<<"$c"
-		s=0; [ "$r" = random ] && s=$seed
-		sfx=""; [ "$x" -gt 0 ] && sfx=":$x"
-		for f in ${build_forms//,/ }; do for n in "${site_list[@]}"; do
-			[ "${max:-0}" -gt 0 ] && [ "$n" -gt "$max" ] && continue
-			case $f in inline | extern | hint | "${compare:-inline}" | "${baseline:-extern}") control=0 ;; *) control=$thin ;; esac
-			# a power of 4 (one bit set, at an even place) up to control_top
-			[ "$control" = 0 ] || { (((n & (n - 1)) == 0 && (n & 0x5555555555555555) != 0)) && [ "$n" -le "$control_top" ]; } || continue
-			echo "$f:$o:$l:$r:$s:$n$sfx"
-		done; done
-	done; done
+# resolve_machine: the settings left to the plan (plan resolve: the
+# defaults that need the machine, the series), taken back as run.conf's
+# keys; what the sweep leaves out is said, and the series in words kept
+# for the terminal.
+resolve_machine() {
+	local out line key
+	out=$(plan resolve) || fail "the plan could not be made (cmd/plan resolve)"
+	while IFS= read -r line; do
+		key=${line%%=*}
+		case $key in
+		note) say "${line#*=}" ;;
+		series) series_text=${line#*=} ;;
+		*) [[ " ${conf_vars[*]} " == *" $key "* ]] || fail "cmd/plan resolve: unknown setting '$key'"
+			printf -v "$key" '%s' "${line#*=}" ;;
+		esac
+	done <<<"$out"
 }
 
 # The quick sweep's points (./run.sh test --all builds them into build/, so a
@@ -151,43 +93,21 @@ point_specs() {   # every point of the sweep, as gen specs (filler last, when > 
 quick_points() {
 	(
 		sites=1,64,1024
-		resolve_cases
-		mapfile -t site_list < <(expand_sites "$sites")
-		build_forms=$forms,mark
-		point_specs
+		resolve_machine 2>/dev/null
+		plan points
 	) | paste -sd';'
 }
 
-# resolve_machine: the defaults that depend on this machine (after set-up:
-# hwloc counts the cores and reports the caches). The design follows where
-# the variance was on this machine (README, "Time budget"): processes
-# differed most, repetitions within one little and layouts not measurably,
-# so many short processes (8 variants x 2 processes: 7 degrees of freedom)
-# of 3 short repetitions (0.015 s; 3 for a median).
-resolve_machine() {
-	if [ -z "$resume" ]; then
-		resolve_cases
-		: "${sites:=1..16384}" "${reps:=3}" "${min_time:=0.015}" "${threads:=1,$(cores)}"
-		: "${layouts_random:=8}" "${processes:=2}"
-		[ "$threads" = "1,1" ] && threads=1
-		[ -n "$layout_seed" ] || layout_seed=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
-	fi
-	mapfile -t site_list < <(expand_sites "$sites" | sort -nu)
-	decide_build_forms
-}
-
-# variant_seed REPEAT VARIANT: the seed of one layout variant, drawn from the
-# run's layout seed by the build's cmd/plan --seeds, so every repeat has
-# variants of its own, all drawn alike; variant_seeds all of them, as
-# run.conf records them (r1_v0:SEED ...). Both after the first build.
-variant_seed() {
-	"${B_dir[0]}/cmd/plan" --seeds --seed "$layout_seed" --repeats "$repeat" --variants "$layouts_random" |
-		awk -v k="r$1_v$2" '$1 == k { print $2 }'
-}
+# variant_seeds: every layout variant's seed, drawn from the run's layout
+# seed (plan --seeds), as run.conf records them (r1_v0:SEED ...);
+# variant_seed REPEAT VARIANT one of them.
 variant_seeds() {
-	"${B_dir[0]}/cmd/plan" --seeds --seed "$layout_seed" --repeats "$repeat" --variants "$layouts_random" |
+	local bin
+	bin=$(plan_tool) || exit 1
+	"$bin" --seeds --seed "$layout_seed" --repeats "$repeat" --variants "$layouts_random" |
 		awk '{ printf "%s%s:%s", (NR > 1 ? " " : ""), $1, $2 }'
 }
+variant_seed() { variant_seeds | tr ' ' '\n' | sed -n "s/^r$1_v$2://p"; }
 
 # ---- identity and run.conf ---------------------------------------------------
 
@@ -195,7 +115,7 @@ variant_seeds() {
 # of the directories that build it (uncommitted edits included), and the
 # body. A README edit leaves it alone; any change to the code does not.
 source_hash() {
-	local parts=(CMakeLists.txt common queue gen codesize bench cmd)
+	local parts=(CMakeLists.txt common queue gen codesize bench cmd plan)
 	{
 		if git -C "$top" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 			git -C "$top" ls-files -z -- "${parts[@]}"
@@ -227,7 +147,7 @@ build_identity() {
 
 # The settings a run depends on, one key=value a line: read back as data by
 # load_conf, never run as code.
-conf_vars=(sites forms ops layouts orders fillers cases seed per_caller codegens return_thunks ccs
+conf_vars=(sites sites_given forms ops layouts orders fillers cases seed per_caller codegens return_thunks ccs
 	cflags_list lto body threads modes reps min_time counters layouts_random layout_seed variant_seeds
 	processes repeat spread trials quick find_crossover calibrate plant compare baseline
 	build_source build_cc build_cflags build_lock)
@@ -235,10 +155,8 @@ conf_vars=(sites forms ops layouts orders fillers cases seed per_caller codegens
 conf_options=(sites forms ops layouts orders fillers seed per_caller codegens return_thunks ccs cflags_list
 	threads modes reps min_time counters layouts_random layout_seed processes repeat spread trials)
 
-save_conf() {
-	local f=$1 v
-	for v in "${conf_vars[@]}"; do printf '%s=%s\n' "$v" "${!v-}"; done >"$f.tmp" && mv "$f.tmp" "$f"
-}
+conf_text() { local v; for v in "${conf_vars[@]}"; do printf '%s=%s\n' "$v" "${!v-}"; done; }
+save_conf() { conf_text >"$1.tmp" && mv "$1.tmp" "$1"; }
 
 # load_conf DIR: the run's settings; an option given now must say the same.
 load_conf() {
@@ -263,7 +181,7 @@ load_conf() {
 		[ "$key" = ops ] && [ -n "$body" ] && continue
 		set_opt "$(option_of "$key")" "${!key}"
 	done
-	for key in lto quick find_crossover calibrate; do [[ ${!key} =~ ^[01]$ ]] || die "--resume: $conf: $key=${!key}"; done
+	for key in sites_given lto quick find_crossover calibrate; do [[ ${!key} =~ ^[01]$ ]] || die "--resume: $conf: $key=${!key}"; done
 	[[ $cases =~ ^[a-z]+:[a-z]+:[0-9]+:[0-9]+(,[a-z]+:[a-z]+:[0-9]+:[0-9]+)*$ ]] || die "--resume: $conf: cases=$cases"
 	[ -z "$body" ] || [ -f "$body" ] || die "--resume: the run's body $body is gone"
 	for name in "${!now[@]}"; do

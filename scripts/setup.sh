@@ -1,5 +1,5 @@
 # Sourced by run.sh: the Debian packages the suite needs, installed when
-# missing, and what this machine has (cores, caches: hwloc).
+# missing, and the plan program (cmd/plan), compiled before any tree.
 
 # README.md says what each part uses them for; python3 checks the merged JSON
 # the way Google Benchmark's compare.py reads it.
@@ -35,43 +35,35 @@ ensure_packages() {
 	rm -f "$log" "$log.install"
 }
 
-# ---- what this machine has (hwloc) ------------------------------------------
+# ---- the plan (cmd/plan.c) ---------------------------------------------------
 
-# topology KEY: one line of bench/hw/topology_cli.c's key=value output (cores,
-# pus, l1i_size, l2_size, ...: hwloc through bench/hw/topology.c, as the
-# bench reads it); empty when hwloc does not say or is not installed yet.
-# It is needed before any tree is configured (the L2 caps a series' N), so
-# the program is compiled straight with cc into build-tools/, once per
+# plan_tool: the path of cmd/plan, the sweep's plan, which also says what
+# this machine has (hwloc, through bench/hw/topology.c as the bench reads
+# it). The plan decides what the trees are configured with, so it comes
+# before them: compiled straight with cc into build-tools/, once per
 # content of its sources.
-topology() {
-	local hw=$top/bench/hw dir=$top/build-tools id bin flags f
-	id=$(cat "$hw/topology_cli.c" "$hw/topology.c" "$hw/topology.h" | sha256sum | cut -c1-16)
-	bin=$dir/topology-$id
+plan_sources=(cmd/plan.c plan/points.c plan/order.c common/run_conf.c common/kit.c bench/hw/topology.c)
+plan_tool() {
+	local dir=$top/build-tools id bin f
+	id=$(cd "$top" && cat "${plan_sources[@]}" plan/*.h common/run_conf.h common/kit.h common/splitmix64.h \
+		bench/hw/topology.h gen/point_name.h gen/point_names.def | sha256sum | cut -c1-16)
+	bin=$dir/plan-$id
 	if [ ! -x "$bin" ]; then
-		flags=$(pkg-config --cflags --libs hwloc 2>/dev/null) && command -v cc >/dev/null && mkdir -p "$dir" || return 0
-		# shellcheck disable=SC2086 # pkg-config's flags are several words
-		cc -O2 -o "$bin.$$" "$hw/topology_cli.c" "$hw/topology.c" $flags -pthread 2>"$dir/topology.log" ||
-			{ rm -f "$bin.$$"; return 0; }
+		mkdir -p "$dir" || fail "cannot make $dir"
+		# shellcheck disable=SC2046 # pkg-config's flags are several words
+		(cd "$top" && cc -std=gnu11 -O2 -Icommon -Iplan -Ibench/hw -Igen -o "$bin.$$" "${plan_sources[@]}" \
+			$(pkg-config --cflags --libs hwloc) -pthread) >"$dir/plan.log" 2>&1 ||
+			{ rm -f "$bin.$$"; show_tail 5 "$dir/plan.log"; fail "compiling the plan failed (log: $dir/plan.log)"; }
 		mv -f "$bin.$$" "$bin"
-		for f in "$dir"/topology-*; do [ "$f" = "$bin" ] || [[ $f == *.* ]] || rm -f "$f"; done
+		for f in "$dir"/plan-*; do [ "$f" = "$bin" ] || [[ $f == *.* ]] || rm -f "$f"; done
 	fi
-	"$bin" 2>/dev/null | sed -n "s/^$1=//p"
+	echo "$bin"
 }
 
-# Physical cores: threads are pinned one per core. hwloc sees only the cores
-# this process may use (cpusets, containers); nproc when it is not there yet.
-cores() {
-	local n
-	n=$(topology cores)
-	[ "${n:-0}" -gt 0 ] 2>/dev/null || n=$(nproc)
-	echo "$n"
-}
-
-# cache_bytes L1iCache|L2Cache: the first such cache's size in bytes, from
-# hwloc; nothing when hwloc reports none (or is not installed).
-cache_bytes() {
-	case $1 in
-	L1iCache) topology l1i_size ;;
-	L2Cache) topology l2_size ;;
-	esac
+# machine KEY: one value of what the plan says of this machine (cmd/plan
+# machine: cores, l1i_size, l2_size, ...); empty where hwloc does not say.
+machine() {
+	local bin
+	bin=$(plan_tool) || exit 1
+	"$bin" machine | sed -n "s/^$1=//p"
 }

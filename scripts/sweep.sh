@@ -104,13 +104,14 @@ run_process() {
 # the machine is left to others while the next repeat waits its turn.
 run_processes() {
 	local prefix=$1 nlist=${2:-} nb=${#B_dir[@]} list=() total i=0 todo=0 done_ms=0 done_n=0 start g guess
-	local cur_r="" r_began="" per first firsts=0 prev_eta="" why
+	local cur_r="" r_began="" per first firsts=0 prev_eta="" why bin
 	local -A fresh_group=()
-	# The design's processes in their order (cmd/plan.c): shuffled from
+	# The design's processes in their order (plan/order.h): shuffled from
 	# the layout seed, each repeat in turn with --spread.
-	mapfile -t list < <("${B_dir[0]}/cmd/plan" --seed "$layout_seed" --repeats "$repeat" \
-		--variants "$layouts_random" --processes "$processes" --builds "$nb" --prefix "$prefix" \
-		${spread:+--spread}) && [ ${#list[@]} -gt 0 ] || fail "${B_dir[0]}/cmd/plan failed"
+	bin=$(plan_tool) || return 1
+	mapfile -t list < <("$bin" --seed "$layout_seed" --repeats "$repeat" --variants "$layouts_random" \
+		--processes "$processes" --builds "$nb" --prefix "$prefix" ${spread:+--spread}) &&
+		[ ${#list[@]} -gt 0 ] || fail "$bin failed"
 	total=${#list[@]}
 	for g in "${list[@]}"; do [ -s "$dir/raw/${g%% *}.json" ] || todo=$((todo + 1)); done
 	# A group's first process estimates its iterations and runs about 1.4
@@ -231,9 +232,7 @@ refine_crossover() {
 			echo "$step,$(IFS='|'; echo "${mids[*]}")" >>"$steps"
 		fi
 		phase "crossover step $step: new N ${mids[*]}"
-		site_list+=("${mids[@]}")
-		mapfile -t site_list < <(printf '%s\n' "${site_list[@]}" | sort -nu)
-		sites=$(IFS=,; echo "${site_list[*]}")
+		sites=$({ expand_sites "$sites"; printf '%s\n' "${mids[@]}"; } | sort -nu | paste -sd,)
 		save_conf "$dir/run.conf"
 		build_points
 		# The new N's simulated counts, from the ordinary link as the others.
@@ -297,7 +296,7 @@ sweep_main() {
 	# The environment pads follow the layout seed too.
 	RANDOM=$((layout_seed % 32768))
 	say "results: $dir"
-	say "series: $(tr , '\n' <<<"$cases" | awk -F: -v top="${site_list[-1]}" '{ printf "%s%s/%s%s%s", (NR > 1 ? ", " : ""), $1, $2, ($3 > 0 ? " with " $3 " B filler per site (1 thread, private)" : ""), ($4 > 0 && $4 < top ? " N up to " $4 : "") }'); forms: $build_forms"
+	say "$series_text"
 	# The time left is known once the bench has said what it runs.
 	eta_s=""
 	build_points

@@ -1,4 +1,11 @@
 #!/bin/sh
+# plan resolve: the default two series, filler auto from this machine's
+# L1i and each series' N capped where it passes the L2 (an N list of the
+# user's has no cap); a thread count without 1 leaves out the solo forms and
+# the filler series, and says so; a resolved plan resolves to itself (so a
+# resumed run is the run it was). plan points: every built form at every N,
+# the controls only at the powers of 4 up to 4096 on the default N; the
+# mark only outside calibration; the walk seed only in random order.
 # plan: every process of the design once (builds x repeats x variants x
 # processes), keys and groups as sweep.sh names them (the build only with
 # several), one order per seed and another for another seed, with --spread
@@ -43,4 +50,64 @@ for args in "--seeds --seed 1 --repeats 1" "--repeats 1 --variants 1 --processes
 	rc=$?
 	[ $rc -eq 2 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "'$args': exit $rc, $(cat "$tmp/err")"
 done
+
+# ---- resolve and points ----
+base='forms=inline,extern,clone,inline_nolock
+ops=tail_dequeue
+seed=7
+modes=private'
+l1i=$("$plan" machine | sed -n 's/^l1i_size=//p') l2=$("$plan" machine | sed -n 's/^l2_size=//p')
+if [ -n "$l1i" ] && [ -n "$l2" ]; then
+	printf '%s\nthreads=1\n' "$base" >"$tmp/s"
+	"$plan" resolve <"$tmp/s" >"$tmp/r" || fail "resolve: exit $?"
+	f=$((l1i / 128 / 8 * 8))
+	cap() { local n=1; while [ $((n * ($1 + 128))) -lt "$l2" ]; do n=$((n * 2)); done; echo $n; }
+	want="cases=chain:seq:0:$(cap 0),scatter:random:$f:$(cap $f)"
+	grep -qx "$want" "$tmp/r" || fail "resolve: want $want: $(cat "$tmp/r")"
+	grep -qx 'sites=1..16384' "$tmp/r" && grep -qx 'layouts=chain' "$tmp/r" && grep -qx 'fillers=0' "$tmp/r" ||
+		fail "resolve: the defaults as run.conf records them: $(cat "$tmp/r")"
+	grep -q '^note=' "$tmp/r" && fail "resolve: a note where nothing is left out: $(cat "$tmp/r")"
+	grep -qE '^layout_seed=[0-9]+$' "$tmp/r" || fail "resolve: no layout seed drawn: $(cat "$tmp/r")"
+	# A resolved plan resolves to itself.
+	{ cat "$tmp/s"; grep -v '^series=' "$tmp/r"; } >"$tmp/s2"
+	"$plan" resolve <"$tmp/s2" | cmp -s - "$tmp/r" || fail "resolve: a resolved plan resolves to another"
+	"$plan" points <"$tmp/s2" >"$tmp/p" || fail "points: exit $?"
+	grep -q '^inline:tail_dequeue:chain:seq:0:8:' "$tmp/p" && fail "points: a filler suffix on the chain"
+	grep -qx 'inline:tail_dequeue:chain:seq:0:8' "$tmp/p" || fail "points: inline at N = 8 missing"
+	grep -qx 'clone:tail_dequeue:chain:seq:0:8' "$tmp/p" && fail "points: a control at N = 8 on the default N"
+	grep -qx 'clone:tail_dequeue:chain:seq:0:16' "$tmp/p" || fail "points: clone at N = 16 missing"
+	grep -q '^clone:.*:8192$' "$tmp/p" && fail "points: a control past 4096"
+	grep -qx "mark:tail_dequeue:scatter:random:7:4:$f" "$tmp/p" || fail "points: the scatter mark at N = 4 missing"
+	awk -F: -v c="$(cap 0)" '$3 == "chain" && $6 > c { exit 1 }' "$tmp/p" || fail "points: the chain past its cap"
+else
+	echo "note: hwloc reports no L1i or L2 here; the cap and filler auto are not checked"
+fi
+# An N list of the user's: every form at every N, no cap.
+printf '%s\nsites=3,5000\nsites_given=1\nthreads=1\nlayouts=chain\nfillers=0,100\nlayout_seed=1\n' "$base" >"$tmp/s"
+"$plan" resolve <"$tmp/s" >"$tmp/r" || fail "resolve, a list: exit $?"
+grep -qx 'cases=chain:seq:0:0,chain:seq:100:0' "$tmp/r" || fail "resolve, a list: $(cat "$tmp/r")"
+{ cat "$tmp/s"; grep -v '^series=' "$tmp/r"; } | "$plan" points >"$tmp/p" || fail "points, a list: exit $?"
+[ "$(wc -l <"$tmp/p")" -eq 20 ] || fail "points, a list: want 5 forms x 2 N x 2 fillers: $(cat "$tmp/p")"
+grep -qx 'clone:tail_dequeue:chain:seq:0:3:100' "$tmp/p" || fail "points, a list: clone at N = 3 missing"
+# No 1 thread: the solo forms and the filler series left out, and said.
+printf '%s\nthreads=2\n' "$base" >"$tmp/s"
+"$plan" resolve <"$tmp/s" >"$tmp/r" 2>"$tmp/err" || fail "resolve, 2 threads: exit $?"
+grep -qx 'note=forms inline_nolock mark (mark: .*) run at 1 thread, private: not in this sweep (--threads 2 --modes private)' "$tmp/r" &&
+	grep -q '^note=the realistic series (with filler)' "$tmp/r" || fail "resolve, 2 threads: notes: $(cat "$tmp/r")"
+grep -qE '^cases=chain:seq:0:[0-9]+$' "$tmp/r" || fail "resolve, 2 threads: the filler series kept: $(cat "$tmp/r")"
+{ cat "$tmp/s"; grep -v '^series=' "$tmp/r"; } | "$plan" points >"$tmp/p" || fail "points, 2 threads: exit $?"
+grep -qE '^(mark|inline_nolock):' "$tmp/p" && fail "points, 2 threads: a solo form: $(grep -E '^(mark|inline_nolock):' "$tmp/p" | head -n 2)"
+# Calibration: no mark.
+printf 'forms=extern\nops=tail_dequeue\nsites=256\nthreads=1\nmodes=private\ncalibrate=1\nfillers=0\nlayout_seed=1\n' >"$tmp/s"
+{ cat "$tmp/s"; "$plan" resolve <"$tmp/s" | grep -v '^series='; } | "$plan" points >"$tmp/p" || fail "points, calibrate: exit $?"
+[ "$(cat "$tmp/p")" = 'extern:tail_dequeue:chain:seq:0:256' ] || fail "points, calibrate: $(cat "$tmp/p")"
+# Bad settings: one line, exit 2, nothing printed.
+for bad_s in 'sites=0' 'sites=8..2' 'sites=1,x' 'not a setting'; do
+	printf '%s\n%s\n' "$base" "$bad_s" | "$plan" resolve >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ $rc -eq 2 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "resolve '$bad_s': exit $rc, $(cat "$tmp/err")"
+done
+printf '%s\nsites=4\ncases=chain:seq\n' "$base" | "$plan" points >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 2 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "points, a bad case: exit $rc, $(cat "$tmp/err")"
 echo "test_cmd_plan: ok"

@@ -1,15 +1,14 @@
 #!/usr/bin/env bash
-# run.sh's view of the machine (scripts/setup.sh: topology, cores,
-# cache_bytes) comes from bench/hw/topology_cli.c, compiled straight with cc
-# once per content of its sources: the values agree with what the bench
-# records in its context, a second call compiles nothing, and without
-# hwloc's pkg-config the scripts fall back as before (cores from nproc, no
-# cache size).
-# Usage: test_run_topology.sh PATH/TO/run.sh PATH/TO/sites_bench_test
+# run.sh's view of the machine (scripts/setup.sh: plan_tool, machine) comes
+# from cmd/plan, compiled straight with cc into build-tools/ once per
+# content of its sources: the values agree with what the bench records in
+# its context, a second call compiles nothing, and the program run.sh
+# compiled plans as the build tree's does.
+# Usage: test_run_topology.sh PATH/TO/run.sh PATH/TO/sites_bench_test PATH/TO/plan
 set -u
 run=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 top=$(dirname "$run")
-bench=$2
+bench=$2 plan=$3
 command -v python3 >/dev/null || { echo "skip: python3 not installed"; exit 77; }
 pkg-config --exists hwloc 2>/dev/null || { echo "skip: hwloc's pkg-config file (libhwloc-dev) not installed"; exit 77; }
 . "$(dirname "$0")/lib.sh"
@@ -22,12 +21,12 @@ ask() {
 	(top=$tree prog=run.sh caller_pwd=$PWD; . "$top/scripts/common.sh"; . "$top/scripts/setup.sh"; "$@")
 }
 
-# A copy of the scripts and the program's sources, so the first call compiles.
+# A copy of the scripts and the plan's sources, so the first call compiles.
 mkdir -p "$tmp/t/bench"
-cp -r "$top/scripts" "$tmp/t/"
+cp -r "$top/scripts" "$top/cmd" "$top/plan" "$top/common" "$top/gen" "$tmp/t/"
 cp -r "$top/bench/hw" "$tmp/t/bench/"
-cores=$(ask "$tmp/t" cores) l1i=$(ask "$tmp/t" cache_bytes L1iCache) l2=$(ask "$tmp/t" cache_bytes L2Cache)
-bin=$(ls "$tmp"/t/build-tools/topology-* 2>/dev/null)
+cores=$(ask "$tmp/t" machine cores) l1i=$(ask "$tmp/t" machine l1i_size) l2=$(ask "$tmp/t" machine l2_size)
+bin=$(ls "$tmp"/t/build-tools/plan-* 2>/dev/null)
 [ "$(wc -w <<<"$bin")" -eq 1 ] || bad "want one compiled program in build-tools/, got: $bin"
 "$bench" --counters=none --threads=1 --benchmark_filter='^sites/mark/.*/16/private/real_time' \
 	--benchmark_min_time=0.001 --benchmark_out="$tmp/r.json" --benchmark_format=console >/dev/null 2>"$tmp/err" ||
@@ -37,19 +36,13 @@ c = json.load(open(sys.argv[1]))["context"]
 print(c["cores"], c["l1i_size"], c["l2_size"])' "$tmp/r.json")
 [ "$cores $l1i $l2" = "$want" ] || bad "the scripts see cores, L1i, L2 '$cores $l1i $l2', the bench '$want'"
 touch -d '2000-01-01' "$bin"
-ask "$tmp/t" cores >/dev/null
+ask "$tmp/t" machine cores >/dev/null
 [ "$(stat -c %Y "$bin")" = "$(date -d '2000-01-01' +%s)" ] || bad "a second call compiled the program again"
 
-# Without hwloc's pkg-config (a fresh copy: nothing compiled yet): nproc, no sizes.
-mkdir -p "$tmp/u/bench" "$tmp/bin"
-cp -r "$top/scripts" "$tmp/u/"
-cp -r "$top/bench/hw" "$tmp/u/bench/"
-printf '#!/bin/sh\nexit 1\n' >"$tmp/bin/pkg-config"
-chmod +x "$tmp/bin/pkg-config"
-got=$(PATH="$tmp/bin:$PATH" ask "$tmp/u" cores)
-[ "$got" = "$(nproc)" ] || bad "without hwloc: cores '$got', nproc $(nproc)"
-got=$(PATH="$tmp/bin:$PATH" ask "$tmp/u" cache_bytes L2Cache)
-[ -z "$got" ] || bad "without hwloc: an L2 size '$got' from nowhere"
+# The same plan as the build tree's program, on the same settings.
+printf 'forms=inline,extern,clone\nops=tail_dequeue\nseed=1\nmodes=private\nlayout_seed=9\n' >"$tmp/s"
+"$bin" resolve <"$tmp/s" >"$tmp/a" && "$plan" resolve <"$tmp/s" >"$tmp/b" && cmp -s "$tmp/a" "$tmp/b" ||
+	bad "run.sh's plan and the tree's resolve apart: $(diff "$tmp/a" "$tmp/b")"
 
-[ $fail -eq 0 ] && echo "ok: cores $cores, L1i $l1i B, L2 $l2 B from hwloc as the bench sees them; compiled once; nproc without hwloc"
+[ $fail -eq 0 ] && echo "ok: cores $cores, L1i $l1i B, L2 $l2 B from hwloc as the bench sees them; compiled once; the tree's plan agrees"
 exit $fail

@@ -1,0 +1,35 @@
+/* run.conf: a run's settings, key=value lines (blank lines and # comments
+ * pass), read as data, never as code. run.sh writes it; the plan, the
+ * engine's runs and the history read it here. */
+#ifndef IC_RUN_CONF_H
+#define IC_RUN_CONF_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+struct ic_setting {
+	char *key, *value;
+};
+
+struct ic_settings {
+	struct ic_setting *v;   /* in the file's order */
+	size_t n;
+};
+
+/* Appends the settings of text (len bytes; what names it in errors).
+ * -1 with one line in err on a line that is not key=value (key: lower-case
+ * letters, digits and _) or out of memory. */
+int ic_settings_parse(struct ic_settings *s, const char *text, size_t len, const char *what,
+		      char *err, size_t errlen);
+
+/* The same from a stream or a file; -1 with err when it cannot be read. */
+int ic_settings_read(struct ic_settings *s, FILE *f, const char *what, char *err, size_t errlen);
+int ic_settings_load(struct ic_settings *s, const char *path, char *err, size_t errlen);
+
+/* A setting's value, "" when absent; the last line wins, as when a shell
+ * reads the file. */
+const char *ic_settings_get(const struct ic_settings *s, const char *key);
+
+void ic_settings_free(struct ic_settings *s);
+
+#endif /* IC_RUN_CONF_H */
