@@ -11,17 +11,70 @@ layouts_random="" layout_seed="" processes="" repeat=1 spread="" trials=20
 quick=0 find_crossover=0 calibrate=0 jobs=$(nproc)
 # The options given on the command line, by run.conf name: --resume must agree with them.
 declare -A given=()
-# The option each run.conf name comes from, where they differ.
-declare -A opt_of=([fillers]=--filler [per_caller]=--per-caller [codegens]=--codegen
-	[return_thunks]=--return-thunk [ccs]=--cc [cflags_list]=--cflags [min_time]=--min-time
-	[layouts_random]=--layouts-random [layout_seed]=--layout-seed [find_crossover]=--find-crossover)
-option_of() { echo "${opt_of[$1]:---$1}"; }
 
 # The names CMake checks (cmake/codegen.cmake) and gen's limits
 # (gen/point_name.h), read from there.
-mapfile -t codegen_names < <(cache_strings IC_CODEGEN cmake/codegen.cmake)
-mapfile -t thunk_names < <(cache_strings IC_RETURN_THUNK cmake/codegen.cmake)
 sites_max=$(point_limit SITES) filler_max=$(point_limit FILLER)
+
+# The sweep's options, one a line: OPTION VARIABLE CHECK [ARGS]. VARIABLE
+# is the run.conf setting it sets (out, resume and jobs are the run's own,
+# not settings); CHECK what its value must be (check_value):
+#   flag              no value; sets 1
+#   uint MIN MAX      a whole number MIN..MAX (MAX may be a gen limit:
+#                     SITES or FILLER)
+#   uints MIN MAX     a comma list of those
+#   names KIND        a comma list of gen's point names (FORM, OP, ...)
+#   in A,B,...        a comma list of those; one A,B,... one of them
+#   cmake VAR         a comma list of the values CMake offers for VAR
+#   number MAX UNIT   a number in (0, MAX], of UNIT
+#   sites, filler, cc, cflags, body, path: their own (check_value says)
+#   alias OPTION VALUE  the same as OPTION VALUE
+# An option added here is parsed, checked, recorded in run.conf and
+# checked again on --resume; its help is run.sh's usage.
+option_table='
+--sites sites sites
+--forms forms names FORM
+--ops ops names OP
+--layouts layouts names LAYOUT
+--orders orders names ORDER
+--filler fillers filler
+--per-caller per_caller uint 1 SITES
+--codegen codegens cmake IC_CODEGEN
+--vectorised - alias --codegen vectorised
+--return-thunk return_thunks cmake IC_RETURN_THUNK
+--lto lto flag
+--cc ccs cc
+--cflags cflags_list cflags
+--body body body
+--seed seed uint 0 4294967295
+--threads threads uints 1 256
+--modes modes in private,shared
+--reps reps uint 1 1000
+--min-time min_time number 60 seconds
+--counters counters one auto,papi,sim,none
+--layouts-random layouts_random uint 1 64
+--layout-seed layout_seed uint 0 4294967295
+--processes processes uint 1 100
+--repeat repeat uint 1 20
+--spread spread number 10080 minutes
+--trials trials uint 2 1000
+--quick quick flag
+--find-crossover find_crossover flag
+--calibrate calibrate flag
+--out out path
+--resume resume path
+--jobs jobs uint 1 256
+'
+# The run's own: where it goes and how many build jobs; not settings.
+run_own=" out resume jobs "
+# option_row OPTION: its table row's words into row (empty when unknown).
+option_row() {
+	local line
+	row=()
+	while read -r line; do [ "${line%% *}" != "$1" ] || read -ra row <<<"$line"; done <<<"$option_table"
+}
+# option_of VARIABLE: the option that sets it.
+option_of() { awk -v v="$1" '$2 == v { print $1; exit }' <<<"$option_table"; }
 
 # check_list NAME VALUE ALLOWED...: every comma-separated item is allowed.
 check_list() {
@@ -56,120 +109,99 @@ expand_sites() {
 	fi
 }
 
-# uint_opt NAME VALUE MIN MAX
-uint_opt() {
-	is_uint "$2" && [ ${#2} -le 10 ] && [ "$((10#$2))" -ge "$3" ] && [ "$((10#$2))" -le "$4" ] ||
-		die "$1: '$2' is not a whole number $3..$4"
+# uint_ok VALUE MIN MAX: a whole number MIN..MAX (MAX: a number, SITES or FILLER).
+uint_ok() {
+	local max=$3
+	case $max in SITES) max=$sites_max ;; FILLER) max=$filler_max ;; esac
+	is_uint "$1" && [ ${#1} -le 10 ] && [ "$((10#$1))" -ge "$2" ] && [ "$((10#$1))" -le "$max" ]
+}
+
+# check_value OPTION VALUE CHECK [ARGS]: the value, checked (one line, exit
+# 2 naming the option), as the variable keeps it (whole numbers without
+# leading zeros, paths absolute).
+check_value() {
+	local opt=$1 val=$2 check=$3 items i; shift 3
+	IFS=, read -ra items <<<"$val"
+	case $check in
+	flag) echo 1; return ;;
+	uint) uint_ok "$val" "$@" || die "$opt: '$val' is not a whole number $1..${2/SITES/$sites_max}"; echo "$((10#$val))"; return ;;
+	uints)
+		[ ${#items[@]} -gt 0 ] || die "$opt: empty list"
+		for i in "${items[@]}"; do uint_ok "$i" "$@" || die "$opt: '$i' is not a whole number $1..$2"; done ;;
+	names) local names; mapfile -t names < <(point_names "$1" | grep -vx mark)   # mark is the sweep's own baseline
+		check_list "$opt" "$val" "${names[@]}" ;;
+	in) check_list "$opt" "$val" ${1//,/ } ;;
+	one) check_list "$opt" "$val" ${1//,/ }; [[ $val != *,* ]] || die "$opt: one value, not a list" ;;
+	cmake) local names; mapfile -t names < <(cache_strings "$1" cmake/codegen.cmake); check_list "$opt" "$val" "${names[@]}" ;;
+	number) [[ $val =~ ^[0-9]*\.?[0-9]+$ ]] && awk -v v="$val" -v m="$1" 'BEGIN { exit !(v > 0 && v <= m) }' ||
+		die "$opt: '$val' is not a number of $2 in (0, $1]" ;;
+	sites) expand_sites "$val" >/dev/null ;;
+	filler)
+		[ ${#items[@]} -gt 0 ] || die "$opt: empty list"
+		for i in "${items[@]}"; do
+			[ "$i" = auto ] || { uint_ok "$i" 0 FILLER && [ ${#i} -le 6 ]; } || die "$opt: '$i' is not a number of bytes 0..$filler_max or auto"
+		done ;;
+	cc)
+		[ ${#items[@]} -gt 0 ] || die "$opt: empty list"
+		for i in "${items[@]}"; do
+			[[ $i =~ ^[A-Za-z0-9._+-]+$ ]] || die "$opt: '$i' is not a compiler name"
+			# clang comes from Debian when missing; any other must be here.
+			[ "$i" = clang ] || command -v "$i" >/dev/null || die "$opt: '$i' not found on PATH"
+		done ;;
+	cflags)
+		IFS=';' read -ra items <<<"$val"
+		[ ${#items[@]} -gt 0 ] || die "$opt: empty list"
+		for i in "${items[@]}"; do
+			[[ $i =~ ^[[:space:]]*-[^\;\"\'\`\$\\]*$ ]] || die "$opt: '$i' is not a set of flags (each set starts with -)"
+		done ;;
+	body) [ -f "$(abs_path "$val")" ] || die "$opt: $val: no such file"; val=$(abs_path "$val") ;;
+	path) val=$(abs_path "$val") ;;
+	*) fail "option table: $opt has an unknown check '$check'" ;;
+	esac
+	echo "$val"
 }
 
 # set_opt OPTION VALUE: check one option's value and keep it (also how
 # run.conf's values are read back, so they pass the same checks).
 set_opt() {
-	local opt=$1 val=$2 f c t items
+	local opt=$1 val=$2 row var
+	option_row "$opt"
+	[ ${#row[@]} -gt 0 ] || die "unknown option '$opt' (see --help)"
+	[ "${row[2]}" != alias ] || { set_opt "${row[3]}" "${row[4]}"; return; }
+	var=${row[1]}
+	val=$(check_value "$opt" "$val" "${row[@]:2}") || exit 2
+	# The rules of one option beyond its table check.
 	case $opt in
-	--sites) expand_sites "$val" >/dev/null; sites=$val; given[sites]=$val ;;
-	# mark is the sweep's own baseline, not a form to compare.
-	--forms) check_list --forms "$val" $(point_names FORM | grep -vx mark); forms=$val; given[forms]=$val ;;
-	--ops) check_list --ops "$val" $(point_names OP); ops=$val; given[ops]=$val ;;
-	--layouts) check_list --layouts "$val" $(point_names LAYOUT); layouts=$val; given[layouts]=$val ;;
-	--orders) check_list --orders "$val" $(point_names ORDER); orders=$val; given[orders]=$val ;;
-	--filler)
-		IFS=, read -ra items <<<"$val"
-		[ ${#items[@]} -gt 0 ] || die "--filler: empty list"
-		for f in "${items[@]}"; do
-			[ "$f" = auto ] || { is_uint "$f" && [ ${#f} -le 6 ] && [ "$((10#$f))" -le "$filler_max" ]; } ||
-				die "--filler: '$f' is not a number of bytes 0..$filler_max or auto"
-		done
-		fillers=$val; given[fillers]=$val ;;
-	--per-caller) uint_opt --per-caller "$val" 1 "$sites_max"; per_caller=$((10#$val)); given[per_caller]=$per_caller ;;
-	--codegen) check_list --codegen "$val" "${codegen_names[@]}"
-		[ -z "${given[codegens]:-}" ] || [ "${given[codegens]}" = "$val" ] ||
-			die "--codegen: given twice (--vectorised is --codegen vectorised)"
-		codegens=$val; given[codegens]=$val ;;
-	--return-thunk) check_list --return-thunk "$val" "${thunk_names[@]}"; return_thunks=$val; given[return_thunks]=$val ;;
-	--lto) lto=$val; given[lto]=$val ;;
-	--cc)
-		IFS=, read -ra items <<<"$val"
-		[ ${#items[@]} -gt 0 ] || die "--cc: empty list"
-		for c in "${items[@]}"; do
-			[[ $c =~ ^[A-Za-z0-9._+-]+$ ]] || die "--cc: '$c' is not a compiler name"
-			# clang comes from Debian when missing; any other must be here.
-			[ "$c" = clang ] || command -v "$c" >/dev/null || die "--cc: '$c' not found on PATH"
-		done
-		ccs=$val; given[ccs]=$val ;;
-	--cflags)
-		IFS=';' read -ra items <<<"$val"
-		[ ${#items[@]} -gt 0 ] || die "--cflags: empty list"
-		for f in "${items[@]}"; do
-			[[ $f =~ ^[[:space:]]*-[^\;\"\'\`\$\\]*$ ]] || die "--cflags: '$f' is not a set of flags (each set starts with -)"
-		done
-		cflags_list=$val; given[cflags_list]=$val ;;
-	--body)
-		body=$(abs_path "$val")
-		[ -f "$body" ] || die "--body: $val: no such file"
-		given[body]=$body ops=$(basename "$body" .c) ;;
-	--seed) uint_opt --seed "$val" 0 4294967295; seed=$((10#$val)); given[seed]=$seed ;;
-	--threads)
-		IFS=, read -ra items <<<"$val"
-		[ ${#items[@]} -gt 0 ] || die "--threads: empty list"
-		for t in "${items[@]}"; do
-			is_uint "$t" && [ ${#t} -le 3 ] && [ "$((10#$t))" -ge 1 ] && [ "$((10#$t))" -le 256 ] ||
-				die "--threads: '$t' is not a thread count 1..256"
-		done
-		threads=$val; given[threads]=$val ;;
-	--modes) check_list --modes "$val" private shared; modes=$val; given[modes]=$val ;;
-	--reps)
-		uint_opt --reps "$val" 1 1000
-		# A median of 1 or 2 repetitions is one of them, or their mean:
-		# too little to stand for a process.
-		[ "$((10#$val))" -ge 3 ] || die "--reps: $val is too few: a process needs at least 3 repetitions for its median"
-		reps=$((10#$val)); given[reps]=$reps ;;
-	--min-time) [[ $val =~ ^[0-9]*\.?[0-9]+$ ]] && awk -v v="$val" 'BEGIN{exit !(v > 0 && v <= 60)}' ||
-		die "--min-time: '$val' is not a number of seconds in (0, 60]"; min_time=$val; given[min_time]=$val ;;
-	--counters) check_list --counters "$val" auto papi sim none; [[ $val != *,* ]] || die "--counters: one mode, not a list"
-		counters=$val; given[counters]=$val ;;
-	--layouts-random) uint_opt --layouts-random "$val" 1 64; layouts_random=$((10#$val)); given[layouts_random]=$layouts_random ;;
-	--layout-seed) uint_opt --layout-seed "$val" 0 4294967295; layout_seed=$((10#$val)); given[layout_seed]=$layout_seed ;;
-	--processes) uint_opt --processes "$val" 1 100; processes=$((10#$val)); given[processes]=$processes ;;
-	--repeat) uint_opt --repeat "$val" 1 20; repeat=$((10#$val)); given[repeat]=$repeat ;;
-	# Minutes (a fraction too) from the first repeat's start to the last's;
-	# a week at most.
-	--spread) [[ $val =~ ^[0-9]*\.?[0-9]+$ ]] && awk -v v="$val" 'BEGIN { exit !(v > 0 && v <= 10080) }' ||
-		die "--spread: '$val' is not a number of minutes in (0, 10080]"; spread=$val; given[spread]=$val ;;
-	--trials) uint_opt --trials "$val" 2 1000; trials=$((10#$val)); given[trials]=$trials ;;
-	--quick) quick=$val; given[quick]=$val ;;
-	--find-crossover) find_crossover=$val; given[find_crossover]=$val ;;
-	--calibrate) calibrate=$val; given[calibrate]=$val ;;
-	*) die "unknown option '$opt' (see --help)" ;;
+	# A median of 1 or 2 repetitions is one of them, or their mean: too
+	# little to stand for a process.
+	--reps) [ "$val" -ge 3 ] || die "--reps: $val is too few: a process needs at least 3 repetitions for its median" ;;
+	--codegen) [ -z "${given[codegens]:-}" ] || [ "${given[codegens]}" = "$val" ] ||
+		die "--codegen: given twice (--vectorised is --codegen vectorised)" ;;
+	--body) ops=$(basename "$val" .c) ;;
 	esac
+	printf -v "$var" '%s' "$val"
+	[[ $run_own == *" $var "* ]] || given[$var]=$val
 }
 
 # parse_args ARGS...: every option checked on its own.
 parse_args() {
+	local row
 	while [ $# -gt 0 ]; do
 		local opt=$1 val="" has=0
 		case $opt in
 		--*=*) val=${opt#*=}; opt=${opt%%=*}; has=1 ;;
-		esac
-		case $opt in
 		--help | -h) sweep_usage; exit 0 ;;
-		--quick | --find-crossover | --calibrate | --lto)
-			[ $has = 0 ] || die "$opt takes no value"; set_opt "$opt" 1 ;;
-		--vectorised) [ $has = 0 ] || die "$opt takes no value"; set_opt --codegen vectorised ;;
-		--out | --resume | --jobs | --sites | --forms | --ops | --layouts | --orders | --seed | --threads | \
-		--modes | --reps | --min-time | --counters | --layouts-random | --layout-seed | --processes | \
-		--repeat | --spread | --trials | --per-caller | --filler | --cc | --cflags | --body | --codegen | --return-thunk)
+		esac
+		option_row "$opt"
+		[ ${#row[@]} -gt 0 ] || die "unknown option '$opt' (see --help)"
+		if [ "${row[2]}" = flag ] || [ "${row[2]}" = alias ]; then
+			[ $has = 0 ] || die "$opt takes no value"
+		else
 			if [ $has = 0 ]; then [ $# -ge 2 ] || die "$opt needs a value"; val=$2; shift; fi
 			[ -n "$val" ] || die "$opt: empty value"
 			[[ $val != *$'\n'* ]] || die "$opt: a value on one line, please"
-			case $opt in
-			--out) out=$(abs_path "$val") ;;
-			--resume) resume=$(abs_path "$val") ;;
-			--jobs) uint_opt --jobs "$val" 1 256; jobs=$((10#$val)) ;;
-			*) set_opt "$opt" "$val" ;;
-			esac ;;
-		*) die "unknown option '$opt' (see --help)" ;;
-		esac
+		fi
+		set_opt "$opt" "$val"
 		shift
 	done
 }

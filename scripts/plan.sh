@@ -145,15 +145,11 @@ build_identity() {
 	: "${build_lock:=tas}"
 }
 
-# The settings a run depends on, one key=value a line: read back as data by
-# load_conf, never run as code.
-conf_vars=(sites sites_given forms ops layouts orders fillers cases seed per_caller codegens return_thunks ccs
-	cflags_list lto body threads modes reps min_time counters layouts_random layout_seed variant_seeds
-	processes repeat spread trials quick find_crossover calibrate plant compare baseline
-	build_source build_cc build_cflags build_lock)
-# Those read back through the option checks.
-conf_options=(sites forms ops layouts orders fillers seed per_caller codegens return_thunks ccs cflags_list
-	threads modes reps min_time counters layouts_random layout_seed processes repeat spread trials)
+# The settings a run depends on, one key=value a line (read back as data by
+# load_conf, never run as code): every option's but the run's own (where
+# it goes, how many build jobs), then what the plan and the build add.
+mapfile -t conf_vars < <(awk -v own="$run_own" 'NF && $2 != "-" && !index(own, " " $2 " ") { print $2 }' <<<"$option_table")
+conf_vars+=(sites_given cases variant_seeds plant compare baseline build_source build_cc build_cflags build_lock)
 
 conf_text() { local v; for v in "${conf_vars[@]}"; do printf '%s=%s\n' "$v" "${!v-}"; done; }
 save_conf() { conf_text >"$1.tmp" && mv "$1.tmp" "$1"; }
@@ -175,15 +171,18 @@ load_conf() {
 		[ -n "${!key-}" ] || die "--resume: $conf has no $key"
 	done
 	# Read back through the same checks as options (ops: a body's name is
-	# not a queue op).
-	for key in "${conf_options[@]}"; do
-		[ -n "${!key}" ] || continue
-		[ "$key" = ops ] && [ -n "$body" ] && continue
-		set_opt "$(option_of "$key")" "${!key}"
-	done
-	for key in sites_given lto quick find_crossover calibrate; do [[ ${!key} =~ ^[01]$ ]] || die "--resume: $conf: $key=${!key}"; done
+	# not a queue op; the body must still be there).
+	local opt var check
+	while read -r opt var check _; do
+		[ -n "$opt" ] && [ "$var" != - ] && [[ $run_own != *" $var "* ]] && [ -n "${!var}" ] || continue
+		case $check in
+		flag) [[ ${!var} =~ ^[01]$ ]] || die "--resume: $conf: $var=${!var}" ;;
+		body) [ -f "$body" ] || die "--resume: the run's body $body is gone" ;;
+		*) [ "$var" = ops ] && [ -n "$body" ] || set_opt "$opt" "${!var}" ;;
+		esac
+	done <<<"$option_table"
+	[[ $sites_given =~ ^[01]$ ]] || die "--resume: $conf: sites_given=$sites_given"
 	[[ $cases =~ ^[a-z]+:[a-z]+:[0-9]+:[0-9]+(,[a-z]+:[a-z]+:[0-9]+:[0-9]+)*$ ]] || die "--resume: $conf: cases=$cases"
-	[ -z "$body" ] || [ -f "$body" ] || die "--resume: the run's body $body is gone"
 	for name in "${!now[@]}"; do
 		[ "${now[$name]}" = "${!name-}" ] ||
 			die "--resume: $(option_of "$name") ${now[$name]} contradicts $conf ($name=${!name-}); leave it out to resume"
