@@ -3,19 +3,10 @@
 # the README's table: codesize/codesize_report prints it from codesize's
 # CSV. Builds build-codesize; runs nothing it times.
 
-codesize_usage() {
-	cat <<'USAGE'
-Usage: ./run.sh codesize [--sites ..] [--ops ..] [--layouts ..] [--orders ..]
-                         [--filler ..] [--per-caller C] [--codegen C] [--jobs N]
-Prints the code bytes of all N call sites per form (footprint) and bytes
-per site, and where the inline footprint passes this machine's L1i and L2.
-The options are the sweep's (./run.sh --help).
-USAGE
-}
 
 codesize_main() {
 	local a
-	for a in "$@"; do case $a in -h | --help) codesize_usage; exit 0 ;; esac; done
+	for a in "$@"; do case $a in -h | --help) help_text codesize; exit 0 ;; esac; done
 	codesize_parse "$@"
 	ensure_packages
 	# Every form, as the plan draws them (the mark joins), on one thread.

@@ -33,6 +33,10 @@ plain_text() {
 		}'
 }
 
+# help_text NAME: what ./run.sh NAME --help prints (scripts/help/NAME.txt;
+# run: the sweep's options).
+help_text() { cat "$top/scripts/help/$1.txt"; }
+
 is_uint() { [[ $1 =~ ^[0-9]+$ ]]; }
 
 # A path the user gave, taken from their working directory.

@@ -2,17 +2,9 @@
 # queue and the C API, in one run: medians of 10 interleaved repetitions and
 # their ratios, measured under the machine lock (common.sh).
 
-micro_usage() {
-	cat <<'USAGE'
-Usage: ./run.sh micro     prints the queue's uncontended locked operation
-                          per form beside the floor (tas and ticket locks),
-                          and the C API over Google Benchmark against native
-                          C++: medians of 10 interleaved repetitions.
-USAGE
-}
 
 micro_main() {
-	case ${1:-} in -h | --help) micro_usage; exit 0 ;; esac
+	case ${1:-} in -h | --help) help_text micro; exit 0 ;; esac
 	[ $# -eq 0 ] || die "micro: takes no options (see ./run.sh micro --help)"
 	ensure_packages
 	build_tree_ready

@@ -30,7 +30,7 @@ sites_max=$(point_limit SITES) filler_max=$(point_limit FILLER)
 #   sites, filler, cc, cflags, body, path: their own (check_value says)
 #   alias OPTION VALUE  the same as OPTION VALUE
 # An option added here is parsed, checked, recorded in run.conf and
-# checked again on --resume; its help is run.sh's usage.
+# checked again on --resume; its help is scripts/help/run.txt.
 option_table='
 --sites sites sites
 --forms forms names FORM
@@ -190,7 +190,7 @@ parse_args() {
 		local opt=$1 val="" has=0
 		case $opt in
 		--*=*) val=${opt#*=}; opt=${opt%%=*}; has=1 ;;
-		--help | -h) sweep_usage; exit 0 ;;
+		--help | -h) help_text run; exit 0 ;;
 		esac
 		option_row "$opt"
 		[ ${#row[@]} -gt 0 ] || die "unknown option '$opt' (see --help)"

@@ -99,25 +99,10 @@ calibration_report() {
 	plain_text <"$dir/calibration.md"
 }
 
-report_usage() {
-	cat <<'USAGE'
-Usage: ./run.sh report DIR
 
-Makes a results directory's summary.md, verdict.txt and verdict.json, its
-tables and its charts anew from its processes (DIR/raw/*.json) with this
-tree's summarize and charts: after an update of the suite, or to redraw.
-The measurements are read, never changed; the new report replaces the old
-as a set (DIR/report). With --repeat runs, each repeat's too. Prints the
-first screen last, as a sweep does.
-
-Exit status: 0 done; 2 bad usage or DIR not a run (nothing written); 1 a
-step failed.
-USAGE
-}
-
-# report_main DIR: the report of a run made anew (report_usage).
+# report_main DIR: the report of a run made anew (scripts/help/report.txt).
 report_main() {
-	case ${1:-} in -h | --help) report_usage; exit 0 ;; esac
+	case ${1:-} in -h | --help) help_text report; exit 0 ;; esac
 	[ $# -eq 1 ] || die "report: give one results directory (see ./run.sh report --help)."
 	dir=$(abs_path "$1")
 	dir=${dir%/}

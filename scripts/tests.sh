@@ -5,23 +5,6 @@
 # ThreadSanitizer and Address+UB sanitizer builds of the code their tests
 # exercise.
 
-tests_usage() {
-	cat <<'USAGE'
-Usage: ./run.sh test [--all]
-                          set up what is missing, build what the tests
-                          run, run them (in parallel, one per core):
-  (no option)             the tests of behaviour in build/ (release): not
-                          those that measure or take minutes, no sanitizer
-                          builds, none of the sweep's points built.
-  --all                   every test (what CI runs): build/ (release:
-                          every test, those that measure and the slow ones
-                          too; it builds the quick sweep's points),
-                          build-tsan/ (the queue's tests under
-                          ThreadSanitizer), build-asan/ (queue, gen and
-                          common under Address+UB sanitizer).
-Prints the time of each build and test run.
-USAGE
-}
 
 # Labels (tests/CMakeLists.txt): the default run leaves out measures (a
 # benchmark, or the machine's measurement lock) and slow (minutes), and
@@ -36,7 +19,7 @@ tests_main() {
 	local all=0
 	while [ $# -gt 0 ]; do
 		case $1 in
-		-h | --help) tests_usage; exit 0 ;;
+		-h | --help) help_text test; exit 0 ;;
 		--all) all=1 ;;
 		*) die "test: unknown option '$1' (see ./run.sh test --help)" ;;
 		esac

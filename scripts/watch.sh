@@ -5,41 +5,6 @@
 # history, this machine's runs newest first (cmd/history,
 # engine/run_history.h).
 
-watch_usage() {
-	cat <<'USAGE'
-Usage: ./run.sh watch [--minutes M] [--out DIR]
-
-Measures a small fixed sentinel -- inline and extern of the default chain
-series (tail_dequeue, chain, seq, 1 thread, private queue) at N = 16 and
-1024 -- for M minutes under the machine lock: the first half as short
-processes (about 1.5 s each, one every few seconds), the second half as one
-long process. Every repetition is read in time order by the engine's model
-of states (a two-state Markov chain, docs/method.md), and the report says
-each state's level at both N with its 95% interval over processes, its share
-of the time and its mean spell with their intervals, and whether the states
-switch inside a process (the machine changes over time) or only between
-processes. With two states it says what changes between them: each of the
-attribution's forms (clone, inline_nolock, extern_nolock, mark, run in the
-same processes) and each probe of the machine in its own terms (the clock,
-a locked add after a store to its own line and to another, calls and
-returns, code past the L1i), with 95% intervals. Its last lines say in plain words whether this machine can give
-one answer, and what to do when it cannot. The chart draws the long process
-in windows of about 1.5 s.
-
-The sentinel runs from build/ when that tree's bench has its points, else
-from build-watch/ (built the first time).
-
-Options:
-  --minutes M   how long to measure, in minutes, 0.1 to 60               [2]
-  --out DIR     where to write                 [results/watch-<UTC timestamp>]
-
-Writes DIR/watch.txt (what it printed), DIR/watch.json (the same and every
-sample), DIR/plots/watch.png|svg (the ratio over time, a colour per state),
-DIR/raw/ (each process's Google Benchmark JSON) and DIR/machine_state.txt.
-
-Exit status: 0 done; 2 bad usage (nothing written); 1 a step failed.
-USAGE
-}
 
 # The sentinel: what the watch measures, as sites_bench's run names.
 watch_sites=(16 1024)
@@ -93,7 +58,7 @@ watch_main() {
 	local minutes=2 wout="" tree a k=0 half end per_s long_reps
 	while [ $# -gt 0 ]; do
 		case $1 in
-		-h | --help) watch_usage; exit 0 ;;
+		-h | --help) help_text watch; exit 0 ;;
 		--*=*) set -- "${1%%=*}" "${1#*=}" "${@:2}"; continue ;;
 		--minutes | --out)
 			[ $# -ge 2 ] && [ -n "$2" ] || die "watch: $1 needs a value."
@@ -168,26 +133,12 @@ watch_draw() {
 	rm -f "$1/plots/.draw.log"
 }
 
-history_usage() {
-	cat <<'USAGE'
-Usage: ./run.sh history [--results DIR] [--all]
-
-Lists this machine's runs in DIR (default results/; this machine: the host
-name and CPU model their first process recorded), newest first: the time,
-the design, per series its crossover bracket and, where the processes
-split, its two states, and what its summary said of the run before it. --all lists every machine's runs, each with its
-machine. Every sweep's summary.md also says, in its first screen, whether it
-agrees with the latest earlier run of its machine and build.
-
-Exit status: 0 done; 2 bad usage or DIR unreadable.
-USAGE
-}
 
 history_main() {
 	local rdir=$top/results all=() given=0
 	while [ $# -gt 0 ]; do
 		case $1 in
-		-h | --help) history_usage; exit 0 ;;
+		-h | --help) help_text history; exit 0 ;;
 		--*=*) set -- "${1%%=*}" "${1#*=}" "${@:2}"; continue ;;
 		--results) [ $# -ge 2 ] && [ -n "$2" ] || die "history: --results needs a value."
 			rdir=$(abs_path "$2") given=1; shift 2 ;;

@@ -40,6 +40,12 @@ done
 # Both test commands named: the fast default and --all, what CI runs.
 "$run" test --help | grep -q -- '^  --all ' || bad "./run.sh test --help does not document --all"
 "$run" --help | grep -q -- 'run.sh test --all' || bad "./run.sh --help does not name ./run.sh test --all"
+# The sweep's options: each row of the option table has its help, and the
+# help names no option the table lacks.
+table=$(sed -n "/^option_table='$/,/^'$/ s/^\(--[a-z-]*\) .*/\1/p" "$top/scripts/options.sh" | sort)
+[ -n "$table" ] || bad "no option table in scripts/options.sh"
+helped=$("$run" --help | sed -n 's/^  \(--[a-z-]*\).*/\1/p' | sort)
+[ "$table" = "$helped" ] || bad "the option table and ./run.sh --help differ: $(diff <(echo "$table") <(echo "$helped") | grep '^[<>]' | tr '\n' ' ')"
 check "inlines (the program run.sh execs)" "Usage: ./run.sh inlines" "$inlines" --help
 grep -q 'exec "$tool" --help' "$top/scripts/inlines.sh" || bad "run.sh inlines --help no longer execs the program's help"
 if [ "$top/build/cmd/inlines" -ef "$inlines" ]; then
