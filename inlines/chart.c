@@ -98,17 +98,13 @@ static int chart_write_data(const char *dir, const char *binary, const struct ic
 		fprintf(dat, "# %s\n", ic_fmt_series(title, sizeof(title), &run->run.an, gr));
 		for (size_t i = 0; i < gr->nratios; i++) {
 			const struct ic_ratio *r = &gr->ratios[i];
+			const double col[] = { r->ratio, r->lo, r->hi, r->band_lo, r->band_hi };
 
-			fprintf(dat, "%lu ", r->sites);
-			chart_num(dat, r->ratio);
-			fputc(' ', dat);
-			chart_num(dat, r->lo);
-			fputc(' ', dat);
-			chart_num(dat, r->hi);
-			fputc(' ', dat);
-			chart_num(dat, r->band_lo);
-			fputc(' ', dat);
-			chart_num(dat, r->band_hi);
+			fprintf(dat, "%lu", r->sites);
+			for (size_t j = 0; j < sizeof(col) / sizeof(col[0]); j++) {
+				fputc(' ', dat);
+				chart_num(dat, col[j]);
+			}
 			fputc('\n', dat);
 			xmin = fmin(xmin, (double)r->sites);
 			xmax = fmax(xmax, (double)r->sites);
