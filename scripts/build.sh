@@ -21,10 +21,10 @@ configure() {
 	printf '%s\n' "$want" >"$stamp"
 }
 
-# build DIR [TARGET...]: make's lines go to DIR/build.log, not the
+# build DIR [TARGET...]: Ninja's lines go to DIR/build.log, not the
 # terminal; a build that takes a while says how far it is every 15 s
 # (build_progress, from a watcher that ends with the build or with us).
-build_label="" build_no_points=""
+build_label=""
 build() {
 	local dir=$1; shift
 	local t=() watcher rc=0
@@ -40,57 +40,25 @@ build() {
 	fi
 }
 
-# build_objects DIR: "OBJECT SOURCE" for each file of the sweep's points'
-# generated code (DIR/bench/sites_points), where the time of a cold build
-# goes, from the tree's compile_commands.json (any generator writes it).
-build_objects() {
-	local abs rel=bench/
-	abs=$(cd "$1" && pwd) || return 0
-	# Ninja names objects from the tree's top, Makefiles from the folder's.
-	[ ! -f "$abs/build.ninja" ] || rel=
-	sed -n 's|^  "command": ".* -o \([^ ]*\) -c \('"$abs"'/bench/sites_points/[^ ]*\)",$|'"$abs/$rel"'\1 \2|p' \
-		"$abs/compile_commands.json" 2>/dev/null
-}
-
-# build_progress DIR: every 15 s while the build runs, one line: the
-# points' files compiled of all (an object newer than its source is
-# compiled: make's own rule), the time this build has taken and a rough
-# estimate of what is left at the rate since it started; once they are
-# all compiled, or in a tree with no points (a sanitizer tree), only that
-# it is still building.
+# build_progress DIR: every 15 s while the build runs, one line: Ninja's
+# steps done of those it has to run (what is up to date is not among them),
+# the time this build has taken and, at the rate since it started, what is
+# left.
 build_progress() {
-	local dir=$1 t0=$SECONDS parent=$$ objs=() k k0 n left what=${build_label:-"build of $1"}
-	# ./run.sh test's builds of tests_<label> build no points.
-	[ -n "$build_no_points" ] || mapfile -t objs < <(build_objects "$dir")
-	n=${#objs[@]}
-	# What was up to date when this build started is not its rate.
-	k0=$(compiled "${objs[@]}")
+	local dir=$1 t0=$SECONDS parent=$$ k n left what=${build_label:-"build of $1"}
 	while :; do
 		for _ in $(seq 15); do
 			sleep 1
 			kill -0 "$parent" 2>/dev/null || exit 0
 		done
-		if [ "$n" -eq 0 ]; then
-			phase "$what: still building, $(fmt_s $((SECONDS - t0))) so far (log $dir/build.log)"
-			continue
-		fi
-		k=$(compiled "${objs[@]}")
-		left="no estimate until a file is done"
-		[ $((k - k0)) -le 0 ] || left="about $(fmt_s $(((n - k) * (SECONDS - t0) / (k - k0)))) left at this rate"
-		if [ "$k" -ge "$n" ]; then
-			# The rest (links, tools, tests) has no count to go by.
-			phase "$what: the points' code is compiled ($n files); the rest of the build still runs, $(fmt_s $((SECONDS - t0))) so far"
-			continue
-		fi
-		phase "$what: $k of $n files of the points' code compiled, $(fmt_s $((SECONDS - t0))) so far, $left"
+		read -r k n < <(build_steps "$dir/build.log") || k=0 n=0
+		left=""
+		[ "${k:-0}" -le 0 ] || left=", about $(fmt_s $(((n - k) * (SECONDS - t0) / k))) left at this rate"
+		phase "$what: ${k:-0} of ${n:-0} steps, $(fmt_s $((SECONDS - t0))) so far$left (log $dir/build.log)"
 	done
 }
-# compiled "OBJECT SOURCE"...: how many objects are newer than their source.
-compiled() {
-	local o k=0
-	for o in "$@"; do [ "${o%% *}" -nt "${o#* }" ] && k=$((k + 1)); done
-	echo "$k"
-}
+# build_steps LOG: Ninja's last [done/total] status in LOG as "done total".
+build_steps() { grep -o '^\[[0-9]*/[0-9]*\]' "$1" 2>/dev/null | tail -n 1 | tr '[]/' '  '; }
 
 # lock_build DIR: a build tree has one user at a time; a sweep keeps it
 # until it ends, so nothing relinks the bench it is running.

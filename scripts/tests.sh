@@ -62,7 +62,6 @@ test_tree() {
 	esac
 	(
 		lock_build "$dir"
-		[ -z "$label" ] || build_no_points=1
 		t=$SECONDS
 		phase "test: building $dir (log $dir/build.log)"
 		configure "$dir" "$@"

@@ -2,8 +2,7 @@
 # What run.sh prints on the terminal: one prefix on every line (a refusal
 # included), the closing block as plain text (the summary's first section
 # without its Markdown, else verdict.txt as it is) and the build's progress
-# count (the points' objects newer than their sources, from
-# compile_commands.json). The counter line is the bench's own
+# (Ninja's steps, from its log). The counter line is the bench's own
 # (test_bench_counter_sentence).
 # Usage: test_run_console_lines.sh PATH/TO/run.sh
 set -u
@@ -56,22 +55,10 @@ closing_block >"$tmp/block"
 [ "$(cat "$tmp/block")" = "inlinecost: chain/seq: inline pays up to N = 4.
 inlinecost: scatter/random: unresolved at N = 1." ] || bad "verdict.txt not printed as it is, under the prefix: $(cat "$tmp/block")"
 
-# The build's count: the points' objects newer than their sources.
-b=$tmp/tree
-mkdir -p "$b/bench/sites_points/s" "$b/bench/CMakeFiles/x.dir/sites_points/s"
-for i in 0 1 2; do
-	printf '  "command": "/usr/bin/cc -O2 -o CMakeFiles/x.dir/sites_points/s/sites_%s.c.o -c %s/bench/sites_points/s/sites_%s.c",\n' \
-		"$i" "$b" "$i"
-	touch -d '2000-01-01' "$b/bench/sites_points/s/sites_$i.c"
-done >"$b/compile_commands.json"
-printf '  "command": "/usr/bin/cc -o CMakeFiles/y.dir/other.c.o -c %s/other.c",\n' "$top" >>"$b/compile_commands.json"
-touch "$b/bench/CMakeFiles/x.dir/sites_points/s/sites_1.c.o"
-mapfile -t objs < <(build_objects "$b")
-[ ${#objs[@]} -eq 3 ] || bad "build_objects: ${#objs[@]} objects, want the 3 of the points: ${objs[*]}"
-[ "$(compiled "${objs[@]}")" = 1 ] || bad "compiled: $(compiled "${objs[@]}"), want 1"
-touch -d '2000-01-02' "$b/bench/CMakeFiles/x.dir/sites_points/s/sites_0.c.o"
-touch -d '1999-12-31' "$b/bench/CMakeFiles/x.dir/sites_points/s/sites_2.c.o"
-[ "$(compiled "${objs[@]}")" = 2 ] || bad "compiled: $(compiled "${objs[@]}"), want 2 (one object older than its source)"
+# The build's count: Ninja's last [done/total] in the log.
+printf '[1/3] Building C object a.o\nwarning: x [2/9] not a status\n[2/3] Building C object b.o\nnoise\n' >"$tmp/build.log"
+[ "$(build_steps "$tmp/build.log")" = " 2 3 " ] || bad "build_steps: '$(build_steps "$tmp/build.log")', want ' 2 3 '"
+[ -z "$(build_steps "$tmp/no-such.log")" ] || bad "build_steps of no log: '$(build_steps "$tmp/no-such.log")'"
 
-[ $fail -eq 0 ] && echo "test_run_console_lines: one prefix, a plain closing block, one counter line, the build's count"
+[ $fail -eq 0 ] && echo "test_run_console_lines: one prefix, a plain closing block, one counter line, the build's steps"
 exit $fail
