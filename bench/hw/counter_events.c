@@ -282,30 +282,21 @@ static const struct events_cpu events_cpu_intel = {{
 	[IC_CTR_DSB_UOPS] = events_intel_dsb, [IC_CTR_MITE_UOPS] = events_intel_mite,
 	[IC_CTR_MACHINE_CLEAR] = events_intel_mclear,
 	[IC_CTR_FETCH_STALL] = events_intel_fetch_stall, [IC_CTR_FE_STALL] = events_intel_fe_stall }};
-static const struct events_cpu events_cpu_zen1 = {{
-	[IC_CTR_L1I_MISS] = events_zen1_l1i, [IC_CTR_INSTR] = events_amd_instr,
-	[IC_CTR_CYCLES] = events_amd_cyc, [IC_CTR_BRANCH_MISS] = events_amd_brmsp,
-	[IC_CTR_ITLB_MISS] = events_zen12_itlb,
-	[IC_CTR_OPCACHE_HIT] = events_zen12_opcache, [IC_CTR_OPCACHE_MISS] = events_zen12_opcache,
-	[IC_CTR_DSB_UOPS] = events_amd_dsb, [IC_CTR_MITE_UOPS] = events_amd_mite,
-	[IC_CTR_MACHINE_CLEAR] = events_amd_mclear,
-	[IC_CTR_FETCH_STALL] = events_amd_fetch_stall, [IC_CTR_FE_STALL] = events_amd_fe_stall }};
-static const struct events_cpu events_cpu_zen2 = {{
-	[IC_CTR_L1I_MISS] = events_zen2_l1i, [IC_CTR_INSTR] = events_amd_instr,
-	[IC_CTR_CYCLES] = events_amd_cyc, [IC_CTR_BRANCH_MISS] = events_amd_brmsp,
-	[IC_CTR_ITLB_MISS] = events_zen12_itlb,
-	[IC_CTR_OPCACHE_HIT] = events_zen12_opcache, [IC_CTR_OPCACHE_MISS] = events_zen12_opcache,
-	[IC_CTR_DSB_UOPS] = events_amd_dsb, [IC_CTR_MITE_UOPS] = events_amd_mite,
-	[IC_CTR_MACHINE_CLEAR] = events_amd_mclear,
-	[IC_CTR_FETCH_STALL] = events_amd_fetch_stall, [IC_CTR_FE_STALL] = events_amd_fe_stall }};
-static const struct events_cpu events_cpu_zen345 = {{
-	[IC_CTR_L1I_MISS] = events_zen345_l1i, [IC_CTR_INSTR] = events_amd_instr,
-	[IC_CTR_CYCLES] = events_amd_cyc, [IC_CTR_BRANCH_MISS] = events_amd_brmsp,
-	[IC_CTR_ITLB_MISS] = events_zen345_itlb,
-	[IC_CTR_OPCACHE_HIT] = events_zen345_ochit, [IC_CTR_OPCACHE_MISS] = events_zen345_ocmiss,
-	[IC_CTR_DSB_UOPS] = events_amd_dsb, [IC_CTR_MITE_UOPS] = events_amd_mite,
-	[IC_CTR_MACHINE_CLEAR] = events_amd_mclear,
-	[IC_CTR_FETCH_STALL] = events_amd_fetch_stall, [IC_CTR_FE_STALL] = events_amd_fe_stall }};
+/* The Zen families share all but their L1i, iTLB and op-cache events. */
+#define EVENTS_CPU_ZEN(l1i, itlb, ochit, ocmiss) {{ \
+	[IC_CTR_L1I_MISS] = (l1i), [IC_CTR_INSTR] = events_amd_instr, \
+	[IC_CTR_CYCLES] = events_amd_cyc, [IC_CTR_BRANCH_MISS] = events_amd_brmsp, \
+	[IC_CTR_ITLB_MISS] = (itlb), \
+	[IC_CTR_OPCACHE_HIT] = (ochit), [IC_CTR_OPCACHE_MISS] = (ocmiss), \
+	[IC_CTR_DSB_UOPS] = events_amd_dsb, [IC_CTR_MITE_UOPS] = events_amd_mite, \
+	[IC_CTR_MACHINE_CLEAR] = events_amd_mclear, \
+	[IC_CTR_FETCH_STALL] = events_amd_fetch_stall, [IC_CTR_FE_STALL] = events_amd_fe_stall }}
+static const struct events_cpu events_cpu_zen1 =
+	EVENTS_CPU_ZEN(events_zen1_l1i, events_zen12_itlb, events_zen12_opcache, events_zen12_opcache);
+static const struct events_cpu events_cpu_zen2 =
+	EVENTS_CPU_ZEN(events_zen2_l1i, events_zen12_itlb, events_zen12_opcache, events_zen12_opcache);
+static const struct events_cpu events_cpu_zen345 =
+	EVENTS_CPU_ZEN(events_zen345_l1i, events_zen345_itlb, events_zen345_ochit, events_zen345_ocmiss);
 static const struct events_cpu events_cpu_other = {{
 	[IC_CTR_L1I_MISS] = events_other_l1i, [IC_CTR_INSTR] = events_other_instr,
 	[IC_CTR_CYCLES] = events_other_cyc, [IC_CTR_BRANCH_MISS] = events_other_brmsp,
