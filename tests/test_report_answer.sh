@@ -68,20 +68,17 @@ grep -qx -- '- Sites per chain caller: 16' "$work/zen5/summary.md" &&
 	fail "machine section repeats the build: $(sed -n '/^## Machine/,+6p' "$work/zen5/summary.md")"
 
 # --- fake: four series, two of them in two states, one with filler ---------
-k=0
-for v in 0 1 2 3 4 5; do
-	for p in 0 1; do
-		k=$((k + 1))
-		s=1.0
-		[ $k -le 4 ] && s=1.6
-		"$fakegb" --shape attrib --variant $v --process $p --seed $k --threads 1 --modes private \
-			--sites-max 1024 --reps 3 --filler 512 --copies-step 0.05 --cap-step 0.1 --noise 0.02 \
-			--state $s > "$work/a_v${v}_p$p.json" || fail "fakegb attrib"
-		"$fakegb" --shape crossover --crossover 64 --variant $v --process $p --seed $((k + 100)) \
-			--threads 2 --modes private,shared --sites-max 1024 --reps 3 --noise 0.02 \
-			> "$work/b_v${v}_p$p.json" || fail "fakegb crossover"
-	done
-done
+four_series() {
+	s=1.0
+	[ $k -le 4 ] && s=1.6
+	"$fakegb" --shape attrib --variant $v --process $p --seed $k --threads 1 --modes private \
+		--sites-max 1024 --reps 3 --filler 512 --copies-step 0.05 --cap-step 0.1 --noise 0.02 \
+		--state $s > "$work/a_v${v}_p$p.json" || fail "fakegb attrib"
+	"$fakegb" --shape crossover --crossover 64 --variant $v --process $p --seed $((k + 100)) \
+		--threads 2 --modes private,shared --sites-max 1024 --reps 3 --noise 0.02 \
+		> "$work/b_v${v}_p$p.json" || fail "fakegb crossover"
+}
+each_process four_series
 "$summarize" --out "$work/four" "$work"/a_*.json "$work"/b_*.json >/dev/null || fail "four: exit $?"
 shape "$work/four" > "$work/lines"
 # Two states: each with its level, share of the time and 95% interval, then

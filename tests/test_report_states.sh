@@ -13,25 +13,24 @@ fakegb=$2
 . "$(dirname "$0")/lib.sh"
 scratch
 
-# run DIR SLOW...: process k (1..12, in time order) is slow when listed.
-run() {
+# process DIR SLOW...: process k into DIR/in, slow when listed.
+process() {
 	d=$1
 	shift
-	mkdir -p "$d/in"
-	k=0
-	for v in 0 1 2 3 4 5; do
-		for p in 0 1; do
-			k=$((k + 1))
-			s=1.0
-			for x in "$@"; do [ "$x" = $k ] && s=1.65; done
-			"$fakegb" --shape crossover --crossover 64 --sites-max 4096 --threads 1 --modes private \
-				--reps 5 --noise 0.02 --layout-noise 0.01 --variant $v --process $p --seed $k \
-				--state $s >"$d/in/v${v}_p$p.json" || fail "fakegb"
-			# The time order: process k written k minutes after the first.
-			touch -d "2026-01-01 00:$(printf %02d $k):00" "$d/in/v${v}_p$p.json"
-		done
-	done
-	"$summarize" --out "$d/out" "$d/in"/*.json >/dev/null || fail "summarize $d: exit $?"
+	s=1.0
+	for x in "$@"; do [ "$x" = $k ] && s=1.65; done
+	"$fakegb" --shape crossover --crossover 64 --sites-max 4096 --threads 1 --modes private \
+		--reps 5 --noise 0.02 --layout-noise 0.01 --variant $v --process $p --seed $k \
+		--state $s >"$d/in/v${v}_p$p.json" || fail "fakegb"
+	# The time order: process k written k minutes after the first.
+	touch -d "2026-01-01 00:$(printf %02d $k):00" "$d/in/v${v}_p$p.json"
+}
+
+# run DIR SLOW...: process k (1..12, in time order) is slow when listed.
+run() {
+	mkdir -p "$1/in"
+	each_process process "$@"
+	"$summarize" --out "$1/out" "$1/in"/*.json >/dev/null || fail "summarize $1: exit $?"
 }
 
 col() {   # col FILE NAME: the named column of the first data row

@@ -16,21 +16,19 @@ validate=$5
 scratch
 
 "$summarize" --out "$work/zen5" "$data"/zen5/*.json >/dev/null || fail "zen5: exit $?"
+# two_builds: this process of both builds; the first four of build a are slow.
+two_builds() {
+	s=1.0
+	[ $k -le 4 ] && s=1.6
+	"$fakegb" --shape crossover --crossover 64 --variant $v --process $p --seed $k --threads 1 \
+		--modes private --sites-max 1024 --reps 3 --noise 0.02 --state $s \
+		--compiler "GNU 12.2.0" > "$work/in/a_v${v}_p$p.json" || fail "fakegb a"
+	"$fakegb" --shape crossover --crossover 64 --variant $v --process $p --seed $((k + 50)) \
+		--threads 1 --modes private --sites-max 1024 --reps 3 --noise 0.02 \
+		--compiler "Clang 14.0.6" > "$work/in/b_v${v}_p$p.json" || fail "fakegb b"
+}
 mkdir -p "$work/in"
-k=0
-for v in 0 1 2 3 4 5; do
-	for p in 0 1; do
-		k=$((k + 1))
-		s=1.0
-		[ $k -le 4 ] && s=1.6
-		"$fakegb" --shape crossover --crossover 64 --variant $v --process $p --seed $k --threads 1 \
-			--modes private --sites-max 1024 --reps 3 --noise 0.02 --state $s \
-			--compiler "GNU 12.2.0" > "$work/in/a_v${v}_p$p.json" || fail "fakegb a"
-		"$fakegb" --shape crossover --crossover 64 --variant $v --process $p --seed $((k + 50)) \
-			--threads 1 --modes private --sites-max 1024 --reps 3 --noise 0.02 \
-			--compiler "Clang 14.0.6" > "$work/in/b_v${v}_p$p.json" || fail "fakegb b"
-	done
-done
+each_process two_builds
 "$summarize" --out "$work/fake" "$work"/in/*.json >/dev/null || fail "fake: exit $?"
 "$validate" "$doc" "$work/zen5/verdict.json" "$work/fake/verdict.json" || fail "the shape"
 
