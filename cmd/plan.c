@@ -6,6 +6,7 @@
  *                             machine's say (points.h: defaults, series,
  *                             N cap, filler auto), as key=value lines
  *   plan points < SETTINGS    every point, as gen's specs, one a line
+ *   plan sentinel             the watch's sentinel, as gen's specs
  *   plan machine              what hwloc says of this machine, key=value:
  *                             cores, pus, smt, l1i_size, l1i_assoc,
  *                             l1i_line, l1d_size, l2_size, l3_size (bytes,
@@ -35,7 +36,7 @@
 
 static const char plan_usage[] =
 	"usage: plan resolve|points < SETTINGS\n"
-	"       plan machine\n"
+	"       plan sentinel|machine\n"
 	"       plan --seed S --repeats R --variants V --processes P [--builds B] [--prefix X] [--spread]\n"
 	"       plan --seeds --seed S --repeats R --variants V\n"
 	"\n"
@@ -126,12 +127,16 @@ int main(int argc, char **argv)
 
 	ic_prog = "plan";
 	if (argc >= 2 && (!strcmp(argv[1], "resolve") || !strcmp(argv[1], "points") ||
-			  !strcmp(argv[1], "machine"))) {
+			  !strcmp(argv[1], "machine") || !strcmp(argv[1], "sentinel"))) {
 		int known;
 		struct ic_topo_info t;
 
 		if (argc > 2)
 			return ic_bad("%s takes no arguments, not '%s'", argv[1], argv[2]);
+		if (!strcmp(argv[1], "sentinel")) {
+			ic_plan_sentinel(stdout);
+			return fflush(stdout) == 0 ? 0 : 1;
+		}
 		if (strcmp(argv[1], "machine"))
 			return plan_settings(argv[1]);
 		t = plan_topology(&known);

@@ -9,6 +9,7 @@
 
 #include "kit.h"
 #include "point_name.h"
+#include "watch_forms.def"
 
 /* The controls (every form but the compared pair, inline, extern and hint)
  * are what the attribution reads across N: on the default N they run at
@@ -374,4 +375,18 @@ int ic_plan_points(const struct ic_settings *s, FILE *out, char *err, size_t err
 	free(c);
 	free(n);
 	return 0;
+}
+
+void ic_plan_sentinel(FILE *out)
+{
+	static const char *const forms[] = {
+#define X(name) #name,
+		IC_WATCH_FORM_LIST(X)
+#undef X
+	};
+	static const unsigned sites[] = { 16, 1024 };
+
+	for (size_t f = 0; f < sizeof(forms) / sizeof(forms[0]); f++)
+		for (size_t i = 0; i < sizeof(sites) / sizeof(sites[0]); i++)
+			fprintf(out, "%s:tail_dequeue:chain:seq:0:%u\n", forms[f], sites[i]);
 }

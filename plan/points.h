@@ -43,4 +43,9 @@ int ic_plan_resolve(const struct ic_settings *s, const struct ic_plan_machine *m
  * err. */
 int ic_plan_points(const struct ic_settings *s, FILE *out, char *err, size_t errlen);
 
+/* The watch's sentinel as gen's specs, one a line: each of its forms
+ * (engine/watch_forms.def) at N = 16 and 1024, the default op in the
+ * chain, in order, so its lock and calls run from the L1i and past it. */
+void ic_plan_sentinel(FILE *out);
+
 #endif /* IC_PLAN_POINTS_H */

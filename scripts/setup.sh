@@ -46,12 +46,12 @@ plan_sources=(cmd/plan.c plan/points.c plan/order.c common/run_conf.c common/kit
 plan_tool() {
 	local dir=$top/build-tools id bin f
 	id=$(cd "$top" && cat "${plan_sources[@]}" plan/*.h common/run_conf.h common/kit.h common/splitmix64.h \
-		bench/hw/topology.h gen/point_name.h gen/point_names.def | sha256sum | cut -c1-16)
+		bench/hw/topology.h gen/point_name.h gen/point_names.def engine/watch_forms.def | sha256sum | cut -c1-16)
 	bin=$dir/plan-$id
 	if [ ! -x "$bin" ]; then
 		mkdir -p "$dir" || fail "cannot make $dir"
 		# shellcheck disable=SC2046 # pkg-config's flags are several words
-		(cd "$top" && cc -std=gnu11 -O2 -Icommon -Iplan -Ibench/hw -Igen -o "$bin.$$" "${plan_sources[@]}" \
+		(cd "$top" && cc -std=gnu11 -O2 -Icommon -Iplan -Ibench/hw -Igen -Iengine -o "$bin.$$" "${plan_sources[@]}" \
 			$(pkg-config --cflags --libs hwloc) -pthread) >"$dir/plan.log" 2>&1 ||
 			{ rm -f "$bin.$$"; show_tail 5 "$dir/plan.log"; fail "compiling the plan failed (log: $dir/plan.log)"; }
 		mv -f "$bin.$$" "$bin"

@@ -6,22 +6,16 @@
 # engine/run_history.h).
 
 
-# The sentinel: what the watch measures, as sites_bench's run names.
-watch_sites=(16 1024)
-# The pair, and the controls that tell what a state changes (the report
-# reads each form's time per state): engine/watch_forms.def's list.
-mapfile -t watch_forms < <(sed -n 's/^[[:space:]]*X(\([a-z_]*\)).*/\1/p' "$top/engine/watch_forms.def")
+# The sentinel: the pair and the controls that tell what a state changes
+# (the report reads each form's time per state), as gen's specs from the
+# plan (cmd/plan sentinel); watch_runs BENCH their runs in BENCH's plan, by
+# the names the bench gives them.
+watch_specs() { local bin; bin=$(plan_tool) || exit 1; "$bin" sentinel; }
 watch_runs() {
-	local f n
-	for f in "${watch_forms[@]}"; do for n in "${watch_sites[@]}"; do
-		echo "sites/$f/tail_dequeue/chain/seq/$n/private/real_time/threads:1"
-	done; done
-}
-watch_specs() {
-	local f n
-	for f in "${watch_forms[@]}"; do for n in "${watch_sites[@]}"; do
-		echo "$f:tail_dequeue:chain:seq:0:$n"
-	done; done | paste -sd';'
+	"$1" --plan --threads=1 --modes=private 2>/dev/null | awk -F'\t' -v specs="$(watch_specs | paste -sd' ')" '
+		BEGIN { n = split(specs, s, " "); for (i = 1; i <= n; i++) want[s[i]] = 1 }
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["filler"] == 0 && ($c["form"] ":" $c["op"] ":" $c["layout"] ":" $c["order"] ":0:" $c["sites"]) in want { print $c["name"] }'
 }
 # A short process: 3 rounds of the 12 runs and 5 probes at 0.05 s each,
 # about 3 s with the process's start (the states are read at each repetition, so no
@@ -32,11 +26,7 @@ watch_reps=3 watch_min_time=0.05 watch_pause_s=2
 # watch_tree: the build tree whose bench runs the sentinel: build/ when its
 # plan has every sentinel run, else build-watch/ with those points only.
 watch_tree() {
-	local want
-	want=$(watch_runs | sort)
-	if [ -x build/bench/sites_bench ] &&
-		[ -z "$(comm -23 <(echo "$want") <(build/bench/sites_bench --plan --threads=1 --modes=private 2>/dev/null |
-			awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c["name"] }' | sort))" ]; then
+	if [ -x build/bench/sites_bench ] && [ "$(watch_runs build/bench/sites_bench | wc -l)" -eq "$(watch_specs | wc -l)" ]; then
 		echo build
 	else
 		echo build-watch
@@ -75,7 +65,7 @@ watch_main() {
 	tree=$(watch_tree)
 	lock_build "$tree"
 	if [ "$tree" = build-watch ]; then
-		mapfile -t a < <(release_args "$(watch_specs)"; plan_builds; printf '%s' "${B_args[0]}")
+		mapfile -t a < <(release_args "$(watch_specs | paste -sd';')"; plan_builds; printf '%s' "${B_args[0]}")
 		phase "build: the sentinel in build-watch (log build-watch/build.log)"
 		configure build-watch "${a[@]}"
 		build build-watch sites_bench watch_report machine_state
@@ -89,7 +79,7 @@ watch_main() {
 	trap 'rm -f "$wdir"/raw/*.tmp; say "interrupted: nothing analysed; the processes so far are in $wdir/raw"; exit 130' INT TERM
 	# The sentinel's runs and the bench's probes (bench/probes.h: the
 	# machine in its own terms), in the same processes.
-	{ watch_runs; "$tree/bench/sites_bench" --list --threads=1 --modes=private | grep '^probe/' || true; } \
+	{ watch_runs "$tree/bench/sites_bench"; "$tree/bench/sites_bench" --list --threads=1 --modes=private | grep '^probe/' || true; } \
 		>"$wdir/log/sentinel.runs"
 	say "results: $wdir"
 	measure_begin "./run.sh watch"

@@ -23,7 +23,7 @@ ask() {
 
 # A copy of the scripts and the plan's sources, so the first call compiles.
 mkdir -p "$tmp/t/bench"
-cp -r "$top/scripts" "$top/cmd" "$top/plan" "$top/common" "$top/gen" "$tmp/t/"
+cp -r "$top/scripts" "$top/cmd" "$top/plan" "$top/common" "$top/gen" "$top/engine" "$tmp/t/"
 cp -r "$top/bench/hw" "$tmp/t/bench/"
 cores=$(ask "$tmp/t" machine cores) l1i=$(ask "$tmp/t" machine l1i_size) l2=$(ask "$tmp/t" machine l2_size)
 bin=$(ls "$tmp"/t/build-tools/plan-* 2>/dev/null)
