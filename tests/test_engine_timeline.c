@@ -137,6 +137,30 @@ static void test_load_times(void)
 	}
 }
 
+/* What the timeline of 10 processes of 5 repetitions says, from[p] as in
+ * fake_run's; the run is freed. */
+struct timeline_seen {
+	size_t nlevels, nswitching;
+	char line[256];
+};
+
+static struct timeline_seen timeline_of(const unsigned *from)
+{
+	struct timeline_seen seen;
+	struct ic_results res;
+	struct ic_analysis an;
+	const struct ic_timeline *tl;
+
+	fake_run(&res, &an, 10, from, 5);
+	tl = an.series[0].timeline;
+	seen.nlevels = tl->nlevels;
+	seen.nswitching = tl->nswitching;
+	ic_timeline_line(seen.line, sizeof(seen.line), tl);
+	ic_analysis_free(&an);
+	ic_results_free(&res);
+	return seen;
+}
+
 static void test_switching(void)
 {
 	/* 10 processes of 5 repetitions: 1 and 4 slow from their third, 2 and
@@ -145,6 +169,7 @@ static void test_switching(void)
 	struct ic_results res;
 	struct ic_analysis an;
 	const struct ic_timeline *tl;
+	struct timeline_seen seen;
 	char line[256];
 
 	fake_run(&res, &an, 10, from, 5);
@@ -170,36 +195,25 @@ static void test_switching(void)
 	/* The states drawn at process start: two levels, no switch. */
 	for (size_t p = 0; p < 10; p++)
 		from[p] = p % 3 ? 5 : 0;
-	fake_run(&res, &an, 10, from, 5);
-	tl = an.series[0].timeline;
-	ic_timeline_line(line, sizeof(line), tl);
-	CHECK(tl->nlevels == 2 && tl->nswitching == 0,
-	      "drawn at start: %zu levels, %zu switching", tl->nlevels, tl->nswitching);
-	CHECK(!strcmp(line, "In time: no process switches inside; each ran in one state"),
-	      "line: %s", line);
-	ic_analysis_free(&an);
-	ic_results_free(&res);
+	seen = timeline_of(from);
+	CHECK(seen.nlevels == 2 && seen.nswitching == 0,
+	      "drawn at start: %zu levels, %zu switching", seen.nlevels, seen.nswitching);
+	CHECK(!strcmp(seen.line, "In time: no process switches inside; each ran in one state"),
+	      "line: %s", seen.line);
 
 	/* One state: one level, nothing switches. */
 	for (size_t p = 0; p < 10; p++)
 		from[p] = 5;
-	fake_run(&res, &an, 10, from, 5);
-	tl = an.series[0].timeline;
-	ic_timeline_line(line, sizeof(line), tl);
-	CHECK(tl->nlevels == 1 && tl->nswitching == 0, "one state: %zu levels, %zu switching",
-	      tl->nlevels, tl->nswitching);
-	CHECK(!strcmp(line, "In time: one state throughout"), "line: %s", line);
-	ic_analysis_free(&an);
-	ic_results_free(&res);
+	seen = timeline_of(from);
+	CHECK(seen.nlevels == 1 && seen.nswitching == 0, "one state: %zu levels, %zu switching",
+	      seen.nlevels, seen.nswitching);
+	CHECK(!strcmp(seen.line, "In time: one state throughout"), "line: %s", seen.line);
 
 	/* Every process switches: the repetitions in time find them. */
 	for (size_t p = 0; p < 10; p++)
 		from[p] = p % 2 ? 3 : 2;
-	fake_run(&res, &an, 10, from, 5);
-	tl = an.series[0].timeline;
-	CHECK(tl->nswitching == 10, "all switch: found %zu of 10", tl->nswitching);
-	ic_analysis_free(&an);
-	ic_results_free(&res);
+	seen = timeline_of(from);
+	CHECK(seen.nswitching == 10, "all switch: found %zu of 10", seen.nswitching);
 }
 
 /* Two repeats of 6 processes, inline x slow1 in the first and x slow2 in
