@@ -22,6 +22,18 @@
 #               -mnop-mcount needs code that is not position independent:
 #               the kernel's is not (-mcmodel=kernel), so these objects are
 #               -fno-pie and the programs link -no-pie.
+
+# The cache string var must be one of the choices set as its STRINGS
+# property: the list lives once, where the choice is offered.
+function(ic_cache_choice_check var)
+  get_property(choices CACHE ${var} PROPERTY STRINGS)
+  if(NOT ${var} IN_LIST choices)
+    list(POP_BACK choices last)
+    list(JOIN choices ", " first)
+    message(FATAL_ERROR "${var} must be ${first} or ${last}, not '${${var}}'")
+  endif()
+endfunction()
+
 set(IC_CODEGEN "user" CACHE STRING "code generation of sites and queue: user, vectorised or kernel")
 set_property(CACHE IC_CODEGEN PROPERTY STRINGS user vectorised kernel)
 set(IC_RETURN_THUNK "ret" CACHE STRING "the kernel build's return thunk: ret, retbleed or srso")
@@ -35,12 +47,8 @@ if(DEFINED IC_GENERAL_REGS_ONLY AND NOT IC_GENERAL_REGS_ONLY)
     message(FATAL_ERROR "IC_GENERAL_REGS_ONLY=OFF contradicts IC_CODEGEN=${IC_CODEGEN}: give IC_CODEGEN alone")
   endif()
 endif()
-if(NOT IC_CODEGEN MATCHES "^(user|vectorised|kernel)$")
-  message(FATAL_ERROR "IC_CODEGEN must be user, vectorised or kernel, not '${IC_CODEGEN}'")
-endif()
-if(NOT IC_RETURN_THUNK MATCHES "^(ret|retbleed|srso)$")
-  message(FATAL_ERROR "IC_RETURN_THUNK must be ret, retbleed or srso, not '${IC_RETURN_THUNK}'")
-endif()
+ic_cache_choice_check(IC_CODEGEN)
+ic_cache_choice_check(IC_RETURN_THUNK)
 
 set(IC_CODEGEN_KERNEL OFF)
 if(IC_CODEGEN STREQUAL "user")
