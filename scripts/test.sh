@@ -15,7 +15,7 @@
 # tests: threads, TSan's business), through the targets tests_<label>. The
 # release tree runs every test, on code the sanitizers would not change.
 
-tests_main() {
+test_main() {
 	local all=0
 	while [ $# -gt 0 ]; do
 		case $1 in

@@ -1,10 +1,7 @@
 # Sourced by run.sh: ./run.sh watch -- whether this machine can give one
 # answer: a fixed sentinel measured as many short processes and one long
 # one under the machine lock, analysed by cmd/watch_report
-# (engine/watch_analysis.h) and drawn by report/watch.gp; and ./run.sh
-# history, this machine's runs newest first (cmd/history,
-# engine/run_history.h).
-
+# (engine/watch_analysis.h) and drawn by report/watch.gp.
 
 # The sentinel: the pair and the controls that tell what a state changes
 # (the report reads each form's time per state), as gen's specs from the
@@ -121,27 +118,4 @@ watch_draw() {
 		say "chart: $1/plots/watch.png"
 	fi
 	rm -f "$1/plots/.draw.log"
-}
-
-
-history_main() {
-	local rdir=$top/results all=() given=0
-	while [ $# -gt 0 ]; do
-		case $1 in
-		-h | --help) help_text history; exit 0 ;;
-		--*=*) set -- "${1%%=*}" "${1#*=}" "${@:2}"; continue ;;
-		--results) [ $# -ge 2 ] && [ -n "$2" ] || die "history: --results needs a value."
-			rdir=$(abs_path "$2") given=1; shift 2 ;;
-		--all) all=(--all); shift ;;
-		*) die "history: unknown option '$1' (see ./run.sh history --help)." ;;
-		esac
-	done
-	if [ ! -d "$rdir" ]; then
-		[ "$given" = 1 ] || { echo "No runs yet: $rdir does not exist."; exit 0; }
-		die "history: --results $rdir is not a directory."
-	fi
-	ensure_packages
-	build_tree_ready
-	build build history
-	exec build/cmd/history --results "$rdir" "${all[@]}"
 }
