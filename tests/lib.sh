@@ -45,3 +45,27 @@ each_process() {
 		done
 	done
 }
+
+# fold_check GEN_DIR QUEUE_DIR OP [BODY_FILE]: without noipa gcc folds
+# identical clone copies, so codesize must take 16 clone sites of OP (of
+# BODY_FILE's body when given) built noinline, noipa, and refuse them built
+# noinline only. Uses $gen, $cc, $codesize and $tmp; with another compiler
+# there is nothing folded to check, and it says so.
+fold_check() {
+	if ! { [ -n "$cc" ] && "$cc" --version 2>/dev/null | grep -q 'Free Software Foundation'; }; then
+		echo "note: not gcc, so the folding case (noinline without noipa) is not checked"
+		return 0
+	fi
+	"$gen" --sites 16 --form clone ${4:+--body "$4"} -o "$tmp/fold" >/dev/null || bad "gen clone $3"
+	for attr in '__attribute__((noinline, noipa))' '__attribute__((noinline))'; do
+		"$cc" -O2 -ffunction-sections -I"$1" -I"$2" "-DIC_CLONE_ATTR=$attr" \
+			-c "$tmp/fold/sites_0.c" -o "$tmp/fold/s.o" || { bad "cc $attr"; continue; }
+		"$codesize" ${4:+--body "$3"} --point "clone:$3:chain:seq:0:16" "$tmp/fold/s.o" >/dev/null 2>"$tmp/err"
+		rc=$?
+		case $attr in
+		*noipa*) [ $rc -eq 0 ] || bad "codesize refused noipa copies of $3: $(cat "$tmp/err")" ;;
+		*) [ $rc -eq 3 ] && grep -q 'distinct copies' "$tmp/err" ||
+			bad "codesize took folded $3 copies (noinline only): exit $rc $(cat "$tmp/err")" ;;
+		esac
+	done
+}

@@ -74,22 +74,7 @@ for case in "--point extern:$body:chain:seq:0:16 $obj --body $body" "--body tail
 done
 
 # Without noipa gcc folds identical copies: codesize must see it (gcc only).
-if "$cc" --version 2>/dev/null | grep -q 'Free Software Foundation'; then
-	"$gen" --sites 16 --form clone --body "$top/examples/kref.c" -o "$tmp/fold" >/dev/null || bad "gen clone kref"
-	for attr in '__attribute__((noinline, noipa))' '__attribute__((noinline))'; do
-		"$cc" -O2 -ffunction-sections -I"$top/gen" -I"$top/queue" "-DIC_CLONE_ATTR=$attr" \
-			-c "$tmp/fold/sites_0.c" -o "$tmp/fold/s.o" || { bad "cc $attr"; continue; }
-		"$codesize" --body kref --point clone:kref:chain:seq:0:16 "$tmp/fold/s.o" >/dev/null 2>"$tmp/err"
-		rc=$?
-		case $attr in
-		*noipa*) [ $rc -eq 0 ] || bad "codesize refused noipa copies of kref: $(cat "$tmp/err")" ;;
-		*) [ $rc -eq 3 ] && grep -q 'distinct copies' "$tmp/err" ||
-			bad "codesize took folded kref copies (noinline only): exit $rc $(cat "$tmp/err")" ;;
-		esac
-	done
-else
-	echo "note: not gcc, so the folding case (noinline without noipa) is not checked"
-fi
+fold_check "$top/gen" "$top/queue" kref "$top/examples/kref.c"
 
 [ $fail -eq 0 ] && echo "ok: codesize proves every example's forms and refuses what they are not"
 exit $fail

@@ -65,22 +65,7 @@ rc=$?
 
 # Without noipa gcc folds the identical copies into one per op: codesize
 # must see it (gcc only; clang does no compile-time folding).
-if [ -n "$cc" ] && "$cc" --version 2>/dev/null | grep -q 'Free Software Foundation'; then
-	"$gen" --sites 16 --form clone -o "$tmp/fold" >/dev/null || bad "gen clone"
-	for attr in '__attribute__((noinline, noipa))' '__attribute__((noinline))'; do
-		"$cc" -O2 -ffunction-sections -I"$gen_dir" -I"$queue_dir" "-DIC_CLONE_ATTR=$attr" \
-			-c "$tmp/fold/sites_0.c" -o "$tmp/fold/s.o" || { bad "cc $attr"; continue; }
-		"$codesize" --point clone:tail_dequeue:chain:seq:0:16 "$tmp/fold/s.o" >/dev/null 2>"$tmp/err"
-		rc=$?
-		case $attr in
-		*noipa*) [ $rc -eq 0 ] || bad "codesize refused noipa copies: $(cat "$tmp/err")" ;;
-		*) [ $rc -eq 3 ] && grep -q 'distinct copies' "$tmp/err" ||
-			bad "codesize took folded copies (noinline only): exit $rc $(cat "$tmp/err")" ;;
-		esac
-	done
-else
-	echo "note: not gcc, so the folding case (noinline without noipa) is not checked"
-fi
+fold_check "$gen_dir" "$queue_dir" tail_dequeue
 
 [ $fail -eq 0 ] && echo "ok: every clone site calls its own copies, and codesize proves it"
 exit $fail
