@@ -274,9 +274,10 @@ sweep_main() {
 	[[ ,$ccs, != *,clang,* ]] || packages+=(clang)
 	ensure_packages
 	check_after_setup
+	# A resume of other code is refused before the plan is compiled.
+	[ -z "$resume" ] || check_resume_identity
 	resolve_machine
 	planted=""
-	[ -z "$resume" ] || check_resume_identity
 	# In name order, so two sweeps that share trees cannot wait for each other.
 	local t
 	for t in $(printf '%s\n' "${B_dir[@]}" | sort -u); do lock_build "$t"; done
