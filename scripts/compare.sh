@@ -25,13 +25,13 @@ compare_args() {
 		--*=*) set -- "${1%%=*}" "${1#*=}" "${@:2}" ;;
 		esac
 		case $1 in
-		-*) [[ " $valued " == *" $1 "* ]] || die "$name: unknown option '$1' (see ./run.sh $name --help)."
-			[ $# -ge 2 ] && [ -n "$2" ] || die "$name: $1 needs a value."
+		-*) [[ " $valued " == *" $1 "* ]] || die "$name: unknown option '$1' (see ./run.sh $name --help)"
+			[ $# -ge 2 ] && [ -n "$2" ] || die "$name: $1 needs a value"
 			cargs+=("$1" "$2"); shift 2; continue ;;
 		esac
 		cargs+=("$(abs_path "$1")"); runs=$((runs + 1)); shift
 	done
-	[ $runs -ge 2 ] || die "$name: give two or more results directories or their .tar.gz exports (see ./run.sh $name --help)."
+	[ $runs -ge 2 ] || die "$name: give two or more results directories or their .tar.gz exports (see ./run.sh $name --help)"
 	local i
 	for i in "${!cargs[@]}"; do
 		[ "${cargs[$i]}" != --out ] || cargs[i + 1]=$(abs_path "${cargs[i + 1]}")
@@ -53,6 +53,6 @@ agree_main() {
 }
 export_main() {
 	case ${1:-} in -h | --help) echo "Usage: ./run.sh export DIR   writes DIR.tar.gz beside DIR: one file holding the run, links resolved, for ./run.sh compare and agree on another machine."; exit 0 ;; esac
-	[ $# -eq 1 ] || die "export: give one results directory (see ./run.sh export --help)."
+	[ $# -eq 1 ] || die "export: give one results directory (see ./run.sh export --help)"
 	exec "$top/compare/export.sh" "$(abs_path "$1")"
 }

@@ -7,7 +7,7 @@ history_main() {
 		case $1 in
 		-h | --help) help_text history; exit 0 ;;
 		--*=*) set -- "${1%%=*}" "${1#*=}" "${@:2}"; continue ;;
-		--results) [ $# -ge 2 ] && [ -n "$2" ] || die "history: --results needs a value."
+		--results) [ $# -ge 2 ] && [ -n "$2" ] || die "history: --results needs a value"
 			rdir=$(abs_path "$2") given=1; shift 2 ;;
 		--all) all=(--all); shift ;;
 		*) die "history: unknown option '$1' (see ./run.sh history --help)." ;;
@@ -15,7 +15,7 @@ history_main() {
 	done
 	if [ ! -d "$rdir" ]; then
 		[ "$given" = 1 ] || { echo "No runs yet: $rdir does not exist."; exit 0; }
-		die "history: --results $rdir is not a directory."
+		die "history: --results $rdir is not a directory"
 	fi
 	ensure_packages
 	build_tree_ready

@@ -103,17 +103,17 @@ calibration_report() {
 # report_main DIR: the report of a run made anew (scripts/help/report.txt).
 report_main() {
 	case ${1:-} in -h | --help) help_text report; exit 0 ;; esac
-	[ $# -eq 1 ] || die "report: give one results directory (see ./run.sh report --help)."
+	[ $# -eq 1 ] || die "report: give one results directory (see ./run.sh report --help)"
 	dir=$(abs_path "$1")
 	dir=${dir%/}
-	[ -d "$dir" ] || die "report: $dir is not a directory."
-	[ -f "$dir/run.conf" ] || die "report: $dir has no run.conf: not a results directory of ./run.sh."
-	compgen -G "$dir/raw/*.json" >/dev/null || die "report: $dir/raw holds no process's JSON."
+	[ -d "$dir" ] || die "report: $dir is not a directory"
+	[ -f "$dir/run.conf" ] || die "report: $dir has no run.conf: not a results directory of ./run.sh"
+	compgen -G "$dir/raw/*.json" >/dev/null || die "report: $dir/raw holds no process's JSON"
 	compare=$(sed -n 's/^compare=//p' "$dir/run.conf")
 	baseline=$(sed -n 's/^baseline=//p' "$dir/run.conf")
 	repeat=$(sed -n 's/^repeat=//p' "$dir/run.conf")
 	: "${compare:=inline}" "${baseline:=extern}" "${repeat:=1}"
-	is_uint "$repeat" && [ "$repeat" -ge 1 ] || die "report: $dir/run.conf: repeat=$repeat is not a whole number."
+	is_uint "$repeat" && [ "$repeat" -ge 1 ] || die "report: $dir/run.conf: repeat=$repeat is not a whole number"
 	lock_take "$dir/.run.sh-lock" "$dir" refuse
 	compare_program summarize >/dev/null   # builds it in build/
 	B_dir=("$top/build")
