@@ -285,8 +285,9 @@ static void wr_text(FILE *f, const struct ic_watch *w)
 	/* The plain words, last on the console. */
 	switch (w->where) {
 	case IC_WATCH_TOO_FEW:
-		fprintf(f, "Too few samples (%zu) to tell states apart: watch longer (--minutes).\n",
-			w->nsamples);
+		fprintf(f, "Too few samples (%zu short process%s and %zu window%s of the long one) to tell "
+			"states apart: watch longer (--minutes).\n", w->nshort, w->nshort == 1 ? "" : "es",
+			w->nwindows, w->nwindows == 1 ? "" : "s");
 		break;
 	case IC_WATCH_ONE_STATE:
 		fprintf(f, "One state for these %s (%s; the best two-state fit's levels are %.1f noise "
