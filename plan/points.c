@@ -1,4 +1,5 @@
 /* The sweep's N, series and points (points.h). */
+#define _GNU_SOURCE   /* asprintf */
 #include "points.h"
 
 #include <errno.h>
@@ -130,87 +131,213 @@ int ic_plan_sites(const char *spec, unsigned long **out, size_t *n, char *err, s
 	return 0;
 }
 
+/* A comma list's entries (empty ones skipped, as the shell's word
+ * splitting does), each its own string; *n of them. */
+static char **plan_split(const char *list, size_t *n)
+{
+	char **w = NULL;
+
+	*n = 0;
+	for (const char *p = list; *p;) {
+		size_t len = strcspn(p, ",");
+
+		if (len) {
+			w = ic_xrealloc(w, *n + 1, sizeof(*w));
+			w[(*n)++] = ic_xalloc(strndup(p, len));
+		}
+		p += len + (p[len] == ',');
+	}
+	return w;
+}
+
+static void plan_free_words(char **w, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(w[i]);
+	free(w);
+}
+
 /* A series of the sweep: layout:order:filler:max (max 0: no cap). */
 struct plan_case {
 	char layout[32], order[32];
 	unsigned long filler, max;
 };
 
+/* One case from "layout:order:filler:max"; -1 when it is not one (a name
+ * longer than the struct holds is not one either: nothing is cut). */
+static int plan_case_parse(const char *one, struct plan_case *c)
+{
+	int end = 0;
+
+	return sscanf(one, "%31[a-z]:%31[a-z]:%lu:%lu%n", c->layout, c->order, &c->filler, &c->max,
+		      &end) == 4 && !one[end] ? 0 : -1;
+}
+
 static int plan_cases_parse(const char *cases, struct plan_case **out, size_t *n, char *err,
 			    size_t errlen)
 {
-	struct plan_case *c = NULL;
-	size_t k = 0;
+	size_t nw;
+	char **w = plan_split(cases, &nw);
+	struct plan_case *c = ic_xalloc(malloc((nw ? nw : 1) * sizeof(*c)));
 
-	for (const char *p = cases; *p;) {
-		size_t len = strcspn(p, ",");
-		char one[128];
-		int end = 0;
-
-		c = ic_xrealloc(c, k + 1, sizeof(*c));
-		snprintf(one, sizeof(one), "%.*s", (int)(len < 127 ? len : 127), p);
-		if (len >= 127 || sscanf(one, "%31[a-z]:%31[a-z]:%lu:%lu%n", c[k].layout, c[k].order,
-					 &c[k].filler, &c[k].max, &end) != 4 || one[end]) {
+	for (size_t i = 0; i < nw; i++)
+		if (plan_case_parse(w[i], &c[i])) {
+			ic_fail(err, errlen, "cases: '%s' is not layout:order:filler:max", w[i]);
+			plan_free_words(w, nw);
 			free(c);
-			return ic_fail(err, errlen, "cases: '%.*s' is not layout:order:filler:max", (int)len,
-				       p);
+			return -1;
 		}
-		k++;
-		p += len + (p[len] == ',');
-	}
-	if (!k)
+	plan_free_words(w, nw);
+	if (!nw) {
+		free(c);
 		return ic_fail(err, errlen, "cases: none (run plan resolve first)");
+	}
 	*out = c;
-	*n = k;
+	*n = nw;
 	return 0;
 }
 
 /* The forms built: the sweep's, and the mark (its baseline; not in
  * calibration, whose planted copies are extern's), without the solo forms
- * where the sweep does not run at 1 thread, private. A comma list in buf;
- * the solo forms left out in dropped (when not NULL). */
-static void plan_build_forms(const struct ic_settings *s, const char *threads, char *buf, size_t cap,
-			     char *dropped, size_t dcap)
+ * where the sweep does not run at 1 thread, private: those are left out
+ * into *dropped (when not NULL). */
+static char **plan_build_forms(const struct ic_settings *s, const char *threads, size_t *n,
+			       char ***dropped, size_t *ndropped)
 {
 	int solo = plan_has_solo(threads, plan_get(s, "modes", "private"));
-	char all[512];
-	size_t len = 0, dlen = 0;
+	size_t nall, k = 0, d = 0;
+	char **all, **kept, **out = NULL;
+	char *list = NULL;
 
-	snprintf(all, sizeof(all), "%s%s", ic_settings_get(s, "forms"),
-		 !strcmp(ic_settings_get(s, "calibrate"), "1") ? "" : ",mark");
-	buf[0] = '\0';
+	if (asprintf(&list, "%s%s", ic_settings_get(s, "forms"),
+		     !strcmp(ic_settings_get(s, "calibrate"), "1") ? "" : ",mark") < 0)
+		ic_xalloc(NULL);
+	all = plan_split(list, &nall);
+	free(list);
+	kept = ic_xalloc(malloc((nall ? nall : 1) * sizeof(*kept)));
 	if (dropped)
-		dropped[0] = '\0';
-	for (char *save = NULL, *f = strtok_r(all, ",", &save); f; f = strtok_r(NULL, ",", &save)) {
-		if (!solo && plan_solo_form(f)) {
-			if (dropped && dlen < dcap)
-				dlen += (size_t)snprintf(dropped + dlen, dcap - dlen, "%s%s", dlen ? " " : "", f);
-		} else if (len < cap) {
-			len += (size_t)snprintf(buf + len, cap - len, "%s%s", len ? "," : "", f);
+		out = ic_xalloc(malloc((nall ? nall : 1) * sizeof(*out)));
+	for (size_t i = 0; i < nall; i++) {
+		if (!solo && plan_solo_form(all[i])) {
+			if (dropped)
+				out[d++] = all[i];
+			else
+				free(all[i]);
+		} else {
+			kept[k++] = all[i];
 		}
 	}
+	free(all);
+	if (dropped) {
+		*dropped = out;
+		*ndropped = d;
+	}
+	*n = k;
+	return kept;
+}
+
+/* The series of the settings not yet resolved (points.h), into *out. */
+static int plan_resolve_cases(const struct ic_settings *s, const struct ic_plan_machine *m,
+			      struct plan_case **out, size_t *nout, char *err, size_t errlen)
+{
+	const char *layouts = ic_settings_get(s, "layouts"), *orders = ic_settings_get(s, "orders");
+	const char *fillers = ic_settings_get(s, "fillers");
+	int sites_given = !strcmp(ic_settings_get(s, "sites_given"), "1");
+	int defaults = !*layouts && !*orders && !*fillers;
+	size_t nl, no, nf, k = 0, cap;
+	char **l, **o, **f;
+	struct plan_case *c;
+
+	/* With none of layouts, orders and fillers given, the two default
+	 * series: the sequential chain, and the realistic case -- one function
+	 * per site, walked in random order, each with filler that puts the
+	 * code past the L1i at mid N, as call sites spread through a big
+	 * program are: the i-th layout with the i-th order and filler.
+	 * Otherwise every combination. */
+	l = plan_split(defaults ? "chain,scatter" : *layouts ? layouts : "chain", &nl);
+	o = plan_split(defaults ? "seq,random" : *orders ? orders : "seq", &no);
+	f = plan_split(defaults ? "0,auto" : *fillers ? fillers : "0", &nf);
+	cap = nl * no * nf;
+	c = ic_xalloc(malloc((cap ? cap : 1) * sizeof(*c)));
+	for (size_t i = 0; i < nl; i++)
+		for (size_t j = 0; j < no; j++)
+			for (size_t q = 0; q < nf; q++) {
+				struct plan_case one = { .max = 0 };
+				int dup = 0;
+
+				if (defaults && (j != i || q != i))
+					continue;
+				if (strlen(l[i]) >= sizeof(one.layout) || strlen(o[j]) >= sizeof(one.order)) {
+					ic_fail(err, errlen, "cases: a layout or order name longer than %zu characters",
+						sizeof(one.layout) - 1);
+					k = SIZE_MAX;
+					goto done;
+				}
+				strcpy(one.layout, l[i]);
+				strcpy(one.order, o[j]);
+				if (!strcmp(f[q], "auto")) {
+					/* This machine's L1i / 128, a multiple of 8: at
+					 * N = 128, the middle of the default N on a log
+					 * scale, the filler alone fills the L1i. */
+					if (m->l1i <= 0) {
+						ic_fail(err, errlen, "--filler auto: hwloc reports no L1i size on this machine; give --filler BYTES");
+						k = SIZE_MAX - 1;
+						goto done;
+					}
+					one.filler = (unsigned long)m->l1i / 128 / 8 * 8;
+				} else {
+					one.filler = strtoul(f[q], NULL, 10);
+				}
+				/* Where N is not the user's, a series stops at the
+				 * first power of two at which N sites of its filler
+				 * and 128 B pass the L2: beyond it every site comes
+				 * from L3 or memory, and the points cost build time
+				 * without telling more. */
+				if (!sites_given && m->l2 > 0)
+					for (one.max = 1; one.max * (one.filler + PLAN_SITE_BYTES) < (unsigned long)m->l2;
+					     one.max *= 2)
+						;
+				for (size_t e = 0; e < k; e++)   /* each series once */
+					dup |= !strcmp(c[e].layout, one.layout) && !strcmp(c[e].order, one.order) &&
+					       c[e].filler == one.filler && c[e].max == one.max;
+				if (!dup)
+					c[k++] = one;
+			}
+done:
+	plan_free_words(l, nl);
+	plan_free_words(o, no);
+	plan_free_words(f, nf);
+	if (k >= SIZE_MAX - 1) {
+		free(c);
+		return k == SIZE_MAX ? 2 : 1;
+	}
+	*out = c;
+	*nout = k;
+	return 0;
 }
 
 int ic_plan_resolve(const struct ic_settings *s, const struct ic_plan_machine *m, FILE *out,
 		    char *err, size_t errlen)
 {
-	const char *layouts = ic_settings_get(s, "layouts"), *orders = ic_settings_get(s, "orders");
-	const char *fillers = ic_settings_get(s, "fillers"), *cases = ic_settings_get(s, "cases");
 	const char *sites = plan_get(s, "sites", IC_PLAN_SITES_DEFAULT);
-	int sites_given = !strcmp(ic_settings_get(s, "sites_given"), "1");
-	char threads[32], seed[16], list[4096] = "", forms[512], dropped[256], why[256];
+	const char *modes = plan_get(s, "modes", "private");
+	const char *threads = ic_settings_get(s, "threads");
+	char deft[32], seed[16], **forms, **dropped;
 	unsigned long *n;
-	size_t nn, len = 0;
+	size_t nn, nc, nforms, ndropped;
 	struct plan_case *c;
-	size_t nc;
+	int rc;
 
 	if (ic_plan_sites(sites, &n, &nn, err, errlen))
 		return 2;
-	if (m->cores > 1)
-		snprintf(threads, sizeof(threads), "1,%d", m->cores);
-	else
-		snprintf(threads, sizeof(threads), "1");
-	snprintf(seed, sizeof(seed), "%s", ic_settings_get(s, "layout_seed"));
+	if (!*threads) {
+		if (m->cores > 1)
+			snprintf(deft, sizeof(deft), "1,%d", m->cores);
+		else
+			snprintf(deft, sizeof(deft), "1");
+		threads = deft;
+	}
+	snprintf(seed, sizeof(seed), "%.15s", ic_settings_get(s, "layout_seed"));
 	if (!*seed) {
 		uint32_t r;
 
@@ -221,93 +348,41 @@ int ic_plan_resolve(const struct ic_settings *s, const struct ic_plan_machine *m
 		}
 		snprintf(seed, sizeof(seed), "%" PRIu32, r);
 	}
-	if (*cases) {
-		snprintf(list, sizeof(list), "%s", cases);
-	} else {
-		/* With none of layouts, orders and fillers given, the two default
-		 * series: the sequential chain, and the realistic case -- one
-		 * function per site, walked in random order, each with filler
-		 * that puts the code past the L1i at mid N, as call sites spread
-		 * through a big program are. Otherwise every combination. */
-		char combos[2048] = "";
-		size_t clen = 0;
-
-		if (!*layouts && !*orders && !*fillers) {
-			snprintf(combos, sizeof(combos), "chain:seq:0,scatter:random:auto");
-		} else {
-			char lb[256], ob[256], fb[256];
-
-			snprintf(lb, sizeof(lb), "%s", *layouts ? layouts : "chain");
-			for (char *s1 = NULL, *l = strtok_r(lb, ",", &s1); l; l = strtok_r(NULL, ",", &s1)) {
-				snprintf(ob, sizeof(ob), "%s", *orders ? orders : "seq");
-				for (char *s2 = NULL, *o = strtok_r(ob, ",", &s2); o; o = strtok_r(NULL, ",", &s2)) {
-					snprintf(fb, sizeof(fb), "%s", *fillers ? fillers : "0");
-					for (char *s3 = NULL, *f = strtok_r(fb, ",", &s3); f;
-					     f = strtok_r(NULL, ",", &s3))
-						if (clen < sizeof(combos))
-							clen += (size_t)snprintf(combos + clen, sizeof(combos) - clen,
-										 "%s%s:%s:%s", clen ? "," : "", l, o, f);
-				}
-			}
-		}
-		for (char *s1 = NULL, *one = strtok_r(combos, ",", &s1); one; one = strtok_r(NULL, ",", &s1)) {
-			char *f = strrchr(one, ':'), entry[128];
-			unsigned long filler, max = 0;
-
-			*f++ = '\0';
-			if (!strcmp(f, "auto")) {
-				/* This machine's L1i / 128, a multiple of 8: at N = 128,
-				 * the middle of the default N on a log scale, the filler
-				 * alone fills the L1i. */
-				if (m->l1i <= 0) {
-					free(n);
-					ic_fail(err, errlen, "--filler auto: hwloc reports no L1i size on this machine; give --filler BYTES");
-					return 1;
-				}
-				filler = (unsigned long)m->l1i / 128 / 8 * 8;
-			} else {
-				filler = strtoul(f, NULL, 10);
-			}
-			/* Where N is not the user's, a series stops at the first
-			 * power of two at which N sites of its filler and 128 B pass
-			 * the L2: beyond it every site comes from L3 or memory, and
-			 * the points cost build time without telling more. */
-			if (!sites_given && m->l2 > 0)
-				for (max = 1; max * (filler + PLAN_SITE_BYTES) < (unsigned long)m->l2; max *= 2)
-					;
-			snprintf(entry, sizeof(entry), "%s:%lu:%lu", one, filler, max);
-			if (!plan_in(list, entry) && len < sizeof(list))   /* each series once */
-				len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s", len ? "," : "", entry);
-		}
-	}
-	if (*ic_settings_get(s, "threads"))
-		snprintf(threads, sizeof(threads), "%s", ic_settings_get(s, "threads"));
-	plan_build_forms(s, threads, forms, sizeof(forms), dropped, sizeof(dropped));
-	snprintf(why, sizeof(why), "run at 1 thread, private: not in this sweep (--threads %s --modes %s)",
-		 threads, plan_get(s, "modes", "private"));
-	if (*dropped)
-		fprintf(out, "note=forms %s (mark: the sites' own mark, the baseline) %s\n", dropped, why);
-	if (plan_cases_parse(list, &c, &nc, err, errlen)) {
+	rc = *ic_settings_get(s, "cases") ? (plan_cases_parse(ic_settings_get(s, "cases"), &c, &nc, err, errlen) ? 2 : 0)
+					  : plan_resolve_cases(s, m, &c, &nc, err, errlen);
+	if (rc) {
 		free(n);
-		return 2;
+		return rc;
 	}
-	if (!plan_has_solo(threads, plan_get(s, "modes", "private")) && IC_FILLER_SOLO) {
-		/* Filler series run solo (their baseline, the mark with the same
-		 * filler, does): without 1 thread, private, they cannot run. */
+	/* Nothing is printed before this point: a refusal prints nothing. */
+	forms = plan_build_forms(s, threads, &nforms, &dropped, &ndropped);
+	if (!plan_has_solo(threads, modes)) {
+		const char *why = "run at 1 thread, private: not in this sweep";
 		size_t k = 0;
 
-		for (size_t i = 0; i < nc; i++)
+		if (ndropped) {
+			fputs("note=forms", out);
+			for (size_t i = 0; i < ndropped; i++)
+				fprintf(out, " %s", dropped[i]);
+			fprintf(out, " (mark: the sites' own mark, the baseline) %s (--threads %s --modes %s)\n", why,
+				threads, modes);
+		}
+		/* Filler series run solo (their baseline, the mark with the
+		 * same filler, does): without 1 thread, private, they cannot. */
+		for (size_t i = 0; IC_FILLER_SOLO && i < nc; i++)
 			if (c[i].filler == 0)
 				c[k++] = c[i];
-		if (k < nc)
-			fprintf(out, "note=the realistic series (with filler) and its baseline %s\n", why);
-		nc = k;
+		if (IC_FILLER_SOLO && k < nc) {
+			fprintf(out, "note=the realistic series (with filler) and its baseline %s (--threads %s --modes %s)\n",
+				why, threads, modes);
+			nc = k;
+		}
 	}
 	fprintf(out, "sites=%s\nreps=%s\nmin_time=%s\nthreads=%s\nlayouts_random=%s\nprocesses=%s\n", sites,
 		plan_get(s, "reps", "3"), plan_get(s, "min_time", "0.015"), threads,
 		plan_get(s, "layouts_random", "8"), plan_get(s, "processes", "2"));
 	fprintf(out, "layout_seed=%s\nlayouts=%s\norders=%s\nfillers=%s\ncases=", seed,
-		*layouts ? layouts : "chain", *orders ? orders : "seq", *fillers ? fillers : "0");
+		plan_get(s, "layouts", "chain"), plan_get(s, "orders", "seq"), plan_get(s, "fillers", "0"));
 	for (size_t i = 0; i < nc; i++)
 		fprintf(out, "%s%s:%s:%lu:%lu", i ? "," : "", c[i].layout, c[i].order, c[i].filler, c[i].max);
 	fprintf(out, "\nseries=series: ");
@@ -318,7 +393,12 @@ int ic_plan_resolve(const struct ic_settings *s, const struct ic_plan_machine *m
 		if (c[i].max && c[i].max < n[nn - 1])
 			fprintf(out, " N up to %lu", c[i].max);
 	}
-	fprintf(out, "; forms: %s\n", forms);
+	fputs("; forms: ", out);
+	for (size_t i = 0; i < nforms; i++)
+		fprintf(out, "%s%s", i ? "," : "", forms[i]);
+	fputc('\n', out);
+	plan_free_words(forms, nforms);
+	plan_free_words(dropped, ndropped);
 	free(c);
 	free(n);
 	return 0;
@@ -334,13 +414,12 @@ int ic_plan_points(const struct ic_settings *s, FILE *out, char *err, size_t err
 {
 	const char *compare = plan_get(s, "compare", "inline"), *baseline = plan_get(s, "baseline", "extern");
 	int thin = strcmp(ic_settings_get(s, "sites_given"), "1") != 0;
-	char forms[512], ops[512];
+	char **forms, **ops;
 	unsigned long *n;
-	size_t nn, nc;
+	size_t nn, nc, nforms, nops;
 	struct plan_case *c;
 
-	if (!*ic_settings_get(s, "sites") || !*ic_settings_get(s, "forms") || !*ic_settings_get(s, "ops"))
-	{
+	if (!*ic_settings_get(s, "sites") || !*ic_settings_get(s, "forms") || !*ic_settings_get(s, "ops")) {
 		ic_fail(err, errlen, "the settings need sites, forms and ops");
 		return 2;
 	}
@@ -350,28 +429,29 @@ int ic_plan_points(const struct ic_settings *s, FILE *out, char *err, size_t err
 		free(n);
 		return 2;
 	}
-	plan_build_forms(s, plan_get(s, "threads", "1"), forms, sizeof(forms), NULL, 0);
-	snprintf(ops, sizeof(ops), "%s", ic_settings_get(s, "ops"));
-	for (char *s1 = NULL, *o = strtok_r(ops, ",", &s1); o; o = strtok_r(NULL, ",", &s1))
+	forms = plan_build_forms(s, plan_get(s, "threads", "1"), &nforms, NULL, NULL);
+	ops = plan_split(ic_settings_get(s, "ops"), &nops);
+	for (size_t o = 0; o < nops; o++)
 		for (size_t k = 0; k < nc; k++) {
-			char fb[512];
 			const char *seed = !strcmp(c[k].order, "random") ? plan_get(s, "seed", "1") : "0";
 
-			snprintf(fb, sizeof(fb), "%s", forms);
-			for (char *s2 = NULL, *f = strtok_r(fb, ",", &s2); f; f = strtok_r(NULL, ",", &s2)) {
-				int control = thin && strcmp(f, "inline") && strcmp(f, "extern") &&
-					      strcmp(f, "hint") && strcmp(f, compare) && strcmp(f, baseline);
+			for (size_t f = 0; f < nforms; f++) {
+				const char *fm = forms[f];
+				int control = thin && strcmp(fm, "inline") && strcmp(fm, "extern") &&
+					      strcmp(fm, "hint") && strcmp(fm, compare) && strcmp(fm, baseline);
 
 				for (size_t i = 0; i < nn; i++) {
 					if ((c[k].max && n[i] > c[k].max) || (control && !plan_control_n(n[i])))
 						continue;
-					fprintf(out, "%s:%s:%s:%s:%s:%lu", f, o, c[k].layout, c[k].order, seed, n[i]);
+					fprintf(out, "%s:%s:%s:%s:%s:%lu", fm, ops[o], c[k].layout, c[k].order, seed, n[i]);
 					if (c[k].filler)
 						fprintf(out, ":%lu", c[k].filler);
 					fputc('\n', out);
 				}
 			}
 		}
+	plan_free_words(forms, nforms);
+	plan_free_words(ops, nops);
 	free(c);
 	free(n);
 	return 0;

@@ -24,14 +24,14 @@ struct ic_plan_machine {
  * spec that is neither, or an N outside 1..IC_POINT_SITES_MAX. */
 int ic_plan_sites(const char *spec, unsigned long **out, size_t *n, char *err, size_t errlen);
 
-/* The settings left to the plan, as key=value lines on out: the defaults
- * (sites, reps, min_time, threads from the cores, layouts_random,
- * processes, a random layout_seed), the series (cases:
- * layout:order:filler:max each, filler auto and the N cap from the
- * machine) and layouts, orders and fillers as run.conf records them. Then
- * note= lines (what the sweep leaves out, and why) and one series= line
- * (the series and forms, in words). A setting already given is kept, so a
- * resumed run resolves to what it was. Exit status as in main: 0, 1 (the
+/* The settings left to the plan, as key=value lines on out: first note=
+ * lines (what the sweep leaves out, and why), then the defaults (sites,
+ * reps, min_time, threads from the cores, layouts_random, processes, a
+ * random layout_seed), layouts, orders and fillers as run.conf records
+ * them and the series (cases: layout:order:filler:max each, filler auto
+ * and the N cap from the machine), last one series= line (the series and
+ * forms, in words). A setting already given is kept, so a resumed run
+ * resolves to what it was. Nothing is printed when it fails: 1 (the
  * machine lacks what is asked: an L1i size for filler auto), 2 (bad
  * settings), with err. */
 int ic_plan_resolve(const struct ic_settings *s, const struct ic_plan_machine *m, FILE *out,

@@ -131,7 +131,6 @@ build_points() {
 build_tree_ready() {
 	lock_build build
 	[ ! -f build/CMakeCache.txt ] || return 0
-	local a
-	mapfile -t a < <(release_args "$(quick_points)"; plan_builds; printf '%s' "${B_args[0]}")
-	configure build "${a[@]}"
+	quick_args
+	configure build "${qargs[@]}"
 }

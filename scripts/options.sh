@@ -12,8 +12,9 @@ quick=0 find_crossover=0 calibrate=0 jobs=$(nproc)
 # The options given on the command line, by run.conf name: --resume must agree with them.
 declare -A given=()
 
-# The names CMake checks (cmake/codegen.cmake) and gen's limits
-# (gen/point_name.h), read from there.
+# gen's limits (gen/point_name.h), read from there, as check_value reads
+# the point names (gen/point_names.def) and the names CMake checks
+# (cmake/codegen.cmake).
 sites_max=$(point_limit SITES) filler_max=$(point_limit FILLER)
 
 # The sweep's options, one a line: OPTION VARIABLE CHECK [ARGS]. VARIABLE
@@ -89,20 +90,23 @@ check_list() {
 	done
 }
 
-# expand_sites SPEC: a list, or A..B as the powers of two from A to B.
+# expand_sites SPEC: a list, or A..B as the powers of two from A to B (as
+# the plan reads them: plan/points.c's ic_plan_sites).
 expand_sites() {
 	local spec=$1 n list
 	if [[ $spec == *..* ]]; then
-		local a=${spec%%..*} b=${spec##*..}
-		is_uint "$a" && is_uint "$b" || die "--sites: '$spec' is not a range A..B of whole numbers"
+		local a=${spec%%..*} b=${spec#*..}
+		is_uint "$a" && is_uint "$b" && [ ${#a} -le 7 ] && [ ${#b} -le 7 ] ||
+			die "--sites: '$spec' is not a range A..B of whole numbers"
 		a=$((10#$a)) b=$((10#$b))
 		[ "$a" -ge 1 ] && [ "$b" -le "$sites_max" ] && [ "$a" -le "$b" ] || die "--sites: range '$spec' must lie within 1..$sites_max, low to high"
 		for ((n = a; n <= b; n *= 2)); do printf '%s\n' "$n"; done
 	else
+		[[ $spec != ,* && $spec != *, && $spec != *,,* ]] || die "--sites: '$spec' has an empty entry"
 		IFS=, read -ra list <<<"$spec"
 		[ ${#list[@]} -gt 0 ] || die "--sites: empty list"
 		for n in "${list[@]}"; do
-			is_uint "$n" || die "--sites: '$n' is not a whole number"
+			is_uint "$n" && [ ${#n} -le 7 ] || die "--sites: '$n' is not a whole number 1..$sites_max"
 			[ "$((10#$n))" -ge 1 ] && [ "$((10#$n))" -le "$sites_max" ] || die "--sites: $n is outside 1..$sites_max"
 			printf '%s\n' "$((10#$n))"
 		done

@@ -87,15 +87,15 @@ resolve_machine() {
 	done <<<"$out"
 }
 
-# The quick sweep's points (./run.sh test --all builds them into build/, so a
-# following ./run.sh --quick builds nothing new): the default series and
-# forms at N = 1, 64, 1024.
-quick_points() {
-	(
-		sites=1,64,1024
-		resolve_machine 2>/dev/null
-		plan points
-	) | paste -sd';'
+# quick_args: into qargs, build/'s configure arguments as ./run.sh test
+# --all makes it: the quick sweep's points (the default series and forms at
+# N = 1, 64, 1024), so a following ./run.sh --quick builds nothing new.
+quick_args() {
+	local specs
+	specs=$(sites=1,64,1024 && resolve_machine && plan points | paste -sd';') && [ -n "$specs" ] ||
+		fail "the plan has no quick points (cmd/plan points)"
+	plan_builds
+	mapfile -t qargs < <(release_args "$specs"; printf '%s' "${B_args[0]}")
 }
 
 # variant_seeds: every layout variant's seed, drawn from the run's layout
@@ -167,7 +167,7 @@ load_conf() {
 		[ -n "${known[$key]:-}" ] || die "--resume: $conf line $n: unknown setting '$key'"
 		printf -v "$key" '%s' "$val"
 	done <"$conf"
-	for key in sites forms build_source layout_seed; do
+	for key in sites sites_given forms build_source layout_seed; do
 		[ -n "${!key-}" ] || die "--resume: $conf has no $key"
 	done
 	# Read back through the same checks as options (ops: a body's name is

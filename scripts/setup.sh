@@ -55,7 +55,8 @@ plan_tool() {
 			$(pkg-config --cflags --libs hwloc) -pthread) >"$dir/plan.log" 2>&1 ||
 			{ rm -f "$bin.$$"; show_tail 5 "$dir/plan.log"; fail "compiling the plan failed (log: $dir/plan.log)"; }
 		mv -f "$bin.$$" "$bin"
-		for f in "$dir"/plan-*; do [ "$f" = "$bin" ] || [[ $f == *.* ]] || rm -f "$f"; done
+		# Older plans, and the topology tool that came before the plan.
+		for f in "$dir"/plan-* "$dir"/topology-*; do [ "$f" = "$bin" ] || [[ $f == *.* ]] || rm -f "$f"; done
 	fi
 	echo "$bin"
 }

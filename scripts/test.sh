@@ -38,8 +38,8 @@ test_main() {
 		say "every test of behaviour passed in build (./run.sh test --all runs those that measure and the sanitizer builds too)"
 		return 0
 	fi
-	mapfile -t a < <(release_args "$(quick_points)"; plan_builds; printf '%s' "${B_args[0]}")
-	test_tree build "" "${a[@]}" || failed=1
+	quick_args
+	test_tree build "" "${qargs[@]}" || failed=1
 	test_tree build-tsan tsan -DCMAKE_BUILD_TYPE=Release -DIC_SANITIZE=thread || failed=1
 	test_tree build-asan sanitize -DCMAKE_BUILD_TYPE=Release -DIC_SANITIZE=address || failed=1
 	say "times: ${test_times[*]}"

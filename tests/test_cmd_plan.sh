@@ -89,6 +89,13 @@ grep -qx 'cases=chain:seq:0:0,chain:seq:100:0' "$tmp/r" || fail "resolve, a list
 { cat "$tmp/s"; grep -v '^series=' "$tmp/r"; } | "$plan" points >"$tmp/p" || fail "points, a list: exit $?"
 [ "$(wc -l <"$tmp/p")" -eq 20 ] || fail "points, a list: want 5 forms x 2 N x 2 fillers: $(cat "$tmp/p")"
 grep -qx 'clone:tail_dequeue:chain:seq:0:3:100' "$tmp/p" || fail "points, a list: clone at N = 3 missing"
+# Long lists are kept whole: a thread list whose 1 comes last, and every
+# series of 2 layouts x 2 orders x 41 fillers.
+printf '%s\nthreads=2,4,6,8,10,12,14,16,18,20,22,24,1\nlayout_seed=1\nlayouts=chain,scatter\norders=seq,random\nfillers=%s\n' \
+	"$base" "$(seq -s, 0 8 320)" | "$plan" resolve >"$tmp/r" || fail "resolve, long lists: exit $?"
+grep -qx 'threads=2,4,6,8,10,12,14,16,18,20,22,24,1' "$tmp/r" || fail "resolve: the thread list cut: $(grep threads "$tmp/r")"
+grep -q '^note=' "$tmp/r" && fail "resolve: a note where 1 thread is in the list"
+[ "$(grep '^cases=' "$tmp/r" | tr ',' '\n' | wc -l)" -eq 164 ] || fail "resolve: want 164 series: $(grep '^cases=' "$tmp/r" | cut -c1-200)"
 # No 1 thread: the solo forms and the filler series left out, and said.
 printf '%s\nthreads=2\n' "$base" >"$tmp/s"
 "$plan" resolve <"$tmp/s" >"$tmp/r" 2>"$tmp/err" || fail "resolve, 2 threads: exit $?"
@@ -110,4 +117,8 @@ done
 printf '%s\nsites=4\ncases=chain:seq\n' "$base" | "$plan" points >"$tmp/out" 2>"$tmp/err"
 rc=$?
 [ $rc -eq 2 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "points, a bad case: exit $rc, $(cat "$tmp/err")"
+# A bad case given to resolve: nothing printed, not even a note.
+printf '%s\nthreads=2\ncases=chain:seq\n' "$base" | "$plan" resolve >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 2 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "resolve, a bad case: exit $rc, $(cat "$tmp/out") $(cat "$tmp/err")"
 echo "test_cmd_plan: ok"
