@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # inlinecost: set up, build, sweep, summarise, plot. `./run.sh --help` for
 # options; README.md for what the parts are. This file only dispatches: the
-# work is in scripts/ (one job each; a subcommand is its file's NAME_main):
+# work is in scripts/ (one job each; ./run.sh NAME runs the sub_NAME there):
 #   common.sh   messages, locks, progress lines, rules several parts share
-#   setup.sh    the Debian packages, installed when missing
+#   setup.sh    the Debian packages, installed when missing, and the plan
+#               program (cmd/plan), compiled before any tree
 #   options.sh  the sweep's options, every one checked before anything is done
 #   plan.sh     the builds, run.conf, and the plan program (cmd/plan) on them
 #   build.sh    configure and build a tree (output to its logs), layout variants
@@ -39,16 +40,17 @@ for f in "$top"/scripts/*.sh; do
 	[ "$f" = "$top/scripts/common.sh" ] || . "$f"
 done
 
-# ./run.sh NAME runs NAME_main, the subcommand scripts/NAME.sh defines (its
-# --help: scripts/help/NAME.txt); anything else is the sweep's options.
+# ./run.sh NAME runs sub_NAME, the subcommand a file of scripts/ defines
+# (scripts/NAME.sh, or its family's: compare.sh holds agree and export);
+# anything else is the sweep's options.
 main() {
-	if [ $# -gt 0 ] && [[ $1 =~ ^[a-z]+$ ]] && declare -F "$1_main" >/dev/null; then
-		"$1_main" "${@:2}"
+	if [ $# -gt 0 ] && [[ $1 =~ ^[a-z]+$ ]] && declare -F "sub_$1" >/dev/null; then
+		"sub_$1" "${@:2}"
 	else
 		sweep_main "$@"
 	fi
 }
-help_main() { help_text run; }
+sub_help() { help_text run; }
 # One line: bash has read all of it before it runs, so editing this file
 # during a long sweep cannot feed the running shell a stray line.
 main "$@"; exit

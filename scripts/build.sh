@@ -31,7 +31,8 @@ build() {
 	[ $# -eq 0 ] || t=(--target "$@")
 	build_progress "$dir" >&2 &
 	watcher=$!
-	cmake --build "$dir" -j "$jobs" "${t[@]}" >"$dir/build.log" 2>&1 || rc=$?
+	# Ninja's status as build_steps reads it, whatever the user's NINJA_STATUS.
+	NINJA_STATUS='[%f/%t] ' cmake --build "$dir" -j "$jobs" "${t[@]}" >"$dir/build.log" 2>&1 || rc=$?
 	kill "$watcher" 2>/dev/null
 	wait "$watcher" 2>/dev/null || true
 	if [ $rc -ne 0 ]; then
@@ -52,9 +53,11 @@ build_progress() {
 			kill -0 "$parent" 2>/dev/null || exit 0
 		done
 		read -r k n < <(build_steps "$dir/build.log") || k=0 n=0
-		left=""
-		[ "${k:-0}" -le 0 ] || left=", about $(fmt_s $(((n - k) * (SECONDS - t0) / k))) left at this rate"
-		phase "$what: ${k:-0} of ${n:-0} steps, $(fmt_s $((SECONDS - t0))) so far$left (log $dir/build.log)"
+		if [ "${k:-0}" -le 0 ]; then
+			phase "$what: starting, $(fmt_s $((SECONDS - t0))) so far (log $dir/build.log)"
+			continue
+		fi
+		phase "$what: $k of $n steps, $(fmt_s $((SECONDS - t0))) so far, about $(fmt_s $(((n - k) * (SECONDS - t0) / k))) left at this rate (log $dir/build.log)"
 	done
 }
 # build_steps LOG: Ninja's last [done/total] status in LOG as "done total".

@@ -4,7 +4,7 @@
 # CSV. Builds build-codesize; runs nothing it times.
 
 
-codesize_main() {
+sub_codesize() {
 	local a
 	for a in "$@"; do case $a in -h | --help) help_text codesize; exit 0 ;; esac; done
 	codesize_parse "$@"

@@ -38,20 +38,20 @@ compare_args() {
 	done
 }
 
-compare_main() {
+sub_compare() {
 	compare_args compare "--out" "$@"
 	[[ " ${cargs[*]} " == *" --out "* ]] || cargs=(--out "$top/results/compare-$(date -u +%Y%m%dT%H%M%SZ)" "${cargs[@]}")
 	local prog_path
 	prog_path=$(compare_program compare)
 	exec "$prog_path" "${cargs[@]}"
 }
-agree_main() {
+sub_agree() {
 	compare_args agree "--out --margin" "$@"
 	local prog_path
 	prog_path=$(compare_program agree)
 	exec "$prog_path" "${cargs[@]}"
 }
-export_main() {
+sub_export() {
 	case ${1:-} in -h | --help) echo "Usage: ./run.sh export DIR   writes DIR.tar.gz beside DIR: one file holding the run, links resolved, for ./run.sh compare and agree on another machine."; exit 0 ;; esac
 	[ $# -eq 1 ] || die "export: give one results directory (see ./run.sh export --help)"
 	exec "$top/compare/export.sh" "$(abs_path "$1")"

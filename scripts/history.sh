@@ -1,7 +1,7 @@
 # Sourced by run.sh: ./run.sh history -- this machine's runs, newest first
 # (cmd/history, engine/run_history.h).
 
-history_main() {
+sub_history() {
 	local rdir=$top/results all=() given=0
 	while [ $# -gt 0 ]; do
 		case $1 in
@@ -10,7 +10,7 @@ history_main() {
 		--results) [ $# -ge 2 ] && [ -n "$2" ] || die "history: --results needs a value"
 			rdir=$(abs_path "$2") given=1; shift 2 ;;
 		--all) all=(--all); shift ;;
-		*) die "history: unknown option '$1' (see ./run.sh history --help)." ;;
+		*) die "history: unknown option '$1' (see ./run.sh history --help)" ;;
 		esac
 	done
 	if [ ! -d "$rdir" ]; then

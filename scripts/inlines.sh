@@ -3,7 +3,7 @@
 # Builds the tool in build/ and runs it from where the user called us, so
 # their paths stay theirs; the tool checks every argument itself.
 
-inlines_main() {
+sub_inlines() {
 	local a price=0 given=0 csv=0 help=0 args=("$@") tool=$top/build/cmd/inlines
 	for a in "$@"; do
 		case $a in

@@ -3,7 +3,7 @@
 # their ratios, measured under the machine lock (common.sh).
 
 
-micro_main() {
+sub_micro() {
 	case ${1:-} in -h | --help) help_text micro; exit 0 ;; esac
 	[ $# -eq 0 ] || die "micro: takes no options (see ./run.sh micro --help)"
 	ensure_packages

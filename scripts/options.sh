@@ -131,7 +131,11 @@ check_value() {
 	uint) uint_ok "$val" "$@" || die "$opt: '$val' is not a whole number $1..${2/SITES/$sites_max}"; echo "$((10#$val))"; return ;;
 	uints)
 		[ ${#items[@]} -gt 0 ] || die "$opt: empty list"
-		for i in "${items[@]}"; do uint_ok "$i" "$@" || die "$opt: '$i' is not a whole number $1..$2"; done ;;
+		val=""
+		for i in "${items[@]}"; do
+			uint_ok "$i" "$@" || die "$opt: '$i' is not a whole number $1..$2"
+			val+="${val:+,}$((10#$i))"
+		done ;;
 	names) local names; mapfile -t names < <(point_names "$1" | grep -vx mark)   # mark is the sweep's own baseline
 		check_list "$opt" "$val" "${names[@]}" ;;
 	in) check_list "$opt" "$val" ${1//,/ } ;;
@@ -162,7 +166,7 @@ check_value() {
 	path) val=$(abs_path "$val") ;;
 	*) fail "option table: $opt has an unknown check '$check'" ;;
 	esac
-	echo "$val"
+	printf '%s\n' "$val"   # echo would take a value of -n or -E as its own option
 }
 
 # set_opt OPTION VALUE: check one option's value and keep it (also how
@@ -192,10 +196,8 @@ parse_args() {
 	local row
 	while [ $# -gt 0 ]; do
 		local opt=$1 val="" has=0
-		case $opt in
-		--*=*) val=${opt#*=}; opt=${opt%%=*}; has=1 ;;
-		--help | -h) help_text run; exit 0 ;;
-		esac
+		case $opt in --*=*) val=${opt#*=}; opt=${opt%%=*}; has=1 ;; esac
+		case $opt in --help | -h) help_text run; exit 0 ;; esac
 		option_row "$opt"
 		[ ${#row[@]} -gt 0 ] || die "unknown option '$opt' (see --help)"
 		if [ "${row[2]}" = flag ] || [ "${row[2]}" = alias ]; then

@@ -74,7 +74,8 @@ plan() {
 # keys; what the sweep leaves out is said, and the series in words kept
 # for the terminal.
 resolve_machine() {
-	local out line key
+	local out line key conf_vars
+	conf_keys
 	out=$(plan resolve) || fail "the plan could not be made (cmd/plan resolve)"
 	while IFS= read -r line; do
 		key=${line%%=*}
@@ -148,27 +149,34 @@ build_identity() {
 # The settings a run depends on, one key=value a line (read back as data by
 # load_conf, never run as code): every option's but the run's own (where
 # it goes, how many build jobs), then what the plan and the build add.
-mapfile -t conf_vars < <(awk -v own="$run_own" 'NF && $2 != "-" && !index(own, " " $2 " ") { print $2 }' <<<"$option_table")
-conf_vars+=(sites_given cases variant_seeds plant compare baseline build_source build_cc build_cflags build_lock)
+conf_keys() {
+	mapfile -t conf_vars < <(awk -v own="$run_own" 'NF && $2 != "-" && !index(own, " " $2 " ") { print $2 }' <<<"$option_table")
+	conf_vars+=(sites_given cases variant_seeds plant compare baseline build_source build_cc build_cflags build_lock)
+}
 
-conf_text() { local v; for v in "${conf_vars[@]}"; do printf '%s=%s\n' "$v" "${!v-}"; done; }
+conf_text() { local v conf_vars; conf_keys; for v in "${conf_vars[@]}"; do printf '%s=%s\n' "$v" "${!v-}"; done; }
 save_conf() { conf_text >"$1.tmp" && mv "$1.tmp" "$1"; }
 
 # load_conf DIR: the run's settings; an option given now must say the same.
 load_conf() {
-	local conf=$1/run.conf line key val n=0 name
+	local conf=$1/run.conf line key val n=0 name conf_vars
 	declare -A now=() known=()
 	for name in "${!given[@]}"; do now[$name]=${given[$name]}; done
+	conf_keys
 	for key in "${conf_vars[@]}"; do known[$key]=1; done
+	# As common/run_conf.c reads it: blank lines and # comments pass, a
+	# line may end in CRLF.
 	while IFS= read -r line || [ -n "$line" ]; do
 		n=$((n + 1))
+		line=${line%$'\r'}
+		[[ -n $line && $line != \#* ]] || continue
 		[[ $line =~ ^([a-z_]+)=(.*)$ ]] || die "--resume: $conf line $n is not key=value (a run.conf of an older run.sh cannot be resumed)"
 		key=${BASH_REMATCH[1]} val=${BASH_REMATCH[2]}
 		[ -n "${known[$key]:-}" ] || die "--resume: $conf line $n: unknown setting '$key'"
 		printf -v "$key" '%s' "$val"
 	done <"$conf"
 	for key in sites sites_given forms build_source layout_seed; do
-		[ -n "${!key-}" ] || die "--resume: $conf has no $key"
+		[ -n "${!key-}" ] || die "--resume: $conf has no $key (a run.conf of an older run.sh cannot be resumed)"
 	done
 	# Read back through the same checks as options (ops: a body's name is
 	# not a queue op; the body must still be there).

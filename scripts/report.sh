@@ -100,8 +100,8 @@ calibration_report() {
 }
 
 
-# report_main DIR: the report of a run made anew (scripts/help/report.txt).
-report_main() {
+# sub_report DIR: the report of a run made anew (scripts/help/report.txt).
+sub_report() {
 	case ${1:-} in -h | --help) help_text report; exit 0 ;; esac
 	[ $# -eq 1 ] || die "report: give one results directory (see ./run.sh report --help)"
 	dir=$(abs_path "$1")

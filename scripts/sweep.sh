@@ -282,7 +282,7 @@ sweep_main() {
 	local t
 	for t in $(printf '%s\n' "${B_dir[@]}" | sort -u); do lock_build "$t"; done
 	if [ -z "$resume" ]; then
-		variant_seeds=""   # the build's cmd/plan draws them (after build_points)
+		variant_seeds=""   # the plan draws them (after build_points)
 		build_identity
 		dir=${out:-$top/results/$(date -u +%Y%m%dT%H%M%SZ)}
 		# Not -p for the default: two runs in the same second must not share.

@@ -15,7 +15,7 @@
 # tests: threads, TSan's business), through the targets tests_<label>. The
 # release tree runs every test, on code the sanitizers would not change.
 
-test_main() {
+sub_test() {
 	local all=0
 	while [ $# -gt 0 ]; do
 		case $1 in

@@ -41,7 +41,7 @@ watch_process() {
 	mv "$out.tmp" "$out"
 }
 
-watch_main() {
+sub_watch() {
 	local minutes=2 wout="" tree a k=0 half end per_s long_reps
 	while [ $# -gt 0 ]; do
 		case $1 in
@@ -51,7 +51,7 @@ watch_main() {
 			[ $# -ge 2 ] && [ -n "$2" ] || die "watch: $1 needs a value"
 			if [ "$1" = --minutes ]; then minutes=$2; else wout=$(abs_path "$2"); fi
 			shift 2 ;;
-		*) die "watch: unknown option '$1' (see ./run.sh watch --help)." ;;
+		*) die "watch: unknown option '$1' (see ./run.sh watch --help)" ;;
 		esac
 	done
 	[[ $minutes =~ ^[0-9]*\.?[0-9]+$ ]] && awk -v m="$minutes" 'BEGIN { exit !(m >= 0.1 && m <= 60) }' ||

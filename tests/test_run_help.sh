@@ -34,7 +34,8 @@ check() {
 }
 
 check "./run.sh" "Usage: ./run.sh" "$run" --help
-for sub in test micro codesize compare export agree report; do
+# Every subcommand: those with a help file, and export, whose help is one line.
+for sub in $(cd "$top/scripts/help" && ls ./*.txt | sed 's|^\./||; s|\.txt$||' | grep -vx run) export; do
 	check "./run.sh $sub" "Usage: ./run.sh $sub" "$run" "$sub" --help
 done
 # Both test commands named: the fast default and --all, what CI runs.
