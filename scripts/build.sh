@@ -128,12 +128,13 @@ build_points() {
 	eta_s=$after
 }
 
-# build_tree_ready: build/ locked and configured, as ./run.sh test --all
-# configures it (the quick sweep's points), when it is not yet: for the
-# subcommands that build one program there.
+# build_tree_ready: build/ locked and configured by Ninja, as ./run.sh
+# test --all configures it (the quick sweep's points), when it is not yet:
+# for the subcommands that build one program there.
 build_tree_ready() {
 	lock_build build
-	[ ! -f build/CMakeCache.txt ] || return 0
+	# A tree of another build tool is made anew (configure says so).
+	! grep -qsx 'CMAKE_GENERATOR:INTERNAL=Ninja' build/CMakeCache.txt || return 0
 	quick_args
 	configure build "${qargs[@]}"
 }
