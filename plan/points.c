@@ -42,6 +42,26 @@ static int plan_in(const char *list, const char *item)
 	return 0;
 }
 
+static const char *const plan_layouts[] = {
+#define X(e, name, what) #name,
+	IC_LAYOUTS(X)
+#undef X
+};
+static const char *const plan_orders[] = {
+#define X(e, name, what) #name,
+	IC_ORDERS(X)
+#undef X
+};
+
+/* name is one of the n names of list. */
+static int plan_named(const char *name, const char *const *list, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(list[i], name))
+			return 1;
+	return 0;
+}
+
 static int plan_solo_form(const char *f)
 {
 	for (size_t i = 0; i < sizeof(plan_forms) / sizeof(plan_forms[0]); i++)
@@ -247,6 +267,7 @@ static int plan_resolve_cases(const struct ic_settings *s, const struct ic_plan_
 	size_t nl, no, nf, k = 0, cap;
 	char **l, **o, **f;
 	struct plan_case *c;
+	int rc = 0;
 
 	/* With none of layouts, orders and fillers given, the two default
 	 * series: the sequential chain, and the realistic case -- one function
@@ -267,26 +288,34 @@ static int plan_resolve_cases(const struct ic_settings *s, const struct ic_plan_
 
 				if (defaults && (j != i || q != i))
 					continue;
-				if (strlen(l[i]) >= sizeof(one.layout) || strlen(o[j]) >= sizeof(one.order)) {
-					ic_fail(err, errlen, "cases: a layout or order name longer than %zu characters",
-						sizeof(one.layout) - 1);
-					k = SIZE_MAX;
+				if (!plan_named(l[i], plan_layouts, sizeof(plan_layouts) / sizeof(*plan_layouts)) ||
+				    !plan_named(o[j], plan_orders, sizeof(plan_orders) / sizeof(*plan_orders))) {
+					ic_fail(err, errlen, "cases: layout '%s' or order '%s' is not one of gen's", l[i], o[j]);
+					rc = 2;
 					goto done;
 				}
-				strcpy(one.layout, l[i]);
-				strcpy(one.order, o[j]);
+				snprintf(one.layout, sizeof(one.layout), "%s", l[i]);   /* gen's names fit */
+				snprintf(one.order, sizeof(one.order), "%s", o[j]);
 				if (!strcmp(f[q], "auto")) {
 					/* This machine's L1i / 128, a multiple of 8: at
 					 * N = 128, the middle of the default N on a log
 					 * scale, the filler alone fills the L1i. */
 					if (m->l1i <= 0) {
 						ic_fail(err, errlen, "--filler auto: hwloc reports no L1i size on this machine; give --filler BYTES");
-						k = SIZE_MAX - 1;
+						rc = 1;
 						goto done;
 					}
 					one.filler = (unsigned long)m->l1i / 128 / 8 * 8;
 				} else {
-					one.filler = strtoul(f[q], NULL, 10);
+					char *end;
+
+					one.filler = strtoul(f[q], &end, 10);
+					if (*end || f[q][0] < '0' || f[q][0] > '9' || one.filler > IC_POINT_FILLER_MAX) {
+						ic_fail(err, errlen, "fillers: '%s' is not a number of bytes 0..%u or auto", f[q],
+							IC_POINT_FILLER_MAX);
+						rc = 2;
+						goto done;
+					}
 				}
 				/* Where N is not the user's, a series stops at the
 				 * first power of two at which N sites of its filler
@@ -307,9 +336,9 @@ done:
 	plan_free_words(l, nl);
 	plan_free_words(o, no);
 	plan_free_words(f, nf);
-	if (k >= SIZE_MAX - 1) {
+	if (rc) {
 		free(c);
-		return k == SIZE_MAX ? 2 : 1;
+		return rc;
 	}
 	*out = c;
 	*nout = k;
@@ -348,8 +377,10 @@ int ic_plan_resolve(const struct ic_settings *s, const struct ic_plan_machine *m
 		}
 		snprintf(seed, sizeof(seed), "%" PRIu32, r);
 	}
-	rc = *ic_settings_get(s, "cases") ? (plan_cases_parse(ic_settings_get(s, "cases"), &c, &nc, err, errlen) ? 2 : 0)
-					  : plan_resolve_cases(s, m, &c, &nc, err, errlen);
+	if (*ic_settings_get(s, "cases"))
+		rc = plan_cases_parse(ic_settings_get(s, "cases"), &c, &nc, err, errlen) ? 2 : 0;
+	else
+		rc = plan_resolve_cases(s, m, &c, &nc, err, errlen);
 	if (rc) {
 		free(n);
 		return rc;

@@ -109,7 +109,7 @@ printf 'forms=extern\nops=tail_dequeue\nsites=256\nthreads=1\nmodes=private\ncal
 { cat "$tmp/s"; "$plan" resolve <"$tmp/s" | grep -v '^series='; } | "$plan" points >"$tmp/p" || fail "points, calibrate: exit $?"
 [ "$(cat "$tmp/p")" = 'extern:tail_dequeue:chain:seq:0:256' ] || fail "points, calibrate: $(cat "$tmp/p")"
 # Bad settings: one line, exit 2, nothing printed.
-for bad_s in 'sites=0' 'sites=8..2' 'sites=1,x' 'not a setting'; do
+for bad_s in 'sites=0' 'sites=8..2' 'sites=1,x' 'not a setting' 'layouts=diagonal' 'fillers=0,x'; do
 	printf '%s\n%s\n' "$base" "$bad_s" | "$plan" resolve >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	[ $rc -eq 2 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "resolve '$bad_s': exit $rc, $(cat "$tmp/err")"
