@@ -35,7 +35,9 @@
  *                      points into --sim-cache if it is sim, print the
  *                      source (papi, sim or none) and on a second line where
  *                      the counter columns come from and why, in words
- *                      (counter_sentence.h), and exit: run.sh does this once
+ *                      (counter_sentence.h), on a third the file the
+ *                      simulated counts are in (when the source is sim),
+ *                      and exit: run.sh does this once
  *                      with the ordinary link, so every process reads the
  *                      same simulated counts, and prints the sentence
  *   --list             print the full names of every run and exit
@@ -152,6 +154,8 @@ int main(int argc, char **argv)
 					    sizeof(sentence));
 	if (o.sim_only) {
 		printf("%s\n%s\n", source, sentence);
+		if (!strcmp(source, "sim") && o.sim_cache)
+			printf("%s\n", o.sim_cache);
 		ic_topo_close();
 		return 0;
 	}

@@ -38,18 +38,19 @@ decide_counters() {
 		log=$dir/log/counters.txt
 		[ "$b" -eq 0 ] || log=$dir/log/counters-b$b.txt
 		run_list "$b" >"${log%.txt}.runs"
-		# Its first line the source, its second where the columns come from, in words.
+		# Its first line the source, its second where the columns come from,
+		# in words, its third (with sim) the file the counts are in.
 		out=$("${B_dir[$b]}/bench/sites_bench" --counters="$counters" --threads="$threads" --modes="$modes" \
 			--sim-cache-dir="${B_dir[$b]}/sim" "${plant_args[@]}" --run-list="${log%.txt}.runs" --sim-only 2>"$log") ||
 			{ show_tail 5 "$log"; fail "deciding the counter source failed; log: $log"; }
 		src=${out%%$'\n'*}
 		[ "$b" -gt 0 ] || sentence=${out#*$'\n'}
-		# The ordinary link's counts (its cache file is the newest), marked
-		# "*" so variant 0 reports them although its own binary differs.
+		# The ordinary link's counts, marked "*" so variant 0 reports them
+		# although its own binary differs.
 		if [ "$src" = sim ]; then
 			local cache
-			cache=$(ls -t "${B_dir[$b]}"/sim/*.csv 2>/dev/null | head -n 1)
-			[ -n "$cache" ] || fail "the simulation wrote no cache in ${B_dir[$b]}/sim; log: $log"
+			cache=$(sed -n 3p <<<"$out")
+			[ -s "$cache" ] || fail "the simulation wrote no cache in ${B_dir[$b]}/sim; log: $log"
 			awk -F, -v OFS=, 'NR > 1 { $1 = "*" } 1' "$cache" >"$(sim_file "$b").tmp" && mv "$(sim_file "$b").tmp" "$(sim_file "$b")"
 		fi
 		[ "$b" -gt 0 ] || counter_source=$src

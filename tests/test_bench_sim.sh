@@ -21,6 +21,13 @@ sim() {   # sim PASSES DIR [BENCH]: the counter source; the cache in DIR
 		"none:none: no counter columns, as the simulation failed ("*) head -n 1 "$tmp/out" ;;
 	*) echo "counter line not the source's: $(tr '\n' '|' <"$tmp/out")" ;;
 	esac
+	# With sim, a third line: the cache file it wrote, in DIR.
+	if [ "$(head -n 1 "$tmp/out")" = sim ]; then
+		local cache
+		cache=$(sed -n 3p "$tmp/out")
+		case $cache in "$2"/*.csv) [ -s "$cache" ] && return ;; esac
+		echo "no cache file in $2 on the third line: $(tr '\n' '|' <"$tmp/out")"
+	fi
 }
 rows() { cat "$1"/*.csv | awk -F, 'NR > 1 { print $2, $6, $7 }' | sort; }
 
