@@ -73,8 +73,8 @@ lock_build() {
 
 # variant_bin REPEAT VARIANT BUILD: the binary a process runs. Every
 # variant is a random layout of the same objects, drawn from its own seed
-# (variant_seed), named by number; with --lto, whose code no layout moves,
-# the ordinary link.
+# (run.conf's variant_seeds), named by number; with --lto, whose code no
+# layout moves, the ordinary link.
 variant_bin() {
 	if [ "$lto" = 1 ]; then echo "${B_dir[$3]}/bench/sites_bench"; else echo "${B_dir[$3]}/bench/variants/r$1_v$2"; fi
 }
@@ -84,16 +84,16 @@ variant_bin() {
 # SEED); variants of earlier designs that this one does not run are removed
 # (each is as big as the bench).
 link_variants() {
-	local b=$1 d=${B_dir[$1]} r v out keep=" " f
+	local b=$1 d=${B_dir[$1]} rv seed keep=" " f v
 	[ "$lto" = 1 ] && return 0
 	[ -x "$d/bench/link_variant" ] || fail "$d/bench/link_variant missing: the build does not make layout variants"
+	[ -n "${variant_seeds:-}" ] || fail "no layout variant seeds in the run's settings"
 	mkdir -p "$d/bench/variants"
-	for ((r = 1; r <= repeat; r++)); do for ((v = 0; v < layouts_random; v++)); do
-		out=$d/bench/variants/r${r}_v$v
-		keep+="r${r}_v$v "
-		step "$d/link.log" "linking layout variant $v of repeat $r in $d" \
-			"$d/bench/link_variant" "$(variant_seed "$r" "$v")" "$out"
-	done; done
+	for rv in ${variant_seeds:-}; do
+		seed=${rv#*:} rv=${rv%%:*}
+		keep+="$rv "
+		step "$d/link.log" "linking layout variant $rv in $d" "$d/bench/link_variant" "$seed" "$d/bench/variants/$rv"
+	done
 	for f in "$d"/bench/variants/r*_v*; do
 		[ -e "$f" ] || continue
 		v=$(basename "${f%.seed}")

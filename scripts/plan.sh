@@ -100,15 +100,13 @@ quick_args() {
 }
 
 # variant_seeds: every layout variant's seed, drawn from the run's layout
-# seed (plan --seeds), as run.conf records them (r1_v0:SEED ...);
-# variant_seed REPEAT VARIANT one of them.
+# seed (plan --seeds), as run.conf records them (r1_v0:SEED ...).
 variant_seeds() {
 	local bin
 	bin=$(plan_tool) || exit 1
 	"$bin" --seeds --seed "$layout_seed" --repeats "$repeat" --variants "$layouts_random" |
 		awk '{ printf "%s%s:%s", (NR > 1 ? " " : ""), $1, $2 }'
 }
-variant_seed() { variant_seeds | tr ' ' '\n' | sed -n "s/^r$1_v$2://p"; }
 
 # ---- identity and run.conf ---------------------------------------------------
 

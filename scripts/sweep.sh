@@ -283,7 +283,7 @@ sweep_main() {
 	local t
 	for t in $(printf '%s\n' "${B_dir[@]}" | sort -u); do lock_build "$t"; done
 	if [ -z "$resume" ]; then
-		variant_seeds=""   # the plan draws them (after build_points)
+		[ "$lto" = 1 ] || variant_seeds=$(variant_seeds)
 		build_identity
 		dir=${out:-$top/results/$(date -u +%Y%m%dT%H%M%SZ)}
 		# Not -p for the default: two runs in the same second must not share.
@@ -302,7 +302,6 @@ sweep_main() {
 	# The time left is known once the bench has said what it runs.
 	eta_s=""
 	build_points
-	[ -n "$resume" ] || [ "$lto" = 1 ] || variant_seeds=$(variant_seeds)
 	guess_s=$(guess_process_s)
 	# Each repeat's (and build's, trial's) first process estimates: 4/3 of the others.
 	eta_s=$(((repeat * layouts_random * processes * ${#B_dir[@]} * (calibrate ? trials : 1)) * guess_s +
