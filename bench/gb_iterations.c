@@ -11,18 +11,6 @@ struct ic_gb_iters {
 	json_t *names;   /* object: run_name -> iterations */
 };
 
-/* Seconds in one time_unit; 0 when unknown. */
-static double gb_unit_s(const char *unit)
-{
-	static const struct { const char *name; double s; } u[] = {
-		{ "ns", 1e-9 }, { "us", 1e-6 }, { "ms", 1e-3 }, { "s", 1.0 } };
-
-	for (size_t i = 0; unit && i < sizeof(u) / sizeof(*u); i++)
-		if (!strcmp(unit, u[i].name))
-			return u[i].s;
-	return 0.0;
-}
-
 static int gb_cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -42,7 +30,7 @@ static double gb_median_wall_s(json_t *list, const char *name)
 		const char *type = json_string_value(json_object_get(run, "run_type"));
 		const char *rn = json_string_value(json_object_get(run, "run_name"));
 		json_t *t = json_object_get(run, "real_time"), *it = json_object_get(run, "iterations");
-		double unit = gb_unit_s(json_string_value(json_object_get(run, "time_unit")));
+		double unit = ic_gb_unit_ns(json_string_value(json_object_get(run, "time_unit"))) * 1e-9;
 
 		if (!rn)
 			rn = json_string_value(json_object_get(run, "name"));

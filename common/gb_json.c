@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,4 +118,15 @@ json_t *ic_gb_json_load(const char *path, char *err, size_t errlen)
 	doc = ic_gb_json_loadb(text, len, path, err, errlen);
 	free(text);
 	return doc;
+}
+
+double ic_gb_unit_ns(const char *unit)
+{
+	static const struct { const char *name; double ns; } u[] = {
+		{ "ns", 1.0 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 } };
+
+	for (size_t i = 0; unit && i < sizeof(u) / sizeof(*u); i++)
+		if (!strcmp(unit, u[i].name))
+			return u[i].ns;
+	return NAN;
 }

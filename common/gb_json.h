@@ -12,4 +12,8 @@ json_t *ic_gb_json_load(const char *path, char *err, size_t errlen);
 json_t *ic_gb_json_loadb(const char *text, size_t len, const char *name, char *err,
 			 size_t errlen);
 
+/* Nanoseconds in one of the library's time units ("ns", "us", "ms", "s");
+ * NaN for any other (or NULL). */
+double ic_gb_unit_ns(const char *unit);
+
 #endif

@@ -84,19 +84,6 @@ static int results_parse_name(const char *name, struct ic_point *rn)
 	return idx >= 6 ? 0 : -1;
 }
 
-static double results_unit_ns(const char *unit)
-{
-	if (!strcmp(unit, "ns"))
-		return 1.0;
-	if (!strcmp(unit, "us"))
-		return 1e3;
-	if (!strcmp(unit, "ms"))
-		return 1e6;
-	if (!strcmp(unit, "s"))
-		return 1e9;
-	return NAN;
-}
-
 /* While loading, points sort by build, then key: builds share names. */
 static int results_cmp_key(const void *pa, const void *pb)
 {
@@ -168,7 +155,7 @@ static int results_probe(struct ic_results *res, const struct ic_file *file, siz
 	struct ic_rep *rep;
 	const char *unit = json_string_value(json_object_get(entry, "time_unit"));
 	json_t *t = json_object_get(entry, "real_time"), *jstart = json_object_get(entry, IC_REP_START_COUNTER);
-	double scale = results_unit_ns(unit ? unit : "ns");
+	double scale = ic_gb_unit_ns(unit ? unit : "ns");
 
 	if (!len || len >= sizeof(pr->name))
 		return ic_fail(err, errlen, "%s: benchmarks[%zu] 'probe/%s' has no probe name", file->path,
@@ -270,7 +257,7 @@ static int results_entry(struct ic_results *res, struct ic_file *file, size_t id
 		return 0;
 	}
 	unit = json_string_value(json_object_get(entry, "time_unit"));
-	scale = results_unit_ns(unit ? unit : "ns");
+	scale = ic_gb_unit_ns(unit ? unit : "ns");
 	if (isnan(scale))
 		return ic_fail(err, errlen, "%s: benchmarks[%zu] '%s' has time_unit '%s'",
 			       path, idx, name, unit);
