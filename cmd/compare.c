@@ -196,8 +196,6 @@ static void cmp_field(FILE *f, double x, const char *fmt, const char *none_)
 		fputs(none_, f);
 }
 
-/* compare.csv's fields are quoted when they hold a quote or a comma. */
-static const char cmp_csv_quote_on[] = "\",";
 
 static const char *cmp_side(const struct ic_analysis *an, enum ic_point_side side)
 {
@@ -319,9 +317,9 @@ static void cmp_write_series(FILE *md, FILE *csv, FILE *gp, FILE *dat, const str
 			nc += !strcmp(side, cf);
 			nb += !strcmp(side, bf);
 
-			ic_csv_quoted(csv, s->id, cmp_csv_quote_on);
+			ic_csv_quoted(csv, s->id);
 			fprintf(csv, ",%lu,%c,", nl[a], cmp_letter(k));
-			ic_csv_quoted(csv, in->label, cmp_csv_quote_on);
+			ic_csv_quoted(csv, in->label);
 			fprintf(csv, ",%.6f,", r->ratio);
 			cmp_field(csv, r->lo, "%.6f", "");
 			fputc(',', csv);
@@ -331,13 +329,12 @@ static void cmp_write_series(FILE *md, FILE *csv, FILE *gp, FILE *dat, const str
 			fputc(',', csv);
 			cmp_field(csv, xo->bracket_hi, "%.0f", "");
 			fprintf(csv, ",%s,%s,", cf, bf);
-			ic_csv_quoted(csv, in->cpu, cmp_csv_quote_on);
+			ic_csv_quoted(csv, in->cpu);
 			fputc(',', csv);
-			ic_csv_quoted(csv, in->run.name, cmp_csv_quote_on);
+			ic_csv_quoted(csv, in->run.name);
 			for (int at = 0; at < A_PER_CALLER + 2; at++) {   /* compiler .. body */
 				fputc(',', csv);
-				ic_csv_quoted(csv, c->keyed[at] ? s->idval[at] : in->vals[at] ? in->vals[at] : "",
-					      cmp_csv_quote_on);
+				ic_csv_quoted(csv, c->keyed[at] ? s->idval[at] : in->vals[at] ? in->vals[at] : "");
 			}
 			fputc('\n', csv);
 		}

@@ -89,9 +89,9 @@ int ic_mkdir_p(const char *path)
 	return mkdir(buf, 0777) && errno != EEXIST ? -1 : 0;
 }
 
-void ic_csv_quoted(FILE *f, const char *s, const char *quote_on)
+void ic_csv_quoted(FILE *f, const char *s)
 {
-	if (!strpbrk(s, quote_on)) {
+	if (!strpbrk(s, ",\"\n\r")) {
 		fputs(s, f);
 		return;
 	}

@@ -50,10 +50,8 @@ int ic_mkdir_p(const char *path);
  * their number returned (at most max). */
 size_t ic_csv_split(char *line, char **field, size_t max);
 
-/* s as a CSV field: as it is, or in double quotes with each quote doubled
- * when it holds any character of quote_on. IC_CSV_QUOTE_ON is RFC 4180's
- * set (the summary's tables); compare and agree have quoted on fewer. */
-#define IC_CSV_QUOTE_ON ",\"\n\r"
-void ic_csv_quoted(FILE *f, const char *s, const char *quote_on);
+/* s as a CSV field (RFC 4180): as it is, or in double quotes with each
+ * quote doubled when it holds a comma, a quote or a line break. */
+void ic_csv_quoted(FILE *f, const char *s);
 
 #endif /* IC_KIT_H */

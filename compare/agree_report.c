@@ -151,9 +151,6 @@ static void agr_joint(FILE *md, const struct agr *x, const struct agr_cmp *c)
 	fputs(".\n", md);
 }
 
-/* repeat.csv's fields are quoted when they hold a quote, a comma or a
- * newline. */
-static const char agr_csv_quote_on[] = "\",\n";
 
 static void agr_csv_num(FILE *f, double v, const char *fmt)
 {
@@ -191,13 +188,13 @@ static void agr_comparison(FILE *md, FILE *csv, const struct agr *x, const struc
 		agr_interval(md, pt->lo95, pt->hi95);
 		fprintf(md, " | %s |\n", ic_agree_verdict_name(pt->verdict));
 
-		ic_csv_quoted(csv, s->name, agr_csv_quote_on);
+		ic_csv_quoted(csv, s->name);
 		fputc(',', csv);
-		ic_csv_quoted(csv, s->pair, agr_csv_quote_on);
+		ic_csv_quoted(csv, s->pair);
 		fprintf(csv, ",%s,", c->state);
-		ic_csv_quoted(csv, x->run[c->a].name, agr_csv_quote_on);
+		ic_csv_quoted(csv, x->run[c->a].name);
 		fputc(',', csv);
-		ic_csv_quoted(csv, x->run[c->b].name, agr_csv_quote_on);
+		ic_csv_quoted(csv, x->run[c->b].name);
 		fprintf(csv, ",%lu", pt->sites);
 		agr_csv_num(csv, pt->a->ratio, "%.6f");
 		agr_csv_num(csv, pt->b->ratio, "%.6f");

@@ -34,7 +34,7 @@ static void tables_build(FILE *f, const struct ic_results *res, size_t build)
 {
 	for (int k = 0; k < IC_B_COUNT; k++) {
 		fputc(',', f);
-		ic_csv_quoted(f, build < res->nbuilds ? res->builds[build].v[k] : "", IC_CSV_QUOTE_ON);
+		ic_csv_quoted(f, build < res->nbuilds ? res->builds[build].v[k] : "");
 	}
 }
 
@@ -67,7 +67,7 @@ int ic_tables_points_write(FILE *f, const struct ic_analysis *an)
 		tables_num(f, p->med[IC_F_IPS], "%.10g", ',');
 		tables_num(f, p->med[IC_F_CYCLES], "%.10g", ',');
 		tables_num(f, p->med[IC_F_L1I], "%.10g", ',');
-		ic_csv_quoted(f, ic_point_source(p), IC_CSV_QUOTE_ON);
+		ic_csv_quoted(f, ic_point_source(p));
 		fputc(',', f);
 		tables_num(f, p->med[IC_F_CODE], "%.10g", ',');
 		tables_num(f, p->med[IC_F_FOOT], "%.10g", 0);
