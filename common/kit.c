@@ -104,6 +104,71 @@ void ic_csv_quoted(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+int ic_opts_parse(int argc, char **argv, const struct ic_opt *opts, const char *usage, const char *help)
+{
+	size_t n = 0, k = 0, operand = SIZE_MAX;
+	struct option *lo;
+	int c, rc = -1;
+
+	while (opts[n].name)
+		n++;
+	/* getopt_long's table: a value of 256 + row for each row, then --help */
+	lo = ic_xalloc(calloc(n + 2, sizeof(*lo)));
+	for (size_t i = 0; i < n; i++) {
+		if (!*opts[i].name)
+			operand = i;
+		else
+			lo[k++] = (struct option){ opts[i].name,
+						   opts[i].kind == IC_OPT_FLAG ? no_argument : required_argument,
+						   NULL, (int)(256 + i) };
+	}
+	lo[k] = (struct option){ "help", no_argument, NULL, 'h' };
+	opterr = 0;
+	while (rc < 0 && (c = getopt_long(argc, argv, operand == SIZE_MAX ? ":h" : "-:h", lo, NULL)) != -1) {
+		const struct ic_opt *o = c >= 256 ? &opts[c - 256] : c == 1 ? &opts[operand] : NULL;
+		const char *v = optarg;
+		char *end;
+		long x;
+
+		if (!o) {
+			if (c == 'h') {
+				fputs(usage, stdout);
+				rc = 0;
+			} else if (c == ':') {
+				rc = ic_bad("%s needs a value (see %s)", argv[optind - 1], help);
+			} else {
+				rc = ic_bad("unknown option '%s' (see %s)", argv[optind - 1], help);
+			}
+			break;
+		}
+		switch (o->kind) {
+		case IC_OPT_FLAG:
+			*(int *)o->dest = 1;
+			break;
+		case IC_OPT_STRING:
+			if (!*v)
+				rc = ic_bad("--%s needs a value (see %s)", o->name, help);
+			else
+				*(const char **)o->dest = v;
+			break;
+		case IC_OPT_LONG:
+			errno = 0;
+			x = strtol(v, &end, 10);
+			if (!*v || *end || errno || x < o->min || x > o->max)
+				rc = ic_bad("--%s: '%s' is not a whole number %ld..%ld", o->name, v, o->min, o->max);
+			else
+				*(long *)o->dest = x;
+			break;
+		case IC_OPT_CALL:
+			if ((c = o->call(o->dest, v)))
+				rc = c;
+			break;
+		}
+	}
+	free(lo);
+	return rc;
+}
+
 int ic_opt_end(int c, char *const *argv, const char *usage, const char *help)
 {
 	if (c == 'h') {

@@ -20,11 +20,30 @@ int ic_fail(char *err, size_t errlen, const char *fmt, ...);
 __attribute__((format(printf, 1, 2)))
 int ic_bad(const char *fmt, ...);
 
-/* The end of every program's getopt switch (optstring starting ':',
- * option 'h' for --help): --help prints usage and gives 0; a missing value
- * or an unknown option is one line naming it and where help is (help:
- * "--help", or "./run.sh agree --help") and gives 2. Call it for every
- * case the program does not handle itself, and return what it gives. */
+/* A program's options, one table row each, ended by a row whose name is
+ * NULL: --NAME (or --NAME=V) and what it sets. --help (and -h) print the
+ * usage and need no row. */
+enum ic_opt_kind {
+	IC_OPT_FLAG,     /* no value; *(int *)dest = 1 */
+	IC_OPT_STRING,   /* *(const char **)dest = the value, which may not be empty */
+	IC_OPT_LONG,     /* *(long *)dest = a whole number min..max */
+	IC_OPT_CALL,     /* call(dest, value): 0, or the exit status after its one line */
+};
+struct ic_opt {
+	const char *name;
+	enum ic_opt_kind kind;
+	void *dest;
+	long min, max;                               /* IC_OPT_LONG */
+	int (*call)(void *dest, const char *value);  /* IC_OPT_CALL */
+};
+
+/* argv's options by the table, getopt_long's way (the operands after them
+ * from optind; in_order: an operand comes back as call(dest, operand) of
+ * the row named "", where operands and options interleave). Returns -1
+ * when every option is taken; else the exit status: 0 after --help printed
+ * usage, 2 after one line naming the bad option and where help is (help:
+ * "--help", or "./run.sh agree --help"). */
+int ic_opts_parse(int argc, char **argv, const struct ic_opt *opts, const char *usage, const char *help);
 int ic_opt_end(int c, char *const *argv, const char *usage, const char *help);
 
 /* "PROG: MSG\n" on stderr (PROG is ic_prog), then exit with code: for the
