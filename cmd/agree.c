@@ -8,7 +8,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,36 +125,35 @@ static void agr_add_states(struct agr *x, size_t a, size_t b, size_t s)
 	}
 }
 
+/* --margin PCT: the fraction two runs may differ by and still agree. */
+static int agr_margin(void *dest, const char *v)
+{
+	char *end;
+	double m;
+
+	errno = 0;
+	m = strtod(v, &end) / 100.0;
+	if (errno || end == v || *end || !(m > 0.0 && m < 1.0))
+		return ic_bad("--margin: '%s' is not a percentage between 0 and 100.", v);
+	*(double *)dest = m;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "out", required_argument, NULL, 'o' },
-		{ "margin", required_argument, NULL, 'm' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	static struct agr x = { .margin = IC_AGREE_MARGIN };
 	const char *out = NULL;
-	char err[1024], *end;
-	int opt, rc;
+	const struct ic_option opts[] = {
+		IC_OPTION_STRING("out", &out),
+		IC_OPTION_CALL("margin", &x.margin, agr_margin),
+		IC_OPTIONS_END,
+	};
+	char err[1024];
+	int rc;
 
 	ic_prog = "agree";
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'o':
-			out = optarg;
-			break;
-		case 'm':
-			errno = 0;
-			x.margin = strtod(optarg, &end) / 100.0;
-			if (errno || end == optarg || *end || !(x.margin > 0.0 && x.margin < 1.0))
-				return ic_bad("--margin: '%s' is not a percentage between 0 and 100.", optarg);
-			break;
-		default:
-			return ic_opt_end(opt, argv, agr_usage, "./run.sh agree --help");
-		}
-	}
+	if ((rc = ic_options_parse(argc, argv, opts, agr_usage, "./run.sh agree --help")) >= 0)
+		return rc;
 	if (argc - optind < 2)
 		return ic_bad("give two or more results directories or their .tar.gz exports (see ./run.sh agree --help).");
 	if (argc - optind > AGR_MAX_RUNS)

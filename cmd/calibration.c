@@ -10,7 +10,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,7 +57,7 @@ struct cal_plant {
 };
 
 struct cal_trial {
-	char **files;
+	const char **files;
 	size_t nfiles;
 };
 
@@ -250,10 +249,10 @@ fail:
 
 /* path into the trial of the last --trial: 0, -1 when there is none yet,
  * -2 when memory runs out. */
-static int cal_add_file(struct cal_run *run, char *path)
+static int cal_add_file(struct cal_run *run, const char *path)
 {
 	struct cal_trial *t = run->ntrials ? &run->trial[run->ntrials - 1] : NULL;
-	char **nf;
+	const char **nf;
 
 	if (!t)
 		return -1;
@@ -262,6 +261,27 @@ static int cal_add_file(struct cal_run *run, char *path)
 		return -2;
 	t->files = nf;
 	t->files[t->nfiles++] = path;
+	return 0;
+}
+
+/* --trial: the files that follow are the next trial's. */
+static int cal_new_trial(void *dest, const char *unused)
+{
+	struct cal_run *run = dest;
+
+	(void)unused;
+	run->trial = ic_xrealloc(run->trial, run->ntrials + 1, sizeof(*run->trial));
+	run->trial[run->ntrials++] = (struct cal_trial){ 0 };
+	return 0;
+}
+
+/* A process file of the current trial. */
+static int cal_file_arg(void *dest, const char *file)
+{
+	int rc = cal_add_file(dest, file);
+
+	if (rc)
+		return rc == -1 ? ic_bad("'%s' comes before the first --trial (see --help)", file) : cal_oom();
 	return 0;
 }
 
@@ -274,58 +294,25 @@ struct cal_opts {
  * the exit status after its one line. */
 static int cal_args(int argc, char **argv, struct cal_opts *o, struct cal_run *run)
 {
-	static const struct option longopts[] = {
-		{ "out", required_argument, NULL, 'o' },
-		{ "plants", required_argument, NULL, 'p' },
-		{ "baseline", required_argument, NULL, 'b' },
-		{ "design", required_argument, NULL, 'd' },
-		{ "seconds", required_argument, NULL, 's' },
-		{ "trial", no_argument, NULL, 't' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	const struct ic_option opts[] = {
+		IC_OPTION_STRING("out", &o->out),
+		IC_OPTION_STRING("plants", &o->plants),
+		IC_OPTION_STRING("baseline", &o->baseline),
+		IC_OPTION_STRING("design", &o->design),
+		IC_OPTION_LONG("seconds", &o->seconds, 0, 1000000000),
+		IC_OPTION_ACTION("trial", run, cal_new_trial),
+		/* a file comes in order, so it joins the trial of the --trial before it */
+		IC_OPTION_CALL("", run, cal_file_arg),
+		IC_OPTIONS_END,
 	};
-	struct cal_trial *nt;
 	struct stat st;
-	char *end;
-	int c, rc;
+	int rc;
 
-	opterr = 0;
-	/* "-": a file comes as option 1, in order, so it joins the trial of
-	 * the --trial before it. */
-	while ((c = getopt_long(argc, argv, "-:", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'o': o->out = optarg; break;
-		case 'p': o->plants = optarg; break;
-		case 'b': o->baseline = optarg; break;
-		case 'd': o->design = optarg; break;
-		case 's':
-			errno = 0;
-			o->seconds = strtol(optarg, &end, 10);
-			if (errno || *end || end == optarg || o->seconds < 0)
-				return ic_bad("--seconds: '%s' is not a whole number of seconds", optarg);
-			break;
-		case 't':
-			if (!(nt = realloc(run->trial, (run->ntrials + 1) * sizeof(*nt))))
-				return cal_oom();
-			run->trial = nt;
-			run->trial[run->ntrials++] = (struct cal_trial){ 0 };
-			break;
-		case 1:
-			if ((rc = cal_add_file(run, optarg)))
-				return rc == -1 ? ic_bad("'%s' comes before the first --trial (see --help)",
-							 optarg) : cal_oom();
-			break;
-		case 'h':
-			fputs(cal_usage, stdout);
-			return -1;
-		default:
-			return ic_opt_end(c, argv, cal_usage, "--help");
-		}
-	}
+	if ((rc = ic_options_parse(argc, argv, opts, cal_usage, "--help")) >= 0)
+		return rc ? rc : -1;
 	for (; optind < argc; optind++)   /* files after "--" */
-		if ((rc = cal_add_file(run, argv[optind])))
-			return rc == -1 ? ic_bad("'%s' comes before the first --trial (see --help)",
-						 argv[optind]) : cal_oom();
+		if ((rc = cal_file_arg(run, argv[optind])))
+			return rc;
 	if (!o->out || !*o->out || stat(o->out, &st) || !S_ISDIR(st.st_mode))
 		return ic_bad("--out: '%s' is not a directory (see --help)", o->out ? o->out : "");
 	if (!o->plants || cal_plants(run, o->plants, o->baseline))

@@ -12,7 +12,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <getopt.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -494,27 +493,15 @@ static int cmp_write(struct cmp *c, const char *out)
 
 int main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "out", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	static struct cmp c;
 	const char *out = NULL;
+	const struct ic_option opts[] = { IC_OPTION_STRING("out", &out), IC_OPTIONS_END };
 	char err[1024];
-	int opt, rc;
+	int rc;
 
 	ic_prog = "compare";
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'o':
-			out = optarg;
-			break;
-		default:
-			return ic_opt_end(opt, argv, cmp_usage, "./run.sh compare --help");
-		}
-	}
+	if ((rc = ic_options_parse(argc, argv, opts, cmp_usage, "./run.sh compare --help")) >= 0)
+		return rc;
 	if (argc - optind < 2)
 		return ic_bad("give two or more results directories or their .tar.gz exports (see ./run.sh compare --help).");
 	if (argc - optind > CMP_MAX_INPUTS)

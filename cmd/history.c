@@ -2,7 +2,6 @@
  * the design, each series' crossover bracket and states (engine/run_history.h).
  * Prints only; writes nothing. */
 #define _GNU_SOURCE
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,36 +87,22 @@ static void hi_verdict(const char *dir)
 
 int main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "results", required_argument, NULL, 'r' },
-		{ "all", no_argument, NULL, 'a' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *dir = "results";
+	int c, all = 0;
+	const struct ic_option opts[] = {
+		IC_OPTION_STRING("results", &dir),
+		IC_OPTION_FLAG("all", &all),
+		IC_OPTIONS_END,
+	};
 	char err[1024], host[256] = "", cpu[256];
 	struct ic_history_run *runs;
 	size_t n, shown = 0;
-	int c, all = 0;
 
 	ic_prog = "history";
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'r':
-			dir = optarg;
-			break;
-		case 'a':
-			all = 1;
-			break;
-		default:
-			return ic_opt_end(c, argv, hi_usage, "--help");
-		}
-	}
+	if ((c = ic_options_parse(argc, argv, opts, hi_usage, "--help")) >= 0)
+		return c;
 	if (optind < argc)
 		return ic_bad("unexpected argument '%s' (see --help)", argv[optind]);
-	if (!*dir)
-		return ic_bad("--results needs a directory");
 	if (ic_history_runs(dir, &runs, &n, err, sizeof(err)))
 		return ic_bad("%s", err);
 	gethostname(host, sizeof(host) - 1);

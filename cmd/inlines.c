@@ -5,7 +5,6 @@
  * written: bad input is one line on stderr and exit 2.
  */
 #define _GNU_SOURCE
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,65 +57,52 @@ struct inl_opts {
 	int csv;
 };
 
+/* --top N|all: the rows to show. */
+static int inl_top(void *dest, const char *v)
+{
+	struct inl_opts *o = dest;
+	char *end;
+
+	o->top_given = 1;
+	o->top = 0;
+	if (!strcmp(v, "all"))
+		return 0;
+	o->top = strtoul(v, &end, 10);
+	if (!*v || *end || v[0] == '-' || o->top == 0)
+		return ic_bad("--top: '%s' is not a count of rows (1, 2, ... or all)", v);
+	return 0;
+}
+
+/* --function NAME, once per function to price. */
+static int inl_function(void *dest, const char *v)
+{
+	struct inl_opts *o = dest;
+
+	if (!*v)
+		return ic_bad("--function needs a name");
+	o->functions[o->nfunctions++] = v;
+	return 0;
+}
+
 /* Returns -1 when parsed, else the exit status (help, or bad input). */
 static int inl_parse(int argc, char **argv, struct inl_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "debug", required_argument, NULL, 'd' },
-		{ "debug-dir", required_argument, NULL, 'D' },
-		{ "top", required_argument, NULL, 't' },
-		{ "function", required_argument, NULL, 'f' },
-		{ "results", required_argument, NULL, 'r' },
-		{ "chart", required_argument, NULL, 'c' },
-		{ "csv", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	const struct ic_option opts[] = {
+		IC_OPTION_STRING("debug", &o->debug),
+		IC_OPTION_STRING("debug-dir", &o->debug_dir),
+		IC_OPTION_CALL("top", o, inl_top),
+		IC_OPTION_CALL("function", o, inl_function),
+		IC_OPTION_STRING("results", &o->results),
+		IC_OPTION_STRING("chart", &o->chart),
+		IC_OPTION_FLAG("csv", &o->csv),
+		IC_OPTIONS_END,
 	};
-	int c;
+	int rc;
 
 	o->debug_dir = IC_DEBUG_DIR_DEFAULT;
-	o->functions = calloc((size_t)argc, sizeof(*o->functions));
-	if (!o->functions)
-		return ic_bad("out of memory");
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
-		char *end;
-
-		switch (c) {
-		case 'd':
-			o->debug = optarg;
-			break;
-		case 'D':
-			o->debug_dir = optarg;
-			break;
-		case 't':
-			o->top_given = 1;
-			if (!strcmp(optarg, "all")) {
-				o->top = 0;
-				break;
-			}
-			o->top = strtoul(optarg, &end, 10);
-			if (!*optarg || *end || optarg[0] == '-' || o->top == 0)
-				return ic_bad("--top: '%s' is not a count of rows (1, 2, ... or all)", optarg);
-			break;
-		case 'f':
-			if (!*optarg)
-				return ic_bad("--function needs a name");
-			o->functions[o->nfunctions++] = optarg;
-			break;
-		case 'r':
-			o->results = optarg;
-			break;
-		case 'c':
-			o->chart = optarg;
-			break;
-		case 'v':
-			o->csv = 1;
-			break;
-		default:
-			return ic_opt_end(c, argv, inl_usage, "--help");
-		}
-	}
+	o->functions = ic_xalloc(calloc((size_t)argc, sizeof(*o->functions)));
+	if ((rc = ic_options_parse(argc, argv, opts, inl_usage, "--help")) >= 0)
+		return rc;
 	if (optind >= argc)
 		return ic_bad("give the BINARY whose inlined copies to count (see --help)");
 	if (optind + 1 < argc)

@@ -44,18 +44,6 @@ static const char plan_usage[] =
 	"on this machine, its points, this machine's topology, the order of its\n"
 	"processes and the seeds of its layout variants.\n";
 
-/* A whole number 0..max from s, or -1. */
-static long plan_num(const char *s, unsigned long max)
-{
-	char *end;
-	unsigned long v;
-
-	if (!s || *s < '0' || *s > '9')
-		return -1;
-	v = strtoul(s, &end, 10);
-	return *end || v > max ? -1 : (long)v;
-}
-
 /* What hwloc says, or the cores this process may use and no sizes. */
 static struct ic_topo_info plan_topology(int *known)
 {
@@ -108,22 +96,22 @@ static int plan_settings(const char *what)
 
 int main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "seed", required_argument, NULL, 's' },
-		{ "repeats", required_argument, NULL, 'r' },
-		{ "variants", required_argument, NULL, 'v' },
-		{ "processes", required_argument, NULL, 'p' },
-		{ "builds", required_argument, NULL, 'b' },
-		{ "prefix", required_argument, NULL, 'x' },
-		{ "spread", no_argument, NULL, 'S' },
-		{ "seeds", no_argument, NULL, 'V' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	/* The design's limits are run.sh's; these only keep the product small. */
 	long seed = -1, n[4] = { -1, -1, -1, 1 };   /* repeats, variants, processes, builds */
 	const char *prefix = "";
-	int spread = 0, seeds = 0, c;
+	int spread = 0, seeds = 0;
+	const struct ic_option opts[] = {
+		IC_OPTION_LONG("seed", &seed, 0, UINT32_MAX),
+		IC_OPTION_LONG("repeats", &n[0], 1, 10000),
+		IC_OPTION_LONG("variants", &n[1], 1, 10000),
+		IC_OPTION_LONG("processes", &n[2], 1, 10000),
+		IC_OPTION_LONG("builds", &n[3], 1, 10000),
+		IC_OPTION_STRING("prefix", &prefix),
+		IC_OPTION_FLAG("spread", &spread),
+		IC_OPTION_FLAG("seeds", &seeds),
+		IC_OPTIONS_END,
+	};
+	int rc;
 
 	ic_prog = "plan";
 	if (argc >= 2 && (!strcmp(argv[1], "resolve") || !strcmp(argv[1], "points") ||
@@ -152,35 +140,8 @@ int main(int argc, char **argv)
 		ic_topo_close();
 		return fflush(stdout) == 0 ? 0 : 1;
 	}
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		const char *const names[] = { "--repeats", "--variants", "--processes", "--builds" };
-		int i = c == 'r' ? 0 : c == 'v' ? 1 : c == 'p' ? 2 : c == 'b' ? 3 : -1;
-
-		if (i >= 0) {
-			if ((n[i] = plan_num(optarg, 10000)) < 1)
-				return ic_bad("%s: '%s' is not a whole number 1..10000", names[i], optarg);
-			continue;
-		}
-		switch (c) {
-		case 's':
-			if ((seed = plan_num(optarg, UINT32_MAX)) < 0)
-				return ic_bad("--seed: '%s' is not a whole number 0..%" PRIu32, optarg,
-					      UINT32_MAX);
-			break;
-		case 'x':
-			prefix = optarg;
-			break;
-		case 'S':
-			spread = 1;
-			break;
-		case 'V':
-			seeds = 1;
-			break;
-		default:
-			return ic_opt_end(c, argv, plan_usage, "--help");
-		}
-	}
+	if ((rc = ic_options_parse(argc, argv, opts, plan_usage, "--help")) >= 0)
+		return rc;
 	if (optind < argc)
 		return ic_bad("unexpected argument '%s' (see --help)", argv[optind]);
 	if (seeds) {

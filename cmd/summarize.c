@@ -7,7 +7,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -188,69 +187,57 @@ fail:
 	return 1;
 }
 
+/* --noise-ci X: a positive number. */
+static int sum_noise_ci(void *dest, const char *v)
+{
+	double d;
+
+	if (ic_parse_double(v, &d) || d <= 0.0)
+		return ic_bad("--noise-ci: '%s' is not a positive number", v);
+	*(double *)dest = d;
+	return 0;
+}
+
+/* --planted F: the fraction a planted copy adds, like 0.03. */
+static int sum_planted(void *dest, const char *v)
+{
+	double d;
+
+	if (ic_parse_double(v, &d) || d <= -1.0 || d >= 10.0)
+		return ic_bad("--planted: '%s' is not a fraction like 0.03", v);
+	*(double *)dest = d;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "out", required_argument, NULL, 'o' },
-		{ "compare", required_argument, NULL, 'c' },
-		{ "baseline", required_argument, NULL, 'b' },
-		{ "noise-ci", required_argument, NULL, 'i' },
-		{ "planted", required_argument, NULL, 'p' },
-		{ "run", required_argument, NULL, 'r' },
-		{ "repeat", required_argument, NULL, 'k' },
-		{ "trial", required_argument, NULL, 't' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct ic_analysis_opts opts = ic_analysis_defaults;
-	struct ic_run_select sel = { 0, 0 };
 	const char *out = NULL, *run_path = NULL;
+	long repeat = 0, trial = 0;
+	const struct ic_option options[] = {
+		IC_OPTION_STRING("out", &out),
+		IC_OPTION_STRING("compare", &opts.compare),
+		IC_OPTION_STRING("baseline", &opts.baseline),
+		IC_OPTION_CALL("noise-ci", &opts.noise_ci, sum_noise_ci),
+		IC_OPTION_CALL("planted", &opts.planted, sum_planted),
+		IC_OPTION_STRING("run", &run_path),
+		IC_OPTION_LONG("repeat", &repeat, 1, 1000),
+		IC_OPTION_LONG("trial", &trial, 1, 1000),
+		IC_OPTIONS_END,
+	};
+	struct ic_run_select sel = { 0, 0 };
 	struct ic_analysis an = { 0 };
 	struct ic_results res;
 	struct ic_run run;
 	char err[1024];
 	json_t *merged;
-	int c, rc;
+	int rc;
 
 	ic_prog = "summarize";
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
-		double d;
-
-		switch (c) {
-		case 'o':
-			out = optarg;
-			break;
-		case 'c':
-			opts.compare = optarg;
-			break;
-		case 'b':
-			opts.baseline = optarg;
-			break;
-		case 'i':
-			if (ic_parse_double(optarg, &d) || d <= 0.0)
-				return ic_bad("--noise-ci: '%s' is not a positive number", optarg);
-			opts.noise_ci = d;
-			break;
-		case 'p':
-			if (ic_parse_double(optarg, &d) || d <= -1.0 || d >= 10.0)
-				return ic_bad("--planted: '%s' is not a fraction like 0.03", optarg);
-			opts.planted = d;
-			break;
-		case 'r':
-			run_path = optarg;
-			break;
-		case 'k':
-		case 't':
-			if (ic_parse_double(optarg, &d) || d < 1.0 || d > 1000.0 || d != (int)d)
-				return ic_bad("--%s: '%s' is not a whole number from 1 to 1000",
-					      c == 'k' ? "repeat" : "trial", optarg);
-			*(c == 'k' ? &sel.repeat : &sel.trial) = (int)d;
-			break;
-		default:
-			return ic_opt_end(c, argv, ic_usage, "--help");
-		}
-	}
+	if ((rc = ic_options_parse(argc, argv, options, ic_usage, "--help")) >= 0)
+		return rc;
+	sel.repeat = (int)repeat;
+	sel.trial = (int)trial;
 	if (!out || !*out)
 		return ic_bad("--out DIR is required (see --help)");
 	if (run_path && optind < argc)

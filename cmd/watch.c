@@ -4,7 +4,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -542,42 +541,37 @@ static int wr_write(const struct ic_watch *w, const char *dir, const char *text)
 	return rc ? 1 : 0;
 }
 
+/* --window S: the long process's window, in seconds. */
+static int wr_window(void *dest, const char *v)
+{
+	char *end;
+	double s = strtod(v, &end);
+
+	if (*end || end == v || !(s > 0.0 && s < 3600.0))
+		return ic_bad("--window must be seconds above 0, not '%s'", v);
+	*(double *)dest = s;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "out", required_argument, NULL, 'o' },
-		{ "long", required_argument, NULL, 'l' },
-		{ "window", required_argument, NULL, 'w' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *out = NULL, *lng = NULL;
 	double window = IC_WATCH_WINDOW_S;
+	const struct ic_option opts[] = {
+		IC_OPTION_STRING("out", &out),
+		IC_OPTION_STRING("long", &lng),
+		IC_OPTION_CALL("window", &window, wr_window),
+		IC_OPTIONS_END,
+	};
 	struct ic_watch w;
-	char err[1024], *text = NULL, *end;
+	char err[1024], *text = NULL;
 	size_t tlen = 0;
 	FILE *mem;
-	int c, rc;
+	int rc;
 
 	ic_prog = "watch_report";
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			out = optarg;
-			break;
-		case 'l':
-			lng = optarg;
-			break;
-		case 'w':
-			window = strtod(optarg, &end);
-			if (*end || end == optarg || !(window > 0.0 && window < 3600.0))
-				return ic_bad("--window must be seconds above 0, not '%s'", optarg);
-			break;
-		default:
-			return ic_opt_end(c, argv, wr_usage, "--help");
-		}
-	}
+	if ((rc = ic_options_parse(argc, argv, opts, wr_usage, "--help")) >= 0)
+		return rc;
 	if (!out || !*out)
 		return ic_bad("--out DIR is required (see --help)");
 	if (optind >= argc && !lng)

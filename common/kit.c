@@ -1,6 +1,7 @@
 /* The fronts' shared plumbing; see kit.h. */
 #include "kit.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -104,7 +105,7 @@ void ic_csv_quoted(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-int ic_opts_parse(int argc, char **argv, const struct ic_opt *opts, const char *usage, const char *help)
+int ic_options_parse(int argc, char **argv, const struct ic_option *opts, const char *usage, const char *help)
 {
 	size_t n = 0, k = 0, operand = SIZE_MAX;
 	struct option *lo;
@@ -119,13 +120,13 @@ int ic_opts_parse(int argc, char **argv, const struct ic_opt *opts, const char *
 			operand = i;
 		else
 			lo[k++] = (struct option){ opts[i].name,
-						   opts[i].kind == IC_OPT_FLAG ? no_argument : required_argument,
+						   opts[i].kind == IC_OPT_FLAG || opts[i].kind == IC_OPT_ACTION ? no_argument : required_argument,
 						   NULL, (int)(256 + i) };
 	}
 	lo[k] = (struct option){ "help", no_argument, NULL, 'h' };
 	opterr = 0;
 	while (rc < 0 && (c = getopt_long(argc, argv, operand == SIZE_MAX ? ":h" : "-:h", lo, NULL)) != -1) {
-		const struct ic_opt *o = c >= 256 ? &opts[c - 256] : c == 1 ? &opts[operand] : NULL;
+		const struct ic_option *o = c >= 256 ? &opts[c - 256] : c == 1 ? &opts[operand] : NULL;
 		const char *v = optarg;
 		char *end;
 		long x;
@@ -146,20 +147,20 @@ int ic_opts_parse(int argc, char **argv, const struct ic_opt *opts, const char *
 			*(int *)o->dest = 1;
 			break;
 		case IC_OPT_STRING:
-			if (!*v)
-				rc = ic_bad("--%s needs a value (see %s)", o->name, help);
-			else
-				*(const char **)o->dest = v;
+			*(const char **)o->dest = v;
 			break;
 		case IC_OPT_LONG:
 			errno = 0;
 			x = strtol(v, &end, 10);
-			if (!*v || *end || errno || x < o->min || x > o->max)
+			if (!isdigit((unsigned char)*v) && *v != '-')
+				end = (char *)v;   /* strtol would skip spaces and a '+' */
+			if (end == v || *end || errno || x < o->min || x > o->max)
 				rc = ic_bad("--%s: '%s' is not a whole number %ld..%ld", o->name, v, o->min, o->max);
 			else
 				*(long *)o->dest = x;
 			break;
 		case IC_OPT_CALL:
+		case IC_OPT_ACTION:
 			if ((c = o->call(o->dest, v)))
 				rc = c;
 			break;
@@ -167,17 +168,6 @@ int ic_opts_parse(int argc, char **argv, const struct ic_opt *opts, const char *
 	}
 	free(lo);
 	return rc;
-}
-
-int ic_opt_end(int c, char *const *argv, const char *usage, const char *help)
-{
-	if (c == 'h') {
-		fputs(usage, stdout);
-		return 0;
-	}
-	if (c == ':')
-		return ic_bad("%s needs a value (see %s)", argv[optind - 1], help);
-	return ic_bad("unknown option '%s' (see %s)", argv[optind - 1], help);
 }
 
 size_t ic_csv_split(char *line, char **field, size_t max)

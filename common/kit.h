@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <unistd.h>   /* optind: where the operands start after ic_options_parse */
 
 /* The program's name in its messages ("compare: out of memory"); main sets
  * it before anything can fail. */
@@ -25,11 +26,12 @@ int ic_bad(const char *fmt, ...);
  * usage and need no row. */
 enum ic_opt_kind {
 	IC_OPT_FLAG,     /* no value; *(int *)dest = 1 */
-	IC_OPT_STRING,   /* *(const char **)dest = the value, which may not be empty */
+	IC_OPT_STRING,   /* *(const char **)dest = the value (the program judges an empty one) */
 	IC_OPT_LONG,     /* *(long *)dest = a whole number min..max */
 	IC_OPT_CALL,     /* call(dest, value): 0, or the exit status after its one line */
+	IC_OPT_ACTION,   /* no value; call(dest, NULL), as IC_OPT_CALL */
 };
-struct ic_opt {
+struct ic_option {
 	const char *name;
 	enum ic_opt_kind kind;
 	void *dest;
@@ -37,14 +39,21 @@ struct ic_opt {
 	int (*call)(void *dest, const char *value);  /* IC_OPT_CALL */
 };
 
+/* The rows, by kind; an operand row (in order) has the name "". */
+#define IC_OPTION_FLAG(n, d) { .name = (n), .kind = IC_OPT_FLAG, .dest = (d) }
+#define IC_OPTION_STRING(n, d) { .name = (n), .kind = IC_OPT_STRING, .dest = (d) }
+#define IC_OPTION_LONG(n, d, lo, hi) { .name = (n), .kind = IC_OPT_LONG, .dest = (d), .min = (lo), .max = (hi) }
+#define IC_OPTION_CALL(n, d, fn) { .name = (n), .kind = IC_OPT_CALL, .dest = (d), .call = (fn) }
+#define IC_OPTION_ACTION(n, d, fn) { .name = (n), .kind = IC_OPT_ACTION, .dest = (d), .call = (fn) }
+#define IC_OPTIONS_END { .name = NULL }
+
 /* argv's options by the table, getopt_long's way (the operands after them
  * from optind; in_order: an operand comes back as call(dest, operand) of
  * the row named "", where operands and options interleave). Returns -1
  * when every option is taken; else the exit status: 0 after --help printed
  * usage, 2 after one line naming the bad option and where help is (help:
  * "--help", or "./run.sh agree --help"). */
-int ic_opts_parse(int argc, char **argv, const struct ic_opt *opts, const char *usage, const char *help);
-int ic_opt_end(int c, char *const *argv, const char *usage, const char *help);
+int ic_options_parse(int argc, char **argv, const struct ic_option *opts, const char *usage, const char *help);
 
 /* "PROG: MSG\n" on stderr (PROG is ic_prog), then exit with code: for the
  * programs that stop at the first error. */
