@@ -1,5 +1,5 @@
 /* calibration: the coverage check of run.sh --calibrate, from its trials'
- * processes. Each trial is a whole design measured with the baseline form
+ * processes (a run opened as every front opens one, a trial at a time). Each trial is a whole design measured with the baseline form
  * and copies of it that carry a planted extra cost F (form
  * <baseline>_plant<100 F>). Per trial and F the engine analyses the ratio
  * copy/baseline as summarize would with --planted F; this writes every
@@ -21,14 +21,16 @@
 #include "format.h"
 #include "kit.h"
 #include "load.h"
+#include "run.h"
 
 #define CAL_PLANTS_MAX 16
 
 static const char cal_usage[] =
-	"usage: calibration --out DIR --plants LIST [options] --trial FILE.json... [--trial FILE.json...]...\n"
+	"usage: calibration --run DIR [--out DIR] [--seconds S]\n"
 	"\n"
-	"Reads the processes of each --calibrate trial (the files after one --trial are\n"
-	"one trial) and writes, each atomically:\n"
+	"Reads the processes of each trial of a --calibrate run (raw/t<T>_*.json; the\n"
+	"planted fractions, trials, baseline and design from its run.conf) and writes,\n"
+	"each atomically:\n"
 	"  DIR/calibration_trials.csv  per trial, planted fraction and N: the ratio\n"
 	"                              planted copy/baseline, its 95% interval, whether\n"
 	"                              the band excludes 1 and the interval holds 1 + F\n"
@@ -37,11 +39,8 @@ static const char cal_usage[] =
 	"                              holds the planted ratio and how often it excludes 1\n"
 	"\n"
 	"options:\n"
-	"  --out DIR         output directory (must exist)\n"
-	"  --plants LIST     the planted fractions, e.g. 0,0.01,0.03: form\n"
-	"                    <baseline>_plant<100 F> carries F\n"
-	"  --baseline FORM   the form the copies are of (default extern)\n"
-	"  --design TEXT     each trial's design, as calibration.md states it\n"
+	"  --run DIR         the results directory of run.sh --calibrate\n"
+	"  --out DIR         output directory (default: the run's)\n"
 	"  --seconds S       how long the calibration took, as calibration.md states it\n"
 	"  --help            this text\n"
 	"\n"
@@ -56,16 +55,13 @@ struct cal_plant {
 	double sum_ratio, sum_width;
 };
 
-struct cal_trial {
-	const char **files;
-	size_t nfiles;
-};
-
 struct cal_run {
+	const char *dir;
 	struct cal_plant plant[CAL_PLANTS_MAX];
 	size_t nplants;
-	struct cal_trial *trial;
 	size_t ntrials;
+	const char *baseline;
+	char design[256];   /* each trial's, from run.conf */
 	char series[512];   /* the first trial's series, for calibration.md */
 };
 
@@ -132,28 +128,26 @@ static void cal_series(struct cal_run *run, const struct ic_analysis *an)
 	}
 }
 
-/* One trial with one planted fraction: the analysis of its files and a row
- * per series and N. -1 with err on bad input or when memory runs out. */
+/* One trial with one planted fraction: the analysis of its processes and a
+ * row per series and N. -1 with err on bad input or when memory runs out. */
 static int cal_trial(struct cal_run *run, size_t t, struct cal_plant *p, FILE *csv, char *err,
 		     size_t errlen)
 {
 	struct ic_analysis_opts opts = ic_analysis_defaults;
-	struct ic_analysis an = { 0 };
-	struct ic_results res;
+	struct ic_run_select sel = { .trial = (int)(t + 1) };
+	struct ic_run r;
+	const struct ic_analysis *an = &r.an;
 	int rc = -1;
 
 	opts.compare = p->form;
+	opts.baseline = run->baseline;
 	opts.planted = p->f;
-	ic_results_init(&res);
-	for (size_t i = 0; i < run->trial[t].nfiles; i++)
-		if (ic_results_load(&res, run->trial[t].files[i], err, errlen))
-			goto out;
-	if (ic_analyse(&an, &res, &opts, err, errlen))
+	if (ic_run_open_select(&r, run->dir, &sel, &opts, err, errlen))
 		goto out;
 	if (t == 0 && p == run->plant)
-		cal_series(run, &an);
-	for (size_t s = 0; s < an.nseries; s++) {
-		const struct ic_group *g = &an.series[s].group;
+		cal_series(run, an);
+	for (size_t s = 0; s < an->nseries; s++) {
+		const struct ic_group *g = &an->series[s].group;
 
 		for (size_t i = 0; i < g->nratios; i++) {
 			const struct ic_ratio *r = &g->ratios[i];
@@ -181,8 +175,7 @@ static int cal_trial(struct cal_run *run, size_t t, struct cal_plant *p, FILE *c
 	}
 	rc = 0;
 out:
-	ic_analysis_free(&an);
-	ic_results_free(&res);
+	ic_run_free(&r);
 	return rc;
 }
 
@@ -195,12 +188,11 @@ static void cal_mean(FILE *md, double sum, size_t n)
 		fputs(" — |", md);
 }
 
-static void cal_markdown(FILE *md, const struct cal_run *run, const char *design, long seconds)
+static void cal_markdown(FILE *md, const struct cal_run *run, long seconds)
 {
 	fputs("# Calibration: coverage of the 95% interval\n\n", md);
 	fprintf(md, "%zu trials at %s", run->ntrials, *run->series ? run->series : "no series");
-	if (design)
-		fprintf(md, "; each trial %s", design);
+	fprintf(md, "; each trial %s", run->design);
 	if (seconds >= 0)
 		fprintf(md, "; %ld s in all", seconds);
 	fputs(".\n\n| planted | trials | mean ratio | mean width | holds the planted ratio | excludes 1 |\n"
@@ -247,62 +239,55 @@ fail:
 	return 1;
 }
 
-/* path into the trial of the last --trial: 0, -1 when there is none yet,
- * -2 when memory runs out. */
-static int cal_add_file(struct cal_run *run, const char *path)
-{
-	struct cal_trial *t = run->ntrials ? &run->trial[run->ntrials - 1] : NULL;
-	const char **nf;
-
-	if (!t)
-		return -1;
-	nf = realloc(t->files, (t->nfiles + 1) * sizeof(*nf));
-	if (!nf)
-		return -2;
-	t->files = nf;
-	t->files[t->nfiles++] = path;
-	return 0;
-}
-
-/* --trial: the files that follow are the next trial's. */
-static int cal_new_trial(void *dest, const char *unused)
-{
-	struct cal_run *run = dest;
-
-	(void)unused;
-	run->trial = ic_xrealloc(run->trial, run->ntrials + 1, sizeof(*run->trial));
-	run->trial[run->ntrials++] = (struct cal_trial){ 0 };
-	return 0;
-}
-
-/* A process file of the current trial. */
-static int cal_file_arg(void *dest, const char *file)
-{
-	int rc = cal_add_file(dest, file);
-
-	if (rc)
-		return rc == -1 ? ic_bad("'%s' comes before the first --trial (see --help)", file) : cal_oom();
-	return 0;
-}
-
 struct cal_opts {
-	const char *out, *plants, *baseline, *design;
+	const char *run, *out;
 	long seconds;   /* -1 when not given */
 };
 
-/* The command line into o and run's trials: 0, -1 after --help (done), or
- * the exit status after its one line. */
+/* The run's settings into run: its plants, trials, baseline and design. */
+static int cal_settings(struct cal_run *run, const char *dir)
+{
+	struct ic_settings conf = { 0 };
+	char path[4096], err[1024], *end;
+	const char *v;
+	int rc = 2;
+
+	snprintf(path, sizeof(path), "%s/run.conf", dir);
+	if (ic_settings_load(&conf, path, err, sizeof(err))) {
+		ic_bad("--run: %s", err);
+		goto out;
+	}
+	run->dir = dir;
+	v = ic_settings_get(&conf, "baseline");
+	run->baseline = ic_xalloc(strdup(*v ? v : ic_analysis_defaults.baseline));
+	if (cal_plants(run, ic_settings_get(&conf, "plant"), run->baseline)) {
+		ic_bad("--run: %s: plant='%s' is not a list of fractions like 0,0.01,0.03 (not a --calibrate run?)",
+		       path, ic_settings_get(&conf, "plant"));
+		goto out;
+	}
+	v = ic_settings_get(&conf, "trials");
+	run->ntrials = strtoul(v, &end, 10);
+	if (!*v || *end || run->ntrials < 1 || run->ntrials > 1000) {
+		ic_bad("--run: %s: trials='%s' is not a whole number 1..1000", path, v);
+		goto out;
+	}
+	snprintf(run->design, sizeof(run->design), "%s variants x %s processes x %s reps of %s s",
+		 ic_settings_get(&conf, "layouts_random"), ic_settings_get(&conf, "processes"),
+		 ic_settings_get(&conf, "reps"), ic_settings_get(&conf, "min_time"));
+	rc = 0;
+out:
+	ic_settings_free(&conf);
+	return rc;
+}
+
+/* The command line into o and the run's settings into run: 0, -1 after
+ * --help (done), or the exit status after its one line. */
 static int cal_args(int argc, char **argv, struct cal_opts *o, struct cal_run *run)
 {
 	const struct ic_option opts[] = {
+		IC_OPTION_STRING("run", &o->run),
 		IC_OPTION_STRING("out", &o->out),
-		IC_OPTION_STRING("plants", &o->plants),
-		IC_OPTION_STRING("baseline", &o->baseline),
-		IC_OPTION_STRING("design", &o->design),
 		IC_OPTION_LONG("seconds", &o->seconds, 0, 1000000000),
-		IC_OPTION_ACTION("trial", run, cal_new_trial),
-		/* a file comes in order, so it joins the trial of the --trial before it */
-		IC_OPTION_CALL("", run, cal_file_arg),
 		IC_OPTIONS_END,
 	};
 	struct stat st;
@@ -310,25 +295,20 @@ static int cal_args(int argc, char **argv, struct cal_opts *o, struct cal_run *r
 
 	if ((rc = ic_options_parse(argc, argv, opts, cal_usage, "--help")) >= 0)
 		return rc ? rc : -1;
-	for (; optind < argc; optind++)   /* files after "--" */
-		if ((rc = cal_file_arg(run, argv[optind])))
-			return rc;
-	if (!o->out || !*o->out || stat(o->out, &st) || !S_ISDIR(st.st_mode))
-		return ic_bad("--out: '%s' is not a directory (see --help)", o->out ? o->out : "");
-	if (!o->plants || cal_plants(run, o->plants, o->baseline))
-		return ic_bad("--plants: '%s' is not a list of fractions like 0,0.01,0.03",
-			      o->plants ? o->plants : "");
-	if (!run->ntrials)
-		return ic_bad("no --trial FILE.json... given (see --help)");
-	for (size_t t = 0; t < run->ntrials; t++)
-		if (!run->trial[t].nfiles)
-			return ic_bad("--trial %zu has no files", t + 1);
-	return 0;
+	if (optind < argc)
+		return ic_bad("unexpected argument '%s' (see --help)", argv[optind]);
+	if (!o->run || !*o->run)
+		return ic_bad("--run DIR is required (see --help)");
+	if (!o->out)
+		o->out = o->run;
+	if (!*o->out || stat(o->out, &st) || !S_ISDIR(st.st_mode))
+		return ic_bad("--out: '%s' is not a directory (see --help)", o->out);
+	return cal_settings(run, o->run);
 }
 
 int main(int argc, char **argv)
 {
-	struct cal_opts o = { .baseline = ic_analysis_defaults.baseline, .seconds = -1 };
+	struct cal_opts o = { .seconds = -1 };
 	struct cal_run run = { 0 };
 	char *csv = NULL, *md = NULL, err[1024];
 	size_t ncsv = 0, nmd = 0;
@@ -352,7 +332,7 @@ int main(int argc, char **argv)
 				rc = ic_bad("trial %zu, planted %g: %s", t + 1, run.plant[k].f, err);
 				goto done;
 			}
-	cal_markdown(fmd, &run, o.design, o.seconds);
+	cal_markdown(fmd, &run, o.seconds);
 	rc = fclose(fcsv) | fclose(fmd);
 	fcsv = fmd = NULL;
 	if (rc)
@@ -368,8 +348,6 @@ done:
 		fclose(fmd);
 	free(csv);
 	free(md);
-	for (size_t t = 0; t < run.ntrials; t++)
-		free(run.trial[t].files);
-	free(run.trial);
+	free((char *)run.baseline);
 	return rc;
 }

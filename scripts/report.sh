@@ -83,19 +83,16 @@ repeatability() {
 # calibration.md: how often the 95% interval holds the planted ratio
 # (coverage) and how often it excludes 1 (for 0%: a false positive).
 calibration_report() {
-	local t f pct files trial_args=()
+	local t f pct
 	for ((t = 1; t <= trials; t++)); do
-		mapfile -t files < <(raw_files "t${t}_*")
 		for f in ${plant//,/ }; do
 			pct=$(awk -v f="$f" 'BEGIN { printf "%g", f * 100 }')
 			compare=extern_plant$pct baseline=extern planted=$f
 			no_charts=1 summarise_into "$dir/trial$t/plant$pct" --trial "$t" >/dev/null
 		done
-		trial_args+=(--trial "${files[@]}")
 	done
-	step "$dir/log/calibration.txt" "the calibration report" "${B_dir[0]}/cmd/calibration" --out "$dir" \
-		--plants "$plant" --baseline extern --seconds "$((SECONDS - run_start))" \
-		--design "$layouts_random variants x $processes processes x $reps reps of $min_time s" "${trial_args[@]}"
+	step "$dir/log/calibration.txt" "the calibration report" "${B_dir[0]}/cmd/calibration" --run "$dir" \
+		--seconds "$((SECONDS - run_start))"
 	plain_text <"$dir/calibration.md"
 }
 

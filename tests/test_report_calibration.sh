@@ -1,6 +1,6 @@
 #!/bin/sh
-# The calibration front (run.sh --calibrate's report) on fake trials with a
-# known planted cost: one row per trial, planted fraction and N, each the
+# The calibration front (run.sh --calibrate's report) on a fake run of
+# trials with a known planted cost, opened as every front opens a run: one row per trial, planted fraction and N, each the
 # same figures summarize --planted gives for that trial; calibration.md's
 # table per fraction, the 3% found in every trial at 0.5% noise, no false
 # positive at 0%; bad input: exit 2, one line, nothing written.
@@ -13,25 +13,24 @@ fakegb=$3
 scratch
 
 # Five trials of 3 layout variants x 2 processes; extern and its copies
-# planted with 0%, 1% and 3%, as sites_bench --plant names them.
-args=""
+# planted with 0%, 1% and 3%, as sites_bench --plant names them, in a
+# results directory as run.sh --calibrate leaves it.
+run=$work/run
+mkdir -p "$run/raw"
+printf '%s\n' compare=extern_plant3 baseline=extern plant=0,0.01,0.03 trials=5 layouts_random=3 processes=2 \
+	reps=3 min_time=0.005 >"$run/run.conf"
 for t in 1 2 3 4 5; do
-	mkdir -p "$work/raw/t$t"
 	for v in 0 1 2; do
 		for p in 0 1; do
 			"$fakegb" --forms extern,extern_plant0,extern_plant1,extern_plant3 --sites-min 256 \
 				--sites-max 256 --threads 1 --modes private --variant $v --process $p \
-				--seed $((t * 100 + v * 10 + p)) >"$work/raw/t$t/v${v}_p$p.json" || fail "fakegb"
+				--seed $((t * 100 + v * 10 + p)) >"$run/raw/t${t}_r1_v${v}_p$p.json" || fail "fakegb"
 		done
 	done
-	args="$args --trial $work/raw/t$t/v0_p0.json $work/raw/t$t/v0_p1.json $work/raw/t$t/v1_p0.json"
-	args="$args $work/raw/t$t/v1_p1.json $work/raw/t$t/v2_p0.json $work/raw/t$t/v2_p1.json"
 done
 out=$work/out
 mkdir -p "$out"
-# shellcheck disable=SC2086 # the file names hold no blanks
-"$calibration" --out "$out" --plants 0,0.01,0.03 --design "3 variants x 2 processes" --seconds 7 $args ||
-	fail "exit $?"
+"$calibration" --run "$run" --out "$out" --seconds 7 || fail "exit $?"
 c=$out/calibration_trials.csv
 [ "$(head -n 1 "$c")" = "trial,planted,ratio,ratio_ci_lo,ratio_ci_hi,excludes_1,contains_planted" ] ||
 	fail "header: $(head -n 1 "$c")"
@@ -40,12 +39,12 @@ c=$out/calibration_trials.csv
 for f in 0 0.01 0.03; do
 	pct=$(awk -v f=$f 'BEGIN { printf "%g", f * 100 }')
 	"$summarize" --compare "extern_plant$pct" --baseline extern --planted $f --out "$work/s$pct" \
-		"$work"/raw/t3/*.json || fail "summarize $f"
+		"$run"/raw/t3_*.json || fail "summarize $f"
 	want=$(awk -F, -v f=$f 'NR == 2 { print "3," f "," $10 "," $11 "," $12 "," $14 "," $15 }' "$work/s$pct/calibration.csv")
 	grep -qx "$want" "$c" || fail "trial 3, $f: want '$want' in $(grep "^3,$f," "$c")"
 done
 m=$out/calibration.md
-sed -n 3p "$m" | grep -qx '5 trials at N = 256, 1 thread, private queue; each trial 3 variants x 2 processes; 7 s in all\.' ||
+sed -n 3p "$m" | grep -qx '5 trials at N = 256, 1 thread, private queue; each trial 3 variants x 2 processes x 3 reps of 0\.005 s; 7 s in all\.' ||
 	fail "the design line: $(sed -n 3p "$m")"
 grep -q '^| 0% | 5 | 1\.0[0-9]* | [0-9.]* | [0-9] ([0-9]*%) | 0 (0%) false positives |$' "$m" ||
 	fail "0%: $(grep '^| 0%' "$m")"
@@ -54,31 +53,34 @@ grep -q '^| 3% | 5 | 1\.0[23][0-9]* | [0-9.]* | [0-9] ([0-9]*%) | 5 (100%) |$' "
 ls -A "$out" | grep -q '^\.' && fail "temporary files left: $(ls -A "$out")"
 
 # --- bad input: exit 2, one line, nothing written ------------------------------
+# Runs that are no whole calibration: trial 2 missing, trial 2 not JSON,
+# no planted copies.
+for d in short bad plain; do mkdir -p "$work/$d/raw"; cp "$run/run.conf" "$work/$d/"; done
+cp "$run"/raw/t1_* "$work/short/raw/"
+cp "$run"/raw/t1_* "$work/bad/raw/"
+echo 'not json' >"$work/bad/raw/t2_r1_v0_p0.json"
+sed -i 's/^plant=.*/plant=/' "$work/plain/run.conf"
 dir=$work/untouched
 mkdir -p "$dir"
 echo sentinel >"$dir/calibration.md"
 before=$(ls -la "$dir"; cat "$dir/calibration.md")
-t1="$work/raw/t1/v0_p0.json $work/raw/t1/v1_p0.json"
-echo 'not json' >"$work/notjson.json"
 check_bad() {
 	what=$1
 	shift
-	# shellcheck disable=SC2068 # word splitting of the trials is meant
-	"$calibration" $@ 2>"$work/err"
+	"$calibration" "$@" 2>"$work/err"
 	rc=$?
 	[ $rc -eq 2 ] || fail "$what: exit $rc, want 2"
 	[ "$(wc -l <"$work/err")" -eq 1 ] || fail "$what: want one line on stderr, got: $(cat "$work/err")"
 	[ "$(ls -la "$dir"; cat "$dir/calibration.md")" = "$before" ] || fail "$what: $dir changed"
 }
-check_bad "no --out" --plants 0,0.03 --trial $t1
-check_bad "--out not a directory" --out "$dir/calibration.md" --plants 0,0.03 --trial $t1
-check_bad "no --plants" --out "$dir" --trial $t1
-check_bad "bad --plants" --out "$dir" --plants 0,x --trial $t1
-check_bad "no trial" --out "$dir" --plants 0,0.03
-check_bad "a file before --trial" --out "$dir" --plants 0,0.03 $t1 --trial $t1
-check_bad "an empty trial" --out "$dir" --plants 0,0.03 --trial --trial $t1
-check_bad "bad --seconds" --out "$dir" --plants 0,0.03 --seconds -1 --trial $t1
-check_bad "not JSON" --out "$dir" --plants 0,0.03 --trial $t1 --trial "$work/notjson.json"
-grep -q 'trial 2.*notjson.json' "$work/err" || fail "the message must name the trial and file: $(cat "$work/err")"
-check_bad "unknown option" --out "$dir" --plants 0,0.03 --bogus --trial $t1
+check_bad "no --run" --out "$dir"
+check_bad "--out not a directory" --run "$run" --out "$dir/calibration.md"
+check_bad "no run.conf" --run "$work/raw" --out "$dir"
+check_bad "no planted copies" --run "$work/plain" --out "$dir"
+check_bad "a trial without processes" --run "$work/short" --out "$dir"
+grep -q 'trial 2' "$work/err" || fail "the message must name the trial: $(cat "$work/err")"
+check_bad "not JSON" --run "$work/bad" --out "$dir"
+grep -q 'trial 2.*t2_r1_v0_p0.json' "$work/err" || fail "the message must name the trial and file: $(cat "$work/err")"
+check_bad "bad --seconds" --run "$run" --out "$dir" --seconds -1
+check_bad "unknown option" --run "$run" --out "$dir" --bogus
 echo "test_report_calibration: ok"
