@@ -39,6 +39,35 @@ help_text() { cat "$top/scripts/help/$1.txt"; }
 
 is_uint() { [[ $1 =~ ^[0-9]+$ ]]; }
 
+# sub_args NAME SPEC ARGS...: a subcommand's ARGS by SPEC, checked before
+# anything is installed or built. SPEC's words: --X a flag, --X= an option
+# with a value, --X=path one whose value is a path; operands= or
+# operands=path what comes without a dash. Into opt[--X] (a flag 1) and
+# operands (paths made absolute); --help prints NAME's help.
+sub_args() {
+	local name=$1 spec=" $2 " a v; shift 2
+	declare -gA opt=()
+	operands=()
+	while [ $# -gt 0 ]; do
+		a=$1 v=""
+		case $a in -h | --help) help_text "$name"; exit 0 ;; --*=*) v=${a#*=} a=${a%%=*} ;; esac
+		if [[ $a != -* ]]; then
+			[[ $spec == *" operands"* ]] || die "$name: unexpected argument '$a' (see ./run.sh $name --help)"
+			[[ $spec != *" operands=path "* ]] || a=$(abs_path "$a")
+			operands+=("$a"); shift; continue
+		fi
+		if [[ $spec == *" $a "* ]]; then
+			[ "$1" = "$a" ] || die "$name: $1: $a takes no value"
+			opt[$a]=1; shift; continue
+		fi
+		[[ $spec == *" $a="* ]] || die "$name: unknown option '$a' (see ./run.sh $name --help)"
+		if [ "$1" = "$a" ]; then [ $# -ge 2 ] || die "$name: $a needs a value"; v=$2; shift; fi
+		[ -n "$v" ] || die "$name: $a needs a value"
+		[[ $spec != *" $a=path "* ]] || v=$(abs_path "$v")
+		opt[$a]=$v; shift
+	done
+}
+
 # A path the user gave, taken from their working directory.
 abs_path() { case $1 in /*) echo "$1" ;; *) echo "$caller_pwd/$1" ;; esac; }
 

@@ -2,19 +2,11 @@
 # (cmd/history, engine/run_history.h).
 
 sub_history() {
-	local rdir=$top/results all=() given=0
-	while [ $# -gt 0 ]; do
-		case $1 in
-		-h | --help) help_text history; exit 0 ;;
-		--*=*) set -- "${1%%=*}" "${1#*=}" "${@:2}"; continue ;;
-		--results) [ $# -ge 2 ] && [ -n "$2" ] || die "history: --results needs a value"
-			rdir=$(abs_path "$2") given=1; shift 2 ;;
-		--all) all=(--all); shift ;;
-		*) die "history: unknown option '$1' (see ./run.sh history --help)" ;;
-		esac
-	done
+	sub_args history "--results=path --all" "$@"
+	local rdir=${opt[--results]:-$top/results} all=()
+	[ -z "${opt[--all]:-}" ] || all=(--all)
 	if [ ! -d "$rdir" ]; then
-		[ "$given" = 1 ] || { echo "No runs yet: $rdir does not exist."; exit 0; }
+		[ -n "${opt[--results]:-}" ] || { echo "No runs yet: $rdir does not exist."; exit 0; }
 		die "history: --results $rdir is not a directory"
 	fi
 	ensure_packages

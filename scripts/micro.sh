@@ -4,8 +4,7 @@
 
 
 sub_micro() {
-	case ${1:-} in -h | --help) help_text micro; exit 0 ;; esac
-	[ $# -eq 0 ] || die "micro: takes no options (see ./run.sh micro --help)"
+	sub_args micro "" "$@"
 	ensure_packages
 	build_tree_ready
 	phase "build: the microbenchmarks (log build/build.log)"

@@ -99,10 +99,9 @@ calibration_report() {
 
 # sub_report DIR: the report of a run made anew (scripts/help/report.txt).
 sub_report() {
-	case ${1:-} in -h | --help) help_text report; exit 0 ;; esac
-	[ $# -eq 1 ] || die "report: give one results directory (see ./run.sh report --help)"
-	dir=$(abs_path "$1")
-	dir=${dir%/}
+	sub_args report "operands=path" "$@"
+	[ ${#operands[@]} -eq 1 ] || die "report: give one results directory (see ./run.sh report --help)"
+	dir=${operands[0]%/}
 	[ -d "$dir" ] || die "report: $dir is not a directory"
 	[ -f "$dir/run.conf" ] || die "report: $dir has no run.conf: not a results directory of ./run.sh"
 	compgen -G "$dir/raw/*.json" >/dev/null || die "report: $dir/raw holds no process's JSON"

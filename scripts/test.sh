@@ -16,15 +16,8 @@
 # release tree runs every test, on code the sanitizers would not change.
 
 sub_test() {
-	local all=0
-	while [ $# -gt 0 ]; do
-		case $1 in
-		-h | --help) help_text test; exit 0 ;;
-		--all) all=1 ;;
-		*) die "test: unknown option '$1' (see ./run.sh test --help)" ;;
-		esac
-		shift
-	done
+	sub_args test "--all" "$@"
+	local all=${opt[--all]:-0}
 	ensure_packages
 	local failed=0 a
 	if [ $all = 0 ]; then

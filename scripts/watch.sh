@@ -42,18 +42,8 @@ watch_process() {
 }
 
 sub_watch() {
-	local minutes=2 wout="" tree a k=0 half end per_s long_reps
-	while [ $# -gt 0 ]; do
-		case $1 in
-		-h | --help) help_text watch; exit 0 ;;
-		--*=*) set -- "${1%%=*}" "${1#*=}" "${@:2}"; continue ;;
-		--minutes | --out)
-			[ $# -ge 2 ] && [ -n "$2" ] || die "watch: $1 needs a value"
-			if [ "$1" = --minutes ]; then minutes=$2; else wout=$(abs_path "$2"); fi
-			shift 2 ;;
-		*) die "watch: unknown option '$1' (see ./run.sh watch --help)" ;;
-		esac
-	done
+	sub_args watch "--minutes= --out=path" "$@"
+	local minutes=${opt[--minutes]:-2} wout=${opt[--out]:-} tree a k=0 half end per_s long_reps
 	[[ $minutes =~ ^[0-9]*\.?[0-9]+$ ]] && awk -v m="$minutes" 'BEGIN { exit !(m >= 0.1 && m <= 60) }' ||
 		die "watch: --minutes must be a number of minutes from 0.1 to 60, not '$minutes'"
 	[ -z "$wout" ] || [ ! -e "$wout" ] || [ -d "$wout" ] || die "watch: --out $wout exists and is not a directory"
