@@ -43,8 +43,8 @@ decide_counters() {
 		out=$("${B_dir[$b]}/bench/sites_bench" --counters="$counters" --threads="$threads" --modes="$modes" \
 			--sim-cache-dir="${B_dir[$b]}/sim" "${plant_args[@]}" --run-list="${log%.txt}.runs" --sim-only 2>"$log") ||
 			{ show_tail 5 "$log"; fail "deciding the counter source failed; log: $log"; }
-		src=${out%%$'\n'*}
-		[ "$b" -gt 0 ] || sentence=${out#*$'\n'}
+		src=$(sed -n 1p <<<"$out")
+		[ "$b" -gt 0 ] || sentence=$(sed -n 2p <<<"$out")
 		# The ordinary link's counts, marked "*" so variant 0 reports them
 		# although its own binary differs.
 		if [ "$src" = sim ]; then

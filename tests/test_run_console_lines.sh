@@ -60,5 +60,19 @@ printf '[1/3] Building C object a.o\nwarning: x [2/9] not a status\n[2/3] Buildi
 [ "$(build_steps "$tmp/build.log")" = " 2 3 " ] || bad "build_steps: '$(build_steps "$tmp/build.log")', want ' 2 3 '"
 [ -z "$(build_steps "$tmp/no-such.log")" ] || bad "build_steps of no log: '$(build_steps "$tmp/no-such.log")'"
 
+# The counter source: the bench's second line is the one line said (its
+# third, the simulation's cache, is read, never printed).
+mkdir -p "$tmp/b/bench" "$tmp/log"
+printf '#!/bin/sh\nprintf "sim\\nsimulated L1i misses (valgrind)\\n%%s\\n" "%s"\n' "$tmp/cache.csv" >"$tmp/b/bench/sites_bench"
+chmod +x "$tmp/b/bench/sites_bench"
+printf 'name,l1i\nx,1\n' >"$tmp/cache.csv"
+printf 'name\tsites\nx\t1\n' >"$tmp/plan.tsv"
+measure_begin() { :; }; measure_end() { :; }
+B_dir=("$tmp/b") counters=auto threads=1 modes=private plant="" counter_source=""
+decide_counters 2>"$tmp/counters" || bad "decide_counters failed: $(cat "$tmp/counters")"
+[ "$(grep -c . "$tmp/counters")" -eq 2 ] && grep -qx 'inlinecost: counters: simulated L1i misses (valgrind)' "$tmp/counters" &&
+	! grep -qv '^inlinecost: ' "$tmp/counters" || bad "the counter lines: $(cat "$tmp/counters")"
+[ "$(cat "$tmp/sim.csv")" = "$(printf 'name,l1i\n*,1')" ] || bad "sim.csv: $(cat "$tmp/sim.csv")"
+
 [ $fail -eq 0 ] && echo "test_run_console_lines: one prefix, a plain closing block, one counter line, the build's steps"
 exit $fail
