@@ -122,8 +122,9 @@ static void code_and_noise(FILE *f, const struct ic_analysis *an, const struct i
 		fprintf(f, " Every point's band is wider than ±%g%%: only larger differences can be "
 			"resolved here.", 100.0 * an->opts.noise_ci);
 	else if (noisy)
-		fprintf(f, " %zu of %zu points cannot resolve ±%g%% (band too wide).", noisy,
-			gr->nratios, 100.0 * an->opts.noise_ci);
+		fprintf(f, " At %zu of %zu points the band (all N at once, plots/ratio.png) is wider than "
+			"±%g%%; the table's ± is each point's deciding interval.", noisy, gr->nratios,
+			100.0 * an->opts.noise_ci);
 	fputs("\n\n", f);
 }
 
