@@ -137,7 +137,7 @@ run_processes() {
 		# at 1.4 times that, and the report. It rises only with a reason.
 		per=$((guess * 1000))
 		[ $done_n -eq 0 ] || per=$((done_ms / done_n))
-		eta_s=$((((todo - firsts) * per + firsts * per * 4 / 3) / 1000 + report_s))
+		eta_s=$((((todo - firsts) * per + firsts * per * 4 / 3) / 1000 + ${after_s:-$report_s}))
 		why=""
 		[ -z "$prev_eta" ] || [ "$eta_s" -le $((prev_eta + 5 + prev_eta / 10)) ] ||
 			why=" (the estimate rose: a process takes $(awk -v m="$per" 'BEGIN { printf "%.1f", m / 1000 }') s here, not the ${guess} s guessed)"
@@ -162,7 +162,7 @@ run_processes() {
 		fi
 	done
 	measure_end
-	eta_s=$report_s
+	eta_s=${after_s:-$report_s}
 }
 
 # provisional TOTAL: the verdict so far from the processes on disk, one
@@ -248,9 +248,14 @@ refine_crossover() {
 # extern and three copies of it planted with 0%, 1% and 3% more time per
 # pass; report.sh reads how often each interval holds the planted ratio.
 run_calibration() {
-	local t
+	local t after_s per start=$SECONDS
 	for ((t = 1; t <= trials; t++)); do
 		phase "calibration: trial $t of $trials"
+		# The trials after this one take what the trials so far took (the
+		# design's guess before one has run), for the time left.
+		per=$((layouts_random * processes * $(guess_process_s) * 7 / 6))
+		[ "$t" -eq 1 ] || per=$(((SECONDS - start) / (t - 1)))
+		after_s=$(((trials - t) * per + report_s))
 		run_processes "t${t}_" || return 1
 	done
 	calibration_report
