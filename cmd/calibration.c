@@ -1,5 +1,6 @@
 /* calibration: the coverage check of run.sh --calibrate, from its trials'
- * processes (a run opened as every front opens one, a trial at a time). Each trial is a whole design measured with the baseline form
+ * processes (a run opened as every front opens one, a trial at a
+ * time). Each trial is a whole design measured with the baseline form
  * and copies of it that carry a planted extra cost F (form
  * <baseline>_plant<100 F>). Per trial and F the engine analyses the ratio
  * copy/baseline as summarize would with --planted F; this writes every
@@ -82,10 +83,13 @@ static int cal_plants(struct cal_run *run, const char *list, const char *baselin
 	for (char *w = strtok_r(copy, ",", &save); w && !rc; w = strtok_r(NULL, ",", &save)) {
 		struct cal_plant *p = &run->plant[run->nplants];
 
+		if (run->nplants == CAL_PLANTS_MAX) {
+			rc = -1;
+			break;
+		}
 		errno = 0;
 		p->f = strtod(w, &end);
-		if (errno || *end || end == w || !(p->f >= 0.0 && p->f < 10.0) ||
-		    run->nplants == CAL_PLANTS_MAX)
+		if (errno || *end || end == w || !(p->f >= 0.0 && p->f < 10.0))
 			rc = -1;
 		else
 			snprintf(p->form, sizeof(p->form), "%s_plant%g", baseline, 100.0 * p->f);
@@ -192,7 +196,8 @@ static void cal_markdown(FILE *md, const struct cal_run *run, long seconds)
 {
 	fputs("# Calibration: coverage of the 95% interval\n\n", md);
 	fprintf(md, "%zu trials at %s", run->ntrials, *run->series ? run->series : "no series");
-	fprintf(md, "; each trial %s", run->design);
+	if (*run->design)
+		fprintf(md, "; each trial %s", run->design);
 	if (seconds >= 0)
 		fprintf(md, "; %ld s in all", seconds);
 	fputs(".\n\n| planted | trials | mean ratio | mean width | holds the planted ratio | excludes 1 |\n"
@@ -267,13 +272,16 @@ static int cal_settings(struct cal_run *run, const char *dir)
 	}
 	v = ic_settings_get(&conf, "trials");
 	run->ntrials = strtoul(v, &end, 10);
-	if (!*v || *end || run->ntrials < 1 || run->ntrials > 1000) {
+	if (*v < '0' || *v > '9' || *end || run->ntrials < 1 || run->ntrials > 1000) {
 		ic_bad("--run: %s: trials='%s' is not a whole number 1..1000", path, v);
 		goto out;
 	}
-	snprintf(run->design, sizeof(run->design), "%s variants x %s processes x %s reps of %s s",
-		 ic_settings_get(&conf, "layouts_random"), ic_settings_get(&conf, "processes"),
-		 ic_settings_get(&conf, "reps"), ic_settings_get(&conf, "min_time"));
+	/* "" (no design said) where the run does not record one */
+	if (*ic_settings_get(&conf, "layouts_random") && *ic_settings_get(&conf, "processes") &&
+	    *ic_settings_get(&conf, "reps") && *ic_settings_get(&conf, "min_time"))
+		snprintf(run->design, sizeof(run->design), "%s variants x %s processes x %s reps of %s s",
+			 ic_settings_get(&conf, "layouts_random"), ic_settings_get(&conf, "processes"),
+			 ic_settings_get(&conf, "reps"), ic_settings_get(&conf, "min_time"));
 	rc = 0;
 out:
 	ic_settings_free(&conf);

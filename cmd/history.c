@@ -103,6 +103,8 @@ int main(int argc, char **argv)
 		return c;
 	if (optind < argc)
 		return ic_bad("unexpected argument '%s' (see --help)", argv[optind]);
+	if (!*dir)
+		return ic_bad("--results needs a directory");
 	if (ic_history_runs(dir, &runs, &n, err, sizeof(err)))
 		return ic_bad("%s", err);
 	gethostname(host, sizeof(host) - 1);

@@ -7,40 +7,30 @@
  *   --sample-ms N  watch the other processes N ms (default 200; 0: not sampled)
  * Reads only; needs no root. Exit 0, or 2 on a bad argument (one line, nothing printed).
  */
+#include "kit.h"
 #include "machine_state_read.h"
 
-#include <errno.h>
 #include <stdlib.h>
-#include <string.h>
 
-static int bad(const char *msg, const char *arg)
-{
-	fprintf(stderr, "machine_state: %s%s%s\n", msg, arg ? ": " : "", arg ? arg : "");
-	return 2;
-}
+static const char ms_usage[] = "usage: machine_state [--root DIR] [--sample-ms N]\n";
 
 int main(int argc, char **argv)
 {
 	const char *root = getenv("IC_MACHINE_ROOT");
 	long ms = IC_MSTATE_SAMPLE_MS;
+	const struct ic_option opts[] = {
+		IC_OPTION_STRING("root", &root),
+		IC_OPTION_LONG("sample-ms", &ms, 0, 10000),
+		IC_OPTIONS_END,
+	};
 	struct ic_mstate st;
+	int rc;
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--root") && i + 1 < argc) {
-			root = argv[++i];
-		} else if (!strcmp(argv[i], "--sample-ms") && i + 1 < argc) {
-			char *end;
-			errno = 0;
-			ms = strtol(argv[++i], &end, 10);
-			if (errno || *end || end == argv[i] || ms < 0 || ms > 10000)
-				return bad("--sample-ms wants a whole number of ms from 0 to 10000", argv[i]);
-		} else if (!strcmp(argv[i], "--help")) {
-			puts("usage: machine_state [--root DIR] [--sample-ms N]");
-			return 0;
-		} else {
-			return bad("unknown argument or missing value", argv[i]);
-		}
-	}
+	ic_prog = "machine_state";
+	if ((rc = ic_options_parse(argc, argv, opts, ms_usage, "--help")) >= 0)
+		return rc;
+	if (optind < argc)
+		return ic_bad("unexpected argument '%s' (see --help)", argv[optind]);
 	ic_mstate_read(root, (int)ms, &st);
 	ic_mstate_print(stdout, &st);
 	return fflush(stdout) == 0 ? 0 : 1;

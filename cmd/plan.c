@@ -22,7 +22,6 @@
  * the build's configuration). Bad usage or settings: one line on stderr,
  * exit 2, nothing printed; 1 when the machine lacks what is asked.
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -47,9 +47,9 @@ struct ic_option {
 #define IC_OPTION_ACTION(n, d, fn) { .name = (n), .kind = IC_OPT_ACTION, .dest = (d), .call = (fn) }
 #define IC_OPTIONS_END { .name = NULL }
 
-/* argv's options by the table, getopt_long's way (the operands after them
- * from optind; in_order: an operand comes back as call(dest, operand) of
- * the row named "", where operands and options interleave). Returns -1
+/* argv's options by the table, getopt_long's way: the operands after them
+ * from optind, or, where the table has a row named "", each operand as
+ * call(dest, operand) of that row, in order among the options. Returns -1
  * when every option is taken; else the exit status: 0 after --help printed
  * usage, 2 after one line naming the bad option and where help is (help:
  * "--help", or "./run.sh agree --help"). */

@@ -75,8 +75,10 @@ check_bad() {
 }
 check_bad "no --run" --out "$dir"
 check_bad "--out not a directory" --run "$run" --out "$dir/calibration.md"
-check_bad "no run.conf" --run "$work/raw" --out "$dir"
+check_bad "no run.conf" --run "$run/raw" --out "$dir"
 check_bad "no planted copies" --run "$work/plain" --out "$dir"
+seq -s, 0 0.01 0.2 | sed 's/^/plant=/' >"$work/plain/run.conf"   # more fractions than it keeps
+check_bad "21 planted copies" --run "$work/plain" --out "$dir"
 check_bad "a trial without processes" --run "$work/short" --out "$dir"
 grep -q 'trial 2' "$work/err" || fail "the message must name the trial: $(cat "$work/err")"
 check_bad "not JSON" --run "$work/bad" --out "$dir"
