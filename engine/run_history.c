@@ -38,17 +38,20 @@ const char *ic_history_conf(const char *dir, const char *key, char *buf, size_t 
 
 const char *ic_history_build(const char *dir, char *buf, size_t cap)
 {
+	struct ic_settings s = { 0 };
+	char path[4200], err[256];
 	size_t len = 0;
 
 	buf[0] = '\0';
-	for (size_t i = 0; i < sizeof(history_build_keys) / sizeof(history_build_keys[0]); i++) {
-		char v[1024];
-
-		ic_history_conf(dir, history_build_keys[i], v, sizeof(v));
+	snprintf(path, sizeof(path), "%s/run.conf", dir);
+	/* an unreadable run.conf reads as every key empty, as ic_history_conf's */
+	if (ic_settings_load(&s, path, err, sizeof(err)))
+		ic_settings_free(&s);
+	for (size_t i = 0; i < sizeof(history_build_keys) / sizeof(history_build_keys[0]); i++)
 		if (len < cap)
 			len += (size_t)snprintf(buf + len, cap - len, "%s%s=%s", i ? "; " : "",
-						history_build_keys[i], v);
-	}
+						history_build_keys[i], ic_settings_get(&s, history_build_keys[i]));
+	ic_settings_free(&s);
 	return buf;
 }
 
