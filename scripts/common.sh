@@ -68,8 +68,14 @@ sub_args() {
 	done
 }
 
-# A path the user gave, taken from their working directory.
-abs_path() { case $1 in /*) echo "$1" ;; *) echo "$caller_pwd/$1" ;; esac; }
+# A path the user gave, taken from their working directory, without the
+# trailing slash a shell's completion adds (DIR/.tar.gz is no name).
+abs_path() {
+	local p=$1
+	[[ $p == /* ]] || p=$caller_pwd/$p
+	while [[ $p == */ && $p != / ]]; do p=${p%/}; done
+	printf '%s\n' "$p"
+}
 
 # point_names KIND: the names of FORM, OP, LAYOUT or ORDER, from the table
 # gen and CMake read too (the X(ENUM, name, ...) lines of its IC_<KIND>S list).

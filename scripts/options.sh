@@ -166,6 +166,17 @@ check_value() {
 	path) val=$(abs_path "$val") ;;
 	*) fail "option table: $opt has an unknown check '$check'" ;;
 	esac
+	# A list names each thing once: --cc gcc,gcc would build and measure
+	# one tree twice as two series.
+	local sep=, dup
+	[ "$check" != cflags ] || sep=';'
+	case $check in
+	uints | names | in | cmake | sites | filler | cc | cflags)
+		# (N as the plan reads them: 064 is 64)
+		dup=$(if [ "$check" = sites ]; then expand_sites "$val"; else tr "$sep" '\n' <<<"$val"; fi |
+			sed 's/^[[:space:]]*//; s/[[:space:]]*$//' | sort | uniq -d | head -n 1)
+		[ -z "$dup" ] || die "$opt: '$dup' is given twice" ;;
+	esac
 	printf '%s\n' "$val"   # echo would take a value of -n or -E as its own option
 }
 

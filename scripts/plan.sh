@@ -114,10 +114,10 @@ variant_seeds() {
 # of the directories that build it (uncommitted edits included), and the
 # body. A README edit leaves it alone; any change to the code does not.
 source_hash() {
-	local parts=(CMakeLists.txt common queue gen codesize bench cmd plan)
+	local parts=(CMakeLists.txt cmake common queue gen codesize bench cmd plan)
 	{
 		if git -C "$top" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-			git -C "$top" ls-files -z -- "${parts[@]}"
+			git -C "$top" ls-files -z -co --exclude-standard -- "${parts[@]}"
 		else
 			(cd "$top" && find "${parts[@]}" -type f -print0 | sort -z)
 		fi | (cd "$top" && xargs -0 sha256sum 2>&1 || true)

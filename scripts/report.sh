@@ -15,8 +15,12 @@ summarise_into() {
 	[ -n "${planted:-}" ] && args+=(--planted "$planted")
 	mkdir -p "$d"
 	new=$(mktemp -d "$d/.report.XXXXXX")
-	step "$new.log" "summarize of $d" "${B_dir[0]}/cmd/summarize" "${args[@]}" --out "$new" --run "$dir" "$@" ||
-		{ rm -rf "$new"; fail "summarize failed on $d"; }
+	report_new=$new   # the trap's to remove, if we are stopped here
+	if ! "${B_dir[0]}/cmd/summarize" "${args[@]}" --out "$new" --run "$dir" "$@" >"$new.log" 2>&1; then
+		show_tail 20 "$new.log"
+		rm -rf "$new"
+		fail "summarize failed on $d (log: $new.log)"
+	fi
 	rm -f "$new.log"
 	if [ -n "${no_charts:-}" ]; then
 		:   # calibration trials: only their tables are read
@@ -34,6 +38,7 @@ summarise_into() {
 		[ -L "$d/$f" ] || [ ! -e "$new/$f" ] || ln -sfn "report/$f" "$d/$f"
 	done
 	[ -n "$old" ] && [ "$old" != "$(basename "$new")" ] && rm -rf "${d:?}/$old"
+	report_new=""
 	return 0
 }
 
@@ -75,6 +80,7 @@ repeatability() {
 		{ show_tail 5 "$tmp/log"; rm -rf "$tmp"; fail "the agreement of the repeats failed"; }
 	for f in repeat.md repeat.csv repeat.dat repeat.png; do [ ! -f "$tmp/out/$f" ] || mv "$tmp/out/$f" "$dir/$f"; done
 	rm -rf "$tmp"
+	[ -s "$dir/repeat.md" ] || fail "the agreement of the repeats wrote no $dir/repeat.md"
 	say "repeatability: $dir/repeat.md ($(tail -n 1 "$dir/repeat.md"))"
 }
 

@@ -13,7 +13,7 @@ write_plan() {
 	f=$(plan_file "$b")
 	[ -z "$plant" ] || args+=(--plant="$plant")
 	"${B_dir[$b]}/bench/sites_bench" "${args[@]}" >"$f.tmp" 2>"$log" ||
-		{ show_tail 5 "$log"; fail "${B_dir[$b]}/bench/sites_bench --plan failed; log: $log"; }
+		{ rm -f "$f.tmp"; show_tail 5 "$log"; fail "${B_dir[$b]}/bench/sites_bench --plan failed; log: $log"; }
 	mv "$f.tmp" "$f"
 }
 run_list() {
@@ -87,7 +87,8 @@ run_process() {
 	[ -n "$plant" ] && args+=(--plant="$plant")
 	from=$(first_of "$group")
 	[ -z "$from" ] || args+=(--iterations-from="$from")
-	pad=$(head -c "$((RANDOM % 4096))" /dev/zero | tr '\0' x)
+	# Its length from the layout seed and the key: a resumed process gets the same.
+	pad=$(head -c "$(($(printf '%s %s' "$layout_seed" "$key" | cksum | cut -d' ' -f1) % 4096))" /dev/zero | tr '\0' x)
 	if ! IC_ENV_PAD=$pad "$bin" "${args[@]}" >"$dir/log/$key.txt" 2>&1; then
 		rm -f "$file.tmp"
 		say "process $key failed; its log: $dir/log/$key.txt"
@@ -138,6 +139,13 @@ run_processes() {
 		per=$((guess * 1000))
 		[ $done_n -eq 0 ] || per=$((done_ms / done_n))
 		eta_s=$((((todo - firsts) * per + firsts * per * 4 / 3) / 1000 + ${after_s:-$report_s}))
+		# --spread: the last repeat starts no sooner than its turn, then
+		# takes a repeat's processes.
+		if [ -n "$spread" ] && [ "$3" -lt "$repeat" ]; then
+			local wait_eta=$((${r_began%.*} + (repeat - $3) * $(spread_gap_s) - $(date +%s) +
+				layouts_random * processes * nb * per / 1000 + ${after_s:-$report_s}))
+			[ "$wait_eta" -le "$eta_s" ] || eta_s=$wait_eta
+		fi
 		why=""
 		[ -z "$prev_eta" ] || [ "$eta_s" -le $((prev_eta + 5 + prev_eta / 10)) ] ||
 			why=" (the estimate rose: a process takes $(awk -v m="$per" 'BEGIN { printf "%.1f", m / 1000 }') s here, not the ${guess} s guessed)"
@@ -228,7 +236,8 @@ refine_crossover() {
 			done <"$steps"
 		fi
 		if [ ${#mids[@]} -eq 0 ]; then
-			mapfile -t mids <"$dir/report/refine_next.txt" || fail "no $dir/report/refine_next.txt: the summary did not name the next N"
+			[ -f "$dir/report/refine_next.txt" ] || fail "no $dir/report/refine_next.txt: the summary did not name the next N"
+			mapfile -t mids <"$dir/report/refine_next.txt"
 			[ ${#mids[@]} -gt 0 ] || { say "crossover: nothing left to refine"; return 0; }
 			echo "$step,$(IFS='|'; echo "${mids[*]}")" >>"$steps"
 		fi
@@ -248,15 +257,18 @@ refine_crossover() {
 # extern and three copies of it planted with 0%, 1% and 3% more time per
 # pass; report.sh reads how often each interval holds the planted ratio.
 run_calibration() {
-	local t after_s per start=$SECONDS
+	local t after_s per start ran_s=0 ran_n=0 before
 	for ((t = 1; t <= trials; t++)); do
 		phase "calibration: trial $t of $trials"
-		# The trials after this one take what the trials so far took (the
-		# design's guess before one has run), for the time left.
+		# The trials after this one take what those run so far took (the
+		# design's guess before one has run; a resume's trials on disk
+		# took nothing), for the time left.
 		per=$((layouts_random * processes * $(guess_process_s) * 7 / 6))
-		[ "$t" -eq 1 ] || per=$(((SECONDS - start) / (t - 1)))
+		[ "$ran_n" -eq 0 ] || per=$((ran_s / ran_n))
 		after_s=$(((trials - t) * per + report_s))
+		before=$(raw_files "t${t}_*" | wc -l) start=$SECONDS
 		run_processes "t${t}_" || return 1
+		[ "$(raw_files "t${t}_*" | wc -l)" -eq "$before" ] || { ran_s=$((ran_s + SECONDS - start)); ran_n=$((ran_n + 1)); }
 	done
 	calibration_report
 }
@@ -292,16 +304,15 @@ sweep_main() {
 		build_identity
 		dir=${out:-$top/results/$(date -u +%Y%m%dT%H%M%SZ)}
 		# Not -p for the default: two runs in the same second must not share.
-		if [ -n "$out" ]; then mkdir -p "$dir" || fail "cannot make $dir"; else mkdir -p results && mkdir "$dir" || fail "$dir exists already; try again"; fi
+		if [ -n "$out" ]; then mkdir -p "$dir" 2>/dev/null || fail "cannot make $dir"
+		else mkdir -p results 2>/dev/null && mkdir "$dir" 2>/dev/null || fail "cannot make $dir (made by another run in the same second? try again)"; fi
 		lock_take "$dir/.run.sh-lock" "$dir" refuse
 		# Another run may have filled it between the check and the lock.
 		[ -z "$(ls -A "$dir" | grep -vx .run.sh-lock)" ] || fail "--out: $dir is no longer empty"
 		save_conf "$dir/run.conf"
 	fi
 	mkdir -p "$dir/raw" "$dir/log"
-	trap 'rm -f "$dir"/raw/*.tmp; say "interrupted: finished processes are in $dir; continue with $prog --resume $dir"; exit 130' INT TERM
-	# The environment pads follow the layout seed too.
-	RANDOM=$((layout_seed % 32768))
+	trap 'rm -rf "$dir"/raw/*.tmp "$dir"/*.tmp ${report_new:+"$report_new"}; say "interrupted: finished processes are in $dir; continue with $prog --resume $dir"; exit 130' INT TERM
 	say "results: $dir"
 	say "$series_text"
 	# The time left is known once the bench has said what it runs.
@@ -318,12 +329,17 @@ sweep_main() {
 		eta_s=$(((repeat - 1) * (gap_s > one_s ? gap_s : one_s) + one_s + report_s))
 	fi
 	say "design: $layouts_random layout variant(s) (seed $layout_seed) x $processes process(es) x $reps reps of $min_time s$([ "$repeat" -gt 1 ] && echo ", $repeat repeats")$([ -z "$spread" ] || echo " spread over $spread min"); $(run_list 0 | wc -l) runs per process ($(plan_file 0))"
+	[ "$find_crossover" = 0 ] || say "the time left counts the design above; each crossover step after it is a design of its own"
 	[ -n "$resume" ] || { build_identity; save_conf "$dir/run.conf"; }
 	# One measurement at a time on this machine, from here to the last process.
 	measure_begin "the sweep"
-	# The machine's state as the measurement starts (read only; nothing is changed).
-	"${B_dir[0]}/cmd/machine_state" >"$dir/machine_state$([ -z "$resume" ] || echo -resumed).txt" ||
-		say "the machine state could not be read; the JSON context still has it"
+	# The machine's state as the measurement starts (read only; nothing is
+	# changed); each resume's beside the first, none overwritten.
+	local ms=$dir/machine_state.txt
+	[ -z "$resume" ] || ms=$dir/machine_state-resumed-$(date -u +%Y%m%dT%H%M%SZ).txt
+	if "${B_dir[0]}/cmd/machine_state" >"$ms.tmp"; then mv "$ms.tmp" "$ms"; else
+		rm -f "$ms.tmp"; say "the machine state could not be read; the JSON context still has it"
+	fi
 	decide_counters
 	local stopped="stopped; finished processes are in $dir; continue with $prog --resume $dir"
 	if [ "$calibrate" = 1 ]; then
@@ -338,13 +354,15 @@ sweep_main() {
 	if [ "$find_crossover" = 1 ]; then
 		refine_crossover || fail "$stopped"
 	fi
-	if [[ $dir == "$top"/results/* ]]; then
+	if [ "$(dirname "$dir")" = "$top/results" ]; then
 		ln -sfn "$(basename "$dir")" results/.latest.tmp && mv -T results/.latest.tmp results/latest
 	fi
 	# One file that holds the run, to copy to another machine for compare.
-	compare/export.sh "$dir" >/dev/null || say "export of $dir failed; the results directory is complete"
+	local tar=" (all of it in one file: $dir.tar.gz)"
+	compare/export.sh "$dir" >/dev/null 2>"$dir/log/export.txt" ||
+		{ tar=""; say "export of $dir failed (log: $dir/log/export.txt); the results directory is complete"; }
 	eta_s=""   # nothing is left
-	phase "done: $dir/summary.md (all of it in one file: $dir.tar.gz)"
+	phase "done: $dir/summary.md$tar"
 	closing_block
 }
 

@@ -56,6 +56,11 @@ check --filler --filler ,
 check --filler --filler 512 --threads 2
 check --forms --forms inline_nolock,extern_nolock --threads 2
 check --cc --cc no-such-compiler-here
+# A list names each thing once (--cc gcc,gcc would measure one tree twice).
+check --cc --cc gcc,gcc
+check --cflags --cflags "-O2; -O2"
+check --forms --forms inline,extern,inline
+check --sites --sites 64,064
 check --cflags --cflags "O2"
 check --codegen --codegen gpu
 check --codegen --vectorised --codegen kernel

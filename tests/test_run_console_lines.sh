@@ -74,5 +74,9 @@ decide_counters 2>"$tmp/counters" || bad "decide_counters failed: $(cat "$tmp/co
 	! grep -qv '^inlinecost: ' "$tmp/counters" || bad "the counter lines: $(cat "$tmp/counters")"
 [ "$(cat "$tmp/sim.csv")" = "$(printf 'name,l1i\n*,1')" ] || bad "sim.csv: $(cat "$tmp/sim.csv")"
 
+# A path as given, made absolute without the slash a shell's completion adds.
+[ "$(caller_pwd=/w abs_path results/x/)" = /w/results/x ] && [ "$(abs_path /a//)" = /a ] && [ "$(abs_path /)" = / ] ||
+	bad "abs_path: $(caller_pwd=/w abs_path results/x/) $(abs_path /a//) $(abs_path /)"
+
 [ $fail -eq 0 ] && echo "test_run_console_lines: one prefix, a plain closing block, one counter line, the build's steps"
 exit $fail
