@@ -149,7 +149,8 @@ build_identity() {
 # it goes, how many build jobs), then what the plan and the build add.
 conf_keys() {
 	mapfile -t conf_vars < <(awk -v own="$run_own" 'NF && $2 != "-" && !index(own, " " $2 " ") { print $2 }' <<<"$option_table")
-	conf_vars+=(sites_given cases variant_seeds plant compare baseline build_source build_cc build_cflags build_lock)
+	conf_vars+=(sites_given cases variant_seeds plant compare baseline build_source build_cc build_cflags build_lock
+		counter_source_of_run)
 }
 
 conf_text() { local v conf_vars; conf_keys; for v in "${conf_vars[@]}"; do printf '%s=%s\n' "$v" "${!v-}"; done; }

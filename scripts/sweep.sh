@@ -55,6 +55,14 @@ decide_counters() {
 		fi
 		[ "$b" -gt 0 ] || counter_source=$src
 	done
+	# One source per run: a resume on a machine that now counts otherwise
+	# (--counters auto) would mix counted and simulated figures.
+	if [ -z "${counter_source_of_run:-}" ]; then
+		counter_source_of_run=$counter_source
+		save_conf "$dir/run.conf"
+	elif [ "$counter_source" != "$counter_source_of_run" ]; then
+		fail "the run's counters came from $counter_source_of_run, this machine now gives $counter_source: a resumed run must not mix them; start a new run"
+	fi
 	measure_end
 	say "counters: $sentence"
 }

@@ -12,7 +12,7 @@ top=$(dirname "$run")
 scratch tmp
 # shellcheck disable=SC2034 # the scripts need $top, $prog and $caller_pwd
 prog=./run.sh caller_pwd=$PWD
-for f in common build sweep; do
+for f in common options plan build sweep; do
 	# shellcheck disable=SC1090
 	. "$top/scripts/$f.sh"
 done
@@ -73,6 +73,11 @@ decide_counters 2>"$tmp/counters" || bad "decide_counters failed: $(cat "$tmp/co
 [ "$(grep -c . "$tmp/counters")" -eq 2 ] && grep -qx 'inlinecost: counters: simulated L1i misses (valgrind)' "$tmp/counters" &&
 	! grep -qv '^inlinecost: ' "$tmp/counters" || bad "the counter lines: $(cat "$tmp/counters")"
 [ "$(cat "$tmp/sim.csv")" = "$(printf 'name,l1i\n*,1')" ] || bad "sim.csv: $(cat "$tmp/sim.csv")"
+# The source is the run's: recorded in run.conf, and a resume that would
+# count otherwise is refused.
+grep -qx 'counter_source_of_run=sim' "$tmp/run.conf" || bad "run.conf does not record the counter source"
+err=$(counter_source_of_run=papi counter_source=""; decide_counters 2>&1) && bad "a resume with another counter source went on"
+[[ $err == *"inlinecost: the run's counters came from papi, this machine now gives sim"* ]] || bad "the mixed source: $err"
 
 # A path as given, made absolute without the slash a shell's completion adds.
 [ "$(caller_pwd=/w abs_path results/x/)" = /w/results/x ] && [ "$(abs_path /a//)" = /a ] && [ "$(abs_path /)" = / ] ||
