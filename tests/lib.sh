@@ -28,6 +28,25 @@ scratch() {
 	trap '[ -n "${IC_TEST_KEEP:-}" ] || rm -rf "$lib_scratch"' EXIT
 }
 
+# dir_state DIR: every file's checksum and DIR's listing, to tell whether
+# a command wrote into DIR.
+dir_state() {
+	(cd "$1" && find . -type f | sort | while read -r f; do cksum "$f"; done; ls -la)
+}
+
+# refused_in DIR WHAT CMD...: CMD refuses bad input: exit 2, one line on
+# stderr (kept in $work/err), DIR as it was.
+refused_in() {
+	lib_dir=$1 lib_what=$2
+	shift 2
+	lib_before=$(dir_state "$lib_dir")
+	lib_rc=0
+	"$@" 2>"$work/err" || lib_rc=$?
+	[ $lib_rc -eq 2 ] || fail "$lib_what: exit $lib_rc, want 2"
+	[ "$(wc -l <"$work/err")" -eq 1 ] || fail "$lib_what: want one line on stderr, got: $(cat "$work/err")"
+	[ "$(dir_state "$lib_dir")" = "$lib_before" ] || fail "$lib_what: $lib_dir changed"
+}
+
 # within X LO HI: true when LO <= X <= HI, as numbers (decimals too).
 within() {
 	awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x >= lo && x <= hi) }'

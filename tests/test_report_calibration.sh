@@ -63,15 +63,10 @@ sed -i 's/^plant=.*/plant=/' "$work/plain/run.conf"
 dir=$work/untouched
 mkdir -p "$dir"
 echo sentinel >"$dir/calibration.md"
-before=$(ls -la "$dir"; cat "$dir/calibration.md")
 check_bad() {
 	what=$1
 	shift
-	"$calibration" "$@" 2>"$work/err"
-	rc=$?
-	[ $rc -eq 2 ] || fail "$what: exit $rc, want 2"
-	[ "$(wc -l <"$work/err")" -eq 1 ] || fail "$what: want one line on stderr, got: $(cat "$work/err")"
-	[ "$(ls -la "$dir"; cat "$dir/calibration.md")" = "$before" ] || fail "$what: $dir changed"
+	refused_in "$dir" "$what" "$calibration" "$@"
 }
 check_bad "no --run" --out "$dir"
 check_bad "--out not a directory" --run "$run" --out "$dir/calibration.md"

@@ -18,10 +18,6 @@ field() {
 		NR == row + 1 { print $c }' "$2"
 }
 
-snapshot() {
-	(cd "$1" && find . -type f | sort | while read -r f; do cksum "$f"; done; ls -la)
-}
-
 # fake_run DIR ARGS...: one process per file, 6 layout variants x 2
 # processes, as the default sweep measures; the files go into DIR.
 fake_run() {
@@ -224,17 +220,11 @@ dir=$work/untouched
 mkdir -p "$dir/plots"
 echo sentinel > "$dir/points.csv"
 echo sentinel > "$dir/summary.md"
-before=$(snapshot "$dir")
 check_bad() {
 	what=$1
 	shift
-	"$summarize" "$@" 2> "$work/err"
-	rc=$?
-	[ $rc -eq 2 ] || fail "$what: exit $rc, want 2"
-	[ "$(wc -l < "$work/err")" -eq 1 ] || fail "$what: want one line on stderr, got: $(cat "$work/err")"
-	[ "$(snapshot "$dir")" = "$before" ] || fail "$what: $dir changed"
-	[ -e "$work/never" ] && fail "$what: created the output directory"
-	return 0
+	refused_in "$dir" "$what" "$summarize" "$@"
+	[ ! -e "$work/never" ] || fail "$what: created the output directory"
 }
 check_bad "missing file" --out "$dir" "$data/does-not-exist.json"
 check_bad "not JSON" --out "$dir" "$data/notjson.json"
