@@ -11,6 +11,9 @@ if (ic_attr_nseries == 0) {
 }
 ic_cols = ic_attr_nseries > 1 ? 2 : 1
 ic_rows = (ic_attr_nseries + ic_cols - 1) / ic_cols
+# Room for the longest key line ("the lock called: extern/extern_nolock"),
+# so that a key does not run into the next panel's axis.
+ic_key_w = 300.0
 eval ic_canvas
 ic_chart_title = "What the difference is made of: control ratios vs N\n(error bars: each ratio's band over all N, 95%)"
 eval ic_multiplot

@@ -85,7 +85,8 @@ int ic_tables_ratios_write(FILE *f, const struct ic_analysis *an)
 {
 	fputs("op,layout,order,sites,threads,mode,compare,baseline,ns_compare,ns_baseline,ratio,"
 	      "ratio_ci_lo,ratio_ci_hi,p_value,cv_compare,cv_baseline,reps_compare,reps_baseline,"
-	      "noisy,faster,band_lo,band_hi,variants,processes,df,p_holm,log_se,t_975,replicate_cover,"
+	      "noisy,faster,band_lo,band_hi,variants,processes,df,p_holm,deciding_lo,deciding_hi,log_se,t_975,"
+	      "replicate_cover,"
 	      "filler", f);
 	tables_build_header(f);
 	for (size_t s = 0; s < an->nseries; s++) {
@@ -111,6 +112,9 @@ int ic_tables_ratios_write(FILE *f, const struct ic_analysis *an)
 			fprintf(f, "%zu,%zu,", r->nvariants, r->nunits);
 			tables_num(f, r->df, "%g", ',');
 			tables_num(f, r->p_holm, "%.4g", ',');
+			/* the interval that decides the side (Holm's), as summary.md's ± */
+			tables_num(f, r->holm_lo, "%.6f", ',');
+			tables_num(f, r->holm_hi, "%.6f", ',');
 			/* For agree: z of two runs' log ratios, its t limit, and how
 			 * often a replicate's estimate falls in this interval when
 			 * both runs have this spread, 2 F(t / sqrt 2) - 1 (87% at

@@ -68,7 +68,7 @@ r=$(rows "$pts" "$sel"' && $c["compiler"] == "Clang 14.0.6"')
 awk -v t="$(col "$pts" ns_per_op "$r")" 'BEGIN { exit !(t > 16.6 && t < 17.0) }' || fail "clang inline time: $r"
 
 rat=$out/ratios.csv
-head -n 1 "$rat" | grep -q ',processes,df,p_holm,log_se,t_975,replicate_cover,filler,compiler,cflags,body,lock,lto,codegen$' ||
+head -n 1 "$rat" | grep -q ',processes,df,p_holm,deciding_lo,deciding_hi,log_se,t_975,replicate_cover,filler,compiler,cflags,body,lock,lto,codegen$' ||
 	fail "ratios.csv header: $(head -n 1 "$rat")"
 [ "$(rows "$rat" '$c["processes"] != 6' | wc -l)" -eq 0 ] || fail "a ratio from processes of both builds"
 [ "$(rows "$rat" '$c["compiler"] == "Clang 14.0.6" && $c["cflags"] == "-Os"' | wc -l)" -eq 14 ] ||

@@ -53,7 +53,7 @@ r=$(row "$pts" inline 1 0)
 [ "$(col "$pts" filler "$r")" = "0" ] || fail "filler 0 row: $r"
 
 rat=$out/ratios.csv
-head -n 1 "$rat" | grep -q ',df,p_holm,log_se,t_975,replicate_cover,filler,compiler,cflags,body,lock,lto,codegen$' || fail "ratios.csv must end with filler and the build"
+head -n 1 "$rat" | grep -q ',df,p_holm,deciding_lo,deciding_hi,log_se,t_975,replicate_cover,filler,compiler,cflags,body,lock,lto,codegen$' || fail "ratios.csv must end with filler and the build"
 # The gross ratio: (m + 13) / (m + 15) with m = 2..3.25, between 0.87 and 0.89.
 awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	$c["filler"] == 512 && $c["sites"] == 1 { found = 1; if (!($c["ratio"] > 0.87 && $c["ratio"] < 0.89) || $c["processes"] != 10) bad = 1 }

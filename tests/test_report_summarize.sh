@@ -110,6 +110,14 @@ awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	!($(c["band_lo"]) <= $(c["ratio_ci_lo"]) && $(c["band_hi"]) >= $(c["ratio_ci_hi"])) { bad = 1 }
 	$(c["band_lo"]) < $(c["ratio_ci_lo"]) { wider = 1 }
 	END { exit bad || !wider }' "$out/ratios.csv" || fail "band narrower than the pointwise interval"
+# The deciding interval (Holm's) is what puts an N on a side: it excludes 1
+# exactly where the N is resolved, holds the ratio, and is no narrower than
+# the pointwise 95% interval.
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	{ lo = $(c["deciding_lo"]); hi = $(c["deciding_hi"]); side = $(c["faster"]) != "unresolved" }
+	side != (lo > 1 || hi < 1) || !(lo <= $(c["ratio"]) && $(c["ratio"]) <= hi) { bad = 1 }
+	!(lo <= $(c["ratio_ci_lo"]) + 1e-6 && hi >= $(c["ratio_ci_hi"]) - 1e-6) { bad = 1 }
+	END { exit bad || NR < 2 }' "$out/ratios.csv" || fail "the deciding interval does not decide the side: $(cut -d, -f11-22 "$out/ratios.csv")"
 # The N to measure next (run.sh --find-crossover): every series' bracket is
 # (128, 512) between powers of two, so sqrt(128 * 256) = 181.02 and
 # sqrt(256 * 512) = 362.04, each once.
