@@ -252,7 +252,7 @@ static void states_brief(struct ic_states *s, const struct ic_process_ratios *pr
 			continue;
 		s->brief = 1;
 		snprintf(s->why_buf, sizeof(s->why_buf),
-			 "a second level came in brief spells (%.0f%% of the time) in which %s ran two "
+			 "a second level came in brief spells, %.0f%% of the time, in which %s ran two "
 			 "repetitions at N = %lu, where the levels part most: too little to read it as a state",
 			 100.0 * (k ? m->share : 1.0 - m->share), nlev ? "only one process" : "no process",
 			 j < pr->nsites ? pr->sites[j] : 0ul);
