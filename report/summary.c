@@ -667,6 +667,11 @@ int ic_summary_write(FILE *f, const struct ic_analysis *an)
 		ic_verdict_smoke(mark, sizeof(mark), an) ? " — " : "", mark);
 	ic_answer_write(f, an);
 	ic_history_line(f, an);
+	/* What to do with it, last on the first screen (and the terminal's). */
+	if (!ic_verdict_smoke(mark, sizeof(mark), an))
+		fputs("Your own program: `./run.sh inlines BINARY --function NAME --results DIR`, with DIR "
+		      "this results directory, finds that function's inlined copies in BINARY's DWARF and "
+		      "prices them on this run's curve (docs/inlines.md).\n\n", f);
 	evidence_intro(f, an);
 	for (size_t s = 0; s < an->nseries; s++)
 		series_text(f, an, &an->series[s]);
