@@ -116,6 +116,9 @@ static void code_and_noise(FILE *f, const struct ic_analysis *an, const struct i
 		fprintf(f, "; each site also runs %s of filler, and every time here includes it",
 			ic_fmt_bytes(fb, sizeof(fb), (double)gr->filler));
 	fputc('.', f);
+	if (gr->threads > 1)
+		fprintf(f, " Each time is wall time over the sites of all %lu threads together (they run at "
+			"once: about 1/%lu of a thread's own time per site).", gr->threads, gr->threads);
 	for (size_t i = 0; i < gr->nratios; i++)
 		noisy += gr->ratios[i].noisy;
 	if (noisy && noisy == gr->nratios)
