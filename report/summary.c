@@ -562,7 +562,12 @@ static void method_text(FILE *f, const struct ic_analysis *an)
 	      "The **bracket** (A, B) holds the crossover: the last N resolved for one form and the "
 	      "first resolved for the other, with no estimate inside; where the resolved N switch "
 	      "side more than once, nothing is claimed. A **state** is one of two speeds the machine "
-	      "ran the same code at, read from every repetition in time (rule below).\n"
+	      "ran the same code at, read from every repetition in time (rule below). The **forms** "
+	      "of a call site: inline (the operation inlined at the site), extern (a call of its one "
+	      "out-of-line copy), clone (a call of the site's own out-of-line copy), inline_nolock "
+	      "and extern_nolock (the same without the lock), mark (the site's mark and filler "
+	      "alone: the baseline); the controls (clone, the nolock forms, mark) run at the powers "
+	      "of 4 up to 4096 only, unless --sites names the N.\n"
 	      "- Time per call site: Google Benchmark's real_time per iteration (one call site): per "
 	      "process the median of its repetitions, then the geometric mean over layout variants.\n",
 	      f);
