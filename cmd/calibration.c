@@ -266,7 +266,8 @@ static int cal_settings(struct cal_run *run, const char *dir)
 	v = ic_settings_get(&conf, "baseline");
 	run->baseline = ic_xalloc(strdup(*v ? v : ic_analysis_defaults.baseline));
 	if (cal_plants(run, ic_settings_get(&conf, "plant"), run->baseline)) {
-		ic_bad("--run: %s: plant='%s' is not a list of fractions like 0,0.01,0.03 (not a --calibrate run?)",
+		ic_bad("--run: %s: plant='%s' is not a list of fractions like 0,0.01,0.03 "
+		       "(not a --calibrate run?)",
 		       path, ic_settings_get(&conf, "plant"));
 		goto out;
 	}

@@ -105,7 +105,8 @@ void ic_csv_quoted(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-int ic_options_parse(int argc, char **argv, const struct ic_option *opts, const char *usage, const char *help)
+int ic_options_parse(int argc, char **argv, const struct ic_option *opts, const char *usage,
+		     const char *help)
 {
 	size_t n = 0, k = 0, operand = SIZE_MAX;
 	struct option *lo;
@@ -116,16 +117,20 @@ int ic_options_parse(int argc, char **argv, const struct ic_option *opts, const 
 	/* getopt_long's table: a value of 256 + row for each row, then --help */
 	lo = ic_xalloc(calloc(n + 2, sizeof(*lo)));
 	for (size_t i = 0; i < n; i++) {
+		int bare = opts[i].kind == IC_OPT_FLAG || opts[i].kind == IC_OPT_ACTION;
+
 		if (!*opts[i].name)
 			operand = i;
 		else
-			lo[k++] = (struct option){ opts[i].name,
-						   opts[i].kind == IC_OPT_FLAG || opts[i].kind == IC_OPT_ACTION ? no_argument : required_argument,
-						   NULL, (int)(256 + i) };
+			lo[k++] = (struct option){ opts[i].name, bare ? no_argument : required_argument, NULL,
+						   (int)(256 + i) };
 	}
 	lo[k] = (struct option){ "help", no_argument, NULL, 'h' };
 	opterr = 0;
-	while (rc < 0 && (c = getopt_long(argc, argv, operand == SIZE_MAX ? ":h" : "-:h", lo, NULL)) != -1) {
+	/* "-": operands come back in order, as option 1 */
+	const char *optstring = operand == SIZE_MAX ? ":h" : "-:h";
+
+	while (rc < 0 && (c = getopt_long(argc, argv, optstring, lo, NULL)) != -1) {
 		const struct ic_option *o = c >= 256 ? &opts[c - 256] : c == 1 ? &opts[operand] : NULL;
 		const char *v = optarg;
 		char *end;

@@ -42,7 +42,8 @@ struct ic_option {
 /* The rows, by kind; an operand row (in order) has the name "". */
 #define IC_OPTION_FLAG(n, d) { .name = (n), .kind = IC_OPT_FLAG, .dest = (d) }
 #define IC_OPTION_STRING(n, d) { .name = (n), .kind = IC_OPT_STRING, .dest = (d) }
-#define IC_OPTION_LONG(n, d, lo, hi) { .name = (n), .kind = IC_OPT_LONG, .dest = (d), .min = (lo), .max = (hi) }
+#define IC_OPTION_LONG(n, d, lo, hi) \
+	{ .name = (n), .kind = IC_OPT_LONG, .dest = (d), .min = (lo), .max = (hi) }
 #define IC_OPTION_CALL(n, d, fn) { .name = (n), .kind = IC_OPT_CALL, .dest = (d), .call = (fn) }
 #define IC_OPTION_ACTION(n, d, fn) { .name = (n), .kind = IC_OPT_ACTION, .dest = (d), .call = (fn) }
 #define IC_OPTIONS_END { .name = NULL }
@@ -53,7 +54,8 @@ struct ic_option {
  * when every option is taken; else the exit status: 0 after --help printed
  * usage, 2 after one line naming the bad option and where help is (help:
  * "--help", or "./run.sh agree --help"). */
-int ic_options_parse(int argc, char **argv, const struct ic_option *opts, const char *usage, const char *help);
+int ic_options_parse(int argc, char **argv, const struct ic_option *opts, const char *usage,
+		     const char *help);
 
 /* "PROG: MSG\n" on stderr (PROG is ic_prog), then exit with code: for the
  * programs that stop at the first error. */
