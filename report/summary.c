@@ -38,7 +38,7 @@ static const char *source_word(const char *src)
 	return src;
 }
 
-/* Both forms' L1i misses per site in one cell, "0.579 / 0.000781"; with
+/* Both forms' L1i misses per site in one cell, "0.579 / <0.001"; with
  * mixed sources each says its own. */
 static void l1i_cell(FILE *f, const struct ic_ratio *r, int mixed)
 {
@@ -49,6 +49,8 @@ static void l1i_cell(FILE *f, const struct ic_ratio *r, int mixed)
 		fputs(k ? " /" : "", f);
 		if (!isfinite(p[k]->med[IC_F_L1I]))
 			fputs(" —", f);
+		else if (p[k]->med[IC_F_L1I] > 0 && p[k]->med[IC_F_L1I] < 0.001)
+			fputs(" <0.001", f);   /* the loop's own few misses spread over N: no 9.8e-05 */
 		else
 			fprintf(f, " %.3g", p[k]->med[IC_F_L1I]);
 		if (mixed && isfinite(p[k]->med[IC_F_L1I]))
