@@ -125,27 +125,14 @@ static void agr_add_states(struct agr *x, size_t a, size_t b, size_t s)
 	}
 }
 
-/* --margin PCT: the fraction two runs may differ by and still agree. */
-static int agr_margin(void *dest, const char *v)
-{
-	char *end;
-	double m;
-
-	errno = 0;
-	m = strtod(v, &end) / 100.0;
-	if (errno || end == v || *end || !(m > 0.0 && m < 1.0))
-		return ic_bad("--margin: '%s' is not a percentage between 0 and 100.", v);
-	*(double *)dest = m;
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	static struct agr x = { .margin = IC_AGREE_MARGIN };
+	double margin_pct = 100.0 * IC_AGREE_MARGIN;   /* --margin PCT: the % runs may differ and agree */
 	const char *out = NULL;
 	const struct ic_option opts[] = {
 		IC_OPTION_STRING("out", &out),
-		IC_OPTION_CALL("margin", &x.margin, agr_margin),
+		IC_OPTION_DOUBLE("margin", &margin_pct, 0.0, 100.0),
 		IC_OPTIONS_END,
 	};
 	char err[1024];
@@ -154,6 +141,7 @@ int main(int argc, char **argv)
 	ic_prog = "agree";
 	if ((rc = ic_options_parse(argc, argv, opts, agr_usage, "./run.sh agree --help")) >= 0)
 		return rc;
+	x.margin = margin_pct / 100.0;
 	if (argc - optind < 2)
 		return ic_bad("give two or more results directories or their .tar.gz exports (see ./run.sh agree --help).");
 	if (argc - optind > AGR_MAX_RUNS)

@@ -86,15 +86,6 @@ static const char *const ic_out_name[IC_OUT_COUNT] = {
 	[IC_OUT_CALIBRATION] = "calibration.csv",
 };
 
-static int ic_parse_double(const char *s, double *out)
-{
-	char *end;
-
-	errno = 0;
-	*out = strtod(s, &end);
-	return (errno || end == s || *end || !isfinite(*out)) ? -1 : 0;
-}
-
 static void ic_out_discard(struct ic_atomic_file *outs, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -187,28 +178,6 @@ fail:
 	return 1;
 }
 
-/* --noise-ci X: a positive number. */
-static int sum_noise_ci(void *dest, const char *v)
-{
-	double d;
-
-	if (ic_parse_double(v, &d) || d <= 0.0)
-		return ic_bad("--noise-ci: '%s' is not a positive number", v);
-	*(double *)dest = d;
-	return 0;
-}
-
-/* --planted F: the fraction a planted copy adds, like 0.03. */
-static int sum_planted(void *dest, const char *v)
-{
-	double d;
-
-	if (ic_parse_double(v, &d) || d <= -1.0 || d >= 10.0)
-		return ic_bad("--planted: '%s' is not a fraction like 0.03", v);
-	*(double *)dest = d;
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	struct ic_analysis_opts opts = ic_analysis_defaults;
@@ -218,8 +187,9 @@ int main(int argc, char **argv)
 		IC_OPTION_STRING("out", &out),
 		IC_OPTION_STRING("compare", &opts.compare),
 		IC_OPTION_STRING("baseline", &opts.baseline),
-		IC_OPTION_CALL("noise-ci", &opts.noise_ci, sum_noise_ci),
-		IC_OPTION_CALL("planted", &opts.planted, sum_planted),
+		IC_OPTION_DOUBLE("noise-ci", &opts.noise_ci, 0.0, INFINITY),
+		/* the fraction a planted copy adds, like 0.03 */
+		IC_OPTION_DOUBLE("planted", &opts.planted, -1.0, 10.0),
 		IC_OPTION_STRING("run", &run_path),
 		IC_OPTION_LONG("repeat", &repeat, 1, 1000),
 		IC_OPTION_LONG("trial", &trial, 1, 1000),

@@ -196,7 +196,7 @@ static void wr_probes_words(FILE *f, const struct ic_watch *w)
 			continue;
 		fprintf(f, "%s%s ", any ? "; " : "In the machine's terms, state 2 has: ", w->probes[k].name);
 		if (lv->verdict == IC_CHANGE_SAME)
-			fputs("unchanged (within ±5%)", f);
+			fprintf(f, "unchanged (within ±%.0f%%)", 100.0 * IC_WATCH_SAME);
 		else if (lv->verdict == IC_CHANGE_UNSURE)
 			fprintf(f, "not told apart (%.2fx, 95%% %.2f-%.2fx)", lv->change, lv->change_lo, lv->change_hi);
 		else if (lv->verdict == IC_CHANGE_SLOWER)
@@ -541,18 +541,6 @@ static int wr_write(const struct ic_watch *w, const char *dir, const char *text)
 	return rc ? 1 : 0;
 }
 
-/* --window S: the long process's window, in seconds. */
-static int wr_window(void *dest, const char *v)
-{
-	char *end;
-	double s = strtod(v, &end);
-
-	if (*end || end == v || !(s > 0.0 && s < 3600.0))
-		return ic_bad("--window must be seconds above 0, not '%s'", v);
-	*(double *)dest = s;
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	const char *out = NULL, *lng = NULL;
@@ -560,7 +548,7 @@ int main(int argc, char **argv)
 	const struct ic_option opts[] = {
 		IC_OPTION_STRING("out", &out),
 		IC_OPTION_STRING("long", &lng),
-		IC_OPTION_CALL("window", &window, wr_window),
+		IC_OPTION_DOUBLE("window", &window, 0.0, 3600.0),   /* the long process's windows, s */
 		IC_OPTIONS_END,
 	};
 	struct ic_watch w;

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -108,7 +109,7 @@ void ic_csv_quoted(FILE *f, const char *s)
 int ic_options_parse(int argc, char **argv, const struct ic_option *opts, const char *usage,
 		     const char *help)
 {
-	size_t n = 0, k = 0, operand = SIZE_MAX;
+	size_t n = 0;
 	struct option *lo;
 	int c, rc = -1;
 
@@ -116,24 +117,17 @@ int ic_options_parse(int argc, char **argv, const struct ic_option *opts, const 
 		n++;
 	/* getopt_long's table: a value of 256 + row for each row, then --help */
 	lo = ic_xalloc(calloc(n + 2, sizeof(*lo)));
-	for (size_t i = 0; i < n; i++) {
-		int bare = opts[i].kind == IC_OPT_FLAG || opts[i].kind == IC_OPT_ACTION;
-
-		if (!*opts[i].name)
-			operand = i;
-		else
-			lo[k++] = (struct option){ opts[i].name, bare ? no_argument : required_argument, NULL,
-						   (int)(256 + i) };
-	}
-	lo[k] = (struct option){ "help", no_argument, NULL, 'h' };
+	for (size_t i = 0; i < n; i++)
+		lo[i] = (struct option){ opts[i].name,
+					 opts[i].kind == IC_OPT_FLAG ? no_argument : required_argument, NULL,
+					 (int)(256 + i) };
+	lo[n] = (struct option){ "help", no_argument, NULL, 'h' };
 	opterr = 0;
-	/* "-": operands come back in order, as option 1 */
-	const char *optstring = operand == SIZE_MAX ? ":h" : "-:h";
-
-	while (rc < 0 && (c = getopt_long(argc, argv, optstring, lo, NULL)) != -1) {
-		const struct ic_option *o = c >= 256 ? &opts[c - 256] : c == 1 ? &opts[operand] : NULL;
+	while (rc < 0 && (c = getopt_long(argc, argv, ":h", lo, NULL)) != -1) {
+		const struct ic_option *o = c >= 256 ? &opts[c - 256] : NULL;
 		const char *v = optarg;
 		char *end;
+		double d;
 		long x;
 
 		if (!o) {
@@ -164,8 +158,17 @@ int ic_options_parse(int argc, char **argv, const struct ic_option *opts, const 
 			else
 				*(long *)o->dest = x;
 			break;
+		case IC_OPT_DOUBLE:
+			errno = 0;
+			d = strtod(v, &end);
+			if (end == v || *end || errno || !(d > o->lo && d < o->hi))
+				rc = isinf(o->hi) ? ic_bad("--%s: '%s' is not a number above %g", o->name, v, o->lo)
+						  : ic_bad("--%s: '%s' is not a number between %g and %g", o->name, v,
+							   o->lo, o->hi);
+			else
+				*(double *)o->dest = d;
+			break;
 		case IC_OPT_CALL:
-		case IC_OPT_ACTION:
 			if ((c = o->call(o->dest, v)))
 				rc = c;
 			break;

@@ -28,29 +28,30 @@ enum ic_opt_kind {
 	IC_OPT_FLAG,     /* no value; *(int *)dest = 1 */
 	IC_OPT_STRING,   /* *(const char **)dest = the value (the program judges an empty one) */
 	IC_OPT_LONG,     /* *(long *)dest = a whole number min..max */
+	IC_OPT_DOUBLE,   /* *(double *)dest = a number strictly between lo and hi (hi may be INFINITY) */
 	IC_OPT_CALL,     /* call(dest, value): 0, or the exit status after its one line */
-	IC_OPT_ACTION,   /* no value; call(dest, NULL), as IC_OPT_CALL */
 };
 struct ic_option {
 	const char *name;
 	enum ic_opt_kind kind;
 	void *dest;
 	long min, max;                               /* IC_OPT_LONG */
+	double lo, hi;                               /* IC_OPT_DOUBLE */
 	int (*call)(void *dest, const char *value);  /* IC_OPT_CALL */
 };
 
-/* The rows, by kind; an operand row (in order) has the name "". */
+/* The rows, by kind. */
 #define IC_OPTION_FLAG(n, d) { .name = (n), .kind = IC_OPT_FLAG, .dest = (d) }
 #define IC_OPTION_STRING(n, d) { .name = (n), .kind = IC_OPT_STRING, .dest = (d) }
 #define IC_OPTION_LONG(n, d, lo, hi) \
 	{ .name = (n), .kind = IC_OPT_LONG, .dest = (d), .min = (lo), .max = (hi) }
+#define IC_OPTION_DOUBLE(n, d, l, h) \
+	{ .name = (n), .kind = IC_OPT_DOUBLE, .dest = (d), .lo = (l), .hi = (h) }
 #define IC_OPTION_CALL(n, d, fn) { .name = (n), .kind = IC_OPT_CALL, .dest = (d), .call = (fn) }
-#define IC_OPTION_ACTION(n, d, fn) { .name = (n), .kind = IC_OPT_ACTION, .dest = (d), .call = (fn) }
 #define IC_OPTIONS_END { .name = NULL }
 
 /* argv's options by the table, getopt_long's way: the operands after them
- * from optind, or, where the table has a row named "", each operand as
- * call(dest, operand) of that row, in order among the options. Returns -1
+ * from optind. Returns -1
  * when every option is taken; else the exit status: 0 after --help printed
  * usage, 2 after one line naming the bad option and where help is (help:
  * "--help", or "./run.sh agree --help"). */
