@@ -111,7 +111,8 @@ int main(int argc, char **argv)
 	hi_cpu(cpu, sizeof(cpu));
 	for (size_t i = 0; i < n; i++) {
 		char when[64], ctx[IC_RESULTS_CONTEXT_MAX], ctx2[IC_RESULTS_CONTEXT_MAX], why[96];
-		char v[64], p[64], mach[2048];
+		char mach[2048];
+		const char *v, *p;
 		time_t t = (time_t)runs[i].time;
 		struct ic_run run;
 		struct tm tm;
@@ -133,8 +134,8 @@ int main(int argc, char **argv)
 		smoke = ic_analysis_smoke(&run.an, why, sizeof(why));
 		gmtime_r(&t, &tm);
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", &tm);
-		ic_history_conf(runs[i].dir, "layouts_random", v, sizeof(v));
-		ic_history_conf(runs[i].dir, "processes", p, sizeof(p));
+		v = ic_run_conf(&run, "layouts_random");
+		p = ic_run_conf(&run, "processes");
 		printf("%s  %s  %s layout variant%s x %s process%s%s\n", when, runs[i].dir,
 		       *v ? v : "?", strcmp(v, "1") ? "s" : "", *p ? p : "?", strcmp(p, "1") ? "es" : "",
 		       smoke ? " (quick: too small for a verdict)" : "");

@@ -23,19 +23,6 @@ static const char *const history_build_keys[] = {
 	"return_thunks", "lto", "body", "per_caller", "compare", "baseline",
 };
 
-const char *ic_history_conf(const char *dir, const char *key, char *buf, size_t cap)
-{
-	struct ic_settings s = { 0 };
-	char path[4200], err[256];
-
-	buf[0] = '\0';
-	snprintf(path, sizeof(path), "%s/run.conf", dir);
-	if (ic_settings_load(&s, path, err, sizeof(err)) == 0)
-		snprintf(buf, cap, "%s", ic_settings_get(&s, key));
-	ic_settings_free(&s);
-	return buf;
-}
-
 const char *ic_history_build(const char *dir, char *buf, size_t cap)
 {
 	struct ic_settings s = { 0 };
@@ -44,7 +31,7 @@ const char *ic_history_build(const char *dir, char *buf, size_t cap)
 
 	buf[0] = '\0';
 	snprintf(path, sizeof(path), "%s/run.conf", dir);
-	/* an unreadable run.conf reads as every key empty, as ic_history_conf's */
+	/* an unreadable run.conf reads as every key empty */
 	if (ic_settings_load(&s, path, err, sizeof(err)))
 		ic_settings_free(&s);
 	for (size_t i = 0; i < sizeof(history_build_keys) / sizeof(history_build_keys[0]); i++)

@@ -39,9 +39,6 @@ void ic_history_runs_free(struct ic_history_run *r, size_t n);
 /* A run directory's time (see above); NAN when it has no run.conf. */
 double ic_history_time(const char *dir);
 
-/* The run.conf setting key of dir into buf ("" when absent). */
-const char *ic_history_conf(const char *dir, const char *key, char *buf, size_t cap);
-
 /* The build identity of dir's run.conf ("key=value; ..."). */
 const char *ic_history_build(const char *dir, char *buf, size_t cap);
 
