@@ -52,9 +52,10 @@ within() {
 	awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x >= lo && x <= hi) }'
 }
 
-# each_process CMD...: CMD once for each process of the default sweep, 6
-# layout variants x 2 processes, with $v and $p set and $k counting the
-# processes from 1 in that order (the order they run in).
+# each_process CMD...: CMD once for each process of a sweep of 6 layout
+# variants x 2 processes, with $v and $p set and $k counting the processes
+# from 1 in this order (variant by variant: the tests' time order, not the
+# shuffled one a sweep runs in).
 each_process() {
 	k=0
 	for v in 0 1 2 3 4 5; do
