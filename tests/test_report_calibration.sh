@@ -75,7 +75,7 @@ check_bad "no planted copies" --run "$work/plain" --out "$dir"
 seq -s, 0 0.01 0.2 | sed 's/^/plant=/' >"$work/plain/run.conf"   # more fractions than it keeps
 check_bad "21 planted copies" --run "$work/plain" --out "$dir"
 check_bad "a trial without processes" --run "$work/short" --out "$dir"
-grep -q 'trial 2' "$work/err" || fail "the message must name the trial: $(cat "$work/err")"
+grep -q 'trial 2, planted 0: .*no finished process of trial 2 in raw/' "$work/err" || fail "the message must name the trial: $(cat "$work/err")"
 check_bad "not JSON" --run "$work/bad" --out "$dir"
 grep -q 'trial 2.*t2_r1_v0_p0.json' "$work/err" || fail "the message must name the trial and file: $(cat "$work/err")"
 check_bad "bad --seconds" --run "$run" --out "$dir" --seconds -1
