@@ -14,6 +14,14 @@
 #include "machine_state_read.h"
 #include "series.h"
 
+#define SUMMARY_FORM(e, name, solo, what) { #name, what },
+static const struct {
+	const char *name, *what;
+} summary_forms[] = {
+#include "point_names.def"
+	IC_FORMS(SUMMARY_FORM)
+};
+
 static const char *plural(size_t n)
 {
 	return n == 1 ? "" : "s";
@@ -564,12 +572,13 @@ static void method_text(FILE *f, const struct ic_analysis *an)
 	      "The **bracket** (A, B) holds the crossover: the last N resolved for one form and the "
 	      "first resolved for the other, with no estimate inside; where the resolved N switch "
 	      "side more than once, nothing is claimed. A **state** is one of two speeds the machine "
-	      "ran the same code at, read from every repetition in time (rule below). The **forms** "
-	      "of a call site: inline (the operation inlined at the site), extern (a call of its one "
-	      "out-of-line copy), clone (a call of the site's own out-of-line copy), inline_nolock "
-	      "and extern_nolock (the same without the lock), mark (the site's mark and filler "
-	      "alone: the baseline); the controls (clone, the nolock forms, mark) run at the powers "
-	      "of 4 up to 4096 only, unless --sites names the N.\n"
+	      "ran the same code at, read from every repetition in time (rule below).",
+	      f);
+	/* The forms as gen's table says them, so that a new form is named here too. */
+	fputs(" The **forms** of a call site:", f);
+	for (size_t i = 0; i < sizeof(summary_forms) / sizeof(summary_forms[0]); i++)
+		fprintf(f, "%s `%s` %s", i ? ";" : "", summary_forms[i].name, summary_forms[i].what);
+	fputs(".\n"
 	      "- Time per call site: Google Benchmark's real_time per iteration (one call site): per "
 	      "process the median of its repetitions, then the geometric mean over layout variants.\n",
 	      f);
@@ -671,14 +680,15 @@ static void evidence_intro(FILE *f, const struct ic_analysis *an)
 int ic_summary_write(FILE *f, const struct ic_analysis *an)
 {
 	char mark[320];
+	int smoke = ic_verdict_smoke(mark, sizeof(mark), an);
 
 	/* The smoke mark on the first line, where no reader misses it. */
 	fprintf(f, "# inlinecost: %s vs %s%s%s\n\n", an->opts.compare, an->opts.baseline,
-		ic_verdict_smoke(mark, sizeof(mark), an) ? " — " : "", mark);
+		smoke ? " — " : "", mark);
 	ic_answer_write(f, an);
 	ic_history_line(f, an);
 	/* What to do with it, last on the first screen (and the terminal's). */
-	if (!ic_verdict_smoke(mark, sizeof(mark), an))
+	if (!smoke)
 		fputs("Your own program: `./run.sh inlines BINARY --function NAME --results DIR`, with DIR "
 		      "this results directory, finds that function's inlined copies in BINARY's DWARF and "
 		      "prices them on this run's curve (docs/inlines.md).\n\n", f);
