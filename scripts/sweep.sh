@@ -96,7 +96,9 @@ run_process() {
 	from=$(first_of "$group")
 	[ -z "$from" ] || args+=(--iterations-from="$from")
 	# Its length from the layout seed and the key: a resumed process gets the same.
-	pad=$(head -c "$(($(printf '%s %s' "$layout_seed" "$key" | cksum | cut -d' ' -f1) % 4096))" /dev/zero | tr '\0' x)
+	local n=$(($(printf '%s %s' "$layout_seed" "$key" | cksum | cut -d' ' -f1) % 4096))
+	printf -v pad '%*s' "$n" ''
+	pad=${pad// /x}
 	if ! IC_ENV_PAD=$pad "$bin" "${args[@]}" >"$dir/log/$key.txt" 2>&1; then
 		rm -f "$file.tmp"
 		say "process $key failed; its log: $dir/log/$key.txt"
@@ -131,13 +133,15 @@ run_processes() {
 		[ -n "$(first_of "$2")" ] || [ -n "${fresh_group[$2]:-}" ] || { fresh_group[$2]=1; firsts=$((firsts + 1)); }
 	done
 	guess=$(guess_process_s "$nlist")
+	local gap=0
+	[ -z "$spread" ] || gap=$(spread_gap_s)
 	measure_begin "the measurement"
 	for g in "${list[@]}"; do
 		i=$((i + 1))
 		set -- $g
 		[ -s "$dir/raw/$1.json" ] && continue
 		if [ -n "$spread" ] && [ "$3" != "$cur_r" ]; then
-			[ -z "$r_began" ] || spread_wait "$(awk -v b="$r_began" -v g="$(spread_gap_s)" -v now="$(date +%s.%N)" \
+			[ -z "$r_began" ] || spread_wait "$(awk -v b="$r_began" -v g="$gap" -v now="$(date +%s.%N)" \
 				'BEGIN { printf "%.3f", b + g - now }')" "$3"
 			cur_r=$3 r_began=$(date +%s.%N)
 		fi
@@ -150,8 +154,8 @@ run_processes() {
 		# --spread: the last repeat starts no sooner than its turn, then
 		# takes a repeat's processes.
 		if [ -n "$spread" ] && [ "$3" -lt "$repeat" ]; then
-			local wait_eta=$((${r_began%.*} + (repeat - $3) * $(spread_gap_s) - $(date +%s) +
-				layouts_random * processes * nb * per / 1000 + ${after_s:-$report_s}))
+			local wait_eta=$((${r_began%.*} + (repeat - $3) * gap - $(date +%s) +
+				$(design_s "$nb" "$per") / 1000 + ${after_s:-$report_s}))
 			[ "$wait_eta" -le "$eta_s" ] || eta_s=$wait_eta
 		fi
 		why=""
@@ -229,6 +233,12 @@ guess_process_s() {
 }
 report_s=5
 
+# design_s GROUPS PER: the time of GROUPS groups (a build's repeat, of a
+# trial or step), each of the design's processes at PER (any unit), its
+# first at 4/3 of that: the first estimates the iterations the later ones
+# take.
+design_s() { echo $(($1 * (layouts_random * processes * $2 + $2 / 3))); }
+
 # Measure the N inside each crossover bracket, with the same variants and
 # processes: the N the last summary names in refine_next.txt (the engine's
 # geometric midpoints of neighbouring measured N in each bracket). A step's
@@ -271,7 +281,7 @@ run_calibration() {
 		# The trials after this one take what those run so far took (the
 		# design's guess before one has run; a resume's trials on disk
 		# took nothing), for the time left.
-		per=$((layouts_random * processes * $(guess_process_s) * 7 / 6))
+		per=$(design_s $((repeat * ${#B_dir[@]})) "$(guess_process_s)")
 		[ "$ran_n" -eq 0 ] || per=$((ran_s / ran_n))
 		after_s=$(((trials - t) * per + report_s))
 		before=$(raw_files "t${t}_*" | wc -l) start=$SECONDS
@@ -327,12 +337,11 @@ sweep_main() {
 	eta_s=""
 	build_points
 	guess_s=$(guess_process_s)
-	# Each repeat's (and build's, trial's) first process estimates: 4/3 of the others.
-	eta_s=$(((repeat * layouts_random * processes * ${#B_dir[@]} * (calibrate ? trials : 1)) * guess_s +
-		repeat * ${#B_dir[@]} * (calibrate ? trials : 1) * guess_s / 3 + report_s))
+	eta_s=$(($(design_s $((repeat * ${#B_dir[@]} * (calibrate ? trials : 1))) "$guess_s") + report_s))
 	# --spread: each repeat but the last takes its gap, or its own time if longer.
 	if [ -n "$spread" ]; then
-		local one_s=$((layouts_random * processes * ${#B_dir[@]} * guess_s)) gap_s
+		local one_s gap_s
+		one_s=$(design_s "${#B_dir[@]}" "$guess_s")
 		gap_s=$(spread_gap_s)
 		eta_s=$(((repeat - 1) * (gap_s > one_s ? gap_s : one_s) + one_s + report_s))
 	fi
