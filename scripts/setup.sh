@@ -41,10 +41,12 @@ ensure_packages() {
 # this machine has (hwloc, through bench/hw/topology.c as the bench reads
 # it). The plan decides what the trees are configured with, so it comes
 # before them: compiled straight with cc into build-tools/, once per
-# content of its sources.
+# content of its sources. A caller that asks often sets plan_bin to it
+# once (plan_bin=$(plan_tool)); the sources are not hashed again then.
 plan_sources=(cmd/plan.c plan/points.c plan/order.c common/run_conf.c common/kit.c bench/hw/topology.c)
 plan_tool() {
 	local dir=$top/build-tools id bin f
+	[ -z "${plan_bin:-}" ] || { echo "$plan_bin"; return 0; }
 	id=$(cd "$top" && cat "${plan_sources[@]}" plan/*.h common/run_conf.h common/kit.h common/splitmix64.h \
 		bench/hw/topology.h gen/point_name.h gen/point_names.def engine/watch_forms.def | sha256sum | cut -c1-16)
 	bin=$dir/plan-$id

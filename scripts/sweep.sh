@@ -312,6 +312,7 @@ sweep_main() {
 	check_after_setup
 	# A resume of other code is refused before the plan is compiled.
 	[ -z "$resume" ] || check_resume_identity
+	plan_bin=$(plan_tool) || exit 1
 	resolve_machine
 	planted=""
 	# In name order, so two sweeps that share trees cannot wait for each other.

@@ -49,6 +49,7 @@ sub_watch() {
 	[ -z "$wout" ] || [ ! -e "$wout" ] || [ -d "$wout" ] || die "watch: --out $wout exists and is not a directory"
 	[ -z "$wout" ] || [ ! -d "$wout" ] || [ -z "$(ls -A "$wout")" ] || die "watch: --out $wout is not empty"
 	ensure_packages
+	plan_bin=$(plan_tool) || exit 1
 	tree=$(watch_tree)
 	lock_build "$tree"
 	if [ "$tree" = build-watch ]; then
