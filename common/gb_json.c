@@ -1,6 +1,7 @@
 /* Google Benchmark's JSON, as jansson can read it: one loader for every
  * reader of result files (summarize, sites_bench's --iterations-from). */
 #include "gb_json.h"
+#include "kit.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -14,31 +15,17 @@
  * than sized with fstat, so that a pipe (/dev/stdin) reads too. */
 static char *gb_json_read_file(const char *path, size_t *len, char *err, size_t errlen)
 {
-	char chunk[65536], *text = NULL;
-	FILE *f = fopen(path, "rb"), *mem;
-	size_t got;
-	int oom = 0, bad;
+	FILE *f = fopen(path, "rb");
+	char *text;
 
 	if (!f) {
 		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
 		return NULL;
 	}
-	mem = open_memstream(&text, len);
-	if (!mem) {
-		fclose(f);
-		snprintf(err, errlen, "%s: out of memory", path);
-		return NULL;
-	}
-	while (!oom && (got = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		oom = fwrite(chunk, 1, got, mem) != got;
-	bad = ferror(f);
+	text = ic_read_all(f, len);
+	if (!text)
+		snprintf(err, errlen, errno == ENOMEM ? "%s: out of memory" : "%s: read error", path);
 	fclose(f);
-	oom |= fclose(mem) != 0;
-	if (oom || bad) {
-		free(text);
-		snprintf(err, errlen, oom ? "%s: out of memory" : "%s: read error", path);
-		return NULL;
-	}
 	return text;
 }
 

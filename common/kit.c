@@ -69,6 +69,25 @@ void *ic_xrealloc(void *p, size_t n, size_t size)
 	return ic_xalloc(size && n > SIZE_MAX / size ? NULL : realloc(p, n * size));
 }
 
+char *ic_read_all(FILE *f, size_t *len)
+{
+	char chunk[65536], *text = NULL;
+	FILE *mem = open_memstream(&text, len);
+	size_t got;
+	int oom = !mem, bad;
+
+	while (!oom && (got = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		oom = fwrite(chunk, 1, got, mem) != got;
+	bad = ferror(f);
+	oom |= mem && fclose(mem) != 0;
+	if (oom || bad) {
+		free(text);
+		errno = oom ? ENOMEM : EIO;
+		return NULL;
+	}
+	return text;
+}
+
 int ic_mkdir_p(const char *path)
 {
 	char buf[PATH_MAX];

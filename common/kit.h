@@ -72,6 +72,11 @@ void *ic_xalloc(void *p);
  * means out of memory); exits as ic_xalloc. */
 void *ic_xrealloc(void *p, size_t n, size_t size);
 
+/* The rest of f, NUL-terminated, its length in *len: through a memory
+ * stream, not fstat, so that a pipe reads too. NULL with errno (ENOMEM, or
+ * EIO for a read error) when it cannot. */
+char *ic_read_all(FILE *f, size_t *len);
+
 /* mkdir -p path (mode 0777 under the umask): 0 when it is a directory
  * now, else -1 with errno set, for the caller's own message. */
 int ic_mkdir_p(const char *path);

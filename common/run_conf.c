@@ -50,18 +50,12 @@ int ic_settings_parse(struct ic_settings *s, const char *text, size_t len, const
 
 int ic_settings_read(struct ic_settings *s, FILE *f, const char *what, char *err, size_t errlen)
 {
-	char chunk[8192], *text = NULL;
-	size_t got, len = 0;
-	FILE *mem = open_memstream(&text, &len);
-	int bad = !mem, rc;
+	size_t len = 0;
+	char *text = ic_read_all(f, &len);
+	int rc;
 
-	while (!bad && (got = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		bad = fwrite(chunk, 1, got, mem) != got;
-	bad |= ferror(f);
-	if ((mem && fclose(mem)) || bad) {
-		free(text);
+	if (!text)
 		return ic_fail(err, errlen, "%s: cannot be read", what);
-	}
 	rc = ic_settings_parse(s, text, len, what, err, errlen);
 	free(text);
 	return rc;

@@ -87,25 +87,17 @@ static int run_selected(const struct ic_run_select *sel, const char *name)
 	return 1;
 }
 
-/* The whole of a small file (run.conf). */
-static char *run_slurp(const char *path, size_t *len)
+/* The whole of a small file (verdict.json); NULL when it cannot be read. */
+static char *run_slurp(const char *path)
 {
-	FILE *f = fopen(path, "rb"), *mem;
-	char chunk[8192], *text = NULL;
-	size_t got;
-	int bad = 0;
+	FILE *f = fopen(path, "rb");
+	size_t len;
+	char *text;
 
 	if (!f)
 		return NULL;
-	mem = open_memstream(&text, len);
-	while (mem && !bad && (got = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		bad = fwrite(chunk, 1, got, mem) != got;
-	bad |= ferror(f);
+	text = ic_read_all(f, &len);
 	fclose(f);
-	if (!mem || fclose(mem) || bad) {
-		free(text);
-		return NULL;
-	}
 	return text;
 }
 
@@ -113,9 +105,8 @@ static int run_open_dir(struct ic_run *run, const char *path, char *err, size_t 
 {
 	char real[PATH_MAX], file[PATH_MAX + 300];
 	struct run_member *m = NULL;
-	size_t n = 0, len;
+	size_t n = 0;
 	struct dirent *e;
-	char *text;
 	DIR *d;
 	int rc = -1;
 
@@ -124,15 +115,12 @@ static int run_open_dir(struct ic_run *run, const char *path, char *err, size_t 
 	run->name = strdup(strrchr(real, '/')[1] ? strrchr(real, '/') + 1 : real);
 	run->from = strdup("directory");
 	snprintf(file, sizeof(file), "%s/run.conf", path);
-	text = run_slurp(file, &len);
-	if (!text)
+	if (access(file, F_OK))
 		return ic_fail(err, errlen, "%s is not a results directory of run.sh (no run.conf)", path);
-	rc = ic_settings_parse(&run->conf, text, len, file, err, errlen);
-	free(text);
-	if (rc)
+	if (ic_settings_load(&run->conf, file, err, errlen))
 		return -1;
 	snprintf(file, sizeof(file), "%s/verdict.json", path);
-	run->verdict_json = run_slurp(file, &len);   /* NULL when absent */
+	run->verdict_json = run_slurp(file);   /* NULL when absent */
 	snprintf(file, sizeof(file), "%s/raw", path);
 	if (!(d = opendir(file)))
 		return ic_fail(err, errlen, "%s is not a results directory of run.sh (no raw/)", path);
