@@ -340,6 +340,39 @@ static void time_marks(FILE *gp, size_t g, const struct ic_results *res, const s
 	fprintf(gp, "'\nic_time_nmarks[%zu] = %d\n", g + 1, n);
 }
 
+/* gnuplot commands for a time panel's y axis: linear, or where its drawn
+ * forms' times span more than 4x (a filler series' gross times) log, with
+ * round tics 1.5x to 2x apart, so that the N where the forms part are not
+ * pressed flat under the largest N. */
+static void time_axis(FILE *gp, size_t g, const struct ic_group *gr, const char **forms, size_t nforms)
+{
+	static const double ladder[] = { 1, 1.5, 2, 3, 5, 7 };
+	double lo = INFINITY, hi = 0;
+	int n = 0;
+
+	for (size_t i = 0; i < gr->npoints; i++) {
+		const struct ic_point *p = gr->points[i];
+
+		for (size_t k = 0; k < nforms; k++)
+			if (!strcmp(p->form, forms[k]) && isfinite(p->med[IC_F_NS]) && p->med[IC_F_NS] > 0) {
+				lo = fmin(lo, p->med[IC_F_NS]);
+				hi = fmax(hi, p->med[IC_F_NS]);
+			}
+	}
+	if (!(hi > 4 * lo)) {
+		fprintf(gp, "ic_time_axis[%zu] = 'unset logscale y; set autoscale y; set ytics autofreq; "
+			"set ylabel \"time per call site (ns)\"'\n", g + 1);
+		return;
+	}
+	fprintf(gp, "ic_time_axis[%zu] = 'set logscale y 10; set autoscale yfix; "
+		"set ylabel \"time per call site (ns, log scale)\"; set ytics (", g + 1);
+	for (double d = pow(10, floor(log10(lo / 1.5))); d <= hi * 1.5; d *= 10)
+		for (size_t i = 0; i < sizeof(ladder) / sizeof(ladder[0]); i++)
+			if (ladder[i] * d >= lo / 1.5 && ladder[i] * d <= hi * 1.5)
+				fprintf(gp, "%s%.6g", n++ ? ", " : "", ladder[i] * d);
+	fputs(")'\n", gp);
+}
+
 /* The attribution chart's lines, named plainly for its key (summary.md
  * and attribution.dat keep the formulas), each in the colour of the
  * control form it brings in (palette.gp); the interaction, a ratio of two
@@ -462,7 +495,8 @@ int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_analysi
 	const struct ic_results *res = an->res;
 	static const char *const panel_arrays[] = { "ic_title", "ic_verdict", "ic_states",
 		"ic_time_forms", "ic_l1i_forms", "ic_has_ratio", "ic_xo_lo", "ic_xo_hi", "ic_time_marks",
-		"ic_time_nmarks", "ic_ylo", "ic_yhi", "ic_ytics", "ic_clip_above", "ic_clip_below" };
+		"ic_time_nmarks", "ic_time_axis", "ic_ylo", "ic_yhi", "ic_ytics", "ic_clip_above",
+		"ic_clip_below" };
 	size_t ng = an->nseries, nforms, ntime = 0, cols = cols_per_build(an);
 	const char **forms = calloc(res->npoints, sizeof(*forms));
 	char buf[3 * IC_RESULTS_CONTEXT_MAX + 64], b1[IC_RESULTS_CONTEXT_MAX], b2[IC_RESULTS_CONTEXT_MAX],
@@ -552,6 +586,7 @@ int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_analysi
 		dat(gp, gr->xo.bracket_hi);
 		fputc('\n', gp);
 		time_marks(gp, g, res, gr, forms, ntime);
+		time_axis(gp, g, gr, forms, ntime);
 	}
 	gp_str(gp, "ic_l1i_panels", 0, l1i_panels);
 	gp_str(gp, "ic_l1i_none", 0, l1i_none);

@@ -15,28 +15,8 @@ do for [p = 1:ic_npanels] {
 	set title ic_title[p].(strstrt(ic_title[p], ' threads,') > 0 ? \
 		"\n(all threads together: the wall time over every thread's sites)" : '')
 	if (ic_time_forms[p] ne '') {
-		# A panel whose times span more than 4x (a filler series' gross
-		# times) on a log axis, so that the N where the forms part are not
-		# pressed flat under the largest N.
-		ic_lo = 1e300; ic_hi = 0
-		do for [f in ic_time_forms[p]] {
-			stats ic_dir.'/time.dat' index ((p - 1) * ic_nforms + f - 1) using 2 nooutput
-			ic_lo = STATS_min < ic_lo ? STATS_min : ic_lo
-			ic_hi = STATS_max > ic_hi ? STATS_max : ic_hi
-		}
-		if (ic_lo > 0 && ic_hi > 4 * ic_lo) {
-			set logscale y 10
-			set autoscale yfix   # not out to whole decades
-			# round tics a step of 1.5x to 2x apart, not a decade
-			set ytics format '%g' (1, 1.5, 2, 3, 5, 7, 10, 15, 20, 30, 50, 70, 100, 150, 200, 300, 500, \
-				700, 1000, 1500, 2000, 3000, 5000, 7000, 10000)
-			set ylabel 'time per call site (ns, log scale)'
-		} else {
-			unset logscale y
-			set autoscale y
-			set ytics autofreq
-			set ylabel 'time per call site (ns)'
-		}
+		# linear, or log where the times span more than 4x (chart_data.c)
+		eval ic_time_axis[p]
 		set offsets 0, 0, graph ic_headroom(ic_time_nmarks[p]), graph 0.02
 		eval ic_time_marks[p]
 		plot for [f in ic_time_forms[p]] ic_dir.'/time.dat' index ((p - 1) * ic_nforms + f - 1) \

@@ -25,6 +25,14 @@ snapshot() {
 # Without gnuplot (checked first: it needs no gnuplot on this machine).
 "$fakegb" --sites-max 64 > "$work/small.json" || fail "fakegb"
 "$summarize" --out "$work/nognu" "$work/small.json" || fail "summarize: exit $?"
+# The time panel's axis: linear where the times lie close, log (with its
+# round tics) where a panel's drawn times span more than 4x.
+grep -q "^ic_time_axis\[1\] = 'unset logscale y;" "$work/nognu/plots/data.gp" ||
+	fail "a narrow panel not linear: $(grep ic_time_axis "$work/nognu/plots/data.gp")"
+"$fakegb" --sites-max 64 --shape attrib --t-inline 7 --t-extern 40 > "$work/wide.json" || fail "fakegb wide"
+"$summarize" --out "$work/wide" "$work/wide.json" || fail "summarize wide: exit $?"
+grep -q "^ic_time_axis\[1\] = 'set logscale y 10;.*set ytics (5, 7, 10, 15, 20, 30, 50" "$work/wide/plots/data.gp" ||
+	fail "a panel spanning 7 to 40 ns not on a log axis: $(grep ic_time_axis "$work/wide/plots/data.gp")"
 before=$(snapshot "$work/nognu")
 GNUPLOT=/nonexistent/gnuplot sh "$draw" "$work/nognu" 2> "$work/msg"
 rc=$?
