@@ -26,12 +26,13 @@ int ic_plan_order(uint32_t seed, unsigned repeats, unsigned variants, unsigned p
 		v[i - 1] = v[j];
 		v[j] = t;
 	}
-	/* With spread a repeat at a time, each in its shuffled order. */
-	for (unsigned r = spread ? 1 : 0; r <= (spread ? repeats : 0); r++)
+	/* One pass over the shuffled order; with spread one pass per repeat,
+	 * each printing that repeat's processes in their shuffled order. */
+	for (unsigned pass = 1; pass <= (spread ? repeats : 1); pass++)
 		for (size_t i = 0; i < total; i++) {
 			char bp[32] = "";
 
-			if (r && v[i].repeat != r)
+			if (spread && v[i].repeat != pass)
 				continue;
 			if (builds > 1)
 				snprintf(bp, sizeof(bp), "b%u_", v[i].build);
