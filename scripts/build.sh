@@ -47,18 +47,16 @@ build() {
 # much (on the Xeon guest a file of the scatter series' clones took about
 # 2 s, a chain file 0.08 s), and a rate from their count was off by four.
 build_progress() {
-	local dir=$1 t0=$SECONDS parent=$$ k n what=${build_label:-"build of $1"}
+	local dir=$1 t0=$SECONDS k n steps what=${build_label:-"build of $1"}
 	while :; do
-		for _ in $(seq 15); do
+		for _ in {1..15}; do
 			sleep 1
-			kill -0 "$parent" 2>/dev/null || exit 0
+			kill -0 $$ 2>/dev/null || exit 0
 		done
 		read -r k n < <(build_steps "$dir/build.log") || k=0 n=0
-		if [ "${k:-0}" -le 0 ]; then
-			phase "$what: starting, $(fmt_s $((SECONDS - t0))) so far (log $dir/build.log)"
-			continue
-		fi
-		phase "$what: $k of $n steps, $(fmt_s $((SECONDS - t0))) so far (log $dir/build.log)"
+		steps=starting
+		[ "${k:-0}" -le 0 ] || steps="$k of $n steps"
+		phase "$what: $steps, $(fmt_s $((SECONDS - t0))) so far (log $dir/build.log)"
 	done
 }
 # build_steps LOG: Ninja's last [done/total] status in LOG as "done total".
@@ -71,17 +69,12 @@ lock_build() {
 	lock_take "$1/.run.sh-lock" "$1/" wait
 }
 
-# variant_bin REPEAT VARIANT BUILD: the binary a process runs. Every
-# variant is a random layout of the same objects, drawn from its own seed
-# (run.conf's variant_seeds), named by number; with --lto, whose code no
-# layout moves, the ordinary link.
-variant_bin() {
-	if [ "$lto" = 1 ]; then echo "${B_dir[$3]}/bench/sites_bench"; else echo "${B_dir[$3]}/bench/variants/r$1_v$2"; fi
-}
-
 # link_variants BUILD: the design's variants of one build, by
 # BUILD/bench/link_variant SEED OUT (a no-op when OUT is up to date for
-# SEED); variants of earlier designs that this one does not run are removed
+# SEED). Every variant is a random layout of the same objects, drawn from
+# its own seed (run.conf's variant_seeds), named by number (rR_vV); with
+# --lto, whose code no layout moves, the processes run the ordinary link.
+# Variants of earlier designs that this one does not run are removed
 # (each is as big as the bench).
 link_variants() {
 	local b=$1 d=${B_dir[$1]} rv seed keep=" " f v
@@ -116,11 +109,7 @@ build_points() {
 		mapfile -t extra < <(release_args "$specs"; printf '%s' "${B_args[$b]}")
 		configure "${B_dir[$b]}" "${extra[@]}"
 		targets=(sites_bench summarize machine_state)
-		[ "$calibrate" = 1 ] && targets+=(calibration)
-		# link_variant is a target where the build makes it one.
-		if cmake --build "${B_dir[$b]}" --target help 2>/dev/null | grep -Eq '^(\.\.\. )?link_variant(: .*)?$'; then
-			targets+=(link_variant)
-		fi
+		[ "$calibrate" = 0 ] || targets+=(calibration)
 		build "${B_dir[$b]}" "${targets[@]}"
 		link_variants "$b"
 		write_plan "$b"
@@ -138,4 +127,14 @@ build_tree_ready() {
 	! grep -qsx 'CMAKE_GENERATOR:INTERNAL=Ninja' build/CMakeCache.txt || return 0
 	quick_args
 	configure build "${qargs[@]}"
+}
+
+# build_program TARGET...: programs of build/ (cmd/NAME, the
+# microbenchmarks) for the subcommands, built when missing or stale; a
+# first build configures build/ as ./run.sh test --all does. build/ stays
+# locked while they run, so nothing relinks them.
+build_program() {
+	ensure_packages
+	build_tree_ready
+	build build "$@"
 }

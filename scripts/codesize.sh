@@ -3,11 +3,22 @@
 # the README's table: codesize/codesize_report prints it from codesize's
 # CSV. Builds build-codesize; runs nothing it times.
 
-
 sub_codesize() {
-	local a
+	local a n
 	for a in "$@"; do case $a in -h | --help) help_text codesize; exit 0 ;; esac; done
-	codesize_parse "$@"
+	# The sweep's options that shape points, each through its check; one build.
+	while [ $# -gt 0 ]; do
+		case ${1%%=*} in
+		--sites | --ops | --layouts | --orders | --filler | --per-caller | --codegen | --jobs | --vectorised) ;;
+		*) die "codesize: unknown option '${1%%=*}' (see ./run.sh codesize --help)" ;;
+		esac
+		n=1
+		[[ $1 == *=* || $1 == --vectorised ]] || n=2
+		parse_args "${@:1:$n}"   # (refuses a missing value)
+		shift "$n"
+	done
+	plan_builds
+	[ "${#B_dir[@]}" -eq 1 ] || die "--codegen: codesize takes one"
 	ensure_packages
 	# Every form, as the plan draws them (the mark joins), on one thread.
 	[ -z "${given[sites]:-}" ] || sites_given=1
@@ -22,20 +33,4 @@ sub_codesize() {
 	build build-codesize sites_codesize codesize_report
 	l1i=$(machine l1i_size) l2=$(machine l2_size)
 	build-codesize/codesize/codesize_report --l1i "${l1i:-0}" --l2 "${l2:-0}" build-codesize/bench/sites_codesize.csv
-}
-
-# codesize_parse ARGS...: the sweep's options that shape points; one build.
-codesize_parse() {
-	while [ $# -gt 0 ]; do
-		case ${1%%=*} in
-		--sites | --ops | --layouts | --orders | --filler | --per-caller | --codegen | --jobs | --vectorised) ;;
-		*) die "codesize: unknown option '${1%%=*}' (see ./run.sh codesize --help)" ;;
-		esac
-		local n=1
-		[[ $1 == *=* || $1 == --vectorised ]] || n=2
-		parse_args "${@:1:$n}"
-		shift "$n" 2>/dev/null || die "${1} needs a value"
-	done
-	plan_builds
-	[ "${#B_dir[@]}" -eq 1 ] || die "--codegen: codesize takes one"
 }

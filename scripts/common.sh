@@ -39,12 +39,12 @@ help_text() { cat "$top/scripts/help/$1.txt"; }
 
 is_uint() { [[ $1 =~ ^[0-9]+$ ]]; }
 
-# sub_args NAME SPEC ARGS...: a subcommand's ARGS by SPEC, checked before
+# parse_sub NAME SPEC ARGS...: a subcommand's ARGS by SPEC, checked before
 # anything is installed or built. SPEC's words: --X a flag, --X= an option
 # with a value, --X=path one whose value is a path; operands= or
 # operands=path what comes without a dash. Into opt[--X] (a flag 1) and
 # operands (paths made absolute); --help prints NAME's help.
-sub_args() {
+parse_sub() {
 	local name=$1 spec=" $2 " a v; shift 2
 	declare -gA opt=()
 	operands=()
@@ -77,8 +77,6 @@ abs_path() {
 	printf '%s\n' "$p"
 }
 
-# point_names KIND: the names of FORM, OP, LAYOUT or ORDER, from the table
-# gen and CMake read too (the X(ENUM, name, ...) lines of its IC_<KIND>S list).
 # point_limit SITES|FILLER: gen's limit (gen/point_name.h's IC_POINT_<X>_MAX),
 # which the options check against: the limit is written once, there.
 point_limit() {
@@ -89,23 +87,22 @@ point_limit() {
 cache_strings() {
 	sed -n "s/^set_property(CACHE $1 PROPERTY STRINGS \(.*\))\$/\1/p" "$top/$2" | tr ' ' '\n'
 }
-
+# point_names KIND [COLUMNS]: the names of FORM, OP, LAYOUT or ORDER, from
+# the table gen and CMake read too (the X(ENUM, name, ...) lines of its
+# IC_<KIND>S list); with COLUMNS, the rows whose next columns begin so.
 point_names() {
-	sed -n "/^#define IC_$1S(X)/,/[^\\]\$/ s/^[[:space:]]*X([A-Z_]*, \([a-z_]*\),.*/\1/p" "$top/gen/point_names.def"
+	sed -n "/^#define IC_$1S(X)/,/[^\\]\$/ s/^[[:space:]]*X([A-Z_]*, \([a-z_]*\),${2-}.*/\1/p" "$top/gen/point_names.def"
 }
 
 # Solo points run at 1 thread on a private queue only: the forms whose solo
-# column in gen/point_names.def is 1 (the mark, the nolock forms) and, as
-# its IC_FILLER_SOLO says, every filler series. sites_bench reads the same
-# table and decides the runs; run.sh reads it only where it must decide
-# before anything is built (options.sh refuses; the plan, cmd/plan, drops). solo is how
-# the messages say it; has_solo THREADS MODES whether a sweep runs there.
+# column in gen/point_names.def is 1 (point_names FORM ' 1,': the mark, the
+# nolock forms) and, as its IC_FILLER_SOLO says, every filler series.
+# sites_bench reads the same table and decides the runs; run.sh reads it
+# only where it must decide before anything is built (options.sh refuses;
+# the plan, cmd/plan, drops). solo is how the messages say it; has_solo
+# THREADS MODES whether a sweep runs there.
 solo="1 thread, private"
 has_solo() { [[ ,$1, == *,1,* && ,$2, == *,private,* ]]; }
-is_solo_form() {
-	sed -n "/^#define IC_FORMS(X)/,/[^\\]\$/ s/^[[:space:]]*X([A-Z_]*, \([a-z_]*\), 1,.*/\1/p" \
-		"$top/gen/point_names.def" | grep -qx -- "$1"
-}
 filler_is_solo() { grep -q '^#define IC_FILLER_SOLO 1$' "$top/gen/point_names.def"; }
 
 # ---- locks -------------------------------------------------------------------

@@ -2,15 +2,13 @@
 # (cmd/history, engine/run_history.h).
 
 sub_history() {
-	sub_args history "--results=path --all" "$@"
+	parse_sub history "--results=path --all" "$@"
 	local rdir=${opt[--results]:-$top/results} all=()
 	[ -z "${opt[--all]:-}" ] || all=(--all)
 	if [ ! -d "$rdir" ]; then
 		[ -n "${opt[--results]:-}" ] || { echo "No runs yet: $rdir does not exist."; exit 0; }
 		die "history: --results $rdir is not a directory"
 	fi
-	ensure_packages
-	build_tree_ready
-	build build history
+	build_program history
 	exec build/cmd/history --results "$rdir" "${all[@]}"
 }

@@ -4,19 +4,19 @@
 
 
 sub_micro() {
-	sub_args micro "" "$@"
-	ensure_packages
-	build_tree_ready
+	parse_sub micro "" "$@"
 	phase "build: the microbenchmarks (log build/build.log)"
-	build build queue_microbench_tas queue_microbench_ticket api_overhead
+	build_program queue_microbench_tas queue_microbench_ticket api_overhead
 	phase "measurement: the microbenchmarks"
 	measure_begin "./run.sh micro"
 	local common=(--benchmark_repetitions=10 --benchmark_report_aggregates_only=true
 		--benchmark_enable_random_interleaving=true --benchmark_min_time=0.1 --benchmark_format=csv)
-	local b
-	for b in build/bench/queue_microbench_tas build/bench/queue_microbench_ticket build/bench/gbench/api_overhead; do
-		"$b" "${common[@]}" 2>/dev/null || fail "$b failed"
-	done | awk -F, '
+	local b csv log=build/micro.log
+	# All three first: a table is printed only when each has run.
+	csv=$(for b in build/bench/queue_microbench_tas build/bench/queue_microbench_ticket build/bench/gbench/api_overhead; do
+		"$b" "${common[@]}" 2>"$log" || { show_tail 5 "$log"; fail "$b failed (log: $log)"; }
+	done)
+	awk -F, '
 		{ gsub(/"/, "", $1) }
 		$1 ~ /_median$/ { sub(/_median$/, "", $1); t[$1] = $3 }
 		function r(a, b) { return (a in t && b in t) ? sprintf("%.3f", t[a] / t[b]) : "n/a" }
@@ -36,6 +36,6 @@ sub_micro() {
 			for (i = 1; i <= n; i++)
 				printf "  %-11s native %7.3f  C %7.3f  ratio %s\n", k[i], t["api/native/" k[i]], t["api/c/" k[i]],
 					r("api/c/" k[i], "api/native/" k[i])
-		}'
+		}' <<<"$csv"
 	measure_end
 }

@@ -11,6 +11,8 @@ layouts_random="" layout_seed="" processes="" repeat=1 spread="" trials=20
 quick=0 find_crossover=0 calibrate=0 jobs=$(nproc)
 # The options given on the command line, by run.conf name: --resume must agree with them.
 declare -A given=()
+# The run's own state, set as it goes: never taken from the environment.
+plan_bin="" cases="" variant_seeds="" counter_source_of_run="" planted="" report_new="" no_charts="" after_s=""
 
 # gen's limits (gen/point_name.h), read from there, as check_value reads
 # the point names (gen/point_names.def) and the names CMake checks
@@ -79,15 +81,9 @@ option_of() { awk -v v="$1" '$2 == v { print $1; exit }' <<<"$option_table"; }
 
 # check_list NAME VALUE ALLOWED...: every comma-separated item is allowed.
 check_list() {
-	local name=$1 value=$2 item a ok items; shift 2
-	[ -n "$value" ] || die "$name: empty list"
-	IFS=, read -ra items <<<"$value"
-	[ ${#items[@]} -gt 0 ] || die "$name: empty list"
-	for item in "${items[@]}"; do
-		ok=0
-		for a in "$@"; do [ "$item" = "$a" ] && ok=1; done
-		[ $ok -eq 1 ] || die "$name: unknown value '$item' (one of: $*)"
-	done
+	local name=$1 item items all; IFS=, read -ra items <<<"$2"; shift 2
+	all=,$(IFS=,; printf "%s" "$*"),
+	for item in "${items[@]}"; do [[ $all == *",$item,"* ]] || die "$name: unknown value '$item' (one of: $*)"; done
 }
 
 # expand_sites SPEC: a list, or A..B as the powers of two from A to B (as
@@ -102,9 +98,7 @@ expand_sites() {
 		[ "$a" -ge 1 ] && [ "$b" -le "$sites_max" ] && [ "$a" -le "$b" ] || die "--sites: range '$spec' must lie within 1..$sites_max, low to high"
 		for ((n = a; n <= b; n *= 2)); do printf '%s\n' "$n"; done
 	else
-		[[ $spec != ,* && $spec != *, && $spec != *,,* ]] || die "--sites: '$spec' has an empty entry"
 		IFS=, read -ra list <<<"$spec"
-		[ ${#list[@]} -gt 0 ] || die "--sites: empty list"
 		for n in "${list[@]}"; do
 			is_uint "$n" && [ ${#n} -le 7 ] || die "--sites: '$n' is not a whole number 1..$sites_max"
 			[ "$((10#$n))" -ge 1 ] && [ "$((10#$n))" -le "$sites_max" ] || die "--sites: $n is outside 1..$sites_max"
@@ -122,62 +116,54 @@ uint_ok() {
 
 # check_value OPTION VALUE CHECK [ARGS]: the value, checked (one line, exit
 # 2 naming the option), as the variable keeps it (whole numbers without
-# leading zeros, paths absolute).
+# leading zeros, flag sets trimmed, paths absolute).
 check_value() {
-	local opt=$1 val=$2 check=$3 items i; shift 3
-	IFS=, read -ra items <<<"$val"
+	local opt=$1 val=$2 check=$3 sep=, items i; shift 3
 	case $check in
 	flag) echo 1; return ;;
 	uint) uint_ok "$val" "$@" || die "$opt: '$val' is not a whole number $1..${2/SITES/$sites_max}"; echo "$((10#$val))"; return ;;
-	uints)
-		[ ${#items[@]} -gt 0 ] || die "$opt: empty list"
-		val=""
-		for i in "${items[@]}"; do
-			uint_ok "$i" "$@" || die "$opt: '$i' is not a whole number $1..$2"
-			val+="${val:+,}$((10#$i))"
-		done ;;
-	names) local names; mapfile -t names < <(point_names "$1" | grep -vx mark)   # mark is the sweep's own baseline
-		check_list "$opt" "$val" "${names[@]}" ;;
-	in) check_list "$opt" "$val" ${1//,/ } ;;
-	one) check_list "$opt" "$val" ${1//,/ }; [[ $val != *,* ]] || die "$opt: one value, not a list" ;;
-	cmake) local names; mapfile -t names < <(cache_strings "$1" cmake/codegen.cmake); check_list "$opt" "$val" "${names[@]}" ;;
+	one) check_list "$opt" "$val" ${1//,/ }; [[ $val != *,* ]] || die "$opt: one value, not a list"
+		printf '%s\n' "$val"; return ;;   # echo would take a value of -n or -E as its own option
 	number) [[ $val =~ ^[0-9]*\.?[0-9]+$ ]] && awk -v v="$val" -v m="$1" 'BEGIN { exit !(v > 0 && v <= m) }' ||
-		die "$opt: '$val' is not a number of $2 in (0, $1]" ;;
-	sites) expand_sites "$val" >/dev/null ;;
-	filler)
-		[ ${#items[@]} -gt 0 ] || die "$opt: empty list"
-		for i in "${items[@]}"; do
-			[ "$i" = auto ] || { uint_ok "$i" 0 FILLER && [ ${#i} -le 6 ]; } || die "$opt: '$i' is not a number of bytes 0..$filler_max or auto"
+		die "$opt: '$val' is not a number of $2 in (0, $1]"
+		printf '%s\n' "$val"; return ;;
+	body) [ -f "$(abs_path "$val")" ] || die "$opt: $val: no such file"; abs_path "$val"; return ;;
+	path) abs_path "$val"; return ;;
+	cflags) sep=';' ;;
+	esac
+	# The rest are lists: each entry there, and named once (--cc gcc,gcc
+	# would build and measure one tree twice, as two series).
+	[[ $sep$val$sep != *$sep$sep* ]] || die "$opt: '$val' has an empty entry"
+	IFS=$sep read -ra items <<<"$val"
+	# shellcheck disable=SC2046 # the names are words
+	case $check in
+	uints) for i in "${!items[@]}"; do
+			uint_ok "${items[i]}" "$@" || die "$opt: '${items[i]}' is not a whole number $1..$2"
+			items[i]=$((10#${items[i]}))
 		done ;;
-	cc)
-		[ ${#items[@]} -gt 0 ] || die "$opt: empty list"
-		for i in "${items[@]}"; do
+	names) check_list "$opt" "$val" $(point_names "$1" | grep -vx mark) ;;   # mark is the sweep's own baseline
+	in) check_list "$opt" "$val" ${1//,/ } ;;
+	cmake) check_list "$opt" "$val" $(cache_strings "$1" cmake/codegen.cmake) ;;
+	sites) i=$(expand_sites "$val") || exit 2; mapfile -t items <<<"$i" ;;   # (N as the plan reads them: 064 is 64)
+	filler) for i in "${!items[@]}"; do
+			[ "${items[i]}" = auto ] || { uint_ok "${items[i]}" 0 FILLER && [ ${#items[i]} -le 6 ] && items[i]=$((10#${items[i]})); } ||
+				die "$opt: '${items[i]}' is not a number of bytes 0..$filler_max or auto"
+		done ;;
+	cc) for i in "${items[@]}"; do
 			[[ $i =~ ^[A-Za-z0-9._+-]+$ ]] || die "$opt: '$i' is not a compiler name"
 			# clang comes from Debian when missing; any other must be here.
 			[ "$i" = clang ] || command -v "$i" >/dev/null || die "$opt: '$i' not found on PATH"
 		done ;;
-	cflags)
-		IFS=';' read -ra items <<<"$val"
-		[ ${#items[@]} -gt 0 ] || die "$opt: empty list"
-		for i in "${items[@]}"; do
-			[[ $i =~ ^[[:space:]]*-[^\;\"\'\`\$\\]*$ ]] || die "$opt: '$i' is not a set of flags (each set starts with -)"
+	cflags) for i in "${!items[@]}"; do
+			[[ ${items[i]} =~ ^[[:space:]]*-[^\;\"\'\`\$\\]*$ ]] || die "$opt: '${items[i]}' is not a set of flags (each set starts with -)"
+			read -r 'items[i]' <<<"${items[i]}"   # trimmed
 		done ;;
-	body) [ -f "$(abs_path "$val")" ] || die "$opt: $val: no such file"; val=$(abs_path "$val") ;;
-	path) val=$(abs_path "$val") ;;
 	*) fail "option table: $opt has an unknown check '$check'" ;;
 	esac
-	# A list names each thing once: --cc gcc,gcc would build and measure
-	# one tree twice as two series.
-	local sep=, dup
-	[ "$check" != cflags ] || sep=';'
-	case $check in
-	uints | names | in | cmake | sites | filler | cc | cflags)
-		# (N as the plan reads them: 064 is 64)
-		dup=$(if [ "$check" = sites ]; then expand_sites "$val"; else tr "$sep" '\n' <<<"$val"; fi |
-			sed 's/^[[:space:]]*//; s/[[:space:]]*$//' | sort | uniq -d | head -n 1)
-		[ -z "$dup" ] || die "$opt: '$dup' is given twice" ;;
-	esac
-	printf '%s\n' "$val"   # echo would take a value of -n or -E as its own option
+	local -A seen=()
+	for i in "${items[@]}"; do [ -z "${seen[$i]:-}" ] || die "$opt: '$i' is given twice"; seen[$i]=1; done
+	[ "$check" = sites ] || val=$(IFS=$sep; printf "%s" "${items[*]}")
+	printf '%s\n' "$val"
 }
 
 # set_opt OPTION VALUE: check one option's value and keep it (also how
@@ -185,7 +171,6 @@ check_value() {
 set_opt() {
 	local opt=$1 val=$2 row var
 	option_row "$opt"
-	[ ${#row[@]} -gt 0 ] || die "unknown option '$opt' (see --help)"
 	[ "${row[2]}" != alias ] || { set_opt "${row[3]}" "${row[4]}"; return; }
 	var=${row[1]}
 	val=$(check_value "$opt" "$val" "${row[@]:2}") || exit 2
@@ -194,9 +179,8 @@ set_opt() {
 	# A median of 1 or 2 repetitions is one of them, or their mean: too
 	# little to stand for a process.
 	--reps) [ "$val" -ge 3 ] || die "--reps: $val is too few: a process needs at least 3 repetitions for its median" ;;
-	--codegen) [ -z "${given[codegens]:-}" ] || [ "${given[codegens]}" = "$val" ] ||
-		die "--codegen: given twice (--vectorised is --codegen vectorised)" ;;
-	--body) ops=$(basename "$val" .c) ;;
+	--codegen) [ "${given[codegens]:-$val}" = "$val" ] || die "--codegen: given twice (--vectorised is --codegen vectorised)" ;;
+	--body) ops=${val##*/} ops=${ops%.c} ;;   # the name gen/points.cmake gives it
 	esac
 	printf -v "$var" '%s' "$val"
 	[[ $run_own == *" $var "* ]] || given[$var]=$val
@@ -223,30 +207,22 @@ parse_args() {
 	done
 }
 
-# check_out DIR: a new results directory can be made there, and holds
-# nothing yet. Probed with a directory made and removed at once in the
-# nearest existing parent (so /proc/x is refused here, not after the build).
+# check_out WHO DIR: a new results directory can be made there, and holds
+# nothing yet (WHO: the option, as messages name it). Probed with a
+# directory made and removed at once in the nearest existing parent (so
+# /proc/x is refused here, not after the build).
 check_out() {
-	local d=$1 p probe
+	local who=$1 d=$2 p probe hint=""
+	[ "$who" != --out ] || hint=" (use --resume $d to continue it)"
 	if [ -e "$d" ]; then
-		[ -d "$d" ] || die "--out: $d exists and is not a directory"
-		[ -z "$(ls -A "$d" 2>/dev/null)" ] || die "--out: $d exists and is not empty (use --resume $d to continue it)"
+		[ -d "$d" ] || die "$who: $d exists and is not a directory"
+		[ -z "$(ls -A "$d" 2>/dev/null)" ] || die "$who: $d exists and is not empty$hint"
 	fi
 	p=$d
 	while [ ! -e "$p" ]; do p=$(dirname "$p"); done
-	[ -d "$p" ] || die "--out: $p is not a directory"
-	probe=$(mktemp -d "$p/.inlinecost-probe.XXXXXX" 2>/dev/null) || die "--out: cannot write in $p"
+	[ -d "$p" ] || die "$who: $p is not a directory"
+	probe=$(mktemp -d "$p/.inlinecost-probe.XXXXXX" 2>/dev/null) || die "$who: cannot write in $p"
 	rmdir "$probe"
-}
-
-# compare_baseline: the ratio the summary reads, from the forms.
-compare_baseline() {
-	compare=inline baseline=extern
-	if [ "$calibrate" = 1 ]; then
-		compare=extern_plant3 baseline=extern
-	elif [[ ",$forms," != *,inline,* || ",$forms," != *,extern,* ]]; then
-		compare=${forms%%,*} baseline=${forms##*,}
-	fi
 }
 
 # check_combinations: options that are fine alone and not together. The
@@ -254,19 +230,21 @@ compare_baseline() {
 # (cores, caches) come after set-up, from the plan (cmd/plan resolve).
 check_combinations() {
 	# An N list of the user's has every form at every N, and no cap.
-	if [ -n "$sites" ]; then expand_sites "$sites" >/dev/null; sites_given=1; fi
+	[ -z "$sites" ] || sites_given=1
 	if [ "$quick" = 1 ]; then
 		: "${sites:=1,64,1024}" "${reps:=3}" "${min_time:=0.005}" "${layouts_random:=1}" "${processes:=3}"
 	fi
 	plant=""
 	if [ "$calibrate" = 1 ]; then
 		: "${sites:=256}" "${threads:=1}"
-		[ -z "${given[modes]:-}" ] || [ "$modes" = private ] || die "--modes: --calibrate runs $solo only"
+		[ "$modes" = private ] || die "--modes: --calibrate runs $solo only"
 		# The planted copies are extern's at N = 256 in the chain, no filler.
-		[ -z "${given[fillers]:-}" ] || [ "$fillers" = 0 ] || die "--filler: --calibrate runs without filler"
-		modes=private forms=extern plant=0,0.01,0.03 fillers=0 given[fillers]=0
-		[ "$(build_count)" -eq 1 ] || die "--calibrate runs one build: leave out the second --cc, --cflags, --codegen or --return-thunk"
-	elif [ "$(tr , '\n' <<<"$forms" | sort -u | wc -l)" -lt 2 ]; then
+		[ "${given[forms]:-extern}" = extern ] || die "--forms: --calibrate runs extern and its planted copies only"
+		[ -z "${fillers//[0,]}" ] || die "--filler: --calibrate runs without filler"
+		modes=private forms=extern plant=0,0.01,0.03 fillers=0
+		plan_builds
+		[ ${#B_dir[@]} -eq 1 ] || die "--calibrate runs one build: leave out the second --cc, --cflags, --codegen or --return-thunk"
+	elif [[ $forms != *,* ]]; then   # (a list names each form once)
 		die "--forms: give at least two different forms to compare (e.g. inline,extern)"
 	fi
 	if [ "$lto" = 1 ]; then
@@ -293,14 +271,20 @@ check_combinations() {
 		[ "$repeat" -ge 2 ] || die "--spread: spaces the repeats of --repeat K; give K of 2 or more"
 		[ "$calibrate" = 0 ] || die "--spread: --calibrate's trials are not repeats to space"
 	fi
-	compare_baseline
+	# The ratio the summary reads: inline/extern, or the first form given over the last.
+	compare=inline baseline=extern
+	if [ "$calibrate" = 1 ]; then
+		compare=extern_plant3
+	elif [[ ",$forms," != *,inline,* || ",$forms," != *,extern,* ]]; then
+		compare=${forms%%,*} baseline=${forms##*,}
+	fi
 	# Without 1 thread on a private queue the solo points (common.sh) cannot run.
 	if ! has_solo "${threads:-1}" "$modes"; then
 		local f
 		for f in "$compare" "$baseline"; do
-			! is_solo_form "$f" || die "--forms: $compare/$baseline cannot be compared here: $f runs at $solo only"
+			! point_names FORM ' 1,' | grep -qx -- "$f" || die "--forms: $compare/$baseline cannot be compared here: $f runs at $solo only"
 		done
-		! filler_is_solo || [ -z "${given[fillers]:-}" ] || [ -z "$(tr , '\n' <<<"$fillers" | grep -vx 0)" ] ||
+		! filler_is_solo || [ -z "${fillers//[0,]}" ] ||
 			die "--filler: filler series run at $solo (their baseline runs there); add 1 to --threads and private to --modes"
 	fi
 }
@@ -312,19 +296,19 @@ check_body_name() {
 	command -v cmake >/dev/null || return 1
 	err=$(cmake -DPOINTS_CMAKE="$top/gen/points.cmake" -DBODY_FILE="$body" -P "$top/scripts/body_name.cmake" 2>&1) ||
 		die "--body: $(sed -n '/(message):/,/^Call Stack/p' <<<"$err" | sed '1d;$d' | tr -s ' \n' ' ' | sed 's/^ *IC_BODY: //; s/ *$//')"
-	ops=$(sed -n 's/^name=//p' <<<"$err")
 }
 
 # check_body_compiles: gen/body_check.sh with each build's compiler and
 # flags; its first error, one line, exit 2. Returns 1 (nothing checked)
 # while a compiler is still to be installed.
 check_body_compiles() {
-	local b cc err
+	local b regs err
 	for ((b = 0; b < ${#B_dir[@]}; b++)); do command -v "${B_cc[$b]:-cc}" >/dev/null || return 1; done
 	for ((b = 0; b < ${#B_dir[@]}; b++)); do
-		cc=${B_cc[$b]:-cc}
+		regs=-mgeneral-regs-only   # as the codegen builds it: vectorised code may use the vector registers
+		[ "${B_codegen[$b]}" != vectorised ] || regs=""
 		# shellcheck disable=SC2086 # a flag set is several words
-		err=$("$top/gen/body_check.sh" "$body" "$cc" ${B_cflags[$b]:--O2} ${B_regs[$b]} 2>&1) ||
+		err=$("$top/gen/body_check.sh" "$body" "${B_cc[$b]:-cc}" ${B_cflags[$b]:--O2} $regs 2>&1) ||
 			die "--body: $(head -n 1 <<<"$err")"
 	done
 }
@@ -338,21 +322,16 @@ check_options() {
 		[ -z "$out" ] || die "--resume and --out: give one of them"
 		[ -f "$resume/run.conf" ] || die "--resume: $resume has no run.conf: not a results directory of run.sh"
 		load_conf "$resume"
-		plan_builds
-		return 0
+	else
+		check_combinations
+		[ -z "$out" ] || check_out --out "$out"
 	fi
-	check_combinations
-	[ -z "$out" ] || check_out "$out"
 	plan_builds
-	if [ -n "$body" ]; then
-		check_body_name && check_body_compiles && body_checked=1
-	fi
-	return 0
+	[ -z "$body" ] || [ -n "$resume" ] || ! check_body_name || ! check_body_compiles || body_checked=1
 }
 check_after_setup() {
-	if [ -n "$body" ] && [ -z "$resume" ] && [ "$body_checked" = 0 ]; then
+	[ -z "$body" ] || [ -n "$resume" ] || [ "$body_checked" = 1 ] || {
 		check_body_name || fail "cmake is still missing after the install"
-		check_body_compiles || fail "--body: compiler ${B_cc[*]} still missing after the install"
-	fi
-	return 0
+		check_body_compiles || fail "--body: compiler ${B_cc[*]:-cc} still missing after the install"
+	}
 }

@@ -16,12 +16,10 @@ build_dims=(
 	"return_thunks , IC_RETURN_THUNK"
 )
 
-trim() { sed 's/^[[:space:]]*//; s/[[:space:]]*$//' <<<"$1"; }
 name_part() { tr -cs 'A-Za-z0-9=.+\n' _ <<<"$1" | sed 's/^_*//; s/_*$//'; }
 
-# plan_builds: B_dir, B_cc, B_cflags, B_codegen, B_regs (the codegen's flags
-# for gen/body_check.sh) and B_args (CMake arguments, one per line), one
-# entry per build.
+# plan_builds: B_dir, B_cc, B_cflags, B_codegen and B_args (CMake
+# arguments, one per line), one entry per build.
 plan_builds() {
 	local combos=("") new d var sep cvar def vals v c part
 	for d in "${build_dims[@]}"; do
@@ -30,11 +28,11 @@ plan_builds() {
 		[ ${#vals[@]} -gt 0 ] || vals=("${def:-}")
 		new=()
 		for c in "${combos[@]}"; do for v in "${vals[@]}"; do
-			new+=("$c$var|$cvar|${def:-}|$(trim "$v")"$'\n')
+			new+=("$c$var|$cvar|${def:-}|$v"$'\n')
 		done; done
 		combos=("${new[@]}")
 	done
-	B_dir=() B_cc=() B_cflags=() B_codegen=() B_regs=() B_args=()
+	B_dir=() B_cc=() B_cflags=() B_codegen=() B_args=()
 	for c in "${combos[@]}"; do
 		local name=build args="" cc="" cflags="" codegen=user
 		while IFS='|' read -r var cvar def v; do
@@ -49,10 +47,8 @@ plan_builds() {
 		[ "$lto" = 1 ] && { name+="-lto"; args+="-DIC_LTO=ON"$'\n'; }
 		[ -z "$body" ] || { name+="-body-$ops"; args+="-DIC_BODY=$body"$'\n'; }
 		B_dir+=("$name") B_cc+=("$cc") B_cflags+=("$cflags") B_codegen+=("$codegen") B_args+=("$args")
-		if [ "$codegen" = vectorised ]; then B_regs+=(""); else B_regs+=(-mgeneral-regs-only); fi
 	done
 }
-build_count() { plan_builds; echo "${#B_dir[@]}"; }
 
 # release_args POINTS: the configure arguments every sweep build shares.
 release_args() {
@@ -159,10 +155,7 @@ save_conf() { conf_text >"$1.tmp" && mv "$1.tmp" "$1"; }
 # load_conf DIR: the run's settings; an option given now must say the same.
 load_conf() {
 	local conf=$1/run.conf line key val n=0 name conf_vars
-	declare -A now=() known=()
-	for name in "${!given[@]}"; do now[$name]=${given[$name]}; done
 	conf_keys
-	for key in "${conf_vars[@]}"; do known[$key]=1; done
 	# As common/run_conf.c reads it: blank lines and # comments pass, a
 	# line may end in CRLF.
 	while IFS= read -r line || [ -n "$line" ]; do
@@ -171,14 +164,19 @@ load_conf() {
 		[[ -n $line && $line != \#* ]] || continue
 		[[ $line =~ ^([a-z_]+)=(.*)$ ]] || die "--resume: $conf line $n is not key=value (a run.conf of an older run.sh cannot be resumed)"
 		key=${BASH_REMATCH[1]} val=${BASH_REMATCH[2]}
-		[ -n "${known[$key]:-}" ] || die "--resume: $conf line $n: unknown setting '$key'"
+		[[ " ${conf_vars[*]} " == *" $key "* ]] || die "--resume: $conf line $n: unknown setting '$key'"
 		printf -v "$key" '%s' "$val"
 	done <"$conf"
 	for key in sites sites_given forms build_source layout_seed; do
 		[ -n "${!key-}" ] || die "--resume: $conf has no $key (a run.conf of an older run.sh cannot be resumed)"
 	done
+	for name in "${!given[@]}"; do
+		[ "${given[$name]}" = "${!name-}" ] ||
+			die "--resume: $(option_of "$name") ${given[$name]} contradicts $conf ($name=${!name-}); leave it out to resume"
+	done
 	# Read back through the same checks as options (ops: a body's name is
 	# not a queue op; the body must still be there).
+	given=()
 	local opt var check
 	while read -r opt var check _; do
 		[ -n "$opt" ] && [ "$var" != - ] && [[ $run_own != *" $var "* ]] && [ -n "${!var}" ] || continue
@@ -190,12 +188,6 @@ load_conf() {
 	done <<<"$option_table"
 	[[ $sites_given =~ ^[01]$ ]] || die "--resume: $conf: sites_given=$sites_given"
 	[[ $cases =~ ^[a-z]+:[a-z]+:[0-9]+:[0-9]+(,[a-z]+:[a-z]+:[0-9]+:[0-9]+)*$ ]] || die "--resume: $conf: cases=$cases"
-	for name in "${!now[@]}"; do
-		[ "${now[$name]}" = "${!name-}" ] ||
-			die "--resume: $(option_of "$name") ${now[$name]} contradicts $conf ($name=${!name-}); leave it out to resume"
-	done
-	given=()
-	for name in "${!now[@]}"; do given[$name]=${now[$name]}; done
 	resume_source=${build_source-} resume_cc=${build_cc-} resume_lock=${build_lock-}
 }
 

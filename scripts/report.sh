@@ -46,7 +46,7 @@ raw_files() {   # raw_files GLOB: the finished process files matching it
 	shopt -s nullglob
 	local files=("$dir"/raw/$1.json)
 	shopt -u nullglob
-	printf '%s\n' "${files[@]}"
+	[ ${#files[@]} -eq 0 ] || printf '%s\n' "${files[@]}"
 }
 
 summarise() {
@@ -105,19 +105,18 @@ calibration_report() {
 
 # sub_report DIR: the report of a run made anew (scripts/help/report.txt).
 sub_report() {
-	sub_args report "operands=path" "$@"
+	parse_sub report "operands=path" "$@"
 	[ ${#operands[@]} -eq 1 ] || die "report: give one results directory (see ./run.sh report --help)"
-	dir=${operands[0]%/}
+	dir=${operands[0]}
 	[ -d "$dir" ] || die "report: $dir is not a directory"
 	[ -f "$dir/run.conf" ] || die "report: $dir has no run.conf: not a results directory of ./run.sh"
 	compgen -G "$dir/raw/*.json" >/dev/null || die "report: $dir/raw holds no process's JSON"
-	compare=$(sed -n 's/^compare=//p' "$dir/run.conf")
-	baseline=$(sed -n 's/^baseline=//p' "$dir/run.conf")
-	repeat=$(sed -n 's/^repeat=//p' "$dir/run.conf")
+	local k
+	for k in compare baseline repeat; do printf -v "$k" '%s' "$(sed -n "s/^$k=//p" "$dir/run.conf")"; done
 	: "${compare:=inline}" "${baseline:=extern}" "${repeat:=1}"
 	is_uint "$repeat" && [ "$repeat" -ge 1 ] || die "report: $dir/run.conf: repeat=$repeat is not a whole number"
 	lock_take "$dir/.run.sh-lock" "$dir" refuse
-	compare_program summarize >/dev/null   # builds it in build/
+	build_program summarize
 	B_dir=("$top/build")
 	summarise
 	closing_block

@@ -30,7 +30,6 @@ sim_file() { if [ "$1" -eq 0 ]; then echo "$dir/sim.csv"; else echo "$dir/sim-b$
 counter_source=""
 decide_counters() {
 	local b src out sentence="" log nb=${#B_dir[@]} plant_args=()
-	[ -z "$counter_source" ] || return 0
 	[ -z "$plant" ] || plant_args=(--plant="$plant")
 	phase "counters: deciding the source$([ "$counters" = none ] || echo "; a simulation, when it comes to that, is cached in BUILD/sim")"
 	measure_begin "the counter source (a simulation, when it comes to that)"
@@ -69,11 +68,7 @@ decide_counters() {
 
 # first_of GROUP: the first finished process file of a group (same build,
 # repeat and step): the later processes take its iteration counts.
-first_of() {
-	local f
-	f=$(ls -tr "$dir"/raw/"$1"_v*_p*.json 2>/dev/null | head -n 1 || true)
-	echo "$f"
-}
+first_of() { ls -tr "$dir"/raw/"$1"_v*_p*.json 2>/dev/null | head -n 1 || true; }
 
 # run_process KEY GROUP REPEAT VARIANT PROCESS BUILD [N-LIST]: one process
 # of the sweep, every run of one build's plan (at the N in N-LIST), forms
@@ -83,8 +78,8 @@ first_of() {
 run_process() {
 	local key=$1 group=$2 r=$3 v=$4 p=$5 b=$6 nlist=${7:-}
 	local file="$dir/raw/$key.json" bin ctr=$counters from pad runs=$dir/log/$key.runs
-	[ -s "$file" ] && return 0
-	bin=$(variant_bin "$r" "$v" "$b")
+	bin=${B_dir[$b]}/bench/variants/r${r}_v$v   # the layout variant (build.sh)
+	[ "$lto" = 0 ] || bin=${B_dir[$b]}/bench/sites_bench   # LTO's code no layout moves
 	run_list "$b" "$nlist" >"$runs"
 	# The simulated counts travel with variant 0's processes (decide_counters).
 	[ "$v" -gt 0 ] && [ "$counter_source" = sim ] && ctr=none
@@ -125,12 +120,12 @@ run_processes() {
 		--processes "$processes" --builds "$nb" --prefix "$prefix" ${spread:+--spread}) &&
 		[ ${#list[@]} -gt 0 ] || fail "$bin failed"
 	total=${#list[@]}
-	for g in "${list[@]}"; do [ -s "$dir/raw/${g%% *}.json" ] || todo=$((todo + 1)); done
 	# A group's first process estimates its iterations and runs about 1.4
 	# times as long as the later ones (guess_process_s).
 	for g in "${list[@]}"; do
 		set -- $g
-		[ -n "$(first_of "$2")" ] || [ -n "${fresh_group[$2]:-}" ] || { fresh_group[$2]=1; firsts=$((firsts + 1)); }
+		[ -s "$dir/raw/$1.json" ] || todo=$((todo + 1))
+		[ -n "${fresh_group[$2]:-}" ] || [ -n "$(first_of "$2")" ] || { fresh_group[$2]=1; firsts=$((firsts + 1)); }
 	done
 	guess=$(guess_process_s "$nlist")
 	local gap=0
@@ -264,7 +259,6 @@ refine_crossover() {
 		save_conf "$dir/run.conf"
 		build_points
 		# The new N's simulated counts, from the ordinary link as the others.
-		counter_source=""
 		decide_counters
 		run_processes "x${step}_" "$(IFS='|'; echo "${mids[*]}")" || return 1
 		summarise
@@ -303,6 +297,9 @@ sweep_main() {
 	export IC_RUN_LOADAVG=$run_loadavg IC_RUN_PID=$$
 	parse_args "$@"
 	check_options
+	# For tests of refusals: an input that should have been refused ends
+	# here, not in a sweep.
+	[ -z "${IC_STOP_AFTER_CHECKS:-}" ] || exit 0
 	# A results directory has one user: a second --resume of it is refused
 	# here, before anything is installed.
 	[ -z "$resume" ] || { dir=$resume; lock_take "$dir/.run.sh-lock" "$dir" refuse; }
@@ -314,7 +311,6 @@ sweep_main() {
 	[ -z "$resume" ] || check_resume_identity
 	plan_bin=$(plan_tool) || exit 1
 	resolve_machine
-	planted=""
 	# In name order, so two sweeps that share trees cannot wait for each other.
 	local t
 	for t in $(printf '%s\n' "${B_dir[@]}" | sort -u); do lock_build "$t"; done
@@ -337,15 +333,12 @@ sweep_main() {
 	# The time left is known once the bench has said what it runs.
 	eta_s=""
 	build_points
-	guess_s=$(guess_process_s)
-	eta_s=$(($(design_s $((repeat * ${#B_dir[@]} * (calibrate ? trials : 1))) "$guess_s") + report_s))
-	# --spread: each repeat but the last takes its gap, or its own time if longer.
-	if [ -n "$spread" ]; then
-		local one_s gap_s
-		one_s=$(design_s "${#B_dir[@]}" "$guess_s")
-		gap_s=$(spread_gap_s)
-		eta_s=$(((repeat - 1) * (gap_s > one_s ? gap_s : one_s) + one_s + report_s))
-	fi
+	# Each repeat (of every trial) a design; with --spread each but the last
+	# takes its gap, or its own time if longer.
+	local one_s gap_s=0
+	one_s=$(design_s $((${#B_dir[@]} * (calibrate ? trials : 1))) "$(guess_process_s)")
+	[ -z "$spread" ] || gap_s=$(spread_gap_s)
+	eta_s=$(((repeat - 1) * (gap_s > one_s ? gap_s : one_s) + one_s + report_s))
 	say "design: $layouts_random layout variant(s) (seed $layout_seed) x $processes process(es) x $reps reps of $min_time s$([ "$repeat" -gt 1 ] && echo ", $repeat repeats")$([ -z "$spread" ] || echo " spread over $spread min"); $(run_list 0 | wc -l) runs per process ($(plan_file 0))"
 	[ "$find_crossover" = 0 ] || say "the time left counts the design above; each crossover step after it is a design of its own"
 	[ -n "$resume" ] || { build_identity; save_conf "$dir/run.conf"; }
@@ -369,9 +362,7 @@ sweep_main() {
 	run_processes "" || fail "$stopped"
 	measure_end
 	summarise
-	if [ "$find_crossover" = 1 ]; then
-		refine_crossover || fail "$stopped"
-	fi
+	[ "$find_crossover" = 0 ] || refine_crossover || fail "$stopped"
 	if [ "$(dirname "$dir")" = "$top/results" ]; then
 		ln -sfn "$(basename "$dir")" results/.latest.tmp && mv -T results/.latest.tmp results/latest
 	fi
@@ -389,15 +380,10 @@ sweep_main() {
 # machine, design, history), in plain text under the prefix; the run's
 # verdict.txt as it is where there is no summary.
 closing_block() {
-	local f
 	if [ -f "$dir/summary.md" ]; then
 		awk 'NR == 1 && sub(/^.* — smoke test/, "Smoke test") { print } /^## / { n++ } n == 1' "$dir/summary.md" |
 			plain_text
-		return 0
+	elif [ -f "$dir/verdict.txt" ]; then   # (summarise_into links the report's files)
+		sed "/^[[:space:]]*\$/d; s/^/$tag: /" "$dir/verdict.txt"
 	fi
-	for f in "$dir/verdict.txt" "$dir/report/verdict.txt"; do
-		[ -f "$f" ] || continue
-		sed "/^[[:space:]]*\$/d; s/^/$tag: /" "$f"
-		return 0
-	done
 }

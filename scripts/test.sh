@@ -16,7 +16,7 @@
 # release tree runs every test, on code the sanitizers would not change.
 
 sub_test() {
-	sub_args test "--all" "$@"
+	parse_sub test "--all" "$@"
 	local all=${opt[--all]:-0}
 	ensure_packages
 	local failed=0 a
@@ -53,24 +53,26 @@ test_tree() {
 	default) sel=(-LE '^(measures|slow)$'); targets=(tests_default) ;;
 	*) sel=(-L "^${label}\$"); targets=("tests_$label") ;;
 	esac
-	(
+	local rc=0 times
+	# Its times on stdout, the rest to the terminal and logs.
+	times=$(
+		set -e   # (a command substitution does not inherit it)
 		lock_build "$dir"
 		t=$SECONDS
 		phase "test: building $dir (log $dir/build.log)"
 		configure "$dir" "$@"
 		build "$dir" "${targets[@]}"
-		echo "$((SECONDS - t))" >"$dir/.run.sh-build-s"
+		printf 'build %ss' $((SECONDS - t))
 		t=$SECONDS
 		phase "test: running the tests of $dir (log $dir/ctest.log)"
 		if ! (cd "$dir" && ctest --output-on-failure -j "$jobs" --timeout 900 "${sel[@]}") >"$dir/ctest.log" 2>&1; then
 			show_tail 40 "$dir/ctest.log"
-			echo "$((SECONDS - t))" >"$dir/.run.sh-test-s"
+			printf ' tests %ss' $((SECONDS - t))
 			exit 1
 		fi
 		grep -E 'tests passed|Skipped|\*\*\*Skipped' "$dir/ctest.log" | sed "s/^/$tag: /" >&2 || true
-		echo "$((SECONDS - t))" >"$dir/.run.sh-test-s"
-	)
-	local rc=$?
-	test_times+=("$dir build $(cat "$dir/.run.sh-build-s" 2>/dev/null || echo -)s tests $(cat "$dir/.run.sh-test-s" 2>/dev/null || echo -)s;")
+		printf ' tests %ss' $((SECONDS - t))
+	) || rc=$?
+	test_times+=("$dir ${times:-build failed};")
 	return $rc
 }

@@ -32,22 +32,21 @@ watch_tree() {
 
 # watch_process BIN RUNS OUT REPS PROCESS: one sentinel process into OUT.
 watch_process() {
-	local bin=$1 runs=$2 out=$3 reps=$4 p=$5
+	local bin=$1 runs=$2 out=$3 reps=$4 p=$5 log
+	log=$wdir/log/$(basename "$out" .json).txt
 	"$bin" --counters=none --threads=1 --modes=private --process="$p" --layout-variant=0 \
 		--run-list="$runs" --benchmark_repetitions="$reps" --benchmark_enable_random_interleaving=true \
 		--benchmark_min_time="$watch_min_time" --benchmark_out="$out.tmp" --benchmark_out_format=json \
-		--benchmark_format=console >"$wdir/log/$(basename "$out" .json).txt" 2>&1 ||
-		{ rm -f "$out.tmp"; tail -n 5 "$wdir/log/$(basename "$out" .json).txt" >&2; return 1; }
+		--benchmark_format=console >"$log" 2>&1 || { rm -f "$out.tmp"; show_tail 5 "$log"; return 1; }
 	mv "$out.tmp" "$out"
 }
 
 sub_watch() {
-	sub_args watch "--minutes= --out=path" "$@"
+	parse_sub watch "--minutes= --out=path" "$@"
 	local minutes=${opt[--minutes]:-2} wout=${opt[--out]:-} tree a k=0 half end per_s long_reps
 	[[ $minutes =~ ^[0-9]*\.?[0-9]+$ ]] && awk -v m="$minutes" 'BEGIN { exit !(m >= 0.1 && m <= 60) }' ||
 		die "watch: --minutes must be a number of minutes from 0.1 to 60, not '$minutes'"
-	[ -z "$wout" ] || [ ! -e "$wout" ] || [ -d "$wout" ] || die "watch: --out $wout exists and is not a directory"
-	[ -z "$wout" ] || [ ! -d "$wout" ] || [ -z "$(ls -A "$wout")" ] || die "watch: --out $wout is not empty"
+	[ -z "$wout" ] || check_out "watch: --out" "$wout"
 	ensure_packages
 	plan_bin=$(plan_tool) || exit 1
 	tree=$(watch_tree)

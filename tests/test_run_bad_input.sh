@@ -23,13 +23,16 @@ snapshot() {
 		-o ! -path "$tmp" ! -path "$tmp/*" -printf '%p %l %T@ %s\n' 2>/dev/null
 }
 fail=0
-check() {   # check OPTION-NAME ARGS...
+# check OPTION-NAME ARGS...: refused as above. With IC_STOP_AFTER_CHECKS an
+# input run.sh fails to refuse ends after the checks (exit 0: this check
+# fails) instead of running a sweep on the machine.
+check() {
 	local name=$1; shift
 	local before after err rc
 	touch "$tmp/.stamp"
 	sleep 0.01
 	before=$(snapshot)
-	err=$("$run" "$@" 2>&1 >/dev/null); rc=$?
+	err=$(IC_STOP_AFTER_CHECKS=1 "$run" "$@" 2>&1 >/dev/null); rc=$?
 	after=$(snapshot)
 	if [ $rc -ne 2 ]; then echo "FAIL: run.sh $* exited $rc, want 2: $err"; fail=1; fi
 	if [ "$(printf '%s\n' "$err" | wc -l)" -ne 1 ]; then echo "FAIL: run.sh $*: not one line: $err"; fail=1; fi
@@ -52,6 +55,10 @@ check --filler --filler x
 check --filler --filler 65537
 check --filler --filler -8
 check --filler --filler ,
+# An empty entry is refused, at the end too (--forms inline, would compare inline with nothing).
+check --forms --forms inline,
+check --threads --threads 1,
+check --cflags --cflags "-O2;"
 # Filler series and the nolock forms run at 1 thread, private only.
 check --filler --filler 512 --threads 2
 check --forms --forms inline_nolock,extern_nolock --threads 2
@@ -61,6 +68,7 @@ check --cc --cc gcc,gcc
 check --cflags --cflags "-O2; -O2"
 check --forms --forms inline,extern,inline
 check --sites --sites 64,064
+check --filler --filler 64,064
 check --cflags --cflags "O2"
 check --codegen --codegen gpu
 check --codegen --vectorised --codegen kernel
@@ -72,6 +80,9 @@ check --codegen --codegen user,kernel --cc gcc,clang
 check --layouts-random --lto --layouts-random 3
 check --calibrate --calibrate --cflags "-O2;-Os"
 check --modes --calibrate --modes shared
+check --forms --calibrate --forms inline,extern
+# A subcommand's helper is no subcommand.
+check "unknown option 'args'" args
 check --body --body /nonexistent/body.c
 check --ops --body "$top/examples/kref.c" --ops tail_dequeue
 check --forms --body "$top/examples/kref.c" --forms inline,extern_nolock
@@ -166,6 +177,10 @@ check --resume --resume "$conf_dir"
 # --resume takes the run's settings; an option that says otherwise is refused.
 good_conf >"$conf_dir/run.conf"
 check --sites --resume "$conf_dir" --sites 1,2
+# ... a codegen too, in those words (not as --codegen given twice).
+{ good_conf; echo codegens=vectorised; } >"$conf_dir/run.conf"
+check "--codegen kernel contradicts" --resume "$conf_dir" --codegen kernel
+good_conf >"$conf_dir/run.conf"
 # Code other than the run's: refused (exit 1: not usage) before a build.
 touch "$tmp/.stamp"
 before=$(ls -d "$top"/build* 2>/dev/null)

@@ -37,5 +37,6 @@ expect2 "watch --out=" "$run" watch --out=
 expect2 "watch unknown option" "$run" watch --bogus --out "$tmp/out"
 mkdir -p "$tmp/full" && : >"$tmp/full/x"
 expect2 "watch --out not empty" "$run" watch --out "$tmp/full"
+expect2 "watch --out where nothing can be made" "$run" watch --minutes 0.1 --out /proc/inlinecost-watch
 expect2 "history unknown option" "$run" history --bogus
 echo "$test_name: ok"
