@@ -20,12 +20,12 @@ compare_args() {
 sub_compare() {
 	compare_args compare "--out=path" "$@"
 	[ -n "${opt[--out]:-}" ] || cargs=(--out "$top/results/compare-$(date -u +%Y%m%dT%H%M%SZ)" "${cargs[@]}")
-	build_program compare
+	(build_program compare) || exit   # build/ is let go once it is built
 	exec "$top/build/cmd/compare" "${cargs[@]}"
 }
 sub_agree() {
 	compare_args agree "--out=path --margin=" "$@"
-	build_program agree
+	(build_program agree) || exit
 	exec "$top/build/cmd/agree" "${cargs[@]}"
 }
 sub_export() {

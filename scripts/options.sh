@@ -162,7 +162,7 @@ check_value() {
 	esac
 	local -A seen=()
 	for i in "${items[@]}"; do [ -z "${seen[$i]:-}" ] || die "$opt: '$i' is given twice"; seen[$i]=1; done
-	[ "$check" = sites ] || val=$(IFS=$sep; printf "%s" "${items[*]}")
+	[[ $check == sites && $val == *..* ]] || val=$(IFS=$sep; printf "%s" "${items[*]}")
 	printf '%s\n' "$val"
 }
 
@@ -257,7 +257,7 @@ check_combinations() {
 	fi
 	if [ -n "$body" ]; then
 		[ -z "${given[ops]:-}" ] || die "--ops: a --body run has one op, the body's own"
-		[ -n "${given[forms]:-}" ] || forms=inline,extern,clone
+		[ -n "${given[forms]:-}" ] || [ "$calibrate" = 1 ] || forms=inline,extern,clone
 		[[ ,$forms, != *_nolock* ]] || die "--forms: a body has no lock for the nolock forms to replace"
 	fi
 	# The kernel's codegen is gcc's (cmake/codegen.cmake says why): refused

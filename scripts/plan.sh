@@ -170,12 +170,11 @@ load_conf() {
 	for key in sites sites_given forms build_source layout_seed; do
 		[ -n "${!key-}" ] || die "--resume: $conf has no $key (a run.conf of an older run.sh cannot be resumed)"
 	done
-	for name in "${!given[@]}"; do
-		[ "${given[$name]}" = "${!name-}" ] ||
-			die "--resume: $(option_of "$name") ${given[$name]} contradicts $conf ($name=${!name-}); leave it out to resume"
-	done
 	# Read back through the same checks as options (ops: a body's name is
-	# not a queue op; the body must still be there).
+	# not a queue op; the body must still be there), as the command line's
+	# were, without them.
+	declare -A now=()
+	for name in "${!given[@]}"; do now[$name]=${given[$name]}; done
 	given=()
 	local opt var check
 	while read -r opt var check _; do
@@ -188,6 +187,11 @@ load_conf() {
 	done <<<"$option_table"
 	[[ $sites_given =~ ^[01]$ ]] || die "--resume: $conf: sites_given=$sites_given"
 	[[ $cases =~ ^[a-z]+:[a-z]+:[0-9]+:[0-9]+(,[a-z]+:[a-z]+:[0-9]+:[0-9]+)*$ ]] || die "--resume: $conf: cases=$cases"
+	for name in "${!now[@]}"; do
+		[ "${now[$name]}" = "${!name-}" ] ||
+			die "--resume: $(option_of "$name") ${now[$name]} contradicts $conf ($name=${!name-}); leave it out to resume"
+		given[$name]=${now[$name]}
+	done
 	resume_source=${build_source-} resume_cc=${build_cc-} resume_lock=${build_lock-}
 }
 

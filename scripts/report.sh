@@ -111,8 +111,11 @@ sub_report() {
 	[ -d "$dir" ] || die "report: $dir is not a directory"
 	[ -f "$dir/run.conf" ] || die "report: $dir has no run.conf: not a results directory of ./run.sh"
 	compgen -G "$dir/raw/*.json" >/dev/null || die "report: $dir/raw holds no process's JSON"
-	local k
-	for k in compare baseline repeat; do printf -v "$k" '%s' "$(sed -n "s/^$k=//p" "$dir/run.conf")"; done
+	local k v
+	for k in compare baseline repeat; do
+		v=$(sed -n "s/^$k=//p" "$dir/run.conf") || die "report: cannot read $dir/run.conf"
+		printf -v "$k" '%s' "$v"
+	done
 	: "${compare:=inline}" "${baseline:=extern}" "${repeat:=1}"
 	is_uint "$repeat" && [ "$repeat" -ge 1 ] || die "report: $dir/run.conf: repeat=$repeat is not a whole number"
 	lock_take "$dir/.run.sh-lock" "$dir" refuse

@@ -56,7 +56,6 @@ test_tree() {
 	local rc=0 times
 	# Its times on stdout, the rest to the terminal and logs.
 	times=$(
-		set -e   # (a command substitution does not inherit it)
 		lock_build "$dir"
 		t=$SECONDS
 		phase "test: building $dir (log $dir/build.log)"

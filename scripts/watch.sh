@@ -47,6 +47,7 @@ sub_watch() {
 	[[ $minutes =~ ^[0-9]*\.?[0-9]+$ ]] && awk -v m="$minutes" 'BEGIN { exit !(m >= 0.1 && m <= 60) }' ||
 		die "watch: --minutes must be a number of minutes from 0.1 to 60, not '$minutes'"
 	[ -z "$wout" ] || check_out "watch: --out" "$wout"
+	[ -z "${IC_STOP_AFTER_CHECKS:-}" ] || exit 0   # (as the sweep's)
 	ensure_packages
 	plan_bin=$(plan_tool) || exit 1
 	tree=$(watch_tree)

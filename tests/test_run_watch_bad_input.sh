@@ -30,6 +30,8 @@ expect2 "no benchmarks in the long process" "$report" --out "$tmp/out" --long "$
 expect2 "unknown option" "$report" --bogus
 
 run=$src/run.sh
+# An input run.sh fails to refuse ends after the checks, not in a watch.
+export IC_STOP_AFTER_CHECKS=1
 expect2 "watch --minutes 0" "$run" watch --minutes 0 --out "$tmp/out"
 expect2 "watch --minutes abc" "$run" watch --minutes abc --out "$tmp/out"
 expect2 "watch --minutes without a value" "$run" watch --out "$tmp/out" --minutes
