@@ -416,15 +416,21 @@ int ic_plan_resolve(const struct ic_settings *s, const struct ic_plan_machine *m
 		plan_get(s, "layouts", "chain"), plan_get(s, "orders", "seq"), plan_get(s, "fillers", "0"));
 	for (size_t i = 0; i < nc; i++)
 		fprintf(out, "%s%s:%s:%lu:%lu", i ? "," : "", c[i].layout, c[i].order, c[i].filler, c[i].max);
+	/* Each series with its N and where it runs, for the terminal. */
 	fprintf(out, "\nseries=series: ");
 	for (size_t i = 0; i < nc; i++) {
-		fprintf(out, "%s%s/%s", i ? ", " : "", c[i].layout, c[i].order);
+		unsigned long top = c[i].max && c[i].max < n[nn - 1] ? c[i].max : n[nn - 1];
+
+		fprintf(out, "%s%s/%s", i ? "; " : "", c[i].layout, c[i].order);
 		if (c[i].filler)
-			fprintf(out, " with %lu B filler per site (1 thread, private)", c[i].filler);
-		if (c[i].max && c[i].max < n[nn - 1])
-			fprintf(out, " N up to %lu", c[i].max);
+			fprintf(out, " with %lu B filler per site", c[i].filler);
+		fprintf(out, ", N = %lu to %lu, ", n[0], top);
+		if (c[i].filler)
+			fputs("1 thread, private", out);
+		else
+			fprintf(out, "threads %s, %s", threads, modes);
 	}
-	fputs("; forms: ", out);
+	fputs(". Forms: ", out);
 	for (size_t i = 0; i < nforms; i++)
 		fprintf(out, "%s%s", i ? "," : "", forms[i]);
 	fputc('\n', out);
