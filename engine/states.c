@@ -145,6 +145,45 @@ static void states_follows(struct ic_states *s, const struct ic_process_ratios *
 		s->follows = IC_FOLLOWS_VARIANT;
 }
 
+/* At the N where the levels part most, whether each layout variant's
+ * repetitions there are firmly in one state only, with both states held
+ * by some variant (two or more variants with two or more repetitions
+ * there). A layout whose code is slow at one N then reads as a second
+ * state at just the times it ran that N, its processes "switching" at
+ * every other N: a layout's effect, not the machine's. *at: that N. */
+static int states_variants_at_sep(const struct ic_states *s, const struct ic_process_ratios *pr,
+				  unsigned long *at)
+{
+	const struct ic_sm *m = &s->model;
+	size_t j = m->sep_site, nv = 0, multi = 0, pure[2] = { 0, 0 }, mixed = 0;
+	size_t(*cnt)[2];
+
+	for (size_t p = 0; p < pr->nproc; p++)
+		if (pr->variant[p] >= 0 && (size_t)pr->variant[p] + 1 > nv)
+			nv = (size_t)pr->variant[p] + 1;
+	if (!(cnt = states_alloc(nv, sizeof(*cnt))))
+		return 0;
+	for (size_t i = 0; i < m->n; i++) {
+		int st = ic_sm_state(m, i);
+		int v = pr->variant[m->obs[i].proc];
+
+		if (m->obs[i].site == j && st >= 0 && v >= 0)
+			cnt[v][st]++;
+	}
+	for (size_t v = 0; v < nv; v++) {
+		if (cnt[v][0] + cnt[v][1] < 2)
+			continue;
+		multi++;
+		if (cnt[v][0] && cnt[v][1])
+			mixed++;
+		else
+			pure[cnt[v][1] > 0]++;
+	}
+	free(cnt);
+	*at = j < pr->nsites ? pr->sites[j] : 0;
+	return multi >= 2 && !mixed && pure[0] && pure[1];
+}
+
 /* With no process switching inside, states and per-process offsets look
  * alike (a layout or a start that sets a process's level). The gap between
  * the states' levels where they part most, over the pooled SD of the
@@ -272,6 +311,7 @@ struct ic_states *ic_states_analyse(const struct ic_process_ratios *pr, const st
 	struct ic_states *s = calloc(1, sizeof(*s));
 	struct ic_sm_obs *obs = NULL;
 	size_t n = 0;
+	unsigned long at;
 
 	if (!s)
 		return NULL;
@@ -291,6 +331,20 @@ struct ic_states *ic_states_analyse(const struct ic_process_ratios *pr, const st
 		s->nunsteady += (size_t)s->unsteady[p];
 	}
 	states_follows(s, pr);
+	/* (All of one state, then all of the other, stays time's reading, as
+	 * states_follows ranks it.) */
+	if (s->nstates == 2 && s->follows != IC_FOLLOWS_TIME && states_variants_at_sep(s, pr, &at)) {
+		snprintf(s->why_buf, sizeof(s->why_buf),
+			 "at N = %lu, where the two levels part most, each layout variant's repetitions "
+			 "sit in one level only: a layout's effect, which the band's spread over "
+			 "variants holds", at);
+		s->why = s->why_buf;
+		s->nstates = s->model.nstates = 1;
+		s->follows = IC_FOLLOWS_NEITHER;
+		memset(s->state, 0, pr->nproc * sizeof(*s->state));
+		memset(s->unsteady, 0, pr->nproc * sizeof(*s->unsteady));
+		s->nunsteady = 0;
+	}
 	if (s->nstates == 2 && !s->nunsteady) {
 		const char *why = NULL;
 

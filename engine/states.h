@@ -18,6 +18,10 @@
  * the split does not follow the layout variants exactly and the levels
  * are IC_STATES_PROC_SEP SDs of the processes' offsets about their state
  * apart; else one state, and the band's spread over variants holds it.
+ * Whether or not one does, a split that at the N where the levels part
+ * most puts each variant's repetitions in one level only is a layout's
+ * effect too (one variant slow at one N "switches" at every other), unless
+ * all of one state ran before all of the other.
  */
 #ifndef IC_STATES_H
 #define IC_STATES_H
