@@ -145,43 +145,62 @@ static void states_follows(struct ic_states *s, const struct ic_process_ratios *
 		s->follows = IC_FOLLOWS_VARIANT;
 }
 
-/* At the N where the levels part most, whether each layout variant's
- * repetitions there are firmly in one state only, with both states held
- * by some variant (two or more variants with two or more repetitions
- * there). A layout whose code is slow at one N then reads as a second
- * state at just the times it ran that N, its processes "switching" at
- * every other N: a layout's effect, not the machine's. *at: that N. */
+/* At the N where the levels part most, whether the split there follows
+ * the layout variants: every variant's firm repetitions there sit in one
+ * level only, and each level is held by a variant seen there in two or
+ * more processes that ran on both sides of a repetition of the other
+ * level, so time cannot explain it. (A layout slow at one N reads as a
+ * second state at just the times it ran that N, its processes "switching"
+ * at every other N; a real state keeps each process in one level at an N,
+ * which alone proves nothing.) *at: that N. */
+struct states_var {
+	long proc;                 /* its first process seen there; -1 none */
+	int procs;                 /* 1, or 2 for two or more */
+	size_t n[2];               /* its firm repetitions there, per level */
+	double t0, t1;             /* their first and last start */
+};
+
 static int states_variants_at_sep(const struct ic_states *s, const struct ic_process_ratios *pr,
 				  unsigned long *at)
 {
 	const struct ic_sm *m = &s->model;
-	size_t j = m->sep_site, nv = 0, multi = 0, pure[2] = { 0, 0 }, mixed = 0;
-	size_t(*cnt)[2];
+	size_t j = m->sep_site, nv = 0, held[2] = { 0, 0 };
+	int mixed = 0;
+	struct states_var *v;
 
+	*at = j < pr->nsites ? pr->sites[j] : 0;
 	for (size_t p = 0; p < pr->nproc; p++)
 		if (pr->variant[p] >= 0 && (size_t)pr->variant[p] + 1 > nv)
 			nv = (size_t)pr->variant[p] + 1;
-	if (!(cnt = states_alloc(nv, sizeof(*cnt))))
+	if (!(v = states_alloc(nv, sizeof(*v))))
 		return 0;
+	for (size_t k = 0; k < nv; k++)
+		v[k] = (struct states_var){ .proc = -1, .t0 = INFINITY, .t1 = -INFINITY };
 	for (size_t i = 0; i < m->n; i++) {
-		int st = ic_sm_state(m, i);
-		int v = pr->variant[m->obs[i].proc];
+		const struct ic_sm_obs *o = &m->obs[i];
+		int st = ic_sm_state(m, i), k = pr->variant[o->proc];
 
-		if (m->obs[i].site == j && st >= 0 && v >= 0)
-			cnt[v][st]++;
-	}
-	for (size_t v = 0; v < nv; v++) {
-		if (cnt[v][0] + cnt[v][1] < 2)
+		if (o->site != j || st < 0 || k < 0)
 			continue;
-		multi++;
-		if (cnt[v][0] && cnt[v][1])
-			mixed++;
-		else
-			pure[cnt[v][1] > 0]++;
+		if (v[k].proc < 0)
+			v[k].proc = o->proc, v[k].procs = 1;
+		else if (v[k].proc != (long)o->proc)
+			v[k].procs = 2;
+		v[k].n[st]++;
+		v[k].t0 = fmin(v[k].t0, o->t);
+		v[k].t1 = fmax(v[k].t1, o->t);
 	}
-	free(cnt);
-	*at = j < pr->nsites ? pr->sites[j] : 0;
-	return multi >= 2 && !mixed && pure[0] && pure[1];
+	for (size_t k = 0; k < nv && !mixed; k++) {
+		int lev = v[k].n[1] > 0;
+
+		mixed = v[k].n[0] && v[k].n[1];
+		/* A repetition of the other level between its processes' own. */
+		for (size_t i = 0; v[k].procs == 2 && i < m->n && !mixed && !held[lev]; i++)
+			held[lev] += m->obs[i].site == j && ic_sm_state(m, i) == !lev &&
+				     m->obs[i].t > v[k].t0 && m->obs[i].t < v[k].t1;
+	}
+	free(v);
+	return !mixed && held[0] && held[1];
 }
 
 /* With no process switching inside, states and per-process offsets look
@@ -331,9 +350,7 @@ struct ic_states *ic_states_analyse(const struct ic_process_ratios *pr, const st
 		s->nunsteady += (size_t)s->unsteady[p];
 	}
 	states_follows(s, pr);
-	/* (All of one state, then all of the other, stays time's reading, as
-	 * states_follows ranks it.) */
-	if (s->nstates == 2 && s->follows != IC_FOLLOWS_TIME && states_variants_at_sep(s, pr, &at)) {
+	if (s->nstates == 2 && states_variants_at_sep(s, pr, &at)) {
 		snprintf(s->why_buf, sizeof(s->why_buf),
 			 "at N = %lu, where the two levels part most, each layout variant's repetitions "
 			 "sit in one level only: a layout's effect, which the band's spread over "

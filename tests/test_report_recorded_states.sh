@@ -113,6 +113,13 @@ line=$(grep '^- \*\*tail_dequeue, chain layout' "$md")
 echo "$line" | grep -q 'The machine ran in two states: inline/extern 1\.0[0-9] (state 1, .*) and 1\.[56][0-9] (state 2, .*) at N = ' ||
 	fail "the sweep's verdict is not per state: $line"
 grep -q '^\*\*Two states\*\*: inline/extern at N = ' "$md" || fail "no two-state evidence: $(grep -n 'States' "$md")"
+# One process per variant: a real state keeps each process in one level at
+# an N, so the variants look pure there; that alone is no layout's effect.
+mkdir -p "$work/one-per-variant"
+cp "$s"/raw/*_p0.json "$work/one-per-variant/"
+"$summarize" --out "$work/sweep1" "$work"/one-per-variant/*.json >/dev/null || fail "summarize one per variant: exit $?"
+grep -q '^\*\*Two states\*\*: inline/extern at N = ' "$work/sweep1/summary.md" ||
+	fail "one process per variant: two states lost: $(grep -n '^States' "$work/sweep1/summary.md")"
 # The chart draws what decides: at every N of every series, its deciding
 # interval (plots/ratio.dat's holm_lo, holm_hi) excludes 1 exactly where
 # ratios.csv names a faster form.

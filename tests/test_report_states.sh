@@ -77,6 +77,22 @@ run "$work/spread" 1 4 7 10 12
 grep -q '7 of 12 processes ran wholly in the first, 5 in the second\. ' "$work/spread/out/summary.md" ||
 	fail "spread states: $(grep -o 'Two states.*' "$work/spread/out/summary.md" | head -c 600)"
 
+# One process per layout variant, each wholly in one state (as a state that
+# outlasts a process leaves them): every variant is pure at every N, which
+# alone is no layout's effect. Two states.
+mkdir -p "$work/solo/in"
+for k in 1 2 3 4 5 6 7 8; do
+	v=$((k - 1)) s=1.0
+	case $k in 2 | 4 | 5 | 7) s=1.65 ;; esac
+	"$fakegb" --shape crossover --crossover 64 --sites-max 4096 --threads 1 --modes private \
+		--reps 5 --noise 0.02 --layout-noise 0.01 --variant $v --process 0 --seed $k \
+		--state $s >"$work/solo/in/v${v}_p0.json" || fail "fakegb"
+	touch -d "2026-01-01 00:0$k:00" "$work/solo/in/v${v}_p0.json"
+done
+"$summarize" --out "$work/solo/out" "$work/solo/in"/*.json >/dev/null || fail "summarize solo: exit $?"
+grep -q '^\*\*Two states\*\*' "$work/solo/out/summary.md" ||
+	fail "one process per variant, each in one state: $(grep '^States' "$work/solo/out/summary.md")"
+
 # No slow process: one state, as before.
 run "$work/one"
 grep -q 'Two states\*\*\|two states:' "$work/one/out/summary.md" && fail "one state reported as two"
