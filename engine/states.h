@@ -20,8 +20,9 @@
  * apart; else one state, and the band's spread over variants holds it.
  * Whether or not one does, a split that at the N where the levels part
  * most puts each variant's repetitions in one level only is a layout's
- * effect too (one variant slow at one N "switches" at every other), unless
- * all of one state ran before all of the other.
+ * effect too (one variant slow at one N "switches" at every other), when
+ * each level is held by a variant whose processes ran on both sides of
+ * the other level there, so that time cannot explain it.
  */
 #ifndef IC_STATES_H
 #define IC_STATES_H
