@@ -11,24 +11,6 @@
 #include <string.h>
 #include <strings.h>
 
-/* The whole file, NUL-terminated. Copied through a memory stream rather
- * than sized with fstat, so that a pipe (/dev/stdin) reads too. */
-static char *gb_json_read_file(const char *path, size_t *len, char *err, size_t errlen)
-{
-	FILE *f = fopen(path, "rb");
-	char *text;
-
-	if (!f) {
-		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-		return NULL;
-	}
-	text = ic_read_all(f, len);
-	if (!text)
-		snprintf(err, errlen, errno == ENOMEM ? "%s: out of memory" : "%s: read error", path);
-	fclose(f);
-	return text;
-}
-
 /* Google Benchmark prints non-finite doubles as NaN / Infinity, which is
  * not JSON; jansson rejects them. Outside strings, such words become null
  * (= not measured). Returns a new string (NULL when out of memory). */
@@ -97,11 +79,16 @@ json_t *ic_gb_json_loadb(const char *text, size_t len, const char *name, char *e
 json_t *ic_gb_json_load(const char *path, char *err, size_t errlen)
 {
 	size_t len;
-	char *text = gb_json_read_file(path, &len, err, errlen);
+	char *text = ic_read_path(path, &len);
 	json_t *doc;
 
-	if (!text)
+	if (!text) {
+		if (errno == ENOMEM || errno == EIO)
+			snprintf(err, errlen, errno == ENOMEM ? "%s: out of memory" : "%s: read error", path);
+		else
+			snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
 		return NULL;
+	}
 	doc = ic_gb_json_loadb(text, len, path, err, errlen);
 	free(text);
 	return doc;

@@ -88,6 +88,21 @@ char *ic_read_all(FILE *f, size_t *len)
 	return text;
 }
 
+char *ic_read_path(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *text;
+	int e;
+
+	if (!f)
+		return NULL;
+	text = ic_read_all(f, len);
+	e = errno;
+	fclose(f);
+	errno = e;
+	return text;
+}
+
 int ic_mkdir_p(const char *path)
 {
 	char buf[PATH_MAX];

@@ -76,6 +76,9 @@ void *ic_xrealloc(void *p, size_t n, size_t size);
  * stream, not fstat, so that a pipe reads too. NULL with errno (ENOMEM, or
  * EIO for a read error) when it cannot. */
 char *ic_read_all(FILE *f, size_t *len);
+/* The same of the file at path (opened, read, closed); NULL with fopen's
+ * errno when it cannot be opened. */
+char *ic_read_path(const char *path, size_t *len);
 
 /* mkdir -p path (mode 0777 under the umask): 0 when it is a directory
  * now, else -1 with errno set, for the caller's own message. */

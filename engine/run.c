@@ -87,20 +87,6 @@ static int run_selected(const struct ic_run_select *sel, const char *name)
 	return 1;
 }
 
-/* The whole of a small file (verdict.json); NULL when it cannot be read. */
-static char *run_slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	size_t len;
-	char *text;
-
-	if (!f)
-		return NULL;
-	text = ic_read_all(f, &len);
-	fclose(f);
-	return text;
-}
-
 static int run_open_dir(struct ic_run *run, const char *path, char *err, size_t errlen)
 {
 	char real[PATH_MAX], file[PATH_MAX + 300];
@@ -120,7 +106,7 @@ static int run_open_dir(struct ic_run *run, const char *path, char *err, size_t 
 	if (ic_settings_load(&run->conf, file, err, errlen))
 		return -1;
 	snprintf(file, sizeof(file), "%s/verdict.json", path);
-	run->verdict_json = run_slurp(file);   /* NULL when absent */
+	run->verdict_json = ic_read_path(file, &(size_t){ 0 });   /* NULL when absent */
 	snprintf(file, sizeof(file), "%s/raw", path);
 	if (!(d = opendir(file)))
 		return ic_fail(err, errlen, "%s is not a results directory of run.sh (no raw/)", path);

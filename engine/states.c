@@ -293,6 +293,17 @@ static int states_state(struct ic_states *s, int k, const struct ic_process_rati
 	return 0;
 }
 
+/* Two states fitted, one read: said why, every process in state 0. */
+static void states_one(struct ic_states *s, const struct ic_process_ratios *pr, const char *why)
+{
+	s->why = why;
+	s->nstates = s->model.nstates = 1;
+	s->follows = IC_FOLLOWS_NEITHER;
+	memset(s->state, 0, pr->nproc * sizeof(*s->state));
+	memset(s->unsteady, 0, pr->nproc * sizeof(*s->unsteady));
+	s->nunsteady = 0;
+}
+
 /* A state whose level at the separating N has fewer than two processes
  * behind it (brief spells scattered over processes, or one process's) is
  * no state of the machine that this run can read: one state, and why. */
@@ -314,12 +325,7 @@ static void states_brief(struct ic_states *s, const struct ic_process_ratios *pr
 			 "repetitions at N = %lu, where the levels part most: too little to read it as a state",
 			 100.0 * (k ? m->share : 1.0 - m->share), nlev ? "only one process" : "no process",
 			 j < pr->nsites ? pr->sites[j] : 0ul);
-		s->why = s->why_buf;
-		s->nstates = m->nstates = 1;
-		s->follows = IC_FOLLOWS_NEITHER;
-		memset(s->state, 0, pr->nproc * sizeof(*s->state));
-		memset(s->unsteady, 0, pr->nproc * sizeof(*s->unsteady));
-		s->nunsteady = 0;
+		states_one(s, pr, s->why_buf);
 		return;
 	}
 }
@@ -350,33 +356,26 @@ struct ic_states *ic_states_analyse(const struct ic_process_ratios *pr, const st
 		s->nunsteady += (size_t)s->unsteady[p];
 	}
 	states_follows(s, pr);
-	if (s->nstates == 2 && states_variants_at_sep(s, pr, &at)) {
-		snprintf(s->why_buf, sizeof(s->why_buf),
-			 "at N = %lu, where the two levels part most, each layout variant's repetitions "
-			 "sit in one level only: a layout's effect, which the band's spread over "
-			 "variants holds", at);
-		s->why = s->why_buf;
-		s->nstates = s->model.nstates = 1;
-		s->follows = IC_FOLLOWS_NEITHER;
-		memset(s->state, 0, pr->nproc * sizeof(*s->state));
-		memset(s->unsteady, 0, pr->nproc * sizeof(*s->unsteady));
-		s->nunsteady = 0;
-	}
-	if (s->nstates == 2 && !s->nunsteady) {
+	/* A split that a layout or a process's own offset explains is none
+	 * of the machine's. */
+	if (s->nstates == 2) {
 		const char *why = NULL;
 
-		if (s->follows == IC_FOLLOWS_VARIANT)
+		if (states_variants_at_sep(s, pr, &at)) {
+			snprintf(s->why_buf, sizeof(s->why_buf),
+				 "at N = %lu, where the two levels part most, each layout variant's repetitions "
+				 "sit in one level only: a layout's effect, which the band's spread over "
+				 "variants holds", at);
+			why = s->why_buf;
+		} else if (!s->nunsteady && s->follows == IC_FOLLOWS_VARIANT) {
 			why = "the two levels follow the layout variants: a layout's effect, which the "
 			      "band's spread over variants holds";
-		else if (states_offsets(s, pr) < IC_STATES_PROC_SEP)
+		} else if (!s->nunsteady && states_offsets(s, pr) < IC_STATES_PROC_SEP) {
 			why = "no process switched inside, and the two levels are no further apart than "
 			      "the processes' own offsets: each process's level, not the machine's state";
-		if (why) {
-			s->nstates = s->model.nstates = 1;
-			s->why = why;
-			s->follows = IC_FOLLOWS_NEITHER;
-			memset(s->state, 0, pr->nproc * sizeof(*s->state));
 		}
+		if (why)
+			states_one(s, pr, why);
 	}
 	if (s->nstates == 2)
 		states_brief(s, pr);

@@ -42,26 +42,6 @@ static int plan_in(const char *list, const char *item)
 	return 0;
 }
 
-static const char *const plan_layouts[] = {
-#define X(e, name, what) #name,
-	IC_LAYOUTS(X)
-#undef X
-};
-static const char *const plan_orders[] = {
-#define X(e, name, what) #name,
-	IC_ORDERS(X)
-#undef X
-};
-
-/* name is one of the n names of list. */
-static int plan_named(const char *name, const char *const *list, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(list[i], name))
-			return 1;
-	return 0;
-}
-
 static int plan_solo_form(const char *f)
 {
 	for (size_t i = 0; i < sizeof(plan_forms) / sizeof(plan_forms[0]); i++)
@@ -288,8 +268,8 @@ static int plan_resolve_cases(const struct ic_settings *s, const struct ic_plan_
 
 				if (defaults && (j != i || q != i))
 					continue;
-				if (!plan_named(l[i], plan_layouts, sizeof(plan_layouts) / sizeof(*plan_layouts)) ||
-				    !plan_named(o[j], plan_orders, sizeof(plan_orders) / sizeof(*plan_orders))) {
+				if (ic_name_find(ic_layout_names, IC_LAYOUT_COUNT, l[i]) < 0 ||
+				    ic_name_find(ic_order_names, IC_ORDER_COUNT, o[j]) < 0) {
 					ic_fail(err, errlen, "cases: layout '%s' or order '%s' is not one of gen's", l[i], o[j]);
 					rc = 2;
 					goto done;
@@ -419,12 +399,17 @@ int ic_plan_resolve(const struct ic_settings *s, const struct ic_plan_machine *m
 	/* Each series with its N and where it runs, for the terminal. */
 	fprintf(out, "\nseries=series: ");
 	for (size_t i = 0; i < nc; i++) {
-		unsigned long top = c[i].max && c[i].max < n[nn - 1] ? c[i].max : n[nn - 1];
+		unsigned long lo = 0, hi = 0;   /* the N it runs (points: n <= its cap) */
 
+		for (size_t k = 0; k < nn; k++)
+			if (!c[i].max || n[k] <= c[i].max) {
+				lo = lo && lo < n[k] ? lo : n[k];
+				hi = hi > n[k] ? hi : n[k];
+			}
 		fprintf(out, "%s%s/%s", i ? "; " : "", c[i].layout, c[i].order);
 		if (c[i].filler)
 			fprintf(out, " with %lu B filler per site", c[i].filler);
-		fprintf(out, ", N = %lu to %lu, ", n[0], top);
+		fprintf(out, ", N = %lu to %lu, ", lo, hi);
 		if (c[i].filler)
 			fputs("1 thread, private", out);
 		else

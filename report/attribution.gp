@@ -11,7 +11,7 @@ if (ic_attr_nseries == 0) {
 }
 ic_cols = ic_attr_nseries > 1 ? 2 : 1
 ic_rows = (ic_attr_nseries + ic_cols - 1) / ic_cols
-# Room for the longest key line ("the lock called: extern/extern_nolock"),
+# Room for the longest key line ("the lock inlined: inline/inline_nolock"),
 # so that a key does not run into the next panel's axis.
 ic_key_w = 300.0
 eval ic_canvas

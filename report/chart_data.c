@@ -342,8 +342,8 @@ static void time_marks(FILE *gp, size_t g, const struct ic_results *res, const s
 
 /* gnuplot commands for a time panel's y axis: linear, or where its drawn
  * forms' times span more than 4x (a filler series' gross times) log, with
- * round tics 1.5x to 2x apart, so that the N where the forms part are not
- * pressed flat under the largest N. */
+ * round tics 1.33x to 1.67x apart (1, 1.5, 2, 3, 5, 7, 10), so that the
+ * N where the forms part are not pressed flat under the largest N. */
 static void time_axis(FILE *gp, size_t g, const struct ic_group *gr, const char **forms, size_t nforms)
 {
 	static const double ladder[] = { 1, 1.5, 2, 3, 5, 7 };

@@ -8,7 +8,6 @@ ic_chart_title = 'Time per call site (95% interval)'
 # Forms side by side at each N (a few % of a doubling) so the bars do not hide each other.
 ic_shift(f) = 2 ** ((f - (ic_time_nforms + 1) / 2.0) * 0.04)
 eval ic_multiplot
-set ylabel 'time per call site (ns)'
 do for [p = 1:ic_npanels] {
 	# With several threads a site's time is the wall time over every
 	# thread's sites: with 2, about half one thread's. Said where it shows.

@@ -132,7 +132,8 @@ build_tree_ready() {
 # build_program TARGET...: programs of build/ (cmd/NAME, the
 # microbenchmarks) for the subcommands, built when missing or stale; a
 # first build configures build/ as ./run.sh test --all does. build/ stays
-# locked while they run, so nothing relinks them.
+# locked until the caller ends (compare and agree call this in a subshell,
+# to let it go before they run).
 build_program() {
 	ensure_packages
 	build_tree_ready

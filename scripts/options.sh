@@ -234,6 +234,12 @@ check_combinations() {
 	if [ "$quick" = 1 ]; then
 		: "${sites:=1,64,1024}" "${reps:=3}" "${min_time:=0.005}" "${layouts_random:=1}" "${processes:=3}"
 	fi
+	# A body's forms (calibration's, below, come after).
+	if [ -n "$body" ]; then
+		[ -z "${given[ops]:-}" ] || die "--ops: a --body run has one op, the body's own"
+		[ -n "${given[forms]:-}" ] || forms=inline,extern,clone
+		[[ ,$forms, != *_nolock* ]] || die "--forms: a body has no lock for the nolock forms to replace"
+	fi
 	plant=""
 	if [ "$calibrate" = 1 ]; then
 		: "${sites:=256}" "${threads:=1}"
@@ -254,11 +260,6 @@ check_combinations() {
 		[ -z "$layouts_random" ] || [ "$layouts_random" = 1 ] ||
 			die "--layouts-random: --lto runs one layout (LTO's code is not in the objects a layout places)"
 		: "${layouts_random:=1}" "${processes:=6}"
-	fi
-	if [ -n "$body" ]; then
-		[ -z "${given[ops]:-}" ] || die "--ops: a --body run has one op, the body's own"
-		[ -n "${given[forms]:-}" ] || [ "$calibrate" = 1 ] || forms=inline,extern,clone
-		[[ ,$forms, != *_nolock* ]] || die "--forms: a body has no lock for the nolock forms to replace"
 	fi
 	# The kernel's codegen is gcc's (cmake/codegen.cmake says why): refused
 	# here, before clang would be installed for it.
@@ -327,11 +328,12 @@ check_options() {
 		[ -z "$out" ] || check_out --out "$out"
 	fi
 	plan_builds
-	[ -z "$body" ] || [ -n "$resume" ] || ! check_body_name || ! check_body_compiles || body_checked=1
+	if [ -n "$body" ] && [ -z "$resume" ] && check_body_name && check_body_compiles; then body_checked=1; fi
 }
 check_after_setup() {
-	[ -z "$body" ] || [ -n "$resume" ] || [ "$body_checked" = 1 ] || {
+	if [ -n "$body" ] && [ -z "$resume" ] && [ "$body_checked" = 0 ]; then
 		check_body_name || fail "cmake is still missing after the install"
 		check_body_compiles || fail "--body: compiler ${B_cc[*]:-cc} still missing after the install"
-	}
+	fi
+	return 0
 }

@@ -187,6 +187,7 @@ load_conf() {
 	done <<<"$option_table"
 	[[ $sites_given =~ ^[01]$ ]] || die "--resume: $conf: sites_given=$sites_given"
 	[[ $cases =~ ^[a-z]+:[a-z]+:[0-9]+:[0-9]+(,[a-z]+:[a-z]+:[0-9]+:[0-9]+)*$ ]] || die "--resume: $conf: cases=$cases"
+	given=()   # the command line's again, not the read-back's
 	for name in "${!now[@]}"; do
 		[ "${now[$name]}" = "${!name-}" ] ||
 			die "--resume: $(option_of "$name") ${now[$name]} contradicts $conf ($name=${!name-}); leave it out to resume"

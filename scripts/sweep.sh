@@ -70,14 +70,14 @@ decide_counters() {
 # repeat and step): the later processes take its iteration counts.
 first_of() { ls -tr "$dir"/raw/"$1"_v*_p*.json 2>/dev/null | head -n 1 || true; }
 
-# run_process KEY GROUP REPEAT VARIANT PROCESS BUILD [N-LIST]: one process
-# of the sweep, every run of one build's plan (at the N in N-LIST), forms
+# run_process KEY FROM REPEAT VARIANT PROCESS BUILD [N-LIST]: one process
+# of the sweep (FROM: its group's first process file, or empty), every run of one build's plan (at the N in N-LIST), forms
 # and points interleaved at random by Google Benchmark, under a random
 # environment pad (it moves the stack). The names it was given are in
 # log/KEY.runs, beside its log.
 run_process() {
-	local key=$1 group=$2 r=$3 v=$4 p=$5 b=$6 nlist=${7:-}
-	local file="$dir/raw/$key.json" bin ctr=$counters from pad runs=$dir/log/$key.runs
+	local key=$1 from=$2 r=$3 v=$4 p=$5 b=$6 nlist=${7:-}
+	local file="$dir/raw/$key.json" bin ctr=$counters pad runs=$dir/log/$key.runs
 	bin=${B_dir[$b]}/bench/variants/r${r}_v$v   # the layout variant (build.sh)
 	[ "$lto" = 0 ] || bin=${B_dir[$b]}/bench/sites_bench   # LTO's code no layout moves
 	run_list "$b" "$nlist" >"$runs"
@@ -88,7 +88,6 @@ run_process() {
 		--benchmark_enable_random_interleaving=true --benchmark_min_time="$min_time"
 		--benchmark_out="$file.tmp" --benchmark_out_format=json --benchmark_format=console)
 	[ -n "$plant" ] && args+=(--plant="$plant")
-	from=$(first_of "$group")
 	[ -z "$from" ] || args+=(--iterations-from="$from")
 	# Its length from the layout seed and the key: a resumed process gets the same.
 	local n=$(($(printf '%s %s' "$layout_seed" "$key" | cksum | cut -d' ' -f1) % 4096))
@@ -111,7 +110,7 @@ run_process() {
 # the machine is left to others while the next repeat waits its turn.
 run_processes() {
 	local prefix=$1 nlist=${2:-} nb=${#B_dir[@]} list=() total i=0 todo=0 done_ms=0 done_n=0 start g guess
-	local cur_r="" r_began="" per first firsts=0 prev_eta="" why bin
+	local cur_r="" r_began="" per first from firsts=0 prev_eta="" why bin
 	local -A fresh_group=()
 	# The design's processes in their order (plan/order.h): shuffled from
 	# the layout seed, each repeat in turn with --spread.
@@ -158,10 +157,10 @@ run_processes() {
 			why=" (the estimate rose: a process takes $(awk -v m="$per" 'BEGIN { printf "%.1f", m / 1000 }') s here, not the ${guess} s guessed)"
 		prev_eta=$eta_s
 		phase "measurement $i/$total: process $1 (repeat $3, layout variant $4)${nlist:+, N = ${nlist//|/,}}$why"
-		first=0
-		[ -n "$(first_of "$2")" ] || first=1
+		from=$(first_of "$2") first=0
+		[ -n "$from" ] || first=1
 		start=$(date +%s%3N)
-		run_process "$1" "$2" "$3" "$4" "$5" "$6" "$nlist" || { measure_end; return 1; }
+		run_process "$1" "$from" "$3" "$4" "$5" "$6" "$nlist" || { measure_end; return 1; }
 		if [ $first = 1 ]; then
 			firsts=$((firsts - 1))
 		else
@@ -269,13 +268,14 @@ refine_crossover() {
 # extern and three copies of it planted with 0%, 1% and 3% more time per
 # pass; report.sh reads how often each interval holds the planted ratio.
 run_calibration() {
-	local t after_s per start ran_s=0 ran_n=0 before
+	local t after_s per guess start ran_s=0 ran_n=0 before
+	guess=$(design_s $((repeat * ${#B_dir[@]})) "$(guess_process_s)")
 	for ((t = 1; t <= trials; t++)); do
 		phase "calibration: trial $t of $trials"
 		# The trials after this one take what those run so far took (the
 		# design's guess before one has run; a resume's trials on disk
 		# took nothing), for the time left.
-		per=$(design_s $((repeat * ${#B_dir[@]})) "$(guess_process_s)")
+		per=$guess
 		[ "$ran_n" -eq 0 ] || per=$((ran_s / ran_n))
 		after_s=$(((trials - t) * per + report_s))
 		before=$(raw_files "t${t}_*" | wc -l) start=$SECONDS

@@ -72,8 +72,11 @@ check_bad "no --run" --out "$dir"
 check_bad "--out not a directory" --run "$run" --out "$dir/calibration.md"
 check_bad "no run.conf" --run "$run/raw" --out "$dir"
 check_bad "no planted copies" --run "$work/plain" --out "$dir"
-seq -s, 0 0.01 0.2 | sed 's/^/plant=/' >"$work/plain/run.conf"   # more fractions than it keeps
-check_bad "21 planted copies" --run "$work/plain" --out "$dir"
+# More fractions than it keeps (the rest of run.conf as it was: the plant
+# list must be what is refused).
+sed -i 's/^plant=.*/plant=0,0.01,0.02,0.03,0.04,0.05,0.06,0.07,0.08,0.09,0.1,0.11,0.12,0.13,0.14,0.15,0.16/' "$work/plain/run.conf"
+check_bad "17 planted copies" --run "$work/plain" --out "$dir"
+grep -q "plant='0,0.01," "$work/err" || fail "17 planted copies: not the plant list refused: $(cat "$work/err")"
 check_bad "a trial without processes" --run "$work/short" --out "$dir"
 grep -q 'trial 2, planted 0: .*no finished process of trial 2 in raw/' "$work/err" || fail "the message must name the trial: $(cat "$work/err")"
 check_bad "not JSON" --run "$work/bad" --out "$dir"
