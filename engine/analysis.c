@@ -27,10 +27,13 @@ static int analysis_series(struct ic_series *se, const struct ic_analysis *an,
 	    ic_group_decide(&se->group, &an->opts) ||
 	    ic_process_ratios_collect(an->res, &se->group, &se->procs) ||
 	    !(se->states = ic_states_analyse(&se->procs, &se->group, &an->opts)) ||
+	    ic_states_moments(se->states, -1, se->group.ratios, se->group.nratios) ||
 	    !(se->attr = ic_attribution_analyse(&se->group, &an->opts, l1i)))
 		return -1;
 	for (int k = 0; k < 2 && se->states->nstates == 2; k++)
-		if (!(se->attr_state[k] = ic_attribution_analyse_keep(&se->group, &an->opts, l1i,
+		if (ic_states_moments(se->states, k, se->states->st[k].ratios,
+				      se->states->st[k].nratios) ||
+		    !(se->attr_state[k] = ic_attribution_analyse_keep(&se->group, &an->opts, l1i,
 								      se->states->member[k],
 								      se->states->nmember)))
 			return -1;

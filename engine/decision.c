@@ -28,8 +28,8 @@ static int decision_cmp_p(const void *pa, const void *pb, void *r)
  * whatever Bonferroni does and more, at the same family-wise error of a
  * wrong side; its step intervals are not a joint band, so they decide and
  * the Bonferroni band is drawn. p_holm is the adjusted p-value. */
-static int decision_band(struct ic_ratio *r, size_t n, const struct ic_stats_nested *ns,
-			 const struct ic_analysis_opts *opts)
+int ic_ratio_decide(struct ic_ratio *r, size_t n, const struct ic_stats_nested *ns,
+		    const struct ic_analysis_opts *opts)
 {
 	size_t *rk = malloc((n ? n : 1) * sizeof(*rk)), m = 0, stop;
 	double adj = 0.0;
@@ -80,7 +80,7 @@ static int decision_contrast_series(const struct ic_group *g, const char *const 
 
 	if (ic_group_contrast(g, forms, sign, nt, keep, nkeep, out, &ns, nout))
 		return -1;
-	if (decision_band(*out, *nout, ns, opts)) {
+	if (ic_ratio_decide(*out, *nout, ns, opts)) {
 		free(*out);
 		free(ns);
 		*out = NULL;

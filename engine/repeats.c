@@ -69,14 +69,26 @@ static int repeats_cmp_int(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Two verdicts hold together: same kind and direction, and crossover
- * brackets that overlap. */
-static int repeats_same(const struct ic_crossover *a, const struct ic_crossover *b)
+/* Repeats contradict where one resolves an N to one side and another
+ * resolves it to the other: a repeat that merely resolves less (less
+ * power) is no contradiction. side[] holds the first resolved side seen
+ * at each N of g (IC_SIDE_UNRESOLVED while none); returns 1 on a
+ * contradiction. */
+static int repeats_contradict(const struct ic_group *g, enum ic_point_side *side,
+			      const struct ic_ratio *r, size_t n)
 {
-	if (a->verdict != b->verdict || a->direction != b->direction)
-		return 0;
-	return a->verdict != IC_VERDICT_CROSSOVER ||
-	       (a->bracket_lo < b->bracket_hi && b->bracket_lo < a->bracket_hi);
+	int bad = 0;
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < g->nratios; j++) {
+			if (g->ratios[j].sites != r[i].sites || r[i].side == IC_SIDE_UNRESOLVED)
+				continue;
+			if (side[j] == IC_SIDE_UNRESOLVED)
+				side[j] = r[i].side;
+			else if (side[j] != r[i].side)
+				bad = 1;
+		}
+	return bad;
 }
 
 struct ic_repeats *ic_repeats_analyse(const struct ic_results *res, const struct ic_group *g,
@@ -88,8 +100,10 @@ struct ic_repeats *ic_repeats_analyse(const struct ic_results *res, const struct
 	struct repeats_pool run = { 0 }, proc = { 0 }, rep = { 0 };
 	unsigned char *keep = calloc(res->nfiles ? res->nfiles : 1, 1);
 	double *buf = NULL, *means = NULL;
+	enum ic_point_side *side = calloc(g->nratios + 1, sizeof(*side));
+	int contradict = 0;
 
-	if (!rp || !keep)
+	if (!rp || !keep || !side)
 		goto oom;
 	rp->repeat = malloc((np ? np : 1) * sizeof(*rp->repeat));
 	if (!rp->repeat)
@@ -104,6 +118,8 @@ struct ic_repeats *ic_repeats_analyse(const struct ic_results *res, const struct
 			rp->repeat[rp->nrepeats++] = r;
 	}
 	qsort(rp->repeat, rp->nrepeats, sizeof(*rp->repeat), repeats_cmp_int);
+	for (size_t i = 0; i < g->nratios; i++)
+		side[i] = IC_SIDE_UNRESOLVED;
 	for (size_t i = 0; i < g->nratios; i++)
 		maxreps = g->ratios[i].cmp->nreps > maxreps ? g->ratios[i].cmp->nreps : maxreps;
 	buf = malloc((np + maxreps + 1) * sizeof(*buf));
@@ -148,18 +164,20 @@ struct ic_repeats *ic_repeats_analyse(const struct ic_results *res, const struct
 					  &n);
 		if (!rc)
 			rc = ic_ratio_crossover(r, n, &rp->xo[k]);
+		if (!rc)
+			contradict |= repeats_contradict(g, side, r, n);
 		free(r);
 		if (rc)
 			goto oom;
 	}
-	rp->agree = rp->nrepeats >= 2;
-	for (size_t k = 1; k < rp->nrepeats; k++)
-		rp->agree &= repeats_same(&rp->xo[0], &rp->xo[k]);
+	rp->agree = rp->nrepeats >= 2 && !contradict;
+	free(side);
 	free(keep);
 	free(buf);
 	free(means);
 	return rp;
 oom:
+	free(side);
 	free(keep);
 	free(buf);
 	free(means);

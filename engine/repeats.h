@@ -25,8 +25,8 @@ struct ic_repeats {
 	size_t nrepeats;           /* repeats with a ratio in this series */
 	int *repeat;               /* their numbers, ascending */
 	struct ic_crossover *xo;   /* each one's verdict from its processes only */
-	int agree;                 /* with 2+: every repeat's verdict and direction
-	                            * the same, their brackets overlapping */
+	int agree;                 /* with 2+: no N that one repeat resolves to one
+	                            * side and another to the other */
 	struct ic_levels lv;
 };
 

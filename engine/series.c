@@ -97,12 +97,22 @@ static int series_contrast_at(struct ic_ratio *r, const struct ic_point *const *
 			j++;
 		nvar += j == i;
 	}
-	/* The kept processes' repeats, when they are several, are the top level. */
-	for (size_t i = 1; i < n; i++)
-		if (rp[i] != rp[0]) {
-			memcpy(cl, rp, n * sizeof(*cl));
-			break;
+	/* The kept processes' repeats are the top level from IC_REPEATS_TOP of
+	 * them: fewer would leave the interval one degree of freedom, which
+	 * resolves nothing, so with two the variants stay the unit. */
+	{
+		size_t nrep = 0;
+
+		for (size_t i = 0; i < n; i++) {
+			size_t j = 0;
+
+			while (j < i && rp[j] != rp[i])
+				j++;
+			nrep += j == i;
 		}
+		if (nrep >= IC_REPEATS_TOP)
+			memcpy(cl, rp, n * sizeof(*cl));
+	}
 	r->nunits = n;
 	if (n) {
 		int ok = ic_stats_nested(y, cl, n, s) == 0;

@@ -39,6 +39,13 @@ struct ic_ratio {
 	double se;                 /* standard error of the log ratio */
 	size_t nunits, nvariants;
 	int noisy;                 /* the band is wider than +-noise_ci */
+	/* Every moment: each repetition of the compared form paired with the
+	 * baseline repetition of its process nearest in time (states.h's
+	 * observations; a state's own: those firmly in it). */
+	size_t nrep;               /* such pairs at this N (0: none timed or paired) */
+	size_t nrep_base;          /* of them, the baseline the faster */
+	size_t nrep_cmp;           /* the compared form the faster */
+	double spread_lo, spread_hi;   /* 10th and 90th percentile of their ratios */
 	enum ic_point_side side;   /* Holm's decision */
 };
 

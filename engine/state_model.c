@@ -550,17 +550,13 @@ out:
 	return rc;
 }
 
-double ic_sm_level(const struct ic_sm *m, int s, size_t j, double *lo, double *hi, size_t *nproc)
+size_t ic_sm_draws(const struct ic_sm *m, int s, size_t j, double *draw)
 {
 	size_t ns = m->nsites, k = 0;
-	double *draw = sm_alloc(m->nproc, sizeof(double));
 	double *sw = sm_alloc(m->nproc * (ns ? ns : 1), sizeof(double));
 	double *sy = sm_alloc(m->nproc * (ns ? ns : 1), sizeof(double));
-	double level = NAN;
 
-	*lo = *hi = NAN;
-	*nproc = 0;
-	if (!draw || !sw || !sy || !m->post)
+	if (!sw || !sy || !m->post)
 		goto out;
 	for (size_t i = 0; i < m->n; i++) {
 		const struct ic_sm_obs *o = &m->obs[i];
@@ -584,6 +580,23 @@ double ic_sm_level(const struct ic_sm *m, int s, size_t j, double *lo, double *h
 		if (tw >= 2.0 && nsum > 0.0)
 			draw[k++] = sum / nsum;
 	}
+out:
+	free(sw);
+	free(sy);
+	return k;
+}
+
+double ic_sm_level(const struct ic_sm *m, int s, size_t j, double *lo, double *hi, size_t *nproc)
+{
+	double *draw = sm_alloc(m->nproc, sizeof(double));
+	double level = NAN;
+	size_t k;
+
+	*lo = *hi = NAN;
+	*nproc = 0;
+	if (!draw)
+		return NAN;
+	k = ic_sm_draws(m, s, j, draw);
 	*nproc = k;
 	if (k) {
 		double mean = gsl_stats_mean(draw, 1, k);
@@ -597,10 +610,7 @@ double ic_sm_level(const struct ic_sm *m, int s, size_t j, double *lo, double *h
 			*hi = exp(mean + t * se);
 		}
 	}
-out:
 	free(draw);
-	free(sw);
-	free(sy);
 	return level;
 }
 

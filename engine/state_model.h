@@ -114,6 +114,12 @@ int ic_sm_state(const struct ic_sm *m, size_t i);
  * *nproc the draws. NAN when none. */
 double ic_sm_level(const struct ic_sm *m, int s, size_t j, double *lo, double *hi, size_t *nproc);
 
+/* The draws behind ic_sm_level: each process's posterior-weighted mean
+ * log ratio in s at the j-th N (every N when j is (size_t)-1), for the
+ * processes with two repetitions' weight there, into draw[0..nproc-1].
+ * Returns how many (0 when memory runs out). */
+size_t ic_sm_draws(const struct ic_sm *m, int s, size_t j, double *draw);
+
 /* Process p's share of its repetitions firmly in state s (IC_SM_FIRM),
  * and whether it holds firm runs of IC_SM_MIN_RUN repetitions of both
  * states: it switched inside. */

@@ -8,6 +8,9 @@
 
 #include "decision.h"
 
+#include <gsl/gsl_sort_double.h>
+#include <gsl/gsl_statistics_double.h>
+
 /* Every array here may be empty: never ask for 0 bytes. */
 static void *states_alloc(size_t n, size_t size)
 {
@@ -245,6 +248,61 @@ out:
 	return r;
 }
 
+/* State k's ratio at every N of the series from every repetition the
+ * model puts in it: each process's posterior-weighted mean there is one
+ * draw (a process that switched inside counts in both states, by its
+ * repetitions), with a t interval over them and Holm's sides over the N. */
+static int states_ratios(struct ic_state *st, const struct ic_sm *m, int k,
+			 const struct ic_process_ratios *pr, const struct ic_group *g,
+			 const struct ic_analysis_opts *opts)
+{
+	size_t nn = pr->nsites, n = 0;
+	struct ic_stats_nested *ns = states_alloc(nn, sizeof(*ns));
+	double *draw = states_alloc(pr->nproc, sizeof(*draw));
+	int *cl = states_alloc(pr->nproc, sizeof(*cl)), rc = -1;
+
+	st->ratios = states_alloc(nn, sizeof(*st->ratios));
+	if (!ns || !draw || !cl || !st->ratios)
+		goto out;
+	for (size_t j = 0; j < nn; j++) {
+		const struct ic_ratio *gr = NULL;
+		struct ic_ratio *r = &st->ratios[n];
+		size_t kk;
+
+		for (size_t i = 0; i < g->nratios; i++)
+			if (g->ratios[i].sites == pr->sites[j])
+				gr = &g->ratios[i];
+		if (!gr)
+			continue;
+		*r = (struct ic_ratio){ .cmp = gr->cmp, .base = gr->base, .sites = gr->sites,
+					.ratio = NAN, .lo = NAN, .hi = NAN, .band_lo = NAN, .band_hi = NAN,
+					.holm_lo = NAN, .holm_hi = NAN, .p = NAN, .p_holm = NAN,
+					.df = NAN, .se = NAN };
+		kk = ic_sm_draws(m, k, j, draw);
+		for (size_t i = 0; i < kk; i++)
+			cl[i] = (int)i;
+		r->nunits = r->nvariants = kk;
+		if (kk && ic_stats_nested(draw, cl, kk, &ns[n]) == 0) {
+			ic_stats_nested_interval(&ns[n], 0.05, &r->lo, &r->hi);
+			r->lo = exp(r->lo);
+			r->hi = exp(r->hi);
+			r->p = ic_stats_nested_p(&ns[n]);
+			r->df = ns[n].df;
+			r->se = ns[n].se;
+		}
+		if (kk)
+			r->ratio = exp(ns[n].mean);
+		n++;
+	}
+	st->nratios = n;
+	rc = ic_ratio_decide(st->ratios, n, ns, opts);
+out:
+	free(ns);
+	free(draw);
+	free(cl);
+	return rc;
+}
+
 /* State k's level, share, spell, members and their ratios per N. */
 static int states_state(struct ic_states *s, int k, const struct ic_process_ratios *pr,
 			const struct ic_group *g, const struct ic_analysis_opts *opts)
@@ -285,8 +343,7 @@ static int states_state(struct ic_states *s, int k, const struct ic_process_rati
 			st->spell_lo = m->spell_lo[k];
 			st->spell_hi = m->spell_hi[k];
 		}
-		if (ic_ratio_series_keep(g, opts->compare, opts->baseline, keep, nkeep, opts, &st->ratios,
-					 &st->nratios) ||
+		if (states_ratios(st, m, k, pr, g, opts) ||
 		    ic_ratio_crossover(st->ratios, st->nratios, &st->xo))
 			return -1;
 	}
@@ -386,4 +443,38 @@ fail:
 	free(obs);
 	ic_states_free(s);
 	return NULL;
+}
+
+int ic_states_moments(const struct ic_states *s, int k, struct ic_ratio *r, size_t n)
+{
+	const struct ic_sm *m = &s->model;
+	double *y = states_alloc(m->n, sizeof(*y));
+
+	if (!y)
+		return -1;
+	for (size_t j = 0; j < n; j++) {
+		size_t c = 0;
+
+		r[j].nrep_base = r[j].nrep_cmp = 0;
+		for (size_t i = 0; i < m->n; i++) {
+			const struct ic_sm_obs *o = &m->obs[i];
+
+			if (o->site != j)
+				continue;
+			if (k >= 0 && s->nstates == 2 && ic_sm_state(m, i) != k)
+				continue;
+			y[c++] = o->y;
+			r[j].nrep_base += o->y > 0.0;
+			r[j].nrep_cmp += o->y < 0.0;
+		}
+		r[j].nrep = c;
+		r[j].spread_lo = r[j].spread_hi = NAN;
+		if (c) {
+			gsl_sort(y, 1, c);
+			r[j].spread_lo = exp(gsl_stats_quantile_from_sorted_data(y, 1, c, 0.1));
+			r[j].spread_hi = exp(gsl_stats_quantile_from_sorted_data(y, 1, c, 0.9));
+		}
+	}
+	free(y);
+	return 0;
 }

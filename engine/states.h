@@ -85,4 +85,12 @@ struct ic_states *ic_states_analyse(const struct ic_process_ratios *pr, const st
 				    const struct ic_analysis_opts *opts);
 void ic_states_free(struct ic_states *s);
 
+/* The moments behind ratios r[0..n-1], the series' ratios in ascending N
+ * (the processes' order, pr's sites): per N the paired repetitions of the
+ * model (of state k only, firmly in it, when k is 0 or 1; all when k is
+ * -1), how often each form was the faster and the 10th-90th percentile of
+ * their ratios. r's index is the model's N index. Returns 0, or -1 when
+ * memory runs out. */
+int ic_states_moments(const struct ic_states *s, int k, struct ic_ratio *r, size_t n);
+
 #endif /* IC_STATES_H */

@@ -14,7 +14,8 @@
 /* " Inlined code outgrows the L1i at N ≈ 176, extern code at N ≈ 1155."; both
  * forms once when they pass at the same measured N. The L1i's size is on
  * the Machine line below, once. */
-static void answer_l1i(FILE *f, const struct ic_analysis *an, const struct ic_group *gr)
+static void answer_l1i(FILE *f, const struct ic_analysis *an, const struct ic_group *gr,
+		       const struct ic_attribution *attr)
 {
 	double size = ic_results_context_num(an->res, IC_CTX_L1I_SIZE), ac, ab;
 	const char *c = an->opts.compare, *b = an->opts.baseline;
@@ -24,6 +25,23 @@ static void answer_l1i(FILE *f, const struct ic_analysis *an, const struct ic_gr
 		return;
 	pc = ic_group_cache_pass(gr, c, size, &ac);
 	pb = ic_group_cache_pass(gr, b, size, &ab);
+	/* Capacity explains a crossover near where the inlined code fills the
+	 * L1i, not one far below it: there, say so, and what the copies cost. */
+	if (pc && isfinite(ac) && gr->xo.verdict == IC_VERDICT_CROSSOVER &&
+	    4.0 * gr->xo.bracket_hi <= ac) {
+		const struct ic_line *cp = attr ? &attr->line[IC_LINE_COPIES] : NULL;
+		const struct ic_ratio *top = NULL;
+
+		fprintf(f, " The L1i does not explain the crossover: %s code fills it only at N ≈ %.0f",
+			ic_verdict_classic(an) ? "inlined" : c, ac);
+		for (size_t i = 0; cp && i < cp->n; i++)
+			if (cp->r[i].side == IC_SIDE_BASELINE)
+				top = &cp->r[i];
+		if (top)
+			fprintf(f, "; the copies do (%s %.2gx at N = %lu)", cp->name, top->ratio, top->sites);
+		fputc('.', f);
+		return;
+	}
 	if (pc && pb && pc == pb)
 		fprintf(f, " Both forms' code outgrows the L1i by N = %lu.", pc);
 	else if (pc && pb)
@@ -48,9 +66,34 @@ static void answer_series(FILE *f, const struct ic_analysis *an, const struct ic
 		fputs(v ? ic_verdict_series(v, IC_VERDICT_MAX, an, se) : "no verdict (out of memory).", f);
 		ic_repeats_agree_note(f, se);
 	}
-	answer_l1i(f, an, &se->group);
+	answer_l1i(f, an, &se->group, se->attr);
 	fputc('\n', f);
 	free(v);
+}
+
+/* How long a run would resolve the 2004 effect where this one's range is
+ * narrowest, if the machine varies as it did: a range's half-width on the
+ * log scale shrinks as one over the root of the processes, so the run
+ * grows by the square of the ratio of the two half-widths. */
+static void answer_run_length(FILE *f, const struct ic_analysis *an, double half)
+{
+	const struct ic_results *res = an->res;
+	double t0 = INFINITY, t1 = -INFINITY, grow, min;
+
+	for (size_t i = 0; i < res->nfiles; i++) {
+		t0 = fmin(t0, res->files[i]->start);
+		t1 = fmax(t1, res->files[i]->end);
+	}
+	if (!isfinite(t0) || !isfinite(t1) || t1 <= t0)
+		return;
+	grow = pow(log1p(half) / log1p(an->opts.noise_ci), 2.0);
+	min = grow * (t1 - t0) / 60.0;
+	if (min < 120.0)
+		fprintf(f, " Where its range is narrowest, about %.0f min of processes (%.0fx this run's) "
+			"would, if the machine varies as it did.", min, grow);
+	else
+		fprintf(f, " Where its range is narrowest, about %.0f h of processes (%.0fx this run's) "
+			"would, if the machine varies as it did.", min / 60.0, grow);
 }
 
 /* The smallest difference the run can resolve: the narrowest deciding
@@ -81,14 +124,17 @@ static void answer_resolution(FILE *f, const struct ic_analysis *an)
 			"±%.1f%%, speaks for its one layout only.\n", t, 100.0 * half);
 		return;
 	}
-	fprintf(f, "Resolution: the narrowest deciding interval is ±%.1f%% (%s, N = %lu)", 100.0 * half,
+	fprintf(f, "Resolution: the narrowest 95%% range is ±%.1f%% (%s, N = %lu)", 100.0 * half,
 		ic_fmt_series(t, sizeof(t), an, &bs->group), best->sites);
-	if (half > an->opts.noise_ci)
-		fprintf(f, ": no difference of %g%% (the 2004 kernel's gain) can be resolved anywhere in "
-			"this run.\n", 100.0 * an->opts.noise_ci);
-	else
+	if (half > an->opts.noise_ci) {
+		fprintf(f, ": no difference of %g%% (the 2004 kernel's gain) can be resolved in this run.",
+			100.0 * an->opts.noise_ci);
+		answer_run_length(f, an, half);
+		fputc('\n', f);
+	} else {
 		fprintf(f, ": differences of %g%% (the 2004 kernel's gain) can be resolved where the "
-			"interval is that narrow.\n", 100.0 * an->opts.noise_ci);
+			"range is that narrow.\n", 100.0 * an->opts.noise_ci);
+	}
 }
 
 static void answer_design(FILE *f, const struct ic_results *res)
@@ -115,8 +161,9 @@ void ic_answer_write(FILE *f, const struct ic_analysis *an)
 	const char *v;
 
 	fputs("## The answer\n\nUp to how many call sites does inlining pay, and by how much? Per "
-	      "series, time per call site; an N is on a side only where Holm's step-down resolves "
-	      "it (see Method), and every other N is named unresolved.\n\n", f);
+	      "series: what to do, then each side with its size. Sizes are in times faster, with "
+	      "95% ranges in brackets. An N is on a side only where its range excludes 1, over "
+	      "the whole run (see Method).\n\n", f);
 	for (size_t s = 0; s < an->nseries; s++)
 		answer_series(f, an, &an->series[s]);
 	fputc('\n', f);

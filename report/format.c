@@ -1,5 +1,6 @@
 /* Text helpers shared by summarize's writers; see format.h. */
 #include "format.h"
+#include "report.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -180,30 +181,31 @@ const char *ic_fmt_sig3(char *buf, size_t cap, double x)
 const char *ic_fmt_faster(char *buf, size_t cap, const struct ic_analysis *an,
 			  const struct ic_ratio *r)
 {
-	const char *form = r->ratio < 1.0 ? an->opts.compare : an->opts.baseline;
-	double fac = r->ratio < 1.0 ? 1.0 / r->ratio : r->ratio;
-	char f3[32], pm[32] = "";
+	int cmp = r->ratio < 1.0;
+	const char *form = cmp ? an->opts.compare : an->opts.baseline;
+	double fac = cmp ? 1.0 / r->ratio : r->ratio;
+	/* The deciding (Holm) range, in the same unit: times faster. */
+	double lo = cmp ? 1.0 / r->holm_hi : r->holm_lo, hi = cmp ? 1.0 / r->holm_lo : r->holm_hi;
+	char f3[32], range[64] = "";
 
 	if (!isfinite(r->ratio) || r->ratio <= 0.0) {
 		snprintf(buf, cap, "—");
 		return buf;
 	}
 	ic_fmt_sig3(f3, sizeof(f3), fac);
-	/* The deciding (Holm) interval is symmetric on the log scale: its
-	 * half-width as a factor. */
-	if (isfinite(r->holm_lo) && isfinite(r->holm_hi) && r->holm_lo > 0 &&
-	    r->holm_hi <= 10.0 * r->holm_lo) {
-		double half = 100.0 * (sqrt(r->holm_hi / r->holm_lo) - 1.0);
-
-		snprintf(pm, sizeof(pm), " ±%.*f%%", half < 1.0 ? 1 : 0, half);
-	} else if (isfinite(r->holm_lo)) {
-		snprintf(buf, cap, "unresolved (its interval over 10x wide)");
-		return buf;
+	if (isfinite(lo) && isfinite(hi) && lo > 0.0) {
+		/* No size whose range is wider than IC_VERDICT_SIZE_MAX each way. */
+		if (sqrt(hi / lo) > 1.0 + IC_VERDICT_SIZE_MAX) {
+			snprintf(buf, cap, r->side == IC_SIDE_UNRESOLVED ? "unresolved (too variable to size)"
+									: "%s faster, too variable to size", form);
+			return buf;
+		}
+		snprintf(range, sizeof(range), " [%.3g-%.3gx]", lo, hi);
 	}
 	if (r->side == IC_SIDE_UNRESOLVED)
-		snprintf(buf, cap, "unresolved (%s %sx%s)", form, f3, pm);
+		snprintf(buf, cap, "unresolved (%s %sx%s)", form, f3, range);
 	else
-		snprintf(buf, cap, "%s %sx%s", form, f3, pm);
+		snprintf(buf, cap, "%s %sx faster%s", form, f3, range);
 	return buf;
 }
 

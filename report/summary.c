@@ -136,7 +136,7 @@ static void code_and_noise(FILE *f, const struct ic_analysis *an, const struct i
 			"resolved here.", 100.0 * an->opts.noise_ci);
 	else if (noisy)
 		fprintf(f, " At %zu of %zu points the band (all N at once, plots/ratio.png) is wider than "
-			"±%g%%; the table's ± is each point's deciding interval.", noisy, gr->nratios,
+			"±%g%%; the table's range is each point's deciding one.", noisy, gr->nratios,
 			100.0 * an->opts.noise_ci);
 	fputs("\n\n", f);
 }
@@ -195,15 +195,15 @@ static void states_text(FILE *f, const struct ic_analysis *an, const struct ic_s
 	fputs(" in the other (", f);
 	state_time(f, &st->st[1]);
 	fprintf(f, "); %.1f noise SDs apart, read from %zu repetitions in time order. %zu of %zu "
-		"processes ran wholly in the first, %zu in the second", m->sep, m->n, st->st[0].nproc,
+		"processes ran at one level throughout, %zu at the other", m->sep, m->n, st->st[0].nproc,
 		st->nproc, st->st[1].nproc);
 	if (st->nunsteady)
-		fprintf(f, "; %zu switched inside the process and count for neither", st->nunsteady);
+		fprintf(f, "; %zu switched while they ran", st->nunsteady);
 	if (st->follows == IC_FOLLOWS_TIME)
 		fputs("; all of one state ran, then all of the other", f);
-	fputs(". Each state's ratios below come from its own processes.\n\n", f);
-	fprintf(f, "| N | faster in state 1 (%zu processes) | faster in state 2 (%zu processes) |\n"
-		"|---:|:---|:---|\n", st->st[0].nproc, st->st[1].nproc);
+	fputs(". Each state's ratios below come from every repetition firmly in it, each process "
+	      "one draw; they describe the levels, and the answer above is the time average's.\n\n", f);
+	fprintf(f, "| N | in state 1 | in state 2 |\n|---:|:---|:---|\n");
 	for (size_t i = 0; i < st->st[0].nratios || i < st->st[1].nratios; i++) {
 		char cell[96];
 
@@ -277,7 +277,7 @@ static void series_text(FILE *f, const struct ic_analysis *an, const struct ic_s
 		return;
 	}
 	if (se->states && se->states->nstates == 2)
-		fputs("This table pools the two states below; the answer reads each state on its own.\n\n",
+		fputs("This table pools the two states below, the time average over the run, as the answer does.\n\n",
 		      f);
 	evidence_table(f, an, se);
 	if (!any_l1i(gr))
@@ -565,7 +565,7 @@ static void method_text(FILE *f, const struct ic_analysis *an)
 	}
 	fputs("## Method and noise\n\n"
 	      "- Terms: an N is **resolved** when Holm's step-down (below) puts it on one side of 1: "
-	      "its **deciding interval** (the table's ±, the chart's dark bar) excludes 1. The "
+	      "its **deciding interval**, the **95% range** of the text and tables (in times faster; the chart's dark bar), excludes 1. The "
 	      "**band** of a ratio is its simultaneous 95% interval over every N of its series "
 	      "(Bonferroni, below), drawn as the chart's light area; it shows where the ratios lie "
 	      "and decides nothing. "

@@ -34,6 +34,13 @@ static void vb_add(struct vbuf *b, const char *fmt, ...)
 		b->len = b->len + (size_t)n < b->cap ? b->len + (size_t)n : b->cap - 1;
 }
 
+/* Capitalises the clause that starts at b->s + from. */
+static void vb_capital(struct vbuf *b, size_t from)
+{
+	if (from < b->len)
+		b->s[from] = (char)toupper((unsigned char)b->s[from]);
+}
+
 /* The words: inline vs extern ("inline pays", "extern calls"), any other
  * pair by the forms' names; a series with filler is a whole program. */
 struct vwords {
@@ -48,238 +55,430 @@ int ic_verdict_classic(const struct ic_analysis *an)
 	return (!strcmp(c, "inline") || !strcmp(c, "hint")) && !strncmp(b, "extern", 6);
 }
 
-/* The N of one verdict: the series' N, their sides, their ratios (two sets
- * when the factors of both states are spanned), and which N to speak of. */
+/* The N of one verdict: the series' ratios (their sides are Holm's over
+ * every process, the time average of whatever the machine did) and which
+ * of them to speak of. */
 struct vset {
-	const unsigned long *sites;
-	const enum ic_point_side *side;
-	const double *ratio, *ratio2;   /* ratio2 may be NULL */
+	const struct ic_ratio *r;
 	const unsigned char *in;
 	size_t n;
-	int whole;   /* in holds every N of the series: "pays at no N" can be said */
 };
 
-enum vrange { V_UPTO, V_FROM, V_AT };
+/* The slower over the faster of side s at ratio x (compare/baseline). */
+static double vfactor(enum ic_point_side s, double x)
+{
+	return s == IC_SIDE_COMPARE ? 1.0 / x : x;
+}
 
-/* The factor (slower over faster) span of side s in v. */
+/* The N of side s that speaks for it: the median of its factors. */
+static const struct ic_ratio *vset_typical(const struct vset *v, enum ic_point_side s)
+{
+	const struct ic_ratio *pick[64];
+	size_t k = 0;
+
+	for (size_t i = 0; i < v->n && k < 64; i++)
+		if (v->in[i] && v->r[i].side == s && isfinite(v->r[i].ratio) && v->r[i].ratio > 0.0)
+			pick[k++] = &v->r[i];
+	/* Insertion sort by factor: a few dozen N at most. */
+	for (size_t i = 1; i < k; i++)
+		for (size_t j = i; j > 0 && vfactor(s, pick[j]->ratio) < vfactor(s, pick[j - 1]->ratio); j--) {
+			const struct ic_ratio *t = pick[j];
+
+			pick[j] = pick[j - 1];
+			pick[j - 1] = t;
+		}
+	return k ? pick[(k - 1) / 2] : NULL;
+}
+
+/* The factor span of side s in v: "1.49x to 1.92x over these N". */
 static void vset_span(const struct vset *v, enum ic_point_side s, char *fac, size_t cap)
 {
 	double lo = INFINITY, hi = -INFINITY;
 
-	for (size_t i = 0; i < v->n; i++)
-		for (int k = 0; k < 2; k++) {
-			const double *r = k ? v->ratio2 : v->ratio;
-			double x;
+	for (size_t i = 0; i < v->n; i++) {
+		double x;
 
-			if (!v->in[i] || v->side[i] != s || !r || !isfinite(r[i]) || r[i] <= 0.0)
-				continue;
-			x = s == IC_SIDE_COMPARE ? 1.0 / r[i] : r[i];
-			lo = fmin(lo, x);
-			hi = fmax(hi, x);
-		}
+		if (!v->in[i] || v->r[i].side != s || !isfinite(v->r[i].ratio) || v->r[i].ratio <= 0.0)
+			continue;
+		x = vfactor(s, v->r[i].ratio);
+		lo = fmin(lo, x);
+		hi = fmax(hi, x);
+	}
 	if (isfinite(lo))
 		ic_fmt_factor(fac, cap, lo, hi);
 	else
 		snprintf(fac, cap, "some");
 }
 
-/* One side's clause: [from N = B ]head[ up to N = A| at N = set]tail. */
+static const char *vform(const struct vwords *w, enum ic_point_side s)
+{
+	return s == IC_SIDE_COMPARE ? w->an->opts.compare : w->an->opts.baseline;
+}
+
+enum vrange { V_UPTO, V_FROM, V_AT };
+
+/* One side's clause: [from N = B ]head[ up to N = A| at N = set] by span. */
 static void verdict_clause(struct vbuf *b, const struct vwords *w, const struct vset *v,
 			   enum ic_point_side s, enum vrange range, unsigned long at)
 {
 	const char *c = w->an->opts.compare, *base = w->an->opts.baseline;
-	char fac[48], head[160], tail[96] = "", set[512] = "";
+	char fac[48], head[160], set[512] = "";
 	unsigned char *mask = calloc(v->n ? v->n : 1, 1);
 
 	vset_span(v, s, fac, sizeof(fac));
 	if (s == IC_SIDE_COMPARE) {
-		if (w->classic && !w->program) {
-			snprintf(head, sizeof(head), "%s pays", c);
-			snprintf(tail, sizeof(tail), " (faster by %s)", fac);
-		} else if (w->classic) {
-			snprintf(head, sizeof(head), "inlining pays");
-			snprintf(tail, sizeof(tail), " (the program runs faster by %s)", fac);
-		} else if (w->program) {
-			snprintf(head, sizeof(head), "the program with %s runs faster by %s", c, fac);
-		} else {
-			snprintf(head, sizeof(head), "%s is faster by %s", c, fac);
-		}
+		if (w->classic && !w->program)
+			snprintf(head, sizeof(head), "%s is faster", c);
+		else if (w->classic)
+			snprintf(head, sizeof(head), "inlining makes the program faster");
+		else if (w->program)
+			snprintf(head, sizeof(head), "the program with %s is faster", c);
+		else
+			snprintf(head, sizeof(head), "%s is faster", c);
 	} else if (w->classic && w->program) {
-		snprintf(head, sizeof(head), "the program with the calls out of line runs faster by %s", fac);
+		snprintf(head, sizeof(head), "the program with the calls out of line is faster");
 	} else if (w->classic) {
-		snprintf(head, sizeof(head), "%s calls are faster by %s", base, fac);
+		snprintf(head, sizeof(head), "%s calls are faster", base);
 	} else if (w->program) {
-		snprintf(head, sizeof(head), "the program with %s runs faster by %s", base, fac);
+		snprintf(head, sizeof(head), "the program with %s is faster", base);
 	} else {
-		snprintf(head, sizeof(head), "%s is faster by %s", base, fac);
+		snprintf(head, sizeof(head), "%s is faster", base);
 	}
 	/* From the series' first N is at its every N: said by its N. */
-	if (range == V_FROM && v->n && v->sites[0] == at)
+	if (range == V_FROM && v->n && v->r[0].sites == at)
 		range = V_AT;
 	if (range == V_AT && mask) {
-		for (size_t i = 0; i < v->n; i++)
-			mask[i] = v->in[i] && v->side[i] == s;
-		ic_fmt_nset(set, sizeof(set), v->sites, mask, v->n);
+		unsigned long sites[512];
+		size_t n = v->n < 512 ? v->n : 512;
+
+		for (size_t i = 0; i < n; i++) {
+			mask[i] = v->in[i] && v->r[i].side == s;
+			sites[i] = v->r[i].sites;
+		}
+		ic_fmt_nset(set, sizeof(set), sites, mask, n);
 	}
 	free(mask);
 	if (range == V_FROM)
-		vb_add(b, "from N = %lu %s%s", at, head, tail);
+		vb_add(b, "from N = %lu %s", at, head);
 	else if (range == V_UPTO)
-		vb_add(b, "%s up to N = %lu%s", head, at, tail);
+		vb_add(b, "%s up to N = %lu", head, at);
 	else
-		vb_add(b, "%s at N = %s%s", head, set, tail);
+		vb_add(b, "%s at N = %s", head, set);
+	/* One N: its size follows; several: the span of their estimates. */
+	if (strstr(fac, " over these N"))
+		vb_add(b, ", by %s", fac);
 }
 
-/* The sides of v: anchored, a single switch reads "up to A ... from B";
- * else each side at its N. Then the unresolved N, or "unresolved: none"
- * when anchored. */
-static void verdict_sides(struct vbuf *b, const struct vwords *w, const struct vset *v,
-			  int anchored)
+/* The size of side s where it is typical: its time average with the 95%
+ * range that decides it, the spread of its paired repetitions in time,
+ * and how often each moment put that side ahead over the side's N. A
+ * range wider than +-IC_VERDICT_SIZE_MAX sizes nothing. */
+static void verdict_size(struct vbuf *b, const struct vwords *w, const struct vset *v,
+			 enum ic_point_side s)
 {
-	size_t nc = 0, nb = 0, nu = 0, switches = 0;
-	unsigned long minc = 0, maxc = 0, minb = 0, maxb = 0;
+	const struct ic_ratio *t = vset_typical(v, s);
+	size_t won = 0, all = 0, nside = 0;
+	double lo, hi;
+
+	if (!t)
+		return;
+	lo = vfactor(s, s == IC_SIDE_COMPARE ? t->holm_hi : t->holm_lo);
+	hi = vfactor(s, s == IC_SIDE_COMPARE ? t->holm_lo : t->holm_hi);
+	for (size_t i = 0; i < v->n; i++)
+		nside += v->in[i] && v->r[i].side == s;
+	/* With one N the clause named it already. */
+	if (nside > 1)
+		vb_add(b, "; at N = %lu", t->sites);
+	if (isfinite(lo) && isfinite(hi) && sqrt(hi / lo) <= 1.0 + IC_VERDICT_SIZE_MAX)
+		vb_add(b, "%s %.3gx on average [%.3g-%.3gx]", nside > 1 ? ":" : ",", vfactor(s, t->ratio),
+		       lo, hi);
+	else
+		vb_add(b, "%s too variable to size here (%.2gx on average, its 95%% range wider than "
+		       "±%.0f%%)", nside > 1 ? ":" : ",", vfactor(s, t->ratio), 100.0 * IC_VERDICT_SIZE_MAX);
+	if (t->nrep >= 5 && isfinite(t->spread_lo)) {
+		double a = vfactor(s, s == IC_SIDE_COMPARE ? t->spread_hi : t->spread_lo);
+		double z = vfactor(s, s == IC_SIDE_COMPARE ? t->spread_lo : t->spread_hi);
+
+		vb_add(b, ", %.3gx to %.3gx as the machine varied", a, z);
+	}
+	vb_add(b, ".");
+	for (size_t i = 0; i < v->n; i++)
+		if (v->in[i] && v->r[i].side == s) {
+			all += v->r[i].nrep;
+			won += s == IC_SIDE_COMPARE ? v->r[i].nrep_cmp : v->r[i].nrep_base;
+		}
+	if (all) {
+		size_t from = b->len + 1;
+
+		vb_add(b, " %s was the faster in %zu of %zu paired repetitions there.", vform(w, s), won,
+		       all);
+		vb_capital(b, from);
+	}
+}
+
+/* Counts of v's sides. */
+struct vcount {
+	size_t nc, nb, nu, switches;
+	unsigned long minc, maxc, minb, maxb;
+};
+
+static struct vcount vset_count(const struct vset *v)
+{
+	struct vcount k = { 0 };
 	enum ic_point_side last = IC_SIDE_UNRESOLVED;
+
+	for (size_t i = 0; i < v->n; i++) {
+		enum ic_point_side s = v->r[i].side;
+
+		if (!v->in[i])
+			continue;
+		if (s == IC_SIDE_COMPARE) {
+			k.minc = k.nc++ ? k.minc : v->r[i].sites;
+			k.maxc = v->r[i].sites;
+		} else if (s == IC_SIDE_BASELINE) {
+			k.minb = k.nb++ ? k.minb : v->r[i].sites;
+			k.maxb = v->r[i].sites;
+		} else {
+			k.nu++;
+		}
+		if (s != IC_SIDE_UNRESOLVED) {
+			k.switches += last != IC_SIDE_UNRESOLVED && s != last;
+			last = s;
+		}
+	}
+	return k;
+}
+
+/* "about" a factor: three digits below 2x, so 1.04x does not read 1x. */
+static const char *vabout(char *buf, size_t cap, double x)
+{
+	snprintf(buf, cap, x < 2.0 ? "%.3gx" : "%.2gx", x);
+	return buf;
+}
+
+/* " (N = 16: 5.7 against 13.4 ns a site)" at ratio t. */
+static void verdict_times(struct vbuf *b, const struct ic_ratio *t)
+{
+	char x[32], y[32];
+
+	if (!t || !t->cmp || !t->base)
+		return;
+	vb_add(b, " (N = %lu: %s against %s ns a site)", t->sites,
+	       ic_fmt_sig3(x, sizeof(x), t->ratio < 1.0 ? t->cmp->med[IC_F_NS] : t->base->med[IC_F_NS]),
+	       ic_fmt_sig3(y, sizeof(y), t->ratio < 1.0 ? t->base->med[IC_F_NS] : t->cmp->med[IC_F_NS]));
+}
+
+/* The unresolved N that lean toward side s: " (N = 1..16 lean inline by
+ * 1.2x to 1.3x, within the noise)". */
+static void verdict_lean(struct vbuf *b, const struct vwords *w, const struct vset *v,
+			 enum ic_point_side s)
+{
+	unsigned char lean[512] = { 0 };
+	unsigned long sites[512];
+	double lo = INFINITY, hi = -INFINITY;
+	size_t n = v->n < 512 ? v->n : 512, k = 0;
+	char set[512], fac[48];
+
+	for (size_t i = 0; i < n; i++) {
+		double x = v->r[i].ratio;
+
+		sites[i] = v->r[i].sites;
+		if (!v->in[i] || v->r[i].side != IC_SIDE_UNRESOLVED || !isfinite(x) || x <= 0.0 ||
+		    (s == IC_SIDE_COMPARE) != (x < 1.0))
+			continue;
+		lean[i] = 1;
+		k++;
+		lo = fmin(lo, vfactor(s, x));
+		hi = fmax(hi, vfactor(s, x));
+	}
+	if (!k)
+		return;
+	ic_fmt_factor(fac, sizeof(fac), lo, hi);
+	if (strstr(fac, " over these N"))
+		*strstr(fac, " over these N") = '\0';
+	vb_add(b, " (N = %s lean%s %s by %s, within the noise)", ic_fmt_nset(set, sizeof(set), sites, lean, n),
+	       k == 1 ? "s" : "", vform(w, s), fac);
+}
+
+/* What to do, in one sentence from the sides: the rule a person tuning
+ * call sites acts on, in the run's own numbers. */
+static void verdict_todo(struct vbuf *b, const struct vwords *w, const struct vset *v)
+{
+	struct vcount k = vset_count(v);
+	const char *c = w->an->opts.compare, *base = w->an->opts.baseline;
+	unsigned long last = v->n ? v->r[v->n - 1].sites : 0;
+	const struct ic_ratio *tb = vset_typical(v, IC_SIDE_BASELINE), *tc = vset_typical(v, IC_SIDE_COMPARE);
+	char ab[16] = "", ac[16] = "";
+
+	if (tb)
+		vabout(ab, sizeof(ab), vfactor(IC_SIDE_BASELINE, tb->ratio));
+	if (tc)
+		vabout(ac, sizeof(ac), vfactor(IC_SIDE_COMPARE, tc->ratio));
+
+	if (!k.nc && !k.nb) {
+		vb_add(b, "This run cannot tell which form is faster at any N");
+		verdict_lean(b, w, v, IC_SIDE_COMPARE);
+		verdict_lean(b, w, v, IC_SIDE_BASELINE);
+		vb_add(b, "; a longer run could (see Resolution).");
+		return;
+	}
+	if (k.switches > 1) {
+		vb_add(b, "No one rule: the faster form switches %zu times over N (the table below).",
+		       k.switches);
+		return;
+	}
+	if (k.nc && (!k.nb || k.maxc < k.minb)) {
+		if (!k.nb && k.maxc == last && k.minc == v->r[0].sites) {
+			vb_add(b, "%s: it is faster at every N measured, up to N = %lu, about %s",
+			       w->classic ? "Inline it" : c, last, ac);
+			verdict_times(b, tc);
+			vb_add(b, ".");
+			return;
+		}
+		if (w->classic)
+			vb_add(b, "Inline it only where it has at most %lu call site%s", k.maxc,
+			       k.maxc == 1 ? "" : "s");
+		else
+			vb_add(b, "Prefer %s up to N = %lu", c, k.maxc);
+		if (k.nb) {
+			vb_add(b, "; from %lu, %s is faster, about %s", k.minb,
+			       w->classic ? "calling it" : base, ab);
+			verdict_times(b, tb);
+		} else if (k.maxc == last) {
+			vb_add(b, ": it is faster at every N up to %lu, the last N measured, about %s", last,
+			       ac);
+			verdict_times(b, tc);
+		} else {
+			vb_add(b, ", about %s faster there", ac);
+			verdict_times(b, tc);
+			vb_add(b, "; beyond, this run cannot tell");
+		}
+		vb_add(b, ".");
+		return;
+	}
+	if (k.nb && (!k.nc || k.maxb < k.minc)) {
+		if (w->classic && !k.nc && k.minb == v->r[0].sites)
+			vb_add(b, "Keep it out of line: the calls are faster at every N, about %s",
+			       ab);
+		else if (w->classic && !k.nc)
+			vb_add(b, "Call it out of line from %lu call sites%s: about %s faster", k.minb,
+			       k.minb == last ? ", the last N measured" : "", ab);
+		else if (w->classic)
+			vb_add(b, "Keep it out of line up to %lu call sites, about %s faster", k.maxb,
+			       ab);
+		else
+			vb_add(b, "Prefer %s %s N = %lu, about %s faster", base, k.nc ? "up to" : "from",
+			       k.nc ? k.maxb : k.minb, ab);
+		verdict_times(b, tb);
+		if (k.nc) {
+			vb_add(b, "; from %lu %s is faster", k.minc, w->classic ? "inlining" : c);
+		} else {
+			vb_add(b, ". %s was not shown faster at any N", w->classic ? "Inlining" : c);
+			verdict_lean(b, w, v, IC_SIDE_COMPARE);
+		}
+		vb_add(b, ".");
+		return;
+	}
+	vb_add(b, "No one rule over N (the table below).");
+}
+
+/* The sides of v, a sentence each: anchored, a single switch reads "up
+ * to A ... from B"; else each side at its N. Then the unresolved N. */
+static void verdict_sides(struct vbuf *b, const struct vwords *w, const struct vset *v,
+			  const struct ic_crossover *xo)
+{
+	struct vcount k = vset_count(v);
 	unsigned char *mask = calloc(v->n ? v->n : 1, 1);
+	unsigned long sites[512];
+	size_t n = v->n < 512 ? v->n : 512, from;
 	char set[512] = "";
 
 	if (!mask)
 		return;
-	for (size_t i = 0; i < v->n; i++) {
-		enum ic_point_side s = v->side[i];
-
-		mask[i] = v->in[i] && s == IC_SIDE_UNRESOLVED;
-		if (!v->in[i])
-			continue;
-		if (s == IC_SIDE_COMPARE) {
-			minc = nc++ ? minc : v->sites[i];
-			maxc = v->sites[i];
-		} else if (s == IC_SIDE_BASELINE) {
-			minb = nb++ ? minb : v->sites[i];
-			maxb = v->sites[i];
-		} else {
-			nu++;
-		}
-		if (s != IC_SIDE_UNRESOLVED) {
-			switches += last != IC_SIDE_UNRESOLVED && s != last;
-			last = s;
-		}
+	for (size_t i = 0; i < n; i++) {
+		mask[i] = v->in[i] && v->r[i].side == IC_SIDE_UNRESOLVED;
+		sites[i] = v->r[i].sites;
 	}
-	ic_fmt_nset(set, sizeof(set), v->sites, mask, v->n);
+	ic_fmt_nset(set, sizeof(set), sites, mask, n);
 	free(mask);
-	if (!nc && !nb) {
-		vb_add(b, "%s at N = %s", anchored ? "neither form is resolved faster" : "unresolved", set);
+	if (!k.nc && !k.nb) {
+		vb_add(b, " No N is resolved: at N = %s the 95%% range holds 1.", set);
 		return;
 	}
-	if (!anchored || switches > 1) {
-		int cfirst = nc && (!nb || minc < minb);
+	for (int pass = 0; pass < 2; pass++) {
+		/* The side at small N first. */
+		int cfirst = k.nc && (!k.nb || k.minc < k.minb);
+		enum ic_point_side s = (pass == 0) == cfirst ? IC_SIDE_COMPARE : IC_SIDE_BASELINE;
+		size_t ns = s == IC_SIDE_COMPARE ? k.nc : k.nb;
 
-		if (switches > 1 && anchored)
-			vb_add(b, "the faster form switches %zu times, so no crossover is stated: ", switches);
-		verdict_clause(b, w, v, cfirst ? IC_SIDE_COMPARE : IC_SIDE_BASELINE, V_AT, 0);
-		if (nc && nb) {
-			vb_add(b, "; ");
-			verdict_clause(b, w, v, cfirst ? IC_SIDE_BASELINE : IC_SIDE_COMPARE, V_AT, 0);
-		}
-	} else if (nc && nb && maxb < minc) {   /* the baseline wins at small N */
-		verdict_clause(b, w, v, IC_SIDE_BASELINE, V_UPTO, maxb);
-		vb_add(b, "; ");
-		verdict_clause(b, w, v, IC_SIDE_COMPARE, V_FROM, minc);
-	} else {
-		if (nc)
-			verdict_clause(b, w, v, IC_SIDE_COMPARE, V_UPTO, maxc);
-		else if (v->whole && w->classic)
-			vb_add(b, "%s pays at no N; ", w->program ? "inlining" : w->an->opts.compare);
-		else if (v->whole)
-			vb_add(b, "%s is faster at no N; ", w->an->opts.compare);
-		if (nb) {
-			vb_add(b, nc ? "; " : "");
-			verdict_clause(b, w, v, IC_SIDE_BASELINE, V_FROM, minb);
-		}
+		if (!ns)
+			continue;
+		vb_add(b, " ");
+		from = b->len;
+		if (k.switches > 1)
+			verdict_clause(b, w, v, s, V_AT, 0);
+		else if (pass == 0 && ns)
+			verdict_clause(b, w, v, s, (k.nc && k.nb) ? V_UPTO : V_AT,
+				       s == IC_SIDE_COMPARE ? k.maxc : k.maxb);
+		else
+			verdict_clause(b, w, v, s, V_FROM, s == IC_SIDE_COMPARE ? k.minc : k.minb);
+		vb_capital(b, from);
+		verdict_size(b, w, v, s);
 	}
-	if (nu)
-		vb_add(b, "; unresolved at N = %s", set);
-	else if (anchored)
-		vb_add(b, "; unresolved: none");
+	if (k.nu)
+		vb_add(b, " Unresolved at N = %s, where the 95%% range holds 1.", set);
+	else
+		vb_add(b, " Unresolved: none.");
+	if (xo && xo->verdict == IC_VERDICT_CROSSOVER)
+		vb_add(b, " The crossover lies between N = %.0f and %.0f.", xo->bracket_lo, xo->bracket_hi);
 }
 
-/* Capitalises the clause that starts at b->s + from. */
-static void vb_capital(struct vbuf *b, size_t from)
+/* The N where the two states put the faster form on opposite sides (each
+ * state's ratios from every repetition firmly in it, the process the
+ * unit): diff[i] set, sites[] filled, *first the first such; returns how
+ * many. n is at most 512. */
+static size_t verdict_state_diff(const struct ic_states *st, unsigned char *diff,
+				 unsigned long *sites, size_t *first)
 {
-	if (from < b->len)
-		b->s[from] = (char)toupper((unsigned char)b->s[from]);
-}
+	const struct ic_state *s0 = &st->st[0], *s1 = &st->st[1];
+	size_t n = s0->nratios < s1->nratios ? s0->nratios : s1->nratios, nd = 0;
 
-/* A state's side and ratio at each of the series' N (unresolved where
- * the state has no ratio). */
-static void verdict_state_sides(const struct ic_group *gr, const struct ic_state *st,
-				enum ic_point_side *side, double *ratio)
-{
-	for (size_t i = 0; i < gr->nratios; i++) {
-		side[i] = IC_SIDE_UNRESOLVED;
-		ratio[i] = NAN;
-		for (size_t j = 0; j < st->nratios; j++)
-			if (st->ratios[j].sites == gr->ratios[i].sites) {
-				side[i] = st->ratios[j].side;
-				ratio[i] = st->ratios[j].ratio;
-			}
+	*first = 0;
+	if (st->nstates != 2)
+		return 0;
+	for (size_t i = 0; i < n && i < 512; i++) {
+		enum ic_point_side a = s0->ratios[i].side, z = s1->ratios[i].side;
+
+		sites[i] = s0->ratios[i].sites;
+		diff[i] = a != IC_SIDE_UNRESOLVED && z != IC_SIDE_UNRESOLVED && a != z;
+		if (diff[i] && !nd)
+			*first = i;
+		nd += diff[i];
 	}
+	return nd;
 }
 
-/* Two states: each with its share, what holds in both, where they differ. */
-static void verdict_two(struct vbuf *b, const struct vwords *w, const struct ic_series *se,
-			unsigned long *sites, enum ic_point_side *side, double *ratio,
-			unsigned char *in)
+/* Two states of the machine: each with its share, and where the faster
+ * form changed with the state. */
+static void verdict_levels(struct vbuf *b, const struct vwords *w, const struct ic_series *se)
 {
-	const struct ic_group *gr = &se->group;
 	const struct ic_states *st = se->states;
-	size_t n = gr->nratios, ncommon = 0, ndiff = 0;
-	enum ic_point_side *s2 = side + n;
-	double *r2 = ratio + n;
-	unsigned char *diff = in + n;
-	char share[160], set[512];
-	struct vset v;
+	const struct ic_state *s0 = &st->st[0], *s1 = &st->st[1];
+	unsigned char diff[512] = { 0 };
+	unsigned long sites[512];
+	size_t first, n = s0->nratios < s1->nratios ? s0->nratios : s1->nratios;
+	size_t nd = verdict_state_diff(st, diff, sites, &first);
+	char set[512];
 
-	/* Numbered as the Evidence numbers them: state 1 the lower ratio. */
-	verdict_state_sides(gr, &st->st[0], side, ratio);
-	verdict_state_sides(gr, &st->st[1], s2, r2);
-	vb_add(b, "the machine ran in two states: inline/extern %.2f (state 1, %s) and %.2f "
-	       "(state 2, %s) at N = %lu", st->st[0].level, ic_fmt_share(share, sizeof(share), st, 0),
-	       st->st[1].level, ic_fmt_share(set, sizeof(set), st, 1), st->st[0].sites);
-	/* A state of one process has no interval: it decides nothing, and the
-	 * other state's verdict is the run's. */
-	for (int k = 0; k < 2; k++)
-		if (st->st[k].nproc < 2 && st->st[!k].nproc >= 2) {
-			for (size_t i = 0; i < n; i++)
-				in[i] = 1;
-			v = (struct vset){ sites, k ? side : s2, k ? ratio : r2, NULL, in, n, 1 };
-			vb_add(b, ". State %d, with %zu process%s wholly in it, decides no N; in state %d: ",
-			       k + 1, st->st[k].nproc, st->st[k].nproc == 1 ? "" : "es", !k + 1);
-			verdict_sides(b, w, &v, 0);
-			return;
-		}
-	for (size_t i = 0; i < n; i++) {
-		in[i] = side[i] == s2[i];
-		diff[i] = !in[i];
-		ncommon += in[i];
-		ndiff += diff[i];
-	}
-	v = (struct vset){ sites, side, ratio, r2, in, n, !ndiff };
-	if (!ncommon) {
-		vb_add(b, ". They differ at every N");
-	} else {
-		vb_add(b, ". In both: ");
-		verdict_sides(b, w, &v, 1);
-		if (!ndiff) {
-			vb_add(b, ". They differ in level only");
-			return;
-		}
-		vb_add(b, ". They differ at N = %s", ic_fmt_nset(set, sizeof(set), sites, diff, n));
-	}
-	for (int k = 0; k < 2; k++) {
-		v = (struct vset){ sites, k ? s2 : side, k ? r2 : ratio, NULL, diff, n, 0 };
-		vb_add(b, ". In state %d: ", k + 1);
-		verdict_sides(b, w, &v, 0);
-	}
+	vb_add(b, " The machine ran in two states: inline/extern %.2f (state 1, %.0f%% of the time) and "
+	       "%.2f (state 2, %.0f%%) at N = %lu.", s0->level, 100.0 * s0->share, s1->level,
+	       100.0 * s1->share, s0->sites);
+	if (nd)
+		vb_add(b, " At N = %s the faster form changed with the state: %s in state 1, %s in "
+		       "state 2.", ic_fmt_nset(set, sizeof(set), sites, diff, n < 512 ? n : 512),
+		       vform(w, s0->ratios[first].side), vform(w, s1->ratios[first].side));
+	else
+		vb_add(b, " Neither state put any N on the other side.");
 }
 
 const char *ic_verdict_series(char *buf, size_t cap, const struct ic_analysis *an,
@@ -288,16 +487,13 @@ const char *ic_verdict_series(char *buf, size_t cap, const struct ic_analysis *a
 	const struct ic_group *gr = &se->group;
 	struct vwords w = { an, ic_verdict_classic(an), gr->filler != 0 };
 	struct vbuf b = { buf, cap, 0 };
-	size_t n = gr->nratios, at;
-	/* Room for two states' sides and ratios, and two masks. */
-	unsigned long *sites = calloc(n ? n : 1, sizeof(*sites));
-	enum ic_point_side *side = calloc(2 * n + 1, sizeof(*side));
-	double *ratio = calloc(2 * n + 1, sizeof(*ratio));
-	unsigned char *in = calloc(2 * n + 1, 1);
+	size_t n = gr->nratios, at, nd = 0;
+	unsigned char *in = calloc(n + 1, 1);
 	char fb[32], why[256];
+	struct vset v = { gr->ratios, in, n };
 
 	buf[0] = '\0';
-	if (!sites || !side || !ratio || !in) {
+	if (!in) {
 		snprintf(buf, cap, "no verdict (out of memory)");
 		goto out;
 	}
@@ -306,39 +502,36 @@ const char *ic_verdict_series(char *buf, size_t cap, const struct ic_analysis *a
 		       an->opts.baseline);
 		goto out;
 	}
-	/* A smoke test states no side as a finding. */
+	/* A smoke test states no side as a finding, but shows its numbers. */
 	if (ic_analysis_smoke(an, why, sizeof(why))) {
-		vb_add(&b, "No verdict: a smoke test's design decides no side (its ratios per N are in "
-		       "ratios.csv).");
+		vb_add(&b, "Smoke test, no verdict (%s): %s/%s", why, an->opts.compare, an->opts.baseline);
+		for (size_t i = 0; i < n; i++)
+			vb_add(&b, "%s %.3g at N = %lu", i ? "," : "", gr->ratios[i].ratio, gr->ratios[i].sites);
+		vb_add(&b, ".");
 		goto out;
 	}
-	for (size_t i = 0; i < n; i++) {
-		sites[i] = gr->ratios[i].sites;
-		side[i] = gr->ratios[i].side;
-		ratio[i] = gr->ratios[i].ratio;
+	for (size_t i = 0; i < n; i++)
 		in[i] = 1;
-	}
 	if (w.program)
-		vb_add(&b, "As a whole program with %s of other code per call site, ",
+		vb_add(&b, "A whole program, with %s of other code per call site. ",
 		       ic_fmt_bytes(fb, sizeof(fb), (double)gr->filler));
 	at = b.len;
 	if (se->states && se->states->nstates == 2) {
-		verdict_two(&b, &w, se, sites, side, ratio, in);
-	} else {
-		struct vset v = { sites, side, ratio, NULL, in, n, 1 };
+		unsigned char diff[512] = { 0 };
+		unsigned long sites[512];
+		size_t first;
 
-		verdict_sides(&b, &w, &v, 1);
-		if (gr->xo.n_unresolved)
-			vb_add(&b, " (%s)", gr->xo.n_unresolved == 1 ? "its deciding interval holds 1"
-								: "their deciding intervals hold 1");
+		nd = verdict_state_diff(se->states, diff, sites, &first);
 	}
-	if (!w.program)
-		vb_capital(&b, at);
-	vb_add(&b, ".");
+	if (nd)
+		vb_add(&b, "No one rule: the faster form changed with the machine's state (below).");
+	else
+		verdict_todo(&b, &w, &v);
+	vb_capital(&b, at);
+	verdict_sides(&b, &w, &v, &gr->xo);
+	if (se->states && se->states->nstates == 2)
+		verdict_levels(&b, &w, se);
 out:
-	free(sites);
-	free(side);
-	free(ratio);
 	free(in);
 	return buf;
 }

@@ -252,8 +252,10 @@ static void test_repeats(void)
 	      rp->agree);
 	CHECK(rp->xo[0].verdict == IC_VERDICT_BASELINE_WINS && rp->xo[1].verdict == IC_VERDICT_BASELINE_WINS,
 	      "each repeat's verdict: %d %d", rp->xo[0].verdict, rp->xo[1].verdict);
-	CHECK(g->nratios == 7 && g->ratios[0].df == 1.0 && g->ratios[0].nunits == 12,
-	      "the pooled ratio's interval has %g df over %zu processes, want 1 (2 runs) over 12",
+	/* Two repeats are not the top level: one degree of freedom would
+	 * resolve nothing. One layout, so the 12 processes are the draws. */
+	CHECK(g->nratios == 7 && g->ratios[0].df == 11.0 && g->ratios[0].nunits == 12,
+	      "the pooled ratio's interval has %g df over %zu processes, want 11 (12 processes)",
 	      g->ratios[0].df, g->ratios[0].nunits);
 	CHECK(g->ratios[0].nvariants == 1, "one layout, %zu counted", g->ratios[0].nvariants);
 	/* The runs' means are log(1.6/1.5) apart: SD |d| / sqrt 2. Times
@@ -275,6 +277,17 @@ static void test_repeats(void)
 	CHECK(!rp->agree && rp->xo[0].verdict == IC_VERDICT_BASELINE_WINS &&
 	      rp->xo[1].verdict == IC_VERDICT_COMPARE_WINS,
 	      "disagreeing repeats: agree %d, verdicts %d %d", rp->agree, rp->xo[0].verdict,
+	      rp->xo[1].verdict);
+	ic_analysis_free(&an);
+	ic_results_free(&res);
+
+	/* Extern faster in one, no difference in the other: the second
+	 * resolves less, it contradicts nothing, so they agree. */
+	repeats_run(&res, &an, 1.6, 1.0);
+	rp = an.series[0].repeats;
+	CHECK(rp->agree && rp->xo[0].verdict == IC_VERDICT_BASELINE_WINS &&
+	      rp->xo[1].verdict != IC_VERDICT_BASELINE_WINS,
+	      "a repeat that resolves less: agree %d, verdicts %d %d", rp->agree, rp->xo[0].verdict,
 	      rp->xo[1].verdict);
 	ic_analysis_free(&an);
 	ic_results_free(&res);
