@@ -241,6 +241,115 @@ static void wr_forms_words(FILE *f, const struct ic_watch *w, size_t j)
 		100.0 * (in->at[j].change - 1.0));
 }
 
+/* "38%": a between-unit SD on the log scale as a percentage. */
+static double wr_sd_pct(double tau)
+{
+	return 100.0 * (exp(tau) - 1.0);
+}
+
+/* The steadiness test at each N, one line: the units' SD beyond their
+ * noise with its 95% interval, Cochran's Q, and the bound one answer
+ * needs. */
+static void wr_steadiness(FILE *f, const struct ic_watch *w)
+{
+	const double need = IC_STEADY_MARGIN / 1.6448536269514722;
+
+	fprintf(f, "Steadiness (%zu short process%s and %zu window%s as units):", w->nshort,
+		w->nshort == 1 ? "" : "es", w->nwindows, w->nwindows == 1 ? "" : "s");
+	for (size_t j = 0; j < w->nsites; j++) {
+		const struct ic_steady *h = &w->steady[j].h;
+
+		if (!isfinite(h->q)) {
+			fprintf(f, "%s at N = %lu too few units", j ? ";" : "", w->sites[j]);
+			continue;
+		}
+		fprintf(f, "%s at N = %lu their SD beyond noise is %.1f%% [95%% %.1f-%.1f%%] (Q = %.0f on %.0f df, ",
+			j ? ";" : "", w->sites[j], wr_sd_pct(h->tau), wr_sd_pct(h->tau_lo), wr_sd_pct(h->tau_hi),
+			h->q, h->df);
+		if (h->p < 0.001)
+			fputs("p < 0.001)", f);
+		else
+			fprintf(f, "p = %.3f)", h->p);
+	}
+	fprintf(f, "; one answer needs at most %.1f%% (90%% of moments within ±%.0f%% of the mean).\n",
+		wr_sd_pct(need), 100.0 * IC_WATCH_SAME);
+}
+
+/* "inline/extern at N = 16 moved between 1.4 and 3.5, at N = 1024 between
+ * 1.3 and 2.4 (10th-90th percentile ...) in 6.4 min" */
+static void wr_spread(FILE *f, const struct ic_watch *w)
+{
+	char a[32];
+
+	fprintf(f, "%s/%s", w->an.opts.compare, w->an.opts.baseline);
+	for (size_t j = 0; j < w->nsites; j++)
+		fprintf(f, "%s at N = %lu %sbetween %.2f and %.2f", j ? "," : "", w->sites[j], j ? "" : "moved ",
+			w->steady[j].p10, w->steady[j].p90);
+	fprintf(f, " (10th-90th percentile of its %.1f s windows and processes) in %s", w->window_s > 0.0 ?
+		w->window_s : IC_WATCH_WINDOW_S, wr_dur(a, sizeof(a), w->t1 - w->t0));
+}
+
+static const char *const wr_moves[] = {
+	[IC_MOVES_NOT_READ] = "not read", [IC_MOVES_UNCHANGED] = "unchanged (within ±5%)",
+	[IC_MOVES_WITH] = "moves with the ratio", [IC_MOVES_AGAINST] = "moves against it",
+	[IC_MOVES_UNSURE] = "cannot tell (interval past ±5%)" };
+
+static void wr_elastic_row(FILE *f, const char *name, const struct ic_watch_elastic *el)
+{
+	if (el->verdict == IC_MOVES_NOT_READ)
+		return;
+	fprintf(f, "  %-24s x%.2f [%.2f-%.2f], R² %.2f: %s\n", name, el->change, el->change_lo,
+		el->change_hi, el->fit.r2, wr_moves[el->verdict]);
+}
+
+/* "inline slowed 1.62x [1.55-1.70x]" */
+static int wr_elastic_words(FILE *f, int any, const char *name, const struct ic_watch_elastic *el)
+{
+	if (el->verdict == IC_MOVES_NOT_READ)
+		return any;
+	fprintf(f, "%s%s ", any ? ", " : "", name);
+	if (el->verdict == IC_MOVES_UNCHANGED)
+		fprintf(f, "unchanged (within ±%.0f%%)", 100.0 * IC_WATCH_SAME);
+	else if (el->verdict == IC_MOVES_UNSURE)
+		fprintf(f, "not told apart (x%.2f, 95%% %.2f-%.2f)", el->change, el->change_lo, el->change_hi);
+	else if (el->change >= 1.0)
+		fprintf(f, "slowed %.2fx [%.2f-%.2fx]", el->change, el->change_lo, el->change_hi);
+	else
+		fprintf(f, "ran %.2fx faster [%.2f-%.2fx]", 1.0 / el->change, 1.0 / el->change_hi,
+			1.0 / el->change_lo);
+	return 1;
+}
+
+/* What moves with the ratio: a table of each form's (at each N) and each
+ * probe's change over the ratio's range, then one sentence at the N the
+ * ratio is read at. */
+static void wr_elasticities(FILE *f, const struct ic_watch *w)
+{
+	const struct ic_watch_steady *st = &w->steady[w->ref];
+	char name[96];
+	int any = 0;
+
+	if (w->where != IC_WATCH_DRIFTS && w->where != IC_WATCH_WANDERS)
+		return;
+	fprintf(f, "What moves with the ratio (each one's mean log time per unit on log %s/%s at N = %lu; "
+		"its change as the ratio went from %.2f to %.2f, 95%% Newey-West interval, and R²):\n",
+		w->an.opts.compare, w->an.opts.baseline, w->sites[w->ref], st->p10, st->p90);
+	for (size_t k = 0; k < IC_WATCH_NFORMS; k++)
+		for (size_t j = 0; j < w->nsites; j++) {
+			snprintf(name, sizeof(name), "%s, N = %lu", w->forms[k].form, w->sites[j]);
+			wr_elastic_row(f, name, &w->forms[k].el[j]);
+		}
+	for (size_t k = 0; k < w->nprobes; k++)
+		wr_elastic_row(f, w->probes[k].name, &w->probes[k].el);
+	fprintf(f, "As %s/%s at N = %lu moved from %.2f to %.2f: ", w->an.opts.compare, w->an.opts.baseline,
+		w->sites[w->ref], st->p10, st->p90);
+	for (size_t k = 0; k < IC_WATCH_NFORMS; k++)
+		any = wr_elastic_words(f, any, w->forms[k].form, &w->forms[k].el[w->ref]);
+	for (size_t k = 0; k < w->nprobes; k++)
+		any = wr_elastic_words(f, any, w->probes[k].name, &w->probes[k].el);
+	fputs(any ? ".\n" : "nothing else was measured in the same units.\n", f);
+}
+
 /* The report: the figures, then the plain words, last. */
 static void wr_text(FILE *f, const struct ic_watch *w)
 {
@@ -256,7 +365,13 @@ static void wr_text(FILE *f, const struct ic_watch *w)
 	for (int s = 0; s < (int)w->nstates; s++) {
 		const struct ic_watch_state *st = &w->st[s];
 
-		fprintf(f, "State %d%s: ", s + 1, w->nstates == 2 ? (s ? " (high)" : " (low)") : "");
+		/* A machine that moves has no state to name: its mean over the
+		 * processes instead, which describes and does not promise. */
+		if (w->nstates == 1 && w->where != IC_WATCH_ONE_STATE && w->where != IC_WATCH_TOO_FEW)
+			fputs("Mean over the processes (t interval as if independent, which on a machine "
+			      "that moves they are not): ", f);
+		else
+			fprintf(f, "State %d%s: ", s + 1, w->nstates == 2 ? (s ? " (high)" : " (low)") : "");
 		wr_levels(f, w, s);
 		fputs(".\n", f);
 		if (w->nstates != 2)
@@ -277,10 +392,13 @@ static void wr_text(FILE *f, const struct ic_watch *w)
 		fprintf(f, "Switching inside a process: %zu process%s%s (firm runs of both states).\n",
 			w->switching, w->switching == 1 ? "" : "es",
 			w->long_switches ? ", the long one among them" : "");
-	if (w->nstates == 2) {
+	if (w->where != IC_WATCH_TOO_FEW)
+		wr_steadiness(f, w);
+	if (w->nstates == 2 && (w->where == IC_WATCH_BETWEEN || w->where == IC_WATCH_INSIDE)) {
 		wr_forms(f, w, wr_part_most(w));
 		wr_probes(f, w);
 	}
+	wr_elasticities(f, w);
 	/* The plain words, last on the console. */
 	switch (w->where) {
 	case IC_WATCH_TOO_FEW:
@@ -289,13 +407,47 @@ static void wr_text(FILE *f, const struct ic_watch *w)
 			w->nwindows, w->nwindows == 1 ? "" : "s");
 		break;
 	case IC_WATCH_ONE_STATE:
-		fprintf(f, "One state for these %s (%s; the best two-state fit's levels are %.1f noise "
-			"SDs apart): this machine gave one answer while watched, and there is nothing to "
-			"attribute to a change of state. Whether it stays so over hours, ./run.sh history "
-			"shows.\n", wr_dur(a, sizeof(a), w->t1 - w->t0), w->why,
-			w->separation);
+		fprintf(f, "One state for these %s (its windows and processes vary by an SD of at most",
+			wr_dur(a, sizeof(a), w->t1 - w->t0));
+		for (size_t j = 0; j < w->nsites; j++)
+			fprintf(f, "%s %.1f%% at N = %lu", j ? "," : "", wr_sd_pct(w->steady[j].h.tau_hi), w->sites[j]);
+		fprintf(f, " (95%%): 90%% of moments within ±%.0f%% of the mean; the best two-state fit's "
+			"levels are %.1f noise SDs apart): this machine gave one answer while watched, and "
+			"there is nothing to attribute to a change of state. Whether it stays so over hours, "
+			"./run.sh history shows.\n", 100.0 * IC_WATCH_SAME, w->separation);
 		break;
+	case IC_WATCH_DRIFTS:
+	case IC_WATCH_WANDERS: {
+		const struct ic_watch_steady *st = &w->steady[w->ref];
+
+		wr_spread(f, w);
+		fputs(": no one answer now.\n", f);
+		if (w->where == IC_WATCH_DRIFTS)
+			fprintf(f, "It drifts: a straight line in time takes away %.0f%% of its variation beyond "
+				"noise at N = %lu (half or more counts as a drift); two states do not describe it "
+				"(%s).\n", 100.0 * st->trend_share, w->sites[w->ref], w->why);
+		else
+			fprintf(f, "It wanders: two states do not describe it (%s), and a straight line in time "
+				"takes away only %.0f%% of its variation beyond noise at N = %lu (a drift would "
+				"take half or more).\n", w->why, 100.0 * st->trend_share, w->sites[w->ref]);
+		fputs("A sweep's answer here depends on when it ran: run ./run.sh --repeat 3 --spread 30 and "
+		      "trust only what every repeat says, or run on a dedicated or bare-metal host for one "
+		      "answer.\n", f);
+		break;
+	}
+	case IC_WATCH_UNBOUNDED: {
+		const struct ic_steady *h = &w->steady[w->ref].h;
+
+		wr_spread(f, w);
+		fprintf(f, ": no variation shown beyond the noise (p = %.2f), but none ruled out: the "
+			"noise leaves room for an SD of %.1f%% at N = %lu (95%%), more than one answer "
+			"allows. Watch longer (--minutes) before trusting one sweep's answer.\n", h->p,
+			wr_sd_pct(h->tau_hi), w->sites[w->ref]);
+		break;
+	}
 	case IC_WATCH_BRIEF:
+		wr_spread(f, w);
+		fputs(": no one answer now.\n", f);
 		fprintf(f, "No firm answer on states: %s. That is too little to say this machine has two "
 			"states, and too much to say it has one: watch longer (./run.sh watch --minutes 6) "
 			"before trusting one sweep's answer.\n", w->why);
