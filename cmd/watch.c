@@ -489,6 +489,38 @@ static json_t *wr_json_change(const struct ic_watch_level *lv)
 			 wr_num(lv->change_hi), "verdict", change[lv->verdict]);
 }
 
+/* A form's or probe's elasticity: {slope, lo, hi, r2, units, change,
+ * change_lo, change_hi, verdict}. */
+static json_t *wr_json_elastic(const struct ic_watch_elastic *el)
+{
+	static const char *const v[] = { [IC_MOVES_NOT_READ] = "not read", [IC_MOVES_UNCHANGED] = "unchanged",
+		[IC_MOVES_WITH] = "with the ratio", [IC_MOVES_AGAINST] = "against it",
+		[IC_MOVES_UNSURE] = "cannot tell" };
+
+	return json_pack("{s:o,s:o,s:o,s:o,s:I,s:o,s:o,s:o,s:s}", "slope", wr_num(el->fit.b), "lo",
+			 wr_num(el->fit.lo), "hi", wr_num(el->fit.hi), "r2", wr_num(el->fit.r2), "units",
+			 (json_int_t)el->fit.k, "change", wr_num(el->change), "change_lo", wr_num(el->change_lo),
+			 "change_hi", wr_num(el->change_hi), "verdict", v[el->verdict]);
+}
+
+/* The steadiness test at each N. */
+static json_t *wr_json_steadiness(const struct ic_watch *w)
+{
+	json_t *a = json_array();
+
+	for (size_t j = 0; j < w->nsites; j++) {
+		const struct ic_watch_steady *st = &w->steady[j];
+
+		json_array_append_new(a, json_pack("{s:I,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:b,s:o,s:o,s:o}",
+			"units", (json_int_t)st->h.k, "q", wr_num(st->h.q), "df", wr_num(st->h.df), "p",
+			wr_num(st->h.p), "tau", wr_num(st->h.tau), "tau_lo", wr_num(st->h.tau_lo), "tau_hi",
+			wr_num(st->h.tau_hi), "noise_sd", wr_num(st->noise_sd), "steady", st->h.steady,
+			"ratio_p10", wr_num(st->p10), "ratio_p90", wr_num(st->p90), "trend_share",
+			wr_num(st->trend_share)));
+	}
+	return a;
+}
+
 static json_t *wr_json(const struct ic_watch *w, const char *text)
 {
 	json_t *root = json_object(), *sites = json_array(), *states = json_array(),
@@ -544,7 +576,7 @@ static json_t *wr_json(const struct ic_watch *w, const char *text)
 
 		for (size_t k = 0; k < IC_WATCH_NFORMS; k++) {
 			const struct ic_watch_form *wf = &w->forms[k];
-			json_t *st = json_array(), *ch = json_array();
+			json_t *st = json_array(), *ch = json_array(), *el = json_array();
 
 			if (!wf->measured)
 				continue;
@@ -559,10 +591,12 @@ static json_t *wr_json(const struct ic_watch *w, const char *text)
 				json_array_append_new(st, json_pack("{s:o,s:o,s:o}", "ns_per_n", ns, "lo_per_n", lo,
 								    "hi_per_n", hi));
 			}
-			for (size_t j = 0; j < w->nsites; j++)
+			for (size_t j = 0; j < w->nsites; j++) {
 				json_array_append_new(ch, wr_json_change(&wf->at[j]));
-			json_array_append_new(forms, json_pack("{s:s,s:o,s:o}", "form", wf->form, "states", st,
-							       "change_per_n", ch));
+				json_array_append_new(el, wr_json_elastic(&wf->el[j]));
+			}
+			json_array_append_new(forms, json_pack("{s:s,s:o,s:o,s:o}", "form", wf->form, "states", st,
+							       "change_per_n", ch, "elasticity_per_n", el));
 		}
 		json_object_set_new(root, "forms", forms);
 	}
@@ -578,9 +612,10 @@ static json_t *wr_json(const struct ic_watch *w, const char *text)
 								    "lo", wr_num(p->level.lo[s]), "hi",
 								    wr_num(p->level.hi[s]), "processes",
 								    (json_int_t)p->level.nproc[s]));
-			json_array_append_new(probes, json_pack("{s:s,s:s?,s:o,s:o}", "probe", p->name, "iteration",
+			json_array_append_new(probes, json_pack("{s:s,s:s?,s:o,s:o,s:o}", "probe", p->name, "iteration",
 								p->what, "states", st, "change",
-								wr_json_change(&p->level)));
+								wr_json_change(&p->level), "elasticity",
+								wr_json_elastic(&p->el)));
 		}
 		json_object_set_new(root, "probes", probes);
 	}
@@ -588,6 +623,11 @@ static json_t *wr_json(const struct ic_watch *w, const char *text)
 	json_object_set_new(root, "separation_sd", wr_num(w->separation));
 	json_object_set_new(root, "processes_switching_inside", json_integer((json_int_t)w->switching));
 	json_object_set_new(root, "long_switches_inside", json_boolean(w->long_switches));
+	json_object_set_new(root, "steadiness", wr_json_steadiness(w));
+	json_object_set_new(root, "one_answer_margin", json_real(IC_WATCH_SAME));
+	json_object_set_new(root, "one_answer_cover", json_real(IC_STEADY_COVER));
+	json_object_set_new(root, "elasticity_site", w->where == IC_WATCH_DRIFTS || w->where == IC_WATCH_WANDERS ?
+			    json_integer((json_int_t)w->sites[w->ref]) : json_null());
 	json_object_set_new(root, "where", json_string(ic_watch_where_name(w->where)));
 	json_object_set_new(root, "one_answer", json_boolean(w->where == IC_WATCH_ONE_STATE));
 	json_object_set_new(root, "text", json_string(text));
