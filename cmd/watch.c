@@ -354,6 +354,7 @@ static void wr_elasticities(FILE *f, const struct ic_watch *w)
 static void wr_text(FILE *f, const struct ic_watch *w)
 {
 	char a[32], b[32], c[32];
+	int two = w->nstates == 2 && (w->where == IC_WATCH_BETWEEN || w->where == IC_WATCH_INSIDE);
 
 	fprintf(f, "Sentinel: %s; inline/extern at N =", w->series);
 	for (size_t j = 0; j < w->nsites; j++)
@@ -362,7 +363,8 @@ static void wr_text(FILE *f, const struct ic_watch *w)
 	if (w->have_long)
 		fprintf(f, " and one long process (%zu windows drawn)", w->nwindows);
 	fputs(", every repetition read in time order.\n", f);
-	for (int s = 0; s < (int)w->nstates; s++) {
+	/* Two states whose levels are not clean describe nothing: no levels. */
+	for (int s = 0; s < (int)w->nstates && (w->nstates == 1 || two); s++) {
 		const struct ic_watch_state *st = &w->st[s];
 
 		/* A machine that moves has no state to name: its mean over the
@@ -388,13 +390,13 @@ static void wr_text(FILE *f, const struct ic_watch *w)
 				st->switches, st->switches < 1.5 ? "" : "es");
 		fprintf(f, "; %zu of %zu short processes mostly in it.\n", st->procs, w->nshort);
 	}
-	if (w->nstates == 2)
+	if (two)
 		fprintf(f, "Switching inside a process: %zu process%s%s (firm runs of both states).\n",
 			w->switching, w->switching == 1 ? "" : "es",
 			w->long_switches ? ", the long one among them" : "");
 	if (w->where != IC_WATCH_TOO_FEW)
 		wr_steadiness(f, w);
-	if (w->nstates == 2 && (w->where == IC_WATCH_BETWEEN || w->where == IC_WATCH_INSIDE)) {
+	if (two) {
 		wr_forms(f, w, wr_part_most(w));
 		wr_probes(f, w);
 	}

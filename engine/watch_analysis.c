@@ -617,6 +617,43 @@ out:
 	return rc;
 }
 
+/* With two states: the units' SD beyond noise inside each state (the
+ * units mostly in it), at the N where the levels part most; the states fit
+ * where the larger is IC_WATCH_STATES_SEP times inside the gap. */
+static int watch_states_fit(struct ic_watch *w, size_t j)
+{
+	size_t n = w->nsamples ? w->nsamples : 1, k;
+	double *y = malloc(n * sizeof(*y)), *sev = malloc(n * sizeof(*sev));
+	double gap = fabs(log(w->st[1].ratio[j] / w->st[0].ratio[j]));
+	struct ic_steady h;
+
+	if (!y || !sev) {
+		free(y);
+		free(sev);
+		return -1;
+	}
+	w->state_tau = 0.0;
+	for (int s = 0; s < 2; s++) {
+		k = 0;
+		for (size_t i = 0; i < w->nsamples; i++)
+			if (w->samples[i].state == s && w->samples[i].nrep[j]) {
+				y[k] = w->samples[i].ly[j];
+				sev[k++] = w->samples[i].se[j];
+			}
+		if (!ic_steady_test(y, sev, k, IC_STEADY_MARGIN, &h) && h.tau > w->state_tau)
+			w->state_tau = h.tau;
+	}
+	w->states_fit = IC_WATCH_STATES_SEP * w->state_tau <= gap;
+	if (!w->states_fit) {
+		snprintf(w->why_buf, sizeof(w->why_buf), "the two-state fit's levels are %.1f SDs of the "
+			 "units' variation inside a state apart, not %.0f", gap / w->state_tau, IC_WATCH_STATES_SEP);
+		w->why = w->why_buf;
+	}
+	free(y);
+	free(sev);
+	return 0;
+}
+
 /* One form's or probe's elasticity: reps[0..n-1]'s mean log time per unit
  * against the units' log ratio at the reference N, in time order. */
 static void watch_elastic(const struct ic_watch *w, const size_t *idx, double *sum, double *cnt,
@@ -761,25 +798,27 @@ int ic_watch_analyse(struct ic_watch *w, char *err, size_t errlen)
 	for (size_t p = 0; p < se->procs.nproc; p++)
 		if (se->procs.unit[p] == w->long_file && w->have_long && st->unsteady[p])
 			w->long_switches = 1;
-	if (watch_unit_means(w, se) || watch_steadiness(w))
+	if (watch_unit_means(w, se) || watch_steadiness(w) ||
+	    (w->nstates == 2 && watch_states_fit(w, m->sep_site < w->nsites ? m->sep_site : 0)))
 		return ic_fail(err, errlen, "out of memory");
 	/* Steady first: one answer needs the bound, whatever the states. Then
-	 * two states where they fit; else the variation named. */
+	 * two states where they fit; else the variation named. Brief spells
+	 * are shorter than a unit: where the units vary beyond their noise,
+	 * the variation is longer than that, and named as such. */
 	if (se->procs.nproc < IC_STATES_MIN_PROC || m->n < IC_SM_MIN_OBS ||
 	    w->steady[w->ref].h.k < IC_STEADY_MIN_UNITS)
 		w->where = IC_WATCH_TOO_FEW;
 	else if (w->steady_all)
 		w->where = IC_WATCH_ONE_STATE;
-	else if (w->nstates == 2)
+	else if (w->nstates == 2 && w->states_fit)
 		w->where = w->switching ? IC_WATCH_INSIDE : IC_WATCH_BETWEEN;
+	else if (w->steady[w->ref].h.p < 0.05)
+		w->where = w->steady[w->ref].trend_share >= IC_WATCH_DRIFT_SHARE ? IC_WATCH_DRIFTS :
+			   IC_WATCH_WANDERS;
 	else if (st->brief)
 		w->where = IC_WATCH_BRIEF;
-	else if (!(w->steady[w->ref].h.p < 0.05))
-		w->where = IC_WATCH_UNBOUNDED;
-	else if (w->steady[w->ref].trend_share >= IC_WATCH_DRIFT_SHARE)
-		w->where = IC_WATCH_DRIFTS;
 	else
-		w->where = IC_WATCH_WANDERS;
+		w->where = IC_WATCH_UNBOUNDED;
 	if (watch_elasticities(w, se))
 		return ic_fail(err, errlen, "out of memory");
 	return 0;

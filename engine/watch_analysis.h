@@ -38,6 +38,9 @@
  * time, and where two states do not describe it, the variation is named:
  * it drifts where a straight line in time takes away at least half of the
  * units' variance beyond noise (IC_WATCH_DRIFT_SHARE), else it wanders.
+ * Two states describe it only where their levels are clean: the units
+ * firmly in one state vary little beside the gap between the levels (a
+ * wander, fitted with two states, still wanders inside each).
  *
  * Then what moves with the ratio (elasticities), where it drifts or
  * wanders: over the same units in time order, each form's (at each N) and
@@ -63,6 +66,8 @@
 #define IC_WATCH_WINDOW_S 1.5      /* a window about as long as a short process */
 #define IC_WATCH_NSITES 2          /* the sentinel's N */
 #define IC_WATCH_DRIFT_SHARE 0.5   /* "drifts": a line in time takes away this much of tau^2 */
+#define IC_WATCH_STATES_SEP 4.0    /* two clean levels: this many SDs of the units' variation
+                                    * inside a state apart (as state_model.h's noise SDs) */
 
 /* The forms the watch reads per state (what is measured of them): the
  * sentinel's pair, and the attribution's controls where they ran. */
@@ -191,6 +196,9 @@ struct ic_watch {
 	int long_switches;         /* the long process is one of them */
 	struct ic_watch_steady steady[IC_WATCH_NSITES];
 	int steady_all;            /* one answer: steady at every N */
+	double state_tau;          /* with two states: the units' SD beyond noise inside a state */
+	int states_fit;            /* the two levels are IC_WATCH_STATES_SEP such SDs apart */
+	char why_buf[160];
 	size_t ref;                /* the N whose units vary most: the elasticities' ratio */
 	enum ic_watch_where where;
 };
