@@ -241,10 +241,120 @@ static void wr_forms_words(FILE *f, const struct ic_watch *w, size_t j)
 		100.0 * (in->at[j].change - 1.0));
 }
 
+/* "38%": a between-unit SD on the log scale as a percentage. */
+static double wr_sd_pct(double tau)
+{
+	return 100.0 * (exp(tau) - 1.0);
+}
+
+/* The steadiness test at each N, one line: the units' SD beyond their
+ * noise with its 95% interval, Cochran's Q, and the bound one answer
+ * needs. */
+static void wr_steadiness(FILE *f, const struct ic_watch *w)
+{
+	const double need = IC_STEADY_MARGIN / 1.6448536269514722;
+
+	fprintf(f, "Steadiness (%zu short process%s and %zu window%s as units):", w->nshort,
+		w->nshort == 1 ? "" : "es", w->nwindows, w->nwindows == 1 ? "" : "s");
+	for (size_t j = 0; j < w->nsites; j++) {
+		const struct ic_steady *h = &w->steady[j].h;
+
+		if (!isfinite(h->q)) {
+			fprintf(f, "%s at N = %lu too few units", j ? ";" : "", w->sites[j]);
+			continue;
+		}
+		fprintf(f, "%s at N = %lu their SD beyond noise is %.1f%% [95%% %.1f-%.1f%%] (Q = %.0f on %.0f df, ",
+			j ? ";" : "", w->sites[j], wr_sd_pct(h->tau), wr_sd_pct(h->tau_lo), wr_sd_pct(h->tau_hi),
+			h->q, h->df);
+		if (h->p < 0.001)
+			fputs("p < 0.001)", f);
+		else
+			fprintf(f, "p = %.3f)", h->p);
+	}
+	fprintf(f, "; one answer needs at most %.1f%% (90%% of moments within ±%.0f%% of the mean).\n",
+		wr_sd_pct(need), 100.0 * IC_WATCH_SAME);
+}
+
+/* "inline/extern at N = 16 moved between 1.4 and 3.5, at N = 1024 between
+ * 1.3 and 2.4 (10th-90th percentile ...) in 6.4 min" */
+static void wr_spread(FILE *f, const struct ic_watch *w)
+{
+	char a[32];
+
+	fprintf(f, "%s/%s", w->an.opts.compare, w->an.opts.baseline);
+	for (size_t j = 0; j < w->nsites; j++)
+		fprintf(f, "%s at N = %lu %sbetween %.2f and %.2f", j ? "," : "", w->sites[j], j ? "" : "moved ",
+			w->steady[j].p10, w->steady[j].p90);
+	fprintf(f, " (10th-90th percentile of its %.1f s windows and processes) in %s", w->window_s > 0.0 ?
+		w->window_s : IC_WATCH_WINDOW_S, wr_dur(a, sizeof(a), w->t1 - w->t0));
+}
+
+static const char *const wr_moves[] = {
+	[IC_MOVES_NOT_READ] = "not read", [IC_MOVES_UNCHANGED] = "unchanged (within ±5%)",
+	[IC_MOVES_WITH] = "moves with the ratio", [IC_MOVES_AGAINST] = "moves against it",
+	[IC_MOVES_UNSURE] = "cannot tell (interval past ±5%)" };
+
+static void wr_elastic_row(FILE *f, const char *name, const struct ic_watch_elastic *el)
+{
+	if (el->verdict == IC_MOVES_NOT_READ)
+		return;
+	fprintf(f, "  %-24s x%.2f [%.2f-%.2f], R² %.2f: %s\n", name, el->change, el->change_lo,
+		el->change_hi, el->fit.r2, wr_moves[el->verdict]);
+}
+
+/* "inline slowed 1.62x [1.55-1.70x]" */
+static int wr_elastic_words(FILE *f, int any, const char *name, const struct ic_watch_elastic *el)
+{
+	if (el->verdict == IC_MOVES_NOT_READ)
+		return any;
+	fprintf(f, "%s%s ", any ? ", " : "", name);
+	if (el->verdict == IC_MOVES_UNCHANGED)
+		fprintf(f, "unchanged (within ±%.0f%%)", 100.0 * IC_WATCH_SAME);
+	else if (el->verdict == IC_MOVES_UNSURE)
+		fprintf(f, "not told apart (x%.2f, 95%% %.2f-%.2f)", el->change, el->change_lo, el->change_hi);
+	else if (el->change >= 1.0)
+		fprintf(f, "slowed %.2fx [%.2f-%.2fx]", el->change, el->change_lo, el->change_hi);
+	else
+		fprintf(f, "ran %.2fx faster [%.2f-%.2fx]", 1.0 / el->change, 1.0 / el->change_hi,
+			1.0 / el->change_lo);
+	return 1;
+}
+
+/* What moves with the ratio: a table of each form's (at each N) and each
+ * probe's change over the ratio's range, then one sentence at the N the
+ * ratio is read at. */
+static void wr_elasticities(FILE *f, const struct ic_watch *w)
+{
+	const struct ic_watch_steady *st = &w->steady[w->ref];
+	char name[96];
+	int any = 0;
+
+	if (w->where != IC_WATCH_DRIFTS && w->where != IC_WATCH_WANDERS)
+		return;
+	fprintf(f, "What moves with the ratio (each one's mean log time per unit on log %s/%s at N = %lu; "
+		"its change as the ratio went from %.2f to %.2f, 95%% Newey-West interval, and R²):\n",
+		w->an.opts.compare, w->an.opts.baseline, w->sites[w->ref], st->p10, st->p90);
+	for (size_t k = 0; k < IC_WATCH_NFORMS; k++)
+		for (size_t j = 0; j < w->nsites; j++) {
+			snprintf(name, sizeof(name), "%s, N = %lu", w->forms[k].form, w->sites[j]);
+			wr_elastic_row(f, name, &w->forms[k].el[j]);
+		}
+	for (size_t k = 0; k < w->nprobes; k++)
+		wr_elastic_row(f, w->probes[k].name, &w->probes[k].el);
+	fprintf(f, "As %s/%s at N = %lu moved from %.2f to %.2f: ", w->an.opts.compare, w->an.opts.baseline,
+		w->sites[w->ref], st->p10, st->p90);
+	for (size_t k = 0; k < IC_WATCH_NFORMS; k++)
+		any = wr_elastic_words(f, any, w->forms[k].form, &w->forms[k].el[w->ref]);
+	for (size_t k = 0; k < w->nprobes; k++)
+		any = wr_elastic_words(f, any, w->probes[k].name, &w->probes[k].el);
+	fputs(any ? ".\n" : "nothing else was measured in the same units.\n", f);
+}
+
 /* The report: the figures, then the plain words, last. */
 static void wr_text(FILE *f, const struct ic_watch *w)
 {
 	char a[32], b[32], c[32];
+	int two = w->nstates == 2 && (w->where == IC_WATCH_BETWEEN || w->where == IC_WATCH_INSIDE);
 
 	fprintf(f, "Sentinel: %s; inline/extern at N =", w->series);
 	for (size_t j = 0; j < w->nsites; j++)
@@ -253,10 +363,17 @@ static void wr_text(FILE *f, const struct ic_watch *w)
 	if (w->have_long)
 		fprintf(f, " and one long process (%zu windows drawn)", w->nwindows);
 	fputs(", every repetition read in time order.\n", f);
-	for (int s = 0; s < (int)w->nstates; s++) {
+	/* Two states whose levels are not clean describe nothing: no levels. */
+	for (int s = 0; s < (int)w->nstates && (w->nstates == 1 || two); s++) {
 		const struct ic_watch_state *st = &w->st[s];
 
-		fprintf(f, "State %d%s: ", s + 1, w->nstates == 2 ? (s ? " (high)" : " (low)") : "");
+		/* A machine that moves has no state to name: its mean over the
+		 * processes instead, which describes and does not promise. */
+		if (w->nstates == 1 && w->where != IC_WATCH_ONE_STATE && w->where != IC_WATCH_TOO_FEW)
+			fputs("Mean over the processes (t interval as if independent, which on a machine "
+			      "that moves they are not): ", f);
+		else
+			fprintf(f, "State %d%s: ", s + 1, w->nstates == 2 ? (s ? " (high)" : " (low)") : "");
 		wr_levels(f, w, s);
 		fputs(".\n", f);
 		if (w->nstates != 2)
@@ -273,14 +390,17 @@ static void wr_text(FILE *f, const struct ic_watch *w)
 				st->switches, st->switches < 1.5 ? "" : "es");
 		fprintf(f, "; %zu of %zu short processes mostly in it.\n", st->procs, w->nshort);
 	}
-	if (w->nstates == 2)
+	if (two)
 		fprintf(f, "Switching inside a process: %zu process%s%s (firm runs of both states).\n",
 			w->switching, w->switching == 1 ? "" : "es",
 			w->long_switches ? ", the long one among them" : "");
-	if (w->nstates == 2) {
+	if (w->where != IC_WATCH_TOO_FEW)
+		wr_steadiness(f, w);
+	if (two) {
 		wr_forms(f, w, wr_part_most(w));
 		wr_probes(f, w);
 	}
+	wr_elasticities(f, w);
 	/* The plain words, last on the console. */
 	switch (w->where) {
 	case IC_WATCH_TOO_FEW:
@@ -289,13 +409,47 @@ static void wr_text(FILE *f, const struct ic_watch *w)
 			w->nwindows, w->nwindows == 1 ? "" : "s");
 		break;
 	case IC_WATCH_ONE_STATE:
-		fprintf(f, "One state for these %s (%s; the best two-state fit's levels are %.1f noise "
-			"SDs apart): this machine gave one answer while watched, and there is nothing to "
-			"attribute to a change of state. Whether it stays so over hours, ./run.sh history "
-			"shows.\n", wr_dur(a, sizeof(a), w->t1 - w->t0), w->why,
-			w->separation);
+		fprintf(f, "One state for these %s (its windows and processes vary by an SD of at most",
+			wr_dur(a, sizeof(a), w->t1 - w->t0));
+		for (size_t j = 0; j < w->nsites; j++)
+			fprintf(f, "%s %.1f%% at N = %lu", j ? "," : "", wr_sd_pct(w->steady[j].h.tau_hi), w->sites[j]);
+		fprintf(f, " (95%%): 90%% of moments within ±%.0f%% of the mean; the best two-state fit's "
+			"levels are %.1f noise SDs apart): this machine gave one answer while watched, and "
+			"there is nothing to attribute to a change of state. Whether it stays so over hours, "
+			"./run.sh history shows.\n", 100.0 * IC_WATCH_SAME, w->separation);
 		break;
+	case IC_WATCH_DRIFTS:
+	case IC_WATCH_WANDERS: {
+		const struct ic_watch_steady *st = &w->steady[w->ref];
+
+		wr_spread(f, w);
+		fputs(": no one answer now.\n", f);
+		if (w->where == IC_WATCH_DRIFTS)
+			fprintf(f, "It drifts: a straight line in time takes away %.0f%% of its variation beyond "
+				"noise at N = %lu (half or more counts as a drift); two states do not describe it "
+				"(%s).\n", 100.0 * st->trend_share, w->sites[w->ref], w->why);
+		else
+			fprintf(f, "It wanders: two states do not describe it (%s), and a straight line in time "
+				"takes away only %.0f%% of its variation beyond noise at N = %lu (a drift would "
+				"take half or more).\n", w->why, 100.0 * st->trend_share, w->sites[w->ref]);
+		fputs("A sweep's answer here depends on when it ran: run ./run.sh --repeat 3 --spread 30 and "
+		      "trust only what every repeat says, or run on a dedicated or bare-metal host for one "
+		      "answer.\n", f);
+		break;
+	}
+	case IC_WATCH_UNBOUNDED: {
+		const struct ic_steady *h = &w->steady[w->ref].h;
+
+		wr_spread(f, w);
+		fprintf(f, ": no variation shown beyond the noise (p = %.2f), but none ruled out: the "
+			"noise leaves room for an SD of %.1f%% at N = %lu (95%%), more than one answer "
+			"allows. Watch longer (--minutes) before trusting one sweep's answer.\n", h->p,
+			wr_sd_pct(h->tau_hi), w->sites[w->ref]);
+		break;
+	}
 	case IC_WATCH_BRIEF:
+		wr_spread(f, w);
+		fputs(": no one answer now.\n", f);
 		fprintf(f, "No firm answer on states: %s. That is too little to say this machine has two "
 			"states, and too much to say it has one: watch longer (./run.sh watch --minutes 6) "
 			"before trusting one sweep's answer.\n", w->why);
@@ -335,6 +489,38 @@ static json_t *wr_json_change(const struct ic_watch_level *lv)
 
 	return json_pack("{s:o,s:o,s:o,s:s}", "ratio", wr_num(lv->change), "lo", wr_num(lv->change_lo), "hi",
 			 wr_num(lv->change_hi), "verdict", change[lv->verdict]);
+}
+
+/* A form's or probe's elasticity: {slope, lo, hi, r2, units, change,
+ * change_lo, change_hi, verdict}. */
+static json_t *wr_json_elastic(const struct ic_watch_elastic *el)
+{
+	static const char *const v[] = { [IC_MOVES_NOT_READ] = "not read", [IC_MOVES_UNCHANGED] = "unchanged",
+		[IC_MOVES_WITH] = "with the ratio", [IC_MOVES_AGAINST] = "against it",
+		[IC_MOVES_UNSURE] = "cannot tell" };
+
+	return json_pack("{s:o,s:o,s:o,s:o,s:I,s:o,s:o,s:o,s:s}", "slope", wr_num(el->fit.b), "lo",
+			 wr_num(el->fit.lo), "hi", wr_num(el->fit.hi), "r2", wr_num(el->fit.r2), "units",
+			 (json_int_t)el->fit.k, "change", wr_num(el->change), "change_lo", wr_num(el->change_lo),
+			 "change_hi", wr_num(el->change_hi), "verdict", v[el->verdict]);
+}
+
+/* The steadiness test at each N. */
+static json_t *wr_json_steadiness(const struct ic_watch *w)
+{
+	json_t *a = json_array();
+
+	for (size_t j = 0; j < w->nsites; j++) {
+		const struct ic_watch_steady *st = &w->steady[j];
+
+		json_array_append_new(a, json_pack("{s:I,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:b,s:o,s:o,s:o}",
+			"units", (json_int_t)st->h.k, "q", wr_num(st->h.q), "df", wr_num(st->h.df), "p",
+			wr_num(st->h.p), "tau", wr_num(st->h.tau), "tau_lo", wr_num(st->h.tau_lo), "tau_hi",
+			wr_num(st->h.tau_hi), "noise_sd", wr_num(st->noise_sd), "steady", st->h.steady,
+			"ratio_p10", wr_num(st->p10), "ratio_p90", wr_num(st->p90), "trend_share",
+			wr_num(st->trend_share)));
+	}
+	return a;
 }
 
 static json_t *wr_json(const struct ic_watch *w, const char *text)
@@ -392,7 +578,7 @@ static json_t *wr_json(const struct ic_watch *w, const char *text)
 
 		for (size_t k = 0; k < IC_WATCH_NFORMS; k++) {
 			const struct ic_watch_form *wf = &w->forms[k];
-			json_t *st = json_array(), *ch = json_array();
+			json_t *st = json_array(), *ch = json_array(), *el = json_array();
 
 			if (!wf->measured)
 				continue;
@@ -407,10 +593,12 @@ static json_t *wr_json(const struct ic_watch *w, const char *text)
 				json_array_append_new(st, json_pack("{s:o,s:o,s:o}", "ns_per_n", ns, "lo_per_n", lo,
 								    "hi_per_n", hi));
 			}
-			for (size_t j = 0; j < w->nsites; j++)
+			for (size_t j = 0; j < w->nsites; j++) {
 				json_array_append_new(ch, wr_json_change(&wf->at[j]));
-			json_array_append_new(forms, json_pack("{s:s,s:o,s:o}", "form", wf->form, "states", st,
-							       "change_per_n", ch));
+				json_array_append_new(el, wr_json_elastic(&wf->el[j]));
+			}
+			json_array_append_new(forms, json_pack("{s:s,s:o,s:o,s:o}", "form", wf->form, "states", st,
+							       "change_per_n", ch, "elasticity_per_n", el));
 		}
 		json_object_set_new(root, "forms", forms);
 	}
@@ -426,9 +614,10 @@ static json_t *wr_json(const struct ic_watch *w, const char *text)
 								    "lo", wr_num(p->level.lo[s]), "hi",
 								    wr_num(p->level.hi[s]), "processes",
 								    (json_int_t)p->level.nproc[s]));
-			json_array_append_new(probes, json_pack("{s:s,s:s?,s:o,s:o}", "probe", p->name, "iteration",
+			json_array_append_new(probes, json_pack("{s:s,s:s?,s:o,s:o,s:o}", "probe", p->name, "iteration",
 								p->what, "states", st, "change",
-								wr_json_change(&p->level)));
+								wr_json_change(&p->level), "elasticity",
+								wr_json_elastic(&p->el)));
 		}
 		json_object_set_new(root, "probes", probes);
 	}
@@ -436,6 +625,11 @@ static json_t *wr_json(const struct ic_watch *w, const char *text)
 	json_object_set_new(root, "separation_sd", wr_num(w->separation));
 	json_object_set_new(root, "processes_switching_inside", json_integer((json_int_t)w->switching));
 	json_object_set_new(root, "long_switches_inside", json_boolean(w->long_switches));
+	json_object_set_new(root, "steadiness", wr_json_steadiness(w));
+	json_object_set_new(root, "one_answer_margin", json_real(IC_WATCH_SAME));
+	json_object_set_new(root, "one_answer_cover", json_real(IC_STEADY_COVER));
+	json_object_set_new(root, "elasticity_site", w->where == IC_WATCH_DRIFTS || w->where == IC_WATCH_WANDERS ?
+			    json_integer((json_int_t)w->sites[w->ref]) : json_null());
 	json_object_set_new(root, "where", json_string(ic_watch_where_name(w->where)));
 	json_object_set_new(root, "one_answer", json_boolean(w->where == IC_WATCH_ONE_STATE));
 	json_object_set_new(root, "text", json_string(text));

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <gsl/gsl_sort_double.h>
+#include <gsl/gsl_statistics_double.h>
 #include <jansson.h>
 
 #include "context.h"
@@ -41,6 +43,9 @@ const char *ic_watch_where_name(enum ic_watch_where v)
 		[IC_WATCH_BETWEEN] = "between processes",
 		[IC_WATCH_INSIDE] = "inside a process",
 		[IC_WATCH_BRIEF] = "brief spells of a second level",
+		[IC_WATCH_DRIFTS] = "drifts",
+		[IC_WATCH_WANDERS] = "wanders",
+		[IC_WATCH_UNBOUNDED] = "not bounded",
 	};
 
 	return name[v];
@@ -469,6 +474,270 @@ out:
 	return rc;
 }
 
+/* The unit (sample) that holds time t of file: a short process's own, or
+ * the long process's window that began last at or before t (the first for
+ * earlier times); -1 when none. */
+static long watch_unit_at(const struct ic_watch *w, size_t file, double t)
+{
+	size_t first = w->nsamples - w->nwindows;
+	long best = -1;
+
+	if (!(w->have_long && file == w->long_file)) {
+		for (size_t i = 0; i < first; i++)
+			if (w->samples[i].file == file)
+				return (long)i;
+		return -1;
+	}
+	for (size_t i = first; i < w->nsamples; i++)
+		if (best < 0 || w->samples[i].start <= t)
+			best = (long)i;
+		else
+			break;
+	return best;
+}
+
+/* Each unit's mean log ratio per N from the model's paired repetitions,
+ * and its standard error: the repetitions' variance pooled over the units
+ * at that N, over the unit's own count. */
+static int watch_unit_means(struct ic_watch *w, const struct ic_series *se)
+{
+	const struct ic_sm *m = &se->states->model;
+	double ss[IC_WATCH_NSITES] = { 0 }, df[IC_WATCH_NSITES] = { 0 };
+	double *sq = calloc(w->nsamples ? w->nsamples * IC_WATCH_NSITES : 1, sizeof(*sq));
+
+	for (size_t i = 0; i < w->nsamples; i++)
+		for (size_t j = 0; j < IC_WATCH_NSITES; j++) {
+			w->samples[i].ly[j] = 0.0;
+			w->samples[i].nrep[j] = 0;
+		}
+	if (!sq)
+		return -1;
+	for (size_t i = 0; i < m->n; i++) {
+		const struct ic_sm_obs *o = &m->obs[i];
+		long u = o->proc < se->procs.nproc ? watch_unit_at(w, se->procs.unit[o->proc], o->t) : -1;
+
+		if (u < 0 || o->site >= w->nsites)
+			continue;
+		w->samples[u].ly[o->site] += o->y;
+		sq[(size_t)u * IC_WATCH_NSITES + o->site] += o->y * o->y;
+		w->samples[u].nrep[o->site]++;
+	}
+	for (size_t i = 0; i < w->nsamples; i++)
+		for (size_t j = 0; j < w->nsites; j++) {
+			struct ic_watch_sample *s = &w->samples[i];
+			double n = (double)s->nrep[j];
+
+			if (!s->nrep[j]) {
+				s->ly[j] = NAN;
+				continue;
+			}
+			ss[j] += sq[i * IC_WATCH_NSITES + j] - s->ly[j] * s->ly[j] / n;
+			df[j] += n - 1.0;
+			s->ly[j] /= n;
+		}
+	for (size_t j = 0; j < w->nsites; j++) {
+		w->steady[j].noise_sd = df[j] > 0.0 ? sqrt(ss[j] / df[j]) : NAN;
+		for (size_t i = 0; i < w->nsamples; i++)
+			w->samples[i].se[j] = w->samples[i].nrep[j] ?
+				w->steady[j].noise_sd / sqrt((double)w->samples[i].nrep[j]) : NAN;
+	}
+	free(sq);
+	return 0;
+}
+
+/* The units in time order: indexes into samples. */
+static size_t *watch_time_order(const struct ic_watch *w)
+{
+	size_t *idx = malloc((w->nsamples ? w->nsamples : 1) * sizeof(*idx));
+
+	if (!idx)
+		return NULL;
+	for (size_t i = 0; i < w->nsamples; i++) {
+		size_t k = i;
+
+		/* Insertion: the samples are nearly in order already. */
+		while (k > 0 && w->samples[idx[k - 1]].start > w->samples[i].start) {
+			idx[k] = idx[k - 1];
+			k--;
+		}
+		idx[k] = i;
+	}
+	return idx;
+}
+
+/* The steadiness test at each N, the spread in time, the drift share. */
+static int watch_steadiness(struct ic_watch *w)
+{
+	size_t n = w->nsamples ? w->nsamples : 1, *idx = watch_time_order(w);
+	double *y = malloc(n * sizeof(*y)), *sev = malloc(n * sizeof(*sev)), *t = malloc(n * sizeof(*t));
+	double *r = malloc(n * sizeof(*r));
+	double most = -1.0;
+	int rc = -1;
+
+	if (!idx || !y || !sev || !t || !r)
+		goto out;
+	w->steady_all = w->nsites > 0;
+	w->ref = 0;
+	for (size_t j = 0; j < w->nsites; j++) {
+		struct ic_watch_steady *st = &w->steady[j];
+		size_t k = 0;
+
+		for (size_t a = 0; a < w->nsamples; a++) {
+			const struct ic_watch_sample *s = &w->samples[idx[a]];
+
+			if (!s->nrep[j] || !isfinite(s->ly[j]))
+				continue;
+			y[k] = s->ly[j];
+			sev[k] = s->se[j];
+			t[k] = 0.5 * (s->start + s->end) - w->t0;
+			r[k] = exp(s->ly[j]);
+			k++;
+		}
+		ic_steady_test(y, sev, k, IC_STEADY_MARGIN, &st->h);
+		st->trend_share = ic_steady_trend_share(y, sev, t, k, &st->h);
+		st->p10 = st->p90 = NAN;
+		if (k) {
+			gsl_sort(r, 1, k);
+			st->p10 = gsl_stats_quantile_from_sorted_data(r, 1, k, 0.10);
+			st->p90 = gsl_stats_quantile_from_sorted_data(r, 1, k, 0.90);
+		}
+		w->steady_all &= st->h.steady;
+		if (st->h.tau > most) {
+			most = st->h.tau;
+			w->ref = j;
+		}
+	}
+	rc = 0;
+out:
+	free(idx);
+	free(y);
+	free(sev);
+	free(t);
+	free(r);
+	return rc;
+}
+
+/* With two states: the units' SD beyond noise inside each state (the
+ * units mostly in it), at the N where the levels part most; the states fit
+ * where the larger is IC_WATCH_STATES_SEP times inside the gap. */
+static int watch_states_fit(struct ic_watch *w, size_t j)
+{
+	size_t n = w->nsamples ? w->nsamples : 1, k;
+	double *y = malloc(n * sizeof(*y)), *sev = malloc(n * sizeof(*sev));
+	double gap = fabs(log(w->st[1].ratio[j] / w->st[0].ratio[j]));
+	struct ic_steady h;
+
+	if (!y || !sev) {
+		free(y);
+		free(sev);
+		return -1;
+	}
+	w->state_tau = 0.0;
+	for (int s = 0; s < 2; s++) {
+		k = 0;
+		for (size_t i = 0; i < w->nsamples; i++)
+			if (w->samples[i].state == s && w->samples[i].nrep[j]) {
+				y[k] = w->samples[i].ly[j];
+				sev[k++] = w->samples[i].se[j];
+			}
+		if (!ic_steady_test(y, sev, k, IC_STEADY_MARGIN, &h) && h.tau > w->state_tau)
+			w->state_tau = h.tau;
+	}
+	w->states_fit = IC_WATCH_STATES_SEP * w->state_tau <= gap;
+	if (!w->states_fit) {
+		snprintf(w->why_buf, sizeof(w->why_buf), "the two-state fit's levels are %.1f SDs of the "
+			 "units' variation inside a state apart, not %.0f", gap / w->state_tau, IC_WATCH_STATES_SEP);
+		w->why = w->why_buf;
+	}
+	free(y);
+	free(sev);
+	return 0;
+}
+
+/* One form's or probe's elasticity: reps[0..n-1]'s mean log time per unit
+ * against the units' log ratio at the reference N, in time order. */
+static void watch_elastic(const struct ic_watch *w, const size_t *idx, double *sum, double *cnt,
+			  double *x, double *y, const struct ic_rep *reps, size_t n, struct ic_watch_elastic *el)
+{
+	const struct ic_watch_steady *st = &w->steady[w->ref];
+	double range = log(st->p90 / st->p10), lim = log(1.0 + IC_WATCH_SAME);
+	size_t k = 0;
+
+	el->verdict = IC_MOVES_NOT_READ;
+	el->change = el->change_lo = el->change_hi = NAN;
+	el->fit.k = 0;
+	el->fit.b = el->fit.lo = el->fit.hi = el->fit.se = el->fit.r2 = NAN;
+	memset(sum, 0, w->nsamples * sizeof(*sum));
+	memset(cnt, 0, w->nsamples * sizeof(*cnt));
+	for (size_t r = 0; r < n; r++) {
+		long u;
+
+		if (!(reps[r].v[IC_F_NS] > 0.0) || !isfinite(reps[r].start))
+			continue;
+		if ((u = watch_unit_at(w, reps[r].unit, reps[r].start)) < 0)
+			continue;
+		sum[u] += log(reps[r].v[IC_F_NS]);
+		cnt[u] += 1.0;
+	}
+	for (size_t a = 0; a < w->nsamples; a++) {
+		size_t i = idx[a];
+
+		if (cnt[i] > 0.0 && w->samples[i].nrep[w->ref] && isfinite(w->samples[i].ly[w->ref])) {
+			x[k] = w->samples[i].ly[w->ref];
+			y[k] = sum[i] / cnt[i];
+			k++;
+		}
+	}
+	if (ic_slope_fit(x, y, k, &el->fit) || !(range > 0.0))
+		return;
+	el->change = exp(el->fit.b * range);
+	el->change_lo = exp(el->fit.lo * range);
+	el->change_hi = exp(el->fit.hi * range);
+	if (fabs(el->fit.lo) * range <= lim && fabs(el->fit.hi) * range <= lim)
+		el->verdict = IC_MOVES_UNCHANGED;
+	else if (el->fit.lo > 0.0)
+		el->verdict = IC_MOVES_WITH;
+	else if (el->fit.hi < 0.0)
+		el->verdict = IC_MOVES_AGAINST;
+	else
+		el->verdict = IC_MOVES_UNSURE;
+}
+
+/* Every form's and probe's elasticity, where the machine drifts or wanders. */
+static int watch_elasticities(struct ic_watch *w, const struct ic_series *se)
+{
+	static const char *const names[IC_WATCH_NFORMS] = IC_WATCH_FORMS;
+	size_t n = w->nsamples ? w->nsamples : 1, *idx = watch_time_order(w);
+	double *sum = malloc(n * sizeof(double)), *cnt = malloc(n * sizeof(double));
+	double *x = malloc(n * sizeof(double)), *y = malloc(n * sizeof(double));
+	int read = w->where == IC_WATCH_DRIFTS || w->where == IC_WATCH_WANDERS, rc = -1;
+
+	if (!idx || !sum || !cnt || !x || !y)
+		goto out;
+	for (size_t f = 0; f < IC_WATCH_NFORMS; f++)
+		for (size_t j = 0; j < IC_WATCH_NSITES; j++) {
+			const struct ic_point *pt = read && j < w->nsites ?
+				ic_group_point(&se->group, names[f], w->sites[j]) : NULL;
+
+			watch_elastic(w, idx, sum, cnt, x, y, pt ? pt->reps : NULL, pt ? pt->nreps : 0,
+				      &w->forms[f].el[j]);
+		}
+	for (size_t k = 0; k < w->nprobes; k++) {
+		const struct ic_probe_reps *p = &w->res.probes[k];
+
+		watch_elastic(w, idx, sum, cnt, x, y, read ? p->reps : NULL, read ? p->nreps : 0,
+			      &w->probes[k].el);
+	}
+	rc = 0;
+out:
+	free(idx);
+	free(sum);
+	free(cnt);
+	free(x);
+	free(y);
+	return rc;
+}
+
 int ic_watch_analyse(struct ic_watch *w, char *err, size_t errlen)
 {
 	const struct ic_series *se;
@@ -529,15 +798,28 @@ int ic_watch_analyse(struct ic_watch *w, char *err, size_t errlen)
 	for (size_t p = 0; p < se->procs.nproc; p++)
 		if (se->procs.unit[p] == w->long_file && w->have_long && st->unsteady[p])
 			w->long_switches = 1;
-	if (se->procs.nproc < IC_STATES_MIN_PROC || m->n < IC_SM_MIN_OBS)
+	if (watch_unit_means(w, se) || watch_steadiness(w) ||
+	    (w->nstates == 2 && watch_states_fit(w, m->sep_site < w->nsites ? m->sep_site : 0)))
+		return ic_fail(err, errlen, "out of memory");
+	/* Steady first: one answer needs the bound, whatever the states. Then
+	 * two states where they fit; else the variation named. Brief spells
+	 * are shorter than a unit: where the units vary beyond their noise,
+	 * the variation is longer than that, and named as such. */
+	if (se->procs.nproc < IC_STATES_MIN_PROC || m->n < IC_SM_MIN_OBS ||
+	    w->steady[w->ref].h.k < IC_STEADY_MIN_UNITS)
 		w->where = IC_WATCH_TOO_FEW;
+	else if (w->steady_all)
+		w->where = IC_WATCH_ONE_STATE;
+	else if (w->nstates == 2 && w->states_fit)
+		w->where = w->switching ? IC_WATCH_INSIDE : IC_WATCH_BETWEEN;
+	else if (w->steady[w->ref].h.p < 0.05)
+		w->where = w->steady[w->ref].trend_share >= IC_WATCH_DRIFT_SHARE ? IC_WATCH_DRIFTS :
+			   IC_WATCH_WANDERS;
 	else if (st->brief)
 		w->where = IC_WATCH_BRIEF;
-	else if (w->nstates < 2)
-		w->where = IC_WATCH_ONE_STATE;
-	else if (w->switching)
-		w->where = IC_WATCH_INSIDE;
 	else
-		w->where = IC_WATCH_BETWEEN;
+		w->where = IC_WATCH_UNBOUNDED;
+	if (watch_elasticities(w, se))
+		return ic_fail(err, errlen, "out of memory");
 	return 0;
 }

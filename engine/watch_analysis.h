@@ -25,7 +25,34 @@
  *
  * The long process is also cut into windows of about a short process's
  * length for the chart (each window's ratio and its repetitions' state);
- * the windows are drawn, not counted as draws.
+ * the windows are drawn, not counted as draws for a state's level.
+ *
+ * Before the states: is the machine steady? (steadiness.h.) The units are
+ * the short processes and the long process's windows; at each N a unit's
+ * mean log ratio of its paired repetitions is one draw, with a standard
+ * error from its repetitions (their variance pooled over the units at that
+ * N: a unit of three repetitions has two degrees of freedom of its own,
+ * which would give Q a heavy tail). One answer only where the Q-profile's
+ * upper bound on the units' SD puts 90% of moments within +-5% of the mean
+ * at every N. Otherwise the units' 10th-90th percentiles are the spread in
+ * time, and where two states do not describe it, the variation is named:
+ * it drifts where a straight line in time takes away at least half of the
+ * units' variance beyond noise (IC_WATCH_DRIFT_SHARE), else it wanders.
+ * Two states describe it only where their levels are clean: the units
+ * firmly in one state vary little beside the gap between the levels (a
+ * wander, fitted with two states, still wanders inside each).
+ *
+ * Then what moves with the ratio (elasticities), where it drifts or
+ * wanders: over the same units in time order, each form's (at each N) and
+ * each probe's mean log time on the sentinel's log ratio at the N where
+ * the units vary most; the slope with its 95% interval (Newey-West: the
+ * units' residuals may be correlated with their neighbours') and R^2. The
+ * change it implies over the ratio's 10th-90th percentile range names it:
+ * with the ratio, against it, unchanged (the interval inside +-5%), or
+ * cannot tell. inline and extern are the ratio's own parts, so their noise
+ * alone gives each a slope of about +-1/2 on a steady machine; read them
+ * where the units' variation is well above their noise, as it is where the
+ * machine is not steady. With two states the per-state change stands.
  */
 #ifndef IC_WATCH_ANALYSIS_H
 #define IC_WATCH_ANALYSIS_H
@@ -34,9 +61,13 @@
 
 #include "analysis.h"
 #include "results.h"
+#include "steadiness.h"
 
 #define IC_WATCH_WINDOW_S 1.5      /* a window about as long as a short process */
 #define IC_WATCH_NSITES 2          /* the sentinel's N */
+#define IC_WATCH_DRIFT_SHARE 0.5   /* "drifts": a line in time takes away this much of tau^2 */
+#define IC_WATCH_STATES_SEP 4.0    /* two clean levels: this many SDs of the units' variation
+                                    * inside a state apart (as state_model.h's noise SDs) */
 
 /* The forms the watch reads per state (what is measured of them): the
  * sentinel's pair, and the attribution's controls where they ran. */
@@ -65,11 +96,29 @@ struct ic_watch_level {
 	enum ic_watch_change verdict;
 };
 
+/* What a form's or probe's time does as the sentinel's ratio varies. */
+enum ic_watch_moves {
+	IC_MOVES_NOT_READ,         /* no drift or wander to read, or too few units */
+	IC_MOVES_UNCHANGED,        /* the change over the ratio's range inside +-IC_WATCH_SAME */
+	IC_MOVES_WITH,             /* slope above 0, the interval excluding 0 */
+	IC_MOVES_AGAINST,
+	IC_MOVES_UNSURE,           /* the interval holds 0 and reaches past +-IC_WATCH_SAME */
+};
+
+/* Its log time on the sentinel's log ratio over the units, and the change
+ * that implies from the ratio's 10th to its 90th percentile. */
+struct ic_watch_elastic {
+	struct ic_slope fit;
+	double change, change_lo, change_hi;
+	enum ic_watch_moves verdict;
+};
+
 /* One form's level at each N. */
 struct ic_watch_form {
 	const char *form;
 	int measured;
 	struct ic_watch_level at[IC_WATCH_NSITES];
+	struct ic_watch_elastic el[IC_WATCH_NSITES];
 };
 
 /* One probe's level (bench/probes.h: the machine in its own terms, ns per
@@ -77,6 +126,7 @@ struct ic_watch_form {
 struct ic_watch_probe {
 	const char *name, *what;
 	struct ic_watch_level level;
+	struct ic_watch_elastic el;
 };
 
 enum ic_watch_where {
@@ -86,6 +136,9 @@ enum ic_watch_where {
 	IC_WATCH_INSIDE,           /* the long process switches */
 	IC_WATCH_BRIEF,            /* a second level in brief spells too short to read as a
 	                            * state (states.h): neither one state nor two */
+	IC_WATCH_DRIFTS,           /* not steady, no two states; a line in time explains most */
+	IC_WATCH_WANDERS,          /* not steady, no two states, no such line */
+	IC_WATCH_UNBOUNDED,        /* no variation shown beyond noise, none ruled out */
 };
 
 struct ic_watch_sample {
@@ -94,6 +147,18 @@ struct ic_watch_sample {
 	double start, end;         /* wall clock, s since the epoch */
 	double ratio[IC_WATCH_NSITES];   /* compare/baseline at each N; NAN if missing */
 	int state;                 /* 0 low, 1 high, -1 neither firmly (states.h) */
+	/* As a unit of the steadiness test: the mean log ratio of its paired
+	 * repetitions per N, how many, and their standard error. */
+	double ly[IC_WATCH_NSITES], se[IC_WATCH_NSITES];
+	size_t nrep[IC_WATCH_NSITES];
+};
+
+/* The steadiness of the sentinel at one N over the units. */
+struct ic_watch_steady {
+	struct ic_steady h;
+	double p10, p90;           /* the units' ratios, 10th and 90th percentiles */
+	double trend_share;        /* of tau^2, taken away by a line in time */
+	double noise_sd;           /* one repetition's log ratio, pooled within units */
 };
 
 struct ic_watch_state {
@@ -129,6 +194,12 @@ struct ic_watch {
 	size_t nprobes;
 	size_t switching;          /* processes with firm runs of both states */
 	int long_switches;         /* the long process is one of them */
+	struct ic_watch_steady steady[IC_WATCH_NSITES];
+	int steady_all;            /* one answer: steady at every N */
+	double state_tau;          /* with two states: the units' SD beyond noise inside a state */
+	int states_fit;            /* the two levels are IC_WATCH_STATES_SEP such SDs apart */
+	char why_buf[160];
+	size_t ref;                /* the N whose units vary most: the elasticities' ratio */
 	enum ic_watch_where where;
 };
 
@@ -149,7 +220,8 @@ int ic_watch_add_long(struct ic_watch *w, const char *path, double window_s, cha
  * forms or memory runs out. */
 int ic_watch_analyse(struct ic_watch *w, char *err, size_t errlen);
 
-/* "one state", "between processes", "inside a process", "too few samples" */
+/* "one state", "between processes", "inside a process", "drifts", "wanders",
+ * "too few samples", ... */
 const char *ic_watch_where_name(enum ic_watch_where w);
 
 #endif /* IC_WATCH_ANALYSIS_H */

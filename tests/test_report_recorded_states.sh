@@ -12,7 +12,10 @@
 # to docs/watch-json.md's table, both ways.
 # The probes' wording on those processes with probes added. A one-state
 # watch of the fake bench must say so, why, and that there is nothing to
-# attribute.
+# attribute. A 6-minute watch of the Zen 3 guest whose ratio wanders
+# between about 1.3 and 3.7 must not say one answer nor one state: it gives
+# the spread in time, says it wanders, and names inline as moving with the
+# ratio and extern against it.
 # usage: test_report_recorded_states.sh WATCH_REPORT SUMMARIZE DATA_DIR JSON_TABLE_CHECK DOC FAKEGB
 set -u
 watch_report=$1
@@ -102,8 +105,38 @@ done
 grep -q '^One state for these [0-9.]* min (.*noise SDs apart): this machine gave one answer while watched, and there is nothing to attribute' "$work/one.out" ||
 	fail "one state not said with its reason: $(cat "$work/one.out")"
 grep -q '^State 2\|^Two states\|^Switching' "$work/one.out" && fail "a one-state watch names two: $(cat "$work/one.out")"
+python3 - "$work/one/out/watch.json" <<'PY' || fail "the steady fake's steadiness in watch.json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["where"] == "one state" and d["one_answer"], d["where"]
+assert all(s["steady"] and s["tau_hi"] * 1.645 <= 0.0488 for s in d["steadiness"]), d["steadiness"]
+assert d["elasticity_site"] is None
+PY
+
+tar xzf "$data/watch-zen3-wander.tar.gz" -C "$work" || fail "untar zen3"
+z=$work/watch-zen3-wander
+"$watch_report" --out "$work/zen3" --long "$z/long.json" $(ls "$z"/s*.json | sort -V) >"$work/zen3.out" ||
+	fail "watch_report zen3: exit $?"
+grep -qi 'one state\|one answer while' "$work/zen3.out" && fail "the wandering watch said one answer: $(cat "$work/zen3.out")"
+grep -q '^inline/extern at N = 16 moved between 1\.[3-6][0-9] and 3\.[2-8][0-9], at N = 1024 between [0-9.]* and [0-9.]* (10th-90th percentile of its 1\.5 s windows and processes) in 6\.4 min: no one answer now\.$' "$work/zen3.out" ||
+	fail "the spread in time not given: $(cat "$work/zen3.out")"
+grep -q '^It wanders: two states do not describe it' "$work/zen3.out" || fail "not said to wander: $(cat "$work/zen3.out")"
+grep -q '^As inline/extern at N = 16 moved from [0-9.]* to [0-9.]*: inline slowed [0-9.]*x \[[0-9.]*-[0-9.]*x\], extern ran [0-9.]*x faster \[' "$work/zen3.out" ||
+	fail "the elasticities' sentence: $(cat "$work/zen3.out")"
+python3 - "$work/zen3/watch.json" <<'PY' || fail "the wandering watch's watch.json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["where"] == "wanders" and not d["one_answer"], d["where"]
+s = d["steadiness"][0]
+assert not s["steady"] and s["p"] < 1e-6 and s["tau_lo"] > 0.15, s
+assert d["elasticity_site"] == 16
+v = {f["form"]: f["elasticity_per_n"][0] for f in d["forms"]}
+assert v["inline"]["verdict"] == "with the ratio" and v["extern"]["verdict"] == "against it", v
+for e in list(v.values()) + [p["elasticity"] for p in d["probes"]]:
+    assert e["units"] > 80 and e["lo"] <= e["slope"] <= e["hi"], e
+PY
 "$table_check" "$doc" "$work/watch/watch.json" "$work/forms/watch.json" "$work/probes/out/watch.json" \
-	"$work/one/out/watch.json" ||
+	"$work/one/out/watch.json" "$work/zen3/watch.json" ||
 	fail "watch.json against $doc"
 
 s=$work/sweep-zen5-two-levels
