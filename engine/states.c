@@ -8,6 +8,7 @@
 
 #include "decision.h"
 
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_sort_double.h>
 #include <gsl/gsl_statistics_double.h>
 
@@ -387,6 +388,101 @@ static void states_brief(struct ic_states *s, const struct ic_process_ratios *pr
 	}
 }
 
+const char *ic_states_level_name(enum ic_states_level l)
+{
+	static const char *const names[] = { "untested", "steady", "not bounded", "layout",
+					     "wanders", "drifts" };
+
+	return (size_t)l < sizeof(names) / sizeof(names[0]) ? names[l] : "?";
+}
+
+/* The steadiness of the processes (states.h): per N their log ratios with
+ * the repetitions' noise pooled there (a process's own rse rests on two or
+ * three repetitions: heavy-tailed alone); Q within variants over every N,
+ * and at the N where tau is largest the equivalence test and the spread. */
+static int states_steadiness(struct ic_states *s, const struct ic_process_ratios *pr)
+{
+	size_t np = pr->nproc;
+	double *y = states_alloc(np, sizeof(*y)), *se = states_alloc(np, sizeof(*se));
+	double *t = states_alloc(np, sizeof(*t)), *vs = states_alloc(np, sizeof(*vs));
+	size_t *vn = states_alloc(np, sizeof(*vn));
+	double best = -1.0;
+	int all = 1;
+
+	s->level = IC_LEVEL_UNTESTED;
+	s->time_q = s->time_df = 0.0;
+	s->time_p = s->spread_lo = s->spread_hi = s->trend_share = NAN;
+	if (!y || !se || !t || !vs || !vn) {
+		free(y), free(se), free(t), free(vs), free(vn);
+		return -1;
+	}
+	for (size_t i = 0; i < pr->nsites; i++) {
+		size_t k = 0;
+		double v2 = 0.0;
+		struct ic_steady h;
+
+		for (size_t p = 0; p < np; p++) {
+			double yy = pr->logr[i * np + p], e = pr->rse[i * np + p];
+
+			if (!isfinite(yy) || !isfinite(e))
+				continue;
+			y[k] = yy;
+			t[k] = (double)pr->time_rank[p];
+			vn[k] = (size_t)(pr->variant[p] >= 0 ? pr->variant[p] : 0);
+			v2 += e * e;
+			k++;
+		}
+		if (k < IC_STATES_MIN_PROC || !(v2 > 0.0))
+			continue;
+		for (size_t j = 0; j < k; j++)
+			se[j] = sqrt(v2 / (double)k);
+		/* Within variants: each process about its variant's mean. */
+		for (size_t j = 0; j < k; j++) {
+			double sum = 0.0;
+			size_t n = 0;
+
+			for (size_t q = 0; q < k; q++)
+				if (vn[q] == vn[j])
+					sum += y[q], n++;
+			if (n >= 2) {
+				double d = y[j] - sum / (double)n;
+
+				s->time_q += d * d / (se[j] * se[j]);
+				s->time_df += 1.0 / (double)n * ((double)n - 1.0);
+			}
+		}
+		if (ic_steady_test(y, se, k, IC_STEADY_MARGIN, &h))
+			continue;
+		all &= h.steady;
+		if (!(h.tau > best))
+			continue;
+		best = h.tau;
+		s->steady = h;
+		s->steady_sites = pr->sites[i];
+		for (size_t j = 0; j < k; j++)
+			vs[j] = y[j];
+		gsl_sort(vs, 1, k);
+		s->spread_lo = exp(gsl_stats_quantile_from_sorted_data(vs, 1, k, 0.1));
+		s->spread_hi = exp(gsl_stats_quantile_from_sorted_data(vs, 1, k, 0.9));
+		s->trend_share = ic_steady_trend_share(y, se, t, k, &h);
+	}
+	if (best >= 0.0) {
+		/* Steady only where every N is. */
+		if (s->time_df > 0.0)
+			s->time_p = gsl_cdf_chisq_Q(s->time_q, s->time_df);
+		if (all)
+			s->level = IC_LEVEL_STEADY;
+		else if (s->time_p < 0.05)
+			s->level = s->trend_share >= 0.5 ? IC_LEVEL_DRIFTS : IC_LEVEL_WANDERS;
+		else if (s->steady.p < 0.05)
+			s->level = IC_LEVEL_LAYOUT;
+		else
+			s->level = IC_LEVEL_UNBOUNDED;
+	}
+	free(y), free(se), free(t), free(vs), free(vn);
+	return 0;
+}
+
 struct ic_states *ic_states_analyse(const struct ic_process_ratios *pr, const struct ic_group *g,
 				    const struct ic_analysis_opts *opts)
 {
@@ -436,7 +532,8 @@ struct ic_states *ic_states_analyse(const struct ic_process_ratios *pr, const st
 	}
 	if (s->nstates == 2)
 		states_brief(s, pr);
-	if (states_state(s, 0, pr, g, opts) || (s->nstates == 2 && states_state(s, 1, pr, g, opts)))
+	if (states_state(s, 0, pr, g, opts) || (s->nstates == 2 && states_state(s, 1, pr, g, opts)) ||
+	    states_steadiness(s, pr))
 		goto fail;
 	return s;
 fail:

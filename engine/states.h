@@ -31,6 +31,7 @@
 
 #include "series.h"
 #include "state_model.h"
+#include "steadiness.h"
 
 #define IC_STATES_MIN_PROC 5      /* fewer processes: too small a design for a verdict */
 #define IC_STATES_MEMBER 0.8      /* a process is of a state with this share of its
@@ -45,6 +46,20 @@ enum ic_states_follows {
 	IC_FOLLOWS_VARIANT,    /* every variant's processes share one state */
 	IC_FOLLOWS_TIME,       /* one switch in time: all of one state, then the other */
 };
+
+/* What the processes' level did, read without a model (two states are
+ * the model's, nstates). */
+enum ic_states_level {
+	IC_LEVEL_UNTESTED,     /* too few processes */
+	IC_LEVEL_STEADY,       /* within +-5% for 90% of processes (steadiness.h) */
+	IC_LEVEL_UNBOUNDED,    /* no variation shown, none ruled out */
+	IC_LEVEL_LAYOUT,       /* processes differ, but each variant's agree: the layouts */
+	IC_LEVEL_WANDERS,      /* the processes of one layout differ: the machine moved */
+	IC_LEVEL_DRIFTS,       /* ... and a line in time takes away half or more of it */
+};
+
+/* "steady", "not bounded", ... */
+const char *ic_states_level_name(enum ic_states_level l);
 
 struct ic_state {
 	size_t nproc;              /* processes of it (IC_STATES_MEMBER) */
@@ -71,6 +86,20 @@ struct ic_states {
 	                            * each state (its ratios' and attribution's) */
 	size_t nmember;
 	enum ic_states_follows follows;
+	/* Is the machine steady, before any model? Over the processes at each
+	 * N (each process's log ratio, the repetitions' noise pooled over the
+	 * processes there): whether the processes of one layout variant differ
+	 * more than that noise allows (time, not layout: Cochran's Q summed
+	 * over N), and the N where the processes vary most, with the
+	 * equivalence test of steadiness.h, the 10th-90th percentile of the
+	 * processes' ratios there and the share of that variation a line in
+	 * time takes away. */
+	enum ic_states_level level;
+	double time_q, time_df, time_p;    /* within variants, summed over N */
+	struct ic_steady steady;           /* at steady_sites */
+	unsigned long steady_sites;
+	double spread_lo, spread_hi;       /* ratios, 10th and 90th percentile of processes */
+	double trend_share;
 	/* One state, though the model found a second one that no two
 	 * processes ran long enough to give a level at the N that separates
 	 * them: brief spells, too little to call a state of the machine or

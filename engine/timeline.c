@@ -78,6 +78,8 @@ struct ic_timeline *ic_timeline_analyse(const struct ic_results *res,
 			tl->nswitching++;
 		}
 	}
+	if (st && st->nstates == 1 && (st->level == IC_LEVEL_WANDERS || st->level == IC_LEVEL_DRIFTS))
+		tl->moved = ic_states_level_name(st->level);
 	if (st && st->nstates == 2) {
 		tl->nlevels = 2;
 		tl->level[0] = st->st[0].level;
@@ -115,6 +117,8 @@ void ic_timeline_line(char *buf, size_t cap, const struct ic_timeline *tl)
 			 tl->level[0], tl->level[1], tl->sites);
 	else if (tl->nlevels == 2)
 		snprintf(buf, cap, "In time: no process switches inside; each ran in one state");
+	else if (tl->moved)
+		snprintf(buf, cap, "In time: no two states, but the level %s (States, above)", tl->moved);
 	else
 		snprintf(buf, cap, "In time: one state throughout");
 }

@@ -42,6 +42,8 @@ struct ic_timeline {
 	double level[2];           /* the states' ratios, low and high (NAN with one) */
 	unsigned long sites;       /* the N of every ratio here */
 	size_t nswitching;         /* processes that switch */
+	const char *moved;         /* with one state: "wanders" or "drifts" where the
+	                            * processes' level moved (states.h), else NULL */
 };
 
 /* The timeline of a series (its process ratios pr and states st, whose

@@ -120,12 +120,12 @@ static void answer_resolution(FILE *f, const struct ic_analysis *an)
 	if (!best)
 		return;
 	if (ic_analysis_smoke(an, t, sizeof(t))) {
-		fprintf(f, "Resolution: none: a smoke test resolves no N (%s); its narrowest interval, "
-			"±%.1f%%, speaks for its one layout only.\n", t, 100.0 * half);
+		fprintf(f, "Resolution: none: a smoke test resolves no N (%s); its narrowest 95%% range, "
+			"about %.1f%% either side, speaks for its one layout only.\n", t, 100.0 * half);
 		return;
 	}
-	fprintf(f, "Resolution: the narrowest 95%% range is ±%.1f%% (%s, N = %lu)", 100.0 * half,
-		ic_fmt_series(t, sizeof(t), an, &bs->group), best->sites);
+	fprintf(f, "Resolution: the smallest difference this run resolves is about %.1f%% (%s, N = %lu)",
+		100.0 * half, ic_fmt_series(t, sizeof(t), an, &bs->group), best->sites);
 	if (half > an->opts.noise_ci) {
 		fprintf(f, ": no difference of %g%% (the 2004 kernel's gain) can be resolved in this run.",
 			100.0 * an->opts.noise_ci);
@@ -133,7 +133,7 @@ static void answer_resolution(FILE *f, const struct ic_analysis *an)
 		fputc('\n', f);
 	} else {
 		fprintf(f, ": differences of %g%% (the 2004 kernel's gain) can be resolved where the "
-			"range is that narrow.\n", 100.0 * an->opts.noise_ci);
+			"95%% range is that narrow.\n", 100.0 * an->opts.noise_ci);
 	}
 }
 

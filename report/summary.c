@@ -165,6 +165,40 @@ static void state_time(FILE *f, const struct ic_state *st)
 	}
 }
 
+/* What the processes' level did without a model: steady, or how far it
+ * moved and how (states.h). */
+static void level_text(FILE *f, const struct ic_analysis *an, const struct ic_states *st)
+{
+	const char *c = an->opts.compare, *b = an->opts.baseline;
+
+	switch (st->level) {
+	case IC_LEVEL_UNTESTED:
+		return;
+	case IC_LEVEL_STEADY:
+		fprintf(f, " The processes ran at one level: at every N, 90%% of them within ±5%% of "
+			"their mean.");
+		return;
+	case IC_LEVEL_UNBOUNDED:
+		fprintf(f, " No variation beyond the repetitions' noise was shown, but none within ±5%% "
+			"is ruled out.");
+		return;
+	case IC_LEVEL_LAYOUT:
+		fprintf(f, " The processes differ beyond their noise, but the processes of each layout "
+			"variant agree: the layouts, which the 95%% ranges hold, not the machine.");
+		return;
+	case IC_LEVEL_WANDERS:
+	case IC_LEVEL_DRIFTS:
+		fprintf(f, " The machine's level moved: at N = %lu the processes ran %s/%s %.2f to %.2f "
+			"(10th-90th percentile), and those of one layout differ beyond their noise "
+			"(p %s). It %s; the answer above is the time average, and each side's spread "
+			"says how far a moment strays.", st->steady_sites, c, b, st->spread_lo,
+			st->spread_hi, st->time_p < 0.001 ? "< 0.001" : st->time_p < 0.01 ? "< 0.01" : "< 0.05",
+			st->level == IC_LEVEL_DRIFTS ? "drifts: a line in time takes away half of it or more"
+						     : "wanders: no two clean states, no line in time");
+		return;
+	}
+}
+
 /* One state: why not two. Two: each with its level, time and spell, and
  * per N its ratio, band and faster form from its own processes. */
 static void states_text(FILE *f, const struct ic_analysis *an, const struct ic_states *st)
@@ -182,7 +216,9 @@ static void states_text(FILE *f, const struct ic_analysis *an, const struct ic_s
 		if (m->mu)
 			fprintf(f, "; the best two-state fit's levels are %.1f noise SDs apart where they "
 				"part most", m->sep);
-		fputs(").\n\n", f);
+		fputs(").", f);
+		level_text(f, an, st);
+		fputs("\n\n", f);
 		return;
 	}
 	fprintf(f, "**Two states**: %s/%s at N = %lu is ", an->opts.compare, an->opts.baseline,

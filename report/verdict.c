@@ -164,9 +164,12 @@ static void verdict_clause(struct vbuf *b, const struct vwords *w, const struct 
 		vb_add(b, "%s up to N = %lu", head, at);
 	else
 		vb_add(b, "%s at N = %s", head, set);
-	/* One N: its size follows; several: the span of their estimates. */
-	if (strstr(fac, " over these N"))
+	/* One N: its size follows; several: the span of their estimates (the
+	 * clause has just named those N). */
+	if (strstr(fac, " over these N")) {
+		*strstr(fac, " over these N") = '\0';
 		vb_add(b, ", by %s", fac);
+	}
 }
 
 /* The size of side s where it is typical: its time average with the 95%

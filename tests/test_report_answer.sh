@@ -89,7 +89,7 @@ grep '^- \*\*1 thread, private queue\*\*: ' "$work/lines" |
 	fail "two states not both named: $(cat "$work/lines")"
 # A crossover with an unresolved N between: inline up to A, extern from B,
 # and the N between named.
-[ "$(grep -Ec 'threads, (private|shared) queue\*\*: Inline it only where it has at most 32 call sites; from 128, calling it is faster, about [0-9.]+x \(N = [0-9]+: [0-9.]+ against [0-9.]+ ns a site\)\. Inline is faster up to N = 32, by [0-9.]+x to [0-9.]+x over these N; .* From N = 128 extern calls are faster, by [0-9.]+x( to [0-9.]+x over these N)?; .* Unresolved at N = 64, where the 95% range holds 1\. The crossover lies between N = 32 and 128\.' "$work/lines")" -eq 2 ] ||
+[ "$(grep -Ec 'threads, (private|shared) queue\*\*: Inline it only where it has at most 32 call sites; from 128, calling it is faster, about [0-9.]+x \(N = [0-9]+: [0-9.]+ against [0-9.]+ ns a site\)\. Inline is faster up to N = 32, by [0-9.]+x to [0-9.]+x; .* From N = 128 extern calls are faster, by [0-9.]+x( to [0-9.]+x)?; .* Unresolved at N = 64, where the 95% range holds 1\. The crossover lies between N = 32 and 128\.' "$work/lines")" -eq 2 ] ||
 	fail "crossover verdicts: $(cat "$work/lines")"
 # A filler series is a whole program, said so.
 grep '^- \*\*512 B filler per site; 1 thread, private queue\*\*: ' "$work/lines" |
