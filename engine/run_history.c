@@ -229,6 +229,15 @@ static void history_detail(struct ic_history_cmp *out, const struct history_one 
 	out->at_sites = h->at_sites;
 }
 
+size_t ic_history_ndiffer(const double *p, size_t m)
+{
+	size_t k = 0;
+
+	while (k < m && p[k] <= IC_AGREE_ALPHA / (double)(m - k))
+		k++;
+	return k;
+}
+
 /* The earlier run's series against now's: each series' joint test, then
  * Holm's step-down over the series at IC_AGREE_ALPHA (any one of a
  * default run's series at p < 0.05 would say "differs" far too often);
@@ -238,11 +247,15 @@ static int history_against(const struct ic_analysis *now, const struct ic_analys
 			   struct ic_history_cmp *out)
 {
 	struct history_one *h = calloc(now->nseries ? now->nseries : 1, sizeof(*h));
+	double *p = calloc(now->nseries ? now->nseries : 1, sizeof(*p));
 	size_t m = 0, ndiff = 0;
 	int unsure = -1;
 
-	if (!h)
+	if (!h || !p) {
+		free(h);
+		free(p);
 		return -1;
+	}
 	out->nseries = out->ndiffer = 0;
 	out->others[0] = '\0';
 	for (size_t s = 0; s < now->nseries; s++) {
@@ -257,6 +270,7 @@ static int history_against(const struct ic_analysis *now, const struct ic_analys
 		sa = (struct ic_agree_side){ a->group.ratios, a->group.nratios, &a->procs, a->states, -1 };
 		if (ic_agree_compare(&sb, &sa, IC_AGREE_MARGIN, &ag)) {
 			free(h);
+			free(p);
 			return -1;
 		}
 		if (ag.npts)
@@ -265,8 +279,9 @@ static int history_against(const struct ic_analysis *now, const struct ic_analys
 	}
 	out->nseries = m;
 	qsort(h, m, sizeof(*h), history_cmp_p);
-	while (ndiff < m && h[ndiff].p <= IC_AGREE_ALPHA / (double)(m - ndiff))
-		ndiff++;
+	for (size_t i = 0; i < m; i++)
+		p[i] = h[i].p;
+	ndiff = ic_history_ndiffer(p, m);
 	out->ndiffer = ndiff;
 	for (size_t i = 0; i < m; i++)
 		if (i >= ndiff && !h[i].equivalent && unsure < 0)
@@ -287,6 +302,7 @@ static int history_against(const struct ic_analysis *now, const struct ic_analys
 		     : unsure >= 0 ? IC_HISTORY_CANNOT_TELL
 				   : IC_HISTORY_AGREES;
 	free(h);
+	free(p);
 	return 0;
 }
 

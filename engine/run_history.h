@@ -79,6 +79,10 @@ struct ic_history_cmp {
 	char others[1024];         /* the other differing series' names, "; "-separated */
 };
 
+/* Holm's step-down over the series' joint p-values p[0..m-1], ascending,
+ * at IC_AGREE_ALPHA: how many of the first differ. */
+size_t ic_history_ndiffer(const double *p, size_t m);
+
 /* Holds the run now (analysed, in now_dir) against its history in
  * now_dir's parent. Returns 0, or -1 with err when memory runs out. */
 int ic_history_compare(const struct ic_analysis *now, const char *now_dir,

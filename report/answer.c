@@ -89,11 +89,11 @@ static void answer_run_length(FILE *f, const struct ic_analysis *an, double half
 	grow = pow(log1p(half) / log1p(an->opts.noise_ci), 2.0);
 	min = grow * (t1 - t0) / 60.0;
 	if (min < 120.0)
-		fprintf(f, " Where its range is narrowest, about %.0f min of processes (%.0fx this run's) "
-			"would, if the machine varies as it did.", min, grow);
+		fprintf(f, " There, about %.0f min of processes (%.0fx this run's) would, if the machine "
+			"varies as it did.", min, grow);
 	else
-		fprintf(f, " Where its range is narrowest, about %.0f h of processes (%.0fx this run's) "
-			"would, if the machine varies as it did.", min / 60.0, grow);
+		fprintf(f, " There, about %.0f h of processes (%.0fx this run's) would, if the machine "
+			"varies as it did.", min / 60.0, grow);
 }
 
 /* The smallest difference the run can resolve: the narrowest deciding
@@ -124,15 +124,15 @@ static void answer_resolution(FILE *f, const struct ic_analysis *an)
 			"about %.1f%% either side, speaks for its one layout only.\n", t, 100.0 * half);
 		return;
 	}
-	fprintf(f, "Resolution: the smallest difference this run resolves is about %.1f%% (%s, N = %lu)",
+	fprintf(f, "Resolution: this run resolves differences of about %.1f%% at best (%s, N = %lu).",
 		100.0 * half, ic_fmt_series(t, sizeof(t), an, &bs->group), best->sites);
 	if (half > an->opts.noise_ci) {
-		fprintf(f, ": no difference of %g%% (the 2004 kernel's gain) can be resolved in this run.",
+		fprintf(f, " No difference of %g%% (the 2004 kernel's gain) can be resolved here.",
 			100.0 * an->opts.noise_ci);
 		answer_run_length(f, an, half);
 		fputc('\n', f);
 	} else {
-		fprintf(f, ": differences of %g%% (the 2004 kernel's gain) can be resolved where the "
+		fprintf(f, " Differences of %g%% (the 2004 kernel's gain) can be resolved where the "
 			"95%% range is that narrow.\n", 100.0 * an->opts.noise_ci);
 	}
 }

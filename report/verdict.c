@@ -332,8 +332,12 @@ static void verdict_todo(struct vbuf *b, const struct vwords *w, const struct vs
 	}
 	if (k.nc && (!k.nb || k.maxc < k.minb)) {
 		if (!k.nb && k.maxc == last && k.minc == v->r[0].sites) {
-			vb_add(b, "%s: it is faster at every N measured, up to N = %lu, about %s",
-			       w->classic ? "Inline it" : c, last, ac);
+			if (w->classic)
+				vb_add(b, "Inline it: it is faster at every N measured, up to N = %lu, about %s",
+				       last, ac);
+			else
+				vb_add(b, "Prefer %s: it is faster at every N measured, up to N = %lu, about %s",
+				       c, last, ac);
 			verdict_times(b, tc);
 			vb_add(b, ".");
 			return;

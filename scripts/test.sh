@@ -11,9 +11,12 @@
 # builds the target tests_default: what its tests run. The sanitizer trees
 # build and run only the tests labelled for them: sanitize (Address+UB: the
 # queue's model and stress tests, gen's tests that need no generated
-# points, the atomic file writer) and tsan (the queue's model and stress
-# tests: threads, TSan's business), through the targets tests_<label>. The
-# release tree runs every test, on code the sanitizers would not change.
+# points, the atomic file writer, the analysis's unit tests: engine's,
+# agree's statistics, the verdict's clauses) and tsan (the queue's model
+# and stress tests: threads, TSan's business), through the targets
+# tests_<label>. The release tree runs every test, on code the sanitizers
+# would not change, the kept mutants among them (tree_mutants, slow).
+# --no-tests=error: a label that selects nothing fails rather than passes.
 
 sub_test() {
 	parse_sub test "--all" "$@"
@@ -64,7 +67,7 @@ test_tree() {
 		printf 'build %ss' $((SECONDS - t))
 		t=$SECONDS
 		phase "test: running the tests of $dir (log $dir/ctest.log)"
-		if ! (cd "$dir" && ctest --output-on-failure -j "$jobs" --timeout 900 "${sel[@]}") >"$dir/ctest.log" 2>&1; then
+		if ! (cd "$dir" && ctest --output-on-failure --no-tests=error -j "$jobs" --timeout 900 "${sel[@]}") >"$dir/ctest.log" 2>&1; then
 			show_tail 40 "$dir/ctest.log"
 			printf ' tests %ss' $((SECONDS - t))
 			exit 1

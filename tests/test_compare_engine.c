@@ -60,13 +60,14 @@ struct hand_run {
 	struct ic_ratio r[2];
 };
 
-static void hand_run_make(struct hand_run *h, double shift, int one_variant)
+/* shift: of every N's log ratios, or with last_only of N = 64's alone. */
+static void hand_run_make(struct hand_run *h, double shift, int one_variant, int last_only)
 {
 	static const double y[8] = { 0.005, -0.01, 0.015, 0.00, 0.01, 0.005, -0.005, 0.00 };
 
 	memset(h, 0, sizeof(*h));
 	for (int i = 0; i < 8; i++)
-		h->logr[i] = y[i] + shift;
+		h->logr[i] = y[i] + (last_only && i < 4 ? 0.0 : shift);
 	for (int p = 0; p < 4; p++) {
 		h->unit[p] = (unsigned)p;
 		h->variant[p] = one_variant ? 0 : p;
@@ -88,15 +89,15 @@ static void hand_run_make(struct hand_run *h, double shift, int one_variant)
 	}
 }
 
-static struct ic_agree_joint joint_of(double shift, int one_variant)
+static struct ic_agree_joint joint_of(double shift, int one_variant, int last_only)
 {
 	static struct hand_run a, b;
 	struct ic_agree_side sa, sb;
 	struct ic_agree ag;
 	struct ic_agree_joint j;
 
-	hand_run_make(&a, 0.0, one_variant);
-	hand_run_make(&b, shift, one_variant);
+	hand_run_make(&a, 0.0, one_variant, 0);
+	hand_run_make(&b, shift, one_variant, last_only);
 	sa = (struct ic_agree_side){ a.r, 2, &a.pr, &a.st, -1 };
 	sb = (struct ic_agree_side){ b.r, 2, &b.pr, &b.st, -1 };
 	CHECK(ic_agree_compare(&sa, &sb, IC_AGREE_MARGIN, &ag) == 0, "out of memory");
@@ -108,19 +109,25 @@ static struct ic_agree_joint joint_of(double shift, int one_variant)
 
 static void test_joint(void)
 {
-	struct ic_agree_joint j = joint_of(0.0, 0);
+	struct ic_agree_joint j = joint_of(0.0, 0, 0);
 
 	CHECK(j.t_max == 0.0 && j.p == 1.0, "identical: t %g p %g", j.t_max, j.p);
 	CHECK(j.exact && j.nsplits == 70 && j.draws_a == 4 && j.variants_a, "splits %zu draws %zu",
 	      j.nsplits, j.draws_a);
 	CHECK(j.equivalent, "identical and sharp: equivalent at every N");
-	j = joint_of(0.2, 0);
+	j = joint_of(0.2, 0, 0);
 	CHECK(fabs(j.p - 2.0 / 70.0) < 1e-12 && fabs(j.p_min - 2.0 / 70.0) < 1e-12,
 	      "shifted by 0.2: p %g, want 2/70", j.p);
 	CHECK(j.counts[IC_AGREE_DIFFER] == 2, "shifted: %zu of 2 N differ", j.counts[IC_AGREE_DIFFER]);
-	j = joint_of(0.2, 1);
+	j = joint_of(0.2, 1, 0);
 	CHECK(!j.variants_a && j.draws_a == 4 && fabs(j.p - 2.0 / 70.0) < 1e-12,
 	      "one variant: the processes are the draws (%zu, p %g)", j.draws_a, j.p);
+	/* Equivalent at N = 1, shifted at N = 64: equivalence is at every N
+	 * (intersection-union), so the runs are not equivalent. */
+	j = joint_of(0.2, 0, 1);
+	CHECK(j.counts[IC_AGREE_EQUIVALENT] == 1 && j.counts[IC_AGREE_DIFFER] == 1 && !j.equivalent,
+	      "one N of two shifted: %zu equivalent, %zu differ, joint %d",
+	      j.counts[IC_AGREE_EQUIVALENT], j.counts[IC_AGREE_DIFFER], j.equivalent);
 }
 
 static void test_fisher(void)

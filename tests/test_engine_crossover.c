@@ -88,6 +88,10 @@ static void test_conflict(void)
 	CHECK(xo.verdict == IC_VERDICT_CONFLICT, "alternating: %s", ic_verdict_name(xo.verdict));
 	CHECK(xo.switches == 3, "alternating: %zu switches", xo.switches);
 	CHECK(xo.direction == 0 && isnan(xo.bracket_lo), "alternating: no direction, no bracket");
+	/* Two switches are already a conflict: back to the first side. */
+	xo = find("ccbbbuuuucccccc");
+	CHECK(xo.verdict == IC_VERDICT_CONFLICT && xo.switches == 2 && isnan(xo.bracket_lo),
+	      "there and back: %s, %zu switches", ic_verdict_name(xo.verdict), xo.switches);
 }
 
 static void test_one_sided(void)

@@ -129,6 +129,84 @@ static void test_pair_band(void)
 	ic_results_free(&res);
 }
 
+/* inline/extern = exp(a[i] + dv) at N = 1, 2, 4 in three layout variants,
+ * dv = -0.03, 0, +0.03: t = a sqrt(3) / 0.03 on 2 degrees of freedom,
+ * whose two-sided p is 1 - t / sqrt(t^2 + 2). Returns the analysed series'
+ * ratios (an and res to free). */
+static const struct ic_ratio *holm_series(struct ic_analysis *an, struct ic_results *res,
+					  const double *a, size_t k)
+{
+	static const char *const sites[] = { "1", "2", "4" };
+
+	ic_results_init(res);
+	for (int v = 0; v < 3; v++) {
+		struct entry e[6];
+		char name[6][96];
+
+		for (size_t i = 0; i < k; i++) {
+			snprintf(name[2 * i], sizeof(name[0]),
+				 "sites/inline/tail_dequeue/chain/seq/%s/private/threads:1", sites[i]);
+			snprintf(name[2 * i + 1], sizeof(name[0]),
+				 "sites/extern/tail_dequeue/chain/seq/%s/private/threads:1", sites[i]);
+			e[2 * i] = (struct entry){ name[2 * i], 10.0 * exp(a[i] + 0.03 * (v - 1)) };
+			e[2 * i + 1] = (struct entry){ name[2 * i + 1], 10.0 };
+		}
+		write_process(res, v, e, 2 * k);
+	}
+	analyse(an, res);
+	CHECK(an->nseries == 1 && an->series[0].group.nratios == k, "one series of %zu N", k);
+	return an->series[0].group.ratios;
+}
+
+/* Holm's step-down where it and Bonferroni part, worked by hand (family
+ * 0.05). a = 0.3: t^2 = 300, p = 0.0033; a = 0.12: t^2 = 48, p = 0.0202;
+ * a = 0.09: t^2 = 27, p = 0.0351.
+ *   - N = 1, 2 at a = 0.09, 0.3 (m = 2): by p, N = 2 passes 0.025 and
+ *     N = 1 then 0.05: both resolved. Bonferroni (0.025 each) resolves
+ *     N = 2 only, and Holm taken in N order stops at once. p_holm is
+ *     2 x 0.0033 and max(that, 0.0351).
+ *   - N = 1, 2, 4 at a = 0.3, 0.12, 0.09 (m = 3): 0.0033 <= 0.0167,
+ *     0.0202 <= 0.025, 0.0351 <= 0.05: all three; Bonferroni N = 1 only.
+ *   - N = 1, 2, 4 at a = 0.3, 0.09, 0.09 (m = 3): 0.0351 > 0.025 stops
+ *     at the second step, so N = 4 stays unresolved although its
+ *     0.0351 <= 0.05: the first failure stops the rest. */
+static void test_holm_steps(void)
+{
+	static const double two[] = { 0.09, 0.3 }, all[] = { 0.3, 0.12, 0.09 },
+			    stop[] = { 0.3, 0.09, 0.09 };
+	const double p3 = 1.0 - sqrt(300.0 / 302.0), p09 = 1.0 - sqrt(27.0 / 29.0);
+	struct ic_analysis an;
+	struct ic_results res;
+	const struct ic_ratio *r;
+
+	r = holm_series(&an, &res, two, 2);
+	CHECK(NEAR(r[0].p, p09, 1e-6) && NEAR(r[1].p, p3, 1e-6), "p %g %g, want %g %g", r[0].p,
+	      r[1].p, p09, p3);
+	CHECK(r[0].resolved && r[1].resolved && r[0].side == IC_SIDE_BASELINE &&
+	      r[1].side == IC_SIDE_BASELINE, "m = 2: Holm resolves both (resolved %d %d)",
+	      r[0].resolved, r[1].resolved);
+	CHECK(r[0].holm_lo > 1.0 && r[0].band_lo < 1.0,
+	      "N = 1: its Holm interval [%g, %g] excludes 1, the band [%g, %g] does not",
+	      r[0].holm_lo, r[0].holm_hi, r[0].band_lo, r[0].band_hi);
+	CHECK(NEAR(r[1].p_holm, 2.0 * p3, 1e-6) && NEAR(r[0].p_holm, p09, 1e-6),
+	      "p_holm %g %g", r[0].p_holm, r[1].p_holm);
+	ic_analysis_free(&an);
+	ic_results_free(&res);
+
+	r = holm_series(&an, &res, all, 3);
+	CHECK(r[0].resolved && r[1].resolved && r[2].resolved, "m = 3: Holm resolves all (%d %d %d)",
+	      r[0].resolved, r[1].resolved, r[2].resolved);
+	ic_analysis_free(&an);
+	ic_results_free(&res);
+
+	r = holm_series(&an, &res, stop, 3);
+	CHECK(r[0].resolved && !r[1].resolved && !r[2].resolved && r[2].side == IC_SIDE_UNRESOLVED,
+	      "m = 3: Holm stops at the first failure (%d %d %d)", r[0].resolved, r[1].resolved,
+	      r[2].resolved);
+	ic_analysis_free(&an);
+	ic_results_free(&res);
+}
+
 /* Per process (inline/inline_nolock)/(extern/extern_nolock) = 1.2 u with u
  * = exp(dv) per variant: the estimate is 1.2, the interval as above. */
 static void test_interaction(void)
@@ -258,6 +336,7 @@ int main(void)
 {
 	CHECK(mkdtemp(dir), "mkdtemp");
 	test_pair_band();
+	test_holm_steps();
 	test_interaction();
 	test_filler();
 	test_bad_filler();

@@ -171,6 +171,9 @@ static void test_sweep(gsl_rng *r, struct ic_sm_obs *obs)
 	       "%zu of %zu, spells %zu of %zu; one state called two in %zu of %d\n", found, trials, lev,
 	       nlev, share, found, spell, 2 * found, two, TRIALS);
 	CHECK(found >= 0.8 * (double)trials, "sweep: two states found in %zu of %zu", found, trials);
+	/* Each state of a found machine spans several processes: most levels
+	 * have an interval to check (none would pass the 90% below). */
+	CHECK(nlev >= found, "sweep: %zu level intervals in %zu found machines", nlev, found);
 	CHECK(lev >= 0.9 * (double)nlev, "sweep: levels held in %zu of %zu", lev, nlev);
 	CHECK(share >= 0.9 * (double)found, "sweep: shares held in %zu of %zu", share, found);
 	CHECK(spell >= 0.9 * 2.0 * (double)found, "sweep: spells held in %zu of %zu", spell, 2 * found);
@@ -226,6 +229,7 @@ static void test_planted(gsl_rng *r, struct ic_sm_obs *obs)
 	printf("planted: two states in %zu of %zu; levels held %zu of %zu, shares %zu of %zu, "
 	       "spells %zu of %zu\n", found, trials, lev, nlev, share, found, spell, nsp);
 	CHECK(found >= 0.8 * (double)trials, "two states found in %zu of %zu", found, trials);
+	CHECK(nlev >= 2 * found, "%zu level intervals in %zu found machines", nlev, found);
 	CHECK(lev >= 0.9 * (double)nlev, "levels held in %zu of %zu", lev, nlev);
 	CHECK(share >= 0.9 * (double)found, "shares held in %zu of %zu", share, found);
 	CHECK(spell >= 0.9 * (double)nsp, "spells held in %zu of %zu", spell, nsp);
@@ -249,6 +253,8 @@ static void test_one_state(gsl_rng *r, struct ic_sm_obs *obs)
 		printf("one state, %s noise: two states in %zu of %d, a switch inside named %zu times\n",
 		       law_name[law], two, TRIALS, inside);
 		CHECK(two <= 0.05 * TRIALS, "%s: two states in %zu of %d", law_name[law], two, TRIALS);
+		CHECK(inside == 0, "%s: a switch inside named %zu times on one state", law_name[law],
+		      inside);
 	}
 }
 
@@ -269,6 +275,10 @@ static void test_worked(void)
 	      ic_sm_why_name(m.why));
 	l = ic_sm_level(&m, 1, 0, &lo, &hi, &np);
 	CHECK(fabs(l - 1.6) < 0.01 && np == 2, "worked: high level %g from %zu processes", l, np);
+	/* Two draws, each near log 1.6: a t interval on 1 degree of freedom,
+	 * finite, around the level, and narrow (the noise is 1%). */
+	CHECK(isfinite(lo) && isfinite(hi) && lo < l && l < hi && hi / lo < 1.1,
+	      "worked: high level's interval [%g, %g]", lo, hi);
 	CHECK(ic_sm_proc_switches(&m, 1) && ic_sm_proc_switches(&m, 2) && !ic_sm_proc_switches(&m, 0) &&
 	      !ic_sm_proc_switches(&m, 3), "worked: processes 1 and 2 switch inside, 0 and 3 do not");
 	CHECK(fabs(m.share - 0.25) < 0.05, "worked: share %g", m.share);

@@ -48,7 +48,7 @@ static json_t *entry(const char *form, unsigned long n, long rep, double ratio, 
 static void write_process(const char *path, const double *level, size_t rounds, double t0,
 			  int proc, unsigned long long *rng)
 {
-	json_t *bench = json_array();
+	json_t *bench = json_array(), *doc;
 	char p[16];
 
 	for (size_t r = 0; r < rounds; r++)
@@ -58,9 +58,10 @@ static void write_process(const char *path, const double *level, size_t rounds, 
 								   (long)r, level[r], t0 + ROUND_S * (double)r +
 								   0.05 * (2 * f + j), rng));
 	snprintf(p, sizeof(p), "%d", proc);
-	CHECK(json_dump_file(json_pack("{s:{s:s,s:s,s:s},s:o}", "context", "layout_variant", "0",
-				       "process", p, "cpu_model", "test CPU", "benchmarks", bench),
-			     path, 0) == 0, "cannot write %s", path);
+	doc = json_pack("{s:{s:s,s:s,s:s},s:o}", "context", "layout_variant", "0", "process", p,
+			"cpu_model", "test CPU", "benchmarks", bench);
+	CHECK(json_dump_file(doc, path, 0) == 0, "cannot write %s", path);
+	json_decref(doc);
 }
 
 /* Short processes in the states of shorts[], then the long process in

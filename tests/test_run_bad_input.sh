@@ -93,6 +93,7 @@ mkdir -p "$tmp/semi;colon" && cp "$top/examples/kref.c" "$tmp/semi;colon/kref2.c
 check --layouts --layouts diagonal
 check --orders --orders sideways
 check --counters --counters perf
+check --modes --modes exclusive
 check --reps --reps 0
 check --reps --reps 1
 check --reps --reps 2

@@ -1,0 +1,109 @@
+/* The verdict's clauses that the end-to-end tests do not reach, on
+ * hand-made runs of six layout variants (one process each, so not a smoke
+ * design) whose sides are plain: every ratio is exp(a) times 1 +- 2%, so
+ * |a| = 0.3 resolves at every N.
+ *   - sides that switch twice (inline faster, then extern, then inline):
+ *     no crossover is stated, and the verdict says the faster form
+ *     switches 2 times;
+ *   - a pair that is not inline vs extern (clone, extern): the forms'
+ *     names, not "pays" or "calls";
+ *   - a series where one of the forms is never measured: not compared. */
+#define _GNU_SOURCE   /* mkdtemp */
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analysis.h"
+#include "check.h"
+#include "load.h"
+#include "report.h"
+
+#define VARIANTS 6
+
+static char dir[] = "/tmp/test_report_verdict_clauses.XXXXXX";
+static int nfiles;
+
+/* One process of layout variant v: form num at exp(a[i] + noise) x 10 ns
+ * and form den at 10 ns, at N = 1, 2, 4 (k of them); den NULL: num only. */
+static void write_process(struct ic_results *res, int v, const char *num, const char *den,
+			  const double *a, size_t k)
+{
+	static const double noise[VARIANTS] = { -0.02, -0.01, 0.0, 0.0, 0.01, 0.02 };
+	static const char *const sites[] = { "1", "2", "4" };
+	char path[256], vs[16], err[512], name[128];
+	json_t *doc = json_object(), *bench = json_array();
+
+	snprintf(vs, sizeof(vs), "%d", v);
+	json_object_set_new(doc, "context", json_pack("{s:s, s:s, s:s}", "layout_variant", vs,
+						      "layout_seed", "7", "counter_source", "none"));
+	for (size_t i = 0; i < k; i++)
+		for (int f = 0; f < 2; f++) {
+			if (f && !den)
+				continue;
+			snprintf(name, sizeof(name), "sites/%s/tail_dequeue/chain/seq/%s/private/threads:1",
+				 f ? den : num, sites[i]);
+			json_array_append_new(bench, json_pack("{s:s, s:s, s:i, s:f, s:s}", "name", name,
+							       "run_type", "iteration", "threads", 1,
+							       "real_time", f ? 10.0 : 10.0 * exp(a[i] + noise[v]),
+							       "time_unit", "ns"));
+		}
+	json_object_set_new(doc, "benchmarks", bench);
+	snprintf(path, sizeof(path), "%s/p%d.json", dir, nfiles++);
+	CHECK(json_dump_file(doc, path, 0) == 0, "write %s", path);
+	json_decref(doc);
+	CHECK(ic_results_load(res, path, err, sizeof(err)) == 0, "load: %s", err);
+	unlink(path);
+}
+
+/* The verdict of the one series of a run of num over den (opts' pair
+ * compare/baseline), into v. */
+static void verdict(char *v, const char *compare, const char *baseline, const char *num,
+		    const char *den, const double *a, size_t k)
+{
+	const struct ic_analysis_opts opts = {
+		.compare = compare, .baseline = baseline, .noise_ci = 0.03, .family = 0.05,
+		.planted = NAN,
+	};
+	struct ic_analysis an;
+	struct ic_results res;
+	char err[512];
+
+	ic_results_init(&res);
+	for (int u = 0; u < VARIANTS; u++)
+		write_process(&res, u, num, den, a, k);
+	CHECK(ic_analyse(&an, &res, &opts, err, sizeof(err)) == 0, "analyse: %s", err);
+	CHECK(an.nseries == 1, "one series, got %zu", an.nseries);
+	ic_verdict_series(v, IC_VERDICT_MAX, &an, &an.series[0]);
+	printf("%s/%s: %s\n", compare, baseline, v);
+	ic_analysis_free(&an);
+	ic_results_free(&res);
+}
+
+int main(void)
+{
+	static const double conflict[] = { -0.3, 0.3, -0.3 }, faster[] = { -0.3, -0.3 },
+			    slower[] = { 0.3, 0.3 };
+	char *v = malloc(IC_VERDICT_MAX);
+
+	CHECK(v && mkdtemp(dir), "mkdtemp");
+	verdict(v, "inline", "extern", "inline", "extern", conflict, 3);
+	CHECK(strstr(v, "switches 2 times") && !strstr(v, "up to N"),
+	      "sides switching twice: the count, and no crossover: %s", v);
+	verdict(v, "clone", "extern", "clone", "extern", faster, 2);
+	CHECK(!strncmp(v, "Prefer clone: it is faster at every N", 37) &&
+	      strstr(v, " Clone is faster at N = 1..2") && !strstr(v, "Inline"),
+	      "another pair, compare faster: its name: %s", v);
+	verdict(v, "clone", "extern", "clone", "extern", slower, 2);
+	CHECK(!strncmp(v, "Prefer extern from N = 1", 24) && strstr(v, " Extern is faster at N = 1..2") &&
+	      !strstr(v, "calls") && !strstr(v, "out of line"),
+	      "another pair, baseline faster: its name: %s", v);
+	verdict(v, "inline", "extern", "inline", NULL, faster, 2);
+	CHECK(!strncmp(v, "Not compared", 12) && strstr(v, "extern"), "extern never measured: %s", v);
+	free(v);
+	rmdir(dir);
+	puts("report verdict clauses: ok");
+	return 0;
+}
