@@ -275,24 +275,18 @@ static void xo_words(char *buf, size_t cap, const struct ic_analysis *an, const 
 		snprintf(buf, cap, "%s", nratios ? "no N resolved" : "no comparison");
 }
 
-/* The panel's verdict line: the series' crossover, or with two states each
- * state's from its own processes (never a pooled one); summary.md says
- * more. */
+/* The panel's verdict line: the series' crossover, from the same decision
+ * as the words (the time average over every process, whatever states the
+ * machine ran in); summary.md says more. */
 static void verdict(char *buf, size_t cap, const struct ic_analysis *an, const struct ic_series *se)
 {
 	const struct ic_group *gr = &se->group;
-	const struct ic_states *st = se->states;
-	char why[256], a[96], b[96];
+	char why[256];
 
-	if (ic_analysis_smoke(an, why, sizeof(why))) {
+	if (ic_analysis_smoke(an, why, sizeof(why)))
 		snprintf(buf, cap, "no side decided: a smoke test");
-	} else if (st && st->nstates == 2) {
-		xo_words(a, sizeof(a), an, &st->st[0].xo, st->st[0].nratios);
-		xo_words(b, sizeof(b), an, &st->st[1].xo, st->st[1].nratios);
-		snprintf(buf, cap, "state 1: %s; state 2: %s", a, b);
-	} else {
+	else
 		xo_words(buf, cap, an, &gr->xo, gr->nratios);
-	}
 }
 
 /* gnuplot commands for a time (or L1i) panel: a dashed line where each
@@ -574,9 +568,9 @@ int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_analysi
 		gp_str(gp, "ic_verdict", g + 1, buf);
 		buf[0] = '\0';
 		if (st && st->nstates == 2)
-			snprintf(buf, sizeof(buf), "two states: %.2f in %zu, %.2f in %zu of %zu processes",
-				 st->st[0].level, st->st[0].nproc, st->st[1].level, st->st[1].nproc,
-				 st->nproc);
+			snprintf(buf, sizeof(buf), "two states: %.2f (%.0f%% of the time), %.2f (%.0f%%)",
+				 st->st[0].level, 100.0 * st->st[0].share, st->st[1].level,
+				 100.0 * st->st[1].share);
 		gp_str(gp, "ic_states", g + 1, buf);
 		gp_str(gp, "ic_time_forms", g + 1, time_forms);
 		gp_str(gp, "ic_l1i_forms", g + 1, l1i_forms);

@@ -196,8 +196,8 @@ static void verdict_size(struct vbuf *b, const struct vwords *w, const struct vs
 		vb_add(b, "%s %.3gx on average [%.3g-%.3gx]", nside > 1 ? ":" : ",", vfactor(s, t->ratio),
 		       lo, hi);
 	else
-		vb_add(b, "%s too variable to size here (%.2gx on average, its 95%% range wider than "
-		       "±%.0f%%)", nside > 1 ? ":" : ",", vfactor(s, t->ratio), 100.0 * IC_VERDICT_SIZE_MAX);
+		vb_add(b, "%s too variable to size here (%.2gx on average, its 95%% range over %.2gx "
+		       "either way)", nside > 1 ? ":" : ",", vfactor(s, t->ratio), 1.0 + IC_VERDICT_SIZE_MAX);
 	if (t->nrep >= 5 && isfinite(t->spread_lo)) {
 		double a = vfactor(s, s == IC_SIDE_COMPARE ? t->spread_hi : t->spread_lo);
 		double z = vfactor(s, s == IC_SIDE_COMPARE ? t->spread_lo : t->spread_hi);
@@ -252,10 +252,18 @@ static struct vcount vset_count(const struct vset *v)
 	return k;
 }
 
-/* "about" a factor: three digits below 2x, so 1.04x does not read 1x. */
-static const char *vabout(char *buf, size_t cap, double x)
+/* The size of side s at its typical ratio t for the sentence of what to
+ * do: "about 1.04x" (three digits below 2x, so 1.04x does not read 1x),
+ * or, where its 95% range is wider than IC_VERDICT_SIZE_MAX each way, no
+ * size at all. */
+static const char *vabout(char *buf, size_t cap, enum ic_point_side s, const struct ic_ratio *t)
 {
-	snprintf(buf, cap, x < 2.0 ? "%.3gx" : "%.2gx", x);
+	double x = vfactor(s, t->ratio);
+
+	if (!(t->holm_lo > 0.0) || !(sqrt(t->holm_hi / t->holm_lo) <= 1.0 + IC_VERDICT_SIZE_MAX))
+		snprintf(buf, cap, "by a margin too variable to size");
+	else
+		snprintf(buf, cap, x < 2.0 ? "about %.3gx" : "about %.2gx", x);
 	return buf;
 }
 
@@ -311,12 +319,12 @@ static void verdict_todo(struct vbuf *b, const struct vwords *w, const struct vs
 	const char *c = w->an->opts.compare, *base = w->an->opts.baseline;
 	unsigned long last = v->n ? v->r[v->n - 1].sites : 0;
 	const struct ic_ratio *tb = vset_typical(v, IC_SIDE_BASELINE), *tc = vset_typical(v, IC_SIDE_COMPARE);
-	char ab[16] = "", ac[16] = "";
+	char ab[48] = "", ac[48] = "";
 
 	if (tb)
-		vabout(ab, sizeof(ab), vfactor(IC_SIDE_BASELINE, tb->ratio));
+		vabout(ab, sizeof(ab), IC_SIDE_BASELINE, tb);
 	if (tc)
-		vabout(ac, sizeof(ac), vfactor(IC_SIDE_COMPARE, tc->ratio));
+		vabout(ac, sizeof(ac), IC_SIDE_COMPARE, tc);
 
 	if (!k.nc && !k.nb) {
 		vb_add(b, "This run cannot tell which form is faster at any N");
@@ -333,10 +341,10 @@ static void verdict_todo(struct vbuf *b, const struct vwords *w, const struct vs
 	if (k.nc && (!k.nb || k.maxc < k.minb)) {
 		if (!k.nb && k.maxc == last && k.minc == v->r[0].sites) {
 			if (w->classic)
-				vb_add(b, "Inline it: it is faster at every N measured, up to N = %lu, about %s",
+				vb_add(b, "Inline it: it is faster at every N measured, up to N = %lu, %s",
 				       last, ac);
 			else
-				vb_add(b, "Prefer %s: it is faster at every N measured, up to N = %lu, about %s",
+				vb_add(b, "Prefer %s: it is faster at every N measured, up to N = %lu, %s",
 				       c, last, ac);
 			verdict_times(b, tc);
 			vb_add(b, ".");
@@ -348,15 +356,15 @@ static void verdict_todo(struct vbuf *b, const struct vwords *w, const struct vs
 		else
 			vb_add(b, "Prefer %s up to N = %lu", c, k.maxc);
 		if (k.nb) {
-			vb_add(b, "; from %lu, %s is faster, about %s", k.minb,
+			vb_add(b, "; from %lu, %s is faster, %s", k.minb,
 			       w->classic ? "calling it" : base, ab);
 			verdict_times(b, tb);
 		} else if (k.maxc == last) {
-			vb_add(b, ": it is faster at every N up to %lu, the last N measured, about %s", last,
+			vb_add(b, ": it is faster at every N up to %lu, the last N measured, %s", last,
 			       ac);
 			verdict_times(b, tc);
 		} else {
-			vb_add(b, ", about %s faster there", ac);
+			vb_add(b, ": it is faster there, %s", ac);
 			verdict_times(b, tc);
 			vb_add(b, "; beyond, this run cannot tell");
 		}
@@ -365,22 +373,27 @@ static void verdict_todo(struct vbuf *b, const struct vwords *w, const struct vs
 	}
 	if (k.nb && (!k.nc || k.maxb < k.minc)) {
 		if (w->classic && !k.nc && k.minb == v->r[0].sites)
-			vb_add(b, "Keep it out of line: the calls are faster at every N, about %s",
+			vb_add(b, "Keep it out of line: the calls are faster at every N, %s",
 			       ab);
 		else if (w->classic && !k.nc)
-			vb_add(b, "Call it out of line from %lu call sites%s: about %s faster", k.minb,
+			vb_add(b, "Call it out of line from %lu call sites%s: the calls are faster there, %s", k.minb,
 			       k.minb == last ? ", the last N measured" : "", ab);
 		else if (w->classic)
-			vb_add(b, "Keep it out of line up to %lu call sites, about %s faster", k.maxb,
+			vb_add(b, "Keep it out of line up to %lu call sites: the calls are faster there, %s", k.maxb,
 			       ab);
 		else
-			vb_add(b, "Prefer %s %s N = %lu, about %s faster", base, k.nc ? "up to" : "from",
+			vb_add(b, "Prefer %s %s N = %lu: it is faster there, %s", base, k.nc ? "up to" : "from",
 			       k.nc ? k.maxb : k.minb, ab);
 		verdict_times(b, tb);
 		if (k.nc) {
 			vb_add(b, "; from %lu %s is faster", k.minc, w->classic ? "inlining" : c);
 		} else {
-			vb_add(b, ". %s was not shown faster at any N", w->classic ? "Inlining" : c);
+			size_t from;
+
+			vb_add(b, ". ");
+			from = b->len;
+			vb_add(b, "%s was not shown faster at any N", w->classic ? "Inlining" : c);
+			vb_capital(b, from);
 			verdict_lean(b, w, v, IC_SIDE_COMPARE);
 		}
 		vb_add(b, ".");
