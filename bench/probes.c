@@ -50,6 +50,18 @@ static void probe_locked_other(uint64_t n)
 				 : "=m"(probe_lines.same[0]), "+m"(probe_lines.other) : : "cc", "memory");
 }
 
+/* locked_same_line's pair 32 times, straight-line: as many locked
+ * instructions as the inlined sites at N = 16 run, each at an address of
+ * its own, with no call between them. Beside locked_same_line (the same
+ * pair at one address) it tells a cost per locked address from the drain;
+ * beside clone (such copies, called) a cost of the calls. */
+static void probe_locked_copies(uint64_t n)
+{
+	for (uint64_t i = 0; i < n; i++)
+		__asm__ volatile(".rept 32\n\tmovl $1, %0\n\tlock addl $1, %1\n\t.endr"
+				 : "=m"(probe_lines.same[0]), "+m"(probe_lines.same[1]) : : "cc", "memory");
+}
+
 /* 16 calls to a function that only returns: the call/return pair, its
  * return-stack prediction and the branch to the target. The calls push
  * below the stack pointer: past the 128-byte red zone, which the compiler
@@ -91,6 +103,8 @@ static const struct ic_probe ic_probes_all[] = {
 	{ "clock", "64 dependent adds", probe_clock },
 	{ "locked_same_line", "a store, then a locked add on its line", probe_locked_same },
 	{ "locked_other_line", "a store, then a locked add on another line", probe_locked_other },
+	{ "locked_copies", "32 straight-line copies of a store and a locked add on its line",
+	  probe_locked_copies },
 	{ "call_return", "16 calls to a bare return", probe_call_return },
 	{ "code_past_l1i", "128 KiB of straight-line NOPs", probe_code_past_l1i },
 	{ NULL, NULL, NULL },

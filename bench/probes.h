@@ -7,6 +7,8 @@
  *   clock              64 dependent adds (about 64 cycles anywhere)
  *   locked_same_line   a store, then a locked add to its own 64-byte line
  *   locked_other_line  a store, then a locked add to another line
+ *   locked_copies      locked_same_line's pair 32 times in a row, each copy
+ *                      at its own address, no call (inline's at N = 16)
  *   call_return        16 calls to a bare return
  *   code_past_l1i      a call into 128 KiB of straight-line NOPs
  */

@@ -136,3 +136,123 @@ void ic_attribution_free(struct ic_attribution *a)
 	free(a->fit.r);
 	free(a);
 }
+
+/* ---- what moves with the ratio, over the processes ----------------------- */
+
+static int attr_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* A process's median of a point, NAN where it did not run it. */
+static double attr_unit_med(const struct ic_point *p, unsigned unit)
+{
+	for (size_t i = 0; p && i < p->nunits; i++)
+		if (p->units[i].unit == unit)
+			return p->units[i].med;
+	return NAN;
+}
+
+/* The N where the processes vary most (the largest tau), its test and
+ * its ratios' 10th and 90th percentiles; 0 when no N can be tested. */
+static unsigned long attr_moves_site(const struct ic_process_ratios *pr, double *y, double *se,
+				     struct ic_attr_moves *out)
+{
+	unsigned long best = 0;
+	struct ic_steady h;
+
+	for (size_t i = 0; i < pr->nsites; i++) {
+		size_t k = 0;
+
+		for (size_t p = 0; p < pr->nproc; p++) {
+			double ly = pr->logr[i * pr->nproc + p], e = pr->rse[i * pr->nproc + p];
+
+			if (isfinite(ly) && e > 0.0) {
+				y[k] = ly;
+				se[k++] = e;
+			}
+		}
+		if (ic_steady_test(y, se, k, IC_STEADY_MARGIN, &h) || (best && !(h.tau > out->h.tau)))
+			continue;
+		best = pr->sites[i];
+		out->h = h;
+		qsort(y, k, sizeof(*y), attr_cmp_double);
+		/* The nearest-rank percentiles: few processes, no interpolation. */
+		out->p10 = exp(y[(size_t)floor(0.10 * (double)(k - 1) + 0.5)]);
+		out->p90 = exp(y[(size_t)floor(0.90 * (double)(k - 1) + 0.5)]);
+	}
+	return best;
+}
+
+int ic_attribution_moves(const struct ic_group *g, const struct ic_process_ratios *pr,
+			 const struct ic_analysis_opts *opts, struct ic_attr_moves *out)
+{
+	size_t np = pr->nproc ? pr->nproc : 1, col = 0, *order = malloc(np * sizeof(*order));
+	double *y = malloc(np * sizeof(*y)), *x = malloc(np * sizeof(*x)), *se = malloc(np * sizeof(*se));
+	double range, lim = log(1.0 + IC_ATTR_MOVES_SAME);
+	int rc = -1;
+
+	memset(out, 0, sizeof(*out));
+	if (!order || !y || !x || !se)
+		goto done;
+	rc = 0;
+	out->sites = attr_moves_site(pr, y, se, out);
+	/* Varied: beyond the noise, and more than one answer allows (a steady
+	 * series' processes may still differ by a percent, which moves nothing). */
+	if (!out->sites || !(out->h.p < IC_ATTR_MOVES_P) || out->h.steady || !(out->p90 > out->p10)) {
+		out->sites = 0;
+		goto done;
+	}
+	range = log(out->p90 / out->p10);
+	while (col < pr->nsites && pr->sites[col] != out->sites)
+		col++;
+	/* The processes in time order: Newey-West reads neighbours. */
+	for (size_t p = 0; p < pr->nproc; p++) {
+		size_t q = 0;
+
+		order[pr->time_rank[p]] = p;
+		while (q < p && pr->variant[q] != pr->variant[p])
+			q++;
+		out->nvariants += q == p;
+	}
+	/* compare, baseline, then the series' other forms, each once. */
+	for (size_t i = 0; i < g->npoints + 2 && out->nforms < IC_ATTR_MOVES_MAX; i++) {
+		const char *form = i == 0 ? opts->compare : i == 1 ? opts->baseline : g->points[i - 2]->form;
+		const struct ic_point *pt = ic_group_point(g, form, out->sites);
+		struct ic_slope fit;
+		size_t k = 0, seen = 0;
+
+		for (size_t f = 0; f < out->nforms; f++)
+			seen |= !strcmp(out->f[f].form, form);
+		if (seen || !pt)
+			continue;
+		for (size_t r = 0; r < pr->nproc; r++) {
+			size_t p = order[r];
+			double lx = pr->logr[col * pr->nproc + p], m = attr_unit_med(pt, pr->unit[p]);
+
+			if (isfinite(lx) && m > 0.0) {
+				x[k] = lx;
+				y[k++] = log(m);
+			}
+		}
+		if (ic_slope_fit(x, y, k, &fit))
+			continue;
+		out->f[out->nforms].form = form;
+		out->f[out->nforms].fit = fit;
+		out->f[out->nforms].change = exp(fit.b * range);
+		out->f[out->nforms].change_lo = exp(fit.lo * range);
+		out->f[out->nforms].change_hi = exp(fit.hi * range);
+		out->f[out->nforms].verdict = fabs(fit.lo) * range <= lim && fabs(fit.hi) * range <= lim ?
+			IC_ATTR_UNCHANGED : fit.lo > 0.0 ? IC_ATTR_WITH : fit.hi < 0.0 ? IC_ATTR_AGAINST :
+			IC_ATTR_UNSURE;
+		out->nforms++;
+	}
+done:
+	free(order);
+	free(y);
+	free(x);
+	free(se);
+	return rc;
+}

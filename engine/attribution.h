@@ -15,6 +15,7 @@
 #define IC_ATTRIBUTION_H
 
 #include "series.h"
+#include "steadiness.h"
 
 enum ic_line_kind {
 	IC_LINE_CALL,           /* extern/inline, read at the smallest N */
@@ -45,6 +46,40 @@ struct ic_attribution {
 	size_t fit_left_out;         /* N of the interaction left out of fit */
 	unsigned long fit_first_out; /* the first of them */
 };
+
+/* What moves with the series' ratio, where its processes vary: the
+ * steadiness test (steadiness.h) over each process's log ratio at each N,
+ * each process's repetitions giving its standard error; at the N where the
+ * processes vary most, if Q's p is below IC_ATTR_MOVES_P there and the
+ * equivalence test does not find them steady (within +-5%), each form's
+ * log time per process on the log ratio, over the processes in time order
+ * (ic_slope_fit), and the change that implies over the processes' 10th to
+ * 90th percentile ratio: named as the watch names it (with the ratio,
+ * against it, unchanged within +-IC_ATTR_MOVES_SAME, cannot tell). */
+#define IC_ATTR_MOVES_P 0.05        /* as the watch: variation beyond noise shown */
+#define IC_ATTR_MOVES_SAME 0.05     /* "unchanged": the change's interval inside +-5% */
+#define IC_ATTR_MOVES_MAX 8
+
+enum ic_attr_moves_verdict { IC_ATTR_UNCHANGED, IC_ATTR_WITH, IC_ATTR_AGAINST, IC_ATTR_UNSURE };
+
+struct ic_attr_moves {
+	unsigned long sites;         /* the N read; 0: the processes do not vary (or too few) */
+	struct ic_steady h;          /* the test there */
+	double p10, p90;             /* the processes' ratios there */
+	size_t nvariants;            /* layout variants among the processes */
+	size_t nforms;
+	struct {
+		const char *form;
+		struct ic_slope fit;
+		double change, change_lo, change_hi;
+		enum ic_attr_moves_verdict verdict;
+	} f[IC_ATTR_MOVES_MAX];
+};
+
+/* Fills out for g's forms (compare and baseline first, then the others in
+ * the series' order) over pr. Returns 0, or -1 when memory runs out. */
+int ic_attribution_moves(const struct ic_group *g, const struct ic_process_ratios *pr,
+			 const struct ic_analysis_opts *opts, struct ic_attr_moves *out);
 
 /* "clone/extern", "(inline/inline_nolock)/(extern/extern_nolock)", ... */
 const char *ic_attr_line_name(enum ic_line_kind k);

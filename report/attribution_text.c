@@ -183,7 +183,7 @@ static void attr_adds_up(FILE *f, const struct ic_attribution *a)
 		fputs(" (point estimates).\n\n", f);
 }
 
-static void attr_statement(FILE *f, const struct ic_attribution *a, const struct ic_group *g)
+static void attr_statement(FILE *f, const struct ic_attribution *a, const struct ic_group *g, int moves)
 {
 	static const char *const more = "the lock costs more inlined than called";
 	static const char *const less = "the lock costs less inlined than called";
@@ -226,6 +226,9 @@ static void attr_statement(FILE *f, const struct ic_attribution *a, const struct
 	if (*t.resolved)
 		fprintf(f, "**Likely cause** (at N where the series' difference and the cause's band or "
 			"interval both exclude 1):\n\n%s\n", t.resolved);
+	else if (moves)
+		fputs("**Likely cause**: no component is resolved at a level here; what moves with the "
+		      "ratio over the processes is below.\n\n", f);
 	else
 		fputs("**Likely cause**: nothing can be attributed here.\n\n", f);
 	if (*t.other)
@@ -250,7 +253,7 @@ static int attr_direction(const struct ic_line *l, const struct ic_group *g, int
 
 /* With two states: each state's attribution from its own processes, then
  * the components both name the same way. */
-static void attr_states(FILE *f, const struct ic_analysis *an, const struct ic_series *se)
+static void attr_states(FILE *f, const struct ic_analysis *an, const struct ic_series *se, int moves)
 {
 	static const struct {
 		enum ic_line_kind k;
@@ -273,7 +276,7 @@ static void attr_states(FILE *f, const struct ic_analysis *an, const struct ic_s
 		fprintf(f, "**In state %d** (%s/%s %.2f at N = %lu, %zu processes):\n\n", k + 1,
 			an->opts.compare, an->opts.baseline, st->st[k].level, st->st[k].sites,
 			st->st[k].nproc);
-		attr_statement(f, se->attr_state[k], &g[k]);
+		attr_statement(f, se->attr_state[k], &g[k], moves);
 	}
 	fputs("**In both states**: ", f);
 	for (size_t c = 0; c < sizeof(comp) / sizeof(*comp); c++) {
@@ -290,15 +293,61 @@ static void attr_states(FILE *f, const struct ic_analysis *an, const struct ic_s
 	fputs(any ? ".\n\n" : "no cause is named the same way in both.\n\n", f);
 }
 
+/* "inline slowed 1.46x [1.42-1.51x]", as the watch says it. */
+static void attr_moves_words(FILE *f, const struct ic_attr_moves *m, size_t i)
+{
+	double c = m->f[i].change, lo = m->f[i].change_lo, hi = m->f[i].change_hi;
+
+	fprintf(f, "%s%s ", i ? ", " : "", m->f[i].form);
+	if (m->f[i].verdict == IC_ATTR_UNCHANGED)
+		fprintf(f, "unchanged (within ±%.0f%%)", 100.0 * IC_ATTR_MOVES_SAME);
+	else if (m->f[i].verdict == IC_ATTR_UNSURE)
+		fprintf(f, "not told apart (x%.2f, 95%% %.2f–%.2f)", c, lo, hi);
+	else if (c >= 1.0)
+		fprintf(f, "slowed %.2fx [%.2f–%.2fx]", c, lo, hi);
+	else
+		fprintf(f, "ran %.2fx faster [%.2f–%.2fx]", 1.0 / c, 1.0 / hi, 1.0 / lo);
+}
+
+/* Where the series' processes vary, how each form's time moves with its
+ * ratio over them: measured in the same processes, the forms say which
+ * side moves even where no level is resolved. */
+static void attr_moves(FILE *f, const struct ic_analysis *an, const struct ic_attr_moves *m)
+{
+	if (!m->sites || !m->nforms)
+		return;
+	fprintf(f, "**What moves with the ratio**: the processes vary beyond their noise (at N = %lu "
+		"their SD is %.0f%% [95%% %.0f–%.0f%%], Q = %.0f on %.0f df, p %s %.3f), so each form's "
+		"time in a process is read against that process's %s/%s (the slope of log time on log "
+		"ratio over the %zu processes in time order, 95%% Newey-West interval", m->sites,
+		100.0 * expm1(m->h.tau), 100.0 * expm1(m->h.tau_lo), 100.0 * expm1(m->h.tau_hi), m->h.q,
+		m->h.df, m->h.p < 0.001 ? "<" : "=", m->h.p < 0.001 ? 0.001 : m->h.p, an->opts.compare,
+		an->opts.baseline, m->h.k);
+	/* Processes of several layouts also differ by layout, not time alone. */
+	if (m->nvariants > 1)
+		fprintf(f, "; they ran %zu layout variants, whose own effects would move with it too",
+			m->nvariants);
+	fprintf(f, "). As %s/%s at N = %lu went from %.2f to %.2f (10th–90th percentile of the "
+		"processes): ", an->opts.compare, an->opts.baseline, m->sites, m->p10, m->p90);
+	for (size_t i = 0; i < m->nforms; i++)
+		attr_moves_words(f, m, i);
+	fputs(". This is how the forms move together over the processes, not a cause at one level.\n\n", f);
+}
+
 void ic_attribution_write(FILE *f, const struct ic_analysis *an, const struct ic_series *se)
 {
+	struct ic_attr_moves m = { 0 };
+
 	if (!se->attr)
 		return;
 	fputs("#### What the difference is made of\n\n", f);
+	if (ic_attribution_moves(&se->group, &se->procs, &an->opts, &m) || !m.nforms)
+		m.sites = 0;
 	if (se->states && se->states->nstates == 2 && se->attr_state[0] && se->attr_state[1])
-		attr_states(f, an, se);
+		attr_states(f, an, se, m.sites != 0);
 	else
-		attr_statement(f, se->attr, &se->group);
+		attr_statement(f, se->attr, &se->group, m.sites != 0);
+	attr_moves(f, an, &m);
 	/* The per-N lines are drawn, not tabled: one panel per series with
 	 * control forms (chart_data.c). */
 	if (se->attr->has_controls)

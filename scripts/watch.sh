@@ -14,7 +14,7 @@ watch_runs() {
 		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		$c["filler"] == 0 && ($c["form"] ":" $c["op"] ":" $c["layout"] ":" $c["order"] ":0:" $c["sites"]) in want { print $c["name"] }'
 }
-# A short process: 3 rounds of the 12 runs and 5 probes at 0.05 s each,
+# A short process: 3 rounds of the 12 runs and 6 probes at 0.05 s each,
 # about 3 s with the process's start (the states are read at each repetition, so no
 # median is needed); then a pause, so that samples spread over the time as
 # a sweep's processes do.
