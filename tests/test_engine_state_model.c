@@ -24,6 +24,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_sort_double.h>
+#include <gsl/gsl_statistics_double.h>
+
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
@@ -35,7 +38,9 @@
 #define STEP_S 0.1
 #define NOISE 0.05
 #define OFFSET 0.01
-#define TRIALS 20
+/* Trials per cell: 20, or 6 with --short (the fast set's; the slow
+ * set runs all 20). */
+static int ntrials = 20;
 
 static const double level[2][2] = { { 1.0, 1.65 }, { 0.95, 1.2 } };   /* [N][state] */
 
@@ -134,7 +139,7 @@ static void test_sweep(gsl_rng *r, struct ic_sm_obs *obs)
 		for (size_t k = 0; k < 2; k++) {
 			double s1 = spells[i], s0 = s1 * (1.0 - shares[k]) / shares[k];
 
-			for (int t = 0; t < TRIALS / 2; t++) {
+			for (int t = 0; t < ntrials / 2; t++) {
 				struct ic_sm m;
 				size_t n = simulate_sweep(r, 1.0 / s0, 1.0 / s1, obs);
 
@@ -159,7 +164,7 @@ static void test_sweep(gsl_rng *r, struct ic_sm_obs *obs)
 				ic_sm_free(&m);
 			}
 		}
-	for (int t = 0; t < TRIALS; t++) {
+	for (int t = 0; t < ntrials; t++) {
 		struct ic_sm m;
 		size_t n = simulate_sweep(r, 0.0, 0.0, obs);
 
@@ -169,7 +174,7 @@ static void test_sweep(gsl_rng *r, struct ic_sm_obs *obs)
 	}
 	printf("sweep design: planted two states found in %zu of %zu; levels held %zu of %zu, shares "
 	       "%zu of %zu, spells %zu of %zu; one state called two in %zu of %d\n", found, trials, lev,
-	       nlev, share, found, spell, 2 * found, two, TRIALS);
+	       nlev, share, found, spell, 2 * found, two, ntrials);
 	CHECK(found >= 0.8 * (double)trials, "sweep: two states found in %zu of %zu", found, trials);
 	/* Each state of a found machine spans several processes: most levels
 	 * have an interval to check (none would pass the 90% below). */
@@ -177,7 +182,7 @@ static void test_sweep(gsl_rng *r, struct ic_sm_obs *obs)
 	CHECK(lev >= 0.9 * (double)nlev, "sweep: levels held in %zu of %zu", lev, nlev);
 	CHECK(share >= 0.9 * (double)found, "sweep: shares held in %zu of %zu", share, found);
 	CHECK(spell >= 0.9 * 2.0 * (double)found, "sweep: spells held in %zu of %zu", spell, 2 * found);
-	CHECK(two <= 0.05 * TRIALS, "sweep: one state called two in %zu of %d", two, TRIALS);
+	CHECK(two <= 0.05 * ntrials, "sweep: one state called two in %zu of %d", two, ntrials);
 }
 
 static int holds(double lo, double hi, double x)
@@ -195,7 +200,7 @@ static void test_planted(gsl_rng *r, struct ic_sm_obs *obs)
 			double s1 = spells[i], s0 = s1 * (1.0 - shares[k]) / shares[k];
 			size_t cfound = 0, cshare = 0;
 
-			for (int t = 0; t < TRIALS; t++) {
+			for (int t = 0; t < ntrials; t++) {
 				struct ic_sm m;
 				size_t np, n = simulate(r, 600.0, 1.0 / s0, 1.0 / s1, LAW_NORMAL, obs, &np);
 
@@ -224,7 +229,7 @@ static void test_planted(gsl_rng *r, struct ic_sm_obs *obs)
 				ic_sm_free(&m);
 			}
 			printf("planted spell %2.0f s, share %.1f: two states in %zu of %d, share held in %zu\n",
-			       s1, shares[k], cfound, TRIALS, cshare);
+			       s1, shares[k], cfound, ntrials, cshare);
 		}
 	printf("planted: two states in %zu of %zu; levels held %zu of %zu, shares %zu of %zu, "
 	       "spells %zu of %zu\n", found, trials, lev, nlev, share, found, spell, nsp);
@@ -235,12 +240,62 @@ static void test_planted(gsl_rng *r, struct ic_sm_obs *obs)
 	CHECK(spell >= 0.9 * (double)nsp, "spells held in %zu of %zu", spell, nsp);
 }
 
+/* A watch's pauses: processes of 1.5 s, 8 s apart, spells of 3 s in each
+ * state. Most switches fall in the pauses, several to a pause; counted
+ * at most once a gap, the spells came out several times too long. */
+static void test_pauses(gsl_rng *r, struct ic_sm_obs *obs)
+{
+	const double spell = 3.0;
+	size_t found = 0, held = 0, nsp = 0;
+	double est[64];
+	size_t nest = 0;
+
+	for (int t = 0; t < ntrials; t++) {
+		int s = gsl_rng_uniform(r) < 0.5;
+		double next = gsl_ran_exponential(r, spell);
+		size_t n = 0, p = 0;
+		struct ic_sm m;
+
+		for (double start = 0.0; start + 1.5 <= 400.0; start += 9.5, p++)
+			for (double tt = start; tt < start + 1.5; tt += 0.05) {
+				unsigned j = (unsigned)(n % 2);
+
+				while (tt >= next) {
+					s = !s;
+					next += gsl_ran_exponential(r, spell);
+				}
+				obs[n] = (struct ic_sm_obs){ .t = 1e9 + tt, .site = j, .proc = (unsigned)p,
+							     .y = log(level[j][s]) + gsl_ran_gaussian(r, NOISE) };
+				n++;
+			}
+		CHECK(ic_sm_fit(&m, obs, n, 2, p) == 0, "fit");
+		if (m.nstates == 2) {
+			found++;
+			for (int k = 0; k < 2; k++) {
+				nsp++;
+				held += holds(m.spell_lo[k], m.spell_hi[k], spell);
+				if (nest < 64)
+					est[nest++] = m.spell[k];
+			}
+		}
+		ic_sm_free(&m);
+	}
+	gsl_sort(est, 1, nest);
+	printf("pauses of 8 s, spells of %.0f s: two states in %zu of %d, spells held %zu of %zu, "
+	       "median estimate %.2f s\n", spell, found, ntrials, held, nsp,
+	       nest ? gsl_stats_median_from_sorted_data(est, 1, nest) : NAN);
+	CHECK(found >= 0.8 * (double)ntrials, "pauses: two states in %zu of %d", found, ntrials);
+	CHECK(nest && fabs(gsl_stats_median_from_sorted_data(est, 1, nest) / spell - 1.0) < 0.35,
+	      "pauses: the spells' median estimate is not near the planted %.0f s", spell);
+	CHECK(held >= 0.8 * (double)nsp, "pauses: spells held in %zu of %zu", held, nsp);
+}
+
 static void test_one_state(gsl_rng *r, struct ic_sm_obs *obs)
 {
 	for (int law = 0; law < LAW_COUNT; law++) {
 		size_t two = 0, inside = 0;
 
-		for (int t = 0; t < TRIALS; t++) {
+		for (int t = 0; t < ntrials; t++) {
 			struct ic_sm m;
 			size_t np, n = simulate(r, 240.0, 0.0, 0.0, (enum law)law, obs, &np);
 
@@ -251,8 +306,8 @@ static void test_one_state(gsl_rng *r, struct ic_sm_obs *obs)
 			ic_sm_free(&m);
 		}
 		printf("one state, %s noise: two states in %zu of %d, a switch inside named %zu times\n",
-		       law_name[law], two, TRIALS, inside);
-		CHECK(two <= 0.05 * TRIALS, "%s: two states in %zu of %d", law_name[law], two, TRIALS);
+		       law_name[law], two, ntrials, inside);
+		CHECK(two <= 0.05 * ntrials, "%s: two states in %zu of %d", law_name[law], two, ntrials);
 		CHECK(inside == 0, "%s: a switch inside named %zu times on one state", law_name[law],
 		      inside);
 	}
@@ -289,17 +344,20 @@ static void test_worked(void)
 	ic_sm_free(&m);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
 	struct ic_sm_obs *obs = malloc(12000 * sizeof(*obs));
 
 	CHECK(r && obs, "memory");
+	if (argc > 1 && !strcmp(argv[1], "--short"))
+		ntrials = 6;
 	gsl_rng_set(r, 20261205);   /* fixed: the same rates every run */
 	test_worked();
 	test_one_state(r, obs);
 	test_planted(r, obs);
 	test_sweep(r, obs);
+	test_pauses(r, obs);
 	free(obs);
 	gsl_rng_free(r);
 	puts("engine state model: ok");
