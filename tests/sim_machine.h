@@ -146,12 +146,12 @@ static inline struct sim_noise sim_noise_start(double sd, double phi, unsigned l
  * binomial tail. */
 static inline double sim_binom_tail_le(size_t k, size_t n, double p)
 {
-	double term = pow(1.0 - p, (double)n), s = term;
+	double s = 0.0;
 
-	for (size_t i = 1; i <= k; i++) {
-		term *= (double)(n - i + 1) / (double)i * p / (1.0 - p);
-		s += term;
-	}
+	/* In logs: (1 - p)^n underflows at thousands of trials. */
+	for (size_t i = 0; i <= k; i++)
+		s += exp(lgamma((double)n + 1.0) - lgamma((double)i + 1.0) - lgamma((double)(n - i) + 1.0) +
+			 (double)i * log(p) + (double)(n - i) * log1p(-p));
 	return s;
 }
 
