@@ -11,6 +11,7 @@
 #include "gnuplot_run.h"
 #include "kit.h"
 #include "out_dir.h"
+#include "stats.h"
 
 /* A run's processes in the state a comparison matched, and all of them. */
 static void agr_share(const struct ic_series *se, int state, size_t *in, size_t *all)
@@ -32,13 +33,30 @@ static double agr_share_p(const struct agr *x, const struct agr_cmp *c, size_t s
 }
 
 /* The comparison's verdict over N, in words. */
-static const char *agr_joint_word(const struct ic_agree_joint *j)
+static const char *agr_joint_word(const struct agr_cmp *c)
 {
-	if (j->equivalent)
+	if (c->ag.joint.equivalent)
 		return "equivalent";
-	if (j->p <= IC_AGREE_ALPHA)
+	if (c->differ)
 		return "differ";
 	return "cannot tell";
+}
+
+/* "differ" is said over many comparisons (series, states, pairs of runs):
+ * Holm's step-down over their joint p-values at IC_AGREE_ALPHA keeps the
+ * chance of any false "differ" in the report at 5%. */
+static void agr_holm(struct agr *x)
+{
+	double *p = ic_xalloc(malloc((x->nc ? x->nc : 1) * sizeof(*p)));
+	unsigned char *r = ic_xalloc(malloc(x->nc ? x->nc : 1));
+
+	for (size_t i = 0; i < x->nc; i++)
+		p[i] = x->c[i].ag.joint.p;
+	ic_stats_holm(p, x->nc, IC_AGREE_ALPHA, r);
+	for (size_t i = 0; i < x->nc; i++)
+		x->c[i].differ = r[i];
+	free(p);
+	free(r);
 }
 
 /* A ratio with its 95% interval, ? where there is none. */
@@ -145,7 +163,9 @@ static void agr_joint(FILE *md, const struct agr *x, const struct agr_cmp *c)
 	fputs(" + ", md);
 	agr_draws(md, j->draws_b, j->variants_b);
 	fprintf(md, " between the runs, 95%% of the largest |t| fall below %.2f: p = %.3g, %s",
-		j->t_95, j->p, j->p <= IC_AGREE_ALPHA ? "**a difference**" : "no difference shown");
+		j->t_95, j->p, c->differ ? "**a difference** (Holm over every comparison here)" :
+		j->p <= IC_AGREE_ALPHA ? "no difference shown once corrected for the comparisons' number" :
+		"no difference shown");
 	if (j->p_min > IC_AGREE_ALPHA)
 		fprintf(md, " (these draws cannot give a p below %.2g)", j->p_min);
 	fputs(".\n", md);
@@ -226,12 +246,12 @@ static void agr_sentence(FILE *f, const struct agr *x)
 	for (size_t i = 0; i < x->nc; i++) {
 		const struct ic_agree_joint *j = &x->c[i].ag.joint;
 
-		n[j->equivalent ? 0 : j->p <= IC_AGREE_ALPHA ? 1 : 2]++;
+		n[j->equivalent ? 0 : x->c[i].differ ? 1 : 2]++;
 		for (int v = 0; v < 4; v++)
 			pts[v] += j->counts[v];
 	}
-	fprintf(f, "Of %zu comparisons (series and their states, every pair of %zu runs): %zu equivalent at every N within ±%g%%, %zu with a difference (joint test at 5%%), %zu cannot tell; of their N: %zu equivalent, %zu differ, %zu cannot tell, %zu without an interval.\n",
-		x->nc, x->k, n[0], 100.0 * x->margin, n[1], n[2], pts[IC_AGREE_EQUIVALENT],
+	fprintf(f, "Of %zu comparisons (series and their states, every pair of %zu runs): %zu equivalent at every N within ±%g%%, %zu with a difference (joint tests, Holm at 5%% over the %zu), %zu cannot tell; of their N: %zu equivalent, %zu differ, %zu cannot tell, %zu without an interval.\n",
+		x->nc, x->k, n[0], 100.0 * x->margin, n[1], x->nc, n[2], pts[IC_AGREE_EQUIVALENT],
 		pts[IC_AGREE_DIFFER], pts[IC_AGREE_CANNOT_TELL], pts[IC_AGREE_NO_INTERVAL]);
 }
 
@@ -245,7 +265,7 @@ static void agr_summary(FILE *f, const struct agr *x, int detail_written)
 
 		fprintf(f, "%s: %s%s%s, run %zu against run %zu: %s", x->s[c->s].name, x->s[c->s].pair,
 			c->state_a >= 0 ? ", " : "", c->state_a >= 0 ? c->state : "", c->b + 1, c->a + 1,
-			agr_joint_word(j));
+			agr_joint_word(c));
 		if (j->equivalent)
 			fprintf(f, " at every N within ±%g%%", 100.0 * x->margin);
 		else
@@ -409,8 +429,9 @@ static int agr_write(const struct agr *x, const char *out)
 	return 0;
 }
 
-int agr_report(const struct agr *x, const char *out)
+int agr_report(struct agr *x, const char *out)
 {
+	agr_holm(x);
 	agr_summary(stdout, x, out != NULL);
 	return out ? agr_write(x, out) : 0;
 }

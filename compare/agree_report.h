@@ -24,6 +24,8 @@ struct agr_cmp {
 	int state_a, state_b;      /* -1: all processes */
 	const char *state;         /* "all", "low", "high" */
 	struct ic_agree ag;
+	int differ;                /* its joint test resolved by Holm's step-down over
+	                            * every comparison of the report (agr_report) */
 };
 
 struct agr {
@@ -38,6 +40,6 @@ struct agr {
 
 /* Prints the summary; with out, writes the detail there. 0, or 1 when
  * the output could not be written. */
-int agr_report(const struct agr *x, const char *out);
+int agr_report(struct agr *x, const char *out);
 
 #endif /* IC_AGREE_REPORT_H */

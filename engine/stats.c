@@ -110,3 +110,25 @@ double ic_stats_nested_p(const struct ic_stats_nested *s)
 		return s->mean == 0.0 ? 1.0 : 0.0;
 	return 2.0 * ic_stats_t_cdf(-fabs(s->mean / s->se), s->df);
 }
+
+size_t ic_stats_holm(const double *p, size_t n, double alpha, unsigned char *resolved)
+{
+	size_t m = 0, step;
+
+	for (size_t i = 0; i < n; i++) {
+		resolved[i] = 0;
+		m += isfinite(p[i]);
+	}
+	/* The smallest p not yet resolved, while it passes its step's level. */
+	for (step = 0; step < m; step++) {
+		size_t best = n;
+
+		for (size_t i = 0; i < n; i++)
+			if (!resolved[i] && isfinite(p[i]) && (best == n || p[i] < p[best]))
+				best = i;
+		if (best == n || p[best] > alpha / (double)(m - step))
+			break;
+		resolved[best] = 1;
+	}
+	return step;
+}

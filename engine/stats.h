@@ -48,4 +48,9 @@ void ic_stats_nested_interval(const struct ic_stats_nested *s, double alpha, dou
 /* Two-sided p-value of mean = 0 from the t statistic; NAN without an se. */
 double ic_stats_nested_p(const struct ic_stats_nested *s);
 
+/* Holm's step-down over p[0..n-1] at family-wise level alpha: resolved[i]
+ * set for each p resolved (the j-th smallest while p <= alpha / (m - j),
+ * m the finite p's; the first to fail stops it). Returns how many. */
+size_t ic_stats_holm(const double *p, size_t n, double alpha, unsigned char *resolved);
+
 #endif /* IC_STATS_H */

@@ -69,8 +69,29 @@ static void test_nested(void)
 	}
 }
 
+/* Holm at 0.05 over four p, worked by hand: sorted 0.010, 0.013, 0.020,
+ * 0.30 meet 0.05/4 = 0.0125 (yes), 0.05/3 = 0.0167 (yes), 0.05/2 = 0.025
+ * (yes), 0.05 (no). Bonferroni (0.0125 for all) would resolve only the
+ * first; no correction, the first three; a NAN is no test. */
+static void test_holm(void)
+{
+	const double p[] = { 0.30, 0.013, NAN, 0.010, 0.020 };
+	unsigned char r[5];
+
+	CHECK(ic_stats_holm(p, 5, 0.05, r) == 3 && !r[0] && r[1] && !r[2] && r[3] && r[4],
+	      "Holm over 0.30, 0.013, -, 0.010, 0.020: %d%d%d%d%d", r[0], r[1], r[2], r[3], r[4]);
+	/* 0.02 the smallest of three: 0.02 > 0.05/3, so nothing resolves, though
+	 * 0.04 and 0.04 would pass 0.05 uncorrected. */
+	{
+		const double q[] = { 0.02, 0.04, 0.04 };
+
+		CHECK(ic_stats_holm(q, 3, 0.05, r) == 0 && !r[0], "Holm stops at its first step");
+	}
+}
+
 int main(void)
 {
+	test_holm();
 	test_median();
 	test_cv();
 	test_t();
