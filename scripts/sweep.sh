@@ -190,7 +190,7 @@ provisional() {
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/inlinecost-so-far.XXXXXX") || return 0
 	if "${B_dir[0]}/cmd/summarize" --compare "$compare" --baseline "$baseline" --out "$tmp" \
 		--run "$dir" >/dev/null 2>&1 && [ -s "$tmp/verdict.txt" ]; then
-		if grep -q "a smoke test's design decides no side" "$tmp/verdict.txt"; then
+		if grep -q '^smoke test: ' "$tmp/verdict.txt"; then
 			say "so far, from ${#files[@]} of $1 processes: too few for a verdict yet"
 		else
 			say "so far, from ${#files[@]} of $1 processes (provisional; the answer comes at the end):"
