@@ -55,7 +55,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codesize.h"
+#include "codesize_util.h"
 
 /* "form:op:layout:order:seed:sites[:filler]"; op may be body (NULL: none). */
 static void cs_parse_spec(const char *spec, const char *body, struct ic_point_id *id)

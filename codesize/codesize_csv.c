@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "atomic_file.h"
-#include "codesize.h"
+#include "codesize_util.h"
 
 static int cs_same_group(const struct ic_point_id *a, const struct ic_point_id *b)
 {

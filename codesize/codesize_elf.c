@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "codesize.h"
+#include "codesize_util.h"
 
 /* Section name without its .text / .text.unlikely ... prefix: with
  * -ffunction-sections, the function it holds. */

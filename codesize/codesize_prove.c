@@ -11,7 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "codesize.h"
+#include "codesize_util.h"
 
 /* Is this objdump instruction text locked: a lock prefix, or xchg with a
  * memory operand (locked without one)? xchg of two registers is not (gas

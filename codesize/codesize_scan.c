@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codesize.h"
+#include "codesize_util.h"
 
 struct cs_def {                /* a global function: name -> object, section */
 	const char *name;

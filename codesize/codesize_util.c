@@ -3,7 +3,7 @@
  * parts depend on it alone and codesize.c (the main) on the parts, never
  * the other way round.
  */
-#include "codesize.h"
+#include "codesize_util.h"
 
 void *cs_grow(void *p, size_t *cap, size_t need, size_t size)
 {

@@ -6,8 +6,8 @@
  * all use. Calls run one way: codesize.c to the parts, the parts to
  * codesize_elf.c and codesize_util.c, which call no other part.
  */
-#ifndef CODESIZE_H
-#define CODESIZE_H
+#ifndef CODESIZE_UTIL_H
+#define CODESIZE_UTIL_H
 
 #include <gelf.h>
 #include <stddef.h>
@@ -99,4 +99,4 @@ void cs_prove(struct cs_point *pt);
 /* codesize_csv.c: the CSV to run->out (stdout when NULL or "-"). */
 void cs_write(const struct cs_run *run);
 
-#endif /* CODESIZE_H */
+#endif /* CODESIZE_UTIL_H */
