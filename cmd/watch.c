@@ -1,6 +1,6 @@
 /* watch_report: the analysis of ./run.sh watch's processes (engine/watch_analysis.h)
  * on the console, in DIR/watch.json and DIR/watch.txt, and the chart's data
- * in DIR/plots/ (report/watch.gp draws it). On bad input nothing is written.
+ * in DIR/plots/ (plots/watch.gp draws it). On bad input nothing is written.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -28,7 +28,7 @@ static const char wr_usage[] =
 	"its mean spell and whether the states switch inside a process. Writes, each whole or not at all:\n"
 	"  DIR/watch.txt        what it printed\n"
 	"  DIR/watch.json       the same, and every sample\n"
-	"  DIR/plots/watch.dat, DIR/plots/data.gp   the chart's data (report/watch.gp)\n"
+	"  DIR/plots/watch.dat, DIR/plots/data.gp   the chart's data (plots/watch.gp)\n"
 	"\n"
 	"exit status: 0 done; 2 bad input (nothing written); 1 an output could not be written\n";
 

@@ -1,9 +1,10 @@
-/* Running gnuplot; see gnuplot_run.h. */
+/* Drawing a chart with gnuplot; see gnuplot_run.h. */
 #define _GNU_SOURCE
 #include "gnuplot_run.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,9 +67,12 @@ static void gnuplot_log(const char *log, int pass, char *last, size_t cap)
 		fclose(f);
 }
 
-int ic_gnuplot_run(const char *vars, const char *script, const char *log, char *err, size_t errlen)
+/* gnuplot -e VARS SCRIPT, its output in LOG (removed afterwards); returns
+ * as ic_gnuplot_draw. */
+static int gnuplot_run(const char *vars, const char *script, const char *log, char *err, size_t errlen)
 {
-	char *argv[] = { "gnuplot", "-e", (char *)vars, (char *)script, NULL };
+	const char *gnuplot = getenv("GNUPLOT") && *getenv("GNUPLOT") ? getenv("GNUPLOT") : "gnuplot";
+	char *argv[] = { (char *)gnuplot, "-e", (char *)vars, (char *)script, NULL };
 	posix_spawn_file_actions_t fa;
 	char **env = gnuplot_env();
 	int status, rc;
@@ -82,7 +86,7 @@ int ic_gnuplot_run(const char *vars, const char *script, const char *log, char *
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 	posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	posix_spawn_file_actions_adddup2(&fa, 1, 2);
-	rc = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, env);
+	rc = posix_spawnp(&pid, gnuplot, &fa, NULL, argv, env);
 	posix_spawn_file_actions_destroy(&fa);
 	free(env);
 	if (rc == ENOENT) {
@@ -99,4 +103,69 @@ int ic_gnuplot_run(const char *vars, const char *script, const char *log, char *
 	gnuplot_log(log, rc == 0, err, errlen);
 	unlink(log);
 	return rc;
+}
+
+int ic_gnuplot_draw(const char *chart, const char *dir, const char *term, const char *out,
+		    const char *log, char *err, size_t errlen)
+{
+	char script[PATH_MAX], *vars = NULL;
+	size_t len = 0;
+	FILE *v;
+	int rc;
+
+	if ((size_t)snprintf(script, sizeof(script), "%s/%s.gp", IC_PLOTS_DIR, chart) >= sizeof(script) ||
+	    !(v = open_memstream(&vars, &len))) {
+		snprintf(err, errlen, "no room for the chart %s's paths", chart);
+		return -1;
+	}
+	fputs("ic_dir=", v);
+	ic_gnuplot_quote(v, dir);
+	fputs("; ic_src=", v);
+	ic_gnuplot_quote(v, IC_PLOTS_DIR);
+	fprintf(v, "; ic_term='%s'; ic_out=", term);
+	ic_gnuplot_quote(v, out);
+	if (fclose(v)) {
+		free(vars);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	rc = gnuplot_run(vars, script, log, err, errlen);
+	free(vars);
+	return rc;
+}
+
+int ic_gnuplot_draw_dir(const char *dir, const char *chart, char *err, size_t errlen)
+{
+	static const char *const term[] = { "png", "svg" };
+	char plots[PATH_MAX], log[PATH_MAX], tmp[PATH_MAX], out[PATH_MAX], last[1024];
+	long pid = (long)getpid();
+
+	if ((size_t)snprintf(plots, sizeof(plots), "%s/plots", dir) >= sizeof(plots) ||
+	    (size_t)snprintf(log, sizeof(log), "%s/.draw.log.%ld", plots, pid) >= sizeof(log)) {
+		snprintf(err, errlen, "%s: the path is too long", dir);
+		return -1;
+	}
+	for (int t = 0; t < 2; t++) {
+		int rc;
+
+		if ((size_t)snprintf(tmp, sizeof(tmp), "%s/.%s.%s.tmp.%ld", plots, chart, term[t], pid) >= sizeof(tmp) ||
+		    (size_t)snprintf(out, sizeof(out), "%s/%s.%s", plots, chart, term[t]) >= sizeof(out)) {
+			snprintf(err, errlen, "%s: the path is too long", dir);
+			return -1;
+		}
+		rc = ic_gnuplot_draw(chart, plots, term[t], tmp, log, last, sizeof(last));
+		if (rc == 1)
+			return 1;
+		if (rc) {
+			snprintf(err, errlen, "gnuplot failed on %s.gp (%s): %s", chart, term[t], last);
+			unlink(tmp);
+			return -1;
+		}
+		if (rename(tmp, out)) {
+			snprintf(err, errlen, "cannot rename %s into place: %s", out, strerror(errno));
+			unlink(tmp);
+			return -1;
+		}
+	}
+	return 0;
 }
