@@ -17,7 +17,7 @@
 set -euo pipefail
 # One locale for everything we run, whatever the user's (a fresh machine has
 # none): sort, awk and the programs then say the same everywhere. gnuplot
-# alone runs under C.UTF-8 (report/draw.sh, common/gnuplot_run.h).
+# alone runs under C.UTF-8 (plots/gnuplot_run.h).
 export LC_ALL=C
 unset LANGUAGE
 

@@ -392,20 +392,9 @@ static int cmp_draw(struct ic_out_dir *d)
 	char err[1024];
 
 	for (int t = 0; t < 2; t++) {
-		char *vars = NULL;
-		size_t len;
-		FILE *f = open_memstream(&vars, &len);
-		int rc;
+		int rc = ic_out_dir_gnuplot(d, "compare", "plots", term[t], t ? "compare.svg" : "compare.png",
+					    err, sizeof(err));
 
-		fputs("ic_dir=", f);
-		ic_gnuplot_quote(f, ic_out_dir_path(d, "plots"));
-		fputs("; ic_src=", f);
-		ic_gnuplot_quote(f, IC_STYLE_DIR);
-		fprintf(f, "; ic_term='%s'; ic_out=", term[t]);
-		ic_gnuplot_quote(f, ic_out_dir_path(d, t ? "compare.svg" : "compare.png"));
-		fclose(f);
-		rc = ic_out_dir_gnuplot(d, vars, IC_COMPARE_GP, err, sizeof(err));
-		free(vars);
 		if (rc == 1) {
 			fputs("compare: no gnuplot: tables written, no plot (apt-get install gnuplot-nox, then run this again)\n",
 			      stderr);
@@ -451,7 +440,7 @@ static int cmp_write(struct cmp *c, const char *out)
 		      "bracket_lo,bracket_hi,compare,baseline,cpu_model,directory,compiler,cflags,lock,"
 		      "codegen,per_caller,body\n", csv);
 		cols = ns > 1 ? 2 : 1;
-		fprintf(gp, "# Written by ./run.sh compare for compare/compare.gp.\nic_k = %zu\n"
+		fprintf(gp, "# Written by ./run.sh compare for plots/compare.gp.\nic_k = %zu\n"
 			"ic_npanels = %zu\nic_cols = %zu\nic_rows = %zu\n", c->k, ns, cols,
 			(ns + cols - 1) / cols);
 		fprintf(gp, "ic_sites_min = %lu\nic_sites_max = %lu\nic_caption = ", c->nmin, c->nmax);

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "census.h"
-#include "chart.h"
+#include "inlines_chart.h"
 #include "debug_file.h"
 #include "format.h"
 #include "kit.h"

@@ -1,5 +1,5 @@
 /* summarize: Google Benchmark JSON from sites_bench -> merged JSON, CSV
- * tables, summary.md and the data report/draw.sh turns into charts.
+ * tables, summary.md and the data cmd/draw turns into charts.
  *
  * Every output is written to a temporary file in its directory, synced and
  * renamed into place, so a reader never sees half a file; on bad input
@@ -41,7 +41,7 @@ static const char ic_usage[] =
 	"  DIR/benchmark.json      every file's benchmarks under the first context\n"
 	"  DIR/refine_next.txt     the N to measure next inside the crossover brackets\n"
 	"  DIR/calibration.csv     only with --planted\n"
-	"  DIR/plots/              the data report/draw.sh DIR draws\n"
+	"  DIR/plots/              the data draw DIR draws (plots/)\n"
 	"Files of different builds are different series, never pooled.\n"
 	"\n"
 	"options:\n"

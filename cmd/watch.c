@@ -1,6 +1,7 @@
 /* watch_report: the analysis of ./run.sh watch's processes (engine/watch_analysis.h)
  * on the console, in DIR/watch.json and DIR/watch.txt, and the chart's data
- * in DIR/plots/ (report/watch.gp draws it). On bad input nothing is written.
+ * in DIR/plots/ (plots/watch_data.c writes it, plots/watch.gp draws it). On
+ * bad input nothing is written.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -16,7 +17,7 @@
 #include "kit.h"
 #include "load.h"
 #include "watch_analysis.h"
-#include "gnuplot_run.h"
+#include "watch_data.h"
 
 static const char wr_usage[] =
 	"usage: watch_report --out DIR [--long FILE] [--window S] SHORT.json...\n"
@@ -28,7 +29,7 @@ static const char wr_usage[] =
 	"its mean spell and whether the states switch inside a process. Writes, each whole or not at all:\n"
 	"  DIR/watch.txt        what it printed\n"
 	"  DIR/watch.json       the same, and every sample\n"
-	"  DIR/plots/watch.dat, DIR/plots/data.gp   the chart's data (report/watch.gp)\n"
+	"  DIR/plots/watch.dat, DIR/plots/data.gp   the chart's data (plots/watch.gp)\n"
 	"\n"
 	"exit status: 0 done; 2 bad input (nothing written); 1 an output could not be written\n";
 
@@ -637,60 +638,6 @@ static json_t *wr_json(const struct ic_watch *w, const char *text)
 	return root;
 }
 
-static void wr_chart(FILE *dat, FILE *gp, const struct ic_watch *w)
-{
-	char cpu[IC_RESULTS_CONTEXT_MAX], title[512];
-	const char *model = ic_results_context(&w->res, IC_CTX_CPU_MODEL, cpu, sizeof(cpu));
-
-	fputs("# t_s kind(0 process, 1 window) state", dat);
-	for (size_t j = 0; j < w->nsites; j++)
-		fprintf(dat, " ratio_N%lu", w->sites[j]);
-	fputc('\n', dat);
-	for (size_t i = 0; i < w->nsamples; i++) {
-		const struct ic_watch_sample *s = &w->samples[i];
-
-		fprintf(dat, "%.3f %d %d", 0.5 * (s->start + s->end) - w->t0, s->in_long,
-			s->state >= 0 ? s->state + 1 : 0);
-		for (size_t j = 0; j < w->nsites; j++)
-			fprintf(dat, isfinite(s->ratio[j]) ? " %.5f" : " NaN", s->ratio[j]);
-		fputc('\n', dat);
-	}
-	snprintf(title, sizeof(title), "watch: %s/%s over time, %s", w->an.opts.compare,
-		 w->an.opts.baseline, w->series);
-	/* The panels side by side: the title and caption need the width. */
-	fprintf(gp, "ic_rows = 1\nic_cols = %zu\nic_sites_min = 1\nic_sites_max = 2\nic_nsites = %zu\n",
-		w->nsites > 2 ? w->nsites : 2, w->nsites);
-	fputs("ic_chart_title = ", gp);
-	ic_gnuplot_quote(gp, title);
-	fputs("\nic_caption = ", gp);
-	snprintf(title, sizeof(title), "%s; %zu short processes (dots), one long process in %zu "
-		 "windows (line); colour: state; %s", *model ? model : "CPU not recorded", w->nshort,
-		 w->nwindows, ic_watch_where_name(w->where));
-	ic_gnuplot_quote(gp, title);
-	fputs("\nic_sites = '", gp);
-	for (size_t j = 0; j < w->nsites; j++)
-		fprintf(gp, "%s%lu", j ? " " : "", w->sites[j]);
-	fprintf(gp, "'\nic_nstates = %zu\n", w->nstates);
-	/* Each state's level per N, and where the long process begins. */
-	for (int s = 0; s < 2; s++) {
-		fprintf(gp, "ic_level%d = '", s + 1);
-		for (size_t j = 0; j < w->nsites; j++)
-			fprintf(gp, "%s%.5f", j ? " " : "", s < (int)w->nstates ? w->st[s].ratio[j] : NAN);
-		fputs("'\n", gp);
-	}
-	{
-		double t = NAN;
-
-		for (size_t i = 0; i < w->nsamples; i++)
-			if (w->samples[i].in_long && !(w->samples[i].start - w->t0 >= t))
-				t = w->samples[i].start - w->t0;
-		if (isfinite(t))
-			fprintf(gp, "ic_long_start = %.3f\n", t);
-		else
-			fputs("ic_long_start = NaN\n", gp);
-	}
-}
-
 enum { WR_TXT, WR_JSON, WR_DAT, WR_GP, WR_COUNT };
 static const char *const wr_name[WR_COUNT] = { "watch.txt", "watch.json", "plots/watch.dat",
 					       "plots/data.gp" };
@@ -719,7 +666,7 @@ static int wr_write(const struct ic_watch *w, const char *dir, const char *text)
 	doc = wr_json(w, text);
 	rc = !doc || json_dumpf(doc, af[WR_JSON].f, JSON_INDENT(1) | JSON_REAL_PRECISION(15));
 	json_decref(doc);
-	wr_chart(af[WR_DAT].f, af[WR_GP].f, w);
+	ic_watch_data_write(af[WR_DAT].f, af[WR_GP].f, w);
 	for (int i = 0; i < WR_COUNT && !rc; i++)
 		if (ic_atomic_finish(&af[i])) {
 			fprintf(stderr, "watch_report: %s\n", af[i].err);

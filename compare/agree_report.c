@@ -343,9 +343,8 @@ static void agr_chart_data(FILE *dat, FILE *gp, const struct agr *x)
 static int agr_write(const struct agr *x, const char *out)
 {
 	struct ic_out_dir d;
-	char err[1024], *vars = NULL;
-	size_t len;
-	FILE *md, *csv, *dat, *gp, *v;
+	char err[1024];
+	FILE *md, *csv, *dat, *gp;
 	int bad = 0, rc;
 
 	if (ic_out_dir_begin(&d, out, "agree", err, sizeof(err))) {
@@ -405,16 +404,7 @@ static int agr_write(const struct agr *x, const char *out)
 		ic_out_dir_abort(&d);
 		return 1;
 	}
-	v = open_memstream(&vars, &len);
-	fputs("ic_dir=", v);
-	ic_gnuplot_quote(v, d.stage);
-	fputs("; ic_src=", v);
-	ic_gnuplot_quote(v, IC_STYLE_DIR);
-	fputs("; ic_out=", v);
-	ic_gnuplot_quote(v, ic_out_dir_path(&d, "repeat.png"));
-	fclose(v);
-	rc = ic_out_dir_gnuplot(&d, vars, IC_AGREE_GP, err, sizeof(err));
-	free(vars);
+	rc = ic_out_dir_gnuplot(&d, "agree", "", "png", "repeat.png", err, sizeof(err));
 	if (rc == 1)
 		fputs("agree: no gnuplot: tables written, no chart (apt-get install gnuplot-nox)\n", stderr);
 	else if (rc) {

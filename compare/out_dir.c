@@ -99,13 +99,15 @@ void ic_out_dir_remove(struct ic_out_dir *d, const char *name)
 	unlink(ic_out_dir_path(d, name));
 }
 
-int ic_out_dir_gnuplot(struct ic_out_dir *d, const char *vars, const char *script, char *err,
-		       size_t errlen)
+int ic_out_dir_gnuplot(struct ic_out_dir *d, const char *chart, const char *data, const char *term,
+		       const char *out, char *err, size_t errlen)
 {
-	char log[PATH_MAX];
+	char log[PATH_MAX], dir[PATH_MAX], path[PATH_MAX];
 
 	snprintf(log, sizeof(log), "%s/.gnuplot.log", d->stage);
-	return ic_gnuplot_run(vars, script, log, err, errlen);
+	snprintf(dir, sizeof(dir), "%s%s%s", d->stage, *data ? "/" : "", data);
+	snprintf(path, sizeof(path), "%s/%s", d->stage, out);
+	return ic_gnuplot_draw(chart, dir, term, path, log, err, errlen);
 }
 
 static int out_rm(const char *path, const struct stat *st, int flag, struct FTW *ftw)

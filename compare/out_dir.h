@@ -26,11 +26,12 @@ FILE *ic_out_dir_open(struct ic_out_dir *d, const char *name);
 /* The stage's path of NAME, for a program that writes it itself. */
 const char *ic_out_dir_path(struct ic_out_dir *d, const char *name);
 
-/* gnuplot SCRIPT with the variables VARS (gnuplot statements) in the stage.
- * 0 drawn; 1 no gnuplot; -1 it failed, with its last line in err
- * (gnuplot_run.h: under a UTF-8 locale, warnings on stderr). */
-int ic_out_dir_gnuplot(struct ic_out_dir *d, const char *vars, const char *script, char *err,
-		       size_t errlen);
+/* plots/CHART.gp drawn into the stage's file OUT in the terminal TERM, from
+ * the stage's folder DATA ("" for the stage itself). 0 drawn; 1 no
+ * gnuplot; -1 it failed, with its last line in err (gnuplot_run.h: under a
+ * UTF-8 locale, warnings on stderr). */
+int ic_out_dir_gnuplot(struct ic_out_dir *d, const char *chart, const char *data, const char *term,
+		       const char *out, char *err, size_t errlen);
 
 /* Removes NAME from the stage (a chart that failed). */
 void ic_out_dir_remove(struct ic_out_dir *d, const char *name);

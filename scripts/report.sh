@@ -25,8 +25,8 @@ summarise_into() {
 	if [ -n "${no_charts:-}" ]; then
 		:   # calibration trials: only their tables are read
 	elif ! command -v gnuplot >/dev/null; then
-		say "no gnuplot: results are written; for plots: apt-get install gnuplot-nox, then report/draw.sh $d/report"
-	elif ! report/draw.sh "$new" >"$new/draw.log" 2>&1; then
+		say "no gnuplot: results are written; for plots: apt-get install gnuplot-nox, then ${B_dir[0]}/cmd/draw $d/report"
+	elif ! "${B_dir[0]}/cmd/draw" "$new" >"$new/draw.log" 2>&1; then
 		show_tail 5 "$new/draw.log"
 		rm -f "$new"/plots/*.png "$new"/plots/*.svg
 		say "plots failed; the new results are in $d without charts"
@@ -119,7 +119,7 @@ sub_report() {
 	: "${compare:=inline}" "${baseline:=extern}" "${repeat:=1}"
 	is_uint "$repeat" && [ "$repeat" -ge 1 ] || die "report: $dir/run.conf: repeat=$repeat is not a whole number"
 	lock_take "$dir/.run.sh-lock" "$dir" refuse
-	build_program summarize
+	build_program summarize draw
 	B_dir=("$top/build")
 	summarise
 	closing_block

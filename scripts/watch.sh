@@ -1,7 +1,7 @@
 # Sourced by run.sh: ./run.sh watch -- whether this machine can give one
 # answer: a fixed sentinel measured as many short processes and one long
 # one under the machine lock, analysed by cmd/watch_report
-# (engine/watch_analysis.h) and drawn by report/watch.gp.
+# (engine/watch_analysis.h) and drawn by plots/watch.gp.
 
 # The sentinel: the pair and the controls that tell what a state changes
 # (the report reads each form's time per state), as gen's specs from the
@@ -56,9 +56,9 @@ sub_watch() {
 		mapfile -t a < <(release_args "$(watch_specs | paste -sd';')"; plan_builds; printf '%s' "${B_args[0]}")
 		phase "build: the sentinel in build-watch (log build-watch/build.log)"
 		configure build-watch "${a[@]}"
-		build build-watch sites_bench watch_report machine_state
+		build build-watch sites_bench watch_report draw machine_state
 	else
-		build build watch_report machine_state
+		build build watch_report draw machine_state
 	fi
 	wdir=${wout:-$top/results/watch-$(date -u +%Y%m%dT%H%M%SZ)}
 	mkdir -p "$wdir" || fail "cannot make $wdir"
@@ -94,15 +94,16 @@ sub_watch() {
 	mapfile -t shorts < <(ls -v "$wdir"/raw/s*.json)
 	"$tree/cmd/watch_report" --out "$wdir" --long "$wdir/raw/long.json" "${shorts[@]}" >/dev/null ||
 		fail "the watch report failed on $wdir"
-	watch_draw "$wdir"
+	watch_draw "$wdir" "$tree"
 	# The report last: its last lines say whether this machine gives one answer.
 	cat "$wdir/watch.txt"
 }
 
-# watch_draw DIR: DIR/plots/watch.png and .svg from report/watch.gp.
+# watch_draw DIR TREE: DIR/plots/watch.png and .svg from plots/watch.gp
+# (TREE/cmd/draw).
 watch_draw() {
 	command -v gnuplot >/dev/null || { say "no gnuplot: no chart (apt-get install gnuplot-nox)"; return 0; }
-	if ! "$top/report/draw.sh" "$1" watch 2>"$1/plots/.draw.log"; then
+	if ! "$2/cmd/draw" "$1" watch 2>"$1/plots/.draw.log"; then
 		say "the chart failed: $(tail -n 1 "$1/plots/.draw.log")"
 	else
 		sed "s/^/$tag: /" "$1/plots/.draw.log" >&2

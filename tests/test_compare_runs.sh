@@ -48,7 +48,7 @@ one_line_exit() {
 mkdir -p "$work/o"
 o1=$work/o/out1
 # Under the C locale, as on a fresh machine: gnuplot must not warn (it runs
-# under C.UTF-8 whatever ours is: common/gnuplot_run.h).
+# under C.UTF-8 whatever ours is: plots/gnuplot_run.h).
 LC_ALL=C LANG= "$compare" --out "$o1" "$A" "$B" >"$work/out1.stdout" 2>"$work/out1.stderr" || bad "compare A B: exit $? ($(cat "$work/out1.stderr"))"
 [ "$(cat "$work/out1.stdout")" = "$o1" ] || bad "compare printed '$(cat "$work/out1.stdout")', want $o1"
 for f in compare.md compare.csv plots/data.gp plots/compare.dat; do [ -s "$o1/$f" ] || bad "compare A B: no $f"; done

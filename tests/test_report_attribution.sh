@@ -41,10 +41,10 @@ run all $one --noise 0.01 --copies-step 0.05 --cap-step 0.1 --cap-n 256
 s=$work/all/summary.md
 grep -q '^#### What the difference is made of$' "$s" || fail "no attribution heading"
 # One sentence points to the per-N lines, and names files the report has
-# (the chart once draw.sh drew it).
+# (the chart once draw drew it).
 grep -qx 'Per N: the attribution chart under Evidence and its data (plots/attribution.dat).' "$s" &&
 	[ "$(grep -c '](plots/attribution.png)' "$s")" -eq 1 ] || fail "no pointer to the per-N lines"
-sh "$draw" "$work/all" || fail "draw.sh: exit $?"
+"$draw" "$work/all" || fail "draw: exit $?"
 for f in $(grep '^Per N: ' "$s" | grep -o 'plots/[a-z_]*\.[a-z]*'); do
 	case $f in *.png) command -v gnuplot >/dev/null 2>&1 || continue ;; esac
 	[ -s "$work/all/$f" ] || fail "the pointer names $f, which the report lacks"

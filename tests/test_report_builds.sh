@@ -148,7 +148,7 @@ grep -q '^- Lock: per build (see Builds)' "$work/mix/summary.md" || fail "locks 
 
 # --- the charts draw with several builds -------------------------------------
 if command -v gnuplot >/dev/null 2>&1; then
-	sh "$draw" "$work/two" || fail "draw.sh two builds: exit $?"
+	"$draw" "$work/two" || fail "draw two builds: exit $?"
 	for chart in time l1i ratio attribution; do
 		[ -s "$work/two/plots/$chart.svg" ] && [ -s "$work/two/plots/$chart.png" ] || fail "$chart not drawn"
 	done
@@ -161,7 +161,7 @@ if command -v gnuplot >/dev/null 2>&1; then
 	build "$work/attr-in" a --shape attrib --modes private --compiler "GNU 12.2.0" --cflags "-O2 -g"
 	build "$work/attr-in" b --shape attrib --modes private --compiler "Clang 14.0.6" --cflags "-Os" --scale 2
 	"$summarize" --out "$work/attr" "$work"/attr-in/*.json || fail "attrib two builds: exit $?"
-	sh "$draw" "$work/attr" || fail "draw.sh attrib two builds: exit $?"
+	"$draw" "$work/attr" || fail "draw attrib two builds: exit $?"
 	for t in 'GNU 12.2.0, -O2 -g; 1 thread, private queue' 'Clang 14.0.6, -Os; 1 thread, private queue'; do
 		grep -qF "$t" "$work/attr/plots/attribution.svg" || fail "attribution key lacks '$t'"
 	done

@@ -1,15 +1,15 @@
 #!/bin/sh
-# report/draw.sh draws every chart as PNG and SVG from summarize's output,
+# cmd/draw (plots/) draws every chart as PNG and SVG from summarize's output,
 # with and without counters and control forms (the attribution chart), a run
 # with time in its data (the timeline chart), with
 # no gnuplot warning, each form in its palette.gp colour, the cache lines at
 # the N summary.md states, ratio dots beyond the panel at its edge and a
 # smoke run marked; without gnuplot it says how to get the charts, exits 0
 # and leaves the results alone.
-# usage: test_report_draw.sh SUMMARIZE FAKE_SITES_BENCH DRAW_SH
+# usage: test_report_draw.sh SUMMARIZE FAKE_SITES_BENCH DRAW
 set -u
 # The charts under the C locale, as on a fresh machine with none set: no
-# warning may come of it (draw.sh runs gnuplot under C.UTF-8).
+# warning may come of it (plots/gnuplot_run.c runs gnuplot under C.UTF-8).
 unset LANG LANGUAGE
 export LC_ALL=C
 summarize=$1
@@ -34,23 +34,23 @@ grep -q "^ic_time_axis\[1\] = 'unset logscale y;" "$work/nognu/plots/data.gp" ||
 grep -q "^ic_time_axis\[1\] = 'set logscale y 10;.*set ytics (5, 7, 10, 15, 20, 30, 50" "$work/wide/plots/data.gp" ||
 	fail "a panel spanning 7 to 40 ns not on a log axis: $(grep ic_time_axis "$work/wide/plots/data.gp")"
 before=$(snapshot "$work/nognu")
-GNUPLOT=/nonexistent/gnuplot sh "$draw" "$work/nognu" 2> "$work/msg"
+GNUPLOT=/nonexistent/gnuplot "$draw" "$work/nognu" 2> "$work/msg"
 rc=$?
 [ $rc -eq 0 ] || fail "without gnuplot: exit $rc, want 0"
 [ "$(wc -l < "$work/msg")" -eq 1 ] || fail "without gnuplot: want one line, got: $(cat "$work/msg")"
-grep -q 'apt-get install gnuplot-nox, then report/draw.sh' "$work/msg" || fail "message: $(cat "$work/msg")"
+grep -q "apt-get install gnuplot-nox, then $draw $work/nognu" "$work/msg" || fail "message: $(cat "$work/msg")"
 [ "$(snapshot "$work/nognu")" = "$before" ] || fail "without gnuplot the results changed"
 
-sh "$draw" "$work/does-not-exist" 2>/dev/null
-[ $? -eq 2 ] || fail "draw.sh on a directory without data.gp must exit 2"
+"$draw" "$work/does-not-exist" 2>/dev/null
+[ $? -eq 2 ] || fail "draw on a directory without data.gp must exit 2"
 
 if ! command -v gnuplot >/dev/null 2>&1; then
 	echo "test_report_draw: skip: gnuplot not installed (apt-get install gnuplot-nox)"
 	exit 77
 fi
 
-src=$(cd "$(dirname "$draw")/.." && pwd)
-palette=$src/report/palette.gp
+src=$(cd "$(dirname "$0")/.." && pwd)
+palette=$src/plots/palette.gp
 # A form's colour as palette.gp defines it.
 color_of() { sed -n "s/.*f eq '$1' ? '\(#[0-9a-f]*\)'.*/\1/p" "$palette" | head -n 1; }
 # ... as gnuplot's SVG writes it: rgb( 31, 119, 180).
@@ -59,18 +59,19 @@ svg_rgb() {
 	printf 'rgb(%3d, %3d, %3d)' "0x$(echo "$h" | cut -c1-2)" "0x$(echo "$h" | cut -c3-4)" "0x$(echo "$h" | cut -c5-6)"
 }
 
-# Every chart script loads the palette (style.gp does for report/ and
-# compare.gp) and none defines colours of its own for forms.
-for gp in "$src"/report/*.gp "$src"/compare/*.gp "$src"/inlines/chart.gp; do
+# Every chart script loads the palette (style.gp does for most) and none
+# defines colours of its own for forms; no script lives outside plots/.
+ls "$src"/*/*.gp | grep -v '^'"$src"'/plots/' && fail "a gnuplot script outside plots/"
+for gp in "$src"/plots/*.gp; do
 	case $gp in */palette.gp) continue ;; esac
 	grep -q "palette.gp\|style.gp" "$gp" || fail "$gp does not load palette.gp"
 	grep -q "ic_color(\|'#1f77b4'\|'#d62728'" "$gp" && fail "$gp names form colours of its own"
 done
 
-# draw DIR: draw.sh, which must say nothing (gnuplot's warnings are passed on).
+# draw DIR: cmd/draw, which must say nothing (gnuplot's warnings are passed on).
 draw_quiet() {
-	sh "$draw" "$1" 2> "$work/draw.err" || fail "draw.sh $1: exit $?"
-	[ -s "$work/draw.err" ] && fail "draw.sh $1 warned: $(cat "$work/draw.err")"
+	"$draw" "$1" 2> "$work/draw.err" || fail "draw $1: exit $?"
+	[ -s "$work/draw.err" ] && fail "draw $1 warned: $(cat "$work/draw.err")"
 	return 0
 }
 

@@ -1,5 +1,5 @@
-# Shared setup for the charts. draw.sh passes ic_dir (DIR/plots: data.gp and
-# the *.dat files), ic_src (report/), ic_term ('png' or 'svg') and ic_out.
+# Shared setup for the charts. gnuplot_run.c passes ic_dir (DIR/plots: data.gp
+# and the *.dat files), ic_src (plots/), ic_term ('png' or 'svg') and ic_out.
 # The palette first: data.gp names its colours.
 load ic_src.'/palette.gp'
 load ic_dir.'/data.gp'

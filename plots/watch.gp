@@ -2,7 +2,7 @@
 # process a dot, the long process's windows a line, coloured by state (grey:
 # in neither firmly); each state's level a dashed line, and a dotted line
 # where the short processes end and the long one begins.
-# scripts/watch.sh passes ic_dir (DIR/plots), ic_src, ic_term and ic_out.
+# cmd/draw DIR watch passes ic_dir (DIR/plots), ic_src, ic_term and ic_out.
 load ic_src.'/style.gp'
 
 unset logscale x

@@ -1,7 +1,7 @@
-/* The chart of priced copies (chart.h): data into a temporary directory,
- * then gnuplot draws inlines/chart.gp twice, PNG and SVG. */
+/* The chart of priced copies (inlines_chart.h): data into a temporary
+ * directory, then gnuplot draws plots/inlines.gp twice, PNG and SVG. */
 #define _GNU_SOURCE
-#include "chart.h"
+#include "inlines_chart.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -164,30 +164,16 @@ static int chart_write_data(const char *dir, const char *binary, const struct ic
 
 static int chart_gnuplot(const char *dir, const char *term, const char *out, char *err, size_t errlen)
 {
-	char *expr = NULL, log[PATH_MAX], last[1024];
-	size_t len = 0;
-	FILE *e = open_memstream(&expr, &len);
+	char log[PATH_MAX], last[1024];
 	int rc;
 
-	if (!e)
-		return ic_fail(err, errlen, "out of memory");
-	fputs("ic_dir = ", e);
-	ic_gnuplot_quote(e, dir);
-	fputs("; ic_src = ", e);
-	ic_gnuplot_quote(e, IC_REPORT_DIR);
-	fprintf(e, "; ic_term = '%s'; ic_out = ", term);
-	ic_gnuplot_quote(e, out);
-	fclose(e);
-	if ((size_t)snprintf(log, sizeof(log), "%s/gnuplot.log", dir) >= sizeof(log)) {
-		free(expr);
+	if ((size_t)snprintf(log, sizeof(log), "%s/gnuplot.log", dir) >= sizeof(log))
 		return ic_fail(err, errlen, "no chart: the temporary directory's name is too long");
-	}
-	rc = ic_gnuplot_run(expr, IC_INLINES_CHART_GP, log, last, sizeof(last));
-	free(expr);
+	rc = ic_gnuplot_draw("inlines", dir, term, out, log, last, sizeof(last));
 	if (rc == 1)
 		return ic_fail(err, errlen, "no chart: gnuplot cannot be run (not installed): apt-get install gnuplot-nox");
 	if (rc)
-		return ic_fail(err, errlen, "no chart: gnuplot failed on %s (%s): %s", IC_INLINES_CHART_GP, term, last);
+		return ic_fail(err, errlen, "no chart: gnuplot failed on plots/inlines.gp (%s): %s", term, last);
 	return 0;
 }
 

@@ -1,9 +1,9 @@
 /* The chart of priced copies: each series' measured ratio against N, with
  * its interval, band and crossover bracket, and a line at each function's N
- * (inlines/chart.gp draws it with gnuplot, PNG and SVG).
+ * (plots/inlines.gp draws it with gnuplot, PNG and SVG).
  */
-#ifndef IC_CHART_H
-#define IC_CHART_H
+#ifndef IC_INLINES_CHART_H
+#define IC_INLINES_CHART_H
 
 #include <stddef.h>
 
@@ -20,4 +20,4 @@ int ic_chart_check(const char *png, const char *results_dir, char *err, size_t e
 int ic_chart_draw(const char *png, const char *binary, const struct ic_price_run *run,
 		  const struct ic_inline_fn *const *fns, size_t nfns, char *err, size_t errlen);
 
-#endif /* IC_CHART_H */
+#endif /* IC_INLINES_CHART_H */

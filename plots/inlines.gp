@@ -1,7 +1,7 @@
 # Your inlined copies on the measured curve: per series of the run, the
 # time ratio against N with its 95% interval, the band that decides and the
 # crossover bracket, and a vertical line at each priced function's N.
-# inlines (chart.c) passes ic_dir (data.gp, ratio.dat), ic_src (report/,
+# inlines (inlines_chart.c) passes ic_dir (data.gp, ratio.dat), ic_src (plots/,
 # for the palette), ic_term ('png' or 'svg') and ic_out.
 load ic_src.'/palette.gp'
 load ic_dir.'/data.gp'

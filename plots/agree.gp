@@ -1,7 +1,7 @@
 # The ratio per N of each of K runs of the sweep, one panel per series:
 # where the lines part, the answer did not hold still. ./run.sh agree --out
 # passes ic_dir (holding repeat.dat and data.gp: the number of runs ic_k
-# and the series names), ic_src (report/, for the palette) and ic_out (the PNG).
+# and the series names), ic_src (plots/, for the palette) and ic_out (the PNG).
 set encoding utf8
 load ic_src.'/palette.gp'
 load ic_dir.'/data.gp'

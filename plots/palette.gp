@@ -1,5 +1,5 @@
-# The colours of every chart, defined once: report/*.gp (through style.gp),
-# compare/*.gp and inlines/chart.gp load this file. A form has one colour
+# The colours of every chart, defined once: every script here loads this
+# file, most through style.gp. A form has one colour
 # in every chart; what is not a form (runs, states, brackets, marks) takes
 # colours no form uses, so a colour never changes meaning between charts.
 

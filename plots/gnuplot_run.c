@@ -1,0 +1,171 @@
+/* Drawing a chart with gnuplot; see gnuplot_run.h. */
+#define _GNU_SOURCE
+#include "gnuplot_run.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+void ic_gnuplot_quote(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputc('\'', f);
+		if (*s != '\n' && *s != '\r')
+			fputc(*s, f);
+	}
+	fputc('\'', f);
+}
+
+/* The caller's environment without its locale settings, and LC_ALL set to
+ * IC_GNUPLOT_LOCALE: NULL-terminated, the strings the caller's. */
+static char **gnuplot_env(void)
+{
+	static char lc_all[] = "LC_ALL=" IC_GNUPLOT_LOCALE;
+	size_t n = 0, k = 0;
+	char **env;
+
+	while (environ[n])
+		n++;
+	env = malloc((n + 2) * sizeof(*env));
+	if (!env)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(environ[i], "LC_", 3) && strncmp(environ[i], "LANG=", 5) &&
+		    strncmp(environ[i], "LANGUAGE=", 9))
+			env[k++] = environ[i];
+	env[k++] = lc_all;
+	env[k] = NULL;
+	return env;
+}
+
+/* The log's lines that are not blank: the last into last, and each on
+ * stderr when pass is set. */
+static void gnuplot_log(const char *log, int pass, char *last, size_t cap)
+{
+	char line[1024];
+	FILE *f = fopen(log, "r");
+
+	snprintf(last, cap, "no message");
+	while (f && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (!line[strspn(line, " \t^")])
+			continue;
+		snprintf(last, cap, "%s", line);
+		if (pass)
+			fprintf(stderr, "gnuplot: %s\n", line);
+	}
+	if (f)
+		fclose(f);
+}
+
+/* gnuplot -e VARS SCRIPT, its output in LOG (removed afterwards); returns
+ * as ic_gnuplot_draw. */
+static int gnuplot_run(const char *vars, const char *script, const char *log, char *err, size_t errlen)
+{
+	const char *gnuplot = getenv("GNUPLOT") && *getenv("GNUPLOT") ? getenv("GNUPLOT") : "gnuplot";
+	char *argv[] = { (char *)gnuplot, "-e", (char *)vars, (char *)script, NULL };
+	posix_spawn_file_actions_t fa;
+	char **env = gnuplot_env();
+	int status, rc;
+	pid_t pid;
+
+	if (!env) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	posix_spawn_file_actions_adddup2(&fa, 1, 2);
+	rc = posix_spawnp(&pid, gnuplot, &fa, NULL, argv, env);
+	posix_spawn_file_actions_destroy(&fa);
+	free(env);
+	if (rc == ENOENT) {
+		unlink(log);
+		return 1;
+	}
+	if (rc) {
+		snprintf(err, errlen, "cannot start gnuplot: %s", strerror(rc));
+		return -1;
+	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	rc = WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+	gnuplot_log(log, rc == 0, err, errlen);
+	unlink(log);
+	return rc;
+}
+
+int ic_gnuplot_draw(const char *chart, const char *dir, const char *term, const char *out,
+		    const char *log, char *err, size_t errlen)
+{
+	char script[PATH_MAX], *vars = NULL;
+	size_t len = 0;
+	FILE *v;
+	int rc;
+
+	if ((size_t)snprintf(script, sizeof(script), "%s/%s.gp", IC_PLOTS_DIR, chart) >= sizeof(script) ||
+	    !(v = open_memstream(&vars, &len))) {
+		snprintf(err, errlen, "no room for the chart %s's paths", chart);
+		return -1;
+	}
+	fputs("ic_dir=", v);
+	ic_gnuplot_quote(v, dir);
+	fputs("; ic_src=", v);
+	ic_gnuplot_quote(v, IC_PLOTS_DIR);
+	fprintf(v, "; ic_term='%s'; ic_out=", term);
+	ic_gnuplot_quote(v, out);
+	if (fclose(v)) {
+		free(vars);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	rc = gnuplot_run(vars, script, log, err, errlen);
+	free(vars);
+	return rc;
+}
+
+int ic_gnuplot_draw_dir(const char *dir, const char *chart, char *err, size_t errlen)
+{
+	static const char *const term[] = { "png", "svg" };
+	char plots[PATH_MAX], log[PATH_MAX], tmp[PATH_MAX], out[PATH_MAX], last[1024];
+	long pid = (long)getpid();
+
+	if ((size_t)snprintf(plots, sizeof(plots), "%s/plots", dir) >= sizeof(plots) ||
+	    (size_t)snprintf(log, sizeof(log), "%s/.draw.log.%ld", plots, pid) >= sizeof(log)) {
+		snprintf(err, errlen, "%s: the path is too long", dir);
+		return -1;
+	}
+	for (int t = 0; t < 2; t++) {
+		int rc;
+
+		if ((size_t)snprintf(tmp, sizeof(tmp), "%s/.%s.%s.tmp.%ld", plots, chart, term[t], pid) >= sizeof(tmp) ||
+		    (size_t)snprintf(out, sizeof(out), "%s/%s.%s", plots, chart, term[t]) >= sizeof(out)) {
+			snprintf(err, errlen, "%s: the path is too long", dir);
+			return -1;
+		}
+		rc = ic_gnuplot_draw(chart, plots, term[t], tmp, log, last, sizeof(last));
+		if (rc == 1)
+			return 1;
+		if (rc) {
+			snprintf(err, errlen, "gnuplot failed on %s.gp (%s): %s", chart, term[t], last);
+			unlink(tmp);
+			return -1;
+		}
+		if (rename(tmp, out)) {
+			snprintf(err, errlen, "cannot rename %s into place: %s", out, strerror(errno));
+			unlink(tmp);
+			return -1;
+		}
+	}
+	return 0;
+}

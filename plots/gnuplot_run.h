@@ -1,0 +1,33 @@
+/* Drawing a chart: the one way every program that draws runs gnuplot.
+ * Each chart is plots/CHART.gp, found by one rule: the path of plots/ in
+ * the source tree, compiled in. gnuplot runs under the C.UTF-8 locale
+ * (glibc has it built in; Debian always ships it), whatever the caller's:
+ * the scripts say `set encoding utf8`, and under LC_ALL=C or no locale
+ * gnuplot warns for every chart that it cannot convert the degree sign.
+ * $GNUPLOT, when set, names the gnuplot to run. */
+#ifndef IC_GNUPLOT_RUN_H
+#define IC_GNUPLOT_RUN_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#define IC_GNUPLOT_LOCALE "C.UTF-8"
+
+/* s as a gnuplot single-quoted string ('' for a quote, line breaks
+ * dropped), appended to f. */
+void ic_gnuplot_quote(FILE *f, const char *s);
+
+/* plots/CHART.gp drawn into OUT in the terminal TERM ("png" or "svg"), from
+ * the data in DIR: the script's ic_dir, ic_src (plots/), ic_term and ic_out.
+ * gnuplot's output goes to LOG, removed afterwards. 0 drawn (any warning
+ * it printed is passed on to stderr, prefixed "gnuplot: "); 1 gnuplot is
+ * not installed; -1 it failed, with one line in err. */
+int ic_gnuplot_draw(const char *chart, const char *dir, const char *term, const char *out,
+		    const char *log, char *err, size_t errlen);
+
+/* DIR/plots/CHART.png and .svg from the data.gp and .dat files in
+ * DIR/plots/ (summarize --out DIR or watch_report wrote them), each renamed
+ * into place once whole. Returns as ic_gnuplot_draw. */
+int ic_gnuplot_draw_dir(const char *dir, const char *chart, char *err, size_t errlen);
+
+#endif /* IC_GNUPLOT_RUN_H */
