@@ -1,4 +1,4 @@
-/* The data the gnuplot scripts in report/ draw from: time.dat, l1i.dat,
+/* The data the sweep's gnuplot scripts here draw from: time.dat, l1i.dat,
  * ratio.dat, process.dat, attribution.dat and data.gp, the variables they
  * load (captions, panel layout and titles, verdicts, crossover and cache
  * marks, what each attribution panel plots).
