@@ -32,13 +32,13 @@ do for [p = 1:ic_npanels] {
 		plot ic_r index (p - 1) using 1:6:7 with filledcurves \
 			fc rgb ic_c fs transparent solid 0.18 noborder title 'band, all N at once', \
 		     ic_r index (p - 1) using 1:2:10:11 with yerrorbars lw 1.5 pt 1 ps 0 lc rgb ic_d \
-			title 'deciding interval (Holm)', \
+			title '95% range that decides', \
 		     ic_r index (p - 1) using 1:($10 > 1 || $11 < 1 ? $2 : NaN) with points pt 7 ps 0.7 \
 			lc rgb ic_d title 'on a side: it excludes 1', \
 		     ic_r index (p - 1) using 1:($10 > 1 || $11 < 1 ? NaN : $2) with points pt 6 ps 0.7 \
 			lc rgb ic_d title 'unresolved: it holds 1', \
 		     ic_r index (p - 1) using 1:2 with lines lw (ic_two ? 0.8 : 1.5) lc rgb ic_c \
-			title (ic_two ? 'ratio, both states pooled' : 'ratio'), \
+			title (ic_two ? 'ratio (time average)' : 'ratio'), \
 		     ic_p index (p - 1) using 1:($3 == 1 && $5 == 0 ? $2 : NaN) with points pt 7 ps 0.35 \
 			lc rgb (ic_two ? ic_state_color(1) : ic_d) title (ic_two ? 'a process in state 1' : 'a process'), \
 		     ic_p index (p - 1) using 1:($3 == 2 && $5 == 0 ? $2 : NaN) with points pt 7 ps 0.35 \
