@@ -13,8 +13,8 @@ ic_between = ic_other_color(2)   # neither state: a colour no form uses
 
 ic_chart_title = sprintf('Time ratio %s / %s in time', ic_compare, ic_baseline)
 eval ic_multiplot
-ic_time_axes = 'unset logscale x; set xrange [0:*]; set format x "%g"; ' . \
-	'set xlabel "minutes from the run''s start"; set offsets 0, graph 0.02, graph 0.5, graph 0.05'
+ic_time_axes = 'unset logscale x; set xrange [0:ic_tl_tmax]; set format x "%g"; ' . \
+	'set xlabel "minutes from the run''s start"; set offsets 0, 0, graph 0.5, graph 0.05'
 set key font ',8' samplen 1.5 spacing 0.9
 do for [p = 1:ic_npanels] {
 	eval ic_time_axes

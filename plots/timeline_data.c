@@ -56,6 +56,7 @@ int ic_timeline_data_write(FILE *gp, FILE *dat, const struct ic_analysis *an)
 {
 	char title[512], line[256];
 	int timed = 0;
+	double tmax = 0.0;
 
 	size_t ng = an->nseries ? an->nseries : 1;
 
@@ -76,7 +77,13 @@ int ic_timeline_data_write(FILE *gp, FILE *dat, const struct ic_analysis *an)
 		fprintf(gp, "; ic_nswitching[%zu] = %zu; ic_tl_sites[%zu] = %lu\n", g + 1,
 			se->timeline->nswitching, g + 1, se->timeline->sites);
 		timed |= se->timeline->timed;
+		for (size_t k = 0; k < se->timeline->nproc; k++)
+			if (isfinite(se->timeline->proc[k].end))
+				tmax = fmax(tmax, se->timeline->proc[k].end);
 	}
 	fprintf(gp, "ic_timeline_timed = %d\n", timed);
+	/* The axis's end: processes whose files share one time (a fresh
+	 * clone's) would leave gnuplot an empty range. */
+	fprintf(gp, "ic_tl_tmax = %.6g\n", tmax > 0.0 ? tmax * 1.02 : 0.1);
 	return ferror(gp) || ferror(dat) ? -1 : 0;
 }
