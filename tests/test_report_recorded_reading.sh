@@ -3,7 +3,8 @@
 # recorded/): each series opens with what to do, no ratio carries a ±, no
 # size is printed whose 95% range is wider than ±50%, no sentence of the
 # first section or of the console's verdict runs past 35 words, and the
-# model's terms ("deciding interval", "band", "wholly") stay in Method.
+# model's terms ("deciding interval", "band", "wholly") stay in Method; the
+# ratio chart's title names the bracket it shades.
 # Then the Zen 3 sweep, whose machine wandered (inline/extern between 1.2
 # and 3.8 per repetition): every N from 8 to 4096 of the 1-thread chain on
 # extern's side from the time average, the crossover bracketed at (1, 4),
@@ -20,6 +21,21 @@ for t in sweep-zen3-default sweep-zen5-two-levels sweep-xeon-brief-spells sweep-
 	tar xzf "$data/$t.tar.gz" -C "$work" || fail "untar $t"
 	"$summarize" --out "$work/out-$t" $(find "$work/$t" -name '*.json' | sort) >/dev/null ||
 		fail "summarize $t: exit $?"
+	# The ratio chart's title and its shaded bracket: one decision.
+	python3 - "$work/out-$t/plots/data.gp" <<'PY' || fail "$t: the chart's title and shading disagree"
+import re, sys
+gp = open(sys.argv[1]).read()
+title = dict(re.findall(r"ic_verdict\[(\d+)\] = '([^']*)'", gp))
+lo = dict(re.findall(r"ic_xo_lo\[(\d+)\] = ([^;\n]+)", gp))
+hi = dict(re.findall(r"ic_xo_hi\[(\d+)\] = ([^;\n]+)", gp))
+if not title:
+    sys.exit("no panel titles")
+for p, t in title.items():
+    m = re.match(r"crossover in \((\d+), (\d+)\)", t)
+    shaded = (lo[p].strip(), hi[p].strip())
+    if (m.groups() if m else ("NaN", "NaN")) != shaded:
+        sys.exit("panel %s: title %r, shaded %s" % (p, t, shaded))
+PY
 	python3 - "$work/out-$t/summary.md" "$work/out-$t/verdict.txt" <<'PY' || fail "$t: the answer's reading"
 import re, sys
 md, vt = open(sys.argv[1]).read(), open(sys.argv[2]).read()
