@@ -294,7 +294,7 @@ static double watch_process(const char *file, int proc, size_t rounds, double t0
 			    const struct sim_path *p, double phi, unsigned long long *rng)
 {
 	size_t n = rounds * W_RUNS, *slot = malloc(n * sizeof(*slot));
-	json_t *bench = json_array();
+	json_t *bench = json_array(), *doc;
 	struct sim_noise z[4];
 	int seen[4] = { 0 };
 	char name[160], pr[16];
@@ -324,9 +324,10 @@ static double watch_process(const char *file, int proc, size_t rounds, double t0
 	}
 	free(slot);
 	snprintf(pr, sizeof(pr), "%d", proc);
-	CHECK(json_dump_file(json_pack("{s:{s:s,s:s,s:s},s:o}", "context", "layout_variant", "0",
-				       "process", pr, "cpu_model", "test CPU", "benchmarks", bench),
-			     file, 0) == 0, "cannot write %s", file);
+	doc = json_pack("{s:{s:s,s:s,s:s},s:o}", "context", "layout_variant", "0", "process", pr,
+			"cpu_model", "test CPU", "benchmarks", bench);
+	CHECK(doc && json_dump_file(doc, file, 0) == 0, "cannot write %s", file);
+	json_decref(doc);
 	return t0 + (double)n * W_RUN_S;
 }
 

@@ -88,7 +88,7 @@ static json_t *entry(const char *name, const char *label, long rep, double ns, d
 static void write_process(const char *path, int proc, size_t rounds, double t0, const struct path *p,
 			  double epoch, unsigned long long *rng)
 {
-	json_t *bench = json_array();
+	json_t *bench = json_array(), *doc;
 	char name[160], pr[16];
 	double t = t0;
 
@@ -109,9 +109,10 @@ static void write_process(const char *path, int proc, size_t rounds, double t0, 
 				t += RUN_S;
 			}
 	snprintf(pr, sizeof(pr), "%d", proc);
-	CHECK(json_dump_file(json_pack("{s:{s:s,s:s,s:s},s:o}", "context", "layout_variant", "0",
-				       "process", pr, "cpu_model", "test CPU", "benchmarks", bench),
-			     path, 0) == 0, "cannot write %s", path);
+	doc = json_pack("{s:{s:s,s:s,s:s},s:o}", "context", "layout_variant", "0", "process", pr,
+			"cpu_model", "test CPU", "benchmarks", bench);
+	CHECK(doc && json_dump_file(doc, path, 0) == 0, "cannot write %s", path);
+	json_decref(doc);
 }
 
 static void run_case(struct ic_watch *w, const char *dir, double sd, unsigned long long seed)
