@@ -38,7 +38,7 @@ static void answer_l1i(FILE *f, const struct ic_analysis *an, const struct ic_gr
 			if (cp->r[i].side == IC_SIDE_BASELINE)
 				top = &cp->r[i];
 		if (top)
-			fprintf(f, "; the copies do (%s %.2gx at N = %lu)", cp->name, top->ratio, top->sites);
+			fprintf(f, "; the copies do (%s %.3gx at N = %lu)", cp->name, top->ratio, top->sites);
 		fputc('.', f);
 		return;
 	}
