@@ -415,7 +415,7 @@ static void wr_text(FILE *f, const struct ic_watch *w)
 		for (size_t j = 0; j < w->nsites; j++)
 			fprintf(f, "%s %.1f%% at N = %lu", j ? "," : "", wr_sd_pct(w->steady[j].h.tau_hi), w->sites[j]);
 		fprintf(f, " (95%%): 90%% of moments within ±%.0f%% of the mean; the best two-state fit's "
-			"levels are %.1f noise SDs apart): this machine gave one answer while watched, and "
+			"levels are %.1f noise scales apart): this machine gave one answer while watched, and "
 			"there is nothing to attribute to a change of state. Whether it stays so over hours, "
 			"./run.sh history shows.\n", 100.0 * IC_WATCH_SAME, w->separation);
 		break;
@@ -470,9 +470,10 @@ static void wr_text(FILE *f, const struct ic_watch *w)
 		wr_forms_words(f, w, j);
 		wr_probes_words(f, w);
 		fprintf(f, "This machine cannot give one answer now: a sweep's answer depends on when it "
-			"ran. Its summary gives the answer per state. For one answer, run on a dedicated or "
+			"ran. Its summary gives the time average over its run, each state's level and where "
+			"the faster form changes with the state. For one answer, run on a dedicated or "
 			"bare-metal host; here, run ./run.sh --repeat 3 --spread 30 and trust only what "
-			"every repeat and both states say.\n");
+			"every repeat says.\n");
 		break;
 	}
 	}

@@ -104,7 +104,7 @@ static void sm_counts(const struct ic_sm *m, const struct sm_work *w, const doub
 	k[0] = k[1] = e[0] = e[1] = 0.0;
 	for (size_t i = 1; i < m->n; i++) {
 		double dt = fmax(m->obs[i].t - m->obs[i - 1].t, 0.0);
-		double E = exp(-l * dt), F = l * dt > 1e-6 ? (1.0 - E) / l : dt;
+		double E = exp(-l * dt), F = l > 0.0 ? -expm1(-l * dt) / l : dt;
 		const double *x = &w->xi[4 * i];
 		double tot = x[0] + x[1] + x[2] + x[3];
 

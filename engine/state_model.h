@@ -21,7 +21,7 @@
  *
  * Two states are declared when all of these hold; else one:
  *   - each state holds IC_SM_MIN_OCC repetitions and IC_SM_MIN_SHARE of them;
- *   - at some N the levels are IC_SM_SEPARATION noise SDs apart;
+ *   - at some N the levels are IC_SM_SEPARATION scales of the t noise apart (one SD is 1.41 scales);
  *   - a state lasts IC_SM_MIN_RUN repetitions in a row on average (a
  *     state made of lone repetitions is noise);
  *   - BIC prefers two states to one.
@@ -52,7 +52,7 @@
 #define IC_SM_NU 4.0            /* t degrees of freedom of the noise */
 #define IC_SM_MIN_OCC 8.0       /* repetitions a state needs (expected) */
 #define IC_SM_MIN_SHARE 0.02    /* and this share of them */
-#define IC_SM_SEPARATION 4.0    /* levels apart, in noise SDs, at the N they part most */
+#define IC_SM_SEPARATION 4.0    /* levels apart, in scales of the t noise, at the N they part most */
 #define IC_SM_MIN_RUN 3.0       /* repetitions a spell lasts on average */
 #define IC_SM_FIRM 0.9          /* a repetition is in a state past this posterior */
 #define IC_SM_MIN_OBS 20        /* fewer observations: no model */

@@ -428,7 +428,8 @@ static int states_steadiness(struct ic_states *s, const struct ic_process_ratios
 				continue;
 			y[k] = yy;
 			t[k] = (double)pr->time_rank[p];
-			vn[k] = (size_t)(pr->variant[p] >= 0 ? pr->variant[p] : 0);
+			/* An unknown variant is no variant's: left out of the within test. */
+			vn[k] = pr->variant[p] >= 0 ? (size_t)pr->variant[p] : (size_t)-1;
 			v2 += e * e;
 			k++;
 		}
@@ -441,6 +442,8 @@ static int states_steadiness(struct ic_states *s, const struct ic_process_ratios
 			double sum = 0.0;
 			size_t n = 0;
 
+			if (vn[j] == (size_t)-1)
+				continue;
 			for (size_t q = 0; q < k; q++)
 				if (vn[q] == vn[j])
 					sum += y[q], n++;

@@ -67,7 +67,7 @@
 #define IC_WATCH_NSITES 2          /* the sentinel's N */
 #define IC_WATCH_DRIFT_SHARE 0.5   /* "drifts": a line in time takes away this much of tau^2 */
 #define IC_WATCH_STATES_SEP 4.0    /* two clean levels: this many SDs of the units' variation
-                                    * inside a state apart (as state_model.h's noise SDs) */
+                                    * inside a state apart (as state_model.h's separation) */
 
 /* The forms the watch reads per state (what is measured of them): the
  * sentinel's pair, and the attribution's controls where they ran. */
@@ -187,7 +187,7 @@ struct ic_watch {
 	char series_buf[256];
 	size_t nstates;
 	const char *why;           /* with one state: why not two (states.h) */
-	double separation;         /* the levels' distance in noise SDs at the N they part most */
+	double separation;         /* the levels' distance in scales of the t noise at the N they part most */
 	struct ic_watch_state st[2];
 	struct ic_watch_form forms[IC_WATCH_NFORMS];   /* per state, with two */
 	struct ic_watch_probe *probes;   /* per state, with two: each probe the processes ran */

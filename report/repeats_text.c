@@ -49,7 +49,7 @@ void ic_repeats_agree_note(FILE *f, const struct ic_series *se)
 
 	if (rp && rp->nrepeats >= 2 && rp->agree && se->group.nratios &&
 	    se->group.xo.n_compare + se->group.xo.n_baseline > 0)
-		fprintf(f, " Each of the %zu repeats alone says the same.", rp->nrepeats);
+		fprintf(f, " None of the %zu repeats alone puts an N on the other side.", rp->nrepeats);
 }
 
 static void sd_cell(FILE *f, double sd, size_t df)

@@ -214,7 +214,7 @@ static void states_text(FILE *f, const struct ic_analysis *an, const struct ic_s
 		fprintf(f, "States: one%s, tested on %zu repetitions of %zu processes in time order (%s",
 			st->brief ? " read, a second not ruled out" : "", m->n, st->nproc, st->why);
 		if (m->mu)
-			fprintf(f, "; the best two-state fit's levels are %.1f noise SDs apart where they "
+			fprintf(f, "; the best two-state fit's levels are %.1f noise scales apart where they "
 				"part most", m->sep);
 		fputs(").", f);
 		level_text(f, an, st);
@@ -230,8 +230,8 @@ static void states_text(FILE *f, const struct ic_analysis *an, const struct ic_s
 	state_level(f, &st->st[1]);
 	fputs(" in the other (", f);
 	state_time(f, &st->st[1]);
-	fprintf(f, "); %.1f noise SDs apart, read from %zu repetitions in time order. %zu of %zu "
-		"processes ran at one level throughout, %zu at the other", m->sep, m->n, st->st[0].nproc,
+	fprintf(f, "); %.1f noise scales apart, read from %zu repetitions in time order. %zu of %zu "
+		"processes stayed in the first state throughout, %zu in the second", m->sep, m->n, st->st[0].nproc,
 		st->nproc, st->st[1].nproc);
 	if (st->nunsteady)
 		fprintf(f, "; %zu switched while they ran", st->nunsteady);
@@ -657,7 +657,7 @@ static void method_text(FILE *f, const struct ic_analysis *an)
 		"process and N nearest in time, in the run's time order, is one path of a two-state "
 		"Markov chain in continuous time, with a level per state and N and t-distributed noise "
 		"(engine/state_model.h). Two states when each holds %.0f+ repetitions, their levels "
-		"are %.0f+ noise SDs apart at some N, a spell lasts %.0f+ repetitions on average, and "
+		"are %.0f+ scales of the t noise apart at some N (one SD is 1.41 scales), a spell lasts %.0f+ repetitions on average, and "
 		"BIC prefers two; a split that follows the layout variants (by process, or by "
 		"repetition at the N where the levels part most, each level's variant run on both "
 		"sides of the other's) is a layout's effect and "

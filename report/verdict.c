@@ -339,7 +339,7 @@ static void verdict_todo(struct vbuf *b, const struct vwords *w, const struct vs
 		return;
 	}
 	if (k.nc && (!k.nb || k.maxc < k.minb)) {
-		if (!k.nb && k.maxc == last && k.minc == v->r[0].sites) {
+		if (!k.nb && !k.nu) {
 			if (w->classic)
 				vb_add(b, "Inline it: it is faster at every N measured, up to N = %lu, %s",
 				       last, ac);
@@ -360,8 +360,7 @@ static void verdict_todo(struct vbuf *b, const struct vwords *w, const struct vs
 			       w->classic ? "calling it" : base, ab);
 			verdict_times(b, tb);
 		} else if (k.maxc == last) {
-			vb_add(b, ": it is faster at every N up to %lu, the last N measured, %s", last,
-			       ac);
+			vb_add(b, ": it is faster there, up to %lu, the last N measured, %s", last, ac);
 			verdict_times(b, tc);
 		} else {
 			vb_add(b, ": it is faster there, %s", ac);
@@ -372,7 +371,7 @@ static void verdict_todo(struct vbuf *b, const struct vwords *w, const struct vs
 		return;
 	}
 	if (k.nb && (!k.nc || k.maxb < k.minc)) {
-		if (w->classic && !k.nc && k.minb == v->r[0].sites)
+		if (w->classic && !k.nc && !k.nu)
 			vb_add(b, "Keep it out of line: the calls are faster at every N, %s",
 			       ab);
 		else if (w->classic && !k.nc)

@@ -102,7 +102,7 @@ for p in 0 1 2 3 4 5 6 7; do
 		--process $p --seed $((p + 1)) --noise 0.02 >"$work/one/s$p.json" || fail "fakegb"
 done
 "$watch_report" --out "$work/one/out" "$work"/one/s*.json >"$work/one.out" || fail "watch_report one: exit $?"
-grep -q '^One state for these [0-9.]* min (.*noise SDs apart): this machine gave one answer while watched, and there is nothing to attribute' "$work/one.out" ||
+grep -q '^One state for these [0-9.]* min (.*noise scales apart): this machine gave one answer while watched, and there is nothing to attribute' "$work/one.out" ||
 	fail "one state not said with its reason: $(cat "$work/one.out")"
 grep -q '^State 2\|^Two states\|^Switching' "$work/one.out" && fail "a one-state watch names two: $(cat "$work/one.out")"
 python3 - "$work/one/out/watch.json" <<'PY' || fail "the steady fake's steadiness in watch.json"

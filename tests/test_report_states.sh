@@ -41,7 +41,7 @@ col() {   # col FILE NAME: the named column of the first data row
 run "$work/timed" 1 2 3 4 5
 md=$work/timed/out/summary.md
 # The planted levels are 0.95 and 1.55 at N = 8 (the fake bench's crossover shape).
-grep -Eq '\*\*Two states\*\*: inline/extern at N = [0-9]+ is 0\.9[0-9] \[[0-9.]+–[0-9.]+\] in one \([0-9]+% of the time \[[0-9]+–[0-9]+%\]\) and 1\.5[0-9] \[[0-9.]+–[0-9.]+\] in the other \([0-9]+% of the time \[[0-9]+–[0-9]+%\]\); [0-9.]+ noise SDs apart, read from 780 repetitions in time order\. 7 of 12 processes ran at one level throughout, 5 at the other; all of one state ran, then all of the other\.' "$md" ||
+grep -Eq '\*\*Two states\*\*: inline/extern at N = [0-9]+ is 0\.9[0-9] \[[0-9.]+–[0-9.]+\] in one \([0-9]+% of the time \[[0-9]+–[0-9]+%\]\) and 1\.5[0-9] \[[0-9.]+–[0-9.]+\] in the other \([0-9]+% of the time \[[0-9]+–[0-9]+%\]\); [0-9.]+ noise scales apart, read from 780 repetitions in time order\. 7 of 12 processes stayed in the first state throughout, 5 in the second; all of one state ran, then all of the other\.' "$md" ||
 	fail "no two-state line with levels, shares and intervals: $(grep -o 'Two states.*' "$md" | head -c 600)"
 # The pooled table says it pools, before a reader takes its ratios for the answer.
 awk '/^### / { s = 1 } s && /^This table pools the two states below/ { p = 1 } s && /^\| N \|/ { exit !p }' "$md" ||
@@ -75,7 +75,7 @@ grep -q 'two states: 0\.9[0-9] ([0-9]*% of the time), 1\.5[0-9] ([0-9]*%)' "$wor
 
 # Slow processes spread in time and over variants: two states, not in one run.
 run "$work/spread" 1 4 7 10 12
-grep -q '7 of 12 processes ran at one level throughout, 5 at the other\. ' "$work/spread/out/summary.md" ||
+grep -q '7 of 12 processes stayed in the first state throughout, 5 in the second\. ' "$work/spread/out/summary.md" ||
 	fail "spread states: $(grep -o 'Two states.*' "$work/spread/out/summary.md" | head -c 600)"
 
 # One process per layout variant, each wholly in one state (as a state that

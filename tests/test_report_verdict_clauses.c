@@ -8,6 +8,7 @@
  *   - a pair that is not inline vs extern (clone, extern): the forms'
  *     names, not "pays" or "calls";
  *   - a series where one of the forms is never measured: not compared;
+ *   - a side with an unresolved N inside it: no claim on "every N";
  *   - a side resolved but with a 95% range wider than +-50% (the
  *     variants' noise 40 times as large): named, but too variable to
  *     size, and no range printed. */
@@ -89,13 +90,17 @@ static void verdict(char *v, const char *compare, const char *baseline, const ch
 int main(void)
 {
 	static const double conflict[] = { -0.3, 0.3, -0.3 }, faster[] = { -0.3, -0.3 },
-			    slower[] = { 0.3, 0.3 }, wide[] = { 1.5 };
+			    slower[] = { 0.3, 0.3 }, wide[] = { 1.5 }, gap[] = { -0.3, 0.0, -0.3 };
 	char *v = malloc(IC_VERDICT_MAX);
 
 	CHECK(v && mkdtemp(dir), "mkdtemp");
 	verdict(v, "inline", "extern", "inline", "extern", conflict, 3);
 	CHECK(strstr(v, "switches 2 times") && !strstr(v, "up to N"),
 	      "sides switching twice: the count, and no crossover: %s", v);
+	/* Inline faster at N = 1 and 4, N = 2 unresolved between: never "every N". */
+	verdict(v, "inline", "extern", "inline", "extern", gap, 3);
+	CHECK(!strstr(v, "every N") && strstr(v, "Unresolved at N = 2"),
+	      "an unresolved N between: no claim on every N: %s", v);
 	verdict(v, "clone", "extern", "clone", "extern", faster, 2);
 	CHECK(!strncmp(v, "Prefer clone: it is faster at every N", 37) &&
 	      strstr(v, " Clone is faster at N = 1..2") && !strstr(v, "Inline"),
