@@ -269,15 +269,9 @@ static const struct events_cand events_other_instr[] = { EVENTS_PRESET_INSTR, EV
 static const struct events_cand events_other_cyc[] = { EVENTS_PRESET_CYC, EVENTS_PERF_CYC, EVENTS_CAND_END };
 static const struct events_cand events_other_brmsp[] = { EVENTS_PRESET_BRMSP, EVENTS_PERF_BRMSP, EVENTS_CAND_END };
 static const struct events_cand events_other_itlb[] = { EVENTS_PRESET_ITLB, EVENTS_PERF_ITLB, EVENTS_CAND_END };
-static const struct events_cand events_other_amd_only[] = {
-	EVENTS_CAND_NONE("AMD Zen 3 and later only")
-};
-static const struct events_cand events_other_intel_only[] = {
-	EVENTS_CAND_NONE("Intel only")
-};
-static const struct events_cand events_other_none[] = {
-	EVENTS_CAND_NONE("Intel and AMD only")
-};
+static const struct events_cand events_other_amd_only[] = { EVENTS_CAND_NONE("AMD Zen 3 and later only") };
+static const struct events_cand events_other_intel_only[] = { EVENTS_CAND_NONE("Intel only") };
+static const struct events_cand events_other_none[] = { EVENTS_CAND_NONE("Intel and AMD only") };
 
 static const struct events_cpu events_cpu_intel = {{
 	[IC_CTR_L1I_MISS] = events_intel_l1i, [IC_CTR_INSTR] = events_intel_instr,
