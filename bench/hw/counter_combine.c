@@ -1,5 +1,5 @@
-/* Counts before they are trusted (pure): the canary, why a count is
- * absent, and one figure per counter for a run from every thread's counts.
+/* Counts before they are trusted (pure): the canary, why a count is absent, and
+ * one figure per counter for a run from every thread's counts.
  */
 #include "counters.h"
 

@@ -1,43 +1,48 @@
-/* The candidate events of every counter per CPU, and the counters' names.
+/* This CPU, the candidate events of every counter for it, and the choice among
+ * those PAPI knows (pure, but for CPUID).
  *
  * Where the event names come from:
- *  - libpfm4 4.13's tables as PAPI 7.0 lists them, recorded for Skylake,
- *    Ice Lake, Sapphire Rapids, Zen 2 and Zen 4 in tests/data/papi/ (made by
- *    tests/data/papi/record.sh with LIBPFM_FORCE_PMU; test_bench_hw_listings
- *    checks the choice on each). Names below that those tables lack (older
- *    Intel, Zen 1, Zen 5) come from libpfm4's event headers and are only
- *    candidates.
- *  - presets and what they mean per CPU: PAPI 7.0's papi_events.csv
- *    (/usr/share/papi/7.0/papi_events.csv). It has no PAPI_L1_ICM for Zen 3,
- *    no section for Ice Lake client, Sapphire Rapids, Zen 4 or Zen 5, so
- *    natives come first everywhere and presets are fallbacks. On Intel
- *    Haswell and later PAPI_L1_ICM is L2_RQSTS:ALL_CODE_RD (L2 code reads) and
- *    PAPI_BR_MSP is BR_MISP_RETIRED:CONDITIONAL (conditional branches only);
- *    on Zen 2 PAPI_L1_ICM is REQUESTS_TO_L2_GROUP1:CACHEABLE_IC_READ (L2
- *    requests, instruction prefetches included) and on Zen 2 and Zen 3
- *    PAPI_TLB_IM is DERIVED_ADD of two events.
- *  - AMD native names: libpfm4 (lib/events/amd64_events_fam17h_zen1.h,
- *    _zen2.h, amd64_events_fam19h_zen3.h, _zen4.h, amd64_events_fam1ah_zen5.h):
- *    32_BYTE_INSTRUCTION_CACHE_MISSES (PMCx081, Zen 1); no L1i-miss event on
- *    Zen 2; IC_TAG_HIT_MISS:IC_MISS (PMCx18E) and OP_CACHE_HIT_MISS (PMCx28F)
- *    from Zen 3; L1_ITLB_MISS_L2_ITLB_MISS (PMCx085) umasks IF1G IF2M IF4K,
- *    plus COALESCED4K from Zen 3, none of them default, so all are named.
+ *  - libpfm4 4.13's tables as PAPI 7.0 lists them for Skylake, Ice Lake, Sapphire
+ *    Rapids, Zen 2 and Zen 4, recorded in tests/data/papi/ (test_bench_hw_listings
+ *    checks the choice on each). Names those lack (older Intel, Zen 1, Zen 5) come
+ *    from libpfm4's event headers (lib/events/amd64_events_fam*h_zen*.h, ...).
+ *  - Presets: PAPI 7.0's papi_events.csv, which has no PAPI_L1_ICM for Zen 3 and no
+ *    section for Ice Lake client, Sapphire Rapids, Zen 4 or Zen 5, and whose
+ *    PAPI_L1_ICM is L2 code reads on Intel from Haswell and on Zen 2, and whose
+ *    PAPI_BR_MSP is conditional branches only on Intel from Haswell. So natives
+ *    come first everywhere and presets are fallbacks.
  *  - Intel fixed counters: libpfm4 encodes INSTRUCTION_RETIRED and
- *    INST_RETIRED:ANY_P as event 0xc0 umask 0 and UNHALTED_CORE_CYCLES as
- *    0x3c umask 0 (checked with pfm_get_event_encoding on skl, icl, spr), and
- *    the kernel's Intel constraint tables (arch/x86/events/intel/core.c,
- *    FIXED_EVENT_CONSTRAINT(0x00c0, 0) and (0x003c, 1)) put those on fixed
- *    counters 0 and 1; perf's generic instructions and cycles map to the same
- *    encodings (intel_perfmon_event_map).
- *  - Every name is only a candidate: the runtime asks PAPI which exist
- *    (PAPI_query_named_event) and chooses among those.
- *  - Generic perf events: libpfm4 perf_events.h (PERF_COUNT_HW_*), the last
- *    resort on any CPU whose PMU libpfm4 knows only through the kernel.
+ *    INST_RETIRED:ANY_P as 0x00c0 and UNHALTED_CORE_CYCLES as 0x003c (checked with
+ *    pfm_get_event_encoding on skl, icl, spr), which the kernel's constraint tables
+ *    (FIXED_EVENT_CONSTRAINT in arch/x86/events/intel/core.c) put on fixed counters
+ *    0 and 1; perf's generic instructions and cycles map to the same encodings.
+ *  - perf's generic events (PERF_COUNT_HW_*): the last resort on any CPU.
+ * Every name is only a candidate: the runtime asks PAPI which exist.
  */
-#include "counters_internal.h"
-#include "pmu_support.h"
+#include "counters.h"
 
-#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
+/* The fixed counter an event goes on (Intel), 1 + its index; 0: general-purpose. */
+#define EVENTS_GP          0
+#define EVENTS_FIXED_INSTR 1   /* fixed counter 0: retired instructions */
+#define EVENTS_FIXED_CYC   2   /* fixed counter 1: unhalted core cycles */
+
+struct events_cand {
+	const char *name;   /* NULL ends the list */
+	const char *why;    /* at the end: why none, NULL for the default */
+	int fixed;          /* EVENTS_GP, EVENTS_FIXED_INSTR or EVENTS_FIXED_CYC */
+};
+
+/* The candidates of every counter, for one kind of CPU. */
+struct events_cpu {
+	const struct events_cand *cand[IC_CTR_COUNT];
+};
 
 const char *const ic_ctr_names[IC_CTR_COUNT] = {
 	[IC_CTR_L1I_MISS]      = "l1i_miss_per_op",
@@ -264,15 +269,9 @@ static const struct events_cand events_other_instr[] = { EVENTS_PRESET_INSTR, EV
 static const struct events_cand events_other_cyc[] = { EVENTS_PRESET_CYC, EVENTS_PERF_CYC, EVENTS_CAND_END };
 static const struct events_cand events_other_brmsp[] = { EVENTS_PRESET_BRMSP, EVENTS_PERF_BRMSP, EVENTS_CAND_END };
 static const struct events_cand events_other_itlb[] = { EVENTS_PRESET_ITLB, EVENTS_PERF_ITLB, EVENTS_CAND_END };
-static const struct events_cand events_other_amd_only[] = {
-	EVENTS_CAND_NONE("AMD Zen 3 and later only")
-};
-static const struct events_cand events_other_intel_only[] = {
-	EVENTS_CAND_NONE("Intel only")
-};
-static const struct events_cand events_other_none[] = {
-	EVENTS_CAND_NONE("Intel and AMD only")
-};
+static const struct events_cand events_other_amd_only[] = { EVENTS_CAND_NONE("AMD Zen 3 and later only") };
+static const struct events_cand events_other_intel_only[] = { EVENTS_CAND_NONE("Intel only") };
+static const struct events_cand events_other_none[] = { EVENTS_CAND_NONE("Intel and AMD only") };
 
 static const struct events_cpu events_cpu_intel = {{
 	[IC_CTR_L1I_MISS] = events_intel_l1i, [IC_CTR_INSTR] = events_intel_instr,
@@ -306,7 +305,7 @@ static const struct events_cpu events_cpu_other = {{
 	[IC_CTR_MACHINE_CLEAR] = events_other_intel_only,
 	[IC_CTR_FETCH_STALL] = events_other_intel_only, [IC_CTR_FE_STALL] = events_other_none }};
 
-const struct events_cpu *events_for_cpu(const struct ic_cpu_ident *cpu)
+static const struct events_cpu *events_for_cpu(const struct ic_cpu_ident *cpu)
 {
 	if (cpu && cpu->vendor == IC_VENDOR_INTEL)
 		return &events_cpu_intel;
@@ -318,4 +317,252 @@ const struct events_cpu *events_for_cpu(const struct ic_cpu_ident *cpu)
 			return &events_cpu_zen345;
 	}
 	return &events_cpu_other;
+}
+
+void ic_cpu_ident_read(struct ic_cpu_ident *cpu)
+{
+	cpu->vendor = IC_VENDOR_OTHER;
+	cpu->family = cpu->model = 0;
+#if defined(__x86_64__) || defined(__i386__)
+	unsigned a, b, c, d;
+	char v[13];
+
+	if (!__get_cpuid(0, &a, &b, &c, &d))
+		return;
+	memcpy(v, &b, 4);
+	memcpy(v + 4, &d, 4);
+	memcpy(v + 8, &c, 4);
+	v[12] = '\0';
+	cpu->vendor = !strcmp(v, "GenuineIntel") ? IC_VENDOR_INTEL
+		    : !strcmp(v, "AuthenticAMD") ? IC_VENDOR_AMD : IC_VENDOR_OTHER;
+	if (!__get_cpuid(1, &a, &b, &c, &d))
+		return;
+	/* Display family and model (the SDM's and APM's rule). */
+	int fam = (a >> 8) & 0xf, model = (a >> 4) & 0xf;
+	if (fam == 0xf)
+		fam += (a >> 20) & 0xff;
+	if (fam == 0x6 || fam >= 0xf)
+		model |= ((a >> 16) & 0xf) << 4;
+	cpu->family = fam;
+	cpu->model = model;
+#endif
+}
+
+/* CPUs whose libpfm4 tables came in some release: PAPI 7.0's perf_event component
+ * does not start without the core PMU's table. Zen 5 came in 4.14; no release
+ * known here has families past it. */
+static const struct events_pfm_need {
+	int family, model_lo, model_hi;
+	int major, minor;          /* first libpfm4 with the table; 0: none known */
+	const char *name;
+} events_pfm_needs[] = {
+	/* Family 1Ah: Zen 5 at models 00h-4Fh and 60h-7Fh, later models Zen 6. */
+	{ 0x1a, 0x00, 0x4f, 4, 14, "Zen 5" },
+	{ 0x1a, 0x60, 0x7f, 4, 14, "Zen 5" },
+	{ 0x1a, 0x00, 0xff, 0, 0, "after Zen 5" },
+	{ 0x1b, 0x00, 0xff, 0, 0, "after Zen 5" },
+	/* Family 19h: Zen 4 at 10h-1Fh, 60h-7Fh, A0h-AFh (4.13), else Zen 3 (4.12). */
+	{ 0x19, 0x10, 0x1f, 4, 13, "Zen 4" },
+	{ 0x19, 0x60, 0x7f, 4, 13, "Zen 4" },
+	{ 0x19, 0xa0, 0xaf, 4, 13, "Zen 4" },
+	{ 0x19, 0x00, 0xff, 4, 12, "Zen 3" },
+	/* Family 17h: Zen 2 from model 30h (4.11), Zen 1 below (4.9). */
+	{ 0x17, 0x30, 0xff, 4, 11, "Zen 2" },
+	{ 0x17, 0x00, 0x2f, 4, 9, "Zen 1" },
+};
+
+int ic_pfm_knows_cpu(const struct ic_cpu_ident *cpu, const char *pfm_version,
+		     char *why, size_t why_len)
+{
+	int major = 0, minor = 0;
+	char need[64];
+
+	if (why && why_len)
+		why[0] = '\0';
+	/* No release to judge by: let PAPI say. */
+	if (cpu->vendor != IC_VENDOR_AMD || !pfm_version ||
+	    sscanf(pfm_version, "%d.%d", &major, &minor) != 2)
+		return 1;
+	for (size_t i = 0; i < sizeof(events_pfm_needs) / sizeof(events_pfm_needs[0]); i++) {
+		const struct events_pfm_need *n = &events_pfm_needs[i];
+
+		if (cpu->family != n->family || cpu->model < n->model_lo || cpu->model > n->model_hi)
+			continue;
+		if (n->major && (major > n->major || (major == n->major && minor >= n->minor)))
+			return 1;
+		if (n->major)
+			snprintf(need, sizeof(need), "libpfm4 %d.%d or later and a PAPI built with it",
+				 n->major, n->minor);
+		else
+			snprintf(need, sizeof(need), "a libpfm4 that knows family %#x", cpu->family);
+		snprintf(why, why_len, "libpfm4 %d.%d has no event tables for this CPU (AMD family %#x "
+			 "model %#x, %s): counting needs %s", major, minor, cpu->family, cpu->model,
+			 n->name, need);
+		return 0;
+	}
+	return 1;
+}
+
+static const char *events_find(const char *name, const char *const *names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (names[i] && strcasecmp(names[i], name) == 0)
+			return names[i];
+	return NULL;
+}
+
+/* The per-set counts from sets[] and fixed[]; set 1 keeps the instruction event
+ * only while it holds an attribution event. */
+static void events_recount(struct ic_event_choice *ch)
+{
+	int any1 = 0;
+
+	for (int c = IC_CTR_ATTRIBUTION_FIRST; c < IC_CTR_COUNT; c++)
+		any1 |= ch->event[c] && (ch->sets[c] & 2u);
+	if (!any1)
+		ch->sets[IC_CTR_INSTR] &= ~2u;
+	ch->set_gp[0] = ch->set_gp[1] = ch->set_fixed[0] = ch->set_fixed[1] = 0;
+	for (int c = 0; c < IC_CTR_COUNT; c++)
+		for (int k = 0; k < 2; k++)
+			if (ch->event[c] && (ch->sets[c] & (1u << k)))
+				(ch->fixed[c] ? ch->set_fixed : ch->set_gp)[k]++;
+	ch->n_sets = ch->n_events ? (any1 ? 2 : 1) : 0;
+}
+
+void ic_event_remove(struct ic_event_choice *ch, int c, const char *why)
+{
+	if (!ch->event[c])
+		return;
+	ch->event[c] = NULL;
+	ch->why[c] = why;
+	ch->n_events--;
+	ch->sets[c] = 0;
+	if (ch->fixed[c])
+		ch->n_fixed_events--;
+	else
+		ch->n_gp_events--;
+	ch->fixed[c] = 0;
+	events_recount(ch);
+}
+
+void ic_drop_attribution(struct ic_event_choice *ch, const char *why)
+{
+	for (int c = IC_CTR_ATTRIBUTION_FIRST; c < IC_CTR_COUNT; c++)
+		ic_event_remove(ch, c, why);
+}
+
+/* Attribution groups in the order they get room: a pair (hit and miss, op cache
+ * and decoder) is placed whole or not at all. */
+static const int events_groups[][2] = {
+	{ IC_CTR_OPCACHE_HIT, IC_CTR_OPCACHE_MISS },
+	{ IC_CTR_DSB_UOPS, IC_CTR_MITE_UOPS },
+	{ IC_CTR_FETCH_STALL, -1 },
+	{ IC_CTR_FE_STALL, -1 },
+	{ IC_CTR_MACHINE_CLEAR, -1 },
+};
+
+/* The core counters go in set 0, each attribution group beside them where it fits,
+ * else in set 1 with the instruction event again (its canary), else nowhere, with
+ * why. Multiplexing would make every count a scaled estimate and every true 0
+ * absent (ic_ctr_count_absent), the small-N side of an L1i step included, so no
+ * set is multiplexed for an attribution event. */
+static void events_place(struct ic_event_choice *out)
+{
+	int gp = out->n_gp_counters, gp0 = 0, gp1 = 0, in1 = 0;
+	int instr = out->event[IC_CTR_INSTR] != NULL;
+	int instr_gp = instr && !out->fixed[IC_CTR_INSTR];
+
+	for (int c = 0; c < IC_CTR_ATTRIBUTION_FIRST; c++) {
+		if (!out->event[c])
+			continue;
+		out->sets[c] = 1u;
+		gp0 += !out->fixed[c];
+	}
+	if (gp0 > gp)
+		ic_drop_attribution(out, "left out: the core counters alone need every "
+				    "general-purpose counter, multiplexed");
+	for (size_t g = 0; g < sizeof(events_groups) / sizeof(events_groups[0]) && gp0 <= gp; g++) {
+		const int *grp = events_groups[g];
+		int cost = 0, n = 0;
+		unsigned bit;
+
+		for (int k = 0; k < 2; k++)
+			if (grp[k] >= 0 && out->event[grp[k]]) {
+				n++;
+				cost += !out->fixed[grp[k]];
+			}
+		if (!n)
+			continue;
+		if (gp0 + cost <= gp) {
+			bit = 1u;
+			gp0 += cost;
+		} else if (gp1 + (in1 ? 0 : instr_gp) + cost <= gp) {
+			bit = 2u;
+			if (!in1 && instr) {
+				out->sets[IC_CTR_INSTR] |= 2u;
+				gp1 += instr_gp;
+			}
+			in1 = 1;
+			gp1 += cost;
+		} else {
+			for (int k = 0; k < 2; k++)
+				if (grp[k] >= 0)
+					ic_event_remove(out, grp[k], "left out: no room in either event "
+							"set without multiplexing");
+			continue;
+		}
+		for (int k = 0; k < 2; k++)
+			if (grp[k] >= 0 && out->event[grp[k]])
+				out->sets[grp[k]] = bit;
+	}
+	events_recount(out);
+	out->multiplex = out->set_gp[0] > gp;
+}
+
+void ic_events_choose(const struct ic_cpu_ident *cpu,
+		      const char *const *available, size_t n_available,
+		      int n_hw_counters, int n_fixed_counters,
+		      struct ic_event_choice *out)
+{
+	const struct events_cpu *ev = events_for_cpu(cpu);
+	unsigned fixed_used = 0;
+
+	if (n_fixed_counters < 0)
+		n_fixed_counters = 0;
+	if (n_fixed_counters > n_hw_counters)
+		n_fixed_counters = n_hw_counters > 0 ? n_hw_counters : 0;
+	memset(out, 0, sizeof(*out));
+	for (int c = 0; c < IC_CTR_COUNT; c++) {
+		const struct events_cand *k = ev->cand[c];
+
+		while (k->name && !(out->event[c] = events_find(k->name, available, n_available)))
+			k++;
+		if (!k->name) {
+			out->why[c] = k->why ? k->why : "no event for this counter is available on this CPU";
+			continue;
+		}
+		out->why[c] = k->why;
+		out->n_events++;
+		/* On a fixed counter only if this CPU has it and no other chosen event took it. */
+		if (k->fixed != EVENTS_GP && k->fixed <= n_fixed_counters && !(fixed_used & (1u << k->fixed))) {
+			fixed_used |= 1u << k->fixed;
+			out->fixed[c] = 1;
+			out->n_fixed_events++;
+		}
+	}
+	out->n_gp_events = out->n_events - out->n_fixed_events;
+	out->n_gp_counters = n_hw_counters > n_fixed_counters ? n_hw_counters - n_fixed_counters : 0;
+	events_place(out);
+}
+
+size_t ic_events_candidates(const struct ic_cpu_ident *cpu, const char **names, size_t max)
+{
+	const struct events_cpu *ev = events_for_cpu(cpu);
+	size_t n = 0;
+
+	for (int c = 0; c < IC_CTR_COUNT; c++)
+		for (const struct events_cand *k = ev->cand[c]; k->name; k++)
+			if (n < max && !events_find(k->name, names, n))
+				names[n++] = k->name;
+	return n;
 }

@@ -1,249 +1,251 @@
-/* PAPI's initialisation, once per process: can this machine count (the
- * CPU, libpfm4's tables, the kernel's PMU, PAPI's perf_event component),
- * which events (counter_choice.c), and does each event set build, start and
- * count known work (the trial)? The answer and its note in words.
+/* The PAPI session: once per process, can this machine count (the kernel's PMU,
+ * libpfm4's tables, PAPI's perf_event component), which events (counter_events.c),
+ * and does each event set build, start and count known work (the trial)? Then per
+ * thread, event sets opened, started and stopped outside the timed loop, in turn
+ * when the choice has two.
  */
 #define _GNU_SOURCE
-#include "counters_internal.h"
-#include "pmu_support.h"
+#include "counters.h"
 
+#include <limits.h>
+#include <link.h>
 #include <papi.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #endif
 
 /* More than any CPU's candidate lists hold together (about 30). */
 #define COUNTERS_MAX_CANDIDATES 64
+/* Every event's name and why fit in the note. */
+#define COUNTERS_NOTE_LEN 1536
 
-/* Written by ic_counters_init() alone; counter_sets.c reads them through
- * counters_chosen() and counters_component() once it returned. */
+/* Written by the initialisation alone, read-only once it has returned. */
 static struct ic_event_choice counters_choice;
 static int counters_cidx = -1;               /* PAPI's perf_event component */
-
-static pthread_once_t counters_once = PTHREAD_ONCE_INIT;
 static int counters_working;                 /* 1: counting works */
 static int counters_n_hw, counters_n_fixed;  /* what counters_choice was given */
 static char counters_note[COUNTERS_NOTE_LEN] = "counters not initialised";
+static pthread_once_t counters_once = PTHREAD_ONCE_INIT;
 static atomic_flag counters_notice_done = ATOMIC_FLAG_INIT;
 
-static unsigned long counters_thread_id(void)
+/* Runs so far; a thread's set is this modulo the number of sets. */
+static atomic_uint counters_pass;
+/* This thread's last error: PAPI's reason, or the note. */
+static _Thread_local char set_err[COUNTERS_NOTE_LEN + 64];
+
+struct ic_ctr_set {
+	int evset;               /* PAPI_NULL once torn down */
+	int slot[IC_CTR_COUNT];  /* position in PAPI's values; -1: not in this set */
+	int pass;                /* which of the choice's sets this is */
+	int multiplexed;
+	int running;
+};
+
+/* ---- the machine: can PAPI count here at all ------------------------------ */
+
+static const char *papi_error(int rc)
 {
-	return (unsigned long)pthread_self();
+	static _Thread_local char buf[32];
+	const char *t = PAPI_strerror(rc);
+
+	if (t && *t)
+		return t;
+	snprintf(buf, sizeof(buf), "PAPI error %d", rc);
+	return buf;
 }
 
-/* perf_event_paranoid explains most "permission denied" answers. */
-static int counters_paranoid_read(void)
+static int file_exists(const char *path)
 {
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-	int v = -100;
-
-	if (!f)
-		return v;
-	if (fscanf(f, "%d", &v) != 1)
-		v = -100;
-	fclose(f);
-	return v;
+	return access(path, F_OK) == 0;
 }
 
-/* The "none" note: what failed, PAPI's error text, and perf_event_paranoid. */
-static void counters_note_none(int papi_rc, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void counters_note_none(int papi_rc, const char *fmt, ...)
+int ic_pmu_hybrid(const char *root, char *why, size_t why_len)
 {
-	va_list ap;
-	size_t len;
-	int par = counters_paranoid_read();
+	char core[4096], atom[4096];
 
-	va_start(ap, fmt);
-	vsnprintf(counters_note, sizeof(counters_note), fmt, ap);
-	va_end(ap);
-	len = strlen(counters_note);
-	if (papi_rc < 0 && len < sizeof(counters_note))
-		len += snprintf(counters_note + len, sizeof(counters_note) - len, ": %s",
-				evset_strerror(papi_rc));
-	if (par != -100 && len < sizeof(counters_note))
-		snprintf(counters_note + len, sizeof(counters_note) - len,
-			 "; perf_event_paranoid=%d", par);
+	if (why && why_len)
+		why[0] = '\0';
+	/* A plain CPU's core PMU is "cpu"; a hybrid one has two. */
+	snprintf(core, sizeof(core), "%s/sys/bus/event_source/devices/cpu_core/type", root ? root : "");
+	snprintf(atom, sizeof(atom), "%s/sys/bus/event_source/devices/cpu_atom/type", root ? root : "");
+	if (!file_exists(core) || !file_exists(atom))
+		return 0;
+	snprintf(why, why_len, "hybrid CPU: two core PMUs (cpu_core for P-cores, cpu_atom for "
+		 "E-cores), on which PAPI 7.0 fails with PAPI_ECOUNT; threads are placed on one "
+		 "core kind");
+	return 1;
 }
 
-static void counters_note_papi(int refit)
+/* A VM without a virtual PMU shows none. */
+static int core_pmu_present(void)
 {
-	size_t len = 0;
-	int w;
-
-	for (int c = 0; c < IC_CTR_COUNT && len < sizeof(counters_note); c++) {
-		const char *set = "";
-		if (counters_choice.event[c] && counters_choice.n_sets == 2)
-			set = counters_choice.sets[c] == 3u ? " (both sets)" : counters_choice.sets[c] == 2u ? " (set 2)" : "";
-		w = snprintf(counters_note + len, sizeof(counters_note) - len, "%s%s=%s%s",
-			     c ? ", " : "", ic_ctr_names[c],
-			     counters_choice.event[c] ? counters_choice.event[c] : "absent", set);
-		if (w < 0)
-			return;
-		len += (size_t)w;
-	}
-	if (len < sizeof(counters_note)) {
-		w = snprintf(counters_note + len, sizeof(counters_note) - len,
-			     "; %s (%d events: %d on fixed counters, %d on %d general-purpose "
-			     "counters = %d counters less %d fixed)%s",
-			     counters_choice.multiplex ? "multiplexed" : "not multiplexed",
-			     counters_choice.n_events, counters_choice.n_fixed_events, counters_choice.n_gp_events,
-			     counters_choice.n_gp_counters, counters_n_hw, counters_n_fixed,
-			     refit ? ", because the set did not fit unmultiplexed" : "");
-		if (w > 0)
-			len += (size_t)w;
-	}
-	if (counters_choice.n_sets == 2 && len < sizeof(counters_note))
-		snprintf(counters_note + len, sizeof(counters_note) - len,
-			 "; two event sets counted on alternate runs (set 1: the core counters, "
-			 "%d general-purpose; set 2: the attribution events that did not fit beside "
-			 "them, %d general-purpose, with instructions again as its canary), so each "
-			 "counter comes from about half of the repetitions",
-			 counters_choice.set_gp[0], counters_choice.set_gp[1]);
+	return file_exists("/sys/bus/event_source/devices/cpu") ||
+	       file_exists("/sys/bus/event_source/devices/cpu_core");
 }
 
-/* Fixed counters: CPUID leaf 0xA, EDX[4:0] when the architectural perfmon
- * version (EAX[7:0]) is 2 or more. 0 on AMD (leaf 0xA reads as zeros) and
- * off x86. */
-static int counters_cpuid_fixed(void)
+/* libpfm4's release from the file name of the copy loaded with PAPI
+ * ("libpfm.so.4.13.0": "4.13"); PAPI's support_version is its interface version,
+ * "4.0" in every release, and says nothing of its tables. "" when none. */
+static int pfm_release_of(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	char real[PATH_MAX], *base, *out = arg;
+	int major, minor;
+
+	(void)size;
+	if (!info->dlpi_name || !strstr(info->dlpi_name, "libpfm.so"))
+		return 0;
+	if (!realpath(info->dlpi_name, real))
+		snprintf(real, sizeof(real), "%s", info->dlpi_name);
+	base = strrchr(real, '/');
+	base = base ? base + 1 : real;
+	if (sscanf(base, "libpfm.so.%d.%d", &major, &minor) == 2)
+		snprintf(out, 32, "%d.%d", major, minor);
+	return out[0] != '\0';
+}
+
+/* Intel's fixed counters: CPUID leaf 0xA, EDX[4:0], from perfmon version 2. */
+static int cpuid_fixed_counters(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
 	unsigned a, b, c, d;
 
-	if (!__get_cpuid_count(0xa, 0, &a, &b, &c, &d))
-		return 0;
-	if ((a & 0xff) < 2)
-		return 0;
-	return (int)(d & 0x1f);
-#else
-	return 0;
+	if (__get_cpuid_count(0xa, 0, &a, &b, &c, &d) && (a & 0xff) >= 2)
+		return (int)(d & 0x1f);
 #endif
+	return 0;
 }
 
-/* Known work for the start-up trial: at least 2 instructions an iteration
- * (the add and the loop's branch), which the compiler cannot drop. */
-#define COUNTERS_TRIAL_ITERS 200000UL
-
-static void counters_trial_work(void)
+/* perf_event_paranoid explains most "permission denied" answers; -100 unknown. */
+static int paranoid_read(void)
 {
-	for (unsigned long i = 0; i < COUNTERS_TRIAL_ITERS; i++)
-		__asm__ volatile("" ::: "memory");
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+	int v = -100;
+
+	if (f && fscanf(f, "%d", &v) != 1)
+		v = -100;
+	if (f)
+		fclose(f);
+	return v;
 }
 
-/* Start, run known work, stop, and apply the canary: a set the kernel
- * accepts but never schedules reads 0. 0 ok, else -1 with the reason. */
-static int counters_trial(int evset, const int slot[IC_CTR_COUNT], int multiplexed, char *err,
-			  size_t err_len)
+/* The "none" note: what failed, PAPI's error text, and perf_event_paranoid. */
+static void note_none(int papi_rc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void note_none(int papi_rc, const char *fmt, ...)
 {
-	long long raw[IC_CTR_COUNT + 1], value[IC_CTR_COUNT];
-	int valid[IC_CTR_COUNT], rc;
+	size_t len, cap = sizeof(counters_note);
+	int par = paranoid_read();
+	va_list ap;
 
-	rc = PAPI_start(evset);
-	if (rc != PAPI_OK) {
-		snprintf(err, err_len, "PAPI_start on perf_event failed: %s", evset_strerror(rc));
-		return -1;
-	}
-	counters_trial_work();
-	rc = PAPI_stop(evset, raw);
-	if (rc != PAPI_OK) {
-		snprintf(err, err_len, "PAPI_stop on perf_event failed: %s", evset_strerror(rc));
-		return -1;
-	}
-	for (int c = 0; c < IC_CTR_COUNT; c++) {
-		int absent = slot[c] < 0 ? IC_CTR_ABSENT_NOT_COUNTED
-					 : ic_ctr_count_absent(raw[slot[c]], multiplexed);
-		valid[c] = !absent;
-		value[c] = absent ? absent : raw[slot[c]];
-	}
-	/* Something must have counted: a multiplexed set whose every count is
-	 * an unscheduled 0 is all absent, which the canary lets pass. */
-	int any = 0;
-	for (int c = 0; c < IC_CTR_COUNT; c++)
-		any |= valid[c];
-	if (!any) {
-		snprintf(err, err_len, "canary failed: every count of the start-up trial read 0 under "
-			 "multiplexing (the events were never scheduled)");
-		return -1;
-	}
-	/* One operation per iteration, at least one instruction each. */
-	return ic_ctr_canary(value, valid, (double)COUNTERS_TRIAL_ITERS, 1.0, err, err_len) ? -1 : 0;
+	va_start(ap, fmt);
+	vsnprintf(counters_note, cap, fmt, ap);
+	va_end(ap);
+	len = strlen(counters_note);
+	if (papi_rc < 0 && len < cap)
+		len += snprintf(counters_note + len, cap - len, ": %s", papi_error(papi_rc));
+	if (par != -100 && len < cap)
+		snprintf(counters_note + len, cap - len, "; perf_event_paranoid=%d", par);
 }
 
-/* Can PAPI count here at all: the library, its perf_event component, and
- * libpfm4's tables for this CPU? The number of hardware counters, or 0
- * with the note saying why not. */
-static int counters_papi_open(const struct ic_cpu_ident *cpu, char pfm[32])
+static void note_papi(int refit)
+{
+	const struct ic_event_choice *ch = &counters_choice;
+	size_t len = 0, cap = sizeof(counters_note);
+
+	for (int c = 0; c < IC_CTR_COUNT && len < cap; c++)
+		len += snprintf(counters_note + len, cap - len, "%s%s=%s%s", c ? ", " : "", ic_ctr_names[c],
+				ch->event[c] ? ch->event[c] : "absent",
+				!ch->event[c] || ch->n_sets != 2 ? ""
+				: ch->sets[c] == 3u ? " (both sets)" : ch->sets[c] == 2u ? " (set 2)" : "");
+	if (len < cap)
+		len += snprintf(counters_note + len, cap - len,
+				"; %s (%d events: %d on fixed counters, %d on %d general-purpose "
+				"counters = %d counters less %d fixed)%s",
+				ch->multiplex ? "multiplexed" : "not multiplexed", ch->n_events,
+				ch->n_fixed_events, ch->n_gp_events, ch->n_gp_counters, counters_n_hw,
+				counters_n_fixed, refit ? ", because the set did not fit unmultiplexed" : "");
+	if (ch->n_sets == 2 && len < cap)
+		snprintf(counters_note + len, cap - len,
+			 "; two event sets counted on alternate runs (set 1: the core counters, "
+			 "%d general-purpose; set 2: the attribution events that did not fit beside "
+			 "them, %d general-purpose, with instructions again as its canary), so each "
+			 "counter comes from about half of the repetitions", ch->set_gp[0], ch->set_gp[1]);
+}
+
+/* The library, its perf_event component, and libpfm4's tables for this CPU: the
+ * number of hardware counters, or 0 with the note saying why not. */
+static int papi_open(const struct ic_cpu_ident *cpu, char pfm[32])
 {
 	const PAPI_component_info_t *ci;
 	int rc, n_hw;
-	char err[512];
+	char why[512];
+	const char *no_pmu = core_pmu_present() ? "" : "; and the kernel offers no core PMU here "
+		"(no /sys/bus/event_source/devices/cpu: a VM without a virtual PMU?)";
 
 #if PAPI_VERSION_MAJOR(PAPI_VERSION) < 7 || \
     (PAPI_VERSION_MAJOR(PAPI_VERSION) == 7 && PAPI_VERSION_MINOR(PAPI_VERSION) == 0)
-	/* PAPI 7.0 finds two core PMUs on a hybrid CPU and fails (PAPI_ECOUNT). */
-	if (ic_pmu_hybrid(NULL, err, sizeof(err))) {
-		counters_note_none(0, "%s", err);
+	if (ic_pmu_hybrid(NULL, why, sizeof(why))) {
+		note_none(0, "%s", why);
 		return 0;
 	}
 #endif
+	/* A positive answer is the library's version, not papi.h's. */
 	rc = PAPI_library_init(PAPI_VER_CURRENT);
 	if (rc != PAPI_VER_CURRENT) {
 		if (rc > 0)
-			counters_note_none(0, "PAPI_library_init: library version %#x differs from papi.h %#x",
-					   (unsigned)rc, (unsigned)PAPI_VER_CURRENT);
+			note_none(0, "PAPI_library_init: library version %#x differs from papi.h %#x",
+				  (unsigned)rc, (unsigned)PAPI_VER_CURRENT);
 		else
-			counters_note_none(rc, "PAPI_library_init failed");
+			note_none(rc, "PAPI_library_init failed");
 		return 0;
 	}
-	rc = PAPI_thread_init(counters_thread_id);
+	rc = PAPI_thread_init(pthread_self);
 	if (rc != PAPI_OK) {
-		counters_note_none(rc, "PAPI_thread_init failed");
+		note_none(rc, "PAPI_thread_init failed");
 		return 0;
 	}
 	counters_cidx = PAPI_get_component_index("perf_event");
 	if (counters_cidx < 0) {
-		counters_note_none(counters_cidx, "PAPI has no perf_event component");
+		note_none(counters_cidx, "PAPI has no perf_event component");
 		return 0;
 	}
 	ci = PAPI_get_component_info(counters_cidx);
 	if (!ci) {
-		counters_note_none(0, "PAPI_get_component_info(perf_event) returned nothing");
+		note_none(0, "PAPI_get_component_info(perf_event) returned nothing");
 		return 0;
 	}
-	/* Before PAPI's own reason: libpfm4 may not know this CPU at all,
-	 * which PAPI reports only as "no default PMU found". */
-	ic_pfm_release(pfm);
-	if (!ic_pfm_knows_cpu(cpu, pfm, err, sizeof(err))) {
-		counters_note_none(0, "%s%s%s%s", err, ci->disabled ? "; PAPI: " : "",
-				   ci->disabled ? ci->disabled_reason : "",
-				   ic_core_pmu_present() ? "" : "; and the kernel offers no core PMU here "
-				   "(no /sys/bus/event_source/devices/cpu: a VM without a virtual PMU?)");
+	/* Before PAPI's own reason, which for a CPU libpfm4 does not know is only
+	 * "no default PMU found". */
+	pfm[0] = '\0';
+	dl_iterate_phdr(pfm_release_of, pfm);
+	if (!ic_pfm_knows_cpu(cpu, pfm, why, sizeof(why))) {
+		note_none(0, "%s%s%s%s", why, ci->disabled ? "; PAPI: " : "",
+			  ci->disabled ? ci->disabled_reason : "", no_pmu);
 		return 0;
 	}
 	if (ci->disabled) {
-		counters_note_none(0, "perf_event component disabled: %s%s",
-				   ci->disabled_reason[0] ? ci->disabled_reason : "no reason given",
-				   ic_core_pmu_present() ? "" : " (the kernel offers no core PMU here: no "
-				   "/sys/bus/event_source/devices/cpu, as in a VM without a virtual PMU)");
+		note_none(0, "perf_event component disabled: %s%s",
+			  ci->disabled_reason[0] ? ci->disabled_reason : "no reason given", no_pmu);
 		return 0;
 	}
 	n_hw = PAPI_num_cmp_hwctrs(counters_cidx);
 	if (n_hw <= 0) {
-		counters_note_none(n_hw < 0 ? n_hw : 0, "PAPI reports 0 hardware counters");
+		note_none(n_hw < 0 ? n_hw : 0, "PAPI reports 0 hardware counters");
 		return 0;
 	}
 	return n_hw;
 }
 
-/* The choice among the candidates PAPI knows; -1 with the note set when
- * it knows none. */
-static int counters_choose(const struct ic_cpu_ident *cpu, const char *pfm, int n_hw)
+/* The choice among the candidates PAPI knows; -1 with the note set when it
+ * knows none. */
+static int papi_choose(const struct ic_cpu_ident *cpu, const char *pfm, int n_hw)
 {
 	const char *cand[COUNTERS_MAX_CANDIDATES], *avail[COUNTERS_MAX_CANDIDATES];
 	size_t n_cand, n_avail = 0;
@@ -254,91 +256,240 @@ static int counters_choose(const struct ic_cpu_ident *cpu, const char *pfm, int 
 		if (PAPI_query_named_event(cand[i]) == PAPI_OK)
 			avail[n_avail++] = cand[i];
 	counters_n_hw = n_hw;
-	counters_n_fixed = cpu->vendor == IC_VENDOR_INTEL ? counters_cpuid_fixed() : 0;
+	counters_n_fixed = cpu->vendor == IC_VENDOR_INTEL ? cpuid_fixed_counters() : 0;
 	ic_events_choose(cpu, avail, n_avail, counters_n_hw, counters_n_fixed, &counters_choice);
 	if (counters_choice.n_events == 0) {
-		counters_note_none(0, "PAPI knows none of the events this CPU needs (%s family %#x model %#x, "
-				   "libpfm4 %s)", cpu->vendor == IC_VENDOR_INTEL ? "Intel"
-				   : cpu->vendor == IC_VENDOR_AMD ? "AMD" : "other vendor", cpu->family,
-				   cpu->model, pfm[0] ? pfm : "of unknown release");
+		note_none(0, "PAPI knows none of the events this CPU needs (%s family %#x model %#x, "
+			  "libpfm4 %s)", cpu->vendor == IC_VENDOR_INTEL ? "Intel"
+			  : cpu->vendor == IC_VENDOR_AMD ? "AMD" : "other vendor", cpu->family,
+			  cpu->model, pfm[0] ? pfm : "of unknown release");
 		return -1;
 	}
-	if (counters_choice.multiplex) {
-		rc = PAPI_multiplex_init();
-		if (rc != PAPI_OK) {
-			counters_note_none(rc, "PAPI_multiplex_init failed");
-			return -1;
-		}
+	/* Multiplexing must be initialised before any set is made multiplexed. */
+	if (counters_choice.multiplex && (rc = PAPI_multiplex_init()) != PAPI_OK) {
+		note_none(rc, "PAPI_multiplex_init failed");
+		return -1;
 	}
 	return 0;
 }
 
-/* Derived presets take two counters, some events share one, and libpfm4
- * counts counters as with SMT off. If not all of set 1's events went in,
- * first leave out the attribution events, then multiplex set 1 rather than
- * lose a core column (*refit). -1 with err when a rebuild fails. */
-static int counters_fit_core_set(int *evset, int slot[IC_CTR_COUNT], int *refit, char *err,
-				 size_t err_len)
+/* ---- event sets ------------------------------------------------------------ */
+
+/* Tear a set down, also when PAPI still counts it as running (a failed PAPI_stop
+ * leaves it so, holding its descriptors). 0 when it is gone; else -1 with the
+ * reason in err. */
+static int set_drop(struct ic_ctr_set *s, char *err, size_t err_len)
 {
+	long long scratch[IC_CTR_COUNT + 1];
+	int state = 0, rc;
+
+	if (s->evset == PAPI_NULL)
+		return 0;
+	if (PAPI_state(s->evset, &state) == PAPI_OK && (state & PAPI_RUNNING))
+		PAPI_stop(s->evset, scratch);        /* once more; its answer is in rc below */
+	rc = PAPI_cleanup_eventset(s->evset);
+	if (rc == PAPI_OK)
+		rc = PAPI_destroy_eventset(&s->evset);
+	if (rc != PAPI_OK) {
+		if (err && err_len)
+			snprintf(err, err_len, "%s", papi_error(rc));
+		return -1;
+	}
+	s->evset = PAPI_NULL;
+	return 0;
+}
+
+/* A fresh event set of the choice's set pass; slot[c] is -1 where the event is not
+ * in it or could not be added. The number added, or -1 with the reason in set_err. */
+static int set_build(struct ic_ctr_set *s, int pass)
+{
+	const struct ic_event_choice *ch = &counters_choice;
+	int rc, n = 0;
+
+	s->pass = pass;
+	s->multiplexed = ch->multiplex && pass == 0;
+	s->running = 0;
+	s->evset = PAPI_NULL;
+	rc = PAPI_create_eventset(&s->evset);
+	if (rc != PAPI_OK) {
+		snprintf(set_err, sizeof(set_err), "PAPI_create_eventset: %s", papi_error(rc));
+		return -1;
+	}
+	if (s->multiplexed) {
+		/* A set is bound to its component before it can be made multiplexed. */
+		rc = PAPI_assign_eventset_component(s->evset, counters_cidx);
+		if (rc == PAPI_OK)
+			rc = PAPI_set_multiplex(s->evset);
+		if (rc != PAPI_OK) {
+			snprintf(set_err, sizeof(set_err), "PAPI_set_multiplex: %s", papi_error(rc));
+			PAPI_destroy_eventset(&s->evset);
+			return -1;
+		}
+	}
+	set_err[0] = '\0';
 	for (int c = 0; c < IC_CTR_COUNT; c++) {
-		if (!counters_choice.event[c] || !(counters_choice.sets[c] & 1u) || slot[c] >= 0)
+		s->slot[c] = -1;
+		if (!ch->event[c] || !(ch->sets[c] & (1u << pass)))
 			continue;
-		evset_drop(evset, NULL, 0);
+		rc = PAPI_add_named_event(s->evset, ch->event[c]);
+		if (rc == PAPI_OK)
+			s->slot[c] = n++;
+		else if (!set_err[0])
+			snprintf(set_err, sizeof(set_err), "PAPI_add_named_event(%s): %s",
+				 ch->event[c], papi_error(rc));
+	}
+	if (n == 0) {
+		if (!set_err[0])
+			snprintf(set_err, sizeof(set_err), "no event could be added");
+		set_drop(s, NULL, 0);
+		return -1;
+	}
+	return n;
+}
+
+/* Whether one of the events of s's pass did not go in. */
+static int set_lacks_event(const struct ic_ctr_set *s)
+{
+	for (int c = 0; c < IC_CTR_COUNT; c++)
+		if (counters_choice.event[c] && (counters_choice.sets[c] & (1u << s->pass)) && s->slot[c] < 0)
+			return 1;
+	return 0;
+}
+
+int ic_ctr_set_start(struct ic_ctr_set *set)
+{
+	int rc;
+
+	if (!set || set->running || set->evset == PAPI_NULL)
+		return -1;
+	rc = PAPI_start(set->evset);
+	if (rc != PAPI_OK) {
+		snprintf(set_err, sizeof(set_err), "PAPI_start: %s", papi_error(rc));
+		return -1;
+	}
+	set->running = 1;
+	return 0;
+}
+
+int ic_ctr_set_stop(struct ic_ctr_set *set, long long value[IC_CTR_COUNT],
+		    int valid[IC_CTR_COUNT])
+{
+	const struct ic_event_choice *ch = &counters_choice;
+	long long raw[IC_CTR_COUNT + 1];
+	char why[128];
+	int rc;
+
+	for (int c = 0; c < IC_CTR_COUNT; c++) {
+		value[c] = IC_CTR_ABSENT_NO_SET;
+		valid[c] = 0;
+	}
+	if (!set || !set->running)
+		return -1;
+	set->running = 0;
+	rc = PAPI_stop(set->evset, raw);
+	if (rc != PAPI_OK) {
+		int gone = set_drop(set, why, sizeof(why)) == 0;
+		snprintf(set_err, sizeof(set_err), "PAPI_stop: %s; the event set %s%s", papi_error(rc),
+			 gone ? "was cleaned up and destroyed" : "could not be cleaned up: ", gone ? "" : why);
+		return -1;
+	}
+	for (int c = 0; c < IC_CTR_COUNT; c++) {
+		if (set->slot[c] < 0) {
+			value[c] = !ch->event[c] ? IC_CTR_ABSENT_NOT_COUNTED
+				 : !(ch->sets[c] & (1u << set->pass)) ? IC_CTR_ABSENT_OTHER_PASS
+				 : IC_CTR_ABSENT_NOT_ADDED;
+			continue;
+		}
+		int absent = ic_ctr_count_absent(raw[set->slot[c]], set->multiplexed);
+		value[c] = absent ? absent : raw[set->slot[c]];
+		valid[c] = !absent;
+	}
+	return 0;
+}
+
+/* ---- the start-up trial ------------------------------------------------------ */
+
+/* Known work: at least 2 instructions an iteration (the add and the loop's
+ * branch), which the compiler cannot drop. */
+#define COUNTERS_TRIAL_ITERS 200000UL
+
+/* A paranoid kernel fails at start, not before, and a set the kernel accepts but
+ * never schedules reads 0: start, run known work, stop, apply the canary. 0 ok,
+ * else -1 with the reason in set_err. */
+static int set_trial(struct ic_ctr_set *s)
+{
+	long long value[IC_CTR_COUNT];
+	int valid[IC_CTR_COUNT], any = 0;
+
+	if (ic_ctr_set_start(s) < 0)
+		return -1;
+	for (unsigned long i = 0; i < COUNTERS_TRIAL_ITERS; i++)
+		__asm__ volatile("" ::: "memory");
+	if (ic_ctr_set_stop(s, value, valid) < 0)
+		return -1;
+	/* A multiplexed set whose every count is an unscheduled 0 is all absent,
+	 * which the canary lets pass. */
+	for (int c = 0; c < IC_CTR_COUNT; c++)
+		any |= valid[c];
+	if (!any) {
+		snprintf(set_err, sizeof(set_err), "canary failed: every count of the start-up trial "
+			 "read 0 under multiplexing (the events were never scheduled)");
+		return -1;
+	}
+	/* One operation per iteration, at least one instruction each. */
+	return ic_ctr_canary(value, valid, (double)COUNTERS_TRIAL_ITERS, 1.0, set_err,
+			     sizeof(set_err)) ? -1 : 0;
+}
+
+/* Derived presets take two counters, some events share one, and libpfm4 counts
+ * counters as with SMT off. If not all of set 0's events went in, first leave out
+ * the attribution events, then multiplex set 0 rather than lose a core column
+ * (*refit). -1 when a rebuild fails. */
+static int fit_core_set(struct ic_ctr_set *s, int *refit)
+{
+	if (set_lacks_event(s)) {
+		set_drop(s, NULL, 0);
 		ic_drop_attribution(&counters_choice, "left out: the event set did not fit the "
 				    "counters without multiplexing");
-		if (evset_build(&counters_choice, counters_cidx, 0, evset, slot, err, err_len) < 0)
+		if (set_build(s, 0) < 0)
 			return -1;
-		break;
 	}
-	for (int c = 0; c < IC_CTR_COUNT && !counters_choice.multiplex; c++) {
-		if (counters_choice.event[c] && (counters_choice.sets[c] & 1u) && slot[c] < 0 &&
-		    PAPI_multiplex_init() == PAPI_OK) {
-			evset_drop(evset, NULL, 0);
-			counters_choice.multiplex = 1;
-			*refit = 1;
-			if (evset_build(&counters_choice, counters_cidx, 0, evset, slot, err, err_len) < 0)
-				return -1;
-		}
+	if (set_lacks_event(s) && !counters_choice.multiplex && PAPI_multiplex_init() == PAPI_OK) {
+		set_drop(s, NULL, 0);
+		counters_choice.multiplex = 1;
+		*refit = 1;
+		if (set_build(s, 0) < 0)
+			return -1;
 	}
 	return 0;
 }
 
-/* Try each set once here: a paranoid kernel fails at start, not before,
- * and a set that starts may still read nothing. The second set's failures
- * leave its events out; the first's turn counting off (-1, the note set). */
-static int counters_try_sets(int *refit)
+/* Each set once: set 1's failures leave its events out; set 0's turn counting
+ * off (-1, the note set). */
+static int try_sets(int *refit)
 {
-	int rc, evset, slot[IC_CTR_COUNT];
-	char err[512];
+	struct ic_ctr_set s;
+	int built, rc;
 
 	for (int pass = 0; pass < counters_choice.n_sets; pass++) {
-		if (evset_build(&counters_choice, counters_cidx, pass, &evset, slot, err, sizeof(err)) < 0) {
-			if (pass == 1) {   /* the core set counts: go on without set 2 */
-				ic_drop_attribution(&counters_choice, "left out: the second event set would not build");
-				break;
-			}
-			counters_note_none(0, "%s", err);
+		built = set_build(&s, pass) >= 0;
+		rc = !built ? -1 : pass == 0 ? fit_core_set(&s, refit) : 0;
+		if (rc == 0)
+			rc = set_trial(&s);
+		set_drop(&s, NULL, 0);
+		if (rc < 0 && pass == 0) {
+			note_none(0, "%s", set_err);
 			return -1;
 		}
-		if (pass == 0 && counters_fit_core_set(&evset, slot, refit, err, sizeof(err)) < 0) {
-			counters_note_none(0, "%s", err);
-			return -1;
-		}
-		rc = counters_trial(evset, slot, pass == 0 && counters_choice.multiplex, err, sizeof(err));
-		evset_drop(&evset, NULL, 0);
-		if (rc != 0 && pass == 0) {
-			counters_note_none(0, "%s", err);
-			return -1;
-		}
-		if (rc != 0) {
-			ic_drop_attribution(&counters_choice, "left out: the second event set failed its trial");
+		if (rc < 0) {   /* the core set counts: go on without set 2 */
+			ic_drop_attribution(&counters_choice, built ? "left out: the second event set failed "
+					    "its trial" : "left out: the second event set would not build");
 			break;
 		}
 		for (int c = 0; c < IC_CTR_COUNT; c++)
-			if (counters_choice.event[c] && (counters_choice.sets[c] & (1u << pass)) && slot[c] < 0 &&
-			    !(c == IC_CTR_INSTR && pass == 1))
-				choice_remove(&counters_choice, c, "chosen event could not be added to an event set");
-		choice_recount(&counters_choice);
+			if (counters_choice.event[c] && (counters_choice.sets[c] & (1u << pass)) &&
+			    s.slot[c] < 0 && !(c == IC_CTR_INSTR && pass == 1))
+				ic_event_remove(&counters_choice, c, "chosen event could not be added to an event set");
 	}
 	return 0;
 }
@@ -350,12 +501,14 @@ static void counters_init_once(void)
 	char pfm[32];
 
 	ic_cpu_ident_read(&cpu);
-	n_hw = counters_papi_open(&cpu, pfm);
-	if (n_hw <= 0 || counters_choose(&cpu, pfm, n_hw) < 0 || counters_try_sets(&refit) < 0)
+	n_hw = papi_open(&cpu, pfm);
+	if (n_hw <= 0 || papi_choose(&cpu, pfm, n_hw) < 0 || try_sets(&refit) < 0)
 		return;
 	counters_working = 1;
-	counters_note_papi(refit);
+	note_papi(refit);
 }
+
+/* ---- the answer -------------------------------------------------------------- */
 
 int ic_counters_init(void)
 {
@@ -363,19 +516,14 @@ int ic_counters_init(void)
 	return counters_working;
 }
 
-const struct ic_event_choice *counters_chosen(void)
-{
-	return &counters_choice;
-}
-
-int counters_component(void)
-{
-	return counters_cidx;
-}
-
 int ic_counters_passes(void)
 {
 	return ic_counters_init() && counters_choice.n_sets > 1 ? counters_choice.n_sets : 1;
+}
+
+void ic_counters_next_pass(void)
+{
+	atomic_fetch_add(&counters_pass, 1u);
 }
 
 const char *ic_counters_source(void)
@@ -402,10 +550,55 @@ void ic_counters_notice_once(FILE *f)
 
 	if (atomic_flag_test_and_set(&counters_notice_done))
 		return;
+	/* Not "absent" when none: the simulation may stand in; run.sh says which. */
 	if (ok)
 		fprintf(f, "inlinecost: hardware counters via PAPI: %s\n", counters_note);
 	else
-		/* Not "absent": the simulation may stand in; run.sh says which. */
 		fprintf(f, "inlinecost: no hardware counters (PAPI: %s)\n", counters_note);
 	fflush(f);
+}
+
+/* ---- per thread -------------------------------------------------------------- */
+
+const char *ic_ctr_set_error(void)
+{
+	return set_err;
+}
+
+struct ic_ctr_set *ic_ctr_set_open(void)
+{
+	struct ic_ctr_set *set;
+	int rc;
+
+	set_err[0] = '\0';
+	if (!ic_counters_init()) {
+		snprintf(set_err, sizeof(set_err), "no hardware counters: %s", counters_note);
+		return NULL;
+	}
+	set = calloc(1, sizeof(*set));
+	if (!set) {
+		snprintf(set_err, sizeof(set_err), "out of memory");
+		return NULL;
+	}
+	rc = PAPI_register_thread();
+	if (rc != PAPI_OK) {
+		snprintf(set_err, sizeof(set_err), "PAPI_register_thread: %s", papi_error(rc));
+		free(set);
+		return NULL;
+	}
+	if (set_build(set, (int)(atomic_load(&counters_pass) % (unsigned)ic_counters_passes())) < 0) {
+		PAPI_unregister_thread();
+		free(set);
+		return NULL;
+	}
+	return set;
+}
+
+void ic_ctr_set_close(struct ic_ctr_set *set)
+{
+	if (!set)
+		return;
+	set_drop(set, NULL, 0);
+	PAPI_unregister_thread();
+	free(set);
 }
