@@ -1,6 +1,6 @@
-/* history: this machine's runs in a results directory, newest first: when,
- * the design, each series' crossover bracket and states (engine/run_history.h).
- * Prints only; writes nothing. */
+/* ./run.sh history: this machine's runs in a results directory, newest
+ * first: when, the design, each series' crossover bracket and states
+ * (engine/run_history.h). Prints only; writes nothing. */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdio.h>
@@ -12,20 +12,12 @@
 #include <cpuid.h>
 #endif
 
-#include "run_history.h"
+#include "runs.h"
+
 #include "kit.h"
 #include "load.h"
 #include "run.h"
-
-static const char hi_usage[] =
-	"usage: history [--results DIR] [--all]\n"
-	"\n"
-	"Lists the runs in DIR (default results) made on this machine (host name and\n"
-	"CPU model as their first process recorded them), newest first: the time, the\n"
-	"design, per series its crossover bracket and, where the processes split, its\n"
-	"two states, and what its summary said of the run before it. --all lists every machine's runs, each with its machine.\n"
-	"\n"
-	"exit status: 0 done; 2 bad usage or DIR unreadable\n";
+#include "run_history.h"
 
 /* This machine's CPU model: the cpuid brand string, as the bench records
  * it (hwloc's CPUModel), trimmed; /proc/cpuinfo's model name elsewhere. */
@@ -85,26 +77,12 @@ static void hi_verdict(const char *dir)
 	fclose(f);
 }
 
-int main(int argc, char **argv)
+int ic_history_list(const char *dir, int all)
 {
-	const char *dir = "results";
-	int c, all = 0;
-	const struct ic_option opts[] = {
-		IC_OPTION_STRING("results", &dir),
-		IC_OPTION_FLAG("all", &all),
-		IC_OPTIONS_END,
-	};
 	char err[1024], host[256] = "", cpu[256];
 	struct ic_history_run *runs;
 	size_t n, shown = 0;
 
-	ic_prog = "history";
-	if ((c = ic_options_parse(argc, argv, opts, hi_usage, "--help")) >= 0)
-		return c;
-	if (optind < argc)
-		return ic_bad("unexpected argument '%s' (see --help)", argv[optind]);
-	if (!*dir)
-		return ic_bad("--results needs a directory");
 	if (ic_history_runs(dir, &runs, &n, err, sizeof(err)))
 		return ic_bad("%s", err);
 	gethostname(host, sizeof(host) - 1);
