@@ -40,8 +40,8 @@ static int runs_open(char **operand, int n, int out_required)
 		return ic_bad("at most %d runs at once.", IC_RUNS_MAX);
 	if (out_required && !opt.out)
 		return ic_bad("--out DIR is required.");
-	if (opt.out && ic_out_dir_check(opt.out, err, sizeof(err)))
-		return ic_bad("%s.", err);
+	if (opt.out && ic_out_dir_check(opt.out))
+		return 2;
 	for (; nrun < (size_t)n; nrun++)
 		if (ic_run_open(&run[nrun], operand[nrun], err, sizeof(err)))
 			return ic_bad("%s.", err);

@@ -35,7 +35,7 @@ struct agr_cmp {
 	const char *state;         /* "all", "low", "high" */
 	struct ic_agree ag;
 	int differ;                /* its joint test resolved by Holm's step-down over
-	                            * every comparison of the report (agr_report) */
+	                            * every comparison of the report (agr_holm) */
 };
 
 struct agr {
@@ -482,65 +482,54 @@ static int agr_write(const struct agr *x, const char *out)
 	struct ic_out_dir d;
 	char err[1024];
 	FILE *md, *csv, *dat, *gp;
-	int bad = 0, rc;
+	int rc;
 
-	if (ic_out_dir_begin(&d, out, "agree", err, sizeof(err))) {
-		fprintf(stderr, "agree: %s\n", err);
-		return 1;
-	}
+	ic_out_dir_begin(&d, out);
 	md = ic_out_dir_open(&d, "repeat.md");
 	csv = ic_out_dir_open(&d, "repeat.csv");
 	dat = ic_out_dir_open(&d, "repeat.dat");
 	gp = ic_out_dir_open(&d, "data.gp");
-	if (md && csv && dat && gp) {
-		fprintf(md, "# Agreement of %zu runs\n\n| run | directory | from | CPU model | date |\n|---:|---|---|---|---|\n",
-			x->k);
-		for (size_t k = 0; k < x->k; k++) {
-			char cpu[IC_RESULTS_CONTEXT_MAX], date[IC_RESULTS_CONTEXT_MAX];
+	fprintf(md, "# Agreement of %zu runs\n\n| run | directory | from | CPU model | date |\n|---:|---|---|---|---|\n",
+		x->k);
+	for (size_t k = 0; k < x->k; k++) {
+		char cpu[IC_RESULTS_CONTEXT_MAX], date[IC_RESULTS_CONTEXT_MAX];
 
-			fprintf(md, "| %zu | %s | %s | %s | %s |\n", k + 1, x->run[k].name, x->run[k].from,
-				ic_results_context(&x->run[k].res, IC_CTX_CPU_MODEL, cpu, sizeof(cpu)),
-				ic_results_context(&x->run[k].res, IC_CTX_DATE, date, sizeof(date)));
-		}
-		fprintf(md, "\nPer series (one build's; runs of different builds are never matched) and N, run b against run a: the ratio of their ratios rb / ra, with its interval from each run's nested estimate (its draws: the layout variants, or the processes when it ran one variant; Welch's degrees of freedom). "
-			"**equivalent**: the 90%% interval lies within ±%g%% (1/%g to %g: two one-sided tests at 5%%); **differ**: the 95%% interval excludes 1; **cannot tell**: neither, too noisy to say. "
-			"Over a series' N: *equivalent at every N* when each N is; *any difference*: the largest |t| over N against its distribution when whole draws are shuffled between the two runs (every split, or %d from a fixed seed), which keeps the N's correlation. "
-			"A series whose processes split into two states is also compared state by state, the states matched by level.\n",
-			100.0 * x->margin, 1.0 + x->margin, 1.0 + x->margin, IC_AGREE_PERMUTATIONS);
-		fputs("series,forms,state,run_a,run_b,sites,ratio_a,ratio_b,ratio_b_over_a,ci90_lo,ci90_hi,ci95_lo,ci95_hi,df,margin,verdict,every_n_equivalent,t_max,joint_p\n",
-		      csv);
-		for (size_t s = 0, listed = 0; s < x->ns; s++) {
-			size_t in = 0;
+		fprintf(md, "| %zu | %s | %s | %s | %s |\n", k + 1, x->run[k].name, x->run[k].from,
+			ic_results_context(&x->run[k].res, IC_CTX_CPU_MODEL, cpu, sizeof(cpu)),
+			ic_results_context(&x->run[k].res, IC_CTX_DATE, date, sizeof(date)));
+	}
+	fprintf(md, "\nPer series (one build's; runs of different builds are never matched) and N, run b against run a: the ratio of their ratios rb / ra, with its interval from each run's nested estimate (its draws: the layout variants, or the processes when it ran one variant; Welch's degrees of freedom). "
+		"**equivalent**: the 90%% interval lies within ±%g%% (1/%g to %g: two one-sided tests at 5%%); **differ**: the 95%% interval excludes 1; **cannot tell**: neither, too noisy to say. "
+		"Over a series' N: *equivalent at every N* when each N is; *any difference*: the largest |t| over N against its distribution when whole draws are shuffled between the two runs (every split, or %d from a fixed seed), which keeps the N's correlation. "
+		"A series whose processes split into two states is also compared state by state, the states matched by level.\n",
+		100.0 * x->margin, 1.0 + x->margin, 1.0 + x->margin, IC_AGREE_PERMUTATIONS);
+	fputs("series,forms,state,run_a,run_b,sites,ratio_a,ratio_b,ratio_b_over_a,ci90_lo,ci90_hi,ci95_lo,ci95_hi,df,margin,verdict,every_n_equivalent,t_max,joint_p\n",
+	      csv);
+	for (size_t s = 0, listed = 0; s < x->ns; s++) {
+		size_t in = 0;
 
-			for (size_t k = 0; k < x->k; k++)
-				in += x->s[s].g[k] != NULL;
-			if (in == x->k)
-				continue;
-			fprintf(md, "%s- %s: %s only in run", listed++ ? "" : "\nNot in every run:\n\n",
-				x->s[s].name, x->s[s].pair);
-			for (size_t k = 0, n = 0; k < x->k; k++)
-				if (x->s[s].g[k])
-					fprintf(md, "%s %zu", n++ ? "," : "", k + 1);
-			fputc('\n', md);
-		}
-		for (size_t s = 0; s < x->ns; s++) {
-			fprintf(md, "\n## %s: %s\n\n", x->s[s].name, x->s[s].pair);
-			agr_series_head(md, x, &x->s[s]);
-			for (size_t i = 0; i < x->nc; i++)
-				if (x->c[i].s == s)
-					agr_comparison(md, csv, x, &x->c[i]);
-		}
+		for (size_t k = 0; k < x->k; k++)
+			in += x->s[s].g[k] != NULL;
+		if (in == x->k)
+			continue;
+		fprintf(md, "%s- %s: %s only in run", listed++ ? "" : "\nNot in every run:\n\n",
+			x->s[s].name, x->s[s].pair);
+		for (size_t k = 0, n = 0; k < x->k; k++)
+			if (x->s[s].g[k])
+				fprintf(md, "%s %zu", n++ ? "," : "", k + 1);
 		fputc('\n', md);
-		agr_sentence(md, x);
-		agr_chart_data(dat, gp, x);
 	}
-	for (FILE **f = (FILE *[]){ md, csv, dat, gp }, **end = f + 4; f < end; f++)
-		bad |= !*f || ferror(*f) | fclose(*f);
-	if (bad) {
-		fprintf(stderr, "agree: cannot write beside %s: %s\n", out, strerror(errno));
-		ic_out_dir_abort(&d);
-		return 1;
+	for (size_t s = 0; s < x->ns; s++) {
+		fprintf(md, "\n## %s: %s\n\n", x->s[s].name, x->s[s].pair);
+		agr_series_head(md, x, &x->s[s]);
+		for (size_t i = 0; i < x->nc; i++)
+			if (x->c[i].s == s)
+				agr_comparison(md, csv, x, &x->c[i]);
 	}
+	fputc('\n', md);
+	agr_sentence(md, x);
+	agr_chart_data(dat, gp, x);
+	ic_out_dir_close(&d, (FILE *[]){ md, csv, dat, gp }, 4);
 	rc = ic_out_dir_gnuplot(&d, "agree", "", "png", "repeat.png", err, sizeof(err));
 	if (rc == 1)
 		fputs("agree: no gnuplot: tables written, no chart (apt-get install gnuplot-nox)\n", stderr);
@@ -549,10 +538,7 @@ static int agr_write(const struct agr *x, const char *out)
 		ic_out_dir_remove(&d, "repeat.png");
 	}
 	ic_out_dir_remove(&d, "data.gp");   /* the chart's settings, not a result */
-	if (ic_out_dir_finish(&d, err, sizeof(err))) {
-		fprintf(stderr, "agree: %s\n", err);
-		return 1;
-	}
+	ic_out_dir_finish(&d);
 	return 0;
 }
 

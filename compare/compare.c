@@ -478,16 +478,7 @@ static void cmp_write_head(FILE *md, struct cmp *c, const char *only)
 	}
 }
 
-/* A number of the tables: %.4f, ? when not measured. */
-static void cmp_num(FILE *f, double x)
-{
-	if (isfinite(x))
-		fprintf(f, "%.4f", x);
-	else
-		fputc('?', f);
-}
-
-/* A CSV or plot-data number: %.6f (or %.0f), empty (or NaN) when none. */
+/* A number as fmt, or none_ when it was not measured. */
 static void cmp_field(FILE *f, double x, const char *fmt, const char *none_)
 {
 	if (isfinite(x))
@@ -608,11 +599,11 @@ static void cmp_write_series(FILE *md, FILE *csv, FILE *gp, FILE *dat, const str
 			const char *side = cmp_side(&c->in[k].run->an, r->side);
 
 			fputs(" | ", md);
-			cmp_num(md, r->ratio);
+			cmp_field(md, r->ratio, "%.4f", "?");
 			fputs(" [", md);
-			cmp_num(md, r->lo);
+			cmp_field(md, r->lo, "%.4f", "?");
 			fputs("–", md);
-			cmp_num(md, r->hi);
+			cmp_field(md, r->hi, "%.4f", "?");
 			fprintf(md, "] %s", side);
 			nc += !strcmp(side, cf);
 			nb += !strcmp(side, bf);
@@ -714,67 +705,50 @@ static int cmp_draw(struct ic_out_dir *d)
 static int cmp_write(struct cmp *c, const char *out)
 {
 	struct ic_out_dir d;
-	char err[1024], *only = cmp_left_out(c);
+	char *only = cmp_left_out(c);
 	size_t ns = 0, p = 0, cols;
 	FILE *md, *csv, *gp, *dat;
-	int drawn, bad;
+	int drawn;
 
 	for (size_t j = 0; j < c->ns; j++)
 		ns += c->s[j].compared;
 	if (ns == 0) {
 		cmp_nothing_shared(c);
-		free(only);
 		return 1;
 	}
-	if (ic_out_dir_begin(&d, out, "compare", err, sizeof(err))) {
-		fprintf(stderr, "compare: %s\n", err);
-		free(only);
-		return 1;
-	}
+	ic_out_dir_begin(&d, out);
 	md = ic_out_dir_open(&d, "compare.md");
 	csv = ic_out_dir_open(&d, "compare.csv");
 	gp = ic_out_dir_open(&d, "plots/data.gp");
 	dat = ic_out_dir_open(&d, "plots/compare.dat");
-	if (md && csv && gp && dat) {
-		cmp_write_head(md, c, only);
-		fputs("series,sites,input,label,ratio,ratio_ci_lo,ratio_ci_hi,faster,verdict,small_n_winner,"
-		      "bracket_lo,bracket_hi,compare,baseline,cpu_model,directory,compiler,cflags,lock,"
-		      "codegen,per_caller,body\n", csv);
-		cols = ns > 1 ? 2 : 1;
-		fprintf(gp, "# Written by ./run.sh compare for plots/compare.gp.\nic_k = %zu\n"
-			"ic_npanels = %zu\nic_cols = %zu\nic_rows = %zu\n", c->k, ns, cols,
-			(ns + cols - 1) / cols);
-		fprintf(gp, "ic_sites_min = %lu\nic_sites_max = %lu\nic_caption = ", c->nmin, c->nmax);
-		ic_gnuplot_quote(gp, "error bars: each run's own 95% interval at N; bars at the foot: each run's crossover bracket; tables in compare.md");
-		fprintf(gp, "\narray ic_label[%zu]\narray ic_title[%zu]\narray ic_xo_lo[%zu]\n"
-			"array ic_xo_hi[%zu]\narray ic_letter[%zu]\n", c->k, ns, ns * c->k, ns * c->k, c->k);
-		for (size_t k = 0; k < c->k; k++) {
-			char *l = cmp_append(NULL, "%c: %s", cmp_letter(k), c->in[k].label);
-
-			fprintf(gp, "ic_label[%zu] = ", k + 1);
-			ic_gnuplot_quote(gp, l);
-			fprintf(gp, "\nic_letter[%zu] = '%c'\n", k + 1, cmp_letter(k));
-			free(l);
-		}
-		for (size_t j = 0; j < c->ns; j++)
-			if (c->s[j].compared)
-				cmp_write_series(md, csv, gp, dat, c, &c->s[j], p++);
-		fputc('\n', md);
-	}
+	cmp_write_head(md, c, only);
 	free(only);
-	bad = 0;
-	for (FILE **f = (FILE *[]){ md, csv, gp, dat }, **end = f + 4; f < end; f++)
-		bad |= !*f || ferror(*f) | fclose(*f);
-	if (bad) {
-		fprintf(stderr, "compare: cannot write the tables beside %s: %s\n", out, strerror(errno));
-		ic_out_dir_abort(&d);
-		return 1;
+	fputs("series,sites,input,label,ratio,ratio_ci_lo,ratio_ci_hi,faster,verdict,small_n_winner,"
+	      "bracket_lo,bracket_hi,compare,baseline,cpu_model,directory,compiler,cflags,lock,"
+	      "codegen,per_caller,body\n", csv);
+	cols = ns > 1 ? 2 : 1;
+	fprintf(gp, "# Written by ./run.sh compare for plots/compare.gp.\nic_k = %zu\n"
+		"ic_npanels = %zu\nic_cols = %zu\nic_rows = %zu\n", c->k, ns, cols,
+		(ns + cols - 1) / cols);
+	fprintf(gp, "ic_sites_min = %lu\nic_sites_max = %lu\nic_caption = ", c->nmin, c->nmax);
+	ic_gnuplot_quote(gp, "error bars: each run's own 95% interval at N; bars at the foot: each run's crossover bracket; tables in compare.md");
+	fprintf(gp, "\narray ic_label[%zu]\narray ic_title[%zu]\narray ic_xo_lo[%zu]\n"
+		"array ic_xo_hi[%zu]\narray ic_letter[%zu]\n", c->k, ns, ns * c->k, ns * c->k, c->k);
+	for (size_t k = 0; k < c->k; k++) {
+		char *l = cmp_append(NULL, "%c: %s", cmp_letter(k), c->in[k].label);
+
+		fprintf(gp, "ic_label[%zu] = ", k + 1);
+		ic_gnuplot_quote(gp, l);
+		fprintf(gp, "\nic_letter[%zu] = '%c'\n", k + 1, cmp_letter(k));
+		free(l);
 	}
+	for (size_t j = 0; j < c->ns; j++)
+		if (c->s[j].compared)
+			cmp_write_series(md, csv, gp, dat, c, &c->s[j], p++);
+	fputc('\n', md);
+	ic_out_dir_close(&d, (FILE *[]){ md, csv, gp, dat }, 4);
 	drawn = cmp_draw(&d);
-	if (ic_out_dir_finish(&d, err, sizeof(err))) {
-		fprintf(stderr, "compare: %s\n", err);
-		return 1;
-	}
+	ic_out_dir_finish(&d);
 	fprintf(stderr, "compare: wrote %s/compare.md (%zu series), compare.csv%s\n", out, ns,
 		drawn ? ", compare.png, compare.svg" : "");
 	printf("%s\n", out);
