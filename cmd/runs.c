@@ -16,6 +16,7 @@
 #include "kit.h"
 #include "out_dir.h"
 #include "runs.h"
+#include "topology.h"
 
 /* Every mode's options. */
 static struct {
@@ -60,11 +61,21 @@ static int runs_agree(char **operand, int n)
 
 static int runs_history(char **operand, int n)
 {
+	struct ic_topo_info machine = { .cpu_model = "" };
+	char *cpu = machine.cpu_model;
+	size_t len;
+
 	if (n)
 		return ic_bad("unexpected argument '%s' (see ./run.sh history --help)", operand[0]);
 	if (!*opt.results)
 		return ic_bad("--results needs a directory");
-	return ic_history_list(opt.results, opt.all);
+	/* This machine's CPU model from the bench's own source, hwloc, trimmed
+	 * as the engine reads a run's (load.c). */
+	if (!ic_topo_open())
+		ic_topo_describe(&machine);
+	for (len = strlen(cpu); len && strchr(" \t\n", cpu[len - 1]); len--)
+		cpu[len - 1] = '\0';
+	return ic_history_list(opt.results, opt.all, cpu + strspn(cpu, " \t"));
 }
 
 static int runs_export(char **operand, int n)

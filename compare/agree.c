@@ -9,14 +9,12 @@
 #define _GNU_SOURCE
 #include "runs.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "agreement.h"
-#include "gnuplot_run.h"
 #include "kit.h"
 #include "out_dir.h"
 #include "stats.h"

@@ -13,7 +13,6 @@
 #define _GNU_SOURCE
 #include "runs.h"
 
-#include <errno.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdarg.h>

@@ -2,58 +2,19 @@
  * first: when, the design, each series' crossover bracket and states
  * (engine/run_history.h). Prints only; writes nothing. */
 #define _GNU_SOURCE
+#include "runs.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
-#endif
-
-#include "runs.h"
 
 #include "kit.h"
 #include "load.h"
 #include "run.h"
 #include "run_history.h"
-
-/* This machine's CPU model: the cpuid brand string, as the bench records
- * it (hwloc's CPUModel), trimmed; /proc/cpuinfo's model name elsewhere. */
-static void hi_cpu(char *buf, size_t cap)
-{
-	char line[512], *v = NULL;
-	size_t n;
-	FILE *f;
-#if defined(__x86_64__) || defined(__i386__)
-	unsigned int r[12];
-
-	if (__get_cpuid_max(0x80000000u, NULL) >= 0x80000004u) {
-		for (unsigned int i = 0; i < 3; i++)
-			__get_cpuid(0x80000002u + i, &r[4 * i], &r[4 * i + 1], &r[4 * i + 2], &r[4 * i + 3]);
-		memcpy(line, r, sizeof(r));
-		line[sizeof(r)] = '\0';
-		v = line;
-	}
-#endif
-	if (!v && (f = fopen("/proc/cpuinfo", "r"))) {
-		while (fgets(line, sizeof(line), f))
-			if (!strncmp(line, "model name", 10) && (v = strchr(line, ':'))) {
-				v++;
-				break;
-			}
-		fclose(f);
-	}
-	buf[0] = '\0';
-	if (!v)
-		return;
-	v += strspn(v, " \t");
-	n = strcspn(v, "\n");
-	while (n && (v[n - 1] == ' ' || v[n - 1] == '\t'))
-		n--;
-	snprintf(buf, cap, "%.*s", (int)n, v);
-}
 
 /* The run's own verdict on its history, as its summary.md said it when
  * the run was made (history_line.c's line), indented; nothing without one. */
@@ -77,16 +38,15 @@ static void hi_verdict(const char *dir)
 	fclose(f);
 }
 
-int ic_history_list(const char *dir, int all)
+int ic_history_list(const char *dir, int all, const char *cpu)
 {
-	char err[1024], host[256] = "", cpu[256];
+	char err[1024], host[256] = "";
 	struct ic_history_run *runs;
 	size_t n, shown = 0;
 
 	if (ic_history_runs(dir, &runs, &n, err, sizeof(err)))
 		return ic_bad("%s", err);
 	gethostname(host, sizeof(host) - 1);
-	hi_cpu(cpu, sizeof(cpu));
 	for (size_t i = 0; i < n; i++) {
 		char when[64], ctx[IC_RESULTS_CONTEXT_MAX], ctx2[IC_RESULTS_CONTEXT_MAX], why[96];
 		char mach[2048];

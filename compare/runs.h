@@ -24,8 +24,9 @@ int ic_compare_runs(struct ic_run *run, size_t k, const char *out);
 int ic_agree_runs(struct ic_run *run, size_t k, double margin, const char *out);
 
 /* This machine's runs in dir (all: every machine's, each named), newest
- * first, on stdout. 0; 2 dir cannot be read. */
-int ic_history_list(const char *dir, int all);
+ * first, on stdout: those whose first process recorded this host name and
+ * cpu, the CPU model as the bench records it. 0; 2 dir cannot be read. */
+int ic_history_list(const char *dir, int all, const char *cpu);
 
 /* dir packed into dir.tar.gz beside it, its path on stdout. 0; 2 dir is not
  * a results directory (nothing written); 1 the archive could not be
