@@ -25,17 +25,24 @@
 #include "kit.h"
 
 /* The archive while it is written: a hidden name beside DIR, renamed into
- * place once whole, removed if we are stopped. */
-static char export_tmp[PATH_MAX];
+ * place once whole; removed on any failure (ic_die's exit) or stop. */
+static char export_tmp[2 * PATH_MAX + 32];
+
+static void export_remove(void)
+{
+	if (*export_tmp)
+		unlink(export_tmp);
+}
 
 static void export_stop(int sig)
 {
 	(void)sig;
-	unlink(export_tmp);
+	export_remove();
 	_exit(130);
 }
 
-struct export_walk {
+/* The walk: where it is on disk and in the archive, the directories above. */
+static struct {
 	struct archive *a;
 	char path[PATH_MAX];   /* on disk */
 	char name[PATH_MAX];   /* in the archive: DIR's name, then the path below it */
@@ -43,7 +50,12 @@ struct export_walk {
 	struct stat above[64]; /* the directories walked into, against a loop of links */
 	size_t len[64];        /* and their names' lengths */
 	int depth, packed;     /* how many; how many of them are in the archive */
-};
+} ew;
+
+static void export_bad_archive(void)
+{
+	ic_die(1, "cannot write %s: %s", export_tmp, archive_error_string(ew.a));
+}
 
 static int export_visible(const struct dirent *e)
 {
@@ -56,149 +68,125 @@ static int export_by_name(const struct dirent **a, const struct dirent **b)
 	return strcmp((*a)->d_name, (*b)->d_name);
 }
 
-/* The entry at w's path as a plain directory or file (st: the link's
- * target), owned by root: the header, and a file's bytes. */
-static int export_entry(struct export_walk *w, const struct stat *st)
+/* The entry at the walk's path as a plain directory or file (st: the
+ * link's target), owned by root: the header, and a file's bytes. */
+static void export_entry(const struct stat *st)
 {
-	struct archive_entry *e = archive_entry_new();
+	struct archive_entry *e = ic_xalloc(archive_entry_new());
+	int fd = S_ISREG(st->st_mode) ? open(ew.path, O_RDONLY) : -1;
 	char buf[65536];
 	ssize_t got = 0;
-	int fd = -1, bad;
 
-	if (!e)
-		ic_xalloc(NULL);
+	if (S_ISREG(st->st_mode) && fd < 0)
+		ic_die(1, "cannot read %s: %s", ew.path, strerror(errno));
 	archive_entry_copy_stat(e, st);
-	archive_entry_set_pathname(e, w->name);
+	archive_entry_set_pathname(e, ew.name);
 	archive_entry_set_uid(e, 0);
 	archive_entry_set_gid(e, 0);
-	bad = (S_ISREG(st->st_mode) && (fd = open(w->path, O_RDONLY)) < 0) ||
-	      archive_write_header(w->a, e) != ARCHIVE_OK;
-	while (!bad && fd >= 0 && (got = read(fd, buf, sizeof(buf))) > 0)
-		bad = archive_write_data(w->a, buf, (size_t)got) != got;
-	bad |= got < 0;
-	if (bad)
-		fprintf(stderr, "%s: cannot pack %s: %s\n", ic_prog, w->path,
-			fd < 0 || got < 0 ? strerror(errno) : archive_error_string(w->a));
+	if (archive_write_header(ew.a, e) != ARCHIVE_OK)
+		export_bad_archive();
+	while (fd >= 0 && (got = read(fd, buf, sizeof(buf))) > 0)
+		if (archive_write_data(ew.a, buf, (size_t)got) != got)
+			export_bad_archive();
+	if (got < 0)
+		ic_die(1, "cannot read %s: %s", ew.path, strerror(errno));
 	if (fd >= 0)
 		close(fd);
 	archive_entry_free(e);
-	return bad ? -1 : 0;
 }
 
-/* The directories above w's entry that are not yet in the archive: each
- * goes in with its first file, as tar packs what find -type f lists. */
-static int export_dirs_above(struct export_walk *w)
+/* The directories above a file that are not yet in the archive: each goes
+ * in with its first file, as tar packs what find -type f lists. */
+static void export_dirs_above(void)
 {
-	for (; w->packed < w->depth; w->packed++) {
-		char *end = w->name + w->len[w->packed], keep = *end;
-		int rc;
+	for (; ew.packed < ew.depth; ew.packed++) {
+		char *end = ew.name + ew.len[ew.packed], keep = *end;
 
 		*end = '\0';
-		rc = export_entry(w, &w->above[w->packed]);
+		export_entry(&ew.above[ew.packed]);
 		*end = keep;
-		if (rc)
-			return -1;
 	}
-	return 0;
 }
 
-/* w's directory, its entries in name order, links followed. */
-static int export_dir(struct export_walk *w)
+/* The walk's directory, its entries in name order, links followed. */
+static void export_dir(void)
 {
-	size_t pl = strlen(w->path), nl = strlen(w->name);
+	size_t pl = strlen(ew.path), nl = strlen(ew.name);
 	struct dirent **list;
-	int n = scandir(w->path, &list, export_visible, export_by_name), rc = 0;
+	int n = scandir(ew.path, &list, export_visible, export_by_name);
 
-	if (n < 0) {
-		fprintf(stderr, "%s: cannot read %s: %s\n", ic_prog, w->path, strerror(errno));
-		return -1;
-	}
+	if (n < 0)
+		ic_die(1, "cannot read %s: %s", ew.path, strerror(errno));
 	for (int i = 0; i < n; i++) {
+		const char *rel = ew.name + ew.top + 1;
 		struct stat st, link;
 		int loop = 0;
 
-		snprintf(w->path + pl, sizeof(w->path) - pl, "/%s", list[i]->d_name);
-		snprintf(w->name + nl, sizeof(w->name) - nl, "/%s", list[i]->d_name);
+		snprintf(ew.path + pl, sizeof(ew.path) - pl, "/%s", list[i]->d_name);
+		snprintf(ew.name + nl, sizeof(ew.name) - nl, "/%s", list[i]->d_name);
 		free(list[i]);
-		if (rc)
-			continue;
-		if (stat(w->path, &st)) {
-			if (lstat(w->path, &link) || !S_ISLNK(link.st_mode)) {
-				fprintf(stderr, "%s: cannot read %s: %s\n", ic_prog, w->path, strerror(errno));
-				rc = -1;
-			} else {
-				fprintf(stderr, "%s: left out %s: a link to nothing\n", ic_prog, w->name + w->top + 1);
-			}
+		if (stat(ew.path, &st)) {
+			if (lstat(ew.path, &link) || !S_ISLNK(link.st_mode))
+				ic_die(1, "cannot read %s: %s", ew.path, strerror(errno));
+			fprintf(stderr, "%s: left out %s: a link to nothing\n", ic_prog, rel);
 			continue;
 		}
-		for (int d = 0; d < w->depth; d++)
-			loop |= w->above[d].st_dev == st.st_dev && w->above[d].st_ino == st.st_ino;
-		if (S_ISDIR(st.st_mode) && (loop || w->depth == 64)) {
-			fprintf(stderr, "%s: left out %s: a link into a directory above it\n", ic_prog,
-				w->name + w->top + 1);
+		for (int d = 0; d < ew.depth; d++)
+			loop |= ew.above[d].st_dev == st.st_dev && ew.above[d].st_ino == st.st_ino;
+		if (S_ISDIR(st.st_mode) && (loop || ew.depth == 64)) {
+			fprintf(stderr, "%s: left out %s: a link into a directory above it\n", ic_prog, rel);
 		} else if (S_ISDIR(st.st_mode)) {
-			w->len[w->depth] = strlen(w->name);
-			w->above[w->depth++] = st;
-			rc = export_dir(w);
-			w->packed = --w->depth < w->packed ? w->depth : w->packed;
+			ew.len[ew.depth] = strlen(ew.name);
+			ew.above[ew.depth++] = st;
+			export_dir();
+			ew.packed = --ew.depth < ew.packed ? ew.depth : ew.packed;
 		} else if (S_ISREG(st.st_mode)) {
-			rc = export_dirs_above(w) || export_entry(w, &st) ? -1 : 0;
+			export_dirs_above();
+			export_entry(&st);
 		}
 	}
 	free(list);
-	w->path[pl] = w->name[nl] = '\0';
-	return rc;
+	ew.path[pl] = ew.name[nl] = '\0';
 }
 
 int ic_export_run(const char *dir)
 {
-	static struct export_walk w;
 	char out[PATH_MAX + 16], *slash;
 	struct stat st, conf, raw;
 	int fd, bad;
 
-	if (stat(dir, &st) || !S_ISDIR(st.st_mode) || !realpath(dir, w.path))
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode) || !realpath(dir, ew.path))
 		return ic_bad("%s: no such results directory.", dir);
 	/* A run is its settings and its processes' raw JSON (what compare reads). */
-	snprintf(out, sizeof(out), "%s/run.conf", w.path);
+	snprintf(out, sizeof(out), "%s/run.conf", ew.path);
 	bad = stat(out, &conf) || !S_ISREG(conf.st_mode);
-	snprintf(out, sizeof(out), "%s/raw", w.path);
+	snprintf(out, sizeof(out), "%s/raw", ew.path);
 	if (bad || stat(out, &raw) || !S_ISDIR(raw.st_mode))
 		return ic_bad("%s is not a results directory of ./run.sh (no run.conf and raw/).", dir);
-	slash = strrchr(w.path, '/');
-	snprintf(w.name, sizeof(w.name), "%s", slash + 1);
-	w.top = strlen(w.name);
-	snprintf(out, sizeof(out), "%s.tar.gz", w.path);
-	snprintf(export_tmp, sizeof(export_tmp), "%.*s/.%s.tar.gz.XXXXXX", (int)(slash - w.path),
-		 w.path, w.name);
+	slash = strrchr(ew.path, '/');
+	ew.top = (size_t)snprintf(ew.name, sizeof(ew.name), "%s", slash + 1);
+	snprintf(out, sizeof(out), "%s.tar.gz", ew.path);
+	snprintf(export_tmp, sizeof(export_tmp), "%.*s/.%s.tar.gz.XXXXXX", (int)(slash - ew.path),
+		 ew.path, ew.name);
 	if ((fd = mkstemp(export_tmp)) < 0)
-		ic_die(1, "cannot write in %.*s: %s", (int)(slash - w.path), w.path, strerror(errno));
+		ic_die(1, "cannot write in %.*s: %s", (int)(slash - ew.path), ew.path, strerror(errno));
+	atexit(export_remove);
 	signal(SIGINT, export_stop);
 	signal(SIGTERM, export_stop);
-	w.a = ic_xalloc(archive_write_new());
 	/* GNU tar's format and gzip, as tar -czf writes them. */
-	bad = archive_write_add_filter_gzip(w.a) != ARCHIVE_OK ||
-	      archive_write_set_format_gnutar(w.a) != ARCHIVE_OK ||
-	      archive_write_open_fd(w.a, fd) != ARCHIVE_OK;
-	if (bad)
-		fprintf(stderr, "%s: cannot write %s: %s\n", ic_prog, export_tmp, archive_error_string(w.a));
-	w.len[0] = w.top;
-	w.above[w.depth++] = st;
-	bad = bad || export_dir(&w);
-	if (!bad && archive_write_close(w.a) != ARCHIVE_OK) {
-		fprintf(stderr, "%s: cannot write %s: %s\n", ic_prog, export_tmp, archive_error_string(w.a));
-		bad = 1;
-	}
-	archive_write_free(w.a);
-	if (!bad && (fchmod(fd, 0644) || rename(export_tmp, out))) {
-		fprintf(stderr, "%s: cannot move the archive to %s: %s\n", ic_prog, out, strerror(errno));
-		bad = 1;
-	}
-	close(fd);
-	if (bad) {
-		unlink(export_tmp);
-		return 1;
-	}
+	ew.a = ic_xalloc(archive_write_new());
+	if (archive_write_add_filter_gzip(ew.a) != ARCHIVE_OK ||
+	    archive_write_set_format_gnutar(ew.a) != ARCHIVE_OK || archive_write_open_fd(ew.a, fd) != ARCHIVE_OK)
+		export_bad_archive();
+	ew.len[0] = ew.top;
+	ew.above[ew.depth++] = st;
+	export_dir();
+	if (archive_write_close(ew.a) != ARCHIVE_OK)
+		export_bad_archive();
+	archive_write_free(ew.a);
+	if (fchmod(fd, 0644) || close(fd) || rename(export_tmp, out))
+		ic_die(1, "cannot move the archive to %s: %s", out, strerror(errno));
+	*export_tmp = '\0';
 	printf("%s\n", out);
 	return 0;
 }
