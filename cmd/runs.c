@@ -85,31 +85,20 @@ static int runs_export(char **operand, int n)
 	return ic_export_run(operand[0]);
 }
 
-static const struct ic_option compare_opts[] = {
-	IC_OPTION_STRING("out", &opt.out),
-	IC_OPTIONS_END,
-};
-static const struct ic_option agree_opts[] = {
-	IC_OPTION_STRING("out", &opt.out),
-	IC_OPTION_DOUBLE("margin", &opt.margin_pct, 0.0, 100.0),
-	IC_OPTIONS_END,
-};
-static const struct ic_option history_opts[] = {
-	IC_OPTION_STRING("results", &opt.results),
-	IC_OPTION_FLAG("all", &opt.all),
-	IC_OPTIONS_END,
-};
-static const struct ic_option export_opts[] = { IC_OPTIONS_END };
-
+/* Each mode: its usage, its work and its options, a row each. */
 static const struct runs_mode {
 	const char *name, *usage;
-	const struct ic_option *opts;
 	int (*run)(char **operand, int n);
+	const struct ic_option *opts;
 } runs_modes[] = {
-	{ "compare", "--out DIR RUN RUN...", compare_opts, runs_compare },
-	{ "agree", "[--margin PCT] [--out DIR] RUN RUN...", agree_opts, runs_agree },
-	{ "history", "[--results DIR] [--all]", history_opts, runs_history },
-	{ "export", "DIR", export_opts, runs_export },
+	{ "compare", "--out DIR RUN RUN...", runs_compare, (const struct ic_option[]){
+		IC_OPTION_STRING("out", &opt.out), IC_OPTIONS_END } },
+	{ "agree", "[--margin PCT] [--out DIR] RUN RUN...", runs_agree, (const struct ic_option[]){
+		IC_OPTION_STRING("out", &opt.out),
+		IC_OPTION_DOUBLE("margin", &opt.margin_pct, 0.0, 100.0), IC_OPTIONS_END } },
+	{ "history", "[--results DIR] [--all]", runs_history, (const struct ic_option[]){
+		IC_OPTION_STRING("results", &opt.results), IC_OPTION_FLAG("all", &opt.all), IC_OPTIONS_END } },
+	{ "export", "DIR", runs_export, (const struct ic_option[]){ IC_OPTIONS_END } },
 };
 
 int main(int argc, char **argv)
