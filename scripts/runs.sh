@@ -11,11 +11,12 @@ sub_export() { runs_mode export "operands=path" "$@"; }
 runs_mode() {
 	local mode=$1 spec=" $2 " k args=()
 	parse_sub "$mode" "$2" "${@:3}"
-	case $mode:${#operands[@]} in
-	compare:[01] | agree:[01]) die "$mode: give two or more results directories or their .tar.gz exports (see ./run.sh $mode --help)" ;;
-	export:[^1] | export:??*) die "export: give one results directory (see ./run.sh export --help)" ;;
-	compare:*) [ -n "${opt[--out]:-}" ] || opt[--out]=$top/results/compare-$(date -u +%Y%m%dT%H%M%SZ) ;;
-	history:*)
+	case $mode in
+	compare | agree)
+		[ ${#operands[@]} -ge 2 ] || die "$mode: give two or more results directories or their .tar.gz exports (see ./run.sh $mode --help)"
+		[ "$mode" = agree ] || [ -n "${opt[--out]:-}" ] || opt[--out]=$top/results/compare-$(date -u +%Y%m%dT%H%M%SZ) ;;
+	export) [ ${#operands[@]} -eq 1 ] || die "export: give one results directory (see ./run.sh export --help)" ;;
+	history)
 		if [ -z "${opt[--results]:-}" ]; then
 			opt[--results]=$top/results
 			[ -d "$top/results" ] || { echo "No runs yet: $top/results does not exist."; exit 0; }
