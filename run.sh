@@ -10,9 +10,9 @@
 #   build.sh    configure and build a tree (output to its logs), layout variants
 #   sweep.sh    the sweep: counters, processes, crossover steps, calibration
 #   report.sh   summary and charts, --repeat agreement, calibration tables
-#   test.sh, micro.sh, codesize.sh, inlines.sh, watch.sh, history.sh,
-#   compare.sh  ./run.sh test, micro, codesize, inlines, watch, history,
-#               compare, agree and export
+#   test.sh, micro.sh, codesize.sh, inlines.sh, watch.sh
+#               ./run.sh test, micro, codesize, inlines, watch
+#   runs.sh     ./run.sh compare, agree, history and export
 #   help/       what each --help prints
 set -euo pipefail
 # One locale for everything we run, whatever the user's (a fresh machine has
@@ -41,7 +41,8 @@ for f in "$top"/scripts/*.sh; do
 done
 
 # ./run.sh NAME runs sub_NAME, the subcommand a file of scripts/ defines
-# (scripts/NAME.sh, or its family's: compare.sh holds agree and export);
+# (scripts/NAME.sh, or its family's: runs.sh holds compare, agree, history
+# and export);
 # anything else is the sweep's options.
 main() {
 	if [ $# -gt 0 ] && [[ $1 =~ ^[a-z]+$ ]] && declare -F "sub_$1" >/dev/null; then

@@ -2,12 +2,8 @@
 #define _GNU_SOURCE
 #include "out_dir.h"
 
-#include "gnuplot_run.h"
-#include "kit.h"
-
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -15,7 +11,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int ic_out_dir_check(const char *out, char *err, size_t errlen)
+#include "gnuplot_run.h"
+#include "kit.h"
+
+int ic_out_dir_check(const char *out)
 {
 	struct stat st;
 	struct dirent *e;
@@ -23,7 +22,7 @@ int ic_out_dir_check(const char *out, char *err, size_t errlen)
 	int empty = 1;
 
 	if (!*out || !strcmp(out, "/"))
-		return ic_fail(err, errlen, "--out: '%s' is not a directory to write", out);
+		return ic_bad("--out: '%s' is not a directory to write.", out);
 	if (stat(out, &st))
 		return 0;
 	if (S_ISDIR(st.st_mode) && (d = opendir(out))) {
@@ -33,70 +32,83 @@ int ic_out_dir_check(const char *out, char *err, size_t errlen)
 		if (empty)
 			return 0;
 	}
-	return ic_fail(err, errlen, "--out: %s exists and is not an empty directory", out);
+	return ic_bad("--out: %s exists and is not an empty directory.", out);
 }
 
-int ic_out_dir_begin(struct ic_out_dir *d, const char *out, const char *prog, char *err,
-		     size_t errlen)
+static int out_rm(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
-	char *slash;
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+/* One line (errno's words after it), the stage removed, exit 1. */
+__attribute__((noreturn)) static void out_fail(struct ic_out_dir *d, const char *what, const char *path)
+{
+	int e = errno;
+
+	if (d->stage)
+		nftw(d->stage, out_rm, 16, FTW_DEPTH | FTW_PHYS);
+	ic_die(1, "%s %s: %s", what, path, strerror(e));
+}
+
+void ic_out_dir_begin(struct ic_out_dir *d, const char *out)
+{
 	size_t n = strlen(out);
+	char *slash;
 
 	while (n > 1 && out[n - 1] == '/')
 		n--;
 	d->stage = NULL;
-	d->out = strndup(out, n);
-	if (!d->out)
-		return ic_fail(err, errlen, "out of memory");
+	d->out = ic_xalloc(strndup(out, n));
 	slash = strrchr(d->out, '/');
 	/* Beside out, on its file system, so that the rename is one step. */
 	if (asprintf(&d->stage, "%.*s/.%s.XXXXXX", slash ? (int)(slash - d->out) : 1,
-		     slash ? d->out : ".", prog) < 0) {
-		d->stage = NULL;
-		return ic_fail(err, errlen, "out of memory");
-	}
+		     slash ? d->out : ".", ic_prog) < 0)
+		ic_xalloc(NULL);
 	if (slash && slash != d->out) {
 		*slash = '\0';
-		if (ic_mkdir_p(d->out)) {
-			ic_fail(err, errlen, "cannot create %s: %s", d->out, strerror(errno));
-			*slash = '/';
-			return -1;
-		}
+		if (ic_mkdir_p(d->out))
+			ic_die(1, "cannot create %s: %s", d->out, strerror(errno));
 		*slash = '/';
 	}
-	if (!mkdtemp(d->stage)) {
-		ic_fail(err, errlen, "cannot write beside %s: %s", d->out, strerror(errno));
-		free(d->stage);
-		d->stage = NULL;
-		return -1;
-	}
-	return 0;
-}
-
-const char *ic_out_dir_path(struct ic_out_dir *d, const char *name)
-{
-	static char path[PATH_MAX];
-
-	snprintf(path, sizeof(path), "%s/%s", d->stage, name);
-	return path;
+	if (!mkdtemp(d->stage))
+		ic_die(1, "cannot write beside %s: %s", d->out, strerror(errno));
 }
 
 FILE *ic_out_dir_open(struct ic_out_dir *d, const char *name)
 {
 	char path[PATH_MAX];
 	const char *slash = strchr(name, '/');
+	FILE *f = NULL;
 
-	if (slash) {
-		snprintf(path, sizeof(path), "%s/%.*s", d->stage, (int)(slash - name), name);
-		if (mkdir(path, 0777) && errno != EEXIST)
-			return NULL;
+	snprintf(path, sizeof(path), "%s/%.*s", d->stage, slash ? (int)(slash - name) : 0, name);
+	if (!slash || !mkdir(path, 0777) || errno == EEXIST) {
+		snprintf(path, sizeof(path), "%s/%s", d->stage, name);
+		f = fopen(path, "w");
 	}
-	return fopen(ic_out_dir_path(d, name), "w");
+	if (!f)
+		out_fail(d, "cannot write the tables beside", d->out);
+	return f;
+}
+
+void ic_out_dir_close(struct ic_out_dir *d, FILE *const *f, size_t n)
+{
+	int bad = 0;
+
+	for (size_t i = 0; i < n; i++)
+		bad |= ferror(f[i]) | fclose(f[i]);
+	if (bad)
+		out_fail(d, "cannot write the tables beside", d->out);
 }
 
 void ic_out_dir_remove(struct ic_out_dir *d, const char *name)
 {
-	unlink(ic_out_dir_path(d, name));
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", d->stage, name);
+	unlink(path);
 }
 
 int ic_out_dir_gnuplot(struct ic_out_dir *d, const char *chart, const char *data, const char *term,
@@ -110,37 +122,16 @@ int ic_out_dir_gnuplot(struct ic_out_dir *d, const char *chart, const char *data
 	return ic_gnuplot_draw(chart, dir, term, path, log, err, errlen);
 }
 
-static int out_rm(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
-void ic_out_dir_abort(struct ic_out_dir *d)
-{
-	if (d->stage)
-		nftw(d->stage, out_rm, 16, FTW_DEPTH | FTW_PHYS);
-	free(d->stage);
-	free(d->out);
-	d->stage = d->out = NULL;
-}
-
-int ic_out_dir_finish(struct ic_out_dir *d, char *err, size_t errlen)
+void ic_out_dir_finish(struct ic_out_dir *d)
 {
 	mode_t mask = umask(0);
 
 	umask(mask);
 	/* mkdtemp made it private; rename() replaces an empty directory and
 	 * refuses any other. */
-	if (chmod(d->stage, 0777 & ~mask) || rename(d->stage, d->out)) {
-		ic_fail(err, errlen, "cannot move the results into %s: %s", d->out, strerror(errno));
-		ic_out_dir_abort(d);
-		return -1;
-	}
+	if (chmod(d->stage, 0777 & ~mask) || rename(d->stage, d->out))
+		out_fail(d, "cannot move the results into", d->out);
 	free(d->stage);
 	free(d->out);
 	d->stage = d->out = NULL;
-	return 0;
 }

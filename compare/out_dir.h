@@ -1,6 +1,8 @@
 /* The output directory of compare and agree, written whole or not at all:
  * every file goes into a hidden stage directory beside it, which is renamed
  * into place once everything is written. Charts are drawn there by gnuplot.
+ * Where writing fails, one line says so (as ic_prog), the stage is removed
+ * and the program exits 1: there is nothing left to do.
  */
 #ifndef IC_OUT_DIR_H
 #define IC_OUT_DIR_H
@@ -9,22 +11,21 @@
 
 struct ic_out_dir {
 	char *out;     /* where it goes; must not exist, or be an empty directory */
-	char *stage;   /* OUT's parent/.NAME.XXXXXX while it is written */
+	char *stage;   /* OUT's parent/.PROG.XXXXXX while it is written */
 };
 
-/* 0 when out can be written (missing, or an empty directory); else -1 with
- * one line in err. Nothing is made. */
-int ic_out_dir_check(const char *out, char *err, size_t errlen);
+/* 0 when out can be written (missing, or an empty directory); else one line
+ * and 2, the status of bad usage. Nothing is made. */
+int ic_out_dir_check(const char *out);
 
-/* Makes out's parent (mkdir -p) and the stage. -1 with err. */
-int ic_out_dir_begin(struct ic_out_dir *d, const char *out, const char *prog, char *err,
-		     size_t errlen);
+/* Makes out's parent (mkdir -p) and the stage. */
+void ic_out_dir_begin(struct ic_out_dir *d, const char *out);
 
 /* A new file NAME (may hold one directory: "plots/x.dat") in the stage. */
 FILE *ic_out_dir_open(struct ic_out_dir *d, const char *name);
 
-/* The stage's path of NAME, for a program that writes it itself. */
-const char *ic_out_dir_path(struct ic_out_dir *d, const char *name);
+/* Closes the n files open. */
+void ic_out_dir_close(struct ic_out_dir *d, FILE *const *f, size_t n);
 
 /* plots/CHART.gp drawn into the stage's file OUT in the terminal TERM, from
  * the stage's folder DATA ("" for the stage itself). 0 drawn; 1 no
@@ -36,10 +37,7 @@ int ic_out_dir_gnuplot(struct ic_out_dir *d, const char *chart, const char *data
 /* Removes NAME from the stage (a chart that failed). */
 void ic_out_dir_remove(struct ic_out_dir *d, const char *name);
 
-/* Renames the stage into place. -1 with err; the stage is then removed. */
-int ic_out_dir_finish(struct ic_out_dir *d, char *err, size_t errlen);
-
-/* Removes the stage and all in it. */
-void ic_out_dir_abort(struct ic_out_dir *d);
+/* Renames the stage into place. */
+void ic_out_dir_finish(struct ic_out_dir *d);
 
 #endif /* IC_OUT_DIR_H */

@@ -1,5 +1,5 @@
 /* One finished run of the sweep, as compare and agree read it: a results
- * directory of run.sh, or its .tar.gz export (compare/export.sh), read in
+ * directory of run.sh, or its .tar.gz export (compare/export.c), read in
  * memory. What a run is: its run.conf (key=value lines, read as data, never
  * sourced) and its processes' raw Google Benchmark JSON (raw/NAME.json, one per
  * process), analysed by the engine exactly as summarize analyses them for

@@ -23,7 +23,8 @@ static const char *const history_build_keys[] = {
 	"return_thunks", "lto", "body", "per_caller", "compare", "baseline",
 };
 
-const char *ic_history_build(const char *dir, char *buf, size_t cap)
+/* The build identity of dir's run.conf ("key=value; ..."). */
+static const char *history_build(const char *dir, char *buf, size_t cap)
 {
 	struct ic_settings s = { 0 };
 	char path[4200], err[256];
@@ -42,7 +43,8 @@ const char *ic_history_build(const char *dir, char *buf, size_t cap)
 	return buf;
 }
 
-double ic_history_time(const char *dir)
+/* A run directory's time (run_history.h); NAN when it has no run.conf. */
+static double history_time(const char *dir)
 {
 	const char *name = strrchr(dir, '/');
 	char path[4200];
@@ -98,7 +100,7 @@ int ic_history_runs(const char *results_dir, struct ic_history_run **out, size_t
 		if (e->d_name[0] == '.' || !strcmp(e->d_name, "latest"))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", results_dir, e->d_name);
-		if (lstat(path, &st) || !S_ISDIR(st.st_mode) || !isfinite(t = ic_history_time(path)))
+		if (lstat(path, &st) || !S_ISDIR(st.st_mode) || !isfinite(t = history_time(path)))
 			continue;
 		if (!(nr = realloc(r, (k + 1) * sizeof(*r)))) {
 			closedir(d);
@@ -312,7 +314,7 @@ int ic_history_compare(const struct ic_analysis *now, const char *now_dir,
 	char parent[4096], build_now[8192], build_then[8192], mach_now[2048], mach_then[2048];
 	char *slash, rerr[512], now_real[PATH_MAX];
 	struct ic_history_run *runs;
-	double t_now = ic_history_time(now_dir);
+	double t_now = history_time(now_dir);
 	size_t n;
 	int rc = 0;
 
@@ -336,7 +338,7 @@ int ic_history_compare(const struct ic_analysis *now, const char *now_dir,
 	/* A results directory that cannot be read has no history to tell. */
 	if (ic_history_runs(parent, &runs, &n, rerr, sizeof(rerr)))
 		return 0;
-	ic_history_build(now_dir, build_now, sizeof(build_now));
+	history_build(now_dir, build_now, sizeof(build_now));
 	ic_history_machine(now->res, mach_now, sizeof(mach_now));
 	for (size_t i = 0; i < n && out->verdict == IC_HISTORY_FIRST && !rc; i++) {
 		struct ic_run run;
@@ -346,7 +348,7 @@ int ic_history_compare(const struct ic_analysis *now, const char *now_dir,
 
 		if (!(runs[i].time < t_now) || !realpath(runs[i].dir, real) || !strcmp(real, now_real))
 			continue;
-		if (strcmp(ic_history_build(runs[i].dir, build_then, sizeof(build_then)), build_now))
+		if (strcmp(history_build(runs[i].dir, build_then, sizeof(build_then)), build_now))
 			continue;
 		memset(&run, 0, sizeof(run));
 		if (ic_run_open(&run, runs[i].dir, rerr, sizeof(rerr)) == 0 &&

@@ -36,12 +36,6 @@ int ic_history_runs(const char *results_dir, struct ic_history_run **out, size_t
 		    size_t errlen);
 void ic_history_runs_free(struct ic_history_run *r, size_t n);
 
-/* A run directory's time (see above); NAN when it has no run.conf. */
-double ic_history_time(const char *dir);
-
-/* The build identity of dir's run.conf ("key=value; ..."). */
-const char *ic_history_build(const char *dir, char *buf, size_t cap);
-
 /* The machine of a run's first process ("CPU; L1i ...; host ..."). */
 const char *ic_history_machine(const struct ic_results *res, char *buf, size_t cap);
 

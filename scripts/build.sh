@@ -110,6 +110,7 @@ build_points() {
 		configure "${B_dir[$b]}" "${extra[@]}"
 		targets=(sites_bench summarize draw machine_state)
 		[ "$calibrate" = 0 ] || targets+=(calibration)
+		[ "$b" -gt 0 ] || targets+=(runs)   # the run's export (sweep.sh)
 		build "${B_dir[$b]}" "${targets[@]}"
 		link_variants "$b"
 		write_plan "$b"

@@ -74,9 +74,9 @@ repeatability() {
 		runs+=("$dir/repeat$r")
 	done
 	# Its own log: the tree's build.log keeps the sweep's build.
-	step "${B_dir[0]}/agree-build.log" "building agree in ${B_dir[0]}" cmake --build "${B_dir[0]}" -j "$jobs" --target agree
+	step "${B_dir[0]}/agree-build.log" "building runs in ${B_dir[0]}" cmake --build "${B_dir[0]}" -j "$jobs" --target runs
 	tmp=$(mktemp -d "$dir/.repeat.XXXXXX")
-	"${B_dir[0]}/cmd/agree" --out "$tmp/out" "${runs[@]}" >"$tmp/log" 2>&1 ||
+	"${B_dir[0]}/cmd/runs" agree --out "$tmp/out" "${runs[@]}" >"$tmp/log" 2>&1 ||
 		{ show_tail 5 "$tmp/log"; rm -rf "$tmp"; fail "the agreement of the repeats failed"; }
 	for f in repeat.md repeat.csv repeat.dat repeat.png; do [ ! -f "$tmp/out/$f" ] || mv "$tmp/out/$f" "$dir/$f"; done
 	rm -rf "$tmp"

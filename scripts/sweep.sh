@@ -368,7 +368,7 @@ sweep_main() {
 	fi
 	# One file that holds the run, to copy to another machine for compare.
 	local tar=" (all of it in one file: $dir.tar.gz)"
-	compare/export.sh "$dir" >/dev/null 2>"$dir/log/export.txt" ||
+	"${B_dir[0]}/cmd/runs" export "$dir" >/dev/null 2>"$dir/log/export.txt" ||
 		{ tar=""; say "export of $dir failed (log: $dir/log/export.txt); the results directory is complete"; }
 	eta_s=""   # nothing is left
 	phase "done: $dir/summary.md$tar"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# ./run.sh agree (the agree program) on runs made with the fake generator,
+# ./run.sh agree (the runs program's mode) on runs made with the fake generator,
 # whose answers are known. A run is 6 layout variants of one process each
 # (inline/extern crossing 1 at N = 64, 1% noise), so a pair of runs has 924
 # splits of its draws and the joint test can reject at 2/924:
@@ -15,10 +15,11 @@
 #     a run in one state only, the state shares differ;
 #   - runs of two builds have no series in common: one line, exit 1;
 #   - bad input: one line, exit 2, nothing written.
-# Usage: test_compare_agree.sh REPO-TOP AGREE EDIT FAKE_SITES_BENCH. Exit 0 pass, 1 fail.
+# Usage: test_compare_agree.sh REPO-TOP RUNS EDIT FAKE_SITES_BENCH. Exit 0 pass, 1 fail.
 set -u
 top=$(cd "$1" && pwd)
-agree=$2 edit=$3 fakegb=$4
+runs=$2 edit=$3 fakegb=$4
+agree() { "$runs" agree "$@"; }
 . "$(dirname "$0")/lib.sh"
 scratch
 
@@ -68,7 +69,7 @@ tar -czf "$work/r1.tar.gz" -C "$work" r1
 # --- itself, a copy, an export: equivalent everywhere, no difference ---------
 for other in "$R" "$work/copy" "$work/r1.tar.gz"; do
 	o=$work/out-$(basename "$other")
-	"$agree" --out "$o" "$R" "$other" >"$o.txt" 2>&1 || bad "agree R $(basename "$other"): exit $? ($(cat "$o.txt"))"
+	agree --out "$o" "$R" "$other" >"$o.txt" 2>&1 || bad "agree R $(basename "$other"): exit $? ($(cat "$o.txt"))"
 	check "itself ($(basename "$other"))" "$o" equivalent
 	grep -q '; joint p = 1\.$' "$o.txt" || bad "$(basename "$other"): the joint test is not p = 1: $(grep 'joint' "$o.txt")"
 	tail -n 1 "$o/repeat.md" | grep -q '^Of 1 comparisons .*: 1 equivalent at every N within ±3%, 0 with a difference' ||
@@ -80,13 +81,13 @@ command -v gnuplot >/dev/null && { [ -s "$work/out-r1/repeat.png" ] || bad "agre
 [ -e "$work/out-r1/data.gp" ] && bad "agree --out left the chart's settings"
 # Without --out: the summary only, nothing written.
 ls -A "$work" >"$work/before"
-"$agree" "$R" "$work/copy" >"$work/plain.txt" 2>&1 || bad "agree without --out: exit $?"
+agree "$R" "$work/copy" >"$work/plain.txt" 2>&1 || bad "agree without --out: exit $?"
 ls -A "$work" | grep -vx plain.txt | diff -q - "$work/before" >/dev/null || bad "agree without --out wrote something"
 grep -q 'equivalent at every N' "$work/plain.txt" || bad "agree without --out: no summary"
 
 # --- inline 1.10x slower: differ at every N, the joint test rejects ----------
 edit_run "$R" "$work/slow" "0 1 2 3 4 5" --scale inline=1.10
-"$agree" --out "$work/out-slow" "$R" "$work/slow" >"$work/slow.txt" 2>&1 || bad "agree slow: exit $?"
+agree --out "$work/out-slow" "$R" "$work/slow" >"$work/slow.txt" 2>&1 || bad "agree slow: exit $?"
 check "1.10x" "$work/out-slow" differ
 grep -q 'against run 1: differ (of 11 N: 0 equivalent, 11 differ, 0 cannot tell); joint p = 0.00216\.$' "$work/slow.txt" ||
 	bad "1.10x: want every N differ and p = 2/924: $(grep against "$work/slow.txt")"
@@ -97,7 +98,7 @@ edit_run "$R" "$work/wide1" "0" --scale inline=1.15
 edit_run "$work/wide1" "$work/wide2" "1" --scale inline=0.8695652173913044
 edit_run "$work/wide2" "$work/wide3" "2" --scale inline=1.07
 edit_run "$work/wide3" "$work/wide" "3" --scale inline=0.9345794392523364
-"$agree" --out "$work/out-wide" "$R" "$work/wide" >"$work/wide.txt" 2>&1 || bad "agree wide: exit $?"
+agree --out "$work/out-wide" "$R" "$work/wide" >"$work/wide.txt" 2>&1 || bad "agree wide: exit $?"
 check "wider noise" "$work/out-wide" "cannot tell"
 [ "$(grep -c 'against run 1: cannot tell' "$work/wide.txt")" -eq 1 ] && [ "$(grep -c against "$work/wide.txt")" -eq 1 ] ||
 	bad "wider noise: $(grep against "$work/wide.txt")"
@@ -106,7 +107,7 @@ check "wider noise" "$work/out-wide" "cannot tell"
 make_run "$work/s1" 300 2 "1"
 make_run "$work/s2" 500 2 "1"
 make_run "$work/s3" 700 2 ""
-"$agree" --out "$work/out-s12" "$work/s1" "$work/s2" >"$work/s12.txt" 2>&1 || bad "agree s1 s2: exit $?"
+agree --out "$work/out-s12" "$work/s1" "$work/s2" >"$work/s12.txt" 2>&1 || bad "agree s1 s2: exit $?"
 grep -q '| states | two: [0-9.]* in 6 processes.*; [0-9.]* in 6 processes' "$work/out-s12/repeat.md" || bad "s1: not two states of 6"
 for st in low high; do
 	[ "$(verdicts "$work/out-s12/repeat.csv" $st)" = equivalent ] || bad "two states: the $st state's verdicts '$(verdicts "$work/out-s12/repeat.csv" $st)', want equivalent"
@@ -115,30 +116,30 @@ for st in low high; do
 done
 grep -q "^### run 2 against run 1: all processes, both states pooled" "$work/out-s12/repeat.md" || bad "two states: the pooled comparison is not named so"
 grep -q "the runs' state shares differ" "$work/out-s12/repeat.md" && bad "two states: equal shares called different"
-"$agree" --out "$work/out-s13" "$work/s1" "$work/s3" >"$work/s13.txt" 2>&1 || bad "agree s1 s3: exit $?"
+agree --out "$work/out-s13" "$work/s1" "$work/s3" >"$work/s13.txt" 2>&1 || bad "agree s1 s3: exit $?"
 [ "$(verdicts "$work/out-s13/repeat.csv" low)" = equivalent ] || bad "one state against two: the low state's verdicts '$(verdicts "$work/out-s13/repeat.csv" low)'"
 [ -z "$(verdicts "$work/out-s13/repeat.csv" high)" ] || bad "one state against two: a high state was matched"
 grep -q "run 1 6 of 12 processes, run 2 12 of 12: \*\*the runs' state shares differ\*\* (Fisher's exact test, p = 0.0137)" "$work/out-s13/repeat.md" ||
 	bad "one state against two: the shares are not said to differ"
 
 # --- three runs: every pair --------------------------------------------------
-"$agree" "$R" "$work/copy" "$work/slow" >"$work/three.txt" 2>&1 || bad "agree three: exit $?"
+agree "$R" "$work/copy" "$work/slow" >"$work/three.txt" 2>&1 || bad "agree three: exit $?"
 [ "$(grep -c 'against run' "$work/three.txt")" -eq 3 ] || bad "three runs: want 3 pairs: $(grep against "$work/three.txt")"
 
 # --- runs of two builds: nothing to match, exit 1, one line, nothing written ----
 edit_run "$R" "$work/otherbuild" "0 1 2 3 4 5" --context compiler=othercc
-one_line_exit 1 "$work/never-builds" "$agree" --out "$work/never-builds" "$R" "$work/otherbuild"
+one_line_exit 1 "$work/never-builds" agree --out "$work/never-builds" "$R" "$work/otherbuild"
 
 # --- bad input -----------------------------------------------------------------
 mkdir -p "$work/notarun"
 echo "not gzip" >"$work/bogus.tar.gz"
 o=$work/never
-one_line_exit 2 "$o" "$agree" --out "$o" "$R"
-one_line_exit 2 "$o" "$agree" --out "$o" "$R" "$work/notarun"
-one_line_exit 2 "$o" "$agree" --out "$o" "$R" "$work/bogus.tar.gz"
-one_line_exit 2 "$o" "$agree" --bogus --out "$o" "$R" "$R"
-one_line_exit 2 "$o" "$agree" --margin 0 --out "$o" "$R" "$R"
-one_line_exit 2 "$o" "$agree" --margin x --out "$o" "$R" "$R"
+one_line_exit 2 "$o" agree --out "$o" "$R"
+one_line_exit 2 "$o" agree --out "$o" "$R" "$work/notarun"
+one_line_exit 2 "$o" agree --out "$o" "$R" "$work/bogus.tar.gz"
+one_line_exit 2 "$o" agree --bogus --out "$o" "$R" "$R"
+one_line_exit 2 "$o" agree --margin 0 --out "$o" "$R" "$R"
+one_line_exit 2 "$o" agree --margin x --out "$o" "$R" "$R"
 one_line_exit 2 "$o" "$top/run.sh" agree --out "$o" "$R"
 one_line_exit 2 "$o" "$top/run.sh" agree --bogus "$R" "$R"
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# ./run.sh compare (the compare program) and export on the two recorded runs
+# ./run.sh compare and export (the runs program's modes) on the two recorded runs
 # in tests/data/compare/, whatever their names and figures. Checks
 # behaviour, not numbers: every ratio is the one summarize makes of the same
 # raw JSON; each series is named; a differing setting is named and one that
@@ -8,12 +8,13 @@
 # them; the outputs appear whole; an export reads as its directory; bad input
 # gives one line and exit 2, nothing comparable exit 1, and neither writes
 # anything.
-# Usage: test_compare_runs.sh REPO-TOP COMPARE EDIT SUMMARIZE (EDIT: edit_process_json).
+# Usage: test_compare_runs.sh REPO-TOP RUNS EDIT SUMMARIZE (EDIT: edit_process_json).
 # Exit 0 pass, 1 fail, 77 skip (no gnuplot: everything but the chart was checked).
 set -u
 top=$(cd "$1" && pwd)
-compare=$2 edit=$3 summarize=$4
-export_sh=$top/compare/export.sh
+runs_prog=$2 edit=$3 summarize=$4
+compare() { "$runs_prog" compare "$@"; }
+export_run() { "$runs_prog" export "$@"; }
 data=$top/tests/data/compare
 . "$(dirname "$0")/lib.sh"
 scratch
@@ -39,9 +40,9 @@ col() { awk -F, -v n="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == n) c = 
 one_line_exit() {
 	local want=$1 o=$2 err rc; shift 2
 	err=$("$@" 2>&1 >/dev/null); rc=$?
-	[ $rc -eq "$want" ] || bad "$(basename "$1") ${*:2}: exit $rc, want $want ($err)"
-	[ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] && [ -n "$err" ] || bad "$(basename "$1") ${*:2}: not one line: $err"
-	[ ! -e "$o" ] || bad "$(basename "$1") ${*:2}: wrote $o"
+	[ $rc -eq "$want" ] || bad "$*: exit $rc, want $want ($err)"
+	[ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] && [ -n "$err" ] || bad "$*: not one line: $err"
+	[ ! -e "$o" ] || bad "$*: wrote $o"
 }
 
 # --- two runs as recorded ------------------------------------------------------
@@ -49,7 +50,7 @@ mkdir -p "$work/o"
 o1=$work/o/out1
 # Under the C locale, as on a fresh machine: gnuplot must not warn (it runs
 # under C.UTF-8 whatever ours is: plots/gnuplot_run.h).
-LC_ALL=C LANG= "$compare" --out "$o1" "$A" "$B" >"$work/out1.stdout" 2>"$work/out1.stderr" || bad "compare A B: exit $? ($(cat "$work/out1.stderr"))"
+LC_ALL=C LANG= compare --out "$o1" "$A" "$B" >"$work/out1.stdout" 2>"$work/out1.stderr" || bad "compare A B: exit $? ($(cat "$work/out1.stderr"))"
 [ "$(cat "$work/out1.stdout")" = "$o1" ] || bad "compare printed '$(cat "$work/out1.stdout")', want $o1"
 for f in compare.md compare.csv plots/data.gp plots/compare.dat; do [ -s "$o1/$f" ] || bad "compare A B: no $f"; done
 [ "$(ls -A "$work/o")" = out1 ] || bad "compare left beside its output: $(ls -A "$work/o")"
@@ -99,7 +100,7 @@ edit_run "$B" "$B2" --context "cpu_model=Test CPU 9000" --context lock=testlock 
 	--drop "/chain/seq/1024/private/real_time/threads:1"
 sed -i -e 's/^build_lock=.*/build_lock=testlock/' -e 's/^processes=.*/processes=7/' "$B2/run.conf"
 o2=$work/out2
-"$compare" --out "$o2" "$A" "$B2" >/dev/null 2>"$work/out2.stderr" || bad "compare A B2: exit $? ($(cat "$work/out2.stderr"))"
+compare --out "$o2" "$A" "$B2" >/dev/null 2>"$work/out2.stderr" || bad "compare A B2: exit $? ($(cat "$work/out2.stderr"))"
 md=$o2/compare.md
 grep -q '^- \*\*cpu_model\*\*.*Test CPU 9000' "$md" || bad "compare.md: the changed cpu_model is not named in What differs"
 grep -q '^- \*\*processes\*\* .*; B 7$' "$md" || bad "compare.md: run.conf's processes not read"
@@ -110,7 +111,7 @@ grep -qF -- "- $first (inline/extern): N = 1024 only in A" "$md" || bad "compare
 grep -q "^$gone," "$o2/compare.csv" && bad "compare.csv: series $gone, only in A, is in the table"
 grep -q "^## $first: " "$md" || bad "compare.md: the shared series $first is not compared"
 
-"$compare" --out "$work/out3" "$A" "$B" "$B2" >/dev/null 2>&1 || bad "compare A B B2: exit $?"
+compare --out "$work/out3" "$A" "$B" "$B2" >/dev/null 2>&1 || bad "compare A B B2: exit $?"
 [ "$(sed 's/"[^"]*"//g' "$work/out3/compare.csv" 2>/dev/null | awk -F, 'NR > 1 { print $3 }' | sort -u | paste -sd,)" = A,B,C ] ||
 	bad "compare A B B2: compare.csv does not hold runs A, B, C"
 
@@ -120,7 +121,7 @@ A4=$work/in4/$(basename "$A")
 mkdir -p "$A4/raw" && cp -R "$A/." "$A4/"
 for f in "$A"/raw/*.json; do "$edit" --context lock=otherlock "$f" "$A4/raw/other_$(basename "$f")"; done
 lockA=$(ctx "$A" lock)
-"$compare" --out "$work/out4" "$A" "$A4" >/dev/null 2>"$work/out4.stderr" || bad "compare A A4: exit $? ($(cat "$work/out4.stderr"))"
+compare --out "$work/out4" "$A" "$A4" >/dev/null 2>"$work/out4.stderr" || bad "compare A A4: exit $? ($(cat "$work/out4.stderr"))"
 grep -q "^$first/lock:$lockA,.*,A," "$work/out4/compare.csv" && grep -q "^$first/lock:$lockA,.*,B," "$work/out4/compare.csv" ||
 	bad "compare.csv: $first/lock:$lockA is not compared between A and A4"
 grep -q "/lock:otherlock," "$work/out4/compare.csv" && bad "compare.csv: A4's otherlock series were matched with A's"
@@ -134,9 +135,9 @@ echo "# summary" >"$ex/.report.test/summary.md"
 ln -s .report.test "$ex/report"
 ln -s report/summary.md "$ex/summary.md"
 ln -s report/calibration.csv "$ex/calibration.csv"   # dangles, as a link to a file not written
-printed=$("$export_sh" "$ex" 2>"$work/export.stderr") || bad "export.sh: exit $? ($(cat "$work/export.stderr"))"
+printed=$(export_run "$ex" 2>"$work/export.stderr") || bad "export: exit $? ($(cat "$work/export.stderr"))"
 tgz=$ex.tar.gz
-[ "$printed" = "$tgz" ] || bad "export.sh printed '$printed', want $tgz"
+[ "$printed" = "$tgz" ] || bad "export printed '$printed', want $tgz"
 if [ -s "$tgz" ]; then
 	tar -tvzf "$tgz" | grep -v '^[-d]' | grep -q . && bad "export: the archive holds links: $(tar -tvzf "$tgz" | grep -v '^[-d]' | head -n 1)"
 	list=$(tar -tzf "$tgz")
@@ -146,7 +147,7 @@ if [ -s "$tgz" ]; then
 	grep -q '/\.' <<<"$list" && bad "export: hidden entries in the archive"
 	grep -q 'calibration.csv' <<<"$list" && bad "export: the dangling link was carried"
 	[ "$(ls -A "$work/exp" | paste -sd' ')" = "$(basename "$A") $(basename "$A").tar.gz" ] || bad "export: left behind: $(ls -A "$work/exp")"
-	"$compare" --out "$work/out5" "$tgz" "$B" >/dev/null 2>"$work/out5.stderr" || bad "compare EXPORT B: exit $? ($(cat "$work/out5.stderr"))"
+	compare --out "$work/out5" "$tgz" "$B" >/dev/null 2>"$work/out5.stderr" || bad "compare EXPORT B: exit $? ($(cat "$work/out5.stderr"))"
 	cmp -s "$o1/compare.csv" "$work/out5/compare.csv" || bad "compare of the export differs from compare of the directory"
 	grep -q "| export $(basename "$tgz") |" "$work/out5/compare.md" || bad "compare.md: the export is not named as the run's source"
 else
@@ -161,18 +162,18 @@ tar -czf "$work/notarun.tar.gz" -C "$work" file.txt
 [ ! -s "$tgz" ] || head -c 2000 "$tgz" >"$work/truncated.tar.gz"
 cp "$A/run.conf" "$work/bad/" && echo '{"benchmarks": [' >"$work/bad/raw/r1_v0_p0.json"
 o=$work/never
-one_line_exit 2 "$o" "$compare" --out "$o" "$A"
-one_line_exit 2 "$o" "$compare" --out "$o" "$A" "$work/nonexistent"
-one_line_exit 2 "$o" "$compare" --out "$o" "$A" "$work/notarun"
-one_line_exit 2 "$o" "$compare" --out "$o" "$A" "$work/file.txt"
-one_line_exit 2 "$o" "$compare" --out "$o" "$A" "$work/bogus.tar.gz"
-one_line_exit 2 "$o" "$compare" --out "$o" "$A" "$work/notarun.tar.gz"
-one_line_exit 2 "$o" "$compare" --out "$o" "$A" "$work/bad"
-[ ! -s "$tgz" ] || one_line_exit 2 "$o" "$compare" --out "$o" "$A" "$work/truncated.tar.gz"
-one_line_exit 2 "$o" "$compare" --bogus --out "$o" "$A" "$B"
-one_line_exit 2 "$o" "$compare" --out "$o1" "$A" "$B"   # not empty
-one_line_exit 2 "$work/notarun.tar.gz.new" "$export_sh" "$work/notarun"
-one_line_exit 2 "$work/never.tar.gz" "$export_sh"
+one_line_exit 2 "$o" compare --out "$o" "$A"
+one_line_exit 2 "$o" compare --out "$o" "$A" "$work/nonexistent"
+one_line_exit 2 "$o" compare --out "$o" "$A" "$work/notarun"
+one_line_exit 2 "$o" compare --out "$o" "$A" "$work/file.txt"
+one_line_exit 2 "$o" compare --out "$o" "$A" "$work/bogus.tar.gz"
+one_line_exit 2 "$o" compare --out "$o" "$A" "$work/notarun.tar.gz"
+one_line_exit 2 "$o" compare --out "$o" "$A" "$work/bad"
+[ ! -s "$tgz" ] || one_line_exit 2 "$o" compare --out "$o" "$A" "$work/truncated.tar.gz"
+one_line_exit 2 "$o" compare --bogus --out "$o" "$A" "$B"
+one_line_exit 2 "$o" compare --out "$o1" "$A" "$B"   # not empty
+one_line_exit 2 "$work/notarun.tar.gz.new" export_run "$work/notarun"
+one_line_exit 2 "$work/never.tar.gz" export_run
 # ./run.sh checks the usage before it builds anything.
 one_line_exit 2 "$o" "$top/run.sh" compare --out "$o" "$A"
 one_line_exit 2 "$o" "$top/run.sh" compare --bogus "$A" "$B"
@@ -181,7 +182,7 @@ one_line_exit 2 "$o" "$top/run.sh" compare --bogus "$A" "$B"
 B3=$work/in3/$(basename "$B")
 edit_run "$B" "$B3" --rename /tail_dequeue/=/nosuch_op/
 mkdir -p "$work/nc"
-one_line_exit 1 "$work/nc/out" "$compare" --out "$work/nc/out" "$A" "$B3"
+one_line_exit 1 "$work/nc/out" compare --out "$work/nc/out" "$A" "$B3"
 [ -z "$(ls -A "$work/nc")" ] || bad "a failed compare left $(ls -A "$work/nc")"
 
 [ $fail -eq 0 ] || exit 1

@@ -3,10 +3,10 @@
 # results directory and from its export alike, and says so of a run that
 # has none (one from before the suite wrote it): on the two recorded runs
 # of tests/data/compare.
-# usage: test_compare_verdict.sh TOP COMPARE SUMMARIZE
+# usage: test_compare_verdict.sh TOP RUNS SUMMARIZE
 set -u
 top=$1
-compare=$2
+runs=$2
 summarize=$3
 . "$(dirname "$0")/lib.sh"
 scratch
@@ -16,14 +16,14 @@ a=$work/quick-gcc-O2
 b=$work/quick-clang-O2
 "$summarize" --out "$a" "$a"/raw/*.json >/dev/null || fail "summarize: exit $?"
 [ -s "$a/verdict.json" ] && [ -s "$a/verdict.txt" ] || fail "summarize wrote no verdict"
-bash "$top/compare/export.sh" "$a" >/dev/null 2>&1 || fail "export"
+"$runs" export "$a" >/dev/null 2>&1 || fail "export"
 
 # The verdict lines compare should quote: verdict.txt's, indented.
 sed -n 's/^- /  - /p' "$a/verdict.txt" > "$work/want"
 [ -s "$work/want" ] || fail "verdict.txt has no verdict line"
 for input in "$a" "$a.tar.gz"; do
 	o=$work/out-$(basename "$input")
-	"$compare" --out "$o" "$input" "$b" >/dev/null 2>"$work/err" || fail "compare $input: $(cat "$work/err")"
+	"$runs" compare --out "$o" "$input" "$b" >/dev/null 2>"$work/err" || fail "compare $input: $(cat "$work/err")"
 	md=$o/compare.md
 	sed -n '/^## Each input.s verdict/,/^## /p' "$md" > "$work/section"
 	grep -q '^- A (quick-gcc-O2)' "$work/section" || fail "$input: no line for A: $(cat "$work/section")"

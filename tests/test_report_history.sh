@@ -3,10 +3,10 @@
 # a run of the same shape as the latest earlier run of its machine and
 # build agrees with it, one whose crossover moved differs and names both
 # brackets, a run of another build has no history, a quick run cannot tell;
-# ./run.sh history's program lists them newest first; bad usage exits 2.
-# usage: test_report_history.sh SUMMARIZE FAKEGB HISTORY
+# ./run.sh history (the runs program) lists them newest first; bad usage exits 2.
+# usage: test_report_history.sh SUMMARIZE FAKEGB RUNS
 set -eu
-summarize=$1 fakegb=$2 history=$3
+summarize=$1 fakegb=$2 runs=$3
 . "$(dirname "$0")/lib.sh"
 scratch tmp
 res=$tmp/results
@@ -56,7 +56,7 @@ expect 20261205T130000Z "other build" 'History: no earlier run*' "another build 
 expect 20261205T140000Z quick 'History: a quick run (one layout variant of 3 processes) cannot tell*' "a quick run told"
 
 # The list, newest first.
-"$history" --results "$res" --all >"$tmp/list.txt"
+"$runs" history --results "$res" --all >"$tmp/list.txt"
 cat "$tmp/list.txt"
 order=$(grep -o '20261205T1[0-4]0000Z' "$tmp/list.txt" | uniq | tr '\n' ' ')
 [ "$order" = "20261205T140000Z 20261205T130000Z 20261205T120000Z 20261205T110000Z 20261205T100000Z " ] ||
@@ -69,7 +69,7 @@ grep -A 4 '20261205T120000Z' "$tmp/list.txt" | grep -q '^    Differs from the ru
 for args in "--bogus" "--results $tmp/none" "--results" "extra"; do
 	rc=0
 	# shellcheck disable=SC2086
-	"$history" $args >/dev/null 2>"$tmp/err" || rc=$?
+	"$runs" history $args >/dev/null 2>"$tmp/err" || rc=$?
 	[ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "history $args: exit $rc, $(cat "$tmp/err")"
 done
 echo "$test_name: ok"

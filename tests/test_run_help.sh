@@ -2,7 +2,7 @@
 # Every --help names commands as the user types them: ./run.sh and each
 # subcommand's --help exits 0, prints on stdout only, starts "Usage:
 # ./run.sh[ SUB]", names no path of a build tree (the checkout's or this
-# tree's absolute path, or a program inside a tree: build/cmd/agree),
+# tree's absolute path, or a program inside a tree: build/cmd/runs),
 # and its last line ends a sentence. inlines' text is its program's
 # (run.sh execs it): checked from this tree's program, and through run.sh
 # when the checkout's build/ holds this very program.

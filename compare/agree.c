@@ -1,17 +1,152 @@
-/* agree's summary and detail; see agree_report.h. */
+/* ./run.sh agree: how far runs of the same sweep agree (and --repeat's
+ * repeat.md). The statistics are the engine's (engine/agreement.h); this
+ * matches the runs' series, prints a short summary and, with --out, writes
+ * the detail: repeat.md, repeat.csv and the chart.
+ *
+ * A series is one build's: op/layout/order/threads/mode (/filler:F), the
+ * build and the forms compared; runs of two builds are never matched.
+ */
 #define _GNU_SOURCE
-#include "agree_report.h"
+#include "runs.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "gnuplot_run.h"
+#include "agreement.h"
 #include "kit.h"
 #include "out_dir.h"
 #include "stats.h"
+
+struct agr_series {
+	char *name, *pair;
+	const struct ic_group *g[IC_RUNS_MAX];
+	const struct ic_series *se[IC_RUNS_MAX];   /* its analysis: states, processes */
+};
+
+/* One comparison: a pair of runs on a series, all processes or one
+ * state matched by level. */
+struct agr_cmp {
+	size_t a, b, s;
+	int state_a, state_b;      /* -1: all processes */
+	const char *state;         /* "all", "low", "high" */
+	struct ic_agree ag;
+	int differ;                /* its joint test resolved by Holm's step-down over
+	                            * every comparison of the report (agr_holm) */
+};
+
+struct agr {
+	struct ic_run *run;
+	size_t k;
+	double margin;
+	struct agr_series *s;
+	size_t ns;
+	struct agr_cmp *c;
+	size_t nc;
+};
+
+/* A series' name: op/layout/order/threads/mode[/filler:F] [its build]. */
+static char *agr_series_name(const struct ic_results *res, const struct ic_group *g)
+{
+	char *s = NULL;
+	size_t len;
+	FILE *f = ic_xalloc(open_memstream(&s, &len));
+	const char *sep = " [";
+
+	fprintf(f, "%s/%s/%s/%lu/%s", g->op, g->layout, g->order, g->threads, g->mode);
+	if (g->filler)
+		fprintf(f, "/filler:%lu", g->filler);
+	for (int k = 0; k < IC_B_COUNT; k++) {
+		const char *v = res->builds[g->build].v[k];
+
+		if (*v) {
+			fprintf(f, "%s%s %s", sep, ic_ctx_name(ic_ctx_of_build((enum ic_build_key)k)), v);
+			sep = "; ";
+		}
+	}
+	if (strcmp(sep, " ["))
+		fputc(']', f);
+	fclose(f);
+	return ic_xalloc(s);
+}
+
+static void agr_match_series(struct agr *x)
+{
+	for (size_t k = 0; k < x->k; k++) {
+		const struct ic_results *res = &x->run[k].res;
+		const struct ic_analysis *an = &x->run[k].an;
+
+		for (size_t gi = 0; gi < an->nseries; gi++) {
+			char *name = agr_series_name(res, &an->series[gi].group), *pair;
+			size_t j;
+
+			if (asprintf(&pair, "%s/%s", an->opts.compare, an->opts.baseline) < 0)
+				ic_xalloc(NULL);
+			for (j = 0; j < x->ns && (strcmp(x->s[j].name, name) || strcmp(x->s[j].pair, pair)); j++)
+				;
+			if (j == x->ns) {
+				x->s = ic_xalloc(realloc(x->s, (x->ns + 1) * sizeof(*x->s)));
+				x->s[x->ns++] = (struct agr_series){ .name = name, .pair = pair };
+			} else {
+				free(name);
+				free(pair);
+			}
+			x->s[j].g[k] = &an->series[gi].group;
+			x->s[j].se[k] = &an->series[gi];
+		}
+	}
+}
+
+static void agr_add(struct agr *x, size_t a, size_t b, size_t s, int sa, int sb, const char *state)
+{
+	const struct ic_series *ea = x->s[s].se[a], *eb = x->s[s].se[b];
+	const struct ic_group *ga = &ea->group, *gb = &eb->group;
+	struct ic_agree_side side[2] = {
+		{ ga->ratios, ga->nratios, &ea->procs, ea->states, sa },
+		{ gb->ratios, gb->nratios, &eb->procs, eb->states, sb },
+	};
+	struct agr_cmp *c;
+
+	/* A two-state run's state: its own ratios, from its processes. */
+	if (sa >= 0 && ea->states->nstates == 2)
+		side[0].ratios = ea->states->st[sa].ratios, side[0].nratios = ea->states->st[sa].nratios;
+	else
+		side[0].state = -1;
+	if (sb >= 0 && eb->states->nstates == 2)
+		side[1].ratios = eb->states->st[sb].ratios, side[1].nratios = eb->states->st[sb].nratios;
+	else
+		side[1].state = -1;
+	x->c = ic_xalloc(realloc(x->c, (x->nc + 1) * sizeof(*x->c)));
+	c = &x->c[x->nc++];
+	*c = (struct agr_cmp){ .a = a, .b = b, .s = s, .state_a = sa, .state_b = sb, .state = state };
+	if (ic_agree_compare(&side[0], &side[1], x->margin, &c->ag))
+		ic_xalloc(NULL);
+}
+
+/* The states of a two-state series matched by level: both runs' low
+ * with low and high with high; a run in one state with the other's
+ * state nearest its level. */
+static void agr_add_states(struct agr *x, size_t a, size_t b, size_t s)
+{
+	const struct ic_states *sa = x->s[s].se[a]->states, *sb = x->s[s].se[b]->states;
+	static const char *const word[] = { "low", "high" };
+
+	if (sa->nstates == 2 && sb->nstates == 2) {
+		agr_add(x, a, b, s, 0, 0, word[0]);
+		agr_add(x, a, b, s, 1, 1, word[1]);
+	} else if (sa->nstates == 2) {
+		int near = fabs(log(sb->st[0].level / sa->st[1].level)) <
+			   fabs(log(sb->st[0].level / sa->st[0].level));
+
+		agr_add(x, a, b, s, near, 0, word[near]);
+	} else if (sb->nstates == 2) {
+		int near = fabs(log(sa->st[0].level / sb->st[1].level)) <
+			   fabs(log(sa->st[0].level / sb->st[0].level));
+
+		agr_add(x, a, b, s, 0, near, word[near]);
+	}
+}
 
 /* A run's processes in the state a comparison matched, and all of them. */
 static void agr_share(const struct ic_series *se, int state, size_t *in, size_t *all)
@@ -314,7 +449,7 @@ static void agr_chart_data(FILE *dat, FILE *gp, const struct agr *x)
 			}
 		qsort(n, nn, sizeof(*n), agr_cmp_ulong);
 		for (size_t i = 0; i < nn; i++) {
-			double r[AGR_MAX_RUNS], mn = INFINITY, mx = -INFINITY;
+			double r[IC_RUNS_MAX], mn = INFINITY, mx = -INFINITY;
 
 			for (size_t k = 0; k < x->k; k++) {
 				r[k] = NAN;
@@ -345,65 +480,54 @@ static int agr_write(const struct agr *x, const char *out)
 	struct ic_out_dir d;
 	char err[1024];
 	FILE *md, *csv, *dat, *gp;
-	int bad = 0, rc;
+	int rc;
 
-	if (ic_out_dir_begin(&d, out, "agree", err, sizeof(err))) {
-		fprintf(stderr, "agree: %s\n", err);
-		return 1;
-	}
+	ic_out_dir_begin(&d, out);
 	md = ic_out_dir_open(&d, "repeat.md");
 	csv = ic_out_dir_open(&d, "repeat.csv");
 	dat = ic_out_dir_open(&d, "repeat.dat");
 	gp = ic_out_dir_open(&d, "data.gp");
-	if (md && csv && dat && gp) {
-		fprintf(md, "# Agreement of %zu runs\n\n| run | directory | from | CPU model | date |\n|---:|---|---|---|---|\n",
-			x->k);
-		for (size_t k = 0; k < x->k; k++) {
-			char cpu[IC_RESULTS_CONTEXT_MAX], date[IC_RESULTS_CONTEXT_MAX];
+	fprintf(md, "# Agreement of %zu runs\n\n| run | directory | from | CPU model | date |\n|---:|---|---|---|---|\n",
+		x->k);
+	for (size_t k = 0; k < x->k; k++) {
+		char cpu[IC_RESULTS_CONTEXT_MAX], date[IC_RESULTS_CONTEXT_MAX];
 
-			fprintf(md, "| %zu | %s | %s | %s | %s |\n", k + 1, x->run[k].name, x->run[k].from,
-				ic_results_context(&x->run[k].res, IC_CTX_CPU_MODEL, cpu, sizeof(cpu)),
-				ic_results_context(&x->run[k].res, IC_CTX_DATE, date, sizeof(date)));
-		}
-		fprintf(md, "\nPer series (one build's; runs of different builds are never matched) and N, run b against run a: the ratio of their ratios rb / ra, with its interval from each run's nested estimate (its draws: the layout variants, or the processes when it ran one variant; Welch's degrees of freedom). "
-			"**equivalent**: the 90%% interval lies within ±%g%% (1/%g to %g: two one-sided tests at 5%%); **differ**: the 95%% interval excludes 1; **cannot tell**: neither, too noisy to say. "
-			"Over a series' N: *equivalent at every N* when each N is; *any difference*: the largest |t| over N against its distribution when whole draws are shuffled between the two runs (every split, or %d from a fixed seed), which keeps the N's correlation. "
-			"A series whose processes split into two states is also compared state by state, the states matched by level.\n",
-			100.0 * x->margin, 1.0 + x->margin, 1.0 + x->margin, IC_AGREE_PERMUTATIONS);
-		fputs("series,forms,state,run_a,run_b,sites,ratio_a,ratio_b,ratio_b_over_a,ci90_lo,ci90_hi,ci95_lo,ci95_hi,df,margin,verdict,every_n_equivalent,t_max,joint_p\n",
-		      csv);
-		for (size_t s = 0, listed = 0; s < x->ns; s++) {
-			size_t in = 0;
+		fprintf(md, "| %zu | %s | %s | %s | %s |\n", k + 1, x->run[k].name, x->run[k].from,
+			ic_results_context(&x->run[k].res, IC_CTX_CPU_MODEL, cpu, sizeof(cpu)),
+			ic_results_context(&x->run[k].res, IC_CTX_DATE, date, sizeof(date)));
+	}
+	fprintf(md, "\nPer series (one build's; runs of different builds are never matched) and N, run b against run a: the ratio of their ratios rb / ra, with its interval from each run's nested estimate (its draws: the layout variants, or the processes when it ran one variant; Welch's degrees of freedom). "
+		"**equivalent**: the 90%% interval lies within ±%g%% (1/%g to %g: two one-sided tests at 5%%); **differ**: the 95%% interval excludes 1; **cannot tell**: neither, too noisy to say. "
+		"Over a series' N: *equivalent at every N* when each N is; *any difference*: the largest |t| over N against its distribution when whole draws are shuffled between the two runs (every split, or %d from a fixed seed), which keeps the N's correlation. "
+		"A series whose processes split into two states is also compared state by state, the states matched by level.\n",
+		100.0 * x->margin, 1.0 + x->margin, 1.0 + x->margin, IC_AGREE_PERMUTATIONS);
+	fputs("series,forms,state,run_a,run_b,sites,ratio_a,ratio_b,ratio_b_over_a,ci90_lo,ci90_hi,ci95_lo,ci95_hi,df,margin,verdict,every_n_equivalent,t_max,joint_p\n",
+	      csv);
+	for (size_t s = 0, listed = 0; s < x->ns; s++) {
+		size_t in = 0;
 
-			for (size_t k = 0; k < x->k; k++)
-				in += x->s[s].g[k] != NULL;
-			if (in == x->k)
-				continue;
-			fprintf(md, "%s- %s: %s only in run", listed++ ? "" : "\nNot in every run:\n\n",
-				x->s[s].name, x->s[s].pair);
-			for (size_t k = 0, n = 0; k < x->k; k++)
-				if (x->s[s].g[k])
-					fprintf(md, "%s %zu", n++ ? "," : "", k + 1);
-			fputc('\n', md);
-		}
-		for (size_t s = 0; s < x->ns; s++) {
-			fprintf(md, "\n## %s: %s\n\n", x->s[s].name, x->s[s].pair);
-			agr_series_head(md, x, &x->s[s]);
-			for (size_t i = 0; i < x->nc; i++)
-				if (x->c[i].s == s)
-					agr_comparison(md, csv, x, &x->c[i]);
-		}
+		for (size_t k = 0; k < x->k; k++)
+			in += x->s[s].g[k] != NULL;
+		if (in == x->k)
+			continue;
+		fprintf(md, "%s- %s: %s only in run", listed++ ? "" : "\nNot in every run:\n\n",
+			x->s[s].name, x->s[s].pair);
+		for (size_t k = 0, n = 0; k < x->k; k++)
+			if (x->s[s].g[k])
+				fprintf(md, "%s %zu", n++ ? "," : "", k + 1);
 		fputc('\n', md);
-		agr_sentence(md, x);
-		agr_chart_data(dat, gp, x);
 	}
-	for (FILE **f = (FILE *[]){ md, csv, dat, gp }, **end = f + 4; f < end; f++)
-		bad |= !*f || ferror(*f) | fclose(*f);
-	if (bad) {
-		fprintf(stderr, "agree: cannot write beside %s: %s\n", out, strerror(errno));
-		ic_out_dir_abort(&d);
-		return 1;
+	for (size_t s = 0; s < x->ns; s++) {
+		fprintf(md, "\n## %s: %s\n\n", x->s[s].name, x->s[s].pair);
+		agr_series_head(md, x, &x->s[s]);
+		for (size_t i = 0; i < x->nc; i++)
+			if (x->c[i].s == s)
+				agr_comparison(md, csv, x, &x->c[i]);
 	}
+	fputc('\n', md);
+	agr_sentence(md, x);
+	agr_chart_data(dat, gp, x);
+	ic_out_dir_close(&d, (FILE *[]){ md, csv, dat, gp }, 4);
 	rc = ic_out_dir_gnuplot(&d, "agree", "", "png", "repeat.png", err, sizeof(err));
 	if (rc == 1)
 		fputs("agree: no gnuplot: tables written, no chart (apt-get install gnuplot-nox)\n", stderr);
@@ -412,16 +536,40 @@ static int agr_write(const struct agr *x, const char *out)
 		ic_out_dir_remove(&d, "repeat.png");
 	}
 	ic_out_dir_remove(&d, "data.gp");   /* the chart's settings, not a result */
-	if (ic_out_dir_finish(&d, err, sizeof(err))) {
-		fprintf(stderr, "agree: %s\n", err);
-		return 1;
-	}
+	ic_out_dir_finish(&d);
 	return 0;
 }
 
-int agr_report(struct agr *x, const char *out)
+int ic_agree_runs(struct ic_run *run, size_t k, double margin, const char *out)
 {
-	agr_holm(x);
-	agr_summary(stdout, x, out != NULL);
-	return out ? agr_write(x, out) : 0;
+	static struct agr x;
+	int rc;
+
+	x = (struct agr){ .run = run, .k = k, .margin = margin };
+	agr_match_series(&x);
+	for (size_t a = 0; a < x.k; a++)
+		for (size_t b = a + 1; b < x.k; b++)
+			for (size_t s = 0; s < x.ns; s++)
+				if (x.s[s].g[a] && x.s[s].g[b]) {
+					agr_add(&x, a, b, s, -1, -1, "all");
+					agr_add_states(&x, a, b, s);
+				}
+	if (x.nc == 0) {
+		/* Nothing to say: one line, as for bad input, but not a usage error. */
+		fputs("agree: no series is in two of the runs (a series is one build's: runs of different builds are never matched):", stderr);
+		for (size_t s = 0; s < x.ns; s++) {
+			fprintf(stderr, "%s %s in run", s ? ";" : "", x.s[s].name);
+			for (size_t i = 0, n = 0; i < x.k; i++)
+				if (x.s[s].g[i])
+					fprintf(stderr, "%s %zu", n++ ? "," : "", i + 1);
+		}
+		fputs(".\n", stderr);
+		return 1;
+	}
+	agr_holm(&x);
+	agr_summary(stdout, &x, out != NULL);
+	rc = out ? agr_write(&x, out) : 0;
+	for (size_t i = 0; i < x.nc; i++)
+		ic_agree_free(&x.c[i].ag);
+	return rc;
 }

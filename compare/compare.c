@@ -1,6 +1,6 @@
-/* compare: runs of the sweep from different machines, compilers or commits
- * side by side. Every figure comes from the engine's analysis of each run's
- * raw process JSON (engine/run.h), as the run's own summary does.
+/* ./run.sh compare: runs of the sweep from different machines, compilers or
+ * commits side by side. Every figure comes from the engine's analysis of each
+ * run's raw process JSON (engine/run.h), as the run's own summary does.
  *
  * A series is op/layout/order/threads/mode (/filler:F when F > 0) and the
  * forms compared. The settings that define a point (compiler, cflags, lock,
@@ -11,31 +11,331 @@
  * between them is what compare compares, and labels the runs.
  */
 #define _GNU_SOURCE
-#include <errno.h>
+#include "runs.h"
+
 #include <jansson.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare_series.h"
 #include "gnuplot_run.h"
 #include "kit.h"
 #include "out_dir.h"
 
-/* The user's help is ./run.sh compare --help (run.sh); this program is
- * what it runs. */
-static const char cmp_usage[] =
-	"Usage: compare --out DIR RUN RUN... (run by ./run.sh compare; ./run.sh compare\n"
-	"--help says what it takes and writes).\n";
+enum cmp_attr {
+	A_COMPILER, A_CFLAGS, A_LOCK, A_CODEGEN, A_PER_CALLER, A_BODY, A_LTO, A_COUNT
+};
+struct cmp_input {
+	struct ic_run *run;
+	char *vals[A_COUNT];       /* its distinct values, " + " between */
+	char **seen[A_COUNT];
+	size_t nseen[A_COUNT];
+	size_t nser, npts;         /* series and (series, N) with a ratio */
+	const char *cpu;
+	char *label;               /* CPU (directory), the settings that differ */
+	char ctxbuf[IC_RESULTS_CONTEXT_MAX];
+};
+
+struct cmp_series {
+	char *id, *pair;
+	char *idval[A_COUNT];      /* the keyed settings' values */
+	const struct ic_group *g[IC_RUNS_MAX];   /* its group in each run */
+	size_t nin;                /* runs that have a ratio in it */
+	unsigned long *n;          /* its N, as first seen */
+	size_t *nat;               /* runs that have a ratio at n[i] */
+	size_t nn;
+	int compared;              /* some N in every run */
+};
+
+struct cmp {
+	struct cmp_input in[IC_RUNS_MAX];
+	size_t k;
+	int keyed[A_COUNT];
+	struct cmp_series *s;
+	size_t ns;
+	unsigned long nmin, nmax;
+};
+
+static const char *const cmp_attr_name[A_COUNT] = {
+	"compiler", "cflags", "lock", "codegen", "per_caller", "body", "lto",
+};
+/* Each setting's build key (results.h), -1 for one no build records. */
+static const int cmp_attr_build[A_COUNT] = {
+	IC_B_COMPILER, IC_B_CFLAGS, IC_B_LOCK, IC_B_CODEGEN, -1, IC_B_BODY, IC_B_LTO,
+};
+
+/* s, then more, freeing s. */
+__attribute__((format(printf, 2, 3)))
+static char *cmp_append(char *s, const char *fmt, ...)
+{
+	char *more, *t;
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (vasprintf(&more, fmt, ap) < 0)
+		more = NULL;
+	va_end(ap);
+	if (!more || asprintf(&t, "%s%s", s ? s : "", more) < 0)
+		t = NULL;
+	free(more);
+	free(s);
+	return ic_xalloc(t);
+}
+
+static char cmp_letter(size_t k)
+{
+	return (char)('A' + k);
+}
+
+static const char *cmp_dash(const char *s)
+{
+	return *s ? s : "—";
+}
+
+static const char *cmp_ctx(struct cmp_input *in, const char *key)
+{
+	return ic_results_context_named(&in->run->res, key, in->ctxbuf, sizeof(in->ctxbuf));
+}
+
+/* A setting that defines a point, for a series of group g: its build's,
+ * else what the run recorded (its first process's context, else run.conf). */
+static const char *cmp_setting(struct cmp_input *in, const struct ic_group *g, int a)
+{
+	const struct ic_run *run = in->run;
+	const char *v;
+	int b = cmp_attr_build[a];
+
+	if (b >= 0 && *(v = run->res.builds[g->build].v[b]))
+		return v;
+	if (a == A_COMPILER)
+		return ic_run_conf(run, "build_cc");
+	if (a == A_CFLAGS)
+		return ic_run_conf(run, "build_cflags");
+	if (*(v = cmp_ctx(in, cmp_attr_name[a])))
+		return v;
+	if (a == A_LOCK)
+		return ic_run_conf(run, "build_lock");
+	if (a == A_CODEGEN) {
+		v = ic_run_conf(run, "vectorised");
+		return !*v ? v : !strcmp(v, "1") ? "vector" : "general-regs-only";
+	}
+	if (a == A_LTO)
+		return strcmp(ic_run_conf(run, "lto"), "1") ? "" : "callers";
+	return ic_run_conf(run, cmp_attr_name[a]);
+}
+
+static const char *cmp_none(const char *s)
+{
+	return *s ? s : "(none)";
+}
+
+/* Notes a setting's value in run k; two values make it part of every
+ * series name. */
+static void cmp_note_setting(struct cmp *c, size_t k, const struct ic_group *g, int a)
+{
+	struct cmp_input *in = &c->in[k];
+	const char *v = cmp_setting(in, g, a);
+
+	for (size_t i = 0; i < in->nseen[a]; i++)
+		if (!strcmp(in->seen[a][i], v))
+			return;
+	in->seen[a] = ic_xalloc(realloc(in->seen[a], (in->nseen[a] + 1) * sizeof(char *)));
+	in->seen[a][in->nseen[a]++] = ic_xalloc(strdup(v));
+	if (in->nseen[a] == 1) {
+		in->vals[a] = ic_xalloc(strdup(v));
+		return;
+	}
+	c->keyed[a] = 1;
+	if (in->nseen[a] == 2) {
+		char *first = in->vals[a];
+
+		in->vals[a] = cmp_append(NULL, "%s", cmp_none(first));
+		free(first);
+	}
+	in->vals[a] = cmp_append(in->vals[a], " + %s", cmp_none(v));
+}
+
+static const struct ic_ratio *cmp_ratio_at(const struct ic_group *g, unsigned long n)
+{
+	for (size_t i = 0; g && i < g->nratios; i++)
+		if (g->ratios[i].sites == n && isfinite(g->ratios[i].ratio))
+			return &g->ratios[i];
+	return NULL;
+}
+
+/* Run k's ratios under their series. */
+static void cmp_add_series(struct cmp *c, size_t k)
+{
+	struct cmp_input *in = &c->in[k];
+	const struct ic_analysis *an = &in->run->an;
+
+	for (size_t gi = 0; gi < an->nseries; gi++) {
+		const struct ic_group *g = &an->series[gi].group;
+		char *id = cmp_append(NULL, "%s/%s/%s/%lu/%s", g->op, g->layout, g->order, g->threads,
+				      g->mode), *pair;
+		struct cmp_series *s = NULL;
+
+		if (g->filler)
+			id = cmp_append(id, "/filler:%lu", g->filler);
+		for (int a = 0; a < A_COUNT; a++)
+			if (c->keyed[a])
+				id = cmp_append(id, "/%s:%s", cmp_attr_name[a], cmp_setting(in, g, a));
+		pair = cmp_append(NULL, "%s/%s", an->opts.compare, an->opts.baseline);
+		for (size_t i = 0; i < c->ns && !s; i++)
+			if (!strcmp(c->s[i].id, id) && !strcmp(c->s[i].pair, pair))
+				s = &c->s[i];
+		for (size_t i = 0; i < g->nratios; i++) {
+			unsigned long n = g->ratios[i].sites;
+			size_t j;
+
+			if (!isfinite(g->ratios[i].ratio))
+				continue;   /* not measured at this N */
+			if (!s) {
+				c->s = ic_xalloc(realloc(c->s, (c->ns + 1) * sizeof(*c->s)));
+				s = &c->s[c->ns++];
+				*s = (struct cmp_series){ .id = ic_xalloc(strdup(id)),
+							  .pair = ic_xalloc(strdup(pair)) };
+				for (int a = 0; a < A_COUNT; a++)
+					if (c->keyed[a])
+						s->idval[a] = ic_xalloc(strdup(cmp_setting(in, g, a)));
+			}
+			if (!s->g[k]) {
+				s->g[k] = g;
+				s->nin++;
+				in->nser++;
+			}
+			if (!c->nmin || n < c->nmin)
+				c->nmin = n;
+			if (n > c->nmax)
+				c->nmax = n;
+			for (j = 0; j < s->nn && s->n[j] != n; j++)
+				;
+			if (j == s->nn) {
+				s->n = ic_xalloc(realloc(s->n, (s->nn + 1) * sizeof(*s->n)));
+				s->nat = ic_xalloc(realloc(s->nat, (s->nn + 1) * sizeof(*s->nat)));
+				s->n[s->nn] = n;
+				s->nat[s->nn++] = 0;
+			}
+			s->nat[j]++;
+			in->npts++;
+		}
+		free(id);
+		free(pair);
+	}
+}
+
+static int cmp_ulong(const void *pa, const void *pb)
+{
+	unsigned long a = *(const unsigned long *)pa, b = *(const unsigned long *)pb;
+
+	return (a > b) - (a < b);
+}
+
+/* How many runs have a ratio of series s at N = n. */
+static size_t cmp_nat(const struct cmp_series *s, unsigned long n)
+{
+	for (size_t i = 0; i < s->nn; i++)
+		if (s->n[i] == n)
+			return s->nat[i];
+	return 0;
+}
+
+/* The runs that have series s at N = n (n == 0: anywhere), "A, B". */
+static char *cmp_holders(const struct cmp *c, const struct cmp_series *s, unsigned long n,
+			 int with_dir)
+{
+	char *w = NULL;
+
+	for (size_t k = 0; k < c->k; k++) {
+		if (!s->g[k] || (n && !cmp_ratio_at(s->g[k], n)))
+			continue;
+		w = cmp_append(w, "%s%c", w ? ", " : "", cmp_letter(k));
+		if (with_dir)
+			w = cmp_append(w, " (%s)", c->in[k].run->name);
+	}
+	return w ? w : ic_xalloc(strdup(""));
+}
+
+/* What is not in every run, one line each, into *only; marks the series
+ * that are compared. */
+static char *cmp_left_out(struct cmp *c)
+{
+	char *only = NULL;
+
+	for (size_t j = 0; j < c->ns; j++) {
+		struct cmp_series *s = &c->s[j];
+		char **group = NULL, **part = NULL;
+		size_t ngroups = 0, nshared = 0;
+		unsigned long *nl;
+
+		if (s->nin < c->k) {
+			char *w = cmp_holders(c, s, 0, 1);
+
+			only = cmp_append(only, "- only in %s: series %s (%s)\n", w, s->id, s->pair);
+			free(w);
+			continue;
+		}
+		nl = ic_xalloc(malloc(s->nn * sizeof(*nl)));
+		memcpy(nl, s->n, s->nn * sizeof(*nl));
+		qsort(nl, s->nn, sizeof(*nl), cmp_ulong);
+		/* The N only some runs have, grouped by those runs. */
+		for (size_t a = 0; a < s->nn; a++) {
+			char *w;
+			size_t g;
+
+			if (cmp_nat(s, nl[a]) == c->k) {
+				nshared++;
+				continue;
+			}
+			w = cmp_holders(c, s, nl[a], 0);
+			for (g = 0; g < ngroups && strcmp(group[g], w); g++)
+				;
+			if (g == ngroups) {
+				group = ic_xalloc(realloc(group, (ngroups + 1) * sizeof(*group)));
+				part = ic_xalloc(realloc(part, (ngroups + 1) * sizeof(*part)));
+				group[ngroups] = w;
+				part[ngroups++] = cmp_append(NULL, "%lu", nl[a]);
+			} else {
+				part[g] = cmp_append(part[g], ", %lu", nl[a]);
+				free(w);
+			}
+		}
+		for (size_t g = 0; g < ngroups; g++) {
+			only = cmp_append(only, "- %s (%s): N = %s only in %s\n", s->id, s->pair, part[g],
+					  group[g]);
+			free(group[g]);
+			free(part[g]);
+		}
+		free(group);
+		free(part);
+		free(nl);
+		if (!nshared)
+			only = cmp_append(only, "- %s (%s): no N in every input\n", s->id, s->pair);
+		s->compared = nshared > 0;
+	}
+	return only;
+}
+
+
+static void cmp_note_settings(struct cmp *c, size_t k)
+{
+	const struct ic_analysis *an = &c->in[k].run->an;
+
+	for (int pass = 0; pass < 2; pass++)   /* the series with ratios first */
+		for (size_t g = 0; g < an->nseries; g++)
+			for (int a = 0; a < A_COUNT && (pass || an->series[g].group.nratios); a++)
+				cmp_note_setting(c, k, &an->series[g].group, a);
+}
 
 /* What a run built: build_source today (a hash of the measured sources),
  * the git commit in an older run.conf. */
 static const char *cmp_source(const struct cmp_input *in)
 {
-	const char *v = ic_run_conf(&in->run, "build_source");
+	const char *v = ic_run_conf(in->run, "build_source");
 
-	return *v ? v : ic_run_conf(&in->run, "build_commit");
+	return *v ? v : ic_run_conf(in->run, "build_commit");
 }
 
 /* A setting of run k as "What differs" names it. */
@@ -50,16 +350,16 @@ static const char *cmp_differs_value(struct cmp_input *in, const char *s, char *
 	if (!strcmp(s, "source"))
 		return cmp_source(in);
 	if (!strcmp(s, "compare/baseline")) {
-		if (!*ic_run_conf(&in->run, "compare"))
+		if (!*ic_run_conf(in->run, "compare"))
 			return "";
-		snprintf(buf, cap, "%s/%s", ic_run_conf(&in->run, "compare"),
-			 ic_run_conf(&in->run, "baseline"));
+		snprintf(buf, cap, "%s/%s", ic_run_conf(in->run, "compare"),
+			 ic_run_conf(in->run, "baseline"));
 		return buf;
 	}
 	for (size_t i = 0; i < sizeof(from_context) / sizeof(from_context[0]); i++)
 		if (!strcmp(s, from_context[i]))
 			return cmp_ctx(in, s);
-	return ic_run_conf(&in->run, s);
+	return ic_run_conf(in->run, s);
 }
 
 /* Each run's own verdict, quoted from its verdict.json as its summary
@@ -68,7 +368,7 @@ static void cmp_write_verdicts(FILE *md, const struct cmp *c)
 {
 	fputs("\n## Each input's verdict, as its summary said it\n\n", md);
 	for (size_t k = 0; k < c->k; k++) {
-		const struct ic_run *r = &c->in[k].run;
+		const struct ic_run *r = c->in[k].run;
 		json_t *doc = r->verdict_json ? json_loads(r->verdict_json, 0, NULL) : NULL;
 		json_t *series = json_object_get(doc, "series"), *se;
 		const char *mark = json_string_value(json_object_get(doc, "smoke_mark"));
@@ -101,7 +401,7 @@ static void cmp_write_head(FILE *md, struct cmp *c, const char *only)
 		"compare/baseline", "sites", "layouts_random", "processes", "reps", "min_time",
 		"counters", "counter_source",
 	};
-	char *tag[CMP_MAX_INPUTS] = { NULL };
+	char *tag[IC_RUNS_MAX] = { NULL };
 	size_t nd = 0;
 
 	fprintf(md, "# inlinecost: %zu runs compared\n\n", c->k);
@@ -120,7 +420,7 @@ static void cmp_write_head(FILE *md, struct cmp *c, const char *only)
 						    : "CPU not recorded";
 		snprintf(date, sizeof(date), "%s", cmp_ctx(in, "date"));
 		fprintf(md, "| %c | %s | %s | %s | %s | %.12s | %zu | %zu |\n", cmp_letter(k), in->cpu,
-			in->run.name, cmp_dash(in->run.from), cmp_dash(date), cmp_dash(cmp_source(in)), in->nser,
+			in->run->name, cmp_dash(in->run->from), cmp_dash(date), cmp_dash(cmp_source(in)), in->nser,
 			in->npts);
 	}
 
@@ -171,22 +471,13 @@ static void cmp_write_head(FILE *md, struct cmp *c, const char *only)
 		fprintf(md, "The tables below hold only the series and N that every input measured; these are left out:\n\n%s",
 			only);
 	for (size_t k = 0; k < c->k; k++) {
-		c->in[k].label = cmp_append(NULL, "%s (%s)%s", c->in[k].cpu, c->in[k].run.name,
+		c->in[k].label = cmp_append(NULL, "%s (%s)%s", c->in[k].cpu, c->in[k].run->name,
 					    tag[k] ? tag[k] : "");
 		free(tag[k]);
 	}
 }
 
-/* A number of the tables: %.4f, ? when not measured. */
-static void cmp_num(FILE *f, double x)
-{
-	if (isfinite(x))
-		fprintf(f, "%.4f", x);
-	else
-		fputc('?', f);
-}
-
-/* A CSV or plot-data number: %.6f (or %.0f), empty (or NaN) when none. */
+/* A number as fmt, or none_ when it was not measured. */
 static void cmp_field(FILE *f, double x, const char *fmt, const char *none_)
 {
 	if (isfinite(x))
@@ -238,7 +529,7 @@ static void cmp_crossover_rows(FILE *md, const struct cmp *c, const struct cmp_s
 			else if (row == 1)
 				fputs("—", md);
 			else if (row == 2)
-				fputs(cmp_dash(cmp_winner(&c->in[k].run.an, xo)), md);
+				fputs(cmp_dash(cmp_winner(&c->in[k].run->an, xo)), md);
 			else
 				fprintf(md, "%zu / %zu / %zu", xo->n_compare, xo->n_baseline,
 					xo->n_unresolved);
@@ -304,14 +595,14 @@ static void cmp_write_series(FILE *md, FILE *csv, FILE *gp, FILE *dat, const str
 			const struct cmp_input *in = &c->in[k];
 			const struct ic_ratio *r = cmp_ratio_at(s->g[k], nl[a]);
 			const struct ic_crossover *xo = &s->g[k]->xo;
-			const char *side = cmp_side(&c->in[k].run.an, r->side);
+			const char *side = cmp_side(&c->in[k].run->an, r->side);
 
 			fputs(" | ", md);
-			cmp_num(md, r->ratio);
+			cmp_field(md, r->ratio, "%.4f", "?");
 			fputs(" [", md);
-			cmp_num(md, r->lo);
+			cmp_field(md, r->lo, "%.4f", "?");
 			fputs("–", md);
-			cmp_num(md, r->hi);
+			cmp_field(md, r->hi, "%.4f", "?");
 			fprintf(md, "] %s", side);
 			nc += !strcmp(side, cf);
 			nb += !strcmp(side, bf);
@@ -323,14 +614,14 @@ static void cmp_write_series(FILE *md, FILE *csv, FILE *gp, FILE *dat, const str
 			cmp_field(csv, r->lo, "%.6f", "");
 			fputc(',', csv);
 			cmp_field(csv, r->hi, "%.6f", "");
-			fprintf(csv, ",%s,%s,%s,", side, ic_verdict_name(xo->verdict), cmp_winner(&c->in[k].run.an, xo));
+			fprintf(csv, ",%s,%s,%s,", side, ic_verdict_name(xo->verdict), cmp_winner(&c->in[k].run->an, xo));
 			cmp_field(csv, xo->bracket_lo, "%.0f", "");
 			fputc(',', csv);
 			cmp_field(csv, xo->bracket_hi, "%.0f", "");
 			fprintf(csv, ",%s,%s,", cf, bf);
 			ic_csv_quoted(csv, in->cpu);
 			fputc(',', csv);
-			ic_csv_quoted(csv, in->run.name);
+			ic_csv_quoted(csv, in->run->name);
 			for (int at = 0; at < A_PER_CALLER + 2; at++) {   /* compiler .. body */
 				fputc(',', csv);
 				ic_csv_quoted(csv, c->keyed[at] ? s->idval[at] : in->vals[at] ? in->vals[at] : "");
@@ -413,103 +704,67 @@ static int cmp_draw(struct ic_out_dir *d)
 static int cmp_write(struct cmp *c, const char *out)
 {
 	struct ic_out_dir d;
-	char err[1024], *only = cmp_left_out(c);
+	char *only = cmp_left_out(c);
 	size_t ns = 0, p = 0, cols;
 	FILE *md, *csv, *gp, *dat;
-	int drawn, bad;
+	int drawn;
 
 	for (size_t j = 0; j < c->ns; j++)
 		ns += c->s[j].compared;
 	if (ns == 0) {
 		cmp_nothing_shared(c);
-		free(only);
 		return 1;
 	}
-	if (ic_out_dir_begin(&d, out, "compare", err, sizeof(err))) {
-		fprintf(stderr, "compare: %s\n", err);
-		free(only);
-		return 1;
-	}
+	ic_out_dir_begin(&d, out);
 	md = ic_out_dir_open(&d, "compare.md");
 	csv = ic_out_dir_open(&d, "compare.csv");
 	gp = ic_out_dir_open(&d, "plots/data.gp");
 	dat = ic_out_dir_open(&d, "plots/compare.dat");
-	if (md && csv && gp && dat) {
-		cmp_write_head(md, c, only);
-		fputs("series,sites,input,label,ratio,ratio_ci_lo,ratio_ci_hi,faster,verdict,small_n_winner,"
-		      "bracket_lo,bracket_hi,compare,baseline,cpu_model,directory,compiler,cflags,lock,"
-		      "codegen,per_caller,body\n", csv);
-		cols = ns > 1 ? 2 : 1;
-		fprintf(gp, "# Written by ./run.sh compare for plots/compare.gp.\nic_k = %zu\n"
-			"ic_npanels = %zu\nic_cols = %zu\nic_rows = %zu\n", c->k, ns, cols,
-			(ns + cols - 1) / cols);
-		fprintf(gp, "ic_sites_min = %lu\nic_sites_max = %lu\nic_caption = ", c->nmin, c->nmax);
-		ic_gnuplot_quote(gp, "error bars: each run's own 95% interval at N; bars at the foot: each run's crossover bracket; tables in compare.md");
-		fprintf(gp, "\narray ic_label[%zu]\narray ic_title[%zu]\narray ic_xo_lo[%zu]\n"
-			"array ic_xo_hi[%zu]\narray ic_letter[%zu]\n", c->k, ns, ns * c->k, ns * c->k, c->k);
-		for (size_t k = 0; k < c->k; k++) {
-			char *l = cmp_append(NULL, "%c: %s", cmp_letter(k), c->in[k].label);
-
-			fprintf(gp, "ic_label[%zu] = ", k + 1);
-			ic_gnuplot_quote(gp, l);
-			fprintf(gp, "\nic_letter[%zu] = '%c'\n", k + 1, cmp_letter(k));
-			free(l);
-		}
-		for (size_t j = 0; j < c->ns; j++)
-			if (c->s[j].compared)
-				cmp_write_series(md, csv, gp, dat, c, &c->s[j], p++);
-		fputc('\n', md);
-	}
+	cmp_write_head(md, c, only);
 	free(only);
-	bad = 0;
-	for (FILE **f = (FILE *[]){ md, csv, gp, dat }, **end = f + 4; f < end; f++)
-		bad |= !*f || ferror(*f) | fclose(*f);
-	if (bad) {
-		fprintf(stderr, "compare: cannot write the tables beside %s: %s\n", out, strerror(errno));
-		ic_out_dir_abort(&d);
-		return 1;
+	fputs("series,sites,input,label,ratio,ratio_ci_lo,ratio_ci_hi,faster,verdict,small_n_winner,"
+	      "bracket_lo,bracket_hi,compare,baseline,cpu_model,directory,compiler,cflags,lock,"
+	      "codegen,per_caller,body\n", csv);
+	cols = ns > 1 ? 2 : 1;
+	fprintf(gp, "# Written by ./run.sh compare for plots/compare.gp.\nic_k = %zu\n"
+		"ic_npanels = %zu\nic_cols = %zu\nic_rows = %zu\n", c->k, ns, cols,
+		(ns + cols - 1) / cols);
+	fprintf(gp, "ic_sites_min = %lu\nic_sites_max = %lu\nic_caption = ", c->nmin, c->nmax);
+	ic_gnuplot_quote(gp, "error bars: each run's own 95% interval at N; bars at the foot: each run's crossover bracket; tables in compare.md");
+	fprintf(gp, "\narray ic_label[%zu]\narray ic_title[%zu]\narray ic_xo_lo[%zu]\n"
+		"array ic_xo_hi[%zu]\narray ic_letter[%zu]\n", c->k, ns, ns * c->k, ns * c->k, c->k);
+	for (size_t k = 0; k < c->k; k++) {
+		char *l = cmp_append(NULL, "%c: %s", cmp_letter(k), c->in[k].label);
+
+		fprintf(gp, "ic_label[%zu] = ", k + 1);
+		ic_gnuplot_quote(gp, l);
+		fprintf(gp, "\nic_letter[%zu] = '%c'\n", k + 1, cmp_letter(k));
+		free(l);
 	}
+	for (size_t j = 0; j < c->ns; j++)
+		if (c->s[j].compared)
+			cmp_write_series(md, csv, gp, dat, c, &c->s[j], p++);
+	fputc('\n', md);
+	ic_out_dir_close(&d, (FILE *[]){ md, csv, gp, dat }, 4);
 	drawn = cmp_draw(&d);
-	if (ic_out_dir_finish(&d, err, sizeof(err))) {
-		fprintf(stderr, "compare: %s\n", err);
-		return 1;
-	}
+	ic_out_dir_finish(&d);
 	fprintf(stderr, "compare: wrote %s/compare.md (%zu series), compare.csv%s\n", out, ns,
 		drawn ? ", compare.png, compare.svg" : "");
 	printf("%s\n", out);
 	return 0;
 }
 
-int main(int argc, char **argv)
+int ic_compare_runs(struct ic_run *run, size_t k, const char *out)
 {
 	static struct cmp c;
-	const char *out = NULL;
-	const struct ic_option opts[] = { IC_OPTION_STRING("out", &out), IC_OPTIONS_END };
-	char err[1024];
-	int rc;
 
-	ic_prog = "compare";
-	if ((rc = ic_options_parse(argc, argv, opts, cmp_usage, "./run.sh compare --help")) >= 0)
-		return rc;
-	if (argc - optind < 2)
-		return ic_bad("give two or more results directories or their .tar.gz exports (see ./run.sh compare --help).");
-	if (argc - optind > CMP_MAX_INPUTS)
-		return ic_bad("at most %d runs at once.", CMP_MAX_INPUTS);
-	if (!out)
-		return ic_bad("--out DIR is required.");
-	if (ic_out_dir_check(out, err, sizeof(err)))
-		return ic_bad("%s.", err);
-	for (; optind < argc; optind++, c.k++)
-		if (ic_run_open(&c.in[c.k].run, argv[optind], err, sizeof(err)))
-			return ic_bad("%s.", err);
+	for (c.k = 0; c.k < k; c.k++)
+		c.in[c.k].run = &run[c.k];
 	/* Which settings vary within a run (they join the series names), then
 	 * every ratio under its series. */
-	for (size_t k = 0; k < c.k; k++)
-		cmp_note_settings(&c, k);
-	for (size_t k = 0; k < c.k; k++)
-		cmp_add_series(&c, k);
-	rc = cmp_write(&c, out);
-	for (size_t k = 0; k < c.k; k++)
-		ic_run_free(&c.in[k].run);
-	return rc;
+	for (size_t i = 0; i < k; i++)
+		cmp_note_settings(&c, i);
+	for (size_t i = 0; i < k; i++)
+		cmp_add_series(&c, i);
+	return cmp_write(&c, out);
 }

@@ -1,67 +1,20 @@
-/* history: this machine's runs in a results directory, newest first: when,
- * the design, each series' crossover bracket and states (engine/run_history.h).
- * Prints only; writes nothing. */
+/* ./run.sh history: this machine's runs in a results directory, newest
+ * first: when, the design, each series' crossover bracket and states
+ * (engine/run_history.h). Prints only; writes nothing. */
 #define _GNU_SOURCE
+#include "runs.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
-#endif
 
-#include "run_history.h"
 #include "kit.h"
 #include "load.h"
 #include "run.h"
-
-static const char hi_usage[] =
-	"usage: history [--results DIR] [--all]\n"
-	"\n"
-	"Lists the runs in DIR (default results) made on this machine (host name and\n"
-	"CPU model as their first process recorded them), newest first: the time, the\n"
-	"design, per series its crossover bracket and, where the processes split, its\n"
-	"two states, and what its summary said of the run before it. --all lists every machine's runs, each with its machine.\n"
-	"\n"
-	"exit status: 0 done; 2 bad usage or DIR unreadable\n";
-
-/* This machine's CPU model: the cpuid brand string, as the bench records
- * it (hwloc's CPUModel), trimmed; /proc/cpuinfo's model name elsewhere. */
-static void hi_cpu(char *buf, size_t cap)
-{
-	char line[512], *v = NULL;
-	size_t n;
-	FILE *f;
-#if defined(__x86_64__) || defined(__i386__)
-	unsigned int r[12];
-
-	if (__get_cpuid_max(0x80000000u, NULL) >= 0x80000004u) {
-		for (unsigned int i = 0; i < 3; i++)
-			__get_cpuid(0x80000002u + i, &r[4 * i], &r[4 * i + 1], &r[4 * i + 2], &r[4 * i + 3]);
-		memcpy(line, r, sizeof(r));
-		line[sizeof(r)] = '\0';
-		v = line;
-	}
-#endif
-	if (!v && (f = fopen("/proc/cpuinfo", "r"))) {
-		while (fgets(line, sizeof(line), f))
-			if (!strncmp(line, "model name", 10) && (v = strchr(line, ':'))) {
-				v++;
-				break;
-			}
-		fclose(f);
-	}
-	buf[0] = '\0';
-	if (!v)
-		return;
-	v += strspn(v, " \t");
-	n = strcspn(v, "\n");
-	while (n && (v[n - 1] == ' ' || v[n - 1] == '\t'))
-		n--;
-	snprintf(buf, cap, "%.*s", (int)n, v);
-}
+#include "run_history.h"
 
 /* The run's own verdict on its history, as its summary.md said it when
  * the run was made (history_line.c's line), indented; nothing without one. */
@@ -85,30 +38,15 @@ static void hi_verdict(const char *dir)
 	fclose(f);
 }
 
-int main(int argc, char **argv)
+int ic_history_list(const char *dir, int all, const char *cpu)
 {
-	const char *dir = "results";
-	int c, all = 0;
-	const struct ic_option opts[] = {
-		IC_OPTION_STRING("results", &dir),
-		IC_OPTION_FLAG("all", &all),
-		IC_OPTIONS_END,
-	};
-	char err[1024], host[256] = "", cpu[256];
+	char err[1024], host[256] = "";
 	struct ic_history_run *runs;
 	size_t n, shown = 0;
 
-	ic_prog = "history";
-	if ((c = ic_options_parse(argc, argv, opts, hi_usage, "--help")) >= 0)
-		return c;
-	if (optind < argc)
-		return ic_bad("unexpected argument '%s' (see --help)", argv[optind]);
-	if (!*dir)
-		return ic_bad("--results needs a directory");
 	if (ic_history_runs(dir, &runs, &n, err, sizeof(err)))
 		return ic_bad("%s", err);
 	gethostname(host, sizeof(host) - 1);
-	hi_cpu(cpu, sizeof(cpu));
 	for (size_t i = 0; i < n; i++) {
 		char when[64], ctx[IC_RESULTS_CONTEXT_MAX], ctx2[IC_RESULTS_CONTEXT_MAX], why[96];
 		char mach[2048];

@@ -1,0 +1,36 @@
+/* The work across runs behind ./run.sh compare, agree, history and export:
+ * one entry each for cmd/runs.c, which parses the options and opens the
+ * runs (engine/run.h: a results directory or its .tar.gz export). Each
+ * prints its own messages, as ic_prog.
+ */
+#ifndef IC_RUNS_H
+#define IC_RUNS_H
+
+#include <stddef.h>
+
+#include "run.h"
+
+#define IC_RUNS_MAX 26   /* compare labels its runs A to Z */
+
+/* The runs side by side into out (compare.md, compare.csv and the chart),
+ * whole or not at all; out's path on stdout. 0; 1 no series and N in
+ * every run, or out could not be written. */
+int ic_compare_runs(struct ic_run *run, size_t k, const char *out);
+
+/* How far the runs agree, margin the fraction by which they may differ:
+ * the summary on stdout; with out (else NULL), the detail there (repeat.md,
+ * repeat.csv, repeat.dat, repeat.png), whole or not at all. 0; 1 no series
+ * in two of the runs, or out could not be written. */
+int ic_agree_runs(struct ic_run *run, size_t k, double margin, const char *out);
+
+/* This machine's runs in dir (all: every machine's, each named), newest
+ * first, on stdout: those whose first process recorded this host name and
+ * cpu, the CPU model as the bench records it. 0; 2 dir cannot be read. */
+int ic_history_list(const char *dir, int all, const char *cpu);
+
+/* dir packed into dir.tar.gz beside it, its path on stdout. 0; 2 dir is not
+ * a results directory (nothing written); 1 the archive could not be
+ * written. */
+int ic_export_run(const char *dir);
+
+#endif /* IC_RUNS_H */
