@@ -108,8 +108,9 @@ build_points() {
 		phase "$build_label: ${B_dir[$b]} (${B_cc[$b]:-cc}, ${B_cflags[$b]:--O2}, ${B_codegen[$b]} codegen; log ${B_dir[$b]}/build.log)${after:+; then about $(fmt_s "$after")}"
 		mapfile -t extra < <(release_args "$specs"; printf '%s' "${B_args[$b]}")
 		configure "${B_dir[$b]}" "${extra[@]}"
-		targets=(sites_bench summarize draw machine_state)
-		[ "$calibrate" = 0 ] || targets+=(calibration)
+		# summarize draws the charts itself; agree weighs the repeats.
+		targets=(sites_bench summarize machine_state)
+		[ "$repeat" = 1 ] || targets+=(agree)
 		build "${B_dir[$b]}" "${targets[@]}"
 		link_variants "$b"
 		write_plan "$b"
