@@ -26,7 +26,6 @@
 
 #include "analysis.h"
 #include "atomic_file.h"
-#include "calibration.h"
 #include "chart_data.h"
 #include "gnuplot_run.h"
 #include "kit.h"
@@ -317,7 +316,7 @@ static int sum_report_new(const char *d, const struct ic_run *run, int charts)
 }
 
 /* Every new report swapped in: d/report points to it, the files users open
- * link through it, and the report it replaced (or one a stopped run left)
+ * link through it, and the report it replaced (or what a stopped run left)
  * is removed. */
 static int sum_swap(void)
 {
@@ -349,7 +348,8 @@ static int sum_swap(void)
 			}
 		}
 		for (dir = opendir(n->dir); dir && (e = readdir(dir));)
-			if (!strncmp(e->d_name, ".report.", 8) && strcmp(e->d_name, base)) {
+			if ((!strncmp(e->d_name, ".report.", 8) && strcmp(e->d_name, base)) ||
+			    !strncmp(e->d_name, ".repeat.", 8)) {
 				snprintf(path, sizeof(path), "%s/%s", n->dir, e->d_name);
 				sum_rm_rf(path);
 			}

@@ -1,7 +1,5 @@
-/* The coverage check of run.sh --calibrate; see calibration.h. */
+/* The coverage check of run.sh --calibrate over its trials; see report.h. */
 #define _GNU_SOURCE
-#include "calibration.h"
-
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -9,6 +7,8 @@
 
 #include "format.h"
 #include "kit.h"
+#include "report.h"
+#include "run_conf.h"
 
 /* "0,0.01,0.03": each a fraction in [0, 10), the forms named by 100 F. */
 static int cal_plants(struct ic_calibration *c, const char *list)
