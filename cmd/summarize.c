@@ -409,7 +409,7 @@ static int sum_agreement(const char *dir, long k)
 			ic_xalloc(NULL);
 	if (sum_spawn(argv, log)) {
 		SUM_SAY("the agreement of the repeats failed: %s\n", *sum_last_line(log, last, sizeof(last)) ?
-			last : "agree did not start");
+			last : SUM_AGREE " did not start");
 		goto out;
 	}
 	for (size_t i = 0; i < sizeof(files) / sizeof(*files); i++) {
@@ -421,10 +421,11 @@ static int sum_agreement(const char *dir, long k)
 		}
 	}
 	snprintf(to, sizeof(to), "%s/repeat.md", dir);
-	if (!*sum_last_line(to, last, sizeof(last)))
+	rc = !*sum_last_line(to, last, sizeof(last));
+	if (rc)
 		SUM_SAY("the agreement of the repeats wrote no %s\n", to);
 	else
-		rc = 0, SUM_SAY("repeatability: %s (%s)\n", to, last);
+		SUM_SAY("repeatability: %s (%s)\n", to, last);
 out:
 	sum_rm_rf(tmp);
 	for (long r = 1; r <= k; r++)
