@@ -10,6 +10,12 @@
  *   verdict_json.c      verdict.json (docs/verdict-json.md)
  *   tables.c            the CSV tables; every one ends with the build's
  *                       columns (enum ic_build_key order)
+ *   calibration.c       --calibrate's coverage over its trials: how often
+ *                       the 95% interval holds the planted ratio 1 + F of a
+ *                       copy of the baseline with a planted extra cost F
+ *                       (form <baseline>_plant<100 F>), how often it
+ *                       excludes 1 (for F = 0: a false positive)
+ *   plain_text.c        Markdown as the terminal's plain lines
  */
 #ifndef IC_REPORT_H
 #define IC_REPORT_H
@@ -54,5 +60,45 @@ int ic_tables_calibration_write(FILE *f, const struct ic_analysis *an);
 /* refine_next.txt: the N that would narrow the crossover brackets, one a
  * line (analysis.h); empty when there is nothing left to narrow. */
 int ic_tables_refine_next_write(FILE *f, const struct ic_analysis *an);
+
+/* --calibrate: the planted fractions, trials, baseline and design of a run
+ * (run.conf), and over its trials' analyses per fraction the rows of
+ * calibration_trials.csv and the sums of calibration.md. */
+#define IC_CALIBRATION_PLANTS_MAX 16
+struct ic_calibration {
+	struct ic_calibration_plant {
+		double f;
+		char form[96];
+		/* Over the trials: rows, and those whose interval holds 1 + f, whose
+		 * band excludes 1; sums of what the table holds, and how many had it. */
+		size_t n, holds, excludes, nratio, nwidth;
+		double sum_ratio, sum_width;
+	} plant[IC_CALIBRATION_PLANTS_MAX];
+	size_t nplants, ntrials;
+	char baseline[64];
+	char design[256];   /* each trial's, from run.conf */
+	char series[512];   /* the first trial's series, for calibration.md */
+};
+struct ic_settings;
+/* From run.conf (conf, read from path); -1 with one line in err when it is
+ * no --calibrate run's. */
+int ic_calibration_settings(struct ic_calibration *c, const struct ic_settings *conf,
+			    const char *path, char *err, size_t errlen);
+/* The analysis of trial t (0..) with plant k: its rows into csv (the
+ * header before the first), its counts into c. */
+void ic_calibration_add(struct ic_calibration *c, FILE *csv, size_t t, size_t k,
+			const struct ic_analysis *an);
+/* calibration.md; seconds (-1: not said) the calibration's time. */
+void ic_calibration_markdown(FILE *md, const struct ic_calibration *c, long seconds);
+
+/* Markdown as plain lines for the terminal, each under IC_PLAIN_PREFIX:
+ * links and images as their text, no emphasis, code or heading marks, no
+ * blank lines, wrapped at 100 bytes (a bullet's continuation under its
+ * text). */
+#define IC_PLAIN_PREFIX "inlinecost: "
+void ic_plain_text(FILE *out, const char *md);
+/* The closing lines of a run: summary.md's smoke mark (from its title)
+ * and its first section, as ic_plain_text writes them. */
+void ic_plain_closing(FILE *out, const char *summary_md);
 
 #endif /* IC_REPORT_H */

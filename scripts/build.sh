@@ -108,9 +108,10 @@ build_points() {
 		phase "$build_label: ${B_dir[$b]} (${B_cc[$b]:-cc}, ${B_cflags[$b]:--O2}, ${B_codegen[$b]} codegen; log ${B_dir[$b]}/build.log)${after:+; then about $(fmt_s "$after")}"
 		mapfile -t extra < <(release_args "$specs"; printf '%s' "${B_args[$b]}")
 		configure "${B_dir[$b]}" "${extra[@]}"
-		targets=(sites_bench summarize draw machine_state)
-		[ "$calibrate" = 0 ] || targets+=(calibration)
-		[ "$b" -gt 0 ] || targets+=(runs)   # the run's export (sweep.sh)
+		# summarize draws the charts itself; runs weighs the repeats' agreement
+		# and exports the run.
+		targets=(sites_bench summarize machine_state)
+		[ "$b" -gt 0 ] || targets+=(runs)
 		build "${B_dir[$b]}" "${targets[@]}"
 		link_variants "$b"
 		write_plan "$b"

@@ -179,27 +179,6 @@ run_processes() {
 	eta_s=${after_s:-$report_s}
 }
 
-# provisional TOTAL: the verdict so far from the processes on disk, one
-# line per series, while the rest run (summarize into a scratch directory:
-# nothing of the run's is written); the last lines of the run are the
-# answer.
-provisional() {
-	local tmp files
-	mapfile -t files < <(raw_files '*')
-	[ ${#files[@]} -ge 4 ] || return 0
-	tmp=$(mktemp -d "${TMPDIR:-/tmp}/inlinecost-so-far.XXXXXX") || return 0
-	if "${B_dir[0]}/cmd/summarize" --compare "$compare" --baseline "$baseline" --out "$tmp" \
-		--run "$dir" >/dev/null 2>&1 && [ -s "$tmp/verdict.txt" ]; then
-		if grep -q '^smoke test: ' "$tmp/verdict.txt"; then
-			say "so far, from ${#files[@]} of $1 processes: too few for a verdict yet"
-		else
-			say "so far, from ${#files[@]} of $1 processes (provisional; the answer comes at the end):"
-			grep '^- ' "$tmp/verdict.txt" | plain_text
-		fi
-	fi
-	rm -rf "$tmp"
-}
-
 # --spread MINUTES: the seconds from one repeat's start to the next's.
 spread_gap_s() { awk -v m="$spread" -v k="$repeat" 'BEGIN { printf "%d", m * 60 / (k - 1) + 0.5 }'; }
 
@@ -373,17 +352,4 @@ sweep_main() {
 	eta_s=""   # nothing is left
 	phase "done: $dir/summary.md$tar"
 	closing_block
-}
-
-# closing_block: the answer, last on the terminal: summary.md's title (the
-# smoke mark, where there is one) and first section (verdicts, resolution,
-# machine, design, history), in plain text under the prefix; the run's
-# verdict.txt as it is where there is no summary.
-closing_block() {
-	if [ -f "$dir/summary.md" ]; then
-		awk 'NR == 1 && sub(/^.* — smoke test/, "Smoke test") { print } /^## / { n++ } n == 1' "$dir/summary.md" |
-			plain_text
-	elif [ -f "$dir/verdict.txt" ]; then   # (summarise_into links the report's files)
-		sed "/^[[:space:]]*\$/d; s/^/$tag: /" "$dir/verdict.txt"
-	fi
 }
