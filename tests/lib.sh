@@ -31,7 +31,7 @@ scratch() {
 # dir_state DIR: every file's checksum and DIR's listing, to tell whether
 # a command wrote into DIR.
 dir_state() {
-	(cd "$1" && find . -type f | sort | while read -r f; do cksum "$f"; done; ls -la)
+	(cd "$1" && find . -type f -print0 | sort -z | xargs -0 -r cksum; ls -la)
 }
 
 # refused_in DIR WHAT CMD...: CMD refuses bad input: exit 2, one line on
