@@ -12,27 +12,6 @@ say() { echo "$tag: $*" >&2; }
 # show_tail N FILE: a log's last N lines on stderr, each under the prefix.
 show_tail() { tail -n "$1" "$2" | sed "s/^/$tag: | /" >&2; }
 
-# plain_text: Markdown on stdin as plain lines under the prefix, for the
-# terminal: no emphasis, code marks or link targets, headings as lines of
-# their own, no blank lines, long lines wrapped at 100 columns (a bullet's
-# continuation under its text).
-plain_text() {
-	sed -E 's/!\[([^]]*)\]\([^)]*\)/\1/g; s/\[([^]]*)\]\([^)]*\)/\1/g; s/\*\*//g; s/`//g; s/^#+ +//' |
-		awk -v tag="$tag: " -v w=100 '
-		/^[[:space:]]*$/ { next }
-		{
-			ind = ""; if (match($0, /^ *- /)) ind = sprintf("%*s", RLENGTH, "")
-			line = $0
-			while (length(line) > w) {
-				cut = w; while (cut > length(ind) + 1 && substr(line, cut, 1) != " ") cut--
-				if (cut <= length(ind) + 1) cut = w
-				print tag substr(line, 1, cut - 1)
-				line = ind substr(line, cut + 1)
-			}
-			print tag line
-		}'
-}
-
 # help_text NAME: what ./run.sh NAME --help prints (scripts/help/NAME.txt;
 # run: the sweep's options).
 help_text() { cat "$top/scripts/help/$1.txt"; }
@@ -99,7 +78,7 @@ point_names() {
 # nolock forms) and, as its IC_FILLER_SOLO says, every filler series.
 # sites_bench reads the same table and decides the runs; run.sh reads it
 # only where it must decide before anything is built (options.sh refuses;
-# the plan, cmd/plan, drops). solo is how the messages say it; has_solo
+# the plan, cmd/sweep, drops). solo is how the messages say it; has_solo
 # THREADS MODES whether a sweep runs there.
 solo="1 thread, private"
 has_solo() { [[ ,$1, == *,1,* && ,$2, == *,private,* ]]; }

@@ -1,18 +1,19 @@
 #!/usr/bin/env bash
 # What run.sh prints on the terminal: one prefix on every line (a refusal
 # included), the closing block as plain text (the summary's first section
-# without its Markdown, else verdict.txt as it is) and the build's progress
-# (Ninja's steps, from its log). The counter line is the bench's own
-# (test_bench_counter_sentence).
-# Usage: test_run_console_lines.sh PATH/TO/run.sh
+# without its Markdown, else verdict.txt as it is; the driver's, sweep
+# report, with a stand-in summarize that writes the given summary). The
+# sweep's own lines are tested in test_run_driver.
+# Usage: test_run_console_lines.sh PATH/TO/run.sh PATH/TO/sweep
 set -u
 run=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 top=$(dirname "$run")
+sweep=$2
 . "$(dirname "$0")/lib.sh"
 scratch tmp
 # shellcheck disable=SC2034 # the scripts need $top, $prog and $caller_pwd
 prog=./run.sh caller_pwd=$PWD
-for f in common options plan build sweep; do
+for f in common options plan build report; do
 	# shellcheck disable=SC1090
 	. "$top/scripts/$f.sh"
 done
@@ -21,6 +22,15 @@ set +e
 # A refusal: one line, under the prefix.
 err=$("$run" --sites 0 2>&1 >/dev/null)
 [[ $err == "inlinecost: "* ]] || bad "a refusal without the prefix: $err"
+
+# closing_block: what sweep report prints of the summary (or verdict.txt) in $tmp.
+mkdir -p "$tmp/b/cmd" "$tmp/run/raw"
+printf 'repeat=1\n' >"$tmp/run/run.conf"
+printf '#!/bin/sh\nwhile [ $# -gt 0 ]; do [ "$1" = --out ] && out=$2; shift; done\ncp %s/*.md %s/*.txt "$out/" 2>/dev/null; exit 0\n' \
+	"$tmp" "$tmp" >"$tmp/b/cmd/summarize"
+printf '#!/bin/sh\n' >"$tmp/b/cmd/draw"
+chmod +x "$tmp/b/cmd/"*
+closing_block() { "$sweep" report "$tmp/run" "$tmp/b" 2>"$tmp/report.err" || bad "sweep report: $(cat "$tmp/report.err")"; rm -rf "$tmp/run/"*.md "$tmp/run/"*.txt; }
 
 # Every line of plain text under the prefix, no Markdown left, wrapped.
 cat >"$tmp/summary.md" <<'MD'
@@ -55,33 +65,9 @@ closing_block >"$tmp/block"
 [ "$(cat "$tmp/block")" = "inlinecost: chain/seq: inline pays up to N = 4.
 inlinecost: scatter/random: unresolved at N = 1." ] || bad "verdict.txt not printed as it is, under the prefix: $(cat "$tmp/block")"
 
-# The build's count: Ninja's last [done/total] in the log.
-printf '[1/3] Building C object a.o\nwarning: x [2/9] not a status\n[2/3] Building C object b.o\nnoise\n' >"$tmp/build.log"
-[ "$(build_steps "$tmp/build.log")" = " 2 3 " ] || bad "build_steps: '$(build_steps "$tmp/build.log")', want ' 2 3 '"
-[ -z "$(build_steps "$tmp/no-such.log")" ] || bad "build_steps of no log: '$(build_steps "$tmp/no-such.log")'"
-
-# The counter source: the bench's second line is the one line said (its
-# third, the simulation's cache, is read, never printed).
-mkdir -p "$tmp/b/bench" "$tmp/log"
-printf '#!/bin/sh\nprintf "sim\\nsimulated L1i misses (valgrind)\\n%%s\\n" "%s"\n' "$tmp/cache.csv" >"$tmp/b/bench/sites_bench"
-chmod +x "$tmp/b/bench/sites_bench"
-printf 'name,l1i\nx,1\n' >"$tmp/cache.csv"
-printf 'name\tsites\nx\t1\n' >"$tmp/plan.tsv"
-measure_begin() { :; }; measure_end() { :; }
-B_dir=("$tmp/b") counters=auto threads=1 modes=private plant="" counter_source=""
-decide_counters 2>"$tmp/counters" || bad "decide_counters failed: $(cat "$tmp/counters")"
-[ "$(grep -c . "$tmp/counters")" -eq 2 ] && grep -qx 'inlinecost: counters: simulated L1i misses (valgrind)' "$tmp/counters" &&
-	! grep -qv '^inlinecost: ' "$tmp/counters" || bad "the counter lines: $(cat "$tmp/counters")"
-[ "$(cat "$tmp/sim.csv")" = "$(printf 'name,l1i\n*,1')" ] || bad "sim.csv: $(cat "$tmp/sim.csv")"
-# The source is the run's: recorded in run.conf, and a resume that would
-# count otherwise is refused.
-grep -qx 'counter_source_of_run=sim' "$tmp/run.conf" || bad "run.conf does not record the counter source"
-err=$(counter_source_of_run=papi counter_source=""; decide_counters 2>&1) && bad "a resume with another counter source went on"
-[[ $err == *"inlinecost: the run's counters came from papi, this machine now gives sim"* ]] || bad "the mixed source: $err"
-
 # A path as given, made absolute without the slash a shell's completion adds.
 [ "$(caller_pwd=/w abs_path results/x/)" = /w/results/x ] && [ "$(abs_path /a//)" = /a ] && [ "$(abs_path /)" = / ] ||
 	bad "abs_path: $(caller_pwd=/w abs_path results/x/) $(abs_path /a//) $(abs_path /)"
 
-[ $fail -eq 0 ] && echo "test_run_console_lines: one prefix, a plain closing block, one counter line, the build's steps"
+[ $fail -eq 0 ] && echo "test_run_console_lines: one prefix, a plain closing block"
 exit $fail
