@@ -43,20 +43,21 @@ ensure_packages() {
 # with, so it comes before them: compiled straight with cc into
 # build-tools/, once per content of its sources. A caller that asks often
 # sets sweep_bin to it once (sweep_bin=$(sweep_tool)).
-sweep_sources=(cmd/sweep.c sweep/*.c plan/points.c plan/order.c common/run_conf.c common/kit.c
-	common/measure_lock.c bench/hw/topology.c)
 sweep_tool() {
-	local dir=$top/build-tools id bin f
+	local dir=$top/build-tools id bin f src
 	[ -z "${sweep_bin:-}" ] || { echo "$sweep_bin"; return 0; }
-	id=$(cd "$top" && cat "${sweep_sources[@]}" sweep/*.h plan/*.h common/run_conf.h common/kit.h common/splitmix64.h \
+	src=$(cd "$top" && echo cmd/sweep.c sweep/*.c plan/points.c plan/order.c common/run_conf.c common/kit.c \
+		common/measure_lock.c bench/hw/topology.c)
+	# shellcheck disable=SC2086 # the sources' names are words
+	id=$(cd "$top" && cat $src sweep/*.h plan/*.h common/run_conf.h common/kit.h common/splitmix64.h \
 		common/measure_lock.h bench/hw/topology.h gen/point_name.h gen/point_names.def engine/watch_forms.def |
 		sha256sum | cut -c1-16)
 	bin=$dir/sweep-$id
 	if [ ! -x "$bin" ]; then
 		mkdir -p "$dir" || fail "cannot make $dir"
-		# shellcheck disable=SC2046 # pkg-config's flags are several words
+		# shellcheck disable=SC2046,SC2086 # pkg-config's flags and the sources are several words
 		(cd "$top" && cc -std=gnu11 -O2 -Icommon -Iplan -Isweep -Ibench/hw -Igen -Iengine -o "$bin.$$" \
-			"${sweep_sources[@]}" $(pkg-config --cflags --libs hwloc) -pthread) >"$dir/sweep.log" 2>&1 ||
+			$src $(pkg-config --cflags --libs hwloc) -pthread) >"$dir/sweep.log" 2>&1 ||
 			{ rm -f "$bin.$$"; show_tail 5 "$dir/sweep.log"; fail "compiling the driver failed (log: $dir/sweep.log)"; }
 		mv -f "$bin.$$" "$bin"
 		# Older drivers, and the plan and topology tools that came before.
