@@ -22,7 +22,6 @@ static const char dr_usage[] =
 
 int main(int argc, char **argv)
 {
-	static const char *const sweep[] = { "time", "l1i", "ratio", "timeline", "attribution" };
 	const struct ic_option opts[] = { IC_OPTIONS_END };
 	const char *dir;
 	char path[4096], err[1024];
@@ -38,10 +37,9 @@ int main(int argc, char **argv)
 		return ic_bad("%s: the path is too long", dir);
 	if (access(path, R_OK))
 		return ic_bad("%s not found: run summarize --out %s first", path, dir);
-	for (int i = 0; i < (optind < argc ? argc - optind : 5); i++) {
-		const char *chart = optind < argc ? argv[optind + i] : sweep[i];
-
-		switch (ic_gnuplot_draw_dir(dir, chart, err, sizeof(err))) {
+	for (int i = optind; i < argc || i == optind; i++) {
+		switch (i < argc ? ic_gnuplot_draw_dir(dir, argv[i], err, sizeof(err))
+				 : ic_gnuplot_draw_sweep(dir, err, sizeof(err))) {
 		case 0:
 			break;
 		case 1:

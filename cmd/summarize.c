@@ -1,21 +1,34 @@
 /* summarize: Google Benchmark JSON from sites_bench -> merged JSON, CSV
- * tables, summary.md and the data cmd/draw turns into charts.
+ * tables, summary.md and the charts' data; with --run and no --out, the
+ * whole report of a run in place (the sweep's and ./run.sh report's): the
+ * charts drawn (plots/), the repeats' agreement (the agree program beside
+ * this one), the calibration's tables, and the closing lines on stdout.
  *
  * Every output is written to a temporary file in its directory, synced and
- * renamed into place, so a reader never sees half a file; on bad input
- * nothing is written at all.
+ * renamed into place, so a reader never sees half a file; a run's report
+ * is a new directory swapped in whole; on bad input nothing is written.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <glob.h>
+#include <libgen.h>
 #include <limits.h>
+#include <spawn.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 
 #include "analysis.h"
 #include "atomic_file.h"
+#include "calibration.h"
 #include "chart_data.h"
+#include "gnuplot_run.h"
 #include "kit.h"
 #include "load.h"
 #include "report.h"
@@ -25,6 +38,7 @@
 static const char ic_usage[] =
 	"usage: summarize [options] --out DIR FILE.json...\n"
 	"       summarize [options] --out DIR --run RUN [--repeat K | --trial T]\n"
+	"       summarize --run RUN [--seconds S] | --so-far TOTAL | --closing\n"
 	"\n"
 	"Reads sites_bench's Google Benchmark JSON, one file per process (its context\n"
 	"names the layout variant and the build): the files given, or a run's\n"
@@ -44,6 +58,14 @@ static const char ic_usage[] =
 	"  DIR/plots/              the data draw DIR draws (plots/)\n"
 	"Files of different builds are different series, never pooled.\n"
 	"\n"
+	"With --run and no --out, the run's report in place: RUN/report points to a\n"
+	"new directory of the files above with their charts (RUN/summary.md, plots,\n"
+	"... link through it), the forms from run.conf; with repeat=K in run.conf each\n"
+	"repeat's report in RUN/repeat<K>/ and their agreement in RUN/repeat.md (agree);\n"
+	"with calibrate=1 each trial's per planted copy in RUN/trial<T>/plant<P>/ and\n"
+	"RUN/calibration.md and calibration_trials.csv. Then the closing lines on\n"
+	"stdout: summary.md's first section (or calibration.md) as plain text.\n"
+	"\n"
 	"options:\n"
 	"  --out DIR          output directory (created if missing)\n"
 	"  --compare FORM     numerator of the ratio (default inline)\n"
@@ -53,6 +75,11 @@ static const char ic_usage[] =
 	"  --run RUN          a run's processes instead of FILE.json...\n"
 	"  --repeat K         with --run: repeat K's processes (./run.sh --repeat)\n"
 	"  --trial T          with --run: calibration trial T's processes\n"
+	"  --seconds S        in place: the calibration's time, as calibration.md says it\n"
+	"  --so-far TOTAL     the verdict so far of the K of TOTAL processes on disk, as\n"
+	"                     plain text (nothing below 4); nothing is written\n"
+	"  --closing          the closing lines of the run's report as it is; nothing is\n"
+	"                     written\n"
 	"  --help             this text\n"
 	"\n"
 	"exit status: 0 done; 2 bad input or --out (nothing written); 1 an output could not\n"
@@ -140,7 +167,7 @@ static int ic_write_all(const struct ic_analysis *an, json_t *merged, const char
 			errno = ENAMETOOLONG;
 		else if (!ic_atomic_open(&outs[i], path, IC_ATOMIC_SYNC))
 			continue;
-		fprintf(stderr, "summarize: cannot create a file next to %s: %s\n", path,
+		fprintf(stderr, "%s: cannot create a file next to %s: %s\n", ic_prog, path,
 			strerror(errno));
 		ic_out_discard(outs, n);
 		return 1;
@@ -173,16 +200,429 @@ static int ic_write_all(const struct ic_analysis *an, json_t *merged, const char
 			goto fail;
 	return 0;
 fail:
-	fprintf(stderr, "summarize: cannot %s the results in %s: %s\n", what, dir, strerror(errno));
+	fprintf(stderr, "%s: cannot %s the results in %s: %s\n", ic_prog, what, dir, strerror(errno));
 	ic_out_discard(outs, n);
 	return 1;
+}
+
+/* ---- a run's report in place ------------------------------------------ */
+
+/* The repeats' agreement: this program, beside summarize. */
+#define SUM_AGREE "agree"
+
+/* What users open in a run, each linked through RUN/report. */
+static const char *const sum_linked[] = { "benchmark.json", "points.csv", "ratios.csv",
+	"crossover.csv", "process_ratios.csv", "summary.md", "verdict.txt", "verdict.json",
+	"calibration.csv", "plots" };
+
+/* The report directories made and not yet swapped in. */
+static struct sum_new {
+	char dir[PATH_MAX], made[PATH_MAX];
+} *sum_new;
+static size_t sum_nnew, sum_nswapped;
+static int sum_no_gnuplot;
+
+#define SUM_SAY(...) fprintf(stderr, IC_PLAIN_PREFIX __VA_ARGS__)
+
+static int sum_rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st, (void)flag, (void)ftw;
+	return remove(path);
+}
+
+static void sum_rm_rf(const char *path)
+{
+	nftw(path, sum_rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* The path of the program name beside this one. */
+static const char *sum_beside(const char *name)
+{
+	static char path[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
+	char *slash;
+
+	path[n > 0 ? n : 0] = '\0';
+	slash = strrchr(path, '/');
+	snprintf(slash ? slash + 1 : path, sizeof(path) - (size_t)(slash ? slash + 1 - path : 0), "%s", name);
+	return path;
+}
+
+/* argv[0], a program beside this one, run with its output in log: its
+ * exit status, or -1 when it could not start. */
+static int sum_spawn(char **argv, const char *log)
+{
+	posix_spawn_file_actions_t fa;
+	int status = -1;
+	pid_t pid;
+
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	posix_spawn_file_actions_adddup2(&fa, 1, 2);
+	if (posix_spawn(&pid, sum_beside(argv[0]), &fa, NULL, argv, environ) == 0)
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+	posix_spawn_file_actions_destroy(&fa);
+	return status == -1 ? -1 : WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
+/* The last line of path that is not blank ("" when none). */
+static const char *sum_last_line(const char *path, char *buf, size_t cap)
+{
+	char line[4096];
+	FILE *f = fopen(path, "r");
+
+	*buf = '\0';
+	while (f && fgets(line, sizeof(line), f))
+		if (line[strspn(line, " \t\n")])
+			snprintf(buf, cap, "%.*s", (int)strcspn(line, "\n"), line);
+	if (f)
+		fclose(f);
+	return buf;
+}
+
+/* A new report of run in d (d/.report.XXXXXX) with its charts when charts
+ * is set, to be swapped in with the others (sum_swap). A failed chart
+ * leaves the report without charts, never with the old ones. */
+static int sum_report_new(const char *d, const struct ic_run *run, int charts)
+{
+	struct sum_new *n;
+	char err[1024];
+	json_t *merged;
+	int rc;
+
+	sum_new = ic_xrealloc(sum_new, sum_nnew + 1, sizeof(*sum_new));
+	n = &sum_new[sum_nnew];
+	snprintf(n->dir, sizeof(n->dir), "%s", d);
+	if ((size_t)snprintf(n->made, sizeof(n->made), "%s/.report.XXXXXX", d) >= sizeof(n->made) ||
+	    ic_mkdir_p(d) || !mkdtemp(n->made)) {
+		SUM_SAY("cannot make a report directory in %s: %s\n", d, strerror(errno));
+		return 1;
+	}
+	sum_nnew++;
+	merged = ic_xalloc(ic_merged(&run->res));
+	rc = ic_write_all(&run->an, merged, n->made);
+	json_decref(merged);
+	if (rc || !charts || sum_no_gnuplot)
+		return rc;
+	rc = ic_gnuplot_draw_sweep(n->made, err, sizeof(err));
+	if (rc > 0)
+		SUM_SAY("no gnuplot: results are written; for plots: apt-get install gnuplot-nox, then %s %s/report\n",
+			sum_beside("draw"), d);
+	else if (rc < 0)
+		SUM_SAY("plots failed (%s); the new results are in %s without charts\n", err, d);
+	sum_no_gnuplot = rc > 0;
+	return 0;
+}
+
+/* Every new report swapped in: d/report points to it, the files users open
+ * link through it, and the report it replaced (or one a stopped run left)
+ * is removed. */
+static int sum_swap(void)
+{
+	for (; sum_nswapped < sum_nnew; sum_nswapped++) {
+		const struct sum_new *n = &sum_new[sum_nswapped];
+		const char *base = strrchr(n->made, '/') + 1;
+		char link[PATH_MAX + 16], path[PATH_MAX + 300], made[PATH_MAX + 32];
+		struct stat st;
+		struct dirent *e;
+		DIR *dir;
+
+		snprintf(link, sizeof(link), "%s/.report.link", n->dir);
+		snprintf(path, sizeof(path), "%s/report", n->dir);
+		unlink(link);
+		if (symlink(base, link) || rename(link, path)) {
+			SUM_SAY("cannot link %s to its new report: %s\n", path, strerror(errno));
+			return 1;
+		}
+		for (size_t i = 0; i < sizeof(sum_linked) / sizeof(*sum_linked); i++) {
+			snprintf(path, sizeof(path), "%s/%s", n->dir, sum_linked[i]);
+			snprintf(made, sizeof(made), "%s/%s", n->made, sum_linked[i]);
+			if ((!lstat(path, &st) && S_ISLNK(st.st_mode)) || access(made, F_OK))
+				continue;
+			snprintf(made, sizeof(made), "report/%s", sum_linked[i]);
+			unlink(path);
+			if (symlink(made, path)) {
+				SUM_SAY("cannot link %s: %s\n", path, strerror(errno));
+				return 1;
+			}
+		}
+		for (dir = opendir(n->dir); dir && (e = readdir(dir));)
+			if (!strncmp(e->d_name, ".report.", 8) && strcmp(e->d_name, base)) {
+				snprintf(path, sizeof(path), "%s/%s", n->dir, e->d_name);
+				sum_rm_rf(path);
+			}
+		if (dir)
+			closedir(dir);
+	}
+	return 0;
+}
+
+/* Repeat r as a run of its own, which agree and compare read: run.conf and
+ * its processes, links into the run's. */
+static int sum_repeat_links(const char *dir, long r, const struct ic_run *run)
+{
+	char raw[PATH_MAX], path[PATH_MAX + 300], target[PATH_MAX];
+	int rc;
+
+	snprintf(raw, sizeof(raw), "%s/repeat%ld/raw", dir, r);
+	snprintf(path, sizeof(path), "%s/repeat%ld/run.conf", dir, r);
+	rc = ic_mkdir_p(raw) || (unlink(path), symlink("../run.conf", path));
+	for (size_t i = 0; i < run->res.nfiles && !rc; i++) {
+		const char *base = strrchr(run->res.files[i]->path, '/');
+
+		base = base ? base + 1 : run->res.files[i]->path;
+		snprintf(target, sizeof(target), "../../raw/%s", base);
+		snprintf(path, sizeof(path), "%s/%s", raw, base);
+		unlink(path);
+		rc = symlink(target, path);
+	}
+	if (rc)
+		SUM_SAY("cannot link the processes of repeat %ld into %s: %s\n", r, raw, strerror(errno));
+	return rc;
+}
+
+/* How far the k repeats agree (the agree program on repeat1..k), beside
+ * the pooled report: RUN/repeat.md, .csv, .dat and .png. */
+static int sum_agreement(const char *dir, long k)
+{
+	static const char *const files[] = { "repeat.md", "repeat.csv", "repeat.dat", "repeat.png" };
+	char tmp[PATH_MAX], out[PATH_MAX + 8], log[PATH_MAX + 8], from[PATH_MAX + 32],
+		to[PATH_MAX + 32], last[1024];
+	char **argv = ic_xalloc(calloc((size_t)k + 4, sizeof(*argv)));
+	int rc = 1;
+
+	snprintf(tmp, sizeof(tmp), "%s/.repeat.XXXXXX", dir);
+	if (!mkdtemp(tmp)) {
+		SUM_SAY("cannot write in %s: %s\n", dir, strerror(errno));
+		free(argv);
+		return 1;
+	}
+	snprintf(out, sizeof(out), "%s/out", tmp);
+	snprintf(log, sizeof(log), "%s/log", tmp);
+	argv[0] = SUM_AGREE;
+	argv[1] = "--out";
+	argv[2] = out;
+	for (long r = 1; r <= k; r++)
+		if (asprintf(&argv[2 + r], "%s/repeat%ld", dir, r) < 0)
+			ic_xalloc(NULL);
+	if (sum_spawn(argv, log)) {
+		SUM_SAY("the agreement of the repeats failed: %s\n", *sum_last_line(log, last, sizeof(last)) ?
+			last : "agree did not start");
+		goto out;
+	}
+	for (size_t i = 0; i < sizeof(files) / sizeof(*files); i++) {
+		snprintf(from, sizeof(from), "%s/%s", out, files[i]);
+		snprintf(to, sizeof(to), "%s/%s", dir, files[i]);
+		if (!access(from, F_OK) && rename(from, to)) {
+			SUM_SAY("cannot move %s into %s: %s\n", files[i], dir, strerror(errno));
+			goto out;
+		}
+	}
+	snprintf(to, sizeof(to), "%s/repeat.md", dir);
+	if (!*sum_last_line(to, last, sizeof(last)))
+		SUM_SAY("the agreement of the repeats wrote no %s\n", to);
+	else
+		rc = 0, SUM_SAY("repeatability: %s (%s)\n", to, last);
+out:
+	sum_rm_rf(tmp);
+	for (long r = 1; r <= k; r++)
+		free(argv[2 + r]);
+	free(argv);
+	return rc;
+}
+
+/* Files written whole, each renamed into place once all are. */
+static int sum_write_files(const char *dir, const char *const *name, char *const *text,
+			   const size_t *len, size_t n)
+{
+	struct ic_atomic_file *af = ic_xalloc(calloc(n, sizeof(*af))), *bad = NULL;
+	char path[PATH_MAX];
+
+	for (size_t k = 0; k < n && !bad; k++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, name[k]);
+		if (ic_atomic_open(&af[k], path, IC_ATOMIC_SYNC) ||
+		    fwrite(text[k], 1, len[k], af[k].f) != len[k] || ic_atomic_finish(&af[k]))
+			bad = &af[k];
+	}
+	for (size_t k = 0; k < n && !bad; k++)
+		if (ic_atomic_rename(&af[k]))
+			bad = &af[k];
+	if (bad)
+		SUM_SAY("%s\n", *bad->err ? bad->err : strerror(errno));
+	for (size_t k = 0; k < n; k++)
+		ic_atomic_abort(&af[k]);
+	free(af);
+	return bad != NULL;
+}
+
+/* A --calibrate run: each trial's report per planted copy (no charts: only
+ * their tables are read) and, over the trials, calibration_trials.csv and
+ * calibration.md, which is printed. */
+static int sum_calibration(const char *dir, const struct ic_settings *conf, long seconds)
+{
+	static const char *const name[] = { "calibration_trials.csv", "calibration.md" };
+	char *text[2] = { NULL, NULL }, path[PATH_MAX], err[1024];
+	size_t len[2];
+	struct ic_calibration c;
+	FILE *csv = ic_xalloc(open_memstream(&text[0], &len[0])), *md;
+	int rc = 0;
+
+	snprintf(path, sizeof(path), "%s/run.conf", dir);
+	if (ic_calibration_settings(&c, conf, path, err, sizeof(err)))
+		rc = ic_bad("--run: %s", err);
+	for (size_t t = 0; t < c.ntrials && !rc; t++)
+		for (size_t k = 0; k < c.nplants && !rc; k++) {
+			struct ic_analysis_opts opts = ic_analysis_defaults;
+			struct ic_run_select sel = { .trial = (int)t + 1 };
+			struct ic_run run;
+
+			opts.compare = c.plant[k].form;
+			opts.baseline = c.baseline;
+			opts.planted = c.plant[k].f;
+			if (ic_run_open_select(&run, dir, &sel, &opts, err, sizeof(err))) {
+				rc = ic_bad("trial %zu, planted %g: %s", t + 1, c.plant[k].f, err);
+			} else {
+				snprintf(path, sizeof(path), "%s/trial%zu/plant%g", dir, t + 1, 100.0 * c.plant[k].f);
+				rc = sum_report_new(path, &run, 0);
+				ic_calibration_add(&c, csv, t, k, &run.an);
+			}
+			ic_run_free(&run);
+		}
+	fclose(csv);
+	if (!rc) {
+		md = ic_xalloc(open_memstream(&text[1], &len[1]));
+		ic_calibration_markdown(md, &c, seconds);
+		fclose(md);
+		rc = sum_write_files(dir, name, text, len, 2) || sum_swap();
+	}
+	if (!rc)
+		ic_plain_text(stdout, text[1]);
+	free(text[0]);
+	free(text[1]);
+	return rc;
+}
+
+/* The closing lines of the run's report as it is: summary.md's smoke mark
+ * and first section, else calibration.md, else verdict.txt as it is. */
+static int sum_closing(const char *dir)
+{
+	static const char *const name[] = { "summary.md", "calibration.md", "verdict.txt" };
+	char path[PATH_MAX], *text = NULL;
+	size_t i;
+
+	for (i = 0; i < 3 && !text; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, name[i]);
+		text = ic_read_path(path, &(size_t){ 0 });
+	}
+	if (i == 1)
+		ic_plain_closing(stdout, text);
+	else if (i == 2)
+		ic_plain_text(stdout, text);
+	for (char *s = text, *nl; i == 3 && s && *s; s = *nl ? nl + 1 : nl) {
+		nl = s + strcspn(s, "\n");
+		if (s + strspn(s, " \t\r\f\v") < nl)
+			printf(IC_PLAIN_PREFIX "%.*s\n", (int)(nl - s), s);
+	}
+	free(text);
+	return fflush(stdout) ? 1 : 0;
+}
+
+/* The verdict so far from the processes on disk, one line per series;
+ * nothing is written. */
+static int sum_so_far(const char *dir, long total)
+{
+	char pattern[PATH_MAX], err[1024], *v = NULL;
+	size_t len, n;
+	glob_t g;
+	struct ic_run run;
+	FILE *f;
+
+	snprintf(pattern, sizeof(pattern), "%s/raw/*.json", dir);
+	n = glob(pattern, 0, NULL, &g) ? 0 : g.gl_pathc;
+	globfree(&g);
+	if (n < 4)
+		return 0;
+	if (ic_run_open_select(&run, dir, NULL, NULL, err, sizeof(err))) {
+		ic_run_free(&run);
+		return ic_bad("%s", err);
+	}
+	f = ic_xalloc(open_memstream(&v, &len));
+	ic_verdict_text_write(f, &run.an);
+	fclose(f);
+	if (strstr(v, "\nsmoke test: ")) {
+		printf(IC_PLAIN_PREFIX "so far, from %zu of %ld processes: too few for a verdict yet\n", n, total);
+	} else {
+		printf(IC_PLAIN_PREFIX "so far, from %zu of %ld processes (provisional; the answer comes at the end):\n",
+		       n, total);
+		for (char *s = v, *nl; *s; s = *nl ? nl + 1 : nl) {
+			nl = s + strcspn(s, "\n");
+			if (!strncmp(s, "- ", 2)) {
+				char *line = ic_xalloc(strndup(s, (size_t)(nl - s)));
+
+				ic_plain_text(stdout, line);
+				free(line);
+			}
+		}
+	}
+	free(v);
+	ic_run_free(&run);
+	return fflush(stdout) ? 1 : 0;
+}
+
+/* The whole report of the run in dir, the closing lines after it. */
+static int sum_in_place(const char *dir, long seconds)
+{
+	struct ic_settings conf = { 0 };
+	char path[PATH_MAX], err[1024], *end = "";
+	const char *v;
+	long k = 1;
+	int rc = 0;
+
+	snprintf(path, sizeof(path), "%s/run.conf", dir);
+	if (ic_settings_load(&conf, path, err, sizeof(err)))
+		return ic_bad("--run: %s", err);
+	if (*(v = ic_settings_get(&conf, "repeat")))
+		k = strtol(v, &end, 10);
+	if (!strcmp(ic_settings_get(&conf, "calibrate"), "1")) {
+		rc = sum_calibration(dir, &conf, seconds);
+	} else if (*end || k < 1 || k > 1000) {
+		rc = ic_bad("--run: %s: repeat=%s is not a whole number 1..1000", path, v);
+	} else {
+		/* r = 0: the run, its repeats pooled; then each repeat of several */
+		for (long r = 0; r <= (k > 1 ? k : 0) && !rc; r++) {
+			struct ic_run_select sel = { .repeat = (int)r };
+			struct ic_run run;
+
+			if (ic_run_open_select(&run, dir, &sel, NULL, err, sizeof(err))) {
+				rc = ic_bad("%s", err);
+			} else {
+				snprintf(path, sizeof(path), "%s/repeat%ld", dir, r);
+				rc = sum_report_new(r ? path : dir, &run, 1) || (r && sum_repeat_links(dir, r, &run));
+			}
+			ic_run_free(&run);
+		}
+		rc = rc ? rc : sum_swap() || (k > 1 && sum_agreement(dir, k)) || sum_closing(dir);
+	}
+	ic_settings_free(&conf);
+	/* What was not swapped in, and the directories made for it when they
+	 * hold nothing else (a trial's). */
+	for (size_t i = sum_nnew; i-- > sum_nswapped;) {
+		sum_rm_rf(sum_new[i].made);
+		if (strcmp(sum_new[i].dir, dir) && !rmdir(sum_new[i].dir))
+			rmdir(dirname(sum_new[i].dir));
+	}
+	free(sum_new);
+	return rc;
 }
 
 int main(int argc, char **argv)
 {
 	struct ic_analysis_opts opts = ic_analysis_defaults;
 	const char *out = NULL, *run_path = NULL;
-	long repeat = 0, trial = 0;
+	long repeat = 0, trial = 0, seconds = -1, so_far = 0;
+	int closing = 0;
 	const struct ic_option options[] = {
 		IC_OPTION_STRING("out", &out),
 		IC_OPTION_STRING("compare", &opts.compare),
@@ -193,12 +633,15 @@ int main(int argc, char **argv)
 		IC_OPTION_STRING("run", &run_path),
 		IC_OPTION_LONG("repeat", &repeat, 1, 1000),
 		IC_OPTION_LONG("trial", &trial, 1, 1000),
+		IC_OPTION_LONG("seconds", &seconds, 0, 1000000000),
+		IC_OPTION_LONG("so-far", &so_far, 1, 1000000000),
+		IC_OPTION_FLAG("closing", &closing),
 		IC_OPTIONS_END,
 	};
 	struct ic_run_select sel = { 0, 0 };
-	struct ic_analysis an = { 0 };
-	struct ic_results res;
-	struct ic_run run;
+	struct ic_analysis an = { 0 }, *pan = &an;
+	struct ic_results res, *pres = &res;
+	struct ic_run run = { 0 };
 	char err[1024];
 	json_t *merged;
 	int rc;
@@ -208,10 +651,18 @@ int main(int argc, char **argv)
 		return rc;
 	sel.repeat = (int)repeat;
 	sel.trial = (int)trial;
-	if (!out || !*out)
-		return ic_bad("--out DIR is required (see --help)");
 	if (run_path && optind < argc)
 		return ic_bad("--run and FILE.json: give one of them");
+	if (run_path && !out) {
+		if (sel.repeat || sel.trial)
+			return ic_bad("--repeat and --trial select the processes of a report --out DIR");
+		/* The terminal's lines, run.sh's own (the sweep forwards them). */
+		ic_prog = "inlinecost";
+		return closing ? sum_closing(run_path) : so_far ? sum_so_far(run_path, so_far)
+								  : sum_in_place(run_path, seconds);
+	}
+	if (!out || !*out)
+		return ic_bad("--out DIR is required, or --run RUN alone (see --help)");
 	if (!run_path && (sel.repeat || sel.trial))
 		return ic_bad("--repeat and --trial select a run's processes: they need --run");
 	if (!run_path && optind >= argc)
@@ -220,37 +671,25 @@ int main(int argc, char **argv)
 		return ic_bad("--compare '%s' and --baseline '%s' must be two different forms",
 			      opts.compare, opts.baseline);
 
+	ic_results_init(&res);
 	if (run_path) {
 		/* The run's processes, analysed with these options. */
-		if (ic_run_open_select(&run, run_path, &sel, &opts, err, sizeof(err))) {
-			ic_run_free(&run);
-			return ic_bad("%s", err);
-		}
-		merged = ic_merged(&run.res);
-		rc = merged ? ic_write_all(&run.an, merged, out) : 1;
-		if (!merged)
-			fputs("summarize: out of memory\n", stderr);
+		pan = &run.an;
+		pres = &run.res;
+		rc = ic_run_open_select(&run, run_path, &sel, &opts, err, sizeof(err));
+	} else {
+		while (optind < argc && !ic_results_load(&res, argv[optind], err, sizeof(err)))
+			optind++;
+		rc = optind < argc || ic_analyse(&an, &res, &opts, err, sizeof(err));
+	}
+	if (rc) {
+		rc = ic_bad("%s", err);
+	} else {
+		merged = ic_xalloc(ic_merged(pres));
+		rc = ic_write_all(pan, merged, out);
 		json_decref(merged);
-		ic_run_free(&run);
-		return rc;
 	}
-	ic_results_init(&res);
-	while (optind < argc && !ic_results_load(&res, argv[optind], err, sizeof(err)))
-		optind++;
-	if (optind < argc || ic_analyse(&an, &res, &opts, err, sizeof(err))) {
-		ic_analysis_free(&an);
-		ic_results_free(&res);
-		return ic_bad("%s", err);
-	}
-	merged = ic_merged(&res);
-	if (!merged) {
-		ic_analysis_free(&an);
-		ic_results_free(&res);
-		fputs("summarize: out of memory\n", stderr);
-		return 1;
-	}
-	rc = ic_write_all(&an, merged, out);
-	json_decref(merged);
+	ic_run_free(&run);
 	ic_analysis_free(&an);
 	ic_results_free(&res);
 	return rc;

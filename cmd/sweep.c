@@ -14,9 +14,6 @@
  *                             subcommands; --points: a release build of
  *                             the points of the settings on stdin, resolved
  *                             here, --sentinel of the watch's sentinel
- *   sweep report DIR TREE     a run's report made anew (./run.sh report)
- *                             with TREE's summarize, draw and agree, its
- *                             closing lines on stdout
  *   sweep resolve < SETTINGS  the settings left to the plan, with the
  *                             machine's say (plan/points.h), key=value
  *   sweep points < SETTINGS   every point, as gen's specs, one a line
@@ -51,7 +48,6 @@
 static const char sweep_usage[] =
 	"usage: sweep run|resolve|points < SETTINGS\n"
 	"       sweep build [-jN] [--points|--sentinel] DIR [TARGET...] [-- CMAKE-ARGS...]\n"
-	"       sweep report DIR TREE\n"
 	"       sweep sentinel|machine\n"
 	"       sweep order --seed S --repeats R --variants V --processes P [--builds B] [--prefix X] [--spread]\n"
 	"       sweep seeds --seed S --repeats R --variants V\n"
@@ -231,18 +227,6 @@ int main(int argc, char **argv)
 		return build(argc - 2, argv + 2);
 	if (!strcmp(cmd, "order") || !strcmp(cmd, "seeds"))
 		return order(argc - 1, argv + 1, !strcmp(cmd, "seeds"));
-	if (!strcmp(cmd, "report") && argc == 4) {
-		struct sweep sw = { .dir = argv[2], .n_tree = 1, .tree = &(struct sw_tree){ .dir = argv[3] } };
-		char *conf = sw_fmt("%s/run.conf", argv[2]), err[512];
-
-		ic_prog = "inlinecost";
-		sw_started = sw_now();
-		if (ic_settings_load(&sw.s, conf, err, sizeof(err)))
-			ic_die(2, "report: %s", err);
-		sw_set(&sw, "calibrate", "0");   /* the pooled report, as a sweep's */
-		sw_report(&sw, stdout);
-		return fflush(stdout) == 0 ? 0 : 1;
-	}
 	if (argc > 2)
 		return ic_bad("%s takes no arguments, not '%s'", cmd, argv[2]);
 	if (!strcmp(cmd, "run")) {

@@ -169,3 +169,20 @@ int ic_gnuplot_draw_dir(const char *dir, const char *chart, char *err, size_t er
 	}
 	return 0;
 }
+
+int ic_gnuplot_draw_sweep(const char *dir, char *err, size_t errlen)
+{
+	static const char *const chart[] = { "time", "l1i", "ratio", "timeline", "attribution" };
+	char path[PATH_MAX];
+	int rc = 0;
+
+	for (size_t i = 0; i < sizeof(chart) / sizeof(*chart) && !rc; i++)
+		rc = ic_gnuplot_draw_dir(dir, chart[i], err, errlen);
+	/* A report's charts are a set: all of them or none. */
+	for (size_t i = 0; i < sizeof(chart) / sizeof(*chart) && rc < 0; i++)
+		for (int t = 0; t < 2; t++) {
+			snprintf(path, sizeof(path), "%s/plots/%s.%s", dir, chart[i], t ? "svg" : "png");
+			unlink(path);
+		}
+	return rc;
+}

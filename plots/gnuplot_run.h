@@ -30,4 +30,8 @@ int ic_gnuplot_draw(const char *chart, const char *dir, const char *term, const 
  * into place once whole. Returns as ic_gnuplot_draw. */
 int ic_gnuplot_draw_dir(const char *dir, const char *chart, char *err, size_t errlen);
 
+/* The sweep's charts (time, l1i, ratio, timeline, attribution) as
+ * ic_gnuplot_draw_dir draws each; when one fails, none is left. */
+int ic_gnuplot_draw_sweep(const char *dir, char *err, size_t errlen);
+
 #endif /* IC_GNUPLOT_RUN_H */

@@ -10,6 +10,8 @@
  *   verdict_json.c      verdict.json (docs/verdict-json.md)
  *   tables.c            the CSV tables; every one ends with the build's
  *                       columns (enum ic_build_key order)
+ *   calibration.c       --calibrate's coverage over its trials
+ *   plain_text.c        Markdown as the terminal's plain lines
  */
 #ifndef IC_REPORT_H
 #define IC_REPORT_H
@@ -54,5 +56,15 @@ int ic_tables_calibration_write(FILE *f, const struct ic_analysis *an);
 /* refine_next.txt: the N that would narrow the crossover brackets, one a
  * line (analysis.h); empty when there is nothing left to narrow. */
 int ic_tables_refine_next_write(FILE *f, const struct ic_analysis *an);
+
+/* Markdown as plain lines for the terminal, each under IC_PLAIN_PREFIX:
+ * links and images as their text, no emphasis, code or heading marks, no
+ * blank lines, wrapped at 100 bytes (a bullet's continuation under its
+ * text). */
+#define IC_PLAIN_PREFIX "inlinecost: "
+void ic_plain_text(FILE *out, const char *md);
+/* The closing lines of a run: summary.md's smoke mark (from its title)
+ * and its first section, as ic_plain_text writes them. */
+void ic_plain_closing(FILE *out, const char *summary_md);
 
 #endif /* IC_REPORT_H */

@@ -12,7 +12,7 @@ quick=0 find_crossover=0 calibrate=0 jobs=$(nproc)
 # The options given on the command line, by run.conf name: --resume must agree with them.
 declare -A given=()
 # The run's own state, set as it goes: never taken from the environment.
-sweep_bin="" cases="" variant_seeds="" counter_source_of_run="" planted="" report_new="" no_charts="" after_s=""
+sweep_bin="" cases="" variant_seeds="" counter_source_of_run=""
 
 # gen's limits (gen/point_name.h), read from there, as check_value reads
 # the point names (gen/point_names.def) and the names CMake checks

@@ -247,15 +247,14 @@ void sw_build_all(struct sweep *sw)
 {
 	char *specs = sw_points(sw), *points, *per_caller, label[64], then[64] = "", left[32];
 	long after = sw_eta;
-	const char *targets[6] = { "sites_bench", "summarize", "draw", "machine_state" };
-	size_t nt = 4;
+	/* summarize draws the charts itself; agree weighs the repeats. */
+	const char *targets[4] = { "sites_bench", "summarize", "machine_state" };
+	size_t nt = 3;
 
 	/* The time left is known only after the builds: said as what follows them. */
 	sw_eta = -1;
 	if (after >= 0)
 		snprintf(then, sizeof(then), "; then about %s", sw_fmt_s(after, left, sizeof(left)));
-	if (sw_long(sw, "calibrate"))
-		targets[nt++] = "calibration";
 	if (sw_long(sw, "repeat") > 1)
 		targets[nt++] = "agree";
 	points = sw_fmt("-DIC_POINTS=%s", specs);

@@ -177,6 +177,18 @@ static int run_process(const struct sweep *sw, const char *key, const char *from
 	return rc ? -1 : 0;
 }
 
+/* The verdict so far from the processes on disk, while the rest run
+ * (summarize writes nothing of the run's; a failure says nothing: the
+ * report at the end speaks). */
+static void so_far(const struct sweep *sw, size_t total)
+{
+	char *argv[] = { sw_fmt("%s/cmd/summarize", sw->tree[0].dir), "--run", sw->dir, "--so-far",
+			 sw_fmt("%zu", total), NULL };
+
+	sw_run(argv, NULL, "/dev/null", NULL);
+	free(argv[0]), free(argv[4]);
+}
+
 /* --spread: sleep until repeat r's turn with the machine lock let go
  * (however deep it is held), so that others may measure meanwhile; then
  * take it again, waiting for them if need be. A lock handed down by
@@ -290,7 +302,7 @@ int sw_processes(struct sweep *sw, const char *prefix, const char *nlist, long a
 		prev_eta -= (long)(sw_now() - start);
 		/* The main design's verdict so far, at a quarter, half and three quarters. */
 		if (rc == 0 && !*prefix && total >= 8 && i + 1 < total && i * 4 / total < (i + 1) * 4 / total)
-			sw_report_so_far(sw, total);
+			so_far(sw, total);
 	}
 	sw_measure_end();
 	sw_eta = after_s;

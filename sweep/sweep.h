@@ -3,13 +3,11 @@
  * the whole run is here, one file per job: the settings and run.conf
  * (conf.c), messages and the time left (console.c), children (child.c),
  * locks (locks.c), builds (builds.c), the counters (counters.c), the
- * processes (processes.c), the report (report.c) and the run's sequence
- * (sequence.c). */
+ * processes (processes.c) and the run's sequence (sequence.c). */
 #ifndef IC_SWEEP_H
 #define IC_SWEEP_H
 
 #include <stddef.h>
-#include <stdio.h>
 #include <sys/types.h>
 
 #include "run_conf.h"
@@ -101,12 +99,6 @@ int sw_processes(struct sweep *sw, const char *prefix, const char *nlist, long a
 void sw_write_runs(const struct sweep *sw, size_t b, const char *nlist, const char *path);
 long sw_guess_s(const struct sweep *sw, const char *nlist);
 long sw_design_s(const struct sweep *sw, long groups, long per);
-
-/* report.c: the run's report in place, its closing lines onto closing
- * (the sweep's wait in a file for the end of the run); the verdict so far
- * at a quarter of total processes. */
-void sw_report(const struct sweep *sw, FILE *closing);
-void sw_report_so_far(const struct sweep *sw, size_t total);
 
 /* sequence.c */
 void sw_sweep(struct sweep *sw);
