@@ -162,7 +162,7 @@ static int build(int argc, char **argv)
 	for (int k = dd + 1; k < argc; k++)
 		args[n++] = argv[k];
 	if (n || dd < argc)
-		sw_configure(getcwd(top, sizeof(top)) ? top : ".", argv[i], args, n, jobs);
+		sw_configure(getcwd(top, sizeof(top)) ? top : ".", argv[i], args, n);
 	sw_build(argv[i], (const char *const *)argv + i + 1, (size_t)(dd - i - 1), NULL, jobs);
 	return 0;
 }

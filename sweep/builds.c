@@ -2,8 +2,8 @@
  * changed, build it with its output in its log and a line every 15 s,
  * link its layout variants and read what its bench runs. */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,49 +35,39 @@ static char *read_text(const char *path)
  * process is dear, the Makefiles' own processes took about half of a
  * build's time. A tree made by another generator is made anew (it holds
  * only build output). */
-void sw_configure(const char *top, const char *dir, const char *const *args, size_t n, long jobs)
+void sw_configure(const char *top, const char *dir, const char *const *args, size_t n)
 {
-	char stamp[4200], cache[4200], log[4200], *want, *have, *cached;
+	char *stamp = sw_fmt("%s/.run.sh-configure", dir), *cache = sw_fmt("%s/CMakeCache.txt", dir), *want, *have,
+	     *cached, *log, *what;
 	size_t len;
 	FILE *f = ic_xalloc(open_memstream(&want, &len));
 	const char **argv = ic_xalloc(calloc(n + 8, sizeof(*argv)));
 
-	(void)jobs;
 	fprintf(f, "-G\nNinja\n");
 	for (size_t i = 0; i < n; i++)
 		fprintf(f, "%s\n", args[i]);
 	fclose(f);
-	snprintf(stamp, sizeof(stamp), "%s/.run.sh-configure", dir);
-	snprintf(cache, sizeof(cache), "%s/CMakeCache.txt", dir);
 	have = read_text(stamp);
 	cached = read_text(cache);
-	if (cached && have && !strcmp(have, want))
-		goto done;
-	if (cached && !strstr(cached, "\nCMAKE_GENERATOR:INTERNAL=Ninja\n")) {
-		char *find[] = { "find", (char *)dir, "-mindepth", "1", "-maxdepth", "1", "!", "-name",
-				 ".run.sh-lock", "-exec", "rm", "-rf", "{}", "+", NULL };
-
-		sw_say("%s was made by another build tool: making it anew with Ninja", dir);
-		sw_run(find, NULL, NULL, NULL);
+	if (!cached || !have || strcmp(have, want)) {
+		if (cached && !strstr(cached, "\nCMAKE_GENERATOR:INTERNAL=Ninja\n")) {
+			sw_say("%s was made by another build tool: making it anew with Ninja", dir);
+			sw_run((char *[]){ "find", (char *)dir, "-mindepth", "1", "-maxdepth", "1", "!", "-name",
+					   ".run.sh-lock", "-exec", "rm", "-rf", "{}", "+", NULL },
+			       NULL, NULL, NULL);
+		}
+		if (ic_mkdir_p(dir))
+			sw_fail("cannot make %s: %s", dir, strerror(errno));
+		unlink(stamp);
+		memcpy(argv, (const char *[]){ "cmake", "-S", top, "-B", dir, "-G", "Ninja" }, 7 * sizeof(*argv));
+		memcpy(argv + 7, args, n * sizeof(*args));
+		log = sw_fmt("%s/configure.log", dir), what = sw_fmt("configuring %s", dir);
+		sw_step(log, what, (char *const *)argv);
+		if (!(f = fopen(stamp, "w")) || fputs(want, f) < 0 || fclose(f))
+			sw_fail("cannot write %s", stamp);
+		free(log), free(what);
 	}
-	if (ic_mkdir_p(dir))
-		sw_fail("cannot make %s: %s", dir, strerror(errno));
-	unlink(stamp);
-	snprintf(log, sizeof(log), "%s/configure.log", dir);
-	argv[0] = "cmake", argv[1] = "-S", argv[2] = top, argv[3] = "-B", argv[4] = dir, argv[5] = "-G";
-	argv[6] = "Ninja";
-	memcpy(argv + 7, args, n * sizeof(*args));
-	char what[4300];
-
-	snprintf(what, sizeof(what), "configuring %s", dir);
-	sw_step(log, what, (char *const *)argv);
-	if (!(f = fopen(stamp, "w")) || fputs(want, f) < 0 || fclose(f))
-		sw_fail("cannot write %s", stamp);
-done:
-	free(want);
-	free(have);
-	free(cached);
-	free(argv);
+	free(stamp), free(cache), free(want), free(have), free(cached), free(argv);
 }
 
 /* Ninja's last [done/total] status in the log: "starting" before one. */
@@ -138,8 +128,6 @@ void sw_build(const char *dir, const char *const *targets, size_t n, const char 
 static void link_variants(const struct sweep *sw, const struct sw_tree *t)
 {
 	char link[4200], vdir[4200], log[4200], out[4400], what[4400], *seeds, *save = NULL;
-	DIR *d;
-	struct dirent *e;
 
 	if (sw_long(sw, "lto"))
 		return;
@@ -163,26 +151,21 @@ static void link_variants(const struct sweep *sw, const struct sw_tree *t)
 		sw_step(log, what, (char *[]){ link, seed, out, NULL });
 	}
 	free(seeds);
-	if (!(d = opendir(vdir)))
-		return;
-	while ((e = readdir(d))) {
-		char name[256], keep[300];
-		size_t n = strlen(e->d_name);
+	char *pattern = sw_fmt("%s/r*_v*", vdir), *all = sw_fmt(" %s", sw_get(sw, "variant_seeds"));
+	glob_t g;
 
-		if (e->d_name[0] != 'r' || !strstr(e->d_name, "_v"))
-			continue;
-		snprintf(name, sizeof(name), "%.*s", (int)(n > 5 && !strcmp(e->d_name + n - 5, ".seed") ? n - 5 : n),
-			 e->d_name);
-		snprintf(keep, sizeof(keep), " %s:", name);
-		char *all = sw_fmt(" %s", sw_get(sw, "variant_seeds"));
+	if (glob(pattern, 0, NULL, &g) == 0)
+		for (size_t i = 0; i < g.gl_pathc; i++) {
+			const char *name = strrchr(g.gl_pathv[i], '/') + 1;
+			size_t n = strlen(name);
+			char *keep = sw_fmt(" %.*s:", (int)(n > 5 && !strcmp(name + n - 5, ".seed") ? n - 5 : n), name);
 
-		if (!strstr(all, keep)) {
-			snprintf(out, sizeof(out), "%s/%s", vdir, e->d_name);
-			unlink(out);
+			if (!strstr(all, keep))
+				unlink(g.gl_pathv[i]);
+			free(keep);
 		}
-		free(all);
-	}
-	closedir(d);
+	globfree(&g);
+	free(pattern), free(all);
 }
 
 /* What a sweep runs is the bench's to say (sites_bench --plan; the rule is
@@ -268,7 +251,7 @@ void sw_build_all(struct sweep *sw)
 			 *t->cflags ? t->cflags : "-O2", t->codegen, t->dir, then);
 		args[0] = "-DCMAKE_BUILD_TYPE=Release", args[1] = points, args[2] = per_caller;
 		memcpy(args + 3, t->args, t->n_args * sizeof(*args));
-		sw_configure(sw->top, t->dir, args, t->n_args + 3, sw->jobs);
+		sw_configure(sw->top, t->dir, args, t->n_args + 3);
 		sw_build(t->dir, targets, nt, label, sw->jobs);
 		link_variants(sw, t);
 		bench_plan(sw, b);

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "kit.h"
 #include "sweep.h"
 
 static const char sw_tag[] = "inlinecost";
@@ -89,31 +90,23 @@ void sw_fail(const char *fmt, ...)
 /* A log's last n lines on stderr, each under the prefix and a bar. */
 void sw_tail(int n, const char *log)
 {
-	FILE *f = fopen(log, "r");
-	char *line = NULL, **ring = calloc((size_t)n, sizeof(*ring));
-	size_t cap = 0, k = 0;
+	char *text = ic_read_path(log, &(size_t){ 0 }), *p;
 
-	if (!f || !ring) {
-		if (f)
-			fclose(f);
-		free(ring);
+	if (!text)
 		return;
+	p = text + strlen(text);
+	if (p > text && p[-1] == '\n')
+		*--p = 0;
+	while (p > text && (p[-1] != '\n' || --n > 0))
+		p--;
+	for (char *nl; *p; p = nl + 1) {
+		if ((nl = strchr(p, '\n')))
+			*nl = 0;
+		fprintf(stderr, "%s: | %s\n", sw_tag, p);
+		if (!nl)
+			break;
 	}
-	while (getline(&line, &cap, f) > 0) {
-		free(ring[k % (size_t)n]);
-		ring[k++ % (size_t)n] = strdup(line);
-	}
-	for (size_t i = k > (size_t)n ? k - (size_t)n : 0; i < k; i++) {
-		char *l = ring[i % (size_t)n];
-
-		if (l)
-			fprintf(stderr, "%s: | %s%s", sw_tag, l, l[strlen(l) - 1] == '\n' ? "" : "\n");
-	}
-	for (int i = 0; i < n; i++)
-		free(ring[i]);
-	free(ring);
-	free(line);
-	fclose(f);
+	free(text);
 }
 
 void sw_cat(const char *path, int fd)

@@ -4,7 +4,7 @@
  * after the other, the machine left to others between them; the verdict so
  * far at each quarter. */
 #define _GNU_SOURCE
-#include <dirent.h>
+#include <glob.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,32 +87,20 @@ static uint32_t posix_cksum(const char *s)
  * later processes take its iteration counts. NULL when none. */
 static char *first_of(const struct sweep *sw, const char *group)
 {
-	char *raw = sw_fmt("%s/raw", sw->dir), *best = NULL, *start = sw_fmt("%s_v", group);
-	DIR *d = opendir(raw);
-	struct dirent *e;
+	char *pattern = sw_fmt("%s/raw/%s_v*_p*.json", sw->dir, group), *best = NULL;
 	struct timespec when = { 0 };
+	struct stat st;
+	glob_t g;
 
-	while (d && (e = readdir(d))) {
-		size_t n = strlen(e->d_name);
-		struct stat st;
-		char *path;
-
-		if (strncmp(e->d_name, start, strlen(start)) || n < 5 || strcmp(e->d_name + n - 5, ".json") ||
-		    !strstr(e->d_name + strlen(start), "_p"))
-			continue;
-		path = sw_fmt("%s/%s", raw, e->d_name);
-		if (stat(path, &st) == 0 && (!best || st.st_mtim.tv_sec < when.tv_sec ||
-					     (st.st_mtim.tv_sec == when.tv_sec && st.st_mtim.tv_nsec < when.tv_nsec))) {
-			free(best);
-			best = path, when = st.st_mtim;
-		} else {
-			free(path);
-		}
-	}
-	if (d)
-		closedir(d);
-	free(raw);
-	free(start);
+	if (glob(pattern, 0, NULL, &g) == 0)
+		for (size_t i = 0; i < g.gl_pathc; i++)
+			if (stat(g.gl_pathv[i], &st) == 0 &&
+			    (!best || st.st_mtim.tv_sec < when.tv_sec ||
+			     (st.st_mtim.tv_sec == when.tv_sec && st.st_mtim.tv_nsec < when.tv_nsec)))
+				best = g.gl_pathv[i], when = st.st_mtim;
+	best = best ? ic_xalloc(strdup(best)) : NULL;
+	globfree(&g);
+	free(pattern);
 	return best;
 }
 

@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <glob.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,40 +24,33 @@
 
 static struct sweep *sw_now_running;
 
-static void rm_matching(const char *dir, const char *start, const char *end, const char *keep)
+/* rm -rf what pattern matches (glob(3)), but keep. */
+static void rm_glob(char *pattern, const char *keep)
 {
-	DIR *d = opendir(dir);
-	struct dirent *e;
+	glob_t g;
 
-	while (d && (e = readdir(d))) {
-		size_t n = strlen(e->d_name);
-
-		if (strncmp(e->d_name, start, strlen(start)) || n < strlen(end) || strcmp(e->d_name + n - strlen(end), end) ||
-		    (keep && !strcmp(e->d_name, keep)) || !strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		char *path = sw_fmt("%s/%s", dir, e->d_name);
-
-		sw_run((char *[]){ "rm", "-rf", path, NULL }, NULL, NULL, NULL);
-		free(path);
-	}
-	if (d)
-		closedir(d);
+	if (glob(pattern, 0, NULL, &g) == 0)
+		for (size_t i = 0; i < g.gl_pathc; i++)
+			if (!keep || strcmp(g.gl_pathv[i], keep))
+				sw_run((char *[]){ "rm", "-rf", g.gl_pathv[i], NULL }, NULL, NULL, NULL);
+	globfree(&g);
+	free(pattern);
 }
 
 static void stop(void)
 {
 	struct sweep *sw = sw_now_running;
-	char *raw = sw_fmt("%s/raw", sw->dir), *link = sw_fmt("%s/report", sw->dir), target[256] = "";
-	ssize_t n = readlink(link, target, sizeof(target) - 1);
+	char *link = sw_fmt("%s/report", sw->dir), name[256];
+	ssize_t n = readlink(link, name, sizeof(name) - 1);
 
 	signal(SIGINT, SIG_IGN);
 	signal(SIGTERM, SIG_IGN);
 	sw_signal = 0;
-	rm_matching(raw, "", ".tmp", NULL);
-	rm_matching(sw->dir, "", ".tmp", NULL);
+	rm_glob(sw_fmt("%s/raw/*.tmp", sw->dir), NULL);
+	rm_glob(sw_fmt("%s/*.tmp", sw->dir), NULL);
 	/* The half-made report; the one DIR/report points to stays. */
-	target[n > 0 ? n : 0] = 0;
-	rm_matching(sw->dir, ".report.", "", target);
+	name[n > 0 ? n : 0] = 0;
+	rm_glob(sw_fmt("%s/.report.*", sw->dir), sw_fmt("%s/%s", sw->dir, name));
 	sw_say("interrupted: finished processes are in %s; continue with ./run.sh --resume %s", sw->dir, sw->dir);
 	exit(130);
 }
@@ -164,17 +158,12 @@ static int crossover(struct sweep *sw, const char *closing)
 
 static size_t raw_count(const struct sweep *sw, const char *start)
 {
-	char *raw = sw_fmt("%s/raw", sw->dir);
-	DIR *d = opendir(raw);
-	struct dirent *e;
-	size_t n = 0;
+	char *pattern = sw_fmt("%s/raw/%s*.json", sw->dir, start);
+	glob_t g;
+	size_t n = glob(pattern, 0, NULL, &g) == 0 ? g.gl_pathc : 0;
 
-	while (d && (e = readdir(d)))
-		n += !strncmp(e->d_name, start, strlen(start)) && strlen(e->d_name) > 5 &&
-		     !strcmp(e->d_name + strlen(e->d_name) - 5, ".json");
-	if (d)
-		closedir(d);
-	free(raw);
+	globfree(&g);
+	free(pattern);
 	return n;
 }
 

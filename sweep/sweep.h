@@ -86,7 +86,7 @@ void sw_measure_end(void);
 extern int sw_measure_depth;
 
 /* builds.c */
-void sw_configure(const char *top, const char *dir, const char *const *args, size_t n, long jobs);
+void sw_configure(const char *top, const char *dir, const char *const *args, size_t n);
 void sw_build(const char *dir, const char *const *targets, size_t n, const char *label, long jobs);
 void sw_build_all(struct sweep *sw);
 
