@@ -88,7 +88,8 @@ static void build_steps(const char *log, char *out, size_t cap)
 
 /* No time left: the steps differ too much (on the Xeon guest a file of the
  * scatter series' clones took about 2 s, a chain file 0.08 s), and a rate
- * from their count was off by four. */
+ * from their count was off by four. $IC_BUILD_PROGRESS_S sets the 15 s
+ * (tests). */
 void sw_build(const char *dir, const char *const *targets, size_t n, const char *label, long jobs)
 {
 	char log[4200], j[32], what[4300], steps[64], took[32];

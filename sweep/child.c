@@ -35,9 +35,7 @@ pid_t sw_spawn(char *const argv[], const char *out, const char *err, const char 
 		return pid;
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
-	if (out == SW_ERR)
-		dup2(2, 1);
-	else if (out)
+	if (out)
 		child_into(out, 1);
 	if (err == SW_SAME)
 		dup2(1, 2);
@@ -72,14 +70,9 @@ int sw_wait_s(pid_t pid, double s)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
-int sw_wait(pid_t pid)
-{
-	return sw_wait_s(pid, -1);
-}
-
 int sw_run(char *const argv[], const char *out, const char *err, const char *env)
 {
-	return sw_wait(sw_spawn(argv, out, err, env));
+	return sw_wait_s(sw_spawn(argv, out, err, env), -1);
 }
 
 void sw_sleep(double s)

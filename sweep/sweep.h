@@ -69,10 +69,8 @@ const char *sw_fmt_s(long s, char *buf, size_t cap);
  * exit status (128 + the signal's number when one ended it). A signal to
  * us stops the child, then the sweep (sw_stop). */
 #define SW_SAME ((const char *)1)
-#define SW_ERR ((const char *)2)   /* out: onto our stderr */
 pid_t sw_spawn(char *const argv[], const char *out, const char *err, const char *env);
-int sw_wait(pid_t pid);
-int sw_wait_s(pid_t pid, double s);   /* -1: it still runs after s seconds */
+int sw_wait_s(pid_t pid, double s);   /* s < 0: until it ends; -1: it still runs after s seconds */
 int sw_run(char *const argv[], const char *out, const char *err, const char *env);
 void sw_sleep(double s);
 extern volatile int sw_signal;
