@@ -3,13 +3,13 @@
 # options; README.md for what the parts are. This file only dispatches: the
 # work is in scripts/ (one job each; ./run.sh NAME runs the sub_NAME there):
 #   common.sh   messages, locks, progress lines, rules several parts share
-#   setup.sh    the Debian packages, installed when missing, and the plan
-#               program (cmd/plan), compiled before any tree
+#   setup.sh    the Debian packages, installed when missing, and the driver
+#               (cmd/sweep), compiled before any tree
 #   options.sh  the sweep's options, every one checked before anything is done
-#   plan.sh     the builds, run.conf, and the plan program (cmd/plan) on them
-#   build.sh    configure and build a tree (output to its logs), layout variants
-#   sweep.sh    the sweep: counters, processes, crossover steps, calibration
-#   report.sh   summary and charts, --repeat agreement, calibration tables
+#   plan.sh     the builds, run.conf's settings, and the one hand-over to the
+#               driver, which runs the whole sweep (sweep/)
+#   build.sh    the subcommands' build trees, built by the driver's builder
+#   report.sh   ./run.sh report: a run's report made anew
 #   test.sh, micro.sh, codesize.sh, inlines.sh, watch.sh
 #               ./run.sh test, micro, codesize, inlines, watch
 #   runs.sh     ./run.sh compare, agree, history and export

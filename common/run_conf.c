@@ -81,6 +81,27 @@ const char *ic_settings_get(const struct ic_settings *s, const char *key)
 	return "";
 }
 
+int ic_settings_set(struct ic_settings *s, const char *key, const char *value)
+{
+	char *v = strdup(value);
+	struct ic_setting *ns = NULL;
+
+	for (size_t i = s->n; v && i-- > 0;)
+		if (!strcmp(s->v[i].key, key)) {
+			free(s->v[i].value);
+			s->v[i].value = v;
+			return 0;
+		}
+	if (v && (ns = realloc(s->v, (s->n + 1) * sizeof(*ns))))
+		s->v = ns;
+	if (!ns || !(ns[s->n].key = strdup(key))) {
+		free(v);
+		return -1;
+	}
+	ns[s->n++].value = v;
+	return 0;
+}
+
 void ic_settings_free(struct ic_settings *s)
 {
 	for (size_t i = 0; i < s->n; i++) {

@@ -30,6 +30,10 @@ int ic_settings_load(struct ic_settings *s, const char *path, char *err, size_t 
  * reads the file. */
 const char *ic_settings_get(const struct ic_settings *s, const char *key);
 
+/* key set to value: the line that holds it changed, else one appended.
+ * -1 when memory runs out. */
+int ic_settings_set(struct ic_settings *s, const char *key, const char *value);
+
 void ic_settings_free(struct ic_settings *s);
 
 #endif /* IC_RUN_CONF_H */

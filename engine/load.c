@@ -323,7 +323,7 @@ static int results_context_time(const struct ic_file *file, enum ic_ctx key, dou
 	return 0;
 }
 
-/* The sweep's repeat from a file name of its keys (scripts/sweep.sh:
+/* The sweep's repeat from a file name of its keys (plan/order.c:
  * [x<step>_|t<trial>_][b<build>_]r<repeat>_v<variant>_p<process>.json);
  * 1 for any other name. */
 static int results_repeat(const char *path)

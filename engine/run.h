@@ -17,7 +17,7 @@
 #include "run_conf.h"
 
 /* Which of a run's processes to read: every one (both 0), one repeat's
- * (a process file named ...r<repeat>_v<V>_p<P>.json, scripts/sweep.sh's
+ * (a process file named ...r<repeat>_v<V>_p<P>.json, plan/order.c's
  * keys) or one calibration trial's (t<trial>_...). */
 struct ic_run_select {
 	int repeat, trial;

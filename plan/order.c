@@ -1,19 +1,24 @@
 /* The processes' order and the variants' seeds (order.h). */
+#define _GNU_SOURCE
 #include "order.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "splitmix64.h"
 
-int ic_plan_order(uint32_t seed, unsigned repeats, unsigned variants, unsigned processes,
-		  unsigned builds, const char *prefix, int spread, FILE *out)
+struct ic_plan_proc *ic_plan_order_list(uint32_t seed, unsigned repeats, unsigned variants, unsigned processes,
+				       unsigned builds, int spread, size_t *n)
 {
 	size_t total = (size_t)repeats * variants * processes * builds, k = 0;
-	struct ic_plan_proc *v = malloc((total ? total : 1) * sizeof(*v));
+	struct ic_plan_proc *v = malloc((total ? total : 1) * sizeof(*v)), *o = malloc((total ? total : 1) * sizeof(*v));
 	uint64_t state = seed;
 
-	if (!v)
-		return -1;
+	if (!v || !o) {
+		free(v);
+		free(o);
+		return NULL;
+	}
 	for (unsigned b = 0; b < builds; b++)
 		for (unsigned r = 1; r <= repeats; r++)
 			for (unsigned va = 0; va < variants; va++)
@@ -27,21 +32,29 @@ int ic_plan_order(uint32_t seed, unsigned repeats, unsigned variants, unsigned p
 		v[j] = t;
 	}
 	/* One pass over the shuffled order; with spread one pass per repeat,
-	 * each printing that repeat's processes in their shuffled order. */
+	 * each taking that repeat's processes in their shuffled order. */
+	k = 0;
 	for (unsigned pass = 1; pass <= (spread ? repeats : 1); pass++)
-		for (size_t i = 0; i < total; i++) {
-			char bp[32] = "";
-
-			if (spread && v[i].repeat != pass)
-				continue;
-			if (builds > 1)
-				snprintf(bp, sizeof(bp), "b%u_", v[i].build);
-			fprintf(out, "%s%sr%u_v%u_p%u %s%sr%u %u %u %u %u\n", prefix, bp, v[i].repeat,
-				v[i].variant, v[i].process, prefix, bp, v[i].repeat, v[i].repeat, v[i].variant,
-				v[i].process, v[i].build);
-		}
+		for (size_t i = 0; i < total; i++)
+			if (!spread || v[i].repeat == pass)
+				o[k++] = v[i];
 	free(v);
-	return 0;
+	*n = total;
+	return o;
+}
+
+char *ic_plan_key(const struct ic_plan_proc *p, unsigned builds, const char *prefix, char **group)
+{
+	char bp[32] = "", *key = NULL;
+
+	if (builds > 1)
+		snprintf(bp, sizeof(bp), "b%u_", p->build);
+	if (asprintf(&key, "%s%sr%u_v%u_p%u", prefix, bp, p->repeat, p->variant, p->process) < 0 ||
+	    asprintf(group, "%s%sr%u", prefix, bp, p->repeat) < 0) {
+		fprintf(stderr, "out of memory\n");
+		exit(1);
+	}
+	return key;
 }
 
 uint32_t ic_plan_variant_seed(uint32_t seed, unsigned r, unsigned v)

@@ -23,14 +23,10 @@ sub_codesize() {
 	# Every form, as the plan draws them (the mark joins), on one thread.
 	[ -z "${given[sites]:-}" ] || sites_given=1
 	forms=inline,hint,extern,clone,inline_nolock,extern_nolock threads=1
-	resolve_machine
-	local specs l1i l2 args
-	specs=$(plan points | paste -sd';') && [ -n "$specs" ] || fail "the plan has no points (cmd/plan points)"
+	local l1i l2
 	lock_build build-codesize
-	mapfile -t args < <(release_args "$specs"; printf '%s' "${B_args[0]}")
 	phase "build: build-codesize (log build-codesize/build.log)"
-	configure build-codesize "${args[@]}"
-	build build-codesize sites_codesize codesize_report
+	sweep_build --points build-codesize sites_codesize codesize_report
 	l1i=$(machine l1i_size) l2=$(machine l2_size)
 	build-codesize/codesize/codesize_report --l1i "${l1i:-0}" --l2 "${l2:-0}" build-codesize/bench/sites_codesize.csv
 }

@@ -78,7 +78,7 @@ point_names() {
 # nolock forms) and, as its IC_FILLER_SOLO says, every filler series.
 # sites_bench reads the same table and decides the runs; run.sh reads it
 # only where it must decide before anything is built (options.sh refuses;
-# the plan, cmd/plan, drops). solo is how the messages say it; has_solo
+# the plan, cmd/sweep, drops). solo is how the messages say it; has_solo
 # THREADS MODES whether a sweep runs there.
 solo="1 thread, private"
 has_solo() { [[ ,$1, == *,1,* && ,$2, == *,private,* ]]; }

@@ -20,10 +20,9 @@ sub_inlines() {
 	fi
 	ensure_packages
 	(
-		build_tree_ready
 		# Said on the first build only: bad input is then one line.
 		[ -x "$tool" ] || phase "build: inlines (log build/build.log)"
-		build build inlines
+		build_program inlines
 	) || exit
 	cd "$caller_pwd" && exec "$tool" "${args[@]}"
 }

@@ -12,7 +12,7 @@ quick=0 find_crossover=0 calibrate=0 jobs=$(nproc)
 # The options given on the command line, by run.conf name: --resume must agree with them.
 declare -A given=()
 # The run's own state, set as it goes: never taken from the environment.
-plan_bin="" cases="" variant_seeds="" counter_source_of_run="" planted="" report_new="" no_charts="" after_s=""
+sweep_bin="" cases="" variant_seeds="" counter_source_of_run=""
 
 # gen's limits (gen/point_name.h), read from there, as check_value reads
 # the point names (gen/point_names.def) and the names CMake checks
@@ -227,7 +227,7 @@ check_out() {
 
 # check_combinations: options that are fine alone and not together. The
 # defaults that depend on them are set here; those that need the machine
-# (cores, caches) come after set-up, from the plan (cmd/plan resolve).
+# (cores, caches) come after set-up, from the plan (the driver resolves them, cmd/sweep).
 check_combinations() {
 	# An N list of the user's has every form at every N, and no cap.
 	[ -z "$sites" ] || sites_given=1

@@ -1,6 +1,6 @@
-# Sourced by run.sh: what a sweep builds, from its checked options: the
-# builds, the plan's say (cmd/plan: the series, points, defaults that need
-# the machine, layout seeds) and run.conf (the settings --resume repeats).
+# Sourced by run.sh: what a sweep builds, from its checked options (the
+# builds, run.conf's settings, the identity --resume checks), and the one
+# hand-over to the driver (cmd/sweep), which does the rest of the sweep.
 
 # ---- builds ------------------------------------------------------------------
 
@@ -50,58 +50,16 @@ plan_builds() {
 	done
 }
 
-# release_args POINTS: the configure arguments every sweep build shares.
-release_args() {
-	printf '%s\n' -DCMAKE_BUILD_TYPE=Release "-DIC_POINTS=$1" "-DIC_PER_CALLER=$per_caller"
-}
-
-# ---- series and points -------------------------------------------------------
-
-# plan ARGS...: cmd/plan (plan/: the series, their N caps and filler, the
-# points, the order, the seeds) on this run's settings, as run.conf has them.
-plan() {
-	local bin
-	bin=$(plan_tool) || exit 1
-	conf_text | "$bin" "$@"
-}
-
-# resolve_machine: the settings left to the plan (plan resolve: the
-# defaults that need the machine, the series), taken back as run.conf's
-# keys; what the sweep leaves out is said, and the series in words kept
-# for the terminal.
-resolve_machine() {
-	local out line key conf_vars
-	conf_keys
-	out=$(plan resolve) || fail "the plan could not be made (cmd/plan resolve)"
-	while IFS= read -r line; do
-		key=${line%%=*}
-		case $key in
-		note) say "${line#*=}" ;;
-		series) series_text=${line#*=} ;;
-		*) [[ " ${conf_vars[*]} " == *" $key "* ]] || fail "cmd/plan resolve: unknown setting '$key'"
-			printf -v "$key" '%s' "${line#*=}" ;;
-		esac
-	done <<<"$out"
-}
-
-# quick_args: into qargs, build/'s configure arguments as ./run.sh test
-# --all makes it: the quick sweep's points (the default series and forms at
-# N = 1, 64, 1024), so a following ./run.sh --quick builds nothing new.
-quick_args() {
-	local specs
-	specs=$(sites=1,64,1024 && resolve_machine && plan points | paste -sd';') && [ -n "$specs" ] ||
-		fail "the plan has no quick points (cmd/plan points)"
+# sweep_build --points|--sentinel DIR [TARGET...]: DIR configured as a
+# release build of the first build's arguments with, --points, this run's
+# points (the settings resolved on this machine by the driver; its notes
+# said) or, --sentinel, the watch's; then built (sweep build).
+sweep_build() {
+	local bin a=()
+	bin=$(sweep_tool) || exit 1
 	plan_builds
-	mapfile -t qargs < <(release_args "$specs"; printf '%s' "${B_args[0]}")
-}
-
-# variant_seeds: every layout variant's seed, drawn from the run's layout
-# seed (plan --seeds), as run.conf records them (r1_v0:SEED ...).
-variant_seeds() {
-	local bin
-	bin=$(plan_tool) || exit 1
-	"$bin" --seeds --seed "$layout_seed" --repeats "$repeat" --variants "$layouts_random" |
-		awk '{ printf "%s%s:%s", (NR > 1 ? " " : ""), $1, $2 }'
+	[ -z "${B_args[0]}" ] || mapfile -t a <<<"${B_args[0]%$'\n'}"
+	conf_text | "$bin" build "-j$jobs" "$@" -- "${a[@]}" || exit
 }
 
 # ---- identity and run.conf ---------------------------------------------------
@@ -150,7 +108,6 @@ conf_keys() {
 }
 
 conf_text() { local v conf_vars; conf_keys; for v in "${conf_vars[@]}"; do printf '%s=%s\n' "$v" "${!v-}"; done; }
-save_conf() { conf_text >"$1.tmp" && mv "$1.tmp" "$1"; }
 
 # load_conf DIR: the run's settings; an option given now must say the same.
 load_conf() {
@@ -203,4 +160,42 @@ check_resume_identity() {
 		fail "--resume: $resume was measured from other code (source $resume_source, this tree $build_source): a resumed sweep must not mix builds"
 	[ "$resume_cc" = "$build_cc" ] || fail "--resume: $resume was built with '$resume_cc', this machine has '$build_cc'"
 	[ "$resume_lock" = "$build_lock" ] || fail "--resume: $resume used lock $resume_lock, the build has $build_lock"
+}
+
+# sweep_main ARGS...: what must come before there is a compiler -- every
+# option checked (nothing done yet), set-up, the checks that needed it --
+# then one hand-over to the driver (cmd/sweep run, sweep/run.c): the
+# settings and this run's own on its stdin. The locks taken here stay
+# held across exec.
+sweep_main() {
+	# To every program of the sweep (common/machine_state_read.h): the load
+	# sampled before anything started, and our pid (the driver's after
+	# exec), whose descendants are this run's processes.
+	export IC_RUN_LOADAVG=$run_loadavg IC_RUN_PID=$$
+	parse_args "$@"
+	check_options
+	# For tests of refusals: an input that should have been refused ends
+	# here, not in a sweep.
+	[ -z "${IC_STOP_AFTER_CHECKS:-}" ] || exit 0
+	# A results directory has one user: a second --resume of it is refused
+	# here, before anything is installed.
+	[ -z "$resume" ] || lock_take "$resume/.run.sh-lock" "$resume" refuse
+	# clang comes from Debian when asked for.
+	[[ ,$ccs, != *,clang,* ]] || packages+=(clang)
+	ensure_packages
+	check_after_setup
+	# A resume of other code is refused before the driver is compiled.
+	if [ -n "$resume" ]; then check_resume_identity; else build_identity; fi
+	local bin b
+	bin=$(sweep_tool) || exit 1
+	exec "$bin" run <<<"$(
+		conf_text
+		printf 'out=%s\nresume=%s\njobs=%s\ncmdline=%s\nelapsed=%s\n' "$out" "$resume" "$jobs" \
+			"${cmdline//$'\n'/ }" "$((SECONDS - run_start))"
+		for b in "${!B_dir[@]}"; do
+			printf 'tree=%s\ntree_cc=%s\ntree_cflags=%s\ntree_codegen=%s\n' "${B_dir[b]}" "${B_cc[b]}" \
+				"${B_cflags[b]}" "${B_codegen[b]}"
+			printf '%s' "${B_args[b]}" | sed 's/^/tree_arg=/'
+		done
+	)"
 }

@@ -1,5 +1,5 @@
 # Sourced by run.sh: the Debian packages the suite needs, installed when
-# missing, and the plan program (cmd/plan), compiled before any tree.
+# missing, and the driver (cmd/sweep), compiled before any tree.
 
 # README.md says what each part uses them for; python3 checks the merged JSON
 # the way Google Benchmark's compare.py reads it.
@@ -35,38 +35,41 @@ ensure_packages() {
 	rm -f "$log" "$log.install"
 }
 
-# ---- the plan (cmd/plan.c) ---------------------------------------------------
+# ---- the driver (cmd/sweep.c) -------------------------------------------------
 
-# plan_tool: the path of cmd/plan, the sweep's plan, which also says what
-# this machine has (hwloc, through bench/hw/topology.c as the bench reads
-# it). The plan decides what the trees are configured with, so it comes
-# before them: compiled straight with cc into build-tools/, once per
-# content of its sources. A caller that asks often sets plan_bin to it
-# once (plan_bin=$(plan_tool)); the sources are not hashed again then.
-plan_sources=(cmd/plan.c plan/points.c plan/order.c common/run_conf.c common/kit.c bench/hw/topology.c)
-plan_tool() {
-	local dir=$top/build-tools id bin f
-	[ -z "${plan_bin:-}" ] || { echo "$plan_bin"; return 0; }
-	id=$(cd "$top" && cat "${plan_sources[@]}" plan/*.h common/run_conf.h common/kit.h common/splitmix64.h \
-		bench/hw/topology.h gen/point_name.h gen/point_names.def engine/watch_forms.def | sha256sum | cut -c1-16)
-	bin=$dir/plan-$id
+# sweep_tool: the path of cmd/sweep, the sweep's driver and plan, which
+# also says what this machine has (hwloc, through bench/hw/topology.c as
+# the bench reads it). The plan decides what the trees are configured
+# with, so it comes before them: compiled straight with cc into
+# build-tools/, once per content of its sources. A caller that asks often
+# sets sweep_bin to it once (sweep_bin=$(sweep_tool)).
+sweep_tool() {
+	local dir=$top/build-tools id bin f src
+	[ -z "${sweep_bin:-}" ] || { echo "$sweep_bin"; return 0; }
+	src=$(cd "$top" && echo cmd/sweep.c sweep/*.c plan/points.c plan/order.c common/run_conf.c common/kit.c \
+		common/measure_lock.c bench/hw/topology.c)
+	# shellcheck disable=SC2086 # the sources' names are words
+	id=$(cd "$top" && cat $src sweep/*.h plan/*.h common/run_conf.h common/kit.h common/splitmix64.h \
+		common/measure_lock.h bench/hw/topology.h gen/point_name.h gen/point_names.def engine/watch_forms.def |
+		sha256sum | cut -c1-16)
+	bin=$dir/sweep-$id
 	if [ ! -x "$bin" ]; then
 		mkdir -p "$dir" || fail "cannot make $dir"
-		# shellcheck disable=SC2046 # pkg-config's flags are several words
-		(cd "$top" && cc -std=gnu11 -O2 -Icommon -Iplan -Ibench/hw -Igen -Iengine -o "$bin.$$" "${plan_sources[@]}" \
-			$(pkg-config --cflags --libs hwloc) -pthread) >"$dir/plan.log" 2>&1 ||
-			{ rm -f "$bin.$$"; show_tail 5 "$dir/plan.log"; fail "compiling the plan failed (log: $dir/plan.log)"; }
+		# shellcheck disable=SC2046,SC2086 # pkg-config's flags and the sources are several words
+		(cd "$top" && cc -std=gnu11 -O2 -Icommon -Iplan -Isweep -Ibench/hw -Igen -Iengine -o "$bin.$$" \
+			$src $(pkg-config --cflags --libs hwloc) -pthread) >"$dir/sweep.log" 2>&1 ||
+			{ rm -f "$bin.$$"; show_tail 5 "$dir/sweep.log"; fail "compiling the driver failed (log: $dir/sweep.log)"; }
 		mv -f "$bin.$$" "$bin"
-		# Older plans, and the topology tool that came before the plan.
-		for f in "$dir"/plan-* "$dir"/topology-*; do [ "$f" = "$bin" ] || [[ $f == *.* ]] || rm -f "$f"; done
+		# Older drivers, and the plan and topology tools that came before.
+		for f in "$dir"/sweep-* "$dir"/plan-* "$dir"/topology-*; do [ "$f" = "$bin" ] || [[ $f == *.* ]] || rm -f "$f"; done
 	fi
 	echo "$bin"
 }
 
-# machine KEY: one value of what the plan says of this machine (cmd/plan
+# machine KEY: one value of what the driver says of this machine (sweep
 # machine: cores, l1i_size, l2_size, ...); empty where hwloc does not say.
 machine() {
 	local bin
-	bin=$(plan_tool) || exit 1
+	bin=$(sweep_tool) || exit 1
 	"$bin" machine | sed -n "s/^$1=//p"
 }

@@ -34,8 +34,7 @@ sub_test() {
 		say "every test of behaviour passed in build (./run.sh test --all runs those that measure and the sanitizer builds too)"
 		return 0
 	fi
-	quick_args
-	test_tree build "" "${qargs[@]}" || failed=1
+	test_tree build "" --points || failed=1
 	test_tree build-tsan tsan -DCMAKE_BUILD_TYPE=Release -DIC_SANITIZE=thread || failed=1
 	test_tree build-asan sanitize -DCMAKE_BUILD_TYPE=Release -DIC_SANITIZE=address || failed=1
 	say "times: ${test_times[*]}"
@@ -46,7 +45,8 @@ sub_test() {
 # test_tree DIR LABEL CMAKE-ARGS...: configure, build (all, or for a label
 # the target tests_LABEL), run the tests (all, those with the label, or for
 # default those labelled neither measures nor slow). The tree stays locked
-# while its tests run.
+# while its tests run. --points for CMAKE-ARGS: the quick sweep's points,
+# so a following ./run.sh --quick builds nothing new.
 test_times=()
 test_tree() {
 	local dir=$1 label=$2 t; shift 2
@@ -62,8 +62,11 @@ test_tree() {
 		lock_build "$dir"
 		t=$SECONDS
 		phase "test: building $dir (log $dir/build.log)"
-		configure "$dir" "$@"
-		build "$dir" "${targets[@]}"
+		if [ "$1" = --points ]; then
+			(sites=1,64,1024 && sweep_build --points "$dir" "${targets[@]}")
+		else
+			build "$dir" "${targets[@]}" -- "$@"
+		fi
 		printf 'build %ss' $((SECONDS - t))
 		t=$SECONDS
 		phase "test: running the tests of $dir (log $dir/ctest.log)"

@@ -5,9 +5,9 @@
 
 # The sentinel: the pair and the controls that tell what a state changes
 # (the report reads each form's time per state), as gen's specs from the
-# plan (cmd/plan sentinel); watch_runs BENCH their runs in BENCH's plan, by
+# plan (cmd/sweep sentinel); watch_runs BENCH their runs in BENCH's plan, by
 # the names the bench gives them.
-watch_specs() { local bin; bin=$(plan_tool) || exit 1; "$bin" sentinel; }
+watch_specs() { local bin; bin=$(sweep_tool) || exit 1; "$bin" sentinel; }
 watch_runs() {
 	"$1" --plan --threads=1 --modes=private 2>/dev/null | awk -F'\t' -v specs="$(watch_specs | paste -sd' ')" '
 		BEGIN { n = split(specs, s, " "); for (i = 1; i <= n; i++) want[s[i]] = 1 }
@@ -43,20 +43,18 @@ watch_process() {
 
 sub_watch() {
 	parse_sub watch "--minutes= --out=path" "$@"
-	local minutes=${opt[--minutes]:-2} wout=${opt[--out]:-} tree a k=0 half end per_s long_reps
+	local minutes=${opt[--minutes]:-2} wout=${opt[--out]:-} tree k=0 half end per_s long_reps
 	[[ $minutes =~ ^[0-9]*\.?[0-9]+$ ]] && awk -v m="$minutes" 'BEGIN { exit !(m >= 0.1 && m <= 60) }' ||
 		die "watch: --minutes must be a number of minutes from 0.1 to 60, not '$minutes'"
 	[ -z "$wout" ] || check_out "watch: --out" "$wout"
 	[ -z "${IC_STOP_AFTER_CHECKS:-}" ] || exit 0   # (as the sweep's)
 	ensure_packages
-	plan_bin=$(plan_tool) || exit 1
+	sweep_bin=$(sweep_tool) || exit 1
 	tree=$(watch_tree)
 	lock_build "$tree"
 	if [ "$tree" = build-watch ]; then
-		mapfile -t a < <(release_args "$(watch_specs | paste -sd';')"; plan_builds; printf '%s' "${B_args[0]}")
 		phase "build: the sentinel in build-watch (log build-watch/build.log)"
-		configure build-watch "${a[@]}"
-		build build-watch sites_bench watch_report draw machine_state
+		sweep_build --sentinel build-watch sites_bench watch_report draw machine_state
 	else
 		build build watch_report draw machine_state
 	fi

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# run.sh's view of the machine (scripts/setup.sh: plan_tool, machine) comes
-# from cmd/plan, compiled straight with cc into build-tools/ once per
+# run.sh's view of the machine (scripts/setup.sh: sweep_tool, machine) comes
+# from cmd/sweep, compiled straight with cc into build-tools/ once per
 # content of its sources: the values agree with what the bench records in
 # its context, a second call compiles nothing, and the program run.sh
 # compiled plans as the build tree's does.
-# Usage: test_run_topology.sh PATH/TO/run.sh PATH/TO/sites_bench_test PATH/TO/plan
+# Usage: test_run_topology.sh PATH/TO/run.sh PATH/TO/sites_bench_test PATH/TO/sweep
 set -u
 run=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 top=$(dirname "$run")
-bench=$2 plan=$3
+bench=$2 sweep=$3
 command -v python3 >/dev/null || { echo "skip: python3 not installed"; exit 77; }
 pkg-config --exists hwloc 2>/dev/null || { echo "skip: hwloc's pkg-config file (libhwloc-dev) not installed"; exit 77; }
 . "$(dirname "$0")/lib.sh"
@@ -21,12 +21,12 @@ ask() {
 	(top=$tree prog=run.sh caller_pwd=$PWD; . "$top/scripts/common.sh"; . "$top/scripts/setup.sh"; "$@")
 }
 
-# A copy of the scripts and the plan's sources, so the first call compiles.
+# A copy of the scripts and the driver's sources, so the first call compiles.
 mkdir -p "$tmp/t/bench"
-cp -r "$top/scripts" "$top/cmd" "$top/plan" "$top/common" "$top/gen" "$top/engine" "$tmp/t/"
+cp -r "$top/scripts" "$top/cmd" "$top/sweep" "$top/plan" "$top/common" "$top/gen" "$top/engine" "$tmp/t/"
 cp -r "$top/bench/hw" "$tmp/t/bench/"
 cores=$(ask "$tmp/t" machine cores) l1i=$(ask "$tmp/t" machine l1i_size) l2=$(ask "$tmp/t" machine l2_size)
-bin=$(ls "$tmp"/t/build-tools/plan-* 2>/dev/null)
+bin=$(ls "$tmp"/t/build-tools/sweep-* 2>/dev/null)
 [ "$(wc -w <<<"$bin")" -eq 1 ] || bad "want one compiled program in build-tools/, got: $bin"
 "$bench" --counters=none --threads=1 --benchmark_filter='^sites/mark/.*/16/private/real_time' \
 	--benchmark_min_time=0.001 --benchmark_out="$tmp/r.json" --benchmark_format=console >/dev/null 2>"$tmp/err" ||
@@ -41,7 +41,7 @@ ask "$tmp/t" machine cores >/dev/null
 
 # The same plan as the build tree's program, on the same settings.
 printf 'forms=inline,extern,clone\nops=tail_dequeue\nseed=1\nmodes=private\nlayout_seed=9\n' >"$tmp/s"
-"$bin" resolve <"$tmp/s" >"$tmp/a" && "$plan" resolve <"$tmp/s" >"$tmp/b" && cmp -s "$tmp/a" "$tmp/b" ||
+"$bin" resolve <"$tmp/s" >"$tmp/a" && "$sweep" resolve <"$tmp/s" >"$tmp/b" && cmp -s "$tmp/a" "$tmp/b" ||
 	bad "run.sh's plan and the tree's resolve apart: $(diff "$tmp/a" "$tmp/b")"
 
 [ $fail -eq 0 ] && echo "ok: cores $cores, L1i $l1i B, L2 $l2 B from hwloc as the bench sees them; compiled once; the tree's plan agrees"

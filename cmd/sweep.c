@@ -1,0 +1,251 @@
+/* sweep: the sweep's driver and its plan (sweep/, plan/). run.sh checks
+ * every option, installs what is missing, compiles this program and hands
+ * over once:
+ *
+ *   sweep run < SETTINGS      the sweep (sweep/sequence.c): run.conf's settings
+ *                             as the options checked them, then the run's
+ *                             own (out or resume, jobs, cmdline, elapsed,
+ *                             and per build tree=DIR with its tree_cc,
+ *                             tree_cflags, tree_codegen, tree_arg lines)
+ *   sweep build [-jN] [--points|--sentinel] DIR [TARGET...] [-- CMAKE-ARGS...]
+ *                             a tree built (configured first with the
+ *                             arguments after --, only when they changed),
+ *                             its output in DIR/build.log, for ./run.sh's
+ *                             subcommands; --points: a release build of
+ *                             the points of the settings on stdin, resolved
+ *                             here, --sentinel of the watch's sentinel
+ *   sweep resolve < SETTINGS  the settings left to the plan, with the
+ *                             machine's say (plan/points.h), key=value
+ *   sweep points < SETTINGS   every point, as gen's specs, one a line
+ *   sweep sentinel            the watch's sentinel, as gen's specs
+ *   sweep machine             what hwloc says of this machine, key=value:
+ *                             cores, pus, smt, l1i_size, l1i_assoc,
+ *                             l1i_line, l1d_size, l2_size, l3_size (bytes,
+ *                             ways; empty where hwloc does not say)
+ *   sweep order --seed S --repeats R --variants V --processes P [--builds B]
+ *        [--prefix X] [--spread]
+ *                             the processes in their order (plan/order.h):
+ *                             KEY GROUP REPEAT VARIANT PROCESS BUILD
+ *   sweep seeds --seed S --repeats R --variants V
+ *                             each layout variant's seed: r<R>_v<V> SEED
+ *
+ * Compiled with cc before any tree is configured (scripts/setup.sh), as
+ * the points are the trees' configuration. Bad usage or settings: one line
+ * on stderr, exit 2, nothing printed; 1 when the machine lacks what is
+ * asked or a step of the sweep fails. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kit.h"
+#include "order.h"
+#include "points.h"
+#include "sweep.h"
+#include "topology.h"
+
+static const char sweep_usage[] =
+	"usage: sweep run|resolve|points < SETTINGS\n"
+	"       sweep build [-jN] [--points|--sentinel] DIR [TARGET...] [-- CMAKE-ARGS...]\n"
+	"       sweep sentinel|machine\n"
+	"       sweep order --seed S --repeats R --variants V --processes P [--builds B] [--prefix X] [--spread]\n"
+	"       sweep seeds --seed S --repeats R --variants V\n"
+	"\n"
+	"The sweep's driver and its plan (cmd/sweep.c says what each does).\n";
+
+static void plan_size(const char *key, long v)
+{
+	if (v > 0)
+		printf("%s=%ld\n", key, v);
+	else
+		printf("%s=\n", key);
+}
+
+/* resolve or points, on the settings from stdin. */
+static int plan_settings(const char *what)
+{
+	struct ic_settings s = { 0 };
+	char err[512];
+	int rc;
+
+	if (ic_settings_read(&s, stdin, "the settings on stdin", err, sizeof(err))) {
+		ic_settings_free(&s);
+		return ic_bad("%s", err);
+	}
+	if (!strcmp(what, "resolve")) {
+		int known;
+		struct ic_topo_info t;
+
+		sw_topology(&t, &known);
+		struct ic_plan_machine m = { t.cores, t.l1i_size, t.l2_size };
+
+		rc = ic_plan_resolve(&s, &m, stdout, err, sizeof(err));
+	} else {
+		rc = ic_plan_points(&s, stdout, err, sizeof(err));
+	}
+	ic_settings_free(&s);
+	if (rc) {
+		fprintf(stderr, "%s: %s\n", ic_prog, err);
+		return rc;
+	}
+	return fflush(stdout) == 0 ? 0 : 1;
+}
+
+static int machine(void)
+{
+	int known;
+	struct ic_topo_info t;
+
+	sw_topology(&t, &known);
+	if (!known)
+		ic_die(1, "hwloc could not read this machine's topology");
+	printf("cores=%d\npus=%d\nsmt=%d\n", t.cores, t.pus, t.smt);
+	plan_size("l1i_size", t.l1i_size);
+	plan_size("l1i_assoc", t.l1i_assoc);
+	plan_size("l1i_line", t.l1i_line);
+	plan_size("l1d_size", t.l1d_size);
+	plan_size("l2_size", t.l2_size);
+	plan_size("l3_size", t.l3_size);
+	ic_topo_close();
+	return fflush(stdout) == 0 ? 0 : 1;
+}
+
+/* build: --points or --sentinel read the settings on stdin and put the
+ * release build's arguments with those points before the rest. */
+static int build(int argc, char **argv)
+{
+	long jobs = sysconf(_SC_NPROCESSORS_ONLN);
+	int i = 0, dd, points = 0, sentinel = 0;
+	char top[4096];
+	const char **args;
+	size_t n = 0;
+
+	ic_prog = "inlinecost";
+	for (; i < argc && argv[i][0] == '-' && strcmp(argv[i], "--"); i++)
+		if (!strncmp(argv[i], "-j", 2))
+			jobs = strtol(argv[i] + 2, NULL, 10);
+		else if (!strcmp(argv[i], "--points"))
+			points = 1;
+		else if (!strcmp(argv[i], "--sentinel"))
+			sentinel = 1;
+		else
+			i = argc;
+	if (i >= argc || jobs < 1)
+		return ic_bad("usage: sweep build [-jN] [--points|--sentinel] DIR [TARGET...] [-- CMAKE-ARGS...]");
+	for (dd = i + 1; dd < argc && strcmp(argv[dd], "--"); dd++)
+		;
+	args = ic_xalloc(calloc((size_t)argc + 3, sizeof(*args)));
+	sw_started = sw_now();
+	if (points || sentinel) {
+		struct sweep sw = { 0 };
+		char *specs = NULL;
+		size_t len;
+
+		sw_conf_read_settings(&sw);
+		if (points) {
+			sw_resolve(&sw);
+			specs = sw_points(&sw);
+		} else {
+			FILE *f = ic_xalloc(open_memstream(&specs, &len));
+
+			ic_plan_sentinel(f);
+			fclose(f);
+			for (char *p = specs; *p; p++)
+				if (*p == '\n')
+					*p = p[1] ? ';' : 0;
+		}
+		args[n++] = "-DCMAKE_BUILD_TYPE=Release";
+		args[n++] = sw_fmt("-DIC_POINTS=%s", specs);
+		args[n++] = sw_fmt("-DIC_PER_CALLER=%s", sw_get(&sw, "per_caller"));
+	}
+	for (int k = dd + 1; k < argc; k++)
+		args[n++] = argv[k];
+	if (n || dd < argc)
+		sw_configure(getcwd(top, sizeof(top)) ? top : ".", argv[i], args, n);
+	sw_build(argv[i], (const char *const *)argv + i + 1, (size_t)(dd - i - 1), NULL, jobs);
+	return 0;
+}
+
+static int order(int argc, char **argv, int seeds)
+{
+	/* The design's limits are run.sh's; these only keep the product small. */
+	long seed = -1, n[4] = { -1, -1, -1, 1 };   /* repeats, variants, processes, builds */
+	const char *prefix = "";
+	int spread = 0, rc;
+	const struct ic_option opts[] = {
+		IC_OPTION_LONG("seed", &seed, 0, UINT32_MAX),
+		IC_OPTION_LONG("repeats", &n[0], 1, 10000),
+		IC_OPTION_LONG("variants", &n[1], 1, 10000),
+		IC_OPTION_LONG("processes", &n[2], 1, 10000),
+		IC_OPTION_LONG("builds", &n[3], 1, 10000),
+		IC_OPTION_STRING("prefix", &prefix),
+		IC_OPTION_FLAG("spread", &spread),
+		IC_OPTIONS_END,
+	};
+	struct ic_plan_proc *list;
+	size_t total;
+
+	if ((rc = ic_options_parse(argc, argv, opts, sweep_usage, "--help")) >= 0)
+		return rc;
+	if (optind < argc)
+		return ic_bad("unexpected argument '%s' (see --help)", argv[optind]);
+	if (seed < 0 || n[0] < 0 || n[1] < 0 || (!seeds && n[2] < 0))
+		return ic_bad("%s: --seed, --repeats, --variants%s are required (see --help)", argv[0],
+			      seeds ? "" : " and --processes");
+	if (seeds) {
+		for (long r = 1; r <= n[0]; r++)
+			for (long va = 0; va < n[1]; va++)
+				printf("r%ld_v%ld %" PRIu32 "\n", r, va,
+				       ic_plan_variant_seed((uint32_t)seed, (unsigned)r, (unsigned)va));
+		return fflush(stdout) == 0 ? 0 : 1;
+	}
+	if ((unsigned long)n[0] * (unsigned long)n[1] * (unsigned long)n[2] * (unsigned long)n[3] > 1000000)
+		return ic_bad("more than a million processes");
+	list = ic_xalloc(ic_plan_order_list((uint32_t)seed, (unsigned)n[0], (unsigned)n[1], (unsigned)n[2],
+					    (unsigned)n[3], spread, &total));
+	for (size_t i = 0; i < total; i++) {
+		char *group, *key = ic_plan_key(&list[i], (unsigned)n[3], prefix, &group);
+
+		printf("%s %s %u %u %u %u\n", key, group, list[i].repeat, list[i].variant, list[i].process,
+		       list[i].build);
+		free(key);
+		free(group);
+	}
+	free(list);
+	return fflush(stdout) == 0 ? 0 : 1;
+}
+
+int main(int argc, char **argv)
+{
+	const char *cmd = argc >= 2 ? argv[1] : "";
+
+	ic_prog = "sweep";
+	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help"))
+		return fputs(sweep_usage, stdout), 0;
+	if (!strcmp(cmd, "build"))
+		return build(argc - 2, argv + 2);
+	if (!strcmp(cmd, "order") || !strcmp(cmd, "seeds"))
+		return order(argc - 1, argv + 1, !strcmp(cmd, "seeds"));
+	if (argc > 2)
+		return ic_bad("%s takes no arguments, not '%s'", cmd, argv[2]);
+	if (!strcmp(cmd, "run")) {
+		struct sweep sw = { 0 };
+		char top[4096];
+
+		ic_prog = "inlinecost";
+		sw.top = getenv("PWD") && *getenv("PWD") == '/' ? getenv("PWD") : getcwd(top, sizeof(top));
+		sw_conf_read(&sw);
+		sw_sweep(&sw);
+		return fflush(stdout) == 0 ? 0 : 1;
+	}
+	if (!strcmp(cmd, "resolve") || !strcmp(cmd, "points"))
+		return plan_settings(cmd);
+	if (!strcmp(cmd, "sentinel")) {
+		ic_plan_sentinel(stdout);
+		return fflush(stdout) == 0 ? 0 : 1;
+	}
+	if (!strcmp(cmd, "machine"))
+		return machine();
+	return ic_bad("unknown command '%s' (see --help)", cmd);
+}

@@ -1,0 +1,263 @@
+/* The sweep's builds (sweep.h): configure a tree only when its arguments
+ * changed, build it with its output in its log and a line every 15 s,
+ * link its layout variants and read what its bench runs. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kit.h"
+#include "sweep.h"
+
+/* CMD with its output in LOG; on failure its last lines, then exit 1. */
+static void sw_step(const char *log, const char *what, char *const argv[])
+{
+	if (sw_run(argv, log, SW_SAME, NULL)) {
+		sw_tail(20, log);
+		sw_fail("%s failed (log: %s)", what, log);
+	}
+}
+
+static char *read_text(const char *path)
+{
+	char *t = ic_read_path(path, &(size_t){ 0 });
+
+	if (!t && errno == ENOMEM)
+		ic_xalloc(NULL);
+	return t;
+}
+
+/* Ninja (Debian's ninja-build): on these 2-core guests, where starting a
+ * process is dear, the Makefiles' own processes took about half of a
+ * build's time. A tree made by another generator is made anew (it holds
+ * only build output). */
+void sw_configure(const char *top, const char *dir, const char *const *args, size_t n)
+{
+	char *stamp = sw_fmt("%s/.run.sh-configure", dir), *cache = sw_fmt("%s/CMakeCache.txt", dir), *want, *have,
+	     *cached, *log, *what;
+	size_t len;
+	FILE *f = ic_xalloc(open_memstream(&want, &len));
+	const char **argv = ic_xalloc(calloc(n + 8, sizeof(*argv)));
+
+	fprintf(f, "-G\nNinja\n");
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%s\n", args[i]);
+	fclose(f);
+	have = read_text(stamp);
+	cached = read_text(cache);
+	if (!cached || !have || strcmp(have, want)) {
+		if (cached && !strstr(cached, "\nCMAKE_GENERATOR:INTERNAL=Ninja\n")) {
+			sw_say("%s was made by another build tool: making it anew with Ninja", dir);
+			sw_run((char *[]){ "find", (char *)dir, "-mindepth", "1", "-maxdepth", "1", "!", "-name",
+					   ".run.sh-lock", "-exec", "rm", "-rf", "{}", "+", NULL },
+			       NULL, NULL, NULL);
+		}
+		if (ic_mkdir_p(dir))
+			sw_fail("cannot make %s: %s", dir, strerror(errno));
+		unlink(stamp);
+		memcpy(argv, (const char *[]){ "cmake", "-S", top, "-B", dir, "-G", "Ninja" }, 7 * sizeof(*argv));
+		memcpy(argv + 7, args, n * sizeof(*args));
+		log = sw_fmt("%s/configure.log", dir), what = sw_fmt("configuring %s", dir);
+		sw_step(log, what, (char *const *)argv);
+		if (!(f = fopen(stamp, "w")) || fputs(want, f) < 0 || fclose(f))
+			sw_fail("cannot write %s", stamp);
+		free(log), free(what);
+	}
+	free(stamp), free(cache), free(want), free(have), free(cached), free(argv);
+}
+
+/* Ninja's last [done/total] status in the log: "starting" before one. */
+static void build_steps(const char *log, char *out, size_t cap)
+{
+	char *t = read_text(log);
+	long k = 0, n = 0, a, b;
+
+	for (char *p = t; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : "")
+		if (sscanf(p, "[%ld/%ld]", &a, &b) == 2)
+			k = a, n = b;
+	if (k > 0)
+		snprintf(out, cap, "%ld of %ld steps", k, n);
+	else
+		snprintf(out, cap, "starting");
+	free(t);
+}
+
+/* No time left: the steps differ too much (on the Xeon guest a file of the
+ * scatter series' clones took about 2 s, a chain file 0.08 s), and a rate
+ * from their count was off by four. $IC_BUILD_PROGRESS_S sets the 15 s
+ * (tests). */
+void sw_build(const char *dir, const char *const *targets, size_t n, const char *label, long jobs)
+{
+	char log[4200], j[32], what[4300], steps[64], took[32];
+	const char **argv = ic_xalloc(calloc(n + 8, sizeof(*argv)));
+	double t0 = sw_now(), every = getenv("IC_BUILD_PROGRESS_S") ? atof(getenv("IC_BUILD_PROGRESS_S")) : 15;
+	pid_t pid;
+	int rc;
+
+	snprintf(log, sizeof(log), "%s/build.log", dir);
+	snprintf(j, sizeof(j), "%ld", jobs);
+	argv[0] = "cmake", argv[1] = "--build", argv[2] = dir, argv[3] = "-j", argv[4] = j;
+	if (n)
+		argv[5] = "--target";
+	memcpy(argv + 6, targets, n * sizeof(*targets));
+	/* Ninja's status as build_steps reads it, whatever the user's. */
+	pid = sw_spawn((char *const *)argv, log, SW_SAME, "NINJA_STATUS=[%f/%t] ");
+	snprintf(what, sizeof(what), "%s", label ? label : "");
+	if (!label)
+		snprintf(what, sizeof(what), "build of %s", dir);
+	while ((rc = sw_wait_s(pid, every > 0 ? every : 15)) < 0) {
+		build_steps(log, steps, sizeof(steps));
+		sw_phase("%s: %s, %s so far (log %s)", what, steps, sw_fmt_s((long)(sw_now() - t0), took, sizeof(took)),
+			 log);
+	}
+	free(argv);
+	if (rc) {
+		sw_tail(20, log);
+		sw_fail("building %s failed (log: %s)", dir, log);
+	}
+}
+
+/* Every variant is a random layout of the same objects, drawn from its own
+ * seed (run.conf's variant_seeds), named by number (rR_vV); with --lto,
+ * whose code no layout moves, the processes run the ordinary link.
+ * Variants of earlier designs that this one does not run are removed
+ * (each is as big as the bench). */
+static void link_variants(const struct sweep *sw, const struct sw_tree *t)
+{
+	char link[4200], vdir[4200], log[4200], out[4400], what[4400], *seeds, *save = NULL;
+
+	if (sw_long(sw, "lto"))
+		return;
+	snprintf(link, sizeof(link), "%s/bench/link_variant", t->dir);
+	if (access(link, X_OK))
+		sw_fail("%s missing: the build does not make layout variants", link);
+	if (!*sw_get(sw, "variant_seeds"))
+		sw_fail("no layout variant seeds in the run's settings");
+	snprintf(vdir, sizeof(vdir), "%s/bench/variants", t->dir);
+	snprintf(log, sizeof(log), "%s/link.log", t->dir);
+	ic_mkdir_p(vdir);
+	seeds = ic_xalloc(strdup(sw_get(sw, "variant_seeds")));
+	for (char *rv = strtok_r(seeds, " ", &save); rv; rv = strtok_r(NULL, " ", &save)) {
+		char *seed = strchr(rv, ':');
+
+		if (!seed)
+			sw_fail("variant_seeds: '%s' is not rR_vV:SEED", rv);
+		*seed++ = 0;
+		snprintf(out, sizeof(out), "%s/%s", vdir, rv);
+		snprintf(what, sizeof(what), "linking layout variant %s in %s", rv, t->dir);
+		sw_step(log, what, (char *[]){ link, seed, out, NULL });
+	}
+	free(seeds);
+	char *pattern = sw_fmt("%s/r*_v*", vdir), *all = sw_fmt(" %s", sw_get(sw, "variant_seeds"));
+	glob_t g;
+
+	if (glob(pattern, 0, NULL, &g) == 0)
+		for (size_t i = 0; i < g.gl_pathc; i++) {
+			const char *name = strrchr(g.gl_pathv[i], '/') + 1;
+			size_t n = strlen(name);
+			char *keep = sw_fmt(" %.*s:", (int)(n > 5 && !strcmp(name + n - 5, ".seed") ? n - 5 : n), name);
+
+			if (!strstr(all, keep))
+				unlink(g.gl_pathv[i]);
+			free(keep);
+		}
+	globfree(&g);
+	free(pattern), free(all);
+}
+
+/* What a sweep runs is the bench's to say (sites_bench --plan; the rule is
+ * bench/sites_cases.h's): one line per run, its columns named by the first. */
+static void bench_plan(struct sweep *sw, size_t b)
+{
+	struct sw_tree *t = &sw->tree[b];
+	char *file = sw_file(sw, "plan", b, ".tsv"), *log = sw_file(sw, "log/plan", 0, ".txt"), bench[4200],
+	     tmp[4200], thr[300], modes[300], plant[300], *text, *save = NULL;
+	int col_name = -1, col_sites = -1;
+
+	snprintf(bench, sizeof(bench), "%s/bench/sites_bench", t->dir);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", file);
+	snprintf(thr, sizeof(thr), "--threads=%s", sw_get(sw, "threads"));
+	snprintf(modes, sizeof(modes), "--modes=%s", sw_get(sw, "modes"));
+	snprintf(plant, sizeof(plant), "--plant=%s", sw_get(sw, "plant"));
+	if (sw_run((char *[]){ bench, "--plan", thr, modes, *sw_get(sw, "plant") ? plant : NULL, NULL }, tmp, log,
+		   NULL)) {
+		unlink(tmp);
+		sw_tail(5, log);
+		sw_fail("%s --plan failed; log: %s", bench, log);
+	}
+	if (rename(tmp, file) || !(text = read_text(file)))
+		sw_fail("cannot write %s", file);
+	for (size_t i = 0; i < t->n_runs; i++)
+		free(t->runs[i]);
+	t->n_runs = 0;
+	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *f[64];
+		size_t nf = 0;
+
+		for (char *p = line, *q; nf < 64; p = q + 1) {
+			f[nf++] = p;
+			if (!(q = strchr(p, '\t')))
+				break;
+			*q = 0;
+		}
+		if (col_name < 0) {
+			for (size_t i = 0; i < nf; i++) {
+				if (!strcmp(f[i], "name"))
+					col_name = (int)i;
+				if (!strcmp(f[i], "sites"))
+					col_sites = (int)i;
+			}
+			if (col_name < 0 || col_sites < 0)
+				sw_fail("%s: no name or sites column", file);
+			continue;
+		}
+		if ((size_t)col_name >= nf || (size_t)col_sites >= nf)
+			sw_fail("%s: a line without the name or sites column", file);
+		t->runs = ic_xrealloc(t->runs, t->n_runs + 1, sizeof(*t->runs));
+		t->sites = ic_xrealloc(t->sites, t->n_runs + 1, sizeof(*t->sites));
+		t->runs[t->n_runs] = ic_xalloc(strdup(f[col_name]));
+		t->sites[t->n_runs++] = strtoul(f[col_sites], NULL, 10);
+	}
+	free(text);
+	free(file);
+	free(log);
+}
+
+void sw_build_all(struct sweep *sw)
+{
+	char *specs = sw_points(sw), *points, *per_caller, label[64], then[64] = "", left[32];
+	long after = sw_eta;
+	/* summarize draws the charts itself; runs, beside it, weighs the
+	 * repeats' agreement and exports the run. */
+	const char *targets[4] = { "sites_bench", "summarize", "machine_state", "runs" };
+
+	/* The time left is known only after the builds: said as what follows them. */
+	sw_eta = -1;
+	if (after >= 0)
+		snprintf(then, sizeof(then), "; then about %s", sw_fmt_s(after, left, sizeof(left)));
+	points = sw_fmt("-DIC_POINTS=%s", specs);
+	per_caller = sw_fmt("-DIC_PER_CALLER=%s", sw_get(sw, "per_caller"));
+	for (size_t b = 0; b < sw->n_tree; b++) {
+		struct sw_tree *t = &sw->tree[b];
+		const char **args = ic_xalloc(calloc(t->n_args + 3, sizeof(*args)));
+
+		snprintf(label, sizeof(label), "build %zu/%zu", b + 1, sw->n_tree);
+		sw_phase("%s: %s (%s, %s, %s codegen; log %s/build.log)%s", label, t->dir, *t->cc ? t->cc : "cc",
+			 *t->cflags ? t->cflags : "-O2", t->codegen, t->dir, then);
+		args[0] = "-DCMAKE_BUILD_TYPE=Release", args[1] = points, args[2] = per_caller;
+		memcpy(args + 3, t->args, t->n_args * sizeof(*args));
+		sw_configure(sw->top, t->dir, args, t->n_args + 3);
+		sw_build(t->dir, targets, b == 0 ? 4 : 3, label, sw->jobs);
+		link_variants(sw, t);
+		bench_plan(sw, b);
+		free(args);
+	}
+	free(specs);
+	free(points);
+	free(per_caller);
+	sw_eta = after;
+}

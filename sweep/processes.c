@@ -1,0 +1,301 @@
+/* The sweep's processes (sweep.h): the design's, in the plan's order
+ * (plan/order.h), each one run of the bench under the machine lock, one
+ * line each with the time the run has left; with --spread the repeats one
+ * after the other, the machine left to others between them; the verdict so
+ * far at each quarter. */
+#define _GNU_SOURCE
+#include <glob.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kit.h"
+#include "order.h"
+#include "sweep.h"
+
+/* Whether n is in nlist (a|b|c); NULL or "" holds every N. */
+static int in_nlist(const char *nlist, unsigned long n)
+{
+	char want[32];
+	char *all;
+	int in;
+
+	if (!nlist || !*nlist)
+		return 1;
+	snprintf(want, sizeof(want), "|%lu|", n);
+	all = sw_fmt("|%s|", nlist);
+	in = strstr(all, want) != NULL;
+	free(all);
+	return in;
+}
+
+void sw_write_runs(const struct sweep *sw, size_t b, const char *nlist, const char *path)
+{
+	const struct sw_tree *t = &sw->tree[b];
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		sw_fail("cannot write %s", path);
+	for (size_t i = 0; i < t->n_runs; i++)
+		if (in_nlist(nlist, t->sites[i]))
+			fprintf(f, "%s\n", t->runs[i]);
+	if (fclose(f))
+		sw_fail("cannot write %s", path);
+}
+
+/* A process's time for the time left until one has run, from what it runs
+ * (build 0's plan): every run's repetitions of min_time (the first
+ * process's estimate runs each about 1.4 times that, the later ones' fixed
+ * counts about 1.05 times: sites_bench --iterations-from), and a second to
+ * start. */
+long sw_guess_s(const struct sweep *sw, const char *nlist)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < sw->tree[0].n_runs; i++)
+		n += (size_t)in_nlist(nlist, sw->tree[0].sites[i]);
+	return (long)((double)n * (double)sw_long(sw, "reps") * sw_double(sw, "min_time") * 1.05 + 1);
+}
+
+/* The time of groups groups (a build's repeat, of a trial or step), each
+ * of the design's processes at per (any unit), its first at 4/3 of that:
+ * the first estimates the iterations the later ones take. */
+long sw_design_s(const struct sweep *sw, long groups, long per)
+{
+	return groups * (sw_long(sw, "layouts_random") * sw_long(sw, "processes") * per + per / 3);
+}
+
+/* POSIX cksum's CRC: a process's environment pad, the same as run.sh drew it. */
+static uint32_t posix_cksum(const char *s)
+{
+	uint32_t crc = 0;
+	size_t n = strlen(s);
+
+	for (size_t i = 0, len = n; i < n || len; i < n ? i++ : (len >>= 8)) {
+		crc ^= (uint32_t)(i < n ? (unsigned char)s[i] : (len & 0xff)) << 24;
+		for (int k = 0; k < 8; k++)
+			crc = crc & 0x80000000u ? (crc << 1) ^ 0x04C11DB7u : crc << 1;
+	}
+	return ~crc;
+}
+
+/* A group's (same build, repeat and step) first finished process file: the
+ * later processes take its iteration counts. NULL when none. */
+static char *first_of(const struct sweep *sw, const char *group)
+{
+	char *pattern = sw_fmt("%s/raw/%s_v*_p*.json", sw->dir, group), *best = NULL;
+	struct timespec when = { 0 };
+	struct stat st;
+	glob_t g;
+
+	if (glob(pattern, 0, NULL, &g) == 0)
+		for (size_t i = 0; i < g.gl_pathc; i++)
+			if (stat(g.gl_pathv[i], &st) == 0 &&
+			    (!best || st.st_mtim.tv_sec < when.tv_sec ||
+			     (st.st_mtim.tv_sec == when.tv_sec && st.st_mtim.tv_nsec < when.tv_nsec)))
+				best = g.gl_pathv[i], when = st.st_mtim;
+	best = best ? ic_xalloc(strdup(best)) : NULL;
+	globfree(&g);
+	free(pattern);
+	return best;
+}
+
+static int done(const struct sweep *sw, const char *key)
+{
+	char *f = sw_fmt("%s/raw/%s.json", sw->dir, key);
+	struct stat st;
+	int is = stat(f, &st) == 0 && st.st_size > 0;
+
+	free(f);
+	return is;
+}
+
+/* One process: every run of one build's plan (at the N in nlist), forms
+ * and points interleaved at random by Google Benchmark, under a random
+ * environment pad (it moves the stack). */
+static int run_process(const struct sweep *sw, const char *key, const char *from, const struct ic_plan_proc *p,
+		       const char *nlist)
+{
+	const struct sw_tree *t = &sw->tree[p->build];
+	char *file = sw_fmt("%s/raw/%s.json", sw->dir, key), *runs = sw_fmt("%s/log/%s.runs", sw->dir, key),
+	     *log = sw_fmt("%s/log/%s.txt", sw->dir, key), *seeded = sw_fmt("%s %s", sw_get(sw, "layout_seed"), key),
+	     *sim = sw_file(sw, "sim", p->build, ".csv"), *pad;
+	/* The simulated counts travel with variant 0's processes (counters.c). */
+	const char *ctr = p->variant > 0 && !strcmp(sw->counter_source, "sim") ? "none" : sw_get(sw, "counters");
+	size_t n = posix_cksum(seeded) % 4096;
+	char *argv[] = {
+		sw_long(sw, "lto") ? sw_fmt("%s/bench/sites_bench", t->dir)   /* LTO's code no layout moves */
+				   : sw_fmt("%s/bench/variants/r%u_v%u", t->dir, p->repeat, p->variant),
+		sw_fmt("--counters=%s", ctr), sw_fmt("--threads=%s", sw_get(sw, "threads")),
+		sw_fmt("--modes=%s", sw_get(sw, "modes")), sw_fmt("--sim-cache=%s", sim),
+		sw_fmt("--process=%u", p->process), sw_fmt("--layout-variant=%u", p->variant),
+		sw_fmt("--run-list=%s", runs), sw_fmt("--benchmark_repetitions=%s", sw_get(sw, "reps")),
+		sw_fmt("--benchmark_enable_random_interleaving=true"),
+		sw_fmt("--benchmark_min_time=%s", sw_get(sw, "min_time")), sw_fmt("--benchmark_out=%s.tmp", file),
+		sw_fmt("--benchmark_out_format=json"), sw_fmt("--benchmark_format=console"),
+		*sw_get(sw, "plant") ? sw_fmt("--plant=%s", sw_get(sw, "plant")) : NULL,
+		from ? sw_fmt("--iterations-from=%s", from) : NULL, NULL
+	};
+	int rc;
+
+	if (!argv[14] && argv[15])
+		argv[14] = argv[15], argv[15] = NULL;
+	sw_write_runs(sw, p->build, nlist, runs);
+	pad = ic_xalloc(malloc(n + 12));
+	memcpy(pad, "IC_ENV_PAD=", 11);
+	memset(pad + 11, 'x', n);
+	pad[n + 11] = 0;
+	rc = sw_run(argv, log, SW_SAME, pad);
+	char *tmp = sw_fmt("%s.tmp", file);
+
+	if (rc) {
+		unlink(tmp);
+		sw_say("process %s failed; its log: %s", key, log);
+		sw_tail(5, log);
+	} else if (rename(tmp, file)) {
+		sw_fail("cannot write %s", file);
+	}
+	for (size_t i = 0; argv[i]; i++)
+		free(argv[i]);
+	free(tmp), free(file), free(runs), free(log), free(seeded), free(sim), free(pad);
+	return rc ? -1 : 0;
+}
+
+/* The verdict so far from the processes on disk, while the rest run
+ * (summarize writes nothing of the run's; a failure says nothing: the
+ * report at the end speaks). */
+static void so_far(const struct sweep *sw, size_t total)
+{
+	char *argv[] = { sw_fmt("%s/cmd/summarize", sw->tree[0].dir), "--run", sw->dir, "--so-far",
+			 sw_fmt("%zu", total), NULL };
+
+	sw_run(argv, NULL, "/dev/null", NULL);
+	free(argv[0]), free(argv[4]);
+}
+
+/* --spread: sleep until repeat r's turn with the machine lock let go
+ * (however deep it is held), so that others may measure meanwhile; then
+ * take it again, waiting for them if need be. A lock handed down by
+ * `flock FILE ./run.sh` stays its giver's and stays held. */
+static void spread_wait(const struct sweep *sw, double s, unsigned r)
+{
+	int depth = sw_measure_depth;
+	time_t at = time(NULL) + (time_t)s;
+	char when[16], *what = sw_fmt("the measurement (repeat %u)", r);
+
+	if (s <= 0)
+		return free(what);
+	strftime(when, sizeof(when), "%H:%M:%S", gmtime(&at));
+	sw_phase("spread: repeat %u of %ld starts at %s UTC, in %ld min %ld s; the machine is free to others until then",
+		 r, sw_long(sw, "repeat"), when, (long)s / 60, (long)s % 60);
+	for (int k = 0; k < depth; k++)
+		sw_measure_end();
+	sw_sleep(s);
+	for (int k = 0; k < depth; k++)
+		sw_measure_begin(what, sw->cmdline, sw->top);
+	free(what);
+}
+
+int sw_processes(struct sweep *sw, const char *prefix, const char *nlist, long after_s)
+{
+	long repeat = sw_long(sw, "repeat"), nb = (long)sw->n_tree, spread_gap = 0;
+	size_t total, todo = 0, firsts = 0;
+	struct ic_plan_proc *list = ic_plan_order_list((uint32_t)sw_long(sw, "layout_seed"), (unsigned)repeat,
+						       (unsigned)sw_long(sw, "layouts_random"),
+						       (unsigned)sw_long(sw, "processes"), (unsigned)nb,
+						       *sw_get(sw, "spread") != 0, &total);
+	char **key = ic_xalloc(calloc(total, sizeof(*key))), **group = ic_xalloc(calloc(total, sizeof(*group)));
+	long guess, per, done_ms = 0, done_n = 0, prev_eta = -1;
+	unsigned cur_r = 0;
+	double r_began = 0;
+	int rc = 0;
+
+	if (!list)
+		sw_fail("out of memory");
+	/* A group's first process estimates its iterations and runs about 1.4
+	 * times as long as the later ones (sw_guess_s). */
+	for (size_t i = 0; i < total; i++) {
+		char *first;
+
+		key[i] = ic_plan_key(&list[i], (unsigned)nb, prefix, &group[i]);
+		todo += !done(sw, key[i]);
+		int fresh = 1;
+
+		for (size_t j = 0; j < i; j++)
+			fresh &= strcmp(group[j], group[i]) != 0;
+		if (fresh && !(first = first_of(sw, group[i])))
+			firsts++;
+		else if (fresh)
+			free(first);
+	}
+	guess = sw_guess_s(sw, nlist);
+	if (*sw_get(sw, "spread"))
+		spread_gap = (long)(sw_double(sw, "spread") * 60 / (double)(repeat - 1) + 0.5);
+	sw_measure_begin("the measurement", sw->cmdline, sw->top);
+	for (size_t i = 0; i < total && rc == 0; i++) {
+		const struct ic_plan_proc *p = &list[i];
+		char *from, why[160] = "", *ns = NULL;
+		double start;
+		int first;
+
+		if (done(sw, key[i]))
+			continue;
+		if (spread_gap && p->repeat != cur_r) {
+			if (cur_r)
+				spread_wait(sw, r_began + (double)spread_gap - sw_now(), p->repeat);
+			cur_r = p->repeat, r_began = sw_now();
+		}
+		/* What is left: the later processes at their mean so far (the
+		 * design's guess before one has run), the groups' first
+		 * processes at 4/3 of that, and the report. It rises only with
+		 * a reason. */
+		per = done_n ? done_ms / done_n : guess * 1000;
+		sw_eta = (((long)todo - (long)firsts) * per + (long)firsts * per * 4 / 3) / 1000 + after_s;
+		/* --spread: the last repeat starts no sooner than its turn, then
+		 * takes a repeat's processes. */
+		if (spread_gap && p->repeat < repeat) {
+			long wait_eta = (long)r_began + (repeat - p->repeat) * spread_gap - (long)time(NULL) +
+					sw_design_s(sw, nb, per) / 1000 + after_s;
+
+			if (wait_eta > sw_eta)
+				sw_eta = wait_eta;
+		}
+		if (prev_eta >= 0 && sw_eta > prev_eta + 5 + prev_eta / 10)
+			snprintf(why, sizeof(why), " (the estimate rose: a process takes %.1f s here, not the %ld s guessed)",
+				 (double)per / 1000, guess);
+		prev_eta = sw_eta;
+		if (nlist) {
+			ns = sw_fmt(", N = %s", nlist);
+			for (char *c = ns; *c; c++)
+				*c = *c == '|' ? ',' : *c;
+		}
+		sw_phase("measurement %zu/%zu: process %s (repeat %u, layout variant %u)%s%s", i + 1, total, key[i],
+			 p->repeat, p->variant, ns ? ns : "", why);
+		free(ns);
+		from = first_of(sw, group[i]);
+		first = !from;
+		start = sw_now();
+		rc = run_process(sw, key[i], from, p, nlist);
+		free(from);
+		if (first)
+			firsts--;
+		else
+			done_ms += (long)((sw_now() - start) * 1000), done_n++;
+		todo--;
+		/* The time left shrinks by the time just spent. */
+		prev_eta -= (long)(sw_now() - start);
+		/* The main design's verdict so far, at a quarter, half and three quarters. */
+		if (rc == 0 && !*prefix && total >= 8 && i + 1 < total && i * 4 / total < (i + 1) * 4 / total)
+			so_far(sw, total);
+	}
+	sw_measure_end();
+	sw_eta = after_s;
+	for (size_t i = 0; i < total; i++)
+		free(key[i]), free(group[i]);
+	free(key), free(group), free(list);
+	return rc;
+}

@@ -1,0 +1,383 @@
+/* The sweep's sequence (sweep.h), from where run.sh hands over: the plan on
+ * this machine, the trees and the results directory locked, the builds,
+ * then under the machine lock the machine's state, the counters and the
+ * processes; the report (cmd/summarize --run), the crossover steps or the
+ * calibration's trials, results/latest, the export and the closing lines. */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <glob.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kit.h"
+#include "points.h"
+#include "sweep.h"
+
+/* The report's share of the time left: a guess, in seconds. */
+#define SW_REPORT_S 5
+
+static struct sweep *sw_now_running;
+
+/* rm -rf what pattern matches (glob(3)), but keep. */
+static void rm_glob(char *pattern, const char *keep)
+{
+	glob_t g;
+
+	if (glob(pattern, 0, NULL, &g) == 0)
+		for (size_t i = 0; i < g.gl_pathc; i++)
+			if (!keep || strcmp(g.gl_pathv[i], keep))
+				sw_run((char *[]){ "rm", "-rf", g.gl_pathv[i], NULL }, NULL, NULL, NULL);
+	globfree(&g);
+	free(pattern);
+}
+
+static void stop(void)
+{
+	struct sweep *sw = sw_now_running;
+	char *link = sw_fmt("%s/report", sw->dir), name[256];
+	ssize_t n = readlink(link, name, sizeof(name) - 1);
+
+	signal(SIGINT, SIG_IGN);
+	signal(SIGTERM, SIG_IGN);
+	sw_signal = 0;
+	rm_glob(sw_fmt("%s/raw/*.tmp", sw->dir), NULL);
+	rm_glob(sw_fmt("%s/*.tmp", sw->dir), NULL);
+	/* The half-made report; the one DIR/report points to stays. */
+	name[n > 0 ? n : 0] = 0;
+	rm_glob(sw_fmt("%s/.report.*", sw->dir), sw_fmt("%s/%s", sw->dir, name));
+	sw_say("interrupted: finished processes are in %s; continue with ./run.sh --resume %s", sw->dir, sw->dir);
+	exit(130);
+}
+
+static void on_signal(int sig)
+{
+	sw_signal = sig;
+}
+
+/* The whole report of the run in place (summary, charts, repeats'
+ * agreement, calibration tables): summarize's. Its closing lines are kept
+ * for the end of the run, as it printed them. */
+static void report(const struct sweep *sw, const char *closing)
+{
+	char *prog = sw_fmt("%s/cmd/summarize", sw->tree[0].dir), *secs = sw_fmt("%ld", (long)(sw_now() - sw_started));
+	int calibrate = sw_long(sw, "calibrate") != 0;
+
+	if (!calibrate)
+		sw_phase("report: summary and charts");
+	/* (summarize says what failed) */
+	if (sw_run((char *[]){ prog, "--run", sw->dir, calibrate ? "--seconds" : NULL, secs, NULL }, closing, NULL,
+		   NULL))
+		exit(1);
+	free(prog), free(secs);
+}
+
+static int cmp_ulong(const void *a, const void *b)
+{
+	unsigned long x = *(const unsigned long *)a, y = *(const unsigned long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Measure the N inside each crossover bracket, with the same variants and
+ * processes: the N the last summary names in report/refine_next.txt (the
+ * engine's geometric midpoints of neighbouring measured N in each
+ * bracket). A step's N are written to crossover_steps.csv before it runs,
+ * so a resumed step measures the N it started with. */
+static int crossover(struct sweep *sw, const char *closing)
+{
+	char *steps = sw_fmt("%s/crossover_steps.csv", sw->dir), *next = sw_fmt("%s/report/refine_next.txt", sw->dir);
+
+	for (int step = 1; step <= 4; step++) {
+		char *text = ic_read_path(steps, &(size_t){ 0 }), *mids = NULL, want[16], *prefix;
+		unsigned long *n;
+		size_t nn, k = 0;
+		char err[256];
+
+		snprintf(want, sizeof(want), "%d,", step);
+		for (char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : "")
+			if (!strncmp(l, want, strlen(want)))
+				mids = strndup(l + strlen(want), strcspn(l + strlen(want), "\n"));
+		free(text);
+		if (!mids || !*mids) {
+			FILE *f;
+
+			if (!(text = ic_read_path(next, &(size_t){ 0 })))
+				sw_fail("no %s: the summary did not name the next N", next);
+			for (char *c = text; *c; c++)
+				*c = *c == '\n' ? (c[1] ? '|' : 0) : *c;
+			if (!*text) {
+				sw_say("crossover: nothing left to refine");
+				return free(text), 0;
+			}
+			mids = text;
+			if (!(f = fopen(steps, "a")) || fprintf(f, "%d,%s\n", step, mids) < 0 || fclose(f))
+				sw_fail("cannot write %s", steps);
+		}
+		char *spaced = ic_xalloc(strdup(mids));
+
+		for (char *c = spaced; *c; c++)
+			*c = *c == '|' ? ' ' : *c;
+		sw_phase("crossover step %d: new N %s", step, spaced);
+		free(spaced);
+		if (ic_plan_sites(sw_get(sw, "sites"), &n, &nn, err, sizeof(err)))
+			sw_fail("--sites: %s", err);
+		for (char *m = mids; *m; m += strcspn(m, "|") + (m[strcspn(m, "|")] ? 1 : 0)) {
+			n = ic_xrealloc(n, nn + 1, sizeof(*n));
+			n[nn++] = strtoul(m, NULL, 10);
+		}
+		qsort(n, nn, sizeof(*n), cmp_ulong);
+		size_t len;
+		char *sites;
+		FILE *f = ic_xalloc(open_memstream(&sites, &len));
+
+		for (size_t i = 0; i < nn; i++)
+			if (!i || n[i] != n[i - 1])
+				fprintf(f, "%s%lu", k++ ? "," : "", n[i]);
+		fclose(f);
+		sw_set(sw, "sites", sites);
+		sw_conf_save(sw);
+		free(sites), free(n);
+		sw_build_all(sw);
+		/* The new N's simulated counts, from the ordinary link as the others. */
+		sw_counters(sw);
+		prefix = sw_fmt("x%d_", step);
+		if (sw_processes(sw, prefix, mids, SW_REPORT_S))
+			return -1;
+		free(prefix), free(mids);
+		report(sw, closing);
+	}
+	free(steps), free(next);
+	return 0;
+}
+
+static size_t raw_count(const struct sweep *sw, const char *start)
+{
+	char *pattern = sw_fmt("%s/raw/%s*.json", sw->dir, start);
+	glob_t g;
+	size_t n = glob(pattern, 0, NULL, &g) == 0 ? g.gl_pathc : 0;
+
+	globfree(&g);
+	free(pattern);
+	return n;
+}
+
+/* --calibrate: every trial is a whole design (variants x processes) with
+ * extern and three copies of it planted with 0%, 1% and 3% more time per
+ * pass; the report reads how often each interval holds the planted ratio. */
+static int calibration(struct sweep *sw, const char *closing)
+{
+	long trials = sw_long(sw, "trials"), ran_s = 0, ran_n = 0;
+	long guess = sw_design_s(sw, sw_long(sw, "repeat") * (long)sw->n_tree, sw_guess_s(sw, NULL));
+
+	for (long t = 1; t <= trials; t++) {
+		char *prefix = sw_fmt("t%ld_", t);
+		size_t before = raw_count(sw, prefix);
+		double start = sw_now();
+
+		sw_phase("calibration: trial %ld of %ld", t, trials);
+		/* The trials after this one take what those run so far took (the
+		 * design's guess before one has run; a resume's trials on disk
+		 * took nothing), for the time left. */
+		if (sw_processes(sw, prefix, NULL, (trials - t) * (ran_n ? ran_s / ran_n : guess) + SW_REPORT_S))
+			return -1;
+		if (raw_count(sw, prefix) != before)
+			ran_s += (long)(sw_now() - start), ran_n++;
+		free(prefix);
+	}
+	report(sw, closing);
+	return 0;
+}
+
+/* The results directory: --out's, or a new one under results/ named by the
+ * time (not -p: two runs in the same second must not share one). */
+static void make_results_dir(struct sweep *sw)
+{
+	const char *out = sw_get(sw, "out");
+	char *lock, stamp[32];
+	time_t now = time(NULL);
+	DIR *d;
+	struct dirent *e;
+
+	if (*out) {
+		sw->dir = ic_xalloc(strdup(out));
+		if (ic_mkdir_p(sw->dir))
+			sw_fail("cannot make %s", sw->dir);
+	} else {
+		char *results = sw_fmt("%s/results", sw->top);
+
+		strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", gmtime(&now));
+		sw->dir = sw_fmt("%s/%s", results, stamp);
+		if (ic_mkdir_p(results) || mkdir(sw->dir, 0777))
+			sw_fail("cannot make %s (made by another run in the same second? try again)", sw->dir);
+		free(results);
+	}
+	lock = sw_fmt("%s/.run.sh-lock", sw->dir);
+	sw_lock(lock, sw->dir, 0, sw->cmdline);
+	free(lock);
+	/* Another run may have filled it between the check and the lock. */
+	if ((d = opendir(sw->dir))) {
+		while ((e = readdir(d)))
+			if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && strcmp(e->d_name, ".run.sh-lock"))
+				sw_fail("--out: %s is no longer empty", sw->dir);
+		closedir(d);
+	}
+	sw_conf_save(sw);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* In name order, so two sweeps that share trees cannot wait for each other. */
+static void lock_trees(const struct sweep *sw)
+{
+	const char **names = ic_xalloc(calloc(sw->n_tree, sizeof(*names)));
+
+	for (size_t b = 0; b < sw->n_tree; b++)
+		names[b] = sw->tree[b].dir;
+	qsort(names, sw->n_tree, sizeof(*names), cmp_str);
+	for (size_t b = 0; b < sw->n_tree; b++) {
+		if (b && !strcmp(names[b], names[b - 1]))
+			continue;
+		char *lock = sw_fmt("%s/.run.sh-lock", names[b]), *what = sw_fmt("%s/", names[b]);
+
+		ic_mkdir_p(names[b]);
+		sw_lock(lock, what, 1, sw->cmdline);
+		free(lock), free(what);
+	}
+	free(names);
+}
+
+/* The machine's state as the measurement starts (read only; nothing is
+ * changed); each resume's beside the first, none overwritten. */
+static void machine_state(const struct sweep *sw)
+{
+	char stamp[32], *ms, *tmp, *prog = sw_fmt("%s/cmd/machine_state", sw->tree[0].dir);
+	time_t now = time(NULL);
+
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", gmtime(&now));
+	ms = sw->resume ? sw_fmt("%s/machine_state-resumed-%s.txt", sw->dir, stamp)
+			: sw_fmt("%s/machine_state.txt", sw->dir);
+	tmp = sw_fmt("%s.tmp", ms);
+	if (sw_run((char *[]){ prog, NULL }, tmp, NULL, NULL) || rename(tmp, ms)) {
+		unlink(tmp);
+		sw_say("the machine state could not be read; the JSON context still has it");
+	}
+	free(ms), free(tmp), free(prog);
+}
+
+/* One file that holds the run, to copy to another machine for compare. */
+static const char *export_run(const struct sweep *sw)
+{
+	static char said[4300];
+	char *prog = sw_fmt("%s/cmd/runs", sw->tree[0].dir), *log = sw_fmt("%s/log/export.txt", sw->dir);
+
+	snprintf(said, sizeof(said), " (all of it in one file: %s.tar.gz)", sw->dir);
+	if (sw_run((char *[]){ prog, "export", sw->dir, NULL }, "/dev/null", log, NULL)) {
+		said[0] = 0;
+		sw_say("export of %s failed (log: %s); the results directory is complete", sw->dir, log);
+	}
+	free(prog), free(log);
+	return said;
+}
+
+void sw_sweep(struct sweep *sw)
+{
+	long repeat = sw_long(sw, "repeat"), nb = (long)sw->n_tree, one_s, gap_s = 0;
+	char *closing, *stopped, *results = sw_fmt("%s/results", sw->top), *parent;
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sw_resolve(sw);
+	lock_trees(sw);
+	if (!sw->resume) {
+		if (!sw_long(sw, "lto")) {
+			char *seeds = sw_variant_seeds(sw);
+
+			sw_set(sw, "variant_seeds", seeds);
+			free(seeds);
+		}
+		make_results_dir(sw);
+	} else {
+		sw->dir = ic_xalloc(strdup(sw_get(sw, "resume")));   /* run.sh holds its lock */
+	}
+	char *raw = sw_fmt("%s/raw", sw->dir), *logs = sw_fmt("%s/log", sw->dir);
+
+	if (ic_mkdir_p(raw) || ic_mkdir_p(logs))
+		sw_fail("cannot make %s", raw);
+	free(raw), free(logs);
+	sw_now_running = sw;
+	sw_stop = stop;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	closing = sw_fmt("%s/log/closing.txt", sw->dir);
+	stopped = sw_fmt("stopped; finished processes are in %s; continue with ./run.sh --resume %s", sw->dir, sw->dir);
+	sw_say("results: %s", sw->dir);
+	sw_say("%s", sw->series ? sw->series : "");
+	/* The time left is known once the bench has said what it runs. */
+	sw_eta = -1;
+	sw_build_all(sw);
+	/* Each repeat (of every trial) a design; with --spread each but the
+	 * last takes its gap, or its own time if longer. */
+	one_s = sw_design_s(sw, nb * (sw_long(sw, "calibrate") ? sw_long(sw, "trials") : 1), sw_guess_s(sw, NULL));
+	if (*sw_get(sw, "spread"))
+		gap_s = (long)(sw_double(sw, "spread") * 60 / (double)(repeat - 1) + 0.5);
+	sw_eta = (repeat - 1) * (gap_s > one_s ? gap_s : one_s) + one_s + SW_REPORT_S;
+	char reps[64] = "", spread[64] = "", *plan = sw_file(sw, "plan", 0, ".tsv");
+
+	if (repeat > 1)
+		snprintf(reps, sizeof(reps), ", %ld repeats", repeat);
+	if (*sw_get(sw, "spread"))
+		snprintf(spread, sizeof(spread), " spread over %s min", sw_get(sw, "spread"));
+	sw_say("design: %s layout variant(s) (seed %s) x %s process(es) x %s reps of %s s%s%s; %zu runs per process (%s)",
+	       sw_get(sw, "layouts_random"), sw_get(sw, "layout_seed"), sw_get(sw, "processes"), sw_get(sw, "reps"),
+	       sw_get(sw, "min_time"), reps, spread, sw->tree[0].n_runs, plan);
+	free(plan);
+	if (sw_long(sw, "find_crossover"))
+		sw_say("the time left counts the design above; each crossover step after it is a design of its own");
+	if (!sw->resume) {
+		sw_read_build_lock(sw);
+		sw_conf_save(sw);
+	}
+	/* One measurement at a time on this machine, from here to the last process. */
+	sw_measure_begin("the sweep", sw->cmdline, sw->top);
+	machine_state(sw);
+	sw_counters(sw);
+	if (sw_long(sw, "calibrate")) {
+		/* Each trial's processes take the lock again; the report needs none. */
+		sw_measure_end();
+		if (calibration(sw, closing))
+			sw_fail("%s", stopped);
+		sw_cat(closing, 1);
+		return;
+	}
+	if (sw_processes(sw, "", NULL, SW_REPORT_S))
+		sw_fail("%s", stopped);
+	sw_measure_end();
+	report(sw, closing);
+	if (sw_long(sw, "find_crossover") && crossover(sw, closing))
+		sw_fail("%s", stopped);
+	parent = ic_xalloc(strdup(sw->dir));
+	*strrchr(parent, '/') = 0;
+	if (!strcmp(parent, results)) {
+		char *tmp = sw_fmt("%s/.latest.tmp", results), *latest = sw_fmt("%s/latest", results);
+
+		unlink(tmp);
+		if (symlink(strrchr(sw->dir, '/') + 1, tmp) || rename(tmp, latest))
+			sw_say("cannot point %s at %s", latest, sw->dir);
+		free(tmp), free(latest);
+	}
+	const char *tar = export_run(sw);
+
+	sw_eta = -1;   /* nothing is left */
+	sw_phase("done: %s/summary.md%s", sw->dir, tar);
+	/* The answer, last on the terminal. */
+	sw_cat(closing, 1);
+	free(parent), free(results), free(closing), free(stopped);
+}

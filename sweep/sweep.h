@@ -1,0 +1,104 @@
+/* The sweep's driver (cmd/sweep): run.sh checks every option, installs what
+ * is missing and hands over once, the checked settings on stdin; from there
+ * the whole run is here, one file per job: the settings and run.conf
+ * (conf.c), messages and the time left (console.c), children (child.c),
+ * locks (locks.c), builds (builds.c), the counters (counters.c), the
+ * processes (processes.c) and the run's sequence (sequence.c). */
+#ifndef IC_SWEEP_H
+#define IC_SWEEP_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "run_conf.h"
+
+/* One build of the sweep, in its own tree (run.sh's plan_builds names it). */
+struct sw_tree {
+	const char *dir, *cc, *cflags, *codegen;
+	const char **args;   /* its CMake arguments */
+	size_t n_args;
+	char **runs;         /* what its bench runs (sites_bench --plan): names */
+	unsigned long *sites;   /* and each run's N */
+	size_t n_runs;
+};
+
+struct sweep {
+	struct ic_settings s;   /* run.conf's settings, then the run's own (conf.c) */
+	const char *top, *cmdline;
+	char *dir;              /* the results directory */
+	int resume;
+	long jobs;
+	struct sw_tree *tree;
+	size_t n_tree;
+	char *series;           /* the series in words, for the terminal */
+	char *counter_source;
+};
+
+/* conf.c: the settings. */
+void sw_conf_read(struct sweep *sw);   /* stdin, as run.sh hands them over */
+void sw_conf_read_settings(struct sweep *sw);   /* stdin's, no tree needed */
+const char *sw_get(const struct sweep *sw, const char *key);
+long sw_long(const struct sweep *sw, const char *key);
+double sw_double(const struct sweep *sw, const char *key);
+void sw_set(struct sweep *sw, const char *key, const char *value);
+void sw_conf_save(const struct sweep *sw);   /* DIR/run.conf, atomically */
+void sw_resolve(struct sweep *sw);           /* the defaults that need the machine */
+char *sw_points(const struct sweep *sw);     /* gen's specs, ';'-joined */
+char *sw_variant_seeds(const struct sweep *sw);
+void sw_read_build_lock(struct sweep *sw);
+/* DIR/STEM EXT, build b's DIR/STEM-b<b> EXT for b > 0 (malloc'd). */
+char *sw_file(const struct sweep *sw, const char *stem, size_t b, const char *ext);
+struct ic_topo_info;
+void sw_topology(struct ic_topo_info *t, int *known);   /* hwloc's, or the cores alone */
+
+/* console.c: every line under one prefix; phase lines carry the time so
+ * far and, once known (sw_eta >= 0), the time left. */
+extern double sw_started;
+extern long sw_eta;
+double sw_now(void);
+__attribute__((format(printf, 1, 2))) void sw_say(const char *fmt, ...);
+__attribute__((format(printf, 1, 2))) void sw_phase(const char *fmt, ...);
+__attribute__((noreturn, format(printf, 1, 2))) void sw_fail(const char *fmt, ...);
+void sw_tail(int n, const char *log);
+__attribute__((format(printf, 1, 2))) char *sw_fmt(const char *fmt, ...);   /* malloc'd */
+void sw_cat(const char *path, int fd);   /* a file's bytes onto fd, as they are */
+const char *sw_fmt_s(long s, char *buf, size_t cap);
+
+/* child.c: a program's run, its output into files (NULL: ours; err
+ * SW_SAME: where out goes), one NAME=VALUE added to its environment. The
+ * exit status (128 + the signal's number when one ended it). A signal to
+ * us stops the child, then the sweep (sw_stop). */
+#define SW_SAME ((const char *)1)
+pid_t sw_spawn(char *const argv[], const char *out, const char *err, const char *env);
+int sw_wait_s(pid_t pid, double s);   /* s < 0: until it ends; -1: it still runs after s seconds */
+int sw_run(char *const argv[], const char *out, const char *err, const char *env);
+void sw_sleep(double s);
+extern volatile int sw_signal;
+extern void (*sw_stop)(void);   /* the interrupted run's last words (sequence.c) */
+
+/* locks.c: a file lock held until we exit (children inherit it; wait: or
+ * refuse), and the machine lock, nested, with the holder's line. */
+void sw_lock(const char *file, const char *what, int wait, const char *cmdline);
+void sw_measure_begin(const char *what, const char *cmdline, const char *top);
+void sw_measure_end(void);
+extern int sw_measure_depth;
+
+/* builds.c */
+void sw_configure(const char *top, const char *dir, const char *const *args, size_t n);
+void sw_build(const char *dir, const char *const *targets, size_t n, const char *label, long jobs);
+void sw_build_all(struct sweep *sw);
+
+/* counters.c */
+void sw_counters(struct sweep *sw);
+
+/* processes.c: every process of a design (prefix: "", t<T>_, x<S>_) not
+ * on disk, at the N in nlist (a|b, or NULL: all); 0, or -1 when one failed. */
+int sw_processes(struct sweep *sw, const char *prefix, const char *nlist, long after_s);
+void sw_write_runs(const struct sweep *sw, size_t b, const char *nlist, const char *path);
+long sw_guess_s(const struct sweep *sw, const char *nlist);
+long sw_design_s(const struct sweep *sw, long groups, long per);
+
+/* sequence.c */
+void sw_sweep(struct sweep *sw);
+
+#endif /* IC_SWEEP_H */

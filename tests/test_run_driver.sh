@@ -1,0 +1,170 @@
+#!/usr/bin/env bash
+# The driver (cmd/sweep run, sweep/) on a stand-in tree: cmake, the bench,
+# link_variant, summarize and machine_state are scripts that say what they
+# were asked, so the sweep's own behaviour shows without building or
+# measuring. Every line under one prefix; the build's progress from Ninja's
+# last [done/total]; the counter source said in one line (the bench's
+# second), sim.csv with "*" and the source kept in run.conf, a resume that
+# would count otherwise refused; the processes in the plan's order with the
+# time left, which rises only with a reason; the verdict so far at each
+# quarter; --spread's repeats one after the other, their starts the gap
+# apart (less the jitter of starting a process), the machine lock let go
+# between them; summarize's closing lines last, as it printed them; an
+# interrupt leaves no .tmp and says how to go on.
+# Usage: test_run_driver.sh TOP PATH/TO/sweep
+set -u
+sweep=$2
+command -v flock >/dev/null || { echo "skip: no flock(1) (util-linux)"; exit 77; }
+. "$(dirname "$0")/lib.sh"
+scratch tmp
+export IC_MEASURE_LOCK=$tmp/lock
+: >"$IC_MEASURE_LOCK"
+top=$tmp/top t=$tmp/top/b
+mkdir -p "$top/compare" "$t/bench" "$t/cmd" "$tmp/bin"
+printf '#!/bin/sh\ntar -czf "$1.tar.gz" -C "$(dirname "$1")" "$(basename "$1")"\n' >"$top/compare/export.sh"
+# cmake: a configure writes the cache; a build says two steps of three, a
+# FAKE_BUILD_S pause between them.
+cat >"$tmp/bin/cmake" <<'SH'
+#!/bin/sh
+if [ "$1" = --build ]; then
+	echo "[1/3] Building C object a.o"; echo "warning: x [2/9] not a status"
+	sleep "${FAKE_BUILD_S:-0}"; echo "[2/3] Building C object b.o"; exit 0
+fi
+while [ $# -gt 0 ]; do [ "$1" = -B ] && d=$2; shift; done
+printf 'CMAKE_GENERATOR:INTERNAL=Ninja\nIC_LOCK:STRING=ticket\n' >"$d/CMakeCache.txt"
+SH
+# The bench: its plan, its counter source (FAKE_SOURCE), or one process
+# (FAKE_PROCESS_S long) that records its repeat, start and whether the
+# machine lock is held.
+cat >"$t/bench/sites_bench" <<'SH'
+#!/bin/bash
+for a; do case $a in --benchmark_out=*) out=${a#*=} ;; esac; done
+case " $* " in
+*" --plan "*) printf 'name\tform\tsites\nsites/inline/1\tinline\t1\nsites/extern/1\textern\t1\nsites/inline/64\tinline\t64\nsites/extern/64\textern\t64\n'; exit 0 ;;
+*" --sim-only "*) [ "${FAKE_SOURCE:-none}" = sim ] || { printf 'none\nno counters (a stand-in)\n'; exit 0; }
+	printf 'name,l1i\nsites/inline/1,5\nsites/extern/1,7\n' >"$FAKE_CACHE"
+	printf 'sim\nsimulated L1i misses (valgrind)\n%s\n' "$FAKE_CACHE"; exit 0 ;;
+esac
+r=${0##*/r}; r=${r%%_*}
+flock -n "$IC_MEASURE_LOCK" true && held=free || held=held
+echo "$r $(date +%s.%N) $held ${#IC_ENV_PAD}" >>"$FAKE_LOG"
+sleep "${FAKE_PROCESS_S:-0}"
+echo '{}' >"$out"
+SH
+printf '#!/bin/sh\ncp "$(dirname "$0")/sites_bench" "$2"\n' >"$t/bench/link_variant"
+# summarize --run: the closing lines; with --so-far the verdict so far.
+cat >"$t/cmd/summarize" <<'SH'
+#!/bin/sh
+case " $* " in
+*" --so-far "*) echo "inlinecost: so far, from $(ls "$2"/raw/*.json | wc -l) of $4 processes" ;;
+*) mkdir -p "$2/.report.new"; ln -sfn .report.new "$2/report"; ln -sfn report/summary.md "$2/summary.md"
+	echo "inlinecost: The answer"; echo "inlinecost: - inline pays up to N = 4" ;;
+esac
+SH
+printf '#!/bin/sh\necho governor=performance\n' >"$t/cmd/machine_state"
+chmod +x "$tmp/bin/cmake" "$t/bench/"* "$t/cmd/"* "$top/compare/export.sh"
+export PATH=$tmp/bin:$PATH FAKE_LOG=$tmp/procs FAKE_CACHE=$tmp/cache.csv
+
+# sweep [SETTING=VALUE...]: the driver on these settings, from $top.
+settings='sites=1,64
+sites_given=1
+forms=inline,extern
+ops=tail_dequeue
+threads=1
+modes=private
+reps=3
+min_time=0.01
+counters=auto
+layouts_random=1
+layout_seed=5
+processes=2
+repeat=1
+spread=
+calibrate=0
+find_crossover=0
+lto=0
+per_caller=16
+plant=
+counter_source_of_run=
+jobs=1
+cmdline=./run.sh test
+elapsed=0
+tree=b
+tree_codegen=user'
+sweep() {
+	printf '%s\n' "$settings" "$@" >"$tmp/settings"
+	(cd "$top" && export PWD=$top && exec "$sweep" run <"$tmp/settings")
+}
+
+# A sweep with simulated counters, 8 processes, the build 2 s long.
+rm -f "$tmp/procs"
+FAKE_SOURCE=sim FAKE_BUILD_S=2 IC_BUILD_PROGRESS_S=1 sweep out="$tmp/r1" processes=8 >"$tmp/out" 2>"$tmp/err" ||
+	fail "the sweep failed: $(cat "$tmp/err")"
+! grep -qv '^inlinecost: ' "$tmp/err" || bad "a line without the prefix: $(grep -v '^inlinecost: ' "$tmp/err" | head -n 1)"
+grep -q '^inlinecost: \[[0-9]*s\] build 1/1: 1 of 3 steps, [0-9]s so far (log b/build.log)$' "$tmp/err" ||
+	bad "no progress line from Ninja's last status: $(grep build "$tmp/err")"
+[ "$(grep -c '^inlinecost: counters: ' "$tmp/err")" -eq 1 ] &&
+	grep -qx 'inlinecost: counters: simulated L1i misses (valgrind)' "$tmp/err" ||
+	bad "the counter lines: $(grep counters "$tmp/err")"
+[ "$(cat "$tmp/r1/sim.csv")" = "$(printf 'name,l1i\n*,5\n*,7')" ] || bad "sim.csv: $(cat "$tmp/r1/sim.csv")"
+grep -qx 'counter_source_of_run=sim' "$tmp/r1/run.conf" || bad "run.conf does not keep the counter source"
+grep -qx 'build_lock=ticket' "$tmp/r1/run.conf" || bad "run.conf has not the build's lock: $(grep build_lock "$tmp/r1/run.conf")"
+grep -q '^tree\|^out=\|^jobs=' "$tmp/r1/run.conf" && bad "the run's own keys in run.conf: $(cat "$tmp/r1/run.conf")"
+grep -qE '^variant_seeds=r1_v0:[0-9]+$' "$tmp/r1/run.conf" || bad "no variant seed in run.conf"
+[ "$(ls "$tmp/r1/raw" | wc -l)" -eq 8 ] || bad "want 8 processes: $(ls "$tmp/r1/raw")"
+[ "$(grep -c '^inlinecost: \[[0-9]*s, about [0-9]*s left\] measurement [1-8]/8: process r1_v0_p[0-7] (repeat 1, layout variant 0)$' "$tmp/err")" -eq 8 ] ||
+	bad "the measurement lines: $(grep measurement "$tmp/err")"
+[ "$(grep -c '^inlinecost: so far, from [2-7] of 8 processes$' "$tmp/out")" -eq 3 ] ||
+	bad "want the verdict so far at 3 quarters: $(grep 'so far' "$tmp/out")"
+[ "$(tail -n 2 "$tmp/out")" = "$(printf 'inlinecost: The answer\ninlinecost: - inline pays up to N = 4')" ] ||
+	bad "stdout does not end in summarize's closing lines: $(cat "$tmp/out")"
+tail -n 1 "$tmp/err" | grep -q "done: $tmp/r1/summary.md (all of it in one file: $tmp/r1.tar.gz)" ||
+	bad "the last line on stderr: $(tail -n 1 "$tmp/err")"
+grep -q ' free ' "$tmp/procs" && bad "a process ran without the machine lock: $(cat "$tmp/procs")"
+[ "$(cut -d' ' -f4 "$tmp/procs" | sort -u | wc -l)" -gt 1 ] || bad "every process has the same environment pad"
+[ -z "$(find "$tmp/r1" -name '*.tmp')" ] || bad "a .tmp left"
+# A resume that would count otherwise is refused.
+err=$(FAKE_SOURCE=none sweep "$(cat "$tmp/r1/run.conf")" resume="$tmp/r1" 2>&1 >/dev/null) && bad "a resume with another counter source went on"
+[[ $err == *"inlinecost: the run's counters came from sim, this machine now gives none"* ]] || bad "the mixed source: $err"
+
+# The time left rises only with a reason: a process takes 3 s, 1 s guessed.
+FAKE_PROCESS_S=3 sweep out="$tmp/r2" processes=4 counters=none >/dev/null 2>"$tmp/err" || fail "the slow sweep failed: $(cat "$tmp/err")"
+grep -q 'measurement 3/4: .* (the estimate rose: a process takes 3\.[0-9] s here, not the 1 s guessed)$' "$tmp/err" ||
+	bad "the rise is not said: $(grep measurement "$tmp/err")"
+[ "$(grep -c 'the estimate rose' "$tmp/err")" -eq 1 ] || bad "the rise said more than once: $(grep measurement "$tmp/err")"
+
+# --spread: 3 repeats 2 s apart (0.05 min), the machine lock free between them.
+rm -f "$tmp/procs"
+( for _ in $(seq 60); do flock -n "$IC_MEASURE_LOCK" true && echo "$(date +%s.%N)" >>"$tmp/free"; sleep 0.1; done ) &
+poller=$!
+sweep out="$tmp/r3" repeat=3 spread=0.05 counters=none >/dev/null 2>"$tmp/err" || fail "the spread sweep failed: $(cat "$tmp/err")"
+kill "$poller" 2>/dev/null; wait "$poller" 2>/dev/null
+[ "$(cut -d' ' -f1 "$tmp/procs" | tr '\n' ' ')" = "1 1 2 2 3 3 " ] ||
+	bad "repeats not one after the other: $(cut -d' ' -f1 "$tmp/procs" | tr '\n' ' ')"
+awk '!($1 in first) { first[$1] = $2 } END { for (r = 2; r <= 3; r++) if (first[r] - first[r - 1] < 1.85) exit 1 }' "$tmp/procs" ||
+	bad "repeats started less than 2 s apart: $(cat "$tmp/procs")"
+[ "$(grep -c 'spread: repeat [23] of 3 starts at [0-9:]* UTC, in 0 min [12] s; the machine is free to others until then' "$tmp/err")" -eq 2 ] ||
+	bad "the waits are not said: $(grep spread "$tmp/err")"
+first1=$(awk '$1 == 2 { print $2; exit }' "$tmp/procs")
+awk -v t="$first1" '$1 < t - 0.3 { n++ } END { exit !(n > 0) }' "$tmp/free" 2>/dev/null ||
+	bad "the machine lock was never free while a repeat waited"
+
+# An interrupt: no .tmp left, and how to go on.
+printf '%s\n' "$settings" out="$tmp/r4" counters=none >"$tmp/settings"
+(cd "$top" && export PWD=$top FAKE_PROCESS_S=5 && exec "$sweep" run <"$tmp/settings") >/dev/null 2>"$tmp/err" &
+driver=$!
+for _ in $(seq 100); do grep -q 'measurement 1/2' "$tmp/err" && break; sleep 0.1; done
+sleep 0.5
+kill -TERM "$driver"
+wait "$driver"
+rc=$?
+[ $rc -eq 130 ] || bad "interrupted: exit $rc, want 130"
+tail -n 1 "$tmp/err" | grep -qx "inlinecost: interrupted: finished processes are in $tmp/r4; continue with ./run.sh --resume $tmp/r4" ||
+	bad "interrupted: $(tail -n 2 "$tmp/err")"
+[ -z "$(find "$tmp/r4" -name '*.tmp')" ] || bad "interrupted: a .tmp left: $(find "$tmp/r4" -name '*.tmp')"
+
+# Bad input on stdin: one line, exit 2.
+err=$(printf 'not a setting\n' | "$sweep" run 2>&1); rc=$?
+[ $rc -eq 2 ] && [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] || bad "bad settings: exit $rc, $err"
+[ $fail -eq 0 ] && echo "test_run_driver: one prefix, progress, counters, the time left, quarters, spread, interrupt"
+exit $fail
