@@ -268,15 +268,16 @@ struct watch_cell {
 	double want_steady;   /* "one answer" on steady machines at least this often */
 };
 
-/* The target is one answer on >= 90% of steady machines. With AR(1)
- * repetition noise the watch misses it (docs/method.md): the units' means
- * vary beyond their repetitions' spread, and 2 minutes of units cannot
- * bound that variation inside the margin. Those cells check the rate seen
- * now (0.3: 94 of 150, 0.8: 21 of 150), not the target. */
+/* The target is one answer on >= 90% of steady machines, AR(1) noise in
+ * the repetitions included: the units' errors take its correlation
+ * (steadiness.h). In the slow test 0.3 meets it (145 of 150, bound above
+ * 93%); 0.8 comes near (133 of 150, 88.7%), which the count does not
+ * reject, so the check stands; without the correlation they were 94 and
+ * 21 of 150. */
 static const struct watch_cell watch_cells[] = {
 	{ "steady", SIM_STEADY, 0.0, 0.0, 0.90 },
-	{ "ar1_0.3", SIM_STEADY, 0.0, 0.3, 0.50 },
-	{ "ar1_0.8", SIM_STEADY, 0.0, 0.8, 0.05 },
+	{ "ar1_0.3", SIM_STEADY, 0.0, 0.3, 0.90 },
+	{ "ar1_0.8", SIM_STEADY, 0.0, 0.8, 0.90 },
 	{ "two_states", SIM_TWO_STATES, 0.22, 0.0, 0.0 },      /* 1.0 and 1.25 */
 	{ "wander", SIM_WANDER, 0.08, 0.0, 0.0 },
 	{ "drift", SIM_DRIFT, 0.25, 0.0, 0.0 },               /* +-12% over the watch */
