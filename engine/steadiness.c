@@ -253,6 +253,16 @@ double ic_steady_ar1_rho(const struct ic_ar1_unit *u, size_t k)
 	return 0.5 * (lo + hi);
 }
 
+double ic_steady_ar1_rho_lags(double d1, double d2)
+{
+	double rho;
+
+	if (!(d1 > 0.0) || !isfinite(d2))
+		return 0.0;
+	rho = d2 / d1 - 1.0;
+	return rho < 0.0 ? 0.0 : rho > IC_STEADY_RHO_MAX ? IC_STEADY_RHO_MAX : rho;
+}
+
 double ic_steady_trend_share(const double *y, const double *se, const double *t, size_t k,
 			     const struct ic_steady *h)
 {

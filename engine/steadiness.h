@@ -23,16 +23,14 @@
  * Noise correlated in time: a process's repetitions in time order may
  * follow one another (AR(1), correlation rho at one repetition's lag);
  * then a unit's spread understates the variance of its mean, and units
- * of one process close in time share noise. rho comes from the squared
- * differences of neighbours at lags 1 and 2 over whole processes, whose
- * ratio is 1 + rho: differences carry no level, so a level that moves
- * between units adds almost nothing, and pooled over processes they are
- * many (a unit's own few repetitions, about their own mean, are not: at
- * 3 of them the expected lag-one product moves only from -0.33 to -0.18
- * of their spread as rho goes from 0 to 0.9). The steadiness test then takes the
- * units' noise as correlated (ic_steady_test_cov): Q in the coordinates
- * that make it independent, where Q-profile and the moment estimate hold
- * as they are.
+ * of one process close in time share noise. rho is read over whole
+ * series (a unit's own few repetitions say little: at 3 of them the
+ * expected lag-one product about their mean moves only from -0.33 to
+ * -0.18 of their spread as rho goes from 0 to 0.9), from series where the
+ * level does not move (the caller's: watch_analysis.h). The steadiness
+ * test then takes the units' noise as correlated (ic_steady_test_cov): Q
+ * in the coordinates that make it independent, where Q-profile and the
+ * moment estimate hold as they are.
  *
  * Elasticity: the slope of one quantity's unit means on another's, least
  * squares over the units in time order; its standard error is Newey and
@@ -103,6 +101,10 @@ struct ic_ar1_unit {
  * count as negative correlation). Series of 3 or more count (of 2, s1 is
  * -s0 / 2 whatever rho). In [0, IC_STEADY_RHO_MAX]; 0 without one. */
 double ic_steady_ar1_rho(const struct ic_ar1_unit *u, size_t k);
+
+/* rho from the typical squared differences of neighbours at lags 1 and 2
+ * (their ratio is 1 + rho), in [0, IC_STEADY_RHO_MAX]; 0 without d1. */
+double ic_steady_ar1_rho_lags(double d1, double d2);
 
 /* The test with the units' noise correlated: v[0..k*k-1] their covariance
  * (row-major, symmetric, positive definite; ic_steady_test is its

@@ -496,19 +496,25 @@ static long watch_unit_at(const struct ic_watch *w, size_t file, double t)
 	return best;
 }
 
-/* The noise's correlation in time (steadiness.h) from the difference of
- * the two N's log ratios at the same place in each process (the k-th
+/* The noise's correlation in time (steadiness.h), read from the difference
+ * of the two N's log ratios at the same place in each process (the k-th
  * repetition at one N beside the k-th at the other, a round apart at
  * most): a movement of the machine's ratio moves both N and cancels there,
- * the two runs' own noise does not. Each process's differences about
- * their own mean, pooled; 0 with one N, where noise and level cannot be
- * told apart. */
+ * the two runs' own noise does not. Two readings, the smaller counts:
+ *   each process's differences about their own mean, pooled (efficient;
+ *     a movement the contrast did not cancel, one N's alone, lifts it whole)
+ *   neighbours' differences at lags 1 and 2, whose squares' ratio is
+ *     1 + rho, by their medians (such a movement lifts it only by its steps
+ *     over a second or two, and not where it jumps now and then)
+ * An estimate too high makes noise of a movement; too low only keeps some
+ * of the noise's spread as movement, as before. 0 with one N, where noise
+ * and level cannot be told apart. */
 static double watch_noise_rho(const struct ic_watch *w, const struct ic_series *se)
 {
 	const struct ic_sm *m = &se->states->model;
-	size_t np = se->procs.nproc, *cnt, *at;
+	size_t np = se->procs.nproc, *cnt, *at, nd[2] = { 0, 0 };
 	struct ic_ar1_unit *u;
-	double *y, rho = 0.0;
+	double *y, *d[2] = { NULL, NULL }, rho = 0.0;
 
 	if (w->nsites < 2 || !np)
 		return 0.0;
@@ -516,7 +522,9 @@ static double watch_noise_rho(const struct ic_watch *w, const struct ic_series *
 	at = calloc(2 * np + 1, sizeof(*at));
 	y = malloc((m->n ? m->n : 1) * sizeof(*y));
 	u = calloc(np, sizeof(*u));
-	if (!cnt || !at || !y || !u)
+	d[0] = malloc((m->n ? m->n : 1) * sizeof(double));
+	d[1] = malloc((m->n ? m->n : 1) * sizeof(double));
+	if (!cnt || !at || !y || !u || !d[0] || !d[1])
 		goto out;
 	/* Each process's repetitions at each N in time order, packed. */
 	for (size_t i = 0; i < m->n; i++)
@@ -540,18 +548,75 @@ static double watch_noise_rho(const struct ic_watch *w, const struct ic_series *
 			mean += (a[k] - b[k]) / (double)n;
 		u[p].n = n;
 		for (size_t k = 0; k < n; k++) {
-			u[p].s0 += (a[k] - b[k] - mean) * (a[k] - b[k] - mean);
+			double z = a[k] - b[k];
+
+			u[p].s0 += (z - mean) * (z - mean);
 			if (k)
-				u[p].s1 += (a[k] - b[k] - mean) * (a[k - 1] - b[k - 1] - mean);
+				u[p].s1 += (z - mean) * (a[k - 1] - b[k - 1] - mean);
+			for (size_t l = 1; l <= 2 && l <= k; l++)
+				d[l - 1][nd[l - 1]++] = fabs(z - (a[k - l] - b[k - l]));
 		}
 	}
 	rho = ic_steady_ar1_rho(u, np);
+	if (nd[0] && nd[1]) {
+		double m1, m2;
+
+		gsl_sort(d[0], 1, nd[0]);
+		gsl_sort(d[1], 1, nd[1]);
+		m1 = gsl_stats_median_from_sorted_data(d[0], 1, nd[0]);
+		m2 = gsl_stats_median_from_sorted_data(d[1], 1, nd[1]);
+		rho = fmin(rho, ic_steady_ar1_rho_lags(m1 * m1, m2 * m2));
+	}
 out:
 	free(cnt);
 	free(at);
 	free(y);
 	free(u);
+	free(d[0]);
+	free(d[1]);
 	return rho;
+}
+
+/* Each unit's standard error at every N: the spread within units, pooled,
+ * raised to the repetitions' own variance by the share a unit's mean hides
+ * of correlated noise (n - 1 of n when independent, less the more they
+ * follow one another), over the mean's AR(1) variance. */
+static void watch_unit_errors(struct ic_watch *w)
+{
+	for (size_t j = 0; j < w->nsites; j++) {
+		double df = 0.0, e0 = 0.0;
+
+		for (size_t i = 0; i < w->nsamples; i++)
+			if (w->samples[i].nrep[j]) {
+				df += (double)w->samples[i].nrep[j] - 1.0;
+				e0 += ic_steady_ar1_s0(w->samples[i].nrep[j], w->noise_rho);
+			}
+		w->steady[j].noise_sd = e0 > 0.0 ? w->steady[j].within_sd * sqrt(df / e0) : NAN;
+		for (size_t i = 0; i < w->nsamples; i++)
+			w->samples[i].se[j] = w->samples[i].nrep[j] ? w->steady[j].noise_sd *
+				sqrt(ic_steady_ar1_mean_var(w->samples[i].nrep[j], w->noise_rho)) : NAN;
+	}
+}
+
+/* Adds to v (k x k) the noise covariance of the units u[0..k-1] at N index
+ * j: each one's error squared, and where two are of one process, the AR(1)
+ * covariance of their places in it. */
+static void watch_unit_cov(const struct ic_watch *w, const struct ic_watch_sample *const *u, size_t k,
+			   size_t j, double *v)
+{
+	double var = w->steady[j].noise_sd * w->steady[j].noise_sd;
+
+	for (size_t a = 0; a < k; a++) {
+		v[a * k + a] += u[a]->se[j] * u[a]->se[j];
+		for (size_t b = a + 1; b < k; b++)
+			if (u[a]->file == u[b]->file) {
+				double c = var * ic_steady_ar1_cov(u[a]->rank[j], u[a]->nrep[j], u[b]->rank[j],
+								   u[b]->nrep[j], w->noise_rho);
+
+				v[a * k + b] += c;
+				v[b * k + a] += c;
+			}
+	}
 }
 
 /* Each unit's mean log ratio per N from the model's paired repetitions,
@@ -595,9 +660,8 @@ static int watch_unit_means(struct ic_watch *w, const struct ic_series *se)
 		sq[(size_t)u * IC_WATCH_NSITES + o->site] += o->y * o->y;
 		w->samples[u].nrep[o->site]++;
 	}
-	w->noise_rho = watch_noise_rho(w, se);
 	for (size_t j = 0; j < w->nsites; j++) {
-		double e0 = 0.0, df = 0.0;
+		double df = 0.0;
 
 		for (size_t i = 0; i < w->nsamples; i++) {
 			struct ic_watch_sample *s = &w->samples[i];
@@ -608,17 +672,13 @@ static int watch_unit_means(struct ic_watch *w, const struct ic_series *se)
 				continue;
 			}
 			ss[j] += sq[i * IC_WATCH_NSITES + j] - s->ly[j] * s->ly[j] / n;
-			/* n - 1 when independent; less, the more they follow one another. */
-			e0 += ic_steady_ar1_s0(s->nrep[j], w->noise_rho);
 			df += n - 1.0;
 			s->ly[j] /= n;
 		}
-		w->steady[j].noise_sd = e0 > 0.0 ? sqrt(ss[j] / e0) : NAN;
 		w->steady[j].within_sd = df > 0.0 ? sqrt(ss[j] / df) : NAN;
-		for (size_t i = 0; i < w->nsamples; i++)
-			w->samples[i].se[j] = w->samples[i].nrep[j] ? w->steady[j].noise_sd *
-				sqrt(ic_steady_ar1_mean_var(w->samples[i].nrep[j], w->noise_rho)) : NAN;
 	}
+	w->noise_rho = watch_noise_rho(w, se);
+	watch_unit_errors(w);
 	free(sq);
 	free(seen);
 	return 0;
@@ -652,22 +712,15 @@ static size_t *watch_time_order(const struct ic_watch *w)
 static void watch_steady_test(const struct ic_watch *w, const struct ic_watch_sample *const *u, size_t k,
 			      size_t j, double *y, double *sev, struct ic_steady *h)
 {
-	double *v = NULL, var = w->steady[j].noise_sd * w->steady[j].noise_sd;
+	double *v = NULL;
 
 	for (size_t a = 0; a < k; a++) {
 		y[a] = u[a]->ly[j];
 		sev[a] = u[a]->se[j];
 	}
 	/* Without memory, the diagonal case (independent noise) as it was. */
-	if (w->noise_rho > 0.0 && (v = calloc(k ? k * k : 1, sizeof(*v)))) {
-		for (size_t a = 0; a < k; a++) {
-			v[a * k + a] = sev[a] * sev[a];
-			for (size_t b = a + 1; b < k; b++)
-				if (u[a]->file == u[b]->file)
-					v[a * k + b] = v[b * k + a] = var * ic_steady_ar1_cov(u[a]->rank[j],
-							u[a]->nrep[j], u[b]->rank[j], u[b]->nrep[j], w->noise_rho);
-		}
-	}
+	if (w->noise_rho > 0.0 && (v = calloc(k ? k * k : 1, sizeof(*v))))
+		watch_unit_cov(w, u, k, j, v);
 	if (!v || ic_steady_test_cov(y, v, k, IC_STEADY_MARGIN, h))
 		ic_steady_test(y, sev, k, IC_STEADY_MARGIN, h);
 	free(v);

@@ -181,6 +181,9 @@ int main(void)
 			      n, r, ic_steady_ar1_s1(n, r), s1_direct(n, r));
 	CHECK(near(ic_steady_ar1_cov(0, 2, 2, 2, 0.5), (0.25 + 0.125 + 0.5 + 0.25) / 4.0, 1e-12),
 	      "cov %g", ic_steady_ar1_cov(0, 2, 2, 2, 0.5));
+	CHECK(near(ic_steady_ar1_rho_lags(1.0, 1.5), 0.5, 1e-12) && ic_steady_ar1_rho_lags(1.0, 0.8) == 0.0 &&
+	      ic_steady_ar1_rho_lags(1.0, 3.0) == IC_STEADY_RHO_MAX && ic_steady_ar1_rho_lags(0.0, 1.0) == 0.0,
+	      "rho from lags");
 	{
 		unsigned long long rng = 7;
 		double m0 = rho_mean(0.0, 300, &rng), m3 = rho_mean(0.3, 300, &rng), m6 = rho_mean(0.6, 300, &rng);
