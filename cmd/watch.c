@@ -515,10 +515,11 @@ static json_t *wr_json_steadiness(const struct ic_watch *w)
 	for (size_t j = 0; j < w->nsites; j++) {
 		const struct ic_watch_steady *st = &w->steady[j];
 
-		json_array_append_new(a, json_pack("{s:I,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:b,s:o,s:o,s:o}",
+		json_array_append_new(a, json_pack("{s:I,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:b,s:o,s:o,s:o}",
 			"units", (json_int_t)st->h.k, "q", wr_num(st->h.q), "df", wr_num(st->h.df), "p",
 			wr_num(st->h.p), "tau", wr_num(st->h.tau), "tau_lo", wr_num(st->h.tau_lo), "tau_hi",
-			wr_num(st->h.tau_hi), "noise_sd", wr_num(st->noise_sd), "steady", st->h.steady,
+			wr_num(st->h.tau_hi), "noise_sd", wr_num(st->noise_sd), "noise_rho", wr_num(w->noise_rho),
+			"steady", st->h.steady,
 			"ratio_p10", wr_num(st->p10), "ratio_p90", wr_num(st->p90), "trend_share",
 			wr_num(st->trend_share)));
 	}

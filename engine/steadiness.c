@@ -2,45 +2,60 @@
 #include "steadiness.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_eigen.h>
 
 #include "stats.h"
 
-double ic_steady_q(const double *y, const double *se, size_t k, double tau2, double *mu)
+/* The generalised Q at tau2 over z with design o (NULL: all 1) and noise
+ * variances se^2, independent: the diagonal case as it is, or any
+ * covariance in its eigenvectors' coordinates. */
+static double steady_qgen(const double *z, const double *o, const double *se, size_t k, double tau2,
+			  double *mu)
 {
 	double sw = 0.0, swy = 0.0, q = 0.0, m;
 
 	for (size_t i = 0; i < k; i++) {
-		double w = 1.0 / (se[i] * se[i] + tau2);
+		double w = 1.0 / (se[i] * se[i] + tau2), oi = o ? o[i] : 1.0;
 
-		sw += w;
-		swy += w * y[i];
+		sw += w * oi * oi;
+		swy += w * oi * z[i];
 	}
 	m = swy / sw;
-	for (size_t i = 0; i < k; i++)
-		q += (y[i] - m) * (y[i] - m) / (se[i] * se[i] + tau2);
+	for (size_t i = 0; i < k; i++) {
+		double e = z[i] - m * (o ? o[i] : 1.0);
+
+		q += e * e / (se[i] * se[i] + tau2);
+	}
 	if (mu)
 		*mu = m;
 	return q;
 }
 
+double ic_steady_q(const double *y, const double *se, size_t k, double tau2, double *mu)
+{
+	return steady_qgen(y, NULL, se, k, tau2, mu);
+}
+
 /* The tau^2 at which the generalised Q falls to target; 0 where it is
  * already below at 0. Q falls as tau^2 grows: bracket, then bisect. */
-static double steady_profile(const double *y, const double *se, size_t k, double target, double start)
+static double steady_profile(const double *z, const double *o, const double *se, size_t k, double target,
+			     double start)
 {
 	double lo = 0.0, hi = start > 0.0 ? start : 1e-6;
 
-	if (ic_steady_q(y, se, k, 0.0, NULL) <= target)
+	if (steady_qgen(z, o, se, k, 0.0, NULL) <= target)
 		return 0.0;
-	while (ic_steady_q(y, se, k, hi, NULL) > target && hi < 1e12) {
+	while (steady_qgen(z, o, se, k, hi, NULL) > target && hi < 1e12) {
 		lo = hi;
 		hi *= 4.0;
 	}
 	for (int it = 0; it < 200 && hi - lo > 1e-14 * hi; it++) {
 		double mid = 0.5 * (lo + hi);
 
-		if (ic_steady_q(y, se, k, mid, NULL) > target)
+		if (steady_qgen(z, o, se, k, mid, NULL) > target)
 			lo = mid;
 		else
 			hi = mid;
@@ -48,36 +63,204 @@ static double steady_profile(const double *y, const double *se, size_t k, double
 	return 0.5 * (lo + hi);
 }
 
-int ic_steady_test(const double *y, const double *se, size_t k, double margin, struct ic_steady *out)
+static void steady_clear(struct ic_steady *out, size_t k, double margin)
 {
-	double s1 = 0.0, s2 = 0.0, tau2;
-
 	out->k = k;
 	out->margin = margin;
 	out->mean = out->q = out->df = out->p = NAN;
 	out->tau = out->tau_lo = out->tau_hi = NAN;
 	out->steady = 0;
-	if (k < IC_STEADY_MIN_UNITS)
-		return -1;
-	for (size_t i = 0; i < k; i++) {
-		double w;
+}
 
-		if (!(se[i] > 0.0) || !isfinite(y[i]))
-			return -1;
-		w = 1.0 / (se[i] * se[i]);
+/* The test on z, o, se (steady_qgen's). The moment estimate: Q at 0 has
+ * mean k - 1 + tau^2 tr(P), P = W - W o o' W / (o' W o), W = 1 / se^2. */
+static void steady_core(const double *z, const double *o, const double *se, size_t k, struct ic_steady *out)
+{
+	double s1 = 0.0, so = 0.0, so2 = 0.0, tau2;
+
+	for (size_t i = 0; i < k; i++) {
+		double w = 1.0 / (se[i] * se[i]), oi = o ? o[i] : 1.0;
+
 		s1 += w;
-		s2 += w * w;
+		so += w * oi * oi;
+		so2 += w * w * oi * oi;
 	}
 	out->df = (double)(k - 1);
-	out->q = ic_steady_q(y, se, k, 0.0, &out->mean);
+	out->q = steady_qgen(z, o, se, k, 0.0, &out->mean);
 	out->p = gsl_cdf_chisq_Q(out->q, out->df);
-	tau2 = (out->q - out->df) / (s1 - s2 / s1);
+	tau2 = (out->q - out->df) / (s1 - so2 / so);
 	out->tau = sqrt(tau2 > 0.0 ? tau2 : 0.0);
 	/* The lower end meets the upper quantile, and the other way round. */
-	out->tau_lo = sqrt(steady_profile(y, se, k, gsl_cdf_chisq_Pinv(0.975, out->df), tau2));
-	out->tau_hi = sqrt(steady_profile(y, se, k, gsl_cdf_chisq_Pinv(0.025, out->df), tau2));
-	out->steady = gsl_cdf_ugaussian_Pinv(0.5 + IC_STEADY_COVER / 2.0) * out->tau_hi <= margin;
+	out->tau_lo = sqrt(steady_profile(z, o, se, k, gsl_cdf_chisq_Pinv(0.975, out->df), tau2));
+	out->tau_hi = sqrt(steady_profile(z, o, se, k, gsl_cdf_chisq_Pinv(0.025, out->df), tau2));
+	out->steady = gsl_cdf_ugaussian_Pinv(0.5 + IC_STEADY_COVER / 2.0) * out->tau_hi <= out->margin;
+}
+
+int ic_steady_test(const double *y, const double *se, size_t k, double margin, struct ic_steady *out)
+{
+	steady_clear(out, k, margin);
+	if (k < IC_STEADY_MIN_UNITS)
+		return -1;
+	for (size_t i = 0; i < k; i++)
+		if (!(se[i] > 0.0) || !isfinite(y[i]))
+			return -1;
+	steady_core(y, NULL, se, k, out);
 	return 0;
+}
+
+/* V = E diag(lambda) E': in E's coordinates z = E'y and o = E'1 the noise
+ * is independent with variances lambda, and y - mu 1 + u becomes
+ * z - mu o + E'u, whose E'u is still tau^2 I: the same test, exactly. */
+int ic_steady_test_cov(const double *y, const double *v, size_t k, double margin, struct ic_steady *out)
+{
+	gsl_matrix *a = NULL, *e = NULL;
+	gsl_vector *lam = NULL;
+	gsl_eigen_symmv_workspace *ws = NULL;
+	double *z = NULL, *o = NULL, *se = NULL, top = 0.0;
+	int rc = -1;
+
+	steady_clear(out, k, margin);
+	if (k < IC_STEADY_MIN_UNITS)
+		return -1;
+	for (size_t i = 0; i < k; i++)
+		if (!isfinite(y[i]) || !(v[i * k + i] > 0.0))
+			return -1;
+	if (!(a = gsl_matrix_alloc(k, k)) || !(e = gsl_matrix_alloc(k, k)) || !(lam = gsl_vector_alloc(k)) ||
+	    !(ws = gsl_eigen_symmv_alloc(k)) || !(z = calloc(k, sizeof(*z))) || !(o = calloc(k, sizeof(*o))) ||
+	    !(se = malloc(k * sizeof(*se))))
+		goto out;
+	for (size_t i = 0; i < k; i++)
+		for (size_t j = 0; j < k; j++)
+			gsl_matrix_set(a, i, j, 0.5 * (v[i * k + j] + v[j * k + i]));
+	if (gsl_eigen_symmv(a, lam, e, ws))
+		goto out;
+	for (size_t i = 0; i < k; i++)
+		top = fmax(top, gsl_vector_get(lam, i));
+	for (size_t i = 0; i < k; i++) {
+		double l = gsl_vector_get(lam, i);
+
+		if (!(l > 1e-12 * top))
+			goto out;
+		se[i] = sqrt(l);
+		for (size_t r = 0; r < k; r++) {
+			z[i] += gsl_matrix_get(e, r, i) * y[r];
+			o[i] += gsl_matrix_get(e, r, i);
+		}
+	}
+	steady_core(z, o, se, k, out);
+	rc = 0;
+out:
+	gsl_matrix_free(a);
+	gsl_matrix_free(e);
+	gsl_vector_free(lam);
+	if (ws)
+		gsl_eigen_symmv_free(ws);
+	free(z);
+	free(o);
+	free(se);
+	return rc;
+}
+
+double ic_steady_ar1_mean_var(size_t n, double rho)
+{
+	double s = (double)n, r = 1.0;
+
+	if (!n)
+		return NAN;
+	/* n + 2 sum over lags l of (n - l) rho^l, over n^2. */
+	for (size_t l = 1; l < n; l++) {
+		r *= rho;
+		s += 2.0 * (double)(n - l) * r;
+	}
+	return s / ((double)n * (double)n);
+}
+
+double ic_steady_ar1_s0(size_t n, double rho)
+{
+	return n ? (double)n * (1.0 - ic_steady_ar1_mean_var(n, rho)) : NAN;
+}
+
+double ic_steady_ar1_cov(size_t a, size_t n_a, size_t b, size_t n_b, double rho)
+{
+	double s = 0.0;
+
+	if (!n_a || !n_b)
+		return NAN;
+	for (size_t i = a; i < a + n_a; i++)
+		for (size_t j = b; j < b + n_b; j++)
+			s += pow(rho, (double)(i > j ? i - j : j - i));
+	return s / ((double)n_a * (double)n_b);
+}
+
+/* sum over t of rho - c_t - c_{t+1} + v, c_t = cov(x_t, the mean) =
+ * (1/n) sum over s of rho^|t - s| (two geometric sums; rho < 1), v the
+ * mean's variance. */
+double ic_steady_ar1_s1(size_t n, double rho)
+{
+	double v = ic_steady_ar1_mean_var(n, rho), e = 0.0, prev = NAN;
+
+	if (n < 2)
+		return 0.0;
+	for (size_t t = 0; t < n; t++) {
+		double c = ((1.0 - pow(rho, (double)(t + 1))) + rho * (1.0 - pow(rho, (double)(n - 1 - t)))) /
+			   ((1.0 - rho) * (double)n);
+
+		if (t > 0)
+			e += rho - prev - c + v;
+		prev = c;
+	}
+	return e;
+}
+
+/* The ratio of sum s1 to sum s0 AR(1) at rho makes over u, on average. */
+static double ar1_ratio(const struct ic_ar1_unit *u, size_t k, double rho)
+{
+	double e0 = 0.0, e1 = 0.0;
+
+	for (size_t i = 0; i < k; i++)
+		if (u[i].n >= 3) {
+			e0 += ic_steady_ar1_s0(u[i].n, rho);
+			e1 += ic_steady_ar1_s1(u[i].n, rho);
+		}
+	return e1 / e0;
+}
+
+double ic_steady_ar1_rho(const struct ic_ar1_unit *u, size_t k)
+{
+	double s0 = 0.0, s1 = 0.0, r, lo = 0.0, hi = IC_STEADY_RHO_MAX;
+
+	for (size_t i = 0; i < k; i++)
+		if (u[i].n >= 3) {
+			s0 += u[i].s0;
+			s1 += u[i].s1;
+		}
+	if (!(s0 > 0.0))
+		return 0.0;
+	r = s1 / s0;
+	/* The expected ratio rises with rho: bisect between the bounds. */
+	if (r <= ar1_ratio(u, k, lo))
+		return lo;
+	if (r >= ar1_ratio(u, k, hi))
+		return hi;
+	for (int it = 0; it < 50; it++) {
+		double mid = 0.5 * (lo + hi);
+
+		if (ar1_ratio(u, k, mid) < r)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return 0.5 * (lo + hi);
+}
+
+double ic_steady_ar1_rho_lags(double d1, double d2)
+{
+	double rho;
+
+	if (!(d1 > 0.0) || !isfinite(d2))
+		return 0.0;
+	rho = d2 / d1 - 1.0;
+	return rho < 0.0 ? 0.0 : rho > IC_STEADY_RHO_MAX ? IC_STEADY_RHO_MAX : rho;
 }
 
 double ic_steady_trend_share(const double *y, const double *se, const double *t, size_t k,

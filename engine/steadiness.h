@@ -20,6 +20,18 @@
  * squares, the same moment estimate on its residuals); the share of tau^2
  * it takes away.
  *
+ * Noise correlated in time: a process's repetitions in time order may
+ * follow one another (AR(1), correlation rho at one repetition's lag);
+ * then a unit's spread understates the variance of its mean, and units
+ * of one process close in time share noise. rho is read over whole
+ * series (a unit's own few repetitions say little: at 3 of them the
+ * expected lag-one product about their mean moves only from -0.33 to
+ * -0.18 of their spread as rho goes from 0 to 0.9), from series where the
+ * level does not move (the caller's: watch_analysis.h). The steadiness
+ * test then takes the units' noise as correlated (ic_steady_test_cov): Q
+ * in the coordinates that make it independent, where Q-profile and the
+ * moment estimate hold as they are.
+ *
  * Elasticity: the slope of one quantity's unit means on another's, least
  * squares over the units in time order; its standard error is Newey and
  * West's, which lets neighbouring units' residuals be correlated (a machine
@@ -55,6 +67,50 @@ double ic_steady_q(const double *y, const double *se, size_t k, double tau2, dou
  * the residual tau^2 over tau^2. NAN when h has no variation or k < 4. */
 double ic_steady_trend_share(const double *y, const double *se, const double *t, size_t k,
 			     const struct ic_steady *h);
+
+#define IC_STEADY_RHO_MAX 0.9   /* past this a unit's spread says too little of its mean's
+                                 * variance (at 3 repetitions and 0.9, an eighth of what
+                                 * independent ones show) for the estimate to carry it */
+
+/* The variance of the mean of n AR(1) values over that of one: (1/n^2)
+ * sum over pairs of rho^|i - j|; 1/n at rho 0. */
+double ic_steady_ar1_mean_var(size_t n, double rho);
+
+/* The sum of squares of n AR(1) values of variance 1 about their own mean,
+ * on average: n (1 - ic_steady_ar1_mean_var). */
+double ic_steady_ar1_s0(size_t n, double rho);
+
+/* The covariance of the means of n_a values from rank a and n_b values
+ * from rank b of one AR(1) series of variance 1. */
+double ic_steady_ar1_cov(size_t a, size_t n_a, size_t b, size_t n_b, double rho);
+
+/* What AR(1) of variance 1 makes the sum of neighbours' products about
+ * their own mean on average. */
+double ic_steady_ar1_s1(size_t n, double rho);
+
+/* One series of n values about its own mean, in time order: s0 the sum
+ * of squares, s1 of neighbours' products. */
+struct ic_ar1_unit {
+	size_t n;
+	double s0, s1;
+};
+
+/* rho from u[0..k-1] pooled: the rho at which the AR(1) averages of s1
+ * and s0 over them have the ratio their sums have (each series' own mean
+ * takes a share of both, most in a short one, which the raw ratio would
+ * count as negative correlation). Series of 3 or more count (of 2, s1 is
+ * -s0 / 2 whatever rho). In [0, IC_STEADY_RHO_MAX]; 0 without one. */
+double ic_steady_ar1_rho(const struct ic_ar1_unit *u, size_t k);
+
+/* rho from the typical squared differences of neighbours at lags 1 and 2
+ * (their ratio is 1 + rho), in [0, IC_STEADY_RHO_MAX]; 0 without d1. */
+double ic_steady_ar1_rho_lags(double d1, double d2);
+
+/* The test with the units' noise correlated: v[0..k*k-1] their covariance
+ * (row-major, symmetric, positive definite; ic_steady_test is its
+ * diagonal case). -1 as ic_steady_test, or when v is not positive
+ * definite or memory runs out. */
+int ic_steady_test_cov(const double *y, const double *v, size_t k, double margin, struct ic_steady *out);
 
 struct ic_slope {
 	size_t k;                  /* units */

@@ -496,34 +496,174 @@ static long watch_unit_at(const struct ic_watch *w, size_t file, double t)
 	return best;
 }
 
+/* The noise's correlation in time (steadiness.h), read from the difference
+ * of the two N's log ratios at the same place in each process (the k-th
+ * repetition at one N beside the k-th at the other, a round apart at
+ * most): a movement of the machine's ratio moves both N and cancels there,
+ * the two runs' own noise does not. Two readings, the smaller counts:
+ *   each process's differences about their own mean, pooled (efficient;
+ *     a movement the contrast did not cancel, one N's alone, lifts it whole)
+ *   neighbours' differences at lags 1 and 2, whose squares' ratio is
+ *     1 + rho, by their medians (such a movement lifts it only by its steps
+ *     over a second or two, and not where it jumps now and then)
+ * An estimate too high makes noise of a movement; too low only keeps some
+ * of the noise's spread as movement, as before. 0 with one N, where noise
+ * and level cannot be told apart. */
+static double watch_noise_rho(const struct ic_watch *w, const struct ic_series *se)
+{
+	const struct ic_sm *m = &se->states->model;
+	size_t np = se->procs.nproc, *cnt, *at, nd[2] = { 0, 0 };
+	struct ic_ar1_unit *u;
+	double *y, *d[2] = { NULL, NULL }, rho = 0.0;
+
+	if (w->nsites < 2 || !np)
+		return 0.0;
+	cnt = calloc(2 * np, sizeof(*cnt));
+	at = calloc(2 * np + 1, sizeof(*at));
+	y = malloc((m->n ? m->n : 1) * sizeof(*y));
+	u = calloc(np, sizeof(*u));
+	d[0] = malloc((m->n ? m->n : 1) * sizeof(double));
+	d[1] = malloc((m->n ? m->n : 1) * sizeof(double));
+	if (!cnt || !at || !y || !u || !d[0] || !d[1])
+		goto out;
+	/* Each process's repetitions at each N in time order, packed. */
+	for (size_t i = 0; i < m->n; i++)
+		if (m->obs[i].proc < np && m->obs[i].site < 2)
+			cnt[2 * m->obs[i].proc + m->obs[i].site]++;
+	for (size_t c = 0; c < 2 * np; c++)
+		at[c + 1] = at[c] + cnt[c];
+	memset(cnt, 0, 2 * np * sizeof(*cnt));
+	for (size_t i = 0; i < m->n; i++) {
+		size_t c = 2 * (size_t)m->obs[i].proc + m->obs[i].site;
+
+		if (m->obs[i].proc < np && m->obs[i].site < 2)
+			y[at[c] + cnt[c]++] = m->obs[i].y;
+	}
+	for (size_t p = 0; p < np; p++) {
+		const double *a = &y[at[2 * p]], *b = &y[at[2 * p + 1]];
+		size_t n = cnt[2 * p] < cnt[2 * p + 1] ? cnt[2 * p] : cnt[2 * p + 1];
+		double mean = 0.0;
+
+		for (size_t k = 0; k < n; k++)
+			mean += (a[k] - b[k]) / (double)n;
+		u[p].n = n;
+		for (size_t k = 0; k < n; k++) {
+			double z = a[k] - b[k];
+
+			u[p].s0 += (z - mean) * (z - mean);
+			if (k)
+				u[p].s1 += (z - mean) * (a[k - 1] - b[k - 1] - mean);
+			for (size_t l = 1; l <= 2 && l <= k; l++)
+				d[l - 1][nd[l - 1]++] = fabs(z - (a[k - l] - b[k - l]));
+		}
+	}
+	rho = ic_steady_ar1_rho(u, np);
+	if (nd[0] && nd[1]) {
+		double m1, m2;
+
+		gsl_sort(d[0], 1, nd[0]);
+		gsl_sort(d[1], 1, nd[1]);
+		m1 = gsl_stats_median_from_sorted_data(d[0], 1, nd[0]);
+		m2 = gsl_stats_median_from_sorted_data(d[1], 1, nd[1]);
+		rho = fmin(rho, ic_steady_ar1_rho_lags(m1 * m1, m2 * m2));
+	}
+out:
+	free(cnt);
+	free(at);
+	free(y);
+	free(u);
+	free(d[0]);
+	free(d[1]);
+	return rho;
+}
+
+/* Each unit's standard error at every N: the spread within units, pooled,
+ * raised to the repetitions' own variance by the share a unit's mean hides
+ * of correlated noise (n - 1 of n when independent, less the more they
+ * follow one another), over the mean's AR(1) variance. */
+static void watch_unit_errors(struct ic_watch *w)
+{
+	for (size_t j = 0; j < w->nsites; j++) {
+		double df = 0.0, e0 = 0.0;
+
+		for (size_t i = 0; i < w->nsamples; i++)
+			if (w->samples[i].nrep[j]) {
+				df += (double)w->samples[i].nrep[j] - 1.0;
+				e0 += ic_steady_ar1_s0(w->samples[i].nrep[j], w->noise_rho);
+			}
+		w->steady[j].noise_sd = e0 > 0.0 ? w->steady[j].within_sd * sqrt(df / e0) : NAN;
+		for (size_t i = 0; i < w->nsamples; i++)
+			w->samples[i].se[j] = w->samples[i].nrep[j] ? w->steady[j].noise_sd *
+				sqrt(ic_steady_ar1_mean_var(w->samples[i].nrep[j], w->noise_rho)) : NAN;
+	}
+}
+
+/* Adds to v (k x k) the noise covariance of the units u[0..k-1] at N index
+ * j: each one's error squared, and where two are of one process, the AR(1)
+ * covariance of their places in it. */
+static void watch_unit_cov(const struct ic_watch *w, const struct ic_watch_sample *const *u, size_t k,
+			   size_t j, double *v)
+{
+	double var = w->steady[j].noise_sd * w->steady[j].noise_sd;
+
+	for (size_t a = 0; a < k; a++) {
+		v[a * k + a] += u[a]->se[j] * u[a]->se[j];
+		for (size_t b = a + 1; b < k; b++)
+			if (u[a]->file == u[b]->file) {
+				double c = var * ic_steady_ar1_cov(u[a]->rank[j], u[a]->nrep[j], u[b]->rank[j],
+								   u[b]->nrep[j], w->noise_rho);
+
+				v[a * k + b] += c;
+				v[b * k + a] += c;
+			}
+	}
+}
+
 /* Each unit's mean log ratio per N from the model's paired repetitions,
  * and its standard error: the repetitions' variance pooled over the units
- * at that N, over the unit's own count. */
+ * at that N, and their correlation in time pooled over the processes and
+ * both N (steadiness.h: a unit of three repetitions says next to nothing
+ * of it, the long process's sixty say much). Independent repetitions give
+ * the pooled SD over the root of the unit's count. */
 static int watch_unit_means(struct ic_watch *w, const struct ic_series *se)
 {
 	const struct ic_sm *m = &se->states->model;
-	double ss[IC_WATCH_NSITES] = { 0 }, df[IC_WATCH_NSITES] = { 0 };
+	size_t np = se->procs.nproc, nps = (np ? np : 1) * IC_WATCH_NSITES;
+	double ss[IC_WATCH_NSITES] = { 0 };
 	double *sq = calloc(w->nsamples ? w->nsamples * IC_WATCH_NSITES : 1, sizeof(*sq));
+	size_t *seen = calloc(nps, sizeof(*seen));   /* each process's repetitions so far at each N */
 
 	for (size_t i = 0; i < w->nsamples; i++)
 		for (size_t j = 0; j < IC_WATCH_NSITES; j++) {
 			w->samples[i].ly[j] = 0.0;
 			w->samples[i].nrep[j] = 0;
+			w->samples[i].rank[j] = 0;
 		}
-	if (!sq)
+	if (!sq || !seen) {
+		free(sq);
+		free(seen);
 		return -1;
+	}
 	for (size_t i = 0; i < m->n; i++) {
 		const struct ic_sm_obs *o = &m->obs[i];
-		long u = o->proc < se->procs.nproc ? watch_unit_at(w, se->procs.unit[o->proc], o->t) : -1;
+		size_t c = (size_t)o->proc * IC_WATCH_NSITES + o->site;
+		long u;
 
-		if (u < 0 || o->site >= w->nsites)
+		if (o->proc >= np || o->site >= w->nsites)
 			continue;
+		seen[c]++;
+		if ((u = watch_unit_at(w, se->procs.unit[o->proc], o->t)) < 0)
+			continue;
+		if (!w->samples[u].nrep[o->site])
+			w->samples[u].rank[o->site] = seen[c] - 1;
 		w->samples[u].ly[o->site] += o->y;
 		sq[(size_t)u * IC_WATCH_NSITES + o->site] += o->y * o->y;
 		w->samples[u].nrep[o->site]++;
 	}
-	for (size_t i = 0; i < w->nsamples; i++)
-		for (size_t j = 0; j < w->nsites; j++) {
+	for (size_t j = 0; j < w->nsites; j++) {
+		double df = 0.0;
+
+		for (size_t i = 0; i < w->nsamples; i++) {
 			struct ic_watch_sample *s = &w->samples[i];
 			double n = (double)s->nrep[j];
 
@@ -532,16 +672,15 @@ static int watch_unit_means(struct ic_watch *w, const struct ic_series *se)
 				continue;
 			}
 			ss[j] += sq[i * IC_WATCH_NSITES + j] - s->ly[j] * s->ly[j] / n;
-			df[j] += n - 1.0;
+			df += n - 1.0;
 			s->ly[j] /= n;
 		}
-	for (size_t j = 0; j < w->nsites; j++) {
-		w->steady[j].noise_sd = df[j] > 0.0 ? sqrt(ss[j] / df[j]) : NAN;
-		for (size_t i = 0; i < w->nsamples; i++)
-			w->samples[i].se[j] = w->samples[i].nrep[j] ?
-				w->steady[j].noise_sd / sqrt((double)w->samples[i].nrep[j]) : NAN;
+		w->steady[j].within_sd = df > 0.0 ? sqrt(ss[j] / df) : NAN;
 	}
+	w->noise_rho = watch_noise_rho(w, se);
+	watch_unit_errors(w);
 	free(sq);
+	free(seen);
 	return 0;
 }
 
@@ -565,16 +704,39 @@ static size_t *watch_time_order(const struct ic_watch *w)
 	return idx;
 }
 
+/* The steadiness test at N index j over the units u[0..k-1]. Units of one
+ * process share its noise where it is correlated: their covariance is the
+ * AR(1) one of their places in it. Noise that follows itself for seconds
+ * is still noise (it averages out over the watch), and the margin is about
+ * the level. y and sev: scratch for k. */
+static void watch_steady_test(const struct ic_watch *w, const struct ic_watch_sample *const *u, size_t k,
+			      size_t j, double *y, double *sev, struct ic_steady *h)
+{
+	double *v = NULL;
+
+	for (size_t a = 0; a < k; a++) {
+		y[a] = u[a]->ly[j];
+		sev[a] = u[a]->se[j];
+	}
+	/* Without memory, the diagonal case (independent noise) as it was. */
+	if (w->noise_rho > 0.0 && (v = calloc(k ? k * k : 1, sizeof(*v))))
+		watch_unit_cov(w, u, k, j, v);
+	if (!v || ic_steady_test_cov(y, v, k, IC_STEADY_MARGIN, h))
+		ic_steady_test(y, sev, k, IC_STEADY_MARGIN, h);
+	free(v);
+}
+
 /* The steadiness test at each N, the spread in time, the drift share. */
 static int watch_steadiness(struct ic_watch *w)
 {
 	size_t n = w->nsamples ? w->nsamples : 1, *idx = watch_time_order(w);
 	double *y = malloc(n * sizeof(*y)), *sev = malloc(n * sizeof(*sev)), *t = malloc(n * sizeof(*t));
 	double *r = malloc(n * sizeof(*r));
+	const struct ic_watch_sample **u = malloc(n * sizeof(*u));
 	double most = -1.0;
 	int rc = -1;
 
-	if (!idx || !y || !sev || !t || !r)
+	if (!idx || !y || !sev || !t || !r || !u)
 		goto out;
 	w->steady_all = w->nsites > 0;
 	w->ref = 0;
@@ -587,13 +749,12 @@ static int watch_steadiness(struct ic_watch *w)
 
 			if (!s->nrep[j] || !isfinite(s->ly[j]))
 				continue;
-			y[k] = s->ly[j];
-			sev[k] = s->se[j];
+			u[k] = s;
 			t[k] = 0.5 * (s->start + s->end) - w->t0;
 			r[k] = exp(s->ly[j]);
 			k++;
 		}
-		ic_steady_test(y, sev, k, IC_STEADY_MARGIN, &st->h);
+		watch_steady_test(w, u, k, j, y, sev, &st->h);
 		st->trend_share = ic_steady_trend_share(y, sev, t, k, &st->h);
 		st->p10 = st->p90 = NAN;
 		if (k) {
@@ -614,12 +775,16 @@ out:
 	free(sev);
 	free(t);
 	free(r);
+	free(u);
 	return rc;
 }
 
 /* With two states: the units' SD beyond noise inside each state (the
  * units mostly in it), at the N where the levels part most; the states fit
- * where the larger is IC_WATCH_STATES_SEP times inside the gap. */
+ * where the larger is IC_WATCH_STATES_SEP times inside the gap. The noise
+ * here is the units' own spread, as if independent, as the separation was
+ * set on: the states' rule names a movement already shown, and a rule
+ * near its edge should not turn on the noise's estimated memory. */
 static int watch_states_fit(struct ic_watch *w, size_t j)
 {
 	size_t n = w->nsamples ? w->nsamples : 1, k;
@@ -638,7 +803,7 @@ static int watch_states_fit(struct ic_watch *w, size_t j)
 		for (size_t i = 0; i < w->nsamples; i++)
 			if (w->samples[i].state == s && w->samples[i].nrep[j]) {
 				y[k] = w->samples[i].ly[j];
-				sev[k++] = w->samples[i].se[j];
+				sev[k++] = w->steady[j].within_sd / sqrt((double)w->samples[i].nrep[j]);
 			}
 		if (!ic_steady_test(y, sev, k, IC_STEADY_MARGIN, &h) && h.tau > w->state_tau)
 			w->state_tau = h.tau;

@@ -32,7 +32,12 @@
  * mean log ratio of its paired repetitions is one draw, with a standard
  * error from its repetitions (their variance pooled over the units at that
  * N: a unit of three repetitions has two degrees of freedom of its own,
- * which would give Q a heavy tail). One answer only where the Q-profile's
+ * which would give Q a heavy tail), honest where the noise follows itself
+ * in time: its AR(1) correlation, read where the machine's movement
+ * cancels (the two N's ratios side by side in each process), raises each
+ * unit's error and ties the long process's windows to their neighbours
+ * (noise that outlasts a window still averages out over the watch; the
+ * margin is about the level). One answer only where the Q-profile's
  * upper bound on the units' SD puts 90% of moments within +-5% of the mean
  * at every N. Otherwise the units' 10th-90th percentiles are the spread in
  * time, and where two states do not describe it, the variation is named:
@@ -148,9 +153,11 @@ struct ic_watch_sample {
 	double ratio[IC_WATCH_NSITES];   /* compare/baseline at each N; NAN if missing */
 	int state;                 /* 0 low, 1 high, -1 neither firmly (states.h) */
 	/* As a unit of the steadiness test: the mean log ratio of its paired
-	 * repetitions per N, how many, and their standard error. */
+	 * repetitions per N, how many, their standard error, and the first
+	 * one's place among its process's at that N (the noise it shares with
+	 * the process's other units). */
 	double ly[IC_WATCH_NSITES], se[IC_WATCH_NSITES];
-	size_t nrep[IC_WATCH_NSITES];
+	size_t nrep[IC_WATCH_NSITES], rank[IC_WATCH_NSITES];
 };
 
 /* The steadiness of the sentinel at one N over the units. */
@@ -158,7 +165,9 @@ struct ic_watch_steady {
 	struct ic_steady h;
 	double p10, p90;           /* the units' ratios, 10th and 90th percentiles */
 	double trend_share;        /* of tau^2, taken away by a line in time */
-	double noise_sd;           /* one repetition's log ratio, pooled within units */
+	double noise_sd;           /* one repetition's log ratio, pooled within units (its
+	                            * own variance, with noise_rho's share the units hide) */
+	double within_sd;          /* the same about each unit's own mean, as if independent */
 };
 
 struct ic_watch_state {
@@ -195,6 +204,7 @@ struct ic_watch {
 	size_t switching;          /* processes with firm runs of both states */
 	int long_switches;         /* the long process is one of them */
 	struct ic_watch_steady steady[IC_WATCH_NSITES];
+	double noise_rho;          /* neighbouring repetitions' noise correlation (steadiness.h) */
 	int steady_all;            /* one answer: steady at every N */
 	double state_tau;          /* with two states: the units' SD beyond noise inside a state */
 	int states_fit;            /* the two levels are IC_WATCH_STATES_SEP such SDs apart */

@@ -34,7 +34,8 @@
  * the first minute, then one long process of 64 rounds; a round is the
  * sentinel's 12 runs and 5 probes, 0.055 s each, in a random order over
  * the process. Only inline and extern at its two N are written (the other
- * runs take their time). The watch's ratio is log r = log 2 + m(t). A
+ * runs take their time). The watch's ratio is log r = log 2 + m(t) (at
+ * the first N only on the machines named _16, the other N steady). A
  * machine moves more than the margin when under 90% of the watch's moments
  * lie within +-5% of its path's mean (steadiness.h's margin, on the path
  * itself); "one answer" should come in <= 5% of those and >= 90% of steady
@@ -266,21 +267,26 @@ struct watch_cell {
 	enum sim_kind kind;
 	double h, phi;
 	double want_steady;   /* "one answer" on steady machines at least this often */
+	int one_n;            /* the machine moves the ratio at the first N only */
 };
 
-/* The target is one answer on >= 90% of steady machines. With AR(1)
- * repetition noise the watch misses it (docs/method.md): the units' means
- * vary beyond their repetitions' spread, and 2 minutes of units cannot
- * bound that variation inside the margin. Those cells check the rate seen
- * now (0.3: 94 of 150, 0.8: 21 of 150), not the target. */
+/* The target is one answer on >= 90% of steady machines, AR(1) noise in
+ * the repetitions included: the units' errors take its correlation
+ * (steadiness.h, watch_analysis.c). In the slow test 0.3 reaches it (135
+ * of 150); 0.8 does not (108 of 150): its correlation is read
+ * conservatively, lest a movement be taken for noise, and that cell checks
+ * the rate seen now. Without the correlation they were 94 and 21 of 150. */
 static const struct watch_cell watch_cells[] = {
-	{ "steady", SIM_STEADY, 0.0, 0.0, 0.90 },
-	{ "ar1_0.3", SIM_STEADY, 0.0, 0.3, 0.50 },
-	{ "ar1_0.8", SIM_STEADY, 0.0, 0.8, 0.05 },
-	{ "two_states", SIM_TWO_STATES, 0.22, 0.0, 0.0 },      /* 1.0 and 1.25 */
-	{ "wander", SIM_WANDER, 0.08, 0.0, 0.0 },
-	{ "drift", SIM_DRIFT, 0.25, 0.0, 0.0 },               /* +-12% over the watch */
-	{ "three_levels", SIM_THREE_LEVELS, 0.26, 0.0, 0.0 },  /* 1.0, 1.14, 1.3 */
+	{ "steady", SIM_STEADY, 0.0, 0.0, 0.90, 0 },
+	{ "ar1_0.3", SIM_STEADY, 0.0, 0.3, 0.90, 0 },
+	{ "ar1_0.8", SIM_STEADY, 0.0, 0.8, 0.65, 0 },
+	{ "two_states", SIM_TWO_STATES, 0.22, 0.0, 0.0, 0 },      /* 1.0 and 1.25 */
+	{ "wander", SIM_WANDER, 0.08, 0.0, 0.0, 0 },
+	{ "drift", SIM_DRIFT, 0.25, 0.0, 0.0, 0 },               /* +-12% over the watch */
+	{ "three_levels", SIM_THREE_LEVELS, 0.26, 0.0, 0.0, 0 },  /* 1.0, 1.14, 1.3 */
+	/* Where the two N's contrast holds the movement, not only noise. */
+	{ "two_states_16", SIM_TWO_STATES, 0.22, 0.0, 0.0, 1 },
+	{ "wander_16", SIM_WANDER, 0.08, 0.0, 0.0, 1 },
 };
 #define NWATCH (sizeof(watch_cells) / sizeof(*watch_cells))
 
@@ -291,7 +297,7 @@ struct watch_tally {
 /* One process of rounds from t0 (s since the watch began) to path; the
  * end of its time. */
 static double watch_process(const char *file, int proc, size_t rounds, double t0,
-			    const struct sim_path *p, double phi, unsigned long long *rng)
+			    const struct sim_path *p, double phi, int one_n, unsigned long long *rng)
 {
 	size_t n = rounds * W_RUNS, *slot = malloc(n * sizeof(*slot));
 	json_t *bench = json_array(), *doc;
@@ -313,7 +319,7 @@ static double watch_process(const char *file, int proc, size_t rounds, double t0
 			continue;
 		lt = log(20.0) + sim_noise_next(&z[run], rng);
 		if (run % 2 == 0)
-			lt += log(2.0) + sim_path_at(p, t);
+			lt += log(2.0) + (one_n && run == 2 ? 0.0 : sim_path_at(p, t));
 		snprintf(name, sizeof(name), "sites/%s/tail_dequeue/chain/seq/%lu/private/real_time/threads:1",
 			 run % 2 ? "extern" : "inline", watch_sites[run / 2]);
 		json_array_append_new(bench, json_pack("{s:s,s:s,s:s,s:i,s:i,s:I,s:f,s:s,s:f}", "name", name,
@@ -356,12 +362,12 @@ static void watch_trial(const struct watch_cell *c, const char *dir, unsigned lo
 	ic_watch_init(&w);
 	for (int i = 0; i < W_SHORT; i++) {
 		snprintf(file, sizeof(file), "%s/s%d.json", dir, i);
-		watch_process(file, i, W_SHORT_ROUNDS, at, &p, c->phi, rng);
+		watch_process(file, i, W_SHORT_ROUNDS, at, &p, c->phi, c->one_n, rng);
 		CHECK(ic_watch_add_short(&w, file, err, sizeof(err)) == 0, "%s", err);
 		at += W_EVERY_S;
 	}
 	snprintf(file, sizeof(file), "%s/long.json", dir);
-	end = watch_process(file, W_SHORT, W_LONG_ROUNDS, at, &p, c->phi, rng);
+	end = watch_process(file, W_SHORT, W_LONG_ROUNDS, at, &p, c->phi, c->one_n, rng);
 	CHECK(ic_watch_add_long(&w, file, IC_WATCH_WINDOW_S, err, sizeof(err)) == 0, "%s", err);
 	CHECK(ic_watch_analyse(&w, err, sizeof(err)) == 0, "%s", err);
 	moves = watch_moves(&p, end);

@@ -33,6 +33,61 @@ static void check_het(const char *name, const double *y, const double *se, size_
 	CHECK(h.k == k && h.df == (double)(k - 1), "%s: k %zu df %g", name, h.k, h.df);
 }
 
+static double gauss(unsigned long long *rng)
+{
+	double u = ((double)(ic_test_rand(rng) >> 11) + 0.5) / 9007199254740992.0;
+	double v = ((double)(ic_test_rand(rng) >> 11) + 0.5) / 9007199254740992.0;
+
+	return sqrt(-2.0 * log(u)) * cos(2.0 * M_PI * v);
+}
+
+/* The mean of rho over draws of one AR(1) series of 64 and twelve of 3
+ * (the watch's long process and short ones), each about its own level. */
+static double rho_mean(double rho, int draws, unsigned long long *rng)
+{
+	struct ic_ar1_unit u[13];
+	double sum = 0.0, x[64];
+
+	for (int d = 0; d < draws; d++) {
+		for (size_t p = 0; p < 13; p++) {
+			size_t n = p ? 3 : 64;
+			double m = 0.0, lvl = 5.0 * gauss(rng);
+
+			x[0] = gauss(rng);
+			for (size_t t = 1; t < n; t++)
+				x[t] = rho * x[t - 1] + sqrt(1.0 - rho * rho) * gauss(rng);
+			for (size_t t = 0; t < n; t++)
+				m += (x[t] + lvl) / (double)n;
+			u[p] = (struct ic_ar1_unit){ n, 0.0, 0.0 };
+			for (size_t t = 0; t < n; t++) {
+				u[p].s0 += (x[t] + lvl - m) * (x[t] + lvl - m);
+				if (t)
+					u[p].s1 += (x[t] + lvl - m) * (x[t - 1] + lvl - m);
+			}
+		}
+		sum += ic_steady_ar1_rho(u, 13);
+	}
+	return sum / draws;
+}
+
+/* What AR(1) at rho makes s1 over n on average, from its covariance:
+ * s1 = x' A x with A the centred neighbours' form, E = tr(A Sigma). */
+static double s1_direct(size_t n, double rho)
+{
+	double e = 0.0;
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < n; j++) {
+			double a = 0.0;
+
+			/* (x_t - m)(x_{t+1} - m) summed, as sum a_ij x_i x_j. */
+			for (size_t t = 0; t + 1 < n; t++)
+				a += ((i == t) - 1.0 / n) * ((j == t + 1) - 1.0 / n);
+			e += a * pow(rho, fabs((double)i - (double)j));
+		}
+	return e;
+}
+
 int main(void)
 {
 	/* Seven units that vary. */
@@ -89,6 +144,54 @@ int main(void)
 	      s.b, s.se, s.r2, s.lag);
 	CHECK(near(s.lo, s.b - 2.228139 * s.se, 1e-6) && near(s.hi, s.b + 2.228139 * s.se, 1e-6),
 	      "slope interval %g-%g", s.lo, s.hi);
+
+	/* With the covariance: its diagonal case is the test as it was. */
+	{
+		double v[N(ay) * N(ay)] = { 0 };
+		struct ic_steady g;
+
+		for (size_t i = 0; i < N(ay); i++)
+			v[i * N(ay) + i] = ase[i] * ase[i];
+		CHECK(ic_steady_test_cov(ay, v, N(ay), IC_STEADY_MARGIN, &g) == 0, "cov refused");
+		ic_steady_test(ay, ase, N(ay), IC_STEADY_MARGIN, &h);
+		CHECK(near(g.mean, h.mean, 1e-9) && near(g.q, h.q, 1e-9) && near(g.tau, h.tau, 1e-9) &&
+		      near(g.tau_lo, h.tau_lo, 1e-6) && near(g.tau_hi, h.tau_hi, 1e-6),
+		      "diagonal covariance: tau %g-%g, want %g-%g", g.tau_lo, g.tau_hi, h.tau_lo, h.tau_hi);
+		/* Units that share their noise vary less by it: the same spread
+		 * is more beyond it, and the bound cannot fall. */
+		for (size_t i = 0; i + 1 < N(ay); i++)
+			v[i * N(ay) + i + 1] = v[(i + 1) * N(ay) + i] = 0.5 * ase[i] * ase[i + 1];
+		CHECK(ic_steady_test_cov(ay, v, N(ay), IC_STEADY_MARGIN, &g) == 0 && g.tau > h.tau,
+		      "positively correlated noise: tau %g, independent %g", g.tau, h.tau);
+		v[1] = 2.0;
+		v[N(ay)] = 2.0;
+		CHECK(ic_steady_test_cov(ay, v, N(ay), IC_STEADY_MARGIN, &g) == -1, "not positive definite accepted");
+	}
+
+	/* AR(1): the mean's variance, 3 at 0.8 (3 + 2 (2 0.8 + 0.64)) / 9; the
+	 * spread about the own mean; the lag-one products against the
+	 * covariance; two means' covariance; and rho recovered over units. */
+	CHECK(near(ic_steady_ar1_mean_var(3, 0.8), 7.48 / 9.0, 1e-12) && near(ic_steady_ar1_mean_var(5, 0.0), 0.2, 1e-12),
+	      "mean var %g", ic_steady_ar1_mean_var(3, 0.8));
+	CHECK(near(ic_steady_ar1_s0(4, 0.0), 3.0, 1e-12) && near(ic_steady_ar1_s0(3, 0.8), 3.0 - 7.48 / 3.0, 1e-12),
+	      "s0 %g", ic_steady_ar1_s0(3, 0.8));
+	for (size_t n = 2; n <= 9; n++)
+		for (double r = 0.0; r < 0.95; r += 0.15)
+			CHECK(near(ic_steady_ar1_s1(n, r), s1_direct(n, r), 1e-9), "s1 at %zu, %g: %g, want %g",
+			      n, r, ic_steady_ar1_s1(n, r), s1_direct(n, r));
+	CHECK(near(ic_steady_ar1_cov(0, 2, 2, 2, 0.5), (0.25 + 0.125 + 0.5 + 0.25) / 4.0, 1e-12),
+	      "cov %g", ic_steady_ar1_cov(0, 2, 2, 2, 0.5));
+	CHECK(near(ic_steady_ar1_rho_lags(1.0, 1.5), 0.5, 1e-12) && ic_steady_ar1_rho_lags(1.0, 0.8) == 0.0 &&
+	      ic_steady_ar1_rho_lags(1.0, 3.0) == IC_STEADY_RHO_MAX && ic_steady_ar1_rho_lags(0.0, 1.0) == 0.0,
+	      "rho from lags");
+	{
+		unsigned long long rng = 7;
+		double m0 = rho_mean(0.0, 300, &rng), m3 = rho_mean(0.3, 300, &rng), m6 = rho_mean(0.6, 300, &rng);
+
+		/* At 0 the estimate is cut at 0, so its mean sits a little above. */
+		CHECK(m0 < 0.06 && fabs(m3 - 0.3) < 0.04 && fabs(m6 - 0.6) < 0.04, "rho recovered: %g %g %g",
+		      m0, m3, m6);
+	}
 
 	/* Refusals: too few units, a standard error of 0, no spread in x. */
 	CHECK(ic_steady_test(ay, ase, 2, IC_STEADY_MARGIN, &h) == -1 && !h.steady, "two units tested");
