@@ -20,8 +20,9 @@ scratch tmp
 export IC_MEASURE_LOCK=$tmp/lock
 : >"$IC_MEASURE_LOCK"
 top=$tmp/top t=$tmp/top/b
-mkdir -p "$top/compare" "$t/bench" "$t/cmd" "$tmp/bin"
-printf '#!/bin/sh\ntar -czf "$1.tar.gz" -C "$(dirname "$1")" "$(basename "$1")"\n' >"$top/compare/export.sh"
+mkdir -p "$t/bench" "$t/cmd" "$tmp/bin"
+# runs export DIR: the run as one file beside it.
+printf '#!/bin/sh\n[ "$1" = export ] && tar -czf "$2.tar.gz" -C "$(dirname "$2")" "$(basename "$2")"\n' >"$t/cmd/runs"
 # cmake: a configure writes the cache; a build says two steps of three, a
 # FAKE_BUILD_S pause between them.
 cat >"$tmp/bin/cmake" <<'SH'
@@ -62,7 +63,7 @@ case " $* " in
 esac
 SH
 printf '#!/bin/sh\necho governor=performance\n' >"$t/cmd/machine_state"
-chmod +x "$tmp/bin/cmake" "$t/bench/"* "$t/cmd/"* "$top/compare/export.sh"
+chmod +x "$tmp/bin/cmake" "$t/bench/"* "$t/cmd/"*
 export PATH=$tmp/bin:$PATH FAKE_LOG=$tmp/procs FAKE_CACHE=$tmp/cache.csv
 
 # sweep [SETTING=VALUE...]: the driver on these settings, from $top.
