@@ -29,9 +29,10 @@ scratch() {
 }
 
 # dir_state DIR: every file's checksum and DIR's listing, to tell whether
-# a command wrote into DIR.
+# a command wrote into DIR. Not its parent's entry: a test's own files
+# beside DIR change that, not the command.
 dir_state() {
-	(cd "$1" && find . -type f -print0 | sort -z | xargs -0 -r cksum; ls -la)
+	(cd "$1" && find . -type f -print0 | sort -z | xargs -0 -r cksum; ls -ld .; ls -lA)
 }
 
 # refused_in DIR WHAT CMD...: CMD refuses bad input: exit 2, one line on
