@@ -46,8 +46,10 @@ static void three_variants(struct ic_analysis *an, struct ic_results *res, const
 	for (int v = 0; v < 3; v++) {
 		struct gbench_entry g[6];
 
+		CHECK(n <= 6, "%zu entries", n);
 		for (size_t i = 0; i < n; i++)
-			g[i] = (struct gbench_entry){ e[i].name, e[i].ns * (e[i].varies ? exp((v - 1) * d) : 1.0) };
+			g[i] = (struct gbench_entry){ e[i].name,
+						      e[i].ns * (e[i].varies ? exp((v - 1) * d) : 1.0) };
 		gbench_process_load(res, v, g, n);
 	}
 	analyse(an, res);
