@@ -171,18 +171,16 @@ struct ic_repeats *ic_repeats_analyse(const struct ic_results *res, const struct
 			goto oom;
 	}
 	rp->agree = rp->nrepeats >= 2 && !contradict;
+	goto out;
+oom:
+	ic_repeats_free(rp);
+	rp = NULL;
+out:
 	free(side);
 	free(keep);
 	free(buf);
 	free(means);
 	return rp;
-oom:
-	free(side);
-	free(keep);
-	free(buf);
-	free(means);
-	ic_repeats_free(rp);
-	return NULL;
 }
 
 void ic_repeats_free(struct ic_repeats *rp)

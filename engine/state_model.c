@@ -338,13 +338,16 @@ static int sm_cmp_double(const void *pa, const void *pb)
 static int sm_start_processes(const struct ic_sm *m, double *mu, double *sigma, double *buf)
 {
 	size_t ns = m->nsites, np = m->nproc, k = 0, best_k = 0;
-	double *c = calloc(ns ? ns : 1, sizeof(*c)), *lev = calloc(np ? np : 1, sizeof(*lev));
-	double *cnt = calloc(np ? np : 1, sizeof(*cnt)), *srt = calloc(np ? np : 1, sizeof(*srt));
+	/* One block: c per N, then lev, cnt and srt per process. */
+	double *c = sm_alloc(ns + 3 * np, sizeof(*c)), *lev, *cnt, *srt;
 	double best = INFINITY, cut, num[2], den[2], ss = 0.0, nss = 0.0;
 	int rc = -1;
 
-	if (!c || !lev || !cnt || !srt || np < 2)
+	if (!c || np < 2)
 		goto out;
+	lev = c + ns;
+	cnt = lev + np;
+	srt = cnt + np;
 	for (size_t j = 0; j < ns; j++) {
 		double scale;
 
@@ -401,9 +404,6 @@ static int sm_start_processes(const struct ic_sm *m, double *mu, double *sigma, 
 	rc = 0;
 out:
 	free(c);
-	free(lev);
-	free(cnt);
-	free(srt);
 	return rc;
 }
 

@@ -103,16 +103,6 @@ static int gen_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *ou
 	return 0;
 }
 
-static int gen_parse_name(const char *opt, const char *const *names, int count, const char *s)
-{
-	int i = ic_name_find(names, count, s);
-
-	if (i >= 0)
-		return i;
-	gen_usage_fail("%s: unknown value '%s' (%s)", opt, s, gen_join(names, count));
-	return -1;
-}
-
 /* Can DIR be written, or created under its nearest existing ancestor? */
 static void gen_check_dir(const char *dir)
 {
@@ -189,16 +179,20 @@ static void gen_check_body(struct gen_args *a, const char *file, int have_op)
 	a->id.body = a->body_name;
 }
 
-/* The option as the user spelled it: "--name" (without "=value") or "-c". */
-static const char *gen_opt_name(const char *arg, int opt)
+/* getopt_long's ':' (no argument) or '?' (unknown) for ARG, the word it
+ * stopped at, naming the option as the user spelled it: "--name" (without
+ * "=value") or "-c". */
+static void gen_bad_option(int c, const char *arg, int opt)
 {
-	static char name[64];
+	char name[64];
 
 	if (strncmp(arg, "--", 2) == 0)
 		snprintf(name, sizeof name, "%.*s", (int)strcspn(arg, "="), arg);
 	else
 		snprintf(name, sizeof name, "-%c", opt > 0 && opt < 128 ? opt : '?');
-	return name;
+	if (c == ':')
+		gen_usage_fail("%s: needs an argument", name);
+	gen_usage_fail("%s: unknown option (see --help)", name);
 }
 
 /* What the command line gave, for the checks that need the whole of it. */
@@ -248,118 +242,94 @@ static void gen_check_args(struct gen_args *a, const struct gen_given *g)
 	a->cur = a->sprefix;
 }
 
+/* An option that takes a value: a number from min to max, or (names set)
+ * one of names[]'s count names, its index; read into *to, and *given set
+ * where the checks need to know it came. */
+struct gen_option {
+	const char *name;
+	uint32_t min, max;
+	const char *const *names;
+	int count;
+	uint32_t *to;
+	int *given;
+};
+
+static void gen_option_read(const struct gen_option *o, const char *s)
+{
+	if (o->names) {
+		int i = ic_name_find(o->names, o->count, s);
+
+		if (i < 0)
+			gen_usage_fail("--%s: unknown value '%s' (%s)", o->name, s, gen_join(o->names, o->count));
+		*o->to = (uint32_t)i;
+	} else if (gen_parse_u32(s, o->min, o->max, o->to) != 0) {
+		gen_usage_fail("--%s: '%s' is not a number from %u to %u", o->name, s, o->min, o->max);
+	}
+	if (o->given)
+		*o->given = 1;
+}
+
 void gen_parse_args(int argc, char **argv, struct gen_args *a)
 {
-	enum { OPT_SITES = 256, OPT_FORM, OPT_OP, OPT_LAYOUT, OPT_ORDER, OPT_SEED, OPT_PER_FILE,
-	       OPT_PER_CALLER, OPT_FILLER, OPT_BODY, OPT_PART, OPT_SERIES_SITES, OPT_HELP };
-	static const struct option longopts[] = {
-		{ "sites", required_argument, NULL, OPT_SITES },
-		{ "form", required_argument, NULL, OPT_FORM },
-		{ "op", required_argument, NULL, OPT_OP },
-		{ "layout", required_argument, NULL, OPT_LAYOUT },
-		{ "order", required_argument, NULL, OPT_ORDER },
-		{ "seed", required_argument, NULL, OPT_SEED },
-		{ "per-file", required_argument, NULL, OPT_PER_FILE },
-		{ "per-caller", required_argument, NULL, OPT_PER_CALLER },
-		{ "filler", required_argument, NULL, OPT_FILLER },
-		{ "body", required_argument, NULL, OPT_BODY },
-		{ "part", required_argument, NULL, OPT_PART },
-		{ "series-sites", required_argument, NULL, OPT_SERIES_SITES },
-		{ "help", no_argument, NULL, OPT_HELP },
-		{ NULL, 0, NULL, 0 },
+	static const char *const part_names[] = {   /* enum gen_part's order */
+		[GEN_PART_ALL] = "all", [GEN_PART_SITES] = "sites", [GEN_PART_POINT] = "point",
 	};
 	struct gen_given g = { 0 };
+	uint32_t form = 0, op = IC_OP_TAIL_DEQUEUE, layout = IC_LAYOUT_CHAIN, order = IC_ORDER_SEQ;
+	uint32_t part = GEN_PART_ALL;
+	const struct gen_option opts[] = {
+		{ "sites", 1, IC_POINT_SITES_MAX, .to = &a->id.sites, .given = &g.sites },
+		{ "form", .names = ic_form_names, .count = IC_FORM_COUNT, .to = &form, .given = &g.form },
+		{ "op", .names = ic_op_names, .count = IC_OP_COUNT, .to = &op, .given = &g.op },
+		{ "layout", .names = ic_layout_names, .count = IC_LAYOUT_COUNT, .to = &layout },
+		{ "order", .names = ic_order_names, .count = IC_ORDER_COUNT, .to = &order },
+		{ "seed", 0, UINT32_MAX, .to = &a->id.seed },
+		{ "per-file", 1, IC_POINT_SITES_MAX, .to = &a->per_file },
+		{ "per-caller", 1, IC_POINT_SITES_MAX, .to = &a->per_caller, .given = &g.per_caller },
+		{ "filler", 0, IC_POINT_FILLER_MAX, .to = &a->id.filler },
+		{ "part", .names = part_names, .count = sizeof part_names / sizeof part_names[0], .to = &part },
+		{ "series-sites", 1, IC_POINT_SITES_MAX, .to = &a->series_sites },
+	};
+	/* getopt_long returns a table option's index plus OPT_TABLE. */
+	enum { NOPTS = sizeof opts / sizeof opts[0], OPT_TABLE = 256, OPT_BODY = OPT_TABLE + NOPTS,
+	       OPT_HELP };
+	struct option longopts[NOPTS + 3] = {
+		[NOPTS] = { "body", required_argument, NULL, OPT_BODY },
+		[NOPTS + 1] = { "help", no_argument, NULL, OPT_HELP },
+	};
 	int c;
 
+	for (int i = 0; i < NOPTS; i++)
+		longopts[i] = (struct option){ opts[i].name, required_argument, NULL, OPT_TABLE + i };
 	if (argc > 0 && argv[0][0]) {
 		const char *slash = strrchr(argv[0], '/');
 
 		gen_prog = slash ? slash + 1 : argv[0];
 	}
 	memset(a, 0, sizeof *a);
-	a->id.op = IC_OP_TAIL_DEQUEUE;
-	a->id.layout = IC_LAYOUT_CHAIN;
-	a->id.order = IC_ORDER_SEQ;
 	a->per_file = GEN_PER_FILE_DEFAULT;
 	a->per_caller = GEN_PER_CALLER_DEFAULT;
 	opterr = 0;  /* our own one-line messages */
 	while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_SITES:
-			if (gen_parse_u32(optarg, 1, IC_POINT_SITES_MAX, &a->id.sites) != 0)
-				gen_usage_fail("--sites: '%s' is not a number from 1 to %u",
-					       optarg, IC_POINT_SITES_MAX);
-			g.sites = 1;
-			break;
-		case OPT_FORM:
-			a->id.form = gen_parse_name("--form", ic_form_names, IC_FORM_COUNT, optarg);
-			g.form = 1;
-			break;
-		case OPT_OP:
-			a->id.op = gen_parse_name("--op", ic_op_names, IC_OP_COUNT, optarg);
-			g.op = 1;
-			break;
-		case OPT_BODY:
+		if (c >= OPT_TABLE && c < OPT_TABLE + NOPTS) {
+			gen_option_read(&opts[c - OPT_TABLE], optarg);
+		} else if (c == OPT_BODY) {
 			g.body = optarg;
-			break;
-		case OPT_PART:
-			if (strcmp(optarg, "all") == 0)
-				a->part = GEN_PART_ALL;
-			else if (strcmp(optarg, "sites") == 0)
-				a->part = GEN_PART_SITES;
-			else if (strcmp(optarg, "point") == 0)
-				a->part = GEN_PART_POINT;
-			else
-				gen_usage_fail("--part: unknown value '%s' (all|sites|point)", optarg);
-			break;
-		case OPT_SERIES_SITES:
-			if (gen_parse_u32(optarg, 1, IC_POINT_SITES_MAX, &a->series_sites) != 0)
-				gen_usage_fail("--series-sites: '%s' is not a number from 1 to %u",
-					       optarg, IC_POINT_SITES_MAX);
-			break;
-		case OPT_LAYOUT:
-			a->id.layout = gen_parse_name("--layout", ic_layout_names, IC_LAYOUT_COUNT, optarg);
-			break;
-		case OPT_ORDER:
-			a->id.order = gen_parse_name("--order", ic_order_names, IC_ORDER_COUNT, optarg);
-			break;
-		case OPT_SEED:
-			if (gen_parse_u32(optarg, 0, UINT32_MAX, &a->id.seed) != 0)
-				gen_usage_fail("--seed: '%s' is not a number from 0 to %u",
-					       optarg, UINT32_MAX);
-			break;
-		case OPT_PER_FILE:
-			if (gen_parse_u32(optarg, 1, IC_POINT_SITES_MAX, &a->per_file) != 0)
-				gen_usage_fail("--per-file: '%s' is not a number from 1 to %u",
-					       optarg, IC_POINT_SITES_MAX);
-			break;
-		case OPT_PER_CALLER:
-			if (gen_parse_u32(optarg, 1, IC_POINT_SITES_MAX, &a->per_caller) != 0)
-				gen_usage_fail("--per-caller: '%s' is not a number from 1 to %u",
-					       optarg, IC_POINT_SITES_MAX);
-			g.per_caller = 1;
-			break;
-		case OPT_FILLER:
-			if (gen_parse_u32(optarg, 0, IC_POINT_FILLER_MAX, &a->id.filler) != 0)
-				gen_usage_fail("--filler: '%s' is not a number from 0 to %u",
-					       optarg, IC_POINT_FILLER_MAX);
-			break;
-		case 'o':
+		} else if (c == 'o') {
 			a->dir = optarg;
-			break;
-		case 'h':
-		case OPT_HELP:
+		} else if (c == 'h' || c == OPT_HELP) {
 			gen_help();
 			exit(0);
-		case ':':
-			gen_usage_fail("%s: needs an argument", gen_opt_name(argv[optind - 1], optopt));
-			break;
-		default:
-			gen_usage_fail("%s: unknown option (see --help)",
-				       gen_opt_name(argv[optind - 1], optopt));
+		} else {
+			gen_bad_option(c, argv[optind - 1], optopt);
 		}
 	}
 	if (optind < argc)
 		gen_usage_fail("%s: unexpected argument (see --help)", argv[optind]);
+	a->id.form = form;
+	a->id.op = op;
+	a->id.layout = layout;
+	a->id.order = order;
+	a->part = part;
 	gen_check_args(a, &g);
 }

@@ -88,24 +88,23 @@ IC_ALWAYS_INLINE void __ic_unlink(struct ic_queue *q, struct ic_node *n)
 	prev->next = next;
 }
 
-IC_ALWAYS_INLINE struct ic_node *__ic_dequeue(struct ic_queue *q)
+/* n, unlinked; NULL when n is the head (the queue is empty). */
+IC_ALWAYS_INLINE struct ic_node *__ic_take(struct ic_queue *q, struct ic_node *n)
 {
-	struct ic_node *n = q->head.next;
-
 	if (n == &q->head)
 		return NULL;
 	__ic_unlink(q, n);
 	return n;
 }
 
+IC_ALWAYS_INLINE struct ic_node *__ic_dequeue(struct ic_queue *q)
+{
+	return __ic_take(q, q->head.next);
+}
+
 IC_ALWAYS_INLINE struct ic_node *__ic_dequeue_tail(struct ic_queue *q)
 {
-	struct ic_node *n = q->head.prev;
-
-	if (n == &q->head)
-		return NULL;
-	__ic_unlink(q, n);
-	return n;
+	return __ic_take(q, q->head.prev);
 }
 
 #endif /* IC_QUEUE_H */

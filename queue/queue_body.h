@@ -25,6 +25,13 @@
 #define IC__BODY(...) { __VA_ARGS__ }
 #endif
 
+/* stmt with q->lock held. */
+#define IC__LOCKED(stmt) do { \
+	IC_FORM_ACQUIRE(&q->lock); \
+	stmt; \
+	IC_FORM_RELEASE(&q->lock); \
+} while (0)
+
 IC_FORM_ATTR void IC_FORM(ic_queue_init)(struct ic_queue *q)
 IC__BODY(
 	ic_lock_init(&q->lock);
@@ -33,16 +40,12 @@ IC__BODY(
 
 IC_FORM_ATTR void IC_FORM(ic_queue_head)(struct ic_queue *q, struct ic_node *n)
 IC__BODY(
-	IC_FORM_ACQUIRE(&q->lock);
-	__ic_queue_head(q, n);
-	IC_FORM_RELEASE(&q->lock);
+	IC__LOCKED(__ic_queue_head(q, n));
 )
 
 IC_FORM_ATTR void IC_FORM(ic_queue_tail)(struct ic_queue *q, struct ic_node *n)
 IC__BODY(
-	IC_FORM_ACQUIRE(&q->lock);
-	__ic_queue_tail(q, n);
-	IC_FORM_RELEASE(&q->lock);
+	IC__LOCKED(__ic_queue_tail(q, n));
 )
 
 /* Returns the first node, or NULL when the queue is empty. */
@@ -50,9 +53,7 @@ IC_FORM_ATTR struct ic_node *IC_FORM(ic_dequeue)(struct ic_queue *q)
 IC__BODY(
 	struct ic_node *n;
 
-	IC_FORM_ACQUIRE(&q->lock);
-	n = __ic_dequeue(q);
-	IC_FORM_RELEASE(&q->lock);
+	IC__LOCKED(n = __ic_dequeue(q));
 	return n;
 )
 
@@ -61,34 +62,26 @@ IC_FORM_ATTR struct ic_node *IC_FORM(ic_dequeue_tail)(struct ic_queue *q)
 IC__BODY(
 	struct ic_node *n;
 
-	IC_FORM_ACQUIRE(&q->lock);
-	n = __ic_dequeue_tail(q);
-	IC_FORM_RELEASE(&q->lock);
+	IC__LOCKED(n = __ic_dequeue_tail(q));
 	return n;
 )
 
 /* Put n before old, which must be on q. */
 IC_FORM_ATTR void IC_FORM(ic_insert)(struct ic_queue *q, struct ic_node *old, struct ic_node *n)
 IC__BODY(
-	IC_FORM_ACQUIRE(&q->lock);
-	__ic_insert(q, old, n);
-	IC_FORM_RELEASE(&q->lock);
+	IC__LOCKED(__ic_insert(q, old, n));
 )
 
 /* Put n after old, which must be on q. */
 IC_FORM_ATTR void IC_FORM(ic_append)(struct ic_queue *q, struct ic_node *old, struct ic_node *n)
 IC__BODY(
-	IC_FORM_ACQUIRE(&q->lock);
-	__ic_append(q, old, n);
-	IC_FORM_RELEASE(&q->lock);
+	IC__LOCKED(__ic_append(q, old, n));
 )
 
 /* n must be on q. */
 IC_FORM_ATTR void IC_FORM(ic_unlink)(struct ic_queue *q, struct ic_node *n)
 IC__BODY(
-	IC_FORM_ACQUIRE(&q->lock);
-	__ic_unlink(q, n);
-	IC_FORM_RELEASE(&q->lock);
+	IC__LOCKED(__ic_unlink(q, n));
 )
 
 /* Empty q into out[], in queue order, each node stored outside the lock;
@@ -108,6 +101,7 @@ IC__BODY(
 	return k;
 )
 
+#undef IC__LOCKED
 #undef IC__BODY
 #ifdef IC__FORM_LOCK_DEFAULT
 #undef IC_FORM_ACQUIRE

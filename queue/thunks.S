@@ -38,22 +38,28 @@
 #error "define IC_RETURN_THUNK_RET, _RETBLEED or _SRSO"
 #endif
 
+	/* A function's symbol: global, typed, here; its size at its end. */
+	.macro ic_func name
+	.globl \name
+	.type \name, @function
+\name:
+	.endm
+	.macro ic_endfunc name
+	.size \name, . - \name
+	.endm
+
 	.text
 #if defined(IC_RETURN_THUNK_RET)
 	.p2align 6
-	.globl __x86_return_thunk
-	.type __x86_return_thunk, @function
-__x86_return_thunk:
+	ic_func __x86_return_thunk
 	ret
 	int3
-	.size __x86_return_thunk, . - __x86_return_thunk
+	ic_endfunc __x86_return_thunk
 
-	.globl ic_untrain_ret
-	.type ic_untrain_ret, @function
-ic_untrain_ret:
+	ic_func ic_untrain_ret
 	ret
 	int3
-	.size ic_untrain_ret, . - ic_untrain_ret
+	ic_endfunc ic_untrain_ret
 
 #elif defined(IC_RETURN_THUNK_RETBLEED)
 	/* The ret on a 64-byte boundary, the byte before it the untraining
@@ -61,31 +67,25 @@ ic_untrain_ret:
 	 * bytes are the thunk's `ret; int3`. */
 	.p2align 6
 	.skip 63, 0xcc
-	.globl ic_untrain_ret
-	.type ic_untrain_ret, @function
-ic_untrain_ret:
+	ic_func ic_untrain_ret
 	.byte 0xf6
-	.globl __x86_return_thunk
-	.type __x86_return_thunk, @function
-__x86_return_thunk:
+	ic_func __x86_return_thunk
 	ret
 	int3
-	.size __x86_return_thunk, . - __x86_return_thunk
+	ic_endfunc __x86_return_thunk
 	/* Untraining goes on here: nothing speculates past the test, then
 	 * the routine returns through the very ret it has retrained. */
 	lfence
 	jmp __x86_return_thunk
 	int3
-	.size ic_untrain_ret, . - ic_untrain_ret
+	ic_endfunc ic_untrain_ret
 
 #else /* IC_RETURN_THUNK_SRSO */
 	/* 48 b8 is `movabs $imm64, %rax`: its eight immediate bytes are the
 	 * safe return, `lea 8(%rsp), %rsp; ret; int3; int3` (5 + 1 + 1 + 1).
 	 * lea, not add, leaves the flags as the function left them. */
 	.p2align 6
-	.globl ic_untrain_ret
-	.type ic_untrain_ret, @function
-ic_untrain_ret:
+	ic_func ic_untrain_ret
 	.byte 0x48, 0xb8
 	.type ic_srso_safe_ret, @function
 ic_srso_safe_ret:
@@ -93,31 +93,27 @@ ic_srso_safe_ret:
 	ret
 	int3
 	int3
-	.size ic_srso_safe_ret, . - ic_srso_safe_ret
+	ic_endfunc ic_srso_safe_ret
 	lfence
 	/* Leave through the safe return, as every return will. */
 	call ic_srso_safe_ret
 	ud2
-	.size ic_untrain_ret, . - ic_untrain_ret
+	ic_endfunc ic_untrain_ret
 
 	.p2align 6
-	.globl __x86_return_thunk
-	.type __x86_return_thunk, @function
-__x86_return_thunk:
+	ic_func __x86_return_thunk
 	call ic_srso_safe_ret
 	ud2
-	.size __x86_return_thunk, . - __x86_return_thunk
+	ic_endfunc __x86_return_thunk
 #endif
 
 	/* One indirect thunk per register gcc may name (never %rsp). */
 	.macro ic_indirect_thunk reg
 	.p2align 5
-	.globl __x86_indirect_thunk_\reg
-	.type __x86_indirect_thunk_\reg, @function
-__x86_indirect_thunk_\reg:
+	ic_func __x86_indirect_thunk_\reg
 	jmp *%\reg
 	int3
-	.size __x86_indirect_thunk_\reg, . - __x86_indirect_thunk_\reg
+	ic_endfunc __x86_indirect_thunk_\reg
 	.endm
 	.irp reg, rax, rbx, rcx, rdx, rsi, rdi, rbp, r8, r9, r10, r11, r12, r13, r14, r15
 	ic_indirect_thunk \reg

@@ -30,12 +30,14 @@ static void tables_build_header(FILE *f)
 	fputc('\n', f);
 }
 
-static void tables_build(FILE *f, const struct ic_results *res, size_t build)
+/* A row's end: its build's columns, then the newline. */
+static void tables_row_end(FILE *f, const struct ic_results *res, size_t build)
 {
 	for (int k = 0; k < IC_B_COUNT; k++) {
 		fputc(',', f);
 		ic_csv_quoted(f, build < res->nbuilds ? res->builds[build].v[k] : "");
 	}
+	fputc('\n', f);
 }
 
 static const char *tables_side_form(const struct ic_analysis *an, enum ic_point_side s)
@@ -75,8 +77,7 @@ int ic_tables_points_write(FILE *f, const struct ic_analysis *an)
 		tables_num(f, p->med[IC_F_INSTR], "%.10g", ',');
 		tables_num(f, p->med[IC_F_BRANCH], "%.10g", ',');
 		tables_num(f, p->med[IC_F_ITLB], "%.10g", 0);
-		tables_build(f, res, p->build);
-		fputc('\n', f);
+		tables_row_end(f, res, p->build);
 	}
 	return ferror(f) ? -1 : 0;
 }
@@ -124,8 +125,7 @@ int ic_tables_ratios_write(FILE *f, const struct ic_analysis *an)
 			tables_num(f, 2.0 * ic_stats_t_cdf(ic_stats_t_quantile(0.975, r->df) / sqrt(2.0), r->df) - 1.0,
 				   "%.4f", ',');
 			fprintf(f, "%lu", gr->filler);
-			tables_build(f, an->res, gr->build);
-			fputc('\n', f);
+			tables_row_end(f, an->res, gr->build);
 		}
 	}
 	return ferror(f) ? -1 : 0;
@@ -195,8 +195,7 @@ int ic_tables_process_ratios_write(FILE *f, const struct ic_analysis *an)
 				tables_process(f, res, pr->unit[p]);
 				fprintf(f, ",%d,%zu,%d,%zu,%.6f", pr->variant[p], pr->time_rank[p],
 					s->state[p] + 1, s->nstates, exp(y));
-				tables_build(f, res, gr->build);
-				fputc('\n', f);
+				tables_row_end(f, res, gr->build);
 			}
 	}
 	return ferror(f) ? -1 : 0;
@@ -232,8 +231,7 @@ int ic_tables_crossover_write(FILE *f, const struct ic_analysis *an)
 			fputc(',', f);
 		tables_states(f, an->series[g].states);
 		fprintf(f, ",%zu,%lu", xo->switches, gr->filler);
-		tables_build(f, an->res, gr->build);
-		fputc('\n', f);
+		tables_row_end(f, an->res, gr->build);
 	}
 	return ferror(f) ? -1 : 0;
 }
@@ -260,8 +258,7 @@ int ic_tables_calibration_write(FILE *f, const struct ic_analysis *an)
 			tables_num(f, r->ratio - 1.0, "%.6f", 0);
 			/* Detected where Holm resolves it, as the verdict would. */
 			fprintf(f, ",%d,%d,%d", ic_ratio_resolved(r), ic_ratio_holds(r, want), r->noisy);
-			tables_build(f, an->res, gr->build);
-			fputc('\n', f);
+			tables_row_end(f, an->res, gr->build);
 		}
 	}
 	return ferror(f) ? -1 : 0;

@@ -5,6 +5,19 @@
 # The test's own name, from its file: tests/test_x.sh is test_x.
 test_name=$(basename "$0" .sh)
 
+# args 'NAME...' "$@": the test's arguments, in order, into these
+# variables ("-" passes one over); fewer than named fail the test, more
+# are left (the report tests share one argument list).
+args() {
+	lib_names=$1 lib_argc=$(($# - 1))
+	shift
+	for lib_name in $lib_names; do
+		[ $# -gt 0 ] || fail "want the arguments $lib_names, got $lib_argc"
+		[ "$lib_name" = - ] || eval "$lib_name=\$1"
+		shift
+	done
+}
+
 # fail MESSAGE: the test stops here: "test_x: FAIL: MESSAGE" on stderr, exit 1.
 fail() {
 	echo "$test_name: FAIL: $*" >&2
@@ -46,6 +59,14 @@ refused_in() {
 	[ $lib_rc -eq 2 ] || fail "$lib_what: exit $lib_rc, want 2"
 	[ "$(wc -l <"$work/err")" -eq 1 ] || fail "$lib_what: want one line on stderr, got: $(cat "$work/err")"
 	[ "$(dir_state "$lib_dir")" = "$lib_before" ] || fail "$lib_what: $lib_dir changed"
+}
+
+# holds FILE WHAT GREP_ARGS...: grep GREP_ARGS finds a line of FILE, or
+# the test stops with WHAT and FILE's text.
+holds() {
+	lib_file=$1 lib_what=$2
+	shift 2
+	grep -q "$@" "$lib_file" || fail "$lib_what: $(cat "$lib_file")"
 }
 
 # within X LO HI: true when LO <= X <= HI, as numbers (decimals too).

@@ -5,49 +5,18 @@
  * (the attribution must not state it), the gross ratio of a filler
  * series, with a process lacking the mark, and the filler component of
  * benchmark names. */
-#define _GNU_SOURCE   /* open_memstream, mkdtemp */
-#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "analysis.h"
 #include "check.h"
+#include "gbench_doc.h"
 #include "load.h"
 #include "stats.h"
 
 #define NEAR(a, b, tol) (fabs((a) - (b)) <= (tol) * fmax(1.0, fabs(b)))
-
-static char dir[] = "/tmp/test_engine_ratios.XXXXXX";
-static int nfiles;
-
-struct entry {
-	const char *name;
-	double ns;
-};
-
-/* One process (one file): one repetition per entry, so its median is ns. */
-static void write_process(struct ic_results *res, int variant, const struct entry *e, size_t n)
-{
-	char path[256], v[16], err[512];
-	json_t *doc = json_object(), *bench = json_array();
-
-	snprintf(v, sizeof(v), "%d", variant);
-	json_object_set_new(doc, "context", json_pack("{s:s, s:s, s:s}", "layout_variant", v,
-						      "layout_seed", "7", "counter_source", "none"));
-	for (size_t i = 0; i < n; i++)
-		json_array_append_new(bench, json_pack("{s:s, s:s, s:i, s:f, s:s}", "name", e[i].name,
-						       "run_type", "iteration", "threads", 1,
-						       "real_time", e[i].ns, "time_unit", "ns"));
-	json_object_set_new(doc, "benchmarks", bench);
-	snprintf(path, sizeof(path), "%s/p%d.json", dir, nfiles++);
-	CHECK(json_dump_file(doc, path, 0) == 0, "write %s", path);
-	json_decref(doc);
-	CHECK(ic_results_load(res, path, err, sizeof(err)) == 0, "load: %s", err);
-	unlink(path);
-}
 
 static const struct ic_analysis_opts opts = {
 	.compare = "inline", .baseline = "extern", .noise_ci = 0.03, .family = 0.05, .planted = NAN,
@@ -58,6 +27,32 @@ static void analyse(struct ic_analysis *an, struct ic_results *res)
 	char err[512];
 
 	CHECK(ic_analyse(an, res, &opts, err, sizeof(err)) == 0, "analyse: %s", err);
+}
+
+/* An entry of three_variants: varies, its time moves with the variant. */
+struct varied {
+	const char *name;
+	double ns;
+	int varies;
+};
+
+/* The n entries (at most 6) in three processes of layout variants v = 0,
+ * 1, 2, those that vary at exp((v - 1) d) times their ns; loaded into res
+ * and analysed. */
+static void three_variants(struct ic_analysis *an, struct ic_results *res, const struct varied *e,
+			   size_t n, double d)
+{
+	ic_results_init(res);
+	for (int v = 0; v < 3; v++) {
+		struct gbench_entry g[6];
+
+		CHECK(n <= 6, "%zu entries", n);
+		for (size_t i = 0; i < n; i++)
+			g[i] = (struct gbench_entry){ e[i].name,
+						      e[i].ns * (e[i].varies ? exp((v - 1) * d) : 1.0) };
+		gbench_process_load(res, v, g, n);
+	}
+	analyse(an, res);
 }
 
 /* No N of the line resolved: what its text calls "no evidence". */
@@ -76,25 +71,20 @@ static int none_resolved(const struct ic_line *l)
  * (a - 6.205 se < 0). */
 static void test_pair_band(void)
 {
-	const double a = 0.09, d = 0.03, dv[3] = { -d, 0, d };
+	const double a = 0.09, d = 0.03;
+	const struct varied e[] = {
+		{ "sites/clone/tail_dequeue/chain/seq/1/private/threads:1", 10.0 * exp(a), 1 },
+		{ "sites/extern/tail_dequeue/chain/seq/1/private/threads:1", 10.0, 0 },
+		{ "sites/clone/tail_dequeue/chain/seq/2/private/threads:1", 10.0 * exp(a), 1 },
+		{ "sites/extern/tail_dequeue/chain/seq/2/private/threads:1", 10.0, 0 },
+	};
 	struct ic_analysis an;
 	struct ic_results res;
 	const struct ic_attribution *at;
 	struct ic_ratio *r;
 	size_t n;
 
-	ic_results_init(&res);
-	for (int v = 0; v < 3; v++) {
-		struct entry e[] = {
-			{ "sites/clone/tail_dequeue/chain/seq/1/private/threads:1", 10.0 * exp(a + dv[v]) },
-			{ "sites/extern/tail_dequeue/chain/seq/1/private/threads:1", 10.0 },
-			{ "sites/clone/tail_dequeue/chain/seq/2/private/threads:1", 10.0 * exp(a + dv[v]) },
-			{ "sites/extern/tail_dequeue/chain/seq/2/private/threads:1", 10.0 },
-		};
-
-		write_process(&res, v, e, 4);
-	}
-	analyse(&an, &res);
+	three_variants(&an, &res, e, 4, d);
 	CHECK(an.nseries == 1, "one series, got %zu", an.nseries);
 	CHECK(ic_ratio_series(&an.series[0].group, "clone", "extern", &opts, &r, &n) == 0, "pair");
 	CHECK(n == 2, "two N, got %zu", n);
@@ -137,23 +127,18 @@ static const struct ic_ratio *holm_series(struct ic_analysis *an, struct ic_resu
 					  const double *a, size_t k)
 {
 	static const char *const sites[] = { "1", "2", "4" };
+	struct varied e[6];
+	char name[6][96];
 
-	ic_results_init(res);
-	for (int v = 0; v < 3; v++) {
-		struct entry e[6];
-		char name[6][96];
-
-		for (size_t i = 0; i < k; i++) {
-			snprintf(name[2 * i], sizeof(name[0]),
-				 "sites/inline/tail_dequeue/chain/seq/%s/private/threads:1", sites[i]);
-			snprintf(name[2 * i + 1], sizeof(name[0]),
-				 "sites/extern/tail_dequeue/chain/seq/%s/private/threads:1", sites[i]);
-			e[2 * i] = (struct entry){ name[2 * i], 10.0 * exp(a[i] + 0.03 * (v - 1)) };
-			e[2 * i + 1] = (struct entry){ name[2 * i + 1], 10.0 };
-		}
-		write_process(res, v, e, 2 * k);
+	for (size_t i = 0; i < k; i++) {
+		snprintf(name[2 * i], sizeof(name[0]),
+			 "sites/inline/tail_dequeue/chain/seq/%s/private/threads:1", sites[i]);
+		snprintf(name[2 * i + 1], sizeof(name[0]),
+			 "sites/extern/tail_dequeue/chain/seq/%s/private/threads:1", sites[i]);
+		e[2 * i] = (struct varied){ name[2 * i], 10.0 * exp(a[i]), 1 };
+		e[2 * i + 1] = (struct varied){ name[2 * i + 1], 10.0, 0 };
 	}
-	analyse(an, res);
+	three_variants(an, res, e, 2 * k, 0.03);
 	CHECK(an->nseries == 1 && an->series[0].group.nratios == k, "one series of %zu N", k);
 	return an->series[0].group.ratios;
 }
@@ -211,7 +196,13 @@ static void test_holm_steps(void)
  * = exp(dv) per variant: the estimate is 1.2, the interval as above. */
 static void test_interaction(void)
 {
-	const double d = 0.01, dv[3] = { -d, 0, d };
+	const double d = 0.01;
+	static const struct varied e[] = {
+		{ "sites/inline/tail_dequeue/chain/seq/1/private/threads:1", 8.0, 1 },
+		{ "sites/inline_nolock/tail_dequeue/chain/seq/1/private/threads:1", 6.0, 0 },
+		{ "sites/extern/tail_dequeue/chain/seq/1/private/threads:1", 10.0, 0 },
+		{ "sites/extern_nolock/tail_dequeue/chain/seq/1/private/threads:1", 9.0, 0 },
+	};
 	struct ic_analysis an;
 	struct ic_results res;
 	const struct ic_attribution *at;
@@ -219,18 +210,7 @@ static void test_interaction(void)
 	struct ic_ratio *r;
 	size_t n;
 
-	ic_results_init(&res);
-	for (int v = 0; v < 3; v++) {
-		struct entry e[] = {
-			{ "sites/inline/tail_dequeue/chain/seq/1/private/threads:1", 8.0 * exp(dv[v]) },
-			{ "sites/inline_nolock/tail_dequeue/chain/seq/1/private/threads:1", 6.0 },
-			{ "sites/extern/tail_dequeue/chain/seq/1/private/threads:1", 10.0 },
-			{ "sites/extern_nolock/tail_dequeue/chain/seq/1/private/threads:1", 9.0 },
-		};
-
-		write_process(&res, v, e, 4);
-	}
-	analyse(&an, &res);
+	three_variants(&an, &res, e, 4, d);
 	CHECK(ic_ratio_interaction(&an.series[0].group, "inline", "inline_nolock", "extern",
 				   "extern_nolock", &opts, &r, &n) == 0 && n == 1, "interaction");
 	{
@@ -276,7 +256,7 @@ static void test_filler(void)
 	ic_results_init(&res);
 	for (int p = 0; p < 6; p++) {
 		double m = isnan(mark[p]) ? 10.0 : mark[p];
-		struct entry e[] = {
+		struct gbench_entry e[] = {
 			{ "sites/inline/tail_dequeue/chain/seq/4/private/filler:512/real_time/threads:1",
 			  p == 5 ? 15.0 : m + 5.0 },
 			{ "sites/extern/tail_dequeue/chain/seq/4/private/filler:512/real_time/threads:1",
@@ -287,12 +267,12 @@ static void test_filler(void)
 			{ "sites/extern/tail_dequeue/chain/seq/4/private/real_time/threads:1", 9.0 },
 		};
 
-		struct entry nomark[] = { e[0], e[1], e[3], e[4] };
+		struct gbench_entry nomark[] = { e[0], e[1], e[3], e[4] };
 
 		if (isnan(mark[p]))
-			write_process(&res, variant[p], nomark, 4);
+			gbench_process_load(&res, variant[p], nomark, 4);
 		else
-			write_process(&res, variant[p], e, 5);
+			gbench_process_load(&res, variant[p], e, 5);
 	}
 	analyse(&an, &res);
 	CHECK(an.nseries == 2, "filler 0 and 512: two series, got %zu", an.nseries);
@@ -315,32 +295,26 @@ static void test_filler(void)
 
 static void test_bad_filler(void)
 {
+	static const char text[] =
+		"{\"benchmarks\": [{\"name\": \"sites/inline/op/chain/seq/4/private/filler:x/threads:1\", "
+		"\"real_time\": 1, \"time_unit\": \"ns\"}]}";
 	struct ic_results res;
-	char path[256], err[512];
-	FILE *f;
+	char err[512];
 
-	snprintf(path, sizeof(path), "%s/bad.json", dir);
-	f = fopen(path, "w");
-	CHECK(f, "open");
-	fputs("{\"benchmarks\": [{\"name\": \"sites/inline/op/chain/seq/4/private/filler:x/threads:1\", "
-	      "\"real_time\": 1, \"time_unit\": \"ns\"}]}", f);
-	fclose(f);
 	ic_results_init(&res);
-	CHECK(ic_results_load(&res, path, err, sizeof(err)) == -1, "filler:x accepted");
+	CHECK(ic_results_load_text(&res, "bad.json", text, strlen(text), NAN, err, sizeof(err)) == -1,
+	      "filler:x accepted");
 	CHECK(strstr(err, "[/filler:<F>]"), "message: %s", err);
 	ic_results_free(&res);
-	unlink(path);
 }
 
 int main(void)
 {
-	CHECK(mkdtemp(dir), "mkdtemp");
 	test_pair_band();
 	test_holm_steps();
 	test_interaction();
 	test_filler();
 	test_bad_filler();
-	rmdir(dir);
 	puts("engine ratios: ok");
 	return 0;
 }

@@ -56,6 +56,7 @@
 #include <jansson.h>
 
 #include "analysis.h"
+#include "gbench_doc.h"
 #include "load.h"
 #include "watch_analysis.h"
 #include "check.h"
@@ -134,7 +135,7 @@ static void sweep_run(struct ic_results *res, const struct sweep_cell *c, unsign
 	struct sim_path path;
 	size_t order[NPROC], slot[NSLOT];
 	double layout[NVAR][NN], mu[NN], offset_sd = NOISE_SD * (1.0 + 2.0 * sim_uniform(rng));
-	char err[256], name[64], buf[160];
+	char name[64], buf[160];
 
 	sim_path_make(&path, c->kind, c->h, RUN_S + 1.0, rng);
 	for (size_t i = 0; i < NN; i++) {
@@ -155,7 +156,6 @@ static void sweep_run(struct ic_results *res, const struct sweep_cell *c, unsign
 		struct sim_noise z[2] = { sim_noise_start(NOISE_SD, c->phi, rng),
 					  sim_noise_start(NOISE_SD, c->phi, rng) };
 		int seen[NN][2] = { { 0 } };
-		char *text;
 
 		for (size_t i = 0; i < NN; i++) {
 			off[i] = c->offsets ? offset_sd * sim_gauss(rng) : 0.0;
@@ -193,12 +193,8 @@ static void sweep_run(struct ic_results *res, const struct sweep_cell *c, unsign
 		json_object_set_new(ctx, "process_end", json_string(buf));
 		json_object_set_new(doc, "context", ctx);
 		json_object_set_new(doc, "benchmarks", bench);
-		text = json_dumps(doc, 0);
-		json_decref(doc);
-		CHECK(text, "json_dumps");
 		snprintf(name, sizeof(name), "raw/r1_v%zu_p%zu.json", v, p);
-		CHECK(!ic_results_load_text(res, name, text, strlen(text), NAN, err, sizeof(err)), "%s", err);
-		free(text);
+		gbench_doc_load(res, name, doc, NAN);
 	}
 	sim_path_free(&path);
 }

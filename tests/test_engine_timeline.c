@@ -14,21 +14,21 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "check.h"
+#include "gbench_doc.h"
 #include "load.h"
 #include "timeline.h"
-#include "check.h"
 
 #define T0 1764720000.0   /* 2025-12-03T00:00:00Z */
 
 /* One process: inline and extern at N = 1..64, reps repetitions each;
  * inline is slow (x slow) from repetition slow_from on (reps: never). */
-static char *fake_process(unsigned p, unsigned reps, double slow, unsigned slow_from, int timed,
-			  unsigned long long *rng)
+static json_t *fake_process(unsigned p, unsigned reps, double slow, unsigned slow_from, int timed,
+			   unsigned long long *rng)
 {
 	json_t *doc = json_object(), *ctx = json_object(), *bench = json_array();
 	static const char *const forms[] = { "inline", "extern" };
 	char buf[256];
-	char *text;
 
 	snprintf(buf, sizeof(buf), "%u", p);
 	json_object_set_new(ctx, "process", json_string(buf));
@@ -58,10 +58,7 @@ static char *fake_process(unsigned p, unsigned reps, double slow, unsigned slow_
 			}
 	json_object_set_new(doc, "context", ctx);
 	json_object_set_new(doc, "benchmarks", bench);
-	text = json_dumps(doc, 0);
-	json_decref(doc);
-	CHECK(text, "json_dumps");
-	return text;
+	return doc;
 }
 
 /* A run of np processes, state[p] as in fake_process's slow_from (0: slow
@@ -74,11 +71,8 @@ static void fake_run(struct ic_results *res, struct ic_analysis *an, size_t np, 
 
 	ic_results_init(res);
 	for (size_t p = 0; p < np; p++) {
-		char *text = fake_process((unsigned)p, reps, 1.6, from[p], 1, &rng);
-
 		snprintf(name, sizeof(name), "raw/r1_v0_p%zu.json", p);
-		CHECK(!ic_results_load_text(res, name, text, strlen(text), NAN, err, sizeof(err)), "%s", err);
-		free(text);
+		gbench_doc_load(res, name, fake_process((unsigned)p, reps, 1.6, from[p], 1, &rng), NAN);
 	}
 	CHECK(!ic_analyse(an, res, &ic_analysis_defaults, err, sizeof(err)), "%s", err);
 	CHECK(an->nseries == 1, "one series, got %zu", an->nseries);
@@ -89,13 +83,11 @@ static void test_load_times(void)
 {
 	unsigned long long rng = 1;
 	struct ic_results res;
-	char err[256], *text = fake_process(3, 3, 1.0, 3, 1, &rng);
 	const struct ic_file *f;
 	const struct ic_point *p;
 
 	ic_results_init(&res);
-	CHECK(!ic_results_load_text(&res, "raw/x1_b2_r3_v0_p1.json", text, strlen(text), 5.0, err,
-				    sizeof(err)), "%s", err);
+	gbench_doc_load(&res, "raw/x1_b2_r3_v0_p1.json", fake_process(3, 3, 1.0, 3, 1, &rng), 5.0);
 	f = res.files[0];
 	CHECK(fabs(f->start - (T0 + 180.25)) < 1e-6, "start %.3f", f->start - T0);
 	CHECK(fabs(f->end - (T0 + 190.5)) < 1e-6, "end %.3f (not the mtime)", f->end - T0);
@@ -109,25 +101,22 @@ static void test_load_times(void)
 		      "rep_start_s of repetition %zu", i);
 	}
 	ic_results_free(&res);
-	free(text);
 
 	/* An older run: no times; the mtime is the end, repetitions untimed. */
-	text = fake_process(0, 3, 1.0, 3, 0, &rng);
 	ic_results_init(&res);
-	CHECK(!ic_results_load_text(&res, "old.json", text, strlen(text), 1234.5, err, sizeof(err)),
-	      "%s", err);
+	gbench_doc_load(&res, "old.json", fake_process(0, 3, 1.0, 3, 0, &rng), 1234.5);
 	f = res.files[0];
 	CHECK(isnan(f->start) && f->end == 1234.5, "old run: start %g end %g, want NaN and the mtime",
 	      f->start, f->end);
 	CHECK(f->repeat == 1, "a name without a key is repeat 1, got %d", f->repeat);
 	CHECK(isnan(res.points[0]->reps[0].start), "old run: a repetition has no start");
 	ic_results_free(&res);
-	free(text);
 
 	/* A process_start that is not a time: refused, naming the key. */
 	{
 		static const char bad[] = "{\"context\": {\"process_start\": \"yesterday\"}, \"benchmarks\": "
 			"[{\"name\": \"sites/inline/op/chain/seq/1/private/threads:1\", \"real_time\": 1}]}";
+		char err[256];
 
 		ic_results_init(&res);
 		CHECK(ic_results_load_text(&res, "bad.json", bad, strlen(bad), NAN, err, sizeof(err)) == -1,
@@ -226,12 +215,8 @@ static void repeats_run(struct ic_results *res, struct ic_analysis *an, double s
 	ic_results_init(res);
 	for (int r = 1; r <= 2; r++)
 		for (unsigned p = 0; p < 6; p++) {
-			char *text = fake_process(p, 5, r == 1 ? slow1 : slow2, 0, 1, &rng);
-
 			snprintf(name, sizeof(name), "raw/r%d_v0_p%u.json", r, p);
-			CHECK(!ic_results_load_text(res, name, text, strlen(text), NAN, err, sizeof(err)),
-			      "%s", err);
-			free(text);
+			gbench_doc_load(res, name, fake_process(p, 5, r == 1 ? slow1 : slow2, 0, 1, &rng), NAN);
 		}
 	CHECK(!ic_analyse(an, res, &ic_analysis_defaults, err, sizeof(err)), "%s", err);
 	CHECK(an->nseries == 1 && an->series[0].repeats, "one series with its repeats");

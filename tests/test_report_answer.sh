@@ -10,10 +10,8 @@
 # marked on summary.md's first line and verdict.txt's.
 # usage: test_report_answer.sh SUMMARIZE FAKE_SITES_BENCH DATADIR
 set -u
-summarize=$1
-fakegb=$2
-data=$3
 . "$(dirname "$0")/lib.sh"
+args 'summarize fakegb data' "$@"
 scratch
 
 # shape DIR: the first screen's shape; prints the answer lines.

@@ -6,10 +6,8 @@
 # judged here, and the per-N lines and the counters are not tabled.
 # usage: test_report_attribution.sh SUMMARIZE FAKE_SITES_BENCH DATA DRAW
 set -u
-summarize=$1
-fakegb=$2
-draw=$4
 . "$(dirname "$0")/lib.sh"
+args 'summarize fakegb - draw' "$@"
 scratch
 
 # run NAME ARGS...: 6 layout variants x 2 processes through summarize into

@@ -8,11 +8,8 @@
 # about them.
 # usage: test_report_builds.sh SUMMARIZE FAKE_SITES_BENCH DATADIR DRAW_SH
 set -u
-summarize=$1
-fakegb=$2
-data=$3
-draw=$4
 . "$(dirname "$0")/lib.sh"
+args 'summarize fakegb data draw' "$@"
 scratch
 
 # rows FILE AWK-CONDITION: the data rows of FILE where the condition on

@@ -8,9 +8,8 @@
 # without its mark; a run where no process has the mark still has its ratio.
 # usage: test_report_filler.sh SUMMARIZE FAKE_SITES_BENCH
 set -u
-summarize=$1
-fakegb=$2
 . "$(dirname "$0")/lib.sh"
+args 'summarize fakegb' "$@"
 scratch
 
 # row FILE FORM SITES FILLER: the points.csv row of that point (1 thread, private).

@@ -11,10 +11,8 @@
 # no such factor must print no paragraph.
 # usage: test_report_moves.sh SUMMARIZE DATA_DIR FAKEGB
 set -u
-summarize=$1
-data=$2
-fakegb=$3
 . "$(dirname "$0")/lib.sh"
+args 'summarize data fakegb' "$@"
 scratch
 
 tar xzf "$data/sweep-zen3-default.tar.gz" -C "$work" || fail "untar zen3 sweep"

@@ -12,9 +12,8 @@
 # state that "decides no N", and the 2-thread chain's wander named.
 # usage: test_report_recorded_reading.sh SUMMARIZE DATA_DIR
 set -u
-summarize=$1
-data=$2
 . "$(dirname "$0")/lib.sh"
+args 'summarize data' "$@"
 scratch
 
 for t in sweep-zen3-default sweep-zen5-two-levels sweep-xeon-brief-spells sweep-xeon-layout-at-one-n; do

@@ -8,9 +8,8 @@
 # process_ratios.csv; and find one state when no process is slow.
 # usage: test_report_states.sh SUMMARIZE FAKE_SITES_BENCH
 set -u
-summarize=$1
-fakegb=$2
 . "$(dirname "$0")/lib.sh"
+args 'summarize fakegb' "$@"
 scratch
 
 # process DIR SLOW...: process k into DIR/in, slow when listed.

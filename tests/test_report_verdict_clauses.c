@@ -12,55 +12,41 @@
  *   - a side resolved but with a 95% range wider than +-50% (the
  *     variants' noise 40 times as large): named, but too variable to
  *     size, and no range printed. */
-#define _GNU_SOURCE   /* mkdtemp */
-#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "analysis.h"
 #include "check.h"
-#include "load.h"
+#include "gbench_doc.h"
 #include "report.h"
 
 #define VARIANTS 6
 
-static char dir[] = "/tmp/test_report_verdict_clauses.XXXXXX";
-static int nfiles;
 static double noise_scale = 1.0;
 
 /* One process of layout variant v: form num at exp(a[i] + noise) x 10 ns
  * and form den at 10 ns, at N = 1, 2, 4 (k of them); den NULL: num only. */
-static void write_process(struct ic_results *res, int v, const char *num, const char *den,
-			  const double *a, size_t k)
+static void load_process(struct ic_results *res, int v, const char *num, const char *den,
+			 const double *a, size_t k)
 {
 	static const double noise[VARIANTS] = { -0.02, -0.01, 0.0, 0.0, 0.01, 0.02 };
 	static const char *const sites[] = { "1", "2", "4" };
-	char path[256], vs[16], err[512], name[128];
-	json_t *doc = json_object(), *bench = json_array();
+	struct gbench_entry e[6];
+	char name[6][128];
+	size_t n = 0;
 
-	snprintf(vs, sizeof(vs), "%d", v);
-	json_object_set_new(doc, "context", json_pack("{s:s, s:s, s:s}", "layout_variant", vs,
-						      "layout_seed", "7", "counter_source", "none"));
 	for (size_t i = 0; i < k; i++)
 		for (int f = 0; f < 2; f++) {
 			if (f && !den)
 				continue;
-			snprintf(name, sizeof(name), "sites/%s/tail_dequeue/chain/seq/%s/private/threads:1",
+			snprintf(name[n], sizeof(name[n]), "sites/%s/tail_dequeue/chain/seq/%s/private/threads:1",
 				 f ? den : num, sites[i]);
-			json_array_append_new(bench, json_pack("{s:s, s:s, s:i, s:f, s:s}", "name", name,
-							       "run_type", "iteration", "threads", 1,
-							       "real_time", f ? 10.0 : 10.0 * exp(a[i] + noise_scale * noise[v]),
-							       "time_unit", "ns"));
+			e[n] = (struct gbench_entry){ name[n], f ? 10.0 : 10.0 * exp(a[i] + noise_scale * noise[v]) };
+			n++;
 		}
-	json_object_set_new(doc, "benchmarks", bench);
-	snprintf(path, sizeof(path), "%s/p%d.json", dir, nfiles++);
-	CHECK(json_dump_file(doc, path, 0) == 0, "write %s", path);
-	json_decref(doc);
-	CHECK(ic_results_load(res, path, err, sizeof(err)) == 0, "load: %s", err);
-	unlink(path);
+	gbench_process_load(res, v, e, n);
 }
 
 /* The verdict of the one series of a run of num over den (opts' pair
@@ -78,7 +64,7 @@ static void verdict(char *v, const char *compare, const char *baseline, const ch
 
 	ic_results_init(&res);
 	for (int u = 0; u < VARIANTS; u++)
-		write_process(&res, u, num, den, a, k);
+		load_process(&res, u, num, den, a, k);
 	CHECK(ic_analyse(&an, &res, &opts, err, sizeof(err)) == 0, "analyse: %s", err);
 	CHECK(an.nseries == 1, "one series, got %zu", an.nseries);
 	ic_verdict_series(v, IC_VERDICT_MAX, &an, &an.series[0]);
@@ -93,7 +79,7 @@ int main(void)
 			    slower[] = { 0.3, 0.3 }, wide[] = { 1.5 }, gap[] = { -0.3, 0.0, -0.3 };
 	char *v = malloc(IC_VERDICT_MAX);
 
-	CHECK(v && mkdtemp(dir), "mkdtemp");
+	CHECK(v, "out of memory");
 	verdict(v, "inline", "extern", "inline", "extern", conflict, 3);
 	CHECK(strstr(v, "switches 2 times") && !strstr(v, "up to N"),
 	      "sides switching twice: the count, and no crossover: %s", v);
@@ -121,7 +107,6 @@ int main(void)
 	verdict(v, "inline", "extern", "inline", NULL, faster, 2);
 	CHECK(!strncmp(v, "Not compared", 12) && strstr(v, "extern"), "extern never measured: %s", v);
 	free(v);
-	rmdir(dir);
 	puts("report verdict clauses: ok");
 	return 0;
 }

@@ -7,12 +7,8 @@
 # are summary.md's.
 # usage: test_report_verdict_json.sh SUMMARIZE FAKEGB DATADIR DOC VALIDATOR
 set -u
-summarize=$1
-fakegb=$2
-data=$3
-doc=$4
-validate=$5
 . "$(dirname "$0")/lib.sh"
+args 'summarize fakegb data doc validate' "$@"
 scratch
 
 "$summarize" --out "$work/zen5" "$data"/zen5/*.json >/dev/null || fail "zen5: exit $?"

@@ -12,8 +12,8 @@
 # and a name twice in a scratch tree and checks that all are caught.
 # usage: test_tree_include_graph.sh TOP
 set -u
-top=$1
 . "$(dirname "$0")/lib.sh"
+args 'top' "$@"
 scratch
 
 # check_tree DIR: exit 0 when DIR's graph is clean, else 1 with the
@@ -94,16 +94,14 @@ printf '#include <stdio.h>\n' >"$p/report/report.h"
 printf '#include "report.h"\n#include "generated.h"\n' >"$p/report/report.c"
 printf '#include "../engine/a.h"\n#include "report.h"\n' >"$p/report/front.c"
 printf '/* the front of engine/c.c: one name twice */\n' >"$p/report/c.c"
-if check_tree "$p" >"$work/planted.out"; then
+planted=$work/planted.out
+if check_tree "$p" >"$planted"; then
 	fail "a planted circle, an upward include and a name twice passed"
 fi
-grep -qx 'circle: engine/a -> engine/b -> engine/c -> engine/a' "$work/planted.out" ||
-	fail "planted circle not printed: $(cat "$work/planted.out")"
-grep -q '^upward: engine/c.c includes report/report.h' "$work/planted.out" ||
-	fail "planted upward include not printed: $(cat "$work/planted.out")"
-grep -qx 'same name: engine/c.c report/c.c' "$work/planted.out" ||
-	fail "planted C files of one name not printed: $(cat "$work/planted.out")"
-[ "$(grep -c '^circle' "$work/planted.out")" -eq 1 ] || fail "report/front -> engine/a is no circle: $(cat "$work/planted.out")"
+holds "$planted" "planted circle not printed" -x 'circle: engine/a -> engine/b -> engine/c -> engine/a'
+holds "$planted" "planted upward include not printed" '^upward: engine/c.c includes report/report.h'
+holds "$planted" "planted C files of one name not printed" -x 'same name: engine/c.c report/c.c'
+[ "$(grep -c '^circle' "$planted")" -eq 1 ] || fail "report/front -> engine/a is no circle: $(cat "$planted")"
 
 # --- the tree -------------------------------------------------------------------
 if ! check_tree "$top" >"$work/tree.out"; then
