@@ -47,6 +47,8 @@ table=$(sed -n "/^option_table='$/,/^'$/ s/^\(--[a-z-]*\) .*/\1/p" "$top/scripts
 [ -n "$table" ] || bad "no option table in scripts/options.sh"
 helped=$("$run" --help | sed -n 's/^  \(--[a-z-]*\).*/\1/p' | sort)
 [ "$table" = "$helped" ] || bad "the option table and ./run.sh --help differ: $(diff <(echo "$table") <(echo "$helped") | grep '^[<>]' | tr '\n' ' ')"
+# docs/options.md names each of them too (as `--name`).
+for o in $table; do grep -q -- "\`$o" "$top/docs/options.md" || bad "docs/options.md does not name $o"; done
 check "inlines (the program run.sh execs)" "Usage: ./run.sh inlines" "$inlines" --help
 grep -q 'exec "$tool" --help' "$top/scripts/inlines.sh" || bad "run.sh inlines --help no longer execs the program's help"
 if [ "$top/build/cmd/inlines" -ef "$inlines" ]; then
