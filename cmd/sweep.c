@@ -28,12 +28,18 @@
  *                             KEY GROUP REPEAT VARIANT PROCESS BUILD
  *   sweep seeds --seed S --repeats R --variants V
  *                             each layout variant's seed: r<R>_v<V> SEED
+ *   sweep measure [--cmdline=TEXT] WHAT -- CMD [ARG...]
+ *                             CMD under the machine lock (sweep/locks.c),
+ *                             for run.sh's subcommands: WHAT names us while
+ *                             we wait, TEXT (WHAT when none) in the
+ *                             holder's line; CMD's exit status is ours
  *
  * Compiled with cc before any tree is configured (scripts/setup.sh), as
  * the points are the trees' configuration. Bad usage or settings: one line
  * on stderr, exit 2, nothing printed; 1 when the machine lacks what is
  * asked or a step of the sweep fails. */
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +57,7 @@ static const char sweep_usage[] =
 	"       sweep sentinel|machine\n"
 	"       sweep order --seed S --repeats R --variants V --processes P [--builds B] [--prefix X] [--spread]\n"
 	"       sweep seeds --seed S --repeats R --variants V\n"
+	"       sweep measure [--cmdline=TEXT] WHAT -- CMD [ARG...]\n"
 	"\n"
 	"The sweep's driver and its plan (cmd/sweep.c says what each does).\n";
 
@@ -167,6 +174,41 @@ static int build(int argc, char **argv)
 	return 0;
 }
 
+static void measure_stopped(void)
+{
+	exit(128 + sw_signal);
+}
+
+static void measure_signal(int sig)
+{
+	sw_signal = sig;
+}
+
+/* measure: CMD run under the machine lock; a signal to us ends it too. */
+static int measure(int argc, char **argv)
+{
+	char *cmdline = NULL, top[4096];
+	struct sigaction sa = { .sa_handler = measure_signal };
+	int i = 0, rc;
+
+	if (argc > 0 && !strncmp(argv[0], "--cmdline=", 10))
+		cmdline = argv[i++] + 10;
+	if (argc - i < 3 || strcmp(argv[i + 1], "--") || !*argv[i])
+		return ic_bad("usage: sweep measure [--cmdline=TEXT] WHAT -- CMD [ARG...]");
+	for (char *p = cmdline; p && *p; p++)
+		if (*p == '\n')
+			*p = ' ';   /* the holder's line is one line */
+	ic_prog = "inlinecost";
+	sw_stop = measure_stopped;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sw_measure_begin(argv[i], cmdline ? cmdline : argv[i],
+			 getenv("PWD") && *getenv("PWD") == '/' ? getenv("PWD") : getcwd(top, sizeof(top)));
+	rc = sw_run(argv + i + 2, NULL, NULL, NULL);
+	sw_measure_end();
+	return rc;
+}
+
 static int order(int argc, char **argv, int seeds)
 {
 	/* The design's limits are run.sh's; these only keep the product small. */
@@ -225,6 +267,8 @@ int main(int argc, char **argv)
 		return fputs(sweep_usage, stdout), 0;
 	if (!strcmp(cmd, "build"))
 		return build(argc - 2, argv + 2);
+	if (!strcmp(cmd, "measure"))
+		return measure(argc - 2, argv + 2);
 	if (!strcmp(cmd, "order") || !strcmp(cmd, "seeds"))
 		return order(argc - 1, argv + 1, !strcmp(cmd, "seeds"));
 	if (argc > 2)

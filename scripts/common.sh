@@ -105,80 +105,19 @@ lock_take() {
 
 # ---- the machine lock --------------------------------------------------------
 
-# One measurement at a time on a machine, whatever the tree, results
-# directory or user: measure_begin WHAT takes the machine lock (one file,
-# common/measure_lock.h's IC_MEASURE_LOCK_PATH; $IC_MEASURE_LOCK in tests)
-# around a measuring phase, and measure_end lets it go. Begins nest (a
-# phase that measures may run inside one that holds it already); the lock
-# is never held while building. A second run waits and says for whom, and
-# again whenever the holder changes. The holder writes one line (pid,
-# command, tree, start, UTC) into the file beside the lock (its .holder;
-# machine_state names it the same way). `flock FILE ./run.sh ...` is
-# honoured: the descriptor flock passes down already holds the lock and is
-# used, not waited for.
-measure_fd="" measure_depth=0 measure_inherited=0
-measure_lock_file() {
-	if [ -n "${IC_MEASURE_LOCK:-}" ]; then echo "$IC_MEASURE_LOCK"; return; fi
-	sed -n 's/^#define IC_MEASURE_LOCK_PATH "\(.*\)"$/\1/p' "$top/common/measure_lock.h"
-}
-measure_holder_file() {
-	echo "$(measure_lock_file)$(sed -n 's/^#define IC_MEASURE_HOLDER_SUFFIX "\(.*\)"$/\1/p' "$top/common/measure_lock.h")"
-}
-# measure_line FILE: the holder's line, when its process still runs.
-measure_line() {
-	local line pid
-	line=$(head -c 1024 "$1" 2>/dev/null | head -n 1) || true
-	pid=$(sed -n 's/^pid \([0-9]*\) .*/\1/p' <<<"$line")
-	[ -n "$pid" ] && [ -d "/proc/$pid" ] && echo "$line"
-	return 0
-}
-# measure_write FILE: stdin into FILE in place. No O_CREAT, so it works on
-# another user's file in /tmp (fs.protected_regular refuses O_CREAT there).
-measure_write() { truncate -c -s 0 "$1" 2>/dev/null && dd of="$1" conv=notrunc,nocreat status=none 2>/dev/null; }
-measure_begin() {
-	local what=$1 file line f holder last=- seen=- fd
-	measure_depth=$((measure_depth + 1))
-	[ "$measure_depth" -eq 1 ] || return 0
-	file=$(measure_lock_file) line=$(measure_holder_file)
-	for f in "$file" "$line"; do
-		[ -e "$f" ] || (umask 0 && : >>"$f") 2>/dev/null || true
-		chmod a+rw "$f" 2>/dev/null || true
-	done
-	measure_inherited=0
-	for f in /proc/self/fd/*; do
-		if [ "$f" -ef "$file" ]; then measure_fd=${f##*/} measure_inherited=1; break; fi
-	done
-	if [ "$measure_inherited" = 0 ]; then
-		exec {fd}<"$file" || fail "cannot open the machine lock $file"
-		measure_fd=$fd
-	fi
-	if ! flock -n "$measure_fd"; then
-		# A new holder is said once it has been seen twice: a holder that
-		# is letting go (its line outlives it for a moment) is not.
-		while :; do
-			holder=$(measure_line "$line")
-			if [ "$holder" != "$last" ] && { [ "$last" = - ] || [ "$holder" = "$seen" ]; }; then
-				say "$what waits: the machine is measuring for ${holder:-a process that wrote no line into $line (flock $file by hand?)}"
-				last=$holder
-			fi
-			seen=$holder
-			flock -w 1 "$measure_fd" && break
-		done
-	fi
-	printf 'pid %s (%s) in %s since %s\n' "$$" "${cmdline//$'\n'/ }" "$top" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" |
-		measure_write "$line" || true
-}
-measure_end() {
-	[ "$measure_depth" -gt 0 ] || return 0
-	measure_depth=$((measure_depth - 1))
-	[ "$measure_depth" -eq 0 ] || return 0
-	measure_write "$(measure_holder_file)" </dev/null || true
-	# An inherited lock is its giver's to let go.
-	if [ "$measure_inherited" = 0 ]; then
-		flock -u "$measure_fd"
-		exec {measure_fd}<&-
-	fi
-	measure_fd=""
+# measured WHAT FUNC ARGS...: FUNC run under the machine lock, one
+# measurement at a time on a machine (cmd/sweep's measure, sweep/locks.c: a
+# second run waits and says for whom; the holder's line names $cmdline). FUNC
+# runs in a bash of its own that has this one's functions and variables; its
+# status is ours. Never around a build: the lock is for measuring.
+measured() {
+	local what=$1 bin
+	shift
+	bin=$(sweep_tool) || exit 1
+	# shellcheck disable=SC2046 # the variables' names are words
+	"$bin" measure --cmdline="$cmdline" "$what" -- bash -c "set -euo pipefail
+$(declare -f; declare -p $(compgen -v | grep -x '[a-z][a-z0-9_]*'))
+SECONDS=$SECONDS; \"\$@\"" measured "$@"
 }
 
 # ---- progress ----------------------------------------------------------------

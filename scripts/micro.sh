@@ -8,14 +8,8 @@ sub_micro() {
 	phase "build: the microbenchmarks (log build/build.log)"
 	build_program queue_microbench_tas queue_microbench_ticket api_overhead
 	phase "measurement: the microbenchmarks"
-	measure_begin "./run.sh micro"
-	local common=(--benchmark_repetitions=10 --benchmark_report_aggregates_only=true
-		--benchmark_enable_random_interleaving=true --benchmark_min_time=0.1 --benchmark_format=csv)
-	local b csv log=build/micro.log
-	# All three first: a table is printed only when each has run.
-	csv=$(for b in build/bench/queue_microbench_tas build/bench/queue_microbench_ticket build/bench/gbench/api_overhead; do
-		"$b" "${common[@]}" 2>"$log" || { show_tail 5 "$log"; fail "$b failed (log: $log)"; }
-	done)
+	local csv
+	csv=$(measured "./run.sh micro" micro_runs)
 	awk -F, '
 		{ gsub(/"/, "", $1) }
 		$1 ~ /_median$/ { sub(/_median$/, "", $1); t[$1] = $3 }
@@ -40,5 +34,15 @@ sub_micro() {
 				printf "  %-11s native %7.3f  C %7.3f  ratio %s\n", k[i], t["api/native/" k[i]], t["api/c/" k[i]],
 					r("api/c/" k[i], "api/native/" k[i])
 		}' <<<"$csv"
-	measure_end
+}
+
+# micro_runs: the three microbenchmarks' CSV, all three first: a table is
+# printed only when each has run.
+micro_runs() {
+	local common=(--benchmark_repetitions=10 --benchmark_report_aggregates_only=true
+		--benchmark_enable_random_interleaving=true --benchmark_min_time=0.1 --benchmark_format=csv)
+	local b log=build/micro.log
+	for b in build/bench/queue_microbench_tas build/bench/queue_microbench_ticket build/bench/gbench/api_overhead; do
+		"$b" "${common[@]}" 2>"$log" || { show_tail 5 "$log"; fail "$b failed (log: $log)"; }
+	done
 }

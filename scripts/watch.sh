@@ -43,7 +43,7 @@ watch_process() {
 
 sub_watch() {
 	parse_sub watch "--minutes= --out=path" "$@"
-	local minutes=${opt[--minutes]:-2} wout=${opt[--out]:-} tree k=0 half end per_s long_reps
+	local minutes=${opt[--minutes]:-2} wout=${opt[--out]:-} tree
 	[[ $minutes =~ ^[0-9]*\.?[0-9]+$ ]] && awk -v m="$minutes" 'BEGIN { exit !(m >= 0.1 && m <= 60) }' ||
 		die "watch: --minutes must be a number of minutes from 0.1 to 60, not '$minutes'"
 	[ -z "$wout" ] || check_out "watch: --out" "$wout"
@@ -68,14 +68,29 @@ sub_watch() {
 	{ watch_runs "$tree/bench/sites_bench"; "$tree/bench/sites_bench" --list --threads=1 --modes=private | grep '^probe/' || true; } \
 		>"$wdir/log/sentinel.runs"
 	say "results: $wdir"
-	measure_begin "./run.sh watch"
+	measured "./run.sh watch" watch_measure "$tree" "$minutes"
+	phase "watch: the report"
+	local shorts=()
+	mapfile -t shorts < <(ls -v "$wdir"/raw/s*.json)
+	"$tree/cmd/watch_report" --out "$wdir" --long "$wdir/raw/long.json" "${shorts[@]}" >/dev/null ||
+		fail "the watch report failed on $wdir"
+	watch_draw "$wdir" "$tree"
+	# The report last: its last lines say whether this machine gives one answer.
+	cat "$wdir/watch.txt"
+}
+
+# watch_measure TREE MINUTES: the measuring part, under the machine lock
+# (measured): the machine's state, short processes for half the time, then
+# one long process for about as long, into $wdir.
+watch_measure() {
+	local tree=$1 minutes=$2 k=0 half end per_s long_reps
 	"$tree/cmd/machine_state" >"$wdir/machine_state.txt" || say "the machine state could not be read"
 	half=$(awk -v m="$minutes" 'BEGIN { printf "%d", m * 30 + 0.5 }')
 	phase "watch: short processes for $(fmt_s "$half"), then one long process for about as long"
 	end=$((SECONDS + half))
 	while [ "$SECONDS" -lt "$end" ] || [ "$k" -lt 2 ]; do
 		watch_process "$tree/bench/sites_bench" "$wdir/log/sentinel.runs" "$wdir/raw/s$k.json" \
-			"$watch_reps" "$k" || { measure_end; fail "a sentinel process failed; its log is in $wdir/log"; }
+			"$watch_reps" "$k" || fail "a sentinel process failed; its log is in $wdir/log"
 		k=$((k + 1))
 		[ "$SECONDS" -ge "$end" ] || sleep "$watch_pause_s"
 	done
@@ -85,16 +100,7 @@ sub_watch() {
 	long_reps=$(awk -v h="$half" -v s="$per_s" 'BEGIN { n = int(h / s); printf "%d", (n < 6 ? 6 : n) }')
 	phase "watch: $k short processes done; the long process ($long_reps rounds)"
 	watch_process "$tree/bench/sites_bench" "$wdir/log/sentinel.runs" "$wdir/raw/long.json" \
-		"$long_reps" "$k" || { measure_end; fail "the long sentinel process failed; its log is in $wdir/log"; }
-	measure_end
-	phase "watch: the report"
-	local shorts=()
-	mapfile -t shorts < <(ls -v "$wdir"/raw/s*.json)
-	"$tree/cmd/watch_report" --out "$wdir" --long "$wdir/raw/long.json" "${shorts[@]}" >/dev/null ||
-		fail "the watch report failed on $wdir"
-	watch_draw "$wdir" "$tree"
-	# The report last: its last lines say whether this machine gives one answer.
-	cat "$wdir/watch.txt"
+		"$long_reps" "$k" || fail "the long sentinel process failed; its log is in $wdir/log"
 }
 
 # watch_draw DIR TREE: DIR/plots/watch.png and .svg from plots/watch.gp

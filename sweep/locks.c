@@ -1,7 +1,7 @@
 /* The sweep's locks (sweep.h): a build tree or results directory has one
  * user at a time, and the machine one measurement at a time (the machine
- * lock, common/measure_lock.h; run.sh's subcommands take it the same way,
- * scripts/common.sh). The descriptors stay open in the children, so a
+ * lock, common/measure_lock.h; run.sh's subcommands take it through
+ * `sweep measure`). The descriptors stay open in the children, so a
  * bench still running keeps what it uses locked. */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -12,7 +12,6 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "measure_lock.h"
@@ -53,53 +52,18 @@ void sw_lock(const char *file, const char *what, int wait, const char *cmdline)
 int sw_measure_depth;
 static int measure_fd = -1, measure_inherited;
 
-static void holder_path(char *p, size_t cap)
-{
-	snprintf(p, cap, "%s%s", ic_measure_lock_path(), IC_MEASURE_HOLDER_SUFFIX);
-}
-
-/* The holder's line, when its process still runs. */
-static void holder_line(char *line, size_t cap)
-{
-	char path[4200], proc[64];
-	long pid = 0;
-
-	holder_path(path, sizeof(path));
-	first_line(path, line, cap);
-	snprintf(proc, sizeof(proc), "/proc/%ld", sscanf(line, "pid %ld", &pid) == 1 ? pid : 0L);
-	if (pid <= 0 || access(proc, F_OK))
-		line[0] = 0;
-}
-
-/* The line into the holder file in place: no O_CREAT, so another user's
- * file in /tmp takes it (fs.protected_regular refuses O_CREAT there). */
-static void holder_write(const char *text)
-{
-	char path[4200];
-	int fd;
-
-	holder_path(path, sizeof(path));
-	if ((fd = open(path, O_WRONLY | O_TRUNC)) < 0)
-		return;
-	if (write(fd, text, strlen(text)) < 0) {
-		/* nothing to do: the line is a courtesy */
-	}
-	close(fd);
-}
-
 void sw_measure_begin(const char *what, const char *cmdline, const char *top)
 {
 	const char *file = ic_measure_lock_path();
-	char paths[2][4200], last[1024] = "-", seen[1024] = "-", holder[1024], line[8192], when[32];
+	char paths[2][4200], last[1024] = "-", seen[1024] = "-", holder[1024];
 	struct stat want, st;
 	DIR *d;
 	struct dirent *e;
-	time_t now;
 
 	if (sw_measure_depth++)
 		return;
 	snprintf(paths[0], sizeof(paths[0]), "%s", file);
-	holder_path(paths[1], sizeof(paths[1]));
+	ic_measure_holder_path(paths[1], sizeof(paths[1]));
 	for (int i = 0; i < 2; i++) {
 		mode_t old = umask(0);
 		int fd = open(paths[i], O_RDONLY | O_CREAT, 0666);
@@ -127,7 +91,8 @@ void sw_measure_begin(const char *what, const char *cmdline, const char *top)
 	 * (its line outlives it for a moment) is not. */
 	for (int tries = 0; flock(measure_fd, LOCK_EX | LOCK_NB); tries++) {
 		if (tries % 10 == 0) {
-			holder_line(holder, sizeof(holder));
+			if (!ic_measure_holder_read("", holder, sizeof(holder)))
+				holder[0] = 0;   /* a line whose process has gone */
 			if (strcmp(holder, last) && (!strcmp(last, "-") || !strcmp(holder, seen))) {
 				if (*holder)
 					sw_say("%s waits: the machine is measuring for %s", what, holder);
@@ -140,17 +105,14 @@ void sw_measure_begin(const char *what, const char *cmdline, const char *top)
 		}
 		sw_sleep(0.1);
 	}
-	now = time(NULL);
-	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-	snprintf(line, sizeof(line), "pid %ld (%s) in %s since %s\n", (long)getpid(), cmdline, top, when);
-	holder_write(line);
+	ic_measure_holder_write(cmdline, top);
 }
 
 void sw_measure_end(void)
 {
 	if (sw_measure_depth == 0 || --sw_measure_depth)
 		return;
-	holder_write("");
+	ic_measure_holder_write(NULL, NULL);
 	/* An inherited lock is its giver's to let go. */
 	if (!measure_inherited) {
 		flock(measure_fd, LOCK_UN);
