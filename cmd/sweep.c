@@ -235,6 +235,8 @@ int main(int argc, char **argv)
 
 		ic_prog = "inlinecost";
 		sw.top = getenv("PWD") && *getenv("PWD") == '/' ? getenv("PWD") : getcwd(top, sizeof(top));
+		if (!sw.top)
+			ic_die(1, "cannot tell the current directory");
 		sw_conf_read(&sw);
 		sw_sweep(&sw);
 		return fflush(stdout) == 0 ? 0 : 1;
