@@ -356,7 +356,7 @@ void sw_sweep(struct sweep *sw)
 		sw_measure_end();
 		if (calibration(sw, closing))
 			sw_fail("%s", stopped);
-		sw_cat(closing, 1);
+		sw_cat(closing);
 		return;
 	}
 	if (sw_processes(sw, "", NULL, SW_REPORT_S))
@@ -380,6 +380,6 @@ void sw_sweep(struct sweep *sw)
 	sw_eta = -1;   /* nothing is left */
 	sw_phase("done: %s/summary.md%s", sw->dir, tar);
 	/* The answer, last on the terminal. */
-	sw_cat(closing, 1);
+	sw_cat(closing);
 	free(parent), free(results), free(closing), free(stopped), free(tar);
 }
