@@ -7,7 +7,8 @@
 # second), sim.csv with "*" and the source kept in run.conf, a resume that
 # would count otherwise refused, one that measures only what is missing;
 # a failed process's log tail and how to go on; --lto on the ordinary
-# link; the processes in the plan's order with the
+# link; two builds, each its plan-b<k>.tsv, sim-b<k>.csv and b<k>_ processes;
+# the processes in the plan's order with the
 # time left, which rises only with a reason; the verdict so far at each
 # quarter; --spread's repeats one after the other, their starts the gap
 # apart (less the jitter of starting a process), the machine lock let go
@@ -156,6 +157,15 @@ sweep out="$tmp/r6" lto=1 counters=none >/dev/null 2>"$tmp/err" || fail "the --l
 grep -q '^variant_seeds=.' "$tmp/r6/run.conf" && bad "--lto drew variant seeds: $(grep variant_seeds "$tmp/r6/run.conf")"
 grep -q 'linking layout variant' "$tmp/err" && bad "--lto linked layout variants"
 [ "$(cut -d' ' -f6 "$tmp/procs" | sort -u)" = sites_bench ] || bad "--lto ran $(cut -d' ' -f6 "$tmp/procs" | sort -u)"
+
+# Two builds: each its plan, its simulated counts and its processes (b<k>_).
+cp -r "$t" "$top/b2"
+FAKE_SOURCE=sim sweep out="$tmp/r7" tree="b2" >/dev/null 2>"$tmp/err" || fail "the two-build sweep failed: $(cat "$tmp/err")"
+[ -s "$tmp/r7/plan.tsv" ] && [ -s "$tmp/r7/plan-b1.tsv" ] && [ -s "$tmp/r7/sim.csv" ] && [ -s "$tmp/r7/sim-b1.csv" ] ||
+	bad "two builds: not each its plan and counts: $(ls "$tmp/r7")"
+[ "$(ls "$tmp/r7/raw" | tr '\n' ' ')" = "b0_r1_v0_p0.json b0_r1_v0_p1.json b1_r1_v0_p0.json b1_r1_v0_p1.json " ] ||
+	bad "two builds' processes: $(ls "$tmp/r7/raw" | tr '\n' ' ')"
+grep -q 'build 2/2: b2 ' "$tmp/err" || bad "the second build is not said: $(grep build "$tmp/err")"
 
 # The time left rises only with a reason: a process takes 3 s, 1 s guessed.
 FAKE_PROCESS_S=3 sweep out="$tmp/r2" processes=4 counters=none >/dev/null 2>"$tmp/err" || fail "the slow sweep failed: $(cat "$tmp/err")"
