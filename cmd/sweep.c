@@ -151,9 +151,7 @@ static int build(int argc, char **argv)
 
 			ic_plan_sentinel(f);
 			fclose(f);
-			for (char *p = specs; *p; p++)
-				if (*p == '\n')
-					*p = p[1] ? ';' : 0;
+			sw_joined(specs);
 		}
 		args[n++] = "-DCMAKE_BUILD_TYPE=Release";
 		args[n++] = sw_fmt("-DIC_POINTS=%s", specs);

@@ -158,15 +158,20 @@ void sw_resolve(struct sweep *sw)
 	free(text);
 }
 
+char *sw_joined(char *specs)
+{
+	for (char *p = specs; *p; p++)
+		if (*p == '\n')
+			*p = p[1] ? ';' : 0;
+	return specs;
+}
+
 char *sw_points(const struct sweep *sw)
 {
 	char err[512], *text;
 
 	SW_CAPTURE(text, ic_plan_points(&sw->s, f_, err, sizeof(err)));
-	for (char *p = text; *p; p++)
-		if (*p == '\n')
-			*p = p[1] ? ';' : 0;
-	if (!*text)
+	if (!*sw_joined(text))
 		sw_fail("the plan has no points");
 	return text;
 }

@@ -45,6 +45,7 @@ void sw_set(struct sweep *sw, const char *key, const char *value);
 void sw_conf_save(const struct sweep *sw);   /* DIR/run.conf, atomically */
 void sw_resolve(struct sweep *sw);           /* the defaults that need the machine */
 char *sw_points(const struct sweep *sw);     /* gen's specs, ';'-joined */
+char *sw_joined(char *specs);                /* one a line to ';'-joined, in place */
 char *sw_variant_seeds(const struct sweep *sw);
 void sw_read_build_lock(struct sweep *sw);
 /* DIR/STEM EXT, build b's DIR/STEM-b<b> EXT for b > 0 (malloc'd). */
