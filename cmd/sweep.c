@@ -158,9 +158,7 @@ static int build(int argc, char **argv)
 
 			ic_plan_sentinel(f);
 			fclose(f);
-			for (char *p = specs; *p; p++)
-				if (*p == '\n')
-					*p = p[1] ? ';' : 0;
+			sw_joined(specs);
 		}
 		args[n++] = "-DCMAKE_BUILD_TYPE=Release";
 		args[n++] = sw_fmt("-DIC_POINTS=%s", specs);
@@ -279,6 +277,8 @@ int main(int argc, char **argv)
 
 		ic_prog = "inlinecost";
 		sw.top = getenv("PWD") && *getenv("PWD") == '/' ? getenv("PWD") : getcwd(top, sizeof(top));
+		if (!sw.top)
+			ic_die(1, "cannot tell the current directory");
 		sw_conf_read(&sw);
 		sw_sweep(&sw);
 		return fflush(stdout) == 0 ? 0 : 1;

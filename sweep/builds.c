@@ -92,33 +92,29 @@ static void build_steps(const char *log, char *out, size_t cap)
  * (tests). */
 void sw_build(const char *dir, const char *const *targets, size_t n, const char *label, long jobs)
 {
-	char log[4200], j[32], what[4300], steps[64], took[32];
+	char *log = sw_fmt("%s/build.log", dir), *j = sw_fmt("%ld", jobs), steps[64], took[32];
+	char *what = label ? sw_fmt("%s", label) : sw_fmt("build of %s", dir);
 	const char **argv = ic_xalloc(calloc(n + 8, sizeof(*argv)));
 	double t0 = sw_now(), every = getenv("IC_BUILD_PROGRESS_S") ? atof(getenv("IC_BUILD_PROGRESS_S")) : 15;
 	pid_t pid;
 	int rc;
 
-	snprintf(log, sizeof(log), "%s/build.log", dir);
-	snprintf(j, sizeof(j), "%ld", jobs);
 	argv[0] = "cmake", argv[1] = "--build", argv[2] = dir, argv[3] = "-j", argv[4] = j;
 	if (n)
 		argv[5] = "--target";
 	memcpy(argv + 6, targets, n * sizeof(*targets));
 	/* Ninja's status as build_steps reads it, whatever the user's. */
 	pid = sw_spawn((char *const *)argv, log, SW_SAME, "NINJA_STATUS=[%f/%t] ");
-	snprintf(what, sizeof(what), "%s", label ? label : "");
-	if (!label)
-		snprintf(what, sizeof(what), "build of %s", dir);
 	while ((rc = sw_wait_s(pid, every > 0 ? every : 15)) < 0) {
 		build_steps(log, steps, sizeof(steps));
 		sw_phase("%s: %s, %s so far (log %s)", what, steps, sw_fmt_s((long)(sw_now() - t0), took, sizeof(took)),
 			 log);
 	}
-	free(argv);
 	if (rc) {
 		sw_tail(20, log);
 		sw_fail("building %s failed (log: %s)", dir, log);
 	}
+	free(argv), free(log), free(j), free(what);
 }
 
 /* Every variant is a random layout of the same objects, drawn from its own
@@ -128,28 +124,27 @@ void sw_build(const char *dir, const char *const *targets, size_t n, const char 
  * (each is as big as the bench). */
 static void link_variants(const struct sweep *sw, const struct sw_tree *t)
 {
-	char link[4200], vdir[4200], log[4200], out[4400], what[4400], *seeds, *save = NULL;
+	char *link, *vdir, *log, *seeds, *save = NULL;
 
 	if (sw_long(sw, "lto"))
 		return;
-	snprintf(link, sizeof(link), "%s/bench/link_variant", t->dir);
+	link = sw_fmt("%s/bench/link_variant", t->dir);
 	if (access(link, X_OK))
 		sw_fail("%s missing: the build does not make layout variants", link);
 	if (!*sw_get(sw, "variant_seeds"))
 		sw_fail("no layout variant seeds in the run's settings");
-	snprintf(vdir, sizeof(vdir), "%s/bench/variants", t->dir);
-	snprintf(log, sizeof(log), "%s/link.log", t->dir);
+	vdir = sw_fmt("%s/bench/variants", t->dir), log = sw_fmt("%s/link.log", t->dir);
 	ic_mkdir_p(vdir);
 	seeds = ic_xalloc(strdup(sw_get(sw, "variant_seeds")));
 	for (char *rv = strtok_r(seeds, " ", &save); rv; rv = strtok_r(NULL, " ", &save)) {
-		char *seed = strchr(rv, ':');
+		char *seed = strchr(rv, ':'), *out, *what;
 
 		if (!seed)
 			sw_fail("variant_seeds: '%s' is not rR_vV:SEED", rv);
 		*seed++ = 0;
-		snprintf(out, sizeof(out), "%s/%s", vdir, rv);
-		snprintf(what, sizeof(what), "linking layout variant %s in %s", rv, t->dir);
+		out = sw_fmt("%s/%s", vdir, rv), what = sw_fmt("linking layout variant %s in %s", rv, t->dir);
 		sw_step(log, what, (char *[]){ link, seed, out, NULL });
+		free(out), free(what);
 	}
 	free(seeds);
 	char *pattern = sw_fmt("%s/r*_v*", vdir), *all = sw_fmt(" %s", sw_get(sw, "variant_seeds"));
@@ -166,7 +161,7 @@ static void link_variants(const struct sweep *sw, const struct sw_tree *t)
 			free(keep);
 		}
 	globfree(&g);
-	free(pattern), free(all);
+	free(pattern), free(all), free(link), free(vdir), free(log);
 }
 
 /* What a sweep runs is the bench's to say (sites_bench --plan; the rule is
@@ -174,15 +169,12 @@ static void link_variants(const struct sweep *sw, const struct sw_tree *t)
 static void bench_plan(struct sweep *sw, size_t b)
 {
 	struct sw_tree *t = &sw->tree[b];
-	char *file = sw_file(sw, "plan", b, ".tsv"), *log = sw_file(sw, "log/plan", 0, ".txt"), bench[4200],
-	     tmp[4200], thr[300], modes[300], plant[300], *text, *save = NULL;
+	char *file = sw_file(sw, "plan", b, ".tsv"), *log = sw_file(sw, "log/plan", 0, ".txt"),
+	     *bench = sw_fmt("%s/bench/sites_bench", t->dir), *tmp = sw_fmt("%s.tmp", file),
+	     *thr = sw_fmt("--threads=%s", sw_get(sw, "threads")), *modes = sw_fmt("--modes=%s", sw_get(sw, "modes")),
+	     *plant = sw_fmt("--plant=%s", sw_get(sw, "plant")), *text, *save = NULL;
 	int col_name = -1, col_sites = -1;
 
-	snprintf(bench, sizeof(bench), "%s/bench/sites_bench", t->dir);
-	snprintf(tmp, sizeof(tmp), "%s.tmp", file);
-	snprintf(thr, sizeof(thr), "--threads=%s", sw_get(sw, "threads"));
-	snprintf(modes, sizeof(modes), "--modes=%s", sw_get(sw, "modes"));
-	snprintf(plant, sizeof(plant), "--plant=%s", sw_get(sw, "plant"));
 	if (sw_run((char *[]){ bench, "--plan", thr, modes, *sw_get(sw, "plant") ? plant : NULL, NULL }, tmp, log,
 		   NULL)) {
 		unlink(tmp);
@@ -222,9 +214,7 @@ static void bench_plan(struct sweep *sw, size_t b)
 		t->runs[t->n_runs] = ic_xalloc(strdup(f[col_name]));
 		t->sites[t->n_runs++] = strtoul(f[col_sites], NULL, 10);
 	}
-	free(text);
-	free(file);
-	free(log);
+	free(text), free(file), free(log), free(bench), free(tmp), free(thr), free(modes), free(plant);
 }
 
 void sw_build_all(struct sweep *sw)

@@ -98,10 +98,9 @@ char *sw_file(const struct sweep *sw, const char *stem, size_t b, const char *ex
 
 void sw_conf_save(const struct sweep *sw)
 {
-	char *path = sw_file(sw, "run", 0, ".conf"), tmp[4200];
+	char *path = sw_file(sw, "run", 0, ".conf"), *tmp = sw_fmt("%s.tmp", path);
 	FILE *f;
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
 	if (!(f = fopen(tmp, "w")))
 		sw_fail("cannot write %s: %s", tmp, strerror(errno));
 	for (size_t i = 0; i < sw->s.n; i++)
@@ -109,7 +108,7 @@ void sw_conf_save(const struct sweep *sw)
 			fprintf(f, "%s=%s\n", sw->s.v[i].key, sw->s.v[i].value);
 	if (fclose(f) || rename(tmp, path))
 		sw_fail("cannot write %s", path);
-	free(path);
+	free(path), free(tmp);
 }
 
 /* What hwloc says, or the cores this process may use and no sizes. */
@@ -159,15 +158,20 @@ void sw_resolve(struct sweep *sw)
 	free(text);
 }
 
+char *sw_joined(char *specs)
+{
+	for (char *p = specs; *p; p++)
+		if (*p == '\n')
+			*p = p[1] ? ';' : 0;
+	return specs;
+}
+
 char *sw_points(const struct sweep *sw)
 {
 	char err[512], *text;
 
 	SW_CAPTURE(text, ic_plan_points(&sw->s, f_, err, sizeof(err)));
-	for (char *p = text; *p; p++)
-		if (*p == '\n')
-			*p = p[1] ? ';' : 0;
-	if (!*text)
+	if (!*sw_joined(text))
 		sw_fail("the plan has no points");
 	return text;
 }
@@ -189,13 +193,13 @@ char *sw_variant_seeds(const struct sweep *sw)
 /* The lock CMake was configured with (CMakeLists.txt's default is tas). */
 void sw_read_build_lock(struct sweep *sw)
 {
-	char path[4200], *line = NULL;
+	char *path = sw_fmt("%s/CMakeCache.txt", sw->tree[0].dir), *line = NULL;
 	size_t cap = 0;
-	FILE *f;
+	FILE *f = fopen(path, "r");
 
-	snprintf(path, sizeof(path), "%s/CMakeCache.txt", sw->tree[0].dir);
+	free(path);
 	sw_set(sw, "build_lock", "tas");
-	if (!(f = fopen(path, "r")))
+	if (!f)
 		return;
 	while (getline(&line, &cap, f) > 0)
 		if (!strncmp(line, "IC_LOCK:STRING=", 15)) {

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "kit.h"
 #include "sweep.h"
@@ -41,9 +40,7 @@ char *sw_fmt(const char *fmt, ...)
 	va_start(ap, fmt);
 	n = vasprintf(&p, fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		sw_fail("out of memory");
-	return p;
+	return ic_xalloc(n < 0 ? NULL : p);
 }
 
 static void sw_line(const char *pre, const char *fmt, va_list ap)
@@ -77,16 +74,6 @@ void sw_phase(const char *fmt, ...)
 	va_end(ap);
 }
 
-void sw_fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	sw_line("", fmt, ap);
-	va_end(ap);
-	exit(1);
-}
-
 /* A log's last n lines on stderr, each under the prefix and a bar. */
 void sw_tail(int n, const char *log)
 {
@@ -109,17 +96,11 @@ void sw_tail(int n, const char *log)
 	free(text);
 }
 
-void sw_cat(const char *path, int fd)
+void sw_cat(const char *path)
 {
-	FILE *f = fopen(path, "r");
-	char buf[8192];
-	size_t n;
+	size_t len;
+	char *text = ic_read_path(path, &len);
 
-	if (!f)
-		return;
-	fflush(NULL);
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		if (write(fd, buf, n) != (ssize_t)n)
-			break;
-	fclose(f);
+	if (text)
+		fwrite(text, 1, len, stdout), free(text);
 }

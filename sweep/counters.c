@@ -31,13 +31,12 @@ static size_t said_lines(char *text, char **line, size_t max)
 static void sim_copy(const char *cache, const char *to, const char *dir, const char *log)
 {
 	FILE *in = fopen(cache, "r"), *out;
-	char *line = NULL, tmp[4200];
+	char *line = NULL, *tmp = sw_fmt("%s.tmp", to);
 	size_t cap = 0;
 
 	if (!in || fgetc(in) == EOF)
 		sw_fail("the simulation wrote no cache in %s/sim; log: %s", dir, log);
 	rewind(in);
-	snprintf(tmp, sizeof(tmp), "%s.tmp", to);
 	if (!(out = fopen(tmp, "w")))
 		sw_fail("cannot write %s", tmp);
 	for (int k = 0; getline(&line, &cap, in) > 0; k++)
@@ -49,6 +48,7 @@ static void sim_copy(const char *cache, const char *to, const char *dir, const c
 	fclose(in);
 	if (fclose(out) || rename(tmp, to))
 		sw_fail("cannot write %s", to);
+	free(tmp);
 }
 
 void sw_counters(struct sweep *sw)
@@ -84,6 +84,7 @@ void sw_counters(struct sweep *sw)
 			free(sim);
 		}
 		if (b == 0) {
+			free(sw->counter_source);   /* a crossover step's call again */
 			sw->counter_source = ic_xalloc(strdup(line[0]));
 			sentence = ic_xalloc(strdup(line[1]));
 		}

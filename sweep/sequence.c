@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <glob.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,7 +41,7 @@ static void rm_glob(char *pattern, const char *keep)
 static void stop(void)
 {
 	struct sweep *sw = sw_now_running;
-	char *link = sw_fmt("%s/report", sw->dir), name[256];
+	char *link = sw_fmt("%s/report", sw->dir), name[PATH_MAX];
 	ssize_t n = readlink(link, name, sizeof(name) - 1);
 
 	signal(SIGINT, SIG_IGN);
@@ -273,16 +274,17 @@ static void machine_state(const struct sweep *sw)
 	free(ms), free(tmp), free(prog);
 }
 
-/* One file that holds the run, to copy to another machine for compare. */
-static const char *export_run(const struct sweep *sw)
+/* One file that holds the run, to copy to another machine for compare:
+ * the words that say where it is (malloc'd; "" when the export failed). */
+static char *export_run(const struct sweep *sw)
 {
-	static char said[4300];
-	char *prog = sw_fmt("%s/cmd/runs", sw->tree[0].dir), *log = sw_fmt("%s/log/export.txt", sw->dir);
+	char *prog = sw_fmt("%s/cmd/runs", sw->tree[0].dir), *log = sw_fmt("%s/log/export.txt", sw->dir), *said;
 
-	snprintf(said, sizeof(said), " (all of it in one file: %s.tar.gz)", sw->dir);
 	if (sw_run((char *[]){ prog, "export", sw->dir, NULL }, "/dev/null", log, NULL)) {
-		said[0] = 0;
+		said = sw_fmt("%s", "");
 		sw_say("export of %s failed (log: %s); the results directory is complete", sw->dir, log);
+	} else {
+		said = sw_fmt(" (all of it in one file: %s.tar.gz)", sw->dir);
 	}
 	free(prog), free(log);
 	return said;
@@ -354,7 +356,7 @@ void sw_sweep(struct sweep *sw)
 		sw_measure_end();
 		if (calibration(sw, closing))
 			sw_fail("%s", stopped);
-		sw_cat(closing, 1);
+		sw_cat(closing);
 		return;
 	}
 	if (sw_processes(sw, "", NULL, SW_REPORT_S))
@@ -373,11 +375,11 @@ void sw_sweep(struct sweep *sw)
 			sw_say("cannot point %s at %s", latest, sw->dir);
 		free(tmp), free(latest);
 	}
-	const char *tar = export_run(sw);
+	char *tar = export_run(sw);
 
 	sw_eta = -1;   /* nothing is left */
 	sw_phase("done: %s/summary.md%s", sw->dir, tar);
 	/* The answer, last on the terminal. */
-	sw_cat(closing, 1);
-	free(parent), free(results), free(closing), free(stopped);
+	sw_cat(closing);
+	free(parent), free(results), free(closing), free(stopped), free(tar);
 }

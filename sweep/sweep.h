@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "kit.h"
 #include "run_conf.h"
 
 /* One build of the sweep, in its own tree (run.sh's plan_builds names it). */
@@ -44,6 +45,7 @@ void sw_set(struct sweep *sw, const char *key, const char *value);
 void sw_conf_save(const struct sweep *sw);   /* DIR/run.conf, atomically */
 void sw_resolve(struct sweep *sw);           /* the defaults that need the machine */
 char *sw_points(const struct sweep *sw);     /* gen's specs, ';'-joined */
+char *sw_joined(char *specs);                /* one a line to ';'-joined, in place */
 char *sw_variant_seeds(const struct sweep *sw);
 void sw_read_build_lock(struct sweep *sw);
 /* DIR/STEM EXT, build b's DIR/STEM-b<b> EXT for b > 0 (malloc'd). */
@@ -58,10 +60,10 @@ extern long sw_eta;
 double sw_now(void);
 __attribute__((format(printf, 1, 2))) void sw_say(const char *fmt, ...);
 __attribute__((format(printf, 1, 2))) void sw_phase(const char *fmt, ...);
-__attribute__((noreturn, format(printf, 1, 2))) void sw_fail(const char *fmt, ...);
+#define sw_fail(...) ic_die(1, __VA_ARGS__)   /* ic_prog is the prefix */
 void sw_tail(int n, const char *log);
 __attribute__((format(printf, 1, 2))) char *sw_fmt(const char *fmt, ...);   /* malloc'd */
-void sw_cat(const char *path, int fd);   /* a file's bytes onto fd, as they are */
+void sw_cat(const char *path);   /* a file's bytes onto stdout, as they are */
 const char *sw_fmt_s(long s, char *buf, size_t cap);
 
 /* child.c: a program's run, its output into files (NULL: ours; err

@@ -84,7 +84,8 @@ done
 # The copy: a file is copied only when its content differs, so make's
 # times stay right (a copied file is newer than what was built from it).
 mkdir -p "$src" "$bld" || exit 1
-(cd "$top" && find . \( -name 'build*' -o -name results -o -name .git \) -prune -o -type f -print) |
+# The build trees are the top's own (sweep/builds.c is source).
+(cd "$top" && find . \( -path './build*' -o -name results -o -name .git \) -prune -o -type f -print) |
 while IFS= read -r f; do
 	cmp -s "$top/$f" "$src/$f" && continue
 	mkdir -p "$(dirname "$src/$f")" && cp "$top/$f" "$src/$f" || exit 1

@@ -5,7 +5,10 @@
 # measuring. Every line under one prefix; the build's progress from Ninja's
 # last [done/total]; the counter source said in one line (the bench's
 # second), sim.csv with "*" and the source kept in run.conf, a resume that
-# would count otherwise refused; the processes in the plan's order with the
+# would count otherwise refused, one that measures only what is missing;
+# a failed process's log tail and how to go on; --lto on the ordinary
+# link; two builds, each its plan-b<k>.tsv, sim-b<k>.csv and b<k>_ processes;
+# the processes in the plan's order with the
 # time left, which rises only with a reason; the verdict so far at each
 # quarter; --spread's repeats one after the other, their starts the gap
 # apart (less the jitter of starting a process), the machine lock let go
@@ -48,8 +51,9 @@ case " $* " in
 	printf 'sim\nsimulated L1i misses (valgrind)\n%s\n' "$FAKE_CACHE"; exit 0 ;;
 esac
 r=${0##*/r}; r=${r%%_*}
+case $out in *"/${FAKE_FAIL:-none}.json.tmp") echo "the bench broke"; echo "at its last line"; exit 3 ;; esac
 flock -n "$IC_MEASURE_LOCK" true && held=free || held=held
-echo "$r $(date +%s.%N) $held ${#IC_ENV_PAD}" >>"$FAKE_LOG"
+echo "$r $(date +%s.%N) $held ${#IC_ENV_PAD} ${out##*/} ${0##*/}" >>"$FAKE_LOG"
 sleep "${FAKE_PROCESS_S:-0}"
 echo '{}' >"$out"
 SH
@@ -128,6 +132,41 @@ grep -q ' free ' "$tmp/procs" && bad "a process ran without the machine lock: $(
 # A resume that would count otherwise is refused.
 err=$(FAKE_SOURCE=none sweep "$(cat "$tmp/r1/run.conf")" resume="$tmp/r1" 2>&1 >/dev/null) && bad "a resume with another counter source went on"
 [[ $err == *"inlinecost: the run's counters came from sim, this machine now gives none"* ]] || bad "the mixed source: $err"
+# A resume measures only what is missing, each with the pad it had.
+pads=$(grep -E 'r1_v0_p[36]\.json' "$tmp/procs" | cut -d' ' -f4,5 | sort)
+rm -f "$tmp/procs" "$tmp/r1/raw/r1_v0_p3.json" "$tmp/r1/raw/r1_v0_p6.json"
+FAKE_SOURCE=sim sweep "$(cat "$tmp/r1/run.conf")" resume="$tmp/r1" >/dev/null 2>"$tmp/err" ||
+	fail "the resume failed: $(cat "$tmp/err")"
+[ "$(cut -d' ' -f4,5 "$tmp/procs" | sort)" = "$pads" ] || bad "the resume ran $(cat "$tmp/procs"), want $pads"
+[ "$(grep -c 'measurement [1-8]/8: process r1_v0_p[36] ' "$tmp/err")" -eq 2 ] && [ "$(grep -c measurement "$tmp/err")" -eq 2 ] ||
+	bad "the resume's measurement lines: $(grep measurement "$tmp/err")"
+ls "$tmp/r1"/machine_state-resumed-*.txt >/dev/null 2>&1 || bad "no machine state of the resume beside the first"
+
+# A failed process: its log's tail, then how to go on; exit 1, no .tmp.
+FAKE_FAIL=r1_v0_p1 sweep out="$tmp/r5" counters=none >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc -eq 1 ] || bad "a failed process: exit $rc, want 1"
+grep -qx "inlinecost: process r1_v0_p1 failed; its log: $tmp/r5/log/r1_v0_p1.txt" "$tmp/err" &&
+	grep -qx 'inlinecost: | at its last line' "$tmp/err" || bad "the failure is not said: $(cat "$tmp/err")"
+tail -n 1 "$tmp/err" | grep -qx "inlinecost: stopped; finished processes are in $tmp/r5; continue with ./run.sh --resume $tmp/r5" ||
+	bad "a failed process: $(tail -n 1 "$tmp/err")"
+[ -z "$(find "$tmp/r5" -name '*.tmp')" ] || bad "a failed process left a .tmp"
+
+# --lto: no layout variants; the processes run the ordinary link.
+rm -f "$tmp/procs"
+sweep out="$tmp/r6" lto=1 counters=none >/dev/null 2>"$tmp/err" || fail "the --lto sweep failed: $(cat "$tmp/err")"
+grep -q '^variant_seeds=.' "$tmp/r6/run.conf" && bad "--lto drew variant seeds: $(grep variant_seeds "$tmp/r6/run.conf")"
+grep -q 'linking layout variant' "$tmp/err" && bad "--lto linked layout variants"
+[ "$(cut -d' ' -f6 "$tmp/procs" | sort -u)" = sites_bench ] || bad "--lto ran $(cut -d' ' -f6 "$tmp/procs" | sort -u)"
+
+# Two builds: each its plan, its simulated counts and its processes (b<k>_).
+cp -r "$t" "$top/b2"
+FAKE_SOURCE=sim sweep out="$tmp/r7" tree="b2" >/dev/null 2>"$tmp/err" || fail "the two-build sweep failed: $(cat "$tmp/err")"
+[ -s "$tmp/r7/plan.tsv" ] && [ -s "$tmp/r7/plan-b1.tsv" ] && [ -s "$tmp/r7/sim.csv" ] && [ -s "$tmp/r7/sim-b1.csv" ] ||
+	bad "two builds: not each its plan and counts: $(ls "$tmp/r7")"
+[ "$(ls "$tmp/r7/raw" | tr '\n' ' ')" = "b0_r1_v0_p0.json b0_r1_v0_p1.json b1_r1_v0_p0.json b1_r1_v0_p1.json " ] ||
+	bad "two builds' processes: $(ls "$tmp/r7/raw" | tr '\n' ' ')"
+grep -q 'build 2/2: b2 ' "$tmp/err" || bad "the second build is not said: $(grep build "$tmp/err")"
 
 # The time left rises only with a reason: a process takes 3 s, 1 s guessed.
 FAKE_PROCESS_S=3 sweep out="$tmp/r2" processes=4 counters=none >/dev/null 2>"$tmp/err" || fail "the slow sweep failed: $(cat "$tmp/err")"
@@ -191,5 +230,5 @@ err=$("$sweep" measure X -- 2>&1); rc=$?
 # Bad input on stdin: one line, exit 2.
 err=$(printf 'not a setting\n' | "$sweep" run 2>&1); rc=$?
 [ $rc -eq 2 ] && [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] || bad "bad settings: exit $rc, $err"
-[ $fail -eq 0 ] && echo "test_run_driver: one prefix, progress, counters, the time left, quarters, spread, interrupt, measure"
+[ $fail -eq 0 ] && echo "test_run_driver: one prefix, progress, counters, resume, a failure, --lto, the time left, quarters, spread, interrupt, measure"
 exit $fail
