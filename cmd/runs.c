@@ -6,7 +6,7 @@
  *   runs export DIR                                    DIR.tar.gz, a run in one file
  * A RUN is a results directory or its .tar.gz export. Each mode's options
  * are parsed here, by its row of the table below, and its runs opened
- * here; compare/ does the work (runs.h). The user's help is ./run.sh MODE
+ * here; compare/ does the work (across_runs.h). The user's help is ./run.sh MODE
  * --help (scripts/help/MODE.txt).
  */
 #include <stdio.h>
@@ -15,7 +15,7 @@
 #include "agreement.h"
 #include "kit.h"
 #include "out_dir.h"
-#include "runs.h"
+#include "across_runs.h"
 #include "topology.h"
 
 /* Every mode's options. */

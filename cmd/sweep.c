@@ -48,7 +48,7 @@
 #include "kit.h"
 #include "order.h"
 #include "points.h"
-#include "sweep.h"
+#include "driver.h"
 #include "topology.h"
 
 static const char sweep_usage[] =

@@ -7,7 +7,7 @@
  * build and the forms compared; runs of two builds are never matched.
  */
 #define _GNU_SOURCE
-#include "runs.h"
+#include "across_runs.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -11,7 +11,7 @@
  * between them is what compare compares, and labels the runs.
  */
 #define _GNU_SOURCE
-#include "runs.h"
+#include "across_runs.h"
 
 #include <jansson.h>
 #include <math.h>

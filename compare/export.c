@@ -7,7 +7,7 @@
  * of DIR (engine/run.c). It packs; it reads nothing it packs.
  */
 #define _GNU_SOURCE
-#include "runs.h"
+#include "across_runs.h"
 
 #include <archive.h>
 #include <archive_entry.h>

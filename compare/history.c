@@ -2,7 +2,7 @@
  * first: when, the design, each series' crossover bracket and states
  * (engine/run_history.h). Prints only; writes nothing. */
 #define _GNU_SOURCE
-#include "runs.h"
+#include "across_runs.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* The sweep's builds (sweep.h): configure a tree only when its arguments
+/* The sweep's builds (driver.h): configure a tree only when its arguments
  * changed, build it with its output in its log and a line every 15 s,
  * link its layout variants and read what its bench runs. */
 #define _GNU_SOURCE
@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "kit.h"
-#include "sweep.h"
+#include "driver.h"
 
 /* CMD with its output in LOG; on failure its last lines, then exit 1. */
 static void sw_step(const char *log, const char *what, char *const argv[])

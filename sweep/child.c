@@ -1,4 +1,4 @@
-/* The sweep's children (sweep.h): fork and exec with the output in files,
+/* The sweep's children (driver.h): fork and exec with the output in files,
  * one place for exit codes and for a signal that stops the run. */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sweep.h"
+#include "driver.h"
 
 volatile int sw_signal;
 void (*sw_stop)(void);

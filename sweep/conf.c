@@ -1,4 +1,4 @@
-/* The sweep's settings (sweep.h): what run.sh hands over on stdin (run.conf's
+/* The sweep's settings (driver.h): what run.sh hands over on stdin (run.conf's
  * settings as its options checked them, then the run's own: where it goes,
  * its build jobs and trees), those the plan resolves on this machine, and
  * run.conf written from them. */
@@ -12,7 +12,7 @@
 #include "kit.h"
 #include "order.h"
 #include "points.h"
-#include "sweep.h"
+#include "driver.h"
 #include "topology.h"
 
 /* The run's own keys, never written into run.conf: tree starts a build,

@@ -1,4 +1,4 @@
-/* What the sweep says on the terminal (sweep.h): one prefix on every line,
+/* What the sweep says on the terminal (driver.h): one prefix on every line,
  * one line per phase with the time so far and the time left. */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -8,7 +8,7 @@
 #include <time.h>
 
 #include "kit.h"
-#include "sweep.h"
+#include "driver.h"
 
 static const char sw_tag[] = "inlinecost";
 double sw_started;   /* when run.sh started: its set-up counts */

@@ -1,4 +1,4 @@
-/* The sweep's counter source (sweep.h): the bench decides it
+/* The sweep's counter source (driver.h): the bench decides it
  * (sites_bench --sim-only: its first line the source, its second where the
  * columns come from in words, its third, with sim, the file the counts
  * are in). Simulated counts are a property of the ordinary link's code:
@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "kit.h"
-#include "sweep.h"
+#include "driver.h"
 
 /* text's lines, split in place; at most max of them. */
 static size_t said_lines(char *text, char **line, size_t max)

@@ -1,4 +1,4 @@
-/* The sweep's locks (sweep.h): a build tree or results directory has one
+/* The sweep's locks (driver.h): a build tree or results directory has one
  * user at a time, and the machine one measurement at a time (the machine
  * lock, common/measure_lock.h; run.sh's subcommands take it through
  * `sweep measure`). The descriptors stay open in the children, so a
@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "measure_lock.h"
-#include "sweep.h"
+#include "driver.h"
 
 /* The first line of path (at most cap bytes), "" when none. */
 static void first_line(const char *path, char *line, size_t cap)

@@ -1,4 +1,4 @@
-/* The sweep's processes (sweep.h): the design's, in the plan's order
+/* The sweep's processes (driver.h): the design's, in the plan's order
  * (plan/order.h), each one run of the bench under the machine lock, one
  * line each with the time the run has left; with --spread the repeats one
  * after the other, the machine left to others between them; the verdict so
@@ -15,7 +15,7 @@
 
 #include "kit.h"
 #include "order.h"
-#include "sweep.h"
+#include "driver.h"
 
 /* Whether n is in nlist (a|b|c); NULL or "" holds every N. */
 static int in_nlist(const char *nlist, unsigned long n)

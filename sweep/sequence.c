@@ -1,4 +1,4 @@
-/* The sweep's sequence (sweep.h), from where run.sh hands over: the plan on
+/* The sweep's sequence (driver.h), from where run.sh hands over: the plan on
  * this machine, the trees and the results directory locked, the builds,
  * then under the machine lock the machine's state, the counters and the
  * processes; the report (cmd/summarize --run), the crossover steps or the
@@ -18,7 +18,7 @@
 
 #include "kit.h"
 #include "points.h"
-#include "sweep.h"
+#include "driver.h"
 
 /* The report's share of the time left: a guess, in seconds. */
 #define SW_REPORT_S 5

@@ -3,8 +3,8 @@
  * runs (engine/run.h: a results directory or its .tar.gz export). Each
  * prints its own messages, as ic_prog.
  */
-#ifndef IC_RUNS_H
-#define IC_RUNS_H
+#ifndef IC_ACROSS_RUNS_H
+#define IC_ACROSS_RUNS_H
 
 #include <stddef.h>
 
@@ -33,4 +33,4 @@ int ic_history_list(const char *dir, int all, const char *cpu);
  * written. */
 int ic_export_run(const char *dir);
 
-#endif /* IC_RUNS_H */
+#endif /* IC_ACROSS_RUNS_H */

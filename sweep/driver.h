@@ -4,8 +4,8 @@
  * (conf.c), messages and the time left (console.c), children (child.c),
  * locks (locks.c), builds (builds.c), the counters (counters.c), the
  * processes (processes.c) and the run's sequence (sequence.c). */
-#ifndef IC_SWEEP_H
-#define IC_SWEEP_H
+#ifndef IC_SWEEP_DRIVER_H
+#define IC_SWEEP_DRIVER_H
 
 #include <stddef.h>
 #include <sys/types.h>
@@ -103,4 +103,4 @@ long sw_design_s(const struct sweep *sw, long groups, long per);
 /* sequence.c */
 void sw_sweep(struct sweep *sw);
 
-#endif /* IC_SWEEP_H */
+#endif /* IC_SWEEP_DRIVER_H */
