@@ -40,12 +40,19 @@ def objects(build, top):
 def circles(build, top):
     """The circles, each a sorted list of files with the symbols between them."""
     defs, refs = defaultdict(set), defaultdict(set)
-    for src, path in objects(build, top):
-        out = subprocess.run(["nm", "-P", path], capture_output=True, text=True, check=True).stdout
+    src_of = dict((path, src) for src, path in objects(build, top))
+    paths = sorted(src_of)
+    # One nm for many objects (-A names each line's object): nm's start
+    # costs more than reading one object.
+    for i in range(0, len(paths), 200):
+        out = subprocess.run(["nm", "-P", "-A"] + paths[i:i + 200], capture_output=True, text=True,
+                             check=True).stdout
         for line in out.splitlines():
-            parts = line.split()
-            if len(parts) < 2:
+            path, _, rest = line.partition(": ")
+            parts = rest.split()
+            if path not in src_of or len(parts) < 2:
                 continue
+            src = src_of[path]
             if parts[1] == "U":
                 refs[src].add(parts[0])
             elif parts[1] in DEFINED:
