@@ -106,7 +106,7 @@ sweep() {
 
 # A sweep with simulated counters, 8 processes, the build 2 s long.
 rm -f "$tmp/procs"
-FAKE_SOURCE=sim FAKE_BUILD_S=2 IC_BUILD_PROGRESS_S=1 sweep out="$tmp/r1" processes=8 >"$tmp/out" 2>"$tmp/err" ||
+FAKE_SOURCE=sim FAKE_BUILD_S=1.3 IC_BUILD_PROGRESS_S=1 sweep out="$tmp/r1" processes=8 >"$tmp/out" 2>"$tmp/err" ||
 	fail "the sweep failed: $(cat "$tmp/err")"
 ! grep -qv '^inlinecost: ' "$tmp/err" || bad "a line without the prefix: $(grep -v '^inlinecost: ' "$tmp/err" | head -n 1)"
 grep -q '^inlinecost: \[[0-9]*s\] build 1/1: 1 of 3 steps, [0-9]s so far (log b/build.log)$' "$tmp/err" ||
