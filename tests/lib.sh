@@ -42,10 +42,11 @@ scratch() {
 }
 
 # dir_state DIR: every file's checksum and DIR's listing, to tell whether
-# a command wrote into DIR. Not its parent's entry: a test's own files
-# beside DIR change that, not the command.
+# a command left anything in DIR. Not DIR's own time nor its parent's: a
+# test's files beside DIR move those, and so does a scratch entry made and
+# taken back, which leaves nothing.
 dir_state() {
-	(cd "$1" && find . -type f -print0 | sort -z | xargs -0 -r cksum; ls -ld .; ls -lA)
+	(cd "$1" && find . -type f -print0 | sort -z | xargs -0 -r cksum; ls -lA)
 }
 
 # refused_in DIR WHAT CMD...: CMD refuses bad input: exit 2, one line on
