@@ -143,7 +143,8 @@ static int build(int argc, char **argv)
 	for (dd = i + 1; dd < argc && strcmp(argv[dd], "--"); dd++)
 		;
 	args = ic_xalloc(calloc((size_t)argc + 3, sizeof(*args)));
-	sw_started = sw_now();
+	/* The progress lines count from run.sh's start, as its own do. */
+	sw_started = sw_now() - (getenv("IC_RUN_ELAPSED_S") ? atof(getenv("IC_RUN_ELAPSED_S")) : 0.0);
 	if (points || sentinel) {
 		struct sweep sw = { 0 };
 		char *specs = NULL;

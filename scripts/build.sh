@@ -7,7 +7,7 @@
 build() {
 	local bin
 	bin=$(sweep_tool) || exit 1
-	"$bin" build "-j$jobs" "$@" || exit
+	IC_RUN_ELAPSED_S=$((SECONDS - run_start)) "$bin" build "-j$jobs" "$@" || exit
 }
 
 # lock_build DIR: a build tree has one user at a time; a sweep keeps it

@@ -59,7 +59,7 @@ sweep_build() {
 	bin=$(sweep_tool) || exit 1
 	plan_builds
 	[ -z "${B_args[0]}" ] || mapfile -t a <<<"${B_args[0]%$'\n'}"
-	conf_text | "$bin" build "-j$jobs" "$@" -- "${a[@]}" || exit
+	conf_text | IC_RUN_ELAPSED_S=$((SECONDS - run_start)) "$bin" build "-j$jobs" "$@" -- "${a[@]}" || exit
 }
 
 # ---- identity and run.conf ---------------------------------------------------
