@@ -1,13 +1,14 @@
 /* codesize_report: ./run.sh codesize's report from codesize's CSV.
  *
- *   codesize_report [--l1i BYTES] [--l2 BYTES] CSV
+ *   codesize_report [--machine | --l1i BYTES --l2 BYTES] CSV
  *
  * Per series (op, layout, order, filler; in the order the CSV first names
  * them) a table of every form's footprint at each N, hint's inlined sites
  * beside its footprint and each form's bytes per site, then where the
  * inline footprint passes the L1i and the L2 (the rule of common/
  * cache_pass.h): "between N = A and B", the last N within and the first
- * past. A size of 0 or none is unknown. Values are the CSV's text; a form
+ * past (--machine: this machine's, as hwloc says them, as the bench reads
+ * them). A size of 0 or none is unknown. Values are the CSV's text; a form
  * or N the CSV lacks is an empty cell. Bad usage or CSV: one line on
  * stderr, exit 2.
  */
@@ -19,6 +20,7 @@
 
 #include "cache_pass.h"
 #include "kit.h"
+#include "topology.h"
 
 #define REPORT_EXIT_USAGE 2
 
@@ -217,10 +219,10 @@ static void report_series(const struct report_row *rows, size_t nrows, size_t s,
 
 static void report_help(void)
 {
-	puts("usage: codesize_report [--l1i BYTES] [--l2 BYTES] CSV\n"
+	puts("usage: codesize_report [--machine | --l1i BYTES --l2 BYTES] CSV\n"
 	     "Prints, per series of codesize's CSV, every form's code bytes at each N and per\n"
-	     "site, and where the inline footprint passes the L1i and the L2 (BYTES: the\n"
-	     "cache's size; 0 or none: unknown).");
+	     "site, and where the inline footprint passes the L1i and the L2 (--machine:\n"
+	     "this machine's, from hwloc; BYTES: the cache's size; 0 or none: unknown).");
 }
 
 int main(int argc, char **argv)
@@ -238,6 +240,13 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			report_help();
 			return 0;
+		} else if (!strcmp(argv[i], "--machine")) {
+			struct ic_topo_info t = { .l1i_size = -1, .l2_size = -1 };
+
+			if (ic_topo_open() == 0 && ic_topo_describe(&t) == 0) {
+				kib[0] = t.l1i_size > 0 ? (unsigned long)t.l1i_size / 1024 : 0;
+				kib[1] = t.l2_size > 0 ? (unsigned long)t.l2_size / 1024 : 0;
+			}
 		} else if (which >= 0) {
 			if (i + 1 >= argc)
 				ic_die(REPORT_EXIT_USAGE, "%s: needs a size in bytes", argv[i]);

@@ -23,10 +23,8 @@ sub_codesize() {
 	# Every form, as the plan draws them (the mark joins), on one thread.
 	[ -z "${given[sites]:-}" ] || sites_given=1
 	forms=inline,hint,extern,clone,inline_nolock,extern_nolock threads=1
-	local l1i l2
 	lock_build build-codesize
 	phase "build: build-codesize (log build-codesize/build.log)"
 	sweep_build --points build-codesize sites_codesize codesize_report
-	l1i=$(machine l1i_size) l2=$(machine l2_size)
-	build-codesize/codesize/codesize_report --l1i "${l1i:-0}" --l2 "${l2:-0}" build-codesize/bench/sites_codesize.csv
+	build-codesize/codesize/codesize_report --machine build-codesize/bench/sites_codesize.csv
 }

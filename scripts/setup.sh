@@ -65,11 +65,3 @@ sweep_tool() {
 	fi
 	echo "$bin"
 }
-
-# machine KEY: one value of what the driver says of this machine (sweep
-# machine: cores, l1i_size, l2_size, ...); empty where hwloc does not say.
-machine() {
-	local bin
-	bin=$(sweep_tool) || exit 1
-	"$bin" machine | sed -n "s/^$1=//p"
-}
