@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run.sh's view of the machine (scripts/setup.sh: sweep_tool, machine) comes
+# run.sh's view of the machine (scripts/setup.sh: sweep_tool, then `sweep machine`) comes
 # from cmd/sweep, compiled straight with cc into build-tools/ once per
 # content of its sources: the values agree with what the bench records in
 # its context, a second call compiles nothing, and the program run.sh
@@ -25,9 +25,12 @@ ask() {
 mkdir -p "$tmp/t/bench"
 cp -r "$top/scripts" "$top/cmd" "$top/sweep" "$top/plan" "$top/common" "$top/gen" "$top/engine" "$tmp/t/"
 cp -r "$top/bench/hw" "$tmp/t/bench/"
-cores=$(ask "$tmp/t" machine cores) l1i=$(ask "$tmp/t" machine l1i_size) l2=$(ask "$tmp/t" machine l2_size)
+ask "$tmp/t" sweep_tool >/dev/null || bad "run.sh's scripts did not compile the driver"
 bin=$(ls "$tmp"/t/build-tools/sweep-* 2>/dev/null)
 [ "$(wc -w <<<"$bin")" -eq 1 ] || bad "want one compiled program in build-tools/, got: $bin"
+# value KEY: the machine's KEY as the compiled driver says it.
+value() { "$bin" machine | sed -n "s/^$1=//p"; }
+cores=$(value cores) l1i=$(value l1i_size) l2=$(value l2_size)
 "$bench" --counters=none --threads=1 --benchmark_filter='^sites/mark/.*/16/private/real_time' \
 	--benchmark_min_time=0.001 --benchmark_out="$tmp/r.json" --benchmark_format=console >/dev/null 2>"$tmp/err" ||
 	bad "the bench did not run: $(tail -n 2 "$tmp/err")"
@@ -36,7 +39,7 @@ c = json.load(open(sys.argv[1]))["context"]
 print(c["cores"], c["l1i_size"], c["l2_size"])' "$tmp/r.json")
 [ "$cores $l1i $l2" = "$want" ] || bad "the scripts see cores, L1i, L2 '$cores $l1i $l2', the bench '$want'"
 touch -d '2000-01-01' "$bin"
-ask "$tmp/t" machine cores >/dev/null
+ask "$tmp/t" sweep_tool >/dev/null
 [ "$(stat -c %Y "$bin")" = "$(date -d '2000-01-01' +%s)" ] || bad "a second call compiled the program again"
 
 # The same plan as the build tree's program, on the same settings.
