@@ -7,17 +7,20 @@
  *                             own (out or resume, jobs, cmdline, elapsed,
  *                             and per build tree=DIR with its tree_cc,
  *                             tree_cflags, tree_codegen, tree_arg lines)
- *   sweep build [-jN] [--points|--sentinel] DIR [TARGET...] [-- CMAKE-ARGS...]
+ *   sweep build [-jN] [--points] DIR [TARGET...] [-- CMAKE-ARGS...]
  *                             a tree built (configured first with the
  *                             arguments after --, only when they changed),
  *                             its output in DIR/build.log, for ./run.sh's
  *                             subcommands; --points: a release build of
  *                             the points of the settings on stdin, resolved
- *                             here, --sentinel of the watch's sentinel
+ *                             here
+ *   sweep watch [-jN] [--minutes=M] [--out=DIR] [--cmdline=TEXT] < SETTINGS
+ *                             ./run.sh watch (sweep/watch.c)
+ *   sweep micro [--cmdline=TEXT]
+ *                             ./run.sh micro's measurement (sweep/micro.c)
  *   sweep resolve < SETTINGS  the settings left to the plan, with the
  *                             machine's say (plan/points.h), key=value
  *   sweep points < SETTINGS   every point, as gen's specs, one a line
- *   sweep sentinel            the watch's sentinel, as gen's specs
  *   sweep machine             what hwloc says of this machine, key=value:
  *                             cores, pus, smt, l1i_size, l1i_assoc,
  *                             l1i_line, l1d_size, l2_size, l3_size (bytes,
@@ -53,8 +56,10 @@
 
 static const char sweep_usage[] =
 	"usage: sweep run|resolve|points < SETTINGS\n"
-	"       sweep build [-jN] [--points|--sentinel] DIR [TARGET...] [-- CMAKE-ARGS...]\n"
-	"       sweep sentinel|machine\n"
+	"       sweep build [-jN] [--points] DIR [TARGET...] [-- CMAKE-ARGS...]\n"
+	"       sweep watch [-jN] [--minutes=M] [--out=DIR] [--cmdline=TEXT] < SETTINGS\n"
+	"       sweep micro [--cmdline=TEXT]\n"
+	"       sweep machine\n"
 	"       sweep order --seed S --repeats R --variants V --processes P [--builds B] [--prefix X] [--spread]\n"
 	"       sweep seeds --seed S --repeats R --variants V\n"
 	"       sweep measure [--cmdline=TEXT] WHAT -- CMD [ARG...]\n"
@@ -118,12 +123,12 @@ static int machine(void)
 	return fflush(stdout) == 0 ? 0 : 1;
 }
 
-/* build: --points or --sentinel read the settings on stdin and put the
- * release build's arguments with those points before the rest. */
+/* build: --points reads the settings on stdin and puts the release
+ * build's arguments with their points before the rest. */
 static int build(int argc, char **argv)
 {
 	long jobs = sysconf(_SC_NPROCESSORS_ONLN);
-	int i = 0, dd, points = 0, sentinel = 0;
+	int i = 0, dd, points = 0;
 	char top[4096];
 	const char **args;
 	size_t n = 0;
@@ -134,33 +139,21 @@ static int build(int argc, char **argv)
 			jobs = strtol(argv[i] + 2, NULL, 10);
 		else if (!strcmp(argv[i], "--points"))
 			points = 1;
-		else if (!strcmp(argv[i], "--sentinel"))
-			sentinel = 1;
 		else
 			i = argc;
 	if (i >= argc || jobs < 1)
-		return ic_bad("usage: sweep build [-jN] [--points|--sentinel] DIR [TARGET...] [-- CMAKE-ARGS...]");
+		return ic_bad("usage: sweep build [-jN] [--points] DIR [TARGET...] [-- CMAKE-ARGS...]");
 	for (dd = i + 1; dd < argc && strcmp(argv[dd], "--"); dd++)
 		;
 	args = ic_xalloc(calloc((size_t)argc + 3, sizeof(*args)));
-	/* The progress lines count from run.sh's start, as its own do. */
-	sw_started = sw_now() - (getenv("IC_RUN_ELAPSED_S") ? atof(getenv("IC_RUN_ELAPSED_S")) : 0.0);
-	if (points || sentinel) {
+	sw_start_from_env();
+	if (points) {
 		struct sweep sw = { 0 };
-		char *specs = NULL;
-		size_t len;
+		char *specs;
 
 		sw_conf_read_settings(&sw);
-		if (points) {
-			sw_resolve(&sw);
-			specs = sw_points(&sw);
-		} else {
-			FILE *f = ic_xalloc(open_memstream(&specs, &len));
-
-			ic_plan_sentinel(f);
-			fclose(f);
-			sw_joined(specs);
-		}
+		sw_resolve(&sw);
+		specs = sw_points(&sw);
 		args[n++] = "-DCMAKE_BUILD_TYPE=Release";
 		args[n++] = sw_fmt("-DIC_POINTS=%s", specs);
 		args[n++] = sw_fmt("-DIC_PER_CALLER=%s", sw_get(&sw, "per_caller"));
@@ -268,6 +261,10 @@ int main(int argc, char **argv)
 		return build(argc - 2, argv + 2);
 	if (!strcmp(cmd, "measure"))
 		return measure(argc - 2, argv + 2);
+	if (!strcmp(cmd, "watch"))
+		return sw_watch(argc - 2, argv + 2);
+	if (!strcmp(cmd, "micro"))
+		return sw_micro(argc - 2, argv + 2);
 	if (!strcmp(cmd, "order") || !strcmp(cmd, "seeds"))
 		return order(argc - 1, argv + 1, !strcmp(cmd, "seeds"));
 	if (argc > 2)
@@ -286,10 +283,6 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cmd, "resolve") || !strcmp(cmd, "points"))
 		return plan_settings(cmd);
-	if (!strcmp(cmd, "sentinel")) {
-		ic_plan_sentinel(stdout);
-		return fflush(stdout) == 0 ? 0 : 1;
-	}
 	if (!strcmp(cmd, "machine"))
 		return machine();
 	return ic_bad("unknown command '%s' (see --help)", cmd);

@@ -50,10 +50,9 @@ plan_builds() {
 	done
 }
 
-# sweep_build --points|--sentinel DIR [TARGET...]: DIR configured as a
-# release build of the first build's arguments with, --points, this run's
-# points (the settings resolved on this machine by the driver; its notes
-# said) or, --sentinel, the watch's; then built (sweep build).
+# sweep_build --points DIR [TARGET...]: DIR configured as a release build
+# of the first build's arguments with this run's points (the settings
+# resolved on this machine by the driver), then built (sweep build).
 sweep_build() {
 	local bin a=()
 	bin=$(sweep_tool) || exit 1

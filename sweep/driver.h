@@ -3,7 +3,8 @@
  * the whole run is here, one file per job: the settings and run.conf
  * (conf.c), messages and the time left (console.c), children (child.c),
  * locks (locks.c), builds (builds.c), the counters (counters.c), the
- * processes (processes.c) and the run's sequence (sequence.c). */
+ * processes (processes.c), the run's sequence (sequence.c), the watch
+ * (watch.c) and the microbenchmarks (micro.c). */
 #ifndef IC_SWEEP_DRIVER_H
 #define IC_SWEEP_DRIVER_H
 
@@ -58,6 +59,7 @@ void sw_topology(struct ic_topo_info *t, int *known);   /* hwloc's, or the cores
 extern double sw_started;
 extern long sw_eta;
 double sw_now(void);
+void sw_start_from_env(void);   /* sw_started from $IC_RUN_ELAPSED_S */
 __attribute__((format(printf, 1, 2))) void sw_say(const char *fmt, ...);
 __attribute__((format(printf, 1, 2))) void sw_phase(const char *fmt, ...);
 #define sw_fail(...) ic_die(1, __VA_ARGS__)   /* ic_prog is the prefix */
@@ -102,5 +104,13 @@ long sw_design_s(const struct sweep *sw, long groups, long per);
 
 /* sequence.c */
 void sw_sweep(struct sweep *sw);
+
+/* watch.c: ./run.sh watch, its arguments after "watch", the settings
+ * (per_caller) on stdin. */
+int sw_watch(int argc, char **argv);
+
+/* micro.c: ./run.sh micro's measurement and table, build/'s
+ * microbenchmarks built. */
+int sw_micro(int argc, char **argv);
 
 #endif /* IC_SWEEP_DRIVER_H */

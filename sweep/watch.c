@@ -1,0 +1,292 @@
+/* ./run.sh watch as the driver runs it (driver.h): whether this machine can
+ * give one answer. The sentinel (plan/points.h: the watch's forms at N = 16
+ * and 1024, beside the bench's probes) measured as many short processes
+ * and one long one under the machine lock, then analysed by
+ * cmd/watch_report and drawn by plots/watch.gp. run.sh has checked the
+ * options and installed what is missing. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kit.h"
+#include "points.h"
+#include "driver.h"
+
+/* A short process: 3 rounds of every run at 0.05 s each, about 3 s with
+ * its start (the states are read at each repetition, so no median is
+ * needed); then a pause, so the samples spread over the time as a sweep's
+ * processes do. */
+#define WATCH_REPS 3
+#define WATCH_MIN_TIME "0.05"
+#define WATCH_PAUSE_S 2.0
+
+static const char *watch_dir;
+
+static void watch_stopped(void)
+{
+	char *tmp = sw_fmt("%s/raw", watch_dir);
+
+	signal(SIGINT, SIG_IGN);
+	signal(SIGTERM, SIG_IGN);
+	sw_signal = 0;   /* else the child below would stop us again */
+	sw_run((char *[]){ "find", tmp, "-name", "*.tmp", "-delete", NULL }, NULL, NULL, NULL);
+	sw_say("interrupted: nothing analysed; the processes so far are in %s", tmp);
+	exit(130);
+}
+
+static void on_signal(int sig)
+{
+	sw_signal = sig;
+}
+
+/* The sentinel's runs in bench's plan, by the names the bench gives them,
+ * into path (one a line; the probes follow); how many of the sentinel's
+ * specs it found, -1 when the bench could not say. */
+static long sentinel_runs(const char *bench, const char *path, const char *log)
+{
+	char *specs, *plan = sw_fmt("%s.plan", path), *list = sw_fmt("%s.list", path), *text, *save = NULL;
+	size_t len, nspecs = 0;
+	FILE *f = ic_xalloc(open_memstream(&specs, &len)), *out;
+	int col[7];   /* name form op layout order filler sites */
+	static const char *const want[7] = { "name", "form", "op", "layout", "order", "filler", "sites" };
+	long found = 0;
+
+	fputc('\n', f);
+	ic_plan_sentinel(f);
+	fclose(f);
+	for (char *p = specs; *p; p++)
+		nspecs += *p == '\n' && p[1];
+	if (sw_run((char *[]){ (char *)bench, "--plan", "--threads=1", "--modes=private", NULL }, plan, log, NULL) ||
+	    sw_run((char *[]){ (char *)bench, "--list", "--threads=1", "--modes=private", NULL }, list, log, NULL) ||
+	    !(text = ic_read_path(plan, &len)) || !(out = fopen(path, "w"))) {
+		unlink(plan), unlink(list);
+		return -1;
+	}
+	memset(col, -1, sizeof(col));
+	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *f[32], key[512];
+		size_t nf = 0;
+
+		for (char *p = line, *q; nf < 32; p = q + 1) {
+			f[nf++] = p;
+			if (!(q = strchr(p, '\t')))
+				break;
+			*q = 0;
+		}
+		if (col[0] < 0) {
+			for (size_t i = 0; i < nf; i++)
+				for (int k = 0; k < 7; k++)
+					if (!strcmp(f[i], want[k]))
+						col[k] = (int)i;
+			for (int k = 0; k < 7; k++)
+				if (col[k] < 0)
+					sw_fail("%s --plan: no %s column", bench, want[k]);
+			continue;
+		}
+		int short_line = 0;
+
+		for (int k = 0; k < 7; k++)
+			short_line |= (size_t)col[k] >= nf;
+		if (short_line || strcmp(f[col[5]], "0"))
+			continue;
+		snprintf(key, sizeof(key), "\n%s:%s:%s:%s:0:%s\n", f[col[1]], f[col[2]], f[col[3]], f[col[4]],
+			 f[col[6]]);
+		if (strstr(specs, key)) {
+			fprintf(out, "%s\n", f[col[0]]);
+			found++;
+		}
+	}
+	free(text);
+	/* The probes: the machine in its own terms (bench/probes.h). */
+	if ((text = ic_read_path(list, &len)))
+		for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+			if (!strncmp(line, "probe/", 6))
+				fprintf(out, "%s\n", line);
+	if (fclose(out))
+		sw_fail("cannot write %s", path);
+	unlink(plan), unlink(list);
+	free(text), free(specs), free(plan), free(list);
+	return found == (long)nspecs ? found : 0;
+}
+
+/* One sentinel process into DIR/raw/NAME.json, its output in DIR/log. */
+static int watch_process(const char *bench, const char *runs, const char *dir, const char *name, long reps,
+			 long process)
+{
+	char *out = sw_fmt("%s/raw/%s.json", dir, name), *tmp = sw_fmt("%s.tmp", out),
+	     *log = sw_fmt("%s/log/%s.txt", dir, name), *a_proc = sw_fmt("--process=%ld", process),
+	     *a_runs = sw_fmt("--run-list=%s", runs), *a_reps = sw_fmt("--benchmark_repetitions=%ld", reps),
+	     *a_out = sw_fmt("--benchmark_out=%s", tmp);
+	int rc = sw_run((char *[]){ (char *)bench, "--counters=none", "--threads=1", "--modes=private", a_proc,
+				    "--layout-variant=0", a_runs, a_reps,
+				    "--benchmark_enable_random_interleaving=true",
+				    "--benchmark_min_time=" WATCH_MIN_TIME, a_out, "--benchmark_out_format=json",
+				    "--benchmark_format=console", NULL },
+			 log, SW_SAME, NULL);
+
+	if (rc || rename(tmp, out)) {
+		unlink(tmp);
+		sw_tail(5, log);
+		rc = 1;
+	}
+	free(out), free(tmp), free(log), free(a_proc), free(a_runs), free(a_reps), free(a_out);
+	return rc;
+}
+
+/* The measuring part, under the machine lock: the machine's state, short
+ * processes for half the time, then one long process for about as long.
+ * How many short processes ran. */
+static long watch_measure(const char *tree, const char *dir, const char *runs, double minutes)
+{
+	char *bench = sw_fmt("%s/bench/sites_bench", tree), *state = sw_fmt("%s/cmd/machine_state", tree),
+	     *state_out = sw_fmt("%s/machine_state.txt", dir), half_s[32], name[32];
+	long half = (long)(minutes * 30 + 0.5), k = 0, nruns = 0, long_reps;
+	double end;
+	char *text = ic_read_path(runs, &(size_t){ 0 });
+
+	for (char *p = text; p && *p; p++)
+		nruns += *p == '\n';
+	free(text);
+	if (sw_run((char *[]){ state, NULL }, state_out, NULL, NULL))
+		sw_say("the machine state could not be read");
+	sw_phase("watch: short processes for %s, then one long process for about as long",
+		 sw_fmt_s(half, half_s, sizeof(half_s)));
+	end = sw_now() + (double)half;
+	while (sw_now() < end || k < 2) {
+		snprintf(name, sizeof(name), "s%ld", k);
+		if (watch_process(bench, runs, dir, name, WATCH_REPS, k))
+			sw_fail("a sentinel process failed; its log is in %s/log", dir);
+		k++;
+		if (sw_now() < end)
+			sw_sleep(WATCH_PAUSE_S);
+	}
+	/* The long process's rounds: a repetition of min_time takes about 1.1
+	 * times it (Google Benchmark overshoots a little), a round one per run. */
+	long_reps = (long)((double)half / ((double)nruns * atof(WATCH_MIN_TIME) * 1.1));
+	if (long_reps < 6)
+		long_reps = 6;
+	sw_phase("watch: %ld short processes done; the long process (%ld rounds)", k, long_reps);
+	if (watch_process(bench, runs, dir, "long", long_reps, k))
+		sw_fail("the long sentinel process failed; its log is in %s/log", dir);
+	free(bench), free(state), free(state_out);
+	return k;
+}
+
+int sw_watch(int argc, char **argv)
+{
+	double minutes = 2;
+	const char *out = NULL, *cmdline = "./run.sh watch";
+	long jobs = sysconf(_SC_NPROCESSORS_ONLN), k, found;
+	char top[4096], stamp[32], *dir, *runs, *log, *report, *draw, **args;
+	const char *tree = "build";
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct sweep sw = { 0 };
+	time_t now = time(NULL);
+
+	for (int i = 0; i < argc; i++)
+		if (!strncmp(argv[i], "-j", 2))
+			jobs = strtol(argv[i] + 2, NULL, 10);
+		else if (!strncmp(argv[i], "--minutes=", 10))
+			minutes = atof(argv[i] + 10);
+		else if (!strncmp(argv[i], "--out=", 6) && argv[i][6])
+			out = argv[i] + 6;
+		else if (!strncmp(argv[i], "--cmdline=", 10))
+			cmdline = argv[i] + 10;
+		else
+			return ic_bad("usage: sweep watch [-jN] [--minutes=M] [--out=DIR] [--cmdline=TEXT] < SETTINGS");
+	if (jobs < 1 || !(minutes >= 0.1 && minutes <= 60))
+		return ic_bad("watch: --minutes from 0.1 to 60 and -j of 1 or more");
+	ic_prog = "inlinecost";
+	sw_start_from_env();
+	if (!getcwd(top, sizeof(top)))
+		sw_fail("cannot tell the current directory");
+	sw_conf_read_settings(&sw);
+
+	/* build/ when its plan has every sentinel run, else build-watch/ with
+	 * those points only. */
+	{
+		char probe[] = "/tmp/inlinecost-watch.XXXXXX";
+
+		if (!mkdtemp(probe))
+			sw_fail("cannot make a folder in /tmp: %s", strerror(errno));
+		runs = sw_fmt("%s/runs", probe), log = sw_fmt("%s/log", probe);
+		if (access("build/bench/sites_bench", X_OK) || sentinel_runs("build/bench/sites_bench", runs, log) <= 0)
+			tree = "build-watch";
+		unlink(runs), unlink(log), rmdir(probe);
+		free(runs), free(log);
+	}
+	if (ic_mkdir_p(tree))
+		sw_fail("cannot make %s: %s", tree, strerror(errno));
+	sw_lock(sw_fmt("%s/.run.sh-lock", tree), sw_fmt("%s/", tree), 1, cmdline);
+	{
+		const char *targets[] = { "sites_bench", "watch_report", "draw", "machine_state" };
+
+		if (!strcmp(tree, "build-watch")) {
+			char *specs;
+			size_t len;
+			FILE *f = ic_xalloc(open_memstream(&specs, &len));
+
+			ic_plan_sentinel(f);
+			fclose(f);
+			sw_phase("build: the sentinel in build-watch (log build-watch/build.log)");
+			sw_configure(top, tree,
+				     (const char *[]){ "-DCMAKE_BUILD_TYPE=Release",
+						       sw_fmt("-DIC_POINTS=%s", sw_joined(specs)),
+						       sw_fmt("-DIC_PER_CALLER=%s", sw_get(&sw, "per_caller")) },
+				     3);
+		}
+		sw_build(tree, targets, 4, NULL, jobs);
+	}
+
+	if (out) {
+		dir = (char *)out;
+	} else {
+		strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", gmtime(&now));
+		dir = sw_fmt("%s/results/watch-%s", top, stamp);
+	}
+	if (ic_mkdir_p(dir))
+		sw_fail("cannot make %s: %s", dir, strerror(errno));
+	watch_dir = dir;
+	sw_lock(sw_fmt("%s/.run.sh-lock", dir), dir, 0, cmdline);
+	if (ic_mkdir_p(sw_fmt("%s/raw", dir)) || ic_mkdir_p(sw_fmt("%s/log", dir)) ||
+	    ic_mkdir_p(sw_fmt("%s/plots", dir)))
+		sw_fail("cannot make the folders of %s", dir);
+	sw_stop = watch_stopped;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	runs = sw_fmt("%s/log/sentinel.runs", dir);
+	found = sentinel_runs(sw_fmt("%s/bench/sites_bench", tree), runs, sw_fmt("%s/log/plan.txt", dir));
+	if (found <= 0)
+		sw_fail("%s/bench/sites_bench does not run the whole sentinel (log %s/log/plan.txt)", tree, dir);
+	sw_say("results: %s", dir);
+	sw_measure_begin("./run.sh watch", cmdline, top);
+	k = watch_measure(tree, dir, runs, minutes);
+	sw_measure_end();
+
+	sw_phase("watch: the report");
+	report = sw_fmt("%s/cmd/watch_report", tree);
+	args = ic_xalloc(calloc((size_t)k + 8, sizeof(*args)));
+	args[0] = report, args[1] = "--out", args[2] = dir, args[3] = "--long", args[4] = sw_fmt("%s/raw/long.json", dir);
+	for (long i = 0; i < k; i++)
+		args[5 + i] = sw_fmt("%s/raw/s%ld.json", dir, i);
+	if (sw_run(args, "/dev/null", NULL, NULL))
+		sw_fail("the watch report failed on %s", dir);
+	draw = sw_fmt("%s/cmd/draw", tree);
+	log = sw_fmt("%s/plots/.draw.log", dir);
+	if (sw_run((char *[]){ draw, dir, "watch", NULL }, NULL, log, NULL)) {
+		sw_tail(1, log);
+		sw_say("the chart failed (above)");
+	} else {
+		sw_tail(20, log);
+		sw_say("chart: %s/plots/watch.png", dir);
+	}
+	unlink(log);
+	/* The report last: its last lines say whether this machine gives one answer. */
+	sw_cat(sw_fmt("%s/watch.txt", dir));
+	return fflush(stdout) == 0 ? 0 : 1;
+}
