@@ -701,8 +701,8 @@ static void evidence_intro(FILE *f, const struct ic_analysis *an)
 		attr += an->series[s].attr && an->series[s].attr->has_controls;
 	}
 	fprintf(f, "## Evidence\n\nEach table gives per N the median time per call site in ns (95%% intervals in "
-		"points.csv) and the faster form: by how much (slower time over faster), ± the half-width "
-		"of the interval that decides it (Holm's, see Method); *unresolved* where that interval "
+		"points.csv) and the faster form: by how much (slower time over faster), with the 95%% range "
+		"that decides it in brackets (Holm's, see Method); *unresolved* where that range "
 		"holds 1 (%s/%s per N with its intervals and band in ratios.csv).\n\n", an->opts.compare, an->opts.baseline);
 	fputs("![Time per call site](plots/time.png)\n\n![The ratio per N, each process a dot "
 	      "(process_ratios.csv)](plots/ratio.png)\n\n", f);
