@@ -42,15 +42,21 @@ static int sm_cmp_t(const void *pa, const void *pb)
 	return (a->t > b->t) - (a->t < b->t);
 }
 
-/* log of the t density (IC_SM_NU) of y about mu with scale sigma. */
-static double sm_logpdf(double y, double mu, double sigma)
+/* log of the t density (IC_SM_NU) of y about mu with scale sigma, whose
+ * log is log_sigma (the caller's, once per scale). */
+static double sm_logpdf_ls(double y, double mu, double sigma, double log_sigma)
 {
 	static double c = NAN;
 	double z = (y - mu) / sigma, nu = IC_SM_NU;
 
 	if (isnan(c))
 		c = gsl_sf_lngamma((nu + 1.0) / 2.0) - gsl_sf_lngamma(nu / 2.0) - 0.5 * log(nu * M_PI);
-	return c - log(sigma) - (nu + 1.0) / 2.0 * log1p(z * z / nu);
+	return c - log_sigma - (nu + 1.0) / 2.0 * log1p(z * z / nu);
+}
+
+static double sm_logpdf(double y, double mu, double sigma)
+{
+	return sm_logpdf_ls(y, mu, sigma, log(sigma));
 }
 
 /* The t's EM weight of y: (nu + 1) / (nu + z^2). */
@@ -61,8 +67,9 @@ static double sm_weight(double y, double mu, double sigma)
 	return (IC_SM_NU + 1.0) / (IC_SM_NU + z * z);
 }
 
-/* The chain's transition probabilities over dt: p[s][s']. */
-static void sm_trans(const double rate[2], double dt, double p[2][2])
+/* The chain's transition probabilities over dt: p[s][s']; its e^(-(a+b) dt)
+ * returned. */
+static double sm_trans(const double rate[2], double dt, double p[2][2])
 {
 	double a = rate[0], b = rate[1], s = a + b, e = exp(-s * dt);
 
@@ -70,6 +77,7 @@ static void sm_trans(const double rate[2], double dt, double p[2][2])
 	p[0][0] = 1.0 - p[0][1];
 	p[1][0] = b * (1.0 - e) / s;
 	p[1][1] = 1.0 - p[1][0];
+	return e;
 }
 
 struct sm_work {
@@ -78,6 +86,9 @@ struct sm_work {
 	double *c;                 /* [i] log scale */
 	double *gamma;             /* [i * 2 + s] */
 	double *xi;                /* [i * 4 + s * 2 + s']: the step into i */
+	double (*p)[2][2];         /* [i]: the transition into i, at this pass's rates */
+	double *e;                 /* [i]: its e^(-(a+b) dt) */
+	double e_rate[2];          /* the rates p and e are at */
 };
 
 /* The integral over [0, T] of f(s) g(T - s), f = c1 + d1 e^(-l s) and
@@ -100,11 +111,12 @@ static void sm_counts(const struct ic_sm *m, const struct sm_work *w, const doub
 		      double k[2], double e[2])
 {
 	double a = rate[0], b = rate[1], l = a + b, pi[2] = { b / l, a / l };
+	int cached = rate[0] == w->e_rate[0] && rate[1] == w->e_rate[1];
 
 	k[0] = k[1] = e[0] = e[1] = 0.0;
 	for (size_t i = 1; i < m->n; i++) {
 		double dt = fmax(m->obs[i].t - m->obs[i - 1].t, 0.0);
-		double E = exp(-l * dt), F = l > 0.0 ? -expm1(-l * dt) / l : dt;
+		double E = cached ? w->e[i] : exp(-l * dt), F = l > 0.0 ? -expm1(-l * dt) / l : dt;
 		const double *x = &w->xi[4 * i];
 		double tot = x[0] + x[1] + x[2] + x[3];
 
@@ -171,16 +183,20 @@ static double sm_em2(const struct ic_sm *m, struct sm_work *w, double *mu, doubl
 	if (!num || !den || !snum || !sden)
 		goto out;
 	for (int it = 0; it < SM_MAX_ITER; it++) {
-		double p[2][2], pi1 = rate[0] / (rate[0] + rate[1]), k[2], e[2];
+		double pi1 = rate[0] / (rate[0] + rate[1]), k[2], e[2];
 
 		prev = ll;
 		/* Forward, scaled; emissions relative to their larger. */
 		ll = 0.0;
+		w->e_rate[0] = rate[0], w->e_rate[1] = rate[1];
 		for (size_t i = 0; i < n; i++) {
 			const struct ic_sm_obs *o = &m->obs[i];
-			double l0 = sm_logpdf(o->y, mu[o->site], sigma[o->site]);
-			double l1 = sm_logpdf(o->y, mu[ns + o->site], sigma[o->site]);
-			double top = fmax(l0, l1), e0 = exp(l0 - top), e1 = exp(l1 - top), a0, a1, sum;
+			double ls = log(sigma[o->site]);
+			double l0 = sm_logpdf_ls(o->y, mu[o->site], sigma[o->site], ls);
+			double l1 = sm_logpdf_ls(o->y, mu[ns + o->site], sigma[o->site], ls);
+			/* (exp(0) is 1 exactly: the larger's costs nothing) */
+			double top = fmax(l0, l1), e0 = l0 == top ? 1.0 : exp(l0 - top),
+			       e1 = l1 == top ? 1.0 : exp(l1 - top), a0, a1, sum;
 
 			w->le[2 * i] = e0;
 			w->le[2 * i + 1] = e1;
@@ -188,7 +204,9 @@ static double sm_em2(const struct ic_sm *m, struct sm_work *w, double *mu, doubl
 				a0 = (1.0 - pi1) * e0;
 				a1 = pi1 * e1;
 			} else {
-				sm_trans(rate, fmax(o->t - m->obs[i - 1].t, 0.0), p);
+				double (*p)[2] = w->p[i];
+
+				w->e[i] = sm_trans(rate, fmax(o->t - m->obs[i - 1].t, 0.0), p);
 				a0 = (w->alpha[2 * i - 2] * p[0][0] + w->alpha[2 * i - 1] * p[1][0]) * e0;
 				a1 = (w->alpha[2 * i - 2] * p[0][1] + w->alpha[2 * i - 1] * p[1][1]) * e1;
 			}
@@ -205,11 +223,11 @@ static double sm_em2(const struct ic_sm *m, struct sm_work *w, double *mu, doubl
 		/* Backward, and the posteriors. */
 		w->beta[2 * n - 2] = w->beta[2 * n - 1] = 1.0;
 		for (size_t i = n - 1; i-- > 0;) {
-			const struct ic_sm_obs *o = &m->obs[i + 1];
+			/* The forward pass's transitions, at the same rates. */
+			double (*p)[2] = w->p[i + 1];
 			double e0 = w->le[2 * i + 2] * w->beta[2 * i + 2] / w->c[i + 1];
 			double e1 = w->le[2 * i + 3] * w->beta[2 * i + 3] / w->c[i + 1];
 
-			sm_trans(rate, fmax(o->t - m->obs[i].t, 0.0), p);
 			w->beta[2 * i] = p[0][0] * e0 + p[0][1] * e1;
 			w->beta[2 * i + 1] = p[1][0] * e0 + p[1][1] * e1;
 			for (int s = 0; s < 2; s++)
@@ -568,8 +586,10 @@ int ic_sm_fit(struct ic_sm *m, const struct ic_sm_obs *obs, size_t n, size_t nsi
 	w.c = sm_alloc(n, sizeof(double));
 	w.gamma = sm_alloc(2 * n, sizeof(double));
 	w.xi = sm_alloc(4 * n, sizeof(double));
+	w.p = sm_alloc(n, sizeof(*w.p));
+	w.e = sm_alloc(n, sizeof(double));
 	if (!m->mu || !m->mu1 || !m->sigma || !m->post || !mu || !sigma || !buf || !w.le ||
-	    !w.alpha || !w.beta || !w.c || !w.gamma || !w.xi)
+	    !w.alpha || !w.beta || !w.c || !w.gamma || !w.xi || !w.p || !w.e)
 		goto out;
 	span = fmax(m->obs[n - 1].t - m->obs[0].t, 1e-3);
 	/* A few starts, the best likelihood kept: EM finds a local optimum.
@@ -632,6 +652,8 @@ out:
 	free(w.c);
 	free(w.gamma);
 	free(w.xi);
+	free(w.p);
+	free(w.e);
 	return rc;
 }
 
