@@ -23,11 +23,12 @@ unset LANGUAGE
 
 # Paths the user gives are taken from where they ran us, before the cd.
 caller_pwd=$PWD
-top=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+top=$(cd "${BASH_SOURCE[0]%/*}" 2>/dev/null && pwd || pwd)
 cd "$top"
 # The load before this run starts anything (set-up, build), for the
 # machine's state (sweep_main hands it on): its own build is not other work.
-run_loadavg=$(head -n 1 /proc/loadavg 2>/dev/null || true)
+run_loadavg=""
+read -r run_loadavg </proc/loadavg 2>/dev/null || true
 prog=./run.sh
 # Recorded in every lock we hold, so a second run can name us.
 cmdline="$prog $*"

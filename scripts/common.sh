@@ -56,10 +56,16 @@ abs_path() {
 	printf '%s\n' "$p"
 }
 
-# point_limit SITES|FILLER: gen's limit (gen/point_name.h's IC_POINT_<X>_MAX),
-# which the options check against: the limit is written once, there.
-point_limit() {
-	sed -n "s/^#define IC_POINT_$1_MAX \([0-9]*\)u.*/\1/p" "$top/gen/point_name.h"
+# point_limits: gen's limits (gen/point_name.h's IC_POINT_SITES_MAX and
+# IC_POINT_FILLER_MAX) into sites_max and filler_max, which the options
+# check against: the limit is written once, there. (Read without a
+# process: every run.sh reads them, a refusal too.)
+point_limits() {
+	local line re='^#define IC_POINT_(SITES|FILLER)_MAX ([0-9]+)u'
+	while IFS= read -r line; do
+		[[ $line =~ $re ]] || continue
+		if [ "${BASH_REMATCH[1]}" = SITES ]; then sites_max=${BASH_REMATCH[2]}; else filler_max=${BASH_REMATCH[2]}; fi
+	done <"$top/gen/point_name.h"
 }
 # cache_strings VAR FILE: the values CMake offers for a cache variable
 # (its set_property(CACHE VAR PROPERTY STRINGS ...)), one per line.

@@ -17,7 +17,7 @@ sweep_bin="" cases="" variant_seeds="" counter_source_of_run=""
 # gen's limits (gen/point_name.h), read from there, as check_value reads
 # the point names (gen/point_names.def) and the names CMake checks
 # (cmake/codegen.cmake).
-sites_max=$(point_limit SITES) filler_max=$(point_limit FILLER)
+point_limits
 
 # The sweep's options, one a line: OPTION VARIABLE CHECK [ARGS]. VARIABLE
 # is the run.conf setting it sets (out, resume and jobs are the run's own,
