@@ -35,8 +35,8 @@ check() {
 	err=$(IC_STOP_AFTER_CHECKS=1 "$run" "$@" 2>&1 >/dev/null); rc=$?
 	after=$(snapshot)
 	if [ $rc -ne 2 ]; then echo "FAIL: run.sh $* exited $rc, want 2: $err"; fail=1; fi
-	if [ "$(printf '%s\n' "$err" | wc -l)" -ne 1 ]; then echo "FAIL: run.sh $*: not one line: $err"; fail=1; fi
-	if ! grep -q -- "$name" <<<"$err"; then echo "FAIL: run.sh $*: '$err' does not name $name"; fail=1; fi
+	if [ -z "$err" ] || [[ $err == *$'\n'* ]]; then echo "FAIL: run.sh $*: not one line: $err"; fail=1; fi
+	if [[ $err != *"$name"* ]]; then echo "FAIL: run.sh $*: '$err' does not name $name"; fail=1; fi
 	if [ "$before" != "$after" ]; then echo "FAIL: run.sh $* changed results/, a build tree, the packages or $tmp"; fail=1; fi
 	# The mutant runner wants the first failure, not all of them.
 	[ $fail -eq 0 ] || [ -z "${IC_TEST_FIRST_FAILURE:-}" ] || exit 1
