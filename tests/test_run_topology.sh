@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# run.sh's view of the machine (scripts/setup.sh: sweep_tool, then `sweep machine`) comes
-# from cmd/sweep, compiled straight with cc into build-tools/ once per
-# content of its sources: the values agree with what the bench records in
-# its context, a second call compiles nothing, and the program run.sh
-# compiled plans as the build tree's does.
+# run.sh's view of the machine (scripts/setup.sh: sweep_tool, then `sweep
+# machine`) comes from cmd/sweep, compiled straight with cc into
+# build-tools/ once per content of its sources: the values agree with what
+# the bench records in its context and with glibc's and the kernel's
+# (sources outside the project), a second call compiles nothing, and the
+# program run.sh compiled plans as the build tree's does.
 # Usage: test_run_topology.sh PATH/TO/run.sh PATH/TO/sites_bench_test PATH/TO/sweep
 set -u
 run=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -38,6 +39,15 @@ want=$(python3 -c 'import json, sys
 c = json.load(open(sys.argv[1]))["context"]
 print(c["cores"], c["l1i_size"], c["l2_size"])' "$tmp/r.json")
 [ "$cores $l1i $l2" = "$want" ] || bad "the scripts see cores, L1i, L2 '$cores $l1i $l2', the bench '$want'"
+# And as sources outside the project see them: glibc's sysconf (CPUID, not
+# hwloc) for the caches, the kernel's topology for the cores (a core once
+# however many threads it has). Each is checked where the source says.
+g_l1i=$(getconf LEVEL1_ICACHE_SIZE 2>/dev/null) g_l2=$(getconf LEVEL2_CACHE_SIZE 2>/dev/null)
+[ "${g_l1i:-0}" -le 0 ] || [ "$l1i" = "$g_l1i" ] || bad "L1i: the driver says $l1i, glibc $g_l1i"
+[ "${g_l2:-0}" -le 0 ] || [ "$l2" = "$g_l2" ] || bad "L2: the driver says $l2, glibc $g_l2"
+k_cores=$(for c in /sys/devices/system/cpu/cpu[0-9]*/topology; do
+	[ -r "$c/core_id" ] && echo "$(cat "$c/physical_package_id"):$(cat "$c/core_id")"; done | sort -u | wc -l)
+[ "$k_cores" -eq 0 ] || [ "$cores" = "$k_cores" ] || bad "cores: the driver says $cores, the kernel's topology $k_cores"
 touch -d '2000-01-01' "$bin"
 ask "$tmp/t" sweep_tool >/dev/null
 [ "$(stat -c %Y "$bin")" = "$(date -d '2000-01-01' +%s)" ] || bad "a second call compiled the program again"
@@ -47,5 +57,5 @@ printf 'forms=inline,extern,clone\nops=tail_dequeue\nseed=1\nmodes=private\nlayo
 "$bin" resolve <"$tmp/s" >"$tmp/a" && "$sweep" resolve <"$tmp/s" >"$tmp/b" && cmp -s "$tmp/a" "$tmp/b" ||
 	bad "run.sh's plan and the tree's resolve apart: $(diff "$tmp/a" "$tmp/b")"
 
-[ $fail -eq 0 ] && echo "ok: cores $cores, L1i $l1i B, L2 $l2 B from hwloc as the bench sees them; compiled once; the tree's plan agrees"
+[ $fail -eq 0 ] && echo "ok: cores $cores, L1i $l1i B, L2 $l2 B from hwloc as the bench, glibc (L1i ${g_l1i:-?}, L2 ${g_l2:-?}) and the kernel ($k_cores cores) see them; compiled once; the tree's plan agrees"
 exit $fail
