@@ -112,3 +112,13 @@ fold_check() {
 		esac
 	done
 }
+
+# own_machine_lock: the machine lock of this test alone ($IC_MEASURE_LOCK in
+# the scratch directory, which scratch made first), so it never waits for,
+# nor holds up, a real measurement; skips without flock(1).
+own_machine_lock() {
+	command -v flock >/dev/null || { echo "skip: no flock(1) (util-linux)"; exit 77; }
+	IC_MEASURE_LOCK=$lib_scratch/lock
+	export IC_MEASURE_LOCK
+	: >"$IC_MEASURE_LOCK"
+}

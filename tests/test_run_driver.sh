@@ -20,11 +20,9 @@
 # Usage: test_run_driver.sh TOP PATH/TO/sweep [timed]
 set -u
 sweep=$2
-command -v flock >/dev/null || { echo "skip: no flock(1) (util-linux)"; exit 77; }
 . "$(dirname "$0")/lib.sh"
 scratch tmp
-export IC_MEASURE_LOCK=$tmp/lock
-: >"$IC_MEASURE_LOCK"
+own_machine_lock
 top=$tmp/top t=$tmp/top/b
 mkdir -p "$t/bench" "$t/cmd" "$tmp/bin"
 # runs export DIR: the run as one file beside it.

@@ -8,11 +8,10 @@
 # Usage: test_run_micro.sh PATH/TO/sweep
 set -u
 sweep=$1
-command -v flock >/dev/null || { echo "skip: no flock(1) (util-linux)"; exit 77; }
 . "$(dirname "$0")/lib.sh"
 scratch tmp
-export IC_MEASURE_LOCK=$tmp/lock FAKE_LOG=$tmp/calls
-: >"$IC_MEASURE_LOCK"
+own_machine_lock
+export FAKE_LOG=$tmp/calls
 mkdir -p "$tmp/build/bench/gbench"
 # A stand-in: its medians (NAME=NS ...) as CSV, with a mean row to skip.
 fake() {

@@ -12,11 +12,9 @@
 # Usage: test_run_watch.sh PATH/TO/sweep
 set -u
 sweep=$1
-command -v flock >/dev/null || { echo "skip: no flock(1) (util-linux)"; exit 77; }
 . "$(dirname "$0")/lib.sh"
 scratch tmp
-export IC_MEASURE_LOCK=$tmp/lock
-: >"$IC_MEASURE_LOCK"
+own_machine_lock
 top=$tmp/top fakes=$tmp/fakes
 mkdir -p "$top/build" "$fakes/bench" "$fakes/cmd" "$tmp/bin"
 # cmake: a configure writes the cache and records its arguments; a build
