@@ -22,11 +22,17 @@ shift
 [ -x "$inlines" ] || { echo "bench.sh: $inlines is not a program (build the inlines target)" >&2; exit 2; }
 command -v /usr/bin/time >/dev/null || { echo "bench.sh: /usr/bin/time missing: apt-get install time" >&2; exit 2; }
 
+# Timing only under the machine lock (common/measure_lock.h): this script
+# again, through the driver run.sh compiled (sweep measure), which waits
+# for another measurement and names us to the next.
+if [ -z "${IC_INLINES_BENCH_LOCKED:-}" ]; then
+	sweep=$(ls "$(dirname "$0")"/../build-tools/sweep-* 2>/dev/null | head -n 1)
+	[ -x "$sweep" ] || { echo "bench.sh: no driver in build-tools/ (./run.sh compiles it)" >&2; exit 2; }
+	IC_INLINES_BENCH_LOCKED=1 exec "$sweep" measure --cmdline="inlines/bench.sh" inlines/bench.sh -- \
+		"$0" --tries "$tries" "$inlines" "$@"
+fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/inlines-bench.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-# Timing only under the machine lock: other measurements wait for us.
-exec 9>/tmp/inlinecost-measure.lock
-flock 9
 
 libc=$(readelf -n /lib/x86_64-linux-gnu/libc.so.6 | awk '/Build ID/ { print $3 }')
 libc_debug=/usr/lib/debug/.build-id/$(echo "$libc" | cut -c1-2)/$(echo "$libc" | cut -c3-).debug

@@ -109,23 +109,6 @@ lock_take() {
 	printf 'pid %s (%s)\n' "$$" "${cmdline:-$prog}" >"$file"
 }
 
-# ---- the machine lock --------------------------------------------------------
-
-# measured WHAT FUNC ARGS...: FUNC run under the machine lock, one
-# measurement at a time on a machine (cmd/sweep's measure, sweep/locks.c: a
-# second run waits and says for whom; the holder's line names $cmdline). FUNC
-# runs in a bash of its own that has this one's functions and variables; its
-# status is ours. Never around a build: the lock is for measuring.
-measured() {
-	local what=$1 bin
-	shift
-	bin=$(sweep_tool) || exit 1
-	# shellcheck disable=SC2046 # the variables' names are words
-	"$bin" measure --cmdline="$cmdline" "$what" -- bash -c "set -euo pipefail
-$(declare -f; declare -p $(compgen -v | grep -x '[a-z][a-z0-9_]*'))
-SECONDS=$SECONDS; \"\$@\"" measured "$@"
-}
-
 # ---- progress ----------------------------------------------------------------
 
 # One line per phase on the terminal, with the time so far and, once there
