@@ -98,11 +98,6 @@ int64_t ic_gb_iters_find(const struct ic_gb_iters *it, const char *name)
 	return n ? (int64_t)json_integer_value(n) : 0;
 }
 
-size_t ic_gb_iters_count(const struct ic_gb_iters *it)
-{
-	return it ? json_object_size(it->names) : 0;
-}
-
 void ic_gb_iters_free(struct ic_gb_iters *it)
 {
 	if (!it)

@@ -23,7 +23,6 @@ struct ic_gb_iters *ic_gb_iters_load(const char *path, double min_time_s, char *
 /* The iterations of the benchmark named name (GB's full run name, e.g.
  * sites/.../real_time/threads:1), or 0 when the file has none. */
 int64_t ic_gb_iters_find(const struct ic_gb_iters *it, const char *name);
-size_t ic_gb_iters_count(const struct ic_gb_iters *it);
 void ic_gb_iters_free(struct ic_gb_iters *it);
 
 /* Google Benchmark 1.7.1 names a benchmark registered with Iterations(n)

@@ -21,11 +21,6 @@ static const struct {
 	[IC_LINE_INLINE_EXTERN] = { "inline/extern", { "inline", "extern" } },
 };
 
-const char *ic_attr_line_name(enum ic_line_kind k)
-{
-	return attr_def[k].name;
-}
-
 static int attr_has_form(const struct ic_group *g, const char *form)
 {
 	for (size_t i = 0; i < g->npoints; i++)

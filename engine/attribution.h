@@ -81,8 +81,6 @@ struct ic_attr_moves {
 int ic_attribution_moves(const struct ic_group *g, const struct ic_process_ratios *pr,
 			 const struct ic_analysis_opts *opts, struct ic_attr_moves *out);
 
-/* "clone/extern", "(inline/inline_nolock)/(extern/extern_nolock)", ... */
-const char *ic_attr_line_name(enum ic_line_kind k);
 
 /* The attribution of series g; l1i_size in bytes (NAN when unknown: every
  * N counts as fitting). NULL when memory runs out. */

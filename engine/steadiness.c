@@ -34,11 +34,6 @@ static double steady_qgen(const double *z, const double *o, const double *se, si
 	return q;
 }
 
-double ic_steady_q(const double *y, const double *se, size_t k, double tau2, double *mu)
-{
-	return steady_qgen(y, NULL, se, k, tau2, mu);
-}
-
 /* The tau^2 at which the generalised Q falls to target; 0 where it is
  * already below at 0. Q falls as tau^2 grows: bracket, then bisect. */
 static double steady_profile(const double *z, const double *o, const double *se, size_t k, double target,

@@ -60,8 +60,6 @@ struct ic_steady {
  * NAN and not steady). */
 int ic_steady_test(const double *y, const double *se, size_t k, double margin, struct ic_steady *out);
 
-/* The generalised Q at tau2 (Cochran's at 0), and the weighted mean there. */
-double ic_steady_q(const double *y, const double *se, size_t k, double tau2, double *mu);
 
 /* The share (0..1) of h's tau^2 that a straight line in t takes away: 1 -
  * the residual tau^2 over tau^2. NAN when h has no variation or k < 4. */

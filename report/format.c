@@ -235,14 +235,3 @@ const char *ic_fmt_nset(char *buf, size_t cap, const unsigned long *sites,
 	return buf;
 }
 
-const char *ic_fmt_share(char *buf, size_t cap, const struct ic_states *s, int k)
-{
-	const struct ic_state *st = &s->st[k];
-
-	if (isfinite(st->share_lo))
-		snprintf(buf, cap, "%.0f%% of the time, 95%% CI %.0f-%.0f%%; %zu of %zu processes wholly in it",
-			 100.0 * st->share, 100.0 * st->share_lo, 100.0 * st->share_hi, st->nproc, s->nproc);
-	else
-		snprintf(buf, cap, "%zu of %zu processes", st->nproc, s->nproc);
-	return buf;
-}

@@ -57,8 +57,5 @@ const char *ic_fmt_faster(char *buf, size_t cap, const struct ic_analysis *an,
 const char *ic_fmt_nset(char *buf, size_t cap, const unsigned long *sites,
 			const unsigned char *in, size_t n);
 
-/* A state's share of the time and its processes: "67% of the time, 95% CI
- * 35-90%; 8 of 12 processes wholly in it". */
-const char *ic_fmt_share(char *buf, size_t cap, const struct ic_states *s, int k);
 
 #endif /* IC_FORMAT_H */
