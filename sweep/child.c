@@ -53,6 +53,11 @@ int sw_wait_s(pid_t pid, double s)
 	pid_t got;
 	double until = sw_now() + s;
 
+	/* A signal that came before this child started stops it at once. */
+	if (sw_signal) {
+		kill(pid, SIGTERM);
+		told = 1;
+	}
 	while ((got = waitpid(pid, &st, s < 0 || told ? 0 : WNOHANG)) <= 0) {
 		if (got < 0 && errno != EINTR)
 			return 127;
@@ -79,6 +84,8 @@ void sw_sleep(double s)
 {
 	struct timespec t = { (time_t)s, (long)((s - (double)(time_t)s) * 1e9) };
 
+	if (sw_signal)
+		sw_stop();
 	while (nanosleep(&t, &t) < 0 && errno == EINTR)
 		if (sw_signal)
 			sw_stop();

@@ -3,6 +3,7 @@
  * medians of 10 interleaved repetitions and their ratios. run.sh has built
  * the three microbenchmarks in build/. */
 #define _GNU_SOURCE
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,30 +77,55 @@ static const char *cell(double v, int places, char *buf, size_t cap)
 	return buf;
 }
 
+static char *csv[3];
+
+/* An interrupt: the tables so far go, the benchmark running has been
+ * stopped (sw_wait_s), the lock goes with us. */
+static void micro_stopped(void)
+{
+	for (int b = 0; b < 3; b++)
+		if (csv[b])
+			unlink(csv[b]);
+	sw_say("interrupted: nothing measured is kept");
+	exit(128 + sw_signal);
+}
+
+static void on_signal(int sig)
+{
+	sw_signal = sig;
+}
+
 int sw_micro(int argc, char **argv)
 {
 	const char *cmdline = argc == 1 && !strncmp(argv[0], "--cmdline=", 10) ? argv[0] + 10 : "./run.sh micro";
-	char top[4096], *csv[3], r[3][16], c[4][32];
+	struct sigaction sa = { .sa_handler = on_signal };
+	char top[4096], r[3][16], c[4][32];
 	const char *log = "build/micro.log", *locks[] = { "tas", "ticket" }, *api[] = { "empty/1000", "queue/1000",
 											   "empty/1", "queue/1" };
 
-	if (argc > 1 || (argc == 1 && cmdline == argv[0]))
+	if (argc > 1 || (argc == 1 && strncmp(argv[0], "--cmdline=", 10)))
 		return ic_bad("usage: sweep micro [--cmdline=TEXT]");
 	ic_prog = "inlinecost";
 	sw_start_from_env();
 	if (!getcwd(top, sizeof(top)))
 		sw_fail("cannot tell the current directory");
+	sw_stop = micro_stopped;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 	sw_phase("measurement: the microbenchmarks");
 	/* All three first: a table is printed only when each has run. */
 	sw_measure_begin("./run.sh micro", cmdline, top);
-	for (int b = 0; b < 3; b++) {
+	for (int b = 0; b < 3; b++)
 		csv[b] = sw_fmt("build/micro-%d.csv", b);
+	for (int b = 0; b < 3; b++) {
 		if (sw_run((char *[]){ (char *)micro_bench[b], "--benchmark_repetitions=10",
 				       "--benchmark_report_aggregates_only=true",
 				       "--benchmark_enable_random_interleaving=true", "--benchmark_min_time=0.1",
 				       "--benchmark_format=csv", NULL },
 			   csv[b], log, NULL)) {
 			sw_tail(5, log);
+			for (int k = 0; k <= b; k++)
+				unlink(csv[k]);
 			sw_fail("%s failed (log: %s)", micro_bench[b], log);
 		}
 	}

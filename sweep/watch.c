@@ -45,14 +45,17 @@ static void on_signal(int sig)
 }
 
 /* The sentinel's runs in bench's plan, by the names the bench gives them,
- * into path (one a line; the probes follow); how many of the sentinel's
- * specs it found, -1 when the bench could not say. */
-static long sentinel_runs(const char *bench, const char *path, const char *log)
+ * into path (one a line; the probes follow; the plan and the list beside
+ * it, PATH.plan and PATH.list, their errors in PATH.log); 1 when every
+ * spec of the sentinel is there, 0 when some is not, -1 when the bench
+ * could not say. Never exits: build/'s bench may be of older code. */
+static int sentinel_runs(const char *bench, const char *path)
 {
-	char *specs, *plan = sw_fmt("%s.plan", path), *list = sw_fmt("%s.list", path), *text, *save = NULL;
+	char *specs, *plan = sw_fmt("%s.plan", path), *list = sw_fmt("%s.list", path), *log = sw_fmt("%s.log", path),
+	     *text = NULL, *save = NULL;
 	size_t len, nspecs = 0;
-	FILE *f = ic_xalloc(open_memstream(&specs, &len)), *out;
-	int col[7];   /* name form op layout order filler sites */
+	FILE *f = ic_xalloc(open_memstream(&specs, &len)), *out = NULL;
+	int col[7], rc = -1;   /* name form op layout order filler sites */
 	static const char *const want[7] = { "name", "form", "op", "layout", "order", "filler", "sites" };
 	long found = 0;
 
@@ -62,11 +65,10 @@ static long sentinel_runs(const char *bench, const char *path, const char *log)
 	for (char *p = specs; *p; p++)
 		nspecs += *p == '\n' && p[1];
 	if (sw_run((char *[]){ (char *)bench, "--plan", "--threads=1", "--modes=private", NULL }, plan, log, NULL) ||
-	    sw_run((char *[]){ (char *)bench, "--list", "--threads=1", "--modes=private", NULL }, list, log, NULL) ||
-	    !(text = ic_read_path(plan, &len)) || !(out = fopen(path, "w"))) {
-		unlink(plan), unlink(list);
-		return -1;
-	}
+	    sw_run((char *[]){ (char *)bench, "--list", "--threads=1", "--modes=private", NULL }, list, SW_SAME,
+		   NULL) ||
+	    !(text = ic_read_path(plan, &len)) || !(out = fopen(path, "w")))
+		goto out;
 	memset(col, -1, sizeof(col));
 	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char *f[32], key[512];
@@ -85,7 +87,7 @@ static long sentinel_runs(const char *bench, const char *path, const char *log)
 						col[k] = (int)i;
 			for (int k = 0; k < 7; k++)
 				if (col[k] < 0)
-					sw_fail("%s --plan: no %s column", bench, want[k]);
+					goto out;   /* a plan of other code */
 			continue;
 		}
 		int short_line = 0;
@@ -107,11 +109,16 @@ static long sentinel_runs(const char *bench, const char *path, const char *log)
 		for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
 			if (!strncmp(line, "probe/", 6))
 				fprintf(out, "%s\n", line);
-	if (fclose(out))
-		sw_fail("cannot write %s", path);
-	unlink(plan), unlink(list);
-	free(text), free(specs), free(plan), free(list);
-	return found == (long)nspecs ? found : 0;
+	rc = found == (long)nspecs;
+out:
+	if (out && fclose(out))
+		rc = -1;
+	/* The plan and the log stay where the sentinel is not whole. */
+	if (rc == 1)
+		unlink(plan), unlink(log);
+	unlink(list);
+	free(text), free(specs), free(plan), free(list), free(log);
+	return rc;
 }
 
 /* One sentinel process into DIR/raw/NAME.json, its output in DIR/log. */
@@ -181,7 +188,7 @@ int sw_watch(int argc, char **argv)
 {
 	double minutes = 2;
 	const char *out = NULL, *cmdline = "./run.sh watch";
-	long jobs = sysconf(_SC_NPROCESSORS_ONLN), k, found;
+	long jobs = sysconf(_SC_NPROCESSORS_ONLN), k;
 	char top[4096], stamp[32], *dir, *runs, *log, *report, *draw, **args;
 	const char *tree = "build";
 	struct sigaction sa = { .sa_handler = on_signal };
@@ -210,21 +217,23 @@ int sw_watch(int argc, char **argv)
 	/* build/ when its plan has every sentinel run, else build-watch/ with
 	 * those points only. */
 	{
-		char probe[] = "/tmp/inlinecost-watch.XXXXXX";
+		char *probe = sw_fmt("%s/inlinecost-watch.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 
 		if (!mkdtemp(probe))
-			sw_fail("cannot make a folder in /tmp: %s", strerror(errno));
-		runs = sw_fmt("%s/runs", probe), log = sw_fmt("%s/log", probe);
-		if (access("build/bench/sites_bench", X_OK) || sentinel_runs("build/bench/sites_bench", runs, log) <= 0)
+			sw_fail("cannot make a folder like %s: %s", probe, strerror(errno));
+		runs = sw_fmt("%s/runs", probe);
+		if (access("build/bench/sites_bench", X_OK) || sentinel_runs("build/bench/sites_bench", runs) != 1)
 			tree = "build-watch";
-		unlink(runs), unlink(log), rmdir(probe);
-		free(runs), free(log);
+		sw_run((char *[]){ "rm", "-rf", probe, NULL }, NULL, NULL, NULL);
+		free(runs), free(probe);
 	}
 	if (ic_mkdir_p(tree))
 		sw_fail("cannot make %s: %s", tree, strerror(errno));
 	sw_lock(sw_fmt("%s/.run.sh-lock", tree), sw_fmt("%s/", tree), 1, cmdline);
 	{
+		/* build/'s bench is the sweep's, as it is: never rebuilt for a watch. */
 		const char *targets[] = { "sites_bench", "watch_report", "draw", "machine_state" };
+		int own = !strcmp(tree, "build-watch");
 
 		if (!strcmp(tree, "build-watch")) {
 			char *specs;
@@ -240,12 +249,13 @@ int sw_watch(int argc, char **argv)
 						       sw_fmt("-DIC_PER_CALLER=%s", sw_get(&sw, "per_caller")) },
 				     3);
 		}
-		sw_build(tree, targets, 4, NULL, jobs);
+		sw_build(tree, targets + !own, 4 - (size_t)!own, NULL, jobs);
 	}
 
 	if (out) {
 		dir = (char *)out;
 	} else {
+		now = time(NULL);   /* when the measuring starts, after the build */
 		strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", gmtime(&now));
 		dir = sw_fmt("%s/results/watch-%s", top, stamp);
 	}
@@ -260,9 +270,9 @@ int sw_watch(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	runs = sw_fmt("%s/log/sentinel.runs", dir);
-	found = sentinel_runs(sw_fmt("%s/bench/sites_bench", tree), runs, sw_fmt("%s/log/plan.txt", dir));
-	if (found <= 0)
-		sw_fail("%s/bench/sites_bench does not run the whole sentinel (log %s/log/plan.txt)", tree, dir);
+	if (sentinel_runs(sw_fmt("%s/bench/sites_bench", tree), runs) != 1)
+		sw_fail("%s/bench/sites_bench does not run the whole sentinel (its plan and errors: %s.plan, %s.log)",
+			tree, runs, runs);
 	sw_say("results: %s", dir);
 	sw_measure_begin("./run.sh watch", cmdline, top);
 	k = watch_measure(tree, dir, runs, minutes);
@@ -282,11 +292,19 @@ int sw_watch(int argc, char **argv)
 		sw_tail(1, log);
 		sw_say("the chart failed (above)");
 	} else {
-		sw_tail(20, log);
+		/* gnuplot's warnings, each under the prefix */
+		char *text = ic_read_path(log, &(size_t){ 0 }), *save = NULL;
+
+		for (char *line = text ? strtok_r(text, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save))
+			sw_say("%s", line);
+		free(text);
 		sw_say("chart: %s/plots/watch.png", dir);
 	}
 	unlink(log);
 	/* The report last: its last lines say whether this machine gives one answer. */
-	sw_cat(sw_fmt("%s/watch.txt", dir));
+	report = sw_fmt("%s/watch.txt", dir);
+	if (access(report, R_OK))
+		sw_fail("the watch report wrote no %s", report);
+	sw_cat(report);
 	return fflush(stdout) == 0 ? 0 : 1;
 }

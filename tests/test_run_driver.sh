@@ -13,8 +13,8 @@
 # quarter; --spread's repeats one after the other, their starts the gap
 # apart (less the jitter of starting a process), the machine lock let go
 # between them; summarize's closing lines last, as it printed them; an
-# interrupt leaves no .tmp and says how to go on; sweep measure, the lock
-# run.sh's subcommands take, waits naming the holder and lets go. The
+# interrupt leaves no .tmp and says how to go on; sweep measure, the
+# machine lock around a command, waits naming the holder and lets go. The
 # checks that wait out seconds (the time left's rise, --spread's gaps) run
 # only with `timed` (the slow label: the fast set stays fast).
 # Usage: test_run_driver.sh TOP PATH/TO/sweep [timed]
@@ -206,24 +206,24 @@ tail -n 1 "$tmp/err" | grep -qx "inlinecost: interrupted: finished processes are
 	bad "interrupted: $(tail -n 2 "$tmp/err")"
 [ -z "$(find "$tmp/r4" -name '*.tmp')" ] || bad "interrupted: a .tmp left: $(find "$tmp/r4" -name '*.tmp')"
 
-# sweep measure, run.sh's subcommands' lock (scripts/common.sh's measured):
-# with the lock held, it waits and names the holder; then CMD runs holding
-# it, the holder's line names run.sh's command line, and it is let go after,
-# CMD's status ours; a descriptor handed down (flock FILE ...) is used.
+# sweep measure, the machine lock around a command (inlines/bench.sh runs
+# under it): with the lock held, it waits and names the holder; then CMD
+# runs holding it, the holder's line names the given command line, and it
+# is let go after, CMD's status ours; a descriptor handed down (flock FILE
+# ...) is used.
 ( exec 9<"$IC_MEASURE_LOCK"; flock 9; echo "pid $BASHPID (./run.sh --quick) in /elsewhere since T" >"$IC_MEASURE_LOCK.holder"
 	exec sleep 2 ) &
 standin=$!
 for _ in $(seq 50); do [ -s "$IC_MEASURE_LOCK.holder" ] && break; sleep 0.1; done
-out=$(cd "$1" && bash -c 'set -euo pipefail; top=$PWD; . scripts/common.sh; . scripts/setup.sh; sweep_bin=$1
-	cmdline="./run.sh micro --x"; sub() { flock -n "$IC_MEASURE_LOCK" true && say "$1 free" || say "$1 held"
-		cat "$IC_MEASURE_LOCK.holder"; exit 3; }
-	measured "./run.sh micro" sub "the lock"' _ "$sweep" 2>&1); rc=$?
+out=$(cd "$1" && "$sweep" measure --cmdline="./run.sh micro --x" "./run.sh micro" -- bash -c '
+	flock -n "$IC_MEASURE_LOCK" true && echo "inlinecost: the lock free" || echo "inlinecost: the lock held"
+	cat "$IC_MEASURE_LOCK.holder"; exit 3' 2>&1); rc=$?
 wait "$standin"
-[ $rc -eq 3 ] || bad "measured: exit $rc, want the function's 3: $out"
+[ $rc -eq 3 ] || bad "sweep measure: exit $rc, want the command's 3: $out"
 grep -qx 'inlinecost: ./run.sh micro waits: the machine is measuring for pid [0-9]* (./run.sh --quick) in /elsewhere since T' <<<"$out" ||
-	bad "measured does not say for whom it waits: $out"
-grep -qx 'inlinecost: the lock held' <<<"$out" || bad "measured: the function ran without the lock: $out"
-grep -qx "pid [0-9]* (./run.sh micro --x) in $1 since 20[0-9-]*T[0-9:]*Z" <<<"$out" || bad "measured: the holder's line: $out"
+	bad "sweep measure does not say for whom it waits: $out"
+grep -qx 'inlinecost: the lock held' <<<"$out" || bad "sweep measure: the command ran without the lock: $out"
+grep -qx "pid [0-9]* (./run.sh micro --x) in $1 since 20[0-9-]*T[0-9:]*Z" <<<"$out" || bad "sweep measure: the holder's line: $out"
 [ ! -s "$IC_MEASURE_LOCK.holder" ] && flock -n "$IC_MEASURE_LOCK" true || bad "sweep measure did not let go"
 flock "$IC_MEASURE_LOCK" "$sweep" measure X -- true >/dev/null 2>&1 || bad "sweep measure waited for the lock handed down to it"
 err=$("$sweep" measure X -- 2>&1); rc=$?

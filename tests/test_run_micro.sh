@@ -4,7 +4,8 @@
 # CSV: each run under the machine lock with 10 interleaved repetitions;
 # its progress line counts from run.sh's start; the table holds each median and its ratio to the bare exchange (or C's
 # to native C++'s), and says n/a where a benchmark gave none, never 0; a
-# benchmark that fails is named with its log and no table is printed.
+# benchmark that fails is named with its log and no table is printed; an
+# argument it does not know is refused.
 # Usage: test_run_micro.sh PATH/TO/sweep
 set -u
 sweep=$1
@@ -47,6 +48,9 @@ grep -q ' 0\.00 \| 0\.000 ' "$tmp/out" && bad "a missing figure printed as 0"
 rc=$?
 [ $rc -eq 1 ] && grep -q "build/bench/queue_microbench_tas failed (log: build/micro.log)" "$tmp/err" && [ ! -s "$tmp/out" ] ||
 	bad "a failing benchmark: rc $rc, out '$(cat "$tmp/out")', err $(tail -n 2 "$tmp/err")"
+
+err=$(cd "$tmp" && "$sweep" micro bogus 2>&1); rc=$?
+[ $rc -eq 2 ] && [ -n "$err" ] && [[ $err != *$'\n'* ]] || bad "sweep micro bogus: exit $rc, $err"
 
 [ $fail -eq 0 ] && echo "ok: three runs under the lock, every median and ratio in the table, n/a where missing, a failure named"
 exit $fail

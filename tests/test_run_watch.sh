@@ -4,11 +4,14 @@
 # scripts that say what they were asked. The sentinel's runs are found in
 # the bench's plan by their specs (a filler row of the same spec is not
 # one) with the probes after them; build/ is used when its plan has them
-# all, else build-watch/ is configured with the sentinel's points; short
+# all (and then only the watch's own programs are built there: its bench
+# is the sweep's), else build-watch/ is configured with the sentinel's
+# points; short
 # processes of 3 rounds, then one long one, every one under the machine
 # lock; the report gets the long process and the short ones in order, and
-# its text is what the watch prints last; a failed process and an
-# interrupt each say where the processes are and leave no .tmp.
+# its text is what the watch prints last, and a report that writes none
+# fails the watch; a failed process and an interrupt each say where the
+# processes are and leave no .tmp.
 # Usage: test_run_watch.sh PATH/TO/sweep
 set -u
 sweep=$1
@@ -21,7 +24,9 @@ mkdir -p "$top/build" "$fakes/bench" "$fakes/cmd" "$tmp/bin"
 # puts the stand-in programs into the tree.
 cat >"$tmp/bin/cmake" <<'SH'
 #!/bin/sh
-if [ "$1" = --build ]; then cp -r "$FAKES/bench" "$FAKES/cmd" "$2/"; echo "[1/1] Linking sites_bench"; exit 0; fi
+if [ "$1" = --build ]; then
+	echo "$*" >>"$FAKE_LOG.build"; cp -r "$FAKES/bench" "$FAKES/cmd" "$2/"; echo "[1/1] Linking sites_bench"; exit 0
+fi
 echo "$*" >>"$FAKE_LOG.configure"
 while [ $# -gt 0 ]; do [ "$1" = -B ] && d=$2; shift; done
 printf 'CMAKE_GENERATOR:INTERNAL=Ninja\n' >"$d/CMakeCache.txt"
@@ -64,7 +69,7 @@ cp -r "$fakes/bench" "$fakes/cmd" "$top/build/"
 # watch OUT [ENV...]: the driver's watch of 0.1 minutes into OUT, from $top.
 watch() {
 	local out=$1; shift
-	: >"$FAKE_LOG"; : >"$FAKE_LOG.report"
+	: >"$FAKE_LOG"; : >"$FAKE_LOG.report"; : >"$FAKE_LOG.build"
 	(cd "$top" && env "$@" "$sweep" watch -j1 --minutes=0.1 "--out=$out" --cmdline="./run.sh watch x" \
 		<<<"per_caller=16" >"$tmp/out" 2>"$tmp/err")
 }
@@ -76,6 +81,9 @@ w=$tmp/w1
 want=$(printf '%s\n' sites/{inline,extern,clone,inline_nolock,extern_nolock,mark}/{16,1024} probe/clock probe/call_return)
 [ "$(cat "$w/log/sentinel.runs")" = "$want" ] || bad "the sentinel's runs: $(tr '\n' ' ' <"$w/log/sentinel.runs")"
 [ ! -e "$top/build-watch" ] || bad "build/ has the sentinel, yet build-watch/ was made"
+# build/'s bench is the sweep's: a watch builds only its own programs there.
+grep -q -- '--build build .*--target watch_report draw machine_state$' "$FAKE_LOG.build" ||
+	bad "build/ was built with: $(cat "$FAKE_LOG.build")"
 shorts=$(grep -c -- '--benchmark_repetitions=3 ' "$FAKE_LOG")
 [ "$shorts" -ge 2 ] || bad "want at least 2 short processes of 3 rounds, got $shorts"
 [ "$(grep -c -- '--benchmark_repetitions=6 ' "$FAKE_LOG")" -eq 1 ] || bad "want one long process of 6 rounds"
@@ -99,6 +107,16 @@ specs=${specs%;}
 grep -q -- "-B build-watch .*-DIC_POINTS=$specs -DIC_PER_CALLER=16" "$FAKE_LOG.configure" ||
 	bad "build-watch/ was not configured with the sentinel's points: $(cat "$FAKE_LOG.configure")"
 grep -q "^build-watch/bench/sites_bench held" "$FAKE_LOG" || bad "the processes did not run build-watch/'s bench"
+grep -q -- '--build build-watch .*--target sites_bench watch_report draw machine_state$' "$FAKE_LOG.build" ||
+	bad "build-watch/ was built with: $(cat "$FAKE_LOG.build")"
+
+# A report that writes no text: the watch fails and says so.
+cp "$fakes/cmd/watch_report" "$tmp/watch_report"
+printf '#!/bin/sh\nexit 0\n' >"$fakes/cmd/watch_report"   # (the build puts it in place)
+watch "$tmp/w5"
+rc=$?
+[ $rc -eq 1 ] && grep -q "the watch report wrote no $tmp/w5/watch.txt" "$tmp/err" || bad "no watch.txt: rc $rc, $(tail -n 1 "$tmp/err")"
+cp "$tmp/watch_report" "$fakes/cmd/watch_report"
 
 # A failed process: where the processes are, its log's tail, exit 1.
 watch "$tmp/w3" FAKE_FAIL=s1
