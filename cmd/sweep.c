@@ -171,16 +171,10 @@ static void measure_stopped(void)
 	exit(128 + sw_signal);
 }
 
-static void measure_signal(int sig)
-{
-	sw_signal = sig;
-}
-
 /* measure: CMD run under the machine lock; a signal to us ends it too. */
 static int measure(int argc, char **argv)
 {
 	char *cmdline = NULL, top[4096];
-	struct sigaction sa = { .sa_handler = measure_signal };
 	int i = 0, rc;
 
 	if (argc > 0 && !strncmp(argv[0], "--cmdline=", 10))
@@ -191,9 +185,7 @@ static int measure(int argc, char **argv)
 		if (*p == '\n')
 			*p = ' ';   /* the holder's line is one line */
 	ic_prog = "inlinecost";
-	sw_stop = measure_stopped;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	sw_catch(measure_stopped);
 	sw_measure_begin(argv[i], cmdline ? cmdline : argv[i],
 			 getenv("PWD") && *getenv("PWD") == '/' ? getenv("PWD") : getcwd(top, sizeof(top)));
 	rc = sw_run(argv + i + 2, NULL, NULL, NULL);

@@ -43,7 +43,7 @@ static int sm_cmp_t(const void *pa, const void *pb)
 }
 
 /* log of the t density (IC_SM_NU) of y about mu with scale sigma, whose
- * log is log_sigma (the caller's, once per scale). */
+ * log is log_sigma (the caller's: the EM takes it once for both states). */
 static double sm_logpdf_ls(double y, double mu, double sigma, double log_sigma)
 {
 	static double c = NAN;

@@ -26,9 +26,12 @@ command -v /usr/bin/time >/dev/null || { echo "bench.sh: /usr/bin/time missing: 
 # again, through the driver run.sh compiled (sweep measure), which waits
 # for another measurement and names us to the next.
 if [ -z "${IC_INLINES_BENCH_LOCKED:-}" ]; then
-	sweep=$(ls "$(dirname "$0")"/../build-tools/sweep-* 2>/dev/null | head -n 1)
-	[ -x "$sweep" ] || { echo "bench.sh: no driver in build-tools/ (./run.sh compiles it)" >&2; exit 2; }
-	IC_INLINES_BENCH_LOCKED=1 exec "$sweep" measure --cmdline="inlines/bench.sh" inlines/bench.sh -- \
+	sweep=""
+	for f in "$(dirname "$0")"/../build-tools/sweep-*; do   # (not one being compiled: sweep-ID.PID)
+		case ${f##*/} in *.*) ;; *) [ -x "$f" ] && sweep=$f ;; esac
+	done
+	[ -n "$sweep" ] || { echo "bench.sh: no driver in build-tools/ (./run.sh compiles it)" >&2; exit 2; }
+	IC_INLINES_BENCH_LOCKED=1 exec "$sweep" measure inlines/bench.sh -- \
 		"$0" --tries "$tries" "$inlines" "$@"
 fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/inlines-bench.XXXXXX")

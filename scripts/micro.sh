@@ -1,5 +1,5 @@
-# Sourced by run.sh: ./run.sh micro -- the figures the README quotes for the
-# queue and the C API: the microbenchmarks built here, then measured and
+# Sourced by run.sh: ./run.sh micro -- the figures docs/internals.md quotes
+# for the queue and the C API: the microbenchmarks built here, then measured and
 # tabled by the driver (sweep micro, sweep/micro.c) under the machine lock.
 
 sub_micro() {
@@ -8,5 +8,5 @@ sub_micro() {
 	build_program queue_microbench_tas queue_microbench_ticket api_overhead
 	local bin
 	bin=$(sweep_tool) || exit 1
-	IC_RUN_ELAPSED_S=$((SECONDS - run_start)) exec "$bin" micro "--cmdline=${cmdline//$'\n'/ }"
+	IC_RUN_ELAPSED_S=$((SECONDS - run_start)) exec "$bin" micro "--cmdline=$cmdline"
 }

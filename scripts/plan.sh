@@ -190,7 +190,7 @@ sweep_main() {
 	exec "$bin" run <<<"$(
 		conf_text
 		printf 'out=%s\nresume=%s\njobs=%s\ncmdline=%s\nelapsed=%s\n' "$out" "$resume" "$jobs" \
-			"${cmdline//$'\n'/ }" "$((SECONDS - run_start))"
+			"$cmdline" "$((SECONDS - run_start))"
 		for b in "${!B_dir[@]}"; do
 			printf 'tree=%s\ntree_cc=%s\ntree_cflags=%s\ntree_codegen=%s\n' "${B_dir[b]}" "${B_cc[b]}" \
 				"${B_cflags[b]}" "${B_codegen[b]}"

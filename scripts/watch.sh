@@ -13,5 +13,5 @@ sub_watch() {
 	ensure_packages
 	bin=$(sweep_tool) || exit 1
 	IC_RUN_ELAPSED_S=$((SECONDS - run_start)) exec "$bin" watch "-j$jobs" "--minutes=$minutes" ${wout:+"--out=$wout"} \
-		"--cmdline=${cmdline//$'\n'/ }" <<<"$(conf_text)"
+		"--cmdline=$cmdline" <<<"$(conf_text)"
 }

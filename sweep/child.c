@@ -75,6 +75,20 @@ int sw_wait_s(pid_t pid, double s)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
+static void sw_on_signal(int sig)
+{
+	sw_signal = sig;
+}
+
+void sw_catch(void (*stop)(void))
+{
+	struct sigaction sa = { .sa_handler = sw_on_signal };
+
+	sw_stop = stop;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
 int sw_run(char *const argv[], const char *out, const char *err, const char *env)
 {
 	return sw_wait_s(sw_spawn(argv, out, err, env), -1);

@@ -1,9 +1,8 @@
-/* ./run.sh micro as the driver runs it (driver.h): the figures the README
- * quotes for the queue and the C API, in one run under the machine lock:
- * medians of 10 interleaved repetitions and their ratios. run.sh has built
- * the three microbenchmarks in build/. */
+/* ./run.sh micro as the driver runs it (driver.h): the figures
+ * docs/internals.md quotes for the queue and the C API, in one run under
+ * the machine lock: medians of 10 interleaved repetitions and their
+ * ratios. run.sh has built the three microbenchmarks in build/. */
 #define _GNU_SOURCE
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,15 +89,9 @@ static void micro_stopped(void)
 	exit(128 + sw_signal);
 }
 
-static void on_signal(int sig)
-{
-	sw_signal = sig;
-}
-
 int sw_micro(int argc, char **argv)
 {
 	const char *cmdline = argc == 1 && !strncmp(argv[0], "--cmdline=", 10) ? argv[0] + 10 : "./run.sh micro";
-	struct sigaction sa = { .sa_handler = on_signal };
 	char top[4096], r[3][16], c[4][32];
 	const char *log = "build/micro.log", *locks[] = { "tas", "ticket" }, *api[] = { "empty/1000", "queue/1000",
 											   "empty/1", "queue/1" };
@@ -109,9 +102,7 @@ int sw_micro(int argc, char **argv)
 	sw_start_from_env();
 	if (!getcwd(top, sizeof(top)))
 		sw_fail("cannot tell the current directory");
-	sw_stop = micro_stopped;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	sw_catch(micro_stopped);
 	sw_phase("measurement: the microbenchmarks");
 	/* All three first: a table is printed only when each has run. */
 	sw_measure_begin("./run.sh micro", cmdline, top);

@@ -56,11 +56,6 @@ static void stop(void)
 	exit(130);
 }
 
-static void on_signal(int sig)
-{
-	sw_signal = sig;
-}
-
 /* The whole report of the run in place (summary, charts, repeats'
  * agreement, calibration tables): summarize's. Its closing lines are kept
  * for the end of the run, as it printed them. */
@@ -294,7 +289,6 @@ void sw_sweep(struct sweep *sw)
 {
 	long repeat = sw_long(sw, "repeat"), nb = (long)sw->n_tree, one_s, gap_s = 0;
 	char *closing, *stopped, *results = sw_fmt("%s/results", sw->top), *parent;
-	struct sigaction sa = { .sa_handler = on_signal };
 
 	sw_resolve(sw);
 	lock_trees(sw);
@@ -315,9 +309,7 @@ void sw_sweep(struct sweep *sw)
 		sw_fail("cannot make %s", raw);
 	free(raw), free(logs);
 	sw_now_running = sw;
-	sw_stop = stop;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	sw_catch(stop);
 	closing = sw_fmt("%s/log/closing.txt", sw->dir);
 	stopped = sw_fmt("stopped; finished processes are in %s; continue with ./run.sh --resume %s", sw->dir, sw->dir);
 	sw_say("results: %s", sw->dir);

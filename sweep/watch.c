@@ -39,11 +39,6 @@ static void watch_stopped(void)
 	exit(130);
 }
 
-static void on_signal(int sig)
-{
-	sw_signal = sig;
-}
-
 /* The sentinel's runs in bench's plan, by the names the bench gives them,
  * into path (one a line; the probes follow; the plan and the list beside
  * it, PATH.plan and PATH.list, their errors in PATH.log); 1 when every
@@ -191,7 +186,6 @@ int sw_watch(int argc, char **argv)
 	long jobs = sysconf(_SC_NPROCESSORS_ONLN), k;
 	char top[4096], stamp[32], *dir, *runs, *log, *report, *draw, **args;
 	const char *tree = "build";
-	struct sigaction sa = { .sa_handler = on_signal };
 	struct sweep sw = { 0 };
 	time_t now = time(NULL);
 
@@ -232,10 +226,11 @@ int sw_watch(int argc, char **argv)
 	sw_lock(sw_fmt("%s/.run.sh-lock", tree), sw_fmt("%s/", tree), 1, cmdline);
 	{
 		/* build/'s bench is the sweep's, as it is: never rebuilt for a watch. */
-		const char *targets[] = { "sites_bench", "watch_report", "draw", "machine_state" };
-		int own = !strcmp(tree, "build-watch");
+		static const char *const own[] = { "sites_bench", "watch_report", "draw", "machine_state" },
+					 *sweeps[] = { "watch_report", "draw", "machine_state" };
+		int is_own = !strcmp(tree, "build-watch");
 
-		if (!strcmp(tree, "build-watch")) {
+		if (is_own) {
 			char *specs;
 			size_t len;
 			FILE *f = ic_xalloc(open_memstream(&specs, &len));
@@ -249,7 +244,10 @@ int sw_watch(int argc, char **argv)
 						       sw_fmt("-DIC_PER_CALLER=%s", sw_get(&sw, "per_caller")) },
 				     3);
 		}
-		sw_build(tree, targets + !own, 4 - (size_t)!own, NULL, jobs);
+		if (is_own)
+			sw_build(tree, own, 4, NULL, jobs);
+		else
+			sw_build(tree, sweeps, 3, NULL, jobs);
 	}
 
 	if (out) {
@@ -266,9 +264,7 @@ int sw_watch(int argc, char **argv)
 	if (ic_mkdir_p(sw_fmt("%s/raw", dir)) || ic_mkdir_p(sw_fmt("%s/log", dir)) ||
 	    ic_mkdir_p(sw_fmt("%s/plots", dir)))
 		sw_fail("cannot make the folders of %s", dir);
-	sw_stop = watch_stopped;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	sw_catch(watch_stopped);
 	runs = sw_fmt("%s/log/sentinel.runs", dir);
 	if (sentinel_runs(sw_fmt("%s/bench/sites_bench", tree), runs) != 1)
 		sw_fail("%s/bench/sites_bench does not run the whole sentinel (its plan and errors: %s.plan, %s.log)",

@@ -225,7 +225,7 @@ grep -qx 'inlinecost: ./run.sh micro waits: the machine is measuring for pid [0-
 grep -qx 'inlinecost: the lock held' <<<"$out" || bad "sweep measure: the command ran without the lock: $out"
 grep -qx "pid [0-9]* (./run.sh micro --x) in $1 since 20[0-9-]*T[0-9:]*Z" <<<"$out" || bad "sweep measure: the holder's line: $out"
 [ ! -s "$IC_MEASURE_LOCK.holder" ] && flock -n "$IC_MEASURE_LOCK" true || bad "sweep measure did not let go"
-flock "$IC_MEASURE_LOCK" "$sweep" measure X -- true >/dev/null 2>&1 || bad "sweep measure waited for the lock handed down to it"
+flock "$IC_MEASURE_LOCK" timeout 10 "$sweep" measure X -- true >/dev/null 2>&1 || bad "sweep measure waited for the lock handed down to it"
 err=$("$sweep" measure X -- 2>&1); rc=$?
 [ $rc -eq 2 ] && [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] || bad "sweep measure without a command: exit $rc, $err"
 
