@@ -8,6 +8,7 @@ void ic_counter_sentence(enum ic_counters_mode asked, const char *source, int pa
 			 const char *papi_why, const char *sim_why, char *out, size_t len)
 {
 	const char *pw = papi_why && *papi_why ? papi_why : "it said no more";
+	const char *sw = sim_why && *sim_why ? sim_why : "see the log";
 
 	if (!strcmp(source, "papi"))
 		snprintf(out, len, "hardware, via PAPI (%s)", papi_why);
@@ -22,10 +23,9 @@ void ic_counter_sentence(enum ic_counters_mode asked, const char *source, int pa
 	else if (asked == IC_CTR_PAPI)
 		snprintf(out, len, "none (--counters papi): no counter columns, as PAPI cannot count here (%s)", pw);
 	else if (!papi_tried)
-		snprintf(out, len, "none: no counter columns, as the simulation failed (%s)",
-			 sim_why && *sim_why ? sim_why : "see the log");
+		snprintf(out, len, "none: no counter columns, as the simulation failed (%s)", sw);
 	else
 		snprintf(out, len, "none: no counter columns, as PAPI cannot count here (%s) and the simulation "
-			 "failed (%s)", pw, sim_why && *sim_why ? sim_why : "see the log");
+			 "failed (%s)", pw, sw);
 }
 

@@ -38,24 +38,17 @@ int ic_ctr_canary(const long long value[IC_CTR_COUNT], const int valid[IC_CTR_CO
 
 const char *ic_ctr_absent_why(long long code)
 {
-	switch (code) {
-	case IC_CTR_ABSENT_NO_SET:
-		return "no running event set on this thread (open, start or stop failed)";
-	case IC_CTR_ABSENT_NOT_COUNTED:
-		return "this CPU counts no event for it";
-	case IC_CTR_ABSENT_NOT_ADDED:
-		return "its event would not go into this thread's event set";
-	case IC_CTR_ABSENT_MPX_ZERO:
-		return "0 under multiplexing: the event may never have been scheduled";
-	case IC_CTR_ABSENT_BAD_COUNT:
-		return "PAPI returned a negative count";
-	case IC_CTR_ABSENT_OTHER_PASS:
-		return "counted by the other event set, on alternate runs";
-	case IC_CTR_ABSENT_CANARY:
-		return "the event set failed its canary";
-	default:
-		return "count invalid";
-	}
+	static const char *const why[] = {
+		[-IC_CTR_ABSENT_NO_SET] = "no running event set on this thread (open, start or stop failed)",
+		[-IC_CTR_ABSENT_NOT_COUNTED] = "this CPU counts no event for it",
+		[-IC_CTR_ABSENT_NOT_ADDED] = "its event would not go into this thread's event set",
+		[-IC_CTR_ABSENT_MPX_ZERO] = "0 under multiplexing: the event may never have been scheduled",
+		[-IC_CTR_ABSENT_BAD_COUNT] = "PAPI returned a negative count",
+		[-IC_CTR_ABSENT_OTHER_PASS] = "counted by the other event set, on alternate runs",
+		[-IC_CTR_ABSENT_CANARY] = "the event set failed its canary",
+	};
+
+	return code < 0 && code > -(long long)(sizeof(why) / sizeof(why[0])) ? why[-code] : "count invalid";
 }
 
 int ic_ctr_count_absent(long long count, int multiplexed)

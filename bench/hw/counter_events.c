@@ -28,22 +28,6 @@
 #include <cpuid.h>
 #endif
 
-/* The fixed counter an event goes on (Intel), 1 + its index; 0: general-purpose. */
-#define EVENTS_GP          0
-#define EVENTS_FIXED_INSTR 1   /* fixed counter 0: retired instructions */
-#define EVENTS_FIXED_CYC   2   /* fixed counter 1: unhalted core cycles */
-
-struct events_cand {
-	const char *name;   /* NULL ends the list */
-	const char *why;    /* at the end: why none, NULL for the default */
-	int fixed;          /* EVENTS_GP, EVENTS_FIXED_INSTR or EVENTS_FIXED_CYC */
-};
-
-/* The candidates of every counter, for one kind of CPU. */
-struct events_cpu {
-	const struct events_cand *cand[IC_CTR_COUNT];
-};
-
 const char *const ic_ctr_names[IC_CTR_COUNT] = {
 	[IC_CTR_L1I_MISS]      = "l1i_miss_per_op",
 	[IC_CTR_INSTR]         = "instr_per_op",
@@ -59,264 +43,180 @@ const char *const ic_ctr_names[IC_CTR_COUNT] = {
 	[IC_CTR_FE_STALL]      = "frontend_bound_slots_per_op",
 };
 
-/* Candidate lists end with EVENTS_CAND_END or EVENTS_CAND_NONE(why); the first
- * available one wins. */
-#define EVENTS_CAND_END { NULL, NULL, EVENTS_GP }
-#define EVENTS_CAND_NONE(why) { NULL, why, EVENTS_GP }
+/* The kinds of CPU with their own candidates, as bits, so that one row serves several. */
+#define EVENTS_INTEL  1u
+#define EVENTS_ZEN1   2u    /* family 17h below model 30h */
+#define EVENTS_ZEN2   4u    /* family 17h from model 30h (Rome, Matisse, Renoir) */
+#define EVENTS_ZEN345 8u    /* families 19h and 1Ah, which share these names */
+#define EVENTS_OTHER  16u   /* presets where PAPI has them, then the kernel's generic events */
+#define EVENTS_ZEN    (EVENTS_ZEN1 | EVENTS_ZEN2 | EVENTS_ZEN345)
+#define EVENTS_ALL    (EVENTS_INTEL | EVENTS_ZEN | EVENTS_OTHER)
 
-#define EVENTS_PERF_L1I   { "perf::PERF_COUNT_HW_CACHE_L1I:READ:MISS", \
-			"kernel generic L1i read misses (perf_event)", EVENTS_GP }
-#define EVENTS_PERF_INSTR { "perf::PERF_COUNT_HW_INSTRUCTIONS", \
-			"kernel generic retired instructions (perf_event)", EVENTS_GP }
-#define EVENTS_PERF_CYC   { "perf::PERF_COUNT_HW_CPU_CYCLES", \
-			"kernel generic core cycles (perf_event)", EVENTS_GP }
-#define EVENTS_PERF_BRMSP { "perf::PERF_COUNT_HW_BRANCH_MISSES", \
-			"kernel generic branch mispredictions (perf_event)", EVENTS_GP }
-#define EVENTS_PERF_ITLB  { "perf::PERF_COUNT_HW_CACHE_ITLB:READ:MISS", \
-			"kernel generic iTLB misses (perf_event)", EVENTS_GP }
+/* The fixed counter an event goes on (Intel), 1 + its index; 0: general-purpose. */
+#define EVENTS_GP          0
+#define EVENTS_FIXED_INSTR 1   /* fixed counter 0: retired instructions */
+#define EVENTS_FIXED_CYC   2   /* fixed counter 1: unhalted core cycles */
 
-#define EVENTS_PRESET_L1I_L2 { "PAPI_L1_ICM", \
-	"PAPI_L1_ICM preset: PAPI derives it from L2 code reads on this CPU, " \
-	"instruction prefetches included, so it over-counts L1i misses", EVENTS_GP }
-#define EVENTS_PRESET_L1I { "PAPI_L1_ICM", "PAPI_L1_ICM preset (L1i misses)", EVENTS_GP }
-#define EVENTS_PRESET_INSTR { "PAPI_TOT_INS", "PAPI_TOT_INS preset (retired instructions)", EVENTS_GP }
-#define EVENTS_PRESET_CYC { "PAPI_TOT_CYC", "PAPI_TOT_CYC preset (core cycles)", EVENTS_GP }
-#define EVENTS_PRESET_BRMSP { "PAPI_BR_MSP", "PAPI_BR_MSP preset (mispredicted branches)", EVENTS_GP }
-#define EVENTS_PRESET_ITLB { "PAPI_TLB_IM", "PAPI_TLB_IM preset (iTLB misses)", EVENTS_GP }
-
-/* Intel. L1i: native tag misses first; the preset is L2 code reads from
- * Haswell on. Where ICACHE_64B is gone (libpfm4's spr table), the nearest is
- * the precise frontend event, which counts retired instructions. */
-static const struct events_cand events_intel_l1i[] = {
-	{ "ICACHE_64B:IFTAG_MISS",
+/* A counter's candidates for a kind of CPU are its rows with that kind's bit, in
+ * order: the first available one wins; a row without a name ends them with why
+ * none (else the default why). Rows go in enum ic_ctr order. */
+static const struct events_cand {
+	int ctr;
+	unsigned kinds;
+	const char *name;
+	const char *why;
+	int fixed;          /* EVENTS_GP, EVENTS_FIXED_INSTR or EVENTS_FIXED_CYC */
+} events_cands[] = {
+	/* Intel: native tag misses first; the preset is L2 code reads from Haswell
+	 * on. Where ICACHE_64B is gone (libpfm4's spr table), the nearest is the
+	 * precise frontend event, which counts retired instructions. Zen 2 has no
+	 * L1i-miss event in libpfm4: L1i fill requests to L2 are the nearest, and
+	 * count instruction prefetches too. */
+	{ IC_CTR_L1I_MISS, EVENTS_INTEL, "ICACHE_64B:IFTAG_MISS",
 	  "L1i tag lookups that missed, per 64-byte line (ICACHE_64B:IFTAG_MISS, Skylake to Ice Lake)", EVENTS_GP },
-	{ "FRONTEND_RETIRED:L1I_MISS",
+	{ IC_CTR_L1I_MISS, EVENTS_INTEL, "FRONTEND_RETIRED:L1I_MISS",
 	  "retired instructions that missed L1i (FRONTEND_RETIRED:L1I_MISS; no ICACHE_64B here, as on "
 	  "Sapphire Rapids and Alder Lake): counts instructions, not the tag misses ICACHE_64B counts, "
 	  "a different unit; wrong-path fetches are not counted", EVENTS_GP },
-	{ "ICACHE:MISSES", "L1i misses (Sandy Bridge to Broadwell)", EVENTS_GP },
-	{ "L1I:MISSES", "L1i misses (Nehalem, Westmere)", EVENTS_GP },
-	EVENTS_PRESET_L1I_L2, EVENTS_PERF_L1I, EVENTS_CAND_END
-};
-/* Encoded 0x00c0 (event c0, umask 0): the kernel's fixed counter 0. The
- * preset's encoding depends on PAPI's csv, so it is taken as general-purpose. */
-static const struct events_cand events_intel_instr[] = {
-	{ "INSTRUCTION_RETIRED", "retired instructions (architectural event, fixed counter 0)", EVENTS_FIXED_INSTR },
-	{ "INST_RETIRED:ANY_P", "retired instructions (INST_RETIRED:ANY_P, fixed counter 0)", EVENTS_FIXED_INSTR },
-	EVENTS_PRESET_INSTR,
-	{ "perf::PERF_COUNT_HW_INSTRUCTIONS",
+	{ IC_CTR_L1I_MISS, EVENTS_INTEL, "ICACHE:MISSES", "L1i misses (Sandy Bridge to Broadwell)", EVENTS_GP },
+	{ IC_CTR_L1I_MISS, EVENTS_INTEL, "L1I:MISSES", "L1i misses (Nehalem, Westmere)", EVENTS_GP },
+	{ IC_CTR_L1I_MISS, EVENTS_ZEN1, "32_BYTE_INSTRUCTION_CACHE_MISSES",
+	  "L1i misses per 32-byte fetch window (PMCx081, Zen 1)", EVENTS_GP },
+	{ IC_CTR_L1I_MISS, EVENTS_ZEN2, "REQUESTS_TO_L2_GROUP1:CACHEABLE_IC_READ",
+	  "L1i fill requests to L2 (Zen 2 has no L1i-miss event; includes instruction prefetches)", EVENTS_GP },
+	{ IC_CTR_L1I_MISS, EVENTS_ZEN345, "IC_TAG_HIT_MISS:IC_MISS",
+	  "L1i tag misses (PMCx18E IC_TAG_HIT_MISS:IC_MISS)", EVENTS_GP },
+	{ IC_CTR_L1I_MISS, EVENTS_ZEN345, "REQUESTS_TO_L2_GROUP1:CACHEABLE_IC_READ",
+	  "L1i fill requests to L2 (includes instruction prefetches)", EVENTS_GP },
+	{ IC_CTR_L1I_MISS, EVENTS_INTEL | EVENTS_ZEN2, "PAPI_L1_ICM",
+	  "PAPI_L1_ICM preset: PAPI derives it from L2 code reads on this CPU, "
+	  "instruction prefetches included, so it over-counts L1i misses", EVENTS_GP },
+	{ IC_CTR_L1I_MISS, EVENTS_ZEN1 | EVENTS_ZEN345 | EVENTS_OTHER, "PAPI_L1_ICM",
+	  "PAPI_L1_ICM preset (L1i misses)", EVENTS_GP },
+	{ IC_CTR_L1I_MISS, EVENTS_ALL, "perf::PERF_COUNT_HW_CACHE_L1I:READ:MISS",
+	  "kernel generic L1i read misses (perf_event)", EVENTS_GP },
+	/* Intel's natives encode as 0x00c0 (event c0, umask 0): the kernel's fixed
+	 * counter 0. The preset's encoding depends on PAPI's csv, so it is taken as
+	 * general-purpose. */
+	{ IC_CTR_INSTR, EVENTS_INTEL, "INSTRUCTION_RETIRED",
+	  "retired instructions (architectural event, fixed counter 0)", EVENTS_FIXED_INSTR },
+	{ IC_CTR_INSTR, EVENTS_INTEL, "INST_RETIRED:ANY_P",
+	  "retired instructions (INST_RETIRED:ANY_P, fixed counter 0)", EVENTS_FIXED_INSTR },
+	{ IC_CTR_INSTR, EVENTS_ZEN, "RETIRED_INSTRUCTIONS", "retired instructions (PMCx0C0)", EVENTS_GP },
+	{ IC_CTR_INSTR, EVENTS_ALL, "PAPI_TOT_INS", "PAPI_TOT_INS preset (retired instructions)", EVENTS_GP },
+	{ IC_CTR_INSTR, EVENTS_INTEL, "perf::PERF_COUNT_HW_INSTRUCTIONS",
 	  "kernel generic retired instructions (perf_event, fixed counter 0)", EVENTS_FIXED_INSTR },
-	EVENTS_CAND_END
-};
-/* Encoded 0x003c (event 3c, umask 0): the kernel's fixed counter 1. */
-static const struct events_cand events_intel_cyc[] = {
-	{ "UNHALTED_CORE_CYCLES", "unhalted core cycles (architectural event, fixed counter 1)", EVENTS_FIXED_CYC },
-	EVENTS_PRESET_CYC,
-	{ "perf::PERF_COUNT_HW_CPU_CYCLES",
+	{ IC_CTR_INSTR, EVENTS_ZEN | EVENTS_OTHER, "perf::PERF_COUNT_HW_INSTRUCTIONS",
+	  "kernel generic retired instructions (perf_event)", EVENTS_GP },
+	/* Intel's encodes as 0x003c (event 3c, umask 0): the kernel's fixed counter 1. */
+	{ IC_CTR_CYCLES, EVENTS_INTEL, "UNHALTED_CORE_CYCLES",
+	  "unhalted core cycles (architectural event, fixed counter 1)", EVENTS_FIXED_CYC },
+	{ IC_CTR_CYCLES, EVENTS_ZEN, "CYCLES_NOT_IN_HALT", "core cycles not halted (PMCx076)", EVENTS_GP },
+	{ IC_CTR_CYCLES, EVENTS_ALL, "PAPI_TOT_CYC", "PAPI_TOT_CYC preset (core cycles)", EVENTS_GP },
+	{ IC_CTR_CYCLES, EVENTS_INTEL, "perf::PERF_COUNT_HW_CPU_CYCLES",
 	  "kernel generic core cycles (perf_event, fixed counter 1)", EVENTS_FIXED_CYC },
-	EVENTS_CAND_END
-};
-/* All branch types. The preset is conditional branches only on Haswell and
- * later (BR_MISP_RETIRED:CONDITIONAL in PAPI's csv): last. */
-static const struct events_cand events_intel_brmsp[] = {
-	{ "BR_MISP_RETIRED:ALL_BRANCHES",
+	{ IC_CTR_CYCLES, EVENTS_ZEN | EVENTS_OTHER, "perf::PERF_COUNT_HW_CPU_CYCLES",
+	  "kernel generic core cycles (perf_event)", EVENTS_GP },
+	/* All branch types. Intel's preset is conditional branches only on Haswell
+	 * and later (BR_MISP_RETIRED:CONDITIONAL in PAPI's csv): last. */
+	{ IC_CTR_BRANCH_MISS, EVENTS_INTEL, "BR_MISP_RETIRED:ALL_BRANCHES",
 	  "mispredicted retired branches, all types (BR_MISP_RETIRED:ALL_BRANCHES)", EVENTS_GP },
-	{ "MISPREDICTED_BRANCH_RETIRED",
+	{ IC_CTR_BRANCH_MISS, EVENTS_INTEL, "MISPREDICTED_BRANCH_RETIRED",
 	  "mispredicted retired branches, all types (architectural event)", EVENTS_GP },
-	{ "perf::PERF_COUNT_HW_BRANCH_MISSES",
+	{ IC_CTR_BRANCH_MISS, EVENTS_INTEL, "perf::PERF_COUNT_HW_BRANCH_MISSES",
 	  "kernel generic branch mispredictions, all types (perf_event)", EVENTS_GP },
-	{ "PAPI_BR_MSP",
+	{ IC_CTR_BRANCH_MISS, EVENTS_INTEL, "PAPI_BR_MSP",
 	  "PAPI_BR_MSP preset: on Haswell and later conditional branches only", EVENTS_GP },
-	EVENTS_CAND_END
-};
-/* Page walks that completed, the same meaning as on AMD below. */
-static const struct events_cand events_intel_itlb[] = {
-	{ "ITLB_MISSES:WALK_COMPLETED",
+	{ IC_CTR_BRANCH_MISS, EVENTS_ZEN, "RETIRED_BRANCH_INSTRUCTIONS_MISPREDICTED",
+	  "mispredicted retired branches, all types (PMCx0C3)", EVENTS_GP },
+	{ IC_CTR_BRANCH_MISS, EVENTS_ZEN | EVENTS_OTHER, "PAPI_BR_MSP",
+	  "PAPI_BR_MSP preset (mispredicted branches)", EVENTS_GP },
+	{ IC_CTR_BRANCH_MISS, EVENTS_ZEN | EVENTS_OTHER, "perf::PERF_COUNT_HW_BRANCH_MISSES",
+	  "kernel generic branch mispredictions (perf_event)", EVENTS_GP },
+	/* Page walks that completed, on Intel and AMD alike. PAPI_TLB_IM on Zen 2
+	 * and Zen 3 is DERIVED_ADD of PMCx084 (L1 iTLB miss, L2 hit) and PMCx085 (L1
+	 * and L2 miss): two counters, and L1 misses rather than page walks. The one
+	 * native is PMCx085, whose umasks (none of them default) must all be named. */
+	{ IC_CTR_ITLB_MISS, EVENTS_INTEL, "ITLB_MISSES:WALK_COMPLETED",
 	  "iTLB misses that completed a page walk, all page sizes (ITLB_MISSES:WALK_COMPLETED, Haswell on)", EVENTS_GP },
-	{ "ITLB_MISSES:MISS_CAUSES_A_WALK", "iTLB misses that cause a page walk (Haswell to Skylake)", EVENTS_GP },
-	{ "ITLB_MISSES:CAUSES_A_WALK", "iTLB misses that cause a page walk (Sandy Bridge, Ivy Bridge)", EVENTS_GP },
-	{ "ITLB_MISSES:ANY", "iTLB misses (Nehalem, Westmere)", EVENTS_GP },
-	EVENTS_PRESET_ITLB, EVENTS_PERF_ITLB, EVENTS_CAND_END
-};
-static const struct events_cand events_intel_opcache[] = {
-	EVENTS_CAND_NONE("AMD op-cache event; Intel's decoded icache is dsb_uops_per_op and mite_uops_per_op")
-};
-static const struct events_cand events_intel_dsb[] = {
-	{ "IDQ:DSB_UOPS", "uops delivered to the IDQ from the DSB, the decoded icache (IDQ:DSB_UOPS)", EVENTS_GP },
-	EVENTS_CAND_END
-};
-static const struct events_cand events_intel_mite[] = {
-	{ "IDQ:MITE_UOPS", "uops delivered to the IDQ from the legacy decoders (IDQ:MITE_UOPS)", EVENTS_GP },
-	EVENTS_CAND_END
-};
-/* What misses cost: fetch stalled on the L1i (SPR's name first, then
- * Skylake to Ice Lake's), and issue slots the front end left empty. */
-static const struct events_cand events_intel_fetch_stall[] = {
-	{ "ICACHE_DATA:STALLS",
+	{ IC_CTR_ITLB_MISS, EVENTS_INTEL, "ITLB_MISSES:MISS_CAUSES_A_WALK",
+	  "iTLB misses that cause a page walk (Haswell to Skylake)", EVENTS_GP },
+	{ IC_CTR_ITLB_MISS, EVENTS_INTEL, "ITLB_MISSES:CAUSES_A_WALK",
+	  "iTLB misses that cause a page walk (Sandy Bridge, Ivy Bridge)", EVENTS_GP },
+	{ IC_CTR_ITLB_MISS, EVENTS_INTEL, "ITLB_MISSES:ANY", "iTLB misses (Nehalem, Westmere)", EVENTS_GP },
+	{ IC_CTR_ITLB_MISS, EVENTS_ZEN1 | EVENTS_ZEN2, "L1_ITLB_MISS_L2_ITLB_MISS:IF1G:IF2M:IF4K",
+	  "iTLB misses in both L1 and L2 iTLB, i.e. page walks (PMCx085)", EVENTS_GP },
+	{ IC_CTR_ITLB_MISS, EVENTS_ZEN345, "L1_ITLB_MISS_L2_ITLB_MISS:COALESCED4K:IF1G:IF2M:IF4K",
+	  "iTLB misses in both L1 and L2 iTLB, i.e. page walks (PMCx085)", EVENTS_GP },
+	{ IC_CTR_ITLB_MISS, EVENTS_ZEN, "PAPI_TLB_IM",
+	  "PAPI_TLB_IM preset: derived from two events (PMCx084 + PMCx085), L1 iTLB misses "
+	  "including L2 iTLB hits", EVENTS_GP },
+	{ IC_CTR_ITLB_MISS, EVENTS_INTEL | EVENTS_OTHER, "PAPI_TLB_IM", "PAPI_TLB_IM preset (iTLB misses)", EVENTS_GP },
+	{ IC_CTR_ITLB_MISS, EVENTS_ALL, "perf::PERF_COUNT_HW_CACHE_ITLB:READ:MISS",
+	  "kernel generic iTLB misses (perf_event)", EVENTS_GP },
+	{ IC_CTR_OPCACHE_HIT, EVENTS_INTEL, NULL,
+	  "AMD op-cache event; Intel's decoded icache is dsb_uops_per_op and mite_uops_per_op", EVENTS_GP },
+	{ IC_CTR_OPCACHE_HIT, EVENTS_ZEN1 | EVENTS_ZEN2, NULL,
+	  "libpfm4 has no op-cache hit/miss event for Zen 1 and Zen 2", EVENTS_GP },
+	{ IC_CTR_OPCACHE_HIT, EVENTS_ZEN345, "OP_CACHE_HIT_MISS:OC_HIT",
+	  "op-cache lookups that hit (PMCx28F OP_CACHE_HIT_MISS:OC_HIT)", EVENTS_GP },
+	{ IC_CTR_OPCACHE_HIT, EVENTS_OTHER, NULL, "AMD Zen 3 and later only", EVENTS_GP },
+	{ IC_CTR_OPCACHE_MISS, EVENTS_INTEL, NULL,
+	  "AMD op-cache event; Intel's decoded icache is dsb_uops_per_op and mite_uops_per_op", EVENTS_GP },
+	{ IC_CTR_OPCACHE_MISS, EVENTS_ZEN1 | EVENTS_ZEN2, NULL,
+	  "libpfm4 has no op-cache hit/miss event for Zen 1 and Zen 2", EVENTS_GP },
+	{ IC_CTR_OPCACHE_MISS, EVENTS_ZEN345, "OP_CACHE_HIT_MISS:OC_MISS",
+	  "op-cache lookups that missed (PMCx28F OP_CACHE_HIT_MISS:OC_MISS)", EVENTS_GP },
+	{ IC_CTR_OPCACHE_MISS, EVENTS_OTHER, NULL, "AMD Zen 3 and later only", EVENTS_GP },
+	/* AMD's decoder/op-cache split: ops dispatched by source (PMCx0AA), named
+	 * OPS_SOURCE_... from Zen 3 on and UOPS_DISPATCHED_... on family 17h. */
+	{ IC_CTR_DSB_UOPS, EVENTS_INTEL, "IDQ:DSB_UOPS",
+	  "uops delivered to the IDQ from the DSB, the decoded icache (IDQ:DSB_UOPS)", EVENTS_GP },
+	{ IC_CTR_DSB_UOPS, EVENTS_ZEN, "OPS_SOURCE_DISPATCHED_FROM_DECODER:OPCACHE",
+	  "ops dispatched from the op cache (PMCx0AA OPCACHE; AMD's counterpart of Intel's DSB)", EVENTS_GP },
+	{ IC_CTR_DSB_UOPS, EVENTS_ZEN, "UOPS_DISPATCHED_FROM_DECODER:OPCACHE_DISPATCHED",
+	  "ops dispatched from the op cache (PMCx0AA, family 17h)", EVENTS_GP },
+	{ IC_CTR_DSB_UOPS, EVENTS_OTHER, NULL, "Intel and AMD only", EVENTS_GP },
+	{ IC_CTR_MITE_UOPS, EVENTS_INTEL, "IDQ:MITE_UOPS",
+	  "uops delivered to the IDQ from the legacy decoders (IDQ:MITE_UOPS)", EVENTS_GP },
+	{ IC_CTR_MITE_UOPS, EVENTS_ZEN, "OPS_SOURCE_DISPATCHED_FROM_DECODER:DECODER",
+	  "ops dispatched from the x86 decoders (PMCx0AA DECODER; AMD's counterpart of Intel's MITE)", EVENTS_GP },
+	{ IC_CTR_MITE_UOPS, EVENTS_ZEN, "UOPS_DISPATCHED_FROM_DECODER:DECODER_DISPATCHED",
+	  "ops dispatched from the x86 decoders (PMCx0AA, family 17h)", EVENTS_GP },
+	{ IC_CTR_MITE_UOPS, EVENTS_OTHER, NULL, "Intel and AMD only", EVENTS_GP },
+	{ IC_CTR_MACHINE_CLEAR, EVENTS_INTEL, "MACHINE_CLEARS:COUNT",
+	  "machine clears of any kind, counted once each (MACHINE_CLEARS:COUNT)", EVENTS_GP },
+	{ IC_CTR_MACHINE_CLEAR, EVENTS_ZEN, NULL,
+	  "Intel MACHINE_CLEARS event; no AMD event is chosen for pipeline flushes", EVENTS_GP },
+	{ IC_CTR_MACHINE_CLEAR, EVENTS_OTHER, NULL, "Intel only", EVENTS_GP },
+	/* What misses cost: fetch stalled on the L1i (SPR's name first, then Skylake
+	 * to Ice Lake's), and issue slots the front end left empty (on AMD perf's Zen 4
+	 * frontend_bound metric, de_no_dispatch_per_slot.no_ops_from_frontend). */
+	{ IC_CTR_FETCH_STALL, EVENTS_INTEL, "ICACHE_DATA:STALLS",
 	  "cycles instruction fetch stalled on an L1i miss (ICACHE_DATA:STALLS, Sapphire Rapids on)", EVENTS_GP },
-	{ "ICACHE_16B:IFDATA_STALL",
+	{ IC_CTR_FETCH_STALL, EVENTS_INTEL, "ICACHE_16B:IFDATA_STALL",
 	  "cycles instruction fetch stalled on an L1i miss (ICACHE_16B:IFDATA_STALL, Skylake to Ice Lake)", EVENTS_GP },
-	EVENTS_CAND_END
-};
-static const struct events_cand events_intel_fe_stall[] = {
-	{ "IDQ_UOPS_NOT_DELIVERED:CORE",
+	{ IC_CTR_FETCH_STALL, EVENTS_ZEN, NULL, "libpfm4 names no L1i fetch-stall event for AMD; "
+	  "frontend_bound_slots_per_op is the front-end cost there", EVENTS_GP },
+	{ IC_CTR_FETCH_STALL, EVENTS_OTHER, NULL, "Intel only", EVENTS_GP },
+	{ IC_CTR_FE_STALL, EVENTS_INTEL, "IDQ_UOPS_NOT_DELIVERED:CORE",
 	  "issue slots the front end left empty while the back end could take a uop "
 	  "(IDQ_UOPS_NOT_DELIVERED:CORE, top-down front-end bound)", EVENTS_GP },
-	EVENTS_CAND_END
-};
-static const struct events_cand events_intel_mclear[] = {
-	{ "MACHINE_CLEARS:COUNT", "machine clears of any kind, counted once each (MACHINE_CLEARS:COUNT)", EVENTS_GP },
-	EVENTS_CAND_END
-};
-
-/* AMD, common to the Zen families: natives first, the presets are the same
- * events where PAPI's csv has them (and Zen 4 has none). */
-static const struct events_cand events_amd_instr[] = {
-	{ "RETIRED_INSTRUCTIONS", "retired instructions (PMCx0C0)", EVENTS_GP },
-	EVENTS_PRESET_INSTR, EVENTS_PERF_INSTR, EVENTS_CAND_END
-};
-static const struct events_cand events_amd_cyc[] = {
-	{ "CYCLES_NOT_IN_HALT", "core cycles not halted (PMCx076)", EVENTS_GP },
-	EVENTS_PRESET_CYC, EVENTS_PERF_CYC, EVENTS_CAND_END
-};
-static const struct events_cand events_amd_brmsp[] = {
-	{ "RETIRED_BRANCH_INSTRUCTIONS_MISPREDICTED",
-	  "mispredicted retired branches, all types (PMCx0C3)", EVENTS_GP },
-	EVENTS_PRESET_BRMSP, EVENTS_PERF_BRMSP, EVENTS_CAND_END
-};
-/* AMD's decoder/op-cache split: ops dispatched by source (PMCx0AA), named
- * OPS_SOURCE_... from Zen 3 on and UOPS_DISPATCHED_... on family 17h. */
-static const struct events_cand events_amd_dsb[] = {
-	{ "OPS_SOURCE_DISPATCHED_FROM_DECODER:OPCACHE",
-	  "ops dispatched from the op cache (PMCx0AA OPCACHE; AMD's counterpart of Intel's DSB)", EVENTS_GP },
-	{ "UOPS_DISPATCHED_FROM_DECODER:OPCACHE_DISPATCHED",
-	  "ops dispatched from the op cache (PMCx0AA, family 17h)", EVENTS_GP },
-	EVENTS_CAND_END
-};
-static const struct events_cand events_amd_mite[] = {
-	{ "OPS_SOURCE_DISPATCHED_FROM_DECODER:DECODER",
-	  "ops dispatched from the x86 decoders (PMCx0AA DECODER; AMD's counterpart of Intel's MITE)", EVENTS_GP },
-	{ "UOPS_DISPATCHED_FROM_DECODER:DECODER_DISPATCHED",
-	  "ops dispatched from the x86 decoders (PMCx0AA, family 17h)", EVENTS_GP },
-	EVENTS_CAND_END
-};
-static const struct events_cand events_amd_fetch_stall[] = {
-	EVENTS_CAND_NONE("libpfm4 names no L1i fetch-stall event for AMD; frontend_bound_slots_per_op "
-		     "is the front-end cost there")
-};
-/* perf's Zen 4 frontend_bound metric: de_no_dispatch_per_slot.no_ops_from_frontend. */
-static const struct events_cand events_amd_fe_stall[] = {
-	{ "DISPATCH_STALLS_1:FE_NO_OPS",
+	{ IC_CTR_FE_STALL, EVENTS_ZEN, "DISPATCH_STALLS_1:FE_NO_OPS",
 	  "dispatch slots left empty because the front end supplied no ops (PMCx1A0 FE_NO_OPS, "
 	  "Zen 4 on; perf's frontend_bound)", EVENTS_GP },
-	EVENTS_CAND_END
-};
-static const struct events_cand events_amd_mclear[] = {
-	EVENTS_CAND_NONE("Intel MACHINE_CLEARS event; no AMD event is chosen for pipeline flushes")
-};
-static const struct events_cand events_zen12_opcache[] = {
-	EVENTS_CAND_NONE("libpfm4 has no op-cache hit/miss event for Zen 1 and Zen 2")
+	{ IC_CTR_FE_STALL, EVENTS_OTHER, NULL, "Intel and AMD only", EVENTS_GP },
 };
 
-/* Zen 1 (family 17h, models below 30h). */
-static const struct events_cand events_zen1_l1i[] = {
-	{ "32_BYTE_INSTRUCTION_CACHE_MISSES", "L1i misses per 32-byte fetch window (PMCx081, Zen 1)", EVENTS_GP },
-	EVENTS_PRESET_L1I, EVENTS_PERF_L1I, EVENTS_CAND_END
-};
-/* Zen 2 has no L1i-miss event in libpfm4: L1i fill requests to L2 are the
- * nearest, and count instruction prefetches too. */
-static const struct events_cand events_zen2_l1i[] = {
-	{ "REQUESTS_TO_L2_GROUP1:CACHEABLE_IC_READ",
-	  "L1i fill requests to L2 (Zen 2 has no L1i-miss event; includes instruction prefetches)", EVENTS_GP },
-	EVENTS_PRESET_L1I_L2, EVENTS_PERF_L1I, EVENTS_CAND_END
-};
-/* PAPI_TLB_IM on Zen 2 and Zen 3 is DERIVED_ADD of PMCx084 (L1 iTLB miss, L2
- * hit) and PMCx085 (L1 and L2 miss): two counters, and L1 misses rather than
- * page walks. The one native is PMCx085, whose umasks (none of them default)
- * must all be named. */
-#define EVENTS_PRESET_ITLB_ZEN { "PAPI_TLB_IM", \
-	"PAPI_TLB_IM preset: derived from two events (PMCx084 + PMCx085), L1 iTLB misses " \
-	"including L2 iTLB hits", EVENTS_GP }
-static const struct events_cand events_zen12_itlb[] = {
-	{ "L1_ITLB_MISS_L2_ITLB_MISS:IF1G:IF2M:IF4K",
-	  "iTLB misses in both L1 and L2 iTLB, i.e. page walks (PMCx085)", EVENTS_GP },
-	EVENTS_PRESET_ITLB_ZEN, EVENTS_PERF_ITLB, EVENTS_CAND_END
-};
-/* Zen 3, 4 (family 19h) and Zen 5 (family 1Ah) share these names. */
-static const struct events_cand events_zen345_l1i[] = {
-	{ "IC_TAG_HIT_MISS:IC_MISS", "L1i tag misses (PMCx18E IC_TAG_HIT_MISS:IC_MISS)", EVENTS_GP },
-	{ "REQUESTS_TO_L2_GROUP1:CACHEABLE_IC_READ",
-	  "L1i fill requests to L2 (includes instruction prefetches)", EVENTS_GP },
-	EVENTS_PRESET_L1I, EVENTS_PERF_L1I, EVENTS_CAND_END
-};
-static const struct events_cand events_zen345_itlb[] = {
-	{ "L1_ITLB_MISS_L2_ITLB_MISS:COALESCED4K:IF1G:IF2M:IF4K",
-	  "iTLB misses in both L1 and L2 iTLB, i.e. page walks (PMCx085)", EVENTS_GP },
-	EVENTS_PRESET_ITLB_ZEN, EVENTS_PERF_ITLB, EVENTS_CAND_END
-};
-static const struct events_cand events_zen345_ochit[] = {
-	{ "OP_CACHE_HIT_MISS:OC_HIT", "op-cache lookups that hit (PMCx28F OP_CACHE_HIT_MISS:OC_HIT)", EVENTS_GP },
-	EVENTS_CAND_END
-};
-static const struct events_cand events_zen345_ocmiss[] = {
-	{ "OP_CACHE_HIT_MISS:OC_MISS", "op-cache lookups that missed (PMCx28F OP_CACHE_HIT_MISS:OC_MISS)", EVENTS_GP },
-	EVENTS_CAND_END
-};
-
-/* Any other CPU: presets where PAPI has them, then the kernel's generic events. */
-static const struct events_cand events_other_l1i[] = { EVENTS_PRESET_L1I, EVENTS_PERF_L1I, EVENTS_CAND_END };
-static const struct events_cand events_other_instr[] = { EVENTS_PRESET_INSTR, EVENTS_PERF_INSTR, EVENTS_CAND_END };
-static const struct events_cand events_other_cyc[] = { EVENTS_PRESET_CYC, EVENTS_PERF_CYC, EVENTS_CAND_END };
-static const struct events_cand events_other_brmsp[] = { EVENTS_PRESET_BRMSP, EVENTS_PERF_BRMSP, EVENTS_CAND_END };
-static const struct events_cand events_other_itlb[] = { EVENTS_PRESET_ITLB, EVENTS_PERF_ITLB, EVENTS_CAND_END };
-static const struct events_cand events_other_amd_only[] = { EVENTS_CAND_NONE("AMD Zen 3 and later only") };
-static const struct events_cand events_other_intel_only[] = { EVENTS_CAND_NONE("Intel only") };
-static const struct events_cand events_other_none[] = { EVENTS_CAND_NONE("Intel and AMD only") };
-
-static const struct events_cpu events_cpu_intel = {{
-	[IC_CTR_L1I_MISS] = events_intel_l1i, [IC_CTR_INSTR] = events_intel_instr,
-	[IC_CTR_CYCLES] = events_intel_cyc, [IC_CTR_BRANCH_MISS] = events_intel_brmsp,
-	[IC_CTR_ITLB_MISS] = events_intel_itlb,
-	[IC_CTR_OPCACHE_HIT] = events_intel_opcache, [IC_CTR_OPCACHE_MISS] = events_intel_opcache,
-	[IC_CTR_DSB_UOPS] = events_intel_dsb, [IC_CTR_MITE_UOPS] = events_intel_mite,
-	[IC_CTR_MACHINE_CLEAR] = events_intel_mclear,
-	[IC_CTR_FETCH_STALL] = events_intel_fetch_stall, [IC_CTR_FE_STALL] = events_intel_fe_stall }};
-/* The Zen families share all but their L1i, iTLB and op-cache events. */
-#define EVENTS_CPU_ZEN(l1i, itlb, ochit, ocmiss) {{ \
-	[IC_CTR_L1I_MISS] = (l1i), [IC_CTR_INSTR] = events_amd_instr, \
-	[IC_CTR_CYCLES] = events_amd_cyc, [IC_CTR_BRANCH_MISS] = events_amd_brmsp, \
-	[IC_CTR_ITLB_MISS] = (itlb), \
-	[IC_CTR_OPCACHE_HIT] = (ochit), [IC_CTR_OPCACHE_MISS] = (ocmiss), \
-	[IC_CTR_DSB_UOPS] = events_amd_dsb, [IC_CTR_MITE_UOPS] = events_amd_mite, \
-	[IC_CTR_MACHINE_CLEAR] = events_amd_mclear, \
-	[IC_CTR_FETCH_STALL] = events_amd_fetch_stall, [IC_CTR_FE_STALL] = events_amd_fe_stall }}
-static const struct events_cpu events_cpu_zen1 =
-	EVENTS_CPU_ZEN(events_zen1_l1i, events_zen12_itlb, events_zen12_opcache, events_zen12_opcache);
-static const struct events_cpu events_cpu_zen2 =
-	EVENTS_CPU_ZEN(events_zen2_l1i, events_zen12_itlb, events_zen12_opcache, events_zen12_opcache);
-static const struct events_cpu events_cpu_zen345 =
-	EVENTS_CPU_ZEN(events_zen345_l1i, events_zen345_itlb, events_zen345_ochit, events_zen345_ocmiss);
-static const struct events_cpu events_cpu_other = {{
-	[IC_CTR_L1I_MISS] = events_other_l1i, [IC_CTR_INSTR] = events_other_instr,
-	[IC_CTR_CYCLES] = events_other_cyc, [IC_CTR_BRANCH_MISS] = events_other_brmsp,
-	[IC_CTR_ITLB_MISS] = events_other_itlb,
-	[IC_CTR_OPCACHE_HIT] = events_other_amd_only, [IC_CTR_OPCACHE_MISS] = events_other_amd_only,
-	[IC_CTR_DSB_UOPS] = events_other_none, [IC_CTR_MITE_UOPS] = events_other_none,
-	[IC_CTR_MACHINE_CLEAR] = events_other_intel_only,
-	[IC_CTR_FETCH_STALL] = events_other_intel_only, [IC_CTR_FE_STALL] = events_other_none }};
-
-static const struct events_cpu *events_for_cpu(const struct ic_cpu_ident *cpu)
+static unsigned events_kind(const struct ic_cpu_ident *cpu)
 {
 	if (cpu && cpu->vendor == IC_VENDOR_INTEL)
-		return &events_cpu_intel;
-	if (cpu && cpu->vendor == IC_VENDOR_AMD) {
-		/* Zen 2 starts at model 30h (Rome, Matisse, Renoir). */
-		if (cpu->family == 0x17)
-			return cpu->model < 0x30 ? &events_cpu_zen1 : &events_cpu_zen2;
-		if (cpu->family == 0x19 || cpu->family == 0x1a)
-			return &events_cpu_zen345;
-	}
-	return &events_cpu_other;
+		return EVENTS_INTEL;
+	if (cpu && cpu->vendor == IC_VENDOR_AMD && cpu->family == 0x17)
+		return cpu->model < 0x30 ? EVENTS_ZEN1 : EVENTS_ZEN2;
+	if (cpu && cpu->vendor == IC_VENDOR_AMD && (cpu->family == 0x19 || cpu->family == 0x1a))
+		return EVENTS_ZEN345;
+	return EVENTS_OTHER;
 }
 
 void ic_cpu_ident_read(struct ic_cpu_ident *cpu)
@@ -524,24 +424,24 @@ void ic_events_choose(const struct ic_cpu_ident *cpu,
 		      int n_hw_counters, int n_fixed_counters,
 		      struct ic_event_choice *out)
 {
-	const struct events_cpu *ev = events_for_cpu(cpu);
-	unsigned fixed_used = 0;
+	unsigned kind = events_kind(cpu), fixed_used = 0;
 
 	if (n_fixed_counters < 0)
 		n_fixed_counters = 0;
 	if (n_fixed_counters > n_hw_counters)
 		n_fixed_counters = n_hw_counters > 0 ? n_hw_counters : 0;
 	memset(out, 0, sizeof(*out));
-	for (int c = 0; c < IC_CTR_COUNT; c++) {
-		const struct events_cand *k = ev->cand[c];
+	/* A counter is decided once it has a why. */
+	for (size_t i = 0; i < sizeof(events_cands) / sizeof(events_cands[0]); i++) {
+		const struct events_cand *k = &events_cands[i];
+		int c = k->ctr;
 
-		while (k->name && !(out->event[c] = events_find(k->name, available, n_available)))
-			k++;
-		if (!k->name) {
-			out->why[c] = k->why ? k->why : "no event for this counter is available on this CPU";
+		if (!(k->kinds & kind) || out->why[c] ||
+		    (k->name && !(out->event[c] = events_find(k->name, available, n_available))))
 			continue;
-		}
 		out->why[c] = k->why;
+		if (!k->name)
+			continue;
 		out->n_events++;
 		/* On a fixed counter only if this CPU has it and no other chosen event took it. */
 		if (k->fixed != EVENTS_GP && k->fixed <= n_fixed_counters && !(fixed_used & (1u << k->fixed))) {
@@ -550,6 +450,9 @@ void ic_events_choose(const struct ic_cpu_ident *cpu,
 			out->n_fixed_events++;
 		}
 	}
+	for (int c = 0; c < IC_CTR_COUNT; c++)
+		if (!out->why[c])
+			out->why[c] = "no event for this counter is available on this CPU";
 	out->n_gp_events = out->n_events - out->n_fixed_events;
 	out->n_gp_counters = n_hw_counters > n_fixed_counters ? n_hw_counters - n_fixed_counters : 0;
 	events_place(out);
@@ -557,12 +460,12 @@ void ic_events_choose(const struct ic_cpu_ident *cpu,
 
 size_t ic_events_candidates(const struct ic_cpu_ident *cpu, const char **names, size_t max)
 {
-	const struct events_cpu *ev = events_for_cpu(cpu);
+	unsigned kind = events_kind(cpu);
 	size_t n = 0;
 
-	for (int c = 0; c < IC_CTR_COUNT; c++)
-		for (const struct events_cand *k = ev->cand[c]; k->name; k++)
-			if (n < max && !events_find(k->name, names, n))
-				names[n++] = k->name;
+	for (size_t i = 0; i < sizeof(events_cands) / sizeof(events_cands[0]); i++)
+		if ((events_cands[i].kinds & kind) && events_cands[i].name && n < max &&
+		    !events_find(events_cands[i].name, names, n))
+			names[n++] = events_cands[i].name;
 	return n;
 }
