@@ -1,5 +1,8 @@
-/* This CPU, the candidate events of every counter for it, and the choice among
- * those PAPI knows (pure, but for CPUID).
+/* This CPU, the candidate events of every counter for it and the choice among
+ * those PAPI knows; then the counts before they are trusted: the canary, why a
+ * count is absent, and one figure per counter for a run from every thread's counts.
+ * Pure, but for CPUID: ic_cpu_ident_read() is here, apart from its caller in
+ * counter_papi.c, so that test_bench_hw_fakepapi can wrap it at link time.
  *
  * Where the event names come from:
  *  - libpfm4 4.13's tables as PAPI 7.0 lists them for Skylake, Ice Lake, Sapphire
@@ -21,6 +24,7 @@
  */
 #include "counters.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -224,15 +228,12 @@ void ic_cpu_ident_read(struct ic_cpu_ident *cpu)
 	cpu->vendor = IC_VENDOR_OTHER;
 	cpu->family = cpu->model = 0;
 #if defined(__x86_64__) || defined(__i386__)
-	unsigned a, b, c, d;
-	char v[13];
+	unsigned a, b, c, d, r[4] = { 0 };
 
-	if (!__get_cpuid(0, &a, &b, &c, &d))
+	/* The vendor string is in ebx, edx, ecx. */
+	if (!__get_cpuid(0, &a, &r[0], &r[2], &r[1]))
 		return;
-	memcpy(v, &b, 4);
-	memcpy(v + 4, &d, 4);
-	memcpy(v + 8, &c, 4);
-	v[12] = '\0';
+	const char *v = (const char *)r;
 	cpu->vendor = !strcmp(v, "GenuineIntel") ? IC_VENDOR_INTEL
 		    : !strcmp(v, "AuthenticAMD") ? IC_VENDOR_AMD : IC_VENDOR_OTHER;
 	if (!__get_cpuid(1, &a, &b, &c, &d))
@@ -311,7 +312,7 @@ static const char *events_find(const char *name, const char *const *names, size_
 	return NULL;
 }
 
-/* The per-set counts from sets[] and fixed[]; set 1 keeps the instruction event
+/* The counts from event[], fixed[] and sets[]; set 1 keeps the instruction event
  * only while it holds an attribution event. */
 static void events_recount(struct ic_event_choice *ch)
 {
@@ -321,11 +322,16 @@ static void events_recount(struct ic_event_choice *ch)
 		any1 |= ch->event[c] && (ch->sets[c] & 2u);
 	if (!any1)
 		ch->sets[IC_CTR_INSTR] &= ~2u;
+	ch->n_events = ch->n_fixed_events = 0;
 	ch->set_gp[0] = ch->set_gp[1] = ch->set_fixed[0] = ch->set_fixed[1] = 0;
-	for (int c = 0; c < IC_CTR_COUNT; c++)
+	for (int c = 0; c < IC_CTR_COUNT; c++) {
+		ch->n_events += ch->event[c] != NULL;
+		ch->n_fixed_events += ch->fixed[c];
 		for (int k = 0; k < 2; k++)
 			if (ch->event[c] && (ch->sets[c] & (1u << k)))
 				(ch->fixed[c] ? ch->set_fixed : ch->set_gp)[k]++;
+	}
+	ch->n_gp_events = ch->n_events - ch->n_fixed_events;
 	ch->n_sets = ch->n_events ? (any1 ? 2 : 1) : 0;
 }
 
@@ -335,12 +341,7 @@ void ic_event_remove(struct ic_event_choice *ch, int c, const char *why)
 		return;
 	ch->event[c] = NULL;
 	ch->why[c] = why;
-	ch->n_events--;
 	ch->sets[c] = 0;
-	if (ch->fixed[c])
-		ch->n_fixed_events--;
-	else
-		ch->n_gp_events--;
 	ch->fixed[c] = 0;
 	events_recount(ch);
 }
@@ -440,20 +441,16 @@ void ic_events_choose(const struct ic_cpu_ident *cpu,
 		    (k->name && !(out->event[c] = events_find(k->name, available, n_available))))
 			continue;
 		out->why[c] = k->why;
-		if (!k->name)
-			continue;
-		out->n_events++;
 		/* On a fixed counter only if this CPU has it and no other chosen event took it. */
-		if (k->fixed != EVENTS_GP && k->fixed <= n_fixed_counters && !(fixed_used & (1u << k->fixed))) {
+		if (k->name && k->fixed != EVENTS_GP && k->fixed <= n_fixed_counters &&
+		    !(fixed_used & (1u << k->fixed))) {
 			fixed_used |= 1u << k->fixed;
 			out->fixed[c] = 1;
-			out->n_fixed_events++;
 		}
 	}
 	for (int c = 0; c < IC_CTR_COUNT; c++)
 		if (!out->why[c])
 			out->why[c] = "no event for this counter is available on this CPU";
-	out->n_gp_events = out->n_events - out->n_fixed_events;
 	out->n_gp_counters = n_hw_counters > n_fixed_counters ? n_hw_counters - n_fixed_counters : 0;
 	events_place(out);
 }
@@ -468,4 +465,133 @@ size_t ic_events_candidates(const struct ic_cpu_ident *cpu, const char **names, 
 		    !events_find(events_cands[i].name, names, n))
 			names[n++] = events_cands[i].name;
 	return n;
+}
+
+/* ---- counts before they are trusted ------------------------------------------ */
+
+int ic_ctr_canary(const long long value[IC_CTR_COUNT], const int valid[IC_CTR_COUNT],
+		  double ops, double min_instr_per_op, char *why, size_t why_len)
+{
+	int n_valid = 0, n_zero = 0;
+
+	if (why && why_len)
+		why[0] = '\0';
+	for (int c = 0; c < IC_CTR_COUNT; c++) {
+		if (!valid[c])
+			continue;
+		n_valid++;
+		n_zero += value[c] == 0;
+	}
+	if (n_valid == 0)
+		return 0;
+	if (n_zero == n_valid) {
+		snprintf(why, why_len, "canary failed: all %d counts read 0 (the kernel accepted the "
+			 "event group but never scheduled it)", n_valid);
+		return -1;
+	}
+	if (valid[IC_CTR_INSTR] && ops > 0 && min_instr_per_op > 0 &&
+	    (double)value[IC_CTR_INSTR] < min_instr_per_op * ops) {
+		snprintf(why, why_len, "canary failed: %.3g instructions per operation, fewer than the "
+			 "%.3g the work takes (the counts are not trusted)",
+			 (double)value[IC_CTR_INSTR] / ops, min_instr_per_op);
+		return -1;
+	}
+	return 0;
+}
+
+const char *ic_ctr_absent_why(long long code)
+{
+	static const char *const why[] = {
+		[-IC_CTR_ABSENT_NO_SET] = "no running event set on this thread (open, start or stop failed)",
+		[-IC_CTR_ABSENT_NOT_COUNTED] = "this CPU counts no event for it",
+		[-IC_CTR_ABSENT_NOT_ADDED] = "its event would not go into this thread's event set",
+		[-IC_CTR_ABSENT_MPX_ZERO] = "0 under multiplexing: the event may never have been scheduled",
+		[-IC_CTR_ABSENT_BAD_COUNT] = "PAPI returned a negative count",
+		[-IC_CTR_ABSENT_OTHER_PASS] = "counted by the other event set, on alternate runs",
+		[-IC_CTR_ABSENT_CANARY] = "the event set failed its canary",
+	};
+
+	return code < 0 && code > -(long long)(sizeof(why) / sizeof(why[0])) ? why[-code] : "count invalid";
+}
+
+int ic_ctr_count_absent(long long count, int multiplexed)
+{
+	if (count < 0)
+		return IC_CTR_ABSENT_BAD_COUNT;
+	if (count == 0 && multiplexed)
+		return IC_CTR_ABSENT_MPX_ZERO;
+	return 0;
+}
+
+int ic_ctr_combine(int n_threads, const long long value[][IC_CTR_COUNT],
+		   const int valid[][IC_CTR_COUNT], const double ops[],
+		   const char *const thread_why[], double min_instr_per_op,
+		   double per_op[IC_CTR_COUNT], int ok[IC_CTR_COUNT], char *why, size_t why_len)
+{
+	double ops_sum = 0;
+	int n_ok = 0, named = 0, canary_bad = -1;
+	char canary_why[200] = "";
+
+	if (why && why_len)
+		why[0] = '\0';
+	for (int t = 0; t < n_threads; t++) {
+		ops_sum += ops[t];
+		/* Before any count is trusted: the first thread that fails the
+		 * canary takes every count of the run with it. */
+		if (canary_bad < 0 &&
+		    ic_ctr_canary(value[t], valid[t], ops[t], min_instr_per_op, canary_why,
+				  sizeof(canary_why)) != 0)
+			canary_bad = t;
+	}
+	for (int c = 0; c < IC_CTR_COUNT; c++) {
+		double sum = 0;
+		int lacking = -1, not_counted = 0;
+
+		ok[c] = 0;
+		per_op[c] = NAN;
+		for (int t = 0; t < n_threads; t++) {
+			if (valid[t][c] && canary_bad < 0) {
+				sum += (double)value[t][c];
+				continue;
+			}
+			if (lacking < 0)
+				lacking = t;
+			/* A thread with no set cannot tell; one that has says so. */
+			if (value[t][c] == IC_CTR_ABSENT_NOT_COUNTED ||
+			    value[t][c] == IC_CTR_ABSENT_OTHER_PASS)
+				not_counted = 1;
+		}
+		if (n_threads > 0 && lacking < 0 && ops_sum > 0) {
+			ok[c] = 1;
+			per_op[c] = sum / ops_sum;
+			n_ok++;
+			continue;
+		}
+		if (named || !why || !why_len)
+			continue;
+		if (canary_bad >= 0) {
+			named = 1;
+			snprintf(why, why_len, "counts absent: thread %d of %d: %s", canary_bad, n_threads,
+				 canary_why);
+			continue;
+		}
+		if (not_counted)
+			continue;
+		named = 1;
+		if (n_threads <= 0) {
+			snprintf(why, why_len, "%s absent: no threads", ic_ctr_names[c]);
+		} else if (lacking < 0) {
+			snprintf(why, why_len, "%s absent: the %d thread%s ran no operations while counting",
+				 ic_ctr_names[c], n_threads, n_threads == 1 ? "" : "s");
+		} else {
+			const char *tw = thread_why ? thread_why[lacking] : NULL;
+
+			snprintf(why, why_len, "%s absent: thread %d of %d: %s%s%s%s",
+				 ic_ctr_names[c], lacking, n_threads,
+				 ic_ctr_absent_why(value[lacking][c]),
+				 tw && tw[0] ? " (" : "", tw && tw[0] ? tw : "",
+				 tw && tw[0] ? ")" : "");
+		}
+	}
+	return n_ok;
 }

@@ -61,11 +61,6 @@ static const char *papi_error(int rc)
 	return buf;
 }
 
-static int file_exists(const char *path)
-{
-	return access(path, F_OK) == 0;
-}
-
 int ic_pmu_hybrid(const char *root, char *why, size_t why_len)
 {
 	char core[4096], atom[4096];
@@ -75,7 +70,7 @@ int ic_pmu_hybrid(const char *root, char *why, size_t why_len)
 	/* A plain CPU's core PMU is "cpu"; a hybrid one has two. */
 	snprintf(core, sizeof(core), "%s/sys/bus/event_source/devices/cpu_core/type", root ? root : "");
 	snprintf(atom, sizeof(atom), "%s/sys/bus/event_source/devices/cpu_atom/type", root ? root : "");
-	if (!file_exists(core) || !file_exists(atom))
+	if (access(core, F_OK) || access(atom, F_OK))
 		return 0;
 	snprintf(why, why_len, "hybrid CPU: two core PMUs (cpu_core for P-cores, cpu_atom for "
 		 "E-cores), on which PAPI 7.0 fails with PAPI_ECOUNT; threads are placed on one "
@@ -83,19 +78,12 @@ int ic_pmu_hybrid(const char *root, char *why, size_t why_len)
 	return 1;
 }
 
-/* A VM without a virtual PMU shows none. */
-static int core_pmu_present(void)
-{
-	return file_exists("/sys/bus/event_source/devices/cpu") ||
-	       file_exists("/sys/bus/event_source/devices/cpu_core");
-}
-
 /* libpfm4's release from the file name of the copy loaded with PAPI
  * ("libpfm.so.4.13.0": "4.13"); PAPI's support_version is its interface version,
  * "4.0" in every release, and says nothing of its tables. "" when none. */
 static int pfm_release_of(struct dl_phdr_info *info, size_t size, void *arg)
 {
-	char real[PATH_MAX], *base, *out = arg;
+	char real[PATH_MAX], *out = arg;
 	int major, minor;
 
 	(void)size;
@@ -103,9 +91,7 @@ static int pfm_release_of(struct dl_phdr_info *info, size_t size, void *arg)
 		return 0;
 	if (!realpath(info->dlpi_name, real))
 		snprintf(real, sizeof(real), "%s", info->dlpi_name);
-	base = strrchr(real, '/');
-	base = base ? base + 1 : real;
-	if (sscanf(base, "libpfm.so.%d.%d", &major, &minor) == 2)
+	if (sscanf(basename(real), "libpfm.so.%d.%d", &major, &minor) == 2)
 		snprintf(out, 32, "%d.%d", major, minor);
 	return out[0] != '\0';
 }
@@ -122,26 +108,15 @@ static int cpuid_fixed_counters(void)
 	return 0;
 }
 
-/* perf_event_paranoid explains most "permission denied" answers; -100 unknown. */
-static int paranoid_read(void)
+/* The "none" note: what failed, PAPI's error text, and perf_event_paranoid, which
+ * explains most "permission denied" answers. Returns -1, for the caller to return. */
+static int note_none(int papi_rc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int note_none(int papi_rc, const char *fmt, ...)
 {
 	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-	int v = -100;
-
-	if (f && fscanf(f, "%d", &v) != 1)
-		v = -100;
-	if (f)
-		fclose(f);
-	return v;
-}
-
-/* The "none" note: what failed, PAPI's error text, and perf_event_paranoid. */
-static void note_none(int papi_rc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void note_none(int papi_rc, const char *fmt, ...)
-{
 	size_t len, cap = sizeof(counters_note);
-	int par = paranoid_read();
+	int par;
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -150,8 +125,11 @@ static void note_none(int papi_rc, const char *fmt, ...)
 	len = strlen(counters_note);
 	if (papi_rc < 0 && len < cap)
 		len += snprintf(counters_note + len, cap - len, ": %s", papi_error(papi_rc));
-	if (par != -100 && len < cap)
+	if (f && fscanf(f, "%d", &par) == 1 && len < cap)
 		snprintf(counters_note + len, cap - len, "; perf_event_paranoid=%d", par);
+	if (f)
+		fclose(f);
+	return -1;
 }
 
 static void note_papi(int refit)
@@ -180,66 +158,51 @@ static void note_papi(int refit)
 }
 
 /* The library, its perf_event component, and libpfm4's tables for this CPU: the
- * number of hardware counters, or 0 with the note saying why not. */
+ * number of hardware counters, or -1 with the note saying why not. */
 static int papi_open(const struct ic_cpu_ident *cpu, char pfm[32])
 {
 	const PAPI_component_info_t *ci;
 	int rc, n_hw;
 	char why[512];
-	const char *no_pmu = core_pmu_present() ? "" : "; and the kernel offers no core PMU here "
-		"(no /sys/bus/event_source/devices/cpu: a VM without a virtual PMU?)";
+	/* A VM without a virtual PMU shows none. */
+	const char *no_pmu = !access("/sys/bus/event_source/devices/cpu", F_OK) ||
+		!access("/sys/bus/event_source/devices/cpu_core", F_OK) ? "" : "; and the kernel offers "
+		"no core PMU here (no /sys/bus/event_source/devices/cpu: a VM without a virtual PMU?)";
 
 #if PAPI_VERSION_MAJOR(PAPI_VERSION) < 7 || \
     (PAPI_VERSION_MAJOR(PAPI_VERSION) == 7 && PAPI_VERSION_MINOR(PAPI_VERSION) == 0)
-	if (ic_pmu_hybrid(NULL, why, sizeof(why))) {
-		note_none(0, "%s", why);
-		return 0;
-	}
+	if (ic_pmu_hybrid(NULL, why, sizeof(why)))
+		return note_none(0, "%s", why);
 #endif
 	/* A positive answer is the library's version, not papi.h's. */
 	rc = PAPI_library_init(PAPI_VER_CURRENT);
-	if (rc != PAPI_VER_CURRENT) {
-		if (rc > 0)
-			note_none(0, "PAPI_library_init: library version %#x differs from papi.h %#x",
-				  (unsigned)rc, (unsigned)PAPI_VER_CURRENT);
-		else
-			note_none(rc, "PAPI_library_init failed");
-		return 0;
-	}
+	if (rc != PAPI_VER_CURRENT && rc > 0)
+		return note_none(0, "PAPI_library_init: library version %#x differs from papi.h %#x",
+				 (unsigned)rc, (unsigned)PAPI_VER_CURRENT);
+	if (rc != PAPI_VER_CURRENT)
+		return note_none(rc, "PAPI_library_init failed");
 	rc = PAPI_thread_init(pthread_self);
-	if (rc != PAPI_OK) {
-		note_none(rc, "PAPI_thread_init failed");
-		return 0;
-	}
+	if (rc != PAPI_OK)
+		return note_none(rc, "PAPI_thread_init failed");
 	counters_cidx = PAPI_get_component_index("perf_event");
-	if (counters_cidx < 0) {
-		note_none(counters_cidx, "PAPI has no perf_event component");
-		return 0;
-	}
+	if (counters_cidx < 0)
+		return note_none(counters_cidx, "PAPI has no perf_event component");
 	ci = PAPI_get_component_info(counters_cidx);
-	if (!ci) {
-		note_none(0, "PAPI_get_component_info(perf_event) returned nothing");
-		return 0;
-	}
+	if (!ci)
+		return note_none(0, "PAPI_get_component_info(perf_event) returned nothing");
 	/* Before PAPI's own reason, which for a CPU libpfm4 does not know is only
 	 * "no default PMU found". */
 	pfm[0] = '\0';
 	dl_iterate_phdr(pfm_release_of, pfm);
-	if (!ic_pfm_knows_cpu(cpu, pfm, why, sizeof(why))) {
-		note_none(0, "%s%s%s%s", why, ci->disabled ? "; PAPI: " : "",
-			  ci->disabled ? ci->disabled_reason : "", no_pmu);
-		return 0;
-	}
-	if (ci->disabled) {
-		note_none(0, "perf_event component disabled: %s%s",
-			  ci->disabled_reason[0] ? ci->disabled_reason : "no reason given", no_pmu);
-		return 0;
-	}
+	if (!ic_pfm_knows_cpu(cpu, pfm, why, sizeof(why)))
+		return note_none(0, "%s%s%s%s", why, ci->disabled ? "; PAPI: " : "",
+				 ci->disabled ? ci->disabled_reason : "", no_pmu);
+	if (ci->disabled)
+		return note_none(0, "perf_event component disabled: %s%s",
+				 ci->disabled_reason[0] ? ci->disabled_reason : "no reason given", no_pmu);
 	n_hw = PAPI_num_cmp_hwctrs(counters_cidx);
-	if (n_hw <= 0) {
-		note_none(n_hw < 0 ? n_hw : 0, "PAPI reports 0 hardware counters");
-		return 0;
-	}
+	if (n_hw <= 0)
+		return note_none(n_hw < 0 ? n_hw : 0, "PAPI reports 0 hardware counters");
 	return n_hw;
 }
 
@@ -258,18 +221,14 @@ static int papi_choose(const struct ic_cpu_ident *cpu, const char *pfm, int n_hw
 	counters_n_hw = n_hw;
 	counters_n_fixed = cpu->vendor == IC_VENDOR_INTEL ? cpuid_fixed_counters() : 0;
 	ic_events_choose(cpu, avail, n_avail, counters_n_hw, counters_n_fixed, &counters_choice);
-	if (counters_choice.n_events == 0) {
-		note_none(0, "PAPI knows none of the events this CPU needs (%s family %#x model %#x, "
-			  "libpfm4 %s)", cpu->vendor == IC_VENDOR_INTEL ? "Intel"
-			  : cpu->vendor == IC_VENDOR_AMD ? "AMD" : "other vendor", cpu->family,
-			  cpu->model, pfm[0] ? pfm : "of unknown release");
-		return -1;
-	}
+	if (counters_choice.n_events == 0)
+		return note_none(0, "PAPI knows none of the events this CPU needs (%s family %#x model %#x, "
+				 "libpfm4 %s)", cpu->vendor == IC_VENDOR_INTEL ? "Intel"
+				 : cpu->vendor == IC_VENDOR_AMD ? "AMD" : "other vendor", cpu->family,
+				 cpu->model, pfm[0] ? pfm : "of unknown release");
 	/* Multiplexing must be initialised before any set is made multiplexed. */
-	if (counters_choice.multiplex && (rc = PAPI_multiplex_init()) != PAPI_OK) {
-		note_none(rc, "PAPI_multiplex_init failed");
-		return -1;
-	}
+	if (counters_choice.multiplex && (rc = PAPI_multiplex_init()) != PAPI_OK)
+		return note_none(rc, "PAPI_multiplex_init failed");
 	return 0;
 }
 
@@ -477,10 +436,8 @@ static int try_sets(int *refit)
 		if (rc == 0)
 			rc = set_trial(&s);
 		set_drop(&s, NULL, 0);
-		if (rc < 0 && pass == 0) {
-			note_none(0, "%s", set_err);
-			return -1;
-		}
+		if (rc < 0 && pass == 0)
+			return note_none(0, "%s", set_err);
 		if (rc < 0) {   /* the core set counts: go on without set 2 */
 			ic_drop_attribution(&counters_choice, built ? "left out: the second event set failed "
 					    "its trial" : "left out: the second event set would not build");
@@ -551,10 +508,8 @@ void ic_counters_notice_once(FILE *f)
 	if (atomic_flag_test_and_set(&counters_notice_done))
 		return;
 	/* Not "absent" when none: the simulation may stand in; run.sh says which. */
-	if (ok)
-		fprintf(f, "inlinecost: hardware counters via PAPI: %s\n", counters_note);
-	else
-		fprintf(f, "inlinecost: no hardware counters (PAPI: %s)\n", counters_note);
+	fprintf(f, ok ? "inlinecost: hardware counters via PAPI: %s\n"
+		   : "inlinecost: no hardware counters (PAPI: %s)\n", counters_note);
 	fflush(f);
 }
 

@@ -1,10 +1,10 @@
-/* Hardware counters through PAPI, in three files:
- *   counter_events.c   this CPU, the events per counter for it and the choice among
- *                      those PAPI knows (pure but for CPUID)
- *   counter_papi.c     the PAPI session: can this machine count, the start-up trial,
- *                      per-thread event sets
- *   counter_combine.c  counts before they are trusted: the canary, absent counts, a
- *                      run's figures from every thread's counts (pure)
+/* Hardware counters through PAPI, in two files:
+ *   counter_events.c  this CPU, the events per counter for it and the choice among
+ *                     those PAPI knows; counts before they are trusted: the canary,
+ *                     absent counts, a run's figures from every thread's counts
+ *                     (pure but for CPUID)
+ *   counter_papi.c    the PAPI session: can this machine count, the start-up trial,
+ *                     per-thread event sets
  *
  * Many machines (cloud VMs, containers, perf_event_paranoid > 2) have no usable
  * counters. Then ic_counters_init() returns 0, the source is "none", the note says
@@ -89,13 +89,12 @@ struct ic_event_choice {
  *
  * n_hw_counters is PAPI_num_cmp_hwctrs() of perf_event: general-purpose plus fixed
  * counters of the core PMU (Skylake 8 + 3, Ice Lake 16 + 4, Zen 6 + 0), one fewer
- * with the NMI watchdog on. n_fixed_counters is how many are fixed (CPUID leaf
- * 0xA on Intel, 0 on AMD). Intel's instruction and cycle events encode as 0x00c0
- * and 0x003c, which the kernel puts on fixed counters 0 and 1, so they take no
- * general-purpose counter (fixed[c] = 1). Attribution events that do not fit go to
- * set 1, or are left out with why; set 0 is multiplexed only when the core events
- * alone do not fit. Not accounted here (libpfm4 counts counters as with SMT off; a
- * derived preset takes two): the start-up trial finds such a set does not fit. */
+ * with the NMI watchdog on; n_fixed_counters of them are fixed (CPUID leaf 0xA on
+ * Intel, 0 on AMD), where Intel's instruction and cycle events go (fixed[c] = 1).
+ * Attribution events that do not fit go to set 1, or are left out with why; set 0
+ * is multiplexed only when the core events alone do not fit. A derived preset takes
+ * two counters and libpfm4 counts them as with SMT off: the start-up trial finds
+ * such a set does not fit. */
 void ic_events_choose(const struct ic_cpu_ident *cpu,
 		      const char *const *available, size_t n_available,
 		      int n_hw_counters, int n_fixed_counters,
@@ -164,7 +163,7 @@ int ic_ctr_set_stop(struct ic_ctr_set *set, long long value[IC_CTR_COUNT],
 void ic_ctr_set_close(struct ic_ctr_set *set);
 const char *ic_ctr_set_error(void);
 
-/* ---- counter_combine.c: counts before they are trusted -------------------- */
+/* ---- counter_events.c: counts before they are trusted --------------------- */
 
 /* Why a count is absent: where valid[c] == 0, value[c] holds one of these. */
 enum ic_ctr_absent {
