@@ -352,14 +352,14 @@ void ic_drop_attribution(struct ic_event_choice *ch, const char *why)
 		ic_event_remove(ch, c, why);
 }
 
-/* Attribution groups in the order they get room: a pair (hit and miss, op cache
- * and decoder) is placed whole or not at all. */
+/* Attribution groups (first and last counter) in the order they get room: a pair
+ * (hit and miss, op cache and decoder) is placed whole or not at all. */
 static const int events_groups[][2] = {
 	{ IC_CTR_OPCACHE_HIT, IC_CTR_OPCACHE_MISS },
 	{ IC_CTR_DSB_UOPS, IC_CTR_MITE_UOPS },
-	{ IC_CTR_FETCH_STALL, -1 },
-	{ IC_CTR_FE_STALL, -1 },
-	{ IC_CTR_MACHINE_CLEAR, -1 },
+	{ IC_CTR_FETCH_STALL, IC_CTR_FETCH_STALL },
+	{ IC_CTR_FE_STALL, IC_CTR_FE_STALL },
+	{ IC_CTR_MACHINE_CLEAR, IC_CTR_MACHINE_CLEAR },
 };
 
 /* The core counters go in set 0, each attribution group beside them where it fits,
@@ -387,10 +387,10 @@ static void events_place(struct ic_event_choice *out)
 		int cost = 0, n = 0;
 		unsigned bit;
 
-		for (int k = 0; k < 2; k++)
-			if (grp[k] >= 0 && out->event[grp[k]]) {
+		for (int c = grp[0]; c <= grp[1]; c++)
+			if (out->event[c]) {
 				n++;
-				cost += !out->fixed[grp[k]];
+				cost += !out->fixed[c];
 			}
 		if (!n)
 			continue;
@@ -406,15 +406,14 @@ static void events_place(struct ic_event_choice *out)
 			in1 = 1;
 			gp1 += cost;
 		} else {
-			for (int k = 0; k < 2; k++)
-				if (grp[k] >= 0)
-					ic_event_remove(out, grp[k], "left out: no room in either event "
-							"set without multiplexing");
+			for (int c = grp[0]; c <= grp[1]; c++)
+				ic_event_remove(out, c, "left out: no room in either event set without "
+						"multiplexing");
 			continue;
 		}
-		for (int k = 0; k < 2; k++)
-			if (grp[k] >= 0 && out->event[grp[k]])
-				out->sets[grp[k]] = bit;
+		for (int c = grp[0]; c <= grp[1]; c++)
+			if (out->event[c])
+				out->sets[c] = bit;
 	}
 	events_recount(out);
 	out->multiplex = out->set_gp[0] > gp;
@@ -477,10 +476,8 @@ int ic_ctr_canary(const long long value[IC_CTR_COUNT], const int valid[IC_CTR_CO
 	if (why && why_len)
 		why[0] = '\0';
 	for (int c = 0; c < IC_CTR_COUNT; c++) {
-		if (!valid[c])
-			continue;
-		n_valid++;
-		n_zero += value[c] == 0;
+		n_valid += valid[c] != 0;
+		n_zero += valid[c] && value[c] == 0;
 	}
 	if (n_valid == 0)
 		return 0;
@@ -516,11 +513,7 @@ const char *ic_ctr_absent_why(long long code)
 
 int ic_ctr_count_absent(long long count, int multiplexed)
 {
-	if (count < 0)
-		return IC_CTR_ABSENT_BAD_COUNT;
-	if (count == 0 && multiplexed)
-		return IC_CTR_ABSENT_MPX_ZERO;
-	return 0;
+	return count < 0 ? IC_CTR_ABSENT_BAD_COUNT : count == 0 && multiplexed ? IC_CTR_ABSENT_MPX_ZERO : 0;
 }
 
 int ic_ctr_combine(int n_threads, const long long value[][IC_CTR_COUNT],
@@ -529,7 +522,7 @@ int ic_ctr_combine(int n_threads, const long long value[][IC_CTR_COUNT],
 		   double per_op[IC_CTR_COUNT], int ok[IC_CTR_COUNT], char *why, size_t why_len)
 {
 	double ops_sum = 0;
-	int n_ok = 0, named = 0, canary_bad = -1;
+	int n_ok = 0, canary_bad = -1;
 	char canary_why[200] = "";
 
 	if (why && why_len)
@@ -567,18 +560,13 @@ int ic_ctr_combine(int n_threads, const long long value[][IC_CTR_COUNT],
 			n_ok++;
 			continue;
 		}
-		if (named || !why || !why_len)
+		/* Only the first absent counter is named. */
+		if (!why || !why_len || why[0] || (not_counted && canary_bad < 0))
 			continue;
 		if (canary_bad >= 0) {
-			named = 1;
 			snprintf(why, why_len, "counts absent: thread %d of %d: %s", canary_bad, n_threads,
 				 canary_why);
-			continue;
-		}
-		if (not_counted)
-			continue;
-		named = 1;
-		if (n_threads <= 0) {
+		} else if (n_threads <= 0) {
 			snprintf(why, why_len, "%s absent: no threads", ic_ctr_names[c]);
 		} else if (lacking < 0) {
 			snprintf(why, why_len, "%s absent: the %d thread%s ran no operations while counting",
