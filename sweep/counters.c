@@ -19,12 +19,8 @@ static size_t said_lines(char *text, char **line, size_t max)
 {
 	size_t n = 0;
 
-	for (char *p = text, *nl; *p && n < max; p = nl + 1) {
-		line[n++] = p;
-		if (!(nl = strchr(p, '\n')))
-			break;
-		*nl = 0;
-	}
+	for (char *p = text; p && *p && n < max;)
+		line[n++] = strsep(&p, "\n");
 	return n;
 }
 
