@@ -496,9 +496,7 @@ const char *ic_counters_note(void)
 
 const char *ic_counters_event(enum ic_ctr c)
 {
-	if (!ic_counters_init() || (unsigned)c >= IC_CTR_COUNT)
-		return NULL;
-	return counters_choice.event[c];
+	return ic_counters_init() && (unsigned)c < IC_CTR_COUNT ? counters_choice.event[c] : NULL;
 }
 
 void ic_counters_notice_once(FILE *f)
