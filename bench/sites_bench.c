@@ -35,7 +35,7 @@
  *                      points into --sim-cache if it is sim, print the
  *                      source (papi, sim or none) and on a second line where
  *                      the counter columns come from and why, in words
- *                      (counter_sentence.h), on a third the file the
+ *                      (counters.h), on a third the file the
  *                      simulated counts are in (when the source is sim),
  *                      and exit: run.sh does this once
  *                      with the ordinary link, so every process reads the
@@ -52,7 +52,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "counter_sentence.h"
 #include "counters.h"
 #include "gbench_c.h"
 #include "sim.h"
@@ -70,7 +69,7 @@ extern const struct ic_point *const IC_POINTS_TABLE[];
 /* Where counts come from, decided once and said once: PAPI where it can
  * count (auto, papi), else valgrind's simulation of the selected points
  * (auto, sim), else none. Returns the source; note says why, and
- * sentence (when not NULL) says it for the console (counter_sentence.h). */
+ * sentence (when not NULL) says it for the console (counters.h). */
 static const char *counter_source(const struct ic_opts *o, const struct ic_topo_info *topo,
 				  const struct ic_point *const *points, struct ic_cases *cs,
 				  char *note, size_t len, char *sentence, size_t slen)

@@ -3,6 +3,7 @@
 #ifndef IC_SITES_OPTIONS_H
 #define IC_SITES_OPTIONS_H
 
+#include "counters.h"
 #include "gb_iterations.h"
 
 /* Most thread counts one --threads list may give, and the largest count. */
@@ -10,8 +11,6 @@
 #define IC_OPTS_THREAD_COUNT_MAX 256
 /* Most --plant fractions. */
 #define IC_OPTS_PLANT_MAX 8
-
-enum ic_counters_mode { IC_CTR_AUTO, IC_CTR_PAPI, IC_CTR_SIM, IC_CTR_NONE };
 
 /* What --list and --plan print instead of running. */
 enum ic_print { IC_PRINT_NONE, IC_PRINT_LIST, IC_PRINT_PLAN };

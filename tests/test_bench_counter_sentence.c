@@ -1,11 +1,11 @@
-/* The console's counter line (bench/counter_sentence.h): one line naming
+/* The console's counter line (bench/hw/counters.h): one line naming
  * where the counter columns come from and why, for every source and every
  * --counters, with PAPI's and the simulation's own reasons; never "absent"
  * beside a simulation, and a stand-in where a reason is empty. */
 #include <string.h>
 
 #include "check.h"
-#include "counter_sentence.h"
+#include "counters.h"
 
 static const char *say(enum ic_counters_mode asked, const char *source, int papi_tried, const char *papi_why,
 		       const char *sim_why)

@@ -212,4 +212,15 @@ int ic_ctr_combine(int n_threads, const long long value[][IC_CTR_COUNT],
 		   const char *const thread_why[], double min_instr_per_op,
 		   double per_op[IC_CTR_COUNT], int ok[IC_CTR_COUNT], char *why, size_t why_len);
 
+/* What --counters asked. */
+enum ic_counters_mode { IC_CTR_AUTO, IC_CTR_PAPI, IC_CTR_SIM, IC_CTR_NONE };
+
+/* Where a run's counter columns come from and why, in one line for the
+ * console: the source the bench decided (papi, sim or none), what --counters
+ * asked, and PAPI's and the simulation's reasons where they failed ("it said
+ * no more", "see the log" where a reason is empty). papi_tried: PAPI was
+ * asked (auto or papi) and said papi_why. sites_bench --sim-only prints it. */
+void ic_counter_sentence(enum ic_counters_mode asked, const char *source, int papi_tried,
+			 const char *papi_why, const char *sim_why, char *out, size_t len);
+
 #endif
