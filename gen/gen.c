@@ -38,9 +38,12 @@
  * temporary name and renamed, so a build never sees half a file. Bad input
  * is reported before anything is written: one line on stderr, exit 2.
  */
+#include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "gen.h"
+#include "kit.h"
 
 int main(int argc, char **argv)
 {
@@ -48,7 +51,8 @@ int main(int argc, char **argv)
 
 	gen_parse_args(argc, argv, &a);
 
-	gen_mkdir_p(a.dir);
+	if (ic_mkdir_p(a.dir) != 0)
+		ic_die(1, "cannot create directory %s: %s", a.dir, strerror(errno));
 	for (uint32_t i = 0; a.part != GEN_PART_POINT && i < gen_file_count(&a); i++)
 		gen_sites_file(&a, i);
 	if (a.part != GEN_PART_SITES)

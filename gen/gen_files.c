@@ -3,28 +3,22 @@
  * point's tail caller) and manifest.txt. Each is written under a temporary
  * name and renamed, and kept as it was when its bytes did not change.
  */
-#include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
 
 #include "atomic_file.h"
 #include "gen.h"
+#include "kit.h"
 #include "splitmix64.h"
 
 /* 0..n-1, in order or shuffled (Fisher-Yates) from the seed. */
 static uint32_t *gen_walk_order(uint32_t n, const struct ic_point_id *id)
 {
-	uint32_t *v = malloc((size_t)n * sizeof *v);
+	uint32_t *v = ic_xalloc(malloc((size_t)n * sizeof *v));
 	uint64_t state = id->seed;
 
-	if (!v) {
-		fprintf(stderr, "%s: out of memory\n", gen_prog);
-		exit(1);
-	}
 	for (uint32_t i = 0; i < n; i++)
 		v[i] = i;
 	if (id->order == IC_ORDER_RANDOM) {
@@ -53,10 +47,8 @@ static void gen_file_open(struct gen_file *gf, const char *dir, const char *name
 	snprintf(path, sizeof path, "%s/%s", dir, name);
 	/* Same bytes as before: keep the old file, so make recompiles only the
 	 * files gen really changed (a new gen rewrites every point). */
-	if (ic_atomic_open(&gf->af, path, IC_ATOMIC_KEEP_SAME) != 0) {
-		fprintf(stderr, "%s: %s\n", gen_prog, gf->af.err);
-		exit(1);
-	}
+	if (ic_atomic_open(&gf->af, path, IC_ATOMIC_KEEP_SAME) != 0)
+		ic_die(1, "%s", gf->af.err);
 	gf->f = gf->af.f;
 	/* One file is open at a time: one big buffer serves them all (glibc
 	 * ignores the size when it is given no buffer). */
@@ -66,32 +58,8 @@ static void gen_file_open(struct gen_file *gf, const char *dir, const char *name
 
 static void gen_file_commit(struct gen_file *gf)
 {
-	if (ic_atomic_commit(&gf->af) != 0) {
-		fprintf(stderr, "%s: %s\n", gen_prog, gf->af.err);
-		exit(1);
-	}
-}
-
-static void gen_io_fail(const char *what, const char *path)
-{
-	fprintf(stderr, "%s: %s %s: %s\n", gen_prog, what, path, strerror(errno));
-	exit(1);
-}
-
-void gen_mkdir_p(const char *dir)
-{
-	char path[PATH_MAX];
-	size_t len = strlen(dir);
-
-	memcpy(path, dir, len + 1);
-	for (size_t i = 1; i <= len; i++) {
-		if (path[i] != '/' && path[i] != '\0')
-			continue;
-		path[i] = '\0';
-		if (mkdir(path, 0777) != 0 && errno != EEXIST)
-			gen_io_fail("cannot create directory", path);
-		path[i] = dir[i];
-	}
+	if (ic_atomic_commit(&gf->af) != 0)
+		ic_die(1, "%s", gf->af.err);
 }
 
 /* A series file's banner names no N, order or seed: a file's sites are the
@@ -115,49 +83,28 @@ uint32_t gen_file_count(const struct gen_args *a)
 	return (a->series_sites + a->per_file - 1) / a->per_file;
 }
 
-/* The chain callers of the series, in order: caller j holds sites
- * [k0, k1); callers never span files, so a file's last caller and the
- * series' last may be short. Calls fn for each; stops when fn returns 0. */
-static void gen_each_caller(const struct gen_args *a, int (*fn)(void *, uint32_t, uint32_t, uint32_t),
-			    void *arg)
-{
-	uint32_t j = 0;
-
-	for (uint32_t lo = 0; lo < a->series_sites; lo += a->per_file) {
-		uint32_t hi = a->series_sites - lo > a->per_file ? lo + a->per_file : a->series_sites;
-
-		for (uint32_t k0 = lo; k0 < hi; k0 += a->per_caller)
-			if (!fn(arg, j++, k0, hi - k0 > a->per_caller ? k0 + a->per_caller : hi))
-				return;
-	}
-}
-
 /* The series callers a point of N = a->id.sites calls whole: those that end
  * at or before N. The sites after the last of them, up to N, are the
- * point's own tail caller (point.c). */
+ * point's own tail caller (point.c). Chain callers never span files, so
+ * a file's last caller and the series' last may be short: every file but
+ * the last holds gen_file_callers of them. */
 struct gen_used {
-	uint32_t n, callers, tail_k0;
+	uint32_t callers, tail_k0;
 };
 
-static int gen_count_used(void *arg, uint32_t j, uint32_t k0, uint32_t k1)
+static uint32_t gen_file_callers(const struct gen_args *a)
 {
-	struct gen_used *u = arg;
-
-	(void)k0;
-	if (k1 > u->n)
-		return 0;
-	u->callers = j + 1;
-	u->tail_k0 = k1;
-	return 1;
+	return (a->per_file + a->per_caller - 1) / a->per_caller;
 }
 
 static struct gen_used gen_used(const struct gen_args *a)
 {
-	struct gen_used u = { a->id.sites, 0, 0 };
+	uint32_t n = a->id.sites, r = n % a->per_file, pc = a->per_caller;
+	/* the callers of n's file before n; all of the series' last file's */
+	uint32_t c = n == a->series_sites ? (r + pc - 1) / pc : r / pc;
+	uint32_t end = n / a->per_file * a->per_file + c * pc;
 
-	if (a->id.layout == IC_LAYOUT_CHAIN)
-		gen_each_caller(a, gen_count_used, &u);
-	return u;
+	return (struct gen_used){ n / a->per_file * gen_file_callers(a) + c, end < n ? end : n };
 }
 
 static void gen_includes(FILE *f, const struct gen_args *a)
@@ -192,23 +139,6 @@ static void gen_caller(FILE *f, const struct gen_args *a, uint32_t j, uint32_t k
 	gen_epilogue(f, a);
 }
 
-struct gen_sites_file_arg {
-	const struct gen_args *a;
-	FILE *f;
-	uint32_t lo, hi;
-};
-
-static int gen_caller_in_file(void *arg, uint32_t j, uint32_t k0, uint32_t k1)
-{
-	struct gen_sites_file_arg *s = arg;
-
-	if (k0 >= s->hi)
-		return 0;
-	if (k0 >= s->lo)
-		gen_caller(s->f, s->a, j, k0, k1);
-	return 1;
-}
-
 void gen_sites_file(const struct gen_args *a, uint32_t i)
 {
 	struct gen_file gf;
@@ -234,9 +164,8 @@ void gen_sites_file(const struct gen_args *a, uint32_t i)
 			gen_epilogue(f, a);
 		}
 	} else {
-		struct gen_sites_file_arg s = { a, f, lo, hi };
-
-		gen_each_caller(a, gen_caller_in_file, &s);
+		for (uint32_t k0 = lo, j = i * gen_file_callers(a); k0 < hi; k0 += a->per_caller, j++)
+			gen_caller(f, a, j, k0, hi - k0 > a->per_caller ? k0 + a->per_caller : hi);
 	}
 	gen_file_commit(&gf);
 }
