@@ -34,32 +34,27 @@ static uint32_t *gen_walk_order(uint32_t n, const struct ic_point_id *id)
 }
 
 /* A file being written under a temporary name in the output directory,
- * renamed into place when whole (common/atomic_file.h). */
-struct gen_file {
-	struct ic_atomic_file af;
-	FILE *f;
-};
-
-static void gen_file_open(struct gen_file *gf, const char *dir, const char *name)
+ * renamed into place when whole (common/atomic_file.h): its stream. */
+static FILE *gen_file_open(struct ic_atomic_file *af, const char *dir, const char *name)
 {
 	char path[PATH_MAX];
 
 	snprintf(path, sizeof path, "%s/%s", dir, name);
 	/* Same bytes as before: keep the old file, so make recompiles only the
 	 * files gen really changed (a new gen rewrites every point). */
-	if (ic_atomic_open(&gf->af, path, IC_ATOMIC_KEEP_SAME) != 0)
-		ic_die(1, "%s", gf->af.err);
-	gf->f = gf->af.f;
+	if (ic_atomic_open(af, path, IC_ATOMIC_KEEP_SAME) != 0)
+		ic_die(1, "%s", af->err);
 	/* One file is open at a time: one big buffer serves them all (glibc
 	 * ignores the size when it is given no buffer). */
 	static char buf[1 << 20];
-	setvbuf(gf->f, buf, _IOFBF, sizeof buf);
+	setvbuf(af->f, buf, _IOFBF, sizeof buf);
+	return af->f;
 }
 
-static void gen_file_commit(struct gen_file *gf)
+static void gen_file_commit(struct ic_atomic_file *af)
 {
-	if (ic_atomic_commit(&gf->af) != 0)
-		ic_die(1, "%s", gf->af.err);
+	if (ic_atomic_commit(af) != 0)
+		ic_die(1, "%s", af->err);
 }
 
 /* A series file's banner names no N, order or seed: a file's sites are the
@@ -141,7 +136,7 @@ static void gen_caller(FILE *f, const struct gen_args *a, uint32_t j, uint32_t k
 
 void gen_sites_file(const struct gen_args *a, uint32_t i)
 {
-	struct gen_file gf;
+	struct ic_atomic_file af;
 	char name[64];
 	uint32_t lo = i * a->per_file, hi = lo + a->per_file;
 	FILE *f;
@@ -149,8 +144,7 @@ void gen_sites_file(const struct gen_args *a, uint32_t i)
 	if (hi > a->series_sites)
 		hi = a->series_sites;
 	snprintf(name, sizeof name, "sites_%" PRIu32 ".c", i);
-	gen_file_open(&gf, a->dir, name);
-	f = gf.f;
+	f = gen_file_open(&af, a->dir, name);
 	gen_banner(f, a, 0);
 	gen_includes(f, a);
 	if (a->id.layout == IC_LAYOUT_SCATTER) {
@@ -167,7 +161,7 @@ void gen_sites_file(const struct gen_args *a, uint32_t i)
 		for (uint32_t k0 = lo, j = i * gen_file_callers(a); k0 < hi; k0 += a->per_caller, j++)
 			gen_caller(f, a, j, k0, hi - k0 > a->per_caller ? k0 + a->per_caller : hi);
 	}
-	gen_file_commit(&gf);
+	gen_file_commit(&af);
 }
 
 /* Functions the pass calls: scatter, the first N site functions; chain,
@@ -197,11 +191,10 @@ void gen_point_file(struct gen_args *a)
 	struct gen_used u = gen_used(a);
 	uint32_t count = gen_pass_count(a, &u);
 	uint32_t *walk = gen_walk_order(count, &a->id);
-	struct gen_file gf;
-	FILE *f;
+	int scatter = a->id.layout == IC_LAYOUT_SCATTER;
+	struct ic_atomic_file af;
+	FILE *f = gen_file_open(&af, a->dir, "point.c");
 
-	gen_file_open(&gf, a->dir, "point.c");
-	f = gf.f;
 	gen_banner(f, a, 1);
 	fputs("#include <stddef.h>\n", f);
 	gen_includes(f, a);
@@ -214,34 +207,31 @@ void gen_point_file(struct gen_args *a)
 		fputs("(struct ic_site_ctx *ctx);\n", f);
 	}
 	fprintf(f, "void %s_pass(struct ic_site_ctx *ctx);\n", a->prefix);
-	if (a->id.layout == IC_LAYOUT_CHAIN && u.tail_k0 < a->id.sites) {
+	if (!scatter && u.tail_k0 < a->id.sites) {
 		a->cur = a->prefix;
 		gen_caller(f, a, u.callers, u.tail_k0, a->id.sites);
 		a->cur = a->sprefix;
 	}
-	if (a->id.layout == IC_LAYOUT_SCATTER) {
+	/* scatter: a table of the site functions in walk order; chain: the calls */
+	if (scatter)
 		fprintf(f, "\n/* Walk order (%s). */\n"
 			"static void (*const %s_walk[%" PRIu32 "])(struct ic_site_ctx *) = {\n",
 			ic_order_names[a->id.order], a->prefix, count);
-		for (uint32_t j = 0; j < count; j++) {
-			fputc('\t', f);
-			gen_pass_fn(f, a, &u, walk[j]);
-			fputs(",\n", f);
-		}
-		fprintf(f, "};\n\n__attribute__((noinline)) void %s_pass(struct ic_site_ctx *ctx)\n{\n"
-			"\tfor (size_t i = 0; i < sizeof %s_walk / sizeof %s_walk[0]; i++)\n"
-			"\t\t%s_walk[i](ctx);\n}\n", a->prefix, a->prefix, a->prefix, a->prefix);
-	} else {
+	else
 		fprintf(f, "\n/* Callers in %s order. */\n"
 			"__attribute__((noinline)) void %s_pass(struct ic_site_ctx *ctx)\n{\n",
 			ic_order_names[a->id.order], a->prefix);
-		for (uint32_t j = 0; j < count; j++) {
-			fputc('\t', f);
-			gen_pass_fn(f, a, &u, walk[j]);
-			fputs("(ctx);\n", f);
-		}
-		fputs("}\n", f);
+	for (uint32_t j = 0; j < count; j++) {
+		fputc('\t', f);
+		gen_pass_fn(f, a, &u, walk[j]);
+		fputs(scatter ? ",\n" : "(ctx);\n", f);
 	}
+	if (scatter)
+		fprintf(f, "};\n\n__attribute__((noinline)) void %s_pass(struct ic_site_ctx *ctx)\n{\n"
+			"\tfor (size_t i = 0; i < sizeof %s_walk / sizeof %s_walk[0]; i++)\n"
+			"\t\t%s_walk[i](ctx);\n}\n", a->prefix, a->prefix, a->prefix, a->prefix);
+	else
+		fputs("}\n", f);
 	fprintf(f, "\nconst struct ic_point %s = {\n"
 		"\t.name = \"%s/%s/%s/%s/%" PRIu32 "\",\n"
 		"\t.form = \"%s\",\n\t.op = \"%s\",\n\t.layout = \"%s\",\n\t.order = \"%s\",\n"
@@ -253,18 +243,16 @@ void gen_point_file(struct gen_args *a)
 		ic_form_names[a->id.form], ic_point_op_name(&a->id), ic_layout_names[a->id.layout],
 		ic_order_names[a->id.order], a->id.sites, a->id.seed, a->per_caller, a->id.filler,
 		a->prefix, gen_acc_per_pass(a), a->body_path ? "\t.body = &ic_body_desc,\n" : "");
-	gen_file_commit(&gf);
+	gen_file_commit(&af);
 	free(walk);
 }
 
 void gen_manifest(const struct gen_args *a)
 {
 	struct gen_used u = gen_used(a);
-	struct gen_file gf;
-	FILE *f;
+	struct ic_atomic_file af;
+	FILE *f = gen_file_open(&af, a->dir, "manifest.txt");
 
-	gen_file_open(&gf, a->dir, "manifest.txt");
-	f = gf.f;
 	fprintf(f, "# gen manifest: one \"key value\" per line\n"
 		"sites %" PRIu32 "\nseries_sites %" PRIu32 "\nform %s\nop %s\nlayout %s\norder %s\n"
 		"seed %" PRIu32 "\nper_file %" PRIu32 "\nper_caller %" PRIu32 "\nfiller %" PRIu32 "\n"
@@ -276,13 +264,11 @@ void gen_manifest(const struct gen_args *a)
 		fprintf(f, "body %s\n", a->body_path);
 	fprintf(f, "prefix %s\nseries_prefix %s\n", a->prefix, a->sprefix);
 	if (a->part != GEN_PART_SITES)
-		fprintf(f, "point %s\npass %s_pass\nacc_per_pass 0x%016" PRIx64 "\n%s %" PRIu32 "\n",
-			a->prefix, a->prefix, gen_acc_per_pass(a),
+		fprintf(f, "point %s\npass %s_pass\nacc_per_pass 0x%016" PRIx64 "\n%s %" PRIu32 "\n"
+			"file point.c\n", a->prefix, a->prefix, gen_acc_per_pass(a),
 			a->id.layout == IC_LAYOUT_SCATTER ? "site_functions" : "callers",
 			gen_pass_count(a, &u));
-	if (a->part != GEN_PART_SITES)
-		fputs("file point.c\n", f);
 	for (uint32_t i = 0; a->part != GEN_PART_POINT && i < gen_file_count(a); i++)
 		fprintf(f, "file sites_%" PRIu32 ".c\n", i);
-	gen_file_commit(&gf);
+	gen_file_commit(&af);
 }

@@ -68,26 +68,6 @@ static void gen_help(void)
 	       GEN_PER_CALLER_DEFAULT, IC_POINT_FILLER_MAX);
 }
 
-/* Decimal digits only (no sign, no blanks), within [min, max]. */
-static int gen_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out)
-{
-	uint64_t v = 0;
-
-	if (*s == '\0')
-		return -1;
-	for (const char *p = s; *p; p++) {
-		if (*p < '0' || *p > '9')
-			return -1;
-		v = v * 10 + (uint64_t)(*p - '0');
-		if (v > max)
-			return -1;
-	}
-	if (v < min)
-		return -1;
-	*out = (uint32_t)v;
-	return 0;
-}
-
 /* Can DIR be written, or created under its nearest existing ancestor? */
 static void gen_check_dir(const char *dir)
 {
@@ -209,13 +189,21 @@ struct gen_option {
 static void gen_option_read(const struct gen_option *o, const char *s)
 {
 	int i = o->names ? ic_name_find(o->names, o->count, s) : 0;
+	unsigned long long v;
+	char *end;
 
 	if (i < 0)
 		ic_die(GEN_EXIT_USAGE, "--%s: unknown value '%s' (%s)", o->name, s, gen_join(o->names, o->count));
-	if (o->names)
+	if (o->names) {
 		*o->to = (uint32_t)i;
-	else if (gen_parse_u32(s, o->min, o->max, o->to) != 0)
+		return;
+	}
+	/* Decimal digits only (no sign, no blanks), within [min, max]. */
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (*s < '0' || *s > '9' || *end || errno || v < o->min || v > o->max)
 		ic_die(GEN_EXIT_USAGE, "--%s: '%s' is not a number from %u to %u", o->name, s, o->min, o->max);
+	*o->to = (uint32_t)v;
 }
 
 void gen_parse_args(int argc, char **argv, struct gen_args *a)
