@@ -50,12 +50,30 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <libelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
-#include "codesize_util.h"
+#include "atomic_file.h"
+#include "codesize.h"
+
+struct cs_run {
+	struct cs_point *pts;
+	size_t npts, cap;
+	const char *out;
+	const char *objdump;
+	const char *body;           /* --body NAME, or NULL */
+};
+
+/* Calls each site makes: two queue operations, or one body function. */
+static unsigned cs_ops_per_site(const struct cs_point *pt)
+{
+	return pt->id.body ? 1u : IC_POINT_OPS_PER_SITE;
+}
 
 /* "form:op:layout:order:seed:sites[:filler]"; op may be body (NULL: none). */
 static void cs_parse_spec(const char *spec, const char *body, struct ic_point_id *id)
@@ -67,13 +85,13 @@ static void cs_parse_spec(const char *spec, const char *body, struct ic_point_id
 	unsigned long long num[3] = { 0, 0, 0 };
 
 	if (strlen(spec) >= sizeof buf)
-		cs_fail(CS_EXIT_USAGE, "--point: '%.40s...' is too long", spec);
+		ic_die(CS_EXIT_USAGE, "--point: '%.40s...' is too long", spec);
 	strcpy(buf, spec);
 	for (tok = strtok_r(buf, ":", &save); tok && n < 7; tok = strtok_r(NULL, ":", &save))
 		field[n++] = tok;
 	/* strtok_r skips empty fields: a doubled or trailing ':' is refused too. */
 	if ((n != 6 && n != 7) || tok || strstr(spec, "::") || spec[strlen(spec) - 1] == ':')
-		cs_fail(CS_EXIT_USAGE, "--point: '%s' is not form:op:layout:order:seed:sites[:filler]",
+		ic_die(CS_EXIT_USAGE, "--point: '%s' is not form:op:layout:order:seed:sites[:filler]",
 			spec);
 	id->body = NULL;
 	for (int i = 0; i < 4; i++) {
@@ -84,10 +102,10 @@ static void cs_parse_spec(const char *spec, const char *body, struct ic_point_id
 		}
 		v[i] = ic_name_find(names[i], counts[i], field[i]);
 		if (v[i] < 0)
-			cs_fail(CS_EXIT_USAGE, "--point: '%s': unknown name '%s'", spec, field[i]);
+			ic_die(CS_EXIT_USAGE, "--point: '%s': unknown name '%s'", spec, field[i]);
 	}
 	if (id->body && ic_form_is_nolock((enum ic_form)v[0]))
-		cs_fail(CS_EXIT_USAGE, "--point: '%s': a body has no lock, so no form %s", spec, field[0]);
+		ic_die(CS_EXIT_USAGE, "--point: '%s': a body has no lock, so no form %s", spec, field[0]);
 	for (int i = 0; i < n - 4; i++) {
 		char *end;
 		const char *s = field[4 + i];
@@ -95,12 +113,12 @@ static void cs_parse_spec(const char *spec, const char *body, struct ic_point_id
 		errno = 0;
 		num[i] = strtoull(s, &end, 10);
 		if (*s < '0' || *s > '9' || *end || errno)
-			cs_fail(CS_EXIT_USAGE, "--point: '%s': '%s' is not a number", spec, s);
+			ic_die(CS_EXIT_USAGE, "--point: '%s': '%s' is not a number", spec, s);
 	}
 	if (num[0] > UINT32_MAX || num[1] < 1 || num[1] > IC_POINT_SITES_MAX)
-		cs_fail(CS_EXIT_USAGE, "--point: '%s': seed or sites out of range", spec);
+		ic_die(CS_EXIT_USAGE, "--point: '%s': seed or sites out of range", spec);
 	if (num[2] > IC_POINT_FILLER_MAX)
-		cs_fail(CS_EXIT_USAGE, "--point: '%s': filler out of range (0..%u)", spec,
+		ic_die(CS_EXIT_USAGE, "--point: '%s': filler out of range (0..%u)", spec,
 			IC_POINT_FILLER_MAX);
 	id->form = (enum ic_form)v[0];
 	id->op = (enum ic_op)v[1];
@@ -111,40 +129,34 @@ static void cs_parse_spec(const char *spec, const char *body, struct ic_point_id
 	id->filler = (uint32_t)num[2];
 }
 
-/* @FILE arguments become the file's lines, one argument each; *owned gets
- * the lines read, for freeing. */
+/* @FILE arguments become the file's lines, one argument each (empty lines
+ * dropped); *owned gets the files' texts, for freeing. */
 static char **cs_expand_args(int argc, char **argv, int *nargc, char ***owned)
 {
 	char **out = NULL, **own = NULL;
-	size_t n = 0, cap = 0, nown = 0, owncap = 0;
+	size_t n = 0, cap = 0, nown = 0, owncap = 0, len;
 
 	for (int i = 0; i < argc; i++) {
-		FILE *f;
-		char *line = NULL;
-		size_t lcap = 0;
-		ssize_t len;
+		char *text, *save = NULL;
 
 		if (i == 0 || argv[i][0] != '@') {
 			out = cs_grow(out, &cap, n + 2, sizeof *out);
 			out[n++] = argv[i];
 			continue;
 		}
-		f = fopen(argv[i] + 1, "r");
-		if (!f)
-			cs_fail(CS_EXIT_USAGE, "%s: %s", argv[i], strerror(errno));
-		while ((len = getline(&line, &lcap, f)) >= 0) {
-			while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+		text = ic_read_path(argv[i] + 1, &len);
+		if (!text)
+			ic_die(CS_EXIT_USAGE, "%s: %s", argv[i], strerror(errno));
+		own = cs_grow(own, &owncap, nown + 2, sizeof *own);
+		own[nown++] = text;
+		for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+			len = strlen(line);
+			while (len > 0 && line[len - 1] == '\r')
 				line[--len] = '\0';
-			if (len == 0)
-				continue;
 			out = cs_grow(out, &cap, n + 2, sizeof *out);
-			own = cs_grow(own, &owncap, nown + 2, sizeof *own);
-			out[n++] = own[nown++] = strdup(line);
-			if (!out[n - 1])
-				cs_fail(1, "out of memory");
+			if (len > 0)
+				out[n++] = line;
 		}
-		free(line);
-		fclose(f);
 	}
 	out = cs_grow(out, &cap, n + 1, sizeof *out);
 	out[n] = NULL;
@@ -200,15 +212,15 @@ static void cs_parse_args(int argc, char **argv, struct cs_run *run)
 			const char *why = ic_body_name_why(optarg);
 
 			if (run->npts)
-				cs_fail(CS_EXIT_USAGE, "--body: must come before the first --point");
+				ic_die(CS_EXIT_USAGE, "--body: must come before the first --point");
 			if (why)
-				cs_fail(CS_EXIT_USAGE, "--body: '%s' %s", optarg, why);
+				ic_die(CS_EXIT_USAGE, "--body: '%s' %s", optarg, why);
 			run->body = optarg;
 			break;
 		}
 		case 1:
 			if (run->npts == 0)
-				cs_fail(CS_EXIT_USAGE, "%s: object before the first --point", optarg);
+				ic_die(CS_EXIT_USAGE, "%s: object before the first --point", optarg);
 			pt = &run->pts[run->npts - 1];
 			pt->objs = cs_grow(pt->objs, &pt->cap, pt->nobjs + 1, sizeof *pt->objs);
 			pt->objs[pt->nobjs++] = optarg;
@@ -218,7 +230,7 @@ static void cs_parse_args(int argc, char **argv, struct cs_run *run)
 			break;
 		case OPT_OBJDUMP:
 			if (!*optarg)
-				cs_fail(CS_EXIT_USAGE, "--objdump: empty path");
+				ic_die(CS_EXIT_USAGE, "--objdump: empty path");
 			run->objdump = optarg;
 			break;
 		case 'h':
@@ -226,17 +238,218 @@ static void cs_parse_args(int argc, char **argv, struct cs_run *run)
 			cs_help();
 			exit(0);
 		case ':':
-			cs_fail(CS_EXIT_USAGE, "%s: needs an argument", argv[optind - 1]);
+			ic_die(CS_EXIT_USAGE, "%s: needs an argument", argv[optind - 1]);
 			break;
 		default:
-			cs_fail(CS_EXIT_USAGE, "%s: unknown option (see --help)", argv[optind - 1]);
+			ic_die(CS_EXIT_USAGE, "%s: unknown option (see --help)", argv[optind - 1]);
 		}
 	}
 	if (run->npts == 0)
-		cs_fail(CS_EXIT_USAGE, "--point: none given (see --help)");
+		ic_die(CS_EXIT_USAGE, "--point: none given (see --help)");
 	for (size_t i = 0; i < run->npts; i++)
 		if (run->pts[i].nobjs == 0)
-			cs_fail(CS_EXIT_USAGE, "--point: %s has no objects", run->pts[i].prefix);
+			ic_die(CS_EXIT_USAGE, "--point: %s has no objects", run->pts[i].prefix);
+}
+
+/* Is this objdump instruction text locked: a lock prefix, or xchg with a
+ * memory operand (locked without one)? xchg of two registers is not (gas
+ * pads with `xchg %ax,%ax`). */
+static int cs_insn_locked(const char *insn)
+{
+	if (strncmp(insn, "lock", 4) == 0 && (insn[4] == '\0' || insn[4] == ' ' || insn[4] == '\t'))
+		return 1;
+	return strncmp(insn, "xchg", 4) == 0 && strchr(insn, '(') != NULL;
+}
+
+/* The nolock forms' proof: objdump -d of each object, no locked instruction.
+ * Fails the point (one line) at the first one found. */
+static void cs_prove_lock_free(const struct cs_point *pt, const char *objdump, const char *path)
+{
+	char fn[256] = "?", *line = NULL;
+	size_t cap = 0;
+	int fd[2], status = 0;
+	pid_t pid;
+	FILE *f;
+
+	if (pipe(fd) != 0 || (pid = fork()) < 0)
+		ic_die(1, "cannot run %s: %s", objdump, strerror(errno));
+	if (pid == 0) {
+		dup2(fd[1], STDOUT_FILENO);
+		close(fd[0]);
+		close(fd[1]);
+		execlp(objdump, objdump, "-d", "--no-show-raw-insn", path, (char *)NULL);
+		_exit(127);
+	}
+	close(fd[1]);
+	f = fdopen(fd[0], "r");
+	if (!f)
+		ic_die(1, "cannot read %s's output: %s", objdump, strerror(errno));
+	while (getline(&line, &cap, f) >= 0) {
+		char *p, *lt;
+		unsigned long long addr;
+		int len = -1;
+
+		line[strcspn(line, "\n")] = '\0';
+		/* "0000000000000000 <name>:" starts a function. */
+		if (sscanf(line, "%llx <%n", &addr, &len) == 1 && (lt = strrchr(line, '>')) &&
+		    lt[1] == ':') {
+			snprintf(fn, sizeof fn, "%.*s", (int)(lt - line - len), line + len);
+			continue;
+		}
+		/* "   1c:\tlock xadd %eax,(%rdi)" is an instruction. */
+		len = -1;
+		if (sscanf(line, " %llx: %n", &addr, &len) < 1 || len < 0)
+			continue;
+		p = line + len;
+		if (cs_insn_locked(p)) {
+			while ((lt = strchr(p, '\t')))
+				*lt = ' ';
+			ic_die(CS_EXIT_PROOF, "point %s: %s: a locked instruction in %s, '%s', but form "
+				"%s has no lock", pt->prefix, path, fn, p, ic_form_names[pt->id.form]);
+		}
+	}
+	free(line);
+	fclose(f);
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		ic_die(CS_EXIT_PROOF, "point %s: %s -d %s failed (exit %d): cannot prove form %s "
+			"lock-free", pt->prefix, objdump, path,
+			WIFEXITED(status) ? WEXITSTATUS(status) : -1, ic_form_names[pt->id.form]);
+}
+
+static int cs_target_cmp(const void *a, const void *b)
+{
+	const struct cs_target *x = a, *y = b;
+
+	if (x->obj != y->obj)
+		return x->obj < y->obj ? -1 : 1;
+	if (x->shndx != y->shndx)
+		return x->shndx < y->shndx ? -1 : 1;
+	return x->value < y->value ? -1 : x->value > y->value;
+}
+
+/* What the point's form promises (codesize.c's comment), from what its objects call. */
+static void cs_prove(struct cs_point *pt)
+{
+	uint64_t want = (uint64_t)pt->id.sites * cs_ops_per_site(pt);
+	size_t distinct = 0;
+
+	switch (pt->id.form) {
+	case IC_FORM_CLONE:
+		if (pt->wrong[0])
+			ic_die(CS_EXIT_PROOF, "point %s: %s", pt->prefix, pt->wrong);
+		qsort(pt->targets, pt->ntargets, sizeof *pt->targets, cs_target_cmp);
+		for (size_t i = 0; i < pt->ntargets; i++)
+			distinct += i == 0 || cs_target_cmp(&pt->targets[i - 1], &pt->targets[i]) != 0;
+		if (distinct != want)
+			ic_die(CS_EXIT_PROOF, "point %s: the sites call %zu distinct copies, not %" PRIu64
+				" (sites x ops): copies folded or inlined", pt->prefix, distinct, want);
+		break;
+	case IC_FORM_INLINE:
+	case IC_FORM_INLINE_NOLOCK:
+	case IC_FORM_MARK:
+		if (pt->queue_calls != 0)
+			ic_die(CS_EXIT_PROOF, "point %s: %" PRIu64 " calls (the first to %s), but form %s "
+				"%s", pt->prefix, pt->queue_calls, pt->first_call, ic_form_names[pt->id.form],
+				pt->id.form == IC_FORM_MARK ? "calls nothing" :
+				"inlines every one: it could not be inlined");
+		break;
+	case IC_FORM_EXTERN:
+	case IC_FORM_EXTERN_NOLOCK:
+		if (pt->wrong[0])
+			ic_die(CS_EXIT_PROOF, "point %s: %s", pt->prefix, pt->wrong);
+		if (pt->queue_calls != want)
+			ic_die(CS_EXIT_PROOF, "point %s: %" PRIu64 " calls to the extern copy, not %" PRIu64
+				" (sites x ops)%s", pt->prefix, pt->queue_calls, want,
+				pt->queue_calls < want ? ": some were inlined" : "");
+		break;
+	default:
+		return;
+	}
+}
+
+/* The nolock forms: no locked instruction in any of the point's objects. */
+static void cs_prove_objects(const struct cs_point *pt, const char *objdump)
+{
+	if (pt->id.form != IC_FORM_INLINE_NOLOCK && pt->id.form != IC_FORM_EXTERN_NOLOCK)
+		return;
+	for (size_t j = 0; j < pt->nobjs; j++)
+		if (cs_lock_proof_first(pt->objs[j]))
+			cs_prove_lock_free(pt, objdump, pt->objs[j]);
+}
+
+
+/* The CSV: a row per point, in the order given, and per group (form, op,
+ * layout, order, filler) the bytes of code per site. */
+static int cs_same_group(const struct ic_point_id *a, const struct ic_point_id *b)
+{
+	return a->form == b->form && a->op == b->op && !a->body == !b->body && a->layout == b->layout &&
+	       a->order == b->order && a->filler == b->filler;
+}
+
+/* Least-squares slope of footprint over sites in pt's group; 0 if one N. */
+static int cs_group_slope(const struct cs_run *run, const struct cs_point *pt, double *slope)
+{
+	double sx = 0, sy = 0, sxx = 0, sxy = 0, n = 0, x0 = pt->id.sites;
+	int spread = 0;
+
+	for (size_t i = 0; i < run->npts; i++) {
+		const struct cs_point *q = &run->pts[i];
+		double x = q->id.sites, y = (double)q->footprint;
+
+		if (!cs_same_group(&q->id, &pt->id))
+			continue;
+		spread |= q->id.sites != pt->id.sites;
+		x -= x0;   /* centred, for precision */
+		n++;
+		sx += x;
+		sy += y;
+		sxx += x * x;
+		sxy += x * y;
+	}
+	if (!spread)
+		return 0;
+	*slope = (n * sxy - sx * sy) / (n * sxx - sx * sx);
+	return 1;
+}
+
+static void cs_write_csv(FILE *f, const struct cs_run *run)
+{
+	fputs("form,op,layout,order,seed,sites,footprint_bytes,code_bytes_per_site,"
+	      "queue_calls,ops_per_site,inlined_sites,site_functions,filler\n", f);
+	for (size_t i = 0; i < run->npts; i++) {
+		const struct cs_point *pt = &run->pts[i];
+		unsigned ops = cs_ops_per_site(pt);
+		uint64_t calls_sites = (pt->queue_calls + ops - 1) / ops;
+		uint64_t inlined = calls_sites >= pt->id.sites ? 0 : pt->id.sites - calls_sites;
+		double slope;
+		char slope_s[32] = "";
+
+		if (cs_group_slope(run, pt, &slope))
+			snprintf(slope_s, sizeof slope_s, "%.2f", slope);
+		fprintf(f, "%s,%s,%s,%s,%" PRIu32 ",%" PRIu32 ",%" PRIu64 ",%s,%" PRIu64 ",%u,%"
+			PRIu64 ",%" PRIu64 ",%" PRIu32 "\n",
+			ic_form_names[pt->id.form], ic_point_op_name(&pt->id),
+			ic_layout_names[pt->id.layout], ic_order_names[pt->id.order],
+			pt->id.seed, pt->id.sites, pt->footprint, slope_s, pt->queue_calls,
+			ops, inlined, pt->functions, pt->id.filler);
+	}
+}
+
+static void cs_write(const struct cs_run *run)
+{
+	struct ic_atomic_file af;
+
+	if (!run->out || strcmp(run->out, "-") == 0) {
+		cs_write_csv(stdout, run);
+		if (fflush(stdout) != 0)
+			ic_die(1, "cannot write stdout: %s", strerror(errno));
+		return;
+	}
+	if (ic_atomic_open(&af, run->out, 0) != 0)
+		ic_die(1, "%s", af.err);
+	cs_write_csv(af.f, run);
+	if (ic_atomic_commit(&af) != 0)
+		ic_die(1, "%s", af.err);
 }
 
 int main(int argc, char **argv)
@@ -254,7 +467,7 @@ int main(int argc, char **argv)
 	args = cs_expand_args(argc, argv, &nargs, &owned);
 	cs_parse_args(nargs, args, &run);
 	if (elf_version(EV_CURRENT) == EV_NONE)
-		cs_fail(1, "libelf: %s", elf_errmsg(-1));
+		ic_die(1, "libelf: %s", elf_errmsg(-1));
 	for (size_t i = 0; i < run.npts; i++) {
 		/* Lock-free is a property of the objects: proved first. */
 		cs_prove_objects(&run.pts[i], run.objdump);

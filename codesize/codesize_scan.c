@@ -1,11 +1,222 @@
-/* codesize's accounting of a point: the code its pass reaches, the calls
- * it makes to queue operations (or a body's function, or clone's copies),
- * and its site functions, told apart by their names (point_name.h).
+/* codesize's objects, read once each with libelf (per section its size,
+ * whether it is code, the function it holds, and its relocations), and the
+ * accounting of a point: the code its pass reaches, the calls it makes to
+ * queue operations (or a body's function, or clone's copies), and its site
+ * functions, told apart by their names (point_name.h).
  */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-#include "codesize_util.h"
+#include "codesize.h"
+
+struct cs_reloc {
+	const char *name;      /* the target function's name (NULL: unknown) */
+	uint32_t shndx;        /* target section in the same object; 0: none */
+	uint64_t value;        /* clone: the target's offset in its section */
+	int global;            /* an undefined global symbol: found by name */
+};
+
+struct cs_sec {
+	uint64_t size;
+	int code;              /* SHF_EXECINSTR and SHF_ALLOC */
+	const char *fn;        /* code: the function it holds */
+	struct cs_reloc *rel;
+	size_t nrel;
+};
+
+struct cs_obj {
+	char *path;
+	Elf *elf;
+	size_t shnum;
+	struct cs_sec *secs;
+	int lock_free;         /* objdump proved it (the nolock forms) */
+};
+
+void *cs_grow(void *p, size_t *cap, size_t need, size_t size)
+{
+	if (need <= *cap)
+		return p;
+	*cap = *cap ? *cap * 2 : 16;
+	if (*cap < need)
+		*cap = need;
+	return ic_xrealloc(p, *cap, size);
+}
+
+/* Section name without its .text / .text.unlikely ... prefix: with
+ * -ffunction-sections, the function it holds. */
+static const char *cs_section_function(const char *sname)
+{
+	static const char *const pre[] = {
+		".text.unlikely.", ".text.hot.", ".text.startup.", ".text.exit.", ".text.",
+	};
+
+	for (size_t i = 0; sname && i < sizeof pre / sizeof pre[0]; i++)
+		if (strncmp(sname, pre[i], strlen(pre[i])) == 0)
+			return sname + strlen(pre[i]);
+	return sname;
+}
+
+static struct cs_obj *cs_objs;
+static size_t cs_nobjs, cs_objcap;
+
+static void cs_elf_fail(const char *path, const char *what)
+{
+	ic_die(CS_EXIT_USAGE, "%s: %s (%s)", path, what, elf_errmsg(-1));
+}
+
+/* An object's symbol table: its data, string section and count. */
+struct cs_symtab {
+	Elf_Data *data;
+	size_t strndx, n;
+};
+
+/* Each section's size, whether it is code and the function its name says
+ * it holds; the symbol table. */
+static void cs_read_sections(struct cs_obj *o, const char *path, size_t shstrndx,
+			     struct cs_symtab *st)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(o->elf, scn)) != NULL) {
+		GElf_Shdr sh;
+		size_t idx = elf_ndxscn(scn);
+
+		if (!gelf_getshdr(scn, &sh))
+			cs_elf_fail(path, "bad section header");
+		o->secs[idx].size = sh.sh_type == SHT_NOBITS ? 0 : sh.sh_size;
+		if ((sh.sh_flags & SHF_EXECINSTR) && (sh.sh_flags & SHF_ALLOC)) {
+			o->secs[idx].code = 1;
+			o->secs[idx].size = sh.sh_size;
+			o->secs[idx].fn = cs_section_function(elf_strptr(o->elf, shstrndx, sh.sh_name));
+		}
+		if (sh.sh_type == SHT_SYMTAB) {
+			st->data = elf_getdata(scn, NULL);
+			st->strndx = sh.sh_link;
+			st->n = sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
+		}
+	}
+	if (!st->data)
+		ic_die(CS_EXIT_USAGE, "%s: no symbol table", path);
+	/* A function symbol names its section better than the section name. */
+	for (size_t i = 0; i < st->n; i++) {
+		GElf_Sym sym;
+
+		if (!gelf_getsym(st->data, (int)i, &sym))
+			cs_elf_fail(path, "bad symbol");
+		if (GELF_ST_TYPE(sym.st_info) == STT_FUNC && sym.st_shndx != SHN_UNDEF &&
+		    sym.st_shndx < o->shnum && sym.st_value == 0 && o->secs[sym.st_shndx].code)
+			o->secs[sym.st_shndx].fn = elf_strptr(o->elf, st->strndx, sym.st_name);
+	}
+}
+
+/* The relocations of one SHT_REL(A) section, onto the section they apply to. */
+static void cs_read_relocs(struct cs_obj *o, const char *path, Elf_Scn *scn, const GElf_Shdr *sh,
+			   const struct cs_symtab *st)
+{
+	struct cs_sec *from = &o->secs[sh->sh_info];
+	Elf_Data *d = elf_getdata(scn, NULL);
+	size_t n = sh->sh_entsize ? sh->sh_size / sh->sh_entsize : 0;
+
+	from->rel = calloc(n ? n : 1, sizeof *from->rel);
+	if (!from->rel)
+		ic_die(1, "out of memory");
+	for (size_t i = 0; d && i < n; i++) {
+		GElf_Rela rela = { 0 };
+		GElf_Rel rel;
+		GElf_Sym sym;
+		size_t symi;
+		struct cs_reloc *r;
+
+		if (sh->sh_type == SHT_RELA) {
+			if (!gelf_getrela(d, (int)i, &rela))
+				cs_elf_fail(path, "bad relocation");
+			symi = GELF_R_SYM(rela.r_info);
+		} else {
+			if (!gelf_getrel(d, (int)i, &rel))
+				cs_elf_fail(path, "bad relocation");
+			symi = GELF_R_SYM(rel.r_info);
+		}
+		if (symi == 0 || symi >= st->n || !gelf_getsym(st->data, (int)symi, &sym))
+			continue;
+		r = &from->rel[from->nrel++];
+		/* The assembler points calls to local functions (static
+		 * hint copies, clone's copies) at their section's symbol;
+		 * a call's addend is -4 (pc-relative): the section's start. */
+		if (GELF_ST_TYPE(sym.st_info) == STT_SECTION) {
+			r->shndx = sym.st_shndx < o->shnum ? sym.st_shndx : 0;
+			r->name = r->shndx ? o->secs[r->shndx].fn : NULL;
+			r->value = (uint64_t)(rela.r_addend + 4);
+		} else {
+			r->name = elf_strptr(o->elf, st->strndx, sym.st_name);
+			r->shndx = sym.st_shndx != SHN_UNDEF && sym.st_shndx < o->shnum ? sym.st_shndx : 0;
+			r->value = sym.st_value;
+			r->global = sym.st_shndx == SHN_UNDEF;
+		}
+	}
+}
+
+/* The object at path, read on first use; its index in cs_objs. */
+static uint32_t cs_load(const char *path)
+{
+	struct cs_obj *o;
+	struct cs_symtab st = { NULL, 0, 0 };
+	GElf_Ehdr eh;
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+	int fd;
+
+	for (size_t i = 0; i < cs_nobjs; i++)
+		if (strcmp(cs_objs[i].path, path) == 0)
+			return (uint32_t)i;
+	cs_objs = cs_grow(cs_objs, &cs_objcap, cs_nobjs + 1, sizeof *cs_objs);
+	o = &cs_objs[cs_nobjs];
+	memset(o, 0, sizeof *o);
+	o->path = strdup(path);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		ic_die(CS_EXIT_USAGE, "%s: %s", path, strerror(errno));
+	o->elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!o->elf || elf_kind(o->elf) != ELF_K_ELF)
+		ic_die(CS_EXIT_USAGE, "%s: not an ELF object", path);
+	if (!gelf_getehdr(o->elf, &eh))
+		cs_elf_fail(path, "no ELF header");
+	if (eh.e_type != ET_REL)
+		ic_die(CS_EXIT_USAGE, "%s: not a relocatable object (.o)", path);
+	if (elf_getshdrnum(o->elf, &o->shnum) != 0 || elf_getshdrstrndx(o->elf, &shstrndx) != 0)
+		cs_elf_fail(path, "no section headers");
+	/* Everything in memory: thousands of objects need no open files. */
+	if (elf_cntl(o->elf, ELF_C_FDREAD) != 0)
+		cs_elf_fail(path, "cannot read");
+	close(fd);
+	o->secs = calloc(o->shnum ? o->shnum : 1, sizeof *o->secs);
+	if (!o->secs)
+		ic_die(1, "out of memory");
+	cs_read_sections(o, path, shstrndx, &st);
+	while ((scn = elf_nextscn(o->elf, scn)) != NULL) {
+		GElf_Shdr sh;
+
+		if (!gelf_getshdr(scn, &sh))
+			cs_elf_fail(path, "bad section header");
+		if ((sh.sh_type == SHT_RELA || sh.sh_type == SHT_REL) && sh.sh_info < o->shnum)
+			cs_read_relocs(o, path, scn, &sh, &st);
+	}
+	return (uint32_t)cs_nobjs++;
+}
+
+int cs_lock_proof_first(const char *path)
+{
+	uint32_t i = cs_load(path);   /* may move cs_objs */
+	struct cs_obj *o = &cs_objs[i];
+	int first = !o->lock_free;
+
+	o->lock_free = 1;
+	return first;
+}
 
 struct cs_def {                /* a global function: name -> object, section */
 	const char *name;
@@ -16,29 +227,20 @@ static const char *const cs_ops[] = {
 	"queue_init", "queue_head", "queue_tail", "dequeue", "dequeue_tail",
 	"insert", "append", "unlink", "purge",
 };
+#define CS_NOPS ((int)(sizeof cs_ops / sizeof cs_ops[0]))
 
-/* Is s one of the queue operations, whole or with a gcc suffix (.constprop.0 ...)? */
-static int cs_is_op_name(const char *s)
+/* Does name, less any gcc suffix (.cold, .constprop.0 ...), equal base? */
+static int cs_same_function(const char *name, const char *base, size_t blen)
 {
-	for (size_t i = 0; i < sizeof cs_ops / sizeof cs_ops[0]; i++) {
-		size_t len = strlen(cs_ops[i]);
-
-		if (strncmp(s, cs_ops[i], len) == 0 && (s[len] == '\0' || s[len] == '.'))
-			return 1;
-	}
-	return 0;
+	return strncmp(name, base, blen) == 0 && (name[blen] == '\0' || name[blen] == '.');
 }
 
-/* The form whose name rest is, alone or with a gcc suffix (.constprop.0 ...);
- * -1 if none. */
-static int cs_form_suffix(const char *rest)
+/* Which of words[0..n) name is, less any gcc suffix; -1 if none. */
+static int cs_word(const char *name, const char *const *words, int n)
 {
-	for (int f = 0; f < IC_FORM_COUNT; f++) {
-		size_t flen = strlen(ic_form_names[f]);
-
-		if (strncmp(rest, ic_form_names[f], flen) == 0 && (rest[flen] == '\0' || rest[flen] == '.'))
-			return f;
-	}
+	for (int i = 0; i < n; i++)
+		if (cs_same_function(name, words[i], strlen(words[i])))
+			return i;
 	return -1;
 }
 
@@ -51,56 +253,40 @@ static int cs_queue_op_form(const char *name)
 		return -1;
 	name += 3;
 	if (strncmp(name, "body_", 5) == 0)
-		return cs_form_suffix(name + 5);
-	for (size_t i = 0; i < sizeof cs_ops / sizeof cs_ops[0]; i++) {
+		return cs_word(name + 5, ic_form_names, IC_FORM_COUNT);
+	for (int i = 0; i < CS_NOPS; i++) {
 		size_t len = strlen(cs_ops[i]);
-
 		int f;
 
 		/* dequeue_tail_extern starts with dequeue_ too: try every op. */
 		if (strncmp(name, cs_ops[i], len) == 0 && name[len] == '_' &&
-		    (f = cs_form_suffix(name + len + 1)) >= 0)
+		    (f = cs_word(name + len + 1, ic_form_names, IC_FORM_COUNT)) >= 0)
 			return f;
 	}
 	return -1;
-}
-
-/* Does name, less any gcc suffix (.cold, .constprop.0 ...), equal base? */
-static int cs_same_function(const char *name, const char *base, size_t blen)
-{
-	return strncmp(name, base, blen) == 0 && (name[blen] == '\0' || name[blen] == '.');
 }
 
 /* Is name a clone site's own copy, <prefix>_k<k>_<op> (op the body's name
  * for a body's point), or a part gcc split off one (.cold)? */
 static int cs_is_clone_of(const char *name, const struct cs_point *pt, const char *prefix)
 {
-	size_t plen = strlen(prefix);
+	size_t plen = strlen(prefix), digits;
 	const char *p;
 
 	if (!name || strncmp(name, prefix, plen) != 0 || strncmp(name + plen, "_k", 2) != 0)
 		return 0;
 	p = name + plen + 2;
-	if (*p < '0' || *p > '9')
+	digits = strspn(p, "0123456789");
+	if (!digits || p[digits] != '_')
 		return 0;
-	while (*p >= '0' && *p <= '9')
-		p++;
-	if (*p != '_')
-		return 0;
-	return pt->id.body ? cs_same_function(p + 1, pt->id.body, strlen(pt->id.body))
-			   : cs_is_op_name(p + 1);
+	p += digits + 1;
+	return pt->id.body ? cs_word(p, &pt->id.body, 1) >= 0 : cs_word(p, cs_ops, CS_NOPS) >= 0;
 }
 
 /* The series' copies, or the point's own (its tail caller's, point.c). */
 static int cs_is_clone(const char *name, const struct cs_point *pt)
 {
 	return cs_is_clone_of(name, pt, pt->sprefix) || cs_is_clone_of(name, pt, pt->prefix);
-}
-
-/* Length of name without its gcc suffix (from the first '.'). */
-static size_t cs_base_len(const char *name)
-{
-	return strcspn(name, ".");
 }
 
 /* Is name <prefix>_site_<k> or <prefix>_caller_<j>? */
@@ -118,12 +304,7 @@ static int cs_is_site_function(const char *name, const char *prefix)
 		p += 8;
 	else
 		return 0;
-	if (*p == '\0')
-		return 0;
-	for (; *p; p++)
-		if (*p < '0' || *p > '9')
-			return 0;
-	return 1;
+	return *p && strspn(p, "0123456789") == strlen(p);
 }
 
 static void cs_wrong(struct cs_point *pt, const char *fmt, const char *name)
@@ -164,7 +345,7 @@ static void cs_count_relocs(struct cs_point *pt, uint32_t obj, const struct cs_s
 		} else if (pt->id.form == IC_FORM_CLONE && cs_is_clone(name, pt)) {
 			if (from_clone) {
 				/* A copy and its own split-off part (.cold) jump between them. */
-				if (cs_same_function(name, s->fn, cs_base_len(s->fn)))
+				if (cs_same_function(name, s->fn, strcspn(s->fn, ".")))
 					continue;
 				cs_wrong(pt, "a copy calls another, %s (folded into a thunk?)", name);
 				continue;
@@ -192,7 +373,7 @@ static struct cs_def *cs_defs(const struct cs_point *pt, const uint32_t *obj, si
 
 	*ndefs = 0;
 	for (size_t j = 0; j < pt->nobjs; j++) {
-		const struct cs_obj *o = cs_obj_at(obj[j]);
+		const struct cs_obj *o = &cs_objs[obj[j]];
 
 		for (size_t s = 1; s < o->shnum; s++)
 			if (o->secs[s].code && o->secs[s].fn) {
@@ -227,7 +408,7 @@ static size_t cs_roots(const struct cs_point *pt, const struct cs_def *defs, siz
 		if (defs[d].obj == 0 && strncmp(defs[d].name, "ic_pt_", 6) == 0 && len > 5 &&
 		    strcmp(defs[d].name + len - 5, "_pass") == 0) {
 			if (nstack)
-				cs_fail(CS_EXIT_USAGE, "point %s: no %s, and more than one other pass in %s",
+				ic_die(CS_EXIT_USAGE, "point %s: no %s, and more than one other pass in %s",
 					pt->prefix, pass, pt->objs[0]);
 			*stack = cs_grow(*stack, scap, 1, sizeof **stack);
 			(*stack)[nstack++] = defs[d];
@@ -252,19 +433,19 @@ void cs_scan_point(struct cs_point *pt)
 	unsigned char *seen;
 
 	if (!obj || !base)
-		cs_fail(1, "out of memory");
+		ic_die(1, "out of memory");
 	for (size_t j = 0; j < pt->nobjs; j++) {
 		obj[j] = cs_load(pt->objs[j]);
-		base[j + 1] = base[j] + cs_obj_at(obj[j])->shnum;
+		base[j + 1] = base[j] + cs_objs[obj[j]].shnum;
 	}
 	seen = calloc(base[pt->nobjs] ? base[pt->nobjs] : 1, 1);
 	if (!seen)
-		cs_fail(1, "out of memory");
+		ic_die(1, "out of memory");
 	defs = cs_defs(pt, obj, &ndefs);
 	nstack = cs_roots(pt, defs, ndefs, &stack, &scap);
 	while (nstack) {
 		struct cs_def at = stack[--nstack];
-		const struct cs_obj *o = cs_obj_at(obj[at.obj]);
+		const struct cs_obj *o = &cs_objs[obj[at.obj]];
 		const struct cs_sec *s = &o->secs[at.shndx];
 
 		if (seen[base[at.obj] + at.shndx])
