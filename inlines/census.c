@@ -1,9 +1,11 @@
-/* The census of inlined copies (census.h): one walk over every unit's
+/* The census of inlined copies (inlines.h): one walk over every unit's
  * scopes, down to the inlined copies in them. */
 #define _GNU_SOURCE
-#include "census.h"
+#include "inlines.h"
 
 #include <dwarf.h>
+#include <gsl/gsl_sort_uint.h>
+#include <gsl/gsl_statistics_uint.h>
 #include <errno.h>
 #include <math.h>
 #include <search.h>
@@ -344,19 +346,13 @@ static int census_row_cmp(const void *a, const void *b)
 	return d ? d : (x->line > y->line) - (x->line < y->line);
 }
 
-static int census_u32_cmp(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return (x > y) - (x < y);
-}
-
+/* v sorted (ascending, as the census keeps it); its median. */
 static double census_median(uint32_t *v, size_t n)
 {
 	if (!n)
 		return NAN;
-	qsort(v, n, sizeof(*v), census_u32_cmp);
-	return n % 2 ? v[n / 2] : 0.5 * ((double)v[n / 2 - 1] + v[n / 2]);
+	gsl_sort_uint(v, 1, n);
+	return gsl_stats_uint_median_from_sorted_data(v, 1, n);
 }
 
 static int census_finish(struct ic_census *c)

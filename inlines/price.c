@@ -1,6 +1,6 @@
-/* Pricing census rows on a measured run (price.h). */
+/* Pricing census rows on a measured run (inlines.h). */
 #define _GNU_SOURCE
-#include "price.h"
+#include "inlines.h"
 
 #include <dirent.h>
 #include <errno.h>
