@@ -122,9 +122,7 @@ static void cs_read_relocs(struct cs_obj *o, const char *path, Elf_Scn *scn, con
 	Elf_Data *d = elf_getdata(scn, NULL);
 	size_t n = sh->sh_entsize ? sh->sh_size / sh->sh_entsize : 0;
 
-	from->rel = calloc(n ? n : 1, sizeof *from->rel);
-	if (!from->rel)
-		ic_die(1, "out of memory");
+	from->rel = ic_xalloc(calloc(n ? n : 1, sizeof *from->rel));
 	for (size_t i = 0; d && i < n; i++) {
 		GElf_Rela rela = { 0 };
 		GElf_Rel rel;
@@ -132,15 +130,9 @@ static void cs_read_relocs(struct cs_obj *o, const char *path, Elf_Scn *scn, con
 		size_t symi;
 		struct cs_reloc *r;
 
-		if (sh->sh_type == SHT_RELA) {
-			if (!gelf_getrela(d, (int)i, &rela))
-				cs_elf_fail(path, "bad relocation");
-			symi = GELF_R_SYM(rela.r_info);
-		} else {
-			if (!gelf_getrel(d, (int)i, &rel))
-				cs_elf_fail(path, "bad relocation");
-			symi = GELF_R_SYM(rel.r_info);
-		}
+		if (sh->sh_type == SHT_RELA ? !gelf_getrela(d, (int)i, &rela) : !gelf_getrel(d, (int)i, &rel))
+			cs_elf_fail(path, "bad relocation");
+		symi = GELF_R_SYM(sh->sh_type == SHT_RELA ? rela.r_info : rel.r_info);
 		if (symi == 0 || symi >= st->n || !gelf_getsym(st->data, (int)symi, &sym))
 			continue;
 		r = &from->rel[from->nrel++];
@@ -193,9 +185,7 @@ static uint32_t cs_load(const char *path)
 	if (elf_cntl(o->elf, ELF_C_FDREAD) != 0)
 		cs_elf_fail(path, "cannot read");
 	close(fd);
-	o->secs = calloc(o->shnum ? o->shnum : 1, sizeof *o->secs);
-	if (!o->secs)
-		ic_die(1, "out of memory");
+	o->secs = ic_xalloc(calloc(o->shnum ? o->shnum : 1, sizeof *o->secs));
 	cs_read_sections(o, path, shstrndx, &st);
 	while ((scn = elf_nextscn(o->elf, scn)) != NULL) {
 		GElf_Shdr sh;
@@ -389,19 +379,20 @@ static struct cs_def *cs_defs(const struct cs_point *pt, const uint32_t *obj, si
 static size_t cs_roots(const struct cs_point *pt, const struct cs_def *defs, size_t ndefs,
 		       struct cs_def **stack, size_t *scap)
 {
-	size_t nstack = 0;
 	char pass[256];
+	struct cs_def key = { pass, 0, 0 }, *hit;
+	size_t nstack = 0;
 
 	/* The pass: <prefix>_pass, or else the one pass of the first object
 	 * (objects given under another point's spec are judged as that point,
 	 * so a mislabelled point fails its form's proof). */
 	snprintf(pass, sizeof pass, "%s_pass", pt->prefix);
-	for (size_t d = 0; d < ndefs; d++)
-		if (strcmp(defs[d].name, pass) == 0) {
-			*stack = cs_grow(*stack, scap, 1, sizeof **stack);
-			(*stack)[nstack++] = defs[d];
-			return nstack;
-		}
+	*stack = cs_grow(*stack, scap, ndefs, sizeof **stack);
+	hit = bsearch(&key, defs, ndefs, sizeof *defs, cs_def_cmp);
+	if (hit) {
+		(*stack)[0] = *hit;
+		return 1;
+	}
 	for (size_t d = 0; d < ndefs; d++) {
 		size_t len = strlen(defs[d].name);
 
@@ -410,37 +401,31 @@ static size_t cs_roots(const struct cs_point *pt, const struct cs_def *defs, siz
 			if (nstack)
 				ic_die(CS_EXIT_USAGE, "point %s: no %s, and more than one other pass in %s",
 					pt->prefix, pass, pt->objs[0]);
-			*stack = cs_grow(*stack, scap, 1, sizeof **stack);
 			(*stack)[nstack++] = defs[d];
 		}
 	}
 	/* No pass at all (sites files compiled alone, as the tests do): the
 	 * point is all the code of its objects. */
-	if (!nstack)
-		for (size_t e = 0; e < ndefs; e++) {
-			*stack = cs_grow(*stack, scap, nstack + 1, sizeof **stack);
-			(*stack)[nstack++] = defs[e];
-		}
+	if (!nstack && ndefs) {
+		memcpy(*stack, defs, ndefs * sizeof *defs);
+		nstack = ndefs;
+	}
 	return nstack;
 }
 
 void cs_scan_point(struct cs_point *pt)
 {
-	uint32_t *obj = calloc(pt->nobjs, sizeof *obj);
-	size_t *base = calloc(pt->nobjs + 1, sizeof *base);
+	uint32_t *obj = ic_xalloc(calloc(pt->nobjs, sizeof *obj));
+	size_t *base = ic_xalloc(calloc(pt->nobjs + 1, sizeof *base));
 	struct cs_def *defs, *stack = NULL;
 	size_t ndefs, nstack, scap = 0;
 	unsigned char *seen;
 
-	if (!obj || !base)
-		ic_die(1, "out of memory");
 	for (size_t j = 0; j < pt->nobjs; j++) {
 		obj[j] = cs_load(pt->objs[j]);
 		base[j + 1] = base[j] + cs_objs[obj[j]].shnum;
 	}
-	seen = calloc(base[pt->nobjs] ? base[pt->nobjs] : 1, 1);
-	if (!seen)
-		ic_die(1, "out of memory");
+	seen = ic_xalloc(calloc(base[pt->nobjs] ? base[pt->nobjs] : 1, 1));
 	defs = cs_defs(pt, obj, &ndefs);
 	nstack = cs_roots(pt, defs, ndefs, &stack, &scap);
 	while (nstack) {
