@@ -13,26 +13,18 @@
  * `mark` writes the mark alone (the baseline that prices it); form `clone`
  * calls copies of its own, <prefix>_k<k>_<op> (static, IC_CLONE_ATTR of
  * queue/queue_clone.h, each the forced-inline body), written before the
- * function that holds site k:
- *   tail_dequeue       queue_tail(q, n); n = dequeue(q)
- *   head_dequeue_tail  queue_head(q, n); n = dequeue_tail(q)
- *   insert_unlink      insert(q, anchor, n); unlink(q, n)
- *   append_unlink      append(q, anchor, n); unlink(q, n)
- *   mixed              site k does kind k % 5: the four above (2 and 3 on
- *                      the private scratch queue), then 4: queue_tail(scratch,
- *                      n); purge(scratch) -- all eight locked operations.
- * The caller keeps at least one node besides its own on q, so dequeue never
- * returns NULL.
+ * function that holds site k. Each op's two calls are point_names.def's
+ * (mixed: kinds 2 and 3 on the private scratch queue, so all eight locked
+ * operations run). The caller keeps at least one node besides its own on
+ * q, so dequeue never returns NULL.
  * With --body FILE (your own function, queue/body.h) the op is FILE's name
  * and site k runs sink += ic_body_<form>(ctx->body, C_k) (clone: its own copy
  * <prefix>_k<k>_<name> of ic_body_inline) before its mark; the site files of
  * forms inline, hint and clone include FILE (by its absolute path), extern's
  * only declare ic_body_extern. The nolock forms are refused: a body has no
  * lock.
- * With --filler B, site k's operation follows a filler block of its own:
- * round(B / 7) (at least 1) distinct 32-bit constants, the first four moved
- * into four register accumulators, the rest added to them in turn (one asm
- * per site, see site.h), the accumulators then added to acc.
+ * With --filler B, site k's operation follows a filler block of its own
+ * of about B bytes (gen_site.c, site.h).
  *
  * Same arguments, byte-identical files; each file is written under a
  * temporary name and renamed, so a build never sees half a file, and kept

@@ -33,16 +33,16 @@ static enum ic_op gen_site_kind(const struct gen_args *a, uint32_t k)
 
 unsigned gen_site_uses(const struct gen_args *a, uint32_t k)
 {
+	enum ic_op kind = gen_site_kind(a, k);
+
 	if (a->id.form == IC_FORM_MARK)
 		return 0;
 	if (a->body_path)
 		return GEN_USES_BODY;
-	if (a->id.op != IC_OP_MIXED) {
-		if (a->id.op == IC_OP_INSERT_UNLINK || a->id.op == IC_OP_APPEND_UNLINK)
-			return GEN_USES_Q | GEN_USES_ANCHOR;
-		return GEN_USES_Q;
-	}
-	return gen_site_kind(a, k) <= IC_OP_HEAD_DEQUEUE_TAIL ? GEN_USES_Q : GEN_USES_SCRATCH;
+	if (a->id.op == IC_OP_MIXED && kind >= IC_OP_INSERT_UNLINK)
+		return GEN_USES_SCRATCH;   /* mixed's kinds 2-4: the scratch queue (gen_site) */
+	return kind == IC_OP_INSERT_UNLINK || kind == IC_OP_APPEND_UNLINK ? GEN_USES_Q | GEN_USES_ANCHOR
+									  : GEN_USES_Q;
 }
 
 /* A function's locals; acc is ctx->acc in a register, stored back at the
