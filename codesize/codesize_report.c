@@ -33,7 +33,8 @@ static const char *const report_cols[COL_COUNT] = {
 };
 
 struct report_row {
-	char *field[COL_COUNT];     /* the CSV's text; filler "0" when the column is absent */
+	char *line;                 /* the CSV's line, split in place */
+	const char *field[COL_COUNT];   /* its text; filler "0" when the column is absent */
 	unsigned long sites;
 	size_t series;              /* index into the series */
 };
@@ -95,13 +96,12 @@ static void report_read(const char *path, struct report_row **rows, size_t *nrow
 		char name[256];
 		size_t s;
 
-		n = ic_csv_split(line, field, 64);
+		r.line = ic_xalloc(strdup(line));
+		n = ic_csv_split(r.line, field, 64);
 		for (int c = 0; c < COL_COUNT; c++) {
 			if (col[c] >= 0 && (size_t)col[c] >= n)
 				ic_die(REPORT_EXIT_USAGE, "%s: row %zu has %zu fields", path, *nrows + 2, n);
-			r.field[c] = strdup(col[c] < 0 ? "0" : field[col[c]]);
-			if (!r.field[c])
-				ic_die(1, "out of memory");
+			r.field[c] = col[c] < 0 ? "0" : field[col[c]];
 		}
 		r.sites = report_number(r.field[COL_SITES], "sites");
 		filler = report_number(r.field[COL_FILLER], "filler");
@@ -264,8 +264,7 @@ int main(int argc, char **argv)
 	if (fflush(stdout) != 0)
 		ic_die(REPORT_EXIT_USAGE, "cannot write stdout: %s", strerror(errno));
 	for (size_t i = 0; i < nrows; i++)
-		for (int c = 0; c < COL_COUNT; c++)
-			free(rows[i].field[c]);
+		free(rows[i].line);
 	for (size_t s = 0; s < nseries; s++)
 		free(series[s].sites);
 	free(rows);
