@@ -434,22 +434,20 @@ size_t ic_inline_fn_places(const struct ic_inline_fn *fn)
 	return fn->copies + fn->nested_code;
 }
 
-static void census_noop(void *p)
+/* A row: a node of by_key, which holds the same rows as fns. */
+static void census_row_free(void *p)
 {
-	(void)p;
+	struct ic_inline_fn *fn = p;
+
+	free(fn->bytes);
+	free(fn->nested_bytes);
+	free(fn);
 }
 
 void ic_census_free(struct ic_census *c)
 {
-	/* The rows are freed from fns; the trees own only their nodes (and
-	 * the interned file names). */
-	tdestroy(c->by_key, census_noop);
-	tdestroy(c->files, free);
-	for (size_t i = 0; i < c->nfns; i++) {
-		free(c->fns[i]->bytes);
-		free(c->fns[i]->nested_bytes);
-		free(c->fns[i]);
-	}
+	tdestroy(c->by_key, census_row_free);
+	tdestroy(c->files, free);   /* the interned file names */
 	free(c->fns);
 	memset(c, 0, sizeof(*c));
 }
