@@ -947,12 +947,9 @@ int main(int argc, char **argv)
 	char **args, **owned;
 	int nargs;
 
-	ic_prog = "codesize";
-	if (argc > 0 && argv[0][0]) {
-		const char *slash = strrchr(argv[0], '/');
-
-		ic_prog = slash ? slash + 1 : argv[0];
-	}
+	ic_prog = argc > 0 && argv[0][0] ? argv[0] : "codesize";
+	if (strrchr(ic_prog, '/'))
+		ic_prog = strrchr(ic_prog, '/') + 1;
 	args = cs_expand_args(argc, argv, &nargs, &owned);
 	cs_parse_args(nargs, args, &run);
 	if (elf_version(EV_CURRENT) == EV_NONE)
