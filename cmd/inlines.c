@@ -10,12 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "census.h"
-#include "inlines_chart.h"
-#include "debug_file.h"
 #include "format.h"
+#include "inlines.h"
+#include "inlines_chart.h"
 #include "kit.h"
-#include "price.h"
 
 #define INL_EXIT_BAD_INPUT 2
 #define INL_TOP_DEFAULT 20   /* a screen of rows */

@@ -20,15 +20,10 @@
 
 #include "cache_pass.h"
 #include "kit.h"
+#include "point_name.h"
 #include "topology.h"
 
 #define REPORT_EXIT_USAGE 2
-
-/* The table's columns, in order; the pass is stated for the first. */
-static const char *const report_forms[] = {
-	"inline", "hint", "extern", "clone", "inline_nolock", "extern_nolock", "mark",
-};
-#define REPORT_NFORMS (sizeof report_forms / sizeof report_forms[0])
 
 enum { COL_FORM, COL_OP, COL_LAYOUT, COL_ORDER, COL_SITES, COL_FOOT, COL_SLOPE, COL_INLINED,
        COL_FILLER, COL_COUNT };
@@ -38,7 +33,8 @@ static const char *const report_cols[COL_COUNT] = {
 };
 
 struct report_row {
-	char *field[COL_COUNT];     /* the CSV's text; filler "0" when the column is absent */
+	char *line;                 /* the CSV's line, split in place */
+	const char *field[COL_COUNT];   /* its text; filler "0" when the column is absent */
 	unsigned long sites;
 	size_t series;              /* index into the series */
 };
@@ -100,13 +96,12 @@ static void report_read(const char *path, struct report_row **rows, size_t *nrow
 		char name[256];
 		size_t s;
 
-		n = ic_csv_split(line, field, 64);
+		r.line = ic_xalloc(strdup(line));
+		n = ic_csv_split(r.line, field, 64);
 		for (int c = 0; c < COL_COUNT; c++) {
 			if (col[c] >= 0 && (size_t)col[c] >= n)
 				ic_die(REPORT_EXIT_USAGE, "%s: row %zu has %zu fields", path, *nrows + 2, n);
-			r.field[c] = strdup(col[c] < 0 ? "0" : field[col[c]]);
-			if (!r.field[c])
-				ic_die(1, "out of memory");
+			r.field[c] = col[c] < 0 ? "0" : field[col[c]];
 		}
 		r.sites = report_number(r.field[COL_SITES], "sites");
 		filler = report_number(r.field[COL_FILLER], "filler");
@@ -172,7 +167,7 @@ static void report_pass(const struct report_row *rows, size_t nrows, size_t s,
 	}
 	fp = ic_xrealloc(NULL, se->nsites, sizeof *fp);
 	for (size_t k = 0; k < se->nsites; k++) {
-		const char *v = report_cell(rows, nrows, s, report_forms[0], se->sites[k], COL_FOOT);
+		const char *v = report_cell(rows, nrows, s, ic_form_names[IC_FORM_INLINE], se->sites[k], COL_FOOT);
 		char *end;
 
 		fp[k].sites = se->sites[k];
@@ -201,16 +196,16 @@ static void report_series(const struct report_row *rows, size_t nrows, size_t s,
 		unsigned long n = se->sites[k];
 
 		printf("| %lu", n);
-		for (size_t f = 0; f < REPORT_NFORMS; f++) {
-			printf(" | %s", report_cell(rows, nrows, s, report_forms[f], n, COL_FOOT));
-			if (!strcmp(report_forms[f], "hint"))
+		for (size_t f = 0; f < IC_FORM_COUNT; f++) {
+			printf(" | %s", report_cell(rows, nrows, s, ic_form_names[f], n, COL_FOOT));
+			if (!strcmp(ic_form_names[f], "hint"))
 				printf(" (%s)", report_cell(rows, nrows, s, "hint", n, COL_INLINED));
 		}
 		puts(" |");
 	}
 	printf("| bytes per site (slope over N)");
-	for (size_t f = 0; f < REPORT_NFORMS; f++)
-		printf(" | %s", report_cell(rows, nrows, s, report_forms[f], 0, COL_SLOPE));
+	for (size_t f = 0; f < IC_FORM_COUNT; f++)
+		printf(" | %s", report_cell(rows, nrows, s, ic_form_names[f], 0, COL_SLOPE));
 	puts(" |");
 	report_pass(rows, nrows, s, se, "L1i", l1i_kib);
 	report_pass(rows, nrows, s, se, "L2", l2_kib);
@@ -269,8 +264,7 @@ int main(int argc, char **argv)
 	if (fflush(stdout) != 0)
 		ic_die(REPORT_EXIT_USAGE, "cannot write stdout: %s", strerror(errno));
 	for (size_t i = 0; i < nrows; i++)
-		for (int c = 0; c < COL_COUNT; c++)
-			free(rows[i].field[c]);
+		free(rows[i].line);
 	for (size_t s = 0; s < nseries; s++)
 		free(series[s].sites);
 	free(rows);

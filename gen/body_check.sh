@@ -57,9 +57,9 @@ run() {
 	"$@" >"$log" 2>&1
 }
 
-# gen's sources are gen.c and gen_*.c (gen.h).
-run "$tmp/gen.log" "$cc" -O1 -w -std=gnu11 -I"$top/common" -I"$here" \
-	"$here"/gen.c "$here"/gen_*.c "$top/common/atomic_file.c" -o "$tmp/gen" ||
+# gen's sources are gen.c and gen_*.c (gen.h), with common/'s two it links.
+run "$tmp/gen.log" "$cc" -O1 -w -std=gnu11 -I"$top/common" -I"$here" "$here"/gen.c "$here"/gen_*.c \
+	"$top/common/atomic_file.c" "$top/common/kit.c" -o "$tmp/gen" ||
 	fail "$top/gen/gen.c: error: cannot build gen to check with: $(first_error "$tmp/gen.log")"
 
 objs=""

@@ -1,7 +1,6 @@
 /* What gen's files share: the arguments of one run and the calls between
- * them. gen.c says what gen writes; gen_options.c reads and checks the
- * arguments; gen_site.c writes one site's code; gen_files.c the files
- * that hold the sites (per layout), point.c and manifest.txt. gen's
+ * them. gen.c says what gen writes and writes the files; gen_options.c
+ * reads and checks the arguments; gen_site.c writes one site's code. gen's
  * sources are gen.c and gen_*.c (body_check.sh compiles them so).
  */
 #ifndef GEN_H
@@ -34,12 +33,8 @@ struct gen_args {
 	char body_name[IC_BODY_NAME_MAX + 1];
 };
 
-/* gen_options.c: the program's name as it was run, for messages (set from
- * argv[0] by gen_parse_args). */
-extern const char *gen_prog;
-
 /* gen_options.c: the arguments, every one checked; bad input is one line
- * on stderr and exit 2, before anything is written. */
+ * on stderr (ic_die, common/kit.h) and exit 2, before anything is written. */
 void gen_parse_args(int argc, char **argv, struct gen_args *a);
 
 /* gen_site.c: a site's code. */
@@ -53,12 +48,5 @@ void gen_epilogue(FILE *f, const struct gen_args *a);
 /* clone: site k's own copies, written before the function that holds it. */
 void gen_clones(FILE *f, const struct gen_args *a, uint32_t k);
 void gen_site(FILE *f, const struct gen_args *a, uint32_t k);
-
-/* gen_files.c: the files, each written whole or not at all. */
-void gen_mkdir_p(const char *dir);
-uint32_t gen_file_count(const struct gen_args *a);
-void gen_sites_file(const struct gen_args *a, uint32_t i);
-void gen_point_file(struct gen_args *a);
-void gen_manifest(const struct gen_args *a);
 
 #endif /* GEN_H */

@@ -4,8 +4,8 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <libgen.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "gen.h"
+#include "kit.h"
 
 /* One TU with 65,536 inlined sites took gcc 122 s and 1.4 GB in the
  * suite's first prototype; 256 sites compile in well under a second and
@@ -22,22 +23,6 @@
  * as in a network stack's receive path, each run once per packet. */
 #define GEN_PER_CALLER_DEFAULT 16u
 #define GEN_EXIT_USAGE 2
-
-/* Here, with the arguments it is read from, so that gen.c and gen_files.c
- * depend on this file and it on neither. */
-const char *gen_prog = "gen";
-
-static void gen_usage_fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: ", gen_prog);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(GEN_EXIT_USAGE);
-}
 
 /* "a|b|c" from a name table. */
 static const char *gen_join(const char *const *names, int count)
@@ -56,7 +41,7 @@ static const char *gen_join(const char *const *names, int count)
 static void gen_help(void)
 {
 	printf("usage: %s --sites N --form F -o DIR [options]\n"
-	       "  --sites N       call sites, 1..%u\n", gen_prog, IC_POINT_SITES_MAX);
+	       "  --sites N       call sites, 1..%u\n", ic_prog, IC_POINT_SITES_MAX);
 	printf("  --form F        %s (gen/point_names.def says what each is)\n",
 	       gen_join(ic_form_names, IC_FORM_COUNT));
 	printf("  --op OP         %s (default %s)\n", gen_join(ic_op_names, IC_OP_COUNT), ic_op_names[0]);
@@ -83,60 +68,24 @@ static void gen_help(void)
 	       GEN_PER_CALLER_DEFAULT, IC_POINT_FILLER_MAX);
 }
 
-/* Decimal digits only (no sign, no blanks), within [min, max]. */
-static int gen_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out)
-{
-	uint64_t v = 0;
-
-	if (*s == '\0')
-		return -1;
-	for (const char *p = s; *p; p++) {
-		if (*p < '0' || *p > '9')
-			return -1;
-		v = v * 10 + (uint64_t)(*p - '0');
-		if (v > max)
-			return -1;
-	}
-	if (v < min)
-		return -1;
-	*out = (uint32_t)v;
-	return 0;
-}
-
 /* Can DIR be written, or created under its nearest existing ancestor? */
 static void gen_check_dir(const char *dir)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], *p;
 	struct stat st;
-	size_t len = strlen(dir);
 
-	if (len == 0)
-		gen_usage_fail("-o: empty directory name");
-	if (len >= sizeof path - 64)  /* room for "/.sites_<i>.c.tmp.XXXXXX" */
-		gen_usage_fail("-o: directory name too long");
-	memcpy(path, dir, len + 1);
-	for (;;) {
-		if (stat(path, &st) == 0) {
-			if (!S_ISDIR(st.st_mode))
-				gen_usage_fail("-o: %s: not writable (%s is not a directory)", dir, path);
-			if (access(path, W_OK | X_OK) != 0)
-				gen_usage_fail("-o: %s: not writable (%s)", dir, strerror(errno));
-			return;
-		}
+	if (!*dir)
+		ic_die(GEN_EXIT_USAGE, "-o: empty directory name");
+	if (strlen(dir) >= sizeof path - 64)  /* room for "/.sites_<i>.c.tmp.XXXXXX" */
+		ic_die(GEN_EXIT_USAGE, "-o: directory name too long");
+	strcpy(path, dir);
+	for (p = path; stat(p, &st) != 0; p = dirname(p))
 		if (errno != ENOENT)
-			gen_usage_fail("-o: %s: not writable (%s)", dir, strerror(errno));
-		/* Step up to the parent: drop trailing slashes, then the last name. */
-		while (len > 1 && path[len - 1] == '/')
-			path[--len] = '\0';
-		while (len > 0 && path[len - 1] != '/')
-			path[--len] = '\0';
-		if (len == 0) {
-			path[0] = '.';
-			path[1] = '\0';
-		} else if (len > 1) {
-			path[--len] = '\0';
-		}
-	}
+			ic_die(GEN_EXIT_USAGE, "-o: %s: not writable (%s)", dir, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		ic_die(GEN_EXIT_USAGE, "-o: %s: not writable (%s is not a directory)", dir, p);
+	if (access(p, W_OK | X_OK) != 0)
+		ic_die(GEN_EXIT_USAGE, "-o: %s: not writable (%s)", dir, strerror(errno));
 }
 
 /* --body FILE: a readable regular file named <name>.c, its name a body's
@@ -151,30 +100,30 @@ static void gen_check_body(struct gen_args *a, const char *file, int have_op)
 	base = base ? base + 1 : file;
 	len = strlen(base);
 	if (len < 3 || strcmp(base + len - 2, ".c") != 0)
-		gen_usage_fail("--body: %s: not a .c file", file);
+		ic_die(GEN_EXIT_USAGE, "--body: %s: not a .c file", file);
 	if (len - 2 > IC_BODY_NAME_MAX)
-		gen_usage_fail("--body: %s: the name is longer than %u characters", file, IC_BODY_NAME_MAX);
+		ic_die(GEN_EXIT_USAGE, "--body: %s: the name is longer than %u characters", file, IC_BODY_NAME_MAX);
 	memcpy(a->body_name, base, len - 2);
 	a->body_name[len - 2] = '\0';
 	why = ic_body_name_why(a->body_name);
 	if (why)
-		gen_usage_fail("--body: %s: the name '%s' %s", file, a->body_name, why);
+		ic_die(GEN_EXIT_USAGE, "--body: %s: the name '%s' %s", file, a->body_name, why);
 	if (stat(file, &st) != 0)
-		gen_usage_fail("--body: %s: %s", file, strerror(errno));
+		ic_die(GEN_EXIT_USAGE, "--body: %s: %s", file, strerror(errno));
 	if (!S_ISREG(st.st_mode) || access(file, R_OK) != 0)
-		gen_usage_fail("--body: %s: not a readable file", file);
+		ic_die(GEN_EXIT_USAGE, "--body: %s: not a readable file", file);
 	/* Absolute: the site files include it from their own directory. */
 	a->body_path = realpath(file, NULL);
 	if (!a->body_path)
-		gen_usage_fail("--body: %s: %s", file, strerror(errno));
+		ic_die(GEN_EXIT_USAGE, "--body: %s: %s", file, strerror(errno));
 	/* The banner holds it in a comment too. */
 	if (strpbrk(a->body_path, "\"\\\n") || strstr(a->body_path, "*/"))
-		gen_usage_fail("--body: %s: the path holds a quote, backslash, newline or */, which "
+		ic_die(GEN_EXIT_USAGE, "--body: %s: the path holds a quote, backslash, newline or */, which "
 			       "the generated files cannot spell", file);
 	if (have_op)
-		gen_usage_fail("--op: a body has one operation, its own (drop --op with --body)");
+		ic_die(GEN_EXIT_USAGE, "--op: a body has one operation, its own (drop --op with --body)");
 	if (ic_form_is_nolock(a->id.form))
-		gen_usage_fail("--form %s: a body has no lock to replace (the nolock forms are the queue's)",
+		ic_die(GEN_EXIT_USAGE, "--form %s: a body has no lock to replace (the nolock forms are the queue's)",
 			       ic_form_names[a->id.form]);
 	a->id.body = a->body_name;
 }
@@ -191,51 +140,36 @@ static void gen_bad_option(int c, const char *arg, int opt)
 	else
 		snprintf(name, sizeof name, "-%c", opt > 0 && opt < 128 ? opt : '?');
 	if (c == ':')
-		gen_usage_fail("%s: needs an argument", name);
-	gen_usage_fail("%s: unknown option (see --help)", name);
+		ic_die(GEN_EXIT_USAGE, "%s: needs an argument", name);
+	ic_die(GEN_EXIT_USAGE, "%s: unknown option (see --help)", name);
 }
 
-/* What the command line gave, for the checks that need the whole of it. */
-struct gen_given {
-	int sites, form, op, per_caller;
-	const char *body;
-};
-
-/* The checks of options together, and what follows from them. */
-static void gen_check_args(struct gen_args *a, const struct gen_given *g)
+/* The checks of options together, and what follows from them; body is
+ * --body's FILE or NULL, have_op whether --op was given. */
+static void gen_check_args(struct gen_args *a, const char *body, int have_op)
 {
-	if (!g->sites)
-		gen_usage_fail("--sites: missing (see --help)");
-	if (!g->form)
-		gen_usage_fail("--form: missing (see --help)");
-	if (!a->dir)
-		gen_usage_fail("-o: missing output directory (see --help)");
-	if (g->body)
-		gen_check_body(a, g->body, g->op);
+	if (body)
+		gen_check_body(a, body, have_op);
 	if (a->series_sites && a->part != GEN_PART_POINT)
-		gen_usage_fail("--series-sites: only with --part point");
+		ic_die(GEN_EXIT_USAGE, "--series-sites: only with --part point");
 	if (!a->series_sites)
 		a->series_sites = a->id.sites;
 	if (a->series_sites < a->id.sites)
-		gen_usage_fail("--series-sites: %u is fewer than --sites %u", a->series_sites, a->id.sites);
+		ic_die(GEN_EXIT_USAGE, "--series-sites: %u is fewer than --sites %u", a->series_sites, a->id.sites);
 	/* A caller never spans translation units: asked for, that is an error;
-	 * by default, callers are as long as the files, and say so. */
-	if (a->per_caller > a->per_file) {
-		if (g->per_caller)
-			gen_usage_fail("--per-caller: %u is more than --per-file %u: a caller never "
-				       "spans translation units", a->per_caller, a->per_file);
-		a->per_caller = a->per_file;
-	}
+	 * by default (0 here), callers are as long as the files, and say so. */
+	if (a->per_caller > a->per_file)
+		ic_die(GEN_EXIT_USAGE, "--per-caller: %u is more than --per-file %u: a caller never "
+		       "spans translation units", a->per_caller, a->per_file);
+	if (!a->per_caller)
+		a->per_caller = a->per_file < GEN_PER_CALLER_DEFAULT ? a->per_file : GEN_PER_CALLER_DEFAULT;
 	if (a->id.order == IC_ORDER_SEQ)
 		a->id.seed = 0;
-	if (a->id.filler > 0) {
-		a->filler_adds = ic_filler_adds(a->id.filler);
-		if ((uint64_t)a->series_sites * a->filler_adds > GEN_FILLER_CONSTS)
-			gen_usage_fail("--filler: %u bytes at %u sites needs %" PRIu64 " distinct "
-				       "constants, more than the %u gen has", a->id.filler,
-				       a->series_sites, (uint64_t)a->series_sites * a->filler_adds,
-				       GEN_FILLER_CONSTS);
-	}
+	a->filler_adds = ic_filler_adds(a->id.filler);
+	if ((uint64_t)a->series_sites * a->filler_adds > GEN_FILLER_CONSTS)
+		ic_die(GEN_EXIT_USAGE, "--filler: %u bytes at %u sites needs %" PRIu64 " distinct constants, "
+		       "more than the %u gen has", a->id.filler, a->series_sites,
+		       (uint64_t)a->series_sites * a->filler_adds, GEN_FILLER_CONSTS);
 	gen_check_dir(a->dir);
 	ic_point_prefix(a->prefix, sizeof a->prefix, &a->id);
 	ic_series_prefix(a->sprefix, sizeof a->sprefix, &a->id);
@@ -243,30 +177,33 @@ static void gen_check_args(struct gen_args *a, const struct gen_given *g)
 }
 
 /* An option that takes a value: a number from min to max, or (names set)
- * one of names[]'s count names, its index; read into *to, and *given set
- * where the checks need to know it came. */
+ * one of names[]'s count names, its index; read into *to. */
 struct gen_option {
 	const char *name;
 	uint32_t min, max;
 	const char *const *names;
 	int count;
 	uint32_t *to;
-	int *given;
 };
 
 static void gen_option_read(const struct gen_option *o, const char *s)
 {
-	if (o->names) {
-		int i = ic_name_find(o->names, o->count, s);
+	int i = o->names ? ic_name_find(o->names, o->count, s) : 0;
+	unsigned long long v;
+	char *end;
 
-		if (i < 0)
-			gen_usage_fail("--%s: unknown value '%s' (%s)", o->name, s, gen_join(o->names, o->count));
+	if (i < 0)
+		ic_die(GEN_EXIT_USAGE, "--%s: unknown value '%s' (%s)", o->name, s, gen_join(o->names, o->count));
+	if (o->names) {
 		*o->to = (uint32_t)i;
-	} else if (gen_parse_u32(s, o->min, o->max, o->to) != 0) {
-		gen_usage_fail("--%s: '%s' is not a number from %u to %u", o->name, s, o->min, o->max);
+		return;
 	}
-	if (o->given)
-		*o->given = 1;
+	/* Decimal digits only (no sign, no blanks), within [min, max]. */
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (*s < '0' || *s > '9' || *end || errno || v < o->min || v > o->max)
+		ic_die(GEN_EXIT_USAGE, "--%s: '%s' is not a number from %u to %u", o->name, s, o->min, o->max);
+	*o->to = (uint32_t)v;
 }
 
 void gen_parse_args(int argc, char **argv, struct gen_args *a)
@@ -274,18 +211,19 @@ void gen_parse_args(int argc, char **argv, struct gen_args *a)
 	static const char *const part_names[] = {   /* enum gen_part's order */
 		[GEN_PART_ALL] = "all", [GEN_PART_SITES] = "sites", [GEN_PART_POINT] = "point",
 	};
-	struct gen_given g = { 0 };
-	uint32_t form = 0, op = IC_OP_TAIL_DEQUEUE, layout = IC_LAYOUT_CHAIN, order = IC_ORDER_SEQ;
+	/* UINT32_MAX: not given (sites and per-caller: 0) */
+	uint32_t form = UINT32_MAX, op = UINT32_MAX, layout = IC_LAYOUT_CHAIN, order = IC_ORDER_SEQ;
 	uint32_t part = GEN_PART_ALL;
+	const char *body = NULL;
 	const struct gen_option opts[] = {
-		{ "sites", 1, IC_POINT_SITES_MAX, .to = &a->id.sites, .given = &g.sites },
-		{ "form", .names = ic_form_names, .count = IC_FORM_COUNT, .to = &form, .given = &g.form },
-		{ "op", .names = ic_op_names, .count = IC_OP_COUNT, .to = &op, .given = &g.op },
+		{ "sites", 1, IC_POINT_SITES_MAX, .to = &a->id.sites },
+		{ "form", .names = ic_form_names, .count = IC_FORM_COUNT, .to = &form },
+		{ "op", .names = ic_op_names, .count = IC_OP_COUNT, .to = &op },
 		{ "layout", .names = ic_layout_names, .count = IC_LAYOUT_COUNT, .to = &layout },
 		{ "order", .names = ic_order_names, .count = IC_ORDER_COUNT, .to = &order },
 		{ "seed", 0, UINT32_MAX, .to = &a->id.seed },
 		{ "per-file", 1, IC_POINT_SITES_MAX, .to = &a->per_file },
-		{ "per-caller", 1, IC_POINT_SITES_MAX, .to = &a->per_caller, .given = &g.per_caller },
+		{ "per-caller", 1, IC_POINT_SITES_MAX, .to = &a->per_caller },
 		{ "filler", 0, IC_POINT_FILLER_MAX, .to = &a->id.filler },
 		{ "part", .names = part_names, .count = sizeof part_names / sizeof part_names[0], .to = &part },
 		{ "series-sites", 1, IC_POINT_SITES_MAX, .to = &a->series_sites },
@@ -301,20 +239,17 @@ void gen_parse_args(int argc, char **argv, struct gen_args *a)
 
 	for (int i = 0; i < NOPTS; i++)
 		longopts[i] = (struct option){ opts[i].name, required_argument, NULL, OPT_TABLE + i };
-	if (argc > 0 && argv[0][0]) {
-		const char *slash = strrchr(argv[0], '/');
-
-		gen_prog = slash ? slash + 1 : argv[0];
-	}
+	ic_prog = argc > 0 && argv[0][0] ? argv[0] : "gen";
+	if (strrchr(ic_prog, '/'))
+		ic_prog = strrchr(ic_prog, '/') + 1;
 	memset(a, 0, sizeof *a);
 	a->per_file = GEN_PER_FILE_DEFAULT;
-	a->per_caller = GEN_PER_CALLER_DEFAULT;
 	opterr = 0;  /* our own one-line messages */
 	while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
 		if (c >= OPT_TABLE && c < OPT_TABLE + NOPTS) {
 			gen_option_read(&opts[c - OPT_TABLE], optarg);
 		} else if (c == OPT_BODY) {
-			g.body = optarg;
+			body = optarg;
 		} else if (c == 'o') {
 			a->dir = optarg;
 		} else if (c == 'h' || c == OPT_HELP) {
@@ -325,11 +260,17 @@ void gen_parse_args(int argc, char **argv, struct gen_args *a)
 		}
 	}
 	if (optind < argc)
-		gen_usage_fail("%s: unexpected argument (see --help)", argv[optind]);
+		ic_die(GEN_EXIT_USAGE, "%s: unexpected argument (see --help)", argv[optind]);
+	if (!a->id.sites)
+		ic_die(GEN_EXIT_USAGE, "--sites: missing (see --help)");
+	if (form == UINT32_MAX)
+		ic_die(GEN_EXIT_USAGE, "--form: missing (see --help)");
+	if (!a->dir)
+		ic_die(GEN_EXIT_USAGE, "-o: missing output directory (see --help)");
 	a->id.form = form;
-	a->id.op = op;
+	a->id.op = op == UINT32_MAX ? IC_OP_TAIL_DEQUEUE : op;
 	a->id.layout = layout;
 	a->id.order = order;
 	a->part = part;
-	gen_check_args(a, &g);
+	gen_check_args(a, body, op != UINT32_MAX);
 }

@@ -4,7 +4,6 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "gen.h"
@@ -27,12 +26,6 @@ static uint32_t gen_filler_const(const struct gen_args *a, uint32_t k, uint32_t 
 	return gen_site_const(GEN_FILLER_BASE + k * a->filler_adds + i);
 }
 
-/* Filler accumulators: four independent chains, fewer if fewer adds. */
-static uint32_t gen_filler_accs(const struct gen_args *a)
-{
-	return a->filler_adds < 4 ? a->filler_adds : 4;
-}
-
 static enum ic_op gen_site_kind(const struct gen_args *a, uint32_t k)
 {
 	return a->id.op == IC_OP_MIXED ? (enum ic_op)(k % 5) : a->id.op;
@@ -40,16 +33,16 @@ static enum ic_op gen_site_kind(const struct gen_args *a, uint32_t k)
 
 unsigned gen_site_uses(const struct gen_args *a, uint32_t k)
 {
+	enum ic_op kind = gen_site_kind(a, k);
+
 	if (a->id.form == IC_FORM_MARK)
 		return 0;
 	if (a->body_path)
 		return GEN_USES_BODY;
-	if (a->id.op != IC_OP_MIXED) {
-		if (a->id.op == IC_OP_INSERT_UNLINK || a->id.op == IC_OP_APPEND_UNLINK)
-			return GEN_USES_Q | GEN_USES_ANCHOR;
-		return GEN_USES_Q;
-	}
-	return gen_site_kind(a, k) <= IC_OP_HEAD_DEQUEUE_TAIL ? GEN_USES_Q : GEN_USES_SCRATCH;
+	if (a->id.op == IC_OP_MIXED && kind >= IC_OP_INSERT_UNLINK)
+		return GEN_USES_SCRATCH;   /* mixed's kinds 2-4: the scratch queue (gen_site) */
+	return kind == IC_OP_INSERT_UNLINK || kind == IC_OP_APPEND_UNLINK ? GEN_USES_Q | GEN_USES_ANCHOR
+									  : GEN_USES_Q;
 }
 
 /* A function's locals; acc is ctx->acc in a register, stored back at the
@@ -93,7 +86,7 @@ void gen_epilogue(FILE *f, const struct gen_args *a)
  * this site's operation, as written. x86-64 only, as the suite is. */
 static void gen_filler(FILE *f, const struct gen_args *a, uint32_t k)
 {
-	uint32_t m = gen_filler_accs(a);
+	uint32_t m = a->filler_adds < 4 ? a->filler_adds : 4;   /* accumulators: four chains */
 
 	fputs("\t{\n", f);
 	for (uint32_t j = 0; j < m; j++)
@@ -121,38 +114,33 @@ static void gen_filler(FILE *f, const struct gen_args *a, uint32_t k)
 	fputs(";\n\t\t__asm__ volatile(\"\" : \"+r\"(acc) : : \"memory\");\n\t}\n", f);
 }
 
-/* The two queue operations of each site kind, in order. */
-static const char *const gen_kind_ops[IC_OP_COUNT][IC_POINT_OPS_PER_SITE] = {
-	[IC_OP_TAIL_DEQUEUE] = { "queue_tail", "dequeue" },
-	[IC_OP_HEAD_DEQUEUE_TAIL] = { "queue_head", "dequeue_tail" },
-	[IC_OP_INSERT_UNLINK] = { "insert", "unlink" },
-	[IC_OP_APPEND_UNLINK] = { "append", "unlink" },
-	[IC_OP_MIXED] = { "queue_tail", "purge" },   /* kind 4 */
-};
-
 /* A queue operation's signature, for clone's copies (queue/queue_body.h). */
 struct gen_op_sig {
 	const char *op, *ret, *params, *args;
 };
 
+enum { GEN_HEAD, GEN_TAIL, GEN_DEQUEUE, GEN_DEQUEUE_TAIL, GEN_INSERT, GEN_APPEND, GEN_UNLINK, GEN_PURGE };
 static const struct gen_op_sig gen_op_sigs[] = {
-	{ "queue_head", "void", "struct ic_queue *q, struct ic_node *n", "q, n" },
-	{ "queue_tail", "void", "struct ic_queue *q, struct ic_node *n", "q, n" },
-	{ "dequeue", "struct ic_node *", "struct ic_queue *q", "q" },
-	{ "dequeue_tail", "struct ic_node *", "struct ic_queue *q", "q" },
-	{ "insert", "void", "struct ic_queue *q, struct ic_node *old, struct ic_node *n", "q, old, n" },
-	{ "append", "void", "struct ic_queue *q, struct ic_node *old, struct ic_node *n", "q, old, n" },
-	{ "unlink", "void", "struct ic_queue *q, struct ic_node *n", "q, n" },
-	{ "purge", "size_t", "struct ic_queue *q, struct ic_node **out", "q, out" },
+	[GEN_HEAD] = { "queue_head", "void", "struct ic_queue *q, struct ic_node *n", "q, n" },
+	[GEN_TAIL] = { "queue_tail", "void", "struct ic_queue *q, struct ic_node *n", "q, n" },
+	[GEN_DEQUEUE] = { "dequeue", "struct ic_node *", "struct ic_queue *q", "q" },
+	[GEN_DEQUEUE_TAIL] = { "dequeue_tail", "struct ic_node *", "struct ic_queue *q", "q" },
+	[GEN_INSERT] = { "insert", "void", "struct ic_queue *q, struct ic_node *old, struct ic_node *n",
+			 "q, old, n" },
+	[GEN_APPEND] = { "append", "void", "struct ic_queue *q, struct ic_node *old, struct ic_node *n",
+			 "q, old, n" },
+	[GEN_UNLINK] = { "unlink", "void", "struct ic_queue *q, struct ic_node *n", "q, n" },
+	[GEN_PURGE] = { "purge", "size_t", "struct ic_queue *q, struct ic_node **out", "q, out" },
 };
 
-static const struct gen_op_sig *gen_op_sig(const char *op)
-{
-	for (size_t i = 0; i < sizeof gen_op_sigs / sizeof gen_op_sigs[0]; i++)
-		if (strcmp(gen_op_sigs[i].op, op) == 0)
-			return &gen_op_sigs[i];
-	abort();   /* gen_kind_ops names only these */
-}
+/* The two queue operations of each site kind, in order. */
+static const unsigned char gen_kind_ops[IC_OP_COUNT][IC_POINT_OPS_PER_SITE] = {
+	[IC_OP_TAIL_DEQUEUE] = { GEN_TAIL, GEN_DEQUEUE },
+	[IC_OP_HEAD_DEQUEUE_TAIL] = { GEN_HEAD, GEN_DEQUEUE_TAIL },
+	[IC_OP_INSERT_UNLINK] = { GEN_INSERT, GEN_UNLINK },
+	[IC_OP_APPEND_UNLINK] = { GEN_APPEND, GEN_UNLINK },
+	[IC_OP_MIXED] = { GEN_TAIL, GEN_PURGE },   /* kind 4 */
+};
 
 /* What site k calls for op: the form's ic_<op>_<form>, or clone's own copy;
  * a body's: ic_body_<form>, or clone's own copy <prefix>_k<k>_<name>. */
@@ -182,7 +170,7 @@ void gen_clones(FILE *f, const struct gen_args *a, uint32_t k)
 		return;
 	}
 	for (unsigned i = 0; i < IC_POINT_OPS_PER_SITE; i++) {
-		const struct gen_op_sig *sig = gen_op_sig(gen_kind_ops[gen_site_kind(a, k)][i]);
+		const struct gen_op_sig *sig = &gen_op_sigs[gen_kind_ops[gen_site_kind(a, k)][i]];
 		int ptr = sig->ret[strlen(sig->ret) - 1] == '*';
 
 		fprintf(f, "\nstatic IC_CLONE_ATTR %s%s%s(%s)\n{\n\t%sic_%s_inline(%s);\n}\n",
@@ -214,8 +202,8 @@ void gen_site(FILE *f, const struct gen_args *a, uint32_t k)
 			gen_site_const(k));
 		goto mark;
 	}
-	gen_call(a, k, gen_kind_ops[kind][0], c0, sizeof c0);
-	gen_call(a, k, gen_kind_ops[kind][1], c1, sizeof c1);
+	gen_call(a, k, gen_op_sigs[gen_kind_ops[kind][0]].op, c0, sizeof c0);
+	gen_call(a, k, gen_op_sigs[gen_kind_ops[kind][1]].op, c1, sizeof c1);
 	switch (kind) {
 	case IC_OP_TAIL_DEQUEUE:
 	case IC_OP_HEAD_DEQUEUE_TAIL:

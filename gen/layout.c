@@ -56,12 +56,6 @@
 /* Units with more functions than this get no gap per function (ly_object). */
 #define LY_FN_GAPS_MAX 64u
 
-struct ly_point {
-	char *spec;
-	char **objs;
-	size_t nobjs;
-};
-
 static uint32_t ly_below(uint64_t *state, uint32_t n)
 {
 	return (uint32_t)(((unsigned __int128)ic_splitmix64_next(state) * n) >> 64);
@@ -79,52 +73,50 @@ static void ly_shuffle(void **v, size_t n, uint64_t *state)
 	}
 }
 
-/* The ARGS file: "--point", spec, objects..., repeated. */
-static struct ly_point *ly_read_args(const char *path, size_t *npts)
+/* The ARGS file: "--point", spec, objects..., repeated; the objects of
+ * every point, in order. */
+static char **ly_read_args(const char *path, size_t *nobjs)
 {
 	FILE *f = fopen(path, "r");
-	struct ly_point *pts = NULL;
-	char *line = NULL;
-	size_t cap = 0, n = 0;
+	char **objs = NULL, *line = NULL;
+	size_t cap = 0, n = 0, npts = 0, mine = 0;   /* mine: the last point's objects */
 	ssize_t len;
 	int want_spec = 0, skip = 0;
 
 	if (!f)
 		ic_die(LY_EXIT_USAGE, "%s: %s", path, strerror(errno));
-	while ((len = getline(&line, &cap, f)) >= 0) {
+	for (;;) {
+		len = getline(&line, &cap, f);
 		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
 			line[--len] = '\0';
 		if (len == 0)
 			continue;
-		if (skip) {
-			skip = 0;
-		} else if (n == 0 && strcmp(line, "--body") == 0) {
-			skip = 1;
-		} else if (want_spec) {
-			pts[n - 1].spec = strdup(line);
-			want_spec = 0;
-		} else if (strcmp(line, "--point") == 0) {
-			pts = ic_xrealloc(pts, n + 1, sizeof *pts);
-			memset(&pts[n++], 0, sizeof *pts);
+		if (len > 0 && (skip || want_spec)) {
+			skip = want_spec = 0;
+		} else if (len < 0 || strcmp(line, "--point") == 0) {
+			if (npts && (want_spec || !mine))
+				ic_die(LY_EXIT_USAGE, "%s: point %zu has no spec or no objects", path, npts);
+			if (len < 0)
+				break;
+			npts++;
+			mine = 0;
 			want_spec = 1;
-		} else if (n == 0) {
+		} else if (npts == 0 && strcmp(line, "--body") == 0) {
+			skip = 1;
+		} else if (npts == 0) {
 			ic_die(LY_EXIT_USAGE, "%s: object '%s' before the first --point", path, line);
 		} else {
-			struct ly_point *p = &pts[n - 1];
-
-			p->objs = ic_xrealloc(p->objs, p->nobjs + 1, sizeof *p->objs);
-			p->objs[p->nobjs++] = strdup(line);
+			objs = ic_xrealloc(objs, n + 1, sizeof *objs);
+			objs[n++] = ic_xalloc(strdup(line));
+			mine++;
 		}
 	}
 	free(line);
 	fclose(f);
-	if (n == 0)
+	if (npts == 0)
 		ic_die(LY_EXIT_USAGE, "%s: no --point", path);
-	for (size_t i = 0; i < n; i++)
-		if (!pts[i].spec || pts[i].nobjs == 0)
-			ic_die(LY_EXIT_USAGE, "%s: point %zu has no spec or no objects", path, i + 1);
-	*npts = n;
-	return pts;
+	*nobjs = n;
+	return objs;
 }
 
 /* The object as ld sees it on the command line may be relative or absolute;
@@ -178,7 +170,7 @@ static void ly_object(FILE *out, const char *path, uint64_t *state)
 {
 	int fd = open(path, O_RDONLY);
 	const char *tail = ly_object_tail(path);
-	size_t shstrndx, nfn = 0;
+	size_t shstrndx, nfn;
 	Elf_Scn *scn = NULL;
 	Elf *elf;
 
@@ -190,29 +182,16 @@ static void ly_object(FILE *out, const char *path, uint64_t *state)
 	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
 		ly_elf_fail(path, "no section headers");
 	fprintf(out, "    /* %s */\n    . += %u;\n", tail, LY_TU_STEP * ly_below(state, LY_TU_STEPS));
-	if (ly_count_functions(elf, path, shstrndx) > LY_FN_GAPS_MAX) {
-		fprintf(out, "    *%s(.text .text.*)\n", tail);
-		elf_end(elf);
-		close(fd);
-		return;
-	}
-	while ((scn = elf_nextscn(elf, scn)) != NULL) {
-		GElf_Shdr sh;
-		const char *name;
-
-		if (!gelf_getshdr(scn, &sh))
-			ly_elf_fail(path, "bad section header");
-		if (!(sh.sh_flags & SHF_EXECINSTR) || !(sh.sh_flags & SHF_ALLOC) || sh.sh_size == 0)
-			continue;
-		name = elf_strptr(elf, shstrndx, sh.sh_name);
-		if (!name || strncmp(name, ".text.", 6) != 0)
-			continue;
-		fprintf(out, "    . += %u;\n    *%s(%s)\n", LY_FN_STEP * ly_below(state, LY_FN_STEPS),
-			tail, name);
-		nfn++;
-	}
+	nfn = ly_count_functions(elf, path, shstrndx);
 	if (nfn == 0)
 		ic_die(LY_EXIT_USAGE, "%s: no .text.* sections (not built with -ffunction-sections?)", path);
+	while (nfn <= LY_FN_GAPS_MAX && (scn = elf_nextscn(elf, scn)) != NULL) {
+		const char *name = ly_function(elf, scn, path, shstrndx);
+
+		if (name)
+			fprintf(out, "    . += %u;\n    *%s(%s)\n", LY_FN_STEP * ly_below(state, LY_FN_STEPS),
+				tail, name);
+	}
 	fprintf(out, "    *%s(.text .text.*)\n", tail);
 	elf_end(elf);
 	close(fd);
@@ -223,18 +202,12 @@ static int ly_strcmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static void ly_write(FILE *out, struct ly_point *pts, size_t npts, uint64_t seed)
+static void ly_write(FILE *out, char **objs, size_t n, uint64_t seed)
 {
 	uint64_t state = seed ^ UINT64_C(0x5851f42d4c957f2d);
-	char **objs = NULL;
-	size_t n = 0, k = 0;
+	size_t k = 0;
 
 	/* Every object once, in an order of their names, then shuffled. */
-	for (size_t i = 0; i < npts; i++) {
-		objs = ic_xrealloc(objs, n + pts[i].nobjs, sizeof *objs);
-		for (size_t j = 0; j < pts[i].nobjs; j++)
-			objs[n++] = pts[i].objs[j];
-	}
 	qsort(objs, n, sizeof *objs, ly_strcmp);
 	for (size_t i = 0; i < n; i++)
 		if (k == 0 || strcmp(objs[k - 1], objs[i]) != 0)
@@ -244,20 +217,8 @@ static void ly_write(FILE *out, struct ly_point *pts, size_t npts, uint64_t seed
 		"SECTIONS\n{\n  .text.ic_sites : ALIGN(4096)\n  {\n", seed);
 	for (size_t i = 0; i < k; i++)
 		ly_object(out, objs[i], &state);
-	free(objs);
 	/* Four bytes: lld reads a fill as a 32-bit value, GNU ld by its digits. */
 	fputs("  } =0xcccccccc\n}\nINSERT AFTER .text;\n", out);
-}
-
-static int ly_parse_u64(const char *s, uint64_t max, uint64_t *out)
-{
-	char *end;
-
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	*out = strtoull(s, &end, 10);
-	return (errno || *end || *out > max) ? -1 : 0;
 }
 
 int main(int argc, char **argv)
@@ -271,15 +232,17 @@ int main(int argc, char **argv)
 	const char *out_path = NULL;
 	uint64_t seed = 0;
 	int have_seed = 0, c;
-	struct ly_point *pts;
-	size_t npts;
+	char **objs, *end;
+	size_t nobjs;
 
 	ic_prog = "layout";
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 's':
-			if (ly_parse_u64(optarg, UINT64_MAX, &seed))
+			errno = 0;
+			seed = strtoull(optarg, &end, 10);
+			if (*optarg < '0' || *optarg > '9' || *end || errno)
 				ic_die(LY_EXIT_USAGE, "--seed: '%s' is not a whole number", optarg);
 			have_seed = 1;
 			break;
@@ -302,17 +265,17 @@ int main(int argc, char **argv)
 		ic_die(LY_EXIT_USAGE, "one @ARGS file expected (see --help)");
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		ic_die(1, "libelf: %s", elf_errmsg(-1));
-	pts = ly_read_args(argv[optind] + 1, &npts);
+	objs = ly_read_args(argv[optind] + 1, &nobjs);
 
 	if (!out_path) {
-		ly_write(stdout, pts, npts, seed);
+		ly_write(stdout, objs, nobjs, seed);
 		return fflush(stdout) ? 1 : 0;
 	}
 	struct ic_atomic_file af;
 
 	if (ic_atomic_open(&af, out_path, 0) != 0)
 		ic_die(1, "%s", af.err);
-	ly_write(af.f, pts, npts, seed);
+	ly_write(af.f, objs, nobjs, seed);
 	if (ic_atomic_commit(&af) != 0)
 		ic_die(1, "%s", af.err);
 	return 0;

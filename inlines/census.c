@@ -1,16 +1,19 @@
-/* The census of inlined copies (census.h): one walk over every unit's
+/* The census of inlined copies (inlines.h): one walk over every unit's
  * scopes, down to the inlined copies in them. */
 #define _GNU_SOURCE
-#include "census.h"
+#include "inlines.h"
 
 #include <dwarf.h>
+#include <gsl/gsl_sort_uint.h>
+#include <gsl/gsl_statistics_uint.h>
 #include <errno.h>
 #include <math.h>
 #include <search.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "kit.h"
 
 struct census_walk {
 	struct ic_census *c;
@@ -27,17 +30,6 @@ struct census_origin {
 	const void *addr;
 	struct ic_inline_fn *fn;
 };
-
-__attribute__((format(printf, 2, 3)))
-static int census_fail(struct census_walk *w, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(w->err, w->errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 static int census_origin_cmp(const void *a, const void *b)
 {
@@ -234,26 +226,26 @@ static int census_copy(struct census_walk *w, Dwarf_Die *die, int nested)
 
 	w->c->all_copies++;
 	if (!dwarf_attr(die, DW_AT_abstract_origin, &a))
-		return census_fail(w, "the inlined copy at DWARF offset %llu has no DW_AT_abstract_origin",
-				   (unsigned long long)dwarf_dieoffset(die));
+		return ic_fail(w->err, w->errlen, "the inlined copy at DWARF offset %llu has no DW_AT_abstract_origin",
+			       (unsigned long long)dwarf_dieoffset(die));
 	if (!dwarf_formref_die(&a, &origin)) {
 		unsigned form = dwarf_whatform(&a);
 
 		if (form == DW_FORM_GNU_ref_alt || form == DW_FORM_ref_sup4 || form == DW_FORM_ref_sup8)
-			return census_fail(w, "the functions are in a dwz file (.gnu_debugaltlink) that libdw did not find: install it, from the same debug package");
-		return census_fail(w, "the inlined copy at DWARF offset %llu: its DW_AT_abstract_origin cannot be read: %s",
-				   (unsigned long long)dwarf_dieoffset(die), dwarf_errmsg(-1));
+			return ic_fail(w->err, w->errlen, "the functions are in a dwz file (.gnu_debugaltlink) that libdw did not find: install it, from the same debug package");
+		return ic_fail(w->err, w->errlen, "the inlined copy at DWARF offset %llu: its DW_AT_abstract_origin cannot be read: %s",
+			       (unsigned long long)dwarf_dieoffset(die), dwarf_errmsg(-1));
 	}
 	fn = census_fn_of(w, &origin);
 	if (!fn)
-		return census_fail(w, "out of memory");
+		return ic_fail(w->err, w->errlen, "out of memory");
 	bytes = census_bytes(die);
 	if (bytes > UINT32_MAX)
 		bytes = 0;   /* no copy is 4 GiB: a broken range */
 	if (nested) {
 		fn->nested++;
 		if (bytes && census_push(&fn->nested_bytes, &fn->nested_code, &fn->nested_cap, (uint32_t)bytes))
-			return census_fail(w, "out of memory");
+			return ic_fail(w->err, w->errlen, "out of memory");
 		return 0;
 	}
 	if (!bytes) {
@@ -261,7 +253,7 @@ static int census_copy(struct census_walk *w, Dwarf_Die *die, int nested)
 		return 0;
 	}
 	if (census_push(&fn->bytes, &fn->copies, &fn->cap, (uint32_t)bytes))
-		return census_fail(w, "out of memory");
+		return ic_fail(w->err, w->errlen, "out of memory");
 	fn->total += bytes;
 	return 0;
 }
@@ -282,8 +274,8 @@ static int census_scope(struct census_walk *w, Dwarf_Die *parent, int nested)
 	int rc = dwarf_child(parent, &child);
 
 	if (rc < 0)
-		return census_fail(w, "DWARF at offset %llu: %s", (unsigned long long)dwarf_dieoffset(parent),
-				   dwarf_errmsg(-1));
+		return ic_fail(w->err, w->errlen, "DWARF at offset %llu: %s", (unsigned long long)dwarf_dieoffset(parent),
+			       dwarf_errmsg(-1));
 	while (rc == 0) {
 		int r = 0;
 
@@ -321,8 +313,8 @@ static int census_scope(struct census_walk *w, Dwarf_Die *parent, int nested)
 		rc = dwarf_siblingof(&child, &child);
 	}
 	if (rc < 0)
-		return census_fail(w, "DWARF after offset %llu: %s", (unsigned long long)dwarf_dieoffset(&child),
-				   dwarf_errmsg(-1));
+		return ic_fail(w->err, w->errlen, "DWARF after offset %llu: %s", (unsigned long long)dwarf_dieoffset(&child),
+			       dwarf_errmsg(-1));
 	return 0;
 }
 
@@ -354,19 +346,13 @@ static int census_row_cmp(const void *a, const void *b)
 	return d ? d : (x->line > y->line) - (x->line < y->line);
 }
 
-static int census_u32_cmp(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return (x > y) - (x < y);
-}
-
+/* v sorted (ascending, as the census keeps it); its median. */
 static double census_median(uint32_t *v, size_t n)
 {
 	if (!n)
 		return NAN;
-	qsort(v, n, sizeof(*v), census_u32_cmp);
-	return n % 2 ? v[n / 2] : 0.5 * ((double)v[n / 2 - 1] + v[n / 2]);
+	gsl_sort_uint(v, 1, n);
+	return gsl_stats_uint_median_from_sorted_data(v, 1, n);
 }
 
 static int census_finish(struct ic_census *c)
@@ -448,22 +434,20 @@ size_t ic_inline_fn_places(const struct ic_inline_fn *fn)
 	return fn->copies + fn->nested_code;
 }
 
-static void census_noop(void *p)
+/* A row: a node of by_key, which holds the same rows as fns. */
+static void census_row_free(void *p)
 {
-	(void)p;
+	struct ic_inline_fn *fn = p;
+
+	free(fn->bytes);
+	free(fn->nested_bytes);
+	free(fn);
 }
 
 void ic_census_free(struct ic_census *c)
 {
-	/* The rows are freed from fns; the trees own only their nodes (and
-	 * the interned file names). */
-	tdestroy(c->by_key, census_noop);
-	tdestroy(c->files, free);
-	for (size_t i = 0; i < c->nfns; i++) {
-		free(c->fns[i]->bytes);
-		free(c->fns[i]->nested_bytes);
-		free(c->fns[i]);
-	}
+	tdestroy(c->by_key, census_row_free);
+	tdestroy(c->files, free);   /* the interned file names */
 	free(c->fns);
 	memset(c, 0, sizeof(*c));
 }

@@ -1,6 +1,6 @@
-/* Finding and opening a binary's DWARF (debug_file.h). */
+/* Finding and opening a binary's DWARF (inlines.h). */
 #define _GNU_SOURCE
-#include "debug_file.h"
+#include "inlines.h"
 
 #include <errno.h>
 #include <fcntl.h>

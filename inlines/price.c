@@ -1,6 +1,6 @@
-/* Pricing census rows on a measured run (price.h). */
+/* Pricing census rows on a measured run (inlines.h). */
 #define _GNU_SOURCE
-#include "price.h"
+#include "inlines.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -92,32 +92,18 @@ void ic_price_run_line(FILE *f, const struct ic_price_run *run)
 		run->name, run->compare, run->baseline, run->compare, run->run.res.nfiles, *c ? ", " : "", c);
 }
 
-/* How much faster the faster form is: "12%" below 1.5x, "1.6x" from there. */
-static const char *price_factor(char *buf, size_t cap, double x)
-{
-	/* One unit everywhere: the factor, as the verdict gives it. */
-	snprintf(buf, cap, x < 2.0 ? "%.2fx" : "%.1fx", x);
-	return buf;
-}
-
-/* Which form is ahead at one measured N, and by how much. */
+/* Which form is ahead at one measured N, and by how much: the factor, as
+ * the verdict gives it. */
 static const char *price_side(char *buf, size_t cap, const struct ic_price_run *run, const struct ic_ratio *r)
 {
-	char x[32];
-	int classic = ic_price_classic(run);
+	int classic = ic_price_classic(run), cmp = r->side == IC_SIDE_COMPARE;
+	const char *c = classic ? "inlined copies" : run->compare, *b = classic ? "calls" : run->baseline;
+	double x = cmp ? 1.0 / r->ratio : r->ratio;
+	char f[32];
 
-	if (r->side == IC_SIDE_COMPARE) {
-		price_factor(x, sizeof(x), 1.0 / r->ratio);
-		if (classic)
-			snprintf(buf, cap, "inlined copies %s faster than calls", x);
-		else
-			snprintf(buf, cap, "%s %s faster than %s", run->compare, x, run->baseline);
-	} else if (r->side == IC_SIDE_BASELINE) {
-		price_factor(x, sizeof(x), r->ratio);
-		if (classic)
-			snprintf(buf, cap, "calls %s faster than inlined copies", x);
-		else
-			snprintf(buf, cap, "%s %s faster than %s", run->baseline, x, run->compare);
+	if (cmp || r->side == IC_SIDE_BASELINE) {
+		snprintf(f, sizeof(f), x < 2.0 ? "%.2fx" : "%.1fx", x);
+		snprintf(buf, cap, "%s %s faster than %s", cmp ? c : b, f, cmp ? b : c);
 	} else {
 		snprintf(buf, cap, "not resolved (its deciding interval holds 1)");
 	}

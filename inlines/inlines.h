@@ -1,0 +1,125 @@
+/* inlines' library (cmd/inlines.c is its program): a binary's DWARF found
+ * and opened, its census of inlined copies, each priced on a measured run.
+ */
+#ifndef IC_INLINES_H
+#define IC_INLINES_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+
+#include "run.h"
+
+/* debug_file.c: the DWARF of a binary, its own or that of its separate
+ * debug file (one given, or the one its build-id names under
+ * DEBUG_DIR/.build-id/), opened with libdw (with libdwfl for an object file
+ * such as a kernel module, whose DWARF needs its relocations applied).
+ * Every refusal is one line saying what to do; the caller exits 2 on it
+ * (bad input, nothing done). */
+/* Where separate debug files live on Debian (-dbg and -dbgsym packages). */
+#define IC_DEBUG_DIR_DEFAULT "/usr/lib/debug"
+
+struct ic_debug_file {
+	int fd, debug_fd;          /* -1 when not open */
+	Elf *elf, *debug_elf;      /* debug_elf NULL: the DWARF is the binary's own */
+	Dwarf *dw;
+	Dwfl *dwfl;                /* an object file's: relocates its DWARF */
+	char debug_path[4096];     /* the file the DWARF comes from */
+	uint64_t info_bytes;       /* .debug_info, uncompressed */
+	int build_id_checked;      /* a separate debug file's build-id was compared */
+};
+
+/* Opens path's DWARF; debug (may be NULL) is its debug file, debug_dir where
+ * to look one up by build-id when path has no DWARF of its own. Returns 0,
+ * or -1 with one line (no newline) in err. Call ic_debug_file_close either
+ * way. */
+int ic_debug_file_open(struct ic_debug_file *f, const char *path, const char *debug,
+		       const char *debug_dir, char *err, size_t errlen);
+void ic_debug_file_close(struct ic_debug_file *f);
+
+/* census.c: the census of inlined copies, every DW_TAG_inlined_subroutine
+ * in a file's DWARF, counted per inline function. A function is its name,
+ * the file and the line it is declared at: a `static inline` in a header,
+ * compiled into many units, is one function, not one per unit.
+ *
+ * A copy's bytes are the sum of its address ranges (DW_AT_low_pc/high_pc
+ * or DW_AT_ranges), the code of functions inlined into it included: that
+ * is the code the call site holds because of it. Each copy falls in one of
+ * three counts:
+ *   copies    not inside another inlined copy, with bytes;
+ *   nested    inside another inlined copy (its bytes are already in its
+ *             parent's, so they count in no total of its own);
+ *   no_bytes  not nested, and DWARF gives it no address range (its code
+ *             was optimised away or merged into the caller's).
+ * A nested copy is still code of its own in the binary: moved out of
+ * line, the function would be called there too. So the places its code
+ * sits are copies + nested_code, which is what pricing takes as N.
+ */
+struct ic_inline_fn {
+	const char *name;          /* DW_AT_name, "" when it has none */
+	const char *file;          /* declaration file, normalised: absolute, or relative
+	                            * to the build's root where the compiler mapped
+	                            * it (-fdebug-prefix-map); "" unknown */
+	int line;                  /* declaration line, 0 unknown */
+	size_t copies, nested, no_bytes;
+	size_t nested_code;        /* nested copies with bytes */
+	uint64_t total;            /* bytes of the copies */
+	uint32_t *bytes;           /* each copy's bytes, ascending once read */
+	uint32_t *nested_bytes;    /* each nested copy's with bytes */
+	size_t cap, nested_cap;
+	double median;             /* of bytes[]; NAN without copies */
+	double median_all;         /* of bytes[] and nested_bytes[]; NAN without either */
+};
+
+struct ic_census {
+	struct ic_inline_fn **fns; /* largest total first */
+	size_t nfns;
+	size_t units;              /* compilation (and partial) units read */
+	size_t missing_split;      /* -gsplit-dwarf units whose .dwo was not found: not read */
+	size_t all_copies;         /* every inlined_subroutine, nested and bare included */
+	void *by_key, *files;      /* search trees while reading */
+};
+
+/* The places fn's code sits: copies + nested_code (pricing's N). */
+size_t ic_inline_fn_places(const struct ic_inline_fn *fn);
+
+/* Reads every unit of dw. Returns 0, or -1 with one line in err (malformed
+ * DWARF, or memory ran out). */
+int ic_census_read(struct ic_census *c, Dwarf *dw, char *err, size_t errlen);
+void ic_census_free(struct ic_census *c);
+
+/* price.c: a census row priced on a measured run, its copy count N placed
+ * on each series of a results directory, analysed as summarize analyses it
+ * (the engine's reader of runs, engine/run.h, with its compare/baseline).
+ */
+struct ic_price_run {
+	char dir[4096];
+	char name[4200];                  /* dir, and the run it links to if it is a link */
+	struct ic_run run;                /* run.conf and the processes, analysed */
+	const char *compare, *baseline;   /* the forms its analysis compared */
+};
+
+/* Loads and analyses DIR (a run: run.conf, and a JSON per process in raw/).
+ * Returns 0, or -1 with one line in err (not a run, unreadable, nothing to
+ * price on); call ic_price_run_free either way. */
+int ic_price_run_load(struct ic_price_run *run, const char *dir, char *err, size_t errlen);
+void ic_price_run_free(struct ic_price_run *run);
+
+/* One line naming the run: its directory, ratio, CPU and processes. */
+void ic_price_run_line(FILE *f, const struct ic_price_run *run);
+
+/* Where fn's N sits on every series of the run, and what its copies' size
+ * says next to the measured site's. */
+void ic_price_write(FILE *f, const struct ic_price_run *run, const struct ic_inline_fn *fn);
+
+/* A series' verdict in a few words: "crossover bracket (4, 8): inline
+ * ahead below it", "extern ahead wherever resolved", ... */
+const char *ic_price_verdict(char *buf, size_t cap, const struct ic_price_run *run, const struct ic_group *g);
+
+/* Whether compare/baseline are an inlined form over a called one, so that
+ * lines can say "calls" and "inlined copies". */
+int ic_price_classic(const struct ic_price_run *run);
+
+#endif /* IC_INLINES_H */
