@@ -186,6 +186,7 @@ struct ic_watch {
 	int analysed;
 	struct ic_watch_sample *samples;   /* short ones in load order, then windows */
 	size_t nsamples, nshort, nwindows;
+	size_t *order;             /* the samples in time order (by start) */
 	size_t long_file;          /* the long process's index in res.files */
 	int have_long;
 	double t0, t1;             /* the first start and the last end */
