@@ -60,23 +60,6 @@ static void wr_levels(FILE *f, const struct ic_watch *w, int s)
 	}
 }
 
-/* The state that changes most, low and high, at the N where they part. */
-static size_t wr_part_most(const struct ic_watch *w)
-{
-	size_t best = 0;
-	double d = -1.0;
-
-	for (size_t j = 0; j < w->nsites; j++) {
-		double x = fabs(log(w->st[1].ratio[j] / w->st[0].ratio[j]));
-
-		if (x > d) {
-			d = x;
-			best = j;
-		}
-	}
-	return best;
-}
-
 /* "+58" of "+58% [52-64%]": no "-0" */
 static double wr_pct(double ratio)
 {
@@ -321,7 +304,7 @@ static void wr_elasticities(FILE *f, const struct ic_watch *w)
 static void wr_text(FILE *f, const struct ic_watch *w)
 {
 	char a[32], b[32], c[32];
-	int two = w->nstates == 2 && (w->where == IC_WATCH_BETWEEN || w->where == IC_WATCH_INSIDE);
+	int two = w->where == IC_WATCH_BETWEEN || w->where == IC_WATCH_INSIDE;   /* only with two states */
 
 	fprintf(f, "Sentinel: %s; inline/extern at N =", w->series);
 	for (size_t j = 0; j < w->nsites; j++)
@@ -364,7 +347,7 @@ static void wr_text(FILE *f, const struct ic_watch *w)
 	if (w->where != IC_WATCH_TOO_FEW)
 		wr_steadiness(f, w);
 	if (two) {
-		wr_changes(f, w, 0, wr_part_most(w));
+		wr_changes(f, w, 0, w->part);
 		wr_changes(f, w, 1, 0);
 	}
 	wr_elasticities(f, w);
@@ -422,18 +405,12 @@ static void wr_text(FILE *f, const struct ic_watch *w)
 			"before trusting one sweep's answer.\n", w->why);
 		break;
 	case IC_WATCH_BETWEEN:
-	case IC_WATCH_INSIDE: {
-		size_t j = wr_part_most(w);
-
-		if (w->where == IC_WATCH_BETWEEN)
-			fprintf(f, "Two states, drawn when a process starts and kept while it runs: at "
-				"N = %lu inline/extern is %.2f in one and %.2f in the other.\n", w->sites[j],
-				w->st[0].ratio[j], w->st[1].ratio[j]);
-		else
-			fprintf(f, "Two states that switch while a process runs (the machine changes under "
-				"the benchmark): at N = %lu inline/extern is %.2f in one and %.2f in the "
-				"other.\n", w->sites[j], w->st[0].ratio[j], w->st[1].ratio[j]);
-		wr_forms_words(f, w, j);
+	case IC_WATCH_INSIDE:
+		fprintf(f, "Two states%s: at N = %lu inline/extern is %.2f in one and %.2f in the other.\n",
+			w->where == IC_WATCH_BETWEEN ? ", drawn when a process starts and kept while it runs" :
+			" that switch while a process runs (the machine changes under the benchmark)",
+			w->sites[w->part], w->st[0].ratio[w->part], w->st[1].ratio[w->part]);
+		wr_forms_words(f, w, w->part);
 		wr_probes_words(f, w);
 		fprintf(f, "This machine cannot give one answer now: a sweep's answer depends on when it "
 			"ran. Its summary gives the time average over its run, each state's level and where "
@@ -441,7 +418,6 @@ static void wr_text(FILE *f, const struct ic_watch *w)
 			"bare-metal host; here, run ./run.sh --repeat 3 --spread 30 and trust only what "
 			"every repeat says.\n");
 		break;
-	}
 	}
 }
 

@@ -793,6 +793,7 @@ int ic_watch_analyse(struct ic_watch *w, char *err, size_t errlen)
 	w->nstates = st->nstates;
 	w->why = st->why;
 	w->separation = m->sep;
+	w->part = m->sep_site < w->nsites ? m->sep_site : 0;
 	watch_short_samples(w, se);
 	if (watch_windows(w, se) || watch_forms(w, se))
 		return ic_fail(err, errlen, "out of memory");
@@ -825,7 +826,7 @@ int ic_watch_analyse(struct ic_watch *w, char *err, size_t errlen)
 	lp = watch_proc(&se->procs, w->long_file);
 	w->long_switches = w->have_long && lp >= 0 && st->unsteady[lp];
 	if (!(w->order = watch_time_order(w)) || watch_unit_means(w, se) || watch_steadiness(w) ||
-	    (w->nstates == 2 && watch_states_fit(w, m->sep_site < w->nsites ? m->sep_site : 0)))
+	    (w->nstates == 2 && watch_states_fit(w, w->part)))
 		return ic_fail(err, errlen, "out of memory");
 	/* Steady first: one answer needs the bound, whatever the states. Then
 	 * two states where they fit; else the variation named. Brief spells
