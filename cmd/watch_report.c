@@ -164,27 +164,19 @@ static void wr_probes_words(FILE *f, const struct ic_watch *w)
  * guest shows: of the forms, only the inlined locked sequence slows. */
 static void wr_forms_words(FILE *f, const struct ic_watch *w, size_t j)
 {
-	const struct ic_watch_form *in = NULL;
-	int others = 0, others_slower = 0;
+	static const int ctl[] = { IC_WATCH_FORM_clone, IC_WATCH_FORM_inline_nolock };
+	const struct ic_watch_form *in = &w->forms[IC_WATCH_FORM_inline];
 
-	for (size_t k = 0; k < IC_WATCH_NFORMS; k++) {
-		const struct ic_watch_form *wf = &w->forms[k];
-
-		if (!wf->measured || wf->at[j].verdict == IC_CHANGE_NONE)
-			continue;
-		if (!strcmp(wf->form, "inline")) {
-			in = wf;
-			continue;
-		}
-		if (!strcmp(wf->form, "clone") || !strcmp(wf->form, "inline_nolock")) {
-			others++;
-			/* Not slower: no slowdown past the ±5% band inside its interval. */
-			others_slower += wf->at[j].verdict == IC_CHANGE_SLOWER ||
-					 !(wf->at[j].change_hi <= 1.0 + IC_WATCH_SAME);
-		}
-	}
-	if (!in || in->at[j].verdict != IC_CHANGE_SLOWER || others < 2 || others_slower)
+	if (!in->measured || in->at[j].verdict != IC_CHANGE_SLOWER)
 		return;
+	for (size_t k = 0; k < sizeof(ctl) / sizeof(*ctl); k++) {
+		const struct ic_watch_level *c = &w->forms[ctl[k]].at[j];
+
+		/* Not slower: no slowdown past the ±5% band inside its interval. */
+		if (!w->forms[ctl[k]].measured || c->verdict == IC_CHANGE_NONE || c->verdict == IC_CHANGE_SLOWER ||
+		    !(c->change_hi <= 1.0 + IC_WATCH_SAME))
+			return;
+	}
 	fprintf(f, "State 2 slows the inlined locked sequence by %.0f%%; the same copies called (clone) "
 		"and the inlined code without the lock (inline_nolock) do not slow: the lock's "
 		"interaction with straight-line code, not code size, tells the states apart.\n",
