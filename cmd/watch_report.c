@@ -638,11 +638,7 @@ int main(int argc, char **argv)
 		ic_watch_free(&w);
 		return ic_bad("%s", err);
 	}
-	mem = open_memstream(&text, &tlen);
-	if (!mem) {
-		ic_watch_free(&w);
-		return 1;
-	}
+	mem = ic_xalloc(open_memstream(&text, &tlen));
 	wr_text(mem, &w);
 	fclose(mem);
 	rc = wr_write(&w, out, text);

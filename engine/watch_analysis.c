@@ -381,42 +381,6 @@ static void watch_level(const struct ic_watch *w, const struct ic_series *se, do
 	}
 }
 
-/* Each form's level per state at each sentinel N, and each probe's. */
-static int watch_forms(struct ic_watch *w, const struct ic_series *se)
-{
-	static const char *const names[IC_WATCH_NFORMS] = IC_WATCH_FORMS;
-	double *sc = calloc(5 * (se->procs.nproc ? se->procs.nproc : 1), sizeof(*sc));
-	int rc = -1;
-
-	if (!sc)
-		return -1;
-	for (size_t f = 0; f < IC_WATCH_NFORMS; f++) {
-		struct ic_watch_form *wf = &w->forms[f];
-
-		wf->form = names[f];
-		for (size_t j = 0; j < IC_WATCH_NSITES; j++) {
-			const struct ic_point *pt = j < w->nsites ? ic_group_point(&se->group, names[f], w->sites[j]) : NULL;
-
-			wf->measured |= pt != NULL;
-			watch_level(w, se, sc, pt ? pt->reps : NULL, pt ? pt->nreps : 0, &wf->at[j]);
-		}
-	}
-	if (w->res.nprobes && !(w->probes = calloc(w->res.nprobes, sizeof(*w->probes))))
-		goto out;
-	w->nprobes = w->res.nprobes;
-	for (size_t k = 0; k < w->nprobes; k++) {
-		const struct ic_probe_reps *p = &w->res.probes[k];
-
-		w->probes[k].name = p->name;
-		w->probes[k].what = p->what;
-		watch_level(w, se, sc, p->reps, p->nreps, &w->probes[k].level);
-	}
-	rc = 0;
-out:
-	free(sc);
-	return rc;
-}
-
 /* The unit (sample) that holds time t of file: a short process's own, or
  * the long process's window that began last at or before t (the first for
  * earlier times); -1 when none. */
@@ -741,26 +705,40 @@ static void watch_elastic(const struct ic_watch *w, double *sc, const struct ic_
 		el->verdict = IC_MOVES_UNSURE;
 }
 
-/* Every form's and probe's elasticity, where the machine drifts or wanders. */
-static int watch_elasticities(struct ic_watch *w, const struct ic_series *se)
+/* Each form's level per state and elasticity at each sentinel N, and each
+ * probe's; the elasticities only where the machine drifts or wanders. */
+static int watch_forms(struct ic_watch *w, const struct ic_series *se)
 {
 	static const char *const names[IC_WATCH_NFORMS] = IC_WATCH_FORMS;
-	double *sc = malloc(4 * (w->nsamples ? w->nsamples : 1) * sizeof(*sc));
+	size_t np = se->procs.nproc ? se->procs.nproc : 1;
+	double *sc = calloc(5 * np + 4 * (w->nsamples ? w->nsamples : 1), sizeof(*sc));
 	int read = w->where == IC_WATCH_DRIFTS || w->where == IC_WATCH_WANDERS;
 
-	if (!sc)
+	if (!sc || (w->res.nprobes && !(w->probes = calloc(w->res.nprobes, sizeof(*w->probes))))) {
+		free(sc);
 		return -1;
-	for (size_t f = 0; f < IC_WATCH_NFORMS; f++)
-		for (size_t j = 0; j < IC_WATCH_NSITES; j++) {
-			const struct ic_point *pt = read && j < w->nsites ?
-				ic_group_point(&se->group, names[f], w->sites[j]) : NULL;
+	}
+	for (size_t f = 0; f < IC_WATCH_NFORMS; f++) {
+		struct ic_watch_form *wf = &w->forms[f];
 
-			watch_elastic(w, sc, pt ? pt->reps : NULL, pt ? pt->nreps : 0, &w->forms[f].el[j]);
+		wf->form = names[f];
+		for (size_t j = 0; j < IC_WATCH_NSITES; j++) {
+			const struct ic_point *pt = j < w->nsites ? ic_group_point(&se->group, names[f], w->sites[j]) : NULL;
+
+			wf->measured |= pt != NULL;
+			watch_level(w, se, sc, pt ? pt->reps : NULL, pt ? pt->nreps : 0, &wf->at[j]);
+			watch_elastic(w, sc + 5 * np, read && pt ? pt->reps : NULL, read && pt ? pt->nreps : 0,
+				      &wf->el[j]);
 		}
+	}
+	w->nprobes = w->res.nprobes;
 	for (size_t k = 0; k < w->nprobes; k++) {
 		const struct ic_probe_reps *p = &w->res.probes[k];
 
-		watch_elastic(w, sc, read ? p->reps : NULL, read ? p->nreps : 0, &w->probes[k].el);
+		w->probes[k].name = p->name;
+		w->probes[k].what = p->what;
+		watch_level(w, se, sc, p->reps, p->nreps, &w->probes[k].level);
+		watch_elastic(w, sc + 5 * np, read ? p->reps : NULL, read ? p->nreps : 0, &w->probes[k].el);
 	}
 	free(sc);
 	return 0;
@@ -795,7 +773,7 @@ int ic_watch_analyse(struct ic_watch *w, char *err, size_t errlen)
 	w->separation = m->sep;
 	w->part = m->sep_site < w->nsites ? m->sep_site : 0;
 	watch_short_samples(w, se);
-	if (watch_windows(w, se) || watch_forms(w, se))
+	if (watch_windows(w, se))
 		return ic_fail(err, errlen, "out of memory");
 	w->t0 = INFINITY;
 	w->t1 = -INFINITY;
@@ -846,5 +824,5 @@ int ic_watch_analyse(struct ic_watch *w, char *err, size_t errlen)
 		w->where = IC_WATCH_BRIEF;
 	else
 		w->where = IC_WATCH_UNBOUNDED;
-	return watch_elasticities(w, se) ? ic_fail(err, errlen, "out of memory") : 0;
+	return watch_forms(w, se) ? ic_fail(err, errlen, "out of memory") : 0;
 }
