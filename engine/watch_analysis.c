@@ -96,8 +96,8 @@ static size_t watch_span(json_t *doc, double *start, double *end, size_t *untime
 		const char *rt = json_string_value(json_object_get(e, "run_type"));
 		double t = json_number_value(json_object_get(e, "real_time"));
 		double it = json_number_value(json_object_get(e, "iterations"));
-		const char *unit = json_string_value(json_object_get(e, "time_unit"));
-		double scale = unit && isfinite(ic_gb_unit_ns(unit)) ? ic_gb_unit_ns(unit) / 1e9 : 1e-9;
+		double ns = ic_gb_unit_ns(json_string_value(json_object_get(e, "time_unit")));
+		double scale = isfinite(ns) ? ns / 1e9 : 1e-9;   /* ns when not said */
 
 		if (rt && !strcmp(rt, "aggregate"))
 			continue;
