@@ -565,7 +565,7 @@ static const char *const wr_name[WR_COUNT] = { "watch.txt", "watch.json", "plots
 
 static int wr_write(const struct ic_watch *w, const char *dir, const char *text)
 {
-	struct ic_atomic_file af[WR_COUNT];
+	struct ic_atomic_file af[WR_COUNT] = { 0 };   /* aborting one never opened is harmless */
 	char path[PATH_MAX + 32];
 	json_t *doc;
 	int rc = 0, n = 0;
@@ -577,27 +577,21 @@ static int wr_write(const struct ic_watch *w, const char *dir, const char *text)
 		snprintf(path, sizeof(path), "%s/%s", dir, wr_name[n]);
 		rc = ic_atomic_open(&af[n], path, 0);
 	}
-	if (rc) {
+	if (rc)
 		fprintf(stderr, "watch_report: %s\n", af[n - 1].err);
-		for (int i = 0; i < n - 1; i++)
-			ic_atomic_abort(&af[i]);
-		return 1;
+	else {
+		fputs(text, af[WR_TXT].f);
+		doc = wr_json(w, text);
+		rc = !doc || json_dumpf(doc, af[WR_JSON].f, JSON_INDENT(1) | JSON_REAL_PRECISION(15));
+		json_decref(doc);
+		ic_watch_data_write(af[WR_DAT].f, af[WR_GP].f, w);
+		/* Every file finished before any is renamed. */
+		for (int i = 0; i < 2 * WR_COUNT && !rc; i++)
+			if (i < WR_COUNT ? ic_atomic_finish(&af[i]) : ic_atomic_rename(&af[i - WR_COUNT])) {
+				fprintf(stderr, "watch_report: %s\n", af[i % WR_COUNT].err);
+				rc = 1;
+			}
 	}
-	fputs(text, af[WR_TXT].f);
-	doc = wr_json(w, text);
-	rc = !doc || json_dumpf(doc, af[WR_JSON].f, JSON_INDENT(1) | JSON_REAL_PRECISION(15));
-	json_decref(doc);
-	ic_watch_data_write(af[WR_DAT].f, af[WR_GP].f, w);
-	for (int i = 0; i < WR_COUNT && !rc; i++)
-		if (ic_atomic_finish(&af[i])) {
-			fprintf(stderr, "watch_report: %s\n", af[i].err);
-			rc = 1;
-		}
-	for (int i = 0; i < WR_COUNT && !rc; i++)
-		if (ic_atomic_rename(&af[i])) {
-			fprintf(stderr, "watch_report: %s\n", af[i].err);
-			rc = 1;
-		}
 	for (int i = 0; i < WR_COUNT; i++)
 		ic_atomic_abort(&af[i]);
 	return rc ? 1 : 0;

@@ -227,7 +227,7 @@ static int watch_windows(struct ic_watch *w, const struct ic_series *se)
 
 		for (b = a; b < m->n; b++) {
 			const struct ic_sm_obs *o = &m->obs[b];
-			int k;
+			int k = ic_sm_state(m, b);
 
 			if (o->proc != (unsigned)lp)
 				continue;
@@ -240,7 +240,6 @@ static int watch_windows(struct ic_watch *w, const struct ic_series *se)
 				sum[o->site] += o->y;
 				cnt[o->site] += 1.0;
 			}
-			k = ic_sm_state(m, b);
 			if (k >= 0)
 				votes[k]++;
 		}
