@@ -329,12 +329,8 @@ static void watch_level(const struct ic_watch *w, const struct ic_series *se, do
 	double mean[2] = { NAN, NAN }, sev[2] = { NAN, NAN };
 	double *sum = sc, *cnt = sc + 2 * pr->nproc, *x = sc + 4 * pr->nproc;
 
-	lv->verdict = IC_CHANGE_NONE;
-	lv->change = lv->change_lo = lv->change_hi = NAN;
-	for (int s = 0; s < 2; s++) {
-		lv->ns[s] = lv->lo[s] = lv->hi[s] = NAN;
-		lv->nproc[s] = 0;
-	}
+	*lv = (struct ic_watch_level){ .ns = { NAN, NAN }, .lo = { NAN, NAN }, .hi = { NAN, NAN }, .change = NAN,
+				       .change_lo = NAN, .change_hi = NAN, .verdict = IC_CHANGE_NONE };
 	if (w->nstates < 2)
 		return;
 	memset(sc, 0, 4 * pr->nproc * sizeof(*sc));
@@ -665,10 +661,8 @@ static void watch_elastic(const struct ic_watch *w, double *sc, const struct ic_
 	double *sum = sc, *cnt = sc + w->nsamples, *x = cnt + w->nsamples, *y = x + w->nsamples;
 	size_t k = 0;
 
-	el->verdict = IC_MOVES_NOT_READ;
-	el->change = el->change_lo = el->change_hi = NAN;
-	el->fit.k = 0;
-	el->fit.b = el->fit.lo = el->fit.hi = el->fit.se = el->fit.r2 = NAN;
+	*el = (struct ic_watch_elastic){ .fit = { .b = NAN, .lo = NAN, .hi = NAN, .se = NAN, .r2 = NAN },
+					 .change = NAN, .change_lo = NAN, .change_hi = NAN, .verdict = IC_MOVES_NOT_READ };
 	memset(sc, 0, 2 * w->nsamples * sizeof(*sc));
 	for (size_t r = 0; r < n; r++) {
 		long u;
