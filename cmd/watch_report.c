@@ -60,34 +60,12 @@ static void wr_levels(FILE *f, const struct ic_watch *w, int s)
 	}
 }
 
-/* The state that changes most, low and high, at the N where they part. */
-static size_t wr_part_most(const struct ic_watch *w)
-{
-	size_t best = 0;
-	double d = -1.0;
-
-	for (size_t j = 0; j < w->nsites; j++) {
-		double x = fabs(log(w->st[1].ratio[j] / w->st[0].ratio[j]));
-
-		if (x > d) {
-			d = x;
-			best = j;
-		}
-	}
-	return best;
-}
-
-/* "+58% [52-64%]" */
+/* "+58" of "+58% [52-64%]": no "-0" */
 static double wr_pct(double ratio)
 {
 	double x = round(100.0 * (ratio - 1.0));
 
-	return x == 0.0 ? 0.0 : x;   /* no "-0" */
-}
-
-static void wr_change(FILE *f, const struct ic_watch_level *lv)
-{
-	fprintf(f, "%+.0f%% [%+.0f..%+.0f%%]", wr_pct(lv->change), wr_pct(lv->change_lo), wr_pct(lv->change_hi));
+	return x == 0.0 ? 0.0 : x;
 }
 
 static const char *const wr_group[] = {
@@ -96,90 +74,61 @@ static const char *const wr_group[] = {
 static const enum ic_watch_change wr_kinds[] = { IC_CHANGE_SLOWER, IC_CHANGE_FASTER, IC_CHANGE_SAME,
 						 IC_CHANGE_UNSURE };
 
-/* Those that change, those that do not, and those it cannot tell: a line
- * per kind that has any, "  a, b: slower in state 2." */
-static void wr_groups(FILE *f, const char *const *names, const enum ic_watch_change *v, size_t n)
+/* The k-th form's level at the j-th N (NULL where not measured), or the
+ * k-th probe's; its name, and what one iteration is (NULL for a form). */
+static const struct ic_watch_level *wr_item(const struct ic_watch *w, int probe, size_t k, size_t j,
+					    const char **name, const char **what)
 {
+	if (!probe) {
+		*name = w->forms[k].form;
+		*what = NULL;
+		return w->forms[k].measured ? &w->forms[k].at[j] : NULL;
+	}
+	*name = w->probes[k].name;
+	*what = w->probes[k].what ? w->probes[k].what : "one iteration";
+	return &w->probes[k].level;
+}
+
+/* What changes between the states: the forms at the j-th N (at least two
+ * measured), or the probes in the machine's terms. A table of each one's
+ * time per state, then those that change, those that do not, and those it
+ * cannot tell: a line per kind that has any, "  a, b: slower in state 2." */
+static void wr_changes(FILE *f, const struct ic_watch *w, int probe, size_t j)
+{
+	size_t n = probe ? w->nprobes : IC_WATCH_NFORMS, shown = 0;
+	const struct ic_watch_level *lv;
+	const char *name, *what;
+
+	for (size_t k = 0; k < n; k++) {
+		lv = wr_item(w, probe, k, j, &name, &what);
+		shown += lv && (!probe || lv->verdict != IC_CHANGE_NONE);
+	}
+	if (shown < (probe ? 1u : 2u))
+		return;
+	if (probe)
+		fputs("The machine in its own terms (each probe's ns per iteration, state 1 -> state 2):\n", f);
+	else
+		fprintf(f, "What changes between the states at N = %lu (each form's ns per site, state 1 -> "
+			"state 2):\n", w->sites[j]);
+	for (size_t k = 0; k < n; k++) {
+		if (!(lv = wr_item(w, probe, k, j, &name, &what)) || lv->verdict == IC_CHANGE_NONE)
+			continue;
+		fprintf(f, "  %-*s %.3g -> %.3g ns", probe ? 17 : 14, name, lv->ns[0], lv->ns[1]);
+		if (what)
+			fprintf(f, " (%s)", what);
+		fprintf(f, ", %+.0f%% [%+.0f..%+.0f%%]\n", wr_pct(lv->change), wr_pct(lv->change_lo),
+			wr_pct(lv->change_hi));
+	}
 	for (size_t g = 0; g < sizeof(wr_kinds) / sizeof(*wr_kinds); g++) {
 		int any = 0;
 
 		for (size_t k = 0; k < n; k++)
-			if (v[k] == wr_kinds[g]) {
-				fprintf(f, "%s%s", any ? ", " : "  ", names[k]);
+			if ((lv = wr_item(w, probe, k, j, &name, &what)) && lv->verdict == wr_kinds[g]) {
+				fprintf(f, "%s%s", any ? ", " : "  ", name);
 				any = 1;
 			}
 		if (any)
 			fprintf(f, ": %s.\n", wr_group[wr_kinds[g]]);
-	}
-}
-
-/* One line of the table: "  name  a -> b ns, +58% [..]". */
-static void wr_row(FILE *f, int width, const char *name, const struct ic_watch_level *lv, const char *unit)
-{
-	fprintf(f, "  %-*s %.3g -> %.3g ns%s, ", width, name, lv->ns[0], lv->ns[1], unit);
-	wr_change(f, lv);
-	fputc('\n', f);
-}
-
-/* What changes between the states, form by form at the N where the
- * sentinel's states part most, then probe by probe: a table of each one's
- * time per state, then those that change, those that do not, and those it
- * cannot tell. */
-static void wr_forms(FILE *f, const struct ic_watch *w, size_t j)
-{
-	size_t nmeasured = 0;
-
-	for (size_t k = 0; k < IC_WATCH_NFORMS; k++)
-		nmeasured += w->forms[k].measured;
-	if (w->nstates < 2 || nmeasured < 2)
-		return;
-	fprintf(f, "What changes between the states at N = %lu (each form's ns per site, state 1 -> state 2):\n",
-		w->sites[j]);
-	for (size_t k = 0; k < IC_WATCH_NFORMS; k++)
-		if (w->forms[k].measured && w->forms[k].at[j].verdict != IC_CHANGE_NONE)
-			wr_row(f, 14, w->forms[k].form, &w->forms[k].at[j], "");
-	{
-		const char *names[IC_WATCH_NFORMS];
-		enum ic_watch_change v[IC_WATCH_NFORMS];
-
-		for (size_t k = 0; k < IC_WATCH_NFORMS; k++) {
-			names[k] = w->forms[k].form;
-			v[k] = w->forms[k].measured ? w->forms[k].at[j].verdict : IC_CHANGE_NONE;
-		}
-		wr_groups(f, names, v, IC_WATCH_NFORMS);
-	}
-}
-
-/* The probes in the machine's terms, as the forms above. */
-static void wr_probes(FILE *f, const struct ic_watch *w)
-{
-	size_t n = 0;
-
-	for (size_t k = 0; k < w->nprobes; k++)
-		n += w->probes[k].level.verdict != IC_CHANGE_NONE;
-	if (w->nstates < 2 || !n)
-		return;
-	fputs("The machine in its own terms (each probe's ns per iteration, state 1 -> state 2):\n", f);
-	for (size_t k = 0; k < w->nprobes; k++) {
-		const struct ic_watch_probe *p = &w->probes[k];
-		char unit[128];
-
-		if (p->level.verdict == IC_CHANGE_NONE)
-			continue;
-		snprintf(unit, sizeof(unit), " (%s)", p->what ? p->what : "one iteration");
-		wr_row(f, 17, p->name, &p->level, unit);
-	}
-	{
-		const char **names = ic_xalloc(calloc(w->nprobes, sizeof(*names)));
-		enum ic_watch_change *v = ic_xalloc(calloc(w->nprobes, sizeof(*v)));
-
-		for (size_t k = 0; k < w->nprobes; k++) {
-			names[k] = w->probes[k].name;
-			v[k] = w->probes[k].level.verdict;
-		}
-		wr_groups(f, names, v, w->nprobes);
-		free(names);
-		free(v);
 	}
 }
 
@@ -215,27 +164,19 @@ static void wr_probes_words(FILE *f, const struct ic_watch *w)
  * guest shows: of the forms, only the inlined locked sequence slows. */
 static void wr_forms_words(FILE *f, const struct ic_watch *w, size_t j)
 {
-	const struct ic_watch_form *in = NULL;
-	int others = 0, others_slower = 0;
+	static const int ctl[] = { IC_WATCH_FORM_clone, IC_WATCH_FORM_inline_nolock };
+	const struct ic_watch_form *in = &w->forms[IC_WATCH_FORM_inline];
 
-	for (size_t k = 0; k < IC_WATCH_NFORMS; k++) {
-		const struct ic_watch_form *wf = &w->forms[k];
-
-		if (!wf->measured || wf->at[j].verdict == IC_CHANGE_NONE)
-			continue;
-		if (!strcmp(wf->form, "inline")) {
-			in = wf;
-			continue;
-		}
-		if (!strcmp(wf->form, "clone") || !strcmp(wf->form, "inline_nolock")) {
-			others++;
-			/* Not slower: no slowdown past the ±5% band inside its interval. */
-			others_slower += wf->at[j].verdict == IC_CHANGE_SLOWER ||
-					 !(wf->at[j].change_hi <= 1.0 + IC_WATCH_SAME);
-		}
-	}
-	if (!in || in->at[j].verdict != IC_CHANGE_SLOWER || others < 2 || others_slower)
+	if (!in->measured || in->at[j].verdict != IC_CHANGE_SLOWER)
 		return;
+	for (size_t k = 0; k < sizeof(ctl) / sizeof(*ctl); k++) {
+		const struct ic_watch_level *c = &w->forms[ctl[k]].at[j];
+
+		/* Not slower: no slowdown past the ±5% band inside its interval. */
+		if (!w->forms[ctl[k]].measured || c->verdict == IC_CHANGE_NONE || c->verdict == IC_CHANGE_SLOWER ||
+		    !(c->change_hi <= 1.0 + IC_WATCH_SAME))
+			return;
+	}
 	fprintf(f, "State 2 slows the inlined locked sequence by %.0f%%; the same copies called (clone) "
 		"and the inlined code without the lock (inline_nolock) do not slow: the lock's "
 		"interaction with straight-line code, not code size, tells the states apart.\n",
@@ -355,7 +296,7 @@ static void wr_elasticities(FILE *f, const struct ic_watch *w)
 static void wr_text(FILE *f, const struct ic_watch *w)
 {
 	char a[32], b[32], c[32];
-	int two = w->nstates == 2 && (w->where == IC_WATCH_BETWEEN || w->where == IC_WATCH_INSIDE);
+	int two = w->where == IC_WATCH_BETWEEN || w->where == IC_WATCH_INSIDE;   /* only with two states */
 
 	fprintf(f, "Sentinel: %s; inline/extern at N =", w->series);
 	for (size_t j = 0; j < w->nsites; j++)
@@ -398,8 +339,8 @@ static void wr_text(FILE *f, const struct ic_watch *w)
 	if (w->where != IC_WATCH_TOO_FEW)
 		wr_steadiness(f, w);
 	if (two) {
-		wr_forms(f, w, wr_part_most(w));
-		wr_probes(f, w);
+		wr_changes(f, w, 0, w->part);
+		wr_changes(f, w, 1, 0);
 	}
 	wr_elasticities(f, w);
 	/* The plain words, last on the console. */
@@ -456,18 +397,12 @@ static void wr_text(FILE *f, const struct ic_watch *w)
 			"before trusting one sweep's answer.\n", w->why);
 		break;
 	case IC_WATCH_BETWEEN:
-	case IC_WATCH_INSIDE: {
-		size_t j = wr_part_most(w);
-
-		if (w->where == IC_WATCH_BETWEEN)
-			fprintf(f, "Two states, drawn when a process starts and kept while it runs: at "
-				"N = %lu inline/extern is %.2f in one and %.2f in the other.\n", w->sites[j],
-				w->st[0].ratio[j], w->st[1].ratio[j]);
-		else
-			fprintf(f, "Two states that switch while a process runs (the machine changes under "
-				"the benchmark): at N = %lu inline/extern is %.2f in one and %.2f in the "
-				"other.\n", w->sites[j], w->st[0].ratio[j], w->st[1].ratio[j]);
-		wr_forms_words(f, w, j);
+	case IC_WATCH_INSIDE:
+		fprintf(f, "Two states%s: at N = %lu inline/extern is %.2f in one and %.2f in the other.\n",
+			w->where == IC_WATCH_BETWEEN ? ", drawn when a process starts and kept while it runs" :
+			" that switch while a process runs (the machine changes under the benchmark)",
+			w->sites[w->part], w->st[0].ratio[w->part], w->st[1].ratio[w->part]);
+		wr_forms_words(f, w, w->part);
 		wr_probes_words(f, w);
 		fprintf(f, "This machine cannot give one answer now: a sweep's answer depends on when it "
 			"ran. Its summary gives the time average over its run, each state's level and where "
@@ -475,7 +410,6 @@ static void wr_text(FILE *f, const struct ic_watch *w)
 			"bare-metal host; here, run ./run.sh --repeat 3 --spread 30 and trust only what "
 			"every repeat says.\n");
 		break;
-	}
 	}
 }
 
@@ -526,27 +460,59 @@ static json_t *wr_json_steadiness(const struct ic_watch *w)
 	return a;
 }
 
+/* x[0..nsites-1]: a value at each N. */
+static json_t *wr_per_n(const struct ic_watch *w, const double *x)
+{
+	json_t *a = json_array();
+
+	for (size_t j = 0; j < w->nsites; j++)
+		json_array_append_new(a, wr_num(x[j]));
+	return a;
+}
+
+/* A measured form: its level per state and N, its change and elasticity per N. */
+static json_t *wr_json_form(const struct ic_watch *w, const struct ic_watch_form *wf)
+{
+	json_t *st = json_array(), *ch = json_array(), *el = json_array();
+
+	for (int s = 0; s < (int)w->nstates && w->nstates == 2; s++) {
+		double ns[IC_WATCH_NSITES], lo[IC_WATCH_NSITES], hi[IC_WATCH_NSITES];
+
+		for (size_t j = 0; j < w->nsites; j++) {
+			ns[j] = wf->at[j].ns[s];
+			lo[j] = wf->at[j].lo[s];
+			hi[j] = wf->at[j].hi[s];
+		}
+		json_array_append_new(st, json_pack("{s:o,s:o,s:o}", "ns_per_n", wr_per_n(w, ns), "lo_per_n",
+						    wr_per_n(w, lo), "hi_per_n", wr_per_n(w, hi)));
+	}
+	for (size_t j = 0; j < w->nsites; j++) {
+		json_array_append_new(ch, wr_json_change(&wf->at[j]));
+		json_array_append_new(el, wr_json_elastic(&wf->el[j]));
+	}
+	return json_pack("{s:s,s:o,s:o,s:o}", "form", wf->form, "states", st, "change_per_n", ch,
+			 "elasticity_per_n", el);
+}
+
 static json_t *wr_json(const struct ic_watch *w, const char *text)
 {
-	json_t *root = json_object(), *sites = json_array(), *states = json_array(),
-	       *samples = json_array();
-	char ctx[IC_RESULTS_CONTEXT_MAX];
+	json_t *sites = json_array(), *states = json_array(), *samples = json_array(), *forms = json_array(),
+	       *probes = json_array();
+	char cpu[IC_RESULTS_CONTEXT_MAX], host[IC_RESULTS_CONTEXT_MAX];
+	int read = w->where == IC_WATCH_DRIFTS || w->where == IC_WATCH_WANDERS;
 
 	for (size_t j = 0; j < w->nsites; j++)
 		json_array_append_new(sites, json_integer((json_int_t)w->sites[j]));
 	for (int s = 0; s < (int)w->nstates; s++) {
 		const struct ic_watch_state *st = &w->st[s];
-		json_t *r = json_array(), *lo = json_array(), *hi = json_array(), *np = json_array();
+		json_t *np = json_array();
 
-		for (size_t j = 0; j < w->nsites; j++) {
-			json_array_append_new(r, wr_num(st->ratio[j]));
-			json_array_append_new(lo, wr_num(st->lo[j]));
-			json_array_append_new(hi, wr_num(st->hi[j]));
+		for (size_t j = 0; j < w->nsites; j++)
 			json_array_append_new(np, json_integer((json_int_t)st->nproc[j]));
-		}
 		json_array_append_new(states, json_pack(
 			"{s:o,s:o,s:o,s:o,s:I,s:o,s:o,s:o,s:o,s:o,s:o,s:o}",
-			"ratio_per_n", r, "lo_per_n", lo, "hi_per_n", hi, "processes_per_n", np,
+			"ratio_per_n", wr_per_n(w, st->ratio), "lo_per_n", wr_per_n(w, st->lo), "hi_per_n",
+			wr_per_n(w, st->hi), "processes_per_n", np,
 			"short_processes", (json_int_t)st->procs, "time_share", wr_num(st->share),
 			"time_share_lo", wr_num(st->share_lo), "time_share_hi", wr_num(st->share_hi),
 			"mean_spell_s", wr_num(st->spell_s), "mean_spell_lo", wr_num(st->spell_lo),
@@ -554,90 +520,43 @@ static json_t *wr_json(const struct ic_watch *w, const char *text)
 	}
 	for (size_t i = 0; i < w->nsamples; i++) {
 		const struct ic_watch_sample *s = &w->samples[i];
-		json_t *r = json_array();
 
-		for (size_t j = 0; j < w->nsites; j++)
-			json_array_append_new(r, wr_num(s->ratio[j]));
 		json_array_append_new(samples, json_pack("{s:s,s:s,s:o,s:o,s:o,s:i}",
 			"kind", s->in_long ? "window" : "process", "file", w->res.files[s->file]->path,
-			"start_s", wr_num(s->start), "end_s", wr_num(s->end), "ratio_per_n", r,
+			"start_s", wr_num(s->start), "end_s", wr_num(s->end), "ratio_per_n", wr_per_n(w, s->ratio),
 			"state", s->state >= 0 ? s->state + 1 : 0));
 	}
-	json_object_set_new(root, "cpu_model",
-			    json_string(ic_results_context(&w->res, IC_CTX_CPU_MODEL, ctx, sizeof(ctx))));
-	json_object_set_new(root, "host_name",
-			    json_string(ic_results_context(&w->res, IC_CTX_HOST_NAME, ctx, sizeof(ctx))));
-	json_object_set_new(root, "series", json_string(w->series));
-	json_object_set_new(root, "compare", json_string(w->an.opts.compare));
-	json_object_set_new(root, "baseline", json_string(w->an.opts.baseline));
-	json_object_set_new(root, "sites", sites);
-	json_object_set_new(root, "start_s", wr_num(w->t0));
-	json_object_set_new(root, "end_s", wr_num(w->t1));
-	json_object_set_new(root, "short_processes", json_integer((json_int_t)w->nshort));
-	json_object_set_new(root, "long_windows", json_integer((json_int_t)w->nwindows));
-	json_object_set_new(root, "states", states);
-	{
-		json_t *forms = json_array();
+	for (size_t k = 0; k < IC_WATCH_NFORMS; k++)
+		if (w->forms[k].measured)
+			json_array_append_new(forms, wr_json_form(w, &w->forms[k]));
+	for (size_t k = 0; k < w->nprobes; k++) {
+		const struct ic_watch_probe *p = &w->probes[k];
+		json_t *st = json_array();
 
-		for (size_t k = 0; k < IC_WATCH_NFORMS; k++) {
-			const struct ic_watch_form *wf = &w->forms[k];
-			json_t *st = json_array(), *ch = json_array(), *el = json_array();
-
-			if (!wf->measured)
-				continue;
-			for (int s = 0; s < (int)w->nstates && w->nstates == 2; s++) {
-				json_t *ns = json_array(), *lo = json_array(), *hi = json_array();
-
-				for (size_t j = 0; j < w->nsites; j++) {
-					json_array_append_new(ns, wr_num(wf->at[j].ns[s]));
-					json_array_append_new(lo, wr_num(wf->at[j].lo[s]));
-					json_array_append_new(hi, wr_num(wf->at[j].hi[s]));
-				}
-				json_array_append_new(st, json_pack("{s:o,s:o,s:o}", "ns_per_n", ns, "lo_per_n", lo,
-								    "hi_per_n", hi));
-			}
-			for (size_t j = 0; j < w->nsites; j++) {
-				json_array_append_new(ch, wr_json_change(&wf->at[j]));
-				json_array_append_new(el, wr_json_elastic(&wf->el[j]));
-			}
-			json_array_append_new(forms, json_pack("{s:s,s:o,s:o,s:o}", "form", wf->form, "states", st,
-							       "change_per_n", ch, "elasticity_per_n", el));
-		}
-		json_object_set_new(root, "forms", forms);
+		for (int s = 0; s < (int)w->nstates && w->nstates == 2; s++)
+			json_array_append_new(st, json_pack("{s:o,s:o,s:o,s:I}", "ns", wr_num(p->level.ns[s]),
+							    "lo", wr_num(p->level.lo[s]), "hi", wr_num(p->level.hi[s]),
+							    "processes", (json_int_t)p->level.nproc[s]));
+		json_array_append_new(probes, json_pack("{s:s,s:s?,s:o,s:o,s:o}", "probe", p->name, "iteration",
+							p->what, "states", st, "change", wr_json_change(&p->level),
+							"elasticity", wr_json_elastic(&p->el)));
 	}
-	{
-		json_t *probes = json_array();
-
-		for (size_t k = 0; k < w->nprobes; k++) {
-			const struct ic_watch_probe *p = &w->probes[k];
-			json_t *st = json_array();
-
-			for (int s = 0; s < (int)w->nstates && w->nstates == 2; s++)
-				json_array_append_new(st, json_pack("{s:o,s:o,s:o,s:I}", "ns", wr_num(p->level.ns[s]),
-								    "lo", wr_num(p->level.lo[s]), "hi",
-								    wr_num(p->level.hi[s]), "processes",
-								    (json_int_t)p->level.nproc[s]));
-			json_array_append_new(probes, json_pack("{s:s,s:s?,s:o,s:o,s:o}", "probe", p->name, "iteration",
-								p->what, "states", st, "change",
-								wr_json_change(&p->level), "elasticity",
-								wr_json_elastic(&p->el)));
-		}
-		json_object_set_new(root, "probes", probes);
-	}
-	json_object_set_new(root, "why_one", w->nstates == 1 && w->why ? json_string(w->why) : json_null());
-	json_object_set_new(root, "separation_sd", wr_num(w->separation));
-	json_object_set_new(root, "processes_switching_inside", json_integer((json_int_t)w->switching));
-	json_object_set_new(root, "long_switches_inside", json_boolean(w->long_switches));
-	json_object_set_new(root, "steadiness", wr_json_steadiness(w));
-	json_object_set_new(root, "one_answer_margin", json_real(IC_WATCH_SAME));
-	json_object_set_new(root, "one_answer_cover", json_real(IC_STEADY_COVER));
-	json_object_set_new(root, "elasticity_site", w->where == IC_WATCH_DRIFTS || w->where == IC_WATCH_WANDERS ?
-			    json_integer((json_int_t)w->sites[w->ref]) : json_null());
-	json_object_set_new(root, "where", json_string(ic_watch_where_name(w->where)));
-	json_object_set_new(root, "one_answer", json_boolean(w->where == IC_WATCH_ONE_STATE));
-	json_object_set_new(root, "text", json_string(text));
-	json_object_set_new(root, "samples", samples);
-	return root;
+	return json_pack("{s:s,s:s,s:s,s:s,s:s,s:o,s:o,s:o,s:I,s:I,s:o,s:o,s:o,s:o,s:o,s:I,s:b,s:o,s:f,s:f,"
+			 "s:o,s:s,s:b,s:s,s:o}",
+		"cpu_model", ic_results_context(&w->res, IC_CTX_CPU_MODEL, cpu, sizeof(cpu)),
+		"host_name", ic_results_context(&w->res, IC_CTX_HOST_NAME, host, sizeof(host)),
+		"series", w->series, "compare", w->an.opts.compare, "baseline", w->an.opts.baseline,
+		"sites", sites, "start_s", wr_num(w->t0), "end_s", wr_num(w->t1),
+		"short_processes", (json_int_t)w->nshort, "long_windows", (json_int_t)w->nwindows,
+		"states", states, "forms", forms, "probes", probes,
+		"why_one", w->nstates == 1 && w->why ? json_string(w->why) : json_null(),
+		"separation_sd", wr_num(w->separation),
+		"processes_switching_inside", (json_int_t)w->switching, "long_switches_inside", w->long_switches,
+		"steadiness", wr_json_steadiness(w),
+		"one_answer_margin", IC_WATCH_SAME, "one_answer_cover", IC_STEADY_COVER,
+		"elasticity_site", read ? json_integer((json_int_t)w->sites[w->ref]) : json_null(),
+		"where", ic_watch_where_name(w->where), "one_answer", w->where == IC_WATCH_ONE_STATE,
+		"text", text, "samples", samples);
 }
 
 enum { WR_TXT, WR_JSON, WR_DAT, WR_GP, WR_COUNT };
@@ -646,7 +565,7 @@ static const char *const wr_name[WR_COUNT] = { "watch.txt", "watch.json", "plots
 
 static int wr_write(const struct ic_watch *w, const char *dir, const char *text)
 {
-	struct ic_atomic_file af[WR_COUNT];
+	struct ic_atomic_file af[WR_COUNT] = { 0 };   /* aborting one never opened is harmless */
 	char path[PATH_MAX + 32];
 	json_t *doc;
 	int rc = 0, n = 0;
@@ -658,27 +577,21 @@ static int wr_write(const struct ic_watch *w, const char *dir, const char *text)
 		snprintf(path, sizeof(path), "%s/%s", dir, wr_name[n]);
 		rc = ic_atomic_open(&af[n], path, 0);
 	}
-	if (rc) {
+	if (rc)
 		fprintf(stderr, "watch_report: %s\n", af[n - 1].err);
-		for (int i = 0; i < n - 1; i++)
-			ic_atomic_abort(&af[i]);
-		return 1;
+	else {
+		fputs(text, af[WR_TXT].f);
+		doc = wr_json(w, text);
+		rc = !doc || json_dumpf(doc, af[WR_JSON].f, JSON_INDENT(1) | JSON_REAL_PRECISION(15));
+		json_decref(doc);
+		ic_watch_data_write(af[WR_DAT].f, af[WR_GP].f, w);
+		/* Every file finished before any is renamed. */
+		for (int i = 0; i < 2 * WR_COUNT && !rc; i++)
+			if (i < WR_COUNT ? ic_atomic_finish(&af[i]) : ic_atomic_rename(&af[i - WR_COUNT])) {
+				fprintf(stderr, "watch_report: %s\n", af[i % WR_COUNT].err);
+				rc = 1;
+			}
 	}
-	fputs(text, af[WR_TXT].f);
-	doc = wr_json(w, text);
-	rc = !doc || json_dumpf(doc, af[WR_JSON].f, JSON_INDENT(1) | JSON_REAL_PRECISION(15));
-	json_decref(doc);
-	ic_watch_data_write(af[WR_DAT].f, af[WR_GP].f, w);
-	for (int i = 0; i < WR_COUNT && !rc; i++)
-		if (ic_atomic_finish(&af[i])) {
-			fprintf(stderr, "watch_report: %s\n", af[i].err);
-			rc = 1;
-		}
-	for (int i = 0; i < WR_COUNT && !rc; i++)
-		if (ic_atomic_rename(&af[i])) {
-			fprintf(stderr, "watch_report: %s\n", af[i].err);
-			rc = 1;
-		}
 	for (int i = 0; i < WR_COUNT; i++)
 		ic_atomic_abort(&af[i]);
 	return rc ? 1 : 0;
@@ -719,11 +632,7 @@ int main(int argc, char **argv)
 		ic_watch_free(&w);
 		return ic_bad("%s", err);
 	}
-	mem = open_memstream(&text, &tlen);
-	if (!mem) {
-		ic_watch_free(&w);
-		return 1;
-	}
+	mem = ic_xalloc(open_memstream(&text, &tlen));
 	wr_text(mem, &w);
 	fclose(mem);
 	rc = wr_write(&w, out, text);

@@ -14,6 +14,7 @@
 #include <jansson.h>
 
 #include "context.h"
+#include "gb_json.h"
 #include "kit.h"
 #include "load.h"
 #include "series.h"
@@ -32,6 +33,7 @@ void ic_watch_free(struct ic_watch *w)
 	free(w->probes);
 	ic_results_free(&w->res);
 	free(w->samples);
+	free(w->order);
 	memset(w, 0, sizeof(*w));
 }
 
@@ -51,6 +53,19 @@ const char *ic_watch_where_name(enum ic_watch_where v)
 	return name[v];
 }
 
+static struct ic_watch_sample *watch_sample_new(struct ic_watch *w)
+{
+	struct ic_watch_sample *ns = realloc(w->samples, (w->nsamples + 1) * sizeof(*ns));
+
+	if (!ns)
+		return NULL;
+	w->samples = ns;
+	ns = &ns[w->nsamples];
+	memset(ns, 0, sizeof(*ns));
+	ns->file = w->res.nfiles;
+	return ns;
+}
+
 /* "2026-12-04T10:11:12.345Z" as seconds since the epoch; NAN if not that. */
 static double watch_iso(const char *s)
 {
@@ -65,156 +80,99 @@ static double watch_iso(const char *s)
 	return (double)timegm(&tm) + frac;
 }
 
-/* One repetition's start and end (s): its rep_start_s counter, and that
- * plus its iterations' time. */
-static int watch_entry_time(json_t *e, double *start, double *end)
+/* The span of doc's repetitions (not aggregates): from the first's
+ * rep_start_s to the last's start plus its iterations' time. Returns how
+ * many have the counter; *untimed how many do not. */
+static size_t watch_span(json_t *doc, double *start, double *end, size_t *untimed)
 {
-	json_t *s = json_object_get(e, IC_REP_START_COUNTER);
-	double t = json_number_value(json_object_get(e, "real_time"));
-	double it = json_number_value(json_object_get(e, "iterations"));
-	const char *unit = json_string_value(json_object_get(e, "time_unit"));
-	double scale = 1e-9;
+	json_t *e;
+	size_t i, n = 0;
 
-	if (!json_is_number(s))
-		return -1;
-	if (unit && !strcmp(unit, "us"))
-		scale = 1e-6;
-	else if (unit && !strcmp(unit, "ms"))
-		scale = 1e-3;
-	else if (unit && !strcmp(unit, "s"))
-		scale = 1.0;
-	*start = json_number_value(s);
-	*end = *start + (t > 0.0 && it > 0.0 ? t * it * scale : 0.0);
-	return 0;
+	*start = INFINITY;
+	*end = -INFINITY;
+	*untimed = 0;
+	json_array_foreach(json_object_get(doc, "benchmarks"), i, e) {
+		json_t *s = json_object_get(e, IC_REP_START_COUNTER);
+		const char *rt = json_string_value(json_object_get(e, "run_type"));
+		double t = json_number_value(json_object_get(e, "real_time"));
+		double it = json_number_value(json_object_get(e, "iterations"));
+		double ns = ic_gb_unit_ns(json_string_value(json_object_get(e, "time_unit")));
+		double scale = isfinite(ns) ? ns / 1e9 : 1e-9;   /* ns when not said */
+
+		if (rt && !strcmp(rt, "aggregate"))
+			continue;
+		if (!json_is_number(s)) {
+			(*untimed)++;
+			continue;
+		}
+		*start = fmin(*start, json_number_value(s));
+		*end = fmax(*end, json_number_value(s) + (t > 0.0 && it > 0.0 ? t * it * scale : 0.0));
+		n++;
+	}
+	return n;
 }
 
-static int watch_is_iteration(json_t *e)
-{
-	const char *rt = json_string_value(json_object_get(e, "run_type"));
-
-	return !rt || strcmp(rt, "aggregate");
-}
-
-static struct ic_watch_sample *watch_sample_new(struct ic_watch *w)
-{
-	struct ic_watch_sample *ns = realloc(w->samples, (w->nsamples + 1) * sizeof(*ns));
-
-	if (!ns)
-		return NULL;
-	w->samples = ns;
-	ns = &ns[w->nsamples];
-	memset(ns, 0, sizeof(*ns));
-	ns->file = w->res.nfiles;
-	return ns;
-}
-
-/* doc (a process's JSON) into res as one file; a short one is a sample
+/* A process's JSON at path into res as one file: a short one is a sample
  * too (the long one's samples are its windows, made after the analysis). */
-static int watch_load_doc(struct ic_watch *w, const char *name, json_t *doc, int in_long,
-			  double start, double end, char *err, size_t errlen)
-{
-	struct ic_watch_sample *s = NULL;
-	char *text = json_dumps(doc, JSON_COMPACT);
-	int rc;
-
-	if (!text || (!in_long && !(s = watch_sample_new(w)))) {
-		free(text);
-		return ic_fail(err, errlen, "%s: out of memory", name);
-	}
-	if (s) {
-		s->start = start;
-		s->end = end;
-	}
-	rc = ic_results_load_text(&w->res, name, text, strlen(text), start, err, errlen);
-	free(text);
-	if (rc)
-		return -1;
-	w->nsamples += s != NULL;
-	return 0;
-}
-
-static json_t *watch_read(const char *path, char *err, size_t errlen)
+static int watch_add(struct ic_watch *w, const char *path, int in_long, double window_s, char *err,
+		     size_t errlen)
 {
 	json_error_t je;
-	json_t *doc = json_load_file(path, 0, &je);
+	json_t *doc = json_load_file(path, 0, &je), *ctx = json_object_get(doc, "context");
+	struct ic_watch_sample *s = NULL;
+	double start, end;
+	size_t untimed, n;
+	char *text = NULL;
+	int rc = -1;
 
 	if (!doc)
-		ic_fail(err, errlen, "%s: not JSON (line %d: %s)", path, je.line, je.text);
-	else if (!json_is_array(json_object_get(doc, "benchmarks"))) {
-		ic_fail(err, errlen, "%s: no \"benchmarks\" array (not Google Benchmark JSON)", path);
-		json_decref(doc);
-		doc = NULL;
+		return ic_fail(err, errlen, "%s: not JSON (line %d: %s)", path, je.line, je.text);
+	n = watch_span(doc, &start, &end, &untimed);
+	/* Without the counter, a short process's own clock. */
+	if (!n && !in_long) {
+		start = watch_iso(json_string_value(json_object_get(ctx, ic_ctx_name(IC_CTX_PROCESS_START))));
+		end = watch_iso(json_string_value(json_object_get(ctx, ic_ctx_name(IC_CTX_PROCESS_END))));
 	}
-	return doc;
+	if (!json_is_array(json_object_get(doc, "benchmarks")))
+		ic_fail(err, errlen, "%s: no \"benchmarks\" array (not Google Benchmark JSON)", path);
+	else if (in_long && w->have_long)
+		ic_fail(err, errlen, "%s: a second long process", path);
+	else if (in_long && untimed)
+		ic_fail(err, errlen, "%s: a repetition without %s", path, IC_REP_START_COUNTER);
+	else if (in_long && !n)
+		ic_fail(err, errlen, "%s: no repetitions", path);
+	else if (!isfinite(start) || !isfinite(end))
+		ic_fail(err, errlen, "%s: no time (neither %s nor process_start/process_end)", path,
+			IC_REP_START_COUNTER);
+	else if (!(text = json_dumps(doc, JSON_COMPACT)) || (!in_long && !(s = watch_sample_new(w))))
+		ic_fail(err, errlen, "%s: out of memory", path);
+	else {
+		if (in_long) {
+			w->long_file = w->res.nfiles;
+			w->window_s = window_s;
+		} else {
+			s->start = start;
+			s->end = end;
+		}
+		rc = ic_results_load_text(&w->res, path, text, strlen(text), start, err, errlen);
+		w->nsamples += s && !rc;
+		w->nshort += s && !rc;
+		w->have_long |= in_long && !rc;
+	}
+	free(text);
+	json_decref(doc);
+	return rc;
 }
 
 int ic_watch_add_short(struct ic_watch *w, const char *path, char *err, size_t errlen)
 {
-	json_t *doc = watch_read(path, err, errlen), *e, *ctx;
-	double start = INFINITY, end = -INFINITY, a, b;
-	size_t i;
-	int rc;
-
-	if (!doc)
-		return -1;
-	json_array_foreach(json_object_get(doc, "benchmarks"), i, e)
-		if (watch_is_iteration(e) && !watch_entry_time(e, &a, &b)) {
-			start = fmin(start, a);
-			end = fmax(end, b);
-		}
-	/* Without the counter, the process's own clock. */
-	ctx = json_object_get(doc, "context");
-	if (!isfinite(start)) {
-		start = watch_iso(json_string_value(json_object_get(ctx, ic_ctx_name(IC_CTX_PROCESS_START))));
-		end = watch_iso(json_string_value(json_object_get(ctx, ic_ctx_name(IC_CTX_PROCESS_END))));
-	}
-	if (!isfinite(start) || !isfinite(end)) {
-		json_decref(doc);
-		return ic_fail(err, errlen, "%s: no time (neither %s nor process_start/process_end)",
-			       path, IC_REP_START_COUNTER);
-	}
-	rc = watch_load_doc(w, path, doc, 0, start, end, err, errlen);
-	json_decref(doc);
-	w->nshort += rc == 0;
-	return rc;
+	return watch_add(w, path, 0, 0.0, err, errlen);
 }
 
 int ic_watch_add_long(struct ic_watch *w, const char *path, double window_s, char *err,
 		      size_t errlen)
 {
-	json_t *doc = watch_read(path, err, errlen), *e;
-	double start = INFINITY, end = -INFINITY, a, b;
-	size_t i, n = 0;
-	int rc;
-
-	if (!doc)
-		return -1;
-	if (w->have_long) {
-		json_decref(doc);
-		return ic_fail(err, errlen, "%s: a second long process", path);
-	}
-	json_array_foreach(json_object_get(doc, "benchmarks"), i, e) {
-		if (!watch_is_iteration(e))
-			continue;
-		if (watch_entry_time(e, &a, &b)) {
-			json_decref(doc);
-			return ic_fail(err, errlen, "%s: a repetition without %s", path,
-				       IC_REP_START_COUNTER);
-		}
-		start = fmin(start, a);
-		end = fmax(end, b);
-		n++;
-	}
-	if (!n) {
-		json_decref(doc);
-		return ic_fail(err, errlen, "%s: no repetitions", path);
-	}
-	w->long_file = w->res.nfiles;
-	w->window_s = window_s;
-	rc = watch_load_doc(w, path, doc, 1, start, end, err, errlen);
-	json_decref(doc);
-	w->have_long = rc == 0;
-	return rc;
+	return watch_add(w, path, 1, window_s, err, errlen);
 }
 
 /* The series the sentinel is: the first with compare/baseline ratios. */
@@ -226,26 +184,28 @@ static const struct ic_series *watch_series(const struct ic_analysis *an)
 	return NULL;
 }
 
+/* The process (of pr) that file is; -1 when none. */
+static long watch_proc(const struct ic_process_ratios *pr, size_t file)
+{
+	for (size_t p = 0; p < pr->nproc; p++)
+		if (pr->unit[p] == file)
+			return (long)p;
+	return -1;
+}
+
 /* The short processes' samples: their ratios, and the state most of their
  * repetitions are firmly in. */
 static void watch_short_samples(struct ic_watch *w, const struct ic_series *se)
 {
 	const struct ic_process_ratios *pr = &se->procs;
-	const struct ic_states *st = se->states;
 
 	for (size_t i = 0; i < w->nsamples; i++) {
 		struct ic_watch_sample *s = &w->samples[i];
+		long p = watch_proc(pr, s->file);
 
-		s->state = -1;
+		s->state = p < 0 ? -1 : se->states->nstates == 2 ? se->states->state[p] : 0;
 		for (size_t j = 0; j < IC_WATCH_NSITES; j++)
-			s->ratio[j] = NAN;
-		for (size_t p = 0; p < pr->nproc; p++) {
-			if (s->file != pr->unit[p])
-				continue;
-			s->state = st->nstates == 2 ? st->state[p] : 0;
-			for (size_t j = 0; j < w->nsites; j++)
-				s->ratio[j] = exp(pr->logr[j * pr->nproc + p]);
-		}
+			s->ratio[j] = p >= 0 && j < w->nsites ? exp(pr->logr[j * pr->nproc + (size_t)p]) : NAN;
 	}
 }
 
@@ -256,11 +216,8 @@ static int watch_windows(struct ic_watch *w, const struct ic_series *se)
 {
 	const struct ic_states *st = se->states;
 	const struct ic_sm *m = &st->model;
-	long lp = -1;
+	long lp = watch_proc(&se->procs, w->long_file);
 
-	for (size_t p = 0; p < se->procs.nproc; p++)
-		if (se->procs.unit[p] == w->long_file)
-			lp = (long)p;
 	if (!w->have_long || lp < 0)
 		return 0;
 	for (size_t a = 0, b; a < m->n; a = b) {
@@ -270,7 +227,7 @@ static int watch_windows(struct ic_watch *w, const struct ic_series *se)
 
 		for (b = a; b < m->n; b++) {
 			const struct ic_sm_obs *o = &m->obs[b];
-			int k;
+			int k = ic_sm_state(m, b);
 
 			if (o->proc != (unsigned)lp)
 				continue;
@@ -283,7 +240,6 @@ static int watch_windows(struct ic_watch *w, const struct ic_series *se)
 				sum[o->site] += o->y;
 				cnt[o->site] += 1.0;
 			}
-			k = ic_sm_state(m, b);
 			if (k >= 0)
 				votes[k]++;
 		}
@@ -360,57 +316,43 @@ static double watch_t(const double *x, size_t n, double *lo, double *hi, double 
 	return mean;
 }
 
-/* Scratch for watch_level: per process and state a sum and count of log
- * times, and one draw per process. */
-struct watch_scratch {
-	double *sum, *cnt, *x;
-	size_t np;
-};
-
 /* The level per state of reps[0..n-1] (a form's at one N, or a probe's):
  * each repetition takes the state of the sentinel's repetition of its
  * process nearest in time; a process's mean log time in a state is one
- * draw; state 2 over state 1 with a Welch interval. */
-static void watch_level(const struct ic_watch *w, const struct ic_series *se, struct watch_scratch *sc,
+ * draw; state 2 over state 1 with a Welch interval. sc: scratch of 5
+ * doubles a process (a sum and count of log times per state, a draw). */
+static void watch_level(const struct ic_watch *w, const struct ic_series *se, double *sc,
 			const struct ic_rep *reps, size_t n, struct ic_watch_level *lv)
 {
 	const struct ic_process_ratios *pr = &se->procs;
 	const struct ic_sm *m = &se->states->model;
 	double mean[2] = { NAN, NAN }, sev[2] = { NAN, NAN };
+	double *sum = sc, *cnt = sc + 2 * pr->nproc, *x = sc + 4 * pr->nproc;
 
-	lv->verdict = IC_CHANGE_NONE;
-	lv->change = lv->change_lo = lv->change_hi = NAN;
-	for (int s = 0; s < 2; s++) {
-		lv->ns[s] = lv->lo[s] = lv->hi[s] = NAN;
-		lv->nproc[s] = 0;
-	}
+	*lv = (struct ic_watch_level){ .ns = { NAN, NAN }, .lo = { NAN, NAN }, .hi = { NAN, NAN }, .change = NAN,
+				       .change_lo = NAN, .change_hi = NAN, .verdict = IC_CHANGE_NONE };
 	if (w->nstates < 2)
 		return;
-	memset(sc->sum, 0, 2 * sc->np * sizeof(*sc->sum));
-	memset(sc->cnt, 0, 2 * sc->np * sizeof(*sc->cnt));
+	memset(sc, 0, 4 * pr->nproc * sizeof(*sc));
 	for (size_t r = 0; r < n; r++) {
-		const struct ic_rep *rep = &reps[r];
+		long p = watch_proc(pr, reps[r].unit);
+		int s;
 
-		for (size_t p = 0; p < sc->np; p++) {
-			int s;
-
-			/* A repetition without its start has no state to take. */
-			if (pr->unit[p] != rep->unit || !(rep->v[IC_F_NS] > 0.0) || !isfinite(rep->start))
-				continue;
-			s = watch_state_at(m, p, rep->start);
-			if (s >= 0) {
-				sc->sum[2 * p + (size_t)s] += log(rep->v[IC_F_NS]);
-				sc->cnt[2 * p + (size_t)s] += 1.0;
-			}
+		/* A repetition without its start has no state to take. */
+		if (p < 0 || !(reps[r].v[IC_F_NS] > 0.0) || !isfinite(reps[r].start))
+			continue;
+		if ((s = watch_state_at(m, (size_t)p, reps[r].start)) >= 0) {
+			sum[2 * (size_t)p + (size_t)s] += log(reps[r].v[IC_F_NS]);
+			cnt[2 * (size_t)p + (size_t)s] += 1.0;
 		}
 	}
 	for (int s = 0; s < 2; s++) {
 		size_t k = 0;
 
-		for (size_t p = 0; p < sc->np; p++)
-			if (sc->cnt[2 * p + (size_t)s] > 0.0)
-				sc->x[k++] = sc->sum[2 * p + (size_t)s] / sc->cnt[2 * p + (size_t)s];
-		mean[s] = watch_t(sc->x, k, &lv->lo[s], &lv->hi[s], &sev[s]);
+		for (size_t p = 0; p < pr->nproc; p++)
+			if (cnt[2 * p + (size_t)s] > 0.0)
+				x[k++] = sum[2 * p + (size_t)s] / cnt[2 * p + (size_t)s];
+		mean[s] = watch_t(x, k, &lv->lo[s], &lv->hi[s], &sev[s]);
 		lv->ns[s] = exp(mean[s]);
 		lv->nproc[s] = k;
 	}
@@ -432,46 +374,6 @@ static void watch_level(const struct ic_watch *w, const struct ic_series *se, st
 		else
 			lv->verdict = IC_CHANGE_UNSURE;
 	}
-}
-
-/* Each form's level per state at each sentinel N, and each probe's. */
-static int watch_forms(struct ic_watch *w, const struct ic_series *se)
-{
-	static const char *const names[IC_WATCH_NFORMS] = IC_WATCH_FORMS;
-	size_t np = se->procs.nproc ? se->procs.nproc : 1;
-	struct watch_scratch sc = { calloc(2 * np, sizeof(double)), calloc(2 * np, sizeof(double)),
-				    calloc(np, sizeof(double)), se->procs.nproc };
-	int rc = -1;
-
-	if (!sc.sum || !sc.cnt || !sc.x)
-		goto out;
-	for (size_t f = 0; f < IC_WATCH_NFORMS; f++) {
-		struct ic_watch_form *wf = &w->forms[f];
-
-		wf->form = names[f];
-		for (size_t j = 0; j < IC_WATCH_NSITES; j++) {
-			const struct ic_point *pt = j < w->nsites ? ic_group_point(&se->group, names[f], w->sites[j]) : NULL;
-
-			wf->measured |= pt != NULL;
-			watch_level(w, se, &sc, pt ? pt->reps : NULL, pt ? pt->nreps : 0, &wf->at[j]);
-		}
-	}
-	if (w->res.nprobes && !(w->probes = calloc(w->res.nprobes, sizeof(*w->probes))))
-		goto out;
-	w->nprobes = w->res.nprobes;
-	for (size_t k = 0; k < w->nprobes; k++) {
-		const struct ic_probe_reps *p = &w->res.probes[k];
-
-		w->probes[k].name = p->name;
-		w->probes[k].what = p->what;
-		watch_level(w, se, &sc, p->reps, p->nreps, &w->probes[k].level);
-	}
-	rc = 0;
-out:
-	free(sc.sum);
-	free(sc.cnt);
-	free(sc.x);
-	return rc;
 }
 
 /* The unit (sample) that holds time t of file: a short process's own, or
@@ -512,38 +414,26 @@ static long watch_unit_at(const struct ic_watch *w, size_t file, double t)
 static double watch_noise_rho(const struct ic_watch *w, const struct ic_series *se)
 {
 	const struct ic_sm *m = &se->states->model;
-	size_t np = se->procs.nproc, *cnt, *at, nd[2] = { 0, 0 };
-	struct ic_ar1_unit *u;
-	double *y, *d[2] = { NULL, NULL }, rho = 0.0;
+	size_t np = se->procs.nproc, nd[2] = { 0, 0 }, cap = m->n ? m->n : 1;
+	struct ic_ar1_unit *u = calloc(np ? np : 1, sizeof(*u));
+	double *a = malloc(4 * cap * sizeof(double)), *b, *d[2], rho = 0.0;
 
-	if (w->nsites < 2 || !np)
-		return 0.0;
-	cnt = calloc(2 * np, sizeof(*cnt));
-	at = calloc(2 * np + 1, sizeof(*at));
-	y = malloc((m->n ? m->n : 1) * sizeof(*y));
-	u = calloc(np, sizeof(*u));
-	d[0] = malloc((m->n ? m->n : 1) * sizeof(double));
-	d[1] = malloc((m->n ? m->n : 1) * sizeof(double));
-	if (!cnt || !at || !y || !u || !d[0] || !d[1])
+	if (w->nsites < 2 || !np || !u || !a)
 		goto out;
-	/* Each process's repetitions at each N in time order, packed. */
-	for (size_t i = 0; i < m->n; i++)
-		if (m->obs[i].proc < np && m->obs[i].site < 2)
-			cnt[2 * m->obs[i].proc + m->obs[i].site]++;
-	for (size_t c = 0; c < 2 * np; c++)
-		at[c + 1] = at[c] + cnt[c];
-	memset(cnt, 0, 2 * np * sizeof(*cnt));
-	for (size_t i = 0; i < m->n; i++) {
-		size_t c = 2 * (size_t)m->obs[i].proc + m->obs[i].site;
-
-		if (m->obs[i].proc < np && m->obs[i].site < 2)
-			y[at[c] + cnt[c]++] = m->obs[i].y;
-	}
+	b = a + cap;
+	d[0] = a + 2 * cap;
+	d[1] = a + 3 * cap;
 	for (size_t p = 0; p < np; p++) {
-		const double *a = &y[at[2 * p]], *b = &y[at[2 * p + 1]];
-		size_t n = cnt[2 * p] < cnt[2 * p + 1] ? cnt[2 * p] : cnt[2 * p + 1];
+		size_t na = 0, nb = 0, n;
 		double mean = 0.0;
 
+		/* Its repetitions at each N in time order. */
+		for (size_t i = 0; i < m->n; i++)
+			if (m->obs[i].proc == p && m->obs[i].site == 0)
+				a[na++] = m->obs[i].y;
+			else if (m->obs[i].proc == p && m->obs[i].site == 1)
+				b[nb++] = m->obs[i].y;
+		n = na < nb ? na : nb;
 		for (size_t k = 0; k < n; k++)
 			mean += (a[k] - b[k]) / (double)n;
 		u[p].n = n;
@@ -559,86 +449,33 @@ static double watch_noise_rho(const struct ic_watch *w, const struct ic_series *
 	}
 	rho = ic_steady_ar1_rho(u, np);
 	if (nd[0] && nd[1]) {
-		double m1, m2;
+		double m1 = ic_stats_median(d[0], nd[0]), m2 = ic_stats_median(d[1], nd[1]);
 
-		gsl_sort(d[0], 1, nd[0]);
-		gsl_sort(d[1], 1, nd[1]);
-		m1 = gsl_stats_median_from_sorted_data(d[0], 1, nd[0]);
-		m2 = gsl_stats_median_from_sorted_data(d[1], 1, nd[1]);
 		rho = fmin(rho, ic_steady_ar1_rho_lags(m1 * m1, m2 * m2));
 	}
 out:
-	free(cnt);
-	free(at);
-	free(y);
 	free(u);
-	free(d[0]);
-	free(d[1]);
+	free(a);
 	return rho;
-}
-
-/* Each unit's standard error at every N: the spread within units, pooled,
- * raised to the repetitions' own variance by the share a unit's mean hides
- * of correlated noise (n - 1 of n when independent, less the more they
- * follow one another), over the mean's AR(1) variance. */
-static void watch_unit_errors(struct ic_watch *w)
-{
-	for (size_t j = 0; j < w->nsites; j++) {
-		double df = 0.0, e0 = 0.0;
-
-		for (size_t i = 0; i < w->nsamples; i++)
-			if (w->samples[i].nrep[j]) {
-				df += (double)w->samples[i].nrep[j] - 1.0;
-				e0 += ic_steady_ar1_s0(w->samples[i].nrep[j], w->noise_rho);
-			}
-		w->steady[j].noise_sd = e0 > 0.0 ? w->steady[j].within_sd * sqrt(df / e0) : NAN;
-		for (size_t i = 0; i < w->nsamples; i++)
-			w->samples[i].se[j] = w->samples[i].nrep[j] ? w->steady[j].noise_sd *
-				sqrt(ic_steady_ar1_mean_var(w->samples[i].nrep[j], w->noise_rho)) : NAN;
-	}
-}
-
-/* Adds to v (k x k) the noise covariance of the units u[0..k-1] at N index
- * j: each one's error squared, and where two are of one process, the AR(1)
- * covariance of their places in it. */
-static void watch_unit_cov(const struct ic_watch *w, const struct ic_watch_sample *const *u, size_t k,
-			   size_t j, double *v)
-{
-	double var = w->steady[j].noise_sd * w->steady[j].noise_sd;
-
-	for (size_t a = 0; a < k; a++) {
-		v[a * k + a] += u[a]->se[j] * u[a]->se[j];
-		for (size_t b = a + 1; b < k; b++)
-			if (u[a]->file == u[b]->file) {
-				double c = var * ic_steady_ar1_cov(u[a]->rank[j], u[a]->nrep[j], u[b]->rank[j],
-								   u[b]->nrep[j], w->noise_rho);
-
-				v[a * k + b] += c;
-				v[b * k + a] += c;
-			}
-	}
 }
 
 /* Each unit's mean log ratio per N from the model's paired repetitions,
  * and its standard error: the repetitions' variance pooled over the units
  * at that N, and their correlation in time pooled over the processes and
  * both N (steadiness.h: a unit of three repetitions says next to nothing
- * of it, the long process's sixty say much). Independent repetitions give
- * the pooled SD over the root of the unit's count. */
+ * of it, the long process's sixty say much). The pooled spread is raised
+ * to the repetitions' own variance by the share a unit's mean hides of
+ * correlated noise (n - 1 of n when independent, less the more they
+ * follow one another); a unit's error is that over its mean's AR(1)
+ * variance (independent repetitions: the pooled SD over the root of the
+ * unit's count). */
 static int watch_unit_means(struct ic_watch *w, const struct ic_series *se)
 {
 	const struct ic_sm *m = &se->states->model;
-	size_t np = se->procs.nproc, nps = (np ? np : 1) * IC_WATCH_NSITES;
-	double ss[IC_WATCH_NSITES] = { 0 };
+	size_t np = se->procs.nproc;
 	double *sq = calloc(w->nsamples ? w->nsamples * IC_WATCH_NSITES : 1, sizeof(*sq));
-	size_t *seen = calloc(nps, sizeof(*seen));   /* each process's repetitions so far at each N */
+	size_t *seen = calloc((np ? np : 1) * IC_WATCH_NSITES, sizeof(*seen));   /* each process's repetitions so far at each N */
 
-	for (size_t i = 0; i < w->nsamples; i++)
-		for (size_t j = 0; j < IC_WATCH_NSITES; j++) {
-			w->samples[i].ly[j] = 0.0;
-			w->samples[i].nrep[j] = 0;
-			w->samples[i].rank[j] = 0;
-		}
 	if (!sq || !seen) {
 		free(sq);
 		free(seen);
@@ -660,8 +497,9 @@ static int watch_unit_means(struct ic_watch *w, const struct ic_series *se)
 		sq[(size_t)u * IC_WATCH_NSITES + o->site] += o->y * o->y;
 		w->samples[u].nrep[o->site]++;
 	}
+	w->noise_rho = watch_noise_rho(w, se);
 	for (size_t j = 0; j < w->nsites; j++) {
-		double df = 0.0;
+		double df = 0.0, ss = 0.0, e0 = 0.0;
 
 		for (size_t i = 0; i < w->nsamples; i++) {
 			struct ic_watch_sample *s = &w->samples[i];
@@ -671,14 +509,17 @@ static int watch_unit_means(struct ic_watch *w, const struct ic_series *se)
 				s->ly[j] = NAN;
 				continue;
 			}
-			ss[j] += sq[i * IC_WATCH_NSITES + j] - s->ly[j] * s->ly[j] / n;
+			ss += sq[i * IC_WATCH_NSITES + j] - s->ly[j] * s->ly[j] / n;
 			df += n - 1.0;
+			e0 += ic_steady_ar1_s0(s->nrep[j], w->noise_rho);
 			s->ly[j] /= n;
 		}
-		w->steady[j].within_sd = df > 0.0 ? sqrt(ss[j] / df) : NAN;
+		w->steady[j].within_sd = df > 0.0 ? sqrt(ss / df) : NAN;
+		w->steady[j].noise_sd = e0 > 0.0 ? w->steady[j].within_sd * sqrt(df / e0) : NAN;
+		for (size_t i = 0; i < w->nsamples; i++)
+			w->samples[i].se[j] = w->samples[i].nrep[j] ? w->steady[j].noise_sd *
+				sqrt(ic_steady_ar1_mean_var(w->samples[i].nrep[j], w->noise_rho)) : NAN;
 	}
-	w->noise_rho = watch_noise_rho(w, se);
-	watch_unit_errors(w);
 	free(sq);
 	free(seen);
 	return 0;
@@ -704,57 +545,56 @@ static size_t *watch_time_order(const struct ic_watch *w)
 	return idx;
 }
 
-/* The steadiness test at N index j over the units u[0..k-1]. Units of one
- * process share its noise where it is correlated: their covariance is the
- * AR(1) one of their places in it. Noise that follows itself for seconds
- * is still noise (it averages out over the watch), and the margin is about
- * the level. y and sev: scratch for k. */
-static void watch_steady_test(const struct ic_watch *w, const struct ic_watch_sample *const *u, size_t k,
-			      size_t j, double *y, double *sev, struct ic_steady *h)
-{
-	double *v = NULL;
-
-	for (size_t a = 0; a < k; a++) {
-		y[a] = u[a]->ly[j];
-		sev[a] = u[a]->se[j];
-	}
-	/* Without memory, the diagonal case (independent noise) as it was. */
-	if (w->noise_rho > 0.0 && (v = calloc(k ? k * k : 1, sizeof(*v))))
-		watch_unit_cov(w, u, k, j, v);
-	if (!v || ic_steady_test_cov(y, v, k, IC_STEADY_MARGIN, h))
-		ic_steady_test(y, sev, k, IC_STEADY_MARGIN, h);
-	free(v);
-}
-
 /* The steadiness test at each N, the spread in time, the drift share. */
 static int watch_steadiness(struct ic_watch *w)
 {
-	size_t n = w->nsamples ? w->nsamples : 1, *idx = watch_time_order(w);
-	double *y = malloc(n * sizeof(*y)), *sev = malloc(n * sizeof(*sev)), *t = malloc(n * sizeof(*t));
-	double *r = malloc(n * sizeof(*r));
+	size_t n = w->nsamples ? w->nsamples : 1;
+	double *y = malloc(4 * n * sizeof(*y)), *sev, *t, *r, most = -1.0;
 	const struct ic_watch_sample **u = malloc(n * sizeof(*u));
-	double most = -1.0;
-	int rc = -1;
 
-	if (!idx || !y || !sev || !t || !r || !u)
-		goto out;
+	if (!y || !u) {
+		free(y);
+		free(u);
+		return -1;
+	}
+	sev = y + n;
+	t = y + 2 * n;
+	r = y + 3 * n;
 	w->steady_all = w->nsites > 0;
 	w->ref = 0;
 	for (size_t j = 0; j < w->nsites; j++) {
 		struct ic_watch_steady *st = &w->steady[j];
+		double *v = NULL, var = st->noise_sd * st->noise_sd;
 		size_t k = 0;
 
 		for (size_t a = 0; a < w->nsamples; a++) {
-			const struct ic_watch_sample *s = &w->samples[idx[a]];
+			const struct ic_watch_sample *s = &w->samples[w->order[a]];
 
 			if (!s->nrep[j] || !isfinite(s->ly[j]))
 				continue;
 			u[k] = s;
+			y[k] = s->ly[j];
+			sev[k] = s->se[j];
 			t[k] = 0.5 * (s->start + s->end) - w->t0;
 			r[k] = exp(s->ly[j]);
 			k++;
 		}
-		watch_steady_test(w, u, k, j, y, sev, &st->h);
+		/* Units of one process share its noise where it is correlated:
+		 * their covariance is the AR(1) one of their places in it. Noise
+		 * that follows itself for seconds is still noise (it averages out
+		 * over the watch), and the margin is about the level. Without
+		 * memory, the diagonal case (independent noise) as it was. */
+		if (w->noise_rho > 0.0 && (v = calloc(k ? k * k : 1, sizeof(*v))))
+			for (size_t a = 0; a < k; a++) {
+				v[a * k + a] = u[a]->se[j] * u[a]->se[j];
+				for (size_t b = a + 1; b < k; b++)
+					if (u[a]->file == u[b]->file)
+						v[a * k + b] = v[b * k + a] = var * ic_steady_ar1_cov(u[a]->rank[j],
+							u[a]->nrep[j], u[b]->rank[j], u[b]->nrep[j], w->noise_rho);
+			}
+		if (!v || ic_steady_test_cov(y, v, k, IC_STEADY_MARGIN, &st->h))
+			ic_steady_test(y, sev, k, IC_STEADY_MARGIN, &st->h);
+		free(v);
 		st->trend_share = ic_steady_trend_share(y, sev, t, k, &st->h);
 		st->p10 = st->p90 = NAN;
 		if (k) {
@@ -768,15 +608,9 @@ static int watch_steadiness(struct ic_watch *w)
 			w->ref = j;
 		}
 	}
-	rc = 0;
-out:
-	free(idx);
 	free(y);
-	free(sev);
-	free(t);
-	free(r);
 	free(u);
-	return rc;
+	return 0;
 }
 
 /* With two states: the units' SD beyond noise inside each state (the
@@ -788,15 +622,13 @@ out:
 static int watch_states_fit(struct ic_watch *w, size_t j)
 {
 	size_t n = w->nsamples ? w->nsamples : 1, k;
-	double *y = malloc(n * sizeof(*y)), *sev = malloc(n * sizeof(*sev));
+	double *y = malloc(2 * n * sizeof(*y)), *sev;
 	double gap = fabs(log(w->st[1].ratio[j] / w->st[0].ratio[j]));
 	struct ic_steady h;
 
-	if (!y || !sev) {
-		free(y);
-		free(sev);
+	if (!y)
 		return -1;
-	}
+	sev = y + n;
 	w->state_tau = 0.0;
 	for (int s = 0; s < 2; s++) {
 		k = 0;
@@ -815,25 +647,23 @@ static int watch_states_fit(struct ic_watch *w, size_t j)
 		w->why = w->why_buf;
 	}
 	free(y);
-	free(sev);
 	return 0;
 }
 
 /* One form's or probe's elasticity: reps[0..n-1]'s mean log time per unit
- * against the units' log ratio at the reference N, in time order. */
-static void watch_elastic(const struct ic_watch *w, const size_t *idx, double *sum, double *cnt,
-			  double *x, double *y, const struct ic_rep *reps, size_t n, struct ic_watch_elastic *el)
+ * against the units' log ratio at the reference N, in time order. sc:
+ * scratch for 4 nsamples. */
+static void watch_elastic(const struct ic_watch *w, double *sc, const struct ic_rep *reps, size_t n,
+			  struct ic_watch_elastic *el)
 {
 	const struct ic_watch_steady *st = &w->steady[w->ref];
 	double range = log(st->p90 / st->p10), lim = log(1.0 + IC_WATCH_SAME);
+	double *sum = sc, *cnt = sc + w->nsamples, *x = cnt + w->nsamples, *y = x + w->nsamples;
 	size_t k = 0;
 
-	el->verdict = IC_MOVES_NOT_READ;
-	el->change = el->change_lo = el->change_hi = NAN;
-	el->fit.k = 0;
-	el->fit.b = el->fit.lo = el->fit.hi = el->fit.se = el->fit.r2 = NAN;
-	memset(sum, 0, w->nsamples * sizeof(*sum));
-	memset(cnt, 0, w->nsamples * sizeof(*cnt));
+	*el = (struct ic_watch_elastic){ .fit = { .b = NAN, .lo = NAN, .hi = NAN, .se = NAN, .r2 = NAN },
+					 .change = NAN, .change_lo = NAN, .change_hi = NAN, .verdict = IC_MOVES_NOT_READ };
+	memset(sc, 0, 2 * w->nsamples * sizeof(*sc));
 	for (size_t r = 0; r < n; r++) {
 		long u;
 
@@ -845,7 +675,7 @@ static void watch_elastic(const struct ic_watch *w, const size_t *idx, double *s
 		cnt[u] += 1.0;
 	}
 	for (size_t a = 0; a < w->nsamples; a++) {
-		size_t i = idx[a];
+		size_t i = w->order[a];
 
 		if (cnt[i] > 0.0 && w->samples[i].nrep[w->ref] && isfinite(w->samples[i].ly[w->ref])) {
 			x[k] = w->samples[i].ly[w->ref];
@@ -868,39 +698,43 @@ static void watch_elastic(const struct ic_watch *w, const size_t *idx, double *s
 		el->verdict = IC_MOVES_UNSURE;
 }
 
-/* Every form's and probe's elasticity, where the machine drifts or wanders. */
-static int watch_elasticities(struct ic_watch *w, const struct ic_series *se)
+/* Each form's level per state and elasticity at each sentinel N, and each
+ * probe's; the elasticities only where the machine drifts or wanders. */
+static int watch_forms(struct ic_watch *w, const struct ic_series *se)
 {
 	static const char *const names[IC_WATCH_NFORMS] = IC_WATCH_FORMS;
-	size_t n = w->nsamples ? w->nsamples : 1, *idx = watch_time_order(w);
-	double *sum = malloc(n * sizeof(double)), *cnt = malloc(n * sizeof(double));
-	double *x = malloc(n * sizeof(double)), *y = malloc(n * sizeof(double));
-	int read = w->where == IC_WATCH_DRIFTS || w->where == IC_WATCH_WANDERS, rc = -1;
+	size_t np = se->procs.nproc ? se->procs.nproc : 1;
+	double *sc = calloc(5 * np + 4 * (w->nsamples ? w->nsamples : 1), sizeof(*sc));
+	int read = w->where == IC_WATCH_DRIFTS || w->where == IC_WATCH_WANDERS;
 
-	if (!idx || !sum || !cnt || !x || !y)
-		goto out;
-	for (size_t f = 0; f < IC_WATCH_NFORMS; f++)
+	if (!sc || (w->res.nprobes && !(w->probes = calloc(w->res.nprobes, sizeof(*w->probes))))) {
+		free(sc);
+		return -1;
+	}
+	for (size_t f = 0; f < IC_WATCH_NFORMS; f++) {
+		struct ic_watch_form *wf = &w->forms[f];
+
+		wf->form = names[f];
 		for (size_t j = 0; j < IC_WATCH_NSITES; j++) {
-			const struct ic_point *pt = read && j < w->nsites ?
-				ic_group_point(&se->group, names[f], w->sites[j]) : NULL;
+			const struct ic_point *pt = j < w->nsites ? ic_group_point(&se->group, names[f], w->sites[j]) : NULL;
 
-			watch_elastic(w, idx, sum, cnt, x, y, pt ? pt->reps : NULL, pt ? pt->nreps : 0,
-				      &w->forms[f].el[j]);
+			wf->measured |= pt != NULL;
+			watch_level(w, se, sc, pt ? pt->reps : NULL, pt ? pt->nreps : 0, &wf->at[j]);
+			watch_elastic(w, sc + 5 * np, read && pt ? pt->reps : NULL, read && pt ? pt->nreps : 0,
+				      &wf->el[j]);
 		}
+	}
+	w->nprobes = w->res.nprobes;
 	for (size_t k = 0; k < w->nprobes; k++) {
 		const struct ic_probe_reps *p = &w->res.probes[k];
 
-		watch_elastic(w, idx, sum, cnt, x, y, read ? p->reps : NULL, read ? p->nreps : 0,
-			      &w->probes[k].el);
+		w->probes[k].name = p->name;
+		w->probes[k].what = p->what;
+		watch_level(w, se, sc, p->reps, p->nreps, &w->probes[k].level);
+		watch_elastic(w, sc + 5 * np, read ? p->reps : NULL, read ? p->nreps : 0, &w->probes[k].el);
 	}
-	rc = 0;
-out:
-	free(idx);
-	free(sum);
-	free(cnt);
-	free(x);
-	free(y);
-	return rc;
+	free(sc);
+	return 0;
 }
 
 int ic_watch_analyse(struct ic_watch *w, char *err, size_t errlen)
@@ -908,6 +742,7 @@ int ic_watch_analyse(struct ic_watch *w, char *err, size_t errlen)
 	const struct ic_series *se;
 	const struct ic_states *st;
 	const struct ic_sm *m;
+	long lp;
 
 	if (ic_analyse(&w->an, &w->res, &ic_analysis_defaults, err, errlen)) {
 		ic_analysis_free(&w->an);
@@ -929,6 +764,7 @@ int ic_watch_analyse(struct ic_watch *w, char *err, size_t errlen)
 	w->nstates = st->nstates;
 	w->why = st->why;
 	w->separation = m->sep;
+	w->part = m->sep_site < w->nsites ? m->sep_site : 0;
 	watch_short_samples(w, se);
 	if (watch_windows(w, se))
 		return ic_fail(err, errlen, "out of memory");
@@ -957,14 +793,11 @@ int ic_watch_analyse(struct ic_watch *w, char *err, size_t errlen)
 		for (size_t i = 0; i < w->nsamples; i++)
 			ws->procs += !w->samples[i].in_long && w->samples[i].state == s;
 	}
-	if (watch_forms(w, se))
-		return ic_fail(err, errlen, "out of memory");
 	w->switching = st->nunsteady;
-	for (size_t p = 0; p < se->procs.nproc; p++)
-		if (se->procs.unit[p] == w->long_file && w->have_long && st->unsteady[p])
-			w->long_switches = 1;
-	if (watch_unit_means(w, se) || watch_steadiness(w) ||
-	    (w->nstates == 2 && watch_states_fit(w, m->sep_site < w->nsites ? m->sep_site : 0)))
+	lp = watch_proc(&se->procs, w->long_file);
+	w->long_switches = w->have_long && lp >= 0 && st->unsteady[lp];
+	if (!(w->order = watch_time_order(w)) || watch_unit_means(w, se) || watch_steadiness(w) ||
+	    (w->nstates == 2 && watch_states_fit(w, w->part)))
 		return ic_fail(err, errlen, "out of memory");
 	/* Steady first: one answer needs the bound, whatever the states. Then
 	 * two states where they fit; else the variation named. Brief spells
@@ -984,7 +817,5 @@ int ic_watch_analyse(struct ic_watch *w, char *err, size_t errlen)
 		w->where = IC_WATCH_BRIEF;
 	else
 		w->where = IC_WATCH_UNBOUNDED;
-	if (watch_elasticities(w, se))
-		return ic_fail(err, errlen, "out of memory");
-	return 0;
+	return watch_forms(w, se) ? ic_fail(err, errlen, "out of memory") : 0;
 }

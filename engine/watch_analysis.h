@@ -186,6 +186,7 @@ struct ic_watch {
 	int analysed;
 	struct ic_watch_sample *samples;   /* short ones in load order, then windows */
 	size_t nsamples, nshort, nwindows;
+	size_t *order;             /* the samples in time order (by start) */
 	size_t long_file;          /* the long process's index in res.files */
 	int have_long;
 	double t0, t1;             /* the first start and the last end */
@@ -197,6 +198,7 @@ struct ic_watch {
 	size_t nstates;
 	const char *why;           /* with one state: why not two (states.h) */
 	double separation;         /* the levels' distance in scales of the t noise at the N they part most */
+	size_t part;               /* that N's index: the states' forms and probes are read there */
 	struct ic_watch_state st[2];
 	struct ic_watch_form forms[IC_WATCH_NFORMS];   /* per state, with two */
 	struct ic_watch_probe *probes;   /* per state, with two: each probe the processes ran */

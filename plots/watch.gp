@@ -24,20 +24,15 @@ do for [j = 1:ic_nsites] {
 	}
 	plot ic_d using 1:($2 == 1 ? column(ic_col) : NaN) with lines lw 1 lc rgb ic_bracket_color \
 		title 'long process', \
-	     ic_d using 1:($2 == 1 && $3 == 1 ? column(ic_col) : NaN) with points pt 5 ps 0.5 \
-		lc rgb ic_state_color(1) title (ic_nstates == 2 ? 'window, state 1' : 'window'), \
-	     ic_d using 1:($2 == 1 && $3 == 2 ? column(ic_col) : NaN) with points pt 5 ps 0.5 \
-		lc rgb ic_state_color(2) title (ic_nstates == 2 ? 'window, state 2' : ''), \
-	     ic_d using 1:($2 == 0 && $3 == 1 ? column(ic_col) : NaN) with points pt 7 ps 0.9 \
-		lc rgb ic_state_color(1) title (ic_nstates == 2 ? 'short process, state 1' : 'short process'), \
-	     ic_d using 1:($2 == 0 && $3 == 2 ? column(ic_col) : NaN) with points pt 7 ps 0.9 \
-		lc rgb ic_state_color(2) title (ic_nstates == 2 ? 'short process, state 2' : ''), \
+	     for [s = 1:2] ic_d using 1:($2 == 1 && $3 == s ? column(ic_col) : NaN) with points pt 5 ps 0.5 \
+		lc rgb ic_state_color(s) title (ic_nstates == 2 ? sprintf('window, state %d', s) : s == 1 ? 'window' : ''), \
+	     for [s = 1:2] ic_d using 1:($2 == 0 && $3 == s ? column(ic_col) : NaN) with points pt 7 ps 0.9 \
+		lc rgb ic_state_color(s) \
+		title (ic_nstates == 2 ? sprintf('short process, state %d', s) : s == 1 ? 'short process' : ''), \
 	     ic_d using 1:($3 == 0 ? column(ic_col) : NaN) with points pt 6 ps 0.7 \
 		lc rgb ic_state_color(0) title (ic_nstates == 2 ? 'in neither firmly' : ''), \
-	     (ic_nstates == 2 ? 0 + word(ic_level1, j) : NaN) with lines dt 2 lw 1.2 \
-		lc rgb ic_state_color(1) title (ic_nstates == 2 ? 'state 1 level' : ''), \
-	     (ic_nstates == 2 ? 0 + word(ic_level2, j) : NaN) with lines dt 2 lw 1.2 \
-		lc rgb ic_state_color(2) title (ic_nstates == 2 ? 'state 2 level' : ''), \
+	     for [s = 1:2] (ic_nstates == 2 ? 0 + word(s == 1 ? ic_level1 : ic_level2, j) : NaN) with lines dt 2 \
+		lw 1.2 lc rgb ic_state_color(s) title (ic_nstates == 2 ? sprintf('state %d level', s) : ''), \
 	     1 with lines dt 2 lw 1.5 lc rgb 'black' title 'no difference'
 	unset label 99
 	unset label 98

@@ -40,22 +40,16 @@ void ic_watch_data_write(FILE *dat, FILE *gp, const struct ic_watch *w)
 	for (size_t j = 0; j < w->nsites; j++)
 		fprintf(gp, "%s%lu", j ? " " : "", w->sites[j]);
 	fprintf(gp, "'\nic_nstates = %zu\n", w->nstates);
-	/* Each state's level per N, and where the long process begins. */
+	/* Each state's level per N, and where the long process begins: its
+	 * first window (they come last, in time order). */
 	for (int s = 0; s < 2; s++) {
 		fprintf(gp, "ic_level%d = '", s + 1);
 		for (size_t j = 0; j < w->nsites; j++)
 			fprintf(gp, "%s%.5f", j ? " " : "", s < (int)w->nstates ? w->st[s].ratio[j] : NAN);
 		fputs("'\n", gp);
 	}
-	{
-		double t = NAN;
-
-		for (size_t i = 0; i < w->nsamples; i++)
-			if (w->samples[i].in_long && !(w->samples[i].start - w->t0 >= t))
-				t = w->samples[i].start - w->t0;
-		if (isfinite(t))
-			fprintf(gp, "ic_long_start = %.3f\n", t);
-		else
-			fputs("ic_long_start = NaN\n", gp);
-	}
+	if (w->nwindows)
+		fprintf(gp, "ic_long_start = %.3f\n", w->samples[w->nsamples - w->nwindows].start - w->t0);
+	else
+		fputs("ic_long_start = NaN\n", gp);
 }
