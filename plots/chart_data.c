@@ -259,12 +259,18 @@ static const char *l1i_source(char *buf, size_t cap, const struct ic_results *re
 	return buf;
 }
 
-/* One crossover in words: "crossover in (4, 64)", "extern faster where
- * resolved", "no N resolved". */
-static void xo_words(char *buf, size_t cap, const struct ic_analysis *an, const struct ic_crossover *xo,
-		     size_t nratios)
+/* The panel's verdict line, the series' crossover from the same decision
+ * as the words (the time average over every process, whatever states the
+ * machine ran in): "crossover in (4, 64)", "extern faster where resolved",
+ * "no N resolved"; summary.md says more. */
+static void verdict(char *buf, size_t cap, const struct ic_analysis *an, const struct ic_group *gr)
 {
-	if (xo->verdict == IC_VERDICT_CROSSOVER)
+	const struct ic_crossover *xo = &gr->xo;
+	char why[256];
+
+	if (ic_analysis_smoke(an, why, sizeof(why)))
+		snprintf(buf, cap, "no side decided: a smoke test");
+	else if (xo->verdict == IC_VERDICT_CROSSOVER)
 		snprintf(buf, cap, "crossover in (%.0f, %.0f)", xo->bracket_lo, xo->bracket_hi);
 	else if (xo->verdict == IC_VERDICT_COMPARE_WINS || xo->verdict == IC_VERDICT_BASELINE_WINS)
 		snprintf(buf, cap, "%s faster where resolved", xo->verdict == IC_VERDICT_COMPARE_WINS ?
@@ -272,21 +278,7 @@ static void xo_words(char *buf, size_t cap, const struct ic_analysis *an, const 
 	else if (xo->verdict == IC_VERDICT_CONFLICT)
 		snprintf(buf, cap, "resolved N disagree");
 	else
-		snprintf(buf, cap, "%s", nratios ? "no N resolved" : "no comparison");
-}
-
-/* The panel's verdict line: the series' crossover, from the same decision
- * as the words (the time average over every process, whatever states the
- * machine ran in); summary.md says more. */
-static void verdict(char *buf, size_t cap, const struct ic_analysis *an, const struct ic_series *se)
-{
-	const struct ic_group *gr = &se->group;
-	char why[256];
-
-	if (ic_analysis_smoke(an, why, sizeof(why)))
-		snprintf(buf, cap, "no side decided: a smoke test");
-	else
-		xo_words(buf, cap, an, &gr->xo, gr->nratios);
+		snprintf(buf, cap, "%s", gr->nratios ? "no N resolved" : "no comparison");
 }
 
 /* gnuplot commands for a time (or L1i) panel: a dashed line where each
@@ -564,7 +556,7 @@ int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_analysi
 			ax.below);
 		ratio_tics(gp, g, ax.lo, ax.hi);
 		gp_str(gp, "ic_title", g + 1, title);
-		verdict(buf, sizeof(buf), an, se);
+		verdict(buf, sizeof(buf), an, gr);
 		gp_str(gp, "ic_verdict", g + 1, buf);
 		buf[0] = '\0';
 		if (st && st->nstates == 2)

@@ -127,34 +127,45 @@ const char *ic_fmt_series(char *buf, size_t cap, const struct ic_analysis *an,
 	return buf;
 }
 
-const char *ic_fmt_runs(char *buf, size_t cap, const struct ic_ratio *ratios, size_t n,
-			enum ic_point_side side)
+/* The N of r[0..n-1] that are in (in[i], or with in NULL those on side)
+ * as runs of neighbours, joined by ", " and the last by `last`. */
+static const char *fmt_runs(char *buf, size_t cap, const struct ic_ratio *r, size_t n,
+			    const unsigned char *in, enum ic_point_side side, const char *last)
 {
-	size_t len = 0;
+#define FMT_IN(i) (in ? in[i] : r[i].side == side)
+	size_t len = 0, runs = 0, k = 0;
 
 	buf[0] = '\0';
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++)
+		runs += FMT_IN(i) && (i == 0 || !FMT_IN(i - 1));
+	for (size_t i = 0; i < n && len < cap; i++) {
 		size_t j = i;
 
-		if (ratios[i].side != side)
+		if (!FMT_IN(i))
 			continue;
-		while (j + 1 < n && ratios[j + 1].side == side)
+		while (j + 1 < n && FMT_IN(j + 1))
 			j++;
-		if (len < cap)
-			len += (size_t)snprintf(buf + len, cap - len, "%s%lu", len ? ", " : "",
-						ratios[i].cmp->sites);
+		k++;
+		len += (size_t)snprintf(buf + len, cap - len, "%s%lu", k == 1 ? "" : k == runs ? last : ", ",
+					r[i].sites);
 		if (j > i && len < cap)
-			len += (size_t)snprintf(buf + len, cap - len, "..%lu", ratios[j].cmp->sites);
+			len += (size_t)snprintf(buf + len, cap - len, "..%lu", r[j].sites);
 		i = j;
 	}
 	return buf;
+#undef FMT_IN
+}
+
+const char *ic_fmt_runs(char *buf, size_t cap, const struct ic_ratio *ratios, size_t n,
+			enum ic_point_side side)
+{
+	return fmt_runs(buf, cap, ratios, n, NULL, side, ", ");
 }
 
 const char *ic_fmt_factor(char *buf, size_t cap, double lo, double hi)
 {
 	/* One unit everywhere, the factor (slower over faster); two decimals
-	 * below 2x so a 3% effect reads 1.03x. A span is of point estimates
-	 * over several N, said so: it is no interval. */
+	 * below 2x so a 3% effect reads 1.03x. */
 	const char *fmt = hi < 2.0 ? "%.2f" : "%.1f";
 	char a[16], b[16];
 
@@ -163,7 +174,7 @@ const char *ic_fmt_factor(char *buf, size_t cap, double lo, double hi)
 	if (!strcmp(a, b))
 		snprintf(buf, cap, "%sx", b);
 	else
-		snprintf(buf, cap, "%sx to %sx over these N", a, b);
+		snprintf(buf, cap, "%sx to %sx", a, b);
 	return buf;
 }
 
@@ -176,6 +187,12 @@ const char *ic_fmt_sig3(char *buf, size_t cap, double x)
 	else
 		snprintf(buf, cap, "%#.3g", x);
 	return buf;
+}
+
+const char *ic_fmt_side(const struct ic_analysis *an, enum ic_point_side s, const char *unresolved)
+{
+	return s == IC_SIDE_COMPARE ? an->opts.compare : s == IC_SIDE_BASELINE ? an->opts.baseline
+					       : unresolved;
 }
 
 const char *ic_fmt_faster(char *buf, size_t cap, const struct ic_analysis *an,
@@ -209,29 +226,8 @@ const char *ic_fmt_faster(char *buf, size_t cap, const struct ic_analysis *an,
 	return buf;
 }
 
-const char *ic_fmt_nset(char *buf, size_t cap, const unsigned long *sites,
-			const unsigned char *in, size_t n)
+const char *ic_fmt_nset(char *buf, size_t cap, const struct ic_ratio *r, const unsigned char *in,
+			size_t n)
 {
-	size_t len = 0, runs = 0, k = 0;
-
-	buf[0] = '\0';
-	for (size_t i = 0; i < n; i++)
-		if (in[i] && (i == 0 || !in[i - 1]))
-			runs++;
-	for (size_t i = 0; i < n && len < cap; i++) {
-		size_t j = i;
-
-		if (!in[i])
-			continue;
-		while (j + 1 < n && in[j + 1])
-			j++;
-		k++;
-		len += (size_t)snprintf(buf + len, cap - len, "%s%lu", k == 1 ? "" : k == runs ? " and " : ", ",
-					sites[i]);
-		if (j > i && len < cap)
-			len += (size_t)snprintf(buf + len, cap - len, "..%lu", sites[j]);
-		i = j;
-	}
-	return buf;
+	return fmt_runs(buf, cap, r, n, in, IC_SIDE_UNRESOLVED, " and ");
 }
-

@@ -37,8 +37,8 @@ const char *ic_fmt_runs(char *buf, size_t cap, const struct ic_ratio *ratios, si
 			enum ic_point_side side);
 
 /* How much faster, from factors >= 1 (slower time over faster time), in
- * one unit: "1.12x", or over several N "1.04x to 1.90x over these N" (a
- * spread of estimates, not an interval). */
+ * one unit: "1.12x", or over several N "1.04x to 1.90x" (a spread of
+ * estimates, not an interval). */
 const char *ic_fmt_factor(char *buf, size_t cap, double lo, double hi);
 
 /* x to 3 significant digits: "1.70", "37.4", "1250". */
@@ -52,10 +52,13 @@ const char *ic_fmt_sig3(char *buf, size_t cap, double x);
 const char *ic_fmt_faster(char *buf, size_t cap, const struct ic_analysis *an,
 			  const struct ic_ratio *r);
 
-/* The N of sites[0..n-1] with in[i] set as runs of neighbours, the last
+/* The N of r[0..n-1] with in[i] set as runs of neighbours, the last
  * joined by "and": "1..16, 256 and 4096"; "" when none. */
-const char *ic_fmt_nset(char *buf, size_t cap, const unsigned long *sites,
-			const unsigned char *in, size_t n);
+const char *ic_fmt_nset(char *buf, size_t cap, const struct ic_ratio *r, const unsigned char *in,
+			size_t n);
+
+/* The form on side s: compare, baseline, or `unresolved` (may be NULL). */
+const char *ic_fmt_side(const struct ic_analysis *an, enum ic_point_side s, const char *unresolved);
 
 
 #endif /* IC_FORMAT_H */

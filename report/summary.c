@@ -27,15 +27,6 @@ static const char *plural(size_t n)
 	return n == 1 ? "" : "s";
 }
 
-/* A time cell to 3 significant digits ("—" not measured); the 95%
- * intervals are in points.csv. */
-static void time_cell(FILE *f, const struct ic_point *p)
-{
-	char t[32];
-
-	fprintf(f, " | %s", ic_fmt_sig3(t, sizeof(t), p->med[IC_F_NS]));
-}
-
 /* "simulated" for sim, "PAPI" for papi, else as it is ("mixed", "none"). */
 static const char *source_word(const char *src)
 {
@@ -82,7 +73,7 @@ static void evidence_table(FILE *f, const struct ic_analysis *an, const struct i
 	const char *c = an->opts.compare, *b = an->opts.baseline;
 	const char *src = se->attr ? se->attr->l1i_source : "";
 	int l1i = any_l1i(gr);
-	char l1[32] = "", cell[96];
+	char l1[32] = "", cell[96], tc[32], tb[32];
 
 	if (!strcmp(src, "sim") || !strcmp(src, "papi"))
 		snprintf(l1, sizeof(l1), ", %s", source_word(src));
@@ -93,10 +84,9 @@ static void evidence_table(FILE *f, const struct ic_analysis *an, const struct i
 	for (size_t i = 0; i < gr->nratios; i++) {
 		const struct ic_ratio *r = &gr->ratios[i];
 
-		fprintf(f, "| %lu", r->sites);
-		time_cell(f, r->cmp);
-		time_cell(f, r->base);
-		fprintf(f, " | %s", ic_fmt_faster(cell, sizeof(cell), an, r));
+		/* times to 3 significant digits; their 95% intervals are in points.csv */
+		fprintf(f, "| %lu | %s | %s | %s", r->sites, ic_fmt_sig3(tc, sizeof(tc), r->cmp->med[IC_F_NS]),
+			ic_fmt_sig3(tb, sizeof(tb), r->base->med[IC_F_NS]), ic_fmt_faster(cell, sizeof(cell), an, r));
 		if (l1i)
 			l1i_cell(f, r, !strcmp(src, "mixed"));
 		fputs(" |\n", f);

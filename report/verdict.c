@@ -56,11 +56,9 @@ int ic_verdict_classic(const struct ic_analysis *an)
 }
 
 /* The N of one verdict: the series' ratios (their sides are Holm's over
- * every process, the time average of whatever the machine did) and which
- * of them to speak of. */
+ * every process, the time average of whatever the machine did). */
 struct vset {
 	const struct ic_ratio *r;
-	const unsigned char *in;
 	size_t n;
 };
 
@@ -77,7 +75,7 @@ static const struct ic_ratio *vset_typical(const struct vset *v, enum ic_point_s
 	size_t k = 0;
 
 	for (size_t i = 0; i < v->n && k < 64; i++)
-		if (v->in[i] && v->r[i].side == s && isfinite(v->r[i].ratio) && v->r[i].ratio > 0.0)
+		if (v->r[i].side == s && isfinite(v->r[i].ratio) && v->r[i].ratio > 0.0)
 			pick[k++] = &v->r[i];
 	/* Insertion sort by factor: a few dozen N at most. */
 	for (size_t i = 1; i < k; i++)
@@ -90,7 +88,7 @@ static const struct ic_ratio *vset_typical(const struct vset *v, enum ic_point_s
 	return k ? pick[(k - 1) / 2] : NULL;
 }
 
-/* The factor span of side s in v: "1.49x to 1.92x over these N". */
+/* The factor span of side s in v, "1.49x to 1.92x"; "" when it has none. */
 static void vset_span(const struct vset *v, enum ic_point_side s, char *fac, size_t cap)
 {
 	double lo = INFINITY, hi = -INFINITY;
@@ -98,21 +96,30 @@ static void vset_span(const struct vset *v, enum ic_point_side s, char *fac, siz
 	for (size_t i = 0; i < v->n; i++) {
 		double x;
 
-		if (!v->in[i] || v->r[i].side != s || !isfinite(v->r[i].ratio) || v->r[i].ratio <= 0.0)
+		if (v->r[i].side != s || !isfinite(v->r[i].ratio) || v->r[i].ratio <= 0.0)
 			continue;
 		x = vfactor(s, v->r[i].ratio);
 		lo = fmin(lo, x);
 		hi = fmax(hi, x);
 	}
+	*fac = '\0';
 	if (isfinite(lo))
 		ic_fmt_factor(fac, cap, lo, hi);
-	else
-		snprintf(fac, cap, "some");
+}
+
+/* The N of v whose side is s, as ic_fmt_nset says them. */
+static const char *vset_nset(char *buf, size_t cap, const struct vset *v, enum ic_point_side s)
+{
+	unsigned char in[512];
+
+	for (size_t i = 0; i < v->n && i < 512; i++)
+		in[i] = v->r[i].side == s;
+	return ic_fmt_nset(buf, cap, v->r, in, v->n < 512 ? v->n : 512);
 }
 
 static const char *vform(const struct vwords *w, enum ic_point_side s)
 {
-	return s == IC_SIDE_COMPARE ? w->an->opts.compare : w->an->opts.baseline;
+	return ic_fmt_side(w->an, s, NULL);
 }
 
 enum vrange { V_UPTO, V_FROM, V_AT };
@@ -121,43 +128,22 @@ enum vrange { V_UPTO, V_FROM, V_AT };
 static void verdict_clause(struct vbuf *b, const struct vwords *w, const struct vset *v,
 			   enum ic_point_side s, enum vrange range, unsigned long at)
 {
-	const char *c = w->an->opts.compare, *base = w->an->opts.baseline;
 	char fac[48], head[160], set[512] = "";
-	unsigned char *mask = calloc(v->n ? v->n : 1, 1);
 
 	vset_span(v, s, fac, sizeof(fac));
-	if (s == IC_SIDE_COMPARE) {
-		if (w->classic && !w->program)
-			snprintf(head, sizeof(head), "%s is faster", c);
-		else if (w->classic)
-			snprintf(head, sizeof(head), "inlining makes the program faster");
-		else if (w->program)
-			snprintf(head, sizeof(head), "the program with %s is faster", c);
-		else
-			snprintf(head, sizeof(head), "%s is faster", c);
-	} else if (w->classic && w->program) {
-		snprintf(head, sizeof(head), "the program with the calls out of line is faster");
-	} else if (w->classic) {
-		snprintf(head, sizeof(head), "%s calls are faster", base);
-	} else if (w->program) {
-		snprintf(head, sizeof(head), "the program with %s is faster", base);
-	} else {
-		snprintf(head, sizeof(head), "%s is faster", base);
-	}
+	if (w->classic && w->program)
+		snprintf(head, sizeof(head), s == IC_SIDE_COMPARE ? "inlining makes the program faster"
+				 : "the program with the calls out of line is faster");
+	else if (w->program)
+		snprintf(head, sizeof(head), "the program with %s is faster", vform(w, s));
+	else
+		snprintf(head, sizeof(head), w->classic && s == IC_SIDE_BASELINE ? "%s calls are faster"
+				 : "%s is faster", vform(w, s));
 	/* From the series' first N is at its every N: said by its N. */
 	if (range == V_FROM && v->n && v->r[0].sites == at)
 		range = V_AT;
-	if (range == V_AT && mask) {
-		unsigned long sites[512];
-		size_t n = v->n < 512 ? v->n : 512;
-
-		for (size_t i = 0; i < n; i++) {
-			mask[i] = v->in[i] && v->r[i].side == s;
-			sites[i] = v->r[i].sites;
-		}
-		ic_fmt_nset(set, sizeof(set), sites, mask, n);
-	}
-	free(mask);
+	if (range == V_AT)
+		vset_nset(set, sizeof(set), v, s);
 	if (range == V_FROM)
 		vb_add(b, "from N = %lu %s", at, head);
 	else if (range == V_UPTO)
@@ -166,10 +152,8 @@ static void verdict_clause(struct vbuf *b, const struct vwords *w, const struct 
 		vb_add(b, "%s at N = %s", head, set);
 	/* One N: its size follows; several: the span of their estimates (the
 	 * clause has just named those N). */
-	if (strstr(fac, " over these N")) {
-		*strstr(fac, " over these N") = '\0';
+	if (strstr(fac, " to "))
 		vb_add(b, ", by %s", fac);
-	}
 }
 
 /* The size of side s where it is typical: its time average with the 95%
@@ -188,7 +172,7 @@ static void verdict_size(struct vbuf *b, const struct vwords *w, const struct vs
 	lo = vfactor(s, s == IC_SIDE_COMPARE ? t->holm_hi : t->holm_lo);
 	hi = vfactor(s, s == IC_SIDE_COMPARE ? t->holm_lo : t->holm_hi);
 	for (size_t i = 0; i < v->n; i++)
-		nside += v->in[i] && v->r[i].side == s;
+		nside += v->r[i].side == s;
 	/* With one N the clause named it already. */
 	if (nside > 1)
 		vb_add(b, "; at N = %lu", t->sites);
@@ -206,7 +190,7 @@ static void verdict_size(struct vbuf *b, const struct vwords *w, const struct vs
 	}
 	vb_add(b, ".");
 	for (size_t i = 0; i < v->n; i++)
-		if (v->in[i] && v->r[i].side == s) {
+		if (v->r[i].side == s) {
 			all += v->r[i].nrep;
 			won += s == IC_SIDE_COMPARE ? v->r[i].nrep_cmp : v->r[i].nrep_base;
 		}
@@ -233,8 +217,6 @@ static struct vcount vset_count(const struct vset *v)
 	for (size_t i = 0; i < v->n; i++) {
 		enum ic_point_side s = v->r[i].side;
 
-		if (!v->in[i])
-			continue;
 		if (s == IC_SIDE_COMPARE) {
 			k.minc = k.nc++ ? k.minc : v->r[i].sites;
 			k.maxc = v->r[i].sites;
@@ -285,7 +267,6 @@ static void verdict_lean(struct vbuf *b, const struct vwords *w, const struct vs
 			 enum ic_point_side s)
 {
 	unsigned char lean[512] = { 0 };
-	unsigned long sites[512];
 	double lo = INFINITY, hi = -INFINITY;
 	size_t n = v->n < 512 ? v->n : 512, k = 0;
 	char set[512], fac[48];
@@ -293,8 +274,7 @@ static void verdict_lean(struct vbuf *b, const struct vwords *w, const struct vs
 	for (size_t i = 0; i < n; i++) {
 		double x = v->r[i].ratio;
 
-		sites[i] = v->r[i].sites;
-		if (!v->in[i] || v->r[i].side != IC_SIDE_UNRESOLVED || !isfinite(x) || x <= 0.0 ||
+		if (v->r[i].side != IC_SIDE_UNRESOLVED || !isfinite(x) || x <= 0.0 ||
 		    (s == IC_SIDE_COMPARE) != (x < 1.0))
 			continue;
 		lean[i] = 1;
@@ -305,9 +285,7 @@ static void verdict_lean(struct vbuf *b, const struct vwords *w, const struct vs
 	if (!k)
 		return;
 	ic_fmt_factor(fac, sizeof(fac), lo, hi);
-	if (strstr(fac, " over these N"))
-		*strstr(fac, " over these N") = '\0';
-	vb_add(b, " (N = %s lean%s %s by %s, within the noise)", ic_fmt_nset(set, sizeof(set), sites, lean, n),
+	vb_add(b, " (N = %s lean%s %s by %s, within the noise)", ic_fmt_nset(set, sizeof(set), v->r, lean, n),
 	       k == 1 ? "s" : "", vform(w, s), fac);
 }
 
@@ -407,19 +385,10 @@ static void verdict_sides(struct vbuf *b, const struct vwords *w, const struct v
 			  const struct ic_crossover *xo)
 {
 	struct vcount k = vset_count(v);
-	unsigned char *mask = calloc(v->n ? v->n : 1, 1);
-	unsigned long sites[512];
-	size_t n = v->n < 512 ? v->n : 512, from;
-	char set[512] = "";
+	size_t from;
+	char set[512];
 
-	if (!mask)
-		return;
-	for (size_t i = 0; i < n; i++) {
-		mask[i] = v->in[i] && v->r[i].side == IC_SIDE_UNRESOLVED;
-		sites[i] = v->r[i].sites;
-	}
-	ic_fmt_nset(set, sizeof(set), sites, mask, n);
-	free(mask);
+	vset_nset(set, sizeof(set), v, IC_SIDE_UNRESOLVED);
 	if (!k.nc && !k.nb) {
 		vb_add(b, " No N is resolved: at N = %s the 95%% range holds 1.", set);
 		return;
@@ -454,10 +423,9 @@ static void verdict_sides(struct vbuf *b, const struct vwords *w, const struct v
 
 /* The N where the two states put the faster form on opposite sides (each
  * state's ratios from every repetition firmly in it, the process the
- * unit): diff[i] set, sites[] filled, *first the first such; returns how
- * many. n is at most 512. */
-static size_t verdict_state_diff(const struct ic_states *st, unsigned char *diff,
-				 unsigned long *sites, size_t *first)
+ * unit): diff[i] set, *first the first such; returns how many. n is at
+ * most 512. */
+static size_t verdict_state_diff(const struct ic_states *st, unsigned char *diff, size_t *first)
 {
 	const struct ic_state *s0 = &st->st[0], *s1 = &st->st[1];
 	size_t n = s0->nratios < s1->nratios ? s0->nratios : s1->nratios, nd = 0;
@@ -468,7 +436,6 @@ static size_t verdict_state_diff(const struct ic_states *st, unsigned char *diff
 	for (size_t i = 0; i < n && i < 512; i++) {
 		enum ic_point_side a = s0->ratios[i].side, z = s1->ratios[i].side;
 
-		sites[i] = s0->ratios[i].sites;
 		diff[i] = a != IC_SIDE_UNRESOLVED && z != IC_SIDE_UNRESOLVED && a != z;
 		if (diff[i] && !nd)
 			*first = i;
@@ -484,9 +451,8 @@ static void verdict_levels(struct vbuf *b, const struct vwords *w, const struct 
 	const struct ic_states *st = se->states;
 	const struct ic_state *s0 = &st->st[0], *s1 = &st->st[1];
 	unsigned char diff[512] = { 0 };
-	unsigned long sites[512];
 	size_t first, n = s0->nratios < s1->nratios ? s0->nratios : s1->nratios;
-	size_t nd = verdict_state_diff(st, diff, sites, &first);
+	size_t nd = verdict_state_diff(st, diff, &first);
 	char set[512];
 
 	vb_add(b, " The machine ran in two states: inline/extern %.2f (state 1, %.0f%% of the time) and "
@@ -494,7 +460,7 @@ static void verdict_levels(struct vbuf *b, const struct vwords *w, const struct 
 	       100.0 * s1->share, s0->sites);
 	if (nd)
 		vb_add(b, " At N = %s the faster form changed with the state: %s in state 1, %s in "
-		       "state 2.", ic_fmt_nset(set, sizeof(set), sites, diff, n < 512 ? n : 512),
+		       "state 2.", ic_fmt_nset(set, sizeof(set), s0->ratios, diff, n < 512 ? n : 512),
 		       vform(w, s0->ratios[first].side), vform(w, s1->ratios[first].side));
 	else
 		vb_add(b, " Neither state put any N on the other side.");
@@ -506,20 +472,16 @@ const char *ic_verdict_series(char *buf, size_t cap, const struct ic_analysis *a
 	const struct ic_group *gr = &se->group;
 	struct vwords w = { an, ic_verdict_classic(an), gr->filler != 0 };
 	struct vbuf b = { buf, cap, 0 };
-	size_t n = gr->nratios, at, nd = 0;
-	unsigned char *in = calloc(n + 1, 1);
+	size_t n = gr->nratios, at, first;
+	unsigned char diff[512];
 	char fb[32], why[256];
-	struct vset v = { gr->ratios, in, n };
+	struct vset v = { gr->ratios, n };
 
 	buf[0] = '\0';
-	if (!in) {
-		snprintf(buf, cap, "no verdict (out of memory)");
-		goto out;
-	}
 	if (!n) {
 		vb_add(&b, "Not compared: %s and %s are not both measured at any N", an->opts.compare,
 		       an->opts.baseline);
-		goto out;
+		return buf;
 	}
 	/* A smoke test states no side as a finding, but shows its numbers. */
 	if (ic_analysis_smoke(an, why, sizeof(why))) {
@@ -527,22 +489,13 @@ const char *ic_verdict_series(char *buf, size_t cap, const struct ic_analysis *a
 		for (size_t i = 0; i < n; i++)
 			vb_add(&b, "%s %.3g at N = %lu", i ? "," : "", gr->ratios[i].ratio, gr->ratios[i].sites);
 		vb_add(&b, ".");
-		goto out;
+		return buf;
 	}
-	for (size_t i = 0; i < n; i++)
-		in[i] = 1;
 	if (w.program)
 		vb_add(&b, "A whole program, with %s of other code per call site. ",
 		       ic_fmt_bytes(fb, sizeof(fb), (double)gr->filler));
 	at = b.len;
-	if (se->states && se->states->nstates == 2) {
-		unsigned char diff[512] = { 0 };
-		unsigned long sites[512];
-		size_t first;
-
-		nd = verdict_state_diff(se->states, diff, sites, &first);
-	}
-	if (nd)
+	if (se->states && verdict_state_diff(se->states, diff, &first))
 		vb_add(&b, "No one rule: the faster form changed with the machine's state (below).");
 	else
 		verdict_todo(&b, &w, &v);
@@ -550,8 +503,6 @@ const char *ic_verdict_series(char *buf, size_t cap, const struct ic_analysis *a
 	verdict_sides(&b, &w, &v, &gr->xo);
 	if (se->states && se->states->nstates == 2)
 		verdict_levels(&b, &w, se);
-out:
-	free(in);
 	return buf;
 }
 
