@@ -92,24 +92,29 @@ enum {
 	IC_OUT_COUNT
 };
 
-static const char *const ic_out_name[IC_OUT_COUNT] = {
-	[IC_OUT_JSON] = "benchmark.json",
-	[IC_OUT_POINTS] = "points.csv",
-	[IC_OUT_RATIOS] = "ratios.csv",
-	[IC_OUT_CROSSOVER] = "crossover.csv",
-	[IC_OUT_PROCESS] = "process_ratios.csv",
-	[IC_OUT_SUMMARY] = "summary.md",
-	[IC_OUT_GP] = "plots/data.gp",
-	[IC_OUT_TIME] = "plots/time.dat",
-	[IC_OUT_L1I] = "plots/l1i.dat",
-	[IC_OUT_RATIO_DAT] = "plots/ratio.dat",
-	[IC_OUT_PROCESS_DAT] = "plots/process.dat",
-	[IC_OUT_ATTR_DAT] = "plots/attribution.dat",
-	[IC_OUT_TIMELINE_DAT] = "plots/timeline.dat",
-	[IC_OUT_REFINE] = "refine_next.txt",
-	[IC_OUT_VERDICT_JSON] = "verdict.json",
-	[IC_OUT_VERDICT_TXT] = "verdict.txt",
-	[IC_OUT_CALIBRATION] = "calibration.csv",
+/* Each output and its writer; those without one are written by ic_write_all
+ * (the merged JSON, and the charts' data, several files at once). */
+static const struct {
+	const char *name;
+	int (*write)(FILE *f, const struct ic_analysis *an);
+} ic_out[IC_OUT_COUNT] = {
+	[IC_OUT_JSON] = { "benchmark.json" },
+	[IC_OUT_POINTS] = { "points.csv", ic_tables_points_write },
+	[IC_OUT_RATIOS] = { "ratios.csv", ic_tables_ratios_write },
+	[IC_OUT_CROSSOVER] = { "crossover.csv", ic_tables_crossover_write },
+	[IC_OUT_PROCESS] = { "process_ratios.csv", ic_tables_process_ratios_write },
+	[IC_OUT_SUMMARY] = { "summary.md", ic_summary_write },
+	[IC_OUT_GP] = { "plots/data.gp" },
+	[IC_OUT_TIME] = { "plots/time.dat" },
+	[IC_OUT_L1I] = { "plots/l1i.dat" },
+	[IC_OUT_RATIO_DAT] = { "plots/ratio.dat" },
+	[IC_OUT_PROCESS_DAT] = { "plots/process.dat" },
+	[IC_OUT_ATTR_DAT] = { "plots/attribution.dat" },
+	[IC_OUT_TIMELINE_DAT] = { "plots/timeline.dat" },
+	[IC_OUT_REFINE] = { "refine_next.txt", ic_tables_refine_next_write },
+	[IC_OUT_VERDICT_JSON] = { "verdict.json", ic_verdict_json_write },
+	[IC_OUT_VERDICT_TXT] = { "verdict.txt", ic_verdict_text_write },
+	[IC_OUT_CALIBRATION] = { "calibration.csv", ic_tables_calibration_write },
 };
 
 static void ic_out_discard(struct ic_atomic_file *outs, size_t n)
@@ -162,7 +167,7 @@ static int ic_write_all(const struct ic_analysis *an, json_t *merged, const char
 	if (ic_mkdir_p(plots))   /* and dir; a bad --out: nothing written yet */
 		return ic_bad("--out %s: cannot create %s: %s", dir, plots, strerror(errno));
 	for (size_t i = 0; i < n; i++) {
-		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, ic_out_name[i]) >= sizeof(path))
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, ic_out[i].name) >= sizeof(path))
 			errno = ENAMETOOLONG;
 		else if (!ic_atomic_open(&outs[i], path, IC_ATOMIC_SYNC))
 			continue;
@@ -174,19 +179,12 @@ static int ic_write_all(const struct ic_analysis *an, json_t *merged, const char
 	cf = (struct ic_chart_files){ outs[IC_OUT_GP].f, outs[IC_OUT_TIME].f, outs[IC_OUT_L1I].f,
 				      outs[IC_OUT_RATIO_DAT].f,
 				      outs[IC_OUT_ATTR_DAT].f, outs[IC_OUT_PROCESS_DAT].f };
+	for (size_t i = 0; i < n; i++)
+		if (ic_out[i].write && ic_out[i].write(outs[i].f, an))
+			goto fail;
 	if (json_dumpf(merged, outs[IC_OUT_JSON].f, JSON_INDENT(2)) ||
-	    fputc('\n', outs[IC_OUT_JSON].f) == EOF ||
-	    ic_tables_points_write(outs[IC_OUT_POINTS].f, an) ||
-	    ic_tables_ratios_write(outs[IC_OUT_RATIOS].f, an) ||
-	    ic_tables_crossover_write(outs[IC_OUT_CROSSOVER].f, an) ||
-	    ic_tables_process_ratios_write(outs[IC_OUT_PROCESS].f, an) ||
-	    ic_summary_write(outs[IC_OUT_SUMMARY].f, an) ||
-	    ic_chart_data_write(&cf, an) ||
-	    ic_timeline_data_write(outs[IC_OUT_GP].f, outs[IC_OUT_TIMELINE_DAT].f, an) ||
-	    ic_tables_refine_next_write(outs[IC_OUT_REFINE].f, an) ||
-	    ic_verdict_json_write(outs[IC_OUT_VERDICT_JSON].f, an) ||
-	    ic_verdict_text_write(outs[IC_OUT_VERDICT_TXT].f, an) ||
-	    (n == IC_OUT_COUNT && ic_tables_calibration_write(outs[IC_OUT_CALIBRATION].f, an)))
+	    fputc('\n', outs[IC_OUT_JSON].f) == EOF || ic_chart_data_write(&cf, an) ||
+	    ic_timeline_data_write(outs[IC_OUT_GP].f, outs[IC_OUT_TIMELINE_DAT].f, an))
 		goto fail;
 	what = "sync";
 	for (size_t i = 0; i < n; i++)

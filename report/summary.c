@@ -159,34 +159,27 @@ static void state_time(FILE *f, const struct ic_state *st)
  * moved and how (states.h). */
 static void level_text(FILE *f, const struct ic_analysis *an, const struct ic_states *st)
 {
-	const char *c = an->opts.compare, *b = an->opts.baseline;
+	static const char *const steady[] = {
+		[IC_LEVEL_STEADY] = " The processes ran at one level: at every N, 90% of them within ±5% "
+				    "of their mean.",
+		[IC_LEVEL_UNBOUNDED] = " No variation beyond the repetitions' noise was shown, but none "
+				       "within ±5% is ruled out.",
+		[IC_LEVEL_LAYOUT] = " The processes differ beyond their noise, but the processes of each "
+				    "layout variant agree: the layouts, which the 95% ranges hold, not the "
+				    "machine.",
+	};
 
-	switch (st->level) {
-	case IC_LEVEL_UNTESTED:
-		return;
-	case IC_LEVEL_STEADY:
-		fprintf(f, " The processes ran at one level: at every N, 90%% of them within ±5%% of "
-			"their mean.");
-		return;
-	case IC_LEVEL_UNBOUNDED:
-		fprintf(f, " No variation beyond the repetitions' noise was shown, but none within ±5%% "
-			"is ruled out.");
-		return;
-	case IC_LEVEL_LAYOUT:
-		fprintf(f, " The processes differ beyond their noise, but the processes of each layout "
-			"variant agree: the layouts, which the 95%% ranges hold, not the machine.");
-		return;
-	case IC_LEVEL_WANDERS:
-	case IC_LEVEL_DRIFTS:
+	if (st->level == IC_LEVEL_WANDERS || st->level == IC_LEVEL_DRIFTS)
 		fprintf(f, " The machine's level moved: at N = %lu the processes ran %s/%s %.2f to %.2f "
 			"(10th-90th percentile), and those of one layout differ beyond their noise "
 			"(p %s). It %s; the answer above is the time average, and each side's spread "
-			"says how far a moment strays.", st->steady_sites, c, b, st->spread_lo,
-			st->spread_hi, st->time_p < 0.001 ? "< 0.001" : st->time_p < 0.01 ? "< 0.01" : "< 0.05",
+			"says how far a moment strays.", st->steady_sites, an->opts.compare,
+			an->opts.baseline, st->spread_lo, st->spread_hi,
+			st->time_p < 0.001 ? "< 0.001" : st->time_p < 0.01 ? "< 0.01" : "< 0.05",
 			st->level == IC_LEVEL_DRIFTS ? "drifts: a line in time takes away half of it or more"
 						     : "wanders: no two clean states, no line in time");
-		return;
-	}
+	else if ((size_t)st->level < sizeof(steady) / sizeof(*steady) && steady[st->level])
+		fputs(steady[st->level], f);
 }
 
 /* One state: why not two. Two: each with its level, time and spell, and
@@ -213,14 +206,13 @@ static void states_text(FILE *f, const struct ic_analysis *an, const struct ic_s
 	}
 	fprintf(f, "**Two states**: %s/%s at N = %lu is ", an->opts.compare, an->opts.baseline,
 		st->st[0].sites);
-	state_level(f, &st->st[0]);
-	fputs(" in one (", f);
-	state_time(f, &st->st[0]);
-	fputs(") and ", f);
-	state_level(f, &st->st[1]);
-	fputs(" in the other (", f);
-	state_time(f, &st->st[1]);
-	fprintf(f, "); %.1f noise scales apart, read from %zu repetitions in time order. %zu of %zu "
+	for (int k = 0; k < 2; k++) {
+		state_level(f, &st->st[k]);
+		fputs(k ? " in the other (" : " in one (", f);
+		state_time(f, &st->st[k]);
+		fputs(k ? ")" : ") and ", f);
+	}
+	fprintf(f, "; %.1f noise scales apart, read from %zu repetitions in time order. %zu of %zu "
 		"processes stayed in the first state throughout, %zu in the second", m->sep, m->n, st->st[0].nproc,
 		st->nproc, st->st[1].nproc);
 	if (st->nunsteady)
