@@ -32,7 +32,6 @@
 #include "load.h"
 #include "report.h"
 #include "run.h"
-#include "timeline_data.h"
 
 static const char ic_usage[] =
 	"usage: summarize [options] --out DIR FILE.json...\n"
@@ -154,13 +153,14 @@ fail:
 	return NULL;
 }
 
-static int ic_write_all(const struct ic_analysis *an, json_t *merged, const char *dir)
+static int ic_write_all(const struct ic_analysis *an, const char *dir)
 {
 	struct ic_atomic_file outs[IC_OUT_COUNT];
 	size_t n = isfinite(an->opts.planted) ? IC_OUT_COUNT : IC_OUT_CALIBRATION;
 	char plots[PATH_MAX], path[PATH_MAX];
 	struct ic_chart_files cf;
 	const char *what = "write";
+	json_t *merged;
 
 	memset(outs, 0, sizeof(outs));   /* unopened entries: nothing to discard */
 	snprintf(plots, sizeof(plots), "%s/plots", dir);
@@ -176,15 +176,15 @@ static int ic_write_all(const struct ic_analysis *an, json_t *merged, const char
 		ic_out_discard(outs, n);
 		return 1;
 	}
+	merged = ic_merged(an->res);
 	cf = (struct ic_chart_files){ outs[IC_OUT_GP].f, outs[IC_OUT_TIME].f, outs[IC_OUT_L1I].f,
-				      outs[IC_OUT_RATIO_DAT].f,
-				      outs[IC_OUT_ATTR_DAT].f, outs[IC_OUT_PROCESS_DAT].f };
+				      outs[IC_OUT_RATIO_DAT].f, outs[IC_OUT_ATTR_DAT].f,
+				      outs[IC_OUT_PROCESS_DAT].f, outs[IC_OUT_TIMELINE_DAT].f };
 	for (size_t i = 0; i < n; i++)
 		if (ic_out[i].write && ic_out[i].write(outs[i].f, an))
 			goto fail;
-	if (json_dumpf(merged, outs[IC_OUT_JSON].f, JSON_INDENT(2)) ||
-	    fputc('\n', outs[IC_OUT_JSON].f) == EOF || ic_chart_data_write(&cf, an) ||
-	    ic_timeline_data_write(outs[IC_OUT_GP].f, outs[IC_OUT_TIMELINE_DAT].f, an))
+	if (!merged || json_dumpf(merged, outs[IC_OUT_JSON].f, JSON_INDENT(2)) ||
+	    fputc('\n', outs[IC_OUT_JSON].f) == EOF || ic_chart_data_write(&cf, an))
 		goto fail;
 	what = "sync";
 	for (size_t i = 0; i < n; i++)
@@ -195,9 +195,11 @@ static int ic_write_all(const struct ic_analysis *an, json_t *merged, const char
 	for (size_t i = 0; i < n; i++)
 		if (ic_atomic_rename(&outs[i]))
 			goto fail;
+	json_decref(merged);
 	return 0;
 fail:
 	fprintf(stderr, "%s: cannot %s the results in %s: %s\n", ic_prog, what, dir, strerror(errno));
+	json_decref(merged);
 	ic_out_discard(outs, n);
 	return 1;
 }
@@ -286,7 +288,6 @@ static int sum_report_new(const char *d, const struct ic_run *run, int charts)
 {
 	struct sum_new *n;
 	char err[1024];
-	json_t *merged;
 	int rc;
 
 	sum_new = ic_xrealloc(sum_new, sum_nnew + 1, sizeof(*sum_new));
@@ -298,9 +299,7 @@ static int sum_report_new(const char *d, const struct ic_run *run, int charts)
 		return 1;
 	}
 	sum_nnew++;
-	merged = ic_xalloc(ic_merged(&run->res));
-	rc = ic_write_all(&run->an, merged, n->made);
-	json_decref(merged);
+	rc = ic_write_all(&run->an, n->made);
 	if (rc || !charts || sum_no_gnuplot)
 		return rc;
 	rc = ic_gnuplot_draw_sweep(n->made, err, sizeof(err));
@@ -640,10 +639,9 @@ int main(int argc, char **argv)
 	};
 	struct ic_run_select sel = { 0, 0 };
 	struct ic_analysis an = { 0 }, *pan = &an;
-	struct ic_results res, *pres = &res;
+	struct ic_results res;
 	struct ic_run run = { 0 };
 	char err[1024];
-	json_t *merged;
 	int rc;
 
 	ic_prog = "summarize";
@@ -675,20 +673,13 @@ int main(int argc, char **argv)
 	if (run_path) {
 		/* The run's processes, analysed with these options. */
 		pan = &run.an;
-		pres = &run.res;
 		rc = ic_run_open_select(&run, run_path, &sel, &opts, err, sizeof(err));
 	} else {
 		while (optind < argc && !ic_results_load(&res, argv[optind], err, sizeof(err)))
 			optind++;
 		rc = optind < argc || ic_analyse(&an, &res, &opts, err, sizeof(err));
 	}
-	if (rc) {
-		rc = ic_bad("%s", err);
-	} else {
-		merged = ic_xalloc(ic_merged(pres));
-		rc = ic_write_all(pan, merged, out);
-		json_decref(merged);
-	}
+	rc = rc ? ic_bad("%s", err) : ic_write_all(pan, out);
 	ic_run_free(&run);
 	ic_analysis_free(&an);
 	ic_results_free(&res);

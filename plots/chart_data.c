@@ -581,5 +581,6 @@ int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_analysi
 	free(l1i_panels);
 	free(l1i_none);
 	return ferror(gp) || ferror(cf->time) || ferror(cf->l1i) || ferror(cf->ratio) ||
-	       ferror(cf->attr) || ferror(cf->process) ? -1 : 0;
+	       ferror(cf->attr) || ferror(cf->process) || ic_timeline_data_write(gp, cf->timeline, an)
+		? -1 : 0;
 }

@@ -8,7 +8,6 @@
 
 #include "format.h"
 #include "load.h"
-#include "repeats_text.h"
 #include "series.h"
 
 /* " Inlined code outgrows the L1i at N ≈ 176, extern code at N ≈ 1155."; both

@@ -9,6 +9,11 @@
 
 #include "analysis.h"
 
+/* printf onto the end of buf, its length *len: the text is cut where it
+ * would overflow, *len at most cap - 1. */
+__attribute__((format(printf, 4, 5)))
+void ic_fmt_add(char *buf, size_t cap, size_t *len, const char *fmt, ...);
+
 /* 1 B, 32 KiB, 1 MiB, 1.5 MiB; "unknown" when not finite. */
 const char *ic_fmt_bytes(char *buf, size_t cap, double bytes);
 

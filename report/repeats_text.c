@@ -1,5 +1,5 @@
-/* summary.md on the sweep's repeats; see repeats_text.h. */
-#include "repeats_text.h"
+/* summary.md on the sweep's repeats; see report.h. */
+#include "report.h"
 
 #include <math.h>
 

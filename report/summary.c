@@ -2,7 +2,6 @@
  * states and what the difference is made of (attribution_text.c); then
  * the machine, the counters and the method. */
 #include "report.h"
-#include "repeats_text.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -8,7 +8,6 @@
 
 #include <ctype.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,20 +18,7 @@ struct vbuf {
 	size_t cap, len;
 };
 
-__attribute__((format(printf, 2, 3)))
-static void vb_add(struct vbuf *b, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (b->len >= b->cap)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		b->len = b->len + (size_t)n < b->cap ? b->len + (size_t)n : b->cap - 1;
-}
+#define VB_ADD(b, ...) ic_fmt_add((b)->s, (b)->cap, &(b)->len, __VA_ARGS__)
 
 /* Capitalises the clause that starts at b->s + from. */
 static void vb_capital(struct vbuf *b, size_t from)
@@ -145,15 +131,15 @@ static void verdict_clause(struct vbuf *b, const struct vwords *w, const struct 
 	if (range == V_AT)
 		vset_nset(set, sizeof(set), v, s);
 	if (range == V_FROM)
-		vb_add(b, "from N = %lu %s", at, head);
+		VB_ADD(b, "from N = %lu %s", at, head);
 	else if (range == V_UPTO)
-		vb_add(b, "%s up to N = %lu", head, at);
+		VB_ADD(b, "%s up to N = %lu", head, at);
 	else
-		vb_add(b, "%s at N = %s", head, set);
+		VB_ADD(b, "%s at N = %s", head, set);
 	/* One N: its size follows; several: the span of their estimates (the
 	 * clause has just named those N). */
 	if (strstr(fac, " to "))
-		vb_add(b, ", by %s", fac);
+		VB_ADD(b, ", by %s", fac);
 }
 
 /* The size of side s where it is typical: its time average with the 95%
@@ -175,20 +161,20 @@ static void verdict_size(struct vbuf *b, const struct vwords *w, const struct vs
 		nside += v->r[i].side == s;
 	/* With one N the clause named it already. */
 	if (nside > 1)
-		vb_add(b, "; at N = %lu", t->sites);
+		VB_ADD(b, "; at N = %lu", t->sites);
 	if (isfinite(lo) && isfinite(hi) && sqrt(hi / lo) <= 1.0 + IC_VERDICT_SIZE_MAX)
-		vb_add(b, "%s %.3gx on average [%.3g-%.3gx]", nside > 1 ? ":" : ",", vfactor(s, t->ratio),
+		VB_ADD(b, "%s %.3gx on average [%.3g-%.3gx]", nside > 1 ? ":" : ",", vfactor(s, t->ratio),
 		       lo, hi);
 	else
-		vb_add(b, "%s too variable to size here (%.2gx on average, its 95%% range over %.2gx "
+		VB_ADD(b, "%s too variable to size here (%.2gx on average, its 95%% range over %.2gx "
 		       "either way)", nside > 1 ? ":" : ",", vfactor(s, t->ratio), 1.0 + IC_VERDICT_SIZE_MAX);
 	if (t->nrep >= 5 && isfinite(t->spread_lo)) {
 		double a = vfactor(s, s == IC_SIDE_COMPARE ? t->spread_hi : t->spread_lo);
 		double z = vfactor(s, s == IC_SIDE_COMPARE ? t->spread_lo : t->spread_hi);
 
-		vb_add(b, ", %.3gx to %.3gx as the machine varied", a, z);
+		VB_ADD(b, ", %.3gx to %.3gx as the machine varied", a, z);
 	}
-	vb_add(b, ".");
+	VB_ADD(b, ".");
 	for (size_t i = 0; i < v->n; i++)
 		if (v->r[i].side == s) {
 			all += v->r[i].nrep;
@@ -197,7 +183,7 @@ static void verdict_size(struct vbuf *b, const struct vwords *w, const struct vs
 	if (all) {
 		size_t from = b->len + 1;
 
-		vb_add(b, " %s was the faster in %zu of %zu paired repetitions there.", vform(w, s), won,
+		VB_ADD(b, " %s was the faster in %zu of %zu paired repetitions there.", vform(w, s), won,
 		       all);
 		vb_capital(b, from);
 	}
@@ -256,7 +242,7 @@ static void verdict_times(struct vbuf *b, const struct ic_ratio *t)
 
 	if (!t || !t->cmp || !t->base)
 		return;
-	vb_add(b, " (N = %lu: %s against %s ns a site)", t->sites,
+	VB_ADD(b, " (N = %lu: %s against %s ns a site)", t->sites,
 	       ic_fmt_sig3(x, sizeof(x), t->ratio < 1.0 ? t->cmp->med[IC_F_NS] : t->base->med[IC_F_NS]),
 	       ic_fmt_sig3(y, sizeof(y), t->ratio < 1.0 ? t->base->med[IC_F_NS] : t->cmp->med[IC_F_NS]));
 }
@@ -285,7 +271,7 @@ static void verdict_lean(struct vbuf *b, const struct vwords *w, const struct vs
 	if (!k)
 		return;
 	ic_fmt_factor(fac, sizeof(fac), lo, hi);
-	vb_add(b, " (N = %s lean%s %s by %s, within the noise)", ic_fmt_nset(set, sizeof(set), v->r, lean, n),
+	VB_ADD(b, " (N = %s lean%s %s by %s, within the noise)", ic_fmt_nset(set, sizeof(set), v->r, lean, n),
 	       k == 1 ? "s" : "", vform(w, s), fac);
 }
 
@@ -297,86 +283,81 @@ static void verdict_todo(struct vbuf *b, const struct vwords *w, const struct vs
 	const char *c = w->an->opts.compare, *base = w->an->opts.baseline;
 	unsigned long last = v->n ? v->r[v->n - 1].sites : 0;
 	const struct ic_ratio *tb = vset_typical(v, IC_SIDE_BASELINE), *tc = vset_typical(v, IC_SIDE_COMPARE);
-	char ab[48] = "", ac[48] = "";
+	char ab[48] = "", ac[48] = "", prefer[112];
 
 	if (tb)
 		vabout(ab, sizeof(ab), IC_SIDE_BASELINE, tb);
 	if (tc)
 		vabout(ac, sizeof(ac), IC_SIDE_COMPARE, tc);
-
+	snprintf(prefer, sizeof(prefer), "Prefer %s", c);
 	if (!k.nc && !k.nb) {
-		vb_add(b, "This run cannot tell which form is faster at any N");
+		VB_ADD(b, "This run cannot tell which form is faster at any N");
 		verdict_lean(b, w, v, IC_SIDE_COMPARE);
 		verdict_lean(b, w, v, IC_SIDE_BASELINE);
-		vb_add(b, "; a longer run could (see Resolution).");
+		VB_ADD(b, "; a longer run could (see Resolution).");
 		return;
 	}
 	if (k.switches > 1) {
-		vb_add(b, "No one rule: the faster form switches %zu times over N (the table below).",
+		VB_ADD(b, "No one rule: the faster form switches %zu times over N (the table below).",
 		       k.switches);
 		return;
 	}
 	if (k.nc && (!k.nb || k.maxc < k.minb)) {
 		if (!k.nb && !k.nu) {
-			if (w->classic)
-				vb_add(b, "Inline it: it is faster at every N measured, up to N = %lu, %s",
-				       last, ac);
-			else
-				vb_add(b, "Prefer %s: it is faster at every N measured, up to N = %lu, %s",
-				       c, last, ac);
+			VB_ADD(b, "%s: it is faster at every N measured, up to N = %lu, %s",
+			       w->classic ? "Inline it" : prefer, last, ac);
 			verdict_times(b, tc);
-			vb_add(b, ".");
+			VB_ADD(b, ".");
 			return;
 		}
 		if (w->classic)
-			vb_add(b, "Inline it only where it has at most %lu call site%s", k.maxc,
+			VB_ADD(b, "Inline it only where it has at most %lu call site%s", k.maxc,
 			       k.maxc == 1 ? "" : "s");
 		else
-			vb_add(b, "Prefer %s up to N = %lu", c, k.maxc);
+			VB_ADD(b, "%s up to N = %lu", prefer, k.maxc);
 		if (k.nb) {
-			vb_add(b, "; from %lu, %s is faster, %s", k.minb,
+			VB_ADD(b, "; from %lu, %s is faster, %s", k.minb,
 			       w->classic ? "calling it" : base, ab);
 			verdict_times(b, tb);
 		} else if (k.maxc == last) {
-			vb_add(b, ": it is faster there, up to %lu, the last N measured, %s", last, ac);
+			VB_ADD(b, ": it is faster there, up to %lu, the last N measured, %s", last, ac);
 			verdict_times(b, tc);
 		} else {
-			vb_add(b, ": it is faster there, %s", ac);
+			VB_ADD(b, ": it is faster there, %s", ac);
 			verdict_times(b, tc);
-			vb_add(b, "; beyond, this run cannot tell");
+			VB_ADD(b, "; beyond, this run cannot tell");
 		}
-		vb_add(b, ".");
+		VB_ADD(b, ".");
 		return;
 	}
 	if (k.nb && (!k.nc || k.maxb < k.minc)) {
 		if (w->classic && !k.nc && !k.nu)
-			vb_add(b, "Keep it out of line: the calls are faster at every N, %s",
-			       ab);
+			VB_ADD(b, "Keep it out of line: the calls are faster at every N, %s", ab);
 		else if (w->classic && !k.nc)
-			vb_add(b, "Call it out of line from %lu call sites%s: the calls are faster there, %s", k.minb,
+			VB_ADD(b, "Call it out of line from %lu call sites%s: the calls are faster there, %s", k.minb,
 			       k.minb == last ? ", the last N measured" : "", ab);
 		else if (w->classic)
-			vb_add(b, "Keep it out of line up to %lu call sites: the calls are faster there, %s", k.maxb,
-			       ab);
+			VB_ADD(b, "Keep it out of line up to %lu call sites: the calls are faster there, %s",
+			       k.maxb, ab);
 		else
-			vb_add(b, "Prefer %s %s N = %lu: it is faster there, %s", base, k.nc ? "up to" : "from",
+			VB_ADD(b, "Prefer %s %s N = %lu: it is faster there, %s", base, k.nc ? "up to" : "from",
 			       k.nc ? k.maxb : k.minb, ab);
 		verdict_times(b, tb);
 		if (k.nc) {
-			vb_add(b, "; from %lu %s is faster", k.minc, w->classic ? "inlining" : c);
+			VB_ADD(b, "; from %lu %s is faster", k.minc, w->classic ? "inlining" : c);
 		} else {
 			size_t from;
 
-			vb_add(b, ". ");
+			VB_ADD(b, ". ");
 			from = b->len;
-			vb_add(b, "%s was not shown faster at any N", w->classic ? "Inlining" : c);
+			VB_ADD(b, "%s was not shown faster at any N", w->classic ? "Inlining" : c);
 			vb_capital(b, from);
 			verdict_lean(b, w, v, IC_SIDE_COMPARE);
 		}
-		vb_add(b, ".");
+		VB_ADD(b, ".");
 		return;
 	}
-	vb_add(b, "No one rule over N (the table below).");
+	VB_ADD(b, "No one rule over N (the table below).");
 }
 
 /* The sides of v, a sentence each: anchored, a single switch reads "up
@@ -390,7 +371,7 @@ static void verdict_sides(struct vbuf *b, const struct vwords *w, const struct v
 
 	vset_nset(set, sizeof(set), v, IC_SIDE_UNRESOLVED);
 	if (!k.nc && !k.nb) {
-		vb_add(b, " No N is resolved: at N = %s the 95%% range holds 1.", set);
+		VB_ADD(b, " No N is resolved: at N = %s the 95%% range holds 1.", set);
 		return;
 	}
 	for (int pass = 0; pass < 2; pass++) {
@@ -401,7 +382,7 @@ static void verdict_sides(struct vbuf *b, const struct vwords *w, const struct v
 
 		if (!ns)
 			continue;
-		vb_add(b, " ");
+		VB_ADD(b, " ");
 		from = b->len;
 		if (k.switches > 1)
 			verdict_clause(b, w, v, s, V_AT, 0);
@@ -414,11 +395,11 @@ static void verdict_sides(struct vbuf *b, const struct vwords *w, const struct v
 		verdict_size(b, w, v, s);
 	}
 	if (k.nu)
-		vb_add(b, " Unresolved at N = %s, where the 95%% range holds 1.", set);
+		VB_ADD(b, " Unresolved at N = %s, where the 95%% range holds 1.", set);
 	else
-		vb_add(b, " Unresolved: none.");
+		VB_ADD(b, " Unresolved: none.");
 	if (xo && xo->verdict == IC_VERDICT_CROSSOVER)
-		vb_add(b, " The crossover lies between N = %.0f and %.0f.", xo->bracket_lo, xo->bracket_hi);
+		VB_ADD(b, " The crossover lies between N = %.0f and %.0f.", xo->bracket_lo, xo->bracket_hi);
 }
 
 /* The N where the two states put the faster form on opposite sides (each
@@ -455,15 +436,15 @@ static void verdict_levels(struct vbuf *b, const struct vwords *w, const struct 
 	size_t nd = verdict_state_diff(st, diff, &first);
 	char set[512];
 
-	vb_add(b, " The machine ran in two states: inline/extern %.2f (state 1, %.0f%% of the time) and "
+	VB_ADD(b, " The machine ran in two states: inline/extern %.2f (state 1, %.0f%% of the time) and "
 	       "%.2f (state 2, %.0f%%) at N = %lu.", s0->level, 100.0 * s0->share, s1->level,
 	       100.0 * s1->share, s0->sites);
 	if (nd)
-		vb_add(b, " At N = %s the faster form changed with the state: %s in state 1, %s in "
+		VB_ADD(b, " At N = %s the faster form changed with the state: %s in state 1, %s in "
 		       "state 2.", ic_fmt_nset(set, sizeof(set), s0->ratios, diff, n < 512 ? n : 512),
 		       vform(w, s0->ratios[first].side), vform(w, s1->ratios[first].side));
 	else
-		vb_add(b, " Neither state put any N on the other side.");
+		VB_ADD(b, " Neither state put any N on the other side.");
 }
 
 const char *ic_verdict_series(char *buf, size_t cap, const struct ic_analysis *an,
@@ -479,24 +460,24 @@ const char *ic_verdict_series(char *buf, size_t cap, const struct ic_analysis *a
 
 	buf[0] = '\0';
 	if (!n) {
-		vb_add(&b, "Not compared: %s and %s are not both measured at any N", an->opts.compare,
+		VB_ADD(&b, "Not compared: %s and %s are not both measured at any N", an->opts.compare,
 		       an->opts.baseline);
 		return buf;
 	}
 	/* A smoke test states no side as a finding, but shows its numbers. */
 	if (ic_analysis_smoke(an, why, sizeof(why))) {
-		vb_add(&b, "Smoke test, no verdict (%s): %s/%s", why, an->opts.compare, an->opts.baseline);
+		VB_ADD(&b, "Smoke test, no verdict (%s): %s/%s", why, an->opts.compare, an->opts.baseline);
 		for (size_t i = 0; i < n; i++)
-			vb_add(&b, "%s %.3g at N = %lu", i ? "," : "", gr->ratios[i].ratio, gr->ratios[i].sites);
-		vb_add(&b, ".");
+			VB_ADD(&b, "%s %.3g at N = %lu", i ? "," : "", gr->ratios[i].ratio, gr->ratios[i].sites);
+		VB_ADD(&b, ".");
 		return buf;
 	}
 	if (w.program)
-		vb_add(&b, "A whole program, with %s of other code per call site. ",
+		VB_ADD(&b, "A whole program, with %s of other code per call site. ",
 		       ic_fmt_bytes(fb, sizeof(fb), (double)gr->filler));
 	at = b.len;
 	if (se->states && verdict_state_diff(se->states, diff, &first))
-		vb_add(&b, "No one rule: the faster form changed with the machine's state (below).");
+		VB_ADD(&b, "No one rule: the faster form changed with the machine's state (below).");
 	else
 		verdict_todo(&b, &w, &v);
 	vb_capital(&b, at);
