@@ -417,7 +417,7 @@ static void machine_state(FILE *f, const struct ic_results *res)
 	fputs("- Machine state at the start of the run (what moves results, with the command "
 	      "that fixes it; nothing was changed):\n", f);
 	for (size_t i = 0; i < n; i++) {
-		const char *v = machine_ctx(res, machine_rule[i].key), *val = machine_rule[i].val, *fix;
+		const char *v = machine_ctx(res, machine_rule[i].key), *val = machine_rule[i].val, *fix, *q;
 		int bad;
 
 		if (!*v) {
@@ -440,19 +440,17 @@ static void machine_state(FILE *f, const struct ic_results *res)
 			load_text(f, machine_rule[i].name, v, busy);
 		} else if (bad) {
 			fix = machine_rule[i].fix ? machine_rule[i].fix : boost_fix(v);
+			q = *fix >= 'A' && *fix <= 'Z' ? "" : "`";
 			fprintf(f, "  - %s: **%s**: %s. Fix: %s%s%s\n", machine_rule[i].name,
 				!strcmp(machine_rule[i].key, "machine_nmi_watchdog") ? "on" :
 				!strcmp(machine_rule[i].key, "machine_aslr") ? "off" : v,
-				machine_rule[i].effect, *fix >= 'A' && *fix <= 'Z' ? "" : "`", fix,
-				*fix >= 'A' && *fix <= 'Z' ? "" : "`");
-		} else if (!strcmp(machine_rule[i].key, "machine_aslr") && nfine < sizeof(fine) - 256) {
-			nfine += (size_t)snprintf(fine + nfine, sizeof(fine) - nfine, "%sASLR on (%s: part "
-						  "of the randomised design, leave it on)",
-						  nfine ? "; " : "", v);
-		} else if (machine_rule[i].fine && nfine < sizeof(fine) - 256) {
-			nfine += (size_t)snprintf(fine + nfine, sizeof(fine) - nfine, "%s%s %s",
-						  nfine ? "; " : "", machine_rule[i].fine,
-						  !strcmp(val, "0") ? "off" : v);
+				machine_rule[i].effect, q, fix, q);
+		} else if (!strcmp(machine_rule[i].key, "machine_aslr")) {
+			ic_fmt_add(fine, sizeof(fine), &nfine, "%sASLR on (%s: part of the randomised design, "
+				   "leave it on)", nfine ? "; " : "", v);
+		} else if (machine_rule[i].fine) {
+			ic_fmt_add(fine, sizeof(fine), &nfine, "%s%s %s", nfine ? "; " : "", machine_rule[i].fine,
+				   !strcmp(val, "0") ? "off" : v);
 		}
 	}
 	if (nfine)
