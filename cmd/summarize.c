@@ -398,10 +398,7 @@ static int sum_agreement(const char *dir, long k)
 	}
 	snprintf(out, sizeof(out), "%s/out", tmp);
 	snprintf(log, sizeof(log), "%s/log", tmp);
-	argv[0] = SUM_AGREE;
-	argv[1] = "agree";
-	argv[2] = "--out";
-	argv[3] = out;
+	memcpy(argv, (char *[]){ SUM_AGREE, "agree", "--out", out }, 4 * sizeof(*argv));
 	for (long r = 1; r <= k; r++)
 		if (asprintf(&argv[3 + r], "%s/repeat%ld", dir, r) < 0)
 			ic_xalloc(NULL);
@@ -432,12 +429,13 @@ out:
 	return rc;
 }
 
-/* Files written whole, each renamed into place once all are. */
-static int sum_write_files(const char *dir, const char *const *name, char *const *text,
-			   const size_t *len, size_t n)
+/* Two files written whole, each renamed into place once both are. */
+static int sum_write_files(const char *dir, const char *const name[2], char *const text[2],
+			   const size_t len[2])
 {
-	struct ic_atomic_file *af = ic_xalloc(calloc(n, sizeof(*af))), *bad = NULL;
+	struct ic_atomic_file af[2] = { 0 }, *bad = NULL;
 	char path[PATH_MAX];
+	size_t n = 2;
 
 	for (size_t k = 0; k < n && !bad; k++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, name[k]);
@@ -452,7 +450,6 @@ static int sum_write_files(const char *dir, const char *const *name, char *const
 		SUM_SAY("%s\n", *bad->err ? bad->err : strerror(errno));
 	for (size_t k = 0; k < n; k++)
 		ic_atomic_abort(&af[k]);
-	free(af);
 	return bad != NULL;
 }
 
@@ -494,7 +491,7 @@ static int sum_calibration(const char *dir, const struct ic_settings *conf, long
 		md = ic_xalloc(open_memstream(&text[1], &len[1]));
 		ic_calibration_markdown(md, &c, seconds);
 		fclose(md);
-		rc = sum_write_files(dir, name, text, len, 2) || sum_swap();
+		rc = sum_write_files(dir, name, text, len) || sum_swap();
 	}
 	if (!rc)
 		ic_plain_text(stdout, text[1]);

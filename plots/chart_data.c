@@ -237,16 +237,18 @@ static void process_dots(FILE *f, const struct ic_series *se, const char *title,
 	fputs("NaN NaN 0 NaN 0\n\n\n", f);
 }
 
-/* Where the L1i counts come from, for the chart's title. */
-static const char *l1i_source(char *buf, size_t cap, const struct ic_results *res)
+/* Where the L1i counts come from, for the chart's title: the series'
+ * sources as the engine read them, joined. */
+static const char *l1i_source(char *buf, size_t cap, const struct ic_analysis *an)
 {
+	const struct ic_results *res = an->res;
 	const char *src = NULL;
 	char size[32];
 
-	for (size_t i = 0; i < res->npoints; i++) {
-		const char *s = ic_point_source(res->points[i]);
+	for (size_t g = 0; g < an->nseries; g++) {
+		const char *s = an->series[g].attr ? an->series[g].attr->l1i_source : "";
 
-		if (isfinite(res->points[i]->med[IC_F_L1I]))
+		if (*s)
 			src = !src || !strcmp(src, s) ? s : "mixed";
 	}
 	if (!src)
@@ -513,7 +515,7 @@ int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_analysi
 	gp_str(gp, "ic_caption", 0, buf);
 	gp_str(gp, "ic_compare", 0, an->opts.compare);
 	gp_str(gp, "ic_baseline", 0, an->opts.baseline);
-	gp_str(gp, "ic_l1i_title", 0, l1i_source(buf, sizeof(buf), res));
+	gp_str(gp, "ic_l1i_title", 0, l1i_source(buf, sizeof(buf), an));
 	/* A smoke run's charts say so in their titles (style.gp). */
 	fprintf(gp, "ic_smoke = %d\n", ic_analysis_smoke(an, buf, sizeof(buf)));
 	gp_str(gp, "ic_smoke_why", 0, buf);

@@ -56,12 +56,11 @@ static void l1i_cell(FILE *f, const struct ic_ratio *r, int mixed)
 	}
 }
 
-static int any_l1i(const struct ic_group *gr)
+/* The engine's reading of where the series' L1i counts come from; "" when
+ * none was counted. */
+static const char *l1i_source(const struct ic_series *se)
 {
-	for (size_t i = 0; i < gr->npoints; i++)
-		if (isfinite(gr->points[i]->med[IC_F_L1I]))
-			return 1;
-	return 0;
+	return se->attr ? se->attr->l1i_source : "";
 }
 
 /* Per N both times, which form is faster by how much, and L1i misses
@@ -70,8 +69,8 @@ static void evidence_table(FILE *f, const struct ic_analysis *an, const struct i
 {
 	const struct ic_group *gr = &se->group;
 	const char *c = an->opts.compare, *b = an->opts.baseline;
-	const char *src = se->attr ? se->attr->l1i_source : "";
-	int l1i = any_l1i(gr);
+	const char *src = l1i_source(se);
+	int l1i = *src != '\0';
 	char l1[32] = "", cell[96], tc[32], tb[32];
 
 	if (!strcmp(src, "sim") || !strcmp(src, "papi"))
@@ -297,7 +296,7 @@ static void series_text(FILE *f, const struct ic_analysis *an, const struct ic_s
 		fputs("This table pools the two states below, the time average over the run, as the answer does.\n\n",
 		      f);
 	evidence_table(f, an, se);
-	if (!any_l1i(gr))
+	if (!*l1i_source(se))
 		fputs("L1i misses were not measured for this series (not zero: not counted).\n\n", f);
 	if (se->states)
 		states_text(f, an, se->states);
@@ -676,7 +675,7 @@ static void evidence_intro(FILE *f, const struct ic_analysis *an)
 		const struct ic_states *st = an->series[s].states;
 
 		unsplit += st && st->nstates == 1 && st->nproc < IC_STATES_MIN_PROC;
-		l1i += any_l1i(&an->series[s].group);
+		l1i += *l1i_source(&an->series[s]) != '\0';
 		attr += an->series[s].attr && an->series[s].attr->has_controls;
 	}
 	fprintf(f, "## Evidence\n\nEach table gives per N the median time per call site in ns (95%% intervals in "

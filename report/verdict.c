@@ -386,7 +386,7 @@ static void verdict_sides(struct vbuf *b, const struct vwords *w, const struct v
 		from = b->len;
 		if (k.switches > 1)
 			verdict_clause(b, w, v, s, V_AT, 0);
-		else if (pass == 0 && ns)
+		else if (pass == 0)
 			verdict_clause(b, w, v, s, (k.nc && k.nb) ? V_UPTO : V_AT,
 				       s == IC_SIDE_COMPARE ? k.maxc : k.maxb);
 		else
