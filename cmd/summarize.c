@@ -547,20 +547,13 @@ static int sum_so_far(const char *dir, long total)
 	f = ic_xalloc(open_memstream(&v, &len));
 	ic_verdict_text_write(f, &run.an);
 	fclose(f);
-	if (strstr(v, "\nsmoke test: ")) {
+	if (ic_analysis_smoke(&run.an, err, sizeof(err))) {
 		printf(IC_PLAIN_PREFIX "so far, from %zu of %ld processes: too few for a verdict yet\n", n, total);
 	} else {
 		printf(IC_PLAIN_PREFIX "so far, from %zu of %ld processes (provisional; the answer comes at the end):\n",
 		       n, total);
-		for (char *s = v, *nl; *s; s = *nl ? nl + 1 : nl) {
-			nl = s + strcspn(s, "\n");
-			if (!strncmp(s, "- ", 2)) {
-				char *line = ic_xalloc(strndup(s, (size_t)(nl - s)));
-
-				ic_plain_text(stdout, line);
-				free(line);
-			}
-		}
+		/* verdict.txt after its first line: a line per series */
+		ic_plain_text(stdout, strchr(v, '\n') + 1);
 	}
 	free(v);
 	ic_run_free(&run);

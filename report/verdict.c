@@ -74,15 +74,17 @@ static const struct ic_ratio *vset_typical(const struct vset *v, enum ic_point_s
 	return k ? pick[(k - 1) / 2] : NULL;
 }
 
-/* The factor span of side s in v, "1.49x to 1.92x"; "" when it has none. */
-static void vset_span(const struct vset *v, enum ic_point_side s, char *fac, size_t cap)
+/* The factor span, as side s's, of the N of v with in[i] (the first 512
+ * at most): "1.49x to 1.92x"; "" when none has a ratio. */
+static void vset_span(const struct vset *v, const unsigned char *in, enum ic_point_side s,
+		      char *fac, size_t cap)
 {
 	double lo = INFINITY, hi = -INFINITY;
 
-	for (size_t i = 0; i < v->n; i++) {
+	for (size_t i = 0; i < v->n && i < 512; i++) {
 		double x;
 
-		if (v->r[i].side != s || !isfinite(v->r[i].ratio) || v->r[i].ratio <= 0.0)
+		if (!in[i] || !isfinite(v->r[i].ratio) || v->r[i].ratio <= 0.0)
 			continue;
 		x = vfactor(s, v->r[i].ratio);
 		lo = fmin(lo, x);
@@ -93,11 +95,10 @@ static void vset_span(const struct vset *v, enum ic_point_side s, char *fac, siz
 		ic_fmt_factor(fac, cap, lo, hi);
 }
 
-/* The N of v whose side is s, as ic_fmt_nset says them. */
-static const char *vset_nset(char *buf, size_t cap, const struct vset *v, enum ic_point_side s)
+/* in[i] for the N of v whose side is s, and their set as ic_fmt_nset says it. */
+static const char *vset_nset(char *buf, size_t cap, const struct vset *v, enum ic_point_side s,
+			     unsigned char in[512])
 {
-	unsigned char in[512];
-
 	for (size_t i = 0; i < v->n && i < 512; i++)
 		in[i] = v->r[i].side == s;
 	return ic_fmt_nset(buf, cap, v->r, in, v->n < 512 ? v->n : 512);
@@ -114,9 +115,11 @@ enum vrange { V_UPTO, V_FROM, V_AT };
 static void verdict_clause(struct vbuf *b, const struct vwords *w, const struct vset *v,
 			   enum ic_point_side s, enum vrange range, unsigned long at)
 {
-	char fac[48], head[160], set[512] = "";
+	char fac[48], head[160], set[512];
+	unsigned char in[512];
 
-	vset_span(v, s, fac, sizeof(fac));
+	vset_nset(set, sizeof(set), v, s, in);
+	vset_span(v, in, s, fac, sizeof(fac));
 	if (w->classic && w->program)
 		snprintf(head, sizeof(head), s == IC_SIDE_COMPARE ? "inlining makes the program faster"
 				 : "the program with the calls out of line is faster");
@@ -128,8 +131,6 @@ static void verdict_clause(struct vbuf *b, const struct vwords *w, const struct 
 	/* From the series' first N is at its every N: said by its N. */
 	if (range == V_FROM && v->n && v->r[0].sites == at)
 		range = V_AT;
-	if (range == V_AT)
-		vset_nset(set, sizeof(set), v, s);
 	if (range == V_FROM)
 		VB_ADD(b, "from N = %lu %s", at, head);
 	else if (range == V_UPTO)
@@ -253,24 +254,19 @@ static void verdict_lean(struct vbuf *b, const struct vwords *w, const struct vs
 			 enum ic_point_side s)
 {
 	unsigned char lean[512] = { 0 };
-	double lo = INFINITY, hi = -INFINITY;
 	size_t n = v->n < 512 ? v->n : 512, k = 0;
 	char set[512], fac[48];
 
 	for (size_t i = 0; i < n; i++) {
 		double x = v->r[i].ratio;
 
-		if (v->r[i].side != IC_SIDE_UNRESOLVED || !isfinite(x) || x <= 0.0 ||
-		    (s == IC_SIDE_COMPARE) != (x < 1.0))
-			continue;
-		lean[i] = 1;
-		k++;
-		lo = fmin(lo, vfactor(s, x));
-		hi = fmax(hi, vfactor(s, x));
+		lean[i] = v->r[i].side == IC_SIDE_UNRESOLVED && isfinite(x) && x > 0.0 &&
+			  (s == IC_SIDE_COMPARE) == (x < 1.0);
+		k += lean[i];
 	}
 	if (!k)
 		return;
-	ic_fmt_factor(fac, sizeof(fac), lo, hi);
+	vset_span(v, lean, s, fac, sizeof(fac));
 	VB_ADD(b, " (N = %s lean%s %s by %s, within the noise)", ic_fmt_nset(set, sizeof(set), v->r, lean, n),
 	       k == 1 ? "s" : "", vform(w, s), fac);
 }
@@ -367,9 +363,10 @@ static void verdict_sides(struct vbuf *b, const struct vwords *w, const struct v
 {
 	struct vcount k = vset_count(v);
 	size_t from;
+	unsigned char in[512];
 	char set[512];
 
-	vset_nset(set, sizeof(set), v, IC_SIDE_UNRESOLVED);
+	vset_nset(set, sizeof(set), v, IC_SIDE_UNRESOLVED, in);
 	if (!k.nc && !k.nb) {
 		VB_ADD(b, " No N is resolved: at N = %s the 95%% range holds 1.", set);
 		return;
