@@ -41,13 +41,6 @@ int ic_verdict_classic(const struct ic_analysis *an)
 	return (!strcmp(c, "inline") || !strcmp(c, "hint")) && !strncmp(b, "extern", 6);
 }
 
-/* The N of one verdict: the series' ratios (their sides are Holm's over
- * every process, the time average of whatever the machine did). */
-struct vset {
-	const struct ic_ratio *r;
-	size_t n;
-};
-
 /* The slower over the faster of side s at ratio x (compare/baseline). */
 static double vfactor(enum ic_point_side s, double x)
 {
@@ -55,14 +48,14 @@ static double vfactor(enum ic_point_side s, double x)
 }
 
 /* The N of side s that speaks for it: the median of its factors. */
-static const struct ic_ratio *vset_typical(const struct vset *v, enum ic_point_side s)
+static const struct ic_ratio *vset_typical(const struct ic_group *g, enum ic_point_side s)
 {
 	const struct ic_ratio *pick[64];
 	size_t k = 0;
 
-	for (size_t i = 0; i < v->n && k < 64; i++)
-		if (v->r[i].side == s && isfinite(v->r[i].ratio) && v->r[i].ratio > 0.0)
-			pick[k++] = &v->r[i];
+	for (size_t i = 0; i < g->nratios && k < 64; i++)
+		if (g->ratios[i].side == s && isfinite(g->ratios[i].ratio) && g->ratios[i].ratio > 0.0)
+			pick[k++] = &g->ratios[i];
 	/* Insertion sort by factor: a few dozen N at most. */
 	for (size_t i = 1; i < k; i++)
 		for (size_t j = i; j > 0 && vfactor(s, pick[j]->ratio) < vfactor(s, pick[j - 1]->ratio); j--) {
@@ -74,19 +67,19 @@ static const struct ic_ratio *vset_typical(const struct vset *v, enum ic_point_s
 	return k ? pick[(k - 1) / 2] : NULL;
 }
 
-/* The factor span, as side s's, of the N of v with in[i] (the first 512
+/* The factor span, as side s's, of the N of g with in[i] (the first 512
  * at most): "1.49x to 1.92x"; "" when none has a ratio. */
-static void vset_span(const struct vset *v, const unsigned char *in, enum ic_point_side s,
+static void vset_span(const struct ic_group *g, const unsigned char *in, enum ic_point_side s,
 		      char *fac, size_t cap)
 {
 	double lo = INFINITY, hi = -INFINITY;
 
-	for (size_t i = 0; i < v->n && i < 512; i++) {
+	for (size_t i = 0; i < g->nratios && i < 512; i++) {
 		double x;
 
-		if (!in[i] || !isfinite(v->r[i].ratio) || v->r[i].ratio <= 0.0)
+		if (!in[i] || !isfinite(g->ratios[i].ratio) || g->ratios[i].ratio <= 0.0)
 			continue;
-		x = vfactor(s, v->r[i].ratio);
+		x = vfactor(s, g->ratios[i].ratio);
 		lo = fmin(lo, x);
 		hi = fmax(hi, x);
 	}
@@ -95,13 +88,13 @@ static void vset_span(const struct vset *v, const unsigned char *in, enum ic_poi
 		ic_fmt_factor(fac, cap, lo, hi);
 }
 
-/* in[i] for the N of v whose side is s, and their set as ic_fmt_nset says it. */
-static const char *vset_nset(char *buf, size_t cap, const struct vset *v, enum ic_point_side s,
+/* in[i] for the N of g whose side is s, and their set as ic_fmt_nset says it. */
+static const char *vset_nset(char *buf, size_t cap, const struct ic_group *g, enum ic_point_side s,
 			     unsigned char in[512])
 {
-	for (size_t i = 0; i < v->n && i < 512; i++)
-		in[i] = v->r[i].side == s;
-	return ic_fmt_nset(buf, cap, v->r, in, v->n < 512 ? v->n : 512);
+	for (size_t i = 0; i < g->nratios && i < 512; i++)
+		in[i] = g->ratios[i].side == s;
+	return ic_fmt_nset(buf, cap, g->ratios, in, g->nratios < 512 ? g->nratios : 512);
 }
 
 static const char *vform(const struct vwords *w, enum ic_point_side s)
@@ -112,14 +105,14 @@ static const char *vform(const struct vwords *w, enum ic_point_side s)
 enum vrange { V_UPTO, V_FROM, V_AT };
 
 /* One side's clause: [from N = B ]head[ up to N = A| at N = set] by span. */
-static void verdict_clause(struct vbuf *b, const struct vwords *w, const struct vset *v,
+static void verdict_clause(struct vbuf *b, const struct vwords *w, const struct ic_group *g,
 			   enum ic_point_side s, enum vrange range, unsigned long at)
 {
 	char fac[48], head[160], set[512];
 	unsigned char in[512];
 
-	vset_nset(set, sizeof(set), v, s, in);
-	vset_span(v, in, s, fac, sizeof(fac));
+	vset_nset(set, sizeof(set), g, s, in);
+	vset_span(g, in, s, fac, sizeof(fac));
 	if (w->classic && w->program)
 		snprintf(head, sizeof(head), s == IC_SIDE_COMPARE ? "inlining makes the program faster"
 				 : "the program with the calls out of line is faster");
@@ -129,7 +122,7 @@ static void verdict_clause(struct vbuf *b, const struct vwords *w, const struct 
 		snprintf(head, sizeof(head), w->classic && s == IC_SIDE_BASELINE ? "%s calls are faster"
 				 : "%s is faster", vform(w, s));
 	/* From the series' first N is at its every N: said by its N. */
-	if (range == V_FROM && v->n && v->r[0].sites == at)
+	if (range == V_FROM && g->nratios && g->ratios[0].sites == at)
 		range = V_AT;
 	if (range == V_FROM)
 		VB_ADD(b, "from N = %lu %s", at, head);
@@ -147,10 +140,10 @@ static void verdict_clause(struct vbuf *b, const struct vwords *w, const struct 
  * range that decides it, the spread of its paired repetitions in time,
  * and how often each moment put that side ahead over the side's N. A
  * range wider than +-IC_VERDICT_SIZE_MAX sizes nothing. */
-static void verdict_size(struct vbuf *b, const struct vwords *w, const struct vset *v,
+static void verdict_size(struct vbuf *b, const struct vwords *w, const struct ic_group *g,
 			 enum ic_point_side s)
 {
-	const struct ic_ratio *t = vset_typical(v, s);
+	const struct ic_ratio *t = vset_typical(g, s);
 	size_t won = 0, all = 0, nside = 0;
 	double lo, hi;
 
@@ -158,8 +151,8 @@ static void verdict_size(struct vbuf *b, const struct vwords *w, const struct vs
 		return;
 	lo = vfactor(s, s == IC_SIDE_COMPARE ? t->holm_hi : t->holm_lo);
 	hi = vfactor(s, s == IC_SIDE_COMPARE ? t->holm_lo : t->holm_hi);
-	for (size_t i = 0; i < v->n; i++)
-		nside += v->r[i].side == s;
+	for (size_t i = 0; i < g->nratios; i++)
+		nside += g->ratios[i].side == s;
 	/* With one N the clause named it already. */
 	if (nside > 1)
 		VB_ADD(b, "; at N = %lu", t->sites);
@@ -176,10 +169,10 @@ static void verdict_size(struct vbuf *b, const struct vwords *w, const struct vs
 		VB_ADD(b, ", %.3gx to %.3gx as the machine varied", a, z);
 	}
 	VB_ADD(b, ".");
-	for (size_t i = 0; i < v->n; i++)
-		if (v->r[i].side == s) {
-			all += v->r[i].nrep;
-			won += s == IC_SIDE_COMPARE ? v->r[i].nrep_cmp : v->r[i].nrep_base;
+	for (size_t i = 0; i < g->nratios; i++)
+		if (g->ratios[i].side == s) {
+			all += g->ratios[i].nrep;
+			won += s == IC_SIDE_COMPARE ? g->ratios[i].nrep_cmp : g->ratios[i].nrep_base;
 		}
 	if (all) {
 		size_t from = b->len + 1;
@@ -190,32 +183,28 @@ static void verdict_size(struct vbuf *b, const struct vwords *w, const struct vs
 	}
 }
 
-/* Counts of v's sides. */
+/* Counts of g's sides. */
 struct vcount {
 	size_t nc, nb, nu, switches;
 	unsigned long minc, maxc, minb, maxb;
 };
 
-static struct vcount vset_count(const struct vset *v)
+static struct vcount vset_count(const struct ic_group *g)
 {
-	struct vcount k = { 0 };
-	enum ic_point_side last = IC_SIDE_UNRESOLVED;
+	/* The counts and switches are the crossover's (the engine's); the
+	 * sides' first and last N are read here. */
+	struct vcount k = { .nc = g->xo.n_compare, .nb = g->xo.n_baseline, .nu = g->xo.n_unresolved,
+			    .switches = g->xo.switches };
 
-	for (size_t i = 0; i < v->n; i++) {
-		enum ic_point_side s = v->r[i].side;
+	for (size_t i = 0; i < g->nratios; i++) {
+		unsigned long n = g->ratios[i].sites;
 
-		if (s == IC_SIDE_COMPARE) {
-			k.minc = k.nc++ ? k.minc : v->r[i].sites;
-			k.maxc = v->r[i].sites;
-		} else if (s == IC_SIDE_BASELINE) {
-			k.minb = k.nb++ ? k.minb : v->r[i].sites;
-			k.maxb = v->r[i].sites;
-		} else {
-			k.nu++;
-		}
-		if (s != IC_SIDE_UNRESOLVED) {
-			k.switches += last != IC_SIDE_UNRESOLVED && s != last;
-			last = s;
+		if (g->ratios[i].side == IC_SIDE_COMPARE) {
+			k.minc = k.minc ? k.minc : n;
+			k.maxc = n;
+		} else if (g->ratios[i].side == IC_SIDE_BASELINE) {
+			k.minb = k.minb ? k.minb : n;
+			k.maxb = n;
 		}
 	}
 	return k;
@@ -250,35 +239,35 @@ static void verdict_times(struct vbuf *b, const struct ic_ratio *t)
 
 /* The unresolved N that lean toward side s: " (N = 1..16 lean inline by
  * 1.2x to 1.3x, within the noise)". */
-static void verdict_lean(struct vbuf *b, const struct vwords *w, const struct vset *v,
+static void verdict_lean(struct vbuf *b, const struct vwords *w, const struct ic_group *g,
 			 enum ic_point_side s)
 {
 	unsigned char lean[512] = { 0 };
-	size_t n = v->n < 512 ? v->n : 512, k = 0;
+	size_t n = g->nratios < 512 ? g->nratios : 512, k = 0;
 	char set[512], fac[48];
 
 	for (size_t i = 0; i < n; i++) {
-		double x = v->r[i].ratio;
+		double x = g->ratios[i].ratio;
 
-		lean[i] = v->r[i].side == IC_SIDE_UNRESOLVED && isfinite(x) && x > 0.0 &&
+		lean[i] = g->ratios[i].side == IC_SIDE_UNRESOLVED && isfinite(x) && x > 0.0 &&
 			  (s == IC_SIDE_COMPARE) == (x < 1.0);
 		k += lean[i];
 	}
 	if (!k)
 		return;
-	vset_span(v, lean, s, fac, sizeof(fac));
-	VB_ADD(b, " (N = %s lean%s %s by %s, within the noise)", ic_fmt_nset(set, sizeof(set), v->r, lean, n),
-	       k == 1 ? "s" : "", vform(w, s), fac);
+	vset_span(g, lean, s, fac, sizeof(fac));
+	VB_ADD(b, " (N = %s lean%s %s by %s, within the noise)",
+	       ic_fmt_nset(set, sizeof(set), g->ratios, lean, n), k == 1 ? "s" : "", vform(w, s), fac);
 }
 
 /* What to do, in one sentence from the sides: the rule a person tuning
  * call sites acts on, in the run's own numbers. */
-static void verdict_todo(struct vbuf *b, const struct vwords *w, const struct vset *v)
+static void verdict_todo(struct vbuf *b, const struct vwords *w, const struct ic_group *g)
 {
-	struct vcount k = vset_count(v);
+	struct vcount k = vset_count(g);
 	const char *c = w->an->opts.compare, *base = w->an->opts.baseline;
-	unsigned long last = v->n ? v->r[v->n - 1].sites : 0;
-	const struct ic_ratio *tb = vset_typical(v, IC_SIDE_BASELINE), *tc = vset_typical(v, IC_SIDE_COMPARE);
+	unsigned long last = g->nratios ? g->ratios[g->nratios - 1].sites : 0;
+	const struct ic_ratio *tb = vset_typical(g, IC_SIDE_BASELINE), *tc = vset_typical(g, IC_SIDE_COMPARE);
 	char ab[48] = "", ac[48] = "", prefer[112];
 
 	if (tb)
@@ -288,8 +277,8 @@ static void verdict_todo(struct vbuf *b, const struct vwords *w, const struct vs
 	snprintf(prefer, sizeof(prefer), "Prefer %s", c);
 	if (!k.nc && !k.nb) {
 		VB_ADD(b, "This run cannot tell which form is faster at any N");
-		verdict_lean(b, w, v, IC_SIDE_COMPARE);
-		verdict_lean(b, w, v, IC_SIDE_BASELINE);
+		verdict_lean(b, w, g, IC_SIDE_COMPARE);
+		verdict_lean(b, w, g, IC_SIDE_BASELINE);
 		VB_ADD(b, "; a longer run could (see Resolution).");
 		return;
 	}
@@ -348,7 +337,7 @@ static void verdict_todo(struct vbuf *b, const struct vwords *w, const struct vs
 			from = b->len;
 			VB_ADD(b, "%s was not shown faster at any N", w->classic ? "Inlining" : c);
 			vb_capital(b, from);
-			verdict_lean(b, w, v, IC_SIDE_COMPARE);
+			verdict_lean(b, w, g, IC_SIDE_COMPARE);
 		}
 		VB_ADD(b, ".");
 		return;
@@ -356,17 +345,16 @@ static void verdict_todo(struct vbuf *b, const struct vwords *w, const struct vs
 	VB_ADD(b, "No one rule over N (the table below).");
 }
 
-/* The sides of v, a sentence each: anchored, a single switch reads "up
+/* The sides of g, a sentence each: anchored, a single switch reads "up
  * to A ... from B"; else each side at its N. Then the unresolved N. */
-static void verdict_sides(struct vbuf *b, const struct vwords *w, const struct vset *v,
-			  const struct ic_crossover *xo)
+static void verdict_sides(struct vbuf *b, const struct vwords *w, const struct ic_group *g)
 {
-	struct vcount k = vset_count(v);
+	struct vcount k = vset_count(g);
 	size_t from;
 	unsigned char in[512];
 	char set[512];
 
-	vset_nset(set, sizeof(set), v, IC_SIDE_UNRESOLVED, in);
+	vset_nset(set, sizeof(set), g, IC_SIDE_UNRESOLVED, in);
 	if (!k.nc && !k.nb) {
 		VB_ADD(b, " No N is resolved: at N = %s the 95%% range holds 1.", set);
 		return;
@@ -382,21 +370,21 @@ static void verdict_sides(struct vbuf *b, const struct vwords *w, const struct v
 		VB_ADD(b, " ");
 		from = b->len;
 		if (k.switches > 1)
-			verdict_clause(b, w, v, s, V_AT, 0);
+			verdict_clause(b, w, g, s, V_AT, 0);
 		else if (pass == 0)
-			verdict_clause(b, w, v, s, (k.nc && k.nb) ? V_UPTO : V_AT,
+			verdict_clause(b, w, g, s, (k.nc && k.nb) ? V_UPTO : V_AT,
 				       s == IC_SIDE_COMPARE ? k.maxc : k.maxb);
 		else
-			verdict_clause(b, w, v, s, V_FROM, s == IC_SIDE_COMPARE ? k.minc : k.minb);
+			verdict_clause(b, w, g, s, V_FROM, s == IC_SIDE_COMPARE ? k.minc : k.minb);
 		vb_capital(b, from);
-		verdict_size(b, w, v, s);
+		verdict_size(b, w, g, s);
 	}
 	if (k.nu)
 		VB_ADD(b, " Unresolved at N = %s, where the 95%% range holds 1.", set);
 	else
 		VB_ADD(b, " Unresolved: none.");
-	if (xo && xo->verdict == IC_VERDICT_CROSSOVER)
-		VB_ADD(b, " The crossover lies between N = %.0f and %.0f.", xo->bracket_lo, xo->bracket_hi);
+	if (g->xo.verdict == IC_VERDICT_CROSSOVER)
+		VB_ADD(b, " The crossover lies between N = %.0f and %.0f.", g->xo.bracket_lo, g->xo.bracket_hi);
 }
 
 /* The N where the two states put the faster form on opposite sides (each
@@ -453,7 +441,6 @@ const char *ic_verdict_series(char *buf, size_t cap, const struct ic_analysis *a
 	size_t n = gr->nratios, at, first;
 	unsigned char diff[512];
 	char fb[32], why[256];
-	struct vset v = { gr->ratios, n };
 
 	buf[0] = '\0';
 	if (!n) {
@@ -476,9 +463,9 @@ const char *ic_verdict_series(char *buf, size_t cap, const struct ic_analysis *a
 	if (se->states && verdict_state_diff(se->states, diff, &first))
 		VB_ADD(&b, "No one rule: the faster form changed with the machine's state (below).");
 	else
-		verdict_todo(&b, &w, &v);
+		verdict_todo(&b, &w, gr);
 	vb_capital(&b, at);
-	verdict_sides(&b, &w, &v, &gr->xo);
+	verdict_sides(&b, &w, gr);
 	if (se->states && se->states->nstates == 2)
 		verdict_levels(&b, &w, se);
 	return buf;
