@@ -3,7 +3,6 @@
 
 #include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,21 +25,12 @@ static void gp_str(FILE *gp, const char *name, size_t i, const char *s)
 	fputc('\n', gp);
 }
 
-/* n numbers, each after a space ("NaN" when not measured). */
-static void dat(FILE *f, int n, ...)
+static void dat(FILE *f, double x)
 {
-	va_list ap;
-
-	va_start(ap, n);
-	while (n-- > 0) {
-		double x = va_arg(ap, double);
-
-		if (isfinite(x))
-			fprintf(f, " %.10g", x);
-		else
-			fputs(" NaN", f);
-	}
-	va_end(ap);
+	if (isfinite(x))
+		fprintf(f, " %.10g", x);
+	else
+		fputs(" NaN", f);
 }
 
 static void dat_head(FILE *f, const struct ic_group *gr, const char *title, const char *what)
@@ -97,9 +87,11 @@ static void form_blocks(FILE *f, const struct ic_group *gr, const char *title, c
 			if (strcmp(p->form, forms[k]) || !isfinite(p->med[field]))
 				continue;
 			fprintf(f, "%lu", p->sites);
-			dat(f, 1, p->med[field]);
-			if (field == IC_F_NS)
-				dat(f, 2, p->ci_lo, p->ci_hi);
+			dat(f, p->med[field]);
+			if (field == IC_F_NS) {
+				dat(f, p->ci_lo);
+				dat(f, p->ci_hi);
+			}
 			fputc('\n', f);
 			rows = 1;
 		}
@@ -118,12 +110,16 @@ static void ratio_rows(FILE *f, const struct ic_ratio *r, size_t n, const struct
 {
 	for (size_t i = 0; i < n; i++) {
 		fprintf(f, "%lu", r[i].sites);
-		dat(f, 3, r[i].ratio, r[i].lo, r[i].hi);
+		dat(f, r[i].ratio);
+		dat(f, r[i].lo);
+		dat(f, r[i].hi);
 		fprintf(f, " %d", r[i].noisy);
-		dat(f, 2, r[i].band_lo, r[i].band_hi);
+		dat(f, r[i].band_lo);
+		dat(f, r[i].band_hi);
 		for (int k = 0; k < 2; k++)
-			dat(f, 1, st && st->nstates == 2 && i < st->st[k].nratios ? st->st[k].ratios[i].ratio : NAN);
-		dat(f, 2, r[i].holm_lo, r[i].holm_hi);
+			dat(f, st && st->nstates == 2 && i < st->st[k].nratios ? st->st[k].ratios[i].ratio : NAN);
+		dat(f, r[i].holm_lo);
+		dat(f, r[i].holm_hi);
 		fputc('\n', f);
 	}
 	fputs(n ? "\n\n" : "NaN NaN NaN NaN 0 NaN NaN NaN NaN\n\n\n", f);
@@ -573,9 +569,9 @@ int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_analysi
 		gp_str(gp, "ic_time_forms", g + 1, time_forms);
 		gp_str(gp, "ic_l1i_forms", g + 1, l1i_forms);
 		fprintf(gp, "ic_has_ratio[%zu] = %d; ic_xo_lo[%zu] =", g + 1, gr->nratios > 0, g + 1);
-		dat(gp, 1, gr->xo.bracket_lo);
+		dat(gp, gr->xo.bracket_lo);
 		fprintf(gp, "; ic_xo_hi[%zu] =", g + 1);
-		dat(gp, 1, gr->xo.bracket_hi);
+		dat(gp, gr->xo.bracket_hi);
 		fputc('\n', gp);
 		time_marks(gp, g, res, gr, forms, ntime);
 		time_axis(gp, g, gr, forms, ntime);
