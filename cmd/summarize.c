@@ -127,30 +127,18 @@ static void ic_out_discard(struct ic_atomic_file *outs, size_t n)
  * family_index per file so that families stay distinct. */
 static json_t *ic_merged(const struct ic_results *res)
 {
-	json_t *merged = json_object(), *all = json_array(), *ctx;
+	json_t *merged = json_pack("{s:o,s:[]}", "context", res->nfiles && res->files[0]->context ?
+				   json_deep_copy(res->files[0]->context) : json_object(), "benchmarks");
+	json_t *all = json_object_get(merged, "benchmarks"), *entry;
+	size_t idx;
 
-	if (!merged || !all)
-		goto fail;
-	ctx = res->nfiles && res->files[0]->context ? json_deep_copy(res->files[0]->context)
-						     : json_object();
-	if (json_object_set_new(merged, "context", ctx))
-		goto fail;
-	for (size_t i = 0; i < res->nfiles; i++) {
-		json_t *entry;
-		size_t idx;
-
+	for (size_t i = 0; merged && i < res->nfiles; i++)
 		json_array_foreach(json_object_get(res->files[i]->doc, "benchmarks"), idx, entry)
-			if (json_array_append(all, entry))
-				goto fail;
-	}
-	if (json_object_set(merged, "benchmarks", all))
-		goto fail;
-	json_decref(all);
+			if (json_array_append(all, entry)) {
+				json_decref(merged);
+				return NULL;
+			}
 	return merged;
-fail:
-	json_decref(all);
-	json_decref(merged);
-	return NULL;
 }
 
 static int ic_write_all(const struct ic_analysis *an, const char *dir)
