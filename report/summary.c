@@ -29,11 +29,7 @@ static const char *plural(size_t n)
 /* "simulated" for sim, "PAPI" for papi, else as it is ("mixed", "none"). */
 static const char *source_word(const char *src)
 {
-	if (!strcmp(src, "sim"))
-		return "simulated";
-	if (!strcmp(src, "papi"))
-		return "PAPI";
-	return src;
+	return !strcmp(src, "sim") ? "simulated" : !strcmp(src, "papi") ? "PAPI" : src;
 }
 
 /* Both forms' L1i misses per site in one cell, "0.579 / <0.001"; with

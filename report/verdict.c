@@ -97,11 +97,6 @@ static const char *vset_nset(char *buf, size_t cap, const struct ic_group *g, en
 	return ic_fmt_nset(buf, cap, g->ratios, in, g->nratios < 512 ? g->nratios : 512);
 }
 
-static const char *vform(const struct vwords *w, enum ic_point_side s)
-{
-	return ic_fmt_side(w->an, s, NULL);
-}
-
 enum vrange { V_UPTO, V_FROM, V_AT };
 
 /* One side's clause: [from N = B ]head[ up to N = A| at N = set] by span. */
@@ -117,10 +112,10 @@ static void verdict_clause(struct vbuf *b, const struct vwords *w, const struct 
 		snprintf(head, sizeof(head), s == IC_SIDE_COMPARE ? "inlining makes the program faster"
 				 : "the program with the calls out of line is faster");
 	else if (w->program)
-		snprintf(head, sizeof(head), "the program with %s is faster", vform(w, s));
+		snprintf(head, sizeof(head), "the program with %s is faster", ic_fmt_side(w->an, s, NULL));
 	else
 		snprintf(head, sizeof(head), w->classic && s == IC_SIDE_BASELINE ? "%s calls are faster"
-				 : "%s is faster", vform(w, s));
+				 : "%s is faster", ic_fmt_side(w->an, s, NULL));
 	/* From the series' first N is at its every N: said by its N. */
 	if (range == V_FROM && g->nratios && g->ratios[0].sites == at)
 		range = V_AT;
@@ -177,8 +172,8 @@ static void verdict_size(struct vbuf *b, const struct vwords *w, const struct ic
 	if (all) {
 		size_t from = b->len + 1;
 
-		VB_ADD(b, " %s was the faster in %zu of %zu paired repetitions there.", vform(w, s), won,
-		       all);
+		VB_ADD(b, " %s was the faster in %zu of %zu paired repetitions there.",
+		       ic_fmt_side(w->an, s, NULL), won, all);
 		vb_capital(b, from);
 	}
 }
@@ -257,7 +252,8 @@ static void verdict_lean(struct vbuf *b, const struct vwords *w, const struct ic
 		return;
 	vset_span(g, lean, s, fac, sizeof(fac));
 	VB_ADD(b, " (N = %s lean%s %s by %s, within the noise)",
-	       ic_fmt_nset(set, sizeof(set), g->ratios, lean, n), k == 1 ? "s" : "", vform(w, s), fac);
+	       ic_fmt_nset(set, sizeof(set), g->ratios, lean, n), k == 1 ? "s" : "",
+	       ic_fmt_side(w->an, s, NULL), fac);
 }
 
 /* What to do, in one sentence from the sides: the rule a person tuning
@@ -427,7 +423,8 @@ static void verdict_levels(struct vbuf *b, const struct vwords *w, const struct 
 	if (nd)
 		VB_ADD(b, " At N = %s the faster form changed with the state: %s in state 1, %s in "
 		       "state 2.", ic_fmt_nset(set, sizeof(set), s0->ratios, diff, n < 512 ? n : 512),
-		       vform(w, s0->ratios[first].side), vform(w, s1->ratios[first].side));
+		       ic_fmt_side(w->an, s0->ratios[first].side, NULL),
+		       ic_fmt_side(w->an, s1->ratios[first].side, NULL));
 	else
 		VB_ADD(b, " Neither state put any N on the other side.");
 }
