@@ -32,7 +32,6 @@
 #include "load.h"
 #include "report.h"
 #include "run.h"
-#include "timeline_data.h"
 
 static const char ic_usage[] =
 	"usage: summarize [options] --out DIR FILE.json...\n"
@@ -92,24 +91,29 @@ enum {
 	IC_OUT_COUNT
 };
 
-static const char *const ic_out_name[IC_OUT_COUNT] = {
-	[IC_OUT_JSON] = "benchmark.json",
-	[IC_OUT_POINTS] = "points.csv",
-	[IC_OUT_RATIOS] = "ratios.csv",
-	[IC_OUT_CROSSOVER] = "crossover.csv",
-	[IC_OUT_PROCESS] = "process_ratios.csv",
-	[IC_OUT_SUMMARY] = "summary.md",
-	[IC_OUT_GP] = "plots/data.gp",
-	[IC_OUT_TIME] = "plots/time.dat",
-	[IC_OUT_L1I] = "plots/l1i.dat",
-	[IC_OUT_RATIO_DAT] = "plots/ratio.dat",
-	[IC_OUT_PROCESS_DAT] = "plots/process.dat",
-	[IC_OUT_ATTR_DAT] = "plots/attribution.dat",
-	[IC_OUT_TIMELINE_DAT] = "plots/timeline.dat",
-	[IC_OUT_REFINE] = "refine_next.txt",
-	[IC_OUT_VERDICT_JSON] = "verdict.json",
-	[IC_OUT_VERDICT_TXT] = "verdict.txt",
-	[IC_OUT_CALIBRATION] = "calibration.csv",
+/* Each output and its writer; those without one are written by ic_write_all
+ * (the merged JSON, and the charts' data, several files at once). */
+static const struct {
+	const char *name;
+	int (*write)(FILE *f, const struct ic_analysis *an);
+} ic_out[IC_OUT_COUNT] = {
+	[IC_OUT_JSON] = { "benchmark.json" },
+	[IC_OUT_POINTS] = { "points.csv", ic_tables_points_write },
+	[IC_OUT_RATIOS] = { "ratios.csv", ic_tables_ratios_write },
+	[IC_OUT_CROSSOVER] = { "crossover.csv", ic_tables_crossover_write },
+	[IC_OUT_PROCESS] = { "process_ratios.csv", ic_tables_process_ratios_write },
+	[IC_OUT_SUMMARY] = { "summary.md", ic_summary_write },
+	[IC_OUT_GP] = { "plots/data.gp" },
+	[IC_OUT_TIME] = { "plots/time.dat" },
+	[IC_OUT_L1I] = { "plots/l1i.dat" },
+	[IC_OUT_RATIO_DAT] = { "plots/ratio.dat" },
+	[IC_OUT_PROCESS_DAT] = { "plots/process.dat" },
+	[IC_OUT_ATTR_DAT] = { "plots/attribution.dat" },
+	[IC_OUT_TIMELINE_DAT] = { "plots/timeline.dat" },
+	[IC_OUT_REFINE] = { "refine_next.txt", ic_tables_refine_next_write },
+	[IC_OUT_VERDICT_JSON] = { "verdict.json", ic_verdict_json_write },
+	[IC_OUT_VERDICT_TXT] = { "verdict.txt", ic_verdict_text_write },
+	[IC_OUT_CALIBRATION] = { "calibration.csv", ic_tables_calibration_write },
 };
 
 static void ic_out_discard(struct ic_atomic_file *outs, size_t n)
@@ -123,46 +127,35 @@ static void ic_out_discard(struct ic_atomic_file *outs, size_t n)
  * family_index per file so that families stay distinct. */
 static json_t *ic_merged(const struct ic_results *res)
 {
-	json_t *merged = json_object(), *all = json_array(), *ctx;
+	json_t *merged = json_pack("{s:o,s:[]}", "context", res->nfiles && res->files[0]->context ?
+				   json_deep_copy(res->files[0]->context) : json_object(), "benchmarks");
+	json_t *all = json_object_get(merged, "benchmarks"), *entry;
+	size_t idx;
 
-	if (!merged || !all)
-		goto fail;
-	ctx = res->nfiles && res->files[0]->context ? json_deep_copy(res->files[0]->context)
-						     : json_object();
-	if (json_object_set_new(merged, "context", ctx))
-		goto fail;
-	for (size_t i = 0; i < res->nfiles; i++) {
-		json_t *entry;
-		size_t idx;
-
+	for (size_t i = 0; merged && i < res->nfiles; i++)
 		json_array_foreach(json_object_get(res->files[i]->doc, "benchmarks"), idx, entry)
-			if (json_array_append(all, entry))
-				goto fail;
-	}
-	if (json_object_set(merged, "benchmarks", all))
-		goto fail;
-	json_decref(all);
+			if (json_array_append(all, entry)) {
+				json_decref(merged);
+				return NULL;
+			}
 	return merged;
-fail:
-	json_decref(all);
-	json_decref(merged);
-	return NULL;
 }
 
-static int ic_write_all(const struct ic_analysis *an, json_t *merged, const char *dir)
+static int ic_write_all(const struct ic_analysis *an, const char *dir)
 {
 	struct ic_atomic_file outs[IC_OUT_COUNT];
 	size_t n = isfinite(an->opts.planted) ? IC_OUT_COUNT : IC_OUT_CALIBRATION;
 	char plots[PATH_MAX], path[PATH_MAX];
 	struct ic_chart_files cf;
 	const char *what = "write";
+	json_t *merged;
 
 	memset(outs, 0, sizeof(outs));   /* unopened entries: nothing to discard */
 	snprintf(plots, sizeof(plots), "%s/plots", dir);
 	if (ic_mkdir_p(plots))   /* and dir; a bad --out: nothing written yet */
 		return ic_bad("--out %s: cannot create %s: %s", dir, plots, strerror(errno));
 	for (size_t i = 0; i < n; i++) {
-		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, ic_out_name[i]) >= sizeof(path))
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, ic_out[i].name) >= sizeof(path))
 			errno = ENAMETOOLONG;
 		else if (!ic_atomic_open(&outs[i], path, IC_ATOMIC_SYNC))
 			continue;
@@ -171,22 +164,15 @@ static int ic_write_all(const struct ic_analysis *an, json_t *merged, const char
 		ic_out_discard(outs, n);
 		return 1;
 	}
+	merged = ic_merged(an->res);
 	cf = (struct ic_chart_files){ outs[IC_OUT_GP].f, outs[IC_OUT_TIME].f, outs[IC_OUT_L1I].f,
-				      outs[IC_OUT_RATIO_DAT].f,
-				      outs[IC_OUT_ATTR_DAT].f, outs[IC_OUT_PROCESS_DAT].f };
-	if (json_dumpf(merged, outs[IC_OUT_JSON].f, JSON_INDENT(2)) ||
-	    fputc('\n', outs[IC_OUT_JSON].f) == EOF ||
-	    ic_tables_points_write(outs[IC_OUT_POINTS].f, an) ||
-	    ic_tables_ratios_write(outs[IC_OUT_RATIOS].f, an) ||
-	    ic_tables_crossover_write(outs[IC_OUT_CROSSOVER].f, an) ||
-	    ic_tables_process_ratios_write(outs[IC_OUT_PROCESS].f, an) ||
-	    ic_summary_write(outs[IC_OUT_SUMMARY].f, an) ||
-	    ic_chart_data_write(&cf, an) ||
-	    ic_timeline_data_write(outs[IC_OUT_GP].f, outs[IC_OUT_TIMELINE_DAT].f, an) ||
-	    ic_tables_refine_next_write(outs[IC_OUT_REFINE].f, an) ||
-	    ic_verdict_json_write(outs[IC_OUT_VERDICT_JSON].f, an) ||
-	    ic_verdict_text_write(outs[IC_OUT_VERDICT_TXT].f, an) ||
-	    (n == IC_OUT_COUNT && ic_tables_calibration_write(outs[IC_OUT_CALIBRATION].f, an)))
+				      outs[IC_OUT_RATIO_DAT].f, outs[IC_OUT_ATTR_DAT].f,
+				      outs[IC_OUT_PROCESS_DAT].f, outs[IC_OUT_TIMELINE_DAT].f };
+	for (size_t i = 0; i < n; i++)
+		if (ic_out[i].write && ic_out[i].write(outs[i].f, an))
+			goto fail;
+	if (!merged || json_dumpf(merged, outs[IC_OUT_JSON].f, JSON_INDENT(2)) ||
+	    fputc('\n', outs[IC_OUT_JSON].f) == EOF || ic_chart_data_write(&cf, an))
 		goto fail;
 	what = "sync";
 	for (size_t i = 0; i < n; i++)
@@ -197,9 +183,11 @@ static int ic_write_all(const struct ic_analysis *an, json_t *merged, const char
 	for (size_t i = 0; i < n; i++)
 		if (ic_atomic_rename(&outs[i]))
 			goto fail;
+	json_decref(merged);
 	return 0;
 fail:
 	fprintf(stderr, "%s: cannot %s the results in %s: %s\n", ic_prog, what, dir, strerror(errno));
+	json_decref(merged);
 	ic_out_discard(outs, n);
 	return 1;
 }
@@ -288,7 +276,6 @@ static int sum_report_new(const char *d, const struct ic_run *run, int charts)
 {
 	struct sum_new *n;
 	char err[1024];
-	json_t *merged;
 	int rc;
 
 	sum_new = ic_xrealloc(sum_new, sum_nnew + 1, sizeof(*sum_new));
@@ -300,9 +287,7 @@ static int sum_report_new(const char *d, const struct ic_run *run, int charts)
 		return 1;
 	}
 	sum_nnew++;
-	merged = ic_xalloc(ic_merged(&run->res));
-	rc = ic_write_all(&run->an, merged, n->made);
-	json_decref(merged);
+	rc = ic_write_all(&run->an, n->made);
 	if (rc || !charts || sum_no_gnuplot)
 		return rc;
 	rc = ic_gnuplot_draw_sweep(n->made, err, sizeof(err));
@@ -401,10 +386,7 @@ static int sum_agreement(const char *dir, long k)
 	}
 	snprintf(out, sizeof(out), "%s/out", tmp);
 	snprintf(log, sizeof(log), "%s/log", tmp);
-	argv[0] = SUM_AGREE;
-	argv[1] = "agree";
-	argv[2] = "--out";
-	argv[3] = out;
+	memcpy(argv, (char *[]){ SUM_AGREE, "agree", "--out", out }, 4 * sizeof(*argv));
 	for (long r = 1; r <= k; r++)
 		if (asprintf(&argv[3 + r], "%s/repeat%ld", dir, r) < 0)
 			ic_xalloc(NULL);
@@ -435,12 +417,13 @@ out:
 	return rc;
 }
 
-/* Files written whole, each renamed into place once all are. */
-static int sum_write_files(const char *dir, const char *const *name, char *const *text,
-			   const size_t *len, size_t n)
+/* Two files written whole, each renamed into place once both are. */
+static int sum_write_files(const char *dir, const char *const name[2], char *const text[2],
+			   const size_t len[2])
 {
-	struct ic_atomic_file *af = ic_xalloc(calloc(n, sizeof(*af))), *bad = NULL;
+	struct ic_atomic_file af[2] = { 0 }, *bad = NULL;
 	char path[PATH_MAX];
+	size_t n = 2;
 
 	for (size_t k = 0; k < n && !bad; k++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, name[k]);
@@ -455,7 +438,6 @@ static int sum_write_files(const char *dir, const char *const *name, char *const
 		SUM_SAY("%s\n", *bad->err ? bad->err : strerror(errno));
 	for (size_t k = 0; k < n; k++)
 		ic_atomic_abort(&af[k]);
-	free(af);
 	return bad != NULL;
 }
 
@@ -497,7 +479,7 @@ static int sum_calibration(const char *dir, const struct ic_settings *conf, long
 		md = ic_xalloc(open_memstream(&text[1], &len[1]));
 		ic_calibration_markdown(md, &c, seconds);
 		fclose(md);
-		rc = sum_write_files(dir, name, text, len, 2) || sum_swap();
+		rc = sum_write_files(dir, name, text, len) || sum_swap();
 	}
 	if (!rc)
 		ic_plain_text(stdout, text[1]);
@@ -553,20 +535,13 @@ static int sum_so_far(const char *dir, long total)
 	f = ic_xalloc(open_memstream(&v, &len));
 	ic_verdict_text_write(f, &run.an);
 	fclose(f);
-	if (strstr(v, "\nsmoke test: ")) {
+	if (ic_analysis_smoke(&run.an, err, sizeof(err))) {
 		printf(IC_PLAIN_PREFIX "so far, from %zu of %ld processes: too few for a verdict yet\n", n, total);
 	} else {
 		printf(IC_PLAIN_PREFIX "so far, from %zu of %ld processes (provisional; the answer comes at the end):\n",
 		       n, total);
-		for (char *s = v, *nl; *s; s = *nl ? nl + 1 : nl) {
-			nl = s + strcspn(s, "\n");
-			if (!strncmp(s, "- ", 2)) {
-				char *line = ic_xalloc(strndup(s, (size_t)(nl - s)));
-
-				ic_plain_text(stdout, line);
-				free(line);
-			}
-		}
+		/* verdict.txt after its first line: a line per series */
+		ic_plain_text(stdout, strchr(v, '\n') + 1);
 	}
 	free(v);
 	ic_run_free(&run);
@@ -642,10 +617,9 @@ int main(int argc, char **argv)
 	};
 	struct ic_run_select sel = { 0, 0 };
 	struct ic_analysis an = { 0 }, *pan = &an;
-	struct ic_results res, *pres = &res;
+	struct ic_results res;
 	struct ic_run run = { 0 };
 	char err[1024];
-	json_t *merged;
 	int rc;
 
 	ic_prog = "summarize";
@@ -677,20 +651,13 @@ int main(int argc, char **argv)
 	if (run_path) {
 		/* The run's processes, analysed with these options. */
 		pan = &run.an;
-		pres = &run.res;
 		rc = ic_run_open_select(&run, run_path, &sel, &opts, err, sizeof(err));
 	} else {
 		while (optind < argc && !ic_results_load(&res, argv[optind], err, sizeof(err)))
 			optind++;
 		rc = optind < argc || ic_analyse(&an, &res, &opts, err, sizeof(err));
 	}
-	if (rc) {
-		rc = ic_bad("%s", err);
-	} else {
-		merged = ic_xalloc(ic_merged(pres));
-		rc = ic_write_all(pan, merged, out);
-		json_decref(merged);
-	}
+	rc = rc ? ic_bad("%s", err) : ic_write_all(pan, out);
 	ic_run_free(&run);
 	ic_analysis_free(&an);
 	ic_results_free(&res);

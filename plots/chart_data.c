@@ -237,16 +237,18 @@ static void process_dots(FILE *f, const struct ic_series *se, const char *title,
 	fputs("NaN NaN 0 NaN 0\n\n\n", f);
 }
 
-/* Where the L1i counts come from, for the chart's title. */
-static const char *l1i_source(char *buf, size_t cap, const struct ic_results *res)
+/* Where the L1i counts come from, for the chart's title: the series'
+ * sources as the engine read them, joined. */
+static const char *l1i_source(char *buf, size_t cap, const struct ic_analysis *an)
 {
+	const struct ic_results *res = an->res;
 	const char *src = NULL;
 	char size[32];
 
-	for (size_t i = 0; i < res->npoints; i++) {
-		const char *s = ic_point_source(res->points[i]);
+	for (size_t g = 0; g < an->nseries; g++) {
+		const char *s = an->series[g].attr ? an->series[g].attr->l1i_source : "";
 
-		if (isfinite(res->points[i]->med[IC_F_L1I]))
+		if (*s)
 			src = !src || !strcmp(src, s) ? s : "mixed";
 	}
 	if (!src)
@@ -259,12 +261,18 @@ static const char *l1i_source(char *buf, size_t cap, const struct ic_results *re
 	return buf;
 }
 
-/* One crossover in words: "crossover in (4, 64)", "extern faster where
- * resolved", "no N resolved". */
-static void xo_words(char *buf, size_t cap, const struct ic_analysis *an, const struct ic_crossover *xo,
-		     size_t nratios)
+/* The panel's verdict line, the series' crossover from the same decision
+ * as the words (the time average over every process, whatever states the
+ * machine ran in): "crossover in (4, 64)", "extern faster where resolved",
+ * "no N resolved"; summary.md says more. */
+static void verdict(char *buf, size_t cap, const struct ic_analysis *an, const struct ic_group *gr)
 {
-	if (xo->verdict == IC_VERDICT_CROSSOVER)
+	const struct ic_crossover *xo = &gr->xo;
+	char why[256];
+
+	if (ic_analysis_smoke(an, why, sizeof(why)))
+		snprintf(buf, cap, "no side decided: a smoke test");
+	else if (xo->verdict == IC_VERDICT_CROSSOVER)
 		snprintf(buf, cap, "crossover in (%.0f, %.0f)", xo->bracket_lo, xo->bracket_hi);
 	else if (xo->verdict == IC_VERDICT_COMPARE_WINS || xo->verdict == IC_VERDICT_BASELINE_WINS)
 		snprintf(buf, cap, "%s faster where resolved", xo->verdict == IC_VERDICT_COMPARE_WINS ?
@@ -272,21 +280,7 @@ static void xo_words(char *buf, size_t cap, const struct ic_analysis *an, const 
 	else if (xo->verdict == IC_VERDICT_CONFLICT)
 		snprintf(buf, cap, "resolved N disagree");
 	else
-		snprintf(buf, cap, "%s", nratios ? "no N resolved" : "no comparison");
-}
-
-/* The panel's verdict line: the series' crossover, from the same decision
- * as the words (the time average over every process, whatever states the
- * machine ran in); summary.md says more. */
-static void verdict(char *buf, size_t cap, const struct ic_analysis *an, const struct ic_series *se)
-{
-	const struct ic_group *gr = &se->group;
-	char why[256];
-
-	if (ic_analysis_smoke(an, why, sizeof(why)))
-		snprintf(buf, cap, "no side decided: a smoke test");
-	else
-		xo_words(buf, cap, an, &gr->xo, gr->nratios);
+		snprintf(buf, cap, "%s", gr->nratios ? "no N resolved" : "no comparison");
 }
 
 /* gnuplot commands for a time (or L1i) panel: a dashed line where each
@@ -521,7 +515,7 @@ int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_analysi
 	gp_str(gp, "ic_caption", 0, buf);
 	gp_str(gp, "ic_compare", 0, an->opts.compare);
 	gp_str(gp, "ic_baseline", 0, an->opts.baseline);
-	gp_str(gp, "ic_l1i_title", 0, l1i_source(buf, sizeof(buf), res));
+	gp_str(gp, "ic_l1i_title", 0, l1i_source(buf, sizeof(buf), an));
 	/* A smoke run's charts say so in their titles (style.gp). */
 	fprintf(gp, "ic_smoke = %d\n", ic_analysis_smoke(an, buf, sizeof(buf)));
 	gp_str(gp, "ic_smoke_why", 0, buf);
@@ -564,7 +558,7 @@ int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_analysi
 			ax.below);
 		ratio_tics(gp, g, ax.lo, ax.hi);
 		gp_str(gp, "ic_title", g + 1, title);
-		verdict(buf, sizeof(buf), an, se);
+		verdict(buf, sizeof(buf), an, gr);
 		gp_str(gp, "ic_verdict", g + 1, buf);
 		buf[0] = '\0';
 		if (st && st->nstates == 2)
@@ -589,5 +583,6 @@ int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_analysi
 	free(l1i_panels);
 	free(l1i_none);
 	return ferror(gp) || ferror(cf->time) || ferror(cf->l1i) || ferror(cf->ratio) ||
-	       ferror(cf->attr) || ferror(cf->process) ? -1 : 0;
+	       ferror(cf->attr) || ferror(cf->process) || ic_timeline_data_write(gp, cf->timeline, an)
+		? -1 : 0;
 }

@@ -1,7 +1,7 @@
 /* The data the sweep's gnuplot scripts here draw from: time.dat, l1i.dat,
- * ratio.dat, process.dat, attribution.dat and data.gp, the variables they
- * load (captions, panel layout and titles, verdicts, crossover and cache
- * marks, what each attribution panel plots).
+ * ratio.dat, process.dat, attribution.dat, timeline.dat and data.gp, the
+ * variables they load (captions, panel layout and titles, verdicts,
+ * crossover and cache marks, what each attribution panel plots).
  */
 #ifndef IC_CHART_DATA_H
 #define IC_CHART_DATA_H
@@ -13,10 +13,15 @@
 /* The open streams of DIR/plots/, in cmd/summarize.c's initializer order. */
 struct ic_chart_files {
 	FILE *gp, *time, *l1i;
-	FILE *ratio, *attr, *process;
+	FILE *ratio, *attr, *process, *timeline;
 };
 
 /* Returns 0, or -1 when memory ran out or a write failed. */
 int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_analysis *an);
+
+/* The timeline chart's (timeline_data.c): dat, two blocks per series (its
+ * processes, then its repetitions, against minutes from the run's start),
+ * and its lines of data.gp, appended to gp. */
+int ic_timeline_data_write(FILE *gp, FILE *dat, const struct ic_analysis *an);
 
 #endif /* IC_CHART_DATA_H */

@@ -1,5 +1,5 @@
-/* plots/timeline.dat and the timeline's lines of data.gp; see timeline_data.h. */
-#include "timeline_data.h"
+/* plots/timeline.dat and the timeline's lines of data.gp; see chart_data.h. */
+#include "chart_data.h"
 
 #include <math.h>
 

@@ -8,7 +8,6 @@
 
 #include "format.h"
 #include "load.h"
-#include "repeats_text.h"
 #include "series.h"
 
 /* " Inlined code outgrows the L1i at N ≈ 176, extern code at N ≈ 1155."; both
@@ -19,6 +18,7 @@ static void answer_l1i(FILE *f, const struct ic_analysis *an, const struct ic_gr
 {
 	double size = ic_results_context_num(an->res, IC_CTX_L1I_SIZE), ac, ab;
 	const char *c = an->opts.compare, *b = an->opts.baseline;
+	int classic = ic_verdict_classic(an);
 	unsigned long pc, pb;
 
 	if (!isfinite(size) || size <= 0 || !gr->nratios)
@@ -33,7 +33,7 @@ static void answer_l1i(FILE *f, const struct ic_analysis *an, const struct ic_gr
 		const struct ic_ratio *top = NULL;
 
 		fprintf(f, " The L1i does not explain the crossover: %s code fills it only at N ≈ %.0f",
-			ic_verdict_classic(an) ? "inlined" : c, ac);
+			classic ? "inlined" : c, ac);
 		for (size_t i = 0; cp && i < cp->n; i++)
 			if (cp->r[i].side == IC_SIDE_BASELINE)
 				top = &cp->r[i];
@@ -46,10 +46,10 @@ static void answer_l1i(FILE *f, const struct ic_analysis *an, const struct ic_gr
 		fprintf(f, " Both forms' code outgrows the L1i by N = %lu.", pc);
 	else if (pc && pb)
 		fprintf(f, " %s code outgrows the L1i at N ≈ %.0f, %s code at N ≈ %.0f.",
-			ic_verdict_classic(an) ? "Inlined" : c, ac, b, ab);
+			classic ? "Inlined" : c, ac, b, ab);
 	else if (pc || pb)
-		fprintf(f, " %s code outgrows the L1i at N ≈ %.0f.", pc ? ic_verdict_classic(an) ?
-			"Inlined" : c : b, pc ? ac : ab);
+		fprintf(f, " %s code outgrows the L1i at N ≈ %.0f.", !pc ? b : classic ? "Inlined" : c,
+			pc ? ac : ab);
 	else
 		fprintf(f, " The code stays within the L1i up to N = %lu.",
 			gr->ratios[gr->nratios - 1].sites);
@@ -88,12 +88,8 @@ static void answer_run_length(FILE *f, const struct ic_analysis *an, double half
 		return;
 	grow = pow(log1p(half) / log1p(an->opts.noise_ci), 2.0);
 	min = grow * (t1 - t0) / 60.0;
-	if (min < 120.0)
-		fprintf(f, " There, about %.0f min of processes (%.0fx this run's) would, if the machine "
-			"varies as it did.", min, grow);
-	else
-		fprintf(f, " There, about %.0f h of processes (%.0fx this run's) would, if the machine "
-			"varies as it did.", min / 60.0, grow);
+	fprintf(f, " There, about %.0f %s of processes (%.0fx this run's) would, if the machine varies "
+		"as it did.", min < 120.0 ? min : min / 60.0, min < 120.0 ? "min" : "h", grow);
 }
 
 /* The smallest difference the run can resolve: the narrowest deciding
@@ -141,7 +137,7 @@ static void answer_design(FILE *f, const struct ic_results *res)
 {
 	struct ic_design d = ic_results_design(res);
 
-	fprintf(f, "Design: ");
+	fputs("Design: ", f);
 	if (res->nrepeats >= 2)   /* each repeat has layouts of its own */
 		fprintf(f, "%d repeats; ", res->nrepeats);
 	fprintf(f, "%zu layout variant%s%s; %zu", d.variants_max, d.variants_max == 1 ? "" : "s",

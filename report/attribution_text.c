@@ -112,19 +112,13 @@ static void attr_say_per_n(struct attr_text *t, const char *what, const struct i
 	hi = attr_extreme(&kept, IC_SIDE_BASELINE);
 	lo = attr_extreme(&kept, IC_SIDE_COMPARE);
 	if (dropped) {
-		/* The N the line resolves but the series does not. */
-		struct ic_ratio *only = malloc(l->n * sizeof(*only));
-
-		if (only) {
-			memcpy(only, l->r, l->n * sizeof(*only));
-			for (size_t i = 0; i < l->n; i++)
-				only[i].side = l->r[i].side != kept.r[i].side ? IC_SIDE_BASELINE
-									       : IC_SIDE_UNRESOLVED;
-			ic_fmt_runs(off, sizeof(off), only, l->n, IC_SIDE_BASELINE);
-			attr_add(t, 0, "%s: %s is resolved at N = %s, where the series' own difference is "
-				 "not, so it is not named as a cause there", what, l->name, off);
-			free(only);
-		}
+		/* The N the line resolves but the series does not (kept's sides
+		 * are read no more). */
+		for (size_t i = 0; i < l->n; i++)
+			kept.r[i].side = l->r[i].side != kept.r[i].side ? IC_SIDE_BASELINE : IC_SIDE_UNRESOLVED;
+		ic_fmt_runs(off, sizeof(off), kept.r, l->n, IC_SIDE_BASELINE);
+		attr_add(t, 0, "%s: %s is resolved at N = %s, where the series' own difference is "
+			 "not, so it is not named as a cause there", what, l->name, off);
 	}
 	if (hi && lo) {
 		attr_add(t, 0, "%s: %s is resolved above 1 at N = %s and below 1 at N = %s, so no single "
@@ -183,10 +177,11 @@ static void attr_adds_up(FILE *f, const struct ic_attribution *a)
 		fputs(" (point estimates).\n\n", f);
 }
 
+#define ATTR_MORE "the lock costs more inlined than called"
+#define ATTR_LESS "the lock costs less inlined than called"
+
 static void attr_statement(FILE *f, const struct ic_attribution *a, const struct ic_group *g, int moves)
 {
-	static const char *const more = "the lock costs more inlined than called";
-	static const char *const less = "the lock costs less inlined than called";
 	const char *what = "the lock, inlined vs called";
 	struct attr_text t = { "", "" };
 
@@ -196,31 +191,27 @@ static void attr_statement(FILE *f, const struct ic_attribution *a, const struct
 	/* Past the L1i the nolock forms' smaller code mixes capacity into the
 	 * interaction: it is read where all four forms fit. */
 	if (!a->fit_left_out)
-		attr_say_per_n(&t, what, &a->line[IC_LINE_INTERACTION], g, more, less);
+		attr_say_per_n(&t, what, &a->line[IC_LINE_INTERACTION], g, ATTR_MORE, ATTR_LESS);
 	else if (a->fit.n)
-		attr_say_per_n(&t, what, &a->fit, g, more, less);
+		attr_say_per_n(&t, what, &a->fit, g, ATTR_MORE, ATTR_LESS);
 	if (a->fit_left_out)
 		attr_add(&t, 0, "%s from N = %lu, where a form's code passes the L1i: the nolock "
 			 "forms' smaller code mixes capacity into it", a->fit.n ? "the interaction" : what,
 			 a->fit_first_out);
 	/* The lock's own cost, inlined and called: the largest lines of the
 	 * chart, said as sizes (they are no cause of the difference alone). */
-	{
-		static const enum ic_line_kind lk[] = { IC_LINE_LOCK_INLINE, IC_LINE_LOCK_EXTERN };
-		static const char *const lw[] = { "the lock inlined", "the lock called" };
+	for (int i = 0; i < 2; i++) {
+		const struct ic_line *l = &a->line[i ? IC_LINE_LOCK_EXTERN : IC_LINE_LOCK_INLINE];
+		double lo = INFINITY, hi = -INFINITY;
 
-		for (int i = 0; i < 2; i++) {
-			const struct ic_line *l = &a->line[lk[i]];
-			double lo = INFINITY, hi = -INFINITY;
-
-			for (size_t k = 0; k < l->n; k++) {
-				lo = fmin(lo, l->r[k].ratio);
-				hi = fmax(hi, l->r[k].ratio);
-			}
-			if (isfinite(lo))
-				attr_add(&t, 0, "%s: %s is %.2fx to %.2fx over N = %lu..%lu (the lock's own "
-					 "price there; the line above is how inlined and called differ)", lw[i], l->name, lo, hi, l->r[0].sites, l->r[l->n - 1].sites);
+		for (size_t k = 0; k < l->n; k++) {
+			lo = fmin(lo, l->r[k].ratio);
+			hi = fmax(hi, l->r[k].ratio);
 		}
+		if (isfinite(lo))
+			attr_add(&t, 0, "%s: %s is %.2fx to %.2fx over N = %lu..%lu (the lock's own price there; "
+				 "the line above is how inlined and called differ)", i ? "the lock called" :
+				 "the lock inlined", l->name, lo, hi, l->r[0].sites, l->r[l->n - 1].sites);
 	}
 	/* A series whose every band is noisy says so once, above its table. */
 	if (*t.resolved)
@@ -261,7 +252,7 @@ static void attr_states(FILE *f, const struct ic_analysis *an, const struct ic_s
 	} comp[] = {
 		{ IC_LINE_CALL, "the calls cost (extern/inline above 1)", "the calls cost nothing (extern/inline below 1)" },
 		{ IC_LINE_COPIES, "the copies cost (clone/extern above 1)", "the copies cost nothing (clone/extern below 1)" },
-		{ IC_LINE_INTERACTION, "the lock costs more inlined than called", "the lock costs less inlined than called" },
+		{ IC_LINE_INTERACTION, ATTR_MORE, ATTR_LESS },
 	};
 	const struct ic_states *st = se->states;
 	struct ic_group g[2];

@@ -80,17 +80,14 @@ static void cal_series(struct ic_calibration *c, const struct ic_analysis *an)
 {
 	size_t len = 0, cap = sizeof(c->series);
 
-	for (size_t s = 0; s < an->nseries && len + 1 < cap; s++) {
+	for (size_t s = 0; s < an->nseries; s++) {
 		const struct ic_group *g = &an->series[s].group;
 		char title[512];
 
-		len += (size_t)snprintf(c->series + len, cap - len, "%sN = ", s ? " and " : "");
-		for (size_t i = 0; i < g->nratios && len + 1 < cap; i++)
-			len += (size_t)snprintf(c->series + len, cap - len, "%s%lu", i ? ", " : "",
-						g->ratios[i].sites);
-		if (len + 1 < cap)
-			len += (size_t)snprintf(c->series + len, cap - len, ", %s",
-						ic_fmt_series(title, sizeof(title), an, g));
+		ic_fmt_add(c->series, cap, &len, "%sN = ", s ? " and " : "");
+		for (size_t i = 0; i < g->nratios; i++)
+			ic_fmt_add(c->series, cap, &len, "%s%lu", i ? ", " : "", g->ratios[i].sites);
+		ic_fmt_add(c->series, cap, &len, ", %s", ic_fmt_series(title, sizeof(title), an, g));
 	}
 }
 

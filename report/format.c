@@ -24,24 +24,18 @@ const char *ic_fmt_bytes(char *buf, size_t cap, double bytes)
 	return buf;
 }
 
-/* Appends to buf (length *len), with sep first unless buf is empty. */
-__attribute__((format(printf, 5, 6)))
-static void fmt_add(char *buf, size_t cap, size_t *len, const char *sep, const char *fmt, ...)
+void ic_fmt_add(char *buf, size_t cap, size_t *len, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
 
 	if (*len >= cap)
 		return;
-	if (*len)
-		*len += (size_t)snprintf(buf + *len, cap - *len, "%s", sep);
-	if (*len >= cap)
-		return;
 	va_start(ap, fmt);
 	n = vsnprintf(buf + *len, cap - *len, fmt, ap);
 	va_end(ap);
 	if (n > 0)
-		*len += (size_t)n;
+		*len = *len + (size_t)n < cap ? *len + (size_t)n : cap - 1;
 }
 
 int ic_fmt_many_builds(const struct ic_results *res)
@@ -63,23 +57,16 @@ const char *ic_fmt_build(char *buf, size_t cap, const struct ic_results *res, si
 	for (int i = 0; i < IC_B_COUNT; i++) {
 		enum ic_build_key k = build_part[i];
 		const char *v = res->builds[build].v[k];
-		const char *sep = k == IC_B_CFLAGS || k == IC_B_LTO ? ", " : "; ";
+		const char *sep = !len ? "" : k == IC_B_CFLAGS || k == IC_B_LTO ? ", " : "; ";
 		int differs = 0;
 
 		for (size_t b = 1; b < res->nbuilds && !differs; b++)
 			differs = strcmp(res->builds[b].v[k], res->builds[0].v[k]) != 0;
-		/* Absent (an older run): nothing to say. fmt_add puts no
-		 * separator first, whichever part leads. */
-		if (!differs || !*v)
-			continue;
-		if (k == IC_B_LTO)
-			fmt_add(buf, cap, &len, sep, "LTO %s", v);
-		else if (k == IC_B_LOCK)
-			fmt_add(buf, cap, &len, sep, "%s lock", v);
-		else if (k == IC_B_CODEGEN)
-			fmt_add(buf, cap, &len, sep, "%s codegen", v);
-		else
-			fmt_add(buf, cap, &len, sep, "%s", v);
+		/* Absent (an older run): nothing to say; no separator first,
+		 * whichever part leads. */
+		if (differs && *v)
+			ic_fmt_add(buf, cap, &len, "%s%s%s%s", sep, k == IC_B_LTO ? "LTO " : "", v,
+				   k == IC_B_LOCK ? " lock" : k == IC_B_CODEGEN ? " codegen" : "");
 	}
 	return buf;
 }
@@ -91,8 +78,8 @@ const char *ic_fmt_build_keys(char *buf, size_t cap, const struct ic_build *b)
 	buf[0] = '\0';
 	for (int i = 0; i < IC_B_COUNT; i++)
 		if (*b->v[build_part[i]])
-			fmt_add(buf, cap, &len, "; ", "%s %s", ic_ctx_word(ic_ctx_of_build(build_part[i])),
-				b->v[build_part[i]]);
+			ic_fmt_add(buf, cap, &len, "%s%s %s", len ? "; " : "",
+				   ic_ctx_word(ic_ctx_of_build(build_part[i])), b->v[build_part[i]]);
 	return buf;
 }
 
@@ -115,46 +102,57 @@ const char *ic_fmt_series(char *buf, size_t cap, const struct ic_analysis *an,
 {
 	char fb[32], body[320] = "", build[256];
 	int many = fmt_many_bodies(an);
+	size_t len = 0;
 
 	ic_fmt_build(build, sizeof(build), an->res, gr->build);
 	if (many)
-		snprintf(body, sizeof(body), "%s, %s layout, %s order", gr->op, gr->layout, gr->order);
+		ic_fmt_add(body, sizeof(body), &len, "%s, %s layout, %s order", gr->op, gr->layout, gr->order);
 	if (gr->filler)
-		snprintf(body + strlen(body), sizeof(body) - strlen(body), "%s%s filler per site",
-			 many ? ", " : "", ic_fmt_bytes(fb, sizeof(fb), (double)gr->filler));
+		ic_fmt_add(body, sizeof(body), &len, "%s%s filler per site", many ? ", " : "",
+			   ic_fmt_bytes(fb, sizeof(fb), (double)gr->filler));
 	snprintf(buf, cap, "%s%s%s%s%lu thread%s, %s queue", build, *build ? "; " : "", body,
 		 *body ? "; " : "", gr->threads, gr->threads == 1 ? "" : "s", gr->mode);
 	return buf;
 }
 
-const char *ic_fmt_runs(char *buf, size_t cap, const struct ic_ratio *ratios, size_t n,
-			enum ic_point_side side)
+/* The N of r[0..n-1] that are in (in[i], or with in NULL those on side)
+ * as runs of neighbours, joined by ", " and the last by `last`. */
+static const char *fmt_runs(char *buf, size_t cap, const struct ic_ratio *r, size_t n,
+			    const unsigned char *in, enum ic_point_side side, const char *last)
 {
-	size_t len = 0;
+#define FMT_IN(i) (in ? in[i] : r[i].side == side)
+	size_t len = 0, runs = 0, k = 0;
 
 	buf[0] = '\0';
+	for (size_t i = 0; i < n; i++)
+		runs += FMT_IN(i) && (i == 0 || !FMT_IN(i - 1));
 	for (size_t i = 0; i < n; i++) {
 		size_t j = i;
 
-		if (ratios[i].side != side)
+		if (!FMT_IN(i))
 			continue;
-		while (j + 1 < n && ratios[j + 1].side == side)
+		while (j + 1 < n && FMT_IN(j + 1))
 			j++;
-		if (len < cap)
-			len += (size_t)snprintf(buf + len, cap - len, "%s%lu", len ? ", " : "",
-						ratios[i].cmp->sites);
-		if (j > i && len < cap)
-			len += (size_t)snprintf(buf + len, cap - len, "..%lu", ratios[j].cmp->sites);
+		k++;
+		ic_fmt_add(buf, cap, &len, "%s%lu", k == 1 ? "" : k == runs ? last : ", ", r[i].sites);
+		if (j > i)
+			ic_fmt_add(buf, cap, &len, "..%lu", r[j].sites);
 		i = j;
 	}
 	return buf;
+#undef FMT_IN
+}
+
+const char *ic_fmt_runs(char *buf, size_t cap, const struct ic_ratio *ratios, size_t n,
+			enum ic_point_side side)
+{
+	return fmt_runs(buf, cap, ratios, n, NULL, side, ", ");
 }
 
 const char *ic_fmt_factor(char *buf, size_t cap, double lo, double hi)
 {
 	/* One unit everywhere, the factor (slower over faster); two decimals
-	 * below 2x so a 3% effect reads 1.03x. A span is of point estimates
-	 * over several N, said so: it is no interval. */
+	 * below 2x so a 3% effect reads 1.03x. */
 	const char *fmt = hi < 2.0 ? "%.2f" : "%.1f";
 	char a[16], b[16];
 
@@ -163,7 +161,7 @@ const char *ic_fmt_factor(char *buf, size_t cap, double lo, double hi)
 	if (!strcmp(a, b))
 		snprintf(buf, cap, "%sx", b);
 	else
-		snprintf(buf, cap, "%sx to %sx over these N", a, b);
+		snprintf(buf, cap, "%sx to %sx", a, b);
 	return buf;
 }
 
@@ -176,6 +174,12 @@ const char *ic_fmt_sig3(char *buf, size_t cap, double x)
 	else
 		snprintf(buf, cap, "%#.3g", x);
 	return buf;
+}
+
+const char *ic_fmt_side(const struct ic_analysis *an, enum ic_point_side s, const char *unresolved)
+{
+	return s == IC_SIDE_COMPARE ? an->opts.compare : s == IC_SIDE_BASELINE ? an->opts.baseline
+					       : unresolved;
 }
 
 const char *ic_fmt_faster(char *buf, size_t cap, const struct ic_analysis *an,
@@ -209,29 +213,8 @@ const char *ic_fmt_faster(char *buf, size_t cap, const struct ic_analysis *an,
 	return buf;
 }
 
-const char *ic_fmt_nset(char *buf, size_t cap, const unsigned long *sites,
-			const unsigned char *in, size_t n)
+const char *ic_fmt_nset(char *buf, size_t cap, const struct ic_ratio *r, const unsigned char *in,
+			size_t n)
 {
-	size_t len = 0, runs = 0, k = 0;
-
-	buf[0] = '\0';
-	for (size_t i = 0; i < n; i++)
-		if (in[i] && (i == 0 || !in[i - 1]))
-			runs++;
-	for (size_t i = 0; i < n && len < cap; i++) {
-		size_t j = i;
-
-		if (!in[i])
-			continue;
-		while (j + 1 < n && in[j + 1])
-			j++;
-		k++;
-		len += (size_t)snprintf(buf + len, cap - len, "%s%lu", k == 1 ? "" : k == runs ? " and " : ", ",
-					sites[i]);
-		if (j > i && len < cap)
-			len += (size_t)snprintf(buf + len, cap - len, "..%lu", sites[j]);
-		i = j;
-	}
-	return buf;
+	return fmt_runs(buf, cap, r, n, in, IC_SIDE_UNRESOLVED, " and ");
 }
-

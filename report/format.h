@@ -9,6 +9,11 @@
 
 #include "analysis.h"
 
+/* printf onto the end of buf, its length *len: the text is cut where it
+ * would overflow, *len at most cap - 1. */
+__attribute__((format(printf, 4, 5)))
+void ic_fmt_add(char *buf, size_t cap, size_t *len, const char *fmt, ...);
+
 /* 1 B, 32 KiB, 1 MiB, 1.5 MiB; "unknown" when not finite. */
 const char *ic_fmt_bytes(char *buf, size_t cap, double bytes);
 
@@ -37,8 +42,8 @@ const char *ic_fmt_runs(char *buf, size_t cap, const struct ic_ratio *ratios, si
 			enum ic_point_side side);
 
 /* How much faster, from factors >= 1 (slower time over faster time), in
- * one unit: "1.12x", or over several N "1.04x to 1.90x over these N" (a
- * spread of estimates, not an interval). */
+ * one unit: "1.12x", or over several N "1.04x to 1.90x" (a spread of
+ * estimates, not an interval). */
 const char *ic_fmt_factor(char *buf, size_t cap, double lo, double hi);
 
 /* x to 3 significant digits: "1.70", "37.4", "1250". */
@@ -52,10 +57,13 @@ const char *ic_fmt_sig3(char *buf, size_t cap, double x);
 const char *ic_fmt_faster(char *buf, size_t cap, const struct ic_analysis *an,
 			  const struct ic_ratio *r);
 
-/* The N of sites[0..n-1] with in[i] set as runs of neighbours, the last
+/* The N of r[0..n-1] with in[i] set as runs of neighbours, the last
  * joined by "and": "1..16, 256 and 4096"; "" when none. */
-const char *ic_fmt_nset(char *buf, size_t cap, const unsigned long *sites,
-			const unsigned char *in, size_t n);
+const char *ic_fmt_nset(char *buf, size_t cap, const struct ic_ratio *r, const unsigned char *in,
+			size_t n);
+
+/* The form on side s: compare, baseline, or `unresolved` (may be NULL). */
+const char *ic_fmt_side(const struct ic_analysis *an, enum ic_point_side s, const char *unresolved);
 
 
 #endif /* IC_FORMAT_H */

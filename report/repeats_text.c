@@ -1,5 +1,5 @@
-/* summary.md on the sweep's repeats; see repeats_text.h. */
-#include "repeats_text.h"
+/* summary.md on the sweep's repeats; see report.h. */
+#include "report.h"
 
 #include <math.h>
 
@@ -8,23 +8,13 @@
 
 static void verdict_words(FILE *f, const struct ic_analysis *an, const struct ic_crossover *xo)
 {
-	switch (xo->verdict) {
-	case IC_VERDICT_CROSSOVER:
+	if (xo->verdict == IC_VERDICT_CROSSOVER)
 		fprintf(f, "crossover in (%.0f, %.0f)", xo->bracket_lo, xo->bracket_hi);
-		break;
-	case IC_VERDICT_COMPARE_WINS:
-		fprintf(f, "%s faster wherever resolved", an->opts.compare);
-		break;
-	case IC_VERDICT_BASELINE_WINS:
-		fprintf(f, "%s faster wherever resolved", an->opts.baseline);
-		break;
-	case IC_VERDICT_CONFLICT:
-		fputs("sides switching, no crossover", f);
-		break;
-	default:
-		fputs("no N resolved", f);
-		break;
-	}
+	else if (xo->verdict == IC_VERDICT_COMPARE_WINS || xo->verdict == IC_VERDICT_BASELINE_WINS)
+		fprintf(f, "%s faster wherever resolved", xo->verdict == IC_VERDICT_COMPARE_WINS ?
+			an->opts.compare : an->opts.baseline);
+	else
+		fputs(xo->verdict == IC_VERDICT_CONFLICT ? "sides switching, no crossover" : "no N resolved", f);
 }
 
 int ic_repeats_disagree(FILE *f, const struct ic_analysis *an, const struct ic_series *se)

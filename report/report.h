@@ -8,6 +8,8 @@
  *   verdict.c           the verdict per series in the question's words:
  *                       summary.md's first screen and verdict.txt
  *   verdict_json.c      verdict.json (docs/verdict-json.md)
+ *   repeats_text.c      what summary.md says of the sweep's repeats
+ *                       (engine/repeats.h)
  *   tables.c            the CSV tables; every one ends with the build's
  *                       columns (enum ic_build_key order)
  *   calibration.c       --calibrate's coverage over its trials: how often
@@ -48,6 +50,15 @@ int ic_verdict_text_write(FILE *f, const struct ic_analysis *an);
 int ic_verdict_json_write(FILE *f, const struct ic_analysis *an);
 int ic_summary_write(FILE *f, const struct ic_analysis *an);
 void ic_attribution_write(FILE *f, const struct ic_analysis *an, const struct ic_series *se);
+
+/* A verdict only where every repeat holds it: where the series' repeats
+ * disagree, "the 3 repeats disagree, so no verdict is stated: repeat 1
+ * ..., repeat 2 ..." and 1, else nothing and 0; where they agree, "; each
+ * of the 3 repeats alone says the same". The Method section's table of the
+ * spread at each level of the design, one row per series. */
+int ic_repeats_disagree(FILE *f, const struct ic_analysis *an, const struct ic_series *se);
+void ic_repeats_agree_note(FILE *f, const struct ic_series *se);
+void ic_repeats_method(FILE *f, const struct ic_analysis *an);
 
 int ic_tables_points_write(FILE *f, const struct ic_analysis *an);
 int ic_tables_ratios_write(FILE *f, const struct ic_analysis *an);

@@ -2,7 +2,6 @@
  * states and what the difference is made of (attribution_text.c); then
  * the machine, the counters and the method. */
 #include "report.h"
-#include "repeats_text.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -27,23 +26,10 @@ static const char *plural(size_t n)
 	return n == 1 ? "" : "s";
 }
 
-/* A time cell to 3 significant digits ("—" not measured); the 95%
- * intervals are in points.csv. */
-static void time_cell(FILE *f, const struct ic_point *p)
-{
-	char t[32];
-
-	fprintf(f, " | %s", ic_fmt_sig3(t, sizeof(t), p->med[IC_F_NS]));
-}
-
 /* "simulated" for sim, "PAPI" for papi, else as it is ("mixed", "none"). */
 static const char *source_word(const char *src)
 {
-	if (!strcmp(src, "sim"))
-		return "simulated";
-	if (!strcmp(src, "papi"))
-		return "PAPI";
-	return src;
+	return !strcmp(src, "sim") ? "simulated" : !strcmp(src, "papi") ? "PAPI" : src;
 }
 
 /* Both forms' L1i misses per site in one cell, "0.579 / <0.001"; with
@@ -66,12 +52,11 @@ static void l1i_cell(FILE *f, const struct ic_ratio *r, int mixed)
 	}
 }
 
-static int any_l1i(const struct ic_group *gr)
+/* The engine's reading of where the series' L1i counts come from; "" when
+ * none was counted. */
+static const char *l1i_source(const struct ic_series *se)
 {
-	for (size_t i = 0; i < gr->npoints; i++)
-		if (isfinite(gr->points[i]->med[IC_F_L1I]))
-			return 1;
-	return 0;
+	return se->attr ? se->attr->l1i_source : "";
 }
 
 /* Per N both times, which form is faster by how much, and L1i misses
@@ -80,9 +65,9 @@ static void evidence_table(FILE *f, const struct ic_analysis *an, const struct i
 {
 	const struct ic_group *gr = &se->group;
 	const char *c = an->opts.compare, *b = an->opts.baseline;
-	const char *src = se->attr ? se->attr->l1i_source : "";
-	int l1i = any_l1i(gr);
-	char l1[32] = "", cell[96];
+	const char *src = l1i_source(se);
+	int l1i = *src != '\0';
+	char l1[32] = "", cell[96], tc[32], tb[32];
 
 	if (!strcmp(src, "sim") || !strcmp(src, "papi"))
 		snprintf(l1, sizeof(l1), ", %s", source_word(src));
@@ -93,10 +78,9 @@ static void evidence_table(FILE *f, const struct ic_analysis *an, const struct i
 	for (size_t i = 0; i < gr->nratios; i++) {
 		const struct ic_ratio *r = &gr->ratios[i];
 
-		fprintf(f, "| %lu", r->sites);
-		time_cell(f, r->cmp);
-		time_cell(f, r->base);
-		fprintf(f, " | %s", ic_fmt_faster(cell, sizeof(cell), an, r));
+		/* times to 3 significant digits; their 95% intervals are in points.csv */
+		fprintf(f, "| %lu | %s | %s | %s", r->sites, ic_fmt_sig3(tc, sizeof(tc), r->cmp->med[IC_F_NS]),
+			ic_fmt_sig3(tb, sizeof(tb), r->base->med[IC_F_NS]), ic_fmt_faster(cell, sizeof(cell), an, r));
 		if (l1i)
 			l1i_cell(f, r, !strcmp(src, "mixed"));
 		fputs(" |\n", f);
@@ -169,34 +153,27 @@ static void state_time(FILE *f, const struct ic_state *st)
  * moved and how (states.h). */
 static void level_text(FILE *f, const struct ic_analysis *an, const struct ic_states *st)
 {
-	const char *c = an->opts.compare, *b = an->opts.baseline;
+	static const char *const steady[] = {
+		[IC_LEVEL_STEADY] = " The processes ran at one level: at every N, 90% of them within ±5% "
+				    "of their mean.",
+		[IC_LEVEL_UNBOUNDED] = " No variation beyond the repetitions' noise was shown, but none "
+				       "within ±5% is ruled out.",
+		[IC_LEVEL_LAYOUT] = " The processes differ beyond their noise, but the processes of each "
+				    "layout variant agree: the layouts, which the 95% ranges hold, not the "
+				    "machine.",
+	};
 
-	switch (st->level) {
-	case IC_LEVEL_UNTESTED:
-		return;
-	case IC_LEVEL_STEADY:
-		fprintf(f, " The processes ran at one level: at every N, 90%% of them within ±5%% of "
-			"their mean.");
-		return;
-	case IC_LEVEL_UNBOUNDED:
-		fprintf(f, " No variation beyond the repetitions' noise was shown, but none within ±5%% "
-			"is ruled out.");
-		return;
-	case IC_LEVEL_LAYOUT:
-		fprintf(f, " The processes differ beyond their noise, but the processes of each layout "
-			"variant agree: the layouts, which the 95%% ranges hold, not the machine.");
-		return;
-	case IC_LEVEL_WANDERS:
-	case IC_LEVEL_DRIFTS:
+	if (st->level == IC_LEVEL_WANDERS || st->level == IC_LEVEL_DRIFTS)
 		fprintf(f, " The machine's level moved: at N = %lu the processes ran %s/%s %.2f to %.2f "
 			"(10th-90th percentile), and those of one layout differ beyond their noise "
 			"(p %s). It %s; the answer above is the time average, and each side's spread "
-			"says how far a moment strays.", st->steady_sites, c, b, st->spread_lo,
-			st->spread_hi, st->time_p < 0.001 ? "< 0.001" : st->time_p < 0.01 ? "< 0.01" : "< 0.05",
+			"says how far a moment strays.", st->steady_sites, an->opts.compare,
+			an->opts.baseline, st->spread_lo, st->spread_hi,
+			st->time_p < 0.001 ? "< 0.001" : st->time_p < 0.01 ? "< 0.01" : "< 0.05",
 			st->level == IC_LEVEL_DRIFTS ? "drifts: a line in time takes away half of it or more"
 						     : "wanders: no two clean states, no line in time");
-		return;
-	}
+	else if ((size_t)st->level < sizeof(steady) / sizeof(*steady) && steady[st->level])
+		fputs(steady[st->level], f);
 }
 
 /* One state: why not two. Two: each with its level, time and spell, and
@@ -223,14 +200,13 @@ static void states_text(FILE *f, const struct ic_analysis *an, const struct ic_s
 	}
 	fprintf(f, "**Two states**: %s/%s at N = %lu is ", an->opts.compare, an->opts.baseline,
 		st->st[0].sites);
-	state_level(f, &st->st[0]);
-	fputs(" in one (", f);
-	state_time(f, &st->st[0]);
-	fputs(") and ", f);
-	state_level(f, &st->st[1]);
-	fputs(" in the other (", f);
-	state_time(f, &st->st[1]);
-	fprintf(f, "); %.1f noise scales apart, read from %zu repetitions in time order. %zu of %zu "
+	for (int k = 0; k < 2; k++) {
+		state_level(f, &st->st[k]);
+		fputs(k ? " in the other (" : " in one (", f);
+		state_time(f, &st->st[k]);
+		fputs(k ? ")" : ") and ", f);
+	}
+	fprintf(f, "; %.1f noise scales apart, read from %zu repetitions in time order. %zu of %zu "
 		"processes stayed in the first state throughout, %zu in the second", m->sep, m->n, st->st[0].nproc,
 		st->nproc, st->st[1].nproc);
 	if (st->nunsteady)
@@ -316,7 +292,7 @@ static void series_text(FILE *f, const struct ic_analysis *an, const struct ic_s
 		fputs("This table pools the two states below, the time average over the run, as the answer does.\n\n",
 		      f);
 	evidence_table(f, an, se);
-	if (!any_l1i(gr))
+	if (!*l1i_source(se))
 		fputs("L1i misses were not measured for this series (not zero: not counted).\n\n", f);
 	if (se->states)
 		states_text(f, an, se->states);
@@ -436,7 +412,7 @@ static void machine_state(FILE *f, const struct ic_results *res)
 	fputs("- Machine state at the start of the run (what moves results, with the command "
 	      "that fixes it; nothing was changed):\n", f);
 	for (size_t i = 0; i < n; i++) {
-		const char *v = machine_ctx(res, machine_rule[i].key), *val = machine_rule[i].val, *fix;
+		const char *v = machine_ctx(res, machine_rule[i].key), *val = machine_rule[i].val, *fix, *q;
 		int bad;
 
 		if (!*v) {
@@ -459,19 +435,17 @@ static void machine_state(FILE *f, const struct ic_results *res)
 			load_text(f, machine_rule[i].name, v, busy);
 		} else if (bad) {
 			fix = machine_rule[i].fix ? machine_rule[i].fix : boost_fix(v);
+			q = *fix >= 'A' && *fix <= 'Z' ? "" : "`";
 			fprintf(f, "  - %s: **%s**: %s. Fix: %s%s%s\n", machine_rule[i].name,
 				!strcmp(machine_rule[i].key, "machine_nmi_watchdog") ? "on" :
 				!strcmp(machine_rule[i].key, "machine_aslr") ? "off" : v,
-				machine_rule[i].effect, *fix >= 'A' && *fix <= 'Z' ? "" : "`", fix,
-				*fix >= 'A' && *fix <= 'Z' ? "" : "`");
-		} else if (!strcmp(machine_rule[i].key, "machine_aslr") && nfine < sizeof(fine) - 256) {
-			nfine += (size_t)snprintf(fine + nfine, sizeof(fine) - nfine, "%sASLR on (%s: part "
-						  "of the randomised design, leave it on)",
-						  nfine ? "; " : "", v);
-		} else if (machine_rule[i].fine && nfine < sizeof(fine) - 256) {
-			nfine += (size_t)snprintf(fine + nfine, sizeof(fine) - nfine, "%s%s %s",
-						  nfine ? "; " : "", machine_rule[i].fine,
-						  !strcmp(val, "0") ? "off" : v);
+				machine_rule[i].effect, q, fix, q);
+		} else if (!strcmp(machine_rule[i].key, "machine_aslr")) {
+			ic_fmt_add(fine, sizeof(fine), &nfine, "%sASLR on (%s: part of the randomised design, "
+				   "leave it on)", nfine ? "; " : "", v);
+		} else if (machine_rule[i].fine) {
+			ic_fmt_add(fine, sizeof(fine), &nfine, "%s%s %s", nfine ? "; " : "", machine_rule[i].fine,
+				   !strcmp(val, "0") ? "off" : v);
 		}
 	}
 	if (nfine)
@@ -697,7 +671,7 @@ static void evidence_intro(FILE *f, const struct ic_analysis *an)
 		const struct ic_states *st = an->series[s].states;
 
 		unsplit += st && st->nstates == 1 && st->nproc < IC_STATES_MIN_PROC;
-		l1i += any_l1i(&an->series[s].group);
+		l1i += *l1i_source(&an->series[s]) != '\0';
 		attr += an->series[s].attr && an->series[s].attr->has_controls;
 	}
 	fprintf(f, "## Evidence\n\nEach table gives per N the median time per call site in ns (95%% intervals in "

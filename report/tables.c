@@ -3,21 +3,30 @@
 #include "report.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "decision.h"
+#include "format.h"
 #include "kit.h"
 #include "series.h"
 #include "stats.h"
 
-/* A number field (empty when not measured), then sep unless sep is 0. */
-static void tables_num(FILE *f, double x, const char *fmt, char sep)
+/* n number fields in fmt, each after a comma (empty when not measured). */
+static void tables_nums(FILE *f, const char *fmt, int n, ...)
 {
-	if (isfinite(x))
-		fprintf(f, fmt, x);
-	if (sep)
-		fputc(sep, f);
+	va_list ap;
+
+	va_start(ap, n);
+	while (n-- > 0) {
+		double x = va_arg(ap, double);
+
+		fputc(',', f);
+		if (isfinite(x))
+			fprintf(f, fmt, x);
+	}
+	va_end(ap);
 }
 
 /* The build columns every table ends with (enum ic_build_key order), each
@@ -40,15 +49,6 @@ static void tables_row_end(FILE *f, const struct ic_results *res, size_t build)
 	fputc('\n', f);
 }
 
-static const char *tables_side_form(const struct ic_analysis *an, enum ic_point_side s)
-{
-	if (s == IC_SIDE_COMPARE)
-		return an->opts.compare;
-	if (s == IC_SIDE_BASELINE)
-		return an->opts.baseline;
-	return "unresolved";
-}
-
 int ic_tables_points_write(FILE *f, const struct ic_analysis *an)
 {
 	const struct ic_results *res = an->res;
@@ -60,35 +60,28 @@ int ic_tables_points_write(FILE *f, const struct ic_analysis *an)
 	for (size_t i = 0; i < res->npoints; i++) {
 		const struct ic_point *p = res->points[i];
 
-		fprintf(f, "%s,%s,%s,%s,%lu,%lu,%s,", p->form, p->op, p->layout, p->order,
-			p->sites, p->threads, p->mode);
-		tables_num(f, p->med[IC_F_NS], "%.10g", ',');
-		tables_num(f, p->ci_lo, "%.10g", ',');
-		tables_num(f, p->ci_hi, "%.10g", ',');
-		tables_num(f, p->cv, "%.6g", ',');
-		tables_num(f, p->med[IC_F_IPS], "%.10g", ',');
-		tables_num(f, p->med[IC_F_CYCLES], "%.10g", ',');
-		tables_num(f, p->med[IC_F_L1I], "%.10g", ',');
-		ic_csv_quoted(f, ic_point_source(p));
+		fprintf(f, "%s,%s,%s,%s,%lu,%lu,%s", p->form, p->op, p->layout, p->order, p->sites,
+			p->threads, p->mode);
+		tables_nums(f, "%.10g", 3, p->med[IC_F_NS], p->ci_lo, p->ci_hi);
+		tables_nums(f, "%.6g", 1, p->cv);
+		tables_nums(f, "%.10g", 3, p->med[IC_F_IPS], p->med[IC_F_CYCLES], p->med[IC_F_L1I]);
 		fputc(',', f);
-		tables_num(f, p->med[IC_F_CODE], "%.10g", ',');
-		tables_num(f, p->med[IC_F_FOOT], "%.10g", 0);
-		fprintf(f, ",%zu,%zu,%zu,%lu,", p->nvariants, p->nunits, p->nreps, p->filler);
-		tables_num(f, p->med[IC_F_INSTR], "%.10g", ',');
-		tables_num(f, p->med[IC_F_BRANCH], "%.10g", ',');
-		tables_num(f, p->med[IC_F_ITLB], "%.10g", 0);
+		ic_csv_quoted(f, ic_point_source(p));
+		tables_nums(f, "%.10g", 2, p->med[IC_F_CODE], p->med[IC_F_FOOT]);
+		fprintf(f, ",%zu,%zu,%zu,%lu", p->nvariants, p->nunits, p->nreps, p->filler);
+		tables_nums(f, "%.10g", 3, p->med[IC_F_INSTR], p->med[IC_F_BRANCH], p->med[IC_F_ITLB]);
 		tables_row_end(f, res, p->build);
 	}
 	return ferror(f) ? -1 : 0;
 }
 
-int ic_tables_ratios_write(FILE *f, const struct ic_analysis *an)
+/* A table of one row per ratio of every series: "op,layout,order,sites,
+ * threads,mode,compare,baseline", then what row adds, then the build. */
+static int tables_per_ratio(FILE *f, const struct ic_analysis *an, const char *cols,
+			    void (*row)(FILE *, const struct ic_analysis *, const struct ic_group *,
+					const struct ic_ratio *))
 {
-	fputs("op,layout,order,sites,threads,mode,compare,baseline,ns_compare,ns_baseline,ratio,"
-	      "ratio_ci_lo,ratio_ci_hi,p_value,cv_compare,cv_baseline,reps_compare,reps_baseline,"
-	      "noisy,faster,band_lo,band_hi,variants,processes,df,p_holm,deciding_lo,deciding_hi,log_se,t_975,"
-	      "replicate_cover,"
-	      "filler", f);
+	fprintf(f, "op,layout,order,sites,threads,mode,compare,baseline,%s", cols);
 	tables_build_header(f);
 	for (size_t s = 0; s < an->nseries; s++) {
 		const struct ic_group *gr = &an->series[s].group;
@@ -96,39 +89,46 @@ int ic_tables_ratios_write(FILE *f, const struct ic_analysis *an)
 		for (size_t i = 0; i < gr->nratios; i++) {
 			const struct ic_ratio *r = &gr->ratios[i];
 
-			fprintf(f, "%s,%s,%s,%lu,%lu,%s,%s,%s,", gr->op, gr->layout, gr->order,
+			fprintf(f, "%s,%s,%s,%lu,%lu,%s,%s,%s", gr->op, gr->layout, gr->order,
 				r->cmp->sites, gr->threads, gr->mode, r->cmp->form, r->base->form);
-			tables_num(f, r->cmp->med[IC_F_NS], "%.10g", ',');
-			tables_num(f, r->base->med[IC_F_NS], "%.10g", ',');
-			tables_num(f, r->ratio, "%.6f", ',');
-			tables_num(f, r->lo, "%.6f", ',');
-			tables_num(f, r->hi, "%.6f", ',');
-			tables_num(f, r->p, "%.4g", ',');
-			tables_num(f, r->cmp->cv, "%.6g", ',');
-			tables_num(f, r->base->cv, "%.6g", 0);
-			fprintf(f, ",%zu,%zu,%d,%s,", r->cmp->nreps, r->base->nreps, r->noisy,
-				tables_side_form(an, r->side));
-			tables_num(f, r->band_lo, "%.6f", ',');
-			tables_num(f, r->band_hi, "%.6f", ',');
-			fprintf(f, "%zu,%zu,", r->nvariants, r->nunits);
-			tables_num(f, r->df, "%g", ',');
-			tables_num(f, r->p_holm, "%.4g", ',');
-			/* the interval that decides the side (Holm's), as summary.md's ± */
-			tables_num(f, r->holm_lo, "%.6f", ',');
-			tables_num(f, r->holm_hi, "%.6f", ',');
-			/* For agree: z of two runs' log ratios, its t limit, and how
-			 * often a replicate's estimate falls in this interval when
-			 * both runs have this spread, 2 F(t / sqrt 2) - 1 (87% at
-			 * df = 5). */
-			tables_num(f, r->se, "%.6g", ',');
-			tables_num(f, ic_stats_t_quantile(0.975, r->df), "%.6g", ',');
-			tables_num(f, 2.0 * ic_stats_t_cdf(ic_stats_t_quantile(0.975, r->df) / sqrt(2.0), r->df) - 1.0,
-				   "%.4f", ',');
-			fprintf(f, "%lu", gr->filler);
+			row(f, an, gr, r);
 			tables_row_end(f, an->res, gr->build);
 		}
 	}
 	return ferror(f) ? -1 : 0;
+}
+
+static void tables_ratio_row(FILE *f, const struct ic_analysis *an, const struct ic_group *gr,
+			     const struct ic_ratio *r)
+{
+	double t = ic_stats_t_quantile(0.975, r->df);
+
+	tables_nums(f, "%.10g", 2, r->cmp->med[IC_F_NS], r->base->med[IC_F_NS]);
+	tables_nums(f, "%.6f", 3, r->ratio, r->lo, r->hi);
+	tables_nums(f, "%.4g", 1, r->p);
+	tables_nums(f, "%.6g", 2, r->cmp->cv, r->base->cv);
+	fprintf(f, ",%zu,%zu,%d,%s", r->cmp->nreps, r->base->nreps, r->noisy,
+		ic_fmt_side(an, r->side, "unresolved"));
+	tables_nums(f, "%.6f", 2, r->band_lo, r->band_hi);
+	fprintf(f, ",%zu,%zu", r->nvariants, r->nunits);
+	tables_nums(f, "%g", 1, r->df);
+	tables_nums(f, "%.4g", 1, r->p_holm);
+	/* the interval that decides the side (Holm's), as summary.md's ± */
+	tables_nums(f, "%.6f", 2, r->holm_lo, r->holm_hi);
+	/* For agree: z of two runs' log ratios, its t limit, and how often a
+	 * replicate's estimate falls in this interval when both runs have this
+	 * spread, 2 F(t / sqrt 2) - 1 (87% at df = 5). */
+	tables_nums(f, "%.6g", 2, r->se, t);
+	tables_nums(f, "%.4f", 1, 2.0 * ic_stats_t_cdf(t / sqrt(2.0), r->df) - 1.0);
+	fprintf(f, ",%lu", gr->filler);
+}
+
+int ic_tables_ratios_write(FILE *f, const struct ic_analysis *an)
+{
+	return tables_per_ratio(f, an, "ns_compare,ns_baseline,ratio,ratio_ci_lo,ratio_ci_hi,p_value,"
+				"cv_compare,cv_baseline,reps_compare,reps_baseline,noisy,faster,band_lo,"
+				"band_hi,variants,processes,df,p_holm,deciding_lo,deciding_hi,log_se,t_975,"
+				"replicate_cover,filler", tables_ratio_row);
 }
 
 /* ",states,<state 1 x 5>,<state 2 x 5>,follows": state 2 empty with one. */
@@ -148,10 +148,9 @@ static void tables_states(FILE *f, const struct ic_states *s)
 			fputs(",,,,,", f);
 			continue;
 		}
-		fprintf(f, ",%zu,", st->nproc);
-		tables_num(f, st->level, "%.6f", ',');
-		tables_num(f, st->lo, "%.6f", ',');
-		tables_num(f, st->hi, "%.6f", ',');
+		fprintf(f, ",%zu", st->nproc);
+		tables_nums(f, "%.6f", 3, st->level, st->lo, st->hi);
+		fputc(',', f);
 		if (s->nstates == 2)
 			fputs(ic_verdict_name(st->xo.verdict), f);
 	}
@@ -216,12 +215,11 @@ int ic_tables_crossover_write(FILE *f, const struct ic_analysis *an)
 		const char *first = xo->direction > 0 ? an->opts.compare
 				    : xo->direction < 0 ? an->opts.baseline : "";
 
-		fprintf(f, "%s,%s,%s,%lu,%s,%s,%s,%s,%s,", gr->op, gr->layout, gr->order, gr->threads,
+		fprintf(f, "%s,%s,%s,%lu,%s,%s,%s,%s,%s", gr->op, gr->layout, gr->order, gr->threads,
 			gr->mode, an->opts.compare, an->opts.baseline, ic_verdict_name(xo->verdict),
 			first);
 		/* No point estimate: the data place a crossover in its bracket only. */
-		tables_num(f, xo->bracket_lo, "%.0f", ',');
-		tables_num(f, xo->bracket_hi, "%.0f", 0);
+		tables_nums(f, "%.0f", 2, xo->bracket_lo, xo->bracket_hi);
 		fprintf(f, ",%zu,%zu,%zu,%zu,", gr->nratios, xo->n_compare, xo->n_baseline,
 			xo->n_unresolved);
 		if (gr->nratios)
@@ -236,32 +234,21 @@ int ic_tables_crossover_write(FILE *f, const struct ic_analysis *an)
 	return ferror(f) ? -1 : 0;
 }
 
+static void tables_calibration_row(FILE *f, const struct ic_analysis *an, const struct ic_group *gr,
+				   const struct ic_ratio *r)
+{
+	(void)gr;
+	fprintf(f, ",%g", an->opts.planted);
+	tables_nums(f, "%.6f", 4, r->ratio, r->lo, r->hi, r->ratio - 1.0);
+	/* Detected where Holm resolves it, as the verdict would. */
+	fprintf(f, ",%d,%d,%d", ic_ratio_resolved(r), ic_ratio_holds(r, 1.0 + an->opts.planted),
+		r->noisy);
+}
+
 int ic_tables_calibration_write(FILE *f, const struct ic_analysis *an)
 {
-	double want = 1.0 + an->opts.planted;
-
-	fputs("op,layout,order,sites,threads,mode,compare,baseline,planted,ratio,ratio_ci_lo,"
-	      "ratio_ci_hi,measured_extra,excludes_1,contains_planted,noisy", f);
-	tables_build_header(f);
-	for (size_t g = 0; g < an->nseries; g++) {
-		const struct ic_group *gr = &an->series[g].group;
-
-		for (size_t i = 0; i < gr->nratios; i++) {
-			const struct ic_ratio *r = &gr->ratios[i];
-
-			fprintf(f, "%s,%s,%s,%lu,%lu,%s,%s,%s,%g,", gr->op, gr->layout, gr->order,
-				r->cmp->sites, gr->threads, gr->mode, r->cmp->form, r->base->form,
-				an->opts.planted);
-			tables_num(f, r->ratio, "%.6f", ',');
-			tables_num(f, r->lo, "%.6f", ',');
-			tables_num(f, r->hi, "%.6f", ',');
-			tables_num(f, r->ratio - 1.0, "%.6f", 0);
-			/* Detected where Holm resolves it, as the verdict would. */
-			fprintf(f, ",%d,%d,%d", ic_ratio_resolved(r), ic_ratio_holds(r, want), r->noisy);
-			tables_row_end(f, an->res, gr->build);
-		}
-	}
-	return ferror(f) ? -1 : 0;
+	return tables_per_ratio(f, an, "planted,ratio,ratio_ci_lo,ratio_ci_hi,measured_extra,"
+				"excludes_1,contains_planted,noisy", tables_calibration_row);
 }
 
 int ic_tables_refine_next_write(FILE *f, const struct ic_analysis *an)

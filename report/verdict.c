@@ -8,7 +8,6 @@
 
 #include <ctype.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,20 +18,7 @@ struct vbuf {
 	size_t cap, len;
 };
 
-__attribute__((format(printf, 2, 3)))
-static void vb_add(struct vbuf *b, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (b->len >= b->cap)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		b->len = b->len + (size_t)n < b->cap ? b->len + (size_t)n : b->cap - 1;
-}
+#define VB_ADD(b, ...) ic_fmt_add((b)->s, (b)->cap, &(b)->len, __VA_ARGS__)
 
 /* Capitalises the clause that starts at b->s + from. */
 static void vb_capital(struct vbuf *b, size_t from)
@@ -55,15 +41,6 @@ int ic_verdict_classic(const struct ic_analysis *an)
 	return (!strcmp(c, "inline") || !strcmp(c, "hint")) && !strncmp(b, "extern", 6);
 }
 
-/* The N of one verdict: the series' ratios (their sides are Holm's over
- * every process, the time average of whatever the machine did) and which
- * of them to speak of. */
-struct vset {
-	const struct ic_ratio *r;
-	const unsigned char *in;
-	size_t n;
-};
-
 /* The slower over the faster of side s at ratio x (compare/baseline). */
 static double vfactor(enum ic_point_side s, double x)
 {
@@ -71,14 +48,14 @@ static double vfactor(enum ic_point_side s, double x)
 }
 
 /* The N of side s that speaks for it: the median of its factors. */
-static const struct ic_ratio *vset_typical(const struct vset *v, enum ic_point_side s)
+static const struct ic_ratio *vset_typical(const struct ic_group *g, enum ic_point_side s)
 {
 	const struct ic_ratio *pick[64];
 	size_t k = 0;
 
-	for (size_t i = 0; i < v->n && k < 64; i++)
-		if (v->in[i] && v->r[i].side == s && isfinite(v->r[i].ratio) && v->r[i].ratio > 0.0)
-			pick[k++] = &v->r[i];
+	for (size_t i = 0; i < g->nratios && k < 64; i++)
+		if (g->ratios[i].side == s && isfinite(g->ratios[i].ratio) && g->ratios[i].ratio > 0.0)
+			pick[k++] = &g->ratios[i];
 	/* Insertion sort by factor: a few dozen N at most. */
 	for (size_t i = 1; i < k; i++)
 		for (size_t j = i; j > 0 && vfactor(s, pick[j]->ratio) < vfactor(s, pick[j - 1]->ratio); j--) {
@@ -90,96 +67,78 @@ static const struct ic_ratio *vset_typical(const struct vset *v, enum ic_point_s
 	return k ? pick[(k - 1) / 2] : NULL;
 }
 
-/* The factor span of side s in v: "1.49x to 1.92x over these N". */
-static void vset_span(const struct vset *v, enum ic_point_side s, char *fac, size_t cap)
+/* The factor span, as side s's, of the N of g with in[i] (the first 512
+ * at most): "1.49x to 1.92x"; "" when none has a ratio. */
+static void vset_span(const struct ic_group *g, const unsigned char *in, enum ic_point_side s,
+		      char *fac, size_t cap)
 {
 	double lo = INFINITY, hi = -INFINITY;
 
-	for (size_t i = 0; i < v->n; i++) {
+	for (size_t i = 0; i < g->nratios && i < 512; i++) {
 		double x;
 
-		if (!v->in[i] || v->r[i].side != s || !isfinite(v->r[i].ratio) || v->r[i].ratio <= 0.0)
+		if (!in[i] || !isfinite(g->ratios[i].ratio) || g->ratios[i].ratio <= 0.0)
 			continue;
-		x = vfactor(s, v->r[i].ratio);
+		x = vfactor(s, g->ratios[i].ratio);
 		lo = fmin(lo, x);
 		hi = fmax(hi, x);
 	}
+	*fac = '\0';
 	if (isfinite(lo))
 		ic_fmt_factor(fac, cap, lo, hi);
-	else
-		snprintf(fac, cap, "some");
 }
 
-static const char *vform(const struct vwords *w, enum ic_point_side s)
+/* in[i] for the N of g whose side is s, and their set as ic_fmt_nset says it. */
+static const char *vset_nset(char *buf, size_t cap, const struct ic_group *g, enum ic_point_side s,
+			     unsigned char in[512])
 {
-	return s == IC_SIDE_COMPARE ? w->an->opts.compare : w->an->opts.baseline;
+	for (size_t i = 0; i < g->nratios && i < 512; i++)
+		in[i] = g->ratios[i].side == s;
+	return ic_fmt_nset(buf, cap, g->ratios, in, g->nratios < 512 ? g->nratios : 512);
 }
 
 enum vrange { V_UPTO, V_FROM, V_AT };
 
 /* One side's clause: [from N = B ]head[ up to N = A| at N = set] by span. */
-static void verdict_clause(struct vbuf *b, const struct vwords *w, const struct vset *v,
+static void verdict_clause(struct vbuf *b, const struct vwords *w, const struct ic_group *g,
 			   enum ic_point_side s, enum vrange range, unsigned long at)
 {
-	const char *c = w->an->opts.compare, *base = w->an->opts.baseline;
-	char fac[48], head[160], set[512] = "";
-	unsigned char *mask = calloc(v->n ? v->n : 1, 1);
+	char fac[48], head[160], set[512];
+	unsigned char in[512];
 
-	vset_span(v, s, fac, sizeof(fac));
-	if (s == IC_SIDE_COMPARE) {
-		if (w->classic && !w->program)
-			snprintf(head, sizeof(head), "%s is faster", c);
-		else if (w->classic)
-			snprintf(head, sizeof(head), "inlining makes the program faster");
-		else if (w->program)
-			snprintf(head, sizeof(head), "the program with %s is faster", c);
-		else
-			snprintf(head, sizeof(head), "%s is faster", c);
-	} else if (w->classic && w->program) {
-		snprintf(head, sizeof(head), "the program with the calls out of line is faster");
-	} else if (w->classic) {
-		snprintf(head, sizeof(head), "%s calls are faster", base);
-	} else if (w->program) {
-		snprintf(head, sizeof(head), "the program with %s is faster", base);
-	} else {
-		snprintf(head, sizeof(head), "%s is faster", base);
-	}
-	/* From the series' first N is at its every N: said by its N. */
-	if (range == V_FROM && v->n && v->r[0].sites == at)
-		range = V_AT;
-	if (range == V_AT && mask) {
-		unsigned long sites[512];
-		size_t n = v->n < 512 ? v->n : 512;
-
-		for (size_t i = 0; i < n; i++) {
-			mask[i] = v->in[i] && v->r[i].side == s;
-			sites[i] = v->r[i].sites;
-		}
-		ic_fmt_nset(set, sizeof(set), sites, mask, n);
-	}
-	free(mask);
-	if (range == V_FROM)
-		vb_add(b, "from N = %lu %s", at, head);
-	else if (range == V_UPTO)
-		vb_add(b, "%s up to N = %lu", head, at);
+	vset_nset(set, sizeof(set), g, s, in);
+	vset_span(g, in, s, fac, sizeof(fac));
+	if (w->classic && w->program)
+		snprintf(head, sizeof(head), s == IC_SIDE_COMPARE ? "inlining makes the program faster"
+				 : "the program with the calls out of line is faster");
+	else if (w->program)
+		snprintf(head, sizeof(head), "the program with %s is faster", ic_fmt_side(w->an, s, NULL));
 	else
-		vb_add(b, "%s at N = %s", head, set);
+		snprintf(head, sizeof(head), w->classic && s == IC_SIDE_BASELINE ? "%s calls are faster"
+				 : "%s is faster", ic_fmt_side(w->an, s, NULL));
+	/* From the series' first N is at its every N: said by its N. */
+	if (range == V_FROM && g->nratios && g->ratios[0].sites == at)
+		range = V_AT;
+	if (range == V_FROM)
+		VB_ADD(b, "from N = %lu %s", at, head);
+	else if (range == V_UPTO)
+		VB_ADD(b, "%s up to N = %lu", head, at);
+	else
+		VB_ADD(b, "%s at N = %s", head, set);
 	/* One N: its size follows; several: the span of their estimates (the
 	 * clause has just named those N). */
-	if (strstr(fac, " over these N")) {
-		*strstr(fac, " over these N") = '\0';
-		vb_add(b, ", by %s", fac);
-	}
+	if (strstr(fac, " to "))
+		VB_ADD(b, ", by %s", fac);
 }
 
 /* The size of side s where it is typical: its time average with the 95%
  * range that decides it, the spread of its paired repetitions in time,
  * and how often each moment put that side ahead over the side's N. A
  * range wider than +-IC_VERDICT_SIZE_MAX sizes nothing. */
-static void verdict_size(struct vbuf *b, const struct vwords *w, const struct vset *v,
+static void verdict_size(struct vbuf *b, const struct vwords *w, const struct ic_group *g,
 			 enum ic_point_side s)
 {
-	const struct ic_ratio *t = vset_typical(v, s);
+	const struct ic_ratio *t = vset_typical(g, s);
 	size_t won = 0, all = 0, nside = 0;
 	double lo, hi;
 
@@ -187,66 +146,60 @@ static void verdict_size(struct vbuf *b, const struct vwords *w, const struct vs
 		return;
 	lo = vfactor(s, s == IC_SIDE_COMPARE ? t->holm_hi : t->holm_lo);
 	hi = vfactor(s, s == IC_SIDE_COMPARE ? t->holm_lo : t->holm_hi);
-	for (size_t i = 0; i < v->n; i++)
-		nside += v->in[i] && v->r[i].side == s;
+	for (size_t i = 0; i < g->nratios; i++)
+		nside += g->ratios[i].side == s;
 	/* With one N the clause named it already. */
 	if (nside > 1)
-		vb_add(b, "; at N = %lu", t->sites);
+		VB_ADD(b, "; at N = %lu", t->sites);
 	if (isfinite(lo) && isfinite(hi) && sqrt(hi / lo) <= 1.0 + IC_VERDICT_SIZE_MAX)
-		vb_add(b, "%s %.3gx on average [%.3g-%.3gx]", nside > 1 ? ":" : ",", vfactor(s, t->ratio),
+		VB_ADD(b, "%s %.3gx on average [%.3g-%.3gx]", nside > 1 ? ":" : ",", vfactor(s, t->ratio),
 		       lo, hi);
 	else
-		vb_add(b, "%s too variable to size here (%.2gx on average, its 95%% range over %.2gx "
+		VB_ADD(b, "%s too variable to size here (%.2gx on average, its 95%% range over %.2gx "
 		       "either way)", nside > 1 ? ":" : ",", vfactor(s, t->ratio), 1.0 + IC_VERDICT_SIZE_MAX);
 	if (t->nrep >= 5 && isfinite(t->spread_lo)) {
 		double a = vfactor(s, s == IC_SIDE_COMPARE ? t->spread_hi : t->spread_lo);
 		double z = vfactor(s, s == IC_SIDE_COMPARE ? t->spread_lo : t->spread_hi);
 
-		vb_add(b, ", %.3gx to %.3gx as the machine varied", a, z);
+		VB_ADD(b, ", %.3gx to %.3gx as the machine varied", a, z);
 	}
-	vb_add(b, ".");
-	for (size_t i = 0; i < v->n; i++)
-		if (v->in[i] && v->r[i].side == s) {
-			all += v->r[i].nrep;
-			won += s == IC_SIDE_COMPARE ? v->r[i].nrep_cmp : v->r[i].nrep_base;
+	VB_ADD(b, ".");
+	for (size_t i = 0; i < g->nratios; i++)
+		if (g->ratios[i].side == s) {
+			all += g->ratios[i].nrep;
+			won += s == IC_SIDE_COMPARE ? g->ratios[i].nrep_cmp : g->ratios[i].nrep_base;
 		}
 	if (all) {
 		size_t from = b->len + 1;
 
-		vb_add(b, " %s was the faster in %zu of %zu paired repetitions there.", vform(w, s), won,
-		       all);
+		VB_ADD(b, " %s was the faster in %zu of %zu paired repetitions there.",
+		       ic_fmt_side(w->an, s, NULL), won, all);
 		vb_capital(b, from);
 	}
 }
 
-/* Counts of v's sides. */
+/* Counts of g's sides. */
 struct vcount {
 	size_t nc, nb, nu, switches;
 	unsigned long minc, maxc, minb, maxb;
 };
 
-static struct vcount vset_count(const struct vset *v)
+static struct vcount vset_count(const struct ic_group *g)
 {
-	struct vcount k = { 0 };
-	enum ic_point_side last = IC_SIDE_UNRESOLVED;
+	/* The counts and switches are the crossover's (the engine's); the
+	 * sides' first and last N are read here. */
+	struct vcount k = { .nc = g->xo.n_compare, .nb = g->xo.n_baseline, .nu = g->xo.n_unresolved,
+			    .switches = g->xo.switches };
 
-	for (size_t i = 0; i < v->n; i++) {
-		enum ic_point_side s = v->r[i].side;
+	for (size_t i = 0; i < g->nratios; i++) {
+		unsigned long n = g->ratios[i].sites;
 
-		if (!v->in[i])
-			continue;
-		if (s == IC_SIDE_COMPARE) {
-			k.minc = k.nc++ ? k.minc : v->r[i].sites;
-			k.maxc = v->r[i].sites;
-		} else if (s == IC_SIDE_BASELINE) {
-			k.minb = k.nb++ ? k.minb : v->r[i].sites;
-			k.maxb = v->r[i].sites;
-		} else {
-			k.nu++;
-		}
-		if (s != IC_SIDE_UNRESOLVED) {
-			k.switches += last != IC_SIDE_UNRESOLVED && s != last;
-			last = s;
+		if (g->ratios[i].side == IC_SIDE_COMPARE) {
+			k.minc = k.minc ? k.minc : n;
+			k.maxc = n;
+		} else if (g->ratios[i].side == IC_SIDE_BASELINE) {
+			k.minb = k.minb ? k.minb : n;
+			k.maxb = n;
 		}
 	}
 	return k;
@@ -274,154 +227,132 @@ static void verdict_times(struct vbuf *b, const struct ic_ratio *t)
 
 	if (!t || !t->cmp || !t->base)
 		return;
-	vb_add(b, " (N = %lu: %s against %s ns a site)", t->sites,
+	VB_ADD(b, " (N = %lu: %s against %s ns a site)", t->sites,
 	       ic_fmt_sig3(x, sizeof(x), t->ratio < 1.0 ? t->cmp->med[IC_F_NS] : t->base->med[IC_F_NS]),
 	       ic_fmt_sig3(y, sizeof(y), t->ratio < 1.0 ? t->base->med[IC_F_NS] : t->cmp->med[IC_F_NS]));
 }
 
 /* The unresolved N that lean toward side s: " (N = 1..16 lean inline by
  * 1.2x to 1.3x, within the noise)". */
-static void verdict_lean(struct vbuf *b, const struct vwords *w, const struct vset *v,
+static void verdict_lean(struct vbuf *b, const struct vwords *w, const struct ic_group *g,
 			 enum ic_point_side s)
 {
 	unsigned char lean[512] = { 0 };
-	unsigned long sites[512];
-	double lo = INFINITY, hi = -INFINITY;
-	size_t n = v->n < 512 ? v->n : 512, k = 0;
+	size_t n = g->nratios < 512 ? g->nratios : 512, k = 0;
 	char set[512], fac[48];
 
 	for (size_t i = 0; i < n; i++) {
-		double x = v->r[i].ratio;
+		double x = g->ratios[i].ratio;
 
-		sites[i] = v->r[i].sites;
-		if (!v->in[i] || v->r[i].side != IC_SIDE_UNRESOLVED || !isfinite(x) || x <= 0.0 ||
-		    (s == IC_SIDE_COMPARE) != (x < 1.0))
-			continue;
-		lean[i] = 1;
-		k++;
-		lo = fmin(lo, vfactor(s, x));
-		hi = fmax(hi, vfactor(s, x));
+		lean[i] = g->ratios[i].side == IC_SIDE_UNRESOLVED && isfinite(x) && x > 0.0 &&
+			  (s == IC_SIDE_COMPARE) == (x < 1.0);
+		k += lean[i];
 	}
 	if (!k)
 		return;
-	ic_fmt_factor(fac, sizeof(fac), lo, hi);
-	if (strstr(fac, " over these N"))
-		*strstr(fac, " over these N") = '\0';
-	vb_add(b, " (N = %s lean%s %s by %s, within the noise)", ic_fmt_nset(set, sizeof(set), sites, lean, n),
-	       k == 1 ? "s" : "", vform(w, s), fac);
+	vset_span(g, lean, s, fac, sizeof(fac));
+	VB_ADD(b, " (N = %s lean%s %s by %s, within the noise)",
+	       ic_fmt_nset(set, sizeof(set), g->ratios, lean, n), k == 1 ? "s" : "",
+	       ic_fmt_side(w->an, s, NULL), fac);
 }
 
 /* What to do, in one sentence from the sides: the rule a person tuning
  * call sites acts on, in the run's own numbers. */
-static void verdict_todo(struct vbuf *b, const struct vwords *w, const struct vset *v)
+static void verdict_todo(struct vbuf *b, const struct vwords *w, const struct ic_group *g)
 {
-	struct vcount k = vset_count(v);
+	struct vcount k = vset_count(g);
 	const char *c = w->an->opts.compare, *base = w->an->opts.baseline;
-	unsigned long last = v->n ? v->r[v->n - 1].sites : 0;
-	const struct ic_ratio *tb = vset_typical(v, IC_SIDE_BASELINE), *tc = vset_typical(v, IC_SIDE_COMPARE);
-	char ab[48] = "", ac[48] = "";
+	unsigned long last = g->nratios ? g->ratios[g->nratios - 1].sites : 0;
+	const struct ic_ratio *tb = vset_typical(g, IC_SIDE_BASELINE), *tc = vset_typical(g, IC_SIDE_COMPARE);
+	char ab[48] = "", ac[48] = "", prefer[112];
 
 	if (tb)
 		vabout(ab, sizeof(ab), IC_SIDE_BASELINE, tb);
 	if (tc)
 		vabout(ac, sizeof(ac), IC_SIDE_COMPARE, tc);
-
+	snprintf(prefer, sizeof(prefer), "Prefer %s", c);
 	if (!k.nc && !k.nb) {
-		vb_add(b, "This run cannot tell which form is faster at any N");
-		verdict_lean(b, w, v, IC_SIDE_COMPARE);
-		verdict_lean(b, w, v, IC_SIDE_BASELINE);
-		vb_add(b, "; a longer run could (see Resolution).");
+		VB_ADD(b, "This run cannot tell which form is faster at any N");
+		verdict_lean(b, w, g, IC_SIDE_COMPARE);
+		verdict_lean(b, w, g, IC_SIDE_BASELINE);
+		VB_ADD(b, "; a longer run could (see Resolution).");
 		return;
 	}
 	if (k.switches > 1) {
-		vb_add(b, "No one rule: the faster form switches %zu times over N (the table below).",
+		VB_ADD(b, "No one rule: the faster form switches %zu times over N (the table below).",
 		       k.switches);
 		return;
 	}
 	if (k.nc && (!k.nb || k.maxc < k.minb)) {
 		if (!k.nb && !k.nu) {
-			if (w->classic)
-				vb_add(b, "Inline it: it is faster at every N measured, up to N = %lu, %s",
-				       last, ac);
-			else
-				vb_add(b, "Prefer %s: it is faster at every N measured, up to N = %lu, %s",
-				       c, last, ac);
+			VB_ADD(b, "%s: it is faster at every N measured, up to N = %lu, %s",
+			       w->classic ? "Inline it" : prefer, last, ac);
 			verdict_times(b, tc);
-			vb_add(b, ".");
+			VB_ADD(b, ".");
 			return;
 		}
 		if (w->classic)
-			vb_add(b, "Inline it only where it has at most %lu call site%s", k.maxc,
+			VB_ADD(b, "Inline it only where it has at most %lu call site%s", k.maxc,
 			       k.maxc == 1 ? "" : "s");
 		else
-			vb_add(b, "Prefer %s up to N = %lu", c, k.maxc);
+			VB_ADD(b, "%s up to N = %lu", prefer, k.maxc);
 		if (k.nb) {
-			vb_add(b, "; from %lu, %s is faster, %s", k.minb,
+			VB_ADD(b, "; from %lu, %s is faster, %s", k.minb,
 			       w->classic ? "calling it" : base, ab);
 			verdict_times(b, tb);
 		} else if (k.maxc == last) {
-			vb_add(b, ": it is faster there, up to %lu, the last N measured, %s", last, ac);
+			VB_ADD(b, ": it is faster there, up to %lu, the last N measured, %s", last, ac);
 			verdict_times(b, tc);
 		} else {
-			vb_add(b, ": it is faster there, %s", ac);
+			VB_ADD(b, ": it is faster there, %s", ac);
 			verdict_times(b, tc);
-			vb_add(b, "; beyond, this run cannot tell");
+			VB_ADD(b, "; beyond, this run cannot tell");
 		}
-		vb_add(b, ".");
+		VB_ADD(b, ".");
 		return;
 	}
 	if (k.nb && (!k.nc || k.maxb < k.minc)) {
 		if (w->classic && !k.nc && !k.nu)
-			vb_add(b, "Keep it out of line: the calls are faster at every N, %s",
-			       ab);
+			VB_ADD(b, "Keep it out of line: the calls are faster at every N, %s", ab);
 		else if (w->classic && !k.nc)
-			vb_add(b, "Call it out of line from %lu call sites%s: the calls are faster there, %s", k.minb,
+			VB_ADD(b, "Call it out of line from %lu call sites%s: the calls are faster there, %s", k.minb,
 			       k.minb == last ? ", the last N measured" : "", ab);
 		else if (w->classic)
-			vb_add(b, "Keep it out of line up to %lu call sites: the calls are faster there, %s", k.maxb,
-			       ab);
+			VB_ADD(b, "Keep it out of line up to %lu call sites: the calls are faster there, %s",
+			       k.maxb, ab);
 		else
-			vb_add(b, "Prefer %s %s N = %lu: it is faster there, %s", base, k.nc ? "up to" : "from",
+			VB_ADD(b, "Prefer %s %s N = %lu: it is faster there, %s", base, k.nc ? "up to" : "from",
 			       k.nc ? k.maxb : k.minb, ab);
 		verdict_times(b, tb);
 		if (k.nc) {
-			vb_add(b, "; from %lu %s is faster", k.minc, w->classic ? "inlining" : c);
+			VB_ADD(b, "; from %lu %s is faster", k.minc, w->classic ? "inlining" : c);
 		} else {
 			size_t from;
 
-			vb_add(b, ". ");
+			VB_ADD(b, ". ");
 			from = b->len;
-			vb_add(b, "%s was not shown faster at any N", w->classic ? "Inlining" : c);
+			VB_ADD(b, "%s was not shown faster at any N", w->classic ? "Inlining" : c);
 			vb_capital(b, from);
-			verdict_lean(b, w, v, IC_SIDE_COMPARE);
+			verdict_lean(b, w, g, IC_SIDE_COMPARE);
 		}
-		vb_add(b, ".");
+		VB_ADD(b, ".");
 		return;
 	}
-	vb_add(b, "No one rule over N (the table below).");
+	VB_ADD(b, "No one rule over N (the table below).");
 }
 
-/* The sides of v, a sentence each: anchored, a single switch reads "up
+/* The sides of g, a sentence each: anchored, a single switch reads "up
  * to A ... from B"; else each side at its N. Then the unresolved N. */
-static void verdict_sides(struct vbuf *b, const struct vwords *w, const struct vset *v,
-			  const struct ic_crossover *xo)
+static void verdict_sides(struct vbuf *b, const struct vwords *w, const struct ic_group *g)
 {
-	struct vcount k = vset_count(v);
-	unsigned char *mask = calloc(v->n ? v->n : 1, 1);
-	unsigned long sites[512];
-	size_t n = v->n < 512 ? v->n : 512, from;
-	char set[512] = "";
+	struct vcount k = vset_count(g);
+	size_t from;
+	unsigned char in[512];
+	char set[512];
 
-	if (!mask)
-		return;
-	for (size_t i = 0; i < n; i++) {
-		mask[i] = v->in[i] && v->r[i].side == IC_SIDE_UNRESOLVED;
-		sites[i] = v->r[i].sites;
-	}
-	ic_fmt_nset(set, sizeof(set), sites, mask, n);
-	free(mask);
+	vset_nset(set, sizeof(set), g, IC_SIDE_UNRESOLVED, in);
 	if (!k.nc && !k.nb) {
-		vb_add(b, " No N is resolved: at N = %s the 95%% range holds 1.", set);
+		VB_ADD(b, " No N is resolved: at N = %s the 95%% range holds 1.", set);
 		return;
 	}
 	for (int pass = 0; pass < 2; pass++) {
@@ -432,32 +363,31 @@ static void verdict_sides(struct vbuf *b, const struct vwords *w, const struct v
 
 		if (!ns)
 			continue;
-		vb_add(b, " ");
+		VB_ADD(b, " ");
 		from = b->len;
 		if (k.switches > 1)
-			verdict_clause(b, w, v, s, V_AT, 0);
-		else if (pass == 0 && ns)
-			verdict_clause(b, w, v, s, (k.nc && k.nb) ? V_UPTO : V_AT,
+			verdict_clause(b, w, g, s, V_AT, 0);
+		else if (pass == 0)
+			verdict_clause(b, w, g, s, (k.nc && k.nb) ? V_UPTO : V_AT,
 				       s == IC_SIDE_COMPARE ? k.maxc : k.maxb);
 		else
-			verdict_clause(b, w, v, s, V_FROM, s == IC_SIDE_COMPARE ? k.minc : k.minb);
+			verdict_clause(b, w, g, s, V_FROM, s == IC_SIDE_COMPARE ? k.minc : k.minb);
 		vb_capital(b, from);
-		verdict_size(b, w, v, s);
+		verdict_size(b, w, g, s);
 	}
 	if (k.nu)
-		vb_add(b, " Unresolved at N = %s, where the 95%% range holds 1.", set);
+		VB_ADD(b, " Unresolved at N = %s, where the 95%% range holds 1.", set);
 	else
-		vb_add(b, " Unresolved: none.");
-	if (xo && xo->verdict == IC_VERDICT_CROSSOVER)
-		vb_add(b, " The crossover lies between N = %.0f and %.0f.", xo->bracket_lo, xo->bracket_hi);
+		VB_ADD(b, " Unresolved: none.");
+	if (g->xo.verdict == IC_VERDICT_CROSSOVER)
+		VB_ADD(b, " The crossover lies between N = %.0f and %.0f.", g->xo.bracket_lo, g->xo.bracket_hi);
 }
 
 /* The N where the two states put the faster form on opposite sides (each
  * state's ratios from every repetition firmly in it, the process the
- * unit): diff[i] set, sites[] filled, *first the first such; returns how
- * many. n is at most 512. */
-static size_t verdict_state_diff(const struct ic_states *st, unsigned char *diff,
-				 unsigned long *sites, size_t *first)
+ * unit): diff[i] set, *first the first such; returns how many. n is at
+ * most 512. */
+static size_t verdict_state_diff(const struct ic_states *st, unsigned char *diff, size_t *first)
 {
 	const struct ic_state *s0 = &st->st[0], *s1 = &st->st[1];
 	size_t n = s0->nratios < s1->nratios ? s0->nratios : s1->nratios, nd = 0;
@@ -468,7 +398,6 @@ static size_t verdict_state_diff(const struct ic_states *st, unsigned char *diff
 	for (size_t i = 0; i < n && i < 512; i++) {
 		enum ic_point_side a = s0->ratios[i].side, z = s1->ratios[i].side;
 
-		sites[i] = s0->ratios[i].sites;
 		diff[i] = a != IC_SIDE_UNRESOLVED && z != IC_SIDE_UNRESOLVED && a != z;
 		if (diff[i] && !nd)
 			*first = i;
@@ -484,20 +413,20 @@ static void verdict_levels(struct vbuf *b, const struct vwords *w, const struct 
 	const struct ic_states *st = se->states;
 	const struct ic_state *s0 = &st->st[0], *s1 = &st->st[1];
 	unsigned char diff[512] = { 0 };
-	unsigned long sites[512];
 	size_t first, n = s0->nratios < s1->nratios ? s0->nratios : s1->nratios;
-	size_t nd = verdict_state_diff(st, diff, sites, &first);
+	size_t nd = verdict_state_diff(st, diff, &first);
 	char set[512];
 
-	vb_add(b, " The machine ran in two states: inline/extern %.2f (state 1, %.0f%% of the time) and "
+	VB_ADD(b, " The machine ran in two states: inline/extern %.2f (state 1, %.0f%% of the time) and "
 	       "%.2f (state 2, %.0f%%) at N = %lu.", s0->level, 100.0 * s0->share, s1->level,
 	       100.0 * s1->share, s0->sites);
 	if (nd)
-		vb_add(b, " At N = %s the faster form changed with the state: %s in state 1, %s in "
-		       "state 2.", ic_fmt_nset(set, sizeof(set), sites, diff, n < 512 ? n : 512),
-		       vform(w, s0->ratios[first].side), vform(w, s1->ratios[first].side));
+		VB_ADD(b, " At N = %s the faster form changed with the state: %s in state 1, %s in "
+		       "state 2.", ic_fmt_nset(set, sizeof(set), s0->ratios, diff, n < 512 ? n : 512),
+		       ic_fmt_side(w->an, s0->ratios[first].side, NULL),
+		       ic_fmt_side(w->an, s1->ratios[first].side, NULL));
 	else
-		vb_add(b, " Neither state put any N on the other side.");
+		VB_ADD(b, " Neither state put any N on the other side.");
 }
 
 const char *ic_verdict_series(char *buf, size_t cap, const struct ic_analysis *an,
@@ -506,52 +435,36 @@ const char *ic_verdict_series(char *buf, size_t cap, const struct ic_analysis *a
 	const struct ic_group *gr = &se->group;
 	struct vwords w = { an, ic_verdict_classic(an), gr->filler != 0 };
 	struct vbuf b = { buf, cap, 0 };
-	size_t n = gr->nratios, at, nd = 0;
-	unsigned char *in = calloc(n + 1, 1);
+	size_t n = gr->nratios, at, first;
+	unsigned char diff[512];
 	char fb[32], why[256];
-	struct vset v = { gr->ratios, in, n };
 
 	buf[0] = '\0';
-	if (!in) {
-		snprintf(buf, cap, "no verdict (out of memory)");
-		goto out;
-	}
 	if (!n) {
-		vb_add(&b, "Not compared: %s and %s are not both measured at any N", an->opts.compare,
+		VB_ADD(&b, "Not compared: %s and %s are not both measured at any N", an->opts.compare,
 		       an->opts.baseline);
-		goto out;
+		return buf;
 	}
 	/* A smoke test states no side as a finding, but shows its numbers. */
 	if (ic_analysis_smoke(an, why, sizeof(why))) {
-		vb_add(&b, "Smoke test, no verdict (%s): %s/%s", why, an->opts.compare, an->opts.baseline);
+		VB_ADD(&b, "Smoke test, no verdict (%s): %s/%s", why, an->opts.compare, an->opts.baseline);
 		for (size_t i = 0; i < n; i++)
-			vb_add(&b, "%s %.3g at N = %lu", i ? "," : "", gr->ratios[i].ratio, gr->ratios[i].sites);
-		vb_add(&b, ".");
-		goto out;
+			VB_ADD(&b, "%s %.3g at N = %lu", i ? "," : "", gr->ratios[i].ratio, gr->ratios[i].sites);
+		VB_ADD(&b, ".");
+		return buf;
 	}
-	for (size_t i = 0; i < n; i++)
-		in[i] = 1;
 	if (w.program)
-		vb_add(&b, "A whole program, with %s of other code per call site. ",
+		VB_ADD(&b, "A whole program, with %s of other code per call site. ",
 		       ic_fmt_bytes(fb, sizeof(fb), (double)gr->filler));
 	at = b.len;
-	if (se->states && se->states->nstates == 2) {
-		unsigned char diff[512] = { 0 };
-		unsigned long sites[512];
-		size_t first;
-
-		nd = verdict_state_diff(se->states, diff, sites, &first);
-	}
-	if (nd)
-		vb_add(&b, "No one rule: the faster form changed with the machine's state (below).");
+	if (se->states && verdict_state_diff(se->states, diff, &first))
+		VB_ADD(&b, "No one rule: the faster form changed with the machine's state (below).");
 	else
-		verdict_todo(&b, &w, &v);
+		verdict_todo(&b, &w, gr);
 	vb_capital(&b, at);
-	verdict_sides(&b, &w, &v, &gr->xo);
+	verdict_sides(&b, &w, gr);
 	if (se->states && se->states->nstates == 2)
 		verdict_levels(&b, &w, se);
-out:
-	free(in);
 	return buf;
 }
 

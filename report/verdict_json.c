@@ -36,11 +36,6 @@ static json_t *vj_str(const char *s)
 	return s && *s ? json_string(s) : json_null();
 }
 
-static const char *vj_side(const struct ic_analysis *an, enum ic_point_side s)
-{
-	return s == IC_SIDE_COMPARE ? an->opts.compare : s == IC_SIDE_BASELINE ? an->opts.baseline : NULL;
-}
-
 static json_t *vj_crossover(const struct ic_crossover *xo)
 {
 	return json_pack("{s:s,s:i,s:o,s:I}", "verdict", ic_verdict_name(xo->verdict), "direction",
@@ -61,7 +56,7 @@ static json_t *vj_points(const struct ic_analysis *an, const struct ic_ratio *r,
 
 		if (json_array_append_new(a, json_pack("{s:I,s:s,s:o,s:o,s:o,s:o,s:b}", "sites",
 						       (json_int_t)r[i].sites, "side", side, "faster",
-						       vj_str(vj_side(an, r[i].side)), "ratio",
+						       vj_str(ic_fmt_side(an, r[i].side, NULL)), "ratio",
 						       vj_num(r[i].ratio), "ci", vj_pair(r[i].lo, r[i].hi),
 						       "band", vj_pair(r[i].band_lo, r[i].band_hi),
 						       "noisy", r[i].noisy)))
