@@ -15,7 +15,6 @@
 
 #include <jansson.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,24 +64,6 @@ static const char *const cmp_attr_name[A_COUNT] = {
 static const int cmp_attr_build[A_COUNT] = {
 	IC_B_COMPILER, IC_B_CFLAGS, IC_B_LOCK, IC_B_CODEGEN, -1, IC_B_BODY, IC_B_LTO,
 };
-
-/* s, then more, freeing s. */
-__attribute__((format(printf, 2, 3)))
-static char *cmp_append(char *s, const char *fmt, ...)
-{
-	char *more, *t;
-	va_list ap;
-
-	va_start(ap, fmt);
-	if (vasprintf(&more, fmt, ap) < 0)
-		more = NULL;
-	va_end(ap);
-	if (!more || asprintf(&t, "%s%s", s ? s : "", more) < 0)
-		t = NULL;
-	free(more);
-	free(s);
-	return ic_xalloc(t);
-}
 
 static char cmp_letter(size_t k)
 {
@@ -151,10 +132,10 @@ static void cmp_note_setting(struct cmp *c, size_t k, const struct ic_group *g, 
 	if (in->nseen[a] == 2) {
 		char *first = in->vals[a];
 
-		in->vals[a] = cmp_append(NULL, "%s", cmp_none(first));
+		in->vals[a] = ic_out_append(NULL, "%s", cmp_none(first));
 		free(first);
 	}
-	in->vals[a] = cmp_append(in->vals[a], " + %s", cmp_none(v));
+	in->vals[a] = ic_out_append(in->vals[a], " + %s", cmp_none(v));
 }
 
 static const struct ic_ratio *cmp_ratio_at(const struct ic_group *g, unsigned long n)
@@ -173,16 +154,13 @@ static void cmp_add_series(struct cmp *c, size_t k)
 
 	for (size_t gi = 0; gi < an->nseries; gi++) {
 		const struct ic_group *g = &an->series[gi].group;
-		char *id = cmp_append(NULL, "%s/%s/%s/%lu/%s", g->op, g->layout, g->order, g->threads,
-				      g->mode), *pair;
+		char *id = ic_out_series_id(g), *pair;
 		struct cmp_series *s = NULL;
 
-		if (g->filler)
-			id = cmp_append(id, "/filler:%lu", g->filler);
 		for (int a = 0; a < A_COUNT; a++)
 			if (c->keyed[a])
-				id = cmp_append(id, "/%s:%s", cmp_attr_name[a], cmp_setting(in, g, a));
-		pair = cmp_append(NULL, "%s/%s", an->opts.compare, an->opts.baseline);
+				id = ic_out_append(id, "/%s:%s", cmp_attr_name[a], cmp_setting(in, g, a));
+		pair = ic_out_append(NULL, "%s/%s", an->opts.compare, an->opts.baseline);
 		for (size_t i = 0; i < c->ns && !s; i++)
 			if (!strcmp(c->s[i].id, id) && !strcmp(c->s[i].pair, pair))
 				s = &c->s[i];
@@ -226,11 +204,14 @@ static void cmp_add_series(struct cmp *c, size_t k)
 	}
 }
 
-static int cmp_ulong(const void *pa, const void *pb)
+/* Series s's N, ascending. */
+static unsigned long *cmp_sorted_n(const struct cmp_series *s)
 {
-	unsigned long a = *(const unsigned long *)pa, b = *(const unsigned long *)pb;
+	unsigned long *nl = ic_xalloc(malloc(s->nn * sizeof(*nl)));
 
-	return (a > b) - (a < b);
+	memcpy(nl, s->n, s->nn * sizeof(*nl));
+	qsort(nl, s->nn, sizeof(*nl), ic_out_cmp_ulong);
+	return nl;
 }
 
 /* How many runs have a ratio of series s at N = n. */
@@ -251,9 +232,9 @@ static char *cmp_holders(const struct cmp *c, const struct cmp_series *s, unsign
 	for (size_t k = 0; k < c->k; k++) {
 		if (!s->g[k] || (n && !cmp_ratio_at(s->g[k], n)))
 			continue;
-		w = cmp_append(w, "%s%c", w ? ", " : "", cmp_letter(k));
+		w = ic_out_append(w, "%s%c", w ? ", " : "", cmp_letter(k));
 		if (with_dir)
-			w = cmp_append(w, " (%s)", c->in[k].run->name);
+			w = ic_out_append(w, " (%s)", c->in[k].run->name);
 	}
 	return w ? w : ic_xalloc(strdup(""));
 }
@@ -273,13 +254,11 @@ static char *cmp_left_out(struct cmp *c)
 		if (s->nin < c->k) {
 			char *w = cmp_holders(c, s, 0, 1);
 
-			only = cmp_append(only, "- only in %s: series %s (%s)\n", w, s->id, s->pair);
+			only = ic_out_append(only, "- only in %s: series %s (%s)\n", w, s->id, s->pair);
 			free(w);
 			continue;
 		}
-		nl = ic_xalloc(malloc(s->nn * sizeof(*nl)));
-		memcpy(nl, s->n, s->nn * sizeof(*nl));
-		qsort(nl, s->nn, sizeof(*nl), cmp_ulong);
+		nl = cmp_sorted_n(s);
 		/* The N only some runs have, grouped by those runs. */
 		for (size_t a = 0; a < s->nn; a++) {
 			char *w;
@@ -296,14 +275,14 @@ static char *cmp_left_out(struct cmp *c)
 				group = ic_xalloc(realloc(group, (ngroups + 1) * sizeof(*group)));
 				part = ic_xalloc(realloc(part, (ngroups + 1) * sizeof(*part)));
 				group[ngroups] = w;
-				part[ngroups++] = cmp_append(NULL, "%lu", nl[a]);
+				part[ngroups++] = ic_out_append(NULL, "%lu", nl[a]);
 			} else {
-				part[g] = cmp_append(part[g], ", %lu", nl[a]);
+				part[g] = ic_out_append(part[g], ", %lu", nl[a]);
 				free(w);
 			}
 		}
 		for (size_t g = 0; g < ngroups; g++) {
-			only = cmp_append(only, "- %s (%s): N = %s only in %s\n", s->id, s->pair, part[g],
+			only = ic_out_append(only, "- %s (%s): N = %s only in %s\n", s->id, s->pair, part[g],
 					  group[g]);
 			free(group[g]);
 			free(part[g]);
@@ -312,7 +291,7 @@ static char *cmp_left_out(struct cmp *c)
 		free(part);
 		free(nl);
 		if (!nshared)
-			only = cmp_append(only, "- %s (%s): no N in every input\n", s->id, s->pair);
+			only = ic_out_append(only, "- %s (%s): no N in every input\n", s->id, s->pair);
 		s->compared = nshared > 0;
 	}
 	return only;
@@ -443,14 +422,14 @@ static void cmp_write_head(FILE *md, struct cmp *c, const char *only)
 			if (k == 0)
 				snprintf(first, sizeof(first), "%s", v);
 			same &= !strcmp(v, first);
-			line = cmp_append(line, "%s%c %s", k ? "; " : "", cmp_letter(k), v);
+			line = ic_out_append(line, "%s%c %s", k ? "; " : "", cmp_letter(k), v);
 		}
 		if (!same && attr >= 0 && c->keyed[attr]) {
 			why = " (defines the point; varies within an input, so it is part of the series name)";
 		} else if (!same && attr >= 0) {
 			why = " (defines the point: the inputs measured different series, kept apart and labelled, never pooled)";
 			for (size_t k = 0; k < c->k; k++)
-				tag[k] = cmp_append(tag[k], ", %s %s", set[i],
+				tag[k] = ic_out_append(tag[k], ", %s %s", set[i],
 						    cmp_dash(cmp_differs_value(&c->in[k], set[i], buf, sizeof(buf))));
 		} else if (!same && (!strcmp(set[i], "layouts_random") || !strcmp(set[i], "processes") ||
 				     !strcmp(set[i], "reps") || !strcmp(set[i], "min_time"))) {
@@ -471,19 +450,10 @@ static void cmp_write_head(FILE *md, struct cmp *c, const char *only)
 		fprintf(md, "The tables below hold only the series and N that every input measured; these are left out:\n\n%s",
 			only);
 	for (size_t k = 0; k < c->k; k++) {
-		c->in[k].label = cmp_append(NULL, "%s (%s)%s", c->in[k].cpu, c->in[k].run->name,
+		c->in[k].label = ic_out_append(NULL, "%s (%s)%s", c->in[k].cpu, c->in[k].run->name,
 					    tag[k] ? tag[k] : "");
 		free(tag[k]);
 	}
-}
-
-/* A number as fmt, or none_ when it was not measured. */
-static void cmp_field(FILE *f, double x, const char *fmt, const char *none_)
-{
-	if (isfinite(x))
-		fprintf(f, fmt, x);
-	else
-		fputs(none_, f);
 }
 
 
@@ -556,11 +526,11 @@ static void cmp_write_series(FILE *md, FILE *csv, FILE *gp, FILE *dat, const str
 			     const struct cmp_series *s, size_t p)
 {
 	char cf[64], bf[64];
-	unsigned long *nl = ic_xalloc(malloc(s->nn * sizeof(*nl)));
+	unsigned long *nl = cmp_sorted_n(s);
 
 	sscanf(s->pair, "%63[^/]/%63s", cf, bf);
 	{
-		char *t = cmp_append(NULL, "%s: %s", s->id, s->pair);
+		char *t = ic_out_append(NULL, "%s: %s", s->id, s->pair);
 
 		fprintf(gp, "ic_title[%zu] = ", p + 1);
 		ic_gnuplot_quote(gp, t);
@@ -583,8 +553,6 @@ static void cmp_write_series(FILE *md, FILE *csv, FILE *gp, FILE *dat, const str
 	for (size_t k = 0; k < c->k; k++)
 		fputs("|---", md);
 	fputs("|---|\n", md);
-	memcpy(nl, s->n, s->nn * sizeof(*nl));
-	qsort(nl, s->nn, sizeof(*nl), cmp_ulong);
 	for (size_t a = 0; a < s->nn; a++) {
 		size_t nc = 0, nb = 0;
 
@@ -598,12 +566,8 @@ static void cmp_write_series(FILE *md, FILE *csv, FILE *gp, FILE *dat, const str
 			const char *side = cmp_side(&c->in[k].run->an, r->side);
 
 			fputs(" | ", md);
-			cmp_field(md, r->ratio, "%.4f", "?");
-			fputs(" [", md);
-			cmp_field(md, r->lo, "%.4f", "?");
-			fputs("–", md);
-			cmp_field(md, r->hi, "%.4f", "?");
-			fprintf(md, "] %s", side);
+			ic_out_ratio(md, r);
+			fprintf(md, " %s", side);
 			nc += !strcmp(side, cf);
 			nb += !strcmp(side, bf);
 
@@ -611,13 +575,13 @@ static void cmp_write_series(FILE *md, FILE *csv, FILE *gp, FILE *dat, const str
 			fprintf(csv, ",%lu,%c,", nl[a], cmp_letter(k));
 			ic_csv_quoted(csv, in->label);
 			fprintf(csv, ",%.6f,", r->ratio);
-			cmp_field(csv, r->lo, "%.6f", "");
+			ic_out_num(csv, r->lo, "%.6f", "");
 			fputc(',', csv);
-			cmp_field(csv, r->hi, "%.6f", "");
+			ic_out_num(csv, r->hi, "%.6f", "");
 			fprintf(csv, ",%s,%s,%s,", side, ic_verdict_name(xo->verdict), cmp_winner(&c->in[k].run->an, xo));
-			cmp_field(csv, xo->bracket_lo, "%.0f", "");
+			ic_out_num(csv, xo->bracket_lo, "%.0f", "");
 			fputc(',', csv);
-			cmp_field(csv, xo->bracket_hi, "%.0f", "");
+			ic_out_num(csv, xo->bracket_hi, "%.0f", "");
 			fprintf(csv, ",%s,%s,", cf, bf);
 			ic_csv_quoted(csv, in->cpu);
 			fputc(',', csv);
@@ -638,9 +602,9 @@ static void cmp_write_series(FILE *md, FILE *csv, FILE *gp, FILE *dat, const str
 		const struct ic_crossover *xo = &s->g[k]->xo;
 
 		fprintf(gp, "ic_xo_lo[%zu] = ", i);
-		cmp_field(gp, xo->bracket_lo, "%.0f", "NaN");
+		ic_out_num(gp, xo->bracket_lo, "%.0f", "NaN");
 		fprintf(gp, "\nic_xo_hi[%zu] = ", i);
-		cmp_field(gp, xo->bracket_hi, "%.0f", "NaN");
+		ic_out_num(gp, xo->bracket_hi, "%.0f", "NaN");
 		fprintf(gp, "\n");
 		fprintf(dat, "# %s %s, input %c: sites ratio lo hi\n", s->id, s->pair, cmp_letter(k));
 		for (size_t a = 0; a < s->nn; a++) {
@@ -649,9 +613,9 @@ static void cmp_write_series(FILE *md, FILE *csv, FILE *gp, FILE *dat, const str
 			if (!r)
 				continue;
 			fprintf(dat, "%lu %.6f ", s->n[a], r->ratio);
-			cmp_field(dat, r->lo, "%.6f", "NaN");
+			ic_out_num(dat, r->lo, "%.6f", "NaN");
 			fputc(' ', dat);
-			cmp_field(dat, r->hi, "%.6f", "NaN");
+			ic_out_num(dat, r->hi, "%.6f", "NaN");
 			fputc('\n', dat);
 		}
 		fputs("\n\n", dat);
@@ -734,7 +698,7 @@ static int cmp_write(struct cmp *c, const char *out)
 	fprintf(gp, "\narray ic_label[%zu]\narray ic_title[%zu]\narray ic_xo_lo[%zu]\n"
 		"array ic_xo_hi[%zu]\narray ic_letter[%zu]\n", c->k, ns, ns * c->k, ns * c->k, c->k);
 	for (size_t k = 0; k < c->k; k++) {
-		char *l = cmp_append(NULL, "%c: %s", cmp_letter(k), c->in[k].label);
+		char *l = ic_out_append(NULL, "%c: %s", cmp_letter(k), c->in[k].label);
 
 		fprintf(gp, "ic_label[%zu] = ", k + 1);
 		ic_gnuplot_quote(gp, l);

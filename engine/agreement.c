@@ -6,8 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_combination.h>
+#include <gsl/gsl_errno.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
+#include <gsl/gsl_sf_gamma.h>
 #include <gsl/gsl_sort_double.h>
 #include <gsl/gsl_statistics_double.h>
 
@@ -178,53 +181,36 @@ static double agree_t_max(const double *y, size_t nd, size_t ns, const unsigned 
 	return best;
 }
 
-/* n choose k, as a double (capped far above IC_AGREE_EXACT_MAX). */
-static double agree_choose(size_t n, size_t k)
-{
-	double c = 1.0;
-
-	for (size_t i = 1; i <= k && c < 1e12; i++)
-		c = c * (double)(n - k + i) / (double)i;
-	return c;
-}
-
 /* The permutation test of joint->t_max over the pooled draws y (the first
  * na are run a's). */
 static int agree_permute(const double *y, size_t na, size_t nb, size_t ns,
 			 struct ic_agree_joint *j)
 {
 	size_t n = na + nb, at, *idx = malloc(n * sizeof(*idx));
-	double total = agree_choose(n, na), *t = NULL;
+	double lnc = gsl_sf_lnchoose((unsigned int)n, (unsigned int)na), *t;
 	unsigned char *in_a = calloc(n, 1);
+	gsl_combination *cb = NULL;
 	gsl_rng *rng = NULL;
 	size_t ge = 0, m;
+	int rc = -1;
 
-	j->exact = total <= IC_AGREE_EXACT_MAX;
-	m = j->exact ? (size_t)llround(total) : IC_AGREE_PERMUTATIONS;
+	j->exact = lnc <= log(IC_AGREE_EXACT_MAX);
+	m = j->exact ? (size_t)llround(exp(lnc)) : IC_AGREE_PERMUTATIONS;
 	t = malloc(m * sizeof(*t));
-	if (!idx || !in_a || !t || (!j->exact && !(rng = gsl_rng_alloc(gsl_rng_mt19937)))) {
-		free(idx);
-		free(in_a);
-		free(t);
-		return -1;
-	}
-	if (rng)
+	if (j->exact)
+		cb = gsl_combination_calloc(n, na);
+	else if ((rng = gsl_rng_alloc(gsl_rng_mt19937)))
 		gsl_rng_set(rng, IC_AGREE_SEED);
+	if (!idx || !in_a || !t || !(cb || rng))
+		goto out;
 	for (size_t i = 0; i < n; i++)
 		idx[i] = i;
 	for (size_t s = 0; s < m; s++) {
-		if (rng) {
+		/* A shuffle, or the next na-subset in lexicographic order. */
+		if (rng)
 			gsl_ran_shuffle(rng, idx, n, sizeof(*idx));
-		} else if (s > 0) {
-			/* The next na-subset in lexicographic order. */
-			size_t i = na;
-
-			while (i-- > 0 && idx[i] == n - na + i)
-				;
-			idx[i]++;
-			for (size_t k = i + 1; k < na; k++)
-				idx[k] = idx[k - 1] + 1;
-		}
+		else if (s > 0 && gsl_combination_next(cb) == GSL_SUCCESS)
+			memcpy(idx, gsl_combination_data(cb), na * sizeof(*idx));
 		memset(in_a, 0, n);
 		for (size_t i = 0; i < na; i++)
 			in_a[idx[i]] = 1;
@@ -238,11 +224,14 @@ static int agree_permute(const double *y, size_t na, size_t nb, size_t ns,
 	j->p_min = j->exact ? (na == nb ? 2.0 : 1.0) / (double)m : 1.0 / (1.0 + (double)m);
 	gsl_sort(t, 1, m);
 	j->t_95 = gsl_stats_quantile_from_sorted_data(t, 1, m, 0.95);
+	rc = 0;
+out:
+	gsl_combination_free(cb);
 	gsl_rng_free(rng);
 	free(idx);
 	free(in_a);
 	free(t);
-	return 0;
+	return rc;
 }
 
 /* The joint test over N from the two sides' draws. */
