@@ -379,34 +379,27 @@ static void agr_chart_data(FILE *dat, FILE *gp, const struct agr *x)
 		for (const char *c = x->s[s].name; *c; c++)
 			fprintf(gp, c[0] == ' ' && c[1] == '[' ? "\\n" : c[0] == '"' || c[0] == '\\' ? "'" : "%c", *c);
 		fputs("\"\n", gp);
+		/* Every run's N, ascending, each once. */
 		for (size_t k = 0; k < x->k; k++)
 			for (size_t i = 0; x->s[s].g[k] && i < x->s[s].g[k]->nratios; i++) {
-				size_t j;
-
-				for (j = 0; j < nn && n[j] != x->s[s].g[k]->ratios[i].sites; j++)
-					;
-				if (j < nn)
-					continue;
-				n = ic_xalloc(realloc(n, (nn + 1) * sizeof(*n)));
+				n = ic_xrealloc(n, nn + 1, sizeof(*n));
 				n[nn++] = x->s[s].g[k]->ratios[i].sites;
 			}
 		qsort(n, nn, sizeof(*n), ic_out_cmp_ulong);
 		for (size_t i = 0; i < nn; i++) {
 			double r[IC_RUNS_MAX], mn = INFINITY, mx = -INFINITY;
 
+			if (i && n[i] == n[i - 1])
+				continue;
 			for (size_t k = 0; k < x->k; k++) {
-				r[k] = NAN;
-				for (size_t j = 0; x->s[s].g[k] && j < x->s[s].g[k]->nratios; j++)
-					if (x->s[s].g[k]->ratios[j].sites == n[i])
-						r[k] = x->s[s].g[k]->ratios[j].ratio;
-				mn = isfinite(r[k]) ? fmin(mn, r[k]) : mn;
-				mx = isfinite(r[k]) ? fmax(mx, r[k]) : mx;
+				const struct ic_ratio *ra = ic_out_ratio_at(x->s[s].g[k], n[i]);
+
+				r[k] = ra ? ra->ratio : NAN;
+				mn = ra ? fmin(mn, r[k]) : mn;
+				mx = ra ? fmax(mx, r[k]) : mx;
 			}
 			fprintf(dat, "%lu ", n[i]);
-			if (mn > 0.0 && isfinite(mx))
-				fprintf(dat, "%.6g", mx / mn);
-			else
-				fputs("NaN", dat);
+			ic_out_num(dat, mn > 0.0 && isfinite(mx) ? mx / mn : NAN, "%.6g", "NaN");
 			fprintf(dat, " %zu", s + 1);
 			for (size_t k = 0; k < x->k; k++)
 				fprintf(dat, isfinite(r[k]) ? " %.6f" : " NaN", r[k]);

@@ -122,7 +122,7 @@ static void cmp_note_setting(struct cmp *c, size_t k, const struct ic_group *g, 
 	for (size_t i = 0; i < in->nseen[a]; i++)
 		if (!strcmp(in->seen[a][i], v))
 			return;
-	in->seen[a] = ic_xalloc(realloc(in->seen[a], (in->nseen[a] + 1) * sizeof(char *)));
+	in->seen[a] = ic_xrealloc(in->seen[a], in->nseen[a] + 1, sizeof(char *));
 	in->seen[a][in->nseen[a]++] = ic_xalloc(strdup(v));
 	if (in->nseen[a] == 1) {
 		in->vals[a] = ic_xalloc(strdup(v));
@@ -130,20 +130,10 @@ static void cmp_note_setting(struct cmp *c, size_t k, const struct ic_group *g, 
 	}
 	c->keyed[a] = 1;
 	if (in->nseen[a] == 2) {
-		char *first = in->vals[a];
-
-		in->vals[a] = ic_out_append(NULL, "%s", cmp_none(first));
-		free(first);
+		free(in->vals[a]);
+		in->vals[a] = ic_out_append(NULL, "%s", cmp_none(in->seen[a][0]));
 	}
 	in->vals[a] = ic_out_append(in->vals[a], " + %s", cmp_none(v));
-}
-
-static const struct ic_ratio *cmp_ratio_at(const struct ic_group *g, unsigned long n)
-{
-	for (size_t i = 0; g && i < g->nratios; i++)
-		if (g->ratios[i].sites == n && isfinite(g->ratios[i].ratio))
-			return &g->ratios[i];
-	return NULL;
 }
 
 /* Run k's ratios under their series. */
@@ -230,7 +220,7 @@ static char *cmp_holders(const struct cmp *c, const struct cmp_series *s, unsign
 	char *w = NULL;
 
 	for (size_t k = 0; k < c->k; k++) {
-		if (!s->g[k] || (n && !cmp_ratio_at(s->g[k], n)))
+		if (!s->g[k] || (n && !ic_out_ratio_at(s->g[k], n)))
 			continue;
 		w = ic_out_append(w, "%s%c", w ? ", " : "", cmp_letter(k));
 		if (with_dir)
@@ -561,7 +551,7 @@ static void cmp_write_series(FILE *md, FILE *csv, FILE *gp, FILE *dat, const str
 		fprintf(md, "| %lu", nl[a]);
 		for (size_t k = 0; k < c->k; k++) {
 			const struct cmp_input *in = &c->in[k];
-			const struct ic_ratio *r = cmp_ratio_at(s->g[k], nl[a]);
+			const struct ic_ratio *r = ic_out_ratio_at(s->g[k], nl[a]);
 			const struct ic_crossover *xo = &s->g[k]->xo;
 			const char *side = cmp_side(&c->in[k].run->an, r->side);
 
@@ -608,7 +598,7 @@ static void cmp_write_series(FILE *md, FILE *csv, FILE *gp, FILE *dat, const str
 		fprintf(gp, "\n");
 		fprintf(dat, "# %s %s, input %c: sites ratio lo hi\n", s->id, s->pair, cmp_letter(k));
 		for (size_t a = 0; a < s->nn; a++) {
-			const struct ic_ratio *r = cmp_ratio_at(s->g[k], s->n[a]);
+			const struct ic_ratio *r = ic_out_ratio_at(s->g[k], s->n[a]);
 
 			if (!r)
 				continue;

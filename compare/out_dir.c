@@ -161,6 +161,14 @@ char *ic_out_series_id(const struct ic_group *g)
 	return g->filler ? ic_out_append(id, "/filler:%lu", g->filler) : id;
 }
 
+const struct ic_ratio *ic_out_ratio_at(const struct ic_group *g, unsigned long n)
+{
+	for (size_t i = 0; g && i < g->nratios; i++)
+		if (g->ratios[i].sites == n && isfinite(g->ratios[i].ratio))
+			return &g->ratios[i];
+	return NULL;
+}
+
 void ic_out_num(FILE *f, double x, const char *fmt, const char *none)
 {
 	if (isfinite(x))

@@ -50,6 +50,9 @@ char *ic_out_append(char *s, const char *fmt, ...);
 /* A series' shape, "op/layout/order/threads/mode" (then "/filler:F"). */
 char *ic_out_series_id(const struct ic_group *g);
 
+/* g's finite ratio at N = n; NULL when g is NULL or has none. */
+const struct ic_ratio *ic_out_ratio_at(const struct ic_group *g, unsigned long n);
+
 /* x as fmt, else none (not measured). */
 void ic_out_num(FILE *f, double x, const char *fmt, const char *none);
 
