@@ -261,12 +261,6 @@ static void agr_joint(FILE *md, const struct agr *x, const struct agr_cmp *c)
 	fputs(".\n", md);
 }
 
-static void agr_csv_num(FILE *f, double v, const char *fmt)
-{
-	fputc(',', f);
-	ic_out_num(f, v, fmt, "");
-}
-
 /* One comparison: its table in md, its rows in csv. */
 static void agr_comparison(FILE *md, FILE *csv, const struct agr *x, const struct agr_cmp *c)
 {
@@ -307,12 +301,12 @@ static void agr_comparison(FILE *md, FILE *csv, const struct agr *x, const struc
 		ic_csv_quoted(csv, x->run[c->b].name);
 		fprintf(csv, ",%lu", pt->sites);
 		for (size_t f = 0; f < sizeof(v) / sizeof(v[0]); f++)
-			agr_csv_num(csv, v[f], "%.6f");
-		agr_csv_num(csv, pt->df, "%.4g");
-		agr_csv_num(csv, x->margin, "%g");
+			ic_out_csv_num(csv, v[f], "%.6f");
+		ic_out_csv_num(csv, pt->df, "%.4g");
+		ic_out_csv_num(csv, x->margin, "%g");
 		fprintf(csv, ",%s,%d", ic_agree_verdict_name(pt->verdict), j->equivalent);
-		agr_csv_num(csv, j->t_max, "%.4g");
-		agr_csv_num(csv, j->p, "%.4g");
+		ic_out_csv_num(csv, j->t_max, "%.4g");
+		ic_out_csv_num(csv, j->p, "%.4g");
 		fputc('\n', csv);
 	}
 	fputc('\n', md);

@@ -287,7 +287,6 @@ static char *cmp_left_out(struct cmp *c)
 	return only;
 }
 
-
 static void cmp_note_settings(struct cmp *c, size_t k)
 {
 	const struct ic_analysis *an = &c->in[k].run->an;
@@ -446,7 +445,6 @@ static void cmp_write_head(FILE *md, struct cmp *c, const char *only)
 	}
 }
 
-
 static const char *cmp_side(const struct ic_analysis *an, enum ic_point_side side)
 {
 	return side == IC_SIDE_COMPARE ? an->opts.compare
@@ -498,14 +496,10 @@ static void cmp_crossover_rows(FILE *md, const struct cmp *c, const struct cmp_s
 	}
 	fprintf(md, "| code bytes per site %s / %s", cf, bf);
 	for (size_t k = 0; k < c->k; k++) {
-		char a[32] = "—", b[32] = "—";
-		double x = cmp_bytes(s->g[k], cf), y = cmp_bytes(s->g[k], bf);
-
-		if (isfinite(x))
-			snprintf(a, sizeof(a), "%.10g", x);
-		if (isfinite(y))
-			snprintf(b, sizeof(b), "%.10g", y);
-		fprintf(md, " | %s / %s", a, b);
+		fputs(" | ", md);
+		ic_out_num(md, cmp_bytes(s->g[k], cf), "%.10g", "—");
+		fputs(" / ", md);
+		ic_out_num(md, cmp_bytes(s->g[k], bf), "%.10g", "—");
 	}
 	fputs(" |\n\n", md);
 }
@@ -515,18 +509,14 @@ static void cmp_crossover_rows(FILE *md, const struct cmp *c, const struct cmp_s
 static void cmp_write_series(FILE *md, FILE *csv, FILE *gp, FILE *dat, const struct cmp *c,
 			     const struct cmp_series *s, size_t p)
 {
-	char cf[64], bf[64];
+	char cf[64], bf[64], *t = ic_out_append(NULL, "%s: %s", s->id, s->pair);
 	unsigned long *nl = cmp_sorted_n(s);
 
 	sscanf(s->pair, "%63[^/]/%63s", cf, bf);
-	{
-		char *t = ic_out_append(NULL, "%s: %s", s->id, s->pair);
-
-		fprintf(gp, "ic_title[%zu] = ", p + 1);
-		ic_gnuplot_quote(gp, t);
-		fputc('\n', gp);
-		free(t);
-	}
+	fprintf(gp, "ic_title[%zu] = ", p + 1);
+	ic_gnuplot_quote(gp, t);
+	fputc('\n', gp);
+	free(t);
 	fprintf(md, "\n## %s: %s / %s\n\n|", s->id, cf, bf);
 	for (size_t k = 0; k < c->k; k++)
 		fprintf(md, " | %c: %s", cmp_letter(k), c->in[k].label);
@@ -564,21 +554,18 @@ static void cmp_write_series(FILE *md, FILE *csv, FILE *gp, FILE *dat, const str
 			ic_csv_quoted(csv, s->id);
 			fprintf(csv, ",%lu,%c,", nl[a], cmp_letter(k));
 			ic_csv_quoted(csv, in->label);
-			fprintf(csv, ",%.6f,", r->ratio);
-			ic_out_num(csv, r->lo, "%.6f", "");
-			fputc(',', csv);
-			ic_out_num(csv, r->hi, "%.6f", "");
-			fprintf(csv, ",%s,%s,%s,", side, ic_verdict_name(xo->verdict), cmp_winner(&c->in[k].run->an, xo));
-			ic_out_num(csv, xo->bracket_lo, "%.0f", "");
-			fputc(',', csv);
-			ic_out_num(csv, xo->bracket_hi, "%.0f", "");
-			fprintf(csv, ",%s,%s,", cf, bf);
-			ic_csv_quoted(csv, in->cpu);
-			fputc(',', csv);
-			ic_csv_quoted(csv, in->run->name);
-			for (int at = 0; at < A_PER_CALLER + 2; at++) {   /* compiler .. body */
+			fprintf(csv, ",%.6f", r->ratio);
+			ic_out_csv_num(csv, r->lo, "%.6f");
+			ic_out_csv_num(csv, r->hi, "%.6f");
+			fprintf(csv, ",%s,%s,%s", side, ic_verdict_name(xo->verdict), cmp_winner(&c->in[k].run->an, xo));
+			ic_out_csv_num(csv, xo->bracket_lo, "%.0f");
+			ic_out_csv_num(csv, xo->bracket_hi, "%.0f");
+			fprintf(csv, ",%s,%s", cf, bf);
+			/* the CPU, the directory, then the settings compiler .. body */
+			for (int at = -2; at < A_PER_CALLER + 2; at++) {
 				fputc(',', csv);
-				ic_csv_quoted(csv, c->keyed[at] ? s->idval[at] : in->vals[at] ? in->vals[at] : "");
+				ic_csv_quoted(csv, at == -2 ? in->cpu : at == -1 ? in->run->name
+						   : c->keyed[at] ? s->idval[at] : in->vals[at] ? in->vals[at] : "");
 			}
 			fputc('\n', csv);
 		}

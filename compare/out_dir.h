@@ -56,6 +56,9 @@ const struct ic_ratio *ic_out_ratio_at(const struct ic_group *g, unsigned long n
 /* x as fmt, else none (not measured). */
 void ic_out_num(FILE *f, double x, const char *fmt, const char *none);
 
+/* The same as a CSV field after its comma, empty when not measured. */
+void ic_out_csv_num(FILE *f, double x, const char *fmt);
+
 /* A ratio with its 95% interval, "0.9876 [0.9801–0.9952]", ? where there
  * is none. */
 void ic_out_ratio(FILE *f, const struct ic_ratio *r);
