@@ -57,12 +57,16 @@ struct cmp {
 	unsigned long nmin, nmax;
 };
 
-static const char *const cmp_attr_name[A_COUNT] = {
-	"compiler", "cflags", "lock", "codegen", "per_caller", "body", "lto",
-};
-/* Each setting's build key (results.h), -1 for one no build records. */
-static const int cmp_attr_build[A_COUNT] = {
-	IC_B_COMPILER, IC_B_CFLAGS, IC_B_LOCK, IC_B_CODEGEN, -1, IC_B_BODY, IC_B_LTO,
+/* Each setting's name, its build key (results.h; -1 for one no build
+ * records) and its run.conf key. */
+static const struct {
+	const char *name;
+	int build;
+	const char *conf;
+} cmp_attr[A_COUNT] = {
+	{ "compiler", IC_B_COMPILER, "build_cc" }, { "cflags", IC_B_CFLAGS, "build_cflags" },
+	{ "lock", IC_B_LOCK, "build_lock" }, { "codegen", IC_B_CODEGEN, "vectorised" },
+	{ "per_caller", -1, "per_caller" }, { "body", IC_B_BODY, "body" }, { "lto", IC_B_LTO, "lto" },
 };
 
 static char cmp_letter(size_t k)
@@ -81,30 +85,21 @@ static const char *cmp_ctx(struct cmp_input *in, const char *key)
 }
 
 /* A setting that defines a point, for a series of group g: its build's,
- * else what the run recorded (its first process's context, else run.conf). */
+ * else what the run recorded (its first process's context but for the
+ * compiler and flags, else run.conf). */
 static const char *cmp_setting(struct cmp_input *in, const struct ic_group *g, int a)
 {
-	const struct ic_run *run = in->run;
+	int b = cmp_attr[a].build;
 	const char *v;
-	int b = cmp_attr_build[a];
 
-	if (b >= 0 && *(v = run->res.builds[g->build].v[b]))
+	if (b >= 0 && *(v = in->run->res.builds[g->build].v[b]))
 		return v;
-	if (a == A_COMPILER)
-		return ic_run_conf(run, "build_cc");
-	if (a == A_CFLAGS)
-		return ic_run_conf(run, "build_cflags");
-	if (*(v = cmp_ctx(in, cmp_attr_name[a])))
+	if (a > A_CFLAGS && *(v = cmp_ctx(in, cmp_attr[a].name)))
 		return v;
-	if (a == A_LOCK)
-		return ic_run_conf(run, "build_lock");
-	if (a == A_CODEGEN) {
-		v = ic_run_conf(run, "vectorised");
+	v = ic_run_conf(in->run, cmp_attr[a].conf);
+	if (a == A_CODEGEN)
 		return !*v ? v : !strcmp(v, "1") ? "vector" : "general-regs-only";
-	}
-	if (a == A_LTO)
-		return strcmp(ic_run_conf(run, "lto"), "1") ? "" : "callers";
-	return ic_run_conf(run, cmp_attr_name[a]);
+	return a != A_LTO ? v : strcmp(v, "1") ? "" : "callers";
 }
 
 static const char *cmp_none(const char *s)
@@ -149,7 +144,7 @@ static void cmp_add_series(struct cmp *c, size_t k)
 
 		for (int a = 0; a < A_COUNT; a++)
 			if (c->keyed[a])
-				id = ic_out_append(id, "/%s:%s", cmp_attr_name[a], cmp_setting(in, g, a));
+				id = ic_out_append(id, "/%s:%s", cmp_attr[a].name, cmp_setting(in, g, a));
 		pair = ic_out_append(NULL, "%s/%s", an->opts.compare, an->opts.baseline);
 		for (size_t i = 0; i < c->ns && !s; i++)
 			if (!strcmp(c->s[i].id, id) && !strcmp(c->s[i].pair, pair))
@@ -306,28 +301,43 @@ static const char *cmp_source(const struct cmp_input *in)
 	return *v ? v : ic_run_conf(in->run, "build_commit");
 }
 
-/* A setting of run k as "What differs" names it. */
-static const char *cmp_differs_value(struct cmp_input *in, const char *s, char *buf, size_t cap)
-{
-	static const char *const from_context[] = { "cpu_model", "l1i_size", "l2_size", "cores",
-						     "smt", "counter_source" };
+/* What "What differs" names, in order, and where each value comes from:
+ * a setting that defines the point (its enum cmp_attr), the run's context,
+ * run.conf (D_DESIGN: a setting that only changes the intervals' width),
+ * what it built, its forms. */
+enum { D_CONTEXT = -1, D_CONF = -2, D_DESIGN = -3, D_SOURCE = -4, D_FORMS = -5 };
+static const struct {
+	const char *key;
+	int from;
+} cmp_differs[] = {
+	{ "cpu_model", D_CONTEXT }, { "compiler", A_COMPILER }, { "cflags", A_CFLAGS },
+	{ "lock", A_LOCK }, { "codegen", A_CODEGEN }, { "per_caller", A_PER_CALLER },
+	{ "body", A_BODY }, { "l1i_size", D_CONTEXT }, { "l2_size", D_CONTEXT },
+	{ "cores", D_CONTEXT }, { "smt", D_CONTEXT }, { "source", D_SOURCE },
+	{ "codegens", D_CONF }, { "vectorised", D_CONF }, { "forms", D_CONF },
+	{ "compare/baseline", D_FORMS }, { "sites", D_CONF }, { "layouts_random", D_DESIGN },
+	{ "processes", D_DESIGN }, { "reps", D_DESIGN }, { "min_time", D_DESIGN },
+	{ "counters", D_CONF }, { "counter_source", D_CONTEXT },
+};
 
-	for (int a = 0; a < A_COUNT; a++)
-		if (!strcmp(s, cmp_attr_name[a]))
-			return in->vals[a] ? in->vals[a] : "";
-	if (!strcmp(s, "source"))
+/* Row i of "What differs" for one run. */
+static const char *cmp_differs_value(struct cmp_input *in, size_t i, char *buf, size_t cap)
+{
+	const char *key = cmp_differs[i].key;
+	int from = cmp_differs[i].from;
+
+	if (from >= 0)
+		return in->vals[from] ? in->vals[from] : "";
+	if (from == D_SOURCE)
 		return cmp_source(in);
-	if (!strcmp(s, "compare/baseline")) {
-		if (!*ic_run_conf(in->run, "compare"))
-			return "";
-		snprintf(buf, cap, "%s/%s", ic_run_conf(in->run, "compare"),
-			 ic_run_conf(in->run, "baseline"));
-		return buf;
-	}
-	for (size_t i = 0; i < sizeof(from_context) / sizeof(from_context[0]); i++)
-		if (!strcmp(s, from_context[i]))
-			return cmp_ctx(in, s);
-	return ic_run_conf(in->run, s);
+	if (from == D_CONTEXT)
+		return cmp_ctx(in, key);
+	if (from != D_FORMS)
+		return ic_run_conf(in->run, key);
+	if (!*ic_run_conf(in->run, "compare"))
+		return "";
+	snprintf(buf, cap, "%s/%s", ic_run_conf(in->run, "compare"), ic_run_conf(in->run, "baseline"));
+	return buf;
 }
 
 /* Each run's own verdict, quoted from its verdict.json as its summary
@@ -363,12 +373,6 @@ static void cmp_write_verdicts(FILE *md, const struct cmp *c)
  * run's label. */
 static void cmp_write_head(FILE *md, struct cmp *c, const char *only)
 {
-	static const char *const set[] = {
-		"cpu_model", "compiler", "cflags", "lock", "codegen", "per_caller", "body", "l1i_size",
-		"l2_size", "cores", "smt", "source", "codegens", "vectorised", "forms",
-		"compare/baseline", "sites", "layouts_random", "processes", "reps", "min_time",
-		"counters", "counter_source",
-	};
 	char *tag[IC_RUNS_MAX] = { NULL };
 	size_t nd = 0;
 
@@ -397,16 +401,13 @@ static void cmp_write_head(FILE *md, struct cmp *c, const char *only)
 	/* What differs: the machine, then the settings that define a point
 	 * (one that differs only between the runs labels their columns). */
 	fputs("\n## What differs\n\n", md);
-	for (size_t i = 0; i < sizeof(set) / sizeof(set[0]); i++) {
+	for (size_t i = 0; i < sizeof(cmp_differs) / sizeof(cmp_differs[0]); i++) {
 		char *line = NULL, buf[2 * IC_RESULTS_CONTEXT_MAX], first[1024];
-		const char *why = "";
-		int same = 1, attr = -1;
+		const char *why = "", *key = cmp_differs[i].key;
+		int same = 1, attr = cmp_differs[i].from;
 
-		for (int a = 0; a < A_COUNT; a++)
-			if (!strcmp(set[i], cmp_attr_name[a]))
-				attr = a;
 		for (size_t k = 0; k < c->k; k++) {
-			const char *v = cmp_dash(cmp_differs_value(&c->in[k], set[i], buf, sizeof(buf)));
+			const char *v = cmp_dash(cmp_differs_value(&c->in[k], i, buf, sizeof(buf)));
 
 			if (k == 0)
 				snprintf(first, sizeof(first), "%s", v);
@@ -418,14 +419,13 @@ static void cmp_write_head(FILE *md, struct cmp *c, const char *only)
 		} else if (!same && attr >= 0) {
 			why = " (defines the point: the inputs measured different series, kept apart and labelled, never pooled)";
 			for (size_t k = 0; k < c->k; k++)
-				tag[k] = ic_out_append(tag[k], ", %s %s", set[i],
-						    cmp_dash(cmp_differs_value(&c->in[k], set[i], buf, sizeof(buf))));
-		} else if (!same && (!strcmp(set[i], "layouts_random") || !strcmp(set[i], "processes") ||
-				     !strcmp(set[i], "reps") || !strcmp(set[i], "min_time"))) {
+				tag[k] = ic_out_append(tag[k], ", %s %s", key,
+						    cmp_dash(cmp_differs_value(&c->in[k], i, buf, sizeof(buf))));
+		} else if (!same && attr == D_DESIGN) {
 			why = " (design: changes the intervals' width, not what is measured)";
 		}
 		if (!same) {
-			fprintf(md, "- **%s**%s: %s\n", set[i], why, line);
+			fprintf(md, "- **%s**%s: %s\n", key, why, line);
 			nd++;
 		}
 		free(line);
