@@ -141,22 +141,13 @@ const char *ic_history_machine(const struct ic_results *res, char *buf, size_t c
 const char *ic_history_bracket(char *buf, size_t cap, const struct ic_crossover *xo,
 			       const struct ic_analysis_opts *opts)
 {
-	switch (xo->verdict) {
-	case IC_VERDICT_CROSSOVER:
+	if (xo->verdict == IC_VERDICT_CROSSOVER)
 		snprintf(buf, cap, "crossover (%.0f, %.0f)", xo->bracket_lo, xo->bracket_hi);
-		break;
-	case IC_VERDICT_COMPARE_WINS:
-		snprintf(buf, cap, "%s ahead at every resolved N", opts->compare);
-		break;
-	case IC_VERDICT_BASELINE_WINS:
-		snprintf(buf, cap, "%s ahead at every resolved N", opts->baseline);
-		break;
-	case IC_VERDICT_CONFLICT:
-		snprintf(buf, cap, "sides conflict");
-		break;
-	default:
-		snprintf(buf, cap, "nothing resolved");
-	}
+	else if (xo->verdict == IC_VERDICT_COMPARE_WINS || xo->verdict == IC_VERDICT_BASELINE_WINS)
+		snprintf(buf, cap, "%s ahead at every resolved N",
+			 xo->verdict == IC_VERDICT_COMPARE_WINS ? opts->compare : opts->baseline);
+	else
+		snprintf(buf, cap, "%s", xo->verdict == IC_VERDICT_CONFLICT ? "sides conflict" : "nothing resolved");
 	return buf;
 }
 
