@@ -232,8 +232,7 @@ static char *cmp_left_out(struct cmp *c)
 
 	for (size_t j = 0; j < c->ns; j++) {
 		struct cmp_series *s = &c->s[j];
-		char **group = NULL, **part = NULL;
-		size_t ngroups = 0, nshared = 0;
+		size_t nshared = 0;
 		unsigned long *nl;
 
 		if (s->nin < c->k) {
@@ -244,36 +243,31 @@ static char *cmp_left_out(struct cmp *c)
 			continue;
 		}
 		nl = cmp_sorted_n(s);
-		/* The N only some runs have, grouped by those runs. */
+		/* The N only some runs have, grouped by those runs: a line at
+		 * each group's first N. */
 		for (size_t a = 0; a < s->nn; a++) {
-			char *w;
-			size_t g;
+			char *w, *part = NULL;
+			int first = 1;
 
 			if (cmp_nat(s, nl[a]) == c->k) {
 				nshared++;
 				continue;
 			}
 			w = cmp_holders(c, s, nl[a], 0);
-			for (g = 0; g < ngroups && strcmp(group[g], w); g++)
-				;
-			if (g == ngroups) {
-				group = ic_xalloc(realloc(group, (ngroups + 1) * sizeof(*group)));
-				part = ic_xalloc(realloc(part, (ngroups + 1) * sizeof(*part)));
-				group[ngroups] = w;
-				part[ngroups++] = ic_out_append(NULL, "%lu", nl[a]);
-			} else {
-				part[g] = ic_out_append(part[g], ", %lu", nl[a]);
-				free(w);
+			for (size_t b = 0; b < s->nn && first; b++) {
+				char *v = cmp_nat(s, nl[b]) == c->k ? NULL : cmp_holders(c, s, nl[b], 0);
+
+				if (v && !strcmp(v, w)) {
+					first = b >= a;
+					part = ic_out_append(part, "%s%lu", part ? ", " : "", nl[b]);
+				}
+				free(v);
 			}
+			if (first)
+				only = ic_out_append(only, "- %s (%s): N = %s only in %s\n", s->id, s->pair, part, w);
+			free(part);
+			free(w);
 		}
-		for (size_t g = 0; g < ngroups; g++) {
-			only = ic_out_append(only, "- %s (%s): N = %s only in %s\n", s->id, s->pair, part[g],
-					  group[g]);
-			free(group[g]);
-			free(part[g]);
-		}
-		free(group);
-		free(part);
 		free(nl);
 		if (!nshared)
 			only = ic_out_append(only, "- %s (%s): no N in every input\n", s->id, s->pair);
