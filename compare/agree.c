@@ -131,23 +131,17 @@ static void agr_add_states(struct agr *x, size_t a, size_t b, size_t s)
 	}
 }
 
-/* A run's processes in the state a comparison matched, and all of them. */
-static void agr_share(const struct ic_series *se, int state, size_t *in, size_t *all)
-{
-	const struct ic_states *st = se->states;
-
-	*all = st->st[0].nproc + (st->nstates == 2 ? st->st[1].nproc : 0);
-	*in = st->nstates == 2 && state >= 0 ? st->st[state].nproc : *all;
-}
-
-/* Fisher's p for the comparison's state shares; NAN for all processes. */
+/* Fisher's p for the comparison's state shares, each run's processes in
+ * the state it matched and all of them into sh; NAN for all processes. */
 static double agr_share_p(const struct agr *x, const struct agr_cmp *c, size_t sh[4])
 {
-	if (c->state_a < 0)
-		return NAN;
-	agr_share(x->s[c->s].se[c->a], c->state_a, &sh[0], &sh[1]);
-	agr_share(x->s[c->s].se[c->b], c->state_b, &sh[2], &sh[3]);
-	return ic_agree_fisher(sh[0], sh[1], sh[2], sh[3]);
+	for (int i = 0; i < 2 && c->state_a >= 0; i++) {
+		const struct ic_states *st = x->s[c->s].se[i ? c->b : c->a]->states;
+
+		sh[2 * i + 1] = st->st[0].nproc + (st->nstates == 2 ? st->st[1].nproc : 0);
+		sh[2 * i] = st->nstates == 2 ? st->st[i ? c->state_b : c->state_a].nproc : sh[2 * i + 1];
+	}
+	return c->state_a < 0 ? NAN : ic_agree_fisher(sh[0], sh[1], sh[2], sh[3]);
 }
 
 /* "differ" is said over many comparisons (series, states, pairs of runs):
