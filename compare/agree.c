@@ -49,26 +49,18 @@ struct agr {
 /* A series' name: op/layout/order/threads/mode[/filler:F] [its build]. */
 static char *agr_series_name(const struct ic_results *res, const struct ic_group *g)
 {
-	char *s = NULL;
-	size_t len;
-	FILE *f = ic_xalloc(open_memstream(&s, &len));
+	char *s = ic_out_series_id(g);
 	const char *sep = " [";
 
-	fprintf(f, "%s/%s/%s/%lu/%s", g->op, g->layout, g->order, g->threads, g->mode);
-	if (g->filler)
-		fprintf(f, "/filler:%lu", g->filler);
 	for (int k = 0; k < IC_B_COUNT; k++) {
 		const char *v = res->builds[g->build].v[k];
 
 		if (*v) {
-			fprintf(f, "%s%s %s", sep, ic_ctx_name(ic_ctx_of_build((enum ic_build_key)k)), v);
+			s = ic_out_append(s, "%s%s %s", sep, ic_ctx_name(ic_ctx_of_build((enum ic_build_key)k)), v);
 			sep = "; ";
 		}
 	}
-	if (strcmp(sep, " ["))
-		fputc(']', f);
-	fclose(f);
-	return ic_xalloc(s);
+	return *sep == ';' ? ic_out_append(s, "]") : s;
 }
 
 static void agr_match_series(struct agr *x)
@@ -78,11 +70,10 @@ static void agr_match_series(struct agr *x)
 		const struct ic_analysis *an = &x->run[k].an;
 
 		for (size_t gi = 0; gi < an->nseries; gi++) {
-			char *name = agr_series_name(res, &an->series[gi].group), *pair;
+			char *name = agr_series_name(res, &an->series[gi].group);
+			char *pair = ic_out_append(NULL, "%s/%s", an->opts.compare, an->opts.baseline);
 			size_t j;
 
-			if (asprintf(&pair, "%s/%s", an->opts.compare, an->opts.baseline) < 0)
-				ic_xalloc(NULL);
 			for (j = 0; j < x->ns && (strcmp(x->s[j].name, name) || strcmp(x->s[j].pair, pair)); j++)
 				;
 			if (j == x->ns) {
@@ -100,23 +91,19 @@ static void agr_match_series(struct agr *x)
 
 static void agr_add(struct agr *x, size_t a, size_t b, size_t s, int sa, int sb, const char *state)
 {
-	const struct ic_series *ea = x->s[s].se[a], *eb = x->s[s].se[b];
-	const struct ic_group *ga = &ea->group, *gb = &eb->group;
-	struct ic_agree_side side[2] = {
-		{ ga->ratios, ga->nratios, &ea->procs, ea->states, sa },
-		{ gb->ratios, gb->nratios, &eb->procs, eb->states, sb },
-	};
+	struct ic_agree_side side[2];
 	struct agr_cmp *c;
 
-	/* A two-state run's state: its own ratios, from its processes. */
-	if (sa >= 0 && ea->states->nstates == 2)
-		side[0].ratios = ea->states->st[sa].ratios, side[0].nratios = ea->states->st[sa].nratios;
-	else
-		side[0].state = -1;
-	if (sb >= 0 && eb->states->nstates == 2)
-		side[1].ratios = eb->states->st[sb].ratios, side[1].nratios = eb->states->st[sb].nratios;
-	else
-		side[1].state = -1;
+	for (int i = 0; i < 2; i++) {
+		const struct ic_series *e = x->s[s].se[i ? b : a];
+		int st = i ? sb : sa;
+
+		side[i] = (struct ic_agree_side){ e->group.ratios, e->group.nratios, &e->procs, e->states, -1 };
+		/* A two-state run's state: its own ratios, from its processes. */
+		if (st >= 0 && e->states->nstates == 2)
+			side[i] = (struct ic_agree_side){ e->states->st[st].ratios, e->states->st[st].nratios,
+							  &e->procs, e->states, st };
+	}
 	x->c = ic_xalloc(realloc(x->c, (x->nc + 1) * sizeof(*x->c)));
 	c = &x->c[x->nc++];
 	*c = (struct agr_cmp){ .a = a, .b = b, .s = s, .state_a = sa, .state_b = sb, .state = state };
@@ -135,46 +122,26 @@ static void agr_add_states(struct agr *x, size_t a, size_t b, size_t s)
 	if (sa->nstates == 2 && sb->nstates == 2) {
 		agr_add(x, a, b, s, 0, 0, word[0]);
 		agr_add(x, a, b, s, 1, 1, word[1]);
-	} else if (sa->nstates == 2) {
-		int near = fabs(log(sb->st[0].level / sa->st[1].level)) <
-			   fabs(log(sb->st[0].level / sa->st[0].level));
+	} else if (sa->nstates == 2 || sb->nstates == 2) {
+		const struct ic_states *two = sa->nstates == 2 ? sa : sb, *one = two == sa ? sb : sa;
+		int near = fabs(log(one->st[0].level / two->st[1].level)) <
+			   fabs(log(one->st[0].level / two->st[0].level));
 
-		agr_add(x, a, b, s, near, 0, word[near]);
-	} else if (sb->nstates == 2) {
-		int near = fabs(log(sa->st[0].level / sb->st[1].level)) <
-			   fabs(log(sa->st[0].level / sb->st[0].level));
-
-		agr_add(x, a, b, s, 0, near, word[near]);
+		agr_add(x, a, b, s, two == sa ? near : 0, two == sa ? 0 : near, word[near]);
 	}
 }
 
-/* A run's processes in the state a comparison matched, and all of them. */
-static void agr_share(const struct ic_series *se, int state, size_t *in, size_t *all)
-{
-	const struct ic_states *st = se->states;
-
-	*all = st->st[0].nproc + (st->nstates == 2 ? st->st[1].nproc : 0);
-	*in = st->nstates == 2 && state >= 0 ? st->st[state].nproc : *all;
-}
-
-/* Fisher's p for the comparison's state shares; NAN for all processes. */
+/* Fisher's p for the comparison's state shares, each run's processes in
+ * the state it matched and all of them into sh; NAN for all processes. */
 static double agr_share_p(const struct agr *x, const struct agr_cmp *c, size_t sh[4])
 {
-	if (c->state_a < 0)
-		return NAN;
-	agr_share(x->s[c->s].se[c->a], c->state_a, &sh[0], &sh[1]);
-	agr_share(x->s[c->s].se[c->b], c->state_b, &sh[2], &sh[3]);
-	return ic_agree_fisher(sh[0], sh[1], sh[2], sh[3]);
-}
+	for (int i = 0; i < 2 && c->state_a >= 0; i++) {
+		const struct ic_states *st = x->s[c->s].se[i ? c->b : c->a]->states;
 
-/* The comparison's verdict over N, in words. */
-static const char *agr_joint_word(const struct agr_cmp *c)
-{
-	if (c->ag.joint.equivalent)
-		return "equivalent";
-	if (c->differ)
-		return "differ";
-	return "cannot tell";
+		sh[2 * i + 1] = st->st[0].nproc + (st->nstates == 2 ? st->st[1].nproc : 0);
+		sh[2 * i] = st->nstates == 2 ? st->st[i ? c->state_b : c->state_a].nproc : sh[2 * i + 1];
+	}
+	return c->state_a < 0 ? NAN : ic_agree_fisher(sh[0], sh[1], sh[2], sh[3]);
 }
 
 /* "differ" is said over many comparisons (series, states, pairs of runs):
@@ -194,21 +161,6 @@ static void agr_holm(struct agr *x)
 	free(r);
 }
 
-/* A ratio with its 95% interval, ? where there is none. */
-static void agr_ratio(FILE *f, const struct ic_ratio *r)
-{
-	double x[3] = { r->ratio, r->lo, r->hi };
-
-	for (int i = 0; i < 3; i++) {
-		fputs(i == 1 ? " [" : i == 2 ? "–" : "", f);
-		if (isfinite(x[i]))
-			fprintf(f, "%.4f", x[i]);
-		else
-			fputc('?', f);
-	}
-	fputc(']', f);
-}
-
 static void agr_interval(FILE *f, double lo, double hi)
 {
 	if (isfinite(lo))
@@ -220,8 +172,6 @@ static void agr_interval(FILE *f, double lo, double hi)
 /* Each run's verdict, bracket and states: the head of a series. */
 static void agr_series_head(FILE *md, const struct agr *x, const struct agr_series *s)
 {
-	const char *cf = x->run[0].an.opts.compare, *bf = x->run[0].an.opts.baseline;
-
 	fputs("|", md);
 	for (size_t k = 0; k < x->k; k++)
 		if (s->g[k])
@@ -239,15 +189,14 @@ static void agr_series_head(FILE *md, const struct agr *x, const struct agr_seri
 
 			if (!g)
 				continue;
-			cf = x->run[k].an.opts.compare;
-			bf = x->run[k].an.opts.baseline;
 			fputs(" | ", md);
 			if (row == 0) {
 				fputs(ic_verdict_name(g->xo.verdict), md);
 				if (isfinite(g->xo.bracket_lo))
 					fprintf(md, " (%.0f, %.0f)", g->xo.bracket_lo, g->xo.bracket_hi);
 			} else if (row == 1) {
-				fputs(g->xo.direction > 0 ? cf : g->xo.direction < 0 ? bf : "—", md);
+				fputs(g->xo.direction > 0 ? x->run[k].an.opts.compare
+				      : g->xo.direction < 0 ? x->run[k].an.opts.baseline : "—", md);
 			} else if (row == 2) {
 				fprintf(md, "%zu / %zu / %zu", g->xo.n_compare, g->xo.n_baseline,
 					g->xo.n_unresolved);
@@ -306,14 +255,6 @@ static void agr_joint(FILE *md, const struct agr *x, const struct agr_cmp *c)
 	fputs(".\n", md);
 }
 
-
-static void agr_csv_num(FILE *f, double v, const char *fmt)
-{
-	fputc(',', f);
-	if (isfinite(v))
-		fprintf(f, fmt, v);
-}
-
 /* One comparison: its table in md, its rows in csv. */
 static void agr_comparison(FILE *md, FILE *csv, const struct agr *x, const struct agr_cmp *c)
 {
@@ -332,11 +273,13 @@ static void agr_comparison(FILE *md, FILE *csv, const struct agr *x, const struc
 		"|---:|---|---|---|---|---|\n", c->a + 1, c->b + 1, c->b + 1, c->a + 1);
 	for (size_t i = 0; i < c->ag.npts; i++) {
 		const struct ic_agree_point *pt = &c->ag.pts[i];
+		const double v[] = { pt->a->ratio, pt->b->ratio, exp(pt->d), pt->lo90, pt->hi90, pt->lo95,
+				     pt->hi95 };
 
 		fprintf(md, "| %lu | ", pt->sites);
-		agr_ratio(md, pt->a);
+		ic_out_ratio(md, pt->a);
 		fputs(" | ", md);
-		agr_ratio(md, pt->b);
+		ic_out_ratio(md, pt->b);
 		fprintf(md, " | %.4f ", exp(pt->d));
 		agr_interval(md, pt->lo90, pt->hi90);
 		fputs(" | ", md);
@@ -351,18 +294,13 @@ static void agr_comparison(FILE *md, FILE *csv, const struct agr *x, const struc
 		fputc(',', csv);
 		ic_csv_quoted(csv, x->run[c->b].name);
 		fprintf(csv, ",%lu", pt->sites);
-		agr_csv_num(csv, pt->a->ratio, "%.6f");
-		agr_csv_num(csv, pt->b->ratio, "%.6f");
-		agr_csv_num(csv, exp(pt->d), "%.6f");
-		agr_csv_num(csv, pt->lo90, "%.6f");
-		agr_csv_num(csv, pt->hi90, "%.6f");
-		agr_csv_num(csv, pt->lo95, "%.6f");
-		agr_csv_num(csv, pt->hi95, "%.6f");
-		agr_csv_num(csv, pt->df, "%.4g");
-		agr_csv_num(csv, x->margin, "%g");
+		for (size_t f = 0; f < sizeof(v) / sizeof(v[0]); f++)
+			ic_out_csv_num(csv, v[f], "%.6f");
+		ic_out_csv_num(csv, pt->df, "%.4g");
+		ic_out_csv_num(csv, x->margin, "%g");
 		fprintf(csv, ",%s,%d", ic_agree_verdict_name(pt->verdict), j->equivalent);
-		agr_csv_num(csv, j->t_max, "%.4g");
-		agr_csv_num(csv, j->p, "%.4g");
+		ic_out_csv_num(csv, j->t_max, "%.4g");
+		ic_out_csv_num(csv, j->p, "%.4g");
 		fputc('\n', csv);
 	}
 	fputc('\n', md);
@@ -400,7 +338,7 @@ static void agr_summary(FILE *f, const struct agr *x, int detail_written)
 
 		fprintf(f, "%s: %s%s%s, run %zu against run %zu: %s", x->s[c->s].name, x->s[c->s].pair,
 			c->state_a >= 0 ? ", " : "", c->state_a >= 0 ? c->state : "", c->b + 1, c->a + 1,
-			agr_joint_word(c));
+			j->equivalent ? "equivalent" : c->differ ? "differ" : "cannot tell");
 		if (j->equivalent)
 			fprintf(f, " at every N within ±%g%%", 100.0 * x->margin);
 		else
@@ -416,13 +354,6 @@ static void agr_summary(FILE *f, const struct agr *x, int detail_written)
 	agr_sentence(f, x);
 }
 
-static int agr_cmp_ulong(const void *pa, const void *pb)
-{
-	unsigned long a = *(const unsigned long *)pa, b = *(const unsigned long *)pb;
-
-	return (a > b) - (a < b);
-}
-
 /* The chart's data: per series, each run's ratio per N and their spread. */
 static void agr_chart_data(FILE *dat, FILE *gp, const struct agr *x)
 {
@@ -436,34 +367,27 @@ static void agr_chart_data(FILE *dat, FILE *gp, const struct agr *x)
 		for (const char *c = x->s[s].name; *c; c++)
 			fprintf(gp, c[0] == ' ' && c[1] == '[' ? "\\n" : c[0] == '"' || c[0] == '\\' ? "'" : "%c", *c);
 		fputs("\"\n", gp);
+		/* Every run's N, ascending, each once. */
 		for (size_t k = 0; k < x->k; k++)
 			for (size_t i = 0; x->s[s].g[k] && i < x->s[s].g[k]->nratios; i++) {
-				size_t j;
-
-				for (j = 0; j < nn && n[j] != x->s[s].g[k]->ratios[i].sites; j++)
-					;
-				if (j < nn)
-					continue;
-				n = ic_xalloc(realloc(n, (nn + 1) * sizeof(*n)));
+				n = ic_xrealloc(n, nn + 1, sizeof(*n));
 				n[nn++] = x->s[s].g[k]->ratios[i].sites;
 			}
-		qsort(n, nn, sizeof(*n), agr_cmp_ulong);
+		qsort(n, nn, sizeof(*n), ic_out_cmp_ulong);
 		for (size_t i = 0; i < nn; i++) {
 			double r[IC_RUNS_MAX], mn = INFINITY, mx = -INFINITY;
 
+			if (i && n[i] == n[i - 1])
+				continue;
 			for (size_t k = 0; k < x->k; k++) {
-				r[k] = NAN;
-				for (size_t j = 0; x->s[s].g[k] && j < x->s[s].g[k]->nratios; j++)
-					if (x->s[s].g[k]->ratios[j].sites == n[i])
-						r[k] = x->s[s].g[k]->ratios[j].ratio;
-				mn = isfinite(r[k]) ? fmin(mn, r[k]) : mn;
-				mx = isfinite(r[k]) ? fmax(mx, r[k]) : mx;
+				const struct ic_ratio *ra = ic_out_ratio_at(x->s[s].g[k], n[i]);
+
+				r[k] = ra ? ra->ratio : NAN;
+				mn = ra ? fmin(mn, r[k]) : mn;
+				mx = ra ? fmax(mx, r[k]) : mx;
 			}
 			fprintf(dat, "%lu ", n[i]);
-			if (mn > 0.0 && isfinite(mx))
-				fprintf(dat, "%.6g", mx / mn);
-			else
-				fputs("NaN", dat);
+			ic_out_num(dat, mn > 0.0 && isfinite(mx) ? mx / mn : NAN, "%.6g", "NaN");
 			fprintf(dat, " %zu", s + 1);
 			for (size_t k = 0; k < x->k; k++)
 				fprintf(dat, isfinite(r[k]) ? " %.6f" : " NaN", r[k]);

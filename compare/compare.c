@@ -15,7 +15,6 @@
 
 #include <jansson.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,31 +57,17 @@ struct cmp {
 	unsigned long nmin, nmax;
 };
 
-static const char *const cmp_attr_name[A_COUNT] = {
-	"compiler", "cflags", "lock", "codegen", "per_caller", "body", "lto",
+/* Each setting's name, its build key (results.h; -1 for one no build
+ * records) and its run.conf key. */
+static const struct {
+	const char *name;
+	int build;
+	const char *conf;
+} cmp_attr[A_COUNT] = {
+	{ "compiler", IC_B_COMPILER, "build_cc" }, { "cflags", IC_B_CFLAGS, "build_cflags" },
+	{ "lock", IC_B_LOCK, "build_lock" }, { "codegen", IC_B_CODEGEN, "vectorised" },
+	{ "per_caller", -1, "per_caller" }, { "body", IC_B_BODY, "body" }, { "lto", IC_B_LTO, "lto" },
 };
-/* Each setting's build key (results.h), -1 for one no build records. */
-static const int cmp_attr_build[A_COUNT] = {
-	IC_B_COMPILER, IC_B_CFLAGS, IC_B_LOCK, IC_B_CODEGEN, -1, IC_B_BODY, IC_B_LTO,
-};
-
-/* s, then more, freeing s. */
-__attribute__((format(printf, 2, 3)))
-static char *cmp_append(char *s, const char *fmt, ...)
-{
-	char *more, *t;
-	va_list ap;
-
-	va_start(ap, fmt);
-	if (vasprintf(&more, fmt, ap) < 0)
-		more = NULL;
-	va_end(ap);
-	if (!more || asprintf(&t, "%s%s", s ? s : "", more) < 0)
-		t = NULL;
-	free(more);
-	free(s);
-	return ic_xalloc(t);
-}
 
 static char cmp_letter(size_t k)
 {
@@ -100,30 +85,21 @@ static const char *cmp_ctx(struct cmp_input *in, const char *key)
 }
 
 /* A setting that defines a point, for a series of group g: its build's,
- * else what the run recorded (its first process's context, else run.conf). */
+ * else what the run recorded (its first process's context but for the
+ * compiler and flags, else run.conf). */
 static const char *cmp_setting(struct cmp_input *in, const struct ic_group *g, int a)
 {
-	const struct ic_run *run = in->run;
+	int b = cmp_attr[a].build;
 	const char *v;
-	int b = cmp_attr_build[a];
 
-	if (b >= 0 && *(v = run->res.builds[g->build].v[b]))
+	if (b >= 0 && *(v = in->run->res.builds[g->build].v[b]))
 		return v;
-	if (a == A_COMPILER)
-		return ic_run_conf(run, "build_cc");
-	if (a == A_CFLAGS)
-		return ic_run_conf(run, "build_cflags");
-	if (*(v = cmp_ctx(in, cmp_attr_name[a])))
+	if (a > A_CFLAGS && *(v = cmp_ctx(in, cmp_attr[a].name)))
 		return v;
-	if (a == A_LOCK)
-		return ic_run_conf(run, "build_lock");
-	if (a == A_CODEGEN) {
-		v = ic_run_conf(run, "vectorised");
+	v = ic_run_conf(in->run, cmp_attr[a].conf);
+	if (a == A_CODEGEN)
 		return !*v ? v : !strcmp(v, "1") ? "vector" : "general-regs-only";
-	}
-	if (a == A_LTO)
-		return strcmp(ic_run_conf(run, "lto"), "1") ? "" : "callers";
-	return ic_run_conf(run, cmp_attr_name[a]);
+	return a != A_LTO ? v : strcmp(v, "1") ? "" : "callers";
 }
 
 static const char *cmp_none(const char *s)
@@ -141,7 +117,7 @@ static void cmp_note_setting(struct cmp *c, size_t k, const struct ic_group *g, 
 	for (size_t i = 0; i < in->nseen[a]; i++)
 		if (!strcmp(in->seen[a][i], v))
 			return;
-	in->seen[a] = ic_xalloc(realloc(in->seen[a], (in->nseen[a] + 1) * sizeof(char *)));
+	in->seen[a] = ic_xrealloc(in->seen[a], in->nseen[a] + 1, sizeof(char *));
 	in->seen[a][in->nseen[a]++] = ic_xalloc(strdup(v));
 	if (in->nseen[a] == 1) {
 		in->vals[a] = ic_xalloc(strdup(v));
@@ -149,20 +125,10 @@ static void cmp_note_setting(struct cmp *c, size_t k, const struct ic_group *g, 
 	}
 	c->keyed[a] = 1;
 	if (in->nseen[a] == 2) {
-		char *first = in->vals[a];
-
-		in->vals[a] = cmp_append(NULL, "%s", cmp_none(first));
-		free(first);
+		free(in->vals[a]);
+		in->vals[a] = ic_out_append(NULL, "%s", cmp_none(in->seen[a][0]));
 	}
-	in->vals[a] = cmp_append(in->vals[a], " + %s", cmp_none(v));
-}
-
-static const struct ic_ratio *cmp_ratio_at(const struct ic_group *g, unsigned long n)
-{
-	for (size_t i = 0; g && i < g->nratios; i++)
-		if (g->ratios[i].sites == n && isfinite(g->ratios[i].ratio))
-			return &g->ratios[i];
-	return NULL;
+	in->vals[a] = ic_out_append(in->vals[a], " + %s", cmp_none(v));
 }
 
 /* Run k's ratios under their series. */
@@ -173,16 +139,13 @@ static void cmp_add_series(struct cmp *c, size_t k)
 
 	for (size_t gi = 0; gi < an->nseries; gi++) {
 		const struct ic_group *g = &an->series[gi].group;
-		char *id = cmp_append(NULL, "%s/%s/%s/%lu/%s", g->op, g->layout, g->order, g->threads,
-				      g->mode), *pair;
+		char *id = ic_out_series_id(g), *pair;
 		struct cmp_series *s = NULL;
 
-		if (g->filler)
-			id = cmp_append(id, "/filler:%lu", g->filler);
 		for (int a = 0; a < A_COUNT; a++)
 			if (c->keyed[a])
-				id = cmp_append(id, "/%s:%s", cmp_attr_name[a], cmp_setting(in, g, a));
-		pair = cmp_append(NULL, "%s/%s", an->opts.compare, an->opts.baseline);
+				id = ic_out_append(id, "/%s:%s", cmp_attr[a].name, cmp_setting(in, g, a));
+		pair = ic_out_append(NULL, "%s/%s", an->opts.compare, an->opts.baseline);
 		for (size_t i = 0; i < c->ns && !s; i++)
 			if (!strcmp(c->s[i].id, id) && !strcmp(c->s[i].pair, pair))
 				s = &c->s[i];
@@ -226,11 +189,14 @@ static void cmp_add_series(struct cmp *c, size_t k)
 	}
 }
 
-static int cmp_ulong(const void *pa, const void *pb)
+/* Series s's N, ascending. */
+static unsigned long *cmp_sorted_n(const struct cmp_series *s)
 {
-	unsigned long a = *(const unsigned long *)pa, b = *(const unsigned long *)pb;
+	unsigned long *nl = ic_xalloc(malloc(s->nn * sizeof(*nl)));
 
-	return (a > b) - (a < b);
+	memcpy(nl, s->n, s->nn * sizeof(*nl));
+	qsort(nl, s->nn, sizeof(*nl), ic_out_cmp_ulong);
+	return nl;
 }
 
 /* How many runs have a ratio of series s at N = n. */
@@ -249,11 +215,11 @@ static char *cmp_holders(const struct cmp *c, const struct cmp_series *s, unsign
 	char *w = NULL;
 
 	for (size_t k = 0; k < c->k; k++) {
-		if (!s->g[k] || (n && !cmp_ratio_at(s->g[k], n)))
+		if (!s->g[k] || (n && !ic_out_ratio_at(s->g[k], n)))
 			continue;
-		w = cmp_append(w, "%s%c", w ? ", " : "", cmp_letter(k));
+		w = ic_out_append(w, "%s%c", w ? ", " : "", cmp_letter(k));
 		if (with_dir)
-			w = cmp_append(w, " (%s)", c->in[k].run->name);
+			w = ic_out_append(w, " (%s)", c->in[k].run->name);
 	}
 	return w ? w : ic_xalloc(strdup(""));
 }
@@ -266,58 +232,49 @@ static char *cmp_left_out(struct cmp *c)
 
 	for (size_t j = 0; j < c->ns; j++) {
 		struct cmp_series *s = &c->s[j];
-		char **group = NULL, **part = NULL;
-		size_t ngroups = 0, nshared = 0;
+		size_t nshared = 0;
 		unsigned long *nl;
 
 		if (s->nin < c->k) {
 			char *w = cmp_holders(c, s, 0, 1);
 
-			only = cmp_append(only, "- only in %s: series %s (%s)\n", w, s->id, s->pair);
+			only = ic_out_append(only, "- only in %s: series %s (%s)\n", w, s->id, s->pair);
 			free(w);
 			continue;
 		}
-		nl = ic_xalloc(malloc(s->nn * sizeof(*nl)));
-		memcpy(nl, s->n, s->nn * sizeof(*nl));
-		qsort(nl, s->nn, sizeof(*nl), cmp_ulong);
-		/* The N only some runs have, grouped by those runs. */
+		nl = cmp_sorted_n(s);
+		/* The N only some runs have, grouped by those runs: a line at
+		 * each group's first N. */
 		for (size_t a = 0; a < s->nn; a++) {
-			char *w;
-			size_t g;
+			char *w, *part = NULL;
+			int first = 1;
 
 			if (cmp_nat(s, nl[a]) == c->k) {
 				nshared++;
 				continue;
 			}
 			w = cmp_holders(c, s, nl[a], 0);
-			for (g = 0; g < ngroups && strcmp(group[g], w); g++)
-				;
-			if (g == ngroups) {
-				group = ic_xalloc(realloc(group, (ngroups + 1) * sizeof(*group)));
-				part = ic_xalloc(realloc(part, (ngroups + 1) * sizeof(*part)));
-				group[ngroups] = w;
-				part[ngroups++] = cmp_append(NULL, "%lu", nl[a]);
-			} else {
-				part[g] = cmp_append(part[g], ", %lu", nl[a]);
-				free(w);
+			for (size_t b = 0; b < s->nn && first; b++) {
+				char *v = cmp_nat(s, nl[b]) == c->k ? NULL : cmp_holders(c, s, nl[b], 0);
+
+				if (v && !strcmp(v, w)) {
+					first = b >= a;
+					part = ic_out_append(part, "%s%lu", part ? ", " : "", nl[b]);
+				}
+				free(v);
 			}
+			if (first)
+				only = ic_out_append(only, "- %s (%s): N = %s only in %s\n", s->id, s->pair, part, w);
+			free(part);
+			free(w);
 		}
-		for (size_t g = 0; g < ngroups; g++) {
-			only = cmp_append(only, "- %s (%s): N = %s only in %s\n", s->id, s->pair, part[g],
-					  group[g]);
-			free(group[g]);
-			free(part[g]);
-		}
-		free(group);
-		free(part);
 		free(nl);
 		if (!nshared)
-			only = cmp_append(only, "- %s (%s): no N in every input\n", s->id, s->pair);
+			only = ic_out_append(only, "- %s (%s): no N in every input\n", s->id, s->pair);
 		s->compared = nshared > 0;
 	}
 	return only;
 }
-
 
 static void cmp_note_settings(struct cmp *c, size_t k)
 {
@@ -338,28 +295,43 @@ static const char *cmp_source(const struct cmp_input *in)
 	return *v ? v : ic_run_conf(in->run, "build_commit");
 }
 
-/* A setting of run k as "What differs" names it. */
-static const char *cmp_differs_value(struct cmp_input *in, const char *s, char *buf, size_t cap)
-{
-	static const char *const from_context[] = { "cpu_model", "l1i_size", "l2_size", "cores",
-						     "smt", "counter_source" };
+/* What "What differs" names, in order, and where each value comes from:
+ * a setting that defines the point (its enum cmp_attr), the run's context,
+ * run.conf (D_DESIGN: a setting that only changes the intervals' width),
+ * what it built, its forms. */
+enum { D_CONTEXT = -1, D_CONF = -2, D_DESIGN = -3, D_SOURCE = -4, D_FORMS = -5 };
+static const struct {
+	const char *key;
+	int from;
+} cmp_differs[] = {
+	{ "cpu_model", D_CONTEXT }, { "compiler", A_COMPILER }, { "cflags", A_CFLAGS },
+	{ "lock", A_LOCK }, { "codegen", A_CODEGEN }, { "per_caller", A_PER_CALLER },
+	{ "body", A_BODY }, { "l1i_size", D_CONTEXT }, { "l2_size", D_CONTEXT },
+	{ "cores", D_CONTEXT }, { "smt", D_CONTEXT }, { "source", D_SOURCE },
+	{ "codegens", D_CONF }, { "vectorised", D_CONF }, { "forms", D_CONF },
+	{ "compare/baseline", D_FORMS }, { "sites", D_CONF }, { "layouts_random", D_DESIGN },
+	{ "processes", D_DESIGN }, { "reps", D_DESIGN }, { "min_time", D_DESIGN },
+	{ "counters", D_CONF }, { "counter_source", D_CONTEXT },
+};
 
-	for (int a = 0; a < A_COUNT; a++)
-		if (!strcmp(s, cmp_attr_name[a]))
-			return in->vals[a] ? in->vals[a] : "";
-	if (!strcmp(s, "source"))
+/* Row i of "What differs" for one run. */
+static const char *cmp_differs_value(struct cmp_input *in, size_t i, char *buf, size_t cap)
+{
+	const char *key = cmp_differs[i].key;
+	int from = cmp_differs[i].from;
+
+	if (from >= 0)
+		return in->vals[from] ? in->vals[from] : "";
+	if (from == D_SOURCE)
 		return cmp_source(in);
-	if (!strcmp(s, "compare/baseline")) {
-		if (!*ic_run_conf(in->run, "compare"))
-			return "";
-		snprintf(buf, cap, "%s/%s", ic_run_conf(in->run, "compare"),
-			 ic_run_conf(in->run, "baseline"));
-		return buf;
-	}
-	for (size_t i = 0; i < sizeof(from_context) / sizeof(from_context[0]); i++)
-		if (!strcmp(s, from_context[i]))
-			return cmp_ctx(in, s);
-	return ic_run_conf(in->run, s);
+	if (from == D_CONTEXT)
+		return cmp_ctx(in, key);
+	if (from != D_FORMS)
+		return ic_run_conf(in->run, key);
+	if (!*ic_run_conf(in->run, "compare"))
+		return "";
+	snprintf(buf, cap, "%s/%s", ic_run_conf(in->run, "compare"), ic_run_conf(in->run, "baseline"));
+	return buf;
 }
 
 /* Each run's own verdict, quoted from its verdict.json as its summary
@@ -395,12 +367,6 @@ static void cmp_write_verdicts(FILE *md, const struct cmp *c)
  * run's label. */
 static void cmp_write_head(FILE *md, struct cmp *c, const char *only)
 {
-	static const char *const set[] = {
-		"cpu_model", "compiler", "cflags", "lock", "codegen", "per_caller", "body", "l1i_size",
-		"l2_size", "cores", "smt", "source", "codegens", "vectorised", "forms",
-		"compare/baseline", "sites", "layouts_random", "processes", "reps", "min_time",
-		"counters", "counter_source",
-	};
 	char *tag[IC_RUNS_MAX] = { NULL };
 	size_t nd = 0;
 
@@ -429,35 +395,31 @@ static void cmp_write_head(FILE *md, struct cmp *c, const char *only)
 	/* What differs: the machine, then the settings that define a point
 	 * (one that differs only between the runs labels their columns). */
 	fputs("\n## What differs\n\n", md);
-	for (size_t i = 0; i < sizeof(set) / sizeof(set[0]); i++) {
+	for (size_t i = 0; i < sizeof(cmp_differs) / sizeof(cmp_differs[0]); i++) {
 		char *line = NULL, buf[2 * IC_RESULTS_CONTEXT_MAX], first[1024];
-		const char *why = "";
-		int same = 1, attr = -1;
+		const char *why = "", *key = cmp_differs[i].key;
+		int same = 1, attr = cmp_differs[i].from;
 
-		for (int a = 0; a < A_COUNT; a++)
-			if (!strcmp(set[i], cmp_attr_name[a]))
-				attr = a;
 		for (size_t k = 0; k < c->k; k++) {
-			const char *v = cmp_dash(cmp_differs_value(&c->in[k], set[i], buf, sizeof(buf)));
+			const char *v = cmp_dash(cmp_differs_value(&c->in[k], i, buf, sizeof(buf)));
 
 			if (k == 0)
 				snprintf(first, sizeof(first), "%s", v);
 			same &= !strcmp(v, first);
-			line = cmp_append(line, "%s%c %s", k ? "; " : "", cmp_letter(k), v);
+			line = ic_out_append(line, "%s%c %s", k ? "; " : "", cmp_letter(k), v);
 		}
 		if (!same && attr >= 0 && c->keyed[attr]) {
 			why = " (defines the point; varies within an input, so it is part of the series name)";
 		} else if (!same && attr >= 0) {
 			why = " (defines the point: the inputs measured different series, kept apart and labelled, never pooled)";
 			for (size_t k = 0; k < c->k; k++)
-				tag[k] = cmp_append(tag[k], ", %s %s", set[i],
-						    cmp_dash(cmp_differs_value(&c->in[k], set[i], buf, sizeof(buf))));
-		} else if (!same && (!strcmp(set[i], "layouts_random") || !strcmp(set[i], "processes") ||
-				     !strcmp(set[i], "reps") || !strcmp(set[i], "min_time"))) {
+				tag[k] = ic_out_append(tag[k], ", %s %s", key,
+						    cmp_dash(cmp_differs_value(&c->in[k], i, buf, sizeof(buf))));
+		} else if (!same && attr == D_DESIGN) {
 			why = " (design: changes the intervals' width, not what is measured)";
 		}
 		if (!same) {
-			fprintf(md, "- **%s**%s: %s\n", set[i], why, line);
+			fprintf(md, "- **%s**%s: %s\n", key, why, line);
 			nd++;
 		}
 		free(line);
@@ -471,21 +433,11 @@ static void cmp_write_head(FILE *md, struct cmp *c, const char *only)
 		fprintf(md, "The tables below hold only the series and N that every input measured; these are left out:\n\n%s",
 			only);
 	for (size_t k = 0; k < c->k; k++) {
-		c->in[k].label = cmp_append(NULL, "%s (%s)%s", c->in[k].cpu, c->in[k].run->name,
+		c->in[k].label = ic_out_append(NULL, "%s (%s)%s", c->in[k].cpu, c->in[k].run->name,
 					    tag[k] ? tag[k] : "");
 		free(tag[k]);
 	}
 }
-
-/* A number as fmt, or none_ when it was not measured. */
-static void cmp_field(FILE *f, double x, const char *fmt, const char *none_)
-{
-	if (isfinite(x))
-		fprintf(f, fmt, x);
-	else
-		fputs(none_, f);
-}
-
 
 static const char *cmp_side(const struct ic_analysis *an, enum ic_point_side side)
 {
@@ -538,14 +490,10 @@ static void cmp_crossover_rows(FILE *md, const struct cmp *c, const struct cmp_s
 	}
 	fprintf(md, "| code bytes per site %s / %s", cf, bf);
 	for (size_t k = 0; k < c->k; k++) {
-		char a[32] = "—", b[32] = "—";
-		double x = cmp_bytes(s->g[k], cf), y = cmp_bytes(s->g[k], bf);
-
-		if (isfinite(x))
-			snprintf(a, sizeof(a), "%.10g", x);
-		if (isfinite(y))
-			snprintf(b, sizeof(b), "%.10g", y);
-		fprintf(md, " | %s / %s", a, b);
+		fputs(" | ", md);
+		ic_out_num(md, cmp_bytes(s->g[k], cf), "%.10g", "—");
+		fputs(" / ", md);
+		ic_out_num(md, cmp_bytes(s->g[k], bf), "%.10g", "—");
 	}
 	fputs(" |\n\n", md);
 }
@@ -555,18 +503,14 @@ static void cmp_crossover_rows(FILE *md, const struct cmp *c, const struct cmp_s
 static void cmp_write_series(FILE *md, FILE *csv, FILE *gp, FILE *dat, const struct cmp *c,
 			     const struct cmp_series *s, size_t p)
 {
-	char cf[64], bf[64];
-	unsigned long *nl = ic_xalloc(malloc(s->nn * sizeof(*nl)));
+	char cf[64], bf[64], *t = ic_out_append(NULL, "%s: %s", s->id, s->pair);
+	unsigned long *nl = cmp_sorted_n(s);
 
 	sscanf(s->pair, "%63[^/]/%63s", cf, bf);
-	{
-		char *t = cmp_append(NULL, "%s: %s", s->id, s->pair);
-
-		fprintf(gp, "ic_title[%zu] = ", p + 1);
-		ic_gnuplot_quote(gp, t);
-		fputc('\n', gp);
-		free(t);
-	}
+	fprintf(gp, "ic_title[%zu] = ", p + 1);
+	ic_gnuplot_quote(gp, t);
+	fputc('\n', gp);
+	free(t);
 	fprintf(md, "\n## %s: %s / %s\n\n|", s->id, cf, bf);
 	for (size_t k = 0; k < c->k; k++)
 		fprintf(md, " | %c: %s", cmp_letter(k), c->in[k].label);
@@ -583,8 +527,6 @@ static void cmp_write_series(FILE *md, FILE *csv, FILE *gp, FILE *dat, const str
 	for (size_t k = 0; k < c->k; k++)
 		fputs("|---", md);
 	fputs("|---|\n", md);
-	memcpy(nl, s->n, s->nn * sizeof(*nl));
-	qsort(nl, s->nn, sizeof(*nl), cmp_ulong);
 	for (size_t a = 0; a < s->nn; a++) {
 		size_t nc = 0, nb = 0;
 
@@ -593,38 +535,31 @@ static void cmp_write_series(FILE *md, FILE *csv, FILE *gp, FILE *dat, const str
 		fprintf(md, "| %lu", nl[a]);
 		for (size_t k = 0; k < c->k; k++) {
 			const struct cmp_input *in = &c->in[k];
-			const struct ic_ratio *r = cmp_ratio_at(s->g[k], nl[a]);
+			const struct ic_ratio *r = ic_out_ratio_at(s->g[k], nl[a]);
 			const struct ic_crossover *xo = &s->g[k]->xo;
 			const char *side = cmp_side(&c->in[k].run->an, r->side);
 
 			fputs(" | ", md);
-			cmp_field(md, r->ratio, "%.4f", "?");
-			fputs(" [", md);
-			cmp_field(md, r->lo, "%.4f", "?");
-			fputs("–", md);
-			cmp_field(md, r->hi, "%.4f", "?");
-			fprintf(md, "] %s", side);
+			ic_out_ratio(md, r);
+			fprintf(md, " %s", side);
 			nc += !strcmp(side, cf);
 			nb += !strcmp(side, bf);
 
 			ic_csv_quoted(csv, s->id);
 			fprintf(csv, ",%lu,%c,", nl[a], cmp_letter(k));
 			ic_csv_quoted(csv, in->label);
-			fprintf(csv, ",%.6f,", r->ratio);
-			cmp_field(csv, r->lo, "%.6f", "");
-			fputc(',', csv);
-			cmp_field(csv, r->hi, "%.6f", "");
-			fprintf(csv, ",%s,%s,%s,", side, ic_verdict_name(xo->verdict), cmp_winner(&c->in[k].run->an, xo));
-			cmp_field(csv, xo->bracket_lo, "%.0f", "");
-			fputc(',', csv);
-			cmp_field(csv, xo->bracket_hi, "%.0f", "");
-			fprintf(csv, ",%s,%s,", cf, bf);
-			ic_csv_quoted(csv, in->cpu);
-			fputc(',', csv);
-			ic_csv_quoted(csv, in->run->name);
-			for (int at = 0; at < A_PER_CALLER + 2; at++) {   /* compiler .. body */
+			fprintf(csv, ",%.6f", r->ratio);
+			ic_out_csv_num(csv, r->lo, "%.6f");
+			ic_out_csv_num(csv, r->hi, "%.6f");
+			fprintf(csv, ",%s,%s,%s", side, ic_verdict_name(xo->verdict), cmp_winner(&c->in[k].run->an, xo));
+			ic_out_csv_num(csv, xo->bracket_lo, "%.0f");
+			ic_out_csv_num(csv, xo->bracket_hi, "%.0f");
+			fprintf(csv, ",%s,%s", cf, bf);
+			/* the CPU, the directory, then the settings compiler .. body */
+			for (int at = -2; at < A_PER_CALLER + 2; at++) {
 				fputc(',', csv);
-				ic_csv_quoted(csv, c->keyed[at] ? s->idval[at] : in->vals[at] ? in->vals[at] : "");
+				ic_csv_quoted(csv, at == -2 ? in->cpu : at == -1 ? in->run->name
+						   : c->keyed[at] ? s->idval[at] : in->vals[at] ? in->vals[at] : "");
 			}
 			fputc('\n', csv);
 		}
@@ -638,20 +573,20 @@ static void cmp_write_series(FILE *md, FILE *csv, FILE *gp, FILE *dat, const str
 		const struct ic_crossover *xo = &s->g[k]->xo;
 
 		fprintf(gp, "ic_xo_lo[%zu] = ", i);
-		cmp_field(gp, xo->bracket_lo, "%.0f", "NaN");
+		ic_out_num(gp, xo->bracket_lo, "%.0f", "NaN");
 		fprintf(gp, "\nic_xo_hi[%zu] = ", i);
-		cmp_field(gp, xo->bracket_hi, "%.0f", "NaN");
+		ic_out_num(gp, xo->bracket_hi, "%.0f", "NaN");
 		fprintf(gp, "\n");
 		fprintf(dat, "# %s %s, input %c: sites ratio lo hi\n", s->id, s->pair, cmp_letter(k));
 		for (size_t a = 0; a < s->nn; a++) {
-			const struct ic_ratio *r = cmp_ratio_at(s->g[k], s->n[a]);
+			const struct ic_ratio *r = ic_out_ratio_at(s->g[k], s->n[a]);
 
 			if (!r)
 				continue;
 			fprintf(dat, "%lu %.6f ", s->n[a], r->ratio);
-			cmp_field(dat, r->lo, "%.6f", "NaN");
+			ic_out_num(dat, r->lo, "%.6f", "NaN");
 			fputc(' ', dat);
-			cmp_field(dat, r->hi, "%.6f", "NaN");
+			ic_out_num(dat, r->hi, "%.6f", "NaN");
 			fputc('\n', dat);
 		}
 		fputs("\n\n", dat);
@@ -734,7 +669,7 @@ static int cmp_write(struct cmp *c, const char *out)
 	fprintf(gp, "\narray ic_label[%zu]\narray ic_title[%zu]\narray ic_xo_lo[%zu]\n"
 		"array ic_xo_hi[%zu]\narray ic_letter[%zu]\n", c->k, ns, ns * c->k, ns * c->k, c->k);
 	for (size_t k = 0; k < c->k; k++) {
-		char *l = cmp_append(NULL, "%c: %s", cmp_letter(k), c->in[k].label);
+		char *l = ic_out_append(NULL, "%c: %s", cmp_letter(k), c->in[k].label);
 
 		fprintf(gp, "ic_label[%zu] = ", k + 1);
 		ic_gnuplot_quote(gp, l);

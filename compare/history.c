@@ -52,11 +52,10 @@ int ic_history_list(const char *dir, int all, const char *cpu)
 		char mach[2048];
 		const char *v, *p;
 		time_t t = (time_t)runs[i].time;
-		struct ic_run run;
+		struct ic_run run;   /* ic_run_open zeroes it */
 		struct tm tm;
 		int smoke;
 
-		memset(&run, 0, sizeof(run));
 		if (ic_run_open(&run, runs[i].dir, err, sizeof(err))) {
 			if (all)
 				printf("%s: not readable: %s\n", runs[i].name, err);

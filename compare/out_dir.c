@@ -6,6 +6,8 @@
 #include <errno.h>
 #include <ftw.h>
 #include <limits.h>
+#include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -134,4 +136,66 @@ void ic_out_dir_finish(struct ic_out_dir *d)
 	free(d->stage);
 	free(d->out);
 	d->stage = d->out = NULL;
+}
+
+char *ic_out_append(char *s, const char *fmt, ...)
+{
+	char *more, *t;
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (vasprintf(&more, fmt, ap) < 0)
+		more = NULL;
+	va_end(ap);
+	if (!more || asprintf(&t, "%s%s", s ? s : "", more) < 0)
+		t = NULL;
+	free(more);
+	free(s);
+	return ic_xalloc(t);
+}
+
+char *ic_out_series_id(const struct ic_group *g)
+{
+	char *id = ic_out_append(NULL, "%s/%s/%s/%lu/%s", g->op, g->layout, g->order, g->threads, g->mode);
+
+	return g->filler ? ic_out_append(id, "/filler:%lu", g->filler) : id;
+}
+
+const struct ic_ratio *ic_out_ratio_at(const struct ic_group *g, unsigned long n)
+{
+	for (size_t i = 0; g && i < g->nratios; i++)
+		if (g->ratios[i].sites == n && isfinite(g->ratios[i].ratio))
+			return &g->ratios[i];
+	return NULL;
+}
+
+void ic_out_num(FILE *f, double x, const char *fmt, const char *none)
+{
+	if (isfinite(x))
+		fprintf(f, fmt, x);
+	else
+		fputs(none, f);
+}
+
+void ic_out_csv_num(FILE *f, double x, const char *fmt)
+{
+	fputc(',', f);
+	ic_out_num(f, x, fmt, "");
+}
+
+void ic_out_ratio(FILE *f, const struct ic_ratio *r)
+{
+	ic_out_num(f, r->ratio, "%.4f", "?");
+	fputs(" [", f);
+	ic_out_num(f, r->lo, "%.4f", "?");
+	fputs("–", f);
+	ic_out_num(f, r->hi, "%.4f", "?");
+	fputc(']', f);
+}
+
+int ic_out_cmp_ulong(const void *pa, const void *pb)
+{
+	unsigned long a = *(const unsigned long *)pa, b = *(const unsigned long *)pb;
+
+	return (a > b) - (a < b);
 }

@@ -2,12 +2,15 @@
  * every file goes into a hidden stage directory beside it, which is renamed
  * into place once everything is written. Charts are drawn there by gnuplot.
  * Where writing fails, one line says so (as ic_prog), the stage is removed
- * and the program exits 1: there is nothing left to do.
+ * and the program exits 1: there is nothing left to do. Then the pieces of
+ * their tables that both write alike.
  */
 #ifndef IC_OUT_DIR_H
 #define IC_OUT_DIR_H
 
 #include <stdio.h>
+
+#include "series.h"
 
 struct ic_out_dir {
 	char *out;     /* where it goes; must not exist, or be an empty directory */
@@ -39,5 +42,28 @@ void ic_out_dir_remove(struct ic_out_dir *d, const char *name);
 
 /* Renames the stage into place. */
 void ic_out_dir_finish(struct ic_out_dir *d);
+
+/* s, then more, freeing s (which may be NULL). */
+__attribute__((format(printf, 2, 3)))
+char *ic_out_append(char *s, const char *fmt, ...);
+
+/* A series' shape, "op/layout/order/threads/mode" (then "/filler:F"). */
+char *ic_out_series_id(const struct ic_group *g);
+
+/* g's finite ratio at N = n; NULL when g is NULL or has none. */
+const struct ic_ratio *ic_out_ratio_at(const struct ic_group *g, unsigned long n);
+
+/* x as fmt, else none (not measured). */
+void ic_out_num(FILE *f, double x, const char *fmt, const char *none);
+
+/* The same as a CSV field after its comma, empty when not measured. */
+void ic_out_csv_num(FILE *f, double x, const char *fmt);
+
+/* A ratio with its 95% interval, "0.9876 [0.9801–0.9952]", ? where there
+ * is none. */
+void ic_out_ratio(FILE *f, const struct ic_ratio *r);
+
+/* qsort's comparison of unsigned longs, ascending. */
+int ic_out_cmp_ulong(const void *pa, const void *pb);
 
 #endif /* IC_OUT_DIR_H */

@@ -6,20 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_combination.h>
+#include <gsl/gsl_errno.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
+#include <gsl/gsl_sf_gamma.h>
 #include <gsl/gsl_sort_double.h>
 #include <gsl/gsl_statistics_double.h>
 
 #include "stats.h"
-
-/* One run's independent draws: each one's mean log ratio at every point
- * (NAN where it has none), as the nested estimate forms them. */
-struct agree_draws {
-	size_t n, nsites;
-	double *y;                 /* [draw * nsites + point] */
-	int by_variant;
-};
 
 const char *ic_agree_verdict_name(enum ic_agree_verdict v)
 {
@@ -70,18 +65,21 @@ static void agree_point(struct ic_agree_point *pt, double margin)
 		pt->verdict = IC_AGREE_CANNOT_TELL;
 }
 
-/* Side s's draws at the points: its layout variants when its processes
- * ran two or more, else its processes (stats.h's rule). */
+/* Side s's independent draws, as the nested estimate forms them: its
+ * layout variants when its processes ran two or more, else its processes
+ * (stats.h's rule). Each draw's mean log ratio at every point (NAN where
+ * it has none) goes after the *ny draws in *y ([draw * npts + point]);
+ * *n draws, *by_variant. */
 static int agree_draws_of(const struct ic_agree_side *s, const struct ic_agree_point *pts,
-			  size_t npts, struct agree_draws *dr)
+			  size_t npts, double **y, size_t *ny, size_t *n, int *by_variant)
 {
 	const struct ic_process_ratios *st = s->procs;
-	size_t np = st ? st->nproc : 0, nvar = 0, cells, *col = calloc(npts ? npts : 1, sizeof(*col));
-	int *draw = calloc(np ? np : 1, sizeof(*draw)), *vars = calloc(np ? np : 1, sizeof(*vars));
-	double *cnt = NULL;
+	size_t np = st ? st->nproc : 0, nvar = 0, *col = calloc(npts + 1, sizeof(*col));
+	int *draw = calloc(np + 1, sizeof(*draw)), *vars = calloc(np + 1, sizeof(*vars));
+	double *cnt = NULL, *all, *my;
 	int rc = -1;
 
-	*dr = (struct agree_draws){ .nsites = npts };
+	*n = 0;
 	if (!col || !draw || !vars)
 		goto out;
 	/* Each point's column in the states' table (the series' N). */
@@ -108,28 +106,29 @@ static int agree_draws_of(const struct ic_agree_side *s, const struct ic_agree_p
 			vars[nvar++] = st->variant[p];
 		draw[p] = (int)k;
 	}
-	dr->by_variant = nvar >= 2;
+	*by_variant = nvar >= 2;
 	for (size_t p = 0; p < np; p++)
 		if (draw[p] >= 0)
-			draw[p] = dr->by_variant ? draw[p] : (int)dr->n++;
-	if (dr->by_variant)
-		dr->n = nvar;
-	cells = dr->n * npts;
-	dr->y = calloc(cells ? cells : 1, sizeof(*dr->y));
-	cnt = calloc(cells ? cells : 1, sizeof(*cnt));
-	if (!dr->y || !cnt)
+			draw[p] = *by_variant ? draw[p] : (int)(*n)++;
+	if (*by_variant)
+		*n = nvar;
+	cnt = calloc(*n * npts + 1, sizeof(*cnt));
+	if (!cnt || !(all = realloc(*y, ((*ny + *n) * npts + 1) * sizeof(*all))))
 		goto out;
+	*y = all;
+	my = memset(all + *ny * npts, 0, *n * npts * sizeof(*my));
 	for (size_t p = 0; p < np; p++)
 		for (size_t i = 0; draw[p] >= 0 && i < npts; i++) {
-			double y = col[i] == (size_t)-1 ? NAN : st->logr[col[i] * np + p];
+			double v = col[i] == (size_t)-1 ? NAN : st->logr[col[i] * np + p];
 
-			if (isfinite(y)) {
-				dr->y[(size_t)draw[p] * npts + i] += y;
+			if (isfinite(v)) {
+				my[(size_t)draw[p] * npts + i] += v;
 				cnt[(size_t)draw[p] * npts + i] += 1.0;
 			}
 		}
-	for (size_t j = 0; j < dr->n * npts; j++)
-		dr->y[j] = cnt[j] > 0.0 ? dr->y[j] / cnt[j] : NAN;
+	for (size_t j = 0; j < *n * npts; j++)
+		my[j] = cnt[j] > 0.0 ? my[j] / cnt[j] : NAN;
+	*ny += *n;
 	rc = 0;
 out:
 	free(col);
@@ -178,53 +177,36 @@ static double agree_t_max(const double *y, size_t nd, size_t ns, const unsigned 
 	return best;
 }
 
-/* n choose k, as a double (capped far above IC_AGREE_EXACT_MAX). */
-static double agree_choose(size_t n, size_t k)
-{
-	double c = 1.0;
-
-	for (size_t i = 1; i <= k && c < 1e12; i++)
-		c = c * (double)(n - k + i) / (double)i;
-	return c;
-}
-
 /* The permutation test of joint->t_max over the pooled draws y (the first
  * na are run a's). */
 static int agree_permute(const double *y, size_t na, size_t nb, size_t ns,
 			 struct ic_agree_joint *j)
 {
 	size_t n = na + nb, at, *idx = malloc(n * sizeof(*idx));
-	double total = agree_choose(n, na), *t = NULL;
+	double lnc = gsl_sf_lnchoose((unsigned int)n, (unsigned int)na), *t;
 	unsigned char *in_a = calloc(n, 1);
+	gsl_combination *cb = NULL;
 	gsl_rng *rng = NULL;
 	size_t ge = 0, m;
+	int rc = -1;
 
-	j->exact = total <= IC_AGREE_EXACT_MAX;
-	m = j->exact ? (size_t)llround(total) : IC_AGREE_PERMUTATIONS;
+	j->exact = lnc <= log(IC_AGREE_EXACT_MAX);
+	m = j->exact ? (size_t)llround(exp(lnc)) : IC_AGREE_PERMUTATIONS;
 	t = malloc(m * sizeof(*t));
-	if (!idx || !in_a || !t || (!j->exact && !(rng = gsl_rng_alloc(gsl_rng_mt19937)))) {
-		free(idx);
-		free(in_a);
-		free(t);
-		return -1;
-	}
-	if (rng)
+	if (j->exact)
+		cb = gsl_combination_calloc(n, na);
+	else if ((rng = gsl_rng_alloc(gsl_rng_mt19937)))
 		gsl_rng_set(rng, IC_AGREE_SEED);
+	if (!idx || !in_a || !t || !(cb || rng))
+		goto out;
 	for (size_t i = 0; i < n; i++)
 		idx[i] = i;
 	for (size_t s = 0; s < m; s++) {
-		if (rng) {
+		/* A shuffle, or the next na-subset in lexicographic order. */
+		if (rng)
 			gsl_ran_shuffle(rng, idx, n, sizeof(*idx));
-		} else if (s > 0) {
-			/* The next na-subset in lexicographic order. */
-			size_t i = na;
-
-			while (i-- > 0 && idx[i] == n - na + i)
-				;
-			idx[i]++;
-			for (size_t k = i + 1; k < na; k++)
-				idx[k] = idx[k - 1] + 1;
-		}
+		else if (s > 0 && gsl_combination_next(cb) == GSL_SUCCESS)
+			memcpy(idx, gsl_combination_data(cb), na * sizeof(*idx));
 		memset(in_a, 0, n);
 		for (size_t i = 0; i < na; i++)
 			in_a[idx[i]] = 1;
@@ -238,47 +220,37 @@ static int agree_permute(const double *y, size_t na, size_t nb, size_t ns,
 	j->p_min = j->exact ? (na == nb ? 2.0 : 1.0) / (double)m : 1.0 / (1.0 + (double)m);
 	gsl_sort(t, 1, m);
 	j->t_95 = gsl_stats_quantile_from_sorted_data(t, 1, m, 0.95);
+	rc = 0;
+out:
+	gsl_combination_free(cb);
 	gsl_rng_free(rng);
 	free(idx);
 	free(in_a);
 	free(t);
-	return 0;
+	return rc;
 }
 
 /* The joint test over N from the two sides' draws. */
 static int agree_joint(const struct ic_agree_side *a, const struct ic_agree_side *b,
 		       struct ic_agree *out)
 {
-	struct agree_draws da = { 0 }, db = { 0 };
 	struct ic_agree_joint *j = &out->joint;
-	unsigned char *in_a;
-	double *y;
-	size_t n, at = 0;
+	unsigned char *in_a = NULL;
+	double *y = NULL;   /* a's draws, then b's */
+	size_t n = 0, at = 0;
 	int rc = -1;
 
-	if (agree_draws_of(a, out->pts, out->npts, &da) || agree_draws_of(b, out->pts, out->npts, &db))
-		goto out0;
-	n = da.n + db.n;
-	j->draws_a = da.n;
-	j->draws_b = db.n;
-	j->variants_a = da.by_variant;
-	j->variants_b = db.by_variant;
-	y = malloc((n && out->npts ? n * out->npts : 1) * sizeof(*y));
-	in_a = calloc(n ? n : 1, 1);
-	if (!y || !in_a)
-		goto out1;
-	memcpy(y, da.y, da.n * out->npts * sizeof(*y));
-	memcpy(y + da.n * out->npts, db.y, db.n * out->npts * sizeof(*y));
-	memset(in_a, 1, da.n);
+	if (agree_draws_of(a, out->pts, out->npts, &y, &n, &j->draws_a, &j->variants_a) ||
+	    agree_draws_of(b, out->pts, out->npts, &y, &n, &j->draws_b, &j->variants_b) ||
+	    !(in_a = calloc(n + 1, 1)))
+		goto out;
+	memset(in_a, 1, j->draws_a);
 	j->t_max = agree_t_max(y, n, out->npts, in_a, &at);
 	j->t_sites = isfinite(j->t_max) ? out->pts[at].sites : 0;
-	rc = isfinite(j->t_max) ? agree_permute(y, da.n, db.n, out->npts, j) : 0;
-out1:
+	rc = isfinite(j->t_max) ? agree_permute(y, j->draws_a, j->draws_b, out->npts, j) : 0;
+out:
 	free(y);
 	free(in_a);
-out0:
-	free(da.y);
-	free(db.y);
 	return rc;
 }
 

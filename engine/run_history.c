@@ -102,23 +102,18 @@ int ic_history_runs(const char *results_dir, struct ic_history_run **out, size_t
 		snprintf(path, sizeof(path), "%s/%s", results_dir, e->d_name);
 		if (lstat(path, &st) || !S_ISDIR(st.st_mode) || !isfinite(t = history_time(path)))
 			continue;
-		if (!(nr = realloc(r, (k + 1) * sizeof(*r)))) {
-			closedir(d);
-			ic_history_runs_free(r, k);
-			return ic_fail(err, errlen, "out of memory");
-		}
+		if (!(nr = realloc(r, (k + 1) * sizeof(*r))))
+			break;
 		r = nr;
-		r[k].dir = strdup(path);
-		r[k].name = strdup(e->d_name);
-		r[k].time = t;
-		if (!r[k].dir || !r[k].name) {
-			closedir(d);
-			ic_history_runs_free(r, k + 1);
-			return ic_fail(err, errlen, "out of memory");
-		}
-		k++;
+		r[k++] = (struct ic_history_run){ strdup(path), strdup(e->d_name), t };
+		if (!r[k - 1].dir || !r[k - 1].name)
+			break;
 	}
 	closedir(d);
+	if (e) {   /* out of memory */
+		ic_history_runs_free(r, k);
+		return ic_fail(err, errlen, "out of memory");
+	}
 	if (k)
 		qsort(r, k, sizeof(*r), history_cmp_run);
 	*out = r;
@@ -146,22 +141,13 @@ const char *ic_history_machine(const struct ic_results *res, char *buf, size_t c
 const char *ic_history_bracket(char *buf, size_t cap, const struct ic_crossover *xo,
 			       const struct ic_analysis_opts *opts)
 {
-	switch (xo->verdict) {
-	case IC_VERDICT_CROSSOVER:
+	if (xo->verdict == IC_VERDICT_CROSSOVER)
 		snprintf(buf, cap, "crossover (%.0f, %.0f)", xo->bracket_lo, xo->bracket_hi);
-		break;
-	case IC_VERDICT_COMPARE_WINS:
-		snprintf(buf, cap, "%s ahead at every resolved N", opts->compare);
-		break;
-	case IC_VERDICT_BASELINE_WINS:
-		snprintf(buf, cap, "%s ahead at every resolved N", opts->baseline);
-		break;
-	case IC_VERDICT_CONFLICT:
-		snprintf(buf, cap, "sides conflict");
-		break;
-	default:
-		snprintf(buf, cap, "nothing resolved");
-	}
+	else if (xo->verdict == IC_VERDICT_COMPARE_WINS || xo->verdict == IC_VERDICT_BASELINE_WINS)
+		snprintf(buf, cap, "%s ahead at every resolved N",
+			 xo->verdict == IC_VERDICT_COMPARE_WINS ? opts->compare : opts->baseline);
+	else
+		snprintf(buf, cap, "%s", xo->verdict == IC_VERDICT_CONFLICT ? "sides conflict" : "nothing resolved");
 	return buf;
 }
 
@@ -243,23 +229,18 @@ size_t ic_history_ndiffer(const double *p, size_t m)
 /* The earlier run's series against now's: each series' joint test, then
  * Holm's step-down over the series at IC_AGREE_ALPHA (any one of a
  * default run's series at p < 0.05 would say "differs" far too often);
- * fills out's verdict, every series that differs (the first, by p, in
- * detail) or else the first that cannot tell. */
+ * fills out (zeroed) with the verdict, every series that differs (the
+ * first, by p, in detail) or else the first that cannot tell. */
 static int history_against(const struct ic_analysis *now, const struct ic_analysis *then,
 			   struct ic_history_cmp *out)
 {
 	struct history_one *h = calloc(now->nseries ? now->nseries : 1, sizeof(*h));
 	double *p = calloc(now->nseries ? now->nseries : 1, sizeof(*p));
-	size_t m = 0, ndiff = 0;
-	int unsure = -1;
+	size_t m = 0, ndiff;
+	int unsure = -1, rc = -1;
 
-	if (!h || !p) {
-		free(h);
-		free(p);
-		return -1;
-	}
-	out->nseries = out->ndiffer = 0;
-	out->others[0] = '\0';
+	if (!h || !p)
+		goto out;
 	for (size_t s = 0; s < now->nseries; s++) {
 		const struct ic_series *a = &now->series[s], *b;
 		struct ic_agree_side sa, sb;
@@ -270,11 +251,8 @@ static int history_against(const struct ic_analysis *now, const struct ic_analys
 			continue;
 		sb = (struct ic_agree_side){ b->group.ratios, b->group.nratios, &b->procs, b->states, -1 };
 		sa = (struct ic_agree_side){ a->group.ratios, a->group.nratios, &a->procs, a->states, -1 };
-		if (ic_agree_compare(&sb, &sa, IC_AGREE_MARGIN, &ag)) {
-			free(h);
-			free(p);
-			return -1;
-		}
+		if (ic_agree_compare(&sb, &sa, IC_AGREE_MARGIN, &ag))
+			goto out;
 		if (ag.npts)
 			h[m++] = (struct history_one){ a, b, ag.joint.p, ag.joint.equivalent, ag.joint.t_sites };
 		ic_agree_free(&ag);
@@ -285,13 +263,11 @@ static int history_against(const struct ic_analysis *now, const struct ic_analys
 		p[i] = h[i].p;
 	ndiff = ic_history_ndiffer(p, m);
 	out->ndiffer = ndiff;
-	for (size_t i = 0; i < m; i++)
-		if (i >= ndiff && !h[i].equivalent && unsure < 0)
+	for (size_t i = ndiff; i < m && unsure < 0; i++)
+		if (!h[i].equivalent)
 			unsure = (int)i;
-	if (ndiff)
-		history_detail(out, &h[0], now, then);
-	else if (unsure >= 0)
-		history_detail(out, &h[unsure], now, then);
+	if (ndiff || unsure >= 0)
+		history_detail(out, &h[ndiff ? 0 : unsure], now, then);
 	for (size_t i = 1; i < ndiff; i++) {
 		char name[256];
 		size_t len = strlen(out->others);
@@ -303,9 +279,11 @@ static int history_against(const struct ic_analysis *now, const struct ic_analys
 		     : ndiff	   ? IC_HISTORY_DIFFERS
 		     : unsure >= 0 ? IC_HISTORY_CANNOT_TELL
 				   : IC_HISTORY_AGREES;
+	rc = 0;
+out:
 	free(h);
 	free(p);
-	return 0;
+	return rc;
 }
 
 int ic_history_compare(const struct ic_analysis *now, const char *now_dir,
@@ -341,16 +319,13 @@ int ic_history_compare(const struct ic_analysis *now, const char *now_dir,
 	history_build(now_dir, build_now, sizeof(build_now));
 	ic_history_machine(now->res, mach_now, sizeof(mach_now));
 	for (size_t i = 0; i < n && out->verdict == IC_HISTORY_FIRST && !rc; i++) {
-		struct ic_run run;
-		char why[96];
-
-		char real[PATH_MAX];
+		struct ic_run run;   /* ic_run_open zeroes it */
+		char why[96], real[PATH_MAX];
 
 		if (!(runs[i].time < t_now) || !realpath(runs[i].dir, real) || !strcmp(real, now_real))
 			continue;
 		if (strcmp(history_build(runs[i].dir, build_then, sizeof(build_then)), build_now))
 			continue;
-		memset(&run, 0, sizeof(run));
 		if (ic_run_open(&run, runs[i].dir, rerr, sizeof(rerr)) == 0 &&
 		    !strcmp(ic_history_machine(&run.res, mach_then, sizeof(mach_then)), mach_now) &&
 		    !ic_analysis_smoke(&run.an, why, sizeof(why))) {
