@@ -31,7 +31,7 @@ static int decision_cmp_p(const void *pa, const void *pb, void *r)
 int ic_ratio_decide(struct ic_ratio *r, size_t n, const struct ic_stats_nested *ns,
 		    const struct ic_analysis_opts *opts)
 {
-	size_t *rk = malloc((n ? n : 1) * sizeof(*rk)), m = 0, stop;
+	size_t *rk = ic_stats_alloc(n, sizeof(*rk)), m = 0, stop;
 	double adj = 0.0;
 
 	if (!rk)
@@ -77,18 +77,18 @@ static int decision_contrast_series(const struct ic_group *g, const char *const 
 				    size_t *nout)
 {
 	struct ic_stats_nested *ns;
+	int rc;
 
 	if (ic_group_contrast(g, forms, sign, nt, keep, nkeep, out, &ns, nout))
 		return -1;
-	if (ic_ratio_decide(*out, *nout, ns, opts)) {
+	rc = ic_ratio_decide(*out, *nout, ns, opts);
+	free(ns);
+	if (rc) {
 		free(*out);
-		free(ns);
 		*out = NULL;
 		*nout = 0;
-		return -1;
 	}
-	free(ns);
-	return 0;
+	return rc;
 }
 
 int ic_ratio_series(const struct ic_group *g, const char *num, const char *den,
@@ -130,7 +130,7 @@ int ic_ratio_interaction_keep(const struct ic_group *g, const char *a, const cha
 
 int ic_ratio_crossover(const struct ic_ratio *r, size_t n, struct ic_crossover *out)
 {
-	struct ic_ratio_point *rp = malloc((n ? n : 1) * sizeof(*rp));
+	struct ic_ratio_point *rp = ic_stats_alloc(n, sizeof(*rp));
 
 	if (!rp)
 		return -1;

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_sort_int.h>
+
 #include "decision.h"
 
 /* Sums of squares about the mean and degrees of freedom, pooled. */
@@ -62,13 +64,6 @@ static void repeats_rep_level(const struct ic_group *g, const struct ic_process_
 		}
 }
 
-static int repeats_cmp_int(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* Repeats contradict where one resolves an N to one side and another
  * resolves it to the other: a repeat that merely resolves less (less
  * power) is no contradiction. side[] holds the first resolved side seen
@@ -100,6 +95,7 @@ struct ic_repeats *ic_repeats_analyse(const struct ic_results *res, const struct
 	struct repeats_pool run = { 0 }, proc = { 0 }, rep = { 0 };
 	unsigned char *keep = calloc(res->nfiles ? res->nfiles : 1, 1);
 	double *buf = NULL, *means = NULL;
+	/* IC_SIDE_UNRESOLVED at every N: calloc's 0. */
 	enum ic_point_side *side = calloc(g->nratios + 1, sizeof(*side));
 	int contradict = 0;
 
@@ -108,18 +104,12 @@ struct ic_repeats *ic_repeats_analyse(const struct ic_results *res, const struct
 	rp->repeat = malloc((np ? np : 1) * sizeof(*rp->repeat));
 	if (!rp->repeat)
 		goto oom;
-	for (size_t p = 0; p < np; p++) {
-		int r = res->files[pr->unit[p]]->repeat;
-		size_t k = 0;
-
-		while (k < rp->nrepeats && rp->repeat[k] != r)
-			k++;
-		if (k == rp->nrepeats)
-			rp->repeat[rp->nrepeats++] = r;
-	}
-	qsort(rp->repeat, rp->nrepeats, sizeof(*rp->repeat), repeats_cmp_int);
-	for (size_t i = 0; i < g->nratios; i++)
-		side[i] = IC_SIDE_UNRESOLVED;
+	for (size_t p = 0; p < np; p++)
+		rp->repeat[p] = res->files[pr->unit[p]]->repeat;
+	gsl_sort_int(rp->repeat, 1, np);
+	for (size_t p = 0; p < np; p++)
+		if (!rp->nrepeats || rp->repeat[p] != rp->repeat[rp->nrepeats - 1])
+			rp->repeat[rp->nrepeats++] = rp->repeat[p];
 	for (size_t i = 0; i < g->nratios; i++)
 		maxreps = g->ratios[i].cmp->nreps > maxreps ? g->ratios[i].cmp->nreps : maxreps;
 	buf = malloc((np + maxreps + 1) * sizeof(*buf));

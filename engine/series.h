@@ -92,6 +92,12 @@ int ic_group_contrast(const struct ic_group *g, const char *const *forms, const 
 		      size_t nt, const unsigned char *keep, size_t nkeep, struct ic_ratio **out,
 		      struct ic_stats_nested **nested, size_t *n);
 
+/* r at cmp/base's N from the draws y[0..n-1] in clusters cl (*s their
+ * nested estimate): exp(mean) with its 95% interval, p, df and se, NAN
+ * where there are none; the band and Holm's are decision.h's. */
+void ic_ratio_estimate(struct ic_ratio *r, const struct ic_point *cmp, const struct ic_point *base,
+		       const double *y, const int *cl, size_t n, struct ic_stats_nested *s);
+
 /* The 95% interval holds x (false without an interval). */
 int ic_ratio_holds(const struct ic_ratio *r, double x);
 

@@ -7,6 +7,11 @@
 #include <gsl/gsl_sort_double.h>
 #include <gsl/gsl_statistics_double.h>
 
+void *ic_stats_alloc(size_t n, size_t size)
+{
+	return calloc(n ? n : 1, size);
+}
+
 double ic_stats_median(double *x, size_t n)
 {
 	if (n == 0)
@@ -131,4 +136,32 @@ size_t ic_stats_holm(const double *p, size_t n, double alpha, unsigned char *res
 		resolved[best] = 1;
 	}
 	return step;
+}
+
+size_t ic_stats_distinct(const int *x, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t j = 0;
+
+		while (j < i && x[j] != x[i])
+			j++;
+		k += j == i;
+	}
+	return k;
+}
+
+double ic_stats_cut(const double *x, size_t k, size_t m, double *lo, double *hi)
+{
+	double ss = 0.0;
+
+	*lo = *hi = 0.0;
+	for (size_t j = 0; j < m; j++)
+		*lo += x[j] / (double)m;
+	for (size_t j = m; j < k; j++)
+		*hi += x[j] / (double)(k - m);
+	for (size_t j = 0; j < k; j++)
+		ss += (x[j] - (j < m ? *lo : *hi)) * (x[j] - (j < m ? *lo : *hi));
+	return ss;
 }
