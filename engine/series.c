@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include <gsl/gsl_sort_double.h>
+#include <gsl/gsl_sort_uint.h>
 
 const struct ic_point *ic_group_point(const struct ic_group *g, const char *form,
 				      unsigned long sites)
@@ -42,8 +43,10 @@ unsigned long ic_group_cache_pass(const struct ic_group *g, const char *form, do
 }
 
 void ic_ratio_estimate(struct ic_ratio *r, const struct ic_point *cmp, const struct ic_point *base,
-		       const double *y, const int *cl, size_t n, struct ic_stats_nested *s)
+		       const double *y, const int *cl, size_t n)
 {
+	struct ic_stats_nested *s = &r->est;
+
 	*r = (struct ic_ratio){ .cmp = cmp, .base = base, .sites = cmp->sites, .ratio = NAN,
 				.lo = NAN, .hi = NAN, .band_lo = NAN, .band_hi = NAN,
 				.holm_lo = NAN, .holm_hi = NAN, .p = NAN, .p_holm = NAN, .df = NAN,
@@ -63,11 +66,9 @@ void ic_ratio_estimate(struct ic_ratio *r, const struct ic_point *cmp, const str
 
 /* The contrast at one N: y = sum sign[i] log(med of pts[i]) per process
  * that ran every point (and is kept), clustered by layout variant (by
- * repeat with several). Its band waits for the series (decision.h); *s
- * gets the nested estimate. */
+ * repeat with several). Its band waits for the series (decision.h). */
 static int series_contrast_at(struct ic_ratio *r, const struct ic_point *const *pts,
-			      const int *sign, size_t nt, const unsigned char *keep, size_t nkeep,
-			      struct ic_stats_nested *s)
+			      const int *sign, size_t nt, const unsigned char *keep, size_t nkeep)
 {
 	size_t n = 0, nvar;
 	double *y = ic_stats_alloc(pts[0]->nunits, sizeof(*y));
@@ -98,7 +99,7 @@ static int series_contrast_at(struct ic_ratio *r, const struct ic_point *const *
 	 * resolves nothing, so with two the variants stay the unit. */
 	if (ic_stats_distinct(rp, n) >= IC_REPEATS_TOP)
 		memcpy(cl, rp, n * sizeof(*cl));
-	ic_ratio_estimate(r, pts[0], pts[nt > 1 ? 1 : 0], y, cl, n, s);
+	ic_ratio_estimate(r, pts[0], pts[nt > 1 ? 1 : 0], y, cl, n);
 	r->nvariants = nvar;
 	rc = 0;
 out:
@@ -110,19 +111,16 @@ out:
 
 int ic_group_contrast(const struct ic_group *g, const char *const *forms, const int *sign,
 		      size_t nt, const unsigned char *keep, size_t nkeep, struct ic_ratio **out,
-		      struct ic_stats_nested **nested, size_t *nout)
+		      size_t *nout)
 {
 	struct ic_ratio *r = ic_stats_alloc(g->npoints, sizeof(*r));
-	struct ic_stats_nested *ns = ic_stats_alloc(g->npoints, sizeof(*ns));
 	const struct ic_point *pts[8];
 	size_t n = 0;
-	int rc = -1;
 
 	*out = NULL;
-	*nested = NULL;
 	*nout = 0;
-	if (!r || !ns || nt > 8)
-		goto out;
+	if (!r || nt > 8)
+		goto fail;
 	/* Points sort by form, then N: forms[0]'s points come in ascending N. */
 	for (size_t i = 0; i < g->npoints; i++) {
 		size_t k;
@@ -137,21 +135,18 @@ int ic_group_contrast(const struct ic_group *g, const char *const *forms, const 
 		}
 		if (k < nt)
 			continue;
-		if (series_contrast_at(&r[n], pts, sign, nt, keep, nkeep, &ns[n]))
-			goto out;
+		if (series_contrast_at(&r[n], pts, sign, nt, keep, nkeep))
+			goto fail;
 		n++;
 	}
-	rc = 0;
-	if (n) {
-		*out = r;
-		*nested = ns;
-		*nout = n;
-		return 0;
-	}
-out:
+	if (!n)
+		free(r);
+	*out = n ? r : NULL;
+	*nout = n;
+	return 0;
+fail:
 	free(r);
-	free(ns);
-	return rc;
+	return -1;
 }
 
 int ic_ratio_holds(const struct ic_ratio *r, double x)
@@ -240,7 +235,7 @@ static int series_time_rank(struct ic_process_ratios *pr, const struct ic_result
 int ic_process_ratios_collect(const struct ic_results *res, const struct ic_group *g,
 			      struct ic_process_ratios *pr)
 {
-	size_t cap = 0, nn = g->nratios, np;
+	size_t cap = 0, k = 0, nn = g->nratios, np;
 
 	memset(pr, 0, sizeof(*pr));
 	for (size_t i = 0; i < nn; i++)
@@ -248,19 +243,13 @@ int ic_process_ratios_collect(const struct ic_results *res, const struct ic_grou
 	pr->unit = ic_stats_alloc(cap, sizeof(*pr->unit));
 	if (!pr->unit)
 		return -1;
-	for (size_t i = 0; i < nn; i++) {   /* insertion into order: a few dozen */
-		for (size_t j = 0; j < g->ratios[i].cmp->nunits; j++) {
-			unsigned u = g->ratios[i].cmp->units[j].unit;
-			size_t k = pr->nproc;
-
-			while (k > 0 && pr->unit[k - 1] > u)
-				k--;
-			if (k > 0 && pr->unit[k - 1] == u)
-				continue;
-			memmove(&pr->unit[k + 1], &pr->unit[k], (pr->nproc++ - k) * sizeof(*pr->unit));
-			pr->unit[k] = u;
-		}
-	}
+	for (size_t i = 0; i < nn; i++)
+		for (size_t j = 0; j < g->ratios[i].cmp->nunits; j++)
+			pr->unit[k++] = g->ratios[i].cmp->units[j].unit;
+	gsl_sort_uint(pr->unit, 1, k);
+	for (size_t i = 0; i < k; i++)   /* each once */
+		if (!pr->nproc || pr->unit[i] != pr->unit[pr->nproc - 1])
+			pr->unit[pr->nproc++] = pr->unit[i];
 	np = pr->nproc;
 	pr->nsites = nn;
 	pr->sites = ic_stats_alloc(nn, sizeof(*pr->sites));

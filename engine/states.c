@@ -236,12 +236,11 @@ static int states_ratios(struct ic_state *st, const struct ic_sm *m, int k,
 			 const struct ic_analysis_opts *opts)
 {
 	size_t nn = pr->nsites;
-	struct ic_stats_nested *ns = ic_stats_alloc(nn, sizeof(*ns));
 	double *draw = ic_stats_alloc(pr->nproc, sizeof(*draw));
 	int *cl = ic_stats_alloc(pr->nproc, sizeof(*cl)), rc = -1;
 
 	st->ratios = ic_stats_alloc(nn, sizeof(*st->ratios));
-	if (!ns || !draw || !cl || !st->ratios)
+	if (!draw || !cl || !st->ratios)
 		goto out;
 	for (size_t i = 0; i < pr->nproc; i++)
 		cl[i] = (int)i;
@@ -249,13 +248,12 @@ static int states_ratios(struct ic_state *st, const struct ic_sm *m, int k,
 	for (size_t j = 0; j < nn; j++) {
 		size_t kk = ic_sm_draws(m, k, j, draw);
 
-		ic_ratio_estimate(&st->ratios[j], g->ratios[j].cmp, g->ratios[j].base, draw, cl, kk, &ns[j]);
+		ic_ratio_estimate(&st->ratios[j], g->ratios[j].cmp, g->ratios[j].base, draw, cl, kk);
 		st->ratios[j].nvariants = kk;
 	}
 	st->nratios = nn;
-	rc = ic_ratio_decide(st->ratios, nn, ns, opts);
+	rc = ic_ratio_decide(st->ratios, nn, opts);
 out:
-	free(ns);
 	free(draw);
 	free(cl);
 	return rc;
@@ -291,9 +289,7 @@ static int states_state(struct ic_states *s, int k, const struct ic_process_rati
 		st->nproc += (size_t)in;
 	}
 	if (s->nstates == 2) {
-		double sh = k ? m->share : 1.0 - m->share;
-
-		st->share = sh;
+		st->share = k ? m->share : 1.0 - m->share;
 		st->share_lo = k ? m->share_lo : 1.0 - m->share_hi;
 		st->share_hi = k ? m->share_hi : 1.0 - m->share_lo;
 		if (!s->nuntimed) {
