@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include <gsl/gsl_sort_int.h>
+#include <gsl/gsl_statistics_double.h>
 
 #include "decision.h"
 
@@ -17,15 +18,9 @@ struct repeats_pool {
 
 static void repeats_pool_add(struct repeats_pool *pl, const double *x, size_t n)
 {
-	double m = 0.0;
-
 	if (n < 2)
 		return;
-	for (size_t i = 0; i < n; i++)
-		m += x[i];
-	m /= (double)n;
-	for (size_t i = 0; i < n; i++)
-		pl->ss += (x[i] - m) * (x[i] - m);
+	pl->ss += gsl_stats_tss(x, 1, n);
 	pl->df += n - 1;
 }
 
@@ -129,12 +124,8 @@ struct ic_repeats *ic_repeats_analyse(const struct ic_results *res, const struct
 				    isfinite(pr->logr[i * np + p]))
 					buf[n++] = pr->logr[i * np + p];
 			repeats_pool_add(&proc, buf, n);
-			if (n) {
-				means[nm] = 0.0;
-				for (size_t j = 0; j < n; j++)
-					means[nm] += buf[j] / (double)n;
-				nm++;
-			}
+			if (n)
+				means[nm++] = gsl_stats_mean(buf, 1, n);
 		}
 		repeats_pool_add(&run, means, nm);
 	}

@@ -61,7 +61,6 @@ int ic_stats_nested(const double *y, const int *cluster, size_t n, struct ic_sta
 	struct stats_unit *u = malloc((n ? n : 1) * sizeof(*u));
 	double *c = malloc((n ? n : 1) * sizeof(*c));   /* the draws */
 	size_t k = 0, draws;
-	double grand = 0.0, ss = 0.0;
 
 	*out = (struct ic_stats_nested){ .mean = NAN, .se = NAN, .df = NAN };
 	if (!u || !c || n == 0)
@@ -81,15 +80,11 @@ int ic_stats_nested(const double *y, const int *cluster, size_t n, struct ic_sta
 	draws = k >= 2 ? k : n;
 	for (size_t i = 0; k < 2 && i < n; i++)
 		c[i] = u[i].y;
-	for (size_t i = 0; i < draws; i++)
-		grand += c[i];
-	grand /= (double)draws;
-	for (size_t i = 0; i < draws; i++)
-		ss += (c[i] - grand) * (c[i] - grand);
-	out->mean = grand;
+	out->mean = gsl_stats_mean(c, 1, draws);
 	if (draws >= 2) {
 		out->df = (double)(draws - 1);
-		out->se = sqrt(ss / (double)(draws - 1) / (double)draws);
+		out->se = sqrt(gsl_stats_tss_m(c, 1, draws, out->mean) / (double)(draws - 1) /
+			       (double)draws);
 	}
 done:
 	free(u);
@@ -154,14 +149,7 @@ size_t ic_stats_distinct(const int *x, size_t n)
 
 double ic_stats_cut(const double *x, size_t k, size_t m, double *lo, double *hi)
 {
-	double ss = 0.0;
-
-	*lo = *hi = 0.0;
-	for (size_t j = 0; j < m; j++)
-		*lo += x[j] / (double)m;
-	for (size_t j = m; j < k; j++)
-		*hi += x[j] / (double)(k - m);
-	for (size_t j = 0; j < k; j++)
-		ss += (x[j] - (j < m ? *lo : *hi)) * (x[j] - (j < m ? *lo : *hi));
-	return ss;
+	*lo = gsl_stats_mean(x, 1, m);
+	*hi = gsl_stats_mean(x + m, 1, k - m);
+	return gsl_stats_tss_m(x, 1, m, *lo) + gsl_stats_tss_m(x + m, 1, k - m, *hi);
 }

@@ -6,6 +6,7 @@
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_eigen.h>
+#include <gsl/gsl_statistics_double.h>
 
 #include "stats.h"
 
@@ -260,12 +261,11 @@ double ic_steady_ar1_rho_lags(double d1, double d2)
 double ic_steady_trend_share(const double *y, const double *se, const double *t, size_t k,
 			     const struct ic_steady *h)
 {
-	double tc = 0.0, s[3] = { 0 }, v[3] = { 0 }, sy[2] = { 0 }, det, b0, b1, qe = 0.0, trace, tau2;
+	double tc, s[3] = { 0 }, v[3] = { 0 }, sy[2] = { 0 }, det, b0, b1, qe = 0.0, trace, tau2;
 
 	if (k < 4 || !(h->tau > 0.0))
 		return NAN;
-	for (size_t i = 0; i < k; i++)
-		tc += t[i] / (double)k;
+	tc = gsl_stats_mean(t, 1, k);
 	/* X'WX = [s0 s1; s1 s2], X'W^2X = [v0 v1; v1 v2], X'Wy = [sy0 sy1]. */
 	for (size_t i = 0; i < k; i++) {
 		double w = 1.0 / (se[i] * se[i]), d = t[i] - tc;
