@@ -113,7 +113,6 @@ int ic_analysis_refine_next(const struct ic_analysis *an, unsigned long **out, s
 	}
 	free(sites);
 	gsl_sort_ulong(mid, 1, k);
-	*n = 0;
 	for (size_t i = 0; i < k; i++)
 		if (!*n || mid[i] != mid[*n - 1])
 			mid[(*n)++] = mid[i];
