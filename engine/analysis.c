@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_sort_ulong.h>
+
 #include "load.h"
 
 const struct ic_analysis_opts ic_analysis_defaults = {
@@ -28,7 +30,7 @@ static int analysis_series(struct ic_series *se, const struct ic_analysis *an,
 	    ic_process_ratios_collect(an->res, &se->group, &se->procs) ||
 	    !(se->states = ic_states_analyse(&se->procs, &se->group, &an->opts)) ||
 	    ic_states_moments(se->states, -1, se->group.ratios, se->group.nratios) ||
-	    !(se->attr = ic_attribution_analyse(&se->group, &an->opts, l1i)))
+	    !(se->attr = ic_attribution_analyse_keep(&se->group, &an->opts, l1i, NULL, 0)))
 		return -1;
 	for (int k = 0; k < 2 && se->states->nstates == 2; k++)
 		if (ic_states_moments(se->states, k, se->states->st[k].ratios,
@@ -83,13 +85,6 @@ void ic_analysis_free(struct ic_analysis *an)
 	memset(an, 0, sizeof(*an));
 }
 
-static int analysis_cmp_ulong(const void *pa, const void *pb)
-{
-	unsigned long a = *(const unsigned long *)pa, b = *(const unsigned long *)pb;
-
-	return (a > b) - (a < b);
-}
-
 int ic_analysis_refine_next(const struct ic_analysis *an, unsigned long **out, size_t *n)
 {
 	size_t cap = 1, k = 0;
@@ -117,8 +112,7 @@ int ic_analysis_refine_next(const struct ic_analysis *an, unsigned long **out, s
 					    mid + k);
 	}
 	free(sites);
-	qsort(mid, k, sizeof(*mid), analysis_cmp_ulong);
-	*n = 0;
+	gsl_sort_ulong(mid, 1, k);
 	for (size_t i = 0; i < k; i++)
 		if (!*n || mid[i] != mid[*n - 1])
 			mid[(*n)++] = mid[i];

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_sort_double.h>
+
 #include "decision.h"
 
 /* Each line's forms: a/a0, or (a/a0)/(b/b0) for the interaction. */
@@ -75,12 +77,6 @@ static int attr_fitting(const struct ic_group *g, double size, struct ic_attribu
 	return 0;
 }
 
-struct ic_attribution *ic_attribution_analyse(const struct ic_group *g,
-					      const struct ic_analysis_opts *opts, double l1i_size)
-{
-	return ic_attribution_analyse_keep(g, opts, l1i_size, NULL, 0);
-}
-
 struct ic_attribution *ic_attribution_analyse_keep(const struct ic_group *g,
 						   const struct ic_analysis_opts *opts,
 						   double l1i_size, const unsigned char *keep,
@@ -134,22 +130,6 @@ void ic_attribution_free(struct ic_attribution *a)
 
 /* ---- what moves with the ratio, over the processes ----------------------- */
 
-static int attr_cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* A process's median of a point, NAN where it did not run it. */
-static double attr_unit_med(const struct ic_point *p, unsigned unit)
-{
-	for (size_t i = 0; p && i < p->nunits; i++)
-		if (p->units[i].unit == unit)
-			return p->units[i].med;
-	return NAN;
-}
-
 /* The N where the processes vary most (the largest tau), its test and
  * its ratios' 10th and 90th percentiles; 0 when no N can be tested. */
 static unsigned long attr_moves_site(const struct ic_process_ratios *pr, double *y, double *se,
@@ -173,7 +153,7 @@ static unsigned long attr_moves_site(const struct ic_process_ratios *pr, double 
 			continue;
 		best = pr->sites[i];
 		out->h = h;
-		qsort(y, k, sizeof(*y), attr_cmp_double);
+		gsl_sort(y, 1, k);
 		/* The nearest-rank percentiles: few processes, no interpolation. */
 		out->p10 = exp(y[(size_t)floor(0.10 * (double)(k - 1) + 0.5)]);
 		out->p90 = exp(y[(size_t)floor(0.90 * (double)(k - 1) + 0.5)]);
@@ -204,14 +184,9 @@ int ic_attribution_moves(const struct ic_group *g, const struct ic_process_ratio
 	while (col < pr->nsites && pr->sites[col] != out->sites)
 		col++;
 	/* The processes in time order: Newey-West reads neighbours. */
-	for (size_t p = 0; p < pr->nproc; p++) {
-		size_t q = 0;
-
+	for (size_t p = 0; p < pr->nproc; p++)
 		order[pr->time_rank[p]] = p;
-		while (q < p && pr->variant[q] != pr->variant[p])
-			q++;
-		out->nvariants += q == p;
-	}
+	out->nvariants = ic_stats_distinct(pr->variant, pr->nproc);
 	/* compare, baseline, then the series' other forms, each once. */
 	for (size_t i = 0; i < g->npoints + 2 && out->nforms < IC_ATTR_MOVES_MAX; i++) {
 		const char *form = i == 0 ? opts->compare : i == 1 ? opts->baseline : g->points[i - 2]->form;
@@ -225,11 +200,12 @@ int ic_attribution_moves(const struct ic_group *g, const struct ic_process_ratio
 			continue;
 		for (size_t r = 0; r < pr->nproc; r++) {
 			size_t p = order[r];
-			double lx = pr->logr[col * pr->nproc + p], m = attr_unit_med(pt, pr->unit[p]);
+			const struct ic_unit *u = ic_point_unit(pt, pr->unit[p]);
+			double lx = pr->logr[col * pr->nproc + p];
 
-			if (isfinite(lx) && m > 0.0) {
+			if (isfinite(lx) && u && u->med > 0.0) {
 				x[k] = lx;
-				y[k++] = log(m);
+				y[k++] = log(u->med);
 			}
 		}
 		if (ic_slope_fit(x, y, k, &fit))

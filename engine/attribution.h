@@ -83,11 +83,8 @@ int ic_attribution_moves(const struct ic_group *g, const struct ic_process_ratio
 
 
 /* The attribution of series g; l1i_size in bytes (NAN when unknown: every
- * N counts as fitting). NULL when memory runs out. */
-struct ic_attribution *ic_attribution_analyse(const struct ic_group *g,
-					      const struct ic_analysis_opts *opts, double l1i_size);
-
-/* The same from the processes u < nkeep with keep[u] only: one state's. */
+ * N counts as fitting); keep non-NULL: from the processes u < nkeep with
+ * keep[u] only (one state's). NULL when memory runs out. */
 struct ic_attribution *ic_attribution_analyse_keep(const struct ic_group *g,
 						   const struct ic_analysis_opts *opts,
 						   double l1i_size, const unsigned char *keep,

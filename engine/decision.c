@@ -28,10 +28,9 @@ static int decision_cmp_p(const void *pa, const void *pb, void *r)
  * whatever Bonferroni does and more, at the same family-wise error of a
  * wrong side; its step intervals are not a joint band, so they decide and
  * the Bonferroni band is drawn. p_holm is the adjusted p-value. */
-int ic_ratio_decide(struct ic_ratio *r, size_t n, const struct ic_stats_nested *ns,
-		    const struct ic_analysis_opts *opts)
+int ic_ratio_decide(struct ic_ratio *r, size_t n, const struct ic_analysis_opts *opts)
 {
-	size_t *rk = malloc((n ? n : 1) * sizeof(*rk)), m = 0, stop;
+	size_t *rk = ic_stats_alloc(n, sizeof(*rk)), m = 0, stop;
 	double adj = 0.0;
 
 	if (!rk)
@@ -48,9 +47,9 @@ int ic_ratio_decide(struct ic_ratio *r, size_t n, const struct ic_stats_nested *
 
 		adj = fmax(adj, fmin(1.0, (double)(m - j) * x->p));
 		x->p_holm = adj;
-		ic_stats_nested_interval(&ns[rk[j]], opts->family / (double)m, &x->band_lo,
+		ic_stats_nested_interval(&x->est, opts->family / (double)m, &x->band_lo,
 					 &x->band_hi);
-		ic_stats_nested_interval(&ns[rk[j]], opts->family / (double)(m - step), &x->holm_lo,
+		ic_stats_nested_interval(&x->est, opts->family / (double)(m - step), &x->holm_lo,
 					 &x->holm_hi);
 		x->band_lo = exp(x->band_lo);
 		x->band_hi = exp(x->band_hi);
@@ -76,18 +75,14 @@ static int decision_contrast_series(const struct ic_group *g, const char *const 
 				    const struct ic_analysis_opts *opts, struct ic_ratio **out,
 				    size_t *nout)
 {
-	struct ic_stats_nested *ns;
-
-	if (ic_group_contrast(g, forms, sign, nt, keep, nkeep, out, &ns, nout))
+	if (ic_group_contrast(g, forms, sign, nt, keep, nkeep, out, nout))
 		return -1;
-	if (ic_ratio_decide(*out, *nout, ns, opts)) {
+	if (ic_ratio_decide(*out, *nout, opts)) {
 		free(*out);
-		free(ns);
 		*out = NULL;
 		*nout = 0;
 		return -1;
 	}
-	free(ns);
 	return 0;
 }
 
@@ -130,7 +125,7 @@ int ic_ratio_interaction_keep(const struct ic_group *g, const char *a, const cha
 
 int ic_ratio_crossover(const struct ic_ratio *r, size_t n, struct ic_crossover *out)
 {
-	struct ic_ratio_point *rp = malloc((n ? n : 1) * sizeof(*rp));
+	struct ic_ratio_point *rp = ic_stats_alloc(n, sizeof(*rp));
 
 	if (!rp)
 		return -1;

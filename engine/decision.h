@@ -43,11 +43,9 @@ int ic_ratio_interaction_keep(const struct ic_group *g, const char *a, const cha
 			      const struct ic_analysis_opts *opts, struct ic_ratio **out, size_t *n);
 
 /* The band and Holm's sides of ratios r[0..n-1] of one series whose
- * ratio, lo, hi and p are set, ns[i] the nested estimate behind r[i]:
- * what ic_ratio_series does after forming them. Returns 0, or -1 when
- * memory runs out. */
-int ic_ratio_decide(struct ic_ratio *r, size_t n, const struct ic_stats_nested *ns,
-		    const struct ic_analysis_opts *opts);
+ * ratio, lo, hi, p and est are set: what ic_ratio_series does after
+ * forming them. Returns 0, or -1 when memory runs out. */
+int ic_ratio_decide(struct ic_ratio *r, size_t n, const struct ic_analysis_opts *opts);
 
 /* The crossover of ratios r[0..n-1] (ascending N), each point's side
  * Holm's decision.

@@ -145,6 +145,36 @@ static struct ic_point *results_point_get(struct ic_results *res, struct ic_poin
 	return p;
 }
 
+/* A new repetition of the file's process at the end of *reps (grown as
+ * needed): its index and start from entry, its values NAN; the caller
+ * fills them and counts it. NULL when memory runs out. */
+static struct ic_rep *results_rep_new(struct ic_rep **reps, size_t n, size_t *cap,
+				      const struct ic_results *res, const struct ic_file *file,
+				      json_t *entry)
+{
+	json_t *jstart = json_object_get(entry, IC_REP_START_COUNTER);
+	json_t *jindex = json_object_get(entry, "repetition_index");
+	struct ic_rep *rep;
+
+	if (n == *cap) {
+		size_t c = *cap ? *cap * 2 : 16;
+		struct ic_rep *nr = realloc(*reps, c * sizeof(*nr));
+
+		if (!nr)
+			return NULL;
+		*reps = nr;
+		*cap = c;
+	}
+	rep = &(*reps)[n];
+	for (int f = 0; f < IC_F_COUNT; f++)
+		rep->v[f] = NAN;
+	rep->index = json_is_integer(jindex) ? (int)json_integer_value(jindex) : -1;
+	rep->start = json_is_number(jstart) ? json_number_value(jstart) : NAN;
+	rep->unit = (unsigned)(res->nfiles - 1);
+	rep->variant = file->variant;
+	return rep;
+}
+
 /* A probe's repetition (probe/<name>/...): its time per iteration, its
  * start and its process; a failed one is counted as an error. */
 static int results_probe(struct ic_results *res, const struct ic_file *file, size_t idx, json_t *entry,
@@ -154,7 +184,7 @@ static int results_probe(struct ic_results *res, const struct ic_file *file, siz
 	struct ic_probe_reps *pr;
 	struct ic_rep *rep;
 	const char *unit = json_string_value(json_object_get(entry, "time_unit"));
-	json_t *t = json_object_get(entry, "real_time"), *jstart = json_object_get(entry, IC_REP_START_COUNTER);
+	json_t *t = json_object_get(entry, "real_time");
 	double scale = ic_gb_unit_ns(unit ? unit : "ns");
 
 	if (!len || len >= sizeof(pr->name))
@@ -182,25 +212,10 @@ static int results_probe(struct ic_results *res, const struct ic_file *file, siz
 		res->nprobes++;
 	}
 	pr = &res->probes[i];
-	if (pr->nreps == pr->capreps) {
-		size_t cap = pr->capreps ? pr->capreps * 2 : 16;
-		struct ic_rep *nr = realloc(pr->reps, cap * sizeof(*nr));
-
-		if (!nr)
-			return ic_fail(err, errlen, "%s: out of memory", file->path);
-		pr->reps = nr;
-		pr->capreps = cap;
-	}
-	rep = &pr->reps[pr->nreps++];
-	for (int f = 0; f < IC_F_COUNT; f++)
-		rep->v[f] = NAN;
+	if (!(rep = results_rep_new(&pr->reps, pr->nreps, &pr->capreps, res, file, entry)))
+		return ic_fail(err, errlen, "%s: out of memory", file->path);
 	rep->v[IC_F_NS] = json_number_value(t) * scale;
-	rep->index = -1;
-	if (json_is_integer(json_object_get(entry, "repetition_index")))
-		rep->index = (int)json_integer_value(json_object_get(entry, "repetition_index"));
-	rep->start = json_is_number(jstart) ? json_number_value(jstart) : NAN;
-	rep->unit = (unsigned)(res->nfiles - 1);
-	rep->variant = file->variant;
+	pr->nreps++;
 	return 0;
 }
 
@@ -208,7 +223,7 @@ static int results_entry(struct ic_results *res, struct ic_file *file, size_t id
 			 json_t *entry, char *err, size_t errlen)
 {
 	const char *path = file->path, *name, *run_type, *unit;
-	json_t *jthreads, *jstart;
+	json_t *jthreads;
 	struct ic_point rn, *p;
 	struct ic_rep *rep;
 	double scale;
@@ -261,17 +276,9 @@ static int results_entry(struct ic_results *res, struct ic_file *file, size_t id
 	if (isnan(scale))
 		return ic_fail(err, errlen, "%s: benchmarks[%zu] '%s' has time_unit '%s'",
 			       path, idx, name, unit);
-	if (p->nreps == p->capreps) {
-		size_t cap = p->capreps ? p->capreps * 2 : 16;
-		struct ic_rep *nr = realloc(p->reps, cap * sizeof(*nr));
-
-		if (!nr)
-			return ic_fail(err, errlen, "%s: out of memory", path);
-		p->reps = nr;
-		p->capreps = cap;
-	}
 	/* Filled in place; counted once it is whole. */
-	rep = &p->reps[p->nreps];
+	if (!(rep = results_rep_new(&p->reps, p->nreps, &p->capreps, res, file, entry)))
+		return ic_fail(err, errlen, "%s: out of memory", path);
 	for (int f = 0; f < IC_F_COUNT; f++) {
 		json_t *x = json_object_get(entry, results_field_key[f]);
 
@@ -285,13 +292,6 @@ static int results_entry(struct ic_results *res, struct ic_file *file, size_t id
 		return ic_fail(err, errlen, "%s: benchmarks[%zu] '%s' has no positive real_time",
 			       path, idx, name);
 	rep->v[IC_F_NS] *= scale;
-	rep->index = -1;
-	if (json_is_integer(json_object_get(entry, "repetition_index")))
-		rep->index = (int)json_integer_value(json_object_get(entry, "repetition_index"));
-	jstart = json_object_get(entry, IC_REP_START_COUNTER);
-	rep->start = json_is_number(jstart) ? json_number_value(jstart) : NAN;
-	rep->unit = (unsigned)(res->nfiles - 1);
-	rep->variant = file->variant;
 	p->nreps++;
 	return 0;
 }
@@ -323,21 +323,15 @@ static int results_context_time(const struct ic_file *file, enum ic_ctx key, dou
 	return 0;
 }
 
-/* The sweep's repeat from a file name of its keys (plan/order.c:
- * [x<step>_|t<trial>_][b<build>_]r<repeat>_v<variant>_p<process>.json);
- * 1 for any other name. */
-static int results_repeat(const char *path)
+int ic_results_name_repeat(const char *name)
 {
-	const char *base = strrchr(path, '/');
-	int r = 1, n = 0;
+	for (const char *p = name; p; p = strchr(p, '_') ? strchr(p, '_') + 1 : NULL) {
+		int r = 0, n = 0;
 
-	base = base ? base + 1 : path;
-	for (const char *p = base; *p; p = strchr(p, '_') ? strchr(p, '_') + 1 : p + strlen(p)) {
-		n = 0;
-		if (sscanf(p, "r%d_v%*d_p%*d.json%n", &r, &n) == 1 && n && p[n] == '\0' && r >= 1)
+		if (sscanf(p, "r%d_v%*d_p%*d.json%n", &r, &n) == 1 && n && !p[n])
 			return r;
 	}
-	return 1;
+	return 0;
 }
 
 /* A context member as text, "" when absent; see ic_results_context. */
@@ -448,7 +442,8 @@ static int results_load_doc(struct ic_results *res, const char *path, json_t *do
 	/* Older runs: the file was written as the process ended. */
 	if (!isfinite(file->end))
 		file->end = mtime;
-	file->repeat = results_repeat(path);
+	file->repeat = ic_results_name_repeat(strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
+	file->repeat = file->repeat >= 1 ? file->repeat : 1;
 	if (file->repeat > res->nrepeats)
 		res->nrepeats = file->repeat;
 	file->counter_source = ic_file_context_string(file, IC_CTX_COUNTER_SOURCE);

@@ -32,6 +32,11 @@ double ic_results_context_num(const struct ic_results *res, enum ic_ctx key);
 const char *ic_results_context_named(const struct ic_results *res, const char *key, char *buf,
 				     size_t cap);
 
+/* The sweep's repeat from a process file's name of its keys (plan/order.c:
+ * [x<step>_|t<trial>_][b<build>_]r<repeat>_v<variant>_p<process>.json); 0
+ * for any other name. */
+int ic_results_name_repeat(const char *name);
+
 /* A file's own context member as a string; NULL when absent or not a string. */
 const char *ic_file_context_string(const struct ic_file *file, enum ic_ctx key);
 

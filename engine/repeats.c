@@ -5,6 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_sort_int.h>
+#include <gsl/gsl_statistics_double.h>
+
 #include "decision.h"
 
 /* Sums of squares about the mean and degrees of freedom, pooled. */
@@ -15,15 +18,9 @@ struct repeats_pool {
 
 static void repeats_pool_add(struct repeats_pool *pl, const double *x, size_t n)
 {
-	double m = 0.0;
-
 	if (n < 2)
 		return;
-	for (size_t i = 0; i < n; i++)
-		m += x[i];
-	m /= (double)n;
-	for (size_t i = 0; i < n; i++)
-		pl->ss += (x[i] - m) * (x[i] - m);
+	pl->ss += gsl_stats_tss(x, 1, n);
 	pl->df += n - 1;
 }
 
@@ -62,13 +59,6 @@ static void repeats_rep_level(const struct ic_group *g, const struct ic_process_
 		}
 }
 
-static int repeats_cmp_int(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* Repeats contradict where one resolves an N to one side and another
  * resolves it to the other: a repeat that merely resolves less (less
  * power) is no contradiction. side[] holds the first resolved side seen
@@ -100,6 +90,7 @@ struct ic_repeats *ic_repeats_analyse(const struct ic_results *res, const struct
 	struct repeats_pool run = { 0 }, proc = { 0 }, rep = { 0 };
 	unsigned char *keep = calloc(res->nfiles ? res->nfiles : 1, 1);
 	double *buf = NULL, *means = NULL;
+	/* IC_SIDE_UNRESOLVED at every N: calloc's 0. */
 	enum ic_point_side *side = calloc(g->nratios + 1, sizeof(*side));
 	int contradict = 0;
 
@@ -108,18 +99,12 @@ struct ic_repeats *ic_repeats_analyse(const struct ic_results *res, const struct
 	rp->repeat = malloc((np ? np : 1) * sizeof(*rp->repeat));
 	if (!rp->repeat)
 		goto oom;
-	for (size_t p = 0; p < np; p++) {
-		int r = res->files[pr->unit[p]]->repeat;
-		size_t k = 0;
-
-		while (k < rp->nrepeats && rp->repeat[k] != r)
-			k++;
-		if (k == rp->nrepeats)
-			rp->repeat[rp->nrepeats++] = r;
-	}
-	qsort(rp->repeat, rp->nrepeats, sizeof(*rp->repeat), repeats_cmp_int);
-	for (size_t i = 0; i < g->nratios; i++)
-		side[i] = IC_SIDE_UNRESOLVED;
+	for (size_t p = 0; p < np; p++)
+		rp->repeat[p] = res->files[pr->unit[p]]->repeat;
+	gsl_sort_int(rp->repeat, 1, np);
+	for (size_t p = 0; p < np; p++)
+		if (!rp->nrepeats || rp->repeat[p] != rp->repeat[rp->nrepeats - 1])
+			rp->repeat[rp->nrepeats++] = rp->repeat[p];
 	for (size_t i = 0; i < g->nratios; i++)
 		maxreps = g->ratios[i].cmp->nreps > maxreps ? g->ratios[i].cmp->nreps : maxreps;
 	buf = malloc((np + maxreps + 1) * sizeof(*buf));
@@ -139,12 +124,8 @@ struct ic_repeats *ic_repeats_analyse(const struct ic_results *res, const struct
 				    isfinite(pr->logr[i * np + p]))
 					buf[n++] = pr->logr[i * np + p];
 			repeats_pool_add(&proc, buf, n);
-			if (n) {
-				means[nm] = 0.0;
-				for (size_t j = 0; j < n; j++)
-					means[nm] += buf[j] / (double)n;
-				nm++;
-			}
+			if (n)
+				means[nm++] = gsl_stats_mean(buf, 1, n);
 		}
 		repeats_pool_add(&run, means, nm);
 	}

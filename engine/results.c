@@ -76,42 +76,40 @@ struct ic_design ic_results_design(const struct ic_results *res)
 static int results_point_time(struct ic_point *p)
 {
 	size_t n = p->nunits;
-	double *y = malloc((n ? n : 1) * sizeof(*y));
-	int *cl = malloc((n ? n : 1) * sizeof(*cl));
+	double *y = ic_stats_alloc(n, sizeof(*y));
+	int *cl = ic_stats_alloc(n, sizeof(*cl)), rc = -1;
 	struct ic_stats_nested s;
+	int top;
 
 	p->med[IC_F_NS] = p->ci_lo = p->ci_hi = NAN;
-	p->nvariants = 0;
-	if (!y || !cl) {
-		free(y);
-		free(cl);
-		return -1;
-	}
+	if (!y || !cl)
+		goto out;
 	for (size_t i = 0; i < n; i++) {
 		y[i] = log(p->units[i].med);
-		cl[i] = ic_unit_cluster(p->units, n, i);
+		cl[i] = p->units[i].repeat;
 	}
+	top = ic_stats_distinct(cl, n) >= IC_REPEATS_TOP;
+	/* Layouts, not repeats: each repeat has variants of its own. */
+	for (size_t i = 0; i < n; i++)
+		cl[i] = p->units[i].variant;
+	p->nvariants = ic_stats_distinct(cl, n);
+	for (size_t i = 0; top && i < n; i++)
+		cl[i] = p->units[i].repeat;
 	if (n) {
 		int ok = ic_stats_nested(y, cl, n, &s) == 0;
 
 		p->med[IC_F_NS] = exp(s.mean);
-		/* Layouts, not repeats: each repeat has variants of its own. */
-		for (size_t i = 0; i < n; i++) {
-			size_t j = 0;
-
-			while (j < i && p->units[j].variant != p->units[i].variant)
-				j++;
-			p->nvariants += j == i;
-		}
 		if (ok) {
 			ic_stats_nested_interval(&s, 0.05, &p->ci_lo, &p->ci_hi);
 			p->ci_lo = exp(p->ci_lo);
 			p->ci_hi = exp(p->ci_hi);
 		}
 	}
+	rc = 0;
+out:
 	free(y);
 	free(cl);
-	return 0;
+	return rc;
 }
 
 /* A point's statistics: the median of every field over the repetitions;
@@ -172,20 +170,12 @@ int ic_results_points_analyse(struct ic_results *res, const struct ic_analysis_o
 	return 0;
 }
 
-int ic_unit_cluster(const struct ic_unit *u, size_t n, size_t i)
+const struct ic_unit *ic_point_unit(const struct ic_point *p, unsigned unit)
 {
-	int seen[IC_REPEATS_TOP];
-	size_t k = 0;
-
-	for (size_t j = 0; j < n && k < IC_REPEATS_TOP; j++) {
-		size_t m = 0;
-
-		while (m < k && seen[m] != u[j].repeat)
-			m++;
-		if (m == k)
-			seen[k++] = u[j].repeat;
-	}
-	return k >= IC_REPEATS_TOP ? u[i].repeat : u[i].variant;
+	for (size_t i = 0; i < p->nunits; i++)
+		if (p->units[i].unit == unit)
+			return &p->units[i];
+	return NULL;
 }
 
 double ic_file_time(const struct ic_file *file)

@@ -156,15 +156,16 @@ void ic_results_free(struct ic_results *res);
 int ic_results_points_analyse(struct ic_results *res, const struct ic_analysis_opts *opts,
 			      char *err, size_t errlen);
 
-/* The cluster of u[i] among u[0..n-1] in the nested estimate (stats.h):
- * its repeat when they come from IC_REPEATS_TOP or more of the sweep's
- * repeats (the run is the top level), else its layout variant (each
+/* The clusters of processes in the nested estimate (stats.h): their
+ * repeats when they come from IC_REPEATS_TOP or more of the sweep's
+ * repeats (the run is the top level), else their layout variants (each
  * repeat draws layouts of its own). Two repeats as the top level would
  * give a t interval of 1 degree of freedom (t = 12.7 at 95%, 178 for a
  * 14-N band): no difference would ever resolve. */
 #define IC_REPEATS_TOP 3
-int ic_unit_cluster(const struct ic_unit *u, size_t n, size_t i);
-int ic_unit_cluster(const struct ic_unit *u, size_t n, size_t i);
+
+/* Process unit's share of p; NULL when it did not run p. */
+const struct ic_unit *ic_point_unit(const struct ic_point *p, unsigned unit);
 
 /* 0 when a and b are of one series; else their order. */
 int ic_point_cmp_series(const struct ic_point *a, const struct ic_point *b);

@@ -53,8 +53,6 @@ static int run_is_process(const char *name)
 	return name[0] != '.' && !strchr(name, '/') && run_ends_with(name, ".json");
 }
 
-/* A process file of the selection: its repeat's key r<K>_v<V>_p<P>.json
- * (after a step's, trial's or build's prefix), its trial's prefix t<T>_. */
 /* " of repeat 2", " of trial 3" or "": what the selection adds to "no
  * finished process". */
 static const char *run_sel_words(const struct ic_run_select *sel, char *buf, size_t cap)
@@ -67,6 +65,8 @@ static const char *run_sel_words(const struct ic_run_select *sel, char *buf, siz
 	return buf;
 }
 
+/* A process file of the selection: its repeat's key r<K>_v<V>_p<P>.json
+ * (after a step's, trial's or build's prefix), its trial's prefix t<T>_. */
 static int run_selected(const struct ic_run_select *sel, const char *name)
 {
 	if (sel->trial) {
@@ -75,16 +75,36 @@ static int run_selected(const struct ic_run_select *sel, const char *name)
 		if (sscanf(name, "t%d_%n", &t, &n) != 1 || !n || t != sel->trial)
 			return 0;
 	}
-	if (sel->repeat) {
-		for (const char *p = name; p; p = strchr(p, '_') ? strchr(p, '_') + 1 : NULL) {
-			int r = 0, n = 0;
+	return !sel->repeat || ic_results_name_repeat(name) == sel->repeat;
+}
 
-			if (sscanf(p, "r%d_v%*d_p%*d.json%n", &r, &n) == 1 && n && !p[n])
-				return r == sel->repeat;
+/* The selected processes m[0..n-1] loaded in name order, as summarize is
+ * given them: the first process's context speaks for the run, and layout
+ * variants are numbered in order of first appearance. Each is an export's
+ * member PREFIX raw/NAME with its text, or without a text the directory's
+ * raw/NAME. */
+static int run_load(struct ic_run *run, const char *path, const char *prefix,
+		    struct run_member *m, size_t n, char *err, size_t errlen)
+{
+	char file[PATH_MAX + 300], w[64];
+	int rc = 0;
+
+	if (!n)
+		return ic_fail(err, errlen, "%s has no finished process%s in %sraw/", path,
+			       run_sel_words(&run->sel, w, sizeof(w)), prefix);
+	qsort(m, n, sizeof(*m), run_cmp_member);
+	for (size_t i = 0; i < n && !rc; i++) {
+		if (!m[i].text) {
+			snprintf(file, sizeof(file), "%s/raw/%s", path, m[i].name);
+			rc = ic_results_load(&run->res, file, err, errlen);
+			continue;
 		}
-		return 0;
+		snprintf(file, sizeof(file), "%s:%s", path, m[i].name);
+		rc = ic_results_load_text(&run->res, file, m[i].text, m[i].len, m[i].mtime, err, errlen);
+		free(m[i].text);   /* parsed: the text is not needed again */
+		m[i].text = NULL;
 	}
-	return 1;
+	return rc;
 }
 
 static int run_open_dir(struct ic_run *run, const char *path, char *err, size_t errlen)
@@ -94,7 +114,7 @@ static int run_open_dir(struct ic_run *run, const char *path, char *err, size_t 
 	size_t n = 0;
 	struct dirent *e;
 	DIR *d;
-	int rc = -1;
+	int rc;
 
 	if (!realpath(path, real))
 		return ic_fail(err, errlen, "%s: %s", path, strerror(errno));
@@ -126,21 +146,7 @@ static int run_open_dir(struct ic_run *run, const char *path, char *err, size_t 
 		m[n++].text = NULL;
 	}
 	closedir(d);
-	if (!n) {
-		char w[64];
-
-		return ic_fail(err, errlen, "%s has no finished process%s in raw/", path,
-			       run_sel_words(&run->sel, w, sizeof(w)));
-	}
-	/* In name order, as summarize is given them: the first process's
-	 * context speaks for the run, and layout variants are numbered in
-	 * order of first appearance. */
-	qsort(m, n, sizeof(*m), run_cmp_member);
-	rc = 0;
-	for (size_t i = 0; i < n && !rc; i++) {
-		snprintf(file, sizeof(file), "%s/raw/%s", path, m[i].name);
-		rc = ic_results_load(&run->res, file, err, errlen);
-	}
+	rc = run_load(run, path, "", m, n, err, errlen);
 	run_members_free(m, n);
 	return rc;
 }
@@ -241,7 +247,7 @@ static int run_open_export(struct ic_run *run, const char *path, char *err, size
 	struct run_member *m = NULL, *conf = NULL;
 	char prefix[PATH_MAX] = "", name[PATH_MAX + 300];
 	size_t n = 0, np = 0, plen;
-	int rc = 0;
+	int rc;
 
 	if (run_archive_read(path, &m, &n, err, errlen))
 		return -1;
@@ -294,20 +300,7 @@ static int run_open_export(struct ic_run *run, const char *path, char *err, size
 			m[np++] = m[i];
 			m[i] = t;
 		}
-	qsort(m, np, sizeof(*m), run_cmp_member);
-	if (!np) {
-		char w[64];
-
-		rc = ic_fail(err, errlen, "%s has no finished process%s in %sraw/", path,
-			     run_sel_words(&run->sel, w, sizeof(w)), prefix);
-	}
-	for (size_t i = 0; i < np && !rc; i++) {
-		snprintf(name, sizeof(name), "%s:%s", path, m[i].name);
-		rc = ic_results_load_text(&run->res, name, m[i].text, m[i].len, m[i].mtime, err,
-					  errlen);
-		free(m[i].text);   /* parsed: the text is not needed again */
-		m[i].text = NULL;
-	}
+	rc = run_load(run, path, prefix, m, np, err, errlen);
 	run_members_free(m, n);
 	return rc;
 }

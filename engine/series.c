@@ -8,12 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int series_cmp_unit(const void *pa, const void *pb)
-{
-	const struct ic_unit *a = pa, *b = pb;
-
-	return (a->unit > b->unit) - (a->unit < b->unit);
-}
+#include <gsl/gsl_sort_double.h>
+#include <gsl/gsl_sort_uint.h>
 
 const struct ic_point *ic_group_point(const struct ic_group *g, const char *form,
 				      unsigned long sites)
@@ -46,107 +42,84 @@ unsigned long ic_group_cache_pass(const struct ic_group *g, const char *form, do
 	return n;
 }
 
+void ic_ratio_estimate(struct ic_ratio *r, const struct ic_point *cmp, const struct ic_point *base,
+		       const double *y, const int *cl, size_t n)
+{
+	struct ic_stats_nested *s = &r->est;
+
+	*r = (struct ic_ratio){ .cmp = cmp, .base = base, .sites = cmp->sites, .ratio = NAN,
+				.lo = NAN, .hi = NAN, .band_lo = NAN, .band_hi = NAN,
+				.holm_lo = NAN, .holm_hi = NAN, .p = NAN, .p_holm = NAN, .df = NAN,
+				.se = NAN, .nunits = n };
+	if (!n)
+		return;
+	if (ic_stats_nested(y, cl, n, s) == 0) {
+		ic_stats_nested_interval(s, 0.05, &r->lo, &r->hi);
+		r->lo = exp(r->lo);
+		r->hi = exp(r->hi);
+		r->p = ic_stats_nested_p(s);
+		r->df = s->df;
+		r->se = s->se;
+	}
+	r->ratio = exp(s->mean);
+}
+
 /* The contrast at one N: y = sum sign[i] log(med of pts[i]) per process
  * that ran every point (and is kept), clustered by layout variant (by
- * repeat with several). Its band waits for the series (decision.h); *s
- * gets the nested estimate. */
+ * repeat with several). Its band waits for the series (decision.h). */
 static int series_contrast_at(struct ic_ratio *r, const struct ic_point *const *pts,
-			      const int *sign, size_t nt, const unsigned char *keep, size_t nkeep,
-			      struct ic_stats_nested *s)
+			      const int *sign, size_t nt, const unsigned char *keep, size_t nkeep)
 {
-	size_t cap = pts[0]->nunits ? pts[0]->nunits : 1, n = 0, nvar = 0;
-	double *y = malloc(cap * sizeof(*y));
-	int *cl = malloc(cap * sizeof(*cl)), *rp = malloc(cap * sizeof(*rp));
+	size_t n = 0, nvar;
+	double *y = ic_stats_alloc(pts[0]->nunits, sizeof(*y));
+	int *cl = ic_stats_alloc(pts[0]->nunits, sizeof(*cl));
+	int *rp = ic_stats_alloc(pts[0]->nunits, sizeof(*rp)), rc = -1;
 
-	*r = (struct ic_ratio){ .cmp = pts[0], .base = pts[nt > 1 ? 1 : 0], .sites = pts[0]->sites,
-				.ratio = NAN, .lo = NAN, .hi = NAN, .band_lo = NAN, .band_hi = NAN,
-				.holm_lo = NAN, .holm_hi = NAN,
-				.p = NAN, .p_holm = NAN, .df = NAN, .se = NAN };
-	if (!y || !cl || !rp) {
-		free(y);
-		free(cl);
-		free(rp);
-		return -1;
-	}
+	if (!y || !cl || !rp)
+		goto out;
 	for (size_t i = 0; i < pts[0]->nunits; i++) {
-		const struct ic_unit *u = &pts[0]->units[i];
+		const struct ic_unit *u = &pts[0]->units[i], *o = u;
 		double v = sign[0] * log(u->med);
-		size_t k;
 
 		if (keep && (u->unit >= nkeep || !keep[u->unit]))
 			continue;
-		for (k = 1; k < nt; k++) {
-			const struct ic_unit *o = bsearch(u, pts[k]->units, pts[k]->nunits,
-							  sizeof(*u), series_cmp_unit);
-
-			if (!o)
-				break;
-			v += sign[k] * log(o->med);
-		}
-		if (k < nt)
+		for (size_t k = 1; k < nt && o; k++)
+			if ((o = ic_point_unit(pts[k], u->unit)))
+				v += sign[k] * log(o->med);
+		if (!o)
 			continue;
 		y[n] = v;
 		cl[n] = u->variant;
 		rp[n++] = u->repeat;
 	}
 	/* Layout variants are distinct across repeats (each has its seed). */
-	for (size_t i = 0; i < n; i++) {
-		size_t j = 0;
-
-		while (j < i && cl[j] != cl[i])
-			j++;
-		nvar += j == i;
-	}
+	nvar = ic_stats_distinct(cl, n);
 	/* The kept processes' repeats are the top level from IC_REPEATS_TOP of
 	 * them: fewer would leave the interval one degree of freedom, which
 	 * resolves nothing, so with two the variants stay the unit. */
-	{
-		size_t nrep = 0;
-
-		for (size_t i = 0; i < n; i++) {
-			size_t j = 0;
-
-			while (j < i && rp[j] != rp[i])
-				j++;
-			nrep += j == i;
-		}
-		if (nrep >= IC_REPEATS_TOP)
-			memcpy(cl, rp, n * sizeof(*cl));
-	}
-	r->nunits = n;
-	if (n) {
-		int ok = ic_stats_nested(y, cl, n, s) == 0;
-
-		r->ratio = exp(s->mean);
-		r->nvariants = nvar;
-		if (ok) {
-			ic_stats_nested_interval(s, 0.05, &r->lo, &r->hi);
-			r->lo = exp(r->lo);
-			r->hi = exp(r->hi);
-			r->p = ic_stats_nested_p(s);
-			r->df = s->df;
-			r->se = s->se;
-		}
-	}
+	if (ic_stats_distinct(rp, n) >= IC_REPEATS_TOP)
+		memcpy(cl, rp, n * sizeof(*cl));
+	ic_ratio_estimate(r, pts[0], pts[nt > 1 ? 1 : 0], y, cl, n);
+	r->nvariants = nvar;
+	rc = 0;
+out:
 	free(y);
 	free(cl);
 	free(rp);
-	return 0;
+	return rc;
 }
 
 int ic_group_contrast(const struct ic_group *g, const char *const *forms, const int *sign,
 		      size_t nt, const unsigned char *keep, size_t nkeep, struct ic_ratio **out,
-		      struct ic_stats_nested **nested, size_t *nout)
+		      size_t *nout)
 {
-	struct ic_ratio *r = calloc(g->npoints ? g->npoints : 1, sizeof(*r));
-	struct ic_stats_nested *ns = calloc(g->npoints ? g->npoints : 1, sizeof(*ns));
+	struct ic_ratio *r = ic_stats_alloc(g->npoints, sizeof(*r));
 	const struct ic_point *pts[8];
 	size_t n = 0;
 
 	*out = NULL;
-	*nested = NULL;
 	*nout = 0;
-	if (!r || !ns || nt > 8)
+	if (!r || nt > 8)
 		goto fail;
 	/* Points sort by form, then N: forms[0]'s points come in ascending N. */
 	for (size_t i = 0; i < g->npoints; i++) {
@@ -162,22 +135,17 @@ int ic_group_contrast(const struct ic_group *g, const char *const *forms, const 
 		}
 		if (k < nt)
 			continue;
-		if (series_contrast_at(&r[n], pts, sign, nt, keep, nkeep, &ns[n]))
+		if (series_contrast_at(&r[n], pts, sign, nt, keep, nkeep))
 			goto fail;
 		n++;
 	}
-	if (!n) {
+	if (!n)
 		free(r);
-		free(ns);
-		return 0;
-	}
-	*out = r;
-	*nested = ns;
+	*out = n ? r : NULL;
 	*nout = n;
 	return 0;
 fail:
 	free(r);
-	free(ns);
 	return -1;
 }
 
@@ -227,20 +195,6 @@ void ic_group_free(struct ic_group *g)
 
 /* ---- every process's ratio ------------------------------------------------ */
 
-/* Every array here may be empty: never ask for 0 bytes. */
-static void *series_alloc(size_t n, size_t size)
-{
-	return calloc(n ? n : 1, size);
-}
-
-static const struct ic_unit *series_unit(const struct ic_point *p, unsigned unit)
-{
-	for (size_t i = 0; i < p->nunits; i++)
-		if (p->units[i].unit == unit)
-			return &p->units[i];
-	return NULL;
-}
-
 struct series_sortable {
 	double key;
 	size_t i;
@@ -259,9 +213,9 @@ static int series_cmp_sortable(const void *pa, const void *pb)
 static int series_time_rank(struct ic_process_ratios *pr, const struct ic_results *res)
 {
 	size_t np = pr->nproc;
-	struct series_sortable *o = series_alloc(np, sizeof(*o));
+	struct series_sortable *o = ic_stats_alloc(np, sizeof(*o));
 
-	pr->time_rank = series_alloc(np, sizeof(*pr->time_rank));
+	pr->time_rank = ic_stats_alloc(np, sizeof(*pr->time_rank));
 	if (!o || !pr->time_rank) {
 		free(o);
 		return -1;
@@ -281,33 +235,27 @@ static int series_time_rank(struct ic_process_ratios *pr, const struct ic_result
 int ic_process_ratios_collect(const struct ic_results *res, const struct ic_group *g,
 			      struct ic_process_ratios *pr)
 {
-	size_t cap = 0, nn = g->nratios, np;
+	size_t cap = 0, k = 0, nn = g->nratios, np;
 
 	memset(pr, 0, sizeof(*pr));
 	for (size_t i = 0; i < nn; i++)
 		cap += g->ratios[i].cmp->nunits;
-	pr->unit = series_alloc(cap, sizeof(*pr->unit));
+	pr->unit = ic_stats_alloc(cap, sizeof(*pr->unit));
 	if (!pr->unit)
 		return -1;
-	for (size_t i = 0; i < nn; i++) {   /* insertion into order: a few dozen */
-		for (size_t j = 0; j < g->ratios[i].cmp->nunits; j++) {
-			unsigned u = g->ratios[i].cmp->units[j].unit;
-			size_t k = pr->nproc;
-
-			while (k > 0 && pr->unit[k - 1] > u)
-				k--;
-			if (k > 0 && pr->unit[k - 1] == u)
-				continue;
-			memmove(&pr->unit[k + 1], &pr->unit[k], (pr->nproc++ - k) * sizeof(*pr->unit));
-			pr->unit[k] = u;
-		}
-	}
+	for (size_t i = 0; i < nn; i++)
+		for (size_t j = 0; j < g->ratios[i].cmp->nunits; j++)
+			pr->unit[k++] = g->ratios[i].cmp->units[j].unit;
+	gsl_sort_uint(pr->unit, 1, k);
+	for (size_t i = 0; i < k; i++)   /* each once */
+		if (!pr->nproc || pr->unit[i] != pr->unit[pr->nproc - 1])
+			pr->unit[pr->nproc++] = pr->unit[i];
 	np = pr->nproc;
 	pr->nsites = nn;
-	pr->sites = series_alloc(nn, sizeof(*pr->sites));
-	pr->logr = series_alloc(nn * np, sizeof(*pr->logr));
-	pr->variant = series_alloc(np, sizeof(*pr->variant));
-	pr->rse = series_alloc(nn * np, sizeof(*pr->rse));
+	pr->sites = ic_stats_alloc(nn, sizeof(*pr->sites));
+	pr->logr = ic_stats_alloc(nn * np, sizeof(*pr->logr));
+	pr->variant = ic_stats_alloc(np, sizeof(*pr->variant));
+	pr->rse = ic_stats_alloc(nn * np, sizeof(*pr->rse));
 	if (!pr->sites || !pr->logr || !pr->variant || !pr->rse)
 		return -1;
 	for (size_t i = 0; i < nn; i++) {
@@ -318,7 +266,7 @@ int ic_process_ratios_collect(const struct ic_results *res, const struct ic_grou
 
 		pr->sites[i] = g->ratios[i].sites;
 		for (size_t p = 0; p < np; p++) {
-			const struct ic_unit *uc = series_unit(c, pr->unit[p]), *ub = series_unit(b, pr->unit[p]);
+			const struct ic_unit *uc = ic_point_unit(c, pr->unit[p]), *ub = ic_point_unit(b, pr->unit[p]);
 			double *y = &pr->logr[i * np + p], *e = &pr->rse[i * np + p];
 
 			*y = *e = NAN;
@@ -344,13 +292,6 @@ void ic_process_ratios_free(struct ic_process_ratios *pr)
 	memset(pr, 0, sizeof(*pr));
 }
 
-static int split_cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 int ic_process_split(const struct ic_process_ratios *pr, struct ic_split *out)
 {
 	double *x = malloc((pr->nproc ? pr->nproc : 1) * sizeof(*x));
@@ -367,19 +308,12 @@ int ic_process_split(const struct ic_process_ratios *pr, struct ic_split *out)
 				x[k++] = pr->logr[i * pr->nproc + p];
 		if (k < 2 * IC_SPLIT_MIN)
 			continue;
-		qsort(x, k, sizeof(*x), split_cmp);
+		gsl_sort(x, 1, k);
 		/* Every cut of the sorted ratios into a low and a high cluster. */
 		for (size_t m = IC_SPLIT_MIN; m + IC_SPLIT_MIN <= k; m++) {
-			double ma = 0.0, mb = 0.0, ss = 0.0, sd, gap;
+			double ma, mb, sd = sqrt(ic_stats_cut(x, k, m, &ma, &mb) / (double)(k - 2));
+			double gap = sd > 0.0 ? (mb - ma) / sd : 0.0;
 
-			for (size_t j = 0; j < m; j++)
-				ma += x[j] / (double)m;
-			for (size_t j = m; j < k; j++)
-				mb += x[j] / (double)(k - m);
-			for (size_t j = 0; j < k; j++)
-				ss += (x[j] - (j < m ? ma : mb)) * (x[j] - (j < m ? ma : mb));
-			sd = sqrt(ss / (double)(k - 2));
-			gap = sd > 0.0 ? (mb - ma) / sd : 0.0;
 			if (gap >= IC_SPLIT_SD && exp(mb - ma) >= IC_SPLIT_RATIO && gap > out->gap_sd) {
 				out->sites = pr->sites[i];
 				out->n[0] = m;

@@ -37,6 +37,8 @@ struct ic_ratio {
 	                            * 1; the band may still hold 1) */
 	double df;                 /* degrees of freedom of the interval */
 	double se;                 /* standard error of the log ratio */
+	struct ic_stats_nested est;   /* the nested estimate of the log ratio
+	                               * (zero without draws): the band reads it */
 	size_t nunits, nvariants;
 	int noisy;                 /* the band is wider than +-noise_ci */
 	/* Every moment: each repetition of the compared form paired with the
@@ -85,12 +87,17 @@ unsigned long ic_group_cache_pass(const struct ic_group *g, const char *form, do
  * keep non-NULL, has u < nkeep and keep[u]) y = sum sign[k] log(median of
  * forms[k]), clustered by layout variant (by repeat with several); each
  * ratio exp(mean y) with its interval and p at this N alone, its band
- * NAN; (*nested)[i] ratio i's nested estimate, which the band reads. Both
- * malloc'd, NULL with *n = 0 when no N has every form. Returns 0, or -1
- * when memory runs out (nothing left to free). */
+ * NAN. *out malloc'd, NULL with *n = 0 when no N has every form. Returns
+ * 0, or -1 when memory runs out (nothing left to free). */
 int ic_group_contrast(const struct ic_group *g, const char *const *forms, const int *sign,
 		      size_t nt, const unsigned char *keep, size_t nkeep, struct ic_ratio **out,
-		      struct ic_stats_nested **nested, size_t *n);
+		      size_t *n);
+
+/* r at cmp/base's N from the draws y[0..n-1] in clusters cl (r->est their
+ * nested estimate): exp(mean) with its 95% interval, p, df and se, NAN
+ * where there are none; the band and Holm's are decision.h's. */
+void ic_ratio_estimate(struct ic_ratio *r, const struct ic_point *cmp, const struct ic_point *base,
+		       const double *y, const int *cl, size_t n);
 
 /* The 95% interval holds x (false without an interval). */
 int ic_ratio_holds(const struct ic_ratio *r, double x);

@@ -10,16 +10,12 @@
 #include <gsl/gsl_sort_double.h>
 #include <gsl/gsl_statistics_double.h>
 
+#include "stats.h"
+
 #define SM_MAX_ITER 300
 #define SM_TOL 1e-7                /* per observation, of the log-likelihood */
 #define SM_MIN_SIGMA 1e-4          /* 0.01% in the ratio: no noise is never fitted */
 #define SM_MIN_RATE 1e-9           /* per s: a state that never ends */
-
-/* Every array here may be empty: never ask for 0 bytes. */
-static void *sm_alloc(size_t n, size_t size)
-{
-	return calloc(n ? n : 1, size);
-}
 
 const char *ic_sm_why_name(enum ic_sm_why why)
 {
@@ -52,11 +48,6 @@ static double sm_logpdf_ls(double y, double mu, double sigma, double log_sigma)
 	if (isnan(c))
 		c = gsl_sf_lngamma((nu + 1.0) / 2.0) - gsl_sf_lngamma(nu / 2.0) - 0.5 * log(nu * M_PI);
 	return c - log_sigma - (nu + 1.0) / 2.0 * log1p(z * z / nu);
-}
-
-static double sm_logpdf(double y, double mu, double sigma)
-{
-	return sm_logpdf_ls(y, mu, sigma, log(sigma));
 }
 
 /* The t's EM weight of y: (nu + 1) / (nu + z^2). */
@@ -177,11 +168,14 @@ static double sm_em2(const struct ic_sm *m, struct sm_work *w, double *mu, doubl
 {
 	size_t n = m->n, ns = m->nsites;
 	double ll = -INFINITY, prev;
-	double *num = sm_alloc(2 * ns, sizeof(*num)), *den = sm_alloc(2 * ns, sizeof(*den));
-	double *snum = sm_alloc(ns, sizeof(*snum)), *sden = sm_alloc(ns, sizeof(*sden));
+	/* One block: num and den per state and N, snum and sden per N. */
+	double *num = ic_stats_alloc(6 * ns, sizeof(*num)), *den, *snum, *sden;
 
-	if (!num || !den || !snum || !sden)
-		goto out;
+	if (!num)
+		return ll;
+	den = num + 2 * ns;
+	snum = den + 2 * ns;
+	sden = snum + ns;
 	for (int it = 0; it < SM_MAX_ITER; it++) {
 		double pi1 = rate[0] / (rate[0] + rate[1]), k[2], e[2];
 
@@ -243,10 +237,7 @@ static double sm_em2(const struct ic_sm *m, struct sm_work *w, double *mu, doubl
 			w->gamma[2 * i + 1] = g1 / g;
 		}
 		/* The levels and the noise: t's weighted means (ECM). */
-		memset(num, 0, 2 * ns * sizeof(*num));
-		memset(den, 0, 2 * ns * sizeof(*den));
-		memset(snum, 0, ns * sizeof(*snum));
-		memset(sden, 0, ns * sizeof(*sden));
+		memset(num, 0, 6 * ns * sizeof(*num));
 		for (size_t i = 0; i < n; i++) {
 			const struct ic_sm_obs *o = &m->obs[i];
 
@@ -274,11 +265,7 @@ static double sm_em2(const struct ic_sm *m, struct sm_work *w, double *mu, doubl
 		for (int s = 0; s < 2; s++)
 			rate[s] = fmax(e[s] > 0.0 ? k[s] / e[s] : SM_MIN_RATE, SM_MIN_RATE);
 	}
-out:
 	free(num);
-	free(den);
-	free(snum);
-	free(sden);
 	return ll;
 }
 
@@ -315,7 +302,7 @@ static double sm_em1(const struct ic_sm *m, double *mu, const double *sigma0)
 		}
 		for (size_t i = 0; i < m->n; i++)
 			if (m->obs[i].site == j)
-				ll += sm_logpdf(m->obs[i].y, mu[j], sigma);
+				ll += sm_logpdf_ls(m->obs[i].y, mu[j], sigma, log(sigma));
 	}
 	return ll;
 }
@@ -341,13 +328,6 @@ static void sm_site_stats(const struct ic_sm *m, size_t j, double *buf, double q
 	*scale = fmax(gsl_stats_mad(buf, 1, k, buf + k) / 2.0, SM_MIN_SIGMA);
 }
 
-static int sm_cmp_double(const void *pa, const void *pb)
-{
-	const double *a = pa, *b = pb;
-
-	return (*a > *b) - (*a < *b);
-}
-
 /* A start for states held per process (spells of minutes, processes of
  * seconds): each process's mean log ratio about each N's median, the
  * processes split where the sorted means leave the least within-group sum
@@ -357,7 +337,7 @@ static int sm_start_processes(const struct ic_sm *m, double *mu, double *sigma, 
 {
 	size_t ns = m->nsites, np = m->nproc, k = 0, best_k = 0;
 	/* One block: c per N, then lev, cnt and srt per process. */
-	double *c = sm_alloc(ns + 3 * np, sizeof(*c)), *lev, *cnt, *srt;
+	double *c = ic_stats_alloc(ns + 3 * np, sizeof(*c)), *lev, *cnt, *srt;
 	double best = INFINITY, cut, num[2], den[2], ss = 0.0, nss = 0.0;
 	int rc = -1;
 
@@ -380,16 +360,10 @@ static int sm_start_processes(const struct ic_sm *m, double *mu, double *sigma, 
 			srt[k++] = lev[p] /= cnt[p];
 	if (k < 2)
 		goto out;
-	qsort(srt, k, sizeof(*srt), sm_cmp_double);
+	gsl_sort(srt, 1, k);
 	for (size_t s = 1; s < k; s++) {
-		double a = 0.0, b = 0.0, w = 0.0;
+		double a, b, w = ic_stats_cut(srt, k, s, &a, &b);
 
-		for (size_t i = 0; i < s; i++)
-			a += srt[i] / (double)s;
-		for (size_t i = s; i < k; i++)
-			b += srt[i] / (double)(k - s);
-		for (size_t i = 0; i < k; i++)
-			w += (srt[i] - (i < s ? a : b)) * (srt[i] - (i < s ? a : b));
 		if (w < best) {
 			best = w;
 			best_k = s;
@@ -446,9 +420,6 @@ int ic_sm_state(const struct ic_sm *m, size_t i)
 	return -1;
 }
 
-/* Garwood's bound at quantile q (below or above half) of a rate of k
- * events in exposure e: exact for a Poisson count, here an expected one.
- * Under half an event the lower bound is 0. */
 /* chi-square's q quantile: GSL's inversion fails to converge past some
  * thousands of degrees of freedom (many switches in a flickering fit), so
  * there Wilson and Hilferty's cube-root normal approximation, accurate to
@@ -463,6 +434,9 @@ static double sm_chisq_inv(double q, double nu)
 	return nu * pow(1.0 - h + gsl_cdf_ugaussian_Pinv(q) * sqrt(h), 3.0);
 }
 
+/* Garwood's bound at quantile q (below or above half) of a rate of k
+ * events in exposure e: exact for a Poisson count, here an expected one.
+ * Under half an event the lower bound is 0. */
 static double sm_rate_bound(double k, double e, double q)
 {
 	if (!(e > 0.0))
@@ -477,7 +451,7 @@ static double sm_rate_bound(double k, double e, double q)
 static void sm_summarise(struct ic_sm *m, const struct sm_work *w)
 {
 	size_t ns = m->nsites;
-	double k[2] = { 0, 0 }, e[2] = { 0, 0 }, ends[2];
+	double k[2] = { 0, 0 }, e[2] = { 0, 0 }, ends[2], kk[2], ee[2];
 
 	m->occ[0] = m->occ[1] = 0.0;
 	for (size_t i = 0; i < m->n; i++) {
@@ -492,12 +466,12 @@ static void sm_summarise(struct ic_sm *m, const struct sm_work *w)
 		 * interval counts only those seen between neighbouring
 		 * repetitions (the same rate over the exposure that many
 		 * switches imply), so pauses widen it rather than narrow it. */
-		double kk = fmin(k[s], ends[s]), ee = k[s] > 0.0 ? e[s] * kk / k[s] : e[s];
-
+		kk[s] = fmin(k[s], ends[s]);
+		ee[s] = k[s] > 0.0 ? e[s] * kk[s] / k[s] : e[s];
 		m->switches[s] = k[s];
 		m->exposure[s] = e[s];
-		m->rate_lo[s] = sm_rate_bound(kk, ee, 0.025);
-		m->rate_hi[s] = sm_rate_bound(kk, ee, 0.975);
+		m->rate_lo[s] = sm_rate_bound(kk[s], ee[s], 0.025);
+		m->rate_hi[s] = sm_rate_bound(kk[s], ee[s], 0.975);
 		m->spell[s] = 1.0 / m->rate[s];
 		m->spell_lo[s] = 1.0 / m->rate_hi[s];
 		m->spell_hi[s] = m->rate_lo[s] > 0.0 ? 1.0 / m->rate_lo[s] : INFINITY;
@@ -512,10 +486,8 @@ static void sm_summarise(struct ic_sm *m, const struct sm_work *w)
 	 * never left). */
 	m->share = e[0] + e[1] > 0.0 ? e[1] / (e[0] + e[1]) : NAN;
 	{
-		double k0 = fmin(k[0], ends[0]), e0 = k[0] > 0.0 ? e[0] * k0 / k[0] : e[0];
-		double k1 = fmin(k[1], ends[1]), e1 = k[1] > 0.0 ? e[1] * k1 / k[1] : e[1];
-		double alo = sm_rate_bound(k0, e0, 0.0125), ahi = sm_rate_bound(k0, e0, 0.9875);
-		double blo = sm_rate_bound(k1, e1, 0.0125), bhi = sm_rate_bound(k1, e1, 0.9875);
+		double alo = sm_rate_bound(kk[0], ee[0], 0.0125), ahi = sm_rate_bound(kk[0], ee[0], 0.9875);
+		double blo = sm_rate_bound(kk[1], ee[1], 0.0125), bhi = sm_rate_bound(kk[1], ee[1], 0.9875);
 
 		m->share_lo = fmin(alo / (alo + bhi), m->share);
 		m->share_hi = fmax(ahi / (ahi + blo), m->share);
@@ -532,10 +504,7 @@ static void sm_summarise(struct ic_sm *m, const struct sm_work *w)
 	m->bic_gain = m->loglik2 - m->loglik1 - 0.5 * (double)(ns + 2) * log((double)m->n);
 	{
 		double occ_min = fmax(IC_SM_MIN_OCC, IC_SM_MIN_SHARE * (double)m->n);
-		double run0, run1;
-
-		run0 = m->occ[0] / fmax(ends[0], 1.0);
-		run1 = m->occ[1] / fmax(ends[1], 1.0);
+		double run0 = m->occ[0] / fmax(ends[0], 1.0), run1 = m->occ[1] / fmax(ends[1], 1.0);
 
 		if (m->occ[0] < occ_min || m->occ[1] < occ_min)
 			m->why = IC_SM_SMALL_STATE;
@@ -557,7 +526,7 @@ int ic_sm_fit(struct ic_sm *m, const struct ic_sm_obs *obs, size_t n, size_t nsi
 	static const double start[][2] = { { 0.25, 0.75 }, { 0.1, 0.9 }, { 0.4, 0.95 }, { 0.05, 0.6 } };
 	size_t ns = nsites;
 	struct sm_work w = { 0 };
-	double *mu = NULL, *sigma = NULL, *buf = NULL, best = -INFINITY, span;
+	double *blk = NULL, *mu, *sigma, *buf, best = -INFINITY, span, lo = 0.0, hi = 0.0;
 	int rc = -1;
 
 	memset(m, 0, sizeof(*m));
@@ -566,31 +535,33 @@ int ic_sm_fit(struct ic_sm *m, const struct ic_sm_obs *obs, size_t n, size_t nsi
 	m->nproc = nproc;
 	m->nstates = 1;
 	m->why = IC_SM_TOO_FEW;
-	if (!(m->obs = sm_alloc(n, sizeof(*obs))))
+	if (!(m->obs = ic_stats_alloc(n, sizeof(*obs))))
 		return -1;
 	if (n)
 		memcpy(m->obs, obs, n * sizeof(*obs));
 	qsort(m->obs, n, sizeof(*obs), sm_cmp_t);
 	if (n < IC_SM_MIN_OBS || !ns)
 		return 0;
-	m->mu = sm_alloc(2 * ns, sizeof(double));
-	m->mu1 = sm_alloc(ns, sizeof(double));
-	m->sigma = sm_alloc(ns, sizeof(double));
-	m->post = sm_alloc(n, sizeof(double));
-	mu = sm_alloc(2 * ns, sizeof(double));
-	sigma = sm_alloc(ns, sizeof(double));
-	buf = sm_alloc(2 * n, sizeof(double));   /* a site's values, and gsl_stats_mad's work */
-	w.le = sm_alloc(2 * n, sizeof(double));
-	w.alpha = sm_alloc(2 * n, sizeof(double));
-	w.beta = sm_alloc(2 * n, sizeof(double));
-	w.c = sm_alloc(n, sizeof(double));
-	w.gamma = sm_alloc(2 * n, sizeof(double));
-	w.xi = sm_alloc(4 * n, sizeof(double));
-	w.p = sm_alloc(n, sizeof(*w.p));
-	w.e = sm_alloc(n, sizeof(double));
-	if (!m->mu || !m->mu1 || !m->sigma || !m->post || !mu || !sigma || !buf || !w.le ||
-	    !w.alpha || !w.beta || !w.c || !w.gamma || !w.xi || !w.p || !w.e)
+	m->mu = ic_stats_alloc(2 * ns, sizeof(double));
+	m->mu1 = ic_stats_alloc(ns, sizeof(double));
+	m->sigma = ic_stats_alloc(ns, sizeof(double));
+	m->post = ic_stats_alloc(n, sizeof(double));
+	/* One block for the rest: mu, sigma, then 2n of buf, le, alpha, beta
+	 * and gamma, 4n of xi, n of c and e, and n 2x2 of p. */
+	blk = ic_stats_alloc(3 * ns + 20 * n, sizeof(double));
+	if (!m->mu || !m->mu1 || !m->sigma || !m->post || !blk)
 		goto out;
+	mu = blk;
+	sigma = mu + 2 * ns;
+	buf = sigma + ns;   /* a site's values, and gsl_stats_mad's work */
+	w.le = buf + 2 * n;
+	w.alpha = w.le + 2 * n;
+	w.beta = w.alpha + 2 * n;
+	w.gamma = w.beta + 2 * n;
+	w.xi = w.gamma + 2 * n;
+	w.c = w.xi + 4 * n;
+	w.e = w.c + n;
+	w.p = (double (*)[2][2])(w.e + n);
 	span = fmax(m->obs[n - 1].t - m->obs[0].t, 1e-3);
 	/* A few starts, the best likelihood kept: EM finds a local optimum.
 	 * Quantiles per N, and (the last) a split of the processes. */
@@ -613,24 +584,20 @@ int ic_sm_fit(struct ic_sm *m, const struct ic_sm_obs *obs, size_t n, size_t nsi
 		}
 	}
 	/* Again from the best, for its posteriors; state 0 the lower. */
-	{
-		double lo = 0.0, hi = 0.0;
-
+	for (size_t j = 0; j < ns; j++) {
+		lo += m->mu[j];
+		hi += m->mu[ns + j];
+	}
+	if (lo > hi) {
 		for (size_t j = 0; j < ns; j++) {
-			lo += m->mu[j];
-			hi += m->mu[ns + j];
-		}
-		if (lo > hi) {
-			for (size_t j = 0; j < ns; j++) {
-				double x = m->mu[j];
+			double x = m->mu[j];
 
-				m->mu[j] = m->mu[ns + j];
-				m->mu[ns + j] = x;
-			}
-			lo = m->rate[0];
-			m->rate[0] = m->rate[1];
-			m->rate[1] = lo;
+			m->mu[j] = m->mu[ns + j];
+			m->mu[ns + j] = x;
 		}
+		lo = m->rate[0];
+		m->rate[0] = m->rate[1];
+		m->rate[1] = lo;
 	}
 	m->loglik2 = sm_em2(m, &w, m->mu, m->sigma, m->rate);
 	for (size_t j = 0; j < ns; j++) {
@@ -643,28 +610,19 @@ int ic_sm_fit(struct ic_sm *m, const struct ic_sm_obs *obs, size_t n, size_t nsi
 	sm_summarise(m, &w);
 	rc = 0;
 out:
-	free(mu);
-	free(sigma);
-	free(buf);
-	free(w.le);
-	free(w.alpha);
-	free(w.beta);
-	free(w.c);
-	free(w.gamma);
-	free(w.xi);
-	free(w.p);
-	free(w.e);
+	free(blk);
 	return rc;
 }
 
 size_t ic_sm_draws(const struct ic_sm *m, int s, size_t j, double *draw)
 {
 	size_t ns = m->nsites, k = 0;
-	double *sw = sm_alloc(m->nproc * (ns ? ns : 1), sizeof(double));
-	double *sy = sm_alloc(m->nproc * (ns ? ns : 1), sizeof(double));
+	/* One block: weights, then weighted sums, per process and N. */
+	double *sw = ic_stats_alloc(2 * m->nproc * (ns ? ns : 1), sizeof(double)), *sy;
 
-	if (!sw || !sy || !m->post)
+	if (!sw || !m->post)
 		goto out;
+	sy = sw + m->nproc * (ns ? ns : 1);
 	for (size_t i = 0; i < m->n; i++) {
 		const struct ic_sm_obs *o = &m->obs[i];
 		double g = m->nstates < 2 ? 1.0 : s ? m->post[i] : 1.0 - m->post[i];
@@ -689,13 +647,12 @@ size_t ic_sm_draws(const struct ic_sm *m, int s, size_t j, double *draw)
 	}
 out:
 	free(sw);
-	free(sy);
 	return k;
 }
 
 double ic_sm_level(const struct ic_sm *m, int s, size_t j, double *lo, double *hi, size_t *nproc)
 {
-	double *draw = sm_alloc(m->nproc, sizeof(double));
+	double *draw = ic_stats_alloc(m->nproc, sizeof(double));
 	double level = NAN;
 	size_t k;
 

@@ -12,12 +12,6 @@
 #include <gsl/gsl_sort_double.h>
 #include <gsl/gsl_statistics_double.h>
 
-/* Every array here may be empty: never ask for 0 bytes. */
-static void *states_alloc(size_t n, size_t size)
-{
-	return calloc(n ? n : 1, size);
-}
-
 void ic_states_free(struct ic_states *s)
 {
 	if (!s)
@@ -58,15 +52,17 @@ static const struct ic_rep *states_partner(const struct ic_point *base, unsigned
 static int states_observe(struct ic_states *s, const struct ic_process_ratios *pr,
 			  const struct ic_group *g, struct ic_sm_obs **out, size_t *nout)
 {
-	size_t nunit = 0, n = 0, cap = 0;
-	long *proc_of;
-	struct ic_sm_obs *obs = NULL;
+	/* pr's units ascend: the last is the largest. */
+	size_t nunit = pr->nproc ? pr->unit[pr->nproc - 1] + 1 : 0, n = 0, cap = 0;
+	long *proc_of = ic_stats_alloc(nunit, sizeof(*proc_of));
+	struct ic_sm_obs *obs;
 
-	for (size_t p = 0; p < pr->nproc; p++)
-		if (pr->unit[p] + 1 > nunit)
-			nunit = pr->unit[p] + 1;
-	if (!(proc_of = states_alloc(nunit, sizeof(*proc_of))))
+	for (size_t i = 0; i < pr->nsites && i < g->nratios; i++)
+		cap += g->ratios[i].cmp->nreps;
+	if (!proc_of || !(obs = ic_stats_alloc(cap, sizeof(*obs)))) {
+		free(proc_of);
 		return -1;
+	}
 	for (size_t u = 0; u < nunit; u++)
 		proc_of[u] = -1;
 	for (size_t p = 0; p < pr->nproc; p++)
@@ -81,17 +77,6 @@ static int states_observe(struct ic_states *s, const struct ic_process_ratios *p
 			if (p < 0 || !(x->v[IC_F_NS] > 0.0) ||
 			    !(y = states_partner(b, x->unit, x->start, x->index)))
 				continue;
-			if (n == cap) {
-				struct ic_sm_obs *no;
-
-				cap = cap ? 2 * cap : 256;
-				if (!(no = realloc(obs, cap * sizeof(*no)))) {
-					free(obs);
-					free(proc_of);
-					return -1;
-				}
-				obs = no;
-			}
 			obs[n] = (struct ic_sm_obs){ .t = x->start, .y = log(x->v[IC_F_NS] / y->v[IC_F_NS]),
 						     .site = (unsigned)i, .proc = (unsigned)p,
 						     .index = x->index };
@@ -112,22 +97,15 @@ static int states_observe(struct ic_states *s, const struct ic_process_ratios *p
  * variants (every variant with two or more processes in one state). */
 static void states_follows(struct ic_states *s, const struct ic_process_ratios *pr)
 {
-	size_t np = s->nproc, runs = 0, multi = 0, both = 0;
+	size_t np = s->nproc, runs = np > 0, multi = 0, both = 0;
 
 	s->follows = IC_FOLLOWS_NEITHER;
 	if (s->nstates < 2)
 		return;
-	for (size_t r = 0; r < np; r++) {
-		size_t p = 0, q = 0;
-
-		for (size_t k = 0; k < np; k++) {
-			if (pr->time_rank[k] == r)
-				p = k;
-			if (r && pr->time_rank[k] == r - 1)
-				q = k;
-		}
-		runs += r == 0 || s->state[p] != s->state[q];
-	}
+	/* The runs: the first, and each process in another state than the one before it. */
+	for (size_t p = 0; p < np; p++)
+		for (size_t q = 0; q < np; q++)
+			runs += pr->time_rank[q] + 1 == pr->time_rank[p] && s->state[p] != s->state[q];
 	for (size_t p = 0; p < np; p++) {
 		size_t members = 0, ones = 0;
 		int first = 1;
@@ -176,7 +154,7 @@ static int states_variants_at_sep(const struct ic_states *s, const struct ic_pro
 	for (size_t p = 0; p < pr->nproc; p++)
 		if (pr->variant[p] >= 0 && (size_t)pr->variant[p] + 1 > nv)
 			nv = (size_t)pr->variant[p] + 1;
-	if (!(v = states_alloc(nv, sizeof(*v))))
+	if (!(v = ic_stats_alloc(nv, sizeof(*v))))
 		return 0;
 	for (size_t k = 0; k < nv; k++)
 		v[k] = (struct states_var){ .proc = -1, .t0 = INFINITY, .t1 = -INFINITY };
@@ -216,7 +194,7 @@ static double states_offsets(const struct ic_states *s, const struct ic_process_
 {
 	const struct ic_sm *m = &s->model;
 	size_t j = m->sep_site, np = pr->nproc, df = 0;
-	double *sum = states_alloc(np, sizeof(double)), *cnt = states_alloc(np, sizeof(double));
+	double *sum = ic_stats_alloc(np, sizeof(double)), *cnt = ic_stats_alloc(np, sizeof(double));
 	double mean[2] = { 0, 0 }, n[2] = { 0, 0 }, ss = 0.0, r = INFINITY;
 
 	if (!sum || !cnt)
@@ -257,48 +235,25 @@ static int states_ratios(struct ic_state *st, const struct ic_sm *m, int k,
 			 const struct ic_process_ratios *pr, const struct ic_group *g,
 			 const struct ic_analysis_opts *opts)
 {
-	size_t nn = pr->nsites, n = 0;
-	struct ic_stats_nested *ns = states_alloc(nn, sizeof(*ns));
-	double *draw = states_alloc(pr->nproc, sizeof(*draw));
-	int *cl = states_alloc(pr->nproc, sizeof(*cl)), rc = -1;
+	size_t nn = pr->nsites;
+	double *draw = ic_stats_alloc(pr->nproc, sizeof(*draw));
+	int *cl = ic_stats_alloc(pr->nproc, sizeof(*cl)), rc = -1;
 
-	st->ratios = states_alloc(nn, sizeof(*st->ratios));
-	if (!ns || !draw || !cl || !st->ratios)
+	st->ratios = ic_stats_alloc(nn, sizeof(*st->ratios));
+	if (!draw || !cl || !st->ratios)
 		goto out;
+	for (size_t i = 0; i < pr->nproc; i++)
+		cl[i] = (int)i;
+	/* pr's N are g's ratios' (ic_process_ratios_collect). */
 	for (size_t j = 0; j < nn; j++) {
-		const struct ic_ratio *gr = NULL;
-		struct ic_ratio *r = &st->ratios[n];
-		size_t kk;
+		size_t kk = ic_sm_draws(m, k, j, draw);
 
-		for (size_t i = 0; i < g->nratios; i++)
-			if (g->ratios[i].sites == pr->sites[j])
-				gr = &g->ratios[i];
-		if (!gr)
-			continue;
-		*r = (struct ic_ratio){ .cmp = gr->cmp, .base = gr->base, .sites = gr->sites,
-					.ratio = NAN, .lo = NAN, .hi = NAN, .band_lo = NAN, .band_hi = NAN,
-					.holm_lo = NAN, .holm_hi = NAN, .p = NAN, .p_holm = NAN,
-					.df = NAN, .se = NAN };
-		kk = ic_sm_draws(m, k, j, draw);
-		for (size_t i = 0; i < kk; i++)
-			cl[i] = (int)i;
-		r->nunits = r->nvariants = kk;
-		if (kk && ic_stats_nested(draw, cl, kk, &ns[n]) == 0) {
-			ic_stats_nested_interval(&ns[n], 0.05, &r->lo, &r->hi);
-			r->lo = exp(r->lo);
-			r->hi = exp(r->hi);
-			r->p = ic_stats_nested_p(&ns[n]);
-			r->df = ns[n].df;
-			r->se = ns[n].se;
-		}
-		if (kk)
-			r->ratio = exp(ns[n].mean);
-		n++;
+		ic_ratio_estimate(&st->ratios[j], g->ratios[j].cmp, g->ratios[j].base, draw, cl, kk);
+		st->ratios[j].nvariants = kk;
 	}
-	st->nratios = n;
-	rc = ic_ratio_decide(st->ratios, n, ns, opts);
+	st->nratios = nn;
+	rc = ic_ratio_decide(st->ratios, nn, opts);
 out:
-	free(ns);
 	free(draw);
 	free(cl);
 	return rc;
@@ -311,7 +266,7 @@ static int states_state(struct ic_states *s, int k, const struct ic_process_rati
 	struct ic_state *st = &s->st[k];
 	const struct ic_sm *m = &s->model;
 	size_t nkeep = pr->nproc ? pr->unit[pr->nproc - 1] + 1 : 0, j = m->sep_site, nlev;
-	unsigned char *keep = states_alloc(nkeep, 1);
+	unsigned char *keep = ic_stats_alloc(nkeep, 1);
 
 	if (!keep)
 		return -1;
@@ -334,9 +289,7 @@ static int states_state(struct ic_states *s, int k, const struct ic_process_rati
 		st->nproc += (size_t)in;
 	}
 	if (s->nstates == 2) {
-		double sh = k ? m->share : 1.0 - m->share;
-
-		st->share = sh;
+		st->share = k ? m->share : 1.0 - m->share;
 		st->share_lo = k ? m->share_lo : 1.0 - m->share_hi;
 		st->share_hi = k ? m->share_hi : 1.0 - m->share_lo;
 		if (!s->nuntimed) {
@@ -403,9 +356,9 @@ const char *ic_states_level_name(enum ic_states_level l)
 static int states_steadiness(struct ic_states *s, const struct ic_process_ratios *pr)
 {
 	size_t np = pr->nproc;
-	double *y = states_alloc(np, sizeof(*y)), *se = states_alloc(np, sizeof(*se));
-	double *t = states_alloc(np, sizeof(*t)), *vs = states_alloc(np, sizeof(*vs));
-	size_t *vn = states_alloc(np, sizeof(*vn));
+	double *y = ic_stats_alloc(np, sizeof(*y)), *se = ic_stats_alloc(np, sizeof(*se));
+	double *t = ic_stats_alloc(np, sizeof(*t)), *vs = ic_stats_alloc(np, sizeof(*vs));
+	size_t *vn = ic_stats_alloc(np, sizeof(*vn));
 	double best = -1.0;
 	int all = 1;
 
@@ -462,8 +415,7 @@ static int states_steadiness(struct ic_states *s, const struct ic_process_ratios
 		best = h.tau;
 		s->steady = h;
 		s->steady_sites = pr->sites[i];
-		for (size_t j = 0; j < k; j++)
-			vs[j] = y[j];
+		memcpy(vs, y, k * sizeof(*vs));
 		gsl_sort(vs, 1, k);
 		s->spread_lo = exp(gsl_stats_quantile_from_sorted_data(vs, 1, k, 0.1));
 		s->spread_hi = exp(gsl_stats_quantile_from_sorted_data(vs, 1, k, 0.9));
@@ -497,8 +449,8 @@ struct ic_states *ic_states_analyse(const struct ic_process_ratios *pr, const st
 	if (!s)
 		return NULL;
 	s->nproc = pr->nproc;
-	s->state = states_alloc(pr->nproc, sizeof(*s->state));
-	s->unsteady = states_alloc(pr->nproc, sizeof(*s->unsteady));
+	s->state = ic_stats_alloc(pr->nproc, sizeof(*s->state));
+	s->unsteady = ic_stats_alloc(pr->nproc, sizeof(*s->unsteady));
 	if (!s->state || !s->unsteady || states_observe(s, pr, g, &obs, &n) ||
 	    ic_sm_fit(&s->model, obs, n, pr->nsites, pr->nproc))
 		goto fail;
@@ -548,7 +500,7 @@ fail:
 int ic_states_moments(const struct ic_states *s, int k, struct ic_ratio *r, size_t n)
 {
 	const struct ic_sm *m = &s->model;
-	double *y = states_alloc(m->n, sizeof(*y));
+	double *y = ic_stats_alloc(m->n, sizeof(*y));
 
 	if (!y)
 		return -1;

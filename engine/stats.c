@@ -7,6 +7,11 @@
 #include <gsl/gsl_sort_double.h>
 #include <gsl/gsl_statistics_double.h>
 
+void *ic_stats_alloc(size_t n, size_t size)
+{
+	return calloc(n ? n : 1, size);
+}
+
 double ic_stats_median(double *x, size_t n)
 {
 	if (n == 0)
@@ -56,7 +61,6 @@ int ic_stats_nested(const double *y, const int *cluster, size_t n, struct ic_sta
 	struct stats_unit *u = malloc((n ? n : 1) * sizeof(*u));
 	double *c = malloc((n ? n : 1) * sizeof(*c));   /* the draws */
 	size_t k = 0, draws;
-	double grand = 0.0, ss = 0.0;
 
 	*out = (struct ic_stats_nested){ .mean = NAN, .se = NAN, .df = NAN };
 	if (!u || !c || n == 0)
@@ -76,15 +80,11 @@ int ic_stats_nested(const double *y, const int *cluster, size_t n, struct ic_sta
 	draws = k >= 2 ? k : n;
 	for (size_t i = 0; k < 2 && i < n; i++)
 		c[i] = u[i].y;
-	for (size_t i = 0; i < draws; i++)
-		grand += c[i];
-	grand /= (double)draws;
-	for (size_t i = 0; i < draws; i++)
-		ss += (c[i] - grand) * (c[i] - grand);
-	out->mean = grand;
+	out->mean = gsl_stats_mean(c, 1, draws);
 	if (draws >= 2) {
 		out->df = (double)(draws - 1);
-		out->se = sqrt(ss / (double)(draws - 1) / (double)draws);
+		out->se = sqrt(gsl_stats_tss_m(c, 1, draws, out->mean) / (double)(draws - 1) /
+			       (double)draws);
 	}
 done:
 	free(u);
@@ -131,4 +131,25 @@ size_t ic_stats_holm(const double *p, size_t n, double alpha, unsigned char *res
 		resolved[best] = 1;
 	}
 	return step;
+}
+
+size_t ic_stats_distinct(const int *x, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t j = 0;
+
+		while (j < i && x[j] != x[i])
+			j++;
+		k += j == i;
+	}
+	return k;
+}
+
+double ic_stats_cut(const double *x, size_t k, size_t m, double *lo, double *hi)
+{
+	*lo = gsl_stats_mean(x, 1, m);
+	*hi = gsl_stats_mean(x + m, 1, k - m);
+	return gsl_stats_tss_m(x, 1, m, *lo) + gsl_stats_tss_m(x + m, 1, k - m, *hi);
 }

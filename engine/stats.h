@@ -11,6 +11,10 @@
 
 #include <stddef.h>
 
+/* calloc that never asks for 0 bytes: every array of the engine may be
+ * empty, and NULL must mean out of memory. */
+void *ic_stats_alloc(size_t n, size_t size);
+
 /* Median of x[0..n-1]; sorts x in place. NaN when n == 0. */
 double ic_stats_median(double *x, size_t n);
 
@@ -52,5 +56,13 @@ double ic_stats_nested_p(const struct ic_stats_nested *s);
  * set for each p resolved (the j-th smallest while p <= alpha / (m - j),
  * m the finite p's; the first to fail stops it). Returns how many. */
 size_t ic_stats_holm(const double *p, size_t n, double alpha, unsigned char *resolved);
+
+/* How many distinct values x[0..n-1] holds. */
+size_t ic_stats_distinct(const int *x, size_t n);
+
+/* Ascending x[0..k-1] cut before x[m] (0 < m < k) into a low and a high
+ * cluster: their means into *lo and *hi; returns the within-cluster sum
+ * of squares. */
+double ic_stats_cut(const double *x, size_t k, size_t m, double *lo, double *hi);
 
 #endif /* IC_STATS_H */

@@ -6,6 +6,7 @@
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_eigen.h>
+#include <gsl/gsl_statistics_double.h>
 
 #include "stats.h"
 
@@ -58,13 +59,20 @@ static double steady_profile(const double *z, const double *o, const double *se,
 	return 0.5 * (lo + hi);
 }
 
-static void steady_clear(struct ic_steady *out, size_t k, double margin)
+/* out cleared (NAN, not steady); -1 unless there are IC_STEADY_MIN_UNITS
+ * units, each y finite and its noise[i * stride] (an SE or a variance)
+ * positive. */
+static int steady_start(const double *y, const double *noise, size_t stride, size_t k,
+			double margin, struct ic_steady *out)
 {
-	out->k = k;
-	out->margin = margin;
-	out->mean = out->q = out->df = out->p = NAN;
-	out->tau = out->tau_lo = out->tau_hi = NAN;
-	out->steady = 0;
+	*out = (struct ic_steady){ .k = k, .margin = margin, .mean = NAN, .q = NAN, .df = NAN,
+				   .p = NAN, .tau = NAN, .tau_lo = NAN, .tau_hi = NAN };
+	if (k < IC_STEADY_MIN_UNITS)
+		return -1;
+	for (size_t i = 0; i < k; i++)
+		if (!isfinite(y[i]) || !(noise[i * stride] > 0.0))
+			return -1;
+	return 0;
 }
 
 /* The test on z, o, se (steady_qgen's). The moment estimate: Q at 0 has
@@ -93,12 +101,8 @@ static void steady_core(const double *z, const double *o, const double *se, size
 
 int ic_steady_test(const double *y, const double *se, size_t k, double margin, struct ic_steady *out)
 {
-	steady_clear(out, k, margin);
-	if (k < IC_STEADY_MIN_UNITS)
+	if (steady_start(y, se, 1, k, margin, out))
 		return -1;
-	for (size_t i = 0; i < k; i++)
-		if (!(se[i] > 0.0) || !isfinite(y[i]))
-			return -1;
 	steady_core(y, NULL, se, k, out);
 	return 0;
 }
@@ -114,12 +118,8 @@ int ic_steady_test_cov(const double *y, const double *v, size_t k, double margin
 	double *z = NULL, *o = NULL, *se = NULL, top = 0.0;
 	int rc = -1;
 
-	steady_clear(out, k, margin);
-	if (k < IC_STEADY_MIN_UNITS)
+	if (steady_start(y, v, k + 1, k, margin, out))
 		return -1;
-	for (size_t i = 0; i < k; i++)
-		if (!isfinite(y[i]) || !(v[i * k + i] > 0.0))
-			return -1;
 	if (!(a = gsl_matrix_alloc(k, k)) || !(e = gsl_matrix_alloc(k, k)) || !(lam = gsl_vector_alloc(k)) ||
 	    !(ws = gsl_eigen_symmv_alloc(k)) || !(z = calloc(k, sizeof(*z))) || !(o = calloc(k, sizeof(*o))) ||
 	    !(se = malloc(k * sizeof(*se))))
@@ -261,12 +261,11 @@ double ic_steady_ar1_rho_lags(double d1, double d2)
 double ic_steady_trend_share(const double *y, const double *se, const double *t, size_t k,
 			     const struct ic_steady *h)
 {
-	double tc = 0.0, s[3] = { 0 }, v[3] = { 0 }, sy[2] = { 0 }, det, b0, b1, qe = 0.0, trace, tau2;
+	double tc, s[3] = { 0 }, v[3] = { 0 }, sy[2] = { 0 }, det, b0, b1, qe = 0.0, trace, tau2;
 
 	if (k < 4 || !(h->tau > 0.0))
 		return NAN;
-	for (size_t i = 0; i < k; i++)
-		tc += t[i] / (double)k;
+	tc = gsl_stats_mean(t, 1, k);
 	/* X'WX = [s0 s1; s1 s2], X'W^2X = [v0 v1; v1 v2], X'Wy = [sy0 sy1]. */
 	for (size_t i = 0; i < k; i++) {
 		double w = 1.0 / (se[i] * se[i]), d = t[i] - tc;

@@ -6,8 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stats.h"
 
-double ic_timeline_t0(const struct ic_results *res)
+/* The run's start, s since the epoch: its first process's start, else the
+ * earliest file time; NAN when no file has a time. */
+static double timeline_t0(const struct ic_results *res)
 {
 	double t0 = NAN;
 
@@ -32,11 +35,13 @@ struct ic_timeline *ic_timeline_analyse(const struct ic_results *res,
 	struct ic_timeline *tl = calloc(1, sizeof(*tl));
 	const struct ic_sm *m = st ? &st->model : NULL;
 	size_t np = pr->nproc, j = m && m->mu ? m->sep_site : 0;
-	double *sum = calloc(np ? np : 1, sizeof(*sum)), *cnt = calloc(np ? np : 1, sizeof(*cnt));
+	/* One block: each process's sum of log ratios there, then its count. */
+	double *sum = ic_stats_alloc(2 * np, sizeof(*sum)), *cnt = NULL;
 
-	if (!tl || !sum || !cnt)
+	if (!tl || !sum)
 		goto oom;
-	tl->t0 = ic_timeline_t0(res);
+	cnt = sum + np;
+	tl->t0 = timeline_t0(res);
 	tl->level[0] = tl->level[1] = NAN;
 	tl->nlevels = 1;
 	tl->nproc = np;
@@ -86,11 +91,9 @@ struct ic_timeline *ic_timeline_analyse(const struct ic_results *res,
 		tl->level[1] = st->st[1].level;
 	}
 	free(sum);
-	free(cnt);
 	return tl;
 oom:
 	free(sum);
-	free(cnt);
 	ic_timeline_free(tl);
 	return NULL;
 }

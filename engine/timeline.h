@@ -53,10 +53,6 @@ struct ic_timeline *ic_timeline_analyse(const struct ic_results *res,
 					const struct ic_states *st);
 void ic_timeline_free(struct ic_timeline *tl);
 
-/* The run's start, s since the epoch: its first process's start, else the
- * earliest file time; NAN when no file has a time. */
-double ic_timeline_t0(const struct ic_results *res);
-
 /* One short line, "In time: ..." (no newline), into buf. */
 void ic_timeline_line(char *buf, size_t cap, const struct ic_timeline *tl);
 
