@@ -1,25 +1,13 @@
 # Sourced by run.sh: ./run.sh test -- the tests of behaviour, fast, in the
 # release tree; ./run.sh test --all -- every test, in three trees: the
-# release build (every test, those that measure too; it holds the quick
-# sweep's points, so a following ./run.sh --quick builds nothing new),
-# ThreadSanitizer and Address+UB sanitizer builds of the code their tests
-# exercise.
-
-
-# Labels (tests/CMakeLists.txt): the default run leaves out measures (a
-# benchmark, or the machine's measurement lock) and slow (minutes), and
-# builds the target tests_default: what its tests run. The sanitizer trees
-# build and run only the tests labelled for them: sanitize (Address+UB: the
-# queue's model and stress tests, gen's tests that need no generated
-# points, the atomic file writer, the analysis's unit tests: engine's,
-# agree's statistics, the verdict's clauses) and tsan (the queue's model
-# and stress tests: threads, TSan's business), through the targets
-# tests_<label>. The release tree runs every test, on code the sanitizers
-# would not change, the kept mutants among them (tree_mutants, slow).
-# --no-tests=error: a label that selects nothing fails rather than passes.
+# release build (those that measure too; it holds the quick sweep's points,
+# so a following ./run.sh --quick builds nothing new), and ThreadSanitizer
+# and Address+UB sanitizer builds of the code their tests exercise. Which
+# tests each runs are their labels' (tests/CMakeLists.txt says which):
+# default leaves out measures and slow, a sanitizer tree runs its label's.
 
 sub_test() {
-	parse_sub test "--all" "$@"
+	parse_sub test "--all=flag" "$@"
 	local all=${opt[--all]:-0}
 	ensure_packages
 	local failed=0 a
@@ -44,9 +32,9 @@ sub_test() {
 
 # test_tree DIR LABEL CMAKE-ARGS...: configure, build (all, or for a label
 # the target tests_LABEL), run the tests (all, those with the label, or for
-# default those labelled neither measures nor slow). The tree stays locked
-# while its tests run. --points for CMAKE-ARGS: the quick sweep's points,
-# so a following ./run.sh --quick builds nothing new.
+# default those labelled neither measures nor slow; --no-tests=error: a
+# label that selects nothing fails). The tree stays locked while its tests
+# run. --points for CMAKE-ARGS: the quick sweep's points.
 test_times=()
 test_tree() {
 	local dir=$1 label=$2 t; shift 2

@@ -4,7 +4,7 @@
 # machine lock, cmd/watch_report's analysis, plots/watch.gp's chart).
 
 sub_watch() {
-	parse_sub watch "--minutes= --out=path" "$@"
+	parse_sub watch "--minutes=text --out=path" "$@"
 	local minutes=${opt[--minutes]:-2} wout=${opt[--out]:-} bin
 	[[ $minutes =~ ^[0-9]*\.?[0-9]+$ ]] && awk -v m="$minutes" 'BEGIN { exit !(m >= 0.1 && m <= 60) }' ||
 		die "watch: --minutes must be a number of minutes from 0.1 to 60, not '$minutes'"
