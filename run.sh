@@ -21,8 +21,7 @@ read -r run_loadavg </proc/loadavg 2>/dev/null || true
 prog=./run.sh
 # Recorded in every lock we hold, so a second run can name us: one line,
 # whatever the arguments hold.
-cmdline="$prog $*"
-cmdline=${cmdline//$'\n'/ }
+cmdline="$prog ${*//$'\n'/ }"
 
 # common.sh first: the others' top levels use it (and plan.sh reads
 # options.sh's table, which comes before it by name).

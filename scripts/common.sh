@@ -45,11 +45,6 @@ point_limits() {
 		if [ "${BASH_REMATCH[1]}" = SITES ]; then sites_max=${BASH_REMATCH[2]}; else filler_max=${BASH_REMATCH[2]}; fi
 	done <"$top/gen/point_name.h"
 }
-# cache_strings VAR FILE: the values CMake offers for a cache variable
-# (its set_property(CACHE VAR PROPERTY STRINGS ...)), one per line.
-cache_strings() {
-	sed -n "s/^set_property(CACHE $1 PROPERTY STRINGS \(.*\))\$/\1/p" "$top/$2" | tr ' ' '\n'
-}
 # point_names KIND [COLUMNS]: the names of FORM, OP, LAYOUT or ORDER, from
 # the table gen and CMake read too (the X(ENUM, name, ...) lines of its
 # IC_<KIND>S list); with COLUMNS, the rows whose next columns begin so.
@@ -62,7 +57,6 @@ point_names() {
 # IC_FILLER_SOLO says, every filler series. has_solo THREADS MODES: there?
 solo="1 thread, private"
 has_solo() { [[ ,$1, == *,1,* && ,$2, == *,private,* ]]; }
-filler_is_solo() { grep -q '^#define IC_FILLER_SOLO 1$' "$top/gen/point_names.def"; }
 
 # lock_take FILE WHAT wait|refuse: one user at a time of what FILE guards
 # (a build tree, a results directory), held until this shell exits, as the
@@ -81,15 +75,12 @@ lock_take() {
 	printf 'pid %s (%s)\n' "$$" "${cmdline:-$prog}" >"$file"
 }
 
-# One line per phase on the terminal, with the time so far and, once a
-# phase can estimate it (eta_s), the time the run has left.
+# One line per phase on the terminal, with the time so far.
 run_start=$SECONDS
-eta_s=""
-fmt_s() { local s=$1; if [ "$s" -ge 60 ]; then printf '%dm%02ds' $((s / 60)) $((s % 60)); else printf '%ds' "$s"; fi; }
 phase() {
-	local left=""
-	[ -z "$eta_s" ] || left=", about $(fmt_s "$eta_s") left"
-	echo "$tag: [$(fmt_s $((SECONDS - run_start)))$left] $*" >&2
+	local s=$((SECONDS - run_start))
+	if [ $s -ge 60 ]; then s=$(printf '%dm%02ds' $((s / 60)) $((s % 60))); else s=${s}s; fi
+	echo "$tag: [$s] $*" >&2
 }
 
 # step LOG WHAT CMD...: CMD with its output in LOG; on failure its last

@@ -81,7 +81,8 @@ check_value() {
 	names) check_list "$opt" "$val" $(point_names "$1" | grep -vx mark) ;;   # mark is the sweep's own baseline
 	one) [[ $val != *,* ]] || die "$opt: one value, not a list" ;&
 	in) check_list "$opt" "$val" ${1//,/ } ;;
-	cmake) check_list "$opt" "$val" $(cache_strings "$1" cmake/codegen.cmake) ;;
+	# What CMake offers for the variable: its set_property(CACHE VAR PROPERTY STRINGS ...).
+	cmake) check_list "$opt" "$val" $(sed -n "s/^set_property(CACHE $1 PROPERTY STRINGS \(.*\))\$/\1/p" "$top/cmake/codegen.cmake") ;;
 	filler) for i in "${!items[@]}"; do
 			[ "${items[i]}" = auto ] || { uint_ok "${items[i]}" 0 FILLER && [ ${#items[i]} -le 6 ] && items[i]=$((10#${items[i]})); } ||
 				die "$opt: '${items[i]}' is not a number of bytes 0..$filler_max or auto"
@@ -236,7 +237,7 @@ check_combinations() {
 		for f in "$compare" "$baseline"; do
 			! point_names FORM ' 1,' | grep -qx -- "$f" || die "--forms: $compare/$baseline cannot be compared here: $f runs at $solo only"
 		done
-		! filler_is_solo || [ -z "${fillers//[0,]}" ] ||
+		! grep -q '^#define IC_FILLER_SOLO 1$' "$top/gen/point_names.def" || [ -z "${fillers//[0,]}" ] ||
 			die "--filler: filler series run at $solo (their baseline runs there); add 1 to --threads and private to --modes"
 	fi
 }

@@ -4,12 +4,10 @@
 
 name_part() { tr -cs 'A-Za-z0-9=.+\n' _ <<<"$1" | sed 's/^_*//; s/_*$//'; }
 
-# plan_builds: B_dir, B_cc, B_cflags, B_codegen and B_args (CMake
-# arguments, one per line), one entry per build: every combination of the
-# lists of --cc, --cflags, --codegen and --return-thunk, in a tree of its
-# own named by what makes it (build, build-clang-Os, ...), so each keeps
-# its objects between runs and runs as its own series. A value not given
-# names no tree (codegen's is user).
+# plan_builds: B_dir, B_cc, B_cflags, B_codegen and B_args (CMake arguments,
+# one a line) of each combination of --cc, --cflags, --codegen and
+# --return-thunk: a tree each, named by what makes it (build-clang-Os, ...;
+# a default names nothing), so each keeps its objects and is its own series.
 plan_builds() {
 	local l_cc l_cf l_cg l_rt cc cf cg rt name args
 	IFS=, read -ra l_cc <<<"$ccs"
@@ -41,7 +39,7 @@ plan_builds() {
 sweep_build() {
 	local a=()
 	plan_builds
-	[ -z "${B_args[0]}" ] || mapfile -t a <<<"${B_args[0]%$'\n'}"
+	mapfile -t a <<<"${B_args[0]%$'\n'}"   # (never empty: it names the codegen)
 	conf_text | build "$@" -- "${a[@]}" || exit
 }
 
@@ -139,8 +137,7 @@ check_resume_identity() {
 
 # sweep_main ARGS...: every option checked (nothing done yet), set-up, the
 # checks that needed it, then one hand-over to the driver (cmd/sweep run):
-# the settings and this run's own on its stdin, the locks taken here held
-# across exec.
+# the settings on its stdin, the locks taken here held across exec.
 sweep_main() {
 	# The load before anything started, and our pid, whose descendants are
 	# this run's processes (common/machine_state_read.h).

@@ -1,8 +1,6 @@
 # Sourced by run.sh: ./run.sh compare, agree, history and export, the modes
-# of one program of the build tree (cmd/runs.c), which parses their options.
-# What must be refused before anything is installed or built is checked
-# here first: the options' names, the number of runs (parse_sub, paths
-# taken from where the user ran us); and the defaults in results/ are set.
+# of cmd/runs, which parses their options; what must be refused before
+# anything is built (names, the number of runs) is checked here first.
 sub_compare() { runs_mode compare "--out=path operands=path" "$@"; }
 sub_agree() { runs_mode agree "--out=path --margin=text operands=path" "$@"; }
 sub_history() { runs_mode history "--results=path --all=flag" "$@"; }

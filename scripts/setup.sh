@@ -28,10 +28,9 @@ ensure_packages() {
 	rm -f "$log" "$log.install"
 }
 
-# sweep_tool: the path of cmd/sweep, the sweep's driver and plan. The plan
+# sweep_tool: the path of cmd/sweep, the sweep's driver and plan, which
 # decides what the trees are configured with, so it comes before them:
-# compiled straight with cc into build-tools/, once per content of its
-# sources.
+# compiled with cc into build-tools/, once per content of its sources.
 sweep_tool() {
 	local dir=$top/build-tools id bin f src
 	src=$(cd "$top" && echo cmd/sweep.c sweep/*.c plan/points.c plan/order.c common/run_conf.c common/kit.c \

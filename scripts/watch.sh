@@ -1,7 +1,6 @@
 # Sourced by run.sh: ./run.sh watch -- whether this machine can give one
 # answer: its options checked here, then the driver runs it (sweep watch,
-# sweep/watch.c: the sentinel's short processes and one long one under the
-# machine lock, cmd/watch_report's analysis, plots/watch.gp's chart).
+# sweep/watch.c).
 
 sub_watch() {
 	parse_sub watch "--minutes=text --out=path" "$@"
