@@ -242,30 +242,6 @@ check_combinations() {
 	fi
 }
 
-# check_body_name: the name rules are CMake's (gen/points.cmake, which
-# refuses a bad IC_BODY at configure): asked here first, when cmake is.
-check_body_name() {
-	local err
-	command -v cmake >/dev/null || return 1
-	err=$(cmake -DPOINTS_CMAKE="$top/gen/points.cmake" -DBODY_FILE="$body" -P "$top/scripts/body_name.cmake" 2>&1) ||
-		die "--body: $(sed -n '/(message):/,/^Call Stack/p' <<<"$err" | sed '1d;$d' | tr -s ' \n' ' ' | sed 's/^ *IC_BODY: //; s/ *$//')"
-}
-
-# check_body_compiles: gen/body_check.sh with each build's compiler and
-# flags; its first error, one line, exit 2. Returns 1 (nothing checked)
-# while a compiler is still to be installed.
-check_body_compiles() {
-	local b regs err
-	for ((b = 0; b < ${#B_dir[@]}; b++)); do command -v "${B_cc[$b]:-cc}" >/dev/null || return 1; done
-	for ((b = 0; b < ${#B_dir[@]}; b++)); do
-		regs=-mgeneral-regs-only   # as the codegen builds it: vectorised code may use the vector registers
-		[ "${B_codegen[$b]}" != vectorised ] || regs=""
-		# shellcheck disable=SC2086 # a flag set is several words
-		err=$("$top/gen/body_check.sh" "$body" "${B_cc[$b]:-cc}" ${B_cflags[$b]:--O2} $regs 2>&1) ||
-			die "--body: $(head -n 1 <<<"$err")"
-	done
-}
-
 # check_options: every check that needs nothing installed.
 check_options() {
 	if [ -n "$resume" ]; then
@@ -280,14 +256,29 @@ check_options() {
 	check_body before
 }
 
-# check_body before|after: a new run's body checked once cmake and its
-# compilers are there: before set-up when they are, else after it.
+# check_body before|after: a new run's body, once: its name by CMake's
+# rules (gen/points.cmake: a configure would refuse it), in CMake's words,
+# when cmake is there; compiled with each build's compiler and flags
+# (gen/body_check.sh; its first error) before set-up when they and cmake
+# are there, else after it.
 body_checked=0
 check_body() {
+	local b regs err
 	[ -n "$body" ] && [ -z "$resume" ] && [ "$body_checked" = 0 ] || return 0
-	if check_body_name && check_body_compiles; then
-		body_checked=1
-	elif [ "$1" = after ]; then
-		fail "--body: cmake or the compiler ${B_cc[*]:-cc} still missing after the install"
-	fi
+	! command -v cmake >/dev/null ||
+		err=$(cmake -DPOINTS_CMAKE="$top/gen/points.cmake" -DBODY_FILE="$body" -P "$top/scripts/body_name.cmake" 2>&1) ||
+		die "--body: $(sed -n '/(message):/,/^Call Stack/p' <<<"$err" | sed '1d;$d' | tr -s ' \n' ' ' | sed 's/^ *IC_BODY: //; s/ *$//')"
+	for ((b = 0; b < ${#B_dir[@]}; b++)); do
+		command -v cmake >/dev/null && command -v "${B_cc[$b]:-cc}" >/dev/null && continue
+		[ "$1" = before ] || fail "--body: cmake or the compiler ${B_cc[$b]:-cc} still missing after the install"
+		return 0
+	done
+	for ((b = 0; b < ${#B_dir[@]}; b++)); do
+		regs=-mgeneral-regs-only   # as the codegen builds it: vectorised code may use the vector registers
+		[ "${B_codegen[$b]}" != vectorised ] || regs=""
+		# shellcheck disable=SC2086 # a flag set is several words
+		err=$("$top/gen/body_check.sh" "$body" "${B_cc[$b]:-cc}" ${B_cflags[$b]:--O2} $regs 2>&1) ||
+			die "--body: $(head -n 1 <<<"$err")"
+	done
+	body_checked=1
 }
