@@ -13,11 +13,8 @@ ensure_packages() {
 		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed' || missing+=("$p")
 	done
 	[ ${#missing[@]} -eq 0 ] && return 0
-	if [ "$(id -u)" -ne 0 ]; then
-		if command -v sudo >/dev/null && sudo -n true 2>/dev/null; then sudo=(sudo -n); else
-			fail "missing Debian packages (install them as root): ${missing[*]}"
-		fi
-	fi
+	[ "$(id -u)" -eq 0 ] || { command -v sudo >/dev/null && sudo -n true 2>/dev/null && sudo=(sudo -n); } ||
+		fail "missing Debian packages (install them as root): ${missing[*]}"
 	command -v apt-get >/dev/null || fail "missing Debian packages and no apt-get: ${missing[*]}"
 	log=$(mktemp "${TMPDIR:-/tmp}/inlinecost-apt.XXXXXX")
 	phase "setup: installing ${missing[*]} (log: $log)"
