@@ -1,19 +1,8 @@
 #!/usr/bin/env bash
 # inlinecost: set up, build, sweep, summarise, plot. `./run.sh --help` for
 # options; README.md for what the parts are. This file only dispatches: the
-# work is in scripts/ (one job each; ./run.sh NAME runs the sub_NAME there):
-#   common.sh   messages, locks, progress lines, rules several parts share
-#   setup.sh    the Debian packages, installed when missing, and the driver
-#               (cmd/sweep), compiled before any tree
-#   options.sh  the sweep's options, every one checked before anything is done
-#   plan.sh     the builds, run.conf's settings, and the one hand-over to the
-#               driver, which runs the whole sweep (sweep/)
-#   build.sh    the subcommands' build trees, built by the driver's builder
-#   report.sh   ./run.sh report: a run's report made anew
-#   test.sh, micro.sh, codesize.sh, inlines.sh, watch.sh
-#               ./run.sh test, micro, codesize, inlines, watch
-#   runs.sh     ./run.sh compare, agree, history and export
-#   help/       what each --help prints
+# work is in scripts/, one job a file (docs/layout.md): ./run.sh NAME runs
+# the sub_NAME defined there, anything else is a sweep (plan.sh's sweep_main).
 set -euo pipefail
 # One locale for everything we run, whatever the user's (a fresh machine has
 # none): sort, awk and the programs then say the same everywhere. gnuplot
@@ -32,8 +21,7 @@ read -r run_loadavg </proc/loadavg 2>/dev/null || true
 prog=./run.sh
 # Recorded in every lock we hold, so a second run can name us: one line,
 # whatever the arguments hold.
-cmdline="$prog $*"
-cmdline=${cmdline//$'\n'/ }
+cmdline="$prog ${*//$'\n'/ }"
 
 # common.sh first: the others' top levels use it (and plan.sh reads
 # options.sh's table, which comes before it by name).
@@ -43,10 +31,6 @@ for f in "$top"/scripts/*.sh; do
 	[ "$f" = "$top/scripts/common.sh" ] || . "$f"
 done
 
-# ./run.sh NAME runs sub_NAME, the subcommand a file of scripts/ defines
-# (scripts/NAME.sh, or its family's: runs.sh holds compare, agree, history
-# and export);
-# anything else is the sweep's options.
 main() {
 	if [ $# -gt 0 ] && [[ $1 =~ ^[a-z]+$ ]] && declare -F "sub_$1" >/dev/null; then
 		"sub_$1" "${@:2}"

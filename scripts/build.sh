@@ -1,9 +1,8 @@
 # Sourced by run.sh: the build trees the subcommands use, through the
-# driver's builder (sweep build, sweep/builds.c: configure only when the
-# arguments changed, Ninja, output to the tree's logs, a line every 15 s).
+# driver's builder (sweep build, sweep/builds.c).
 
-# build DIR [TARGET...] [-- CMAKE-ARGS...]: DIR built (configured first
-# with the arguments after --).
+# build DIR [TARGET...] [-- CMAKE-ARGS...]: DIR built (configured first,
+# when they changed, with the arguments after --).
 build() {
 	local bin
 	bin=$(sweep_tool) || exit 1
@@ -17,11 +16,10 @@ lock_build() {
 	lock_take "$1/.run.sh-lock" "$1/" wait
 }
 
-# build_program TARGET...: programs of build/ (cmd/NAME, the
-# microbenchmarks) for the subcommands, built when missing or stale; a
-# first build configures build/ as ./run.sh test --all does (the quick
-# sweep's points). build/ stays locked until the caller ends (compare and
-# agree call this in a subshell, to let it go before they run).
+# build_program TARGET...: programs of build/ for the subcommands, built
+# when missing or stale; a first build configures build/ as ./run.sh test
+# --all does (the quick sweep's points). build/ stays locked until the
+# caller ends (a subshell lets it go before the program runs).
 build_program() {
 	ensure_packages
 	lock_build build

@@ -4,19 +4,8 @@
 # CSV. Builds build-codesize; runs nothing it times.
 
 sub_codesize() {
-	local a n
-	for a in "$@"; do case $a in -h | --help) help_text codesize; exit 0 ;; esac; done
 	# The sweep's options that shape points, each through its check; one build.
-	while [ $# -gt 0 ]; do
-		case ${1%%=*} in
-		--sites | --ops | --layouts | --orders | --filler | --per-caller | --codegen | --jobs | --vectorised) ;;
-		*) die "codesize: unknown option '${1%%=*}' (see ./run.sh codesize --help)" ;;
-		esac
-		n=1
-		[[ $1 == *=* || $1 == --vectorised ]] || n=2
-		parse_args "${@:1:$n}"   # (refuses a missing value)
-		shift "$n"
-	done
+	parse_sub codesize "--sites --ops --layouts --orders --filler --per-caller --codegen --jobs --vectorised" "$@"
 	plan_builds
 	[ "${#B_dir[@]}" -eq 1 ] || die "--codegen: codesize takes one"
 	ensure_packages

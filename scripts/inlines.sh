@@ -4,20 +4,17 @@
 # their paths stay theirs; the tool checks every argument itself.
 
 sub_inlines() {
-	local a price=0 given=0 csv=0 help=0 args=("$@") tool=$top/build/cmd/inlines
+	local a fn=0 own=0 args=("$@") tool=$top/build/cmd/inlines
 	for a in "$@"; do
 		case $a in
-		--function | --function=*) price=1 ;;
-		--results | --results=*) given=1 ;;
-		--csv) csv=1 ;;
-		-h | --help) help=1 ;;
+		-h | --help) [ ! -x "$tool" ] || exec "$tool" --help ;;
+		--function | --function=*) fn=1 ;;
+		--results | --results=* | --csv) own=1 ;;
 		esac
 	done
-	[ "$help" = 1 ] && [ -x "$tool" ] && exec "$tool" --help
-	# The named functions are priced on the newest run unless one is given.
-	if [ "$price" = 1 ] && [ "$given" = 0 ] && [ "$csv" = 0 ] && [ -e "$top/results/latest" ]; then
-		args+=(--results "$top/results/latest")
-	fi
+	# The named functions are priced on the newest run unless one is given
+	# (--csv prices nothing).
+	[ "$fn$own" != 10 ] || [ ! -e "$top/results/latest" ] || args+=(--results "$top/results/latest")
 	ensure_packages
 	(
 		# Said on the first build only: bad input is then one line.

@@ -1,5 +1,5 @@
 # Sourced by run.sh: ./run.sh micro -- the figures docs/internals.md quotes
-# for the queue and the C API: the microbenchmarks built here, then measured and
+# for the queue and the C API: the microbenchmarks built here, measured and
 # tabled by the driver (sweep micro, sweep/micro.c) under the machine lock.
 
 sub_micro() {

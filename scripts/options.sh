@@ -12,99 +12,28 @@ quick=0 find_crossover=0 calibrate=0 jobs=$(nproc)
 # The options given on the command line, by run.conf name: --resume must agree with them.
 declare -A given=()
 # The run's own state, set as it goes: never taken from the environment.
-sweep_bin="" cases="" variant_seeds="" counter_source_of_run=""
+cases="" variant_seeds="" counter_source_of_run=""
 
-# gen's limits (gen/point_name.h), read from there, as check_value reads
-# the point names (gen/point_names.def) and the names CMake checks
-# (cmake/codegen.cmake).
 point_limits
 
-# The sweep's options, one a line: OPTION VARIABLE CHECK [ARGS]. VARIABLE
-# is the run.conf setting it sets (out, resume and jobs are the run's own,
-# not settings); CHECK what its value must be (check_value):
-#   flag              no value; sets 1
-#   uint MIN MAX      a whole number MIN..MAX (MAX may be a gen limit:
-#                     SITES or FILLER)
-#   uints MIN MAX     a comma list of those
-#   names KIND        a comma list of gen's point names (FORM, OP, ...)
-#   in A,B,...        a comma list of those; one A,B,... one of them
-#   cmake VAR         a comma list of the values CMake offers for VAR
-#   number MAX UNIT   a number in (0, MAX], of UNIT
-#   sites, filler, cc, cflags, body, path: their own (check_value says)
-#   alias OPTION VALUE  the same as OPTION VALUE
-# An option added here is parsed, checked, recorded in run.conf and
-# checked again on --resume; its help is scripts/help/run.txt.
-option_table='
---sites sites sites
---forms forms names FORM
---ops ops names OP
---layouts layouts names LAYOUT
---orders orders names ORDER
---filler fillers filler
---per-caller per_caller uint 1 SITES
---codegen codegens cmake IC_CODEGEN
---vectorised - alias --codegen vectorised
---return-thunk return_thunks cmake IC_RETURN_THUNK
---lto lto flag
---cc ccs cc
---cflags cflags_list cflags
---body body body
---seed seed uint 0 4294967295
---threads threads uints 1 256
---modes modes in private,shared
---reps reps uint 1 1000
---min-time min_time number 60 seconds
---counters counters one auto,papi,sim,none
---layouts-random layouts_random uint 1 64
---layout-seed layout_seed uint 0 4294967295
---processes processes uint 1 100
---repeat repeat uint 1 20
---spread spread number 10080 minutes
---trials trials uint 2 1000
---quick quick flag
---find-crossover find_crossover flag
---calibrate calibrate flag
---out out path
---resume resume path
---jobs jobs uint 1 256
-'
-# The run's own: where it goes and how many build jobs; not settings.
+# The table (scripts/options.tsv): opt_names in its order, opt_spec[OPTION]
+# its "VARIABLE CHECK [ARGS]", opt_of[VARIABLE] the option; conf_opts the
+# variables that are run.conf's settings, not the run's own.
 run_own=" out resume jobs "
-# option_row OPTION: its table row's words into row (empty when unknown).
-option_row() {
-	local line
-	row=()
-	while read -r line; do [ "${line%% *}" != "$1" ] || read -ra row <<<"$line"; done <<<"$option_table"
-}
-# option_of VARIABLE: the option that sets it.
-option_of() { awk -v v="$1" '$2 == v { print $1; exit }' <<<"$option_table"; }
+opt_names=() conf_opts=()
+declare -A opt_spec=() opt_of=()
+while IFS= read -r line; do
+	[[ $line == --* ]] || continue
+	o=${line%%[ $'\t']*} line=${line#*$'\t'} line=${line%%$'\t'*}
+	opt_names+=("$o") opt_spec[$o]=$line opt_of[${line%% *}]=$o
+	[[ $line == "- "* || $run_own == *" ${line%% *} "* ]] || conf_opts+=("${line%% *}")
+done <"$top/scripts/options.tsv"
 
 # check_list NAME VALUE ALLOWED...: every comma-separated item is allowed.
 check_list() {
 	local name=$1 item items all; IFS=, read -ra items <<<"$2"; shift 2
 	all=,$(IFS=,; printf "%s" "$*"),
 	for item in "${items[@]}"; do [[ $all == *",$item,"* ]] || die "$name: unknown value '$item' (one of: $*)"; done
-}
-
-# expand_sites SPEC: a list, or A..B as the powers of two from A to B (as
-# the plan reads them: plan/points.c's ic_plan_sites).
-expand_sites() {
-	local spec=$1 n list
-	if [[ $spec == *..* ]]; then
-		local a=${spec%%..*} b=${spec#*..}
-		is_uint "$a" && is_uint "$b" && [ ${#a} -le 7 ] && [ ${#b} -le 7 ] ||
-			die "--sites: '$spec' is not a range A..B of whole numbers"
-		a=$((10#$a)) b=$((10#$b))
-		[ "$a" -ge 1 ] && [ "$b" -le "$sites_max" ] && [ "$a" -le "$b" ] || die "--sites: range '$spec' must lie within 1..$sites_max, low to high"
-		for ((n = a; n <= b; n *= 2)); do printf '%s\n' "$n"; done
-	else
-		IFS=, read -ra list <<<"$spec"
-		for n in "${list[@]}"; do
-			is_uint "$n" && [ ${#n} -le 7 ] || die "--sites: '$n' is not a whole number 1..$sites_max"
-			[ "$((10#$n))" -ge 1 ] && [ "$((10#$n))" -le "$sites_max" ] || die "--sites: $n is outside 1..$sites_max"
-			printf '%s\n' "$((10#$n))"
-		done
-	fi
 }
 
 # uint_ok VALUE MIN MAX: a whole number MIN..MAX (MAX: a number, SITES or FILLER).
@@ -118,18 +47,26 @@ uint_ok() {
 # 2 naming the option), as the variable keeps it (whole numbers without
 # leading zeros, flag sets trimmed, paths absolute).
 check_value() {
-	local opt=$1 val=$2 check=$3 sep=, items i; shift 3
+	local opt=$1 val=$2 check=$3 sep=, items i a b; shift 3
 	case $check in
 	flag) echo 1; return ;;
 	uint) uint_ok "$val" "$@" || die "$opt: '$val' is not a whole number $1..${2/SITES/$sites_max}"; echo "$((10#$val))"; return ;;
-	one) check_list "$opt" "$val" ${1//,/ }; [[ $val != *,* ]] || die "$opt: one value, not a list"
-		printf '%s\n' "$val"; return ;;   # echo would take a value of -n or -E as its own option
 	number) [[ $val =~ ^[0-9]*\.?[0-9]+$ ]] && awk -v v="$val" -v m="$1" 'BEGIN { exit !(v > 0 && v <= m) }' ||
 		die "$opt: '$val' is not a number of $2 in (0, $1]"
-		printf '%s\n' "$val"; return ;;
+		printf '%s\n' "$val"; return ;;   # echo would take a value of -n or -E as its own option
 	body) [ -f "$(abs_path "$val")" ] || die "$opt: $val: no such file"; abs_path "$val"; return ;;
 	path) abs_path "$val"; return ;;
 	cflags) sep=';' ;;
+	sites) if [[ $val == *..* ]]; then   # the powers of two from A to B, as plan/points.c reads them
+			a=${val%%..*} b=${val#*..}
+			is_uint "$a" && is_uint "$b" && [ ${#a} -le 7 ] && [ ${#b} -le 7 ] || die "$opt: '$val' is not a range A..B of whole numbers"
+			[ "$((10#$a))" -ge 1 ] && [ "$((10#$b))" -le "$sites_max" ] && [ "$((10#$a))" -le "$((10#$b))" ] ||
+				die "$opt: range '$val' must lie within 1..$sites_max, low to high"
+			printf '%s\n' "$val"
+			return
+		fi
+		check=uints   # a list, its N as the plan reads them (064 is 64)
+		set -- 1 SITES ;;
 	esac
 	# The rest are lists: each entry there, and named once (--cc gcc,gcc
 	# would build and measure one tree twice, as two series).
@@ -138,13 +75,14 @@ check_value() {
 	# shellcheck disable=SC2046 # the names are words
 	case $check in
 	uints) for i in "${!items[@]}"; do
-			uint_ok "${items[i]}" "$@" || die "$opt: '${items[i]}' is not a whole number $1..$2"
+			uint_ok "${items[i]}" "$@" || die "$opt: '${items[i]}' is not a whole number $1..${2/SITES/$sites_max}"
 			items[i]=$((10#${items[i]}))
 		done ;;
 	names) check_list "$opt" "$val" $(point_names "$1" | grep -vx mark) ;;   # mark is the sweep's own baseline
+	one) [[ $val != *,* ]] || die "$opt: one value, not a list" ;&
 	in) check_list "$opt" "$val" ${1//,/ } ;;
-	cmake) check_list "$opt" "$val" $(cache_strings "$1" cmake/codegen.cmake) ;;
-	sites) i=$(expand_sites "$val") || exit 2; mapfile -t items <<<"$i" ;;   # (N as the plan reads them: 064 is 64)
+	# What CMake offers for the variable: its set_property(CACHE VAR PROPERTY STRINGS ...).
+	cmake) check_list "$opt" "$val" $(sed -n "s/^set_property(CACHE $1 PROPERTY STRINGS \(.*\))\$/\1/p" "$top/cmake/codegen.cmake") ;;
 	filler) for i in "${!items[@]}"; do
 			[ "${items[i]}" = auto ] || { uint_ok "${items[i]}" 0 FILLER && [ ${#items[i]} -le 6 ] && items[i]=$((10#${items[i]})); } ||
 				die "$opt: '${items[i]}' is not a number of bytes 0..$filler_max or auto"
@@ -162,22 +100,21 @@ check_value() {
 	esac
 	local -A seen=()
 	for i in "${items[@]}"; do [ -z "${seen[$i]:-}" ] || die "$opt: '$i' is given twice"; seen[$i]=1; done
-	[[ $check == sites && $val == *..* ]] || val=$(IFS=$sep; printf "%s" "${items[*]}")
-	printf '%s\n' "$val"
+	(IFS=$sep; printf '%s\n' "${items[*]}")
 }
 
 # set_opt OPTION VALUE: check one option's value and keep it (also how
 # run.conf's values are read back, so they pass the same checks).
 set_opt() {
 	local opt=$1 val=$2 row var
-	option_row "$opt"
-	[ "${row[2]}" != alias ] || { set_opt "${row[3]}" "${row[4]}"; return; }
-	var=${row[1]}
-	val=$(check_value "$opt" "$val" "${row[@]:2}") || exit 2
-	# The rules of one option beyond its table check.
+	read -ra row <<<"${opt_spec[$opt]}"
+	[ "${row[1]}" != alias ] || { set_opt "${row[2]}" "${row[3]}"; return; }
+	var=${row[0]}
+	[[ $val != *$'\n'* ]] || die "$opt: a value on one line, please"
+	val=$(check_value "$opt" "$val" "${row[@]:1}") || exit 2
+	# The rules of one option beyond its table check. (A median of 1 or 2
+	# repetitions is one of them, or their mean: too little for a process.)
 	case $opt in
-	# A median of 1 or 2 repetitions is one of them, or their mean: too
-	# little to stand for a process.
 	--reps) [ "$val" -ge 3 ] || die "--reps: $val is too few: a process needs at least 3 repetitions for its median" ;;
 	--codegen) [ "${given[codegens]:-$val}" = "$val" ] || die "--codegen: given twice (--vectorised is --codegen vectorised)" ;;
 	--body) ops=${val##*/} ops=${ops%.c} ;;   # the name gen/points.cmake gives it
@@ -186,31 +123,47 @@ set_opt() {
 	[[ $run_own == *" $var "* ]] || given[$var]=$val
 }
 
-# parse_args ARGS...: every option checked on its own.
-parse_args() {
-	local row
+# parse_sub NAME SPEC ARGS...: ARGS by SPEC, each checked before anything
+# is installed or built. SPEC's words: a sweep option (options.tsv, kept by
+# set_opt); --X=flag, --X=text or --X=path a subcommand's own, into opt[--X]
+# (a flag 1, a path made absolute); operands=text or operands=path what
+# comes without a dash, into operands. NAME: the command (empty: the sweep).
+parse_sub() {
+	local name=$1 spec=" $2 " who=${1:+$1: } arg a v has kind; shift 2
+	declare -gA opt=()
+	operands=()
 	while [ $# -gt 0 ]; do
-		local opt=$1 val="" has=0
-		case $opt in --*=*) val=${opt#*=}; opt=${opt%%=*}; has=1 ;; esac
-		case $opt in --help | -h) help_text run; exit 0 ;; esac
-		option_row "$opt"
-		[ ${#row[@]} -gt 0 ] || die "unknown option '$opt' (see --help)"
-		if [ "${row[2]}" = flag ] || [ "${row[2]}" = alias ]; then
-			[ $has = 0 ] || die "$opt takes no value"
-		else
-			if [ $has = 0 ]; then [ $# -ge 2 ] || die "$opt needs a value"; val=$2; shift; fi
-			[ -n "$val" ] || die "$opt: empty value"
-			[[ $val != *$'\n'* ]] || die "$opt: a value on one line, please"
-		fi
-		set_opt "$opt" "$val"
+		arg=$1 a=$1 v="" has=0
 		shift
+		case $a in -h | --help) help_text "${name:-run}"; exit 0 ;; --*=*) v=${a#*=} a=${a%%=*} has=1 ;; esac
+		if [[ $a != -* && $spec == *" operands="* ]]; then
+			[[ $spec != *" operands=path "* ]] || a=$(abs_path "$a")
+			operands+=("$a")
+			continue
+		fi
+		if [[ $spec == *" $a "* ]]; then kind=${opt_spec[$a]#* }
+		elif [[ $spec == *" $a="* ]]; then kind=${spec#*" $a="}
+		else die "${who}unknown option '$a' (see ./run.sh${name:+ $name} --help)"
+		fi
+		kind=${kind%% *}
+		if [ "$kind" = flag ] || [ "$kind" = alias ]; then
+			[ $has = 0 ] || die "$who$arg: $a takes no value"
+		else
+			if [ $has = 0 ]; then [ $# -ge 1 ] || die "$who$a needs a value"; v=$1; shift; fi
+			[ -n "$v" ] || die "$who$a: empty value"
+		fi
+		if [[ $spec == *" $a "* ]]; then
+			set_opt "$a" "$v"
+		else
+			[ "$kind" != path ] || v=$(abs_path "$v")
+			opt[$a]=${v:-1}
+		fi
 	done
 }
 
-# check_out WHO DIR: a new results directory can be made there, and holds
-# nothing yet (WHO: the option, as messages name it). Probed with a
-# directory made and removed at once in the nearest existing parent (so
-# /proc/x is refused here, not after the build).
+# check_out WHO DIR: a new results directory can be made there (probed in
+# the nearest existing parent: /proc/x is refused here, not after the
+# build), and holds nothing yet. WHO: the option, as messages name it.
 check_out() {
 	local who=$1 d=$2 p probe hint=""
 	[ "$who" != --out ] || hint=" (use --resume $d to continue it)"
@@ -225,9 +178,8 @@ check_out() {
 	rmdir "$probe"
 }
 
-# check_combinations: options that are fine alone and not together. The
-# defaults that depend on them are set here; those that need the machine
-# (cores, caches) come after set-up, from the plan (the driver resolves them, cmd/sweep).
+# check_combinations: options that are fine alone and not together, and the
+# defaults that depend on them (those that need the machine: the driver's).
 check_combinations() {
 	# An N list of the user's has every form at every N, and no cap.
 	[ -z "$sites" ] || sites_given=1
@@ -285,39 +237,12 @@ check_combinations() {
 		for f in "$compare" "$baseline"; do
 			! point_names FORM ' 1,' | grep -qx -- "$f" || die "--forms: $compare/$baseline cannot be compared here: $f runs at $solo only"
 		done
-		! filler_is_solo || [ -z "${fillers//[0,]}" ] ||
+		! grep -q '^#define IC_FILLER_SOLO 1$' "$top/gen/point_names.def" || [ -z "${fillers//[0,]}" ] ||
 			die "--filler: filler series run at $solo (their baseline runs there); add 1 to --threads and private to --modes"
 	fi
 }
 
-# check_body_name: the name rules are CMake's (gen/points.cmake, which
-# refuses a bad IC_BODY at configure): asked here first, when cmake is.
-check_body_name() {
-	local err
-	command -v cmake >/dev/null || return 1
-	err=$(cmake -DPOINTS_CMAKE="$top/gen/points.cmake" -DBODY_FILE="$body" -P "$top/scripts/body_name.cmake" 2>&1) ||
-		die "--body: $(sed -n '/(message):/,/^Call Stack/p' <<<"$err" | sed '1d;$d' | tr -s ' \n' ' ' | sed 's/^ *IC_BODY: //; s/ *$//')"
-}
-
-# check_body_compiles: gen/body_check.sh with each build's compiler and
-# flags; its first error, one line, exit 2. Returns 1 (nothing checked)
-# while a compiler is still to be installed.
-check_body_compiles() {
-	local b regs err
-	for ((b = 0; b < ${#B_dir[@]}; b++)); do command -v "${B_cc[$b]:-cc}" >/dev/null || return 1; done
-	for ((b = 0; b < ${#B_dir[@]}; b++)); do
-		regs=-mgeneral-regs-only   # as the codegen builds it: vectorised code may use the vector registers
-		[ "${B_codegen[$b]}" != vectorised ] || regs=""
-		# shellcheck disable=SC2086 # a flag set is several words
-		err=$("$top/gen/body_check.sh" "$body" "${B_cc[$b]:-cc}" ${B_cflags[$b]:--O2} $regs 2>&1) ||
-			die "--body: $(head -n 1 <<<"$err")"
-	done
-}
-
-# check_options: every check that needs nothing installed. The body checks
-# that need cmake or a compiler not yet installed are left to
-# check_after_setup, which runs after the install and before any build.
-body_checked=0
+# check_options: every check that needs nothing installed.
 check_options() {
 	if [ -n "$resume" ]; then
 		[ -z "$out" ] || die "--resume and --out: give one of them"
@@ -328,12 +253,32 @@ check_options() {
 		[ -z "$out" ] || check_out --out "$out"
 	fi
 	plan_builds
-	if [ -n "$body" ] && [ -z "$resume" ] && check_body_name && check_body_compiles; then body_checked=1; fi
+	check_body before
 }
-check_after_setup() {
-	if [ -n "$body" ] && [ -z "$resume" ] && [ "$body_checked" = 0 ]; then
-		check_body_name || fail "cmake is still missing after the install"
-		check_body_compiles || fail "--body: compiler ${B_cc[*]:-cc} still missing after the install"
-	fi
-	return 0
+
+# check_body before|after: a new run's body, once: its name by CMake's
+# rules (gen/points.cmake: a configure would refuse it), in CMake's words,
+# when cmake is there; compiled with each build's compiler and flags
+# (gen/body_check.sh; its first error) before set-up when they and cmake
+# are there, else after it.
+body_checked=0
+check_body() {
+	local b regs err
+	[ -n "$body" ] && [ -z "$resume" ] && [ "$body_checked" = 0 ] || return 0
+	! command -v cmake >/dev/null ||
+		err=$(cmake -DPOINTS_CMAKE="$top/gen/points.cmake" -DBODY_FILE="$body" -P "$top/scripts/body_name.cmake" 2>&1) ||
+		die "--body: $(sed -n '/(message):/,/^Call Stack/p' <<<"$err" | sed '1d;$d' | tr -s ' \n' ' ' | sed 's/^ *IC_BODY: //; s/ *$//')"
+	for ((b = 0; b < ${#B_dir[@]}; b++)); do
+		command -v cmake >/dev/null && command -v "${B_cc[$b]:-cc}" >/dev/null && continue
+		[ "$1" = before ] || fail "--body: cmake or the compiler ${B_cc[$b]:-cc} still missing after the install"
+		return 0
+	done
+	for ((b = 0; b < ${#B_dir[@]}; b++)); do
+		regs=-mgeneral-regs-only   # as the codegen builds it: vectorised code may use the vector registers
+		[ "${B_codegen[$b]}" != vectorised ] || regs=""
+		# shellcheck disable=SC2086 # a flag set is several words
+		err=$("$top/gen/body_check.sh" "$body" "${B_cc[$b]:-cc}" ${B_cflags[$b]:--O2} $regs 2>&1) ||
+			die "--body: $(head -n 1 <<<"$err")"
+	done
+	body_checked=1
 }

@@ -2,51 +2,34 @@
 # builds, run.conf's settings, the identity --resume checks), and the one
 # hand-over to the driver (cmd/sweep), which does the rest of the sweep.
 
-# ---- builds ------------------------------------------------------------------
-
-# The build dimensions, one line each: the option's variable, the separator
-# of its list, the CMake variable it sets and the value it has when not
-# given (that value names no tree). Every combination is one build, in a
-# tree of its own named by what makes it (build, build-clang-Os, ...), so
-# each keeps its objects between runs and runs as its own series.
-build_dims=(
-	"ccs , CMAKE_C_COMPILER"
-	"cflags_list ; IC_CFLAGS"
-	"codegens , IC_CODEGEN user"
-	"return_thunks , IC_RETURN_THUNK"
-)
-
 name_part() { tr -cs 'A-Za-z0-9=.+\n' _ <<<"$1" | sed 's/^_*//; s/_*$//'; }
 
-# plan_builds: B_dir, B_cc, B_cflags, B_codegen and B_args (CMake
-# arguments, one per line), one entry per build.
+# plan_builds: B_dir, B_cc, B_cflags, B_codegen and B_args (CMake arguments,
+# one a line) of each combination of --cc, --cflags, --codegen and
+# --return-thunk: a tree each, named by what makes it (build-clang-Os, ...;
+# a default names nothing), so each keeps its objects and is its own series.
 plan_builds() {
-	local combos=("") new d var sep cvar def vals v c part
-	for d in "${build_dims[@]}"; do
-		read -r var sep cvar def <<<"$d"
-		IFS="$sep" read -ra vals <<<"${!var}"
-		[ ${#vals[@]} -gt 0 ] || vals=("${def:-}")
-		new=()
-		for c in "${combos[@]}"; do for v in "${vals[@]}"; do
-			new+=("$c$var|$cvar|${def:-}|$v"$'\n')
-		done; done
-		combos=("${new[@]}")
-	done
+	local l_cc l_cf l_cg l_rt cc cf cg rt name args
+	IFS=, read -ra l_cc <<<"$ccs"
+	IFS=';' read -ra l_cf <<<"$cflags_list"
+	IFS=, read -ra l_cg <<<"${codegens:-user}"
+	IFS=, read -ra l_rt <<<"$return_thunks"
 	B_dir=() B_cc=() B_cflags=() B_codegen=() B_args=()
-	for c in "${combos[@]}"; do
-		local name=build args="" cc="" cflags="" codegen=user
-		while IFS='|' read -r var cvar def v; do
-			[ -n "$var" ] || continue
-			[ -z "$v" ] || args+="-D$cvar=$v"$'\n'
-			if [ -n "$v" ] && [ "$v" != "$def" ]; then
-				part=$v; [ "$var" = ccs ] || part=$(name_part "$v")
-				name+="-$part"
-			fi
-			case $var in ccs) cc=$v ;; cflags_list) cflags=$v ;; codegens) codegen=$v ;; esac
-		done <<<"$c"
-		[ "$lto" = 1 ] && { name+="-lto"; args+="-DIC_LTO=ON"$'\n'; }
-		[ -z "$body" ] || { name+="-body-$ops"; args+="-DIC_BODY=$body"$'\n'; }
-		B_dir+=("$name") B_cc+=("$cc") B_cflags+=("$cflags") B_codegen+=("$codegen") B_args+=("$args")
+	for cc in "${l_cc[@]:-}"; do
+		for cf in "${l_cf[@]:-}"; do
+			for cg in "${l_cg[@]}"; do
+				for rt in "${l_rt[@]:-}"; do
+					name=build${cc:+-$cc} args=${cc:+-DCMAKE_C_COMPILER=$cc$'\n'}
+					[ -z "$cf" ] || name+=-$(name_part "$cf") args+=-DIC_CFLAGS=$cf$'\n'
+					[ "$cg" = user ] || name+=-$(name_part "$cg")
+					args+=-DIC_CODEGEN=$cg$'\n'
+					[ -z "$rt" ] || name+=-$(name_part "$rt") args+=-DIC_RETURN_THUNK=$rt$'\n'
+					[ "$lto" != 1 ] || name+=-lto args+=-DIC_LTO=ON$'\n'
+					[ -z "$body" ] || name+=-body-$ops args+=-DIC_BODY=$body$'\n'
+					B_dir+=("$name") B_cc+=("$cc") B_cflags+=("$cf") B_codegen+=("$cg") B_args+=("$args")
+				done
+			done
+		done
 	done
 }
 
@@ -54,14 +37,11 @@ plan_builds() {
 # of the first build's arguments with this run's points (the settings
 # resolved on this machine by the driver), then built (sweep build).
 sweep_build() {
-	local bin a=()
-	bin=$(sweep_tool) || exit 1
+	local a=()
 	plan_builds
-	[ -z "${B_args[0]}" ] || mapfile -t a <<<"${B_args[0]%$'\n'}"
-	conf_text | IC_RUN_ELAPSED_S=$((SECONDS - run_start)) "$bin" build "-j$jobs" "$@" -- "${a[@]}" || exit
+	mapfile -t a <<<"${B_args[0]%$'\n'}"   # (never empty: it names the codegen)
+	conf_text | build "$@" -- "${a[@]}" || exit
 }
-
-# ---- identity and run.conf ---------------------------------------------------
 
 # source_hash: what the bench is built from, by content: the tracked files
 # of the directories that build it (uncommitted edits included), and the
@@ -98,20 +78,15 @@ build_identity() {
 }
 
 # The settings a run depends on, one key=value a line (read back as data by
-# load_conf, never run as code): every option's but the run's own (where
-# it goes, how many build jobs), then what the plan and the build add.
-conf_keys() {
-	mapfile -t conf_vars < <(awk -v own="$run_own" 'NF && $2 != "-" && !index(own, " " $2 " ") { print $2 }' <<<"$option_table")
-	conf_vars+=(sites_given cases variant_seeds plant compare baseline build_source build_cc build_cflags build_lock
-		counter_source_of_run)
-}
-
-conf_text() { local v conf_vars; conf_keys; for v in "${conf_vars[@]}"; do printf '%s=%s\n' "$v" "${!v-}"; done; }
+# load_conf, never run as code): every option's but the run's own, then
+# what the plan and the build add.
+conf_vars=("${conf_opts[@]}" sites_given cases variant_seeds plant compare baseline build_source build_cc build_cflags
+	build_lock counter_source_of_run)
+conf_text() { local v; for v in "${conf_vars[@]}"; do printf '%s=%s\n' "$v" "${!v-}"; done; }
 
 # load_conf DIR: the run's settings; an option given now must say the same.
 load_conf() {
-	local conf=$1/run.conf line key val n=0 name conf_vars
-	conf_keys
+	local conf=$1/run.conf line key val n=0 name opt var check
 	# As common/run_conf.c reads it: blank lines and # comments pass, a
 	# line may end in CRLF.
 	while IFS= read -r line || [ -n "$line" ]; do
@@ -126,27 +101,26 @@ load_conf() {
 	for key in sites sites_given forms build_source layout_seed; do
 		[ -n "${!key-}" ] || die "--resume: $conf has no $key (a run.conf of an older run.sh cannot be resumed)"
 	done
-	# Read back through the same checks as options (ops: a body's name is
-	# not a queue op; the body must still be there), as the command line's
-	# were, without them.
+	# Read back through the options' checks, without the command line's
+	# (ops: a body's name is not a queue op; the body must still be there).
 	declare -A now=()
 	for name in "${!given[@]}"; do now[$name]=${given[$name]}; done
 	given=()
-	local opt var check
-	while read -r opt var check _; do
-		[ -n "$opt" ] && [ "$var" != - ] && [[ $run_own != *" $var "* ]] && [ -n "${!var}" ] || continue
+	for opt in "${opt_names[@]}"; do
+		read -r var check _ <<<"${opt_spec[$opt]}"
+		[[ " ${conf_opts[*]} " == *" $var "* ]] && [ -n "${!var}" ] || continue
 		case $check in
 		flag) [[ ${!var} =~ ^[01]$ ]] || die "--resume: $conf: $var=${!var}" ;;
 		body) [ -f "$body" ] || die "--resume: the run's body $body is gone" ;;
 		*) [ "$var" = ops ] && [ -n "$body" ] || set_opt "$opt" "${!var}" ;;
 		esac
-	done <<<"$option_table"
+	done
 	[[ $sites_given =~ ^[01]$ ]] || die "--resume: $conf: sites_given=$sites_given"
 	[[ $cases =~ ^[a-z]+:[a-z]+:[0-9]+:[0-9]+(,[a-z]+:[a-z]+:[0-9]+:[0-9]+)*$ ]] || die "--resume: $conf: cases=$cases"
 	given=()   # the command line's again, not the read-back's
 	for name in "${!now[@]}"; do
 		[ "${now[$name]}" = "${!name-}" ] ||
-			die "--resume: $(option_of "$name") ${now[$name]} contradicts $conf ($name=${!name-}); leave it out to resume"
+			die "--resume: ${opt_of[$name]} ${now[$name]} contradicts $conf ($name=${!name-}); leave it out to resume"
 		given[$name]=${now[$name]}
 	done
 	resume_source=${build_source-} resume_cc=${build_cc-} resume_lock=${build_lock-}
@@ -161,28 +135,21 @@ check_resume_identity() {
 	[ "$resume_lock" = "$build_lock" ] || fail "--resume: $resume used lock $resume_lock, the build has $build_lock"
 }
 
-# sweep_main ARGS...: what must come before there is a compiler -- every
-# option checked (nothing done yet), set-up, the checks that needed it --
-# then one hand-over to the driver (cmd/sweep run, sweep/run.c): the
-# settings and this run's own on its stdin. The locks taken here stay
-# held across exec.
+# sweep_main ARGS...: every option checked (nothing done yet), set-up, the
+# checks that needed it, then one hand-over to the driver (cmd/sweep run):
+# the settings on its stdin, the locks taken here held across exec.
 sweep_main() {
-	# To every program of the sweep (common/machine_state_read.h): the load
-	# sampled before anything started, and our pid (the driver's after
-	# exec), whose descendants are this run's processes.
+	# The load before anything started, and our pid, whose descendants are
+	# this run's processes (common/machine_state_read.h).
 	export IC_RUN_LOADAVG=$run_loadavg IC_RUN_PID=$$
-	parse_args "$@"
+	parse_sub "" "${opt_names[*]}" "$@"
 	check_options
-	# For tests of refusals: an input that should have been refused ends
-	# here, not in a sweep.
-	[ -z "${IC_STOP_AFTER_CHECKS:-}" ] || exit 0
-	# A results directory has one user: a second --resume of it is refused
-	# here, before anything is installed.
+	[ -z "${IC_STOP_AFTER_CHECKS:-}" ] || exit 0   # (tests of refusals end here, not in a sweep)
+	# A results directory has one user: a second --resume is refused before any install.
 	[ -z "$resume" ] || lock_take "$resume/.run.sh-lock" "$resume" refuse
-	# clang comes from Debian when asked for.
-	[[ ,$ccs, != *,clang,* ]] || packages+=(clang)
+	[[ ,$ccs, != *,clang,* ]] || packages+=(clang)   # from Debian when asked for
 	ensure_packages
-	check_after_setup
+	check_body after
 	# A resume of other code is refused before the driver is compiled.
 	if [ -n "$resume" ]; then check_resume_identity; else build_identity; fi
 	local bin b

@@ -1,9 +1,6 @@
 # Sourced by run.sh: ./run.sh report DIR -- a run's report made anew by
-# summarize --run DIR (cmd/summarize.c): the summary and charts swapped in
-# as a set, the agreement of --repeat runs, the calibration's tables, and
-# the closing lines. The sweep's driver calls it the same way.
+# summarize --run DIR (cmd/summarize.c), as the sweep's driver makes it.
 
-# sub_report DIR: the report of a run made anew (scripts/help/report.txt).
 sub_report() {
 	parse_sub report "operands=path" "$@"
 	[ ${#operands[@]} -eq 1 ] || die "report: give one results directory (see ./run.sh report --help)"

@@ -1,11 +1,9 @@
 # Sourced by run.sh: ./run.sh compare, agree, history and export, the modes
-# of one program of the build tree (cmd/runs.c), which parses their options.
-# What must be refused before anything is installed or built is checked
-# here first: the options' names, the number of runs (parse_sub, paths
-# taken from where the user ran us); and the defaults in results/ are set.
+# of cmd/runs, which parses their options; what must be refused before
+# anything is built (names, the number of runs) is checked here first.
 sub_compare() { runs_mode compare "--out=path operands=path" "$@"; }
-sub_agree() { runs_mode agree "--out=path --margin= operands=path" "$@"; }
-sub_history() { runs_mode history "--results=path --all" "$@"; }
+sub_agree() { runs_mode agree "--out=path --margin=text operands=path" "$@"; }
+sub_history() { runs_mode history "--results=path --all=flag" "$@"; }
 sub_export() { runs_mode export "operands=path" "$@"; }
 
 runs_mode() {
@@ -23,7 +21,7 @@ runs_mode() {
 		fi
 		[ -d "${opt[--results]}" ] || die "history: --results ${opt[--results]} is not a directory" ;;
 	esac
-	for k in "${!opt[@]}"; do [[ $spec == *" $k "* ]] && args+=("$k") || args+=("$k=${opt[$k]}"); done
+	for k in "${!opt[@]}"; do [[ $spec == *" $k=flag "* ]] && args+=("$k") || args+=("$k=${opt[$k]}"); done
 	(build_program runs) || exit   # build/ is let go once it is built
 	exec "$top/build/cmd/runs" "$mode" "${args[@]}" "${operands[@]}"
 }

@@ -1,30 +1,20 @@
 # Sourced by run.sh: the Debian packages the suite needs, installed when
 # missing, and the driver (cmd/sweep), compiled before any tree.
 
-# README.md says what each part uses them for; python3 checks the merged JSON
-# the way Google Benchmark's compare.py reads it.
+# README.md says what each part uses them for.
 packages=(gcc g++ make cmake ninja-build pkg-config binutils libbenchmark-dev libpapi-dev papi-tools
 	libhwloc-dev hwloc valgrind gnuplot-nox libjansson-dev libelf-dev libgsl-dev libarchive-dev libdw-dev python3 lld)
-
-# missing_packages: those of $packages not installed, one per line.
-missing_packages() {
-	local p
-	for p in "${packages[@]}"; do
-		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed' || echo "$p"
-	done
-}
 
 # ensure_packages: install what is missing (apt-get, through sudo -n when
 # not root). Its output goes to a log; the terminal gets one line.
 ensure_packages() {
-	local missing sudo=() log
-	mapfile -t missing < <(missing_packages)
+	local missing=() sudo=() log p
+	for p in "${packages[@]}"; do
+		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed' || missing+=("$p")
+	done
 	[ ${#missing[@]} -eq 0 ] && return 0
-	if [ "$(id -u)" -ne 0 ]; then
-		if command -v sudo >/dev/null && sudo -n true 2>/dev/null; then sudo=(sudo -n); else
-			fail "missing Debian packages (install them as root): ${missing[*]}"
-		fi
-	fi
+	[ "$(id -u)" -eq 0 ] || { command -v sudo >/dev/null && sudo -n true 2>/dev/null && sudo=(sudo -n); } ||
+		fail "missing Debian packages (install them as root): ${missing[*]}"
 	command -v apt-get >/dev/null || fail "missing Debian packages and no apt-get: ${missing[*]}"
 	log=$(mktemp "${TMPDIR:-/tmp}/inlinecost-apt.XXXXXX")
 	phase "setup: installing ${missing[*]} (log: $log)"
@@ -35,17 +25,11 @@ ensure_packages() {
 	rm -f "$log" "$log.install"
 }
 
-# ---- the driver (cmd/sweep.c) -------------------------------------------------
-
 # sweep_tool: the path of cmd/sweep, the sweep's driver and plan, which
-# also says what this machine has (hwloc, through bench/hw/topology.c as
-# the bench reads it). The plan decides what the trees are configured
-# with, so it comes before them: compiled straight with cc into
-# build-tools/, once per content of its sources. A caller that asks often
-# sets sweep_bin to it once (sweep_bin=$(sweep_tool)).
+# decides what the trees are configured with, so it comes before them:
+# compiled with cc into build-tools/, once per content of its sources.
 sweep_tool() {
 	local dir=$top/build-tools id bin f src
-	[ -z "${sweep_bin:-}" ] || { echo "$sweep_bin"; return 0; }
 	src=$(cd "$top" && echo cmd/sweep.c sweep/*.c plan/points.c plan/order.c common/run_conf.c common/kit.c \
 		common/measure_lock.c bench/hw/topology.c)
 	# shellcheck disable=SC2086 # the sources' names are words

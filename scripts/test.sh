@@ -1,52 +1,38 @@
 # Sourced by run.sh: ./run.sh test -- the tests of behaviour, fast, in the
 # release tree; ./run.sh test --all -- every test, in three trees: the
-# release build (every test, those that measure too; it holds the quick
-# sweep's points, so a following ./run.sh --quick builds nothing new),
-# ThreadSanitizer and Address+UB sanitizer builds of the code their tests
-# exercise.
-
-
-# Labels (tests/CMakeLists.txt): the default run leaves out measures (a
-# benchmark, or the machine's measurement lock) and slow (minutes), and
-# builds the target tests_default: what its tests run. The sanitizer trees
-# build and run only the tests labelled for them: sanitize (Address+UB: the
-# queue's model and stress tests, gen's tests that need no generated
-# points, the atomic file writer, the analysis's unit tests: engine's,
-# agree's statistics, the verdict's clauses) and tsan (the queue's model
-# and stress tests: threads, TSan's business), through the targets
-# tests_<label>. The release tree runs every test, on code the sanitizers
-# would not change, the kept mutants among them (tree_mutants, slow).
-# --no-tests=error: a label that selects nothing fails rather than passes.
+# release build (those that measure too; it holds the quick sweep's points,
+# so a following ./run.sh --quick builds nothing new), and ThreadSanitizer
+# and Address+UB sanitizer builds of the code their tests exercise. Which
+# tests each runs are their labels' (tests/CMakeLists.txt says which):
+# default leaves out measures and slow, a sanitizer tree runs its label's.
 
 sub_test() {
-	parse_sub test "--all" "$@"
-	local all=${opt[--all]:-0}
+	parse_sub test "--all=flag" "$@"
+	local failed=0 a passed
 	ensure_packages
-	local failed=0 a
-	if [ $all = 0 ]; then
+	if [ -z "${opt[--all]:-}" ]; then
 		# No IC_POINTS: build/ keeps the points it has (a sweep's; the
 		# default's in a new tree), none of them built here. Another set
 		# would make the next sweep regenerate, relink and re-count its own.
 		mapfile -t a < <(plan_builds; printf '%s' "${B_args[0]}")
 		test_tree build default -DCMAKE_BUILD_TYPE=Release "-DIC_PER_CALLER=$per_caller" "${a[@]}" || failed=1
-		say "times: ${test_times[*]}"
-		[ $failed -eq 0 ] || fail "some tests failed (their output is above; log in build/Testing/Temporary)"
-		say "every test of behaviour passed in build (./run.sh test --all runs those that measure and the sanitizer builds too)"
-		return 0
+		passed="every test of behaviour passed in build (./run.sh test --all runs those that measure and the sanitizer builds too)"
+	else
+		test_tree build "" --points || failed=1
+		test_tree build-tsan tsan -DCMAKE_BUILD_TYPE=Release -DIC_SANITIZE=thread || failed=1
+		test_tree build-asan sanitize -DCMAKE_BUILD_TYPE=Release -DIC_SANITIZE=address || failed=1
+		passed="every test passed in build, build-tsan and build-asan"
 	fi
-	test_tree build "" --points || failed=1
-	test_tree build-tsan tsan -DCMAKE_BUILD_TYPE=Release -DIC_SANITIZE=thread || failed=1
-	test_tree build-asan sanitize -DCMAKE_BUILD_TYPE=Release -DIC_SANITIZE=address || failed=1
 	say "times: ${test_times[*]}"
 	[ $failed -eq 0 ] || fail "some tests failed (their output is above; logs in each tree's Testing/Temporary)"
-	say "every test passed in build, build-tsan and build-asan"
+	say "$passed"
 }
 
 # test_tree DIR LABEL CMAKE-ARGS...: configure, build (all, or for a label
 # the target tests_LABEL), run the tests (all, those with the label, or for
-# default those labelled neither measures nor slow). The tree stays locked
-# while its tests run. --points for CMAKE-ARGS: the quick sweep's points,
-# so a following ./run.sh --quick builds nothing new.
+# default those labelled neither measures nor slow; --no-tests=error: a
+# label that selects nothing fails). The tree stays locked while its tests
+# run. --points for CMAKE-ARGS: the quick sweep's points.
 test_times=()
 test_tree() {
 	local dir=$1 label=$2 t; shift 2

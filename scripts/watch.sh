@@ -1,10 +1,9 @@
 # Sourced by run.sh: ./run.sh watch -- whether this machine can give one
 # answer: its options checked here, then the driver runs it (sweep watch,
-# sweep/watch.c: the sentinel's short processes and one long one under the
-# machine lock, cmd/watch_report's analysis, plots/watch.gp's chart).
+# sweep/watch.c).
 
 sub_watch() {
-	parse_sub watch "--minutes= --out=path" "$@"
+	parse_sub watch "--minutes=text --out=path" "$@"
 	local minutes=${opt[--minutes]:-2} wout=${opt[--out]:-} bin
 	[[ $minutes =~ ^[0-9]*\.?[0-9]+$ ]] && awk -v m="$minutes" 'BEGIN { exit !(m >= 0.1 && m <= 60) }' ||
 		die "watch: --minutes must be a number of minutes from 0.1 to 60, not '$minutes'"

@@ -43,8 +43,8 @@ done
 "$run" --help | grep -q -- 'run.sh test --all' || bad "./run.sh --help does not name ./run.sh test --all"
 # The sweep's options: each row of the option table has its help, and the
 # help names no option the table lacks.
-table=$(sed -n "/^option_table='$/,/^'$/ s/^\(--[a-z-]*\) .*/\1/p" "$top/scripts/options.sh" | sort)
-[ -n "$table" ] || bad "no option table in scripts/options.sh"
+table=$(sed -n 's/^\(--[a-z-]*\).*/\1/p' "$top/scripts/options.tsv" | sort)
+[ -n "$table" ] || bad "no option table in scripts/options.tsv"
 helped=$("$run" --help | sed -n 's/^  \(--[a-z-]*\).*/\1/p' | sort)
 [ "$table" = "$helped" ] || bad "the option table and ./run.sh --help differ: $(diff <(echo "$table") <(echo "$helped") | grep '^[<>]' | tr '\n' ' ')"
 # docs/options.md names each of them too (as `--name`).
