@@ -81,9 +81,10 @@ extern volatile int sw_signal;
 extern void (*sw_stop)(void);   /* the interrupted run's last words */
 void sw_catch(void (*stop)(void));   /* SIGINT and SIGTERM from here on: stop at the next wait */
 
-/* locks.c: a file lock held until we exit (children inherit it; wait: or
- * refuse), and the machine lock, nested, with the holder's line. */
-void sw_lock(const char *file, const char *what, int wait, const char *cmdline);
+/* locks.c: a file lock held until we exit or close its descriptor
+ * (children inherit it; wait: or refuse), and the machine lock, nested,
+ * with the holder's line. */
+int sw_lock(const char *file, const char *what, int wait, const char *cmdline);
 void sw_measure_begin(const char *what, const char *cmdline, const char *top);
 void sw_measure_end(void);
 extern int sw_measure_depth;
@@ -92,6 +93,12 @@ extern int sw_measure_depth;
 void sw_configure(const char *top, const char *dir, const char *const *args, size_t n);
 void sw_build(const char *dir, const char *const *targets, size_t n, const char *label, long jobs);
 void sw_build_all(struct sweep *sw);
+/* A plan of the bench (sites_bench --plan; the rule is bench/sites_cases.h's):
+ * one line per run, its columns named by the first. Each line's fields of
+ * the n (at most 8) columns named in col, into *rows (n a line, pointing
+ * into text, cut in place; malloc'd); the number of lines, or -1 when a
+ * column or a line's field is missing. */
+long sw_plan_rows(char *text, const char *const *col, size_t n, char ***rows);
 
 /* counters.c */
 void sw_counters(struct sweep *sw);

@@ -29,7 +29,7 @@ static void first_line(const char *path, char *line, size_t cap)
 		fclose(f);
 }
 
-void sw_lock(const char *file, const char *what, int wait, const char *cmdline)
+int sw_lock(const char *file, const char *what, int wait, const char *cmdline)
 {
 	int fd = open(file, O_WRONLY | O_CREAT | O_APPEND, 0666);
 	char holder[1024];
@@ -47,6 +47,7 @@ void sw_lock(const char *file, const char *what, int wait, const char *cmdline)
 	}
 	if (ftruncate(fd, 0) == 0)
 		dprintf(fd, "pid %ld (%s)\n", (long)getpid(), cmdline);
+	return fd;
 }
 
 int sw_measure_depth;
