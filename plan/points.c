@@ -71,18 +71,12 @@ static int plan_cmp_ul(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* A whole number 1..IC_POINT_SITES_MAX of s (its whole), else 0. */
+/* A whole number 1..IC_POINT_SITES_MAX of s's first len bytes (all
+ * digits, no sign or space; a delimiter ends them), else 0. */
 static unsigned long plan_site(const char *s, size_t len)
 {
-	unsigned long v = 0;
+	unsigned long v = len && len <= 7 && strspn(s, "0123456789") >= len ? strtoul(s, NULL, 10) : 0;
 
-	if (len == 0 || len > 7)
-		return 0;
-	for (size_t i = 0; i < len; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return 0;
-		v = v * 10 + (unsigned long)(s[i] - '0');
-	}
 	return v <= IC_POINT_SITES_MAX ? v : 0;
 }
 
@@ -200,40 +194,27 @@ static int plan_cases_parse(const char *cases, struct plan_case **out, size_t *n
 /* The forms built: the sweep's, and the mark (its baseline; not in
  * calibration, whose planted copies are extern's), without the solo forms
  * where the sweep does not run at 1 thread, private: those are left out
- * into *dropped (when not NULL). */
+ * into *dropped. */
 static char **plan_build_forms(const struct ic_settings *s, const char *threads, size_t *n,
 			       char ***dropped, size_t *ndropped)
 {
 	int solo = plan_has_solo(threads, plan_get(s, "modes", "private"));
-	size_t nall, k = 0, d = 0;
-	char **all, **kept, **out = NULL;
-	char *list = NULL;
+	size_t nall;
+	char *list = NULL, **all;
 
 	if (asprintf(&list, "%s%s", ic_settings_get(s, "forms"),
 		     !strcmp(ic_settings_get(s, "calibrate"), "1") ? "" : ",mark") < 0)
 		ic_xalloc(NULL);
 	all = plan_split(list, &nall);
 	free(list);
-	kept = ic_xalloc(malloc((nall ? nall : 1) * sizeof(*kept)));
-	if (dropped)
-		out = ic_xalloc(malloc((nall ? nall : 1) * sizeof(*out)));
-	for (size_t i = 0; i < nall; i++) {
-		if (!solo && plan_solo_form(all[i])) {
-			if (dropped)
-				out[d++] = all[i];
-			else
-				free(all[i]);
-		} else {
-			kept[k++] = all[i];
-		}
-	}
-	free(all);
-	if (dropped) {
-		*dropped = out;
-		*ndropped = d;
-	}
-	*n = k;
-	return kept;
+	*dropped = ic_xalloc(malloc((nall ? nall : 1) * sizeof(**dropped)));
+	*n = *ndropped = 0;
+	for (size_t i = 0; i < nall; i++)
+		if (!solo && plan_solo_form(all[i]))
+			(*dropped)[(*ndropped)++] = all[i];
+		else
+			all[(*n)++] = all[i];   /* kept in place */
+	return all;
 }
 
 /* The series of the settings not yet resolved (points.h), into *out. */
@@ -436,9 +417,9 @@ int ic_plan_points(const struct ic_settings *s, FILE *out, char *err, size_t err
 {
 	const char *compare = plan_get(s, "compare", "inline"), *baseline = plan_get(s, "baseline", "extern");
 	int thin = strcmp(ic_settings_get(s, "sites_given"), "1") != 0;
-	char **forms, **ops;
+	char **forms, **ops, **dropped;
 	unsigned long *n;
-	size_t nn, nc, nforms, nops;
+	size_t nn, nc, nforms, nops, ndropped;
 	struct plan_case *c;
 
 	if (!*ic_settings_get(s, "sites") || !*ic_settings_get(s, "forms") || !*ic_settings_get(s, "ops")) {
@@ -451,7 +432,7 @@ int ic_plan_points(const struct ic_settings *s, FILE *out, char *err, size_t err
 		free(n);
 		return 2;
 	}
-	forms = plan_build_forms(s, plan_get(s, "threads", "1"), &nforms, NULL, NULL);
+	forms = plan_build_forms(s, plan_get(s, "threads", "1"), &nforms, &dropped, &ndropped);
 	ops = plan_split(ic_settings_get(s, "ops"), &nops);
 	for (size_t o = 0; o < nops; o++)
 		for (size_t k = 0; k < nc; k++) {
@@ -473,6 +454,7 @@ int ic_plan_points(const struct ic_settings *s, FILE *out, char *err, size_t err
 			}
 		}
 	plan_free_words(forms, nforms);
+	plan_free_words(dropped, ndropped);
 	plan_free_words(ops, nops);
 	free(c);
 	free(n);
