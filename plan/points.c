@@ -157,38 +157,26 @@ struct plan_case {
 	unsigned long filler, max;
 };
 
-/* One case from "layout:order:filler:max"; -1 when it is not one (a name
- * longer than the struct holds is not one either: nothing is cut). */
-static int plan_case_parse(const char *one, struct plan_case *c)
-{
-	int end = 0;
-
-	return sscanf(one, "%31[a-z]:%31[a-z]:%lu:%lu%n", c->layout, c->order, &c->filler, &c->max,
-		      &end) == 4 && !one[end] ? 0 : -1;
-}
-
+/* Each case of "layout:order:filler:max,..." (a name longer than the
+ * struct holds is not one: nothing is cut). */
 static int plan_cases_parse(const char *cases, struct plan_case **out, size_t *n, char *err,
 			    size_t errlen)
 {
 	size_t nw;
 	char **w = plan_split(cases, &nw);
 	struct plan_case *c = ic_xalloc(malloc((nw ? nw : 1) * sizeof(*c)));
+	int rc = nw ? 0 : ic_fail(err, errlen, "cases: none (run plan resolve first)"), end = 0;
 
-	for (size_t i = 0; i < nw; i++)
-		if (plan_case_parse(w[i], &c[i])) {
-			ic_fail(err, errlen, "cases: '%s' is not layout:order:filler:max", w[i]);
-			plan_free_words(w, nw);
-			free(c);
-			return -1;
-		}
+	for (size_t i = 0; i < nw && !rc; i++)
+		if (sscanf(w[i], "%31[a-z]:%31[a-z]:%lu:%lu%n", c[i].layout, c[i].order, &c[i].filler, &c[i].max,
+			   &end) != 4 || w[i][end])
+			rc = ic_fail(err, errlen, "cases: '%s' is not layout:order:filler:max", w[i]);
 	plan_free_words(w, nw);
-	if (!nw) {
+	if (rc)
 		free(c);
-		return ic_fail(err, errlen, "cases: none (run plan resolve first)");
-	}
-	*out = c;
+	*out = rc ? NULL : c;
 	*n = nw;
-	return 0;
+	return rc;
 }
 
 /* The forms built: the sweep's, and the mark (its baseline; not in
