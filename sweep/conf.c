@@ -111,16 +111,14 @@ void sw_conf_save(const struct sweep *sw)
 	free(path), free(tmp);
 }
 
-/* What hwloc says, or the cores this process may use and no sizes. */
+/* What hwloc says, or the cores this process may use and no sizes (-1:
+ * ic_topo_describe sets them so before it fails). */
 void sw_topology(struct ic_topo_info *t, int *known)
 {
-	*t = (struct ic_topo_info){ .l1i_size = -1, .l1i_assoc = -1, .l1i_line = -1, .l1d_size = -1,
-				    .l2_size = -1, .l3_size = -1 };
-	*known = ic_topo_open() == 0 && ic_topo_describe(t) == 0;
-	if (!*known) {
+	int open = ic_topo_open() == 0;
+
+	if (!(*known = ic_topo_describe(t) == 0 && open))
 		t->cores = t->pus = (int)sysconf(_SC_NPROCESSORS_ONLN);
-		t->smt = 0;
-	}
 }
 
 /* A plan writer's lines, into a string. */
