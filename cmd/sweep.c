@@ -122,7 +122,6 @@ static int build(int argc, char **argv)
 	for (dd = i + 1; dd < argc && strcmp(argv[dd], "--"); dd++)
 		;
 	args = ic_xalloc(calloc((size_t)argc + 3, sizeof(*args)));
-	sw_start_from_env();
 	if (points) {
 		struct sweep sw = { 0 };
 		char *specs;
@@ -223,6 +222,9 @@ int main(int argc, char **argv)
 	const char *cmd = argc >= 2 ? argv[1] : "";
 
 	ic_prog = "sweep";
+	/* The progress lines count from run.sh's start, as its own do: it
+	 * hands every command the seconds so far. */
+	sw_started = sw_now() - (getenv("IC_RUN_ELAPSED_S") ? atof(getenv("IC_RUN_ELAPSED_S")) : 0);
 	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help"))
 		return fputs(sweep_usage, stdout), 0;
 	if (!strcmp(cmd, "build"))

@@ -17,8 +17,8 @@
 
 /* The run's own keys, never written into run.conf: tree starts a build,
  * the tree_ keys after it are that build's. */
-static const char *const own_keys[] = { "out", "resume", "jobs", "cmdline", "elapsed", "tree", "tree_cc",
-					"tree_cflags", "tree_codegen", "tree_arg", NULL };
+static const char *const own_keys[] = { "out", "resume", "jobs", "cmdline", "tree", "tree_cc", "tree_cflags",
+					"tree_codegen", "tree_arg", NULL };
 
 static int is_own(const char *key)
 {
@@ -88,7 +88,6 @@ void sw_conf_read(struct sweep *sw)
 	sw->resume = *sw_get(sw, "resume") != 0;
 	sw->jobs = sw_long(sw, "jobs") > 0 ? sw_long(sw, "jobs") : 1;
 	sw->cmdline = sw_get(sw, "cmdline");
-	sw_started = sw_now() - sw_double(sw, "elapsed");
 }
 
 char *sw_file(const struct sweep *sw, const char *stem, size_t b, const char *ext)

@@ -59,7 +59,6 @@ void sw_topology(struct ic_topo_info *t, int *known);   /* hwloc's, or the cores
 extern double sw_started;
 extern long sw_eta;
 double sw_now(void);
-void sw_start_from_env(void);   /* sw_started from $IC_RUN_ELAPSED_S */
 __attribute__((format(printf, 1, 2))) void sw_say(const char *fmt, ...);
 __attribute__((format(printf, 1, 2))) void sw_phase(const char *fmt, ...);
 #define sw_fail(...) ic_die(1, __VA_ARGS__)   /* ic_prog is the prefix */

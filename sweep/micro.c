@@ -95,7 +95,6 @@ int sw_micro(int argc, char **argv)
 	if (argc > 1 || (argc == 1 && strncmp(argv[0], "--cmdline=", 10)))
 		return ic_bad("usage: sweep micro [--cmdline=TEXT]");
 	ic_prog = "inlinecost";
-	sw_start_from_env();
 	if (!getcwd(top, sizeof(top)))
 		sw_fail("cannot tell the current directory");
 	sw_catch(micro_stopped);

@@ -185,7 +185,6 @@ int sw_watch(int argc, char **argv)
 	if (jobs < 1 || !(minutes >= 0.1 && minutes <= 60))
 		return ic_bad("watch: --minutes from 0.1 to 60 and -j of 1 or more");
 	ic_prog = "inlinecost";
-	sw_start_from_env();
 	if (!getcwd(top, sizeof(top)))
 		sw_fail("cannot tell the current directory");
 	sw_conf_read_settings(&sw);

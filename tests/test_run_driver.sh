@@ -94,7 +94,6 @@ plant=
 counter_source_of_run=
 jobs=1
 cmdline=./run.sh test
-elapsed=0
 tree=b
 tree_codegen=user'
 sweep() {
