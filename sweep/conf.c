@@ -190,19 +190,11 @@ char *sw_variant_seeds(const struct sweep *sw)
 /* The lock CMake was configured with (CMakeLists.txt's default is tas). */
 void sw_read_build_lock(struct sweep *sw)
 {
-	char *path = sw_fmt("%s/CMakeCache.txt", sw->tree[0].dir), *line = NULL;
-	size_t cap = 0;
-	FILE *f = fopen(path, "r");
+	char *path = sw_fmt("%s/CMakeCache.txt", sw->tree[0].dir), *text = ic_read_path(path, &(size_t){ 0 }),
+	     *at = text ? strstr(text, "\nIC_LOCK:STRING=") : NULL;
 
-	free(path);
-	sw_set(sw, "build_lock", "tas");
-	if (!f)
-		return;
-	while (getline(&line, &cap, f) > 0)
-		if (!strncmp(line, "IC_LOCK:STRING=", 15)) {
-			line[strcspn(line, "\n")] = 0;
-			sw_set(sw, "build_lock", line + 15);
-		}
-	free(line);
-	fclose(f);
+	if (at)
+		at[16 + strcspn(at + 16, "\n")] = 0;
+	sw_set(sw, "build_lock", at ? at + 16 : "tas");
+	free(text), free(path);
 }
