@@ -173,7 +173,7 @@ char *sw_points(const struct sweep *sw)
 	return text;
 }
 
-char *sw_variant_seeds(const struct sweep *sw)
+void sw_variant_seeds(struct sweep *sw)
 {
 	char *text;
 	size_t len;
@@ -184,7 +184,8 @@ char *sw_variant_seeds(const struct sweep *sw)
 			fprintf(f, "%sr%ld_v%ld:%u", r + v > 1 ? " " : "", r, v,
 				ic_plan_variant_seed((uint32_t)sw_long(sw, "layout_seed"), (unsigned)r, (unsigned)v));
 	fclose(f);
-	return text;
+	sw_set(sw, "variant_seeds", text);
+	free(text);
 }
 
 /* The lock CMake was configured with (CMakeLists.txt's default is tas). */
