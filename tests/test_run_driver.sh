@@ -7,7 +7,7 @@
 # second), sim.csv with "*" and the source kept in run.conf, a resume that
 # would count otherwise refused, one that measures only what is missing;
 # a failed process's log tail and how to go on; --lto on the ordinary
-# link; two builds, each its plan-b<k>.tsv, sim-b<k>.csv and b<k>_ processes;
+# link; without out a directory under results/, results/latest at it; two builds, each its plan-b<k>.tsv, sim-b<k>.csv and b<k>_ processes;
 # the processes in the plan's order with the
 # time left, which rises only with a reason; the verdict so far at each
 # quarter; --spread's repeats one after the other, their starts the gap
@@ -157,6 +157,12 @@ sweep out="$tmp/r6" lto=1 counters=none >/dev/null 2>"$tmp/err" || fail "the --l
 grep -q '^variant_seeds=.' "$tmp/r6/run.conf" && bad "--lto drew variant seeds: $(grep variant_seeds "$tmp/r6/run.conf")"
 grep -q 'linking layout variant' "$tmp/err" && bad "--lto linked layout variants"
 [ "$(cut -d' ' -f6 "$tmp/procs" | sort -u)" = sites_bench ] || bad "--lto ran $(cut -d' ' -f6 "$tmp/procs" | sort -u)"
+
+# No out: a new directory under results/, results/latest pointing at it.
+sweep out= counters=none >/dev/null 2>"$tmp/err" || fail "the sweep into results/ failed: $(cat "$tmp/err")"
+d=$(sed -n 's/^inlinecost: results: //p' "$tmp/err")
+[ "$(dirname "$d")" = "$top/results" ] && [ "$(readlink "$top/results/latest")" = "$(basename "$d")" ] ||
+	bad "results/latest: $d, $(ls -l "$top/results")"
 
 # Two builds: each its plan, its simulated counts and its processes (b<k>_).
 cp -r "$t" "$top/b2"
