@@ -149,16 +149,14 @@ static void measure_stopped(void)
 /* measure: CMD run under the machine lock; a signal to us ends it too. */
 static int measure(int argc, char **argv)
 {
-	char *cmdline = NULL, top[4096];
+	const char *cmdline = NULL;
+	char top[4096];
 	int i = 0, rc;
 
 	if (argc > 0 && !strncmp(argv[0], "--cmdline=", 10))
 		cmdline = argv[i++] + 10;
 	if (argc - i < 3 || strcmp(argv[i + 1], "--") || !*argv[i])
 		return ic_bad("usage: sweep measure [--cmdline=TEXT] WHAT -- CMD [ARG...]");
-	for (char *p = cmdline; p && *p; p++)
-		if (*p == '\n')
-			*p = ' ';   /* the holder's line is one line */
 	ic_prog = "inlinecost";
 	sw_catch(measure_stopped);
 	sw_measure_begin(argv[i], cmdline ? cmdline : argv[i],
