@@ -309,10 +309,7 @@ int ic_plan_resolve(const struct ic_settings *s, const struct ic_plan_machine *m
 	if (ic_plan_sites(sites, &n, &nn, err, errlen))
 		return 2;
 	if (!*threads) {
-		if (m->cores > 1)
-			snprintf(deft, sizeof(deft), "1,%d", m->cores);
-		else
-			snprintf(deft, sizeof(deft), "1");
+		snprintf(deft, sizeof(deft), m->cores > 1 ? "1,%d" : "1", m->cores);
 		threads = deft;
 	}
 	snprintf(seed, sizeof(seed), "%.15s", ic_settings_get(s, "layout_seed"));
@@ -377,12 +374,9 @@ int ic_plan_resolve(const struct ic_settings *s, const struct ic_plan_machine *m
 			}
 		fprintf(out, "%s%s/%s", i ? "; " : "", c[i].layout, c[i].order);
 		if (c[i].filler)
-			fprintf(out, " with %lu B filler per site", c[i].filler);
-		fprintf(out, ", N = %lu to %lu, ", lo, hi);
-		if (c[i].filler)
-			fputs("1 thread, private", out);
+			fprintf(out, " with %lu B filler per site, N = %lu to %lu, 1 thread, private", c[i].filler, lo, hi);
 		else
-			fprintf(out, "threads %s, %s", threads, modes);
+			fprintf(out, ", N = %lu to %lu, threads %s, %s", lo, hi, threads, modes);
 	}
 	fputs(". Forms: ", out);
 	for (size_t i = 0; i < nforms; i++)
