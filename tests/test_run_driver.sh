@@ -216,14 +216,22 @@ tail -n 1 "$tmp/err" | grep -qx "inlinecost: interrupted: finished processes are
 # runs holding it, the holder's line names the given command line, and it
 # is let go after, CMD's status ours; a descriptor handed down (flock FILE
 # ...) is used.
+# The stand-in holds the lock until sweep measure says it waits (the holder
+# file may still hold the interrupted sweep's line: its own is waited for).
 ( exec 9<"$IC_MEASURE_LOCK"; flock 9; echo "pid $BASHPID (./run.sh --quick) in /elsewhere since T" >"$IC_MEASURE_LOCK.holder"
-	exec sleep 2 ) &
+	exec sleep 60 ) &
 standin=$!
-for _ in $(seq 50); do [ -s "$IC_MEASURE_LOCK.holder" ] && break; sleep 0.1; done
-out=$(cd "$1" && "$sweep" measure --cmdline="./run.sh micro --x" "./run.sh micro" -- bash -c '
+for _ in $(seq 300); do grep -q "^pid $standin " "$IC_MEASURE_LOCK.holder" && break; sleep 0.1; done
+(cd "$1" && exec "$sweep" measure --cmdline="./run.sh micro --x" "./run.sh micro" -- bash -c '
 	flock -n "$IC_MEASURE_LOCK" true && echo "inlinecost: the lock free" || echo "inlinecost: the lock held"
-	cat "$IC_MEASURE_LOCK.holder"; exit 3' 2>&1); rc=$?
+	cat "$IC_MEASURE_LOCK.holder"; exit 3' >"$tmp/measure" 2>&1) &
+measure=$!
+for _ in $(seq 300); do grep -q ' waits: ' "$tmp/measure" && break; sleep 0.1; done
+kill "$standin"
 wait "$standin"
+wait "$measure"
+rc=$?
+out=$(cat "$tmp/measure")
 [ $rc -eq 3 ] || bad "sweep measure: exit $rc, want the command's 3: $out"
 grep -qx 'inlinecost: ./run.sh micro waits: the machine is measuring for pid [0-9]* (./run.sh --quick) in /elsewhere since T' <<<"$out" ||
 	bad "sweep measure does not say for whom it waits: $out"
