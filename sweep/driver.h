@@ -1,10 +1,6 @@
 /* The sweep's driver (cmd/sweep): run.sh checks every option, installs what
  * is missing and hands over once, the checked settings on stdin; from there
- * the whole run is here, one file per job: the settings and run.conf
- * (conf.c), messages and the time left (console.c), children (child.c),
- * locks (locks.c), builds (builds.c), the counters (counters.c), the
- * processes (processes.c), the run's sequence (sequence.c), the watch
- * (watch.c) and the microbenchmarks (micro.c). */
+ * the whole run is here, one file per job (docs/layout.md names them). */
 #ifndef IC_SWEEP_DRIVER_H
 #define IC_SWEEP_DRIVER_H
 
