@@ -1,46 +1,10 @@
-/* sweep: the sweep's driver and its plan (sweep/, plan/). run.sh checks
- * every option, installs what is missing, compiles this program and hands
- * over once:
- *
- *   sweep run < SETTINGS      the sweep (sweep/sequence.c): run.conf's settings
- *                             as the options checked them, then the run's
- *                             own (out or resume, jobs, cmdline, elapsed,
- *                             and per build tree=DIR with its tree_cc,
- *                             tree_cflags, tree_codegen, tree_arg lines)
- *   sweep build [-jN] [--points] DIR [TARGET...] [-- CMAKE-ARGS...]
- *                             a tree built (configured first with the
- *                             arguments after --, only when they changed),
- *                             its output in DIR/build.log, for ./run.sh's
- *                             subcommands; --points: a release build of
- *                             the points of the settings on stdin, resolved
- *                             here
- *   sweep watch [-jN] [--minutes=M] [--out=DIR] [--cmdline=TEXT] < SETTINGS
- *                             ./run.sh watch (sweep/watch.c)
- *   sweep micro [--cmdline=TEXT]
- *                             ./run.sh micro's measurement (sweep/micro.c)
- *   sweep resolve < SETTINGS  the settings left to the plan, with the
- *                             machine's say (plan/points.h), key=value
- *   sweep points < SETTINGS   every point, as gen's specs, one a line
- *   sweep machine             what hwloc says of this machine, key=value:
- *                             cores, pus, smt, l1i_size, l1i_assoc,
- *                             l1i_line, l1d_size, l2_size, l3_size (bytes,
- *                             ways; empty where hwloc does not say)
- *   sweep order --seed S --repeats R --variants V --processes P [--builds B]
- *        [--prefix X] [--spread]
- *                             the processes in their order (plan/order.h):
- *                             KEY GROUP REPEAT VARIANT PROCESS BUILD
- *   sweep seeds --seed S --repeats R --variants V
- *                             each layout variant's seed: r<R>_v<V> SEED
- *   sweep measure [--cmdline=TEXT] WHAT -- CMD [ARG...]
- *                             CMD under the machine lock (sweep/locks.c),
- *                             for run.sh's subcommands: WHAT names us while
- *                             we wait, TEXT (WHAT when none) in the
- *                             holder's line; CMD's exit status is ours
- *
- * Compiled with cc before any tree is configured (scripts/setup.sh), as
- * the points are the trees' configuration. Bad usage or settings: one line
- * on stderr, exit 2, nothing printed; 1 when the machine lacks what is
- * asked or a step of the sweep fails. */
+/* sweep: the sweep's driver and its plan (sweep/, plan/); its commands are
+ * sweep_usage's, below. run.sh checks every option, installs what is
+ * missing, compiles this program with cc before any tree is configured
+ * (scripts/setup.sh: the points are the trees' configuration) and hands
+ * over once. Bad usage or settings: one line on stderr, exit 2, nothing
+ * printed; 1 when the machine lacks what is asked or a step of the sweep
+ * fails. */
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
@@ -55,24 +19,36 @@
 #include "topology.h"
 
 static const char sweep_usage[] =
-	"usage: sweep run|resolve|points < SETTINGS\n"
+	"usage: sweep run < SETTINGS\n"
+	"         the sweep (sweep/sequence.c): run.conf's settings as the options checked\n"
+	"         them, then the run's own (out or resume, jobs, cmdline, and per build\n"
+	"         tree=DIR with its tree_cc, tree_cflags, tree_codegen, tree_arg lines)\n"
 	"       sweep build [-jN] [--points] DIR [TARGET...] [-- CMAKE-ARGS...]\n"
+	"         a tree built (configured first with the arguments after --, only when\n"
+	"         they changed), its output in DIR/build.log, for ./run.sh's subcommands;\n"
+	"         --points: a release build of the points of the settings on stdin\n"
 	"       sweep watch [-jN] [--minutes=M] [--out=DIR] [--cmdline=TEXT] < SETTINGS\n"
+	"         ./run.sh watch (sweep/watch.c)\n"
 	"       sweep micro [--cmdline=TEXT]\n"
+	"         ./run.sh micro's measurement (sweep/micro.c)\n"
+	"       sweep resolve < SETTINGS\n"
+	"         the settings left to the plan, with the machine's say (plan/points.h)\n"
+	"       sweep points < SETTINGS\n"
+	"         every point, as gen's specs, one a line\n"
 	"       sweep machine\n"
-	"       sweep order --seed S --repeats R --variants V --processes P [--builds B] [--prefix X] [--spread]\n"
+	"         what hwloc says of this machine, key=value: cores, pus, smt, l1i_size,\n"
+	"         l1i_assoc, l1i_line, l1d_size, l2_size, l3_size (bytes, ways; empty\n"
+	"         where hwloc does not say)\n"
+	"       sweep order --seed S --repeats R --variants V --processes P [--builds B]\n"
+	"                   [--prefix X] [--spread]\n"
+	"         the processes in their order (plan/order.h):\n"
+	"         KEY GROUP REPEAT VARIANT PROCESS BUILD\n"
 	"       sweep seeds --seed S --repeats R --variants V\n"
+	"         each layout variant's seed: r<R>_v<V> SEED\n"
 	"       sweep measure [--cmdline=TEXT] WHAT -- CMD [ARG...]\n"
-	"\n"
-	"The sweep's driver and its plan (cmd/sweep.c says what each does).\n";
-
-static void plan_size(const char *key, long v)
-{
-	if (v > 0)
-		printf("%s=%ld\n", key, v);
-	else
-		printf("%s=\n", key);
-}
+	"         CMD under the machine lock (sweep/locks.c), for run.sh's subcommands:\n"
+	"         WHAT names us while we wait, TEXT (WHAT when none) in the holder's\n"
+	"         line; CMD's exit status is ours\n";
 
 /* resolve or points, on the settings from stdin. */
 static int plan_settings(const char *what)
@@ -106,6 +82,7 @@ static int plan_settings(const char *what)
 
 static int machine(void)
 {
+	static const char *const name[] = { "l1i_size", "l1i_assoc", "l1i_line", "l1d_size", "l2_size", "l3_size" };
 	int known;
 	struct ic_topo_info t;
 
@@ -113,12 +90,11 @@ static int machine(void)
 	if (!known)
 		ic_die(1, "hwloc could not read this machine's topology");
 	printf("cores=%d\npus=%d\nsmt=%d\n", t.cores, t.pus, t.smt);
-	plan_size("l1i_size", t.l1i_size);
-	plan_size("l1i_assoc", t.l1i_assoc);
-	plan_size("l1i_line", t.l1i_line);
-	plan_size("l1d_size", t.l1d_size);
-	plan_size("l2_size", t.l2_size);
-	plan_size("l3_size", t.l3_size);
+	for (int i = 0; i < 6; i++) {
+		long v = (long[]){ t.l1i_size, t.l1i_assoc, t.l1i_line, t.l1d_size, t.l2_size, t.l3_size }[i];
+
+		printf(v > 0 ? "%s=%ld\n" : "%s=\n", name[i], v);
+	}
 	ic_topo_close();
 	return fflush(stdout) == 0 ? 0 : 1;
 }
@@ -146,7 +122,6 @@ static int build(int argc, char **argv)
 	for (dd = i + 1; dd < argc && strcmp(argv[dd], "--"); dd++)
 		;
 	args = ic_xalloc(calloc((size_t)argc + 3, sizeof(*args)));
-	sw_start_from_env();
 	if (points) {
 		struct sweep sw = { 0 };
 		char *specs;
@@ -174,16 +149,14 @@ static void measure_stopped(void)
 /* measure: CMD run under the machine lock; a signal to us ends it too. */
 static int measure(int argc, char **argv)
 {
-	char *cmdline = NULL, top[4096];
+	const char *cmdline = NULL;
+	char top[4096];
 	int i = 0, rc;
 
 	if (argc > 0 && !strncmp(argv[0], "--cmdline=", 10))
 		cmdline = argv[i++] + 10;
 	if (argc - i < 3 || strcmp(argv[i + 1], "--") || !*argv[i])
 		return ic_bad("usage: sweep measure [--cmdline=TEXT] WHAT -- CMD [ARG...]");
-	for (char *p = cmdline; p && *p; p++)
-		if (*p == '\n')
-			*p = ' ';   /* the holder's line is one line */
 	ic_prog = "inlinecost";
 	sw_catch(measure_stopped);
 	sw_measure_begin(argv[i], cmdline ? cmdline : argv[i],
@@ -247,6 +220,9 @@ int main(int argc, char **argv)
 	const char *cmd = argc >= 2 ? argv[1] : "";
 
 	ic_prog = "sweep";
+	/* The progress lines count from run.sh's start, as its own do: it
+	 * hands every command the seconds so far. */
+	sw_started = sw_now() - (getenv("IC_RUN_ELAPSED_S") ? atof(getenv("IC_RUN_ELAPSED_S")) : 0);
 	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help"))
 		return fputs(sweep_usage, stdout), 0;
 	if (!strcmp(cmd, "build"))

@@ -1,6 +1,7 @@
 /* See atomic_file.h. */
 #define _GNU_SOURCE
 #include "atomic_file.h"
+#include "kit.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -91,28 +92,12 @@ int ic_atomic_finish(struct ic_atomic_file *af)
 /* Whether files a and b hold the same bytes (0 on any doubt). */
 static int ic_atomic_same(const char *a, const char *b)
 {
-	struct stat sa, sb;
-	FILE *fa, *fb;
-	int same = 0;
+	size_t na = 0, nb = 0;
+	char *ta = ic_read_path(a, &na), *tb = ta ? ic_read_path(b, &nb) : NULL;
+	int same = ta && tb && na == nb && memcmp(ta, tb, na) == 0;
 
-	if (stat(a, &sa) != 0 || stat(b, &sb) != 0 || sa.st_size != sb.st_size)
-		return 0;
-	fa = fopen(a, "rb");
-	fb = fopen(b, "rb");
-	if (fa && fb) {
-		char ba[65536], bb[65536];
-		size_t na, nb;
-
-		do {
-			na = fread(ba, 1, sizeof(ba), fa);
-			nb = fread(bb, 1, sizeof(bb), fb);
-		} while (na == nb && na > 0 && memcmp(ba, bb, na) == 0);
-		same = na == 0 && nb == 0 && !ferror(fa) && !ferror(fb);
-	}
-	if (fa)
-		fclose(fa);
-	if (fb)
-		fclose(fb);
+	free(ta);
+	free(tb);
 	return same;
 }
 

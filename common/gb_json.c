@@ -23,35 +23,25 @@ static char *gb_json_nonfinite_to_null(const char *s, size_t n, size_t *outlen)
 	if (!out)
 		return NULL;
 	for (size_t i = 0; i < n; i++) {
-		size_t end;
+		/* A word outside strings, after an optional '-': s[w..end). */
+		size_t w = i + (s[i] == '-'), end = w;
 
-		if (in_string || s[i] == '"' || !(isalpha((unsigned char)s[i]) ||
-		    (s[i] == '-' && i + 1 < n && isalpha((unsigned char)s[i + 1])))) {
-			if (in_string && s[i] == '\\' && i + 1 < n) {
-				out[o++] = s[i++];
-			} else if (s[i] == '"') {
-				in_string = !in_string;
-			}
-			out[o++] = s[i];
+		while (!in_string && end < n && isalpha((unsigned char)s[end]))
+			end++;
+		if (end > w) {
+			int nonfinite = (end - w == 3 && (!strncasecmp(s + w, "nan", 3) || !strncasecmp(s + w, "inf", 3))) ||
+					(end - w == 8 && !strncasecmp(s + w, "infinity", 8));
+
+			memcpy(out + o, nonfinite ? "null" : s + i, nonfinite ? 4 : end - i);
+			o += nonfinite ? 4 : end - i;
+			i = end - 1;
 			continue;
 		}
-		end = s[i] == '-' ? i + 1 : i;
-		while (end < n && isalpha((unsigned char)s[end]))
-			end++;
-		{
-			const char *w = s[i] == '-' ? s + i + 1 : s + i;
-			size_t wl = (size_t)(s + end - w);
-
-			if ((wl == 3 && (!strncasecmp(w, "nan", 3) || !strncasecmp(w, "inf", 3))) ||
-			    (wl == 8 && !strncasecmp(w, "infinity", 8))) {
-				memcpy(out + o, "null", 4);
-				o += 4;
-			} else {
-				memcpy(out + o, s + i, end - i);
-				o += end - i;
-			}
-		}
-		i = end - 1;
+		if (in_string && s[i] == '\\' && i + 1 < n)
+			out[o++] = s[i++];
+		else if (s[i] == '"')
+			in_string = !in_string;
+		out[o++] = s[i];
 	}
 	out[o] = '\0';
 	*outlen = o;

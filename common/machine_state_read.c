@@ -17,26 +17,19 @@ static int ms_read_line(const char *root, const char *rel, char *buf, size_t cap
 {
 	char path[4096];
 	FILE *f;
-	size_t n;
+	int ok;
 
 	snprintf(path, sizeof(path), "%s%s", root, rel);
-	f = fopen(path, "r");
-	if (!f)
+	if (!(f = fopen(path, "r")))
 		return -1;
-	if (!fgets(buf, (int)cap, f)) {
-		fclose(f);
-		return -1;
-	}
+	ok = fgets(buf, (int)cap, f) != NULL;
 	fclose(f);
-	n = strlen(buf);
-	while (n && isspace((unsigned char)buf[n - 1]))
+	for (size_t n = ok ? strlen(buf) : 0; n && isspace((unsigned char)buf[n - 1]);)
 		buf[--n] = '\0';
-	return 0;
+	return ok ? 0 : -1;
 }
 
-static void ms_set(struct ic_mstate *ms, const char *key, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
+__attribute__((format(printf, 3, 4)))
 static void ms_set(struct ic_mstate *ms, const char *key, const char *fmt, ...)
 {
 	struct ic_mstate_item *it;
@@ -83,10 +76,10 @@ static int ms_online_cpus(const char *root)
 /* Every CPU's scaling_governor: one value, or the distinct ones. */
 static void ms_governor(struct ic_mstate *ms, const char *root)
 {
-	char path[4096], list[IC_MSTATE_VALUE_MAX] = "", buf[64], rel[128];
+	/* The distinct values, each between commas while they are gathered. */
+	char path[4096], list[IC_MSTATE_VALUE_MAX] = ",", buf[64], rel[128], item[80];
 	DIR *d;
 	struct dirent *e;
-	int seen = 0;
 
 	snprintf(path, sizeof(path), "%s/sys/devices/system/cpu", root);
 	d = opendir(path);
@@ -97,19 +90,16 @@ static void ms_governor(struct ic_mstate *ms, const char *root)
 			 e->d_name);
 		if (ms_read_line(root, rel, buf, sizeof(buf)) != 0 || !buf[0])
 			continue;
-		seen++;
-		/* Distinct values, comma separated. */
-		char *hit = strstr(list, buf);
-		size_t bl = strlen(buf);
-		if (hit && (hit == list || hit[-1] == ',') && (hit[bl] == '\0' || hit[bl] == ','))
-			continue;
-		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", list[0] ? "," : "", buf);
+		snprintf(item, sizeof(item), ",%s,", buf);
+		if (!strstr(list, item))
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s,", buf);
 	}
 	if (d)
 		closedir(d);
-	if (seen)
-		ms_set(ms, "machine_governor", "%s", list);
-	else
+	if (list[1]) {
+		list[strlen(list) - 1] = '\0';
+		ms_set(ms, "machine_governor", "%s", list + 1);
+	} else
 		ms_set(ms, "machine_governor", IC_MSTATE_UNREADABLE ": no cpufreq under "
 		       "/sys/devices/system/cpu/cpu*/ (no frequency driver: usual in a VM, where "
 		       "the host sets the clock)");
@@ -119,20 +109,20 @@ static void ms_governor(struct ic_mstate *ms, const char *root)
  * per-policy boost files (amd-pstate on recent kernels). */
 static void ms_boost(struct ic_mstate *ms, const char *root)
 {
+	static const struct {
+		const char *rel, *by;
+		int off_when_0;   /* no_turbo says the opposite of boost */
+	} file[] = { { "/sys/devices/system/cpu/intel_pstate/no_turbo", "intel_pstate", 0 },
+		     { "/sys/devices/system/cpu/cpufreq/boost", "cpufreq", 1 },
+		     { "/sys/devices/system/cpu/cpufreq/policy0/boost", "policy", 1 } };
 	char buf[64];
 
-	if (ms_read_line(root, "/sys/devices/system/cpu/intel_pstate/no_turbo", buf, sizeof(buf)) == 0) {
-		ms_set(ms, "machine_boost", "%s (intel_pstate)", !strcmp(buf, "0") ? "on" : "off");
-		return;
-	}
-	if (ms_read_line(root, "/sys/devices/system/cpu/cpufreq/boost", buf, sizeof(buf)) == 0) {
-		ms_set(ms, "machine_boost", "%s (cpufreq)", !strcmp(buf, "0") ? "off" : "on");
-		return;
-	}
-	if (ms_read_line(root, "/sys/devices/system/cpu/cpufreq/policy0/boost", buf, sizeof(buf)) == 0) {
-		ms_set(ms, "machine_boost", "%s (policy)", !strcmp(buf, "0") ? "off" : "on");
-		return;
-	}
+	for (size_t i = 0; i < sizeof(file) / sizeof(file[0]); i++)
+		if (ms_read_line(root, file[i].rel, buf, sizeof(buf)) == 0) {
+			ms_set(ms, "machine_boost", "%s (%s)",
+			       (strcmp(buf, "0") == 0) == file[i].off_when_0 ? "off" : "on", file[i].by);
+			return;
+		}
 	ms_set(ms, "machine_boost", IC_MSTATE_UNREADABLE ": no intel_pstate/no_turbo and no cpufreq "
 	       "boost file (no frequency driver, or one that does not say)");
 }
@@ -156,20 +146,12 @@ static void ms_smt(struct ic_mstate *ms, const char *root)
 /* The selected mode of "always [madvise] never". */
 static void ms_thp(struct ic_mstate *ms, const char *root)
 {
-	char buf[128], *o, *c;
+	char *v = ms->item[ms->n].value, *o, *c;
 
-	if (ms_read_line(root, "/sys/kernel/mm/transparent_hugepage/enabled", buf, sizeof(buf)) != 0) {
-		ms_set(ms, "machine_thp", IC_MSTATE_UNREADABLE
-		       ": /sys/kernel/mm/transparent_hugepage/enabled absent");
-		return;
-	}
-	o = strchr(buf, '[');
-	c = o ? strchr(o, ']') : NULL;
-	if (o && c) {
+	ms_file(ms, root, "machine_thp", "/sys/kernel/mm/transparent_hugepage/enabled");
+	if ((o = strchr(v, '[')) && (c = strchr(o, ']'))) {
 		*c = '\0';
-		ms_set(ms, "machine_thp", "%s", o + 1);
-	} else {
-		ms_set(ms, "machine_thp", "%s", buf);
+		memmove(v, o + 1, (size_t)(c - o));
 	}
 }
 
@@ -194,16 +176,10 @@ static void ms_load(struct ic_mstate *ms, const char *root)
 	char buf[256], out[IC_MSTATE_VALUE_MAX];
 	int cpus = ms_online_cpus(root);
 
-	if (ic_mstate_load_text(getenv(IC_MSTATE_ENV_LOADAVG), cpus, IC_MSTATE_LOAD_BEFORE, out,
-				sizeof(out)) == 0) {
-		ms_set(ms, "machine_load", "%s", out);
-		return;
-	}
-	if (ms_read_line(root, "/proc/loadavg", buf, sizeof(buf)) != 0 ||
-	    ic_mstate_load_text(buf, cpus, IC_MSTATE_LOAD_NOW, out, sizeof(out)) != 0) {
-		ms_set(ms, "machine_load", IC_MSTATE_UNREADABLE ": /proc/loadavg absent");
-		return;
-	}
+	if (ic_mstate_load_text(getenv(IC_MSTATE_ENV_LOADAVG), cpus, IC_MSTATE_LOAD_BEFORE, out, sizeof(out)) &&
+	    (ms_read_line(root, "/proc/loadavg", buf, sizeof(buf)) ||
+	     ic_mstate_load_text(buf, cpus, IC_MSTATE_LOAD_NOW, out, sizeof(out))))
+		snprintf(out, sizeof(out), IC_MSTATE_UNREADABLE ": /proc/loadavg absent");
 	ms_set(ms, "machine_load", "%s", out);
 }
 
@@ -252,11 +228,11 @@ static struct ic_proc_sample *ms_sample(const char *root, size_t *n)
 		if (ms_read_line(root, rel, line, sizeof(line)) != 0)
 			continue;     /* gone meanwhile */
 		if (*n == cap) {
-			struct ic_proc_sample *nv = realloc(v, (cap ? 2 * cap : 256) * sizeof(*v));
+			struct ic_proc_sample *nv = realloc(v, (cap += 256) * sizeof(*v));
+
 			if (!nv)
 				break;
 			v = nv;
-			cap = cap ? 2 * cap : 256;
 		}
 		if (ic_mstate_parse_stat(line, &v[*n]) == 0)
 			(*n)++;
@@ -300,8 +276,6 @@ int ic_mstate_busy(const struct ic_proc_sample *a, size_t na, const struct ic_pr
 	struct ms_busy *busy = nb ? calloc(nb, sizeof(*busy)) : NULL;
 	size_t k = 0, len = 0;
 
-	if (cap)
-		out[0] = '\0';
 	for (size_t j = 0; busy && j < nb && seconds > 0 && ticks_per_s > 0; j++) {
 		if (b[j].pid == self)
 			continue;
@@ -337,13 +311,9 @@ static pid_t ms_run_pid(void)
 {
 	const char *v = getenv(IC_MSTATE_ENV_RUN_PID);
 	char *end;
-	long pid;
+	long pid = v ? strtol(v, &end, 10) : 0;
 
-	if (!v || !*v)
-		return 0;
-	errno = 0;
-	pid = strtol(v, &end, 10);
-	return errno || *end || pid <= 1 ? 0 : (pid_t)pid;
+	return pid > 1 && !*end && pid == (pid_t)pid ? (pid_t)pid : 0;
 }
 
 static double ms_now(void)
@@ -356,31 +326,24 @@ static double ms_now(void)
 /* The other processes' CPU use over sample_ms into out. */
 static void ms_busy_sample(const char *root, int sample_ms, char *out, size_t cap)
 {
-	struct ic_proc_sample *a, *b;
+	struct ic_proc_sample *a, *b = NULL;
 	size_t na, nb;
-	double t0, t1;
+	double t0 = ms_now();
 	struct timespec d = { sample_ms / 1000, (long)(sample_ms % 1000) * 1000000L };
 
 	if (sample_ms <= 0) {
 		snprintf(out, cap, "not sampled");
 		return;
 	}
-	t0 = ms_now();
-	a = ms_sample(root, &na);
-	if (!a) {
-		snprintf(out, cap, IC_MSTATE_UNREADABLE ": /proc absent");
-		return;
+	if ((a = ms_sample(root, &na))) {
+		while (nanosleep(&d, &d) != 0 && errno == EINTR)
+			;
+		b = ms_sample(root, &nb);
 	}
-	while (nanosleep(&d, &d) != 0 && errno == EINTR)
-		;
-	b = ms_sample(root, &nb);
-	t1 = ms_now();
-	if (!b) {
-		free(a);
+	if (b)
+		ic_mstate_busy(a, na, b, nb, ms_now() - t0, sysconf(_SC_CLK_TCK), getpid(), ms_run_pid(), out, cap);
+	else
 		snprintf(out, cap, IC_MSTATE_UNREADABLE ": /proc absent");
-		return;
-	}
-	ic_mstate_busy(a, na, b, nb, t1 - t0, sysconf(_SC_CLK_TCK), getpid(), ms_run_pid(), out, cap);
 	free(a);
 	free(b);
 }
@@ -390,12 +353,11 @@ static void ms_busy_sample(const char *root, int sample_ms, char *out, size_t ca
 static void ms_busy_procs(struct ic_mstate *ms, const char *root, int sample_ms)
 {
 	char out[IC_MSTATE_VALUE_MAX], holder[IC_MSTATE_VALUE_MAX];
+	int other;
 
 	ms_busy_sample(root, sample_ms, out, sizeof(out));
-	if (ic_measure_lock_other(root, holder, sizeof(holder)))
-		ms_set(ms, "machine_busy", "%s; %s", holder, out);
-	else
-		ms_set(ms, "machine_busy", "%s", out);
+	other = ic_measure_lock_other(root, holder, sizeof(holder));
+	ms_set(ms, "machine_busy", "%s%s%s", other ? holder : "", other ? "; " : "", out);
 }
 
 void ic_mstate_read(const char *root, int sample_ms, struct ic_mstate *ms)

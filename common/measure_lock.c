@@ -3,7 +3,6 @@
 #include "measure_lock.h"
 
 #include <dirent.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,14 +52,10 @@ void ic_measure_holder_write(const char *cmdline, const char *top)
 	FILE *f;
 
 	ic_measure_holder_path(path, sizeof(path));
-	int fd = open(path, O_WRONLY | O_TRUNC);
-	if (fd < 0 || !(f = fdopen(fd, "w"))) {
-		if (fd >= 0)
-			close(fd);
+	if (!(f = fopen(path, "r+")))
 		return;
-	}
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-	if (cmdline)
+	if (ftruncate(fileno(f), 0) == 0 && cmdline)
 		fprintf(f, "pid %ld (%s) in %s since %s\n", (long)getpid(), cmdline, top, when);
 	fclose(f);
 }

@@ -71,18 +71,12 @@ static int plan_cmp_ul(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* A whole number 1..IC_POINT_SITES_MAX of s (its whole), else 0. */
+/* A whole number 1..IC_POINT_SITES_MAX of s's first len bytes (all
+ * digits, no sign or space; a delimiter ends them), else 0. */
 static unsigned long plan_site(const char *s, size_t len)
 {
-	unsigned long v = 0;
+	unsigned long v = len && len <= 7 && strspn(s, "0123456789") >= len ? strtoul(s, NULL, 10) : 0;
 
-	if (len == 0 || len > 7)
-		return 0;
-	for (size_t i = 0; i < len; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return 0;
-		v = v * 10 + (unsigned long)(s[i] - '0');
-	}
 	return v <= IC_POINT_SITES_MAX ? v : 0;
 }
 
@@ -163,77 +157,52 @@ struct plan_case {
 	unsigned long filler, max;
 };
 
-/* One case from "layout:order:filler:max"; -1 when it is not one (a name
- * longer than the struct holds is not one either: nothing is cut). */
-static int plan_case_parse(const char *one, struct plan_case *c)
-{
-	int end = 0;
-
-	return sscanf(one, "%31[a-z]:%31[a-z]:%lu:%lu%n", c->layout, c->order, &c->filler, &c->max,
-		      &end) == 4 && !one[end] ? 0 : -1;
-}
-
+/* Each case of "layout:order:filler:max,..." (a name longer than the
+ * struct holds is not one: nothing is cut). */
 static int plan_cases_parse(const char *cases, struct plan_case **out, size_t *n, char *err,
 			    size_t errlen)
 {
 	size_t nw;
 	char **w = plan_split(cases, &nw);
 	struct plan_case *c = ic_xalloc(malloc((nw ? nw : 1) * sizeof(*c)));
+	int rc = nw ? 0 : ic_fail(err, errlen, "cases: none (run plan resolve first)"), end = 0;
 
-	for (size_t i = 0; i < nw; i++)
-		if (plan_case_parse(w[i], &c[i])) {
-			ic_fail(err, errlen, "cases: '%s' is not layout:order:filler:max", w[i]);
-			plan_free_words(w, nw);
-			free(c);
-			return -1;
-		}
+	for (size_t i = 0; i < nw && !rc; i++)
+		if (sscanf(w[i], "%31[a-z]:%31[a-z]:%lu:%lu%n", c[i].layout, c[i].order, &c[i].filler, &c[i].max,
+			   &end) != 4 || w[i][end])
+			rc = ic_fail(err, errlen, "cases: '%s' is not layout:order:filler:max", w[i]);
 	plan_free_words(w, nw);
-	if (!nw) {
+	if (rc)
 		free(c);
-		return ic_fail(err, errlen, "cases: none (run plan resolve first)");
-	}
-	*out = c;
+	*out = rc ? NULL : c;
 	*n = nw;
-	return 0;
+	return rc;
 }
 
 /* The forms built: the sweep's, and the mark (its baseline; not in
  * calibration, whose planted copies are extern's), without the solo forms
  * where the sweep does not run at 1 thread, private: those are left out
- * into *dropped (when not NULL). */
+ * into *dropped. */
 static char **plan_build_forms(const struct ic_settings *s, const char *threads, size_t *n,
 			       char ***dropped, size_t *ndropped)
 {
 	int solo = plan_has_solo(threads, plan_get(s, "modes", "private"));
-	size_t nall, k = 0, d = 0;
-	char **all, **kept, **out = NULL;
-	char *list = NULL;
+	size_t nall;
+	char *list = NULL, **all;
 
 	if (asprintf(&list, "%s%s", ic_settings_get(s, "forms"),
 		     !strcmp(ic_settings_get(s, "calibrate"), "1") ? "" : ",mark") < 0)
 		ic_xalloc(NULL);
 	all = plan_split(list, &nall);
 	free(list);
-	kept = ic_xalloc(malloc((nall ? nall : 1) * sizeof(*kept)));
-	if (dropped)
-		out = ic_xalloc(malloc((nall ? nall : 1) * sizeof(*out)));
-	for (size_t i = 0; i < nall; i++) {
-		if (!solo && plan_solo_form(all[i])) {
-			if (dropped)
-				out[d++] = all[i];
-			else
-				free(all[i]);
-		} else {
-			kept[k++] = all[i];
-		}
-	}
-	free(all);
-	if (dropped) {
-		*dropped = out;
-		*ndropped = d;
-	}
-	*n = k;
-	return kept;
+	*dropped = ic_xalloc(malloc((nall ? nall : 1) * sizeof(**dropped)));
+	*n = *ndropped = 0;
+	for (size_t i = 0; i < nall; i++)
+		if (!solo && plan_solo_form(all[i]))
+			(*dropped)[(*ndropped)++] = all[i];
+		else
+			all[(*n)++] = all[i];   /* kept in place */
+	return all;
 }
 
 /* The series of the settings not yet resolved (points.h), into *out. */
@@ -340,10 +309,7 @@ int ic_plan_resolve(const struct ic_settings *s, const struct ic_plan_machine *m
 	if (ic_plan_sites(sites, &n, &nn, err, errlen))
 		return 2;
 	if (!*threads) {
-		if (m->cores > 1)
-			snprintf(deft, sizeof(deft), "1,%d", m->cores);
-		else
-			snprintf(deft, sizeof(deft), "1");
+		snprintf(deft, sizeof(deft), m->cores > 1 ? "1,%d" : "1", m->cores);
 		threads = deft;
 	}
 	snprintf(seed, sizeof(seed), "%.15s", ic_settings_get(s, "layout_seed"));
@@ -408,12 +374,9 @@ int ic_plan_resolve(const struct ic_settings *s, const struct ic_plan_machine *m
 			}
 		fprintf(out, "%s%s/%s", i ? "; " : "", c[i].layout, c[i].order);
 		if (c[i].filler)
-			fprintf(out, " with %lu B filler per site", c[i].filler);
-		fprintf(out, ", N = %lu to %lu, ", lo, hi);
-		if (c[i].filler)
-			fputs("1 thread, private", out);
+			fprintf(out, " with %lu B filler per site, N = %lu to %lu, 1 thread, private", c[i].filler, lo, hi);
 		else
-			fprintf(out, "threads %s, %s", threads, modes);
+			fprintf(out, ", N = %lu to %lu, threads %s, %s", lo, hi, threads, modes);
 	}
 	fputs(". Forms: ", out);
 	for (size_t i = 0; i < nforms; i++)
@@ -436,9 +399,9 @@ int ic_plan_points(const struct ic_settings *s, FILE *out, char *err, size_t err
 {
 	const char *compare = plan_get(s, "compare", "inline"), *baseline = plan_get(s, "baseline", "extern");
 	int thin = strcmp(ic_settings_get(s, "sites_given"), "1") != 0;
-	char **forms, **ops;
+	char **forms, **ops, **dropped;
 	unsigned long *n;
-	size_t nn, nc, nforms, nops;
+	size_t nn, nc, nforms, nops, ndropped;
 	struct plan_case *c;
 
 	if (!*ic_settings_get(s, "sites") || !*ic_settings_get(s, "forms") || !*ic_settings_get(s, "ops")) {
@@ -451,7 +414,7 @@ int ic_plan_points(const struct ic_settings *s, FILE *out, char *err, size_t err
 		free(n);
 		return 2;
 	}
-	forms = plan_build_forms(s, plan_get(s, "threads", "1"), &nforms, NULL, NULL);
+	forms = plan_build_forms(s, plan_get(s, "threads", "1"), &nforms, &dropped, &ndropped);
 	ops = plan_split(ic_settings_get(s, "ops"), &nops);
 	for (size_t o = 0; o < nops; o++)
 		for (size_t k = 0; k < nc; k++) {
@@ -473,6 +436,7 @@ int ic_plan_points(const struct ic_settings *s, FILE *out, char *err, size_t err
 			}
 		}
 	plan_free_words(forms, nforms);
+	plan_free_words(dropped, ndropped);
 	plan_free_words(ops, nops);
 	free(c);
 	free(n);

@@ -140,15 +140,12 @@ int ic_gnuplot_draw_dir(const char *dir, const char *chart, char *err, size_t er
 	char plots[PATH_MAX], log[PATH_MAX], tmp[PATH_MAX], out[PATH_MAX], last[1024];
 	long pid = (long)getpid();
 
-	if ((size_t)snprintf(plots, sizeof(plots), "%s/plots", dir) >= sizeof(plots) ||
-	    (size_t)snprintf(log, sizeof(log), "%s/.draw.log.%ld", plots, pid) >= sizeof(log)) {
-		snprintf(err, errlen, "%s: the path is too long", dir);
-		return -1;
-	}
 	for (int t = 0; t < 2; t++) {
 		int rc;
 
-		if ((size_t)snprintf(tmp, sizeof(tmp), "%s/.%s.%s.tmp.%ld", plots, chart, term[t], pid) >= sizeof(tmp) ||
+		if ((size_t)snprintf(plots, sizeof(plots), "%s/plots", dir) >= sizeof(plots) ||
+		    (size_t)snprintf(log, sizeof(log), "%s/.draw.log.%ld", plots, pid) >= sizeof(log) ||
+		    (size_t)snprintf(tmp, sizeof(tmp), "%s/.%s.%s.tmp.%ld", plots, chart, term[t], pid) >= sizeof(tmp) ||
 		    (size_t)snprintf(out, sizeof(out), "%s/%s.%s", plots, chart, term[t]) >= sizeof(out)) {
 			snprintf(err, errlen, "%s: the path is too long", dir);
 			return -1;

@@ -164,29 +164,14 @@ static void link_variants(const struct sweep *sw, const struct sw_tree *t)
 	free(pattern), free(all), free(link), free(vdir), free(log);
 }
 
-/* What a sweep runs is the bench's to say (sites_bench --plan; the rule is
- * bench/sites_cases.h's): one line per run, its columns named by the first. */
-static void bench_plan(struct sweep *sw, size_t b)
+long sw_plan_rows(char *text, const char *const *col, size_t n, char ***rows)
 {
-	struct sw_tree *t = &sw->tree[b];
-	char *file = sw_file(sw, "plan", b, ".tsv"), *log = sw_file(sw, "log/plan", 0, ".txt"),
-	     *bench = sw_fmt("%s/bench/sites_bench", t->dir), *tmp = sw_fmt("%s.tmp", file),
-	     *thr = sw_fmt("--threads=%s", sw_get(sw, "threads")), *modes = sw_fmt("--modes=%s", sw_get(sw, "modes")),
-	     *plant = sw_fmt("--plant=%s", sw_get(sw, "plant")), *text, *save = NULL;
-	int col_name = -1, col_sites = -1;
+	int at[8];
+	long k = -1;
+	char *save = NULL;
 
-	if (sw_run((char *[]){ bench, "--plan", thr, modes, *sw_get(sw, "plant") ? plant : NULL, NULL }, tmp, log,
-		   NULL)) {
-		unlink(tmp);
-		sw_tail(5, log);
-		sw_fail("%s --plan failed; log: %s", bench, log);
-	}
-	if (rename(tmp, file) || !(text = read_text(file)))
-		sw_fail("cannot write %s", file);
-	for (size_t i = 0; i < t->n_runs; i++)
-		free(t->runs[i]);
-	t->n_runs = 0;
-	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+	*rows = NULL;
+	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save), k++) {
 		char *f[64];
 		size_t nf = 0;
 
@@ -196,25 +181,58 @@ static void bench_plan(struct sweep *sw, size_t b)
 				break;
 			*q = 0;
 		}
-		if (col_name < 0) {
-			for (size_t i = 0; i < nf; i++) {
-				if (!strcmp(f[i], "name"))
-					col_name = (int)i;
-				if (!strcmp(f[i], "sites"))
-					col_sites = (int)i;
-			}
-			if (col_name < 0 || col_sites < 0)
-				sw_fail("%s: no name or sites column", file);
-			continue;
+		for (size_t c = 0; c < n && k < 0; c++) {   /* the first line names the columns */
+			at[c] = -1;
+			for (size_t i = 0; i < nf; i++)
+				if (!strcmp(f[i], col[c]))
+					at[c] = (int)i;
+			if (at[c] < 0)
+				return -1;
 		}
-		if ((size_t)col_name >= nf || (size_t)col_sites >= nf)
-			sw_fail("%s: a line without the name or sites column", file);
-		t->runs = ic_xrealloc(t->runs, t->n_runs + 1, sizeof(*t->runs));
-		t->sites = ic_xrealloc(t->sites, t->n_runs + 1, sizeof(*t->sites));
-		t->runs[t->n_runs] = ic_xalloc(strdup(f[col_name]));
-		t->sites[t->n_runs++] = strtoul(f[col_sites], NULL, 10);
+		if (k < 0)
+			continue;
+		*rows = ic_xrealloc(*rows, (size_t)(k + 1) * n, sizeof(**rows));
+		for (size_t c = 0; c < n; c++) {
+			if ((size_t)at[c] >= nf) {
+				free(*rows);
+				return -1;
+			}
+			(*rows)[(size_t)k * n + c] = f[at[c]];
+		}
 	}
-	free(text), free(file), free(log), free(bench), free(tmp), free(thr), free(modes), free(plant);
+	return k < 0 ? 0 : k;
+}
+
+/* What a sweep runs is the bench's to say: each run's name and N. */
+static void bench_plan(struct sweep *sw, size_t b)
+{
+	struct sw_tree *t = &sw->tree[b];
+	char *file = sw_file(sw, "plan", b, ".tsv"), *log = sw_file(sw, "log/plan", 0, ".txt"),
+	     *bench = sw_fmt("%s/bench/sites_bench", t->dir), *tmp = sw_fmt("%s.tmp", file),
+	     *thr = sw_fmt("--threads=%s", sw_get(sw, "threads")), *modes = sw_fmt("--modes=%s", sw_get(sw, "modes")),
+	     *plant = sw_fmt("--plant=%s", sw_get(sw, "plant")), *text, **rows;
+	long n;
+
+	if (sw_run((char *[]){ bench, "--plan", thr, modes, *sw_get(sw, "plant") ? plant : NULL, NULL }, tmp, log,
+		   NULL)) {
+		unlink(tmp);
+		sw_tail(5, log);
+		sw_fail("%s --plan failed; log: %s", bench, log);
+	}
+	if (rename(tmp, file) || !(text = read_text(file)))
+		sw_fail("cannot write %s", file);
+	if ((n = sw_plan_rows(text, (const char *const[]){ "name", "sites" }, 2, &rows)) < 0)
+		sw_fail("%s: not a plan with name and sites columns", file);
+	for (size_t i = 0; i < t->n_runs; i++)
+		free(t->runs[i]);
+	t->n_runs = (size_t)n;
+	t->runs = ic_xrealloc(t->runs, t->n_runs, sizeof(*t->runs));
+	t->sites = ic_xrealloc(t->sites, t->n_runs, sizeof(*t->sites));
+	for (size_t i = 0; i < t->n_runs; i++) {
+		t->runs[i] = ic_xalloc(strdup(rows[2 * i]));
+		t->sites[i] = strtoul(rows[2 * i + 1], NULL, 10);
+	}
+	free(rows), free(text), free(file), free(log), free(bench), free(tmp), free(thr), free(modes), free(plant);
 }
 
 void sw_build_all(struct sweep *sw)

@@ -16,7 +16,9 @@
 #include "topology.h"
 
 /* The run's own keys, never written into run.conf: tree starts a build,
- * the tree_ keys after it are that build's. */
+ * the tree_ keys after it are that build's. elapsed is ignored (the start
+ * comes in $IC_RUN_ELAPSED_S): only kept out of run.conf while
+ * scripts/plan.sh still hands it over. */
 static const char *const own_keys[] = { "out", "resume", "jobs", "cmdline", "elapsed", "tree", "tree_cc",
 					"tree_cflags", "tree_codegen", "tree_arg", NULL };
 
@@ -88,7 +90,6 @@ void sw_conf_read(struct sweep *sw)
 	sw->resume = *sw_get(sw, "resume") != 0;
 	sw->jobs = sw_long(sw, "jobs") > 0 ? sw_long(sw, "jobs") : 1;
 	sw->cmdline = sw_get(sw, "cmdline");
-	sw_started = sw_now() - sw_double(sw, "elapsed");
 }
 
 char *sw_file(const struct sweep *sw, const char *stem, size_t b, const char *ext)
@@ -111,16 +112,14 @@ void sw_conf_save(const struct sweep *sw)
 	free(path), free(tmp);
 }
 
-/* What hwloc says, or the cores this process may use and no sizes. */
+/* What hwloc says, or the cores this process may use and no sizes (-1:
+ * ic_topo_describe sets them so before it fails). */
 void sw_topology(struct ic_topo_info *t, int *known)
 {
-	*t = (struct ic_topo_info){ .l1i_size = -1, .l1i_assoc = -1, .l1i_line = -1, .l1d_size = -1,
-				    .l2_size = -1, .l3_size = -1 };
-	*known = ic_topo_open() == 0 && ic_topo_describe(t) == 0;
-	if (!*known) {
+	int open = ic_topo_open() == 0;
+
+	if (!(*known = ic_topo_describe(t) == 0 && open))
 		t->cores = t->pus = (int)sysconf(_SC_NPROCESSORS_ONLN);
-		t->smt = 0;
-	}
 }
 
 /* A plan writer's lines, into a string. */
@@ -176,7 +175,7 @@ char *sw_points(const struct sweep *sw)
 	return text;
 }
 
-char *sw_variant_seeds(const struct sweep *sw)
+void sw_variant_seeds(struct sweep *sw)
 {
 	char *text;
 	size_t len;
@@ -187,25 +186,18 @@ char *sw_variant_seeds(const struct sweep *sw)
 			fprintf(f, "%sr%ld_v%ld:%u", r + v > 1 ? " " : "", r, v,
 				ic_plan_variant_seed((uint32_t)sw_long(sw, "layout_seed"), (unsigned)r, (unsigned)v));
 	fclose(f);
-	return text;
+	sw_set(sw, "variant_seeds", text);
+	free(text);
 }
 
 /* The lock CMake was configured with (CMakeLists.txt's default is tas). */
 void sw_read_build_lock(struct sweep *sw)
 {
-	char *path = sw_fmt("%s/CMakeCache.txt", sw->tree[0].dir), *line = NULL;
-	size_t cap = 0;
-	FILE *f = fopen(path, "r");
+	char *path = sw_fmt("%s/CMakeCache.txt", sw->tree[0].dir), *text = ic_read_path(path, &(size_t){ 0 }),
+	     *at = text ? strstr(text, "\nIC_LOCK:STRING=") : NULL;
 
-	free(path);
-	sw_set(sw, "build_lock", "tas");
-	if (!f)
-		return;
-	while (getline(&line, &cap, f) > 0)
-		if (!strncmp(line, "IC_LOCK:STRING=", 15)) {
-			line[strcspn(line, "\n")] = 0;
-			sw_set(sw, "build_lock", line + 15);
-		}
-	free(line);
-	fclose(f);
+	if (at)
+		at[16 + strcspn(at + 16, "\n")] = 0;
+	sw_set(sw, "build_lock", at ? at + 16 : "tas");
+	free(text), free(path);
 }

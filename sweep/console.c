@@ -14,15 +14,6 @@ static const char sw_tag[] = "inlinecost";
 double sw_started;   /* when run.sh started: its set-up counts */
 long sw_eta = -1;
 
-/* The subcommands' progress lines count from run.sh's start, as its own
- * do: it hands the seconds so far in $IC_RUN_ELAPSED_S. */
-void sw_start_from_env(void)
-{
-	const char *e = getenv("IC_RUN_ELAPSED_S");
-
-	sw_started = sw_now() - (e ? atof(e) : 0.0);
-}
-
 double sw_now(void)
 {
 	struct timespec t;

@@ -1,10 +1,6 @@
 /* The sweep's driver (cmd/sweep): run.sh checks every option, installs what
  * is missing and hands over once, the checked settings on stdin; from there
- * the whole run is here, one file per job: the settings and run.conf
- * (conf.c), messages and the time left (console.c), children (child.c),
- * locks (locks.c), builds (builds.c), the counters (counters.c), the
- * processes (processes.c), the run's sequence (sequence.c), the watch
- * (watch.c) and the microbenchmarks (micro.c). */
+ * the whole run is here, one file per job (docs/layout.md names them). */
 #ifndef IC_SWEEP_DRIVER_H
 #define IC_SWEEP_DRIVER_H
 
@@ -47,7 +43,7 @@ void sw_conf_save(const struct sweep *sw);   /* DIR/run.conf, atomically */
 void sw_resolve(struct sweep *sw);           /* the defaults that need the machine */
 char *sw_points(const struct sweep *sw);     /* gen's specs, ';'-joined */
 char *sw_joined(char *specs);                /* one a line to ';'-joined, in place */
-char *sw_variant_seeds(const struct sweep *sw);
+void sw_variant_seeds(struct sweep *sw);     /* run.conf's variant_seeds */
 void sw_read_build_lock(struct sweep *sw);
 /* DIR/STEM EXT, build b's DIR/STEM-b<b> EXT for b > 0 (malloc'd). */
 char *sw_file(const struct sweep *sw, const char *stem, size_t b, const char *ext);
@@ -59,7 +55,6 @@ void sw_topology(struct ic_topo_info *t, int *known);   /* hwloc's, or the cores
 extern double sw_started;
 extern long sw_eta;
 double sw_now(void);
-void sw_start_from_env(void);   /* sw_started from $IC_RUN_ELAPSED_S */
 __attribute__((format(printf, 1, 2))) void sw_say(const char *fmt, ...);
 __attribute__((format(printf, 1, 2))) void sw_phase(const char *fmt, ...);
 #define sw_fail(...) ic_die(1, __VA_ARGS__)   /* ic_prog is the prefix */
@@ -81,9 +76,10 @@ extern volatile int sw_signal;
 extern void (*sw_stop)(void);   /* the interrupted run's last words */
 void sw_catch(void (*stop)(void));   /* SIGINT and SIGTERM from here on: stop at the next wait */
 
-/* locks.c: a file lock held until we exit (children inherit it; wait: or
- * refuse), and the machine lock, nested, with the holder's line. */
-void sw_lock(const char *file, const char *what, int wait, const char *cmdline);
+/* locks.c: a file lock held until we exit or close its descriptor
+ * (children inherit it; wait: or refuse), and the machine lock, nested,
+ * with the holder's line. */
+int sw_lock(const char *file, const char *what, int wait, const char *cmdline);
 void sw_measure_begin(const char *what, const char *cmdline, const char *top);
 void sw_measure_end(void);
 extern int sw_measure_depth;
@@ -92,6 +88,12 @@ extern int sw_measure_depth;
 void sw_configure(const char *top, const char *dir, const char *const *args, size_t n);
 void sw_build(const char *dir, const char *const *targets, size_t n, const char *label, long jobs);
 void sw_build_all(struct sweep *sw);
+/* A plan of the bench (sites_bench --plan; the rule is bench/sites_cases.h's):
+ * one line per run, its columns named by the first. Each line's fields of
+ * the n (at most 8) columns named in col, into *rows (n a line, pointing
+ * into text, cut in place; malloc'd); the number of lines, or -1 when a
+ * column or a line's field is missing. */
+long sw_plan_rows(char *text, const char *const *col, size_t n, char ***rows);
 
 /* counters.c */
 void sw_counters(struct sweep *sw);

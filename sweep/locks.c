@@ -17,36 +17,28 @@
 #include "measure_lock.h"
 #include "driver.h"
 
-/* The first line of path (at most cap bytes), "" when none. */
-static void first_line(const char *path, char *line, size_t cap)
-{
-	FILE *f = fopen(path, "r");
-
-	line[0] = 0;
-	if (f && fgets(line, (int)cap, f))
-		line[strcspn(line, "\n")] = 0;
-	if (f)
-		fclose(f);
-}
-
-void sw_lock(const char *file, const char *what, int wait, const char *cmdline)
+int sw_lock(const char *file, const char *what, int wait, const char *cmdline)
 {
 	int fd = open(file, O_WRONLY | O_CREAT | O_APPEND, 0666);
-	char holder[1024];
 
 	if (fd < 0)
 		sw_fail("cannot open the lock %s", file);
 	if (flock(fd, LOCK_EX | LOCK_NB)) {
-		first_line(file, holder, sizeof(holder));
+		char *text = ic_read_path(file, &(size_t){ 0 });
+		const char *by = text && *text && *text != '\n' ? text : "another run";
+
+		if (text)
+			text[strcspn(text, "\n")] = 0;   /* the holder's first line */
 		if (!wait)
-			sw_fail("%s is in use by %s; try again when it has finished", what,
-				*holder ? holder : "another run");
-		sw_say("%s is in use by %s; waiting for it", what, *holder ? holder : "another run");
+			sw_fail("%s is in use by %s; try again when it has finished", what, by);
+		sw_say("%s is in use by %s; waiting for it", what, by);
+		free(text);
 		if (flock(fd, LOCK_EX))
 			sw_fail("cannot lock %s", file);
 	}
 	if (ftruncate(fd, 0) == 0)
 		dprintf(fd, "pid %ld (%s)\n", (long)getpid(), cmdline);
+	return fd;
 }
 
 int sw_measure_depth;

@@ -56,16 +56,6 @@ static double ns(const char *fmt, const char *a)
 	return v;
 }
 
-/* a/b to 3 places in buf, "n/a" when either is missing. */
-static const char *ratio(double a, double b, char *buf, size_t cap)
-{
-	if (a < 0 || b <= 0)
-		snprintf(buf, cap, "n/a");
-	else
-		snprintf(buf, cap, "%.3f", a / b);
-	return buf;
-}
-
 /* v to places decimals in buf, "n/a" when the benchmarks did not give it. */
 static const char *cell(double v, int places, char *buf, size_t cap)
 {
@@ -74,6 +64,12 @@ static const char *cell(double v, int places, char *buf, size_t cap)
 	else
 		snprintf(buf, cap, "%.*f", places, v);
 	return buf;
+}
+
+/* a/b to 3 places in buf, "n/a" when either is missing. */
+static const char *ratio(double a, double b, char *buf, size_t cap)
+{
+	return cell(a < 0 || b <= 0 ? -1 : a / b, 3, buf, cap);
 }
 
 static char *csv[3];
@@ -99,16 +95,14 @@ int sw_micro(int argc, char **argv)
 	if (argc > 1 || (argc == 1 && strncmp(argv[0], "--cmdline=", 10)))
 		return ic_bad("usage: sweep micro [--cmdline=TEXT]");
 	ic_prog = "inlinecost";
-	sw_start_from_env();
 	if (!getcwd(top, sizeof(top)))
 		sw_fail("cannot tell the current directory");
 	sw_catch(micro_stopped);
 	sw_phase("measurement: the microbenchmarks");
 	/* All three first: a table is printed only when each has run. */
 	sw_measure_begin("./run.sh micro", cmdline, top);
-	for (int b = 0; b < 3; b++)
-		csv[b] = sw_fmt("build/micro-%d.csv", b);
 	for (int b = 0; b < 3; b++) {
+		csv[b] = sw_fmt("build/micro-%d.csv", b);
 		if (sw_run((char *[]){ (char *)micro_bench[b], "--benchmark_repetitions=10",
 				       "--benchmark_report_aggregates_only=true",
 				       "--benchmark_enable_random_interleaving=true", "--benchmark_min_time=0.1",

@@ -208,7 +208,7 @@ int sw_processes(struct sweep *sw, const char *prefix, const char *nlist, long a
 						       (unsigned)sw_long(sw, "layouts_random"),
 						       (unsigned)sw_long(sw, "processes"), (unsigned)nb,
 						       *sw_get(sw, "spread") != 0, &total);
-	char **key = ic_xalloc(calloc(total, sizeof(*key))), **group = ic_xalloc(calloc(total, sizeof(*group)));
+	char **key = ic_xalloc(calloc(total, sizeof(*key))), **group = ic_xalloc(calloc(total, sizeof(*group))), *ns;
 	long guess, per, done_ms = 0, done_n = 0, prev_eta = -1;
 	unsigned cur_r = 0;
 	double r_began = 0;
@@ -219,26 +219,27 @@ int sw_processes(struct sweep *sw, const char *prefix, const char *nlist, long a
 	/* A group's first process estimates its iterations and runs about 1.4
 	 * times as long as the later ones (sw_guess_s). */
 	for (size_t i = 0; i < total; i++) {
+		int fresh = 1;
 		char *first;
 
 		key[i] = ic_plan_key(&list[i], (unsigned)nb, prefix, &group[i]);
 		todo += !done(sw, key[i]);
-		int fresh = 1;
-
 		for (size_t j = 0; j < i; j++)
 			fresh &= strcmp(group[j], group[i]) != 0;
-		if (fresh && !(first = first_of(sw, group[i])))
-			firsts++;
-		else if (fresh)
-			free(first);
+		first = fresh ? first_of(sw, group[i]) : NULL;
+		firsts += fresh && !first;
+		free(first);
 	}
 	guess = sw_guess_s(sw, nlist);
+	ns = nlist ? sw_fmt(", N = %s", nlist) : sw_fmt("%s", "");
+	for (char *c = ns; *c; c++)
+		*c = *c == '|' ? ',' : *c;
 	if (*sw_get(sw, "spread"))
 		spread_gap = (long)(sw_double(sw, "spread") * 60 / (double)(repeat - 1) + 0.5);
 	sw_measure_begin("the measurement", sw->cmdline, sw->top);
 	for (size_t i = 0; i < total && rc == 0; i++) {
 		const struct ic_plan_proc *p = &list[i];
-		char *from, why[160] = "", *ns = NULL;
+		char *from, why[160] = "";
 		double start;
 		int first;
 
@@ -268,14 +269,8 @@ int sw_processes(struct sweep *sw, const char *prefix, const char *nlist, long a
 			snprintf(why, sizeof(why), " (the estimate rose: a process takes %.1f s here, not the %ld s guessed)",
 				 (double)per / 1000, guess);
 		prev_eta = sw_eta;
-		if (nlist) {
-			ns = sw_fmt(", N = %s", nlist);
-			for (char *c = ns; *c; c++)
-				*c = *c == '|' ? ',' : *c;
-		}
 		sw_phase("measurement %zu/%zu: process %s (repeat %u, layout variant %u)%s%s", i + 1, total, key[i],
-			 p->repeat, p->variant, ns ? ns : "", why);
-		free(ns);
+			 p->repeat, p->variant, ns, why);
 		from = first_of(sw, group[i]);
 		first = !from;
 		start = sw_now();
@@ -296,6 +291,6 @@ int sw_processes(struct sweep *sw, const char *prefix, const char *nlist, long a
 	sw_eta = after_s;
 	for (size_t i = 0; i < total; i++)
 		free(key[i]), free(group[i]);
-	free(key), free(group), free(list);
+	free(key), free(group), free(list), free(ns);
 	return rc;
 }

@@ -288,17 +288,14 @@ static char *export_run(const struct sweep *sw)
 void sw_sweep(struct sweep *sw)
 {
 	long repeat = sw_long(sw, "repeat"), nb = (long)sw->n_tree, one_s, gap_s = 0;
-	char *closing, *stopped, *results = sw_fmt("%s/results", sw->top), *parent;
+	char *closing, *stopped, *results = sw_fmt("%s/results", sw->top);
+	size_t nr = strlen(results);
 
 	sw_resolve(sw);
 	lock_trees(sw);
 	if (!sw->resume) {
-		if (!sw_long(sw, "lto")) {
-			char *seeds = sw_variant_seeds(sw);
-
-			sw_set(sw, "variant_seeds", seeds);
-			free(seeds);
-		}
+		if (!sw_long(sw, "lto"))
+			sw_variant_seeds(sw);
 		make_results_dir(sw);
 	} else {
 		sw->dir = ic_xalloc(strdup(sw_get(sw, "resume")));   /* run.sh holds its lock */
@@ -357,9 +354,7 @@ void sw_sweep(struct sweep *sw)
 	report(sw, closing);
 	if (sw_long(sw, "find_crossover") && crossover(sw, closing))
 		sw_fail("%s", stopped);
-	parent = ic_xalloc(strdup(sw->dir));
-	*strrchr(parent, '/') = 0;
-	if (!strcmp(parent, results)) {
+	if (!strncmp(sw->dir, results, nr) && strrchr(sw->dir, '/') == sw->dir + nr) {   /* results/NAME */
 		char *tmp = sw_fmt("%s/.latest.tmp", results), *latest = sw_fmt("%s/latest", results);
 
 		unlink(tmp);
@@ -373,5 +368,5 @@ void sw_sweep(struct sweep *sw)
 	sw_phase("done: %s/summary.md%s", sw->dir, tar);
 	/* The answer, last on the terminal. */
 	sw_cat(closing);
-	free(parent), free(results), free(closing), free(stopped), free(tar);
+	free(results), free(closing), free(stopped), free(tar);
 }

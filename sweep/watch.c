@@ -39,81 +39,63 @@ static void watch_stopped(void)
 	exit(130);
 }
 
-/* The sentinel's runs in bench's plan, by the names the bench gives them,
- * into path (one a line; the probes follow; the plan and the list beside
- * it, PATH.plan and PATH.list, their errors in PATH.log); 1 when every
- * spec of the sentinel is there, 0 when some is not, -1 when the bench
- * could not say. Never exits: build/'s bench may be of older code. */
-static int sentinel_runs(const char *bench, const char *path)
+/* The sentinel's specs, "\n"-wrapped one a line (malloc'd). */
+static char *sentinel_specs(void)
 {
-	char *specs, *plan = sw_fmt("%s.plan", path), *list = sw_fmt("%s.list", path), *log = sw_fmt("%s.log", path),
-	     *text = NULL, *save = NULL;
-	size_t len, nspecs = 0;
-	FILE *f = ic_xalloc(open_memstream(&specs, &len)), *out = NULL;
-	int col[7], rc = -1;   /* name form op layout order filler sites */
-	static const char *const want[7] = { "name", "form", "op", "layout", "order", "filler", "sites" };
-	long found = 0;
+	char *specs;
+	size_t len;
+	FILE *f = ic_xalloc(open_memstream(&specs, &len));
 
 	fputc('\n', f);
 	ic_plan_sentinel(f);
 	fclose(f);
+	return specs;
+}
+
+/* The sentinel's runs in bench's plan, by the names the bench gives them,
+ * one a line, the probes after them (malloc'd); NULL when some spec of the
+ * sentinel is not there or the bench could not say (its plan and errors
+ * are then kept in STEM.plan and STEM.log). Never exits: build/'s bench
+ * may be of older code. */
+static char *sentinel_runs(const char *bench, const char *stem)
+{
+	static const char *const col[] = { "name", "form", "op", "layout", "order", "filler", "sites" };
+	char *specs = sentinel_specs(), *plan = sw_fmt("%s.plan", stem), *list = sw_fmt("%s.list", stem),
+	     *log = sw_fmt("%s.log", stem), *text = NULL, *names = NULL, **r = NULL, *save = NULL;
+	size_t len, nspecs = 0, found = 0;
+	long n = -1;
+	FILE *out = ic_xalloc(open_memstream(&names, &len));
+
 	for (char *p = specs; *p; p++)
 		nspecs += *p == '\n' && p[1];
-	if (sw_run((char *[]){ (char *)bench, "--plan", "--threads=1", "--modes=private", NULL }, plan, log, NULL) ||
-	    sw_run((char *[]){ (char *)bench, "--list", "--threads=1", "--modes=private", NULL }, list, SW_SAME,
-		   NULL) ||
-	    !(text = ic_read_path(plan, &len)) || !(out = fopen(path, "w")))
-		goto out;
-	memset(col, -1, sizeof(col));
-	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char *f[32], key[512];
-		size_t nf = 0;
+	if (!sw_run((char *[]){ (char *)bench, "--plan", "--threads=1", "--modes=private", NULL }, plan, log, NULL) &&
+	    !sw_run((char *[]){ (char *)bench, "--list", "--threads=1", "--modes=private", NULL }, list, SW_SAME,
+		    NULL) &&
+	    (text = ic_read_path(plan, &len)))
+		n = sw_plan_rows(text, col, 7, &r);   /* -1: a plan of other code */
+	for (long i = 0; i < n; i++) {
+		char **f = r + 7 * i, key[512];
 
-		for (char *p = line, *q; nf < 32; p = q + 1) {
-			f[nf++] = p;
-			if (!(q = strchr(p, '\t')))
-				break;
-			*q = 0;
-		}
-		if (col[0] < 0) {
-			for (size_t i = 0; i < nf; i++)
-				for (int k = 0; k < 7; k++)
-					if (!strcmp(f[i], want[k]))
-						col[k] = (int)i;
-			for (int k = 0; k < 7; k++)
-				if (col[k] < 0)
-					goto out;   /* a plan of other code */
-			continue;
-		}
-		int short_line = 0;
-
-		for (int k = 0; k < 7; k++)
-			short_line |= (size_t)col[k] >= nf;
-		if (short_line || strcmp(f[col[5]], "0"))
-			continue;
-		snprintf(key, sizeof(key), "\n%s:%s:%s:%s:0:%s\n", f[col[1]], f[col[2]], f[col[3]], f[col[4]],
-			 f[col[6]]);
-		if (strstr(specs, key)) {
-			fprintf(out, "%s\n", f[col[0]]);
+		snprintf(key, sizeof(key), "\n%s:%s:%s:%s:0:%s\n", f[1], f[2], f[3], f[4], f[6]);
+		if (!strcmp(f[5], "0") && strstr(specs, key)) {
+			fprintf(out, "%s\n", f[0]);
 			found++;
 		}
 	}
-	free(text);
+	free(text), free(r);
 	/* The probes: the machine in its own terms (bench/probes.h). */
 	if ((text = ic_read_path(list, &len)))
 		for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
 			if (!strncmp(line, "probe/", 6))
 				fprintf(out, "%s\n", line);
-	rc = found == (long)nspecs;
-out:
-	if (out && fclose(out))
-		rc = -1;
-	/* The plan and the log stay where the sentinel is not whole. */
-	if (rc == 1)
+	fclose(out);
+	if (found == nspecs && n >= 0)
 		unlink(plan), unlink(log);
+	else
+		free(names), names = NULL;
 	unlink(list);
 	free(text), free(specs), free(plan), free(list), free(log);
-	return rc;
+	return names;
 }
 
 /* One sentinel process into DIR/raw/NAME.json, its output in DIR/log. */
@@ -182,12 +164,12 @@ static long watch_measure(const char *tree, const char *dir, const char *runs, d
 int sw_watch(int argc, char **argv)
 {
 	double minutes = 2;
-	const char *out = NULL, *cmdline = "./run.sh watch";
+	const char *out = NULL, *cmdline = "./run.sh watch", *tree = "build";
 	long jobs = sysconf(_SC_NPROCESSORS_ONLN), k;
-	char top[4096], stamp[32], *dir, *runs, *log, *report, *draw, **args;
-	const char *tree = "build";
+	char top[4096], stamp[32], *dir, *names = NULL, *runs, *log, *report, *draw, **args;
 	struct sweep sw = { 0 };
-	time_t now = time(NULL);
+	time_t now;
+	FILE *f;
 
 	for (int i = 0; i < argc; i++)
 		if (!strncmp(argv[i], "-j", 2))
@@ -203,51 +185,42 @@ int sw_watch(int argc, char **argv)
 	if (jobs < 1 || !(minutes >= 0.1 && minutes <= 60))
 		return ic_bad("watch: --minutes from 0.1 to 60 and -j of 1 or more");
 	ic_prog = "inlinecost";
-	sw_start_from_env();
 	if (!getcwd(top, sizeof(top)))
 		sw_fail("cannot tell the current directory");
 	sw_conf_read_settings(&sw);
 
-	/* build/ when its plan has every sentinel run, else build-watch/ with
-	 * those points only. */
-	{
+	/* build/ when its plan, read under its lock, has every sentinel run
+	 * (its bench is the sweep's, as it is: never rebuilt for a watch), else
+	 * build-watch/ with those points only. */
+	if (!access("build/bench/sites_bench", X_OK)) {
 		char *probe = sw_fmt("%s/inlinecost-watch.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+		int fd = sw_lock("build/.run.sh-lock", "build/", 1, cmdline);
 
 		if (!mkdtemp(probe))
 			sw_fail("cannot make a folder like %s: %s", probe, strerror(errno));
-		runs = sw_fmt("%s/runs", probe);
-		if (access("build/bench/sites_bench", X_OK) || sentinel_runs("build/bench/sites_bench", runs) != 1)
-			tree = "build-watch";
+		if (!(names = sentinel_runs("build/bench/sites_bench", sw_fmt("%s/runs", probe))))
+			close(fd);
 		sw_run((char *[]){ "rm", "-rf", probe, NULL }, NULL, NULL, NULL);
-		free(runs), free(probe);
+		free(probe);
 	}
-	if (ic_mkdir_p(tree))
-		sw_fail("cannot make %s: %s", tree, strerror(errno));
-	sw_lock(sw_fmt("%s/.run.sh-lock", tree), sw_fmt("%s/", tree), 1, cmdline);
-	{
-		/* build/'s bench is the sweep's, as it is: never rebuilt for a watch. */
-		static const char *const own[] = { "sites_bench", "watch_report", "draw", "machine_state" },
-					 *sweeps[] = { "watch_report", "draw", "machine_state" };
-		int is_own = !strcmp(tree, "build-watch");
+	if (!names) {
+		static const char *const own[] = { "sites_bench", "watch_report", "draw", "machine_state" };
+		char *specs = sentinel_specs();
 
-		if (is_own) {
-			char *specs;
-			size_t len;
-			FILE *f = ic_xalloc(open_memstream(&specs, &len));
+		tree = "build-watch";
+		if (ic_mkdir_p(tree))
+			sw_fail("cannot make %s: %s", tree, strerror(errno));
+		sw_lock("build-watch/.run.sh-lock", "build-watch/", 1, cmdline);
+		sw_phase("build: the sentinel in build-watch (log build-watch/build.log)");
+		sw_configure(top, tree,
+			     (const char *[]){ "-DCMAKE_BUILD_TYPE=Release", sw_fmt("-DIC_POINTS=%s", sw_joined(specs + 1)),
+					       sw_fmt("-DIC_PER_CALLER=%s", sw_get(&sw, "per_caller")) },
+			     3);
+		sw_build(tree, own, 4, NULL, jobs);
+	} else {
+		static const char *const sweeps[] = { "watch_report", "draw", "machine_state" };
 
-			ic_plan_sentinel(f);
-			fclose(f);
-			sw_phase("build: the sentinel in build-watch (log build-watch/build.log)");
-			sw_configure(top, tree,
-				     (const char *[]){ "-DCMAKE_BUILD_TYPE=Release",
-						       sw_fmt("-DIC_POINTS=%s", sw_joined(specs)),
-						       sw_fmt("-DIC_PER_CALLER=%s", sw_get(&sw, "per_caller")) },
-				     3);
-		}
-		if (is_own)
-			sw_build(tree, own, 4, NULL, jobs);
-		else
-			sw_build(tree, sweeps, 3, NULL, jobs);
+		sw_build(tree, sweeps, 3, NULL, jobs);
 	}
 
 	if (out) {
@@ -266,9 +239,11 @@ int sw_watch(int argc, char **argv)
 		sw_fail("cannot make the folders of %s", dir);
 	sw_catch(watch_stopped);
 	runs = sw_fmt("%s/log/sentinel.runs", dir);
-	if (sentinel_runs(sw_fmt("%s/bench/sites_bench", tree), runs) != 1)
-		sw_fail("%s/bench/sites_bench does not run the whole sentinel (its plan and errors: %s.plan, %s.log)",
-			tree, runs, runs);
+	if (!names && !(names = sentinel_runs("build-watch/bench/sites_bench", runs)))
+		sw_fail("build-watch/bench/sites_bench does not run the whole sentinel (its plan and errors: %s.plan, "
+			"%s.log)", runs, runs);
+	if (!(f = fopen(runs, "w")) || fputs(names, f) < 0 || fclose(f))
+		sw_fail("cannot write %s", runs);
 	sw_say("results: %s", dir);
 	sw_measure_begin("./run.sh watch", cmdline, top);
 	k = watch_measure(tree, dir, runs, minutes);

@@ -110,6 +110,32 @@ static void test_commit(void)
 	CHECK(entries(dir) == 2, "%d entries", entries(dir));
 }
 
+/* IC_ATOMIC_KEEP_SAME: the same bytes keep the old file (its inode, so
+ * its mtime too) and leave no temporary one; other bytes replace it. */
+static void test_keep_same(void)
+{
+	struct ic_atomic_file af;
+	char dir[PATH_MAX], path[PATH_MAX + 16];
+	struct stat before, after;
+
+	mkdir_in(dir, sizeof(dir), "keep");
+	snprintf(path, sizeof(path), "%s/gen.c", dir);
+	put(path, "int x;\n");
+	CHECK(stat(path, &before) == 0, "stat %s", path);
+	for (int k = 0; k < 3; k++) {
+		const char *text = (const char *[]){ "int x;\n", "int y;\n", "int y;\nint z;\n" }[k];
+
+		CHECK(ic_atomic_open(&af, path, IC_ATOMIC_KEEP_SAME) == 0, "open: %s", af.err);
+		fputs(text, af.f);
+		CHECK(ic_atomic_commit(&af) == 0, "commit: %s", af.err);
+		CHECK(!strcmp(slurp(path), text) && entries(dir) == 1, "content '%s', %d entries", slurp(path),
+		      entries(dir));
+		CHECK(stat(path, &after) == 0 && (after.st_ino == before.st_ino) == (k == 0),
+		      "write %d: the file %s", k, k ? "was kept though it changed" : "was replaced by the same bytes");
+		before = after;
+	}
+}
+
 /* A set of files (summarize's way): finish all, then rename all; abort after
  * a rename leaves the renamed file alone. */
 static void test_set(void)
@@ -245,6 +271,7 @@ int main(void)
 	atexit(cleanup);
 	test_commit();
 	test_set();
+	test_keep_same();
 	test_abort();
 	test_failures();
 	puts("test_common_atomic_file: ok");

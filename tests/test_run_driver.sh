@@ -7,7 +7,7 @@
 # second), sim.csv with "*" and the source kept in run.conf, a resume that
 # would count otherwise refused, one that measures only what is missing;
 # a failed process's log tail and how to go on; --lto on the ordinary
-# link; two builds, each its plan-b<k>.tsv, sim-b<k>.csv and b<k>_ processes;
+# link; without out a directory under results/, results/latest at it; two builds, each its plan-b<k>.tsv, sim-b<k>.csv and b<k>_ processes;
 # the processes in the plan's order with the
 # time left, which rises only with a reason; the verdict so far at each
 # quarter; --spread's repeats one after the other, their starts the gap
@@ -94,7 +94,6 @@ plant=
 counter_source_of_run=
 jobs=1
 cmdline=./run.sh test
-elapsed=0
 tree=b
 tree_codegen=user'
 sweep() {
@@ -159,6 +158,12 @@ grep -q '^variant_seeds=.' "$tmp/r6/run.conf" && bad "--lto drew variant seeds: 
 grep -q 'linking layout variant' "$tmp/err" && bad "--lto linked layout variants"
 [ "$(cut -d' ' -f6 "$tmp/procs" | sort -u)" = sites_bench ] || bad "--lto ran $(cut -d' ' -f6 "$tmp/procs" | sort -u)"
 
+# No out: a new directory under results/, results/latest pointing at it.
+sweep out= counters=none >/dev/null 2>"$tmp/err" || fail "the sweep into results/ failed: $(cat "$tmp/err")"
+d=$(sed -n 's/^inlinecost: results: //p' "$tmp/err")
+[ "$(dirname "$d")" = "$top/results" ] && [ "$(readlink "$top/results/latest")" = "$(basename "$d")" ] ||
+	bad "results/latest: $d, $(ls -l "$top/results")"
+
 # Two builds: each its plan, its simulated counts and its processes (b<k>_).
 cp -r "$t" "$top/b2"
 FAKE_SOURCE=sim sweep out="$tmp/r7" tree="b2" >/dev/null 2>"$tmp/err" || fail "the two-build sweep failed: $(cat "$tmp/err")"
@@ -211,14 +216,22 @@ tail -n 1 "$tmp/err" | grep -qx "inlinecost: interrupted: finished processes are
 # runs holding it, the holder's line names the given command line, and it
 # is let go after, CMD's status ours; a descriptor handed down (flock FILE
 # ...) is used.
+# The stand-in holds the lock until sweep measure says it waits (the holder
+# file may still hold the interrupted sweep's line: its own is waited for).
 ( exec 9<"$IC_MEASURE_LOCK"; flock 9; echo "pid $BASHPID (./run.sh --quick) in /elsewhere since T" >"$IC_MEASURE_LOCK.holder"
-	exec sleep 2 ) &
+	exec sleep 60 ) &
 standin=$!
-for _ in $(seq 50); do [ -s "$IC_MEASURE_LOCK.holder" ] && break; sleep 0.1; done
-out=$(cd "$1" && "$sweep" measure --cmdline="./run.sh micro --x" "./run.sh micro" -- bash -c '
+for _ in $(seq 300); do grep -q "^pid $standin " "$IC_MEASURE_LOCK.holder" && break; sleep 0.1; done
+(cd "$1" && exec "$sweep" measure --cmdline="./run.sh micro --x" "./run.sh micro" -- bash -c '
 	flock -n "$IC_MEASURE_LOCK" true && echo "inlinecost: the lock free" || echo "inlinecost: the lock held"
-	cat "$IC_MEASURE_LOCK.holder"; exit 3' 2>&1); rc=$?
+	cat "$IC_MEASURE_LOCK.holder"; exit 3' >"$tmp/measure" 2>&1) &
+measure=$!
+for _ in $(seq 300); do grep -q ' waits: ' "$tmp/measure" && break; sleep 0.1; done
+kill "$standin"
 wait "$standin"
+wait "$measure"
+rc=$?
+out=$(cat "$tmp/measure")
 [ $rc -eq 3 ] || bad "sweep measure: exit $rc, want the command's 3: $out"
 grep -qx 'inlinecost: ./run.sh micro waits: the machine is measuring for pid [0-9]* (./run.sh --quick) in /elsewhere since T' <<<"$out" ||
 	bad "sweep measure does not say for whom it waits: $out"

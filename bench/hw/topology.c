@@ -247,37 +247,24 @@ enum ic_bind_kind ic_place_thread(int thread_index, int n_cores, const int *pus_
 int ic_topo_bind_thread(int thread_index, int *os_cpu_out, enum ic_bind_kind *kind_out,
 			char *why, size_t why_len)
 {
-	const struct hwloc_topology_support *sup;
 	hwloc_const_cpuset_t allowed;
 	hwloc_obj_type_t core_type;
-	hwloc_bitmap_t set;
+	hwloc_bitmap_t set = NULL, kind_allowed = NULL;
 	int pus_per_core[IC_MAX_CORES];
 	hwloc_obj_t cores[IC_MAX_CORES];
 	int ncores, n = 0, core, pu, cpu = -1;
-	enum ic_bind_kind kind;
+	enum ic_bind_kind kind = IC_BIND_NONE;
 
-	if (os_cpu_out)
-		*os_cpu_out = -1;
-	if (kind_out)
-		*kind_out = IC_BIND_NONE;
-	if (!ic_topo_loaded) {
+	if (!ic_topo_loaded)
 		snprintf(why, why_len, "topology not open (call ic_topo_open first)");
-		return -1;
-	}
-	if (thread_index < 0) {
+	else if (thread_index < 0)
 		snprintf(why, why_len, "thread index %d is negative", thread_index);
-		return -1;
-	}
-	sup = hwloc_topology_get_support(ic_topo);
-	if (!sup->cpubind->set_thisthread_cpubind) {
+	else if (!hwloc_topology_get_support(ic_topo)->cpubind->set_thisthread_cpubind)
 		snprintf(why, why_len, "binding threads is not supported on this system");
-		return -1;
-	}
-	set = hwloc_bitmap_alloc();
-	if (!set) {
+	else if (!(set = hwloc_bitmap_alloc()))
 		snprintf(why, why_len, "out of memory");
-		return -1;
-	}
+	if (!set)
+		goto out;
 	/* The cores with an allowed PU, and how many allowed PUs each has. */
 	core_type = ic_core_type();
 	ncores = hwloc_get_nbobjs_by_type(ic_topo, core_type);
@@ -287,7 +274,6 @@ int ic_topo_bind_thread(int thread_index, int *os_cpu_out, enum ic_bind_kind *ki
 	if (ic_topo_start_set && hwloc_bitmap_intersects(ic_topo_start_set, allowed))
 		allowed = ic_topo_start_set;
 	/* One core kind on a hybrid CPU, where it leaves something. */
-	hwloc_bitmap_t kind_allowed = NULL;
 	if (ic_topo_kind_set && hwloc_bitmap_intersects(ic_topo_kind_set, allowed) &&
 	    (kind_allowed = hwloc_bitmap_alloc())) {
 		hwloc_bitmap_and(kind_allowed, ic_topo_kind_set, allowed);
@@ -303,32 +289,29 @@ int ic_topo_bind_thread(int thread_index, int *os_cpu_out, enum ic_bind_kind *ki
 		}
 	}
 	kind = ic_place_thread(thread_index, n, pus_per_core, &core, &pu);
-	if (kind != IC_BIND_NONE) {
-		/* PU number pu of the core's allowed PUs, alone in the set. */
-		hwloc_bitmap_and(set, cores[core]->cpuset, allowed);
-		cpu = hwloc_bitmap_first(set);
-		for (int k = 0; k < pu; k++)
-			cpu = hwloc_bitmap_next(set, cpu);
-		hwloc_bitmap_only(set, (unsigned)cpu);
-	}
-	hwloc_bitmap_free(kind_allowed);
 	if (kind == IC_BIND_NONE) {
 		snprintf(why, why_len, "no allowed core to bind thread %d to", thread_index);
-		hwloc_bitmap_free(set);
-		return -1;
+		goto out;
 	}
+	/* PU number pu of the core's allowed PUs, alone in the set. */
+	hwloc_bitmap_and(set, cores[core]->cpuset, allowed);
+	cpu = hwloc_bitmap_first(set);
+	for (int k = 0; k < pu; k++)
+		cpu = hwloc_bitmap_next(set, cpu);
+	hwloc_bitmap_only(set, (unsigned)cpu);
 	if (hwloc_set_cpubind(ic_topo, set, HWLOC_CPUBIND_THREAD) < 0) {
 		snprintf(why, why_len, "binding thread %d to core %d (cpu %d) failed: %s",
 			 thread_index, core, cpu, strerror(errno));
-		hwloc_bitmap_free(set);
-		return -1;
+		kind = IC_BIND_NONE;
 	}
+out:
+	hwloc_bitmap_free(kind_allowed);
 	hwloc_bitmap_free(set);
 	if (os_cpu_out)
-		*os_cpu_out = cpu;
+		*os_cpu_out = kind == IC_BIND_NONE ? -1 : cpu;
 	if (kind_out)
 		*kind_out = kind;
-	return 0;
+	return kind == IC_BIND_NONE ? -1 : 0;
 }
 
 int ic_topo_unbind_thread(void)
