@@ -154,10 +154,9 @@ sweep_main() {
 	if [ -n "$resume" ]; then check_resume_identity; else build_identity; fi
 	local bin b
 	bin=$(sweep_tool) || exit 1
-	exec "$bin" run <<<"$(
+	IC_RUN_ELAPSED_S=$((SECONDS - run_start)) exec "$bin" run <<<"$(
 		conf_text
-		printf 'out=%s\nresume=%s\njobs=%s\ncmdline=%s\nelapsed=%s\n' "$out" "$resume" "$jobs" \
-			"$cmdline" "$((SECONDS - run_start))"
+		printf 'out=%s\nresume=%s\njobs=%s\ncmdline=%s\n' "$out" "$resume" "$jobs" "$cmdline"
 		for b in "${!B_dir[@]}"; do
 			printf 'tree=%s\ntree_cc=%s\ntree_cflags=%s\ntree_codegen=%s\n' "${B_dir[b]}" "${B_cc[b]}" \
 				"${B_cflags[b]}" "${B_codegen[b]}"

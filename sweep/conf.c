@@ -16,10 +16,8 @@
 #include "topology.h"
 
 /* The run's own keys, never written into run.conf: tree starts a build,
- * the tree_ keys after it are that build's. elapsed is ignored (the start
- * comes in $IC_RUN_ELAPSED_S): only kept out of run.conf while
- * scripts/plan.sh still hands it over. */
-static const char *const own_keys[] = { "out", "resume", "jobs", "cmdline", "elapsed", "tree", "tree_cc",
+ * the tree_ keys after it are that build's. */
+static const char *const own_keys[] = { "out", "resume", "jobs", "cmdline", "tree", "tree_cc",
 					"tree_cflags", "tree_codegen", "tree_arg", NULL };
 
 static int is_own(const char *key)
