@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "format.h"
-#include "inlines.h"
+#include "census.h"
 #include "inlines_chart.h"
 #include "kit.h"
 

@@ -96,7 +96,7 @@ enum {
 static const struct {
 	const char *name;
 	int (*write)(FILE *f, const struct ic_analysis *an);
-} ic_out[IC_OUT_COUNT] = {
+} outputs[IC_OUT_COUNT] = {
 	[IC_OUT_JSON] = { "benchmark.json" },
 	[IC_OUT_POINTS] = { "points.csv", ic_tables_points_write },
 	[IC_OUT_RATIOS] = { "ratios.csv", ic_tables_ratios_write },
@@ -155,7 +155,7 @@ static int ic_write_all(const struct ic_analysis *an, const char *dir)
 	if (ic_mkdir_p(plots))   /* and dir; a bad --out: nothing written yet */
 		return ic_bad("--out %s: cannot create %s: %s", dir, plots, strerror(errno));
 	for (size_t i = 0; i < n; i++) {
-		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, ic_out[i].name) >= sizeof(path))
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, outputs[i].name) >= sizeof(path))
 			errno = ENAMETOOLONG;
 		else if (!ic_atomic_open(&outs[i], path, IC_ATOMIC_SYNC))
 			continue;
@@ -169,7 +169,7 @@ static int ic_write_all(const struct ic_analysis *an, const char *dir)
 				      outs[IC_OUT_RATIO_DAT].f, outs[IC_OUT_ATTR_DAT].f,
 				      outs[IC_OUT_PROCESS_DAT].f, outs[IC_OUT_TIMELINE_DAT].f };
 	for (size_t i = 0; i < n; i++)
-		if (ic_out[i].write && ic_out[i].write(outs[i].f, an))
+		if (outputs[i].write && outputs[i].write(outs[i].f, an))
 			goto fail;
 	if (!merged || json_dumpf(merged, outs[IC_OUT_JSON].f, JSON_INDENT(2)) ||
 	    fputc('\n', outs[IC_OUT_JSON].f) == EOF || ic_chart_data_write(&cf, an))

@@ -1,7 +1,7 @@
-/* The census of inlined copies (inlines.h): one walk over every unit's
+/* The census of inlined copies (census.h): one walk over every unit's
  * scopes, down to the inlined copies in them. */
 #define _GNU_SOURCE
-#include "inlines.h"
+#include "census.h"
 
 #include <dwarf.h>
 #include <gsl/gsl_sort_uint.h>

@@ -1,6 +1,6 @@
-/* Finding and opening a binary's DWARF (inlines.h). */
+/* Finding and opening a binary's DWARF (census.h). */
 #define _GNU_SOURCE
-#include "inlines.h"
+#include "census.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,6 +1,6 @@
-/* Pricing census rows on a measured run (inlines.h). */
+/* Pricing census rows on a measured run (census.h). */
 #define _GNU_SOURCE
-#include "inlines.h"
+#include "census.h"
 
 #include <dirent.h>
 #include <errno.h>

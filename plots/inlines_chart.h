@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "inlines.h"
+#include "census.h"
 
 /* png must end in ".png"; the SVG goes beside it. Returns 0, or -1 with one
  * line in err naming what is wrong with the path (bad input). */

@@ -1,8 +1,8 @@
-/* inlines' library (cmd/inlines.c is its program): a binary's DWARF found
- * and opened, its census of inlined copies, each priced on a measured run.
- */
-#ifndef IC_INLINES_H
-#define IC_INLINES_H
+/* inlines' library (cmd/inlines.c is its program), one header for its three
+ * parts: a binary's DWARF found and opened (debug_file.c), its census of inlined
+ * copies (census.c), each priced on a measured run (price.c). */
+#ifndef IC_CENSUS_H
+#define IC_CENSUS_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -122,4 +122,4 @@ const char *ic_price_verdict(char *buf, size_t cap, const struct ic_price_run *r
  * lines can say "calls" and "inlined copies". */
 int ic_price_classic(const struct ic_price_run *run);
 
-#endif /* IC_INLINES_H */
+#endif /* IC_CENSUS_H */
