@@ -247,7 +247,7 @@ static int agree_joint(const struct ic_agree_side *a, const struct ic_agree_side
 	memset(in_a, 1, j->draws_a);
 	j->t_max = agree_t_max(y, n, out->npts, in_a, &at);
 	j->t_sites = isfinite(j->t_max) ? out->pts[at].sites : 0;
-	rc = isfinite(j->t_max) ? agree_permute(y, j->draws_a, j->draws_b, out->npts, j) : 0;
+	rc = isfinite(j->t_max) && j->draws_a && j->draws_b ? agree_permute(y, j->draws_a, j->draws_b, out->npts, j) : 0;
 out:
 	free(y);
 	free(in_a);

@@ -743,6 +743,7 @@ int ic_watch_analyse(struct ic_watch *w, char *err, size_t errlen)
 	const struct ic_states *st;
 	const struct ic_sm *m;
 	long lp;
+	double gap = -1.0;
 
 	if (ic_analyse(&w->an, &w->res, &ic_analysis_defaults, err, errlen)) {
 		ic_analysis_free(&w->an);
@@ -764,7 +765,6 @@ int ic_watch_analyse(struct ic_watch *w, char *err, size_t errlen)
 	w->nstates = st->nstates;
 	w->why = st->why;
 	w->separation = m->sep;
-	w->part = m->sep_site < w->nsites ? m->sep_site : 0;
 	watch_short_samples(w, se);
 	if (watch_windows(w, se))
 		return ic_fail(err, errlen, "out of memory");
@@ -793,11 +793,22 @@ int ic_watch_analyse(struct ic_watch *w, char *err, size_t errlen)
 		for (size_t i = 0; i < w->nsamples; i++)
 			ws->procs += !w->samples[i].in_long && w->samples[i].state == s;
 	}
+	/* The N the report reads the states at: where their ratios part most
+	 * (the model's sep_site weighs the gap by its noise, for the fit). */
+	w->part = 0;
+	for (size_t j = 0; w->nstates == 2 && j < w->nsites; j++) {
+		double x = fabs(log(w->st[1].ratio[j] / w->st[0].ratio[j]));
+
+		if (x > gap) {   /* (false for NaN) */
+			gap = x;
+			w->part = j;
+		}
+	}
 	w->switching = st->nunsteady;
 	lp = watch_proc(&se->procs, w->long_file);
 	w->long_switches = w->have_long && lp >= 0 && st->unsteady[lp];
 	if (!(w->order = watch_time_order(w)) || watch_unit_means(w, se) || watch_steadiness(w) ||
-	    (w->nstates == 2 && watch_states_fit(w, w->part)))
+	    (w->nstates == 2 && watch_states_fit(w, m->sep_site < w->nsites ? m->sep_site : 0)))
 		return ic_fail(err, errlen, "out of memory");
 	/* Steady first: one answer needs the bound, whatever the states. Then
 	 * two states where they fit; else the variation named. Brief spells

@@ -198,7 +198,7 @@ struct ic_watch {
 	size_t nstates;
 	const char *why;           /* with one state: why not two (states.h) */
 	double separation;         /* the levels' distance in scales of the t noise at the N they part most */
-	size_t part;               /* that N's index: the states' forms and probes are read there */
+	size_t part;               /* the N where the states' ratios part most: the report reads them there */
 	struct ic_watch_state st[2];
 	struct ic_watch_form forms[IC_WATCH_NFORMS];   /* per state, with two */
 	struct ic_watch_probe *probes;   /* per state, with two: each probe the processes ran */

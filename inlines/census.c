@@ -5,7 +5,6 @@
 
 #include <dwarf.h>
 #include <gsl/gsl_sort_uint.h>
-#include <gsl/gsl_statistics_uint.h>
 #include <errno.h>
 #include <math.h>
 #include <search.h>
@@ -346,13 +345,14 @@ static int census_row_cmp(const void *a, const void *b)
 	return d ? d : (x->line > y->line) - (x->line < y->line);
 }
 
-/* v sorted (ascending, as the census keeps it); its median. */
+/* v's median, v sorted here. The middle two are added as doubles: GSL's
+ * median adds them as unsigned ints, which wraps for sizes near 4 GB. */
 static double census_median(uint32_t *v, size_t n)
 {
 	if (!n)
 		return NAN;
 	gsl_sort_uint(v, 1, n);
-	return gsl_stats_uint_median_from_sorted_data(v, 1, n);
+	return n % 2 ? v[n / 2] : 0.5 * ((double)v[n / 2 - 1] + v[n / 2]);
 }
 
 static int census_finish(struct ic_census *c)

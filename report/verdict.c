@@ -186,20 +186,28 @@ struct vcount {
 
 static struct vcount vset_count(const struct ic_group *g)
 {
-	/* The counts and switches are the crossover's (the engine's); the
-	 * sides' first and last N are read here. */
-	struct vcount k = { .nc = g->xo.n_compare, .nb = g->xo.n_baseline, .nu = g->xo.n_unresolved,
-			    .switches = g->xo.switches };
+	/* From each N's side, as the sides' first and last N are: the
+	 * crossover's counts come from its intervals, which agree with the
+	 * sides only up to rounding at Holm's level. */
+	struct vcount k = { 0 };
+	enum ic_point_side last = IC_SIDE_UNRESOLVED;
 
 	for (size_t i = 0; i < g->nratios; i++) {
+		enum ic_point_side s = g->ratios[i].side;
 		unsigned long n = g->ratios[i].sites;
 
-		if (g->ratios[i].side == IC_SIDE_COMPARE) {
-			k.minc = k.minc ? k.minc : n;
+		if (s == IC_SIDE_COMPARE) {
+			k.minc = k.nc++ ? k.minc : n;
 			k.maxc = n;
-		} else if (g->ratios[i].side == IC_SIDE_BASELINE) {
-			k.minb = k.minb ? k.minb : n;
+		} else if (s == IC_SIDE_BASELINE) {
+			k.minb = k.nb++ ? k.minb : n;
 			k.maxb = n;
+		} else {
+			k.nu++;
+		}
+		if (s != IC_SIDE_UNRESOLVED) {
+			k.switches += last != IC_SIDE_UNRESOLVED && s != last;
+			last = s;
 		}
 	}
 	return k;
