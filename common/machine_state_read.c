@@ -146,9 +146,13 @@ static void ms_smt(struct ic_mstate *ms, const char *root)
 /* The selected mode of "always [madvise] never". */
 static void ms_thp(struct ic_mstate *ms, const char *root)
 {
-	char *v = ms->item[ms->n].value, *o, *c;
+	size_t n = ms->n;
+	char *v, *o, *c;
 
 	ms_file(ms, root, "machine_thp", "/sys/kernel/mm/transparent_hugepage/enabled");
+	if (ms->n == n)   /* the table was full */
+		return;
+	v = ms->item[n].value;
 	if ((o = strchr(v, '[')) && (c = strchr(o, ']'))) {
 		*c = '\0';
 		memmove(v, o + 1, (size_t)(c - o));

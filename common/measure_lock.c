@@ -44,7 +44,8 @@ long ic_measure_holder_read(const char *root, char *line, size_t cap)
 
 /* In place, no O_CREAT: another user's file in /tmp takes it so
  * (fs.protected_regular refuses O_CREAT there). The line is a courtesy:
- * a failure to write it stops nothing. */
+ * a failure to write it stops nothing. One line, whatever cmdline holds:
+ * its readers take the first. */
 void ic_measure_holder_write(const char *cmdline, const char *top)
 {
 	char path[4200], when[32] = "";
@@ -55,8 +56,12 @@ void ic_measure_holder_write(const char *cmdline, const char *top)
 	if (!(f = fopen(path, "r+")))
 		return;
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-	if (ftruncate(fileno(f), 0) == 0 && cmdline)
-		fprintf(f, "pid %ld (%s) in %s since %s\n", (long)getpid(), cmdline, top, when);
+	if (ftruncate(fileno(f), 0) == 0 && cmdline) {
+		fprintf(f, "pid %ld (", (long)getpid());
+		for (const char *c = cmdline; *c; c++)
+			fputc(*c == '\n' ? ' ' : *c, f);
+		fprintf(f, ") in %s since %s\n", top, when);
+	}
 	fclose(f);
 }
 

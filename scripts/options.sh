@@ -141,6 +141,10 @@ parse_sub() {
 			operands+=("$a")
 			continue
 		fi
+		# A word where an option belongs (an empty one too, which would
+		# match the spec's spaces); the sweep calls it an unknown option.
+		[[ $a == -?* ]] || { [ -z "$name" ] && [ -n "$a" ]; } ||
+			die "${who}unexpected argument '$a' (see ./run.sh${name:+ $name} --help)"
 		if [[ $spec == *" $a "* ]]; then kind=${opt_spec[$a]#* }
 		elif [[ $spec == *" $a="* ]]; then kind=${spec#*" $a="}
 		else die "${who}unknown option '$a' (see ./run.sh${name:+ $name} --help)"
@@ -270,8 +274,9 @@ check_body() {
 		die "--body: $(sed -n '/(message):/,/^Call Stack/p' <<<"$err" | sed '1d;$d' | tr -s ' \n' ' ' | sed 's/^ *IC_BODY: //; s/ *$//')"
 	for ((b = 0; b < ${#B_dir[@]}; b++)); do
 		command -v cmake >/dev/null && command -v "${B_cc[$b]:-cc}" >/dev/null && continue
-		[ "$1" = before ] || fail "--body: cmake or the compiler ${B_cc[$b]:-cc} still missing after the install"
-		return 0
+		[ "$1" = before ] && return 0
+		command -v cmake >/dev/null || fail "--body: cmake still missing after the install"
+		fail "--body: the compiler ${B_cc[$b]:-cc} still missing after the install"
 	done
 	for ((b = 0; b < ${#B_dir[@]}; b++)); do
 		regs=-mgeneral-regs-only   # as the codegen builds it: vectorised code may use the vector registers

@@ -8,7 +8,7 @@
 
 sub_test() {
 	parse_sub test "--all=flag" "$@"
-	local failed=0 a passed
+	local failed=0 a passed logs="build/"
 	ensure_packages
 	if [ -z "${opt[--all]:-}" ]; then
 		# No IC_POINTS: build/ keeps the points it has (a sweep's; the
@@ -21,10 +21,10 @@ sub_test() {
 		test_tree build "" --points || failed=1
 		test_tree build-tsan tsan -DCMAKE_BUILD_TYPE=Release -DIC_SANITIZE=thread || failed=1
 		test_tree build-asan sanitize -DCMAKE_BUILD_TYPE=Release -DIC_SANITIZE=address || failed=1
-		passed="every test passed in build, build-tsan and build-asan"
+		passed="every test passed in build, build-tsan and build-asan" logs="each tree's "
 	fi
 	say "times: ${test_times[*]}"
-	[ $failed -eq 0 ] || fail "some tests failed (their output is above; logs in each tree's Testing/Temporary)"
+	[ $failed -eq 0 ] || fail "some tests failed (their output is above; logs in ${logs}Testing/Temporary)"
 	say "$passed"
 }
 

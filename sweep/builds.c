@@ -195,6 +195,7 @@ long sw_plan_rows(char *text, const char *const *col, size_t n, char ***rows)
 		for (size_t c = 0; c < n; c++) {
 			if ((size_t)at[c] >= nf) {
 				free(*rows);
+				*rows = NULL;
 				return -1;
 			}
 			(*rows)[(size_t)k * n + c] = f[at[c]];

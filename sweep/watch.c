@@ -189,18 +189,26 @@ int sw_watch(int argc, char **argv)
 		sw_fail("cannot tell the current directory");
 	sw_conf_read_settings(&sw);
 
-	/* build/ when its plan, read under its lock, has every sentinel run
-	 * (its bench is the sweep's, as it is: never rebuilt for a watch), else
-	 * build-watch/ with those points only. */
+	/* build/ when its plan has every sentinel run (its bench is the
+	 * sweep's, as it is: never rebuilt for a watch), else build-watch/ with
+	 * those points only. Read first without build/'s lock, so a watch
+	 * beside a sweep of other points does not wait for it; then again
+	 * under the lock, as a sweep may have rebuilt it in between. */
 	if (!access("build/bench/sites_bench", X_OK)) {
-		char *probe = sw_fmt("%s/inlinecost-watch.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-		int fd = sw_lock("build/.run.sh-lock", "build/", 1, cmdline);
+		char *probe = sw_fmt("%s/inlinecost-watch.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp"), *runs;
 
 		if (!mkdtemp(probe))
 			sw_fail("cannot make a folder like %s: %s", probe, strerror(errno));
-		if (!(names = sentinel_runs("build/bench/sites_bench", sw_fmt("%s/runs", probe))))
-			close(fd);
+		runs = sw_fmt("%s/runs", probe);
+		if ((names = sentinel_runs("build/bench/sites_bench", runs))) {
+			int fd = sw_lock("build/.run.sh-lock", "build/", 1, cmdline);
+
+			free(names);
+			if (!(names = sentinel_runs("build/bench/sites_bench", runs)))
+				close(fd);
+		}
 		sw_run((char *[]){ "rm", "-rf", probe, NULL }, NULL, NULL, NULL);
+		free(runs);
 		free(probe);
 	}
 	if (!names) {

@@ -90,6 +90,9 @@ while IFS= read -r f; do
 	cmp -s "$top/$f" "$src/$f" && continue
 	mkdir -p "$(dirname "$src/$f")" && cp "$top/$f" "$src/$f" || exit 1
 done || die "copying the tree to $src failed"
+# A file gone from the tree goes from the copy too (run.sh sources every
+# scripts/*.sh).
+(cd "$src" && find . -type f -print) | while IFS= read -r f; do [ -e "$top/$f" ] || rm -f "$src/$f"; done
 
 if [ ! -f "$bld/CMakeCache.txt" ]; then
 	cmake -S "$src" -B "$bld" -G Ninja -DCMAKE_BUILD_TYPE=Release >"$scratch/configure.log" 2>&1 ||

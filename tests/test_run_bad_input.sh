@@ -85,6 +85,9 @@ check --modes --calibrate --modes shared
 check --forms --calibrate --forms inline,extern
 # A subcommand's helper is no subcommand.
 check "unknown option 'args'" args
+# A word, or an empty one, where a subcommand takes only options.
+check "history: unexpected argument 'foo'" history foo
+check "micro: unexpected argument ''" micro ""
 check --body --body /nonexistent/body.c
 check --ops --body "$top/examples/kref.c" --ops tail_dequeue
 check --forms --body "$top/examples/kref.c" --forms inline,extern_nolock
