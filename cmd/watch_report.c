@@ -196,8 +196,10 @@ static void wr_steadiness(FILE *f, const struct ic_watch *w)
 {
 	const double need = IC_STEADY_MARGIN / 1.6448536269514722;
 
-	fprintf(f, "Steadiness (%zu short process%s and %zu window%s as units):", w->nshort,
-		w->nshort == 1 ? "" : "es", w->nwindows, w->nwindows == 1 ? "" : "s");
+	fprintf(f, "Steadiness (%zu short process%s", w->nshort, w->nshort == 1 ? "" : "es");
+	if (w->nwindows)   /* the long process's, when there is one */
+		fprintf(f, " and %zu window%s", w->nwindows, w->nwindows == 1 ? "" : "s");
+	fprintf(f, " as units):");
 	for (size_t j = 0; j < w->nsites; j++) {
 		const struct ic_steady *h = &w->steady[j].h;
 

@@ -55,6 +55,8 @@ grep -q '^State 2 slows the inlined locked sequence by [0-9]*%; the same copies 
 	fail "the forms' story not told: $(cat "$work/forms.out")"
 grep -q '^  inline: slower in state 2\.$' "$work/forms.out" || fail "inline not the one slower: $(cat "$work/forms.out")"
 grep -q 'clone[^:]*: slower' "$work/forms.out" && fail "clone named slower: $(cat "$work/forms.out")"
+# Short processes only: the units are those, with no windows of a long one.
+grep -q '^Steadiness (30 short processes as units):' "$work/forms.out" || fail "the units: $(grep Steadiness "$work/forms.out")"
 # The probes' wording, on the recorded processes with probes added (the
 # recording has none): clock at 15.6 ns in every repetition (+-1%, seeded),
 # so unchanged; locked_same_line at a third of each inline repetition's
