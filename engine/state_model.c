@@ -168,26 +168,28 @@ static double sm_em2(const struct ic_sm *m, struct sm_work *w, double *mu, doubl
 {
 	size_t n = m->n, ns = m->nsites;
 	double ll = -INFINITY, prev;
-	/* One block: num and den per state and N, snum and sden per N. */
-	double *num = ic_stats_alloc(6 * ns, sizeof(*num)), *den, *snum, *sden;
+	/* One block: num and den per state and N, snum, sden and log sigma per N. */
+	double *num = ic_stats_alloc(7 * ns, sizeof(*num)), *den, *snum, *sden, *lsig;
 
 	if (!num)
 		return ll;
 	den = num + 2 * ns;
 	snum = den + 2 * ns;
 	sden = snum + ns;
+	lsig = sden + ns;
 	for (int it = 0; it < SM_MAX_ITER; it++) {
 		double pi1 = rate[0] / (rate[0] + rate[1]), k[2], e[2];
 
 		prev = ll;
+		for (size_t j = 0; j < ns; j++)   /* once a pass, not once an observation */
+			lsig[j] = log(sigma[j]);
 		/* Forward, scaled; emissions relative to their larger. */
 		ll = 0.0;
 		w->e_rate[0] = rate[0], w->e_rate[1] = rate[1];
 		for (size_t i = 0; i < n; i++) {
 			const struct ic_sm_obs *o = &m->obs[i];
-			double ls = log(sigma[o->site]);
-			double l0 = sm_logpdf_ls(o->y, mu[o->site], sigma[o->site], ls);
-			double l1 = sm_logpdf_ls(o->y, mu[ns + o->site], sigma[o->site], ls);
+			double l0 = sm_logpdf_ls(o->y, mu[o->site], sigma[o->site], lsig[o->site]);
+			double l1 = sm_logpdf_ls(o->y, mu[ns + o->site], sigma[o->site], lsig[o->site]);
 			/* (exp(0) is 1 exactly: the larger's costs nothing) */
 			double top = fmax(l0, l1), e0 = l0 == top ? 1.0 : exp(l0 - top),
 			       e1 = l1 == top ? 1.0 : exp(l1 - top), a0, a1, sum;
