@@ -46,6 +46,10 @@ done
 table=$(sed -n 's/^\(--[a-z-]*\).*/\1/p' "$top/scripts/options.tsv" | sort)
 [ -n "$table" ] || bad "no option table in scripts/options.tsv"
 helped=$("$run" --help | sed -n 's/^  \(--[a-z-]*\).*/\1/p' | sort)
+# Each row: the option, its check, and a help line that says something.
+awk -F'\t' '/^--/ && (NF < 3 || $3 !~ /[a-z]/) { print $1 }' "$top/scripts/options.tsv" | while read -r o; do
+	echo "FAIL: scripts/options.tsv: $o has no help"
+done | grep . && fail=1
 [ "$table" = "$helped" ] || bad "the option table and ./run.sh --help differ: $(diff <(echo "$table") <(echo "$helped") | grep '^[<>]' | tr '\n' ' ')"
 # docs/options.md names each of them too (as `--name`).
 for o in $table; do grep -q -- "\`$o" "$top/docs/options.md" || bad "docs/options.md does not name $o"; done
