@@ -44,11 +44,7 @@ static const char sweep_usage[] =
 	"         the processes in their order (plan/order.h):\n"
 	"         KEY GROUP REPEAT VARIANT PROCESS BUILD\n"
 	"       sweep seeds --seed S --repeats R --variants V\n"
-	"         each layout variant's seed: r<R>_v<V> SEED\n"
-	"       sweep measure [--cmdline=TEXT] WHAT -- CMD [ARG...]\n"
-	"         CMD under the machine lock (sweep/locks.c), for run.sh's subcommands:\n"
-	"         WHAT names us while we wait, TEXT (WHAT when none) in the holder's\n"
-	"         line; CMD's exit status is ours\n";
+	"         each layout variant's seed: r<R>_v<V> SEED\n";
 
 /* resolve or points, on the settings from stdin. */
 static int plan_settings(const char *what)
@@ -141,31 +137,6 @@ static int build(int argc, char **argv)
 	return 0;
 }
 
-static void measure_stopped(void)
-{
-	exit(128 + sw_signal);
-}
-
-/* measure: CMD run under the machine lock; a signal to us ends it too. */
-static int measure(int argc, char **argv)
-{
-	const char *cmdline = NULL;
-	char top[4096];
-	int i = 0, rc;
-
-	if (argc > 0 && !strncmp(argv[0], "--cmdline=", 10))
-		cmdline = argv[i++] + 10;
-	if (argc - i < 3 || strcmp(argv[i + 1], "--") || !*argv[i])
-		return ic_bad("usage: sweep measure [--cmdline=TEXT] WHAT -- CMD [ARG...]");
-	ic_prog = "inlinecost";
-	sw_catch(measure_stopped);
-	sw_measure_begin(argv[i], cmdline ? cmdline : argv[i],
-			 getenv("PWD") && *getenv("PWD") == '/' ? getenv("PWD") : getcwd(top, sizeof(top)));
-	rc = sw_run(argv + i + 2, NULL, NULL, NULL);
-	sw_measure_end();
-	return rc;
-}
-
 static int order(int argc, char **argv, int seeds)
 {
 	/* The design's limits are run.sh's; these only keep the product small. */
@@ -227,8 +198,6 @@ int main(int argc, char **argv)
 		return fputs(sweep_usage, stdout), 0;
 	if (!strcmp(cmd, "build"))
 		return build(argc - 2, argv + 2);
-	if (!strcmp(cmd, "measure"))
-		return measure(argc - 2, argv + 2);
 	if (!strcmp(cmd, "watch"))
 		return sw_watch(argc - 2, argv + 2);
 	if (!strcmp(cmd, "micro"))

@@ -1,8 +1,8 @@
 /* The sweep's locks (driver.h): a build tree or results directory has one
  * user at a time, and the machine one measurement at a time (the machine
- * lock, common/measure_lock.h; run.sh's subcommands take it through
- * `sweep measure`). The descriptors stay open in the children, so a
- * bench still running keeps what it uses locked. */
+ * lock, common/measure_lock.h; cmd/inlines_bench.c takes it too). The
+ * descriptors stay open in the children, so a bench still running keeps
+ * what it uses locked. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <fcntl.h>

@@ -13,9 +13,8 @@
 # quarter; --spread's repeats one after the other, their starts the gap
 # apart (less the jitter of starting a process), the machine lock let go
 # between them; summarize's closing lines last, as it printed them; an
-# interrupt leaves no .tmp and says how to go on; sweep measure, the
-# machine lock around a command, waits naming the holder and lets go. The
-# checks that wait out seconds (the time left's rise, --spread's gaps) run
+# interrupt leaves no .tmp and says how to go on. The checks that wait out
+# seconds (the time left's rise, --spread's gaps) run
 # only with `timed` (the slow label: the fast set stays fast).
 # Usage: test_run_driver.sh TOP PATH/TO/sweep [timed]
 set -u
@@ -210,37 +209,6 @@ rc=$?
 tail -n 1 "$tmp/err" | grep -qx "inlinecost: interrupted: finished processes are in $tmp/r4; continue with ./run.sh --resume $tmp/r4" ||
 	bad "interrupted: $(tail -n 2 "$tmp/err")"
 [ -z "$(find "$tmp/r4" -name '*.tmp')" ] || bad "interrupted: a .tmp left: $(find "$tmp/r4" -name '*.tmp')"
-
-# sweep measure, the machine lock around a command (inlines/bench.sh runs
-# under it): with the lock held, it waits and names the holder; then CMD
-# runs holding it, the holder's line names the given command line, and it
-# is let go after, CMD's status ours; a descriptor handed down (flock FILE
-# ...) is used.
-# The stand-in holds the lock until sweep measure says it waits (the holder
-# file may still hold the interrupted sweep's line: its own is waited for).
-( exec 9<"$IC_MEASURE_LOCK"; flock 9; echo "pid $BASHPID (./run.sh --quick) in /elsewhere since T" >"$IC_MEASURE_LOCK.holder"
-	exec sleep 60 ) &
-standin=$!
-for _ in $(seq 300); do grep -q "^pid $standin " "$IC_MEASURE_LOCK.holder" && break; sleep 0.1; done
-(cd "$1" && exec "$sweep" measure --cmdline="./run.sh micro --x" "./run.sh micro" -- bash -c '
-	flock -n "$IC_MEASURE_LOCK" true && echo "inlinecost: the lock free" || echo "inlinecost: the lock held"
-	cat "$IC_MEASURE_LOCK.holder"; exit 3' >"$tmp/measure" 2>&1) &
-measure=$!
-for _ in $(seq 300); do grep -q ' waits: ' "$tmp/measure" && break; sleep 0.1; done
-kill "$standin"
-wait "$standin"
-wait "$measure"
-rc=$?
-out=$(cat "$tmp/measure")
-[ $rc -eq 3 ] || bad "sweep measure: exit $rc, want the command's 3: $out"
-grep -qx 'inlinecost: ./run.sh micro waits: the machine is measuring for pid [0-9]* (./run.sh --quick) in /elsewhere since T' <<<"$out" ||
-	bad "sweep measure does not say for whom it waits: $out"
-grep -qx 'inlinecost: the lock held' <<<"$out" || bad "sweep measure: the command ran without the lock: $out"
-grep -qx "pid [0-9]* (./run.sh micro --x) in $1 since 20[0-9-]*T[0-9:]*Z" <<<"$out" || bad "sweep measure: the holder's line: $out"
-[ ! -s "$IC_MEASURE_LOCK.holder" ] && flock -n "$IC_MEASURE_LOCK" true || bad "sweep measure did not let go"
-flock "$IC_MEASURE_LOCK" timeout 10 "$sweep" measure X -- true >/dev/null 2>&1 || bad "sweep measure waited for the lock handed down to it"
-err=$("$sweep" measure X -- 2>&1); rc=$?
-[ $rc -eq 2 ] && [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] || bad "sweep measure without a command: exit $rc, $err"
 
 # Bad input on stdin: one line, exit 2.
 err=$(printf 'not a setting\n' | "$sweep" run 2>&1); rc=$?
