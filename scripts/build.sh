@@ -4,9 +4,7 @@
 # build DIR [TARGET...] [-- CMAKE-ARGS...]: DIR built (configured first,
 # when they changed, with the arguments after --).
 build() {
-	local bin
-	bin=$(sweep_tool) || exit 1
-	IC_RUN_ELAPSED_S=$((SECONDS - run_start)) "$bin" build "-j$jobs" "$@" || exit
+	driver build "-j$jobs" "$@" || exit
 }
 
 # lock_build DIR: a build tree has one user at a time; a sweep keeps it

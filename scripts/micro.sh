@@ -6,7 +6,5 @@ sub_micro() {
 	parse_sub micro "" "$@"
 	phase "build: the microbenchmarks (log build/build.log)"
 	build_program queue_microbench_tas queue_microbench_ticket api_overhead
-	local bin
-	bin=$(sweep_tool) || exit 1
-	IC_RUN_ELAPSED_S=$((SECONDS - run_start)) exec "$bin" micro "--cmdline=$cmdline"
+	driver exec micro "--cmdline=$cmdline"
 }

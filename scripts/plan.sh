@@ -152,9 +152,8 @@ sweep_main() {
 	check_body after
 	# A resume of other code is refused before the driver is compiled.
 	if [ -n "$resume" ]; then check_resume_identity; else build_identity; fi
-	local bin b
-	bin=$(sweep_tool) || exit 1
-	IC_RUN_ELAPSED_S=$((SECONDS - run_start)) exec "$bin" run <<<"$(
+	local b
+	driver exec run <<<"$(
 		conf_text
 		printf 'out=%s\nresume=%s\njobs=%s\ncmdline=%s\n' "$out" "$resume" "$jobs" "$cmdline"
 		for b in "${!B_dir[@]}"; do

@@ -25,11 +25,13 @@ ensure_packages() {
 	rm -f "$log" "$log.install"
 }
 
-# sweep_tool: the path of cmd/sweep, the sweep's driver and plan, which
-# decides what the trees are configured with, so it comes before them:
-# compiled with cc into build-tools/, once per content of its sources.
-sweep_tool() {
-	local dir=$top/build-tools id bin f src
+# driver [exec] MODE ARGS...: cmd/sweep, the sweep's driver and plan, run
+# with the time run.sh has used (exec: in our place). It decides what the
+# trees are configured with, so it comes before them: compiled with cc into
+# build-tools/, once per content of its sources.
+driver() {
+	local dir=$top/build-tools id bin f src how=""
+	[ "$1" != exec ] || { how=exec; shift; }
 	src=$(cd "$top" && echo cmd/sweep.c sweep/*.c plan/points.c plan/order.c common/run_conf.c common/kit.c \
 		common/measure_lock.c bench/hw/topology.c)
 	# shellcheck disable=SC2086 # the sources' names are words
@@ -47,5 +49,5 @@ sweep_tool() {
 		# Older drivers, and the plan and topology tools that came before.
 		for f in "$dir"/sweep-* "$dir"/plan-* "$dir"/topology-*; do [ "$f" = "$bin" ] || [[ $f == *.* ]] || rm -f "$f"; done
 	fi
-	echo "$bin"
+	IC_RUN_ELAPSED_S=$((SECONDS - run_start)) $how "$bin" "$@"
 }

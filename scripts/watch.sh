@@ -4,13 +4,12 @@
 
 sub_watch() {
 	parse_sub watch "--minutes=text --out=path" "$@"
-	local minutes=${opt[--minutes]:-2} wout=${opt[--out]:-} bin
+	local minutes=${opt[--minutes]:-2} wout=${opt[--out]:-}
 	[[ $minutes =~ ^[0-9]*\.?[0-9]+$ ]] && awk -v m="$minutes" 'BEGIN { exit !(m >= 0.1 && m <= 60) }' ||
 		die "watch: --minutes must be a number of minutes from 0.1 to 60, not '$minutes'"
 	[ -z "$wout" ] || check_out "watch: --out" "$wout"
 	[ -z "${IC_STOP_AFTER_CHECKS:-}" ] || exit 0   # (as the sweep's)
 	ensure_packages
-	bin=$(sweep_tool) || exit 1
-	IC_RUN_ELAPSED_S=$((SECONDS - run_start)) exec "$bin" watch "-j$jobs" "--minutes=$minutes" ${wout:+"--out=$wout"} \
+	driver exec watch "-j$jobs" "--minutes=$minutes" ${wout:+"--out=$wout"} \
 		"--cmdline=$cmdline" <<<"$(conf_text)"
 }

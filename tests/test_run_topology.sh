@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run.sh's view of the machine (scripts/setup.sh: sweep_tool, then `sweep
+# run.sh's view of the machine (scripts/setup.sh: driver, as `sweep
 # machine`) comes from cmd/sweep, compiled straight with cc into
 # build-tools/ once per content of its sources: the values agree with what
 # the bench records in its context and with glibc's and the kernel's
@@ -26,7 +26,7 @@ ask() {
 mkdir -p "$tmp/t/bench"
 cp -r "$top/scripts" "$top/cmd" "$top/sweep" "$top/plan" "$top/common" "$top/gen" "$top/engine" "$tmp/t/"
 cp -r "$top/bench/hw" "$tmp/t/bench/"
-ask "$tmp/t" sweep_tool >/dev/null || bad "run.sh's scripts did not compile the driver"
+ask "$tmp/t" driver machine >/dev/null || bad "run.sh's scripts did not compile the driver"
 bin=$(ls "$tmp"/t/build-tools/sweep-* 2>/dev/null)
 [ "$(wc -w <<<"$bin")" -eq 1 ] || bad "want one compiled program in build-tools/, got: $bin"
 # value KEY: the machine's KEY as the compiled driver says it.
@@ -49,7 +49,7 @@ k_cores=$(for c in /sys/devices/system/cpu/cpu[0-9]*/topology; do
 	[ -r "$c/core_id" ] && echo "$(cat "$c/physical_package_id"):$(cat "$c/core_id")"; done | sort -u | wc -l)
 [ "$k_cores" -eq 0 ] || [ "$cores" = "$k_cores" ] || bad "cores: the driver says $cores, the kernel's topology $k_cores"
 touch -d '2000-01-01' "$bin"
-ask "$tmp/t" sweep_tool >/dev/null
+ask "$tmp/t" driver machine >/dev/null
 [ "$(stat -c %Y "$bin")" = "$(date -d '2000-01-01' +%s)" ] || bad "a second call compiled the program again"
 
 # The same plan as the build tree's program, on the same settings.
