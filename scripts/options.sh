@@ -263,11 +263,12 @@ check_options() {
 # check_body before|after: a new run's body, once: its name by CMake's
 # rules (gen/points.cmake: a configure would refuse it), in CMake's words,
 # when cmake is there; compiled with each build's compiler and flags
-# (gen/body_check.sh; its first error) before set-up when they and cmake
-# are there, else after it.
+# (gen/body_check.c, compiled here into a temporary directory: nothing may
+# be built yet; its one line) before set-up when they and cmake are there,
+# else after it.
 body_checked=0
 check_body() {
-	local b regs err
+	local b regs err tmp
 	[ -n "$body" ] && [ -z "$resume" ] && [ "$body_checked" = 0 ] || return 0
 	! command -v cmake >/dev/null ||
 		err=$(cmake -DPOINTS_CMAKE="$top/gen/points.cmake" -DBODY_FILE="$body" -P "$top/scripts/body_name.cmake" 2>&1) ||
@@ -278,12 +279,16 @@ check_body() {
 		command -v cmake >/dev/null || fail "--body: cmake still missing after the install"
 		fail "--body: the compiler ${B_cc[$b]:-cc} still missing after the install"
 	done
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/ic-body.XXXXXX") || fail "--body: cannot make a temporary directory"
 	for ((b = 0; b < ${#B_dir[@]}; b++)); do
 		regs=-mgeneral-regs-only   # as the codegen builds it: vectorised code may use the vector registers
 		[ "${B_codegen[$b]}" != vectorised ] || regs=""
 		# shellcheck disable=SC2086 # a flag set is several words
-		err=$("$top/gen/body_check.sh" "$body" "${B_cc[$b]:-cc}" ${B_cflags[$b]:--O2} $regs 2>&1) ||
-			die "--body: $(head -n 1 <<<"$err")"
+		"${B_cc[$b]:-cc}" -O1 -w -o "$tmp/check" "$top/gen/body_check.c" >/dev/null 2>&1 ||
+			{ rm -rf "$tmp"; fail "--body: ${B_cc[$b]:-cc} cannot compile gen/body_check.c"; }
+		err=$("$tmp/check" "$top" "$body" "${B_cc[$b]:-cc}" ${B_cflags[$b]:--O2} $regs 2>&1) ||
+			{ rm -rf "$tmp"; die "--body: $err"; }
 	done
+	rm -rf "$tmp"
 	body_checked=1
 }

@@ -1,14 +1,16 @@
 #!/bin/sh
-# gen/body_check.sh: every example compiles in every form (exit 0,
-# nothing printed); a body that does not compile (tests/data/body/broken.c),
-# one that cannot link (a global in every site file) and a missing file each
+# gen/body_check.c, compiled as run.sh compiles it: every example compiles
+# in every form (exit 0, nothing printed); a body that does not compile
+# (tests/data/body/broken.c), one that cannot link (a global in every site file) and a missing file each
 # print exactly one line containing "error" and exit 1; bad usage exits 2.
 # Nothing is left in TMPDIR either way.
-# usage: test_gen_body_check.sh BODY_CHECK CC TOP
-check=$1 cc=$2 top=$3
+# usage: test_gen_body_check.sh BODY_CHECK.c CC TOP
+src=$1 cc=$2 top=$3
 . "$(dirname "$0")/lib.sh"
 scratch tmp
 mkdir "$tmp/t"
+check=$tmp/body_check
+"$cc" -O1 -w -o "$check" "$src" || bad "$src does not compile"
 flags="-O2 -mgeneral-regs-only"
 
 # expect RC FILE: body_check FILE exits RC, one line with "error" on stderr
@@ -16,7 +18,7 @@ flags="-O2 -mgeneral-regs-only"
 expect() {
 	want=$1 file=$2
 	# shellcheck disable=SC2086
-	TMPDIR=$tmp/t sh "$check" "$file" "$cc" $flags >"$tmp/out" 2>"$tmp/err"
+	TMPDIR=$tmp/t "$check" "$top" "$file" "$cc" $flags >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	[ $rc -eq "$want" ] || bad "$file: exit $rc, want $want: $(cat "$tmp/err")"
 	[ -s "$tmp/out" ] && bad "$file: wrote to stdout"
@@ -61,7 +63,7 @@ EOF
 expect 1 "$tmp/nosetup.c"
 grep -q 'IC_BODY_SETUP is not defined' "$tmp/err" || bad "nosetup.c: set-up not named: $(cat "$tmp/err")"
 
-TMPDIR=$tmp/t sh "$check" >/dev/null 2>&1
+TMPDIR=$tmp/t "$check" "$top" "$top/examples/minimal.c" >/dev/null 2>&1
 [ $? -eq 2 ] || bad "no arguments: not exit 2"
 
 [ $fail -eq 0 ] && echo "ok: body_check passes the examples and names the first error of bad bodies"
