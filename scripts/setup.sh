@@ -1,9 +1,9 @@
 # Sourced by run.sh: the Debian packages the suite needs, installed when
 # missing, and the driver (cmd/sweep), compiled before any tree.
 
-# README.md says what each part uses them for.
-packages=(gcc g++ make cmake ninja-build pkg-config binutils libbenchmark-dev libpapi-dev papi-tools
-	libhwloc-dev hwloc valgrind gnuplot-nox libjansson-dev libelf-dev libgsl-dev libarchive-dev libdw-dev python3 lld)
+# README.md says what each part uses them for. (The tests add python3.)
+packages=(gcc g++ make cmake ninja-build pkg-config binutils libbenchmark-dev libpapi-dev libhwloc-dev valgrind
+	gnuplot-nox libjansson-dev libelf-dev libgsl-dev libarchive-dev libdw-dev lld)
 
 # ensure_packages: install what is missing (apt-get, through sudo -n when
 # not root). Its output goes to a log; the terminal gets one line.

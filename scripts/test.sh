@@ -9,6 +9,7 @@
 sub_test() {
 	parse_sub test "--all=flag" "$@"
 	local failed=0 a passed logs="build/"
+	packages+=(python3)   # some tests read JSON with it
 	ensure_packages
 	if [ -z "${opt[--all]:-}" ]; then
 		# No IC_POINTS: build/ keeps the points it has (a sweep's; the
