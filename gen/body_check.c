@@ -240,7 +240,6 @@ int main(int argc, char **argv)
 	if (!(f = fopen(str("%s/main.c", tmp), "w")) || fputs("int main(void)\n{\n\treturn 0;\n}\n", f) < 0 || fclose(f))
 		fail("%s: error: cannot write in %s", file, tmp);
 	compiler(cc, cflags, nf);
-	cmd[--ncmd] = NULL;   /* (a link takes no -std) */
 	word("-o"), word(str("%s/a.out", tmp)), word(str("%s/main.c", tmp));
 	for (int i = nobj - 1; i >= 0; i--)
 		word(objs[i]);
