@@ -1,4 +1,3 @@
-/* States of a series' processes, from the repetitions in time; see states.h. */
 #include "states.h"
 
 #include <math.h>
@@ -349,10 +348,8 @@ const char *ic_states_level_name(enum ic_states_level l)
 	return (size_t)l < sizeof(names) / sizeof(names[0]) ? names[l] : "?";
 }
 
-/* The steadiness of the processes (states.h): per N their log ratios with
- * the repetitions' noise pooled there (a process's own rse rests on two or
- * three repetitions: heavy-tailed alone); Q within variants over every N,
- * and at the N where tau is largest the equivalence test and the spread. */
+/* The steadiness (states.h), the noise pooled over the processes at an N:
+ * a process's own rse rests on two or three repetitions, heavy-tailed alone. */
 static int states_steadiness(struct ic_states *s, const struct ic_process_ratios *pr)
 {
 	size_t np = pr->nproc;
