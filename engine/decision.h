@@ -1,9 +1,5 @@
-/* The decision over a series' ratios (the ratios themselves, per process
- * and N, are series.h's): a simultaneous band over the series' N
- * (Bonferroni, at opts->family) that is drawn, Holm's step-down at the
- * same level that decides each N's side, and the crossover bracket those
- * sides give.
- */
+/* The decision over a series' ratios (series.h forms them): the band drawn,
+ * Holm's sides (ic_ratio_decide) and the crossover bracket they give. */
 #ifndef IC_DECISION_H
 #define IC_DECISION_H
 

@@ -127,15 +127,14 @@ static void sm_counts(const struct ic_sm *m, const struct sm_work *w, const doub
 				if (!(puv > 1e-300) || !(l > 0.0)) {
 					/* Degenerate: one switch where the ends differ, half the
 					 * time to each side. */
-					k[0] += wt * (u == 0 && v == 1);
-					k[1] += wt * (u == 1 && v == 0);
-					e[0] += wt * dt * (u + v == 0 ? 1.0 : u + v == 1 ? 0.5 : 0.0);
-					e[1] += wt * dt * (u + v == 2 ? 1.0 : u + v == 1 ? 0.5 : 0.0);
-					continue;
+					t0 = dt * (u + v == 0 ? 1.0 : u + v == 1 ? 0.5 : 0.0);
+					j01 = u == 0 && v == 1;
+					j10 = u == 1 && v == 0;
+				} else {
+					t0 = sm_conv(pi[0], SM_D(u, 0), pi[v], SM_D(0, v), dt, E, F) / puv;
+					j01 = a * sm_conv(pi[0], SM_D(u, 0), pi[v], SM_D(1, v), dt, E, F) / puv;
+					j10 = b * sm_conv(pi[1], SM_D(u, 1), pi[v], SM_D(0, v), dt, E, F) / puv;
 				}
-				t0 = sm_conv(pi[0], SM_D(u, 0), pi[v], SM_D(0, v), dt, E, F) / puv;
-				j01 = a * sm_conv(pi[0], SM_D(u, 0), pi[v], SM_D(1, v), dt, E, F) / puv;
-				j10 = b * sm_conv(pi[1], SM_D(u, 1), pi[v], SM_D(0, v), dt, E, F) / puv;
 #undef SM_D
 				t0 = fmin(fmax(t0, 0.0), dt);
 				k[0] += wt * j01;

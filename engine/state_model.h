@@ -34,15 +34,10 @@
  * over exposure, so its 95% interval is Garwood's for a Poisson count
  * (chi-square) over the expected time in the state: spells cut by the
  * run's start or end add exposure and no switch (censored, as a survival
- * analysis counts them). Switches and exposure between two observations
- * are the chain's expectations given both ends, so a pause between
- * processes may hold several switches. The share of time in state 1 is
- * the expected time seen in it; its interval pairs the ends of the two
- * rates' 97.5% intervals (95% for both together), a / (a + b) at (a low,
- * b high) and (a high, b low). A state's
- * level (ic_sm_level) has the process as its unit: each process's own
- * mean in the state is one draw, a t interval over them; a long process is
- * one draw, not one per window.
+ * analysis counts them). The share of time in state 1 is the expected time
+ * seen in it, its interval from the rates' (sm_summarise). A state's level
+ * has the process as its unit (ic_sm_draws): a long process is one draw,
+ * not one per window.
  */
 #ifndef IC_STATE_MODEL_H
 #define IC_STATE_MODEL_H

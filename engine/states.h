@@ -3,10 +3,8 @@
  * extern 1.0 in one, 1.65 in the other, in spells of seconds to minutes).
  * Pooling both gives an interval around a ratio that no process ran at.
  *
- * A series' states come from state_model.h: every repetition of the
- * compared form, paired with the baseline repetition of its process and N
- * nearest in time, in the run's time order, one two-state hidden Markov
- * chain with a level per state and N. From it, per state: its share of the
+ * A series' states come from state_model.h's two-state model of every
+ * repetition in time. From it, per state: its share of the
  * time (with an interval), its mean spell, its level at the N where the
  * states part most, and its own ratios per N, band and crossover from the
  * processes that stayed in it (IC_STATES_MEMBER of their repetitions
