@@ -315,14 +315,15 @@ static void sm_site_stats(const struct ic_sm *m, size_t j, double *buf, double q
 static int sm_start_processes(const struct ic_sm *m, double *mu, double *sigma, double *buf)
 {
 	size_t ns = m->nsites, np = m->nproc, k = 0, best_k = 0;
-	/* One block: c per N, then lev, cnt and srt per process. */
-	double *c = ic_stats_alloc(ns + 3 * np, sizeof(*c)), *lev, *cnt, *srt;
-	double best = INFINITY, cut, num[2], den[2], ss = 0.0;
+	/* One block: c per N, den per state and N, then lev, cnt and srt per process. */
+	double *c = ic_stats_alloc(3 * ns + 3 * np, sizeof(*c)), *den, *lev, *cnt, *srt;
+	double best = INFINITY, cut, ss = 0.0;
 	int rc = -1;
 
 	if (!c || np < 2)
 		goto out;
-	lev = c + ns;
+	den = c + ns;
+	lev = den + 2 * ns;
 	cnt = lev + np;
 	srt = cnt + np;
 	for (size_t j = 0; j < ns; j++)   /* (sigma is set below) */
@@ -346,20 +347,15 @@ static int sm_start_processes(const struct ic_sm *m, double *mu, double *sigma, 
 		}
 	}
 	cut = 0.5 * (srt[best_k - 1] + srt[best_k]);
-	for (size_t j = 0; j < ns; j++) {
-		num[0] = num[1] = den[0] = den[1] = 0.0;
-		for (size_t i = 0; i < m->n; i++) {
-			const struct ic_sm_obs *o = &m->obs[i];
-			int g = lev[o->proc] > cut;
+	memset(mu, 0, 2 * ns * sizeof(*mu));
+	for (size_t i = 0; i < m->n; i++) {
+		size_t at = (lev[m->obs[i].proc] > cut) * ns + m->obs[i].site;
 
-			if (o->site != j)
-				continue;
-			num[g] += o->y;
-			den[g] += 1.0;
-		}
-		mu[j] = den[0] > 0.0 ? num[0] / den[0] : c[j];
-		mu[ns + j] = den[1] > 0.0 ? num[1] / den[1] : c[j];
+		mu[at] += m->obs[i].y;
+		den[at] += 1.0;
 	}
+	for (size_t j = 0; j < 2 * ns; j++)   /* each group's mean per N its level */
+		mu[j] = den[j] > 0.0 ? mu[j] / den[j] : c[j % ns];
 	for (size_t i = 0; i < m->n; i++) {
 		const struct ic_sm_obs *o = &m->obs[i];
 		double r = o->y - mu[(lev[o->proc] > cut) * ns + o->site];
