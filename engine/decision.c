@@ -1,5 +1,3 @@
-/* The band, Holm's decisions and the crossover over a series' ratios
- * (see decision.h). */
 #define _GNU_SOURCE   /* qsort_r */
 #include "decision.h"
 
@@ -17,17 +15,6 @@ static int decision_cmp_p(const void *pa, const void *pb, void *r)
 	return (a > b) - (a < b);
 }
 
-/* The band and the decisions over the m points of the series that have an
- * interval. The drawn band is Bonferroni's: each point's t interval at
- * family / m, so all m cover their true ratios together with chance at
- * least 1 - family. The decisions are Holm's step-down: with the p-values
- * ascending, p(j) is resolved while p(j) <= family / (m - j + 1) for it and
- * every smaller j; the first that fails stops it. holm_lo/holm_hi is each
- * point's interval at its own step's level (the failed step's for the
- * rest), so it excludes 1 exactly where Holm resolves. Holm resolves
- * whatever Bonferroni does and more, at the same family-wise error of a
- * wrong side; its step intervals are not a joint band, so they decide and
- * the Bonferroni band is drawn. p_holm is the adjusted p-value. */
 int ic_ratio_decide(struct ic_ratio *r, size_t n, const struct ic_analysis_opts *opts)
 {
 	size_t *rk = ic_stats_alloc(n, sizeof(*rk)), m = 0, stop;
@@ -67,23 +54,20 @@ int ic_ratio_decide(struct ic_ratio *r, size_t n, const struct ic_analysis_opts 
 	return 0;
 }
 
-/* The contrast of forms[] with sign[] at every N where forms[0] and every
- * other form have a time, ascending N, from the processes u with keep[u]
- * (keep NULL: all), with its band and decisions. */
-static int decision_contrast_series(const struct ic_group *g, const char *const *forms,
-				    const int *sign, size_t nt, const unsigned char *keep, size_t nkeep,
-				    const struct ic_analysis_opts *opts, struct ic_ratio **out,
-				    size_t *nout)
+/* The contrast of forms[] with sign[] (see ic_group_contrast) with its
+ * band and decisions. */
+static int decision_contrast(const struct ic_group *g, const char *const *forms, const int *sign,
+			     size_t nt, const unsigned char *keep, size_t nkeep,
+			     const struct ic_analysis_opts *opts, struct ic_ratio **out, size_t *n)
 {
-	if (ic_group_contrast(g, forms, sign, nt, keep, nkeep, out, nout))
+	if (ic_group_contrast(g, forms, sign, nt, keep, nkeep, out, n))
 		return -1;
-	if (ic_ratio_decide(*out, *nout, opts)) {
-		free(*out);
-		*out = NULL;
-		*nout = 0;
-		return -1;
-	}
-	return 0;
+	if (!ic_ratio_decide(*out, *n, opts))
+		return 0;
+	free(*out);
+	*out = NULL;
+	*n = 0;
+	return -1;
 }
 
 int ic_ratio_series(const struct ic_group *g, const char *num, const char *den,
@@ -96,10 +80,8 @@ int ic_ratio_series_keep(const struct ic_group *g, const char *num, const char *
 			 const unsigned char *keep, size_t nkeep,
 			 const struct ic_analysis_opts *opts, struct ic_ratio **out, size_t *n)
 {
-	const char *forms[2] = { num, den };
-	static const int sign[2] = { 1, -1 };
-
-	return decision_contrast_series(g, forms, sign, 2, keep, nkeep, opts, out, n);
+	return decision_contrast(g, (const char *[]){ num, den }, (const int[]){ 1, -1 }, 2, keep,
+				 nkeep, opts, out, n);
 }
 
 int ic_ratio_interaction(const struct ic_group *g, const char *a, const char *a0, const char *b,
@@ -113,9 +95,8 @@ int ic_ratio_interaction_keep(const struct ic_group *g, const char *a, const cha
 			      const char *b, const char *b0, const unsigned char *keep, size_t nkeep,
 			      const struct ic_analysis_opts *opts, struct ic_ratio **out, size_t *n)
 {
-	const char *forms[4] = { a, a0, b, b0 };
-	static const int sign[4] = { 1, -1, -1, 1 };
-	int rc = decision_contrast_series(g, forms, sign, 4, keep, nkeep, opts, out, n);
+	int rc = decision_contrast(g, (const char *[]){ a, a0, b, b0 }, (const int[]){ 1, -1, -1, 1 },
+				   4, keep, nkeep, opts, out, n);
 
 	/* Named by its outer forms: a over b. */
 	for (size_t i = 0; rc == 0 && i < *n; i++)
@@ -129,8 +110,8 @@ int ic_ratio_crossover(const struct ic_ratio *r, size_t n, struct ic_crossover *
 
 	if (!rp)
 		return -1;
+	/* The side is Holm's decision, not the drawn band's. */
 	for (size_t i = 0; i < n; i++)
-		/* The side is Holm's decision, not the drawn band's. */
 		rp[i] = (struct ic_ratio_point){ (double)r[i].sites, r[i].ratio, r[i].holm_lo,
 						 r[i].holm_hi };
 	ic_crossover_find(rp, n, out);
@@ -145,8 +126,6 @@ int ic_ratio_resolved(const struct ic_ratio *r)
 
 int ic_group_decide(struct ic_group *g, const struct ic_analysis_opts *opts)
 {
-	if (ic_ratio_series(g, opts->compare, opts->baseline, opts, &g->ratios, &g->nratios) ||
-	    ic_ratio_crossover(g->ratios, g->nratios, &g->xo))
-		return -1;
-	return 0;
+	return ic_ratio_series(g, opts->compare, opts->baseline, opts, &g->ratios, &g->nratios) ||
+	       ic_ratio_crossover(g->ratios, g->nratios, &g->xo) ? -1 : 0;
 }

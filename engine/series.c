@@ -1,5 +1,3 @@
-/* Series, the raw contrast of their forms per process and N, and every
- * process's own ratio (see series.h). */
 #include "series.h"
 
 #include "cache_pass.h"
@@ -23,17 +21,12 @@ const struct ic_point *ic_group_point(const struct ic_group *g, const char *form
 unsigned long ic_group_cache_pass(const struct ic_group *g, const char *form, double size,
 				  double *at_about)
 {
-	struct ic_footprint *fp = malloc((g->npoints ? g->npoints : 1) * sizeof(*fp));
+	struct ic_footprint *fp = ic_stats_alloc(g->npoints, sizeof(*fp));
 	size_t n = 0;
 	long i;
 
-	if (!fp) {
-		if (at_about)
-			*at_about = NAN;
-		return 0;
-	}
-	/* The group's points are in ascending N within a form. */
-	for (size_t k = 0; k < g->npoints; k++)
+	/* The group's points are in ascending N within a form (none without memory). */
+	for (size_t k = 0; fp && k < g->npoints; k++)
 		if (!strcmp(g->points[k]->form, form))
 			fp[n++] = (struct ic_footprint){ g->points[k]->sites, g->points[k]->med[IC_F_FOOT] };
 	i = ic_cache_pass(fp, n, size, at_about);
@@ -64,9 +57,7 @@ void ic_ratio_estimate(struct ic_ratio *r, const struct ic_point *cmp, const str
 	r->ratio = exp(s->mean);
 }
 
-/* The contrast at one N: y = sum sign[i] log(med of pts[i]) per process
- * that ran every point (and is kept), clustered by layout variant (by
- * repeat with several). Its band waits for the series (decision.h). */
+/* The contrast at one N (ic_group_contrast) of the points pts[0..nt-1]. */
 static int series_contrast_at(struct ic_ratio *r, const struct ic_point *const *pts,
 			      const int *sign, size_t nt, const unsigned char *keep, size_t nkeep)
 {
@@ -157,12 +148,10 @@ int ic_ratio_holds(const struct ic_ratio *r, double x)
 static double series_median_over(struct ic_point *const *pts, size_t n, const char *form,
 				 enum ic_field f)
 {
-	double *buf = malloc((n ? n : 1) * sizeof(*buf)), m;
+	double *buf = ic_stats_alloc(n, sizeof(*buf)), m;
 	size_t k = 0;
 
-	if (!buf)
-		return NAN;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; buf && i < n; i++)
 		if (!strcmp(pts[i]->form, form) && isfinite(pts[i]->med[f]))
 			buf[k++] = pts[i]->med[f];
 	m = ic_stats_median(buf, k);
@@ -294,13 +283,10 @@ void ic_process_ratios_free(struct ic_process_ratios *pr)
 
 int ic_process_split(const struct ic_process_ratios *pr, struct ic_split *out)
 {
-	double *x = malloc((pr->nproc ? pr->nproc : 1) * sizeof(*x));
-	int found = 0;
+	double *x = ic_stats_alloc(pr->nproc, sizeof(*x));
 
 	memset(out, 0, sizeof(*out));
-	if (!x)
-		return 0;
-	for (size_t i = 0; i < pr->nsites; i++) {
+	for (size_t i = 0; x && i < pr->nsites; i++) {
 		size_t k = 0;
 
 		for (size_t p = 0; p < pr->nproc; p++)
@@ -314,17 +300,10 @@ int ic_process_split(const struct ic_process_ratios *pr, struct ic_split *out)
 			double ma, mb, sd = sqrt(ic_stats_cut(x, k, m, &ma, &mb) / (double)(k - 2));
 			double gap = sd > 0.0 ? (mb - ma) / sd : 0.0;
 
-			if (gap >= IC_SPLIT_SD && exp(mb - ma) >= IC_SPLIT_RATIO && gap > out->gap_sd) {
-				out->sites = pr->sites[i];
-				out->n[0] = m;
-				out->n[1] = k - m;
-				out->level[0] = exp(ma);
-				out->level[1] = exp(mb);
-				out->gap_sd = gap;
-				found = 1;
-			}
+			if (gap >= IC_SPLIT_SD && exp(mb - ma) >= IC_SPLIT_RATIO && gap > out->gap_sd)
+				*out = (struct ic_split){ pr->sites[i], { m, k - m }, { exp(ma), exp(mb) }, gap };
 		}
 	}
 	free(x);
-	return found;
+	return out->gap_sd > 0.0;   /* a split is IC_SPLIT_SD apart */
 }

@@ -24,29 +24,21 @@ struct ic_ratio {
 	double ratio;              /* geometric mean over variants of each process's
 	                            * ratio of the forms' medians */
 	double lo, hi;             /* its 95% interval (this N alone) */
-	double band_lo, band_hi;   /* simultaneous 95% band over the series' N
-	                            * (Bonferroni: this N's interval at family/m):
-	                            * what is drawn and printed */
-	double holm_lo, holm_hi;   /* this N's interval at its Holm step's level:
-	                            * excludes 1 exactly where Holm resolves; it
-	                            * decides the side, it is no joint band */
-	double p;                  /* two-sided, from the t statistic of the log
-	                            * ratio; this N alone (uncorrected) */
+	double band_lo, band_hi;   /* the band over the series' N, drawn (decision.h) */
+	double holm_lo, holm_hi;   /* the interval at its Holm step's level: decides */
+	double p;                  /* two-sided, of the log ratio; this N alone */
 	double p_holm;             /* p adjusted by Holm over the series' N */
-	int resolved;              /* Holm resolves this N (holm_lo..holm_hi excludes
-	                            * 1; the band may still hold 1) */
+	int resolved;              /* Holm resolves this N (the band may hold 1) */
 	double df;                 /* degrees of freedom of the interval */
 	double se;                 /* standard error of the log ratio */
-	struct ic_stats_nested est;   /* the nested estimate of the log ratio
-	                               * (zero without draws): the band reads it */
+	struct ic_stats_nested est;   /* of the log ratio (zero without draws) */
 	size_t nunits, nvariants;
 	int noisy;                 /* the band is wider than +-noise_ci */
 	/* Every moment: each repetition of the compared form paired with the
 	 * baseline repetition of its process nearest in time (states.h's
 	 * observations; a state's own: those firmly in it). */
 	size_t nrep;               /* such pairs at this N (0: none timed or paired) */
-	size_t nrep_base;          /* of them, the baseline the faster */
-	size_t nrep_cmp;           /* the compared form the faster */
+	size_t nrep_base, nrep_cmp;   /* of them, the baseline / compared form the faster */
 	double spread_lo, spread_hi;   /* 10th and 90th percentile of their ratios */
 	enum ic_point_side side;   /* Holm's decision */
 };
@@ -58,10 +50,9 @@ struct ic_group {
 	unsigned long threads, filler;
 	struct ic_point **points;  /* sorted like the whole points list */
 	size_t npoints;
-	struct ic_ratio *ratios;   /* compare/baseline, ascending sites
-	                            * (ic_group_decide, decision.h) */
+	struct ic_ratio *ratios;   /* compare/baseline, ascending sites, and */
 	size_t nratios;
-	struct ic_crossover xo;    /* of the ratios (ic_group_decide) */
+	struct ic_crossover xo;    /* their crossover (ic_group_decide, decision.h) */
 	double code_cmp, code_base;   /* median code_bytes_per_site over the series */
 };
 
@@ -93,9 +84,8 @@ int ic_group_contrast(const struct ic_group *g, const char *const *forms, const 
 		      size_t nt, const unsigned char *keep, size_t nkeep, struct ic_ratio **out,
 		      size_t *n);
 
-/* r at cmp/base's N from the draws y[0..n-1] in clusters cl (r->est their
- * nested estimate): exp(mean) with its 95% interval, p, df and se, NAN
- * where there are none; the band and Holm's are decision.h's. */
+/* r at cmp/base's N from the draws y[0..n-1] in clusters cl: exp(mean) with
+ * its 95% interval, p, df and se (NAN where none), but no band yet. */
 void ic_ratio_estimate(struct ic_ratio *r, const struct ic_point *cmp, const struct ic_point *base,
 		       const double *y, const int *cl, size_t n);
 

@@ -19,14 +19,8 @@
 
 const char *ic_sm_why_name(enum ic_sm_why why)
 {
-	static const char *const name[] = {
-		[IC_SM_TWO] = "two states",
-		[IC_SM_TOO_FEW] = "too few repetitions for a model",
-		[IC_SM_SMALL_STATE] = "a second state would hold too few repetitions",
-		[IC_SM_CLOSE] = "the levels of two states would be too close",
-		[IC_SM_FLICKER] = "a second state would last too few repetitions in a row",
-		[IC_SM_BIC] = "one state explains the data as well",
-	};
+#define SM_WHY_NAME(e, name) name,
+	static const char *const name[] = { IC_SM_WHYS(SM_WHY_NAME) };
 
 	return name[why];
 }
@@ -97,14 +91,19 @@ static double sm_conv(double c1, double d1, double c2, double d2, double T, doub
  * as the rates make likely there, not one at most. With P(s) = pi +
  * (I - pi) e^(-(a+b) s), the time in 0 from i to j is the integral of
  * P_i0(s) P_0j(dt - s) over P_ij(dt), and the switches 0 to 1 are a times
- * that of P_i0(s) P_1j(dt - s). */
+ * that of P_i0(s) P_1j(dt - s). And into ends (may be NULL) the expected
+ * runs of repetitions that end in each state: the neighbouring
+ * observations in different states (a run ends at most once between two
+ * repetitions, where a spell in time may hold several switches). */
 static void sm_counts(const struct ic_sm *m, const struct sm_work *w, const double rate[2],
-		      double k[2], double e[2])
+		      double k[2], double e[2], double ends[2])
 {
 	double a = rate[0], b = rate[1], l = a + b, pi[2] = { b / l, a / l };
 	int cached = rate[0] == w->e_rate[0] && rate[1] == w->e_rate[1];
 
 	k[0] = k[1] = e[0] = e[1] = 0.0;
+	if (ends)
+		ends[0] = ends[1] = 0.0;
 	for (size_t i = 1; i < m->n; i++) {
 		double dt = fmax(m->obs[i].t - m->obs[i - 1].t, 0.0);
 		double E = cached ? w->e[i] : exp(-l * dt), F = l > 0.0 ? -expm1(-l * dt) / l : dt;
@@ -113,6 +112,10 @@ static void sm_counts(const struct ic_sm *m, const struct sm_work *w, const doub
 
 		if (!(tot > 0.0))
 			continue;
+		if (ends) {
+			ends[0] += x[1] / tot;
+			ends[1] += x[2] / tot;
+		}
 		for (int u = 0; u < 2; u++)
 			for (int v = 0; v < 2; v++) {
 				/* P_uk(s) = pi_k + D(u, k) e^(-l s). */
@@ -124,15 +127,14 @@ static void sm_counts(const struct ic_sm *m, const struct sm_work *w, const doub
 				if (!(puv > 1e-300) || !(l > 0.0)) {
 					/* Degenerate: one switch where the ends differ, half the
 					 * time to each side. */
-					k[0] += wt * (u == 0 && v == 1);
-					k[1] += wt * (u == 1 && v == 0);
-					e[0] += wt * dt * (u + v == 0 ? 1.0 : u + v == 1 ? 0.5 : 0.0);
-					e[1] += wt * dt * (u + v == 2 ? 1.0 : u + v == 1 ? 0.5 : 0.0);
-					continue;
+					t0 = dt * (u + v == 0 ? 1.0 : u + v == 1 ? 0.5 : 0.0);
+					j01 = u == 0 && v == 1;
+					j10 = u == 1 && v == 0;
+				} else {
+					t0 = sm_conv(pi[0], SM_D(u, 0), pi[v], SM_D(0, v), dt, E, F) / puv;
+					j01 = a * sm_conv(pi[0], SM_D(u, 0), pi[v], SM_D(1, v), dt, E, F) / puv;
+					j10 = b * sm_conv(pi[1], SM_D(u, 1), pi[v], SM_D(0, v), dt, E, F) / puv;
 				}
-				t0 = sm_conv(pi[0], SM_D(u, 0), pi[v], SM_D(0, v), dt, E, F) / puv;
-				j01 = a * sm_conv(pi[0], SM_D(u, 0), pi[v], SM_D(1, v), dt, E, F) / puv;
-				j10 = b * sm_conv(pi[1], SM_D(u, 1), pi[v], SM_D(0, v), dt, E, F) / puv;
 #undef SM_D
 				t0 = fmin(fmax(t0, 0.0), dt);
 				k[0] += wt * j01;
@@ -140,24 +142,6 @@ static void sm_counts(const struct ic_sm *m, const struct sm_work *w, const doub
 				e[0] += wt * t0;
 				e[1] += wt * (dt - t0);
 			}
-	}
-}
-
-/* The expected runs of repetitions that end in each state: the
- * neighbouring observations in different states. A spell in time may hold
- * several switches between two repetitions (sm_counts); a run of
- * repetitions ends at most once between them. */
-static void sm_run_ends(const struct ic_sm *m, const struct sm_work *w, double r[2])
-{
-	r[0] = r[1] = 0.0;
-	for (size_t i = 1; i < m->n; i++) {
-		const double *x = &w->xi[4 * i];
-		double tot = x[0] + x[1] + x[2] + x[3];
-
-		if (tot > 0.0) {
-			r[0] += x[1] / tot;
-			r[1] += x[2] / tot;
-		}
 	}
 }
 
@@ -188,29 +172,23 @@ static double sm_em2(const struct ic_sm *m, struct sm_work *w, double *mu, doubl
 		w->e_rate[0] = rate[0], w->e_rate[1] = rate[1];
 		for (size_t i = 0; i < n; i++) {
 			const struct ic_sm_obs *o = &m->obs[i];
-			double l0 = sm_logpdf_ls(o->y, mu[o->site], sigma[o->site], lsig[o->site]);
-			double l1 = sm_logpdf_ls(o->y, mu[ns + o->site], sigma[o->site], lsig[o->site]);
-			/* (exp(0) is 1 exactly: the larger's costs nothing) */
-			double top = fmax(l0, l1), e0 = l0 == top ? 1.0 : exp(l0 - top),
-			       e1 = l1 == top ? 1.0 : exp(l1 - top), a0, a1, sum;
+			double (*p)[2] = w->p[i], l[2], a[2], top, sum;
 
-			w->le[2 * i] = e0;
-			w->le[2 * i + 1] = e1;
-			if (i == 0) {
-				a0 = (1.0 - pi1) * e0;
-				a1 = pi1 * e1;
-			} else {
-				double (*p)[2] = w->p[i];
-
+			for (int s = 0; s < 2; s++)
+				l[s] = sm_logpdf_ls(o->y, mu[s * ns + o->site], sigma[o->site], lsig[o->site]);
+			top = fmax(l[0], l[1]);
+			if (i)
 				w->e[i] = sm_trans(rate, fmax(o->t - m->obs[i - 1].t, 0.0), p);
-				a0 = (w->alpha[2 * i - 2] * p[0][0] + w->alpha[2 * i - 1] * p[1][0]) * e0;
-				a1 = (w->alpha[2 * i - 2] * p[0][1] + w->alpha[2 * i - 1] * p[1][1]) * e1;
+			for (int s = 0; s < 2; s++) {
+				/* (exp(0) is 1 exactly: the larger's costs nothing) */
+				double em = w->le[2 * i + s] = l[s] == top ? 1.0 : exp(l[s] - top);
+
+				a[s] = (i ? w->alpha[2 * i - 2] * p[0][s] + w->alpha[2 * i - 1] * p[1][s]
+					  : s ? pi1 : 1.0 - pi1) * em;
 			}
-			sum = a0 + a1;
-			if (!(sum > 0.0))
-				sum = 1e-300;
-			w->alpha[2 * i] = a0 / sum;
-			w->alpha[2 * i + 1] = a1 / sum;
+			sum = a[0] + a[1] > 0.0 ? a[0] + a[1] : 1e-300;
+			w->alpha[2 * i] = a[0] / sum;
+			w->alpha[2 * i + 1] = a[1] / sum;
 			w->c[i] = sum;
 			ll += log(sum) + top;
 		}
@@ -220,16 +198,15 @@ static double sm_em2(const struct ic_sm *m, struct sm_work *w, double *mu, doubl
 		w->beta[2 * n - 2] = w->beta[2 * n - 1] = 1.0;
 		for (size_t i = n - 1; i-- > 0;) {
 			/* The forward pass's transitions, at the same rates. */
-			double (*p)[2] = w->p[i + 1];
-			double e0 = w->le[2 * i + 2] * w->beta[2 * i + 2] / w->c[i + 1];
-			double e1 = w->le[2 * i + 3] * w->beta[2 * i + 3] / w->c[i + 1];
+			double (*p)[2] = w->p[i + 1], eb[2];
 
-			w->beta[2 * i] = p[0][0] * e0 + p[0][1] * e1;
-			w->beta[2 * i + 1] = p[1][0] * e0 + p[1][1] * e1;
 			for (int s = 0; s < 2; s++)
+				eb[s] = w->le[2 * i + 2 + s] * w->beta[2 * i + 2 + s] / w->c[i + 1];
+			for (int s = 0; s < 2; s++) {
+				w->beta[2 * i + s] = p[s][0] * eb[0] + p[s][1] * eb[1];
 				for (int s2 = 0; s2 < 2; s2++)
-					w->xi[4 * (i + 1) + 2 * s + s2] = w->alpha[2 * i + s] * p[s][s2] *
-									  (s2 ? e1 : e0);
+					w->xi[4 * (i + 1) + 2 * s + s2] = w->alpha[2 * i + s] * p[s][s2] * eb[s2];
+			}
 		}
 		for (size_t i = 0; i < n; i++) {
 			double g0 = w->alpha[2 * i] * w->beta[2 * i], g1 = w->alpha[2 * i + 1] * w->beta[2 * i + 1];
@@ -263,7 +240,7 @@ static double sm_em2(const struct ic_sm *m, struct sm_work *w, double *mu, doubl
 		}
 		/* The rates: switches over the time spent (the exact EM step of a
 		 * chain seen at discrete times). */
-		sm_counts(m, w, rate, k, e);
+		sm_counts(m, w, rate, k, e, NULL);
 		for (int s = 0; s < 2; s++)
 			rate[s] = fmax(e[s] > 0.0 ? k[s] / e[s] : SM_MIN_RATE, SM_MIN_RATE);
 	}
@@ -338,21 +315,19 @@ static void sm_site_stats(const struct ic_sm *m, size_t j, double *buf, double q
 static int sm_start_processes(const struct ic_sm *m, double *mu, double *sigma, double *buf)
 {
 	size_t ns = m->nsites, np = m->nproc, k = 0, best_k = 0;
-	/* One block: c per N, then lev, cnt and srt per process. */
-	double *c = ic_stats_alloc(ns + 3 * np, sizeof(*c)), *lev, *cnt, *srt;
-	double best = INFINITY, cut, num[2], den[2], ss = 0.0, nss = 0.0;
+	/* One block: c per N, den per state and N, then lev, cnt and srt per process. */
+	double *c = ic_stats_alloc(3 * ns + 3 * np, sizeof(*c)), *den, *lev, *cnt, *srt;
+	double best = INFINITY, cut, ss = 0.0;
 	int rc = -1;
 
 	if (!c || np < 2)
 		goto out;
-	lev = c + ns;
+	den = c + ns;
+	lev = den + 2 * ns;
 	cnt = lev + np;
 	srt = cnt + np;
-	for (size_t j = 0; j < ns; j++) {
-		double scale;
-
-		sm_site_stats(m, j, buf, 0.5, 0.5, &c[j], &c[j], &scale);
-	}
+	for (size_t j = 0; j < ns; j++)   /* (sigma is set below) */
+		sm_site_stats(m, j, buf, 0.5, 0.5, &c[j], &c[j], &sigma[j]);
 	for (size_t i = 0; i < m->n; i++) {
 		lev[m->obs[i].proc] += m->obs[i].y - c[m->obs[i].site];
 		cnt[m->obs[i].proc] += 1.0;
@@ -372,29 +347,23 @@ static int sm_start_processes(const struct ic_sm *m, double *mu, double *sigma, 
 		}
 	}
 	cut = 0.5 * (srt[best_k - 1] + srt[best_k]);
-	for (size_t j = 0; j < ns; j++) {
-		num[0] = num[1] = den[0] = den[1] = 0.0;
-		for (size_t i = 0; i < m->n; i++) {
-			const struct ic_sm_obs *o = &m->obs[i];
-			int g = lev[o->proc] > cut;
+	memset(mu, 0, 2 * ns * sizeof(*mu));
+	for (size_t i = 0; i < m->n; i++) {
+		size_t at = (lev[m->obs[i].proc] > cut) * ns + m->obs[i].site;
 
-			if (o->site != j)
-				continue;
-			num[g] += o->y;
-			den[g] += 1.0;
-		}
-		mu[j] = den[0] > 0.0 ? num[0] / den[0] : c[j];
-		mu[ns + j] = den[1] > 0.0 ? num[1] / den[1] : c[j];
+		mu[at] += m->obs[i].y;
+		den[at] += 1.0;
 	}
+	for (size_t j = 0; j < 2 * ns; j++)   /* each group's mean per N its level */
+		mu[j] = den[j] > 0.0 ? mu[j] / den[j] : c[j % ns];
 	for (size_t i = 0; i < m->n; i++) {
 		const struct ic_sm_obs *o = &m->obs[i];
 		double r = o->y - mu[(lev[o->proc] > cut) * ns + o->site];
 
 		ss += r * r;
-		nss += 1.0;
 	}
 	for (size_t j = 0; j < ns; j++)
-		sigma[j] = fmax(sqrt(ss / fmax(nss, 1.0)), SM_MIN_SIGMA);
+		sigma[j] = fmax(sqrt(ss / (double)m->n), SM_MIN_SIGMA);
 	rc = 0;
 out:
 	free(c);
@@ -404,10 +373,7 @@ out:
 void ic_sm_free(struct ic_sm *m)
 {
 	free(m->obs);
-	free(m->mu);
-	free(m->mu1);
-	free(m->sigma);
-	free(m->post);
+	free(m->mu);   /* and mu1, sigma and post in its block */
 	memset(m, 0, sizeof(*m));
 }
 
@@ -461,8 +427,7 @@ static void sm_summarise(struct ic_sm *m, const struct sm_work *w)
 		m->occ[0] += w->gamma[2 * i];
 		m->occ[1] += w->gamma[2 * i + 1];
 	}
-	sm_counts(m, w, m->rate, k, e);
-	sm_run_ends(m, w, ends);
+	sm_counts(m, w, m->rate, k, e, ends);
 	for (int s = 0; s < 2; s++) {
 		/* The switches that fall in pauses are inferred, not seen: the
 		 * interval counts only those seen between neighbouring
@@ -508,16 +473,11 @@ static void sm_summarise(struct ic_sm *m, const struct sm_work *w)
 		double occ_min = fmax(IC_SM_MIN_OCC, IC_SM_MIN_SHARE * (double)m->n);
 		double run0 = m->occ[0] / fmax(ends[0], 1.0), run1 = m->occ[1] / fmax(ends[1], 1.0);
 
-		if (m->occ[0] < occ_min || m->occ[1] < occ_min)
-			m->why = IC_SM_SMALL_STATE;
-		else if (m->sep < IC_SM_SEPARATION)
-			m->why = IC_SM_CLOSE;
-		else if (run0 < IC_SM_MIN_RUN || run1 < IC_SM_MIN_RUN)
-			m->why = IC_SM_FLICKER;
-		else if (m->bic_gain <= 0.0)
-			m->why = IC_SM_BIC;
-		else
-			m->why = IC_SM_TWO;
+		m->why = m->occ[0] < occ_min || m->occ[1] < occ_min ? IC_SM_SMALL_STATE
+		       : m->sep < IC_SM_SEPARATION                   ? IC_SM_CLOSE
+		       : run0 < IC_SM_MIN_RUN || run1 < IC_SM_MIN_RUN ? IC_SM_FLICKER
+		       : m->bic_gain <= 0.0                          ? IC_SM_BIC
+								     : IC_SM_TWO;
 	}
 	m->nstates = m->why == IC_SM_TWO ? 2 : 1;
 }
@@ -531,12 +491,7 @@ int ic_sm_fit(struct ic_sm *m, const struct ic_sm_obs *obs, size_t n, size_t nsi
 	double *blk = NULL, *mu, *sigma, *buf, best = -INFINITY, span, lo = 0.0, hi = 0.0;
 	int rc = -1;
 
-	memset(m, 0, sizeof(*m));
-	m->n = n;
-	m->nsites = ns;
-	m->nproc = nproc;
-	m->nstates = 1;
-	m->why = IC_SM_TOO_FEW;
+	*m = (struct ic_sm){ .n = n, .nsites = ns, .nproc = nproc, .nstates = 1, .why = IC_SM_TOO_FEW };
 	if (!(m->obs = ic_stats_alloc(n, sizeof(*obs))))
 		return -1;
 	if (n)
@@ -544,15 +499,16 @@ int ic_sm_fit(struct ic_sm *m, const struct ic_sm_obs *obs, size_t n, size_t nsi
 	qsort(m->obs, n, sizeof(*obs), sm_cmp_t);
 	if (n < IC_SM_MIN_OBS || !ns)
 		return 0;
-	m->mu = ic_stats_alloc(2 * ns, sizeof(double));
-	m->mu1 = ic_stats_alloc(ns, sizeof(double));
-	m->sigma = ic_stats_alloc(ns, sizeof(double));
-	m->post = ic_stats_alloc(n, sizeof(double));
-	/* One block for the rest: mu, sigma, then 2n of buf, le, alpha, beta
-	 * and gamma, 4n of xi, n of c and e, and n 2x2 of p. */
+	/* One block kept (mu, mu1, sigma, post), one for the work: mu, sigma,
+	 * then 2n of buf, le, alpha, beta and gamma, 4n of xi, n of c and e,
+	 * and n 2x2 of p. */
+	m->mu = ic_stats_alloc(4 * ns + n, sizeof(double));
 	blk = ic_stats_alloc(3 * ns + 20 * n, sizeof(double));
-	if (!m->mu || !m->mu1 || !m->sigma || !m->post || !blk)
+	if (!m->mu || !blk)
 		goto out;
+	m->mu1 = m->mu + 2 * ns;
+	m->sigma = m->mu1 + ns;
+	m->post = m->sigma + ns;
 	mu = blk;
 	sigma = mu + 2 * ns;
 	buf = sigma + ns;   /* a site's values, and gsl_stats_mad's work */
@@ -581,8 +537,7 @@ int ic_sm_fit(struct ic_sm *m, const struct ic_sm_obs *obs, size_t n, size_t nsi
 			best = ll;
 			memcpy(m->mu, mu, 2 * ns * sizeof(*mu));
 			memcpy(m->sigma, sigma, ns * sizeof(*sigma));
-			m->rate[0] = rate[0];
-			m->rate[1] = rate[1];
+			memcpy(m->rate, rate, sizeof(rate));
 		}
 	}
 	/* Again from the best, for its posteriors; state 0 the lower. */
@@ -591,22 +546,17 @@ int ic_sm_fit(struct ic_sm *m, const struct ic_sm_obs *obs, size_t n, size_t nsi
 		hi += m->mu[ns + j];
 	}
 	if (lo > hi) {
-		for (size_t j = 0; j < ns; j++) {
-			double x = m->mu[j];
-
-			m->mu[j] = m->mu[ns + j];
-			m->mu[ns + j] = x;
-		}
+		memcpy(mu, m->mu + ns, ns * sizeof(*mu));
+		memcpy(mu + ns, m->mu, ns * sizeof(*mu));
+		memcpy(m->mu, mu, 2 * ns * sizeof(*mu));
 		lo = m->rate[0];
 		m->rate[0] = m->rate[1];
 		m->rate[1] = lo;
 	}
 	m->loglik2 = sm_em2(m, &w, m->mu, m->sigma, m->rate);
 	for (size_t j = 0; j < ns; j++) {
-		double scale;
-
-		sm_site_stats(m, j, buf, 0.5, 0.5, &m->mu1[j], &m->mu1[j], &scale);
-		sigma[j] = scale * 2.0;
+		sm_site_stats(m, j, buf, 0.5, 0.5, &m->mu1[j], &m->mu1[j], &sigma[j]);
+		sigma[j] *= 2.0;
 	}
 	m->loglik1 = sm_em1(m, m->mu1, sigma);
 	sm_summarise(m, &w);
@@ -654,30 +604,20 @@ out:
 
 double ic_sm_level(const struct ic_sm *m, int s, size_t j, double *lo, double *hi, size_t *nproc)
 {
-	double *draw = ic_stats_alloc(m->nproc, sizeof(double));
-	double level = NAN;
-	size_t k;
+	double *draw = ic_stats_alloc(m->nproc, sizeof(double)), mean;
+	size_t k = *nproc = draw ? ic_sm_draws(m, s, j, draw) : 0;
 
 	*lo = *hi = NAN;
-	*nproc = 0;
-	if (!draw)
-		return NAN;
-	k = ic_sm_draws(m, s, j, draw);
-	*nproc = k;
-	if (k) {
-		double mean = gsl_stats_mean(draw, 1, k);
+	mean = k ? gsl_stats_mean(draw, 1, k) : NAN;
+	if (k >= 2) {
+		double se = gsl_stats_sd(draw, 1, k) / sqrt((double)k);
+		double t = gsl_cdf_tdist_Qinv(0.025, (double)(k - 1));
 
-		level = exp(mean);
-		if (k >= 2) {
-			double se = gsl_stats_sd(draw, 1, k) / sqrt((double)k);
-			double t = gsl_cdf_tdist_Qinv(0.025, (double)(k - 1));
-
-			*lo = exp(mean - t * se);
-			*hi = exp(mean + t * se);
-		}
+		*lo = exp(mean - t * se);
+		*hi = exp(mean + t * se);
 	}
 	free(draw);
-	return level;
+	return exp(mean);
 }
 
 double ic_sm_proc_share(const struct ic_sm *m, size_t p, int s)

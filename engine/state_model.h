@@ -34,15 +34,10 @@
  * over exposure, so its 95% interval is Garwood's for a Poisson count
  * (chi-square) over the expected time in the state: spells cut by the
  * run's start or end add exposure and no switch (censored, as a survival
- * analysis counts them). Switches and exposure between two observations
- * are the chain's expectations given both ends, so a pause between
- * processes may hold several switches. The share of time in state 1 is
- * the expected time seen in it; its interval pairs the ends of the two
- * rates' 97.5% intervals (95% for both together), a / (a + b) at (a low,
- * b high) and (a high, b low). A state's
- * level (ic_sm_level) has the process as its unit: each process's own
- * mean in the state is one draw, a t interval over them; a long process is
- * one draw, not one per window.
+ * analysis counts them). The share of time in state 1 is the expected time
+ * seen in it, its interval from the rates' (sm_summarise). A state's level
+ * has the process as its unit (ic_sm_draws): a long process is one draw,
+ * not one per window.
  */
 #ifndef IC_STATE_MODEL_H
 #define IC_STATE_MODEL_H
@@ -65,15 +60,16 @@ struct ic_sm_obs {
 	int index;                 /* its repetition index (the caller's; not read) */
 };
 
-/* Why one state (or two). */
-enum ic_sm_why {
-	IC_SM_TWO,
-	IC_SM_TOO_FEW,             /* fewer than IC_SM_MIN_OBS observations */
-	IC_SM_SMALL_STATE,         /* a state holds too few repetitions */
-	IC_SM_CLOSE,               /* levels closer than IC_SM_SEPARATION SDs */
-	IC_SM_FLICKER,             /* spells shorter than IC_SM_MIN_RUN repetitions */
-	IC_SM_BIC,                 /* one state explains it as well, by BIC */
-};
+/* Why one state (or two), with its reason in a few words (ic_sm_why_name). */
+#define IC_SM_WHYS(X) \
+	X(IC_SM_TWO, "two states") \
+	X(IC_SM_TOO_FEW, "too few repetitions for a model") \
+	X(IC_SM_SMALL_STATE, "a second state would hold too few repetitions") \
+	X(IC_SM_CLOSE, "the levels of two states would be too close") \
+	X(IC_SM_FLICKER, "a second state would last too few repetitions in a row") \
+	X(IC_SM_BIC, "one state explains the data as well")
+#define IC_SM_WHY_ENUM(e, name) e,
+enum ic_sm_why { IC_SM_WHYS(IC_SM_WHY_ENUM) };
 
 struct ic_sm {
 	size_t n, nsites, nproc;
@@ -110,18 +106,15 @@ void ic_sm_free(struct ic_sm *m);
  * past IC_SM_FIRM, -1 in neither; 0 with one state. */
 int ic_sm_state(const struct ic_sm *m, size_t i);
 
-/* State s's level (a ratio) at the j-th N, or over every N when j is
- * (size_t)-1: each process's posterior-weighted mean log ratio in s (the
- * processes with at least two repetitions' weight there) is one draw; the
- * mean over them with its 95% t interval (lo = hi = NAN with one draw).
- * *nproc the draws. NAN when none. */
-double ic_sm_level(const struct ic_sm *m, int s, size_t j, double *lo, double *hi, size_t *nproc);
-
-/* The draws behind ic_sm_level: each process's posterior-weighted mean
- * log ratio in s at the j-th N (every N when j is (size_t)-1), for the
- * processes with two repetitions' weight there, into draw[0..nproc-1].
- * Returns how many (0 when memory runs out). */
+/* Each process's posterior-weighted mean log ratio in state s at the j-th
+ * N (every N when j is (size_t)-1), for the processes with two
+ * repetitions' weight there, into draw[0..nproc-1]. Returns how many (0
+ * when memory runs out). */
 size_t ic_sm_draws(const struct ic_sm *m, int s, size_t j, double *draw);
+
+/* State s's level (a ratio) there: the mean of those draws with its 95% t
+ * interval (lo = hi = NAN with one draw); *nproc the draws. NAN when none. */
+double ic_sm_level(const struct ic_sm *m, int s, size_t j, double *lo, double *hi, size_t *nproc);
 
 /* Process p's share of its repetitions firmly in state s (IC_SM_FIRM),
  * and whether it holds firm runs of IC_SM_MIN_RUN repetitions of both
@@ -129,7 +122,6 @@ size_t ic_sm_draws(const struct ic_sm *m, int s, size_t j, double *draw);
 double ic_sm_proc_share(const struct ic_sm *m, size_t p, int s);
 int ic_sm_proc_switches(const struct ic_sm *m, size_t p);
 
-/* The reason in a few words: "two states", "too few repetitions", ... */
 const char *ic_sm_why_name(enum ic_sm_why why);
 
 #endif /* IC_STATE_MODEL_H */

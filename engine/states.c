@@ -1,4 +1,3 @@
-/* States of a series' processes, from the repetitions in time; see states.h. */
 #include "states.h"
 
 #include <math.h>
@@ -128,10 +127,7 @@ static void states_follows(struct ic_states *s, const struct ic_process_ratios *
 }
 
 /* At the N where the levels part most, whether the split there follows
- * the layout variants: every variant's firm repetitions there sit in one
- * level only, and each level is held by a variant seen there in two or
- * more processes that ran on both sides of a repetition of the other
- * level, so time cannot explain it. (A layout slow at one N reads as a
+ * the layout variants (states.h). (A layout slow at one N reads as a
  * second state at just the times it ran that N, its processes "switching"
  * at every other N; a real state keeps each process in one level at an N,
  * which alone proves nothing.) *at: that N. */
@@ -185,8 +181,7 @@ static int states_variants_at_sep(const struct ic_states *s, const struct ic_pro
 	return !mixed && held[0] && held[1];
 }
 
-/* With no process switching inside, states and per-process offsets look
- * alike (a layout or a start that sets a process's level). The gap between
+/* States and per-process offsets look alike (states.h): the gap between
  * the states' levels where they part most, over the pooled SD of the
  * processes' own means about their state's level there: how many process
  * offsets apart the states are. INFINITY when no state has two processes. */
@@ -349,10 +344,8 @@ const char *ic_states_level_name(enum ic_states_level l)
 	return (size_t)l < sizeof(names) / sizeof(names[0]) ? names[l] : "?";
 }
 
-/* The steadiness of the processes (states.h): per N their log ratios with
- * the repetitions' noise pooled there (a process's own rse rests on two or
- * three repetitions: heavy-tailed alone); Q within variants over every N,
- * and at the N where tau is largest the equivalence test and the spread. */
+/* The steadiness (states.h), the noise pooled over the processes at an N:
+ * a process's own rse rests on two or three repetitions, heavy-tailed alone. */
 static int states_steadiness(struct ic_states *s, const struct ic_process_ratios *pr)
 {
 	size_t np = pr->nproc;
@@ -467,26 +460,23 @@ struct ic_states *ic_states_analyse(const struct ic_process_ratios *pr, const st
 	/* A split that a layout or a process's own offset explains is none
 	 * of the machine's. */
 	if (s->nstates == 2) {
-		const char *why = NULL;
-
 		if (states_variants_at_sep(s, pr, &at)) {
 			snprintf(s->why_buf, sizeof(s->why_buf),
 				 "at N = %lu, where the two levels part most, each layout variant's repetitions "
 				 "sit in one level only: a layout's effect, which the band's spread over "
 				 "variants holds", at);
-			why = s->why_buf;
+			states_one(s, pr, s->why_buf);
 		} else if (!s->nunsteady && s->follows == IC_FOLLOWS_VARIANT) {
-			why = "the two levels follow the layout variants: a layout's effect, which the "
-			      "band's spread over variants holds";
+			states_one(s, pr, "the two levels follow the layout variants: a layout's effect, "
+					  "which the band's spread over variants holds");
 		} else if (!s->nunsteady && states_offsets(s, pr) < IC_STATES_PROC_SEP) {
-			why = "no process switched inside, and the two levels are no further apart than "
-			      "the processes' own offsets: each process's level, not the machine's state";
+			states_one(s, pr, "no process switched inside, and the two levels are no further "
+					  "apart than the processes' own offsets: each process's level, not the "
+					  "machine's state");
+		} else {
+			states_brief(s, pr);
 		}
-		if (why)
-			states_one(s, pr, why);
 	}
-	if (s->nstates == 2)
-		states_brief(s, pr);
 	if (states_state(s, 0, pr, g, opts) || (s->nstates == 2 && states_state(s, 1, pr, g, opts)) ||
 	    states_steadiness(s, pr))
 		goto fail;

@@ -3,10 +3,8 @@
  * extern 1.0 in one, 1.65 in the other, in spells of seconds to minutes).
  * Pooling both gives an interval around a ratio that no process ran at.
  *
- * A series' states come from state_model.h: every repetition of the
- * compared form, paired with the baseline repetition of its process and N
- * nearest in time, in the run's time order, one two-state hidden Markov
- * chain with a level per state and N. From it, per state: its share of the
+ * A series' states come from state_model.h's two-state model of every
+ * repetition in time. From it, per state: its share of the
  * time (with an interval), its mean spell, its level at the N where the
  * states part most, and its own ratios per N, band and crossover from the
  * processes that stayed in it (IC_STATES_MEMBER of their repetitions
@@ -86,14 +84,11 @@ struct ic_states {
 	                            * each state (its ratios' and attribution's) */
 	size_t nmember;
 	enum ic_states_follows follows;
-	/* Is the machine steady, before any model? Over the processes at each
-	 * N (each process's log ratio, the repetitions' noise pooled over the
-	 * processes there): whether the processes of one layout variant differ
-	 * more than that noise allows (time, not layout: Cochran's Q summed
-	 * over N), and the N where the processes vary most, with the
-	 * equivalence test of steadiness.h, the 10th-90th percentile of the
-	 * processes' ratios there and the share of that variation a line in
-	 * time takes away. */
+	/* Is the machine steady, before any model? Per N each process's log
+	 * ratio, the repetitions' noise pooled there: Cochran's Q within layout
+	 * variants summed over N (time, not layout), and at the N where the
+	 * processes vary most steadiness.h's equivalence test, their spread and
+	 * the share of it a line in time takes away. */
 	enum ic_states_level level;
 	double time_q, time_df, time_p;    /* within variants, summed over N */
 	struct ic_steady steady;           /* at steady_sites */
