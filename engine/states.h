@@ -6,10 +6,11 @@
  * A series' states come from state_model.h's two-state model of every
  * repetition in time. From it, per state: its share of the
  * time (with an interval), its mean spell, its level at the N where the
- * states part most, and its own ratios per N, band and crossover from the
- * processes that stayed in it (IC_STATES_MEMBER of their repetitions
- * firmly in it). A process with firm runs of both states switched inside:
- * it is left out of both states' ratios, and named.
+ * states part most, and its own ratios per N, band and crossover from each
+ * process's repetitions weighted by the model's posterior of the state
+ * (ic_sm_draws: a process counts where two repetitions' weight lie in it).
+ * A process with firm runs of both states switched inside: it counts in
+ * both, and is named.
  *
  * Where no process switches inside, a state and a process's own offset
  * (its layout, its start) look alike: two states are then kept only when
