@@ -72,17 +72,13 @@ struct ic_event_choice {
 };
 
 /* Pure: choose one event per counter for this CPU from the names PAPI knows in
- * available[], and place them in event sets. *out points into available[] or
- * static strings.
- *
- * n_hw_counters is PAPI_num_cmp_hwctrs() of perf_event: general-purpose plus fixed
- * counters of the core PMU (Skylake 8 + 3, Ice Lake 16 + 4, Zen 6 + 0), one fewer
- * with the NMI watchdog on; n_fixed_counters of them are fixed (CPUID leaf 0xA on
- * Intel, 0 on AMD), where Intel's instruction and cycle events go (fixed[c] = 1).
- * Attribution events that do not fit go to set 1, or are left out with why; set 0
- * is multiplexed only when the core events alone do not fit. A derived preset takes
- * two counters and libpfm4 counts them as with SMT off: the start-up trial finds
- * such a set does not fit. */
+ * available[], and place them in event sets (*out points into available[] or
+ * static strings). n_hw_counters: PAPI_num_cmp_hwctrs() of perf_event, the core
+ * PMU's general-purpose plus fixed counters (Skylake 8 + 3, Ice Lake 16 + 4, Zen
+ * 6 + 0; one fewer with the NMI watchdog on); n_fixed_counters of them are fixed
+ * (CPUID leaf 0xA on Intel), for Intel's instruction and cycle events. Set 0 is
+ * multiplexed only when the core events alone do not fit. A derived preset takes
+ * two counters and libpfm4 counts as with SMT off: the start-up trial finds that. */
 void ic_events_choose(const struct ic_cpu_ident *cpu,
 		      const char *const *available, size_t n_available,
 		      int n_hw_counters, int n_fixed_counters,
