@@ -1,4 +1,3 @@
-/* See atomic_file.h. */
 #define _GNU_SOURCE
 #include "atomic_file.h"
 #include "kit.h"
@@ -25,35 +24,28 @@ int ic_atomic_open(struct ic_atomic_file *af, const char *path, unsigned flags)
 	mode_t mask;
 	int fd, n;
 
-	af->f = NULL;
-	af->tmp[0] = '\0';
-	af->flags = flags;
-	af->err[0] = '\0';
+	*af = (struct ic_atomic_file){ .flags = flags };
 	if (len >= sizeof af->path)
 		return ic_atomic_fail(af, ENAMETOOLONG, "create", path);
 	memcpy(af->path, path, len + 1);
 	/* Same directory as the final name: rename() is atomic only within one
 	 * file system. The leading dot keeps it out of globs and ls. */
-	if (slash)
-		n = snprintf(af->tmp, sizeof af->tmp, "%.*s/.%s.tmp.XXXXXX", (int)(slash - path),
-			     path, slash + 1);
-	else
-		n = snprintf(af->tmp, sizeof af->tmp, ".%s.tmp.XXXXXX", path);
+	n = snprintf(af->tmp, sizeof af->tmp, "%.*s.%s.tmp.XXXXXX", slash ? (int)(slash - path + 1) : 0,
+		     path, slash ? slash + 1 : path);
 	if (n < 0 || (size_t)n >= sizeof af->tmp) {
 		af->tmp[0] = '\0';
 		return ic_atomic_fail(af, ENAMETOOLONG, "create", path);
 	}
 	fd = mkstemp(af->tmp);
 	if (fd < 0) {
-		int e = errno;
+		char name[PATH_MAX];
 
 		/* Nothing was created, so nothing to remove; name the template
 		 * (mkstemp may have changed its X's). */
 		memcpy(af->tmp + n - 6, "XXXXXX", 6);
-		snprintf(af->err, sizeof af->err, "cannot create %s: %s", af->tmp, strerror(e));
+		memcpy(name, af->tmp, (size_t)n + 1);
 		af->tmp[0] = '\0';
-		errno = e;
-		return -1;
+		return ic_atomic_fail(af, errno, "create", name);
 	}
 	/* mkstemp creates mode 0600; give the file the mode fopen would. */
 	mask = umask(0);
@@ -64,7 +56,6 @@ int ic_atomic_open(struct ic_atomic_file *af, const char *path, unsigned flags)
 		close(fd);
 		return ic_atomic_fail(af, e, "open", af->tmp);
 	}
-	af->err[0] = '\0';
 	return 0;
 }
 
@@ -84,9 +75,7 @@ int ic_atomic_finish(struct ic_atomic_file *af)
 	if (fclose(af->f) != 0 && !e)
 		e = errno ? errno : EIO;
 	af->f = NULL;
-	if (e)
-		return ic_atomic_fail(af, e, "write", af->tmp);
-	return 0;
+	return e ? ic_atomic_fail(af, e, "write", af->tmp) : 0;
 }
 
 /* Whether files a and b hold the same bytes (0 on any doubt). */
@@ -118,9 +107,7 @@ int ic_atomic_rename(struct ic_atomic_file *af)
 
 int ic_atomic_commit(struct ic_atomic_file *af)
 {
-	if (ic_atomic_finish(af) != 0)
-		return -1;
-	return ic_atomic_rename(af);
+	return ic_atomic_finish(af) ? -1 : ic_atomic_rename(af);
 }
 
 void ic_atomic_abort(struct ic_atomic_file *af)

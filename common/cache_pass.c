@@ -4,15 +4,12 @@
 
 long ic_cache_pass(const struct ic_footprint *fp, size_t n, double size, double *at_about)
 {
-	for (size_t i = 0; i < n; i++) {
-		/* NAN > size is false: an N not measured never passes. */
-		if (fp[i].bytes > size) {
-			if (at_about)
-				*at_about = size / (fp[i].bytes / (double)fp[i].sites);
-			return (long)i;
-		}
-	}
+	size_t i = 0;
+
+	/* NAN > size is false: an N not measured never passes. */
+	while (i < n && !(fp[i].bytes > size))
+		i++;
 	if (at_about)
-		*at_about = NAN;
-	return -1;
+		*at_about = i < n ? size / (fp[i].bytes / (double)fp[i].sites) : NAN;
+	return i < n ? (long)i : -1;
 }

@@ -1,6 +1,4 @@
-/* Where a form's code passes a cache: one rule for every reader of
- * footprints (./run.sh codesize's report, the summary's answer and charts).
- */
+/* Where a form's code passes a cache: one rule for every reader of footprints. */
 #ifndef IC_CACHE_PASS_H
 #define IC_CACHE_PASS_H
 
@@ -13,10 +11,9 @@ struct ic_footprint {
 	double bytes;
 };
 
-/* Pure. fp[0..n) sorted by sites, ascending: the index of the first whose
- * bytes pass size (bytes > size), -1 when none does. *at_about (may be
- * NULL) gets the N at which the code reaches size at that point's bytes
- * per site, size / (bytes / sites); NAN when none passes. */
+/* Pure. fp[0..n) by sites, ascending: the first whose bytes > size, -1 when none.
+ * *at_about (may be NULL): the N where the code reaches size at that point's
+ * bytes per site; NAN when none passes. */
 long ic_cache_pass(const struct ic_footprint *fp, size_t n, double size, double *at_about);
 
 #endif

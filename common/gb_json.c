@@ -1,5 +1,4 @@
-/* Google Benchmark's JSON, as jansson can read it: one loader for every
- * reader of result files (summarize, sites_bench's --iterations-from). */
+/* Google Benchmark's JSON, as jansson can read it (gb_json.h). */
 #include "gb_json.h"
 #include "kit.h"
 
@@ -11,9 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
-/* Google Benchmark prints non-finite doubles as NaN / Infinity, which is
- * not JSON; jansson rejects them. Outside strings, such words become null
- * (= not measured). Returns a new string (NULL when out of memory). */
+/* NaN / Infinity outside strings as null, in a new string (NULL: out of memory). */
 static char *gb_json_nonfinite_to_null(const char *s, size_t n, size_t *outlen)
 {
 	char *out = malloc(2 * n + 1);   /* "nan" -> "null" grows by one per 3 bytes at most */

@@ -1,8 +1,8 @@
 #ifndef IC_GB_JSON_H
 #define IC_GB_JSON_H
-/* Load a Google Benchmark JSON file. The library prints non-finite doubles
- * as NaN / Infinity, which is not JSON: outside strings they read as null
- * (not measured). NULL with a one-line reason in err on failure. */
+/* Load a Google Benchmark JSON file: the one loader of result files. Its NaN
+ * and Infinity are not JSON: outside strings they read as null (not measured).
+ * NULL with a one-line reason in err on failure. */
 #include <jansson.h>
 #include <stddef.h>
 

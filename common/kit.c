@@ -54,10 +54,8 @@ void ic_die(int code, const char *fmt, ...)
 
 void *ic_xalloc(void *p)
 {
-	if (!p) {
-		fprintf(stderr, "%s: out of memory\n", ic_prog);
-		exit(1);
-	}
+	if (!p)
+		ic_die(1, "out of memory");
 	return p;
 }
 
@@ -91,14 +89,11 @@ char *ic_read_all(FILE *f, size_t *len)
 char *ic_read_path(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
-	char *text;
-	int e;
+	char *text = f ? ic_read_all(f, len) : NULL;
+	int e = errno;
 
-	if (!f)
-		return NULL;
-	text = ic_read_all(f, len);
-	e = errno;
-	fclose(f);
+	if (f)
+		fclose(f);
 	errno = e;
 	return text;
 }
@@ -164,17 +159,15 @@ int ic_options_parse(int argc, char **argv, const struct ic_option *opts, const 
 		double d;
 		long x;
 
-		if (!o) {
-			if (c == 'h') {
-				fputs(usage, stdout);
-				rc = 0;
-			} else if (c == ':') {
-				rc = ic_bad("%s needs a value (see %s)", argv[optind - 1], help);
-			} else {
-				rc = ic_bad("unknown option '%s' (see %s)", argv[optind - 1], help);
-			}
-			break;
+		if (c == 'h') {
+			fputs(usage, stdout);
+			rc = 0;
+		} else if (!o) {
+			rc = ic_bad(c == ':' ? "%s needs a value (see %s)" : "unknown option '%s' (see %s)",
+				    argv[optind - 1], help);
 		}
+		if (!o)
+			continue;
 		switch (o->kind) {
 		case IC_OPT_FLAG:
 			*(int *)o->dest = 1;

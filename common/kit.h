@@ -1,6 +1,4 @@
-/* The plumbing every front shares: an error line into a buffer, a usage
- * line on stderr, allocations that exit when memory runs out, mkdir -p and
- * a CSV field. One copy here, so the fronts say it the same way. */
+/* The plumbing every front shares, one copy so that they say it the same way. */
 #ifndef IC_KIT_H
 #define IC_KIT_H
 
@@ -8,8 +6,7 @@
 #include <stdio.h>
 #include <unistd.h>   /* optind: where the operands start after ic_options_parse */
 
-/* The program's name in its messages ("compare: out of memory"); main sets
- * it before anything can fail. */
+/* The program's name in its messages; main sets it before anything can fail. */
 extern const char *ic_prog;
 
 /* fmt into err (errlen bytes); returns -1, for `return ic_fail(...)`. */
@@ -21,9 +18,8 @@ int ic_fail(char *err, size_t errlen, const char *fmt, ...);
 __attribute__((format(printf, 1, 2)))
 int ic_bad(const char *fmt, ...);
 
-/* A program's options, one table row each, ended by a row whose name is
- * NULL: --NAME (or --NAME=V) and what it sets. --help (and -h) print the
- * usage and need no row. */
+/* A program's options, one row each (--NAME or --NAME=V), ended by a NULL name.
+ * --help (and -h) print the usage and need no row. */
 enum ic_opt_kind {
 	IC_OPT_FLAG,     /* no value; *(int *)dest = 1 */
 	IC_OPT_STRING,   /* *(const char **)dest = the value (the program judges an empty one) */
@@ -50,47 +46,37 @@ struct ic_option {
 #define IC_OPTION_CALL(n, d, fn) { .name = (n), .kind = IC_OPT_CALL, .dest = (d), .call = (fn) }
 #define IC_OPTIONS_END { .name = NULL }
 
-/* argv's options by the table, getopt_long's way: the operands after them
- * from optind. Returns -1
- * when every option is taken; else the exit status: 0 after --help printed
- * usage, 2 after one line naming the bad option and where help is (help:
- * "--help", or "./run.sh agree --help"). */
+/* argv's options by getopt_long, the operands from optind. -1 when every option
+ * is taken; else the exit status: 0 after --help, 2 after one line naming the
+ * bad option and where help is (help: "--help", "./run.sh agree --help"). */
 int ic_options_parse(int argc, char **argv, const struct ic_option *opts, const char *usage,
 		     const char *help);
 
-/* "PROG: MSG\n" on stderr (PROG is ic_prog), then exit with code: for the
- * programs that stop at the first error. */
+/* ic_bad's line, then exit with code. */
 __attribute__((noreturn, format(printf, 2, 3)))
 void ic_die(int code, const char *fmt, ...);
 
-/* p itself; when it is NULL (its allocation failed), "PROG: out of
- * memory" on stderr and exit 1: for the fronts, which have nothing to
- * save. Wraps any allocation: malloc, strdup, open_memstream... */
+/* p, or when it is NULL "PROG: out of memory" and exit 1: for the fronts, which
+ * have nothing to save. Wraps any allocation: malloc, strdup, open_memstream... */
 void *ic_xalloc(void *p);
 
-/* p reallocated to n elements of size (at least one, so that NULL always
- * means out of memory); exits as ic_xalloc. */
+/* p reallocated to n (at least one) elements of size; exits as ic_xalloc. */
 void *ic_xrealloc(void *p, size_t n, size_t size);
 
-/* The rest of f, NUL-terminated, its length in *len: through a memory
- * stream, not fstat, so that a pipe reads too. NULL with errno (ENOMEM, or
- * EIO for a read error) when it cannot. */
+/* The rest of f, NUL-terminated, its length in *len, through a memory stream so
+ * that a pipe reads too. NULL with errno ENOMEM or EIO. */
 char *ic_read_all(FILE *f, size_t *len);
-/* The same of the file at path (opened, read, closed); NULL with fopen's
- * errno when it cannot be opened. */
+/* The same of the file at path; NULL with fopen's errno when it cannot open. */
 char *ic_read_path(const char *path, size_t *len);
 
-/* mkdir -p path (mode 0777 under the umask): 0 when it is a directory
- * now, else -1 with errno set, for the caller's own message. */
+/* mkdir -p path (0777 under the umask): 0 when it is a directory now, else -1. */
 int ic_mkdir_p(const char *path);
 
-/* A CSV line split at its commas in place (the line end dropped; no
- * quoting, as the tables read back here have none): the fields in field,
- * their number returned (at most max). */
+/* A CSV line split at its commas in place, the line end dropped (no quoting: the
+ * tables read back here have none). Returns the number of fields, at most max. */
 size_t ic_csv_split(char *line, char **field, size_t max);
 
-/* s as a CSV field (RFC 4180): as it is, or in double quotes with each
- * quote doubled when it holds a comma, a quote or a line break. */
+/* s as a CSV field (RFC 4180): quoted when it holds a comma, quote or line break. */
 void ic_csv_quoted(FILE *f, const char *s);
 
 #endif /* IC_KIT_H */

@@ -5,8 +5,9 @@
 
 #include <ctype.h>
 #include <stdarg.h>
-#include <dirent.h>
 #include <errno.h>
+#include <glob.h>
+#include <hwloc.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -55,47 +56,46 @@ static void ms_file(struct ic_mstate *ms, const char *root, const char *key, con
 		ms_set(ms, key, IC_MSTATE_UNREADABLE ": %s absent", rel);
 }
 
-/* Online CPUs from "0-3,5" (the count only); -1 when unreadable. */
+/* The number of online CPUs, from a list like "0-3,5"; -1 when unreadable. */
 static int ms_online_cpus(const char *root)
 {
-	char buf[1024], *p, *save = NULL;
-	int n = 0;
+	char buf[1024];
+	hwloc_bitmap_t set = hwloc_bitmap_alloc();
+	int n = -1;
 
-	if (ms_read_line(root, "/sys/devices/system/cpu/online", buf, sizeof(buf)) != 0)
-		return -1;
-	for (p = strtok_r(buf, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
-		int a, b;
-		if (sscanf(p, "%d-%d", &a, &b) == 2 && b >= a)
-			n += b - a + 1;
-		else if (sscanf(p, "%d", &a) == 1)
-			n++;
-	}
-	return n ? n : -1;
+	if (set && ms_read_line(root, "/sys/devices/system/cpu/online", buf, sizeof(buf)) == 0 &&
+	    hwloc_bitmap_list_sscanf(set, buf) == 0)
+		n = hwloc_bitmap_weight(set);
+	hwloc_bitmap_free(set);
+	return n > 0 ? n : -1;
+}
+
+/* The paths matching root/pattern (none when it cannot be read). */
+static void ms_glob(const char *root, const char *pattern, glob_t *g)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s%s", root, pattern);
+	if (glob(path, 0, NULL, g) != 0)
+		g->gl_pathc = 0;
 }
 
 /* Every CPU's scaling_governor: one value, or the distinct ones. */
 static void ms_governor(struct ic_mstate *ms, const char *root)
 {
 	/* The distinct values, each between commas while they are gathered. */
-	char path[4096], list[IC_MSTATE_VALUE_MAX] = ",", buf[64], rel[128], item[80];
-	DIR *d;
-	struct dirent *e;
+	char list[IC_MSTATE_VALUE_MAX] = ",", buf[64], item[80];
+	glob_t g;
 
-	snprintf(path, sizeof(path), "%s/sys/devices/system/cpu", root);
-	d = opendir(path);
-	while (d && (e = readdir(d))) {
-		if (strncmp(e->d_name, "cpu", 3) || !isdigit((unsigned char)e->d_name[3]))
-			continue;
-		snprintf(rel, sizeof(rel), "/sys/devices/system/cpu/%.16s/cpufreq/scaling_governor",
-			 e->d_name);
-		if (ms_read_line(root, rel, buf, sizeof(buf)) != 0 || !buf[0])
+	ms_glob(root, "/sys/devices/system/cpu/cpu[0-9]*/cpufreq/scaling_governor", &g);
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		if (ms_read_line("", g.gl_pathv[i], buf, sizeof(buf)) != 0 || !buf[0])
 			continue;
 		snprintf(item, sizeof(item), ",%s,", buf);
 		if (!strstr(list, item))
 			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s,", buf);
 	}
-	if (d)
-		closedir(d);
+	globfree(&g);
 	if (list[1]) {
 		list[strlen(list) - 1] = '\0';
 		ms_set(ms, "machine_governor", "%s", list + 1);
@@ -159,7 +159,8 @@ static void ms_thp(struct ic_mstate *ms, const char *root)
 	}
 }
 
-int ic_mstate_load_text(const char *loadavg, int cpus, const char *when, char *out, size_t cap)
+/* machine_load's value from a /proc/loadavg line; -1 when it is not one. */
+static int ms_load_text(const char *loadavg, int cpus, const char *when, char *out, size_t cap)
 {
 	double l1, l5, l15;
 
@@ -180,9 +181,9 @@ static void ms_load(struct ic_mstate *ms, const char *root)
 	char buf[256], out[IC_MSTATE_VALUE_MAX];
 	int cpus = ms_online_cpus(root);
 
-	if (ic_mstate_load_text(getenv(IC_MSTATE_ENV_LOADAVG), cpus, IC_MSTATE_LOAD_BEFORE, out, sizeof(out)) &&
+	if (ms_load_text(getenv(IC_MSTATE_ENV_LOADAVG), cpus, IC_MSTATE_LOAD_BEFORE, out, sizeof(out)) &&
 	    (ms_read_line(root, "/proc/loadavg", buf, sizeof(buf)) ||
-	     ic_mstate_load_text(buf, cpus, IC_MSTATE_LOAD_NOW, out, sizeof(out))))
+	     ms_load_text(buf, cpus, IC_MSTATE_LOAD_NOW, out, sizeof(out))))
 		snprintf(out, sizeof(out), IC_MSTATE_UNREADABLE ": /proc/loadavg absent");
 	ms_set(ms, "machine_load", "%s", out);
 }
@@ -214,36 +215,22 @@ int ic_mstate_parse_stat(const char *line, struct ic_proc_sample *s)
 /* Every process's CPU time now; *n set, malloc'd array (NULL when /proc is unreadable). */
 static struct ic_proc_sample *ms_sample(const char *root, size_t *n)
 {
-	char path[4096], line[1024], rel[64];
-	struct ic_proc_sample *v = NULL;
-	size_t cap = 0;
-	DIR *d;
-	struct dirent *e;
+	char line[4096];
+	struct ic_proc_sample *v;
+	glob_t g;
 
 	*n = 0;
-	snprintf(path, sizeof(path), "%s/proc", root);
-	d = opendir(path);
-	if (!d)
+	snprintf(line, sizeof(line), "%s/proc", root);
+	if (access(line, R_OK) != 0)
 		return NULL;
-	while ((e = readdir(d))) {
-		if (!isdigit((unsigned char)e->d_name[0]))
-			continue;
-		snprintf(rel, sizeof(rel), "/proc/%.20s/stat", e->d_name);
-		if (ms_read_line(root, rel, line, sizeof(line)) != 0)
-			continue;     /* gone meanwhile */
-		if (*n == cap) {
-			struct ic_proc_sample *nv = realloc(v, (cap += 256) * sizeof(*v));
-
-			if (!nv)
-				break;
-			v = nv;
-		}
-		if (ic_mstate_parse_stat(line, &v[*n]) == 0)
+	ms_glob(root, "/proc/[0-9]*/stat", &g);
+	/* One more: an empty /proc is a sample too. A process gone meanwhile is left out. */
+	v = malloc((g.gl_pathc + 1) * sizeof(*v));
+	for (size_t i = 0; v && i < g.gl_pathc; i++)
+		if (ms_read_line("", g.gl_pathv[i], line, sizeof(line)) == 0 &&
+		    ic_mstate_parse_stat(line, &v[*n]) == 0)
 			(*n)++;
-	}
-	closedir(d);
-	if (!v)
-		v = malloc(sizeof(*v));     /* an empty /proc is a sample too */
+	globfree(&g);
 	return v;
 }
 
@@ -278,7 +265,7 @@ int ic_mstate_busy(const struct ic_proc_sample *a, size_t na, const struct ic_pr
 		   size_t cap)
 {
 	struct ms_busy *busy = nb ? calloc(nb, sizeof(*busy)) : NULL;
-	size_t k = 0, len = 0;
+	size_t k = 0;
 
 	for (size_t j = 0; busy && j < nb && seconds > 0 && ticks_per_s > 0; j++) {
 		if (b[j].pid == self)
@@ -292,20 +279,14 @@ int ic_mstate_busy(const struct ic_proc_sample *a, size_t na, const struct ic_pr
 			break;
 		}
 	}
-	if (k == 0) {
+	if (k == 0)
 		snprintf(out, cap, "none above %g%% of a core over %.0f ms%s", IC_MSTATE_BUSY_PERCENT,
 			 seconds * 1000.0, run > 0 ? " (this run's own processes left out)" : "");
-		free(busy);
-		return 0;
-	}
-	qsort(busy, k, sizeof(*busy), ms_busy_cmp);
-	for (size_t i = 0; i < k && len < cap; i++) {
-		int w = snprintf(out + len, cap - len, "%spid %ld (%s) %.0f%%", i ? "; " : "",
-				 (long)busy[i].pid, busy[i].comm, busy[i].pct);
-		if (w < 0)
-			break;
-		len += (size_t)w;
-	}
+	else
+		qsort(busy, k, sizeof(*busy), ms_busy_cmp);
+	for (size_t i = 0, len = 0; i < k && len < cap; i++, len = strlen(out))
+		snprintf(out + len, cap - len, "%spid %ld (%s) %.0f%%", i ? "; " : "", (long)busy[i].pid,
+			 busy[i].comm, busy[i].pct);
 	free(busy);
 	return (int)k;
 }
@@ -327,42 +308,33 @@ static double ms_now(void)
 	return (double)t.tv_sec + t.tv_nsec / 1e9;
 }
 
-/* The other processes' CPU use over sample_ms into out. */
-static void ms_busy_sample(const char *root, int sample_ms, char *out, size_t cap)
+/* machine_busy: another inlinecost measurement first (the machine lock's
+ * holder, in words), then the other processes' CPU use over sample_ms. */
+static void ms_busy_procs(struct ic_mstate *ms, const char *root, int sample_ms)
 {
-	struct ic_proc_sample *a, *b = NULL;
+	char out[IC_MSTATE_VALUE_MAX] = "not sampled", holder[IC_MSTATE_VALUE_MAX];
+	struct ic_proc_sample *a = NULL, *b = NULL;
 	size_t na, nb;
 	double t0 = ms_now();
 	struct timespec d = { sample_ms / 1000, (long)(sample_ms % 1000) * 1000000L };
+	int other;
 
-	if (sample_ms <= 0) {
-		snprintf(out, cap, "not sampled");
-		return;
-	}
-	if ((a = ms_sample(root, &na))) {
+	if (sample_ms > 0 && (a = ms_sample(root, &na))) {
 		while (nanosleep(&d, &d) != 0 && errno == EINTR)
 			;
 		b = ms_sample(root, &nb);
 	}
 	if (b)
-		ic_mstate_busy(a, na, b, nb, ms_now() - t0, sysconf(_SC_CLK_TCK), getpid(), ms_run_pid(), out, cap);
-	else
-		snprintf(out, cap, IC_MSTATE_UNREADABLE ": /proc absent");
+		ic_mstate_busy(a, na, b, nb, ms_now() - t0, sysconf(_SC_CLK_TCK), getpid(), ms_run_pid(), out,
+			       sizeof(out));
+	else if (sample_ms > 0)
+		snprintf(out, sizeof(out), IC_MSTATE_UNREADABLE ": /proc absent");
 	free(a);
 	free(b);
-}
-
-/* machine_busy: another inlinecost measurement first (the machine lock's
- * holder, in words), then the other busy processes. */
-static void ms_busy_procs(struct ic_mstate *ms, const char *root, int sample_ms)
-{
-	char out[IC_MSTATE_VALUE_MAX], holder[IC_MSTATE_VALUE_MAX];
-	int other;
-
-	ms_busy_sample(root, sample_ms, out, sizeof(out));
 	other = ic_measure_lock_other(root, holder, sizeof(holder));
 	ms_set(ms, "machine_busy", "%s%s%s", other ? holder : "", other ? "; " : "", out);
 }
+
 
 void ic_mstate_read(const char *root, int sample_ms, struct ic_mstate *ms)
 {

@@ -2,7 +2,7 @@
 #define _GNU_SOURCE
 #include "measure_lock.h"
 
-#include <dirent.h>
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,23 +65,6 @@ void ic_measure_holder_write(const char *cmdline, const char *top)
 	fclose(f);
 }
 
-void ic_measure_lock_words(const char *record, int record_live, long lock_pid, char *out, size_t cap)
-{
-	long pid = 0;
-
-	if (record_live && record && sscanf(record, "pid %ld", &pid) == 1 && pid > 0)
-		snprintf(out, cap, "%s: another inlinecost measurement, holding this machine", record);
-	else
-		snprintf(out, cap, "pid %ld: holds the inlinecost machine lock (%s) and left no line saying "
-			 "what it runs", lock_pid, ic_measure_lock_path());
-}
-
-/* The kernel's name of the file in /proc/locks and fdinfo: "fe:00:1234". */
-static void lock_key(const struct stat *st, char *key, size_t cap)
-{
-	snprintf(key, cap, " %02x:%02x:%lu ", major(st->st_dev), minor(st->st_dev), (unsigned long)st->st_ino);
-}
-
 /* The pid /proc/locks lists for a flock held on key; 0 when none. */
 static long lock_holder(const char *root, const char *key)
 {
@@ -112,22 +95,19 @@ static int held_here(const char *root, const char *key)
 {
 	char path[4096], line[256];
 	int held = 0;
+	glob_t g;
 
-	snprintf(path, sizeof(path), "%s/proc/self/fdinfo", root);
-	DIR *d = opendir(path);
-	if (!d)
-		return 0;
-	for (struct dirent *e; !held && (e = readdir(d));) {
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "%s/proc/self/fdinfo/%s", root, e->d_name);
-		FILE *f = fopen(path, "r");
+	snprintf(path, sizeof(path), "%s/proc/self/fdinfo/*", root);
+	if (glob(path, 0, NULL, &g) != 0)
+		g.gl_pathc = 0;
+	for (size_t i = 0; !held && i < g.gl_pathc; i++) {
+		FILE *f = fopen(g.gl_pathv[i], "r");
 		while (f && !held && fgets(line, sizeof(line), f))
 			held = !strncmp(line, "lock:", 5) && strstr(line, key) && !strstr(line, "->");
 		if (f)
 			fclose(f);
 	}
-	closedir(d);
+	globfree(&g);
 	return held;
 }
 
@@ -168,13 +148,19 @@ int ic_measure_lock_other(const char *root, char *out, size_t cap)
 		root = "";
 	if (stat(path, &st) != 0)
 		return 0;
-	lock_key(&st, key, sizeof(key));
+	/* The kernel's name of the file in /proc/locks and fdinfo: "fe:00:1234". */
+	snprintf(key, sizeof(key), " %02x:%02x:%lu ", major(st.st_dev), minor(st.st_dev), (unsigned long)st.st_ino);
 	long holder = lock_holder(root, key);
 	if (holder == 0 || held_here(root, key))
 		return 0;
 	long pid = ic_measure_holder_read(root, record, sizeof(record));
 	if (pid && is_self_or_ancestor(root, pid))
 		return 0;
-	ic_measure_lock_words(record, pid != 0, holder, out, cap);
+	/* The holder's line, else the pid the kernel lists for the lock. */
+	if (pid)
+		snprintf(out, cap, "%s: another inlinecost measurement, holding this machine", record);
+	else
+		snprintf(out, cap, "pid %ld: holds the inlinecost machine lock (%s) and left no line saying "
+			 "what it runs", holder, path);
 	return 1;
 }

@@ -8,6 +8,30 @@
 
 #include "kit.h"
 
+/* Setting i (s->n: a new one) set to key and value, in one allocation: the
+ * value follows the key's NUL, and freeing the key frees both. -1: no memory. */
+static int settings_put(struct ic_settings *s, size_t i, const char *key, size_t klen, const char *value,
+			size_t vlen)
+{
+	struct ic_setting *ns = i < s->n ? s->v : realloc(s->v, (s->n + 1) * sizeof(*ns));
+	char *kv;
+
+	if (ns)
+		s->v = ns;
+	if (!ns || !(kv = malloc(klen + vlen + 2)))
+		return -1;
+	memcpy(kv, key, klen);
+	kv[klen] = '\0';
+	memcpy(kv + klen + 1, value, vlen);
+	kv[klen + 1 + vlen] = '\0';
+	if (i < s->n)
+		free(ns[i].key);
+	else
+		s->n++;
+	ns[i] = (struct ic_setting){ kv, kv + klen + 1 };
+	return 0;
+}
+
 int ic_settings_parse(struct ic_settings *s, const char *text, size_t len, const char *what,
 		      char *err, size_t errlen)
 {
@@ -16,7 +40,6 @@ int ic_settings_parse(struct ic_settings *s, const char *text, size_t len, const
 	for (const char *p = text, *end = text + len; p < end;) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p)), *eq, *k;
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		struct ic_setting *ns;
 
 		line++;
 		k = p;
@@ -32,18 +55,8 @@ int ic_settings_parse(struct ic_settings *s, const char *text, size_t len, const
 		if (!eq || eq == k)
 			return ic_fail(err, errlen, "%s: line %zu is not key=value: %.*s", what, line,
 				       (int)(n < 40 ? n : 40), k);
-		ns = realloc(s->v, (s->n + 1) * sizeof(*ns));
-		if (!ns)
+		if (settings_put(s, s->n, k, (size_t)(eq - k), eq + 1, n - (size_t)(eq - k) - 1))
 			return ic_fail(err, errlen, "%s: out of memory", what);
-		s->v = ns;
-		ns[s->n].key = strndup(k, (size_t)(eq - k));
-		ns[s->n].value = strndup(eq + 1, n - (size_t)(eq - k) - 1);
-		if (!ns[s->n].key || !ns[s->n].value) {
-			free(ns[s->n].key);
-			free(ns[s->n].value);
-			return ic_fail(err, errlen, "%s: out of memory", what);
-		}
-		s->n++;
 	}
 	return 0;
 }
@@ -64,12 +77,10 @@ int ic_settings_read(struct ic_settings *s, FILE *f, const char *what, char *err
 int ic_settings_load(struct ic_settings *s, const char *path, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "rb");
-	int rc;
+	int rc = f ? ic_settings_read(s, f, path, err, errlen) : ic_fail(err, errlen, "%s: %s", path, strerror(errno));
 
-	if (!f)
-		return ic_fail(err, errlen, "%s: %s", path, strerror(errno));
-	rc = ic_settings_read(s, f, path, err, errlen);
-	fclose(f);
+	if (f)
+		fclose(f);
 	return rc;
 }
 
@@ -83,31 +94,17 @@ const char *ic_settings_get(const struct ic_settings *s, const char *key)
 
 int ic_settings_set(struct ic_settings *s, const char *key, const char *value)
 {
-	char *v = strdup(value);
-	struct ic_setting *ns = NULL;
+	size_t i = s->n;
 
-	for (size_t i = s->n; v && i-- > 0;)
-		if (!strcmp(s->v[i].key, key)) {
-			free(s->v[i].value);
-			s->v[i].value = v;
-			return 0;
-		}
-	if (v && (ns = realloc(s->v, (s->n + 1) * sizeof(*ns))))
-		s->v = ns;
-	if (!ns || !(ns[s->n].key = strdup(key))) {
-		free(v);
-		return -1;
-	}
-	ns[s->n++].value = v;
-	return 0;
+	while (i-- > 0 && strcmp(s->v[i].key, key))
+		;
+	return settings_put(s, i < s->n ? i : s->n, key, strlen(key), value, strlen(value));
 }
 
 void ic_settings_free(struct ic_settings *s)
 {
-	for (size_t i = 0; i < s->n; i++) {
+	for (size_t i = 0; i < s->n; i++)
 		free(s->v[i].key);
-		free(s->v[i].value);
-	}
 	free(s->v);
 	s->v = NULL;
 	s->n = 0;

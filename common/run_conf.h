@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 struct ic_setting {
-	char *key, *value;
+	char *key, *value;      /* one allocation, freed with key */
 };
 
 struct ic_settings {
@@ -16,9 +16,8 @@ struct ic_settings {
 	size_t n;
 };
 
-/* Appends the settings of text (len bytes; what names it in errors).
- * -1 with one line in err on a line that is not key=value (key: lower-case
- * letters, digits and _) or out of memory. */
+/* Appends the settings of text (what names it in errors); -1 with one line in
+ * err on a line that is not key=value (key: a-z, 0-9, _) or out of memory. */
 int ic_settings_parse(struct ic_settings *s, const char *text, size_t len, const char *what,
 		      char *err, size_t errlen);
 
@@ -26,12 +25,10 @@ int ic_settings_parse(struct ic_settings *s, const char *text, size_t len, const
 int ic_settings_read(struct ic_settings *s, FILE *f, const char *what, char *err, size_t errlen);
 int ic_settings_load(struct ic_settings *s, const char *path, char *err, size_t errlen);
 
-/* A setting's value, "" when absent; the last line wins, as when a shell
- * reads the file. */
+/* A setting's value, "" when absent; the last line wins, as in a shell. */
 const char *ic_settings_get(const struct ic_settings *s, const char *key);
 
-/* key set to value: the line that holds it changed, else one appended.
- * -1 when memory runs out. */
+/* key set to value, in its line or a new one; -1 when memory runs out. */
 int ic_settings_set(struct ic_settings *s, const char *key, const char *value);
 
 void ic_settings_free(struct ic_settings *s);

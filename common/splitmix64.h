@@ -1,12 +1,7 @@
-/* splitmix64: the generator of G. L. Steele Jr., D. Lea, C. H. Flood, "Fast
- * splittable pseudorandom number generators", OOPSLA 2014
- * (doi:10.1145/2714064.2660195), with a fixed increment, in the form and
- * with the constants of S. Vigna's reference splitmix64.c (prng.di.unimi.it).
- *
- * One copy for all its users (gen's site constants and shuffle, layout's
- * shuffles and gaps, the statistics' bootstrap, the tests' data): a change
- * here changes all their outputs for the same seeds.
- */
+/* splitmix64: the generator of Steele, Lea and Flood, "Fast splittable
+ * pseudorandom number generators", OOPSLA 2014 (doi:10.1145/2714064.2660195),
+ * with a fixed increment, as in S. Vigna's reference splitmix64.c. One copy for
+ * all its users: a change here changes all their outputs for the same seeds. */
 #ifndef IC_SPLITMIX64_H
 #define IC_SPLITMIX64_H
 
@@ -15,8 +10,7 @@
 /* The state's increment: 2^64 / golden ratio, odd. */
 #define IC_SPLITMIX64_GAMMA UINT64_C(0x9e3779b97f4a7c15)
 
-/* The finaliser: a bijection on 64-bit values that mixes every input bit
- * into every output bit. */
+/* The finaliser: a bijection mixing every input bit into every output bit. */
 static inline uint64_t ic_mix64(uint64_t z)
 {
 	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);

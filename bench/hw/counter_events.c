@@ -1,8 +1,6 @@
-/* This CPU, the candidate events of every counter for it and the choice among
- * those PAPI knows; then the counts before they are trusted: the canary, why a
- * count is absent, and one figure per counter for a run from every thread's counts.
- * Pure, but for CPUID: ic_cpu_ident_read() is here, apart from its caller in
- * counter_papi.c, so that test_bench_hw_fakepapi can wrap it at link time.
+/* This CPU's events and the counts before they are trusted (counters.h). Pure, but
+ * for CPUID: ic_cpu_ident_read() is here, apart from its caller in counter_papi.c,
+ * so that test_bench_hw_fakepapi can wrap it at link time.
  *
  * Where the event names come from:
  *  - libpfm4 4.13's tables as PAPI 7.0 lists them for Skylake, Ice Lake, Sapphire
@@ -32,20 +30,9 @@
 #include <cpuid.h>
 #endif
 
-const char *const ic_ctr_names[IC_CTR_COUNT] = {
-	[IC_CTR_L1I_MISS]      = "l1i_miss_per_op",
-	[IC_CTR_INSTR]         = "instr_per_op",
-	[IC_CTR_CYCLES]        = "cycles_per_op",
-	[IC_CTR_BRANCH_MISS]   = "branch_miss_per_op",
-	[IC_CTR_ITLB_MISS]     = "itlb_miss_per_op",
-	[IC_CTR_OPCACHE_HIT]   = "opcache_hit_per_op",
-	[IC_CTR_OPCACHE_MISS]  = "opcache_miss_per_op",
-	[IC_CTR_DSB_UOPS]      = "dsb_uops_per_op",
-	[IC_CTR_MITE_UOPS]     = "mite_uops_per_op",
-	[IC_CTR_MACHINE_CLEAR] = "machine_clear_per_op",
-	[IC_CTR_FETCH_STALL]   = "fetch_stall_cycles_per_op",
-	[IC_CTR_FE_STALL]      = "frontend_bound_slots_per_op",
-};
+#define EVENTS_COLUMN(name, column) column,
+const char *const ic_ctr_names[IC_CTR_COUNT] = { IC_CTRS(EVENTS_COLUMN) };
+#undef EVENTS_COLUMN
 
 /* The kinds of CPU with their own candidates, as bits, so that one row serves several. */
 #define EVENTS_INTEL  1u
@@ -56,20 +43,15 @@ const char *const ic_ctr_names[IC_CTR_COUNT] = {
 #define EVENTS_ZEN    (EVENTS_ZEN1 | EVENTS_ZEN2 | EVENTS_ZEN345)
 #define EVENTS_ALL    (EVENTS_INTEL | EVENTS_ZEN | EVENTS_OTHER)
 
-/* The fixed counter an event goes on (Intel), 1 + its index; 0: general-purpose. */
-#define EVENTS_GP          0
-#define EVENTS_FIXED_INSTR 1   /* fixed counter 0: retired instructions */
-#define EVENTS_FIXED_CYC   2   /* fixed counter 1: unhalted core cycles */
-
 /* A counter's candidates for a kind of CPU are its rows with that kind's bit, in
  * order: the first available one wins; a row without a name ends them with why
- * none (else the default why). Rows go in enum ic_ctr order. */
+ * none (else the default why). Rows go in enum ic_ctr order. The Intel-only
+ * instruction and cycle events go on fixed counters (events_choose). */
 static const struct events_cand {
 	int ctr;
 	unsigned kinds;
 	const char *name;
 	const char *why;
-	int fixed;          /* EVENTS_GP, EVENTS_FIXED_INSTR or EVENTS_FIXED_CYC */
 } events_cands[] = {
 	/* Intel: native tag misses first; the preset is L2 code reads from Haswell
 	 * on. Where ICACHE_64B is gone (libpfm4's spr table), the nearest is the
@@ -77,150 +59,148 @@ static const struct events_cand {
 	 * L1i-miss event in libpfm4: L1i fill requests to L2 are the nearest, and
 	 * count instruction prefetches too. */
 	{ IC_CTR_L1I_MISS, EVENTS_INTEL, "ICACHE_64B:IFTAG_MISS",
-	  "L1i tag lookups that missed, per 64-byte line (ICACHE_64B:IFTAG_MISS, Skylake to Ice Lake)", EVENTS_GP },
+	  "L1i tag lookups that missed, per 64-byte line (ICACHE_64B:IFTAG_MISS, Skylake to Ice Lake)" },
 	{ IC_CTR_L1I_MISS, EVENTS_INTEL, "FRONTEND_RETIRED:L1I_MISS",
 	  "retired instructions that missed L1i (FRONTEND_RETIRED:L1I_MISS; no ICACHE_64B here, as on "
 	  "Sapphire Rapids and Alder Lake): counts instructions, not the tag misses ICACHE_64B counts, "
-	  "a different unit; wrong-path fetches are not counted", EVENTS_GP },
-	{ IC_CTR_L1I_MISS, EVENTS_INTEL, "ICACHE:MISSES", "L1i misses (Sandy Bridge to Broadwell)", EVENTS_GP },
-	{ IC_CTR_L1I_MISS, EVENTS_INTEL, "L1I:MISSES", "L1i misses (Nehalem, Westmere)", EVENTS_GP },
+	  "a different unit; wrong-path fetches are not counted" },
+	{ IC_CTR_L1I_MISS, EVENTS_INTEL, "ICACHE:MISSES", "L1i misses (Sandy Bridge to Broadwell)" },
+	{ IC_CTR_L1I_MISS, EVENTS_INTEL, "L1I:MISSES", "L1i misses (Nehalem, Westmere)" },
 	{ IC_CTR_L1I_MISS, EVENTS_ZEN1, "32_BYTE_INSTRUCTION_CACHE_MISSES",
-	  "L1i misses per 32-byte fetch window (PMCx081, Zen 1)", EVENTS_GP },
+	  "L1i misses per 32-byte fetch window (PMCx081, Zen 1)" },
 	{ IC_CTR_L1I_MISS, EVENTS_ZEN2, "REQUESTS_TO_L2_GROUP1:CACHEABLE_IC_READ",
-	  "L1i fill requests to L2 (Zen 2 has no L1i-miss event; includes instruction prefetches)", EVENTS_GP },
+	  "L1i fill requests to L2 (Zen 2 has no L1i-miss event; includes instruction prefetches)" },
 	{ IC_CTR_L1I_MISS, EVENTS_ZEN345, "IC_TAG_HIT_MISS:IC_MISS",
-	  "L1i tag misses (PMCx18E IC_TAG_HIT_MISS:IC_MISS)", EVENTS_GP },
+	  "L1i tag misses (PMCx18E IC_TAG_HIT_MISS:IC_MISS)" },
 	{ IC_CTR_L1I_MISS, EVENTS_ZEN345, "REQUESTS_TO_L2_GROUP1:CACHEABLE_IC_READ",
-	  "L1i fill requests to L2 (includes instruction prefetches)", EVENTS_GP },
+	  "L1i fill requests to L2 (includes instruction prefetches)" },
 	{ IC_CTR_L1I_MISS, EVENTS_INTEL | EVENTS_ZEN2, "PAPI_L1_ICM",
 	  "PAPI_L1_ICM preset: PAPI derives it from L2 code reads on this CPU, "
-	  "instruction prefetches included, so it over-counts L1i misses", EVENTS_GP },
+	  "instruction prefetches included, so it over-counts L1i misses" },
 	{ IC_CTR_L1I_MISS, EVENTS_ZEN1 | EVENTS_ZEN345 | EVENTS_OTHER, "PAPI_L1_ICM",
-	  "PAPI_L1_ICM preset (L1i misses)", EVENTS_GP },
+	  "PAPI_L1_ICM preset (L1i misses)" },
 	{ IC_CTR_L1I_MISS, EVENTS_ALL, "perf::PERF_COUNT_HW_CACHE_L1I:READ:MISS",
-	  "kernel generic L1i read misses (perf_event)", EVENTS_GP },
+	  "kernel generic L1i read misses (perf_event)" },
 	/* Intel's natives encode as 0x00c0 (event c0, umask 0): the kernel's fixed
 	 * counter 0. The preset's encoding depends on PAPI's csv, so it is taken as
 	 * general-purpose. */
 	{ IC_CTR_INSTR, EVENTS_INTEL, "INSTRUCTION_RETIRED",
-	  "retired instructions (architectural event, fixed counter 0)", EVENTS_FIXED_INSTR },
+	  "retired instructions (architectural event, fixed counter 0)" },
 	{ IC_CTR_INSTR, EVENTS_INTEL, "INST_RETIRED:ANY_P",
-	  "retired instructions (INST_RETIRED:ANY_P, fixed counter 0)", EVENTS_FIXED_INSTR },
-	{ IC_CTR_INSTR, EVENTS_ZEN, "RETIRED_INSTRUCTIONS", "retired instructions (PMCx0C0)", EVENTS_GP },
-	{ IC_CTR_INSTR, EVENTS_ALL, "PAPI_TOT_INS", "PAPI_TOT_INS preset (retired instructions)", EVENTS_GP },
+	  "retired instructions (INST_RETIRED:ANY_P, fixed counter 0)" },
+	{ IC_CTR_INSTR, EVENTS_ZEN, "RETIRED_INSTRUCTIONS", "retired instructions (PMCx0C0)" },
+	{ IC_CTR_INSTR, EVENTS_ALL, "PAPI_TOT_INS", "PAPI_TOT_INS preset (retired instructions)" },
 	{ IC_CTR_INSTR, EVENTS_INTEL, "perf::PERF_COUNT_HW_INSTRUCTIONS",
-	  "kernel generic retired instructions (perf_event, fixed counter 0)", EVENTS_FIXED_INSTR },
+	  "kernel generic retired instructions (perf_event, fixed counter 0)" },
 	{ IC_CTR_INSTR, EVENTS_ZEN | EVENTS_OTHER, "perf::PERF_COUNT_HW_INSTRUCTIONS",
-	  "kernel generic retired instructions (perf_event)", EVENTS_GP },
+	  "kernel generic retired instructions (perf_event)" },
 	/* Intel's encodes as 0x003c (event 3c, umask 0): the kernel's fixed counter 1. */
 	{ IC_CTR_CYCLES, EVENTS_INTEL, "UNHALTED_CORE_CYCLES",
-	  "unhalted core cycles (architectural event, fixed counter 1)", EVENTS_FIXED_CYC },
-	{ IC_CTR_CYCLES, EVENTS_ZEN, "CYCLES_NOT_IN_HALT", "core cycles not halted (PMCx076)", EVENTS_GP },
-	{ IC_CTR_CYCLES, EVENTS_ALL, "PAPI_TOT_CYC", "PAPI_TOT_CYC preset (core cycles)", EVENTS_GP },
+	  "unhalted core cycles (architectural event, fixed counter 1)" },
+	{ IC_CTR_CYCLES, EVENTS_ZEN, "CYCLES_NOT_IN_HALT", "core cycles not halted (PMCx076)" },
+	{ IC_CTR_CYCLES, EVENTS_ALL, "PAPI_TOT_CYC", "PAPI_TOT_CYC preset (core cycles)" },
 	{ IC_CTR_CYCLES, EVENTS_INTEL, "perf::PERF_COUNT_HW_CPU_CYCLES",
-	  "kernel generic core cycles (perf_event, fixed counter 1)", EVENTS_FIXED_CYC },
+	  "kernel generic core cycles (perf_event, fixed counter 1)" },
 	{ IC_CTR_CYCLES, EVENTS_ZEN | EVENTS_OTHER, "perf::PERF_COUNT_HW_CPU_CYCLES",
-	  "kernel generic core cycles (perf_event)", EVENTS_GP },
+	  "kernel generic core cycles (perf_event)" },
 	/* All branch types. Intel's preset is conditional branches only on Haswell
 	 * and later (BR_MISP_RETIRED:CONDITIONAL in PAPI's csv): last. */
 	{ IC_CTR_BRANCH_MISS, EVENTS_INTEL, "BR_MISP_RETIRED:ALL_BRANCHES",
-	  "mispredicted retired branches, all types (BR_MISP_RETIRED:ALL_BRANCHES)", EVENTS_GP },
+	  "mispredicted retired branches, all types (BR_MISP_RETIRED:ALL_BRANCHES)" },
 	{ IC_CTR_BRANCH_MISS, EVENTS_INTEL, "MISPREDICTED_BRANCH_RETIRED",
-	  "mispredicted retired branches, all types (architectural event)", EVENTS_GP },
+	  "mispredicted retired branches, all types (architectural event)" },
 	{ IC_CTR_BRANCH_MISS, EVENTS_INTEL, "perf::PERF_COUNT_HW_BRANCH_MISSES",
-	  "kernel generic branch mispredictions, all types (perf_event)", EVENTS_GP },
+	  "kernel generic branch mispredictions, all types (perf_event)" },
 	{ IC_CTR_BRANCH_MISS, EVENTS_INTEL, "PAPI_BR_MSP",
-	  "PAPI_BR_MSP preset: on Haswell and later conditional branches only", EVENTS_GP },
+	  "PAPI_BR_MSP preset: on Haswell and later conditional branches only" },
 	{ IC_CTR_BRANCH_MISS, EVENTS_ZEN, "RETIRED_BRANCH_INSTRUCTIONS_MISPREDICTED",
-	  "mispredicted retired branches, all types (PMCx0C3)", EVENTS_GP },
+	  "mispredicted retired branches, all types (PMCx0C3)" },
 	{ IC_CTR_BRANCH_MISS, EVENTS_ZEN | EVENTS_OTHER, "PAPI_BR_MSP",
-	  "PAPI_BR_MSP preset (mispredicted branches)", EVENTS_GP },
+	  "PAPI_BR_MSP preset (mispredicted branches)" },
 	{ IC_CTR_BRANCH_MISS, EVENTS_ZEN | EVENTS_OTHER, "perf::PERF_COUNT_HW_BRANCH_MISSES",
-	  "kernel generic branch mispredictions (perf_event)", EVENTS_GP },
+	  "kernel generic branch mispredictions (perf_event)" },
 	/* Page walks that completed, on Intel and AMD alike. PAPI_TLB_IM on Zen 2
 	 * and Zen 3 is DERIVED_ADD of PMCx084 (L1 iTLB miss, L2 hit) and PMCx085 (L1
 	 * and L2 miss): two counters, and L1 misses rather than page walks. The one
 	 * native is PMCx085, whose umasks (none of them default) must all be named. */
 	{ IC_CTR_ITLB_MISS, EVENTS_INTEL, "ITLB_MISSES:WALK_COMPLETED",
-	  "iTLB misses that completed a page walk, all page sizes (ITLB_MISSES:WALK_COMPLETED, Haswell on)", EVENTS_GP },
+	  "iTLB misses that completed a page walk, all page sizes (ITLB_MISSES:WALK_COMPLETED, Haswell on)" },
 	{ IC_CTR_ITLB_MISS, EVENTS_INTEL, "ITLB_MISSES:MISS_CAUSES_A_WALK",
-	  "iTLB misses that cause a page walk (Haswell to Skylake)", EVENTS_GP },
+	  "iTLB misses that cause a page walk (Haswell to Skylake)" },
 	{ IC_CTR_ITLB_MISS, EVENTS_INTEL, "ITLB_MISSES:CAUSES_A_WALK",
-	  "iTLB misses that cause a page walk (Sandy Bridge, Ivy Bridge)", EVENTS_GP },
-	{ IC_CTR_ITLB_MISS, EVENTS_INTEL, "ITLB_MISSES:ANY", "iTLB misses (Nehalem, Westmere)", EVENTS_GP },
+	  "iTLB misses that cause a page walk (Sandy Bridge, Ivy Bridge)" },
+	{ IC_CTR_ITLB_MISS, EVENTS_INTEL, "ITLB_MISSES:ANY", "iTLB misses (Nehalem, Westmere)" },
 	{ IC_CTR_ITLB_MISS, EVENTS_ZEN1 | EVENTS_ZEN2, "L1_ITLB_MISS_L2_ITLB_MISS:IF1G:IF2M:IF4K",
-	  "iTLB misses in both L1 and L2 iTLB, i.e. page walks (PMCx085)", EVENTS_GP },
+	  "iTLB misses in both L1 and L2 iTLB, i.e. page walks (PMCx085)" },
 	{ IC_CTR_ITLB_MISS, EVENTS_ZEN345, "L1_ITLB_MISS_L2_ITLB_MISS:COALESCED4K:IF1G:IF2M:IF4K",
-	  "iTLB misses in both L1 and L2 iTLB, i.e. page walks (PMCx085)", EVENTS_GP },
+	  "iTLB misses in both L1 and L2 iTLB, i.e. page walks (PMCx085)" },
 	{ IC_CTR_ITLB_MISS, EVENTS_ZEN, "PAPI_TLB_IM",
 	  "PAPI_TLB_IM preset: derived from two events (PMCx084 + PMCx085), L1 iTLB misses "
-	  "including L2 iTLB hits", EVENTS_GP },
-	{ IC_CTR_ITLB_MISS, EVENTS_INTEL | EVENTS_OTHER, "PAPI_TLB_IM", "PAPI_TLB_IM preset (iTLB misses)", EVENTS_GP },
+	  "including L2 iTLB hits" },
+	{ IC_CTR_ITLB_MISS, EVENTS_INTEL | EVENTS_OTHER, "PAPI_TLB_IM", "PAPI_TLB_IM preset (iTLB misses)" },
 	{ IC_CTR_ITLB_MISS, EVENTS_ALL, "perf::PERF_COUNT_HW_CACHE_ITLB:READ:MISS",
-	  "kernel generic iTLB misses (perf_event)", EVENTS_GP },
+	  "kernel generic iTLB misses (perf_event)" },
 	{ IC_CTR_OPCACHE_HIT, EVENTS_INTEL, NULL,
-	  "AMD op-cache event; Intel's decoded icache is dsb_uops_per_op and mite_uops_per_op", EVENTS_GP },
+	  "AMD op-cache event; Intel's decoded icache is dsb_uops_per_op and mite_uops_per_op" },
 	{ IC_CTR_OPCACHE_HIT, EVENTS_ZEN1 | EVENTS_ZEN2, NULL,
-	  "libpfm4 has no op-cache hit/miss event for Zen 1 and Zen 2", EVENTS_GP },
+	  "libpfm4 has no op-cache hit/miss event for Zen 1 and Zen 2" },
 	{ IC_CTR_OPCACHE_HIT, EVENTS_ZEN345, "OP_CACHE_HIT_MISS:OC_HIT",
-	  "op-cache lookups that hit (PMCx28F OP_CACHE_HIT_MISS:OC_HIT)", EVENTS_GP },
-	{ IC_CTR_OPCACHE_HIT, EVENTS_OTHER, NULL, "AMD Zen 3 and later only", EVENTS_GP },
+	  "op-cache lookups that hit (PMCx28F OP_CACHE_HIT_MISS:OC_HIT)" },
+	{ IC_CTR_OPCACHE_HIT, EVENTS_OTHER, NULL, "AMD Zen 3 and later only" },
 	{ IC_CTR_OPCACHE_MISS, EVENTS_INTEL, NULL,
-	  "AMD op-cache event; Intel's decoded icache is dsb_uops_per_op and mite_uops_per_op", EVENTS_GP },
+	  "AMD op-cache event; Intel's decoded icache is dsb_uops_per_op and mite_uops_per_op" },
 	{ IC_CTR_OPCACHE_MISS, EVENTS_ZEN1 | EVENTS_ZEN2, NULL,
-	  "libpfm4 has no op-cache hit/miss event for Zen 1 and Zen 2", EVENTS_GP },
+	  "libpfm4 has no op-cache hit/miss event for Zen 1 and Zen 2" },
 	{ IC_CTR_OPCACHE_MISS, EVENTS_ZEN345, "OP_CACHE_HIT_MISS:OC_MISS",
-	  "op-cache lookups that missed (PMCx28F OP_CACHE_HIT_MISS:OC_MISS)", EVENTS_GP },
-	{ IC_CTR_OPCACHE_MISS, EVENTS_OTHER, NULL, "AMD Zen 3 and later only", EVENTS_GP },
+	  "op-cache lookups that missed (PMCx28F OP_CACHE_HIT_MISS:OC_MISS)" },
+	{ IC_CTR_OPCACHE_MISS, EVENTS_OTHER, NULL, "AMD Zen 3 and later only" },
 	/* AMD's decoder/op-cache split: ops dispatched by source (PMCx0AA), named
 	 * OPS_SOURCE_... from Zen 3 on and UOPS_DISPATCHED_... on family 17h. */
 	{ IC_CTR_DSB_UOPS, EVENTS_INTEL, "IDQ:DSB_UOPS",
-	  "uops delivered to the IDQ from the DSB, the decoded icache (IDQ:DSB_UOPS)", EVENTS_GP },
+	  "uops delivered to the IDQ from the DSB, the decoded icache (IDQ:DSB_UOPS)" },
 	{ IC_CTR_DSB_UOPS, EVENTS_ZEN, "OPS_SOURCE_DISPATCHED_FROM_DECODER:OPCACHE",
-	  "ops dispatched from the op cache (PMCx0AA OPCACHE; AMD's counterpart of Intel's DSB)", EVENTS_GP },
+	  "ops dispatched from the op cache (PMCx0AA OPCACHE; AMD's counterpart of Intel's DSB)" },
 	{ IC_CTR_DSB_UOPS, EVENTS_ZEN, "UOPS_DISPATCHED_FROM_DECODER:OPCACHE_DISPATCHED",
-	  "ops dispatched from the op cache (PMCx0AA, family 17h)", EVENTS_GP },
-	{ IC_CTR_DSB_UOPS, EVENTS_OTHER, NULL, "Intel and AMD only", EVENTS_GP },
+	  "ops dispatched from the op cache (PMCx0AA, family 17h)" },
+	{ IC_CTR_DSB_UOPS, EVENTS_OTHER, NULL, "Intel and AMD only" },
 	{ IC_CTR_MITE_UOPS, EVENTS_INTEL, "IDQ:MITE_UOPS",
-	  "uops delivered to the IDQ from the legacy decoders (IDQ:MITE_UOPS)", EVENTS_GP },
+	  "uops delivered to the IDQ from the legacy decoders (IDQ:MITE_UOPS)" },
 	{ IC_CTR_MITE_UOPS, EVENTS_ZEN, "OPS_SOURCE_DISPATCHED_FROM_DECODER:DECODER",
-	  "ops dispatched from the x86 decoders (PMCx0AA DECODER; AMD's counterpart of Intel's MITE)", EVENTS_GP },
+	  "ops dispatched from the x86 decoders (PMCx0AA DECODER; AMD's counterpart of Intel's MITE)" },
 	{ IC_CTR_MITE_UOPS, EVENTS_ZEN, "UOPS_DISPATCHED_FROM_DECODER:DECODER_DISPATCHED",
-	  "ops dispatched from the x86 decoders (PMCx0AA, family 17h)", EVENTS_GP },
-	{ IC_CTR_MITE_UOPS, EVENTS_OTHER, NULL, "Intel and AMD only", EVENTS_GP },
+	  "ops dispatched from the x86 decoders (PMCx0AA, family 17h)" },
+	{ IC_CTR_MITE_UOPS, EVENTS_OTHER, NULL, "Intel and AMD only" },
 	{ IC_CTR_MACHINE_CLEAR, EVENTS_INTEL, "MACHINE_CLEARS:COUNT",
-	  "machine clears of any kind, counted once each (MACHINE_CLEARS:COUNT)", EVENTS_GP },
+	  "machine clears of any kind, counted once each (MACHINE_CLEARS:COUNT)" },
 	{ IC_CTR_MACHINE_CLEAR, EVENTS_ZEN, NULL,
-	  "Intel MACHINE_CLEARS event; no AMD event is chosen for pipeline flushes", EVENTS_GP },
-	{ IC_CTR_MACHINE_CLEAR, EVENTS_OTHER, NULL, "Intel only", EVENTS_GP },
+	  "Intel MACHINE_CLEARS event; no AMD event is chosen for pipeline flushes" },
+	{ IC_CTR_MACHINE_CLEAR, EVENTS_OTHER, NULL, "Intel only" },
 	/* What misses cost: fetch stalled on the L1i (SPR's name first, then Skylake
 	 * to Ice Lake's), and issue slots the front end left empty (on AMD perf's Zen 4
 	 * frontend_bound metric, de_no_dispatch_per_slot.no_ops_from_frontend). */
 	{ IC_CTR_FETCH_STALL, EVENTS_INTEL, "ICACHE_DATA:STALLS",
-	  "cycles instruction fetch stalled on an L1i miss (ICACHE_DATA:STALLS, Sapphire Rapids on)", EVENTS_GP },
+	  "cycles instruction fetch stalled on an L1i miss (ICACHE_DATA:STALLS, Sapphire Rapids on)" },
 	{ IC_CTR_FETCH_STALL, EVENTS_INTEL, "ICACHE_16B:IFDATA_STALL",
-	  "cycles instruction fetch stalled on an L1i miss (ICACHE_16B:IFDATA_STALL, Skylake to Ice Lake)", EVENTS_GP },
+	  "cycles instruction fetch stalled on an L1i miss (ICACHE_16B:IFDATA_STALL, Skylake to Ice Lake)" },
 	{ IC_CTR_FETCH_STALL, EVENTS_ZEN, NULL, "libpfm4 names no L1i fetch-stall event for AMD; "
-	  "frontend_bound_slots_per_op is the front-end cost there", EVENTS_GP },
-	{ IC_CTR_FETCH_STALL, EVENTS_OTHER, NULL, "Intel only", EVENTS_GP },
+	  "frontend_bound_slots_per_op is the front-end cost there" },
+	{ IC_CTR_FETCH_STALL, EVENTS_OTHER, NULL, "Intel only" },
 	{ IC_CTR_FE_STALL, EVENTS_INTEL, "IDQ_UOPS_NOT_DELIVERED:CORE",
 	  "issue slots the front end left empty while the back end could take a uop "
-	  "(IDQ_UOPS_NOT_DELIVERED:CORE, top-down front-end bound)", EVENTS_GP },
+	  "(IDQ_UOPS_NOT_DELIVERED:CORE, top-down front-end bound)" },
 	{ IC_CTR_FE_STALL, EVENTS_ZEN, "DISPATCH_STALLS_1:FE_NO_OPS",
 	  "dispatch slots left empty because the front end supplied no ops (PMCx1A0 FE_NO_OPS, "
-	  "Zen 4 on; perf's frontend_bound)", EVENTS_GP },
-	{ IC_CTR_FE_STALL, EVENTS_OTHER, NULL, "Intel and AMD only", EVENTS_GP },
+	  "Zen 4 on; perf's frontend_bound)" },
+	{ IC_CTR_FE_STALL, EVENTS_OTHER, NULL, "Intel and AMD only" },
 };
 
 static unsigned events_kind(const struct ic_cpu_ident *cpu)
 {
-	if (cpu && cpu->vendor == IC_VENDOR_INTEL)
-		return EVENTS_INTEL;
-	if (cpu && cpu->vendor == IC_VENDOR_AMD && cpu->family == 0x17)
-		return cpu->model < 0x30 ? EVENTS_ZEN1 : EVENTS_ZEN2;
-	if (cpu && cpu->vendor == IC_VENDOR_AMD && (cpu->family == 0x19 || cpu->family == 0x1a))
-		return EVENTS_ZEN345;
-	return EVENTS_OTHER;
+	int amd = cpu->vendor == IC_VENDOR_AMD;
+
+	return cpu->vendor == IC_VENDOR_INTEL ? EVENTS_INTEL
+	       : amd && cpu->family == 0x17 ? (cpu->model < 0x30 ? EVENTS_ZEN1 : EVENTS_ZEN2)
+	       : amd && (cpu->family == 0x19 || cpu->family == 0x1a) ? EVENTS_ZEN345 : EVENTS_OTHER;
 }
 
 void ic_cpu_ident_read(struct ic_cpu_ident *cpu)
@@ -374,25 +354,21 @@ static void events_place(struct ic_event_choice *out)
 	int instr_gp = instr && !out->fixed[IC_CTR_INSTR];
 
 	for (int c = 0; c < IC_CTR_ATTRIBUTION_FIRST; c++) {
-		if (!out->event[c])
-			continue;
-		out->sets[c] = 1u;
-		gp0 += !out->fixed[c];
+		out->sets[c] = out->event[c] != NULL;
+		gp0 += out->event[c] && !out->fixed[c];
 	}
 	if (gp0 > gp)
 		ic_drop_attribution(out, "left out: the core counters alone need every "
 				    "general-purpose counter, multiplexed");
 	for (size_t g = 0; g < sizeof(events_groups) / sizeof(events_groups[0]) && gp0 <= gp; g++) {
 		const int *grp = events_groups[g];
-		int cost = 0, n = 0;
+		int cost = 0;
 		unsigned bit;
 
+		/* Attribution events never go on fixed counters. */
 		for (int c = grp[0]; c <= grp[1]; c++)
-			if (out->event[c]) {
-				n++;
-				cost += !out->fixed[c];
-			}
-		if (!n)
+			cost += out->event[c] != NULL;
+		if (!cost)
 			continue;
 		if (gp0 + cost <= gp) {
 			bit = 1u;
@@ -424,7 +400,7 @@ void ic_events_choose(const struct ic_cpu_ident *cpu,
 		      int n_hw_counters, int n_fixed_counters,
 		      struct ic_event_choice *out)
 {
-	unsigned kind = events_kind(cpu), fixed_used = 0;
+	unsigned kind = events_kind(cpu);
 
 	if (n_fixed_counters < 0)
 		n_fixed_counters = 0;
@@ -440,12 +416,9 @@ void ic_events_choose(const struct ic_cpu_ident *cpu,
 		    (k->name && !(out->event[c] = events_find(k->name, available, n_available))))
 			continue;
 		out->why[c] = k->why;
-		/* On a fixed counter only if this CPU has it and no other chosen event took it. */
-		if (k->name && k->fixed != EVENTS_GP && k->fixed <= n_fixed_counters &&
-		    !(fixed_used & (1u << k->fixed))) {
-			fixed_used |= 1u << k->fixed;
-			out->fixed[c] = 1;
-		}
+		/* Instructions on fixed counter 0, cycles on 1, where this CPU has it. */
+		out->fixed[c] = k->name && k->kinds == EVENTS_INTEL && (c == IC_CTR_INSTR || c == IC_CTR_CYCLES) &&
+				n_fixed_counters > c - IC_CTR_INSTR;
 	}
 	for (int c = 0; c < IC_CTR_COUNT; c++)
 		if (!out->why[c])
@@ -465,8 +438,6 @@ size_t ic_events_candidates(const struct ic_cpu_ident *cpu, const char **names, 
 			names[n++] = events_cands[i].name;
 	return n;
 }
-
-/* ---- counts before they are trusted ------------------------------------------ */
 
 int ic_ctr_canary(const long long value[IC_CTR_COUNT], const int valid[IC_CTR_COUNT],
 		  double ops, double min_instr_per_op, char *why, size_t why_len)
@@ -498,15 +469,9 @@ int ic_ctr_canary(const long long value[IC_CTR_COUNT], const int valid[IC_CTR_CO
 
 const char *ic_ctr_absent_why(long long code)
 {
-	static const char *const why[] = {
-		[-IC_CTR_ABSENT_NO_SET] = "no running event set on this thread (open, start or stop failed)",
-		[-IC_CTR_ABSENT_NOT_COUNTED] = "this CPU counts no event for it",
-		[-IC_CTR_ABSENT_NOT_ADDED] = "its event would not go into this thread's event set",
-		[-IC_CTR_ABSENT_MPX_ZERO] = "0 under multiplexing: the event may never have been scheduled",
-		[-IC_CTR_ABSENT_BAD_COUNT] = "PAPI returned a negative count",
-		[-IC_CTR_ABSENT_OTHER_PASS] = "counted by the other event set, on alternate runs",
-		[-IC_CTR_ABSENT_CANARY] = "the event set failed its canary",
-	};
+#define EVENTS_ABSENT_WHY(name, code, text) [-(code)] = text,
+	static const char *const why[] = { IC_CTR_ABSENTS(EVENTS_ABSENT_WHY) };
+#undef EVENTS_ABSENT_WHY
 
 	return code < 0 && code > -(long long)(sizeof(why) / sizeof(why[0])) ? why[-code] : "count invalid";
 }
@@ -540,8 +505,6 @@ int ic_ctr_combine(int n_threads, const long long value[][IC_CTR_COUNT],
 		double sum = 0;
 		int lacking = -1, not_counted = 0;
 
-		ok[c] = 0;
-		per_op[c] = NAN;
 		for (int t = 0; t < n_threads; t++) {
 			if (valid[t][c] && canary_bad < 0) {
 				sum += (double)value[t][c];
@@ -554,14 +517,11 @@ int ic_ctr_combine(int n_threads, const long long value[][IC_CTR_COUNT],
 			    value[t][c] == IC_CTR_ABSENT_OTHER_PASS)
 				not_counted = 1;
 		}
-		if (n_threads > 0 && lacking < 0 && ops_sum > 0) {
-			ok[c] = 1;
-			per_op[c] = sum / ops_sum;
-			n_ok++;
-			continue;
-		}
+		ok[c] = n_threads > 0 && lacking < 0 && ops_sum > 0;
+		per_op[c] = ok[c] ? sum / ops_sum : NAN;
+		n_ok += ok[c];
 		/* Only the first absent counter is named. */
-		if (!why || !why_len || why[0] || (not_counted && canary_bad < 0))
+		if (ok[c] || !why || !why_len || why[0] || (not_counted && canary_bad < 0))
 			continue;
 		if (canary_bad >= 0) {
 			snprintf(why, why_len, "counts absent: thread %d of %d: %s", canary_bad, n_threads,
@@ -584,7 +544,6 @@ int ic_ctr_combine(int n_threads, const long long value[][IC_CTR_COUNT],
 	return n_ok;
 }
 
-/* The console's counter line (counters.h). */
 void ic_counter_sentence(enum ic_counters_mode asked, const char *source, int papi_tried,
 			 const char *papi_why, const char *sim_why, char *out, size_t len)
 {

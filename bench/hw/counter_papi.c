@@ -1,9 +1,5 @@
-/* The PAPI session: once per process, can this machine count (the kernel's PMU,
- * libpfm4's tables, PAPI's perf_event component), which events (counter_events.c),
- * and does each event set build, start and count known work (the trial)? Then per
- * thread, event sets opened, started and stopped outside the timed loop, in turn
- * when the choice has two.
- */
+/* The PAPI session (counters.h): can this machine count, with which events, and
+ * does each event set count known work (the trial)? Then per-thread event sets. */
 #define _GNU_SOURCE
 #include "counters.h"
 
@@ -48,8 +44,6 @@ struct ic_ctr_set {
 	int running;
 };
 
-/* ---- the machine: can PAPI count here at all ------------------------------ */
-
 static const char *papi_error(int rc)
 {
 	static _Thread_local char buf[32];
@@ -61,17 +55,49 @@ static const char *papi_error(int rc)
 	return buf;
 }
 
+/* This thread's error; returns -1, for `return set_fail(...)`. */
+__attribute__((format(printf, 1, 2)))
+static int set_fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(set_err, sizeof(set_err), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Append to the note, as much as fits. */
+__attribute__((format(printf, 1, 2)))
+static void note_add(const char *fmt, ...)
+{
+	size_t len = strlen(counters_note);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(counters_note + len, sizeof(counters_note) - len, fmt, ap);
+	va_end(ap);
+}
+
+/* Whether counter c's event is in the choice's set pass. */
+static int in_pass(int c, int pass)
+{
+	return counters_choice.event[c] && (counters_choice.sets[c] & (1u << pass));
+}
+
 int ic_pmu_hybrid(const char *root, char *why, size_t why_len)
 {
-	char core[4096], atom[4096];
+	char path[4096];
 
 	if (why && why_len)
 		why[0] = '\0';
 	/* A plain CPU's core PMU is "cpu"; a hybrid one has two. */
-	snprintf(core, sizeof(core), "%s/sys/bus/event_source/devices/cpu_core/type", root ? root : "");
-	snprintf(atom, sizeof(atom), "%s/sys/bus/event_source/devices/cpu_atom/type", root ? root : "");
-	if (access(core, F_OK) || access(atom, F_OK))
-		return 0;
+	for (int k = 0; k < 2; k++) {
+		snprintf(path, sizeof(path), "%s/sys/bus/event_source/devices/cpu_%s/type", root ? root : "",
+			 k ? "atom" : "core");
+		if (access(path, F_OK))
+			return 0;
+	}
 	snprintf(why, why_len, "hybrid CPU: two core PMUs (cpu_core for P-cores, cpu_atom for "
 		 "E-cores), on which PAPI 7.0 fails with PAPI_ECOUNT; threads are placed on one "
 		 "core kind");
@@ -110,23 +136,20 @@ static int cpuid_fixed_counters(void)
 
 /* The "none" note: what failed, PAPI's error text, and perf_event_paranoid, which
  * explains most "permission denied" answers. Returns -1, for the caller to return. */
-static int note_none(int papi_rc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
+__attribute__((format(printf, 2, 3)))
 static int note_none(int papi_rc, const char *fmt, ...)
 {
 	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-	size_t len, cap = sizeof(counters_note);
 	int par;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(counters_note, cap, fmt, ap);
+	vsnprintf(counters_note, sizeof(counters_note), fmt, ap);
 	va_end(ap);
-	len = strlen(counters_note);
-	if (papi_rc < 0 && len < cap)
-		len += snprintf(counters_note + len, cap - len, ": %s", papi_error(papi_rc));
-	if (f && fscanf(f, "%d", &par) == 1 && len < cap)
-		snprintf(counters_note + len, cap - len, "; perf_event_paranoid=%d", par);
+	if (papi_rc < 0)
+		note_add(": %s", papi_error(papi_rc));
+	if (f && fscanf(f, "%d", &par) == 1)
+		note_add("; perf_event_paranoid=%d", par);
 	if (f)
 		fclose(f);
 	return -1;
@@ -135,23 +158,18 @@ static int note_none(int papi_rc, const char *fmt, ...)
 static void note_papi(int refit)
 {
 	const struct ic_event_choice *ch = &counters_choice;
-	size_t len = 0, cap = sizeof(counters_note);
 
-	for (int c = 0; c < IC_CTR_COUNT && len < cap; c++)
-		len += snprintf(counters_note + len, cap - len, "%s%s=%s%s", c ? ", " : "", ic_ctr_names[c],
-				ch->event[c] ? ch->event[c] : "absent",
-				!ch->event[c] || ch->n_sets != 2 ? ""
-				: ch->sets[c] == 3u ? " (both sets)" : ch->sets[c] == 2u ? " (set 2)" : "");
-	if (len < cap)
-		len += snprintf(counters_note + len, cap - len,
-				"; %s (%d events: %d on fixed counters, %d on %d general-purpose "
-				"counters = %d counters less %d fixed)%s",
-				ch->multiplex ? "multiplexed" : "not multiplexed", ch->n_events,
-				ch->n_fixed_events, ch->n_gp_events, ch->n_gp_counters, counters_n_hw,
-				counters_n_fixed, refit ? ", because the set did not fit unmultiplexed" : "");
-	if (ch->n_sets == 2 && len < cap)
-		snprintf(counters_note + len, cap - len,
-			 "; two event sets counted on alternate runs (set 1: the core counters, "
+	counters_note[0] = '\0';
+	for (int c = 0; c < IC_CTR_COUNT; c++)
+		note_add("%s%s=%s%s", c ? ", " : "", ic_ctr_names[c], ch->event[c] ? ch->event[c] : "absent",
+			 !ch->event[c] || ch->n_sets != 2 ? ""
+			 : ch->sets[c] == 3u ? " (both sets)" : ch->sets[c] == 2u ? " (set 2)" : "");
+	note_add("; %s (%d events: %d on fixed counters, %d on %d general-purpose counters = %d "
+		 "counters less %d fixed)%s", ch->multiplex ? "multiplexed" : "not multiplexed",
+		 ch->n_events, ch->n_fixed_events, ch->n_gp_events, ch->n_gp_counters, counters_n_hw,
+		 counters_n_fixed, refit ? ", because the set did not fit unmultiplexed" : "");
+	if (ch->n_sets == 2)
+		note_add("; two event sets counted on alternate runs (set 1: the core counters, "
 			 "%d general-purpose; set 2: the attribution events that did not fit beside "
 			 "them, %d general-purpose, with instructions again as its canary), so each "
 			 "counter comes from about half of the repetitions", ch->set_gp[0], ch->set_gp[1]);
@@ -232,30 +250,21 @@ static int papi_choose(const struct ic_cpu_ident *cpu, const char *pfm, int n_hw
 	return 0;
 }
 
-/* ---- event sets ------------------------------------------------------------ */
-
 /* Tear a set down, also when PAPI still counts it as running (a failed PAPI_stop
- * leaves it so, holding its descriptors). 0 when it is gone; else -1 with the
- * reason in err. */
-static int set_drop(struct ic_ctr_set *s, char *err, size_t err_len)
+ * leaves it so, holding its descriptors). PAPI_OK when it is gone, else PAPI's error. */
+static int set_drop(struct ic_ctr_set *s)
 {
 	long long scratch[IC_CTR_COUNT + 1];
 	int state = 0, rc;
 
 	if (s->evset == PAPI_NULL)
-		return 0;
+		return PAPI_OK;
 	if (PAPI_state(s->evset, &state) == PAPI_OK && (state & PAPI_RUNNING))
 		PAPI_stop(s->evset, scratch);        /* once more; its answer is in rc below */
 	rc = PAPI_cleanup_eventset(s->evset);
-	if (rc == PAPI_OK)
-		rc = PAPI_destroy_eventset(&s->evset);
-	if (rc != PAPI_OK) {
-		if (err && err_len)
-			snprintf(err, err_len, "%s", papi_error(rc));
-		return -1;
-	}
-	s->evset = PAPI_NULL;
-	return 0;
+	if (rc == PAPI_OK && (rc = PAPI_destroy_eventset(&s->evset)) == PAPI_OK)
+		s->evset = PAPI_NULL;
+	return rc;
 }
 
 /* A fresh event set of the choice's set pass; slot[c] is -1 where the event is not
@@ -270,37 +279,33 @@ static int set_build(struct ic_ctr_set *s, int pass)
 	s->running = 0;
 	s->evset = PAPI_NULL;
 	rc = PAPI_create_eventset(&s->evset);
-	if (rc != PAPI_OK) {
-		snprintf(set_err, sizeof(set_err), "PAPI_create_eventset: %s", papi_error(rc));
-		return -1;
-	}
+	if (rc != PAPI_OK)
+		return set_fail("PAPI_create_eventset: %s", papi_error(rc));
 	if (s->multiplexed) {
 		/* A set is bound to its component before it can be made multiplexed. */
 		rc = PAPI_assign_eventset_component(s->evset, counters_cidx);
 		if (rc == PAPI_OK)
 			rc = PAPI_set_multiplex(s->evset);
 		if (rc != PAPI_OK) {
-			snprintf(set_err, sizeof(set_err), "PAPI_set_multiplex: %s", papi_error(rc));
 			PAPI_destroy_eventset(&s->evset);
-			return -1;
+			return set_fail("PAPI_set_multiplex: %s", papi_error(rc));
 		}
 	}
 	set_err[0] = '\0';
 	for (int c = 0; c < IC_CTR_COUNT; c++) {
 		s->slot[c] = -1;
-		if (!ch->event[c] || !(ch->sets[c] & (1u << pass)))
+		if (!in_pass(c, pass))
 			continue;
 		rc = PAPI_add_named_event(s->evset, ch->event[c]);
 		if (rc == PAPI_OK)
 			s->slot[c] = n++;
 		else if (!set_err[0])
-			snprintf(set_err, sizeof(set_err), "PAPI_add_named_event(%s): %s",
-				 ch->event[c], papi_error(rc));
+			set_fail("PAPI_add_named_event(%s): %s", ch->event[c], papi_error(rc));
 	}
 	if (n == 0) {
 		if (!set_err[0])
-			snprintf(set_err, sizeof(set_err), "no event could be added");
-		set_drop(s, NULL, 0);
+			set_fail("no event could be added");
+		set_drop(s);
 		return -1;
 	}
 	return n;
@@ -310,7 +315,7 @@ static int set_build(struct ic_ctr_set *s, int pass)
 static int set_lacks_event(const struct ic_ctr_set *s)
 {
 	for (int c = 0; c < IC_CTR_COUNT; c++)
-		if (counters_choice.event[c] && (counters_choice.sets[c] & (1u << s->pass)) && s->slot[c] < 0)
+		if (in_pass(c, s->pass) && s->slot[c] < 0)
 			return 1;
 	return 0;
 }
@@ -322,10 +327,8 @@ int ic_ctr_set_start(struct ic_ctr_set *set)
 	if (!set || set->running || set->evset == PAPI_NULL)
 		return -1;
 	rc = PAPI_start(set->evset);
-	if (rc != PAPI_OK) {
-		snprintf(set_err, sizeof(set_err), "PAPI_start: %s", papi_error(rc));
-		return -1;
-	}
+	if (rc != PAPI_OK)
+		return set_fail("PAPI_start: %s", papi_error(rc));
 	set->running = 1;
 	return 0;
 }
@@ -347,15 +350,16 @@ int ic_ctr_set_stop(struct ic_ctr_set *set, long long value[IC_CTR_COUNT],
 	set->running = 0;
 	rc = PAPI_stop(set->evset, raw);
 	if (rc != PAPI_OK) {
-		int gone = set_drop(set, why, sizeof(why)) == 0;
-		snprintf(set_err, sizeof(set_err), "PAPI_stop: %s; the event set %s%s", papi_error(rc),
-			 gone ? "was cleaned up and destroyed" : "could not be cleaned up: ", gone ? "" : why);
-		return -1;
+		int drop = set_drop(set), gone = drop == PAPI_OK;
+
+		snprintf(why, sizeof(why), "%s", gone ? "" : papi_error(drop));
+		return set_fail("PAPI_stop: %s; the event set %s%s", papi_error(rc),
+				gone ? "was cleaned up and destroyed" : "could not be cleaned up: ", gone ? "" : why);
 	}
 	for (int c = 0; c < IC_CTR_COUNT; c++) {
 		if (set->slot[c] < 0) {
 			value[c] = !ch->event[c] ? IC_CTR_ABSENT_NOT_COUNTED
-				 : !(ch->sets[c] & (1u << set->pass)) ? IC_CTR_ABSENT_OTHER_PASS
+				 : !in_pass(c, set->pass) ? IC_CTR_ABSENT_OTHER_PASS
 				 : IC_CTR_ABSENT_NOT_ADDED;
 			continue;
 		}
@@ -365,8 +369,6 @@ int ic_ctr_set_stop(struct ic_ctr_set *set, long long value[IC_CTR_COUNT],
 	}
 	return 0;
 }
-
-/* ---- the start-up trial ------------------------------------------------------ */
 
 /* Known work: at least 2 instructions an iteration (the add and the loop's
  * branch), which the compiler cannot drop. */
@@ -390,11 +392,9 @@ static int set_trial(struct ic_ctr_set *s)
 	 * which the canary lets pass. */
 	for (int c = 0; c < IC_CTR_COUNT; c++)
 		any |= valid[c];
-	if (!any) {
-		snprintf(set_err, sizeof(set_err), "canary failed: every count of the start-up trial "
-			 "read 0 under multiplexing (the events were never scheduled)");
-		return -1;
-	}
+	if (!any)
+		return set_fail("canary failed: every count of the start-up trial read 0 under "
+				"multiplexing (the events were never scheduled)");
 	/* One operation per iteration, at least one instruction each. */
 	return ic_ctr_canary(value, valid, (double)COUNTERS_TRIAL_ITERS, 1.0, set_err,
 			     sizeof(set_err)) ? -1 : 0;
@@ -407,14 +407,14 @@ static int set_trial(struct ic_ctr_set *s)
 static int fit_core_set(struct ic_ctr_set *s, int *refit)
 {
 	if (set_lacks_event(s)) {
-		set_drop(s, NULL, 0);
+		set_drop(s);
 		ic_drop_attribution(&counters_choice, "left out: the event set did not fit the "
 				    "counters without multiplexing");
 		if (set_build(s, 0) < 0)
 			return -1;
 	}
 	if (set_lacks_event(s) && !counters_choice.multiplex && PAPI_multiplex_init() == PAPI_OK) {
-		set_drop(s, NULL, 0);
+		set_drop(s);
 		counters_choice.multiplex = 1;
 		*refit = 1;
 		if (set_build(s, 0) < 0)
@@ -435,7 +435,7 @@ static int try_sets(int *refit)
 		rc = !built ? -1 : pass == 0 ? fit_core_set(&s, refit) : 0;
 		if (rc == 0)
 			rc = set_trial(&s);
-		set_drop(&s, NULL, 0);
+		set_drop(&s);
 		if (rc < 0 && pass == 0)
 			return note_none(0, "%s", set_err);
 		if (rc < 0) {   /* the core set counts: go on without set 2 */
@@ -444,8 +444,7 @@ static int try_sets(int *refit)
 			break;
 		}
 		for (int c = 0; c < IC_CTR_COUNT; c++)
-			if (counters_choice.event[c] && (counters_choice.sets[c] & (1u << pass)) &&
-			    s.slot[c] < 0 && !(c == IC_CTR_INSTR && pass == 1))
+			if (in_pass(c, pass) && s.slot[c] < 0 && !(c == IC_CTR_INSTR && pass == 1))
 				ic_event_remove(&counters_choice, c, "chosen event could not be added to an event set");
 	}
 	return 0;
@@ -464,8 +463,6 @@ static void counters_init_once(void)
 	counters_working = 1;
 	note_papi(refit);
 }
-
-/* ---- the answer -------------------------------------------------------------- */
 
 int ic_counters_init(void)
 {
@@ -511,8 +508,6 @@ void ic_counters_notice_once(FILE *f)
 	fflush(f);
 }
 
-/* ---- per thread -------------------------------------------------------------- */
-
 const char *ic_ctr_set_error(void)
 {
 	return set_err;
@@ -520,38 +515,29 @@ const char *ic_ctr_set_error(void)
 
 struct ic_ctr_set *ic_ctr_set_open(void)
 {
-	struct ic_ctr_set *set;
+	struct ic_ctr_set *set = NULL;
 	int rc;
 
 	set_err[0] = '\0';
-	if (!ic_counters_init()) {
-		snprintf(set_err, sizeof(set_err), "no hardware counters: %s", counters_note);
-		return NULL;
-	}
-	set = calloc(1, sizeof(*set));
-	if (!set) {
-		snprintf(set_err, sizeof(set_err), "out of memory");
-		return NULL;
-	}
-	rc = PAPI_register_thread();
-	if (rc != PAPI_OK) {
-		snprintf(set_err, sizeof(set_err), "PAPI_register_thread: %s", papi_error(rc));
-		free(set);
-		return NULL;
-	}
-	if (set_build(set, (int)(atomic_load(&counters_pass) % (unsigned)ic_counters_passes())) < 0) {
+	if (!ic_counters_init())
+		set_fail("no hardware counters: %s", counters_note);
+	else if (!(set = calloc(1, sizeof(*set))))
+		set_fail("out of memory");
+	else if ((rc = PAPI_register_thread()) != PAPI_OK)
+		set_fail("PAPI_register_thread: %s", papi_error(rc));
+	else if (set_build(set, (int)(atomic_load(&counters_pass) % (unsigned)ic_counters_passes())) >= 0)
+		return set;
+	else
 		PAPI_unregister_thread();
-		free(set);
-		return NULL;
-	}
-	return set;
+	free(set);
+	return NULL;
 }
 
 void ic_ctr_set_close(struct ic_ctr_set *set)
 {
 	if (!set)
 		return;
-	set_drop(set, NULL, 0);
+	set_drop(set);
 	PAPI_unregister_thread();
 	free(set);
 }

@@ -20,27 +20,24 @@ static hwloc_bitmap_t ic_topo_kind_set;
 static char ic_topo_kinds[160] = "not known";
 static pthread_mutex_t ic_topo_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* Kind k's rank: its efficiency, or where none is ranked whether it is a P-core. */
+static int ic_kind_rank(int k, int ranked, const int *efficiency, const char *const *core_type)
+{
+	return ranked ? efficiency[k] : core_type && core_type[k] && !strcmp(core_type[k], "IntelCore");
+}
+
 int ic_pick_core_kind(int n, const int *efficiency, const int *n_pus,
 		      const char *const *core_type)
 {
-	int best = -1, ranked = 0;
+	int best = n > 0 ? 0 : -1, ranked = 0;
 
 	for (int i = 0; i < n; i++)
 		ranked |= efficiency[i] >= 0;
-	for (int i = 0; i < n; i++) {
-		if (best < 0) {
-			best = i;
-			continue;
-		}
-		if (ranked) {
-			if (efficiency[i] > efficiency[best] ||
-			    (efficiency[i] == efficiency[best] && n_pus[i] > n_pus[best]))
-				best = i;
-			continue;
-		}
-		int pi = core_type && core_type[i] && !strcmp(core_type[i], "IntelCore");
-		int pb = core_type && core_type[best] && !strcmp(core_type[best], "IntelCore");
-		if (pi > pb || (pi == pb && n_pus[i] > n_pus[best]))
+	for (int i = 1; i < n; i++) {
+		int ri = ic_kind_rank(i, ranked, efficiency, core_type);
+		int rb = ic_kind_rank(best, ranked, efficiency, core_type);
+
+		if (ri > rb || (ri == rb && n_pus[i] > n_pus[best]))
 			best = i;
 	}
 	return best;
@@ -53,7 +50,7 @@ static void ic_topo_pick_kind(void)
 {
 	int n = hwloc_cpukinds_get_nr(ic_topo, 0), eff[IC_MAX_KINDS], pus[IC_MAX_KINDS], k;
 	const char *type[IC_MAX_KINDS];
-	hwloc_bitmap_t set[IC_MAX_KINDS] = { NULL };
+	hwloc_bitmap_t set;
 
 	if (n <= 1) {
 		snprintf(ic_topo_kinds, sizeof(ic_topo_kinds), n == 1 ? "one kind" : "not known (hwloc "
@@ -62,26 +59,23 @@ static void ic_topo_pick_kind(void)
 	}
 	if (n > IC_MAX_KINDS)
 		n = IC_MAX_KINDS;
+	set = hwloc_bitmap_alloc();
 	for (k = 0; k < n; k++) {
 		unsigned nr = 0;
 		struct hwloc_info_s *infos = NULL;
 
-		set[k] = hwloc_bitmap_alloc();
 		eff[k] = -1;
 		type[k] = NULL;
-		if (!set[k] || hwloc_cpukinds_get_info(ic_topo, (unsigned)k, set[k], &eff[k], &nr, &infos, 0) < 0) {
-			pus[k] = 0;
-			continue;
-		}
-		pus[k] = hwloc_bitmap_weight(set[k]);
+		pus[k] = set && hwloc_cpukinds_get_info(ic_topo, (unsigned)k, set, &eff[k], &nr, &infos, 0) == 0
+			 ? hwloc_bitmap_weight(set) : 0;
 		for (unsigned i = 0; i < nr; i++)
 			if (!strcmp(infos[i].name, "CoreType"))
 				type[k] = infos[i].value;
 	}
 	k = ic_pick_core_kind(n, eff, pus, type);
-	if (k >= 0 && pus[k] > 0) {
-		ic_topo_kind_set = set[k];
-		set[k] = NULL;
+	if (k >= 0 && pus[k] > 0 && hwloc_cpukinds_get_info(ic_topo, (unsigned)k, set, NULL, NULL, NULL, 0) == 0) {
+		ic_topo_kind_set = set;
+		set = NULL;
 		snprintf(ic_topo_kinds, sizeof(ic_topo_kinds), "%d kinds; threads on %s (%d PUs, %s)", n,
 			 type[k] ? type[k] : "one kind", pus[k],
 			 eff[k] >= 0 ? "the most performant kind" : "kinds not ranked by hwloc");
@@ -89,29 +83,21 @@ static void ic_topo_pick_kind(void)
 		snprintf(ic_topo_kinds, sizeof(ic_topo_kinds), "%d kinds; none could be read, threads "
 			 "placed over all", n);
 	}
-	for (k = 0; k < n; k++)
-		hwloc_bitmap_free(set[k]);
+	hwloc_bitmap_free(set);
 }
 
-int ic_topo_open(void)
+static int ic_topo_load(void)
 {
-	int rc = 0;
-
-	pthread_mutex_lock(&ic_topo_lock);
-	if (ic_topo_loaded)
-		goto out;
 	if (hwloc_topology_init(&ic_topo) < 0) {
 		fprintf(stderr, "inlinecost: hwloc_topology_init failed: %s\n", strerror(errno));
-		rc = -1;
-		goto out;
+		return -1;
 	}
 	/* hwloc 2 drops instruction caches unless asked; L1i is the point here. */
 	hwloc_topology_set_icache_types_filter(ic_topo, HWLOC_TYPE_FILTER_KEEP_ALL);
 	if (hwloc_topology_load(ic_topo) < 0) {
 		fprintf(stderr, "inlinecost: hwloc_topology_load failed: %s\n", strerror(errno));
 		hwloc_topology_destroy(ic_topo);
-		rc = -1;
-		goto out;
+		return -1;
 	}
 	ic_topo_start_set = hwloc_bitmap_alloc();
 	if (ic_topo_start_set &&
@@ -122,7 +108,13 @@ int ic_topo_open(void)
 	}
 	ic_topo_pick_kind();
 	ic_topo_loaded = 1;
-out:
+	return 0;
+}
+
+int ic_topo_open(void)
+{
+	pthread_mutex_lock(&ic_topo_lock);
+	int rc = ic_topo_loaded ? 0 : ic_topo_load();
 	pthread_mutex_unlock(&ic_topo_lock);
 	return rc;
 }
@@ -157,8 +149,7 @@ static long ic_cache_size(hwloc_obj_type_t type)
 int ic_topo_describe(struct ic_topo_info *out)
 {
 	hwloc_obj_t pkg, l1i;
-	const char *model = NULL;
-	hwloc_obj_type_t core_type;
+	const char *model;
 
 	memset(out, 0, sizeof(*out));
 	out->l1i_size = out->l1i_assoc = out->l1i_line = -1;
@@ -167,33 +158,26 @@ int ic_topo_describe(struct ic_topo_info *out)
 		return -1;
 
 	pkg = hwloc_get_obj_by_type(ic_topo, HWLOC_OBJ_PACKAGE, 0);
-	if (pkg)
-		model = hwloc_obj_get_info_by_name(pkg, "CPUModel");
+	model = pkg ? hwloc_obj_get_info_by_name(pkg, "CPUModel") : NULL;
 	if (!model)   /* some platforms attach it to the root only */
 		model = hwloc_obj_get_info_by_name(hwloc_get_root_obj(ic_topo), "CPUModel");
 	snprintf(out->cpu_model, sizeof(out->cpu_model), "%s", model ? model : "");
 
-	core_type = ic_core_type();
-	out->cores = hwloc_get_nbobjs_by_type(ic_topo, core_type);
+	out->cores = hwloc_get_nbobjs_by_type(ic_topo, ic_core_type());
 	out->pus = hwloc_get_nbobjs_by_type(ic_topo, HWLOC_OBJ_PU);
-	for (int i = 0; i < out->cores && core_type == HWLOC_OBJ_CORE; i++) {
-		hwloc_obj_t core = hwloc_get_obj_by_type(ic_topo, HWLOC_OBJ_CORE, i);
-		if (hwloc_bitmap_weight(core->cpuset) > 1)
-			out->smt = 1;
-	}
+	/* Every PU is in a core: more PUs than cores means some core has two. */
+	out->smt = out->pus > out->cores;
 
-	l1i = hwloc_get_obj_by_type(ic_topo, HWLOC_OBJ_L1ICACHE, 0);
-	if (l1i) {
+	out->l1i_size = ic_cache_size(HWLOC_OBJ_L1ICACHE);
+	if ((l1i = hwloc_get_obj_by_type(ic_topo, HWLOC_OBJ_L1ICACHE, 0))) {
 		const struct hwloc_cache_attr_s *ca = &l1i->attr->cache;
-		if (ca->size > 0)
-			out->l1i_size = (long)ca->size;
 		if (ca->linesize > 0)
 			out->l1i_line = (long)ca->linesize;
 		/* hwloc: ways, -1 fully associative, 0 unknown. */
 		if (ca->associativity > 0)
 			out->l1i_assoc = ca->associativity;
-		else if (ca->associativity == -1 && ca->size > 0 && ca->linesize > 0)
-			out->l1i_assoc = (long)(ca->size / ca->linesize);
+		else if (ca->associativity == -1 && out->l1i_size > 0 && out->l1i_line > 0)
+			out->l1i_assoc = out->l1i_size / out->l1i_line;
 	}
 	out->l1d_size = ic_cache_size(HWLOC_OBJ_L1CACHE);
 	out->l2_size = ic_cache_size(HWLOC_OBJ_L2CACHE);
@@ -204,12 +188,9 @@ int ic_topo_describe(struct ic_topo_info *out)
 
 const char *ic_bind_kind_name(enum ic_bind_kind kind)
 {
-	switch (kind) {
-	case IC_BIND_CORE: return "core";
-	case IC_BIND_SMT: return "smt";
-	case IC_BIND_SHARED: return "shared";
-	default: return "unbound";
-	}
+	static const char *const name[] = { "core", "smt", "shared" };
+
+	return (unsigned)kind < IC_BIND_NONE ? name[kind] : "unbound";
 }
 
 enum ic_bind_kind ic_place_thread(int thread_index, int n_cores, const int *pus_per_core,
@@ -228,17 +209,12 @@ enum ic_bind_kind ic_place_thread(int thread_index, int n_cores, const int *pus_
 	/* Round r of the PU order takes PU r of every core that has one. */
 	int slot = thread_index % total;
 	for (int r = 0; r < max_pus; r++)
-		for (int c = 0; c < n_cores; c++) {
-			if (pus_per_core[c] <= r)
-				continue;
-			if (slot-- == 0) {
+		for (int c = 0; c < n_cores; c++)
+			if (pus_per_core[c] > r && slot-- == 0) {
 				*core = c;
 				*pu = r;
-				if (thread_index >= total)
-					return IC_BIND_SHARED;
-				return r == 0 ? IC_BIND_CORE : IC_BIND_SMT;
+				return thread_index >= total ? IC_BIND_SHARED : r == 0 ? IC_BIND_CORE : IC_BIND_SMT;
 			}
-		}
 	return IC_BIND_NONE;   /* not reached: slot < total */
 }
 

@@ -1,8 +1,5 @@
-/* Machine topology and thread pinning through hwloc.
- *
- * Open once (ic_topo_open) before any other call; after that every function
- * is safe to call from several threads at once.
- */
+/* Machine topology and thread pinning through hwloc. Open once (ic_topo_open)
+ * before any other call; after that every function is thread-safe. */
 #ifndef IC_TOPOLOGY_H
 #define IC_TOPOLOGY_H
 
@@ -13,13 +10,11 @@ struct ic_topo_info {
 	int cores;
 	int pus;
 	int smt;                /* 1 when some core has more than one PU */
-	/* Bytes (assoc: ways, a fully associative cache has size/line ways);
-	 * -1 unknown, never 0. The first cache of each kind: caches of the
-	 * same level are the same size on the machines this suite targets. */
+	/* Bytes (assoc: ways; fully associative: size/line), -1 unknown. The first
+	 * cache of each kind: on the machines targeted, one level is one size. */
 	long l1i_size, l1i_assoc, l1i_line, l1d_size, l2_size, l3_size;
-	/* Core kinds (hwloc cpukinds): "one kind", or on a hybrid CPU which
-	 * kind threads are placed on, e.g. "2 kinds; threads on IntelCore
-	 * (8 PUs, the most performant kind)". */
+	/* hwloc cpukinds: "one kind", or "2 kinds; threads on IntelCore (8 PUs,
+	 * the most performant kind)". */
 	char kinds[160];
 };
 
@@ -30,10 +25,9 @@ void ic_topo_close(void);
 /* 0 ok, -1 when the topology is not open. */
 int ic_topo_describe(struct ic_topo_info *out);
 
-/* How a thread was placed. Threads go one per core first, then onto the
- * cores' further PUs (SMT siblings), then round again onto PUs that already
- * hold a thread: a run with more threads than PUs is oversubscribed, and
- * says so, rather than piling every extra thread onto one core. */
+/* How a thread was placed: one per core first, then onto SMT siblings, then
+ * round again onto PUs that hold a thread (oversubscribed, and saying so,
+ * rather than piling every extra thread onto one core). */
 enum ic_bind_kind {
 	IC_BIND_CORE,     /* a core of its own */
 	IC_BIND_SMT,      /* an SMT sibling of a core another thread has */
@@ -44,42 +38,34 @@ enum ic_bind_kind {
 /* "core", "smt", "shared", "unbound". */
 const char *ic_bind_kind_name(enum ic_bind_kind kind);
 
-/* Pure: where thread thread_index goes on a machine of n_cores cores with
- * pus_per_core[c] PUs each (all > 0, hwloc's logical order). Sets *core and
- * *pu (index within the core) and returns the kind; IC_BIND_NONE for a
- * negative index or no cores. */
+/* Pure: the core and PU (index within the core) of thread thread_index on
+ * n_cores cores of pus_per_core[c] > 0 PUs; IC_BIND_NONE for a negative index
+ * or no cores. */
 enum ic_bind_kind ic_place_thread(int thread_index, int n_cores, const int *pus_per_core,
 				  int *core, int *pu);
 
-/* Pure: the core kind threads go on, of n kinds (hwloc's order, least
- * performant first): the highest efficiency rank (hwloc: higher means more
- * performance), ties to the kind with more PUs; where hwloc could not rank
- * them (all efficiency -1), the kind whose core_type is "IntelCore" (a
- * P-core; core_type entries may be NULL), else the one with the most PUs.
- * -1 when n <= 0. A hybrid CPU's P- and E-cores differ in caches and
- * width, so one run's threads must not mix them. */
+/* Pure: the core kind threads go on, of n (a hybrid CPU's P- and E-cores
+ * differ in caches and width, so one run's threads must not mix them): the
+ * highest hwloc efficiency, ties to more PUs; when none is ranked (all -1),
+ * core_type "IntelCore" (entries may be NULL), else the most PUs. -1: n <= 0. */
 int ic_pick_core_kind(int n, const int *efficiency, const int *n_pus,
 		      const char *const *core_type);
 
-/* Bind the calling thread to one PU, placed by ic_place_thread over the
- * cores and PUs of the allowed cpuset (of the picked core kind only, on a
- * hybrid CPU: ic_pick_core_kind). 0 ok, *os_cpu_out = that PU's OS
- * number and *kind_out how it was placed; -1 with a one-line reason in why
- * (and *kind_out = IC_BIND_NONE) when thread_index < 0, nothing is allowed,
- * or binding is unsupported or fails. Either out pointer may be NULL. */
+/* Bind the calling thread to the PU ic_place_thread picks among the allowed
+ * ones (of the picked core kind only). 0 ok, with that PU's OS number and how
+ * it was placed (either pointer may be NULL); -1 with a one-line reason in why
+ * and IC_BIND_NONE. */
 int ic_topo_bind_thread(int thread_index, int *os_cpu_out, enum ic_bind_kind *kind_out,
 			char *why, size_t why_len);
 
 /* Let the calling thread run where the process could when the topology was
- * opened (its taskset or cpuset; the allowed cpuset if that is unknown), so
- * the threads it creates later do not inherit a one-PU mask. 0 ok, -1 failed. */
+ * opened, so the threads it creates later do not inherit a one-PU mask; -1 failed. */
 int ic_topo_unbind_thread(void);
 
 /* OS number of the CPU the calling thread runs on now, -1 if unknown. */
 int ic_topo_current_cpu(void);
 
-/* Print "inlinecost: <msg>" on stderr on the first call of the run only;
- * later calls print nothing (thread-safe). */
+/* "inlinecost: <msg>" on stderr, on the first call only (thread-safe). */
 void ic_topo_warn_once(const char *msg);
 
 #endif
