@@ -267,20 +267,14 @@ static const char *l1i_source(char *buf, size_t cap, const struct ic_analysis *a
  * "no N resolved"; summary.md says more. */
 static void verdict(char *buf, size_t cap, const struct ic_analysis *an, const struct ic_group *gr)
 {
-	const struct ic_crossover *xo = &gr->xo;
-	char why[256];
+	const char *const words[] = { gr->nratios ? "no N resolved" : "no comparison",
+		"crossover in (%.0f, %.0f)", "%s faster where resolved", "%s faster where resolved",
+		"resolved N disagree" };
 
-	if (ic_analysis_smoke(an, why, sizeof(why)))
+	if (ic_analysis_smoke(an, buf, cap))
 		snprintf(buf, cap, "no side decided: a smoke test");
-	else if (xo->verdict == IC_VERDICT_CROSSOVER)
-		snprintf(buf, cap, "crossover in (%.0f, %.0f)", xo->bracket_lo, xo->bracket_hi);
-	else if (xo->verdict == IC_VERDICT_COMPARE_WINS || xo->verdict == IC_VERDICT_BASELINE_WINS)
-		snprintf(buf, cap, "%s faster where resolved", xo->verdict == IC_VERDICT_COMPARE_WINS ?
-			 an->opts.compare : an->opts.baseline);
-	else if (xo->verdict == IC_VERDICT_CONFLICT)
-		snprintf(buf, cap, "resolved N disagree");
 	else
-		snprintf(buf, cap, "%s", gr->nratios ? "no N resolved" : "no comparison");
+		ic_fmt_crossover(buf, cap, &gr->xo, &an->opts, words);
 }
 
 /* gnuplot commands for a time (or L1i) panel: a dashed line where each
@@ -468,7 +462,7 @@ static size_t cols_per_build(const struct ic_analysis *an)
 	const struct ic_series *se = an->series;
 	size_t k = 1;
 
-	if (!ic_fmt_many_builds(an->res))
+	if (an->res->nbuilds < 2)
 		return 0;
 	while (k < an->nseries && se[k].group.build == se[0].group.build)
 		k++;

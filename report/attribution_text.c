@@ -12,27 +12,23 @@
 #include "attribution.h"
 #include "format.h"
 
-/* The bullets: stated components and the rest. */
+/* The bullets: stated components and the rest, each with its length. */
 struct attr_text {
 	char resolved[2048], other[2048];
+	size_t len[2];
 };
 
 __attribute__((format(printf, 3, 4)))
 static void attr_add(struct attr_text *t, int resolved, const char *fmt, ...)
 {
-	char *buf = resolved ? t->resolved : t->other;
-	size_t len = strlen(buf), cap = sizeof(t->resolved);
+	char line[1024];
 	va_list ap;
 
-	if (len + 8 >= cap)
-		return;
-	len += (size_t)snprintf(buf + len, cap - len, "- ");
 	va_start(ap, fmt);
-	vsnprintf(buf + len, cap - len, fmt, ap);
+	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
-	len = strlen(buf);
-	if (len + 1 < cap)
-		strcpy(buf + len, "\n");
+	ic_fmt_add(resolved ? t->resolved : t->other, sizeof(t->resolved), &t->len[resolved], "- %s\n",
+		   line);
 }
 
 static void attr_unmeasured(struct attr_text *t, const char *what, const struct ic_line *l)
@@ -183,7 +179,7 @@ static void attr_adds_up(FILE *f, const struct ic_attribution *a)
 static void attr_statement(FILE *f, const struct ic_attribution *a, const struct ic_group *g, int moves)
 {
 	const char *what = "the lock, inlined vs called";
-	struct attr_text t = { "", "" };
+	struct attr_text t = { "", "", { 0, 0 } };
 
 	attr_say_call(&t, &a->line[IC_LINE_CALL], g);
 	attr_say_per_n(&t, "copies", &a->line[IC_LINE_COPIES], g, "the copies cost",

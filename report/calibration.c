@@ -1,4 +1,7 @@
-/* The coverage check of run.sh --calibrate over its trials; see report.h. */
+/* --calibrate's coverage over its trials: how often the 95% interval holds
+ * the planted ratio 1 + F of a copy of the baseline with a planted extra
+ * cost F (form <baseline>_plant<100 F>), how often it excludes 1 (for
+ * F = 0: a false positive). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <math.h>
