@@ -157,13 +157,6 @@ static void code_and_noise(FILE *f, const struct ic_analysis *an, const struct i
 	fputs("\n\n", f);
 }
 
-static void state_level(FILE *f, const struct ic_state *st)
-{
-	fprintf(f, "%.2f", st->level);
-	if (isfinite(st->lo))
-		fprintf(f, " [%.2f–%.2f]", st->lo, st->hi);
-}
-
 /* A state's time and spell: "42% of the time [30-55%], mean spell 12 s [8-20 s]". */
 static void state_time(FILE *f, const struct ic_state *st)
 {
@@ -233,7 +226,9 @@ static void states_text(FILE *f, const struct ic_analysis *an, const struct ic_s
 	fprintf(f, "**Two states**: %s/%s at N = %lu is ", an->opts.compare, an->opts.baseline,
 		st->st[0].sites);
 	for (int k = 0; k < 2; k++) {
-		state_level(f, &st->st[k]);
+		fprintf(f, "%.2f", st->st[k].level);
+		if (isfinite(st->st[k].lo))
+			fprintf(f, " [%.2f–%.2f]", st->st[k].lo, st->st[k].hi);
 		fputs(k ? " in the other (" : " in one (", f);
 		state_time(f, &st->st[k]);
 		fputs(k ? ")" : ") and ", f);
