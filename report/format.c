@@ -173,7 +173,7 @@ const char *ic_fmt_crossover(char *buf, size_t cap, const struct ic_crossover *x
 }
 
 const char *ic_fmt_nset(char *buf, size_t cap, const struct ic_ratio *r, const unsigned char *in,
-			size_t n)
+			size_t n, const char *last)
 {
-	return fmt_runs(buf, cap, r, n, in, IC_SIDE_UNRESOLVED, " and ");
+	return fmt_runs(buf, cap, r, n, in, IC_SIDE_UNRESOLVED, last);
 }

@@ -41,10 +41,10 @@ const char *ic_fmt_runs(char *buf, size_t cap, const struct ic_ratio *ratios, si
 /* x to 3 significant digits: "1.70", "37.4", "1250". */
 const char *ic_fmt_sig3(char *buf, size_t cap, double x);
 
-/* The N of r[0..n-1] with in[i] set as runs of neighbours, the last
- * joined by "and": "1..16, 256 and 4096"; "" when none. */
+/* The N of r[0..n-1] with in[i] set as runs of neighbours, joined by ", "
+ * and the last by `last`: "1..16, 256 and 4096"; "" when none. */
 const char *ic_fmt_nset(char *buf, size_t cap, const struct ic_ratio *r, const unsigned char *in,
-			size_t n);
+			size_t n, const char *last);
 
 /* A crossover in words[xo->verdict] (enum ic_verdict order), a printf
  * format given the bracket's ends (CROSSOVER) or the winning form (the
@@ -54,6 +54,5 @@ const char *ic_fmt_crossover(char *buf, size_t cap, const struct ic_crossover *x
 
 /* The form on side s: compare, baseline, or `unresolved` (may be NULL). */
 const char *ic_fmt_side(const struct ic_analysis *an, enum ic_point_side s, const char *unresolved);
-
 
 #endif /* IC_FORMAT_H */

@@ -105,7 +105,7 @@ static const char *vset_nset(char *buf, size_t cap, const struct ic_group *g, en
 {
 	for (size_t i = 0; i < g->nratios && i < 512; i++)
 		in[i] = g->ratios[i].side == s;
-	return ic_fmt_nset(buf, cap, g->ratios, in, g->nratios < 512 ? g->nratios : 512);
+	return ic_fmt_nset(buf, cap, g->ratios, in, g->nratios < 512 ? g->nratios : 512, " and ");
 }
 
 enum vrange { V_UPTO, V_FROM, V_AT };
@@ -270,7 +270,7 @@ static void verdict_lean(struct vbuf *b, const struct vwords *w, const struct ic
 		return;
 	vset_span(g, lean, s, fac, sizeof(fac));
 	VB_ADD(b, " (N = %s lean%s %s by %s, within the noise)",
-	       ic_fmt_nset(set, sizeof(set), g->ratios, lean, n), k == 1 ? "s" : "",
+	       ic_fmt_nset(set, sizeof(set), g->ratios, lean, n, " and "), k == 1 ? "s" : "",
 	       ic_fmt_side(w->an, s, NULL), fac);
 }
 
@@ -438,7 +438,7 @@ static void verdict_levels(struct vbuf *b, const struct vwords *w, const struct 
 	       100.0 * s1->share, s0->sites);
 	if (nd)
 		VB_ADD(b, " At N = %s the faster form changed with the state: %s in state 1, %s in "
-		       "state 2.", ic_fmt_nset(set, sizeof(set), s0->ratios, diff, n < 512 ? n : 512),
+		       "state 2.", ic_fmt_nset(set, sizeof(set), s0->ratios, diff, n < 512 ? n : 512, " and "),
 		       ic_fmt_side(w->an, s0->ratios[first].side, NULL),
 		       ic_fmt_side(w->an, s1->ratios[first].side, NULL));
 	else
