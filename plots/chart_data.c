@@ -17,20 +17,14 @@
 /* name = 'text' or name[i] = 'text' (i > 0), gnuplot-quoted. */
 static void gp_str(FILE *gp, const char *name, size_t i, const char *s)
 {
-	if (i)
-		fprintf(gp, "%s[%zu] = ", name, i);
-	else
-		fprintf(gp, "%s = ", name);
+	fprintf(gp, i ? "%s[%zu] = " : "%s = ", name, i);
 	ic_gnuplot_quote(gp, s);
 	fputc('\n', gp);
 }
 
 static void dat(FILE *f, double x)
 {
-	if (isfinite(x))
-		fprintf(f, " %.10g", x);
-	else
-		fputs(" NaN", f);
+	fprintf(f, isfinite(x) ? " %.10g" : " NaN", x);
 }
 
 static void dat_head(FILE *f, const struct ic_group *gr, const char *title, const char *what)
@@ -539,10 +533,8 @@ int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_analysi
 		ic_fmt_series(title, sizeof(title), an, gr);
 		form_blocks(cf->time, gr, title, forms, nforms, IC_F_NS, ntime, time_forms);
 		form_blocks(cf->l1i, gr, title, forms, nforms, IC_F_L1I, nforms, l1i_forms);
-		if (*l1i_forms)
-			sprintf(l1i_panels + strlen(l1i_panels), " %zu", g + 1);
-		else
-			sprintf(l1i_none + strlen(l1i_none), " %zu", g + 1);
+		sprintf(*l1i_forms ? l1i_panels + strlen(l1i_panels) : l1i_none + strlen(l1i_none), " %zu",
+			g + 1);
 		dat_head(cf->ratio, gr, title, ratio_cols);
 		ratio_rows(cf->ratio, gr->ratios, gr->nratios, st);
 		ratio_axis(se, &ax);

@@ -31,10 +31,9 @@ static void attr_add(struct attr_text *t, int resolved, const char *fmt, ...)
 
 static void attr_unmeasured(struct attr_text *t, const char *what, const struct ic_line *l)
 {
-	if (l->missing)
-		attr_add(t, 0, "%s: not measured (no %s in this series)", what, l->missing);
-	else
-		attr_add(t, 0, "%s: not measured (no N where every form of %s has a time)", what, l->name);
+	attr_add(t, 0, l->missing ? "%s: not measured (no %s in this series)"
+		 : "%s: not measured (no N where every form of %s has a time)", what,
+		 l->missing ? l->missing : l->name);
 }
 
 /* The series' own ratio at N resolved: a cause is named only there. */
@@ -206,11 +205,10 @@ static void attr_statement(FILE *f, const struct ic_attribution *a, const struct
 	if (*t.resolved)
 		fprintf(f, "**Likely cause** (at N where the series' difference and the cause's band or "
 			"interval both exclude 1):\n\n%s\n", t.resolved);
-	else if (moves)
-		fputs("**Likely cause**: no component is resolved at a level here; what moves with the "
-		      "ratio over the processes is below.\n\n", f);
 	else
-		fputs("**Likely cause**: nothing can be attributed here.\n\n", f);
+		fputs(moves ? "**Likely cause**: no component is resolved at a level here; what moves with "
+		      "the ratio over the processes is below.\n\n"
+		      : "**Likely cause**: nothing can be attributed here.\n\n", f);
 	if (*t.other)
 		fprintf(f, "**Not attributed:**\n\n%s\n", t.other);
 	attr_adds_up(f, a);

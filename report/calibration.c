@@ -135,10 +135,7 @@ void ic_calibration_add(struct ic_calibration *c, FILE *csv, size_t t, size_t k,
 /* A mean to four places, "—" when nothing was measured. */
 static void cal_mean(FILE *md, double sum, size_t n)
 {
-	if (n)
-		fprintf(md, " %.4f |", sum / (double)n);
-	else
-		fputs(" — |", md);
+	fprintf(md, n ? " %.4f |" : " — |", sum / (double)n);
 }
 
 void ic_calibration_markdown(FILE *md, const struct ic_calibration *c, long seconds)

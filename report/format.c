@@ -146,12 +146,7 @@ const char *ic_fmt_runs(char *buf, size_t cap, const struct ic_ratio *ratios, si
 
 const char *ic_fmt_sig3(char *buf, size_t cap, double x)
 {
-	if (!isfinite(x))
-		snprintf(buf, cap, "—");
-	else if (fabs(x) >= 1000.0)
-		snprintf(buf, cap, "%.0f", x);
-	else
-		snprintf(buf, cap, "%#.3g", x);
+	snprintf(buf, cap, !isfinite(x) ? "—" : fabs(x) >= 1000.0 ? "%.0f" : "%#.3g", x);
 	return buf;
 }
 

@@ -35,10 +35,7 @@ void ic_repeats_agree_note(FILE *f, const struct ic_series *se)
 
 static void sd_cell(FILE *f, double sd, size_t df)
 {
-	if (isfinite(sd))
-		fprintf(f, " | %.1f%% (%zu)", 100.0 * sd, df);
-	else
-		fputs(" | —", f);
+	fprintf(f, isfinite(sd) ? " | %.1f%% (%zu)" : " | —", 100.0 * sd, df);
 }
 
 void ic_repeats_method(FILE *f, const struct ic_analysis *an)

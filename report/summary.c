@@ -58,10 +58,8 @@ static const char *fmt_faster(char *buf, size_t cap, const struct ic_analysis *a
 		}
 		snprintf(range, sizeof(range), " [%.3g-%.3gx]", lo, hi);
 	}
-	if (r->side == IC_SIDE_UNRESOLVED)
-		snprintf(buf, cap, "unresolved (%s %sx%s)", form, f3, range);
-	else
-		snprintf(buf, cap, "%s %sx faster%s", form, f3, range);
+	snprintf(buf, cap, r->side == IC_SIDE_UNRESOLVED ? "unresolved (%s %sx%s)" : "%s %sx faster%s",
+		 form, f3, range);
 	return buf;
 }
 
@@ -167,10 +165,7 @@ static void state_time(FILE *f, const struct ic_state *st)
 		fprintf(f, ", not seen to end: mean spell at least %.3g s", st->spell_lo);
 	} else if (isfinite(st->spell_s)) {
 		fprintf(f, ", mean spell %.3g s [%.3g–", st->spell_s, st->spell_lo);
-		if (isfinite(st->spell_hi))
-			fprintf(f, "%.3g s]", st->spell_hi);
-		else
-			fputs("unbounded]", f);
+		fprintf(f, isfinite(st->spell_hi) ? "%.3g s]" : "unbounded]", st->spell_hi);
 	}
 }
 
