@@ -64,17 +64,17 @@ int ic_calibration_settings(struct ic_calibration *c, const struct ic_settings *
 	return 0;
 }
 
-/* A number as calibration.csv writes it (%.6f, empty when not measured),
- * and its value as written: calibration.md's means are of the table. */
+/* A number as calibration.csv writes it after a comma (%.6f, empty when
+ * not measured), and its value as written: calibration.md's means are of
+ * the table. */
 static double cal_cell(FILE *f, double x)
 {
-	char buf[64];
+	char buf[64] = "";
 
-	if (!isfinite(x))
-		return NAN;
-	snprintf(buf, sizeof(buf), "%.6f", x);
-	fputs(buf, f);
-	return strtod(buf, NULL);
+	if (isfinite(x))
+		snprintf(buf, sizeof(buf), "%.6f", x);
+	fprintf(f, ",%s", buf);
+	return isfinite(x) ? strtod(buf, NULL) : NAN;
 }
 
 /* "N = 256, 1 thread, private queue" for each series of the first trial,
@@ -110,11 +110,9 @@ void ic_calibration_add(struct ic_calibration *c, FILE *csv, size_t t, size_t k,
 			const struct ic_ratio *r = &g->ratios[i];
 			double ratio, lo, hi;
 
-			fprintf(csv, "%zu,%g,", t + 1, p->f);
+			fprintf(csv, "%zu,%g", t + 1, p->f);
 			ratio = cal_cell(csv, r->ratio);
-			fputc(',', csv);
 			lo = cal_cell(csv, r->lo);
-			fputc(',', csv);
 			hi = cal_cell(csv, r->hi);
 			fprintf(csv, ",%d,%d\n", ic_ratio_resolved(r), ic_ratio_holds(r, 1.0 + p->f));
 			p->n++;
