@@ -157,7 +157,11 @@ static void verdict_size(struct vbuf *b, const struct vwords *w, const struct ic
 	lo = vfactor(s, s == IC_SIDE_COMPARE ? t->holm_hi : t->holm_lo);
 	hi = vfactor(s, s == IC_SIDE_COMPARE ? t->holm_lo : t->holm_hi);
 	for (size_t i = 0; i < g->nratios; i++)
-		nside += g->ratios[i].side == s;
+		if (g->ratios[i].side == s) {
+			nside++;
+			all += g->ratios[i].nrep;
+			won += s == IC_SIDE_COMPARE ? g->ratios[i].nrep_cmp : g->ratios[i].nrep_base;
+		}
 	/* With one N the clause named it already. */
 	if (nside > 1)
 		VB_ADD(b, "; at N = %lu", t->sites);
@@ -174,11 +178,6 @@ static void verdict_size(struct vbuf *b, const struct vwords *w, const struct ic
 		VB_ADD(b, ", %.3gx to %.3gx as the machine varied", a, z);
 	}
 	VB_ADD(b, ".");
-	for (size_t i = 0; i < g->nratios; i++)
-		if (g->ratios[i].side == s) {
-			all += g->ratios[i].nrep;
-			won += s == IC_SIDE_COMPARE ? g->ratios[i].nrep_cmp : g->ratios[i].nrep_base;
-		}
 	if (all) {
 		size_t from = b->len + 1;
 
