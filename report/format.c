@@ -1,6 +1,5 @@
 /* Text helpers shared by summarize's writers; see format.h. */
 #include "format.h"
-#include "report.h"
 
 #include <math.h>
 #include <stdarg.h>

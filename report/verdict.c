@@ -281,13 +281,12 @@ static void verdict_todo(struct vbuf *b, const struct vwords *w, const struct ic
 	const char *c = w->an->opts.compare, *base = w->an->opts.baseline;
 	unsigned long last = g->nratios ? g->ratios[g->nratios - 1].sites : 0;
 	const struct ic_ratio *tb = vset_typical(g, IC_SIDE_BASELINE), *tc = vset_typical(g, IC_SIDE_COMPARE);
-	char ab[48] = "", ac[48] = "", prefer[112];
+	char ab[48] = "", ac[48] = "";
 
 	if (tb)
 		vabout(ab, sizeof(ab), IC_SIDE_BASELINE, tb);
 	if (tc)
 		vabout(ac, sizeof(ac), IC_SIDE_COMPARE, tc);
-	snprintf(prefer, sizeof(prefer), "Prefer %s", c);
 	if (!k.nc && !k.nb) {
 		VB_ADD(b, "This run cannot tell which form is faster at any N");
 		verdict_lean(b, w, g, IC_SIDE_COMPARE);
@@ -302,8 +301,8 @@ static void verdict_todo(struct vbuf *b, const struct vwords *w, const struct ic
 	}
 	if (k.nc && (!k.nb || k.maxc < k.minb)) {
 		if (!k.nb && !k.nu) {
-			VB_ADD(b, "%s: it is faster at every N measured, up to N = %lu, %s",
-			       w->classic ? "Inline it" : prefer, last, ac);
+			VB_ADD(b, "%s%s: it is faster at every N measured, up to N = %lu, %s",
+			       w->classic ? "Inline it" : "Prefer ", w->classic ? "" : c, last, ac);
 			verdict_times(b, tc);
 			VB_ADD(b, ".");
 			return;
@@ -312,7 +311,7 @@ static void verdict_todo(struct vbuf *b, const struct vwords *w, const struct ic
 			VB_ADD(b, "Inline it only where it has at most %lu call site%s", k.maxc,
 			       k.maxc == 1 ? "" : "s");
 		else
-			VB_ADD(b, "%s up to N = %lu", prefer, k.maxc);
+			VB_ADD(b, "Prefer %s up to N = %lu", c, k.maxc);
 		if (k.nb) {
 			VB_ADD(b, "; from %lu, %s is faster, %s", k.minb,
 			       w->classic ? "calling it" : base, ab);
