@@ -17,20 +17,14 @@
 /* name = 'text' or name[i] = 'text' (i > 0), gnuplot-quoted. */
 static void gp_str(FILE *gp, const char *name, size_t i, const char *s)
 {
-	if (i)
-		fprintf(gp, "%s[%zu] = ", name, i);
-	else
-		fprintf(gp, "%s = ", name);
+	fprintf(gp, i ? "%s[%zu] = " : "%s = ", name, i);
 	ic_gnuplot_quote(gp, s);
 	fputc('\n', gp);
 }
 
 static void dat(FILE *f, double x)
 {
-	if (isfinite(x))
-		fprintf(f, " %.10g", x);
-	else
-		fputs(" NaN", f);
+	fprintf(f, isfinite(x) ? " %.10g" : " NaN", x);
 }
 
 static void dat_head(FILE *f, const struct ic_group *gr, const char *title, const char *what)
@@ -267,20 +261,14 @@ static const char *l1i_source(char *buf, size_t cap, const struct ic_analysis *a
  * "no N resolved"; summary.md says more. */
 static void verdict(char *buf, size_t cap, const struct ic_analysis *an, const struct ic_group *gr)
 {
-	const struct ic_crossover *xo = &gr->xo;
-	char why[256];
+	const char *const words[] = { gr->nratios ? "no N resolved" : "no comparison",
+		"crossover in (%.0f, %.0f)", "%s faster where resolved", "%s faster where resolved",
+		"resolved N disagree" };
 
-	if (ic_analysis_smoke(an, why, sizeof(why)))
+	if (ic_analysis_smoke(an, buf, cap))
 		snprintf(buf, cap, "no side decided: a smoke test");
-	else if (xo->verdict == IC_VERDICT_CROSSOVER)
-		snprintf(buf, cap, "crossover in (%.0f, %.0f)", xo->bracket_lo, xo->bracket_hi);
-	else if (xo->verdict == IC_VERDICT_COMPARE_WINS || xo->verdict == IC_VERDICT_BASELINE_WINS)
-		snprintf(buf, cap, "%s faster where resolved", xo->verdict == IC_VERDICT_COMPARE_WINS ?
-			 an->opts.compare : an->opts.baseline);
-	else if (xo->verdict == IC_VERDICT_CONFLICT)
-		snprintf(buf, cap, "resolved N disagree");
 	else
-		snprintf(buf, cap, "%s", gr->nratios ? "no N resolved" : "no comparison");
+		ic_fmt_crossover(buf, cap, &gr->xo, &an->opts, words);
 }
 
 /* gnuplot commands for a time (or L1i) panel: a dashed line where each
@@ -468,7 +456,7 @@ static size_t cols_per_build(const struct ic_analysis *an)
 	const struct ic_series *se = an->series;
 	size_t k = 1;
 
-	if (!ic_fmt_many_builds(an->res))
+	if (an->res->nbuilds < 2)
 		return 0;
 	while (k < an->nseries && se[k].group.build == se[0].group.build)
 		k++;
@@ -545,10 +533,8 @@ int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_analysi
 		ic_fmt_series(title, sizeof(title), an, gr);
 		form_blocks(cf->time, gr, title, forms, nforms, IC_F_NS, ntime, time_forms);
 		form_blocks(cf->l1i, gr, title, forms, nforms, IC_F_L1I, nforms, l1i_forms);
-		if (*l1i_forms)
-			sprintf(l1i_panels + strlen(l1i_panels), " %zu", g + 1);
-		else
-			sprintf(l1i_none + strlen(l1i_none), " %zu", g + 1);
+		sprintf(*l1i_forms ? l1i_panels + strlen(l1i_panels) : l1i_none + strlen(l1i_none), " %zu",
+			g + 1);
 		dat_head(cf->ratio, gr, title, ratio_cols);
 		ratio_rows(cf->ratio, gr->ratios, gr->nratios, st);
 		ratio_axis(se, &ax);

@@ -3,7 +3,6 @@
 #include "report.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "format.h"
@@ -59,16 +58,15 @@ static void answer_l1i(FILE *f, const struct ic_analysis *an, const struct ic_gr
  * outgrows the L1i. */
 static void answer_series(FILE *f, const struct ic_analysis *an, const struct ic_series *se)
 {
-	char t[512], *v = malloc(IC_VERDICT_MAX);
+	char t[512], v[IC_VERDICT_MAX];
 
 	fprintf(f, "- **%s**: ", ic_fmt_series(t, sizeof(t), an, &se->group));
 	if (!ic_repeats_disagree(f, an, se)) {
-		fputs(v ? ic_verdict_series(v, IC_VERDICT_MAX, an, se) : "no verdict (out of memory).", f);
+		fputs(ic_verdict_series(v, sizeof(v), an, se), f);
 		ic_repeats_agree_note(f, se);
 	}
 	answer_l1i(f, an, &se->group, se->attr);
 	fputc('\n', f);
-	free(v);
 }
 
 /* How long a run would resolve the 2004 effect where this one's range is
@@ -174,7 +172,7 @@ void ic_answer_write(FILE *f, const struct ic_analysis *an)
 	fprintf(f, "; L1i %s, L2 %s.\n",
 		ic_fmt_bytes(a, sizeof(a), ic_results_context_num(res, IC_CTX_L1I_SIZE)),
 		ic_fmt_bytes(b, sizeof(b), ic_results_context_num(res, IC_CTX_L2_SIZE)));
-	if (ic_fmt_many_builds(res))
+	if (res->nbuilds > 1)
 		fprintf(f, "Builds: %zu, each its own series (see Machine).\n", res->nbuilds);
 	else if (*ic_fmt_build_keys(bl, sizeof(bl), &res->builds[0]))
 		fprintf(f, "Build: %s.\n", bl);

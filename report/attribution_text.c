@@ -6,41 +6,34 @@
 
 #include <math.h>
 #include <stdarg.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "attribution.h"
 #include "format.h"
 
-/* The bullets: stated components and the rest. */
+/* The bullets: stated components and the rest, each with its length. */
 struct attr_text {
 	char resolved[2048], other[2048];
+	size_t len[2];
 };
 
 __attribute__((format(printf, 3, 4)))
 static void attr_add(struct attr_text *t, int resolved, const char *fmt, ...)
 {
-	char *buf = resolved ? t->resolved : t->other;
-	size_t len = strlen(buf), cap = sizeof(t->resolved);
+	char line[1024];
 	va_list ap;
 
-	if (len + 8 >= cap)
-		return;
-	len += (size_t)snprintf(buf + len, cap - len, "- ");
 	va_start(ap, fmt);
-	vsnprintf(buf + len, cap - len, fmt, ap);
+	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
-	len = strlen(buf);
-	if (len + 1 < cap)
-		strcpy(buf + len, "\n");
+	ic_fmt_add(resolved ? t->resolved : t->other, sizeof(t->resolved), &t->len[resolved], "- %s\n",
+		   line);
 }
 
 static void attr_unmeasured(struct attr_text *t, const char *what, const struct ic_line *l)
 {
-	if (l->missing)
-		attr_add(t, 0, "%s: not measured (no %s in this series)", what, l->missing);
-	else
-		attr_add(t, 0, "%s: not measured (no N where every form of %s has a time)", what, l->name);
+	attr_add(t, 0, l->missing ? "%s: not measured (no %s in this series)"
+		 : "%s: not measured (no N where every form of %s has a time)", what,
+		 l->missing ? l->missing : l->name);
 }
 
 /* The series' own ratio at N resolved: a cause is named only there. */
@@ -71,13 +64,13 @@ static void attr_say_call(struct attr_text *t, const struct ic_line *l, const st
 			 r->sites, r->lo, r->hi, r->lo > 1.0 ? "" : ": the calls cost nothing here");
 }
 
-/* The resolved point of side s farthest from 1. */
-static const struct ic_ratio *attr_extreme(const struct ic_line *l, enum ic_point_side s)
+/* The point of l with in[i] farthest from 1. */
+static const struct ic_ratio *attr_extreme(const struct ic_line *l, const unsigned char *in)
 {
 	const struct ic_ratio *best = NULL;
 
 	for (size_t i = 0; i < l->n; i++)
-		if (l->r[i].side == s && (!best || fabs(log(l->r[i].ratio)) > fabs(log(best->ratio))))
+		if (in[i] && (!best || fabs(log(l->r[i].ratio)) > fabs(log(best->ratio))))
 			best = &l->r[i];
 	return best;
 }
@@ -90,36 +83,32 @@ static void attr_say_per_n(struct attr_text *t, const char *what, const struct i
 {
 	char above[256], below[256], off[256];
 	const struct ic_ratio *hi, *lo, *r;
-	struct ic_line kept = *l;
 	double blo = INFINITY, bhi = -INFINITY;
 	size_t dropped = 0;
+	/* The N the line resolves above 1, below 1, where the series is
+	 * resolved too; and those where the series is not. */
+	unsigned char in[3][l->n ? l->n : 1];
 
 	if (!l->n) {
 		attr_unmeasured(t, what, l);
 		return;
 	}
-	kept.r = malloc(l->n * sizeof(*kept.r));
-	if (!kept.r)
-		return;
-	memcpy(kept.r, l->r, l->n * sizeof(*kept.r));
-	for (size_t i = 0; i < l->n; i++)
-		if (kept.r[i].side != IC_SIDE_UNRESOLVED && !attr_series_resolved(g, kept.r[i].sites)) {
-			kept.r[i].side = IC_SIDE_UNRESOLVED;
-			dropped++;
-		}
-	ic_fmt_runs(above, sizeof(above), kept.r, l->n, IC_SIDE_BASELINE);
-	ic_fmt_runs(below, sizeof(below), kept.r, l->n, IC_SIDE_COMPARE);
-	hi = attr_extreme(&kept, IC_SIDE_BASELINE);
-	lo = attr_extreme(&kept, IC_SIDE_COMPARE);
-	if (dropped) {
-		/* The N the line resolves but the series does not (kept's sides
-		 * are read no more). */
-		for (size_t i = 0; i < l->n; i++)
-			kept.r[i].side = l->r[i].side != kept.r[i].side ? IC_SIDE_BASELINE : IC_SIDE_UNRESOLVED;
-		ic_fmt_runs(off, sizeof(off), kept.r, l->n, IC_SIDE_BASELINE);
-		attr_add(t, 0, "%s: %s is resolved at N = %s, where the series' own difference is "
-			 "not, so it is not named as a cause there", what, l->name, off);
+	for (size_t i = 0; i < l->n; i++) {
+		int own = attr_series_resolved(g, l->r[i].sites);
+
+		in[0][i] = own && l->r[i].side == IC_SIDE_BASELINE;
+		in[1][i] = own && l->r[i].side == IC_SIDE_COMPARE;
+		in[2][i] = !own && l->r[i].side != IC_SIDE_UNRESOLVED;
+		dropped += in[2][i];
 	}
+	ic_fmt_nset(above, sizeof(above), l->r, in[0], l->n, ", ");
+	ic_fmt_nset(below, sizeof(below), l->r, in[1], l->n, ", ");
+	hi = attr_extreme(l, in[0]);
+	lo = attr_extreme(l, in[1]);
+	if (dropped)
+		attr_add(t, 0, "%s: %s is resolved at N = %s, where the series' own difference is "
+			 "not, so it is not named as a cause there", what, l->name,
+			 ic_fmt_nset(off, sizeof(off), l->r, in[2], l->n, ", "));
 	if (hi && lo) {
 		attr_add(t, 0, "%s: %s is resolved above 1 at N = %s and below 1 at N = %s, so no single "
 			 "direction is stated", what, l->name, above, below);
@@ -139,7 +128,6 @@ static void attr_say_per_n(struct attr_text *t, const char *what, const struct i
 		else
 			attr_add(t, 0, "%s: no evidence (no band: fewer than 2 processes or layouts)", what);
 	}
-	free(kept.r);
 }
 
 /* How the parts multiply to the whole at the largest N with the copies
@@ -183,7 +171,7 @@ static void attr_adds_up(FILE *f, const struct ic_attribution *a)
 static void attr_statement(FILE *f, const struct ic_attribution *a, const struct ic_group *g, int moves)
 {
 	const char *what = "the lock, inlined vs called";
-	struct attr_text t = { "", "" };
+	struct attr_text t = { "", "", { 0, 0 } };
 
 	attr_say_call(&t, &a->line[IC_LINE_CALL], g);
 	attr_say_per_n(&t, "copies", &a->line[IC_LINE_COPIES], g, "the copies cost",
@@ -217,11 +205,10 @@ static void attr_statement(FILE *f, const struct ic_attribution *a, const struct
 	if (*t.resolved)
 		fprintf(f, "**Likely cause** (at N where the series' difference and the cause's band or "
 			"interval both exclude 1):\n\n%s\n", t.resolved);
-	else if (moves)
-		fputs("**Likely cause**: no component is resolved at a level here; what moves with the "
-		      "ratio over the processes is below.\n\n", f);
 	else
-		fputs("**Likely cause**: nothing can be attributed here.\n\n", f);
+		fputs(moves ? "**Likely cause**: no component is resolved at a level here; what moves with "
+		      "the ratio over the processes is below.\n\n"
+		      : "**Likely cause**: nothing can be attributed here.\n\n", f);
 	if (*t.other)
 		fprintf(f, "**Not attributed:**\n\n%s\n", t.other);
 	attr_adds_up(f, a);

@@ -1,4 +1,7 @@
-/* The coverage check of run.sh --calibrate over its trials; see report.h. */
+/* --calibrate's coverage over its trials: how often the 95% interval holds
+ * the planted ratio 1 + F of a copy of the baseline with a planted extra
+ * cost F (form <baseline>_plant<100 F>), how often it excludes 1 (for
+ * F = 0: a false positive). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <math.h>
@@ -61,17 +64,17 @@ int ic_calibration_settings(struct ic_calibration *c, const struct ic_settings *
 	return 0;
 }
 
-/* A number as calibration.csv writes it (%.6f, empty when not measured),
- * and its value as written: calibration.md's means are of the table. */
+/* A number as calibration.csv writes it after a comma (%.6f, empty when
+ * not measured), and its value as written: calibration.md's means are of
+ * the table. */
 static double cal_cell(FILE *f, double x)
 {
-	char buf[64];
+	char buf[64] = "";
 
-	if (!isfinite(x))
-		return NAN;
-	snprintf(buf, sizeof(buf), "%.6f", x);
-	fputs(buf, f);
-	return strtod(buf, NULL);
+	if (isfinite(x))
+		snprintf(buf, sizeof(buf), "%.6f", x);
+	fprintf(f, ",%s", buf);
+	return isfinite(x) ? strtod(buf, NULL) : NAN;
 }
 
 /* "N = 256, 1 thread, private queue" for each series of the first trial,
@@ -107,11 +110,9 @@ void ic_calibration_add(struct ic_calibration *c, FILE *csv, size_t t, size_t k,
 			const struct ic_ratio *r = &g->ratios[i];
 			double ratio, lo, hi;
 
-			fprintf(csv, "%zu,%g,", t + 1, p->f);
+			fprintf(csv, "%zu,%g", t + 1, p->f);
 			ratio = cal_cell(csv, r->ratio);
-			fputc(',', csv);
 			lo = cal_cell(csv, r->lo);
-			fputc(',', csv);
 			hi = cal_cell(csv, r->hi);
 			fprintf(csv, ",%d,%d\n", ic_ratio_resolved(r), ic_ratio_holds(r, 1.0 + p->f));
 			p->n++;
@@ -132,10 +133,7 @@ void ic_calibration_add(struct ic_calibration *c, FILE *csv, size_t t, size_t k,
 /* A mean to four places, "—" when nothing was measured. */
 static void cal_mean(FILE *md, double sum, size_t n)
 {
-	if (n)
-		fprintf(md, " %.4f |", sum / (double)n);
-	else
-		fputs(" — |", md);
+	fprintf(md, n ? " %.4f |" : " — |", sum / (double)n);
 }
 
 void ic_calibration_markdown(FILE *md, const struct ic_calibration *c, long seconds)

@@ -1,6 +1,5 @@
 /* Text helpers shared by summarize's writers; see format.h. */
 #include "format.h"
-#include "report.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -38,11 +37,6 @@ void ic_fmt_add(char *buf, size_t cap, size_t *len, const char *fmt, ...)
 		*len = *len + (size_t)n < cap ? *len + (size_t)n : cap - 1;
 }
 
-int ic_fmt_many_builds(const struct ic_results *res)
-{
-	return res->nbuilds > 1;
-}
-
 /* Toolchain first, then what was compiled, then the lock. */
 static const enum ic_build_key build_part[IC_B_COUNT] = { IC_B_COMPILER, IC_B_CFLAGS, IC_B_LTO,
 							  IC_B_CODEGEN, IC_B_BODY, IC_B_LOCK };
@@ -52,7 +46,7 @@ const char *ic_fmt_build(char *buf, size_t cap, const struct ic_results *res, si
 	size_t len = 0;
 
 	buf[0] = '\0';
-	if (!ic_fmt_many_builds(res) || build >= res->nbuilds)
+	if (res->nbuilds < 2 || build >= res->nbuilds)
 		return buf;
 	for (int i = 0; i < IC_B_COUNT; i++) {
 		enum ic_build_key k = build_part[i];
@@ -149,30 +143,9 @@ const char *ic_fmt_runs(char *buf, size_t cap, const struct ic_ratio *ratios, si
 	return fmt_runs(buf, cap, ratios, n, NULL, side, ", ");
 }
 
-const char *ic_fmt_factor(char *buf, size_t cap, double lo, double hi)
-{
-	/* One unit everywhere, the factor (slower over faster); two decimals
-	 * below 2x so a 3% effect reads 1.03x. */
-	const char *fmt = hi < 2.0 ? "%.2f" : "%.1f";
-	char a[16], b[16];
-
-	snprintf(a, sizeof(a), fmt, lo);
-	snprintf(b, sizeof(b), fmt, hi);
-	if (!strcmp(a, b))
-		snprintf(buf, cap, "%sx", b);
-	else
-		snprintf(buf, cap, "%sx to %sx", a, b);
-	return buf;
-}
-
 const char *ic_fmt_sig3(char *buf, size_t cap, double x)
 {
-	if (!isfinite(x))
-		snprintf(buf, cap, "—");
-	else if (fabs(x) >= 1000.0)
-		snprintf(buf, cap, "%.0f", x);
-	else
-		snprintf(buf, cap, "%#.3g", x);
+	snprintf(buf, cap, !isfinite(x) ? "—" : fabs(x) >= 1000.0 ? "%.0f" : "%#.3g", x);
 	return buf;
 }
 
@@ -182,39 +155,19 @@ const char *ic_fmt_side(const struct ic_analysis *an, enum ic_point_side s, cons
 					       : unresolved;
 }
 
-const char *ic_fmt_faster(char *buf, size_t cap, const struct ic_analysis *an,
-			  const struct ic_ratio *r)
+const char *ic_fmt_crossover(char *buf, size_t cap, const struct ic_crossover *xo,
+			     const struct ic_analysis_opts *opts, const char *const words[5])
 {
-	int cmp = r->ratio < 1.0;
-	const char *form = cmp ? an->opts.compare : an->opts.baseline;
-	double fac = cmp ? 1.0 / r->ratio : r->ratio;
-	/* The deciding (Holm) range, in the same unit: times faster. */
-	double lo = cmp ? 1.0 / r->holm_hi : r->holm_lo, hi = cmp ? 1.0 / r->holm_lo : r->holm_hi;
-	char f3[32], range[64] = "";
-
-	if (!isfinite(r->ratio) || r->ratio <= 0.0) {
-		snprintf(buf, cap, "—");
-		return buf;
-	}
-	ic_fmt_sig3(f3, sizeof(f3), fac);
-	if (isfinite(lo) && isfinite(hi) && lo > 0.0) {
-		/* No size whose range is wider than IC_VERDICT_SIZE_MAX each way. */
-		if (sqrt(hi / lo) > 1.0 + IC_VERDICT_SIZE_MAX) {
-			snprintf(buf, cap, r->side == IC_SIDE_UNRESOLVED ? "unresolved (too variable to size)"
-									: "%s faster, too variable to size", form);
-			return buf;
-		}
-		snprintf(range, sizeof(range), " [%.3g-%.3gx]", lo, hi);
-	}
-	if (r->side == IC_SIDE_UNRESOLVED)
-		snprintf(buf, cap, "unresolved (%s %sx%s)", form, f3, range);
+	if (xo->verdict == IC_VERDICT_CROSSOVER)
+		snprintf(buf, cap, words[xo->verdict], xo->bracket_lo, xo->bracket_hi);
 	else
-		snprintf(buf, cap, "%s %sx faster%s", form, f3, range);
+		snprintf(buf, cap, words[xo->verdict],
+			 xo->verdict == IC_VERDICT_BASELINE_WINS ? opts->baseline : opts->compare);
 	return buf;
 }
 
 const char *ic_fmt_nset(char *buf, size_t cap, const struct ic_ratio *r, const unsigned char *in,
-			size_t n)
+			size_t n, const char *last)
 {
-	return fmt_runs(buf, cap, r, n, in, IC_SIDE_UNRESOLVED, " and ");
+	return fmt_runs(buf, cap, r, n, in, IC_SIDE_UNRESOLVED, last);
 }

@@ -24,9 +24,6 @@ const char *ic_fmt_bytes(char *buf, size_t cap, double bytes);
 const char *ic_fmt_series(char *buf, size_t cap, const struct ic_analysis *an,
 			  const struct ic_group *gr);
 
-/* More than one build (compiler, cflags, lto, codegen, body, lock) in the run. */
-int ic_fmt_many_builds(const struct ic_results *res);
-
 /* A build as a series label, naming only the keys that differ between the
  * run's builds: "Clang 14.0.6, -Os; kref" (compiler, cflags, "LTO on",
  * then the body, then "ticket lock"); "" with one build. */
@@ -41,29 +38,21 @@ const char *ic_fmt_build_keys(char *buf, size_t cap, const struct ic_build *b);
 const char *ic_fmt_runs(char *buf, size_t cap, const struct ic_ratio *ratios, size_t n,
 			enum ic_point_side side);
 
-/* How much faster, from factors >= 1 (slower time over faster time), in
- * one unit: "1.12x", or over several N "1.04x to 1.90x" (a spread of
- * estimates, not an interval). */
-const char *ic_fmt_factor(char *buf, size_t cap, double lo, double hi);
-
 /* x to 3 significant digits: "1.70", "37.4", "1250". */
 const char *ic_fmt_sig3(char *buf, size_t cap, double x);
 
-/* A ratio's verdict cell: "extern 1.70x ±2%" where the band resolves a
- * side (the factor slower over faster, ± the band's half-width),
- * "unresolved (inline 1.02x ±5%)" where it does not, "unresolved (band
- * over 10x wide)" where the band says only that too few processes back
- * it, "—" without a ratio. */
-const char *ic_fmt_faster(char *buf, size_t cap, const struct ic_analysis *an,
-			  const struct ic_ratio *r);
-
-/* The N of r[0..n-1] with in[i] set as runs of neighbours, the last
- * joined by "and": "1..16, 256 and 4096"; "" when none. */
+/* The N of r[0..n-1] with in[i] set as runs of neighbours, joined by ", "
+ * and the last by `last`: "1..16, 256 and 4096"; "" when none. */
 const char *ic_fmt_nset(char *buf, size_t cap, const struct ic_ratio *r, const unsigned char *in,
-			size_t n);
+			size_t n, const char *last);
+
+/* A crossover in words[xo->verdict] (enum ic_verdict order), a printf
+ * format given the bracket's ends (CROSSOVER) or the winning form (the
+ * WINS verdicts); the pages that say it each have their own words. */
+const char *ic_fmt_crossover(char *buf, size_t cap, const struct ic_crossover *xo,
+			     const struct ic_analysis_opts *opts, const char *const words[5]);
 
 /* The form on side s: compare, baseline, or `unresolved` (may be NULL). */
 const char *ic_fmt_side(const struct ic_analysis *an, enum ic_point_side s, const char *unresolved);
-
 
 #endif /* IC_FORMAT_H */

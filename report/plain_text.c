@@ -8,9 +8,8 @@
 
 #define PLAIN_WIDTH 100
 
-/* One line: links and images as their text, then no emphasis, code or
- * heading marks; wrapped at a space, a bullet's continuation under its
- * text; nothing for a line left blank. */
+/* One line of ic_plain_text (report.h): links and images first, then
+ * the marks; wrapped at a space. */
 static void plain_line(FILE *out, const char *s, size_t n)
 {
 	char *a = malloc(n + 1), *p;

@@ -6,28 +6,19 @@
 #include "format.h"
 #include "load.h"
 
-static void verdict_words(FILE *f, const struct ic_analysis *an, const struct ic_crossover *xo)
-{
-	if (xo->verdict == IC_VERDICT_CROSSOVER)
-		fprintf(f, "crossover in (%.0f, %.0f)", xo->bracket_lo, xo->bracket_hi);
-	else if (xo->verdict == IC_VERDICT_COMPARE_WINS || xo->verdict == IC_VERDICT_BASELINE_WINS)
-		fprintf(f, "%s faster wherever resolved", xo->verdict == IC_VERDICT_COMPARE_WINS ?
-			an->opts.compare : an->opts.baseline);
-	else
-		fputs(xo->verdict == IC_VERDICT_CONFLICT ? "sides switching, no crossover" : "no N resolved", f);
-}
-
 int ic_repeats_disagree(FILE *f, const struct ic_analysis *an, const struct ic_series *se)
 {
+	static const char *const words[] = { "no N resolved", "crossover in (%.0f, %.0f)",
+		"%s faster wherever resolved", "%s faster wherever resolved", "sides switching, no crossover" };
 	const struct ic_repeats *rp = se->repeats;
+	char w[160];
 
 	if (!rp || rp->nrepeats < 2 || rp->agree || !se->group.nratios)
 		return 0;
 	fprintf(f, "the %zu repeats disagree, so no verdict is stated:", rp->nrepeats);
-	for (size_t k = 0; k < rp->nrepeats; k++) {
-		fprintf(f, "%s repeat %d ", k ? ";" : "", rp->repeat[k]);
-		verdict_words(f, an, &rp->xo[k]);
-	}
+	for (size_t k = 0; k < rp->nrepeats; k++)
+		fprintf(f, "%s repeat %d %s", k ? ";" : "", rp->repeat[k],
+			ic_fmt_crossover(w, sizeof(w), &rp->xo[k], &an->opts, words));
 	return 1;
 }
 
@@ -44,10 +35,7 @@ void ic_repeats_agree_note(FILE *f, const struct ic_series *se)
 
 static void sd_cell(FILE *f, double sd, size_t df)
 {
-	if (isfinite(sd))
-		fprintf(f, " | %.1f%% (%zu)", 100.0 * sd, df);
-	else
-		fputs(" | —", f);
+	fprintf(f, isfinite(sd) ? " | %.1f%% (%zu)" : " | —", 100.0 * sd, df);
 }
 
 void ic_repeats_method(FILE *f, const struct ic_analysis *an)

@@ -1,24 +1,7 @@
 /* The writers of summarize's outputs, each to an open stream, from a run's
  * analysis (analysis.h); every one returns 0, or -1 when a write failed. A
- * value not measured is an empty CSV cell or "—", never 0.
- *
- *   answer.c            summary.md's first screen: one line per series
- *   summary.c           the rest of summary.md
- *   attribution_text.c  its "What the difference is made of", per series
- *   verdict.c           the verdict per series in the question's words:
- *                       summary.md's first screen and verdict.txt
- *   verdict_json.c      verdict.json (docs/verdict-json.md)
- *   repeats_text.c      what summary.md says of the sweep's repeats
- *                       (engine/repeats.h)
- *   tables.c            the CSV tables; every one ends with the build's
- *                       columns (enum ic_build_key order)
- *   calibration.c       --calibrate's coverage over its trials: how often
- *                       the 95% interval holds the planted ratio 1 + F of a
- *                       copy of the baseline with a planted extra cost F
- *                       (form <baseline>_plant<100 F>), how often it
- *                       excludes 1 (for F = 0: a false positive)
- *   plain_text.c        Markdown as the terminal's plain lines
- */
+ * value not measured is an empty CSV cell or "—", never 0. Each file's head
+ * says which output it writes. */
 #ifndef IC_REPORT_H
 #define IC_REPORT_H
 

@@ -26,10 +26,41 @@ static const char *plural(size_t n)
 	return n == 1 ? "" : "s";
 }
 
-/* "simulated" for sim, "PAPI" for papi, else as it is ("mixed", "none"). */
 static const char *source_word(const char *src)
 {
 	return !strcmp(src, "sim") ? "simulated" : !strcmp(src, "papi") ? "PAPI" : src;
+}
+
+/* A ratio's verdict cell: "extern 1.70x faster [1.62-1.79x]" where the
+ * deciding range resolves a side, "unresolved (inline 1.02x [0.97-1.08x])"
+ * where it does not, "too variable to size" where that range is wider than
+ * IC_VERDICT_SIZE_MAX each way, "—" without a ratio. */
+static const char *fmt_faster(char *buf, size_t cap, const struct ic_analysis *an,
+			      const struct ic_ratio *r)
+{
+	int cmp = r->ratio < 1.0;
+	const char *form = cmp ? an->opts.compare : an->opts.baseline;
+	double fac = cmp ? 1.0 / r->ratio : r->ratio;
+	/* The deciding (Holm) range, in the same unit: times faster. */
+	double lo = cmp ? 1.0 / r->holm_hi : r->holm_lo, hi = cmp ? 1.0 / r->holm_lo : r->holm_hi;
+	char f3[32], range[64] = "";
+
+	if (!isfinite(r->ratio) || r->ratio <= 0.0) {
+		snprintf(buf, cap, "—");
+		return buf;
+	}
+	ic_fmt_sig3(f3, sizeof(f3), fac);
+	if (isfinite(lo) && isfinite(hi) && lo > 0.0) {
+		if (sqrt(hi / lo) > 1.0 + IC_VERDICT_SIZE_MAX) {
+			snprintf(buf, cap, r->side == IC_SIDE_UNRESOLVED ? "unresolved (too variable to size)"
+									: "%s faster, too variable to size", form);
+			return buf;
+		}
+		snprintf(range, sizeof(range), " [%.3g-%.3gx]", lo, hi);
+	}
+	snprintf(buf, cap, r->side == IC_SIDE_UNRESOLVED ? "unresolved (%s %sx%s)" : "%s %sx faster%s",
+		 form, f3, range);
+	return buf;
 }
 
 /* Both forms' L1i misses per site in one cell, "0.579 / <0.001"; with
@@ -52,8 +83,7 @@ static void l1i_cell(FILE *f, const struct ic_ratio *r, int mixed)
 	}
 }
 
-/* The engine's reading of where the series' L1i counts come from; "" when
- * none was counted. */
+/* Where the engine read the series' L1i counts from; "" for nowhere. */
 static const char *l1i_source(const struct ic_series *se)
 {
 	return se->attr ? se->attr->l1i_source : "";
@@ -80,7 +110,7 @@ static void evidence_table(FILE *f, const struct ic_analysis *an, const struct i
 
 		/* times to 3 significant digits; their 95% intervals are in points.csv */
 		fprintf(f, "| %lu | %s | %s | %s", r->sites, ic_fmt_sig3(tc, sizeof(tc), r->cmp->med[IC_F_NS]),
-			ic_fmt_sig3(tb, sizeof(tb), r->base->med[IC_F_NS]), ic_fmt_faster(cell, sizeof(cell), an, r));
+			ic_fmt_sig3(tb, sizeof(tb), r->base->med[IC_F_NS]), fmt_faster(cell, sizeof(cell), an, r));
 		if (l1i)
 			l1i_cell(f, r, !strcmp(src, "mixed"));
 		fputs(" |\n", f);
@@ -125,13 +155,6 @@ static void code_and_noise(FILE *f, const struct ic_analysis *an, const struct i
 	fputs("\n\n", f);
 }
 
-static void state_level(FILE *f, const struct ic_state *st)
-{
-	fprintf(f, "%.2f", st->level);
-	if (isfinite(st->lo))
-		fprintf(f, " [%.2f–%.2f]", st->lo, st->hi);
-}
-
 /* A state's time and spell: "42% of the time [30-55%], mean spell 12 s [8-20 s]". */
 static void state_time(FILE *f, const struct ic_state *st)
 {
@@ -142,10 +165,7 @@ static void state_time(FILE *f, const struct ic_state *st)
 		fprintf(f, ", not seen to end: mean spell at least %.3g s", st->spell_lo);
 	} else if (isfinite(st->spell_s)) {
 		fprintf(f, ", mean spell %.3g s [%.3g–", st->spell_s, st->spell_lo);
-		if (isfinite(st->spell_hi))
-			fprintf(f, "%.3g s]", st->spell_hi);
-		else
-			fputs("unbounded]", f);
+		fprintf(f, isfinite(st->spell_hi) ? "%.3g s]" : "unbounded]", st->spell_hi);
 	}
 }
 
@@ -201,7 +221,9 @@ static void states_text(FILE *f, const struct ic_analysis *an, const struct ic_s
 	fprintf(f, "**Two states**: %s/%s at N = %lu is ", an->opts.compare, an->opts.baseline,
 		st->st[0].sites);
 	for (int k = 0; k < 2; k++) {
-		state_level(f, &st->st[k]);
+		fprintf(f, "%.2f", st->st[k].level);
+		if (isfinite(st->st[k].lo))
+			fprintf(f, " [%.2f–%.2f]", st->st[k].lo, st->st[k].hi);
 		fputs(k ? " in the other (" : " in one (", f);
 		state_time(f, &st->st[k]);
 		fputs(k ? ")" : ") and ", f);
@@ -224,7 +246,7 @@ static void states_text(FILE *f, const struct ic_analysis *an, const struct ic_s
 
 			if (!k)
 				fprintf(f, "| %lu", r ? r->sites : st->st[1].ratios[i].sites);
-			fprintf(f, " | %s", r ? ic_fmt_faster(cell, sizeof(cell), an, r) : "—");
+			fprintf(f, " | %s", r ? fmt_faster(cell, sizeof(cell), an, r) : "—");
 		}
 		fputs(" |\n", f);
 	}
@@ -309,20 +331,14 @@ static void series_text(FILE *f, const struct ic_analysis *an, const struct ic_s
 
 /* ---- the machine ------------------------------------------------------------ */
 
-/* A context value as text ("" when absent), good until the next call. */
-static const char *ctx(const struct ic_results *res, enum ic_ctx key)
+/* A context value by its name (ic_ctx_name, or a machine_* key of
+ * common/machine_state_read.h) as text, "" when absent; good until the
+ * next call. */
+static const char *ctx(const struct ic_results *res, const char *name)
 {
 	static char buf[IC_RESULTS_CONTEXT_MAX];
 
-	return ic_results_context(res, key, buf, sizeof(buf));
-}
-
-/* The same for a machine_* key (common/machine_state_read.h names them). */
-static const char *machine_ctx(const struct ic_results *res, const char *key)
-{
-	static char buf[IC_RESULTS_CONTEXT_MAX];
-
-	return ic_results_context_named(res, key, buf, sizeof(buf));
+	return ic_results_context_named(res, name, buf, sizeof(buf));
 }
 
 /* What moves results, when it is bad, and the command that fixes it
@@ -403,16 +419,16 @@ static void machine_state(FILE *f, const struct ic_results *res)
 	size_t nfine = 0, any = 0, n = sizeof(machine_rule) / sizeof(machine_rule[0]);
 
 	for (size_t i = 0; i < n; i++)
-		any += *machine_ctx(res, machine_rule[i].key) != '\0';
+		any += *ctx(res, machine_rule[i].key) != '\0';
 	if (!any) {
 		fputs("- Machine state: not recorded (a run from before the suite recorded it)\n", f);
 		return;
 	}
-	snprintf(busy, sizeof(busy), "%s", machine_ctx(res, "machine_busy"));
+	snprintf(busy, sizeof(busy), "%s", ctx(res, "machine_busy"));
 	fputs("- Machine state at the start of the run (what moves results, with the command "
 	      "that fixes it; nothing was changed):\n", f);
 	for (size_t i = 0; i < n; i++) {
-		const char *v = machine_ctx(res, machine_rule[i].key), *val = machine_rule[i].val, *fix, *q;
+		const char *v = ctx(res, machine_rule[i].key), *val = machine_rule[i].val, *fix, *q;
 		int bad;
 
 		if (!*v) {
@@ -458,7 +474,7 @@ static void builds_text(FILE *f, const struct ic_results *res)
 {
 	char keys[512], label[256];
 
-	if (!ic_fmt_many_builds(res))
+	if (res->nbuilds < 2)
 		return;
 	fprintf(f, "- Builds: %zu, each run in its own processes and reported as its own series "
 		"(never pooled):\n", res->nbuilds);
@@ -479,7 +495,7 @@ static void builds_text(FILE *f, const struct ic_results *res)
 static void ctx_put(FILE *f, const struct ic_results *res, const char *before, enum ic_ctx key,
 		    const char *after, const char *missing)
 {
-	const char *v = ctx(res, key);
+	const char *v = ctx(res, ic_ctx_name(key));
 
 	if (*v || missing)
 		fprintf(f, "%s%s%s", before, *v ? v : missing, *v ? after : "");
@@ -492,8 +508,8 @@ static void machine_text(FILE *f, const struct ic_results *res)
 
 	fputs("## Machine\n\n", f);
 	ctx_put(f, res, "- CPU: ", IC_CTX_CPU_MODEL, "", "not recorded");
-	ctx_put(f, res, "; cores: ", *ctx(res, IC_CTX_CORES) ? IC_CTX_CORES : IC_CTX_NUM_CPUS, "",
-		"not recorded");
+	ctx_put(f, res, "; cores: ", *ctx(res, ic_ctx_name(IC_CTX_CORES)) ? IC_CTX_CORES :
+		IC_CTX_NUM_CPUS, "", "not recorded");
 	ctx_put(f, res, "; SMT: ", IC_CTX_SMT, "", "not recorded");
 	ctx_put(f, res, "; ", IC_CTX_MHZ_PER_CPU, " MHz", NULL);
 	/* The L1i's and L2's sizes are on the answer's Machine line, once. */
@@ -508,7 +524,7 @@ static void machine_text(FILE *f, const struct ic_results *res)
 	else
 		ctx_put(f, res, "- Lock: ", IC_CTX_LOCK, "", "not recorded");
 	ctx_put(f, res, "; threads pinned: ", IC_CTX_PINNED, "", "not recorded");
-	if (!strcmp(ctx(res, IC_CTX_OVERSUBSCRIBED), "true"))
+	if (!strcmp(ctx(res, ic_ctx_name(IC_CTX_OVERSUBSCRIBED)), "true"))
 		fputs(" (more threads than PUs: the extra threads share PUs, see each label)", f);
 	fputc('\n', f);
 	builds_text(f, res);
@@ -623,7 +639,7 @@ static void method_text(FILE *f, const struct ic_analysis *an)
 			      "filler included.\n", f);
 			break;
 		}
-	if (ic_fmt_many_builds(res))
+	if (res->nbuilds > 1)
 		fprintf(f, "- Builds: %zu (compiler, flags, LTO, body and lock, from each process's "
 			"context). A process ran one build, so every figure is within one build; builds "
 			"are set side by side, never pooled.\n", res->nbuilds);
@@ -655,7 +671,7 @@ static void method_text(FILE *f, const struct ic_analysis *an)
 			shown++;
 		}
 	fprintf(f, "- Input: %zu file%s (one per process)", res->nfiles, plural(res->nfiles));
-	if (ic_fmt_many_builds(res))
+	if (res->nbuilds > 1)
 		fprintf(f, " of %zu builds", res->nbuilds);
 	fputs(".\n", f);
 	ic_repeats_method(f, an);

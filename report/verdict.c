@@ -8,7 +8,6 @@
 
 #include <ctype.h>
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "format.h"
@@ -68,11 +67,17 @@ static const struct ic_ratio *vset_typical(const struct ic_group *g, enum ic_poi
 }
 
 /* The factor span, as side s's, of the N of g with in[i] (the first 512
- * at most): "1.49x to 1.92x"; "" when none has a ratio. */
-static void vset_span(const struct ic_group *g, const unsigned char *in, enum ic_point_side s,
-		      char *fac, size_t cap)
+ * at most), in one unit, the factor (slower over faster): "1.49x to 1.92x"
+ * (a spread of estimates, not an interval), "1.12x" where both ends read
+ * the same, "" when none has a ratio; 1 when it names two ends. */
+static int vset_span(const struct ic_group *g, const unsigned char *in, enum ic_point_side s,
+		     char *fac, size_t cap)
 {
 	double lo = INFINITY, hi = -INFINITY;
+	char a[16], z[16];
+	/* two decimals below 2x so a 3% effect reads 1.03x */
+	const char *fmt;
+	int two;
 
 	for (size_t i = 0; i < g->nratios && i < 512; i++) {
 		double x;
@@ -84,8 +89,14 @@ static void vset_span(const struct ic_group *g, const unsigned char *in, enum ic
 		hi = fmax(hi, x);
 	}
 	*fac = '\0';
-	if (isfinite(lo))
-		ic_fmt_factor(fac, cap, lo, hi);
+	if (!isfinite(lo))
+		return 0;
+	fmt = hi < 2.0 ? "%.2f" : "%.1f";
+	snprintf(a, sizeof(a), fmt, lo);
+	snprintf(z, sizeof(z), fmt, hi);
+	two = strcmp(a, z) != 0;
+	snprintf(fac, cap, two ? "%sx to %sx" : "%sx", two ? a : z, z);
+	return two;
 }
 
 /* in[i] for the N of g whose side is s, and their set as ic_fmt_nset says it. */
@@ -94,7 +105,7 @@ static const char *vset_nset(char *buf, size_t cap, const struct ic_group *g, en
 {
 	for (size_t i = 0; i < g->nratios && i < 512; i++)
 		in[i] = g->ratios[i].side == s;
-	return ic_fmt_nset(buf, cap, g->ratios, in, g->nratios < 512 ? g->nratios : 512);
+	return ic_fmt_nset(buf, cap, g->ratios, in, g->nratios < 512 ? g->nratios : 512, " and ");
 }
 
 enum vrange { V_UPTO, V_FROM, V_AT };
@@ -107,7 +118,6 @@ static void verdict_clause(struct vbuf *b, const struct vwords *w, const struct 
 	unsigned char in[512];
 
 	vset_nset(set, sizeof(set), g, s, in);
-	vset_span(g, in, s, fac, sizeof(fac));
 	if (w->classic && w->program)
 		snprintf(head, sizeof(head), s == IC_SIDE_COMPARE ? "inlining makes the program faster"
 				 : "the program with the calls out of line is faster");
@@ -127,7 +137,7 @@ static void verdict_clause(struct vbuf *b, const struct vwords *w, const struct 
 		VB_ADD(b, "%s at N = %s", head, set);
 	/* One N: its size follows; several: the span of their estimates (the
 	 * clause has just named those N). */
-	if (strstr(fac, " to "))
+	if (vset_span(g, in, s, fac, sizeof(fac)))
 		VB_ADD(b, ", by %s", fac);
 }
 
@@ -147,7 +157,11 @@ static void verdict_size(struct vbuf *b, const struct vwords *w, const struct ic
 	lo = vfactor(s, s == IC_SIDE_COMPARE ? t->holm_hi : t->holm_lo);
 	hi = vfactor(s, s == IC_SIDE_COMPARE ? t->holm_lo : t->holm_hi);
 	for (size_t i = 0; i < g->nratios; i++)
-		nside += g->ratios[i].side == s;
+		if (g->ratios[i].side == s) {
+			nside++;
+			all += g->ratios[i].nrep;
+			won += s == IC_SIDE_COMPARE ? g->ratios[i].nrep_cmp : g->ratios[i].nrep_base;
+		}
 	/* With one N the clause named it already. */
 	if (nside > 1)
 		VB_ADD(b, "; at N = %lu", t->sites);
@@ -164,11 +178,6 @@ static void verdict_size(struct vbuf *b, const struct vwords *w, const struct ic
 		VB_ADD(b, ", %.3gx to %.3gx as the machine varied", a, z);
 	}
 	VB_ADD(b, ".");
-	for (size_t i = 0; i < g->nratios; i++)
-		if (g->ratios[i].side == s) {
-			all += g->ratios[i].nrep;
-			won += s == IC_SIDE_COMPARE ? g->ratios[i].nrep_cmp : g->ratios[i].nrep_base;
-		}
 	if (all) {
 		size_t from = b->len + 1;
 
@@ -260,7 +269,7 @@ static void verdict_lean(struct vbuf *b, const struct vwords *w, const struct ic
 		return;
 	vset_span(g, lean, s, fac, sizeof(fac));
 	VB_ADD(b, " (N = %s lean%s %s by %s, within the noise)",
-	       ic_fmt_nset(set, sizeof(set), g->ratios, lean, n), k == 1 ? "s" : "",
+	       ic_fmt_nset(set, sizeof(set), g->ratios, lean, n, " and "), k == 1 ? "s" : "",
 	       ic_fmt_side(w->an, s, NULL), fac);
 }
 
@@ -272,13 +281,12 @@ static void verdict_todo(struct vbuf *b, const struct vwords *w, const struct ic
 	const char *c = w->an->opts.compare, *base = w->an->opts.baseline;
 	unsigned long last = g->nratios ? g->ratios[g->nratios - 1].sites : 0;
 	const struct ic_ratio *tb = vset_typical(g, IC_SIDE_BASELINE), *tc = vset_typical(g, IC_SIDE_COMPARE);
-	char ab[48] = "", ac[48] = "", prefer[112];
+	char ab[48] = "", ac[48] = "";
 
 	if (tb)
 		vabout(ab, sizeof(ab), IC_SIDE_BASELINE, tb);
 	if (tc)
 		vabout(ac, sizeof(ac), IC_SIDE_COMPARE, tc);
-	snprintf(prefer, sizeof(prefer), "Prefer %s", c);
 	if (!k.nc && !k.nb) {
 		VB_ADD(b, "This run cannot tell which form is faster at any N");
 		verdict_lean(b, w, g, IC_SIDE_COMPARE);
@@ -293,8 +301,8 @@ static void verdict_todo(struct vbuf *b, const struct vwords *w, const struct ic
 	}
 	if (k.nc && (!k.nb || k.maxc < k.minb)) {
 		if (!k.nb && !k.nu) {
-			VB_ADD(b, "%s: it is faster at every N measured, up to N = %lu, %s",
-			       w->classic ? "Inline it" : prefer, last, ac);
+			VB_ADD(b, "%s%s: it is faster at every N measured, up to N = %lu, %s",
+			       w->classic ? "Inline it" : "Prefer ", w->classic ? "" : c, last, ac);
 			verdict_times(b, tc);
 			VB_ADD(b, ".");
 			return;
@@ -303,7 +311,7 @@ static void verdict_todo(struct vbuf *b, const struct vwords *w, const struct ic
 			VB_ADD(b, "Inline it only where it has at most %lu call site%s", k.maxc,
 			       k.maxc == 1 ? "" : "s");
 		else
-			VB_ADD(b, "%s up to N = %lu", prefer, k.maxc);
+			VB_ADD(b, "Prefer %s up to N = %lu", c, k.maxc);
 		if (k.nb) {
 			VB_ADD(b, "; from %lu, %s is faster, %s", k.minb,
 			       w->classic ? "calling it" : base, ab);
@@ -414,15 +422,13 @@ static size_t verdict_state_diff(const struct ic_states *st, unsigned char *diff
 	return nd;
 }
 
-/* Two states of the machine: each with its share, and where the faster
- * form changed with the state. */
-static void verdict_levels(struct vbuf *b, const struct vwords *w, const struct ic_series *se)
+/* Two states of the machine: each with its share, and the nd N (diff[i],
+ * the first at first) where the faster form changed with the state. */
+static void verdict_levels(struct vbuf *b, const struct vwords *w, const struct ic_states *st,
+			   const unsigned char *diff, size_t nd, size_t first)
 {
-	const struct ic_states *st = se->states;
 	const struct ic_state *s0 = &st->st[0], *s1 = &st->st[1];
-	unsigned char diff[512] = { 0 };
-	size_t first, n = s0->nratios < s1->nratios ? s0->nratios : s1->nratios;
-	size_t nd = verdict_state_diff(st, diff, &first);
+	size_t n = s0->nratios < s1->nratios ? s0->nratios : s1->nratios;
 	char set[512];
 
 	VB_ADD(b, " The machine ran in two states: inline/extern %.2f (state 1, %.0f%% of the time) and "
@@ -430,7 +436,7 @@ static void verdict_levels(struct vbuf *b, const struct vwords *w, const struct 
 	       100.0 * s1->share, s0->sites);
 	if (nd)
 		VB_ADD(b, " At N = %s the faster form changed with the state: %s in state 1, %s in "
-		       "state 2.", ic_fmt_nset(set, sizeof(set), s0->ratios, diff, n < 512 ? n : 512),
+		       "state 2.", ic_fmt_nset(set, sizeof(set), s0->ratios, diff, n < 512 ? n : 512, " and "),
 		       ic_fmt_side(w->an, s0->ratios[first].side, NULL),
 		       ic_fmt_side(w->an, s1->ratios[first].side, NULL));
 	else
@@ -443,8 +449,8 @@ const char *ic_verdict_series(char *buf, size_t cap, const struct ic_analysis *a
 	const struct ic_group *gr = &se->group;
 	struct vwords w = { an, ic_verdict_classic(an), gr->filler != 0 };
 	struct vbuf b = { buf, cap, 0 };
-	size_t n = gr->nratios, at, first;
-	unsigned char diff[512];
+	size_t n = gr->nratios, at, first, nd;
+	unsigned char diff[512] = { 0 };
 	char fb[32], why[256];
 
 	buf[0] = '\0';
@@ -465,14 +471,15 @@ const char *ic_verdict_series(char *buf, size_t cap, const struct ic_analysis *a
 		VB_ADD(&b, "A whole program, with %s of other code per call site. ",
 		       ic_fmt_bytes(fb, sizeof(fb), (double)gr->filler));
 	at = b.len;
-	if (se->states && verdict_state_diff(se->states, diff, &first))
+	nd = se->states ? verdict_state_diff(se->states, diff, &first) : 0;
+	if (nd)
 		VB_ADD(&b, "No one rule: the faster form changed with the machine's state (below).");
 	else
 		verdict_todo(&b, &w, gr);
 	vb_capital(&b, at);
 	verdict_sides(&b, &w, gr);
 	if (se->states && se->states->nstates == 2)
-		verdict_levels(&b, &w, se);
+		verdict_levels(&b, &w, se->states, diff, nd, first);
 	return buf;
 }
 
@@ -489,16 +496,13 @@ int ic_verdict_smoke(char *buf, size_t cap, const struct ic_analysis *an)
 
 int ic_verdict_text_write(FILE *f, const struct ic_analysis *an)
 {
-	char mark[320], t[512], *v = malloc(IC_VERDICT_MAX);
+	char mark[320], t[512], v[IC_VERDICT_MAX];
 
-	if (!v)
-		return -1;
 	fprintf(f, "verdict: %s vs %s, time per call site\n", an->opts.compare, an->opts.baseline);
 	if (ic_verdict_smoke(mark, sizeof(mark), an))
 		fprintf(f, "%s\n", mark);
 	for (size_t s = 0; s < an->nseries; s++)
 		fprintf(f, "- %s: %s\n", ic_fmt_series(t, sizeof(t), an, &an->series[s].group),
-			ic_verdict_series(v, IC_VERDICT_MAX, an, &an->series[s]));
-	free(v);
+			ic_verdict_series(v, sizeof(v), an, &an->series[s]));
 	return ferror(f) ? -1 : 0;
 }

@@ -6,7 +6,6 @@
 
 #include <jansson.h>
 #include <math.h>
-#include <stdlib.h>
 
 #include "format.h"
 #include "load.h"
@@ -71,12 +70,10 @@ fail:
 static json_t *vj_states(const struct ic_analysis *an, const struct ic_states *st)
 {
 	static const char *const follows[] = { "neither", "variant", "time" };
-	json_t *o, *a = json_array();
+	json_t *o, *a = st ? json_array() : NULL;
 
-	if (!st || !a) {
-		json_decref(a);
+	if (!a)
 		return json_null();
-	}
 	for (size_t k = 0; k < st->nstates; k++) {
 		const struct ic_state *s = &st->st[k];
 		int two = st->nstates == 2;
@@ -103,21 +100,16 @@ fail:
 static json_t *vj_series(const struct ic_analysis *an, const struct ic_series *se)
 {
 	const struct ic_group *g = &se->group;
-	char label[512], build[256], *v = malloc(IC_VERDICT_MAX);
-	json_t *o;
+	char label[512], build[256], v[IC_VERDICT_MAX];
 
-	if (!v)
-		return NULL;
 	ic_fmt_series(label, sizeof(label), an, g);
 	ic_fmt_build(build, sizeof(build), an->res, g->build);
-	o = json_pack("{s:s,s:o,s:s,s:s,s:s,s:s,s:I,s:I,s:s,s:o,s:o,s:o}", "label", label, "build",
-		      vj_str(build), "op", g->op, "layout", g->layout, "order", g->order, "mode", g->mode,
-		      "threads", (json_int_t)g->threads, "filler_bytes", (json_int_t)g->filler,
-		      "verdict", ic_verdict_series(v, IC_VERDICT_MAX, an, se), "crossover",
-		      vj_crossover(&g->xo), "points", vj_points(an, g->ratios, g->nratios), "states",
-		      vj_states(an, se->states));
-	free(v);
-	return o;
+	return json_pack("{s:s,s:o,s:s,s:s,s:s,s:s,s:I,s:I,s:s,s:o,s:o,s:o}", "label", label, "build",
+			 vj_str(build), "op", g->op, "layout", g->layout, "order", g->order, "mode", g->mode,
+			 "threads", (json_int_t)g->threads, "filler_bytes", (json_int_t)g->filler,
+			 "verdict", ic_verdict_series(v, sizeof(v), an, se), "crossover",
+			 vj_crossover(&g->xo), "points", vj_points(an, g->ratios, g->nratios), "states",
+			 vj_states(an, se->states));
 }
 
 static json_t *vj_machine(const struct ic_results *res)
