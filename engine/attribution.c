@@ -31,20 +31,6 @@ static int attr_has_form(const struct ic_group *g, const char *form)
 	return 0;
 }
 
-static int attr_all_noisy(const struct ic_group *g, const struct ic_attribution *a)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < g->nratios; i++, n++)
-		if (!g->ratios[i].noisy)
-			return 0;
-	for (int k = 0; k < IC_LINE_COUNT; k++)
-		for (size_t i = 0; i < a->line[k].n; i++, n++)
-			if (!a->line[k].r[i].noisy)
-				return 0;
-	return n > 0;
-}
-
 /* The interaction at the N where all four forms' code fits the L1i: past
  * it the nolock forms' smaller code also misses less, so the ratio mixes
  * in capacity. Told by each form's footprint, which every run measures;
@@ -109,7 +95,6 @@ struct ic_attribution *ic_attribution_analyse_keep(const struct ic_group *g,
 			src = !src || !strcmp(src, ic_point_source(p)) ? ic_point_source(p) : "mixed";
 	}
 	a->l1i_source = src ? src : "";
-	a->all_noisy = attr_all_noisy(g, a);
 	if (attr_fitting(g, l1i_size, a))
 		goto fail;
 	return a;

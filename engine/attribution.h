@@ -40,7 +40,6 @@ struct ic_attribution {
 	                              * ""; the evidence table names it */
 	int has_controls;            /* clone or a nolock form has a ratio here:
 	                              * the series has an attribution chart panel */
-	int all_noisy;               /* every ratio of the series and its lines is noisy */
 	struct ic_line fit;          /* the interaction at the N where all four
 	                              * forms' code fits the L1i (its own copy) */
 	size_t fit_left_out;         /* N of the interaction left out of fit */
