@@ -206,6 +206,7 @@ void ic_results_free(struct ic_results *res)
 	for (size_t i = 0; i < res->nprobes; i++)
 		free(res->probes[i].reps);
 	free(res->probes);
+	json_decref(res->index);
 	free(res->points);
 	free(res->files);
 	free(res->builds);

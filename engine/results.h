@@ -68,7 +68,6 @@ struct ic_file {
 	char layout[96];           /* "<layout_seed>/<layout_variant>", "/0" when absent */
 	int variant;               /* its layout's number, in order of first appearance */
 	size_t build;              /* index in ic_results.builds */
-	double mtime;              /* when it was written (s) */
 	double start, end;         /* the process's wall clock (s since the epoch)
 	                            * from its context: start NAN in older runs,
 	                            * end the mtime there */
@@ -134,8 +133,9 @@ struct ic_probe_reps {
 struct ic_results {
 	struct ic_file **files;    /* in command-line order */
 	size_t nfiles;
-	struct ic_point **points;  /* by key while loading, by series once analysed */
+	struct ic_point **points;  /* in load order, by series once analysed */
 	size_t npoints, cappoints;
+	json_t *index;             /* "<build> <key>": the point's place in points */
 	size_t n_aggregates, n_other, n_errors;
 	size_t nlayouts;           /* distinct ic_file.layout */
 	int nrepeats;              /* the highest ic_file.repeat (0 before any file) */
