@@ -150,13 +150,15 @@ int ic_attribution_moves(const struct ic_group *g, const struct ic_process_ratio
 			 const struct ic_analysis_opts *opts, struct ic_attr_moves *out)
 {
 	size_t np = pr->nproc ? pr->nproc : 1, col = 0, *order = malloc(np * sizeof(*order));
-	double *y = malloc(np * sizeof(*y)), *x = malloc(np * sizeof(*x)), *se = malloc(np * sizeof(*se));
+	double *y = malloc(3 * np * sizeof(*y)), *x, *se;   /* one block: y, x, se */
 	double range, lim = log(1.0 + IC_ATTR_MOVES_SAME);
 	int rc = -1;
 
 	memset(out, 0, sizeof(*out));
-	if (!order || !y || !x || !se)
+	if (!order || !y)
 		goto done;
+	x = y + np;
+	se = x + np;
 	rc = 0;
 	out->sites = attr_moves_site(pr, y, se, out);
 	/* Varied: beyond the noise, and more than one answer allows (a steady
@@ -208,7 +210,5 @@ int ic_attribution_moves(const struct ic_group *g, const struct ic_process_ratio
 done:
 	free(order);
 	free(y);
-	free(x);
-	free(se);
 	return rc;
 }
