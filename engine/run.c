@@ -74,11 +74,9 @@ static int run_is_process(const char *name)
  * finished process". */
 static const char *run_sel_words(const struct ic_run_select *sel, char *buf, size_t cap)
 {
-	buf[0] = '\0';
-	if (sel->repeat)
-		snprintf(buf, cap, " of repeat %d", sel->repeat);
-	if (sel->trial)
-		snprintf(buf + strlen(buf), cap - strlen(buf), " of trial %d", sel->trial);
+	/* %.0d prints nothing for 0. */
+	snprintf(buf, cap, "%s%.0d%s%.0d", sel->repeat ? " of repeat " : "", sel->repeat,
+		 sel->trial ? " of trial " : "", sel->trial);
 	return buf;
 }
 
