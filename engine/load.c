@@ -16,17 +16,11 @@
 
 #include "kit.h"
 
-/* User counters summarize reads, by enum ic_field (NS and IPS are GB's own). */
+/* Each field's member in an entry (NS and IPS are GB's own). */
 static const char *const results_field_key[IC_F_COUNT] = {
-	[IC_F_NS] = "real_time",
-	[IC_F_IPS] = "items_per_second",
-	[IC_F_CYCLES] = "cycles_per_op",
-	[IC_F_L1I] = "l1i_miss_per_op",
-	[IC_F_CODE] = "code_bytes_per_site",
-	[IC_F_FOOT] = "footprint_bytes",
-	[IC_F_INSTR] = "instr_per_op",
-	[IC_F_BRANCH] = "branch_miss_per_op",
-	[IC_F_ITLB] = "itlb_miss_per_op",
+#define RESULTS_FIELD_KEY(e, key) [IC_F_##e] = #key,
+	IC_FIELDS(RESULTS_FIELD_KEY)
+#undef RESULTS_FIELD_KEY
 };
 
 /* A whole number from s to the next '/' (or the end), digits only; zero
@@ -75,15 +69,15 @@ static int results_parse_name(const char *name, struct ic_point *rn)
 static struct ic_point *results_point_get(struct ic_results *res, struct ic_point *rn,
 					  const struct ic_file *file)
 {
-	char fill[40] = "", id[600];
 	struct ic_point *p;
+	char id[600];
 	json_t *at;
 
-	if (rn->filler)
-		snprintf(fill, sizeof(fill), "/filler:%lu", rn->filler);
-	/* The precision only bounds the key for the compiler: tokens are shorter. */
-	snprintf(rn->key, sizeof(rn->key), "sites/%.63s/%.63s/%.63s/%.63s/%lu/%.63s%s/threads:%lu",
-		 rn->form, rn->op, rn->layout, rn->order, rn->sites, rn->mode, fill, rn->threads);
+	/* The precision only bounds the key for the compiler: tokens are
+	 * shorter. %.0lu prints nothing for filler 0. */
+	snprintf(rn->key, sizeof(rn->key), "sites/%.63s/%.63s/%.63s/%.63s/%lu/%.63s%s%.0lu/threads:%lu",
+		 rn->form, rn->op, rn->layout, rn->order, rn->sites, rn->mode,
+		 rn->filler ? "/filler:" : "", rn->filler, rn->threads);
 	rn->build = file->build;
 	snprintf(id, sizeof(id), "%zu %s", rn->build, rn->key);   /* builds share names */
 	if (!res->index && !(res->index = json_object()))
