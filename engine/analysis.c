@@ -94,13 +94,10 @@ int ic_analysis_refine_next(const struct ic_analysis *an, unsigned long **out, s
 	*n = 0;
 	for (size_t s = 0; s < an->nseries; s++)
 		cap += an->series[s].group.nratios;
-	mid = malloc(cap * sizeof(*mid));
-	sites = malloc(cap * sizeof(*sites));
-	if (!mid || !sites) {
-		free(mid);
-		free(sites);
+	/* One block: mid, then sites (the series' N, in turn). */
+	if (!(mid = malloc(2 * cap * sizeof(*mid))))
 		return -1;
-	}
+	sites = mid + cap;
 	for (size_t s = 0; s < an->nseries; s++) {
 		const struct ic_group *g = &an->series[s].group;
 
@@ -111,7 +108,6 @@ int ic_analysis_refine_next(const struct ic_analysis *an, unsigned long **out, s
 		k += ic_crossover_midpoints(sites, g->nratios, g->xo.bracket_lo, g->xo.bracket_hi,
 					    mid + k);
 	}
-	free(sites);
 	gsl_sort_ulong(mid, 1, k);
 	for (size_t i = 0; i < k; i++)
 		if (!*n || mid[i] != mid[*n - 1])

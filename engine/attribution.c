@@ -31,20 +31,6 @@ static int attr_has_form(const struct ic_group *g, const char *form)
 	return 0;
 }
 
-static int attr_all_noisy(const struct ic_group *g, const struct ic_attribution *a)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < g->nratios; i++, n++)
-		if (!g->ratios[i].noisy)
-			return 0;
-	for (int k = 0; k < IC_LINE_COUNT; k++)
-		for (size_t i = 0; i < a->line[k].n; i++, n++)
-			if (!a->line[k].r[i].noisy)
-				return 0;
-	return n > 0;
-}
-
 /* The interaction at the N where all four forms' code fits the L1i: past
  * it the nolock forms' smaller code also misses less, so the ratio mixes
  * in capacity. Told by each form's footprint, which every run measures;
@@ -109,7 +95,6 @@ struct ic_attribution *ic_attribution_analyse_keep(const struct ic_group *g,
 			src = !src || !strcmp(src, ic_point_source(p)) ? ic_point_source(p) : "mixed";
 	}
 	a->l1i_source = src ? src : "";
-	a->all_noisy = attr_all_noisy(g, a);
 	if (attr_fitting(g, l1i_size, a))
 		goto fail;
 	return a;
@@ -165,13 +150,15 @@ int ic_attribution_moves(const struct ic_group *g, const struct ic_process_ratio
 			 const struct ic_analysis_opts *opts, struct ic_attr_moves *out)
 {
 	size_t np = pr->nproc ? pr->nproc : 1, col = 0, *order = malloc(np * sizeof(*order));
-	double *y = malloc(np * sizeof(*y)), *x = malloc(np * sizeof(*x)), *se = malloc(np * sizeof(*se));
+	double *y = malloc(3 * np * sizeof(*y)), *x, *se;   /* one block: y, x, se */
 	double range, lim = log(1.0 + IC_ATTR_MOVES_SAME);
 	int rc = -1;
 
 	memset(out, 0, sizeof(*out));
-	if (!order || !y || !x || !se)
+	if (!order || !y)
 		goto done;
+	x = y + np;
+	se = x + np;
 	rc = 0;
 	out->sites = attr_moves_site(pr, y, se, out);
 	/* Varied: beyond the noise, and more than one answer allows (a steady
@@ -223,7 +210,5 @@ int ic_attribution_moves(const struct ic_group *g, const struct ic_process_ratio
 done:
 	free(order);
 	free(y);
-	free(x);
-	free(se);
 	return rc;
 }

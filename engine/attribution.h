@@ -1,15 +1,9 @@
 /* What the difference between inline and extern is made of, per series:
- * control forms measured beside them, each compared as a ratio with the
- * machinery of series.h and decision.h (per-process ratios, nested t
- * interval, Holm band over the line's N):
- *
- *   call overhead   extern/inline at the smallest N
- *   copies          clone/extern per N (a copy per site, each called)
- *   lock            inline/inline_nolock and extern/extern_nolock per N,
- *                   and their ratio, the locked-instruction interaction
- *
- * and a statement that names a component only where its band (per-N
- * lines) or interval (single comparisons) excludes 1.
+ * control forms measured beside them (the lines below), each compared as a
+ * ratio with the machinery of series.h and decision.h (per-process ratios,
+ * nested t interval, Holm band over the line's N), and a statement that
+ * names a component only where its band (per-N lines) or interval (single
+ * comparisons) excludes 1 (docs/method.md, "Attribution").
  */
 #ifndef IC_ATTRIBUTION_H
 #define IC_ATTRIBUTION_H
@@ -40,22 +34,18 @@ struct ic_attribution {
 	                              * ""; the evidence table names it */
 	int has_controls;            /* clone or a nolock form has a ratio here:
 	                              * the series has an attribution chart panel */
-	int all_noisy;               /* every ratio of the series and its lines is noisy */
 	struct ic_line fit;          /* the interaction at the N where all four
 	                              * forms' code fits the L1i (its own copy) */
 	size_t fit_left_out;         /* N of the interaction left out of fit */
 	unsigned long fit_first_out; /* the first of them */
 };
 
-/* What moves with the series' ratio, where its processes vary: the
- * steadiness test (steadiness.h) over each process's log ratio at each N,
- * each process's repetitions giving its standard error; at the N where the
- * processes vary most, if Q's p is below IC_ATTR_MOVES_P there and the
- * equivalence test does not find them steady (within +-5%), each form's
- * log time per process on the log ratio, over the processes in time order
- * (ic_slope_fit), and the change that implies over the processes' 10th to
- * 90th percentile ratio: named as the watch names it (with the ratio,
- * against it, unchanged within +-IC_ATTR_MOVES_SAME, cannot tell). */
+/* What moves with the series' ratio where its processes vary: at the N
+ * where the steadiness test (steadiness.h) finds them varying most, if Q's
+ * p is below IC_ATTR_MOVES_P and they are not steady, each form's log time
+ * per process on the log ratio in time order (ic_slope_fit), as the change
+ * over the processes' 10th to 90th percentile ratio, named as the watch
+ * names it (docs/method.md, "Attribution"). */
 #define IC_ATTR_MOVES_P 0.05        /* as the watch: variation beyond noise shown */
 #define IC_ATTR_MOVES_SAME 0.05     /* "unchanged": the change's interval inside +-5% */
 #define IC_ATTR_MOVES_MAX 8
@@ -80,7 +70,6 @@ struct ic_attr_moves {
  * the series' order) over pr. Returns 0, or -1 when memory runs out. */
 int ic_attribution_moves(const struct ic_group *g, const struct ic_process_ratios *pr,
 			 const struct ic_analysis_opts *opts, struct ic_attr_moves *out);
-
 
 /* The attribution of series g; l1i_size in bytes (NAN when unknown: every
  * N counts as fitting); keep non-NULL: from the processes u < nkeep with

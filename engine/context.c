@@ -7,12 +7,8 @@ static const struct {
 } ctx_key[IC_CTX_COUNT] = {
 #define IC_CTX_ROW(e, name, build, word) [IC_CTX_##e] = { #name, word, build },
 	IC_CONTEXT_KEYS(IC_CTX_ROW)
+	IC_GB_CONTEXT_KEYS(IC_CTX_ROW)
 #undef IC_CTX_ROW
-	[IC_CTX_DATE] = { "date", "date", -1 },
-	[IC_CTX_HOST_NAME] = { "host_name", "host", -1 },
-	[IC_CTX_NUM_CPUS] = { "num_cpus", "CPUs", -1 },
-	[IC_CTX_MHZ_PER_CPU] = { "mhz_per_cpu", "MHz", -1 },
-	[IC_CTX_EXECUTABLE] = { "executable", "executable", -1 },
 };
 
 const char *ic_ctx_name(enum ic_ctx k)

@@ -16,43 +16,27 @@
 
 #include "kit.h"
 
-/* User counters summarize reads, by enum ic_field (NS and IPS are GB's own). */
+/* Each field's member in an entry (NS and IPS are GB's own). */
 static const char *const results_field_key[IC_F_COUNT] = {
-	[IC_F_NS] = "real_time",
-	[IC_F_IPS] = "items_per_second",
-	[IC_F_CYCLES] = "cycles_per_op",
-	[IC_F_L1I] = "l1i_miss_per_op",
-	[IC_F_CODE] = "code_bytes_per_site",
-	[IC_F_FOOT] = "footprint_bytes",
-	[IC_F_INSTR] = "instr_per_op",
-	[IC_F_BRANCH] = "branch_miss_per_op",
-	[IC_F_ITLB] = "itlb_miss_per_op",
+#define RESULTS_FIELD_KEY(e, key) [IC_F_##e] = #key,
+	IC_FIELDS(RESULTS_FIELD_KEY)
+#undef RESULTS_FIELD_KEY
 };
 
-/* A name component of [A-Za-z0-9_.-] that fits in dst. */
-static int results_token(char *dst, size_t cap, const char *s, size_t len)
+/* A whole number from s to the next '/' (or the end), digits only; zero
+ * only when zero_ok (filler:0 is no filler). */
+static int results_count(const char *s, unsigned long *out, int zero_ok)
 {
-	if (len == 0 || len >= cap)
-		return -1;
-	for (size_t i = 0; i < len; i++)
-		if (!isalnum((unsigned char)s[i]) && s[i] != '_' && s[i] != '-' && s[i] != '.')
-			return -1;
-	memcpy(dst, s, len);
-	dst[len] = '\0';
-	return 0;
-}
+	char *end;
 
-/* A whole number; zero only when zero_ok (filler:0 is no filler). */
-static int results_count(const char *s, size_t len, unsigned long *out, int zero_ok)
-{
-	char buf[32], *end;
-
-	if (results_token(buf, sizeof(buf), s, len) || !isdigit((unsigned char)buf[0]))
-		return -1;
 	errno = 0;
-	*out = strtoul(buf, &end, 10);
-	return (errno || *end || (*out == 0 && !zero_ok)) ? -1 : 0;
+	*out = strtoul(s, &end, 10);
+	return (!isdigit((unsigned char)*s) || errno || (*end && *end != '/') || (!*out && !zero_ok))
+		       ? -1 : 0;
 }
+
+/* A name component of [A-Za-z0-9_.-], shorter than the point's fields. */
+#define RESULTS_TOKEN "%63[A-Za-z0-9_.-]"
 
 /* sites/<form>/<op>/<layout>/<order>/<sites>/<mode>[/filler:<F>][/threads:<T>][/...]
  * Further components Google Benchmark may add (real_time, min_time:...,
@@ -60,60 +44,46 @@ static int results_count(const char *s, size_t len, unsigned long *out, int zero
  * results read as before. */
 static int results_parse_name(const char *name, struct ic_point *rn)
 {
-	char *tokens[6] = { rn->form, rn->op, rn->layout, rn->order, NULL, rn->mode };
+	int n = 0, m = 0;
 	const char *p;
-	size_t len;
-	int idx = 0;
 
 	memset(rn, 0, sizeof(*rn));
-	for (p = name + strlen("sites/"); *p; p += len + (p[len] == '/'), idx++) {
-		int bad = 0;
-
-		len = strcspn(p, "/");
-		if (idx < 6 && tokens[idx])
-			bad = results_token(tokens[idx], sizeof(rn->form), p, len);
-		else if (idx == 4)
-			bad = results_count(p, len, &rn->sites, 0);
-		else if (len > 7 && !strncmp(p, "filler:", 7))
-			bad = results_count(p + 7, len - 7, &rn->filler, 1);
-		else if (len > 8 && !strncmp(p, "threads:", 8))
-			bad = results_count(p + 8, len - 8, &rn->threads, 0);
-		if (bad)
+	if (sscanf(name, "sites/" RESULTS_TOKEN "/" RESULTS_TOKEN "/" RESULTS_TOKEN "/" RESULTS_TOKEN
+		   "/%n", rn->form, rn->op, rn->layout, rn->order, &n) != 4 || !n ||
+	    results_count(name + n, &rn->sites, 0))
+		return -1;
+	p = name + n + strcspn(name + n, "/");
+	if (sscanf(p, "/" RESULTS_TOKEN "%n", rn->mode, &m) != 1 || (p[m] && p[m] != '/'))
+		return -1;
+	for (p += m; *p++; p += strcspn(p, "/"))
+		if ((!strncmp(p, "filler:", 7) && p[7] && p[7] != '/' &&
+		     results_count(p + 7, &rn->filler, 1)) ||
+		    (!strncmp(p, "threads:", 8) && p[8] && p[8] != '/' &&
+		     results_count(p + 8, &rn->threads, 0)))
 			return -1;
-	}
-	return idx >= 6 ? 0 : -1;
+	return 0;
 }
 
-/* While loading, points sort by build, then key: builds share names. */
-static int results_cmp_key(const void *pa, const void *pb)
-{
-	const struct ic_point *a = *(struct ic_point *const *)pa, *b = *(struct ic_point *const *)pb;
-
-	if (a->build != b->build)
-		return a->build < b->build ? -1 : 1;
-	return strcmp(a->key, b->key);
-}
-
-/* The point named rn (in file's build), created when new. While loading,
- * points are sorted by key: each point has many repetitions, so lookups
- * outnumber inserts. */
+/* The point named rn (in file's build), created when new. Each point has
+ * many repetitions, so lookups outnumber inserts: res->index finds it. */
 static struct ic_point *results_point_get(struct ic_results *res, struct ic_point *rn,
 					  const struct ic_file *file)
 {
-	char fill[40] = "";
-	struct ic_point *p, **found;
-	size_t i;
+	struct ic_point *p;
+	char id[600];
+	json_t *at;
 
-	if (rn->filler)
-		snprintf(fill, sizeof(fill), "/filler:%lu", rn->filler);
-	/* The precision only bounds the key for the compiler: tokens are shorter. */
-	snprintf(rn->key, sizeof(rn->key), "sites/%.63s/%.63s/%.63s/%.63s/%lu/%.63s%s/threads:%lu",
-		 rn->form, rn->op, rn->layout, rn->order, rn->sites, rn->mode, fill, rn->threads);
+	/* The precision only bounds the key for the compiler: tokens are
+	 * shorter. %.0lu prints nothing for filler 0. */
+	snprintf(rn->key, sizeof(rn->key), "sites/%.63s/%.63s/%.63s/%.63s/%lu/%.63s%s%.0lu/threads:%lu",
+		 rn->form, rn->op, rn->layout, rn->order, rn->sites, rn->mode,
+		 rn->filler ? "/filler:" : "", rn->filler, rn->threads);
 	rn->build = file->build;
-	found = res->npoints ? bsearch(&rn, res->points, res->npoints, sizeof(*res->points),
-				       results_cmp_key) : NULL;
-	if (found) {
-		p = *found;
+	snprintf(id, sizeof(id), "%zu %s", rn->build, rn->key);   /* builds share names */
+	if (!res->index && !(res->index = json_object()))
+		return NULL;
+	if ((at = json_object_get(res->index, id))) {
+		p = res->points[json_integer_value(at)];
 		/* A process that counted nothing (run.sh simulates with the
 		 * ordinary link only) does not mix sources; it lends none. */
 		if (!strcmp(file->counter_source, "none"))
@@ -133,15 +103,14 @@ static struct ic_point *results_point_get(struct ic_results *res, struct ic_poin
 		res->points = np;
 		res->cappoints = cap;
 	}
-	p = malloc(sizeof(*p));
-	if (!p)
+	if (!(p = malloc(sizeof(*p))) ||
+	    json_object_set_new(res->index, id, json_integer((json_int_t)res->npoints))) {
+		free(p);
 		return NULL;
+	}
 	*p = *rn;
 	p->file = file;
-	/* Into key order: the keys after it move up by one. */
-	for (i = res->npoints++; i > 0 && results_cmp_key(&p, &res->points[i - 1]) < 0; i--)
-		res->points[i] = res->points[i - 1];
-	res->points[i] = p;
+	res->points[res->npoints++] = p;
 	return p;
 }
 
@@ -431,7 +400,6 @@ static int results_load_doc(struct ic_results *res, const char *path, json_t *do
 		return ic_fail(err, errlen, "%s: no benchmarks", path);
 	if (!(file->path = strdup(path)))
 		goto oom;
-	file->mtime = mtime;
 	file->context = json_object_get(doc, "context");
 	if (!json_is_object(file->context))
 		file->context = NULL;

@@ -1,5 +1,5 @@
-/* A series across the sweep's repeats; see repeats.h. */
-#include "repeats.h"
+/* A series across the sweep's repeats; see analysis.h. */
+#include "analysis.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -7,8 +7,6 @@
 
 #include <gsl/gsl_sort_int.h>
 #include <gsl/gsl_statistics_double.h>
-
-#include "decision.h"
 
 /* Sums of squares about the mean and degrees of freedom, pooled. */
 struct repeats_pool {

@@ -71,30 +71,29 @@ struct ic_design ic_results_design(const struct ic_results *res)
 	return d;
 }
 
-/* The time's estimate: the nested estimate of the processes' log medians,
- * back on the time scale, with its 95% interval where there is one. */
-static int results_point_time(struct ic_point *p)
+/* The time's estimate: the nested estimate of the processes' log medians
+ * (into y, room for nunits), back on the time scale, with its 95% interval
+ * where there is one. */
+static int results_point_time(struct ic_point *p, double *y)
 {
 	size_t n = p->nunits;
-	double *y = ic_stats_alloc(n, sizeof(*y));
-	int *cl = ic_stats_alloc(n, sizeof(*cl)), rc = -1;
+	int *cl = ic_stats_alloc(n, sizeof(*cl));
 	struct ic_stats_nested s;
-	int top;
 
 	p->med[IC_F_NS] = p->ci_lo = p->ci_hi = NAN;
-	if (!y || !cl)
-		goto out;
+	if (!cl)
+		return -1;
 	for (size_t i = 0; i < n; i++) {
 		y[i] = log(p->units[i].med);
-		cl[i] = p->units[i].repeat;
-	}
-	top = ic_stats_distinct(cl, n) >= IC_REPEATS_TOP;
-	/* Layouts, not repeats: each repeat has variants of its own. */
-	for (size_t i = 0; i < n; i++)
 		cl[i] = p->units[i].variant;
+	}
 	p->nvariants = ic_stats_distinct(cl, n);
-	for (size_t i = 0; top && i < n; i++)
+	for (size_t i = 0; i < n; i++)
 		cl[i] = p->units[i].repeat;
+	/* Layouts, not repeats, below IC_REPEATS_TOP: each repeat has variants of its own. */
+	if (ic_stats_distinct(cl, n) < IC_REPEATS_TOP)
+		for (size_t i = 0; i < n; i++)
+			cl[i] = p->units[i].variant;
 	if (n) {
 		int ok = ic_stats_nested(y, cl, n, &s) == 0;
 
@@ -105,11 +104,8 @@ static int results_point_time(struct ic_point *p)
 			p->ci_hi = exp(p->ci_hi);
 		}
 	}
-	rc = 0;
-out:
-	free(y);
 	free(cl);
-	return rc;
+	return 0;
 }
 
 /* A point's statistics: the median of every field over the repetitions;
@@ -121,6 +117,7 @@ static int results_point_stats(const struct ic_results *res, struct ic_point *p)
 	size_t cap = p->nreps ? p->nreps : 1, ncv = 0;
 	double *buf = malloc(cap * sizeof(*buf));
 	struct ic_unit *u = p->units = malloc(cap * sizeof(*u));
+	int rc;
 
 	if (!buf || !u) {
 		free(buf);
@@ -151,8 +148,9 @@ static int results_point_stats(const struct ic_results *res, struct ic_point *p)
 		if (isfinite(u[i].cv))
 			buf[ncv++] = u[i].cv;
 	p->cv = ic_stats_median(buf, ncv);
+	rc = results_point_time(p, buf);
 	free(buf);
-	return results_point_time(p);
+	return rc;
 }
 
 int ic_results_points_analyse(struct ic_results *res, const struct ic_analysis_opts *opts,
@@ -206,6 +204,7 @@ void ic_results_free(struct ic_results *res)
 	for (size_t i = 0; i < res->nprobes; i++)
 		free(res->probes[i].reps);
 	free(res->probes);
+	json_decref(res->index);
 	free(res->points);
 	free(res->files);
 	free(res->builds);

@@ -1,27 +1,20 @@
-/* Benchmark results as the engine sees them: Google Benchmark JSON files
- * from sites_bench (load.h reads them), grouped into points (one per
- * build, form, op, layout, order, filler, sites, threads, mode), each with
- * its statistics. The series and the ratios between their forms are
- * series.h's, their bands, sides and crossovers decision.h's; the whole
- * analysis of a run is analysis.h's.
+/* Benchmark results as the engine sees them: sites_bench's Google Benchmark
+ * JSON files (load.h reads them), grouped into points (one per build, form,
+ * op, layout, order, filler, sites, threads, mode), each with its
+ * statistics; series.h and decision.h compare them, analysis.h analyses a
+ * whole run.
  *
- * A build is what one process's context says it ran: compiler, cflags,
- * lto, body, lock and codegen ("" when absent, as in older runs). Files of
- * different builds hold the same benchmark names, so the build is part of
- * every point and series: they are never pooled, and a ratio, being formed
- * within a process, is always within one build.
+ * A build is what one process's context says it ran (compiler, cflags, lto,
+ * body, lock, codegen; "" when absent): files of different builds hold the
+ * same benchmark names, so the build is part of every point and series, and
+ * a ratio, formed within a process, is always within one build.
  *
- * Each input file is one process of one layout variant (its context's
- * layout_variant; files without one count as variant 0). A process
- * contributes the median of its repetitions; every interval is the nested t
- * interval of stats.h over layout variants (over processes when only one
- * variant was run; over the sweep's repeats when it ran several), so it
- * holds the spread between layouts and processes, not only between
- * repetitions.
- *
- * A series with filler F > 0 (every site also runs F bytes of other code)
- * is a whole program: every estimate, ratio and verdict is of the gross
- * time, filler included.
+ * Each file is one process of one layout variant (none: variant 0). A
+ * process contributes the median of its repetitions; every interval is the
+ * nested t interval of stats.h over layout variants (or processes, or the
+ * sweep's repeats), so it holds the spread between layouts and processes,
+ * not only between repetitions (docs/method.md, "The rules"). A filler
+ * series is a whole program: its estimates are of the gross time.
  */
 #ifndef IC_RESULTS_H
 #define IC_RESULTS_H
@@ -32,17 +25,18 @@
 
 #include "context.h"
 
-/* What one repetition carries; NAN where the entry had no such member. */
+/* What one repetition carries, by its Google Benchmark member: real_time
+ * per iteration (one call site) in ns, items_per_second, and the user
+ * counters per op or site; NAN where the entry had no such member. */
+#define IC_FIELDS(X) \
+	X(NS, real_time) X(IPS, items_per_second) X(CYCLES, cycles_per_op) \
+	X(L1I, l1i_miss_per_op) X(CODE, code_bytes_per_site) X(FOOT, footprint_bytes) \
+	X(INSTR, instr_per_op) X(BRANCH, branch_miss_per_op) X(ITLB, itlb_miss_per_op)
+
 enum ic_field {
-	IC_F_NS,       /* real_time per iteration (one call site), in ns */
-	IC_F_IPS,      /* items_per_second */
-	IC_F_CYCLES,   /* cycles_per_op */
-	IC_F_L1I,      /* l1i_miss_per_op */
-	IC_F_CODE,     /* code_bytes_per_site */
-	IC_F_FOOT,     /* footprint_bytes */
-	IC_F_INSTR,    /* instr_per_op */
-	IC_F_BRANCH,   /* branch_miss_per_op */
-	IC_F_ITLB,     /* itlb_miss_per_op */
+#define IC_FIELD_ENUM(e, key) IC_F_##e,
+	IC_FIELDS(IC_FIELD_ENUM)
+#undef IC_FIELD_ENUM
 	IC_F_COUNT
 };
 
@@ -68,7 +62,6 @@ struct ic_file {
 	char layout[96];           /* "<layout_seed>/<layout_variant>", "/0" when absent */
 	int variant;               /* its layout's number, in order of first appearance */
 	size_t build;              /* index in ic_results.builds */
-	double mtime;              /* when it was written (s) */
 	double start, end;         /* the process's wall clock (s since the epoch)
 	                            * from its context: start NAN in older runs,
 	                            * end the mtime there */
@@ -134,8 +127,9 @@ struct ic_probe_reps {
 struct ic_results {
 	struct ic_file **files;    /* in command-line order */
 	size_t nfiles;
-	struct ic_point **points;  /* by key while loading, by series once analysed */
+	struct ic_point **points;  /* in load order, by series once analysed */
 	size_t npoints, cappoints;
+	json_t *index;             /* "<build> <key>": the point's place in points */
 	size_t n_aggregates, n_other, n_errors;
 	size_t nlayouts;           /* distinct ic_file.layout */
 	int nrepeats;              /* the highest ic_file.repeat (0 before any file) */

@@ -16,10 +16,11 @@
 
 #include "kit.h"
 
-/* A file of the run: a process's JSON or run.conf, with its text when it
- * came from an archive. */
+/* A file of the run: run.conf, verdict.json or a process's JSON (PREFIX
+ * raw/NAME.json), with its text; a directory's processes have none (read
+ * when loaded). */
 struct run_member {
-	char *name;      /* the archive member's path, or the file name in raw/ */
+	char *name;
 	char *text;
 	size_t len;
 	double mtime;
@@ -32,6 +33,22 @@ static void run_members_free(struct run_member *m, size_t n)
 		free(m[i].text);
 	}
 	free(m);
+}
+
+/* Appends a member named name (copied) that owns text; -1 when memory
+ * runs out (the caller frees the members either way). */
+static int run_member_add(struct run_member **m, size_t *n, const char *name, char *text,
+			  size_t len, double mtime)
+{
+	struct run_member *nm = realloc(*m, (*n + 1) * sizeof(*nm));
+
+	if (!nm) {
+		free(text);
+		return -1;
+	}
+	*m = nm;
+	nm[*n] = (struct run_member){ strdup(name), text, len, mtime };
+	return nm[(*n)++].name ? 0 : -1;
 }
 
 static int run_cmp_member(const void *pa, const void *pb)
@@ -57,11 +74,9 @@ static int run_is_process(const char *name)
  * finished process". */
 static const char *run_sel_words(const struct ic_run_select *sel, char *buf, size_t cap)
 {
-	buf[0] = '\0';
-	if (sel->repeat)
-		snprintf(buf, cap, " of repeat %d", sel->repeat);
-	if (sel->trial)
-		snprintf(buf + strlen(buf), cap - strlen(buf), " of trial %d", sel->trial);
+	/* %.0d prints nothing for 0. */
+	snprintf(buf, cap, "%s%.0d%s%.0d", sel->repeat ? " of repeat " : "", sel->repeat,
+		 sel->trial ? " of trial " : "", sel->trial);
 	return buf;
 }
 
@@ -78,43 +93,17 @@ static int run_selected(const struct ic_run_select *sel, const char *name)
 	return !sel->repeat || ic_results_name_repeat(name) == sel->repeat;
 }
 
-/* The selected processes m[0..n-1] loaded in name order, as summarize is
- * given them: the first process's context speaks for the run, and layout
- * variants are numbered in order of first appearance. Each is an export's
- * member PREFIX raw/NAME with its text, or without a text the directory's
- * raw/NAME. */
-static int run_load(struct ic_run *run, const char *path, const char *prefix,
-		    struct run_member *m, size_t n, char *err, size_t errlen)
-{
-	char file[PATH_MAX + 300], w[64];
-	int rc = 0;
-
-	if (!n)
-		return ic_fail(err, errlen, "%s has no finished process%s in %sraw/", path,
-			       run_sel_words(&run->sel, w, sizeof(w)), prefix);
-	qsort(m, n, sizeof(*m), run_cmp_member);
-	for (size_t i = 0; i < n && !rc; i++) {
-		if (!m[i].text) {
-			snprintf(file, sizeof(file), "%s/raw/%s", path, m[i].name);
-			rc = ic_results_load(&run->res, file, err, errlen);
-			continue;
-		}
-		snprintf(file, sizeof(file), "%s:%s", path, m[i].name);
-		rc = ic_results_load_text(&run->res, file, m[i].text, m[i].len, m[i].mtime, err, errlen);
-		free(m[i].text);   /* parsed: the text is not needed again */
-		m[i].text = NULL;
-	}
-	return rc;
-}
-
-static int run_open_dir(struct ic_run *run, const char *path, char *err, size_t errlen)
+/* A results directory's members: run.conf and verdict.json with their
+ * text, raw/NAME.json of every process without. */
+static int run_dir_read(struct ic_run *run, const char *path, struct run_member **m, size_t *n,
+			char *err, size_t errlen)
 {
 	char real[PATH_MAX], file[PATH_MAX + 300];
-	struct run_member *m = NULL;
-	size_t n = 0;
+	size_t len = 0;
 	struct dirent *e;
+	char *text;
+	int rc = 0;
 	DIR *d;
-	int rc;
 
 	if (!realpath(path, real))
 		return ic_fail(err, errlen, "%s: %s", path, strerror(errno));
@@ -123,32 +112,23 @@ static int run_open_dir(struct ic_run *run, const char *path, char *err, size_t 
 	snprintf(file, sizeof(file), "%s/run.conf", path);
 	if (access(file, F_OK))
 		return ic_fail(err, errlen, "%s is not a results directory of run.sh (no run.conf)", path);
-	if (ic_settings_load(&run->conf, file, err, errlen))
-		return -1;
+	if (!(text = ic_read_path(file, &len)))
+		return ic_fail(err, errlen, "%s: %s", file, strerror(errno));
+	if (run_member_add(m, n, "run.conf", text, len, NAN))
+		return ic_fail(err, errlen, "%s: out of memory", path);
 	snprintf(file, sizeof(file), "%s/verdict.json", path);
-	run->verdict_json = ic_read_path(file, &(size_t){ 0 });   /* NULL when absent */
+	if ((text = ic_read_path(file, &len)) && run_member_add(m, n, "verdict.json", text, len, NAN))
+		return ic_fail(err, errlen, "%s: out of memory", path);
 	snprintf(file, sizeof(file), "%s/raw", path);
 	if (!(d = opendir(file)))
 		return ic_fail(err, errlen, "%s is not a results directory of run.sh (no raw/)", path);
-	while ((e = readdir(d))) {
-		struct run_member *nm;
-
-		if (!run_is_process(e->d_name) || !run_selected(&run->sel, e->d_name))
-			continue;
-		nm = realloc(m, (n + 1) * sizeof(*m));
-		if (!nm || !(nm[n].name = strdup(e->d_name))) {
-			m = nm ? nm : m;
-			closedir(d);
-			run_members_free(m, n);
-			return ic_fail(err, errlen, "%s: out of memory", path);
-		}
-		m = nm;
-		m[n++].text = NULL;
+	while (!rc && (e = readdir(d))) {
+		snprintf(file, sizeof(file), "raw/%s", e->d_name);
+		if (run_is_process(e->d_name))
+			rc = run_member_add(m, n, file, NULL, 0, NAN);
 	}
 	closedir(d);
-	rc = run_load(run, path, "", m, n, err, errlen);
-	run_members_free(m, n);
-	return rc;
+	return rc ? ic_fail(err, errlen, "%s: out of memory", path) : 0;
 }
 
 /* The member's data, whole. */
@@ -180,14 +160,13 @@ static size_t run_depth(const char *p)
 }
 
 /* The export's members that can belong to a run, read into memory: every
- * run.conf at the top or one level down and every raw/ file beside one. */
-static int run_archive_read(const char *path, struct run_member **out, size_t *nout, char *err,
+ * run.conf or verdict.json at the top or one level down and every raw/
+ * file beside one. */
+static int run_archive_read(const char *path, struct run_member **m, size_t *n, char *err,
 			    size_t errlen)
 {
 	struct archive *a = archive_read_new();
 	struct archive_entry *e;
-	struct run_member *m = NULL;
-	size_t n = 0;
 	int r = ARCHIVE_FATAL;
 
 	if (!a)
@@ -198,8 +177,8 @@ static int run_archive_read(const char *path, struct run_member **out, size_t *n
 		goto bad;
 	while ((r = archive_read_next_header(a, &e)) == ARCHIVE_OK || r == ARCHIVE_WARN) {
 		const char *name = archive_entry_pathname(e), *base;
-		struct run_member *nm;
-		size_t depth;
+		size_t depth, len = 0;
+		char *text;
 
 		if (!name || archive_entry_filetype(e) != AE_IFREG)
 			continue;
@@ -211,18 +190,10 @@ static int run_archive_read(const char *path, struct run_member **out, size_t *n
 		    !(run_is_process(base) && depth <= 3 && base - name >= 4 &&
 		      !strncmp(base - 4, "raw/", 4)))
 			continue;
-		nm = realloc(m, (n + 1) * sizeof(*m));
-		if (!nm)
-			break;
-		m = nm;
-		m[n] = (struct run_member){ .name = strdup(name),
-					    .mtime = archive_entry_mtime_is_set(e)
-						     ? (double)archive_entry_mtime(e) +
-						       1e-9 * (double)archive_entry_mtime_nsec(e)
-						     : NAN };
-		m[n].text = run_archive_data(a, &m[n].len);
-		n++;
-		if (!m[n - 1].name || !m[n - 1].text) {
+		if (!(text = run_archive_data(a, &len)) ||
+		    run_member_add(m, n, name, text, len, archive_entry_mtime_is_set(e)
+				   ? (double)archive_entry_mtime(e) + 1e-9 * (double)archive_entry_mtime_nsec(e)
+				   : NAN)) {
 			r = ARCHIVE_FATAL;
 			break;
 		}
@@ -230,68 +201,64 @@ static int run_archive_read(const char *path, struct run_member **out, size_t *n
 	if (r != ARCHIVE_EOF)
 		goto bad;
 	archive_read_free(a);
-	*out = m;
-	*nout = n;
 	return 0;
 bad:
 	snprintf(err, errlen, "%s is not a readable export (%s)", path,
 		 archive_error_string(a) ? archive_error_string(a) : "out of memory");
 	archive_read_free(a);
-	run_members_free(m, n);
 	return -1;
 }
 
-static int run_open_export(struct ic_run *run, const char *path, char *err, size_t errlen)
+/* The run among the members m[0..n-1] of path (sep "/" for a directory,
+ * ":" for an export): its run.conf, the verdict.json beside it, and its
+ * selected processes loaded in name order, as summarize is given them
+ * (the first process's context speaks for the run, and layout variants
+ * are numbered in order of first appearance). */
+static int run_open_members(struct ic_run *run, const char *path, const char *sep,
+			    struct run_member *m, size_t n, char *err, size_t errlen)
 {
 	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-	struct run_member *m = NULL, *conf = NULL;
-	char prefix[PATH_MAX] = "", name[PATH_MAX + 300];
-	size_t n = 0, np = 0, plen;
-	int rc;
+	char prefix[PATH_MAX] = "", file[PATH_MAX + 300], w[64];
+	struct run_member *conf = NULL;
+	size_t np = 0, plen;
+	int rc = 0;
 
-	if (run_archive_read(path, &m, &n, err, errlen))
-		return -1;
 	/* The run's own run.conf: at the top, else in the one directory there. */
 	for (size_t i = 0; i < n; i++) {
 		if (strcmp(strrchr(m[i].name, '/') ? strrchr(m[i].name, '/') + 1 : m[i].name,
 			   "run.conf"))
 			continue;
-		if (conf && run_depth(conf->name) == run_depth(m[i].name)) {
-			run_members_free(m, n);
+		if (conf && run_depth(conf->name) == run_depth(m[i].name))
 			return ic_fail(err, errlen, "%s holds more than one run (%s and %s)", path,
 				       conf->name, m[i].name);
-		}
 		if (!conf || run_depth(m[i].name) < run_depth(conf->name))
 			conf = &m[i];
 	}
-	if (!conf) {
-		run_members_free(m, n);
+	if (!conf)
 		return ic_fail(err, errlen, "%s is not an export of a results directory (no run.conf inside)",
 			       path);
-	}
 	plen = strlen(conf->name) - strlen("run.conf");
 	memcpy(prefix, conf->name, plen);
 	prefix[plen] = '\0';
-	if (plen)
-		run->name = strndup(prefix, plen - 1);
-	else   /* packed without its directory: named by the file */
-		run->name = strndup(base, strlen(base) - (run_ends_with(base, ".tgz") ? 4 : 7));
-	if (asprintf(&run->from, "export %s", base) < 0)
-		run->from = NULL;
-	snprintf(name, sizeof(name), "%s:%s", path, conf->name);
-	if (!run->name || !run->from || ic_settings_parse(&run->conf, conf->text, conf->len, name, err, errlen)) {
-		if (!run->name || !run->from)
-			ic_fail(err, errlen, "%s: out of memory", path);
-		run_members_free(m, n);
-		return -1;
+	/* An export is named by its directory; packed without one, by the file. */
+	if (*sep == ':') {
+		run->name = plen ? strndup(prefix, plen - 1)
+				 : strndup(base, strlen(base) - (run_ends_with(base, ".tgz") ? 4 : 7));
+		if (asprintf(&run->from, "export %s", base) < 0)
+			run->from = NULL;
 	}
+	if (!run->name || !run->from)
+		return ic_fail(err, errlen, "%s: out of memory", path);
+	snprintf(file, sizeof(file), "%s%s%s", path, sep, conf->name);
+	if (ic_settings_parse(&run->conf, conf->text, conf->len, file, err, errlen))
+		return -1;
 	/* Its verdict: PREFIX verdict.json. */
 	for (size_t i = 0; i < n; i++)
 		if (!strncmp(m[i].name, prefix, plen) && !strcmp(m[i].name + plen, "verdict.json")) {
 			run->verdict_json = m[i].text;
 			m[i].text = NULL;
 		}
-	/* Its processes: PREFIX raw/NAME.json, in name order. */
+	/* Its processes: PREFIX raw/NAME.json. */
 	for (size_t i = 0; i < n; i++)
 		if (!strncmp(m[i].name, prefix, plen) && !strncmp(m[i].name + plen, "raw/", 4) &&
 		    run_is_process(m[i].name + plen + 4) && run_selected(&run->sel, m[i].name + plen + 4)) {
@@ -300,8 +267,18 @@ static int run_open_export(struct ic_run *run, const char *path, char *err, size
 			m[np++] = m[i];
 			m[i] = t;
 		}
-	rc = run_load(run, path, prefix, m, np, err, errlen);
-	run_members_free(m, n);
+	if (!np)
+		return ic_fail(err, errlen, "%s has no finished process%s in %sraw/", path,
+			       run_sel_words(&run->sel, w, sizeof(w)), prefix);
+	qsort(m, np, sizeof(*m), run_cmp_member);
+	for (size_t i = 0; i < np && !rc; i++) {
+		snprintf(file, sizeof(file), "%s%s%s", path, sep, m[i].name);
+		rc = m[i].text ? ic_results_load_text(&run->res, file, m[i].text, m[i].len, m[i].mtime,
+						      err, errlen)
+			       : ic_results_load(&run->res, file, err, errlen);
+		free(m[i].text);   /* parsed: the text is not needed again */
+		m[i].text = NULL;
+	}
 	return rc;
 }
 
@@ -316,8 +293,11 @@ int ic_run_open_select(struct ic_run *run, const char *path, const struct ic_run
 	/* The analysis summarize runs by default: a run records neither the
 	 * noise limit nor the family-wise error, so its summary used these. */
 	struct ic_analysis_opts opts = given ? *given : ic_analysis_defaults;
+	struct run_member *m = NULL;
 	struct stat st;
 	char why[1024];
+	size_t n = 0;
+	int rc;
 
 	memset(run, 0, sizeof(*run));
 	if (sel)
@@ -325,18 +305,17 @@ int ic_run_open_select(struct ic_run *run, const char *path, const struct ic_run
 	ic_results_init(&run->res);
 	if (stat(path, &st))
 		return ic_fail(err, errlen, "%s: no such results directory or export", path);
-	if (S_ISDIR(st.st_mode)) {
-		if (run_open_dir(run, path, err, errlen))
-			return -1;
-	} else if (S_ISREG(st.st_mode) && (run_ends_with(path, ".tar.gz") || run_ends_with(path, ".tgz"))) {
-		if (run_open_export(run, path, err, errlen))
-			return -1;
-	} else {
+	if (S_ISDIR(st.st_mode))
+		rc = run_dir_read(run, path, &m, &n, err, errlen);
+	else if (S_ISREG(st.st_mode) && (run_ends_with(path, ".tar.gz") || run_ends_with(path, ".tgz")))
+		rc = run_archive_read(path, &m, &n, err, errlen);
+	else
 		return ic_fail(err, errlen, "%s is neither a results directory of run.sh nor an export (.tar.gz)",
 			       path);
-	}
-	if (!run->name || !run->from)
-		return ic_fail(err, errlen, "%s: out of memory", path);
+	rc = rc || run_open_members(run, path, S_ISDIR(st.st_mode) ? "/" : ":", m, n, err, errlen);
+	run_members_free(m, n);
+	if (rc)
+		return -1;
 	/* The forms the run's summary compared; summarize's own default when
 	 * run.conf is older than the setting. */
 	if (!given && *ic_run_conf(run, "compare"))
