@@ -15,6 +15,7 @@
 #include <valgrind/callgrind.h>
 
 #include "atomic_file.h"
+#include "kit.h"
 #include "queue_extern.h"
 #include "site_run.h"
 
@@ -85,10 +86,8 @@ int ic_sim_child(const struct ic_point *const *points, int argc, char **argv)
 			if (strcmp(key, argv[a]) == 0)
 				pt = points[i];
 		}
-		if (!pt) {
-			fprintf(stderr, "sites_bench: --ic-sim-child: no point %s\n", argv[a]);
-			return 2;
-		}
+		if (!pt)
+			return ic_bad("--ic-sim-child: no point %s", argv[a]);
 		struct ic_site_thread *t = ic_site_thread_new(pt, NULL);
 		if (!t) {
 			fprintf(stderr, "sites_bench: out of memory\n");

@@ -1,7 +1,6 @@
 /* The site benchmarks: every built point x SMP mode x thread count, through
- * Google Benchmark's C API. One benchmark iteration is one call site run, so
- * time per iteration is time per call site and items per second is call
- * sites per second.
+ * Google Benchmark's C API. One iteration is one call site run: time per
+ * iteration is time per call site, items per second call sites per second.
  *
  * Which runs there are is decided here and nowhere else (sites_cases.h says
  * the rule); run.sh asks --plan and runs what it prints. Our own flags,
@@ -15,31 +14,25 @@
  *   --sim-cache-dir=DIR  the same in DIR/<binary id>.csv: an unchanged binary
  *                      finds its counts across runs, a rebuilt one misses
  *   --sim-passes=P     passes simulated per point (default IC_SIM_PASSES, sim.h)
- *   --iterations-from=FILE.json  register each benchmark with the iterations
- *                      an earlier process of this binary ran (its Google
- *                      Benchmark JSON), skipping the library's estimation;
- *                      benchmarks not in FILE estimate as usual
+ *   --iterations-from=FILE.json  each benchmark with the iterations an
+ *                      earlier process of this binary ran (its Google
+ *                      Benchmark JSON), not estimated; others estimate
  *   --plant=LIST       calibration: also run each extern point with an extra
- *                      F of its own time per pass (timed in the run it joins:
- *                      its thread count and mode), as form extern_plant<F%>,
- *                      for each fraction F in LIST (0 runs a second, unplanted
- *                      copy: the null case)
+ *                      F of its own time per pass (timed in the run it joins),
+ *                      as form extern_plant<F%>, for each F in LIST (0: a
+ *                      second, unplanted copy, the null case)
  *   --process=K        which process of the run this is, for the record
  *   --layout-variant=K which layout variant of the run this binary is, for
  *                      the record (default 0); the binary knows its seed
  *   --run-list=FILE    run exactly the runs FILE names, one full name a line
  *                      (as --list prints them); a name this binary does not
- *                      have (with these --threads, --modes and --plant) is
- *                      refused
- *   --sim-only         decide the counter source, simulate the selected
- *                      points into --sim-cache if it is sim, print the
- *                      source (papi, sim or none) and on a second line where
- *                      the counter columns come from and why, in words
- *                      (counters.h), on a third the file the
- *                      simulated counts are in (when the source is sim),
- *                      and exit: run.sh does this once
- *                      with the ordinary link, so every process reads the
- *                      same simulated counts, and prints the sentence
+ *                      have (with these --threads, --modes, --plant) is refused
+ *   --sim-only         decide the counter source (simulating the selected
+ *                      points into --sim-cache if it is sim), print it (papi,
+ *                      sim or none), a line on where the counter columns come
+ *                      from and why (counters.h), and the simulated counts'
+ *                      file when sim, then exit: run.sh does this once with
+ *                      the ordinary link, so every process reads the same counts
  *   --list             print the full names of every run and exit
  *   --plan             the same as a table: a header line, then per run its
  *                      full name, form, op, layout, order, sites, filler,
@@ -54,6 +47,7 @@
 
 #include "counters.h"
 #include "gbench_c.h"
+#include "kit.h"
 #include "sim.h"
 #include "sites_cases.h"
 #include "sites_context.h"
@@ -124,6 +118,7 @@ int main(int argc, char **argv)
 	char note[1024];
 	int rc;
 
+	ic_prog = "sites_bench";
 	ic_context_begin();
 	if (argc > 1 && !strcmp(argv[1], "--ic-sim-child"))
 		return ic_sim_child(points, argc - 2, argv + 2);

@@ -12,7 +12,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
-#include <string>
 
 using benchmark::Counter;
 
@@ -31,30 +30,16 @@ benchmark::State &state_of(icb_state *st)
 	return *reinterpret_cast<benchmark::State *>(st);
 }
 
-benchmark::internal::Benchmark *bench_of(icb_bench *b)
-{
-	return reinterpret_cast<benchmark::internal::Benchmark *>(b);
-}
-
-icb_bench *handle_of(benchmark::internal::Benchmark *b)
-{
-	return reinterpret_cast<icb_bench *>(b);
-}
-
-const char *what_of(const std::exception_ptr &e)
-{
-	try {
-		std::rethrow_exception(e);
-	} catch (const std::exception &x) {
-		return x.what();
-	} catch (...) {
-		return "unknown exception";
-	}
-}
-
+// Inside a catch: "fn: what" on stderr.
 void report_failure(const char *fn)
 {
-	std::fprintf(stderr, "%s: %s\n", fn, what_of(std::current_exception()));
+	try {
+		throw;
+	} catch (const std::exception &x) {
+		std::fprintf(stderr, "%s: %s\n", fn, x.what());
+	} catch (...) {
+		std::fprintf(stderr, "%s: unknown exception\n", fn);
+	}
 }
 
 // For functions with no way to tell C they failed.
@@ -82,7 +67,7 @@ icb_bench *build(const char *fn, icb_bench *b, F &&apply) noexcept
 	if (!b)
 		return nullptr;
 	try {
-		apply(bench_of(b));
+		apply(reinterpret_cast<benchmark::internal::Benchmark *>(b));
 		return b;
 	} catch (...) {
 		report_failure(fn);
@@ -116,7 +101,7 @@ icb_bench *icb_register(const char *name, icb_fn fn, void *arg) noexcept
 		auto run = [fn, arg](benchmark::State &st) {
 			fn(reinterpret_cast<icb_state *>(&st), arg);
 		};
-		return handle_of(benchmark::RegisterBenchmark(name, run));
+		return reinterpret_cast<icb_bench *>(benchmark::RegisterBenchmark(name, run));
 	} catch (...) {
 		report_failure("icb_register");
 		return nullptr;
