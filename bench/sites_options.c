@@ -156,8 +156,10 @@ int ic_opts_parse(int *argc, char **argv, struct ic_opts *o)
 		rc = parse_one(argv[i], o, &sim_dir, &iters_from);
 		if (rc > 0)
 			return rc;
-		if (rc == 0)
+		if (rc == 0) {
+			argv[i] = NULL;   /* ours: not the library's */
 			continue;
+		}
 		if ((v = opt_value(argv[i], "--benchmark_filter")))
 			o->filter = v;
 		if ((v = opt_value(argv[i], "--benchmark_out")))
@@ -173,10 +175,7 @@ int ic_opts_parse(int *argc, char **argv, struct ic_opts *o)
 			if (end == v || (*end && strcmp(end, "s")))
 				min_time = 0.0;
 		}
-		argv[kept++] = argv[i];
 	}
-	*argc = kept;
-	argv[kept] = NULL;
 	/* The end time is written into a JSON file only. */
 	if (strcmp(out_format, "json") != 0)
 		o->bench_out = NULL;
@@ -184,18 +183,15 @@ int ic_opts_parse(int *argc, char **argv, struct ic_opts *o)
 		return ic_bad("--sim-cache and --sim-cache-dir: give one of them");
 	if (sim_dir && (rc = sim_cache_in(sim_dir, o)) != 0)
 		return rc;
-	if (iters_from) {
-		char why[512];
-		if (!(o->iters = ic_gb_iters_load(iters_from, min_time, why, sizeof(why))))
-			return ic_bad("--iterations-from: %s", why);
-		/* With fixed counts the library adds /iterations:N to the names
-		 * its filter would see: the cases apply the filter instead. */
-		kept = 1;
-		for (int i = 1; i < *argc; i++)
-			if (!opt_value(argv[i], "--benchmark_filter"))
-				argv[kept++] = argv[i];
-		*argc = kept;
-		argv[kept] = NULL;
-	}
+	char why[512];
+	if (iters_from && !(o->iters = ic_gb_iters_load(iters_from, min_time, why, sizeof(why))))
+		return ic_bad("--iterations-from: %s", why);
+	/* With fixed counts the library adds /iterations:N to the names its
+	 * filter would see: the cases apply the filter instead. */
+	for (int i = 1; i < *argc; i++)
+		if (argv[i] && !(o->iters && opt_value(argv[i], "--benchmark_filter")))
+			argv[kept++] = argv[i];
+	*argc = kept;
+	argv[kept] = NULL;
 	return 0;
 }
