@@ -63,13 +63,13 @@ extern const struct ic_point *const IC_POINTS_TABLE[];
 /* Where counts come from, decided once and said once: PAPI where it can
  * count (auto, papi), else valgrind's simulation of the selected points
  * (auto, sim), else none. Returns the source; note says why, and
- * sentence (when not NULL) says it for the console (counters.h). */
+ * sentence says it for the console (counters.h). */
 static const char *counter_source(const struct ic_opts *o, const struct ic_topo_info *topo,
 				  const struct ic_point *const *points, struct ic_cases *cs,
 				  char *note, size_t len, char *sentence, size_t slen)
 {
 	const char *source = "none";
-	char papi_why[512] = "", sim_why[512] = "";
+	char papi_why[512] = "", why[512] = "";   /* why: the simulation's failure */
 	int papi = 0, papi_tried = 0;
 
 	note[0] = '\0';
@@ -84,7 +84,6 @@ static const char *counter_source(const struct ic_opts *o, const struct ic_topo_
 	ic_measure_use_papi(papi);
 	if (o->counters == IC_CTR_SIM || (o->counters == IC_CTR_AUTO && !papi)) {
 		struct ic_sim_geometry geo = { topo->l1i_size, topo->l1i_assoc, topo->l1i_line };
-		char why[512] = "";
 		size_t at = strlen(note);
 		if (geo.size <= 0 || geo.assoc <= 0 || geo.line <= 0) {
 			snprintf(why, sizeof(why), "hwloc reports no L1i geometry to simulate");
@@ -100,12 +99,10 @@ static const char *counter_source(const struct ic_opts *o, const struct ic_topo_
 			fprintf(stderr, "sites_bench: no simulated counts: %s\n", why);
 			snprintf(note + at, len - at, "%sno simulation: %s", at ? "; " : "", why);
 		}
-		snprintf(sim_why, sizeof(sim_why), "%s", why);
 	}
 	if (o->counters == IC_CTR_NONE)
 		snprintf(note, len, "counters not requested (--counters none)");
-	if (sentence)
-		ic_counter_sentence(o->counters, source, papi_tried, papi_why, sim_why, sentence, slen);
+	ic_counter_sentence(o->counters, source, papi_tried, papi_why, why, sentence, slen);
 	return source;
 }
 

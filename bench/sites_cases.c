@@ -54,32 +54,25 @@ static void codesize_lookup(const char *path, const struct ic_point *pt, double 
 	enum { FORM, OP, LAYOUT, ORDER, SEED, SITES, FOOT, PER_SITE, FILLER, NCOL };
 	static const char *const want[NCOL] = { "form", "op", "layout", "order", "seed", "sites",
 		"footprint_bytes", "code_bytes_per_site", "filler" };
-	int col[NCOL];
+	int col[NCOL], n = 0;
 	FILE *f = fopen(path, "r");
 	char line[4096], *field[64];
 
 	*per_site = *footprint = -1;
-	if (!f)
-		return;
-	if (!fgets(line, sizeof(line), f)) {
-		fclose(f);
-		return;
-	}
-	int n = (int)ic_csv_split(line, field, 64);
+	if (f && fgets(line, sizeof(line), f))
+		n = (int)ic_csv_split(line, field, 64);
 	for (int c = 0; c < NCOL; c++) {
 		col[c] = -1;
 		for (int i = 0; i < n; i++)
 			if (!strcmp(field[i], want[c]))
 				col[c] = i;
-		if (col[c] < 0 && c != FILLER) {
-			fclose(f);
-			return;
-		}
+		if (col[c] < 0 && c != FILLER)
+			n = 0;   /* no such table: no row is read */
 	}
-	while (fgets(line, sizeof(line), f)) {
-		n = (int)ic_csv_split(line, field, 64);
+	while (n && fgets(line, sizeof(line), f)) {
+		int k = (int)ic_csv_split(line, field, 64);
 		int need = col[PER_SITE] > col[FILLER] ? col[PER_SITE] : col[FILLER];
-		if (n <= need || n <= col[FOOT])
+		if (k <= need || k <= col[FOOT])
 			continue;
 		unsigned long filler = col[FILLER] >= 0 ? strtoul(field[col[FILLER]], NULL, 10) : 0;
 		if (strcmp(field[col[FORM]], pt->form) || strcmp(field[col[OP]], pt->op) ||
@@ -96,7 +89,8 @@ static void codesize_lookup(const char *path, const struct ic_point *pt, double 
 		if (end != field[col[PER_SITE]])
 			*per_site = v;
 	}
-	fclose(f);
+	if (f)
+		fclose(f);
 }
 
 /* ---- --run-list: each name's copies on the list that no run took ----- */
