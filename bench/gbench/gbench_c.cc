@@ -108,30 +108,20 @@ icb_bench *icb_register(const char *name, icb_fn fn, void *arg) noexcept
 	}
 }
 
-icb_bench *icb_arg(icb_bench *b, int64_t x) noexcept
-{
-	return build("icb_arg", b, [x](auto *bm) { bm->Arg(x); });
-}
+// The builders that pass one value x on: C name, x's type, the call on the
+// library's benchmark.
+#define ICB_BUILDER(name, type, call)                                   \
+	icb_bench *name(icb_bench *b, type x) noexcept                 \
+	{                                                               \
+		return build(#name, b, [x](auto *bm) { bm->call; });   \
+	}
 
-icb_bench *icb_threads(icb_bench *b, int threads) noexcept
-{
-	return build("icb_threads", b, [threads](auto *bm) { bm->Threads(threads); });
-}
-
-icb_bench *icb_repetitions(icb_bench *b, int n) noexcept
-{
-	return build("icb_repetitions", b, [n](auto *bm) { bm->Repetitions(n); });
-}
-
-icb_bench *icb_min_time(icb_bench *b, double seconds) noexcept
-{
-	return build("icb_min_time", b, [seconds](auto *bm) { bm->MinTime(seconds); });
-}
-
-icb_bench *icb_iterations(icb_bench *b, int64_t n) noexcept
-{
-	return build("icb_iterations", b, [n](auto *bm) { bm->Iterations(n); });
-}
+ICB_BUILDER(icb_arg, int64_t, Arg(x))
+ICB_BUILDER(icb_threads, int, Threads(x))
+ICB_BUILDER(icb_repetitions, int, Repetitions(x))
+ICB_BUILDER(icb_min_time, double, MinTime(x))
+ICB_BUILDER(icb_iterations, int64_t, Iterations(x))
+ICB_BUILDER(icb_report_aggregates_only, int, ReportAggregatesOnly(x != 0))
 
 icb_bench *icb_time_unit(icb_bench *b, enum icb_time_unit unit) noexcept
 {
@@ -148,12 +138,6 @@ icb_bench *icb_time_unit(icb_bench *b, enum icb_time_unit unit) noexcept
 icb_bench *icb_use_real_time(icb_bench *b) noexcept
 {
 	return build("icb_use_real_time", b, [](auto *bm) { bm->UseRealTime(); });
-}
-
-icb_bench *icb_report_aggregates_only(icb_bench *b, int only) noexcept
-{
-	return build("icb_report_aggregates_only", b,
-		     [only](auto *bm) { bm->ReportAggregatesOnly(only != 0); });
 }
 
 size_t icb_run_specified(void) noexcept
