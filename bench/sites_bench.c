@@ -162,7 +162,7 @@ int main(int argc, char **argv)
 			ran = 0;
 		}
 	}
-	ic_gb_iters_free(o.iters);
+	json_decref(o.iters);
 	ic_topo_close();
 	return ran > 0 ? 0 : 1;
 }

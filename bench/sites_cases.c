@@ -190,7 +190,7 @@ static int case_add(struct ic_cases *cs, size_t p, struct ic_case *bc, const cha
 	icb_bench *b = icb_use_real_time(icb_threads(icb_register(bc->name, ic_case_run, bc), bc->threads));
 	/* An earlier process's count: no estimation here, and the same loop
 	 * length in every process (and repetition). */
-	int64_t it = ic_gb_iters_find(o->iters, full);
+	json_int_t it = json_integer_value(json_object_get(o->iters, full));
 	if (it > 0)
 		icb_iterations(b, it);
 	if (!b)
