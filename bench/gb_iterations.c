@@ -7,10 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct ic_gb_iters {
-	json_t *names;   /* object: run_name -> iterations */
-};
-
 static int gb_cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -44,10 +40,9 @@ static double gb_median_wall_s(json_t *list, const char *name)
 	return n % 2 ? d[n / 2] : 0.5 * (d[n / 2 - 1] + d[n / 2]);
 }
 
-struct ic_gb_iters *ic_gb_iters_load(const char *path, double min_time_s, char *why, size_t why_len)
+json_t *ic_gb_iters_load(const char *path, double min_time_s, char *why, size_t why_len)
 {
-	json_t *root = ic_gb_json_load(path, why, why_len), *list, *run;
-	struct ic_gb_iters *it;
+	json_t *root = ic_gb_json_load(path, why, why_len), *list, *run, *it;
 	size_t i;
 
 	if (!root)
@@ -58,10 +53,8 @@ struct ic_gb_iters *ic_gb_iters_load(const char *path, double min_time_s, char *
 		json_decref(root);
 		return NULL;
 	}
-	it = calloc(1, sizeof(*it));
-	if (!it || !(it->names = json_object())) {
+	if (!(it = json_object())) {
 		snprintf(why, why_len, "out of memory");
-		free(it);
 		json_decref(root);
 		return NULL;
 	}
@@ -77,7 +70,7 @@ struct ic_gb_iters *ic_gb_iters_load(const char *path, double min_time_s, char *
 			name = json_string_value(json_object_get(run, "name"));
 		/* Aggregates' "iterations" count repetitions, not loop turns. */
 		if (!name || (type && strcmp(type, "iteration") != 0) || !json_is_integer(n) ||
-		    json_integer_value(n) < 1 || json_object_get(it->names, name))
+		    json_integer_value(n) < 1 || json_object_get(it, name))
 			continue;
 		/* The JSON's count is all threads'; Iterations(n) is each thread's. */
 		per = json_integer_value(n);
@@ -85,25 +78,10 @@ struct ic_gb_iters *ic_gb_iters_load(const char *path, double min_time_s, char *
 			per = (json_int_t)ceil((double)per * min_time_s / wall);
 		if (json_is_integer(threads) && json_integer_value(threads) > 1)
 			per /= json_integer_value(threads);
-		json_object_set_new(it->names, name, json_integer(per > 0 ? per : 1));
+		json_object_set_new(it, name, json_integer(per > 0 ? per : 1));
 	}
 	json_decref(root);
 	return it;
-}
-
-int64_t ic_gb_iters_find(const struct ic_gb_iters *it, const char *name)
-{
-	json_t *n = it ? json_object_get(it->names, name) : NULL;
-
-	return n ? (int64_t)json_integer_value(n) : 0;
-}
-
-void ic_gb_iters_free(struct ic_gb_iters *it)
-{
-	if (!it)
-		return;
-	json_decref(it->names);
-	free(it);
 }
 
 /* "/iterations:<n>" out of s, in place. */

@@ -6,9 +6,6 @@
 
 #include <jansson.h>
 #include <stddef.h>
-#include <stdint.h>
-
-struct ic_gb_iters;
 
 /* Read FILE's "benchmarks": each run of run_type "iteration", by its
  * run_name, with its iterations (repetitions of one benchmark share the
@@ -17,13 +14,12 @@ struct ic_gb_iters;
  * median wall time of that run's repetitions in FILE (real_time times the
  * iterations of all threads): the library's own estimate aims at 1.4 times
  * min_time, so the later processes of a sweep run repetitions of the
- * length asked for, all the same count. NULL with a one-line reason in why
- * when the file cannot be read or is not such a JSON. */
-struct ic_gb_iters *ic_gb_iters_load(const char *path, double min_time_s, char *why, size_t why_len);
-/* The iterations of the benchmark named name (GB's full run name, e.g.
- * sites/.../real_time/threads:1), or 0 when the file has none. */
-int64_t ic_gb_iters_find(const struct ic_gb_iters *it, const char *name);
-void ic_gb_iters_free(struct ic_gb_iters *it);
+ * length asked for, all the same count. The counts come as an object: a
+ * benchmark's full run name (sites/.../real_time/threads:1) -> its count
+ * (json_integer_value of json_object_get: 0 when the file has none). NULL
+ * with a one-line reason in why when the file cannot be read or is not
+ * such a JSON. */
+json_t *ic_gb_iters_load(const char *path, double min_time_s, char *why, size_t why_len);
 
 /* Google Benchmark 1.7.1 names a benchmark registered with Iterations(n)
  * <name>/iterations:<n>/...: take that part out of every name and run_name

@@ -15,6 +15,7 @@
 #include <valgrind/callgrind.h>
 
 #include "atomic_file.h"
+#include "kit.h"
 #include "queue_extern.h"
 #include "site_run.h"
 
@@ -23,12 +24,6 @@ static unsigned sim_passes = IC_SIM_PASSES;
 void ic_sim_set_passes(unsigned passes)
 {
 	sim_passes = passes ? passes : IC_SIM_PASSES;
-}
-
-uint64_t ic_sim_passes(uint32_t n)
-{
-	(void)n;
-	return sim_passes;
 }
 
 /* FNV-1a over 8-byte words: a rebuilt or relinked binary gets another id. */
@@ -91,26 +86,21 @@ int ic_sim_child(const struct ic_point *const *points, int argc, char **argv)
 			if (strcmp(key, argv[a]) == 0)
 				pt = points[i];
 		}
-		if (!pt) {
-			fprintf(stderr, "sites_bench: --ic-sim-child: no point %s\n", argv[a]);
-			return 2;
-		}
+		if (!pt)
+			return ic_bad("--ic-sim-child: no point %s", argv[a]);
 		struct ic_site_thread *t = ic_site_thread_new(pt, NULL);
 		if (!t) {
 			fprintf(stderr, "sites_bench: out of memory\n");
 			return 1;
 		}
-		uint64_t passes = ic_sim_passes(pt->sites);
-		/* Three stretches, each from one dump to the next by the same
-		 * code: the warm-up pass (not counted), 1 pass, then 1 + passes.
-		 * The second less the first is `passes` passes exactly: the
-		 * stretches' own fixed cost (the loop's exit, the request) cancels. */
+		/* The four stretches of sim.h's IC_SIM_PASSES, named before
+		 * collection starts. */
 		char dumps[4][340];
 		for (int stretch = 0; stretch < 4; stretch++)
 			snprintf(dumps[stretch], sizeof(dumps[stretch]), "%s#%d", argv[a], stretch);
 		CALLGRIND_START_INSTRUMENTATION;
 		for (int stretch = 0; stretch < 4; stretch++)
-			sim_stretch(pt, t, stretch < 3 ? 2 : 2 + passes, dumps[stretch]);
+			sim_stretch(pt, t, stretch < 3 ? 2 : 2 + (uint64_t)sim_passes, dumps[stretch]);
 		CALLGRIND_STOP_INSTRUMENTATION;
 		ic_site_thread_free(t);
 	}
@@ -164,8 +154,8 @@ static int parse_dump(const char *path, char *name, size_t name_len, double *ir,
 struct cache_row {
 	char binary[32];
 	char name[320];
-	long size, assoc, line;
-	double instr_per_op, l1i_miss_per_op;
+	struct ic_sim_geometry geo;
+	struct ic_sim_result res;
 };
 
 static size_t cache_load(const char *path, struct cache_row **rows)
@@ -178,9 +168,9 @@ static size_t cache_load(const char *path, struct cache_row **rows)
 	if (!f)
 		return 0;
 	while (fgets(line, sizeof(line), f)) {
-		struct cache_row r;
-		if (sscanf(line, "%31[^,],%319[^,],%ld,%ld,%ld,%lf,%lf", r.binary, r.name, &r.size, &r.assoc,
-			   &r.line, &r.instr_per_op, &r.l1i_miss_per_op) != 7)
+		struct cache_row r = { .res.valid = 1 };
+		if (sscanf(line, "%31[^,],%319[^,],%ld,%ld,%ld,%lf,%lf", r.binary, r.name, &r.geo.size,
+			   &r.geo.assoc, &r.geo.line, &r.res.instr_per_op, &r.res.l1i_miss_per_op) != 7)
 			continue;   /* the header, or a damaged line: simulate again */
 		if (n == cap) {
 			cap = cap ? 2 * cap : 64;
@@ -205,8 +195,8 @@ static void cache_save(const char *path, const struct cache_row *rows, size_t n)
 		return;
 	fprintf(af.f, "binary,point,l1i_size,l1i_assoc,l1i_line,instr_per_op,l1i_miss_per_op\n");
 	for (size_t i = 0; i < n; i++)
-		fprintf(af.f, "%s,%s,%ld,%ld,%ld,%.6f,%.6f\n", rows[i].binary, rows[i].name, rows[i].size,
-			rows[i].assoc, rows[i].line, rows[i].instr_per_op, rows[i].l1i_miss_per_op);
+		fprintf(af.f, "%s,%s,%ld,%ld,%ld,%.6f,%.6f\n", rows[i].binary, rows[i].name, rows[i].geo.size,
+			rows[i].geo.assoc, rows[i].geo.line, rows[i].res.instr_per_op, rows[i].res.l1i_miss_per_op);
 	(void)ic_atomic_commit(&af);
 }
 
@@ -229,7 +219,7 @@ int ic_sim_run(const struct ic_point *const *points, size_t n, const int *want,
 {
 	struct cache_row *rows;
 	size_t n_rows = cache_load(cache_path, &rows), n_run = 0;
-	char **args = calloc(n + 16, sizeof(*args));
+	const char **args = calloc(n + 16, sizeof(*args));
 	int *shard = malloc((n + 1) * sizeof(*shard));
 	char dir[] = "/tmp/ic-sim-XXXXXX", i1[64], self[4096], binary[32] = "", passes[32];
 	char (*keys)[320] = calloc(n + 1, sizeof(*keys));
@@ -242,11 +232,7 @@ int ic_sim_run(const struct ic_point *const *points, size_t n, const int *want,
 	 * ordinary link's, handed to a layout variant on purpose (run.sh). */
 	if (ic_sim_binary_id(binary, sizeof(binary)) != 0 || !keys) {
 		snprintf(why, why_len, "cannot read this program (/proc/self/exe): %s", strerror(errno));
-		free(keys);
-		free(rows);
-		free(args);
-		free(shard);
-		return -1;
+		goto out;
 	}
 	for (size_t i = 0; i < n; i++) {
 		res[i].valid = 0;
@@ -257,9 +243,8 @@ int ic_sim_run(const struct ic_point *const *points, size_t n, const int *want,
 			continue;
 		for (size_t r = 0; r < n_rows; r++)
 			if ((!strcmp(rows[r].binary, binary) || !strcmp(rows[r].binary, "*")) &&
-			    !strcmp(rows[r].name, keys[i]) && rows[r].size == geo->size &&
-			    rows[r].assoc == geo->assoc && rows[r].line == geo->line) {
-				res[i] = (struct ic_sim_result){ 1, rows[r].instr_per_op, rows[r].l1i_miss_per_op };
+			    !strcmp(rows[r].name, keys[i]) && !memcmp(&rows[r].geo, geo, sizeof(*geo))) {
+				res[i] = rows[r].res;
 				break;
 			}
 	}
@@ -303,28 +288,19 @@ int ic_sim_run(const struct ic_point *const *points, size_t n, const int *want,
 	int started = 0;
 	char fail[200] = "";
 	for (int j = 0; j < n_shards && load[j]; j++) {
-		size_t k = 0;
 		char out[128];
 		snprintf(out, sizeof(out), "--callgrind-out-file=%s/cg%d.out", dir, j);
-		args[k++] = "valgrind";
-		args[k++] = "--tool=callgrind";
-		args[k++] = "--cache-sim=yes";
-		args[k++] = i1;
-		args[k++] = "--instr-atstart=no";
-		args[k++] = "--dump-instr=no";
-		args[k++] = "--dump-line=no";
-		args[k++] = "-q";
-		args[k++] = out;
-		args[k++] = self;
-		args[k++] = "--ic-sim-child";
-		args[k++] = passes;
+		const char *head[] = { "valgrind", "--tool=callgrind", "--cache-sim=yes", i1, "--instr-atstart=no",
+			"--dump-instr=no", "--dump-line=no", "-q", out, self, "--ic-sim-child", passes };
+		size_t k = sizeof(head) / sizeof(*head);
+		memcpy(args, head, sizeof(head));
 		for (size_t i = 0; i < n; i++)
 			if (shard[i] == j)
 				args[k++] = keys[i];
 		args[k] = NULL;
 		pids[started] = fork();
 		if (pids[started] == 0) {
-			execvp("valgrind", args);
+			execvp("valgrind", (char *const *)args);
 			_exit(127);
 		}
 		if (pids[started] < 0) {
@@ -370,32 +346,28 @@ int ic_sim_run(const struct ic_point *const *points, size_t n, const int *want,
 			if (shard[i0] != j)
 				continue;
 			d++;
-			char path[256], name[340], name2[340];
-			double ir = 0, i1mr = 0, ir1 = 0, i1mr1 = 0;
-			snprintf(path, sizeof(path), "%s/cg%d.out.%zu", dir, j, 4 * d - 1);
-			int bad = parse_dump(path, name, sizeof(name), &ir1, &i1mr1) < 0;
-			snprintf(path, sizeof(path), "%s/cg%d.out.%zu", dir, j, 4 * d);
-			bad = bad || parse_dump(path, name2, sizeof(name2), &ir, &i1mr) < 0;
-			size_t nl = strlen(name);
-			if (bad || nl < 2 || strcmp(name + nl - 2, "#2") || strlen(name2) != nl ||
-			    strncmp(name, name2, nl - 1) || strcmp(name2 + nl - 2, "#3") ||
-			    strncmp(name, keys[i0], nl - 2) || keys[i0][nl - 2]) {
+			char path[256], name[340], want[340];
+			double ir[2] = { 0 }, i1mr[2] = { 0 };
+			int bad = 0;
+			for (int k = 0; k < 2; k++) {   /* stretches 2 and 3, this point's */
+				snprintf(path, sizeof(path), "%s/cg%d.out.%zu", dir, j, 4 * d - 1 + k);
+				snprintf(want, sizeof(want), "%s#%d", keys[i0], 2 + k);
+				bad = bad || parse_dump(path, name, sizeof(name), &ir[k], &i1mr[k]) < 0 ||
+				      strcmp(name, want);
+			}
+			if (bad) {
 				snprintf(why, why_len, "valgrind's dumps %s are missing, unreadable or out of order", path);
 				goto out;
 			}
-			ir -= ir1;
-			i1mr -= i1mr1;
-			double ops = (double)ic_sim_passes(points[i0]->sites) * points[i0]->sites;
-			res[i0] = (struct ic_sim_result){ 1, ir / ops, i1mr / ops };
+			double ops = (double)sim_passes * points[i0]->sites;
+			res[i0] = (struct ic_sim_result){ 1, (ir[1] - ir[0]) / ops, (i1mr[1] - i1mr[0]) / ops };
 			struct cache_row *grown = realloc(rows, (n_rows + 1) * sizeof(*rows));
 			if (grown) {
 				rows = grown;
 				struct cache_row *r = &rows[n_rows++];
+				*r = (struct cache_row){ .geo = *geo, .res = res[i0] };
 				snprintf(r->name, sizeof(r->name), "%s", keys[i0]);
 				snprintf(r->binary, sizeof(r->binary), "%s", binary);
-				r->size = geo->size, r->assoc = geo->assoc, r->line = geo->line;
-				r->instr_per_op = res[i0].instr_per_op;
-				r->l1i_miss_per_op = res[i0].l1i_miss_per_op;
 			}
 		}
 	}

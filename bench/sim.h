@@ -8,7 +8,6 @@
 #define IC_SIM_H
 
 #include <stddef.h>
-#include <stdint.h>
 #include "site.h"
 
 struct ic_sim_geometry {
@@ -47,7 +46,6 @@ int ic_sim_child(const struct ic_point *const *points, int argc, char **argv);
 #define IC_SIM_PASSES 10u
 /* Most valgrinds run at once, one per CPU up to this. */
 #define IC_SIM_SHARDS_MAX 16
-uint64_t ic_sim_passes(uint32_t n);
 /* Another count of passes (0: IC_SIM_PASSES), for the check of the above. */
 void ic_sim_set_passes(unsigned passes);
 

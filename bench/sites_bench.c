@@ -1,7 +1,6 @@
 /* The site benchmarks: every built point x SMP mode x thread count, through
- * Google Benchmark's C API. One benchmark iteration is one call site run, so
- * time per iteration is time per call site and items per second is call
- * sites per second.
+ * Google Benchmark's C API. One iteration is one call site run: time per
+ * iteration is time per call site, items per second call sites per second.
  *
  * Which runs there are is decided here and nowhere else (sites_cases.h says
  * the rule); run.sh asks --plan and runs what it prints. Our own flags,
@@ -15,31 +14,25 @@
  *   --sim-cache-dir=DIR  the same in DIR/<binary id>.csv: an unchanged binary
  *                      finds its counts across runs, a rebuilt one misses
  *   --sim-passes=P     passes simulated per point (default IC_SIM_PASSES, sim.h)
- *   --iterations-from=FILE.json  register each benchmark with the iterations
- *                      an earlier process of this binary ran (its Google
- *                      Benchmark JSON), skipping the library's estimation;
- *                      benchmarks not in FILE estimate as usual
+ *   --iterations-from=FILE.json  each benchmark with the iterations an
+ *                      earlier process of this binary ran (its Google
+ *                      Benchmark JSON), not estimated; others estimate
  *   --plant=LIST       calibration: also run each extern point with an extra
- *                      F of its own time per pass (timed in the run it joins:
- *                      its thread count and mode), as form extern_plant<F%>,
- *                      for each fraction F in LIST (0 runs a second, unplanted
- *                      copy: the null case)
+ *                      F of its own time per pass (timed in the run it joins),
+ *                      as form extern_plant<F%>, for each F in LIST (0: a
+ *                      second, unplanted copy, the null case)
  *   --process=K        which process of the run this is, for the record
  *   --layout-variant=K which layout variant of the run this binary is, for
  *                      the record (default 0); the binary knows its seed
  *   --run-list=FILE    run exactly the runs FILE names, one full name a line
  *                      (as --list prints them); a name this binary does not
- *                      have (with these --threads, --modes and --plant) is
- *                      refused
- *   --sim-only         decide the counter source, simulate the selected
- *                      points into --sim-cache if it is sim, print the
- *                      source (papi, sim or none) and on a second line where
- *                      the counter columns come from and why, in words
- *                      (counters.h), on a third the file the
- *                      simulated counts are in (when the source is sim),
- *                      and exit: run.sh does this once
- *                      with the ordinary link, so every process reads the
- *                      same simulated counts, and prints the sentence
+ *                      have (with these --threads, --modes, --plant) is refused
+ *   --sim-only         decide the counter source (simulating the selected
+ *                      points into --sim-cache if it is sim), print it (papi,
+ *                      sim or none), a line on where the counter columns come
+ *                      from and why (counters.h), and the simulated counts'
+ *                      file when sim, then exit: run.sh does this once with
+ *                      the ordinary link, so every process reads the same counts
  *   --list             print the full names of every run and exit
  *   --plan             the same as a table: a header line, then per run its
  *                      full name, form, op, layout, order, sites, filler,
@@ -54,6 +47,7 @@
 
 #include "counters.h"
 #include "gbench_c.h"
+#include "kit.h"
 #include "sim.h"
 #include "sites_cases.h"
 #include "sites_context.h"
@@ -69,13 +63,13 @@ extern const struct ic_point *const IC_POINTS_TABLE[];
 /* Where counts come from, decided once and said once: PAPI where it can
  * count (auto, papi), else valgrind's simulation of the selected points
  * (auto, sim), else none. Returns the source; note says why, and
- * sentence (when not NULL) says it for the console (counters.h). */
+ * sentence says it for the console (counters.h). */
 static const char *counter_source(const struct ic_opts *o, const struct ic_topo_info *topo,
 				  const struct ic_point *const *points, struct ic_cases *cs,
 				  char *note, size_t len, char *sentence, size_t slen)
 {
 	const char *source = "none";
-	char papi_why[512] = "", sim_why[512] = "";
+	char papi_why[512] = "", why[512] = "";   /* why: the simulation's failure */
 	int papi = 0, papi_tried = 0;
 
 	note[0] = '\0';
@@ -90,7 +84,6 @@ static const char *counter_source(const struct ic_opts *o, const struct ic_topo_
 	ic_measure_use_papi(papi);
 	if (o->counters == IC_CTR_SIM || (o->counters == IC_CTR_AUTO && !papi)) {
 		struct ic_sim_geometry geo = { topo->l1i_size, topo->l1i_assoc, topo->l1i_line };
-		char why[512] = "";
 		size_t at = strlen(note);
 		if (geo.size <= 0 || geo.assoc <= 0 || geo.line <= 0) {
 			snprintf(why, sizeof(why), "hwloc reports no L1i geometry to simulate");
@@ -106,12 +99,10 @@ static const char *counter_source(const struct ic_opts *o, const struct ic_topo_
 			fprintf(stderr, "sites_bench: no simulated counts: %s\n", why);
 			snprintf(note + at, len - at, "%sno simulation: %s", at ? "; " : "", why);
 		}
-		snprintf(sim_why, sizeof(sim_why), "%s", why);
 	}
 	if (o->counters == IC_CTR_NONE)
 		snprintf(note, len, "counters not requested (--counters none)");
-	if (sentence)
-		ic_counter_sentence(o->counters, source, papi_tried, papi_why, sim_why, sentence, slen);
+	ic_counter_sentence(o->counters, source, papi_tried, papi_why, why, sentence, slen);
 	return source;
 }
 
@@ -124,6 +115,7 @@ int main(int argc, char **argv)
 	char note[1024];
 	int rc;
 
+	ic_prog = "sites_bench";
 	ic_context_begin();
 	if (argc > 1 && !strcmp(argv[1], "--ic-sim-child"))
 		return ic_sim_child(points, argc - 2, argv + 2);
@@ -170,7 +162,7 @@ int main(int argc, char **argv)
 			ran = 0;
 		}
 	}
-	ic_gb_iters_free(o.iters);
+	json_decref(o.iters);
 	ic_topo_close();
 	return ran > 0 ? 0 : 1;
 }

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "sites_cases.h"
 
+#include <jansson.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,32 +54,25 @@ static void codesize_lookup(const char *path, const struct ic_point *pt, double 
 	enum { FORM, OP, LAYOUT, ORDER, SEED, SITES, FOOT, PER_SITE, FILLER, NCOL };
 	static const char *const want[NCOL] = { "form", "op", "layout", "order", "seed", "sites",
 		"footprint_bytes", "code_bytes_per_site", "filler" };
-	int col[NCOL];
+	int col[NCOL], n = 0;
 	FILE *f = fopen(path, "r");
 	char line[4096], *field[64];
 
 	*per_site = *footprint = -1;
-	if (!f)
-		return;
-	if (!fgets(line, sizeof(line), f)) {
-		fclose(f);
-		return;
-	}
-	int n = (int)ic_csv_split(line, field, 64);
+	if (f && fgets(line, sizeof(line), f))
+		n = (int)ic_csv_split(line, field, 64);
 	for (int c = 0; c < NCOL; c++) {
 		col[c] = -1;
 		for (int i = 0; i < n; i++)
 			if (!strcmp(field[i], want[c]))
 				col[c] = i;
-		if (col[c] < 0 && c != FILLER) {
-			fclose(f);
-			return;
-		}
+		if (col[c] < 0 && c != FILLER)
+			n = 0;   /* no such table: no row is read */
 	}
-	while (fgets(line, sizeof(line), f)) {
-		n = (int)ic_csv_split(line, field, 64);
+	while (n && fgets(line, sizeof(line), f)) {
+		int k = (int)ic_csv_split(line, field, 64);
 		int need = col[PER_SITE] > col[FILLER] ? col[PER_SITE] : col[FILLER];
-		if (n <= need || n <= col[FOOT])
+		if (k <= need || k <= col[FOOT])
 			continue;
 		unsigned long filler = col[FILLER] >= 0 ? strtoul(field[col[FILLER]], NULL, 10) : 0;
 		if (strcmp(field[col[FORM]], pt->form) || strcmp(field[col[OP]], pt->op) ||
@@ -95,153 +89,111 @@ static void codesize_lookup(const char *path, const struct ic_point *pt, double 
 		if (end != field[col[PER_SITE]])
 			*per_site = v;
 	}
-	fclose(f);
+	if (f)
+		fclose(f);
 }
 
-/* ---- --run-list: the names to run, sorted for lookup ------------------- */
+/* ---- --run-list: each name's copies on the list that no run took ----- */
 
-struct run_list {
-	char **name;
-	int *taken;
-	size_t n;
-};
-
-static int name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static int run_list_load(const char *path, struct run_list *rl)
+/* The names of path, each with how many times it is listed (so that a copy
+ * too many is a stray, as a name no run has); NULL after one line on stderr. */
+static json_t *run_list_load(const char *path)
 {
 	FILE *f = fopen(path, "r");
+	json_t *rl = json_object();
 	char line[512];
-	size_t cap = 0;
 
 	if (!f) {
 		fprintf(stderr, "sites_bench: --run-list: cannot read %s\n", path);
-		return -1;
+		json_decref(rl);
+		return NULL;
 	}
-	while (fgets(line, sizeof(line), f)) {
+	while (rl && fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\r\n")] = '\0';
-		if (!line[0])
-			continue;
-		if (rl->n == cap) {
-			cap = cap ? 2 * cap : 256;
-			char **grown = realloc(rl->name, cap * sizeof(*grown));
-			if (!grown)
-				break;
-			rl->name = grown;
-		}
-		if (!(rl->name[rl->n] = strdup(line)))
+		/* nocheck: a name need not be UTF-8 */
+		if (line[0] && json_object_set_new_nocheck(rl, line,
+				json_integer(json_integer_value(json_object_get(rl, line)) + 1)) != 0)
 			break;
-		rl->n++;
 	}
-	int ok = feof(f) && !ferror(f);
+	int ok = rl && feof(f) && !ferror(f);
 	fclose(f);
-	if (!ok || !(rl->taken = calloc(rl->n + 1, sizeof(*rl->taken)))) {
+	if (!ok) {
 		fprintf(stderr, "sites_bench: --run-list: %s: out of memory or unreadable\n", path);
-		return -1;
+		json_decref(rl);
+		return NULL;
 	}
-	qsort(rl->name, rl->n, sizeof(*rl->name), name_cmp);
-	return 0;
+	return rl;
 }
 
-/* 1 when name is on the list (and marks it taken). */
-static int run_list_take(struct run_list *rl, const char *name)
+/* 1 when name is on the list (and takes a copy of it). */
+static int run_list_take(json_t *rl, const char *name)
 {
-	char **hit = bsearch(&name, rl->name, rl->n, sizeof(*rl->name), name_cmp);
+	json_t *left = json_object_get(rl, name);
 
-	if (!hit)
-		return 0;
-	rl->taken[hit - rl->name] = 1;
-	return 1;
+	return left && json_integer_set(left, json_integer_value(left) - 1) == 0;
 }
 
-/* The first name on the list that no run has, or NULL. */
-static const char *run_list_stray(const struct run_list *rl)
+/* The first name, in sorted order, with a copy that no run took, or NULL. */
+static const char *run_list_stray(json_t *rl)
 {
-	for (size_t i = 0; i < rl->n; i++)
-		if (!rl->taken[i])
-			return rl->name[i];
-	return NULL;
-}
+	const char *name, *first = NULL;
+	json_t *left;
 
-static void run_list_free(struct run_list *rl)
-{
-	for (size_t i = 0; i < rl->n; i++)
-		free(rl->name[i]);
-	free(rl->name);
-	free(rl->taken);
+	json_object_foreach(rl, name, left)
+		if (json_integer_value(left) > 0 && (!first || strcmp(name, first) < 0))
+			first = name;
+	return first;
 }
 
 /* ---- the cases -------------------------------------------------------- */
-
-/* One run's registered name (the form may be a planted copy's). */
-static void case_name(struct ic_case *bc, const char *form)
-{
-	char filler[32] = "";
-
-	if (bc->pt->filler > 0)
-		snprintf(filler, sizeof(filler), "/filler:%u", (unsigned)bc->pt->filler);
-	snprintf(bc->name, sizeof(bc->name), "sites/%s%s/%s%s", form, bc->pt->name + strlen(bc->pt->form),
-		 bc->shared ? "shared" : "private", filler);
-}
-
-/* --plan's table: the run's full name, then what makes it, tab-separated. */
-static void plan_line(const struct ic_case *bc, const char *form, const char *full)
-{
-	const struct ic_point *pt = bc->pt;
-
-	printf("%s\t%s\t%s\t%s\t%s\t%u\t%u\t%s\t%d\n", full, form, pt->op, pt->layout, pt->order,
-	       (unsigned)pt->sites, (unsigned)pt->filler, bc->shared ? "shared" : "private", bc->threads);
-}
-
-/* Registers bc (its name set) with the library, with an earlier process's
- * iteration count where there is one. 0, or -1 when out of memory. */
-static int case_register(struct ic_case *bc, const struct ic_opts *o, const char *full)
-{
-	if (ic_case_alloc(bc) != 0)
-		return -1;
-	icb_bench *b = icb_use_real_time(icb_threads(icb_register(bc->name, ic_case_run, bc), bc->threads));
-	/* An earlier process's count: no estimation here, and the same loop
-	 * length in every process (and repetition). */
-	int64_t it = ic_gb_iters_find(o->iters, full);
-	if (it > 0)
-		icb_iterations(b, it);
-	return b ? 0 : -1;
-}
 
 /* What registers: the filter (applied here only when the library cannot:
  * with fixed counts it sees names with /iterations:N) and --run-list. */
 struct selection {
 	regex_t re;
 	int have_re;
-	struct run_list rl;
+	json_t *rl;                  /* --run-list's names */
 };
 
 /* One run of point p (its case bc filled but for the name): printed with
- * --list or --plan, else registered when selected. 0, or -1 when out of
+ * --list or --plan, else registered when selected, with an earlier
+ * process's iteration count where there is one. 0, or -1 when out of
  * memory. */
 static int case_add(struct ic_cases *cs, size_t p, struct ic_case *bc, const char *form,
 		    const struct ic_opts *o, struct selection *sel)
 {
-	char full[300];
+	const struct ic_point *pt = bc->pt;
+	const char *mode = bc->shared ? "shared" : "private";
+	char filler[32] = "", full[300];
 
-	case_name(bc, form);
+	if (pt->filler > 0)
+		snprintf(filler, sizeof(filler), "/filler:%u", (unsigned)pt->filler);
+	/* The form may be a planted copy's. */
+	snprintf(bc->name, sizeof(bc->name), "sites/%s%s/%s%s", form, pt->name + strlen(pt->form), mode, filler);
 	snprintf(full, sizeof(full), "%s/real_time/threads:%d", bc->name, bc->threads);
 	if (o->print == IC_PRINT_LIST)
 		printf("%s\n", full);
+	/* --plan's table: the run's full name, then what makes it. */
 	if (o->print == IC_PRINT_PLAN)
-		plan_line(bc, form, full);
+		printf("%s\t%s\t%s\t%s\t%s\t%u\t%u\t%s\t%d\n", full, form, pt->op, pt->layout, pt->order,
+		       (unsigned)pt->sites, (unsigned)pt->filler, mode, bc->threads);
 	if (o->print != IC_PRINT_NONE)
 		return 0;
 	int match = !sel->have_re || regexec(&sel->re, full, 0, NULL, 0) == 0;
-	int listed = !o->run_list || run_list_take(&sel->rl, full);
+	int listed = !o->run_list || run_list_take(sel->rl, full);
 	if (match && listed)
 		cs->want_sim[p] = 1;
 	if (!listed || (o->iters && !match))
 		return 0;
-	if (case_register(bc, o, full) != 0)
+	if (ic_case_alloc(bc) != 0)
+		return -1;
+	icb_bench *b = icb_use_real_time(icb_threads(icb_register(bc->name, ic_case_run, bc), bc->threads));
+	/* An earlier process's count: no estimation here, and the same loop
+	 * length in every process (and repetition). */
+	json_int_t it = json_integer_value(json_object_get(o->iters, full));
+	if (it > 0)
+		icb_iterations(b, it);
+	if (!b)
 		return -1;
 	cs->n++;
 	return 0;
@@ -287,7 +239,7 @@ static int probes_add(const struct ic_opts *o, struct selection *sel)
 		ic_probe_name(p, full, sizeof(full));
 		if (o->print == IC_PRINT_LIST)
 			printf("%s\n", full);
-		if (o->print != IC_PRINT_NONE || !o->run_list || !run_list_take(&sel->rl, full))
+		if (o->print != IC_PRINT_NONE || !o->run_list || !run_list_take(sel->rl, full))
 			continue;
 		snprintf(base, sizeof(base), "%s%s", IC_PROBE_PREFIX, p->name);
 		icb_bench *b = icb_use_real_time(icb_threads(icb_register(base, ic_probe_run, (void *)p), 1));
@@ -313,27 +265,25 @@ struct ic_cases *ic_cases_make(const struct ic_point *const *points, const struc
 		fprintf(stderr, "sites_bench: out of memory\n");
 		return NULL;
 	}
-	if (o->run_list && o->print == IC_PRINT_NONE && run_list_load(o->run_list, &sel.rl) != 0)
+	if (o->run_list && o->print == IC_PRINT_NONE && !(sel.rl = run_list_load(o->run_list)))
 		return NULL;
 	if (o->print == IC_PRINT_PLAN)
 		printf("name\tform\top\tlayout\torder\tsites\tfiller\tmode\tthreads\n");
+	int failed = 0;
 	for (size_t p = 0; p < cs->n_points; p++)
-		if (point_add(cs, p, points[p], o, &sel) != 0) {
-			fprintf(stderr, "sites_bench: out of memory\n");
-			return NULL;
-		}
-	if (probes_add(o, &sel) != 0) {
+		failed = failed || point_add(cs, p, points[p], o, &sel) != 0;
+	if (failed || probes_add(o, &sel) != 0) {
 		fprintf(stderr, "sites_bench: out of memory\n");
 		return NULL;
 	}
 	if (sel.have_re)
 		regfree(&sel.re);
-	if (o->run_list && o->print == IC_PRINT_NONE && (stray = run_list_stray(&sel.rl))) {
+	if (o->run_list && o->print == IC_PRINT_NONE && (stray = run_list_stray(sel.rl))) {
 		fprintf(stderr, "sites_bench: --run-list: %s names a run this binary does not have (with these "
 			"--threads, --modes and --plant): %s\n", o->run_list, stray);
 		*rc = 2;
 		cs = NULL;
 	}
-	run_list_free(&sel.rl);
+	json_decref(sel.rl);
 	return cs;
 }

@@ -17,20 +17,6 @@
 #include "layout_id.h"
 #include "machine_state_read.h"
 
-/* The build, for the record (bench/CMakeLists.txt passes them). */
-#ifndef IC_CODEGEN_NAME
-#define IC_CODEGEN_NAME ""
-#endif
-#ifndef IC_COMPILER_NAME
-#define IC_COMPILER_NAME ""
-#endif
-#ifndef IC_CFLAGS_NAME
-#define IC_CFLAGS_NAME ""
-#endif
-#ifndef IC_LTO_NAME
-#define IC_LTO_NAME "off"
-#endif
-
 /* The table's keys, in its order; the writer's own names for them. */
 #define CTX_KEY(e, name, build, word) KEY_##e,
 #define CTX_NAME(e, name, build, word) #name,
@@ -145,7 +131,8 @@ void ic_context_write(const struct ic_context_in *in)
 	v[KEY_L2_SIZE] = num(KEY_L2_SIZE, topo->l2_size, topo->l2_size > 0);
 	v[KEY_L3_SIZE] = num(KEY_L3_SIZE, topo->l3_size, topo->l3_size > 0);
 	v[KEY_LOCK] = IC_LOCK_NAME;
-	/* How the sites were built: registers, sites per caller. */
+	/* How the sites were built: registers, sites per caller. The IC_*_NAME
+	 * strings: bench/CMakeLists.txt passes every one. */
 	v[KEY_CODEGEN] = IC_CODEGEN_NAME;
 	v[KEY_PER_CALLER] = num(KEY_PER_CALLER, in->n_points ? (long)in->points[0]->per_caller : 0,
 				   in->n_points > 0);

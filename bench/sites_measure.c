@@ -36,11 +36,12 @@ int ic_case_alloc(struct ic_case *bc)
 	return 0;
 }
 
-/* Wall-clock seconds since the epoch, for the run's start. */
-static double wall_seconds(void)
+/* Seconds on clock: CLOCK_REALTIME for the run's start, CLOCK_MONOTONIC
+ * for the planted cost's calibration. */
+static double seconds_on(clockid_t clock)
 {
 	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
+	clock_gettime(clock, &ts);
 	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
@@ -53,34 +54,30 @@ static void plant_delay(uint64_t iters)
 	icb_sink_u64(x);
 }
 
-#ifdef IC_FAULT_INJECTION
 /* Test builds only: IC_FAULT_SETUP_THREAD=k fails thread k's set-up, so the
  * tests can show that a failing thread does not hang the others. */
 static int setup_fault(int ti)
 {
+#ifdef IC_FAULT_INJECTION
 	const char *k = getenv("IC_FAULT_SETUP_THREAD");
 	return k && atoi(k) == ti;
-}
 #else
-static int setup_fault(int ti)
-{
 	(void)ti;
 	return 0;
-}
 #endif
+}
 
 /* Thread 0, after every thread has stopped: counters once for the run, from
  * all threads' counts (absent when any thread's is), and the placement. */
 static void report_run(icb_state *st, struct ic_case *bc, int n)
 {
-	/* Room for every thread's CPU and placement, and the counters' reason. */
-	size_t cap = 64 + (size_t)n * 32 + 320;
-	char *label = malloc(cap), why[256] = "";
-	int len, moved = 0, unbound = 0;
+	char *label = NULL, why[256] = "";
+	size_t size;
+	FILE *f = open_memstream(&label, &size);
+	int moved = 0, unbound = 0;
 
-	if (!label)
+	if (!f)
 		return;
-	len = snprintf(label, cap, "cpus:");
 
 	if (use_papi) {
 		double per_op[IC_CTR_COUNT];
@@ -106,19 +103,17 @@ static void report_run(icb_state *st, struct ic_case *bc, int n)
 
 	/* cpus:<cpu per thread> bind:<how each was placed> pinned|unpinned */
 	for (int i = 0; i < n; i++) {
-		len += snprintf(label + len, cap - (size_t)len, "%s%d", i ? "," : "", bc->rec[i].cpu_end);
+		fprintf(f, "%s%d", i ? "," : "cpus:", bc->rec[i].cpu_end);
 		moved |= bc->rec[i].cpu_end != bc->rec[i].cpu_setup;
 		unbound |= bc->rec[i].kind == IC_BIND_NONE;
 	}
-	len += snprintf(label + len, cap - (size_t)len, " bind:");
 	for (int i = 0; i < n; i++)
-		len += snprintf(label + len, cap - (size_t)len, "%s%s", i ? "," : "",
-				ic_bind_kind_name(bc->rec[i].kind));
-	len += snprintf(label + len, cap - (size_t)len, "%s%s", unbound ? " unpinned" : " pinned",
-			moved ? " moved" : "");
+		fprintf(f, "%s%s", i ? "," : " bind:", ic_bind_kind_name(bc->rec[i].kind));
+	fprintf(f, "%s%s", unbound ? " unpinned" : " pinned", moved ? " moved" : "");
 	if (why[0])
-		snprintf(label + len, cap - (size_t)len, "; counters: %s", why);
-	icb_set_label(st, label);
+		fprintf(f, "; counters: %s", why);
+	if (fclose(f) == 0)
+		icb_set_label(st, label);
 	free(label);
 }
 
@@ -139,7 +134,7 @@ void ic_case_run(icb_state *st, void *arg)
 	char why[256];
 
 	if (ti == 0)
-		bc->rep_start_s = wall_seconds();
+		bc->rep_start_s = seconds_on(CLOCK_REALTIME);
 	memset(rec, 0, sizeof(*rec));
 	if (ic_topo_bind_thread(ti, NULL, &rec->kind, why, sizeof(why)) != 0)
 		ic_topo_warn_once(why);
@@ -207,26 +202,18 @@ void ic_case_run(icb_state *st, void *arg)
 	ic_topo_unbind_thread();
 }
 
-/* Time per pass of pt on this thread, for the planted cost (calibration). */
-static double seconds_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* Seconds per pass of a loop of passes, each followed by plant_delay(iters)
  * when iters > 0: the loop the planted copy runs. */
 static double plant_loop_seconds(const struct ic_point *pt, struct ic_site_thread *t, uint64_t iters)
 {
 	uint64_t passes = 1 + 500000 / pt->sites;
-	double t0 = seconds_now();
+	double t0 = seconds_on(CLOCK_MONOTONIC);
 	for (uint64_t p = 0; p < passes; p++) {
 		pt->pass(&t->ctx);
 		if (iters)
 			plant_delay(iters);
 	}
-	return (seconds_now() - t0) / (double)passes;
+	return (seconds_on(CLOCK_MONOTONIC) - t0) / (double)passes;
 }
 
 /* One loop on every thread of the run at once (t NULL: a thread whose set-up
@@ -241,9 +228,9 @@ static double plant_loop_all(struct ic_case *bc, struct ic_site_thread *t, int t
 
 	pthread_barrier_wait(&bc->phase);
 	if (t && unit) {
-		double t0 = seconds_now();
+		double t0 = seconds_on(CLOCK_MONOTONIC);
 		plant_delay(unit);
-		s = (seconds_now() - t0) / (double)unit;
+		s = (seconds_on(CLOCK_MONOTONIC) - t0) / (double)unit;
 	} else if (t) {
 		s = plant_loop_seconds(bc->pt, t, iters);
 	}

@@ -9,20 +9,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "kit.h"
 #include "sim.h"
 
 static const char *opt_value(const char *arg, const char *name)
 {
 	size_t n = strlen(name);
 	return strncmp(arg, name, n) == 0 && arg[n] == '=' ? arg + n + 1 : NULL;
-}
-
-static int bad(const char *fmt, const char *v)
-{
-	fputs("sites_bench: ", stderr);
-	fprintf(stderr, fmt, v);
-	fputc('\n', stderr);
-	return 2;
 }
 
 static int parse_threads(const char *s, int *out, int max)
@@ -49,12 +42,12 @@ static int parse_plant(const char *v, struct ic_opts *o)
 	for (o->n_plant = 0; o->n_plant < IC_OPTS_PLANT_MAX; s = end + 1) {
 		double f = strtod(s, &end);
 		if (end == s || (*end && *end != ',') || !(f >= 0 && f < 1))
-			return bad("--plant must list fractions in [0, 1), not '%s'", v);
+			return ic_bad("--plant must list fractions in [0, 1), not '%s'", v);
 		o->plant[o->n_plant++] = f;
 		if (!*end)
 			return 0;
 	}
-	return bad("--plant takes at most %s fractions", "8");
+	return ic_bad("--plant takes at most %d fractions", IC_OPTS_PLANT_MAX);
 }
 
 /* One of our flags into o: 0 ok, 2 bad, -1 not ours. */
@@ -70,45 +63,45 @@ static int parse_one(const char *a, struct ic_opts *o, const char **sim_dir, con
 				o->counters = (enum ic_counters_mode)m;
 				return 0;
 			}
-		return bad("--counters must be auto, papi, sim or none, not '%s'", v);
+		return ic_bad("--counters must be auto, papi, sim or none, not '%s'", v);
 	}
 	if ((v = opt_value(a, "--threads"))) {
 		o->n_threads = parse_threads(v, o->threads, IC_OPTS_THREADS_MAX);
-		return o->n_threads > 0 ? 0 : bad("--threads must be a list of counts 1..256, not '%s'", v);
+		return o->n_threads > 0 ? 0 : ic_bad("--threads must be a list of counts 1..256, not '%s'", v);
 	}
 	if ((v = opt_value(a, "--modes"))) {
 		o->modes_private = strstr(v, "private") != NULL;
 		o->modes_shared = strstr(v, "shared") != NULL;
 		return o->modes_private || o->modes_shared ? 0
-			: bad("--modes must list private and/or shared, not '%s'", v);
+			: ic_bad("--modes must list private and/or shared, not '%s'", v);
 	}
 	if ((v = opt_value(a, "--sim-passes"))) {
 		unsigned long p = strtoul(v, &end, 10);
 		if (*v < '0' || *v > '9' || *end || p < 1 || p > 100000)
-			return bad("--sim-passes must be 1..100000, not '%s'", v);
+			return ic_bad("--sim-passes must be 1..100000, not '%s'", v);
 		o->sim_passes = (unsigned)p;
 		return 0;
 	}
 	if ((v = opt_value(a, "--layout-variant"))) {
 		if (!*v || strspn(v, "0123456789") != strlen(v) || strlen(v) > 9)
-			return bad("--layout-variant must be a whole number, not '%s'", v);
+			return ic_bad("--layout-variant must be a whole number, not '%s'", v);
 		o->layout_variant = v;
 		return 0;
 	}
 	if ((v = opt_value(a, "--process"))) {
 		long k = strtol(v, &end, 10);
 		if (*end || end == v || k < 0 || k > 1000000)
-			return bad("--process must be a whole number, not '%s'", v);
+			return ic_bad("--process must be a whole number, not '%s'", v);
 		o->process = v;
 		return 0;
 	}
 	if ((v = opt_value(a, "--sim-cache-dir"))) {
 		*sim_dir = v;
-		return *v ? 0 : bad("--sim-cache-dir: empty directory name%s", "");
+		return *v ? 0 : ic_bad("--sim-cache-dir: empty directory name");
 	}
 	if ((v = opt_value(a, "--run-list"))) {
 		o->run_list = v;
-		return *v ? 0 : bad("--run-list: empty file name%s", "");
+		return *v ? 0 : ic_bad("--run-list: empty file name");
 	}
 	if ((v = opt_value(a, "--plant")))
 		return parse_plant(v, o);
@@ -135,12 +128,10 @@ static int sim_cache_in(const char *dir, struct ic_opts *o)
 	char id[32];
 	struct stat st;
 
-	if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-		fprintf(stderr, "sites_bench: --sim-cache-dir: %s: %s\n", dir, strerror(errno));
-		return 2;
-	}
+	if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+		return ic_bad("--sim-cache-dir: %s: %s", dir, strerror(errno));
 	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || access(dir, W_OK) != 0)
-		return bad("--sim-cache-dir: %s: not a writable directory", dir);
+		return ic_bad("--sim-cache-dir: %s: not a writable directory", dir);
 	if (ic_sim_binary_id(id, sizeof(id)) != 0) {
 		fprintf(stderr, "sites_bench: cannot read this program (/proc/self/exe)\n");
 		return 1;
@@ -165,8 +156,10 @@ int ic_opts_parse(int *argc, char **argv, struct ic_opts *o)
 		rc = parse_one(argv[i], o, &sim_dir, &iters_from);
 		if (rc > 0)
 			return rc;
-		if (rc == 0)
+		if (rc == 0) {
+			argv[i] = NULL;   /* ours: not the library's */
 			continue;
+		}
 		if ((v = opt_value(argv[i], "--benchmark_filter")))
 			o->filter = v;
 		if ((v = opt_value(argv[i], "--benchmark_out")))
@@ -182,29 +175,23 @@ int ic_opts_parse(int *argc, char **argv, struct ic_opts *o)
 			if (end == v || (*end && strcmp(end, "s")))
 				min_time = 0.0;
 		}
-		argv[kept++] = argv[i];
 	}
-	*argc = kept;
-	argv[kept] = NULL;
 	/* The end time is written into a JSON file only. */
 	if (strcmp(out_format, "json") != 0)
 		o->bench_out = NULL;
 	if (o->sim_cache && sim_dir)
-		return bad("--sim-cache and --sim-cache-dir: give one of them%s", "");
+		return ic_bad("--sim-cache and --sim-cache-dir: give one of them");
 	if (sim_dir && (rc = sim_cache_in(sim_dir, o)) != 0)
 		return rc;
-	if (iters_from) {
-		char why[512];
-		if (!(o->iters = ic_gb_iters_load(iters_from, min_time, why, sizeof(why))))
-			return bad("--iterations-from: %s", why);
-		/* With fixed counts the library adds /iterations:N to the names
-		 * its filter would see: the cases apply the filter instead. */
-		kept = 1;
-		for (int i = 1; i < *argc; i++)
-			if (!opt_value(argv[i], "--benchmark_filter"))
-				argv[kept++] = argv[i];
-		*argc = kept;
-		argv[kept] = NULL;
-	}
+	char why[512];
+	if (iters_from && !(o->iters = ic_gb_iters_load(iters_from, min_time, why, sizeof(why))))
+		return ic_bad("--iterations-from: %s", why);
+	/* With fixed counts the library adds /iterations:N to the names its
+	 * filter would see: the cases apply the filter instead. */
+	for (int i = 1; i < *argc; i++)
+		if (argv[i] && !(o->iters && opt_value(argv[i], "--benchmark_filter")))
+			argv[kept++] = argv[i];
+	*argc = kept;
+	argv[kept] = NULL;
 	return 0;
 }

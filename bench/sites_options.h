@@ -28,7 +28,7 @@ struct ic_opts {
 	const char *filter;             /* --benchmark_filter, as given */
 	const char *bench_out;          /* --benchmark_out, when its format is JSON */
 	const char *process, *layout_variant;
-	struct ic_gb_iters *iters;      /* --iterations-from, loaded */
+	json_t *iters;                  /* --iterations-from, loaded (gb_iterations.h) */
 	enum ic_print print;
 	int sim_only;
 	char sim_cache_buf[4096];

@@ -12,7 +12,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
-#include <string>
 
 using benchmark::Counter;
 
@@ -31,30 +30,16 @@ benchmark::State &state_of(icb_state *st)
 	return *reinterpret_cast<benchmark::State *>(st);
 }
 
-benchmark::internal::Benchmark *bench_of(icb_bench *b)
-{
-	return reinterpret_cast<benchmark::internal::Benchmark *>(b);
-}
-
-icb_bench *handle_of(benchmark::internal::Benchmark *b)
-{
-	return reinterpret_cast<icb_bench *>(b);
-}
-
-const char *what_of(const std::exception_ptr &e)
-{
-	try {
-		std::rethrow_exception(e);
-	} catch (const std::exception &x) {
-		return x.what();
-	} catch (...) {
-		return "unknown exception";
-	}
-}
-
+// Inside a catch: "fn: what" on stderr.
 void report_failure(const char *fn)
 {
-	std::fprintf(stderr, "%s: %s\n", fn, what_of(std::current_exception()));
+	try {
+		throw;
+	} catch (const std::exception &x) {
+		std::fprintf(stderr, "%s: %s\n", fn, x.what());
+	} catch (...) {
+		std::fprintf(stderr, "%s: unknown exception\n", fn);
+	}
 }
 
 // For functions with no way to tell C they failed.
@@ -64,6 +49,17 @@ void report_failure(const char *fn)
 	std::abort();
 }
 
+// Runs f in such a function, fn being its name.
+template <class F>
+auto or_abort(const char *fn, F &&f) noexcept -> decltype(f())
+{
+	try {
+		return f();
+	} catch (...) {
+		abort_failure(fn);
+	}
+}
+
 // Run a builder call on b, passing NULL through and turning a failure into NULL.
 template <class F>
 icb_bench *build(const char *fn, icb_bench *b, F &&apply) noexcept
@@ -71,7 +67,7 @@ icb_bench *build(const char *fn, icb_bench *b, F &&apply) noexcept
 	if (!b)
 		return nullptr;
 	try {
-		apply(bench_of(b));
+		apply(reinterpret_cast<benchmark::internal::Benchmark *>(b));
 		return b;
 	} catch (...) {
 		report_failure(fn);
@@ -85,20 +81,13 @@ extern "C" {
 
 void icb_initialize(int *argc, char **argv) noexcept
 {
-	try {
-		benchmark::Initialize(argc, argv);
-	} catch (...) {
-		abort_failure("icb_initialize");
-	}
+	or_abort(__func__, [&] { benchmark::Initialize(argc, argv); });
 }
 
 int icb_report_unrecognized(int argc, char **argv) noexcept
 {
-	try {
-		return benchmark::ReportUnrecognizedArguments(argc, argv) ? 1 : 0;
-	} catch (...) {
-		abort_failure("icb_report_unrecognized");
-	}
+	return or_abort(__func__,
+			[&] { return benchmark::ReportUnrecognizedArguments(argc, argv) ? 1 : 0; });
 }
 
 icb_bench *icb_register(const char *name, icb_fn fn, void *arg) noexcept
@@ -112,63 +101,43 @@ icb_bench *icb_register(const char *name, icb_fn fn, void *arg) noexcept
 		auto run = [fn, arg](benchmark::State &st) {
 			fn(reinterpret_cast<icb_state *>(&st), arg);
 		};
-		return handle_of(benchmark::RegisterBenchmark(name, run));
+		return reinterpret_cast<icb_bench *>(benchmark::RegisterBenchmark(name, run));
 	} catch (...) {
 		report_failure("icb_register");
 		return nullptr;
 	}
 }
 
-icb_bench *icb_arg(icb_bench *b, int64_t x) noexcept
-{
-	return build("icb_arg", b, [x](auto *bm) { bm->Arg(x); });
-}
+// The builders that pass one value x on: C name, x's type, the call on the
+// library's benchmark.
+#define ICB_BUILDER(name, type, call)                                   \
+	icb_bench *name(icb_bench *b, type x) noexcept                 \
+	{                                                               \
+		return build(#name, b, [x](auto *bm) { bm->call; });   \
+	}
 
-icb_bench *icb_threads(icb_bench *b, int threads) noexcept
-{
-	return build("icb_threads", b, [threads](auto *bm) { bm->Threads(threads); });
-}
-
-icb_bench *icb_repetitions(icb_bench *b, int n) noexcept
-{
-	return build("icb_repetitions", b, [n](auto *bm) { bm->Repetitions(n); });
-}
-
-icb_bench *icb_min_time(icb_bench *b, double seconds) noexcept
-{
-	return build("icb_min_time", b, [seconds](auto *bm) { bm->MinTime(seconds); });
-}
-
-icb_bench *icb_iterations(icb_bench *b, int64_t n) noexcept
-{
-	return build("icb_iterations", b, [n](auto *bm) { bm->Iterations(n); });
-}
+ICB_BUILDER(icb_arg, int64_t, Arg(x))
+ICB_BUILDER(icb_threads, int, Threads(x))
+ICB_BUILDER(icb_repetitions, int, Repetitions(x))
+ICB_BUILDER(icb_min_time, double, MinTime(x))
+ICB_BUILDER(icb_iterations, int64_t, Iterations(x))
+ICB_BUILDER(icb_report_aggregates_only, int, ReportAggregatesOnly(x != 0))
 
 icb_bench *icb_time_unit(icb_bench *b, enum icb_time_unit unit) noexcept
 {
-	benchmark::TimeUnit u;
+	static const benchmark::TimeUnit units[] = { benchmark::kNanosecond, benchmark::kMicrosecond,
+						      benchmark::kMillisecond, benchmark::kSecond };
 
-	switch (unit) {
-	case ICB_NS: u = benchmark::kNanosecond; break;
-	case ICB_US: u = benchmark::kMicrosecond; break;
-	case ICB_MS: u = benchmark::kMillisecond; break;
-	case ICB_S: u = benchmark::kSecond; break;
-	default:
+	if (static_cast<unsigned>(unit) > ICB_S) {
 		std::fprintf(stderr, "icb_time_unit: unknown unit %d\n", static_cast<int>(unit));
 		return nullptr;
 	}
-	return build("icb_time_unit", b, [u](auto *bm) { bm->Unit(u); });
+	return build("icb_time_unit", b, [u = units[unit]](auto *bm) { bm->Unit(u); });
 }
 
 icb_bench *icb_use_real_time(icb_bench *b) noexcept
 {
 	return build("icb_use_real_time", b, [](auto *bm) { bm->UseRealTime(); });
-}
-
-icb_bench *icb_report_aggregates_only(icb_bench *b, int only) noexcept
-{
-	return build("icb_report_aggregates_only", b,
-		     [only](auto *bm) { bm->ReportAggregatesOnly(only != 0); });
 }
 
 size_t icb_run_specified(void) noexcept
@@ -183,20 +152,12 @@ size_t icb_run_specified(void) noexcept
 
 void icb_shutdown(void) noexcept
 {
-	try {
-		benchmark::Shutdown();
-	} catch (...) {
-		abort_failure("icb_shutdown");
-	}
+	or_abort(__func__, [&] { benchmark::Shutdown(); });
 }
 
 void icb_add_context(const char *key, const char *value) noexcept
 {
-	try {
-		benchmark::AddCustomContext(key, value);
-	} catch (...) {
-		abort_failure("icb_add_context");
-	}
+	or_abort(__func__, [&] { benchmark::AddCustomContext(key, value); });
 }
 
 // The first and last calls synchronise threads and start or stop timers;
@@ -232,59 +193,36 @@ int64_t icb_iterations_done(icb_state *st) noexcept
 
 void icb_set_items_processed(icb_state *st, int64_t n) noexcept
 {
-	try {
-		state_of(st).SetItemsProcessed(n);
-	} catch (...) {
-		abort_failure("icb_set_items_processed");
-	}
+	or_abort(__func__, [&] { state_of(st).SetItemsProcessed(n); });
 }
 
 void icb_counter_set(icb_state *st, const char *name, double value, unsigned flags) noexcept
 {
-	try {
-		// Through int: Flags holds ints (kInvert is INT_MIN), and bit 31 set in an
-		// unsigned is above INT_MAX.
-		state_of(st).counters[name] =
-			Counter(value, static_cast<Counter::Flags>(static_cast<int>(flags)));
-	} catch (...) {
-		abort_failure("icb_counter_set");
-	}
+	// Through int: Flags holds ints (kInvert is INT_MIN), and bit 31 set in an
+	// unsigned is above INT_MAX.
+	or_abort(__func__, [&] {
+		state_of(st).counters[name] = Counter(value, static_cast<Counter::Flags>(static_cast<int>(flags)));
+	});
 }
 
 void icb_skip_with_error(icb_state *st, const char *msg) noexcept
 {
-	try {
-		state_of(st).SkipWithError(msg);
-	} catch (...) {
-		abort_failure("icb_skip_with_error");
-	}
+	or_abort(__func__, [&] { state_of(st).SkipWithError(msg); });
 }
 
 void icb_pause_timing(icb_state *st) noexcept
 {
-	try {
-		state_of(st).PauseTiming();
-	} catch (...) {
-		abort_failure("icb_pause_timing");
-	}
+	or_abort(__func__, [&] { state_of(st).PauseTiming(); });
 }
 
 void icb_resume_timing(icb_state *st) noexcept
 {
-	try {
-		state_of(st).ResumeTiming();
-	} catch (...) {
-		abort_failure("icb_resume_timing");
-	}
+	or_abort(__func__, [&] { state_of(st).ResumeTiming(); });
 }
 
 void icb_set_label(icb_state *st, const char *label) noexcept
 {
-	try {
-		state_of(st).SetLabel(label);
-	} catch (...) {
-		abort_failure("icb_set_label");
-	}
+	or_abort(__func__, [&] { state_of(st).SetLabel(label); });
 }
 
 } // extern "C"

@@ -8,22 +8,8 @@
  *
  * A benchmark is a C function called once per run (and once per thread of a
  * threaded run) with the run's state. Its timed loop stays in C and crosses
- * into the library once per batch of n items:
- *
- *	static void bm(icb_state *st, void *arg)
- *	{
- *		while (icb_keep_running_batch(st, BATCH))
- *			for (int64_t i = 0; i < BATCH; i++)
- *				work(arg, i);
- *		icb_set_items_processed(st, icb_iterations_done(st));
- *	}
- *
- *	icb_initialize(&argc, argv);
- *	if (icb_report_unrecognized(argc, argv))
- *		return 2;
- *	icb_threads(icb_register("q/tail", bm, &ctx), 2);
- *	icb_run_specified();
- *	icb_shutdown();
+ * into the library once per batch of n items; queue_microbench.c is the
+ * smallest whole program.
  *
  * Strings (names, labels, errors, counter names, context) may hold quotes,
  * backslashes, \b \f \n \r and \t: 1.7.1's JSON reporter escapes those
