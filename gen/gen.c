@@ -29,11 +29,8 @@
  * Same arguments, byte-identical files; each file is written under a
  * temporary name and renamed, so a build never sees half a file, and kept
  * as it was when its bytes did not change. Bad input is reported before
- * anything is written: one line on stderr, exit 2. gen_options.c reads the
- * arguments, gen_site.c writes a site's code; here, the files that hold
- * the sites: the series' sites_<i>.c (chain callers or scatter site
- * functions), a point's point.c (its pass in the point's order, a chain
- * point's tail caller) and manifest.txt.
+ * anything is written: one line on stderr, exit 2. gen.h says which of
+ * gen's files does what.
  */
 #include <errno.h>
 #include <inttypes.h>

@@ -120,17 +120,17 @@ struct gen_op_sig {
 };
 
 enum { GEN_HEAD, GEN_TAIL, GEN_DEQUEUE, GEN_DEQUEUE_TAIL, GEN_INSERT, GEN_APPEND, GEN_UNLINK, GEN_PURGE };
-static const struct gen_op_sig gen_op_sigs[] = {
-	[GEN_HEAD] = { "queue_head", "void", "struct ic_queue *q, struct ic_node *n", "q, n" },
-	[GEN_TAIL] = { "queue_tail", "void", "struct ic_queue *q, struct ic_node *n", "q, n" },
+static const struct gen_op_sig gen_op_sigs[] = {   /* ret as a declaration spells it */
+	[GEN_HEAD] = { "queue_head", "void ", "struct ic_queue *q, struct ic_node *n", "q, n" },
+	[GEN_TAIL] = { "queue_tail", "void ", "struct ic_queue *q, struct ic_node *n", "q, n" },
 	[GEN_DEQUEUE] = { "dequeue", "struct ic_node *", "struct ic_queue *q", "q" },
 	[GEN_DEQUEUE_TAIL] = { "dequeue_tail", "struct ic_node *", "struct ic_queue *q", "q" },
-	[GEN_INSERT] = { "insert", "void", "struct ic_queue *q, struct ic_node *old, struct ic_node *n",
+	[GEN_INSERT] = { "insert", "void ", "struct ic_queue *q, struct ic_node *old, struct ic_node *n",
 			 "q, old, n" },
-	[GEN_APPEND] = { "append", "void", "struct ic_queue *q, struct ic_node *old, struct ic_node *n",
+	[GEN_APPEND] = { "append", "void ", "struct ic_queue *q, struct ic_node *old, struct ic_node *n",
 			 "q, old, n" },
-	[GEN_UNLINK] = { "unlink", "void", "struct ic_queue *q, struct ic_node *n", "q, n" },
-	[GEN_PURGE] = { "purge", "size_t", "struct ic_queue *q, struct ic_node **out", "q, out" },
+	[GEN_UNLINK] = { "unlink", "void ", "struct ic_queue *q, struct ic_node *n", "q, n" },
+	[GEN_PURGE] = { "purge", "size_t ", "struct ic_queue *q, struct ic_node **out", "q, out" },
 };
 
 /* The two queue operations of each site kind, in order. */
@@ -171,11 +171,10 @@ void gen_clones(FILE *f, const struct gen_args *a, uint32_t k)
 	}
 	for (unsigned i = 0; i < IC_POINT_OPS_PER_SITE; i++) {
 		const struct gen_op_sig *sig = &gen_op_sigs[gen_kind_ops[gen_site_kind(a, k)][i]];
-		int ptr = sig->ret[strlen(sig->ret) - 1] == '*';
 
-		fprintf(f, "\nstatic IC_CLONE_ATTR %s%s%s(%s)\n{\n\t%sic_%s_inline(%s);\n}\n",
-			sig->ret, ptr ? "" : " ", gen_call(a, k, sig->op, name, sizeof name),
-			sig->params, strcmp(sig->ret, "void") ? "return " : "", sig->op, sig->args);
+		fprintf(f, "\nstatic IC_CLONE_ATTR %s%s(%s)\n{\n\t%sic_%s_inline(%s);\n}\n", sig->ret,
+			gen_call(a, k, sig->op, name, sizeof name), sig->params,
+			strcmp(sig->ret, "void ") ? "return " : "", sig->op, sig->args);
 	}
 }
 

@@ -151,16 +151,6 @@ static const char *ly_function(Elf *elf, Elf_Scn *scn, const char *path, size_t 
 	return name && strncmp(name, ".text.", 6) == 0 ? name : NULL;
 }
 
-static size_t ly_count_functions(Elf *elf, const char *path, size_t shstrndx)
-{
-	Elf_Scn *scn = NULL;
-	size_t n = 0;
-
-	while ((scn = elf_nextscn(elf, scn)) != NULL)
-		n += ly_function(elf, scn, path, shstrndx) != NULL;
-	return n;
-}
-
 /* One translation unit: a gap, then each function section with its gap,
  * then whatever else the object holds in .text*. A unit of more functions
  * than LY_FN_GAPS_MAX (a scatter point's one function per site, a clone's
@@ -170,7 +160,7 @@ static void ly_object(FILE *out, const char *path, uint64_t *state)
 {
 	int fd = open(path, O_RDONLY);
 	const char *tail = ly_object_tail(path);
-	size_t shstrndx, nfn;
+	size_t shstrndx, nfn = 0;
 	Elf_Scn *scn = NULL;
 	Elf *elf;
 
@@ -182,7 +172,8 @@ static void ly_object(FILE *out, const char *path, uint64_t *state)
 	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
 		ly_elf_fail(path, "no section headers");
 	fprintf(out, "    /* %s */\n    . += %u;\n", tail, LY_TU_STEP * ly_below(state, LY_TU_STEPS));
-	nfn = ly_count_functions(elf, path, shstrndx);
+	while ((scn = elf_nextscn(elf, scn)) != NULL)
+		nfn += ly_function(elf, scn, path, shstrndx) != NULL;
 	if (nfn == 0)
 		ic_die(LY_EXIT_USAGE, "%s: no .text.* sections (not built with -ffunction-sections?)", path);
 	while (nfn <= LY_FN_GAPS_MAX && (scn = elf_nextscn(elf, scn)) != NULL) {
