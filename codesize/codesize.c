@@ -277,18 +277,6 @@ static uint32_t cs_load(const char *path)
 	return (uint32_t)cs_nobjs++;
 }
 
-/* 1 the first time path's object is asked for its proof of no lock (the
- * nolock forms), 0 after: a series object serves many points. */
-static int cs_lock_proof_first(const char *path)
-{
-	uint32_t i = cs_load(path);   /* may move cs_objs */
-	struct cs_obj *o = &cs_objs[i];
-	int first = !o->lock_free;
-
-	o->lock_free = 1;
-	return first;
-}
-
 /* A point's accounting: the code its pass reaches, the calls it makes to
  * queue operations (or a body's function, or clone's copies), and its site
  * functions, told apart by their names (point_name.h). */
@@ -340,45 +328,35 @@ static int cs_queue_op_form(const char *name)
 	return -1;
 }
 
-/* Is name a clone site's own copy, <prefix>_k<k>_<op> (op the body's name
- * for a body's point), or a part gcc split off one (.cold)? */
-static int cs_is_clone_of(const char *name, const struct cs_point *pt, const char *prefix)
+/* name past "<prefix><infix><digits>", or NULL when it does not start so. */
+static const char *cs_numbered(const char *name, const char *prefix, const char *infix)
 {
-	size_t plen = strlen(prefix), digits;
-	const char *p;
+	size_t plen = strlen(prefix), ilen = strlen(infix), digits;
 
-	if (!name || strncmp(name, prefix, plen) != 0 || strncmp(name + plen, "_k", 2) != 0)
-		return 0;
-	p = name + plen + 2;
-	digits = strspn(p, "0123456789");
-	if (!digits || p[digits] != '_')
-		return 0;
-	p += digits + 1;
-	return pt->id.body ? cs_word(p, &pt->id.body, 1) >= 0 : cs_word(p, cs_ops, CS_NOPS) >= 0;
+	if (!name || strncmp(name, prefix, plen) != 0 || strncmp(name + plen, infix, ilen) != 0)
+		return NULL;
+	name += plen + ilen;
+	digits = strspn(name, "0123456789");
+	return digits ? name + digits : NULL;
 }
 
-/* The series' copies, or the point's own (its tail caller's, point.c). */
-static int cs_is_clone(const char *name, const struct cs_point *pt)
+/* Under the series' prefix or the point's own (its tail caller's, point.c),
+ * is name (clone set) a clone site's own copy, <prefix>_k<k>_<op> (op the
+ * body's name for a body's point), or a part gcc split off one (.cold); or
+ * (clone 0) a site function, <prefix>_site_<k> or <prefix>_caller_<j>? */
+static int cs_is_named(const char *name, const struct cs_point *pt, int clone)
 {
-	return cs_is_clone_of(name, pt, pt->sprefix) || cs_is_clone_of(name, pt, pt->prefix);
-}
+	for (int i = 0; i < 2; i++) {
+		const char *prefix = i ? pt->prefix : pt->sprefix, *p;
 
-/* Is name <prefix>_site_<k> or <prefix>_caller_<j>? */
-static int cs_is_site_function(const char *name, const char *prefix)
-{
-	size_t plen = strlen(prefix);
-	const char *p;
-
-	if (!name || strncmp(name, prefix, plen) != 0)
-		return 0;
-	p = name + plen;
-	if (strncmp(p, "_site_", 6) == 0)
-		p += 6;
-	else if (strncmp(p, "_caller_", 8) == 0)
-		p += 8;
-	else
-		return 0;
-	return *p && strspn(p, "0123456789") == strlen(p);
+		if (clone && (p = cs_numbered(name, prefix, "_k")) && *p == '_' &&
+		    (pt->id.body ? cs_word(p + 1, &pt->id.body, 1) : cs_word(p + 1, cs_ops, CS_NOPS)) >= 0)
+			return 1;
+		if (!clone && (((p = cs_numbered(name, prefix, "_site_")) && !*p) ||
+			       ((p = cs_numbered(name, prefix, "_caller_")) && !*p)))
+			return 1;
+	}
+	return 0;
 }
 
 static void cs_wrong(struct cs_point *pt, const char *fmt, const char *name)
@@ -397,7 +375,7 @@ static void cs_count_relocs(struct cs_point *pt, uint32_t obj, const struct cs_s
 {
 	/* A hint copy's own calls (purge's dequeue) are not the sites'. */
 	int from_copy = cs_queue_op_form(s->fn) >= 0;
-	int from_clone = cs_is_clone(s->fn, pt);
+	int from_clone = cs_is_named(s->fn, pt, 1);
 
 	for (size_t i = 0; i < s->nrel; i++) {
 		const struct cs_reloc *r = &s->rel[i];
@@ -416,7 +394,7 @@ static void cs_count_relocs(struct cs_point *pt, uint32_t obj, const struct cs_s
 			if (!pt->first_call[0])
 				snprintf(pt->first_call, sizeof pt->first_call, "%s", name);
 			pt->queue_calls++;
-		} else if (pt->id.form == IC_FORM_CLONE && cs_is_clone(name, pt)) {
+		} else if (pt->id.form == IC_FORM_CLONE && cs_is_named(name, pt, 1)) {
 			if (from_clone) {
 				/* A copy and its own split-off part (.cold) jump between them. */
 				if (cs_same_function(name, s->fn, strcspn(s->fn, ".")))
@@ -522,25 +500,20 @@ static void cs_scan_point(struct cs_point *pt)
 			continue;
 		seen[base[at.obj] + at.shndx] = 1;
 		if (s->code) {
-			const char *fn = s->fn;
-
 			pt->footprint += s->size;
-			if (fn && (cs_is_site_function(fn, pt->prefix) || cs_is_site_function(fn, pt->sprefix)))
-				pt->functions++;
+			pt->functions += cs_is_named(s->fn, pt, 0);
 			cs_count_relocs(pt, obj[at.obj], s);
 		}
 		for (size_t i = 0; i < s->nrel; i++) {
 			const struct cs_reloc *r = &s->rel[i];
-			struct cs_def key = { r->name, 0, 0 }, *hit;
+			struct cs_def key = { r->name, 0, 0 }, *hit = NULL;
 
-			if (r->shndx) {
-				stack = cs_grow(stack, &scap, nstack + 1, sizeof *stack);
-				stack[nstack++] = (struct cs_def){ NULL, at.obj, r->shndx };
-			} else if (r->global && r->name &&
-				   (hit = bsearch(&key, defs, ndefs, sizeof *defs, cs_def_cmp))) {
-				stack = cs_grow(stack, &scap, nstack + 1, sizeof *stack);
-				stack[nstack++] = *hit;
-			}
+			if (!r->shndx && r->global && r->name)
+				hit = bsearch(&key, defs, ndefs, sizeof *defs, cs_def_cmp);
+			if (!r->shndx && !hit)
+				continue;
+			stack = cs_grow(stack, &scap, nstack + 1, sizeof *stack);
+			stack[nstack++] = hit ? *hit : (struct cs_def){ NULL, at.obj, r->shndx };
 		}
 	}
 	free(stack);
@@ -619,40 +592,39 @@ static void cs_parse_spec(const char *spec, const char *body, struct ic_point_id
 }
 
 /* @FILE arguments become the file's lines, one argument each (empty lines
- * dropped); *owned gets the files' texts, for freeing. */
-static char **cs_expand_args(int argc, char **argv, int *nargc, char ***owned)
+ * dropped); every argument a copy of its own, for one way to free them. */
+static char **cs_expand_args(int argc, char **argv, int *nargc)
 {
-	char **out = NULL, **own = NULL;
-	size_t n = 0, cap = 0, nown = 0, owncap = 0, len;
+	char **out = NULL, *line = NULL;
+	size_t n = 0, cap = 0, lcap = 0;
+	ssize_t len;
 
 	for (int i = 0; i < argc; i++) {
-		char *text, *save = NULL;
+		FILE *f;
 
 		if (i == 0 || argv[i][0] != '@') {
-			out = cs_grow(out, &cap, n + 2, sizeof *out);
-			out[n++] = argv[i];
+			out = cs_grow(out, &cap, n + 1, sizeof *out);
+			out[n++] = ic_xalloc(strdup(argv[i]));
 			continue;
 		}
-		text = ic_read_path(argv[i] + 1, &len);
-		if (!text)
+		if (!(f = fopen(argv[i] + 1, "r")))
 			ic_die(CS_EXIT_USAGE, "%s: %s", argv[i], strerror(errno));
-		own = cs_grow(own, &owncap, nown + 2, sizeof *own);
-		own[nown++] = text;
-		for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-			len = strlen(line);
-			while (len > 0 && line[len - 1] == '\r')
+		while ((len = getline(&line, &lcap, f)) >= 0) {
+			while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
 				line[--len] = '\0';
-			out = cs_grow(out, &cap, n + 2, sizeof *out);
-			if (len > 0)
-				out[n++] = line;
+			if (len == 0)
+				continue;
+			out = cs_grow(out, &cap, n + 1, sizeof *out);
+			out[n++] = ic_xalloc(strdup(line));
 		}
+		if (ferror(f))
+			ic_die(CS_EXIT_USAGE, "%s: %s", argv[i], strerror(errno));
+		fclose(f);
 	}
+	free(line);
 	out = cs_grow(out, &cap, n + 1, sizeof *out);
 	out[n] = NULL;
-	own = cs_grow(own, &owncap, nown + 1, sizeof *own);
-	own[nown] = NULL;
 	*nargc = (int)n;
-	*owned = own;
 	return out;
 }
 
@@ -805,15 +777,10 @@ static void cs_prove_lock_free(const struct cs_point *pt, const char *objdump, c
 			WIFEXITED(status) ? WEXITSTATUS(status) : -1, ic_form_names[pt->id.form]);
 }
 
+/* Any total order serves to count the distinct targets (no padding). */
 static int cs_target_cmp(const void *a, const void *b)
 {
-	const struct cs_target *x = a, *y = b;
-
-	if (x->obj != y->obj)
-		return x->obj < y->obj ? -1 : 1;
-	if (x->shndx != y->shndx)
-		return x->shndx < y->shndx ? -1 : 1;
-	return x->value < y->value ? -1 : x->value > y->value;
+	return memcmp(a, b, sizeof(struct cs_target));
 }
 
 /* What the point's form promises (codesize.c's comment), from what its objects call. */
@@ -861,9 +828,16 @@ static void cs_prove_objects(const struct cs_point *pt, const char *objdump)
 {
 	if (pt->id.form != IC_FORM_INLINE_NOLOCK && pt->id.form != IC_FORM_EXTERN_NOLOCK)
 		return;
-	for (size_t j = 0; j < pt->nobjs; j++)
-		if (cs_lock_proof_first(pt->objs[j]))
+	/* Once per object: a series object serves many points. */
+	for (size_t j = 0; j < pt->nobjs; j++) {
+		uint32_t i = cs_load(pt->objs[j]);   /* may move cs_objs */
+		struct cs_obj *o = &cs_objs[i];
+
+		if (!o->lock_free) {
+			o->lock_free = 1;
 			cs_prove_lock_free(pt, objdump, pt->objs[j]);
+		}
+	}
 }
 
 
@@ -944,13 +918,13 @@ static void cs_write(const struct cs_run *run)
 int main(int argc, char **argv)
 {
 	struct cs_run run = { .objdump = "objdump" };
-	char **args, **owned;
+	char **args;
 	int nargs;
 
 	ic_prog = argc > 0 && argv[0][0] ? argv[0] : "codesize";
 	if (strrchr(ic_prog, '/'))
 		ic_prog = strrchr(ic_prog, '/') + 1;
-	args = cs_expand_args(argc, argv, &nargs, &owned);
+	args = cs_expand_args(argc, argv, &nargs);
 	cs_parse_args(nargs, args, &run);
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		ic_die(1, "libelf: %s", elf_errmsg(-1));
@@ -966,9 +940,8 @@ int main(int argc, char **argv)
 		free(run.pts[i].targets);
 	}
 	free(run.pts);
-	for (char **p = owned; *p; p++)
+	for (char **p = args; *p; p++)
 		free(*p);
-	free(owned);
 	free(args);
 	return 0;
 }
