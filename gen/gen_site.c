@@ -1,6 +1,6 @@
-/* One call site's code: its constant, its filler block, the queue
+/* The sites' code: each site's constant, its filler block, the queue
  * operations (or the body's function) it calls in its form, and clone's
- * own copies of them; the locals and epilogue of a function of sites.
+ * own copies of them; the function that holds them (gen.h).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -31,7 +31,10 @@ static enum ic_op gen_site_kind(const struct gen_args *a, uint32_t k)
 	return a->id.op == IC_OP_MIXED ? (enum ic_op)(k % 5) : a->id.op;
 }
 
-unsigned gen_site_uses(const struct gen_args *a, uint32_t k)
+/* What a site touches, so a function declares only its locals. */
+enum { GEN_USES_Q = 1, GEN_USES_ANCHOR = 2, GEN_USES_SCRATCH = 4, GEN_USES_BODY = 8 };
+
+static unsigned gen_site_uses(const struct gen_args *a, uint32_t k)
 {
 	enum ic_op kind = gen_site_kind(a, k);
 
@@ -48,7 +51,7 @@ unsigned gen_site_uses(const struct gen_args *a, uint32_t k)
 /* A function's locals; acc is ctx->acc in a register, stored back at the
  * end (gen_epilogue), so a mark is one register add, no load or store; a
  * body's values go to sink, ctx->sink the same way. */
-void gen_locals(FILE *f, const struct gen_args *a, unsigned uses)
+static void gen_locals(FILE *f, const struct gen_args *a, unsigned uses)
 {
 	if (uses & GEN_USES_BODY) {
 		fputs("\tstruct ic_body_state *b = ctx->body;\n\tuint64_t sink = ctx->sink;\n"
@@ -66,7 +69,7 @@ void gen_locals(FILE *f, const struct gen_args *a, unsigned uses)
 	fputs("\tuint64_t acc = ctx->acc;\n", f);
 }
 
-void gen_epilogue(FILE *f, const struct gen_args *a)
+static void gen_epilogue(FILE *f, const struct gen_args *a)
 {
 	if (a->id.form != IC_FORM_MARK)
 		fputs(a->body_path ? "\tctx->sink = sink;\n" : "\tctx->node = n;\n", f);
@@ -158,7 +161,7 @@ static const char *gen_call(const struct gen_args *a, uint32_t k, const char *op
 }
 
 /* clone: site k's own out-of-line copies of its operations. */
-void gen_clones(FILE *f, const struct gen_args *a, uint32_t k)
+static void gen_clones(FILE *f, const struct gen_args *a, uint32_t k)
 {
 	char name[320];
 
@@ -185,7 +188,7 @@ void gen_clones(FILE *f, const struct gen_args *a, uint32_t k)
  * private scratch queue, its head as the anchor: on a shared q another
  * thread's dequeue could take n (or an anchor) between insert and unlink,
  * and dequeue/dequeue_tail in any walk order would reach a fixed anchor. */
-void gen_site(FILE *f, const struct gen_args *a, uint32_t k)
+static void gen_site(FILE *f, const struct gen_args *a, uint32_t k)
 {
 	enum ic_op kind = gen_site_kind(a, k);
 	const char *q = a->id.op == IC_OP_MIXED && kind >= IC_OP_INSERT_UNLINK ? "s" : "q";
@@ -219,6 +222,30 @@ void gen_site(FILE *f, const struct gen_args *a, uint32_t k)
 	}
 mark:
 	fprintf(f, "\tIC_SITE_MARK(ctx, acc, %" PRIu32 ", 0x%08" PRIx32 ");\n", k, gen_site_const(k));
+}
+
+void gen_function(FILE *f, const struct gen_args *a, uint32_t j, uint32_t k0, uint32_t k1)
+{
+	int chain = a->id.layout != IC_LAYOUT_SCATTER;
+	unsigned uses = 0;
+
+	for (uint32_t k = k0; k < k1; k++) {
+		uses |= gen_site_uses(a, k);
+		gen_clones(f, a, k);
+	}
+	fprintf(f, "\n__attribute__((noinline)) void %s_%s_%" PRIu32 "(struct ic_site_ctx *ctx)\n{\n",
+		a->cur, chain ? "caller" : "site", j);
+	gen_locals(f, a, uses);
+	for (uint32_t k = k0; k < k1; k++) {
+		if (chain)
+			fprintf(f, "\n\t/* site %" PRIu32 " */\n", k);
+		else
+			fputc('\n', f);
+		gen_site(f, a, k);
+	}
+	if (chain)
+		fputc('\n', f);
+	gen_epilogue(f, a);
 }
 
 uint64_t gen_acc_per_pass(const struct gen_args *a)
