@@ -154,45 +154,6 @@ struct cs_symtab {
 	size_t strndx, n;
 };
 
-/* Each section's size, whether it is code and the function its name says
- * it holds; the symbol table. */
-static void cs_read_sections(struct cs_obj *o, const char *path, size_t shstrndx,
-			     struct cs_symtab *st)
-{
-	Elf_Scn *scn = NULL;
-
-	while ((scn = elf_nextscn(o->elf, scn)) != NULL) {
-		GElf_Shdr sh;
-		size_t idx = elf_ndxscn(scn);
-
-		if (!gelf_getshdr(scn, &sh))
-			cs_elf_fail(path, "bad section header");
-		o->secs[idx].size = sh.sh_type == SHT_NOBITS ? 0 : sh.sh_size;
-		if ((sh.sh_flags & SHF_EXECINSTR) && (sh.sh_flags & SHF_ALLOC)) {
-			o->secs[idx].code = 1;
-			o->secs[idx].size = sh.sh_size;
-			o->secs[idx].fn = cs_section_function(elf_strptr(o->elf, shstrndx, sh.sh_name));
-		}
-		if (sh.sh_type == SHT_SYMTAB) {
-			st->data = elf_getdata(scn, NULL);
-			st->strndx = sh.sh_link;
-			st->n = sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
-		}
-	}
-	if (!st->data)
-		ic_die(CS_EXIT_USAGE, "%s: no symbol table", path);
-	/* A function symbol names its section better than the section name. */
-	for (size_t i = 0; i < st->n; i++) {
-		GElf_Sym sym;
-
-		if (!gelf_getsym(st->data, (int)i, &sym))
-			cs_elf_fail(path, "bad symbol");
-		if (GELF_ST_TYPE(sym.st_info) == STT_FUNC && sym.st_shndx != SHN_UNDEF &&
-		    sym.st_shndx < o->shnum && sym.st_value == 0 && o->secs[sym.st_shndx].code)
-			o->secs[sym.st_shndx].fn = elf_strptr(o->elf, st->strndx, sym.st_name);
-	}
-}
-
 /* The relocations of one SHT_REL(A) section, onto the section they apply to. */
 static void cs_read_relocs(struct cs_obj *o, const char *path, Elf_Scn *scn, const GElf_Shdr *sh,
 			   const struct cs_symtab *st)
@@ -265,7 +226,38 @@ static uint32_t cs_load(const char *path)
 		cs_elf_fail(path, "cannot read");
 	close(fd);
 	o->secs = ic_xalloc(calloc(o->shnum ? o->shnum : 1, sizeof *o->secs));
-	cs_read_sections(o, path, shstrndx, &st);
+	/* Each section's size, whether it is code and the function its name says
+	 * it holds; the symbol table. */
+	while ((scn = elf_nextscn(o->elf, scn)) != NULL) {
+		GElf_Shdr sh;
+		size_t idx = elf_ndxscn(scn);
+
+		if (!gelf_getshdr(scn, &sh))
+			cs_elf_fail(path, "bad section header");
+		o->secs[idx].size = sh.sh_type == SHT_NOBITS ? 0 : sh.sh_size;
+		if ((sh.sh_flags & SHF_EXECINSTR) && (sh.sh_flags & SHF_ALLOC)) {
+			o->secs[idx].code = 1;
+			o->secs[idx].size = sh.sh_size;
+			o->secs[idx].fn = cs_section_function(elf_strptr(o->elf, shstrndx, sh.sh_name));
+		}
+		if (sh.sh_type == SHT_SYMTAB) {
+			st.data = elf_getdata(scn, NULL);
+			st.strndx = sh.sh_link;
+			st.n = sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
+		}
+	}
+	if (!st.data)
+		ic_die(CS_EXIT_USAGE, "%s: no symbol table", path);
+	/* A function symbol names its section better than the section name. */
+	for (size_t i = 0; i < st.n; i++) {
+		GElf_Sym sym;
+
+		if (!gelf_getsym(st.data, (int)i, &sym))
+			cs_elf_fail(path, "bad symbol");
+		if (GELF_ST_TYPE(sym.st_info) == STT_FUNC && sym.st_shndx != SHN_UNDEF &&
+		    sym.st_shndx < o->shnum && sym.st_value == 0 && o->secs[sym.st_shndx].code)
+			o->secs[sym.st_shndx].fn = elf_strptr(o->elf, st.strndx, sym.st_name);
+	}
 	while ((scn = elf_nextscn(o->elf, scn)) != NULL) {
 		GElf_Shdr sh;
 

@@ -81,7 +81,7 @@ static char **ly_read_args(const char *path, size_t *nobjs)
 	char **objs = NULL, *line = NULL;
 	size_t cap = 0, n = 0, npts = 0, mine = 0;   /* mine: the last point's objects */
 	ssize_t len;
-	int want_spec = 0, skip = 0;
+	int skip = 0;   /* the next line is a spec, or --body's NAME */
 
 	if (!f)
 		ic_die(LY_EXIT_USAGE, "%s: %s", path, strerror(errno));
@@ -91,16 +91,16 @@ static char **ly_read_args(const char *path, size_t *nobjs)
 			line[--len] = '\0';
 		if (len == 0)
 			continue;
-		if (len > 0 && (skip || want_spec)) {
-			skip = want_spec = 0;
+		if (len > 0 && skip) {
+			skip = 0;
 		} else if (len < 0 || strcmp(line, "--point") == 0) {
-			if (npts && (want_spec || !mine))
+			if (npts && (skip || !mine))
 				ic_die(LY_EXIT_USAGE, "%s: point %zu has no spec or no objects", path, npts);
 			if (len < 0)
 				break;
 			npts++;
 			mine = 0;
-			want_spec = 1;
+			skip = 1;
 		} else if (npts == 0 && strcmp(line, "--body") == 0) {
 			skip = 1;
 		} else if (npts == 0) {
