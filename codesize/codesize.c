@@ -832,16 +832,9 @@ static void cs_prove_objects(const struct cs_point *pt, const char *objdump)
 	}
 }
 
-
 /* The CSV: a row per point, in the order given, and per group (form, op,
- * layout, order, filler) the bytes of code per site. */
-static int cs_same_group(const struct ic_point_id *a, const struct ic_point_id *b)
-{
-	return a->form == b->form && a->op == b->op && !a->body == !b->body && a->layout == b->layout &&
-	       a->order == b->order && a->filler == b->filler;
-}
-
-/* Least-squares slope of footprint over sites in pt's group; 0 if one N. */
+ * layout, order, filler) the bytes of code per site: the least-squares
+ * slope of footprint over sites in pt's group; 0 if one N. */
 static int cs_group_slope(const struct cs_run *run, const struct cs_point *pt, double *slope)
 {
 	double sx = 0, sy = 0, sxx = 0, sxy = 0, n = 0, x0 = pt->id.sites;
@@ -851,7 +844,8 @@ static int cs_group_slope(const struct cs_run *run, const struct cs_point *pt, d
 		const struct cs_point *q = &run->pts[i];
 		double x = q->id.sites, y = (double)q->footprint;
 
-		if (!cs_same_group(&q->id, &pt->id))
+		if (q->id.form != pt->id.form || q->id.op != pt->id.op || !q->id.body != !pt->id.body ||
+		    q->id.layout != pt->id.layout || q->id.order != pt->id.order || q->id.filler != pt->id.filler)
 			continue;
 		spread |= q->id.sites != pt->id.sites;
 		x -= x0;   /* centred, for precision */
