@@ -34,7 +34,8 @@ struct gen_args {
 };
 
 /* gen_options.c: the arguments, every one checked; bad input is one line
- * on stderr (ic_die, common/kit.h) and exit 2, before anything is written. */
+ * on stderr naming the option (ic_die, common/kit.h) and exit 2, before
+ * anything is written. */
 void gen_parse_args(int argc, char **argv, struct gen_args *a);
 
 /* gen_site.c: the sites' code. */

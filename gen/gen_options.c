@@ -1,6 +1,4 @@
-/* gen's arguments: read, each checked, before anything is written. Bad
- * input is one line on stderr naming the option, exit 2.
- */
+/* gen's arguments (gen.h: gen_parse_args). */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
