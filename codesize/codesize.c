@@ -781,10 +781,11 @@ static void cs_prove(struct cs_point *pt)
 	uint64_t want = (uint64_t)pt->id.sites * cs_ops_per_site(pt);
 	size_t distinct = 0;
 
+	/* Set for clone and extern forms only (cs_count_relocs). */
+	if (pt->wrong[0])
+		ic_die(CS_EXIT_PROOF, "point %s: %s", pt->prefix, pt->wrong);
 	switch (pt->id.form) {
 	case IC_FORM_CLONE:
-		if (pt->wrong[0])
-			ic_die(CS_EXIT_PROOF, "point %s: %s", pt->prefix, pt->wrong);
 		qsort(pt->targets, pt->ntargets, sizeof *pt->targets, cs_target_cmp);
 		for (size_t i = 0; i < pt->ntargets; i++)
 			distinct += i == 0 || cs_target_cmp(&pt->targets[i - 1], &pt->targets[i]) != 0;
@@ -803,8 +804,6 @@ static void cs_prove(struct cs_point *pt)
 		break;
 	case IC_FORM_EXTERN:
 	case IC_FORM_EXTERN_NOLOCK:
-		if (pt->wrong[0])
-			ic_die(CS_EXIT_PROOF, "point %s: %s", pt->prefix, pt->wrong);
 		if (pt->queue_calls != want)
 			ic_die(CS_EXIT_PROOF, "point %s: %" PRIu64 " calls to the extern copy, not %" PRIu64
 				" (sites x ops)%s", pt->prefix, pt->queue_calls, want,
