@@ -620,29 +620,15 @@ static char **cs_expand_args(int argc, char **argv, int *nargc)
 	return out;
 }
 
-static void cs_help(void)
-{
-	printf("usage: %s [-o OUT.csv] [--objdump PATH] [--body NAME]\n"
-	       "           --point form:op:layout:order:seed:sites[:filler] OBJ... [--point ...]\n"
-	       "       %s [-o OUT.csv] [--objdump PATH] @ARGS   (arguments read from ARGS, one per line)\n"
-	       "Writes, per point, the code footprint, queue calls and inlined sites of its\n"
-	       "objects (built with -ffunction-sections), and per form/op/layout/order/filler\n"
-	       "the bytes of code per site (slope over N), as CSV to OUT.csv (default stdout).\n"
-	       "Refuses (exit 3) a clone or nolock point whose objects are not what the form\n"
-	       "says; the nolock forms' disassembly comes from PATH (default objdump).\n"
-	       "--body NAME: points with op NAME are your own body's (queue/body.h).\n",
-	       ic_prog, ic_prog);
-}
-
 static void cs_parse_args(int argc, char **argv, struct cs_run *run)
 {
-	enum { OPT_POINT = 256, OPT_OBJDUMP, OPT_BODY, OPT_HELP };
+	enum { OPT_POINT = 256, OPT_OBJDUMP, OPT_BODY };
 	static const struct option longopts[] = {
 		{ "point", required_argument, NULL, OPT_POINT },
 		{ "objdump", required_argument, NULL, OPT_OBJDUMP },
 		{ "body", required_argument, NULL, OPT_BODY },
 		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, OPT_HELP },
+		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -687,12 +673,19 @@ static void cs_parse_args(int argc, char **argv, struct cs_run *run)
 			run->objdump = optarg;
 			break;
 		case 'h':
-		case OPT_HELP:
-			cs_help();
+			printf("usage: %s [-o OUT.csv] [--objdump PATH] [--body NAME]\n"
+			       "           --point form:op:layout:order:seed:sites[:filler] OBJ... [--point ...]\n"
+			       "       %s [-o OUT.csv] [--objdump PATH] @ARGS   (arguments read from ARGS, one per line)\n"
+			       "Writes, per point, the code footprint, queue calls and inlined sites of its\n"
+			       "objects (built with -ffunction-sections), and per form/op/layout/order/filler\n"
+			       "the bytes of code per site (slope over N), as CSV to OUT.csv (default stdout).\n"
+			       "Refuses (exit 3) a clone or nolock point whose objects are not what the form\n"
+			       "says; the nolock forms' disassembly comes from PATH (default objdump).\n"
+			       "--body NAME: points with op NAME are your own body's (queue/body.h).\n",
+			       ic_prog, ic_prog);
 			exit(0);
 		case ':':
 			ic_die(CS_EXIT_USAGE, "%s: needs an argument", argv[optind - 1]);
-			break;
 		default:
 			ic_die(CS_EXIT_USAGE, "%s: unknown option (see --help)", argv[optind - 1]);
 		}
