@@ -12,7 +12,6 @@
 
 #include "format.h"
 #include "census.h"
-#include "inlines_chart.h"
 #include "kit.h"
 
 #define INL_EXIT_BAD_INPUT 2
@@ -198,37 +197,29 @@ static void inl_table_text(struct ic_inline_fn *const *rows, size_t n, size_t st
 		"bytes per copy (median)", "total bytes",
 	};
 	char cell[INL_COLS][1024];
-	int w[INL_COLS];
+	int w[INL_COLS] = { 0 };
 
-	for (int c = 0; c < INL_COLS; c++)
-		w[c] = (int)strlen(head[c]);
-	for (int pass = 0; pass < 2; pass++) {
-		if (pass) {
-			for (int c = 0; c < INL_COLS; c++)
-				printf(c < 2 ? "| %-*s " : "| %*s ", w[c], head[c]);
-			puts("|");
-			for (int c = 0; c < INL_COLS; c++)
-				printf(c < 2 ? "|:%.*s" : "|%.*s:", w[c] + 1,
-				       "------------------------------------------------------------------------"
-				       "------------------------------------------------------------------------"
-				       "------------------------------------------------------------------------");
-			puts("|");
-		}
-		for (size_t i = 0; i < n; i++) {
-			const struct ic_inline_fn *r = rows[i];
+	/* Widths first, then the table; line 0 is the head. */
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i <= n; i++) {
+			const struct ic_inline_fn *r = i ? rows[i - 1] : NULL;
 
-			snprintf(cell[0], sizeof(cell[0]), "%s", *r->name ? r->name : "(no name)");
-			if (!*r->file)
-				snprintf(cell[1], sizeof(cell[1]), "—");
-			else if (r->line)
-				snprintf(cell[1], sizeof(cell[1]), "%s:%d", r->file + strip, r->line);
-			else
-				snprintf(cell[1], sizeof(cell[1]), "%s", r->file + strip);
-			inl_count(cell[2], sizeof(cell[2]), r->copies);
-			inl_count(cell[3], sizeof(cell[3]), r->nested);
-			inl_count(cell[4], sizeof(cell[4]), r->no_bytes);
-			inl_median(cell[5], sizeof(cell[5]), r->median, 0);
-			inl_count(cell[6], sizeof(cell[6]), r->total);
+			for (int c = 0; !r && c < INL_COLS; c++)
+				snprintf(cell[c], sizeof(cell[c]), "%s", head[c]);
+			if (r) {
+				snprintf(cell[0], sizeof(cell[0]), "%s", *r->name ? r->name : "(no name)");
+				if (!*r->file)
+					snprintf(cell[1], sizeof(cell[1]), "—");
+				else if (r->line)
+					snprintf(cell[1], sizeof(cell[1]), "%s:%d", r->file + strip, r->line);
+				else
+					snprintf(cell[1], sizeof(cell[1]), "%s", r->file + strip);
+				inl_count(cell[2], sizeof(cell[2]), r->copies);
+				inl_count(cell[3], sizeof(cell[3]), r->nested);
+				inl_count(cell[4], sizeof(cell[4]), r->no_bytes);
+				inl_median(cell[5], sizeof(cell[5]), r->median, 0);
+				inl_count(cell[6], sizeof(cell[6]), r->total);
+			}
 			for (int c = 0; c < INL_COLS; c++) {
 				/* Width in characters: "—" is one, three bytes. */
 				int len = (int)strlen(cell[c]) - (strstr(cell[c], "—") ? 2 : 0);
@@ -240,8 +231,14 @@ static void inl_table_text(struct ic_inline_fn *const *rows, size_t n, size_t st
 			}
 			if (pass)
 				puts("|");
+			for (int c = 0; pass && !r && c < INL_COLS; c++)
+				printf(c < 2 ? "|:%.*s" : "|%.*s:", w[c] + 1,
+				       "------------------------------------------------------------------------"
+				       "------------------------------------------------------------------------"
+				       "------------------------------------------------------------------------");
+			if (pass && !r)
+				puts("|");
 		}
-	}
 }
 
 static void inl_header(const struct inl_opts *o, const struct ic_debug_file *df, const struct ic_census *c,
@@ -306,7 +303,7 @@ static int inl_run(const struct inl_opts *o)
 	size_t nrows, strip;
 	const char *dir = NULL;
 	char err[8192];
-	int rc = INL_EXIT_BAD_INPUT, have_run = 0;
+	int rc = INL_EXIT_BAD_INPUT;
 
 	memset(&run, 0, sizeof(run));
 	if (o->chart && ic_chart_check(o->chart, o->results, err, sizeof(err))) {
@@ -322,12 +319,7 @@ static int inl_run(const struct inl_opts *o)
 		ic_bad("%s: its DWARF has no compilation unit: build it with -g", df.debug_path);
 		goto out;
 	}
-	rows = malloc((census.nfns + 1) * sizeof(*rows));
-	if (!rows) {
-		fputs("inlines: out of memory\n", stderr);
-		rc = 1;
-		goto out;
-	}
+	rows = ic_xalloc(malloc((census.nfns + 1) * sizeof(*rows)));
 	if (o->nfunctions) {
 		if (inl_select(o, &census, rows, &nrows))
 			goto out;
@@ -335,12 +327,9 @@ static int inl_run(const struct inl_opts *o)
 		memcpy(rows, census.fns, census.nfns * sizeof(*rows));
 		nrows = census.nfns;
 	}
-	if (o->results) {
-		have_run = 1;
-		if (ic_price_run_load(&run, o->results, err, sizeof(err))) {
-			ic_bad("%s", err);
-			goto out;
-		}
+	if (o->results && ic_price_run_load(&run, o->results, err, sizeof(err))) {
+		ic_bad("%s", err);
+		goto out;
 	}
 	/* Everything is checked: only output from here. */
 	rc = 0;
@@ -359,7 +348,7 @@ static int inl_run(const struct inl_opts *o)
 		puts("No inlined copies: built without optimisation (-O0), or with nothing to inline.");
 	else
 		inl_table_text(rows, nrows, strip);
-	if (!have_run) {
+	if (!o->results) {
 		if (o->nfunctions)
 			puts("\nNo run to price these on: run ./run.sh first, or give --results DIR.");
 		goto out;
@@ -386,7 +375,7 @@ static int inl_run(const struct inl_opts *o)
 	}
 out:
 	free(rows);
-	if (have_run)
+	if (o->results)
 		ic_price_run_free(&run);
 	ic_census_free(&census);
 	ic_debug_file_close(&df);

@@ -154,45 +154,6 @@ struct cs_symtab {
 	size_t strndx, n;
 };
 
-/* Each section's size, whether it is code and the function its name says
- * it holds; the symbol table. */
-static void cs_read_sections(struct cs_obj *o, const char *path, size_t shstrndx,
-			     struct cs_symtab *st)
-{
-	Elf_Scn *scn = NULL;
-
-	while ((scn = elf_nextscn(o->elf, scn)) != NULL) {
-		GElf_Shdr sh;
-		size_t idx = elf_ndxscn(scn);
-
-		if (!gelf_getshdr(scn, &sh))
-			cs_elf_fail(path, "bad section header");
-		o->secs[idx].size = sh.sh_type == SHT_NOBITS ? 0 : sh.sh_size;
-		if ((sh.sh_flags & SHF_EXECINSTR) && (sh.sh_flags & SHF_ALLOC)) {
-			o->secs[idx].code = 1;
-			o->secs[idx].size = sh.sh_size;
-			o->secs[idx].fn = cs_section_function(elf_strptr(o->elf, shstrndx, sh.sh_name));
-		}
-		if (sh.sh_type == SHT_SYMTAB) {
-			st->data = elf_getdata(scn, NULL);
-			st->strndx = sh.sh_link;
-			st->n = sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
-		}
-	}
-	if (!st->data)
-		ic_die(CS_EXIT_USAGE, "%s: no symbol table", path);
-	/* A function symbol names its section better than the section name. */
-	for (size_t i = 0; i < st->n; i++) {
-		GElf_Sym sym;
-
-		if (!gelf_getsym(st->data, (int)i, &sym))
-			cs_elf_fail(path, "bad symbol");
-		if (GELF_ST_TYPE(sym.st_info) == STT_FUNC && sym.st_shndx != SHN_UNDEF &&
-		    sym.st_shndx < o->shnum && sym.st_value == 0 && o->secs[sym.st_shndx].code)
-			o->secs[sym.st_shndx].fn = elf_strptr(o->elf, st->strndx, sym.st_name);
-	}
-}
-
 /* The relocations of one SHT_REL(A) section, onto the section they apply to. */
 static void cs_read_relocs(struct cs_obj *o, const char *path, Elf_Scn *scn, const GElf_Shdr *sh,
 			   const struct cs_symtab *st)
@@ -265,7 +226,38 @@ static uint32_t cs_load(const char *path)
 		cs_elf_fail(path, "cannot read");
 	close(fd);
 	o->secs = ic_xalloc(calloc(o->shnum ? o->shnum : 1, sizeof *o->secs));
-	cs_read_sections(o, path, shstrndx, &st);
+	/* Each section's size, whether it is code and the function its name says
+	 * it holds; the symbol table. */
+	while ((scn = elf_nextscn(o->elf, scn)) != NULL) {
+		GElf_Shdr sh;
+		size_t idx = elf_ndxscn(scn);
+
+		if (!gelf_getshdr(scn, &sh))
+			cs_elf_fail(path, "bad section header");
+		o->secs[idx].size = sh.sh_type == SHT_NOBITS ? 0 : sh.sh_size;
+		if ((sh.sh_flags & SHF_EXECINSTR) && (sh.sh_flags & SHF_ALLOC)) {
+			o->secs[idx].code = 1;
+			o->secs[idx].size = sh.sh_size;
+			o->secs[idx].fn = cs_section_function(elf_strptr(o->elf, shstrndx, sh.sh_name));
+		}
+		if (sh.sh_type == SHT_SYMTAB) {
+			st.data = elf_getdata(scn, NULL);
+			st.strndx = sh.sh_link;
+			st.n = sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
+		}
+	}
+	if (!st.data)
+		ic_die(CS_EXIT_USAGE, "%s: no symbol table", path);
+	/* A function symbol names its section better than the section name. */
+	for (size_t i = 0; i < st.n; i++) {
+		GElf_Sym sym;
+
+		if (!gelf_getsym(st.data, (int)i, &sym))
+			cs_elf_fail(path, "bad symbol");
+		if (GELF_ST_TYPE(sym.st_info) == STT_FUNC && sym.st_shndx != SHN_UNDEF &&
+		    sym.st_shndx < o->shnum && sym.st_value == 0 && o->secs[sym.st_shndx].code)
+			o->secs[sym.st_shndx].fn = elf_strptr(o->elf, st.strndx, sym.st_name);
+	}
 	while ((scn = elf_nextscn(o->elf, scn)) != NULL) {
 		GElf_Shdr sh;
 
@@ -275,18 +267,6 @@ static uint32_t cs_load(const char *path)
 			cs_read_relocs(o, path, scn, &sh, &st);
 	}
 	return (uint32_t)cs_nobjs++;
-}
-
-/* 1 the first time path's object is asked for its proof of no lock (the
- * nolock forms), 0 after: a series object serves many points. */
-static int cs_lock_proof_first(const char *path)
-{
-	uint32_t i = cs_load(path);   /* may move cs_objs */
-	struct cs_obj *o = &cs_objs[i];
-	int first = !o->lock_free;
-
-	o->lock_free = 1;
-	return first;
 }
 
 /* A point's accounting: the code its pass reaches, the calls it makes to
@@ -340,45 +320,35 @@ static int cs_queue_op_form(const char *name)
 	return -1;
 }
 
-/* Is name a clone site's own copy, <prefix>_k<k>_<op> (op the body's name
- * for a body's point), or a part gcc split off one (.cold)? */
-static int cs_is_clone_of(const char *name, const struct cs_point *pt, const char *prefix)
+/* name past "<prefix><infix><digits>", or NULL when it does not start so. */
+static const char *cs_numbered(const char *name, const char *prefix, const char *infix)
 {
-	size_t plen = strlen(prefix), digits;
-	const char *p;
+	size_t plen = strlen(prefix), ilen = strlen(infix), digits;
 
-	if (!name || strncmp(name, prefix, plen) != 0 || strncmp(name + plen, "_k", 2) != 0)
-		return 0;
-	p = name + plen + 2;
-	digits = strspn(p, "0123456789");
-	if (!digits || p[digits] != '_')
-		return 0;
-	p += digits + 1;
-	return pt->id.body ? cs_word(p, &pt->id.body, 1) >= 0 : cs_word(p, cs_ops, CS_NOPS) >= 0;
+	if (!name || strncmp(name, prefix, plen) != 0 || strncmp(name + plen, infix, ilen) != 0)
+		return NULL;
+	name += plen + ilen;
+	digits = strspn(name, "0123456789");
+	return digits ? name + digits : NULL;
 }
 
-/* The series' copies, or the point's own (its tail caller's, point.c). */
-static int cs_is_clone(const char *name, const struct cs_point *pt)
+/* Under the series' prefix or the point's own (its tail caller's, point.c),
+ * is name (clone set) a clone site's own copy, <prefix>_k<k>_<op> (op the
+ * body's name for a body's point), or a part gcc split off one (.cold); or
+ * (clone 0) a site function, <prefix>_site_<k> or <prefix>_caller_<j>? */
+static int cs_is_named(const char *name, const struct cs_point *pt, int clone)
 {
-	return cs_is_clone_of(name, pt, pt->sprefix) || cs_is_clone_of(name, pt, pt->prefix);
-}
+	for (int i = 0; i < 2; i++) {
+		const char *prefix = i ? pt->prefix : pt->sprefix, *p;
 
-/* Is name <prefix>_site_<k> or <prefix>_caller_<j>? */
-static int cs_is_site_function(const char *name, const char *prefix)
-{
-	size_t plen = strlen(prefix);
-	const char *p;
-
-	if (!name || strncmp(name, prefix, plen) != 0)
-		return 0;
-	p = name + plen;
-	if (strncmp(p, "_site_", 6) == 0)
-		p += 6;
-	else if (strncmp(p, "_caller_", 8) == 0)
-		p += 8;
-	else
-		return 0;
-	return *p && strspn(p, "0123456789") == strlen(p);
+		if (clone && (p = cs_numbered(name, prefix, "_k")) && *p == '_' &&
+		    (pt->id.body ? cs_word(p + 1, &pt->id.body, 1) : cs_word(p + 1, cs_ops, CS_NOPS)) >= 0)
+			return 1;
+		if (!clone && (((p = cs_numbered(name, prefix, "_site_")) && !*p) ||
+			       ((p = cs_numbered(name, prefix, "_caller_")) && !*p)))
+			return 1;
+	}
+	return 0;
 }
 
 static void cs_wrong(struct cs_point *pt, const char *fmt, const char *name)
@@ -397,7 +367,7 @@ static void cs_count_relocs(struct cs_point *pt, uint32_t obj, const struct cs_s
 {
 	/* A hint copy's own calls (purge's dequeue) are not the sites'. */
 	int from_copy = cs_queue_op_form(s->fn) >= 0;
-	int from_clone = cs_is_clone(s->fn, pt);
+	int from_clone = cs_is_named(s->fn, pt, 1);
 
 	for (size_t i = 0; i < s->nrel; i++) {
 		const struct cs_reloc *r = &s->rel[i];
@@ -416,7 +386,7 @@ static void cs_count_relocs(struct cs_point *pt, uint32_t obj, const struct cs_s
 			if (!pt->first_call[0])
 				snprintf(pt->first_call, sizeof pt->first_call, "%s", name);
 			pt->queue_calls++;
-		} else if (pt->id.form == IC_FORM_CLONE && cs_is_clone(name, pt)) {
+		} else if (pt->id.form == IC_FORM_CLONE && cs_is_named(name, pt, 1)) {
 			if (from_clone) {
 				/* A copy and its own split-off part (.cold) jump between them. */
 				if (cs_same_function(name, s->fn, strcspn(s->fn, ".")))
@@ -522,25 +492,20 @@ static void cs_scan_point(struct cs_point *pt)
 			continue;
 		seen[base[at.obj] + at.shndx] = 1;
 		if (s->code) {
-			const char *fn = s->fn;
-
 			pt->footprint += s->size;
-			if (fn && (cs_is_site_function(fn, pt->prefix) || cs_is_site_function(fn, pt->sprefix)))
-				pt->functions++;
+			pt->functions += cs_is_named(s->fn, pt, 0);
 			cs_count_relocs(pt, obj[at.obj], s);
 		}
 		for (size_t i = 0; i < s->nrel; i++) {
 			const struct cs_reloc *r = &s->rel[i];
-			struct cs_def key = { r->name, 0, 0 }, *hit;
+			struct cs_def key = { r->name, 0, 0 }, *hit = NULL;
 
-			if (r->shndx) {
-				stack = cs_grow(stack, &scap, nstack + 1, sizeof *stack);
-				stack[nstack++] = (struct cs_def){ NULL, at.obj, r->shndx };
-			} else if (r->global && r->name &&
-				   (hit = bsearch(&key, defs, ndefs, sizeof *defs, cs_def_cmp))) {
-				stack = cs_grow(stack, &scap, nstack + 1, sizeof *stack);
-				stack[nstack++] = *hit;
-			}
+			if (!r->shndx && r->global && r->name)
+				hit = bsearch(&key, defs, ndefs, sizeof *defs, cs_def_cmp);
+			if (!r->shndx && !hit)
+				continue;
+			stack = cs_grow(stack, &scap, nstack + 1, sizeof *stack);
+			stack[nstack++] = hit ? *hit : (struct cs_def){ NULL, at.obj, r->shndx };
 		}
 	}
 	free(stack);
@@ -619,66 +584,51 @@ static void cs_parse_spec(const char *spec, const char *body, struct ic_point_id
 }
 
 /* @FILE arguments become the file's lines, one argument each (empty lines
- * dropped); *owned gets the files' texts, for freeing. */
-static char **cs_expand_args(int argc, char **argv, int *nargc, char ***owned)
+ * dropped); every argument a copy of its own, for one way to free them. */
+static char **cs_expand_args(int argc, char **argv, int *nargc)
 {
-	char **out = NULL, **own = NULL;
-	size_t n = 0, cap = 0, nown = 0, owncap = 0, len;
+	char **out = NULL, *line = NULL;
+	size_t n = 0, cap = 0, lcap = 0;
+	ssize_t len;
 
 	for (int i = 0; i < argc; i++) {
-		char *text, *save = NULL;
+		FILE *f;
 
 		if (i == 0 || argv[i][0] != '@') {
-			out = cs_grow(out, &cap, n + 2, sizeof *out);
-			out[n++] = argv[i];
+			out = cs_grow(out, &cap, n + 1, sizeof *out);
+			out[n++] = ic_xalloc(strdup(argv[i]));
 			continue;
 		}
-		text = ic_read_path(argv[i] + 1, &len);
-		if (!text)
+		if (!(f = fopen(argv[i] + 1, "r")))
 			ic_die(CS_EXIT_USAGE, "%s: %s", argv[i], strerror(errno));
-		own = cs_grow(own, &owncap, nown + 2, sizeof *own);
-		own[nown++] = text;
-		for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-			len = strlen(line);
-			while (len > 0 && line[len - 1] == '\r')
+		while ((len = getline(&line, &lcap, f)) >= 0) {
+			while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
 				line[--len] = '\0';
-			out = cs_grow(out, &cap, n + 2, sizeof *out);
-			if (len > 0)
-				out[n++] = line;
+			if (len == 0)
+				continue;
+			out = cs_grow(out, &cap, n + 1, sizeof *out);
+			out[n++] = ic_xalloc(strdup(line));
 		}
+		if (ferror(f))
+			ic_die(CS_EXIT_USAGE, "%s: %s", argv[i], strerror(errno));
+		fclose(f);
 	}
+	free(line);
 	out = cs_grow(out, &cap, n + 1, sizeof *out);
 	out[n] = NULL;
-	own = cs_grow(own, &owncap, nown + 1, sizeof *own);
-	own[nown] = NULL;
 	*nargc = (int)n;
-	*owned = own;
 	return out;
-}
-
-static void cs_help(void)
-{
-	printf("usage: %s [-o OUT.csv] [--objdump PATH] [--body NAME]\n"
-	       "           --point form:op:layout:order:seed:sites[:filler] OBJ... [--point ...]\n"
-	       "       %s [-o OUT.csv] [--objdump PATH] @ARGS   (arguments read from ARGS, one per line)\n"
-	       "Writes, per point, the code footprint, queue calls and inlined sites of its\n"
-	       "objects (built with -ffunction-sections), and per form/op/layout/order/filler\n"
-	       "the bytes of code per site (slope over N), as CSV to OUT.csv (default stdout).\n"
-	       "Refuses (exit 3) a clone or nolock point whose objects are not what the form\n"
-	       "says; the nolock forms' disassembly comes from PATH (default objdump).\n"
-	       "--body NAME: points with op NAME are your own body's (queue/body.h).\n",
-	       ic_prog, ic_prog);
 }
 
 static void cs_parse_args(int argc, char **argv, struct cs_run *run)
 {
-	enum { OPT_POINT = 256, OPT_OBJDUMP, OPT_BODY, OPT_HELP };
+	enum { OPT_POINT = 256, OPT_OBJDUMP, OPT_BODY };
 	static const struct option longopts[] = {
 		{ "point", required_argument, NULL, OPT_POINT },
 		{ "objdump", required_argument, NULL, OPT_OBJDUMP },
 		{ "body", required_argument, NULL, OPT_BODY },
 		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, OPT_HELP },
+		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -723,12 +673,19 @@ static void cs_parse_args(int argc, char **argv, struct cs_run *run)
 			run->objdump = optarg;
 			break;
 		case 'h':
-		case OPT_HELP:
-			cs_help();
+			printf("usage: %s [-o OUT.csv] [--objdump PATH] [--body NAME]\n"
+			       "           --point form:op:layout:order:seed:sites[:filler] OBJ... [--point ...]\n"
+			       "       %s [-o OUT.csv] [--objdump PATH] @ARGS   (arguments read from ARGS, one per line)\n"
+			       "Writes, per point, the code footprint, queue calls and inlined sites of its\n"
+			       "objects (built with -ffunction-sections), and per form/op/layout/order/filler\n"
+			       "the bytes of code per site (slope over N), as CSV to OUT.csv (default stdout).\n"
+			       "Refuses (exit 3) a clone or nolock point whose objects are not what the form\n"
+			       "says; the nolock forms' disassembly comes from PATH (default objdump).\n"
+			       "--body NAME: points with op NAME are your own body's (queue/body.h).\n",
+			       ic_prog, ic_prog);
 			exit(0);
 		case ':':
 			ic_die(CS_EXIT_USAGE, "%s: needs an argument", argv[optind - 1]);
-			break;
 		default:
 			ic_die(CS_EXIT_USAGE, "%s: unknown option (see --help)", argv[optind - 1]);
 		}
@@ -805,15 +762,10 @@ static void cs_prove_lock_free(const struct cs_point *pt, const char *objdump, c
 			WIFEXITED(status) ? WEXITSTATUS(status) : -1, ic_form_names[pt->id.form]);
 }
 
+/* Any total order serves to count the distinct targets (no padding). */
 static int cs_target_cmp(const void *a, const void *b)
 {
-	const struct cs_target *x = a, *y = b;
-
-	if (x->obj != y->obj)
-		return x->obj < y->obj ? -1 : 1;
-	if (x->shndx != y->shndx)
-		return x->shndx < y->shndx ? -1 : 1;
-	return x->value < y->value ? -1 : x->value > y->value;
+	return memcmp(a, b, sizeof(struct cs_target));
 }
 
 /* What the point's form promises (codesize.c's comment), from what its objects call. */
@@ -822,10 +774,11 @@ static void cs_prove(struct cs_point *pt)
 	uint64_t want = (uint64_t)pt->id.sites * cs_ops_per_site(pt);
 	size_t distinct = 0;
 
+	/* Set for clone and extern forms only (cs_count_relocs). */
+	if (pt->wrong[0])
+		ic_die(CS_EXIT_PROOF, "point %s: %s", pt->prefix, pt->wrong);
 	switch (pt->id.form) {
 	case IC_FORM_CLONE:
-		if (pt->wrong[0])
-			ic_die(CS_EXIT_PROOF, "point %s: %s", pt->prefix, pt->wrong);
 		qsort(pt->targets, pt->ntargets, sizeof *pt->targets, cs_target_cmp);
 		for (size_t i = 0; i < pt->ntargets; i++)
 			distinct += i == 0 || cs_target_cmp(&pt->targets[i - 1], &pt->targets[i]) != 0;
@@ -844,8 +797,6 @@ static void cs_prove(struct cs_point *pt)
 		break;
 	case IC_FORM_EXTERN:
 	case IC_FORM_EXTERN_NOLOCK:
-		if (pt->wrong[0])
-			ic_die(CS_EXIT_PROOF, "point %s: %s", pt->prefix, pt->wrong);
 		if (pt->queue_calls != want)
 			ic_die(CS_EXIT_PROOF, "point %s: %" PRIu64 " calls to the extern copy, not %" PRIu64
 				" (sites x ops)%s", pt->prefix, pt->queue_calls, want,
@@ -861,21 +812,21 @@ static void cs_prove_objects(const struct cs_point *pt, const char *objdump)
 {
 	if (pt->id.form != IC_FORM_INLINE_NOLOCK && pt->id.form != IC_FORM_EXTERN_NOLOCK)
 		return;
-	for (size_t j = 0; j < pt->nobjs; j++)
-		if (cs_lock_proof_first(pt->objs[j]))
-			cs_prove_lock_free(pt, objdump, pt->objs[j]);
-}
+	/* Once per object: a series object serves many points. */
+	for (size_t j = 0; j < pt->nobjs; j++) {
+		uint32_t i = cs_load(pt->objs[j]);   /* may move cs_objs */
+		struct cs_obj *o = &cs_objs[i];
 
+		if (!o->lock_free) {
+			o->lock_free = 1;
+			cs_prove_lock_free(pt, objdump, pt->objs[j]);
+		}
+	}
+}
 
 /* The CSV: a row per point, in the order given, and per group (form, op,
- * layout, order, filler) the bytes of code per site. */
-static int cs_same_group(const struct ic_point_id *a, const struct ic_point_id *b)
-{
-	return a->form == b->form && a->op == b->op && !a->body == !b->body && a->layout == b->layout &&
-	       a->order == b->order && a->filler == b->filler;
-}
-
-/* Least-squares slope of footprint over sites in pt's group; 0 if one N. */
+ * layout, order, filler) the bytes of code per site: the least-squares
+ * slope of footprint over sites in pt's group; 0 if one N. */
 static int cs_group_slope(const struct cs_run *run, const struct cs_point *pt, double *slope)
 {
 	double sx = 0, sy = 0, sxx = 0, sxy = 0, n = 0, x0 = pt->id.sites;
@@ -885,7 +836,8 @@ static int cs_group_slope(const struct cs_run *run, const struct cs_point *pt, d
 		const struct cs_point *q = &run->pts[i];
 		double x = q->id.sites, y = (double)q->footprint;
 
-		if (!cs_same_group(&q->id, &pt->id))
+		if (q->id.form != pt->id.form || q->id.op != pt->id.op || !q->id.body != !pt->id.body ||
+		    q->id.layout != pt->id.layout || q->id.order != pt->id.order || q->id.filler != pt->id.filler)
 			continue;
 		spread |= q->id.sites != pt->id.sites;
 		x -= x0;   /* centred, for precision */
@@ -944,13 +896,13 @@ static void cs_write(const struct cs_run *run)
 int main(int argc, char **argv)
 {
 	struct cs_run run = { .objdump = "objdump" };
-	char **args, **owned;
+	char **args;
 	int nargs;
 
 	ic_prog = argc > 0 && argv[0][0] ? argv[0] : "codesize";
 	if (strrchr(ic_prog, '/'))
 		ic_prog = strrchr(ic_prog, '/') + 1;
-	args = cs_expand_args(argc, argv, &nargs, &owned);
+	args = cs_expand_args(argc, argv, &nargs);
 	cs_parse_args(nargs, args, &run);
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		ic_die(1, "libelf: %s", elf_errmsg(-1));
@@ -966,9 +918,8 @@ int main(int argc, char **argv)
 		free(run.pts[i].targets);
 	}
 	free(run.pts);
-	for (char **p = owned; *p; p++)
+	for (char **p = args; *p; p++)
 		free(*p);
-	free(owned);
 	free(args);
 	return 0;
 }

@@ -13,6 +13,7 @@
  * stderr, exit 2.
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,19 +106,16 @@ static void report_read(const char *path, struct report_row **rows, size_t *nrow
 		}
 		r.sites = report_number(r.field[COL_SITES], "sites");
 		filler = report_number(r.field[COL_FILLER], "filler");
-		if (filler > 0)
-			snprintf(name, sizeof name, "%s/%s/%s, %lu B filler per site", r.field[COL_OP],
-				 r.field[COL_LAYOUT], r.field[COL_ORDER], filler);
-		else
-			snprintf(name, sizeof name, "%s/%s/%s", r.field[COL_OP], r.field[COL_LAYOUT],
-				 r.field[COL_ORDER]);
+		n = (size_t)snprintf(name, sizeof name, "%s/%s/%s", r.field[COL_OP], r.field[COL_LAYOUT],
+				     r.field[COL_ORDER]);
+		if (filler > 0 && n < sizeof name)
+			snprintf(name + n, sizeof name - n, ", %lu B filler per site", filler);
 		for (s = 0; s < *nseries && strcmp((*series)[s].name, name); s++)
 			;
 		if (s == *nseries) {
 			*series = ic_xrealloc(*series, *nseries + 1, sizeof **series);
-			(*series)[s] = (struct report_series){ .sites = NULL };
-			snprintf((*series)[s].name, sizeof (*series)[s].name, "%s", name);
-			(*nseries)++;
+			(*series)[(*nseries)++] = (struct report_series){ .sites = NULL };
+			memcpy((*series)[s].name, name, sizeof name);
 		}
 		struct report_series *se = &(*series)[s];
 		size_t k;
@@ -212,53 +210,45 @@ static void report_series(const struct report_row *rows, size_t nrows, size_t s,
 	putchar('\n');
 }
 
-static void report_help(void)
-{
-	puts("usage: codesize_report [--machine | --l1i BYTES --l2 BYTES] CSV\n"
-	     "Prints, per series of codesize's CSV, every form's code bytes at each N and per\n"
-	     "site, and where the inline footprint passes the L1i and the L2 (--machine:\n"
-	     "this machine's, from hwloc; BYTES: the cache's size; 0 or none: unknown).");
-}
-
 int main(int argc, char **argv)
 {
-	unsigned long kib[2] = { 0, 0 };
-	const char *csv = NULL;
+	static const char usage[] =
+		"usage: codesize_report [--machine | --l1i BYTES --l2 BYTES] CSV\n"
+		"Prints, per series of codesize's CSV, every form's code bytes at each N and per\n"
+		"site, and where the inline footprint passes the L1i and the L2 (--machine:\n"
+		"this machine's, from hwloc; BYTES: the cache's size; 0 or none: unknown).\n";
+	long bytes[2] = { 0, 0 };
+	int machine = 0, rc;
+	const struct ic_option opts[] = {
+		IC_OPTION_FLAG("machine", &machine),
+		IC_OPTION_LONG("l1i", &bytes[0], 0, LONG_MAX),
+		IC_OPTION_LONG("l2", &bytes[1], 0, LONG_MAX),
+		IC_OPTIONS_END,
+	};
+	/* Whole KiB, as hwloc reports them. */
+	unsigned long kib[2];
 	struct report_row *rows;
 	struct report_series *series;
 	size_t nrows, nseries;
 
 	ic_prog = "codesize_report";
-	for (int i = 1; i < argc; i++) {
-		int which = !strcmp(argv[i], "--l1i") ? 0 : !strcmp(argv[i], "--l2") ? 1 : -1;
+	if ((rc = ic_options_parse(argc, argv, opts, usage, "--help")) >= 0)
+		return rc;
+	if (optind >= argc)
+		return ic_bad("no CSV given (see --help)");
+	if (optind + 1 < argc)
+		return ic_bad("%s: one CSV only (see --help)", argv[optind + 1]);
+	if (machine) {
+		struct ic_topo_info t = { .l1i_size = -1, .l2_size = -1 };
 
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			report_help();
-			return 0;
-		} else if (!strcmp(argv[i], "--machine")) {
-			struct ic_topo_info t = { .l1i_size = -1, .l2_size = -1 };
-
-			if (ic_topo_open() == 0 && ic_topo_describe(&t) == 0) {
-				kib[0] = t.l1i_size > 0 ? (unsigned long)t.l1i_size / 1024 : 0;
-				kib[1] = t.l2_size > 0 ? (unsigned long)t.l2_size / 1024 : 0;
-			}
-		} else if (which >= 0) {
-			if (i + 1 >= argc)
-				ic_die(REPORT_EXIT_USAGE, "%s: needs a size in bytes", argv[i]);
-			/* Whole KiB, as hwloc reports them. */
-			kib[which] = report_number(argv[i + 1], argv[i]) / 1024;
-			i++;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			ic_die(REPORT_EXIT_USAGE, "%s: unknown option (see --help)", argv[i]);
-		} else if (csv) {
-			ic_die(REPORT_EXIT_USAGE, "%s: one CSV only (see --help)", argv[i]);
-		} else {
-			csv = argv[i];
+		if (ic_topo_open() == 0 && ic_topo_describe(&t) == 0) {
+			bytes[0] = t.l1i_size > 0 ? t.l1i_size : 0;
+			bytes[1] = t.l2_size > 0 ? t.l2_size : 0;
 		}
 	}
-	if (!csv)
-		ic_die(REPORT_EXIT_USAGE, "no CSV given (see --help)");
-	report_read(csv, &rows, &nrows, &series, &nseries);
+	kib[0] = (unsigned long)bytes[0] / 1024;
+	kib[1] = (unsigned long)bytes[1] / 1024;
+	report_read(argv[optind], &rows, &nrows, &series, &nseries);
 	for (size_t s = 0; s < nseries; s++)
 		report_series(rows, nrows, s, &series[s], kib[0], kib[1]);
 	if (fflush(stdout) != 0)

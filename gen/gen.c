@@ -29,11 +29,8 @@
  * Same arguments, byte-identical files; each file is written under a
  * temporary name and renamed, so a build never sees half a file, and kept
  * as it was when its bytes did not change. Bad input is reported before
- * anything is written: one line on stderr, exit 2. gen_options.c reads the
- * arguments, gen_site.c writes a site's code; here, the files that hold
- * the sites: the series' sites_<i>.c (chain callers or scatter site
- * functions), a point's point.c (its pass in the point's order, a chain
- * point's tail caller) and manifest.txt.
+ * anything is written: one line on stderr, exit 2. gen.h says which of
+ * gen's files does what.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -148,26 +145,6 @@ static void gen_includes(FILE *f, const struct gen_args *a)
 	}
 }
 
-/* One chain caller, <a->cur>_caller_<j>, of sites [k0, k1). */
-static void gen_caller(FILE *f, const struct gen_args *a, uint32_t j, uint32_t k0, uint32_t k1)
-{
-	unsigned uses = 0;
-
-	for (uint32_t k = k0; k < k1; k++) {
-		uses |= gen_site_uses(a, k);
-		gen_clones(f, a, k);
-	}
-	fprintf(f, "\n__attribute__((noinline)) void %s_caller_%" PRIu32
-		"(struct ic_site_ctx *ctx)\n{\n", a->cur, j);
-	gen_locals(f, a, uses);
-	for (uint32_t k = k0; k < k1; k++) {
-		fprintf(f, "\n\t/* site %" PRIu32 " */\n", k);
-		gen_site(f, a, k);
-	}
-	fputc('\n', f);
-	gen_epilogue(f, a);
-}
-
 static void gen_sites_file(const struct gen_args *a, uint32_t i)
 {
 	struct ic_atomic_file af;
@@ -182,18 +159,11 @@ static void gen_sites_file(const struct gen_args *a, uint32_t i)
 	gen_banner(f, a, 0);
 	gen_includes(f, a);
 	if (a->id.layout == IC_LAYOUT_SCATTER) {
-		for (uint32_t k = lo; k < hi; k++) {
-			gen_clones(f, a, k);
-			fprintf(f, "\n__attribute__((noinline)) void %s_site_%" PRIu32
-				"(struct ic_site_ctx *ctx)\n{\n", a->sprefix, k);
-			gen_locals(f, a, gen_site_uses(a, k));
-			fputc('\n', f);
-			gen_site(f, a, k);
-			gen_epilogue(f, a);
-		}
+		for (uint32_t k = lo; k < hi; k++)
+			gen_function(f, a, k, k, k + 1);
 	} else {
 		for (uint32_t k0 = lo, j = i * gen_file_callers(a); k0 < hi; k0 += a->per_caller, j++)
-			gen_caller(f, a, j, k0, hi - k0 > a->per_caller ? k0 + a->per_caller : hi);
+			gen_function(f, a, j, k0, hi - k0 > a->per_caller ? k0 + a->per_caller : hi);
 	}
 	gen_file_commit(&af);
 }
@@ -243,7 +213,7 @@ static void gen_point_file(struct gen_args *a)
 	fprintf(f, "void %s_pass(struct ic_site_ctx *ctx);\n", a->prefix);
 	if (!scatter && u.tail_k0 < a->id.sites) {
 		a->cur = a->prefix;
-		gen_caller(f, a, u.callers, u.tail_k0, a->id.sites);
+		gen_function(f, a, u.callers, u.tail_k0, a->id.sites);
 		a->cur = a->sprefix;
 	}
 	/* scatter: a table of the site functions in walk order; chain: the calls */

@@ -1,6 +1,6 @@
 /* What gen's files share: the arguments of one run and the calls between
  * them. gen.c says what gen writes and writes the files; gen_options.c
- * reads and checks the arguments; gen_site.c writes one site's code. gen's
+ * reads and checks the arguments; gen_site.c writes the sites' code. gen's
  * sources are gen.c and gen_*.c (body_check.sh compiles them so).
  */
 #ifndef GEN_H
@@ -34,19 +34,16 @@ struct gen_args {
 };
 
 /* gen_options.c: the arguments, every one checked; bad input is one line
- * on stderr (ic_die, common/kit.h) and exit 2, before anything is written. */
+ * on stderr naming the option (ic_die, common/kit.h) and exit 2, before
+ * anything is written. */
 void gen_parse_args(int argc, char **argv, struct gen_args *a);
 
-/* gen_site.c: a site's code. */
+/* gen_site.c: the sites' code. */
 /* What one pass over the point's N sites adds to acc (mod 2^64). */
 uint64_t gen_acc_per_pass(const struct gen_args *a);
-/* What a site touches (GEN_USES_*), so a function declares only its locals. */
-enum { GEN_USES_Q = 1, GEN_USES_ANCHOR = 2, GEN_USES_SCRATCH = 4, GEN_USES_BODY = 8 };
-unsigned gen_site_uses(const struct gen_args *a, uint32_t k);
-void gen_locals(FILE *f, const struct gen_args *a, unsigned uses);
-void gen_epilogue(FILE *f, const struct gen_args *a);
-/* clone: site k's own copies, written before the function that holds it. */
-void gen_clones(FILE *f, const struct gen_args *a, uint32_t k);
-void gen_site(FILE *f, const struct gen_args *a, uint32_t k);
+/* One function of sites [k0, k1), clone's copies before it: chain's caller
+ * <a->cur>_caller_<j>, or scatter's site function <a->cur>_site_<j> (j = k0,
+ * one site). */
+void gen_function(FILE *f, const struct gen_args *a, uint32_t j, uint32_t k0, uint32_t k1);
 
 #endif /* GEN_H */

@@ -1,6 +1,4 @@
-/* gen's arguments: read, each checked, before anything is written. Bad
- * input is one line on stderr naming the option, exit 2.
- */
+/* gen's arguments (gen.h: gen_parse_args). */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -144,38 +142,6 @@ static void gen_bad_option(int c, const char *arg, int opt)
 	ic_die(GEN_EXIT_USAGE, "%s: unknown option (see --help)", name);
 }
 
-/* The checks of options together, and what follows from them; body is
- * --body's FILE or NULL, have_op whether --op was given. */
-static void gen_check_args(struct gen_args *a, const char *body, int have_op)
-{
-	if (body)
-		gen_check_body(a, body, have_op);
-	if (a->series_sites && a->part != GEN_PART_POINT)
-		ic_die(GEN_EXIT_USAGE, "--series-sites: only with --part point");
-	if (!a->series_sites)
-		a->series_sites = a->id.sites;
-	if (a->series_sites < a->id.sites)
-		ic_die(GEN_EXIT_USAGE, "--series-sites: %u is fewer than --sites %u", a->series_sites, a->id.sites);
-	/* A caller never spans translation units: asked for, that is an error;
-	 * by default (0 here), callers are as long as the files, and say so. */
-	if (a->per_caller > a->per_file)
-		ic_die(GEN_EXIT_USAGE, "--per-caller: %u is more than --per-file %u: a caller never "
-		       "spans translation units", a->per_caller, a->per_file);
-	if (!a->per_caller)
-		a->per_caller = a->per_file < GEN_PER_CALLER_DEFAULT ? a->per_file : GEN_PER_CALLER_DEFAULT;
-	if (a->id.order == IC_ORDER_SEQ)
-		a->id.seed = 0;
-	a->filler_adds = ic_filler_adds(a->id.filler);
-	if ((uint64_t)a->series_sites * a->filler_adds > GEN_FILLER_CONSTS)
-		ic_die(GEN_EXIT_USAGE, "--filler: %u bytes at %u sites needs %" PRIu64 " distinct constants, "
-		       "more than the %u gen has", a->id.filler, a->series_sites,
-		       (uint64_t)a->series_sites * a->filler_adds, GEN_FILLER_CONSTS);
-	gen_check_dir(a->dir);
-	ic_point_prefix(a->prefix, sizeof a->prefix, &a->id);
-	ic_series_prefix(a->sprefix, sizeof a->sprefix, &a->id);
-	a->cur = a->sprefix;
-}
-
 /* An option that takes a value: a number from min to max, or (names set)
  * one of names[]'s count names, its index; read into *to. */
 struct gen_option {
@@ -272,5 +238,31 @@ void gen_parse_args(int argc, char **argv, struct gen_args *a)
 	a->id.layout = layout;
 	a->id.order = order;
 	a->part = part;
-	gen_check_args(a, body, op != UINT32_MAX);
+	/* The checks of options together, and what follows from them. */
+	if (body)
+		gen_check_body(a, body, op != UINT32_MAX);
+	if (a->series_sites && a->part != GEN_PART_POINT)
+		ic_die(GEN_EXIT_USAGE, "--series-sites: only with --part point");
+	if (!a->series_sites)
+		a->series_sites = a->id.sites;
+	if (a->series_sites < a->id.sites)
+		ic_die(GEN_EXIT_USAGE, "--series-sites: %u is fewer than --sites %u", a->series_sites, a->id.sites);
+	/* A caller never spans translation units: asked for, that is an error;
+	 * by default (0 here), callers are as long as the files, and say so. */
+	if (a->per_caller > a->per_file)
+		ic_die(GEN_EXIT_USAGE, "--per-caller: %u is more than --per-file %u: a caller never "
+		       "spans translation units", a->per_caller, a->per_file);
+	if (!a->per_caller)
+		a->per_caller = a->per_file < GEN_PER_CALLER_DEFAULT ? a->per_file : GEN_PER_CALLER_DEFAULT;
+	if (a->id.order == IC_ORDER_SEQ)
+		a->id.seed = 0;
+	a->filler_adds = ic_filler_adds(a->id.filler);
+	if ((uint64_t)a->series_sites * a->filler_adds > GEN_FILLER_CONSTS)
+		ic_die(GEN_EXIT_USAGE, "--filler: %u bytes at %u sites needs %" PRIu64 " distinct constants, "
+		       "more than the %u gen has", a->id.filler, a->series_sites,
+		       (uint64_t)a->series_sites * a->filler_adds, GEN_FILLER_CONSTS);
+	gen_check_dir(a->dir);
+	ic_point_prefix(a->prefix, sizeof a->prefix, &a->id);
+	ic_series_prefix(a->sprefix, sizeof a->sprefix, &a->id);
+	a->cur = a->sprefix;
 }

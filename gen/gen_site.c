@@ -1,6 +1,6 @@
-/* One call site's code: its constant, its filler block, the queue
+/* The sites' code: each site's constant, its filler block, the queue
  * operations (or the body's function) it calls in its form, and clone's
- * own copies of them; the locals and epilogue of a function of sites.
+ * own copies of them; the function that holds them (gen.h).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -31,7 +31,10 @@ static enum ic_op gen_site_kind(const struct gen_args *a, uint32_t k)
 	return a->id.op == IC_OP_MIXED ? (enum ic_op)(k % 5) : a->id.op;
 }
 
-unsigned gen_site_uses(const struct gen_args *a, uint32_t k)
+/* What a site touches, so a function declares only its locals. */
+enum { GEN_USES_Q = 1, GEN_USES_ANCHOR = 2, GEN_USES_SCRATCH = 4, GEN_USES_BODY = 8 };
+
+static unsigned gen_site_uses(const struct gen_args *a, uint32_t k)
 {
 	enum ic_op kind = gen_site_kind(a, k);
 
@@ -48,7 +51,7 @@ unsigned gen_site_uses(const struct gen_args *a, uint32_t k)
 /* A function's locals; acc is ctx->acc in a register, stored back at the
  * end (gen_epilogue), so a mark is one register add, no load or store; a
  * body's values go to sink, ctx->sink the same way. */
-void gen_locals(FILE *f, const struct gen_args *a, unsigned uses)
+static void gen_locals(FILE *f, const struct gen_args *a, unsigned uses)
 {
 	if (uses & GEN_USES_BODY) {
 		fputs("\tstruct ic_body_state *b = ctx->body;\n\tuint64_t sink = ctx->sink;\n"
@@ -66,7 +69,7 @@ void gen_locals(FILE *f, const struct gen_args *a, unsigned uses)
 	fputs("\tuint64_t acc = ctx->acc;\n", f);
 }
 
-void gen_epilogue(FILE *f, const struct gen_args *a)
+static void gen_epilogue(FILE *f, const struct gen_args *a)
 {
 	if (a->id.form != IC_FORM_MARK)
 		fputs(a->body_path ? "\tctx->sink = sink;\n" : "\tctx->node = n;\n", f);
@@ -120,17 +123,17 @@ struct gen_op_sig {
 };
 
 enum { GEN_HEAD, GEN_TAIL, GEN_DEQUEUE, GEN_DEQUEUE_TAIL, GEN_INSERT, GEN_APPEND, GEN_UNLINK, GEN_PURGE };
-static const struct gen_op_sig gen_op_sigs[] = {
-	[GEN_HEAD] = { "queue_head", "void", "struct ic_queue *q, struct ic_node *n", "q, n" },
-	[GEN_TAIL] = { "queue_tail", "void", "struct ic_queue *q, struct ic_node *n", "q, n" },
+static const struct gen_op_sig gen_op_sigs[] = {   /* ret as a declaration spells it */
+	[GEN_HEAD] = { "queue_head", "void ", "struct ic_queue *q, struct ic_node *n", "q, n" },
+	[GEN_TAIL] = { "queue_tail", "void ", "struct ic_queue *q, struct ic_node *n", "q, n" },
 	[GEN_DEQUEUE] = { "dequeue", "struct ic_node *", "struct ic_queue *q", "q" },
 	[GEN_DEQUEUE_TAIL] = { "dequeue_tail", "struct ic_node *", "struct ic_queue *q", "q" },
-	[GEN_INSERT] = { "insert", "void", "struct ic_queue *q, struct ic_node *old, struct ic_node *n",
+	[GEN_INSERT] = { "insert", "void ", "struct ic_queue *q, struct ic_node *old, struct ic_node *n",
 			 "q, old, n" },
-	[GEN_APPEND] = { "append", "void", "struct ic_queue *q, struct ic_node *old, struct ic_node *n",
+	[GEN_APPEND] = { "append", "void ", "struct ic_queue *q, struct ic_node *old, struct ic_node *n",
 			 "q, old, n" },
-	[GEN_UNLINK] = { "unlink", "void", "struct ic_queue *q, struct ic_node *n", "q, n" },
-	[GEN_PURGE] = { "purge", "size_t", "struct ic_queue *q, struct ic_node **out", "q, out" },
+	[GEN_UNLINK] = { "unlink", "void ", "struct ic_queue *q, struct ic_node *n", "q, n" },
+	[GEN_PURGE] = { "purge", "size_t ", "struct ic_queue *q, struct ic_node **out", "q, out" },
 };
 
 /* The two queue operations of each site kind, in order. */
@@ -158,7 +161,7 @@ static const char *gen_call(const struct gen_args *a, uint32_t k, const char *op
 }
 
 /* clone: site k's own out-of-line copies of its operations. */
-void gen_clones(FILE *f, const struct gen_args *a, uint32_t k)
+static void gen_clones(FILE *f, const struct gen_args *a, uint32_t k)
 {
 	char name[320];
 
@@ -171,11 +174,10 @@ void gen_clones(FILE *f, const struct gen_args *a, uint32_t k)
 	}
 	for (unsigned i = 0; i < IC_POINT_OPS_PER_SITE; i++) {
 		const struct gen_op_sig *sig = &gen_op_sigs[gen_kind_ops[gen_site_kind(a, k)][i]];
-		int ptr = sig->ret[strlen(sig->ret) - 1] == '*';
 
-		fprintf(f, "\nstatic IC_CLONE_ATTR %s%s%s(%s)\n{\n\t%sic_%s_inline(%s);\n}\n",
-			sig->ret, ptr ? "" : " ", gen_call(a, k, sig->op, name, sizeof name),
-			sig->params, strcmp(sig->ret, "void") ? "return " : "", sig->op, sig->args);
+		fprintf(f, "\nstatic IC_CLONE_ATTR %s%s(%s)\n{\n\t%sic_%s_inline(%s);\n}\n", sig->ret,
+			gen_call(a, k, sig->op, name, sizeof name), sig->params,
+			strcmp(sig->ret, "void ") ? "return " : "", sig->op, sig->args);
 	}
 }
 
@@ -186,7 +188,7 @@ void gen_clones(FILE *f, const struct gen_args *a, uint32_t k)
  * private scratch queue, its head as the anchor: on a shared q another
  * thread's dequeue could take n (or an anchor) between insert and unlink,
  * and dequeue/dequeue_tail in any walk order would reach a fixed anchor. */
-void gen_site(FILE *f, const struct gen_args *a, uint32_t k)
+static void gen_site(FILE *f, const struct gen_args *a, uint32_t k)
 {
 	enum ic_op kind = gen_site_kind(a, k);
 	const char *q = a->id.op == IC_OP_MIXED && kind >= IC_OP_INSERT_UNLINK ? "s" : "q";
@@ -220,6 +222,30 @@ void gen_site(FILE *f, const struct gen_args *a, uint32_t k)
 	}
 mark:
 	fprintf(f, "\tIC_SITE_MARK(ctx, acc, %" PRIu32 ", 0x%08" PRIx32 ");\n", k, gen_site_const(k));
+}
+
+void gen_function(FILE *f, const struct gen_args *a, uint32_t j, uint32_t k0, uint32_t k1)
+{
+	int chain = a->id.layout != IC_LAYOUT_SCATTER;
+	unsigned uses = 0;
+
+	for (uint32_t k = k0; k < k1; k++) {
+		uses |= gen_site_uses(a, k);
+		gen_clones(f, a, k);
+	}
+	fprintf(f, "\n__attribute__((noinline)) void %s_%s_%" PRIu32 "(struct ic_site_ctx *ctx)\n{\n",
+		a->cur, chain ? "caller" : "site", j);
+	gen_locals(f, a, uses);
+	for (uint32_t k = k0; k < k1; k++) {
+		if (chain)
+			fprintf(f, "\n\t/* site %" PRIu32 " */\n", k);
+		else
+			fputc('\n', f);
+		gen_site(f, a, k);
+	}
+	if (chain)
+		fputc('\n', f);
+	gen_epilogue(f, a);
 }
 
 uint64_t gen_acc_per_pass(const struct gen_args *a)

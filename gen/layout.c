@@ -81,7 +81,7 @@ static char **ly_read_args(const char *path, size_t *nobjs)
 	char **objs = NULL, *line = NULL;
 	size_t cap = 0, n = 0, npts = 0, mine = 0;   /* mine: the last point's objects */
 	ssize_t len;
-	int want_spec = 0, skip = 0;
+	int skip = 0;   /* the next line is a spec, or --body's NAME */
 
 	if (!f)
 		ic_die(LY_EXIT_USAGE, "%s: %s", path, strerror(errno));
@@ -91,16 +91,16 @@ static char **ly_read_args(const char *path, size_t *nobjs)
 			line[--len] = '\0';
 		if (len == 0)
 			continue;
-		if (len > 0 && (skip || want_spec)) {
-			skip = want_spec = 0;
+		if (len > 0 && skip) {
+			skip = 0;
 		} else if (len < 0 || strcmp(line, "--point") == 0) {
-			if (npts && (want_spec || !mine))
+			if (npts && (skip || !mine))
 				ic_die(LY_EXIT_USAGE, "%s: point %zu has no spec or no objects", path, npts);
 			if (len < 0)
 				break;
 			npts++;
 			mine = 0;
-			want_spec = 1;
+			skip = 1;
 		} else if (npts == 0 && strcmp(line, "--body") == 0) {
 			skip = 1;
 		} else if (npts == 0) {
@@ -151,16 +151,6 @@ static const char *ly_function(Elf *elf, Elf_Scn *scn, const char *path, size_t 
 	return name && strncmp(name, ".text.", 6) == 0 ? name : NULL;
 }
 
-static size_t ly_count_functions(Elf *elf, const char *path, size_t shstrndx)
-{
-	Elf_Scn *scn = NULL;
-	size_t n = 0;
-
-	while ((scn = elf_nextscn(elf, scn)) != NULL)
-		n += ly_function(elf, scn, path, shstrndx) != NULL;
-	return n;
-}
-
 /* One translation unit: a gap, then each function section with its gap,
  * then whatever else the object holds in .text*. A unit of more functions
  * than LY_FN_GAPS_MAX (a scatter point's one function per site, a clone's
@@ -170,7 +160,7 @@ static void ly_object(FILE *out, const char *path, uint64_t *state)
 {
 	int fd = open(path, O_RDONLY);
 	const char *tail = ly_object_tail(path);
-	size_t shstrndx, nfn;
+	size_t shstrndx, nfn = 0;
 	Elf_Scn *scn = NULL;
 	Elf *elf;
 
@@ -182,7 +172,8 @@ static void ly_object(FILE *out, const char *path, uint64_t *state)
 	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
 		ly_elf_fail(path, "no section headers");
 	fprintf(out, "    /* %s */\n    . += %u;\n", tail, LY_TU_STEP * ly_below(state, LY_TU_STEPS));
-	nfn = ly_count_functions(elf, path, shstrndx);
+	while ((scn = elf_nextscn(elf, scn)) != NULL)
+		nfn += ly_function(elf, scn, path, shstrndx) != NULL;
 	if (nfn == 0)
 		ic_die(LY_EXIT_USAGE, "%s: no .text.* sections (not built with -ffunction-sections?)", path);
 	while (nfn <= LY_FN_GAPS_MAX && (scn = elf_nextscn(elf, scn)) != NULL) {

@@ -2,8 +2,9 @@
  *
  * gen writes a point's symbols under this prefix; codesize finds the site
  * functions of a point by it; gen/points.cmake spells the same rule in CMake
- * (keep the two in step). The names themselves come from point_names.def. The prefix keeps every point's symbols apart, so
- * many points link into one program.
+ * (keep the two in step). The names themselves come from point_names.def.
+ * The prefix keeps every point's symbols apart, so many points link into
+ * one program.
  */
 #ifndef IC_POINT_NAME_H
 #define IC_POINT_NAME_H
@@ -73,10 +74,8 @@ static inline const char *ic_body_name_why(const char *name)
 
 	if (len == 0 || len > IC_BODY_NAME_MAX)
 		return "must be 1 to 64 characters";
-	for (const char *p = name; *p; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		      (*p >= '0' && *p <= '9') || *p == '_'))
-			return "may hold only letters, digits and _";
+	if (strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != len)
+		return "may hold only letters, digits and _";
 	if (ic_name_find(ic_op_names, IC_OP_COUNT, name) >= 0 || strcmp(name, "queue") == 0)
 		return "is the built-in queue's (rename the file)";
 	return NULL;

@@ -24,7 +24,9 @@ struct ic_site_ctx {
 	uint64_t *tally;           /* per-site run counts; used only with IC_SITE_TALLY */
 	void *body;                /* a body's struct ic_body_state (queue/body.h):
 	                            * the thread's own, or the one all share */
-	uint64_t sink;             /* a body site adds its function's value here */
+	uint64_t sink;             /* a body site (gen --body) adds its function's value
+	                            * here, not to acc: the value is not known to gen,
+	                            * and acc's sum must stay exact */
 };
 
 struct ic_point {
@@ -64,8 +66,5 @@ struct ic_point {
 #else
 #define IC_SITE_MARK(ctx, acc, k, c) IC_SITE_ADD(acc, c)
 #endif
-
-/* A body site (gen --body) adds its function's value to ctx->sink, not to
- * acc: the value is not known to gen, and acc's sum must stay exact. */
 
 #endif /* IC_SITE_H */

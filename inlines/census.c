@@ -257,14 +257,6 @@ static int census_copy(struct census_walk *w, Dwarf_Die *die, int nested)
 	return 0;
 }
 
-/* A subprogram that is only the abstract instance of an inline function:
- * no code of its own, so no copies inside. */
-static int census_abstract(Dwarf_Die *die)
-{
-	return dwarf_hasattr(die, DW_AT_inline) && !dwarf_hasattr(die, DW_AT_low_pc) &&
-	       !dwarf_hasattr(die, DW_AT_ranges);
-}
-
 /* The scopes under parent that can hold code, down to every inlined copy;
  * nested: parent is itself an inlined copy or inside one. */
 static int census_scope(struct census_walk *w, Dwarf_Die *parent, int nested)
@@ -291,7 +283,10 @@ static int census_scope(struct census_walk *w, Dwarf_Die *parent, int nested)
 				r = census_scope(w, &child, nested);
 			break;
 		case DW_TAG_subprogram:
-			if (dwarf_haschildren(&child) && !census_abstract(&child))
+			/* Not the abstract instance of an inline function alone:
+			 * that has no code of its own, so no copies inside. */
+			if (dwarf_haschildren(&child) && !(dwarf_hasattr(&child, DW_AT_inline) &&
+			    !dwarf_hasattr(&child, DW_AT_low_pc) && !dwarf_hasattr(&child, DW_AT_ranges)))
 				r = census_scope(w, &child, 0);
 			break;
 		case DW_TAG_namespace:
@@ -315,14 +310,6 @@ static int census_scope(struct census_walk *w, Dwarf_Die *parent, int nested)
 		return ic_fail(w->err, w->errlen, "DWARF after offset %llu: %s", (unsigned long long)dwarf_dieoffset(&child),
 			       dwarf_errmsg(-1));
 	return 0;
-}
-
-static int census_is_cplusplus(Dwarf_Die *cu)
-{
-	int lang = dwarf_srclang(cu);
-
-	return lang == DW_LANG_C_plus_plus || lang == DW_LANG_C_plus_plus_03 ||
-	       lang == DW_LANG_C_plus_plus_11 || lang == DW_LANG_C_plus_plus_14;
 }
 
 /* Largest total first; then more copies, more nested; then by name, file
@@ -385,7 +372,7 @@ int ic_census_read(struct ic_census *c, Dwarf *dw, char *err, size_t errlen)
 	Dwarf_CU *cu = NULL;
 	Dwarf_Die cudie, subdie;
 	uint8_t unit_type;
-	int rc;
+	int rc, lang;
 
 	memset(c, 0, sizeof(*c));
 	while ((rc = dwarf_get_units(dw, cu, &cu, NULL, &unit_type, &cudie, &subdie)) == 0) {
@@ -411,7 +398,9 @@ int ic_census_read(struct ic_census *c, Dwarf *dw, char *err, size_t errlen)
 			}
 		}
 		c->units++;
-		w.cplusplus = census_is_cplusplus(top);
+		lang = dwarf_srclang(top);
+		w.cplusplus = lang == DW_LANG_C_plus_plus || lang == DW_LANG_C_plus_plus_03 ||
+			      lang == DW_LANG_C_plus_plus_11 || lang == DW_LANG_C_plus_plus_14;
 		rc = dwarf_haschildren(top) ? census_scope(&w, top, 0) : 0;
 		tdestroy(w.origins, free);
 		w.origins = NULL;

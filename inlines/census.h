@@ -1,6 +1,7 @@
-/* inlines' library (cmd/inlines.c is its program), one header for its three
- * parts: a binary's DWARF found and opened (debug_file.c), its census of inlined
- * copies (census.c), each priced on a measured run (price.c). */
+/* inlines' library (cmd/inlines.c is its program), one header for its
+ * parts: a binary's DWARF found and opened (debug_file.c), its census of
+ * inlined copies (census.c), each priced on a measured run (price.c), and
+ * the chart of them (plots/inlines_chart.c). */
 #ifndef IC_CENSUS_H
 #define IC_CENSUS_H
 
@@ -121,5 +122,18 @@ const char *ic_price_verdict(char *buf, size_t cap, const struct ic_price_run *r
 /* Whether compare/baseline are an inlined form over a called one, so that
  * lines can say "calls" and "inlined copies". */
 int ic_price_classic(const struct ic_price_run *run);
+
+/* plots/inlines_chart.c: the chart of priced copies, each series' measured
+ * ratio against N with its interval, band and crossover bracket, and a line
+ * at each function's N (plots/inlines.gp draws it, PNG and SVG). png must
+ * end in ".png"; the SVG goes beside it. ic_chart_check returns 0, or -1
+ * with one line in err naming what is wrong with the path (bad input). */
+int ic_chart_check(const char *png, const char *results_dir, char *err, size_t errlen);
+
+/* Writes png and its SVG, each renamed into place once whole: binary's
+ * functions fns marked on run's curves. Returns 0, or -1 with one line in
+ * err (gnuplot missing or failed; nothing is left). */
+int ic_chart_draw(const char *png, const char *binary, const struct ic_price_run *run,
+		  const struct ic_inline_fn *const *fns, size_t nfns, char *err, size_t errlen);
 
 #endif /* IC_CENSUS_H */

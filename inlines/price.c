@@ -159,16 +159,15 @@ static void price_crossover(FILE *f, const struct ic_price_run *run, const struc
 {
 	const char *small = xo->direction > 0 ? run->compare : run->baseline;
 	const char *large = xo->direction > 0 ? run->baseline : run->compare;
+	int below = (double)n <= xo->bracket_lo;
 	char runs[512];
 
 	switch (xo->verdict) {
 	case IC_VERDICT_CROSSOVER:
-		if ((double)n <= xo->bracket_lo)
-			fprintf(f, "%sN = %lu is below the crossover bracket (%.0f, %.0f): on the side where %s is ahead\n",
-				indent, n, xo->bracket_lo, xo->bracket_hi, small);
-		else if ((double)n >= xo->bracket_hi)
-			fprintf(f, "%sN = %lu is above the crossover bracket (%.0f, %.0f): on the side where %s is ahead\n",
-				indent, n, xo->bracket_lo, xo->bracket_hi, large);
+		if (below || (double)n >= xo->bracket_hi)
+			fprintf(f, "%sN = %lu is %s the crossover bracket (%.0f, %.0f): on the side where %s is ahead\n",
+				indent, n, below ? "below" : "above", xo->bracket_lo, xo->bracket_hi,
+				below ? small : large);
 		else
 			fprintf(f, "%sN = %lu is inside the crossover bracket (%.0f, %.0f): neither form is resolved ahead there\n",
 				indent, n, xo->bracket_lo, xo->bracket_hi);

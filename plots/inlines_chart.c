@@ -1,7 +1,7 @@
-/* The chart of priced copies (inlines_chart.h): data into a temporary
+/* The chart of priced copies (census.h): data into a temporary
  * directory, then gnuplot draws plots/inlines.gp twice, PNG and SVG. */
 #define _GNU_SOURCE
-#include "inlines_chart.h"
+#include "census.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -56,6 +56,17 @@ static void chart_num(FILE *f, double x)
 		fputs("NaN", f);
 }
 
+/* "name[k] = " (k 0: "name = ") text, quoted for gnuplot, or (text NULL) x. */
+static void chart_set(FILE *gp, const char *name, size_t k, const char *text, double x)
+{
+	fprintf(gp, k ? "%s[%zu] = " : "%s = ", name, k);
+	if (text)
+		ic_gnuplot_quote(gp, text);
+	else
+		chart_num(gp, x);
+	fputc('\n', gp);
+}
+
 /* dir is mkdtemp's, far shorter than PATH_MAX. */
 static FILE *chart_open(const char *dir, const char *name)
 {
@@ -69,15 +80,13 @@ static FILE *chart_open(const char *dir, const char *name)
 static int chart_write_data(const char *dir, const char *binary, const struct ic_price_run *run,
 			    const struct ic_inline_fn *const *fns, size_t nfns)
 {
-	char what[4200];
-	char title[1024], verdict[256];
+	char what[4200], title[1024], verdict[256], cpu[IC_RESULTS_CONTEXT_MAX], caption[4600];
+	const char *c;
 	double xmin = INFINITY, xmax = -INFINITY;
 	size_t panels = 0, marks = 0, k = 0;
-	FILE *dat, *gp;
+	FILE *dat = chart_open(dir, "ratio.dat"), *gp = dat ? chart_open(dir, "data.gp") : NULL;
 	int bad;
 
-	dat = chart_open(dir, "ratio.dat");
-	gp = dat ? chart_open(dir, "data.gp") : NULL;
 	if (!gp) {
 		if (dat)
 			fclose(dat);
@@ -91,6 +100,7 @@ static int chart_write_data(const char *dir, const char *binary, const struct ic
 		panels, panels, panels, panels, panels);
 	for (size_t g = 0; g < run->run.an.nseries; g++) {
 		const struct ic_group *gr = &run->run.an.series[g].group;
+		int xo = gr->xo.verdict == IC_VERDICT_CROSSOVER;
 
 		if (!gr->nratios)
 			continue;
@@ -110,15 +120,10 @@ static int chart_write_data(const char *dir, const char *binary, const struct ic
 			xmax = fmax(xmax, (double)r->sites);
 		}
 		fputs("\n\n", dat);
-		fprintf(gp, "ic_title[%zu] = ", k);
-		ic_gnuplot_quote(gp, title);
-		fprintf(gp, "\nic_verdict[%zu] = ", k);
-		ic_gnuplot_quote(gp, ic_price_verdict(verdict, sizeof(verdict), run, gr));
-		fprintf(gp, "\nic_xo_lo[%zu] = ", k);
-		chart_num(gp, gr->xo.verdict == IC_VERDICT_CROSSOVER ? gr->xo.bracket_lo : NAN);
-		fprintf(gp, "\nic_xo_hi[%zu] = ", k);
-		chart_num(gp, gr->xo.verdict == IC_VERDICT_CROSSOVER ? gr->xo.bracket_hi : NAN);
-		fputc('\n', gp);
+		chart_set(gp, "ic_title", k, title, 0);
+		chart_set(gp, "ic_verdict", k, ic_price_verdict(verdict, sizeof(verdict), run, gr), 0);
+		chart_set(gp, "ic_xo_lo", k, NULL, xo ? gr->xo.bracket_lo : NAN);
+		chart_set(gp, "ic_xo_hi", k, NULL, xo ? gr->xo.bracket_hi : NAN);
 	}
 	fprintf(gp, "ic_nmarks = %zu\n", marks);
 	if (marks)
@@ -126,7 +131,6 @@ static int chart_write_data(const char *dir, const char *binary, const struct ic
 	k = 0;
 	for (size_t i = 0; i < nfns; i++) {
 		char label[512], b[32];
-
 		size_t n = ic_inline_fn_places(fns[i]);
 
 		if (!n)
@@ -134,29 +138,20 @@ static int chart_write_data(const char *dir, const char *binary, const struct ic
 		k++;
 		snprintf(label, sizeof(label), "%s: N = %zu copies of %s", fns[i]->name, n,
 			 ic_fmt_bytes(b, sizeof(b), fns[i]->median_all));
-		fprintf(gp, "ic_mark_n[%zu] = %zu\nic_mark_label[%zu] = ", k, n, k);
-		ic_gnuplot_quote(gp, label);
-		fputc('\n', gp);
+		fprintf(gp, "ic_mark_n[%zu] = %zu\n", k, n);
+		chart_set(gp, "ic_mark_label", k, label, 0);
 		xmin = fmin(xmin, (double)n);
 		xmax = fmax(xmax, (double)n);
 	}
 	snprintf(what, sizeof(what), "%s", binary);
-	fprintf(gp, "ic_x_min = %g\nic_x_max = %g\nic_binary = ", xmin, xmax);
-	ic_gnuplot_quote(gp, basename(what));
-	fputs("\nic_compare = ", gp);
-	ic_gnuplot_quote(gp, run->compare);
-	fputs("\nic_baseline = ", gp);
-	ic_gnuplot_quote(gp, run->baseline);
-	{
-		char buf[IC_RESULTS_CONTEXT_MAX], caption[4600];
-		const char *cpu = ic_results_context(&run->run.res, IC_CTX_CPU_MODEL, buf, sizeof(buf));
-
-		snprintf(caption, sizeof(caption), "measured: %s%s%s. A copy that never runs costs space, not time.",
-			 run->name, *cpu ? ", " : "", cpu);
-		fputs("\nic_caption = ", gp);
-		ic_gnuplot_quote(gp, caption);
-	}
-	fputc('\n', gp);
+	fprintf(gp, "ic_x_min = %g\nic_x_max = %g\n", xmin, xmax);
+	chart_set(gp, "ic_binary", 0, basename(what), 0);
+	chart_set(gp, "ic_compare", 0, run->compare, 0);
+	chart_set(gp, "ic_baseline", 0, run->baseline, 0);
+	c = ic_results_context(&run->run.res, IC_CTX_CPU_MODEL, cpu, sizeof(cpu));
+	snprintf(caption, sizeof(caption), "measured: %s%s%s. A copy that never runs costs space, not time.",
+		 run->name, *c ? ", " : "", c);
+	chart_set(gp, "ic_caption", 0, caption, 0);
 	bad = ferror(dat) | ferror(gp);
 	bad |= fclose(dat) | fclose(gp);
 	return bad ? -1 : 0;
