@@ -105,6 +105,11 @@ static int inl_parse(int argc, char **argv, struct inl_opts *o)
 	if (optind + 1 < argc)
 		return ic_bad("one BINARY at a time: '%s' is one too many", argv[optind + 1]);
 	o->binary = argv[optind];
+	/* ./run.sh inlines prices the named functions on its newest run
+	 * (IC_INLINES_RESULTS) unless one is given; --csv prices nothing. */
+	if (o->nfunctions && !o->results && !o->csv && getenv("IC_INLINES_RESULTS") &&
+	    !access(getenv("IC_INLINES_RESULTS"), F_OK))
+		o->results = getenv("IC_INLINES_RESULTS");
 	/* A screen of text; CSV is for programs, which want every row. */
 	if (!o->top_given)
 		o->top = o->csv ? 0 : INL_TOP_DEFAULT;

@@ -4,22 +4,14 @@
 # their paths stay theirs; the tool checks every argument itself.
 
 sub_inlines() {
-	local a fn=0 own=0 args=("$@") tool=$top/build/cmd/inlines
-	for a in "$@"; do
-		case $a in
-		-h | --help) [ ! -x "$tool" ] || exec "$tool" --help ;;
-		--function | --function=*) fn=1 ;;
-		--results | --results=* | --csv) own=1 ;;
-		esac
-	done
-	# The named functions are priced on the newest run unless one is given
-	# (--csv prices nothing).
-	[ "$fn$own" != 10 ] || [ ! -e "$top/results/latest" ] || args+=(--results "$top/results/latest")
-	ensure_packages
+	local tool=$top/build/cmd/inlines
+	# Its help without a build when it is there (the options are its own).
+	[[ " $* " != *" --help "* && " $* " != *" -h "* || ! -x $tool ]] || exec "$tool" --help
 	(
 		# Said on the first build only: bad input is then one line.
 		[ -x "$tool" ] || phase "build: inlines (log build/build.log)"
 		build_program inlines
 	) || exit
-	cd "$caller_pwd" && exec "$tool" "${args[@]}"
+	# The named functions are priced on the newest run unless one is given.
+	cd "$caller_pwd" && IC_INLINES_RESULTS=$top/results/latest exec "$tool" "$@"
 }

@@ -68,6 +68,16 @@ expect "$tmp/late" "$scatter" ic_insert_inline "between the measured N = 32 and 
 expect "$tmp/states" "$scatter" ic_insert_inline "two states (summary.md); in state 1, 9 of 12 processes" \
 	"in state 2, 3 of 12 processes" "N = 40 is below the crossover bracket" "calls .* faster than inlined copies"
 
+# ./run.sh inlines' newest run (IC_INLINES_RESULTS): the named functions
+# priced on it as on --results; a --results given, or --csv, wins.
+"$inlines" --function ic_queue_tail_inline --results "$tmp/late" "$chain" >"$tmp/given" 2>&1
+IC_INLINES_RESULTS=$tmp/late "$inlines" --function ic_queue_tail_inline "$chain" 2>&1 | cmp -s - "$tmp/given" ||
+	bad "IC_INLINES_RESULTS: not priced as on --results"
+IC_INLINES_RESULTS=$tmp/early "$inlines" --function ic_queue_tail_inline --results "$tmp/late" "$chain" 2>&1 |
+	cmp -s - "$tmp/given" || bad "IC_INLINES_RESULTS over a --results given"
+IC_INLINES_RESULTS=$tmp/late "$inlines" --csv --function ic_queue_tail_inline "$chain" >/dev/null 2>&1 ||
+	bad "IC_INLINES_RESULTS with --csv: refused as a pricing"
+
 # The chart: PNG and SVG beside it, the function's N in its key.
 out=$("$inlines" --function ic_queue_tail_inline --results "$tmp/late" --chart "$tmp/chart.png" "$chain" 2>"$tmp/err")
 rc=$?
