@@ -322,15 +322,16 @@ static void wr_text(FILE *f, const struct ic_watch *w)
 		fputs(".\n", f);
 		if (w->nstates != 2)
 			continue;
-		fprintf(f, "  %.0f%% of the time [95%% %.0f-%.0f%%]; ", 100.0 * st->share,
-			100.0 * st->share_lo, 100.0 * st->share_hi);
+		fprintf(f, "  %.0f%% of the time [95%% %.0f-%.0f%%]; ", 100.0 * st->of->share,
+			100.0 * st->of->share_lo, 100.0 * st->of->share_hi);
 		if (st->switches < 0.5)
 			/* Never left while watched: only a lower bound. */
-			fprintf(f, "not seen to end: its mean spell is at least %s", wr_dur(b, sizeof(b), st->spell_lo));
+			fprintf(f, "not seen to end: its mean spell is at least %s",
+				wr_dur(b, sizeof(b), st->of->spell_lo));
 		else
-			fprintf(f, "mean spell %s [%s-%s], %.0f switch%s out of it", wr_dur(a, sizeof(a), st->spell_s),
-				wr_dur(b, sizeof(b), st->spell_lo),
-				isfinite(st->spell_hi) ? wr_dur(c, sizeof(c), st->spell_hi) : "unbounded",
+			fprintf(f, "mean spell %s [%s-%s], %.0f switch%s out of it", wr_dur(a, sizeof(a), st->of->spell_s),
+				wr_dur(b, sizeof(b), st->of->spell_lo),
+				isfinite(st->of->spell_hi) ? wr_dur(c, sizeof(c), st->of->spell_hi) : "unbounded",
 				st->switches, st->switches < 1.5 ? "" : "es");
 		fprintf(f, "; %zu of %zu short processes mostly in it.\n", st->procs, w->nshort);
 	}
@@ -515,10 +516,10 @@ static json_t *wr_json(const struct ic_watch *w, const char *text)
 			"{s:o,s:o,s:o,s:o,s:I,s:o,s:o,s:o,s:o,s:o,s:o,s:o}",
 			"ratio_per_n", wr_per_n(w, st->ratio), "lo_per_n", wr_per_n(w, st->lo), "hi_per_n",
 			wr_per_n(w, st->hi), "processes_per_n", np,
-			"short_processes", (json_int_t)st->procs, "time_share", wr_num(st->share),
-			"time_share_lo", wr_num(st->share_lo), "time_share_hi", wr_num(st->share_hi),
-			"mean_spell_s", wr_num(st->spell_s), "mean_spell_lo", wr_num(st->spell_lo),
-			"mean_spell_hi", wr_num(st->spell_hi), "switches", wr_num(st->switches)));
+			"short_processes", (json_int_t)st->procs, "time_share", wr_num(st->of->share),
+			"time_share_lo", wr_num(st->of->share_lo), "time_share_hi", wr_num(st->of->share_hi),
+			"mean_spell_s", wr_num(st->of->spell_s), "mean_spell_lo", wr_num(st->of->spell_lo),
+			"mean_spell_hi", wr_num(st->of->spell_hi), "switches", wr_num(st->switches)));
 	}
 	for (size_t i = 0; i < w->nsamples; i++) {
 		const struct ic_watch_sample *s = &w->samples[i];
