@@ -1,19 +1,16 @@
 /* watch: the states of a sentinel over time, from short processes and the
  * windows of one long process; see watch_analysis.h. */
-#define _GNU_SOURCE   /* timegm */
 #include "watch_analysis.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <gsl/gsl_sort_double.h>
 #include <gsl/gsl_statistics_double.h>
 #include <jansson.h>
 
-#include "context.h"
 #include "gb_json.h"
 #include "kit.h"
 #include "load.h"
@@ -66,20 +63,6 @@ static struct ic_watch_sample *watch_sample_new(struct ic_watch *w)
 	return ns;
 }
 
-/* "2026-12-04T10:11:12.345Z" as seconds since the epoch; NAN if not that. */
-static double watch_iso(const char *s)
-{
-	struct tm tm = { 0 };
-	const char *rest = s ? strptime(s, "%Y-%m-%dT%H:%M:%S", &tm) : NULL;
-	double frac = 0.0;
-
-	if (!rest)
-		return NAN;
-	if (*rest == '.')
-		frac = strtod(rest, NULL);
-	return (double)timegm(&tm) + frac;
-}
-
 /* The span of doc's repetitions (not aggregates): from the first's
  * rep_start_s to the last's start plus its iterations' time. Returns how
  * many have the counter; *untimed how many do not. */
@@ -118,7 +101,7 @@ static int watch_add(struct ic_watch *w, const char *path, int in_long, double w
 		     size_t errlen)
 {
 	json_error_t je;
-	json_t *doc = json_load_file(path, 0, &je), *ctx = json_object_get(doc, "context");
+	json_t *doc = json_load_file(path, 0, &je);
 	struct ic_watch_sample *s = NULL;
 	double start, end;
 	size_t untimed, n;
@@ -128,11 +111,6 @@ static int watch_add(struct ic_watch *w, const char *path, int in_long, double w
 	if (!doc)
 		return ic_fail(err, errlen, "%s: not JSON (line %d: %s)", path, je.line, je.text);
 	n = watch_span(doc, &start, &end, &untimed);
-	/* Without the counter, a short process's own clock. */
-	if (!n && !in_long) {
-		start = watch_iso(json_string_value(json_object_get(ctx, ic_ctx_name(IC_CTX_PROCESS_START))));
-		end = watch_iso(json_string_value(json_object_get(ctx, ic_ctx_name(IC_CTX_PROCESS_END))));
-	}
 	if (!json_is_array(json_object_get(doc, "benchmarks")))
 		ic_fail(err, errlen, "%s: no \"benchmarks\" array (not Google Benchmark JSON)", path);
 	else if (in_long && w->have_long)
@@ -141,23 +119,28 @@ static int watch_add(struct ic_watch *w, const char *path, int in_long, double w
 		ic_fail(err, errlen, "%s: a repetition without %s", path, IC_REP_START_COUNTER);
 	else if (in_long && !n)
 		ic_fail(err, errlen, "%s: no repetitions", path);
-	else if (!isfinite(start) || !isfinite(end))
-		ic_fail(err, errlen, "%s: no time (neither %s nor process_start/process_end)", path,
-			IC_REP_START_COUNTER);
 	else if (!(text = json_dumps(doc, JSON_COMPACT)) || (!in_long && !(s = watch_sample_new(w))))
 		ic_fail(err, errlen, "%s: out of memory", path);
-	else {
-		if (in_long) {
-			w->long_file = w->res.nfiles;
+	else if (!(rc = ic_results_load_text(&w->res, path, text, strlen(text), n ? start : NAN, err, errlen))) {
+		/* Without the counter, a short process's own clock (the loader's,
+		 * from its context). */
+		const struct ic_file *f = w->res.files[w->res.nfiles - 1];
+
+		start = n ? start : f->start;
+		end = n ? end : f->end;
+		if (!isfinite(start) || !isfinite(end))
+			rc = ic_fail(err, errlen, "%s: no time (neither %s nor process_start/process_end)", path,
+				     IC_REP_START_COUNTER);
+		else if (in_long) {
+			w->long_file = w->res.nfiles - 1;
 			w->window_s = window_s;
+			w->have_long = 1;
 		} else {
 			s->start = start;
 			s->end = end;
+			w->nsamples++;
+			w->nshort++;
 		}
-		rc = ic_results_load_text(&w->res, path, text, strlen(text), start, err, errlen);
-		w->nsamples += s && !rc;
-		w->nshort += s && !rc;
-		w->have_long |= in_long && !rc;
 	}
 	free(text);
 	json_decref(doc);
