@@ -45,21 +45,6 @@ static const char *wr_dur(char *buf, size_t cap, double s)
 	return buf;
 }
 
-/* "1.02 [0.99-1.05]" at each N; "[one process]" where one draw has no interval. */
-static void wr_levels(FILE *f, const struct ic_watch *w, int s)
-{
-	const struct ic_watch_state *st = &w->st[s];
-
-	fputs("inline/extern", f);
-	for (size_t j = 0; j < w->nsites; j++) {
-		fprintf(f, "%s N = %lu: %.2f", j ? "," : "", w->sites[j], st->ratio[j]);
-		if (isfinite(st->lo[j]))
-			fprintf(f, " [%.2f-%.2f]", st->lo[j], st->hi[j]);
-		else
-			fprintf(f, " [%zu process%s: no interval]", st->nproc[j], st->nproc[j] == 1 ? "" : "es");
-	}
-}
-
 /* "+58" of "+58% [52-64%]": no "-0" */
 static double wr_pct(double ratio)
 {
@@ -318,7 +303,15 @@ static void wr_text(FILE *f, const struct ic_watch *w)
 			      "that moves they are not): ", f);
 		else
 			fprintf(f, "State %d%s: ", s + 1, w->nstates == 2 ? (s ? " (high)" : " (low)") : "");
-		wr_levels(f, w, s);
+		/* "1.02 [0.99-1.05]" at each N; one draw has no interval. */
+		fputs("inline/extern", f);
+		for (size_t j = 0; j < w->nsites; j++) {
+			fprintf(f, "%s N = %lu: %.2f", j ? "," : "", w->sites[j], st->ratio[j]);
+			if (isfinite(st->lo[j]))
+				fprintf(f, " [%.2f-%.2f]", st->lo[j], st->hi[j]);
+			else
+				fprintf(f, " [%zu process%s: no interval]", st->nproc[j], st->nproc[j] == 1 ? "" : "es");
+		}
 		fputs(".\n", f);
 		if (w->nstates != 2)
 			continue;

@@ -8,21 +8,6 @@
 
 #include "stats.h"
 
-/* The run's start, s since the epoch: its first process's start, else the
- * earliest file time; NAN when no file has a time. */
-static double timeline_t0(const struct ic_results *res)
-{
-	double t0 = NAN;
-
-	for (size_t i = 0; i < res->nfiles; i++) {
-		double t = ic_file_time(res->files[i]);
-
-		if (isfinite(t) && !(t >= t0))
-			t0 = t;
-	}
-	return t0;
-}
-
 static double timeline_minutes(double t, double t0)
 {
 	return isfinite(t) && isfinite(t0) ? (t - t0) / 60.0 : NAN;
@@ -45,7 +30,11 @@ struct ic_timeline *ic_timeline_analyse(const struct ic_results *res,
 		return NULL;
 	}
 	cnt = sum + np;
-	tl->t0 = timeline_t0(res);
+	/* The run's start: the earliest file time (NAN when none has one). */
+	tl->t0 = NAN;
+	for (size_t i = 0; i < res->nfiles; i++)
+		if (isfinite(ic_file_time(res->files[i])))
+			tl->t0 = fmin(tl->t0, ic_file_time(res->files[i]));
 	tl->level[0] = tl->level[1] = NAN;
 	tl->nlevels = 1;
 	tl->nproc = np;

@@ -158,15 +158,6 @@ int ic_watch_add_long(struct ic_watch *w, const char *path, double window_s, cha
 	return watch_add(w, path, 1, window_s, err, errlen);
 }
 
-/* The series the sentinel is: the first with compare/baseline ratios. */
-static const struct ic_series *watch_series(const struct ic_analysis *an)
-{
-	for (size_t s = 0; s < an->nseries; s++)
-		if (an->series[s].group.nratios && an->series[s].states)
-			return &an->series[s];
-	return NULL;
-}
-
 /* The process (of pr) that file is; -1 when none. */
 static long watch_proc(const struct ic_process_ratios *pr, size_t file)
 {
@@ -695,7 +686,7 @@ static int watch_forms(struct ic_watch *w, const struct ic_series *se)
 
 int ic_watch_analyse(struct ic_watch *w, char *err, size_t errlen)
 {
-	const struct ic_series *se;
+	const struct ic_series *se = NULL;
 	const struct ic_states *st;
 	const struct ic_sm *m;
 	long lp;
@@ -706,7 +697,11 @@ int ic_watch_analyse(struct ic_watch *w, char *err, size_t errlen)
 		return -1;
 	}
 	w->analysed = 1;
-	if (!(se = watch_series(&w->an)))
+	/* The series the sentinel is: the first with compare/baseline ratios. */
+	for (size_t i = 0; !se && i < w->an.nseries; i++)
+		if (w->an.series[i].group.nratios && w->an.series[i].states)
+			se = &w->an.series[i];
+	if (!se)
 		return ic_fail(err, errlen, "no series has both %s and %s",
 			       ic_analysis_defaults.compare, ic_analysis_defaults.baseline);
 	snprintf(w->series_buf, sizeof(w->series_buf), "%s %s/%s, %lu thread%s, %s",
