@@ -53,11 +53,11 @@ static double wr_pct(double ratio)
 	return x == 0.0 ? 0.0 : x;
 }
 
-static const char *const wr_group[] = {
-	[IC_CHANGE_SLOWER] = "slower in state 2", [IC_CHANGE_FASTER] = "faster in state 2",
-	[IC_CHANGE_SAME] = "no change (within ±5%)", [IC_CHANGE_UNSURE] = "cannot tell (interval wider than ±5%)" };
-static const enum ic_watch_change wr_kinds[] = { IC_CHANGE_SLOWER, IC_CHANGE_FASTER, IC_CHANGE_SAME,
-						 IC_CHANGE_UNSURE };
+/* The kinds of change in the order the report groups them, and its words. */
+static const struct { enum ic_watch_change kind; const char *words; } wr_group[] = {
+	{ IC_CHANGE_SLOWER, "slower in state 2" }, { IC_CHANGE_FASTER, "faster in state 2" },
+	{ IC_CHANGE_SAME, "no change (within ±5%)" },
+	{ IC_CHANGE_UNSURE, "cannot tell (interval wider than ±5%)" } };
 
 /* The k-th form's level at the j-th N (NULL where not measured), or the
  * k-th probe's; its name, and what one iteration is (NULL for a form). */
@@ -104,16 +104,16 @@ static void wr_changes(FILE *f, const struct ic_watch *w, int probe, size_t j)
 		fprintf(f, ", %+.0f%% [%+.0f..%+.0f%%]\n", wr_pct(lv->change), wr_pct(lv->change_lo),
 			wr_pct(lv->change_hi));
 	}
-	for (size_t g = 0; g < sizeof(wr_kinds) / sizeof(*wr_kinds); g++) {
+	for (size_t g = 0; g < sizeof(wr_group) / sizeof(*wr_group); g++) {
 		int any = 0;
 
 		for (size_t k = 0; k < n; k++)
-			if ((lv = wr_item(w, probe, k, j, &name, &what)) && lv->verdict == wr_kinds[g]) {
+			if ((lv = wr_item(w, probe, k, j, &name, &what)) && lv->verdict == wr_group[g].kind) {
 				fprintf(f, "%s%s", any ? ", " : "  ", name);
 				any = 1;
 			}
 		if (any)
-			fprintf(f, ": %s.\n", wr_group[wr_kinds[g]]);
+			fprintf(f, ": %s.\n", wr_group[g].words);
 	}
 }
 
@@ -310,7 +310,8 @@ static void wr_text(FILE *f, const struct ic_watch *w)
 			if (isfinite(st->lo[j]))
 				fprintf(f, " [%.2f-%.2f]", st->lo[j], st->hi[j]);
 			else
-				fprintf(f, " [%zu process%s: no interval]", st->nproc[j], st->nproc[j] == 1 ? "" : "es");
+				fprintf(f, " [%zu process%s: no interval]", st->nproc[j],
+					st->nproc[j] == 1 ? "" : "es");
 		}
 		fputs(".\n", f);
 		if (w->nstates != 2)
@@ -322,8 +323,8 @@ static void wr_text(FILE *f, const struct ic_watch *w)
 			fprintf(f, "not seen to end: its mean spell is at least %s",
 				wr_dur(b, sizeof(b), st->of->spell_lo));
 		else
-			fprintf(f, "mean spell %s [%s-%s], %.0f switch%s out of it", wr_dur(a, sizeof(a), st->of->spell_s),
-				wr_dur(b, sizeof(b), st->of->spell_lo),
+			fprintf(f, "mean spell %s [%s-%s], %.0f switch%s out of it",
+				wr_dur(a, sizeof(a), st->of->spell_s), wr_dur(b, sizeof(b), st->of->spell_lo),
 				isfinite(st->of->spell_hi) ? wr_dur(c, sizeof(c), st->of->spell_hi) : "unbounded",
 				st->switches, st->switches < 1.5 ? "" : "es");
 		fprintf(f, "; %zu of %zu short processes mostly in it.\n", st->procs, w->nshort);

@@ -537,7 +537,8 @@ static int watch_steadiness(struct ic_watch *w, size_t fit)
 {
 	size_t n = w->nsamples ? w->nsamples : 1;
 	/* One block: y, sev, t, r, then the units u. */
-	double *y = malloc(4 * n * sizeof(*y) + n * sizeof(struct ic_watch_sample *)), *sev, *t, *r, most = -1.0;
+	double *y = malloc(4 * n * sizeof(*y) + n * sizeof(struct ic_watch_sample *)), *sev, *t, *r;
+	double most = -1.0;
 	const struct ic_watch_sample **u = (const struct ic_watch_sample **)(y + 4 * n);
 
 	if (!y)
