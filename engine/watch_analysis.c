@@ -705,10 +705,9 @@ int ic_watch_analyse(struct ic_watch *w, char *err, size_t errlen)
 	if (!se)
 		return ic_fail(err, errlen, "no series has both %s and %s",
 			       ic_analysis_defaults.compare, ic_analysis_defaults.baseline);
-	snprintf(w->series_buf, sizeof(w->series_buf), "%s %s/%s, %lu thread%s, %s",
+	snprintf(w->series, sizeof(w->series), "%s %s/%s, %lu thread%s, %s",
 		 se->group.op, se->group.layout, se->group.order, se->group.threads,
 		 se->group.threads == 1 ? "" : "s", se->group.mode);
-	w->series = w->series_buf;
 	st = se->states;
 	m = &st->model;
 	w->nsites = se->procs.nsites < IC_WATCH_NSITES ? se->procs.nsites : IC_WATCH_NSITES;

@@ -154,8 +154,7 @@ struct ic_watch {
 	double window_s;           /* the chart's windows of the long process */
 	unsigned long sites[IC_WATCH_NSITES];
 	size_t nsites;
-	const char *series;        /* "tail_dequeue chain/seq, 1 thread, private" */
-	char series_buf[256];
+	char series[256];          /* "tail_dequeue chain/seq, 1 thread, private" */
 	size_t nstates;
 	const char *why;           /* with one state: why not two (states.h) */
 	double separation;         /* the levels' distance in scales of the t noise at the N they part most */
