@@ -45,21 +45,6 @@ static const char *wr_dur(char *buf, size_t cap, double s)
 	return buf;
 }
 
-/* "1.02 [0.99-1.05]" at each N; "[one process]" where one draw has no interval. */
-static void wr_levels(FILE *f, const struct ic_watch *w, int s)
-{
-	const struct ic_watch_state *st = &w->st[s];
-
-	fputs("inline/extern", f);
-	for (size_t j = 0; j < w->nsites; j++) {
-		fprintf(f, "%s N = %lu: %.2f", j ? "," : "", w->sites[j], st->ratio[j]);
-		if (isfinite(st->lo[j]))
-			fprintf(f, " [%.2f-%.2f]", st->lo[j], st->hi[j]);
-		else
-			fprintf(f, " [%zu process%s: no interval]", st->nproc[j], st->nproc[j] == 1 ? "" : "es");
-	}
-}
-
 /* "+58" of "+58% [52-64%]": no "-0" */
 static double wr_pct(double ratio)
 {
@@ -68,11 +53,11 @@ static double wr_pct(double ratio)
 	return x == 0.0 ? 0.0 : x;
 }
 
-static const char *const wr_group[] = {
-	[IC_CHANGE_SLOWER] = "slower in state 2", [IC_CHANGE_FASTER] = "faster in state 2",
-	[IC_CHANGE_SAME] = "no change (within ±5%)", [IC_CHANGE_UNSURE] = "cannot tell (interval wider than ±5%)" };
-static const enum ic_watch_change wr_kinds[] = { IC_CHANGE_SLOWER, IC_CHANGE_FASTER, IC_CHANGE_SAME,
-						 IC_CHANGE_UNSURE };
+/* The kinds of change in the order the report groups them, and its words. */
+static const struct { enum ic_watch_change kind; const char *words; } wr_group[] = {
+	{ IC_CHANGE_SLOWER, "slower in state 2" }, { IC_CHANGE_FASTER, "faster in state 2" },
+	{ IC_CHANGE_SAME, "no change (within ±5%)" },
+	{ IC_CHANGE_UNSURE, "cannot tell (interval wider than ±5%)" } };
 
 /* The k-th form's level at the j-th N (NULL where not measured), or the
  * k-th probe's; its name, and what one iteration is (NULL for a form). */
@@ -119,16 +104,16 @@ static void wr_changes(FILE *f, const struct ic_watch *w, int probe, size_t j)
 		fprintf(f, ", %+.0f%% [%+.0f..%+.0f%%]\n", wr_pct(lv->change), wr_pct(lv->change_lo),
 			wr_pct(lv->change_hi));
 	}
-	for (size_t g = 0; g < sizeof(wr_kinds) / sizeof(*wr_kinds); g++) {
+	for (size_t g = 0; g < sizeof(wr_group) / sizeof(*wr_group); g++) {
 		int any = 0;
 
 		for (size_t k = 0; k < n; k++)
-			if ((lv = wr_item(w, probe, k, j, &name, &what)) && lv->verdict == wr_kinds[g]) {
+			if ((lv = wr_item(w, probe, k, j, &name, &what)) && lv->verdict == wr_group[g].kind) {
 				fprintf(f, "%s%s", any ? ", " : "  ", name);
 				any = 1;
 			}
 		if (any)
-			fprintf(f, ": %s.\n", wr_group[wr_kinds[g]]);
+			fprintf(f, ": %s.\n", wr_group[g].words);
 	}
 }
 
@@ -318,19 +303,29 @@ static void wr_text(FILE *f, const struct ic_watch *w)
 			      "that moves they are not): ", f);
 		else
 			fprintf(f, "State %d%s: ", s + 1, w->nstates == 2 ? (s ? " (high)" : " (low)") : "");
-		wr_levels(f, w, s);
+		/* "1.02 [0.99-1.05]" at each N; one draw has no interval. */
+		fputs("inline/extern", f);
+		for (size_t j = 0; j < w->nsites; j++) {
+			fprintf(f, "%s N = %lu: %.2f", j ? "," : "", w->sites[j], st->ratio[j]);
+			if (isfinite(st->lo[j]))
+				fprintf(f, " [%.2f-%.2f]", st->lo[j], st->hi[j]);
+			else
+				fprintf(f, " [%zu process%s: no interval]", st->nproc[j],
+					st->nproc[j] == 1 ? "" : "es");
+		}
 		fputs(".\n", f);
 		if (w->nstates != 2)
 			continue;
-		fprintf(f, "  %.0f%% of the time [95%% %.0f-%.0f%%]; ", 100.0 * st->share,
-			100.0 * st->share_lo, 100.0 * st->share_hi);
+		fprintf(f, "  %.0f%% of the time [95%% %.0f-%.0f%%]; ", 100.0 * st->of->share,
+			100.0 * st->of->share_lo, 100.0 * st->of->share_hi);
 		if (st->switches < 0.5)
 			/* Never left while watched: only a lower bound. */
-			fprintf(f, "not seen to end: its mean spell is at least %s", wr_dur(b, sizeof(b), st->spell_lo));
+			fprintf(f, "not seen to end: its mean spell is at least %s",
+				wr_dur(b, sizeof(b), st->of->spell_lo));
 		else
-			fprintf(f, "mean spell %s [%s-%s], %.0f switch%s out of it", wr_dur(a, sizeof(a), st->spell_s),
-				wr_dur(b, sizeof(b), st->spell_lo),
-				isfinite(st->spell_hi) ? wr_dur(c, sizeof(c), st->spell_hi) : "unbounded",
+			fprintf(f, "mean spell %s [%s-%s], %.0f switch%s out of it",
+				wr_dur(a, sizeof(a), st->of->spell_s), wr_dur(b, sizeof(b), st->of->spell_lo),
+				isfinite(st->of->spell_hi) ? wr_dur(c, sizeof(c), st->of->spell_hi) : "unbounded",
 				st->switches, st->switches < 1.5 ? "" : "es");
 		fprintf(f, "; %zu of %zu short processes mostly in it.\n", st->procs, w->nshort);
 	}
@@ -515,10 +510,10 @@ static json_t *wr_json(const struct ic_watch *w, const char *text)
 			"{s:o,s:o,s:o,s:o,s:I,s:o,s:o,s:o,s:o,s:o,s:o,s:o}",
 			"ratio_per_n", wr_per_n(w, st->ratio), "lo_per_n", wr_per_n(w, st->lo), "hi_per_n",
 			wr_per_n(w, st->hi), "processes_per_n", np,
-			"short_processes", (json_int_t)st->procs, "time_share", wr_num(st->share),
-			"time_share_lo", wr_num(st->share_lo), "time_share_hi", wr_num(st->share_hi),
-			"mean_spell_s", wr_num(st->spell_s), "mean_spell_lo", wr_num(st->spell_lo),
-			"mean_spell_hi", wr_num(st->spell_hi), "switches", wr_num(st->switches)));
+			"short_processes", (json_int_t)st->procs, "time_share", wr_num(st->of->share),
+			"time_share_lo", wr_num(st->of->share_lo), "time_share_hi", wr_num(st->of->share_hi),
+			"mean_spell_s", wr_num(st->of->spell_s), "mean_spell_lo", wr_num(st->of->spell_lo),
+			"mean_spell_hi", wr_num(st->of->spell_hi), "switches", wr_num(st->switches)));
 	}
 	for (size_t i = 0; i < w->nsamples; i++) {
 		const struct ic_watch_sample *s = &w->samples[i];

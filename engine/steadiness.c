@@ -115,15 +115,16 @@ int ic_steady_test_cov(const double *y, const double *v, size_t k, double margin
 	gsl_matrix *a = NULL, *e = NULL;
 	gsl_vector *lam = NULL;
 	gsl_eigen_symmv_workspace *ws = NULL;
-	double *z = NULL, *o = NULL, *se = NULL, top = 0.0;
+	double *z = NULL, *o, *se, top = 0.0;   /* one block: z, o, se */
 	int rc = -1;
 
 	if (steady_start(y, v, k + 1, k, margin, out))
 		return -1;
 	if (!(a = gsl_matrix_alloc(k, k)) || !(e = gsl_matrix_alloc(k, k)) || !(lam = gsl_vector_alloc(k)) ||
-	    !(ws = gsl_eigen_symmv_alloc(k)) || !(z = calloc(k, sizeof(*z))) || !(o = calloc(k, sizeof(*o))) ||
-	    !(se = malloc(k * sizeof(*se))))
+	    !(ws = gsl_eigen_symmv_alloc(k)) || !(z = calloc(3 * k, sizeof(*z))))
 		goto out;
+	o = z + k;
+	se = z + 2 * k;
 	for (size_t i = 0; i < k; i++)
 		for (size_t j = 0; j < k; j++)
 			gsl_matrix_set(a, i, j, 0.5 * (v[i * k + j] + v[j * k + i]));
@@ -151,8 +152,6 @@ out:
 	if (ws)
 		gsl_eigen_symmv_free(ws);
 	free(z);
-	free(o);
-	free(se);
 	return rc;
 }
 

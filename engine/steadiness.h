@@ -1,41 +1,19 @@
-/* Steadiness: does a quantity measured in several units (short processes,
- * windows of a long one) vary between them more than its repetitions' noise
- * allows? A test with no model of how it varies, to run before any model of
- * states. The units' means y[i], each with its standard error se[i], are
- * read as a random-effects sample, y[i] = mu + u[i] + e[i], with u of SD tau
- * (the machine's variation between units) and e of SD se[i] (noise):
- *
- *   Q       Cochran's Q, sum (y - ybar)^2 / se^2 (ybar weighted by 1 / se^2),
- *           against chi-square with k - 1 degrees of freedom: a p-value for
- *           "no variation beyond the noise"
- *   tau     DerSimonian and Laird's moment estimate, with its 95% interval
- *           by the Q-profile (Viechtbauer 2007): the tau^2 at which the
- *           generalised Q, sum (y - mu(tau^2))^2 / (se^2 + tau^2), meets
- *           chi-square(k - 1)'s 97.5% and 2.5% points
- *   steady  an equivalence test: at the interval's upper end, 90% of moments
- *           lie within +-margin of the mean (z(0.95) tau_hi <= margin). Not
- *           rejecting Q is no evidence of steadiness; this is.
- *
- * Drift: a straight line in time fitted through the units (weighted least
- * squares, the same moment estimate on its residuals); the share of tau^2
- * it takes away.
- *
- * Noise correlated in time: a process's repetitions in time order may
- * follow one another (AR(1), correlation rho at one repetition's lag);
- * then a unit's spread understates the variance of its mean, and units
- * of one process close in time share noise. rho is read over whole
- * series (a unit's own few repetitions say little: at 3 of them the
- * expected lag-one product about their mean moves only from -0.33 to
- * -0.18 of their spread as rho goes from 0 to 0.9), from series where the
- * level does not move (the caller's: watch_analysis.h). The steadiness
- * test then takes the units' noise as correlated (ic_steady_test_cov): Q
- * in the coordinates that make it independent, where Q-profile and the
- * moment estimate hold as they are.
- *
- * Elasticity: the slope of one quantity's unit means on another's, least
- * squares over the units in time order; its standard error is Newey and
- * West's, which lets neighbouring units' residuals be correlated (a machine
- * that wanders for minutes makes neighbouring windows alike).
+/* Steadiness: do units (short processes, windows of a long one) vary more
+ * than their repetitions' noise allows? A test with no model of how, run
+ * before any model of states. The unit means y[i] with errors se[i] read
+ * as random effects, y = mu + u + e, u of SD tau (the machine), e of SD se:
+ * Cochran's Q against chi-square(k - 1); tau by DerSimonian and Laird, its
+ * 95% interval by the Q-profile (Viechtbauer 2007); steady where at the
+ * interval's upper end 90% of moments lie within +-margin (not rejecting Q
+ * is no evidence of steadiness; this is). Noise correlated in time is
+ * taken as AR(1): rho pooled over whole series (at a unit's 3 repetitions
+ * the expected lag-one product about their mean moves only from -0.33 to
+ * -0.18 of their spread as rho goes from 0 to 0.9), Q in the coordinates
+ * where the noise is independent. Drift: the share of tau^2 a line in
+ * time takes away.
+ * Elasticity: a least-squares slope over the units in time order with
+ * Newey and West's error (neighbouring units of a wandering machine are
+ * alike). docs/method.md says why each is so.
  */
 #ifndef IC_STEADINESS_H
 #define IC_STEADINESS_H

@@ -8,21 +8,6 @@
 
 #include "stats.h"
 
-/* The run's start, s since the epoch: its first process's start, else the
- * earliest file time; NAN when no file has a time. */
-static double timeline_t0(const struct ic_results *res)
-{
-	double t0 = NAN;
-
-	for (size_t i = 0; i < res->nfiles; i++) {
-		double t = ic_file_time(res->files[i]);
-
-		if (isfinite(t) && !(t >= t0))
-			t0 = t;
-	}
-	return t0;
-}
-
 static double timeline_minutes(double t, double t0)
 {
 	return isfinite(t) && isfinite(t0) ? (t - t0) / 60.0 : NAN;
@@ -33,41 +18,41 @@ struct ic_timeline *ic_timeline_analyse(const struct ic_results *res,
 					const struct ic_states *st)
 {
 	struct ic_timeline *tl = calloc(1, sizeof(*tl));
-	const struct ic_sm *m = st ? &st->model : NULL;
-	size_t np = pr->nproc, j = m && m->mu ? m->sep_site : 0;
+	const struct ic_sm *m = st && st->model.mu ? &st->model : NULL;
+	size_t np = pr->nproc, j = m ? m->sep_site : 0;
 	/* One block: each process's sum of log ratios there, then its count. */
-	double *sum = ic_stats_alloc(2 * np, sizeof(*sum)), *cnt = NULL;
+	double *sum = ic_stats_alloc(2 * np, sizeof(*sum)), *cnt;
 
-	if (!tl || !sum)
-		goto oom;
+	if (!tl || !sum || !(tl->proc = ic_stats_alloc(np, sizeof(*tl->proc))) ||
+	    !(tl->reps = ic_stats_alloc(m ? m->n : 0, sizeof(*tl->reps)))) {
+		free(sum);
+		ic_timeline_free(tl);
+		return NULL;
+	}
 	cnt = sum + np;
-	tl->t0 = timeline_t0(res);
+	/* The run's start: the earliest file time (NAN when none has one). */
+	tl->t0 = NAN;
+	for (size_t i = 0; i < res->nfiles; i++)
+		if (isfinite(ic_file_time(res->files[i])))
+			tl->t0 = fmin(tl->t0, ic_file_time(res->files[i]));
 	tl->level[0] = tl->level[1] = NAN;
 	tl->nlevels = 1;
 	tl->nproc = np;
 	tl->sites = j < pr->nsites ? pr->sites[j] : 0;
-	tl->proc = calloc(np ? np : 1, sizeof(*tl->proc));
-	if (!tl->proc)
-		goto oom;
 	/* The repetitions at that N, in the model's time order. */
-	if (m && m->mu) {
-		tl->reps = calloc(m->n ? m->n : 1, sizeof(*tl->reps));
-		if (!tl->reps)
-			goto oom;
-		for (size_t i = 0; i < m->n; i++) {
-			const struct ic_sm_obs *o = &m->obs[i];
+	for (size_t i = 0; m && i < m->n; i++) {
+		const struct ic_sm_obs *o = &m->obs[i];
 
-			if (o->site != j)
-				continue;
-			sum[o->proc] += o->y;
-			cnt[o->proc] += 1.0;
-			if (st->nuntimed)
-				continue;
-			tl->reps[tl->nreps++] = (struct ic_timeline_rep){
-				.proc = o->proc, .index = o->index, .t = timeline_minutes(o->t, tl->t0),
-				.ratio = exp(o->y), .state = st->nstates == 2 ? ic_sm_state(m, i) : 0 };
-			tl->timed = 1;
-		}
+		if (o->site != j)
+			continue;
+		sum[o->proc] += o->y;
+		cnt[o->proc] += 1.0;
+		if (st->nuntimed)
+			continue;
+		tl->reps[tl->nreps++] = (struct ic_timeline_rep){
+			.proc = o->proc, .index = o->index, .t = timeline_minutes(o->t, tl->t0),
+			.ratio = exp(o->y), .state = st->nstates == 2 ? ic_sm_state(m, i) : 0 };
+		tl->timed = 1;
 	}
 	for (size_t p = 0; p < np; p++) {
 		const struct ic_file *f = pr->unit[p] < res->nfiles ? res->files[pr->unit[p]] : NULL;
@@ -92,10 +77,6 @@ struct ic_timeline *ic_timeline_analyse(const struct ic_results *res,
 	}
 	free(sum);
 	return tl;
-oom:
-	free(sum);
-	ic_timeline_free(tl);
-	return NULL;
 }
 
 void ic_timeline_free(struct ic_timeline *tl)

@@ -1,19 +1,16 @@
 /* watch: the states of a sentinel over time, from short processes and the
  * windows of one long process; see watch_analysis.h. */
-#define _GNU_SOURCE   /* timegm */
 #include "watch_analysis.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <gsl/gsl_sort_double.h>
 #include <gsl/gsl_statistics_double.h>
 #include <jansson.h>
 
-#include "context.h"
 #include "gb_json.h"
 #include "kit.h"
 #include "load.h"
@@ -66,20 +63,6 @@ static struct ic_watch_sample *watch_sample_new(struct ic_watch *w)
 	return ns;
 }
 
-/* "2026-12-04T10:11:12.345Z" as seconds since the epoch; NAN if not that. */
-static double watch_iso(const char *s)
-{
-	struct tm tm = { 0 };
-	const char *rest = s ? strptime(s, "%Y-%m-%dT%H:%M:%S", &tm) : NULL;
-	double frac = 0.0;
-
-	if (!rest)
-		return NAN;
-	if (*rest == '.')
-		frac = strtod(rest, NULL);
-	return (double)timegm(&tm) + frac;
-}
-
 /* The span of doc's repetitions (not aggregates): from the first's
  * rep_start_s to the last's start plus its iterations' time. Returns how
  * many have the counter; *untimed how many do not. */
@@ -118,7 +101,7 @@ static int watch_add(struct ic_watch *w, const char *path, int in_long, double w
 		     size_t errlen)
 {
 	json_error_t je;
-	json_t *doc = json_load_file(path, 0, &je), *ctx = json_object_get(doc, "context");
+	json_t *doc = json_load_file(path, 0, &je);
 	struct ic_watch_sample *s = NULL;
 	double start, end;
 	size_t untimed, n;
@@ -128,11 +111,6 @@ static int watch_add(struct ic_watch *w, const char *path, int in_long, double w
 	if (!doc)
 		return ic_fail(err, errlen, "%s: not JSON (line %d: %s)", path, je.line, je.text);
 	n = watch_span(doc, &start, &end, &untimed);
-	/* Without the counter, a short process's own clock. */
-	if (!n && !in_long) {
-		start = watch_iso(json_string_value(json_object_get(ctx, ic_ctx_name(IC_CTX_PROCESS_START))));
-		end = watch_iso(json_string_value(json_object_get(ctx, ic_ctx_name(IC_CTX_PROCESS_END))));
-	}
 	if (!json_is_array(json_object_get(doc, "benchmarks")))
 		ic_fail(err, errlen, "%s: no \"benchmarks\" array (not Google Benchmark JSON)", path);
 	else if (in_long && w->have_long)
@@ -141,23 +119,28 @@ static int watch_add(struct ic_watch *w, const char *path, int in_long, double w
 		ic_fail(err, errlen, "%s: a repetition without %s", path, IC_REP_START_COUNTER);
 	else if (in_long && !n)
 		ic_fail(err, errlen, "%s: no repetitions", path);
-	else if (!isfinite(start) || !isfinite(end))
-		ic_fail(err, errlen, "%s: no time (neither %s nor process_start/process_end)", path,
-			IC_REP_START_COUNTER);
 	else if (!(text = json_dumps(doc, JSON_COMPACT)) || (!in_long && !(s = watch_sample_new(w))))
 		ic_fail(err, errlen, "%s: out of memory", path);
-	else {
-		if (in_long) {
-			w->long_file = w->res.nfiles;
+	else if (!(rc = ic_results_load_text(&w->res, path, text, strlen(text), n ? start : NAN, err, errlen))) {
+		/* Without the counter, a short process's own clock (the loader's,
+		 * from its context). */
+		const struct ic_file *f = w->res.files[w->res.nfiles - 1];
+
+		start = n ? start : f->start;
+		end = n ? end : f->end;
+		if (!isfinite(start) || !isfinite(end))
+			rc = ic_fail(err, errlen, "%s: no time (neither %s nor process_start/process_end)", path,
+				     IC_REP_START_COUNTER);
+		else if (in_long) {
+			w->long_file = w->res.nfiles - 1;
 			w->window_s = window_s;
+			w->have_long = 1;
 		} else {
 			s->start = start;
 			s->end = end;
+			w->nsamples++;
+			w->nshort++;
 		}
-		rc = ic_results_load_text(&w->res, path, text, strlen(text), start, err, errlen);
-		w->nsamples += s && !rc;
-		w->nshort += s && !rc;
-		w->have_long |= in_long && !rc;
 	}
 	free(text);
 	json_decref(doc);
@@ -173,15 +156,6 @@ int ic_watch_add_long(struct ic_watch *w, const char *path, double window_s, cha
 		      size_t errlen)
 {
 	return watch_add(w, path, 1, window_s, err, errlen);
-}
-
-/* The series the sentinel is: the first with compare/baseline ratios. */
-static const struct ic_series *watch_series(const struct ic_analysis *an)
-{
-	for (size_t s = 0; s < an->nseries; s++)
-		if (an->series[s].group.nratios && an->series[s].states)
-			return &an->series[s];
-	return NULL;
 }
 
 /* The process (of pr) that file is; -1 when none. */
@@ -210,8 +184,8 @@ static void watch_short_samples(struct ic_watch *w, const struct ic_series *se)
 }
 
 /* The long process's windows, for the chart: its repetitions in time order
- * (the model's), cut every window_s seconds; each window's ratio per N and
- * the state of most of its firm repetitions. */
+ * (the model's), cut every window_s seconds; each window's state that of
+ * most of its firm repetitions (its ratios are its unit means'). */
 static int watch_windows(struct ic_watch *w, const struct ic_series *se)
 {
 	const struct ic_states *st = se->states;
@@ -222,7 +196,7 @@ static int watch_windows(struct ic_watch *w, const struct ic_series *se)
 		return 0;
 	for (size_t a = 0, b; a < m->n; a = b) {
 		struct ic_watch_sample *s;
-		double sum[IC_WATCH_NSITES] = { 0 }, cnt[IC_WATCH_NSITES] = { 0 }, t0 = NAN, t1 = NAN;
+		double t0 = NAN, t1 = NAN;
 		int votes[2] = { 0, 0 };
 
 		for (b = a; b < m->n; b++) {
@@ -236,10 +210,6 @@ static int watch_windows(struct ic_watch *w, const struct ic_series *se)
 			if (!isfinite(t0))
 				t0 = o->t;
 			t1 = o->t;
-			if (o->site < IC_WATCH_NSITES) {
-				sum[o->site] += o->y;
-				cnt[o->site] += 1.0;
-			}
 			if (k >= 0)
 				votes[k]++;
 		}
@@ -252,8 +222,6 @@ static int watch_windows(struct ic_watch *w, const struct ic_series *se)
 		s->start = t0;
 		s->end = t1;
 		s->state = st->nstates < 2 ? 0 : votes[1] > votes[0] ? 1 : votes[0] > votes[1] ? 0 : -1;
-		for (size_t j = 0; j < IC_WATCH_NSITES; j++)
-			s->ratio[j] = j < w->nsites && cnt[j] > 0.0 ? exp(sum[j] / cnt[j]) : NAN;
 		w->nsamples++;
 		w->nwindows++;
 	}
@@ -398,19 +366,13 @@ static long watch_unit_at(const struct ic_watch *w, size_t file, double t)
 	return best;
 }
 
-/* The noise's correlation in time (steadiness.h), read from the difference
- * of the two N's log ratios at the same place in each process (the k-th
- * repetition at one N beside the k-th at the other, a round apart at
- * most): a movement of the machine's ratio moves both N and cancels there,
- * the two runs' own noise does not. Two readings, the smaller counts:
- *   each process's differences about their own mean, pooled (efficient;
- *     a movement the contrast did not cancel, one N's alone, lifts it whole)
- *   neighbours' differences at lags 1 and 2, whose squares' ratio is
- *     1 + rho, by their medians (such a movement lifts it only by its steps
- *     over a second or two, and not where it jumps now and then)
- * An estimate too high makes noise of a movement; too low only keeps some
- * of the noise's spread as movement, as before. 0 with one N, where noise
- * and level cannot be told apart. */
+/* The noise's correlation in time (steadiness.h), from the difference of
+ * the two N's log ratios at the same place in each process, where the
+ * machine's movement cancels (docs/method.md, "Where the correlation is
+ * read"): the smaller of the differences' pooled AR(1) reading and that of
+ * their neighbours' at lags 1 and 2, by medians (a movement at one N only
+ * lifts it less). Too high makes noise of a movement; too low only keeps
+ * some noise as movement. 0 with one N: noise and level are one there. */
 static double watch_noise_rho(const struct ic_watch *w, const struct ic_series *se)
 {
 	const struct ic_sm *m = &se->states->model;
@@ -461,26 +423,19 @@ out:
 
 /* Each unit's mean log ratio per N from the model's paired repetitions,
  * and its standard error: the repetitions' variance pooled over the units
- * at that N, and their correlation in time pooled over the processes and
- * both N (steadiness.h: a unit of three repetitions says next to nothing
- * of it, the long process's sixty say much). The pooled spread is raised
- * to the repetitions' own variance by the share a unit's mean hides of
- * correlated noise (n - 1 of n when independent, less the more they
- * follow one another); a unit's error is that over its mean's AR(1)
- * variance (independent repetitions: the pooled SD over the root of the
- * unit's count). */
+ * at that N (a unit of three says next to nothing of it), raised by the
+ * share a unit's mean hides of correlated noise, times its mean's AR(1)
+ * variance. */
 static int watch_unit_means(struct ic_watch *w, const struct ic_series *se)
 {
 	const struct ic_sm *m = &se->states->model;
 	size_t np = se->procs.nproc;
-	double *sq = calloc(w->nsamples ? w->nsamples * IC_WATCH_NSITES : 1, sizeof(*sq));
-	size_t *seen = calloc((np ? np : 1) * IC_WATCH_NSITES, sizeof(*seen));   /* each process's repetitions so far at each N */
+	/* Each process's repetitions so far at each N. */
+	size_t *seen = ic_stats_alloc(np * IC_WATCH_NSITES, sizeof(*seen));
 
-	if (!sq || !seen) {
-		free(sq);
-		free(seen);
+	if (!seen)
 		return -1;
-	}
+	/* se[j] holds the sum of squares until the errors are known. */
 	for (size_t i = 0; i < m->n; i++) {
 		const struct ic_sm_obs *o = &m->obs[i];
 		size_t c = (size_t)o->proc * IC_WATCH_NSITES + o->site;
@@ -494,7 +449,7 @@ static int watch_unit_means(struct ic_watch *w, const struct ic_series *se)
 		if (!w->samples[u].nrep[o->site])
 			w->samples[u].rank[o->site] = seen[c] - 1;
 		w->samples[u].ly[o->site] += o->y;
-		sq[(size_t)u * IC_WATCH_NSITES + o->site] += o->y * o->y;
+		w->samples[u].se[o->site] += o->y * o->y;
 		w->samples[u].nrep[o->site]++;
 	}
 	w->noise_rho = watch_noise_rho(w, se);
@@ -509,18 +464,19 @@ static int watch_unit_means(struct ic_watch *w, const struct ic_series *se)
 				s->ly[j] = NAN;
 				continue;
 			}
-			ss += sq[i * IC_WATCH_NSITES + j] - s->ly[j] * s->ly[j] / n;
+			ss += s->se[j] - s->ly[j] * s->ly[j] / n;
 			df += n - 1.0;
 			e0 += ic_steady_ar1_s0(s->nrep[j], w->noise_rho);
 			s->ly[j] /= n;
 		}
+		for (size_t i = w->nshort; i < w->nsamples; i++)
+			w->samples[i].ratio[j] = exp(w->samples[i].ly[j]);
 		w->steady[j].within_sd = df > 0.0 ? sqrt(ss / df) : NAN;
 		w->steady[j].noise_sd = e0 > 0.0 ? w->steady[j].within_sd * sqrt(df / e0) : NAN;
 		for (size_t i = 0; i < w->nsamples; i++)
 			w->samples[i].se[j] = w->samples[i].nrep[j] ? w->steady[j].noise_sd *
 				sqrt(ic_steady_ar1_mean_var(w->samples[i].nrep[j], w->noise_rho)) : NAN;
 	}
-	free(sq);
 	free(seen);
 	return 0;
 }
@@ -545,18 +501,48 @@ static size_t *watch_time_order(const struct ic_watch *w)
 	return idx;
 }
 
-/* The steadiness test at each N, the spread in time, the drift share. */
-static int watch_steadiness(struct ic_watch *w)
+/* With two states: the units' SD beyond noise inside each state (the
+ * units mostly in it) at the j-th N; the states fit where the larger is
+ * IC_WATCH_STATES_SEP times inside the gap. The noise is the units' own
+ * spread, as the separation was set on (docs/method.md). y and sev:
+ * scratch of nsamples each. */
+static void watch_states_fit(struct ic_watch *w, size_t j, double *y, double *sev)
+{
+	double gap = fabs(log(w->st[1].ratio[j] / w->st[0].ratio[j]));
+	struct ic_steady h;
+	size_t k;
+
+	w->state_tau = 0.0;
+	for (int s = 0; s < 2; s++) {
+		k = 0;
+		for (size_t i = 0; i < w->nsamples; i++)
+			if (w->samples[i].state == s && w->samples[i].nrep[j]) {
+				y[k] = w->samples[i].ly[j];
+				sev[k++] = w->steady[j].within_sd / sqrt((double)w->samples[i].nrep[j]);
+			}
+		if (!ic_steady_test(y, sev, k, IC_STEADY_MARGIN, &h) && h.tau > w->state_tau)
+			w->state_tau = h.tau;
+	}
+	w->states_fit = IC_WATCH_STATES_SEP * w->state_tau <= gap;
+	if (!w->states_fit) {
+		snprintf(w->why_buf, sizeof(w->why_buf), "the two-state fit's levels are %.1f SDs of the "
+			 "units' variation inside a state apart, not %.0f", gap / w->state_tau, IC_WATCH_STATES_SEP);
+		w->why = w->why_buf;
+	}
+}
+
+/* The steadiness test at each N, the spread in time, the drift share;
+ * with two states, whether they fit at the fit-th N. */
+static int watch_steadiness(struct ic_watch *w, size_t fit)
 {
 	size_t n = w->nsamples ? w->nsamples : 1;
-	double *y = malloc(4 * n * sizeof(*y)), *sev, *t, *r, most = -1.0;
-	const struct ic_watch_sample **u = malloc(n * sizeof(*u));
+	/* One block: y, sev, t, r, then the units u. */
+	double *y = malloc(4 * n * sizeof(*y) + n * sizeof(struct ic_watch_sample *)), *sev, *t, *r;
+	double most = -1.0;
+	const struct ic_watch_sample **u = (const struct ic_watch_sample **)(y + 4 * n);
 
-	if (!y || !u) {
-		free(y);
-		free(u);
+	if (!y)
 		return -1;
-	}
 	sev = y + n;
 	t = y + 2 * n;
 	r = y + 3 * n;
@@ -579,11 +565,9 @@ static int watch_steadiness(struct ic_watch *w)
 			r[k] = exp(s->ly[j]);
 			k++;
 		}
-		/* Units of one process share its noise where it is correlated:
-		 * their covariance is the AR(1) one of their places in it. Noise
-		 * that follows itself for seconds is still noise (it averages out
-		 * over the watch), and the margin is about the level. Without
-		 * memory, the diagonal case (independent noise) as it was. */
+		/* Units of one process share its correlated noise: the AR(1)
+		 * covariance of their places in it. Without memory, the
+		 * diagonal case (independent noise). */
 		if (w->noise_rho > 0.0 && (v = calloc(k ? k * k : 1, sizeof(*v))))
 			for (size_t a = 0; a < k; a++) {
 				v[a * k + a] = u[a]->se[j] * u[a]->se[j];
@@ -608,44 +592,8 @@ static int watch_steadiness(struct ic_watch *w)
 			w->ref = j;
 		}
 	}
-	free(y);
-	free(u);
-	return 0;
-}
-
-/* With two states: the units' SD beyond noise inside each state (the
- * units mostly in it), at the N where the levels part most; the states fit
- * where the larger is IC_WATCH_STATES_SEP times inside the gap. The noise
- * here is the units' own spread, as if independent, as the separation was
- * set on: the states' rule names a movement already shown, and a rule
- * near its edge should not turn on the noise's estimated memory. */
-static int watch_states_fit(struct ic_watch *w, size_t j)
-{
-	size_t n = w->nsamples ? w->nsamples : 1, k;
-	double *y = malloc(2 * n * sizeof(*y)), *sev;
-	double gap = fabs(log(w->st[1].ratio[j] / w->st[0].ratio[j]));
-	struct ic_steady h;
-
-	if (!y)
-		return -1;
-	sev = y + n;
-	w->state_tau = 0.0;
-	for (int s = 0; s < 2; s++) {
-		k = 0;
-		for (size_t i = 0; i < w->nsamples; i++)
-			if (w->samples[i].state == s && w->samples[i].nrep[j]) {
-				y[k] = w->samples[i].ly[j];
-				sev[k++] = w->steady[j].within_sd / sqrt((double)w->samples[i].nrep[j]);
-			}
-		if (!ic_steady_test(y, sev, k, IC_STEADY_MARGIN, &h) && h.tau > w->state_tau)
-			w->state_tau = h.tau;
-	}
-	w->states_fit = IC_WATCH_STATES_SEP * w->state_tau <= gap;
-	if (!w->states_fit) {
-		snprintf(w->why_buf, sizeof(w->why_buf), "the two-state fit's levels are %.1f SDs of the "
-			 "units' variation inside a state apart, not %.0f", gap / w->state_tau, IC_WATCH_STATES_SEP);
-		w->why = w->why_buf;
-	}
+	if (w->nstates == 2)
+		watch_states_fit(w, fit, y, sev);
 	free(y);
 	return 0;
 }
@@ -739,7 +687,7 @@ static int watch_forms(struct ic_watch *w, const struct ic_series *se)
 
 int ic_watch_analyse(struct ic_watch *w, char *err, size_t errlen)
 {
-	const struct ic_series *se;
+	const struct ic_series *se = NULL;
 	const struct ic_states *st;
 	const struct ic_sm *m;
 	long lp;
@@ -750,13 +698,16 @@ int ic_watch_analyse(struct ic_watch *w, char *err, size_t errlen)
 		return -1;
 	}
 	w->analysed = 1;
-	if (!(se = watch_series(&w->an)))
+	/* The series the sentinel is: the first with compare/baseline ratios. */
+	for (size_t i = 0; !se && i < w->an.nseries; i++)
+		if (w->an.series[i].group.nratios && w->an.series[i].states)
+			se = &w->an.series[i];
+	if (!se)
 		return ic_fail(err, errlen, "no series has both %s and %s",
 			       ic_analysis_defaults.compare, ic_analysis_defaults.baseline);
-	snprintf(w->series_buf, sizeof(w->series_buf), "%s %s/%s, %lu thread%s, %s",
+	snprintf(w->series, sizeof(w->series), "%s %s/%s, %lu thread%s, %s",
 		 se->group.op, se->group.layout, se->group.order, se->group.threads,
 		 se->group.threads == 1 ? "" : "s", se->group.mode);
-	w->series = w->series_buf;
 	st = se->states;
 	m = &st->model;
 	w->nsites = se->procs.nsites < IC_WATCH_NSITES ? se->procs.nsites : IC_WATCH_NSITES;
@@ -779,16 +730,10 @@ int ic_watch_analyse(struct ic_watch *w, char *err, size_t errlen)
 
 		for (size_t j = 0; j < IC_WATCH_NSITES; j++) {
 			ws->ratio[j] = ws->lo[j] = ws->hi[j] = NAN;
-			ws->nproc[j] = 0;
 			if (j < w->nsites && m->mu)
 				ws->ratio[j] = ic_sm_level(m, s, j, &ws->lo[j], &ws->hi[j], &ws->nproc[j]);
 		}
-		ws->share = st->st[s].share;
-		ws->share_lo = st->st[s].share_lo;
-		ws->share_hi = st->st[s].share_hi;
-		ws->spell_s = st->st[s].spell_s;
-		ws->spell_lo = st->st[s].spell_lo;
-		ws->spell_hi = st->st[s].spell_hi;
+		ws->of = &st->st[s];
 		ws->switches = w->nstates == 2 ? m->switches[s] : 0.0;
 		for (size_t i = 0; i < w->nsamples; i++)
 			ws->procs += !w->samples[i].in_long && w->samples[i].state == s;
@@ -807,8 +752,8 @@ int ic_watch_analyse(struct ic_watch *w, char *err, size_t errlen)
 	w->switching = st->nunsteady;
 	lp = watch_proc(&se->procs, w->long_file);
 	w->long_switches = w->have_long && lp >= 0 && st->unsteady[lp];
-	if (!(w->order = watch_time_order(w)) || watch_unit_means(w, se) || watch_steadiness(w) ||
-	    (w->nstates == 2 && watch_states_fit(w, m->sep_site < w->nsites ? m->sep_site : 0)))
+	if (!(w->order = watch_time_order(w)) || watch_unit_means(w, se) ||
+	    watch_steadiness(w, m->sep_site < w->nsites ? m->sep_site : 0))
 		return ic_fail(err, errlen, "out of memory");
 	/* Steady first: one answer needs the bound, whatever the states. Then
 	 * two states where they fit; else the variation named. Brief spells

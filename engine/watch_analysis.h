@@ -1,63 +1,25 @@
 /* watch: can this machine give one answer? A fixed sentinel (inline and
  * extern at two N of one series) measured as many short processes and one
- * long process. The states come from the engine's model of states in time
- * (state_model.h, through states.h): every repetition, paired with the
- * baseline repetition nearest in time, one two-state Markov chain over the
- * whole watch. From it, per state:
+ * long process, cut into windows of about a short process's length; the
+ * units are the short processes and the windows. In order:
  *
- *   level    at each N, with a 95% t interval whose draws are the
- *            processes (the long process is one draw, not one per window)
- *   share    of the time, with its interval from the switches counted
- *   spell    the mean spell, 1 / the rate of leaving the state, with
- *            Garwood's interval; spells cut by the watch's start or end add
- *            time and no switch (censored)
- *   forms    each form's time (inline, extern and the attribution's
- *            controls, where the processes ran them) per state and N: a
- *            repetition takes the state of the sentinel's repetition of its
- *            process nearest in time; each process's mean in a state is one
- *            draw; the change from state 1 to 2 with a Welch interval
- *   probes   the same for each probe the processes ran (bench/probes.h:
- *            the clock, locked adds after a store, calls, code past the
- *            L1i)
- *   where    states switch inside a process (firm runs of both states in
- *            one process: the machine changes over time), or only between
- *            processes, or one state throughout
+ *   steady   the units' mean log ratios, each with an error from the
+ *            repetitions' pooled variance and their AR(1) correlation in
+ *            time (read where the two N's ratios cancel the machine's
+ *            movement), tested at each N (steadiness.h); one answer only
+ *            where the Q-profile bound puts 90% of moments within +-5%
+ *   states   the engine's two-state model over every paired repetition in
+ *            time (states.h): each state's level per N (the processes are
+ *            the draws, the long one is one), share, mean spell, where it
+ *            switches, and each form's and probe's change between them;
+ *            they describe the watch only where their levels are clean
+ *   else     the variation named: it drifts where a line in time takes
+ *            away half its variance beyond noise, else it wanders; then
+ *            what moves with the ratio (each form's and probe's slope on it
+ *            over the units in time order, Newey-West)
  *
- * The long process is also cut into windows of about a short process's
- * length for the chart (each window's ratio and its repetitions' state);
- * the windows are drawn, not counted as draws for a state's level.
- *
- * Before the states: is the machine steady? (steadiness.h.) The units are
- * the short processes and the long process's windows; at each N a unit's
- * mean log ratio of its paired repetitions is one draw, with a standard
- * error from its repetitions (their variance pooled over the units at that
- * N: a unit of three repetitions has two degrees of freedom of its own,
- * which would give Q a heavy tail), honest where the noise follows itself
- * in time: its AR(1) correlation, read where the machine's movement
- * cancels (the two N's ratios side by side in each process), raises each
- * unit's error and ties the long process's windows to their neighbours
- * (noise that outlasts a window still averages out over the watch; the
- * margin is about the level). One answer only where the Q-profile's
- * upper bound on the units' SD puts 90% of moments within +-5% of the mean
- * at every N. Otherwise the units' 10th-90th percentiles are the spread in
- * time, and where two states do not describe it, the variation is named:
- * it drifts where a straight line in time takes away at least half of the
- * units' variance beyond noise (IC_WATCH_DRIFT_SHARE), else it wanders.
- * Two states describe it only where their levels are clean: the units
- * firmly in one state vary little beside the gap between the levels (a
- * wander, fitted with two states, still wanders inside each).
- *
- * Then what moves with the ratio (elasticities), where it drifts or
- * wanders: over the same units in time order, each form's (at each N) and
- * each probe's mean log time on the sentinel's log ratio at the N where
- * the units vary most; the slope with its 95% interval (Newey-West: the
- * units' residuals may be correlated with their neighbours') and R^2. The
- * change it implies over the ratio's 10th-90th percentile range names it:
- * with the ratio, against it, unchanged (the interval inside +-5%), or
- * cannot tell. inline and extern are the ratio's own parts, so their noise
- * alone gives each a slope of about +-1/2 on a steady machine; read them
- * where the units' variation is well above their noise, as it is where the
- * machine is not steady. With two states the per-state change stands.
+ * Why each step is as it is: docs/method.md ("Is the machine steady",
+ * "Noise that follows itself") and docs/watch-json.md.
  */
 #ifndef IC_WATCH_ANALYSIS_H
 #define IC_WATCH_ANALYSIS_H
@@ -175,8 +137,7 @@ struct ic_watch_state {
 	double lo[IC_WATCH_NSITES], hi[IC_WATCH_NSITES];   /* ... its 95% interval */
 	size_t nproc[IC_WATCH_NSITES];   /* ... and the processes behind it */
 	size_t procs;              /* short processes of it (most of their time in it) */
-	double share, share_lo, share_hi;   /* of the watch's time, 95% interval */
-	double spell_s, spell_lo, spell_hi; /* mean spell, s, 95% interval */
+	const struct ic_state *of; /* the states' own: share of the time, mean spell (s) */
 	double switches;           /* expected switches out of it */
 };
 
@@ -193,8 +154,7 @@ struct ic_watch {
 	double window_s;           /* the chart's windows of the long process */
 	unsigned long sites[IC_WATCH_NSITES];
 	size_t nsites;
-	const char *series;        /* "tail_dequeue chain/seq, 1 thread, private" */
-	char series_buf[256];
+	char series[256];          /* "tail_dequeue chain/seq, 1 thread, private" */
 	size_t nstates;
 	const char *why;           /* with one state: why not two (states.h) */
 	double separation;         /* the levels' distance in scales of the t noise at the N they part most */

@@ -57,7 +57,6 @@ int ic_timeline_data_write(FILE *gp, FILE *dat, const struct ic_analysis *an)
 	char title[512], line[256];
 	int timed = 0;
 	double tmax = 0.0;
-
 	size_t ng = an->nseries ? an->nseries : 1;
 
 	fprintf(gp, "array ic_in_time[%zu]\narray ic_level_lo[%zu]\narray ic_level_hi[%zu]\n"

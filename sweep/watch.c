@@ -124,18 +124,17 @@ static int watch_process(const char *bench, const char *runs, const char *dir, c
 
 /* The measuring part, under the machine lock: the machine's state, short
  * processes for half the time, then one long process for about as long.
- * How many short processes ran. */
-static long watch_measure(const char *tree, const char *dir, const char *runs, double minutes)
+ * runs is the file of names, one a line. How many short processes ran. */
+static long watch_measure(const char *tree, const char *dir, const char *runs, const char *names,
+			  double minutes)
 {
 	char *bench = sw_fmt("%s/bench/sites_bench", tree), *state = sw_fmt("%s/cmd/machine_state", tree),
 	     *state_out = sw_fmt("%s/machine_state.txt", dir), half_s[32], name[32];
 	long half = (long)(minutes * 30 + 0.5), k = 0, nruns = 0, long_reps;
 	double end;
-	char *text = ic_read_path(runs, &(size_t){ 0 });
 
-	for (char *p = text; p && *p; p++)
+	for (const char *p = names; *p; p++)
 		nruns += *p == '\n';
-	free(text);
 	if (sw_run((char *[]){ state, NULL }, state_out, NULL, NULL))
 		sw_say("the machine state could not be read");
 	sw_phase("watch: short processes for %s, then one long process for about as long",
@@ -212,7 +211,6 @@ int sw_watch(int argc, char **argv)
 		free(probe);
 	}
 	if (!names) {
-		static const char *const own[] = { "sites_bench", "watch_report", "draw", "machine_state" };
 		char *specs = sentinel_specs();
 
 		tree = "build-watch";
@@ -224,12 +222,9 @@ int sw_watch(int argc, char **argv)
 			     (const char *[]){ "-DCMAKE_BUILD_TYPE=Release", sw_fmt("-DIC_POINTS=%s", sw_joined(specs + 1)),
 					       sw_fmt("-DIC_PER_CALLER=%s", sw_get(&sw, "per_caller")) },
 			     3);
-		sw_build(tree, own, 4, NULL, jobs);
-	} else {
-		static const char *const sweeps[] = { "watch_report", "draw", "machine_state" };
-
-		sw_build(tree, sweeps, 3, NULL, jobs);
 	}
+	sw_build(tree, (const char *const[]){ "sites_bench", "watch_report", "draw", "machine_state" } + !!names,
+		 names ? 3 : 4, NULL, jobs);
 
 	if (out) {
 		dir = (char *)out;
@@ -254,7 +249,7 @@ int sw_watch(int argc, char **argv)
 		sw_fail("cannot write %s", runs);
 	sw_say("results: %s", dir);
 	sw_measure_begin("./run.sh watch", cmdline, top);
-	k = watch_measure(tree, dir, runs, minutes);
+	k = watch_measure(tree, dir, runs, names, minutes);
 	sw_measure_end();
 
 	sw_phase("watch: the report");

@@ -114,10 +114,10 @@ int main(void)
 		      w.st[1].hi[j] > 1.65, "levels at N %d: %g %g [%g-%g]", j, w.st[0].ratio[j],
 		      w.st[1].ratio[j], w.st[1].lo[j], w.st[1].hi[j]);
 	CHECK(w.st[1].procs == 6, "high: %zu short processes", w.st[1].procs);
-	CHECK(w.st[1].share_lo < w.st[1].share && w.st[1].share < w.st[1].share_hi,
-	      "time share %g [%g-%g]", w.st[1].share, w.st[1].share_lo, w.st[1].share_hi);
-	CHECK(isfinite(w.st[0].spell_s) && w.st[0].spell_s > 0 && w.st[0].spell_lo < w.st[0].spell_s,
-	      "spell %g [%g-%g]", w.st[0].spell_s, w.st[0].spell_lo, w.st[0].spell_hi);
+	CHECK(w.st[1].of->share_lo < w.st[1].of->share && w.st[1].of->share < w.st[1].of->share_hi,
+	      "time share %g [%g-%g]", w.st[1].of->share, w.st[1].of->share_lo, w.st[1].of->share_hi);
+	CHECK(isfinite(w.st[0].of->spell_s) && w.st[0].of->spell_s > 0 && w.st[0].of->spell_lo < w.st[0].of->spell_s,
+	      "spell %g [%g-%g]", w.st[0].of->spell_s, w.st[0].of->spell_lo, w.st[0].of->spell_hi);
 	ic_watch_free(&w);
 
 	/* Drawn at process start: the long process stays in one state. */
