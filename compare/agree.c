@@ -1,14 +1,12 @@
-/* ./run.sh agree: how far runs of the same sweep agree (and --repeat's
- * repeat.md). The statistics are the engine's (engine/agreement.h); this
- * matches the runs' series, prints a short summary and, with --out, writes
- * the detail: repeat.md, repeat.csv and the chart.
- *
- * A series is one build's: op/layout/order/threads/mode (/filler:F), the
- * build and the forms compared; runs of two builds are never matched.
+/* ./run.sh agree (and --repeat's repeat.md), with the engine's statistics
+ * (engine/agreement.h). A series is one build's: op/layout/order/threads/
+ * mode (/filler:F), the build and the forms compared; runs of two builds
+ * are never matched.
  */
 #define _GNU_SOURCE
 #include "across_runs.h"
 
+#include <gsl/gsl_sort_ulong.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,13 +14,11 @@
 
 #include "agreement.h"
 #include "kit.h"
-#include "out_dir.h"
 #include "stats.h"
 
 struct agr_series {
 	char *name, *pair;
-	const struct ic_group *g[IC_RUNS_MAX];
-	const struct ic_series *se[IC_RUNS_MAX];   /* its analysis: states, processes */
+	const struct ic_series *se[IC_RUNS_MAX];   /* its analysis in each run, or NULL */
 };
 
 /* One comparison: a pair of runs on a series, all processes or one
@@ -83,7 +79,6 @@ static void agr_match_series(struct agr *x)
 				free(name);
 				free(pair);
 			}
-			x->s[j].g[k] = &an->series[gi].group;
 			x->s[j].se[k] = &an->series[gi];
 		}
 	}
@@ -146,11 +141,12 @@ static double agr_share_p(const struct agr *x, const struct agr_cmp *c, size_t s
 
 /* "differ" is said over many comparisons (series, states, pairs of runs):
  * Holm's step-down over their joint p-values at IC_AGREE_ALPHA keeps the
- * chance of any false "differ" in the report at 5%. */
+ * chance of any false "differ" in the report at 5%. Some comparison, as
+ * ic_agree_runs makes sure. */
 static void agr_holm(struct agr *x)
 {
-	double *p = ic_xalloc(malloc((x->nc ? x->nc : 1) * sizeof(*p)));
-	unsigned char *r = ic_xalloc(malloc(x->nc ? x->nc : 1));
+	double *p = ic_xalloc(malloc(x->nc * sizeof(*p)));
+	unsigned char *r = ic_xalloc(malloc(x->nc));
 
 	for (size_t i = 0; i < x->nc; i++)
 		p[i] = x->c[i].ag.joint.p;
@@ -174,17 +170,17 @@ static void agr_series_head(FILE *md, const struct agr *x, const struct agr_seri
 {
 	fputs("|", md);
 	for (size_t k = 0; k < x->k; k++)
-		if (s->g[k])
+		if (s->se[k])
 			fprintf(md, " | run %zu (%s)", k + 1, x->run[k].name);
 	fputs(" |\n|---|", md);
 	for (size_t k = 0; k < x->k; k++)
-		if (s->g[k])
+		if (s->se[k])
 			fputs("---|", md);
 	for (int row = 0; row < 4; row++) {
 		fprintf(md, "\n| %s", row == 0 ? "verdict" : row == 1 ? "small-N winner"
 				      : row == 2 ? "points resolved compare / baseline / neither" : "states");
 		for (size_t k = 0; k < x->k; k++) {
-			const struct ic_group *g = s->g[k];
+			const struct ic_group *g = s->se[k] ? &s->se[k]->group : NULL;
 			const struct ic_states *st = g ? s->se[k]->states : NULL;
 
 			if (!g)
@@ -195,8 +191,7 @@ static void agr_series_head(FILE *md, const struct agr *x, const struct agr_seri
 				if (isfinite(g->xo.bracket_lo))
 					fprintf(md, " (%.0f, %.0f)", g->xo.bracket_lo, g->xo.bracket_hi);
 			} else if (row == 1) {
-				fputs(g->xo.direction > 0 ? x->run[k].an.opts.compare
-				      : g->xo.direction < 0 ? x->run[k].an.opts.baseline : "—", md);
+				fputs(ic_out_winner(&x->run[k].an, &g->xo, "—"), md);
 			} else if (row == 2) {
 				fprintf(md, "%zu / %zu / %zu", g->xo.n_compare, g->xo.n_baseline,
 					g->xo.n_unresolved);
@@ -369,18 +364,19 @@ static void agr_chart_data(FILE *dat, FILE *gp, const struct agr *x)
 		fputs("\"\n", gp);
 		/* Every run's N, ascending, each once. */
 		for (size_t k = 0; k < x->k; k++)
-			for (size_t i = 0; x->s[s].g[k] && i < x->s[s].g[k]->nratios; i++) {
+			for (size_t i = 0; x->s[s].se[k] && i < x->s[s].se[k]->group.nratios; i++) {
 				n = ic_xrealloc(n, nn + 1, sizeof(*n));
-				n[nn++] = x->s[s].g[k]->ratios[i].sites;
+				n[nn++] = x->s[s].se[k]->group.ratios[i].sites;
 			}
-		qsort(n, nn, sizeof(*n), ic_out_cmp_ulong);
+		gsl_sort_ulong(n, 1, nn);
 		for (size_t i = 0; i < nn; i++) {
 			double r[IC_RUNS_MAX], mn = INFINITY, mx = -INFINITY;
 
 			if (i && n[i] == n[i - 1])
 				continue;
 			for (size_t k = 0; k < x->k; k++) {
-				const struct ic_ratio *ra = ic_out_ratio_at(x->s[s].g[k], n[i]);
+				const struct ic_group *g = x->s[s].se[k] ? &x->s[s].se[k]->group : NULL;
+				const struct ic_ratio *ra = g ? ic_agree_ratio_at(g->ratios, g->nratios, n[i]) : NULL;
 
 				r[k] = ra ? ra->ratio : NAN;
 				mn = ra ? fmin(mn, r[k]) : mn;
@@ -431,13 +427,13 @@ static int agr_write(const struct agr *x, const char *out)
 		size_t in = 0;
 
 		for (size_t k = 0; k < x->k; k++)
-			in += x->s[s].g[k] != NULL;
+			in += x->s[s].se[k] != NULL;
 		if (in == x->k)
 			continue;
 		fprintf(md, "%s- %s: %s only in run", listed++ ? "" : "\nNot in every run:\n\n",
 			x->s[s].name, x->s[s].pair);
 		for (size_t k = 0, n = 0; k < x->k; k++)
-			if (x->s[s].g[k])
+			if (x->s[s].se[k])
 				fprintf(md, "%s %zu", n++ ? "," : "", k + 1);
 		fputc('\n', md);
 	}
@@ -474,7 +470,7 @@ int ic_agree_runs(struct ic_run *run, size_t k, double margin, const char *out)
 	for (size_t a = 0; a < x.k; a++)
 		for (size_t b = a + 1; b < x.k; b++)
 			for (size_t s = 0; s < x.ns; s++)
-				if (x.s[s].g[a] && x.s[s].g[b]) {
+				if (x.s[s].se[a] && x.s[s].se[b]) {
 					agr_add(&x, a, b, s, -1, -1, "all");
 					agr_add_states(&x, a, b, s);
 				}
@@ -484,7 +480,7 @@ int ic_agree_runs(struct ic_run *run, size_t k, double margin, const char *out)
 		for (size_t s = 0; s < x.ns; s++) {
 			fprintf(stderr, "%s %s in run", s ? ";" : "", x.s[s].name);
 			for (size_t i = 0, n = 0; i < x.k; i++)
-				if (x.s[s].g[i])
+				if (x.s[s].se[i])
 					fprintf(stderr, "%s %zu", n++ ? "," : "", i + 1);
 		}
 		fputs(".\n", stderr);
