@@ -36,6 +36,10 @@ int ic_history_runs(const char *results_dir, struct ic_history_run **out, size_t
 		    size_t errlen);
 void ic_history_runs_free(struct ic_history_run *r, size_t n);
 
+/* t, s since the epoch, as "2026-12-05 14:00 UTC"; "an unknown time" when
+ * it is not finite. */
+const char *ic_history_when(char *buf, size_t cap, double t);
+
 /* The machine of a run's first process ("CPU; L1i ...; host ..."). */
 const char *ic_history_machine(const struct ic_results *res, char *buf, size_t cap);
 
@@ -68,7 +72,6 @@ struct ic_history_cmp {
 	char series[256];
 	char bracket_then[96], bracket_now[96];
 	char states_then[160], states_now[160];
-	unsigned long at_sites;    /* the N of its largest |t| */
 	size_t ndiffer;            /* series that differ (Holm) */
 	char others[1024];         /* the other differing series' names, "; "-separated */
 };
