@@ -157,12 +157,12 @@ static void agr_holm(struct agr *x)
 	free(r);
 }
 
-static void agr_interval(FILE *f, double lo, double hi)
+static const char *agr_interval(char *buf, size_t cap, double lo, double hi)
 {
-	if (isfinite(lo))
-		fprintf(f, "[%.4f–%.4f]", lo, hi);
-	else
-		fputs("—", f);
+	if (!isfinite(lo))
+		return "—";
+	snprintf(buf, cap, "[%.4f–%.4f]", lo, hi);
+	return buf;
 }
 
 /* Each run's verdict, bracket and states: the head of a series. */
@@ -270,16 +270,14 @@ static void agr_comparison(FILE *md, FILE *csv, const struct agr *x, const struc
 		const struct ic_agree_point *pt = &c->ag.pts[i];
 		const double v[] = { pt->a->ratio, pt->b->ratio, exp(pt->d), pt->lo90, pt->hi90, pt->lo95,
 				     pt->hi95 };
+		char i90[64], i95[64];
 
 		fprintf(md, "| %lu | ", pt->sites);
 		ic_out_ratio(md, pt->a);
 		fputs(" | ", md);
 		ic_out_ratio(md, pt->b);
-		fprintf(md, " | %.4f ", exp(pt->d));
-		agr_interval(md, pt->lo90, pt->hi90);
-		fputs(" | ", md);
-		agr_interval(md, pt->lo95, pt->hi95);
-		fprintf(md, " | %s |\n", ic_agree_verdict_name(pt->verdict));
+		fprintf(md, " | %.4f %s | %s | %s |\n", exp(pt->d), agr_interval(i90, sizeof(i90), pt->lo90, pt->hi90),
+			agr_interval(i95, sizeof(i95), pt->lo95, pt->hi95), ic_agree_verdict_name(pt->verdict));
 
 		ic_csv_quoted(csv, s->name);
 		fputc(',', csv);

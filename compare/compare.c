@@ -448,10 +448,8 @@ static void cmp_crossover_rows(FILE *md, const struct cmp *c, const struct cmp_s
 	}
 	fprintf(md, "| code bytes per site %s / %s", cf, bf);
 	for (size_t k = 0; k < c->k; k++) {
-		fputs(" | ", md);
-		ic_out_num(md, cmp_bytes(s->g[k], cf), "%.10g", "—");
-		fputs(" / ", md);
-		ic_out_num(md, cmp_bytes(s->g[k], bf), "%.10g", "—");
+		ic_out_num(md, cmp_bytes(s->g[k], cf), " | %.10g", " | —");
+		ic_out_num(md, cmp_bytes(s->g[k], bf), " / %.10g", " / —");
 	}
 	fputs(" |\n\n", md);
 }
@@ -544,10 +542,8 @@ static void cmp_write_series(FILE *md, FILE *csv, FILE *gp, FILE *dat, struct cm
 			if (!r)
 				continue;
 			fprintf(dat, "%lu %.6f ", s->n[a], r->ratio);
-			ic_out_num(dat, r->lo, "%.6f", "NaN");
-			fputc(' ', dat);
-			ic_out_num(dat, r->hi, "%.6f", "NaN");
-			fputc('\n', dat);
+			ic_out_num(dat, r->lo, "%.6f ", "NaN ");
+			ic_out_num(dat, r->hi, "%.6f\n", "NaN\n");
 		}
 		fputs("\n\n", dat);
 	}
