@@ -230,9 +230,8 @@ out:
 	return rc;
 }
 
-/* The joint test over N from the two sides' draws. */
-static int agree_joint(const struct ic_agree_side *a, const struct ic_agree_side *b,
-		       struct ic_agree *out)
+int ic_agree_compare(const struct ic_agree_side *a, const struct ic_agree_side *b, double margin,
+		     struct ic_agree *out)
 {
 	struct ic_agree_joint *j = &out->joint;
 	unsigned char *in_a = NULL;
@@ -240,26 +239,8 @@ static int agree_joint(const struct ic_agree_side *a, const struct ic_agree_side
 	size_t n = 0, at = 0;
 	int rc = -1;
 
-	if (agree_draws_of(a, out->pts, out->npts, &y, &n, &j->draws_a, &j->variants_a) ||
-	    agree_draws_of(b, out->pts, out->npts, &y, &n, &j->draws_b, &j->variants_b) ||
-	    !(in_a = ic_stats_alloc(n, 1)))
-		goto out;
-	memset(in_a, 1, j->draws_a);
-	j->t_max = agree_t_max(y, n, out->npts, in_a, &at);
-	j->t_sites = isfinite(j->t_max) ? out->pts[at].sites : 0;
-	rc = isfinite(j->t_max) && j->draws_a && j->draws_b ? agree_permute(y, j->draws_a, j->draws_b, out->npts, j) : 0;
-out:
-	free(y);
-	free(in_a);
-	return rc;
-}
-
-int ic_agree_compare(const struct ic_agree_side *a, const struct ic_agree_side *b, double margin,
-		     struct ic_agree *out)
-{
 	*out = (struct ic_agree){ .joint = { .t_max = NAN, .p = NAN, .t_95 = NAN, .p_min = NAN } };
-	out->pts = ic_stats_alloc(a->nratios, sizeof(*out->pts));
-	if (!out->pts)
+	if (!(out->pts = ic_stats_alloc(a->nratios, sizeof(*out->pts))))
 		return -1;
 	/* a's ratios come in ascending N. */
 	for (size_t i = 0; i < a->nratios; i++) {
@@ -275,11 +256,20 @@ int ic_agree_compare(const struct ic_agree_side *a, const struct ic_agree_side *
 	}
 	out->joint.equivalent = out->npts > 0 &&
 				out->joint.counts[IC_AGREE_EQUIVALENT] == out->npts;
-	if (agree_joint(a, b, out)) {
-		ic_agree_free(out);
-		return -1;
+	/* The joint test over N from the two sides' draws. */
+	if (!agree_draws_of(a, out->pts, out->npts, &y, &n, &j->draws_a, &j->variants_a) &&
+	    !agree_draws_of(b, out->pts, out->npts, &y, &n, &j->draws_b, &j->variants_b) &&
+	    (in_a = ic_stats_alloc(n, 1))) {
+		memset(in_a, 1, j->draws_a);
+		j->t_max = agree_t_max(y, n, out->npts, in_a, &at);
+		j->t_sites = isfinite(j->t_max) ? out->pts[at].sites : 0;
+		rc = isfinite(j->t_max) && j->draws_a && j->draws_b ? agree_permute(y, j->draws_a, j->draws_b, out->npts, j) : 0;
 	}
-	return 0;
+	free(y);
+	free(in_a);
+	if (rc)
+		ic_agree_free(out);
+	return rc;
 }
 
 void ic_agree_free(struct ic_agree *ag)

@@ -216,17 +216,6 @@ static int history_cmp_p(const void *pa, const void *pb)
 	return (a->p > b->p) - (a->p < b->p);
 }
 
-static void history_detail(struct ic_history_cmp *out, const struct history_one *h,
-			   const struct ic_analysis *now, const struct ic_analysis *then)
-{
-	history_series_name(out->series, sizeof(out->series), &h->now->group);
-	ic_history_bracket(out->bracket_then, sizeof(out->bracket_then), &h->then->group.xo,
-			   &then->opts);
-	ic_history_bracket(out->bracket_now, sizeof(out->bracket_now), &h->now->group.xo, &now->opts);
-	ic_history_states(out->states_then, sizeof(out->states_then), h->then);
-	ic_history_states(out->states_now, sizeof(out->states_now), h->now);
-}
-
 size_t ic_history_ndiffer(const double *p, size_t m)
 {
 	size_t k = 0;
@@ -271,13 +260,19 @@ static int history_against(const struct ic_analysis *now, const struct ic_analys
 	qsort(h, m, sizeof(*h), history_cmp_p);
 	for (size_t i = 0; i < m; i++)
 		p[i] = h[i].p;
-	ndiff = ic_history_ndiffer(p, m);
-	out->ndiffer = ndiff;
+	ndiff = out->ndiffer = ic_history_ndiffer(p, m);
 	for (size_t i = ndiff; i < m && unsure < 0; i++)
 		if (!h[i].equivalent)
 			unsure = (int)i;
-	if (ndiff || unsure >= 0)
-		history_detail(out, &h[ndiff ? 0 : unsure], now, then);
+	if (ndiff || unsure >= 0) {
+		const struct history_one *d = &h[ndiff ? 0 : unsure];
+
+		history_series_name(out->series, sizeof(out->series), &d->now->group);
+		ic_history_bracket(out->bracket_then, sizeof(out->bracket_then), &d->then->group.xo, &then->opts);
+		ic_history_bracket(out->bracket_now, sizeof(out->bracket_now), &d->now->group.xo, &now->opts);
+		ic_history_states(out->states_then, sizeof(out->states_then), d->then);
+		ic_history_states(out->states_now, sizeof(out->states_now), d->now);
+	}
 	for (size_t i = 1; i < ndiff; i++) {
 		char name[256];
 		size_t len = strlen(out->others);
