@@ -402,12 +402,6 @@ static void cmp_write_head(FILE *md, struct cmp *c, const char *only)
 	}
 }
 
-static const char *cmp_side(const struct ic_analysis *an, enum ic_point_side side)
-{
-	return side == IC_SIDE_COMPARE ? an->opts.compare
-	     : side == IC_SIDE_BASELINE ? an->opts.baseline : "unresolved";
-}
-
 /* The median code bytes per site of form in the series: its first point's. */
 static double cmp_bytes(const struct ic_group *g, const char *form)
 {
@@ -494,7 +488,9 @@ static void cmp_write_series(FILE *md, FILE *csv, FILE *gp, FILE *dat, struct cm
 			struct cmp_input *in = &c->in[k];
 			const struct ic_ratio *r = ic_agree_ratio_at(s->g[k]->ratios, s->g[k]->nratios, n);
 			const struct ic_crossover *xo = &s->g[k]->xo;
-			const char *side = cmp_side(&c->in[k].run->an, r->side);
+			const struct ic_analysis_opts *o = &in->run->an.opts;
+			const char *side = r->side == IC_SIDE_COMPARE ? o->compare
+					 : r->side == IC_SIDE_BASELINE ? o->baseline : "unresolved";
 
 			fputs(" | ", md);
 			ic_out_ratio(md, r);
