@@ -126,19 +126,6 @@ static void agr_add_states(struct agr *x, size_t a, size_t b, size_t s)
 	}
 }
 
-/* Fisher's p for the comparison's state shares, each run's processes in
- * the state it matched and all of them into sh; NAN for all processes. */
-static double agr_share_p(const struct agr *x, const struct agr_cmp *c, size_t sh[4])
-{
-	for (int i = 0; i < 2 && c->state_a >= 0; i++) {
-		const struct ic_states *st = x->s[c->s].se[i ? c->b : c->a]->states;
-
-		sh[2 * i + 1] = st->st[0].nproc + (st->nstates == 2 ? st->st[1].nproc : 0);
-		sh[2 * i] = st->nstates == 2 ? st->st[i ? c->state_b : c->state_a].nproc : sh[2 * i + 1];
-	}
-	return c->state_a < 0 ? NAN : ic_agree_fisher(sh[0], sh[1], sh[2], sh[3]);
-}
-
 /* "differ" is said over many comparisons (series, states, pairs of runs):
  * Holm's step-down over their joint p-values at IC_AGREE_ALPHA keeps the
  * chance of any false "differ" in the report at 5%. Some comparison, as
@@ -256,8 +243,17 @@ static void agr_comparison(FILE *md, FILE *csv, const struct agr *x, const struc
 	const struct agr_series *s = &x->s[c->s];
 	const struct ic_agree_joint *j = &c->ag.joint;
 	size_t sh[4] = { 0, 0, 0, 0 };
-	double share_p = agr_share_p(x, c, sh);
+	double share_p;
 
+	/* The state shares: each run's processes in the state it matched, and
+	 * all of them; Fisher's p of the two (NAN for all processes). */
+	for (int i = 0; i < 2 && c->state_a >= 0; i++) {
+		const struct ic_states *st = s->se[i ? c->b : c->a]->states;
+
+		sh[2 * i + 1] = st->st[0].nproc + (st->nstates == 2 ? st->st[1].nproc : 0);
+		sh[2 * i] = st->nstates == 2 ? st->st[i ? c->state_b : c->state_a].nproc : sh[2 * i + 1];
+	}
+	share_p = c->state_a < 0 ? NAN : ic_agree_fisher(sh[0], sh[1], sh[2], sh[3]);
 	fprintf(md, "\n### run %zu against run %zu", c->b + 1, c->a + 1);
 	if (c->state_a < 0 && (s->se[c->a]->states->nstates == 2 || s->se[c->b]->states->nstates == 2))
 		fputs(": all processes, both states pooled", md);
