@@ -101,21 +101,8 @@ static const char *cmp_setting(struct cmp_input *in, const struct ic_group *g, i
 	return a != A_LTO ? v : strcmp(v, "1") ? "" : "callers";
 }
 
-/* Notes a setting's value in run k; two values make it part of every
- * series name. */
-static void cmp_note_setting(struct cmp *c, size_t k, const struct ic_group *g, int a)
-{
-	struct cmp_input *in = &c->in[k];
-	const char *v = cmp_setting(in, g, a);
-
-	for (size_t i = 0; i < in->nseen[a]; i++)
-		if (!strcmp(in->seen[a][i], v))
-			return;
-	in->seen[a] = ic_xrealloc(in->seen[a], in->nseen[a] + 1, sizeof(char *));
-	in->seen[a][in->nseen[a]++] = ic_xalloc(strdup(v));
-	c->keyed[a] |= in->nseen[a] > 1;
-}
-
+/* Each setting's values in run k, " + " between; two values make it part
+ * of every series name. */
 static void cmp_note_settings(struct cmp *c, size_t k)
 {
 	struct cmp_input *in = &c->in[k];
@@ -123,8 +110,18 @@ static void cmp_note_settings(struct cmp *c, size_t k)
 
 	for (int pass = 0; pass < 2; pass++)   /* the series with ratios first */
 		for (size_t g = 0; g < an->nseries; g++)
-			for (int a = 0; a < A_COUNT && (pass || an->series[g].group.nratios); a++)
-				cmp_note_setting(c, k, &an->series[g].group, a);
+			for (int a = 0; a < A_COUNT && (pass || an->series[g].group.nratios); a++) {
+				const char *v = cmp_setting(in, &an->series[g].group, a);
+				size_t i = 0;
+
+				while (i < in->nseen[a] && strcmp(in->seen[a][i], v))
+					i++;
+				if (i < in->nseen[a])
+					continue;
+				in->seen[a] = ic_xrealloc(in->seen[a], in->nseen[a] + 1, sizeof(char *));
+				in->seen[a][in->nseen[a]++] = ic_xalloc(strdup(v));
+				c->keyed[a] |= in->nseen[a] > 1;
+			}
 	for (int a = 0; a < A_COUNT; a++)
 		for (size_t i = 0; i < in->nseen[a]; i++)
 			in->vals[a] = in->nseen[a] == 1 ? in->seen[a][0]
