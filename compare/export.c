@@ -89,19 +89,6 @@ static void export_entry(const struct stat *st)
 	archive_entry_free(e);
 }
 
-/* The directories above a file that are not yet in the archive: each goes
- * in with its first file, as tar packs what find -type f lists. */
-static void export_dirs_above(void)
-{
-	for (; ew.packed < ew.depth; ew.packed++) {
-		char *end = ew.name + ew.len[ew.packed], keep = *end;
-
-		*end = '\0';
-		export_entry(&ew.above[ew.packed]);
-		*end = keep;
-	}
-}
-
 /* The walk's directory, its entries in name order, links followed. In
  * tar --sort=name's order, bytes: alphasort in the C locale (runs never
  * calls setlocale). */
@@ -137,7 +124,15 @@ static void export_dir(void)
 			export_dir();
 			ew.packed = --ew.depth < ew.packed ? ew.depth : ew.packed;
 		} else if (S_ISREG(st.st_mode)) {
-			export_dirs_above();
+			/* The directories above not yet in the archive go in with
+			 * its first file, as tar packs what find -type f lists. */
+			for (; ew.packed < ew.depth; ew.packed++) {
+				char *end = ew.name + ew.len[ew.packed], keep = *end;
+
+				*end = '\0';
+				export_entry(&ew.above[ew.packed]);
+				*end = keep;
+			}
 			export_entry(&st);
 		}
 	}

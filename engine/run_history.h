@@ -3,9 +3,8 @@
  * its run.conf's mtime. Two runs are comparable when they ran
  *   - on the same machine: the first process's CPU model (cpuid brand),
  *     L1i size, ways and line, L2 and L3 sizes and host name, and
- *   - the same build: run.conf's build identity (the hash of the files
- *     that build the bench, compiler, flags, lock, codegen, thunks, LTO,
- *     body, sites per caller, compare and baseline forms).
+ *   - the same build: run.conf's build identity (history_build_keys in
+ *     run_history.c: the sources' hash, compiler, flags, forms, ...).
  * A run is held against the latest earlier comparable run that is not a
  * smoke design (analysis.h), series by series on the N they share, with
  * agreement.h's statistics over all processes:
