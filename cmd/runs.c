@@ -1,20 +1,15 @@
-/* runs: the work across runs of the sweep, one mode each, as ./run.sh's
- * subcommands of the same names run it (scripts/runs.sh):
- *   runs compare --out DIR RUN RUN...                  side by side
- *   runs agree [--margin PCT] [--out DIR] RUN RUN...   how far they agree
- *   runs history [--results DIR] [--all]               this machine's runs
- *   runs export DIR                                    DIR.tar.gz, a run in one file
- * A RUN is a results directory or its .tar.gz export. Each mode's options
- * are parsed here, by its row of the table below, and its runs opened
- * here; compare/ does the work (across_runs.h). The user's help is ./run.sh MODE
- * --help (scripts/help/MODE.txt).
+/* runs: the work across runs of the sweep, one mode each (compare, agree,
+ * history, export), as ./run.sh's subcommands of the same names run it
+ * (scripts/runs.sh). A RUN is a results directory or its .tar.gz export.
+ * Each mode's options are parsed here, by its row of the table below, and
+ * its runs opened here; compare/ does the work (across_runs.h). The user's
+ * help is ./run.sh MODE --help (scripts/help/MODE.txt).
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "agreement.h"
 #include "kit.h"
-#include "out_dir.h"
 #include "across_runs.h"
 #include "topology.h"
 

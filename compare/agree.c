@@ -1,14 +1,12 @@
-/* ./run.sh agree: how far runs of the same sweep agree (and --repeat's
- * repeat.md). The statistics are the engine's (engine/agreement.h); this
- * matches the runs' series, prints a short summary and, with --out, writes
- * the detail: repeat.md, repeat.csv and the chart.
- *
- * A series is one build's: op/layout/order/threads/mode (/filler:F), the
- * build and the forms compared; runs of two builds are never matched.
+/* ./run.sh agree (and --repeat's repeat.md), with the engine's statistics
+ * (engine/agreement.h). A series is one build's: op/layout/order/threads/
+ * mode (/filler:F), the build and the forms compared; runs of two builds
+ * are never matched.
  */
 #define _GNU_SOURCE
 #include "across_runs.h"
 
+#include <gsl/gsl_sort_ulong.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,13 +14,11 @@
 
 #include "agreement.h"
 #include "kit.h"
-#include "out_dir.h"
 #include "stats.h"
 
 struct agr_series {
 	char *name, *pair;
-	const struct ic_group *g[IC_RUNS_MAX];
-	const struct ic_series *se[IC_RUNS_MAX];   /* its analysis: states, processes */
+	const struct ic_series *se[IC_RUNS_MAX];   /* its analysis in each run, or NULL */
 };
 
 /* One comparison: a pair of runs on a series, all processes or one
@@ -83,7 +79,6 @@ static void agr_match_series(struct agr *x)
 				free(name);
 				free(pair);
 			}
-			x->s[j].g[k] = &an->series[gi].group;
 			x->s[j].se[k] = &an->series[gi];
 		}
 	}
@@ -131,26 +126,14 @@ static void agr_add_states(struct agr *x, size_t a, size_t b, size_t s)
 	}
 }
 
-/* Fisher's p for the comparison's state shares, each run's processes in
- * the state it matched and all of them into sh; NAN for all processes. */
-static double agr_share_p(const struct agr *x, const struct agr_cmp *c, size_t sh[4])
-{
-	for (int i = 0; i < 2 && c->state_a >= 0; i++) {
-		const struct ic_states *st = x->s[c->s].se[i ? c->b : c->a]->states;
-
-		sh[2 * i + 1] = st->st[0].nproc + (st->nstates == 2 ? st->st[1].nproc : 0);
-		sh[2 * i] = st->nstates == 2 ? st->st[i ? c->state_b : c->state_a].nproc : sh[2 * i + 1];
-	}
-	return c->state_a < 0 ? NAN : ic_agree_fisher(sh[0], sh[1], sh[2], sh[3]);
-}
-
 /* "differ" is said over many comparisons (series, states, pairs of runs):
  * Holm's step-down over their joint p-values at IC_AGREE_ALPHA keeps the
- * chance of any false "differ" in the report at 5%. */
+ * chance of any false "differ" in the report at 5%. Some comparison, as
+ * ic_agree_runs makes sure. */
 static void agr_holm(struct agr *x)
 {
-	double *p = ic_xalloc(malloc((x->nc ? x->nc : 1) * sizeof(*p)));
-	unsigned char *r = ic_xalloc(malloc(x->nc ? x->nc : 1));
+	double *p = ic_xalloc(malloc(x->nc * sizeof(*p)));
+	unsigned char *r = ic_xalloc(malloc(x->nc));
 
 	for (size_t i = 0; i < x->nc; i++)
 		p[i] = x->c[i].ag.joint.p;
@@ -161,12 +144,12 @@ static void agr_holm(struct agr *x)
 	free(r);
 }
 
-static void agr_interval(FILE *f, double lo, double hi)
+static const char *agr_interval(char *buf, size_t cap, double lo, double hi)
 {
-	if (isfinite(lo))
-		fprintf(f, "[%.4f–%.4f]", lo, hi);
-	else
-		fputs("—", f);
+	if (!isfinite(lo))
+		return "—";
+	snprintf(buf, cap, "[%.4f–%.4f]", lo, hi);
+	return buf;
 }
 
 /* Each run's verdict, bracket and states: the head of a series. */
@@ -174,17 +157,17 @@ static void agr_series_head(FILE *md, const struct agr *x, const struct agr_seri
 {
 	fputs("|", md);
 	for (size_t k = 0; k < x->k; k++)
-		if (s->g[k])
+		if (s->se[k])
 			fprintf(md, " | run %zu (%s)", k + 1, x->run[k].name);
 	fputs(" |\n|---|", md);
 	for (size_t k = 0; k < x->k; k++)
-		if (s->g[k])
+		if (s->se[k])
 			fputs("---|", md);
 	for (int row = 0; row < 4; row++) {
 		fprintf(md, "\n| %s", row == 0 ? "verdict" : row == 1 ? "small-N winner"
 				      : row == 2 ? "points resolved compare / baseline / neither" : "states");
 		for (size_t k = 0; k < x->k; k++) {
-			const struct ic_group *g = s->g[k];
+			const struct ic_group *g = s->se[k] ? &s->se[k]->group : NULL;
 			const struct ic_states *st = g ? s->se[k]->states : NULL;
 
 			if (!g)
@@ -195,8 +178,7 @@ static void agr_series_head(FILE *md, const struct agr *x, const struct agr_seri
 				if (isfinite(g->xo.bracket_lo))
 					fprintf(md, " (%.0f, %.0f)", g->xo.bracket_lo, g->xo.bracket_hi);
 			} else if (row == 1) {
-				fputs(g->xo.direction > 0 ? x->run[k].an.opts.compare
-				      : g->xo.direction < 0 ? x->run[k].an.opts.baseline : "—", md);
+				fputs(ic_out_winner(&x->run[k].an, &g->xo, "—"), md);
 			} else if (row == 2) {
 				fprintf(md, "%zu / %zu / %zu", g->xo.n_compare, g->xo.n_baseline,
 					g->xo.n_unresolved);
@@ -261,8 +243,17 @@ static void agr_comparison(FILE *md, FILE *csv, const struct agr *x, const struc
 	const struct agr_series *s = &x->s[c->s];
 	const struct ic_agree_joint *j = &c->ag.joint;
 	size_t sh[4] = { 0, 0, 0, 0 };
-	double share_p = agr_share_p(x, c, sh);
+	double share_p;
 
+	/* The state shares: each run's processes in the state it matched, and
+	 * all of them; Fisher's p of the two (NAN for all processes). */
+	for (int i = 0; i < 2 && c->state_a >= 0; i++) {
+		const struct ic_states *st = s->se[i ? c->b : c->a]->states;
+
+		sh[2 * i + 1] = st->st[0].nproc + (st->nstates == 2 ? st->st[1].nproc : 0);
+		sh[2 * i] = st->nstates == 2 ? st->st[i ? c->state_b : c->state_a].nproc : sh[2 * i + 1];
+	}
+	share_p = c->state_a < 0 ? NAN : ic_agree_fisher(sh[0], sh[1], sh[2], sh[3]);
 	fprintf(md, "\n### run %zu against run %zu", c->b + 1, c->a + 1);
 	if (c->state_a < 0 && (s->se[c->a]->states->nstates == 2 || s->se[c->b]->states->nstates == 2))
 		fputs(": all processes, both states pooled", md);
@@ -275,16 +266,14 @@ static void agr_comparison(FILE *md, FILE *csv, const struct agr *x, const struc
 		const struct ic_agree_point *pt = &c->ag.pts[i];
 		const double v[] = { pt->a->ratio, pt->b->ratio, exp(pt->d), pt->lo90, pt->hi90, pt->lo95,
 				     pt->hi95 };
+		char i90[64], i95[64];
 
 		fprintf(md, "| %lu | ", pt->sites);
 		ic_out_ratio(md, pt->a);
 		fputs(" | ", md);
 		ic_out_ratio(md, pt->b);
-		fprintf(md, " | %.4f ", exp(pt->d));
-		agr_interval(md, pt->lo90, pt->hi90);
-		fputs(" | ", md);
-		agr_interval(md, pt->lo95, pt->hi95);
-		fprintf(md, " | %s |\n", ic_agree_verdict_name(pt->verdict));
+		fprintf(md, " | %.4f %s | %s | %s |\n", exp(pt->d), agr_interval(i90, sizeof(i90), pt->lo90, pt->hi90),
+			agr_interval(i95, sizeof(i95), pt->lo95, pt->hi95), ic_agree_verdict_name(pt->verdict));
 
 		ic_csv_quoted(csv, s->name);
 		fputc(',', csv);
@@ -369,18 +358,19 @@ static void agr_chart_data(FILE *dat, FILE *gp, const struct agr *x)
 		fputs("\"\n", gp);
 		/* Every run's N, ascending, each once. */
 		for (size_t k = 0; k < x->k; k++)
-			for (size_t i = 0; x->s[s].g[k] && i < x->s[s].g[k]->nratios; i++) {
+			for (size_t i = 0; x->s[s].se[k] && i < x->s[s].se[k]->group.nratios; i++) {
 				n = ic_xrealloc(n, nn + 1, sizeof(*n));
-				n[nn++] = x->s[s].g[k]->ratios[i].sites;
+				n[nn++] = x->s[s].se[k]->group.ratios[i].sites;
 			}
-		qsort(n, nn, sizeof(*n), ic_out_cmp_ulong);
+		gsl_sort_ulong(n, 1, nn);
 		for (size_t i = 0; i < nn; i++) {
 			double r[IC_RUNS_MAX], mn = INFINITY, mx = -INFINITY;
 
 			if (i && n[i] == n[i - 1])
 				continue;
 			for (size_t k = 0; k < x->k; k++) {
-				const struct ic_ratio *ra = ic_out_ratio_at(x->s[s].g[k], n[i]);
+				const struct ic_group *g = x->s[s].se[k] ? &x->s[s].se[k]->group : NULL;
+				const struct ic_ratio *ra = g ? ic_agree_ratio_at(g->ratios, g->nratios, n[i]) : NULL;
 
 				r[k] = ra ? ra->ratio : NAN;
 				mn = ra ? fmin(mn, r[k]) : mn;
@@ -431,13 +421,13 @@ static int agr_write(const struct agr *x, const char *out)
 		size_t in = 0;
 
 		for (size_t k = 0; k < x->k; k++)
-			in += x->s[s].g[k] != NULL;
+			in += x->s[s].se[k] != NULL;
 		if (in == x->k)
 			continue;
 		fprintf(md, "%s- %s: %s only in run", listed++ ? "" : "\nNot in every run:\n\n",
 			x->s[s].name, x->s[s].pair);
 		for (size_t k = 0, n = 0; k < x->k; k++)
-			if (x->s[s].g[k])
+			if (x->s[s].se[k])
 				fprintf(md, "%s %zu", n++ ? "," : "", k + 1);
 		fputc('\n', md);
 	}
@@ -474,7 +464,7 @@ int ic_agree_runs(struct ic_run *run, size_t k, double margin, const char *out)
 	for (size_t a = 0; a < x.k; a++)
 		for (size_t b = a + 1; b < x.k; b++)
 			for (size_t s = 0; s < x.ns; s++)
-				if (x.s[s].g[a] && x.s[s].g[b]) {
+				if (x.s[s].se[a] && x.s[s].se[b]) {
 					agr_add(&x, a, b, s, -1, -1, "all");
 					agr_add_states(&x, a, b, s);
 				}
@@ -484,7 +474,7 @@ int ic_agree_runs(struct ic_run *run, size_t k, double margin, const char *out)
 		for (size_t s = 0; s < x.ns; s++) {
 			fprintf(stderr, "%s %s in run", s ? ";" : "", x.s[s].name);
 			for (size_t i = 0, n = 0; i < x.k; i++)
-				if (x.s[s].g[i])
+				if (x.s[s].se[i])
 					fprintf(stderr, "%s %zu", n++ ? "," : "", i + 1);
 		}
 		fputs(".\n", stderr);

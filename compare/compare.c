@@ -13,15 +13,16 @@
 #define _GNU_SOURCE
 #include "across_runs.h"
 
+#include <gsl/gsl_sort_ulong.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "agreement.h"
 #include "gnuplot_run.h"
 #include "kit.h"
-#include "out_dir.h"
 
 enum cmp_attr {
 	A_COMPILER, A_CFLAGS, A_LOCK, A_CODEGEN, A_PER_CALLER, A_BODY, A_LTO, A_COUNT
@@ -39,11 +40,10 @@ struct cmp_input {
 
 struct cmp_series {
 	char *id, *pair;
-	char *idval[A_COUNT];      /* the keyed settings' values */
 	const struct ic_group *g[IC_RUNS_MAX];   /* its group in each run */
-	size_t nin;                /* runs that have a ratio in it */
+	unsigned in;               /* the runs that have a ratio in it, a bit each */
 	unsigned long *n;          /* its N, as first seen */
-	size_t *nat;               /* runs that have a ratio at n[i] */
+	unsigned *at;              /* the runs that have a ratio at n[i] */
 	size_t nn;
 	int compared;              /* some N in every run */
 };
@@ -51,6 +51,7 @@ struct cmp_series {
 struct cmp {
 	struct cmp_input in[IC_RUNS_MAX];
 	size_t k;
+	unsigned all;              /* every run's bit */
 	int keyed[A_COUNT];
 	struct cmp_series *s;
 	size_t ns;
@@ -69,14 +70,12 @@ static const struct {
 	{ "per_caller", -1, "per_caller" }, { "body", IC_B_BODY, "body" }, { "lto", IC_B_LTO, "lto" },
 };
 
-static char cmp_letter(size_t k)
-{
-	return (char)('A' + k);
-}
+#define CMP_LETTER(k) ((char)('A' + (k)))
 
-static const char *cmp_dash(const char *s)
+/* s, else what stands for nothing: "—" in a table, "(none)" in a list. */
+static const char *cmp_or(const char *s, const char *none)
 {
-	return *s ? s : "—";
+	return *s ? s : none;
 }
 
 static const char *cmp_ctx(struct cmp_input *in, const char *key)
@@ -102,33 +101,31 @@ static const char *cmp_setting(struct cmp_input *in, const struct ic_group *g, i
 	return a != A_LTO ? v : strcmp(v, "1") ? "" : "callers";
 }
 
-static const char *cmp_none(const char *s)
-{
-	return *s ? s : "(none)";
-}
-
-/* Notes a setting's value in run k; two values make it part of every
- * series name. */
-static void cmp_note_setting(struct cmp *c, size_t k, const struct ic_group *g, int a)
+/* Each setting's values in run k, " + " between; two values make it part
+ * of every series name. */
+static void cmp_note_settings(struct cmp *c, size_t k)
 {
 	struct cmp_input *in = &c->in[k];
-	const char *v = cmp_setting(in, g, a);
+	const struct ic_analysis *an = &in->run->an;
 
-	for (size_t i = 0; i < in->nseen[a]; i++)
-		if (!strcmp(in->seen[a][i], v))
-			return;
-	in->seen[a] = ic_xrealloc(in->seen[a], in->nseen[a] + 1, sizeof(char *));
-	in->seen[a][in->nseen[a]++] = ic_xalloc(strdup(v));
-	if (in->nseen[a] == 1) {
-		in->vals[a] = ic_xalloc(strdup(v));
-		return;
-	}
-	c->keyed[a] = 1;
-	if (in->nseen[a] == 2) {
-		free(in->vals[a]);
-		in->vals[a] = ic_out_append(NULL, "%s", cmp_none(in->seen[a][0]));
-	}
-	in->vals[a] = ic_out_append(in->vals[a], " + %s", cmp_none(v));
+	for (int pass = 0; pass < 2; pass++)   /* the series with ratios first */
+		for (size_t g = 0; g < an->nseries; g++)
+			for (int a = 0; a < A_COUNT && (pass || an->series[g].group.nratios); a++) {
+				const char *v = cmp_setting(in, &an->series[g].group, a);
+				size_t i = 0;
+
+				while (i < in->nseen[a] && strcmp(in->seen[a][i], v))
+					i++;
+				if (i < in->nseen[a])
+					continue;
+				in->seen[a] = ic_xrealloc(in->seen[a], in->nseen[a] + 1, sizeof(char *));
+				in->seen[a][in->nseen[a]++] = ic_xalloc(strdup(v));
+				c->keyed[a] |= in->nseen[a] > 1;
+			}
+	for (int a = 0; a < A_COUNT; a++)
+		for (size_t i = 0; i < in->nseen[a]; i++)
+			in->vals[a] = in->nseen[a] == 1 ? in->seen[a][0]
+				    : ic_out_append(in->vals[a], "%s%s", i ? " + " : "", cmp_or(in->seen[a][i], "(none)"));
 }
 
 /* Run k's ratios under their series. */
@@ -139,49 +136,43 @@ static void cmp_add_series(struct cmp *c, size_t k)
 
 	for (size_t gi = 0; gi < an->nseries; gi++) {
 		const struct ic_group *g = &an->series[gi].group;
-		char *id = ic_out_series_id(g), *pair;
-		struct cmp_series *s = NULL;
+		char *id = ic_out_series_id(g), *pair = ic_out_append(NULL, "%s/%s", an->opts.compare, an->opts.baseline);
+		struct cmp_series *s;
+		size_t j;
 
 		for (int a = 0; a < A_COUNT; a++)
 			if (c->keyed[a])
 				id = ic_out_append(id, "/%s:%s", cmp_attr[a].name, cmp_setting(in, g, a));
-		pair = ic_out_append(NULL, "%s/%s", an->opts.compare, an->opts.baseline);
-		for (size_t i = 0; i < c->ns && !s; i++)
-			if (!strcmp(c->s[i].id, id) && !strcmp(c->s[i].pair, pair))
-				s = &c->s[i];
+		for (j = 0; j < c->ns && (strcmp(c->s[j].id, id) || strcmp(c->s[j].pair, pair)); j++)
+			;
 		for (size_t i = 0; i < g->nratios; i++) {
 			unsigned long n = g->ratios[i].sites;
-			size_t j;
+			size_t a;
 
 			if (!isfinite(g->ratios[i].ratio))
 				continue;   /* not measured at this N */
-			if (!s) {
-				c->s = ic_xalloc(realloc(c->s, (c->ns + 1) * sizeof(*c->s)));
-				s = &c->s[c->ns++];
-				*s = (struct cmp_series){ .id = ic_xalloc(strdup(id)),
-							  .pair = ic_xalloc(strdup(pair)) };
-				for (int a = 0; a < A_COUNT; a++)
-					if (c->keyed[a])
-						s->idval[a] = ic_xalloc(strdup(cmp_setting(in, g, a)));
+			if (j == c->ns) {   /* a new series, which takes id and pair */
+				c->s = ic_xrealloc(c->s, c->ns + 1, sizeof(*c->s));
+				c->s[c->ns++] = (struct cmp_series){ .id = id, .pair = pair };
+				id = pair = NULL;
 			}
+			s = &c->s[j];
 			if (!s->g[k]) {
 				s->g[k] = g;
-				s->nin++;
+				s->in |= 1u << k;
 				in->nser++;
 			}
-			if (!c->nmin || n < c->nmin)
-				c->nmin = n;
-			if (n > c->nmax)
-				c->nmax = n;
-			for (j = 0; j < s->nn && s->n[j] != n; j++)
+			c->nmin = c->nmin && c->nmin < n ? c->nmin : n;
+			c->nmax = n > c->nmax ? n : c->nmax;
+			for (a = 0; a < s->nn && s->n[a] != n; a++)
 				;
-			if (j == s->nn) {
-				s->n = ic_xalloc(realloc(s->n, (s->nn + 1) * sizeof(*s->n)));
-				s->nat = ic_xalloc(realloc(s->nat, (s->nn + 1) * sizeof(*s->nat)));
+			if (a == s->nn) {
+				s->n = ic_xrealloc(s->n, s->nn + 1, sizeof(*s->n));
+				s->at = ic_xrealloc(s->at, s->nn + 1, sizeof(*s->at));
 				s->n[s->nn] = n;
-				s->nat[s->nn++] = 0;
+				s->at[s->nn++] = 0;
 			}
-			s->nat[j]++;
+			s->at[a] |= 1u << k;
 			in->npts++;
 		}
 		free(id);
@@ -189,101 +180,70 @@ static void cmp_add_series(struct cmp *c, size_t k)
 	}
 }
 
-/* Series s's N, ascending. */
-static unsigned long *cmp_sorted_n(const struct cmp_series *s)
+/* The order of series s's N, ascending. */
+static size_t *cmp_order(const struct cmp_series *s)
 {
-	unsigned long *nl = ic_xalloc(malloc(s->nn * sizeof(*nl)));
+	size_t *o = ic_xalloc(malloc(s->nn * sizeof(*o)));
 
-	memcpy(nl, s->n, s->nn * sizeof(*nl));
-	qsort(nl, s->nn, sizeof(*nl), ic_out_cmp_ulong);
-	return nl;
+	gsl_sort_ulong_index(o, s->n, 1, s->nn);
+	return o;
 }
 
-/* How many runs have a ratio of series s at N = n. */
-static size_t cmp_nat(const struct cmp_series *s, unsigned long n)
-{
-	for (size_t i = 0; i < s->nn; i++)
-		if (s->n[i] == n)
-			return s->nat[i];
-	return 0;
-}
-
-/* The runs that have series s at N = n (n == 0: anywhere), "A, B". */
-static char *cmp_holders(const struct cmp *c, const struct cmp_series *s, unsigned long n,
-			 int with_dir)
+/* The runs in the set in, "A, B" (with_dir: "A (dir), B (dir)"). */
+static char *cmp_holders(const struct cmp *c, unsigned in, int with_dir)
 {
 	char *w = NULL;
 
-	for (size_t k = 0; k < c->k; k++) {
-		if (!s->g[k] || (n && !ic_out_ratio_at(s->g[k], n)))
-			continue;
-		w = ic_out_append(w, "%s%c", w ? ", " : "", cmp_letter(k));
-		if (with_dir)
-			w = ic_out_append(w, " (%s)", c->in[k].run->name);
-	}
-	return w ? w : ic_xalloc(strdup(""));
+	for (size_t k = 0; k < c->k; k++)
+		if (in >> k & 1)
+			w = with_dir ? ic_out_append(w, "%s%c (%s)", w ? ", " : "", CMP_LETTER(k), c->in[k].run->name)
+				     : ic_out_append(w, "%s%c", w ? ", " : "", CMP_LETTER(k));
+	return w;
 }
 
-/* What is not in every run, one line each, into *only; marks the series
- * that are compared. */
+/* What is not in every run, one line each; marks the series that are
+ * compared. */
 static char *cmp_left_out(struct cmp *c)
 {
 	char *only = NULL;
 
 	for (size_t j = 0; j < c->ns; j++) {
 		struct cmp_series *s = &c->s[j];
-		size_t nshared = 0;
-		unsigned long *nl;
+		size_t *o;
 
-		if (s->nin < c->k) {
-			char *w = cmp_holders(c, s, 0, 1);
+		if (s->in != c->all) {
+			char *w = cmp_holders(c, s->in, 1);
 
 			only = ic_out_append(only, "- only in %s: series %s (%s)\n", w, s->id, s->pair);
 			free(w);
 			continue;
 		}
-		nl = cmp_sorted_n(s);
+		o = cmp_order(s);
 		/* The N only some runs have, grouped by those runs: a line at
 		 * each group's first N. */
 		for (size_t a = 0; a < s->nn; a++) {
+			unsigned in = s->at[o[a]];
 			char *w, *part = NULL;
-			int first = 1;
+			size_t b = 0;
 
-			if (cmp_nat(s, nl[a]) == c->k) {
-				nshared++;
+			s->compared |= in == c->all;
+			while (b < a && s->at[o[b]] != in)
+				b++;
+			if (in == c->all || b < a)
 				continue;
-			}
-			w = cmp_holders(c, s, nl[a], 0);
-			for (size_t b = 0; b < s->nn && first; b++) {
-				char *v = cmp_nat(s, nl[b]) == c->k ? NULL : cmp_holders(c, s, nl[b], 0);
-
-				if (v && !strcmp(v, w)) {
-					first = b >= a;
-					part = ic_out_append(part, "%s%lu", part ? ", " : "", nl[b]);
-				}
-				free(v);
-			}
-			if (first)
-				only = ic_out_append(only, "- %s (%s): N = %s only in %s\n", s->id, s->pair, part, w);
+			for (b = a; b < s->nn; b++)
+				if (s->at[o[b]] == in)
+					part = ic_out_append(part, "%s%lu", part ? ", " : "", s->n[o[b]]);
+			w = cmp_holders(c, in, 0);
+			only = ic_out_append(only, "- %s (%s): N = %s only in %s\n", s->id, s->pair, part, w);
 			free(part);
 			free(w);
 		}
-		free(nl);
-		if (!nshared)
+		free(o);
+		if (!s->compared)
 			only = ic_out_append(only, "- %s (%s): no N in every input\n", s->id, s->pair);
-		s->compared = nshared > 0;
 	}
 	return only;
-}
-
-static void cmp_note_settings(struct cmp *c, size_t k)
-{
-	const struct ic_analysis *an = &c->in[k].run->an;
-
-	for (int pass = 0; pass < 2; pass++)   /* the series with ratios first */
-		for (size_t g = 0; g < an->nseries; g++)
-			for (int a = 0; a < A_COUNT && (pass || an->series[g].group.nratios); a++)
-				cmp_note_setting(c, k, &an->series[g].group, a);
 }
 
 /* What a run built: build_source today (a hash of the measured sources),
@@ -346,7 +306,7 @@ static void cmp_write_verdicts(FILE *md, const struct cmp *c)
 		const char *mark = json_string_value(json_object_get(doc, "smoke_mark"));
 		size_t i;
 
-		fprintf(md, "- %c (%s)", cmp_letter(k), r->name);
+		fprintf(md, "- %c (%s)", CMP_LETTER(k), r->name);
 		if (!r->verdict_json)
 			fputs(": no verdict.json (a run from before the suite wrote one)\n", md);
 		else if (!json_is_array(series))
@@ -385,8 +345,8 @@ static void cmp_write_head(FILE *md, struct cmp *c, const char *only)
 		in->cpu = *cmp_ctx(in, "cpu_model") ? ic_xalloc(strdup(cmp_ctx(in, "cpu_model")))
 						    : "CPU not recorded";
 		snprintf(date, sizeof(date), "%s", cmp_ctx(in, "date"));
-		fprintf(md, "| %c | %s | %s | %s | %s | %.12s | %zu | %zu |\n", cmp_letter(k), in->cpu,
-			in->run->name, cmp_dash(in->run->from), cmp_dash(date), cmp_dash(cmp_source(in)), in->nser,
+		fprintf(md, "| %c | %s | %s | %s | %s | %.12s | %zu | %zu |\n", CMP_LETTER(k), in->cpu,
+			in->run->name, cmp_or(in->run->from, "—"), cmp_or(date, "—"), cmp_or(cmp_source(in), "—"), in->nser,
 			in->npts);
 	}
 
@@ -401,12 +361,12 @@ static void cmp_write_head(FILE *md, struct cmp *c, const char *only)
 		int same = 1, attr = cmp_differs[i].from;
 
 		for (size_t k = 0; k < c->k; k++) {
-			const char *v = cmp_dash(cmp_differs_value(&c->in[k], i, buf, sizeof(buf)));
+			const char *v = cmp_or(cmp_differs_value(&c->in[k], i, buf, sizeof(buf)), "—");
 
 			if (k == 0)
 				snprintf(first, sizeof(first), "%s", v);
 			same &= !strcmp(v, first);
-			line = ic_out_append(line, "%s%c %s", k ? "; " : "", cmp_letter(k), v);
+			line = ic_out_append(line, "%s%c %s", k ? "; " : "", CMP_LETTER(k), v);
 		}
 		if (!same && attr >= 0 && c->keyed[attr]) {
 			why = " (defines the point; varies within an input, so it is part of the series name)";
@@ -414,7 +374,7 @@ static void cmp_write_head(FILE *md, struct cmp *c, const char *only)
 			why = " (defines the point: the inputs measured different series, kept apart and labelled, never pooled)";
 			for (size_t k = 0; k < c->k; k++)
 				tag[k] = ic_out_append(tag[k], ", %s %s", key,
-						    cmp_dash(cmp_differs_value(&c->in[k], i, buf, sizeof(buf))));
+						    cmp_or(cmp_differs_value(&c->in[k], i, buf, sizeof(buf)), "—"));
 		} else if (!same && attr == D_DESIGN) {
 			why = " (design: changes the intervals' width, not what is measured)";
 		}
@@ -437,17 +397,6 @@ static void cmp_write_head(FILE *md, struct cmp *c, const char *only)
 					    tag[k] ? tag[k] : "");
 		free(tag[k]);
 	}
-}
-
-static const char *cmp_side(const struct ic_analysis *an, enum ic_point_side side)
-{
-	return side == IC_SIDE_COMPARE ? an->opts.compare
-	     : side == IC_SIDE_BASELINE ? an->opts.baseline : "unresolved";
-}
-
-static const char *cmp_winner(const struct ic_analysis *an, const struct ic_crossover *xo)
-{
-	return xo->direction > 0 ? an->opts.compare : xo->direction < 0 ? an->opts.baseline : "";
 }
 
 /* The median code bytes per site of form in the series: its first point's. */
@@ -481,7 +430,7 @@ static void cmp_crossover_rows(FILE *md, const struct cmp *c, const struct cmp_s
 			else if (row == 1)
 				fputs("—", md);
 			else if (row == 2)
-				fputs(cmp_dash(cmp_winner(&c->in[k].run->an, xo)), md);
+				fputs(ic_out_winner(&c->in[k].run->an, xo, "—"), md);
 			else
 				fprintf(md, "%zu / %zu / %zu", xo->n_compare, xo->n_baseline,
 					xo->n_unresolved);
@@ -490,21 +439,19 @@ static void cmp_crossover_rows(FILE *md, const struct cmp *c, const struct cmp_s
 	}
 	fprintf(md, "| code bytes per site %s / %s", cf, bf);
 	for (size_t k = 0; k < c->k; k++) {
-		fputs(" | ", md);
-		ic_out_num(md, cmp_bytes(s->g[k], cf), "%.10g", "—");
-		fputs(" / ", md);
-		ic_out_num(md, cmp_bytes(s->g[k], bf), "%.10g", "—");
+		ic_out_num(md, cmp_bytes(s->g[k], cf), " | %.10g", " | —");
+		ic_out_num(md, cmp_bytes(s->g[k], bf), " / %.10g", " / —");
 	}
 	fputs(" |\n\n", md);
 }
 
 /* One compared series: its tables in md, its rows in csv, its data for
  * the chart (panel p). */
-static void cmp_write_series(FILE *md, FILE *csv, FILE *gp, FILE *dat, const struct cmp *c,
+static void cmp_write_series(FILE *md, FILE *csv, FILE *gp, FILE *dat, struct cmp *c,
 			     const struct cmp_series *s, size_t p)
 {
 	char cf[64], bf[64], *t = ic_out_append(NULL, "%s: %s", s->id, s->pair);
-	unsigned long *nl = cmp_sorted_n(s);
+	size_t *o = cmp_order(s);
 
 	sscanf(s->pair, "%63[^/]/%63s", cf, bf);
 	fprintf(gp, "ic_title[%zu] = ", p + 1);
@@ -513,7 +460,7 @@ static void cmp_write_series(FILE *md, FILE *csv, FILE *gp, FILE *dat, const str
 	free(t);
 	fprintf(md, "\n## %s: %s / %s\n\n|", s->id, cf, bf);
 	for (size_t k = 0; k < c->k; k++)
-		fprintf(md, " | %c: %s", cmp_letter(k), c->in[k].label);
+		fprintf(md, " | %c: %s", CMP_LETTER(k), c->in[k].label);
 	fputs(" |\n|---|", md);
 	for (size_t k = 0; k < c->k; k++)
 		fputs("---|", md);
@@ -522,22 +469,25 @@ static void cmp_write_series(FILE *md, FILE *csv, FILE *gp, FILE *dat, const str
 
 	fputs("| N", md);
 	for (size_t k = 0; k < c->k; k++)
-		fprintf(md, " | %c ratio [95%% CI], faster", cmp_letter(k));
+		fprintf(md, " | %c ratio [95%% CI], faster", CMP_LETTER(k));
 	fputs(" | sides |\n|---:", md);
 	for (size_t k = 0; k < c->k; k++)
 		fputs("|---", md);
 	fputs("|---|\n", md);
 	for (size_t a = 0; a < s->nn; a++) {
+		unsigned long n = s->n[o[a]];
 		size_t nc = 0, nb = 0;
 
-		if (cmp_nat(s, nl[a]) != c->k)
+		if (s->at[o[a]] != c->all)
 			continue;
-		fprintf(md, "| %lu", nl[a]);
+		fprintf(md, "| %lu", n);
 		for (size_t k = 0; k < c->k; k++) {
-			const struct cmp_input *in = &c->in[k];
-			const struct ic_ratio *r = ic_out_ratio_at(s->g[k], nl[a]);
+			struct cmp_input *in = &c->in[k];
+			const struct ic_ratio *r = ic_agree_ratio_at(s->g[k]->ratios, s->g[k]->nratios, n);
 			const struct ic_crossover *xo = &s->g[k]->xo;
-			const char *side = cmp_side(&c->in[k].run->an, r->side);
+			const struct ic_analysis_opts *o = &in->run->an.opts;
+			const char *side = r->side == IC_SIDE_COMPARE ? o->compare
+					 : r->side == IC_SIDE_BASELINE ? o->baseline : "unresolved";
 
 			fputs(" | ", md);
 			ic_out_ratio(md, r);
@@ -546,20 +496,21 @@ static void cmp_write_series(FILE *md, FILE *csv, FILE *gp, FILE *dat, const str
 			nb += !strcmp(side, bf);
 
 			ic_csv_quoted(csv, s->id);
-			fprintf(csv, ",%lu,%c,", nl[a], cmp_letter(k));
+			fprintf(csv, ",%lu,%c,", n, CMP_LETTER(k));
 			ic_csv_quoted(csv, in->label);
 			fprintf(csv, ",%.6f", r->ratio);
 			ic_out_csv_num(csv, r->lo, "%.6f");
 			ic_out_csv_num(csv, r->hi, "%.6f");
-			fprintf(csv, ",%s,%s,%s", side, ic_verdict_name(xo->verdict), cmp_winner(&c->in[k].run->an, xo));
+			fprintf(csv, ",%s,%s,%s", side, ic_verdict_name(xo->verdict), ic_out_winner(&c->in[k].run->an, xo, ""));
 			ic_out_csv_num(csv, xo->bracket_lo, "%.0f");
 			ic_out_csv_num(csv, xo->bracket_hi, "%.0f");
 			fprintf(csv, ",%s,%s", cf, bf);
-			/* the CPU, the directory, then the settings compiler .. body */
+			/* the CPU, the directory, then the settings compiler .. body:
+			 * the series' own where it names them */
 			for (int at = -2; at < A_PER_CALLER + 2; at++) {
 				fputc(',', csv);
 				ic_csv_quoted(csv, at == -2 ? in->cpu : at == -1 ? in->run->name
-						   : c->keyed[at] ? s->idval[at] : in->vals[at] ? in->vals[at] : "");
+						   : c->keyed[at] ? cmp_setting(in, s->g[k], at) : in->vals[at] ? in->vals[at] : "");
 			}
 			fputc('\n', csv);
 		}
@@ -577,21 +528,19 @@ static void cmp_write_series(FILE *md, FILE *csv, FILE *gp, FILE *dat, const str
 		fprintf(gp, "\nic_xo_hi[%zu] = ", i);
 		ic_out_num(gp, xo->bracket_hi, "%.0f", "NaN");
 		fprintf(gp, "\n");
-		fprintf(dat, "# %s %s, input %c: sites ratio lo hi\n", s->id, s->pair, cmp_letter(k));
+		fprintf(dat, "# %s %s, input %c: sites ratio lo hi\n", s->id, s->pair, CMP_LETTER(k));
 		for (size_t a = 0; a < s->nn; a++) {
-			const struct ic_ratio *r = ic_out_ratio_at(s->g[k], s->n[a]);
+			const struct ic_ratio *r = ic_agree_ratio_at(s->g[k]->ratios, s->g[k]->nratios, s->n[a]);
 
 			if (!r)
 				continue;
 			fprintf(dat, "%lu %.6f ", s->n[a], r->ratio);
-			ic_out_num(dat, r->lo, "%.6f", "NaN");
-			fputc(' ', dat);
-			ic_out_num(dat, r->hi, "%.6f", "NaN");
-			fputc('\n', dat);
+			ic_out_num(dat, r->lo, "%.6f ", "NaN ");
+			ic_out_num(dat, r->hi, "%.6f\n", "NaN\n");
 		}
 		fputs("\n\n", dat);
 	}
-	free(nl);
+	free(o);
 }
 
 /* The one line of exit 1: what each run has instead. */
@@ -602,7 +551,7 @@ static void cmp_nothing_shared(const struct cmp *c)
 	for (size_t k = 0; k < c->k; k++) {
 		size_t cnt = 0;
 
-		fprintf(stderr, "%s%c has ", k ? "; " : "", cmp_letter(k));
+		fprintf(stderr, "%s%c has ", k ? "; " : "", CMP_LETTER(k));
 		for (size_t j = 0; j < c->ns; j++)
 			if (c->s[j].g[k] && ++cnt <= 3)
 				fprintf(stderr, "%s%s %s", cnt > 1 ? ", " : "", c->s[j].id, c->s[j].pair);
@@ -669,11 +618,11 @@ static int cmp_write(struct cmp *c, const char *out)
 	fprintf(gp, "\narray ic_label[%zu]\narray ic_title[%zu]\narray ic_xo_lo[%zu]\n"
 		"array ic_xo_hi[%zu]\narray ic_letter[%zu]\n", c->k, ns, ns * c->k, ns * c->k, c->k);
 	for (size_t k = 0; k < c->k; k++) {
-		char *l = ic_out_append(NULL, "%c: %s", cmp_letter(k), c->in[k].label);
+		char *l = ic_out_append(NULL, "%c: %s", CMP_LETTER(k), c->in[k].label);
 
 		fprintf(gp, "ic_label[%zu] = ", k + 1);
 		ic_gnuplot_quote(gp, l);
-		fprintf(gp, "\nic_letter[%zu] = '%c'\n", k + 1, cmp_letter(k));
+		fprintf(gp, "\nic_letter[%zu] = '%c'\n", k + 1, CMP_LETTER(k));
 		free(l);
 	}
 	for (size_t j = 0; j < c->ns; j++)
@@ -695,6 +644,7 @@ int ic_compare_runs(struct ic_run *run, size_t k, const char *out)
 
 	for (c.k = 0; c.k < k; c.k++)
 		c.in[c.k].run = &run[c.k];
+	c.all = (1u << k) - 1;
 	/* Which settings vary within a run (they join the series names), then
 	 * every ratio under its series. */
 	for (size_t i = 0; i < k; i++)

@@ -62,12 +62,6 @@ static int export_visible(const struct dirent *e)
 	return e->d_name[0] != '.';
 }
 
-/* tar --sort=name's order: bytes, whatever the locale. */
-static int export_by_name(const struct dirent **a, const struct dirent **b)
-{
-	return strcmp((*a)->d_name, (*b)->d_name);
-}
-
 /* The entry at the walk's path as a plain directory or file (st: the
  * link's target), owned by root: the header, and a file's bytes. */
 static void export_entry(const struct stat *st)
@@ -95,25 +89,14 @@ static void export_entry(const struct stat *st)
 	archive_entry_free(e);
 }
 
-/* The directories above a file that are not yet in the archive: each goes
- * in with its first file, as tar packs what find -type f lists. */
-static void export_dirs_above(void)
-{
-	for (; ew.packed < ew.depth; ew.packed++) {
-		char *end = ew.name + ew.len[ew.packed], keep = *end;
-
-		*end = '\0';
-		export_entry(&ew.above[ew.packed]);
-		*end = keep;
-	}
-}
-
-/* The walk's directory, its entries in name order, links followed. */
+/* The walk's directory, its entries in name order, links followed. In
+ * tar --sort=name's order, bytes: alphasort in the C locale (runs never
+ * calls setlocale). */
 static void export_dir(void)
 {
 	size_t pl = strlen(ew.path), nl = strlen(ew.name);
 	struct dirent **list;
-	int n = scandir(ew.path, &list, export_visible, export_by_name);
+	int n = scandir(ew.path, &list, export_visible, alphasort);
 
 	if (n < 0)
 		ic_die(1, "cannot read %s: %s", ew.path, strerror(errno));
@@ -141,7 +124,15 @@ static void export_dir(void)
 			export_dir();
 			ew.packed = --ew.depth < ew.packed ? ew.depth : ew.packed;
 		} else if (S_ISREG(st.st_mode)) {
-			export_dirs_above();
+			/* The directories above not yet in the archive go in with
+			 * its first file, as tar packs what find -type f lists. */
+			for (; ew.packed < ew.depth; ew.packed++) {
+				char *end = ew.name + ew.len[ew.packed], keep = *end;
+
+				*end = '\0';
+				export_entry(&ew.above[ew.packed]);
+				*end = keep;
+			}
 			export_entry(&st);
 		}
 	}

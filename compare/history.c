@@ -1,19 +1,14 @@
-/* ./run.sh history: this machine's runs in a results directory, newest
- * first: when, the design, each series' crossover bracket and states
- * (engine/run_history.h). Prints only; writes nothing. */
+/* ./run.sh history: when, the design, each series' crossover bracket and
+ * states (engine/run_history.h). Prints only; writes nothing. */
 #define _GNU_SOURCE
 #include "across_runs.h"
 
-#include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "kit.h"
 #include "load.h"
-#include "run.h"
 #include "run_history.h"
 
 /* The run's own verdict on its history, as its summary.md said it when
@@ -51,9 +46,7 @@ int ic_history_list(const char *dir, int all, const char *cpu)
 		char when[64], ctx[IC_RESULTS_CONTEXT_MAX], ctx2[IC_RESULTS_CONTEXT_MAX], why[96];
 		char mach[2048];
 		const char *v, *p;
-		time_t t = (time_t)runs[i].time;
 		struct ic_run run;   /* ic_run_open zeroes it */
-		struct tm tm;
 		int smoke;
 
 		if (ic_run_open(&run, runs[i].dir, err, sizeof(err))) {
@@ -69,11 +62,10 @@ int ic_history_list(const char *dir, int all, const char *cpu)
 			continue;
 		}
 		smoke = ic_analysis_smoke(&run.an, why, sizeof(why));
-		gmtime_r(&t, &tm);
-		strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", &tm);
 		v = ic_run_conf(&run, "layouts_random");
 		p = ic_run_conf(&run, "processes");
-		printf("%s  %s  %s layout variant%s x %s process%s%s\n", when, runs[i].dir,
+		printf("%s  %s  %s layout variant%s x %s process%s%s\n",
+		       ic_history_when(when, sizeof(when), runs[i].time), runs[i].dir,
 		       *v ? v : "?", strcmp(v, "1") ? "s" : "", *p ? p : "?", strcmp(p, "1") ? "es" : "",
 		       smoke ? " (quick: too small for a verdict)" : "");
 		if (all)
@@ -83,17 +75,12 @@ int ic_history_list(const char *dir, int all, const char *cpu)
 			const struct ic_group *g = &se->group;
 			char br[96], st[160];
 
-			if (!g->nratios)
-				continue;
 			/* A smoke run decides no side: its series say so, not a side. */
-			if (smoke)
-				snprintf(br, sizeof(br), "no side decided");
-			else
-				ic_history_bracket(br, sizeof(br), &g->xo, &run.an.opts);
-			ic_history_states(st, sizeof(st), se);
-			printf("    %s %s/%s%s, %lu thread%s, %s: %s%s%s\n", g->op, g->layout, g->order,
-			       g->filler ? " with filler" : "", g->threads, g->threads == 1 ? "" : "s",
-			       g->mode, br, *st ? "; two states: " : "", st);
+			if (g->nratios)
+				printf("    %s %s/%s%s, %lu thread%s, %s: %s%s%s\n", g->op, g->layout, g->order,
+				       g->filler ? " with filler" : "", g->threads, g->threads == 1 ? "" : "s", g->mode,
+				       smoke ? "no side decided" : ic_history_bracket(br, sizeof(br), &g->xo, &run.an.opts),
+				       *ic_history_states(st, sizeof(st), se) ? "; two states: " : "", st);
 		}
 		hi_verdict(runs[i].dir);
 		ic_run_free(&run);

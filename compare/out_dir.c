@@ -1,10 +1,11 @@
-/* Writing an output directory as a whole; see out_dir.h. */
+/* Writing an output directory as a whole; see across_runs.h. */
 #define _GNU_SOURCE
-#include "out_dir.h"
+#include "across_runs.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
+#include <libgen.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -58,23 +59,18 @@ __attribute__((noreturn)) static void out_fail(struct ic_out_dir *d, const char 
 void ic_out_dir_begin(struct ic_out_dir *d, const char *out)
 {
 	size_t n = strlen(out);
-	char *slash;
+	char *copy, *parent;
 
 	while (n > 1 && out[n - 1] == '/')
 		n--;
-	d->stage = NULL;
 	d->out = ic_xalloc(strndup(out, n));
-	slash = strrchr(d->out, '/');
+	parent = dirname(copy = ic_xalloc(strdup(d->out)));   /* may be a static "." */
 	/* Beside out, on its file system, so that the rename is one step. */
-	if (asprintf(&d->stage, "%.*s/.%s.XXXXXX", slash ? (int)(slash - d->out) : 1,
-		     slash ? d->out : ".", ic_prog) < 0)
+	if (asprintf(&d->stage, "%s/.%s.XXXXXX", parent, ic_prog) < 0)
 		ic_xalloc(NULL);
-	if (slash && slash != d->out) {
-		*slash = '\0';
-		if (ic_mkdir_p(d->out))
-			ic_die(1, "cannot create %s: %s", d->out, strerror(errno));
-		*slash = '/';
-	}
+	if (ic_mkdir_p(parent))
+		ic_die(1, "cannot create %s: %s", parent, strerror(errno));
+	free(copy);
 	if (!mkdtemp(d->stage))
 		ic_die(1, "cannot write beside %s: %s", d->out, strerror(errno));
 }
@@ -161,12 +157,9 @@ char *ic_out_series_id(const struct ic_group *g)
 	return g->filler ? ic_out_append(id, "/filler:%lu", g->filler) : id;
 }
 
-const struct ic_ratio *ic_out_ratio_at(const struct ic_group *g, unsigned long n)
+const char *ic_out_winner(const struct ic_analysis *an, const struct ic_crossover *xo, const char *neither)
 {
-	for (size_t i = 0; g && i < g->nratios; i++)
-		if (g->ratios[i].sites == n && isfinite(g->ratios[i].ratio))
-			return &g->ratios[i];
-	return NULL;
+	return xo->direction > 0 ? an->opts.compare : xo->direction < 0 ? an->opts.baseline : neither;
 }
 
 void ic_out_num(FILE *f, double x, const char *fmt, const char *none)
@@ -186,16 +179,6 @@ void ic_out_csv_num(FILE *f, double x, const char *fmt)
 void ic_out_ratio(FILE *f, const struct ic_ratio *r)
 {
 	ic_out_num(f, r->ratio, "%.4f", "?");
-	fputs(" [", f);
-	ic_out_num(f, r->lo, "%.4f", "?");
-	fputs("–", f);
-	ic_out_num(f, r->hi, "%.4f", "?");
-	fputc(']', f);
-}
-
-int ic_out_cmp_ulong(const void *pa, const void *pb)
-{
-	unsigned long a = *(const unsigned long *)pa, b = *(const unsigned long *)pb;
-
-	return (a > b) - (a < b);
+	ic_out_num(f, r->lo, " [%.4f", " [?");
+	ic_out_num(f, r->hi, "–%.4f]", "–?]");
 }

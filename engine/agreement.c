@@ -28,11 +28,11 @@ const char *ic_agree_verdict_name(enum ic_agree_verdict v)
 	return name[v];
 }
 
-static const struct ic_ratio *agree_ratio_at(const struct ic_agree_side *s, unsigned long sites)
+const struct ic_ratio *ic_agree_ratio_at(const struct ic_ratio *ratios, size_t n, unsigned long sites)
 {
-	for (size_t i = 0; i < s->nratios; i++)
-		if (s->ratios[i].sites == sites && isfinite(s->ratios[i].ratio))
-			return &s->ratios[i];
+	for (size_t i = 0; i < n; i++)
+		if (ratios[i].sites == sites && isfinite(ratios[i].ratio))
+			return &ratios[i];
 	return NULL;
 }
 
@@ -74,8 +74,8 @@ static int agree_draws_of(const struct ic_agree_side *s, const struct ic_agree_p
 			  size_t npts, double **y, size_t *ny, size_t *n, int *by_variant)
 {
 	const struct ic_process_ratios *st = s->procs;
-	size_t np = st ? st->nproc : 0, nvar = 0, *col = calloc(npts + 1, sizeof(*col));
-	int *draw = calloc(np + 1, sizeof(*draw)), *vars = calloc(np + 1, sizeof(*vars));
+	size_t np = st ? st->nproc : 0, nvar = 0, *col = ic_stats_alloc(npts, sizeof(*col));
+	int *draw = ic_stats_alloc(np, sizeof(*draw)), *vars = ic_stats_alloc(np, sizeof(*vars));
 	double *cnt = NULL, *all, *my;
 	int rc = -1;
 
@@ -112,7 +112,7 @@ static int agree_draws_of(const struct ic_agree_side *s, const struct ic_agree_p
 			draw[p] = *by_variant ? draw[p] : (int)(*n)++;
 	if (*by_variant)
 		*n = nvar;
-	cnt = calloc(*n * npts + 1, sizeof(*cnt));
+	cnt = ic_stats_alloc(*n * npts, sizeof(*cnt));
 	if (!cnt || !(all = realloc(*y, ((*ny + *n) * npts + 1) * sizeof(*all))))
 		goto out;
 	*y = all;
@@ -230,9 +230,8 @@ out:
 	return rc;
 }
 
-/* The joint test over N from the two sides' draws. */
-static int agree_joint(const struct ic_agree_side *a, const struct ic_agree_side *b,
-		       struct ic_agree *out)
+int ic_agree_compare(const struct ic_agree_side *a, const struct ic_agree_side *b, double margin,
+		     struct ic_agree *out)
 {
 	struct ic_agree_joint *j = &out->joint;
 	unsigned char *in_a = NULL;
@@ -240,32 +239,14 @@ static int agree_joint(const struct ic_agree_side *a, const struct ic_agree_side
 	size_t n = 0, at = 0;
 	int rc = -1;
 
-	if (agree_draws_of(a, out->pts, out->npts, &y, &n, &j->draws_a, &j->variants_a) ||
-	    agree_draws_of(b, out->pts, out->npts, &y, &n, &j->draws_b, &j->variants_b) ||
-	    !(in_a = calloc(n + 1, 1)))
-		goto out;
-	memset(in_a, 1, j->draws_a);
-	j->t_max = agree_t_max(y, n, out->npts, in_a, &at);
-	j->t_sites = isfinite(j->t_max) ? out->pts[at].sites : 0;
-	rc = isfinite(j->t_max) && j->draws_a && j->draws_b ? agree_permute(y, j->draws_a, j->draws_b, out->npts, j) : 0;
-out:
-	free(y);
-	free(in_a);
-	return rc;
-}
-
-int ic_agree_compare(const struct ic_agree_side *a, const struct ic_agree_side *b, double margin,
-		     struct ic_agree *out)
-{
 	*out = (struct ic_agree){ .joint = { .t_max = NAN, .p = NAN, .t_95 = NAN, .p_min = NAN } };
-	out->pts = calloc(a->nratios ? a->nratios : 1, sizeof(*out->pts));
-	if (!out->pts)
+	if (!(out->pts = ic_stats_alloc(a->nratios, sizeof(*out->pts))))
 		return -1;
 	/* a's ratios come in ascending N. */
 	for (size_t i = 0; i < a->nratios; i++) {
 		struct ic_agree_point *pt = &out->pts[out->npts];
 
-		if (!isfinite(a->ratios[i].ratio) || !(pt->b = agree_ratio_at(b, a->ratios[i].sites)))
+		if (!isfinite(a->ratios[i].ratio) || !(pt->b = ic_agree_ratio_at(b->ratios, b->nratios, a->ratios[i].sites)))
 			continue;
 		pt->a = &a->ratios[i];
 		pt->sites = pt->a->sites;
@@ -275,11 +256,20 @@ int ic_agree_compare(const struct ic_agree_side *a, const struct ic_agree_side *
 	}
 	out->joint.equivalent = out->npts > 0 &&
 				out->joint.counts[IC_AGREE_EQUIVALENT] == out->npts;
-	if (agree_joint(a, b, out)) {
-		ic_agree_free(out);
-		return -1;
+	/* The joint test over N from the two sides' draws. */
+	if (!agree_draws_of(a, out->pts, out->npts, &y, &n, &j->draws_a, &j->variants_a) &&
+	    !agree_draws_of(b, out->pts, out->npts, &y, &n, &j->draws_b, &j->variants_b) &&
+	    (in_a = ic_stats_alloc(n, 1))) {
+		memset(in_a, 1, j->draws_a);
+		j->t_max = agree_t_max(y, n, out->npts, in_a, &at);
+		j->t_sites = isfinite(j->t_max) ? out->pts[at].sites : 0;
+		rc = isfinite(j->t_max) && j->draws_a && j->draws_b ? agree_permute(y, j->draws_a, j->draws_b, out->npts, j) : 0;
 	}
-	return 0;
+	free(y);
+	free(in_a);
+	if (rc)
+		ic_agree_free(out);
+	return rc;
 }
 
 void ic_agree_free(struct ic_agree *ag)

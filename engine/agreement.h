@@ -88,6 +88,9 @@ int ic_agree_compare(const struct ic_agree_side *a, const struct ic_agree_side *
 		     struct ic_agree *out);
 void ic_agree_free(struct ic_agree *ag);
 
+/* ratios[0..n-1]'s finite ratio at N = sites; NULL when it has none. */
+const struct ic_ratio *ic_agree_ratio_at(const struct ic_ratio *ratios, size_t n, unsigned long sites);
+
 /* The verdict's word: "equivalent", "differ", "cannot tell", "no interval". */
 const char *ic_agree_verdict_name(enum ic_agree_verdict v);
 

@@ -3,6 +3,7 @@
 #include "run_history.h"
 
 #include <dirent.h>
+#include <libgen.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include "kit.h"
 #include "load.h"
 #include "run.h"
+#include "stats.h"
 
 /* What makes a build in run.conf: the same values, the same code measured
  * the same way. */
@@ -43,7 +45,7 @@ static const char *history_build(const char *dir, char *buf, size_t cap)
 	return buf;
 }
 
-/* A run directory's time (run_history.h); NAN when it has no run.conf. */
+/* A run directory's time (run_history.h); NAN when it has neither. */
 static double history_time(const char *dir)
 {
 	const char *name = strrchr(dir, '/');
@@ -57,9 +59,7 @@ static double history_time(const char *dir)
 	if (rest && !*rest)
 		return (double)timegm(&tm);
 	snprintf(path, sizeof(path), "%s/run.conf", dir);
-	if (stat(path, &st))
-		return NAN;
-	return (double)st.st_mtim.tv_sec;
+	return stat(path, &st) ? NAN : (double)st.st_mtim.tv_sec;
 }
 
 static int history_cmp_run(const void *pa, const void *pb)
@@ -119,6 +119,18 @@ int ic_history_runs(const char *results_dir, struct ic_history_run **out, size_t
 	*out = r;
 	*n = k;
 	return 0;
+}
+
+const char *ic_history_when(char *buf, size_t cap, double t)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (!isfinite(t) || !gmtime_r(&tt, &tm))
+		snprintf(buf, cap, "an unknown time");
+	else
+		strftime(buf, cap, "%Y-%m-%d %H:%M UTC", &tm);
+	return buf;
 }
 
 const char *ic_history_machine(const struct ic_results *res, char *buf, size_t cap)
@@ -195,7 +207,6 @@ struct history_one {
 	const struct ic_series *now, *then;
 	double p;
 	int equivalent;
-	unsigned long at_sites;
 };
 
 static int history_cmp_p(const void *pa, const void *pb)
@@ -203,18 +214,6 @@ static int history_cmp_p(const void *pa, const void *pb)
 	const struct history_one *a = pa, *b = pb;
 
 	return (a->p > b->p) - (a->p < b->p);
-}
-
-static void history_detail(struct ic_history_cmp *out, const struct history_one *h,
-			   const struct ic_analysis *now, const struct ic_analysis *then)
-{
-	history_series_name(out->series, sizeof(out->series), &h->now->group);
-	ic_history_bracket(out->bracket_then, sizeof(out->bracket_then), &h->then->group.xo,
-			   &then->opts);
-	ic_history_bracket(out->bracket_now, sizeof(out->bracket_now), &h->now->group.xo, &now->opts);
-	ic_history_states(out->states_then, sizeof(out->states_then), h->then);
-	ic_history_states(out->states_now, sizeof(out->states_now), h->now);
-	out->at_sites = h->at_sites;
 }
 
 size_t ic_history_ndiffer(const double *p, size_t m)
@@ -234,8 +233,8 @@ size_t ic_history_ndiffer(const double *p, size_t m)
 static int history_against(const struct ic_analysis *now, const struct ic_analysis *then,
 			   struct ic_history_cmp *out)
 {
-	struct history_one *h = calloc(now->nseries ? now->nseries : 1, sizeof(*h));
-	double *p = calloc(now->nseries ? now->nseries : 1, sizeof(*p));
+	struct history_one *h = ic_stats_alloc(now->nseries, sizeof(*h));
+	double *p = ic_stats_alloc(now->nseries, sizeof(*p));
 	size_t m = 0, ndiff;
 	int unsure = -1, rc = -1;
 
@@ -254,20 +253,26 @@ static int history_against(const struct ic_analysis *now, const struct ic_analys
 		if (ic_agree_compare(&sb, &sa, IC_AGREE_MARGIN, &ag))
 			goto out;
 		if (ag.npts)
-			h[m++] = (struct history_one){ a, b, ag.joint.p, ag.joint.equivalent, ag.joint.t_sites };
+			h[m++] = (struct history_one){ a, b, ag.joint.p, ag.joint.equivalent };
 		ic_agree_free(&ag);
 	}
 	out->nseries = m;
 	qsort(h, m, sizeof(*h), history_cmp_p);
 	for (size_t i = 0; i < m; i++)
 		p[i] = h[i].p;
-	ndiff = ic_history_ndiffer(p, m);
-	out->ndiffer = ndiff;
+	ndiff = out->ndiffer = ic_history_ndiffer(p, m);
 	for (size_t i = ndiff; i < m && unsure < 0; i++)
 		if (!h[i].equivalent)
 			unsure = (int)i;
-	if (ndiff || unsure >= 0)
-		history_detail(out, &h[ndiff ? 0 : unsure], now, then);
+	if (ndiff || unsure >= 0) {
+		const struct history_one *d = &h[ndiff ? 0 : unsure];
+
+		history_series_name(out->series, sizeof(out->series), &d->now->group);
+		ic_history_bracket(out->bracket_then, sizeof(out->bracket_then), &d->then->group.xo, &then->opts);
+		ic_history_bracket(out->bracket_now, sizeof(out->bracket_now), &d->now->group.xo, &now->opts);
+		ic_history_states(out->states_then, sizeof(out->states_then), d->then);
+		ic_history_states(out->states_now, sizeof(out->states_now), d->now);
+	}
 	for (size_t i = 1; i < ndiff; i++) {
 		char name[256];
 		size_t len = strlen(out->others);
@@ -290,7 +295,7 @@ int ic_history_compare(const struct ic_analysis *now, const char *now_dir,
 		       struct ic_history_cmp *out, char *err, size_t errlen)
 {
 	char parent[4096], build_now[8192], build_then[8192], mach_now[2048], mach_then[2048];
-	char *slash, rerr[512], now_real[PATH_MAX];
+	char rerr[512], now_real[PATH_MAX];
 	struct ic_history_run *runs;
 	double t_now = history_time(now_dir);
 	size_t n;
@@ -306,15 +311,8 @@ int ic_history_compare(const struct ic_analysis *now, const char *now_dir,
 		return 0;
 	}
 	snprintf(parent, sizeof(parent), "%s", now_dir);
-	slash = strrchr(parent, '/');
-	if (slash == parent)
-		slash[1] = '\0';
-	else if (slash)
-		*slash = '\0';
-	else
-		snprintf(parent, sizeof(parent), ".");
 	/* A results directory that cannot be read has no history to tell. */
-	if (ic_history_runs(parent, &runs, &n, rerr, sizeof(rerr)))
+	if (ic_history_runs(dirname(parent), &runs, &n, rerr, sizeof(rerr)))
 		return 0;
 	history_build(now_dir, build_now, sizeof(build_now));
 	ic_history_machine(now->res, mach_now, sizeof(mach_now));

@@ -3,9 +3,8 @@
  * its run.conf's mtime. Two runs are comparable when they ran
  *   - on the same machine: the first process's CPU model (cpuid brand),
  *     L1i size, ways and line, L2 and L3 sizes and host name, and
- *   - the same build: run.conf's build identity (the hash of the files
- *     that build the bench, compiler, flags, lock, codegen, thunks, LTO,
- *     body, sites per caller, compare and baseline forms).
+ *   - the same build: run.conf's build identity (history_build_keys in
+ *     run_history.c: the sources' hash, compiler, flags, forms, ...).
  * A run is held against the latest earlier comparable run that is not a
  * smoke design (analysis.h), series by series on the N they share, with
  * agreement.h's statistics over all processes:
@@ -35,6 +34,10 @@ struct ic_history_run {
 int ic_history_runs(const char *results_dir, struct ic_history_run **out, size_t *n, char *err,
 		    size_t errlen);
 void ic_history_runs_free(struct ic_history_run *r, size_t n);
+
+/* t, s since the epoch, as "2026-12-05 14:00 UTC"; "an unknown time" when
+ * it is not finite. */
+const char *ic_history_when(char *buf, size_t cap, double t);
 
 /* The machine of a run's first process ("CPU; L1i ...; host ..."). */
 const char *ic_history_machine(const struct ic_results *res, char *buf, size_t cap);
@@ -68,7 +71,6 @@ struct ic_history_cmp {
 	char series[256];
 	char bracket_then[96], bracket_now[96];
 	char states_then[160], states_now[160];
-	unsigned long at_sites;    /* the N of its largest |t| */
 	size_t ndiffer;            /* series that differ (Holm) */
 	char others[1024];         /* the other differing series' names, "; "-separated */
 };

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 #include "agreement.h"
 #include "run_history.h"
@@ -29,19 +28,6 @@ static int history_run_dir(const struct ic_analysis *an, char *dir, size_t cap)
 	dir[len - 4] = '\0';
 	snprintf(conf, sizeof(conf), "%s/run.conf", dir);
 	return stat(conf, &st) == 0;
-}
-
-/* "2026-12-05 14:00" */
-static const char *history_when(char *buf, size_t cap, double t)
-{
-	time_t tt = (time_t)t;
-	struct tm tm;
-
-	if (!isfinite(t) || !gmtime_r(&tt, &tm))
-		snprintf(buf, cap, "an unknown time");
-	else
-		strftime(buf, cap, "%Y-%m-%d %H:%M UTC", &tm);
-	return buf;
 }
 
 /* results/NAME for a run in a results/ directory, else the path. */
@@ -68,7 +54,7 @@ void ic_history_line(FILE *f, const struct ic_analysis *an)
 	if (isfinite(an->opts.planted) || !history_run_dir(an, dir, sizeof(dir)) ||
 	    ic_history_compare(an, dir, &c, err, sizeof(err)))
 		return;
-	history_when(when, sizeof(when), c.then_time);
+	ic_history_when(when, sizeof(when), c.then_time);
 	switch (c.verdict) {
 	case IC_HISTORY_SMOKE:
 		fprintf(f, "History: a quick run (%s) cannot tell whether it agrees with earlier runs.\n\n",
