@@ -1,11 +1,6 @@
 # Sourced by run.sh: the build trees the subcommands use, through the
-# driver's builder (sweep build, sweep/builds.c).
-
-# build DIR [TARGET...] [-- CMAKE-ARGS...]: DIR built (configured first,
-# when they changed, with the arguments after --).
-build() {
-	driver build "-j$jobs" "$@" || exit
-}
+# driver's builder (driver build -jN DIR [TARGET...] [-- CMAKE-ARGS...]: DIR
+# configured first when the arguments changed, then built; sweep/builds.c).
 
 # lock_build DIR: a build tree has one user at a time; a sweep keeps it
 # until it ends, so nothing relinks the bench it is running.
@@ -22,7 +17,7 @@ build_program() {
 	ensure_packages
 	lock_build build
 	if grep -qsx 'CMAKE_GENERATOR:INTERNAL=Ninja' build/CMakeCache.txt; then
-		build build "$@"
+		driver build "-j$jobs" build "$@" || exit
 	else
 		(sites=1,64,1024 && sweep_build --points build "$@")
 	fi

@@ -1,6 +1,6 @@
 # Sourced by run.sh: what a sweep builds, from its checked options (the
-# builds, run.conf's settings, the identity --resume checks), and the one
-# hand-over to the driver (cmd/sweep), which does the rest of the sweep.
+# builds and run.conf's settings), and the one hand-over to the driver
+# (cmd/sweep), which does the rest of the sweep, the run's identity first.
 
 name_part() { tr -cs 'A-Za-z0-9=.+\n' _ <<<"$1" | sed 's/^_*//; s/_*$//'; }
 
@@ -40,41 +40,7 @@ sweep_build() {
 	local a=()
 	plan_builds
 	mapfile -t a <<<"${B_args[0]%$'\n'}"   # (never empty: it names the codegen)
-	conf_text | build "$@" -- "${a[@]}" || exit
-}
-
-# source_hash: what the bench is built from, by content: the tracked files
-# of the directories that build it (uncommitted edits included), and the
-# body. A README edit leaves it alone; any change to the code does not.
-source_hash() {
-	local parts=(CMakeLists.txt cmake common queue gen codesize bench cmd plan)
-	{
-		if git -C "$top" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-			git -C "$top" ls-files -z -co --exclude-standard -- "${parts[@]}"
-		else
-			(cd "$top" && find "${parts[@]}" -type f -print0 | sort -z)
-		fi | (cd "$top" && xargs -0 sha256sum 2>&1 || true)
-		[ -z "$body" ] || sha256sum <"$body"
-	} | sha256sum | cut -c1-16
-}
-
-# build_identity: what a run's numbers depend on besides the options;
-# --resume refuses to mix them.
-build_identity() {
-	local c seen=" " b
-	build_source=$(source_hash)
-	build_cc=""
-	for b in "${B_cc[@]}"; do
-		c=${b:-cc}
-		[[ $seen == *" $c "* ]] && continue
-		seen+="$c "
-		build_cc+="${build_cc:+; }$("$c" --version 2>/dev/null | head -n 1)"
-	done
-	build_cflags=${cflags_list:-"-O2 -g (CMAKE_C_FLAGS_RELEASE)"}
-	[ "$lto" = 1 ] && build_cflags+=" with LTO of the callers"
-	# The lock CMake was configured with (CMakeLists.txt's default is tas).
-	build_lock=$(sed -n 's/^IC_LOCK:STRING=//p' "${B_dir[0]}/CMakeCache.txt" 2>/dev/null || true)
-	: "${build_lock:=tas}"
+	conf_text | driver build "-j$jobs" "$@" -- "${a[@]}" || exit
 }
 
 # The settings a run depends on, one key=value a line (read back as data by
@@ -123,16 +89,6 @@ load_conf() {
 			die "--resume: ${opt_of[$name]} ${now[$name]} contradicts $conf ($name=${!name-}); leave it out to resume"
 		given[$name]=${now[$name]}
 	done
-	resume_source=${build_source-} resume_cc=${build_cc-} resume_lock=${build_lock-}
-}
-
-# check_resume_identity: after set-up (the compilers are there to ask).
-check_resume_identity() {
-	build_identity
-	[ "$resume_source" = "$build_source" ] ||
-		fail "--resume: $resume was measured from other code (source $resume_source, this tree $build_source): a resumed sweep must not mix builds"
-	[ "$resume_cc" = "$build_cc" ] || fail "--resume: $resume was built with '$resume_cc', this machine has '$build_cc'"
-	[ "$resume_lock" = "$build_lock" ] || fail "--resume: $resume used lock $resume_lock, the build has $build_lock"
 }
 
 # sweep_main ARGS...: every option checked (nothing done yet), set-up, the
@@ -150,8 +106,6 @@ sweep_main() {
 	[[ ,$ccs, != *,clang,* ]] || packages+=(clang)   # from Debian when asked for
 	ensure_packages
 	check_body after
-	# A resume of other code is refused before the driver is compiled.
-	if [ -n "$resume" ]; then check_resume_identity; else build_identity; fi
 	local b
 	driver exec run <<<"$(
 		conf_text

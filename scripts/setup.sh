@@ -35,9 +35,7 @@ driver() {
 	src=$(cd "$top" && echo cmd/sweep.c sweep/*.c plan/points.c plan/order.c common/run_conf.c common/kit.c \
 		common/measure_lock.c bench/hw/topology.c)
 	# shellcheck disable=SC2086 # the sources' names are words
-	id=$(cd "$top" && cat $src sweep/*.h plan/*.h common/run_conf.h common/kit.h common/splitmix64.h \
-		common/measure_lock.h bench/hw/topology.h gen/point_name.h gen/point_names.def engine/watch_forms.def |
-		sha256sum | cut -c1-16)
+	id=$(cd "$top" && cat $src {sweep,plan,common,bench/hw,gen}/*.h gen/*.def engine/*.def | sha256sum | cut -c1-16)
 	bin=$dir/sweep-$id
 	if [ ! -x "$bin" ]; then
 		mkdir -p "$dir" || fail "cannot make $dir"

@@ -52,7 +52,7 @@ test_tree() {
 		if [ "$1" = --points ]; then
 			(sites=1,64,1024 && sweep_build --points "$dir" "${targets[@]}")
 		else
-			build "$dir" "${targets[@]}" -- "$@"
+			driver build "-j$jobs" "$dir" "${targets[@]}" -- "$@" || exit
 		fi
 		printf 'build %ss' $((SECONDS - t))
 		t=$SECONDS

@@ -45,6 +45,9 @@ char *sw_points(const struct sweep *sw);     /* gen's specs, ';'-joined */
 char *sw_joined(char *specs);                /* one a line to ';'-joined, in place */
 void sw_variant_seeds(struct sweep *sw);     /* run.conf's variant_seeds */
 void sw_read_build_lock(struct sweep *sw);
+/* identity.c: run.conf's build_source, build_cc and build_cflags set for a
+ * new run; a resume of other code, compilers or lock refused (exit 1). */
+void sw_identity(struct sweep *sw);
 /* DIR/STEM EXT, build b's DIR/STEM-b<b> EXT for b > 0 (malloc'd). */
 char *sw_file(const struct sweep *sw, const char *stem, size_t b, const char *ext);
 struct ic_topo_info;

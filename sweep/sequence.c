@@ -292,6 +292,7 @@ void sw_sweep(struct sweep *sw)
 	size_t nr = strlen(results);
 
 	sw_resolve(sw);
+	sw_identity(sw);   /* before anything is locked, made or built */
 	lock_trees(sw);
 	if (!sw->resume) {
 		if (!sw_long(sw, "lto"))

@@ -115,6 +115,9 @@ grep -qx 'counter_source_of_run=sim' "$tmp/r1/run.conf" || bad "run.conf does no
 grep -qx 'build_lock=ticket' "$tmp/r1/run.conf" || bad "run.conf has not the build's lock: $(grep build_lock "$tmp/r1/run.conf")"
 grep -q '^tree\|^out=\|^jobs=' "$tmp/r1/run.conf" && bad "the run's own keys in run.conf: $(cat "$tmp/r1/run.conf")"
 grep -qE '^variant_seeds=r1_v0:[0-9]+$' "$tmp/r1/run.conf" || bad "no variant seed in run.conf"
+grep -qE '^build_source=[0-9a-f]{16}$' "$tmp/r1/run.conf" && grep -qE '^build_cc=.' "$tmp/r1/run.conf" &&
+	grep -qx 'build_cflags=-O2 -g (CMAKE_C_FLAGS_RELEASE)' "$tmp/r1/run.conf" ||
+	bad "run.conf has not the run's identity: $(grep '^build_' "$tmp/r1/run.conf")"
 [ "$(ls "$tmp/r1/raw" | wc -l)" -eq 8 ] || bad "want 8 processes: $(ls "$tmp/r1/raw")"
 [ "$(grep -c '^inlinecost: \[[0-9]*s, about [0-9]*s left\] measurement [1-8]/8: process r1_v0_p[0-7] (repeat 1, layout variant 0)$' "$tmp/err")" -eq 8 ] ||
 	bad "the measurement lines: $(grep measurement "$tmp/err")"
@@ -130,6 +133,11 @@ grep -q ' free ' "$tmp/procs" && bad "a process ran without the machine lock: $(
 # A resume that would count otherwise is refused.
 err=$(FAKE_SOURCE=none sweep "$(cat "$tmp/r1/run.conf")" resume="$tmp/r1" 2>&1 >/dev/null) && bad "a resume with another counter source went on"
 [[ $err == *"inlinecost: the run's counters came from sim, this machine now gives none"* ]] || bad "the mixed source: $err"
+# A resume of other code is refused, before anything is measured.
+err=$(FAKE_SOURCE=sim sweep "$(sed 's/^build_source=.*/build_source=0123456789abcdef/' "$tmp/r1/run.conf")" \
+	resume="$tmp/r1" 2>&1 >/dev/null) && bad "a resume of other code went on"
+[[ $err == *"inlinecost: --resume: $tmp/r1 was measured from other code (source 0123456789abcdef, this tree "* ]] ||
+	bad "the other code: $err"
 # A resume measures only what is missing, each with the pad it had.
 pads=$(grep -E 'r1_v0_p[36]\.json' "$tmp/procs" | cut -d' ' -f4,5 | sort)
 rm -f "$tmp/procs" "$tmp/r1/raw/r1_v0_p3.json" "$tmp/r1/raw/r1_v0_p6.json"
