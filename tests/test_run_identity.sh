@@ -1,31 +1,20 @@
 #!/usr/bin/env bash
-# What --resume calls the same code (scripts/plan.sh, source_hash): the
+# What --resume calls the same code (sweep/identity.c's build_source): the
 # content of the tracked files that build the bench. A README edit leaves
 # it alone; an uncommitted edit of the code, a new commit of the same
 # content aside, changes it; so does the body.
-# Usage: test_run_identity.sh PATH/TO/run.sh
+# Usage: test_run_identity.sh PATH/TO/identity_of TOP
 set -u
-top=$(cd "$(dirname "$1")" && pwd)
+identity_of=$1 top=$2
 command -v git >/dev/null || { echo "skip: no git to make a tree with"; exit 77; }
 git -C "$top" rev-parse --is-inside-work-tree >/dev/null 2>&1 || { echo "skip: $top is not a git checkout"; exit 77; }
 . "$(dirname "$0")/lib.sh"
 scratch tmp
 
 git clone -q "$top" "$tmp/tree" || { echo "cannot clone $top"; exit 1; }
-# Not yet committed there: take this checkout's scripts.
-cp -r "$top/scripts/." "$tmp/tree/scripts/"
-hash_of() {   # hash_of TREE [BODY]
-	(
-		top=$1 prog=test caller_pwd=$PWD
-		. "$top/scripts/common.sh"
-		. "$top/scripts/options.sh"
-		. "$top/scripts/plan.sh"
-		body=${2:-}
-		source_hash
-	)
-}
+hash_of() { "$identity_of" "$@"; }   # hash_of TREE [BODY]
 h0=$(hash_of "$tmp/tree")
-[[ $h0 =~ ^[0-9a-f]{16}$ ]] || bad "source_hash gave '$h0'"
+[[ $h0 =~ ^[0-9a-f]{16}$ ]] || bad "identity_of gave '$h0'"
 echo "a line for readers" >>"$tmp/tree/README.md"
 [ "$(hash_of "$tmp/tree")" = "$h0" ] || bad "a README edit changed the identity"
 (cd "$tmp/tree" && git -c user.email=t@t -c user.name=t commit -qam readme) || bad "cannot commit"
