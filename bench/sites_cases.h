@@ -17,11 +17,41 @@
 #ifndef IC_SITES_CASES_H
 #define IC_SITES_CASES_H
 
+#include <jansson.h>
 #include <stddef.h>
 
+#include "counters.h"
 #include "sim.h"
 #include "sites_measure.h"
-#include "sites_options.h"
+
+/* sites_bench's own flags (sites_bench.c lists them and parses them). */
+/* Most thread counts one --threads list may give, and the largest count. */
+#define IC_OPTS_THREADS_MAX 16
+#define IC_OPTS_THREAD_COUNT_MAX 256
+/* Most --plant fractions. */
+#define IC_OPTS_PLANT_MAX 8
+
+/* What --list and --plan print instead of running. */
+enum ic_print { IC_PRINT_NONE, IC_PRINT_LIST, IC_PRINT_PLAN };
+
+struct ic_opts {
+	enum ic_counters_mode counters;
+	int threads[IC_OPTS_THREADS_MAX], n_threads;   /* 0: 1 and every core (main) */
+	int modes_private, modes_shared;
+	double plant[IC_OPTS_PLANT_MAX];
+	int n_plant;
+	unsigned sim_passes;            /* 0: sim.h's default */
+	const char *codesize_path;
+	const char *sim_cache;          /* --sim-cache, or the file --sim-cache-dir names */
+	const char *run_list;           /* --run-list FILE: the names to run */
+	const char *filter;             /* --benchmark_filter, as given */
+	const char *bench_out;          /* --benchmark_out, when its format is JSON */
+	const char *process, *layout_variant;
+	json_t *iters;                  /* --iterations-from, loaded (iters_load) */
+	enum ic_print print;
+	int sim_only;
+	char sim_cache_buf[4096];
+};
 
 struct ic_cases {
 	struct ic_case *v;
