@@ -37,21 +37,32 @@
  *   --plan             the same as a table: a header line, then per run its
  *                      full name, form, op, layout, order, sites, filler,
  *                      mode and threads, tab-separated
- * The JSON context holds every key of common/context_keys.def
- * (sites_context.c); the process's end is written into the --benchmark_out
- * file after the run. Each run's label says where every thread ran and how
+ * The JSON context holds every key of common/context_keys.def (written
+ * through its table, then the machine's state, machine_* keys); the
+ * process's end is written into the --benchmark_out file after the run. Each run's label says where every thread ran and how
  * it was placed, and why any counter is absent (sites_measure.c).
  */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
+#include "atomic_file.h"
+#include "body.h"
+#include "context_keys.def"
 #include "counters.h"
+#include "gb_json.h"
 #include "gbench_c.h"
 #include "kit.h"
+#include "machine_state_read.h"
 #include "sim.h"
 #include "sites_cases.h"
-#include "sites_context.h"
-#include "sites_options.h"
 #include "topology.h"
 
 /* The built points' table (gen/points.cmake); tests link a smaller one. */
@@ -59,6 +70,499 @@
 #define IC_POINTS_TABLE sites_points
 #endif
 extern const struct ic_point *const IC_POINTS_TABLE[];
+
+/* ---- iteration counts from an earlier process (--iterations-from) ----- */
+
+static int gb_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The median wall time (s) of the repetitions of run name in list; 0 when
+ * none says. */
+static double gb_median_wall_s(json_t *list, const char *name)
+{
+	double d[64];
+	size_t n = 0, i;
+	json_t *run;
+
+	json_array_foreach(list, i, run) {
+		const char *type = json_string_value(json_object_get(run, "run_type"));
+		const char *rn = json_string_value(json_object_get(run, "run_name"));
+		json_t *t = json_object_get(run, "real_time"), *it = json_object_get(run, "iterations");
+		double unit = ic_gb_unit_ns(json_string_value(json_object_get(run, "time_unit"))) * 1e-9;
+
+		if (!rn)
+			rn = json_string_value(json_object_get(run, "name"));
+		if (n < sizeof(d) / sizeof(*d) && rn && !strcmp(rn, name) && (!type || !strcmp(type, "iteration")) &&
+		    json_is_number(t) && json_is_integer(it) && unit > 0.0)
+			d[n++] = json_number_value(t) * unit * (double)json_integer_value(it);
+	}
+	if (!n)
+		return 0.0;
+	qsort(d, n, sizeof(*d), gb_cmp_double);
+	return n % 2 ? d[n / 2] : 0.5 * (d[n / 2 - 1] + d[n / 2]);
+}
+
+/* Read FILE's "benchmarks": each run of run_type "iteration", by its
+ * run_name, with its iterations (repetitions of one benchmark share the
+ * count: the library keeps the first repetition's). With min_time_s > 0
+ * each count is scaled so that a repetition lasts min_time_s, from the
+ * median wall time of that run's repetitions in FILE (real_time times the
+ * iterations of all threads): the library's own estimate aims at 1.4 times
+ * min_time, so the later processes of a sweep run repetitions of the
+ * length asked for, all the same count. The counts come as an object: a
+ * benchmark's full run name (sites/.../real_time/threads:1) -> its count
+ * (json_integer_value of json_object_get: 0 when the file has none). NULL
+ * with a one-line reason in why when the file cannot be read or is not
+ * such a JSON. */
+static json_t *iters_load(const char *path, double min_time_s, char *why, size_t why_len)
+{
+	json_t *root = ic_gb_json_load(path, why, why_len), *list, *run, *it;
+	size_t i;
+
+	if (!root)
+		return NULL;
+	list = json_object_get(root, "benchmarks");
+	if (!json_is_array(list)) {
+		snprintf(why, why_len, "%s: no \"benchmarks\" list: not Google Benchmark's JSON", path);
+		json_decref(root);
+		return NULL;
+	}
+	if (!(it = json_object())) {
+		snprintf(why, why_len, "out of memory");
+		json_decref(root);
+		return NULL;
+	}
+	json_array_foreach(list, i, run) {
+		const char *type = json_string_value(json_object_get(run, "run_type"));
+		const char *name = json_string_value(json_object_get(run, "run_name"));
+		json_t *n = json_object_get(run, "iterations");
+		json_t *threads = json_object_get(run, "threads");
+		json_int_t per;
+		double wall;
+
+		if (!name)
+			name = json_string_value(json_object_get(run, "name"));
+		/* Aggregates' "iterations" count repetitions, not loop turns. */
+		if (!name || (type && strcmp(type, "iteration") != 0) || !json_is_integer(n) ||
+		    json_integer_value(n) < 1 || json_object_get(it, name))
+			continue;
+		/* The JSON's count is all threads'; Iterations(n) is each thread's. */
+		per = json_integer_value(n);
+		if (min_time_s > 0.0 && (wall = gb_median_wall_s(list, name)) > 0.0)
+			per = (json_int_t)ceil((double)per * min_time_s / wall);
+		if (json_is_integer(threads) && json_integer_value(threads) > 1)
+			per /= json_integer_value(threads);
+		json_object_set_new(it, name, json_integer(per > 0 ? per : 1));
+	}
+	json_decref(root);
+	return it;
+}
+
+/* "/iterations:<n>" out of s, in place. */
+static int strip_iterations(char *s)
+{
+	char *p = strstr(s, "/iterations:");
+	size_t digits;
+
+	if (!p)
+		return 0;
+	digits = strspn(p + 12, "0123456789");
+	if (digits == 0)
+		return 0;
+	memmove(p, p + 12 + digits, strlen(p + 12 + digits) + 1);
+	return 1;
+}
+
+/* Google Benchmark 1.7.1 names a benchmark registered with Iterations(n)
+ * <name>/iterations:<n>/...: take that part out of every name and run_name
+ * of a loaded JSON (root), so the names are those of an estimating
+ * process. 1 when a name changed, 0 otherwise. */
+static int iters_strip_names(json_t *root)
+{
+	json_t *run;
+	size_t i;
+	int changed = 0;
+
+	json_array_foreach(json_object_get(root, "benchmarks"), i, run) {
+		const char *keys[] = { "name", "run_name" };
+		for (size_t k = 0; k < 2; k++) {
+			const char *v = json_string_value(json_object_get(run, keys[k]));
+			char *copy = v ? strdup(v) : NULL;
+			if (copy && strip_iterations(copy)) {
+				json_object_set_new(run, keys[k], json_string(copy));
+				changed = 1;
+			}
+			free(copy);
+		}
+	}
+	return changed;
+}
+
+/* ---- our flags, checked and taken out of argv ------------------------- */
+
+static const char *opt_value(const char *arg, const char *name)
+{
+	size_t n = strlen(name);
+	return strncmp(arg, name, n) == 0 && arg[n] == '=' ? arg + n + 1 : NULL;
+}
+
+static int parse_threads(const char *s, int *out, int max)
+{
+	int n = 0;
+	char *copy = strdup(s), *save, *tok;
+	for (tok = strtok_r(copy, ",", &save); tok && n < max; tok = strtok_r(NULL, ",", &save)) {
+		char *end;
+		long v = strtol(tok, &end, 10);
+		if (*end || v < 1 || v > IC_OPTS_THREAD_COUNT_MAX) {
+			free(copy);
+			return -1;
+		}
+		out[n++] = (int)v;
+	}
+	free(copy);
+	return n;
+}
+
+static int parse_plant(const char *v, struct ic_opts *o)
+{
+	char *end = NULL;
+	const char *s = v;
+	for (o->n_plant = 0; o->n_plant < IC_OPTS_PLANT_MAX; s = end + 1) {
+		double f = strtod(s, &end);
+		if (end == s || (*end && *end != ',') || !(f >= 0 && f < 1))
+			return ic_bad("--plant must list fractions in [0, 1), not '%s'", v);
+		o->plant[o->n_plant++] = f;
+		if (!*end)
+			return 0;
+	}
+	return ic_bad("--plant takes at most %d fractions", IC_OPTS_PLANT_MAX);
+}
+
+/* One of our flags into o: 0 ok, 2 bad, -1 not ours. */
+static int parse_one(const char *a, struct ic_opts *o, const char **sim_dir, const char **iters_from)
+{
+	const char *v;
+	char *end;
+
+	if ((v = opt_value(a, "--counters"))) {
+		static const char *const names[] = { "auto", "papi", "sim", "none" };
+		for (int m = 0; m < 4; m++)
+			if (!strcmp(v, names[m])) {
+				o->counters = (enum ic_counters_mode)m;
+				return 0;
+			}
+		return ic_bad("--counters must be auto, papi, sim or none, not '%s'", v);
+	}
+	if ((v = opt_value(a, "--threads"))) {
+		o->n_threads = parse_threads(v, o->threads, IC_OPTS_THREADS_MAX);
+		return o->n_threads > 0 ? 0 : ic_bad("--threads must be a list of counts 1..256, not '%s'", v);
+	}
+	if ((v = opt_value(a, "--modes"))) {
+		o->modes_private = strstr(v, "private") != NULL;
+		o->modes_shared = strstr(v, "shared") != NULL;
+		return o->modes_private || o->modes_shared ? 0
+			: ic_bad("--modes must list private and/or shared, not '%s'", v);
+	}
+	if ((v = opt_value(a, "--sim-passes"))) {
+		unsigned long p = strtoul(v, &end, 10);
+		if (*v < '0' || *v > '9' || *end || p < 1 || p > 100000)
+			return ic_bad("--sim-passes must be 1..100000, not '%s'", v);
+		o->sim_passes = (unsigned)p;
+		return 0;
+	}
+	if ((v = opt_value(a, "--layout-variant"))) {
+		if (!*v || strspn(v, "0123456789") != strlen(v) || strlen(v) > 9)
+			return ic_bad("--layout-variant must be a whole number, not '%s'", v);
+		o->layout_variant = v;
+		return 0;
+	}
+	if ((v = opt_value(a, "--process"))) {
+		long k = strtol(v, &end, 10);
+		if (*end || end == v || k < 0 || k > 1000000)
+			return ic_bad("--process must be a whole number, not '%s'", v);
+		o->process = v;
+		return 0;
+	}
+	if ((v = opt_value(a, "--sim-cache-dir"))) {
+		*sim_dir = v;
+		return *v ? 0 : ic_bad("--sim-cache-dir: empty directory name");
+	}
+	if ((v = opt_value(a, "--run-list"))) {
+		o->run_list = v;
+		return *v ? 0 : ic_bad("--run-list: empty file name");
+	}
+	if ((v = opt_value(a, "--plant")))
+		return parse_plant(v, o);
+	if ((v = opt_value(a, "--codesize")))
+		o->codesize_path = v;
+	else if ((v = opt_value(a, "--sim-cache")))
+		o->sim_cache = v;
+	else if ((v = opt_value(a, "--iterations-from")))
+		*iters_from = v;
+	else if (!strcmp(a, "--list"))
+		o->print = IC_PRINT_LIST;
+	else if (!strcmp(a, "--plan"))
+		o->print = IC_PRINT_PLAN;
+	else if (!strcmp(a, "--sim-only"))
+		o->sim_only = 1;
+	else
+		return -1;
+	return 0;
+}
+
+/* --sim-cache-dir=DIR: DIR/<this binary's id>.csv, DIR made when missing. */
+static int sim_cache_in(const char *dir, struct ic_opts *o)
+{
+	char id[32];
+	struct stat st;
+
+	if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+		return ic_bad("--sim-cache-dir: %s: %s", dir, strerror(errno));
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || access(dir, W_OK) != 0)
+		return ic_bad("--sim-cache-dir: %s: not a writable directory", dir);
+	if (ic_sim_binary_id(id, sizeof(id)) != 0) {
+		fprintf(stderr, "sites_bench: cannot read this program (/proc/self/exe)\n");
+		return 1;
+	}
+	snprintf(o->sim_cache_buf, sizeof(o->sim_cache_buf), "%s/%s.csv", dir, id);
+	o->sim_cache = o->sim_cache_buf;
+	return 0;
+}
+
+/* Take our flags out of argv (argc shrinks; --benchmark_* flags stay, but
+ * the filter goes when --iterations-from applies it instead). Loads
+ * --iterations-from and makes --sim-cache-dir. 0 ok; 2 bad input, or 1 a
+ * failure, each after one line on stderr. */
+static int opts_parse(int *argc, char **argv, struct ic_opts *o)
+{
+	const char *sim_dir = NULL, *iters_from = NULL, *out_format = "json", *v;
+	double min_time = 0.0;
+	int kept = 1, rc;
+
+	memset(o, 0, sizeof(*o));
+	o->counters = IC_CTR_AUTO;
+	o->modes_private = o->modes_shared = 1;
+	o->codesize_path = IC_CODESIZE_CSV;
+	o->process = o->layout_variant = "0";
+	for (int i = 1; i < *argc; i++) {
+		rc = parse_one(argv[i], o, &sim_dir, &iters_from);
+		if (rc > 0)
+			return rc;
+		if (rc == 0) {
+			argv[i] = NULL;   /* ours: not the library's */
+			continue;
+		}
+		if ((v = opt_value(argv[i], "--benchmark_filter")))
+			o->filter = v;
+		if ((v = opt_value(argv[i], "--benchmark_out")))
+			o->bench_out = v;
+		if ((v = opt_value(argv[i], "--benchmark_out_format")))
+			out_format = v;
+		if ((v = opt_value(argv[i], "--benchmark_min_time"))) {
+			/* Seconds ("0.015" or "0.015s"); an iteration count ("100x")
+			 * asks for no rescaling. */
+			char *end;
+
+			min_time = strtod(v, &end);
+			if (end == v || (*end && strcmp(end, "s")))
+				min_time = 0.0;
+		}
+	}
+	/* The end time is written into a JSON file only. */
+	if (strcmp(out_format, "json") != 0)
+		o->bench_out = NULL;
+	if (o->sim_cache && sim_dir)
+		return ic_bad("--sim-cache and --sim-cache-dir: give one of them");
+	if (sim_dir && (rc = sim_cache_in(sim_dir, o)) != 0)
+		return rc;
+	char why[512];
+	if (iters_from && !(o->iters = iters_load(iters_from, min_time, why, sizeof(why))))
+		return ic_bad("--iterations-from: %s", why);
+	/* With fixed counts the library adds /iterations:N to the names its
+	 * filter would see: the cases apply the filter instead. */
+	for (int i = 1; i < *argc; i++)
+		if (argv[i] && !(o->iters && opt_value(argv[i], "--benchmark_filter")))
+			argv[kept++] = argv[i];
+	*argc = kept;
+	argv[kept] = NULL;
+	return 0;
+}
+
+/* ---- the JSON context -------------------------------------------------- */
+
+/* Which layout this binary is: defined per executable by bench/CMakeLists.txt
+ * (the ordinary link: "") or written by bench/link_variant (a layout variant:
+ * the seed its linker script was drawn from). The variant's number in a run
+ * is the caller's (--layout-variant). */
+extern const char ic_layout_seed[];
+
+/* The table's keys, in its order; the writer's own names for them. */
+#define CTX_KEY(e, name, build, word) KEY_##e,
+#define CTX_NAME(e, name, build, word) #name,
+enum ctx_key { IC_CONTEXT_KEYS(CTX_KEY) KEY_COUNT };
+static const char *const key_name[KEY_COUNT] = { IC_CONTEXT_KEYS(CTX_NAME) };
+
+/* "2026-12-04T10:11:12.345Z" */
+#define IC_TIME_LEN 32
+static char process_start[IC_TIME_LEN], process_end[IC_TIME_LEN];
+
+static void utc_now(char *out)
+{
+	struct timespec ts;
+	struct tm tm;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
+	size_t n = strftime(out, IC_TIME_LEN, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(out + n, IC_TIME_LEN - n, ".%03ldZ", ts.tv_nsec / 1000000);
+}
+
+/* Pinning as this machine allows it: bind one short-lived thread per thread
+ * index, as the benchmark threads will, and record what really happened. */
+struct bind_probe {
+	int index, ok, cpu;
+	enum ic_bind_kind kind;
+};
+
+static void *bind_probe_main(void *arg)
+{
+	struct bind_probe *p = arg;
+	char why[256];
+	p->ok = ic_topo_bind_thread(p->index, &p->cpu, &p->kind, why, sizeof(why)) == 0;
+	if (p->ok)
+		p->cpu = ic_topo_current_cpu();
+	return NULL;
+}
+
+/* 1 when every thread index below n could be bound; cpus gets the list and
+ * placement how each was placed (core, smt, shared). */
+static int bind_probe_all(int n, char *cpus, size_t len, char *placement, size_t plen)
+{
+	int all = 1;
+	size_t used = 0, pused = 0;
+	cpus[0] = placement[0] = 0;
+	for (int i = 0; i < n; i++) {
+		struct bind_probe p = { .index = i, .cpu = -1, .kind = IC_BIND_NONE };
+		pthread_t tid;
+		if (pthread_create(&tid, NULL, bind_probe_main, &p) != 0 || pthread_join(tid, NULL) != 0)
+			p.ok = 0;
+		all &= p.ok;
+		if (p.ok && used < len)
+			used += (size_t)snprintf(cpus + used, len - used, "%s%d", used ? "," : "", p.cpu);
+		if (pused < plen)
+			pused += (size_t)snprintf(placement + pused, plen - pused, "%s%s", i ? "," : "",
+						  ic_bind_kind_name(p.kind));
+	}
+	return all;
+}
+
+/* Room for the keys that are numbers. */
+static char number[KEY_COUNT][32];
+
+static const char *num(enum ctx_key k, long v, int known)
+{
+	snprintf(number[k], sizeof(number[k]), "%ld", v);
+	return known ? number[k] : "";
+}
+
+/* Every key that is known before the run, for the library to write;
+ * points[0] names the body. */
+static void context_write(const char *source, const char *note, const struct ic_topo_info *topo,
+			  const struct ic_opts *o, const struct ic_point *const *points, size_t n_points)
+{
+	const char *v[KEY_COUNT] = { NULL };
+	char cpus[512], placement[1024], planted[128] = "";
+	int max_t = 0;
+
+	/* Pinning is tried per thread in every run (the label says how each
+	 * went); the context says whether every thread asked for can be bound. */
+	for (int k = 0; k < o->n_threads; k++)
+		if (o->threads[k] > max_t)
+			max_t = o->threads[k];
+	for (int i = 0; i < o->n_plant; i++)
+		snprintf(planted + strlen(planted), sizeof(planted) - strlen(planted), "%s%g", i ? "," : "",
+			 o->plant[i]);
+	const char *pad = getenv("IC_ENV_PAD");
+
+	v[KEY_COUNTER_SOURCE] = source;
+	v[KEY_COUNTER_NOTE] = note;
+	v[KEY_CPU_MODEL] = topo->cpu_model;
+	v[KEY_CORES] = num(KEY_CORES, topo->cores, 1);
+	v[KEY_SMT] = topo->smt ? "true" : "false";
+	v[KEY_CORE_KINDS] = topo->kinds;     /* hybrid CPUs: the kind threads run on */
+	v[KEY_PINNED] = bind_probe_all(max_t, cpus, sizeof(cpus), placement, sizeof(placement))
+		? "true" : "false";
+	v[KEY_CORES_USED] = cpus;
+	v[KEY_PLACEMENT] = placement;
+	v[KEY_OVERSUBSCRIBED] = max_t > topo->pus ? "true" : "false";
+	v[KEY_L1I_SIZE] = num(KEY_L1I_SIZE, topo->l1i_size, topo->l1i_size > 0);
+	v[KEY_L1I_ASSOC] = num(KEY_L1I_ASSOC, topo->l1i_assoc, topo->l1i_assoc > 0);
+	v[KEY_L1I_LINE] = num(KEY_L1I_LINE, topo->l1i_line, topo->l1i_line > 0);
+	v[KEY_L2_SIZE] = num(KEY_L2_SIZE, topo->l2_size, topo->l2_size > 0);
+	v[KEY_L3_SIZE] = num(KEY_L3_SIZE, topo->l3_size, topo->l3_size > 0);
+	v[KEY_LOCK] = IC_LOCK_NAME;
+	/* How the sites were built: registers, sites per caller. The IC_*_NAME
+	 * strings: bench/CMakeLists.txt passes every one. */
+	v[KEY_CODEGEN] = IC_CODEGEN_NAME;
+	v[KEY_PER_CALLER] = num(KEY_PER_CALLER, n_points ? (long)points[0]->per_caller : 0,
+				   n_points > 0);
+	/* What the sites call: one body per build, or the queue. */
+	v[KEY_BODY] = n_points && points[0]->body ? points[0]->body->name : "queue";
+	v[KEY_COMPILER] = IC_COMPILER_NAME;
+	v[KEY_CFLAGS] = IC_CFLAGS_NAME;
+	v[KEY_LTO] = IC_LTO_NAME;
+	v[KEY_PLANTED] = planted;
+	/* What moved this process's code and stack. */
+	v[KEY_LAYOUT_VARIANT] = o->layout_variant;
+	v[KEY_LAYOUT_SEED] = ic_layout_seed;
+	v[KEY_ITERATIONS] = o->iters ? "reused" : "estimated";
+	v[KEY_PROCESS] = o->process;
+	v[KEY_ENV_PAD] = num(KEY_ENV_PAD, pad ? (long)strlen(pad) : 0, 1);
+	v[KEY_PROCESS_START] = process_start;
+	/* process_end: context_finish, once the run is over. */
+	for (int k = 0; k < KEY_COUNT; k++)
+		if (v[k])
+			icb_add_context(key_name[k], v[k]);
+
+	/* The machine's state at the start (common/machine_state_read.h); IC_MACHINE_ROOT: a fake tree. */
+	struct ic_mstate mstate;
+	ic_mstate_read(getenv("IC_MACHINE_ROOT"), IC_MSTATE_SAMPLE_MS, &mstate);
+	for (size_t i = 0; i < mstate.n; i++)
+		icb_add_context(mstate.item[i].key, mstate.item[i].value);
+}
+
+/* Rewrite the --benchmark_out JSON at path: process_end into its context
+ * and, with strip, the library's /iterations:N out of the names. 0, or -1
+ * with a one-line reason in why. */
+static int context_finish(const char *path, int strip, char *why, size_t why_len)
+{
+	/* NaN and Infinity are written back as null, as every reader takes them. */
+	json_t *root = ic_gb_json_load(path, why, why_len), *ctx;
+	struct ic_atomic_file af;
+	int rc = 0;
+
+	if (!root)
+		return -1;
+	if (strip)
+		iters_strip_names(root);
+	ctx = json_object_get(root, "context");
+	if (!json_is_object(ctx) ||
+	    json_object_set_new(ctx, key_name[KEY_PROCESS_END], json_string(process_end)) != 0)
+		rc = ic_fail(why, why_len, "%s: no context to add the end time to", path);
+	else if (ic_atomic_open(&af, path, 0) != 0)
+		rc = ic_fail(why, why_len, "%s", af.err);
+	else if (json_dumpf(root, af.f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0) {
+		rc = ic_fail(why, why_len, "cannot write %s", path);
+		ic_atomic_abort(&af);
+	} else if (ic_atomic_commit(&af) != 0)
+		rc = ic_fail(why, why_len, "%s", af.err);
+	json_decref(root);
+	return rc;
+}
 
 /* Where counts come from, decided once and said once: PAPI where it can
  * count (auto, papi), else valgrind's simulation of the selected points
@@ -116,10 +620,10 @@ int main(int argc, char **argv)
 	int rc;
 
 	ic_prog = "sites_bench";
-	ic_context_begin();
+	utc_now(process_start);
 	if (argc > 1 && !strcmp(argv[1], "--ic-sim-child"))
 		return ic_sim_child(points, argc - 2, argv + 2);
-	if ((rc = ic_opts_parse(&argc, argv, &o)) != 0)
+	if ((rc = opts_parse(&argc, argv, &o)) != 0)
 		return rc;
 	if (o.sim_passes)
 		ic_sim_set_passes(o.sim_passes);
@@ -150,14 +654,13 @@ int main(int argc, char **argv)
 		ic_topo_close();
 		return 0;
 	}
-	ic_context_write(&(struct ic_context_in){ .counter_source = source, .counter_note = note,
-		.topo = &topo, .opts = &o, .points = points, .n_points = cs->n_points });
+	context_write(source, note, &topo, &o, points, cs->n_points);
 	size_t ran = icb_run_specified();
-	ic_context_end();
+	utc_now(process_end);
 	icb_shutdown();
 	if (o.bench_out && ran > 0) {
 		char why[512];
-		if (ic_context_finish(o.bench_out, o.iters != NULL, why, sizeof(why)) != 0) {
+		if (context_finish(o.bench_out, o.iters != NULL, why, sizeof(why)) != 0) {
 			fprintf(stderr, "sites_bench: %s\n", why);
 			ran = 0;
 		}

@@ -14,7 +14,8 @@
 #include "point_name.h"
 #include "probes.h"
 
-int ic_point_solo(const struct ic_point *pt)
+/* 1: pt runs at 1 thread on a private queue only. */
+static int point_solo(const struct ic_point *pt)
 {
 	int form = ic_name_find(ic_form_names, IC_FORM_COUNT, pt->form);
 
@@ -29,7 +30,7 @@ struct ic_run {
  * into out (room for 2 * o->n_threads). */
 static size_t point_runs(const struct ic_point *pt, const struct ic_opts *o, struct ic_run *out)
 {
-	int solo = ic_point_solo(pt), shared_ok = !solo && !(pt->body && !pt->body->shared_ok);
+	int solo = point_solo(pt), shared_ok = !solo && !(pt->body && !pt->body->shared_ok);
 	size_t n = 0;
 
 	for (int shared = 0; shared < 2; shared++) {

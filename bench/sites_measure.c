@@ -2,7 +2,7 @@
  * warm up, then the library's timed loop in batches of one pass; thread 0
  * reports the run's counters and placement once every thread is done. */
 #define _GNU_SOURCE
-#include "sites_measure.h"
+#include "sites_cases.h"
 
 #include <stdio.h>
 #include <stdlib.h>

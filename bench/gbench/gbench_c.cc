@@ -171,30 +171,23 @@ int icb_keep_running_batch(icb_state *st, int64_t n) noexcept
 	}
 }
 
-int64_t icb_range(icb_state *st, int i) noexcept
-{
-	return state_of(st).range(static_cast<std::size_t>(i));
-}
+// The calls on a state but the loop's: C name and its result type, the
+// call on the library's state, the parameters after the state.
+#define ICB_STATE_CALL(type, name, call, ...)                                   \
+	type name(icb_state *st, ##__VA_ARGS__) noexcept                        \
+	{                                                                       \
+		return or_abort(#name, [&]() -> type { return state_of(st).call; }); \
+	}
 
-int icb_thread_index(icb_state *st) noexcept
-{
-	return state_of(st).thread_index();
-}
-
-int icb_thread_count(icb_state *st) noexcept
-{
-	return state_of(st).threads();
-}
-
-int64_t icb_iterations_done(icb_state *st) noexcept
-{
-	return state_of(st).iterations();
-}
-
-void icb_set_items_processed(icb_state *st, int64_t n) noexcept
-{
-	or_abort(__func__, [&] { state_of(st).SetItemsProcessed(n); });
-}
+ICB_STATE_CALL(int64_t, icb_range, range(static_cast<std::size_t>(i)), int i)
+ICB_STATE_CALL(int, icb_thread_index, thread_index())
+ICB_STATE_CALL(int, icb_thread_count, threads())
+ICB_STATE_CALL(int64_t, icb_iterations_done, iterations())
+ICB_STATE_CALL(void, icb_set_items_processed, SetItemsProcessed(n), int64_t n)
+ICB_STATE_CALL(void, icb_skip_with_error, SkipWithError(msg), const char *msg)
+ICB_STATE_CALL(void, icb_pause_timing, PauseTiming())
+ICB_STATE_CALL(void, icb_resume_timing, ResumeTiming())
+ICB_STATE_CALL(void, icb_set_label, SetLabel(label), const char *label)
 
 void icb_counter_set(icb_state *st, const char *name, double value, unsigned flags) noexcept
 {
@@ -203,26 +196,6 @@ void icb_counter_set(icb_state *st, const char *name, double value, unsigned fla
 	or_abort(__func__, [&] {
 		state_of(st).counters[name] = Counter(value, static_cast<Counter::Flags>(static_cast<int>(flags)));
 	});
-}
-
-void icb_skip_with_error(icb_state *st, const char *msg) noexcept
-{
-	or_abort(__func__, [&] { state_of(st).SkipWithError(msg); });
-}
-
-void icb_pause_timing(icb_state *st) noexcept
-{
-	or_abort(__func__, [&] { state_of(st).PauseTiming(); });
-}
-
-void icb_resume_timing(icb_state *st) noexcept
-{
-	or_abort(__func__, [&] { state_of(st).ResumeTiming(); });
-}
-
-void icb_set_label(icb_state *st, const char *label) noexcept
-{
-	or_abort(__func__, [&] { state_of(st).SetLabel(label); });
 }
 
 } // extern "C"
