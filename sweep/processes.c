@@ -1,5 +1,5 @@
 /* The sweep's processes (driver.h): the design's, in the plan's order
- * (plan/order.h), each one run of the bench under the machine lock, one
+ * (plan/points.h), each one run of the bench under the machine lock, one
  * line each with the time the run has left; with --spread the repeats one
  * after the other, the machine left to others between them; the verdict so
  * far at each quarter. */
@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "kit.h"
-#include "order.h"
+#include "points.h"
 #include "driver.h"
 
 /* Whether n is in nlist (a|b|c); NULL or "" holds every N. */
@@ -214,8 +214,6 @@ int sw_processes(struct sweep *sw, const char *prefix, const char *nlist, long a
 	double r_began = 0;
 	int rc = 0;
 
-	if (!list)
-		sw_fail("out of memory");
 	/* A group's first process estimates its iterations and runs about 1.4
 	 * times as long as the later ones (sw_guess_s). */
 	for (size_t i = 0; i < total; i++) {
