@@ -145,10 +145,8 @@ static int run_process(const struct sweep *sw, const char *key, const char *from
 	if (!argv[14] && argv[15])
 		argv[14] = argv[15], argv[15] = NULL;
 	sw_write_runs(sw, p->build, nlist, runs);
-	pad = ic_xalloc(malloc(n + 12));
-	memcpy(pad, "IC_ENV_PAD=", 11);
+	pad = sw_fmt("IC_ENV_PAD=%*s", (int)n, "");
 	memset(pad + 11, 'x', n);
-	pad[n + 11] = 0;
 	rc = sw_run(argv, log, SW_SAME, pad);
 	char *tmp = sw_fmt("%s.tmp", file);
 
