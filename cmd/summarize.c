@@ -417,46 +417,28 @@ out:
 	return rc;
 }
 
-/* Two files written whole, each renamed into place once both are. */
-static int sum_write_files(const char *dir, const char *const name[2], char *const text[2],
-			   const size_t len[2])
-{
-	struct ic_atomic_file af[2] = { 0 }, *bad = NULL;
-	char path[PATH_MAX];
-	size_t n = 2;
-
-	for (size_t k = 0; k < n && !bad; k++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, name[k]);
-		if (ic_atomic_open(&af[k], path, IC_ATOMIC_SYNC) ||
-		    fwrite(text[k], 1, len[k], af[k].f) != len[k] || ic_atomic_finish(&af[k]))
-			bad = &af[k];
-	}
-	for (size_t k = 0; k < n && !bad; k++)
-		if (ic_atomic_rename(&af[k]))
-			bad = &af[k];
-	if (bad)
-		SUM_SAY("%s\n", *bad->err ? bad->err : strerror(errno));
-	for (size_t k = 0; k < n; k++)
-		ic_atomic_abort(&af[k]);
-	return bad != NULL;
-}
-
 /* A --calibrate run: each trial's report per planted copy (no charts: only
  * their tables are read) and, over the trials, calibration_trials.csv and
- * calibration.md, which is printed. */
+ * calibration.md, each renamed into place once both are written; the
+ * latter is printed. */
 static int sum_calibration(const char *dir, const struct ic_settings *conf, long seconds)
 {
 	static const char *const name[] = { "calibration_trials.csv", "calibration.md" };
-	char *text[2] = { NULL, NULL }, path[PATH_MAX], err[1024];
-	size_t len[2];
+	struct ic_atomic_file af[2] = { 0 }, *bad = NULL;
+	char path[PATH_MAX], err[1024], *md = NULL;
+	size_t len;
 	struct ic_calibration c;
-	FILE *csv = ic_xalloc(open_memstream(&text[0], &len[0])), *md;
 	int rc = 0;
 
 	snprintf(path, sizeof(path), "%s/run.conf", dir);
 	if (ic_calibration_settings(&c, conf, path, err, sizeof(err)))
-		rc = ic_bad("--run: %s", err);
-	for (size_t t = 0; t < c.ntrials && !rc; t++)
+		return ic_bad("--run: %s", err);
+	for (size_t k = 0; k < 2 && !bad; k++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, name[k]);
+		if (ic_atomic_open(&af[k], path, IC_ATOMIC_SYNC))
+			bad = &af[k];
+	}
+	for (size_t t = 0; t < c.ntrials && !rc && !bad; t++)
 		for (size_t k = 0; k < c.nplants && !rc; k++) {
 			struct ic_analysis_opts opts = ic_analysis_defaults;
 			struct ic_run_select sel = { .trial = (int)t + 1 };
@@ -470,21 +452,28 @@ static int sum_calibration(const char *dir, const struct ic_settings *conf, long
 			} else {
 				snprintf(path, sizeof(path), "%s/trial%zu/plant%g", dir, t + 1, 100.0 * c.plant[k].f);
 				rc = sum_report_new(path, &run, 0);
-				ic_calibration_add(&c, csv, t, k, &run.an);
+				ic_calibration_add(&c, af[0].f, t, k, &run.an);
 			}
 			ic_run_free(&run);
 		}
-	fclose(csv);
-	if (!rc) {
-		md = ic_xalloc(open_memstream(&text[1], &len[1]));
-		ic_calibration_markdown(md, &c, seconds);
-		fclose(md);
-		rc = sum_write_files(dir, name, text, len) || sum_swap();
+	if (!rc && !bad) {
+		FILE *f = ic_xalloc(open_memstream(&md, &len));
+
+		ic_calibration_markdown(f, &c, seconds);
+		fclose(f);
+		fputs(md, af[1].f);   /* a failed write fails the finish */
+		for (size_t k = 0; k < 4 && !bad; k++)
+			if (k < 2 ? ic_atomic_finish(&af[k]) : ic_atomic_rename(&af[k - 2]))
+				bad = &af[k % 2];
 	}
+	if (bad)
+		SUM_SAY("%s\n", *bad->err ? bad->err : strerror(errno));
+	rc = rc ? rc : bad ? 1 : sum_swap();
 	if (!rc)
-		ic_plain_text(stdout, text[1]);
-	free(text[0]);
-	free(text[1]);
+		ic_plain_text(stdout, md);
+	ic_atomic_abort(&af[0]);
+	ic_atomic_abort(&af[1]);
+	free(md);
 	return rc;
 }
 

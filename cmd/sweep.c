@@ -13,7 +13,6 @@
 #include <unistd.h>
 
 #include "kit.h"
-#include "order.h"
 #include "points.h"
 #include "driver.h"
 #include "topology.h"
@@ -41,7 +40,7 @@ static const char sweep_usage[] =
 	"         where hwloc does not say)\n"
 	"       sweep order --seed S --repeats R --variants V --processes P [--builds B]\n"
 	"                   [--prefix X] [--spread]\n"
-	"         the processes in their order (plan/order.h):\n"
+	"         the processes in their order (plan/points.h):\n"
 	"         KEY GROUP REPEAT VARIANT PROCESS BUILD\n"
 	"       sweep seeds --seed S --repeats R --variants V\n"
 	"         each layout variant's seed: r<R>_v<V> SEED\n";
@@ -172,8 +171,8 @@ static int order(int argc, char **argv, int seeds)
 	}
 	if ((unsigned long)n[0] * (unsigned long)n[1] * (unsigned long)n[2] * (unsigned long)n[3] > 1000000)
 		return ic_bad("more than a million processes");
-	list = ic_xalloc(ic_plan_order_list((uint32_t)seed, (unsigned)n[0], (unsigned)n[1], (unsigned)n[2],
-					    (unsigned)n[3], spread, &total));
+	list = ic_plan_order_list((uint32_t)seed, (unsigned)n[0], (unsigned)n[1], (unsigned)n[2], (unsigned)n[3],
+				  spread, &total);
 	for (size_t i = 0; i < total; i++) {
 		char *group, *key = ic_plan_key(&list[i], (unsigned)n[3], prefix, &group);
 

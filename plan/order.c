@@ -1,24 +1,20 @@
-/* The processes' order and the variants' seeds (order.h). */
+/* The processes' order and the variants' seeds (points.h). */
 #define _GNU_SOURCE
-#include "order.h"
+#include "points.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "kit.h"
 #include "splitmix64.h"
 
 struct ic_plan_proc *ic_plan_order_list(uint32_t seed, unsigned repeats, unsigned variants, unsigned processes,
 				       unsigned builds, int spread, size_t *n)
 {
 	size_t total = (size_t)repeats * variants * processes * builds, k = 0;
-	struct ic_plan_proc *v = malloc((total ? total : 1) * sizeof(*v)), *o = malloc((total ? total : 1) * sizeof(*v));
+	struct ic_plan_proc *v = ic_xrealloc(NULL, total, sizeof(*v)), *o = ic_xrealloc(NULL, total, sizeof(*o));
 	uint64_t state = seed;
 
-	if (!v || !o) {
-		free(v);
-		free(o);
-		return NULL;
-	}
 	for (unsigned b = 0; b < builds; b++)
 		for (unsigned r = 1; r <= repeats; r++)
 			for (unsigned va = 0; va < variants; va++)
@@ -50,10 +46,8 @@ char *ic_plan_key(const struct ic_plan_proc *p, unsigned builds, const char *pre
 	if (builds > 1)
 		snprintf(bp, sizeof(bp), "b%u_", p->build);
 	if (asprintf(&key, "%s%sr%u_v%u_p%u", prefix, bp, p->repeat, p->variant, p->process) < 0 ||
-	    asprintf(group, "%s%sr%u", prefix, bp, p->repeat) < 0) {
-		fprintf(stderr, "out of memory\n");
-		exit(1);
-	}
+	    asprintf(group, "%s%sr%u", prefix, bp, p->repeat) < 0)
+		ic_xalloc(NULL);
 	return key;
 }
 

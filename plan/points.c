@@ -83,7 +83,8 @@ static unsigned long plan_site(const char *s, size_t len)
 int ic_plan_sites(const char *spec, unsigned long **out, size_t *n, char *err, size_t errlen)
 {
 	const char *dots = strstr(spec, "..");
-	unsigned long *v = NULL, a, b;
+	/* a list's entries take two bytes each but the last; a range's powers of two fit 64 */
+	unsigned long *v = ic_xrealloc(NULL, strlen(spec) / 2 + 64, sizeof(*v)), a, b;
 	size_t k = 0;
 
 	*out = NULL;
@@ -91,33 +92,26 @@ int ic_plan_sites(const char *spec, unsigned long **out, size_t *n, char *err, s
 	if (dots) {
 		a = plan_site(spec, (size_t)(dots - spec));
 		b = plan_site(dots + 2, strlen(dots + 2));
-		if (!a || !b || a > b)
+		for (unsigned long x = a; a && x <= b; x *= 2)
+			v[k++] = x;
+		if (!k) {   /* also a > b */
+			free(v);
 			return ic_fail(err, errlen, "sites: '%s' is not a range A..B within 1..%u, low to high",
 				       spec, IC_POINT_SITES_MAX);
-		v = ic_xalloc(malloc(64 * sizeof(*v)));
-		for (unsigned long x = a; x <= b; x *= 2)
-			v[k++] = x;
-	} else {
-		size_t cap = 1;
-
-		for (const char *p = spec; *p; p++)
-			cap += *p == ',';
-		v = ic_xalloc(malloc(cap * sizeof(*v)));
-		for (const char *p = spec;; p++) {
-			size_t len = strcspn(p, ",");
-
-			if (!(v[k++] = plan_site(p, len))) {
-				free(v);
-				return ic_fail(err, errlen, "sites: '%.*s' is not a whole number 1..%u", (int)len,
-					       p, IC_POINT_SITES_MAX);
-			}
-			p += len;
-			if (!*p)
-				break;
 		}
 	}
+	for (const char *p = spec; !dots; p++) {
+		size_t len = strcspn(p, ",");
+
+		if (!(v[k++] = plan_site(p, len))) {
+			free(v);
+			return ic_fail(err, errlen, "sites: '%.*s' is not a whole number 1..%u", (int)len, p,
+				       IC_POINT_SITES_MAX);
+		}
+		if (!*(p += len))
+			break;
+	}
 	qsort(v, k, sizeof(*v), plan_cmp_ul);
-	*n = 0;
 	for (size_t i = 0; i < k; i++)
 		if (!*n || v[*n - 1] != v[i])
 			v[(*n)++] = v[i];
@@ -164,7 +158,7 @@ static int plan_cases_parse(const char *cases, struct plan_case **out, size_t *n
 {
 	size_t nw;
 	char **w = plan_split(cases, &nw);
-	struct plan_case *c = ic_xalloc(malloc((nw ? nw : 1) * sizeof(*c)));
+	struct plan_case *c = ic_xrealloc(NULL, nw, sizeof(*c));
 	int rc = nw ? 0 : ic_fail(err, errlen, "cases: none (run plan resolve first)"), end = 0;
 
 	for (size_t i = 0; i < nw && !rc; i++)
@@ -195,7 +189,7 @@ static char **plan_build_forms(const struct ic_settings *s, const char *threads,
 		ic_xalloc(NULL);
 	all = plan_split(list, &nall);
 	free(list);
-	*dropped = ic_xalloc(malloc((nall ? nall : 1) * sizeof(**dropped)));
+	*dropped = ic_xrealloc(NULL, nall, sizeof(**dropped));
 	*n = *ndropped = 0;
 	for (size_t i = 0; i < nall; i++)
 		if (!solo && plan_solo_form(all[i]))
@@ -213,7 +207,7 @@ static int plan_resolve_cases(const struct ic_settings *s, const struct ic_plan_
 	const char *fillers = ic_settings_get(s, "fillers");
 	int sites_given = !strcmp(ic_settings_get(s, "sites_given"), "1");
 	int defaults = !*layouts && !*orders && !*fillers;
-	size_t nl, no, nf, k = 0, cap;
+	size_t nl, no, nf, k = 0;
 	char **l, **o, **f;
 	struct plan_case *c;
 	int rc = 0;
@@ -227,12 +221,11 @@ static int plan_resolve_cases(const struct ic_settings *s, const struct ic_plan_
 	l = plan_split(defaults ? "chain,scatter" : *layouts ? layouts : "chain", &nl);
 	o = plan_split(defaults ? "seq,random" : *orders ? orders : "seq", &no);
 	f = plan_split(defaults ? "0,auto" : *fillers ? fillers : "0", &nf);
-	cap = nl * no * nf;
-	c = ic_xalloc(malloc((cap ? cap : 1) * sizeof(*c)));
+	c = ic_xrealloc(NULL, nl * no * nf, sizeof(*c));
 	for (size_t i = 0; i < nl; i++)
 		for (size_t j = 0; j < no; j++)
 			for (size_t q = 0; q < nf; q++) {
-				struct plan_case one = { .max = 0 };
+				struct plan_case one = { .max = 0 };   /* zeroed whole: compared with memcmp */
 				int dup = 0;
 
 				if (defaults && (j != i || q != i))
@@ -276,8 +269,7 @@ static int plan_resolve_cases(const struct ic_settings *s, const struct ic_plan_
 					     one.max *= 2)
 						;
 				for (size_t e = 0; e < k; e++)   /* each series once */
-					dup |= !strcmp(c[e].layout, one.layout) && !strcmp(c[e].order, one.order) &&
-					       c[e].filler == one.filler && c[e].max == one.max;
+					dup |= !memcmp(&c[e], &one, sizeof(one));
 				if (!dup)
 					c[k++] = one;
 			}

@@ -22,14 +22,9 @@ static void sw_step(const char *log, const char *what, char *const argv[])
 	}
 }
 
-static char *read_text(const char *path)
-{
-	char *t = ic_read_path(path, &(size_t){ 0 });
-
-	if (!t && errno == ENOMEM)
-		ic_xalloc(NULL);
-	return t;
-}
+/* A file's text; NULL when it cannot be read, out of memory too (then a
+ * configure runs again, or the plan's reader stops the sweep). */
+#define read_text(path) ic_read_path((path), &(size_t){ 0 })
 
 /* Ninja (Debian's ninja-build): on these 2-core guests, where starting a
  * process is dear, the Makefiles' own processes took about half of a
@@ -175,12 +170,8 @@ long sw_plan_rows(char *text, const char *const *col, size_t n, char ***rows)
 		char *f[64];
 		size_t nf = 0;
 
-		for (char *p = line, *q; nf < 64; p = q + 1) {
-			f[nf++] = p;
-			if (!(q = strchr(p, '\t')))
-				break;
-			*q = 0;
-		}
+		for (char *p = line; p && nf < 64;)
+			f[nf++] = strsep(&p, "\t");
 		for (size_t c = 0; c < n && k < 0; c++) {   /* the first line names the columns */
 			at[c] = -1;
 			for (size_t i = 0; i < nf; i++)

@@ -12,7 +12,7 @@
 #include "driver.h"
 
 volatile int sw_signal;
-void (*sw_stop)(void);
+static void (*sw_stop)(void);   /* the interrupted run's last words */
 
 static void child_into(const char *path, int fd)
 {

@@ -10,7 +10,6 @@
 #include <unistd.h>
 
 #include "kit.h"
-#include "order.h"
 #include "points.h"
 #include "driver.h"
 #include "topology.h"

@@ -14,16 +14,6 @@
 #include "kit.h"
 #include "driver.h"
 
-/* text's lines, split in place; at most max of them. */
-static size_t said_lines(char *text, char **line, size_t max)
-{
-	size_t n = 0;
-
-	for (char *p = text; p && *p && n < max;)
-		line[n++] = strsep(&p, "\n");
-	return n;
-}
-
 static void sim_copy(const char *cache, const char *to, const char *dir, const char *log)
 {
 	FILE *in = fopen(cache, "r"), *out;
@@ -63,14 +53,15 @@ void sw_counters(struct sweep *sw)
 				 sw_fmt("--threads=%s", sw_get(sw, "threads")), sw_fmt("--modes=%s", sw_get(sw, "modes")),
 				 sw_fmt("--sim-cache-dir=%s/sim", d), sw_fmt("--run-list=%s", runs), "--sim-only",
 				 *sw_get(sw, "plant") ? sw_fmt("--plant=%s", sw_get(sw, "plant")) : NULL, NULL };
-		size_t n;
+		size_t n = 0;
 
 		sw_write_runs(sw, b, NULL, runs);
 		if (sw_run(argv, said, log, NULL) || !(text = ic_read_path(said, &(size_t){ 0 }))) {
 			sw_tail(5, log);
 			sw_fail("deciding the counter source failed; log: %s", log);
 		}
-		n = said_lines(text, line, 3);
+		for (char *p = text; p && *p && n < 3;)   /* its first three lines, split in place */
+			line[n++] = strsep(&p, "\n");
 		if (n < 2)
 			sw_fail("%s --sim-only said no source; log: %s", argv[0], log);
 		if (!strcmp(line[0], "sim")) {

@@ -76,7 +76,6 @@ int sw_wait_s(pid_t pid, double s);   /* s < 0: until it ends; -1: it still runs
 int sw_run(char *const argv[], const char *out, const char *err, const char *env);
 void sw_sleep(double s);
 extern volatile int sw_signal;
-extern void (*sw_stop)(void);   /* the interrupted run's last words */
 void sw_catch(void (*stop)(void));   /* SIGINT and SIGTERM from here on: stop at the next wait */
 
 /* locks.c: a file lock held until we exit or close its descriptor

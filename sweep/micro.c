@@ -56,20 +56,14 @@ static double ns(const char *fmt, const char *a)
 	return v;
 }
 
-/* v to places decimals in buf, "n/a" when the benchmarks did not give it. */
-static const char *cell(double v, int places, char *buf, size_t cap)
+/* a/b to places decimals in buf (b = 1: a itself), "n/a" when the
+ * benchmarks did not give either. */
+static const char *cell(double a, double b, int places, char buf[32])
 {
-	if (v < 0)
-		snprintf(buf, cap, "n/a");
-	else
-		snprintf(buf, cap, "%.*f", places, v);
+	if (a < 0 || b <= 0)
+		return "n/a";
+	snprintf(buf, 32, "%.*f", places, a / b);
 	return buf;
-}
-
-/* a/b to 3 places in buf, "n/a" when either is missing. */
-static const char *ratio(double a, double b, char *buf, size_t cap)
-{
-	return cell(a < 0 || b <= 0 ? -1 : a / b, 3, buf, cap);
 }
 
 static char *csv[3];
@@ -88,7 +82,7 @@ static void micro_stopped(void)
 int sw_micro(int argc, char **argv)
 {
 	const char *cmdline = argc == 1 && !strncmp(argv[0], "--cmdline=", 10) ? argv[0] + 10 : "./run.sh micro";
-	char top[4096], r[3][16], c[4][32];
+	char top[4096], c[7][32];
 	const char *log = "build/micro.log", *locks[] = { "tas", "ticket" }, *api[] = { "empty/1000", "queue/1000",
 											   "empty/1", "queue/1" };
 
@@ -133,9 +127,9 @@ int sw_micro(int argc, char **argv)
 		double floor = ns("floor/%s/xchg+release", locks[l]), in = ns("queue/%s/inline", locks[l]),
 		       hint = ns("queue/%s/hint", locks[l]), ext = ns("queue/%s/extern", locks[l]);
 
-		printf("  %-7s %8s %7s %7s %7s   %-12s %-10s %-12s\n", locks[l], cell(floor, 2, c[0], 32),
-		       cell(in, 2, c[1], 32), cell(hint, 2, c[2], 32), cell(ext, 2, c[3], 32),
-		       ratio(in, floor, r[0], 16), ratio(hint, floor, r[1], 16), ratio(ext, floor, r[2], 16));
+		printf("  %-7s %8s %7s %7s %7s   %-12s %-10s %-12s\n", locks[l], cell(floor, 1, 2, c[0]),
+		       cell(in, 1, 2, c[1]), cell(hint, 1, 2, c[2]), cell(ext, 1, 2, c[3]), cell(in, floor, 3, c[4]),
+		       cell(hint, floor, 3, c[5]), cell(ext, floor, 3, c[6]));
 	}
 	printf("  xchg+rel: one exchange and a release store back to back, no critical section; not a lower\n"
 	       "  bound (a whole operation can measure faster).\n"
@@ -144,8 +138,8 @@ int sw_micro(int argc, char **argv)
 	for (int k = 0; k < 4; k++) {
 		double native = ns("api/native/%s", api[k]), cv = ns("api/c/%s", api[k]);
 
-		printf("  %-11s native %7s  C %7s  ratio %s\n", api[k], cell(native, 3, c[0], 32), cell(cv, 3, c[1], 32),
-		       ratio(cv, native, r[0], 16));
+		printf("  %-11s native %7s  C %7s  ratio %s\n", api[k], cell(native, 1, 3, c[0]), cell(cv, 1, 3, c[1]),
+		       cell(cv, native, 3, c[2]));
 	}
 	return fflush(stdout) == 0 ? 0 : 1;
 }

@@ -1,5 +1,5 @@
 /* The sweep's processes (driver.h): the design's, in the plan's order
- * (plan/order.h), each one run of the bench under the machine lock, one
+ * (plan/points.h), each one run of the bench under the machine lock, one
  * line each with the time the run has left; with --spread the repeats one
  * after the other, the machine left to others between them; the verdict so
  * far at each quarter. */
@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "kit.h"
-#include "order.h"
+#include "points.h"
 #include "driver.h"
 
 /* Whether n is in nlist (a|b|c); NULL or "" holds every N. */
@@ -145,10 +145,8 @@ static int run_process(const struct sweep *sw, const char *key, const char *from
 	if (!argv[14] && argv[15])
 		argv[14] = argv[15], argv[15] = NULL;
 	sw_write_runs(sw, p->build, nlist, runs);
-	pad = ic_xalloc(malloc(n + 12));
-	memcpy(pad, "IC_ENV_PAD=", 11);
+	pad = sw_fmt("IC_ENV_PAD=%*s", (int)n, "");
 	memset(pad + 11, 'x', n);
-	pad[n + 11] = 0;
 	rc = sw_run(argv, log, SW_SAME, pad);
 	char *tmp = sw_fmt("%s.tmp", file);
 
@@ -214,8 +212,6 @@ int sw_processes(struct sweep *sw, const char *prefix, const char *nlist, long a
 	double r_began = 0;
 	int rc = 0;
 
-	if (!list)
-		sw_fail("out of memory");
 	/* A group's first process estimates its iterations and runs about 1.4
 	 * times as long as the later ones (sw_guess_s). */
 	for (size_t i = 0; i < total; i++) {
