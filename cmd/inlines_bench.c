@@ -18,6 +18,7 @@
 #include <gsl/gsl_fit.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +41,14 @@ static char tmp[] = "/tmp/inlines-bench.XXXXXX", err_log[64], out_txt[64], plain
 static void clean(void)
 {
 	unlink(err_log), unlink(out_txt), unlink(plain), rmdir(tmp);
+}
+
+/* Interrupted: the copies (a decompressed vmlinux is large) go too. */
+static void on_signal(int sig)
+{
+	clean();
+	signal(sig, SIG_DFL);
+	raise(sig);
 }
 
 /* argv run once, its stdout into out: seconds and maximum RSS (KiB). */
@@ -119,7 +128,8 @@ static void libc_debug(char *path, size_t cap)
 	while (elf && (scn = elf_nextscn(elf, scn)))
 		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_NOTE && (d = elf_getdata(scn, NULL)))
 			for (off = 0; (off = gelf_getnote(d, off, &nh, &name, &desc));)
-				if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 && nh.n_descsz > 1) {
+				if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 && nh.n_descsz > 1 &&
+				    nh.n_descsz <= 64 && !memcmp((char *)d->d_buf + name, "GNU", 4)) {
 					const unsigned char *id = (const unsigned char *)d->d_buf + desc;
 					int k = snprintf(path, cap, "/usr/lib/debug/.build-id/%02x/", id[0]);
 
@@ -153,7 +163,8 @@ static void rows_names(long *rows, long *names)
 			word[n++] = line;
 		}
 	*rows -= *rows > 0;
-	qsort(word, n, sizeof(*word), cmp_str);
+	if (n)
+		qsort(word, n, sizeof(*word), cmp_str);
 	for (size_t i = 0; i < n; i++)
 		*names += !i || strcmp(word[i], word[i - 1]);
 	free(word);
@@ -271,6 +282,7 @@ int main(int argc, char **argv)
 	snprintf(out_txt, sizeof(out_txt), "%s/out", tmp);
 	snprintf(plain, sizeof(plain), "%s/plain.elf", tmp);
 	atexit(clean);
+	signal(SIGINT, on_signal), signal(SIGTERM, on_signal), signal(SIGHUP, on_signal);
 	/* Timing only under the machine lock: it waits for another
 	 * measurement and names us to the next, by our command line. */
 	for (int i = 1; i < argc && k < sizeof(cmdline); i++)
@@ -278,7 +290,7 @@ int main(int argc, char **argv)
 	sw_measure_begin("inlines_bench", cmdline, getcwd(cwd, sizeof(cwd)) ? cwd : ".");
 	for (f = fopen("/proc/cpuinfo", "r"); f && getline(&line, &cap, f) > 0;)
 		if (!strncmp(line, "model name", 10) && strchr(line, ':')) {
-			snprintf(model, sizeof(model), "%s", strchr(line, ':') + 2);
+			snprintf(model, sizeof(model), "%s", strchr(line, ':') + 1 + (strchr(line, ':')[1] == ' '));
 			model[strcspn(model, "\n")] = 0;
 			break;
 		}

@@ -90,7 +90,7 @@ static void word(char *w)
 /* args run with their output into log: their exit status. */
 static int run(const char *log, char *const args[])
 {
-	int st;
+	int st = 0;
 	pid_t pid = fork();
 
 	if (pid == 0) {
@@ -101,7 +101,8 @@ static int run(const char *log, char *const args[])
 		_exit(127);
 	}
 	while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
+		if (stopped)
+			kill(pid, SIGTERM);   /* then wait for it, and go */
 	if (stopped)
 		exit(1);
 	if (pid < 0)
@@ -187,14 +188,18 @@ int main(int argc, char **argv)
 		snprintf(file + strlen(file), sizeof(file) - strlen(file), "/%s", argv[2]);
 	if (access(file, R_OK))
 		fail("%s: error: no such readable file", file);
-	snprintf(name, sizeof(name), "%s", strrchr(file, '/') + 1);
+	snprintf(name, sizeof(name), "%s", strrchr(file, '/') ? strrchr(file, '/') + 1 : file);
 	if (strlen(name) > 2 && !strcmp(name + strlen(name) - 2, ".c"))
 		name[strlen(name) - 2] = 0;
+	/* A signal stops the compiler we wait for, then us (atexit cleans):
+	 * no SA_RESTART, so the wait sees it. */
+	sigaction(SIGHUP, &(struct sigaction){ .sa_handler = on_signal }, NULL);
+	sigaction(SIGINT, &(struct sigaction){ .sa_handler = on_signal }, NULL);
+	sigaction(SIGTERM, &(struct sigaction){ .sa_handler = on_signal }, NULL);
 	snprintf(tmp, sizeof(tmp), "%s/ic-body-check.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	if (!mkdtemp(tmp))
 		*tmp = 0, fail("%s: error: cannot make a temporary directory", file);
 	atexit(clean);
-	signal(SIGHUP, on_signal), signal(SIGINT, on_signal), signal(SIGTERM, on_signal);
 
 	ncmd = 0;
 	word(cc), word("--version");

@@ -59,20 +59,26 @@ static int by_name(const void *a, const void *b)
  * of them outside a checkout; then the body. 16 hex digits. */
 static char *source_hash(const struct sweep *sw)
 {
-	char *cmd = sw_fmt("cd '%s' && git rev-parse --is-inside-work-tree >/dev/null 2>&1 && "
-			   "git ls-files -co --exclude-standard -- %s", sw->top, parts);
-	FILE *p = popen(cmd, "r");
-	char *line = NULL, *word, *save, *list = ic_xalloc(strdup(parts));
-	size_t cap = 0;
+	char *top = ic_xalloc(calloc(4 * strlen(sw->top) + 1, 1)), *cmd, *line = NULL, *word, *save;
+	char *list = ic_xalloc(strdup(parts));
+	size_t cap = 0, k = 0;
+	FILE *p;
 
+	for (const char *c = sw->top; *c; c++)   /* in sh's single quotes, a ' as '\'' */
+		k += (size_t)sprintf(top + k, *c == '\'' ? "'\\''" : "%c", *c);
+	cmd = sw_fmt("cd '%s' && git rev-parse --is-inside-work-tree >/dev/null 2>&1 && "
+		     "git ls-files -z -co --exclude-standard -- %s", top, parts);
+	p = popen(cmd, "r");
 	hash = 0xcbf29ce484222325ull;
 	walk_top = sw->top, walk_n = 0;
-	while (p && getline(&line, &cap, p) > 0) {
-		line[strcspn(line, "\n")] = 0;
+	while (p && getdelim(&line, &cap, 0, p) > 0) {   /* (names as they are, NUL-ended) */
 		walk_names = ic_xrealloc(walk_names, walk_n + 1, sizeof(*walk_names));
 		walk_names[walk_n++] = ic_xalloc(strdup(line));
 	}
-	if ((!p || pclose(p) != 0) && !walk_n)
+	if (p && pclose(p) != 0)   /* no checkout, or git failed: the files as they are */
+		while (walk_n)
+			free(walk_names[--walk_n]);
+	if (!walk_n)
 		for (word = strtok_r(list, " ", &save); word; word = strtok_r(NULL, " ", &save)) {
 			char *path = sw_fmt("%s/%s", sw->top, word);
 
@@ -86,7 +92,7 @@ static char *source_hash(const struct sweep *sw)
 	}
 	if (*sw_get(sw, "body"))
 		hash_file("", sw_get(sw, "body") + 1);   /* (absolute: "" and the rest) */
-	free(walk_names), free(line), free(list), free(cmd);
+	free(walk_names), free(line), free(list), free(cmd), free(top);
 	walk_names = NULL;
 	return sw_fmt("%016llx", (unsigned long long)hash);
 }
