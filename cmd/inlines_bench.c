@@ -29,6 +29,7 @@
 
 #include "driver.h"
 #include "kit.h"
+#include "topology.h"
 
 static const char usage[] =
 	"usage: inlines_bench [--tries T] INLINES [FILE...]\n"
@@ -259,10 +260,10 @@ int main(int argc, char **argv)
 {
 	long tries = 5;
 	const struct ic_option opts[] = { IC_OPTION_LONG("tries", &tries, 1, 1000), IC_OPTIONS_END };
-	char model[256] = "", cwd[4096], date[16], cmdline[1024] = "inlines_bench", *line = NULL;
-	size_t cap = 0, k = strlen(cmdline);
+	struct ic_topo_info machine = { .cpu_model = "" };
+	char cwd[4096], date[16], cmdline[1024] = "inlines_bench";
+	size_t k = strlen(cmdline);
 	time_t now = time(NULL);
-	FILE *f;
 	int rc;
 
 	ic_prog = "inlines_bench";
@@ -288,17 +289,16 @@ int main(int argc, char **argv)
 	for (int i = 1; i < argc && k < sizeof(cmdline); i++)
 		k += (size_t)snprintf(cmdline + k, sizeof(cmdline) - k, " %s", argv[i]);
 	sw_measure_begin("inlines_bench", cmdline, getcwd(cwd, sizeof(cwd)) ? cwd : ".");
-	for (f = fopen("/proc/cpuinfo", "r"); f && getline(&line, &cap, f) > 0;)
-		if (!strncmp(line, "model name", 10) && strchr(line, ':')) {
-			snprintf(model, sizeof(model), "%s", strchr(line, ':') + 1 + (strchr(line, ':')[1] == ' '));
-			model[strcspn(model, "\n")] = 0;
-			break;
-		}
-	if (f)
-		fclose(f);
-	free(line);
+	/* The CPU model as the bench records it (hwloc). */
+	if (!ic_topo_open()) {
+		ic_topo_describe(&machine);
+		ic_topo_close();
+	}
+	for (size_t n = strlen(machine.cpu_model); n && machine.cpu_model[n - 1] == ' ';)
+		machine.cpu_model[--n] = 0;   /* (hwloc pads it) */
 	strftime(date, sizeof(date), "%Y-%m-%d", gmtime(&now));
-	printf("# inlines: speed and memory (%s, %ld CPUs, %s)\n\n", date, sysconf(_SC_NPROCESSORS_ONLN), model);
+	printf("# inlines: speed and memory (%s, %ld CPUs, %s)\n\n", date, sysconf(_SC_NPROCESSORS_ONLN),
+	       machine.cpu_model);
 	printf("Medians of %ld tries; maximum resident set size of each process (wait4).\n\n", tries);
 	libc_table(argv[optind], tries);
 	if (argc - optind > 1)
