@@ -130,7 +130,8 @@ static int cpuid_fixed_counters(void)
 
 /* The "none" note: what failed, PAPI's error text, and perf_event_paranoid, which
  * explains most "permission denied" answers. Returns -1, for the caller to return. */
-#define note_none(papi_rc, ...) (buf_put(counters_note, sizeof(counters_note), 0, __VA_ARGS__), note_why(papi_rc))
+#define note_none(papi_rc, ...) \
+	(buf_put(counters_note, sizeof(counters_note), 0, __VA_ARGS__), note_why(papi_rc))
 
 static int note_why(int papi_rc)
 {
