@@ -161,7 +161,7 @@ struct cache_row {
 static size_t cache_load(const char *path, struct cache_row **rows)
 {
 	FILE *f = path ? fopen(path, "r") : NULL;
-	size_t n = 0, cap = 0;
+	size_t n = 0;
 	char line[512];
 
 	*rows = NULL;
@@ -172,13 +172,7 @@ static size_t cache_load(const char *path, struct cache_row **rows)
 		if (sscanf(line, "%31[^,],%319[^,],%ld,%ld,%ld,%lf,%lf", r.binary, r.name, &r.geo.size,
 			   &r.geo.assoc, &r.geo.line, &r.res.instr_per_op, &r.res.l1i_miss_per_op) != 7)
 			continue;   /* the header, or a damaged line: simulate again */
-		if (n == cap) {
-			cap = cap ? 2 * cap : 64;
-			struct cache_row *grown = realloc(*rows, cap * sizeof(**rows));
-			if (!grown)
-				break;
-			*rows = grown;
-		}
+		*rows = ic_xrealloc(*rows, n + 1, sizeof(**rows));
 		(*rows)[n++] = r;
 	}
 	fclose(f);
@@ -311,12 +305,11 @@ int ic_sim_run(const struct ic_point *const *points, size_t n, const int *want,
 	}
 	/* One shard that cannot start or fails fails the simulation: the others
 	 * are stopped, and every child is reaped before its directory goes. */
-	if (fail[0])
-		for (int j = 0; j < started; j++)
-			kill(pids[j], SIGTERM);
 	for (int j = 0; j < started; j++) {
 		int st = 0;
 		pid_t w;
+		if (fail[0])
+			kill(pids[j], SIGTERM);
 		while ((w = waitpid(pids[j], &st, 0)) < 0 && errno == EINTR)
 			;
 		if (fail[0])
@@ -330,9 +323,6 @@ int ic_sim_run(const struct ic_point *const *points, size_t n, const int *want,
 			snprintf(fail, sizeof(fail), "valgrind not found (apt-get install valgrind)");
 		else if (WIFEXITED(st) && WEXITSTATUS(st))
 			snprintf(fail, sizeof(fail), "valgrind's simulation failed (exit status %d)", WEXITSTATUS(st));
-		if (fail[0])
-			for (int k = j + 1; k < started; k++)
-				kill(pids[k], SIGTERM);
 	}
 	if (fail[0]) {
 		snprintf(why, why_len, "%s", fail);
@@ -361,14 +351,11 @@ int ic_sim_run(const struct ic_point *const *points, size_t n, const int *want,
 			}
 			double ops = (double)sim_passes * points[i0]->sites;
 			res[i0] = (struct ic_sim_result){ 1, (ir[1] - ir[0]) / ops, (i1mr[1] - i1mr[0]) / ops };
-			struct cache_row *grown = realloc(rows, (n_rows + 1) * sizeof(*rows));
-			if (grown) {
-				rows = grown;
-				struct cache_row *r = &rows[n_rows++];
-				*r = (struct cache_row){ .geo = *geo, .res = res[i0] };
-				snprintf(r->name, sizeof(r->name), "%s", keys[i0]);
-				snprintf(r->binary, sizeof(r->binary), "%s", binary);
-			}
+			rows = ic_xrealloc(rows, n_rows + 1, sizeof(*rows));
+			struct cache_row *r = &rows[n_rows++];
+			*r = (struct cache_row){ .geo = *geo, .res = res[i0] };
+			snprintf(r->name, sizeof(r->name), "%s", keys[i0]);
+			snprintf(r->binary, sizeof(r->binary), "%s", binary);
 		}
 	}
 	if (cache_path)

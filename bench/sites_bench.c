@@ -44,8 +44,10 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +75,18 @@ extern const struct ic_point *const IC_POINTS_TABLE[];
 
 /* ---- iteration counts from an earlier process (--iterations-from) ----- */
 
+/* A repetition's run_name (name in older files); NULL for an aggregate,
+ * whose "iterations" count repetitions, not loop turns. */
+static const char *gb_rep_name(json_t *run)
+{
+	const char *type = json_string_value(json_object_get(run, "run_type"));
+	const char *rn = json_string_value(json_object_get(run, "run_name"));
+
+	if (type && strcmp(type, "iteration"))
+		return NULL;
+	return rn ? rn : json_string_value(json_object_get(run, "name"));
+}
+
 static int gb_cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -89,15 +103,12 @@ static double gb_median_wall_s(json_t *list, const char *name)
 	json_t *run;
 
 	json_array_foreach(list, i, run) {
-		const char *type = json_string_value(json_object_get(run, "run_type"));
-		const char *rn = json_string_value(json_object_get(run, "run_name"));
+		const char *rn = gb_rep_name(run);
 		json_t *t = json_object_get(run, "real_time"), *it = json_object_get(run, "iterations");
 		double unit = ic_gb_unit_ns(json_string_value(json_object_get(run, "time_unit"))) * 1e-9;
 
-		if (!rn)
-			rn = json_string_value(json_object_get(run, "name"));
-		if (n < sizeof(d) / sizeof(*d) && rn && !strcmp(rn, name) && (!type || !strcmp(type, "iteration")) &&
-		    json_is_number(t) && json_is_integer(it) && unit > 0.0)
+		if (n < sizeof(d) / sizeof(*d) && rn && !strcmp(rn, name) && json_is_number(t) &&
+		    json_is_integer(it) && unit > 0.0)
 			d[n++] = json_number_value(t) * unit * (double)json_integer_value(it);
 	}
 	if (!n)
@@ -106,54 +117,37 @@ static double gb_median_wall_s(json_t *list, const char *name)
 	return n % 2 ? d[n / 2] : 0.5 * (d[n / 2 - 1] + d[n / 2]);
 }
 
-/* Read FILE's "benchmarks": each run of run_type "iteration", by its
- * run_name, with its iterations (repetitions of one benchmark share the
- * count: the library keeps the first repetition's). With min_time_s > 0
- * each count is scaled so that a repetition lasts min_time_s, from the
- * median wall time of that run's repetitions in FILE (real_time times the
- * iterations of all threads): the library's own estimate aims at 1.4 times
- * min_time, so the later processes of a sweep run repetitions of the
- * length asked for, all the same count. The counts come as an object: a
- * benchmark's full run name (sites/.../real_time/threads:1) -> its count
- * (json_integer_value of json_object_get: 0 when the file has none). NULL
- * with a one-line reason in why when the file cannot be read or is not
- * such a JSON. */
+/* FILE's "benchmarks" as an object: each repetition's full run name
+ * (sites/.../real_time/threads:1) -> its iterations per thread (repetitions
+ * of one benchmark share the count: the library keeps the first one's).
+ * With min_time_s > 0 each count is scaled so that a repetition lasts
+ * min_time_s, from the median wall time of that run's repetitions: the
+ * library's own estimate aims at 1.4 times min_time, so the later processes
+ * of a sweep run repetitions of the length asked for, all the same count.
+ * NULL with a one-line reason in why. */
 static json_t *iters_load(const char *path, double min_time_s, char *why, size_t why_len)
 {
-	json_t *root = ic_gb_json_load(path, why, why_len), *list, *run, *it;
+	json_t *root = ic_gb_json_load(path, why, why_len), *list, *run, *it = NULL;
 	size_t i;
 
 	if (!root)
 		return NULL;
 	list = json_object_get(root, "benchmarks");
-	if (!json_is_array(list)) {
+	if (!json_is_array(list))
 		snprintf(why, why_len, "%s: no \"benchmarks\" list: not Google Benchmark's JSON", path);
-		json_decref(root);
-		return NULL;
-	}
-	if (!(it = json_object())) {
+	else if (!(it = json_object()))
 		snprintf(why, why_len, "out of memory");
-		json_decref(root);
-		return NULL;
-	}
-	json_array_foreach(list, i, run) {
-		const char *type = json_string_value(json_object_get(run, "run_type"));
-		const char *name = json_string_value(json_object_get(run, "run_name"));
-		json_t *n = json_object_get(run, "iterations");
-		json_t *threads = json_object_get(run, "threads");
-		json_int_t per;
+	json_array_foreach(it ? list : NULL, i, run) {
+		const char *name = gb_rep_name(run);
+		json_t *n = json_object_get(run, "iterations"), *threads = json_object_get(run, "threads");
+		json_int_t per = json_integer_value(n);
 		double wall;
 
-		if (!name)
-			name = json_string_value(json_object_get(run, "name"));
-		/* Aggregates' "iterations" count repetitions, not loop turns. */
-		if (!name || (type && strcmp(type, "iteration") != 0) || !json_is_integer(n) ||
-		    json_integer_value(n) < 1 || json_object_get(it, name))
+		if (!name || !json_is_integer(n) || per < 1 || json_object_get(it, name))
 			continue;
-		/* The JSON's count is all threads'; Iterations(n) is each thread's. */
-		per = json_integer_value(n);
 		if (min_time_s > 0.0 && (wall = gb_median_wall_s(list, name)) > 0.0)
 			per = (json_int_t)ceil((double)per * min_time_s / wall);
+		/* The JSON's count is all threads'; Iterations(n) is each thread's. */
 		if (json_is_integer(threads) && json_integer_value(threads) > 1)
 			per /= json_integer_value(threads);
 		json_object_set_new(it, name, json_integer(per > 0 ? per : 1));
@@ -162,44 +156,23 @@ static json_t *iters_load(const char *path, double min_time_s, char *why, size_t
 	return it;
 }
 
-/* "/iterations:<n>" out of s, in place. */
-static int strip_iterations(char *s)
-{
-	char *p = strstr(s, "/iterations:");
-	size_t digits;
-
-	if (!p)
-		return 0;
-	digits = strspn(p + 12, "0123456789");
-	if (digits == 0)
-		return 0;
-	memmove(p, p + 12 + digits, strlen(p + 12 + digits) + 1);
-	return 1;
-}
-
 /* Google Benchmark 1.7.1 names a benchmark registered with Iterations(n)
- * <name>/iterations:<n>/...: take that part out of every name and run_name
- * of a loaded JSON (root), so the names are those of an estimating
- * process. 1 when a name changed, 0 otherwise. */
-static int iters_strip_names(json_t *root)
+ * <name>/iterations:<n>/...: that part out of every name and run_name of a
+ * loaded JSON (root), so the names are those of an estimating process. */
+static void iters_strip_names(json_t *root)
 {
 	json_t *run;
 	size_t i;
-	int changed = 0;
 
-	json_array_foreach(json_object_get(root, "benchmarks"), i, run) {
-		const char *keys[] = { "name", "run_name" };
-		for (size_t k = 0; k < 2; k++) {
-			const char *v = json_string_value(json_object_get(run, keys[k]));
-			char *copy = v ? strdup(v) : NULL;
-			if (copy && strip_iterations(copy)) {
-				json_object_set_new(run, keys[k], json_string(copy));
-				changed = 1;
-			}
-			free(copy);
+	json_array_foreach(json_object_get(root, "benchmarks"), i, run)
+		for (int k = 0; k < 2; k++) {
+			const char *key = k ? "run_name" : "name", *v = json_string_value(json_object_get(run, key));
+			const char *p = v ? strstr(v, "/iterations:") : NULL;
+			int digits = p ? (int)strspn(p + 12, "0123456789") : 0;
+
+			if (digits)
+				json_object_set_new(run, key, json_sprintf("%.*s%s", (int)(p - v), v, p + 12 + digits));
 		}
-	}
-	return changed;
 }
 
 /* ---- our flags, checked and taken out of argv ------------------------- */
@@ -210,56 +183,65 @@ static const char *opt_value(const char *arg, const char *name)
 	return strncmp(arg, name, n) == 0 && arg[n] == '=' ? arg + n + 1 : NULL;
 }
 
-static int parse_threads(const char *s, int *out, int max)
+/* v, digits only, as a number in lo..hi; -1 when it is not. */
+static long whole(const char *v, long lo, long hi)
 {
-	int n = 0;
-	char *copy = strdup(s), *save, *tok;
-	for (tok = strtok_r(copy, ",", &save); tok && n < max; tok = strtok_r(NULL, ",", &save)) {
-		char *end;
-		long v = strtol(tok, &end, 10);
-		if (*end || v < 1 || v > IC_OPTS_THREAD_COUNT_MAX) {
-			free(copy);
-			return -1;
-		}
-		out[n++] = (int)v;
-	}
-	free(copy);
-	return n;
+	unsigned long k = *v && strspn(v, "0123456789") == strlen(v) ? strtoul(v, NULL, 10) : ULONG_MAX;
+
+	return k >= (unsigned long)lo && k <= (unsigned long)hi ? (long)k : -1;
 }
 
-static int parse_plant(const char *v, struct ic_opts *o)
-{
-	char *end = NULL;
-	const char *s = v;
-	for (o->n_plant = 0; o->n_plant < IC_OPTS_PLANT_MAX; s = end + 1) {
-		double f = strtod(s, &end);
-		if (end == s || (*end && *end != ',') || !(f >= 0 && f < 1))
-			return ic_bad("--plant must list fractions in [0, 1), not '%s'", v);
-		o->plant[o->n_plant++] = f;
-		if (!*end)
-			return 0;
-	}
-	return ic_bad("--plant takes at most %d fractions", IC_OPTS_PLANT_MAX);
-}
+/* The flags that keep their value as given: an empty one, or with hi > 0 one
+ * that is not a whole number lo..hi, is refused with bad. */
+static const struct opt_string {
+	const char *name;
+	size_t at;                   /* offsetof the field in struct ic_opts */
+	long lo, hi;
+	const char *bad;
+} opt_strings[] = {
+	{ "--codesize", offsetof(struct ic_opts, codesize_path), 0, 0, NULL },
+	{ "--sim-cache", offsetof(struct ic_opts, sim_cache), 0, 0, NULL },
+	{ "--iterations-from", offsetof(struct ic_opts, iters_from), 0, 0, NULL },
+	{ "--sim-cache-dir", offsetof(struct ic_opts, sim_dir), 0, 0, "--sim-cache-dir: empty directory name" },
+	{ "--run-list", offsetof(struct ic_opts, run_list), 0, 0, "--run-list: empty file name" },
+	{ "--layout-variant", offsetof(struct ic_opts, layout_variant), 0, 999999999,
+	  "--layout-variant must be a whole number, not '%s'" },
+	{ "--process", offsetof(struct ic_opts, process), 0, 1000000, "--process must be a whole number, not '%s'" },
+};
 
 /* One of our flags into o: 0 ok, 2 bad, -1 not ours. */
-static int parse_one(const char *a, struct ic_opts *o, const char **sim_dir, const char **iters_from)
+static int parse_one(const char *a, struct ic_opts *o)
 {
-	const char *v;
-	char *end;
+	static const char *const counters[] = { "auto", "papi", "sim", "none" };
+	const char *v, *s;
+	char *end = NULL;
+	int bad;
 
+	for (size_t k = 0; k < sizeof(opt_strings) / sizeof(*opt_strings); k++) {
+		const struct opt_string *r = &opt_strings[k];
+
+		if (!(v = opt_value(a, r->name)))
+			continue;
+		*(const char **)((char *)o + r->at) = v;
+		return !r->bad || (r->hi ? whole(v, r->lo, r->hi) >= 0 : *v != '\0') ? 0 : ic_bad(r->bad, v);
+	}
 	if ((v = opt_value(a, "--counters"))) {
-		static const char *const names[] = { "auto", "papi", "sim", "none" };
 		for (int m = 0; m < 4; m++)
-			if (!strcmp(v, names[m])) {
+			if (!strcmp(v, counters[m])) {
 				o->counters = (enum ic_counters_mode)m;
 				return 0;
 			}
 		return ic_bad("--counters must be auto, papi, sim or none, not '%s'", v);
 	}
 	if ((v = opt_value(a, "--threads"))) {
-		o->n_threads = parse_threads(v, o->threads, IC_OPTS_THREADS_MAX);
-		return o->n_threads > 0 ? 0 : ic_bad("--threads must be a list of counts 1..256, not '%s'", v);
+		/* Empty items are skipped, as strtok does; past the most, ignored. */
+		for (s = v, o->n_threads = bad = 0; !bad && o->n_threads < IC_OPTS_THREADS_MAX &&
+		     *(s += strspn(s, ",")); s = end) {
+			long t = strtol(s, &end, 10);
+			bad = (*end && *end != ',') || t < 1 || t > IC_OPTS_THREAD_COUNT_MAX;
+			o->threads[o->n_threads++] = (int)t;
+		}
+		return o->n_threads > 0 && !bad ? 0 : ic_bad("--threads must be a list of counts 1..256, not '%s'", v);
 	}
 	if ((v = opt_value(a, "--modes"))) {
 		o->modes_private = strstr(v, "private") != NULL;
@@ -267,43 +249,21 @@ static int parse_one(const char *a, struct ic_opts *o, const char **sim_dir, con
 		return o->modes_private || o->modes_shared ? 0
 			: ic_bad("--modes must list private and/or shared, not '%s'", v);
 	}
-	if ((v = opt_value(a, "--sim-passes"))) {
-		unsigned long p = strtoul(v, &end, 10);
-		if (*v < '0' || *v > '9' || *end || p < 1 || p > 100000)
-			return ic_bad("--sim-passes must be 1..100000, not '%s'", v);
-		o->sim_passes = (unsigned)p;
-		return 0;
+	if ((v = opt_value(a, "--sim-passes")))
+		return (o->sim_passes = whole(v, 1, 100000)) > 0 ? 0
+			: ic_bad("--sim-passes must be 1..100000, not '%s'", v);
+	if ((v = opt_value(a, "--plant"))) {
+		for (s = v, o->n_plant = 0; o->n_plant < IC_OPTS_PLANT_MAX; s = end + 1) {
+			double f = strtod(s, &end);
+			if (end == s || (*end && *end != ',') || !(f >= 0 && f < 1))
+				return ic_bad("--plant must list fractions in [0, 1), not '%s'", v);
+			o->plant[o->n_plant++] = f;
+			if (!*end)
+				return 0;
+		}
+		return ic_bad("--plant takes at most %d fractions", IC_OPTS_PLANT_MAX);
 	}
-	if ((v = opt_value(a, "--layout-variant"))) {
-		if (!*v || strspn(v, "0123456789") != strlen(v) || strlen(v) > 9)
-			return ic_bad("--layout-variant must be a whole number, not '%s'", v);
-		o->layout_variant = v;
-		return 0;
-	}
-	if ((v = opt_value(a, "--process"))) {
-		long k = strtol(v, &end, 10);
-		if (*end || end == v || k < 0 || k > 1000000)
-			return ic_bad("--process must be a whole number, not '%s'", v);
-		o->process = v;
-		return 0;
-	}
-	if ((v = opt_value(a, "--sim-cache-dir"))) {
-		*sim_dir = v;
-		return *v ? 0 : ic_bad("--sim-cache-dir: empty directory name");
-	}
-	if ((v = opt_value(a, "--run-list"))) {
-		o->run_list = v;
-		return *v ? 0 : ic_bad("--run-list: empty file name");
-	}
-	if ((v = opt_value(a, "--plant")))
-		return parse_plant(v, o);
-	if ((v = opt_value(a, "--codesize")))
-		o->codesize_path = v;
-	else if ((v = opt_value(a, "--sim-cache")))
-		o->sim_cache = v;
-	else if ((v = opt_value(a, "--iterations-from")))
-		*iters_from = v;
-	else if (!strcmp(a, "--list"))
+	if (!strcmp(a, "--list"))
 		o->print = IC_PRINT_LIST;
 	else if (!strcmp(a, "--plan"))
 		o->print = IC_PRINT_PLAN;
@@ -339,9 +299,10 @@ static int sim_cache_in(const char *dir, struct ic_opts *o)
  * failure, each after one line on stderr. */
 static int opts_parse(int *argc, char **argv, struct ic_opts *o)
 {
-	const char *sim_dir = NULL, *iters_from = NULL, *out_format = "json", *v;
+	const char *out_format = "json", *v;
 	double min_time = 0.0;
 	int kept = 1, rc;
+	char why[512];
 
 	memset(o, 0, sizeof(*o));
 	o->counters = IC_CTR_AUTO;
@@ -349,7 +310,7 @@ static int opts_parse(int *argc, char **argv, struct ic_opts *o)
 	o->codesize_path = IC_CODESIZE_CSV;
 	o->process = o->layout_variant = "0";
 	for (int i = 1; i < *argc; i++) {
-		rc = parse_one(argv[i], o, &sim_dir, &iters_from);
+		rc = parse_one(argv[i], o);
 		if (rc > 0)
 			return rc;
 		if (rc == 0) {
@@ -375,12 +336,11 @@ static int opts_parse(int *argc, char **argv, struct ic_opts *o)
 	/* The end time is written into a JSON file only. */
 	if (strcmp(out_format, "json") != 0)
 		o->bench_out = NULL;
-	if (o->sim_cache && sim_dir)
+	if (o->sim_cache && o->sim_dir)
 		return ic_bad("--sim-cache and --sim-cache-dir: give one of them");
-	if (sim_dir && (rc = sim_cache_in(sim_dir, o)) != 0)
+	if (o->sim_dir && (rc = sim_cache_in(o->sim_dir, o)) != 0)
 		return rc;
-	char why[512];
-	if (iters_from && !(o->iters = iters_load(iters_from, min_time, why, sizeof(why))))
+	if (o->iters_from && !(o->iters = iters_load(o->iters_from, min_time, why, sizeof(why))))
 		return ic_bad("--iterations-from: %s", why);
 	/* With fixed counts the library adds /iterations:N to the names its
 	 * filter would see: the cases apply the filter instead. */
@@ -424,16 +384,16 @@ static void utc_now(char *out)
 /* Pinning as this machine allows it: bind one short-lived thread per thread
  * index, as the benchmark threads will, and record what really happened. */
 struct bind_probe {
-	int index, ok, cpu;
-	enum ic_bind_kind kind;
+	int index, cpu;
+	enum ic_bind_kind kind;    /* IC_BIND_NONE: not bound */
 };
 
 static void *bind_probe_main(void *arg)
 {
 	struct bind_probe *p = arg;
 	char why[256];
-	p->ok = ic_topo_bind_thread(p->index, &p->cpu, &p->kind, why, sizeof(why)) == 0;
-	if (p->ok)
+
+	if (ic_topo_bind_thread(p->index, NULL, &p->kind, why, sizeof(why)) == 0)
 		p->cpu = ic_topo_current_cpu();
 	return NULL;
 }
@@ -444,14 +404,16 @@ static int bind_probe_all(int n, char *cpus, size_t len, char *placement, size_t
 {
 	int all = 1;
 	size_t used = 0, pused = 0;
+
 	cpus[0] = placement[0] = 0;
 	for (int i = 0; i < n; i++) {
 		struct bind_probe p = { .index = i, .cpu = -1, .kind = IC_BIND_NONE };
 		pthread_t tid;
+
 		if (pthread_create(&tid, NULL, bind_probe_main, &p) != 0 || pthread_join(tid, NULL) != 0)
-			p.ok = 0;
-		all &= p.ok;
-		if (p.ok && used < len)
+			p.kind = IC_BIND_NONE;
+		all &= p.kind != IC_BIND_NONE;
+		if (p.kind != IC_BIND_NONE && used < len)
 			used += (size_t)snprintf(cpus + used, len - used, "%s%d", used ? "," : "", p.cpu);
 		if (pused < plen)
 			pused += (size_t)snprintf(placement + pused, plen - pused, "%s%s", i ? "," : "",
@@ -625,8 +587,7 @@ int main(int argc, char **argv)
 		return ic_sim_child(points, argc - 2, argv + 2);
 	if ((rc = opts_parse(&argc, argv, &o)) != 0)
 		return rc;
-	if (o.sim_passes)
-		ic_sim_set_passes(o.sim_passes);
+	ic_sim_set_passes((unsigned)o.sim_passes);
 	icb_initialize(&argc, argv);
 	if (icb_report_unrecognized(argc, argv))
 		return 2;

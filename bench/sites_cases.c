@@ -100,29 +100,20 @@ static void codesize_lookup(const char *path, const struct ic_point *pt, double 
  * too many is a stray, as a name no run has); NULL after one line on stderr. */
 static json_t *run_list_load(const char *path)
 {
-	FILE *f = fopen(path, "r");
-	json_t *rl = json_object();
-	char line[512];
+	size_t len;
+	char *text = ic_read_path(path, &len), *save = NULL;
+	json_t *rl = text ? json_object() : NULL;
 
-	if (!f) {
+	if (!text)
 		fprintf(stderr, "sites_bench: --run-list: cannot read %s\n", path);
-		json_decref(rl);
-		return NULL;
-	}
-	while (rl && fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\r\n")] = '\0';
-		/* nocheck: a name need not be UTF-8 */
-		if (line[0] && json_object_set_new_nocheck(rl, line,
-				json_integer(json_integer_value(json_object_get(rl, line)) + 1)) != 0)
-			break;
-	}
-	int ok = rl && feof(f) && !ferror(f);
-	fclose(f);
-	if (!ok) {
-		fprintf(stderr, "sites_bench: --run-list: %s: out of memory or unreadable\n", path);
-		json_decref(rl);
-		return NULL;
-	}
+	/* Empty lines are skipped; nocheck: a name need not be UTF-8. */
+	for (char *line = text; rl && (line = strtok_r(line, "\r\n", &save)); line = NULL)
+		if (json_object_set_new_nocheck(rl, line, json_integer(json_integer_value(json_object_get(rl, line)) + 1))) {
+			fprintf(stderr, "sites_bench: --run-list: %s: out of memory\n", path);
+			json_decref(rl);
+			rl = NULL;
+		}
+	free(text);
 	return rl;
 }
 

@@ -94,10 +94,11 @@ struct ic_opts {
 	int modes_private, modes_shared;
 	double plant[IC_OPTS_PLANT_MAX];
 	int n_plant;
-	unsigned sim_passes;            /* 0: sim.h's default */
+	long sim_passes;                /* 0: sim.h's default */
 	const char *codesize_path;
 	const char *sim_cache;          /* --sim-cache, or the file --sim-cache-dir names */
 	const char *run_list;           /* --run-list FILE: the names to run */
+	const char *sim_dir, *iters_from;
 	const char *filter;             /* --benchmark_filter, as given */
 	const char *bench_out;          /* --benchmark_out, when its format is JSON */
 	const char *process, *layout_variant;

@@ -15,13 +15,11 @@
 
 using benchmark::Counter;
 
-static_assert(ICB_COUNTER_RATE == Counter::kIsRate, "counter flag bits");
-static_assert(ICB_COUNTER_AVG_THREADS == Counter::kAvgThreads, "counter flag bits");
-static_assert(ICB_COUNTER_ITERATION_INVARIANT == Counter::kIsIterationInvariant,
-              "counter flag bits");
-static_assert(ICB_COUNTER_AVG_ITERATIONS == Counter::kAvgIterations, "counter flag bits");
-static_assert(ICB_COUNTER_INVERT == static_cast<unsigned>(Counter::kInvert),
-              "counter flag bits");
+static_assert(ICB_COUNTER_RATE == Counter::kIsRate && ICB_COUNTER_AVG_THREADS == Counter::kAvgThreads &&
+		      ICB_COUNTER_ITERATION_INVARIANT == Counter::kIsIterationInvariant &&
+		      ICB_COUNTER_AVG_ITERATIONS == Counter::kAvgIterations &&
+		      ICB_COUNTER_INVERT == static_cast<unsigned>(Counter::kInvert),
+	      "counter flag bits");
 
 namespace {
 
@@ -79,16 +77,33 @@ icb_bench *build(const char *fn, icb_bench *b, F &&apply) noexcept
 
 extern "C" {
 
-void icb_initialize(int *argc, char **argv) noexcept
-{
-	or_abort(__func__, [&] { benchmark::Initialize(argc, argv); });
-}
+// The calls that abort on a C++ failure: result type, C name, parameters,
+// the call.
+#define ICB_CALL(type, name, params, call) \
+	type name params noexcept \
+	{ \
+		return or_abort(#name, [&]() -> type { return call; }); \
+	}
 
-int icb_report_unrecognized(int argc, char **argv) noexcept
-{
-	return or_abort(__func__,
-			[&] { return benchmark::ReportUnrecognizedArguments(argc, argv) ? 1 : 0; });
-}
+ICB_CALL(void, icb_initialize, (int *argc, char **argv), benchmark::Initialize(argc, argv))
+ICB_CALL(int, icb_report_unrecognized, (int argc, char **argv),
+	 benchmark::ReportUnrecognizedArguments(argc, argv) ? 1 : 0)
+ICB_CALL(void, icb_shutdown, (void), benchmark::Shutdown())
+ICB_CALL(void, icb_add_context, (const char *key, const char *value), benchmark::AddCustomContext(key, value))
+// The calls on a state but the loop's.
+ICB_CALL(int64_t, icb_range, (icb_state *st, int i), state_of(st).range(static_cast<std::size_t>(i)))
+ICB_CALL(int, icb_thread_index, (icb_state *st), state_of(st).thread_index())
+ICB_CALL(int, icb_thread_count, (icb_state *st), state_of(st).threads())
+ICB_CALL(int64_t, icb_iterations_done, (icb_state *st), state_of(st).iterations())
+ICB_CALL(void, icb_set_items_processed, (icb_state *st, int64_t n), state_of(st).SetItemsProcessed(n))
+ICB_CALL(void, icb_skip_with_error, (icb_state *st, const char *msg), state_of(st).SkipWithError(msg))
+ICB_CALL(void, icb_pause_timing, (icb_state *st), state_of(st).PauseTiming())
+ICB_CALL(void, icb_resume_timing, (icb_state *st), state_of(st).ResumeTiming())
+ICB_CALL(void, icb_set_label, (icb_state *st, const char *label), state_of(st).SetLabel(label))
+// Through int: Flags holds ints (kInvert is INT_MIN), and bit 31 set in an
+// unsigned is above INT_MAX.
+ICB_CALL(void, icb_counter_set, (icb_state *st, const char *name, double value, unsigned flags),
+	 void(state_of(st).counters[name] = Counter(value, static_cast<Counter::Flags>(static_cast<int>(flags)))))
 
 icb_bench *icb_register(const char *name, icb_fn fn, void *arg) noexcept
 {
@@ -108,20 +123,21 @@ icb_bench *icb_register(const char *name, icb_fn fn, void *arg) noexcept
 	}
 }
 
-// The builders that pass one value x on: C name, x's type, the call on the
-// library's benchmark.
-#define ICB_BUILDER(name, type, call)                                   \
-	icb_bench *name(icb_bench *b, type x) noexcept                 \
-	{                                                               \
-		return build(#name, b, [x](auto *bm) { bm->call; });   \
+// The builders: C name, the call on the library's benchmark, the parameters
+// after b.
+#define ICB_BUILDER(name, call, ...) \
+	icb_bench *name(icb_bench *b, ##__VA_ARGS__) noexcept \
+	{ \
+		return build(#name, b, [&](auto *bm) { bm->call; }); \
 	}
 
-ICB_BUILDER(icb_arg, int64_t, Arg(x))
-ICB_BUILDER(icb_threads, int, Threads(x))
-ICB_BUILDER(icb_repetitions, int, Repetitions(x))
-ICB_BUILDER(icb_min_time, double, MinTime(x))
-ICB_BUILDER(icb_iterations, int64_t, Iterations(x))
-ICB_BUILDER(icb_report_aggregates_only, int, ReportAggregatesOnly(x != 0))
+ICB_BUILDER(icb_arg, Arg(x), int64_t x)
+ICB_BUILDER(icb_threads, Threads(x), int x)
+ICB_BUILDER(icb_repetitions, Repetitions(x), int x)
+ICB_BUILDER(icb_min_time, MinTime(x), double x)
+ICB_BUILDER(icb_iterations, Iterations(x), int64_t x)
+ICB_BUILDER(icb_report_aggregates_only, ReportAggregatesOnly(x != 0), int x)
+ICB_BUILDER(icb_use_real_time, UseRealTime())
 
 icb_bench *icb_time_unit(icb_bench *b, enum icb_time_unit unit) noexcept
 {
@@ -135,11 +151,6 @@ icb_bench *icb_time_unit(icb_bench *b, enum icb_time_unit unit) noexcept
 	return build("icb_time_unit", b, [u = units[unit]](auto *bm) { bm->Unit(u); });
 }
 
-icb_bench *icb_use_real_time(icb_bench *b) noexcept
-{
-	return build("icb_use_real_time", b, [](auto *bm) { bm->UseRealTime(); });
-}
-
 size_t icb_run_specified(void) noexcept
 {
 	try {
@@ -148,16 +159,6 @@ size_t icb_run_specified(void) noexcept
 		report_failure("icb_run_specified");
 		return 0;
 	}
-}
-
-void icb_shutdown(void) noexcept
-{
-	or_abort(__func__, [&] { benchmark::Shutdown(); });
-}
-
-void icb_add_context(const char *key, const char *value) noexcept
-{
-	or_abort(__func__, [&] { benchmark::AddCustomContext(key, value); });
 }
 
 // The first and last calls synchronise threads and start or stop timers;
@@ -169,33 +170,6 @@ int icb_keep_running_batch(icb_state *st, int64_t n) noexcept
 	} catch (...) {
 		abort_failure("icb_keep_running_batch");
 	}
-}
-
-// The calls on a state but the loop's: C name and its result type, the
-// call on the library's state, the parameters after the state.
-#define ICB_STATE_CALL(type, name, call, ...)                                   \
-	type name(icb_state *st, ##__VA_ARGS__) noexcept                        \
-	{                                                                       \
-		return or_abort(#name, [&]() -> type { return state_of(st).call; }); \
-	}
-
-ICB_STATE_CALL(int64_t, icb_range, range(static_cast<std::size_t>(i)), int i)
-ICB_STATE_CALL(int, icb_thread_index, thread_index())
-ICB_STATE_CALL(int, icb_thread_count, threads())
-ICB_STATE_CALL(int64_t, icb_iterations_done, iterations())
-ICB_STATE_CALL(void, icb_set_items_processed, SetItemsProcessed(n), int64_t n)
-ICB_STATE_CALL(void, icb_skip_with_error, SkipWithError(msg), const char *msg)
-ICB_STATE_CALL(void, icb_pause_timing, PauseTiming())
-ICB_STATE_CALL(void, icb_resume_timing, ResumeTiming())
-ICB_STATE_CALL(void, icb_set_label, SetLabel(label), const char *label)
-
-void icb_counter_set(icb_state *st, const char *name, double value, unsigned flags) noexcept
-{
-	// Through int: Flags holds ints (kInvert is INT_MIN), and bit 31 set in an
-	// unsigned is above INT_MAX.
-	or_abort(__func__, [&] {
-		state_of(st).counters[name] = Counter(value, static_cast<Counter::Flags>(static_cast<int>(flags)));
-	});
 }
 
 } // extern "C"

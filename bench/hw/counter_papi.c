@@ -55,29 +55,23 @@ static const char *papi_error(int rc)
 	return buf;
 }
 
-/* This thread's error; returns -1, for `return set_fail(...)`. */
-__attribute__((format(printf, 1, 2)))
-static int set_fail(const char *fmt, ...)
+/* fmt into buf, after what it holds when append, as much as fits; returns -1,
+ * for `return set_fail(...)`. */
+__attribute__((format(printf, 4, 5)))
+static int buf_put(char *buf, size_t len, int append, const char *fmt, ...)
 {
+	size_t at = append ? strlen(buf) : 0;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(set_err, sizeof(set_err), fmt, ap);
+	vsnprintf(buf + at, len - at, fmt, ap);
 	va_end(ap);
 	return -1;
 }
 
-/* Append to the note, as much as fits. */
-__attribute__((format(printf, 1, 2)))
-static void note_add(const char *fmt, ...)
-{
-	size_t len = strlen(counters_note);
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(counters_note + len, sizeof(counters_note) - len, fmt, ap);
-	va_end(ap);
-}
+/* This thread's error; appended to the note. */
+#define set_fail(...) buf_put(set_err, sizeof(set_err), 0, __VA_ARGS__)
+#define note_add(...) buf_put(counters_note, sizeof(counters_note), 1, __VA_ARGS__)
 
 /* Whether counter c's event is in the choice's set pass. */
 static int in_pass(int c, int pass)
@@ -136,16 +130,14 @@ static int cpuid_fixed_counters(void)
 
 /* The "none" note: what failed, PAPI's error text, and perf_event_paranoid, which
  * explains most "permission denied" answers. Returns -1, for the caller to return. */
-__attribute__((format(printf, 2, 3)))
-static int note_none(int papi_rc, const char *fmt, ...)
+#define note_none(papi_rc, ...) \
+	(buf_put(counters_note, sizeof(counters_note), 0, __VA_ARGS__), note_why(papi_rc))
+
+static int note_why(int papi_rc)
 {
 	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
 	int par;
-	va_list ap;
 
-	va_start(ap, fmt);
-	vsnprintf(counters_note, sizeof(counters_note), fmt, ap);
-	va_end(ap);
 	if (papi_rc < 0)
 		note_add(": %s", papi_error(papi_rc));
 	if (f && fscanf(f, "%d", &par) == 1)
