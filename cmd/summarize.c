@@ -91,13 +91,34 @@ enum {
 	IC_OUT_COUNT
 };
 
-/* Each output and its writer; those without one are written by ic_write_all
- * (the merged JSON, and the charts' data, several files at once). */
+/* benchmark.json: all files' benchmarks in order under the first file's
+ * context, in Google Benchmark's own layout (tools/compare.py reads it);
+ * load.c offset family_index per file so that families stay distinct. */
+static int ic_merged_write(FILE *f, const struct ic_analysis *an)
+{
+	const struct ic_results *res = an->res;
+	json_t *merged = json_pack("{s:o,s:[]}", "context", res->nfiles && res->files[0]->context ?
+				   json_deep_copy(res->files[0]->context) : json_object(), "benchmarks");
+	json_t *all = json_object_get(merged, "benchmarks"), *entry;
+	size_t idx;
+	int rc = !merged;
+
+	for (size_t i = 0; !rc && i < res->nfiles; i++)
+		json_array_foreach(json_object_get(res->files[i]->doc, "benchmarks"), idx, entry)
+			if ((rc = json_array_append(all, entry)))
+				break;
+	rc = rc || json_dumpf(merged, f, JSON_INDENT(2)) || fputc('\n', f) == EOF;
+	json_decref(merged);
+	return rc ? -1 : 0;
+}
+
+/* Each output and its writer; those without one, the charts' data, are
+ * written by ic_chart_data_write, several files at once. */
 static const struct {
 	const char *name;
 	int (*write)(FILE *f, const struct ic_analysis *an);
 } outputs[IC_OUT_COUNT] = {
-	[IC_OUT_JSON] = { "benchmark.json" },
+	[IC_OUT_JSON] = { "benchmark.json", ic_merged_write },
 	[IC_OUT_POINTS] = { "points.csv", ic_tables_points_write },
 	[IC_OUT_RATIOS] = { "ratios.csv", ic_tables_ratios_write },
 	[IC_OUT_CROSSOVER] = { "crossover.csv", ic_tables_crossover_write },
@@ -122,25 +143,6 @@ static void ic_out_discard(struct ic_atomic_file *outs, size_t n)
 		ic_atomic_abort(&outs[i]);
 }
 
-/* All files' benchmarks in order under the first file's context, in
- * Google Benchmark's own layout (tools/compare.py reads it); load.c offset
- * family_index per file so that families stay distinct. */
-static json_t *ic_merged(const struct ic_results *res)
-{
-	json_t *merged = json_pack("{s:o,s:[]}", "context", res->nfiles && res->files[0]->context ?
-				   json_deep_copy(res->files[0]->context) : json_object(), "benchmarks");
-	json_t *all = json_object_get(merged, "benchmarks"), *entry;
-	size_t idx;
-
-	for (size_t i = 0; merged && i < res->nfiles; i++)
-		json_array_foreach(json_object_get(res->files[i]->doc, "benchmarks"), idx, entry)
-			if (json_array_append(all, entry)) {
-				json_decref(merged);
-				return NULL;
-			}
-	return merged;
-}
-
 static int ic_write_all(const struct ic_analysis *an, const char *dir)
 {
 	struct ic_atomic_file outs[IC_OUT_COUNT];
@@ -148,7 +150,6 @@ static int ic_write_all(const struct ic_analysis *an, const char *dir)
 	char plots[PATH_MAX], path[PATH_MAX];
 	struct ic_chart_files cf;
 	const char *what = "write";
-	json_t *merged;
 
 	memset(outs, 0, sizeof(outs));   /* unopened entries: nothing to discard */
 	snprintf(plots, sizeof(plots), "%s/plots", dir);
@@ -164,30 +165,24 @@ static int ic_write_all(const struct ic_analysis *an, const char *dir)
 		ic_out_discard(outs, n);
 		return 1;
 	}
-	merged = ic_merged(an->res);
 	cf = (struct ic_chart_files){ outs[IC_OUT_GP].f, outs[IC_OUT_TIME].f, outs[IC_OUT_L1I].f,
 				      outs[IC_OUT_RATIO_DAT].f, outs[IC_OUT_ATTR_DAT].f,
 				      outs[IC_OUT_PROCESS_DAT].f, outs[IC_OUT_TIMELINE_DAT].f };
 	for (size_t i = 0; i < n; i++)
 		if (outputs[i].write && outputs[i].write(outs[i].f, an))
 			goto fail;
-	if (!merged || json_dumpf(merged, outs[IC_OUT_JSON].f, JSON_INDENT(2)) ||
-	    fputc('\n', outs[IC_OUT_JSON].f) == EOF || ic_chart_data_write(&cf, an))
+	if (ic_chart_data_write(&cf, an))
 		goto fail;
-	what = "sync";
-	for (size_t i = 0; i < n; i++)
-		if (ic_atomic_finish(&outs[i]))
-			goto fail;
-	/* Everything is on disk; only now replace the old results. */
-	what = "rename";
-	for (size_t i = 0; i < n; i++)
-		if (ic_atomic_rename(&outs[i]))
-			goto fail;
-	json_decref(merged);
+	/* Everything on disk first; only then replace the old results. */
+	for (int pass = 0; pass < 2; pass++) {
+		what = pass ? "rename" : "sync";
+		for (size_t i = 0; i < n; i++)
+			if (pass ? ic_atomic_rename(&outs[i]) : ic_atomic_finish(&outs[i]))
+				goto fail;
+	}
 	return 0;
 fail:
 	fprintf(stderr, "%s: cannot %s the results in %s: %s\n", ic_prog, what, dir, strerror(errno));
-	json_decref(merged);
 	ic_out_discard(outs, n);
 	return 1;
 }
