@@ -232,21 +232,6 @@ static const char *sum_beside(const char *name)
 	return path;
 }
 
-/* The last line of path that is not blank ("" when none). */
-static const char *sum_last_line(const char *path, char *buf, size_t cap)
-{
-	char line[4096];
-	FILE *f = fopen(path, "r");
-
-	*buf = '\0';
-	while (f && fgets(line, sizeof(line), f))
-		if (line[strspn(line, " \t\n")])
-			snprintf(buf, cap, "%.*s", (int)strcspn(line, "\n"), line);
-	if (f)
-		fclose(f);
-	return buf;
-}
-
 /* A new report of run in d (d/.report.XXXXXX) with its charts when charts
  * is set, to be swapped in with the others (sum_swap). A failed chart
  * leaves the report without charts, never with the old ones. */
@@ -371,8 +356,8 @@ static int sum_agreement(const char *dir, long k)
 	/* a program beside this one, its output in log */
 	if (ic_spawn_logged(sum_beside(argv[0]), argv, environ, log, &status) || !WIFEXITED(status) ||
 	    WEXITSTATUS(status)) {
-		SUM_SAY("the agreement of the repeats failed: %s\n", *sum_last_line(log, last, sizeof(last)) ?
-			last : SUM_AGREE " did not start");
+		SUM_SAY("the agreement of the repeats failed: %s\n",
+			*ic_log_last(log, " \t", NULL, last, sizeof(last)) ? last : SUM_AGREE " did not start");
 		goto out;
 	}
 	for (size_t i = 0; i < sizeof(files) / sizeof(*files); i++) {
@@ -384,7 +369,7 @@ static int sum_agreement(const char *dir, long k)
 		}
 	}
 	snprintf(to, sizeof(to), "%s/repeat.md", dir);
-	rc = !*sum_last_line(to, last, sizeof(last));
+	rc = !*ic_log_last(to, " \t", NULL, last, sizeof(last));
 	if (rc)
 		SUM_SAY("the agreement of the repeats wrote no %s\n", to);
 	else

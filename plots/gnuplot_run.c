@@ -47,24 +47,23 @@ static char **gnuplot_env(void)
 	return env;
 }
 
-/* The log's lines that are not blank: the last into last, and each on
- * stderr when pass is set. */
-static void gnuplot_log(const char *log, int pass, char *last, size_t cap)
+const char *ic_log_last(const char *path, const char *skip, const char *pass, char *buf, size_t cap)
 {
-	char line[1024];
-	FILE *f = fopen(log, "r");
+	char line[4096];
+	FILE *f = fopen(path, "r");
 
-	snprintf(last, cap, "no message");
+	*buf = '\0';
 	while (f && fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = '\0';
-		if (!line[strspn(line, " \t^")])
+		if (!line[strspn(line, skip)])
 			continue;
-		snprintf(last, cap, "%s", line);
+		snprintf(buf, cap, "%s", line);
 		if (pass)
-			fprintf(stderr, "gnuplot: %s\n", line);
+			fprintf(stderr, "%s%s\n", pass, line);
 	}
 	if (f)
 		fclose(f);
+	return buf;
 }
 
 int ic_spawn_logged(const char *file, char *const argv[], char *const env[], const char *log,
@@ -109,7 +108,8 @@ static int gnuplot_run(const char *vars, const char *script, const char *log, ch
 		return -1;
 	}
 	rc = WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
-	gnuplot_log(log, rc == 0, err, errlen);
+	if (!*ic_log_last(log, " \t^", rc ? NULL : "gnuplot: ", err, errlen))
+		snprintf(err, errlen, "no message");
 	unlink(log);
 	return rc;
 }
