@@ -1,13 +1,7 @@
-/* summarize: Google Benchmark JSON from sites_bench -> merged JSON, CSV
- * tables, summary.md and the charts' data; with --run and no --out, the
- * whole report of a run in place (the sweep's and ./run.sh report's): the
- * charts drawn (plots/), the repeats' agreement (runs agree beside
- * this one), the calibration's tables, and the closing lines on stdout.
- *
- * Every output is written to a temporary file in its directory, synced and
- * renamed into place, so a reader never sees half a file; a run's report
- * is a new directory swapped in whole; on bad input nothing is written.
- */
+/* summarize: what ic_usage says. Every output is written to a temporary
+ * file in its directory, synced and renamed into place, so a reader never
+ * sees half a file; a run's report is a new directory swapped in whole; on
+ * bad input nothing is written. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>

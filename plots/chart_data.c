@@ -1,4 +1,5 @@
 /* The .dat files and data.gp of DIR/plots/; see chart_data.h. */
+#define _GNU_SOURCE
 #include "chart_data.h"
 
 #include <limits.h>
@@ -37,30 +38,30 @@ static int form_rank(const struct ic_analysis *an, const char *f)
 	return !strcmp(f, an->opts.compare) ? 0 : !strcmp(f, an->opts.baseline) ? 1 : 2;
 }
 
+static int form_cmp(const void *a, const void *b, void *an)
+{
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+	int d = form_rank(an, x) - form_rank(an, y);
+
+	return d ? d : strcmp(x, y);
+}
+
 /* The forms in drawing order (and colour): compare, baseline, then the
  * rest by name. */
 static size_t chart_forms(const struct ic_analysis *an, const char **forms)
 {
-	const struct ic_results *res = an->res;
 	size_t n = 0;
 
-	for (size_t i = 0; i < res->npoints; i++) {
-		const char *f = res->points[i]->form;
+	for (size_t i = 0; i < an->res->npoints; i++) {
+		const char *f = an->res->points[i]->form;
 		size_t j = 0;
 
 		while (j < n && strcmp(forms[j], f))
 			j++;
-		if (j < n)
-			continue;
-		for (j = n++; j > 0; j--) {
-			int d = form_rank(an, f) - form_rank(an, forms[j - 1]);
-
-			if (d > 0 || (!d && strcmp(f, forms[j - 1]) > 0))
-				break;
-			forms[j] = forms[j - 1];
-		}
-		forms[j] = f;
+		if (j == n)
+			forms[n++] = f;
 	}
+	qsort_r(forms, n, sizeof(*forms), form_cmp, (void *)an);
 	return n;
 }
 
