@@ -1,7 +1,4 @@
-/* draw: the charts of a sweep's or a watch's report, DIR/plots/CHART.png and
- * .svg, from the data summarize --out DIR (or watch_report) wrote there;
- * plots/ draws them (gnuplot_run.h).
- */
+/* draw: what dr_usage says; plots/ draws (gnuplot_run.h). */
 #include <stdio.h>
 #include <unistd.h>
 

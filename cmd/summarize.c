@@ -1,22 +1,14 @@
-/* summarize: Google Benchmark JSON from sites_bench -> merged JSON, CSV
- * tables, summary.md and the charts' data; with --run and no --out, the
- * whole report of a run in place (the sweep's and ./run.sh report's): the
- * charts drawn (plots/), the repeats' agreement (runs agree beside
- * this one), the calibration's tables, and the closing lines on stdout.
- *
- * Every output is written to a temporary file in its directory, synced and
- * renamed into place, so a reader never sees half a file; a run's report
- * is a new directory swapped in whole; on bad input nothing is written.
- */
+/* summarize: what ic_usage says. Every output is written to a temporary
+ * file in its directory, synced and renamed into place, so a reader never
+ * sees half a file; a run's report is a new directory swapped in whole; on
+ * bad input nothing is written. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <ftw.h>
 #include <glob.h>
 #include <libgen.h>
 #include <limits.h>
-#include <spawn.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,11 +19,13 @@
 #include "analysis.h"
 #include "atomic_file.h"
 #include "chart_data.h"
+#include "format.h"
 #include "gnuplot_run.h"
 #include "kit.h"
 #include "load.h"
 #include "report.h"
 #include "run.h"
+#include "run_conf.h"
 
 static const char ic_usage[] =
 	"usage: summarize [options] --out DIR FILE.json...\n"
@@ -91,13 +85,34 @@ enum {
 	IC_OUT_COUNT
 };
 
-/* Each output and its writer; those without one are written by ic_write_all
- * (the merged JSON, and the charts' data, several files at once). */
+/* benchmark.json: all files' benchmarks in order under the first file's
+ * context, in Google Benchmark's own layout (tools/compare.py reads it);
+ * load.c offset family_index per file so that families stay distinct. */
+static int ic_merged_write(FILE *f, const struct ic_analysis *an)
+{
+	const struct ic_results *res = an->res;
+	json_t *merged = json_pack("{s:o,s:[]}", "context", res->nfiles && res->files[0]->context ?
+				   json_deep_copy(res->files[0]->context) : json_object(), "benchmarks");
+	json_t *all = json_object_get(merged, "benchmarks"), *entry;
+	size_t idx;
+	int rc = !merged;
+
+	for (size_t i = 0; !rc && i < res->nfiles; i++)
+		json_array_foreach(json_object_get(res->files[i]->doc, "benchmarks"), idx, entry)
+			if ((rc = json_array_append(all, entry)))
+				break;
+	rc = rc || json_dumpf(merged, f, JSON_INDENT(2)) || fputc('\n', f) == EOF;
+	json_decref(merged);
+	return rc ? -1 : 0;
+}
+
+/* Each output and its writer; those without one, the charts' data, are
+ * written by ic_chart_data_write, several files at once. */
 static const struct {
 	const char *name;
 	int (*write)(FILE *f, const struct ic_analysis *an);
 } outputs[IC_OUT_COUNT] = {
-	[IC_OUT_JSON] = { "benchmark.json" },
+	[IC_OUT_JSON] = { "benchmark.json", ic_merged_write },
 	[IC_OUT_POINTS] = { "points.csv", ic_tables_points_write },
 	[IC_OUT_RATIOS] = { "ratios.csv", ic_tables_ratios_write },
 	[IC_OUT_CROSSOVER] = { "crossover.csv", ic_tables_crossover_write },
@@ -122,25 +137,6 @@ static void ic_out_discard(struct ic_atomic_file *outs, size_t n)
 		ic_atomic_abort(&outs[i]);
 }
 
-/* All files' benchmarks in order under the first file's context, in
- * Google Benchmark's own layout (tools/compare.py reads it); load.c offset
- * family_index per file so that families stay distinct. */
-static json_t *ic_merged(const struct ic_results *res)
-{
-	json_t *merged = json_pack("{s:o,s:[]}", "context", res->nfiles && res->files[0]->context ?
-				   json_deep_copy(res->files[0]->context) : json_object(), "benchmarks");
-	json_t *all = json_object_get(merged, "benchmarks"), *entry;
-	size_t idx;
-
-	for (size_t i = 0; merged && i < res->nfiles; i++)
-		json_array_foreach(json_object_get(res->files[i]->doc, "benchmarks"), idx, entry)
-			if (json_array_append(all, entry)) {
-				json_decref(merged);
-				return NULL;
-			}
-	return merged;
-}
-
 static int ic_write_all(const struct ic_analysis *an, const char *dir)
 {
 	struct ic_atomic_file outs[IC_OUT_COUNT];
@@ -148,7 +144,6 @@ static int ic_write_all(const struct ic_analysis *an, const char *dir)
 	char plots[PATH_MAX], path[PATH_MAX];
 	struct ic_chart_files cf;
 	const char *what = "write";
-	json_t *merged;
 
 	memset(outs, 0, sizeof(outs));   /* unopened entries: nothing to discard */
 	snprintf(plots, sizeof(plots), "%s/plots", dir);
@@ -164,30 +159,24 @@ static int ic_write_all(const struct ic_analysis *an, const char *dir)
 		ic_out_discard(outs, n);
 		return 1;
 	}
-	merged = ic_merged(an->res);
 	cf = (struct ic_chart_files){ outs[IC_OUT_GP].f, outs[IC_OUT_TIME].f, outs[IC_OUT_L1I].f,
 				      outs[IC_OUT_RATIO_DAT].f, outs[IC_OUT_ATTR_DAT].f,
 				      outs[IC_OUT_PROCESS_DAT].f, outs[IC_OUT_TIMELINE_DAT].f };
 	for (size_t i = 0; i < n; i++)
 		if (outputs[i].write && outputs[i].write(outs[i].f, an))
 			goto fail;
-	if (!merged || json_dumpf(merged, outs[IC_OUT_JSON].f, JSON_INDENT(2)) ||
-	    fputc('\n', outs[IC_OUT_JSON].f) == EOF || ic_chart_data_write(&cf, an))
+	if (ic_chart_data_write(&cf, an))
 		goto fail;
-	what = "sync";
-	for (size_t i = 0; i < n; i++)
-		if (ic_atomic_finish(&outs[i]))
-			goto fail;
-	/* Everything is on disk; only now replace the old results. */
-	what = "rename";
-	for (size_t i = 0; i < n; i++)
-		if (ic_atomic_rename(&outs[i]))
-			goto fail;
-	json_decref(merged);
+	/* Everything on disk first; only then replace the old results. */
+	for (int pass = 0; pass < 2; pass++) {
+		what = pass ? "rename" : "sync";
+		for (size_t i = 0; i < n; i++)
+			if (pass ? ic_atomic_rename(&outs[i]) : ic_atomic_finish(&outs[i]))
+				goto fail;
+	}
 	return 0;
 fail:
 	fprintf(stderr, "%s: cannot %s the results in %s: %s\n", ic_prog, what, dir, strerror(errno));
-	json_decref(merged);
 	ic_out_discard(outs, n);
 	return 1;
 }
@@ -209,6 +198,8 @@ static struct sum_new {
 static size_t sum_nnew, sum_nswapped;
 static int sum_no_gnuplot;
 
+/* The terminal's lines, said and plain text alike. */
+#define IC_PLAIN_PREFIX "inlinecost: "
 #define SUM_SAY(...) fprintf(stderr, IC_PLAIN_PREFIX __VA_ARGS__)
 
 static int sum_rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
@@ -233,40 +224,6 @@ static const char *sum_beside(const char *name)
 	slash = strrchr(path, '/');
 	snprintf(slash ? slash + 1 : path, sizeof(path) - (size_t)(slash ? slash + 1 - path : 0), "%s", name);
 	return path;
-}
-
-/* argv[0], a program beside this one, run with its output in log: its
- * exit status, or -1 when it could not start. */
-static int sum_spawn(char **argv, const char *log)
-{
-	posix_spawn_file_actions_t fa;
-	int status = -1;
-	pid_t pid;
-
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	posix_spawn_file_actions_adddup2(&fa, 1, 2);
-	if (posix_spawn(&pid, sum_beside(argv[0]), &fa, NULL, argv, environ) == 0)
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
-	posix_spawn_file_actions_destroy(&fa);
-	return status == -1 ? -1 : WIFEXITED(status) ? WEXITSTATUS(status) : 1;
-}
-
-/* The last line of path that is not blank ("" when none). */
-static const char *sum_last_line(const char *path, char *buf, size_t cap)
-{
-	char line[4096];
-	FILE *f = fopen(path, "r");
-
-	*buf = '\0';
-	while (f && fgets(line, sizeof(line), f))
-		if (line[strspn(line, " \t\n")])
-			snprintf(buf, cap, "%.*s", (int)strcspn(line, "\n"), line);
-	if (f)
-		fclose(f);
-	return buf;
 }
 
 /* A new report of run in d (d/.report.XXXXXX) with its charts when charts
@@ -376,7 +333,7 @@ static int sum_agreement(const char *dir, long k)
 	char tmp[PATH_MAX], out[PATH_MAX + 8], log[PATH_MAX + 8], from[PATH_MAX + 32],
 		to[PATH_MAX + 32], last[1024];
 	char **argv = ic_xalloc(calloc((size_t)k + 5, sizeof(*argv)));
-	int rc = 1;
+	int rc = 1, status;
 
 	snprintf(tmp, sizeof(tmp), "%s/.repeat.XXXXXX", dir);
 	if (!mkdtemp(tmp)) {
@@ -390,9 +347,11 @@ static int sum_agreement(const char *dir, long k)
 	for (long r = 1; r <= k; r++)
 		if (asprintf(&argv[3 + r], "%s/repeat%ld", dir, r) < 0)
 			ic_xalloc(NULL);
-	if (sum_spawn(argv, log)) {
-		SUM_SAY("the agreement of the repeats failed: %s\n", *sum_last_line(log, last, sizeof(last)) ?
-			last : SUM_AGREE " did not start");
+	/* a program beside this one, its output in log */
+	if (ic_spawn_logged(sum_beside(argv[0]), argv, environ, log, &status) || !WIFEXITED(status) ||
+	    WEXITSTATUS(status)) {
+		SUM_SAY("the agreement of the repeats failed: %s\n",
+			*ic_log_last(log, " \t", NULL, last, sizeof(last)) ? last : SUM_AGREE " did not start");
 		goto out;
 	}
 	for (size_t i = 0; i < sizeof(files) / sizeof(*files); i++) {
@@ -404,7 +363,7 @@ static int sum_agreement(const char *dir, long k)
 		}
 	}
 	snprintf(to, sizeof(to), "%s/repeat.md", dir);
-	rc = !*sum_last_line(to, last, sizeof(last));
+	rc = !*ic_log_last(to, " \t", NULL, last, sizeof(last));
 	if (rc)
 		SUM_SAY("the agreement of the repeats wrote no %s\n", to);
 	else
@@ -415,6 +374,276 @@ out:
 		free(argv[3 + r]);
 	free(argv);
 	return rc;
+}
+
+/* ---- the terminal's plain text ------------------------------------------ */
+
+/* Markdown as plain lines for the terminal, each under IC_PLAIN_PREFIX:
+ * links and images as their text, no emphasis, code or heading marks, no
+ * blank lines, wrapped at 100 bytes (a bullet's continuation under its
+ * text). Widths are in bytes, as run.sh's C locale counted them. */
+#define PLAIN_WIDTH 100
+
+/* One line of ic_plain_text: links and images first, then the marks;
+ * wrapped at a space. */
+static void plain_line(FILE *out, const char *s, size_t n)
+{
+	char *a = malloc(n + 1), *p;
+	size_t len = 0, k = 0, ind = 0, c;
+
+	if (!a)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		const char *open = s + i + (s[i] == '!' && i + 1 < n && s[i + 1] == '[');
+		const char *close = *open == '[' ? memchr(open, ']', (size_t)(s + n - open)) : NULL;
+		const char *target = close && close + 1 < s + n && close[1] == '(' ?
+			memchr(close, ')', (size_t)(s + n - close)) : NULL;
+
+		if (target) {
+			memcpy(a + len, open + 1, (size_t)(close - open - 1));
+			len += (size_t)(close - open - 1);
+			i = (size_t)(target - s);
+		} else {
+			a[len++] = s[i];
+		}
+	}
+	for (size_t i = 0; i < len; i++)
+		if (a[i] == '*' && i + 1 < len && a[i + 1] == '*')
+			i++;
+		else if (a[i] != '`')
+			a[k++] = a[i];
+	a[k] = '\0';
+	p = a;
+	if (*p == '#' && p[strspn(p, "#")] == ' ')
+		p += strspn(p, "#") + strspn(p + strspn(p, "#"), " ");
+	if (p[strspn(p, " \t\r\f\v")]) {
+		if (!strncmp(p + strspn(p, " "), "- ", 2))
+			ind = strspn(p, " ") + 2;
+		while (strlen(p) > PLAIN_WIDTH) {
+			for (c = PLAIN_WIDTH - 1; c > ind && p[c] != ' '; c--)
+				;
+			if (c <= ind)
+				c = PLAIN_WIDTH - 1;
+			fprintf(out, IC_PLAIN_PREFIX "%.*s\n", (int)c, p);
+			/* the byte at c (the space) goes; the rest under the indent */
+			p += c + 1 - ind;
+			memset(p, ' ', ind);
+		}
+		fprintf(out, IC_PLAIN_PREFIX "%s\n", p);
+	}
+	free(a);
+}
+
+static void ic_plain_text(FILE *out, const char *md)
+{
+	for (const char *nl; *md; md = *nl ? nl + 1 : nl) {
+		nl = md + strcspn(md, "\n");
+		plain_line(out, md, (size_t)(nl - md));
+	}
+}
+
+/* The closing lines of a run: summary.md's smoke mark (from its title)
+ * and its first section, as ic_plain_text writes them. */
+static void ic_plain_closing(FILE *out, const char *md)
+{
+	static const char smoke[] = " — smoke test";
+	const char *nl = md + strcspn(md, "\n"), *mark = NULL;
+	int sections = 0;
+
+	for (const char *at = md; (at = memmem(at, (size_t)(nl - at), smoke, strlen(smoke))); at++)
+		mark = at;
+	if (mark) {
+		char *line;
+
+		if (asprintf(&line, "Smoke test%.*s", (int)(nl - mark - strlen(smoke)),
+			     mark + strlen(smoke)) >= 0) {
+			plain_line(out, line, strlen(line));
+			free(line);
+		}
+	}
+	/* the first section: from its heading to the next */
+	for (const char *s = md; *s; s = *nl ? nl + 1 : nl) {
+		nl = s + strcspn(s, "\n");
+		sections += !strncmp(s, "## ", 3);
+		if (sections == 1)
+			plain_line(out, s, (size_t)(nl - s));
+	}
+}
+
+/* ---- --calibrate ----------------------------------------------------------- */
+
+/* The coverage over the trials: how often the 95% interval holds the
+ * planted ratio 1 + F of a copy of the baseline with a planted extra cost
+ * F (form <baseline>_plant<100 F>), how often it excludes 1 (for F = 0: a
+ * false positive). From run.conf: the planted fractions, trials, baseline
+ * and design; over the trials' analyses per fraction the rows of
+ * calibration_trials.csv and the sums of calibration.md. */
+#define IC_CALIBRATION_PLANTS_MAX 16
+struct ic_calibration {
+	struct ic_calibration_plant {
+		double f;
+		char form[96];
+		/* Over the trials: rows, and those whose interval holds 1 + f, whose
+		 * band excludes 1; sums of what the table holds, and how many had it. */
+		size_t n, holds, excludes, nratio, nwidth;
+		double sum_ratio, sum_width;
+	} plant[IC_CALIBRATION_PLANTS_MAX];
+	size_t nplants, ntrials;
+	char baseline[64];
+	char design[256];   /* each trial's, from run.conf */
+	char series[512];   /* the first trial's series, for calibration.md */
+};
+
+/* "0,0.01,0.03": each a fraction in [0, 10), the forms named by 100 F. */
+static int cal_plants(struct ic_calibration *c, const char *list)
+{
+	char *copy = strdup(list), *save = NULL, *end;
+	int rc = 0;
+
+	if (!copy)
+		return -1;
+	for (char *w = strtok_r(copy, ",", &save); w && !rc; w = strtok_r(NULL, ",", &save)) {
+		struct ic_calibration_plant *p = &c->plant[c->nplants];
+
+		if (c->nplants == IC_CALIBRATION_PLANTS_MAX) {
+			rc = -1;
+			break;
+		}
+		errno = 0;
+		p->f = strtod(w, &end);
+		if (errno || *end || end == w || !(p->f >= 0.0 && p->f < 10.0))
+			rc = -1;
+		else
+			snprintf(p->form, sizeof(p->form), "%s_plant%g", c->baseline, 100.0 * p->f);
+		c->nplants++;
+	}
+	free(copy);
+	return rc || !c->nplants ? -1 : 0;
+}
+
+/* From run.conf (conf, read from path); -1 with one line in err when it is
+ * no --calibrate run's. */
+static int ic_calibration_settings(struct ic_calibration *c, const struct ic_settings *conf,
+				   const char *path, char *err, size_t errlen)
+{
+	const char *v = ic_settings_get(conf, "baseline");
+	char *end;
+
+	memset(c, 0, sizeof(*c));
+	snprintf(c->baseline, sizeof(c->baseline), "%s", *v ? v : ic_analysis_defaults.baseline);
+	if (cal_plants(c, ic_settings_get(conf, "plant")))
+		return ic_fail(err, errlen, "%s: plant='%s' is not a list of fractions like 0,0.01,0.03 "
+			       "(not a --calibrate run?)", path, ic_settings_get(conf, "plant"));
+	v = ic_settings_get(conf, "trials");
+	c->ntrials = strtoul(v, &end, 10);
+	if (*v < '0' || *v > '9' || *end || c->ntrials < 1 || c->ntrials > 1000)
+		return ic_fail(err, errlen, "%s: trials='%s' is not a whole number 1..1000", path, v);
+	/* "" (no design said) where the run does not record one */
+	if (*ic_settings_get(conf, "layouts_random") && *ic_settings_get(conf, "processes") &&
+	    *ic_settings_get(conf, "reps") && *ic_settings_get(conf, "min_time"))
+		snprintf(c->design, sizeof(c->design), "%s variants x %s processes x %s reps of %s s",
+			 ic_settings_get(conf, "layouts_random"), ic_settings_get(conf, "processes"),
+			 ic_settings_get(conf, "reps"), ic_settings_get(conf, "min_time"));
+	return 0;
+}
+
+/* A number as calibration.csv writes it after a comma (%.6f, empty when
+ * not measured), and its value as written: calibration.md's means are of
+ * the table. */
+static double cal_cell(FILE *f, double x)
+{
+	char buf[64] = "";
+
+	if (isfinite(x))
+		snprintf(buf, sizeof(buf), "%.6f", x);
+	fprintf(f, ",%s", buf);
+	return isfinite(x) ? strtod(buf, NULL) : NAN;
+}
+
+/* "N = 256, 1 thread, private queue" for each series of the first trial,
+ * joined by " and ". */
+static void cal_series(struct ic_calibration *c, const struct ic_analysis *an)
+{
+	size_t len = 0, cap = sizeof(c->series);
+
+	for (size_t s = 0; s < an->nseries; s++) {
+		const struct ic_group *g = &an->series[s].group;
+		char title[512];
+
+		ic_fmt_add(c->series, cap, &len, "%sN = ", s ? " and " : "");
+		for (size_t i = 0; i < g->nratios; i++)
+			ic_fmt_add(c->series, cap, &len, "%s%lu", i ? ", " : "", g->ratios[i].sites);
+		ic_fmt_add(c->series, cap, &len, ", %s", ic_fmt_series(title, sizeof(title), an, g));
+	}
+}
+
+/* The analysis of trial t (0..) with plant k: its rows into csv (the
+ * header before the first), its counts into c. */
+static void ic_calibration_add(struct ic_calibration *c, FILE *csv, size_t t, size_t k,
+			       const struct ic_analysis *an)
+{
+	struct ic_calibration_plant *p = &c->plant[k];
+
+	if (t == 0 && k == 0) {
+		fputs("trial,planted,ratio,ratio_ci_lo,ratio_ci_hi,excludes_1,contains_planted\n", csv);
+		cal_series(c, an);
+	}
+	for (size_t s = 0; s < an->nseries; s++) {
+		const struct ic_group *g = &an->series[s].group;
+
+		for (size_t i = 0; i < g->nratios; i++) {
+			const struct ic_ratio *r = &g->ratios[i];
+			double ratio, lo, hi;
+
+			fprintf(csv, "%zu,%g", t + 1, p->f);
+			ratio = cal_cell(csv, r->ratio);
+			lo = cal_cell(csv, r->lo);
+			hi = cal_cell(csv, r->hi);
+			fprintf(csv, ",%d,%d\n", ic_ratio_resolved(r), ic_ratio_holds(r, 1.0 + p->f));
+			p->n++;
+			p->holds += ic_ratio_holds(r, 1.0 + p->f);
+			p->excludes += ic_ratio_resolved(r);
+			if (isfinite(ratio)) {
+				p->sum_ratio += ratio;
+				p->nratio++;
+			}
+			if (isfinite(lo) && isfinite(hi)) {
+				p->sum_width += hi - lo;
+				p->nwidth++;
+			}
+		}
+	}
+}
+
+/* A mean to four places, "—" when nothing was measured. */
+static void cal_mean(FILE *md, double sum, size_t n)
+{
+	fprintf(md, n ? " %.4f |" : " — |", sum / (double)n);
+}
+
+/* calibration.md; seconds (-1: not said) the calibration's time. */
+static void ic_calibration_markdown(FILE *md, const struct ic_calibration *c, long seconds)
+{
+	fputs("# Calibration: coverage of the 95% interval\n\n", md);
+	fprintf(md, "%zu trials at %s", c->ntrials, *c->series ? c->series : "no series");
+	if (*c->design)
+		fprintf(md, "; each trial %s", c->design);
+	if (seconds >= 0)
+		fprintf(md, "; %ld s in all", seconds);
+	fputs(".\n\n| planted | trials | mean ratio | mean width | holds the planted ratio | excludes 1 |\n"
+	      "|---:|---:|---:|---:|---:|---:|\n", md);
+	for (size_t k = 0; k < c->nplants; k++) {
+		const struct ic_calibration_plant *p = &c->plant[k];
+
+		if (!p->n)
+			continue;
+		fprintf(md, "| %g%% | %zu |", p->f * 100, p->n);
+		cal_mean(md, p->sum_ratio, p->nratio);
+		cal_mean(md, p->sum_width, p->nwidth);
+		fprintf(md, " %zu (%.0f%%) | %zu (%.0f%%)%s |\n", p->holds,
+			100.0 * (double)p->holds / (double)p->n, p->excludes,
+			100.0 * (double)p->excludes / (double)p->n, p->f == 0 ? " false positives" : "");
+	}
 }
 
 /* A --calibrate run: each trial's report per planted copy (no charts: only

@@ -1,4 +1,5 @@
 /* The .dat files and data.gp of DIR/plots/; see chart_data.h. */
+#define _GNU_SOURCE
 #include "chart_data.h"
 
 #include <limits.h>
@@ -37,30 +38,30 @@ static int form_rank(const struct ic_analysis *an, const char *f)
 	return !strcmp(f, an->opts.compare) ? 0 : !strcmp(f, an->opts.baseline) ? 1 : 2;
 }
 
+static int form_cmp(const void *a, const void *b, void *an)
+{
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+	int d = form_rank(an, x) - form_rank(an, y);
+
+	return d ? d : strcmp(x, y);
+}
+
 /* The forms in drawing order (and colour): compare, baseline, then the
  * rest by name. */
 static size_t chart_forms(const struct ic_analysis *an, const char **forms)
 {
-	const struct ic_results *res = an->res;
 	size_t n = 0;
 
-	for (size_t i = 0; i < res->npoints; i++) {
-		const char *f = res->points[i]->form;
+	for (size_t i = 0; i < an->res->npoints; i++) {
+		const char *f = an->res->points[i]->form;
 		size_t j = 0;
 
 		while (j < n && strcmp(forms[j], f))
 			j++;
-		if (j < n)
-			continue;
-		for (j = n++; j > 0; j--) {
-			int d = form_rank(an, f) - form_rank(an, forms[j - 1]);
-
-			if (d > 0 || (!d && strcmp(f, forms[j - 1]) > 0))
-				break;
-			forms[j] = forms[j - 1];
-		}
-		forms[j] = f;
+		if (j == n)
+			forms[n++] = f;
 	}
+	qsort_r(forms, n, sizeof(*forms), form_cmp, (void *)an);
 	return n;
 }
 
@@ -177,6 +178,15 @@ static void ratio_axis(const struct ic_series *se, struct ratio_axis *ax)
 	ax->hi = hi * pad;
 }
 
+/* name[i] = 'set ytics ("t" t, ...)' for t[0..n-1]. */
+static void ytics(FILE *gp, const char *name, size_t i, const double *t, size_t n)
+{
+	fprintf(gp, "%s[%zu] = 'set ytics (", name, i);
+	for (size_t k = 0; k < n; k++)
+		fprintf(gp, "%s\"%.3g\" %.6g", k ? ", " : "", t[k], t[k]);
+	fputs(")'\n", gp);
+}
+
 /* gnuplot's ytics for a log axis over [lo, hi]: the coarsest of a few
  * ladders of round ratios that puts at least 4 tics in view. */
 static void ratio_tics(FILE *gp, size_t p, double lo, double hi)
@@ -200,10 +210,7 @@ static void ratio_tics(FILE *gp, size_t p, double lo, double hi)
 		for (double x = ceil(lo / step[l]) * step[l]; x <= hi && n < 64; x += step[l])
 			t[n++] = x;
 	}
-	fprintf(gp, "ic_ytics[%zu] = 'set ytics (", p + 1);
-	for (size_t i = 0; i < n; i++)
-		fprintf(gp, "%s\"%.3g\" %.6g", i ? ", " : "", t[i], t[i]);
-	fputs(")'\n", gp);
+	ytics(gp, "ic_ytics", p + 1, t, n);
 }
 
 /* process.dat: every process's ratio as a dot just right of N, spread a
@@ -372,8 +379,8 @@ static const struct {
 static void attr_tics(FILE *gp, size_t s, const struct ic_attribution *a)
 {
 	static const double ladder[] = { 0.25, 0.33, 0.5, 0.67, 0.8, 1, 1.25, 1.5, 2, 3, 4, 6, 8, 12, 16 };
-	double lo = 0.95, hi = 1.05, last = 0.0, gap;
-	int any = 0;
+	double lo = 0.95, hi = 1.05, last = 0.0, gap, t[sizeof(ladder) / sizeof(*ladder)];
+	size_t n = 0;
 
 	for (size_t k = 0; k < NATTR; k++) {
 		const struct ic_line *l = &a->line[attr_line[k].kind];
@@ -388,24 +395,20 @@ static void attr_tics(FILE *gp, size_t s, const struct ic_attribution *a)
 	lo = fmax(lo, 0.25);
 	hi = fmin(hi, 16.0);
 	gap = log(hi / lo) / 12.0;
-	fprintf(gp, "ic_attr_ytics[%zu] = 'set ytics (", s);
 	/* Up from 1, then down from 1, each tic far enough from the last kept. */
 	for (int dir = 1; dir >= -1; dir -= 2) {
 		last = 1.0;
 		for (size_t i = 0; i < sizeof(ladder) / sizeof(*ladder); i++) {
-			size_t j = dir > 0 ? i : sizeof(ladder) / sizeof(*ladder) - 1 - i;
-			double t = ladder[j];
+			double x = ladder[dir > 0 ? i : sizeof(ladder) / sizeof(*ladder) - 1 - i];
 
-			if ((dir > 0 && t < 1.0) || (dir < 0 && t >= 1.0) || t < lo / 1.05 || t > hi * 1.05)
+			if ((dir > 0 && x < 1.0) || (dir < 0 && x >= 1.0) || x < lo / 1.05 || x > hi * 1.05)
 				continue;
-			if (t != 1.0 && fabs(log(t / last)) < gap)
+			if (x != 1.0 && fabs(log(x / last)) < gap)
 				continue;
-			fprintf(gp, "%s\"%.3g\" %.6g", any ? ", " : "", t, t);
-			any = 1;
-			last = t;
+			t[n++] = last = x;
 		}
 	}
-	fputs(")'\n", gp);
+	ytics(gp, "ic_attr_ytics", s, t, n);
 }
 
 /* Per series with control forms (panel s, from 1), one block per line of
@@ -485,13 +488,10 @@ int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_analysi
 	/* The L1i chart draws the series with counts; the rest are named in
 	 * its title, not drawn as panels that only say "not measured". */
 	char *l1i_panels = calloc(ng * 24 + 1, 1), *l1i_none = calloc(ng * 24 + 1, 1);
+	int rc = -1;
 
-	if (!forms || !l1i_panels || !l1i_none) {
-		free(forms);
-		free(l1i_panels);
-		free(l1i_none);
-		return -1;
-	}
+	if (!forms || !l1i_panels || !l1i_none)
+		goto out;
 	nforms = chart_forms(an, forms);
 	/* The time chart draws the compared forms alone: they come first. */
 	while (ntime < nforms && form_rank(an, forms[ntime]) < 2)
@@ -565,10 +565,11 @@ int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_analysi
 	gp_str(gp, "ic_l1i_panels", 0, l1i_panels);
 	gp_str(gp, "ic_l1i_none", 0, l1i_none);
 	attribution(gp, cf->attr, an);
+	rc = ferror(gp) || ferror(cf->time) || ferror(cf->l1i) || ferror(cf->ratio) || ferror(cf->attr) ||
+	     ferror(cf->process) || ic_timeline_data_write(gp, cf->timeline, an) ? -1 : 0;
+out:
 	free(forms);
 	free(l1i_panels);
 	free(l1i_none);
-	return ferror(gp) || ferror(cf->time) || ferror(cf->l1i) || ferror(cf->ratio) ||
-	       ferror(cf->attr) || ferror(cf->process) || ic_timeline_data_write(gp, cf->timeline, an)
-		? -1 : 0;
+	return rc;
 }

@@ -47,24 +47,41 @@ static char **gnuplot_env(void)
 	return env;
 }
 
-/* The log's lines that are not blank: the last into last, and each on
- * stderr when pass is set. */
-static void gnuplot_log(const char *log, int pass, char *last, size_t cap)
+const char *ic_log_last(const char *path, const char *skip, const char *pass, char *buf, size_t cap)
 {
-	char line[1024];
-	FILE *f = fopen(log, "r");
+	char line[4096];
+	FILE *f = fopen(path, "r");
 
-	snprintf(last, cap, "no message");
+	*buf = '\0';
 	while (f && fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = '\0';
-		if (!line[strspn(line, " \t^")])
+		if (!line[strspn(line, skip)])
 			continue;
-		snprintf(last, cap, "%s", line);
+		snprintf(buf, cap, "%s", line);
 		if (pass)
-			fprintf(stderr, "gnuplot: %s\n", line);
+			fprintf(stderr, "%s%s\n", pass, line);
 	}
 	if (f)
 		fclose(f);
+	return buf;
+}
+
+int ic_spawn_logged(const char *file, char *const argv[], char *const env[], const char *log,
+		    int *status)
+{
+	posix_spawn_file_actions_t fa;
+	pid_t pid;
+	int rc;
+
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	posix_spawn_file_actions_adddup2(&fa, 1, 2);
+	rc = posix_spawnp(&pid, file, &fa, NULL, argv, env);
+	posix_spawn_file_actions_destroy(&fa);
+	while (!rc && waitpid(pid, status, 0) < 0 && errno == EINTR)
+		;
+	return rc;
 }
 
 /* gnuplot -e VARS SCRIPT, its output in LOG (removed afterwards); returns
@@ -73,21 +90,14 @@ static int gnuplot_run(const char *vars, const char *script, const char *log, ch
 {
 	const char *gnuplot = getenv("GNUPLOT") && *getenv("GNUPLOT") ? getenv("GNUPLOT") : "gnuplot";
 	char *argv[] = { (char *)gnuplot, "-e", (char *)vars, (char *)script, NULL };
-	posix_spawn_file_actions_t fa;
 	char **env = gnuplot_env();
 	int status, rc;
-	pid_t pid;
 
 	if (!env) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	posix_spawn_file_actions_adddup2(&fa, 1, 2);
-	rc = posix_spawnp(&pid, gnuplot, &fa, NULL, argv, env);
-	posix_spawn_file_actions_destroy(&fa);
+	rc = ic_spawn_logged(gnuplot, argv, env, log, &status);
 	free(env);
 	if (rc == ENOENT) {
 		unlink(log);
@@ -97,10 +107,9 @@ static int gnuplot_run(const char *vars, const char *script, const char *log, ch
 		snprintf(err, errlen, "cannot start gnuplot: %s", strerror(rc));
 		return -1;
 	}
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
 	rc = WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
-	gnuplot_log(log, rc == 0, err, errlen);
+	if (!*ic_log_last(log, " \t^", rc ? NULL : "gnuplot: ", err, errlen))
+		snprintf(err, errlen, "no message");
 	unlink(log);
 	return rc;
 }

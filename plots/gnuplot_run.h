@@ -17,6 +17,17 @@
  * dropped), appended to f. */
 void ic_gnuplot_quote(FILE *f, const char *s);
 
+/* file (searched in $PATH without a '/') run with argv and env, stdin
+ * /dev/null, stdout and stderr into log, and waited for: 0 with its wait
+ * status in *status, or posix_spawn's error. */
+int ic_spawn_logged(const char *file, char *const argv[], char *const env[], const char *log,
+		    int *status);
+
+/* The last line of path with a character not in skip, into buf ("" when
+ * none); each such line also on stderr after the prefix pass, unless NULL.
+ * Returns buf. */
+const char *ic_log_last(const char *path, const char *skip, const char *pass, char *buf, size_t cap);
+
 /* plots/CHART.gp drawn into OUT in the terminal TERM ("png" or "svg"), from
  * the data in DIR: the script's ic_dir, ic_src (plots/), ic_term and ic_out.
  * gnuplot's output goes to LOG, removed afterwards. 0 drawn (any warning

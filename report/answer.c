@@ -54,6 +54,37 @@ static void answer_l1i(FILE *f, const struct ic_analysis *an, const struct ic_gr
 			gr->ratios[gr->nratios - 1].sites);
 }
 
+/* A verdict only where every repeat holds it: where the series' repeats
+ * disagree, "the 3 repeats disagree, so no verdict is stated: repeat 1
+ * ..., repeat 2 ..." and 1, else nothing and 0. */
+static int answer_repeats_disagree(FILE *f, const struct ic_analysis *an, const struct ic_series *se)
+{
+	static const char *const words[] = { "no N resolved", "crossover in (%.0f, %.0f)",
+		"%s faster wherever resolved", "%s faster wherever resolved", "sides switching, no crossover" };
+	const struct ic_repeats *rp = se->repeats;
+	char w[160];
+
+	if (!rp || rp->nrepeats < 2 || rp->agree || !se->group.nratios)
+		return 0;
+	fprintf(f, "the %zu repeats disagree, so no verdict is stated:", rp->nrepeats);
+	for (size_t k = 0; k < rp->nrepeats; k++)
+		fprintf(f, "%s repeat %d %s", k ? ";" : "", rp->repeat[k],
+			ic_fmt_crossover(w, sizeof(w), &rp->xo[k], &an->opts, words));
+	return 1;
+}
+
+/* Where they agree, that none alone says otherwise; only where the pooled
+ * verdict resolves some N: that nothing is resolved in each repeat alone
+ * adds nothing. */
+static void answer_repeats_agree(FILE *f, const struct ic_series *se)
+{
+	const struct ic_repeats *rp = se->repeats;
+
+	if (rp && rp->nrepeats >= 2 && rp->agree && se->group.nratios &&
+	    se->group.xo.n_compare + se->group.xo.n_baseline > 0)
+		fprintf(f, " None of the %zu repeats alone puts an N on the other side.", rp->nrepeats);
+}
+
 /* One line per series: its verdict (verdict.c), then where its code
  * outgrows the L1i. */
 static void answer_series(FILE *f, const struct ic_analysis *an, const struct ic_series *se)
@@ -61,9 +92,9 @@ static void answer_series(FILE *f, const struct ic_analysis *an, const struct ic
 	char t[512], v[IC_VERDICT_MAX];
 
 	fprintf(f, "- **%s**: ", ic_fmt_series(t, sizeof(t), an, &se->group));
-	if (!ic_repeats_disagree(f, an, se)) {
+	if (!answer_repeats_disagree(f, an, se)) {
 		fputs(ic_verdict_series(v, sizeof(v), an, se), f);
-		ic_repeats_agree_note(f, se);
+		answer_repeats_agree(f, se);
 	}
 	answer_l1i(f, an, &se->group, se->attr);
 	fputc('\n', f);

@@ -109,23 +109,20 @@ const char *ic_fmt_series(char *buf, size_t cap, const struct ic_analysis *an,
 	return buf;
 }
 
-/* The N of r[0..n-1] that are in (in[i], or with in NULL those on side)
- * as runs of neighbours, joined by ", " and the last by `last`. */
-static const char *fmt_runs(char *buf, size_t cap, const struct ic_ratio *r, size_t n,
-			    const unsigned char *in, enum ic_point_side side, const char *last)
+const char *ic_fmt_nset(char *buf, size_t cap, const struct ic_ratio *r, const unsigned char *in,
+			size_t n, const char *last)
 {
-#define FMT_IN(i) (in ? in[i] : r[i].side == side)
 	size_t len = 0, runs = 0, k = 0;
 
 	buf[0] = '\0';
 	for (size_t i = 0; i < n; i++)
-		runs += FMT_IN(i) && (i == 0 || !FMT_IN(i - 1));
+		runs += in[i] && (i == 0 || !in[i - 1]);
 	for (size_t i = 0; i < n; i++) {
 		size_t j = i;
 
-		if (!FMT_IN(i))
+		if (!in[i])
 			continue;
-		while (j + 1 < n && FMT_IN(j + 1))
+		while (j + 1 < n && in[j + 1])
 			j++;
 		k++;
 		ic_fmt_add(buf, cap, &len, "%s%lu", k == 1 ? "" : k == runs ? last : ", ", r[i].sites);
@@ -134,13 +131,16 @@ static const char *fmt_runs(char *buf, size_t cap, const struct ic_ratio *r, siz
 		i = j;
 	}
 	return buf;
-#undef FMT_IN
 }
 
 const char *ic_fmt_runs(char *buf, size_t cap, const struct ic_ratio *ratios, size_t n,
 			enum ic_point_side side)
 {
-	return fmt_runs(buf, cap, ratios, n, NULL, side, ", ");
+	unsigned char in[n ? n : 1];
+
+	for (size_t i = 0; i < n; i++)
+		in[i] = ratios[i].side == side;
+	return ic_fmt_nset(buf, cap, ratios, in, n, ", ");
 }
 
 const char *ic_fmt_sig3(char *buf, size_t cap, double x)
@@ -164,10 +164,4 @@ const char *ic_fmt_crossover(char *buf, size_t cap, const struct ic_crossover *x
 		snprintf(buf, cap, words[xo->verdict],
 			 xo->verdict == IC_VERDICT_BASELINE_WINS ? opts->baseline : opts->compare);
 	return buf;
-}
-
-const char *ic_fmt_nset(char *buf, size_t cap, const struct ic_ratio *r, const unsigned char *in,
-			size_t n, const char *last)
-{
-	return fmt_runs(buf, cap, r, n, in, IC_SIDE_UNRESOLVED, last);
 }
