@@ -63,11 +63,11 @@ static int series_contrast_at(struct ic_ratio *r, const struct ic_point *const *
 {
 	size_t n = 0, nvar;
 	double *y = ic_stats_alloc(pts[0]->nunits, sizeof(*y));
-	int *cl = ic_stats_alloc(pts[0]->nunits, sizeof(*cl));
-	int *rp = ic_stats_alloc(pts[0]->nunits, sizeof(*rp)), rc = -1;
+	int *cl = ic_stats_alloc(2 * pts[0]->nunits, sizeof(*cl)), *rp, rc = -1;   /* cl, then rp */
 
-	if (!y || !cl || !rp)
+	if (!y || !cl)
 		goto out;
+	rp = cl + pts[0]->nunits;
 	for (size_t i = 0; i < pts[0]->nunits; i++) {
 		const struct ic_unit *u = &pts[0]->units[i], *o = u;
 		double v = sign[0] * log(u->med);
@@ -96,7 +96,6 @@ static int series_contrast_at(struct ic_ratio *r, const struct ic_point *const *
 out:
 	free(y);
 	free(cl);
-	free(rp);
 	return rc;
 }
 
@@ -184,40 +183,28 @@ void ic_group_free(struct ic_group *g)
 
 /* ---- every process's ratio ------------------------------------------------ */
 
-struct series_sortable {
-	double key;
-	size_t i;
-};
-
-static int series_cmp_sortable(const void *pa, const void *pb)
-{
-	const struct series_sortable *a = pa, *b = pb;
-	int c = (a->key > b->key) - (a->key < b->key);
-
-	return c ? c : (a->i > b->i) - (a->i < b->i);
-}
-
 /* Time ranks from the processes' start (their files' mtimes in older runs;
- * file order breaks ties and stands in where there is no time). */
+ * file order breaks ties and stands in where there is no time): a process's
+ * rank is how many come before it. */
 static int series_time_rank(struct ic_process_ratios *pr, const struct ic_results *res)
 {
 	size_t np = pr->nproc;
-	struct series_sortable *o = ic_stats_alloc(np, sizeof(*o));
+	double *key = ic_stats_alloc(np, sizeof(*key));
 
 	pr->time_rank = ic_stats_alloc(np, sizeof(*pr->time_rank));
-	if (!o || !pr->time_rank) {
-		free(o);
+	if (!key || !pr->time_rank) {
+		free(key);
 		return -1;
 	}
 	for (size_t p = 0; p < np; p++) {
 		double t = res && pr->unit[p] < res->nfiles ? ic_file_time(res->files[pr->unit[p]]) : NAN;
 
-		o[p] = (struct series_sortable){ isfinite(t) ? t : (double)pr->unit[p], p };
+		key[p] = isfinite(t) ? t : (double)pr->unit[p];
 	}
-	qsort(o, np, sizeof(*o), series_cmp_sortable);
-	for (size_t r = 0; r < np; r++)
-		pr->time_rank[o[r].i] = r;
-	free(o);
+	for (size_t p = 0; p < np; p++)
+		for (size_t q = 0; q < np; q++)
+			pr->time_rank[p] += key[q] < key[p] || (key[q] == key[p] && q < p);
+	free(key);
 	return 0;
 }
 
@@ -242,11 +229,11 @@ int ic_process_ratios_collect(const struct ic_results *res, const struct ic_grou
 	np = pr->nproc;
 	pr->nsites = nn;
 	pr->sites = ic_stats_alloc(nn, sizeof(*pr->sites));
-	pr->logr = ic_stats_alloc(nn * np, sizeof(*pr->logr));
+	pr->logr = ic_stats_alloc(2 * nn * np, sizeof(*pr->logr));   /* and rse */
 	pr->variant = ic_stats_alloc(np, sizeof(*pr->variant));
-	pr->rse = ic_stats_alloc(nn * np, sizeof(*pr->rse));
-	if (!pr->sites || !pr->logr || !pr->variant || !pr->rse)
+	if (!pr->sites || !pr->logr || !pr->variant)
 		return -1;
+	pr->rse = pr->logr + nn * np;
 	for (size_t i = 0; i < nn; i++) {
 		const struct ic_point *c = g->ratios[i].cmp, *b = g->ratios[i].base;
 		/* Repetitions per process of each form, for the median's error. */
@@ -276,8 +263,7 @@ void ic_process_ratios_free(struct ic_process_ratios *pr)
 	free(pr->variant);
 	free(pr->time_rank);
 	free(pr->sites);
-	free(pr->logr);
-	free(pr->rse);
+	free(pr->logr);   /* and rse */
 	memset(pr, 0, sizeof(*pr));
 }
 
