@@ -9,8 +9,7 @@
 #include <gsl/gsl_sort_double.h>
 #include <gsl/gsl_sort_uint.h>
 
-const struct ic_point *ic_group_point(const struct ic_group *g, const char *form,
-				      unsigned long sites)
+const struct ic_point *ic_group_point(const struct ic_group *g, const char *form, unsigned long sites)
 {
 	for (size_t i = 0; i < g->npoints; i++)
 		if (g->points[i]->sites == sites && !strcmp(g->points[i]->form, form))
@@ -18,8 +17,7 @@ const struct ic_point *ic_group_point(const struct ic_group *g, const char *form
 	return NULL;
 }
 
-unsigned long ic_group_cache_pass(const struct ic_group *g, const char *form, double size,
-				  double *at_about)
+unsigned long ic_group_cache_pass(const struct ic_group *g, const char *form, double size, double *at_about)
 {
 	struct ic_footprint *fp = ic_stats_alloc(g->npoints, sizeof(*fp));
 	size_t n = 0;
@@ -144,8 +142,7 @@ int ic_ratio_holds(const struct ic_ratio *r, double x)
 	return r->lo <= x && x <= r->hi;
 }
 
-static double series_median_over(struct ic_point *const *pts, size_t n, const char *form,
-				 enum ic_field f)
+static double series_median_over(struct ic_point *const *pts, size_t n, const char *form, enum ic_field f)
 {
 	double *buf = ic_stats_alloc(n, sizeof(*buf)), m;
 	size_t k = 0;

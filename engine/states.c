@@ -20,15 +20,13 @@ void ic_states_free(struct ic_states *s)
 		free(s->member[k]);
 	}
 	ic_sm_free(&s->model);
-	free(s->state);
-	free(s->unsteady);
+	free(s->state);   /* and unsteady */
 	free(s);
 }
 
 /* The baseline repetition of process unit at point base nearest in time to
  * t (by index when untimed); NULL if none. */
-static const struct ic_rep *states_partner(const struct ic_point *base, unsigned unit, double t,
-					   int index)
+static const struct ic_rep *states_partner(const struct ic_point *base, unsigned unit, double t, int index)
 {
 	const struct ic_rep *best = NULL;
 	double d = INFINITY;
@@ -419,9 +417,9 @@ struct ic_states *ic_states_analyse(const struct ic_process_ratios *pr, const st
 	if (!s)
 		return NULL;
 	s->nproc = pr->nproc;
-	s->state = ic_stats_alloc(pr->nproc, sizeof(*s->state));
-	s->unsteady = ic_stats_alloc(pr->nproc, sizeof(*s->unsteady));
-	if (!s->state || !s->unsteady || states_observe(s, pr, g, &obs, &n) ||
+	s->state = ic_stats_alloc(2 * pr->nproc, sizeof(*s->state));   /* and unsteady */
+	s->unsteady = s->state ? s->state + pr->nproc : NULL;
+	if (!s->state || states_observe(s, pr, g, &obs, &n) ||
 	    ic_sm_fit(&s->model, obs, n, pr->nsites, pr->nproc))
 		goto fail;
 	free(obs);
