@@ -371,13 +371,7 @@ void ic_sm_free(struct ic_sm *m)
 
 int ic_sm_state(const struct ic_sm *m, size_t i)
 {
-	if (m->nstates < 2)
-		return 0;
-	if (m->post[i] >= IC_SM_FIRM)
-		return 1;
-	if (m->post[i] <= 1.0 - IC_SM_FIRM)
-		return 0;
-	return -1;
+	return m->nstates < 2 || m->post[i] <= 1.0 - IC_SM_FIRM ? 0 : m->post[i] >= IC_SM_FIRM ? 1 : -1;
 }
 
 /* chi-square's q quantile: GSL's inversion fails to converge past some thousands
