@@ -403,10 +403,10 @@ static double sm_rate_bound(double k, double e, double q)
 static void sm_summarise(struct ic_sm *m, const struct sm_work *w)
 {
 	size_t ns = m->nsites;
-	double k[2] = { 0, 0 }, e[2] = { 0, 0 }, ends[2], kk[2], ee[2];
+	double k[2] = { 0, 0 }, e[2] = { 0, 0 }, ends[2], kk[2], ee[2], q_lo[2], q_hi[2], run[2];
+	double occ_min = fmax(IC_SM_MIN_OCC, IC_SM_MIN_SHARE * (double)m->n);
 
-	m->occ[0] = m->occ[1] = 0.0;
-	for (size_t i = 0; i < m->n; i++) {
+	for (size_t i = 0; i < m->n; i++) {   /* (ic_sm_fit cleared occ) */
 		m->post[i] = w->gamma[2 * i + 1];
 		m->occ[0] += w->gamma[2 * i];
 		m->occ[1] += w->gamma[2 * i + 1];
@@ -425,6 +425,9 @@ static void sm_summarise(struct ic_sm *m, const struct sm_work *w)
 		m->spell[s] = 1.0 / m->rate[s];
 		m->spell_lo[s] = 1.0 / m->rate_hi[s];
 		m->spell_hi[s] = m->rate_lo[s] > 0.0 ? 1.0 / m->rate_lo[s] : INFINITY;
+		q_lo[s] = sm_rate_bound(kk[s], ee[s], 0.0125);
+		q_hi[s] = sm_rate_bound(kk[s], ee[s], 0.9875);
+		run[s] = m->occ[s] / fmax(ends[s], 1.0);
 	}
 	/* The point: the time seen in state 1 (the chain's a / (a + b) is the same where
 	 * both states come and go, meaningless where one is never left). Its interval
@@ -432,13 +435,8 @@ static void sm_summarise(struct ic_sm *m, const struct sm_work *w)
 	 * back): both hold together with chance 95% or more (Bonferroni). (84% ends held
 	 * the planted share in simulation but promised only 0.84^2, 71%.) */
 	m->share = e[0] + e[1] > 0.0 ? e[1] / (e[0] + e[1]) : NAN;
-	{
-		double alo = sm_rate_bound(kk[0], ee[0], 0.0125), ahi = sm_rate_bound(kk[0], ee[0], 0.9875);
-		double blo = sm_rate_bound(kk[1], ee[1], 0.0125), bhi = sm_rate_bound(kk[1], ee[1], 0.9875);
-
-		m->share_lo = fmin(alo / (alo + bhi), m->share);
-		m->share_hi = fmax(ahi / (ahi + blo), m->share);
-	}
+	m->share_lo = fmin(q_lo[0] / (q_lo[0] + q_hi[1]), m->share);
+	m->share_hi = fmax(q_hi[0] / (q_hi[0] + q_lo[1]), m->share);
 	m->sep = 0.0;
 	for (size_t j = 0; j < ns; j++) {
 		double d = fabs(m->mu[ns + j] - m->mu[j]) / m->sigma[j];
@@ -449,16 +447,11 @@ static void sm_summarise(struct ic_sm *m, const struct sm_work *w)
 		}
 	}
 	m->bic_gain = m->loglik2 - m->loglik1 - 0.5 * (double)(ns + 2) * log((double)m->n);
-	{
-		double occ_min = fmax(IC_SM_MIN_OCC, IC_SM_MIN_SHARE * (double)m->n);
-		double run0 = m->occ[0] / fmax(ends[0], 1.0), run1 = m->occ[1] / fmax(ends[1], 1.0);
-
-		m->why = m->occ[0] < occ_min || m->occ[1] < occ_min ? IC_SM_SMALL_STATE
-		       : m->sep < IC_SM_SEPARATION                   ? IC_SM_CLOSE
-		       : run0 < IC_SM_MIN_RUN || run1 < IC_SM_MIN_RUN ? IC_SM_FLICKER
-		       : m->bic_gain <= 0.0                          ? IC_SM_BIC
-								     : IC_SM_TWO;
-	}
+	m->why = m->occ[0] < occ_min || m->occ[1] < occ_min       ? IC_SM_SMALL_STATE
+	       : m->sep < IC_SM_SEPARATION                         ? IC_SM_CLOSE
+	       : run[0] < IC_SM_MIN_RUN || run[1] < IC_SM_MIN_RUN ? IC_SM_FLICKER
+	       : m->bic_gain <= 0.0                                ? IC_SM_BIC
+								   : IC_SM_TWO;
 	m->nstates = m->why == IC_SM_TWO ? 2 : 1;
 }
 
