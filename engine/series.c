@@ -55,63 +55,27 @@ void ic_ratio_estimate(struct ic_ratio *r, const struct ic_point *cmp, const str
 	r->ratio = exp(s->mean);
 }
 
-/* The contrast at one N (ic_group_contrast) of the points pts[0..nt-1]. */
-static int series_contrast_at(struct ic_ratio *r, const struct ic_point *const *pts,
-			      const int *sign, size_t nt, const unsigned char *keep, size_t nkeep)
+int ic_group_contrast(const struct ic_group *g, const char *const *forms, const int *sign, size_t nt,
+		      const unsigned char *keep, size_t nkeep, struct ic_ratio **out, size_t *nout)
 {
-	size_t n = 0, nvar;
-	double *y = ic_stats_alloc(pts[0]->nunits, sizeof(*y));
-	int *cl = ic_stats_alloc(2 * pts[0]->nunits, sizeof(*cl)), *rp, rc = -1;   /* cl, then rp */
-
-	if (!y || !cl)
-		goto out;
-	rp = cl + pts[0]->nunits;
-	for (size_t i = 0; i < pts[0]->nunits; i++) {
-		const struct ic_unit *u = &pts[0]->units[i], *o = u;
-		double v = sign[0] * log(u->med);
-
-		if (keep && (u->unit >= nkeep || !keep[u->unit]))
-			continue;
-		for (size_t k = 1; k < nt && o; k++)
-			if ((o = ic_point_unit(pts[k], u->unit)))
-				v += sign[k] * log(o->med);
-		if (!o)
-			continue;
-		y[n] = v;
-		cl[n] = u->variant;
-		rp[n++] = u->repeat;
-	}
-	/* Layout variants are distinct across repeats (each has its seed). */
-	nvar = ic_stats_distinct(cl, n);
-	/* The kept processes' repeats are the top level from IC_REPEATS_TOP of
-	 * them: fewer would leave the interval one degree of freedom, which
-	 * resolves nothing, so with two the variants stay the unit. */
-	if (ic_stats_distinct(rp, n) >= IC_REPEATS_TOP)
-		memcpy(cl, rp, n * sizeof(*cl));
-	ic_ratio_estimate(r, pts[0], pts[nt > 1 ? 1 : 0], y, cl, n);
-	r->nvariants = nvar;
-	rc = 0;
-out:
-	free(y);
-	free(cl);
-	return rc;
-}
-
-int ic_group_contrast(const struct ic_group *g, const char *const *forms, const int *sign,
-		      size_t nt, const unsigned char *keep, size_t nkeep, struct ic_ratio **out,
-		      size_t *nout)
-{
-	struct ic_ratio *r = ic_stats_alloc(g->npoints, sizeof(*r));
 	const struct ic_point *pts[8];
-	size_t n = 0;
+	size_t nr = 0, most = 0;
+	struct ic_ratio *r = ic_stats_alloc(g->npoints, sizeof(*r));
+	double *y;
+	int *cl, *rp, rc = -1;
 
+	for (size_t i = 0; i < g->npoints; i++)
+		most = g->points[i]->nunits > most ? g->points[i]->nunits : most;
+	y = ic_stats_alloc(most, sizeof(*y));
+	cl = ic_stats_alloc(2 * most, sizeof(*cl));   /* each process's cluster, then its repeat */
 	*out = NULL;
 	*nout = 0;
-	if (!r || nt > 8)
-		goto fail;
+	if (!r || !y || !cl || nt > 8)
+		goto out;
+	rp = cl + most;
 	/* Points sort by form, then N: forms[0]'s points come in ascending N. */
 	for (size_t i = 0; i < g->npoints; i++) {
-		size_t k;
+		size_t k, n = 0, nvar;
 
 		pts[0] = g->points[i];
 		if (strcmp(pts[0]->form, forms[0]) || !isfinite(pts[0]->med[IC_F_NS]))
@@ -123,18 +87,42 @@ int ic_group_contrast(const struct ic_group *g, const char *const *forms, const 
 		}
 		if (k < nt)
 			continue;
-		if (series_contrast_at(&r[n], pts, sign, nt, keep, nkeep))
-			goto fail;
-		n++;
+		for (size_t j = 0; j < pts[0]->nunits; j++) {
+			const struct ic_unit *u = &pts[0]->units[j], *o = u;
+			double v = sign[0] * log(u->med);
+
+			if (keep && (u->unit >= nkeep || !keep[u->unit]))
+				continue;
+			for (k = 1; k < nt && o; k++)
+				if ((o = ic_point_unit(pts[k], u->unit)))
+					v += sign[k] * log(o->med);
+			if (!o)
+				continue;
+			y[n] = v;
+			cl[n] = u->variant;
+			rp[n++] = u->repeat;
+		}
+		/* Layout variants are distinct across repeats (each has its seed). */
+		nvar = ic_stats_distinct(cl, n);
+		/* The kept processes' repeats are the top level from IC_REPEATS_TOP of
+		 * them: fewer would leave the interval one degree of freedom, which
+		 * resolves nothing, so with two the variants stay the unit. */
+		if (ic_stats_distinct(rp, n) >= IC_REPEATS_TOP)
+			memcpy(cl, rp, n * sizeof(*cl));
+		ic_ratio_estimate(&r[nr], pts[0], pts[nt > 1 ? 1 : 0], y, cl, n);
+		r[nr++].nvariants = nvar;
 	}
-	if (!n)
-		free(r);
-	*out = n ? r : NULL;
-	*nout = n;
-	return 0;
-fail:
+	if (nr) {
+		*out = r;
+		r = NULL;
+	}
+	*nout = nr;
+	rc = 0;
+out:
 	free(r);
-	return -1;
+	free(y);
+	free(cl);
+	return rc;
 }
 
 int ic_ratio_holds(const struct ic_ratio *r, double x)
