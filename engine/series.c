@@ -168,9 +168,8 @@ void ic_group_free(struct ic_group *g)
 
 /* ---- every process's ratio ------------------------------------------------ */
 
-/* Time ranks from the processes' start (their files' mtimes in older runs;
- * file order breaks ties and stands in where there is no time): a process's
- * rank is how many come before it. */
+/* Time ranks from the processes' start (files' mtimes in older runs; file order breaks
+ * ties and stands in where there is no time): how many come before each. */
 static int series_time_rank(struct ic_process_ratios *pr, const struct ic_results *res)
 {
 	size_t np = pr->nproc;

@@ -122,11 +122,9 @@ static void states_follows(struct ic_states *s, const struct ic_process_ratios *
 		s->follows = IC_FOLLOWS_VARIANT;
 }
 
-/* At the N where the levels part most, whether the split there follows
- * the layout variants (states.h). (A layout slow at one N reads as a
- * second state at just the times it ran that N, its processes "switching"
- * at every other N; a real state keeps each process in one level at an N,
- * which alone proves nothing.) *at: that N. */
+/* At the N where the levels part most (*at), whether the split there follows the
+ * layout variants: a layout slow at one N reads as a second state at just the times
+ * it ran that N, its processes "switching" at every other N. */
 struct states_var {
 	long proc;                 /* its first process seen there; -1 none */
 	int procs;                 /* 1, or 2 for two or more */
@@ -177,10 +175,9 @@ static int states_variants_at_sep(const struct ic_states *s, const struct ic_pro
 	return !mixed && held[0] && held[1];
 }
 
-/* States and per-process offsets look alike (states.h): the gap between
- * the states' levels where they part most, over the pooled SD of the
- * processes' own means about their state's level there: how many process
- * offsets apart the states are. INFINITY when no state has two processes. */
+/* States and per-process offsets look alike: how many pooled SDs of the processes'
+ * own means about their state's level the levels are apart where they part most.
+ * INFINITY when no state has two processes. */
 static double states_offsets(const struct ic_states *s, const struct ic_process_ratios *pr)
 {
 	const struct ic_sm *m = &s->model;
@@ -217,11 +214,9 @@ static double states_offsets(const struct ic_states *s, const struct ic_process_
 	return r;
 }
 
-/* State k's level, share, spell and members, and with two states its ratio
- * at every N from every repetition the model puts in it: each process's
- * posterior-weighted mean there is one draw (a process that switched inside
- * counts in both states, by its repetitions), with a t interval over them
- * and Holm's sides over the N. */
+/* State k's level, share, spell and members, and with two states its ratio at every
+ * N: each process's posterior-weighted mean there one draw (so one that switched
+ * inside counts in both), a t interval over them and Holm's sides over the N. */
 static int states_state(struct ic_states *s, int k, const struct ic_process_ratios *pr,
 			const struct ic_group *g, const struct ic_analysis_opts *opts)
 {

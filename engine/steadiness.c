@@ -59,9 +59,8 @@ static double steady_profile(const double *z, const double *o, const double *se,
 	return 0.5 * (lo + hi);
 }
 
-/* out cleared (NAN, not steady); -1 unless there are IC_STEADY_MIN_UNITS
- * units, each y finite and its noise[i * stride] (an SE or a variance)
- * positive. */
+/* out cleared (NAN, not steady); -1 unless there are IC_STEADY_MIN_UNITS units, each
+ * y finite and its noise[i * stride] (an SE or a variance) positive. */
 static int steady_start(const double *y, const double *noise, size_t stride, size_t k,
 			double margin, struct ic_steady *out)
 {
