@@ -9,8 +9,7 @@
 #include <gsl/gsl_sort_double.h>
 #include <gsl/gsl_sort_uint.h>
 
-const struct ic_point *ic_group_point(const struct ic_group *g, const char *form,
-				      unsigned long sites)
+const struct ic_point *ic_group_point(const struct ic_group *g, const char *form, unsigned long sites)
 {
 	for (size_t i = 0; i < g->npoints; i++)
 		if (g->points[i]->sites == sites && !strcmp(g->points[i]->form, form))
@@ -18,8 +17,7 @@ const struct ic_point *ic_group_point(const struct ic_group *g, const char *form
 	return NULL;
 }
 
-unsigned long ic_group_cache_pass(const struct ic_group *g, const char *form, double size,
-				  double *at_about)
+unsigned long ic_group_cache_pass(const struct ic_group *g, const char *form, double size, double *at_about)
 {
 	struct ic_footprint *fp = ic_stats_alloc(g->npoints, sizeof(*fp));
 	size_t n = 0;
@@ -57,64 +55,27 @@ void ic_ratio_estimate(struct ic_ratio *r, const struct ic_point *cmp, const str
 	r->ratio = exp(s->mean);
 }
 
-/* The contrast at one N (ic_group_contrast) of the points pts[0..nt-1]. */
-static int series_contrast_at(struct ic_ratio *r, const struct ic_point *const *pts,
-			      const int *sign, size_t nt, const unsigned char *keep, size_t nkeep)
+int ic_group_contrast(const struct ic_group *g, const char *const *forms, const int *sign, size_t nt,
+		      const unsigned char *keep, size_t nkeep, struct ic_ratio **out, size_t *nout)
 {
-	size_t n = 0, nvar;
-	double *y = ic_stats_alloc(pts[0]->nunits, sizeof(*y));
-	int *cl = ic_stats_alloc(pts[0]->nunits, sizeof(*cl));
-	int *rp = ic_stats_alloc(pts[0]->nunits, sizeof(*rp)), rc = -1;
-
-	if (!y || !cl || !rp)
-		goto out;
-	for (size_t i = 0; i < pts[0]->nunits; i++) {
-		const struct ic_unit *u = &pts[0]->units[i], *o = u;
-		double v = sign[0] * log(u->med);
-
-		if (keep && (u->unit >= nkeep || !keep[u->unit]))
-			continue;
-		for (size_t k = 1; k < nt && o; k++)
-			if ((o = ic_point_unit(pts[k], u->unit)))
-				v += sign[k] * log(o->med);
-		if (!o)
-			continue;
-		y[n] = v;
-		cl[n] = u->variant;
-		rp[n++] = u->repeat;
-	}
-	/* Layout variants are distinct across repeats (each has its seed). */
-	nvar = ic_stats_distinct(cl, n);
-	/* The kept processes' repeats are the top level from IC_REPEATS_TOP of
-	 * them: fewer would leave the interval one degree of freedom, which
-	 * resolves nothing, so with two the variants stay the unit. */
-	if (ic_stats_distinct(rp, n) >= IC_REPEATS_TOP)
-		memcpy(cl, rp, n * sizeof(*cl));
-	ic_ratio_estimate(r, pts[0], pts[nt > 1 ? 1 : 0], y, cl, n);
-	r->nvariants = nvar;
-	rc = 0;
-out:
-	free(y);
-	free(cl);
-	free(rp);
-	return rc;
-}
-
-int ic_group_contrast(const struct ic_group *g, const char *const *forms, const int *sign,
-		      size_t nt, const unsigned char *keep, size_t nkeep, struct ic_ratio **out,
-		      size_t *nout)
-{
-	struct ic_ratio *r = ic_stats_alloc(g->npoints, sizeof(*r));
 	const struct ic_point *pts[8];
-	size_t n = 0;
+	size_t nr = 0, most = 0;
+	struct ic_ratio *r = ic_stats_alloc(g->npoints, sizeof(*r));
+	double *y;
+	int *cl, *rp, rc = -1;
 
+	for (size_t i = 0; i < g->npoints; i++)
+		most = g->points[i]->nunits > most ? g->points[i]->nunits : most;
+	y = ic_stats_alloc(most, sizeof(*y));
+	cl = ic_stats_alloc(2 * most, sizeof(*cl));   /* each process's cluster, then its repeat */
 	*out = NULL;
 	*nout = 0;
-	if (!r || nt > 8)
-		goto fail;
+	if (!r || !y || !cl || nt > 8)
+		goto out;
+	rp = cl + most;
 	/* Points sort by form, then N: forms[0]'s points come in ascending N. */
 	for (size_t i = 0; i < g->npoints; i++) {
-		size_t k;
+		size_t k, n = 0, nvar;
 
 		pts[0] = g->points[i];
 		if (strcmp(pts[0]->form, forms[0]) || !isfinite(pts[0]->med[IC_F_NS]))
@@ -126,18 +87,42 @@ int ic_group_contrast(const struct ic_group *g, const char *const *forms, const 
 		}
 		if (k < nt)
 			continue;
-		if (series_contrast_at(&r[n], pts, sign, nt, keep, nkeep))
-			goto fail;
-		n++;
+		for (size_t j = 0; j < pts[0]->nunits; j++) {
+			const struct ic_unit *u = &pts[0]->units[j], *o = u;
+			double v = sign[0] * log(u->med);
+
+			if (keep && (u->unit >= nkeep || !keep[u->unit]))
+				continue;
+			for (k = 1; k < nt && o; k++)
+				if ((o = ic_point_unit(pts[k], u->unit)))
+					v += sign[k] * log(o->med);
+			if (!o)
+				continue;
+			y[n] = v;
+			cl[n] = u->variant;
+			rp[n++] = u->repeat;
+		}
+		/* Layout variants are distinct across repeats (each has its seed). */
+		nvar = ic_stats_distinct(cl, n);
+		/* The kept processes' repeats are the top level from IC_REPEATS_TOP of
+		 * them: fewer would leave the interval one degree of freedom, which
+		 * resolves nothing, so with two the variants stay the unit. */
+		if (ic_stats_distinct(rp, n) >= IC_REPEATS_TOP)
+			memcpy(cl, rp, n * sizeof(*cl));
+		ic_ratio_estimate(&r[nr], pts[0], pts[nt > 1 ? 1 : 0], y, cl, n);
+		r[nr++].nvariants = nvar;
 	}
-	if (!n)
-		free(r);
-	*out = n ? r : NULL;
-	*nout = n;
-	return 0;
-fail:
+	if (nr) {
+		*out = r;
+		r = NULL;
+	}
+	*nout = nr;
+	rc = 0;
+out:
 	free(r);
-	return -1;
+	free(y);
+	free(cl);
+	return rc;
 }
 
 int ic_ratio_holds(const struct ic_ratio *r, double x)
@@ -145,8 +130,7 @@ int ic_ratio_holds(const struct ic_ratio *r, double x)
 	return r->lo <= x && x <= r->hi;
 }
 
-static double series_median_over(struct ic_point *const *pts, size_t n, const char *form,
-				 enum ic_field f)
+static double series_median_over(struct ic_point *const *pts, size_t n, const char *form, enum ic_field f)
 {
 	double *buf = ic_stats_alloc(n, sizeof(*buf)), m;
 	size_t k = 0;
@@ -184,40 +168,27 @@ void ic_group_free(struct ic_group *g)
 
 /* ---- every process's ratio ------------------------------------------------ */
 
-struct series_sortable {
-	double key;
-	size_t i;
-};
-
-static int series_cmp_sortable(const void *pa, const void *pb)
-{
-	const struct series_sortable *a = pa, *b = pb;
-	int c = (a->key > b->key) - (a->key < b->key);
-
-	return c ? c : (a->i > b->i) - (a->i < b->i);
-}
-
-/* Time ranks from the processes' start (their files' mtimes in older runs;
- * file order breaks ties and stands in where there is no time). */
+/* Time ranks from the processes' start (files' mtimes in older runs; file order breaks
+ * ties and stands in where there is no time): how many come before each. */
 static int series_time_rank(struct ic_process_ratios *pr, const struct ic_results *res)
 {
 	size_t np = pr->nproc;
-	struct series_sortable *o = ic_stats_alloc(np, sizeof(*o));
+	double *key = ic_stats_alloc(np, sizeof(*key));
 
 	pr->time_rank = ic_stats_alloc(np, sizeof(*pr->time_rank));
-	if (!o || !pr->time_rank) {
-		free(o);
+	if (!key || !pr->time_rank) {
+		free(key);
 		return -1;
 	}
 	for (size_t p = 0; p < np; p++) {
 		double t = res && pr->unit[p] < res->nfiles ? ic_file_time(res->files[pr->unit[p]]) : NAN;
 
-		o[p] = (struct series_sortable){ isfinite(t) ? t : (double)pr->unit[p], p };
+		key[p] = isfinite(t) ? t : (double)pr->unit[p];
 	}
-	qsort(o, np, sizeof(*o), series_cmp_sortable);
-	for (size_t r = 0; r < np; r++)
-		pr->time_rank[o[r].i] = r;
-	free(o);
+	for (size_t p = 0; p < np; p++)
+		for (size_t q = 0; q < np; q++)
+			pr->time_rank[p] += key[q] < key[p] || (key[q] == key[p] && q < p);
+	free(key);
 	return 0;
 }
 
@@ -242,11 +213,11 @@ int ic_process_ratios_collect(const struct ic_results *res, const struct ic_grou
 	np = pr->nproc;
 	pr->nsites = nn;
 	pr->sites = ic_stats_alloc(nn, sizeof(*pr->sites));
-	pr->logr = ic_stats_alloc(nn * np, sizeof(*pr->logr));
+	pr->logr = ic_stats_alloc(2 * nn * np, sizeof(*pr->logr));   /* and rse */
 	pr->variant = ic_stats_alloc(np, sizeof(*pr->variant));
-	pr->rse = ic_stats_alloc(nn * np, sizeof(*pr->rse));
-	if (!pr->sites || !pr->logr || !pr->variant || !pr->rse)
+	if (!pr->sites || !pr->logr || !pr->variant)
 		return -1;
+	pr->rse = pr->logr + nn * np;
 	for (size_t i = 0; i < nn; i++) {
 		const struct ic_point *c = g->ratios[i].cmp, *b = g->ratios[i].base;
 		/* Repetitions per process of each form, for the median's error. */
@@ -276,8 +247,7 @@ void ic_process_ratios_free(struct ic_process_ratios *pr)
 	free(pr->variant);
 	free(pr->time_rank);
 	free(pr->sites);
-	free(pr->logr);
-	free(pr->rse);
+	free(pr->logr);   /* and rse */
 	memset(pr, 0, sizeof(*pr));
 }
 

@@ -1,8 +1,7 @@
-/* Series and the raw material of their ratios: a series is every form of
- * one build, op, layout, order, filler, threads and mode; a ratio at one N
- * is formed within each process that ran both forms (per process the ratio
- * of the two medians), with the nested t interval over layout variants at
- * this N alone. Also every process's own ratio per N, which states.h reads.
+/* Series (every form of one build, op, layout, order, filler, threads and
+ * mode) and their ratios at one N: per process that ran both forms the ratio
+ * of the two medians, with the nested t interval over layout variants at
+ * this N alone; and every process's own ratio per N, which states.h reads.
  * The band over the series' N and Holm's decision are decision.h's.
  */
 #ifndef IC_SERIES_H
@@ -14,15 +13,12 @@
 #include "results.h"
 #include "stats.h"
 
-/* A ratio at one N of one series, from the processes that ran every form
- * in it: compare/baseline, any pair, or a ratio of ratios. ic_group_contrast
- * fills it up to se, nunits and nvariants; decision.h the band and the rest. */
+/* A ratio at one N of one series (compare/baseline, any pair, or a ratio of ratios):
+ * ic_group_contrast fills it up to se, nunits and nvariants; decision.h the rest. */
 struct ic_ratio {
-	const struct ic_point *cmp, *base;   /* numerator and denominator (of a
-	                                      * ratio of ratios: the two outer ones) */
+	const struct ic_point *cmp, *base;   /* numerator and denominator (the outer ones) */
 	unsigned long sites;
-	double ratio;              /* geometric mean over variants of each process's
-	                            * ratio of the forms' medians */
+	double ratio;              /* geometric mean over variants of the processes' ratios */
 	double lo, hi;             /* its 95% interval (this N alone) */
 	double band_lo, band_hi;   /* the band over the series' N, drawn (decision.h) */
 	double holm_lo, holm_hi;   /* the interval at its Holm step's level: decides */
@@ -34,9 +30,7 @@ struct ic_ratio {
 	struct ic_stats_nested est;   /* of the log ratio (zero without draws) */
 	size_t nunits, nvariants;
 	int noisy;                 /* the band is wider than +-noise_ci */
-	/* Every moment: each repetition of the compared form paired with the
-	 * baseline repetition of its process nearest in time (states.h's
-	 * observations; a state's own: those firmly in it). */
+	/* Every moment: states.h's observations (a state's own: those firmly in it). */
 	size_t nrep;               /* such pairs at this N (0: none timed or paired) */
 	size_t nrep_base, nrep_cmp;   /* of them, the baseline / compared form the faster */
 	double spread_lo, spread_hi;   /* 10th and 90th percentile of their ratios */
@@ -56,44 +50,37 @@ struct ic_group {
 	double code_cmp, code_base;   /* median code_bytes_per_site over the series */
 };
 
-/* The series of pts[0..n-1] (one series, analysed points) and its code
- * sizes, without ratios yet: ic_group_decide (decision.h) adds them.
- * Returns 0, or -1 when memory runs out; ic_group_free frees it either way. */
+/* The series of pts[0..n-1] (analysed points) and its code sizes; ic_group_decide adds
+ * the ratios. 0, or -1 when memory runs out; ic_group_free frees it either way. */
 int ic_group_make(struct ic_group *g, struct ic_point *const *pts, size_t n,
 		  const struct ic_analysis_opts *opts);
 void ic_group_free(struct ic_group *g);
 
 /* The point of form at sites in a series, NULL when not measured. */
-const struct ic_point *ic_group_point(const struct ic_group *g, const char *form,
-				      unsigned long sites);
+const struct ic_point *ic_group_point(const struct ic_group *g, const char *form, unsigned long sites);
 
-/* The first measured N at which `form`'s footprint in the series exceeds
- * `size` bytes, 0 when none does; *at_about (may be NULL) the N where the
- * footprint per site there reaches `size`. */
-unsigned long ic_group_cache_pass(const struct ic_group *g, const char *form, double size,
-				  double *at_about);
+/* The first measured N at which form's footprint in the series exceeds size bytes, 0 when
+ * none does; *at_about (may be NULL) the N where the footprint per site reaches size. */
+unsigned long ic_group_cache_pass(const struct ic_group *g, const char *form, double size, double *at_about);
 
-/* The contrast of forms[0..nt-1] (nt <= 8) with sign[] at every N where
- * each form has a time, ascending N: per process that ran every form (and,
- * keep non-NULL, has u < nkeep and keep[u]) y = sum sign[k] log(median of
- * forms[k]), clustered by layout variant (by repeat with several); each
- * ratio exp(mean y) with its interval and p at this N alone, its band
- * NAN. *out malloc'd, NULL with *n = 0 when no N has every form. Returns
- * 0, or -1 when memory runs out (nothing left to free). */
+/* The contrast of forms[0..nt-1] (nt <= 8) with sign[] at every N where each form has a
+ * time, ascending: per process that ran every form (and, keep non-NULL, has u < nkeep and
+ * keep[u]) y = sum sign[k] log(median of forms[k]), clustered by layout variant (by
+ * repeat with several); exp(mean y) with its interval and p at this N alone, band NAN.
+ * *out malloc'd, NULL with *n = 0 when no N has every form. 0, or -1 out of memory. */
 int ic_group_contrast(const struct ic_group *g, const char *const *forms, const int *sign,
 		      size_t nt, const unsigned char *keep, size_t nkeep, struct ic_ratio **out,
 		      size_t *n);
 
-/* r at cmp/base's N from the draws y[0..n-1] in clusters cl: exp(mean) with
- * its 95% interval, p, df and se (NAN where none), but no band yet. */
+/* r at cmp/base's N from the draws y[0..n-1] in clusters cl: exp(mean) with its 95%
+ * interval, p, df and se (NAN where none), but no band yet. */
 void ic_ratio_estimate(struct ic_ratio *r, const struct ic_point *cmp, const struct ic_point *base,
 		       const double *y, const int *cl, size_t n);
 
 /* The 95% interval holds x (false without an interval). */
 int ic_ratio_holds(const struct ic_ratio *r, double x);
 
-/* Every process's log ratio of a series' compare/baseline at each N of its
- * ratios: what states.h splits. */
+/* Every process's log ratio of a series' compare/baseline at each N: what states.h splits. */
 struct ic_process_ratios {
 	size_t nproc;              /* processes with a ratio at any N */
 	unsigned *unit;            /* file index of each, ascending */
@@ -105,22 +92,18 @@ struct ic_process_ratios {
 	double *rse;               /* [i * nproc + p]: the repetitions' standard error of it */
 };
 
-/* The processes of g's ratios (ic_group_decide's); res (may be NULL: time
- * in file order) gives each file's mtime. Returns 0, or -1 when memory
- * runs out; ic_process_ratios_free frees it either way. */
+/* The processes of g's ratios; res (may be NULL: time in file order) gives each file's
+ * mtime. 0, or -1 when memory runs out; ic_process_ratios_free frees it either way. */
 int ic_process_ratios_collect(const struct ic_results *res, const struct ic_group *g,
 			      struct ic_process_ratios *pr);
 void ic_process_ratios_free(struct ic_process_ratios *pr);
 
-/* Processes that fall into two clusters at one N (a point's own spread by
- * layout or process, when the states model, reading them in time, finds
- * none): the N where the sorted log ratios split best, the two clusters'
- * sizes and geometric means, and their distance in pooled within-cluster
- * SDs. A split counts when each cluster holds IC_SPLIT_MIN processes or
- * more, the clusters lie IC_SPLIT_SD or more such SDs apart (by
- * simulation, a unimodal sample of 16 processes, normal or t with 3 df,
- * splits that far about once in a thousand N) and their levels differ by
- * IC_SPLIT_RATIO or more. */
+/* Processes in two clusters at one N (by layout or process, where the states model finds
+ * none): the N where the sorted log ratios split best, the clusters' sizes, geometric
+ * means and distance in pooled within-cluster SDs. A split counts with IC_SPLIT_MIN
+ * processes in each, IC_SPLIT_SD such SDs apart (by simulation, a unimodal sample of 16
+ * processes, normal or t3, splits that far about once in a thousand N) and levels
+ * IC_SPLIT_RATIO apart. */
 #define IC_SPLIT_MIN 3
 #define IC_SPLIT_SD 6.0
 #define IC_SPLIT_RATIO 1.05
@@ -131,8 +114,7 @@ struct ic_split {
 	double gap_sd;
 };
 
-/* The clearest split over pr's N: 1 with out filled, 0 when no N splits
- * (or memory runs out). */
+/* The clearest split over pr's N: 1 with out filled, 0 when none (or out of memory). */
 int ic_process_split(const struct ic_process_ratios *pr, struct ic_split *out);
 
 #endif /* IC_SERIES_H */

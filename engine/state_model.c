@@ -32,8 +32,8 @@ static int sm_cmp_t(const void *pa, const void *pb)
 	return (a->t > b->t) - (a->t < b->t);
 }
 
-/* log of the t density (IC_SM_NU) of y about mu with scale sigma, whose
- * log is log_sigma (the caller's: the EM takes it once for both states). */
+/* log of the t density (IC_SM_NU) of y about mu with scale sigma, whose log is
+ * log_sigma (the caller's: the EM takes it once for both states). */
 static double sm_logpdf_ls(double y, double mu, double sigma, double log_sigma)
 {
 	static double c = NAN;
@@ -52,8 +52,7 @@ static double sm_weight(double y, double mu, double sigma)
 	return (IC_SM_NU + 1.0) / (IC_SM_NU + z * z);
 }
 
-/* The chain's transition probabilities over dt: p[s][s']; its e^(-(a+b) dt)
- * returned. */
+/* The chain's transition probabilities over dt: p[s][s']; returns e^(-(a+b) dt). */
 static double sm_trans(const double rate[2], double dt, double p[2][2])
 {
 	double a = rate[0], b = rate[1], s = a + b, e = exp(-s * dt);
@@ -76,27 +75,22 @@ struct sm_work {
 	double e_rate[2];          /* the rates p and e are at */
 };
 
-/* The integral over [0, T] of f(s) g(T - s), f = c1 + d1 e^(-l s) and
- * g = c2 + d2 e^(-l s), given E = e^(-l T) and F = (1 - E) / l: a
- * transition probability of the chain has that form. */
+/* The integral over [0, T] of f(s) g(T - s), f = c1 + d1 e^(-l s) and g = c2 + d2
+ * e^(-l s) (a transition probability's form), given E = e^(-l T), F = (1 - E) / l. */
 static double sm_conv(double c1, double d1, double c2, double d2, double T, double E, double F)
 {
 	return c1 * c2 * T + (c1 * d2 + d1 * c2) * F + d1 * d2 * T * E;
 }
 
-/* The expected switches out of each state, k, and time spent in each, e,
- * at the rates given: between two observations dt apart, the chain's
- * expectations given the states at both ends (their pairwise posteriors),
- * so a long gap (the pause between two processes) holds as many switches
- * as the rates make likely there, not one at most. With P(s) = pi +
- * (I - pi) e^(-(a+b) s), the time in 0 from i to j is the integral of
- * P_i0(s) P_0j(dt - s) over P_ij(dt), and the switches 0 to 1 are a times
- * that of P_i0(s) P_1j(dt - s). And into ends (may be NULL) the expected
- * runs of repetitions that end in each state: the neighbouring
- * observations in different states (a run ends at most once between two
- * repetitions, where a spell in time may hold several switches). */
-static void sm_counts(const struct ic_sm *m, const struct sm_work *w, const double rate[2],
-		      double k[2], double e[2], double ends[2])
+/* The expected switches out of each state, k, and time in each, e, at these rates:
+ * between two observations dt apart the chain's expectations given the states at
+ * both ends, so a pause between processes holds as many switches as the rates make
+ * likely, not one at most. With P(s) = pi + (I - pi) e^(-(a+b) s), the time in 0
+ * from i to j is the integral of P_i0(s) P_0j(dt - s) over P_ij(dt), the switches 0
+ * to 1 a times that of P_i0(s) P_1j(dt - s). Into ends (may be NULL) the expected
+ * runs of repetitions ending in each state (at most one between two repetitions). */
+static void sm_counts(const struct ic_sm *m, const struct sm_work *w, const double rate[2], double k[2],
+		      double e[2], double ends[2])
 {
 	double a = rate[0], b = rate[1], l = a + b, pi[2] = { b / l, a / l };
 	int cached = rate[0] == w->e_rate[0] && rate[1] == w->e_rate[1];
@@ -145,10 +139,9 @@ static void sm_counts(const struct ic_sm *m, const struct sm_work *w, const doub
 	}
 }
 
-/* One two-state fit from the starting mu, sigma and rate (changed in
- * place); returns its log-likelihood. */
-static double sm_em2(const struct ic_sm *m, struct sm_work *w, double *mu, double *sigma,
-		     double rate[2])
+/* One two-state fit from the starting mu, sigma and rate (changed in place); returns
+ * its log-likelihood. */
+static double sm_em2(const struct ic_sm *m, struct sm_work *w, double *mu, double *sigma, double rate[2])
 {
 	size_t n = m->n, ns = m->nsites;
 	double ll = -INFINITY, prev;
@@ -287,8 +280,8 @@ static double sm_em1(const struct ic_sm *m, double *mu, const double *sigma0)
 }
 
 /* The q quantile and MAD-scale of the observations at the j-th N. */
-static void sm_site_stats(const struct ic_sm *m, size_t j, double *buf, double q0, double q1,
-			  double *lo, double *hi, double *scale)
+static void sm_site_stats(const struct ic_sm *m, size_t j, double *buf, double q0, double q1, double *lo,
+			  double *hi, double *scale)
 {
 	size_t k = 0;
 
@@ -307,11 +300,10 @@ static void sm_site_stats(const struct ic_sm *m, size_t j, double *buf, double q
 	*scale = fmax(gsl_stats_mad(buf, 1, k, buf + k) / 2.0, SM_MIN_SIGMA);
 }
 
-/* A start for states held per process (spells of minutes, processes of
- * seconds): each process's mean log ratio about each N's median, the
- * processes split where the sorted means leave the least within-group sum
- * of squares, each group's mean per N its level. 0, or -1 with fewer than
- * two processes or no memory. */
+/* A start for states held per process (spells of minutes, processes of seconds):
+ * each process's mean log ratio about each N's median, the processes split where
+ * the sorted means leave the least within-group sum of squares, each group's mean
+ * per N its level. 0, or -1 with fewer than two processes or no memory. */
 static int sm_start_processes(const struct ic_sm *m, double *mu, double *sigma, double *buf)
 {
 	size_t ns = m->nsites, np = m->nproc, k = 0, best_k = 0;
@@ -379,19 +371,12 @@ void ic_sm_free(struct ic_sm *m)
 
 int ic_sm_state(const struct ic_sm *m, size_t i)
 {
-	if (m->nstates < 2)
-		return 0;
-	if (m->post[i] >= IC_SM_FIRM)
-		return 1;
-	if (m->post[i] <= 1.0 - IC_SM_FIRM)
-		return 0;
-	return -1;
+	return m->nstates < 2 || m->post[i] <= 1.0 - IC_SM_FIRM ? 0 : m->post[i] >= IC_SM_FIRM ? 1 : -1;
 }
 
-/* chi-square's q quantile: GSL's inversion fails to converge past some
- * thousands of degrees of freedom (many switches in a flickering fit), so
- * there Wilson and Hilferty's cube-root normal approximation, accurate to
- * parts in a million at that size. */
+/* chi-square's q quantile: GSL's inversion fails to converge past some thousands
+ * of degrees of freedom (many switches in a flickering fit), so there Wilson and
+ * Hilferty's cube-root normal approximation, to parts in a million at that size. */
 static double sm_chisq_inv(double q, double nu)
 {
 	double h;
@@ -402,9 +387,8 @@ static double sm_chisq_inv(double q, double nu)
 	return nu * pow(1.0 - h + gsl_cdf_ugaussian_Pinv(q) * sqrt(h), 3.0);
 }
 
-/* Garwood's bound at quantile q (below or above half) of a rate of k
- * events in exposure e: exact for a Poisson count, here an expected one.
- * Under half an event the lower bound is 0. */
+/* Garwood's bound at quantile q (below or above half) of a rate of k events in
+ * exposure e (a Poisson count's, here an expected one); under half an event, 0. */
 static double sm_rate_bound(double k, double e, double q)
 {
 	if (!(e > 0.0))
@@ -419,20 +403,19 @@ static double sm_rate_bound(double k, double e, double q)
 static void sm_summarise(struct ic_sm *m, const struct sm_work *w)
 {
 	size_t ns = m->nsites;
-	double k[2] = { 0, 0 }, e[2] = { 0, 0 }, ends[2], kk[2], ee[2];
+	double k[2] = { 0, 0 }, e[2] = { 0, 0 }, ends[2], kk[2], ee[2], q_lo[2], q_hi[2], run[2];
+	double occ_min = fmax(IC_SM_MIN_OCC, IC_SM_MIN_SHARE * (double)m->n);
 
-	m->occ[0] = m->occ[1] = 0.0;
-	for (size_t i = 0; i < m->n; i++) {
+	for (size_t i = 0; i < m->n; i++) {   /* (ic_sm_fit cleared occ) */
 		m->post[i] = w->gamma[2 * i + 1];
 		m->occ[0] += w->gamma[2 * i];
 		m->occ[1] += w->gamma[2 * i + 1];
 	}
 	sm_counts(m, w, m->rate, k, e, ends);
 	for (int s = 0; s < 2; s++) {
-		/* The switches that fall in pauses are inferred, not seen: the
-		 * interval counts only those seen between neighbouring
-		 * repetitions (the same rate over the exposure that many
-		 * switches imply), so pauses widen it rather than narrow it. */
+		/* Switches in pauses are inferred, not seen: the interval counts only
+		 * those between neighbouring repetitions (the same rate over the
+		 * exposure they imply), so pauses widen it rather than narrow it. */
 		kk[s] = fmin(k[s], ends[s]);
 		ee[s] = k[s] > 0.0 ? e[s] * kk[s] / k[s] : e[s];
 		m->switches[s] = k[s];
@@ -442,23 +425,18 @@ static void sm_summarise(struct ic_sm *m, const struct sm_work *w)
 		m->spell[s] = 1.0 / m->rate[s];
 		m->spell_lo[s] = 1.0 / m->rate_hi[s];
 		m->spell_hi[s] = m->rate_lo[s] > 0.0 ? 1.0 / m->rate_lo[s] : INFINITY;
+		q_lo[s] = sm_rate_bound(kk[s], ee[s], 0.0125);
+		q_hi[s] = sm_rate_bound(kk[s], ee[s], 0.9875);
+		run[s] = m->occ[s] / fmax(ends[s], 1.0);
 	}
-	/* The share a / (a + b): its interval pairs the ends of the two
-	 * rates' 97.5% intervals (a low with b high, and back): both rates lie
-	 * in theirs together with chance 95% or more (Bonferroni), and the
-	 * share then lies between those pairings. (Ends of 84% intervals held
+	/* The point: the time seen in state 1 (the chain's a / (a + b) is the same where
+	 * both states come and go, meaningless where one is never left). Its interval
+	 * pairs the ends of the two rates' 97.5% intervals (a low with b high, and
+	 * back): both hold together with chance 95% or more (Bonferroni). (84% ends held
 	 * the planted share in simulation but promised only 0.84^2, 71%.) */
-	/* The point: the time seen in state 1 (the chain's a / (a + b) is the
-	 * same where both states come and go, and meaningless where one is
-	 * never left). */
 	m->share = e[0] + e[1] > 0.0 ? e[1] / (e[0] + e[1]) : NAN;
-	{
-		double alo = sm_rate_bound(kk[0], ee[0], 0.0125), ahi = sm_rate_bound(kk[0], ee[0], 0.9875);
-		double blo = sm_rate_bound(kk[1], ee[1], 0.0125), bhi = sm_rate_bound(kk[1], ee[1], 0.9875);
-
-		m->share_lo = fmin(alo / (alo + bhi), m->share);
-		m->share_hi = fmax(ahi / (ahi + blo), m->share);
-	}
+	m->share_lo = fmin(q_lo[0] / (q_lo[0] + q_hi[1]), m->share);
+	m->share_hi = fmax(q_hi[0] / (q_hi[0] + q_lo[1]), m->share);
 	m->sep = 0.0;
 	for (size_t j = 0; j < ns; j++) {
 		double d = fabs(m->mu[ns + j] - m->mu[j]) / m->sigma[j];
@@ -469,21 +447,15 @@ static void sm_summarise(struct ic_sm *m, const struct sm_work *w)
 		}
 	}
 	m->bic_gain = m->loglik2 - m->loglik1 - 0.5 * (double)(ns + 2) * log((double)m->n);
-	{
-		double occ_min = fmax(IC_SM_MIN_OCC, IC_SM_MIN_SHARE * (double)m->n);
-		double run0 = m->occ[0] / fmax(ends[0], 1.0), run1 = m->occ[1] / fmax(ends[1], 1.0);
-
-		m->why = m->occ[0] < occ_min || m->occ[1] < occ_min ? IC_SM_SMALL_STATE
-		       : m->sep < IC_SM_SEPARATION                   ? IC_SM_CLOSE
-		       : run0 < IC_SM_MIN_RUN || run1 < IC_SM_MIN_RUN ? IC_SM_FLICKER
-		       : m->bic_gain <= 0.0                          ? IC_SM_BIC
-								     : IC_SM_TWO;
-	}
+	m->why = m->occ[0] < occ_min || m->occ[1] < occ_min       ? IC_SM_SMALL_STATE
+	       : m->sep < IC_SM_SEPARATION                         ? IC_SM_CLOSE
+	       : run[0] < IC_SM_MIN_RUN || run[1] < IC_SM_MIN_RUN ? IC_SM_FLICKER
+	       : m->bic_gain <= 0.0                                ? IC_SM_BIC
+								   : IC_SM_TWO;
 	m->nstates = m->why == IC_SM_TWO ? 2 : 1;
 }
 
-int ic_sm_fit(struct ic_sm *m, const struct ic_sm_obs *obs, size_t n, size_t nsites,
-	      size_t nproc)
+int ic_sm_fit(struct ic_sm *m, const struct ic_sm_obs *obs, size_t n, size_t nsites, size_t nproc)
 {
 	static const double start[][2] = { { 0.25, 0.75 }, { 0.1, 0.9 }, { 0.4, 0.95 }, { 0.05, 0.6 } };
 	size_t ns = nsites;
@@ -499,9 +471,8 @@ int ic_sm_fit(struct ic_sm *m, const struct ic_sm_obs *obs, size_t n, size_t nsi
 	qsort(m->obs, n, sizeof(*obs), sm_cmp_t);
 	if (n < IC_SM_MIN_OBS || !ns)
 		return 0;
-	/* One block kept (mu, mu1, sigma, post), one for the work: mu, sigma,
-	 * then 2n of buf, le, alpha, beta and gamma, 4n of xi, n of c and e,
-	 * and n 2x2 of p. */
+	/* One block kept (mu, mu1, sigma, post), one for the work: mu, sigma, then 2n of
+	 * buf, le, alpha, beta and gamma, 4n of xi, n of c and e, and n 2x2 of p. */
 	m->mu = ic_stats_alloc(4 * ns + n, sizeof(double));
 	blk = ic_stats_alloc(3 * ns + 20 * n, sizeof(double));
 	if (!m->mu || !blk)

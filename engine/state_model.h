@@ -1,43 +1,21 @@
 /* States in time: a machine that runs one binary at two speeds, and
- * switches between them in spells of seconds to minutes, read at the
- * finest grain the data has: each repetition.
- *
- * An observation is one repetition of the compared form, paired with the
- * baseline repetition of the same process and N nearest to it in start
- * time: y = log(compare / baseline), at time t (its start). All the
- * observations of a series, from every process, in time order, are one
- * path of the machine: a two-state Markov chain in continuous time (rate
- * a from state 0 to 1, b back; the processes run one after another, so a
- * gap between them is just time), seen through noise:
+ * switches between them in spells of seconds to minutes, read at each
+ * repetition. An observation is one repetition of the compared form over
+ * the baseline repetition of its process and N nearest in start time: y =
+ * log(compare / baseline) at t, its start. A series' observations from
+ * every process, in time order, are one path of a two-state Markov chain
+ * in continuous time (rate a from state 0 to 1, b back; a gap between
+ * processes is just time) seen through noise:
  *
  *   y | state s, at the j-th N  ~  mu[s][j] + sigma[j] * t4
  *
- * (Student's t with 4 degrees of freedom: a slow repetition is an outlier,
- * not a state). A level per state and N, so N where the states agree (at
- * N = 1 both sit near 0.9 on the Zen 5 guest) do not dilute the N where
- * they part. Fitted by EM (forward-backward, then the levels, noise and
- * rates: a = expected switches out of 0 / expected time in 0). The same
- * with one state gives the likelihood to beat.
- *
- * Two states are declared when all of these hold; else one:
- *   - each state holds IC_SM_MIN_OCC repetitions and IC_SM_MIN_SHARE of them;
- *   - at some N the levels are IC_SM_SEPARATION scales of the t noise apart (one SD is 1.41 scales);
- *   - a state lasts IC_SM_MIN_RUN repetitions in a row on average (a
- *     state made of lone repetitions is noise);
- *   - BIC prefers two states to one.
- * tests/test_engine_state_model.c checks by simulation that one-state
- * machines (normal, t3, lognormal and few-slow noise, with process
- * offsets) are called two in at most 5%, and that on planted two-state
- * machines the intervals below hold the planted values.
- *
- * Intervals. The mean spell of a state is 1 / its rate; a rate is switches
- * over exposure, so its 95% interval is Garwood's for a Poisson count
- * (chi-square) over the expected time in the state: spells cut by the
- * run's start or end add exposure and no switch (censored, as a survival
- * analysis counts them). The share of time in state 1 is the expected time
- * seen in it, its interval from the rates' (sm_summarise). A state's level
- * has the process as its unit (ic_sm_draws): a long process is one draw,
- * not one per window.
+ * (t4: a slow repetition is an outlier, not a state; a level per N, so the
+ * N where the states agree do not dilute those where they part), fitted by
+ * EM; the same with one state gives the likelihood to beat. Two states
+ * when each IC_SM_* rule below holds and BIC prefers two. The intervals
+ * (Garwood's for the rates, spells cut by the run's ends censored; a
+ * level's unit the process, not the repetition) and the simulations that
+ * hold them (tests/test_engine_state_model.c): docs/method.md.
  */
 #ifndef IC_STATE_MODEL_H
 #define IC_STATE_MODEL_H
@@ -76,8 +54,7 @@ struct ic_sm {
 	struct ic_sm_obs *obs;     /* a copy, in time order */
 	size_t nstates;            /* 1 or 2: the rule's answer */
 	enum ic_sm_why why;
-	/* The two-state fit (made whenever there are enough observations);
-	 * state 0 is the one with the lower mean level over N. */
+	/* The two-state fit (with enough observations); state 0 the lower over N. */
 	double *mu;                /* [s * nsites + j]: log level */
 	double *sigma;             /* [j] noise scale */
 	double *mu1;               /* [j]: the one-state fit's levels */
@@ -94,31 +71,26 @@ struct ic_sm {
 	double *post;              /* [i]: P(state 1 | everything), time order */
 };
 
-/* Fits obs[0..n-1] (any order; copied and sorted by time) over nsites N
- * and nproc processes. 0, or -1 when memory runs out; ic_sm_free frees it
- * either way. With fewer than IC_SM_MIN_OBS observations, one state
- * (IC_SM_TOO_FEW) and no fit (mu NULL). */
-int ic_sm_fit(struct ic_sm *m, const struct ic_sm_obs *obs, size_t n, size_t nsites,
-	      size_t nproc);
+/* Fits obs[0..n-1] (any order; copied and sorted by time) over nsites N and nproc
+ * processes. 0, or -1 when memory runs out; ic_sm_free frees it either way. Under
+ * IC_SM_MIN_OBS observations, one state (IC_SM_TOO_FEW) and no fit (mu NULL). */
+int ic_sm_fit(struct ic_sm *m, const struct ic_sm_obs *obs, size_t n, size_t nsites, size_t nproc);
 void ic_sm_free(struct ic_sm *m);
 
-/* The state of observation i (time order): 0 or 1 where its posterior is
- * past IC_SM_FIRM, -1 in neither; 0 with one state. */
+/* Observation i's state: 0 or 1 past IC_SM_FIRM, -1 in neither; 0 with one state. */
 int ic_sm_state(const struct ic_sm *m, size_t i);
 
-/* Each process's posterior-weighted mean log ratio in state s at the j-th
- * N (every N when j is (size_t)-1), for the processes with two
- * repetitions' weight there, into draw[0..nproc-1]. Returns how many (0
- * when memory runs out). */
+/* Each process's posterior-weighted mean log ratio in state s at the j-th N (every N
+ * when j is (size_t)-1), for the processes with two repetitions' weight there, into
+ * draw[0..nproc-1]. Returns how many (0 when memory runs out). */
 size_t ic_sm_draws(const struct ic_sm *m, int s, size_t j, double *draw);
 
 /* State s's level (a ratio) there: the mean of those draws with its 95% t
  * interval (lo = hi = NAN with one draw); *nproc the draws. NAN when none. */
 double ic_sm_level(const struct ic_sm *m, int s, size_t j, double *lo, double *hi, size_t *nproc);
 
-/* Process p's share of its repetitions firmly in state s (IC_SM_FIRM),
- * and whether it holds firm runs of IC_SM_MIN_RUN repetitions of both
- * states: it switched inside. */
+/* Process p's share of its repetitions firmly in state s, and whether it holds firm
+ * runs of IC_SM_MIN_RUN repetitions of both states: it switched inside. */
 double ic_sm_proc_share(const struct ic_sm *m, size_t p, int s);
 int ic_sm_proc_switches(const struct ic_sm *m, size_t p);
 

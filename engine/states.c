@@ -20,15 +20,13 @@ void ic_states_free(struct ic_states *s)
 		free(s->member[k]);
 	}
 	ic_sm_free(&s->model);
-	free(s->state);
-	free(s->unsteady);
+	free(s->state);   /* and unsteady */
 	free(s);
 }
 
 /* The baseline repetition of process unit at point base nearest in time to
  * t (by index when untimed); NULL if none. */
-static const struct ic_rep *states_partner(const struct ic_point *base, unsigned unit, double t,
-					   int index)
+static const struct ic_rep *states_partner(const struct ic_point *base, unsigned unit, double t, int index)
 {
 	const struct ic_rep *best = NULL;
 	double d = INFINITY;
@@ -53,7 +51,7 @@ static int states_observe(struct ic_states *s, const struct ic_process_ratios *p
 {
 	/* pr's units ascend: the last is the largest. */
 	size_t nunit = pr->nproc ? pr->unit[pr->nproc - 1] + 1 : 0, n = 0, cap = 0;
-	long *proc_of = ic_stats_alloc(nunit, sizeof(*proc_of));
+	long *proc_of = ic_stats_alloc(nunit, sizeof(*proc_of));   /* process + 1, 0 none */
 	struct ic_sm_obs *obs;
 
 	for (size_t i = 0; i < pr->nsites && i < g->nratios; i++)
@@ -62,16 +60,14 @@ static int states_observe(struct ic_states *s, const struct ic_process_ratios *p
 		free(proc_of);
 		return -1;
 	}
-	for (size_t u = 0; u < nunit; u++)
-		proc_of[u] = -1;
 	for (size_t p = 0; p < pr->nproc; p++)
-		proc_of[pr->unit[p]] = (long)p;
+		proc_of[pr->unit[p]] = (long)p + 1;
 	for (size_t i = 0; i < pr->nsites && i < g->nratios; i++) {
 		const struct ic_point *c = g->ratios[i].cmp, *b = g->ratios[i].base;
 
 		for (size_t r = 0; r < c->nreps; r++) {
 			const struct ic_rep *x = &c->reps[r], *y;
-			long p = x->unit < nunit ? proc_of[x->unit] : -1;
+			long p = x->unit < nunit ? proc_of[x->unit] - 1 : -1;
 
 			if (p < 0 || !(x->v[IC_F_NS] > 0.0) ||
 			    !(y = states_partner(b, x->unit, x->start, x->index)))
@@ -126,11 +122,9 @@ static void states_follows(struct ic_states *s, const struct ic_process_ratios *
 		s->follows = IC_FOLLOWS_VARIANT;
 }
 
-/* At the N where the levels part most, whether the split there follows
- * the layout variants (states.h). (A layout slow at one N reads as a
- * second state at just the times it ran that N, its processes "switching"
- * at every other N; a real state keeps each process in one level at an N,
- * which alone proves nothing.) *at: that N. */
+/* At the N where the levels part most (*at), whether the split there follows the
+ * layout variants: a layout slow at one N reads as a second state at just the times
+ * it ran that N, its processes "switching" at every other N. */
 struct states_var {
 	long proc;                 /* its first process seen there; -1 none */
 	int procs;                 /* 1, or 2 for two or more */
@@ -181,19 +175,19 @@ static int states_variants_at_sep(const struct ic_states *s, const struct ic_pro
 	return !mixed && held[0] && held[1];
 }
 
-/* States and per-process offsets look alike (states.h): the gap between
- * the states' levels where they part most, over the pooled SD of the
- * processes' own means about their state's level there: how many process
- * offsets apart the states are. INFINITY when no state has two processes. */
+/* States and per-process offsets look alike: how many pooled SDs of the processes'
+ * own means about their state's level the levels are apart where they part most.
+ * INFINITY when no state has two processes. */
 static double states_offsets(const struct ic_states *s, const struct ic_process_ratios *pr)
 {
 	const struct ic_sm *m = &s->model;
 	size_t j = m->sep_site, np = pr->nproc, df = 0;
-	double *sum = ic_stats_alloc(np, sizeof(double)), *cnt = ic_stats_alloc(np, sizeof(double));
+	double *sum = ic_stats_alloc(2 * np, sizeof(double)), *cnt;
 	double mean[2] = { 0, 0 }, n[2] = { 0, 0 }, ss = 0.0, r = INFINITY;
 
-	if (!sum || !cnt)
-		goto out;
+	if (!sum)
+		return r;
+	cnt = sum + np;
 	for (size_t i = 0; i < m->n; i++)
 		if (m->obs[i].site == j) {
 			sum[m->obs[i].proc] += m->obs[i].y;
@@ -216,52 +210,22 @@ static double states_offsets(const struct ic_states *s, const struct ic_process_
 		df += n[k] >= 2.0 ? (size_t)n[k] - 1 : 0;
 	if (df && ss > 0.0)
 		r = fabs(mean[1] - mean[0]) / sqrt(ss / (double)df);
-out:
 	free(sum);
-	free(cnt);
 	return r;
 }
 
-/* State k's ratio at every N of the series from every repetition the
- * model puts in it: each process's posterior-weighted mean there is one
- * draw (a process that switched inside counts in both states, by its
- * repetitions), with a t interval over them and Holm's sides over the N. */
-static int states_ratios(struct ic_state *st, const struct ic_sm *m, int k,
-			 const struct ic_process_ratios *pr, const struct ic_group *g,
-			 const struct ic_analysis_opts *opts)
-{
-	size_t nn = pr->nsites;
-	double *draw = ic_stats_alloc(pr->nproc, sizeof(*draw));
-	int *cl = ic_stats_alloc(pr->nproc, sizeof(*cl)), rc = -1;
-
-	st->ratios = ic_stats_alloc(nn, sizeof(*st->ratios));
-	if (!draw || !cl || !st->ratios)
-		goto out;
-	for (size_t i = 0; i < pr->nproc; i++)
-		cl[i] = (int)i;
-	/* pr's N are g's ratios' (ic_process_ratios_collect). */
-	for (size_t j = 0; j < nn; j++) {
-		size_t kk = ic_sm_draws(m, k, j, draw);
-
-		ic_ratio_estimate(&st->ratios[j], g->ratios[j].cmp, g->ratios[j].base, draw, cl, kk);
-		st->ratios[j].nvariants = kk;
-	}
-	st->nratios = nn;
-	rc = ic_ratio_decide(st->ratios, nn, opts);
-out:
-	free(draw);
-	free(cl);
-	return rc;
-}
-
-/* State k's level, share, spell, members and their ratios per N. */
+/* State k's level, share, spell and members, and with two states its ratio at every
+ * N: each process's posterior-weighted mean there one draw (so one that switched
+ * inside counts in both), a t interval over them and Holm's sides over the N. */
 static int states_state(struct ic_states *s, int k, const struct ic_process_ratios *pr,
 			const struct ic_group *g, const struct ic_analysis_opts *opts)
 {
 	struct ic_state *st = &s->st[k];
 	const struct ic_sm *m = &s->model;
-	size_t nkeep = pr->nproc ? pr->unit[pr->nproc - 1] + 1 : 0, j = m->sep_site, nlev;
+	size_t nkeep = pr->nproc ? pr->unit[pr->nproc - 1] + 1 : 0, j = m->sep_site, nlev, nn = pr->nsites;
 	unsigned char *keep = ic_stats_alloc(nkeep, 1);
+	double *draw = NULL;
+	int *cl = NULL, rc = -1;
 
 	if (!keep)
 		return -1;
@@ -283,37 +247,43 @@ static int states_state(struct ic_states *s, int k, const struct ic_process_rati
 		keep[pr->unit[p]] = (unsigned char)in;
 		st->nproc += (size_t)in;
 	}
-	if (s->nstates == 2) {
-		st->share = k ? m->share : 1.0 - m->share;
-		st->share_lo = k ? m->share_lo : 1.0 - m->share_hi;
-		st->share_hi = k ? m->share_hi : 1.0 - m->share_lo;
-		if (!s->nuntimed) {
-			st->spell_s = m->spell[k];
-			st->spell_lo = m->spell_lo[k];
-			st->spell_hi = m->spell_hi[k];
-		}
-		if (states_ratios(st, m, k, pr, g, opts) ||
-		    ic_ratio_crossover(st->ratios, st->nratios, &st->xo))
-			return -1;
+	if (s->nstates < 2)
+		return 0;
+	st->share = k ? m->share : 1.0 - m->share;
+	st->share_lo = k ? m->share_lo : 1.0 - m->share_hi;
+	st->share_hi = k ? m->share_hi : 1.0 - m->share_lo;
+	if (!s->nuntimed) {
+		st->spell_s = m->spell[k];
+		st->spell_lo = m->spell_lo[k];
+		st->spell_hi = m->spell_hi[k];
 	}
-	return 0;
-}
+	draw = ic_stats_alloc(pr->nproc, sizeof(*draw));
+	cl = ic_stats_alloc(pr->nproc, sizeof(*cl));
+	st->ratios = ic_stats_alloc(nn, sizeof(*st->ratios));
+	if (!draw || !cl || !st->ratios)
+		goto out;
+	for (size_t i = 0; i < pr->nproc; i++)
+		cl[i] = (int)i;
+	/* pr's N are g's ratios' (ic_process_ratios_collect). */
+	for (j = 0; j < nn; j++) {
+		size_t kk = ic_sm_draws(m, k, j, draw);
 
-/* Two states fitted, one read: said why, every process in state 0. */
-static void states_one(struct ic_states *s, const struct ic_process_ratios *pr, const char *why)
-{
-	s->why = why;
-	s->nstates = s->model.nstates = 1;
-	s->follows = IC_FOLLOWS_NEITHER;
-	memset(s->state, 0, pr->nproc * sizeof(*s->state));
-	memset(s->unsteady, 0, pr->nproc * sizeof(*s->unsteady));
-	s->nunsteady = 0;
+		ic_ratio_estimate(&st->ratios[j], g->ratios[j].cmp, g->ratios[j].base, draw, cl, kk);
+		st->ratios[j].nvariants = kk;
+	}
+	st->nratios = nn;
+	if (!ic_ratio_decide(st->ratios, nn, opts) && !ic_ratio_crossover(st->ratios, nn, &st->xo))
+		rc = 0;
+out:
+	free(draw);
+	free(cl);
+	return rc;
 }
 
 /* A state whose level at the separating N has fewer than two processes
  * behind it (brief spells scattered over processes, or one process's) is
- * no state of the machine that this run can read: one state, and why. */
-static void states_brief(struct ic_states *s, const struct ic_process_ratios *pr)
+ * no state of the machine that this run can read: why, or NULL. */
+static const char *states_brief(struct ic_states *s, const struct ic_process_ratios *pr)
 {
 	struct ic_sm *m = &s->model;
 	size_t j = m->sep_site;
@@ -331,9 +301,9 @@ static void states_brief(struct ic_states *s, const struct ic_process_ratios *pr
 			 "repetitions at N = %lu, where the levels part most: too little to read it as a state",
 			 100.0 * (k ? m->share : 1.0 - m->share), nlev ? "only one process" : "no process",
 			 j < pr->nsites ? pr->sites[j] : 0ul);
-		states_one(s, pr, s->why_buf);
-		return;
+		return s->why_buf;
 	}
+	return NULL;
 }
 
 const char *ic_states_level_name(enum ic_states_level l)
@@ -349,19 +319,19 @@ const char *ic_states_level_name(enum ic_states_level l)
 static int states_steadiness(struct ic_states *s, const struct ic_process_ratios *pr)
 {
 	size_t np = pr->nproc;
-	double *y = ic_stats_alloc(np, sizeof(*y)), *se = ic_stats_alloc(np, sizeof(*se));
-	double *t = ic_stats_alloc(np, sizeof(*t)), *vs = ic_stats_alloc(np, sizeof(*vs));
-	size_t *vn = ic_stats_alloc(np, sizeof(*vn));
-	double best = -1.0;
+	/* One block: y, se, t, vs and vn (the variants, -1 unknown) per process. */
+	double *y = ic_stats_alloc(5 * np, sizeof(*y)), *se, *t, *vs, *vn, best = -1.0;
 	int all = 1;
 
 	s->level = IC_LEVEL_UNTESTED;
 	s->time_q = s->time_df = 0.0;
 	s->time_p = s->spread_lo = s->spread_hi = s->trend_share = NAN;
-	if (!y || !se || !t || !vs || !vn) {
-		free(y), free(se), free(t), free(vs), free(vn);
+	if (!y)
 		return -1;
-	}
+	se = y + np;
+	t = se + np;
+	vs = t + np;
+	vn = vs + np;
 	for (size_t i = 0; i < pr->nsites; i++) {
 		size_t k = 0;
 		double v2 = 0.0;
@@ -375,7 +345,7 @@ static int states_steadiness(struct ic_states *s, const struct ic_process_ratios
 			y[k] = yy;
 			t[k] = (double)pr->time_rank[p];
 			/* An unknown variant is no variant's: left out of the within test. */
-			vn[k] = pr->variant[p] >= 0 ? (size_t)pr->variant[p] : (size_t)-1;
+			vn[k] = pr->variant[p] >= 0 ? pr->variant[p] : -1;
 			v2 += e * e;
 			k++;
 		}
@@ -388,7 +358,7 @@ static int states_steadiness(struct ic_states *s, const struct ic_process_ratios
 			double sum = 0.0;
 			size_t n = 0;
 
-			if (vn[j] == (size_t)-1)
+			if (vn[j] < 0)
 				continue;
 			for (size_t q = 0; q < k; q++)
 				if (vn[q] == vn[j])
@@ -427,7 +397,7 @@ static int states_steadiness(struct ic_states *s, const struct ic_process_ratios
 		else
 			s->level = IC_LEVEL_UNBOUNDED;
 	}
-	free(y), free(se), free(t), free(vs), free(vn);
+	free(y);
 	return 0;
 }
 
@@ -442,9 +412,9 @@ struct ic_states *ic_states_analyse(const struct ic_process_ratios *pr, const st
 	if (!s)
 		return NULL;
 	s->nproc = pr->nproc;
-	s->state = ic_stats_alloc(pr->nproc, sizeof(*s->state));
-	s->unsteady = ic_stats_alloc(pr->nproc, sizeof(*s->unsteady));
-	if (!s->state || !s->unsteady || states_observe(s, pr, g, &obs, &n) ||
+	s->state = ic_stats_alloc(2 * pr->nproc, sizeof(*s->state));   /* and unsteady */
+	s->unsteady = s->state ? s->state + pr->nproc : NULL;
+	if (!s->state || states_observe(s, pr, g, &obs, &n) ||
 	    ic_sm_fit(&s->model, obs, n, pr->nsites, pr->nproc))
 		goto fail;
 	free(obs);
@@ -458,23 +428,32 @@ struct ic_states *ic_states_analyse(const struct ic_process_ratios *pr, const st
 	}
 	states_follows(s, pr);
 	/* A split that a layout or a process's own offset explains is none
-	 * of the machine's. */
+	 * of the machine's: one state, said why, every process in state 0. */
 	if (s->nstates == 2) {
+		const char *why;
+
 		if (states_variants_at_sep(s, pr, &at)) {
 			snprintf(s->why_buf, sizeof(s->why_buf),
 				 "at N = %lu, where the two levels part most, each layout variant's repetitions "
 				 "sit in one level only: a layout's effect, which the band's spread over "
 				 "variants holds", at);
-			states_one(s, pr, s->why_buf);
+			why = s->why_buf;
 		} else if (!s->nunsteady && s->follows == IC_FOLLOWS_VARIANT) {
-			states_one(s, pr, "the two levels follow the layout variants: a layout's effect, "
-					  "which the band's spread over variants holds");
+			why = "the two levels follow the layout variants: a layout's effect, which the "
+			      "band's spread over variants holds";
 		} else if (!s->nunsteady && states_offsets(s, pr) < IC_STATES_PROC_SEP) {
-			states_one(s, pr, "no process switched inside, and the two levels are no further "
-					  "apart than the processes' own offsets: each process's level, not the "
-					  "machine's state");
+			why = "no process switched inside, and the two levels are no further apart than the "
+			      "processes' own offsets: each process's level, not the machine's state";
 		} else {
-			states_brief(s, pr);
+			why = states_brief(s, pr);
+		}
+		if (why) {
+			s->why = why;
+			s->nstates = s->model.nstates = 1;
+			s->follows = IC_FOLLOWS_NEITHER;
+			memset(s->state, 0, pr->nproc * sizeof(*s->state));
+			memset(s->unsteady, 0, pr->nproc * sizeof(*s->unsteady));
+			s->nunsteady = 0;
 		}
 	}
 	if (states_state(s, 0, pr, g, opts) || (s->nstates == 2 && states_state(s, 1, pr, g, opts)) ||

@@ -1,27 +1,12 @@
 /* States: on some machines the same binary runs at one of two speeds, and
  * the machine switches between them while it runs (a Zen 5 guest: inline/
- * extern 1.0 in one, 1.65 in the other, in spells of seconds to minutes).
- * Pooling both gives an interval around a ratio that no process ran at.
- *
- * A series' states come from state_model.h's two-state model of every
- * repetition in time. From it, per state: its share of the
- * time (with an interval), its mean spell, its level at the N where the
- * states part most, and its own ratios per N, band and crossover from each
- * process's repetitions weighted by the model's posterior of the state
- * (ic_sm_draws: a process counts where two repetitions' weight lie in it).
- * A process with firm runs of both states switched inside: it counts in
- * both, and is named.
- *
- * Where no process switches inside, a state and a process's own offset
- * (its layout, its start) look alike: two states are then kept only when
- * the split does not follow the layout variants exactly and the levels
- * are IC_STATES_PROC_SEP SDs of the processes' offsets about their state
- * apart; else one state, and the band's spread over variants holds it.
- * Whether or not one does, a split that at the N where the levels part
- * most puts each variant's repetitions in one level only is a layout's
- * effect too (one variant slow at one N "switches" at every other), when
- * each level is held by a variant whose processes ran on both sides of
- * the other level there, so that time cannot explain it.
+ * extern 1.0 in one, 1.65 in the other). Pooling both gives an interval
+ * around a ratio that no process ran at. From state_model.h's model, per
+ * state: its share of the time, mean spell, level where the states part
+ * most, and its own ratios, band and crossover from each process's
+ * posterior-weighted repetitions (a process that switched inside counts in
+ * both, and is named). A split that the layout variants or the processes'
+ * own offsets explain stays one state (states.c; docs/method.md).
  */
 #ifndef IC_STATES_H
 #define IC_STATES_H
@@ -33,21 +18,17 @@
 #include "steadiness.h"
 
 #define IC_STATES_MIN_PROC 5      /* fewer processes: too small a design for a verdict */
-#define IC_STATES_MEMBER 0.8      /* a process is of a state with this share of its
-                                   * repetitions firmly in it */
-#define IC_STATES_PROC_SEP 5.0    /* with no process switching inside, the states' levels
-                                   * this many SDs of the processes' offsets apart */
+#define IC_STATES_MEMBER 0.8      /* of a state: this share of its repetitions firmly in it */
+#define IC_STATES_PROC_SEP 5.0    /* no switch inside: levels this many offset SDs apart */
 
-/* What the states follow, in the processes' time order or their layout
- * variants. */
+/* What the states follow: the processes' time order or their layout variants. */
 enum ic_states_follows {
 	IC_FOLLOWS_NEITHER,
 	IC_FOLLOWS_VARIANT,    /* every variant's processes share one state */
 	IC_FOLLOWS_TIME,       /* one switch in time: all of one state, then the other */
 };
 
-/* What the processes' level did, read without a model (two states are
- * the model's, nstates). */
+/* What the processes' level did, read without a model (two states: nstates). */
 enum ic_states_level {
 	IC_LEVEL_UNTESTED,     /* too few processes */
 	IC_LEVEL_STEADY,       /* within +-5% for 90% of processes (steadiness.h) */
@@ -81,40 +62,32 @@ struct ic_states {
 	struct ic_sm model;        /* the repetitions' model (model.n 0 without times) */
 	size_t nuntimed;           /* repetitions without a start time (older runs) */
 	struct ic_state st[2];     /* st[0] low, st[1] high; st[0] only with one */
-	unsigned char *member[2];  /* by file index < nmember: 1 for the processes of
-	                            * each state (its ratios' and attribution's) */
+	unsigned char *member[2];  /* by file index < nmember: 1 for each state's processes */
 	size_t nmember;
 	enum ic_states_follows follows;
-	/* Is the machine steady, before any model? Per N each process's log
-	 * ratio, the repetitions' noise pooled there: Cochran's Q within layout
-	 * variants summed over N (time, not layout), and at the N where the
-	 * processes vary most steadiness.h's equivalence test, their spread and
-	 * the share of it a line in time takes away. */
+	/* Is the machine steady, before any model? Cochran's Q within layout
+	 * variants over N, and steadiness.h's test where processes vary most. */
 	enum ic_states_level level;
 	double time_q, time_df, time_p;    /* within variants, summed over N */
 	struct ic_steady steady;           /* at steady_sites */
 	unsigned long steady_sites;
 	double spread_lo, spread_hi;       /* ratios, 10th and 90th percentile of processes */
 	double trend_share;
-	/* One state, though the model found a second one that no two
-	 * processes ran long enough to give a level at the N that separates
-	 * them: brief spells, too little to call a state of the machine or
-	 * to rule one out (why says its share of the time). */
+	/* One state, though the model found a second in spells too brief for
+	 * two processes to give its level (why says its share of the time). */
 	int brief;
 	char why_buf[256];
 };
 
-/* The states of a series' processes pr of group g (compare/baseline of
- * opts). NULL when memory runs out. */
+/* The states of a series' processes pr of group g (compare/baseline of opts). NULL when
+ * memory runs out. */
 struct ic_states *ic_states_analyse(const struct ic_process_ratios *pr, const struct ic_group *g,
 				    const struct ic_analysis_opts *opts);
 void ic_states_free(struct ic_states *s);
 
-/* The moments behind ratios r[0..n-1], the series' ratios in ascending N
- * (the processes' order, pr's sites): per N the paired repetitions of the
- * model (of state k only, firmly in it, when k is 0 or 1; all when k is
- * -1), how often each form was the faster and the 10th-90th percentile of
- * their ratios. r's index is the model's N index. Returns 0, or -1 when
+/* The moments behind r[0..n-1], the series' ratios by the model's N index: per N the
+ * model's paired repetitions (of state k only, firmly, when k is 0 or 1; all at -1), how
+ * often each form was the faster and their ratios' 10th-90th percentile. 0, or -1 when
  * memory runs out. */
 int ic_states_moments(const struct ic_states *s, int k, struct ic_ratio *r, size_t n);
 

@@ -83,8 +83,7 @@ int ic_stats_nested(const double *y, const int *cluster, size_t n, struct ic_sta
 	out->mean = gsl_stats_mean(c, 1, draws);
 	if (draws >= 2) {
 		out->df = (double)(draws - 1);
-		out->se = sqrt(gsl_stats_tss_m(c, 1, draws, out->mean) / (double)(draws - 1) /
-			       (double)draws);
+		out->se = sqrt(gsl_stats_tss_m(c, 1, draws, out->mean) / (double)(draws - 1) / (double)draws);
 	}
 done:
 	free(u);

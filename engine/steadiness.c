@@ -59,9 +59,8 @@ static double steady_profile(const double *z, const double *o, const double *se,
 	return 0.5 * (lo + hi);
 }
 
-/* out cleared (NAN, not steady); -1 unless there are IC_STEADY_MIN_UNITS
- * units, each y finite and its noise[i * stride] (an SE or a variance)
- * positive. */
+/* out cleared (NAN, not steady); -1 unless there are IC_STEADY_MIN_UNITS units, each
+ * y finite and its noise[i * stride] (an SE or a variance) positive. */
 static int steady_start(const double *y, const double *noise, size_t stride, size_t k,
 			double margin, struct ic_steady *out)
 {
@@ -149,8 +148,7 @@ out:
 	gsl_matrix_free(a);
 	gsl_matrix_free(e);
 	gsl_vector_free(lam);
-	if (ws)
-		gsl_eigen_symmv_free(ws);
+	gsl_eigen_symmv_free(ws);
 	free(z);
 	return rc;
 }
@@ -159,9 +157,7 @@ double ic_steady_ar1_mean_var(size_t n, double rho)
 {
 	double s = (double)n, r = 1.0;
 
-	if (!n)
-		return NAN;
-	/* n + 2 sum over lags l of (n - l) rho^l, over n^2. */
+	/* n + 2 sum over lags l of (n - l) rho^l, over n^2 (0 / 0, NAN, at n = 0). */
 	for (size_t l = 1; l < n; l++) {
 		r *= rho;
 		s += 2.0 * (double)(n - l) * r;
@@ -171,19 +167,17 @@ double ic_steady_ar1_mean_var(size_t n, double rho)
 
 double ic_steady_ar1_s0(size_t n, double rho)
 {
-	return n ? (double)n * (1.0 - ic_steady_ar1_mean_var(n, rho)) : NAN;
+	return (double)n * (1.0 - ic_steady_ar1_mean_var(n, rho));   /* NAN at n = 0 */
 }
 
 double ic_steady_ar1_cov(size_t a, size_t n_a, size_t b, size_t n_b, double rho)
 {
 	double s = 0.0;
 
-	if (!n_a || !n_b)
-		return NAN;
 	for (size_t i = a; i < a + n_a; i++)
 		for (size_t j = b; j < b + n_b; j++)
 			s += pow(rho, (double)(i > j ? i - j : j - i));
-	return s / ((double)n_a * (double)n_b);
+	return s / ((double)n_a * (double)n_b);   /* 0 / 0, NAN, without values */
 }
 
 /* sum over t of rho - c_t - c_{t+1} + v, c_t = cov(x_t, the mean) =
@@ -249,12 +243,7 @@ double ic_steady_ar1_rho(const struct ic_ar1_unit *u, size_t k)
 
 double ic_steady_ar1_rho_lags(double d1, double d2)
 {
-	double rho;
-
-	if (!(d1 > 0.0) || !isfinite(d2))
-		return 0.0;
-	rho = d2 / d1 - 1.0;
-	return rho < 0.0 ? 0.0 : rho > IC_STEADY_RHO_MAX ? IC_STEADY_RHO_MAX : rho;
+	return d1 > 0.0 && isfinite(d2) ? fmin(fmax(d2 / d1 - 1.0, 0.0), IC_STEADY_RHO_MAX) : 0.0;
 }
 
 double ic_steady_trend_share(const double *y, const double *se, const double *t, size_t k,
