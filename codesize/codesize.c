@@ -587,34 +587,22 @@ static void cs_parse_spec(const char *spec, const char *body, struct ic_point_id
  * dropped); every argument a copy of its own, for one way to free them. */
 static char **cs_expand_args(int argc, char **argv, int *nargc)
 {
-	char **out = NULL, *line = NULL;
-	size_t n = 0, cap = 0, lcap = 0;
-	ssize_t len;
+	char **out = ic_xrealloc(NULL, 1, sizeof *out);
+	size_t n = 0, cap = 1;
 
 	for (int i = 0; i < argc; i++) {
-		FILE *f;
+		int at = i > 0 && argv[i][0] == '@';
+		char *text = at ? ic_read_path(argv[i] + 1, &(size_t){ 0 }) : NULL, *save, *arg;
 
-		if (i == 0 || argv[i][0] != '@') {
-			out = cs_grow(out, &cap, n + 1, sizeof *out);
-			out[n++] = ic_xalloc(strdup(argv[i]));
-			continue;
-		}
-		if (!(f = fopen(argv[i] + 1, "r")))
+		if (at && !text)
 			ic_die(CS_EXIT_USAGE, "%s: %s", argv[i], strerror(errno));
-		while ((len = getline(&line, &lcap, f)) >= 0) {
-			while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-				line[--len] = '\0';
-			if (len == 0)
-				continue;
-			out = cs_grow(out, &cap, n + 1, sizeof *out);
-			out[n++] = ic_xalloc(strdup(line));
+		for (arg = at ? strtok_r(text, "\r\n", &save) : argv[i]; arg;
+		     arg = at ? strtok_r(NULL, "\r\n", &save) : NULL) {
+			out = cs_grow(out, &cap, n + 2, sizeof *out);
+			out[n++] = ic_xalloc(strdup(arg));
 		}
-		if (ferror(f))
-			ic_die(CS_EXIT_USAGE, "%s: %s", argv[i], strerror(errno));
-		fclose(f);
+		free(text);
 	}
-	free(line);
-	out = cs_grow(out, &cap, n + 1, sizeof *out);
 	out[n] = NULL;
 	*nargc = (int)n;
 	return out;
