@@ -1,8 +1,5 @@
-/* codesize: the code-size accounting of generated points, from their objects.
- *
- *   codesize [-o OUT.csv] [--objdump PATH] [--body NAME]
- *            --point form:op:layout:order:seed:sites[:filler] OBJ... [--point ...]
- *   codesize [-o OUT.csv] [--objdump PATH] @ARGS   (ARGS: the same arguments, one per line)
+/* codesize: the code-size accounting of generated points, from their objects
+ * (usage: --help, in cs_parse_args).
  *
  * --body NAME (before the first --point): points whose op is NAME are of
  * your own body (queue/body.h): the function their sites call is
@@ -841,10 +838,16 @@ static int cs_group_slope(const struct cs_run *run, const struct cs_point *pt, d
 	return 1;
 }
 
-static void cs_write_csv(FILE *f, const struct cs_run *run)
+/* The CSV to run->out, renamed into place once whole, or to stdout ("-", none). */
+static void cs_write(const struct cs_run *run)
 {
+	struct ic_atomic_file af = { .f = stdout };
+	int file = run->out && strcmp(run->out, "-") != 0;
+
+	if (file && ic_atomic_open(&af, run->out, 0) != 0)
+		ic_die(1, "%s", af.err);
 	fputs("form,op,layout,order,seed,sites,footprint_bytes,code_bytes_per_site,"
-	      "queue_calls,ops_per_site,inlined_sites,site_functions,filler\n", f);
+	      "queue_calls,ops_per_site,inlined_sites,site_functions,filler\n", af.f);
 	for (size_t i = 0; i < run->npts; i++) {
 		const struct cs_point *pt = &run->pts[i];
 		unsigned ops = cs_ops_per_site(pt);
@@ -855,29 +858,16 @@ static void cs_write_csv(FILE *f, const struct cs_run *run)
 
 		if (cs_group_slope(run, pt, &slope))
 			snprintf(slope_s, sizeof slope_s, "%.2f", slope);
-		fprintf(f, "%s,%s,%s,%s,%" PRIu32 ",%" PRIu32 ",%" PRIu64 ",%s,%" PRIu64 ",%u,%"
+		fprintf(af.f, "%s,%s,%s,%s,%" PRIu32 ",%" PRIu32 ",%" PRIu64 ",%s,%" PRIu64 ",%u,%"
 			PRIu64 ",%" PRIu64 ",%" PRIu32 "\n",
 			ic_form_names[pt->id.form], ic_point_op_name(&pt->id),
 			ic_layout_names[pt->id.layout], ic_order_names[pt->id.order],
 			pt->id.seed, pt->id.sites, pt->footprint, slope_s, pt->queue_calls,
 			ops, inlined, pt->functions, pt->id.filler);
 	}
-}
-
-static void cs_write(const struct cs_run *run)
-{
-	struct ic_atomic_file af;
-
-	if (!run->out || strcmp(run->out, "-") == 0) {
-		cs_write_csv(stdout, run);
-		if (fflush(stdout) != 0)
-			ic_die(1, "cannot write stdout: %s", strerror(errno));
-		return;
-	}
-	if (ic_atomic_open(&af, run->out, 0) != 0)
-		ic_die(1, "%s", af.err);
-	cs_write_csv(af.f, run);
-	if (ic_atomic_commit(&af) != 0)
+	if (!file && fflush(stdout) != 0)
+		ic_die(1, "cannot write stdout: %s", strerror(errno));
+	if (file && ic_atomic_commit(&af) != 0)
 		ic_die(1, "%s", af.err);
 }
 

@@ -1,6 +1,5 @@
-/* codesize_report: ./run.sh codesize's report from codesize's CSV.
- *
- *   codesize_report [--machine | --l1i BYTES --l2 BYTES] CSV
+/* codesize_report: ./run.sh codesize's report from codesize's CSV (usage:
+ * --help, in main).
  *
  * Per series (op, layout, order, filler; in the order the CSV first names
  * them) a table of every form's footprint at each N, hint's inlined sites
@@ -225,8 +224,6 @@ int main(int argc, char **argv)
 		IC_OPTION_LONG("l2", &bytes[1], 0, LONG_MAX),
 		IC_OPTIONS_END,
 	};
-	/* Whole KiB, as hwloc reports them. */
-	unsigned long kib[2];
 	struct report_row *rows;
 	struct report_series *series;
 	size_t nrows, nseries;
@@ -246,11 +243,10 @@ int main(int argc, char **argv)
 			bytes[1] = t.l2_size > 0 ? t.l2_size : 0;
 		}
 	}
-	kib[0] = (unsigned long)bytes[0] / 1024;
-	kib[1] = (unsigned long)bytes[1] / 1024;
 	report_read(argv[optind], &rows, &nrows, &series, &nseries);
+	/* Whole KiB, as hwloc reports them. */
 	for (size_t s = 0; s < nseries; s++)
-		report_series(rows, nrows, s, &series[s], kib[0], kib[1]);
+		report_series(rows, nrows, s, &series[s], (unsigned long)bytes[0] / 1024, (unsigned long)bytes[1] / 1024);
 	if (fflush(stdout) != 0)
 		ic_die(REPORT_EXIT_USAGE, "cannot write stdout: %s", strerror(errno));
 	for (size_t i = 0; i < nrows; i++)

@@ -14,16 +14,12 @@
 
 #include "format.h"
 #include "kit.h"
+#include "point_name.h"
 #include "states.h"
 
 /* What each op's site runs, from the table gen and run.sh read. */
-#define IC_PRICE_OP(e, name, what) { #name, what },
-static const struct {
-	const char *name, *what;
-} price_ops[] = {
-#include "point_names.def"
-	IC_OPS(IC_PRICE_OP)
-};
+#define IC_PRICE_OP(e, name, what) what,
+static const char *const price_op_what[IC_OP_COUNT] = { IC_OPS(IC_PRICE_OP) };
 
 static int price_is_json(const struct dirent *d)
 {
@@ -214,13 +210,12 @@ const char *ic_price_verdict(char *buf, size_t cap, const struct ic_price_run *r
 static const char *price_site_what(char *buf, size_t cap, const struct ic_price_run *run, const struct ic_group *g)
 {
 	const char *body = run->run.res.builds[g->build].v[IC_B_BODY];
+	int op = ic_name_find(ic_op_names, IC_OP_COUNT, g->op);
 
-	for (size_t i = 0; i < sizeof(price_ops) / sizeof(price_ops[0]); i++)
-		if (!strcmp(price_ops[i].name, g->op)) {
-			snprintf(buf, cap, "%s: %s", g->op, price_ops[i].what);
-			return buf;
-		}
-	snprintf(buf, cap, "your body %s", *body ? body : g->op);
+	if (op >= 0)
+		snprintf(buf, cap, "%s: %s", g->op, price_op_what[op]);
+	else
+		snprintf(buf, cap, "your body %s", *body ? body : g->op);
 	return buf;
 }
 
