@@ -58,13 +58,6 @@ static unsigned long report_number(const char *s, const char *what)
 	return v;
 }
 
-static int report_cmp_sites(const void *a, const void *b)
-{
-	unsigned long x = *(const unsigned long *)a, y = *(const unsigned long *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* The rows of the CSV at path, and the series they make. */
 static void report_read(const char *path, struct report_row **rows, size_t *nrows,
 			struct report_series **series, size_t *nseries)
@@ -105,10 +98,8 @@ static void report_read(const char *path, struct report_row **rows, size_t *nrow
 		}
 		r.sites = report_number(r.field[COL_SITES], "sites");
 		filler = report_number(r.field[COL_FILLER], "filler");
-		n = (size_t)snprintf(name, sizeof name, "%s/%s/%s", r.field[COL_OP], r.field[COL_LAYOUT],
-				     r.field[COL_ORDER]);
-		if (filler > 0 && n < sizeof name)
-			snprintf(name + n, sizeof name - n, ", %lu B filler per site", filler);
+		snprintf(name, sizeof name, filler ? "%s/%s/%s, %lu B filler per site" : "%s/%s/%s",
+			 r.field[COL_OP], r.field[COL_LAYOUT], r.field[COL_ORDER], filler);
 		for (s = 0; s < *nseries && strcmp((*series)[s].name, name); s++)
 			;
 		if (s == *nseries) {
@@ -119,11 +110,14 @@ static void report_read(const char *path, struct report_row **rows, size_t *nrow
 		struct report_series *se = &(*series)[s];
 		size_t k;
 
-		for (k = 0; k < se->nsites && se->sites[k] != r.sites; k++)
+		/* Kept ascending: inserted in place. */
+		for (k = 0; k < se->nsites && se->sites[k] < r.sites; k++)
 			;
-		if (k == se->nsites) {
+		if (k == se->nsites || se->sites[k] != r.sites) {
 			se->sites = ic_xrealloc(se->sites, se->nsites + 1, sizeof *se->sites);
-			se->sites[se->nsites++] = r.sites;
+			memmove(se->sites + k + 1, se->sites + k, (se->nsites - k) * sizeof *se->sites);
+			se->sites[k] = r.sites;
+			se->nsites++;
 		}
 		r.series = s;
 		*rows = ic_xrealloc(*rows, *nrows + 1, sizeof **rows);
@@ -131,9 +125,6 @@ static void report_read(const char *path, struct report_row **rows, size_t *nrow
 	}
 	free(line);
 	fclose(f);
-	for (size_t s = 0; s < *nseries; s++)
-		qsort((*series)[s].sites, (*series)[s].nsites, sizeof (*series)[s].sites[0],
-		      report_cmp_sites);
 }
 
 /* Column c of form's row in series s at N = sites (any N: sites 0), the
