@@ -60,42 +60,28 @@ static int census_str_cmp(const void *a, const void *b)
  * -fdebug-prefix-map, as Debian's) stays relative, to the same root. */
 static char *census_path_normalise(const char *p)
 {
-	int abs = p[0] == '/';
-	size_t w = (size_t)abs, keep = w;   /* keep: the "/" or "../.." no ".." pops */
-	char *out = ic_xalloc(malloc(strlen(p) + 2));
+	size_t len = strlen(p), n = 0, w = 0;
+	char *copy = ic_xalloc(strdup(p)), *out = ic_xalloc(malloc(len + 2)), *save = NULL, *seg;
+	char **seg_at = ic_xalloc(malloc((len + 1) * sizeof(*seg_at)));
 
-	if (abs)
-		out[0] = '/';
-	while (*p) {
-		const char *seg = p;
-		size_t n;
-
-		while (*p && *p != '/')
-			p++;
-		n = (size_t)(p - seg);
-		if (*p == '/')
-			p++;
-		if (n == 0 || (n == 1 && seg[0] == '.'))
+	/* ".." pops a name, not the root nor a ".." kept before it. */
+	for (seg = strtok_r(copy, "/", &save); seg; seg = strtok_r(NULL, "/", &save)) {
+		if (!strcmp(seg, "."))
 			continue;
-		if (n == 2 && seg[0] == '.' && seg[1] == '.') {
-			if (w > keep) {
-				for (w--; w > keep && out[w - 1] != '/'; w--)
-					;
-				continue;
-			}
-			if (abs)
-				continue;
-			keep = w + 3;
-		}
-		memcpy(out + w, seg, n);
-		w += n;
-		out[w++] = '/';
+		if (!strcmp(seg, "..") && n && strcmp(seg_at[n - 1], ".."))
+			n--;
+		else if (strcmp(seg, "..") || p[0] != '/')
+			seg_at[n++] = seg;
 	}
-	if (w > (size_t)abs)
-		w--;
-	else if (!abs)
+	if (p[0] == '/')
+		out[w++] = '/';
+	for (size_t i = 0; i < n; i++)
+		w += (size_t)sprintf(out + w, i ? "/%s" : "%s", seg_at[i]);
+	if (!w)
 		out[w++] = '.';
 	out[w] = '\0';
+	free(seg_at);
+	free(copy);
 	return out;
 }
 
