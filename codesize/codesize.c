@@ -405,30 +405,9 @@ static void cs_count_relocs(struct cs_point *pt, uint32_t obj, const struct cs_s
  * functions of its first N sites, their clone copies, the out-of-line hint
  * copies and .cold parts they call, and data in between (a scatter walk
  * table). Sites past N in the series' objects are not the point's. */
-/* Global functions by name, sorted: a section of every code symbol at 0
- * (obj[j]: the index of the point's object j). */
-static struct cs_def *cs_defs(const struct cs_point *pt, const uint32_t *obj, size_t *ndefs)
-{
-	struct cs_def *defs = NULL;
-	size_t dcap = 0;
-
-	*ndefs = 0;
-	for (size_t j = 0; j < pt->nobjs; j++) {
-		const struct cs_obj *o = &cs_objs[obj[j]];
-
-		for (size_t s = 1; s < o->shnum; s++)
-			if (o->secs[s].code && o->secs[s].fn) {
-				defs = cs_grow(defs, &dcap, *ndefs + 1, sizeof *defs);
-				defs[(*ndefs)++] = (struct cs_def){ o->secs[s].fn, (uint32_t)j, (uint32_t)s };
-			}
-	}
-	qsort(defs, *ndefs, sizeof *defs, cs_def_cmp);
-	return defs;
-}
-
-/* Where the walk starts, pushed on *stack (*scap its room); how many. */
+/* Where the walk starts, pushed on stack (room for ndefs); how many. */
 static size_t cs_roots(const struct cs_point *pt, const struct cs_def *defs, size_t ndefs,
-		       struct cs_def **stack, size_t *scap)
+		       struct cs_def *stack)
 {
 	char pass[256];
 	struct cs_def key = { pass, 0, 0 }, *hit;
@@ -438,10 +417,9 @@ static size_t cs_roots(const struct cs_point *pt, const struct cs_def *defs, siz
 	 * (objects given under another point's spec are judged as that point,
 	 * so a mislabelled point fails its form's proof). */
 	snprintf(pass, sizeof pass, "%s_pass", pt->prefix);
-	*stack = cs_grow(*stack, scap, ndefs, sizeof **stack);
 	hit = bsearch(&key, defs, ndefs, sizeof *defs, cs_def_cmp);
 	if (hit) {
-		(*stack)[0] = *hit;
+		stack[0] = *hit;
 		return 1;
 	}
 	for (size_t d = 0; d < ndefs; d++) {
@@ -452,13 +430,13 @@ static size_t cs_roots(const struct cs_point *pt, const struct cs_def *defs, siz
 			if (nstack)
 				ic_die(CS_EXIT_USAGE, "point %s: no %s, and more than one other pass in %s",
 					pt->prefix, pass, pt->objs[0]);
-			(*stack)[nstack++] = defs[d];
+			stack[nstack++] = defs[d];
 		}
 	}
 	/* No pass at all (sites files compiled alone, as the tests do): the
 	 * point is all the code of its objects. */
 	if (!nstack && ndefs) {
-		memcpy(*stack, defs, ndefs * sizeof *defs);
+		memcpy(stack, defs, ndefs * sizeof *defs);
 		nstack = ndefs;
 	}
 	return nstack;
@@ -469,17 +447,29 @@ static void cs_scan_point(struct cs_point *pt)
 {
 	uint32_t *obj = ic_xalloc(calloc(pt->nobjs, sizeof *obj));
 	size_t *base = ic_xalloc(calloc(pt->nobjs + 1, sizeof *base));
-	struct cs_def *defs, *stack = NULL;
-	size_t ndefs, nstack, scap = 0;
+	struct cs_def *defs = NULL, *stack;
+	size_t ndefs = 0, nstack, nrel = 0;
 	unsigned char *seen;
 
 	for (size_t j = 0; j < pt->nobjs; j++) {
+		const struct cs_obj *o;
+
 		obj[j] = cs_load(pt->objs[j]);
-		base[j + 1] = base[j] + cs_objs[obj[j]].shnum;
+		o = &cs_objs[obj[j]];
+		base[j + 1] = base[j] + o->shnum;
+		/* Global functions by name: the section of every code symbol at 0. */
+		defs = ic_xrealloc(defs, ndefs + o->shnum, sizeof *defs);
+		for (size_t s = 1; s < o->shnum; s++) {
+			nrel += o->secs[s].nrel;
+			if (o->secs[s].code && o->secs[s].fn)
+				defs[ndefs++] = (struct cs_def){ o->secs[s].fn, (uint32_t)j, (uint32_t)s };
+		}
 	}
+	qsort(defs, ndefs, sizeof *defs, cs_def_cmp);
 	seen = ic_xalloc(calloc(base[pt->nobjs] ? base[pt->nobjs] : 1, 1));
-	defs = cs_defs(pt, obj, &ndefs);
-	nstack = cs_roots(pt, defs, ndefs, &stack, &scap);
+	/* Each section is walked once and pushes at most its relocations. */
+	stack = ic_xrealloc(NULL, ndefs + nrel, sizeof *stack);
+	nstack = cs_roots(pt, defs, ndefs, stack);
 	while (nstack) {
 		struct cs_def at = stack[--nstack];
 		const struct cs_obj *o = &cs_objs[obj[at.obj]];
@@ -501,7 +491,6 @@ static void cs_scan_point(struct cs_point *pt)
 				hit = bsearch(&key, defs, ndefs, sizeof *defs, cs_def_cmp);
 			if (!r->shndx && !hit)
 				continue;
-			stack = cs_grow(stack, &scap, nstack + 1, sizeof *stack);
 			stack[nstack++] = hit ? *hit : (struct cs_def){ NULL, at.obj, r->shndx };
 		}
 	}
