@@ -276,26 +276,29 @@ static void inl_header(const struct inl_opts *o, const struct ic_debug_file *df,
 	putchar('\n');
 }
 
-/* The rows named by --function, in table order; 0 with the unknown name. */
+/* The rows named by --function (none: every row), in table order; 0, or
+ * ic_bad's status with the first name that has no row. */
 static int inl_select(const struct inl_opts *o, const struct ic_census *c, struct ic_inline_fn **rows,
 		      size_t *n)
 {
 	*n = 0;
-	for (size_t f = 0; f < o->nfunctions; f++) {
-		size_t hits = 0;
+	for (size_t i = 0; i < c->nfns; i++) {
+		size_t f = 0;
 
-		for (size_t i = 0; i < c->nfns; i++)
-			hits += !strcmp(c->fns[i]->name, o->functions[f]);
-		if (!hits)
+		while (f < o->nfunctions && strcmp(c->fns[i]->name, o->functions[f]))
+			f++;
+		if (!o->nfunctions || f < o->nfunctions)
+			rows[(*n)++] = c->fns[i];
+	}
+	for (size_t f = 0; f < o->nfunctions; f++) {
+		size_t i = 0;
+
+		while (i < *n && strcmp(rows[i]->name, o->functions[f]))
+			i++;
+		if (i == *n)
 			return ic_bad("no inlined copy of '%s' in %s's DWARF: give a name from its table (./run.sh inlines %s)",
 				      o->functions[f], o->binary, o->binary);
 	}
-	for (size_t i = 0; i < c->nfns; i++)
-		for (size_t f = 0; f < o->nfunctions; f++)
-			if (!strcmp(c->fns[i]->name, o->functions[f])) {
-				rows[(*n)++] = c->fns[i];
-				break;
-			}
 	return 0;
 }
 
@@ -303,14 +306,13 @@ static int inl_run(const struct inl_opts *o)
 {
 	struct ic_debug_file df;
 	struct ic_census census = { 0 };
-	struct ic_price_run run;
+	struct ic_price_run run = { 0 };
 	struct ic_inline_fn **rows = NULL;
 	size_t nrows, strip;
 	const char *dir = NULL;
 	char err[8192];
 	int rc = INL_EXIT_BAD_INPUT;
 
-	memset(&run, 0, sizeof(run));
 	if (o->chart && ic_chart_check(o->chart, o->results, err, sizeof(err))) {
 		ic_bad("%s", err);
 		return rc;
@@ -325,13 +327,8 @@ static int inl_run(const struct inl_opts *o)
 		goto out;
 	}
 	rows = ic_xalloc(malloc((census.nfns + 1) * sizeof(*rows)));
-	if (o->nfunctions) {
-		if (inl_select(o, &census, rows, &nrows))
-			goto out;
-	} else {
-		memcpy(rows, census.fns, census.nfns * sizeof(*rows));
-		nrows = census.nfns;
-	}
+	if (inl_select(o, &census, rows, &nrows))
+		goto out;
 	if (o->results && ic_price_run_load(&run, o->results, err, sizeof(err))) {
 		ic_bad("%s", err);
 		goto out;

@@ -61,17 +61,8 @@ static void run_once(char *const argv[], const char *out, double *s, double *kib
 	pid_t pid;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	pid = fork();
-	if (pid == 0) {
-		int o = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		int e = open(err_log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-
-		if (o >= 0 && e >= 0 && dup2(o, 1) >= 0 && dup2(e, 2) >= 0)
-			execvp(argv[0], argv);
-		dprintf(e >= 0 ? e : 2, "cannot run it: %s\n", strerror(errno));
-		_exit(127);
-	}
-	if (pid < 0 || wait4(pid, &st, 0, &ru) != pid)
+	pid = sw_spawn(argv, out, err_log, NULL);
+	if (wait4(pid, &st, 0, &ru) != pid)
 		sw_fail("cannot run %s: %s", argv[0], strerror(errno));
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
@@ -79,7 +70,9 @@ static void run_once(char *const argv[], const char *out, double *s, double *kib
 
 		while ((nl = strrchr(line, '\n')) && !nl[1])
 			*nl = 0;
-		sw_fail("%s failed: %s", argv[0], (nl = strrchr(line, '\n')) ? nl + 1 : line);
+		/* 127: sw_spawn could not start it. */
+		sw_fail("%s failed: %s", argv[0], WIFEXITED(st) && WEXITSTATUS(st) == 127 && !*line ? "cannot run it"
+			: (nl = strrchr(line, '\n')) ? nl + 1 : line);
 	}
 	*s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 	*kib = (double)ru.ru_maxrss;

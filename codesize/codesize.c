@@ -1,8 +1,5 @@
-/* codesize: the code-size accounting of generated points, from their objects.
- *
- *   codesize [-o OUT.csv] [--objdump PATH] [--body NAME]
- *            --point form:op:layout:order:seed:sites[:filler] OBJ... [--point ...]
- *   codesize [-o OUT.csv] [--objdump PATH] @ARGS   (ARGS: the same arguments, one per line)
+/* codesize: the code-size accounting of generated points, from their objects
+ * (usage: --help, in cs_parse_args).
  *
  * --body NAME (before the first --point): points whose op is NAME are of
  * your own body (queue/body.h): the function their sites call is
@@ -408,30 +405,9 @@ static void cs_count_relocs(struct cs_point *pt, uint32_t obj, const struct cs_s
  * functions of its first N sites, their clone copies, the out-of-line hint
  * copies and .cold parts they call, and data in between (a scatter walk
  * table). Sites past N in the series' objects are not the point's. */
-/* Global functions by name, sorted: a section of every code symbol at 0
- * (obj[j]: the index of the point's object j). */
-static struct cs_def *cs_defs(const struct cs_point *pt, const uint32_t *obj, size_t *ndefs)
-{
-	struct cs_def *defs = NULL;
-	size_t dcap = 0;
-
-	*ndefs = 0;
-	for (size_t j = 0; j < pt->nobjs; j++) {
-		const struct cs_obj *o = &cs_objs[obj[j]];
-
-		for (size_t s = 1; s < o->shnum; s++)
-			if (o->secs[s].code && o->secs[s].fn) {
-				defs = cs_grow(defs, &dcap, *ndefs + 1, sizeof *defs);
-				defs[(*ndefs)++] = (struct cs_def){ o->secs[s].fn, (uint32_t)j, (uint32_t)s };
-			}
-	}
-	qsort(defs, *ndefs, sizeof *defs, cs_def_cmp);
-	return defs;
-}
-
-/* Where the walk starts, pushed on *stack (*scap its room); how many. */
+/* Where the walk starts, pushed on stack (room for ndefs); how many. */
 static size_t cs_roots(const struct cs_point *pt, const struct cs_def *defs, size_t ndefs,
-		       struct cs_def **stack, size_t *scap)
+		       struct cs_def *stack)
 {
 	char pass[256];
 	struct cs_def key = { pass, 0, 0 }, *hit;
@@ -441,10 +417,9 @@ static size_t cs_roots(const struct cs_point *pt, const struct cs_def *defs, siz
 	 * (objects given under another point's spec are judged as that point,
 	 * so a mislabelled point fails its form's proof). */
 	snprintf(pass, sizeof pass, "%s_pass", pt->prefix);
-	*stack = cs_grow(*stack, scap, ndefs, sizeof **stack);
 	hit = bsearch(&key, defs, ndefs, sizeof *defs, cs_def_cmp);
 	if (hit) {
-		(*stack)[0] = *hit;
+		stack[0] = *hit;
 		return 1;
 	}
 	for (size_t d = 0; d < ndefs; d++) {
@@ -455,13 +430,13 @@ static size_t cs_roots(const struct cs_point *pt, const struct cs_def *defs, siz
 			if (nstack)
 				ic_die(CS_EXIT_USAGE, "point %s: no %s, and more than one other pass in %s",
 					pt->prefix, pass, pt->objs[0]);
-			(*stack)[nstack++] = defs[d];
+			stack[nstack++] = defs[d];
 		}
 	}
 	/* No pass at all (sites files compiled alone, as the tests do): the
 	 * point is all the code of its objects. */
 	if (!nstack && ndefs) {
-		memcpy(*stack, defs, ndefs * sizeof *defs);
+		memcpy(stack, defs, ndefs * sizeof *defs);
 		nstack = ndefs;
 	}
 	return nstack;
@@ -472,17 +447,29 @@ static void cs_scan_point(struct cs_point *pt)
 {
 	uint32_t *obj = ic_xalloc(calloc(pt->nobjs, sizeof *obj));
 	size_t *base = ic_xalloc(calloc(pt->nobjs + 1, sizeof *base));
-	struct cs_def *defs, *stack = NULL;
-	size_t ndefs, nstack, scap = 0;
+	struct cs_def *defs = NULL, *stack;
+	size_t ndefs = 0, nstack, nrel = 0;
 	unsigned char *seen;
 
 	for (size_t j = 0; j < pt->nobjs; j++) {
+		const struct cs_obj *o;
+
 		obj[j] = cs_load(pt->objs[j]);
-		base[j + 1] = base[j] + cs_objs[obj[j]].shnum;
+		o = &cs_objs[obj[j]];
+		base[j + 1] = base[j] + o->shnum;
+		/* Global functions by name: the section of every code symbol at 0. */
+		defs = ic_xrealloc(defs, ndefs + o->shnum, sizeof *defs);
+		for (size_t s = 1; s < o->shnum; s++) {
+			nrel += o->secs[s].nrel;
+			if (o->secs[s].code && o->secs[s].fn)
+				defs[ndefs++] = (struct cs_def){ o->secs[s].fn, (uint32_t)j, (uint32_t)s };
+		}
 	}
+	qsort(defs, ndefs, sizeof *defs, cs_def_cmp);
 	seen = ic_xalloc(calloc(base[pt->nobjs] ? base[pt->nobjs] : 1, 1));
-	defs = cs_defs(pt, obj, &ndefs);
-	nstack = cs_roots(pt, defs, ndefs, &stack, &scap);
+	/* Each section is walked once and pushes at most its relocations. */
+	stack = ic_xrealloc(NULL, ndefs + nrel, sizeof *stack);
+	nstack = cs_roots(pt, defs, ndefs, stack);
 	while (nstack) {
 		struct cs_def at = stack[--nstack];
 		const struct cs_obj *o = &cs_objs[obj[at.obj]];
@@ -504,7 +491,6 @@ static void cs_scan_point(struct cs_point *pt)
 				hit = bsearch(&key, defs, ndefs, sizeof *defs, cs_def_cmp);
 			if (!r->shndx && !hit)
 				continue;
-			stack = cs_grow(stack, &scap, nstack + 1, sizeof *stack);
 			stack[nstack++] = hit ? *hit : (struct cs_def){ NULL, at.obj, r->shndx };
 		}
 	}
@@ -587,34 +573,22 @@ static void cs_parse_spec(const char *spec, const char *body, struct ic_point_id
  * dropped); every argument a copy of its own, for one way to free them. */
 static char **cs_expand_args(int argc, char **argv, int *nargc)
 {
-	char **out = NULL, *line = NULL;
-	size_t n = 0, cap = 0, lcap = 0;
-	ssize_t len;
+	char **out = ic_xrealloc(NULL, 1, sizeof *out);
+	size_t n = 0, cap = 1;
 
 	for (int i = 0; i < argc; i++) {
-		FILE *f;
+		int at = i > 0 && argv[i][0] == '@';
+		char *text = at ? ic_read_path(argv[i] + 1, &(size_t){ 0 }) : NULL, *save, *arg;
 
-		if (i == 0 || argv[i][0] != '@') {
-			out = cs_grow(out, &cap, n + 1, sizeof *out);
-			out[n++] = ic_xalloc(strdup(argv[i]));
-			continue;
-		}
-		if (!(f = fopen(argv[i] + 1, "r")))
+		if (at && !text)
 			ic_die(CS_EXIT_USAGE, "%s: %s", argv[i], strerror(errno));
-		while ((len = getline(&line, &lcap, f)) >= 0) {
-			while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-				line[--len] = '\0';
-			if (len == 0)
-				continue;
-			out = cs_grow(out, &cap, n + 1, sizeof *out);
-			out[n++] = ic_xalloc(strdup(line));
+		for (arg = at ? strtok_r(text, "\r\n", &save) : argv[i]; arg;
+		     arg = at ? strtok_r(NULL, "\r\n", &save) : NULL) {
+			out = cs_grow(out, &cap, n + 2, sizeof *out);
+			out[n++] = ic_xalloc(strdup(arg));
 		}
-		if (ferror(f))
-			ic_die(CS_EXIT_USAGE, "%s: %s", argv[i], strerror(errno));
-		fclose(f);
+		free(text);
 	}
-	free(line);
-	out = cs_grow(out, &cap, n + 1, sizeof *out);
 	out[n] = NULL;
 	*nargc = (int)n;
 	return out;
@@ -853,10 +827,16 @@ static int cs_group_slope(const struct cs_run *run, const struct cs_point *pt, d
 	return 1;
 }
 
-static void cs_write_csv(FILE *f, const struct cs_run *run)
+/* The CSV to run->out, renamed into place once whole, or to stdout ("-", none). */
+static void cs_write(const struct cs_run *run)
 {
+	struct ic_atomic_file af = { .f = stdout };
+	int file = run->out && strcmp(run->out, "-") != 0;
+
+	if (file && ic_atomic_open(&af, run->out, 0) != 0)
+		ic_die(1, "%s", af.err);
 	fputs("form,op,layout,order,seed,sites,footprint_bytes,code_bytes_per_site,"
-	      "queue_calls,ops_per_site,inlined_sites,site_functions,filler\n", f);
+	      "queue_calls,ops_per_site,inlined_sites,site_functions,filler\n", af.f);
 	for (size_t i = 0; i < run->npts; i++) {
 		const struct cs_point *pt = &run->pts[i];
 		unsigned ops = cs_ops_per_site(pt);
@@ -867,29 +847,16 @@ static void cs_write_csv(FILE *f, const struct cs_run *run)
 
 		if (cs_group_slope(run, pt, &slope))
 			snprintf(slope_s, sizeof slope_s, "%.2f", slope);
-		fprintf(f, "%s,%s,%s,%s,%" PRIu32 ",%" PRIu32 ",%" PRIu64 ",%s,%" PRIu64 ",%u,%"
+		fprintf(af.f, "%s,%s,%s,%s,%" PRIu32 ",%" PRIu32 ",%" PRIu64 ",%s,%" PRIu64 ",%u,%"
 			PRIu64 ",%" PRIu64 ",%" PRIu32 "\n",
 			ic_form_names[pt->id.form], ic_point_op_name(&pt->id),
 			ic_layout_names[pt->id.layout], ic_order_names[pt->id.order],
 			pt->id.seed, pt->id.sites, pt->footprint, slope_s, pt->queue_calls,
 			ops, inlined, pt->functions, pt->id.filler);
 	}
-}
-
-static void cs_write(const struct cs_run *run)
-{
-	struct ic_atomic_file af;
-
-	if (!run->out || strcmp(run->out, "-") == 0) {
-		cs_write_csv(stdout, run);
-		if (fflush(stdout) != 0)
-			ic_die(1, "cannot write stdout: %s", strerror(errno));
-		return;
-	}
-	if (ic_atomic_open(&af, run->out, 0) != 0)
-		ic_die(1, "%s", af.err);
-	cs_write_csv(af.f, run);
-	if (ic_atomic_commit(&af) != 0)
+	if (!file && fflush(stdout) != 0)
+		ic_die(1, "cannot write stdout: %s", strerror(errno));
+	if (file && ic_atomic_commit(&af) != 0)
 		ic_die(1, "%s", af.err);
 }
 

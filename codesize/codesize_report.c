@@ -1,6 +1,5 @@
-/* codesize_report: ./run.sh codesize's report from codesize's CSV.
- *
- *   codesize_report [--machine | --l1i BYTES --l2 BYTES] CSV
+/* codesize_report: ./run.sh codesize's report from codesize's CSV (usage:
+ * --help, in main).
  *
  * Per series (op, layout, order, filler; in the order the CSV first names
  * them) a table of every form's footprint at each N, hint's inlined sites
@@ -59,13 +58,6 @@ static unsigned long report_number(const char *s, const char *what)
 	return v;
 }
 
-static int report_cmp_sites(const void *a, const void *b)
-{
-	unsigned long x = *(const unsigned long *)a, y = *(const unsigned long *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* The rows of the CSV at path, and the series they make. */
 static void report_read(const char *path, struct report_row **rows, size_t *nrows,
 			struct report_series **series, size_t *nseries)
@@ -106,10 +98,8 @@ static void report_read(const char *path, struct report_row **rows, size_t *nrow
 		}
 		r.sites = report_number(r.field[COL_SITES], "sites");
 		filler = report_number(r.field[COL_FILLER], "filler");
-		n = (size_t)snprintf(name, sizeof name, "%s/%s/%s", r.field[COL_OP], r.field[COL_LAYOUT],
-				     r.field[COL_ORDER]);
-		if (filler > 0 && n < sizeof name)
-			snprintf(name + n, sizeof name - n, ", %lu B filler per site", filler);
+		snprintf(name, sizeof name, filler ? "%s/%s/%s, %lu B filler per site" : "%s/%s/%s",
+			 r.field[COL_OP], r.field[COL_LAYOUT], r.field[COL_ORDER], filler);
 		for (s = 0; s < *nseries && strcmp((*series)[s].name, name); s++)
 			;
 		if (s == *nseries) {
@@ -120,11 +110,14 @@ static void report_read(const char *path, struct report_row **rows, size_t *nrow
 		struct report_series *se = &(*series)[s];
 		size_t k;
 
-		for (k = 0; k < se->nsites && se->sites[k] != r.sites; k++)
+		/* Kept ascending: inserted in place. */
+		for (k = 0; k < se->nsites && se->sites[k] < r.sites; k++)
 			;
-		if (k == se->nsites) {
+		if (k == se->nsites || se->sites[k] != r.sites) {
 			se->sites = ic_xrealloc(se->sites, se->nsites + 1, sizeof *se->sites);
-			se->sites[se->nsites++] = r.sites;
+			memmove(se->sites + k + 1, se->sites + k, (se->nsites - k) * sizeof *se->sites);
+			se->sites[k] = r.sites;
+			se->nsites++;
 		}
 		r.series = s;
 		*rows = ic_xrealloc(*rows, *nrows + 1, sizeof **rows);
@@ -132,9 +125,6 @@ static void report_read(const char *path, struct report_row **rows, size_t *nrow
 	}
 	free(line);
 	fclose(f);
-	for (size_t s = 0; s < *nseries; s++)
-		qsort((*series)[s].sites, (*series)[s].nsites, sizeof (*series)[s].sites[0],
-		      report_cmp_sites);
 }
 
 /* Column c of form's row in series s at N = sites (any N: sites 0), the
@@ -225,8 +215,6 @@ int main(int argc, char **argv)
 		IC_OPTION_LONG("l2", &bytes[1], 0, LONG_MAX),
 		IC_OPTIONS_END,
 	};
-	/* Whole KiB, as hwloc reports them. */
-	unsigned long kib[2];
 	struct report_row *rows;
 	struct report_series *series;
 	size_t nrows, nseries;
@@ -246,11 +234,10 @@ int main(int argc, char **argv)
 			bytes[1] = t.l2_size > 0 ? t.l2_size : 0;
 		}
 	}
-	kib[0] = (unsigned long)bytes[0] / 1024;
-	kib[1] = (unsigned long)bytes[1] / 1024;
 	report_read(argv[optind], &rows, &nrows, &series, &nseries);
+	/* Whole KiB, as hwloc reports them. */
 	for (size_t s = 0; s < nseries; s++)
-		report_series(rows, nrows, s, &series[s], kib[0], kib[1]);
+		report_series(rows, nrows, s, &series[s], (unsigned long)bytes[0] / 1024, (unsigned long)bytes[1] / 1024);
 	if (fflush(stdout) != 0)
 		ic_die(REPORT_EXIT_USAGE, "cannot write stdout: %s", strerror(errno));
 	for (size_t i = 0; i < nrows; i++)

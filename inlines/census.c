@@ -57,48 +57,31 @@ static int census_str_cmp(const void *a, const void *b)
 
 /* path without ".", ".." and repeated slashes, so that one header reached
  * by different relative paths is one file. A relative path (a build with
- * -fdebug-prefix-map, as Debian's) stays relative, to the same root. NULL
- * when memory runs out. */
+ * -fdebug-prefix-map, as Debian's) stays relative, to the same root. */
 static char *census_path_normalise(const char *p)
 {
-	int abs = p[0] == '/';
-	size_t w = (size_t)abs, keep = w;   /* keep: the "/" or "../.." no ".." pops */
-	char *out = malloc(strlen(p) + 2);
+	size_t len = strlen(p), n = 0, w = 0;
+	char *copy = ic_xalloc(strdup(p)), *out = ic_xalloc(malloc(len + 2)), *save = NULL, *seg;
+	char **seg_at = ic_xalloc(malloc((len + 1) * sizeof(*seg_at)));
 
-	if (!out)
-		return NULL;
-	if (abs)
-		out[0] = '/';
-	while (*p) {
-		const char *seg = p;
-		size_t n;
-
-		while (*p && *p != '/')
-			p++;
-		n = (size_t)(p - seg);
-		if (*p == '/')
-			p++;
-		if (n == 0 || (n == 1 && seg[0] == '.'))
+	/* ".." pops a name, not the root nor a ".." kept before it. */
+	for (seg = strtok_r(copy, "/", &save); seg; seg = strtok_r(NULL, "/", &save)) {
+		if (!strcmp(seg, "."))
 			continue;
-		if (n == 2 && seg[0] == '.' && seg[1] == '.') {
-			if (w > keep) {
-				for (w--; w > keep && out[w - 1] != '/'; w--)
-					;
-				continue;
-			}
-			if (abs)
-				continue;
-			keep = w + 3;
-		}
-		memcpy(out + w, seg, n);
-		w += n;
-		out[w++] = '/';
+		if (!strcmp(seg, "..") && n && strcmp(seg_at[n - 1], ".."))
+			n--;
+		else if (strcmp(seg, "..") || p[0] != '/')
+			seg_at[n++] = seg;
 	}
-	if (w > (size_t)abs)
-		w--;
-	else if (!abs)
+	if (p[0] == '/')
+		out[w++] = '/';
+	for (size_t i = 0; i < n; i++)
+		w += (size_t)sprintf(out + w, i ? "/%s" : "%s", seg_at[i]);
+	if (!w)
 		out[w++] = '.';
 	out[w] = '\0';
+	free(seg_at);
+	free(copy);
 	return out;
 }
 
@@ -122,18 +105,12 @@ static const char *census_decl_file(struct census_walk *w, Dwarf_Die *origin)
 	n = dir ? strlen(dir) : 0;
 	if (dir && !(strncmp(f, dir, n) == 0 && f[n] == '/')) {
 		if (asprintf(&joined, "%s/%s", dir, f) < 0)
-			return NULL;
+			ic_die(1, "out of memory");
 		f = joined;
 	}
 	path = census_path_normalise(f);
 	free(joined);
-	if (!path)
-		return NULL;
-	hit = tsearch(path, &w->c->files, census_str_cmp);
-	if (!hit) {
-		free(path);
-		return NULL;
-	}
+	hit = ic_xalloc(tsearch(path, &w->c->files, census_str_cmp));
 	if (*hit != path)
 		free(path);
 	return *hit;
@@ -155,38 +132,20 @@ static struct ic_inline_fn *census_fn_of(struct census_walk *w, Dwarf_Die *origi
 	if (dwarf_decl_line(origin, &probe.line))
 		probe.line = 0;
 	probe.file = census_decl_file(w, origin);
-	if (!probe.file)
-		return NULL;
-	hit = tsearch(&probe, &w->c->by_key, census_fn_cmp);
-	if (!hit)
-		return NULL;
+	hit = ic_xalloc(tsearch(&probe, &w->c->by_key, census_fn_cmp));
 	if (*hit == &probe) {
-		struct ic_inline_fn **grown = w->c->nfns % 1024 ? w->c->fns
-			: realloc(w->c->fns, (w->c->nfns + 1024) * sizeof(*grown));
-
-		if (grown)
-			w->c->fns = grown;
-		fn = grown ? calloc(1, sizeof(*fn)) : NULL;
-		if (!fn) {
-			tdelete(&probe, &w->c->by_key, census_fn_cmp);
-			return NULL;
-		}
+		if (w->c->nfns % 1024 == 0)
+			w->c->fns = ic_xrealloc(w->c->fns, w->c->nfns + 1024, sizeof(*w->c->fns));
+		fn = ic_xalloc(malloc(sizeof(*fn)));
 		*fn = probe;
 		fn->median = fn->median_all = NAN;
 		*hit = fn;   /* the tree keeps the row itself, not the probe */
 		w->c->fns[w->c->nfns++] = fn;
 	}
-	fn = *hit;
-	o = malloc(sizeof(*o));
-	if (!o)
-		return NULL;
-	o->addr = key.addr;
-	o->fn = fn;
-	if (!tsearch(o, &w->origins, census_origin_cmp)) {
-		free(o);
-		return NULL;
-	}
-	return fn;
+	o = ic_xalloc(malloc(sizeof(*o)));
+	*o = (struct census_origin){ key.addr, *hit };
+	ic_xalloc(tsearch(o, &w->origins, census_origin_cmp));
+	return *hit;
 }
 
 static uint64_t census_bytes(Dwarf_Die *die)
@@ -201,19 +160,13 @@ static uint64_t census_bytes(Dwarf_Die *die)
 	return sum;
 }
 
-static int census_push(uint32_t **arr, size_t *n, size_t *cap, uint32_t v)
+static void census_push(uint32_t **arr, size_t *n, size_t *cap, uint32_t v)
 {
 	if (*n == *cap) {
-		size_t c = *cap ? 2 * *cap : 4;
-		uint32_t *grown = realloc(*arr, c * sizeof(*grown));
-
-		if (!grown)
-			return -1;
-		*arr = grown;
-		*cap = c;
+		*cap = *cap ? 2 * *cap : 4;
+		*arr = ic_xrealloc(*arr, *cap, sizeof(**arr));
 	}
 	(*arr)[(*n)++] = v;
-	return 0;
 }
 
 static int census_copy(struct census_walk *w, Dwarf_Die *die, int nested)
@@ -236,24 +189,19 @@ static int census_copy(struct census_walk *w, Dwarf_Die *die, int nested)
 			       (unsigned long long)dwarf_dieoffset(die), dwarf_errmsg(-1));
 	}
 	fn = census_fn_of(w, &origin);
-	if (!fn)
-		return ic_fail(w->err, w->errlen, "out of memory");
 	bytes = census_bytes(die);
 	if (bytes > UINT32_MAX)
 		bytes = 0;   /* no copy is 4 GiB: a broken range */
 	if (nested) {
 		fn->nested++;
-		if (bytes && census_push(&fn->nested_bytes, &fn->nested_code, &fn->nested_cap, (uint32_t)bytes))
-			return ic_fail(w->err, w->errlen, "out of memory");
-		return 0;
-	}
-	if (!bytes) {
+		if (bytes)
+			census_push(&fn->nested_bytes, &fn->nested_code, &fn->nested_cap, (uint32_t)bytes);
+	} else if (!bytes) {
 		fn->no_bytes++;
-		return 0;
+	} else {
+		census_push(&fn->bytes, &fn->copies, &fn->cap, (uint32_t)bytes);
+		fn->total += bytes;
 	}
-	if (census_push(&fn->bytes, &fn->copies, &fn->cap, (uint32_t)bytes))
-		return ic_fail(w->err, w->errlen, "out of memory");
-	fn->total += bytes;
 	return 0;
 }
 
@@ -342,7 +290,7 @@ static double census_median(uint32_t *v, size_t n)
 	return n % 2 ? v[n / 2] : 0.5 * ((double)v[n / 2 - 1] + v[n / 2]);
 }
 
-static int census_finish(struct ic_census *c)
+static void census_finish(struct ic_census *c)
 {
 	for (size_t i = 0; i < c->nfns; i++) {
 		struct ic_inline_fn *fn = c->fns[i];
@@ -354,16 +302,13 @@ static int census_finish(struct ic_census *c)
 			fn->median_all = fn->median;
 			continue;
 		}
-		all = malloc(n * sizeof(*all));
-		if (!all)
-			return -1;
+		all = ic_xalloc(malloc(n * sizeof(*all)));
 		memcpy(all, fn->bytes, fn->copies * sizeof(*all));
 		memcpy(all + fn->copies, fn->nested_bytes, fn->nested_code * sizeof(*all));
 		fn->median_all = census_median(all, n);
 		free(all);
 	}
 	qsort(c->fns, c->nfns, sizeof(*c->fns), census_row_cmp);
-	return 0;
 }
 
 int ic_census_read(struct ic_census *c, Dwarf *dw, char *err, size_t errlen)
@@ -392,10 +337,8 @@ int ic_census_read(struct ic_census *c, Dwarf *dw, char *err, size_t errlen)
 			size_t nfiles;
 
 			top = &subdie;
-			if (dwarf_getsrcfiles(top, &files, &nfiles)) {
-				snprintf(err, errlen, "a split DWARF unit's file names cannot be read: %s", dwarf_errmsg(-1));
-				return -1;
-			}
+			if (dwarf_getsrcfiles(top, &files, &nfiles))
+				return ic_fail(err, errlen, "a split DWARF unit's file names cannot be read: %s", dwarf_errmsg(-1));
 		}
 		c->units++;
 		lang = dwarf_srclang(top);
@@ -407,20 +350,10 @@ int ic_census_read(struct ic_census *c, Dwarf *dw, char *err, size_t errlen)
 		if (rc)
 			return -1;
 	}
-	if (rc < 0) {
-		snprintf(err, errlen, "DWARF unit %zu cannot be read: %s", c->units + 1, dwarf_errmsg(-1));
-		return -1;
-	}
-	if (census_finish(c)) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
+	if (rc < 0)
+		return ic_fail(err, errlen, "DWARF unit %zu cannot be read: %s", c->units + 1, dwarf_errmsg(-1));
+	census_finish(c);
 	return 0;
-}
-
-size_t ic_inline_fn_places(const struct ic_inline_fn *fn)
-{
-	return fn->copies + fn->nested_code;
 }
 
 /* A row: a node of by_key, which holds the same rows as fns. */

@@ -83,11 +83,14 @@ struct ic_census {
 	void *by_key, *files;      /* search trees while reading */
 };
 
-/* The places fn's code sits: copies + nested_code (pricing's N). */
-size_t ic_inline_fn_places(const struct ic_inline_fn *fn);
+/* The places fn's code sits (pricing's N). */
+static inline size_t ic_inline_fn_places(const struct ic_inline_fn *fn)
+{
+	return fn->copies + fn->nested_code;
+}
 
 /* Reads every unit of dw. Returns 0, or -1 with one line in err (malformed
- * DWARF, or memory ran out). */
+ * DWARF); exits when memory runs out. */
 int ic_census_read(struct ic_census *c, Dwarf *dw, char *err, size_t errlen);
 void ic_census_free(struct ic_census *c);
 
@@ -118,10 +121,6 @@ void ic_price_write(FILE *f, const struct ic_price_run *run, const struct ic_inl
 /* A series' verdict in a few words: "crossover bracket (4, 8): inline
  * ahead below it", "extern ahead wherever resolved", ... */
 const char *ic_price_verdict(char *buf, size_t cap, const struct ic_price_run *run, const struct ic_group *g);
-
-/* Whether compare/baseline are an inlined form over a called one, so that
- * lines can say "calls" and "inlined copies". */
-int ic_price_classic(const struct ic_price_run *run);
 
 /* plots/inlines_chart.c: the chart of priced copies, each series' measured
  * ratio against N with its interval, band and crossover bracket, and a line

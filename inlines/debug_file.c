@@ -44,11 +44,8 @@ static Elf_Scn *df_section(Elf *elf, const char *name, GElf_Shdr *sh)
 	if (elf_getshdrstrndx(elf, &strndx))
 		return NULL;
 	while ((scn = elf_nextscn(elf, scn)) != NULL) {
-		const char *n;
+		const char *n = gelf_getshdr(scn, sh) ? elf_strptr(elf, strndx, sh->sh_name) : NULL;
 
-		if (!gelf_getshdr(scn, sh))
-			continue;
-		n = elf_strptr(elf, strndx, sh->sh_name);
 		if (n && !strcmp(n, name))
 			return scn;
 	}
@@ -88,7 +85,7 @@ static int df_check_compression(Elf *elf, const char *path, int separate, char *
 		GElf_Shdr sh;
 		GElf_Chdr ch;
 		const char *n;
-		char how[32];
+		char how[32] = "zstd";
 
 		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_COMPRESSED))
 			continue;
@@ -97,9 +94,7 @@ static int df_check_compression(Elf *elf, const char *path, int separate, char *
 			continue;
 		if (elf_compress(scn, 0, 0) >= 0)
 			continue;
-		if (ch.ch_type == ELFCOMPRESS_ZSTD)
-			snprintf(how, sizeof(how), "zstd");
-		else
+		if (ch.ch_type != ELFCOMPRESS_ZSTD)
 			snprintf(how, sizeof(how), "compression type %u", (unsigned)ch.ch_type);
 		return ic_fail(err, len, "%s: its debug sections are compressed with %s, which this libdw (elfutils %s) cannot read: "
 			       "objcopy --decompress-debug-sections %s OUT, then give %sOUT", path, how,
@@ -212,6 +207,4 @@ void ic_debug_file_close(struct ic_debug_file *f)
 		close(f->debug_fd);
 	if (f->fd >= 0)
 		close(f->fd);
-	memset(f, 0, sizeof(*f));
-	f->fd = f->debug_fd = -1;
 }

@@ -14,16 +14,12 @@
 
 #include "format.h"
 #include "kit.h"
+#include "point_name.h"
 #include "states.h"
 
 /* What each op's site runs, from the table gen and run.sh read. */
-#define IC_PRICE_OP(e, name, what) { #name, what },
-static const struct {
-	const char *name, *what;
-} price_ops[] = {
-#include "point_names.def"
-	IC_OPS(IC_PRICE_OP)
-};
+#define IC_PRICE_OP(e, name, what) what,
+static const char *const price_op_what[IC_OP_COUNT] = { IC_OPS(IC_PRICE_OP) };
 
 static int price_is_json(const struct dirent *d)
 {
@@ -75,7 +71,9 @@ void ic_price_run_free(struct ic_price_run *run)
 	ic_run_free(&run->run);
 }
 
-int ic_price_classic(const struct ic_price_run *run)
+/* Whether compare/baseline are an inlined form over a called one, so that
+ * lines can say "calls" and "inlined copies". */
+static int price_classic(const struct ic_price_run *run)
 {
 	return (!strcmp(run->compare, "inline") || !strcmp(run->compare, "hint")) &&
 	       !strcmp(run->baseline, "extern");
@@ -96,7 +94,7 @@ void ic_price_run_line(FILE *f, const struct ic_price_run *run)
  * the verdict gives it. */
 static const char *price_side(char *buf, size_t cap, const struct ic_price_run *run, const struct ic_ratio *r)
 {
-	int classic = ic_price_classic(run), cmp = r->side == IC_SIDE_COMPARE;
+	int classic = price_classic(run), cmp = r->side == IC_SIDE_COMPARE;
 	const char *c = classic ? "inlined copies" : run->compare, *b = classic ? "calls" : run->baseline;
 	double x = cmp ? 1.0 / r->ratio : r->ratio;
 	char f[32];
@@ -192,26 +190,19 @@ static void price_crossover(FILE *f, const struct ic_price_run *run, const struc
 
 const char *ic_price_verdict(char *buf, size_t cap, const struct ic_price_run *run, const struct ic_group *g)
 {
+	static const char *const words[5] = {
+		[IC_VERDICT_UNRESOLVED] = "no N resolved",
+		[IC_VERDICT_COMPARE_WINS] = "no crossover: %s ahead wherever resolved",
+		[IC_VERDICT_BASELINE_WINS] = "no crossover: %s ahead wherever resolved",
+		[IC_VERDICT_CONFLICT] = "no crossover stated: the resolved N switch side more than once",
+	};
 	const struct ic_crossover *xo = &g->xo;
 
-	switch (xo->verdict) {
-	case IC_VERDICT_CROSSOVER:
-		snprintf(buf, cap, "crossover bracket (%.0f, %.0f): %s ahead below it, %s above", xo->bracket_lo,
-			 xo->bracket_hi, xo->direction > 0 ? run->compare : run->baseline,
-			 xo->direction > 0 ? run->baseline : run->compare);
-		break;
-	case IC_VERDICT_COMPARE_WINS:
-	case IC_VERDICT_BASELINE_WINS:
-		snprintf(buf, cap, "no crossover: %s ahead wherever resolved",
-			 xo->verdict == IC_VERDICT_COMPARE_WINS ? run->compare : run->baseline);
-		break;
-	case IC_VERDICT_CONFLICT:
-		snprintf(buf, cap, "no crossover stated: the resolved N switch side more than once");
-		break;
-	default:
-		snprintf(buf, cap, "no N resolved");
-		break;
-	}
+	if (xo->verdict != IC_VERDICT_CROSSOVER)
+		return ic_fmt_crossover(buf, cap, xo, &run->run.an.opts, words);
+	snprintf(buf, cap, "crossover bracket (%.0f, %.0f): %s ahead below it, %s above", xo->bracket_lo,
+		 xo->bracket_hi, xo->direction > 0 ? run->compare : run->baseline,
+		 xo->direction > 0 ? run->baseline : run->compare);
 	return buf;
 }
 
@@ -219,13 +210,12 @@ const char *ic_price_verdict(char *buf, size_t cap, const struct ic_price_run *r
 static const char *price_site_what(char *buf, size_t cap, const struct ic_price_run *run, const struct ic_group *g)
 {
 	const char *body = run->run.res.builds[g->build].v[IC_B_BODY];
+	int op = ic_name_find(ic_op_names, IC_OP_COUNT, g->op);
 
-	for (size_t i = 0; i < sizeof(price_ops) / sizeof(price_ops[0]); i++)
-		if (!strcmp(price_ops[i].name, g->op)) {
-			snprintf(buf, cap, "%s: %s", g->op, price_ops[i].what);
-			return buf;
-		}
-	snprintf(buf, cap, "your body %s", *body ? body : g->op);
+	if (op >= 0)
+		snprintf(buf, cap, "%s: %s", g->op, price_op_what[op]);
+	else
+		snprintf(buf, cap, "your body %s", *body ? body : g->op);
 	return buf;
 }
 
