@@ -1,5 +1,5 @@
-/* The work across runs behind ./run.sh compare, agree, history and export:
- * one entry each for cmd/runs.c, which parses the options and opens the
+/* The work across runs behind ./run.sh compare, agree and export (history
+ * lists in cmd/runs.c): one entry each for cmd/runs.c, which parses the options and opens the
  * runs (engine/run.h: a results directory or its .tar.gz export). Each
  * prints its own messages, as ic_prog. Then the output directory of
  * compare and agree (out_dir.c), and the pieces of their tables that both
@@ -25,11 +25,6 @@ int ic_compare_runs(struct ic_run *run, size_t k, const char *out);
  * repeat.csv, repeat.dat, repeat.png), whole or not at all. 0; 1 no series
  * in two of the runs, or out could not be written. */
 int ic_agree_runs(struct ic_run *run, size_t k, double margin, const char *out);
-
-/* This machine's runs in dir (all: every machine's, each named), newest
- * first, on stdout: those whose first process recorded this host name and
- * cpu, the CPU model as the bench records it. 0; 2 dir cannot be read. */
-int ic_history_list(const char *dir, int all, const char *cpu);
 
 /* dir packed into dir.tar.gz beside it, its path on stdout. 0; 2 dir is not
  * a results directory (nothing written); 1 the archive could not be
