@@ -2,15 +2,18 @@
  * history, export), as ./run.sh's subcommands of the same names run it
  * (scripts/runs.sh). A RUN is a results directory or its .tar.gz export.
  * Each mode's options are parsed here, by its row of the table below, and
- * its runs opened here; compare/ does the work (across_runs.h). The user's
- * help is ./run.sh MODE --help (scripts/help/MODE.txt).
+ * its runs opened here; compare/ does the work (across_runs.h), but for
+ * history's list, here. The user's help is ./run.sh MODE --help
+ * (scripts/help/MODE.txt).
  */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "agreement.h"
 #include "kit.h"
 #include "across_runs.h"
+#include "run_history.h"
 #include "topology.h"
 
 /* Every mode's options. */
@@ -54,11 +57,37 @@ static int runs_agree(char **operand, int n)
 	return runs_open(operand, n, 0) ?: ic_agree_runs(run, nrun, opt.margin_pct / 100.0, opt.out);
 }
 
+/* The run's own verdict on its history, as its summary.md said it when
+ * the run was made (run_history.c's line), indented; nothing without one. */
+static void runs_history_verdict(const char *dir)
+{
+	static const char *const starts[] = { "Agrees with", "Differs from", "Cannot tell",
+					      "History:" };
+	char path[4200], line[2048];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/summary.md", dir);
+	if (!(f = fopen(path, "r")))
+		return;
+	/* The first screen only: the line comes before the evidence. */
+	while (fgets(line, sizeof(line), f) && strncmp(line, "## Evidence", 11))
+		for (size_t i = 0; i < sizeof(starts) / sizeof(starts[0]); i++)
+			if (!strncmp(line, starts[i], strlen(starts[i]))) {
+				printf("    %s", line);
+				break;
+			}
+	fclose(f);
+}
+
+/* ./run.sh history: this machine's runs in --results (--all: every
+ * machine's, each named), newest first: when, the design, each series'
+ * crossover bracket and states (engine/run_history.h). Prints only. */
 static int runs_history(char **operand, int n)
 {
 	struct ic_topo_info machine = { .cpu_model = "" };
-	char *cpu = machine.cpu_model;
-	size_t len;
+	char *cpu = machine.cpu_model, err[1024], host[256] = "";
+	struct ic_history_run *runs;
+	size_t len, nr, shown = 0;
 
 	if (n)
 		return ic_bad("unexpected argument '%s' (see ./run.sh history --help)", operand[0]);
@@ -70,7 +99,58 @@ static int runs_history(char **operand, int n)
 		ic_topo_describe(&machine);
 	for (len = strlen(cpu); len && strchr(" \t\n", cpu[len - 1]); len--)
 		cpu[len - 1] = '\0';
-	return ic_history_list(opt.results, opt.all, cpu + strspn(cpu, " \t"));
+	cpu += strspn(cpu, " \t");
+	if (ic_history_runs(opt.results, &runs, &nr, err, sizeof(err)))
+		return ic_bad("%s", err);
+	gethostname(host, sizeof(host) - 1);
+	for (size_t i = 0; i < nr; i++) {
+		char when[64], ctx[IC_RESULTS_CONTEXT_MAX], ctx2[IC_RESULTS_CONTEXT_MAX], why[96];
+		char mach[2048];
+		const char *v, *p;
+		struct ic_run run;   /* ic_run_open zeroes it */
+		int smoke;
+
+		if (ic_run_open(&run, runs[i].dir, err, sizeof(err))) {
+			if (opt.all)
+				printf("%s: not readable: %s\n", runs[i].name, err);
+			ic_run_free(&run);
+			continue;
+		}
+		/* The context's text, not necessarily in the buffer. */
+		if (!opt.all && (strcmp(ic_results_context(&run.res, IC_CTX_HOST_NAME, ctx, sizeof(ctx)), host) ||
+				 strcmp(ic_results_context(&run.res, IC_CTX_CPU_MODEL, ctx2, sizeof(ctx2)), cpu))) {
+			ic_run_free(&run);
+			continue;
+		}
+		smoke = ic_analysis_smoke(&run.an, why, sizeof(why));
+		v = ic_run_conf(&run, "layouts_random");
+		p = ic_run_conf(&run, "processes");
+		printf("%s  %s  %s layout variant%s x %s process%s%s\n",
+		       ic_history_when(when, sizeof(when), runs[i].time), runs[i].dir,
+		       *v ? v : "?", strcmp(v, "1") ? "s" : "", *p ? p : "?", strcmp(p, "1") ? "es" : "",
+		       smoke ? " (quick: too small for a verdict)" : "");
+		if (opt.all)
+			printf("    machine: %s\n", ic_history_machine(&run.res, mach, sizeof(mach)));
+		for (size_t s = 0; s < run.an.nseries; s++) {
+			const struct ic_series *se = &run.an.series[s];
+			const struct ic_group *g = &se->group;
+			char br[96], st[160];
+
+			/* A smoke run decides no side: its series say so, not a side. */
+			if (g->nratios)
+				printf("    %s %s/%s%s, %lu thread%s, %s: %s%s%s\n", g->op, g->layout, g->order,
+				       g->filler ? " with filler" : "", g->threads, g->threads == 1 ? "" : "s", g->mode,
+				       smoke ? "no side decided" : ic_history_bracket(br, sizeof(br), &g->xo, &run.an.opts),
+				       *ic_history_states(st, sizeof(st), se) ? "; two states: " : "", st);
+		}
+		runs_history_verdict(runs[i].dir);
+		ic_run_free(&run);
+		shown++;
+	}
+	if (!shown)
+		printf("No runs of this machine (%s, %s) in %s.\n", *cpu ? cpu : "CPU unknown", host, opt.results);
+	ic_history_runs_free(runs, nr);
+	return 0;
 }
 
 static int runs_export(char **operand, int n)

@@ -1,5 +1,5 @@
-/* The work across runs behind ./run.sh compare, agree, history and export:
- * one entry each for cmd/runs.c, which parses the options and opens the
+/* The work across runs behind ./run.sh compare, agree and export (history
+ * lists in cmd/runs.c): one entry each for cmd/runs.c, which parses the options and opens the
  * runs (engine/run.h: a results directory or its .tar.gz export). Each
  * prints its own messages, as ic_prog. Then the output directory of
  * compare and agree (out_dir.c), and the pieces of their tables that both
@@ -26,11 +26,6 @@ int ic_compare_runs(struct ic_run *run, size_t k, const char *out);
  * in two of the runs, or out could not be written. */
 int ic_agree_runs(struct ic_run *run, size_t k, double margin, const char *out);
 
-/* This machine's runs in dir (all: every machine's, each named), newest
- * first, on stdout: those whose first process recorded this host name and
- * cpu, the CPU model as the bench records it. 0; 2 dir cannot be read. */
-int ic_history_list(const char *dir, int all, const char *cpu);
-
 /* dir packed into dir.tar.gz beside it, its path on stdout. 0; 2 dir is not
  * a results directory (nothing written); 1 the archive could not be
  * written. */
@@ -43,29 +38,27 @@ int ic_export_run(const char *dir);
 struct ic_out_dir {
 	char *out;     /* where it goes; must not exist, or be an empty directory */
 	char *stage;   /* OUT's parent/.PROG.XXXXXX while it is written */
+	FILE *f[4];    /* the files open in it */
+	size_t nf;
 };
 
 /* 0 when out can be written (missing, or an empty directory); else one line
  * and 2, the status of bad usage. Nothing is made. */
 int ic_out_dir_check(const char *out);
 
-/* Makes out's parent (mkdir -p) and the stage. */
-void ic_out_dir_begin(struct ic_out_dir *d, const char *out);
+/* Makes out's parent (mkdir -p) and the stage, and opens a new file
+ * name[i] (may hold one directory: "plots/x.dat") there into *f[i], n <= 4. */
+void ic_out_dir_begin(struct ic_out_dir *d, const char *out, const char *const *name, FILE **const *f,
+		      size_t n);
 
-/* A new file NAME (may hold one directory: "plots/x.dat") in the stage. */
-FILE *ic_out_dir_open(struct ic_out_dir *d, const char *name);
+/* Closes the files, then draws plots/CHART.gp from the stage's folder DATA
+ * ("" for the stage itself) into BASE.TERM for each of the nterm terminals.
+ * Returns nterm; -1 no gnuplot; t < nterm when term[t] failed, with its
+ * last line in err (gnuplot_run.h), and then no chart is left. */
+int ic_out_dir_draw(struct ic_out_dir *d, const char *chart, const char *data, const char *base,
+		    const char *const *term, int nterm, char *err, size_t errlen);
 
-/* Closes the n files open. */
-void ic_out_dir_close(struct ic_out_dir *d, FILE *const *f, size_t n);
-
-/* plots/CHART.gp drawn into the stage's file OUT in the terminal TERM, from
- * the stage's folder DATA ("" for the stage itself). 0 drawn; 1 no
- * gnuplot; -1 it failed, with its last line in err (gnuplot_run.h: under a
- * UTF-8 locale, warnings on stderr). */
-int ic_out_dir_gnuplot(struct ic_out_dir *d, const char *chart, const char *data, const char *term,
-		       const char *out, char *err, size_t errlen);
-
-/* Removes NAME from the stage (a chart that failed). */
+/* Removes NAME from the stage. */
 void ic_out_dir_remove(struct ic_out_dir *d, const char *name);
 
 /* Renames the stage into place. */

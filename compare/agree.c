@@ -389,18 +389,15 @@ static void agr_chart_data(FILE *dat, FILE *gp, const struct agr *x)
 }
 
 /* repeat.md, repeat.csv and the chart into out, whole. */
-static int agr_write(const struct agr *x, const char *out)
+static void agr_write(const struct agr *x, const char *out)
 {
 	struct ic_out_dir d;
 	char err[1024];
 	FILE *md, *csv, *dat, *gp;
 	int rc;
 
-	ic_out_dir_begin(&d, out);
-	md = ic_out_dir_open(&d, "repeat.md");
-	csv = ic_out_dir_open(&d, "repeat.csv");
-	dat = ic_out_dir_open(&d, "repeat.dat");
-	gp = ic_out_dir_open(&d, "data.gp");
+	ic_out_dir_begin(&d, out, (const char *[]){ "repeat.md", "repeat.csv", "repeat.dat", "data.gp" },
+			 (FILE **[]){ &md, &csv, &dat, &gp }, 4);
 	fprintf(md, "# Agreement of %zu runs\n\n| run | directory | from | CPU model | date |\n|---:|---|---|---|---|\n",
 		x->k);
 	for (size_t k = 0; k < x->k; k++) {
@@ -441,23 +438,18 @@ static int agr_write(const struct agr *x, const char *out)
 	fputc('\n', md);
 	agr_sentence(md, x);
 	agr_chart_data(dat, gp, x);
-	ic_out_dir_close(&d, (FILE *[]){ md, csv, dat, gp }, 4);
-	rc = ic_out_dir_gnuplot(&d, "agree", "", "png", "repeat.png", err, sizeof(err));
-	if (rc == 1)
+	rc = ic_out_dir_draw(&d, "agree", "", "repeat", (const char *[]){ "png" }, 1, err, sizeof(err));
+	if (rc < 0)
 		fputs("agree: no gnuplot: tables written, no chart (apt-get install gnuplot-nox)\n", stderr);
-	else if (rc) {
+	else if (rc == 0)
 		fprintf(stderr, "agree: chart failed: %s; the tables are written\n", err);
-		ic_out_dir_remove(&d, "repeat.png");
-	}
 	ic_out_dir_remove(&d, "data.gp");   /* the chart's settings, not a result */
 	ic_out_dir_finish(&d);
-	return 0;
 }
 
 int ic_agree_runs(struct ic_run *run, size_t k, double margin, const char *out)
 {
 	static struct agr x;
-	int rc;
 
 	x = (struct agr){ .run = run, .k = k, .margin = margin };
 	agr_match_series(&x);
@@ -482,8 +474,9 @@ int ic_agree_runs(struct ic_run *run, size_t k, double margin, const char *out)
 	}
 	agr_holm(&x);
 	agr_summary(stdout, &x, out != NULL);
-	rc = out ? agr_write(&x, out) : 0;
+	if (out)
+		agr_write(&x, out);
 	for (size_t i = 0; i < x.nc; i++)
 		ic_agree_free(&x.c[i].ag);
-	return rc;
+	return 0;
 }

@@ -560,35 +560,11 @@ static void cmp_nothing_shared(const struct cmp *c)
 	fputc('\n', stderr);
 }
 
-/* The chart, in each terminal; a failure leaves the tables without it. */
-static int cmp_draw(struct ic_out_dir *d)
-{
-	static const char *const term[] = { "png", "svg" };
-	char err[1024];
-
-	for (int t = 0; t < 2; t++) {
-		int rc = ic_out_dir_gnuplot(d, "compare", "plots", term[t], t ? "compare.svg" : "compare.png",
-					    err, sizeof(err));
-
-		if (rc == 1) {
-			fputs("compare: no gnuplot: tables written, no plot (apt-get install gnuplot-nox, then run this again)\n",
-			      stderr);
-			return 0;
-		}
-		if (rc) {
-			fprintf(stderr, "compare: plot failed (%s): %s; the tables are written\n", term[t], err);
-			ic_out_dir_remove(d, "compare.png");
-			ic_out_dir_remove(d, "compare.svg");
-			return 0;
-		}
-	}
-	return 1;
-}
-
 static int cmp_write(struct cmp *c, const char *out)
 {
+	static const char *const term[] = { "png", "svg" };
 	struct ic_out_dir d;
-	char *only = cmp_left_out(c);
+	char *only = cmp_left_out(c), err[1024];
 	size_t ns = 0, p = 0, cols;
 	FILE *md, *csv, *gp, *dat;
 	int drawn;
@@ -599,11 +575,8 @@ static int cmp_write(struct cmp *c, const char *out)
 		cmp_nothing_shared(c);
 		return 1;
 	}
-	ic_out_dir_begin(&d, out);
-	md = ic_out_dir_open(&d, "compare.md");
-	csv = ic_out_dir_open(&d, "compare.csv");
-	gp = ic_out_dir_open(&d, "plots/data.gp");
-	dat = ic_out_dir_open(&d, "plots/compare.dat");
+	ic_out_dir_begin(&d, out, (const char *[]){ "compare.md", "compare.csv", "plots/data.gp", "plots/compare.dat" },
+			 (FILE **[]){ &md, &csv, &gp, &dat }, 4);
 	cmp_write_head(md, c, only);
 	free(only);
 	fputs("series,sites,input,label,ratio,ratio_ci_lo,ratio_ci_hi,faster,verdict,small_n_winner,"
@@ -629,11 +602,16 @@ static int cmp_write(struct cmp *c, const char *out)
 		if (c->s[j].compared)
 			cmp_write_series(md, csv, gp, dat, c, &c->s[j], p++);
 	fputc('\n', md);
-	ic_out_dir_close(&d, (FILE *[]){ md, csv, gp, dat }, 4);
-	drawn = cmp_draw(&d);
+	/* A chart that fails leaves the tables without it. */
+	drawn = ic_out_dir_draw(&d, "compare", "plots", "compare", term, 2, err, sizeof(err));
+	if (drawn < 0)
+		fputs("compare: no gnuplot: tables written, no plot (apt-get install gnuplot-nox, then run this again)\n",
+		      stderr);
+	else if (drawn < 2)
+		fprintf(stderr, "compare: plot failed (%s): %s; the tables are written\n", term[drawn], err);
 	ic_out_dir_finish(&d);
 	fprintf(stderr, "compare: wrote %s/compare.md (%zu series), compare.csv%s\n", out, ns,
-		drawn ? ", compare.png, compare.svg" : "");
+		drawn == 2 ? ", compare.png, compare.svg" : "");
 	printf("%s\n", out);
 	return 0;
 }

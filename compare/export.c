@@ -13,7 +13,6 @@
 #include <archive_entry.h>
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -67,25 +66,19 @@ static int export_visible(const struct dirent *e)
 static void export_entry(const struct stat *st)
 {
 	struct archive_entry *e = ic_xalloc(archive_entry_new());
-	int fd = S_ISREG(st->st_mode) ? open(ew.path, O_RDONLY) : -1;
-	char buf[65536];
-	ssize_t got = 0;
+	size_t len = 0;
+	char *data = S_ISREG(st->st_mode) ? ic_read_path(ew.path, &len) : NULL;
 
-	if (S_ISREG(st->st_mode) && fd < 0)
+	if (S_ISREG(st->st_mode) && !data)
 		ic_die(1, "cannot read %s: %s", ew.path, strerror(errno));
 	archive_entry_copy_stat(e, st);
 	archive_entry_set_pathname(e, ew.name);
 	archive_entry_set_uid(e, 0);
 	archive_entry_set_gid(e, 0);
-	if (archive_write_header(ew.a, e) != ARCHIVE_OK)
+	if (archive_write_header(ew.a, e) != ARCHIVE_OK ||
+	    (data && archive_write_data(ew.a, data, len) != (la_ssize_t)len))
 		export_bad_archive();
-	while (fd >= 0 && (got = read(fd, buf, sizeof(buf))) > 0)
-		if (archive_write_data(ew.a, buf, (size_t)got) != got)
-			export_bad_archive();
-	if (got < 0)
-		ic_die(1, "cannot read %s: %s", ew.path, strerror(errno));
-	if (fd >= 0)
-		close(fd);
+	free(data);
 	archive_entry_free(e);
 }
 

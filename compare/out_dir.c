@@ -56,14 +56,15 @@ __attribute__((noreturn)) static void out_fail(struct ic_out_dir *d, const char 
 	ic_die(1, "%s %s: %s", what, path, strerror(e));
 }
 
-void ic_out_dir_begin(struct ic_out_dir *d, const char *out)
+void ic_out_dir_begin(struct ic_out_dir *d, const char *out, const char *const *name, FILE **const *f,
+		      size_t n)
 {
-	size_t n = strlen(out);
+	size_t len = strlen(out);
 	char *copy, *parent;
 
-	while (n > 1 && out[n - 1] == '/')
-		n--;
-	d->out = ic_xalloc(strndup(out, n));
+	while (len > 1 && out[len - 1] == '/')
+		len--;
+	d->out = ic_xalloc(strndup(out, len));
 	parent = dirname(copy = ic_xalloc(strdup(d->out)));   /* may be a static "." */
 	/* Beside out, on its file system, so that the rename is one step. */
 	if (asprintf(&d->stage, "%s/.%s.XXXXXX", parent, ic_prog) < 0)
@@ -73,32 +74,42 @@ void ic_out_dir_begin(struct ic_out_dir *d, const char *out)
 	free(copy);
 	if (!mkdtemp(d->stage))
 		ic_die(1, "cannot write beside %s: %s", d->out, strerror(errno));
-}
+	for (d->nf = 0; d->nf < n; d->nf++) {
+		const char *slash = strchr(name[d->nf], '/');
+		char path[PATH_MAX];
 
-FILE *ic_out_dir_open(struct ic_out_dir *d, const char *name)
-{
-	char path[PATH_MAX];
-	const char *slash = strchr(name, '/');
-	FILE *f = NULL;
-
-	snprintf(path, sizeof(path), "%s/%.*s", d->stage, slash ? (int)(slash - name) : 0, name);
-	if (!slash || !mkdir(path, 0777) || errno == EEXIST) {
-		snprintf(path, sizeof(path), "%s/%s", d->stage, name);
-		f = fopen(path, "w");
+		snprintf(path, sizeof(path), "%s/%.*s", d->stage, slash ? (int)(slash - name[d->nf]) : 0, name[d->nf]);
+		if (slash && mkdir(path, 0777) && errno != EEXIST)
+			out_fail(d, "cannot write the tables beside", d->out);
+		snprintf(path, sizeof(path), "%s/%s", d->stage, name[d->nf]);
+		if (!(*f[d->nf] = d->f[d->nf] = fopen(path, "w")))
+			out_fail(d, "cannot write the tables beside", d->out);
 	}
-	if (!f)
-		out_fail(d, "cannot write the tables beside", d->out);
-	return f;
 }
 
-void ic_out_dir_close(struct ic_out_dir *d, FILE *const *f, size_t n)
+int ic_out_dir_draw(struct ic_out_dir *d, const char *chart, const char *data, const char *base,
+		    const char *const *term, int nterm, char *err, size_t errlen)
 {
-	int bad = 0;
+	char log[PATH_MAX], dir[PATH_MAX], path[PATH_MAX];
+	int bad = 0, rc = 0, t;
 
-	for (size_t i = 0; i < n; i++)
-		bad |= ferror(f[i]) | fclose(f[i]);
+	for (size_t i = 0; i < d->nf; i++)
+		bad |= ferror(d->f[i]) | fclose(d->f[i]);
 	if (bad)
 		out_fail(d, "cannot write the tables beside", d->out);
+	snprintf(log, sizeof(log), "%s/.gnuplot.log", d->stage);
+	snprintf(dir, sizeof(dir), "%s%s%s", d->stage, *data ? "/" : "", data);
+	for (t = 0; t < nterm && !rc; t++) {
+		snprintf(path, sizeof(path), "%s/%s.%s", d->stage, base, term[t]);
+		rc = ic_gnuplot_draw(chart, dir, term[t], path, log, err, errlen);
+	}
+	if (rc == 1)
+		return -1;
+	for (int i = 0; rc && i < nterm; i++) {
+		snprintf(path, sizeof(path), "%s/%s.%s", d->stage, base, term[i]);
+		unlink(path);
+	}
+	return rc ? t - 1 : nterm;
 }
 
 void ic_out_dir_remove(struct ic_out_dir *d, const char *name)
@@ -107,17 +118,6 @@ void ic_out_dir_remove(struct ic_out_dir *d, const char *name)
 
 	snprintf(path, sizeof(path), "%s/%s", d->stage, name);
 	unlink(path);
-}
-
-int ic_out_dir_gnuplot(struct ic_out_dir *d, const char *chart, const char *data, const char *term,
-		       const char *out, char *err, size_t errlen)
-{
-	char log[PATH_MAX], dir[PATH_MAX], path[PATH_MAX];
-
-	snprintf(log, sizeof(log), "%s/.gnuplot.log", d->stage);
-	snprintf(dir, sizeof(dir), "%s%s%s", d->stage, *data ? "/" : "", data);
-	snprintf(path, sizeof(path), "%s/%s", d->stage, out);
-	return ic_gnuplot_draw(chart, dir, term, path, log, err, errlen);
 }
 
 void ic_out_dir_finish(struct ic_out_dir *d)
