@@ -193,14 +193,13 @@ static const struct ic_series *history_match(const struct ic_analysis *an,
 	return NULL;
 }
 
-static const char *history_series_name(char *buf, size_t cap, const struct ic_group *g)
+static void history_series_name(char *buf, size_t cap, const struct ic_group *g)
 {
 	int n = snprintf(buf, cap, "%s %s/%s, %lu thread%s, %s", g->op, g->layout, g->order,
 			 g->threads, g->threads == 1 ? "" : "s", g->mode);
 
 	if (g->filler && n > 0 && (size_t)n < cap)
 		snprintf(buf + n, cap - (size_t)n, ", %lu B filler", g->filler);
-	return buf;
 }
 
 /* One series' comparison, for Holm's step-down over the series. */
@@ -226,26 +225,16 @@ size_t ic_history_ndiffer(const double *p, size_t m)
 	return k;
 }
 
-/* results/NAME for a run in a results/ directory, else the path. */
-static const char *history_short(const char *dir)
-{
-	const char *r = strstr(dir, "/results/");
-
-	return r ? r + 1 : dir;
-}
-
 /* The earlier run's series against now's: each series' joint test, then
  * Holm's step-down over the series at IC_AGREE_ALPHA (any one of a
  * default run's series at p < 0.05 would say "differs" far too often);
- * the line says the verdict, every series that differs (the first, by p,
- * in detail) or else the first that cannot tell. -1 out of memory. */
-static int history_against(FILE *f, const struct ic_analysis *now, const struct ic_analysis *then,
-			   const struct ic_history_run *run)
+ * fills out (zeroed) with the verdict, every series that differs (the
+ * first, by p, in detail) or else the first that cannot tell. */
+static int history_against(const struct ic_analysis *now, const struct ic_analysis *then,
+			   struct ic_history_cmp *out)
 {
 	struct history_one *h = ic_stats_alloc(now->nseries, sizeof(*h));
 	double *p = ic_stats_alloc(now->nseries, sizeof(*p));
-	char when[64], name[256], br_then[96], br_now[96], st_then[160], st_now[160];
-	const char *then_dir = history_short(run->dir);
 	size_t m = 0, ndiff;
 	int unsure = -1, rc = -1;
 
@@ -267,41 +256,34 @@ static int history_against(FILE *f, const struct ic_analysis *now, const struct 
 			h[m++] = (struct history_one){ a, b, ag.joint.p, ag.joint.equivalent };
 		ic_agree_free(&ag);
 	}
+	out->nseries = m;
 	qsort(h, m, sizeof(*h), history_cmp_p);
 	for (size_t i = 0; i < m; i++)
 		p[i] = h[i].p;
-	ndiff = ic_history_ndiffer(p, m);
+	ndiff = out->ndiffer = ic_history_ndiffer(p, m);
 	for (size_t i = ndiff; i < m && unsure < 0; i++)
 		if (!h[i].equivalent)
 			unsure = (int)i;
-	ic_history_when(when, sizeof(when), run->time);
-	if (!m) {
-		fprintf(f, "History: the run of %s (%s) shares no series and N with this one.\n\n", when, then_dir);
-	} else if (!ndiff && unsure < 0) {
-		fprintf(f, "Agrees with the run of %s (%s): within %.0f%% at every shared N of %zu series.\n\n",
-			when, then_dir, 100.0 * IC_AGREE_MARGIN, m);
-	} else {
+	if (ndiff || unsure >= 0) {
 		const struct history_one *d = &h[ndiff ? 0 : unsure];
 
-		history_series_name(name, sizeof(name), &d->now->group);
-		ic_history_bracket(br_then, sizeof(br_then), &d->then->group.xo, &then->opts);
-		ic_history_bracket(br_now, sizeof(br_now), &d->now->group.xo, &now->opts);
-		if (ndiff)
-			fprintf(f, "Differs from the run of %s (%s) in %zu of %zu series (Holm over the series): "
-				"%s: %s then, %s now", when, then_dir, ndiff, m, name, br_then, br_now);
-		else
-			fprintf(f, "Cannot tell whether it agrees with the run of %s (%s): %s: too noisy to "
-				"hold within %.0f%% (%s then, %s now", when, then_dir, name,
-				100.0 * IC_AGREE_MARGIN, br_then, br_now);
-		ic_history_states(st_then, sizeof(st_then), d->then);
-		ic_history_states(st_now, sizeof(st_now), d->now);
-		if (*st_then || *st_now)
-			fprintf(f, "; states then %s, now %s", *st_then ? st_then : "one", *st_now ? st_now : "one");
-		for (size_t i = 1; i < ndiff; i++)
-			fprintf(f, "%s%s", i == 1 ? "; also " : "; ",
-				history_series_name(name, sizeof(name), &h[i].now->group));
-		fputs(ndiff ? "; run ./run.sh watch.\n\n" : ").\n\n", f);
+		history_series_name(out->series, sizeof(out->series), &d->now->group);
+		ic_history_bracket(out->bracket_then, sizeof(out->bracket_then), &d->then->group.xo, &then->opts);
+		ic_history_bracket(out->bracket_now, sizeof(out->bracket_now), &d->now->group.xo, &now->opts);
+		ic_history_states(out->states_then, sizeof(out->states_then), d->then);
+		ic_history_states(out->states_now, sizeof(out->states_now), d->now);
 	}
+	for (size_t i = 1; i < ndiff; i++) {
+		char name[256];
+		size_t len = strlen(out->others);
+
+		history_series_name(name, sizeof(name), &h[i].now->group);
+		snprintf(out->others + len, sizeof(out->others) - len, "%s%s", len ? "; " : "", name);
+	}
+	out->verdict = !m	   ? IC_HISTORY_NOTHING_SHARED
+		     : ndiff	   ? IC_HISTORY_DIFFERS
+		     : unsure >= 0 ? IC_HISTORY_CANNOT_TELL
+				   : IC_HISTORY_AGREES;
 	rc = 0;
 out:
 	free(h);
@@ -309,28 +291,34 @@ out:
 	return rc;
 }
 
-void ic_history_compare(FILE *f, const struct ic_analysis *now, const char *now_dir)
+int ic_history_compare(const struct ic_analysis *now, const char *now_dir,
+		       struct ic_history_cmp *out, char *err, size_t errlen)
 {
 	char parent[4096], build_now[8192], build_then[8192], mach_now[2048], mach_then[2048];
-	char rerr[512], now_real[PATH_MAX], why[96];
-	struct ic_history_run *runs = NULL;
+	char rerr[512], now_real[PATH_MAX];
+	struct ic_history_run *runs;
 	double t_now = history_time(now_dir);
-	size_t n = 0;
-	int found = 0, real = realpath(now_dir, now_real) != NULL;
+	size_t n;
+	int rc = 0;
 
-	if (real && ic_analysis_smoke(now, why, sizeof(why))) {
-		fprintf(f, "History: a quick run (%s) cannot tell whether it agrees with earlier runs.\n\n", why);
-		return;
+	memset(out, 0, sizeof(*out));
+	out->verdict = IC_HISTORY_FIRST;
+	out->then_time = NAN;
+	if (!realpath(now_dir, now_real))
+		return 0;
+	if (ic_analysis_smoke(now, out->smoke_why, sizeof(out->smoke_why))) {
+		out->verdict = IC_HISTORY_SMOKE;
+		return 0;
 	}
 	snprintf(parent, sizeof(parent), "%s", now_dir);
 	/* A results directory that cannot be read has no history to tell. */
-	if (real && !ic_history_runs(dirname(parent), &runs, &n, rerr, sizeof(rerr))) {
-		history_build(now_dir, build_now, sizeof(build_now));
-		ic_history_machine(now->res, mach_now, sizeof(mach_now));
-	}
-	for (size_t i = 0; i < n && !found; i++) {
+	if (ic_history_runs(dirname(parent), &runs, &n, rerr, sizeof(rerr)))
+		return 0;
+	history_build(now_dir, build_now, sizeof(build_now));
+	ic_history_machine(now->res, mach_now, sizeof(mach_now));
+	for (size_t i = 0; i < n && out->verdict == IC_HISTORY_FIRST && !rc; i++) {
 		struct ic_run run;   /* ic_run_open zeroes it */
-		char real[PATH_MAX];
+		char why[96], real[PATH_MAX];
 
 		if (!(runs[i].time < t_now) || !realpath(runs[i].dir, real) || !strcmp(real, now_real))
 			continue;
@@ -338,12 +326,14 @@ void ic_history_compare(FILE *f, const struct ic_analysis *now, const char *now_
 			continue;
 		if (ic_run_open(&run, runs[i].dir, rerr, sizeof(rerr)) == 0 &&
 		    !strcmp(ic_history_machine(&run.res, mach_then, sizeof(mach_then)), mach_now) &&
-		    !ic_analysis_smoke(&run.an, why, sizeof(why)))
-			found = history_against(f, now, &run.an, &runs[i]) ? -1 : 1;
+		    !ic_analysis_smoke(&run.an, why, sizeof(why))) {
+			snprintf(out->then_dir, sizeof(out->then_dir), "%s", runs[i].dir);
+			out->then_time = runs[i].time;
+			if (history_against(now, &run.an, out))
+				rc = ic_fail(err, errlen, "out of memory");
+		}
 		ic_run_free(&run);
 	}
 	ic_history_runs_free(runs, n);
-	if (!found)
-		fputs("History: no earlier run of this machine and build in its results directory to "
-		      "compare with (./run.sh history lists them).\n\n", f);
+	return rc;
 }
