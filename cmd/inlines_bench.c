@@ -14,6 +14,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <elfutils/libdwelf.h>
 #include <gelf.h>
 #include <gsl/gsl_fit.h>
 #include <gsl/gsl_sort.h>
@@ -107,30 +108,21 @@ static double info_bytes(const char *path, int *type)
 	return size;
 }
 
-/* libc's separate debug file, by its build-id, or "" without one. */
+/* libc's separate debug file, by its build-id (libdw reads the note), or
+ * "" without one. */
 static void libc_debug(char *path, size_t cap)
 {
 	int fd = open(LIBC, O_RDONLY);
 	Elf *elf = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ, NULL);
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
-	GElf_Nhdr nh;
-	size_t off, name, desc;
-	Elf_Data *d;
+	const unsigned char *id;
+	ssize_t n = elf ? dwelf_elf_gnu_build_id(elf, (const void **)&id) : -1;
+	size_t k = 0;
 
 	*path = 0;
-	while (elf && (scn = elf_nextscn(elf, scn)))
-		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_NOTE && (d = elf_getdata(scn, NULL)))
-			for (off = 0; (off = gelf_getnote(d, off, &nh, &name, &desc));)
-				if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 && nh.n_descsz > 1 &&
-				    nh.n_descsz <= 64 && !memcmp((char *)d->d_buf + name, "GNU", 4)) {
-					const unsigned char *id = (const unsigned char *)d->d_buf + desc;
-					int k = snprintf(path, cap, "/usr/lib/debug/.build-id/%02x/", id[0]);
-
-					for (size_t i = 1; i < nh.n_descsz; i++)
-						k += snprintf(path + k, cap - (size_t)k, "%02x", id[i]);
-					snprintf(path + k, cap - (size_t)k, ".debug");
-				}
+	for (ssize_t i = 0; n > 1 && i < n && k < cap; i++)
+		k += (size_t)snprintf(path + k, cap - k, i ? "%02x" : "/usr/lib/debug/.build-id/%02x/", id[i]);
+	if (n > 1 && k < cap)
+		snprintf(path + k, cap - k, ".debug");
 	if (elf)
 		elf_end(elf);
 	if (fd >= 0)
