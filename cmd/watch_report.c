@@ -1,6 +1,6 @@
 /* watch_report: the analysis of ./run.sh watch's processes (engine/watch_analysis.h)
  * on the console, in DIR/watch.json and DIR/watch.txt, and the chart's data
- * in DIR/plots/ (plots/watch_data.c writes it, plots/watch.gp draws it). On
+ * in DIR/plots/ (plots/watch.gp draws it). On
  * bad input nothing is written.
  */
 #define _GNU_SOURCE
@@ -14,10 +14,10 @@
 #include <jansson.h>
 
 #include "atomic_file.h"
+#include "gnuplot_run.h"
 #include "kit.h"
 #include "load.h"
 #include "watch_analysis.h"
-#include "watch_data.h"
 
 static const char wr_usage[] =
 	"usage: watch_report --out DIR [--long FILE] [--window S] SHORT.json...\n"
@@ -205,8 +205,8 @@ static void wr_steadiness(FILE *f, const struct ic_watch *w)
 }
 
 /* "inline/extern at N = 16 moved between 1.4 and 3.5, at N = 1024 between
- * 1.3 and 2.4 (10th-90th percentile ...) in 6.4 min" */
-static void wr_spread(FILE *f, const struct ic_watch *w)
+ * 1.3 and 2.4 (10th-90th percentile ...) in 6.4 min", then tail */
+static void wr_spread(FILE *f, const struct ic_watch *w, const char *tail)
 {
 	char a[32];
 
@@ -214,8 +214,8 @@ static void wr_spread(FILE *f, const struct ic_watch *w)
 	for (size_t j = 0; j < w->nsites; j++)
 		fprintf(f, "%s at N = %lu %sbetween %.2f and %.2f", j ? "," : "", w->sites[j], j ? "" : "moved ",
 			w->steady[j].p10, w->steady[j].p90);
-	fprintf(f, " (10th-90th percentile of its %.1f s windows and processes) in %s", w->window_s > 0.0 ?
-		w->window_s : IC_WATCH_WINDOW_S, wr_dur(a, sizeof(a), w->t1 - w->t0));
+	fprintf(f, " (10th-90th percentile of its %.1f s windows and processes) in %s%s", w->window_s > 0.0 ?
+		w->window_s : IC_WATCH_WINDOW_S, wr_dur(a, sizeof(a), w->t1 - w->t0), tail);
 }
 
 static const char *const wr_moves[] = {
@@ -284,6 +284,7 @@ static void wr_text(FILE *f, const struct ic_watch *w)
 {
 	char a[32], b[32], c[32];
 	int two = w->where == IC_WATCH_BETWEEN || w->where == IC_WATCH_INSIDE;   /* only with two states */
+	const struct ic_watch_steady *rs = &w->steady[w->ref];   /* where the ratio is read */
 
 	fprintf(f, "Sentinel: %s; inline/extern at N =", w->series);
 	for (size_t j = 0; j < w->nsites; j++)
@@ -358,37 +359,28 @@ static void wr_text(FILE *f, const struct ic_watch *w)
 			"./run.sh history shows.\n", 100.0 * IC_WATCH_SAME, w->separation);
 		break;
 	case IC_WATCH_DRIFTS:
-	case IC_WATCH_WANDERS: {
-		const struct ic_watch_steady *st = &w->steady[w->ref];
-
-		wr_spread(f, w);
-		fputs(": no one answer now.\n", f);
+	case IC_WATCH_WANDERS:
+		wr_spread(f, w, ": no one answer now.\n");
 		if (w->where == IC_WATCH_DRIFTS)
 			fprintf(f, "It drifts: a straight line in time takes away %.0f%% of its variation beyond "
 				"noise at N = %lu (half or more counts as a drift); two states do not describe it "
-				"(%s).\n", 100.0 * st->trend_share, w->sites[w->ref], w->why);
+				"(%s).\n", 100.0 * rs->trend_share, w->sites[w->ref], w->why);
 		else
 			fprintf(f, "It wanders: two states do not describe it (%s), and a straight line in time "
 				"takes away only %.0f%% of its variation beyond noise at N = %lu (a drift would "
-				"take half or more).\n", w->why, 100.0 * st->trend_share, w->sites[w->ref]);
+				"take half or more).\n", w->why, 100.0 * rs->trend_share, w->sites[w->ref]);
 		fputs("A sweep's answer here depends on when it ran: run ./run.sh --repeat 3 --spread 30 and "
 		      "trust only what every repeat says, or run on a dedicated or bare-metal host for one "
 		      "answer.\n", f);
 		break;
-	}
-	case IC_WATCH_UNBOUNDED: {
-		const struct ic_steady *h = &w->steady[w->ref].h;
-
-		wr_spread(f, w);
-		fprintf(f, ": no variation shown beyond the noise (p = %.2f), but none ruled out: the "
-			"noise leaves room for an SD of %.1f%% at N = %lu (95%%), more than one answer "
-			"allows. Watch longer (--minutes) before trusting one sweep's answer.\n", h->p,
-			wr_sd_pct(h->tau_hi), w->sites[w->ref]);
+	case IC_WATCH_UNBOUNDED:
+		wr_spread(f, w, ": no variation shown beyond the noise");
+		fprintf(f, " (p = %.2f), but none ruled out: the noise leaves room for an SD of %.1f%% at N = "
+			"%lu (95%%), more than one answer allows. Watch longer (--minutes) before trusting one "
+			"sweep's answer.\n", rs->h.p, wr_sd_pct(rs->h.tau_hi), w->sites[w->ref]);
 		break;
-	}
 	case IC_WATCH_BRIEF:
-		wr_spread(f, w);
-		fputs(": no one answer now.\n", f);
+		wr_spread(f, w, ": no one answer now.\n");
 		fprintf(f, "No firm answer on states: %s. That is too little to say this machine has two "
 			"states, and too much to say it has one: watch longer (./run.sh watch --minutes 6) "
 			"before trusting one sweep's answer.\n", w->why);
@@ -556,6 +548,57 @@ static json_t *wr_json(const struct ic_watch *w, const char *text)
 		"text", text, "samples", samples);
 }
 
+/* The chart's data (plots/watch.gp): dat, one line per unit (its mid time,
+ * kind, state and ratio at each N), and gp: the panels, title, caption,
+ * the states' levels and where the long process begins. */
+static void wr_chart_data(FILE *dat, FILE *gp, const struct ic_watch *w)
+{
+	char cpu[IC_RESULTS_CONTEXT_MAX], title[512];
+	const char *model = ic_results_context(&w->res, IC_CTX_CPU_MODEL, cpu, sizeof(cpu));
+
+	fputs("# t_s kind(0 process, 1 window) state", dat);
+	for (size_t j = 0; j < w->nsites; j++)
+		fprintf(dat, " ratio_N%lu", w->sites[j]);
+	fputc('\n', dat);
+	for (size_t i = 0; i < w->nsamples; i++) {
+		const struct ic_watch_sample *s = &w->samples[i];
+
+		fprintf(dat, "%.3f %d %d", 0.5 * (s->start + s->end) - w->t0, s->in_long,
+			s->state >= 0 ? s->state + 1 : 0);
+		for (size_t j = 0; j < w->nsites; j++)
+			fprintf(dat, isfinite(s->ratio[j]) ? " %.5f" : " NaN", s->ratio[j]);
+		fputc('\n', dat);
+	}
+	snprintf(title, sizeof(title), "watch: %s/%s over time, %s", w->an.opts.compare,
+		 w->an.opts.baseline, w->series);
+	/* The panels side by side: the title and caption need the width. */
+	fprintf(gp, "ic_rows = 1\nic_cols = %zu\nic_sites_min = 1\nic_sites_max = 2\nic_nsites = %zu\n",
+		w->nsites > 2 ? w->nsites : 2, w->nsites);
+	fputs("ic_chart_title = ", gp);
+	ic_gnuplot_quote(gp, title);
+	fputs("\nic_caption = ", gp);
+	snprintf(title, sizeof(title), "%s; %zu short processes (dots), one long process in %zu "
+		 "windows (line); colour: state; %s", *model ? model : "CPU not recorded", w->nshort,
+		 w->nwindows, ic_watch_where_name(w->where));
+	ic_gnuplot_quote(gp, title);
+	fputs("\nic_sites = '", gp);
+	for (size_t j = 0; j < w->nsites; j++)
+		fprintf(gp, "%s%lu", j ? " " : "", w->sites[j]);
+	fprintf(gp, "'\nic_nstates = %zu\n", w->nstates);
+	/* Each state's level per N, and where the long process begins: its
+	 * first window (they come last, in time order). */
+	for (int s = 0; s < 2; s++) {
+		fprintf(gp, "ic_level%d = '", s + 1);
+		for (size_t j = 0; j < w->nsites; j++)
+			fprintf(gp, "%s%.5f", j ? " " : "", s < (int)w->nstates ? w->st[s].ratio[j] : NAN);
+		fputs("'\n", gp);
+	}
+	if (w->nwindows)
+		fprintf(gp, "ic_long_start = %.3f\n", w->samples[w->nsamples - w->nwindows].start - w->t0);
+	else
+		fputs("ic_long_start = NaN\n", gp);
+}
+
 enum { WR_TXT, WR_JSON, WR_DAT, WR_GP, WR_COUNT };
 static const char *const wr_name[WR_COUNT] = { "watch.txt", "watch.json", "plots/watch.dat",
 					       "plots/data.gp" };
@@ -581,7 +624,7 @@ static int wr_write(const struct ic_watch *w, const char *dir, const char *text)
 		doc = wr_json(w, text);
 		rc = !doc || json_dumpf(doc, af[WR_JSON].f, JSON_INDENT(1) | JSON_REAL_PRECISION(15));
 		json_decref(doc);
-		ic_watch_data_write(af[WR_DAT].f, af[WR_GP].f, w);
+		wr_chart_data(af[WR_DAT].f, af[WR_GP].f, w);
 		/* Every file finished before any is renamed. */
 		for (int i = 0; i < 2 * WR_COUNT && !rc; i++)
 			if (i < WR_COUNT ? ic_atomic_finish(&af[i]) : ic_atomic_rename(&af[i - WR_COUNT])) {

@@ -8,10 +8,7 @@
 
 static void num(FILE *f, double x)
 {
-	if (isfinite(x))
-		fprintf(f, " %.6g", x);
-	else
-		fputs(" NaN", f);
+	fprintf(f, isfinite(x) ? " %.6g" : " NaN", x);
 }
 
 /* Block 2g: "start end ratio state switches" per process, start its end where the
