@@ -117,9 +117,27 @@ static void wr_changes(FILE *f, const struct ic_watch *w, int probe, size_t j)
 	}
 }
 
-/* The probes in one sentence: "Probes: clock unchanged; locked_same_line
- * 1.6x slower [1.4-1.8x]; ..." where a change is firm, "cannot tell" where
- * its interval is wide. */
+/* A change in words after lead (before the first) or a separator: "x
+ * unchanged (within ±5%)", "x 1.6x slower [1.4-1.8x]" between the states,
+ * "x slowed 1.62x [1.55-1.70x]" with the ratio (el). */
+static int wr_words(FILE *f, int any, const char *lead, const char *name, int same, int unsure, double c,
+		    double lo, double hi, int el)
+{
+	fprintf(f, "%s%s ", any ? (el ? ", " : "; ") : lead, name);
+	if (same)
+		fprintf(f, "unchanged (within ±%.0f%%)", 100.0 * IC_WATCH_SAME);
+	else if (unsure)
+		fprintf(f, el ? "not told apart (x%.2f, 95%% %.2f-%.2f)" : "not told apart (%.2fx, 95%% %.2f-%.2fx)",
+			c, lo, hi);
+	else if (c >= 1.0)
+		fprintf(f, el ? "slowed %.2fx [%.2f-%.2fx]" : "%.2fx slower [%.2f-%.2fx]", c, lo, hi);
+	else
+		fprintf(f, el ? "ran %.2fx faster [%.2f-%.2fx]" : "%.2fx faster [%.2f-%.2fx]", 1.0 / c, 1.0 / hi,
+			1.0 / lo);
+	return 1;
+}
+
+/* The probes in one sentence, where their change is measured. */
 static void wr_probes_words(FILE *f, const struct ic_watch *w)
 {
 	int any = 0;
@@ -127,19 +145,10 @@ static void wr_probes_words(FILE *f, const struct ic_watch *w)
 	for (size_t k = 0; k < w->nprobes; k++) {
 		const struct ic_watch_level *lv = &w->probes[k].level;
 
-		if (lv->verdict == IC_CHANGE_NONE)
-			continue;
-		fprintf(f, "%s%s ", any ? "; " : "In the machine's terms, state 2 has: ", w->probes[k].name);
-		if (lv->verdict == IC_CHANGE_SAME)
-			fprintf(f, "unchanged (within ±%.0f%%)", 100.0 * IC_WATCH_SAME);
-		else if (lv->verdict == IC_CHANGE_UNSURE)
-			fprintf(f, "not told apart (%.2fx, 95%% %.2f-%.2fx)", lv->change, lv->change_lo, lv->change_hi);
-		else if (lv->verdict == IC_CHANGE_SLOWER)
-			fprintf(f, "%.2fx slower [%.2f-%.2fx]", lv->change, lv->change_lo, lv->change_hi);
-		else
-			fprintf(f, "%.2fx faster [%.2f-%.2fx]", 1.0 / lv->change, 1.0 / lv->change_hi,
-				1.0 / lv->change_lo);
-		any = 1;
+		if (lv->verdict != IC_CHANGE_NONE)
+			any = wr_words(f, any, "In the machine's terms, state 2 has: ", w->probes[k].name,
+				       lv->verdict == IC_CHANGE_SAME, lv->verdict == IC_CHANGE_UNSURE, lv->change,
+				       lv->change_lo, lv->change_hi, 0);
 	}
 	if (any)
 		fputs(".\n", f);
@@ -231,22 +240,10 @@ static void wr_elastic_row(FILE *f, const char *name, const struct ic_watch_elas
 		el->change_hi, el->fit.r2, wr_moves[el->verdict]);
 }
 
-/* "inline slowed 1.62x [1.55-1.70x]" */
 static int wr_elastic_words(FILE *f, int any, const char *name, const struct ic_watch_elastic *el)
 {
-	if (el->verdict == IC_MOVES_NOT_READ)
-		return any;
-	fprintf(f, "%s%s ", any ? ", " : "", name);
-	if (el->verdict == IC_MOVES_UNCHANGED)
-		fprintf(f, "unchanged (within ±%.0f%%)", 100.0 * IC_WATCH_SAME);
-	else if (el->verdict == IC_MOVES_UNSURE)
-		fprintf(f, "not told apart (x%.2f, 95%% %.2f-%.2f)", el->change, el->change_lo, el->change_hi);
-	else if (el->change >= 1.0)
-		fprintf(f, "slowed %.2fx [%.2f-%.2fx]", el->change, el->change_lo, el->change_hi);
-	else
-		fprintf(f, "ran %.2fx faster [%.2f-%.2fx]", 1.0 / el->change, 1.0 / el->change_hi,
-			1.0 / el->change_lo);
-	return 1;
+	return el->verdict == IC_MOVES_NOT_READ ? any : wr_words(f, any, "", name, el->verdict == IC_MOVES_UNCHANGED,
+		el->verdict == IC_MOVES_UNSURE, el->change, el->change_lo, el->change_hi, 1);
 }
 
 /* What moves with the ratio: a table of each form's (at each N) and each

@@ -35,16 +35,8 @@ void ic_watch_free(struct ic_watch *w)
 
 const char *ic_watch_where_name(enum ic_watch_where v)
 {
-	static const char *const name[] = {
-		[IC_WATCH_TOO_FEW] = "too few samples",
-		[IC_WATCH_ONE_STATE] = "one state",
-		[IC_WATCH_BETWEEN] = "between processes",
-		[IC_WATCH_INSIDE] = "inside a process",
-		[IC_WATCH_BRIEF] = "brief spells of a second level",
-		[IC_WATCH_DRIFTS] = "drifts",
-		[IC_WATCH_WANDERS] = "wanders",
-		[IC_WATCH_UNBOUNDED] = "not bounded",
-	};
+#define IC_WATCH_WHERE_NAME(e, name) [e] = name,
+	static const char *const name[] = { IC_WATCH_WHERES(IC_WATCH_WHERE_NAME) };
 
 	return name[v];
 }

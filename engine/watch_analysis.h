@@ -79,17 +79,20 @@ struct ic_watch_probe {
 	struct ic_watch_elastic el;
 };
 
-enum ic_watch_where {
-	IC_WATCH_TOO_FEW,          /* fewer samples than the states rule needs */
-	IC_WATCH_ONE_STATE,
-	IC_WATCH_BETWEEN,          /* two states, the long process in one */
-	IC_WATCH_INSIDE,           /* the long process switches */
-	IC_WATCH_BRIEF,            /* a second level in brief spells too short to read as a
-	                            * state (states.h): neither one state nor two */
-	IC_WATCH_DRIFTS,           /* not steady, no two states; a line in time explains most */
-	IC_WATCH_WANDERS,          /* not steady, no two states, no such line */
-	IC_WATCH_UNBOUNDED,        /* no variation shown beyond noise, none ruled out */
-};
+/* Where the watch's variation lies, and its name (ic_watch_where_name). */
+#define IC_WATCH_WHERES(X) \
+	X(IC_WATCH_TOO_FEW, "too few samples")     /* fewer than the states rule needs */ \
+	X(IC_WATCH_ONE_STATE, "one state") \
+	X(IC_WATCH_BETWEEN, "between processes")   /* two states, the long process in one */ \
+	X(IC_WATCH_INSIDE, "inside a process")     /* the long process switches */ \
+	/* a second level in spells too short to read as a state (states.h): \
+	 * neither one state nor two */ \
+	X(IC_WATCH_BRIEF, "brief spells of a second level") \
+	X(IC_WATCH_DRIFTS, "drifts")   /* not steady, no two states; a line in time explains most */ \
+	X(IC_WATCH_WANDERS, "wanders") /* not steady, no two states, no such line */ \
+	X(IC_WATCH_UNBOUNDED, "not bounded")   /* no variation shown beyond noise, none ruled out */
+#define IC_WATCH_WHERE_ENUM(e, name) e,
+enum ic_watch_where { IC_WATCH_WHERES(IC_WATCH_WHERE_ENUM) };
 
 struct ic_watch_sample {
 	size_t file;               /* index in res.files */
@@ -172,8 +175,7 @@ int ic_watch_add_long(struct ic_watch *w, const char *path, double window_s, cha
  * forms or memory runs out. */
 int ic_watch_analyse(struct ic_watch *w, char *err, size_t errlen);
 
-/* "one state", "between processes", "inside a process", "drifts", "wanders",
- * "too few samples", ... */
+/* w's name in IC_WATCH_WHERES: "one state", "drifts", ... */
 const char *ic_watch_where_name(enum ic_watch_where w);
 
 #endif /* IC_WATCH_ANALYSIS_H */
