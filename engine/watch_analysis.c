@@ -630,7 +630,8 @@ static void watch_elastic(const struct ic_watch *w, double *sc, const struct ic_
  * probe's; the elasticities only where the machine drifts or wanders. */
 static int watch_forms(struct ic_watch *w, const struct ic_series *se)
 {
-	static const char *const names[IC_WATCH_NFORMS] = IC_WATCH_FORMS;
+#define IC_WATCH_FORM_NAME(f) #f,
+	static const char *const names[IC_WATCH_NFORMS] = { IC_WATCH_FORM_LIST(IC_WATCH_FORM_NAME) };
 	size_t np = se->procs.nproc ? se->procs.nproc : 1;
 	double *sc = calloc(5 * np + 4 * (w->nsamples ? w->nsamples : 1), sizeof(*sc));
 	int read = w->where == IC_WATCH_DRIFTS || w->where == IC_WATCH_WANDERS;

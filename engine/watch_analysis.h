@@ -22,8 +22,6 @@
                                     * inside a state apart (as state_model.h's separation) */
 
 #include "watch_forms.def"   /* the forms read per state */
-#define IC_WATCH_FORM_NAME(f) #f,
-#define IC_WATCH_FORMS { IC_WATCH_FORM_LIST(IC_WATCH_FORM_NAME) }
 #define IC_WATCH_FORM_ENUM(f) IC_WATCH_FORM_##f,
 enum { IC_WATCH_FORM_LIST(IC_WATCH_FORM_ENUM) IC_WATCH_NFORMS };
 #define IC_WATCH_SAME 0.05         /* a change within +-5% whose interval holds 1: no change */

@@ -27,10 +27,8 @@ static void series_blocks(FILE *f, const struct ic_series *se, const char *title
 
 		if (!isfinite(tp->ratio) || !isfinite(tp->end))
 			continue;
-		num(f, isfinite(tp->start) ? tp->start : tp->end);
-		num(f, tp->end);
-		num(f, tp->ratio);
-		fprintf(f, " %d %d\n", tp->state + 1, tp->switches);
+		fprintf(f, " %.6g %.6g %.6g %d %d\n", isfinite(tp->start) ? tp->start : tp->end, tp->end, tp->ratio,
+			tp->state + 1, tp->switches);
 		n++;
 	}
 	fputs(n ? "\n\n" : "NaN NaN NaN 0 0\n\n\n", f);
