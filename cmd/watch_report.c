@@ -98,11 +98,9 @@ static void wr_changes(FILE *f, const struct ic_watch *w, int probe, size_t j)
 	for (size_t k = 0; k < n; k++) {
 		if (!(lv = wr_item(w, probe, k, j, &name, &what)) || lv->verdict == IC_CHANGE_NONE)
 			continue;
-		fprintf(f, "  %-*s %.3g -> %.3g ns", probe ? 17 : 14, name, lv->ns[0], lv->ns[1]);
-		if (what)
-			fprintf(f, " (%s)", what);
-		fprintf(f, ", %+.0f%% [%+.0f..%+.0f%%]\n", wr_pct(lv->change), wr_pct(lv->change_lo),
-			wr_pct(lv->change_hi));
+		fprintf(f, "  %-*s %.3g -> %.3g ns%s%s%s, %+.0f%% [%+.0f..%+.0f%%]\n", probe ? 17 : 14, name, lv->ns[0],
+			lv->ns[1], what ? " (" : "", what ? what : "", what ? ")" : "", wr_pct(lv->change),
+			wr_pct(lv->change_lo), wr_pct(lv->change_hi));
 	}
 	for (size_t g = 0; g < sizeof(wr_group) / sizeof(*wr_group); g++) {
 		int any = 0;
@@ -204,10 +202,7 @@ static void wr_steadiness(FILE *f, const struct ic_watch *w)
 		fprintf(f, "%s at N = %lu their SD beyond noise is %.1f%% [95%% %.1f-%.1f%%] (Q = %.0f on %.0f df, ",
 			j ? ";" : "", w->sites[j], wr_sd_pct(h->tau), wr_sd_pct(h->tau_lo), wr_sd_pct(h->tau_hi),
 			h->q, h->df);
-		if (h->p < 0.001)
-			fputs("p < 0.001)", f);
-		else
-			fprintf(f, "p = %.3f)", h->p);
+		fprintf(f, h->p < 0.001 ? "p < 0.001)" : "p = %.3f)", h->p);
 	}
 	fprintf(f, "; one answer needs at most %.1f%% (90%% of moments within ±%.0f%% of the mean).\n",
 		wr_sd_pct(need), 100.0 * IC_WATCH_SAME);
@@ -298,11 +293,10 @@ static void wr_text(FILE *f, const struct ic_watch *w)
 		 * processes instead, which describes and does not promise. */
 		if (w->nstates == 1 && w->where != IC_WATCH_ONE_STATE && w->where != IC_WATCH_TOO_FEW)
 			fputs("Mean over the processes (t interval as if independent, which on a machine "
-			      "that moves they are not): ", f);
+			      "that moves they are not): inline/extern", f);
 		else
-			fprintf(f, "State %d%s: ", s + 1, w->nstates == 2 ? (s ? " (high)" : " (low)") : "");
+			fprintf(f, "State %d%s: inline/extern", s + 1, w->nstates == 2 ? (s ? " (high)" : " (low)") : "");
 		/* "1.02 [0.99-1.05]" at each N; one draw has no interval. */
-		fputs("inline/extern", f);
 		for (size_t j = 0; j < w->nsites; j++) {
 			fprintf(f, "%s N = %lu: %.2f", j ? "," : "", w->sites[j], st->ratio[j]);
 			if (isfinite(st->lo[j]))
