@@ -149,8 +149,7 @@ struct ic_watch {
 	struct ic_watch_steady steady[IC_WATCH_NSITES];
 	double noise_rho;          /* neighbouring repetitions' noise correlation (steadiness.h) */
 	int steady_all;            /* one answer: steady at every N */
-	int states_fit;            /* the two levels are IC_WATCH_STATES_SEP SDs of the units'
-	                            * variation inside a state apart */
+	int states_fit;            /* the levels are IC_WATCH_STATES_SEP inside-state SDs apart */
 	char why_buf[160];
 	size_t ref;                /* the N whose units vary most: the elasticities' ratio */
 	enum ic_watch_where where;
