@@ -1,6 +1,6 @@
 /* watch_report: the analysis of ./run.sh watch's processes (engine/watch_analysis.h)
  * on the console, in DIR/watch.json and DIR/watch.txt, and the chart's data
- * in DIR/plots/ (plots/watch_data.c writes it, plots/watch.gp draws it). On
+ * in DIR/plots/ (plots/watch.gp draws it). On
  * bad input nothing is written.
  */
 #define _GNU_SOURCE
@@ -14,10 +14,10 @@
 #include <jansson.h>
 
 #include "atomic_file.h"
+#include "gnuplot_run.h"
 #include "kit.h"
 #include "load.h"
 #include "watch_analysis.h"
-#include "watch_data.h"
 
 static const char wr_usage[] =
 	"usage: watch_report --out DIR [--long FILE] [--window S] SHORT.json...\n"
@@ -98,11 +98,9 @@ static void wr_changes(FILE *f, const struct ic_watch *w, int probe, size_t j)
 	for (size_t k = 0; k < n; k++) {
 		if (!(lv = wr_item(w, probe, k, j, &name, &what)) || lv->verdict == IC_CHANGE_NONE)
 			continue;
-		fprintf(f, "  %-*s %.3g -> %.3g ns", probe ? 17 : 14, name, lv->ns[0], lv->ns[1]);
-		if (what)
-			fprintf(f, " (%s)", what);
-		fprintf(f, ", %+.0f%% [%+.0f..%+.0f%%]\n", wr_pct(lv->change), wr_pct(lv->change_lo),
-			wr_pct(lv->change_hi));
+		fprintf(f, "  %-*s %.3g -> %.3g ns%s%s%s, %+.0f%% [%+.0f..%+.0f%%]\n", probe ? 17 : 14, name, lv->ns[0],
+			lv->ns[1], what ? " (" : "", what ? what : "", what ? ")" : "", wr_pct(lv->change),
+			wr_pct(lv->change_lo), wr_pct(lv->change_hi));
 	}
 	for (size_t g = 0; g < sizeof(wr_group) / sizeof(*wr_group); g++) {
 		int any = 0;
@@ -117,9 +115,27 @@ static void wr_changes(FILE *f, const struct ic_watch *w, int probe, size_t j)
 	}
 }
 
-/* The probes in one sentence: "Probes: clock unchanged; locked_same_line
- * 1.6x slower [1.4-1.8x]; ..." where a change is firm, "cannot tell" where
- * its interval is wide. */
+/* A change in words after lead (before the first) or a separator: "x
+ * unchanged (within ±5%)", "x 1.6x slower [1.4-1.8x]" between the states,
+ * "x slowed 1.62x [1.55-1.70x]" with the ratio (el). */
+static int wr_words(FILE *f, int any, const char *lead, const char *name, int same, int unsure, double c,
+		    double lo, double hi, int el)
+{
+	fprintf(f, "%s%s ", any ? (el ? ", " : "; ") : lead, name);
+	if (same)
+		fprintf(f, "unchanged (within ±%.0f%%)", 100.0 * IC_WATCH_SAME);
+	else if (unsure)
+		fprintf(f, el ? "not told apart (x%.2f, 95%% %.2f-%.2f)" : "not told apart (%.2fx, 95%% %.2f-%.2fx)",
+			c, lo, hi);
+	else if (c >= 1.0)
+		fprintf(f, el ? "slowed %.2fx [%.2f-%.2fx]" : "%.2fx slower [%.2f-%.2fx]", c, lo, hi);
+	else
+		fprintf(f, el ? "ran %.2fx faster [%.2f-%.2fx]" : "%.2fx faster [%.2f-%.2fx]", 1.0 / c, 1.0 / hi,
+			1.0 / lo);
+	return 1;
+}
+
+/* The probes in one sentence, where their change is measured. */
 static void wr_probes_words(FILE *f, const struct ic_watch *w)
 {
 	int any = 0;
@@ -127,19 +143,10 @@ static void wr_probes_words(FILE *f, const struct ic_watch *w)
 	for (size_t k = 0; k < w->nprobes; k++) {
 		const struct ic_watch_level *lv = &w->probes[k].level;
 
-		if (lv->verdict == IC_CHANGE_NONE)
-			continue;
-		fprintf(f, "%s%s ", any ? "; " : "In the machine's terms, state 2 has: ", w->probes[k].name);
-		if (lv->verdict == IC_CHANGE_SAME)
-			fprintf(f, "unchanged (within ±%.0f%%)", 100.0 * IC_WATCH_SAME);
-		else if (lv->verdict == IC_CHANGE_UNSURE)
-			fprintf(f, "not told apart (%.2fx, 95%% %.2f-%.2fx)", lv->change, lv->change_lo, lv->change_hi);
-		else if (lv->verdict == IC_CHANGE_SLOWER)
-			fprintf(f, "%.2fx slower [%.2f-%.2fx]", lv->change, lv->change_lo, lv->change_hi);
-		else
-			fprintf(f, "%.2fx faster [%.2f-%.2fx]", 1.0 / lv->change, 1.0 / lv->change_hi,
-				1.0 / lv->change_lo);
-		any = 1;
+		if (lv->verdict != IC_CHANGE_NONE)
+			any = wr_words(f, any, "In the machine's terms, state 2 has: ", w->probes[k].name,
+				       lv->verdict == IC_CHANGE_SAME, lv->verdict == IC_CHANGE_UNSURE, lv->change,
+				       lv->change_lo, lv->change_hi, 0);
 	}
 	if (any)
 		fputs(".\n", f);
@@ -195,18 +202,15 @@ static void wr_steadiness(FILE *f, const struct ic_watch *w)
 		fprintf(f, "%s at N = %lu their SD beyond noise is %.1f%% [95%% %.1f-%.1f%%] (Q = %.0f on %.0f df, ",
 			j ? ";" : "", w->sites[j], wr_sd_pct(h->tau), wr_sd_pct(h->tau_lo), wr_sd_pct(h->tau_hi),
 			h->q, h->df);
-		if (h->p < 0.001)
-			fputs("p < 0.001)", f);
-		else
-			fprintf(f, "p = %.3f)", h->p);
+		fprintf(f, h->p < 0.001 ? "p < 0.001)" : "p = %.3f)", h->p);
 	}
 	fprintf(f, "; one answer needs at most %.1f%% (90%% of moments within ±%.0f%% of the mean).\n",
 		wr_sd_pct(need), 100.0 * IC_WATCH_SAME);
 }
 
 /* "inline/extern at N = 16 moved between 1.4 and 3.5, at N = 1024 between
- * 1.3 and 2.4 (10th-90th percentile ...) in 6.4 min" */
-static void wr_spread(FILE *f, const struct ic_watch *w)
+ * 1.3 and 2.4 (10th-90th percentile ...) in 6.4 min", then tail */
+static void wr_spread(FILE *f, const struct ic_watch *w, const char *tail)
 {
 	char a[32];
 
@@ -214,8 +218,8 @@ static void wr_spread(FILE *f, const struct ic_watch *w)
 	for (size_t j = 0; j < w->nsites; j++)
 		fprintf(f, "%s at N = %lu %sbetween %.2f and %.2f", j ? "," : "", w->sites[j], j ? "" : "moved ",
 			w->steady[j].p10, w->steady[j].p90);
-	fprintf(f, " (10th-90th percentile of its %.1f s windows and processes) in %s", w->window_s > 0.0 ?
-		w->window_s : IC_WATCH_WINDOW_S, wr_dur(a, sizeof(a), w->t1 - w->t0));
+	fprintf(f, " (10th-90th percentile of its %.1f s windows and processes) in %s%s", w->window_s > 0.0 ?
+		w->window_s : IC_WATCH_WINDOW_S, wr_dur(a, sizeof(a), w->t1 - w->t0), tail);
 }
 
 static const char *const wr_moves[] = {
@@ -231,22 +235,10 @@ static void wr_elastic_row(FILE *f, const char *name, const struct ic_watch_elas
 		el->change_hi, el->fit.r2, wr_moves[el->verdict]);
 }
 
-/* "inline slowed 1.62x [1.55-1.70x]" */
 static int wr_elastic_words(FILE *f, int any, const char *name, const struct ic_watch_elastic *el)
 {
-	if (el->verdict == IC_MOVES_NOT_READ)
-		return any;
-	fprintf(f, "%s%s ", any ? ", " : "", name);
-	if (el->verdict == IC_MOVES_UNCHANGED)
-		fprintf(f, "unchanged (within ±%.0f%%)", 100.0 * IC_WATCH_SAME);
-	else if (el->verdict == IC_MOVES_UNSURE)
-		fprintf(f, "not told apart (x%.2f, 95%% %.2f-%.2f)", el->change, el->change_lo, el->change_hi);
-	else if (el->change >= 1.0)
-		fprintf(f, "slowed %.2fx [%.2f-%.2fx]", el->change, el->change_lo, el->change_hi);
-	else
-		fprintf(f, "ran %.2fx faster [%.2f-%.2fx]", 1.0 / el->change, 1.0 / el->change_hi,
-			1.0 / el->change_lo);
-	return 1;
+	return el->verdict == IC_MOVES_NOT_READ ? any : wr_words(f, any, "", name, el->verdict == IC_MOVES_UNCHANGED,
+		el->verdict == IC_MOVES_UNSURE, el->change, el->change_lo, el->change_hi, 1);
 }
 
 /* What moves with the ratio: a table of each form's (at each N) and each
@@ -284,6 +276,7 @@ static void wr_text(FILE *f, const struct ic_watch *w)
 {
 	char a[32], b[32], c[32];
 	int two = w->where == IC_WATCH_BETWEEN || w->where == IC_WATCH_INSIDE;   /* only with two states */
+	const struct ic_watch_steady *rs = &w->steady[w->ref];   /* where the ratio is read */
 
 	fprintf(f, "Sentinel: %s; inline/extern at N =", w->series);
 	for (size_t j = 0; j < w->nsites; j++)
@@ -300,11 +293,10 @@ static void wr_text(FILE *f, const struct ic_watch *w)
 		 * processes instead, which describes and does not promise. */
 		if (w->nstates == 1 && w->where != IC_WATCH_ONE_STATE && w->where != IC_WATCH_TOO_FEW)
 			fputs("Mean over the processes (t interval as if independent, which on a machine "
-			      "that moves they are not): ", f);
+			      "that moves they are not): inline/extern", f);
 		else
-			fprintf(f, "State %d%s: ", s + 1, w->nstates == 2 ? (s ? " (high)" : " (low)") : "");
+			fprintf(f, "State %d%s: inline/extern", s + 1, w->nstates == 2 ? (s ? " (high)" : " (low)") : "");
 		/* "1.02 [0.99-1.05]" at each N; one draw has no interval. */
-		fputs("inline/extern", f);
 		for (size_t j = 0; j < w->nsites; j++) {
 			fprintf(f, "%s N = %lu: %.2f", j ? "," : "", w->sites[j], st->ratio[j]);
 			if (isfinite(st->lo[j]))
@@ -358,37 +350,28 @@ static void wr_text(FILE *f, const struct ic_watch *w)
 			"./run.sh history shows.\n", 100.0 * IC_WATCH_SAME, w->separation);
 		break;
 	case IC_WATCH_DRIFTS:
-	case IC_WATCH_WANDERS: {
-		const struct ic_watch_steady *st = &w->steady[w->ref];
-
-		wr_spread(f, w);
-		fputs(": no one answer now.\n", f);
+	case IC_WATCH_WANDERS:
+		wr_spread(f, w, ": no one answer now.\n");
 		if (w->where == IC_WATCH_DRIFTS)
 			fprintf(f, "It drifts: a straight line in time takes away %.0f%% of its variation beyond "
 				"noise at N = %lu (half or more counts as a drift); two states do not describe it "
-				"(%s).\n", 100.0 * st->trend_share, w->sites[w->ref], w->why);
+				"(%s).\n", 100.0 * rs->trend_share, w->sites[w->ref], w->why);
 		else
 			fprintf(f, "It wanders: two states do not describe it (%s), and a straight line in time "
 				"takes away only %.0f%% of its variation beyond noise at N = %lu (a drift would "
-				"take half or more).\n", w->why, 100.0 * st->trend_share, w->sites[w->ref]);
+				"take half or more).\n", w->why, 100.0 * rs->trend_share, w->sites[w->ref]);
 		fputs("A sweep's answer here depends on when it ran: run ./run.sh --repeat 3 --spread 30 and "
 		      "trust only what every repeat says, or run on a dedicated or bare-metal host for one "
 		      "answer.\n", f);
 		break;
-	}
-	case IC_WATCH_UNBOUNDED: {
-		const struct ic_steady *h = &w->steady[w->ref].h;
-
-		wr_spread(f, w);
-		fprintf(f, ": no variation shown beyond the noise (p = %.2f), but none ruled out: the "
-			"noise leaves room for an SD of %.1f%% at N = %lu (95%%), more than one answer "
-			"allows. Watch longer (--minutes) before trusting one sweep's answer.\n", h->p,
-			wr_sd_pct(h->tau_hi), w->sites[w->ref]);
+	case IC_WATCH_UNBOUNDED:
+		wr_spread(f, w, ": no variation shown beyond the noise");
+		fprintf(f, " (p = %.2f), but none ruled out: the noise leaves room for an SD of %.1f%% at N = "
+			"%lu (95%%), more than one answer allows. Watch longer (--minutes) before trusting one "
+			"sweep's answer.\n", rs->h.p, wr_sd_pct(rs->h.tau_hi), w->sites[w->ref]);
 		break;
-	}
 	case IC_WATCH_BRIEF:
-		wr_spread(f, w);
-		fputs(": no one answer now.\n", f);
+		wr_spread(f, w, ": no one answer now.\n");
 		fprintf(f, "No firm answer on states: %s. That is too little to say this machine has two "
 			"states, and too much to say it has one: watch longer (./run.sh watch --minutes 6) "
 			"before trusting one sweep's answer.\n", w->why);
@@ -556,6 +539,57 @@ static json_t *wr_json(const struct ic_watch *w, const char *text)
 		"text", text, "samples", samples);
 }
 
+/* The chart's data (plots/watch.gp): dat, one line per unit (its mid time,
+ * kind, state and ratio at each N), and gp: the panels, title, caption,
+ * the states' levels and where the long process begins. */
+static void wr_chart_data(FILE *dat, FILE *gp, const struct ic_watch *w)
+{
+	char cpu[IC_RESULTS_CONTEXT_MAX], title[512];
+	const char *model = ic_results_context(&w->res, IC_CTX_CPU_MODEL, cpu, sizeof(cpu));
+
+	fputs("# t_s kind(0 process, 1 window) state", dat);
+	for (size_t j = 0; j < w->nsites; j++)
+		fprintf(dat, " ratio_N%lu", w->sites[j]);
+	fputc('\n', dat);
+	for (size_t i = 0; i < w->nsamples; i++) {
+		const struct ic_watch_sample *s = &w->samples[i];
+
+		fprintf(dat, "%.3f %d %d", 0.5 * (s->start + s->end) - w->t0, s->in_long,
+			s->state >= 0 ? s->state + 1 : 0);
+		for (size_t j = 0; j < w->nsites; j++)
+			fprintf(dat, isfinite(s->ratio[j]) ? " %.5f" : " NaN", s->ratio[j]);
+		fputc('\n', dat);
+	}
+	snprintf(title, sizeof(title), "watch: %s/%s over time, %s", w->an.opts.compare,
+		 w->an.opts.baseline, w->series);
+	/* The panels side by side: the title and caption need the width. */
+	fprintf(gp, "ic_rows = 1\nic_cols = %zu\nic_sites_min = 1\nic_sites_max = 2\nic_nsites = %zu\n",
+		w->nsites > 2 ? w->nsites : 2, w->nsites);
+	fputs("ic_chart_title = ", gp);
+	ic_gnuplot_quote(gp, title);
+	fputs("\nic_caption = ", gp);
+	snprintf(title, sizeof(title), "%s; %zu short processes (dots), one long process in %zu "
+		 "windows (line); colour: state; %s", *model ? model : "CPU not recorded", w->nshort,
+		 w->nwindows, ic_watch_where_name(w->where));
+	ic_gnuplot_quote(gp, title);
+	fputs("\nic_sites = '", gp);
+	for (size_t j = 0; j < w->nsites; j++)
+		fprintf(gp, "%s%lu", j ? " " : "", w->sites[j]);
+	fprintf(gp, "'\nic_nstates = %zu\n", w->nstates);
+	/* Each state's level per N, and where the long process begins: its
+	 * first window (they come last, in time order). */
+	for (int s = 0; s < 2; s++) {
+		fprintf(gp, "ic_level%d = '", s + 1);
+		for (size_t j = 0; j < w->nsites; j++)
+			fprintf(gp, "%s%.5f", j ? " " : "", s < (int)w->nstates ? w->st[s].ratio[j] : NAN);
+		fputs("'\n", gp);
+	}
+	if (w->nwindows)
+		fprintf(gp, "ic_long_start = %.3f\n", w->samples[w->nsamples - w->nwindows].start - w->t0);
+	else
+		fputs("ic_long_start = NaN\n", gp);
+}
+
 enum { WR_TXT, WR_JSON, WR_DAT, WR_GP, WR_COUNT };
 static const char *const wr_name[WR_COUNT] = { "watch.txt", "watch.json", "plots/watch.dat",
 					       "plots/data.gp" };
@@ -581,7 +615,7 @@ static int wr_write(const struct ic_watch *w, const char *dir, const char *text)
 		doc = wr_json(w, text);
 		rc = !doc || json_dumpf(doc, af[WR_JSON].f, JSON_INDENT(1) | JSON_REAL_PRECISION(15));
 		json_decref(doc);
-		ic_watch_data_write(af[WR_DAT].f, af[WR_GP].f, w);
+		wr_chart_data(af[WR_DAT].f, af[WR_GP].f, w);
 		/* Every file finished before any is renamed. */
 		for (int i = 0; i < 2 * WR_COUNT && !rc; i++)
 			if (i < WR_COUNT ? ic_atomic_finish(&af[i]) : ic_atomic_rename(&af[i - WR_COUNT])) {

@@ -25,8 +25,7 @@ void ic_watch_init(struct ic_watch *w)
 
 void ic_watch_free(struct ic_watch *w)
 {
-	if (w->analysed)
-		ic_analysis_free(&w->an);
+	ic_analysis_free(&w->an);   /* zeroed by init or by its own failure: harmless */
 	free(w->probes);
 	ic_results_free(&w->res);
 	free(w->samples);
@@ -36,31 +35,22 @@ void ic_watch_free(struct ic_watch *w)
 
 const char *ic_watch_where_name(enum ic_watch_where v)
 {
-	static const char *const name[] = {
-		[IC_WATCH_TOO_FEW] = "too few samples",
-		[IC_WATCH_ONE_STATE] = "one state",
-		[IC_WATCH_BETWEEN] = "between processes",
-		[IC_WATCH_INSIDE] = "inside a process",
-		[IC_WATCH_BRIEF] = "brief spells of a second level",
-		[IC_WATCH_DRIFTS] = "drifts",
-		[IC_WATCH_WANDERS] = "wanders",
-		[IC_WATCH_UNBOUNDED] = "not bounded",
-	};
+#define IC_WATCH_WHERE_NAME(e, name) [e] = name,
+	static const char *const name[] = { IC_WATCH_WHERES(IC_WATCH_WHERE_NAME) };
 
 	return name[v];
 }
 
-static struct ic_watch_sample *watch_sample_new(struct ic_watch *w)
+/* s appended to the samples; -1 when memory runs out. */
+static int watch_sample_add(struct ic_watch *w, struct ic_watch_sample s)
 {
 	struct ic_watch_sample *ns = realloc(w->samples, (w->nsamples + 1) * sizeof(*ns));
 
 	if (!ns)
-		return NULL;
+		return -1;
 	w->samples = ns;
-	ns = &ns[w->nsamples];
-	memset(ns, 0, sizeof(*ns));
-	ns->file = w->res.nfiles;
-	return ns;
+	ns[w->nsamples++] = s;
+	return 0;
 }
 
 /* The span of doc's repetitions (not aggregates): from the first's
@@ -102,7 +92,6 @@ static int watch_add(struct ic_watch *w, const char *path, int in_long, double w
 {
 	json_error_t je;
 	json_t *doc = json_load_file(path, 0, &je);
-	struct ic_watch_sample *s = NULL;
 	double start, end;
 	size_t untimed, n;
 	char *text = NULL;
@@ -119,7 +108,7 @@ static int watch_add(struct ic_watch *w, const char *path, int in_long, double w
 		ic_fail(err, errlen, "%s: a repetition without %s", path, IC_REP_START_COUNTER);
 	else if (in_long && !n)
 		ic_fail(err, errlen, "%s: no repetitions", path);
-	else if (!(text = json_dumps(doc, JSON_COMPACT)) || (!in_long && !(s = watch_sample_new(w))))
+	else if (!(text = json_dumps(doc, JSON_COMPACT)))
 		ic_fail(err, errlen, "%s: out of memory", path);
 	else if (!(rc = ic_results_load_text(&w->res, path, text, strlen(text), n ? start : NAN, err, errlen))) {
 		/* Without the counter, a short process's own clock (the loader's,
@@ -135,12 +124,11 @@ static int watch_add(struct ic_watch *w, const char *path, int in_long, double w
 			w->long_file = w->res.nfiles - 1;
 			w->window_s = window_s;
 			w->have_long = 1;
-		} else {
-			s->start = start;
-			s->end = end;
-			w->nsamples++;
+		} else if (watch_sample_add(w, (struct ic_watch_sample){ .file = w->res.nfiles - 1, .start = start,
+									  .end = end }))
+			rc = ic_fail(err, errlen, "%s: out of memory", path);
+		else
 			w->nshort++;
-		}
 	}
 	free(text);
 	json_decref(doc);
@@ -195,7 +183,6 @@ static int watch_windows(struct ic_watch *w, const struct ic_series *se)
 	if (!w->have_long || lp < 0)
 		return 0;
 	for (size_t a = 0, b; a < m->n; a = b) {
-		struct ic_watch_sample *s;
 		double t0 = NAN, t1 = NAN;
 		int votes[2] = { 0, 0 };
 
@@ -215,14 +202,9 @@ static int watch_windows(struct ic_watch *w, const struct ic_series *se)
 		}
 		if (!isfinite(t0))
 			continue;
-		if (!(s = watch_sample_new(w)))
+		if (watch_sample_add(w, (struct ic_watch_sample){ .file = w->long_file, .in_long = 1, .start = t0,
+			.end = t1, .state = st->nstates < 2 ? 0 : votes[1] > votes[0] ? 1 : votes[0] > votes[1] ? 0 : -1 }))
 			return -1;
-		s->file = w->long_file;
-		s->in_long = 1;
-		s->start = t0;
-		s->end = t1;
-		s->state = st->nstates < 2 ? 0 : votes[1] > votes[0] ? 1 : votes[0] > votes[1] ? 0 : -1;
-		w->nsamples++;
 		w->nwindows++;
 	}
 	return 0;
@@ -264,36 +246,73 @@ static int watch_state_at(const struct ic_sm *m, size_t p, double t)
 /* Mean and t interval (95%) of x[0..n-1] on the log scale, as ratios. */
 static double watch_t(const double *x, size_t n, double *lo, double *hi, double *se)
 {
-	double mean = 0.0, ss = 0.0;
+	double mean = 0.0, ss = 0.0, t;
 
 	*lo = *hi = *se = NAN;
-	if (!n)
-		return NAN;
 	for (size_t i = 0; i < n; i++)
 		mean += x[i] / (double)n;
-	if (n >= 2) {
-		double t;
-
-		for (size_t i = 0; i < n; i++)
-			ss += (x[i] - mean) * (x[i] - mean);
-		*se = sqrt(ss / (double)(n - 1) / (double)n);
-		t = ic_stats_t_quantile(0.975, (double)(n - 1));
-		*lo = exp(mean - t * *se);
-		*hi = exp(mean + t * *se);
-	}
+	for (size_t i = 0; i < n; i++)
+		ss += (x[i] - mean) * (x[i] - mean);
+	if (n < 2)
+		return n ? mean : NAN;
+	*se = sqrt(ss / (double)(n - 1) / (double)n);
+	t = ic_stats_t_quantile(0.975, (double)(n - 1));
+	*lo = exp(mean - t * *se);
+	*hi = exp(mean + t * *se);
 	return mean;
 }
 
+/* The unit (sample) that holds time t of file: a short process's own, or
+ * the long process's window that began last at or before t (the first for
+ * earlier times); -1 when none. */
+static long watch_unit_at(const struct ic_watch *w, size_t file, double t)
+{
+	size_t first = w->nsamples - w->nwindows;
+	long best = -1;
+
+	if (!(w->have_long && file == w->long_file)) {
+		for (size_t i = 0; i < first; i++)
+			if (w->samples[i].file == file)
+				return (long)i;
+		return -1;
+	}
+	for (size_t i = first; i < w->nsamples; i++)
+		if (best < 0 || w->samples[i].start <= t)
+			best = (long)i;
+		else
+			break;
+	return best;
+}
+
+/* The sum and count of reps[0..n-1]'s log times in each bucket: per unit
+ * (sum[u]), or per_state per process and the state of the sentinel's
+ * repetition of it nearest in time (sum[2 p + s]). */
+static void watch_sums(const struct ic_watch *w, const struct ic_series *se, int per_state,
+		       const struct ic_rep *reps, size_t n, double *sum, double *cnt)
+{
+	for (size_t r = 0; r < n; r++) {
+		long p = per_state ? watch_proc(&se->procs, reps[r].unit) : 0, b;
+
+		/* A repetition without its start has no state or unit to take. */
+		if (p < 0 || !(reps[r].v[IC_F_NS] > 0.0) || !isfinite(reps[r].start))
+			continue;
+		b = per_state ? watch_state_at(&se->states->model, (size_t)p, reps[r].start) :
+				watch_unit_at(w, reps[r].unit, reps[r].start);
+		if (b >= 0) {
+			sum[per_state ? 2 * p + b : b] += log(reps[r].v[IC_F_NS]);
+			cnt[per_state ? 2 * p + b : b] += 1.0;
+		}
+	}
+}
+
 /* The level per state of reps[0..n-1] (a form's at one N, or a probe's):
- * each repetition takes the state of the sentinel's repetition of its
- * process nearest in time; a process's mean log time in a state is one
- * draw; state 2 over state 1 with a Welch interval. sc: scratch of 5
- * doubles a process (a sum and count of log times per state, a draw). */
+ * a process's mean log time in a state is one draw; state 2 over state 1
+ * with a Welch interval. sc: scratch of 5 doubles a process (a sum and
+ * count of log times per state, a draw). */
 static void watch_level(const struct ic_watch *w, const struct ic_series *se, double *sc,
 			const struct ic_rep *reps, size_t n, struct ic_watch_level *lv)
 {
 	const struct ic_process_ratios *pr = &se->procs;
-	const struct ic_sm *m = &se->states->model;
 	double mean[2] = { NAN, NAN }, sev[2] = { NAN, NAN };
 	double *sum = sc, *cnt = sc + 2 * pr->nproc, *x = sc + 4 * pr->nproc;
 
@@ -302,18 +321,7 @@ static void watch_level(const struct ic_watch *w, const struct ic_series *se, do
 	if (w->nstates < 2)
 		return;
 	memset(sc, 0, 4 * pr->nproc * sizeof(*sc));
-	for (size_t r = 0; r < n; r++) {
-		long p = watch_proc(pr, reps[r].unit);
-		int s;
-
-		/* A repetition without its start has no state to take. */
-		if (p < 0 || !(reps[r].v[IC_F_NS] > 0.0) || !isfinite(reps[r].start))
-			continue;
-		if ((s = watch_state_at(m, (size_t)p, reps[r].start)) >= 0) {
-			sum[2 * (size_t)p + (size_t)s] += log(reps[r].v[IC_F_NS]);
-			cnt[2 * (size_t)p + (size_t)s] += 1.0;
-		}
-	}
+	watch_sums(w, se, 1, reps, n, sum, cnt);
 	for (int s = 0; s < 2; s++) {
 		size_t k = 0;
 
@@ -342,28 +350,6 @@ static void watch_level(const struct ic_watch *w, const struct ic_series *se, do
 		else
 			lv->verdict = IC_CHANGE_UNSURE;
 	}
-}
-
-/* The unit (sample) that holds time t of file: a short process's own, or
- * the long process's window that began last at or before t (the first for
- * earlier times); -1 when none. */
-static long watch_unit_at(const struct ic_watch *w, size_t file, double t)
-{
-	size_t first = w->nsamples - w->nwindows;
-	long best = -1;
-
-	if (!(w->have_long && file == w->long_file)) {
-		for (size_t i = 0; i < first; i++)
-			if (w->samples[i].file == file)
-				return (long)i;
-		return -1;
-	}
-	for (size_t i = first; i < w->nsamples; i++)
-		if (best < 0 || w->samples[i].start <= t)
-			best = (long)i;
-		else
-			break;
-	return best;
 }
 
 /* The noise's correlation in time (steadiness.h), from the difference of
@@ -481,15 +467,18 @@ static int watch_unit_means(struct ic_watch *w, const struct ic_series *se)
 	return 0;
 }
 
-/* The units in time order: indexes into samples. */
-static size_t *watch_time_order(const struct ic_watch *w)
+/* The units in time order (indexes into samples), and their time span. */
+static int watch_time_order(struct ic_watch *w)
 {
-	size_t *idx = malloc((w->nsamples ? w->nsamples : 1) * sizeof(*idx));
+	size_t *idx = w->order = malloc((w->nsamples ? w->nsamples : 1) * sizeof(*idx));
 
-	if (!idx)
-		return NULL;
-	for (size_t i = 0; i < w->nsamples; i++) {
+	w->t0 = INFINITY;
+	w->t1 = -INFINITY;
+	for (size_t i = 0; idx && i < w->nsamples; i++) {
 		size_t k = i;
+
+		w->t0 = fmin(w->t0, w->samples[i].start);
+		w->t1 = fmax(w->t1, w->samples[i].end);
 
 		/* Insertion: the samples are nearly in order already. */
 		while (k > 0 && w->samples[idx[k - 1]].start > w->samples[i].start) {
@@ -498,7 +487,7 @@ static size_t *watch_time_order(const struct ic_watch *w)
 		}
 		idx[k] = i;
 	}
-	return idx;
+	return idx ? 0 : -1;
 }
 
 /* With two states: the units' SD beyond noise inside each state (the
@@ -509,10 +498,10 @@ static size_t *watch_time_order(const struct ic_watch *w)
 static void watch_states_fit(struct ic_watch *w, size_t j, double *y, double *sev)
 {
 	double gap = fabs(log(w->st[1].ratio[j] / w->st[0].ratio[j]));
+	double tau = 0.0;
 	struct ic_steady h;
 	size_t k;
 
-	w->state_tau = 0.0;
 	for (int s = 0; s < 2; s++) {
 		k = 0;
 		for (size_t i = 0; i < w->nsamples; i++)
@@ -520,13 +509,13 @@ static void watch_states_fit(struct ic_watch *w, size_t j, double *y, double *se
 				y[k] = w->samples[i].ly[j];
 				sev[k++] = w->steady[j].within_sd / sqrt((double)w->samples[i].nrep[j]);
 			}
-		if (!ic_steady_test(y, sev, k, IC_STEADY_MARGIN, &h) && h.tau > w->state_tau)
-			w->state_tau = h.tau;
+		if (!ic_steady_test(y, sev, k, IC_STEADY_MARGIN, &h) && h.tau > tau)
+			tau = h.tau;
 	}
-	w->states_fit = IC_WATCH_STATES_SEP * w->state_tau <= gap;
+	w->states_fit = IC_WATCH_STATES_SEP * tau <= gap;
 	if (!w->states_fit) {
 		snprintf(w->why_buf, sizeof(w->why_buf), "the two-state fit's levels are %.1f SDs of the "
-			 "units' variation inside a state apart, not %.0f", gap / w->state_tau, IC_WATCH_STATES_SEP);
+			 "units' variation inside a state apart, not %.0f", gap / tau, IC_WATCH_STATES_SEP);
 		w->why = w->why_buf;
 	}
 }
@@ -612,16 +601,7 @@ static void watch_elastic(const struct ic_watch *w, double *sc, const struct ic_
 	*el = (struct ic_watch_elastic){ .fit = { .b = NAN, .lo = NAN, .hi = NAN, .se = NAN, .r2 = NAN },
 					 .change = NAN, .change_lo = NAN, .change_hi = NAN, .verdict = IC_MOVES_NOT_READ };
 	memset(sc, 0, 2 * w->nsamples * sizeof(*sc));
-	for (size_t r = 0; r < n; r++) {
-		long u;
-
-		if (!(reps[r].v[IC_F_NS] > 0.0) || !isfinite(reps[r].start))
-			continue;
-		if ((u = watch_unit_at(w, reps[r].unit, reps[r].start)) < 0)
-			continue;
-		sum[u] += log(reps[r].v[IC_F_NS]);
-		cnt[u] += 1.0;
-	}
+	watch_sums(w, NULL, 0, reps, n, sum, cnt);
 	for (size_t a = 0; a < w->nsamples; a++) {
 		size_t i = w->order[a];
 
@@ -650,7 +630,8 @@ static void watch_elastic(const struct ic_watch *w, double *sc, const struct ic_
  * probe's; the elasticities only where the machine drifts or wanders. */
 static int watch_forms(struct ic_watch *w, const struct ic_series *se)
 {
-	static const char *const names[IC_WATCH_NFORMS] = IC_WATCH_FORMS;
+#define IC_WATCH_FORM_NAME(f) #f,
+	static const char *const names[IC_WATCH_NFORMS] = { IC_WATCH_FORM_LIST(IC_WATCH_FORM_NAME) };
 	size_t np = se->procs.nproc ? se->procs.nproc : 1;
 	double *sc = calloc(5 * np + 4 * (w->nsamples ? w->nsamples : 1), sizeof(*sc));
 	int read = w->where == IC_WATCH_DRIFTS || w->where == IC_WATCH_WANDERS;
@@ -697,7 +678,6 @@ int ic_watch_analyse(struct ic_watch *w, char *err, size_t errlen)
 		ic_analysis_free(&w->an);
 		return -1;
 	}
-	w->analysed = 1;
 	/* The series the sentinel is: the first with compare/baseline ratios. */
 	for (size_t i = 0; !se && i < w->an.nseries; i++)
 		if (w->an.series[i].group.nratios && w->an.series[i].states)
@@ -711,20 +691,13 @@ int ic_watch_analyse(struct ic_watch *w, char *err, size_t errlen)
 	st = se->states;
 	m = &st->model;
 	w->nsites = se->procs.nsites < IC_WATCH_NSITES ? se->procs.nsites : IC_WATCH_NSITES;
-	for (size_t j = 0; j < w->nsites; j++)
-		w->sites[j] = se->procs.sites[j];
+	memcpy(w->sites, se->procs.sites, w->nsites * sizeof(*w->sites));
 	w->nstates = st->nstates;
 	w->why = st->why;
 	w->separation = m->sep;
 	watch_short_samples(w, se);
-	if (watch_windows(w, se))
+	if (watch_windows(w, se) || watch_time_order(w))
 		return ic_fail(err, errlen, "out of memory");
-	w->t0 = INFINITY;
-	w->t1 = -INFINITY;
-	for (size_t i = 0; i < w->nsamples; i++) {
-		w->t0 = fmin(w->t0, w->samples[i].start);
-		w->t1 = fmax(w->t1, w->samples[i].end);
-	}
 	for (int s = 0; s < (int)w->nstates; s++) {
 		struct ic_watch_state *ws = &w->st[s];
 
@@ -752,7 +725,7 @@ int ic_watch_analyse(struct ic_watch *w, char *err, size_t errlen)
 	w->switching = st->nunsteady;
 	lp = watch_proc(&se->procs, w->long_file);
 	w->long_switches = w->have_long && lp >= 0 && st->unsteady[lp];
-	if (!(w->order = watch_time_order(w)) || watch_unit_means(w, se) ||
+	if (watch_unit_means(w, se) ||
 	    watch_steadiness(w, m->sep_site < w->nsites ? m->sep_site : 0))
 		return ic_fail(err, errlen, "out of memory");
 	/* Steady first: one answer needs the bound, whatever the states. Then

@@ -1,25 +1,10 @@
-/* watch: can this machine give one answer? A fixed sentinel (inline and
- * extern at two N of one series) measured as many short processes and one
- * long process, cut into windows of about a short process's length; the
- * units are the short processes and the windows. In order:
- *
- *   steady   the units' mean log ratios, each with an error from the
- *            repetitions' pooled variance and their AR(1) correlation in
- *            time (read where the two N's ratios cancel the machine's
- *            movement), tested at each N (steadiness.h); one answer only
- *            where the Q-profile bound puts 90% of moments within +-5%
- *   states   the engine's two-state model over every paired repetition in
- *            time (states.h): each state's level per N (the processes are
- *            the draws, the long one is one), share, mean spell, where it
- *            switches, and each form's and probe's change between them;
- *            they describe the watch only where their levels are clean
- *   else     the variation named: it drifts where a line in time takes
- *            away half its variance beyond noise, else it wanders; then
- *            what moves with the ratio (each form's and probe's slope on it
- *            over the units in time order, Newey-West)
- *
- * Why each step is as it is: docs/method.md ("Is the machine steady",
- * "Noise that follows itself") and docs/watch-json.md.
+/* watch: can this machine give one answer? A sentinel (inline and extern at
+ * two N of one series) measured as short processes and one long process,
+ * cut into windows of about a short process's length: the units. First
+ * the units' steadiness (steadiness.h); then the engine's two states
+ * (states.h), which describe the watch only where their levels are clean;
+ * else the variation named (drifts or wanders) and what moves with the
+ * ratio. Why each step is as it is: docs/method.md and docs/watch-json.md.
  */
 #ifndef IC_WATCH_ANALYSIS_H
 #define IC_WATCH_ANALYSIS_H
@@ -36,11 +21,7 @@
 #define IC_WATCH_STATES_SEP 4.0    /* two clean levels: this many SDs of the units' variation
                                     * inside a state apart (as state_model.h's separation) */
 
-/* The forms the watch reads per state (what is measured of them): the
- * sentinel's pair, and the attribution's controls where they ran. */
-#include "watch_forms.def"
-#define IC_WATCH_FORM_NAME(f) #f,
-#define IC_WATCH_FORMS { IC_WATCH_FORM_LIST(IC_WATCH_FORM_NAME) }
+#include "watch_forms.def"   /* the forms read per state */
 #define IC_WATCH_FORM_ENUM(f) IC_WATCH_FORM_##f,
 enum { IC_WATCH_FORM_LIST(IC_WATCH_FORM_ENUM) IC_WATCH_NFORMS };
 #define IC_WATCH_SAME 0.05         /* a change within +-5% whose interval holds 1: no change */
@@ -96,17 +77,20 @@ struct ic_watch_probe {
 	struct ic_watch_elastic el;
 };
 
-enum ic_watch_where {
-	IC_WATCH_TOO_FEW,          /* fewer samples than the states rule needs */
-	IC_WATCH_ONE_STATE,
-	IC_WATCH_BETWEEN,          /* two states, the long process in one */
-	IC_WATCH_INSIDE,           /* the long process switches */
-	IC_WATCH_BRIEF,            /* a second level in brief spells too short to read as a
-	                            * state (states.h): neither one state nor two */
-	IC_WATCH_DRIFTS,           /* not steady, no two states; a line in time explains most */
-	IC_WATCH_WANDERS,          /* not steady, no two states, no such line */
-	IC_WATCH_UNBOUNDED,        /* no variation shown beyond noise, none ruled out */
-};
+/* Where the watch's variation lies, and its name (ic_watch_where_name). */
+#define IC_WATCH_WHERES(X) \
+	X(IC_WATCH_TOO_FEW, "too few samples")     /* fewer than the states rule needs */ \
+	X(IC_WATCH_ONE_STATE, "one state") \
+	X(IC_WATCH_BETWEEN, "between processes")   /* two states, the long process in one */ \
+	X(IC_WATCH_INSIDE, "inside a process")     /* the long process switches */ \
+	/* a second level in spells too short to read as a state (states.h): \
+	 * neither one state nor two */ \
+	X(IC_WATCH_BRIEF, "brief spells of a second level") \
+	X(IC_WATCH_DRIFTS, "drifts")   /* not steady, no two states; a line in time explains most */ \
+	X(IC_WATCH_WANDERS, "wanders") /* not steady, no two states, no such line */ \
+	X(IC_WATCH_UNBOUNDED, "not bounded")   /* no variation shown beyond noise, none ruled out */
+#define IC_WATCH_WHERE_ENUM(e, name) e,
+enum ic_watch_where { IC_WATCH_WHERES(IC_WATCH_WHERE_ENUM) };
 
 struct ic_watch_sample {
 	size_t file;               /* index in res.files */
@@ -114,10 +98,8 @@ struct ic_watch_sample {
 	double start, end;         /* wall clock, s since the epoch */
 	double ratio[IC_WATCH_NSITES];   /* compare/baseline at each N; NAN if missing */
 	int state;                 /* 0 low, 1 high, -1 neither firmly (states.h) */
-	/* As a unit of the steadiness test: the mean log ratio of its paired
-	 * repetitions per N, how many, their standard error, and the first
-	 * one's place among its process's at that N (the noise it shares with
-	 * the process's other units). */
+	/* As a unit per N: its paired repetitions' mean log ratio, count, standard
+	 * error, and the first one's rank in its process (for the shared noise). */
 	double ly[IC_WATCH_NSITES], se[IC_WATCH_NSITES];
 	size_t nrep[IC_WATCH_NSITES], rank[IC_WATCH_NSITES];
 };
@@ -144,7 +126,6 @@ struct ic_watch_state {
 struct ic_watch {
 	struct ic_results res;
 	struct ic_analysis an;
-	int analysed;
 	struct ic_watch_sample *samples;   /* short ones in load order, then windows */
 	size_t nsamples, nshort, nwindows;
 	size_t *order;             /* the samples in time order (by start) */
@@ -168,8 +149,7 @@ struct ic_watch {
 	struct ic_watch_steady steady[IC_WATCH_NSITES];
 	double noise_rho;          /* neighbouring repetitions' noise correlation (steadiness.h) */
 	int steady_all;            /* one answer: steady at every N */
-	double state_tau;          /* with two states: the units' SD beyond noise inside a state */
-	int states_fit;            /* the two levels are IC_WATCH_STATES_SEP such SDs apart */
+	int states_fit;            /* the levels are IC_WATCH_STATES_SEP inside-state SDs apart */
 	char why_buf[160];
 	size_t ref;                /* the N whose units vary most: the elasticities' ratio */
 	enum ic_watch_where where;
@@ -192,8 +172,7 @@ int ic_watch_add_long(struct ic_watch *w, const char *path, double window_s, cha
  * forms or memory runs out. */
 int ic_watch_analyse(struct ic_watch *w, char *err, size_t errlen);
 
-/* "one state", "between processes", "inside a process", "drifts", "wanders",
- * "too few samples", ... */
+/* w's name in IC_WATCH_WHERES: "one state", "drifts", ... */
 const char *ic_watch_where_name(enum ic_watch_where w);
 
 #endif /* IC_WATCH_ANALYSIS_H */

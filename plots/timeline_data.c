@@ -8,10 +8,7 @@
 
 static void num(FILE *f, double x)
 {
-	if (isfinite(x))
-		fprintf(f, " %.6g", x);
-	else
-		fputs(" NaN", f);
+	fprintf(f, isfinite(x) ? " %.6g" : " NaN", x);
 }
 
 /* Block 2g: "start end ratio state switches" per process, start its end where the
@@ -30,10 +27,8 @@ static void series_blocks(FILE *f, const struct ic_series *se, const char *title
 
 		if (!isfinite(tp->ratio) || !isfinite(tp->end))
 			continue;
-		num(f, isfinite(tp->start) ? tp->start : tp->end);
-		num(f, tp->end);
-		num(f, tp->ratio);
-		fprintf(f, " %d %d\n", tp->state + 1, tp->switches);
+		fprintf(f, " %.6g %.6g %.6g %d %d\n", isfinite(tp->start) ? tp->start : tp->end, tp->end, tp->ratio,
+			tp->state + 1, tp->switches);
 		n++;
 	}
 	fputs(n ? "\n\n" : "NaN NaN NaN 0 0\n\n\n", f);
