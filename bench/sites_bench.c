@@ -183,10 +183,13 @@ static const char *opt_value(const char *arg, const char *name)
 	return strncmp(arg, name, n) == 0 && arg[n] == '=' ? arg + n + 1 : NULL;
 }
 
-/* v, digits only, as a number in lo..hi; -1 when it is not. */
+/* v, digits only and no longer than hi's, as a number in lo..hi; -1 when
+ * it is not (the value is recorded as given, so its length is bounded). */
 static long whole(const char *v, long lo, long hi)
 {
-	unsigned long k = *v && strspn(v, "0123456789") == strlen(v) ? strtoul(v, NULL, 10) : ULONG_MAX;
+	size_t len = strlen(v);
+	unsigned long k = len && strspn(v, "0123456789") == len && (int)len <= snprintf(NULL, 0, "%ld", hi)
+				  ? strtoul(v, NULL, 10) : ULONG_MAX;
 
 	return k >= (unsigned long)lo && k <= (unsigned long)hi ? (long)k : -1;
 }

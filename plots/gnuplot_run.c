@@ -70,18 +70,19 @@ int ic_spawn_logged(const char *file, char *const argv[], char *const env[], con
 		    int *status)
 {
 	posix_spawn_file_actions_t fa;
-	pid_t pid;
+	pid_t pid, w = 0;
 	int rc;
 
+	*status = -1;
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 	posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	posix_spawn_file_actions_adddup2(&fa, 1, 2);
 	rc = posix_spawnp(&pid, file, &fa, NULL, argv, env);
 	posix_spawn_file_actions_destroy(&fa);
-	while (!rc && waitpid(pid, status, 0) < 0 && errno == EINTR)
+	while (!rc && (w = waitpid(pid, status, 0)) < 0 && errno == EINTR)
 		;
-	return rc;
+	return rc ? rc : w < 0 ? errno : 0;   /* a lost child is a failure, not a status */
 }
 
 /* gnuplot -e VARS SCRIPT, its output in LOG (removed afterwards); returns
