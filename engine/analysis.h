@@ -1,9 +1,9 @@
 /* The analysis of a run, series by series: the points' statistics
  * (results.h), then per series its ratios (series.h) and their band, sides
  * and crossover (decision.h), the states of its processes (states.h), what
- * its difference is made of (attribution.h), its ratio in time
- * (timeline.h) and across the sweep's repeats (below). The fronts in
- * report/ read the result; nothing here calls them.
+ * its difference is made of (attribution.h), its ratio in time and across
+ * the sweep's repeats (below). The fronts in report/ read the result;
+ * nothing here calls them.
  */
 #ifndef IC_ANALYSIS_H
 #define IC_ANALYSIS_H
@@ -15,14 +15,62 @@
 #include "results.h"
 #include "series.h"
 #include "states.h"
-#include "timeline.h"
+
+/* Time in a run: when each process ran (load.h reads it from the JSON;
+ * older runs have the files' mtimes only), and a series' compare/baseline
+ * ratio along that time at one N, the one where the states part most (the
+ * states' model's, states.h): each repetition of the compared form paired
+ * with the baseline repetition nearest in time (the model's observations),
+ * each in its firm state or in neither, and each process's mean there. The
+ * processes that switch inside are the states'.
+ */
+struct ic_timeline_rep {
+	size_t proc;               /* index among the processes (ic_process_ratios order) */
+	int index;                 /* its repetition_index */
+	double t;                  /* minutes from the run's start; NAN untimed */
+	double ratio;
+	int state;                 /* 0 low, 1 high, -1 in neither (or one level) */
+};
+
+struct ic_timeline_proc {
+	unsigned unit;             /* its file */
+	double start, end;         /* minutes from the run's start; start NAN in older runs */
+	double ratio;
+	int state;                 /* the states' (0 low, 1 high) */
+	int switches;              /* repetitions in both states */
+};
+
+struct ic_timeline {
+	double t0;                 /* the run's start, s since the epoch (NAN unknown) */
+	size_t nproc;
+	struct ic_timeline_proc *proc;
+	size_t nreps;
+	struct ic_timeline_rep *reps;   /* by process, then repetition index */
+	int timed;                 /* the repetitions carry their start */
+	size_t nlevels;            /* 2 when two levels were found, else 1 */
+	double level[2];           /* the states' ratios, low and high (NAN with one) */
+	unsigned long sites;       /* the N of every ratio here */
+	size_t nswitching;         /* processes that switch */
+	const char *moved;         /* with one state: "wanders" or "drifts" where the
+	                            * processes' level moved (states.h), else NULL */
+};
+
+/* The timeline of a series (its process ratios pr and states st, whose
+ * model holds the repetitions) in run res. NULL when memory runs out. */
+struct ic_timeline *ic_timeline_analyse(const struct ic_results *res,
+					const struct ic_process_ratios *pr,
+					const struct ic_states *st);
+void ic_timeline_free(struct ic_timeline *tl);
+
+/* One short line, "In time: ..." (no newline), into buf. */
+void ic_timeline_line(char *buf, size_t cap, const struct ic_timeline *tl);
 
 /* inline/extern; a band wider than +-3% is noisy (the 2004 effect: a wider
  * band cannot resolve it); each series' band holds at all N with 95%. */
 extern const struct ic_analysis_opts ic_analysis_defaults;
 
 /* A series across the sweep's repeats (--repeat K, each a whole run with
- * its own layout seed; results.h takes the repeat from each file; repeats.c):
+ * its own layout seed; results.h takes the repeat from each file):
  * each repeat's own verdict from its processes alone, whether they hold
  * together, and the spread of the compare/baseline log ratio at each level
  * of the design: between runs, between the processes of one run (layout

@@ -7,7 +7,6 @@
 
 #include <stddef.h>
 
-#include "context.h"
 #include "results.h"
 
 /* Reads one Google Benchmark JSON file and adds its repetitions; all files
@@ -27,7 +26,7 @@ const char *ic_results_context(const struct ic_results *res, enum ic_ctx key, ch
 			       size_t cap);
 /* The same as a number of bytes, count, etc.; NAN when absent or not numeric. */
 double ic_results_context_num(const struct ic_results *res, enum ic_ctx key);
-/* The same for a key that context.h does not name (machine_* keys, whose
+/* The same for a key that enum ic_ctx does not name (machine_* keys, whose
  * names are common/machine_state_read.h's). */
 const char *ic_results_context_named(const struct ic_results *res, const char *key, char *buf,
 				     size_t cap);

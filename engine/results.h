@@ -23,7 +23,40 @@
 #include <stdint.h>
 #include <jansson.h>
 
-#include "context.h"
+#include "context_keys.def"
+
+/* The context keys of sites_bench's JSON: every key of common/context_keys.def,
+ * then Google Benchmark's own that the suite reads (as its rows, below). A
+ * key's name, label word and build column come from these tables alone. */
+#define IC_GB_CONTEXT_KEYS(X) \
+	X(DATE, date, -1, "date") X(HOST_NAME, host_name, -1, "host") \
+	X(NUM_CPUS, num_cpus, -1, "CPUs") X(MHZ_PER_CPU, mhz_per_cpu, -1, "MHz") \
+	X(EXECUTABLE, executable, -1, "executable")
+
+enum ic_ctx {
+#define IC_CTX_ENUM(e, name, build, word) IC_CTX_##e,
+	IC_CONTEXT_KEYS(IC_CTX_ENUM)
+	IC_GB_CONTEXT_KEYS(IC_CTX_ENUM)
+#undef IC_CTX_ENUM
+	IC_CTX_COUNT
+};
+
+/* The keys that make a build, by their column in the CSV tables
+ * (IC_B_COMPILER is 0); -1 for the others. */
+enum ic_build_key {
+#define IC_BUILD_ENUM(e, name, build, word) IC_B_##e = (build),
+	IC_CONTEXT_KEYS(IC_BUILD_ENUM)
+#undef IC_BUILD_ENUM
+#define IC_BUILD_ONE(e, name, build, word) + ((build) >= 0)
+	IC_B_COUNT = 0 IC_CONTEXT_KEYS(IC_BUILD_ONE)
+#undef IC_BUILD_ONE
+};
+
+/* The key as the JSON spells it ("cpu_model"); as a label names it ("flags"
+ * for cflags, "LTO" for lto); the key of build column b (0 <= b < IC_B_COUNT). */
+const char *ic_ctx_name(enum ic_ctx k);
+const char *ic_ctx_word(enum ic_ctx k);
+enum ic_ctx ic_ctx_of_build(enum ic_build_key b);
 
 /* What one repetition carries, by its Google Benchmark member: real_time
  * per iteration (one call site) in ns, items_per_second, and the user
