@@ -174,57 +174,36 @@ static struct ic_rep *results_rep_new(struct ic_rep **reps, size_t n, size_t *ca
 	return rep;
 }
 
-/* A probe's repetition (probe/<name>/...): its time per iteration, its
- * start and its process; a failed one is counted as an error. */
-static int results_probe(struct ic_results *res, const struct ic_file *file, size_t idx, json_t *entry,
-			 const char *name, char *err, size_t errlen)
+/* The probe named name[0..len-1], added when new (what: its entry's label). */
+static struct ic_probe_reps *results_probe(struct ic_results *res, const char *name, size_t len,
+					   json_t *entry)
 {
-	size_t len = strcspn(name, "/"), i;
-	struct ic_probe_reps *pr;
-	struct ic_rep *rep;
-	const char *unit = json_string_value(json_object_get(entry, "time_unit"));
-	json_t *t = json_object_get(entry, "real_time");
-	double scale = ic_gb_unit_ns(unit ? unit : "ns");
+	struct ic_probe_reps *np;
+	size_t i;
 
-	if (!len || len >= sizeof(pr->name))
-		return ic_fail(err, errlen, "%s: benchmarks[%zu] 'probe/%s' has no probe name", file->path,
-			       idx, name);
-	if (json_is_true(json_object_get(entry, "error_occurred"))) {
-		res->n_errors++;
-		return 0;
-	}
-	if (isnan(scale) || !json_is_number(t) || !(json_number_value(t) > 0.0))
-		return ic_fail(err, errlen, "%s: benchmarks[%zu] 'probe/%s' has no positive real_time",
-			       file->path, idx, name);
 	for (i = 0; i < res->nprobes; i++)
 		if (strlen(res->probes[i].name) == len && !strncmp(res->probes[i].name, name, len))
-			break;
-	if (i == res->nprobes) {
-		struct ic_probe_reps *np = realloc(res->probes, (i + 1) * sizeof(*np));
-
-		if (!np)
-			return ic_fail(err, errlen, "%s: out of memory", file->path);
-		res->probes = np;
-		memset(&np[i], 0, sizeof(np[i]));
-		memcpy(np[i].name, name, len);
-		np[i].what = json_string_value(json_object_get(entry, "label"));
-		res->nprobes++;
-	}
-	pr = &res->probes[i];
-	if (!(rep = results_rep_new(&pr->reps, pr->nreps, &pr->capreps, res, file, entry)))
-		return ic_fail(err, errlen, "%s: out of memory", file->path);
-	rep->v[IC_F_NS] = json_number_value(t) * scale;
-	pr->nreps++;
-	return 0;
+			return &res->probes[i];
+	if (!(np = realloc(res->probes, (i + 1) * sizeof(*np))))
+		return NULL;
+	res->probes = np;
+	np[i] = (struct ic_probe_reps){ .what = json_string_value(json_object_get(entry, "label")) };
+	memcpy(np[i].name, name, len);
+	return &np[res->nprobes++];
 }
 
+/* benchmarks[idx]: a repetition of a sites/ point, or of a probe
+ * (probe/<name>/..., which times the machine: its real_time only); a
+ * failed one is counted as an error, any other entry only counted. */
 static int results_entry(struct ic_results *res, struct ic_file *file, size_t idx,
 			 json_t *entry, char *err, size_t errlen)
 {
 	const char *path = file->path, *name, *run_type, *unit;
-	json_t *jthreads;
-	struct ic_point rn, *p;
+	struct ic_probe_reps *pr = NULL;
+	struct ic_point rn, *p = NULL;
+	size_t probe_len = 0;
 	struct ic_rep *rep;
+	json_t *jthreads;
 	double scale;
 
 	if (!json_is_object(entry))
@@ -239,34 +218,38 @@ static int results_entry(struct ic_results *res, struct ic_file *file, size_t id
 		res->n_aggregates++;   /* our own statistics replace GB's */
 		return 0;
 	}
-	if (!strncmp(name, "probe/", 6))
-		return results_probe(res, file, idx, entry, name + 6, err, errlen);
-	if (strncmp(name, "sites/", 6)) {
+	if (!strncmp(name, "probe/", 6)) {
+		probe_len = strcspn(name + 6, "/");
+		if (!probe_len || probe_len >= sizeof(pr->name))
+			return ic_fail(err, errlen, "%s: benchmarks[%zu] '%s' has no probe name", path,
+				       idx, name);
+	} else if (strncmp(name, "sites/", 6)) {
 		res->n_other++;
 		return 0;
-	}
-	if (results_parse_name(name, &rn))
+	} else if (results_parse_name(name, &rn)) {
 		return ic_fail(err, errlen,
 			       "%s: benchmarks[%zu] '%s' is not sites/<form>/<op>/<layout>/<order>/<sites>/<mode>[/filler:<F>]/threads:<T>",
 			       path, idx, name);
-	jthreads = json_object_get(entry, "threads");
-	if (json_is_integer(jthreads)) {
-		json_int_t t = json_integer_value(jthreads);
+	} else {
+		jthreads = json_object_get(entry, "threads");
+		if (json_is_integer(jthreads)) {
+			json_int_t t = json_integer_value(jthreads);
 
-		if (t < 1 || (rn.threads && (unsigned long)t != rn.threads))
-			return ic_fail(err, errlen, "%s: benchmarks[%zu] '%s' has threads %lld",
-				       path, idx, name, (long long)t);
-		rn.threads = (unsigned long)t;
-	} else if (!rn.threads) {
-		rn.threads = 1;
+			if (t < 1 || (rn.threads && (unsigned long)t != rn.threads))
+				return ic_fail(err, errlen, "%s: benchmarks[%zu] '%s' has threads %lld",
+					       path, idx, name, (long long)t);
+			rn.threads = (unsigned long)t;
+		} else if (!rn.threads) {
+			rn.threads = 1;
+		}
+		if (!(p = results_point_get(res, &rn, file)))
+			return ic_fail(err, errlen, "%s: out of memory", path);
 	}
-	p = results_point_get(res, &rn, file);
-	if (!p)
-		return ic_fail(err, errlen, "%s: out of memory", path);
 	if (json_is_true(json_object_get(entry, "error_occurred"))) {
-		p->nerrors++;
 		res->n_errors++;
-		if (!p->error)
+		if (p)
+			p->nerrors++;
+		if (p && !p->error)
 			p->error = json_string_value(json_object_get(entry, "error_message"));
 		return 0;
 	}
@@ -276,9 +259,11 @@ static int results_entry(struct ic_results *res, struct ic_file *file, size_t id
 		return ic_fail(err, errlen, "%s: benchmarks[%zu] '%s' has time_unit '%s'",
 			       path, idx, name, unit);
 	/* Filled in place; counted once it is whole. */
-	if (!(rep = results_rep_new(&p->reps, p->nreps, &p->capreps, res, file, entry)))
+	if ((!p && !(pr = results_probe(res, name + 6, probe_len, entry))) ||
+	    !(rep = p ? results_rep_new(&p->reps, p->nreps, &p->capreps, res, file, entry)
+		      : results_rep_new(&pr->reps, pr->nreps, &pr->capreps, res, file, entry)))
 		return ic_fail(err, errlen, "%s: out of memory", path);
-	for (int f = 0; f < IC_F_COUNT; f++) {
+	for (int f = 0; f < (p ? IC_F_COUNT : IC_F_NS + 1); f++) {
 		json_t *x = json_object_get(entry, results_field_key[f]);
 
 		/* NAN when absent or null: a counter that was not read. */
@@ -291,7 +276,10 @@ static int results_entry(struct ic_results *res, struct ic_file *file, size_t id
 		return ic_fail(err, errlen, "%s: benchmarks[%zu] '%s' has no positive real_time",
 			       path, idx, name);
 	rep->v[IC_F_NS] *= scale;
-	p->nreps++;
+	if (p)
+		p->nreps++;
+	else
+		pr->nreps++;
 	return 0;
 }
 
