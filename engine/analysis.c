@@ -22,133 +22,6 @@ const struct ic_analysis_opts ic_analysis_defaults = {
 	.planted = NAN,
 };
 
-/* Ratios and crossover, then the states, the attribution (with two states,
- * each state's too), the timeline and the repeats. */
-static int analysis_series(struct ic_series *se, const struct ic_analysis *an,
-			   struct ic_point *const *pts, size_t n)
-{
-	double l1i = ic_results_context_num(an->res, IC_CTX_L1I_SIZE);
-
-	if (ic_group_make(&se->group, pts, n, &an->opts) ||
-	    ic_group_decide(&se->group, &an->opts) ||
-	    ic_process_ratios_collect(an->res, &se->group, &se->procs) ||
-	    !(se->states = ic_states_analyse(&se->procs, &se->group, &an->opts)) ||
-	    ic_states_moments(se->states, -1, se->group.ratios, se->group.nratios) ||
-	    !(se->attr = ic_attribution_analyse_keep(&se->group, &an->opts, l1i, NULL, 0)))
-		return -1;
-	for (int k = 0; k < 2 && se->states->nstates == 2; k++)
-		if (ic_states_moments(se->states, k, se->states->st[k].ratios,
-				      se->states->st[k].nratios) ||
-		    !(se->attr_state[k] = ic_attribution_analyse_keep(&se->group, &an->opts, l1i,
-								      se->states->member[k],
-								      se->states->nmember)))
-			return -1;
-	if (!(se->timeline = ic_timeline_analyse(an->res, &se->procs, se->states)) ||
-	    !(se->repeats = ic_repeats_analyse(an->res, &se->group, &se->procs, &an->opts)))
-		return -1;
-	return 0;
-}
-
-int ic_analyse(struct ic_analysis *an, struct ic_results *res, const struct ic_analysis_opts *opts,
-	       char *err, size_t errlen)
-{
-	*an = (struct ic_analysis){ .res = res, .opts = *opts };
-	if (ic_results_points_analyse(res, &an->opts, err, errlen))
-		return -1;
-	for (size_t i = 0, j; i < res->npoints; i = j) {
-		struct ic_series *ns = realloc(an->series, (an->nseries + 1) * sizeof(*ns));
-
-		if (!ns)
-			goto oom;
-		an->series = ns;
-		ns[an->nseries] = (struct ic_series){ 0 };
-		for (j = i + 1; j < res->npoints && !ic_point_cmp_series(res->points[i], res->points[j]); j++)
-			;
-		if (analysis_series(&ns[an->nseries++], an, res->points + i, j - i))
-			goto oom;
-	}
-	return 0;
-oom:
-	snprintf(err, errlen, "out of memory");
-	return -1;
-}
-
-void ic_analysis_free(struct ic_analysis *an)
-{
-	for (size_t i = 0; i < an->nseries; i++) {
-		ic_group_free(&an->series[i].group);
-		ic_process_ratios_free(&an->series[i].procs);
-		ic_states_free(an->series[i].states);
-		ic_attribution_free(an->series[i].attr);
-		ic_attribution_free(an->series[i].attr_state[0]);
-		ic_attribution_free(an->series[i].attr_state[1]);
-		ic_timeline_free(an->series[i].timeline);
-		ic_repeats_free(an->series[i].repeats);
-	}
-	free(an->series);
-	memset(an, 0, sizeof(*an));
-}
-
-int ic_analysis_refine_next(const struct ic_analysis *an, unsigned long **out, size_t *n)
-{
-	size_t cap = 1, k = 0;
-	unsigned long *mid, *sites;
-
-	*out = NULL;
-	*n = 0;
-	for (size_t s = 0; s < an->nseries; s++)
-		cap += an->series[s].group.nratios;
-	/* One block: mid, then sites (the series' N, in turn). */
-	if (!(mid = malloc(2 * cap * sizeof(*mid))))
-		return -1;
-	sites = mid + cap;
-	for (size_t s = 0; s < an->nseries; s++) {
-		const struct ic_group *g = &an->series[s].group;
-
-		if (g->xo.verdict != IC_VERDICT_CROSSOVER)
-			continue;
-		for (size_t i = 0; i < g->nratios; i++)
-			sites[i] = g->ratios[i].sites;
-		k += ic_crossover_midpoints(sites, g->nratios, g->xo.bracket_lo, g->xo.bracket_hi,
-					    mid + k);
-	}
-	gsl_sort_ulong(mid, 1, k);
-	for (size_t i = 0; i < k; i++)
-		if (!*n || mid[i] != mid[*n - 1])
-			mid[(*n)++] = mid[i];
-	if (*n)
-		*out = mid;
-	else
-		free(mid);
-	return 0;
-}
-
-int ic_analysis_smoke(const struct ic_analysis *an, char *why, size_t cap)
-{
-	size_t variants = (size_t)-1, procs = (size_t)-1, draws;
-
-	why[0] = '\0';
-	for (size_t i = 0; i < an->nseries; i++)
-		for (size_t k = 0; k < an->series[i].group.nratios; k++) {
-			const struct ic_ratio *r = &an->series[i].group.ratios[k];
-
-			if (r->nvariants < variants || (r->nvariants == variants && r->nunits < procs)) {
-				variants = r->nvariants;
-				procs = r->nunits;
-			}
-		}
-	if (variants == (size_t)-1)
-		return 0;
-	draws = variants >= 2 ? variants : procs;
-	if (draws >= IC_ANALYSIS_MIN_DRAWS && procs >= IC_STATES_MIN_PROC)
-		return 0;
-	if (variants >= 2)
-		snprintf(why, cap, "%zu layout variants of %zu processes in all", variants, procs);
-	else
-		snprintf(why, cap, "one layout variant of %zu process%s", procs, procs == 1 ? "" : "es");
-	return 1;
-}
-
 /* ---- a series' ratio along the run's time ------------------------------ */
 
 static double timeline_minutes(double t, double t0)
@@ -156,9 +29,20 @@ static double timeline_minutes(double t, double t0)
 	return isfinite(t) && isfinite(t0) ? (t - t0) / 60.0 : NAN;
 }
 
-struct ic_timeline *ic_timeline_analyse(const struct ic_results *res,
-					const struct ic_process_ratios *pr,
-					const struct ic_states *st)
+static void timeline_free(struct ic_timeline *tl)
+{
+	if (!tl)
+		return;
+	free(tl->proc);
+	free(tl->reps);
+	free(tl);
+}
+
+/* The timeline of a series (its process ratios pr and states st, whose
+ * model holds the repetitions) in run res. NULL when memory runs out. */
+static struct ic_timeline *timeline_analyse(const struct ic_results *res,
+					    const struct ic_process_ratios *pr,
+					    const struct ic_states *st)
 {
 	struct ic_timeline *tl = calloc(1, sizeof(*tl));
 	const struct ic_sm *m = st && st->model.mu ? &st->model : NULL;
@@ -169,7 +53,7 @@ struct ic_timeline *ic_timeline_analyse(const struct ic_results *res,
 	if (!tl || !sum || !(tl->proc = ic_stats_alloc(np, sizeof(*tl->proc))) ||
 	    !(tl->reps = ic_stats_alloc(m ? m->n : 0, sizeof(*tl->reps)))) {
 		free(sum);
-		ic_timeline_free(tl);
+		timeline_free(tl);
 		return NULL;
 	}
 	cnt = sum + np;
@@ -220,34 +104,6 @@ struct ic_timeline *ic_timeline_analyse(const struct ic_results *res,
 	}
 	free(sum);
 	return tl;
-}
-
-void ic_timeline_free(struct ic_timeline *tl)
-{
-	if (!tl)
-		return;
-	free(tl->proc);
-	free(tl->reps);
-	free(tl);
-}
-
-void ic_timeline_line(char *buf, size_t cap, const struct ic_timeline *tl)
-{
-	if (!tl->nproc)
-		snprintf(buf, cap, "In time: no process with both forms");
-	else if (!tl->nreps)
-		snprintf(buf, cap, "In time: no repetition recorded with its index; switches inside a "
-			 "process not checked");
-	else if (tl->nswitching)
-		snprintf(buf, cap, "In time: %zu of %zu process%s switch state inside the process "
-			 "(%.2f and %.2f at N = %lu)", tl->nswitching, tl->nproc, tl->nproc == 1 ? "" : "es",
-			 tl->level[0], tl->level[1], tl->sites);
-	else if (tl->nlevels == 2)
-		snprintf(buf, cap, "In time: no process switches inside; each ran in one state");
-	else if (tl->moved)
-		snprintf(buf, cap, "In time: no two states, but the level %s (States, above)", tl->moved);
-	else
-		snprintf(buf, cap, "In time: one state throughout");
 }
 
 /* ---- a series across the sweep's repeats ------------------------------- */
@@ -323,9 +179,20 @@ static int repeats_contradict(const struct ic_group *g, enum ic_point_side *side
 	return bad;
 }
 
-struct ic_repeats *ic_repeats_analyse(const struct ic_results *res, const struct ic_group *g,
-				      const struct ic_process_ratios *pr,
-				      const struct ic_analysis_opts *opts)
+static void repeats_free(struct ic_repeats *rp)
+{
+	if (!rp)
+		return;
+	free(rp->repeat);
+	free(rp->xo);
+	free(rp);
+}
+
+/* The repeats of series g (its process ratios pr) in run res. NULL when
+ * memory runs out. */
+static struct ic_repeats *repeats_analyse(const struct ic_results *res, const struct ic_group *g,
+					  const struct ic_process_ratios *pr,
+					  const struct ic_analysis_opts *opts)
 {
 	struct ic_repeats *rp = calloc(1, sizeof(*rp));
 	size_t np = pr->nproc, maxreps = 1;
@@ -396,7 +263,7 @@ struct ic_repeats *ic_repeats_analyse(const struct ic_results *res, const struct
 	rp->agree = rp->nrepeats >= 2 && !contradict;
 	goto out;
 oom:
-	ic_repeats_free(rp);
+	repeats_free(rp);
 	rp = NULL;
 out:
 	free(side);
@@ -406,11 +273,148 @@ out:
 	return rp;
 }
 
-void ic_repeats_free(struct ic_repeats *rp)
+/* Ratios and crossover, then the states, the attribution (with two states,
+ * each state's too), the timeline and the repeats. */
+static int analysis_series(struct ic_series *se, const struct ic_analysis *an,
+			   struct ic_point *const *pts, size_t n)
 {
-	if (!rp)
-		return;
-	free(rp->repeat);
-	free(rp->xo);
-	free(rp);
+	double l1i = ic_results_context_num(an->res, IC_CTX_L1I_SIZE);
+
+	if (ic_group_make(&se->group, pts, n, &an->opts) ||
+	    ic_group_decide(&se->group, &an->opts) ||
+	    ic_process_ratios_collect(an->res, &se->group, &se->procs) ||
+	    !(se->states = ic_states_analyse(&se->procs, &se->group, &an->opts)) ||
+	    ic_states_moments(se->states, -1, se->group.ratios, se->group.nratios) ||
+	    !(se->attr = ic_attribution_analyse_keep(&se->group, &an->opts, l1i, NULL, 0)))
+		return -1;
+	for (int k = 0; k < 2 && se->states->nstates == 2; k++)
+		if (ic_states_moments(se->states, k, se->states->st[k].ratios,
+				      se->states->st[k].nratios) ||
+		    !(se->attr_state[k] = ic_attribution_analyse_keep(&se->group, &an->opts, l1i,
+								      se->states->member[k],
+								      se->states->nmember)))
+			return -1;
+	if (!(se->timeline = timeline_analyse(an->res, &se->procs, se->states)) ||
+	    !(se->repeats = repeats_analyse(an->res, &se->group, &se->procs, &an->opts)))
+		return -1;
+	return 0;
+}
+
+int ic_analyse(struct ic_analysis *an, struct ic_results *res, const struct ic_analysis_opts *opts,
+	       char *err, size_t errlen)
+{
+	*an = (struct ic_analysis){ .res = res, .opts = *opts };
+	if (ic_results_points_analyse(res, &an->opts, err, errlen))
+		return -1;
+	for (size_t i = 0, j; i < res->npoints; i = j) {
+		struct ic_series *ns = realloc(an->series, (an->nseries + 1) * sizeof(*ns));
+
+		if (!ns)
+			goto oom;
+		an->series = ns;
+		ns[an->nseries] = (struct ic_series){ 0 };
+		for (j = i + 1; j < res->npoints && !ic_point_cmp_series(res->points[i], res->points[j]); j++)
+			;
+		if (analysis_series(&ns[an->nseries++], an, res->points + i, j - i))
+			goto oom;
+	}
+	return 0;
+oom:
+	snprintf(err, errlen, "out of memory");
+	return -1;
+}
+
+void ic_analysis_free(struct ic_analysis *an)
+{
+	for (size_t i = 0; i < an->nseries; i++) {
+		ic_group_free(&an->series[i].group);
+		ic_process_ratios_free(&an->series[i].procs);
+		ic_states_free(an->series[i].states);
+		ic_attribution_free(an->series[i].attr);
+		ic_attribution_free(an->series[i].attr_state[0]);
+		ic_attribution_free(an->series[i].attr_state[1]);
+		timeline_free(an->series[i].timeline);
+		repeats_free(an->series[i].repeats);
+	}
+	free(an->series);
+	memset(an, 0, sizeof(*an));
+}
+
+int ic_analysis_refine_next(const struct ic_analysis *an, unsigned long **out, size_t *n)
+{
+	size_t cap = 1, k = 0;
+	unsigned long *mid, *sites;
+
+	*out = NULL;
+	*n = 0;
+	for (size_t s = 0; s < an->nseries; s++)
+		cap += an->series[s].group.nratios;
+	/* One block: mid, then sites (the series' N, in turn). */
+	if (!(mid = malloc(2 * cap * sizeof(*mid))))
+		return -1;
+	sites = mid + cap;
+	for (size_t s = 0; s < an->nseries; s++) {
+		const struct ic_group *g = &an->series[s].group;
+
+		if (g->xo.verdict != IC_VERDICT_CROSSOVER)
+			continue;
+		for (size_t i = 0; i < g->nratios; i++)
+			sites[i] = g->ratios[i].sites;
+		k += ic_crossover_midpoints(sites, g->nratios, g->xo.bracket_lo, g->xo.bracket_hi,
+					    mid + k);
+	}
+	gsl_sort_ulong(mid, 1, k);
+	for (size_t i = 0; i < k; i++)
+		if (!*n || mid[i] != mid[*n - 1])
+			mid[(*n)++] = mid[i];
+	if (*n)
+		*out = mid;
+	else
+		free(mid);
+	return 0;
+}
+
+int ic_analysis_smoke(const struct ic_analysis *an, char *why, size_t cap)
+{
+	size_t variants = (size_t)-1, procs = (size_t)-1, draws;
+
+	why[0] = '\0';
+	for (size_t i = 0; i < an->nseries; i++)
+		for (size_t k = 0; k < an->series[i].group.nratios; k++) {
+			const struct ic_ratio *r = &an->series[i].group.ratios[k];
+
+			if (r->nvariants < variants || (r->nvariants == variants && r->nunits < procs)) {
+				variants = r->nvariants;
+				procs = r->nunits;
+			}
+		}
+	if (variants == (size_t)-1)
+		return 0;
+	draws = variants >= 2 ? variants : procs;
+	if (draws >= IC_ANALYSIS_MIN_DRAWS && procs >= IC_STATES_MIN_PROC)
+		return 0;
+	if (variants >= 2)
+		snprintf(why, cap, "%zu layout variants of %zu processes in all", variants, procs);
+	else
+		snprintf(why, cap, "one layout variant of %zu process%s", procs, procs == 1 ? "" : "es");
+	return 1;
+}
+
+void ic_timeline_line(char *buf, size_t cap, const struct ic_timeline *tl)
+{
+	if (!tl->nproc)
+		snprintf(buf, cap, "In time: no process with both forms");
+	else if (!tl->nreps)
+		snprintf(buf, cap, "In time: no repetition recorded with its index; switches inside a "
+			 "process not checked");
+	else if (tl->nswitching)
+		snprintf(buf, cap, "In time: %zu of %zu process%s switch state inside the process "
+			 "(%.2f and %.2f at N = %lu)", tl->nswitching, tl->nproc, tl->nproc == 1 ? "" : "es",
+			 tl->level[0], tl->level[1], tl->sites);
+	else if (tl->nlevels == 2)
+		snprintf(buf, cap, "In time: no process switches inside; each ran in one state");
+	else if (tl->moved)
+		snprintf(buf, cap, "In time: no two states, but the level %s (States, above)", tl->moved);
+	else
+		snprintf(buf, cap, "In time: one state throughout");
 }
