@@ -250,8 +250,8 @@ static struct ic_repeats *repeats_analyse(const struct ic_results *res, const st
 
 		for (size_t u = 0; u < res->nfiles; u++)
 			keep[u] = res->files[u]->repeat == rp->repeat[k];
-		rc = ic_ratio_series_keep(g, opts->compare, opts->baseline, keep, res->nfiles, opts, &r,
-					  &n);
+		rc = ic_ratio_contrast(g, (const char *[]){ opts->compare, opts->baseline }, 2, keep,
+				       res->nfiles, opts, &r, &n);
 		if (!rc)
 			rc = ic_ratio_crossover(r, n, &rp->xo[k]);
 		if (!rc)

@@ -55,54 +55,37 @@ int ic_ratio_decide(struct ic_ratio *r, size_t n, const struct ic_analysis_opts 
 	return 0;
 }
 
-/* The contrast of forms[] with sign[] (see ic_group_contrast) with its
- * band and decisions. */
-static int decision_contrast(const struct ic_group *g, const char *const *forms, const int *sign,
-			     size_t nt, const unsigned char *keep, size_t nkeep,
-			     const struct ic_analysis_opts *opts, struct ic_ratio **out, size_t *n)
+int ic_ratio_contrast(const struct ic_group *g, const char *const *forms, size_t nt,
+		      const unsigned char *keep, size_t nkeep, const struct ic_analysis_opts *opts,
+		      struct ic_ratio **out, size_t *n)
 {
+	static const int sign[4] = { 1, -1, -1, 1 };
+
 	if (ic_group_contrast(g, forms, sign, nt, keep, nkeep, out, n))
 		return -1;
-	if (!ic_ratio_decide(*out, *n, opts))
-		return 0;
-	free(*out);
-	*out = NULL;
-	*n = 0;
-	return -1;
+	if (ic_ratio_decide(*out, *n, opts)) {
+		free(*out);
+		*out = NULL;
+		*n = 0;
+		return -1;
+	}
+	/* An interaction is named by its outer forms: a over b. */
+	for (size_t i = 0; nt == 4 && i < *n; i++)
+		(*out)[i].base = ic_group_point(g, forms[2], (*out)[i].sites);
+	return 0;
 }
 
 int ic_ratio_series(const struct ic_group *g, const char *num, const char *den,
 		    const struct ic_analysis_opts *opts, struct ic_ratio **out, size_t *n)
 {
-	return ic_ratio_series_keep(g, num, den, NULL, 0, opts, out, n);
-}
-
-int ic_ratio_series_keep(const struct ic_group *g, const char *num, const char *den,
-			 const unsigned char *keep, size_t nkeep,
-			 const struct ic_analysis_opts *opts, struct ic_ratio **out, size_t *n)
-{
-	return decision_contrast(g, (const char *[]){ num, den }, (const int[]){ 1, -1 }, 2, keep,
-				 nkeep, opts, out, n);
+	return ic_ratio_contrast(g, (const char *[]){ num, den }, 2, NULL, 0, opts, out, n);
 }
 
 int ic_ratio_interaction(const struct ic_group *g, const char *a, const char *a0, const char *b,
 			 const char *b0, const struct ic_analysis_opts *opts, struct ic_ratio **out,
 			 size_t *n)
 {
-	return ic_ratio_interaction_keep(g, a, a0, b, b0, NULL, 0, opts, out, n);
-}
-
-int ic_ratio_interaction_keep(const struct ic_group *g, const char *a, const char *a0,
-			      const char *b, const char *b0, const unsigned char *keep, size_t nkeep,
-			      const struct ic_analysis_opts *opts, struct ic_ratio **out, size_t *n)
-{
-	int rc = decision_contrast(g, (const char *[]){ a, a0, b, b0 }, (const int[]){ 1, -1, -1, 1 },
-				   4, keep, nkeep, opts, out, n);
-
-	/* Named by its outer forms: a over b. */
-	for (size_t i = 0; rc == 0 && i < *n; i++)
-		(*out)[i].base = ic_group_point(g, b, (*out)[i].sites);
-	return rc;
+	return ic_ratio_contrast(g, (const char *[]){ a, a0, b, b0 }, 4, NULL, 0, opts, out, n);
 }
 
 int ic_ratio_crossover(const struct ic_ratio *r, size_t n, struct ic_crossover *out)

@@ -17,20 +17,18 @@ int ic_group_decide(struct ic_group *g, const struct ic_analysis_opts *opts);
 /* The ratio num/den of one series at every N where both forms have a time,
  * with its band and Holm's side; *out is malloc'd (NULL, *n = 0 when none).
  * _interaction: (a/a0)/(b/b0) per N within each process that ran all four,
- * e.g. (inline/inline_nolock)/(extern/extern_nolock). _keep: from processes
- * (file indices) u < nkeep with keep[u] only, e.g. one state's. Return 0,
- * or -1 when memory runs out. */
+ * e.g. (inline/inline_nolock)/(extern/extern_nolock), named a over b.
+ * ic_ratio_contrast: either (nt 2 or 4, sign 1, -1, -1, 1) from processes
+ * (file indices) u < nkeep with keep[u] only (keep NULL: all), e.g. one
+ * state's. Return 0, or -1 when memory runs out. */
 int ic_ratio_series(const struct ic_group *g, const char *num, const char *den,
 		    const struct ic_analysis_opts *opts, struct ic_ratio **out, size_t *n);
-int ic_ratio_series_keep(const struct ic_group *g, const char *num, const char *den,
-			 const unsigned char *keep, size_t nkeep,
-			 const struct ic_analysis_opts *opts, struct ic_ratio **out, size_t *n);
 int ic_ratio_interaction(const struct ic_group *g, const char *a, const char *a0, const char *b,
 			 const char *b0, const struct ic_analysis_opts *opts, struct ic_ratio **out,
 			 size_t *n);
-int ic_ratio_interaction_keep(const struct ic_group *g, const char *a, const char *a0,
-			      const char *b, const char *b0, const unsigned char *keep, size_t nkeep,
-			      const struct ic_analysis_opts *opts, struct ic_ratio **out, size_t *n);
+int ic_ratio_contrast(const struct ic_group *g, const char *const *forms, size_t nt,
+		      const unsigned char *keep, size_t nkeep, const struct ic_analysis_opts *opts,
+		      struct ic_ratio **out, size_t *n);
 
 /* The band and Holm's sides of one series' ratios r[0..n-1] (ratio, lo, hi,
  * p and est set) over the m that have an interval (docs/method.md, "The
