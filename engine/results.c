@@ -1,6 +1,4 @@
-/* The points' order and statistics (see results.h); load.c fills the
- * points, series.c and decision.c compare them.
- */
+/* The points' order and statistics (see results.h); load.c fills them. */
 #define _GNU_SOURCE   /* qsort_r */
 #include "results.h"
 
@@ -11,13 +9,10 @@
 
 #include "stats.h"
 
+/* compare 0, baseline 1, any other form 2. */
 static int results_form_rank(const char *form, const struct ic_analysis_opts *opts)
 {
-	if (!strcmp(form, opts->compare))
-		return 0;
-	if (!strcmp(form, opts->baseline))
-		return 1;
-	return 2;
+	return strcmp(form, opts->compare) ? strcmp(form, opts->baseline) ? 2 : 1 : 0;
 }
 
 int ic_point_cmp_series(const struct ic_point *a, const struct ic_point *b)
@@ -72,17 +67,14 @@ struct ic_design ic_results_design(const struct ic_results *res)
 }
 
 /* The time's estimate: the nested estimate of the processes' log medians
- * (into y, room for nunits), back on the time scale, with its 95% interval
- * where there is one. */
-static int results_point_time(struct ic_point *p, double *y)
+ * (into y and their clusters into cl, room for nunits), back on the time
+ * scale, with its 95% interval where there is one. */
+static void results_point_time(struct ic_point *p, double *y, int *cl)
 {
 	size_t n = p->nunits;
-	int *cl = ic_stats_alloc(n, sizeof(*cl));
 	struct ic_stats_nested s;
 
 	p->med[IC_F_NS] = p->ci_lo = p->ci_hi = NAN;
-	if (!cl)
-		return -1;
 	for (size_t i = 0; i < n; i++) {
 		y[i] = log(p->units[i].med);
 		cl[i] = p->units[i].variant;
@@ -104,8 +96,6 @@ static int results_point_time(struct ic_point *p, double *y)
 			p->ci_hi = exp(p->ci_hi);
 		}
 	}
-	free(cl);
-	return 0;
 }
 
 /* A point's statistics: the median of every field over the repetitions;
@@ -115,9 +105,9 @@ static int results_point_time(struct ic_point *p, double *y)
 static int results_point_stats(const struct ic_results *res, struct ic_point *p)
 {
 	size_t cap = p->nreps ? p->nreps : 1, ncv = 0;
-	double *buf = malloc(cap * sizeof(*buf));
+	/* One block: buf, then the clusters of the time's estimate. */
+	double *buf = malloc(cap * (sizeof(*buf) + sizeof(int)));
 	struct ic_unit *u = p->units = malloc(cap * sizeof(*u));
-	int rc;
 
 	if (!buf || !u) {
 		free(buf);
@@ -148,9 +138,9 @@ static int results_point_stats(const struct ic_results *res, struct ic_point *p)
 		if (isfinite(u[i].cv))
 			buf[ncv++] = u[i].cv;
 	p->cv = ic_stats_median(buf, ncv);
-	rc = results_point_time(p, buf);
+	results_point_time(p, buf, (int *)(buf + cap));
 	free(buf);
-	return rc;
+	return 0;
 }
 
 int ic_results_points_analyse(struct ic_results *res, const struct ic_analysis_opts *opts,
