@@ -157,11 +157,9 @@ static void repeats_rep_level(const struct ic_group *g, const struct ic_process_
 		}
 }
 
-/* Repeats contradict where one resolves an N to one side and another
- * resolves it to the other: a repeat that merely resolves less (less
- * power) is no contradiction. side[] holds the first resolved side seen
- * at each N of g (IC_SIDE_UNRESOLVED while none); returns 1 on a
- * contradiction. */
+/* 1 when r resolves an N of g to the other side than side[] (the first
+ * resolved side seen there, set here): a repeat that merely resolves less
+ * (less power) is no contradiction. */
 static int repeats_contradict(const struct ic_group *g, enum ic_point_side *side,
 			      const struct ic_ratio *r, size_t n)
 {

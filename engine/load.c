@@ -1,6 +1,4 @@
-/* Reading Google Benchmark JSON files into files, builds, layouts and
- * points with their repetitions (see load.h); results.c analyses them.
- */
+/* Reading Google Benchmark JSON into files, builds, layouts and points (load.h). */
 #define _GNU_SOURCE   /* strptime, timegm */
 #include "load.h"
 #include "gb_json.h"
@@ -68,10 +66,9 @@ static int results_count(const char *s, unsigned long *out, int zero_ok)
 /* A name component of [A-Za-z0-9_.-], shorter than the point's fields. */
 #define RESULTS_TOKEN "%63[A-Za-z0-9_.-]"
 
-/* sites/<form>/<op>/<layout>/<order>/<sites>/<mode>[/filler:<F>][/threads:<T>][/...]
- * Further components Google Benchmark may add (real_time, min_time:...,
- * repeats:...) are ignored; no filler component means filler 0, so older
- * results read as before. */
+/* sites/<form>/<op>/<layout>/<order>/<sites>/<mode>[/filler:<F>][/threads:<T>][/...]:
+ * GB's own further components (real_time, min_time:...) are ignored; no
+ * filler means filler 0, as older results were. */
 static int results_parse_name(const char *name, struct ic_point *rn)
 {
 	int n = 0, m = 0;
@@ -144,9 +141,8 @@ static struct ic_point *results_point_get(struct ic_results *res, struct ic_poin
 	return p;
 }
 
-/* A new repetition of the file's process at the end of *reps (grown as
- * needed): its index and start from entry, its values NAN; the caller
- * fills them and counts it. NULL when memory runs out. */
+/* A new repetition at the end of *reps (grown as needed): its index and
+ * start from entry, its values NAN, for the caller to fill and count. */
 static struct ic_rep *results_rep_new(struct ic_rep **reps, size_t n, size_t *cap,
 				      const struct ic_results *res, const struct ic_file *file,
 				      json_t *entry)
@@ -283,9 +279,8 @@ static int results_entry(struct ic_results *res, struct ic_file *file, size_t id
 	return 0;
 }
 
-/* A context time, "2026-12-04T10:11:12.345Z" (UTC, the fraction
- * optional), as seconds since the epoch: *out NAN when absent; -1 when it
- * is not such a time. */
+/* A context time, "2026-12-04T10:11:12.345Z" (UTC, fraction optional), in
+ * s since the epoch: NAN when absent; -1 when it is not such a time. */
 static int results_context_time(const struct ic_file *file, enum ic_ctx key, double *out)
 {
 	const char *v = ic_file_context_string(file, key);
@@ -353,8 +348,7 @@ static const char *results_context_text(json_t *ctx, const char *key, char *buf,
 	return buf;
 }
 
-/* The index of the file's build in res->builds, added when new. -1 when
- * memory runs out. */
+/* The index of ctx's build in res->builds, added when new; -1 out of memory. */
 static long results_build(struct ic_results *res, json_t *ctx)
 {
 	char buf[IC_B_COUNT][IC_RESULTS_CONTEXT_MAX];

@@ -98,10 +98,9 @@ static void results_point_time(struct ic_point *p, double *y, int *cl)
 	}
 }
 
-/* A point's statistics: the median of every field over the repetitions;
- * per process, the median time and its cv (repetitions come in load order,
- * so grouped by process, ascending); the median of those cvs; and the
- * time's estimate and interval. */
+/* A point's statistics: every field's median; per process (its repetitions
+ * are adjacent, in load order) the median time and cv; the median cv; and
+ * the time's estimate. */
 static int results_point_stats(const struct ic_results *res, struct ic_point *p)
 {
 	size_t cap = p->nreps ? p->nreps : 1, ncv = 0;

@@ -139,9 +139,8 @@ static size_t run_depth(const char *p)
 	return d;
 }
 
-/* The export's members that can belong to a run, read into memory: every
- * run.conf or verdict.json at the top or one level down and every raw/
- * file beside one. */
+/* The export's members that can belong to a run, read into memory: each
+ * run.conf or verdict.json at most one level down, and raw/ beside one. */
 static int run_archive_read(const char *path, struct run_member **m, size_t *n, char *err,
 			    size_t errlen)
 {
@@ -191,9 +190,8 @@ bad:
 
 /* The run among the members m[0..n-1] of path (sep "/" for a directory,
  * ":" for an export): its run.conf, the verdict.json beside it, and its
- * selected processes loaded in name order, as summarize is given them
- * (the first process's context speaks for the run, and layout variants
- * are numbered in order of first appearance). */
+ * selected processes in name order, as summarize is given them (the first
+ * speaks for the run; layout variants are numbered as they appear). */
 static int run_open_members(struct ic_run *run, const char *path, const char *sep,
 			    struct run_member *m, size_t n, char *err, size_t errlen)
 {
