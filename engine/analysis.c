@@ -1,5 +1,6 @@
 /* The run's analysis, series by series, its timeline and its repeats; see
  * analysis.h. */
+#define _GNU_SOURCE   /* qsort_r */
 #include "analysis.h"
 
 #include <math.h>
@@ -21,6 +22,136 @@ const struct ic_analysis_opts ic_analysis_defaults = {
 	.family = 0.05,
 	.planted = NAN,
 };
+
+/* ---- the points' order and statistics -------------------------------- */
+
+int ic_point_cmp_series(const struct ic_point *a, const struct ic_point *b)
+{
+	int c;
+
+	if (a->build != b->build)
+		return a->build < b->build ? -1 : 1;
+	if ((c = strcmp(a->op, b->op)) || (c = strcmp(a->layout, b->layout)) ||
+	    (c = strcmp(a->order, b->order)))
+		return c;
+	if (a->filler != b->filler)
+		return a->filler < b->filler ? -1 : 1;
+	if (a->threads != b->threads)
+		return a->threads < b->threads ? -1 : 1;
+	return strcmp(a->mode, b->mode);
+}
+
+/* compare 0, baseline 1, any other form 2. */
+static int points_form_rank(const char *form, const struct ic_analysis_opts *opts)
+{
+	return strcmp(form, opts->compare) ? strcmp(form, opts->baseline) ? 2 : 1 : 0;
+}
+
+/* qsort_r order of points; opts says which forms come first. */
+static int points_cmp(const void *pa, const void *pb, void *opts)
+{
+	const struct ic_point *a = *(struct ic_point *const *)pa, *b = *(struct ic_point *const *)pb;
+	int c = ic_point_cmp_series(a, b);
+
+	if (c || (c = points_form_rank(a->form, opts) - points_form_rank(b->form, opts)) ||
+	    (c = strcmp(a->form, b->form)))
+		return c;
+	return (a->sites > b->sites) - (a->sites < b->sites);
+}
+
+/* The time's estimate: the nested estimate of the processes' log medians
+ * (into y and their clusters into cl, room for nunits), back on the time
+ * scale, with its 95% interval where there is one. */
+static void points_time(struct ic_point *p, double *y, int *cl)
+{
+	size_t n = p->nunits;
+	struct ic_stats_nested s;
+
+	p->med[IC_F_NS] = p->ci_lo = p->ci_hi = NAN;
+	for (size_t i = 0; i < n; i++) {
+		y[i] = log(p->units[i].med);
+		cl[i] = p->units[i].variant;
+	}
+	p->nvariants = ic_stats_distinct(cl, n);
+	for (size_t i = 0; i < n; i++)
+		cl[i] = p->units[i].repeat;
+	/* Layouts, not repeats, below IC_REPEATS_TOP: each repeat has variants of its own. */
+	if (ic_stats_distinct(cl, n) < IC_REPEATS_TOP)
+		for (size_t i = 0; i < n; i++)
+			cl[i] = p->units[i].variant;
+	if (n) {
+		int ok = ic_stats_nested(y, cl, n, &s) == 0;
+
+		p->med[IC_F_NS] = exp(s.mean);
+		if (ok) {
+			ic_stats_nested_interval(&s, 0.05, &p->ci_lo, &p->ci_hi);
+			p->ci_lo = exp(p->ci_lo);
+			p->ci_hi = exp(p->ci_hi);
+		}
+	}
+}
+
+/* A point's statistics: every field's median; per process (its repetitions
+ * are adjacent, in load order) the median time and cv; the median cv; and
+ * the time's estimate. */
+static int points_stats(const struct ic_results *res, struct ic_point *p)
+{
+	size_t cap = p->nreps ? p->nreps : 1, ncv = 0;
+	/* One block: buf, then the clusters of the time's estimate. */
+	double *buf = malloc(cap * (sizeof(*buf) + sizeof(int)));
+	struct ic_unit *u = p->units = malloc(cap * sizeof(*u));
+
+	if (!buf || !u) {
+		free(buf);
+		return -1;
+	}
+	for (int f = 0; f < IC_F_COUNT; f++) {
+		size_t n = 0;
+
+		for (size_t i = 0; i < p->nreps; i++)
+			if (isfinite(p->reps[i].v[f]))
+				buf[n++] = p->reps[i].v[f];
+		p->med[f] = ic_stats_median(buf, n);
+	}
+	for (size_t i = 0, j; i < p->nreps; i = j) {
+		const struct ic_rep *rep = &p->reps[i];
+		size_t k = 0;
+
+		for (j = i; j < p->nreps && p->reps[j].unit == rep->unit; j++)
+			if (isfinite(p->reps[j].v[IC_F_NS]))
+				buf[k++] = p->reps[j].v[IC_F_NS];
+		if (k) {
+			u[p->nunits] = (struct ic_unit){ rep->unit, rep->variant, 0, ic_stats_cv(buf, k),
+							 res->files[rep->unit]->repeat };
+			u[p->nunits++].med = ic_stats_median(buf, k);
+		}
+	}
+	for (size_t i = 0; i < p->nunits; i++)
+		if (isfinite(u[i].cv))
+			buf[ncv++] = u[i].cv;
+	p->cv = ic_stats_median(buf, ncv);
+	points_time(p, buf, (int *)(buf + cap));
+	free(buf);
+	return 0;
+}
+
+/* Sorts the points by series (build, op, layout, order, filler, threads,
+ * mode), form (compare, baseline first) and N, and computes their
+ * statistics. -1 (with err) with no sites/ benchmark or out of memory. */
+static int analysis_points(struct ic_results *res, const struct ic_analysis_opts *opts,
+			   char *err, size_t errlen)
+{
+	if (res->npoints == 0)
+		return snprintf(err, errlen,
+				"no sites/<form>/... benchmarks in the input (%zu aggregate, %zu other entries)",
+				res->n_aggregates, res->n_other), -1;
+	/* qsort_r hands opts on as void *: the order reads it only. */
+	qsort_r(res->points, res->npoints, sizeof(*res->points), points_cmp, (void *)opts);
+	for (size_t i = 0; i < res->npoints; i++)
+		if (points_stats(res, res->points[i]))
+			return snprintf(err, errlen, "out of memory"), -1;
+	return 0;
+}
 
 /* ---- a series' ratio along the run's time ------------------------------ */
 
@@ -302,7 +433,7 @@ int ic_analyse(struct ic_analysis *an, struct ic_results *res, const struct ic_a
 	       char *err, size_t errlen)
 {
 	*an = (struct ic_analysis){ .res = res, .opts = *opts };
-	if (ic_results_points_analyse(res, &an->opts, err, errlen))
+	if (analysis_points(res, &an->opts, err, errlen))
 		return -1;
 	for (size_t i = 0, j; i < res->npoints; i = j) {
 		struct ic_series *ns = realloc(an->series, (an->nseries + 1) * sizeof(*ns));

@@ -1,4 +1,5 @@
-/* Reading Google Benchmark JSON into files, builds, layouts and points (load.h). */
+/* Reading Google Benchmark JSON into files, builds, layouts and points, and
+ * the results' accessors and freeing (load.h, results.h). */
 #define _GNU_SOURCE   /* strptime, timegm */
 #include "load.h"
 #include "gb_json.h"
@@ -513,3 +514,70 @@ double ic_results_context_num(const struct ic_results *res, enum ic_ctx key)
 	return (errno || *end || end == s) ? NAN : v;
 }
 
+/* ---- the results' accessors, and freeing them --------------------------- */
+
+const char *ic_point_source(const struct ic_point *p)
+{
+	return p->source_mixed ? "mixed" : p->file->counter_source;
+}
+
+struct ic_design ic_results_design(const struct ic_results *res)
+{
+	struct ic_design d = { .reps_min = (size_t)-1, .units_min = (size_t)-1 };
+
+	for (size_t i = 0; i < res->npoints; i++) {
+		const struct ic_point *p = res->points[i];
+
+		d.reps_min = p->nreps < d.reps_min ? p->nreps : d.reps_min;
+		d.reps_max = p->nreps > d.reps_max ? p->nreps : d.reps_max;
+		d.units_min = p->nunits < d.units_min ? p->nunits : d.units_min;
+		d.units_max = p->nunits > d.units_max ? p->nunits : d.units_max;
+		d.variants_max = p->nvariants > d.variants_max ? p->nvariants : d.variants_max;
+	}
+	if (!res->npoints)
+		d.reps_min = d.units_min = 0;
+	return d;
+}
+
+const struct ic_unit *ic_point_unit(const struct ic_point *p, unsigned unit)
+{
+	for (size_t i = 0; i < p->nunits; i++)
+		if (p->units[i].unit == unit)
+			return &p->units[i];
+	return NULL;
+}
+
+double ic_file_time(const struct ic_file *file)
+{
+	return isfinite(file->start) ? file->start : file->end;
+}
+
+void ic_results_init(struct ic_results *res)
+{
+	memset(res, 0, sizeof(*res));
+}
+
+void ic_results_free(struct ic_results *res)
+{
+	for (size_t i = 0; i < res->npoints; i++) {
+		free(res->points[i]->reps);
+		free(res->points[i]->units);
+		free(res->points[i]);
+	}
+	for (size_t i = 0; i < res->nfiles; i++) {
+		free(res->files[i]->path);
+		json_decref(res->files[i]->doc);
+		free(res->files[i]);
+	}
+	for (size_t i = 0; i < res->nbuilds; i++)
+		for (int k = 0; k < IC_B_COUNT; k++)
+			free(res->builds[i].v[k]);
+	for (size_t i = 0; i < res->nprobes; i++)
+		free(res->probes[i].reps);
+	free(res->probes);
+	json_decref(res->index);
+	free(res->points);
+	free(res->files);
+	free(res->builds);
+	memset(res, 0, sizeof(*res));
+}

@@ -160,12 +160,6 @@ struct ic_results {
 void ic_results_init(struct ic_results *res);
 void ic_results_free(struct ic_results *res);
 
-/* Sorts the points by series (build, op, layout, order, filler, threads,
- * mode), form (compare, baseline first) and N, and computes their
- * statistics. -1 (with err) with no sites/ benchmark or out of memory. */
-int ic_results_points_analyse(struct ic_results *res, const struct ic_analysis_opts *opts,
-			      char *err, size_t errlen);
-
 /* The nested estimate's clusters are the repeats from this many on, else
  * the layout variants: two repeats would give 1 degree of freedom (t =
  * 12.7 at 95%, 178 for a 14-N band), and nothing would ever resolve. */
