@@ -170,13 +170,14 @@ static void timeline_free(struct ic_timeline *tl)
 }
 
 /* The timeline of a series (its process ratios pr and states st, whose
- * model holds the repetitions) in run res. NULL when memory runs out. */
+ * model holds the repetitions; analysis_series has made both) in run res.
+ * NULL when memory runs out. */
 static struct ic_timeline *timeline_analyse(const struct ic_results *res,
 					    const struct ic_process_ratios *pr,
 					    const struct ic_states *st)
 {
 	struct ic_timeline *tl = calloc(1, sizeof(*tl));
-	const struct ic_sm *m = st && st->model.mu ? &st->model : NULL;
+	const struct ic_sm *m = st->model.mu ? &st->model : NULL;
 	size_t np = pr->nproc, j = m ? m->sep_site : 0;
 	/* One block: each process's sum of log ratios there, then its count. */
 	double *sum = ic_stats_alloc(2 * np, sizeof(*sum)), *cnt;
@@ -193,8 +194,9 @@ static struct ic_timeline *timeline_analyse(const struct ic_results *res,
 	for (size_t i = 0; i < res->nfiles; i++)
 		if (isfinite(ic_file_time(res->files[i])))
 			tl->t0 = fmin(tl->t0, ic_file_time(res->files[i]));
-	tl->level[0] = tl->level[1] = NAN;
-	tl->nlevels = 1;
+	tl->nlevels = st->nstates == 2 ? 2 : 1;
+	tl->level[0] = st->nstates == 2 ? st->st[0].level : NAN;
+	tl->level[1] = st->nstates == 2 ? st->st[1].level : NAN;
 	tl->nproc = np;
 	tl->sites = j < pr->nsites ? pr->sites[j] : 0;
 	/* The repetitions at that N, in the model's time order. */
@@ -219,20 +221,15 @@ static struct ic_timeline *timeline_analyse(const struct ic_results *res,
 		tp->unit = pr->unit[p];
 		tp->start = f ? timeline_minutes(f->start, tl->t0) : NAN;
 		tp->end = f ? timeline_minutes(f->end, tl->t0) : NAN;
-		tp->state = st && p < st->nproc ? st->state[p] : 0;
+		tp->state = p < st->nproc ? st->state[p] : 0;
 		tp->ratio = cnt[p] > 0.0 ? exp(sum[p] / cnt[p]) : j < pr->nsites ? exp(pr->logr[j * np + p]) : NAN;
-		if (st && st->nstates == 2 && st->unsteady[p]) {
+		if (st->nstates == 2 && st->unsteady[p]) {
 			tp->switches = 1;
 			tl->nswitching++;
 		}
 	}
-	if (st && st->nstates == 1 && (st->level == IC_LEVEL_WANDERS || st->level == IC_LEVEL_DRIFTS))
+	if (st->nstates == 1 && (st->level == IC_LEVEL_WANDERS || st->level == IC_LEVEL_DRIFTS))
 		tl->moved = ic_states_level_name(st->level);
-	if (st && st->nstates == 2) {
-		tl->nlevels = 2;
-		tl->level[0] = st->st[0].level;
-		tl->level[1] = st->st[1].level;
-	}
 	free(sum);
 	return tl;
 }
