@@ -327,8 +327,7 @@ static const char *results_context_text(json_t *ctx, const char *key, char *buf,
 		const char *s = json_string_value(v);
 		size_t n;
 
-		while (*s == ' ' || *s == '\t')
-			s++;
+		s += strspn(s, " \t");
 		n = strlen(s);
 		while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n'))
 			n--;
