@@ -1,4 +1,4 @@
-/* Time in the data (engine/load.c, engine/timeline.c): a process's start
+/* Time in the data (engine/load.c, engine/analysis.c): a process's start
  * and end and each repetition's start and index are read from the JSON
  * (the file's mtime stands in for the end in older runs, a bad time is
  * refused), the sweep's repeat from the file's key; and on synthetic runs
