@@ -1,4 +1,6 @@
-/* The run's analysis, series by series; see analysis.h. */
+/* The run's analysis, series by series, its timeline and its repeats; see
+ * analysis.h. */
+#define _GNU_SOURCE   /* qsort_r */
 #include "analysis.h"
 
 #include <math.h>
@@ -6,9 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_sort_int.h>
 #include <gsl/gsl_sort_ulong.h>
+#include <gsl/gsl_statistics_double.h>
 
 #include "load.h"
+#include "stats.h"
 
 const struct ic_analysis_opts ic_analysis_defaults = {
 	.compare = "inline",
@@ -17,6 +22,382 @@ const struct ic_analysis_opts ic_analysis_defaults = {
 	.family = 0.05,
 	.planted = NAN,
 };
+
+/* ---- the points' order and statistics -------------------------------- */
+
+int ic_point_cmp_series(const struct ic_point *a, const struct ic_point *b)
+{
+	int c;
+
+	if (a->build != b->build)
+		return a->build < b->build ? -1 : 1;
+	if ((c = strcmp(a->op, b->op)) || (c = strcmp(a->layout, b->layout)) ||
+	    (c = strcmp(a->order, b->order)))
+		return c;
+	if (a->filler != b->filler)
+		return a->filler < b->filler ? -1 : 1;
+	if (a->threads != b->threads)
+		return a->threads < b->threads ? -1 : 1;
+	return strcmp(a->mode, b->mode);
+}
+
+/* compare 0, baseline 1, any other form 2. */
+static int points_form_rank(const char *form, const struct ic_analysis_opts *opts)
+{
+	return strcmp(form, opts->compare) ? strcmp(form, opts->baseline) ? 2 : 1 : 0;
+}
+
+/* qsort_r order of points; opts says which forms come first. */
+static int points_cmp(const void *pa, const void *pb, void *opts)
+{
+	const struct ic_point *a = *(struct ic_point *const *)pa, *b = *(struct ic_point *const *)pb;
+	int c = ic_point_cmp_series(a, b);
+
+	if (c || (c = points_form_rank(a->form, opts) - points_form_rank(b->form, opts)) ||
+	    (c = strcmp(a->form, b->form)))
+		return c;
+	return (a->sites > b->sites) - (a->sites < b->sites);
+}
+
+/* The time's estimate: the nested estimate of the processes' log medians
+ * (into y and their clusters into cl, room for nunits), back on the time
+ * scale, with its 95% interval where there is one. */
+static void points_time(struct ic_point *p, double *y, int *cl)
+{
+	size_t n = p->nunits;
+	struct ic_stats_nested s;
+
+	p->med[IC_F_NS] = p->ci_lo = p->ci_hi = NAN;
+	for (size_t i = 0; i < n; i++) {
+		y[i] = log(p->units[i].med);
+		cl[i] = p->units[i].variant;
+	}
+	p->nvariants = ic_stats_distinct(cl, n);
+	for (size_t i = 0; i < n; i++)
+		cl[i] = p->units[i].repeat;
+	/* Layouts, not repeats, below IC_REPEATS_TOP: each repeat has variants of its own. */
+	if (ic_stats_distinct(cl, n) < IC_REPEATS_TOP)
+		for (size_t i = 0; i < n; i++)
+			cl[i] = p->units[i].variant;
+	if (n) {
+		int ok = ic_stats_nested(y, cl, n, &s) == 0;
+
+		p->med[IC_F_NS] = exp(s.mean);
+		if (ok) {
+			ic_stats_nested_interval(&s, 0.05, &p->ci_lo, &p->ci_hi);
+			p->ci_lo = exp(p->ci_lo);
+			p->ci_hi = exp(p->ci_hi);
+		}
+	}
+}
+
+/* A point's statistics: every field's median; per process (its repetitions
+ * are adjacent, in load order) the median time and cv; the median cv; and
+ * the time's estimate. */
+static int points_stats(const struct ic_results *res, struct ic_point *p)
+{
+	size_t cap = p->nreps ? p->nreps : 1, ncv = 0;
+	/* One block: buf, then the clusters of the time's estimate. */
+	double *buf = malloc(cap * (sizeof(*buf) + sizeof(int)));
+	struct ic_unit *u = p->units = malloc(cap * sizeof(*u));
+
+	if (!buf || !u) {
+		free(buf);
+		return -1;
+	}
+	for (int f = 0; f < IC_F_COUNT; f++) {
+		size_t n = 0;
+
+		for (size_t i = 0; i < p->nreps; i++)
+			if (isfinite(p->reps[i].v[f]))
+				buf[n++] = p->reps[i].v[f];
+		p->med[f] = ic_stats_median(buf, n);
+	}
+	for (size_t i = 0, j; i < p->nreps; i = j) {
+		const struct ic_rep *rep = &p->reps[i];
+		size_t k = 0;
+
+		for (j = i; j < p->nreps && p->reps[j].unit == rep->unit; j++)
+			if (isfinite(p->reps[j].v[IC_F_NS]))
+				buf[k++] = p->reps[j].v[IC_F_NS];
+		if (k) {
+			u[p->nunits] = (struct ic_unit){ rep->unit, rep->variant, 0, ic_stats_cv(buf, k),
+							 res->files[rep->unit]->repeat };
+			u[p->nunits++].med = ic_stats_median(buf, k);
+		}
+	}
+	for (size_t i = 0; i < p->nunits; i++)
+		if (isfinite(u[i].cv))
+			buf[ncv++] = u[i].cv;
+	p->cv = ic_stats_median(buf, ncv);
+	points_time(p, buf, (int *)(buf + cap));
+	free(buf);
+	return 0;
+}
+
+/* Sorts the points by series (build, op, layout, order, filler, threads,
+ * mode), form (compare, baseline first) and N, and computes their
+ * statistics. -1 (with err) with no sites/ benchmark or out of memory. */
+static int analysis_points(struct ic_results *res, const struct ic_analysis_opts *opts,
+			   char *err, size_t errlen)
+{
+	if (res->npoints == 0)
+		return snprintf(err, errlen,
+				"no sites/<form>/... benchmarks in the input (%zu aggregate, %zu other entries)",
+				res->n_aggregates, res->n_other), -1;
+	/* qsort_r hands opts on as void *: the order reads it only. */
+	qsort_r(res->points, res->npoints, sizeof(*res->points), points_cmp, (void *)opts);
+	for (size_t i = 0; i < res->npoints; i++)
+		if (points_stats(res, res->points[i]))
+			return snprintf(err, errlen, "out of memory"), -1;
+	return 0;
+}
+
+/* ---- a series' ratio along the run's time ------------------------------ */
+
+static double timeline_minutes(double t, double t0)
+{
+	return isfinite(t) && isfinite(t0) ? (t - t0) / 60.0 : NAN;
+}
+
+static void timeline_free(struct ic_timeline *tl)
+{
+	if (!tl)
+		return;
+	free(tl->proc);
+	free(tl->reps);
+	free(tl);
+}
+
+/* The timeline of a series (its process ratios pr and states st, whose
+ * model holds the repetitions; analysis_series has made both) in run res.
+ * NULL when memory runs out. */
+static struct ic_timeline *timeline_analyse(const struct ic_results *res,
+					    const struct ic_process_ratios *pr,
+					    const struct ic_states *st)
+{
+	struct ic_timeline *tl = calloc(1, sizeof(*tl));
+	const struct ic_sm *m = st->model.mu ? &st->model : NULL;
+	size_t np = pr->nproc, j = m ? m->sep_site : 0;
+	/* One block: each process's sum of log ratios there, then its count. */
+	double *sum = ic_stats_alloc(2 * np, sizeof(*sum)), *cnt;
+
+	if (!tl || !sum || !(tl->proc = ic_stats_alloc(np, sizeof(*tl->proc))) ||
+	    !(tl->reps = ic_stats_alloc(m ? m->n : 0, sizeof(*tl->reps)))) {
+		free(sum);
+		timeline_free(tl);
+		return NULL;
+	}
+	cnt = sum + np;
+	/* The run's start: the earliest file time (NAN when none has one). */
+	tl->t0 = NAN;
+	for (size_t i = 0; i < res->nfiles; i++)
+		if (isfinite(ic_file_time(res->files[i])))
+			tl->t0 = fmin(tl->t0, ic_file_time(res->files[i]));
+	tl->nlevels = st->nstates == 2 ? 2 : 1;
+	tl->level[0] = st->nstates == 2 ? st->st[0].level : NAN;
+	tl->level[1] = st->nstates == 2 ? st->st[1].level : NAN;
+	tl->nproc = np;
+	tl->sites = j < pr->nsites ? pr->sites[j] : 0;
+	/* The repetitions at that N, in the model's time order. */
+	for (size_t i = 0; m && i < m->n; i++) {
+		const struct ic_sm_obs *o = &m->obs[i];
+
+		if (o->site != j)
+			continue;
+		sum[o->proc] += o->y;
+		cnt[o->proc] += 1.0;
+		if (st->nuntimed)
+			continue;
+		tl->reps[tl->nreps++] = (struct ic_timeline_rep){
+			.proc = o->proc, .index = o->index, .t = timeline_minutes(o->t, tl->t0),
+			.ratio = exp(o->y), .state = st->nstates == 2 ? ic_sm_state(m, i) : 0 };
+		tl->timed = 1;
+	}
+	for (size_t p = 0; p < np; p++) {
+		const struct ic_file *f = pr->unit[p] < res->nfiles ? res->files[pr->unit[p]] : NULL;
+		struct ic_timeline_proc *tp = &tl->proc[p];
+
+		tp->unit = pr->unit[p];
+		tp->start = f ? timeline_minutes(f->start, tl->t0) : NAN;
+		tp->end = f ? timeline_minutes(f->end, tl->t0) : NAN;
+		tp->state = p < st->nproc ? st->state[p] : 0;
+		tp->ratio = cnt[p] > 0.0 ? exp(sum[p] / cnt[p]) : j < pr->nsites ? exp(pr->logr[j * np + p]) : NAN;
+		if (st->nstates == 2 && st->unsteady[p]) {
+			tp->switches = 1;
+			tl->nswitching++;
+		}
+	}
+	if (st->nstates == 1 && (st->level == IC_LEVEL_WANDERS || st->level == IC_LEVEL_DRIFTS))
+		tl->moved = ic_states_level_name(st->level);
+	free(sum);
+	return tl;
+}
+
+/* ---- a series across the sweep's repeats ------------------------------- */
+
+/* Sums of squares about the mean and degrees of freedom, pooled. */
+struct repeats_pool {
+	double ss;
+	size_t df;
+};
+
+static void repeats_pool_add(struct repeats_pool *pl, const double *x, size_t n)
+{
+	if (n < 2)
+		return;
+	pl->ss += gsl_stats_tss(x, 1, n);
+	pl->df += n - 1;
+}
+
+static double repeats_pool_sd(const struct repeats_pool *pl, size_t *df)
+{
+	*df = pl->df;
+	return pl->df ? sqrt(pl->ss / (double)pl->df) : NAN;
+}
+
+/* The time of process unit's repetition k at point p; NAN if none. */
+static double repeats_rep_ns(const struct ic_point *p, unsigned unit, int k)
+{
+	for (size_t i = 0; i < p->nreps; i++)
+		if (p->reps[i].unit == unit && p->reps[i].index == k)
+			return p->reps[i].v[IC_F_NS];
+	return NAN;
+}
+
+/* Between repetitions: per process and N, the log ratios of its
+ * repetitions paired by index (one round each). */
+static void repeats_rep_level(const struct ic_group *g, const struct ic_process_ratios *pr,
+			      double *buf, size_t cap, struct repeats_pool *pl)
+{
+	for (size_t i = 0; i < g->nratios; i++)
+		for (size_t p = 0; p < pr->nproc; p++) {
+			size_t n = 0;
+
+			for (int k = 0; (size_t)k < cap; k++) {
+				double c = repeats_rep_ns(g->ratios[i].cmp, pr->unit[p], k);
+				double b = repeats_rep_ns(g->ratios[i].base, pr->unit[p], k);
+
+				if (c > 0.0 && b > 0.0)
+					buf[n++] = log(c / b);
+			}
+			repeats_pool_add(pl, buf, n);
+		}
+}
+
+/* 1 when r resolves an N of g to the other side than side[] (the first
+ * resolved side seen there, set here): a repeat that merely resolves less
+ * (less power) is no contradiction. */
+static int repeats_contradict(const struct ic_group *g, enum ic_point_side *side,
+			      const struct ic_ratio *r, size_t n)
+{
+	int bad = 0;
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < g->nratios; j++) {
+			if (g->ratios[j].sites != r[i].sites || r[i].side == IC_SIDE_UNRESOLVED)
+				continue;
+			if (side[j] == IC_SIDE_UNRESOLVED)
+				side[j] = r[i].side;
+			else if (side[j] != r[i].side)
+				bad = 1;
+		}
+	return bad;
+}
+
+static void repeats_free(struct ic_repeats *rp)
+{
+	if (!rp)
+		return;
+	free(rp->repeat);
+	free(rp->xo);
+	free(rp);
+}
+
+/* The repeats of series g (its process ratios pr) in run res. NULL when
+ * memory runs out. */
+static struct ic_repeats *repeats_analyse(const struct ic_results *res, const struct ic_group *g,
+					  const struct ic_process_ratios *pr,
+					  const struct ic_analysis_opts *opts)
+{
+	struct ic_repeats *rp = calloc(1, sizeof(*rp));
+	size_t np = pr->nproc, maxreps = 1;
+	struct repeats_pool run = { 0 }, proc = { 0 }, rep = { 0 };
+	unsigned char *keep = calloc(res->nfiles ? res->nfiles : 1, 1);
+	double *buf = NULL, *means = NULL;
+	/* IC_SIDE_UNRESOLVED at every N: calloc's 0. */
+	enum ic_point_side *side = calloc(g->nratios + 1, sizeof(*side));
+	int contradict = 0;
+
+	if (!rp || !keep || !side)
+		goto oom;
+	rp->repeat = malloc((np ? np : 1) * sizeof(*rp->repeat));
+	if (!rp->repeat)
+		goto oom;
+	for (size_t p = 0; p < np; p++)
+		rp->repeat[p] = res->files[pr->unit[p]]->repeat;
+	gsl_sort_int(rp->repeat, 1, np);
+	for (size_t p = 0; p < np; p++)
+		if (!rp->nrepeats || rp->repeat[p] != rp->repeat[rp->nrepeats - 1])
+			rp->repeat[rp->nrepeats++] = rp->repeat[p];
+	for (size_t i = 0; i < g->nratios; i++)
+		maxreps = g->ratios[i].cmp->nreps > maxreps ? g->ratios[i].cmp->nreps : maxreps;
+	buf = malloc((np + maxreps + 1) * sizeof(*buf));
+	means = malloc((rp->nrepeats + 1) * sizeof(*means));
+	rp->xo = calloc(rp->nrepeats + 1, sizeof(*rp->xo));
+	if (!buf || !means || !rp->xo)
+		goto oom;
+	/* Between processes within a run, and between the runs' means. */
+	for (size_t i = 0; i < pr->nsites; i++) {
+		size_t nm = 0;
+
+		for (size_t k = 0; k < rp->nrepeats; k++) {
+			size_t n = 0;
+
+			for (size_t p = 0; p < np; p++)
+				if (res->files[pr->unit[p]]->repeat == rp->repeat[k] &&
+				    isfinite(pr->logr[i * np + p]))
+					buf[n++] = pr->logr[i * np + p];
+			repeats_pool_add(&proc, buf, n);
+			if (n)
+				means[nm++] = gsl_stats_mean(buf, 1, n);
+		}
+		repeats_pool_add(&run, means, nm);
+	}
+	repeats_rep_level(g, pr, buf, maxreps, &rep);
+	rp->lv.sd_run = repeats_pool_sd(&run, &rp->lv.df_run);
+	rp->lv.sd_proc = repeats_pool_sd(&proc, &rp->lv.df_proc);
+	rp->lv.sd_rep = repeats_pool_sd(&rep, &rp->lv.df_rep);
+	/* Each repeat's own verdict, from its processes alone. */
+	for (size_t k = 0; rp->nrepeats >= 2 && k < rp->nrepeats; k++) {
+		struct ic_ratio *r = NULL;
+		size_t n = 0;
+		int rc;
+
+		for (size_t u = 0; u < res->nfiles; u++)
+			keep[u] = res->files[u]->repeat == rp->repeat[k];
+		rc = ic_ratio_contrast(g, (const char *[]){ opts->compare, opts->baseline }, 2, keep,
+				       res->nfiles, opts, &r, &n);
+		if (!rc)
+			rc = ic_ratio_crossover(r, n, &rp->xo[k]);
+		if (!rc)
+			contradict |= repeats_contradict(g, side, r, n);
+		free(r);
+		if (rc)
+			goto oom;
+	}
+	rp->agree = rp->nrepeats >= 2 && !contradict;
+	goto out;
+oom:
+	repeats_free(rp);
+	rp = NULL;
+out:
+	free(side);
+	free(keep);
+	free(buf);
+	free(means);
+	return rp;
+}
 
 /* Ratios and crossover, then the states, the attribution (with two states,
  * each state's too), the timeline and the repeats. */
@@ -39,8 +420,8 @@ static int analysis_series(struct ic_series *se, const struct ic_analysis *an,
 								      se->states->member[k],
 								      se->states->nmember)))
 			return -1;
-	if (!(se->timeline = ic_timeline_analyse(an->res, &se->procs, se->states)) ||
-	    !(se->repeats = ic_repeats_analyse(an->res, &se->group, &se->procs, &an->opts)))
+	if (!(se->timeline = timeline_analyse(an->res, &se->procs, se->states)) ||
+	    !(se->repeats = repeats_analyse(an->res, &se->group, &se->procs, &an->opts)))
 		return -1;
 	return 0;
 }
@@ -49,7 +430,7 @@ int ic_analyse(struct ic_analysis *an, struct ic_results *res, const struct ic_a
 	       char *err, size_t errlen)
 {
 	*an = (struct ic_analysis){ .res = res, .opts = *opts };
-	if (ic_results_points_analyse(res, &an->opts, err, errlen))
+	if (analysis_points(res, &an->opts, err, errlen))
 		return -1;
 	for (size_t i = 0, j; i < res->npoints; i = j) {
 		struct ic_series *ns = realloc(an->series, (an->nseries + 1) * sizeof(*ns));
@@ -78,8 +459,8 @@ void ic_analysis_free(struct ic_analysis *an)
 		ic_attribution_free(an->series[i].attr);
 		ic_attribution_free(an->series[i].attr_state[0]);
 		ic_attribution_free(an->series[i].attr_state[1]);
-		ic_timeline_free(an->series[i].timeline);
-		ic_repeats_free(an->series[i].repeats);
+		timeline_free(an->series[i].timeline);
+		repeats_free(an->series[i].repeats);
 	}
 	free(an->series);
 	memset(an, 0, sizeof(*an));
@@ -143,4 +524,23 @@ int ic_analysis_smoke(const struct ic_analysis *an, char *why, size_t cap)
 	else
 		snprintf(why, cap, "one layout variant of %zu process%s", procs, procs == 1 ? "" : "es");
 	return 1;
+}
+
+void ic_timeline_line(char *buf, size_t cap, const struct ic_timeline *tl)
+{
+	if (!tl->nproc)
+		snprintf(buf, cap, "In time: no process with both forms");
+	else if (!tl->nreps)
+		snprintf(buf, cap, "In time: no repetition recorded with its index; switches inside a "
+			 "process not checked");
+	else if (tl->nswitching)
+		snprintf(buf, cap, "In time: %zu of %zu process%s switch state inside the process "
+			 "(%.2f and %.2f at N = %lu)", tl->nswitching, tl->nproc, tl->nproc == 1 ? "" : "es",
+			 tl->level[0], tl->level[1], tl->sites);
+	else if (tl->nlevels == 2)
+		snprintf(buf, cap, "In time: no process switches inside; each ran in one state");
+	else if (tl->moved)
+		snprintf(buf, cap, "In time: no two states, but the level %s (States, above)", tl->moved);
+	else
+		snprintf(buf, cap, "In time: one state throughout");
 }

@@ -1,9 +1,9 @@
 /* The analysis of a run, series by series: the points' statistics
  * (results.h), then per series its ratios (series.h) and their band, sides
  * and crossover (decision.h), the states of its processes (states.h), what
- * its difference is made of (attribution.h), its ratio in time
- * (timeline.h) and across the sweep's repeats (below). The fronts in
- * report/ read the result; nothing here calls them.
+ * its difference is made of (attribution.h), its ratio in time and across
+ * the sweep's repeats (below). The fronts in report/ read the result;
+ * nothing here calls them.
  */
 #ifndef IC_ANALYSIS_H
 #define IC_ANALYSIS_H
@@ -15,21 +15,54 @@
 #include "results.h"
 #include "series.h"
 #include "states.h"
-#include "timeline.h"
+
+/* A series' ratio in the run's time (older runs: the files' mtimes) at the
+ * N where the states part most (states.h): each compared repetition paired
+ * with the baseline's nearest in time (the states' model's observations),
+ * in its firm state or neither, and each process's mean there. */
+struct ic_timeline_rep {
+	size_t proc;               /* index among the processes (ic_process_ratios order) */
+	int index;                 /* its repetition_index */
+	double t;                  /* minutes from the run's start; NAN untimed */
+	double ratio;
+	int state;                 /* 0 low, 1 high, -1 in neither (or one level) */
+};
+
+struct ic_timeline_proc {
+	unsigned unit;             /* its file */
+	double start, end;         /* minutes from the run's start; start NAN in older runs */
+	double ratio;
+	int state;                 /* the states' (0 low, 1 high) */
+	int switches;              /* repetitions in both states */
+};
+
+struct ic_timeline {
+	double t0;                 /* the run's start, s since the epoch (NAN unknown) */
+	size_t nproc;
+	struct ic_timeline_proc *proc;
+	size_t nreps;
+	struct ic_timeline_rep *reps;   /* by process, then repetition index */
+	int timed;                 /* the repetitions carry their start */
+	size_t nlevels;            /* 2 when two levels were found, else 1 */
+	double level[2];           /* the states' ratios, low and high (NAN with one) */
+	unsigned long sites;       /* the N of every ratio here */
+	size_t nswitching;         /* processes that switch */
+	const char *moved;         /* with one state: "wanders" or "drifts" where the
+	                            * processes' level moved (states.h), else NULL */
+};
+
+/* One short line, "In time: ..." (no newline), into buf. */
+void ic_timeline_line(char *buf, size_t cap, const struct ic_timeline *tl);
 
 /* inline/extern; a band wider than +-3% is noisy (the 2004 effect: a wider
  * band cannot resolve it); each series' band holds at all N with 95%. */
 extern const struct ic_analysis_opts ic_analysis_defaults;
 
 /* A series across the sweep's repeats (--repeat K, each a whole run with
- * its own layout seed; results.h takes the repeat from each file; repeats.c):
- * each repeat's own verdict from its processes alone, whether they hold
- * together, and the spread of the compare/baseline log ratio at each level
- * of the design: between runs, between the processes of one run (layout
- * variants included), between the repetitions of one process. The spread
- * at each level is the SD of the log ratio, pooled over the series' N (sums
- * of squares over degrees of freedom); NAN where the level has no degree of
- * freedom (one run, one process per run, one repetition). */
+ * its own layout seed): each repeat's own verdict, whether they agree, and
+ * the SD of the log ratio between runs, between a run's processes and
+ * between a process's repetitions, each pooled over the series' N (sums of
+ * squares over degrees of freedom); NAN where a level has no freedom. */
 struct ic_levels {
 	double sd_run, sd_proc, sd_rep;
 	size_t df_run, df_proc, df_rep;
@@ -43,13 +76,6 @@ struct ic_repeats {
 	                            * side and another to the other */
 	struct ic_levels lv;
 };
-
-/* The repeats of series g (its process ratios pr) in run res. NULL when
- * memory runs out. */
-struct ic_repeats *ic_repeats_analyse(const struct ic_results *res, const struct ic_group *g,
-				      const struct ic_process_ratios *pr,
-				      const struct ic_analysis_opts *opts);
-void ic_repeats_free(struct ic_repeats *rp);
 
 /* One series analysed. */
 struct ic_series {
@@ -69,18 +95,16 @@ struct ic_analysis {
 	size_t nseries;
 };
 
-/* Analyses the loaded run res (its points are sorted and their statistics
- * computed in place); an then refers to res. Returns 0, or -1 with one line
- * in err when there is no sites/ benchmark or memory runs out;
- * ic_analysis_free frees it either way. */
+/* Analyses the loaded run res (its points sorted and their statistics set
+ * in place; an refers to res). 0, or -1 with one line in err with no sites/
+ * benchmark or out of memory; ic_analysis_free frees it either way. */
 int ic_analyse(struct ic_analysis *an, struct ic_results *res, const struct ic_analysis_opts *opts,
 	       char *err, size_t errlen);
 void ic_analysis_free(struct ic_analysis *an);
 
-/* The N to measure next to narrow every series' crossover bracket: the
- * midpoints of crossover.h, over all series, ascending, each once. *out is
- * malloc'd (NULL with *n = 0 when none). Returns 0, or -1 when memory runs
- * out. */
+/* The N to measure next in every series' crossover bracket (crossover.h's
+ * midpoints), ascending, each once; *out malloc'd (NULL, *n = 0 for none).
+ * 0, or -1 when memory runs out. */
 int ic_analysis_refine_next(const struct ic_analysis *an, unsigned long **out, size_t *n);
 
 /* Fewer independent draws than this at an N (layout variants, or processes
@@ -88,11 +112,10 @@ int ic_analysis_refine_next(const struct ic_analysis *an, unsigned long **out, s
  * 4 draws (3 degrees of freedom) t is already 3.2 against 2.0 for many. */
 #define IC_ANALYSIS_MIN_DRAWS 5
 
-/* Whether the run's design is too small for a verdict, a smoke test (the
- * sweep's --quick: one layout variant of 3 processes): some compared N has
- * fewer than IC_ANALYSIS_MIN_DRAWS draws, or fewer processes than the
- * states rule needs (IC_STATES_MIN_PROC). Returns 1 with the reason in why
- * ("one layout variant of 3 processes"), else 0 with why empty. */
+/* 1 with the reason in why ("one layout variant of 3 processes") when the
+ * design is a smoke test (--quick), too small for a verdict: some N has
+ * fewer draws than IC_ANALYSIS_MIN_DRAWS or processes than
+ * IC_STATES_MIN_PROC; else 0 with why empty. */
 int ic_analysis_smoke(const struct ic_analysis *an, char *why, size_t cap);
 
 #endif /* IC_ANALYSIS_H */

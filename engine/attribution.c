@@ -81,9 +81,7 @@ struct ic_attribution *ic_attribution_analyse_keep(const struct ic_group *g,
 		for (int i = 0; i < 4 && !l->missing; i++)
 			if (f[i] && !attr_has_form(g, f[i]))
 				l->missing = f[i];
-		if (f[2] ? ic_ratio_interaction_keep(g, f[0], f[1], f[2], f[3], keep, nkeep, opts, &l->r,
-						     &l->n)
-			 : ic_ratio_series_keep(g, f[0], f[1], keep, nkeep, opts, &l->r, &l->n))
+		if (ic_ratio_contrast(g, f, f[2] ? 4 : 2, keep, nkeep, opts, &l->r, &l->n))
 			goto fail;
 	}
 	a->has_controls = a->line[IC_LINE_COPIES].n || a->line[IC_LINE_LOCK_INLINE].n ||

@@ -1,10 +1,7 @@
-/* What the difference between inline and extern is made of, per series:
- * control forms measured beside them (the lines below), each compared as a
- * ratio with the machinery of series.h and decision.h (per-process ratios,
- * nested t interval, Holm band over the line's N), and a statement that
- * names a component only where its band (per-N lines) or interval (single
- * comparisons) excludes 1 (docs/method.md, "Attribution").
- */
+/* What a series' inline/extern difference is made of: control forms beside
+ * them (the lines below), each a ratio decided as decision.h decides, and a
+ * component named only where its band or interval excludes 1
+ * (docs/method.md, "Attribution"). */
 #ifndef IC_ATTRIBUTION_H
 #define IC_ATTRIBUTION_H
 
@@ -32,20 +29,16 @@ struct ic_attribution {
 	struct ic_line line[IC_LINE_COUNT];
 	const char *l1i_source;      /* the L1i counts' source: "sim", "papi", "mixed",
 	                              * ""; the evidence table names it */
-	int has_controls;            /* clone or a nolock form has a ratio here:
-	                              * the series has an attribution chart panel */
-	struct ic_line fit;          /* the interaction at the N where all four
-	                              * forms' code fits the L1i (its own copy) */
+	int has_controls;            /* clone or a nolock form has a ratio: a chart panel */
+	struct ic_line fit;          /* the interaction where all four fit the L1i (a copy) */
 	size_t fit_left_out;         /* N of the interaction left out of fit */
 	unsigned long fit_first_out; /* the first of them */
 };
 
-/* What moves with the series' ratio where its processes vary: at the N
- * where the steadiness test (steadiness.h) finds them varying most, if Q's
- * p is below IC_ATTR_MOVES_P and they are not steady, each form's log time
- * per process on the log ratio in time order (ic_slope_fit), as the change
- * over the processes' 10th to 90th percentile ratio, named as the watch
- * names it (docs/method.md, "Attribution"). */
+/* What moves with the ratio where the processes vary: at the N where
+ * steadiness.h finds them varying most (p below IC_ATTR_MOVES_P, not
+ * steady), each form's log time on the log ratio in time order
+ * (ic_slope_fit), as the change over their 10th to 90th percentile ratio. */
 #define IC_ATTR_MOVES_P 0.05        /* as the watch: variation beyond noise shown */
 #define IC_ATTR_MOVES_SAME 0.05     /* "unchanged": the change's interval inside +-5% */
 #define IC_ATTR_MOVES_MAX 8
@@ -71,9 +64,8 @@ struct ic_attr_moves {
 int ic_attribution_moves(const struct ic_group *g, const struct ic_process_ratios *pr,
 			 const struct ic_analysis_opts *opts, struct ic_attr_moves *out);
 
-/* The attribution of series g; l1i_size in bytes (NAN when unknown: every
- * N counts as fitting); keep non-NULL: from the processes u < nkeep with
- * keep[u] only (one state's). NULL when memory runs out. */
+/* The attribution of series g; l1i_size in bytes (NAN: every N fits); keep
+ * as decision.h's _keep. NULL when memory runs out. */
 struct ic_attribution *ic_attribution_analyse_keep(const struct ic_group *g,
 						   const struct ic_analysis_opts *opts,
 						   double l1i_size, const unsigned char *keep,

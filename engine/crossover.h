@@ -1,18 +1,10 @@
-/* Where does the compare/baseline ratio cross 1 as the call-site count N
- * grows? Works on one series (one op, layout, order, threads and mode), from
- * each sweep point's decision interval (its interval at its Holm step's
- * level over the series' N, see decision.h), and states only what the
- * resolved points support:
- *
- *   - a point is resolved for a form when that whole interval is on that form's
- *     side of 1; every resolved point counts, the first and last N included
- *     (the family-wise error is already held by Holm's step-down);
- *   - the resolved points, in ascending N, must switch side at most once;
- *     more switches are a conflict, and nothing is claimed;
- *   - a crossover is the bracket (A, B): A the largest N where the small-N
- *     winner is resolved ahead, B the smallest N where the other form is.
- *     No N inside is resolved either way, and no point estimate is made.
- */
+/* Where does one series' compare/baseline ratio cross 1 as N grows? From
+ * each N's deciding interval (its Holm step's, decision.h), stating only
+ * what the resolved N support (docs/method.md, "The rules"): every resolved
+ * N counts, the ends included (Holm holds the family-wise error); resolved
+ * N may switch side once, more is a conflict with no claim; a crossover is
+ * the bracket (A, B), A the last N of the small-N winner, B the first of
+ * the other form: no N inside resolved, no point estimate made. */
 #ifndef IC_CROSSOVER_H
 #define IC_CROSSOVER_H
 
@@ -47,9 +39,8 @@ struct ic_crossover {
 	size_t n_compare, n_baseline, n_unresolved;
 };
 
+/* p's side; the crossover of pts sorted by sites ascending. */
 enum ic_point_side ic_ratio_point_side(const struct ic_ratio_point *p);
-
-/* pts sorted by sites ascending. */
 void ic_crossover_find(const struct ic_ratio_point *pts, size_t n, struct ic_crossover *out);
 
 /* The N to measure next inside the bracket [lo, hi] of a series measured

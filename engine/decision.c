@@ -1,3 +1,4 @@
+/* The band, Holm's sides and the crossover; see decision.h and crossover.h. */
 #define _GNU_SOURCE   /* qsort_r */
 #include "decision.h"
 
@@ -54,54 +55,37 @@ int ic_ratio_decide(struct ic_ratio *r, size_t n, const struct ic_analysis_opts 
 	return 0;
 }
 
-/* The contrast of forms[] with sign[] (see ic_group_contrast) with its
- * band and decisions. */
-static int decision_contrast(const struct ic_group *g, const char *const *forms, const int *sign,
-			     size_t nt, const unsigned char *keep, size_t nkeep,
-			     const struct ic_analysis_opts *opts, struct ic_ratio **out, size_t *n)
+int ic_ratio_contrast(const struct ic_group *g, const char *const *forms, size_t nt,
+		      const unsigned char *keep, size_t nkeep, const struct ic_analysis_opts *opts,
+		      struct ic_ratio **out, size_t *n)
 {
+	static const int sign[4] = { 1, -1, -1, 1 };
+
 	if (ic_group_contrast(g, forms, sign, nt, keep, nkeep, out, n))
 		return -1;
-	if (!ic_ratio_decide(*out, *n, opts))
-		return 0;
-	free(*out);
-	*out = NULL;
-	*n = 0;
-	return -1;
+	if (ic_ratio_decide(*out, *n, opts)) {
+		free(*out);
+		*out = NULL;
+		*n = 0;
+		return -1;
+	}
+	/* An interaction is named by its outer forms: a over b. */
+	for (size_t i = 0; nt == 4 && i < *n; i++)
+		(*out)[i].base = ic_group_point(g, forms[2], (*out)[i].sites);
+	return 0;
 }
 
 int ic_ratio_series(const struct ic_group *g, const char *num, const char *den,
 		    const struct ic_analysis_opts *opts, struct ic_ratio **out, size_t *n)
 {
-	return ic_ratio_series_keep(g, num, den, NULL, 0, opts, out, n);
-}
-
-int ic_ratio_series_keep(const struct ic_group *g, const char *num, const char *den,
-			 const unsigned char *keep, size_t nkeep,
-			 const struct ic_analysis_opts *opts, struct ic_ratio **out, size_t *n)
-{
-	return decision_contrast(g, (const char *[]){ num, den }, (const int[]){ 1, -1 }, 2, keep,
-				 nkeep, opts, out, n);
+	return ic_ratio_contrast(g, (const char *[]){ num, den }, 2, NULL, 0, opts, out, n);
 }
 
 int ic_ratio_interaction(const struct ic_group *g, const char *a, const char *a0, const char *b,
 			 const char *b0, const struct ic_analysis_opts *opts, struct ic_ratio **out,
 			 size_t *n)
 {
-	return ic_ratio_interaction_keep(g, a, a0, b, b0, NULL, 0, opts, out, n);
-}
-
-int ic_ratio_interaction_keep(const struct ic_group *g, const char *a, const char *a0,
-			      const char *b, const char *b0, const unsigned char *keep, size_t nkeep,
-			      const struct ic_analysis_opts *opts, struct ic_ratio **out, size_t *n)
-{
-	int rc = decision_contrast(g, (const char *[]){ a, a0, b, b0 }, (const int[]){ 1, -1, -1, 1 },
-				   4, keep, nkeep, opts, out, n);
-
-	/* Named by its outer forms: a over b. */
-	for (size_t i = 0; rc == 0 && i < *n; i++)
-		(*out)[i].base = ic_group_point(g, b, (*out)[i].sites);
-	return rc;
+	return ic_ratio_contrast(g, (const char *[]){ a, a0, b, b0 }, 4, NULL, 0, opts, out, n);
 }
 
 int ic_ratio_crossover(const struct ic_ratio *r, size_t n, struct ic_crossover *out)
@@ -128,4 +112,77 @@ int ic_group_decide(struct ic_group *g, const struct ic_analysis_opts *opts)
 {
 	return ic_ratio_series(g, opts->compare, opts->baseline, opts, &g->ratios, &g->nratios) ||
 	       ic_ratio_crossover(g->ratios, g->nratios, &g->xo) ? -1 : 0;
+}
+
+enum ic_point_side ic_ratio_point_side(const struct ic_ratio_point *p)
+{
+	if (p->hi < 1.0)
+		return IC_SIDE_COMPARE;
+	if (p->lo > 1.0)
+		return IC_SIDE_BASELINE;
+	return IC_SIDE_UNRESOLVED;   /* also when lo/hi are NAN */
+}
+
+const char *ic_verdict_name(enum ic_verdict v)
+{
+	static const char *const name[] = {
+		[IC_VERDICT_UNRESOLVED] = "unresolved", [IC_VERDICT_CROSSOVER] = "crossover",
+		[IC_VERDICT_COMPARE_WINS] = "compare_wins", [IC_VERDICT_BASELINE_WINS] = "baseline_wins",
+		[IC_VERDICT_CONFLICT] = "conflict",
+	};
+
+	return (unsigned)v < sizeof(name) / sizeof(name[0]) ? name[v] : "unresolved";
+}
+
+void ic_crossover_find(const struct ic_ratio_point *pts, size_t n, struct ic_crossover *out)
+{
+	enum ic_point_side prev = IC_SIDE_UNRESOLVED;
+	size_t last0 = 0, first1 = 0;   /* the first run's last point, the second's first */
+
+	*out = (struct ic_crossover){
+		.verdict = IC_VERDICT_UNRESOLVED, .bracket_lo = NAN, .bracket_hi = NAN,
+	};
+	for (size_t i = 0; i < n; i++) {
+		enum ic_point_side s = ic_ratio_point_side(&pts[i]);
+
+		out->n_compare += s == IC_SIDE_COMPARE;
+		out->n_baseline += s == IC_SIDE_BASELINE;
+		out->n_unresolved += s == IC_SIDE_UNRESOLVED;
+		if (s == IC_SIDE_UNRESOLVED)
+			continue;
+		if (!out->direction)
+			out->direction = s == IC_SIDE_COMPARE ? 1 : -1;
+		if (prev != IC_SIDE_UNRESOLVED && s != prev && ++out->switches == 1)
+			first1 = i;
+		if (!out->switches)
+			last0 = i;
+		prev = s;
+	}
+	if (out->switches >= 2) {
+		out->verdict = IC_VERDICT_CONFLICT;
+		out->direction = 0;
+	} else if (out->switches == 1) {
+		out->verdict = IC_VERDICT_CROSSOVER;
+		out->bracket_lo = pts[last0].sites;
+		out->bracket_hi = pts[first1].sites;
+	} else if (out->direction) {
+		out->verdict = out->direction > 0 ? IC_VERDICT_COMPARE_WINS : IC_VERDICT_BASELINE_WINS;
+	}
+}
+
+size_t ic_crossover_midpoints(const unsigned long *sites, size_t n, double lo, double hi,
+			      unsigned long *out)
+{
+	size_t k = 0;
+
+	for (size_t i = 1; i < n; i++) {
+		unsigned long a = sites[i - 1], b = sites[i], mid;
+
+		if (a < lo || b > hi)
+			continue;
+		mid = (unsigned long)(sqrt((double)a * (double)b) + 0.5);
+		if (mid > a && mid < b)
+			out[k++] = mid;
+	}
+	return k;
 }

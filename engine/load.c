@@ -1,6 +1,5 @@
-/* Reading Google Benchmark JSON files into files, builds, layouts and
- * points with their repetitions (see load.h); results.c analyses them.
- */
+/* Reading Google Benchmark JSON into files, builds, layouts and points, and
+ * the results' accessors and freeing (load.h, results.h). */
 #define _GNU_SOURCE   /* strptime, timegm */
 #include "load.h"
 #include "gb_json.h"
@@ -15,6 +14,36 @@
 #include <time.h>
 
 #include "kit.h"
+
+/* Each context key's name, label word and build column (results.h). */
+static const struct {
+	const char *name, *word;
+	int build;
+} ctx_key[IC_CTX_COUNT] = {
+#define IC_CTX_ROW(e, name, build, word) [IC_CTX_##e] = { #name, word, build },
+	IC_CONTEXT_KEYS(IC_CTX_ROW)
+	IC_GB_CONTEXT_KEYS(IC_CTX_ROW)
+#undef IC_CTX_ROW
+};
+
+const char *ic_ctx_name(enum ic_ctx k)
+{
+	return ctx_key[k].name;
+}
+
+const char *ic_ctx_word(enum ic_ctx k)
+{
+	return ctx_key[k].word;
+}
+
+enum ic_ctx ic_ctx_of_build(enum ic_build_key b)
+{
+	int k = 0;
+
+	while (k < IC_CTX_COUNT && ctx_key[k].build != (int)b)
+		k++;
+	return (enum ic_ctx)k;
+}
 
 /* Each field's member in an entry (NS and IPS are GB's own). */
 static const char *const results_field_key[IC_F_COUNT] = {
@@ -38,10 +67,9 @@ static int results_count(const char *s, unsigned long *out, int zero_ok)
 /* A name component of [A-Za-z0-9_.-], shorter than the point's fields. */
 #define RESULTS_TOKEN "%63[A-Za-z0-9_.-]"
 
-/* sites/<form>/<op>/<layout>/<order>/<sites>/<mode>[/filler:<F>][/threads:<T>][/...]
- * Further components Google Benchmark may add (real_time, min_time:...,
- * repeats:...) are ignored; no filler component means filler 0, so older
- * results read as before. */
+/* sites/<form>/<op>/<layout>/<order>/<sites>/<mode>[/filler:<F>][/threads:<T>][/...]:
+ * GB's own further components (real_time, min_time:...) are ignored; no
+ * filler means filler 0, as older results were. */
 static int results_parse_name(const char *name, struct ic_point *rn)
 {
 	int n = 0, m = 0;
@@ -114,9 +142,8 @@ static struct ic_point *results_point_get(struct ic_results *res, struct ic_poin
 	return p;
 }
 
-/* A new repetition of the file's process at the end of *reps (grown as
- * needed): its index and start from entry, its values NAN; the caller
- * fills them and counts it. NULL when memory runs out. */
+/* A new repetition at the end of *reps (grown as needed): its index and
+ * start from entry, its values NAN, for the caller to fill and count. */
 static struct ic_rep *results_rep_new(struct ic_rep **reps, size_t n, size_t *cap,
 				      const struct ic_results *res, const struct ic_file *file,
 				      json_t *entry)
@@ -144,57 +171,36 @@ static struct ic_rep *results_rep_new(struct ic_rep **reps, size_t n, size_t *ca
 	return rep;
 }
 
-/* A probe's repetition (probe/<name>/...): its time per iteration, its
- * start and its process; a failed one is counted as an error. */
-static int results_probe(struct ic_results *res, const struct ic_file *file, size_t idx, json_t *entry,
-			 const char *name, char *err, size_t errlen)
+/* The probe named name[0..len-1], added when new (what: its entry's label). */
+static struct ic_probe_reps *results_probe(struct ic_results *res, const char *name, size_t len,
+					   json_t *entry)
 {
-	size_t len = strcspn(name, "/"), i;
-	struct ic_probe_reps *pr;
-	struct ic_rep *rep;
-	const char *unit = json_string_value(json_object_get(entry, "time_unit"));
-	json_t *t = json_object_get(entry, "real_time");
-	double scale = ic_gb_unit_ns(unit ? unit : "ns");
+	struct ic_probe_reps *np;
+	size_t i;
 
-	if (!len || len >= sizeof(pr->name))
-		return ic_fail(err, errlen, "%s: benchmarks[%zu] 'probe/%s' has no probe name", file->path,
-			       idx, name);
-	if (json_is_true(json_object_get(entry, "error_occurred"))) {
-		res->n_errors++;
-		return 0;
-	}
-	if (isnan(scale) || !json_is_number(t) || !(json_number_value(t) > 0.0))
-		return ic_fail(err, errlen, "%s: benchmarks[%zu] 'probe/%s' has no positive real_time",
-			       file->path, idx, name);
 	for (i = 0; i < res->nprobes; i++)
 		if (strlen(res->probes[i].name) == len && !strncmp(res->probes[i].name, name, len))
-			break;
-	if (i == res->nprobes) {
-		struct ic_probe_reps *np = realloc(res->probes, (i + 1) * sizeof(*np));
-
-		if (!np)
-			return ic_fail(err, errlen, "%s: out of memory", file->path);
-		res->probes = np;
-		memset(&np[i], 0, sizeof(np[i]));
-		memcpy(np[i].name, name, len);
-		np[i].what = json_string_value(json_object_get(entry, "label"));
-		res->nprobes++;
-	}
-	pr = &res->probes[i];
-	if (!(rep = results_rep_new(&pr->reps, pr->nreps, &pr->capreps, res, file, entry)))
-		return ic_fail(err, errlen, "%s: out of memory", file->path);
-	rep->v[IC_F_NS] = json_number_value(t) * scale;
-	pr->nreps++;
-	return 0;
+			return &res->probes[i];
+	if (!(np = realloc(res->probes, (i + 1) * sizeof(*np))))
+		return NULL;
+	res->probes = np;
+	np[i] = (struct ic_probe_reps){ .what = json_string_value(json_object_get(entry, "label")) };
+	memcpy(np[i].name, name, len);
+	return &np[res->nprobes++];
 }
 
+/* benchmarks[idx]: a repetition of a sites/ point, or of a probe
+ * (probe/<name>/..., which times the machine: its real_time only); a
+ * failed one is counted as an error, any other entry only counted. */
 static int results_entry(struct ic_results *res, struct ic_file *file, size_t idx,
 			 json_t *entry, char *err, size_t errlen)
 {
 	const char *path = file->path, *name, *run_type, *unit;
-	json_t *jthreads;
-	struct ic_point rn, *p;
+	struct ic_probe_reps *pr = NULL;
+	struct ic_point rn, *p = NULL;
+	size_t probe_len = 0;
 	struct ic_rep *rep;
+	json_t *jthreads;
 	double scale;
 
 	if (!json_is_object(entry))
@@ -209,34 +215,38 @@ static int results_entry(struct ic_results *res, struct ic_file *file, size_t id
 		res->n_aggregates++;   /* our own statistics replace GB's */
 		return 0;
 	}
-	if (!strncmp(name, "probe/", 6))
-		return results_probe(res, file, idx, entry, name + 6, err, errlen);
-	if (strncmp(name, "sites/", 6)) {
+	if (!strncmp(name, "probe/", 6)) {
+		probe_len = strcspn(name + 6, "/");
+		if (!probe_len || probe_len >= sizeof(pr->name))
+			return ic_fail(err, errlen, "%s: benchmarks[%zu] '%s' has no probe name", path,
+				       idx, name);
+	} else if (strncmp(name, "sites/", 6)) {
 		res->n_other++;
 		return 0;
-	}
-	if (results_parse_name(name, &rn))
+	} else if (results_parse_name(name, &rn)) {
 		return ic_fail(err, errlen,
 			       "%s: benchmarks[%zu] '%s' is not sites/<form>/<op>/<layout>/<order>/<sites>/<mode>[/filler:<F>]/threads:<T>",
 			       path, idx, name);
-	jthreads = json_object_get(entry, "threads");
-	if (json_is_integer(jthreads)) {
-		json_int_t t = json_integer_value(jthreads);
+	} else {
+		jthreads = json_object_get(entry, "threads");
+		if (json_is_integer(jthreads)) {
+			json_int_t t = json_integer_value(jthreads);
 
-		if (t < 1 || (rn.threads && (unsigned long)t != rn.threads))
-			return ic_fail(err, errlen, "%s: benchmarks[%zu] '%s' has threads %lld",
-				       path, idx, name, (long long)t);
-		rn.threads = (unsigned long)t;
-	} else if (!rn.threads) {
-		rn.threads = 1;
+			if (t < 1 || (rn.threads && (unsigned long)t != rn.threads))
+				return ic_fail(err, errlen, "%s: benchmarks[%zu] '%s' has threads %lld",
+					       path, idx, name, (long long)t);
+			rn.threads = (unsigned long)t;
+		} else if (!rn.threads) {
+			rn.threads = 1;
+		}
+		if (!(p = results_point_get(res, &rn, file)))
+			return ic_fail(err, errlen, "%s: out of memory", path);
 	}
-	p = results_point_get(res, &rn, file);
-	if (!p)
-		return ic_fail(err, errlen, "%s: out of memory", path);
 	if (json_is_true(json_object_get(entry, "error_occurred"))) {
-		p->nerrors++;
 		res->n_errors++;
-		if (!p->error)
+		if (p)
+			p->nerrors++;
+		if (p && !p->error)
 			p->error = json_string_value(json_object_get(entry, "error_message"));
 		return 0;
 	}
@@ -246,9 +256,11 @@ static int results_entry(struct ic_results *res, struct ic_file *file, size_t id
 		return ic_fail(err, errlen, "%s: benchmarks[%zu] '%s' has time_unit '%s'",
 			       path, idx, name, unit);
 	/* Filled in place; counted once it is whole. */
-	if (!(rep = results_rep_new(&p->reps, p->nreps, &p->capreps, res, file, entry)))
+	if ((!p && !(pr = results_probe(res, name + 6, probe_len, entry))) ||
+	    !(rep = p ? results_rep_new(&p->reps, p->nreps, &p->capreps, res, file, entry)
+		      : results_rep_new(&pr->reps, pr->nreps, &pr->capreps, res, file, entry)))
 		return ic_fail(err, errlen, "%s: out of memory", path);
-	for (int f = 0; f < IC_F_COUNT; f++) {
+	for (int f = 0; f < (p ? IC_F_COUNT : IC_F_NS + 1); f++) {
 		json_t *x = json_object_get(entry, results_field_key[f]);
 
 		/* NAN when absent or null: a counter that was not read. */
@@ -261,13 +273,15 @@ static int results_entry(struct ic_results *res, struct ic_file *file, size_t id
 		return ic_fail(err, errlen, "%s: benchmarks[%zu] '%s' has no positive real_time",
 			       path, idx, name);
 	rep->v[IC_F_NS] *= scale;
-	p->nreps++;
+	if (p)
+		p->nreps++;
+	else
+		pr->nreps++;
 	return 0;
 }
 
-/* A context time, "2026-12-04T10:11:12.345Z" (UTC, the fraction
- * optional), as seconds since the epoch: *out NAN when absent; -1 when it
- * is not such a time. */
+/* A context time, "2026-12-04T10:11:12.345Z" (UTC, fraction optional), in
+ * s since the epoch: NAN when absent; -1 when it is not such a time. */
 static int results_context_time(const struct ic_file *file, enum ic_ctx key, double *out)
 {
 	const char *v = ic_file_context_string(file, key);
@@ -313,8 +327,7 @@ static const char *results_context_text(json_t *ctx, const char *key, char *buf,
 		const char *s = json_string_value(v);
 		size_t n;
 
-		while (*s == ' ' || *s == '\t')
-			s++;
+		s += strspn(s, " \t");
 		n = strlen(s);
 		while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n'))
 			n--;
@@ -335,8 +348,7 @@ static const char *results_context_text(json_t *ctx, const char *key, char *buf,
 	return buf;
 }
 
-/* The index of the file's build in res->builds, added when new. -1 when
- * memory runs out. */
+/* The index of ctx's build in res->builds, added when new; -1 out of memory. */
 static long results_build(struct ic_results *res, json_t *ctx)
 {
 	char buf[IC_B_COUNT][IC_RESULTS_CONTEXT_MAX];
@@ -501,3 +513,70 @@ double ic_results_context_num(const struct ic_results *res, enum ic_ctx key)
 	return (errno || *end || end == s) ? NAN : v;
 }
 
+/* ---- the results' accessors, and freeing them --------------------------- */
+
+const char *ic_point_source(const struct ic_point *p)
+{
+	return p->source_mixed ? "mixed" : p->file->counter_source;
+}
+
+struct ic_design ic_results_design(const struct ic_results *res)
+{
+	struct ic_design d = { .reps_min = (size_t)-1, .units_min = (size_t)-1 };
+
+	for (size_t i = 0; i < res->npoints; i++) {
+		const struct ic_point *p = res->points[i];
+
+		d.reps_min = p->nreps < d.reps_min ? p->nreps : d.reps_min;
+		d.reps_max = p->nreps > d.reps_max ? p->nreps : d.reps_max;
+		d.units_min = p->nunits < d.units_min ? p->nunits : d.units_min;
+		d.units_max = p->nunits > d.units_max ? p->nunits : d.units_max;
+		d.variants_max = p->nvariants > d.variants_max ? p->nvariants : d.variants_max;
+	}
+	if (!res->npoints)
+		d.reps_min = d.units_min = 0;
+	return d;
+}
+
+const struct ic_unit *ic_point_unit(const struct ic_point *p, unsigned unit)
+{
+	for (size_t i = 0; i < p->nunits; i++)
+		if (p->units[i].unit == unit)
+			return &p->units[i];
+	return NULL;
+}
+
+double ic_file_time(const struct ic_file *file)
+{
+	return isfinite(file->start) ? file->start : file->end;
+}
+
+void ic_results_init(struct ic_results *res)
+{
+	memset(res, 0, sizeof(*res));
+}
+
+void ic_results_free(struct ic_results *res)
+{
+	for (size_t i = 0; i < res->npoints; i++) {
+		free(res->points[i]->reps);
+		free(res->points[i]->units);
+		free(res->points[i]);
+	}
+	for (size_t i = 0; i < res->nfiles; i++) {
+		free(res->files[i]->path);
+		json_decref(res->files[i]->doc);
+		free(res->files[i]);
+	}
+	for (size_t i = 0; i < res->nbuilds; i++)
+		for (int k = 0; k < IC_B_COUNT; k++)
+			free(res->builds[i].v[k]);
+	for (size_t i = 0; i < res->nprobes; i++)
+		free(res->probes[i].reps);
+	free(res->probes);
+	json_decref(res->index);
+	free(res->points);
+	free(res->files);
+	free(res->builds);
+	memset(res, 0, sizeof(*res));
+}

@@ -1,19 +1,14 @@
-/* Reading sites_bench's Google Benchmark JSON files into a run's files,
- * builds, layouts and points with their repetitions (results.h), and the
- * context the first file carries.
- */
+/* Reading sites_bench's Google Benchmark JSON into a run's files, builds,
+ * layouts and points (results.h), and the context the first file carries. */
 #ifndef IC_LOAD_H
 #define IC_LOAD_H
 
 #include <stddef.h>
 
-#include "context.h"
 #include "results.h"
 
-/* Reads one Google Benchmark JSON file and adds its repetitions; all files
- * are loaded before the analysis. On bad input returns -1 with one line (no
- * newline) in err naming the problem; res is then fit only for
- * ic_results_free. */
+/* Adds one file's repetitions (all files before the analysis). On bad input
+ * -1 with one line (no newline) in err; res is then fit only for freeing. */
 int ic_results_load(struct ic_results *res, const char *path, char *err, size_t errlen);
 /* The same from a file's text in memory (an archive member): name stands
  * for its path, mtime is when it was written (s; NAN when unknown). */
@@ -27,14 +22,13 @@ const char *ic_results_context(const struct ic_results *res, enum ic_ctx key, ch
 			       size_t cap);
 /* The same as a number of bytes, count, etc.; NAN when absent or not numeric. */
 double ic_results_context_num(const struct ic_results *res, enum ic_ctx key);
-/* The same for a key that context.h does not name (machine_* keys, whose
+/* The same for a key that enum ic_ctx does not name (machine_* keys, whose
  * names are common/machine_state_read.h's). */
 const char *ic_results_context_named(const struct ic_results *res, const char *key, char *buf,
 				     size_t cap);
 
-/* The sweep's repeat from a process file's name of its keys (plan/order.c:
- * [x<step>_|t<trial>_][b<build>_]r<repeat>_v<variant>_p<process>.json); 0
- * for any other name. */
+/* The repeat in a process file's name (plan/order.c: [x<step>_|t<trial>_]
+ * [b<build>_]r<repeat>_v<variant>_p<process>.json); 0 for another name. */
 int ic_results_name_repeat(const char *name);
 
 /* A file's own context member as a string; NULL when absent or not a string. */

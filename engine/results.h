@@ -1,20 +1,12 @@
 /* Benchmark results as the engine sees them: sites_bench's Google Benchmark
  * JSON files (load.h reads them), grouped into points (one per build, form,
- * op, layout, order, filler, sites, threads, mode), each with its
- * statistics; series.h and decision.h compare them, analysis.h analyses a
- * whole run.
- *
- * A build is what one process's context says it ran (compiler, cflags, lto,
- * body, lock, codegen; "" when absent): files of different builds hold the
- * same benchmark names, so the build is part of every point and series, and
- * a ratio, formed within a process, is always within one build.
- *
- * Each file is one process of one layout variant (none: variant 0). A
- * process contributes the median of its repetitions; every interval is the
- * nested t interval of stats.h over layout variants (or processes, or the
- * sweep's repeats), so it holds the spread between layouts and processes,
- * not only between repetitions (docs/method.md, "The rules"). A filler
- * series is a whole program: its estimates are of the gross time.
+ * op, layout, order, filler, sites, threads, mode) with their statistics.
+ * A build is what a process's context says it ran (compiler, cflags, lto,
+ * body, lock, codegen): builds share benchmark names, so the build is part
+ * of every point, and a ratio is always within one build. Each file is one
+ * process of one layout variant; it contributes the median of its
+ * repetitions, and every interval is stats.h's nested one over variants (or
+ * processes, or repeats): docs/method.md, "The rules".
  */
 #ifndef IC_RESULTS_H
 #define IC_RESULTS_H
@@ -23,11 +15,43 @@
 #include <stdint.h>
 #include <jansson.h>
 
-#include "context.h"
+#include "context_keys.def"
 
-/* What one repetition carries, by its Google Benchmark member: real_time
- * per iteration (one call site) in ns, items_per_second, and the user
- * counters per op or site; NAN where the entry had no such member. */
+/* The context keys of sites_bench's JSON: every key of common/context_keys.def,
+ * then Google Benchmark's own that the suite reads (as its rows, below). A
+ * key's name, label word and build column come from these tables alone. */
+#define IC_GB_CONTEXT_KEYS(X) \
+	X(DATE, date, -1, "date") X(HOST_NAME, host_name, -1, "host") \
+	X(NUM_CPUS, num_cpus, -1, "CPUs") X(MHZ_PER_CPU, mhz_per_cpu, -1, "MHz") \
+	X(EXECUTABLE, executable, -1, "executable")
+
+enum ic_ctx {
+#define IC_CTX_ENUM(e, name, build, word) IC_CTX_##e,
+	IC_CONTEXT_KEYS(IC_CTX_ENUM)
+	IC_GB_CONTEXT_KEYS(IC_CTX_ENUM)
+#undef IC_CTX_ENUM
+	IC_CTX_COUNT
+};
+
+/* The keys that make a build, by their column in the CSV tables
+ * (IC_B_COMPILER is 0); -1 for the others. */
+enum ic_build_key {
+#define IC_BUILD_ENUM(e, name, build, word) IC_B_##e = (build),
+	IC_CONTEXT_KEYS(IC_BUILD_ENUM)
+#undef IC_BUILD_ENUM
+#define IC_BUILD_ONE(e, name, build, word) + ((build) >= 0)
+	IC_B_COUNT = 0 IC_CONTEXT_KEYS(IC_BUILD_ONE)
+#undef IC_BUILD_ONE
+};
+
+/* The key as the JSON spells it ("cpu_model"); as a label names it ("flags"
+ * for cflags, "LTO" for lto); the key of build column b (0 <= b < IC_B_COUNT). */
+const char *ic_ctx_name(enum ic_ctx k);
+const char *ic_ctx_word(enum ic_ctx k);
+enum ic_ctx ic_ctx_of_build(enum ic_build_key b);
+
+/* A repetition's values by Google Benchmark member: real_time per iteration
+ * (one call site) in ns, items_per_second, the user counters; NAN absent. */
 #define IC_FIELDS(X) \
 	X(NS, real_time) X(IPS, items_per_second) X(CYCLES, cycles_per_op) \
 	X(L1I, l1i_miss_per_op) X(CODE, code_bytes_per_site) X(FOOT, footprint_bytes) \
@@ -45,8 +69,7 @@ struct ic_rep {
 	unsigned unit;             /* the file (process) it came from */
 	int variant;               /* that file's layout variant */
 	int index;                 /* Google Benchmark's repetition_index; -1 absent */
-	double start;              /* wall clock (s since the epoch) the repetition
-	                            * began (rep_start_s); NAN in older runs */
+	double start;              /* rep_start_s (s since the epoch); NAN in older runs */
 };
 
 struct ic_build {
@@ -62,19 +85,15 @@ struct ic_file {
 	char layout[96];           /* "<layout_seed>/<layout_variant>", "/0" when absent */
 	int variant;               /* its layout's number, in order of first appearance */
 	size_t build;              /* index in ic_results.builds */
-	double start, end;         /* the process's wall clock (s since the epoch)
-	                            * from its context: start NAN in older runs,
-	                            * end the mtime there */
-	int repeat;                /* the sweep's repeat (--repeat), 1.. ; 1 when
-	                            * the file's name does not say */
+	double start, end;         /* from its context (s since the epoch); in older
+	                            * runs start NAN, end the file's mtime */
+	int repeat;                /* the sweep's --repeat, 1..; 1 when the name does not say */
 };
 
-/* When a process ran, for its time order: its start, else its end (the
- * mtime in older runs); NAN when neither is known. */
+/* When a process ran: its start, else its end (older runs); NAN unknown. */
 double ic_file_time(const struct ic_file *file);
 
-/* A process's share of one point: the median of its repetitions' time
- * and their cv. */
+/* A process's share of one point: its repetitions' median time and cv. */
 struct ic_unit {
 	unsigned unit;
 	int variant;
@@ -97,9 +116,8 @@ struct ic_point {
 	const char *error;         /* the first skip message */
 
 	/* Filled by ic_results_points_analyse. */
-	double med[IC_F_COUNT];    /* median over repetitions that have it; for
-	                            * IC_F_NS the nested estimate: the geometric
-	                            * mean over variants of the process medians */
+	double med[IC_F_COUNT];    /* median over repetitions; for IC_F_NS the nested
+	                            * estimate (geometric mean of process medians) */
 	double ci_lo, ci_hi;       /* 95% interval of med[IC_F_NS]; NAN with < 2 draws */
 	double cv;                 /* of IC_F_NS within a process, median over processes */
 	size_t nunits, nvariants;  /* processes and layout variants that count */
@@ -114,9 +132,8 @@ struct ic_analysis_opts {
 	double planted;            /* NAN unless --planted */
 };
 
-/* A probe's repetitions (bench/probes.h: probe/<name> runs, which time
- * the machine, not a call site): v[IC_F_NS] is ns per iteration, the other
- * fields NAN. */
+/* A probe's repetitions (bench/probes.h: probe/<name> times the machine):
+ * v[IC_F_NS] is ns per iteration, the other fields NAN. */
 struct ic_probe_reps {
 	char name[64];
 	const char *what;          /* one iteration, the run's label (owned by its file) */
@@ -143,19 +160,9 @@ struct ic_results {
 void ic_results_init(struct ic_results *res);
 void ic_results_free(struct ic_results *res);
 
-/* Sorts the loaded points by series (build, op, layout, order, filler,
- * threads, mode), then form (opts' compare and baseline first), then N,
- * and computes each point's statistics. -1 (with err) when there is no
- * sites/ benchmark at all or memory runs out. */
-int ic_results_points_analyse(struct ic_results *res, const struct ic_analysis_opts *opts,
-			      char *err, size_t errlen);
-
-/* The clusters of processes in the nested estimate (stats.h): their
- * repeats when they come from IC_REPEATS_TOP or more of the sweep's
- * repeats (the run is the top level), else their layout variants (each
- * repeat draws layouts of its own). Two repeats as the top level would
- * give a t interval of 1 degree of freedom (t = 12.7 at 95%, 178 for a
- * 14-N band): no difference would ever resolve. */
+/* The nested estimate's clusters are the repeats from this many on, else
+ * the layout variants: two repeats would give 1 degree of freedom (t =
+ * 12.7 at 95%, 178 for a 14-N band), and nothing would ever resolve. */
 #define IC_REPEATS_TOP 3
 
 /* Process unit's share of p; NULL when it did not run p. */
@@ -167,9 +174,8 @@ int ic_point_cmp_series(const struct ic_point *a, const struct ic_point *b);
 /* The counter source of a point: its file's, "mixed" when its files disagree. */
 const char *ic_point_source(const struct ic_point *p);
 
-/* The run's design over its points (summary.md's Design line and
- * verdict.json's design): the fewest and most repetitions and processes
- * of a point, and the most layout variants; all 0 without points. */
+/* The run's design (summary.md, verdict.json): the fewest and most
+ * repetitions and processes of a point, the most variants; 0 without. */
 struct ic_design {
 	size_t reps_min, reps_max, units_min, units_max, variants_max;
 };

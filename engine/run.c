@@ -20,20 +20,10 @@
  * raw/NAME.json), with its text; a directory's processes have none (read
  * when loaded). */
 struct run_member {
-	char *name;
-	char *text;
+	char *name, *text;
 	size_t len;
 	double mtime;
 };
-
-static void run_members_free(struct run_member *m, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		free(m[i].name);
-		free(m[i].text);
-	}
-	free(m);
-}
 
 /* Appends a member named name (copied) that owns text; -1 when memory
  * runs out (the caller frees the members either way). */
@@ -68,16 +58,6 @@ static int run_ends_with(const char *s, const char *tail)
 static int run_is_process(const char *name)
 {
 	return name[0] != '.' && !strchr(name, '/') && run_ends_with(name, ".json");
-}
-
-/* " of repeat 2", " of trial 3" or "": what the selection adds to "no
- * finished process". */
-static const char *run_sel_words(const struct ic_run_select *sel, char *buf, size_t cap)
-{
-	/* %.0d prints nothing for 0. */
-	snprintf(buf, cap, "%s%.0d%s%.0d", sel->repeat ? " of repeat " : "", sel->repeat,
-		 sel->trial ? " of trial " : "", sel->trial);
-	return buf;
 }
 
 /* A process file of the selection: its repeat's key r<K>_v<V>_p<P>.json
@@ -159,9 +139,8 @@ static size_t run_depth(const char *p)
 	return d;
 }
 
-/* The export's members that can belong to a run, read into memory: every
- * run.conf or verdict.json at the top or one level down and every raw/
- * file beside one. */
+/* The export's members that can belong to a run, read into memory: each
+ * run.conf or verdict.json at most one level down, and raw/ beside one. */
 static int run_archive_read(const char *path, struct run_member **m, size_t *n, char *err,
 			    size_t errlen)
 {
@@ -211,14 +190,13 @@ bad:
 
 /* The run among the members m[0..n-1] of path (sep "/" for a directory,
  * ":" for an export): its run.conf, the verdict.json beside it, and its
- * selected processes loaded in name order, as summarize is given them
- * (the first process's context speaks for the run, and layout variants
- * are numbered in order of first appearance). */
+ * selected processes in name order, as summarize is given them (the first
+ * speaks for the run; layout variants are numbered as they appear). */
 static int run_open_members(struct ic_run *run, const char *path, const char *sep,
 			    struct run_member *m, size_t n, char *err, size_t errlen)
 {
 	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-	char prefix[PATH_MAX] = "", file[PATH_MAX + 300], w[64];
+	char prefix[PATH_MAX] = "", file[PATH_MAX + 300];
 	struct run_member *conf = NULL;
 	size_t np = 0, plen;
 	int rc = 0;
@@ -267,9 +245,11 @@ static int run_open_members(struct ic_run *run, const char *path, const char *se
 			m[np++] = m[i];
 			m[i] = t;
 		}
+	/* " of repeat 2", " of trial 3" or "": %.0d prints nothing for 0. */
 	if (!np)
-		return ic_fail(err, errlen, "%s has no finished process%s in %sraw/", path,
-			       run_sel_words(&run->sel, w, sizeof(w)), prefix);
+		return ic_fail(err, errlen, "%s has no finished process%s%.0d%s%.0d in %sraw/", path,
+			       run->sel.repeat ? " of repeat " : "", run->sel.repeat,
+			       run->sel.trial ? " of trial " : "", run->sel.trial, prefix);
 	qsort(m, np, sizeof(*m), run_cmp_member);
 	for (size_t i = 0; i < np && !rc; i++) {
 		snprintf(file, sizeof(file), "%s%s%s", path, sep, m[i].name);
@@ -313,7 +293,11 @@ int ic_run_open_select(struct ic_run *run, const char *path, const struct ic_run
 		return ic_fail(err, errlen, "%s is neither a results directory of run.sh nor an export (.tar.gz)",
 			       path);
 	rc = rc || run_open_members(run, path, S_ISDIR(st.st_mode) ? "/" : ":", m, n, err, errlen);
-	run_members_free(m, n);
+	for (size_t i = 0; i < n; i++) {
+		free(m[i].name);
+		free(m[i].text);
+	}
+	free(m);
 	if (rc)
 		return -1;
 	/* The forms the run's summary compared; summarize's own default when

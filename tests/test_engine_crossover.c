@@ -1,4 +1,4 @@
-/* engine/crossover.c: the bracket rule on series whose answer is known,
+/* engine/decision.c: the bracket rule on series whose answer is known,
  * including a step-shaped curve, a crossover at the first or last N (one
  * resolved point is enough: the band holds the family-wise error) and
  * alternating sides, which must not produce a crossover. */

@@ -1,10 +1,10 @@
-/* Time in the data (engine/load.c, engine/timeline.c): a process's start
+/* Time in the data (engine/load.c, engine/analysis.c): a process's start
  * and end and each repetition's start and index are read from the JSON
  * (the file's mtime stands in for the end in older runs, a bad time is
  * refused), the sweep's repeat from the file's key; and on synthetic runs
  * the processes that switch state inside themselves are found, and none
  * where the state is drawn at process start or there is one level. The
- * repeats (engine/repeats.c): the run is the top level of the interval,
+ * repeats (engine/analysis.c): the run is the top level of the interval,
  * each repeat's verdict is its own, and the spread per level is measured.
  */
 #include <jansson.h>
@@ -17,7 +17,6 @@
 #include "check.h"
 #include "gbench_doc.h"
 #include "load.h"
-#include "timeline.h"
 
 #define T0 1764720000.0   /* 2025-12-03T00:00:00Z */
 
