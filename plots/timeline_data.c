@@ -14,7 +14,7 @@ static void num(FILE *f, double x)
 /* Block 2g: "start end ratio state switches" per process, start its end where the
  * run has no start (older runs: the file's mtime). Block 2g + 1: "t ratio
  * state switches" per repetition, state 0 in neither. Every ratio at the
- * timeline's one N (timeline.h). Empty: a NaN row. */
+ * timeline's one N (analysis.h). Empty: a NaN row. */
 static void series_blocks(FILE *f, const struct ic_series *se, const char *title)
 {
 	const struct ic_timeline *tl = se->timeline;
