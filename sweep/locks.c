@@ -32,7 +32,6 @@ int sw_lock(const char *file, const char *what, int wait, const char *cmdline)
 		if (!wait)
 			sw_fail("%s is in use by %s; try again when it has finished", what, by);
 		sw_say("%s is in use by %s; waiting for it", what, by);
-		free(text);
 		if (flock(fd, LOCK_EX))
 			sw_fail("cannot lock %s", file);
 	}
@@ -56,11 +55,9 @@ void sw_measure_begin(const char *what, const char *cmdline, const char *top)
 		return;
 	snprintf(paths[0], sizeof(paths[0]), "%s", file);
 	ic_measure_holder_path(paths[1], sizeof(paths[1]));
-	for (int i = 0; i < 2; i++) {
-		mode_t old = umask(0);
+	for (int i = 0; i < 2; i++) {   /* world-writable, whatever the umask (measure_lock.h) */
 		int fd = open(paths[i], O_RDONLY | O_CREAT, 0666);
 
-		umask(old);
 		if (fd >= 0)
 			close(fd);
 		chmod(paths[i], 0666);
