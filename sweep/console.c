@@ -93,13 +93,8 @@ void sw_tail(int n, const char *log)
 		*--p = 0;
 	while (p > text && (p[-1] != '\n' || --n > 0))
 		p--;
-	for (char *nl; *p; p = nl + 1) {
-		if ((nl = strchr(p, '\n')))
-			*nl = 0;
-		fprintf(stderr, "%s: | %s\n", sw_tag, p);
-		if (!nl)
-			break;
-	}
+	while (p && *p)
+		fprintf(stderr, "%s: | %s\n", sw_tag, strsep(&p, "\n"));
 }
 
 void sw_cat(const char *path)

@@ -120,7 +120,7 @@ static int run_process(const struct sweep *sw, const char *key, const char *from
 	const struct sw_tree *t = &sw->tree[p->build];
 	char *file = sw_fmt("%s/raw/%s.json", sw->dir, key), *runs = sw_fmt("%s/log/%s.runs", sw->dir, key),
 	     *log = sw_fmt("%s/log/%s.txt", sw->dir, key), *tmp = sw_fmt("%s.tmp", file), *pad;
-	/* The simulated counts travel with variant 0's processes (counters.c). */
+	/* The simulated counts travel with variant 0's processes (sw_counters). */
 	const char *ctr = p->variant > 0 && !strcmp(sw->counter_source, "sim") ? "none" : sw_get(sw, "counters");
 	size_t n = posix_cksum(sw_fmt("%s %s", sw_get(sw, "layout_seed"), key)) % 4096;
 	char *argv[] = {
@@ -150,15 +150,6 @@ static int run_process(const struct sweep *sw, const char *key, const char *from
 		sw_fail("cannot write %s", file);
 	}
 	return rc ? -1 : 0;
-}
-
-/* The verdict so far from the processes on disk, while the rest run
- * (summarize writes nothing of the run's; a failure says nothing: the
- * report at the end speaks). */
-static void so_far(const struct sweep *sw, size_t total)
-{
-	sw_run((char *[]){ sw_fmt("%s/cmd/summarize", sw->tree[0].dir), "--run", sw->dir, "--so-far",
-			   sw_fmt("%zu", total), NULL }, NULL, "/dev/null", NULL);
 }
 
 /* --spread: sleep until repeat r's turn with the machine lock let go
@@ -260,9 +251,12 @@ int sw_processes(struct sweep *sw, const char *prefix, const char *nlist, long a
 		todo--;
 		/* The time left shrinks by the time just spent. */
 		prev_eta -= (long)(sw_now() - start);
-		/* The main design's verdict so far, at a quarter, half and three quarters. */
+		/* The main design's verdict so far, at a quarter, half and three
+		 * quarters, from the processes on disk (summarize writes nothing of
+		 * the run's; a failure says nothing: the report at the end speaks). */
 		if (rc == 0 && !*prefix && total >= 8 && i + 1 < total && i * 4 / total < (i + 1) * 4 / total)
-			so_far(sw, total);
+			sw_run((char *[]){ sw_fmt("%s/cmd/summarize", sw->tree[0].dir), "--run", sw->dir, "--so-far",
+					   sw_fmt("%zu", total), NULL }, NULL, "/dev/null", NULL);
 	}
 	sw_measure_end();
 	sw_eta = after_s;

@@ -225,37 +225,11 @@ static void lock_trees(const struct sweep *sw)
 		}
 }
 
-/* The machine's state as the measurement starts (read only; nothing is
- * changed); each resume's beside the first, none overwritten. */
-static void machine_state(const struct sweep *sw)
-{
-	char *ms = sw->resume ? sw_fmt("%s/machine_state-resumed-%s.txt", sw->dir, stamp())
-			      : sw_fmt("%s/machine_state.txt", sw->dir), *tmp = sw_fmt("%s.tmp", ms);
-
-	if (sw_run((char *[]){ sw_fmt("%s/cmd/machine_state", sw->tree[0].dir), NULL }, tmp, NULL, NULL) ||
-	    rename(tmp, ms)) {
-		unlink(tmp);
-		sw_say("the machine state could not be read; the JSON context still has it");
-	}
-}
-
-/* One file that holds the run, to copy to another machine for compare:
- * the words that say where it is ("" when the export failed). */
-static const char *export_run(const struct sweep *sw)
-{
-	char *log = sw_fmt("%s/log/export.txt", sw->dir);
-
-	if (!sw_run((char *[]){ sw_fmt("%s/cmd/runs", sw->tree[0].dir), "export", sw->dir, NULL }, "/dev/null", log,
-		    NULL))
-		return sw_fmt(" (all of it in one file: %s.tar.gz)", sw->dir);
-	sw_say("export of %s failed (log: %s); the results directory is complete", sw->dir, log);
-	return "";
-}
-
 void sw_sweep(struct sweep *sw)
 {
 	long repeat = sw_long(sw, "repeat"), nb = (long)sw->n_tree, one_s, gap_s = 0;
-	char *closing, *stopped, *results = sw_fmt("%s/results", sw->top), reps[64] = "", spread[64] = "";
+	char *closing, *stopped, *results = sw_fmt("%s/results", sw->top), reps[64] = "", spread[64] = "", *ms, *tmp;
+	const char *tar = "";
 	size_t nr = strlen(results);
 
 	sw_resolve(sw);
@@ -300,7 +274,16 @@ void sw_sweep(struct sweep *sw)
 	}
 	/* One measurement at a time on this machine, from here to the last process. */
 	sw_measure_begin("the sweep", sw->cmdline, sw->top);
-	machine_state(sw);
+	/* The machine's state as the measurement starts (read only; nothing is
+	 * changed); each resume's beside the first, none overwritten. */
+	ms = sw->resume ? sw_fmt("%s/machine_state-resumed-%s.txt", sw->dir, stamp())
+			: sw_fmt("%s/machine_state.txt", sw->dir);
+	tmp = sw_fmt("%s.tmp", ms);
+	if (sw_run((char *[]){ sw_fmt("%s/cmd/machine_state", sw->tree[0].dir), NULL }, tmp, NULL, NULL) ||
+	    rename(tmp, ms)) {
+		unlink(tmp);
+		sw_say("the machine state could not be read; the JSON context still has it");
+	}
 	sw_counters(sw);
 	if (sw_long(sw, "calibrate")) {
 		/* Each trial's processes take the lock again; the report needs none. */
@@ -317,14 +300,18 @@ void sw_sweep(struct sweep *sw)
 	if (sw_long(sw, "find_crossover") && crossover(sw, closing))
 		sw_fail("%s", stopped);
 	if (!strncmp(sw->dir, results, nr) && strrchr(sw->dir, '/') == sw->dir + nr) {   /* results/NAME */
-		char *tmp = sw_fmt("%s/.latest.tmp", results), *latest = sw_fmt("%s/latest", results);
+		char *latest = sw_fmt("%s/latest", results);
 
-		unlink(tmp);
+		unlink(tmp = sw_fmt("%s/.latest.tmp", results));
 		if (symlink(strrchr(sw->dir, '/') + 1, tmp) || rename(tmp, latest))
 			sw_say("cannot point %s at %s", latest, sw->dir);
 	}
-	const char *tar = export_run(sw);
-
+	/* One file that holds the run, to copy to another machine for compare. */
+	if (sw_run((char *[]){ sw_fmt("%s/cmd/runs", sw->tree[0].dir), "export", sw->dir, NULL }, "/dev/null",
+		   sw_fmt("%s/log/export.txt", sw->dir), NULL))
+		sw_say("export of %s failed (log: %s/log/export.txt); the results directory is complete", sw->dir, sw->dir);
+	else
+		tar = sw_fmt(" (all of it in one file: %s.tar.gz)", sw->dir);
 	sw_eta = -1;   /* nothing is left */
 	sw_phase("done: %s/summary.md%s", sw->dir, tar);
 	/* The answer, last on the terminal. */
