@@ -48,28 +48,21 @@ static const char sweep_usage[] =
 /* resolve or points, on the settings from stdin. */
 static int plan_settings(const char *what)
 {
-	struct ic_settings s = { 0 };
+	struct sweep sw = { 0 };
+	struct ic_topo_info t;
 	char err[512];
-	int rc;
+	int known, rc;
 
-	if (ic_settings_read(&s, stdin, "the settings on stdin", err, sizeof(err))) {
-		ic_settings_free(&s);
-		return ic_bad("%s", err);
-	}
+	sw_conf_read_settings(&sw);
 	if (!strcmp(what, "resolve")) {
-		int known;
-		struct ic_topo_info t;
-
 		sw_topology(&t, &known);
-		struct ic_plan_machine m = { t.cores, t.l1i_size, t.l2_size };
-
-		rc = ic_plan_resolve(&s, &m, stdout, err, sizeof(err));
+		rc = ic_plan_resolve(&sw.s, &(struct ic_plan_machine){ t.cores, t.l1i_size, t.l2_size }, stdout, err,
+				     sizeof(err));
 	} else {
-		rc = ic_plan_points(&s, stdout, err, sizeof(err));
+		rc = ic_plan_points(&sw.s, stdout, err, sizeof(err));
 	}
-	ic_settings_free(&s);
 	if (rc) {
-		fprintf(stderr, "%s: %s\n", ic_prog, err);
+		ic_bad("%s", err);
 		return rc;
 	}
 	return fflush(stdout) == 0 ? 0 : 1;

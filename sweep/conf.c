@@ -21,15 +21,10 @@
 
 /* The run's own keys, never written into run.conf: tree starts a build,
  * the tree_ keys after it are that build's. */
-static const char *const own_keys[] = { "out", "resume", "jobs", "cmdline", "tree", "tree_cc",
-					"tree_cflags", "tree_codegen", "tree_arg", NULL };
-
 static int is_own(const char *key)
 {
-	for (const char *const *k = own_keys; *k; k++)
-		if (!strcmp(*k, key))
-			return 1;
-	return 0;
+	return strstr(" out resume jobs cmdline tree tree_cc tree_cflags tree_codegen tree_arg ",
+		      sw_fmt(" %s ", key)) != NULL;
 }
 
 const char *sw_get(const struct sweep *sw, const char *key)
@@ -142,9 +137,8 @@ void sw_resolve(struct sweep *sw)
 	struct ic_settings r = { 0 };
 
 	sw_topology(&t, &known);
-	struct ic_plan_machine m = { t.cores, t.l1i_size, t.l2_size };
-
-	SW_CAPTURE(text, ic_plan_resolve(&sw->s, &m, f_, err, sizeof(err)));
+	SW_CAPTURE(text, ic_plan_resolve(&sw->s, &(struct ic_plan_machine){ t.cores, t.l1i_size, t.l2_size }, f_, err,
+					 sizeof(err)));
 	if (ic_settings_parse(&r, text, strlen(text), "the plan", err, sizeof(err)))
 		sw_fail("%s", err);
 	for (size_t i = 0; i < r.n; i++)

@@ -80,7 +80,7 @@ void sw_sleep(double s);
 extern volatile int sw_signal;
 void sw_catch(void (*stop)(void));   /* SIGINT and SIGTERM from here on: stop at the next wait */
 
-/* locks.c: a file lock held until we exit or close its descriptor
+/* A file lock held until we exit or close its descriptor
  * (children inherit it; wait: or refuse), and the machine lock, nested,
  * with the holder's line. */
 int sw_lock(const char *file, const char *what, int wait, const char *cmdline);
