@@ -60,14 +60,17 @@ void sw_configure(const char *top, const char *dir, const char *const *args, siz
 	}
 }
 
-/* Ninja's last [done/total] status in the log: "starting" before one. */
+/* Ninja's last [done/total] status in the log: "starting" before one. The
+ * log is read every few seconds, and freed (a long build's is big). */
 static const char *build_steps(const char *log)
 {
+	char *t = read_text(log);
 	long k = 0, n = 0, a, b;
 
-	for (char *p = read_text(log); p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : "")
+	for (char *p = t; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : "")
 		if (sscanf(p, "[%ld/%ld]", &a, &b) == 2)
 			k = a, n = b;
+	free(t);
 	return k > 0 ? sw_fmt("%ld of %ld steps", k, n) : "starting";
 }
 

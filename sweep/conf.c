@@ -243,14 +243,14 @@ static int by_name(const void *a, const void *b)
  * of them outside a checkout; then the body. 16 hex digits. */
 static char *source_hash(const struct sweep *sw)
 {
-	char *top = ic_xalloc(calloc(4 * strlen(sw->top) + 1, 1)), *line = NULL, *save, *list = sw_fmt("%s", parts);
-	size_t cap = 0, k = 0;
+	char *line = NULL, *save, *list = sw_fmt("%s", parts);
+	size_t cap = 0;
 	FILE *p;
 
-	for (const char *c = sw->top; *c; c++)   /* in sh's single quotes, a ' as '\'' */
-		k += (size_t)sprintf(top + k, *c == '\'' ? "'\\''" : "%c", *c);
-	p = popen(sw_fmt("cd '%s' && git rev-parse --is-inside-work-tree >/dev/null 2>&1 && "
-			 "git ls-files -z -co --exclude-standard -- %s", top, parts), "r");
+	setenv("IC_SOURCE_TOP", sw->top, 1);   /* the path as it is, never parsed by sh */
+	p = popen(sw_fmt("cd \"$IC_SOURCE_TOP\" && git rev-parse --is-inside-work-tree >/dev/null 2>&1 && "
+			 "git ls-files -z -co --exclude-standard -- %s", parts), "r");
+	unsetenv("IC_SOURCE_TOP");
 	hash = 0xcbf29ce484222325ull;
 	walk_top = sw->top, walk_n = 0;
 	while (p && getdelim(&line, &cap, 0, p) > 0)   /* (names as they are, NUL-ended) */
