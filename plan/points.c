@@ -345,13 +345,11 @@ int ic_plan_resolve(const struct ic_settings *s, const struct ic_plan_machine *m
 	/* Each series with its N and where it runs, for the terminal. */
 	fprintf(out, "\nseries=series: ");
 	for (size_t i = 0; i < nc; i++) {
-		unsigned long lo = 0, hi = 0;   /* the N it runs (points: n <= its cap) */
+		unsigned long lo = 0, hi = 0;   /* the N it runs (points: n <= its cap; n ascending) */
 
 		for (size_t k = 0; k < nn; k++)
-			if (!c[i].max || n[k] <= c[i].max) {
-				lo = lo && lo < n[k] ? lo : n[k];
-				hi = hi > n[k] ? hi : n[k];
-			}
+			if (!c[i].max || n[k] <= c[i].max)
+				lo = lo ? lo : n[k], hi = n[k];
 		fprintf(out, "%s%s/%s", i ? "; " : "", c[i].layout, c[i].order);
 		if (c[i].filler)
 			fprintf(out, " with %lu B filler per site, N = %lu to %lu, 1 thread, private", c[i].filler, lo, hi);

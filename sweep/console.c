@@ -236,16 +236,14 @@ static int measure_fd = -1, measure_inherited;
 
 void sw_measure_begin(const char *what, const char *cmdline, const char *top)
 {
-	const char *file = ic_measure_lock_path();
-	char paths[2][4200], last[1024] = "-", seen[1024] = "-", holder[1024];
+	const char *file = ic_measure_lock_path(), *paths[2] = { file, sw_fmt("%s" IC_MEASURE_HOLDER_SUFFIX, file) };
+	char last[1024] = "-", seen[1024] = "-", holder[1024];
 	struct stat want, st;
 	DIR *d;
 	struct dirent *e;
 
 	if (sw_measure_depth++)
 		return;
-	snprintf(paths[0], sizeof(paths[0]), "%s", file);
-	ic_measure_holder_path(paths[1], sizeof(paths[1]));
 	for (int i = 0; i < 2; i++) {   /* world-writable, whatever the umask (measure_lock.h) */
 		int fd = open(paths[i], O_RDONLY | O_CREAT, 0666);
 

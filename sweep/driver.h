@@ -2,7 +2,7 @@
  * is missing and hands over once, the checked settings on stdin; from there
  * the whole run is here, one file per job (docs/layout.md names them). The
  * driver is one run that ends soon: the strings it makes (sw_fmt's, the
- * files it reads) live until it exits. */
+ * small files it reads) live until it exits. */
 #ifndef IC_SWEEP_DRIVER_H
 #define IC_SWEEP_DRIVER_H
 
