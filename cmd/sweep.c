@@ -112,13 +112,11 @@ static int build(int argc, char **argv)
 	args = ic_xalloc(calloc((size_t)argc + 3, sizeof(*args)));
 	if (points) {
 		struct sweep sw = { 0 };
-		char *specs;
 
 		sw_conf_read_settings(&sw);
 		sw_resolve(&sw);
-		specs = sw_points(&sw);
 		args[n++] = "-DCMAKE_BUILD_TYPE=Release";
-		args[n++] = sw_fmt("-DIC_POINTS=%s", specs);
+		args[n++] = sw_fmt("-DIC_POINTS=%s", sw_points(&sw));
 		args[n++] = sw_fmt("-DIC_PER_CALLER=%s", sw_get(&sw, "per_caller"));
 	}
 	for (int k = dd + 1; k < argc; k++)
