@@ -210,7 +210,6 @@ int sw_processes(struct sweep *sw, const char *prefix, const char *nlist, long a
 		const struct ic_plan_proc *p = &list[i];
 		char *from, why[160] = "";
 		double start;
-		int first;
 
 		if (done(sw, key[i]))
 			continue;
@@ -241,10 +240,9 @@ int sw_processes(struct sweep *sw, const char *prefix, const char *nlist, long a
 		sw_phase("measurement %zu/%zu: process %s (repeat %u, layout variant %u)%s%s", i + 1, total, key[i],
 			 p->repeat, p->variant, ns, why);
 		from = first_of(sw, group[i]);
-		first = !from;
 		start = sw_now();
 		rc = run_process(sw, key[i], from, p, nlist);
-		if (first)
+		if (!from)
 			firsts--;
 		else
 			done_ms += (long)((sw_now() - start) * 1000), done_n++;
