@@ -164,11 +164,8 @@ long sw_plan_rows(char *text, const char *const *col, size_t n, char ***rows)
 			continue;
 		*rows = ic_xrealloc(*rows, (size_t)(k + 1) * n, sizeof(**rows));
 		for (size_t c = 0; c < n; c++) {
-			if ((size_t)at[c] >= nf) {
-				free(*rows);
-				*rows = NULL;
+			if ((size_t)at[c] >= nf)
 				return -1;
-			}
 			(*rows)[(size_t)k * n + c] = f[at[c]];
 		}
 	}

@@ -95,8 +95,8 @@ void sw_build_all(struct sweep *sw);
 /* A plan of the bench (sites_bench --plan; the rule is bench/sites_cases.h's):
  * one line per run, its columns named by the first. Each line's fields of
  * the n (at most 8) columns named in col, into *rows (n a line, pointing
- * into text, cut in place; malloc'd); the number of lines, or -1 when a
- * column or a line's field is missing. */
+ * into text, cut in place; malloc'd or NULL, whatever is returned); the
+ * number of lines, or -1 when a column or a line's field is missing. */
 long sw_plan_rows(char *text, const char *const *col, size_t n, char ***rows);
 
 /* processes.c: the counter source of every build (sites_bench --sim-only),
