@@ -1,12 +1,9 @@
-/* machine_state: print the machine's state as key=value lines (the sweep
- * keeps them in results/<run>/machine_state.txt).
- *
- * usage: machine_state [--root DIR] [--sample-ms N]
- *   --root DIR     read DIR/sys and DIR/proc instead of /sys and /proc
- *                  (default: $IC_MACHINE_ROOT, else the real ones)
- *   --sample-ms N  watch the other processes N ms (default 200; 0: not sampled)
- * Reads only; needs no root. Exit 0, or 2 on a bad argument (one line, nothing printed).
- */
+/* machine_state (ms_usage): print the machine's state as key=value lines
+ * (the sweep keeps them in results/<run>/machine_state.txt). Reads only;
+ * needs no root. --root DIR reads DIR/sys and DIR/proc (default:
+ * $IC_MACHINE_ROOT, else the real ones); --sample-ms N watches the other
+ * processes N ms (0: not sampled). Exit 0, or 2 on a bad argument (one
+ * line, nothing printed). */
 #include "kit.h"
 #include "machine_state_read.h"
 

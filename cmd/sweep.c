@@ -29,7 +29,7 @@ static const char sweep_usage[] =
 	"       sweep watch [-jN] [--minutes=M] [--out=DIR] [--cmdline=TEXT] < SETTINGS\n"
 	"         ./run.sh watch (sweep/watch.c)\n"
 	"       sweep micro [--cmdline=TEXT]\n"
-	"         ./run.sh micro's measurement (sweep/micro.c)\n"
+	"         ./run.sh micro's measurement (micro, below)\n"
 	"       sweep resolve < SETTINGS\n"
 	"         the settings left to the plan, with the machine's say (plan/points.h)\n"
 	"       sweep points < SETTINGS\n"
@@ -48,28 +48,21 @@ static const char sweep_usage[] =
 /* resolve or points, on the settings from stdin. */
 static int plan_settings(const char *what)
 {
-	struct ic_settings s = { 0 };
+	struct sweep sw = { 0 };
+	struct ic_topo_info t;
 	char err[512];
-	int rc;
+	int known, rc;
 
-	if (ic_settings_read(&s, stdin, "the settings on stdin", err, sizeof(err))) {
-		ic_settings_free(&s);
-		return ic_bad("%s", err);
-	}
+	sw_conf_read_settings(&sw);
 	if (!strcmp(what, "resolve")) {
-		int known;
-		struct ic_topo_info t;
-
 		sw_topology(&t, &known);
-		struct ic_plan_machine m = { t.cores, t.l1i_size, t.l2_size };
-
-		rc = ic_plan_resolve(&s, &m, stdout, err, sizeof(err));
+		rc = ic_plan_resolve(&sw.s, &(struct ic_plan_machine){ t.cores, t.l1i_size, t.l2_size }, stdout, err,
+				     sizeof(err));
 	} else {
-		rc = ic_plan_points(&s, stdout, err, sizeof(err));
+		rc = ic_plan_points(&sw.s, stdout, err, sizeof(err));
 	}
-	ic_settings_free(&s);
 	if (rc) {
-		fprintf(stderr, "%s: %s\n", ic_prog, err);
+		ic_bad("%s", err);
 		return rc;
 	}
 	return fflush(stdout) == 0 ? 0 : 1;
@@ -119,13 +112,11 @@ static int build(int argc, char **argv)
 	args = ic_xalloc(calloc((size_t)argc + 3, sizeof(*args)));
 	if (points) {
 		struct sweep sw = { 0 };
-		char *specs;
 
 		sw_conf_read_settings(&sw);
 		sw_resolve(&sw);
-		specs = sw_points(&sw);
 		args[n++] = "-DCMAKE_BUILD_TYPE=Release";
-		args[n++] = sw_fmt("-DIC_POINTS=%s", specs);
+		args[n++] = sw_fmt("-DIC_POINTS=%s", sw_points(&sw));
 		args[n++] = sw_fmt("-DIC_PER_CALLER=%s", sw_get(&sw, "per_caller"));
 	}
 	for (int k = dd + 1; k < argc; k++)
@@ -134,6 +125,112 @@ static int build(int argc, char **argv)
 		sw_configure(getcwd(top, sizeof(top)) ? top : ".", argv[i], args, n);
 	sw_build(argv[i], (const char *const *)argv + i + 1, (size_t)(dd - i - 1), NULL, jobs);
 	return 0;
+}
+
+/* ./run.sh micro: the figures docs/internals.md quotes for the queue and
+ * the C API, in one run under the machine lock: medians of 10 interleaved
+ * repetitions and their ratios. run.sh has built the three
+ * microbenchmarks in build/. */
+static const char *const micro_bench[] = { "build/bench/queue_microbench_tas", "build/bench/queue_microbench_ticket",
+					   "build/bench/gbench/api_overhead" };
+
+static char *csv[3], *medians = "";   /* the benchmarks' CSVs, and their text */
+
+/* The median of name from Google Benchmark's CSV (the name quoted,
+ * real_time third), or -1 when the benchmarks did not give it. */
+static double ns(const char *fmt, const char *a)
+{
+	char *at = strstr(medians, sw_fmt("\n\"%s_median\",", sw_fmt(fmt, a))), *f[4];
+
+	if (!at)
+		return -1;
+	at = sw_fmt("%.*s", (int)strcspn(at + 1, "\n"), at + 1);
+	return ic_csv_split(at, f, 4) >= 3 ? atof(f[2]) : -1;
+}
+
+/* a/b to places decimals in buf (b = 1: a itself), "n/a" when the
+ * benchmarks did not give either. */
+static const char *cell(double a, double b, int places, char buf[32])
+{
+	if (a < 0 || b <= 0)
+		return "n/a";
+	snprintf(buf, 32, "%.*f", places, a / b);
+	return buf;
+}
+
+/* An interrupt: the tables so far go, the benchmark running has been
+ * stopped (sw_wait_s), the lock goes with us. */
+static void micro_stopped(void)
+{
+	for (int b = 0; b < 3; b++)
+		if (csv[b])
+			unlink(csv[b]);
+	sw_say("interrupted: nothing measured is kept");
+	exit(128 + sw_signal);
+}
+
+static int micro(int argc, char **argv)
+{
+	const char *cmdline = argc == 1 && !strncmp(argv[0], "--cmdline=", 10) ? argv[0] + 10 : "./run.sh micro";
+	char top[4096], c[7][32];
+	const char *log = "build/micro.log", *locks[] = { "tas", "ticket" }, *api[] = { "empty/1000", "queue/1000",
+											   "empty/1", "queue/1" };
+
+	if (argc > 1 || (argc == 1 && strncmp(argv[0], "--cmdline=", 10)))
+		return ic_bad("usage: sweep micro [--cmdline=TEXT]");
+	ic_prog = "inlinecost";
+	if (!getcwd(top, sizeof(top)))
+		sw_fail("cannot tell the current directory");
+	sw_catch(micro_stopped);
+	sw_phase("measurement: the microbenchmarks");
+	/* All three first: a table is printed only when each has run. */
+	sw_measure_begin("./run.sh micro", cmdline, top);
+	for (int b = 0; b < 3; b++) {
+		csv[b] = sw_fmt("build/micro-%d.csv", b);
+		if (sw_run((char *[]){ (char *)micro_bench[b], "--benchmark_repetitions=10",
+				       "--benchmark_report_aggregates_only=true",
+				       "--benchmark_enable_random_interleaving=true", "--benchmark_min_time=0.1",
+				       "--benchmark_format=csv", NULL },
+			   csv[b], log, NULL)) {
+			sw_tail(5, log);
+			for (int k = 0; k <= b; k++)
+				unlink(csv[k]);
+			sw_fail("%s failed (log: %s)", micro_bench[b], log);
+		}
+	}
+	sw_measure_end();
+	for (int b = 0; b < 3; b++) {
+		char *text = ic_read_path(csv[b], &(size_t){ 0 });
+
+		if (!text)
+			sw_fail("cannot read %s", csv[b]);
+		medians = sw_fmt("%s%s", medians, text);
+		unlink(csv[b]);
+	}
+
+	printf("Uncontended locked operation, ns (median of 10 interleaved repetitions):\n");
+	printf("  %-7s %8s %7s %7s %7s   %-12s %-10s %-12s\n", "lock", "xchg+rel", "inline", "hint", "extern",
+	       "inline/xchg", "hint/xchg", "extern/xchg");
+	for (int l = 0; l < 2; l++) {
+		/* Each lock's binary measures the bare exchange beside its own forms. */
+		double floor = ns("floor/%s/xchg+release", locks[l]), in = ns("queue/%s/inline", locks[l]),
+		       hint = ns("queue/%s/hint", locks[l]), ext = ns("queue/%s/extern", locks[l]);
+
+		printf("  %-7s %8s %7s %7s %7s   %-12s %-10s %-12s\n", locks[l], cell(floor, 1, 2, c[0]),
+		       cell(in, 1, 2, c[1]), cell(hint, 1, 2, c[2]), cell(ext, 1, 2, c[3]), cell(in, floor, 3, c[4]),
+		       cell(hint, floor, 3, c[5]), cell(ext, floor, 3, c[6]));
+	}
+	printf("  xchg+rel: one exchange and a release store back to back, no critical section; not a lower\n"
+	       "  bound (a whole operation can measure faster).\n"
+	       "C API over Google Benchmark vs native C++, ns per item (ratio C/native). A batch of 1 crosses into\n"
+	       "the library once per item, as a sweep pass does at N = 1, alike for every form (the mark measures it):\n");
+	for (int k = 0; k < 4; k++) {
+		double native = ns("api/native/%s", api[k]), cv = ns("api/c/%s", api[k]);
+
+		printf("  %-11s native %7s  C %7s  ratio %s\n", api[k], cell(native, 1, 3, c[0]), cell(cv, 1, 3, c[1]),
+		       cell(cv, native, 3, c[2]));
+	}
+	return fflush(stdout) == 0 ? 0 : 1;
 }
 
 static int order(int argc, char **argv, int seeds)
@@ -200,7 +297,7 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "watch"))
 		return sw_watch(argc - 2, argv + 2);
 	if (!strcmp(cmd, "micro"))
-		return sw_micro(argc - 2, argv + 2);
+		return micro(argc - 2, argv + 2);
 	if (!strcmp(cmd, "order") || !strcmp(cmd, "seeds"))
 		return order(argc - 1, argv + 1, !strcmp(cmd, "seeds"));
 	if (argc > 2)

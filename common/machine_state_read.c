@@ -143,16 +143,12 @@ static void ms_smt(struct ic_mstate *ms, const char *root)
 		ms_set(ms, "machine_smt", "off");
 }
 
-/* The selected mode of "always [madvise] never". */
+/* The selected mode of "always [madvise] never" (ic_mstate_read's items fit). */
 static void ms_thp(struct ic_mstate *ms, const char *root)
 {
-	size_t n = ms->n;
-	char *v, *o, *c;
+	char *v = ms->item[ms->n].value, *o, *c;
 
 	ms_file(ms, root, "machine_thp", "/sys/kernel/mm/transparent_hugepage/enabled");
-	if (ms->n == n)   /* the table was full */
-		return;
-	v = ms->item[n].value;
 	if ((o = strchr(v, '[')) && (c = strchr(o, ']'))) {
 		*c = '\0';
 		memmove(v, o + 1, (size_t)(c - o));

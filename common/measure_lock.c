@@ -111,30 +111,23 @@ static int held_here(const char *root, const char *key)
 	return held;
 }
 
-/* The parent of pid, from /proc/<pid>/stat; 0 when unknown. */
-static long parent_of(const char *root, long pid)
-{
-	char path[4096], line[1024];
-	long ppid = 0;
-
-	snprintf(path, sizeof(path), "%s/proc/%ld/stat", root, pid);
-	FILE *f = fopen(path, "r");
-	if (f && fgets(line, sizeof(line), f)) {
-		char *p = strrchr(line, ')');
-		if (!p || sscanf(p + 1, " %*c %ld", &ppid) != 1)
-			ppid = 0;
-	}
-	if (f)
-		fclose(f);
-	return ppid;
-}
-
+/* Whether pid is this process or an ancestor, by each /proc/<pid>/stat's
+ * parent (0 when unknown ends the walk). */
 static int is_self_or_ancestor(const char *root, long pid)
 {
-	long p = getpid();
-	for (int depth = 0; p > 0 && depth < 256; depth++, p = parent_of(root, p))
-		if (p == pid)
+	char path[4096], line[1024], *p;
+
+	for (long q = getpid(), depth = 0; q > 0 && depth < 256; depth++) {
+		if (q == pid)
 			return 1;
+		snprintf(path, sizeof(path), "%s/proc/%ld/stat", root, q);
+		FILE *f = fopen(path, "r");
+		if (!f || !fgets(line, sizeof(line), f) || !(p = strrchr(line, ')')) ||
+		    sscanf(p + 1, " %*c %ld", &q) != 1)
+			q = 0;
+		if (f)
+			fclose(f);
+	}
 	return 0;
 }
 

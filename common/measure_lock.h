@@ -1,5 +1,5 @@
 /* The machine lock: one measurement at a time on a machine, whatever the tree,
- * results directory or user. The driver (sweep/locks.c) holds it (flock) around
+ * results directory or user. The driver (sweep/console.c) holds it (flock) around
  * every measuring phase and writes a line saying for whom beside it, in
  * <lock>.holder (the lock itself `exec 9>FILE; flock 9` empties while it waits):
  *   pid <pid> (<command>) in <tree> since <UTC time>

@@ -120,29 +120,17 @@ int ic_plan_sites(const char *spec, unsigned long **out, size_t *n, char *err, s
 }
 
 /* A comma list's entries (empty ones skipped, as the shell's word
- * splitting does), each its own string; *n of them. */
+ * splitting does), *n of them: one allocation, the words after the
+ * pointers (at most one per two bytes, and one more). */
 static char **plan_split(const char *list, size_t *n)
 {
-	char **w = NULL;
+	size_t len = strlen(list), cap = len / 2 + 2;
+	char **w = ic_xrealloc(NULL, 1, cap * sizeof(*w) + len + 1), *save = NULL;
 
 	*n = 0;
-	for (const char *p = list; *p;) {
-		size_t len = strcspn(p, ",");
-
-		if (len) {
-			w = ic_xrealloc(w, *n + 1, sizeof(*w));
-			w[(*n)++] = ic_xalloc(strndup(p, len));
-		}
-		p += len + (p[len] == ',');
-	}
+	for (char *t = strtok_r(memcpy(w + cap, list, len + 1), ",", &save); t; t = strtok_r(NULL, ",", &save))
+		w[(*n)++] = t;
 	return w;
-}
-
-static void plan_free_words(char **w, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(w[i]);
-	free(w);
 }
 
 /* A series of the sweep: layout:order:filler:max (max 0: no cap). */
@@ -165,7 +153,7 @@ static int plan_cases_parse(const char *cases, struct plan_case **out, size_t *n
 		if (sscanf(w[i], "%31[a-z]:%31[a-z]:%lu:%lu%n", c[i].layout, c[i].order, &c[i].filler, &c[i].max,
 			   &end) != 4 || w[i][end])
 			rc = ic_fail(err, errlen, "cases: '%s' is not layout:order:filler:max", w[i]);
-	plan_free_words(w, nw);
+	free(w);
 	if (rc)
 		free(c);
 	*out = rc ? NULL : c;
@@ -274,9 +262,9 @@ static int plan_resolve_cases(const struct ic_settings *s, const struct ic_plan_
 					c[k++] = one;
 			}
 done:
-	plan_free_words(l, nl);
-	plan_free_words(o, no);
-	plan_free_words(f, nf);
+	free(l);
+	free(o);
+	free(f);
 	if (rc) {
 		free(c);
 		return rc;
@@ -357,13 +345,11 @@ int ic_plan_resolve(const struct ic_settings *s, const struct ic_plan_machine *m
 	/* Each series with its N and where it runs, for the terminal. */
 	fprintf(out, "\nseries=series: ");
 	for (size_t i = 0; i < nc; i++) {
-		unsigned long lo = 0, hi = 0;   /* the N it runs (points: n <= its cap) */
+		unsigned long lo = 0, hi = 0;   /* the N it runs (points: n <= its cap; n ascending) */
 
 		for (size_t k = 0; k < nn; k++)
-			if (!c[i].max || n[k] <= c[i].max) {
-				lo = lo && lo < n[k] ? lo : n[k];
-				hi = hi > n[k] ? hi : n[k];
-			}
+			if (!c[i].max || n[k] <= c[i].max)
+				lo = lo ? lo : n[k], hi = n[k];
 		fprintf(out, "%s%s/%s", i ? "; " : "", c[i].layout, c[i].order);
 		if (c[i].filler)
 			fprintf(out, " with %lu B filler per site, N = %lu to %lu, 1 thread, private", c[i].filler, lo, hi);
@@ -374,8 +360,8 @@ int ic_plan_resolve(const struct ic_settings *s, const struct ic_plan_machine *m
 	for (size_t i = 0; i < nforms; i++)
 		fprintf(out, "%s%s", i ? "," : "", forms[i]);
 	fputc('\n', out);
-	plan_free_words(forms, nforms);
-	plan_free_words(dropped, ndropped);
+	free(forms);
+	free(dropped);
 	free(c);
 	free(n);
 	return 0;
@@ -427,9 +413,9 @@ int ic_plan_points(const struct ic_settings *s, FILE *out, char *err, size_t err
 				}
 			}
 		}
-	plan_free_words(forms, nforms);
-	plan_free_words(dropped, ndropped);
-	plan_free_words(ops, nops);
+	free(forms);
+	free(dropped);
+	free(ops);
 	free(c);
 	free(n);
 	return 0;

@@ -32,8 +32,8 @@ static void sw_step(const char *log, const char *what, char *const argv[])
  * only build output). */
 void sw_configure(const char *top, const char *dir, const char *const *args, size_t n)
 {
-	char *stamp = sw_fmt("%s/.run.sh-configure", dir), *cache = sw_fmt("%s/CMakeCache.txt", dir), *want, *have,
-	     *cached, *log, *what;
+	char *stamp = sw_fmt("%s/.run.sh-configure", dir), *want, *have = read_text(stamp),
+	     *cached = read_text(sw_fmt("%s/CMakeCache.txt", dir));
 	size_t len;
 	FILE *f = ic_xalloc(open_memstream(&want, &len));
 	const char **argv = ic_xalloc(calloc(n + 8, sizeof(*argv)));
@@ -42,8 +42,6 @@ void sw_configure(const char *top, const char *dir, const char *const *args, siz
 	for (size_t i = 0; i < n; i++)
 		fprintf(f, "%s\n", args[i]);
 	fclose(f);
-	have = read_text(stamp);
-	cached = read_text(cache);
 	if (!cached || !have || strcmp(have, want)) {
 		if (cached && !strstr(cached, "\nCMAKE_GENERATOR:INTERNAL=Ninja\n")) {
 			sw_say("%s was made by another build tool: making it anew with Ninja", dir);
@@ -56,17 +54,15 @@ void sw_configure(const char *top, const char *dir, const char *const *args, siz
 		unlink(stamp);
 		memcpy(argv, (const char *[]){ "cmake", "-S", top, "-B", dir, "-G", "Ninja" }, 7 * sizeof(*argv));
 		memcpy(argv + 7, args, n * sizeof(*args));
-		log = sw_fmt("%s/configure.log", dir), what = sw_fmt("configuring %s", dir);
-		sw_step(log, what, (char *const *)argv);
+		sw_step(sw_fmt("%s/configure.log", dir), sw_fmt("configuring %s", dir), (char *const *)argv);
 		if (!(f = fopen(stamp, "w")) || fputs(want, f) < 0 || fclose(f))
 			sw_fail("cannot write %s", stamp);
-		free(log), free(what);
 	}
-	free(stamp), free(cache), free(want), free(have), free(cached), free(argv);
 }
 
-/* Ninja's last [done/total] status in the log: "starting" before one. */
-static void build_steps(const char *log, char *out, size_t cap)
+/* Ninja's last [done/total] status in the log: "starting" before one. The
+ * log is read every few seconds, and freed (a long build's is big). */
+static const char *build_steps(const char *log)
 {
 	char *t = read_text(log);
 	long k = 0, n = 0, a, b;
@@ -74,11 +70,8 @@ static void build_steps(const char *log, char *out, size_t cap)
 	for (char *p = t; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : "")
 		if (sscanf(p, "[%ld/%ld]", &a, &b) == 2)
 			k = a, n = b;
-	if (k > 0)
-		snprintf(out, cap, "%ld of %ld steps", k, n);
-	else
-		snprintf(out, cap, "starting");
 	free(t);
+	return k > 0 ? sw_fmt("%ld of %ld steps", k, n) : "starting";
 }
 
 /* No time left: the steps differ too much (on the Xeon guest a file of the
@@ -87,29 +80,24 @@ static void build_steps(const char *log, char *out, size_t cap)
  * (tests). */
 void sw_build(const char *dir, const char *const *targets, size_t n, const char *label, long jobs)
 {
-	char *log = sw_fmt("%s/build.log", dir), *j = sw_fmt("%ld", jobs), steps[64], took[32];
-	char *what = label ? sw_fmt("%s", label) : sw_fmt("build of %s", dir);
-	const char **argv = ic_xalloc(calloc(n + 8, sizeof(*argv)));
+	char *log = sw_fmt("%s/build.log", dir), took[32];
+	const char *what = label ? label : sw_fmt("build of %s", dir), **argv = ic_xalloc(calloc(n + 8, sizeof(*argv)));
 	double t0 = sw_now(), every = getenv("IC_BUILD_PROGRESS_S") ? atof(getenv("IC_BUILD_PROGRESS_S")) : 15;
 	pid_t pid;
 	int rc;
 
-	argv[0] = "cmake", argv[1] = "--build", argv[2] = dir, argv[3] = "-j", argv[4] = j;
-	if (n)
-		argv[5] = "--target";
+	memcpy(argv, (const char *[]){ "cmake", "--build", dir, "-j", sw_fmt("%ld", jobs), n ? "--target" : NULL },
+	       6 * sizeof(*argv));
 	memcpy(argv + 6, targets, n * sizeof(*targets));
 	/* Ninja's status as build_steps reads it, whatever the user's. */
 	pid = sw_spawn((char *const *)argv, log, SW_SAME, "NINJA_STATUS=[%f/%t] ");
-	while ((rc = sw_wait_s(pid, every > 0 ? every : 15)) < 0) {
-		build_steps(log, steps, sizeof(steps));
-		sw_phase("%s: %s, %s so far (log %s)", what, steps, sw_fmt_s((long)(sw_now() - t0), took, sizeof(took)),
-			 log);
-	}
+	while ((rc = sw_wait_s(pid, every > 0 ? every : 15)) < 0)
+		sw_phase("%s: %s, %s so far (log %s)", what, build_steps(log),
+			 sw_fmt_s((long)(sw_now() - t0), took, sizeof(took)), log);
 	if (rc) {
 		sw_tail(20, log);
 		sw_fail("building %s failed (log: %s)", dir, log);
 	}
-	free(argv), free(log), free(j), free(what);
 }
 
 /* Every variant is a random layout of the same objects, drawn from its own
@@ -119,44 +107,36 @@ void sw_build(const char *dir, const char *const *targets, size_t n, const char 
  * (each is as big as the bench). */
 static void link_variants(const struct sweep *sw, const struct sw_tree *t)
 {
-	char *link, *vdir, *log, *seeds, *save = NULL;
+	char *link = sw_fmt("%s/bench/link_variant", t->dir), *vdir = sw_fmt("%s/bench/variants", t->dir),
+	     *log = sw_fmt("%s/link.log", t->dir), *seeds = sw_fmt("%s", sw_get(sw, "variant_seeds")), *save = NULL;
+	glob_t g;
 
 	if (sw_long(sw, "lto"))
 		return;
-	link = sw_fmt("%s/bench/link_variant", t->dir);
 	if (access(link, X_OK))
 		sw_fail("%s missing: the build does not make layout variants", link);
 	if (!*sw_get(sw, "variant_seeds"))
 		sw_fail("no layout variant seeds in the run's settings");
-	vdir = sw_fmt("%s/bench/variants", t->dir), log = sw_fmt("%s/link.log", t->dir);
 	ic_mkdir_p(vdir);
-	seeds = ic_xalloc(strdup(sw_get(sw, "variant_seeds")));
 	for (char *rv = strtok_r(seeds, " ", &save); rv; rv = strtok_r(NULL, " ", &save)) {
-		char *seed = strchr(rv, ':'), *out, *what;
+		char *seed = strchr(rv, ':');
 
 		if (!seed)
 			sw_fail("variant_seeds: '%s' is not rR_vV:SEED", rv);
 		*seed++ = 0;
-		out = sw_fmt("%s/%s", vdir, rv), what = sw_fmt("linking layout variant %s in %s", rv, t->dir);
-		sw_step(log, what, (char *[]){ link, seed, out, NULL });
-		free(out), free(what);
+		sw_step(log, sw_fmt("linking layout variant %s in %s", rv, t->dir),
+			(char *[]){ link, seed, sw_fmt("%s/%s", vdir, rv), NULL });
 	}
-	free(seeds);
-	char *pattern = sw_fmt("%s/r*_v*", vdir), *all = sw_fmt(" %s", sw_get(sw, "variant_seeds"));
-	glob_t g;
-
-	if (glob(pattern, 0, NULL, &g) == 0)
+	if (glob(sw_fmt("%s/r*_v*", vdir), 0, NULL, &g) == 0)
 		for (size_t i = 0; i < g.gl_pathc; i++) {
 			const char *name = strrchr(g.gl_pathv[i], '/') + 1;
 			size_t n = strlen(name);
-			char *keep = sw_fmt(" %.*s:", (int)(n > 5 && !strcmp(name + n - 5, ".seed") ? n - 5 : n), name);
 
-			if (!strstr(all, keep))
+			if (!strstr(sw_fmt(" %s", sw_get(sw, "variant_seeds")),
+				    sw_fmt(" %.*s:", (int)(n > 5 && !strcmp(name + n - 5, ".seed") ? n - 5 : n), name)))
 				unlink(g.gl_pathv[i]);
-			free(keep);
 		}
 	globfree(&g);
-	free(pattern), free(all), free(link), free(vdir), free(log);
 }
 
 long sw_plan_rows(char *text, const char *const *col, size_t n, char ***rows)
@@ -184,11 +164,8 @@ long sw_plan_rows(char *text, const char *const *col, size_t n, char ***rows)
 			continue;
 		*rows = ic_xrealloc(*rows, (size_t)(k + 1) * n, sizeof(**rows));
 		for (size_t c = 0; c < n; c++) {
-			if ((size_t)at[c] >= nf) {
-				free(*rows);
-				*rows = NULL;
+			if ((size_t)at[c] >= nf)
 				return -1;
-			}
 			(*rows)[(size_t)k * n + c] = f[at[c]];
 		}
 	}
@@ -200,13 +177,13 @@ static void bench_plan(struct sweep *sw, size_t b)
 {
 	struct sw_tree *t = &sw->tree[b];
 	char *file = sw_file(sw, "plan", b, ".tsv"), *log = sw_file(sw, "log/plan", 0, ".txt"),
-	     *bench = sw_fmt("%s/bench/sites_bench", t->dir), *tmp = sw_fmt("%s.tmp", file),
-	     *thr = sw_fmt("--threads=%s", sw_get(sw, "threads")), *modes = sw_fmt("--modes=%s", sw_get(sw, "modes")),
-	     *plant = sw_fmt("--plant=%s", sw_get(sw, "plant")), *text, **rows;
+	     *bench = sw_fmt("%s/bench/sites_bench", t->dir), *tmp = sw_fmt("%s.tmp", file), *text, **rows;
 	long n;
 
-	if (sw_run((char *[]){ bench, "--plan", thr, modes, *sw_get(sw, "plant") ? plant : NULL, NULL }, tmp, log,
-		   NULL)) {
+	if (sw_run((char *[]){ bench, "--plan", sw_fmt("--threads=%s", sw_get(sw, "threads")),
+			       sw_fmt("--modes=%s", sw_get(sw, "modes")),
+			       *sw_get(sw, "plant") ? sw_fmt("--plant=%s", sw_get(sw, "plant")) : NULL, NULL },
+		   tmp, log, NULL)) {
 		unlink(tmp);
 		sw_tail(5, log);
 		sw_fail("%s --plan failed; log: %s", bench, log);
@@ -215,21 +192,19 @@ static void bench_plan(struct sweep *sw, size_t b)
 		sw_fail("cannot write %s", file);
 	if ((n = sw_plan_rows(text, (const char *const[]){ "name", "sites" }, 2, &rows)) < 0)
 		sw_fail("%s: not a plan with name and sites columns", file);
-	for (size_t i = 0; i < t->n_runs; i++)
-		free(t->runs[i]);
 	t->n_runs = (size_t)n;
-	t->runs = ic_xrealloc(t->runs, t->n_runs, sizeof(*t->runs));
-	t->sites = ic_xrealloc(t->sites, t->n_runs, sizeof(*t->sites));
+	t->runs = ic_xrealloc(NULL, t->n_runs, sizeof(*t->runs));
+	t->sites = ic_xrealloc(NULL, t->n_runs, sizeof(*t->sites));
 	for (size_t i = 0; i < t->n_runs; i++) {
-		t->runs[i] = ic_xalloc(strdup(rows[2 * i]));
+		t->runs[i] = rows[2 * i];
 		t->sites[i] = strtoul(rows[2 * i + 1], NULL, 10);
 	}
-	free(rows), free(text), free(file), free(log), free(bench), free(tmp), free(thr), free(modes), free(plant);
 }
 
 void sw_build_all(struct sweep *sw)
 {
-	char *specs = sw_points(sw), *points, *per_caller, label[64], then[64] = "", left[32];
+	char *points = sw_fmt("-DIC_POINTS=%s", sw_points(sw)), *per_caller = sw_fmt("-DIC_PER_CALLER=%s", sw_get(sw, "per_caller")),
+	     label[64], then[64] = "", left[32];
 	long after = sw_eta;
 	/* summarize draws the charts itself; runs, beside it, weighs the
 	 * repeats' agreement and exports the run. */
@@ -239,8 +214,6 @@ void sw_build_all(struct sweep *sw)
 	sw_eta = -1;
 	if (after >= 0)
 		snprintf(then, sizeof(then), "; then about %s", sw_fmt_s(after, left, sizeof(left)));
-	points = sw_fmt("-DIC_POINTS=%s", specs);
-	per_caller = sw_fmt("-DIC_PER_CALLER=%s", sw_get(sw, "per_caller"));
 	for (size_t b = 0; b < sw->n_tree; b++) {
 		struct sw_tree *t = &sw->tree[b];
 		const char **args = ic_xalloc(calloc(t->n_args + 3, sizeof(*args)));
@@ -254,10 +227,6 @@ void sw_build_all(struct sweep *sw)
 		sw_build(t->dir, targets, b == 0 ? 4 : 3, label, sw->jobs);
 		link_variants(sw, t);
 		bench_plan(sw, b);
-		free(args);
 	}
-	free(specs);
-	free(points);
-	free(per_caller);
 	sw_eta = after;
 }

@@ -1,9 +1,14 @@
 /* The sweep's settings (driver.h): what run.sh hands over on stdin (run.conf's
  * settings as its options checked them, then the run's own: where it goes,
  * its build jobs and trees), those the plan resolves on this machine, and
- * run.conf written from them. */
+ * run.conf written from them. And the run's identity: what its numbers
+ * depend on besides the options, as run.conf keeps it: build_source,
+ * build_cc, build_cflags and build_lock. A new run records it; a resumed
+ * one must find the same, so that one answer never mixes two builds. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <ftw.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,15 +21,10 @@
 
 /* The run's own keys, never written into run.conf: tree starts a build,
  * the tree_ keys after it are that build's. */
-static const char *const own_keys[] = { "out", "resume", "jobs", "cmdline", "tree", "tree_cc",
-					"tree_cflags", "tree_codegen", "tree_arg", NULL };
-
 static int is_own(const char *key)
 {
-	for (const char *const *k = own_keys; *k; k++)
-		if (!strcmp(*k, key))
-			return 1;
-	return 0;
+	return strstr(" out resume jobs cmdline tree tree_cc tree_cflags tree_codegen tree_arg ",
+		      sw_fmt(" %s ", key)) != NULL;
 }
 
 const char *sw_get(const struct sweep *sw, const char *key)
@@ -106,7 +106,6 @@ void sw_conf_save(const struct sweep *sw)
 			fprintf(f, "%s=%s\n", sw->s.v[i].key, sw->s.v[i].value);
 	if (fclose(f) || rename(tmp, path))
 		sw_fail("cannot write %s", path);
-	free(path), free(tmp);
 }
 
 /* What hwloc says, or the cores this process may use and no sizes (-1:
@@ -138,20 +137,17 @@ void sw_resolve(struct sweep *sw)
 	struct ic_settings r = { 0 };
 
 	sw_topology(&t, &known);
-	struct ic_plan_machine m = { t.cores, t.l1i_size, t.l2_size };
-
-	SW_CAPTURE(text, ic_plan_resolve(&sw->s, &m, f_, err, sizeof(err)));
+	SW_CAPTURE(text, ic_plan_resolve(&sw->s, &(struct ic_plan_machine){ t.cores, t.l1i_size, t.l2_size }, f_, err,
+					 sizeof(err)));
 	if (ic_settings_parse(&r, text, strlen(text), "the plan", err, sizeof(err)))
 		sw_fail("%s", err);
 	for (size_t i = 0; i < r.n; i++)
 		if (!strcmp(r.v[i].key, "note"))
 			sw_say("%s", r.v[i].value);
 		else if (!strcmp(r.v[i].key, "series"))
-			sw->series = ic_xalloc(strdup(r.v[i].value));
+			sw->series = r.v[i].value;
 		else
 			sw_set(sw, r.v[i].key, r.v[i].value);
-	ic_settings_free(&r);
-	free(text);
 }
 
 char *sw_joined(char *specs)
@@ -184,17 +180,138 @@ void sw_variant_seeds(struct sweep *sw)
 				ic_plan_variant_seed((uint32_t)sw_long(sw, "layout_seed"), (unsigned)r, (unsigned)v));
 	fclose(f);
 	sw_set(sw, "variant_seeds", text);
-	free(text);
 }
 
 /* The lock CMake was configured with (CMakeLists.txt's default is tas). */
 void sw_read_build_lock(struct sweep *sw)
 {
-	char *path = sw_fmt("%s/CMakeCache.txt", sw->tree[0].dir), *text = ic_read_path(path, &(size_t){ 0 }),
+	char *text = ic_read_path(sw_fmt("%s/CMakeCache.txt", sw->tree[0].dir), &(size_t){ 0 }),
 	     *at = text ? strstr(text, "\nIC_LOCK:STRING=") : NULL;
 
 	if (at)
 		at[16 + strcspn(at + 16, "\n")] = 0;
 	sw_set(sw, "build_lock", at ? at + 16 : "tas");
-	free(text), free(path);
+}
+
+/* The parts of the tree the bench is built from. */
+static const char parts[] = "CMakeLists.txt cmake common queue gen codesize bench cmd plan";
+
+static uint64_t hash;
+static const char *walk_top;
+static char **walk_names;
+static size_t walk_n;
+
+/* FNV-1a, 64 bits: an identity to tell trees apart, not a seal. */
+static void hash_bytes(const char *p, size_t n)
+{
+	while (n--)
+		hash = (hash ^ (unsigned char)*p++) * 0x100000001b3ull;
+}
+
+/* A file's name and content into the hash ("" for one that cannot be read). */
+static void hash_file(const char *top, const char *name)
+{
+	size_t len = 0;
+	char *text = ic_read_path(sw_fmt("%s/%s", top, name), &len);
+
+	hash_bytes(name, strlen(name) + 1);
+	hash_bytes(text ? text : "", text ? len : 0);
+	free(text);
+}
+
+static void add_name(const char *name)
+{
+	walk_names = ic_xrealloc(walk_names, walk_n + 1, sizeof(*walk_names));
+	walk_names[walk_n++] = sw_fmt("%s", name);
+}
+
+static int walk_add(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st, (void)ftw;
+	if (flag == FTW_F)
+		add_name(path + strlen(walk_top) + 1);
+	return 0;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The bench's sources by content: git's tracked and untracked files of the
+ * parts (uncommitted edits count; a README edit does not), or every file
+ * of them outside a checkout; then the body. 16 hex digits. */
+static char *source_hash(const struct sweep *sw)
+{
+	char *line = NULL, *save, *list = sw_fmt("%s", parts);
+	size_t cap = 0;
+	FILE *p;
+
+	setenv("IC_SOURCE_TOP", sw->top, 1);   /* the path as it is, never parsed by sh */
+	p = popen(sw_fmt("cd \"$IC_SOURCE_TOP\" && git rev-parse --is-inside-work-tree >/dev/null 2>&1 && "
+			 "git ls-files -z -co --exclude-standard -- %s", parts), "r");
+	unsetenv("IC_SOURCE_TOP");
+	hash = 0xcbf29ce484222325ull;
+	walk_top = sw->top, walk_n = 0;
+	while (p && getdelim(&line, &cap, 0, p) > 0)   /* (names as they are, NUL-ended) */
+		add_name(line);
+	if (p && pclose(p) != 0)   /* no checkout, or git failed: the files as they are */
+		walk_n = 0;
+	if (!walk_n)
+		for (char *word = strtok_r(list, " ", &save); word; word = strtok_r(NULL, " ", &save))
+			nftw(sw_fmt("%s/%s", sw->top, word), walk_add, 16, FTW_PHYS);
+	qsort(walk_names, walk_n, sizeof(*walk_names), by_name);
+	for (size_t i = 0; i < walk_n; i++)
+		hash_file(sw->top, walk_names[i]);
+	if (*sw_get(sw, "body"))
+		hash_file("", sw_get(sw, "body") + 1);   /* (absolute: "" and the rest) */
+	return sw_fmt("%016llx", (unsigned long long)hash);
+}
+
+/* Each build's compiler as its first line of --version says it, once. */
+static char *compilers(const struct sweep *sw)
+{
+	char *all = "";
+
+	for (size_t b = 0; b < sw->n_tree; b++) {
+		const char *cc = *sw->tree[b].cc ? sw->tree[b].cc : "cc", *v;
+		char *line = NULL;
+		size_t cap = 0;
+		int seen = 0;
+
+		for (size_t a = 0; a < b; a++)
+			seen |= !strcmp(cc, *sw->tree[a].cc ? sw->tree[a].cc : "cc");
+		if (seen)
+			continue;
+		/* (run.sh let through only a compiler's name: letters, digits, ._+-) */
+		FILE *p = popen(sw_fmt("%s --version 2>/dev/null", cc), "r");
+
+		v = p && getline(&line, &cap, p) > 0 ? line : "";
+		if (p)
+			pclose(p);
+		all = sw_fmt("%s%s%.*s", all, *all ? "; " : "", (int)strcspn(v, "\n"), v);
+	}
+	return all;
+}
+
+void sw_identity(struct sweep *sw)
+{
+	char *source = source_hash(sw), *cc = compilers(sw), *lock = sw_fmt("%s", sw_get(sw, "build_lock"));
+	const char *dir = sw_get(sw, "resume"), *cflags = sw_get(sw, "cflags_list");
+
+	if (!sw->resume) {
+		sw_set(sw, "build_source", source);
+		sw_set(sw, "build_cc", cc);
+		sw_set(sw, "build_cflags", sw_fmt("%s%s", *cflags ? cflags : "-O2 -g (CMAKE_C_FLAGS_RELEASE)",
+						  sw_long(sw, "lto") ? " with LTO of the callers" : ""));
+		return;
+	}
+	sw_read_build_lock(sw);   /* the tree's, as it is now */
+	if (strcmp(source, sw_get(sw, "build_source")))
+		sw_fail("--resume: %s was measured from other code (source %s, this tree %s): a resumed sweep "
+			"must not mix builds", dir, sw_get(sw, "build_source"), source);
+	if (strcmp(cc, sw_get(sw, "build_cc")))
+		sw_fail("--resume: %s was built with '%s', this machine has '%s'", dir, sw_get(sw, "build_cc"), cc);
+	if (strcmp(lock, sw_get(sw, "build_lock")))
+		sw_fail("--resume: %s used lock %s, the build has %s", dir, lock, sw_get(sw, "build_lock"));
 }

@@ -1,6 +1,8 @@
 /* The sweep's driver (cmd/sweep): run.sh checks every option, installs what
  * is missing and hands over once, the checked settings on stdin; from there
- * the whole run is here, one file per job (docs/layout.md names them). */
+ * the whole run is here, one file per job (docs/layout.md names them). The
+ * driver is one run that ends soon: the strings it makes (sw_fmt's, the
+ * small files it reads) live until it exits. */
 #ifndef IC_SWEEP_DRIVER_H
 #define IC_SWEEP_DRIVER_H
 
@@ -28,8 +30,8 @@ struct sweep {
 	long jobs;
 	struct sw_tree *tree;
 	size_t n_tree;
-	char *series;           /* the series in words, for the terminal */
-	char *counter_source;
+	const char *series;     /* the series in words, for the terminal */
+	const char *counter_source;
 };
 
 /* conf.c: the settings. */
@@ -45,7 +47,7 @@ char *sw_points(const struct sweep *sw);     /* gen's specs, ';'-joined */
 char *sw_joined(char *specs);                /* one a line to ';'-joined, in place */
 void sw_variant_seeds(struct sweep *sw);     /* run.conf's variant_seeds */
 void sw_read_build_lock(struct sweep *sw);
-/* identity.c: run.conf's build_source, build_cc and build_cflags set for a
+/* run.conf's build_source, build_cc and build_cflags set for a
  * new run; a resume of other code, compilers or lock refused (exit 1). */
 void sw_identity(struct sweep *sw);
 /* DIR/STEM EXT, build b's DIR/STEM-b<b> EXT for b > 0 (malloc'd). */
@@ -66,7 +68,7 @@ __attribute__((format(printf, 1, 2))) char *sw_fmt(const char *fmt, ...);   /* m
 void sw_cat(const char *path);   /* a file's bytes onto stdout, as they are */
 const char *sw_fmt_s(long s, char *buf, size_t cap);
 
-/* child.c: a program's run, its output into files (NULL: ours; err
+/* A program's run, its output into files (NULL: ours; err
  * SW_SAME: where out goes), one NAME=VALUE added to its environment. The
  * exit status (128 + the signal's number when one ended it). A signal to
  * us stops the child, then the sweep (sw_stop). */
@@ -78,7 +80,7 @@ void sw_sleep(double s);
 extern volatile int sw_signal;
 void sw_catch(void (*stop)(void));   /* SIGINT and SIGTERM from here on: stop at the next wait */
 
-/* locks.c: a file lock held until we exit or close its descriptor
+/* A file lock held until we exit or close its descriptor
  * (children inherit it; wait: or refuse), and the machine lock, nested,
  * with the holder's line. */
 int sw_lock(const char *file, const char *what, int wait, const char *cmdline);
@@ -93,17 +95,15 @@ void sw_build_all(struct sweep *sw);
 /* A plan of the bench (sites_bench --plan; the rule is bench/sites_cases.h's):
  * one line per run, its columns named by the first. Each line's fields of
  * the n (at most 8) columns named in col, into *rows (n a line, pointing
- * into text, cut in place; malloc'd); the number of lines, or -1 when a
- * column or a line's field is missing. */
+ * into text, cut in place; malloc'd or NULL, whatever is returned); the
+ * number of lines, or -1 when a column or a line's field is missing. */
 long sw_plan_rows(char *text, const char *const *col, size_t n, char ***rows);
 
-/* counters.c */
-void sw_counters(struct sweep *sw);
-
-/* processes.c: every process of a design (prefix: "", t<T>_, x<S>_) not
+/* processes.c: the counter source of every build (sites_bench --sim-only),
+ * one for the run; every process of a design (prefix: "", t<T>_, x<S>_) not
  * on disk, at the N in nlist (a|b, or NULL: all); 0, or -1 when one failed. */
+void sw_counters(struct sweep *sw);
 int sw_processes(struct sweep *sw, const char *prefix, const char *nlist, long after_s);
-void sw_write_runs(const struct sweep *sw, size_t b, const char *nlist, const char *path);
 long sw_guess_s(const struct sweep *sw, const char *nlist);
 long sw_design_s(const struct sweep *sw, long groups, long per);
 
@@ -113,9 +113,5 @@ void sw_sweep(struct sweep *sw);
 /* watch.c: ./run.sh watch, its arguments after "watch", the settings
  * (per_caller) on stdin. */
 int sw_watch(int argc, char **argv);
-
-/* micro.c: ./run.sh micro's measurement and table, build/'s
- * microbenchmarks built. */
-int sw_micro(int argc, char **argv);
 
 #endif /* IC_SWEEP_DRIVER_H */

@@ -2,7 +2,14 @@
  * (plan/points.h), each one run of the bench under the machine lock, one
  * line each with the time the run has left; with --spread the repeats one
  * after the other, the machine left to others between them; the verdict so
- * far at each quarter. */
+ * far at each quarter. Before them, the counter source: the bench decides
+ * it (sites_bench --sim-only: its first line the source, its second where
+ * the columns come from in words, its third, with sim, the file the counts
+ * are in). Simulated counts are a property of the ordinary link's code:
+ * each build simulates them once into its cache in the build tree
+ * (BUILD/sim, kept across runs) and hands this run's points to the run in
+ * sim.csv (sim-b<k>.csv for build k > 0), the first column "*" so that
+ * variant 0 of every repeat reports them although its binary differs. */
 #define _GNU_SOURCE
 #include <glob.h>
 #include <stdint.h>
@@ -20,20 +27,14 @@
 /* Whether n is in nlist (a|b|c); NULL or "" holds every N. */
 static int in_nlist(const char *nlist, unsigned long n)
 {
-	char want[32];
-	char *all;
-	int in;
-
-	if (!nlist || !*nlist)
-		return 1;
-	snprintf(want, sizeof(want), "|%lu|", n);
-	all = sw_fmt("|%s|", nlist);
-	in = strstr(all, want) != NULL;
-	free(all);
-	return in;
+	for (const char *p = nlist; p && *p; p = strchr(p, '|') ? strchr(p, '|') + 1 : "")
+		if (strtoul(p, NULL, 10) == n)
+			return 1;
+	return !nlist || !*nlist;
 }
 
-void sw_write_runs(const struct sweep *sw, size_t b, const char *nlist, const char *path)
+/* Build b's runs (at the N in nlist) into path, one a line: the bench's --run-list. */
+static void write_runs(const struct sweep *sw, size_t b, const char *nlist, const char *path)
 {
 	const struct sw_tree *t = &sw->tree[b];
 	FILE *f = fopen(path, "w");
@@ -87,31 +88,27 @@ static uint32_t posix_cksum(const char *s)
  * later processes take its iteration counts. NULL when none. */
 static char *first_of(const struct sweep *sw, const char *group)
 {
-	char *pattern = sw_fmt("%s/raw/%s_v*_p*.json", sw->dir, group), *best = NULL;
+	char *best = NULL;
 	struct timespec when = { 0 };
 	struct stat st;
 	glob_t g;
 
-	if (glob(pattern, 0, NULL, &g) == 0)
+	if (glob(sw_fmt("%s/raw/%s_v*_p*.json", sw->dir, group), 0, NULL, &g) == 0)
 		for (size_t i = 0; i < g.gl_pathc; i++)
 			if (stat(g.gl_pathv[i], &st) == 0 &&
 			    (!best || st.st_mtim.tv_sec < when.tv_sec ||
 			     (st.st_mtim.tv_sec == when.tv_sec && st.st_mtim.tv_nsec < when.tv_nsec)))
 				best = g.gl_pathv[i], when = st.st_mtim;
-	best = best ? ic_xalloc(strdup(best)) : NULL;
+	best = best ? sw_fmt("%s", best) : NULL;
 	globfree(&g);
-	free(pattern);
 	return best;
 }
 
 static int done(const struct sweep *sw, const char *key)
 {
-	char *f = sw_fmt("%s/raw/%s.json", sw->dir, key);
 	struct stat st;
-	int is = stat(f, &st) == 0 && st.st_size > 0;
 
-	free(f);
-	return is;
+	return stat(sw_fmt("%s/raw/%s.json", sw->dir, key), &st) == 0 && st.st_size > 0;
 }
 
 /* One process: every run of one build's plan (at the N in nlist), forms
@@ -122,21 +119,19 @@ static int run_process(const struct sweep *sw, const char *key, const char *from
 {
 	const struct sw_tree *t = &sw->tree[p->build];
 	char *file = sw_fmt("%s/raw/%s.json", sw->dir, key), *runs = sw_fmt("%s/log/%s.runs", sw->dir, key),
-	     *log = sw_fmt("%s/log/%s.txt", sw->dir, key), *seeded = sw_fmt("%s %s", sw_get(sw, "layout_seed"), key),
-	     *sim = sw_file(sw, "sim", p->build, ".csv"), *pad;
-	/* The simulated counts travel with variant 0's processes (counters.c). */
+	     *log = sw_fmt("%s/log/%s.txt", sw->dir, key), *tmp = sw_fmt("%s.tmp", file), *pad;
+	/* The simulated counts travel with variant 0's processes (sw_counters). */
 	const char *ctr = p->variant > 0 && !strcmp(sw->counter_source, "sim") ? "none" : sw_get(sw, "counters");
-	size_t n = posix_cksum(seeded) % 4096;
+	size_t n = posix_cksum(sw_fmt("%s %s", sw_get(sw, "layout_seed"), key)) % 4096;
 	char *argv[] = {
 		sw_long(sw, "lto") ? sw_fmt("%s/bench/sites_bench", t->dir)   /* LTO's code no layout moves */
 				   : sw_fmt("%s/bench/variants/r%u_v%u", t->dir, p->repeat, p->variant),
 		sw_fmt("--counters=%s", ctr), sw_fmt("--threads=%s", sw_get(sw, "threads")),
-		sw_fmt("--modes=%s", sw_get(sw, "modes")), sw_fmt("--sim-cache=%s", sim),
+		sw_fmt("--modes=%s", sw_get(sw, "modes")), sw_fmt("--sim-cache=%s", sw_file(sw, "sim", p->build, ".csv")),
 		sw_fmt("--process=%u", p->process), sw_fmt("--layout-variant=%u", p->variant),
 		sw_fmt("--run-list=%s", runs), sw_fmt("--benchmark_repetitions=%s", sw_get(sw, "reps")),
-		sw_fmt("--benchmark_enable_random_interleaving=true"),
-		sw_fmt("--benchmark_min_time=%s", sw_get(sw, "min_time")), sw_fmt("--benchmark_out=%s.tmp", file),
-		sw_fmt("--benchmark_out_format=json"), sw_fmt("--benchmark_format=console"),
+		"--benchmark_enable_random_interleaving=true", sw_fmt("--benchmark_min_time=%s", sw_get(sw, "min_time")),
+		sw_fmt("--benchmark_out=%s", tmp), "--benchmark_out_format=json", "--benchmark_format=console",
 		*sw_get(sw, "plant") ? sw_fmt("--plant=%s", sw_get(sw, "plant")) : NULL,
 		from ? sw_fmt("--iterations-from=%s", from) : NULL, NULL
 	};
@@ -144,35 +139,17 @@ static int run_process(const struct sweep *sw, const char *key, const char *from
 
 	if (!argv[14] && argv[15])
 		argv[14] = argv[15], argv[15] = NULL;
-	sw_write_runs(sw, p->build, nlist, runs);
+	write_runs(sw, p->build, nlist, runs);
 	pad = sw_fmt("IC_ENV_PAD=%*s", (int)n, "");
 	memset(pad + 11, 'x', n);
-	rc = sw_run(argv, log, SW_SAME, pad);
-	char *tmp = sw_fmt("%s.tmp", file);
-
-	if (rc) {
+	if ((rc = sw_run(argv, log, SW_SAME, pad))) {
 		unlink(tmp);
 		sw_say("process %s failed; its log: %s", key, log);
 		sw_tail(5, log);
 	} else if (rename(tmp, file)) {
 		sw_fail("cannot write %s", file);
 	}
-	for (size_t i = 0; argv[i]; i++)
-		free(argv[i]);
-	free(tmp), free(file), free(runs), free(log), free(seeded), free(sim), free(pad);
 	return rc ? -1 : 0;
-}
-
-/* The verdict so far from the processes on disk, while the rest run
- * (summarize writes nothing of the run's; a failure says nothing: the
- * report at the end speaks). */
-static void so_far(const struct sweep *sw, size_t total)
-{
-	char *argv[] = { sw_fmt("%s/cmd/summarize", sw->tree[0].dir), "--run", sw->dir, "--so-far",
-			 sw_fmt("%zu", total), NULL };
-
-	sw_run(argv, NULL, "/dev/null", NULL);
-	free(argv[0]), free(argv[4]);
 }
 
 /* --spread: sleep until repeat r's turn with the machine lock let go
@@ -186,7 +163,7 @@ static void spread_wait(const struct sweep *sw, double s, unsigned r)
 	char when[16], *what = sw_fmt("the measurement (repeat %u)", r);
 
 	if (s <= 0)
-		return free(what);
+		return;
 	strftime(when, sizeof(when), "%H:%M:%S", gmtime(&at));
 	sw_phase("spread: repeat %u of %ld starts at %s UTC, in %ld min %ld s; the machine is free to others until then",
 		 r, sw_long(sw, "repeat"), when, (long)s / 60, (long)s % 60);
@@ -195,7 +172,6 @@ static void spread_wait(const struct sweep *sw, double s, unsigned r)
 	sw_sleep(s);
 	for (int k = 0; k < depth; k++)
 		sw_measure_begin(what, sw->cmdline, sw->top);
-	free(what);
 }
 
 int sw_processes(struct sweep *sw, const char *prefix, const char *nlist, long after_s)
@@ -216,15 +192,12 @@ int sw_processes(struct sweep *sw, const char *prefix, const char *nlist, long a
 	 * times as long as the later ones (sw_guess_s). */
 	for (size_t i = 0; i < total; i++) {
 		int fresh = 1;
-		char *first;
 
 		key[i] = ic_plan_key(&list[i], (unsigned)nb, prefix, &group[i]);
 		todo += !done(sw, key[i]);
 		for (size_t j = 0; j < i; j++)
 			fresh &= strcmp(group[j], group[i]) != 0;
-		first = fresh ? first_of(sw, group[i]) : NULL;
-		firsts += fresh && !first;
-		free(first);
+		firsts += fresh && !first_of(sw, group[i]);
 	}
 	guess = sw_guess_s(sw, nlist);
 	ns = nlist ? sw_fmt(", N = %s", nlist) : sw_fmt("%s", "");
@@ -237,7 +210,6 @@ int sw_processes(struct sweep *sw, const char *prefix, const char *nlist, long a
 		const struct ic_plan_proc *p = &list[i];
 		char *from, why[160] = "";
 		double start;
-		int first;
 
 		if (done(sw, key[i]))
 			continue;
@@ -268,25 +240,90 @@ int sw_processes(struct sweep *sw, const char *prefix, const char *nlist, long a
 		sw_phase("measurement %zu/%zu: process %s (repeat %u, layout variant %u)%s%s", i + 1, total, key[i],
 			 p->repeat, p->variant, ns, why);
 		from = first_of(sw, group[i]);
-		first = !from;
 		start = sw_now();
 		rc = run_process(sw, key[i], from, p, nlist);
-		free(from);
-		if (first)
+		if (!from)
 			firsts--;
 		else
 			done_ms += (long)((sw_now() - start) * 1000), done_n++;
 		todo--;
 		/* The time left shrinks by the time just spent. */
 		prev_eta -= (long)(sw_now() - start);
-		/* The main design's verdict so far, at a quarter, half and three quarters. */
+		/* The main design's verdict so far, at a quarter, half and three
+		 * quarters, from the processes on disk (summarize writes nothing of
+		 * the run's; a failure says nothing: the report at the end speaks). */
 		if (rc == 0 && !*prefix && total >= 8 && i + 1 < total && i * 4 / total < (i + 1) * 4 / total)
-			so_far(sw, total);
+			sw_run((char *[]){ sw_fmt("%s/cmd/summarize", sw->tree[0].dir), "--run", sw->dir, "--so-far",
+					   sw_fmt("%zu", total), NULL }, NULL, "/dev/null", NULL);
 	}
 	sw_measure_end();
 	sw_eta = after_s;
-	for (size_t i = 0; i < total; i++)
-		free(key[i]), free(group[i]);
-	free(key), free(group), free(list), free(ns);
 	return rc;
+}
+
+static void sim_copy(const char *cache, const char *to, const char *dir, const char *log)
+{
+	FILE *in = fopen(cache, "r"), *out;
+	char *line = NULL, *tmp = sw_fmt("%s.tmp", to);
+	size_t cap = 0;
+
+	if (!in || fgetc(in) == EOF)
+		sw_fail("the simulation wrote no cache in %s/sim; log: %s", dir, log);
+	rewind(in);
+	if (!(out = fopen(tmp, "w")))
+		sw_fail("cannot write %s", tmp);
+	for (int k = 0; getline(&line, &cap, in) > 0; k++)
+		if (k)
+			fprintf(out, "*%s", strchr(line, ',') ? strchr(line, ',') : "\n");
+		else
+			fputs(line, out);
+	free(line);
+	fclose(in);
+	if (fclose(out) || rename(tmp, to))
+		sw_fail("cannot write %s", to);
+}
+
+void sw_counters(struct sweep *sw)
+{
+	const char *counters = sw_get(sw, "counters");
+	char *sentence = NULL;
+
+	sw_phase("counters: deciding the source%s",
+		 strcmp(counters, "none") ? "; a simulation, when it comes to that, is cached in BUILD/sim" : "");
+	sw_measure_begin("the counter source (a simulation, when it comes to that)", sw->cmdline, sw->top);
+	for (size_t b = 0; b < sw->n_tree; b++) {
+		const char *d = sw->tree[b].dir;
+		char *log = sw_file(sw, "log/counters", b, ".txt"), *runs = sw_file(sw, "log/counters", b, ".runs"),
+		     *said = sw_file(sw, "log/counters", b, ".said"), *text, *line[3];
+		char *argv[] = { sw_fmt("%s/bench/sites_bench", d), sw_fmt("--counters=%s", counters),
+				 sw_fmt("--threads=%s", sw_get(sw, "threads")), sw_fmt("--modes=%s", sw_get(sw, "modes")),
+				 sw_fmt("--sim-cache-dir=%s/sim", d), sw_fmt("--run-list=%s", runs), "--sim-only",
+				 *sw_get(sw, "plant") ? sw_fmt("--plant=%s", sw_get(sw, "plant")) : NULL, NULL };
+		size_t n = 0;
+
+		write_runs(sw, b, NULL, runs);
+		if (sw_run(argv, said, log, NULL) || !(text = ic_read_path(said, &(size_t){ 0 }))) {
+			sw_tail(5, log);
+			sw_fail("deciding the counter source failed; log: %s", log);
+		}
+		for (char *p = text; p && *p && n < 3;)   /* its first three lines, split in place */
+			line[n++] = strsep(&p, "\n");
+		if (n < 2)
+			sw_fail("%s --sim-only said no source; log: %s", argv[0], log);
+		if (!strcmp(line[0], "sim"))
+			sim_copy(n > 2 ? line[2] : "", sw_file(sw, "sim", b, ".csv"), d, log);
+		if (b == 0)   /* again at a crossover step */
+			sw->counter_source = line[0], sentence = line[1];
+	}
+	/* One source per run: a resume on a machine that now counts otherwise
+	 * (--counters auto) would mix counted and simulated figures. */
+	if (!*sw_get(sw, "counter_source_of_run")) {
+		sw_set(sw, "counter_source_of_run", sw->counter_source);
+		sw_conf_save(sw);
+	} else if (strcmp(sw->counter_source, sw_get(sw, "counter_source_of_run"))) {
+		sw_fail("the run's counters came from %s, this machine now gives %s: a resumed run must not mix "
+			"them; start a new run", sw_get(sw, "counter_source_of_run"), sw->counter_source);
+	}
+	sw_measure_end();
+	sw_say("counters: %s", sentence);
 }

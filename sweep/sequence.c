@@ -5,7 +5,6 @@
  * calibration's trials, results/latest, the export and the closing lines. */
 #define _GNU_SOURCE
 #include <dirent.h>
-#include <errno.h>
 #include <glob.h>
 #include <limits.h>
 #include <signal.h>
@@ -26,7 +25,7 @@
 static struct sweep *sw_now_running;
 
 /* rm -rf what pattern matches (glob(3)), but keep. */
-static void rm_glob(char *pattern, const char *keep)
+static void rm_glob(const char *pattern, const char *keep)
 {
 	glob_t g;
 
@@ -35,14 +34,13 @@ static void rm_glob(char *pattern, const char *keep)
 			if (!keep || strcmp(g.gl_pathv[i], keep))
 				sw_run((char *[]){ "rm", "-rf", g.gl_pathv[i], NULL }, NULL, NULL, NULL);
 	globfree(&g);
-	free(pattern);
 }
 
 static void stop(void)
 {
 	struct sweep *sw = sw_now_running;
-	char *link = sw_fmt("%s/report", sw->dir), name[PATH_MAX];
-	ssize_t n = readlink(link, name, sizeof(name) - 1);
+	char name[PATH_MAX];
+	ssize_t n = readlink(sw_fmt("%s/report", sw->dir), name, sizeof(name) - 1);
 
 	signal(SIGINT, SIG_IGN);
 	signal(SIGTERM, SIG_IGN);
@@ -61,16 +59,15 @@ static void stop(void)
  * for the end of the run, as it printed them. */
 static void report(const struct sweep *sw, const char *closing)
 {
-	char *prog = sw_fmt("%s/cmd/summarize", sw->tree[0].dir), *secs = sw_fmt("%ld", (long)(sw_now() - sw_started));
 	int calibrate = sw_long(sw, "calibrate") != 0;
+	char *secs = sw_fmt("%ld", (long)(sw_now() - sw_started));
 
 	if (!calibrate)
 		sw_phase("report: summary and charts");
 	/* (summarize says what failed) */
-	if (sw_run((char *[]){ prog, "--run", sw->dir, calibrate ? "--seconds" : NULL, secs, NULL }, closing, NULL,
-		   NULL))
+	if (sw_run((char *[]){ sw_fmt("%s/cmd/summarize", sw->tree[0].dir), "--run", sw->dir,
+			       calibrate ? "--seconds" : NULL, secs, NULL }, closing, NULL, NULL))
 		exit(1);
-	free(prog), free(secs);
 }
 
 static int cmp_ulong(const void *a, const void *b)
@@ -90,37 +87,31 @@ static int crossover(struct sweep *sw, const char *closing)
 	char *steps = sw_fmt("%s/crossover_steps.csv", sw->dir), *next = sw_fmt("%s/report/refine_next.txt", sw->dir);
 
 	for (int step = 1; step <= 4; step++) {
-		char *text = ic_read_path(steps, &(size_t){ 0 }), *mids = NULL, want[16], *prefix;
+		char *text = ic_read_path(steps, &(size_t){ 0 }), *mids = NULL, *want = sw_fmt("%d,", step), *sites, err[256];
 		unsigned long *n;
-		size_t nn, k = 0;
-		char err[256];
+		size_t nn, k = 0, len;
+		FILE *f;
 
-		snprintf(want, sizeof(want), "%d,", step);
 		for (char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : "")
 			if (!strncmp(l, want, strlen(want)))
 				mids = strndup(l + strlen(want), strcspn(l + strlen(want), "\n"));
-		free(text);
 		if (!mids || !*mids) {
-			FILE *f;
-
-			if (!(text = ic_read_path(next, &(size_t){ 0 })))
+			if (!(mids = ic_read_path(next, &(size_t){ 0 })))
 				sw_fail("no %s: the summary did not name the next N", next);
-			for (char *c = text; *c; c++)
+			for (char *c = mids; *c; c++)
 				*c = *c == '\n' ? (c[1] ? '|' : 0) : *c;
-			if (!*text) {
+			if (!*mids) {
 				sw_say("crossover: nothing left to refine");
-				return free(text), 0;
+				return 0;
 			}
-			mids = text;
 			if (!(f = fopen(steps, "a")) || fprintf(f, "%d,%s\n", step, mids) < 0 || fclose(f))
 				sw_fail("cannot write %s", steps);
 		}
-		char *spaced = ic_xalloc(strdup(mids));
+		char *spaced = sw_fmt("%s", mids);
 
 		for (char *c = spaced; *c; c++)
 			*c = *c == '|' ? ' ' : *c;
 		sw_phase("crossover step %d: new N %s", step, spaced);
-		free(spaced);
 		if (ic_plan_sites(sw_get(sw, "sites"), &n, &nn, err, sizeof(err)))
 			sw_fail("--sites: %s", err);
 		for (char *m = mids; *m; m += strcspn(m, "|") + (m[strcspn(m, "|")] ? 1 : 0)) {
@@ -128,38 +119,29 @@ static int crossover(struct sweep *sw, const char *closing)
 			n[nn++] = strtoul(m, NULL, 10);
 		}
 		qsort(n, nn, sizeof(*n), cmp_ulong);
-		size_t len;
-		char *sites;
-		FILE *f = ic_xalloc(open_memstream(&sites, &len));
-
+		f = ic_xalloc(open_memstream(&sites, &len));
 		for (size_t i = 0; i < nn; i++)
 			if (!i || n[i] != n[i - 1])
 				fprintf(f, "%s%lu", k++ ? "," : "", n[i]);
 		fclose(f);
 		sw_set(sw, "sites", sites);
 		sw_conf_save(sw);
-		free(sites), free(n);
 		sw_build_all(sw);
 		/* The new N's simulated counts, from the ordinary link as the others. */
 		sw_counters(sw);
-		prefix = sw_fmt("x%d_", step);
-		if (sw_processes(sw, prefix, mids, SW_REPORT_S))
+		if (sw_processes(sw, sw_fmt("x%d_", step), mids, SW_REPORT_S))
 			return -1;
-		free(prefix), free(mids);
 		report(sw, closing);
 	}
-	free(steps), free(next);
 	return 0;
 }
 
 static size_t raw_count(const struct sweep *sw, const char *start)
 {
-	char *pattern = sw_fmt("%s/raw/%s*.json", sw->dir, start);
 	glob_t g;
-	size_t n = glob(pattern, 0, NULL, &g) == 0 ? g.gl_pathc : 0;
+	size_t n = glob(sw_fmt("%s/raw/%s*.json", sw->dir, start), 0, NULL, &g) == 0 ? g.gl_pathc : 0;
 
 	globfree(&g);
-	free(pattern);
 	return n;
 }
 
@@ -184,10 +166,19 @@ static int calibration(struct sweep *sw, const char *closing)
 			return -1;
 		if (raw_count(sw, prefix) != before)
 			ran_s += (long)(sw_now() - start), ran_n++;
-		free(prefix);
 	}
 	report(sw, closing);
 	return 0;
+}
+
+/* The time now as results/ names runs and a resume its machine state. */
+static const char *stamp(void)
+{
+	static char s[32];
+	time_t now = time(NULL);
+
+	strftime(s, sizeof(s), "%Y%m%dT%H%M%SZ", gmtime(&now));
+	return s;
 }
 
 /* The results directory: --out's, or a new one under results/ named by the
@@ -195,27 +186,15 @@ static int calibration(struct sweep *sw, const char *closing)
 static void make_results_dir(struct sweep *sw)
 {
 	const char *out = sw_get(sw, "out");
-	char *lock, stamp[32];
-	time_t now = time(NULL);
+	char *results = sw_fmt("%s/results", sw->top);
 	DIR *d;
 	struct dirent *e;
 
-	if (*out) {
-		sw->dir = ic_xalloc(strdup(out));
-		if (ic_mkdir_p(sw->dir))
-			sw_fail("cannot make %s", sw->dir);
-	} else {
-		char *results = sw_fmt("%s/results", sw->top);
-
-		strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", gmtime(&now));
-		sw->dir = sw_fmt("%s/%s", results, stamp);
-		if (ic_mkdir_p(results) || mkdir(sw->dir, 0777))
-			sw_fail("cannot make %s (made by another run in the same second? try again)", sw->dir);
-		free(results);
-	}
-	lock = sw_fmt("%s/.run.sh-lock", sw->dir);
-	sw_lock(lock, sw->dir, 0, sw->cmdline);
-	free(lock);
+	sw->dir = *out ? sw_fmt("%s", out) : sw_fmt("%s/%s", results, stamp());
+	if (*out ? ic_mkdir_p(sw->dir) != 0 : ic_mkdir_p(results) || mkdir(sw->dir, 0777))
+		sw_fail(*out ? "cannot make %s" : "cannot make %s (made by another run in the same second? try again)",
+			sw->dir);
+	sw_lock(sw_fmt("%s/.run.sh-lock", sw->dir), sw->dir, 0, sw->cmdline);
 	/* Another run may have filled it between the check and the lock. */
 	if ((d = opendir(sw->dir))) {
 		while ((e = readdir(d)))
@@ -239,56 +218,18 @@ static void lock_trees(const struct sweep *sw)
 	for (size_t b = 0; b < sw->n_tree; b++)
 		names[b] = sw->tree[b].dir;
 	qsort(names, sw->n_tree, sizeof(*names), cmp_str);
-	for (size_t b = 0; b < sw->n_tree; b++) {
-		if (b && !strcmp(names[b], names[b - 1]))
-			continue;
-		char *lock = sw_fmt("%s/.run.sh-lock", names[b]), *what = sw_fmt("%s/", names[b]);
-
-		ic_mkdir_p(names[b]);
-		sw_lock(lock, what, 1, sw->cmdline);
-		free(lock), free(what);
-	}
-	free(names);
-}
-
-/* The machine's state as the measurement starts (read only; nothing is
- * changed); each resume's beside the first, none overwritten. */
-static void machine_state(const struct sweep *sw)
-{
-	char stamp[32], *ms, *tmp, *prog = sw_fmt("%s/cmd/machine_state", sw->tree[0].dir);
-	time_t now = time(NULL);
-
-	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", gmtime(&now));
-	ms = sw->resume ? sw_fmt("%s/machine_state-resumed-%s.txt", sw->dir, stamp)
-			: sw_fmt("%s/machine_state.txt", sw->dir);
-	tmp = sw_fmt("%s.tmp", ms);
-	if (sw_run((char *[]){ prog, NULL }, tmp, NULL, NULL) || rename(tmp, ms)) {
-		unlink(tmp);
-		sw_say("the machine state could not be read; the JSON context still has it");
-	}
-	free(ms), free(tmp), free(prog);
-}
-
-/* One file that holds the run, to copy to another machine for compare:
- * the words that say where it is (malloc'd; "" when the export failed). */
-static char *export_run(const struct sweep *sw)
-{
-	char *prog = sw_fmt("%s/cmd/runs", sw->tree[0].dir), *log = sw_fmt("%s/log/export.txt", sw->dir), *said;
-
-	if (sw_run((char *[]){ prog, "export", sw->dir, NULL }, "/dev/null", log, NULL)) {
-		said = sw_fmt("%s", "");
-		sw_say("export of %s failed (log: %s); the results directory is complete", sw->dir, log);
-	} else {
-		said = sw_fmt(" (all of it in one file: %s.tar.gz)", sw->dir);
-	}
-	free(prog), free(log);
-	return said;
+	for (size_t b = 0; b < sw->n_tree; b++)
+		if (!b || strcmp(names[b], names[b - 1])) {
+			ic_mkdir_p(names[b]);
+			sw_lock(sw_fmt("%s/.run.sh-lock", names[b]), sw_fmt("%s/", names[b]), 1, sw->cmdline);
+		}
 }
 
 void sw_sweep(struct sweep *sw)
 {
 	long repeat = sw_long(sw, "repeat"), nb = (long)sw->n_tree, one_s, gap_s = 0;
-	char *closing, *stopped, *results = sw_fmt("%s/results", sw->top);
+	char *closing, *stopped, *results = sw_fmt("%s/results", sw->top), reps[64] = "", spread[64] = "", *ms, *tmp;
+	const char *tar = "";
 	size_t nr = strlen(results);
 
 	sw_resolve(sw);
@@ -299,13 +240,10 @@ void sw_sweep(struct sweep *sw)
 			sw_variant_seeds(sw);
 		make_results_dir(sw);
 	} else {
-		sw->dir = ic_xalloc(strdup(sw_get(sw, "resume")));   /* run.sh holds its lock */
+		sw->dir = sw_fmt("%s", sw_get(sw, "resume"));   /* run.sh holds its lock */
 	}
-	char *raw = sw_fmt("%s/raw", sw->dir), *logs = sw_fmt("%s/log", sw->dir);
-
-	if (ic_mkdir_p(raw) || ic_mkdir_p(logs))
-		sw_fail("cannot make %s", raw);
-	free(raw), free(logs);
+	if (ic_mkdir_p(sw_fmt("%s/raw", sw->dir)) || ic_mkdir_p(sw_fmt("%s/log", sw->dir)))
+		sw_fail("cannot make %s/raw", sw->dir);
 	sw_now_running = sw;
 	sw_catch(stop);
 	closing = sw_fmt("%s/log/closing.txt", sw->dir);
@@ -321,16 +259,13 @@ void sw_sweep(struct sweep *sw)
 	if (*sw_get(sw, "spread"))
 		gap_s = (long)(sw_double(sw, "spread") * 60 / (double)(repeat - 1) + 0.5);
 	sw_eta = (repeat - 1) * (gap_s > one_s ? gap_s : one_s) + one_s + SW_REPORT_S;
-	char reps[64] = "", spread[64] = "", *plan = sw_file(sw, "plan", 0, ".tsv");
-
 	if (repeat > 1)
 		snprintf(reps, sizeof(reps), ", %ld repeats", repeat);
 	if (*sw_get(sw, "spread"))
 		snprintf(spread, sizeof(spread), " spread over %s min", sw_get(sw, "spread"));
 	sw_say("design: %s layout variant(s) (seed %s) x %s process(es) x %s reps of %s s%s%s; %zu runs per process (%s)",
 	       sw_get(sw, "layouts_random"), sw_get(sw, "layout_seed"), sw_get(sw, "processes"), sw_get(sw, "reps"),
-	       sw_get(sw, "min_time"), reps, spread, sw->tree[0].n_runs, plan);
-	free(plan);
+	       sw_get(sw, "min_time"), reps, spread, sw->tree[0].n_runs, sw_file(sw, "plan", 0, ".tsv"));
 	if (sw_long(sw, "find_crossover"))
 		sw_say("the time left counts the design above; each crossover step after it is a design of its own");
 	if (!sw->resume) {
@@ -339,7 +274,16 @@ void sw_sweep(struct sweep *sw)
 	}
 	/* One measurement at a time on this machine, from here to the last process. */
 	sw_measure_begin("the sweep", sw->cmdline, sw->top);
-	machine_state(sw);
+	/* The machine's state as the measurement starts (read only; nothing is
+	 * changed); each resume's beside the first, none overwritten. */
+	ms = sw->resume ? sw_fmt("%s/machine_state-resumed-%s.txt", sw->dir, stamp())
+			: sw_fmt("%s/machine_state.txt", sw->dir);
+	tmp = sw_fmt("%s.tmp", ms);
+	if (sw_run((char *[]){ sw_fmt("%s/cmd/machine_state", sw->tree[0].dir), NULL }, tmp, NULL, NULL) ||
+	    rename(tmp, ms)) {
+		unlink(tmp);
+		sw_say("the machine state could not be read; the JSON context still has it");
+	}
 	sw_counters(sw);
 	if (sw_long(sw, "calibrate")) {
 		/* Each trial's processes take the lock again; the report needs none. */
@@ -356,18 +300,20 @@ void sw_sweep(struct sweep *sw)
 	if (sw_long(sw, "find_crossover") && crossover(sw, closing))
 		sw_fail("%s", stopped);
 	if (!strncmp(sw->dir, results, nr) && strrchr(sw->dir, '/') == sw->dir + nr) {   /* results/NAME */
-		char *tmp = sw_fmt("%s/.latest.tmp", results), *latest = sw_fmt("%s/latest", results);
+		char *latest = sw_fmt("%s/latest", results);
 
-		unlink(tmp);
+		unlink(tmp = sw_fmt("%s/.latest.tmp", results));
 		if (symlink(strrchr(sw->dir, '/') + 1, tmp) || rename(tmp, latest))
 			sw_say("cannot point %s at %s", latest, sw->dir);
-		free(tmp), free(latest);
 	}
-	char *tar = export_run(sw);
-
+	/* One file that holds the run, to copy to another machine for compare. */
+	if (sw_run((char *[]){ sw_fmt("%s/cmd/runs", sw->tree[0].dir), "export", sw->dir, NULL }, "/dev/null",
+		   sw_fmt("%s/log/export.txt", sw->dir), NULL))
+		sw_say("export of %s failed (log: %s/log/export.txt); the results directory is complete", sw->dir, sw->dir);
+	else
+		tar = sw_fmt(" (all of it in one file: %s.tar.gz)", sw->dir);
 	sw_eta = -1;   /* nothing is left */
 	sw_phase("done: %s/summary.md%s", sw->dir, tar);
 	/* The answer, last on the terminal. */
 	sw_cat(closing);
-	free(results), free(closing), free(stopped), free(tar);
 }

@@ -1,5 +1,5 @@
 /* identity_of TREE [BODY]: the source identity a run of TREE records
- * (sweep/identity.c's build_source), for test_run_identity.sh. */
+ * (sweep/conf.c's build_source), for test_run_identity.sh. */
 #include <stdio.h>
 
 #include "driver.h"

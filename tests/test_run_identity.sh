@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What --resume calls the same code (sweep/identity.c's build_source): the
+# What --resume calls the same code (sweep/conf.c's build_source): the
 # content of the tracked files that build the bench. A README edit leaves
 # it alone; an uncommitted edit of the code, a new commit of the same
 # content aside, changes it; so does the body.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # ./run.sh micro's measurement as the driver runs it (sweep micro,
-# sweep/micro.c), on stand-in microbenchmarks that print Google Benchmark's
+# cmd/sweep.c), on stand-in microbenchmarks that print Google Benchmark's
 # CSV: each run under the machine lock with 10 interleaved repetitions;
 # its progress line counts from run.sh's start; the table holds each median and its ratio to the bare exchange (or C's
 # to native C++'s), and says n/a where a benchmark gave none, never 0; a
