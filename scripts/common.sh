@@ -60,7 +60,7 @@ has_solo() { [[ ,$1, == *,1,* && ,$2, == *,private,* ]]; }
 
 # lock_take FILE WHAT wait|refuse: one user at a time of what FILE guards
 # (a build tree, a results directory), held until this shell exits, as the
-# driver's sw_lock (sweep/locks.c) takes it: the holder's pid and command
+# driver's sw_lock (sweep/console.c) takes it: the holder's pid and command
 # in FILE, a second run names it, then waits or refuses (exit 1). The
 # descriptor stays open in what we start, so a running bench keeps its tree.
 lock_take() {

@@ -1,6 +1,6 @@
 # Sourced by run.sh: ./run.sh micro -- the figures docs/internals.md quotes
 # for the queue and the C API: the microbenchmarks built here, measured and
-# tabled by the driver (sweep micro, sweep/micro.c) under the machine lock.
+# tabled by the driver (sweep micro, cmd/sweep.c) under the machine lock.
 
 sub_micro() {
 	parse_sub micro "" "$@"
