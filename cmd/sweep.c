@@ -37,13 +37,7 @@ static const char sweep_usage[] =
 	"       sweep machine\n"
 	"         what hwloc says of this machine, key=value: cores, pus, smt, l1i_size,\n"
 	"         l1i_assoc, l1i_line, l1d_size, l2_size, l3_size (bytes, ways; empty\n"
-	"         where hwloc does not say)\n"
-	"       sweep order --seed S --repeats R --variants V --processes P [--builds B]\n"
-	"                   [--prefix X] [--spread]\n"
-	"         the processes in their order (plan/points.h):\n"
-	"         KEY GROUP REPEAT VARIANT PROCESS BUILD\n"
-	"       sweep seeds --seed S --repeats R --variants V\n"
-	"         each layout variant's seed: r<R>_v<V> SEED\n";
+	"         where hwloc does not say)\n";
 
 /* resolve or points, on the settings from stdin. */
 static int plan_settings(const char *what)
@@ -233,55 +227,6 @@ static int micro(int argc, char **argv)
 	return fflush(stdout) == 0 ? 0 : 1;
 }
 
-static int order(int argc, char **argv, int seeds)
-{
-	/* The design's limits are run.sh's; these only keep the product small. */
-	long seed = -1, n[4] = { -1, -1, -1, 1 };   /* repeats, variants, processes, builds */
-	const char *prefix = "";
-	int spread = 0, rc;
-	const struct ic_option opts[] = {
-		IC_OPTION_LONG("seed", &seed, 0, UINT32_MAX),
-		IC_OPTION_LONG("repeats", &n[0], 1, 10000),
-		IC_OPTION_LONG("variants", &n[1], 1, 10000),
-		IC_OPTION_LONG("processes", &n[2], 1, 10000),
-		IC_OPTION_LONG("builds", &n[3], 1, 10000),
-		IC_OPTION_STRING("prefix", &prefix),
-		IC_OPTION_FLAG("spread", &spread),
-		IC_OPTIONS_END,
-	};
-	struct ic_plan_proc *list;
-	size_t total;
-
-	if ((rc = ic_options_parse(argc, argv, opts, sweep_usage, "--help")) >= 0)
-		return rc;
-	if (optind < argc)
-		return ic_bad("unexpected argument '%s' (see --help)", argv[optind]);
-	if (seed < 0 || n[0] < 0 || n[1] < 0 || (!seeds && n[2] < 0))
-		return ic_bad("%s: --seed, --repeats, --variants%s are required (see --help)", argv[0],
-			      seeds ? "" : " and --processes");
-	if (seeds) {
-		for (long r = 1; r <= n[0]; r++)
-			for (long va = 0; va < n[1]; va++)
-				printf("r%ld_v%ld %" PRIu32 "\n", r, va,
-				       ic_plan_variant_seed((uint32_t)seed, (unsigned)r, (unsigned)va));
-		return fflush(stdout) == 0 ? 0 : 1;
-	}
-	if ((unsigned long)n[0] * (unsigned long)n[1] * (unsigned long)n[2] * (unsigned long)n[3] > 1000000)
-		return ic_bad("more than a million processes");
-	list = ic_plan_order_list((uint32_t)seed, (unsigned)n[0], (unsigned)n[1], (unsigned)n[2], (unsigned)n[3],
-				  spread, &total);
-	for (size_t i = 0; i < total; i++) {
-		char *group, *key = ic_plan_key(&list[i], (unsigned)n[3], prefix, &group);
-
-		printf("%s %s %u %u %u %u\n", key, group, list[i].repeat, list[i].variant, list[i].process,
-		       list[i].build);
-		free(key);
-		free(group);
-	}
-	free(list);
-	return fflush(stdout) == 0 ? 0 : 1;
-}
-
 int main(int argc, char **argv)
 {
 	const char *cmd = argc >= 2 ? argv[1] : "";
@@ -298,8 +243,6 @@ int main(int argc, char **argv)
 		return sw_watch(argc - 2, argv + 2);
 	if (!strcmp(cmd, "micro"))
 		return micro(argc - 2, argv + 2);
-	if (!strcmp(cmd, "order") || !strcmp(cmd, "seeds"))
-		return order(argc - 1, argv + 1, !strcmp(cmd, "seeds"));
 	if (argc > 2)
 		return ic_bad("%s takes no arguments, not '%s'", cmd, argv[2]);
 	if (!strcmp(cmd, "run")) {
