@@ -114,7 +114,7 @@ struct ic_split {
 	double gap_sd;
 };
 
-/* The clearest split over pr's N: 1 with out filled, 0 when none (or out of memory). */
+/* The clearest split over pr's N: 1 with out filled, 0 when none. */
 int ic_process_split(const struct ic_process_ratios *pr, struct ic_split *out);
 
 #endif /* IC_SERIES_H */

@@ -89,12 +89,13 @@ static int watch_add(struct ic_watch *w, const char *path, int in_long, double w
 	json_t *doc = json_load_file(path, 0, &je);
 	double start, end;
 	size_t untimed, n;
-	char *text = NULL;
+	char *text;
 	int rc = -1;
 
 	if (!doc)
 		return ic_fail(err, errlen, "%s: not JSON (line %d: %s)", path, je.line, je.text);
 	n = watch_span(doc, &start, &end, &untimed);
+	text = ic_xalloc(json_dumps(doc, JSON_COMPACT));
 	if (!json_is_array(json_object_get(doc, "benchmarks")))
 		ic_fail(err, errlen, "%s: no \"benchmarks\" array (not Google Benchmark JSON)", path);
 	else if (in_long && w->have_long)
@@ -103,8 +104,6 @@ static int watch_add(struct ic_watch *w, const char *path, int in_long, double w
 		ic_fail(err, errlen, "%s: a repetition without %s", path, IC_REP_START_COUNTER);
 	else if (in_long && !n)
 		ic_fail(err, errlen, "%s: no repetitions", path);
-	else if (!(text = json_dumps(doc, JSON_COMPACT)))
-		ic_fail(err, errlen, "%s: out of memory", path);
 	else if (!(rc = ic_results_load_text(&w->res, path, text, strlen(text), n ? start : NAN, err, errlen))) {
 		/* Without the counter, a short process's own clock (the loader's,
 		 * from its context). */
