@@ -14,6 +14,7 @@
 #include <gsl/gsl_sort_double.h>
 #include <gsl/gsl_statistics_double.h>
 
+#include "kit.h"
 #include "stats.h"
 
 const char *ic_agree_verdict_name(enum ic_agree_verdict v)
@@ -70,18 +71,15 @@ static void agree_point(struct ic_agree_point *pt, double margin)
  * (stats.h's rule). Each draw's mean log ratio at every point (NAN where
  * it has none) goes after the *ny draws in *y ([draw * npts + point]);
  * *n draws, *by_variant. */
-static int agree_draws_of(const struct ic_agree_side *s, const struct ic_agree_point *pts,
-			  size_t npts, double **y, size_t *ny, size_t *n, int *by_variant)
+static void agree_draws_of(const struct ic_agree_side *s, const struct ic_agree_point *pts,
+			   size_t npts, double **y, size_t *ny, size_t *n, int *by_variant)
 {
 	const struct ic_process_ratios *st = s->procs;
 	size_t np = st ? st->nproc : 0, nvar = 0, *col = ic_stats_alloc(npts, sizeof(*col));
 	int *draw = ic_stats_alloc(np, sizeof(*draw)), *vars = ic_stats_alloc(np, sizeof(*vars));
-	double *cnt = NULL, *all, *my;
-	int rc = -1;
+	double *cnt, *my;
 
 	*n = 0;
-	if (!col || !draw || !vars)
-		goto out;
 	/* Each point's column in the states' table (the series' N). */
 	for (size_t i = 0; i < npts; i++) {
 		col[i] = (size_t)-1;
@@ -113,10 +111,8 @@ static int agree_draws_of(const struct ic_agree_side *s, const struct ic_agree_p
 	if (*by_variant)
 		*n = nvar;
 	cnt = ic_stats_alloc(*n * npts, sizeof(*cnt));
-	if (!cnt || !(all = realloc(*y, ((*ny + *n) * npts + 1) * sizeof(*all))))
-		goto out;
-	*y = all;
-	my = memset(all + *ny * npts, 0, *n * npts * sizeof(*my));
+	*y = ic_xrealloc(*y, (*ny + *n) * npts + 1, sizeof(**y));
+	my = memset(*y + *ny * npts, 0, *n * npts * sizeof(*my));
 	for (size_t p = 0; p < np; p++)
 		for (size_t i = 0; draw[p] >= 0 && i < npts; i++) {
 			double v = col[i] == (size_t)-1 ? NAN : st->logr[col[i] * np + p];
@@ -129,13 +125,10 @@ static int agree_draws_of(const struct ic_agree_side *s, const struct ic_agree_p
 	for (size_t j = 0; j < *n * npts; j++)
 		my[j] = cnt[j] > 0.0 ? my[j] / cnt[j] : NAN;
 	*ny += *n;
-	rc = 0;
-out:
 	free(col);
 	free(draw);
 	free(vars);
 	free(cnt);
-	return rc;
 }
 
 /* max over points of |t|, Welch's t of the draws marked in_a against the
@@ -179,26 +172,23 @@ static double agree_t_max(const double *y, size_t nd, size_t ns, const unsigned 
 
 /* The permutation test of joint->t_max over the pooled draws y (the first
  * na are run a's). */
-static int agree_permute(const double *y, size_t na, size_t nb, size_t ns,
-			 struct ic_agree_joint *j)
+static void agree_permute(const double *y, size_t na, size_t nb, size_t ns,
+			  struct ic_agree_joint *j)
 {
-	size_t n = na + nb, at, *idx = malloc(n * sizeof(*idx));
+	size_t n = na + nb, at, *idx = ic_stats_alloc(n, sizeof(*idx));
 	double lnc = gsl_sf_lnchoose((unsigned int)n, (unsigned int)na), *t;
-	unsigned char *in_a = calloc(n, 1);
+	unsigned char *in_a = ic_stats_alloc(n, 1);
 	gsl_combination *cb = NULL;
 	gsl_rng *rng = NULL;
 	size_t ge = 0, m;
-	int rc = -1;
 
 	j->exact = lnc <= log(IC_AGREE_EXACT_MAX);
 	m = j->exact ? (size_t)llround(exp(lnc)) : IC_AGREE_PERMUTATIONS;
-	t = malloc(m * sizeof(*t));
+	t = ic_stats_alloc(m, sizeof(*t));
 	if (j->exact)
-		cb = gsl_combination_calloc(n, na);
-	else if ((rng = gsl_rng_alloc(gsl_rng_mt19937)))
-		gsl_rng_set(rng, IC_AGREE_SEED);
-	if (!idx || !in_a || !t || !(cb || rng))
-		goto out;
+		cb = ic_xalloc(gsl_combination_calloc(n, na));
+	else
+		gsl_rng_set(rng = ic_xalloc(gsl_rng_alloc(gsl_rng_mt19937)), IC_AGREE_SEED);
 	for (size_t i = 0; i < n; i++)
 		idx[i] = i;
 	for (size_t s = 0; s < m; s++) {
@@ -220,28 +210,23 @@ static int agree_permute(const double *y, size_t na, size_t nb, size_t ns,
 	j->p_min = j->exact ? (na == nb ? 2.0 : 1.0) / (double)m : 1.0 / (1.0 + (double)m);
 	gsl_sort(t, 1, m);
 	j->t_95 = gsl_stats_quantile_from_sorted_data(t, 1, m, 0.95);
-	rc = 0;
-out:
 	gsl_combination_free(cb);
 	gsl_rng_free(rng);
 	free(idx);
 	free(in_a);
 	free(t);
-	return rc;
 }
 
 int ic_agree_compare(const struct ic_agree_side *a, const struct ic_agree_side *b, double margin,
 		     struct ic_agree *out)
 {
 	struct ic_agree_joint *j = &out->joint;
-	unsigned char *in_a = NULL;
+	unsigned char *in_a;
 	double *y = NULL;   /* a's draws, then b's */
 	size_t n = 0, at = 0;
-	int rc = -1;
 
 	*out = (struct ic_agree){ .joint = { .t_max = NAN, .p = NAN, .t_95 = NAN, .p_min = NAN } };
-	if (!(out->pts = ic_stats_alloc(a->nratios, sizeof(*out->pts))))
-		return -1;
+	out->pts = ic_stats_alloc(a->nratios, sizeof(*out->pts));
 	/* a's ratios come in ascending N. */
 	for (size_t i = 0; i < a->nratios; i++) {
 		struct ic_agree_point *pt = &out->pts[out->npts];
@@ -257,19 +242,17 @@ int ic_agree_compare(const struct ic_agree_side *a, const struct ic_agree_side *
 	out->joint.equivalent = out->npts > 0 &&
 				out->joint.counts[IC_AGREE_EQUIVALENT] == out->npts;
 	/* The joint test over N from the two sides' draws. */
-	if (!agree_draws_of(a, out->pts, out->npts, &y, &n, &j->draws_a, &j->variants_a) &&
-	    !agree_draws_of(b, out->pts, out->npts, &y, &n, &j->draws_b, &j->variants_b) &&
-	    (in_a = ic_stats_alloc(n, 1))) {
-		memset(in_a, 1, j->draws_a);
-		j->t_max = agree_t_max(y, n, out->npts, in_a, &at);
-		j->t_sites = isfinite(j->t_max) ? out->pts[at].sites : 0;
-		rc = isfinite(j->t_max) && j->draws_a && j->draws_b ? agree_permute(y, j->draws_a, j->draws_b, out->npts, j) : 0;
-	}
+	agree_draws_of(a, out->pts, out->npts, &y, &n, &j->draws_a, &j->variants_a);
+	agree_draws_of(b, out->pts, out->npts, &y, &n, &j->draws_b, &j->variants_b);
+	in_a = ic_stats_alloc(n, 1);
+	memset(in_a, 1, j->draws_a);
+	j->t_max = agree_t_max(y, n, out->npts, in_a, &at);
+	j->t_sites = isfinite(j->t_max) ? out->pts[at].sites : 0;
+	if (isfinite(j->t_max) && j->draws_a && j->draws_b)
+		agree_permute(y, j->draws_a, j->draws_b, out->npts, j);
 	free(y);
 	free(in_a);
-	if (rc)
-		ic_agree_free(out);
-	return rc;
+	return 0;
 }
 
 void ic_agree_free(struct ic_agree *ag)

@@ -82,8 +82,8 @@ struct ic_agree {
 	struct ic_agree_joint joint;
 };
 
-/* Run a against run b at margin m (0.03 for 3%). Returns 0, or -1 when
- * memory runs out. */
+/* Run a against run b at margin m (0.03 for 3%). Returns 0 (out of memory
+ * exits, kit). */
 int ic_agree_compare(const struct ic_agree_side *a, const struct ic_agree_side *b, double margin,
 		     struct ic_agree *out);
 void ic_agree_free(struct ic_agree *ag);

@@ -12,6 +12,7 @@
 #include <gsl/gsl_sort_ulong.h>
 #include <gsl/gsl_statistics_double.h>
 
+#include "kit.h"
 #include "load.h"
 #include "stats.h"
 
@@ -94,17 +95,13 @@ static void points_time(struct ic_point *p, double *y, int *cl)
 /* A point's statistics: every field's median; per process (its repetitions
  * are adjacent, in load order) the median time and cv; the median cv; and
  * the time's estimate. */
-static int points_stats(const struct ic_results *res, struct ic_point *p)
+static void points_stats(const struct ic_results *res, struct ic_point *p)
 {
 	size_t cap = p->nreps ? p->nreps : 1, ncv = 0;
 	/* One block: buf, then the clusters of the time's estimate. */
-	double *buf = malloc(cap * (sizeof(*buf) + sizeof(int)));
-	struct ic_unit *u = p->units = malloc(cap * sizeof(*u));
+	double *buf = ic_stats_alloc(cap, sizeof(*buf) + sizeof(int));
+	struct ic_unit *u = p->units = ic_stats_alloc(cap, sizeof(*u));
 
-	if (!buf || !u) {
-		free(buf);
-		return -1;
-	}
 	for (int f = 0; f < IC_F_COUNT; f++) {
 		size_t n = 0;
 
@@ -132,12 +129,11 @@ static int points_stats(const struct ic_results *res, struct ic_point *p)
 	p->cv = ic_stats_median(buf, ncv);
 	points_time(p, buf, (int *)(buf + cap));
 	free(buf);
-	return 0;
 }
 
 /* Sorts the points by series (build, op, layout, order, filler, threads,
  * mode), form (compare, baseline first) and N, and computes their
- * statistics. -1 (with err) with no sites/ benchmark or out of memory. */
+ * statistics. -1 (with err) with no sites/ benchmark. */
 static int analysis_points(struct ic_results *res, const struct ic_analysis_opts *opts,
 			   char *err, size_t errlen)
 {
@@ -148,8 +144,7 @@ static int analysis_points(struct ic_results *res, const struct ic_analysis_opts
 	/* qsort_r hands opts on as void *: the order reads it only. */
 	qsort_r(res->points, res->npoints, sizeof(*res->points), points_cmp, (void *)opts);
 	for (size_t i = 0; i < res->npoints; i++)
-		if (points_stats(res, res->points[i]))
-			return snprintf(err, errlen, "out of memory"), -1;
+		points_stats(res, res->points[i]);
 	return 0;
 }
 
@@ -170,24 +165,19 @@ static void timeline_free(struct ic_timeline *tl)
 }
 
 /* The timeline of a series (its process ratios pr and states st, whose
- * model holds the repetitions; analysis_series has made both) in run res.
- * NULL when memory runs out. */
+ * model holds the repetitions; analysis_series has made both) in run res. */
 static struct ic_timeline *timeline_analyse(const struct ic_results *res,
 					    const struct ic_process_ratios *pr,
 					    const struct ic_states *st)
 {
-	struct ic_timeline *tl = calloc(1, sizeof(*tl));
+	struct ic_timeline *tl = ic_stats_alloc(1, sizeof(*tl));
 	const struct ic_sm *m = st->model.mu ? &st->model : NULL;
 	size_t np = pr->nproc, j = m ? m->sep_site : 0;
 	/* One block: each process's sum of log ratios there, then its count. */
 	double *sum = ic_stats_alloc(2 * np, sizeof(*sum)), *cnt;
 
-	if (!tl || !sum || !(tl->proc = ic_stats_alloc(np, sizeof(*tl->proc))) ||
-	    !(tl->reps = ic_stats_alloc(m ? m->n : 0, sizeof(*tl->reps)))) {
-		free(sum);
-		timeline_free(tl);
-		return NULL;
-	}
+	tl->proc = ic_stats_alloc(np, sizeof(*tl->proc));
+	tl->reps = ic_stats_alloc(m ? m->n : 0, sizeof(*tl->reps));
 	cnt = sum + np;
 	/* The run's start: the earliest file time (NAN when none has one). */
 	tl->t0 = NAN;
@@ -314,26 +304,21 @@ static void repeats_free(struct ic_repeats *rp)
 	free(rp);
 }
 
-/* The repeats of series g (its process ratios pr) in run res. NULL when
- * memory runs out. */
+/* The repeats of series g (its process ratios pr) in run res. */
 static struct ic_repeats *repeats_analyse(const struct ic_results *res, const struct ic_group *g,
 					  const struct ic_process_ratios *pr,
 					  const struct ic_analysis_opts *opts)
 {
-	struct ic_repeats *rp = calloc(1, sizeof(*rp));
+	struct ic_repeats *rp = ic_stats_alloc(1, sizeof(*rp));
 	size_t np = pr->nproc, maxreps = 1;
 	struct repeats_pool run = { 0 }, proc = { 0 }, rep = { 0 };
-	unsigned char *keep = calloc(res->nfiles ? res->nfiles : 1, 1);
-	double *buf = NULL, *means = NULL;
+	unsigned char *keep = ic_stats_alloc(res->nfiles, 1);
+	double *buf, *means;
 	/* IC_SIDE_UNRESOLVED at every N: calloc's 0. */
-	enum ic_point_side *side = calloc(g->nratios + 1, sizeof(*side));
+	enum ic_point_side *side = ic_stats_alloc(g->nratios, sizeof(*side));
 	int contradict = 0;
 
-	if (!rp || !keep || !side)
-		goto oom;
-	rp->repeat = malloc((np ? np : 1) * sizeof(*rp->repeat));
-	if (!rp->repeat)
-		goto oom;
+	rp->repeat = ic_stats_alloc(np, sizeof(*rp->repeat));
 	for (size_t p = 0; p < np; p++)
 		rp->repeat[p] = res->files[pr->unit[p]]->repeat;
 	gsl_sort_int(rp->repeat, 1, np);
@@ -342,11 +327,9 @@ static struct ic_repeats *repeats_analyse(const struct ic_results *res, const st
 			rp->repeat[rp->nrepeats++] = rp->repeat[p];
 	for (size_t i = 0; i < g->nratios; i++)
 		maxreps = g->ratios[i].cmp->nreps > maxreps ? g->ratios[i].cmp->nreps : maxreps;
-	buf = malloc((np + maxreps + 1) * sizeof(*buf));
-	means = malloc((rp->nrepeats + 1) * sizeof(*means));
-	rp->xo = calloc(rp->nrepeats + 1, sizeof(*rp->xo));
-	if (!buf || !means || !rp->xo)
-		goto oom;
+	buf = ic_stats_alloc(np + maxreps + 1, sizeof(*buf));
+	means = ic_stats_alloc(rp->nrepeats + 1, sizeof(*means));
+	rp->xo = ic_stats_alloc(rp->nrepeats + 1, sizeof(*rp->xo));
 	/* Between processes within a run, and between the runs' means. */
 	for (size_t i = 0; i < pr->nsites; i++) {
 		size_t nm = 0;
@@ -372,26 +355,16 @@ static struct ic_repeats *repeats_analyse(const struct ic_results *res, const st
 	for (size_t k = 0; rp->nrepeats >= 2 && k < rp->nrepeats; k++) {
 		struct ic_ratio *r = NULL;
 		size_t n = 0;
-		int rc;
 
 		for (size_t u = 0; u < res->nfiles; u++)
 			keep[u] = res->files[u]->repeat == rp->repeat[k];
-		rc = ic_ratio_contrast(g, (const char *[]){ opts->compare, opts->baseline }, 2, keep,
-				       res->nfiles, opts, &r, &n);
-		if (!rc)
-			rc = ic_ratio_crossover(r, n, &rp->xo[k]);
-		if (!rc)
-			contradict |= repeats_contradict(g, side, r, n);
+		ic_ratio_contrast(g, (const char *[]){ opts->compare, opts->baseline }, 2, keep,
+				  res->nfiles, opts, &r, &n);
+		ic_ratio_crossover(r, n, &rp->xo[k]);
+		contradict |= repeats_contradict(g, side, r, n);
 		free(r);
-		if (rc)
-			goto oom;
 	}
 	rp->agree = rp->nrepeats >= 2 && !contradict;
-	goto out;
-oom:
-	repeats_free(rp);
-	rp = NULL;
-out:
 	free(side);
 	free(keep);
 	free(buf);
@@ -401,29 +374,24 @@ out:
 
 /* Ratios and crossover, then the states, the attribution (with two states,
  * each state's too), the timeline and the repeats. */
-static int analysis_series(struct ic_series *se, const struct ic_analysis *an,
-			   struct ic_point *const *pts, size_t n)
+static void analysis_series(struct ic_series *se, const struct ic_analysis *an,
+			    struct ic_point *const *pts, size_t n)
 {
 	double l1i = ic_results_context_num(an->res, IC_CTX_L1I_SIZE);
 
-	if (ic_group_make(&se->group, pts, n, &an->opts) ||
-	    ic_group_decide(&se->group, &an->opts) ||
-	    ic_process_ratios_collect(an->res, &se->group, &se->procs) ||
-	    !(se->states = ic_states_analyse(&se->procs, &se->group, &an->opts)) ||
-	    ic_states_moments(se->states, -1, se->group.ratios, se->group.nratios) ||
-	    !(se->attr = ic_attribution_analyse_keep(&se->group, &an->opts, l1i, NULL, 0)))
-		return -1;
-	for (int k = 0; k < 2 && se->states->nstates == 2; k++)
-		if (ic_states_moments(se->states, k, se->states->st[k].ratios,
-				      se->states->st[k].nratios) ||
-		    !(se->attr_state[k] = ic_attribution_analyse_keep(&se->group, &an->opts, l1i,
-								      se->states->member[k],
-								      se->states->nmember)))
-			return -1;
-	if (!(se->timeline = timeline_analyse(an->res, &se->procs, se->states)) ||
-	    !(se->repeats = repeats_analyse(an->res, &se->group, &se->procs, &an->opts)))
-		return -1;
-	return 0;
+	ic_group_make(&se->group, pts, n, &an->opts);
+	ic_group_decide(&se->group, &an->opts);
+	ic_process_ratios_collect(an->res, &se->group, &se->procs);
+	se->states = ic_states_analyse(&se->procs, &se->group, &an->opts);
+	ic_states_moments(se->states, -1, se->group.ratios, se->group.nratios);
+	se->attr = ic_attribution_analyse_keep(&se->group, &an->opts, l1i, NULL, 0);
+	for (int k = 0; k < 2 && se->states->nstates == 2; k++) {
+		ic_states_moments(se->states, k, se->states->st[k].ratios, se->states->st[k].nratios);
+		se->attr_state[k] = ic_attribution_analyse_keep(&se->group, &an->opts, l1i,
+								se->states->member[k], se->states->nmember);
+	}
+	se->timeline = timeline_analyse(an->res, &se->procs, se->states);
+	se->repeats = repeats_analyse(an->res, &se->group, &se->procs, &an->opts);
 }
 
 int ic_analyse(struct ic_analysis *an, struct ic_results *res, const struct ic_analysis_opts *opts,
@@ -433,21 +401,14 @@ int ic_analyse(struct ic_analysis *an, struct ic_results *res, const struct ic_a
 	if (analysis_points(res, &an->opts, err, errlen))
 		return -1;
 	for (size_t i = 0, j; i < res->npoints; i = j) {
-		struct ic_series *ns = realloc(an->series, (an->nseries + 1) * sizeof(*ns));
+		struct ic_series *ns = an->series = ic_xrealloc(an->series, an->nseries + 1, sizeof(*ns));
 
-		if (!ns)
-			goto oom;
-		an->series = ns;
 		ns[an->nseries] = (struct ic_series){ 0 };
 		for (j = i + 1; j < res->npoints && !ic_point_cmp_series(res->points[i], res->points[j]); j++)
 			;
-		if (analysis_series(&ns[an->nseries++], an, res->points + i, j - i))
-			goto oom;
+		analysis_series(&ns[an->nseries++], an, res->points + i, j - i);
 	}
 	return 0;
-oom:
-	snprintf(err, errlen, "out of memory");
-	return -1;
 }
 
 void ic_analysis_free(struct ic_analysis *an)
@@ -476,8 +437,7 @@ int ic_analysis_refine_next(const struct ic_analysis *an, unsigned long **out, s
 	for (size_t s = 0; s < an->nseries; s++)
 		cap += an->series[s].group.nratios;
 	/* One block: mid, then sites (the series' N, in turn). */
-	if (!(mid = malloc(2 * cap * sizeof(*mid))))
-		return -1;
+	mid = ic_stats_alloc(2 * cap, sizeof(*mid));
 	sites = mid + cap;
 	for (size_t s = 0; s < an->nseries; s++) {
 		const struct ic_group *g = &an->series[s].group;

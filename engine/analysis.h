@@ -97,14 +97,14 @@ struct ic_analysis {
 
 /* Analyses the loaded run res (its points sorted and their statistics set
  * in place; an refers to res). 0, or -1 with one line in err with no sites/
- * benchmark or out of memory; ic_analysis_free frees it either way. */
+ * benchmark; ic_analysis_free frees it either way. Out of memory exits (kit). */
 int ic_analyse(struct ic_analysis *an, struct ic_results *res, const struct ic_analysis_opts *opts,
 	       char *err, size_t errlen);
 void ic_analysis_free(struct ic_analysis *an);
 
 /* The N to measure next in every series' crossover bracket (crossover.h's
  * midpoints), ascending, each once; *out malloc'd (NULL, *n = 0 for none).
- * 0, or -1 when memory runs out. */
+ * Returns 0. */
 int ic_analysis_refine_next(const struct ic_analysis *an, unsigned long **out, size_t *n);
 
 /* Fewer independent draws than this at an N (layout variants, or processes

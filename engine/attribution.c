@@ -9,6 +9,7 @@
 #include <gsl/gsl_sort_double.h>
 
 #include "decision.h"
+#include "stats.h"
 
 /* Each line's forms: a/a0, or (a/a0)/(b/b0) for the interaction. */
 static const struct {
@@ -37,16 +38,14 @@ static int attr_has_form(const struct ic_group *g, const char *form)
  * L1i misses cannot tell it (the loop's own, 0.2 per site at N = 1 in
  * valgrind's simulation, pass any fixed threshold at small N). Without
  * the L1i's size every N is kept. */
-static int attr_fitting(const struct ic_group *g, double size, struct ic_attribution *a)
+static void attr_fitting(const struct ic_group *g, double size, struct ic_attribution *a)
 {
 	const struct ic_line *l = &a->line[IC_LINE_INTERACTION];
 	const char *const *forms = attr_def[IC_LINE_INTERACTION].form;
 
 	a->fit = *l;
 	a->fit.n = 0;
-	a->fit.r = malloc((l->n ? l->n : 1) * sizeof(*a->fit.r));
-	if (!a->fit.r)
-		return -1;
+	a->fit.r = ic_stats_alloc(l->n, sizeof(*a->fit.r));
 	for (size_t i = 0; i < l->n; i++) {
 		int spills = 0;
 
@@ -60,7 +59,6 @@ static int attr_fitting(const struct ic_group *g, double size, struct ic_attribu
 		else if (!a->fit_left_out++)
 			a->fit_first_out = l->r[i].sites;
 	}
-	return 0;
 }
 
 struct ic_attribution *ic_attribution_analyse_keep(const struct ic_group *g,
@@ -68,11 +66,9 @@ struct ic_attribution *ic_attribution_analyse_keep(const struct ic_group *g,
 						   double l1i_size, const unsigned char *keep,
 						   size_t nkeep)
 {
-	struct ic_attribution *a = calloc(1, sizeof(*a));
+	struct ic_attribution *a = ic_stats_alloc(1, sizeof(*a));
 	const char *src = NULL;
 
-	if (!a)
-		return NULL;
 	for (int k = 0; k < IC_LINE_COUNT; k++) {
 		struct ic_line *l = &a->line[k];
 		const char *const *f = attr_def[k].form;
@@ -81,8 +77,7 @@ struct ic_attribution *ic_attribution_analyse_keep(const struct ic_group *g,
 		for (int i = 0; i < 4 && !l->missing; i++)
 			if (f[i] && !attr_has_form(g, f[i]))
 				l->missing = f[i];
-		if (ic_ratio_contrast(g, f, f[2] ? 4 : 2, keep, nkeep, opts, &l->r, &l->n))
-			goto fail;
+		ic_ratio_contrast(g, f, f[2] ? 4 : 2, keep, nkeep, opts, &l->r, &l->n);
 	}
 	a->has_controls = a->line[IC_LINE_COPIES].n || a->line[IC_LINE_LOCK_INLINE].n ||
 			  a->line[IC_LINE_LOCK_EXTERN].n || a->line[IC_LINE_INTERACTION].n;
@@ -93,12 +88,8 @@ struct ic_attribution *ic_attribution_analyse_keep(const struct ic_group *g,
 			src = !src || !strcmp(src, ic_point_source(p)) ? ic_point_source(p) : "mixed";
 	}
 	a->l1i_source = src ? src : "";
-	if (attr_fitting(g, l1i_size, a))
-		goto fail;
+	attr_fitting(g, l1i_size, a);
 	return a;
-fail:
-	ic_attribution_free(a);
-	return NULL;
 }
 
 void ic_attribution_free(struct ic_attribution *a)
@@ -147,17 +138,13 @@ static unsigned long attr_moves_site(const struct ic_process_ratios *pr, double 
 int ic_attribution_moves(const struct ic_group *g, const struct ic_process_ratios *pr,
 			 const struct ic_analysis_opts *opts, struct ic_attr_moves *out)
 {
-	size_t np = pr->nproc ? pr->nproc : 1, col = 0, *order = malloc(np * sizeof(*order));
-	double *y = malloc(3 * np * sizeof(*y)), *x, *se;   /* one block: y, x, se */
+	size_t np = pr->nproc ? pr->nproc : 1, col = 0, *order = ic_stats_alloc(np, sizeof(*order));
+	double *y = ic_stats_alloc(3 * np, sizeof(*y)), *x, *se;   /* one block: y, x, se */
 	double range, lim = log(1.0 + IC_ATTR_MOVES_SAME);
-	int rc = -1;
 
 	memset(out, 0, sizeof(*out));
-	if (!order || !y)
-		goto done;
 	x = y + np;
 	se = x + np;
-	rc = 0;
 	out->sites = attr_moves_site(pr, y, se, out);
 	/* Varied: beyond the noise, and more than one answer allows (a steady
 	 * series' processes may still differ by a percent, which moves nothing). */
@@ -208,5 +195,5 @@ int ic_attribution_moves(const struct ic_group *g, const struct ic_process_ratio
 done:
 	free(order);
 	free(y);
-	return rc;
+	return 0;
 }

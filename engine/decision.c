@@ -16,13 +16,11 @@ static int decision_cmp_p(const void *pa, const void *pb, void *r)
 	return (a > b) - (a < b);
 }
 
-int ic_ratio_decide(struct ic_ratio *r, size_t n, const struct ic_analysis_opts *opts)
+void ic_ratio_decide(struct ic_ratio *r, size_t n, const struct ic_analysis_opts *opts)
 {
 	size_t *rk = ic_stats_alloc(n, sizeof(*rk)), m = 0, stop;
 	double adj = 0.0;
 
-	if (!rk)
-		return -1;
 	for (size_t i = 0; i < n; i++)
 		if (isfinite(r[i].lo) && isfinite(r[i].p))
 			rk[m++] = i;
@@ -52,7 +50,6 @@ int ic_ratio_decide(struct ic_ratio *r, size_t n, const struct ic_analysis_opts 
 			  : r[i].ratio < 1.0 ? IC_SIDE_COMPARE : IC_SIDE_BASELINE;
 	}
 	free(rk);
-	return 0;
 }
 
 int ic_ratio_contrast(const struct ic_group *g, const char *const *forms, size_t nt,
@@ -63,12 +60,7 @@ int ic_ratio_contrast(const struct ic_group *g, const char *const *forms, size_t
 
 	if (ic_group_contrast(g, forms, sign, nt, keep, nkeep, out, n))
 		return -1;
-	if (ic_ratio_decide(*out, *n, opts)) {
-		free(*out);
-		*out = NULL;
-		*n = 0;
-		return -1;
-	}
+	ic_ratio_decide(*out, *n, opts);
 	/* An interaction is named by its outer forms: a over b. */
 	for (size_t i = 0; nt == 4 && i < *n; i++)
 		(*out)[i].base = ic_group_point(g, forms[2], (*out)[i].sites);
@@ -92,8 +84,6 @@ int ic_ratio_crossover(const struct ic_ratio *r, size_t n, struct ic_crossover *
 {
 	struct ic_ratio_point *rp = ic_stats_alloc(n, sizeof(*rp));
 
-	if (!rp)
-		return -1;
 	/* The side is Holm's decision, not the drawn band's. */
 	for (size_t i = 0; i < n; i++)
 		rp[i] = (struct ic_ratio_point){ (double)r[i].sites, r[i].ratio, r[i].holm_lo,
@@ -108,10 +98,10 @@ int ic_ratio_resolved(const struct ic_ratio *r)
 	return r->side != IC_SIDE_UNRESOLVED;
 }
 
-int ic_group_decide(struct ic_group *g, const struct ic_analysis_opts *opts)
+void ic_group_decide(struct ic_group *g, const struct ic_analysis_opts *opts)
 {
-	return ic_ratio_series(g, opts->compare, opts->baseline, opts, &g->ratios, &g->nratios) ||
-	       ic_ratio_crossover(g->ratios, g->nratios, &g->xo) ? -1 : 0;
+	ic_ratio_series(g, opts->compare, opts->baseline, opts, &g->ratios, &g->nratios);
+	ic_ratio_crossover(g->ratios, g->nratios, &g->xo);
 }
 
 enum ic_point_side ic_ratio_point_side(const struct ic_ratio_point *p)

@@ -10,9 +10,8 @@
 #include "series.h"
 
 /* g's compare/baseline ratios (opts) into g->ratios and their crossover
- * into g->xo. Returns 0, or -1 when memory runs out; ic_group_free frees
- * them either way. */
-int ic_group_decide(struct ic_group *g, const struct ic_analysis_opts *opts);
+ * into g->xo; ic_group_free frees them. Out of memory exits (kit). */
+void ic_group_decide(struct ic_group *g, const struct ic_analysis_opts *opts);
 
 /* The ratio num/den of one series at every N where both forms have a time,
  * with its band and Holm's side; *out is malloc'd (NULL, *n = 0 when none).
@@ -20,7 +19,7 @@ int ic_group_decide(struct ic_group *g, const struct ic_analysis_opts *opts);
  * e.g. (inline/inline_nolock)/(extern/extern_nolock), named a over b.
  * ic_ratio_contrast: either (nt 2 or 4, sign 1, -1, -1, 1) from processes
  * (file indices) u < nkeep with keep[u] only (keep NULL: all), e.g. one
- * state's. Return 0, or -1 when memory runs out. */
+ * state's. Return 0, or -1 when nt > 8. */
 int ic_ratio_series(const struct ic_group *g, const char *num, const char *den,
 		    const struct ic_analysis_opts *opts, struct ic_ratio **out, size_t *n);
 int ic_ratio_interaction(const struct ic_group *g, const char *a, const char *a0, const char *b,
@@ -36,11 +35,10 @@ int ic_ratio_contrast(const struct ic_group *g, const char *const *forms, size_t
  * Holm's step-down decides: with p ascending, p(j) is resolved while
  * p(j) <= family / (m - j + 1) for it and every smaller j; holm_lo/hi is
  * the interval at its step's level (the failed step's for the rest), so it
- * excludes 1 exactly where Holm resolves; p_holm is the adjusted p. Returns
- * 0, or -1 when memory runs out. */
-int ic_ratio_decide(struct ic_ratio *r, size_t n, const struct ic_analysis_opts *opts);
+ * excludes 1 exactly where Holm resolves; p_holm is the adjusted p. */
+void ic_ratio_decide(struct ic_ratio *r, size_t n, const struct ic_analysis_opts *opts);
 
-/* The crossover of ratios r[0..n-1] (ascending N) by Holm's sides; 0, or -1 out of memory. */
+/* The crossover of ratios r[0..n-1] (ascending N) by Holm's sides; returns 0. */
 int ic_ratio_crossover(const struct ic_ratio *r, size_t n, struct ic_crossover *out);
 
 /* Holm resolves a side: the difference from 1 is stated. */

@@ -108,8 +108,8 @@ static struct ic_point *results_point_get(struct ic_results *res, struct ic_poin
 		 rn->filler ? "/filler:" : "", rn->filler, rn->threads);
 	rn->build = file->build;
 	snprintf(id, sizeof(id), "%zu %s", rn->build, rn->key);   /* builds share names */
-	if (!res->index && !(res->index = json_object()))
-		return NULL;
+	if (!res->index)
+		res->index = ic_xalloc(json_object());
 	if ((at = json_object_get(res->index, id))) {
 		p = res->points[json_integer_value(at)];
 		/* A process that counted nothing (run.sh simulates with the
@@ -123,19 +123,12 @@ static struct ic_point *results_point_get(struct ic_results *res, struct ic_poin
 		return p;
 	}
 	if (res->npoints == res->cappoints) {
-		size_t cap = res->cappoints ? res->cappoints * 2 : 64;
-		struct ic_point **np = realloc(res->points, cap * sizeof(*np));
-
-		if (!np)
-			return NULL;
-		res->points = np;
-		res->cappoints = cap;
+		res->cappoints = res->cappoints ? res->cappoints * 2 : 64;
+		res->points = ic_xrealloc(res->points, res->cappoints, sizeof(*res->points));
 	}
-	if (!(p = malloc(sizeof(*p))) ||
-	    json_object_set_new(res->index, id, json_integer((json_int_t)res->npoints))) {
-		free(p);
-		return NULL;
-	}
+	if (json_object_set_new(res->index, id, json_integer((json_int_t)res->npoints)))
+		ic_die(1, "out of memory");
+	p = ic_xalloc(malloc(sizeof(*p)));
 	*p = *rn;
 	p->file = file;
 	res->points[res->npoints++] = p;
@@ -153,13 +146,8 @@ static struct ic_rep *results_rep_new(struct ic_rep **reps, size_t n, size_t *ca
 	struct ic_rep *rep;
 
 	if (n == *cap) {
-		size_t c = *cap ? *cap * 2 : 16;
-		struct ic_rep *nr = realloc(*reps, c * sizeof(*nr));
-
-		if (!nr)
-			return NULL;
-		*reps = nr;
-		*cap = c;
+		*cap = *cap ? *cap * 2 : 16;
+		*reps = ic_xrealloc(*reps, *cap, sizeof(**reps));
 	}
 	rep = &(*reps)[n];
 	for (int f = 0; f < IC_F_COUNT; f++)
@@ -181,9 +169,7 @@ static struct ic_probe_reps *results_probe(struct ic_results *res, const char *n
 	for (i = 0; i < res->nprobes; i++)
 		if (strlen(res->probes[i].name) == len && !strncmp(res->probes[i].name, name, len))
 			return &res->probes[i];
-	if (!(np = realloc(res->probes, (i + 1) * sizeof(*np))))
-		return NULL;
-	res->probes = np;
+	res->probes = np = ic_xrealloc(res->probes, i + 1, sizeof(*np));
 	np[i] = (struct ic_probe_reps){ .what = json_string_value(json_object_get(entry, "label")) };
 	memcpy(np[i].name, name, len);
 	return &np[res->nprobes++];
@@ -239,8 +225,7 @@ static int results_entry(struct ic_results *res, struct ic_file *file, size_t id
 		} else if (!rn.threads) {
 			rn.threads = 1;
 		}
-		if (!(p = results_point_get(res, &rn, file)))
-			return ic_fail(err, errlen, "%s: out of memory", path);
+		p = results_point_get(res, &rn, file);
 	}
 	if (json_is_true(json_object_get(entry, "error_occurred"))) {
 		res->n_errors++;
@@ -256,10 +241,10 @@ static int results_entry(struct ic_results *res, struct ic_file *file, size_t id
 		return ic_fail(err, errlen, "%s: benchmarks[%zu] '%s' has time_unit '%s'",
 			       path, idx, name, unit);
 	/* Filled in place; counted once it is whole. */
-	if ((!p && !(pr = results_probe(res, name + 6, probe_len, entry))) ||
-	    !(rep = p ? results_rep_new(&p->reps, p->nreps, &p->capreps, res, file, entry)
-		      : results_rep_new(&pr->reps, pr->nreps, &pr->capreps, res, file, entry)))
-		return ic_fail(err, errlen, "%s: out of memory", path);
+	if (!p)
+		pr = results_probe(res, name + 6, probe_len, entry);
+	rep = p ? results_rep_new(&p->reps, p->nreps, &p->capreps, res, file, entry)
+		: results_rep_new(&pr->reps, pr->nreps, &pr->capreps, res, file, entry);
 	for (int f = 0; f < (p ? IC_F_COUNT : IC_F_NS + 1); f++) {
 		json_t *x = json_object_get(entry, results_field_key[f]);
 
@@ -348,8 +333,8 @@ static const char *results_context_text(json_t *ctx, const char *key, char *buf,
 	return buf;
 }
 
-/* The index of ctx's build in res->builds, added when new; -1 out of memory. */
-static long results_build(struct ic_results *res, json_t *ctx)
+/* The index of ctx's build in res->builds, added when new. */
+static size_t results_build(struct ic_results *res, json_t *ctx)
 {
 	char buf[IC_B_COUNT][IC_RESULTS_CONTEXT_MAX];
 	const char *v[IC_B_COUNT];
@@ -364,18 +349,14 @@ static long results_build(struct ic_results *res, json_t *ctx)
 			;
 		if (k == IC_B_COUNT) {
 			res->builds[i].nfiles++;
-			return (long)i;
+			return i;
 		}
 	}
-	nb = realloc(res->builds, (i + 1) * sizeof(*nb));
-	if (!nb)
-		return -1;
-	res->builds = nb;
+	res->builds = nb = ic_xrealloc(res->builds, i + 1, sizeof(*nb));
 	nb[res->nbuilds++] = (struct ic_build){ .nfiles = 1 };
 	for (k = 0; k < IC_B_COUNT; k++)
-		if (!(nb[i].v[k] = strdup(v[k])))
-			return -1;
-	return (long)i;
+		nb[i].v[k] = ic_xalloc(strdup(v[k]));
+	return i;
 }
 
 /* One file's parsed document (NULL: parsing failed, err says why), owned
@@ -385,22 +366,16 @@ static int results_load_doc(struct ic_results *res, const char *path, json_t *do
 {
 	json_t *benchmarks, *entry;
 	json_int_t max_family = -1;
-	struct ic_file *file, **nf;
+	struct ic_file *file;
 	const char *v, *seed;
 	char *end;
 	size_t idx, k;
-	long n, b;
+	long n;
 
 	if (!doc)
 		return -1;
-	nf = realloc(res->files, (res->nfiles + 1) * sizeof(*nf));
-	if (nf)
-		res->files = nf;
-	file = nf ? calloc(1, sizeof(*file)) : NULL;
-	if (!file) {
-		json_decref(doc);
-		return ic_fail(err, errlen, "%s: out of memory", path);
-	}
+	res->files = ic_xrealloc(res->files, res->nfiles + 1, sizeof(*res->files));
+	file = ic_xalloc(calloc(1, sizeof(*file)));
 	/* From here on ic_results_free frees the file and its document. */
 	res->files[res->nfiles++] = file;
 	file->doc = doc;
@@ -410,8 +385,7 @@ static int results_load_doc(struct ic_results *res, const char *path, json_t *do
 			       path);
 	if (json_array_size(benchmarks) == 0)
 		return ic_fail(err, errlen, "%s: no benchmarks", path);
-	if (!(file->path = strdup(path)))
-		goto oom;
+	file->path = ic_xalloc(strdup(path));
 	file->context = json_object_get(doc, "context");
 	if (!json_is_object(file->context))
 		file->context = NULL;
@@ -442,9 +416,7 @@ static int results_load_doc(struct ic_results *res, const char *path, json_t *do
 	for (k = 0; k + 1 < res->nfiles && strcmp(res->files[k]->layout, file->layout); k++)
 		;
 	file->variant = k + 1 < res->nfiles ? res->files[k]->variant : (int)res->nlayouts++;
-	if ((b = results_build(res, file->context)) < 0)
-		goto oom;
-	file->build = (size_t)b;
+	file->build = results_build(res, file->context);
 	/* Past the earlier files' families: distinct in the merged benchmark.json. */
 	json_array_foreach(benchmarks, idx, entry) {
 		json_t *fam = json_object_get(entry, "family_index");
@@ -460,8 +432,6 @@ static int results_load_doc(struct ic_results *res, const char *path, json_t *do
 	}
 	res->next_family += max_family + 1;
 	return 0;
-oom:
-	return ic_fail(err, errlen, "%s: out of memory", path);
 }
 
 int ic_results_load(struct ic_results *res, const char *path, char *err, size_t errlen)

@@ -25,20 +25,12 @@ struct run_member {
 	double mtime;
 };
 
-/* Appends a member named name (copied) that owns text; -1 when memory
- * runs out (the caller frees the members either way). */
-static int run_member_add(struct run_member **m, size_t *n, const char *name, char *text,
-			  size_t len, double mtime)
+/* Appends a member named name (copied) that owns text. */
+static void run_member_add(struct run_member **m, size_t *n, const char *name, char *text,
+			   size_t len, double mtime)
 {
-	struct run_member *nm = realloc(*m, (*n + 1) * sizeof(*nm));
-
-	if (!nm) {
-		free(text);
-		return -1;
-	}
-	*m = nm;
-	nm[*n] = (struct run_member){ strdup(name), text, len, mtime };
-	return nm[(*n)++].name ? 0 : -1;
+	*m = ic_xrealloc(*m, *n + 1, sizeof(**m));
+	(*m)[(*n)++] = (struct run_member){ ic_xalloc(strdup(name)), text, len, mtime };
 }
 
 static int run_cmp_member(const void *pa, const void *pb)
@@ -82,47 +74,45 @@ static int run_dir_read(struct ic_run *run, const char *path, struct run_member 
 	size_t len = 0;
 	struct dirent *e;
 	char *text;
-	int rc = 0;
 	DIR *d;
 
 	if (!realpath(path, real))
 		return ic_fail(err, errlen, "%s: %s", path, strerror(errno));
-	run->name = strdup(strrchr(real, '/')[1] ? strrchr(real, '/') + 1 : real);
-	run->from = strdup("directory");
+	run->name = ic_xalloc(strdup(strrchr(real, '/')[1] ? strrchr(real, '/') + 1 : real));
+	run->from = ic_xalloc(strdup("directory"));
 	snprintf(file, sizeof(file), "%s/run.conf", path);
 	if (access(file, F_OK))
 		return ic_fail(err, errlen, "%s is not a results directory of run.sh (no run.conf)", path);
 	if (!(text = ic_read_path(file, &len)))
 		return ic_fail(err, errlen, "%s: %s", file, strerror(errno));
-	if (run_member_add(m, n, "run.conf", text, len, NAN))
-		return ic_fail(err, errlen, "%s: out of memory", path);
+	run_member_add(m, n, "run.conf", text, len, NAN);
 	snprintf(file, sizeof(file), "%s/verdict.json", path);
-	if ((text = ic_read_path(file, &len)) && run_member_add(m, n, "verdict.json", text, len, NAN))
-		return ic_fail(err, errlen, "%s: out of memory", path);
+	if ((text = ic_read_path(file, &len)))
+		run_member_add(m, n, "verdict.json", text, len, NAN);
 	snprintf(file, sizeof(file), "%s/raw", path);
 	if (!(d = opendir(file)))
 		return ic_fail(err, errlen, "%s is not a results directory of run.sh (no raw/)", path);
-	while (!rc && (e = readdir(d))) {
+	while ((e = readdir(d))) {
 		snprintf(file, sizeof(file), "raw/%s", e->d_name);
 		if (run_is_process(e->d_name))
-			rc = run_member_add(m, n, file, NULL, 0, NAN);
+			run_member_add(m, n, file, NULL, 0, NAN);
 	}
 	closedir(d);
-	return rc ? ic_fail(err, errlen, "%s: out of memory", path) : 0;
+	return 0;
 }
 
 /* The member's data, whole. */
 static char *run_archive_data(struct archive *a, size_t *len)
 {
 	char chunk[65536], *text = NULL;
-	FILE *mem = open_memstream(&text, len);
+	FILE *mem = ic_xalloc(open_memstream(&text, len));
 	la_ssize_t got;
-	int bad = !mem;
+	int bad = 0;
 
 	while (!bad && (got = archive_read_data(a, chunk, sizeof(chunk))) > 0)
 		bad = fwrite(chunk, 1, (size_t)got, mem) != (size_t)got;
 	bad |= got < 0;
-	if (!mem || fclose(mem) || bad) {
+	if (fclose(mem) || bad) {
 		free(text);
 		return NULL;
 	}
@@ -144,12 +134,10 @@ static size_t run_depth(const char *p)
 static int run_archive_read(const char *path, struct run_member **m, size_t *n, char *err,
 			    size_t errlen)
 {
-	struct archive *a = archive_read_new();
+	struct archive *a = ic_xalloc(archive_read_new());
 	struct archive_entry *e;
 	int r = ARCHIVE_FATAL;
 
-	if (!a)
-		return ic_fail(err, errlen, "%s: out of memory", path);
 	archive_read_support_filter_all(a);
 	archive_read_support_format_all(a);
 	if (archive_read_open_filename(a, path, 65536) != ARCHIVE_OK)
@@ -169,13 +157,13 @@ static int run_archive_read(const char *path, struct run_member **m, size_t *n, 
 		    !(run_is_process(base) && depth <= 3 && base - name >= 4 &&
 		      !strncmp(base - 4, "raw/", 4)))
 			continue;
-		if (!(text = run_archive_data(a, &len)) ||
-		    run_member_add(m, n, name, text, len, archive_entry_mtime_is_set(e)
-				   ? (double)archive_entry_mtime(e) + 1e-9 * (double)archive_entry_mtime_nsec(e)
-				   : NAN)) {
+		if (!(text = run_archive_data(a, &len))) {
 			r = ARCHIVE_FATAL;
 			break;
 		}
+		run_member_add(m, n, name, text, len, archive_entry_mtime_is_set(e)
+			       ? (double)archive_entry_mtime(e) + 1e-9 * (double)archive_entry_mtime_nsec(e)
+			       : NAN);
 	}
 	if (r != ARCHIVE_EOF)
 		goto bad;
@@ -220,13 +208,11 @@ static int run_open_members(struct ic_run *run, const char *path, const char *se
 	prefix[plen] = '\0';
 	/* An export is named by its directory; packed without one, by the file. */
 	if (*sep == ':') {
-		run->name = plen ? strndup(prefix, plen - 1)
-				 : strndup(base, strlen(base) - (run_ends_with(base, ".tgz") ? 4 : 7));
+		run->name = ic_xalloc(plen ? strndup(prefix, plen - 1)
+				: strndup(base, strlen(base) - (run_ends_with(base, ".tgz") ? 4 : 7)));
 		if (asprintf(&run->from, "export %s", base) < 0)
-			run->from = NULL;
+			ic_die(1, "out of memory");
 	}
-	if (!run->name || !run->from)
-		return ic_fail(err, errlen, "%s: out of memory", path);
 	snprintf(file, sizeof(file), "%s%s%s", path, sep, conf->name);
 	if (ic_settings_parse(&run->conf, conf->text, conf->len, file, err, errlen))
 		return -1;

@@ -80,7 +80,7 @@ struct ic_history_cmp {
 size_t ic_history_ndiffer(const double *p, size_t m);
 
 /* Holds the run now (analysed, in now_dir) against its history in
- * now_dir's parent. Returns 0, or -1 with err when memory runs out. */
+ * now_dir's parent. Returns 0 (out of memory exits, kit; err stays unset). */
 int ic_history_compare(const struct ic_analysis *now, const char *now_dir,
 		       struct ic_history_cmp *out, char *err, size_t errlen);
 

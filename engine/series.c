@@ -23,8 +23,8 @@ unsigned long ic_group_cache_pass(const struct ic_group *g, const char *form, do
 	size_t n = 0;
 	long i;
 
-	/* The group's points are in ascending N within a form (none without memory). */
-	for (size_t k = 0; fp && k < g->npoints; k++)
+	/* The group's points are in ascending N within a form. */
+	for (size_t k = 0; k < g->npoints; k++)
 		if (!strcmp(g->points[k]->form, form))
 			fp[n++] = (struct ic_footprint){ g->points[k]->sites, g->points[k]->med[IC_F_FOOT] };
 	i = ic_cache_pass(fp, n, size, at_about);
@@ -62,7 +62,7 @@ int ic_group_contrast(const struct ic_group *g, const char *const *forms, const 
 	size_t nr = 0, most = 0;
 	struct ic_ratio *r = ic_stats_alloc(g->npoints, sizeof(*r));
 	double *y;
-	int *cl, *rp, rc = -1;
+	int *cl, *rp;
 
 	for (size_t i = 0; i < g->npoints; i++)
 		most = g->points[i]->nunits > most ? g->points[i]->nunits : most;
@@ -70,8 +70,12 @@ int ic_group_contrast(const struct ic_group *g, const char *const *forms, const 
 	cl = ic_stats_alloc(2 * most, sizeof(*cl));   /* each process's cluster, then its repeat */
 	*out = NULL;
 	*nout = 0;
-	if (!r || !y || !cl || nt > 8)
-		goto out;
+	if (nt > 8) {
+		free(r);
+		free(y);
+		free(cl);
+		return -1;
+	}
 	rp = cl + most;
 	/* Points sort by form, then N: forms[0]'s points come in ascending N. */
 	for (size_t i = 0; i < g->npoints; i++) {
@@ -117,12 +121,10 @@ int ic_group_contrast(const struct ic_group *g, const char *const *forms, const 
 		r = NULL;
 	}
 	*nout = nr;
-	rc = 0;
-out:
 	free(r);
 	free(y);
 	free(cl);
-	return rc;
+	return 0;
 }
 
 int ic_ratio_holds(const struct ic_ratio *r, double x)
@@ -135,7 +137,7 @@ static double series_median_over(struct ic_point *const *pts, size_t n, const ch
 	double *buf = ic_stats_alloc(n, sizeof(*buf)), m;
 	size_t k = 0;
 
-	for (size_t i = 0; buf && i < n; i++)
+	for (size_t i = 0; i < n; i++)
 		if (!strcmp(pts[i]->form, form) && isfinite(pts[i]->med[f]))
 			buf[k++] = pts[i]->med[f];
 	m = ic_stats_median(buf, k);
@@ -143,19 +145,16 @@ static double series_median_over(struct ic_point *const *pts, size_t n, const ch
 	return m;
 }
 
-int ic_group_make(struct ic_group *g, struct ic_point *const *pts, size_t n,
-		  const struct ic_analysis_opts *opts)
+void ic_group_make(struct ic_group *g, struct ic_point *const *pts, size_t n,
+		   const struct ic_analysis_opts *opts)
 {
 	*g = (struct ic_group){ .build = pts[0]->build, .op = pts[0]->op, .layout = pts[0]->layout,
 				.order = pts[0]->order, .mode = pts[0]->mode,
 				.threads = pts[0]->threads, .filler = pts[0]->filler, .npoints = n };
-	g->points = malloc(n * sizeof(*g->points));
-	if (!g->points)
-		return -1;
+	g->points = ic_stats_alloc(n, sizeof(*g->points));
 	memcpy(g->points, pts, n * sizeof(*pts));
 	g->code_cmp = series_median_over(g->points, g->npoints, opts->compare, IC_F_CODE);
 	g->code_base = series_median_over(g->points, g->npoints, opts->baseline, IC_F_CODE);
-	return 0;
 }
 
 void ic_group_free(struct ic_group *g)
@@ -170,16 +169,12 @@ void ic_group_free(struct ic_group *g)
 
 /* Time ranks from the processes' start (files' mtimes in older runs; file order breaks
  * ties and stands in where there is no time): how many come before each. */
-static int series_time_rank(struct ic_process_ratios *pr, const struct ic_results *res)
+static void series_time_rank(struct ic_process_ratios *pr, const struct ic_results *res)
 {
 	size_t np = pr->nproc;
 	double *key = ic_stats_alloc(np, sizeof(*key));
 
 	pr->time_rank = ic_stats_alloc(np, sizeof(*pr->time_rank));
-	if (!key || !pr->time_rank) {
-		free(key);
-		return -1;
-	}
 	for (size_t p = 0; p < np; p++) {
 		double t = res && pr->unit[p] < res->nfiles ? ic_file_time(res->files[pr->unit[p]]) : NAN;
 
@@ -189,11 +184,10 @@ static int series_time_rank(struct ic_process_ratios *pr, const struct ic_result
 		for (size_t q = 0; q < np; q++)
 			pr->time_rank[p] += key[q] < key[p] || (key[q] == key[p] && q < p);
 	free(key);
-	return 0;
 }
 
-int ic_process_ratios_collect(const struct ic_results *res, const struct ic_group *g,
-			      struct ic_process_ratios *pr)
+void ic_process_ratios_collect(const struct ic_results *res, const struct ic_group *g,
+			       struct ic_process_ratios *pr)
 {
 	size_t cap = 0, k = 0, nn = g->nratios, np;
 
@@ -201,8 +195,6 @@ int ic_process_ratios_collect(const struct ic_results *res, const struct ic_grou
 	for (size_t i = 0; i < nn; i++)
 		cap += g->ratios[i].cmp->nunits;
 	pr->unit = ic_stats_alloc(cap, sizeof(*pr->unit));
-	if (!pr->unit)
-		return -1;
 	for (size_t i = 0; i < nn; i++)
 		for (size_t j = 0; j < g->ratios[i].cmp->nunits; j++)
 			pr->unit[k++] = g->ratios[i].cmp->units[j].unit;
@@ -215,8 +207,6 @@ int ic_process_ratios_collect(const struct ic_results *res, const struct ic_grou
 	pr->sites = ic_stats_alloc(nn, sizeof(*pr->sites));
 	pr->logr = ic_stats_alloc(2 * nn * np, sizeof(*pr->logr));   /* and rse */
 	pr->variant = ic_stats_alloc(np, sizeof(*pr->variant));
-	if (!pr->sites || !pr->logr || !pr->variant)
-		return -1;
 	pr->rse = pr->logr + nn * np;
 	for (size_t i = 0; i < nn; i++) {
 		const struct ic_point *c = g->ratios[i].cmp, *b = g->ratios[i].base;
@@ -238,7 +228,7 @@ int ic_process_ratios_collect(const struct ic_results *res, const struct ic_grou
 			pr->variant[p] = uc->variant;
 		}
 	}
-	return series_time_rank(pr, res);
+	series_time_rank(pr, res);
 }
 
 void ic_process_ratios_free(struct ic_process_ratios *pr)
@@ -256,7 +246,7 @@ int ic_process_split(const struct ic_process_ratios *pr, struct ic_split *out)
 	double *x = ic_stats_alloc(pr->nproc, sizeof(*x));
 
 	memset(out, 0, sizeof(*out));
-	for (size_t i = 0; x && i < pr->nsites; i++) {
+	for (size_t i = 0; i < pr->nsites; i++) {
 		size_t k = 0;
 
 		for (size_t p = 0; p < pr->nproc; p++)

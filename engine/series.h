@@ -51,9 +51,9 @@ struct ic_group {
 };
 
 /* The series of pts[0..n-1] (analysed points) and its code sizes; ic_group_decide adds
- * the ratios. 0, or -1 when memory runs out; ic_group_free frees it either way. */
-int ic_group_make(struct ic_group *g, struct ic_point *const *pts, size_t n,
-		  const struct ic_analysis_opts *opts);
+ * the ratios. Out of memory exits (kit), as everywhere in the engine. */
+void ic_group_make(struct ic_group *g, struct ic_point *const *pts, size_t n,
+		   const struct ic_analysis_opts *opts);
 void ic_group_free(struct ic_group *g);
 
 /* The point of form at sites in a series, NULL when not measured. */
@@ -67,7 +67,7 @@ unsigned long ic_group_cache_pass(const struct ic_group *g, const char *form, do
  * time, ascending: per process that ran every form (and, keep non-NULL, has u < nkeep and
  * keep[u]) y = sum sign[k] log(median of forms[k]), clustered by layout variant (by
  * repeat with several); exp(mean y) with its interval and p at this N alone, band NAN.
- * *out malloc'd, NULL with *n = 0 when no N has every form. 0, or -1 out of memory. */
+ * *out malloc'd, NULL with *n = 0 when no N has every form. 0, or -1 when nt > 8. */
 int ic_group_contrast(const struct ic_group *g, const char *const *forms, const int *sign,
 		      size_t nt, const unsigned char *keep, size_t nkeep, struct ic_ratio **out,
 		      size_t *n);
@@ -93,9 +93,9 @@ struct ic_process_ratios {
 };
 
 /* The processes of g's ratios; res (may be NULL: time in file order) gives each file's
- * mtime. 0, or -1 when memory runs out; ic_process_ratios_free frees it either way. */
-int ic_process_ratios_collect(const struct ic_results *res, const struct ic_group *g,
-			      struct ic_process_ratios *pr);
+ * mtime. */
+void ic_process_ratios_collect(const struct ic_results *res, const struct ic_group *g,
+			       struct ic_process_ratios *pr);
 void ic_process_ratios_free(struct ic_process_ratios *pr);
 
 /* Processes in two clusters at one N (by layout or process, where the states model finds
@@ -114,7 +114,7 @@ struct ic_split {
 	double gap_sd;
 };
 
-/* The clearest split over pr's N: 1 with out filled, 0 when none (or out of memory). */
+/* The clearest split over pr's N: 1 with out filled, 0 when none. */
 int ic_process_split(const struct ic_process_ratios *pr, struct ic_split *out);
 
 #endif /* IC_SERIES_H */

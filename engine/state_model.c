@@ -148,8 +148,6 @@ static double sm_em2(const struct ic_sm *m, struct sm_work *w, double *mu, doubl
 	/* One block: num and den per state and N, snum, sden and log sigma per N. */
 	double *num = ic_stats_alloc(7 * ns, sizeof(*num)), *den, *snum, *sden, *lsig;
 
-	if (!num)
-		return ll;
 	den = num + 2 * ns;
 	snum = den + 2 * ns;
 	sden = snum + ns;
@@ -303,7 +301,7 @@ static void sm_site_stats(const struct ic_sm *m, size_t j, double *buf, double q
 /* A start for states held per process (spells of minutes, processes of seconds):
  * each process's mean log ratio about each N's median, the processes split where
  * the sorted means leave the least within-group sum of squares, each group's mean
- * per N its level. 0, or -1 with fewer than two processes or no memory. */
+ * per N its level. 0, or -1 with fewer than two processes. */
 static int sm_start_processes(const struct ic_sm *m, double *mu, double *sigma, double *buf)
 {
 	size_t ns = m->nsites, np = m->nproc, k = 0, best_k = 0;
@@ -312,7 +310,7 @@ static int sm_start_processes(const struct ic_sm *m, double *mu, double *sigma, 
 	double best = INFINITY, cut, ss = 0.0;
 	int rc = -1;
 
-	if (!c || np < 2)
+	if (np < 2)
 		goto out;
 	den = c + ns;
 	lev = den + 2 * ns;
@@ -460,12 +458,10 @@ int ic_sm_fit(struct ic_sm *m, const struct ic_sm_obs *obs, size_t n, size_t nsi
 	static const double start[][2] = { { 0.25, 0.75 }, { 0.1, 0.9 }, { 0.4, 0.95 }, { 0.05, 0.6 } };
 	size_t ns = nsites;
 	struct sm_work w = { 0 };
-	double *blk = NULL, *mu, *sigma, *buf, best = -INFINITY, span, lo = 0.0, hi = 0.0;
-	int rc = -1;
+	double *blk, *mu, *sigma, *buf, best = -INFINITY, span, lo = 0.0, hi = 0.0;
 
 	*m = (struct ic_sm){ .n = n, .nsites = ns, .nproc = nproc, .nstates = 1, .why = IC_SM_TOO_FEW };
-	if (!(m->obs = ic_stats_alloc(n, sizeof(*obs))))
-		return -1;
+	m->obs = ic_stats_alloc(n, sizeof(*obs));
 	if (n)
 		memcpy(m->obs, obs, n * sizeof(*obs));
 	qsort(m->obs, n, sizeof(*obs), sm_cmp_t);
@@ -475,8 +471,6 @@ int ic_sm_fit(struct ic_sm *m, const struct ic_sm_obs *obs, size_t n, size_t nsi
 	 * buf, le, alpha, beta and gamma, 4n of xi, n of c and e, and n 2x2 of p. */
 	m->mu = ic_stats_alloc(4 * ns + n, sizeof(double));
 	blk = ic_stats_alloc(3 * ns + 20 * n, sizeof(double));
-	if (!m->mu || !blk)
-		goto out;
 	m->mu1 = m->mu + 2 * ns;
 	m->sigma = m->mu1 + ns;
 	m->post = m->sigma + ns;
@@ -531,10 +525,8 @@ int ic_sm_fit(struct ic_sm *m, const struct ic_sm_obs *obs, size_t n, size_t nsi
 	}
 	m->loglik1 = sm_em1(m, m->mu1, sigma);
 	sm_summarise(m, &w);
-	rc = 0;
-out:
 	free(blk);
-	return rc;
+	return 0;
 }
 
 size_t ic_sm_draws(const struct ic_sm *m, int s, size_t j, double *draw)
@@ -543,7 +535,7 @@ size_t ic_sm_draws(const struct ic_sm *m, int s, size_t j, double *draw)
 	/* One block: weights, then weighted sums, per process and N. */
 	double *sw = ic_stats_alloc(2 * m->nproc * (ns ? ns : 1), sizeof(double)), *sy;
 
-	if (!sw || !m->post)
+	if (!m->post)
 		goto out;
 	sy = sw + m->nproc * (ns ? ns : 1);
 	for (size_t i = 0; i < m->n; i++) {
@@ -576,7 +568,7 @@ out:
 double ic_sm_level(const struct ic_sm *m, int s, size_t j, double *lo, double *hi, size_t *nproc)
 {
 	double *draw = ic_stats_alloc(m->nproc, sizeof(double)), mean;
-	size_t k = *nproc = draw ? ic_sm_draws(m, s, j, draw) : 0;
+	size_t k = *nproc = ic_sm_draws(m, s, j, draw);
 
 	*lo = *hi = NAN;
 	mean = k ? gsl_stats_mean(draw, 1, k) : NAN;

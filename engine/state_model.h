@@ -72,7 +72,7 @@ struct ic_sm {
 };
 
 /* Fits obs[0..n-1] (any order; copied and sorted by time) over nsites N and nproc
- * processes. 0, or -1 when memory runs out; ic_sm_free frees it either way. Under
+ * processes. Returns 0 (out of memory exits, kit); ic_sm_free frees it. Under
  * IC_SM_MIN_OBS observations, one state (IC_SM_TOO_FEW) and no fit (mu NULL). */
 int ic_sm_fit(struct ic_sm *m, const struct ic_sm_obs *obs, size_t n, size_t nsites, size_t nproc);
 void ic_sm_free(struct ic_sm *m);
@@ -82,7 +82,7 @@ int ic_sm_state(const struct ic_sm *m, size_t i);
 
 /* Each process's posterior-weighted mean log ratio in state s at the j-th N (every N
  * when j is (size_t)-1), for the processes with two repetitions' weight there, into
- * draw[0..nproc-1]. Returns how many (0 when memory runs out). */
+ * draw[0..nproc-1]. Returns how many. */
 size_t ic_sm_draws(const struct ic_sm *m, int s, size_t j, double *draw);
 
 /* State s's level (a ratio) there: the mean of those draws with its 95% t

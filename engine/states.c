@@ -46,8 +46,8 @@ static const struct ic_rep *states_partner(const struct ic_point *base, unsigned
 /* The model's observations: every compare repetition of the series with
  * its partner. Untimed ones (older runs) are put in process order, a
  * second apart, their index a hundredth apart: an order, not a time. */
-static int states_observe(struct ic_states *s, const struct ic_process_ratios *pr,
-			  const struct ic_group *g, struct ic_sm_obs **out, size_t *nout)
+static void states_observe(struct ic_states *s, const struct ic_process_ratios *pr,
+			   const struct ic_group *g, struct ic_sm_obs **out, size_t *nout)
 {
 	/* pr's units ascend: the last is the largest. */
 	size_t nunit = pr->nproc ? pr->unit[pr->nproc - 1] + 1 : 0, n = 0, cap = 0;
@@ -56,10 +56,7 @@ static int states_observe(struct ic_states *s, const struct ic_process_ratios *p
 
 	for (size_t i = 0; i < pr->nsites && i < g->nratios; i++)
 		cap += g->ratios[i].cmp->nreps;
-	if (!proc_of || !(obs = ic_stats_alloc(cap, sizeof(*obs)))) {
-		free(proc_of);
-		return -1;
-	}
+	obs = ic_stats_alloc(cap, sizeof(*obs));
 	for (size_t p = 0; p < pr->nproc; p++)
 		proc_of[pr->unit[p]] = (long)p + 1;
 	for (size_t i = 0; i < pr->nsites && i < g->nratios; i++) {
@@ -85,7 +82,6 @@ static int states_observe(struct ic_states *s, const struct ic_process_ratios *p
 	free(proc_of);
 	*out = obs;
 	*nout = n;
-	return 0;
 }
 
 /* What the states follow: one switch in the time order, or the layout
@@ -144,8 +140,7 @@ static int states_variants_at_sep(const struct ic_states *s, const struct ic_pro
 	for (size_t p = 0; p < pr->nproc; p++)
 		if (pr->variant[p] >= 0 && (size_t)pr->variant[p] + 1 > nv)
 			nv = (size_t)pr->variant[p] + 1;
-	if (!(v = ic_stats_alloc(nv, sizeof(*v))))
-		return 0;
+	v = ic_stats_alloc(nv, sizeof(*v));
 	for (size_t k = 0; k < nv; k++)
 		v[k] = (struct states_var){ .proc = -1, .t0 = INFINITY, .t1 = -INFINITY };
 	for (size_t i = 0; i < m->n; i++) {
@@ -185,8 +180,6 @@ static double states_offsets(const struct ic_states *s, const struct ic_process_
 	double *sum = ic_stats_alloc(2 * np, sizeof(double)), *cnt;
 	double mean[2] = { 0, 0 }, n[2] = { 0, 0 }, ss = 0.0, r = INFINITY;
 
-	if (!sum)
-		return r;
 	cnt = sum + np;
 	for (size_t i = 0; i < m->n; i++)
 		if (m->obs[i].site == j) {
@@ -217,18 +210,16 @@ static double states_offsets(const struct ic_states *s, const struct ic_process_
 /* State k's level, share, spell and members, and with two states its ratio at every
  * N: each process's posterior-weighted mean there one draw (so one that switched
  * inside counts in both), a t interval over them and Holm's sides over the N. */
-static int states_state(struct ic_states *s, int k, const struct ic_process_ratios *pr,
-			const struct ic_group *g, const struct ic_analysis_opts *opts)
+static void states_state(struct ic_states *s, int k, const struct ic_process_ratios *pr,
+			 const struct ic_group *g, const struct ic_analysis_opts *opts)
 {
 	struct ic_state *st = &s->st[k];
 	const struct ic_sm *m = &s->model;
 	size_t nkeep = pr->nproc ? pr->unit[pr->nproc - 1] + 1 : 0, j = m->sep_site, nlev, nn = pr->nsites;
 	unsigned char *keep = ic_stats_alloc(nkeep, 1);
-	double *draw = NULL;
-	int *cl = NULL, rc = -1;
+	double *draw;
+	int *cl;
 
-	if (!keep)
-		return -1;
 	s->member[k] = keep;
 	s->nmember = nkeep;
 	st->level = st->lo = st->hi = NAN;
@@ -248,7 +239,7 @@ static int states_state(struct ic_states *s, int k, const struct ic_process_rati
 		st->nproc += (size_t)in;
 	}
 	if (s->nstates < 2)
-		return 0;
+		return;
 	st->share = k ? m->share : 1.0 - m->share;
 	st->share_lo = k ? m->share_lo : 1.0 - m->share_hi;
 	st->share_hi = k ? m->share_hi : 1.0 - m->share_lo;
@@ -260,8 +251,6 @@ static int states_state(struct ic_states *s, int k, const struct ic_process_rati
 	draw = ic_stats_alloc(pr->nproc, sizeof(*draw));
 	cl = ic_stats_alloc(pr->nproc, sizeof(*cl));
 	st->ratios = ic_stats_alloc(nn, sizeof(*st->ratios));
-	if (!draw || !cl || !st->ratios)
-		goto out;
 	for (size_t i = 0; i < pr->nproc; i++)
 		cl[i] = (int)i;
 	/* pr's N are g's ratios' (ic_process_ratios_collect). */
@@ -272,12 +261,10 @@ static int states_state(struct ic_states *s, int k, const struct ic_process_rati
 		st->ratios[j].nvariants = kk;
 	}
 	st->nratios = nn;
-	if (!ic_ratio_decide(st->ratios, nn, opts) && !ic_ratio_crossover(st->ratios, nn, &st->xo))
-		rc = 0;
-out:
+	ic_ratio_decide(st->ratios, nn, opts);
+	ic_ratio_crossover(st->ratios, nn, &st->xo);
 	free(draw);
 	free(cl);
-	return rc;
 }
 
 /* A state whose level at the separating N has fewer than two processes
@@ -316,7 +303,7 @@ const char *ic_states_level_name(enum ic_states_level l)
 
 /* The steadiness (states.h), the noise pooled over the processes at an N:
  * a process's own rse rests on two or three repetitions, heavy-tailed alone. */
-static int states_steadiness(struct ic_states *s, const struct ic_process_ratios *pr)
+static void states_steadiness(struct ic_states *s, const struct ic_process_ratios *pr)
 {
 	size_t np = pr->nproc;
 	/* One block: y, se, t, vs and vn (the variants, -1 unknown) per process. */
@@ -326,8 +313,6 @@ static int states_steadiness(struct ic_states *s, const struct ic_process_ratios
 	s->level = IC_LEVEL_UNTESTED;
 	s->time_q = s->time_df = 0.0;
 	s->time_p = s->spread_lo = s->spread_hi = s->trend_share = NAN;
-	if (!y)
-		return -1;
 	se = y + np;
 	t = se + np;
 	vs = t + np;
@@ -398,27 +383,22 @@ static int states_steadiness(struct ic_states *s, const struct ic_process_ratios
 			s->level = IC_LEVEL_UNBOUNDED;
 	}
 	free(y);
-	return 0;
 }
 
 struct ic_states *ic_states_analyse(const struct ic_process_ratios *pr, const struct ic_group *g,
 				    const struct ic_analysis_opts *opts)
 {
-	struct ic_states *s = calloc(1, sizeof(*s));
-	struct ic_sm_obs *obs = NULL;
-	size_t n = 0;
+	struct ic_states *s = ic_stats_alloc(1, sizeof(*s));
+	struct ic_sm_obs *obs;
+	size_t n;
 	unsigned long at;
 
-	if (!s)
-		return NULL;
 	s->nproc = pr->nproc;
 	s->state = ic_stats_alloc(2 * pr->nproc, sizeof(*s->state));   /* and unsteady */
-	s->unsteady = s->state ? s->state + pr->nproc : NULL;
-	if (!s->state || states_observe(s, pr, g, &obs, &n) ||
-	    ic_sm_fit(&s->model, obs, n, pr->nsites, pr->nproc))
-		goto fail;
+	s->unsteady = s->state + pr->nproc;
+	states_observe(s, pr, g, &obs, &n);
+	ic_sm_fit(&s->model, obs, n, pr->nsites, pr->nproc);
 	free(obs);
-	obs = NULL;
 	s->nstates = s->model.nstates;
 	s->why = ic_sm_why_name(s->model.why);
 	for (size_t p = 0; s->nstates == 2 && p < pr->nproc; p++) {
@@ -456,23 +436,18 @@ struct ic_states *ic_states_analyse(const struct ic_process_ratios *pr, const st
 			s->nunsteady = 0;
 		}
 	}
-	if (states_state(s, 0, pr, g, opts) || (s->nstates == 2 && states_state(s, 1, pr, g, opts)) ||
-	    states_steadiness(s, pr))
-		goto fail;
+	states_state(s, 0, pr, g, opts);
+	if (s->nstates == 2)
+		states_state(s, 1, pr, g, opts);
+	states_steadiness(s, pr);
 	return s;
-fail:
-	free(obs);
-	ic_states_free(s);
-	return NULL;
 }
 
-int ic_states_moments(const struct ic_states *s, int k, struct ic_ratio *r, size_t n)
+void ic_states_moments(const struct ic_states *s, int k, struct ic_ratio *r, size_t n)
 {
 	const struct ic_sm *m = &s->model;
 	double *y = ic_stats_alloc(m->n, sizeof(*y));
 
-	if (!y)
-		return -1;
 	for (size_t j = 0; j < n; j++) {
 		size_t c = 0;
 
@@ -497,5 +472,4 @@ int ic_states_moments(const struct ic_states *s, int k, struct ic_ratio *r, size
 		}
 	}
 	free(y);
-	return 0;
 }

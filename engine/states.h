@@ -79,16 +79,15 @@ struct ic_states {
 	char why_buf[256];
 };
 
-/* The states of a series' processes pr of group g (compare/baseline of opts). NULL when
- * memory runs out. */
+/* The states of a series' processes pr of group g (compare/baseline of opts). Out of
+ * memory exits (kit). */
 struct ic_states *ic_states_analyse(const struct ic_process_ratios *pr, const struct ic_group *g,
 				    const struct ic_analysis_opts *opts);
 void ic_states_free(struct ic_states *s);
 
 /* The moments behind r[0..n-1], the series' ratios by the model's N index: per N the
  * model's paired repetitions (of state k only, firmly, when k is 0 or 1; all at -1), how
- * often each form was the faster and their ratios' 10th-90th percentile. 0, or -1 when
- * memory runs out. */
-int ic_states_moments(const struct ic_states *s, int k, struct ic_ratio *r, size_t n);
+ * often each form was the faster and their ratios' 10th-90th percentile. */
+void ic_states_moments(const struct ic_states *s, int k, struct ic_ratio *r, size_t n);
 
 #endif /* IC_STATES_H */

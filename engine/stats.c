@@ -1,5 +1,7 @@
 #include "stats.h"
 
+#include "kit.h"
+
 #include <math.h>
 #include <stdlib.h>
 
@@ -9,7 +11,7 @@
 
 void *ic_stats_alloc(size_t n, size_t size)
 {
-	return calloc(n ? n : 1, size);
+	return ic_xalloc(calloc(n ? n : 1, size));
 }
 
 double ic_stats_median(double *x, size_t n)
@@ -58,12 +60,12 @@ static int stats_cmp_unit(const void *pa, const void *pb)
 
 int ic_stats_nested(const double *y, const int *cluster, size_t n, struct ic_stats_nested *out)
 {
-	struct stats_unit *u = malloc((n ? n : 1) * sizeof(*u));
-	double *c = malloc((n ? n : 1) * sizeof(*c));   /* the draws */
+	struct stats_unit *u = ic_stats_alloc(n, sizeof(*u));
+	double *c = ic_stats_alloc(n, sizeof(*c));   /* the draws */
 	size_t k = 0, draws;
 
 	*out = (struct ic_stats_nested){ .mean = NAN, .se = NAN, .df = NAN };
-	if (!u || !c || n == 0)
+	if (n == 0)
 		goto done;
 	for (size_t i = 0; i < n; i++)
 		u[i] = (struct stats_unit){ cluster[i], y[i] };

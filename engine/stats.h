@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-/* calloc that never asks for 0 bytes: an array may be empty, NULL means out of memory. */
+/* calloc that never asks for 0 bytes (an array may be empty); out of memory exits (kit). */
 void *ic_stats_alloc(size_t n, size_t size);
 
 /* Median of x[0..n-1]; sorts x in place. NaN when n == 0. */
@@ -36,8 +36,8 @@ struct ic_stats_nested {
 	size_t clusters;
 };
 
-/* y[i] with cluster[i] (equal ints are one cluster). 0, or -1 with fewer than two draws
- * or out of memory; out->mean is still set when n > 0. */
+/* y[i] with cluster[i] (equal ints are one cluster). 0, or -1 with fewer than two draws;
+ * out->mean is still set when n > 0. */
 int ic_stats_nested(const double *y, const int *cluster, size_t n, struct ic_stats_nested *out);
 
 /* The two-sided interval mean -+ t(1 - alpha/2, df) se. */

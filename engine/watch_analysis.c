@@ -41,16 +41,11 @@ const char *ic_watch_where_name(enum ic_watch_where v)
 	return name[v];
 }
 
-/* s appended to the samples; -1 when memory runs out. */
-static int watch_sample_add(struct ic_watch *w, struct ic_watch_sample s)
+/* s appended to the samples. */
+static void watch_sample_add(struct ic_watch *w, struct ic_watch_sample s)
 {
-	struct ic_watch_sample *ns = realloc(w->samples, (w->nsamples + 1) * sizeof(*ns));
-
-	if (!ns)
-		return -1;
-	w->samples = ns;
-	ns[w->nsamples++] = s;
-	return 0;
+	w->samples = ic_xrealloc(w->samples, w->nsamples + 1, sizeof(*w->samples));
+	w->samples[w->nsamples++] = s;
 }
 
 /* The span of doc's repetitions (not aggregates): from the first's
@@ -94,12 +89,13 @@ static int watch_add(struct ic_watch *w, const char *path, int in_long, double w
 	json_t *doc = json_load_file(path, 0, &je);
 	double start, end;
 	size_t untimed, n;
-	char *text = NULL;
+	char *text;
 	int rc = -1;
 
 	if (!doc)
 		return ic_fail(err, errlen, "%s: not JSON (line %d: %s)", path, je.line, je.text);
 	n = watch_span(doc, &start, &end, &untimed);
+	text = ic_xalloc(json_dumps(doc, JSON_COMPACT));
 	if (!json_is_array(json_object_get(doc, "benchmarks")))
 		ic_fail(err, errlen, "%s: no \"benchmarks\" array (not Google Benchmark JSON)", path);
 	else if (in_long && w->have_long)
@@ -108,8 +104,6 @@ static int watch_add(struct ic_watch *w, const char *path, int in_long, double w
 		ic_fail(err, errlen, "%s: a repetition without %s", path, IC_REP_START_COUNTER);
 	else if (in_long && !n)
 		ic_fail(err, errlen, "%s: no repetitions", path);
-	else if (!(text = json_dumps(doc, JSON_COMPACT)))
-		ic_fail(err, errlen, "%s: out of memory", path);
 	else if (!(rc = ic_results_load_text(&w->res, path, text, strlen(text), n ? start : NAN, err, errlen))) {
 		/* Without the counter, a short process's own clock (the loader's,
 		 * from its context). */
@@ -124,11 +118,11 @@ static int watch_add(struct ic_watch *w, const char *path, int in_long, double w
 			w->long_file = w->res.nfiles - 1;
 			w->window_s = window_s;
 			w->have_long = 1;
-		} else if (watch_sample_add(w, (struct ic_watch_sample){ .file = w->res.nfiles - 1, .start = start,
-									  .end = end }))
-			rc = ic_fail(err, errlen, "%s: out of memory", path);
-		else
+		} else {
+			watch_sample_add(w, (struct ic_watch_sample){ .file = w->res.nfiles - 1, .start = start,
+								      .end = end });
 			w->nshort++;
+		}
 	}
 	free(text);
 	json_decref(doc);
@@ -174,14 +168,14 @@ static void watch_short_samples(struct ic_watch *w, const struct ic_series *se)
 /* The long process's windows, for the chart: its repetitions in time order
  * (the model's), cut every window_s seconds; each window's state that of
  * most of its firm repetitions (its ratios are its unit means'). */
-static int watch_windows(struct ic_watch *w, const struct ic_series *se)
+static void watch_windows(struct ic_watch *w, const struct ic_series *se)
 {
 	const struct ic_states *st = se->states;
 	const struct ic_sm *m = &st->model;
 	long lp = watch_proc(&se->procs, w->long_file);
 
 	if (!w->have_long || lp < 0)
-		return 0;
+		return;
 	for (size_t a = 0, b; a < m->n; a = b) {
 		double t0 = NAN, t1 = NAN;
 		int votes[2] = { 0, 0 };
@@ -202,12 +196,10 @@ static int watch_windows(struct ic_watch *w, const struct ic_series *se)
 		}
 		if (!isfinite(t0))
 			continue;
-		if (watch_sample_add(w, (struct ic_watch_sample){ .file = w->long_file, .in_long = 1, .start = t0,
-			.end = t1, .state = st->nstates < 2 ? 0 : votes[1] > votes[0] ? 1 : votes[0] > votes[1] ? 0 : -1 }))
-			return -1;
+		watch_sample_add(w, (struct ic_watch_sample){ .file = w->long_file, .in_long = 1, .start = t0,
+			.end = t1, .state = st->nstates < 2 ? 0 : votes[1] > votes[0] ? 1 : votes[0] > votes[1] ? 0 : -1 });
 		w->nwindows++;
 	}
-	return 0;
 }
 
 /* The model's firm state at time t in process p: its observation nearest
@@ -363,10 +355,10 @@ static double watch_noise_rho(const struct ic_watch *w, const struct ic_series *
 {
 	const struct ic_sm *m = &se->states->model;
 	size_t np = se->procs.nproc, nd[2] = { 0, 0 }, cap = m->n ? m->n : 1;
-	struct ic_ar1_unit *u = calloc(np ? np : 1, sizeof(*u));
-	double *a = malloc(4 * cap * sizeof(double)), *b, *d[2], rho = 0.0;
+	struct ic_ar1_unit *u = ic_stats_alloc(np, sizeof(*u));
+	double *a = ic_stats_alloc(4 * cap, sizeof(double)), *b, *d[2], rho = 0.0;
 
-	if (w->nsites < 2 || !np || !u || !a)
+	if (w->nsites < 2 || !np)
 		goto out;
 	b = a + cap;
 	d[0] = a + 2 * cap;
@@ -412,15 +404,13 @@ out:
  * at that N (a unit of three says next to nothing of it), raised by the
  * share a unit's mean hides of correlated noise, times its mean's AR(1)
  * variance. */
-static int watch_unit_means(struct ic_watch *w, const struct ic_series *se)
+static void watch_unit_means(struct ic_watch *w, const struct ic_series *se)
 {
 	const struct ic_sm *m = &se->states->model;
 	size_t np = se->procs.nproc;
 	/* Each process's repetitions so far at each N. */
 	size_t *seen = ic_stats_alloc(np * IC_WATCH_NSITES, sizeof(*seen));
 
-	if (!seen)
-		return -1;
 	/* se[j] holds the sum of squares until the errors are known. */
 	for (size_t i = 0; i < m->n; i++) {
 		const struct ic_sm_obs *o = &m->obs[i];
@@ -464,17 +454,16 @@ static int watch_unit_means(struct ic_watch *w, const struct ic_series *se)
 				sqrt(ic_steady_ar1_mean_var(w->samples[i].nrep[j], w->noise_rho)) : NAN;
 	}
 	free(seen);
-	return 0;
 }
 
 /* The units in time order (indexes into samples), and their time span. */
-static int watch_time_order(struct ic_watch *w)
+static void watch_time_order(struct ic_watch *w)
 {
-	size_t *idx = w->order = malloc((w->nsamples ? w->nsamples : 1) * sizeof(*idx));
+	size_t *idx = w->order = ic_stats_alloc(w->nsamples, sizeof(*idx));
 
 	w->t0 = INFINITY;
 	w->t1 = -INFINITY;
-	for (size_t i = 0; idx && i < w->nsamples; i++) {
+	for (size_t i = 0; i < w->nsamples; i++) {
 		size_t k = i;
 
 		w->t0 = fmin(w->t0, w->samples[i].start);
@@ -487,7 +476,6 @@ static int watch_time_order(struct ic_watch *w)
 		}
 		idx[k] = i;
 	}
-	return idx ? 0 : -1;
 }
 
 /* With two states: the units' SD beyond noise inside each state (the
@@ -522,16 +510,14 @@ static void watch_states_fit(struct ic_watch *w, size_t j, double *y, double *se
 
 /* The steadiness test at each N, the spread in time, the drift share;
  * with two states, whether they fit at the fit-th N. */
-static int watch_steadiness(struct ic_watch *w, size_t fit)
+static void watch_steadiness(struct ic_watch *w, size_t fit)
 {
 	size_t n = w->nsamples ? w->nsamples : 1;
 	/* One block: y, sev, t, r, then the units u. */
-	double *y = malloc(4 * n * sizeof(*y) + n * sizeof(struct ic_watch_sample *)), *sev, *t, *r;
+	double *y = ic_stats_alloc(1, 4 * n * sizeof(*y) + n * sizeof(struct ic_watch_sample *)), *sev, *t, *r;
 	double most = -1.0;
 	const struct ic_watch_sample **u = (const struct ic_watch_sample **)(y + 4 * n);
 
-	if (!y)
-		return -1;
 	sev = y + n;
 	t = y + 2 * n;
 	r = y + 3 * n;
@@ -555,9 +541,9 @@ static int watch_steadiness(struct ic_watch *w, size_t fit)
 			k++;
 		}
 		/* Units of one process share its correlated noise: the AR(1)
-		 * covariance of their places in it. Without memory, the
-		 * diagonal case (independent noise). */
-		if (w->noise_rho > 0.0 && (v = calloc(k ? k * k : 1, sizeof(*v))))
+		 * covariance of their places in it. Without correlation,
+		 * the diagonal case (independent noise). */
+		if (w->noise_rho > 0.0 && (v = ic_stats_alloc(k * k, sizeof(*v))))
 			for (size_t a = 0; a < k; a++) {
 				v[a * k + a] = u[a]->se[j] * u[a]->se[j];
 				for (size_t b = a + 1; b < k; b++)
@@ -584,7 +570,6 @@ static int watch_steadiness(struct ic_watch *w, size_t fit)
 	if (w->nstates == 2)
 		watch_states_fit(w, fit, y, sev);
 	free(y);
-	return 0;
 }
 
 /* One form's or probe's elasticity: reps[0..n-1]'s mean log time per unit
@@ -628,18 +613,16 @@ static void watch_elastic(const struct ic_watch *w, double *sc, const struct ic_
 
 /* Each form's level per state and elasticity at each sentinel N, and each
  * probe's; the elasticities only where the machine drifts or wanders. */
-static int watch_forms(struct ic_watch *w, const struct ic_series *se)
+static void watch_forms(struct ic_watch *w, const struct ic_series *se)
 {
 #define IC_WATCH_FORM_NAME(f) #f,
 	static const char *const names[IC_WATCH_NFORMS] = { IC_WATCH_FORM_LIST(IC_WATCH_FORM_NAME) };
 	size_t np = se->procs.nproc ? se->procs.nproc : 1;
-	double *sc = calloc(5 * np + 4 * (w->nsamples ? w->nsamples : 1), sizeof(*sc));
+	double *sc = ic_stats_alloc(5 * np + 4 * (w->nsamples ? w->nsamples : 1), sizeof(*sc));
 	int read = w->where == IC_WATCH_DRIFTS || w->where == IC_WATCH_WANDERS;
 
-	if (!sc || (w->res.nprobes && !(w->probes = calloc(w->res.nprobes, sizeof(*w->probes))))) {
-		free(sc);
-		return -1;
-	}
+	if (w->res.nprobes)
+		w->probes = ic_stats_alloc(w->res.nprobes, sizeof(*w->probes));
 	for (size_t f = 0; f < IC_WATCH_NFORMS; f++) {
 		struct ic_watch_form *wf = &w->forms[f];
 
@@ -663,7 +646,6 @@ static int watch_forms(struct ic_watch *w, const struct ic_series *se)
 		watch_elastic(w, sc + 5 * np, read ? p->reps : NULL, read ? p->nreps : 0, &w->probes[k].el);
 	}
 	free(sc);
-	return 0;
 }
 
 int ic_watch_analyse(struct ic_watch *w, char *err, size_t errlen)
@@ -696,8 +678,8 @@ int ic_watch_analyse(struct ic_watch *w, char *err, size_t errlen)
 	w->why = st->why;
 	w->separation = m->sep;
 	watch_short_samples(w, se);
-	if (watch_windows(w, se) || watch_time_order(w))
-		return ic_fail(err, errlen, "out of memory");
+	watch_windows(w, se);
+	watch_time_order(w);
 	for (int s = 0; s < (int)w->nstates; s++) {
 		struct ic_watch_state *ws = &w->st[s];
 
@@ -725,9 +707,8 @@ int ic_watch_analyse(struct ic_watch *w, char *err, size_t errlen)
 	w->switching = st->nunsteady;
 	lp = watch_proc(&se->procs, w->long_file);
 	w->long_switches = w->have_long && lp >= 0 && st->unsteady[lp];
-	if (watch_unit_means(w, se) ||
-	    watch_steadiness(w, m->sep_site < w->nsites ? m->sep_site : 0))
-		return ic_fail(err, errlen, "out of memory");
+	watch_unit_means(w, se);
+	watch_steadiness(w, m->sep_site < w->nsites ? m->sep_site : 0);
 	/* Steady first: one answer needs the bound, whatever the states. Then
 	 * two states where they fit; else the variation named. Brief spells
 	 * are shorter than a unit: where the units vary beyond their noise,
@@ -746,5 +727,6 @@ int ic_watch_analyse(struct ic_watch *w, char *err, size_t errlen)
 		w->where = IC_WATCH_BRIEF;
 	else
 		w->where = IC_WATCH_UNBOUNDED;
-	return watch_forms(w, se) ? ic_fail(err, errlen, "out of memory") : 0;
+	watch_forms(w, se);
+	return 0;
 }

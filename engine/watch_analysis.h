@@ -169,7 +169,7 @@ int ic_watch_add_long(struct ic_watch *w, const char *path, double window_s, cha
 		      size_t errlen);
 
 /* The analysis of what was added. -1 with err when no series has both
- * forms or memory runs out. */
+ * forms; out of memory exits (kit). */
 int ic_watch_analyse(struct ic_watch *w, char *err, size_t errlen);
 
 /* w's name in IC_WATCH_WHERES: "one state", "drifts", ... */
