@@ -64,6 +64,7 @@ void sw_configure(const char *top, const char *dir, const char *const *args, siz
  * log is read every few seconds, and freed (a long build's is big). */
 static const char *build_steps(const char *log)
 {
+	static char steps[64];
 	char *t = read_text(log);
 	long k = 0, n = 0, a, b;
 
@@ -71,7 +72,10 @@ static const char *build_steps(const char *log)
 		if (sscanf(p, "[%ld/%ld]", &a, &b) == 2)
 			k = a, n = b;
 	free(t);
-	return k > 0 ? sw_fmt("%ld of %ld steps", k, n) : "starting";
+	if (k <= 0)
+		return "starting";
+	snprintf(steps, sizeof(steps), "%ld of %ld steps", k, n);
+	return steps;
 }
 
 /* No time left: the steps differ too much (on the Xeon guest a file of the

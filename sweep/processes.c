@@ -107,8 +107,11 @@ static char *first_of(const struct sweep *sw, const char *group)
 static int done(const struct sweep *sw, const char *key)
 {
 	struct stat st;
+	char *path = sw_fmt("%s/raw/%s.json", sw->dir, key);
+	int yes = stat(path, &st) == 0 && st.st_size > 0;
 
-	return stat(sw_fmt("%s/raw/%s.json", sw->dir, key), &st) == 0 && st.st_size > 0;
+	free(path);
+	return yes;
 }
 
 /* One process: every run of one build's plan (at the N in nlist), forms
@@ -119,10 +122,11 @@ static int run_process(const struct sweep *sw, const char *key, const char *from
 {
 	const struct sw_tree *t = &sw->tree[p->build];
 	char *file = sw_fmt("%s/raw/%s.json", sw->dir, key), *runs = sw_fmt("%s/log/%s.runs", sw->dir, key),
-	     *log = sw_fmt("%s/log/%s.txt", sw->dir, key), *tmp = sw_fmt("%s.tmp", file), *pad;
+	     *log = sw_fmt("%s/log/%s.txt", sw->dir, key), *tmp = sw_fmt("%s.tmp", file), pad[16 + 4096];
 	/* The simulated counts travel with variant 0's processes (sw_counters). */
 	const char *ctr = p->variant > 0 && !strcmp(sw->counter_source, "sim") ? "none" : sw_get(sw, "counters");
-	size_t n = posix_cksum(sw_fmt("%s %s", sw_get(sw, "layout_seed"), key)) % 4096;
+	char *seed_key = sw_fmt("%s %s", sw_get(sw, "layout_seed"), key);
+	size_t n = posix_cksum(seed_key) % 4096;
 	char *argv[] = {
 		sw_long(sw, "lto") ? sw_fmt("%s/bench/sites_bench", t->dir)   /* LTO's code no layout moves */
 				   : sw_fmt("%s/bench/variants/r%u_v%u", t->dir, p->repeat, p->variant),
@@ -140,7 +144,7 @@ static int run_process(const struct sweep *sw, const char *key, const char *from
 	if (!argv[14] && argv[15])
 		argv[14] = argv[15], argv[15] = NULL;
 	write_runs(sw, p->build, nlist, runs);
-	pad = sw_fmt("IC_ENV_PAD=%*s", (int)n, "");
+	snprintf(pad, sizeof(pad), "IC_ENV_PAD=%*s", (int)n, "");
 	memset(pad + 11, 'x', n);
 	if ((rc = sw_run(argv, log, SW_SAME, pad))) {
 		unlink(tmp);
@@ -149,6 +153,12 @@ static int run_process(const struct sweep *sw, const char *key, const char *from
 	} else if (rename(tmp, file)) {
 		sw_fail("cannot write %s", file);
 	}
+	/* Freed, unlike the driver's other strings: a calibration runs
+	 * thousands of processes. argv's literals are 9, 12 and 13. */
+	for (size_t i = 0; i < sizeof(argv) / sizeof(*argv); i++)
+		if (i != 9 && i != 12 && i != 13)
+			free(argv[i]);
+	free(file), free(runs), free(log), free(tmp), free(seed_key);
 	return rc ? -1 : 0;
 }
 
@@ -197,7 +207,12 @@ int sw_processes(struct sweep *sw, const char *prefix, const char *nlist, long a
 		todo += !done(sw, key[i]);
 		for (size_t j = 0; j < i; j++)
 			fresh &= strcmp(group[j], group[i]) != 0;
-		firsts += fresh && !first_of(sw, group[i]);
+		if (fresh) {
+			char *first = first_of(sw, group[i]);
+
+			firsts += !first;
+			free(first);
+		}
 	}
 	guess = sw_guess_s(sw, nlist);
 	ns = nlist ? sw_fmt(", N = %s", nlist) : sw_fmt("%s", "");
@@ -246,6 +261,7 @@ int sw_processes(struct sweep *sw, const char *prefix, const char *nlist, long a
 			firsts--;
 		else
 			done_ms += (long)((sw_now() - start) * 1000), done_n++;
+		free(from);
 		todo--;
 		/* The time left shrinks by the time just spent. */
 		prev_eta -= (long)(sw_now() - start);
