@@ -102,17 +102,15 @@ static json_t *run_list_load(const char *path)
 {
 	size_t len;
 	char *text = ic_read_path(path, &len), *save = NULL;
-	json_t *rl = text ? json_object() : NULL;
+	json_t *rl = text ? ic_xalloc(json_object()) : NULL;
 
 	if (!text)
 		fprintf(stderr, "sites_bench: --run-list: cannot read %s\n", path);
-	/* Empty lines are skipped; nocheck: a name need not be UTF-8. */
+	/* Empty lines are skipped; nocheck: a name need not be UTF-8 (so only
+	 * out of memory fails). */
 	for (char *line = text; rl && (line = strtok_r(line, "\r\n", &save)); line = NULL)
-		if (json_object_set_new_nocheck(rl, line, json_integer(json_integer_value(json_object_get(rl, line)) + 1))) {
-			fprintf(stderr, "sites_bench: --run-list: %s: out of memory\n", path);
-			json_decref(rl);
-			rl = NULL;
-		}
+		if (json_object_set_new_nocheck(rl, line, json_integer(json_integer_value(json_object_get(rl, line)) + 1)))
+			ic_xalloc(NULL);
 	free(text);
 	return rl;
 }
@@ -243,20 +241,18 @@ static int probes_add(const struct ic_opts *o, struct selection *sel)
 
 struct ic_cases *ic_cases_make(const struct ic_point *const *points, const struct ic_opts *o, int *rc)
 {
-	struct ic_cases *cs = calloc(1, sizeof(*cs));
+	struct ic_cases *cs = ic_xalloc(calloc(1, sizeof(*cs)));
 	struct selection sel = { 0 };
 	const char *stray = NULL;
 
 	*rc = 1;
 	sel.have_re = o->filter && regcomp(&sel.re, o->filter, REG_EXTENDED | REG_NOSUB) == 0;
-	while (cs && points[cs->n_points])
+	while (points[cs->n_points])
 		cs->n_points++;
-	size_t np = cs && cs->n_points ? cs->n_points : 1;
-	if (!cs || !(cs->v = calloc(np * (1 + (size_t)o->n_plant) * 2 * (size_t)o->n_threads, sizeof(*cs->v))) ||
-	    !(cs->want_sim = calloc(np, sizeof(int))) || !(cs->sim = calloc(np, sizeof(*cs->sim)))) {
-		fprintf(stderr, "sites_bench: out of memory\n");
-		return NULL;
-	}
+	size_t np = cs->n_points ? cs->n_points : 1;
+	cs->v = ic_xalloc(calloc(np * (1 + (size_t)o->n_plant) * 2 * (size_t)o->n_threads, sizeof(*cs->v)));
+	cs->want_sim = ic_xalloc(calloc(np, sizeof(int)));
+	cs->sim = ic_xalloc(calloc(np, sizeof(*cs->sim)));
 	if (o->run_list && o->print == IC_PRINT_NONE && !(sel.rl = run_list_load(o->run_list)))
 		return NULL;
 	if (o->print == IC_PRINT_PLAN)
