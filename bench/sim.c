@@ -88,11 +88,7 @@ int ic_sim_child(const struct ic_point *const *points, int argc, char **argv)
 		}
 		if (!pt)
 			return ic_bad("--ic-sim-child: no point %s", argv[a]);
-		struct ic_site_thread *t = ic_site_thread_new(pt, NULL);
-		if (!t) {
-			fprintf(stderr, "sites_bench: out of memory\n");
-			return 1;
-		}
+		struct ic_site_thread *t = ic_xalloc(ic_site_thread_new(pt, NULL));
 		/* The four stretches of sim.h's IC_SIM_PASSES, named before
 		 * collection starts. */
 		char dumps[4][340];
@@ -213,10 +209,10 @@ int ic_sim_run(const struct ic_point *const *points, size_t n, const int *want,
 {
 	struct cache_row *rows;
 	size_t n_rows = cache_load(cache_path, &rows), n_run = 0;
-	const char **args = calloc(n + 16, sizeof(*args));
-	int *shard = malloc((n + 1) * sizeof(*shard));
+	const char **args = ic_xalloc(calloc(n + 16, sizeof(*args)));
+	int *shard = ic_xalloc(malloc((n + 1) * sizeof(*shard)));
 	char dir[] = "/tmp/ic-sim-XXXXXX", i1[64], self[4096], binary[32] = "", passes[32];
-	char (*keys)[320] = calloc(n + 1, sizeof(*keys));
+	char (*keys)[320] = ic_xalloc(calloc(n + 1, sizeof(*keys)));
 	/* Set once mkdtemp made dir: its name may itself start with an X. */
 	const char *made = NULL;
 	int rc = -1;
@@ -224,14 +220,13 @@ int ic_sim_run(const struct ic_point *const *points, size_t n, const int *want,
 	/* The cache holds counts of this very binary: another build or layout
 	 * has other addresses, so other counts. A row whose binary is "*" is the
 	 * ordinary link's, handed to a layout variant on purpose (run.sh). */
-	if (ic_sim_binary_id(binary, sizeof(binary)) != 0 || !keys) {
+	if (ic_sim_binary_id(binary, sizeof(binary)) != 0) {
 		snprintf(why, why_len, "cannot read this program (/proc/self/exe): %s", strerror(errno));
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++) {
 		res[i].valid = 0;
-		if (shard)
-			shard[i] = -1;
+		shard[i] = -1;
 		sim_key(points[i], keys[i], sizeof(keys[i]));
 		if (!want[i])
 			continue;
@@ -243,7 +238,7 @@ int ic_sim_run(const struct ic_point *const *points, size_t n, const int *want,
 			}
 	}
 	ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (!args || !shard || len < 0 || !(made = mkdtemp(dir))) {
+	if (len < 0 || !(made = mkdtemp(dir))) {
 		snprintf(why, why_len, "cannot prepare the simulation: %s", strerror(errno));
 		goto out;
 	}

@@ -135,8 +135,8 @@ static json_t *iters_load(const char *path, double min_time_s, char *why, size_t
 	list = json_object_get(root, "benchmarks");
 	if (!json_is_array(list))
 		snprintf(why, why_len, "%s: no \"benchmarks\" list: not Google Benchmark's JSON", path);
-	else if (!(it = json_object()))
-		snprintf(why, why_len, "out of memory");
+	else
+		it = ic_xalloc(json_object());
 	json_array_foreach(it ? list : NULL, i, run) {
 		const char *name = gb_rep_name(run);
 		json_t *n = json_object_get(run, "iterations"), *threads = json_object_get(run, "threads");

@@ -102,17 +102,15 @@ static json_t *run_list_load(const char *path)
 {
 	size_t len;
 	char *text = ic_read_path(path, &len), *save = NULL;
-	json_t *rl = text ? json_object() : NULL;
+	json_t *rl = text ? ic_xalloc(json_object()) : NULL;
 
 	if (!text)
 		fprintf(stderr, "sites_bench: --run-list: cannot read %s\n", path);
-	/* Empty lines are skipped; nocheck: a name need not be UTF-8. */
+	/* Empty lines are skipped; nocheck: a name need not be UTF-8 (so only
+	 * out of memory fails). */
 	for (char *line = text; rl && (line = strtok_r(line, "\r\n", &save)); line = NULL)
-		if (json_object_set_new_nocheck(rl, line, json_integer(json_integer_value(json_object_get(rl, line)) + 1))) {
-			fprintf(stderr, "sites_bench: --run-list: %s: out of memory\n", path);
-			json_decref(rl);
-			rl = NULL;
-		}
+		if (json_object_set_new_nocheck(rl, line, json_integer(json_integer_value(json_object_get(rl, line)) + 1)))
+			ic_xalloc(NULL);
 	free(text);
 	return rl;
 }
@@ -149,10 +147,11 @@ struct selection {
 
 /* One run of point p (its case bc filled but for the name): printed with
  * --list or --plan, else registered when selected, with an earlier
- * process's iteration count where there is one. 0, or -1 when out of
- * memory. */
-static int case_add(struct ic_cases *cs, size_t p, struct ic_case *bc, const char *form,
-		    const struct ic_opts *o, struct selection *sel)
+ * process's iteration count where there is one. Out of memory exits (kit):
+ * ic_case_alloc fails for nothing else (glibc's barrier takes any count),
+ * icb_register only for the library's bad_alloc. */
+static void case_add(struct ic_cases *cs, size_t p, struct ic_case *bc, const char *form,
+		     const struct ic_opts *o, struct selection *sel)
 {
 	const struct ic_point *pt = bc->pt;
 	const char *mode = bc->shared ? "shared" : "private";
@@ -170,30 +169,27 @@ static int case_add(struct ic_cases *cs, size_t p, struct ic_case *bc, const cha
 		printf("%s\t%s\t%s\t%s\t%s\t%u\t%u\t%s\t%d\n", full, form, pt->op, pt->layout, pt->order,
 		       (unsigned)pt->sites, (unsigned)pt->filler, mode, bc->threads);
 	if (o->print != IC_PRINT_NONE)
-		return 0;
+		return;
 	int match = !sel->have_re || regexec(&sel->re, full, 0, NULL, 0) == 0;
 	int listed = !o->run_list || run_list_take(sel->rl, full);
 	if (match && listed)
 		cs->want_sim[p] = 1;
 	if (!listed || (o->iters && !match))
-		return 0;
+		return;
 	if (ic_case_alloc(bc) != 0)
-		return -1;
-	icb_bench *b = icb_use_real_time(icb_threads(icb_register(bc->name, ic_case_run, bc), bc->threads));
+		ic_xalloc(NULL);
+	icb_bench *b = ic_xalloc(icb_use_real_time(icb_threads(icb_register(bc->name, ic_case_run, bc), bc->threads)));
 	/* An earlier process's count: no estimation here, and the same loop
 	 * length in every process (and repetition). */
 	json_int_t it = json_integer_value(json_object_get(o->iters, full));
 	if (it > 0)
 		icb_iterations(b, it);
-	if (!b)
-		return -1;
 	cs->n++;
-	return 0;
 }
 
 /* Every run of point p, and its planted copies (extern's). */
-static int point_add(struct ic_cases *cs, size_t p, const struct ic_point *pt, const struct ic_opts *o,
-		     struct selection *sel)
+static void point_add(struct ic_cases *cs, size_t p, const struct ic_point *pt, const struct ic_opts *o,
+		      struct selection *sel)
 {
 	struct ic_run runs[2 * IC_OPTS_THREADS_MAX];
 	size_t nr = point_runs(pt, o, runs);
@@ -215,15 +211,13 @@ static int point_add(struct ic_cases *cs, size_t p, const struct ic_point *pt, c
 				 * others calibrate in their first run. */
 				.plant_fraction = planted ? o->plant[planted - 1] : 0,
 				.sim = &cs->sim[p], .code_bytes_per_site = per_site, .footprint_bytes = footprint };
-			if (case_add(cs, p, bc, form, o, sel) != 0)
-				return -1;
+			case_add(cs, p, bc, form, o, sel);
 		}
-	return 0;
 }
 
 /* The probes (probes.h): listed by --list, registered when --run-list
  * names them; never in --plan, which is the sweep's. */
-static int probes_add(const struct ic_opts *o, struct selection *sel)
+static void probes_add(const struct ic_opts *o, struct selection *sel)
 {
 	char full[128], base[96];
 
@@ -234,40 +228,31 @@ static int probes_add(const struct ic_opts *o, struct selection *sel)
 		if (o->print != IC_PRINT_NONE || !o->run_list || !run_list_take(sel->rl, full))
 			continue;
 		snprintf(base, sizeof(base), "%s%s", IC_PROBE_PREFIX, p->name);
-		icb_bench *b = icb_use_real_time(icb_threads(icb_register(base, ic_probe_run, (void *)p), 1));
-		if (!b)
-			return -1;
+		ic_xalloc(icb_use_real_time(icb_threads(icb_register(base, ic_probe_run, (void *)p), 1)));
 	}
-	return 0;
 }
 
 struct ic_cases *ic_cases_make(const struct ic_point *const *points, const struct ic_opts *o, int *rc)
 {
-	struct ic_cases *cs = calloc(1, sizeof(*cs));
+	struct ic_cases *cs = ic_xalloc(calloc(1, sizeof(*cs)));
 	struct selection sel = { 0 };
 	const char *stray = NULL;
 
 	*rc = 1;
 	sel.have_re = o->filter && regcomp(&sel.re, o->filter, REG_EXTENDED | REG_NOSUB) == 0;
-	while (cs && points[cs->n_points])
+	while (points[cs->n_points])
 		cs->n_points++;
-	size_t np = cs && cs->n_points ? cs->n_points : 1;
-	if (!cs || !(cs->v = calloc(np * (1 + (size_t)o->n_plant) * 2 * (size_t)o->n_threads, sizeof(*cs->v))) ||
-	    !(cs->want_sim = calloc(np, sizeof(int))) || !(cs->sim = calloc(np, sizeof(*cs->sim)))) {
-		fprintf(stderr, "sites_bench: out of memory\n");
-		return NULL;
-	}
+	size_t np = cs->n_points ? cs->n_points : 1;
+	cs->v = ic_xalloc(calloc(np * (1 + (size_t)o->n_plant) * 2 * (size_t)o->n_threads, sizeof(*cs->v)));
+	cs->want_sim = ic_xalloc(calloc(np, sizeof(int)));
+	cs->sim = ic_xalloc(calloc(np, sizeof(*cs->sim)));
 	if (o->run_list && o->print == IC_PRINT_NONE && !(sel.rl = run_list_load(o->run_list)))
 		return NULL;
 	if (o->print == IC_PRINT_PLAN)
 		printf("name\tform\top\tlayout\torder\tsites\tfiller\tmode\tthreads\n");
-	int failed = 0;
 	for (size_t p = 0; p < cs->n_points; p++)
-		failed = failed || point_add(cs, p, points[p], o, &sel) != 0;
-	if (failed || probes_add(o, &sel) != 0) {
-		fprintf(stderr, "sites_bench: out of memory\n");
-		return NULL;
-	}
+		point_add(cs, p, points[p], o, &sel);
+	probes_add(o, &sel);
 	if (sel.have_re)
 		regfree(&sel.re);
 	if (o->run_list && o->print == IC_PRINT_NONE && (stray = run_list_stray(sel.rl))) {

@@ -205,7 +205,7 @@ static uint32_t cs_load(const char *path)
 	cs_objs = cs_grow(cs_objs, &cs_objcap, cs_nobjs + 1, sizeof *cs_objs);
 	o = &cs_objs[cs_nobjs];
 	memset(o, 0, sizeof *o);
-	o->path = strdup(path);
+	o->path = ic_xalloc(strdup(path));
 	fd = open(path, O_RDONLY);
 	if (fd < 0)
 		ic_die(CS_EXIT_USAGE, "%s: %s", path, strerror(errno));

@@ -10,15 +10,13 @@
 #include <string.h>
 #include <strings.h>
 
-/* NaN / Infinity outside strings as null, in a new string (NULL: out of memory). */
+/* NaN / Infinity outside strings as null, in a new string. */
 static char *gb_json_nonfinite_to_null(const char *s, size_t n, size_t *outlen)
 {
-	char *out = malloc(2 * n + 1);   /* "nan" -> "null" grows by one per 3 bytes at most */
+	char *out = ic_xalloc(malloc(2 * n + 1));   /* "nan" -> "null" grows by one per 3 bytes at most */
 	size_t o = 0;
 	int in_string = 0;
 
-	if (!out)
-		return NULL;
 	for (size_t i = 0; i < n; i++) {
 		/* A word outside strings, after an optional '-': s[w..end). */
 		size_t w = i + (s[i] == '-'), end = w;
@@ -49,14 +47,9 @@ json_t *ic_gb_json_loadb(const char *text, size_t len, const char *name, char *e
 			 size_t errlen)
 {
 	json_error_t jerr;
-	json_t *doc;
 	char *clean = gb_json_nonfinite_to_null(text, len, &len);
+	json_t *doc = json_loadb(clean, len, 0, &jerr);
 
-	if (!clean) {
-		snprintf(err, errlen, "%s: out of memory", name);
-		return NULL;
-	}
-	doc = json_loadb(clean, len, 0, &jerr);
 	free(clean);
 	if (!doc)
 		snprintf(err, errlen, "%s: not JSON (line %d: %s)", name, jerr.line, jerr.text);

@@ -9,27 +9,23 @@
 #include "kit.h"
 
 /* Setting i (s->n: a new one) set to key and value, in one allocation: the
- * value follows the key's NUL, and freeing the key frees both. -1: no memory. */
-static int settings_put(struct ic_settings *s, size_t i, const char *key, size_t klen, const char *value,
-			size_t vlen)
+ * value follows the key's NUL, and freeing the key frees both. */
+static void settings_put(struct ic_settings *s, size_t i, const char *key, size_t klen, const char *value,
+			 size_t vlen)
 {
-	struct ic_setting *ns = i < s->n ? s->v : realloc(s->v, (s->n + 1) * sizeof(*ns));
-	char *kv;
+	char *kv = ic_xalloc(malloc(klen + vlen + 2));
 
-	if (ns)
-		s->v = ns;
-	if (!ns || !(kv = malloc(klen + vlen + 2)))
-		return -1;
+	if (i == s->n)
+		s->v = ic_xrealloc(s->v, s->n + 1, sizeof(*s->v));
 	memcpy(kv, key, klen);
 	kv[klen] = '\0';
 	memcpy(kv + klen + 1, value, vlen);
 	kv[klen + 1 + vlen] = '\0';
 	if (i < s->n)
-		free(ns[i].key);
+		free(s->v[i].key);
 	else
 		s->n++;
-	ns[i] = (struct ic_setting){ kv, kv + klen + 1 };
-	return 0;
+	s->v[i] = (struct ic_setting){ kv, kv + klen + 1 };
 }
 
 int ic_settings_parse(struct ic_settings *s, const char *text, size_t len, const char *what,
@@ -55,8 +51,7 @@ int ic_settings_parse(struct ic_settings *s, const char *text, size_t len, const
 		if (!eq || eq == k)
 			return ic_fail(err, errlen, "%s: line %zu is not key=value: %.*s", what, line,
 				       (int)(n < 40 ? n : 40), k);
-		if (settings_put(s, s->n, k, (size_t)(eq - k), eq + 1, n - (size_t)(eq - k) - 1))
-			return ic_fail(err, errlen, "%s: out of memory", what);
+		settings_put(s, s->n, k, (size_t)(eq - k), eq + 1, n - (size_t)(eq - k) - 1);
 	}
 	return 0;
 }
@@ -98,7 +93,8 @@ int ic_settings_set(struct ic_settings *s, const char *key, const char *value)
 
 	while (i-- > 0 && strcmp(s->v[i].key, key))
 		;
-	return settings_put(s, i < s->n ? i : s->n, key, strlen(key), value, strlen(value));
+	settings_put(s, i < s->n ? i : s->n, key, strlen(key), value, strlen(value));
+	return 0;
 }
 
 void ic_settings_free(struct ic_settings *s)

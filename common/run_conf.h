@@ -17,7 +17,7 @@ struct ic_settings {
 };
 
 /* Appends the settings of text (what names it in errors); -1 with one line in
- * err on a line that is not key=value (key: a-z, 0-9, _) or out of memory. */
+ * err on a line that is not key=value (key: a-z, 0-9, _). */
 int ic_settings_parse(struct ic_settings *s, const char *text, size_t len, const char *what,
 		      char *err, size_t errlen);
 
@@ -28,7 +28,7 @@ int ic_settings_load(struct ic_settings *s, const char *path, char *err, size_t 
 /* A setting's value, "" when absent; the last line wins, as in a shell. */
 const char *ic_settings_get(const struct ic_settings *s, const char *key);
 
-/* key set to value, in its line or a new one; -1 when memory runs out. */
+/* key set to value, in its line or a new one; 0 (sweep/conf.c checks it). */
 int ic_settings_set(struct ic_settings *s, const char *key, const char *value);
 
 void ic_settings_free(struct ic_settings *s);

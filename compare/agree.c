@@ -102,8 +102,7 @@ static void agr_add(struct agr *x, size_t a, size_t b, size_t s, int sa, int sb,
 	x->c = ic_xalloc(realloc(x->c, (x->nc + 1) * sizeof(*x->c)));
 	c = &x->c[x->nc++];
 	*c = (struct agr_cmp){ .a = a, .b = b, .s = s, .state_a = sa, .state_b = sb, .state = state };
-	if (ic_agree_compare(&side[0], &side[1], x->margin, &c->ag))
-		ic_xalloc(NULL);
+	ic_agree_compare(&side[0], &side[1], x->margin, &c->ag);
 }
 
 /* The states of a two-state series matched by level: both runs' low

@@ -10,6 +10,7 @@
 #include "format.h"
 #include "load.h"
 #include "gnuplot_run.h"
+#include "kit.h"
 #include "series.h"
 
 /* The height of one cache label's line, a fraction of a time panel. */
@@ -477,7 +478,7 @@ int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_analysi
 		"ic_time_nmarks", "ic_time_axis", "ic_ylo", "ic_yhi", "ic_ytics", "ic_clip_above",
 		"ic_clip_below" };
 	size_t ng = an->nseries, nforms, ntime = 0, cols = cols_per_build(an);
-	const char **forms = calloc(res->npoints, sizeof(*forms));
+	const char **forms = ic_xalloc(calloc(res->npoints + 1, sizeof(*forms)));
 	char buf[3 * IC_RESULTS_CONTEXT_MAX + 64], b1[IC_RESULTS_CONTEXT_MAX], b2[IC_RESULTS_CONTEXT_MAX],
 		b3[IC_RESULTS_CONTEXT_MAX];
 	const char *cpu = ic_results_context(res, IC_CTX_CPU_MODEL, b1, sizeof(b1));
@@ -487,11 +488,9 @@ int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_analysi
 	unsigned long lo = ULONG_MAX, hi = 0;
 	/* The L1i chart draws the series with counts; the rest are named in
 	 * its title, not drawn as panels that only say "not measured". */
-	char *l1i_panels = calloc(ng * 24 + 1, 1), *l1i_none = calloc(ng * 24 + 1, 1);
-	int rc = -1;
+	char *l1i_panels = ic_xalloc(calloc(ng * 24 + 1, 1)), *l1i_none = ic_xalloc(calloc(ng * 24 + 1, 1));
+	int rc;
 
-	if (!forms || !l1i_panels || !l1i_none)
-		goto out;
 	nforms = chart_forms(an, forms);
 	/* The time chart draws the compared forms alone: they come first. */
 	while (ntime < nforms && form_rank(an, forms[ntime]) < 2)
@@ -567,7 +566,6 @@ int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_analysi
 	attribution(gp, cf->attr, an);
 	rc = ferror(gp) || ferror(cf->time) || ferror(cf->l1i) || ferror(cf->ratio) || ferror(cf->attr) ||
 	     ferror(cf->process) || ic_timeline_data_write(gp, cf->timeline, an) ? -1 : 0;
-out:
 	free(forms);
 	free(l1i_panels);
 	free(l1i_none);

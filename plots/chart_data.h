@@ -16,7 +16,7 @@ struct ic_chart_files {
 	FILE *ratio, *attr, *process, *timeline;
 };
 
-/* Returns 0, or -1 when memory ran out or a write failed. */
+/* Returns 0, or -1 when a write failed. */
 int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_analysis *an);
 
 /* The timeline chart's (timeline_data.c): dat, two blocks per series (its

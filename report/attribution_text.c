@@ -319,7 +319,8 @@ void ic_attribution_write(FILE *f, const struct ic_analysis *an, const struct ic
 	if (!se->attr)
 		return;
 	fputs("#### What the difference is made of\n\n", f);
-	if (ic_attribution_moves(&se->group, &se->procs, &an->opts, &m) || !m.nforms)
+	ic_attribution_moves(&se->group, &se->procs, &an->opts, &m);
+	if (!m.nforms)
 		m.sites = 0;
 	if (se->states && se->states->nstates == 2 && se->attr_state[0] && se->attr_state[1])
 		attr_states(f, an, se, m.sites != 0);

@@ -256,8 +256,7 @@ int ic_tables_refine_next_write(FILE *f, const struct ic_analysis *an)
 	unsigned long *mid;
 	size_t n;
 
-	if (ic_analysis_refine_next(an, &mid, &n))
-		return -1;
+	ic_analysis_refine_next(an, &mid, &n);
 	for (size_t i = 0; i < n; i++)
 		fprintf(f, "%lu\n", mid[i]);
 	free(mid);
