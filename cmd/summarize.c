@@ -131,21 +131,14 @@ static const struct {
 	[IC_OUT_CALIBRATION] = { "calibration.csv", ic_tables_calibration_write },
 };
 
-static void ic_out_discard(struct ic_atomic_file *outs, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		ic_atomic_abort(&outs[i]);
-}
-
 static int ic_write_all(const struct ic_analysis *an, const char *dir)
 {
-	struct ic_atomic_file outs[IC_OUT_COUNT];
+	struct ic_atomic_file outs[IC_OUT_COUNT] = { 0 };   /* unopened entries: nothing to discard */
 	size_t n = isfinite(an->opts.planted) ? IC_OUT_COUNT : IC_OUT_CALIBRATION;
 	char plots[PATH_MAX], path[PATH_MAX];
 	struct ic_chart_files cf;
 	const char *what = "write";
 
-	memset(outs, 0, sizeof(outs));   /* unopened entries: nothing to discard */
 	snprintf(plots, sizeof(plots), "%s/plots", dir);
 	if (ic_mkdir_p(plots))   /* and dir; a bad --out: nothing written yet */
 		return ic_bad("--out %s: cannot create %s: %s", dir, plots, strerror(errno));
@@ -156,8 +149,7 @@ static int ic_write_all(const struct ic_analysis *an, const char *dir)
 			continue;
 		fprintf(stderr, "%s: cannot create a file next to %s: %s\n", ic_prog, path,
 			strerror(errno));
-		ic_out_discard(outs, n);
-		return 1;
+		goto discard;
 	}
 	cf = (struct ic_chart_files){ outs[IC_OUT_GP].f, outs[IC_OUT_TIME].f, outs[IC_OUT_L1I].f,
 				      outs[IC_OUT_RATIO_DAT].f, outs[IC_OUT_ATTR_DAT].f,
@@ -168,16 +160,17 @@ static int ic_write_all(const struct ic_analysis *an, const char *dir)
 	if (ic_chart_data_write(&cf, an))
 		goto fail;
 	/* Everything on disk first; only then replace the old results. */
-	for (int pass = 0; pass < 2; pass++) {
-		what = pass ? "rename" : "sync";
-		for (size_t i = 0; i < n; i++)
-			if (pass ? ic_atomic_rename(&outs[i]) : ic_atomic_finish(&outs[i]))
-				goto fail;
+	for (size_t i = 0; i < 2 * n; i++) {
+		what = i < n ? "sync" : "rename";
+		if (i < n ? ic_atomic_finish(&outs[i]) : ic_atomic_rename(&outs[i - n]))
+			goto fail;
 	}
 	return 0;
 fail:
 	fprintf(stderr, "%s: cannot %s the results in %s: %s\n", ic_prog, what, dir, strerror(errno));
-	ic_out_discard(outs, n);
+discard:
+	for (size_t i = 0; i < n; i++)
+		ic_atomic_abort(&outs[i]);
 	return 1;
 }
 
@@ -332,15 +325,15 @@ static int sum_agreement(const char *dir, long k)
 	static const char *const files[] = { "repeat.md", "repeat.csv", "repeat.dat", "repeat.png" };
 	char tmp[PATH_MAX], out[PATH_MAX + 8], log[PATH_MAX + 8], from[PATH_MAX + 32],
 		to[PATH_MAX + 32], last[1024];
-	char **argv = ic_xalloc(calloc((size_t)k + 5, sizeof(*argv)));
+	char **argv;
 	int rc = 1, status;
 
 	snprintf(tmp, sizeof(tmp), "%s/.repeat.XXXXXX", dir);
 	if (!mkdtemp(tmp)) {
 		SUM_SAY("cannot write in %s: %s\n", dir, strerror(errno));
-		free(argv);
 		return 1;
 	}
+	argv = ic_xalloc(calloc((size_t)k + 5, sizeof(*argv)));
 	snprintf(out, sizeof(out), "%s/out", tmp);
 	snprintf(log, sizeof(log), "%s/log", tmp);
 	memcpy(argv, (char *[]){ SUM_AGREE, "agree", "--out", out }, 4 * sizeof(*argv));
@@ -388,11 +381,9 @@ out:
  * wrapped at a space. */
 static void plain_line(FILE *out, const char *s, size_t n)
 {
-	char *a = malloc(n + 1), *p;
+	char *a = ic_xalloc(malloc(n + 1)), *p;
 	size_t len = 0, k = 0, ind = 0, c;
 
-	if (!a)
-		return;
 	for (size_t i = 0; i < n; i++) {
 		const char *open = s + i + (s[i] == '!' && i + 1 < n && s[i + 1] == '[');
 		const char *close = *open == '[' ? memchr(open, ']', (size_t)(s + n - open)) : NULL;
@@ -497,25 +488,18 @@ struct ic_calibration {
 /* "0,0.01,0.03": each a fraction in [0, 10), the forms named by 100 F. */
 static int cal_plants(struct ic_calibration *c, const char *list)
 {
-	char *copy = strdup(list), *save = NULL, *end;
+	char *copy = ic_xalloc(strdup(list)), *save = NULL, *end;
 	int rc = 0;
 
-	if (!copy)
-		return -1;
 	for (char *w = strtok_r(copy, ",", &save); w && !rc; w = strtok_r(NULL, ",", &save)) {
 		struct ic_calibration_plant *p = &c->plant[c->nplants];
 
-		if (c->nplants == IC_CALIBRATION_PLANTS_MAX) {
-			rc = -1;
+		if ((rc = c->nplants++ == IC_CALIBRATION_PLANTS_MAX))
 			break;
-		}
 		errno = 0;
 		p->f = strtod(w, &end);
-		if (errno || *end || end == w || !(p->f >= 0.0 && p->f < 10.0))
-			rc = -1;
-		else
-			snprintf(p->form, sizeof(p->form), "%s_plant%g", c->baseline, 100.0 * p->f);
-		c->nplants++;
+		rc = errno || *end || end == w || !(p->f >= 0.0 && p->f < 10.0);
+		snprintf(p->form, sizeof(p->form), "%s_plant%g", c->baseline, 100.0 * p->f);
 	}
 	free(copy);
 	return rc || !c->nplants ? -1 : 0;
@@ -833,7 +817,6 @@ int main(int argc, char **argv)
 		IC_OPTION_FLAG("closing", &closing),
 		IC_OPTIONS_END,
 	};
-	struct ic_run_select sel = { 0, 0 };
 	struct ic_analysis an = { 0 }, *pan = &an;
 	struct ic_results res;
 	struct ic_run run = { 0 };
@@ -843,12 +826,10 @@ int main(int argc, char **argv)
 	ic_prog = "summarize";
 	if ((rc = ic_options_parse(argc, argv, options, ic_usage, "--help")) >= 0)
 		return rc;
-	sel.repeat = (int)repeat;
-	sel.trial = (int)trial;
 	if (run_path && optind < argc)
 		return ic_bad("--run and FILE.json: give one of them");
 	if (run_path && !out) {
-		if (sel.repeat || sel.trial)
+		if (repeat || trial)
 			return ic_bad("--repeat and --trial select the processes of a report --out DIR");
 		/* The terminal's lines, run.sh's own (the sweep forwards them). */
 		ic_prog = "inlinecost";
@@ -857,7 +838,7 @@ int main(int argc, char **argv)
 	}
 	if (!out || !*out)
 		return ic_bad("--out DIR is required, or --run RUN alone (see --help)");
-	if (!run_path && (sel.repeat || sel.trial))
+	if (!run_path && (repeat || trial))
 		return ic_bad("--repeat and --trial select a run's processes: they need --run");
 	if (!run_path && optind >= argc)
 		return ic_bad("no input FILE.json given (see --help)");
@@ -869,7 +850,8 @@ int main(int argc, char **argv)
 	if (run_path) {
 		/* The run's processes, analysed with these options. */
 		pan = &run.an;
-		rc = ic_run_open_select(&run, run_path, &sel, &opts, err, sizeof(err));
+		rc = ic_run_open_select(&run, run_path, &(struct ic_run_select){ (int)repeat, (int)trial }, &opts,
+					err, sizeof(err));
 	} else {
 		while (optind < argc && !ic_results_load(&res, argv[optind], err, sizeof(err)))
 			optind++;
