@@ -583,14 +583,10 @@ int main(int argc, char **argv)
 	if (optind >= argc && !lng)
 		return ic_bad("no process files given (see --help)");
 	ic_watch_init(&w);
-	rc = 0;
-	for (int i = optind; i < argc && !rc; i++)
-		rc = ic_watch_add_short(&w, argv[i], err, sizeof(err));
-	if (!rc && lng)
-		rc = ic_watch_add_long(&w, lng, window, err, sizeof(err));
-	if (!rc)
-		rc = ic_watch_analyse(&w, err, sizeof(err));
-	if (rc) {
+	for (rc = 0; optind < argc && !rc; optind++)
+		rc = ic_watch_add_short(&w, argv[optind], err, sizeof(err));
+	if (rc || (lng && ic_watch_add_long(&w, lng, window, err, sizeof(err))) ||
+	    ic_watch_analyse(&w, err, sizeof(err))) {
 		ic_watch_free(&w);
 		return ic_bad("%s", err);
 	}
