@@ -630,16 +630,40 @@ static void ic_calibration_markdown(FILE *md, const struct ic_calibration *c, lo
 	}
 }
 
+/* The closing lines of the run's report as it is: summary.md's smoke mark
+ * and first section, else calibration.md, else verdict.txt as it is. */
+static int sum_closing(const char *dir)
+{
+	static const char *const name[] = { "summary.md", "calibration.md", "verdict.txt" };
+	char path[PATH_MAX], *text = NULL;
+	size_t i;
+
+	for (i = 0; i < 3 && !text; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, name[i]);
+		text = ic_read_path(path, &(size_t){ 0 });
+	}
+	if (i == 1)
+		ic_plain_closing(stdout, text);
+	else if (i == 2)
+		ic_plain_text(stdout, text);
+	for (char *s = text, *nl; i == 3 && s && *s; s = *nl ? nl + 1 : nl) {
+		nl = s + strcspn(s, "\n");
+		if (s + strspn(s, " \t\r\f\v") < nl)
+			printf(IC_PLAIN_PREFIX "%.*s\n", (int)(nl - s), s);
+	}
+	free(text);
+	return fflush(stdout) ? 1 : 0;
+}
+
 /* A --calibrate run: each trial's report per planted copy (no charts: only
  * their tables are read) and, over the trials, calibration_trials.csv and
- * calibration.md, each renamed into place once both are written; the
- * latter is printed. */
+ * calibration.md, each renamed into place once both are written; then the
+ * closing lines. */
 static int sum_calibration(const char *dir, const struct ic_settings *conf, long seconds)
 {
 	static const char *const name[] = { "calibration_trials.csv", "calibration.md" };
 	struct ic_atomic_file af[2] = { 0 }, *bad = NULL;
-	char path[PATH_MAX], err[1024], *md = NULL;
-	size_t len;
+	char path[PATH_MAX], err[1024];
 	struct ic_calibration c;
 	int rc = 0;
 
@@ -670,49 +694,17 @@ static int sum_calibration(const char *dir, const struct ic_settings *conf, long
 			ic_run_free(&run);
 		}
 	if (!rc && !bad) {
-		FILE *f = ic_xalloc(open_memstream(&md, &len));
-
-		ic_calibration_markdown(f, &c, seconds);
-		fclose(f);
-		fputs(md, af[1].f);   /* a failed write fails the finish */
+		ic_calibration_markdown(af[1].f, &c, seconds);   /* a failed write fails the finish */
 		for (size_t k = 0; k < 4 && !bad; k++)
 			if (k < 2 ? ic_atomic_finish(&af[k]) : ic_atomic_rename(&af[k - 2]))
 				bad = &af[k % 2];
 	}
 	if (bad)
 		SUM_SAY("%s\n", *bad->err ? bad->err : strerror(errno));
-	rc = rc ? rc : bad ? 1 : sum_swap();
-	if (!rc)
-		ic_plain_text(stdout, md);
+	rc = rc ? rc : bad ? 1 : sum_swap() || sum_closing(dir);
 	ic_atomic_abort(&af[0]);
 	ic_atomic_abort(&af[1]);
-	free(md);
 	return rc;
-}
-
-/* The closing lines of the run's report as it is: summary.md's smoke mark
- * and first section, else calibration.md, else verdict.txt as it is. */
-static int sum_closing(const char *dir)
-{
-	static const char *const name[] = { "summary.md", "calibration.md", "verdict.txt" };
-	char path[PATH_MAX], *text = NULL;
-	size_t i;
-
-	for (i = 0; i < 3 && !text; i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, name[i]);
-		text = ic_read_path(path, &(size_t){ 0 });
-	}
-	if (i == 1)
-		ic_plain_closing(stdout, text);
-	else if (i == 2)
-		ic_plain_text(stdout, text);
-	for (char *s = text, *nl; i == 3 && s && *s; s = *nl ? nl + 1 : nl) {
-		nl = s + strcspn(s, "\n");
-		if (s + strspn(s, " \t\r\f\v") < nl)
-			printf(IC_PLAIN_PREFIX "%.*s\n", (int)(nl - s), s);
-	}
-	free(text);
-	return fflush(stdout) ? 1 : 0;
 }
 
 /* The verdict so far from the processes on disk, one line per series;
