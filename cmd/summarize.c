@@ -433,34 +433,6 @@ static void ic_plain_text(FILE *out, const char *md)
 	}
 }
 
-/* The closing lines of a run: summary.md's smoke mark (from its title)
- * and its first section, as ic_plain_text writes them. */
-static void ic_plain_closing(FILE *out, const char *md)
-{
-	static const char smoke[] = " — smoke test";
-	const char *nl = md + strcspn(md, "\n"), *mark = NULL;
-	int sections = 0;
-
-	for (const char *at = md; (at = memmem(at, (size_t)(nl - at), smoke, strlen(smoke))); at++)
-		mark = at;
-	if (mark) {
-		char *line;
-
-		if (asprintf(&line, "Smoke test%.*s", (int)(nl - mark - strlen(smoke)),
-			     mark + strlen(smoke)) >= 0) {
-			plain_line(out, line, strlen(line));
-			free(line);
-		}
-	}
-	/* the first section: from its heading to the next */
-	for (const char *s = md; *s; s = *nl ? nl + 1 : nl) {
-		nl = s + strcspn(s, "\n");
-		sections += !strncmp(s, "## ", 3);
-		if (sections == 1)
-			plain_line(out, s, (size_t)(nl - s));
-	}
-}
-
 /* ---- --calibrate ----------------------------------------------------------- */
 
 /* The coverage over the trials: how often the 95% interval holds the
@@ -631,25 +603,35 @@ static void ic_calibration_markdown(FILE *md, const struct ic_calibration *c, lo
 }
 
 /* The closing lines of the run's report as it is: summary.md's smoke mark
- * and first section, else calibration.md, else verdict.txt as it is. */
+ * (from its title) and first section, else calibration.md, as
+ * ic_plain_text writes them, else verdict.txt as it is. */
 static int sum_closing(const char *dir)
 {
 	static const char *const name[] = { "summary.md", "calibration.md", "verdict.txt" };
-	char path[PATH_MAX], *text = NULL;
+	static const char smoke[] = " — smoke test", said[] = "Smoke test";
+	char path[PATH_MAX], *text = NULL, *nl, *mark = NULL;
 	size_t i;
+	int sections = 0;
 
 	for (i = 0; i < 3 && !text; i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, name[i]);
 		text = ic_read_path(path, &(size_t){ 0 });
 	}
-	if (i == 1)
-		ic_plain_closing(stdout, text);
-	else if (i == 2)
-		ic_plain_text(stdout, text);
-	for (char *s = text, *nl; i == 3 && s && *s; s = *nl ? nl + 1 : nl) {
+	for (char *at = text; i == 1 && (at = memmem(at, strcspn(at, "\n"), smoke, strlen(smoke))); at++)
+		mark = at;
+	if (mark) {
+		/* said and the rest of the title, over the mark's end (the title is not printed) */
+		mark += strlen(smoke) - strlen(said);
+		memcpy(mark, said, strlen(said));
+		plain_line(stdout, mark, strcspn(mark, "\n"));
+	}
+	for (char *s = text; s && *s; s = *nl ? nl + 1 : nl) {
 		nl = s + strcspn(s, "\n");
-		if (s + strspn(s, " \t\r\f\v") < nl)
+		sections += !strncmp(s, "## ", 3);
+		if (i == 3 && s + strspn(s, " \t\r\f\v") < nl)
 			printf(IC_PLAIN_PREFIX "%.*s\n", (int)(nl - s), s);
+		else if (i == 2 || (i == 1 && sections == 1))   /* summary.md: from the first heading to the next */
+			plain_line(stdout, s, (size_t)(nl - s));
 	}
 	free(text);
 	return fflush(stdout) ? 1 : 0;
