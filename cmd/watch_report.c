@@ -1,8 +1,6 @@
 /* watch_report: the analysis of ./run.sh watch's processes (engine/watch_analysis.h)
  * on the console, in DIR/watch.json and DIR/watch.txt, and the chart's data
- * in DIR/plots/ (plots/watch.gp draws it). On
- * bad input nothing is written.
- */
+ * in DIR/plots/ (plots/watch.gp draws it). On bad input nothing is written. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
@@ -527,36 +525,35 @@ static const char *const wr_name[WR_COUNT] = { "watch.txt", "watch.json", "plots
 
 static int wr_write(const struct ic_watch *w, const char *dir, const char *text)
 {
-	struct ic_atomic_file af[WR_COUNT] = { 0 };   /* aborting one never opened is harmless */
+	struct ic_atomic_file af[WR_COUNT] = { 0 }, *bad = NULL;   /* aborting one never opened is harmless */
 	char path[PATH_MAX + 32];
 	json_t *doc;
-	int rc = 0, n = 0;
+	int rc = 0;
 
 	snprintf(path, sizeof(path), "%s/plots", dir);
 	if (ic_mkdir_p(path))
 		return ic_bad("--out %s: cannot create %s: %s", dir, path, strerror(errno));
-	for (; n < WR_COUNT && !rc; n++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, wr_name[n]);
-		rc = ic_atomic_open(&af[n], path, 0);
+	for (int i = 0; i < WR_COUNT && !bad; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, wr_name[i]);
+		if (ic_atomic_open(&af[i], path, 0))
+			bad = &af[i];
 	}
-	if (rc)
-		fprintf(stderr, "watch_report: %s\n", af[n - 1].err);
-	else {
+	if (!bad) {
 		fputs(text, af[WR_TXT].f);
 		doc = wr_json(w, text);
 		rc = !doc || json_dumpf(doc, af[WR_JSON].f, JSON_INDENT(1) | JSON_REAL_PRECISION(15));
 		json_decref(doc);
 		ic_watch_data_write(af[WR_DAT].f, af[WR_GP].f, w);
 		/* Every file finished before any is renamed. */
-		for (int i = 0; i < 2 * WR_COUNT && !rc; i++)
-			if (i < WR_COUNT ? ic_atomic_finish(&af[i]) : ic_atomic_rename(&af[i - WR_COUNT])) {
-				fprintf(stderr, "watch_report: %s\n", af[i % WR_COUNT].err);
-				rc = 1;
-			}
+		for (int i = 0; i < 2 * WR_COUNT && !rc && !bad; i++)
+			if (i < WR_COUNT ? ic_atomic_finish(&af[i]) : ic_atomic_rename(&af[i - WR_COUNT]))
+				bad = &af[i % WR_COUNT];
 	}
+	if (bad)
+		fprintf(stderr, "watch_report: %s\n", bad->err);
 	for (int i = 0; i < WR_COUNT; i++)
 		ic_atomic_abort(&af[i]);
-	return rc ? 1 : 0;
+	return rc || bad;
 }
 
 int main(int argc, char **argv)
