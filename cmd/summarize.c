@@ -438,9 +438,7 @@ static void ic_plain_text(FILE *out, const char *md)
 /* The coverage over the trials: how often the 95% interval holds the
  * planted ratio 1 + F of a copy of the baseline with a planted extra cost
  * F (form <baseline>_plant<100 F>), how often it excludes 1 (for F = 0: a
- * false positive). From run.conf: the planted fractions, trials, baseline
- * and design; over the trials' analyses per fraction the rows of
- * calibration_trials.csv and the sums of calibration.md. */
+ * false positive). */
 #define IC_CALIBRATION_PLANTS_MAX 16
 struct ic_calibration {
 	struct ic_calibration_plant {
@@ -694,10 +692,11 @@ static int sum_calibration(const char *dir, const struct ic_settings *conf, long
 static int sum_so_far(const char *dir, long total)
 {
 	char pattern[PATH_MAX], err[1024], *v = NULL;
-	size_t len, n;
+	size_t n;
 	glob_t g;
 	struct ic_run run;
 	FILE *f;
+	int rc = 0;
 
 	snprintf(pattern, sizeof(pattern), "%s/raw/*.json", dir);
 	n = glob(pattern, 0, NULL, &g) ? 0 : g.gl_pathc;
@@ -705,23 +704,21 @@ static int sum_so_far(const char *dir, long total)
 	if (n < 4)
 		return 0;
 	if (ic_run_open_select(&run, dir, NULL, NULL, err, sizeof(err))) {
-		ic_run_free(&run);
-		return ic_bad("%s", err);
-	}
-	f = ic_xalloc(open_memstream(&v, &len));
-	ic_verdict_text_write(f, &run.an);
-	fclose(f);
-	if (ic_analysis_smoke(&run.an, err, sizeof(err))) {
+		rc = ic_bad("%s", err);
+	} else if (ic_analysis_smoke(&run.an, err, sizeof(err))) {
 		printf(IC_PLAIN_PREFIX "so far, from %zu of %ld processes: too few for a verdict yet\n", n, total);
 	} else {
 		printf(IC_PLAIN_PREFIX "so far, from %zu of %ld processes (provisional; the answer comes at the end):\n",
 		       n, total);
+		f = ic_xalloc(open_memstream(&v, &(size_t){ 0 }));
+		ic_verdict_text_write(f, &run.an);
+		fclose(f);
 		/* verdict.txt after its first line: a line per series */
 		ic_plain_text(stdout, strchr(v, '\n') + 1);
+		free(v);
 	}
-	free(v);
 	ic_run_free(&run);
-	return fflush(stdout) ? 1 : 0;
+	return rc ? rc : fflush(stdout) ? 1 : 0;
 }
 
 /* The whole report of the run in dir, the closing lines after it. */
