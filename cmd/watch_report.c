@@ -35,12 +35,7 @@ static const char wr_usage[] =
 /* "12 s", "3.4 min" */
 static const char *wr_dur(char *buf, size_t cap, double s)
 {
-	if (!isfinite(s))
-		snprintf(buf, cap, "unknown");
-	else if (s < 90.0)
-		snprintf(buf, cap, "%.0f s", s);
-	else
-		snprintf(buf, cap, "%.1f min", s / 60.0);
+	snprintf(buf, cap, !isfinite(s) ? "unknown" : s < 90.0 ? "%.0f s" : "%.1f min", s < 90.0 ? s : s / 60.0);
 	return buf;
 }
 
