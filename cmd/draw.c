@@ -22,7 +22,7 @@ int main(int argc, char **argv)
 	const struct ic_option opts[] = { IC_OPTIONS_END };
 	const char *dir;
 	char path[4096], err[1024];
-	int c;
+	int c, rc = 0;
 
 	ic_prog = "draw";
 	if ((c = ic_options_parse(argc, argv, opts, dr_usage, "--help")) >= 0)
@@ -34,19 +34,13 @@ int main(int argc, char **argv)
 		return ic_bad("%s: the path is too long", dir);
 	if (access(path, R_OK))
 		return ic_bad("%s not found: run summarize --out %s first", path, dir);
-	for (int i = optind; i < argc || i == optind; i++) {
-		switch (i < argc ? ic_gnuplot_draw_dir(dir, argv[i], err, sizeof(err))
-				 : ic_gnuplot_draw_sweep(dir, err, sizeof(err))) {
-		case 0:
-			break;
-		case 1:
-			fprintf(stderr, "draw: gnuplot not found, no charts drawn: apt-get install gnuplot-nox, then %s %s\n",
-				argv[0], dir);
-			return 0;
-		default:
-			fprintf(stderr, "draw: %s\n", err);
-			return 1;
-		}
-	}
-	return 0;
+	for (int i = optind; (i < argc || i == optind) && !rc; i++)
+		rc = i < argc ? ic_gnuplot_draw_dir(dir, argv[i], err, sizeof(err))
+			     : ic_gnuplot_draw_sweep(dir, err, sizeof(err));
+	if (rc > 0)
+		fprintf(stderr, "draw: gnuplot not found, no charts drawn: apt-get install gnuplot-nox, then %s %s\n",
+			argv[0], dir);
+	else if (rc < 0)
+		fprintf(stderr, "draw: %s\n", err);
+	return rc < 0;
 }

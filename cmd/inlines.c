@@ -81,45 +81,6 @@ static int inl_function(void *dest, const char *v)
 	return 0;
 }
 
-/* Returns -1 when parsed, else the exit status (help, or bad input). */
-static int inl_parse(int argc, char **argv, struct inl_opts *o)
-{
-	const struct ic_option opts[] = {
-		IC_OPTION_STRING("debug", &o->debug),
-		IC_OPTION_STRING("debug-dir", &o->debug_dir),
-		IC_OPTION_CALL("top", o, inl_top),
-		IC_OPTION_CALL("function", o, inl_function),
-		IC_OPTION_STRING("results", &o->results),
-		IC_OPTION_STRING("chart", &o->chart),
-		IC_OPTION_FLAG("csv", &o->csv),
-		IC_OPTIONS_END,
-	};
-	int rc;
-
-	o->debug_dir = IC_DEBUG_DIR_DEFAULT;
-	o->functions = ic_xalloc(calloc((size_t)argc, sizeof(*o->functions)));
-	if ((rc = ic_options_parse(argc, argv, opts, inl_usage, "--help")) >= 0)
-		return rc;
-	if (optind >= argc)
-		return ic_bad("give the BINARY whose inlined copies to count (see --help)");
-	if (optind + 1 < argc)
-		return ic_bad("one BINARY at a time: '%s' is one too many", argv[optind + 1]);
-	o->binary = argv[optind];
-	/* ./run.sh inlines prices the named functions on its newest run
-	 * (IC_INLINES_RESULTS) unless one is given; --csv prices nothing. */
-	if (o->nfunctions && !o->results && !o->csv && getenv("IC_INLINES_RESULTS") &&
-	    !access(getenv("IC_INLINES_RESULTS"), F_OK))
-		o->results = getenv("IC_INLINES_RESULTS");
-	/* A screen of text; CSV is for programs, which want every row. */
-	if (!o->top_given)
-		o->top = o->csv ? 0 : INL_TOP_DEFAULT;
-	if (o->csv && (o->results || o->chart))
-		return ic_bad("--csv prints the table only: price in text, without --csv");
-	if (o->chart && (!o->nfunctions || !o->results))
-		return ic_bad("--chart marks the N of each --function NAME on a run's curve: give both, and --results DIR");
-	return -1;
-}
-
 /* "12,345" */
 static const char *inl_count(char *buf, size_t cap, unsigned long long n)
 {
@@ -277,9 +238,9 @@ static void inl_header(const struct inl_opts *o, const struct ic_debug_file *df,
 }
 
 /* The rows named by --function (none: every row), in table order; 0, or
- * ic_bad's status with the first name that has no row. */
+ * -1 with the first name that has no row in err. */
 static int inl_select(const struct inl_opts *o, const struct ic_census *c, struct ic_inline_fn **rows,
-		      size_t *n)
+		      size_t *n, char *err, size_t errlen)
 {
 	*n = 0;
 	for (size_t i = 0; i < c->nfns; i++) {
@@ -296,8 +257,8 @@ static int inl_select(const struct inl_opts *o, const struct ic_census *c, struc
 		while (i < *n && strcmp(rows[i]->name, o->functions[f]))
 			i++;
 		if (i == *n)
-			return ic_bad("no inlined copy of '%s' in %s's DWARF: give a name from its table (./run.sh inlines %s)",
-				      o->functions[f], o->binary, o->binary);
+			return ic_fail(err, errlen, "no inlined copy of '%s' in %s's DWARF: give a name from its table "
+				       "(./run.sh inlines %s)", o->functions[f], o->binary, o->binary);
 	}
 	return 0;
 }
@@ -311,28 +272,19 @@ static int inl_run(const struct inl_opts *o)
 	size_t nrows, strip;
 	const char *dir = NULL;
 	char err[8192];
-	int rc = INL_EXIT_BAD_INPUT;
+	int rc = INL_EXIT_BAD_INPUT;   /* until everything is checked: err says why */
 
-	if (o->chart && ic_chart_check(o->chart, o->results, err, sizeof(err))) {
-		ic_bad("%s", err);
-		return rc;
-	}
+	if (o->chart && ic_chart_check(o->chart, o->results, err, sizeof(err)))
+		return ic_bad("%s", err);
 	if (ic_debug_file_open(&df, o->binary, o->debug, o->debug_dir, err, sizeof(err)) ||
-	    ic_census_read(&census, df.dw, err, sizeof(err))) {
-		ic_bad("%s", err);
+	    ic_census_read(&census, df.dw, err, sizeof(err)) ||
+	    (!census.units && ic_fail(err, sizeof(err), "%s: its DWARF has no compilation unit: build it with -g",
+				      df.debug_path)))
 		goto out;
-	}
-	if (!census.units) {
-		ic_bad("%s: its DWARF has no compilation unit: build it with -g", df.debug_path);
-		goto out;
-	}
 	rows = ic_xalloc(malloc((census.nfns + 1) * sizeof(*rows)));
-	if (inl_select(o, &census, rows, &nrows))
+	if (inl_select(o, &census, rows, &nrows, err, sizeof(err)) ||
+	    (o->results && ic_price_run_load(&run, o->results, err, sizeof(err))))
 		goto out;
-	if (o->results && ic_price_run_load(&run, o->results, err, sizeof(err))) {
-		ic_bad("%s", err);
-		goto out;
-	}
 	/* Everything is checked: only output from here. */
 	rc = 0;
 	if (o->top && nrows > o->top)
@@ -376,6 +328,8 @@ static int inl_run(const struct inl_opts *o)
 		}
 	}
 out:
+	if (rc == INL_EXIT_BAD_INPUT)
+		ic_bad("%s", err);
 	free(rows);
 	if (o->results)
 		ic_price_run_free(&run);
@@ -386,13 +340,39 @@ out:
 
 int main(int argc, char **argv)
 {
-	struct inl_opts o = { 0 };
+	const char *functions[argc];   /* --function NAME at most once per argument */
+	struct inl_opts o = { .debug_dir = IC_DEBUG_DIR_DEFAULT, .functions = functions };
+	const struct ic_option opts[] = {
+		IC_OPTION_STRING("debug", &o.debug),
+		IC_OPTION_STRING("debug-dir", &o.debug_dir),
+		IC_OPTION_CALL("top", &o, inl_top),
+		IC_OPTION_CALL("function", &o, inl_function),
+		IC_OPTION_STRING("results", &o.results),
+		IC_OPTION_STRING("chart", &o.chart),
+		IC_OPTION_FLAG("csv", &o.csv),
+		IC_OPTIONS_END,
+	};
 	int rc;
 
 	ic_prog = "inlines";
-	rc = inl_parse(argc, argv, &o);
-	if (rc < 0)
-		rc = inl_run(&o);
-	free(o.functions);
-	return rc;
+	if ((rc = ic_options_parse(argc, argv, opts, inl_usage, "--help")) >= 0)
+		return rc;
+	if (optind >= argc)
+		return ic_bad("give the BINARY whose inlined copies to count (see --help)");
+	if (optind + 1 < argc)
+		return ic_bad("one BINARY at a time: '%s' is one too many", argv[optind + 1]);
+	o.binary = argv[optind];
+	/* ./run.sh inlines prices the named functions on its newest run
+	 * (IC_INLINES_RESULTS) unless one is given; --csv prices nothing. */
+	if (o.nfunctions && !o.results && !o.csv && getenv("IC_INLINES_RESULTS") &&
+	    !access(getenv("IC_INLINES_RESULTS"), F_OK))
+		o.results = getenv("IC_INLINES_RESULTS");
+	/* A screen of text; CSV is for programs, which want every row. */
+	if (!o.top_given)
+		o.top = o.csv ? 0 : INL_TOP_DEFAULT;
+	if (o.csv && (o.results || o.chart))
+		return ic_bad("--csv prints the table only: price in text, without --csv");
+	if (o.chart && (!o.nfunctions || !o.results))
+		return ic_bad("--chart marks the N of each --function NAME on a run's curve: give both, and --results DIR");
+	return inl_run(&o);
 }

@@ -108,17 +108,13 @@ static int runs_history(char **operand, int n)
 		char mach[2048];
 		const char *v, *p;
 		struct ic_run run;   /* ic_run_open zeroes it */
-		int smoke;
+		int unread = ic_run_open(&run, runs[i].dir, err, sizeof(err)), smoke;
 
-		if (ic_run_open(&run, runs[i].dir, err, sizeof(err))) {
-			if (opt.all)
-				printf("%s: not readable: %s\n", runs[i].name, err);
-			ic_run_free(&run);
-			continue;
-		}
+		if (unread && opt.all)
+			printf("%s: not readable: %s\n", runs[i].name, err);
 		/* The context's text, not necessarily in the buffer. */
-		if (!opt.all && (strcmp(ic_results_context(&run.res, IC_CTX_HOST_NAME, ctx, sizeof(ctx)), host) ||
-				 strcmp(ic_results_context(&run.res, IC_CTX_CPU_MODEL, ctx2, sizeof(ctx2)), cpu))) {
+		if (unread || (!opt.all && (strcmp(ic_results_context(&run.res, IC_CTX_HOST_NAME, ctx, sizeof(ctx)), host) ||
+					    strcmp(ic_results_context(&run.res, IC_CTX_CPU_MODEL, ctx2, sizeof(ctx2)), cpu)))) {
 			ic_run_free(&run);
 			continue;
 		}

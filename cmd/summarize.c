@@ -131,21 +131,14 @@ static const struct {
 	[IC_OUT_CALIBRATION] = { "calibration.csv", ic_tables_calibration_write },
 };
 
-static void ic_out_discard(struct ic_atomic_file *outs, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		ic_atomic_abort(&outs[i]);
-}
-
 static int ic_write_all(const struct ic_analysis *an, const char *dir)
 {
-	struct ic_atomic_file outs[IC_OUT_COUNT];
+	struct ic_atomic_file outs[IC_OUT_COUNT] = { 0 };   /* unopened entries: nothing to discard */
 	size_t n = isfinite(an->opts.planted) ? IC_OUT_COUNT : IC_OUT_CALIBRATION;
 	char plots[PATH_MAX], path[PATH_MAX];
 	struct ic_chart_files cf;
 	const char *what = "write";
 
-	memset(outs, 0, sizeof(outs));   /* unopened entries: nothing to discard */
 	snprintf(plots, sizeof(plots), "%s/plots", dir);
 	if (ic_mkdir_p(plots))   /* and dir; a bad --out: nothing written yet */
 		return ic_bad("--out %s: cannot create %s: %s", dir, plots, strerror(errno));
@@ -156,8 +149,7 @@ static int ic_write_all(const struct ic_analysis *an, const char *dir)
 			continue;
 		fprintf(stderr, "%s: cannot create a file next to %s: %s\n", ic_prog, path,
 			strerror(errno));
-		ic_out_discard(outs, n);
-		return 1;
+		goto discard;
 	}
 	cf = (struct ic_chart_files){ outs[IC_OUT_GP].f, outs[IC_OUT_TIME].f, outs[IC_OUT_L1I].f,
 				      outs[IC_OUT_RATIO_DAT].f, outs[IC_OUT_ATTR_DAT].f,
@@ -168,16 +160,17 @@ static int ic_write_all(const struct ic_analysis *an, const char *dir)
 	if (ic_chart_data_write(&cf, an))
 		goto fail;
 	/* Everything on disk first; only then replace the old results. */
-	for (int pass = 0; pass < 2; pass++) {
-		what = pass ? "rename" : "sync";
-		for (size_t i = 0; i < n; i++)
-			if (pass ? ic_atomic_rename(&outs[i]) : ic_atomic_finish(&outs[i]))
-				goto fail;
+	for (size_t i = 0; i < 2 * n; i++) {
+		what = i < n ? "sync" : "rename";
+		if (i < n ? ic_atomic_finish(&outs[i]) : ic_atomic_rename(&outs[i - n]))
+			goto fail;
 	}
 	return 0;
 fail:
 	fprintf(stderr, "%s: cannot %s the results in %s: %s\n", ic_prog, what, dir, strerror(errno));
-	ic_out_discard(outs, n);
+discard:
+	for (size_t i = 0; i < n; i++)
+		ic_atomic_abort(&outs[i]);
 	return 1;
 }
 
@@ -332,15 +325,15 @@ static int sum_agreement(const char *dir, long k)
 	static const char *const files[] = { "repeat.md", "repeat.csv", "repeat.dat", "repeat.png" };
 	char tmp[PATH_MAX], out[PATH_MAX + 8], log[PATH_MAX + 8], from[PATH_MAX + 32],
 		to[PATH_MAX + 32], last[1024];
-	char **argv = ic_xalloc(calloc((size_t)k + 5, sizeof(*argv)));
+	char **argv;
 	int rc = 1, status;
 
 	snprintf(tmp, sizeof(tmp), "%s/.repeat.XXXXXX", dir);
 	if (!mkdtemp(tmp)) {
 		SUM_SAY("cannot write in %s: %s\n", dir, strerror(errno));
-		free(argv);
 		return 1;
 	}
+	argv = ic_xalloc(calloc((size_t)k + 5, sizeof(*argv)));
 	snprintf(out, sizeof(out), "%s/out", tmp);
 	snprintf(log, sizeof(log), "%s/log", tmp);
 	memcpy(argv, (char *[]){ SUM_AGREE, "agree", "--out", out }, 4 * sizeof(*argv));
@@ -388,11 +381,9 @@ out:
  * wrapped at a space. */
 static void plain_line(FILE *out, const char *s, size_t n)
 {
-	char *a = malloc(n + 1), *p;
+	char *a = ic_xalloc(malloc(n + 1)), *p;
 	size_t len = 0, k = 0, ind = 0, c;
 
-	if (!a)
-		return;
 	for (size_t i = 0; i < n; i++) {
 		const char *open = s + i + (s[i] == '!' && i + 1 < n && s[i + 1] == '[');
 		const char *close = *open == '[' ? memchr(open, ']', (size_t)(s + n - open)) : NULL;
@@ -442,42 +433,12 @@ static void ic_plain_text(FILE *out, const char *md)
 	}
 }
 
-/* The closing lines of a run: summary.md's smoke mark (from its title)
- * and its first section, as ic_plain_text writes them. */
-static void ic_plain_closing(FILE *out, const char *md)
-{
-	static const char smoke[] = " — smoke test";
-	const char *nl = md + strcspn(md, "\n"), *mark = NULL;
-	int sections = 0;
-
-	for (const char *at = md; (at = memmem(at, (size_t)(nl - at), smoke, strlen(smoke))); at++)
-		mark = at;
-	if (mark) {
-		char *line;
-
-		if (asprintf(&line, "Smoke test%.*s", (int)(nl - mark - strlen(smoke)),
-			     mark + strlen(smoke)) >= 0) {
-			plain_line(out, line, strlen(line));
-			free(line);
-		}
-	}
-	/* the first section: from its heading to the next */
-	for (const char *s = md; *s; s = *nl ? nl + 1 : nl) {
-		nl = s + strcspn(s, "\n");
-		sections += !strncmp(s, "## ", 3);
-		if (sections == 1)
-			plain_line(out, s, (size_t)(nl - s));
-	}
-}
-
 /* ---- --calibrate ----------------------------------------------------------- */
 
 /* The coverage over the trials: how often the 95% interval holds the
  * planted ratio 1 + F of a copy of the baseline with a planted extra cost
  * F (form <baseline>_plant<100 F>), how often it excludes 1 (for F = 0: a
- * false positive). From run.conf: the planted fractions, trials, baseline
- * and design; over the trials' analyses per fraction the rows of
- * calibration_trials.csv and the sums of calibration.md. */
+ * false positive). */
 #define IC_CALIBRATION_PLANTS_MAX 16
 struct ic_calibration {
 	struct ic_calibration_plant {
@@ -497,25 +458,18 @@ struct ic_calibration {
 /* "0,0.01,0.03": each a fraction in [0, 10), the forms named by 100 F. */
 static int cal_plants(struct ic_calibration *c, const char *list)
 {
-	char *copy = strdup(list), *save = NULL, *end;
+	char *copy = ic_xalloc(strdup(list)), *save = NULL, *end;
 	int rc = 0;
 
-	if (!copy)
-		return -1;
 	for (char *w = strtok_r(copy, ",", &save); w && !rc; w = strtok_r(NULL, ",", &save)) {
 		struct ic_calibration_plant *p = &c->plant[c->nplants];
 
-		if (c->nplants == IC_CALIBRATION_PLANTS_MAX) {
-			rc = -1;
+		if ((rc = c->nplants++ == IC_CALIBRATION_PLANTS_MAX))
 			break;
-		}
 		errno = 0;
 		p->f = strtod(w, &end);
-		if (errno || *end || end == w || !(p->f >= 0.0 && p->f < 10.0))
-			rc = -1;
-		else
-			snprintf(p->form, sizeof(p->form), "%s_plant%g", c->baseline, 100.0 * p->f);
-		c->nplants++;
+		rc = errno || *end || end == w || !(p->f >= 0.0 && p->f < 10.0);
+		snprintf(p->form, sizeof(p->form), "%s_plant%g", c->baseline, 100.0 * p->f);
 	}
 	free(copy);
 	return rc || !c->nplants ? -1 : 0;
@@ -646,16 +600,50 @@ static void ic_calibration_markdown(FILE *md, const struct ic_calibration *c, lo
 	}
 }
 
+/* The closing lines of the run's report as it is: summary.md's smoke mark
+ * (from its title) and first section, else calibration.md, as
+ * ic_plain_text writes them, else verdict.txt as it is. */
+static int sum_closing(const char *dir)
+{
+	static const char *const name[] = { "summary.md", "calibration.md", "verdict.txt" };
+	static const char smoke[] = " — smoke test", said[] = "Smoke test";
+	char path[PATH_MAX], *text = NULL, *nl, *mark = NULL;
+	size_t i;
+	int sections = 0;
+
+	for (i = 0; i < 3 && !text; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, name[i]);
+		text = ic_read_path(path, &(size_t){ 0 });
+	}
+	for (char *at = text; i == 1 && (at = memmem(at, strcspn(at, "\n"), smoke, strlen(smoke))); at++)
+		mark = at;
+	if (mark) {
+		/* said and the rest of the title, over the mark's end (the title is not printed) */
+		mark += strlen(smoke) - strlen(said);
+		memcpy(mark, said, strlen(said));
+		plain_line(stdout, mark, strcspn(mark, "\n"));
+	}
+	for (char *s = text; s && *s; s = *nl ? nl + 1 : nl) {
+		nl = s + strcspn(s, "\n");
+		sections += !strncmp(s, "## ", 3);
+		if (i == 3 && s + strspn(s, " \t\r\f\v") < nl)
+			printf(IC_PLAIN_PREFIX "%.*s\n", (int)(nl - s), s);
+		else if (i == 2 || (i == 1 && sections == 1))   /* summary.md: from the first heading to the next */
+			plain_line(stdout, s, (size_t)(nl - s));
+	}
+	free(text);
+	return fflush(stdout) ? 1 : 0;
+}
+
 /* A --calibrate run: each trial's report per planted copy (no charts: only
  * their tables are read) and, over the trials, calibration_trials.csv and
- * calibration.md, each renamed into place once both are written; the
- * latter is printed. */
+ * calibration.md, each renamed into place once both are written; then the
+ * closing lines. */
 static int sum_calibration(const char *dir, const struct ic_settings *conf, long seconds)
 {
 	static const char *const name[] = { "calibration_trials.csv", "calibration.md" };
 	struct ic_atomic_file af[2] = { 0 }, *bad = NULL;
-	char path[PATH_MAX], err[1024], *md = NULL;
-	size_t len;
+	char path[PATH_MAX], err[1024];
 	struct ic_calibration c;
 	int rc = 0;
 
@@ -686,49 +674,17 @@ static int sum_calibration(const char *dir, const struct ic_settings *conf, long
 			ic_run_free(&run);
 		}
 	if (!rc && !bad) {
-		FILE *f = ic_xalloc(open_memstream(&md, &len));
-
-		ic_calibration_markdown(f, &c, seconds);
-		fclose(f);
-		fputs(md, af[1].f);   /* a failed write fails the finish */
+		ic_calibration_markdown(af[1].f, &c, seconds);   /* a failed write fails the finish */
 		for (size_t k = 0; k < 4 && !bad; k++)
 			if (k < 2 ? ic_atomic_finish(&af[k]) : ic_atomic_rename(&af[k - 2]))
 				bad = &af[k % 2];
 	}
 	if (bad)
 		SUM_SAY("%s\n", *bad->err ? bad->err : strerror(errno));
-	rc = rc ? rc : bad ? 1 : sum_swap();
-	if (!rc)
-		ic_plain_text(stdout, md);
+	rc = rc ? rc : bad ? 1 : sum_swap() || sum_closing(dir);
 	ic_atomic_abort(&af[0]);
 	ic_atomic_abort(&af[1]);
-	free(md);
 	return rc;
-}
-
-/* The closing lines of the run's report as it is: summary.md's smoke mark
- * and first section, else calibration.md, else verdict.txt as it is. */
-static int sum_closing(const char *dir)
-{
-	static const char *const name[] = { "summary.md", "calibration.md", "verdict.txt" };
-	char path[PATH_MAX], *text = NULL;
-	size_t i;
-
-	for (i = 0; i < 3 && !text; i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, name[i]);
-		text = ic_read_path(path, &(size_t){ 0 });
-	}
-	if (i == 1)
-		ic_plain_closing(stdout, text);
-	else if (i == 2)
-		ic_plain_text(stdout, text);
-	for (char *s = text, *nl; i == 3 && s && *s; s = *nl ? nl + 1 : nl) {
-		nl = s + strcspn(s, "\n");
-		if (s + strspn(s, " \t\r\f\v") < nl)
-			printf(IC_PLAIN_PREFIX "%.*s\n", (int)(nl - s), s);
-	}
-	free(text);
-	return fflush(stdout) ? 1 : 0;
 }
 
 /* The verdict so far from the processes on disk, one line per series;
@@ -736,10 +692,11 @@ static int sum_closing(const char *dir)
 static int sum_so_far(const char *dir, long total)
 {
 	char pattern[PATH_MAX], err[1024], *v = NULL;
-	size_t len, n;
+	size_t n;
 	glob_t g;
 	struct ic_run run;
 	FILE *f;
+	int rc = 0;
 
 	snprintf(pattern, sizeof(pattern), "%s/raw/*.json", dir);
 	n = glob(pattern, 0, NULL, &g) ? 0 : g.gl_pathc;
@@ -747,23 +704,21 @@ static int sum_so_far(const char *dir, long total)
 	if (n < 4)
 		return 0;
 	if (ic_run_open_select(&run, dir, NULL, NULL, err, sizeof(err))) {
-		ic_run_free(&run);
-		return ic_bad("%s", err);
-	}
-	f = ic_xalloc(open_memstream(&v, &len));
-	ic_verdict_text_write(f, &run.an);
-	fclose(f);
-	if (ic_analysis_smoke(&run.an, err, sizeof(err))) {
+		rc = ic_bad("%s", err);
+	} else if (ic_analysis_smoke(&run.an, err, sizeof(err))) {
 		printf(IC_PLAIN_PREFIX "so far, from %zu of %ld processes: too few for a verdict yet\n", n, total);
 	} else {
 		printf(IC_PLAIN_PREFIX "so far, from %zu of %ld processes (provisional; the answer comes at the end):\n",
 		       n, total);
+		f = ic_xalloc(open_memstream(&v, &(size_t){ 0 }));
+		ic_verdict_text_write(f, &run.an);
+		fclose(f);
 		/* verdict.txt after its first line: a line per series */
 		ic_plain_text(stdout, strchr(v, '\n') + 1);
+		free(v);
 	}
-	free(v);
 	ic_run_free(&run);
-	return fflush(stdout) ? 1 : 0;
+	return rc ? rc : fflush(stdout) ? 1 : 0;
 }
 
 /* The whole report of the run in dir, the closing lines after it. */
@@ -833,7 +788,6 @@ int main(int argc, char **argv)
 		IC_OPTION_FLAG("closing", &closing),
 		IC_OPTIONS_END,
 	};
-	struct ic_run_select sel = { 0, 0 };
 	struct ic_analysis an = { 0 }, *pan = &an;
 	struct ic_results res;
 	struct ic_run run = { 0 };
@@ -843,12 +797,10 @@ int main(int argc, char **argv)
 	ic_prog = "summarize";
 	if ((rc = ic_options_parse(argc, argv, options, ic_usage, "--help")) >= 0)
 		return rc;
-	sel.repeat = (int)repeat;
-	sel.trial = (int)trial;
 	if (run_path && optind < argc)
 		return ic_bad("--run and FILE.json: give one of them");
 	if (run_path && !out) {
-		if (sel.repeat || sel.trial)
+		if (repeat || trial)
 			return ic_bad("--repeat and --trial select the processes of a report --out DIR");
 		/* The terminal's lines, run.sh's own (the sweep forwards them). */
 		ic_prog = "inlinecost";
@@ -857,7 +809,7 @@ int main(int argc, char **argv)
 	}
 	if (!out || !*out)
 		return ic_bad("--out DIR is required, or --run RUN alone (see --help)");
-	if (!run_path && (sel.repeat || sel.trial))
+	if (!run_path && (repeat || trial))
 		return ic_bad("--repeat and --trial select a run's processes: they need --run");
 	if (!run_path && optind >= argc)
 		return ic_bad("no input FILE.json given (see --help)");
@@ -869,7 +821,8 @@ int main(int argc, char **argv)
 	if (run_path) {
 		/* The run's processes, analysed with these options. */
 		pan = &run.an;
-		rc = ic_run_open_select(&run, run_path, &sel, &opts, err, sizeof(err));
+		rc = ic_run_open_select(&run, run_path, &(struct ic_run_select){ (int)repeat, (int)trial }, &opts,
+					err, sizeof(err));
 	} else {
 		while (optind < argc && !ic_results_load(&res, argv[optind], err, sizeof(err)))
 			optind++;

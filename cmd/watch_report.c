@@ -1,8 +1,6 @@
 /* watch_report: the analysis of ./run.sh watch's processes (engine/watch_analysis.h)
  * on the console, in DIR/watch.json and DIR/watch.txt, and the chart's data
- * in DIR/plots/ (plots/watch.gp draws it). On
- * bad input nothing is written.
- */
+ * in DIR/plots/ (plots/watch.gp draws it). On bad input nothing is written. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
@@ -37,12 +35,7 @@ static const char wr_usage[] =
 /* "12 s", "3.4 min" */
 static const char *wr_dur(char *buf, size_t cap, double s)
 {
-	if (!isfinite(s))
-		snprintf(buf, cap, "unknown");
-	else if (s < 90.0)
-		snprintf(buf, cap, "%.0f s", s);
-	else
-		snprintf(buf, cap, "%.1f min", s / 60.0);
+	snprintf(buf, cap, !isfinite(s) ? "unknown" : s < 90.0 ? "%.0f s" : "%.1f min", s < 90.0 ? s : s / 60.0);
 	return buf;
 }
 
@@ -399,6 +392,14 @@ static json_t *wr_num(double x)
 	return isfinite(x) ? json_real(x) : json_null();
 }
 
+/* A JSON array of elem, an expression of j, for j = 0..n-1. */
+#define WR_ARRAY(n, elem) ({ \
+	json_t *a_ = json_array(); \
+	for (size_t j = 0; j < (n); j++) \
+		json_array_append_new(a_, (elem)); \
+	a_; \
+})
+
 /* A change from state 1 to 2: {ratio, lo, hi, verdict}. */
 static json_t *wr_json_change(const struct ic_watch_level *lv)
 {
@@ -422,90 +423,62 @@ static json_t *wr_json_elastic(const struct ic_watch_elastic *el)
 			 "change_hi", wr_num(el->change_hi), "verdict", v[el->verdict]);
 }
 
-/* The steadiness test at each N. */
-static json_t *wr_json_steadiness(const struct ic_watch *w)
+/* The steadiness test at one N. */
+static json_t *wr_json_steady(const struct ic_watch *w, const struct ic_watch_steady *st)
 {
-	json_t *a = json_array();
-
-	for (size_t j = 0; j < w->nsites; j++) {
-		const struct ic_watch_steady *st = &w->steady[j];
-
-		json_array_append_new(a, json_pack("{s:I,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:b,s:o,s:o,s:o}",
-			"units", (json_int_t)st->h.k, "q", wr_num(st->h.q), "df", wr_num(st->h.df), "p",
-			wr_num(st->h.p), "tau", wr_num(st->h.tau), "tau_lo", wr_num(st->h.tau_lo), "tau_hi",
-			wr_num(st->h.tau_hi), "noise_sd", wr_num(st->noise_sd), "noise_rho", wr_num(w->noise_rho),
-			"steady", st->h.steady,
-			"ratio_p10", wr_num(st->p10), "ratio_p90", wr_num(st->p90), "trend_share",
-			wr_num(st->trend_share)));
-	}
-	return a;
-}
-
-/* x[0..nsites-1]: a value at each N. */
-static json_t *wr_per_n(const struct ic_watch *w, const double *x)
-{
-	json_t *a = json_array();
-
-	for (size_t j = 0; j < w->nsites; j++)
-		json_array_append_new(a, wr_num(x[j]));
-	return a;
+	return json_pack("{s:I,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:b,s:o,s:o,s:o}",
+		"units", (json_int_t)st->h.k, "q", wr_num(st->h.q), "df", wr_num(st->h.df), "p",
+		wr_num(st->h.p), "tau", wr_num(st->h.tau), "tau_lo", wr_num(st->h.tau_lo), "tau_hi",
+		wr_num(st->h.tau_hi), "noise_sd", wr_num(st->noise_sd), "noise_rho", wr_num(w->noise_rho),
+		"steady", st->h.steady,
+		"ratio_p10", wr_num(st->p10), "ratio_p90", wr_num(st->p90), "trend_share",
+		wr_num(st->trend_share));
 }
 
 /* A measured form: its level per state and N, its change and elasticity per N. */
 static json_t *wr_json_form(const struct ic_watch *w, const struct ic_watch_form *wf)
 {
-	json_t *st = json_array(), *ch = json_array(), *el = json_array();
+	json_t *st = json_array();
 
-	for (int s = 0; s < (int)w->nstates && w->nstates == 2; s++) {
-		double ns[IC_WATCH_NSITES], lo[IC_WATCH_NSITES], hi[IC_WATCH_NSITES];
+	for (int s = 0; s < (int)w->nstates && w->nstates == 2; s++)
+		json_array_append_new(st, json_pack("{s:o,s:o,s:o}",
+			"ns_per_n", WR_ARRAY(w->nsites, wr_num(wf->at[j].ns[s])),
+			"lo_per_n", WR_ARRAY(w->nsites, wr_num(wf->at[j].lo[s])),
+			"hi_per_n", WR_ARRAY(w->nsites, wr_num(wf->at[j].hi[s]))));
+	return json_pack("{s:s,s:o,s:o,s:o}", "form", wf->form, "states", st,
+			 "change_per_n", WR_ARRAY(w->nsites, wr_json_change(&wf->at[j])),
+			 "elasticity_per_n", WR_ARRAY(w->nsites, wr_json_elastic(&wf->el[j])));
+}
 
-		for (size_t j = 0; j < w->nsites; j++) {
-			ns[j] = wf->at[j].ns[s];
-			lo[j] = wf->at[j].lo[s];
-			hi[j] = wf->at[j].hi[s];
-		}
-		json_array_append_new(st, json_pack("{s:o,s:o,s:o}", "ns_per_n", wr_per_n(w, ns), "lo_per_n",
-						    wr_per_n(w, lo), "hi_per_n", wr_per_n(w, hi)));
-	}
-	for (size_t j = 0; j < w->nsites; j++) {
-		json_array_append_new(ch, wr_json_change(&wf->at[j]));
-		json_array_append_new(el, wr_json_elastic(&wf->el[j]));
-	}
-	return json_pack("{s:s,s:o,s:o,s:o}", "form", wf->form, "states", st, "change_per_n", ch,
-			 "elasticity_per_n", el);
+/* A short process or a window of the long one. */
+static json_t *wr_json_sample(const struct ic_watch *w, const struct ic_watch_sample *s)
+{
+	return json_pack("{s:s,s:s,s:o,s:o,s:o,s:i}",
+		"kind", s->in_long ? "window" : "process", "file", w->res.files[s->file]->path,
+		"start_s", wr_num(s->start), "end_s", wr_num(s->end),
+		"ratio_per_n", WR_ARRAY(w->nsites, wr_num(s->ratio[j])),
+		"state", s->state >= 0 ? s->state + 1 : 0);
 }
 
 static json_t *wr_json(const struct ic_watch *w, const char *text)
 {
-	json_t *sites = json_array(), *states = json_array(), *samples = json_array(), *forms = json_array(),
-	       *probes = json_array();
+	json_t *states = json_array(), *forms = json_array(), *probes = json_array();
 	char cpu[IC_RESULTS_CONTEXT_MAX], host[IC_RESULTS_CONTEXT_MAX];
 	int read = w->where == IC_WATCH_DRIFTS || w->where == IC_WATCH_WANDERS;
 
-	for (size_t j = 0; j < w->nsites; j++)
-		json_array_append_new(sites, json_integer((json_int_t)w->sites[j]));
 	for (int s = 0; s < (int)w->nstates; s++) {
 		const struct ic_watch_state *st = &w->st[s];
-		json_t *np = json_array();
 
-		for (size_t j = 0; j < w->nsites; j++)
-			json_array_append_new(np, json_integer((json_int_t)st->nproc[j]));
 		json_array_append_new(states, json_pack(
 			"{s:o,s:o,s:o,s:o,s:I,s:o,s:o,s:o,s:o,s:o,s:o,s:o}",
-			"ratio_per_n", wr_per_n(w, st->ratio), "lo_per_n", wr_per_n(w, st->lo), "hi_per_n",
-			wr_per_n(w, st->hi), "processes_per_n", np,
+			"ratio_per_n", WR_ARRAY(w->nsites, wr_num(st->ratio[j])),
+			"lo_per_n", WR_ARRAY(w->nsites, wr_num(st->lo[j])),
+			"hi_per_n", WR_ARRAY(w->nsites, wr_num(st->hi[j])),
+			"processes_per_n", WR_ARRAY(w->nsites, json_integer((json_int_t)st->nproc[j])),
 			"short_processes", (json_int_t)st->procs, "time_share", wr_num(st->of->share),
 			"time_share_lo", wr_num(st->of->share_lo), "time_share_hi", wr_num(st->of->share_hi),
 			"mean_spell_s", wr_num(st->of->spell_s), "mean_spell_lo", wr_num(st->of->spell_lo),
 			"mean_spell_hi", wr_num(st->of->spell_hi), "switches", wr_num(st->switches)));
-	}
-	for (size_t i = 0; i < w->nsamples; i++) {
-		const struct ic_watch_sample *s = &w->samples[i];
-
-		json_array_append_new(samples, json_pack("{s:s,s:s,s:o,s:o,s:o,s:i}",
-			"kind", s->in_long ? "window" : "process", "file", w->res.files[s->file]->path,
-			"start_s", wr_num(s->start), "end_s", wr_num(s->end), "ratio_per_n", wr_per_n(w, s->ratio),
-			"state", s->state >= 0 ? s->state + 1 : 0));
 	}
 	for (size_t k = 0; k < IC_WATCH_NFORMS; k++)
 		if (w->forms[k].measured)
@@ -527,17 +500,18 @@ static json_t *wr_json(const struct ic_watch *w, const char *text)
 		"cpu_model", ic_results_context(&w->res, IC_CTX_CPU_MODEL, cpu, sizeof(cpu)),
 		"host_name", ic_results_context(&w->res, IC_CTX_HOST_NAME, host, sizeof(host)),
 		"series", w->series, "compare", w->an.opts.compare, "baseline", w->an.opts.baseline,
-		"sites", sites, "start_s", wr_num(w->t0), "end_s", wr_num(w->t1),
+		"sites", WR_ARRAY(w->nsites, json_integer((json_int_t)w->sites[j])),
+		"start_s", wr_num(w->t0), "end_s", wr_num(w->t1),
 		"short_processes", (json_int_t)w->nshort, "long_windows", (json_int_t)w->nwindows,
 		"states", states, "forms", forms, "probes", probes,
 		"why_one", w->nstates == 1 && w->why ? json_string(w->why) : json_null(),
 		"separation_sd", wr_num(w->separation),
 		"processes_switching_inside", (json_int_t)w->switching, "long_switches_inside", w->long_switches,
-		"steadiness", wr_json_steadiness(w),
+		"steadiness", WR_ARRAY(w->nsites, wr_json_steady(w, &w->steady[j])),
 		"one_answer_margin", IC_WATCH_SAME, "one_answer_cover", IC_STEADY_COVER,
 		"elasticity_site", read ? json_integer((json_int_t)w->sites[w->ref]) : json_null(),
 		"where", ic_watch_where_name(w->where), "one_answer", w->where == IC_WATCH_ONE_STATE,
-		"text", text, "samples", samples);
+		"text", text, "samples", WR_ARRAY(w->nsamples, wr_json_sample(w, &w->samples[j])));
 }
 
 enum { WR_TXT, WR_JSON, WR_DAT, WR_GP, WR_COUNT };
@@ -546,36 +520,35 @@ static const char *const wr_name[WR_COUNT] = { "watch.txt", "watch.json", "plots
 
 static int wr_write(const struct ic_watch *w, const char *dir, const char *text)
 {
-	struct ic_atomic_file af[WR_COUNT] = { 0 };   /* aborting one never opened is harmless */
+	struct ic_atomic_file af[WR_COUNT] = { 0 }, *bad = NULL;   /* aborting one never opened is harmless */
 	char path[PATH_MAX + 32];
 	json_t *doc;
-	int rc = 0, n = 0;
+	int rc = 0;
 
 	snprintf(path, sizeof(path), "%s/plots", dir);
 	if (ic_mkdir_p(path))
 		return ic_bad("--out %s: cannot create %s: %s", dir, path, strerror(errno));
-	for (; n < WR_COUNT && !rc; n++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, wr_name[n]);
-		rc = ic_atomic_open(&af[n], path, 0);
+	for (int i = 0; i < WR_COUNT && !bad; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, wr_name[i]);
+		if (ic_atomic_open(&af[i], path, 0))
+			bad = &af[i];
 	}
-	if (rc)
-		fprintf(stderr, "watch_report: %s\n", af[n - 1].err);
-	else {
+	if (!bad) {
 		fputs(text, af[WR_TXT].f);
 		doc = wr_json(w, text);
 		rc = !doc || json_dumpf(doc, af[WR_JSON].f, JSON_INDENT(1) | JSON_REAL_PRECISION(15));
 		json_decref(doc);
 		ic_watch_data_write(af[WR_DAT].f, af[WR_GP].f, w);
 		/* Every file finished before any is renamed. */
-		for (int i = 0; i < 2 * WR_COUNT && !rc; i++)
-			if (i < WR_COUNT ? ic_atomic_finish(&af[i]) : ic_atomic_rename(&af[i - WR_COUNT])) {
-				fprintf(stderr, "watch_report: %s\n", af[i % WR_COUNT].err);
-				rc = 1;
-			}
+		for (int i = 0; i < 2 * WR_COUNT && !rc && !bad; i++)
+			if (i < WR_COUNT ? ic_atomic_finish(&af[i]) : ic_atomic_rename(&af[i - WR_COUNT]))
+				bad = &af[i % WR_COUNT];
 	}
+	if (bad)
+		fprintf(stderr, "watch_report: %s\n", bad->err);
 	for (int i = 0; i < WR_COUNT; i++)
 		ic_atomic_abort(&af[i]);
-	return rc ? 1 : 0;
+	return rc || bad;
 }
 
 int main(int argc, char **argv)
@@ -602,14 +575,10 @@ int main(int argc, char **argv)
 	if (optind >= argc && !lng)
 		return ic_bad("no process files given (see --help)");
 	ic_watch_init(&w);
-	rc = 0;
-	for (int i = optind; i < argc && !rc; i++)
-		rc = ic_watch_add_short(&w, argv[i], err, sizeof(err));
-	if (!rc && lng)
-		rc = ic_watch_add_long(&w, lng, window, err, sizeof(err));
-	if (!rc)
-		rc = ic_watch_analyse(&w, err, sizeof(err));
-	if (rc) {
+	for (rc = 0; optind < argc && !rc; optind++)
+		rc = ic_watch_add_short(&w, argv[optind], err, sizeof(err));
+	if (rc || (lng && ic_watch_add_long(&w, lng, window, err, sizeof(err))) ||
+	    ic_watch_analyse(&w, err, sizeof(err))) {
 		ic_watch_free(&w);
 		return ic_bad("%s", err);
 	}
