@@ -2,7 +2,6 @@
 #include "sim.h"
 
 #include <errno.h>
-#include <ftw.h>
 #include <inttypes.h>
 #include <sched.h>
 #include <signal.h>
@@ -190,19 +189,6 @@ static void cache_save(const char *path, const struct cache_row *rows, size_t n)
 	(void)ic_atomic_commit(&af);
 }
 
-/* nftw callback for rm -rf without a shell: a directory goes after its
- * contents (FTW_DEPTH; FTW_DNR, one that could not be read, is tried too),
- * a symbolic link is removed, never followed (FTW_PHYS), and an entry
- * already gone is no error. */
-static int rm_entry(const char *path, const struct stat *sb, int type, struct FTW *ftw)
-{
-	(void)sb;
-	(void)ftw;
-	if ((type == FTW_DP || type == FTW_DNR ? rmdir(path) : unlink(path)) != 0 && errno != ENOENT)
-		return -1;
-	return 0;
-}
-
 int ic_sim_run(const struct ic_point *const *points, size_t n, const int *want,
 	       const struct ic_sim_geometry *geo, const char *cache_path,
 	       struct ic_sim_result *res, char *why, size_t why_len)
@@ -357,7 +343,7 @@ int ic_sim_run(const struct ic_point *const *points, size_t n, const int *want,
 		cache_save(cache_path, rows, n_rows);
 	rc = 0;
 out:
-	if (made && nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS) != 0)
+	if (made && ic_rm_rf(dir))
 		fprintf(stderr, "sites_bench: could not remove %s\n", dir);
 	free(args);
 	free(shard);

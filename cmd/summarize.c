@@ -5,7 +5,6 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
-#include <ftw.h>
 #include <glob.h>
 #include <libgen.h>
 #include <limits.h>
@@ -195,17 +194,6 @@ static int sum_no_gnuplot;
 #define IC_PLAIN_PREFIX "inlinecost: "
 #define SUM_SAY(...) fprintf(stderr, IC_PLAIN_PREFIX __VA_ARGS__)
 
-static int sum_rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st, (void)flag, (void)ftw;
-	return remove(path);
-}
-
-static void sum_rm_rf(const char *path)
-{
-	nftw(path, sum_rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
-
 /* The path of the program name beside this one. */
 static const char *sum_beside(const char *name)
 {
@@ -286,7 +274,7 @@ static int sum_swap(void)
 			if ((!strncmp(e->d_name, ".report.", 8) && strcmp(e->d_name, base)) ||
 			    !strncmp(e->d_name, ".repeat.", 8)) {
 				snprintf(path, sizeof(path), "%s/%s", n->dir, e->d_name);
-				sum_rm_rf(path);
+				ic_rm_rf(path);
 			}
 		if (dir)
 			closedir(dir);
@@ -362,7 +350,7 @@ static int sum_agreement(const char *dir, long k)
 	else
 		SUM_SAY("repeatability: %s (%s)\n", to, last);
 out:
-	sum_rm_rf(tmp);
+	ic_rm_rf(tmp);
 	for (long r = 1; r <= k; r++)
 		free(argv[3 + r]);
 	free(argv);
@@ -759,7 +747,7 @@ static int sum_in_place(const char *dir, long seconds)
 	/* What was not swapped in, and the directories made for it when they
 	 * hold nothing else (a trial's). */
 	for (size_t i = sum_nnew; i-- > sum_nswapped;) {
-		sum_rm_rf(sum_new[i].made);
+		ic_rm_rf(sum_new[i].made);
 		if (strcmp(sum_new[i].dir, dir) && !rmdir(sum_new[i].dir))
 			rmdir(dirname(sum_new[i].dir));
 	}

@@ -1,8 +1,10 @@
 /* The fronts' shared plumbing; see kit.h. */
+#define _GNU_SOURCE   /* nftw's FTW_DEPTH and FTW_PHYS */
 #include "kit.h"
 
 #include <ctype.h>
 #include <errno.h>
+#include <ftw.h>
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
@@ -11,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* Each main sets its own; this only marks one that forgot. */
 const char *ic_prog = "inlinecost";
@@ -96,6 +99,17 @@ char *ic_read_path(const char *path, size_t *len)
 		fclose(f);
 	errno = e;
 	return text;
+}
+
+static int rm_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st, (void)ftw;
+	return (type == FTW_DP || type == FTW_DNR ? rmdir(path) : unlink(path)) && errno != ENOENT ? -1 : 0;
+}
+
+int ic_rm_rf(const char *path)
+{
+	return nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS) && errno != ENOENT ? -1 : 0;
 }
 
 int ic_mkdir_p(const char *path)

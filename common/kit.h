@@ -71,6 +71,10 @@ char *ic_read_path(const char *path, size_t *len);
 
 /* mkdir -p path (0777 under the umask): 0 when it is a directory now, else -1. */
 int ic_mkdir_p(const char *path);
+/* rm -rf path without a shell: a directory after its contents, a symbolic
+ * link removed, never followed; an entry already gone is no error. 0, or -1
+ * when something could not be removed. */
+int ic_rm_rf(const char *path);
 
 /* A CSV line split at its commas in place, the line end dropped (no quoting: the
  * tables read back here have none). Returns the number of fields, at most max. */

@@ -4,7 +4,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <ftw.h>
 #include <libgen.h>
 #include <limits.h>
 #include <math.h>
@@ -38,21 +37,13 @@ int ic_out_dir_check(const char *out)
 	return ic_bad("--out: %s exists and is not an empty directory.", out);
 }
 
-static int out_rm(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
 /* One line (errno's words after it), the stage removed, exit 1. */
 __attribute__((noreturn)) static void out_fail(struct ic_out_dir *d, const char *what, const char *path)
 {
 	int e = errno;
 
 	if (d->stage)
-		nftw(d->stage, out_rm, 16, FTW_DEPTH | FTW_PHYS);
+		ic_rm_rf(d->stage);
 	ic_die(1, "%s %s: %s", what, path, strerror(e));
 }
 
