@@ -11,6 +11,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "kit.h"
+
 extern char **environ;
 
 void ic_gnuplot_quote(FILE *f, const char *s)
@@ -35,9 +37,7 @@ static char **gnuplot_env(void)
 
 	while (environ[n])
 		n++;
-	env = malloc((n + 2) * sizeof(*env));
-	if (!env)
-		return NULL;
+	env = ic_xalloc(malloc((n + 2) * sizeof(*env)));
 	for (size_t i = 0; i < n; i++)
 		if (strncmp(environ[i], "LC_", 3) && strncmp(environ[i], "LANG=", 5) &&
 		    strncmp(environ[i], "LANGUAGE=", 9))
@@ -94,10 +94,6 @@ static int gnuplot_run(const char *vars, const char *script, const char *log, ch
 	char **env = gnuplot_env();
 	int status, rc;
 
-	if (!env) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
 	rc = ic_spawn_logged(gnuplot, argv, env, log, &status);
 	free(env);
 	if (rc == ENOENT) {
@@ -134,11 +130,7 @@ int ic_gnuplot_draw(const char *chart, const char *dir, const char *term, const 
 	ic_gnuplot_quote(v, IC_PLOTS_DIR);
 	fprintf(v, "; ic_term='%s'; ic_out=", term);
 	ic_gnuplot_quote(v, out);
-	if (fclose(v)) {
-		free(vars);
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
+	ic_xalloc(fclose(v) ? NULL : vars);   /* a memory stream fails only for memory */
 	rc = gnuplot_run(vars, script, log, err, errlen);
 	free(vars);
 	return rc;
