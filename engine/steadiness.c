@@ -157,7 +157,10 @@ double ic_steady_ar1_mean_var(size_t n, double rho)
 {
 	double s = (double)n, r = 1.0;
 
-	/* n + 2 sum over lags l of (n - l) rho^l, over n^2 (0 / 0, NAN, at n = 0). */
+	/* n + 2 sum over lags l of (n - l) rho^l, over n^2; NAN at n = 0 (a
+	 * plain 0 / 0 would print as -nan). */
+	if (!n)
+		return NAN;
 	for (size_t l = 1; l < n; l++) {
 		r *= rho;
 		s += 2.0 * (double)(n - l) * r;
@@ -174,10 +177,12 @@ double ic_steady_ar1_cov(size_t a, size_t n_a, size_t b, size_t n_b, double rho)
 {
 	double s = 0.0;
 
+	if (!n_a || !n_b)
+		return NAN;   /* without values */
 	for (size_t i = a; i < a + n_a; i++)
 		for (size_t j = b; j < b + n_b; j++)
 			s += pow(rho, (double)(i > j ? i - j : j - i));
-	return s / ((double)n_a * (double)n_b);   /* 0 / 0, NAN, without values */
+	return s / ((double)n_a * (double)n_b);
 }
 
 /* sum over t of rho - c_t - c_{t+1} + v, c_t = cov(x_t, the mean) =
