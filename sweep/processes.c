@@ -134,8 +134,8 @@ static int run_process(const struct sweep *sw, const char *key, const char *from
 		sw_fmt("--modes=%s", sw_get(sw, "modes")), sw_fmt("--sim-cache=%s", sw_file(sw, "sim", p->build, ".csv")),
 		sw_fmt("--process=%u", p->process), sw_fmt("--layout-variant=%u", p->variant),
 		sw_fmt("--run-list=%s", runs), sw_fmt("--benchmark_repetitions=%s", sw_get(sw, "reps")),
-		"--benchmark_enable_random_interleaving=true", sw_fmt("--benchmark_min_time=%s", sw_get(sw, "min_time")),
-		sw_fmt("--benchmark_out=%s", tmp), "--benchmark_out_format=json", "--benchmark_format=console",
+		sw_fmt("--benchmark_enable_random_interleaving=true"), sw_fmt("--benchmark_min_time=%s", sw_get(sw, "min_time")),
+		sw_fmt("--benchmark_out=%s", tmp), sw_fmt("--benchmark_out_format=json"), sw_fmt("--benchmark_format=console"),
 		*sw_get(sw, "plant") ? sw_fmt("--plant=%s", sw_get(sw, "plant")) : NULL,
 		from ? sw_fmt("--iterations-from=%s", from) : NULL, NULL
 	};
@@ -154,10 +154,9 @@ static int run_process(const struct sweep *sw, const char *key, const char *from
 		sw_fail("cannot write %s", file);
 	}
 	/* Freed, unlike the driver's other strings: a calibration runs
-	 * thousands of processes. argv's literals are 9, 12 and 13. */
+	 * thousands of processes (every argv entry is its own, so all go). */
 	for (size_t i = 0; i < sizeof(argv) / sizeof(*argv); i++)
-		if (i != 9 && i != 12 && i != 13)
-			free(argv[i]);
+		free(argv[i]);
 	free(file), free(runs), free(log), free(tmp), free(seed_key);
 	return rc ? -1 : 0;
 }
