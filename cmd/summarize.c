@@ -631,19 +631,19 @@ static int sum_calibration(const char *dir, const struct ic_settings *conf, long
 {
 	static const char *const name[] = { "calibration_trials.csv", "calibration.md" };
 	struct ic_atomic_file af[2] = { 0 }, *bad = NULL;
-	char path[PATH_MAX], err[1024];
+	char path[PATH_MAX], err[1024], *trials = NULL;
+	size_t len = 0;
 	struct ic_calibration c;
+	FILE *csv;
 	int rc = 0;
 
 	snprintf(path, sizeof(path), "%s/run.conf", dir);
 	if (ic_calibration_settings(&c, conf, path, err, sizeof(err)))
 		return ic_bad("--run: %s", err);
-	for (size_t k = 0; k < 2 && !bad; k++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, name[k]);
-		if (ic_atomic_open(&af[k], path, IC_ATOMIC_SYNC))
-			bad = &af[k];
-	}
-	for (size_t t = 0; t < c.ntrials && !rc && !bad; t++)
+	/* The trials' table in memory until every trial is read: an
+	 * interrupted report leaves no temporary file in the run. */
+	csv = ic_xalloc(open_memstream(&trials, &len));
+	for (size_t t = 0; t < c.ntrials && !rc; t++)
 		for (size_t k = 0; k < c.nplants && !rc; k++) {
 			struct ic_analysis_opts opts = ic_analysis_defaults;
 			struct ic_run_select sel = { .trial = (int)t + 1 };
@@ -657,11 +657,18 @@ static int sum_calibration(const char *dir, const struct ic_settings *conf, long
 			} else {
 				snprintf(path, sizeof(path), "%s/trial%zu/plant%g", dir, t + 1, 100.0 * c.plant[k].f);
 				rc = sum_report_new(path, &run, 0);
-				ic_calibration_add(&c, af[0].f, t, k, &run.an);
+				ic_calibration_add(&c, csv, t, k, &run.an);
 			}
 			ic_run_free(&run);
 		}
+	ic_xalloc(fclose(csv) ? NULL : trials);   /* a memory stream fails only for memory */
+	for (size_t k = 0; k < 2 && !rc && !bad; k++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, name[k]);
+		if (ic_atomic_open(&af[k], path, IC_ATOMIC_SYNC))
+			bad = &af[k];
+	}
 	if (!rc && !bad) {
+		fwrite(trials, 1, len, af[0].f);
 		ic_calibration_markdown(af[1].f, &c, seconds);   /* a failed write fails the finish */
 		for (size_t k = 0; k < 4 && !bad; k++)
 			if (k < 2 ? ic_atomic_finish(&af[k]) : ic_atomic_rename(&af[k - 2]))
@@ -672,6 +679,7 @@ static int sum_calibration(const char *dir, const struct ic_settings *conf, long
 	rc = rc ? rc : bad ? 1 : sum_swap() || sum_closing(dir);
 	ic_atomic_abort(&af[0]);
 	ic_atomic_abort(&af[1]);
+	free(trials);
 	return rc;
 }
 

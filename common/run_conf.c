@@ -87,14 +87,13 @@ const char *ic_settings_get(const struct ic_settings *s, const char *key)
 	return "";
 }
 
-int ic_settings_set(struct ic_settings *s, const char *key, const char *value)
+void ic_settings_set(struct ic_settings *s, const char *key, const char *value)
 {
 	size_t i = s->n;
 
 	while (i-- > 0 && strcmp(s->v[i].key, key))
 		;
 	settings_put(s, i < s->n ? i : s->n, key, strlen(key), value, strlen(value));
-	return 0;
 }
 
 void ic_settings_free(struct ic_settings *s)

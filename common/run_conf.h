@@ -28,8 +28,8 @@ int ic_settings_load(struct ic_settings *s, const char *path, char *err, size_t 
 /* A setting's value, "" when absent; the last line wins, as in a shell. */
 const char *ic_settings_get(const struct ic_settings *s, const char *key);
 
-/* key set to value, in its line or a new one; 0 (sweep/conf.c checks it). */
-int ic_settings_set(struct ic_settings *s, const char *key, const char *value);
+/* key set to value, in its line or a new one (out of memory exits, kit). */
+void ic_settings_set(struct ic_settings *s, const char *key, const char *value);
 
 void ic_settings_free(struct ic_settings *s);
 

@@ -44,8 +44,7 @@ double sw_double(const struct sweep *sw, const char *key)
 
 void sw_set(struct sweep *sw, const char *key, const char *value)
 {
-	if (ic_settings_set(&sw->s, key, value))
-		sw_fail("out of memory");
+	ic_settings_set(&sw->s, key, value);
 }
 
 void sw_conf_read_settings(struct sweep *sw)

@@ -125,13 +125,13 @@ static int run_process(const struct sweep *sw, const char *key, const char *from
 	     *log = sw_fmt("%s/log/%s.txt", sw->dir, key), *tmp = sw_fmt("%s.tmp", file), pad[16 + 4096];
 	/* The simulated counts travel with variant 0's processes (sw_counters). */
 	const char *ctr = p->variant > 0 && !strcmp(sw->counter_source, "sim") ? "none" : sw_get(sw, "counters");
-	char *seed_key = sw_fmt("%s %s", sw_get(sw, "layout_seed"), key);
+	char *seed_key = sw_fmt("%s %s", sw_get(sw, "layout_seed"), key), *sim = sw_file(sw, "sim", p->build, ".csv");
 	size_t n = posix_cksum(seed_key) % 4096;
 	char *argv[] = {
 		sw_long(sw, "lto") ? sw_fmt("%s/bench/sites_bench", t->dir)   /* LTO's code no layout moves */
 				   : sw_fmt("%s/bench/variants/r%u_v%u", t->dir, p->repeat, p->variant),
 		sw_fmt("--counters=%s", ctr), sw_fmt("--threads=%s", sw_get(sw, "threads")),
-		sw_fmt("--modes=%s", sw_get(sw, "modes")), sw_fmt("--sim-cache=%s", sw_file(sw, "sim", p->build, ".csv")),
+		sw_fmt("--modes=%s", sw_get(sw, "modes")), sw_fmt("--sim-cache=%s", sim),
 		sw_fmt("--process=%u", p->process), sw_fmt("--layout-variant=%u", p->variant),
 		sw_fmt("--run-list=%s", runs), sw_fmt("--benchmark_repetitions=%s", sw_get(sw, "reps")),
 		sw_fmt("--benchmark_enable_random_interleaving=true"), sw_fmt("--benchmark_min_time=%s", sw_get(sw, "min_time")),
@@ -157,7 +157,7 @@ static int run_process(const struct sweep *sw, const char *key, const char *from
 	 * thousands of processes (every argv entry is its own, so all go). */
 	for (size_t i = 0; i < sizeof(argv) / sizeof(*argv); i++)
 		free(argv[i]);
-	free(file), free(runs), free(log), free(tmp), free(seed_key);
+	free(file), free(runs), free(log), free(tmp), free(seed_key), free(sim);
 	return rc ? -1 : 0;
 }
 

@@ -32,7 +32,7 @@ static void rm_glob(const char *pattern, const char *keep)
 	if (glob(pattern, 0, NULL, &g) == 0)
 		for (size_t i = 0; i < g.gl_pathc; i++)
 			if (!keep || strcmp(g.gl_pathv[i], keep))
-				sw_run((char *[]){ "rm", "-rf", g.gl_pathv[i], NULL }, NULL, NULL, NULL);
+				ic_rm_rf(g.gl_pathv[i]);
 	globfree(&g);
 }
 

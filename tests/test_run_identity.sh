@@ -24,6 +24,10 @@ h1=$(hash_of "$tmp/tree")
 [ "$h1" != "$h0" ] || bad "an uncommitted edit of gen/gen.c left the identity alone"
 (cd "$tmp/tree" && git -c user.email=t@t -c user.name=t commit -qam gen) || bad "cannot commit"
 [ "$(hash_of "$tmp/tree")" = "$h1" ] || bad "committing the same content changed the identity"
-[ "$(hash_of "$tmp/tree" "$top/examples/kref.c")" != "$h1" ] || bad "the body is not part of the identity"
+cp "$top/examples/kref.c" "$tmp/kref.c"
+hb=$(hash_of "$tmp/tree" "$tmp/kref.c")
+[ "$hb" != "$h1" ] || bad "the body is not part of the identity"
+echo "/* an edit */" >>"$tmp/kref.c"
+[ "$(hash_of "$tmp/tree" "$tmp/kref.c")" != "$hb" ] || bad "an edit of the body left the identity alone"
 [ $fail -eq 0 ] && echo "ok: the identity follows the code's content, not README edits or commits"
 exit $fail
