@@ -53,6 +53,9 @@ void ic_out_dir_begin(struct ic_out_dir *d, const char *out, const char *const *
 	size_t len = strlen(out);
 	char *copy, *parent;
 
+	if (n > sizeof(d->f) / sizeof(*d->f))
+		abort();   /* a caller's bug: d holds this many files */
+
 	while (len > 1 && out[len - 1] == '/')
 		len--;
 	d->out = ic_xalloc(strndup(out, len));
