@@ -26,10 +26,12 @@ static struct {
 static struct ic_run run[IC_RUNS_MAX];
 static size_t nrun;
 
-/* The runs named by the operands, opened (after the checks of --out). 0, or
- * the exit status after one line. */
-static int runs_open(char **operand, int n, int out_required)
+/* compare and agree: the runs named by the operands, opened (after the
+ * checks of --out), then the mode's work. The exit status; after one line
+ * when the runs cannot be read. */
+static int runs_across(char **operand, int n)
 {
+	int compare = !strcmp(ic_prog, "compare");
 	char err[1024];
 
 	if (n < 2)
@@ -37,24 +39,15 @@ static int runs_open(char **operand, int n, int out_required)
 			      ic_prog);
 	if (n > IC_RUNS_MAX)
 		return ic_bad("at most %d runs at once.", IC_RUNS_MAX);
-	if (out_required && !opt.out)
+	if (compare && !opt.out)
 		return ic_bad("--out DIR is required.");
 	if (opt.out && ic_out_dir_check(opt.out))
 		return 2;
 	for (; nrun < (size_t)n; nrun++)
 		if (ic_run_open(&run[nrun], operand[nrun], err, sizeof(err)))
 			return ic_bad("%s.", err);
-	return 0;
-}
-
-static int runs_compare(char **operand, int n)
-{
-	return runs_open(operand, n, 1) ?: ic_compare_runs(run, nrun, opt.out);
-}
-
-static int runs_agree(char **operand, int n)
-{
-	return runs_open(operand, n, 0) ?: ic_agree_runs(run, nrun, opt.margin_pct / 100.0, opt.out);
+	return compare ? ic_compare_runs(run, nrun, opt.out)
+		       : ic_agree_runs(run, nrun, opt.margin_pct / 100.0, opt.out);
 }
 
 /* The run's own verdict on its history, as its summary.md said it when
@@ -162,9 +155,9 @@ static const struct runs_mode {
 	int (*run)(char **operand, int n);
 	const struct ic_option *opts;
 } runs_modes[] = {
-	{ "compare", "--out DIR RUN RUN...", runs_compare, (const struct ic_option[]){
+	{ "compare", "--out DIR RUN RUN...", runs_across, (const struct ic_option[]){
 		IC_OPTION_STRING("out", &opt.out), IC_OPTIONS_END } },
-	{ "agree", "[--margin PCT] [--out DIR] RUN RUN...", runs_agree, (const struct ic_option[]){
+	{ "agree", "[--margin PCT] [--out DIR] RUN RUN...", runs_across, (const struct ic_option[]){
 		IC_OPTION_STRING("out", &opt.out),
 		IC_OPTION_DOUBLE("margin", &opt.margin_pct, 0.0, 100.0), IC_OPTIONS_END } },
 	{ "history", "[--results DIR] [--all]", runs_history, (const struct ic_option[]){

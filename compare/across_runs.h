@@ -51,18 +51,13 @@ int ic_out_dir_check(const char *out);
 void ic_out_dir_begin(struct ic_out_dir *d, const char *out, const char *const *name, FILE **const *f,
 		      size_t n);
 
-/* Closes the files, then draws plots/CHART.gp from the stage's folder DATA
- * ("" for the stage itself) into BASE.TERM for each of the nterm terminals.
- * Returns nterm; -1 no gnuplot; t < nterm when term[t] failed, with its
- * last line in err (gnuplot_run.h), and then no chart is left. */
-int ic_out_dir_draw(struct ic_out_dir *d, const char *chart, const char *data, const char *base,
-		    const char *const *term, int nterm, char *err, size_t errlen);
-
-/* Removes NAME from the stage. */
-void ic_out_dir_remove(struct ic_out_dir *d, const char *name);
-
-/* Renames the stage into place. */
-void ic_out_dir_finish(struct ic_out_dir *d);
+/* Closes the files, draws plots/CHART.gp from the stage's folder DATA
+ * ("" for the stage itself) into BASE.TERM for each of the nterm terminals,
+ * removes DROP (NULL: nothing) and renames the stage into place. Returns
+ * nterm; -1 no gnuplot; t < nterm when term[t] failed, with its last line
+ * in err (gnuplot_run.h), and then no chart is left. */
+int ic_out_dir_finish(struct ic_out_dir *d, const char *chart, const char *data, const char *base,
+		      const char *const *term, int nterm, const char *drop, char *err, size_t errlen);
 
 /* s, then more, freeing s (which may be NULL). */
 __attribute__((format(printf, 2, 3)))

@@ -437,13 +437,12 @@ static void agr_write(const struct agr *x, const char *out)
 	fputc('\n', md);
 	agr_sentence(md, x);
 	agr_chart_data(dat, gp, x);
-	rc = ic_out_dir_draw(&d, "agree", "", "repeat", (const char *[]){ "png" }, 1, err, sizeof(err));
+	/* data.gp: the chart's settings, not a result */
+	rc = ic_out_dir_finish(&d, "agree", "", "repeat", (const char *[]){ "png" }, 1, "data.gp", err, sizeof(err));
 	if (rc < 0)
 		fputs("agree: no gnuplot: tables written, no chart (apt-get install gnuplot-nox)\n", stderr);
 	else if (rc == 0)
 		fprintf(stderr, "agree: chart failed: %s; the tables are written\n", err);
-	ic_out_dir_remove(&d, "data.gp");   /* the chart's settings, not a result */
-	ic_out_dir_finish(&d);
 }
 
 int ic_agree_runs(struct ic_run *run, size_t k, double margin, const char *out)

@@ -603,13 +603,12 @@ static int cmp_write(struct cmp *c, const char *out)
 			cmp_write_series(md, csv, gp, dat, c, &c->s[j], p++);
 	fputc('\n', md);
 	/* A chart that fails leaves the tables without it. */
-	drawn = ic_out_dir_draw(&d, "compare", "plots", "compare", term, 2, err, sizeof(err));
+	drawn = ic_out_dir_finish(&d, "compare", "plots", "compare", term, 2, NULL, err, sizeof(err));
 	if (drawn < 0)
 		fputs("compare: no gnuplot: tables written, no plot (apt-get install gnuplot-nox, then run this again)\n",
 		      stderr);
 	else if (drawn < 2)
 		fprintf(stderr, "compare: plot failed (%s): %s; the tables are written\n", term[drawn], err);
-	ic_out_dir_finish(&d);
 	fprintf(stderr, "compare: wrote %s/compare.md (%zu series), compare.csv%s\n", out, ns,
 		drawn == 2 ? ", compare.png, compare.svg" : "");
 	printf("%s\n", out);

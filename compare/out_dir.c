@@ -81,12 +81,14 @@ void ic_out_dir_begin(struct ic_out_dir *d, const char *out, const char *const *
 	}
 }
 
-int ic_out_dir_draw(struct ic_out_dir *d, const char *chart, const char *data, const char *base,
-		    const char *const *term, int nterm, char *err, size_t errlen)
+int ic_out_dir_finish(struct ic_out_dir *d, const char *chart, const char *data, const char *base,
+		      const char *const *term, int nterm, const char *drop, char *err, size_t errlen)
 {
 	char log[PATH_MAX], dir[PATH_MAX], path[PATH_MAX];
 	int bad = 0, rc = 0, t;
+	mode_t mask = umask(0);
 
+	umask(mask);
 	for (size_t i = 0; i < d->nf; i++)
 		bad |= ferror(d->f[i]) | fclose(d->f[i]);
 	if (bad)
@@ -97,28 +99,14 @@ int ic_out_dir_draw(struct ic_out_dir *d, const char *chart, const char *data, c
 		snprintf(path, sizeof(path), "%s/%s.%s", d->stage, base, term[t]);
 		rc = ic_gnuplot_draw(chart, dir, term[t], path, log, err, errlen);
 	}
-	if (rc == 1)
-		return -1;
 	for (int i = 0; rc && i < nterm; i++) {
 		snprintf(path, sizeof(path), "%s/%s.%s", d->stage, base, term[i]);
 		unlink(path);
 	}
-	return rc ? t - 1 : nterm;
-}
-
-void ic_out_dir_remove(struct ic_out_dir *d, const char *name)
-{
-	char path[PATH_MAX];
-
-	snprintf(path, sizeof(path), "%s/%s", d->stage, name);
-	unlink(path);
-}
-
-void ic_out_dir_finish(struct ic_out_dir *d)
-{
-	mode_t mask = umask(0);
-
-	umask(mask);
+	if (drop) {
+		snprintf(path, sizeof(path), "%s/%s", d->stage, drop);
+		unlink(path);
+	}
 	/* mkdtemp made it private; rename() replaces an empty directory and
 	 * refuses any other. */
 	if (chmod(d->stage, 0777 & ~mask) || rename(d->stage, d->out))
@@ -126,6 +114,7 @@ void ic_out_dir_finish(struct ic_out_dir *d)
 	free(d->stage);
 	free(d->out);
 	d->stage = d->out = NULL;
+	return rc == 1 ? -1 : rc ? t - 1 : nterm;
 }
 
 char *ic_out_append(char *s, const char *fmt, ...)
