@@ -69,11 +69,8 @@ char *ic_out_series_id(const struct ic_group *g);
 /* The form that wins at small N in an's crossover xo, else neither. */
 const char *ic_out_winner(const struct ic_analysis *an, const struct ic_crossover *xo, const char *neither);
 
-/* x as fmt, else none (not measured). */
+/* x as fmt, else none (not measured; a CSV field after its comma: ","). */
 void ic_out_num(FILE *f, double x, const char *fmt, const char *none);
-
-/* The same as a CSV field after its comma, empty when not measured. */
-void ic_out_csv_num(FILE *f, double x, const char *fmt);
 
 /* A ratio with its 95% interval, "0.9876 [0.9801–0.9952]", ? where there
  * is none. */

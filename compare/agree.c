@@ -283,12 +283,12 @@ static void agr_comparison(FILE *md, FILE *csv, const struct agr *x, const struc
 		ic_csv_quoted(csv, x->run[c->b].name);
 		fprintf(csv, ",%lu", pt->sites);
 		for (size_t f = 0; f < sizeof(v) / sizeof(v[0]); f++)
-			ic_out_csv_num(csv, v[f], "%.6f");
-		ic_out_csv_num(csv, pt->df, "%.4g");
-		ic_out_csv_num(csv, x->margin, "%g");
+			ic_out_num(csv, v[f], ",%.6f", ",");
+		ic_out_num(csv, pt->df, ",%.4g", ",");
+		ic_out_num(csv, x->margin, ",%g", ",");
 		fprintf(csv, ",%s,%d", ic_agree_verdict_name(pt->verdict), j->equivalent);
-		ic_out_csv_num(csv, j->t_max, "%.4g");
-		ic_out_csv_num(csv, j->p, "%.4g");
+		ic_out_num(csv, j->t_max, ",%.4g", ",");
+		ic_out_num(csv, j->p, ",%.4g", ",");
 		fputc('\n', csv);
 	}
 	fputc('\n', md);

@@ -499,11 +499,11 @@ static void cmp_write_series(FILE *md, FILE *csv, FILE *gp, FILE *dat, struct cm
 			fprintf(csv, ",%lu,%c,", n, CMP_LETTER(k));
 			ic_csv_quoted(csv, in->label);
 			fprintf(csv, ",%.6f", r->ratio);
-			ic_out_csv_num(csv, r->lo, "%.6f");
-			ic_out_csv_num(csv, r->hi, "%.6f");
+			ic_out_num(csv, r->lo, ",%.6f", ",");
+			ic_out_num(csv, r->hi, ",%.6f", ",");
 			fprintf(csv, ",%s,%s,%s", side, ic_verdict_name(xo->verdict), ic_out_winner(&c->in[k].run->an, xo, ""));
-			ic_out_csv_num(csv, xo->bracket_lo, "%.0f");
-			ic_out_csv_num(csv, xo->bracket_hi, "%.0f");
+			ic_out_num(csv, xo->bracket_lo, ",%.0f", ",");
+			ic_out_num(csv, xo->bracket_hi, ",%.0f", ",");
 			fprintf(csv, ",%s,%s", cf, bf);
 			/* the CPU, the directory, then the settings compiler .. body:
 			 * the series' own where it names them */

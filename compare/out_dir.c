@@ -153,12 +153,6 @@ void ic_out_num(FILE *f, double x, const char *fmt, const char *none)
 		fputs(none, f);
 }
 
-void ic_out_csv_num(FILE *f, double x, const char *fmt)
-{
-	fputc(',', f);
-	ic_out_num(f, x, fmt, "");
-}
-
 void ic_out_ratio(FILE *f, const struct ic_ratio *r)
 {
 	ic_out_num(f, r->ratio, "%.4f", "?");
