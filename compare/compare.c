@@ -340,14 +340,12 @@ static void cmp_write_head(FILE *md, struct cmp *c, const char *only)
 	      "|---|---|---|---|---|---|---:|---:|\n", md);
 	for (size_t k = 0; k < c->k; k++) {
 		struct cmp_input *in = &c->in[k];
-		char date[IC_RESULTS_CONTEXT_MAX];
 
 		in->cpu = *cmp_ctx(in, "cpu_model") ? ic_xalloc(strdup(cmp_ctx(in, "cpu_model")))
 						    : "CPU not recorded";
-		snprintf(date, sizeof(date), "%s", cmp_ctx(in, "date"));
 		fprintf(md, "| %c | %s | %s | %s | %s | %.12s | %zu | %zu |\n", CMP_LETTER(k), in->cpu,
-			in->run->name, cmp_or(in->run->from, "—"), cmp_or(date, "—"), cmp_or(cmp_source(in), "—"), in->nser,
-			in->npts);
+			in->run->name, cmp_or(in->run->from, "—"), cmp_or(cmp_ctx(in, "date"), "—"),
+			cmp_or(cmp_source(in), "—"), in->nser, in->npts);
 	}
 
 	cmp_write_verdicts(md, c);

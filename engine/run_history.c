@@ -87,9 +87,7 @@ int ic_history_runs(const char *results_dir, struct ic_history_run **out, size_t
 	struct dirent *e;
 	size_t k = 0;
 
-	*out = NULL;
-	*n = 0;
-	if (!d)
+	if (!d)   /* (its callers read *out only after 0) */
 		return ic_fail(err, errlen, "%s: cannot read the directory", results_dir);
 	while ((e = readdir(d))) {
 		char path[4200];
