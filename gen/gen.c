@@ -24,25 +24,567 @@
  * only declare ic_body_extern. The nolock forms are refused: a body has no
  * lock.
  * With --filler B, site k's operation follows a filler block of its own
- * of about B bytes (gen_site.c, site.h).
+ * of about B bytes (gen_filler, site.h).
  *
  * Same arguments, byte-identical files; each file is written under a
  * temporary name and renamed, so a build never sees half a file, and kept
  * as it was when its bytes did not change. Bad input is reported before
- * anything is written: one line on stderr, exit 2. gen.h says which of
- * gen's files does what.
+ * anything is written: one line on stderr, exit 2. Below: the arguments,
+ * every one checked before anything is written; the sites' code; the files.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <inttypes.h>
+#include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "atomic_file.h"
-#include "gen.h"
 #include "kit.h"
+#include "point_name.h"
 #include "splitmix64.h"
+
+/* Filler constants: indices 2^29 .. 2^30-1 of the marks' bijection
+ * (gen_filler_const). */
+#define GEN_FILLER_BASE UINT32_C(0x20000000)
+#define GEN_FILLER_CONSTS 0x20000000u
+
+enum gen_part { GEN_PART_ALL, GEN_PART_SITES, GEN_PART_POINT };
+
+struct gen_args {
+	struct ic_point_id id;
+	uint32_t per_file;
+	uint32_t per_caller;        /* chain: sites per caller function */
+	uint32_t filler_adds;       /* constants per site's filler block; 0 without --filler */
+	const char *dir;
+	enum gen_part part;
+	uint32_t series_sites;      /* the series' largest N: the sites compiled */
+	char prefix[192];           /* the point's symbols: ic_pt_... */
+	char sprefix[192];          /* the series' site functions: ic_sr_... */
+	const char *cur;            /* the prefix of the functions being written */
+	char *body_path;            /* --body: FILE's absolute path, or NULL */
+	char body_name[IC_BODY_NAME_MAX + 1];
+};
+
+/* One TU with 65,536 inlined sites took gcc 122 s and 1.4 GB in the
+ * suite's first prototype; 256 sites compile in well under a second and
+ * keep -j busy. */
+#define GEN_PER_FILE_DEFAULT 256u
+/* Sites per chain caller by default: a handful of call sites per function,
+ * as in a network stack's receive path, each run once per packet. */
+#define GEN_PER_CALLER_DEFAULT 16u
+#define GEN_EXIT_USAGE 2
+
+/* "a|b|c" from a name table. */
+static const char *gen_join(const char *const *names, int count)
+{
+	static char list[256];
+
+	list[0] = '\0';
+	for (int j = 0; j < count; j++) {
+		strncat(list, names[j], sizeof list - strlen(list) - 1);
+		if (j + 1 < count)
+			strncat(list, "|", sizeof list - strlen(list) - 1);
+	}
+	return list;
+}
+
+static void gen_help(void)
+{
+	printf("usage: %s --sites N --form F -o DIR [options]\n"
+	       "  --sites N       call sites, 1..%u\n", ic_prog, IC_POINT_SITES_MAX);
+	printf("  --form F        %s (gen/point_names.def says what each is)\n",
+	       gen_join(ic_form_names, IC_FORM_COUNT));
+	printf("  --op OP         %s (default %s)\n", gen_join(ic_op_names, IC_OP_COUNT), ic_op_names[0]);
+	printf("  --body FILE     your own function instead of the queue (queue/body.h); the op\n"
+	       "                  is FILE's name; forms %s, %s, %s, %s, %s\n",
+	       ic_form_names[IC_FORM_INLINE], ic_form_names[IC_FORM_HINT], ic_form_names[IC_FORM_EXTERN],
+	       ic_form_names[IC_FORM_CLONE], ic_form_names[IC_FORM_MARK]);
+	printf("  --layout L      %s (default %s): chain callers of --per-caller sites,\n"
+	       "                  or one function per site walked through a table\n",
+	       gen_join(ic_layout_names, IC_LAYOUT_COUNT), ic_layout_names[0]);
+	printf("  --order O       %s (default %s): caller order (chain), walk order (scatter)\n",
+	       gen_join(ic_order_names, IC_ORDER_COUNT), ic_order_names[0]);
+	printf("  --seed S        seed for order random, 0..%u (default 0; seq ignores it)\n"
+	       "  --per-file K    sites per translation unit, 1..%u (default %u)\n"
+	       "  --per-caller C  sites per chain caller function, 1..%u (default %u)\n"
+	       "  --filler BYTES  about BYTES of straight-line register adds before each\n"
+	       "                  site's operation, 0..%u (default 0: none)\n"
+	       "  --part P        all (default), sites or point: sites writes the series'\n"
+	       "                  sites_<i>.c (--sites is then its largest N), point writes\n"
+	       "                  point.c, whose pass calls the first --sites of them\n"
+	       "  --series-sites M  with --part point: the N --part sites was given (default --sites)\n"
+	       "  -o DIR          output directory (created if missing)\n",
+	       UINT32_MAX, IC_POINT_SITES_MAX, GEN_PER_FILE_DEFAULT, IC_POINT_SITES_MAX,
+	       GEN_PER_CALLER_DEFAULT, IC_POINT_FILLER_MAX);
+}
+
+/* Can DIR be written, or created under its nearest existing ancestor? */
+static void gen_check_dir(const char *dir)
+{
+	char path[PATH_MAX], *p;
+	struct stat st;
+
+	if (!*dir)
+		ic_die(GEN_EXIT_USAGE, "-o: empty directory name");
+	if (strlen(dir) >= sizeof path - 64)  /* room for "/.sites_<i>.c.tmp.XXXXXX" */
+		ic_die(GEN_EXIT_USAGE, "-o: directory name too long");
+	strcpy(path, dir);
+	for (p = path; stat(p, &st) != 0; p = dirname(p))
+		if (errno != ENOENT)
+			ic_die(GEN_EXIT_USAGE, "-o: %s: not writable (%s)", dir, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		ic_die(GEN_EXIT_USAGE, "-o: %s: not writable (%s is not a directory)", dir, p);
+	if (access(p, W_OK | X_OK) != 0)
+		ic_die(GEN_EXIT_USAGE, "-o: %s: not writable (%s)", dir, strerror(errno));
+}
+
+/* --body FILE: a readable regular file named <name>.c, its name a body's
+ * name (point_name.h), its path one a #include "..." can spell; the form
+ * one a body has. */
+static void gen_check_body(struct gen_args *a, const char *file, int have_op)
+{
+	const char *base = strrchr(file, '/'), *why;
+	struct stat st;
+	size_t len;
+
+	base = base ? base + 1 : file;
+	len = strlen(base);
+	if (len < 3 || strcmp(base + len - 2, ".c") != 0)
+		ic_die(GEN_EXIT_USAGE, "--body: %s: not a .c file", file);
+	if (len - 2 > IC_BODY_NAME_MAX)
+		ic_die(GEN_EXIT_USAGE, "--body: %s: the name is longer than %u characters", file, IC_BODY_NAME_MAX);
+	memcpy(a->body_name, base, len - 2);
+	a->body_name[len - 2] = '\0';
+	why = ic_body_name_why(a->body_name);
+	if (why)
+		ic_die(GEN_EXIT_USAGE, "--body: %s: the name '%s' %s", file, a->body_name, why);
+	if (stat(file, &st) != 0)
+		ic_die(GEN_EXIT_USAGE, "--body: %s: %s", file, strerror(errno));
+	if (!S_ISREG(st.st_mode) || access(file, R_OK) != 0)
+		ic_die(GEN_EXIT_USAGE, "--body: %s: not a readable file", file);
+	/* Absolute: the site files include it from their own directory. */
+	a->body_path = realpath(file, NULL);
+	if (!a->body_path)
+		ic_die(GEN_EXIT_USAGE, "--body: %s: %s", file, strerror(errno));
+	/* The banner holds it in a comment too. */
+	if (strpbrk(a->body_path, "\"\\\n") || strstr(a->body_path, "*/"))
+		ic_die(GEN_EXIT_USAGE, "--body: %s: the path holds a quote, backslash, newline or */, which "
+			       "the generated files cannot spell", file);
+	if (have_op)
+		ic_die(GEN_EXIT_USAGE, "--op: a body has one operation, its own (drop --op with --body)");
+	if (ic_form_is_nolock(a->id.form))
+		ic_die(GEN_EXIT_USAGE, "--form %s: a body has no lock to replace (the nolock forms are the queue's)",
+			       ic_form_names[a->id.form]);
+	a->id.body = a->body_name;
+}
+
+/* getopt_long's ':' (no argument) or '?' (unknown) for ARG, the word it
+ * stopped at, naming the option as the user spelled it: "--name" (without
+ * "=value") or "-c". */
+static void gen_bad_option(int c, const char *arg, int opt)
+{
+	char name[64];
+
+	if (strncmp(arg, "--", 2) == 0)
+		snprintf(name, sizeof name, "%.*s", (int)strcspn(arg, "="), arg);
+	else
+		snprintf(name, sizeof name, "-%c", opt > 0 && opt < 128 ? opt : '?');
+	if (c == ':')
+		ic_die(GEN_EXIT_USAGE, "%s: needs an argument", name);
+	ic_die(GEN_EXIT_USAGE, "%s: unknown option (see --help)", name);
+}
+
+/* An option that takes a value: a number from min to max, or (names set)
+ * one of names[]'s count names, its index; read into *to. */
+struct gen_option {
+	const char *name;
+	uint32_t min, max;
+	const char *const *names;
+	int count;
+	uint32_t *to;
+};
+
+static void gen_option_read(const struct gen_option *o, const char *s)
+{
+	int i = o->names ? ic_name_find(o->names, o->count, s) : 0;
+	unsigned long long v;
+	char *end;
+
+	if (i < 0)
+		ic_die(GEN_EXIT_USAGE, "--%s: unknown value '%s' (%s)", o->name, s, gen_join(o->names, o->count));
+	if (o->names) {
+		*o->to = (uint32_t)i;
+		return;
+	}
+	/* Decimal digits only (no sign, no blanks), within [min, max]. */
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (*s < '0' || *s > '9' || *end || errno || v < o->min || v > o->max)
+		ic_die(GEN_EXIT_USAGE, "--%s: '%s' is not a number from %u to %u", o->name, s, o->min, o->max);
+	*o->to = (uint32_t)v;
+}
+
+/* The arguments, every one checked; bad input is one line on stderr naming
+ * the option (ic_die) and exit 2, before anything is written. */
+static void gen_parse_args(int argc, char **argv, struct gen_args *a)
+{
+	static const char *const part_names[] = {   /* enum gen_part's order */
+		[GEN_PART_ALL] = "all", [GEN_PART_SITES] = "sites", [GEN_PART_POINT] = "point",
+	};
+	/* UINT32_MAX: not given (sites and per-caller: 0) */
+	uint32_t form = UINT32_MAX, op = UINT32_MAX, layout = IC_LAYOUT_CHAIN, order = IC_ORDER_SEQ;
+	uint32_t part = GEN_PART_ALL;
+	const char *body = NULL;
+	const struct gen_option opts[] = {
+		{ "sites", 1, IC_POINT_SITES_MAX, .to = &a->id.sites },
+		{ "form", .names = ic_form_names, .count = IC_FORM_COUNT, .to = &form },
+		{ "op", .names = ic_op_names, .count = IC_OP_COUNT, .to = &op },
+		{ "layout", .names = ic_layout_names, .count = IC_LAYOUT_COUNT, .to = &layout },
+		{ "order", .names = ic_order_names, .count = IC_ORDER_COUNT, .to = &order },
+		{ "seed", 0, UINT32_MAX, .to = &a->id.seed },
+		{ "per-file", 1, IC_POINT_SITES_MAX, .to = &a->per_file },
+		{ "per-caller", 1, IC_POINT_SITES_MAX, .to = &a->per_caller },
+		{ "filler", 0, IC_POINT_FILLER_MAX, .to = &a->id.filler },
+		{ "part", .names = part_names, .count = sizeof part_names / sizeof part_names[0], .to = &part },
+		{ "series-sites", 1, IC_POINT_SITES_MAX, .to = &a->series_sites },
+	};
+	/* getopt_long returns a table option's index plus OPT_TABLE. */
+	enum { NOPTS = sizeof opts / sizeof opts[0], OPT_TABLE = 256, OPT_BODY = OPT_TABLE + NOPTS,
+	       OPT_HELP };
+	struct option longopts[NOPTS + 3] = {
+		[NOPTS] = { "body", required_argument, NULL, OPT_BODY },
+		[NOPTS + 1] = { "help", no_argument, NULL, OPT_HELP },
+	};
+	int c;
+
+	for (int i = 0; i < NOPTS; i++)
+		longopts[i] = (struct option){ opts[i].name, required_argument, NULL, OPT_TABLE + i };
+	ic_prog = argc > 0 && argv[0][0] ? argv[0] : "gen";
+	if (strrchr(ic_prog, '/'))
+		ic_prog = strrchr(ic_prog, '/') + 1;
+	memset(a, 0, sizeof *a);
+	a->per_file = GEN_PER_FILE_DEFAULT;
+	opterr = 0;  /* our own one-line messages */
+	while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
+		if (c >= OPT_TABLE && c < OPT_TABLE + NOPTS) {
+			gen_option_read(&opts[c - OPT_TABLE], optarg);
+		} else if (c == OPT_BODY) {
+			body = optarg;
+		} else if (c == 'o') {
+			a->dir = optarg;
+		} else if (c == 'h' || c == OPT_HELP) {
+			gen_help();
+			exit(0);
+		} else {
+			gen_bad_option(c, argv[optind - 1], optopt);
+		}
+	}
+	if (optind < argc)
+		ic_die(GEN_EXIT_USAGE, "%s: unexpected argument (see --help)", argv[optind]);
+	if (!a->id.sites)
+		ic_die(GEN_EXIT_USAGE, "--sites: missing (see --help)");
+	if (form == UINT32_MAX)
+		ic_die(GEN_EXIT_USAGE, "--form: missing (see --help)");
+	if (!a->dir)
+		ic_die(GEN_EXIT_USAGE, "-o: missing output directory (see --help)");
+	a->id.form = form;
+	a->id.op = op == UINT32_MAX ? IC_OP_TAIL_DEQUEUE : op;
+	a->id.layout = layout;
+	a->id.order = order;
+	a->part = part;
+	/* The checks of options together, and what follows from them. */
+	if (body)
+		gen_check_body(a, body, op != UINT32_MAX);
+	if (a->series_sites && a->part != GEN_PART_POINT)
+		ic_die(GEN_EXIT_USAGE, "--series-sites: only with --part point");
+	if (!a->series_sites)
+		a->series_sites = a->id.sites;
+	if (a->series_sites < a->id.sites)
+		ic_die(GEN_EXIT_USAGE, "--series-sites: %u is fewer than --sites %u", a->series_sites, a->id.sites);
+	/* A caller never spans translation units: asked for, that is an error;
+	 * by default (0 here), callers are as long as the files, and say so. */
+	if (a->per_caller > a->per_file)
+		ic_die(GEN_EXIT_USAGE, "--per-caller: %u is more than --per-file %u: a caller never "
+		       "spans translation units", a->per_caller, a->per_file);
+	if (!a->per_caller)
+		a->per_caller = a->per_file < GEN_PER_CALLER_DEFAULT ? a->per_file : GEN_PER_CALLER_DEFAULT;
+	if (a->id.order == IC_ORDER_SEQ)
+		a->id.seed = 0;
+	a->filler_adds = ic_filler_adds(a->id.filler);
+	if ((uint64_t)a->series_sites * a->filler_adds > GEN_FILLER_CONSTS)
+		ic_die(GEN_EXIT_USAGE, "--filler: %u bytes at %u sites needs %" PRIu64 " distinct constants, "
+		       "more than the %u gen has", a->id.filler, a->series_sites,
+		       (uint64_t)a->series_sites * a->filler_adds, GEN_FILLER_CONSTS);
+	gen_check_dir(a->dir);
+	ic_point_prefix(a->prefix, sizeof a->prefix, &a->id);
+	ic_series_prefix(a->sprefix, sizeof a->sprefix, &a->id);
+	a->cur = a->sprefix;
+}
+
+/* The sites' code: each site's constant, its filler block, the queue
+ * operations (or the body's function) it calls in its form, and clone's
+ * own copies of them; the function that holds them. */
+
+/* C_k: distinct for every k < 2^30 (k times an odd number is a bijection
+ * mod 2^30), and always in [2^30, 2^31), so every mark is the same 32-bit
+ * immediate add however small k is. */
+static uint32_t gen_site_const(uint32_t k)
+{
+	return UINT32_C(0x40000000) | ((k * UINT32_C(0x9e3779b1)) & UINT32_C(0x3fffffff));
+}
+
+/* The filler's constants are gen_site_const at indices 2^29 + k * adds + i:
+ * distinct from each other and from every mark (k < 10^6 < 2^29) by
+ * construction. Random draws would collide (in 1 point of 400 at 64 sites
+ * x 37 adds, about 170 times at 16,384 sites), and a collision would hide an
+ * add from the tests' count of distinct immediates. */
+static uint32_t gen_filler_const(const struct gen_args *a, uint32_t k, uint32_t i)
+{
+	return gen_site_const(GEN_FILLER_BASE + k * a->filler_adds + i);
+}
+
+static enum ic_op gen_site_kind(const struct gen_args *a, uint32_t k)
+{
+	return a->id.op == IC_OP_MIXED ? (enum ic_op)(k % 5) : a->id.op;
+}
+
+/* What a site touches, so a function declares only its locals. */
+enum { GEN_USES_Q = 1, GEN_USES_ANCHOR = 2, GEN_USES_SCRATCH = 4, GEN_USES_BODY = 8 };
+
+static unsigned gen_site_uses(const struct gen_args *a, uint32_t k)
+{
+	enum ic_op kind = gen_site_kind(a, k);
+
+	if (a->id.form == IC_FORM_MARK)
+		return 0;
+	if (a->body_path)
+		return GEN_USES_BODY;
+	if (a->id.op == IC_OP_MIXED && kind >= IC_OP_INSERT_UNLINK)
+		return GEN_USES_SCRATCH;   /* mixed's kinds 2-4: the scratch queue (gen_site) */
+	return kind == IC_OP_INSERT_UNLINK || kind == IC_OP_APPEND_UNLINK ? GEN_USES_Q | GEN_USES_ANCHOR
+									  : GEN_USES_Q;
+}
+
+/* A function's locals; acc is ctx->acc in a register, stored back at the
+ * end (gen_epilogue), so a mark is one register add, no load or store; a
+ * body's values go to sink, ctx->sink the same way. */
+static void gen_locals(FILE *f, const struct gen_args *a, unsigned uses)
+{
+	if (uses & GEN_USES_BODY) {
+		fputs("\tstruct ic_body_state *b = ctx->body;\n\tuint64_t sink = ctx->sink;\n"
+		      "\tuint64_t acc = ctx->acc;\n", f);
+		return;
+	}
+	if (uses & GEN_USES_Q)
+		fputs("\tstruct ic_queue *q = ctx->q;\n", f);
+	if (uses & GEN_USES_ANCHOR)
+		fputs("\tstruct ic_node *a = ctx->anchor;\n", f);
+	if (uses & GEN_USES_SCRATCH)
+		fputs("\tstruct ic_queue *s = ctx->scratch;\n", f);
+	if (a->id.form != IC_FORM_MARK)
+		fputs("\tstruct ic_node *n = ctx->node;\n", f);
+	fputs("\tuint64_t acc = ctx->acc;\n", f);
+}
+
+static void gen_epilogue(FILE *f, const struct gen_args *a)
+{
+	if (a->id.form != IC_FORM_MARK)
+		fputs(a->body_path ? "\tctx->sink = sink;\n" : "\tctx->node = n;\n", f);
+	fputs("\tctx->acc = acc;\n}\n", f);
+}
+
+/* Site k's filler block (site.h says why it is one asm). Each accumulator starts
+ * at a constant of the block's own, hidden by an asm so its first value is
+ * a 5-byte move and every further constant an add; the adds rotate over
+ * the accumulators; they are folded into acc at the block's end, so they
+ * never live across a call (a chain caller's callee-saved registers are
+ * taken: gcc spilled them to the stack when they lived to the function's
+ * end). Volatile alone does not keep the block in place: gcc may move a
+ * register-only asm across the queue operation's loads, stores and calls.
+ * The first and last asm of the block clobber memory, so no memory access
+ * or call crosses them: the filler runs after the previous site and before
+ * this site's operation, as written. x86-64 only, as the suite is. */
+static void gen_filler(FILE *f, const struct gen_args *a, uint32_t k)
+{
+	uint32_t m = a->filler_adds < 4 ? a->filler_adds : 4;   /* accumulators: four chains */
+
+	fputs("\t{\n", f);
+	for (uint32_t j = 0; j < m; j++)
+		fprintf(f, "%s f%" PRIu32 " = 0x%08" PRIx32, j ? "," : "\t\tuint64_t", j,
+			gen_filler_const(a, k, j));
+	fputs(";\n\t\t__asm__ volatile(\"\"", f);
+	for (uint32_t j = 0; j < m; j++)
+		fprintf(f, "%s \"+r\"(f%" PRIu32 ")", j ? "," : " :", j);
+	fputs(" : : \"memory\");\n", f);
+	/* The adds as one asm statement: the instructions gcc emitted for a C
+	 * add and an empty asm each, in a fraction of the compile time. */
+	if (a->filler_adds > m) {
+		fputs("\t\t__asm__ volatile(", f);
+		for (uint32_t i = m; i < a->filler_adds; i++)
+			fprintf(f, "\n\t\t\t\"addq $0x%08" PRIx32 ", %%%" PRIu32 "\\n\\t\"",
+				gen_filler_const(a, k, i), i % m);
+		fputs("\n\t\t\t:", f);
+		for (uint32_t j = 0; j < m; j++)
+			fprintf(f, "%s \"+r\"(f%" PRIu32 ")", j ? "," : "", j);
+		fputs(");\n", f);
+	}
+	fputs("\t\tacc +=", f);
+	for (uint32_t j = 0; j < m; j++)
+		fprintf(f, "%s f%" PRIu32, j ? " +" : "", j);
+	fputs(";\n\t\t__asm__ volatile(\"\" : \"+r\"(acc) : : \"memory\");\n\t}\n", f);
+}
+
+/* A queue operation's signature, for clone's copies (queue/queue_body.h). */
+struct gen_op_sig {
+	const char *op, *ret, *params, *args;
+};
+
+enum { GEN_HEAD, GEN_TAIL, GEN_DEQUEUE, GEN_DEQUEUE_TAIL, GEN_INSERT, GEN_APPEND, GEN_UNLINK, GEN_PURGE };
+static const struct gen_op_sig gen_op_sigs[] = {   /* ret as a declaration spells it */
+	[GEN_HEAD] = { "queue_head", "void ", "struct ic_queue *q, struct ic_node *n", "q, n" },
+	[GEN_TAIL] = { "queue_tail", "void ", "struct ic_queue *q, struct ic_node *n", "q, n" },
+	[GEN_DEQUEUE] = { "dequeue", "struct ic_node *", "struct ic_queue *q", "q" },
+	[GEN_DEQUEUE_TAIL] = { "dequeue_tail", "struct ic_node *", "struct ic_queue *q", "q" },
+	[GEN_INSERT] = { "insert", "void ", "struct ic_queue *q, struct ic_node *old, struct ic_node *n",
+			 "q, old, n" },
+	[GEN_APPEND] = { "append", "void ", "struct ic_queue *q, struct ic_node *old, struct ic_node *n",
+			 "q, old, n" },
+	[GEN_UNLINK] = { "unlink", "void ", "struct ic_queue *q, struct ic_node *n", "q, n" },
+	[GEN_PURGE] = { "purge", "size_t ", "struct ic_queue *q, struct ic_node **out", "q, out" },
+};
+
+/* The two queue operations of each site kind, in order. */
+static const unsigned char gen_kind_ops[IC_OP_COUNT][IC_POINT_OPS_PER_SITE] = {
+	[IC_OP_TAIL_DEQUEUE] = { GEN_TAIL, GEN_DEQUEUE },
+	[IC_OP_HEAD_DEQUEUE_TAIL] = { GEN_HEAD, GEN_DEQUEUE_TAIL },
+	[IC_OP_INSERT_UNLINK] = { GEN_INSERT, GEN_UNLINK },
+	[IC_OP_APPEND_UNLINK] = { GEN_APPEND, GEN_UNLINK },
+	[IC_OP_MIXED] = { GEN_TAIL, GEN_PURGE },   /* kind 4 */
+};
+
+/* What site k calls for op: the form's ic_<op>_<form>, or clone's own copy;
+ * a body's: ic_body_<form>, or clone's own copy <prefix>_k<k>_<name>. */
+static const char *gen_call(const struct gen_args *a, uint32_t k, const char *op, char *buf, size_t len)
+{
+	if (a->body_path)
+		op = a->body_name;
+	if (a->body_path && a->id.form != IC_FORM_CLONE)
+		snprintf(buf, len, "ic_body_%s", ic_form_names[a->id.form]);
+	else if (a->id.form == IC_FORM_CLONE)
+		snprintf(buf, len, "%s_k%" PRIu32 "_%s", a->cur, k, op);
+	else
+		snprintf(buf, len, "ic_%s_%s", op, ic_form_names[a->id.form]);
+	return buf;
+}
+
+/* clone: site k's own out-of-line copies of its operations. */
+static void gen_clones(FILE *f, const struct gen_args *a, uint32_t k)
+{
+	char name[320];
+
+	if (a->id.form != IC_FORM_CLONE)
+		return;
+	if (a->body_path) {
+		fprintf(f, "\nstatic IC_CLONE_ATTR uint64_t %s(struct ic_body_state *s, uint32_t c)\n{\n"
+			"\treturn ic_body_inline(s, c);\n}\n", gen_call(a, k, NULL, name, sizeof name));
+		return;
+	}
+	for (unsigned i = 0; i < IC_POINT_OPS_PER_SITE; i++) {
+		const struct gen_op_sig *sig = &gen_op_sigs[gen_kind_ops[gen_site_kind(a, k)][i]];
+
+		fprintf(f, "\nstatic IC_CLONE_ATTR %s%s(%s)\n{\n\t%sic_%s_inline(%s);\n}\n", sig->ret,
+			gen_call(a, k, sig->op, name, sizeof name), sig->params,
+			strcmp(sig->ret, "void ") ? "return " : "", sig->op, sig->args);
+	}
+}
+
+/* Site k: two queue operations on the thread's node n, then its own mark
+ * (form mark: the mark alone).
+ *
+ * In `mixed`, kinds 0-1 work on the shared q and kinds 2-4 on the thread's
+ * private scratch queue, its head as the anchor: on a shared q another
+ * thread's dequeue could take n (or an anchor) between insert and unlink,
+ * and dequeue/dequeue_tail in any walk order would reach a fixed anchor. */
+static void gen_site(FILE *f, const struct gen_args *a, uint32_t k)
+{
+	enum ic_op kind = gen_site_kind(a, k);
+	const char *q = a->id.op == IC_OP_MIXED && kind >= IC_OP_INSERT_UNLINK ? "s" : "q";
+	const char *anchor = a->id.op == IC_OP_MIXED ? "&s->head" : "a";
+	char c0[320], c1[320];
+
+	if (a->filler_adds)
+		gen_filler(f, a, k);
+	if (a->id.form == IC_FORM_MARK)
+		goto mark;
+	if (a->body_path) {
+		fprintf(f, "\tsink += %s(b, 0x%08" PRIx32 ");\n", gen_call(a, k, NULL, c0, sizeof c0),
+			gen_site_const(k));
+		goto mark;
+	}
+	gen_call(a, k, gen_op_sigs[gen_kind_ops[kind][0]].op, c0, sizeof c0);
+	gen_call(a, k, gen_op_sigs[gen_kind_ops[kind][1]].op, c1, sizeof c1);
+	switch (kind) {
+	case IC_OP_TAIL_DEQUEUE:
+	case IC_OP_HEAD_DEQUEUE_TAIL:
+		fprintf(f, "\t%s(q, n);\n\tn = %s(q);\n", c0, c1);
+		break;
+	case IC_OP_INSERT_UNLINK:
+	case IC_OP_APPEND_UNLINK:
+		fprintf(f, "\t%s(%s, %s, n);\n\t%s(%s, n);\n", c0, q, anchor, c1, q);
+		break;
+	case IC_OP_MIXED:  /* kind 4: the purge round trip */
+	default:
+		fprintf(f, "\t%s(s, n);\n\t%s(s, &ctx->node);\n\tn = ctx->node;\n", c0, c1);
+		break;
+	}
+mark:
+	fprintf(f, "\tIC_SITE_MARK(ctx, acc, %" PRIu32 ", 0x%08" PRIx32 ");\n", k, gen_site_const(k));
+}
+
+/* One function of sites [k0, k1), clone's copies before it: chain's caller
+ * <a->cur>_caller_<j>, or scatter's site function <a->cur>_site_<j> (j = k0,
+ * one site). */
+static void gen_function(FILE *f, const struct gen_args *a, uint32_t j, uint32_t k0, uint32_t k1)
+{
+	int chain = a->id.layout != IC_LAYOUT_SCATTER;
+	unsigned uses = 0;
+
+	for (uint32_t k = k0; k < k1; k++) {
+		uses |= gen_site_uses(a, k);
+		gen_clones(f, a, k);
+	}
+	fprintf(f, "\n__attribute__((noinline)) void %s_%s_%" PRIu32 "(struct ic_site_ctx *ctx)\n{\n",
+		a->cur, chain ? "caller" : "site", j);
+	gen_locals(f, a, uses);
+	for (uint32_t k = k0; k < k1; k++) {
+		if (chain)
+			fprintf(f, "\n\t/* site %" PRIu32 " */\n", k);
+		else
+			fputc('\n', f);
+		gen_site(f, a, k);
+	}
+	if (chain)
+		fputc('\n', f);
+	gen_epilogue(f, a);
+}
+
+/* What one pass over the point's N sites adds to acc (mod 2^64). */
+static uint64_t gen_acc_per_pass(const struct gen_args *a)
+{
+	uint64_t acc = 0;
+
+	for (uint32_t k = 0; k < a->id.sites; k++) {
+		acc += gen_site_const(k);
+		for (uint32_t i = 0; i < a->filler_adds; i++)
+			acc += gen_filler_const(a, k, i);
+	}
+	return acc;
+}
 
 /* 0..n-1, in order or shuffled (Fisher-Yates) from the seed. */
 static uint32_t *gen_walk_order(uint32_t n, const struct ic_point_id *id)
