@@ -1,9 +1,9 @@
 /* The sweep's plan: what it builds and runs, its N, its series and the
  * points of each, from its settings (run.conf's keys) and the machine (the
  * rules the options of ./run.sh --help describe, in one place; scripts/
- * only carry the values; points.c); and the order it runs its processes
- * in, with its layout variants' seeds, both drawn from the run's layout
- * seed, so that one seed gives one run (order.c). */
+ * only carry the values); and the order it runs its processes in, with
+ * its layout variants' seeds, both drawn from the run's layout seed, so
+ * that one seed gives one run (all in points.c). */
 #ifndef IC_PLAN_POINTS_H
 #define IC_PLAN_POINTS_H
 

@@ -32,7 +32,7 @@ ensure_packages() {
 driver() {
 	local dir=$top/build-tools id bin f src how=""
 	[ "$1" != exec ] || { how=exec; shift; }
-	src=$(cd "$top" && echo cmd/sweep.c sweep/*.c plan/points.c plan/order.c common/run_conf.c common/kit.c \
+	src=$(cd "$top" && echo cmd/sweep.c sweep/*.c plan/points.c common/run_conf.c common/kit.c \
 		common/measure_lock.c bench/hw/topology.c)
 	# shellcheck disable=SC2086 # the sources' names are words
 	id=$(cd "$top" && cat $src {sweep,plan,common,bench/hw,gen}/*.h gen/*.def engine/*.def | sha256sum | cut -c1-16)
