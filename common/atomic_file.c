@@ -25,27 +25,23 @@ int ic_atomic_open(struct ic_atomic_file *af, const char *path, unsigned flags)
 	int fd, n;
 
 	*af = (struct ic_atomic_file){ .flags = flags };
-	if (len >= sizeof af->path)
-		return ic_atomic_fail(af, ENAMETOOLONG, "create", path);
-	memcpy(af->path, path, len + 1);
 	/* Same directory as the final name: rename() is atomic only within one
-	 * file system. The leading dot keeps it out of globs and ls. */
+	 * file system. The leading dot keeps it out of globs and ls. The name
+	 * is longer than path: when it fits, path does. */
 	n = snprintf(af->tmp, sizeof af->tmp, "%.*s.%s.tmp.XXXXXX", slash ? (int)(slash - path + 1) : 0,
 		     path, slash ? slash + 1 : path);
 	if (n < 0 || (size_t)n >= sizeof af->tmp) {
 		af->tmp[0] = '\0';
 		return ic_atomic_fail(af, ENAMETOOLONG, "create", path);
 	}
-	fd = mkstemp(af->tmp);
-	if (fd < 0) {
-		char name[PATH_MAX];
-
+	memcpy(af->path, path, len + 1);
+	if ((fd = mkstemp(af->tmp)) < 0) {
 		/* Nothing was created, so nothing to remove; name the template
 		 * (mkstemp may have changed its X's). */
 		memcpy(af->tmp + n - 6, "XXXXXX", 6);
-		memcpy(name, af->tmp, (size_t)n + 1);
+		snprintf(af->err, sizeof af->err, "cannot create %s: %s", af->tmp, strerror(errno));
 		af->tmp[0] = '\0';
-		return ic_atomic_fail(af, errno, "create", name);
+		return -1;
 	}
 	/* mkstemp creates mode 0600; give the file the mode fopen would. */
 	mask = umask(0);

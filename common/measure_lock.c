@@ -17,18 +17,13 @@ const char *ic_measure_lock_path(void)
 	return p && *p ? p : IC_MEASURE_LOCK_PATH;
 }
 
-void ic_measure_holder_path(char *out, size_t cap)
-{
-	snprintf(out, cap, "%s" IC_MEASURE_HOLDER_SUFFIX, ic_measure_lock_path());
-}
-
 long ic_measure_holder_read(const char *root, char *line, size_t cap)
 {
 	char path[4200];
 	long pid = 0;
 	FILE *f;
 
-	ic_measure_holder_path(path, sizeof(path));
+	snprintf(path, sizeof(path), "%s" IC_MEASURE_HOLDER_SUFFIX, ic_measure_lock_path());
 	line[0] = '\0';
 	if ((f = fopen(path, "r"))) {
 		if (!fgets(line, (int)cap, f))
@@ -52,7 +47,7 @@ void ic_measure_holder_write(const char *cmdline, const char *top)
 	time_t now = time(NULL);
 	FILE *f;
 
-	ic_measure_holder_path(path, sizeof(path));
+	snprintf(path, sizeof(path), "%s" IC_MEASURE_HOLDER_SUFFIX, ic_measure_lock_path());
 	if (!(f = fopen(path, "r+")))
 		return;
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));

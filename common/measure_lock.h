@@ -17,9 +17,6 @@
 /* The lock's path: $IC_MEASURE_LOCK (tests), else IC_MEASURE_LOCK_PATH. */
 const char *ic_measure_lock_path(void);
 
-/* The holder file's path: the lock's with IC_MEASURE_HOLDER_SUFFIX. */
-void ic_measure_holder_path(char *out, size_t cap);
-
 /* The holder's line ("" when none); its pid when that process runs (under
  * root's /proc, "" the real one), else 0. */
 long ic_measure_holder_read(const char *root, char *line, size_t cap);
