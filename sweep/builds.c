@@ -184,10 +184,7 @@ static void bench_plan(struct sweep *sw, size_t b)
 	     *bench = sw_fmt("%s/bench/sites_bench", t->dir), *tmp = sw_fmt("%s.tmp", file), *text, **rows;
 	long n;
 
-	if (sw_run((char *[]){ bench, "--plan", sw_fmt("--threads=%s", sw_get(sw, "threads")),
-			       sw_fmt("--modes=%s", sw_get(sw, "modes")),
-			       *sw_get(sw, "plant") ? sw_fmt("--plant=%s", sw_get(sw, "plant")) : NULL, NULL },
-		   tmp, log, NULL)) {
+	if (sw_run(sw_bench_argv(sw, bench, "--plan", NULL), tmp, log, NULL)) {
 		unlink(tmp);
 		sw_tail(5, log);
 		sw_fail("%s --plan failed; log: %s", bench, log);

@@ -104,6 +104,9 @@ long sw_plan_rows(char *text, const char *const *col, size_t n, char ***rows);
  * on disk, at the N in nlist (a|b, or NULL: all); 0, or -1 when one failed. */
 void sw_counters(struct sweep *sw);
 int sw_processes(struct sweep *sw, const char *prefix, const char *nlist, long after_s);
+/* sites_bench's argv (bin: it or a variant): the settings' threads,
+ * modes and plant after bin, then the rest, up to NULL. */
+char **sw_bench_argv(const struct sweep *sw, char *bin, ...);
 long sw_guess_s(const struct sweep *sw, const char *nlist);
 long sw_design_s(const struct sweep *sw, long groups, long per);
 

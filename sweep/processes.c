@@ -12,6 +12,7 @@
  * variant 0 of every repeat reports them although its binary differs. */
 #define _GNU_SOURCE
 #include <glob.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,6 +115,24 @@ static int done(const struct sweep *sw, const char *key)
 	return yes;
 }
 
+char **sw_bench_argv(const struct sweep *sw, char *bin, ...)
+{
+	char **argv = ic_xalloc(calloc(24, sizeof(*argv)));
+	size_t n = 0;
+	va_list ap;
+
+	argv[n++] = bin;
+	argv[n++] = sw_fmt("--threads=%s", sw_get(sw, "threads"));
+	argv[n++] = sw_fmt("--modes=%s", sw_get(sw, "modes"));
+	if (*sw_get(sw, "plant"))
+		argv[n++] = sw_fmt("--plant=%s", sw_get(sw, "plant"));
+	va_start(ap, bin);
+	while (n < 23 && (argv[n] = va_arg(ap, char *)))
+		n++;
+	va_end(ap);
+	return argv;
+}
+
 /* One process: every run of one build's plan (at the N in nlist), forms
  * and points interleaved at random by Google Benchmark, under a random
  * environment pad (it moves the stack). */
@@ -127,22 +146,18 @@ static int run_process(const struct sweep *sw, const char *key, const char *from
 	const char *ctr = p->variant > 0 && !strcmp(sw->counter_source, "sim") ? "none" : sw_get(sw, "counters");
 	char *seed_key = sw_fmt("%s %s", sw_get(sw, "layout_seed"), key), *sim = sw_file(sw, "sim", p->build, ".csv");
 	size_t n = posix_cksum(seed_key) % 4096;
-	char *argv[] = {
+	/* (every argv entry its own string: all are freed below) */
+	char **argv = sw_bench_argv(sw,
 		sw_long(sw, "lto") ? sw_fmt("%s/bench/sites_bench", t->dir)   /* LTO's code no layout moves */
 				   : sw_fmt("%s/bench/variants/r%u_v%u", t->dir, p->repeat, p->variant),
-		sw_fmt("--counters=%s", ctr), sw_fmt("--threads=%s", sw_get(sw, "threads")),
-		sw_fmt("--modes=%s", sw_get(sw, "modes")), sw_fmt("--sim-cache=%s", sim),
+		sw_fmt("--counters=%s", ctr), sw_fmt("--sim-cache=%s", sim),
 		sw_fmt("--process=%u", p->process), sw_fmt("--layout-variant=%u", p->variant),
 		sw_fmt("--run-list=%s", runs), sw_fmt("--benchmark_repetitions=%s", sw_get(sw, "reps")),
 		sw_fmt("--benchmark_enable_random_interleaving=true"), sw_fmt("--benchmark_min_time=%s", sw_get(sw, "min_time")),
 		sw_fmt("--benchmark_out=%s", tmp), sw_fmt("--benchmark_out_format=json"), sw_fmt("--benchmark_format=console"),
-		*sw_get(sw, "plant") ? sw_fmt("--plant=%s", sw_get(sw, "plant")) : NULL,
-		from ? sw_fmt("--iterations-from=%s", from) : NULL, NULL
-	};
+		from ? sw_fmt("--iterations-from=%s", from) : NULL, NULL);
 	int rc;
 
-	if (!argv[14] && argv[15])
-		argv[14] = argv[15], argv[15] = NULL;
 	write_runs(sw, p->build, nlist, runs);
 	snprintf(pad, sizeof(pad), "IC_ENV_PAD=%*s", (int)n, "");
 	memset(pad + 11, 'x', n);
@@ -154,9 +169,10 @@ static int run_process(const struct sweep *sw, const char *key, const char *from
 		sw_fail("cannot write %s", file);
 	}
 	/* Freed, unlike the driver's other strings: a calibration runs
-	 * thousands of processes (every argv entry is its own, so all go). */
-	for (size_t i = 0; i < sizeof(argv) / sizeof(*argv); i++)
-		free(argv[i]);
+	 * thousands of processes. */
+	for (char **a = argv; *a; a++)
+		free(*a);
+	free(argv);
 	free(file), free(runs), free(log), free(tmp), free(seed_key), free(sim);
 	return rc ? -1 : 0;
 }
@@ -310,10 +326,9 @@ void sw_counters(struct sweep *sw)
 		const char *d = sw->tree[b].dir;
 		char *log = sw_file(sw, "log/counters", b, ".txt"), *runs = sw_file(sw, "log/counters", b, ".runs"),
 		     *said = sw_file(sw, "log/counters", b, ".said"), *text, *line[3];
-		char *argv[] = { sw_fmt("%s/bench/sites_bench", d), sw_fmt("--counters=%s", counters),
-				 sw_fmt("--threads=%s", sw_get(sw, "threads")), sw_fmt("--modes=%s", sw_get(sw, "modes")),
-				 sw_fmt("--sim-cache-dir=%s/sim", d), sw_fmt("--run-list=%s", runs), "--sim-only",
-				 *sw_get(sw, "plant") ? sw_fmt("--plant=%s", sw_get(sw, "plant")) : NULL, NULL };
+		char **argv = sw_bench_argv(sw, sw_fmt("%s/bench/sites_bench", d), sw_fmt("--counters=%s", counters),
+					    sw_fmt("--sim-cache-dir=%s/sim", d), sw_fmt("--run-list=%s", runs), "--sim-only",
+					    NULL);
 		size_t n = 0;
 
 		write_runs(sw, b, NULL, runs);

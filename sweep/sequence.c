@@ -70,11 +70,14 @@ static void report(const struct sweep *sw, const char *closing)
 		exit(1);
 }
 
-static int cmp_ulong(const void *a, const void *b)
+/* s with each from turned to, a copy; a trailing from goes. */
+static char *tr(const char *s, char from, char to)
 {
-	unsigned long x = *(const unsigned long *)a, y = *(const unsigned long *)b;
+	char *t = sw_fmt("%s", s);
 
-	return (x > y) - (x < y);
+	for (char *c = t; *c; c++)
+		*c = *c != from ? *c : c[1] ? to : 0;
+	return t;
 }
 
 /* Measure the N inside each crossover bracket, with the same variants and
@@ -89,41 +92,34 @@ static int crossover(struct sweep *sw, const char *closing)
 	for (int step = 1; step <= 4; step++) {
 		char *text = ic_read_path(steps, &(size_t){ 0 }), *mids = NULL, *want = sw_fmt("%d,", step), *sites, err[256];
 		unsigned long *n;
-		size_t nn, k = 0, len;
+		size_t nn;
 		FILE *f;
 
 		for (char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : "")
 			if (!strncmp(l, want, strlen(want)))
 				mids = strndup(l + strlen(want), strcspn(l + strlen(want), "\n"));
 		if (!mids || !*mids) {
-			if (!(mids = ic_read_path(next, &(size_t){ 0 })))
+			if (!(text = ic_read_path(next, &(size_t){ 0 })))
 				sw_fail("no %s: the summary did not name the next N", next);
-			for (char *c = mids; *c; c++)
-				*c = *c == '\n' ? (c[1] ? '|' : 0) : *c;
-			if (!*mids) {
+			if (!*(mids = tr(text, '\n', '|'))) {
 				sw_say("crossover: nothing left to refine");
 				return 0;
 			}
 			if (!(f = fopen(steps, "a")) || fprintf(f, "%d,%s\n", step, mids) < 0 || fclose(f))
 				sw_fail("cannot write %s", steps);
 		}
-		char *spaced = sw_fmt("%s", mids);
-
-		for (char *c = spaced; *c; c++)
-			*c = *c == '|' ? ' ' : *c;
-		sw_phase("crossover step %d: new N %s", step, spaced);
+		sw_phase("crossover step %d: new N %s", step, tr(mids, '|', ' '));
+		/* The N so far and the new ones, sorted and each once. */
+		sites = tr(mids, '|', ',');
 		if (ic_plan_sites(sw_get(sw, "sites"), &n, &nn, err, sizeof(err)))
 			sw_fail("--sites: %s", err);
-		for (char *m = mids; *m; m += strcspn(m, "|") + (m[strcspn(m, "|")] ? 1 : 0)) {
-			n = ic_xrealloc(n, nn + 1, sizeof(*n));
-			n[nn++] = strtoul(m, NULL, 10);
-		}
-		qsort(n, nn, sizeof(*n), cmp_ulong);
-		f = ic_xalloc(open_memstream(&sites, &len));
 		for (size_t i = 0; i < nn; i++)
-			if (!i || n[i] != n[i - 1])
-				fprintf(f, "%s%lu", k++ ? "," : "", n[i]);
-		fclose(f);
+			sites = sw_fmt("%s,%lu", sites, n[i]);
+		if (ic_plan_sites(sites, &n, &nn, err, sizeof(err)))
+			sw_fail("crossover: %s", err);
+		sites = "";
+		for (size_t i = 0; i < nn; i++)
+			sites = sw_fmt("%s%s%lu", sites, i ? "," : "", n[i]);
 		sw_set(sw, "sites", sites);
 		sw_conf_save(sw);
 		sw_build_all(sw);
@@ -228,7 +224,7 @@ static void lock_trees(const struct sweep *sw)
 void sw_sweep(struct sweep *sw)
 {
 	long repeat = sw_long(sw, "repeat"), nb = (long)sw->n_tree, one_s, gap_s = 0;
-	char *closing, *stopped, *results = sw_fmt("%s/results", sw->top), reps[64] = "", spread[64] = "", *ms, *tmp;
+	char *closing, *stopped, *results = sw_fmt("%s/results", sw->top), *ms, *tmp;
 	const char *tar = "";
 	size_t nr = strlen(results);
 
@@ -259,13 +255,11 @@ void sw_sweep(struct sweep *sw)
 	if (*sw_get(sw, "spread"))
 		gap_s = (long)(sw_double(sw, "spread") * 60 / (double)(repeat - 1) + 0.5);
 	sw_eta = (repeat - 1) * (gap_s > one_s ? gap_s : one_s) + one_s + SW_REPORT_S;
-	if (repeat > 1)
-		snprintf(reps, sizeof(reps), ", %ld repeats", repeat);
-	if (*sw_get(sw, "spread"))
-		snprintf(spread, sizeof(spread), " spread over %s min", sw_get(sw, "spread"));
 	sw_say("design: %s layout variant(s) (seed %s) x %s process(es) x %s reps of %s s%s%s; %zu runs per process (%s)",
 	       sw_get(sw, "layouts_random"), sw_get(sw, "layout_seed"), sw_get(sw, "processes"), sw_get(sw, "reps"),
-	       sw_get(sw, "min_time"), reps, spread, sw->tree[0].n_runs, sw_file(sw, "plan", 0, ".tsv"));
+	       sw_get(sw, "min_time"), repeat > 1 ? sw_fmt(", %ld repeats", repeat) : "",
+	       *sw_get(sw, "spread") ? sw_fmt(" spread over %s min", sw_get(sw, "spread")) : "", sw->tree[0].n_runs,
+	       sw_file(sw, "plan", 0, ".tsv"));
 	if (sw_long(sw, "find_crossover"))
 		sw_say("the time left counts the design above; each crossover step after it is a design of its own");
 	if (!sw->resume) {
