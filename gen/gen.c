@@ -79,37 +79,22 @@ struct gen_args {
 #define GEN_PER_CALLER_DEFAULT 16u
 #define GEN_EXIT_USAGE 2
 
-/* "a|b|c" from a name table. */
-static const char *gen_join(const char *const *names, int count)
-{
-	static char list[256];
-
-	list[0] = '\0';
-	for (int j = 0; j < count; j++) {
-		strncat(list, names[j], sizeof list - strlen(list) - 1);
-		if (j + 1 < count)
-			strncat(list, "|", sizeof list - strlen(list) - 1);
-	}
-	return list;
-}
+/* "a|b|c" of a name table (point_names.def), as a string constant. */
+#define GEN_BAR(e, n, ...) "|" #n
+#define GEN_LIST(table) (table(GEN_BAR) + 1)
 
 static void gen_help(void)
 {
 	printf("usage: %s --sites N --form F -o DIR [options]\n"
-	       "  --sites N       call sites, 1..%u\n", ic_prog, IC_POINT_SITES_MAX);
-	printf("  --form F        %s (gen/point_names.def says what each is)\n",
-	       gen_join(ic_form_names, IC_FORM_COUNT));
-	printf("  --op OP         %s (default %s)\n", gen_join(ic_op_names, IC_OP_COUNT), ic_op_names[0]);
-	printf("  --body FILE     your own function instead of the queue (queue/body.h); the op\n"
-	       "                  is FILE's name; forms %s, %s, %s, %s, %s\n",
-	       ic_form_names[IC_FORM_INLINE], ic_form_names[IC_FORM_HINT], ic_form_names[IC_FORM_EXTERN],
-	       ic_form_names[IC_FORM_CLONE], ic_form_names[IC_FORM_MARK]);
-	printf("  --layout L      %s (default %s): chain callers of --per-caller sites,\n"
-	       "                  or one function per site walked through a table\n",
-	       gen_join(ic_layout_names, IC_LAYOUT_COUNT), ic_layout_names[0]);
-	printf("  --order O       %s (default %s): caller order (chain), walk order (scatter)\n",
-	       gen_join(ic_order_names, IC_ORDER_COUNT), ic_order_names[0]);
-	printf("  --seed S        seed for order random, 0..%u (default 0; seq ignores it)\n"
+	       "  --sites N       call sites, 1..%u\n"
+	       "  --form F        %s (gen/point_names.def says what each is)\n"
+	       "  --op OP         %s (default %s)\n"
+	       "  --body FILE     your own function instead of the queue (queue/body.h); the op\n"
+	       "                  is FILE's name; forms %s, %s, %s, %s, %s\n"
+	       "  --layout L      %s (default %s): chain callers of --per-caller sites,\n"
+	       "                  or one function per site walked through a table\n"
+	       "  --order O       %s (default %s): caller order (chain), walk order (scatter)\n"
+	       "  --seed S        seed for order random, 0..%u (default 0; seq ignores it)\n"
 	       "  --per-file K    sites per translation unit, 1..%u (default %u)\n"
 	       "  --per-caller C  sites per chain caller function, 1..%u (default %u)\n"
 	       "  --filler BYTES  about BYTES of straight-line register adds before each\n"
@@ -119,8 +104,11 @@ static void gen_help(void)
 	       "                  point.c, whose pass calls the first --sites of them\n"
 	       "  --series-sites M  with --part point: the N --part sites was given (default --sites)\n"
 	       "  -o DIR          output directory (created if missing)\n",
-	       UINT32_MAX, IC_POINT_SITES_MAX, GEN_PER_FILE_DEFAULT, IC_POINT_SITES_MAX,
-	       GEN_PER_CALLER_DEFAULT, IC_POINT_FILLER_MAX);
+	       ic_prog, IC_POINT_SITES_MAX, GEN_LIST(IC_FORMS), GEN_LIST(IC_OPS), ic_op_names[0],
+	       ic_form_names[IC_FORM_INLINE], ic_form_names[IC_FORM_HINT], ic_form_names[IC_FORM_EXTERN],
+	       ic_form_names[IC_FORM_CLONE], ic_form_names[IC_FORM_MARK], GEN_LIST(IC_LAYOUTS),
+	       ic_layout_names[0], GEN_LIST(IC_ORDERS), ic_order_names[0], UINT32_MAX, IC_POINT_SITES_MAX,
+	       GEN_PER_FILE_DEFAULT, IC_POINT_SITES_MAX, GEN_PER_CALLER_DEFAULT, IC_POINT_FILLER_MAX);
 }
 
 /* Can DIR be written, or created under its nearest existing ancestor? */
@@ -206,6 +194,7 @@ struct gen_option {
 	uint32_t min, max;
 	const char *const *names;
 	int count;
+	const char *list;   /* the names as "a|b|c" */
 	uint32_t *to;
 };
 
@@ -216,7 +205,7 @@ static void gen_option_read(const struct gen_option *o, const char *s)
 	char *end;
 
 	if (i < 0)
-		ic_die(GEN_EXIT_USAGE, "--%s: unknown value '%s' (%s)", o->name, s, gen_join(o->names, o->count));
+		ic_die(GEN_EXIT_USAGE, "--%s: unknown value '%s' (%s)", o->name, s, o->list);
 	if (o->names) {
 		*o->to = (uint32_t)i;
 		return;
@@ -242,15 +231,16 @@ static void gen_parse_args(int argc, char **argv, struct gen_args *a)
 	const char *body = NULL;
 	const struct gen_option opts[] = {
 		{ "sites", 1, IC_POINT_SITES_MAX, .to = &a->id.sites },
-		{ "form", .names = ic_form_names, .count = IC_FORM_COUNT, .to = &form },
-		{ "op", .names = ic_op_names, .count = IC_OP_COUNT, .to = &op },
-		{ "layout", .names = ic_layout_names, .count = IC_LAYOUT_COUNT, .to = &layout },
-		{ "order", .names = ic_order_names, .count = IC_ORDER_COUNT, .to = &order },
+		{ "form", .names = ic_form_names, .count = IC_FORM_COUNT, .list = GEN_LIST(IC_FORMS), .to = &form },
+		{ "op", .names = ic_op_names, .count = IC_OP_COUNT, .list = GEN_LIST(IC_OPS), .to = &op },
+		{ "layout", .names = ic_layout_names, .count = IC_LAYOUT_COUNT, .list = GEN_LIST(IC_LAYOUTS), .to = &layout },
+		{ "order", .names = ic_order_names, .count = IC_ORDER_COUNT, .list = GEN_LIST(IC_ORDERS), .to = &order },
 		{ "seed", 0, UINT32_MAX, .to = &a->id.seed },
 		{ "per-file", 1, IC_POINT_SITES_MAX, .to = &a->per_file },
 		{ "per-caller", 1, IC_POINT_SITES_MAX, .to = &a->per_caller },
 		{ "filler", 0, IC_POINT_FILLER_MAX, .to = &a->id.filler },
-		{ "part", .names = part_names, .count = sizeof part_names / sizeof part_names[0], .to = &part },
+		{ "part", .names = part_names, .count = sizeof part_names / sizeof part_names[0],
+		  .list = "all|sites|point", .to = &part },
 		{ "series-sites", 1, IC_POINT_SITES_MAX, .to = &a->series_sites },
 	};
 	/* getopt_long returns a table option's index plus OPT_TABLE. */
