@@ -128,7 +128,7 @@ static int build(int argc, char **argv)
 static const char *const micro_bench[] = { "build/bench/queue_microbench_tas", "build/bench/queue_microbench_ticket",
 					   "build/bench/gbench/api_overhead" };
 
-static char *csv[3], *medians = "";   /* the benchmarks' CSVs, and their text */
+static char *csv, *medians = "";   /* the running benchmark's CSV, and the text of all so far */
 
 /* The median of name from Google Benchmark's CSV (the name quoted,
  * real_time third), or -1 when the benchmarks did not give it. */
@@ -152,13 +152,12 @@ static const char *cell(double a, double b, int places, char buf[32])
 	return buf;
 }
 
-/* An interrupt: the tables so far go, the benchmark running has been
- * stopped (sw_wait_s), the lock goes with us. */
+/* An interrupt: the table goes, the benchmark running has been stopped
+ * (sw_wait_s), the lock goes with us. */
 static void micro_stopped(void)
 {
-	for (int b = 0; b < 3; b++)
-		if (csv[b])
-			unlink(csv[b]);
+	if (csv)
+		unlink(csv);
 	sw_say("interrupted: nothing measured is kept");
 	exit(128 + sw_signal);
 }
@@ -180,27 +179,24 @@ static int micro(int argc, char **argv)
 	/* All three first: a table is printed only when each has run. */
 	sw_measure_begin("./run.sh micro", cmdline, top);
 	for (int b = 0; b < 3; b++) {
-		csv[b] = sw_fmt("build/micro-%d.csv", b);
+		char *text;
+
+		csv = sw_fmt("build/micro-%d.csv", b);
 		if (sw_run((char *[]){ (char *)micro_bench[b], "--benchmark_repetitions=10",
 				       "--benchmark_report_aggregates_only=true",
 				       "--benchmark_enable_random_interleaving=true", "--benchmark_min_time=0.1",
 				       "--benchmark_format=csv", NULL },
-			   csv[b], log, NULL)) {
+			   csv, log, NULL)) {
 			sw_tail(5, log);
-			for (int k = 0; k <= b; k++)
-				unlink(csv[k]);
+			unlink(csv);
 			sw_fail("%s failed (log: %s)", micro_bench[b], log);
 		}
+		if (!(text = ic_read_path(csv, &(size_t){ 0 })))
+			sw_fail("cannot read %s", csv);
+		medians = sw_fmt("%s%s", medians, text);
+		unlink(csv);
 	}
 	sw_measure_end();
-	for (int b = 0; b < 3; b++) {
-		char *text = ic_read_path(csv[b], &(size_t){ 0 });
-
-		if (!text)
-			sw_fail("cannot read %s", csv[b]);
-		medians = sw_fmt("%s%s", medians, text);
-		unlink(csv[b]);
-	}
 
 	printf("Uncontended locked operation, ns (median of 10 interleaved repetitions):\n");
 	printf("  %-7s %8s %7s %7s %7s   %-12s %-10s %-12s\n", "lock", "xchg+rel", "inline", "hint", "extern",

@@ -7,7 +7,6 @@
  * one must find the same, so that one answer never mixes two builds. */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <ftw.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -196,9 +195,6 @@ void sw_read_build_lock(struct sweep *sw)
 static const char parts[] = "CMakeLists.txt cmake common queue gen codesize bench cmd plan";
 
 static uint64_t hash;
-static const char *walk_top;
-static char **walk_names;
-static size_t walk_n;
 
 /* FNV-1a, 64 bits: an identity to tell trees apart, not a seal. */
 static void hash_bytes(const char *p, size_t n)
@@ -218,20 +214,6 @@ static void hash_file(const char *top, const char *name)
 	free(text);
 }
 
-static void add_name(const char *name)
-{
-	walk_names = ic_xrealloc(walk_names, walk_n + 1, sizeof(*walk_names));
-	walk_names[walk_n++] = sw_fmt("%s", name);
-}
-
-static int walk_add(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st, (void)ftw;
-	if (flag == FTW_F)
-		add_name(path + strlen(walk_top) + 1);
-	return 0;
-}
-
 static int by_name(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -239,29 +221,33 @@ static int by_name(const void *a, const void *b)
 
 /* The bench's sources by content: git's tracked and untracked files of the
  * parts (uncommitted edits count; a README edit does not), or every file
- * of them outside a checkout; then the body. 16 hex digits. */
+ * of them outside a checkout (find's, when git lists none); then the body.
+ * 16 hex digits. */
 static char *source_hash(const struct sweep *sw)
 {
-	char *line = NULL, *save, *list = sw_fmt("%s", parts);
-	size_t cap = 0;
-	FILE *p;
+	static const char *const list[] = {
+		"git rev-parse --is-inside-work-tree >/dev/null 2>&1 && git ls-files -z -co --exclude-standard -- %s",
+		"find %s -type f -print0 2>/dev/null",
+	};
+	char *line = NULL, **names = NULL;
+	size_t cap = 0, n = 0;
 
 	setenv("IC_SOURCE_TOP", sw->top, 1);   /* the path as it is, never parsed by sh */
-	p = popen(sw_fmt("cd \"$IC_SOURCE_TOP\" && git rev-parse --is-inside-work-tree >/dev/null 2>&1 && "
-			 "git ls-files -z -co --exclude-standard -- %s", parts), "r");
+	for (size_t c = 0; c < 2 && !n; c++) {
+		FILE *p = popen(sw_fmt("cd \"$IC_SOURCE_TOP\" && %s", sw_fmt(list[c], parts)), "r");
+
+		while (p && getdelim(&line, &cap, 0, p) > 0) {   /* (names as they are, NUL-ended) */
+			names = ic_xrealloc(names, n + 1, sizeof(*names));
+			names[n++] = sw_fmt("%s", line);
+		}
+		if (p && pclose(p) != 0 && !c)   /* no checkout, or git failed */
+			n = 0;
+	}
 	unsetenv("IC_SOURCE_TOP");
 	hash = 0xcbf29ce484222325ull;
-	walk_top = sw->top, walk_n = 0;
-	while (p && getdelim(&line, &cap, 0, p) > 0)   /* (names as they are, NUL-ended) */
-		add_name(line);
-	if (p && pclose(p) != 0)   /* no checkout, or git failed: the files as they are */
-		walk_n = 0;
-	if (!walk_n)
-		for (char *word = strtok_r(list, " ", &save); word; word = strtok_r(NULL, " ", &save))
-			nftw(sw_fmt("%s/%s", sw->top, word), walk_add, 16, FTW_PHYS);
-	qsort(walk_names, walk_n, sizeof(*walk_names), by_name);
-	for (size_t i = 0; i < walk_n; i++)
-		hash_file(sw->top, walk_names[i]);
+	qsort(names, n, sizeof(*names), by_name);
+	for (size_t i = 0; i < n; i++)
+		hash_file(sw->top, names[i]);
 	if (*sw_get(sw, "body"))
 		hash_file("", sw_get(sw, "body") + 1);   /* (absolute: "" and the rest) */
 	return sw_fmt("%016llx", (unsigned long long)hash);
