@@ -21,6 +21,9 @@
  * the costliest to compile, stop here. N the user lists get every form. */
 #define PLAN_CONTROL_TOP 4096ul
 
+/* Why a note= line leaves something out. */
+#define PLAN_NOT_HERE "run at 1 thread, private: not in this sweep"
+
 /* About what a locked queue operation inlines to: the N cap's site size. */
 #define PLAN_SITE_BYTES 128ul
 
@@ -155,13 +158,13 @@ static int plan_cases_parse(const char *cases, struct plan_case **out, size_t *n
 
 /* The forms built: the sweep's, and the mark (its baseline; not in
  * calibration, whose planted copies are extern's), without the solo forms
- * where the sweep does not run at 1 thread, private: those are left out
- * into *dropped. */
-static char **plan_build_forms(const struct ic_settings *s, const char *threads, size_t *n,
-			       char ***dropped, size_t *ndropped)
+ * where the sweep does not run at 1 thread, private: those are named in a
+ * note= line on note (NULL: nowhere). */
+static char **plan_build_forms(const struct ic_settings *s, const char *threads, size_t *n, FILE *note)
 {
-	int solo = plan_has_solo(threads, plan_get(s, "modes", "private"));
-	size_t nall;
+	const char *modes = plan_get(s, "modes", "private");
+	int solo = plan_has_solo(threads, modes);
+	size_t nall, dropped = 0;
 	char *list = NULL, **all;
 
 	if (asprintf(&list, "%s%s", ic_settings_get(s, "forms"),
@@ -169,13 +172,15 @@ static char **plan_build_forms(const struct ic_settings *s, const char *threads,
 		ic_xalloc(NULL);
 	all = plan_split(list, &nall);
 	free(list);
-	*dropped = ic_xrealloc(NULL, nall, sizeof(**dropped));
-	*n = *ndropped = 0;
+	*n = 0;
 	for (size_t i = 0; i < nall; i++)
-		if (!solo && plan_solo_form(all[i]))
-			(*dropped)[(*ndropped)++] = all[i];
-		else
+		if (solo || !plan_solo_form(all[i]))
 			all[(*n)++] = all[i];   /* kept in place */
+		else if (note)
+			fprintf(note, "%s %s", dropped++ ? "" : "note=forms", all[i]);
+	if (dropped)
+		fprintf(note, " (mark: the sites' own mark, the baseline) " PLAN_NOT_HERE " (--threads %s --modes %s)\n",
+			threads, modes);
 	return all;
 }
 
@@ -272,9 +277,9 @@ int ic_plan_resolve(const struct ic_settings *s, const struct ic_plan_machine *m
 	const char *sites = plan_get(s, "sites", IC_PLAN_SITES_DEFAULT);
 	const char *modes = plan_get(s, "modes", "private");
 	const char *threads = ic_settings_get(s, "threads");
-	char deft[32], seed[16], **forms, **dropped;
+	char deft[32], seed[16], **forms;
 	unsigned long *n;
-	size_t nn, nc, nforms, ndropped;
+	size_t nn, nc, nforms;
 	struct plan_case *c;
 	int rc;
 
@@ -304,28 +309,19 @@ int ic_plan_resolve(const struct ic_settings *s, const struct ic_plan_machine *m
 		return rc;
 	}
 	/* Nothing is printed before this point: a refusal prints nothing. */
-	forms = plan_build_forms(s, threads, &nforms, &dropped, &ndropped);
-	if (!plan_has_solo(threads, modes)) {
-		const char *why = "run at 1 thread, private: not in this sweep";
+	forms = plan_build_forms(s, threads, &nforms, out);
+	/* Filler series run solo (their baseline, the mark with the same
+	 * filler, does): without 1 thread, private, they cannot. */
+	if (IC_FILLER_SOLO && !plan_has_solo(threads, modes)) {
 		size_t k = 0;
 
-		if (ndropped) {
-			fputs("note=forms", out);
-			for (size_t i = 0; i < ndropped; i++)
-				fprintf(out, " %s", dropped[i]);
-			fprintf(out, " (mark: the sites' own mark, the baseline) %s (--threads %s --modes %s)\n", why,
-				threads, modes);
-		}
-		/* Filler series run solo (their baseline, the mark with the
-		 * same filler, does): without 1 thread, private, they cannot. */
-		for (size_t i = 0; IC_FILLER_SOLO && i < nc; i++)
+		for (size_t i = 0; i < nc; i++)
 			if (c[i].filler == 0)
 				c[k++] = c[i];
-		if (IC_FILLER_SOLO && k < nc) {
-			fprintf(out, "note=the realistic series (with filler) and its baseline %s (--threads %s --modes %s)\n",
-				why, threads, modes);
-			nc = k;
-		}
+		if (k < nc)
+			fprintf(out, "note=the realistic series (with filler) and its baseline " PLAN_NOT_HERE
+				" (--threads %s --modes %s)\n", threads, modes);
+		nc = k;
 	}
 	fprintf(out, "sites=%s\nreps=%s\nmin_time=%s\nthreads=%s\nlayouts_random=%s\nprocesses=%s\n", sites,
 		plan_get(s, "reps", "3"), plan_get(s, "min_time", "0.015"), threads,
@@ -353,7 +349,6 @@ int ic_plan_resolve(const struct ic_settings *s, const struct ic_plan_machine *m
 		fprintf(out, "%s%s", i ? "," : "", forms[i]);
 	fputc('\n', out);
 	free(forms);
-	free(dropped);
 	free(c);
 	free(n);
 	return 0;
@@ -369,9 +364,9 @@ int ic_plan_points(const struct ic_settings *s, FILE *out, char *err, size_t err
 {
 	const char *compare = plan_get(s, "compare", "inline"), *baseline = plan_get(s, "baseline", "extern");
 	int thin = strcmp(ic_settings_get(s, "sites_given"), "1") != 0;
-	char **forms, **ops, **dropped;
+	char **forms, **ops;
 	unsigned long *n;
-	size_t nn, nc, nforms, nops, ndropped;
+	size_t nn, nc, nforms, nops;
 	struct plan_case *c;
 
 	if (!*ic_settings_get(s, "sites") || !*ic_settings_get(s, "forms") || !*ic_settings_get(s, "ops")) {
@@ -384,7 +379,7 @@ int ic_plan_points(const struct ic_settings *s, FILE *out, char *err, size_t err
 		free(n);
 		return 2;
 	}
-	forms = plan_build_forms(s, plan_get(s, "threads", "1"), &nforms, &dropped, &ndropped);
+	forms = plan_build_forms(s, plan_get(s, "threads", "1"), &nforms, NULL);
 	ops = plan_split(ic_settings_get(s, "ops"), &nops);
 	for (size_t o = 0; o < nops; o++)
 		for (size_t k = 0; k < nc; k++) {
@@ -406,7 +401,6 @@ int ic_plan_points(const struct ic_settings *s, FILE *out, char *err, size_t err
 			}
 		}
 	free(forms);
-	free(dropped);
 	free(ops);
 	free(c);
 	free(n);
