@@ -32,16 +32,13 @@ static void sw_step(const char *log, const char *what, char *const argv[])
  * only build output). */
 void sw_configure(const char *top, const char *dir, const char *const *args, size_t n)
 {
-	char *stamp = sw_fmt("%s/.run.sh-configure", dir), *want, *have = read_text(stamp),
+	char *stamp = sw_fmt("%s/.run.sh-configure", dir), *want = "-G\nNinja\n", *have = read_text(stamp),
 	     *cached = read_text(sw_fmt("%s/CMakeCache.txt", dir));
-	size_t len;
-	FILE *f = ic_xalloc(open_memstream(&want, &len));
 	const char **argv = ic_xalloc(calloc(n + 8, sizeof(*argv)));
+	FILE *f;
 
-	fprintf(f, "-G\nNinja\n");
 	for (size_t i = 0; i < n; i++)
-		fprintf(f, "%s\n", args[i]);
-	fclose(f);
+		want = sw_fmt("%s%s\n", want, args[i]);
 	if (!cached || !have || strcmp(have, want)) {
 		if (cached && !strstr(cached, "\nCMAKE_GENERATOR:INTERNAL=Ninja\n")) {
 			sw_say("%s was made by another build tool: making it anew with Ninja", dir);

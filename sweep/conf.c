@@ -168,15 +168,12 @@ char *sw_points(const struct sweep *sw)
 
 void sw_variant_seeds(struct sweep *sw)
 {
-	char *text;
-	size_t len;
-	FILE *f = ic_xalloc(open_memstream(&text, &len));
+	char *text = "";
 
 	for (long r = 1; r <= sw_long(sw, "repeat"); r++)
 		for (long v = 0; v < sw_long(sw, "layouts_random"); v++)
-			fprintf(f, "%sr%ld_v%ld:%u", r + v > 1 ? " " : "", r, v,
-				ic_plan_variant_seed((uint32_t)sw_long(sw, "layout_seed"), (unsigned)r, (unsigned)v));
-	fclose(f);
+			text = sw_fmt("%s%sr%ld_v%ld:%u", text, r + v > 1 ? " " : "", r, v,
+				      ic_plan_variant_seed((uint32_t)sw_long(sw, "layout_seed"), (unsigned)r, (unsigned)v));
 	sw_set(sw, "variant_seeds", text);
 }
 
