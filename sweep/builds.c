@@ -178,7 +178,7 @@ static void bench_plan(struct sweep *sw, size_t b)
 {
 	struct sw_tree *t = &sw->tree[b];
 	char *file = sw_file(sw, "plan", b, ".tsv"), *log = sw_file(sw, "log/plan", 0, ".txt"),
-	     *bench = sw_fmt("%s/bench/sites_bench", t->dir), *tmp = sw_fmt("%s.tmp", file), *text, **rows;
+	     *bench = sw_fmt("%s/bench/sites_bench", t->dir), *tmp = sw_fmt("%s.tmp", file), *text;
 	long n;
 
 	if (sw_run(sw_bench_argv(sw, bench, "--plan", NULL), tmp, log, NULL)) {
@@ -188,15 +188,9 @@ static void bench_plan(struct sweep *sw, size_t b)
 	}
 	if (rename(tmp, file) || !(text = read_text(file)))
 		sw_fail("cannot write %s", file);
-	if ((n = sw_plan_rows(text, (const char *const[]){ "name", "sites" }, 2, &rows)) < 0)
+	if ((n = sw_plan_rows(text, (const char *const[]){ "name", "sites" }, 2, &t->runs)) < 0)
 		sw_fail("%s: not a plan with name and sites columns", file);
 	t->n_runs = (size_t)n;
-	t->runs = ic_xrealloc(NULL, t->n_runs, sizeof(*t->runs));
-	t->sites = ic_xrealloc(NULL, t->n_runs, sizeof(*t->sites));
-	for (size_t i = 0; i < t->n_runs; i++) {
-		t->runs[i] = rows[2 * i];
-		t->sites[i] = strtoul(rows[2 * i + 1], NULL, 10);
-	}
 }
 
 void sw_build_all(struct sweep *sw)

@@ -17,8 +17,7 @@ struct sw_tree {
 	const char *dir, *cc, *cflags, *codegen;
 	const char **args;   /* its CMake arguments */
 	size_t n_args;
-	char **runs;         /* what its bench runs (sites_bench --plan): names */
-	unsigned long *sites;   /* and each run's N */
+	char **runs;         /* what its bench runs (sites_bench --plan): name and N, two a run */
 	size_t n_runs;
 };
 

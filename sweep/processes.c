@@ -25,11 +25,11 @@
 #include "points.h"
 #include "driver.h"
 
-/* Whether n is in nlist (a|b|c); NULL or "" holds every N. */
-static int in_nlist(const char *nlist, unsigned long n)
+/* Whether run i of build t runs at an N in nlist (a|b|c); NULL or "" holds every N. */
+static int in_nlist(const char *nlist, const struct sw_tree *t, size_t i)
 {
 	for (const char *p = nlist; p && *p; p = strchr(p, '|') ? strchr(p, '|') + 1 : "")
-		if (strtoul(p, NULL, 10) == n)
+		if (strtoul(p, NULL, 10) == strtoul(t->runs[2 * i + 1], NULL, 10))
 			return 1;
 	return !nlist || !*nlist;
 }
@@ -43,8 +43,8 @@ static void write_runs(const struct sweep *sw, size_t b, const char *nlist, cons
 	if (!f)
 		sw_fail("cannot write %s", path);
 	for (size_t i = 0; i < t->n_runs; i++)
-		if (in_nlist(nlist, t->sites[i]))
-			fprintf(f, "%s\n", t->runs[i]);
+		if (in_nlist(nlist, t, i))
+			fprintf(f, "%s\n", t->runs[2 * i]);
 	if (fclose(f))
 		sw_fail("cannot write %s", path);
 }
@@ -59,7 +59,7 @@ long sw_guess_s(const struct sweep *sw, const char *nlist)
 	size_t n = 0;
 
 	for (size_t i = 0; i < sw->tree[0].n_runs; i++)
-		n += (size_t)in_nlist(nlist, sw->tree[0].sites[i]);
+		n += (size_t)in_nlist(nlist, &sw->tree[0], i);
 	return (long)((double)n * (double)sw_long(sw, "reps") * sw_double(sw, "min_time") * 1.05 + 1);
 }
 
