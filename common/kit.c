@@ -154,25 +154,33 @@ int ic_options_parse(int argc, char **argv, const struct ic_option *opts, const 
 {
 	size_t n = 0;
 	struct option *lo;
+	char shorts[16] = ":h";
 	int c, rc = -1;
 
 	while (opts[n].name)
 		n++;
-	/* getopt_long's table: a value of 256 + row for each row, then --help */
+	/* getopt_long's table: a value of 256 + row for each row, then --help;
+	 * a one-letter row's value is its letter, in the short options too */
 	lo = ic_xalloc(calloc(n + 2, sizeof(*lo)));
-	for (size_t i = 0; i < n; i++)
-		lo[i] = (struct option){ opts[i].name,
-					 opts[i].kind == IC_OPT_FLAG ? no_argument : required_argument, NULL,
-					 (int)(256 + i) };
+	for (size_t i = 0; i < n; i++) {
+		int letter = !opts[i].name[1] && strlen(shorts) + 2 < sizeof(shorts) ? opts[i].name[0] : 0;
+
+		lo[i] = (struct option){ opts[i].name, opts[i].kind == IC_OPT_FLAG ? no_argument : required_argument,
+					 NULL, letter ? letter : (int)(256 + i) };
+		if (letter)
+			strcat(strncat(shorts, opts[i].name, 1), opts[i].kind == IC_OPT_FLAG ? "" : ":");
+	}
 	lo[n] = (struct option){ "help", no_argument, NULL, 'h' };
 	opterr = 0;
-	while (rc < 0 && (c = getopt_long(argc, argv, ":h", lo, NULL)) != -1) {
+	while (rc < 0 && (c = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
 		const struct ic_option *o = c >= 256 ? &opts[c - 256] : NULL;
 		const char *v = optarg;
 		char *end;
 		double d;
 		long x;
 
+		for (size_t i = 0; !o && i < n; i++)   /* a one-letter row's */
+			o = lo[i].val == c ? &opts[i] : NULL;
 		if (c == 'h') {
 			fputs(usage, stdout);
 			rc = 0;

@@ -18,8 +18,8 @@ int ic_fail(char *err, size_t errlen, const char *fmt, ...);
 __attribute__((format(printf, 1, 2)))
 int ic_bad(const char *fmt, ...);
 
-/* A program's options, one row each (--NAME or --NAME=V), ended by a NULL name.
- * --help (and -h) print the usage and need no row. */
+/* A program's options, one row each (--NAME or --NAME=V; a one-letter NAME is
+ * -N V too), ended by a NULL name. --help (and -h) print the usage and need no row. */
 enum ic_opt_kind {
 	IC_OPT_FLAG,     /* no value; *(int *)dest = 1 */
 	IC_OPT_STRING,   /* *(const char **)dest = the value (the program judges an empty one) */

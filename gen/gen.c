@@ -32,8 +32,8 @@
  * anything is written: one line on stderr, exit 2. Below: the arguments,
  * every one checked before anything is written; the sites' code; the files.
  */
+#define _GNU_SOURCE   /* asprintf */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <libgen.h>
 #include <limits.h>
@@ -83,9 +83,12 @@ struct gen_args {
 #define GEN_BAR(e, n, ...) "|" #n
 #define GEN_LIST(table) (table(GEN_BAR) + 1)
 
-static void gen_help(void)
+/* The usage, for --help. */
+static char *gen_usage(void)
 {
-	printf("usage: %s --sites N --form F -o DIR [options]\n"
+	char *u = NULL;
+
+	if (asprintf(&u, "usage: %s --sites N --form F -o DIR [options]\n"
 	       "  --sites N       call sites, 1..%u\n"
 	       "  --form F        %s (gen/point_names.def says what each is)\n"
 	       "  --op OP         %s (default %s)\n"
@@ -108,7 +111,9 @@ static void gen_help(void)
 	       ic_form_names[IC_FORM_INLINE], ic_form_names[IC_FORM_HINT], ic_form_names[IC_FORM_EXTERN],
 	       ic_form_names[IC_FORM_CLONE], ic_form_names[IC_FORM_MARK], GEN_LIST(IC_LAYOUTS),
 	       ic_layout_names[0], GEN_LIST(IC_ORDERS), ic_order_names[0], UINT32_MAX, IC_POINT_SITES_MAX,
-	       GEN_PER_FILE_DEFAULT, IC_POINT_SITES_MAX, GEN_PER_CALLER_DEFAULT, IC_POINT_FILLER_MAX);
+	       GEN_PER_FILE_DEFAULT, IC_POINT_SITES_MAX, GEN_PER_CALLER_DEFAULT, IC_POINT_FILLER_MAX) < 0)
+		ic_xalloc(NULL);
+	return u;
 }
 
 /* Can DIR be written, or created under its nearest existing ancestor? */
@@ -171,51 +176,24 @@ static void gen_check_body(struct gen_args *a, const char *file, int have_op)
 	a->id.body = a->body_name;
 }
 
-/* getopt_long's ':' (no argument) or '?' (unknown) for ARG, the word it
- * stopped at, naming the option as the user spelled it: "--name" (without
- * "=value") or "-c". */
-static void gen_bad_option(int c, const char *arg, int opt)
-{
-	char name[64];
-
-	if (strncmp(arg, "--", 2) == 0)
-		snprintf(name, sizeof name, "%.*s", (int)strcspn(arg, "="), arg);
-	else
-		snprintf(name, sizeof name, "-%c", opt > 0 && opt < 128 ? opt : '?');
-	if (c == ':')
-		ic_die(GEN_EXIT_USAGE, "%s: needs an argument", name);
-	ic_die(GEN_EXIT_USAGE, "%s: unknown option (see --help)", name);
-}
-
-/* An option that takes a value: a number from min to max, or (names set)
- * one of names[]'s count names, its index; read into *to. */
-struct gen_option {
-	const char *name;
-	uint32_t min, max;
+/* --form, --op, --layout, --order and --part: one of a name table's
+ * names, its index into *to. */
+struct gen_names {
+	const char *opt, *list;   /* the option, and the names as "a|b|c" */
 	const char *const *names;
 	int count;
-	const char *list;   /* the names as "a|b|c" */
 	uint32_t *to;
 };
 
-static void gen_option_read(const struct gen_option *o, const char *s)
+static int gen_name(void *dest, const char *v)
 {
-	int i = o->names ? ic_name_find(o->names, o->count, s) : 0;
-	unsigned long long v;
-	char *end;
+	const struct gen_names *n = dest;
+	int i = ic_name_find(n->names, n->count, v);
 
 	if (i < 0)
-		ic_die(GEN_EXIT_USAGE, "--%s: unknown value '%s' (%s)", o->name, s, o->list);
-	if (o->names) {
-		*o->to = (uint32_t)i;
-		return;
-	}
-	/* Decimal digits only (no sign, no blanks), within [min, max]. */
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (*s < '0' || *s > '9' || *end || errno || v < o->min || v > o->max)
-		ic_die(GEN_EXIT_USAGE, "--%s: '%s' is not a number from %u to %u", o->name, s, o->min, o->max);
-	*o->to = (uint32_t)v;
+		return ic_bad("--%s: unknown value '%s' (%s)", n->opt, v, n->list);
+	*n->to = (uint32_t)i;
+	return 0;
 }
 
 /* The arguments, every one checked; bad input is one line on stderr naming
@@ -225,67 +203,57 @@ static void gen_parse_args(int argc, char **argv, struct gen_args *a)
 	static const char *const part_names[] = {   /* enum gen_part's order */
 		[GEN_PART_ALL] = "all", [GEN_PART_SITES] = "sites", [GEN_PART_POINT] = "point",
 	};
-	/* UINT32_MAX: not given (sites and per-caller: 0) */
+	/* UINT32_MAX: not given */
 	uint32_t form = UINT32_MAX, op = UINT32_MAX, layout = IC_LAYOUT_CHAIN, order = IC_ORDER_SEQ;
 	uint32_t part = GEN_PART_ALL;
+	/* 0: not given (sites, per-caller and series-sites) */
+	long sites = 0, seed = 0, per_file = GEN_PER_FILE_DEFAULT, per_caller = 0, filler = 0, series = 0;
 	const char *body = NULL;
-	const struct gen_option opts[] = {
-		{ "sites", 1, IC_POINT_SITES_MAX, .to = &a->id.sites },
-		{ "form", .names = ic_form_names, .count = IC_FORM_COUNT, .list = GEN_LIST(IC_FORMS), .to = &form },
-		{ "op", .names = ic_op_names, .count = IC_OP_COUNT, .list = GEN_LIST(IC_OPS), .to = &op },
-		{ "layout", .names = ic_layout_names, .count = IC_LAYOUT_COUNT, .list = GEN_LIST(IC_LAYOUTS), .to = &layout },
-		{ "order", .names = ic_order_names, .count = IC_ORDER_COUNT, .list = GEN_LIST(IC_ORDERS), .to = &order },
-		{ "seed", 0, UINT32_MAX, .to = &a->id.seed },
-		{ "per-file", 1, IC_POINT_SITES_MAX, .to = &a->per_file },
-		{ "per-caller", 1, IC_POINT_SITES_MAX, .to = &a->per_caller },
-		{ "filler", 0, IC_POINT_FILLER_MAX, .to = &a->id.filler },
-		{ "part", .names = part_names, .count = sizeof part_names / sizeof part_names[0],
-		  .list = "all|sites|point", .to = &part },
-		{ "series-sites", 1, IC_POINT_SITES_MAX, .to = &a->series_sites },
+	struct gen_names names[] = {
+		{ "form", GEN_LIST(IC_FORMS), ic_form_names, IC_FORM_COUNT, &form },
+		{ "op", GEN_LIST(IC_OPS), ic_op_names, IC_OP_COUNT, &op },
+		{ "layout", GEN_LIST(IC_LAYOUTS), ic_layout_names, IC_LAYOUT_COUNT, &layout },
+		{ "order", GEN_LIST(IC_ORDERS), ic_order_names, IC_ORDER_COUNT, &order },
+		{ "part", "all|sites|point", part_names, 3, &part },
 	};
-	/* getopt_long returns a table option's index plus OPT_TABLE. */
-	enum { NOPTS = sizeof opts / sizeof opts[0], OPT_TABLE = 256, OPT_BODY = OPT_TABLE + NOPTS,
-	       OPT_HELP };
-	struct option longopts[NOPTS + 3] = {
-		[NOPTS] = { "body", required_argument, NULL, OPT_BODY },
-		[NOPTS + 1] = { "help", no_argument, NULL, OPT_HELP },
+	const struct ic_option opts[] = {
+		IC_OPTION_LONG("sites", &sites, 1, IC_POINT_SITES_MAX),
+		IC_OPTION_CALL("form", &names[0], gen_name),
+		IC_OPTION_CALL("op", &names[1], gen_name),
+		IC_OPTION_STRING("body", &body),
+		IC_OPTION_CALL("layout", &names[2], gen_name),
+		IC_OPTION_CALL("order", &names[3], gen_name),
+		IC_OPTION_LONG("seed", &seed, 0, UINT32_MAX),
+		IC_OPTION_LONG("per-file", &per_file, 1, IC_POINT_SITES_MAX),
+		IC_OPTION_LONG("per-caller", &per_caller, 1, IC_POINT_SITES_MAX),
+		IC_OPTION_LONG("filler", &filler, 0, IC_POINT_FILLER_MAX),
+		IC_OPTION_CALL("part", &names[4], gen_name),
+		IC_OPTION_LONG("series-sites", &series, 1, IC_POINT_SITES_MAX),
+		IC_OPTION_STRING("o", &a->dir),
+		IC_OPTIONS_END,
 	};
-	int c;
+	int rc;
 
-	for (int i = 0; i < NOPTS; i++)
-		longopts[i] = (struct option){ opts[i].name, required_argument, NULL, OPT_TABLE + i };
 	ic_prog = argc > 0 && argv[0][0] ? argv[0] : "gen";
 	if (strrchr(ic_prog, '/'))
 		ic_prog = strrchr(ic_prog, '/') + 1;
 	memset(a, 0, sizeof *a);
-	a->per_file = GEN_PER_FILE_DEFAULT;
-	opterr = 0;  /* our own one-line messages */
-	while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
-		if (c >= OPT_TABLE && c < OPT_TABLE + NOPTS) {
-			gen_option_read(&opts[c - OPT_TABLE], optarg);
-		} else if (c == OPT_BODY) {
-			body = optarg;
-		} else if (c == 'o') {
-			a->dir = optarg;
-		} else if (c == 'h' || c == OPT_HELP) {
-			gen_help();
-			exit(0);
-		} else {
-			gen_bad_option(c, argv[optind - 1], optopt);
-		}
-	}
+	if ((rc = ic_options_parse(argc, argv, opts, gen_usage(), "--help")) >= 0)
+		exit(rc);
 	if (optind < argc)
 		ic_die(GEN_EXIT_USAGE, "%s: unexpected argument (see --help)", argv[optind]);
-	if (!a->id.sites)
+	if (!sites)
 		ic_die(GEN_EXIT_USAGE, "--sites: missing (see --help)");
 	if (form == UINT32_MAX)
 		ic_die(GEN_EXIT_USAGE, "--form: missing (see --help)");
 	if (!a->dir)
 		ic_die(GEN_EXIT_USAGE, "-o: missing output directory (see --help)");
-	a->id.form = form;
-	a->id.op = op == UINT32_MAX ? IC_OP_TAIL_DEQUEUE : op;
-	a->id.layout = layout;
-	a->id.order = order;
+	a->id = (struct ic_point_id){ .form = form, .op = op == UINT32_MAX ? IC_OP_TAIL_DEQUEUE : op,
+				      .layout = layout, .order = order, .seed = (uint32_t)seed,
+				      .sites = (uint32_t)sites, .filler = (uint32_t)filler };
+	a->per_file = (uint32_t)per_file;
+	a->per_caller = (uint32_t)per_caller;
+	a->series_sites = (uint32_t)series;
 	a->part = part;
 	/* The checks of options together, and what follows from them. */
 	if (body)
