@@ -33,7 +33,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <libelf.h>
 #include <limits.h>
@@ -214,44 +213,27 @@ static void ly_write(FILE *out, char **objs, size_t n, uint64_t seed)
 
 int main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "seed", required_argument, NULL, 's' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	const char *out_path = NULL, *seed_text = NULL;
+	const struct ic_option opts[] = {
+		IC_OPTION_STRING("seed", &seed_text),
+		IC_OPTION_STRING("output", &out_path),
+		IC_OPTION_STRING("o", &out_path),
+		IC_OPTIONS_END,
 	};
-	const char *out_path = NULL;
-	uint64_t seed = 0;
-	int have_seed = 0, c;
+	uint64_t seed;
 	char **objs, *end;
 	size_t nobjs;
+	int rc;
 
 	ic_prog = "layout";
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 's':
-			errno = 0;
-			seed = strtoull(optarg, &end, 10);
-			if (*optarg < '0' || *optarg > '9' || *end || errno)
-				ic_die(LY_EXIT_USAGE, "--seed: '%s' is not a whole number", optarg);
-			have_seed = 1;
-			break;
-		case 'o':
-			out_path = optarg;
-			break;
-		case 'h':
-			printf("usage: %s --seed S [-o OUT.ld] @ARGS\n", ic_prog);
-			return 0;
-		case ':':
-			ic_die(LY_EXIT_USAGE, "%s: needs an argument", argv[optind - 1]);
-			break;
-		default:
-			ic_die(LY_EXIT_USAGE, "%s: unknown option (see --help)", argv[optind - 1]);
-		}
-	}
-	if (!have_seed)
+	if ((rc = ic_options_parse(argc, argv, opts, "usage: layout --seed S [-o OUT.ld] @ARGS\n", "--help")) >= 0)
+		return rc;
+	if (!seed_text)
 		ic_die(LY_EXIT_USAGE, "--seed is required (see --help)");
+	errno = 0;
+	seed = strtoull(seed_text, &end, 10);
+	if (*seed_text < '0' || *seed_text > '9' || *end || errno)
+		ic_die(LY_EXIT_USAGE, "--seed: '%s' is not a whole number", seed_text);
 	if (optind + 1 != argc || argv[optind][0] != '@')
 		ic_die(LY_EXIT_USAGE, "one @ARGS file expected (see --help)");
 	if (elf_version(EV_CURRENT) == EV_NONE)
