@@ -1,11 +1,7 @@
-/* What the sweep says on the terminal (driver.h): one prefix on every line,
- * one line per phase with the time so far and the time left; its
- * children: fork and exec with the output in files, one place for exit
- * codes and for a signal that stops the run; and its locks: a build tree
- * or results directory has one user at a time, and the machine one
- * measurement at a time (the machine lock, common/measure_lock.h;
- * cmd/inlines_bench.c takes it too). The descriptors stay open in the
- * children, so a bench still running keeps what it uses locked. */
+/* The sweep's terminal, children and locks (driver.h): a build tree or
+ * results directory has one user at a time, the machine one measurement
+ * (common/measure_lock.h; cmd/inlines_bench.c takes it too). The lock
+ * descriptors stay open in the children, so a running bench keeps them. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
