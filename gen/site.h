@@ -1,4 +1,4 @@
-/* The contract between generated call sites (gen/gen_site.c writes them) and the
+/* The contract between generated call sites (gen/gen.c writes them) and the
  * programs that run them (bench/, tests/).
  *
  * A point is one generated program fragment: N call sites of one operation in
@@ -19,7 +19,7 @@ struct ic_site_ctx {
 	struct ic_node *node;      /* the node this thread holds between sites */
 	struct ic_node *anchor;    /* stays on q; insert/append put node next to it
 	                            * (insert_unlink, append_unlink; `mixed` inserts
-	                            * next to scratch's head instead, see gen/gen_site.c) */
+	                            * next to scratch's head instead, see gen/gen.c) */
 	uint64_t acc;              /* every site adds a constant of its own (IC_SITE_MARK) */
 	uint64_t *tally;           /* per-site run counts; used only with IC_SITE_TALLY */
 	void *body;                /* a body's struct ic_body_state (queue/body.h):
