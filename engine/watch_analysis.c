@@ -276,44 +276,49 @@ static long watch_unit_at(const struct ic_watch *w, size_t file, double t)
 	return best;
 }
 
-/* The sum and count of reps[0..n-1]'s log times in each bucket: per unit
- * (sum[u]), or per_state per process and the state of the sentinel's
- * repetition of it nearest in time (sum[2 p + s]). */
-static void watch_sums(const struct ic_watch *w, const struct ic_series *se, int per_state,
-		       const struct ic_rep *reps, size_t n, double *sum, double *cnt)
+/* The sums and counts of reps[0..n-1]'s log times into sc: by process and
+ * the state of the sentinel's repetition of it nearest in time (sums
+ * sc[2 p + s], counts 2 nproc on), and by unit (sums 4 nproc on, counts
+ * nsamples after them). */
+static void watch_sums(const struct ic_watch *w, const struct ic_series *se, const struct ic_rep *reps, size_t n,
+		       double *sc)
 {
+	size_t np = se->procs.nproc;
+	double *unit = sc + 4 * np;
+
+	memset(sc, 0, (4 * np + 2 * w->nsamples) * sizeof(*sc));
 	for (size_t r = 0; r < n; r++) {
-		long p = per_state ? watch_proc(&se->procs, reps[r].unit) : 0, b;
+		long p = watch_proc(&se->procs, reps[r].unit), s, u;
+		double y;
 
 		/* A repetition without its start has no state or unit to take. */
-		if (p < 0 || !(reps[r].v[IC_F_NS] > 0.0) || !isfinite(reps[r].start))
+		if (!(reps[r].v[IC_F_NS] > 0.0) || !isfinite(reps[r].start))
 			continue;
-		b = per_state ? watch_state_at(&se->states->model, (size_t)p, reps[r].start) :
-				watch_unit_at(w, reps[r].unit, reps[r].start);
-		if (b >= 0) {
-			sum[per_state ? 2 * p + b : b] += log(reps[r].v[IC_F_NS]);
-			cnt[per_state ? 2 * p + b : b] += 1.0;
+		y = log(reps[r].v[IC_F_NS]);
+		if (p >= 0 && (s = watch_state_at(&se->states->model, (size_t)p, reps[r].start)) >= 0) {
+			sc[2 * p + s] += y;
+			sc[2 * (np + (size_t)p) + (size_t)s] += 1.0;
+		}
+		if ((u = watch_unit_at(w, reps[r].unit, reps[r].start)) >= 0) {
+			unit[u] += y;
+			unit[w->nsamples + (size_t)u] += 1.0;
 		}
 	}
 }
 
-/* The level per state of reps[0..n-1] (a form's at one N, or a probe's):
- * a process's mean log time in a state is one draw; state 2 over state 1
- * with a Welch interval. sc: scratch of 5 doubles a process (a sum and
- * count of log times per state, a draw). */
+/* The level per state from watch_sums' sc: a process's mean log time in a
+ * state is one draw; state 2 over state 1 with a Welch interval. */
 static void watch_level(const struct ic_watch *w, const struct ic_series *se, double *sc,
-			const struct ic_rep *reps, size_t n, struct ic_watch_level *lv)
+			struct ic_watch_level *lv)
 {
 	const struct ic_process_ratios *pr = &se->procs;
 	double mean[2] = { NAN, NAN }, sev[2] = { NAN, NAN };
-	double *sum = sc, *cnt = sc + 2 * pr->nproc, *x = sc + 4 * pr->nproc;
+	double *sum = sc, *cnt = sc + 2 * pr->nproc, *x = sc + 4 * pr->nproc + 2 * w->nsamples;
 
 	*lv = (struct ic_watch_level){ .ns = { NAN, NAN }, .lo = { NAN, NAN }, .hi = { NAN, NAN }, .change = NAN,
 				       .change_lo = NAN, .change_hi = NAN, .verdict = IC_CHANGE_NONE };
 	if (w->nstates < 2)
 		return;
-	memset(sc, 0, 4 * pr->nproc * sizeof(*sc));
-	watch_sums(w, se, 1, reps, n, sum, cnt);
 	for (int s = 0; s < 2; s++) {
 		size_t k = 0;
 
@@ -572,21 +577,16 @@ static void watch_steadiness(struct ic_watch *w, size_t fit)
 	free(y);
 }
 
-/* One form's or probe's elasticity: reps[0..n-1]'s mean log time per unit
- * against the units' log ratio at the reference N, in time order. sc:
- * scratch for 4 nsamples. */
-static void watch_elastic(const struct ic_watch *w, double *sc, const struct ic_rep *reps, size_t n,
-			  struct ic_watch_elastic *el)
+/* One form's or probe's elasticity from watch_sums' sums per unit (sc):
+ * its mean log time per unit against the units' log ratio at the
+ * reference N, in time order. */
+static void watch_elastic(const struct ic_watch *w, double *sc, struct ic_watch_elastic *el)
 {
 	const struct ic_watch_steady *st = &w->steady[w->ref];
 	double range = log(st->p90 / st->p10), lim = log(1.0 + IC_WATCH_SAME);
 	double *sum = sc, *cnt = sc + w->nsamples, *x = cnt + w->nsamples, *y = x + w->nsamples;
 	size_t k = 0;
 
-	*el = (struct ic_watch_elastic){ .fit = { .b = NAN, .lo = NAN, .hi = NAN, .se = NAN, .r2 = NAN },
-					 .change = NAN, .change_lo = NAN, .change_hi = NAN, .verdict = IC_MOVES_NOT_READ };
-	memset(sc, 0, 2 * w->nsamples * sizeof(*sc));
-	watch_sums(w, NULL, 0, reps, n, sum, cnt);
 	for (size_t a = 0; a < w->nsamples; a++) {
 		size_t i = w->order[a];
 
@@ -611,15 +611,26 @@ static void watch_elastic(const struct ic_watch *w, double *sc, const struct ic_
 		el->verdict = IC_MOVES_UNSURE;
 }
 
+/* A form's at one N or a probe's: its level per state, and its elasticity
+ * where the machine drifts or wanders. sc: scratch of 5 nproc + 4 nsamples. */
+static void watch_item(const struct ic_watch *w, const struct ic_series *se, double *sc, const struct ic_rep *reps,
+		       size_t n, struct ic_watch_level *lv, struct ic_watch_elastic *el)
+{
+	*el = (struct ic_watch_elastic){ .fit = { .b = NAN, .lo = NAN, .hi = NAN, .se = NAN, .r2 = NAN },
+					 .change = NAN, .change_lo = NAN, .change_hi = NAN, .verdict = IC_MOVES_NOT_READ };
+	watch_sums(w, se, reps, n, sc);
+	watch_level(w, se, sc, lv);
+	if (w->where == IC_WATCH_DRIFTS || w->where == IC_WATCH_WANDERS)
+		watch_elastic(w, sc + 4 * se->procs.nproc, el);
+}
+
 /* Each form's level per state and elasticity at each sentinel N, and each
- * probe's; the elasticities only where the machine drifts or wanders. */
+ * probe's. */
 static void watch_forms(struct ic_watch *w, const struct ic_series *se)
 {
 #define IC_WATCH_FORM_NAME(f) #f,
 	static const char *const names[IC_WATCH_NFORMS] = { IC_WATCH_FORM_LIST(IC_WATCH_FORM_NAME) };
-	size_t np = se->procs.nproc ? se->procs.nproc : 1;
-	double *sc = ic_stats_alloc(5 * np + 4 * (w->nsamples ? w->nsamples : 1), sizeof(*sc));
-	int read = w->where == IC_WATCH_DRIFTS || w->where == IC_WATCH_WANDERS;
+	double *sc = ic_stats_alloc(5 * se->procs.nproc + 4 * w->nsamples, sizeof(*sc));
 
 	if (w->res.nprobes)
 		w->probes = ic_stats_alloc(w->res.nprobes, sizeof(*w->probes));
@@ -631,9 +642,7 @@ static void watch_forms(struct ic_watch *w, const struct ic_series *se)
 			const struct ic_point *pt = j < w->nsites ? ic_group_point(&se->group, names[f], w->sites[j]) : NULL;
 
 			wf->measured |= pt != NULL;
-			watch_level(w, se, sc, pt ? pt->reps : NULL, pt ? pt->nreps : 0, &wf->at[j]);
-			watch_elastic(w, sc + 5 * np, read && pt ? pt->reps : NULL, read && pt ? pt->nreps : 0,
-				      &wf->el[j]);
+			watch_item(w, se, sc, pt ? pt->reps : NULL, pt ? pt->nreps : 0, &wf->at[j], &wf->el[j]);
 		}
 	}
 	w->nprobes = w->res.nprobes;
@@ -642,8 +651,7 @@ static void watch_forms(struct ic_watch *w, const struct ic_series *se)
 
 		w->probes[k].name = p->name;
 		w->probes[k].what = p->what;
-		watch_level(w, se, sc, p->reps, p->nreps, &w->probes[k].level);
-		watch_elastic(w, sc + 5 * np, read ? p->reps : NULL, read ? p->nreps : 0, &w->probes[k].el);
+		watch_item(w, se, sc, p->reps, p->nreps, &w->probes[k].level, &w->probes[k].el);
 	}
 	free(sc);
 }
