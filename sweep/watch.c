@@ -82,7 +82,6 @@ static char *sentinel_runs(const char *bench, const char *stem)
 			found++;
 		}
 	}
-	free(text), free(r);
 	/* The probes: the machine in its own terms (bench/probes.h). */
 	if ((text = ic_read_path(list, &len)))
 		for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
@@ -92,9 +91,8 @@ static char *sentinel_runs(const char *bench, const char *stem)
 	if (found == nspecs && n >= 0)
 		unlink(plan), unlink(log);
 	else
-		free(names), names = NULL;
+		names = NULL;
 	unlink(list);
-	free(text), free(specs), free(plan), free(list), free(log);
 	return names;
 }
 
@@ -118,7 +116,6 @@ static int watch_process(const char *bench, const char *runs, const char *dir, c
 		sw_tail(5, log);
 		rc = 1;
 	}
-	free(out), free(tmp), free(log), free(a_proc), free(a_runs), free(a_reps), free(a_out);
 	return rc;
 }
 
@@ -156,7 +153,6 @@ static long watch_measure(const char *tree, const char *dir, const char *runs, c
 	sw_phase("watch: %ld short processes done; the long process (%ld rounds)", k, long_reps);
 	if (watch_process(bench, runs, dir, "long", long_reps, k))
 		sw_fail("the long sentinel process failed; its log is in %s/log", dir);
-	free(bench), free(state), free(state_out);
 	return k;
 }
 
@@ -202,13 +198,10 @@ int sw_watch(int argc, char **argv)
 		if ((names = sentinel_runs("build/bench/sites_bench", runs))) {
 			int fd = sw_lock("build/.run.sh-lock", "build/", 1, cmdline);
 
-			free(names);
 			if (!(names = sentinel_runs("build/bench/sites_bench", runs)))
 				close(fd);
 		}
-		sw_run((char *[]){ "rm", "-rf", probe, NULL }, NULL, NULL, NULL);
-		free(runs);
-		free(probe);
+		ic_rm_rf(probe);
 	}
 	if (!names) {
 		char *specs = sentinel_specs();
@@ -271,7 +264,6 @@ int sw_watch(int argc, char **argv)
 
 		for (char *line = text ? strtok_r(text, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save))
 			sw_say("%s", line);
-		free(text);
 		sw_say("chart: %s/plots/watch.png", dir);
 	}
 	unlink(log);
