@@ -219,13 +219,9 @@ int sw_watch(int argc, char **argv)
 	sw_build(tree, (const char *const[]){ "sites_bench", "watch_report", "draw", "machine_state" } + !!names,
 		 names ? 3 : 4, NULL, jobs);
 
-	if (out) {
-		dir = (char *)out;
-	} else {
-		now = time(NULL);   /* when the measuring starts, after the build */
-		strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", gmtime(&now));
-		dir = sw_fmt("%s/results/watch-%s", top, stamp);
-	}
+	now = time(NULL);   /* when the measuring starts, after the build */
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", gmtime(&now));
+	dir = out ? (char *)out : sw_fmt("%s/results/watch-%s", top, stamp);
 	if (ic_mkdir_p(dir))
 		sw_fail("cannot make %s: %s", dir, strerror(errno));
 	watch_dir = dir;
