@@ -2,6 +2,7 @@
  * windows of one long process; see watch_analysis.h. */
 #include "watch_analysis.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,48 +86,45 @@ static size_t watch_span(json_t *doc, double *start, double *end, size_t *untime
 static int watch_add(struct ic_watch *w, const char *path, int in_long, double window_s, char *err,
 		     size_t errlen)
 {
-	json_error_t je;
-	json_t *doc = json_load_file(path, 0, &je);
-	double start, end;
-	size_t untimed, n;
+	size_t len, untimed, n;
 	char *text;
-	int rc = -1;
+	double start, end;
+	struct ic_file *f;
+	int rc;
 
-	if (!doc)
-		return ic_fail(err, errlen, "%s: not JSON (line %d: %s)", path, je.line, je.text);
-	n = watch_span(doc, &start, &end, &untimed);
-	text = ic_xalloc(json_dumps(doc, JSON_COMPACT));
-	if (!json_is_array(json_object_get(doc, "benchmarks")))
-		ic_fail(err, errlen, "%s: no \"benchmarks\" array (not Google Benchmark JSON)", path);
-	else if (in_long && w->have_long)
-		ic_fail(err, errlen, "%s: a second long process", path);
-	else if (in_long && untimed)
-		ic_fail(err, errlen, "%s: a repetition without %s", path, IC_REP_START_COUNTER);
-	else if (in_long && !n)
-		ic_fail(err, errlen, "%s: no repetitions", path);
-	else if (!(rc = ic_results_load_text(&w->res, path, text, strlen(text), n ? start : NAN, err, errlen))) {
-		/* Without the counter, a short process's own clock (the loader's,
-		 * from its context). */
-		const struct ic_file *f = w->res.files[w->res.nfiles - 1];
-
-		start = n ? start : f->start;
-		end = n ? end : f->end;
-		if (!isfinite(start) || !isfinite(end))
-			rc = ic_fail(err, errlen, "%s: no time (neither %s nor process_start/process_end)", path,
-				     IC_REP_START_COUNTER);
-		else if (in_long) {
-			w->long_file = w->res.nfiles - 1;
-			w->window_s = window_s;
-			w->have_long = 1;
-		} else {
-			watch_sample_add(w, (struct ic_watch_sample){ .file = w->res.nfiles - 1, .start = start,
-								      .end = end });
-			w->nshort++;
-		}
-	}
+	if (in_long && w->have_long)
+		return ic_fail(err, errlen, "%s: a second long process", path);
+	if (!(text = ic_read_path(path, &len)))
+		return ic_fail(err, errlen, "%s: %s", path, strerror(errno));
+	rc = ic_results_load_text(&w->res, path, text, len, NAN, err, errlen);
 	free(text);
-	json_decref(doc);
-	return rc;
+	if (rc)
+		return -1;
+	f = w->res.files[w->res.nfiles - 1];
+	n = watch_span(f->doc, &start, &end, &untimed);
+	if (in_long && untimed)
+		return ic_fail(err, errlen, "%s: a repetition without %s", path, IC_REP_START_COUNTER);
+	if (in_long && !n)
+		return ic_fail(err, errlen, "%s: no repetitions", path);
+	/* Without process_end the loader's end is its first repetition's
+	 * start. Without the counter, a short process's own clock (the
+	 * loader's, from its context). */
+	if (!isfinite(f->end))
+		f->end = n ? start : NAN;
+	start = n ? start : f->start;
+	end = n ? end : f->end;
+	if (!isfinite(start) || !isfinite(end))
+		return ic_fail(err, errlen, "%s: no time (neither %s nor process_start/process_end)", path,
+			       IC_REP_START_COUNTER);
+	if (in_long) {
+		w->long_file = w->res.nfiles - 1;
+		w->window_s = window_s;
+		w->have_long = 1;
+	} else {
+		watch_sample_add(w, (struct ic_watch_sample){ .file = w->res.nfiles - 1, .start = start, .end = end });
+		w->nshort++;
+	}
+	return 0;
 }
 
 int ic_watch_add_short(struct ic_watch *w, const char *path, char *err, size_t errlen)
