@@ -101,14 +101,12 @@ static int watch_process(const char *bench, const char *runs, const char *dir, c
 			 long process)
 {
 	char *out = sw_fmt("%s/raw/%s.json", dir, name), *tmp = sw_fmt("%s.tmp", out),
-	     *log = sw_fmt("%s/log/%s.txt", dir, name), *a_proc = sw_fmt("--process=%ld", process),
-	     *a_runs = sw_fmt("--run-list=%s", runs), *a_reps = sw_fmt("--benchmark_repetitions=%ld", reps),
-	     *a_out = sw_fmt("--benchmark_out=%s", tmp);
-	int rc = sw_run((char *[]){ (char *)bench, "--counters=none", "--threads=1", "--modes=private", a_proc,
-				    "--layout-variant=0", a_runs, a_reps,
-				    "--benchmark_enable_random_interleaving=true",
-				    "--benchmark_min_time=" WATCH_MIN_TIME, a_out, "--benchmark_out_format=json",
-				    "--benchmark_format=console", NULL },
+	     *log = sw_fmt("%s/log/%s.txt", dir, name);
+	int rc = sw_run((char *[]){ (char *)bench, "--counters=none", "--threads=1", "--modes=private",
+				    sw_fmt("--process=%ld", process), "--layout-variant=0", sw_fmt("--run-list=%s", runs),
+				    sw_fmt("--benchmark_repetitions=%ld", reps), "--benchmark_enable_random_interleaving=true",
+				    "--benchmark_min_time=" WATCH_MIN_TIME, sw_fmt("--benchmark_out=%s", tmp),
+				    "--benchmark_out_format=json", "--benchmark_format=console", NULL },
 			 log, SW_SAME, NULL);
 
 	if (rc || rename(tmp, out)) {
@@ -161,7 +159,7 @@ int sw_watch(int argc, char **argv)
 	double minutes = 2;
 	const char *out = NULL, *cmdline = "./run.sh watch", *tree = "build";
 	long jobs = sysconf(_SC_NPROCESSORS_ONLN), k;
-	char top[4096], stamp[32], *dir, *names = NULL, *runs, *log, *report, *draw, **args;
+	char top[4096], stamp[32], *dir, *names = NULL, *runs, *log, *report, **args;
 	struct sweep sw = { 0 };
 	time_t now;
 	FILE *f;
@@ -242,16 +240,14 @@ int sw_watch(int argc, char **argv)
 	sw_measure_end();
 
 	sw_phase("watch: the report");
-	report = sw_fmt("%s/cmd/watch_report", tree);
 	args = ic_xalloc(calloc((size_t)k + 8, sizeof(*args)));
-	args[0] = report, args[1] = "--out", args[2] = dir, args[3] = "--long", args[4] = sw_fmt("%s/raw/long.json", dir);
+	args[0] = sw_fmt("%s/cmd/watch_report", tree), args[1] = "--out", args[2] = dir, args[3] = "--long", args[4] = sw_fmt("%s/raw/long.json", dir);
 	for (long i = 0; i < k; i++)
 		args[5 + i] = sw_fmt("%s/raw/s%ld.json", dir, i);
 	if (sw_run(args, "/dev/null", NULL, NULL))
 		sw_fail("the watch report failed on %s", dir);
-	draw = sw_fmt("%s/cmd/draw", tree);
 	log = sw_fmt("%s/plots/.draw.log", dir);
-	if (sw_run((char *[]){ draw, dir, "watch", NULL }, NULL, log, NULL)) {
+	if (sw_run((char *[]){ sw_fmt("%s/cmd/draw", tree), dir, "watch", NULL }, NULL, log, NULL)) {
 		sw_tail(1, log);
 		sw_say("the chart failed (above)");
 	} else {
