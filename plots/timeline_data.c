@@ -15,9 +15,8 @@ static void num(FILE *f, double x)
  * run has no start (older runs: the file's mtime). Block 2g + 1: "t ratio
  * state switches" per repetition, state 0 in neither. Every ratio at the
  * timeline's one N (analysis.h). Empty: a NaN row. */
-static void series_blocks(FILE *f, const struct ic_series *se, const char *title)
+static void series_blocks(FILE *f, const struct ic_timeline *tl, const char *title)
 {
-	const struct ic_timeline *tl = se->timeline;
 	size_t n = 0;
 
 	fprintf(f, "# %s: processes: start end ratio state switches (minutes from the run's start)\n",
@@ -57,23 +56,22 @@ int ic_timeline_data_write(FILE *gp, FILE *dat, const struct ic_analysis *an)
 	fprintf(gp, "array ic_in_time[%zu]\narray ic_level_lo[%zu]\narray ic_level_hi[%zu]\n"
 		"array ic_nswitching[%zu]\narray ic_tl_sites[%zu]\n", ng, ng, ng, ng, ng);
 	for (size_t g = 0; g < an->nseries; g++) {
-		const struct ic_series *se = &an->series[g];
+		const struct ic_timeline *tl = an->series[g].timeline;
 
-		ic_fmt_series(title, sizeof(title), an, &se->group);
-		series_blocks(dat, se, title);
-		ic_timeline_line(line, sizeof(line), se->timeline);
+		ic_fmt_series(title, sizeof(title), an, &an->series[g].group);
+		series_blocks(dat, tl, title);
+		ic_timeline_line(line, sizeof(line), tl);
 		fprintf(gp, "ic_in_time[%zu] = ", g + 1);
 		ic_gnuplot_quote(gp, line);
-		fprintf(gp, "; ic_level_lo[%zu] =", g + 1);
-		num(gp, se->timeline->nlevels == 2 ? se->timeline->level[0] : NAN);
-		fprintf(gp, "; ic_level_hi[%zu] =", g + 1);
-		num(gp, se->timeline->nlevels == 2 ? se->timeline->level[1] : NAN);
-		fprintf(gp, "; ic_nswitching[%zu] = %zu; ic_tl_sites[%zu] = %lu\n", g + 1,
-			se->timeline->nswitching, g + 1, se->timeline->sites);
-		timed |= se->timeline->timed;
-		for (size_t k = 0; k < se->timeline->nproc; k++)
-			if (isfinite(se->timeline->proc[k].end))
-				tmax = fmax(tmax, se->timeline->proc[k].end);
+		for (int s = 0; s < 2; s++) {
+			fprintf(gp, "; ic_level_%s[%zu] =", s ? "hi" : "lo", g + 1);
+			num(gp, tl->nlevels == 2 ? tl->level[s] : NAN);
+		}
+		fprintf(gp, "; ic_nswitching[%zu] = %zu; ic_tl_sites[%zu] = %lu\n", g + 1, tl->nswitching, g + 1, tl->sites);
+		timed |= tl->timed;
+		for (size_t k = 0; k < tl->nproc; k++)
+			if (isfinite(tl->proc[k].end))
+				tmax = fmax(tmax, tl->proc[k].end);
 	}
 	fprintf(gp, "ic_timeline_timed = %d\n", timed);
 	/* The axis's end: processes whose files share one time (a fresh
