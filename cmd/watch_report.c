@@ -1,6 +1,5 @@
-/* watch_report: the analysis of ./run.sh watch's processes (engine/watch_analysis.h)
- * on the console, in DIR/watch.json and DIR/watch.txt, and the chart's data
- * in DIR/plots/ (plots/watch.gp draws it). On bad input nothing is written. */
+/* watch_report: ./run.sh watch's analysis (engine/watch_analysis.h) written
+ * out; wr_usage says where. On bad input nothing is written. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
