@@ -357,15 +357,13 @@ static void watch_level(const struct ic_watch *w, const struct ic_series *se, do
 static double watch_noise_rho(const struct ic_watch *w, const struct ic_series *se)
 {
 	const struct ic_sm *m = &se->states->model;
-	size_t np = se->procs.nproc, nd[2] = { 0, 0 }, cap = m->n ? m->n : 1;
+	size_t np = se->procs.nproc, nd[2] = { 0, 0 }, cap = m->n;
 	struct ic_ar1_unit *u = ic_stats_alloc(np, sizeof(*u));
-	double *a = ic_stats_alloc(4 * cap, sizeof(double)), *b, *d[2], rho = 0.0;
+	double *a = ic_stats_alloc(4 * cap, sizeof(double)), *b = a + cap, *d[2] = { a + 2 * cap, a + 3 * cap };
+	double rho = 0.0;
 
 	if (w->nsites < 2 || !np)
 		goto out;
-	b = a + cap;
-	d[0] = a + 2 * cap;
-	d[1] = a + 3 * cap;
 	for (size_t p = 0; p < np; p++) {
 		size_t na = 0, nb = 0, n;
 		double mean = 0.0;
@@ -515,15 +513,10 @@ static void watch_states_fit(struct ic_watch *w, size_t j, double *y, double *se
  * with two states, whether they fit at the fit-th N. */
 static void watch_steadiness(struct ic_watch *w, size_t fit)
 {
-	size_t n = w->nsamples ? w->nsamples : 1;
-	/* One block: y, sev, t, r, then the units u. */
-	double *y = ic_stats_alloc(1, 4 * n * sizeof(*y) + n * sizeof(struct ic_watch_sample *)), *sev, *t, *r;
-	double most = -1.0;
-	const struct ic_watch_sample **u = (const struct ic_watch_sample **)(y + 4 * n);
+	size_t n = w->nsamples;
+	double *y = ic_stats_alloc(4 * n, sizeof(*y)), *sev = y + n, *t = y + 2 * n, *r = y + 3 * n, most = -1.0;
+	const struct ic_watch_sample **u = ic_stats_alloc(n, sizeof(*u));
 
-	sev = y + n;
-	t = y + 2 * n;
-	r = y + 3 * n;
 	w->steady_all = w->nsites > 0;
 	w->ref = 0;
 	for (size_t j = 0; j < w->nsites; j++) {
@@ -573,6 +566,7 @@ static void watch_steadiness(struct ic_watch *w, size_t fit)
 	if (w->nstates == 2)
 		watch_states_fit(w, fit, y, sev);
 	free(y);
+	free(u);
 }
 
 /* One form's or probe's elasticity from watch_sums' sums per unit (sc):
