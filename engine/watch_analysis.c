@@ -518,7 +518,6 @@ static void watch_steadiness(struct ic_watch *w, size_t fit)
 	const struct ic_watch_sample **u = ic_stats_alloc(n, sizeof(*u));
 
 	w->steady_all = w->nsites > 0;
-	w->ref = 0;
 	for (size_t j = 0; j < w->nsites; j++) {
 		struct ic_watch_steady *st = &w->steady[j];
 		double *v = NULL, var = st->noise_sd * st->noise_sd;
@@ -624,8 +623,7 @@ static void watch_forms(struct ic_watch *w, const struct ic_series *se)
 	static const char *const names[IC_WATCH_NFORMS] = { IC_WATCH_FORM_LIST(IC_WATCH_FORM_NAME) };
 	double *sc = ic_stats_alloc(5 * se->procs.nproc + 4 * w->nsamples, sizeof(*sc));
 
-	if (w->res.nprobes)
-		w->probes = ic_stats_alloc(w->res.nprobes, sizeof(*w->probes));
+	w->probes = ic_stats_alloc(w->res.nprobes, sizeof(*w->probes));
 	for (size_t f = 0; f < IC_WATCH_NFORMS; f++) {
 		struct ic_watch_form *wf = &w->forms[f];
 
@@ -695,7 +693,6 @@ int ic_watch_analyse(struct ic_watch *w, char *err, size_t errlen)
 	}
 	/* The N the report reads the states at: where their ratios part most
 	 * (the model's sep_site weighs the gap by its noise, for the fit). */
-	w->part = 0;
 	for (size_t j = 0; w->nstates == 2 && j < w->nsites; j++) {
 		double x = fabs(log(w->st[1].ratio[j] / w->st[0].ratio[j]));
 
