@@ -37,12 +37,10 @@ static const char *wr_dur(char *buf, size_t cap, double s)
 	return buf;
 }
 
-/* "+58" of "+58% [52-64%]": no "-0" */
+/* "+58" of "+58% [52-64%]"; + 0.0 makes a -0 0: no "-0" */
 static double wr_pct(double ratio)
 {
-	double x = round(100.0 * (ratio - 1.0));
-
-	return x == 0.0 ? 0.0 : x;
+	return round(100.0 * (ratio - 1.0)) + 0.0;
 }
 
 /* The kinds of change in the order the report groups them, and its words. */
