@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "stats.h"
 
@@ -54,16 +55,73 @@ void ic_ratio_decide(struct ic_ratio *r, size_t n, const struct ic_analysis_opts
 
 int ic_ratio_contrast(const struct ic_group *g, const char *const *forms, size_t nt,
 		      const unsigned char *keep, size_t nkeep, const struct ic_analysis_opts *opts,
-		      struct ic_ratio **out, size_t *n)
+		      struct ic_ratio **out, size_t *nout)
 {
 	static const int sign[4] = { 1, -1, -1, 1 };
+	const struct ic_point *pts[4];
+	size_t nr = 0, most = 0;
+	struct ic_ratio *r;
+	double *y;
+	int *cl, *rp;
 
-	if (ic_group_contrast(g, forms, sign, nt, keep, nkeep, out, n))
+	*out = NULL;
+	*nout = 0;
+	if (nt > 4)
 		return -1;
-	ic_ratio_decide(*out, *n, opts);
-	/* An interaction is named by its outer forms: a over b. */
-	for (size_t i = 0; nt == 4 && i < *n; i++)
-		(*out)[i].base = ic_group_point(g, forms[2], (*out)[i].sites);
+	for (size_t i = 0; i < g->npoints; i++)
+		most = g->points[i]->nunits > most ? g->points[i]->nunits : most;
+	r = ic_stats_alloc(g->npoints, sizeof(*r));
+	y = ic_stats_alloc(most, sizeof(*y));
+	cl = ic_stats_alloc(2 * most, sizeof(*cl));   /* each process's cluster, then its repeat */
+	rp = cl + most;
+	/* Points sort by form, then N: forms[0]'s points come in ascending N. */
+	for (size_t i = 0; i < g->npoints; i++) {
+		size_t k, n = 0, nvar;
+
+		pts[0] = g->points[i];
+		if (strcmp(pts[0]->form, forms[0]) || !isfinite(pts[0]->med[IC_F_NS]))
+			continue;
+		for (k = 1; k < nt; k++) {
+			pts[k] = ic_group_point(g, forms[k], pts[0]->sites);
+			if (!pts[k] || !isfinite(pts[k]->med[IC_F_NS]))
+				break;
+		}
+		if (k < nt)
+			continue;
+		for (size_t j = 0; j < pts[0]->nunits; j++) {
+			const struct ic_unit *u = &pts[0]->units[j], *o = u;
+			double v = sign[0] * log(u->med);
+
+			if (keep && (u->unit >= nkeep || !keep[u->unit]))
+				continue;
+			for (k = 1; k < nt && o; k++)
+				if ((o = ic_point_unit(pts[k], u->unit)))
+					v += sign[k] * log(o->med);
+			if (!o)
+				continue;
+			y[n] = v;
+			cl[n] = u->variant;
+			rp[n++] = u->repeat;
+		}
+		/* Layout variants are distinct across repeats (each has its seed). */
+		nvar = ic_stats_distinct(cl, n);
+		/* The kept processes' repeats are the top level from IC_REPEATS_TOP of
+		 * them: fewer would leave the interval one degree of freedom, which
+		 * resolves nothing, so with two the variants stay the unit. */
+		if (ic_stats_distinct(rp, n) >= IC_REPEATS_TOP)
+			memcpy(cl, rp, n * sizeof(*cl));
+		/* An interaction is named by its outer forms: a over b. */
+		ic_ratio_estimate(&r[nr], pts[0], pts[nt == 4 ? 2 : nt > 1], y, cl, n);
+		r[nr++].nvariants = nvar;
+	}
+	ic_ratio_decide(r, nr, opts);
+	if (nr)
+		*out = r;
+	else
+		free(r);
+	*nout = nr;
+	free(y);
+	free(cl);
 	return 0;
 }
 
@@ -71,13 +129,6 @@ int ic_ratio_series(const struct ic_group *g, const char *num, const char *den,
 		    const struct ic_analysis_opts *opts, struct ic_ratio **out, size_t *n)
 {
 	return ic_ratio_contrast(g, (const char *[]){ num, den }, 2, NULL, 0, opts, out, n);
-}
-
-int ic_ratio_interaction(const struct ic_group *g, const char *a, const char *a0, const char *b,
-			 const char *b0, const struct ic_analysis_opts *opts, struct ic_ratio **out,
-			 size_t *n)
-{
-	return ic_ratio_contrast(g, (const char *[]){ a, a0, b, b0 }, 4, NULL, 0, opts, out, n);
 }
 
 int ic_ratio_crossover(const struct ic_ratio *r, size_t n, struct ic_crossover *out)

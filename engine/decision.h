@@ -15,16 +15,15 @@ void ic_group_decide(struct ic_group *g, const struct ic_analysis_opts *opts);
 
 /* The ratio num/den of one series at every N where both forms have a time,
  * with its band and Holm's side; *out is malloc'd (NULL, *n = 0 when none).
- * _interaction: (a/a0)/(b/b0) per N within each process that ran all four,
- * e.g. (inline/inline_nolock)/(extern/extern_nolock), named a over b.
- * ic_ratio_contrast: either (nt 2 or 4, sign 1, -1, -1, 1) from processes
+ * ic_ratio_contrast: forms[0]/forms[1] (nt 2), or the interaction (nt 4)
+ * (a/a0)/(b/b0) per N within each process that ran all four, named a over
+ * b, e.g. (inline/inline_nolock)/(extern/extern_nolock); from processes
  * (file indices) u < nkeep with keep[u] only (keep NULL: all), e.g. one
- * state's. Return 0, or -1 when nt > 8. */
+ * state's. Per process y = the signed sum of the forms' log medians,
+ * clustered by layout variant (by repeat with IC_REPEATS_TOP or more).
+ * Return 0, or -1 when nt > 4. */
 int ic_ratio_series(const struct ic_group *g, const char *num, const char *den,
 		    const struct ic_analysis_opts *opts, struct ic_ratio **out, size_t *n);
-int ic_ratio_interaction(const struct ic_group *g, const char *a, const char *a0, const char *b,
-			 const char *b0, const struct ic_analysis_opts *opts, struct ic_ratio **out,
-			 size_t *n);
 int ic_ratio_contrast(const struct ic_group *g, const char *const *forms, size_t nt,
 		      const unsigned char *keep, size_t nkeep, const struct ic_analysis_opts *opts,
 		      struct ic_ratio **out, size_t *n);

@@ -55,78 +55,6 @@ void ic_ratio_estimate(struct ic_ratio *r, const struct ic_point *cmp, const str
 	r->ratio = exp(s->mean);
 }
 
-int ic_group_contrast(const struct ic_group *g, const char *const *forms, const int *sign, size_t nt,
-		      const unsigned char *keep, size_t nkeep, struct ic_ratio **out, size_t *nout)
-{
-	const struct ic_point *pts[8];
-	size_t nr = 0, most = 0;
-	struct ic_ratio *r = ic_stats_alloc(g->npoints, sizeof(*r));
-	double *y;
-	int *cl, *rp;
-
-	for (size_t i = 0; i < g->npoints; i++)
-		most = g->points[i]->nunits > most ? g->points[i]->nunits : most;
-	y = ic_stats_alloc(most, sizeof(*y));
-	cl = ic_stats_alloc(2 * most, sizeof(*cl));   /* each process's cluster, then its repeat */
-	*out = NULL;
-	*nout = 0;
-	if (nt > 8) {
-		free(r);
-		free(y);
-		free(cl);
-		return -1;
-	}
-	rp = cl + most;
-	/* Points sort by form, then N: forms[0]'s points come in ascending N. */
-	for (size_t i = 0; i < g->npoints; i++) {
-		size_t k, n = 0, nvar;
-
-		pts[0] = g->points[i];
-		if (strcmp(pts[0]->form, forms[0]) || !isfinite(pts[0]->med[IC_F_NS]))
-			continue;
-		for (k = 1; k < nt; k++) {
-			pts[k] = ic_group_point(g, forms[k], pts[0]->sites);
-			if (!pts[k] || !isfinite(pts[k]->med[IC_F_NS]))
-				break;
-		}
-		if (k < nt)
-			continue;
-		for (size_t j = 0; j < pts[0]->nunits; j++) {
-			const struct ic_unit *u = &pts[0]->units[j], *o = u;
-			double v = sign[0] * log(u->med);
-
-			if (keep && (u->unit >= nkeep || !keep[u->unit]))
-				continue;
-			for (k = 1; k < nt && o; k++)
-				if ((o = ic_point_unit(pts[k], u->unit)))
-					v += sign[k] * log(o->med);
-			if (!o)
-				continue;
-			y[n] = v;
-			cl[n] = u->variant;
-			rp[n++] = u->repeat;
-		}
-		/* Layout variants are distinct across repeats (each has its seed). */
-		nvar = ic_stats_distinct(cl, n);
-		/* The kept processes' repeats are the top level from IC_REPEATS_TOP of
-		 * them: fewer would leave the interval one degree of freedom, which
-		 * resolves nothing, so with two the variants stay the unit. */
-		if (ic_stats_distinct(rp, n) >= IC_REPEATS_TOP)
-			memcpy(cl, rp, n * sizeof(*cl));
-		ic_ratio_estimate(&r[nr], pts[0], pts[nt > 1 ? 1 : 0], y, cl, n);
-		r[nr++].nvariants = nvar;
-	}
-	if (nr) {
-		*out = r;
-		r = NULL;
-	}
-	*nout = nr;
-	free(r);
-	free(y);
-	free(cl);
-	return 0;
-}
-
 int ic_ratio_holds(const struct ic_ratio *r, double x)
 {
 	return r->lo <= x && x <= r->hi;
@@ -176,7 +104,7 @@ static void series_time_rank(struct ic_process_ratios *pr, const struct ic_resul
 
 	pr->time_rank = ic_stats_alloc(np, sizeof(*pr->time_rank));
 	for (size_t p = 0; p < np; p++) {
-		double t = res && pr->unit[p] < res->nfiles ? ic_file_time(res->files[pr->unit[p]]) : NAN;
+		double t = ic_file_time(res->files[pr->unit[p]]);
 
 		key[p] = isfinite(t) ? t : (double)pr->unit[p];
 	}

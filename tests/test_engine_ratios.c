@@ -211,8 +211,9 @@ static void test_interaction(void)
 	size_t n;
 
 	three_variants(&an, &res, e, 4, d);
-	CHECK(ic_ratio_interaction(&an.series[0].group, "inline", "inline_nolock", "extern",
-				   "extern_nolock", &opts, &r, &n) == 0 && n == 1, "interaction");
+	CHECK(ic_ratio_contrast(&an.series[0].group,
+				(const char *[]){ "inline", "inline_nolock", "extern", "extern_nolock" }, 4,
+				NULL, 0, &opts, &r, &n) == 0 && n == 1, "interaction");
 	{
 		double se = d / sqrt(3.0), t = ic_stats_t_quantile(0.975, 2);
 
