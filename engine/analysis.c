@@ -26,7 +26,8 @@ const struct ic_analysis_opts ic_analysis_defaults = {
 
 /* ---- the points' order and statistics -------------------------------- */
 
-int ic_point_cmp_series(const struct ic_point *a, const struct ic_point *b)
+/* 0 when a and b are of one series; else their order. */
+static int points_cmp_series(const struct ic_point *a, const struct ic_point *b)
 {
 	int c;
 
@@ -52,7 +53,7 @@ static int points_form_rank(const char *form, const struct ic_analysis_opts *opt
 static int points_cmp(const void *pa, const void *pb, void *opts)
 {
 	const struct ic_point *a = *(struct ic_point *const *)pa, *b = *(struct ic_point *const *)pb;
-	int c = ic_point_cmp_series(a, b);
+	int c = points_cmp_series(a, b);
 
 	if (c || (c = points_form_rank(a->form, opts) - points_form_rank(b->form, opts)) ||
 	    (c = strcmp(a->form, b->form)))
@@ -60,47 +61,17 @@ static int points_cmp(const void *pa, const void *pb, void *opts)
 	return (a->sites > b->sites) - (a->sites < b->sites);
 }
 
-/* The time's estimate: the nested estimate of the processes' log medians
- * (into y and their clusters into cl, room for nunits), back on the time
- * scale, with its 95% interval where there is one. */
-static void points_time(struct ic_point *p, double *y, int *cl)
-{
-	size_t n = p->nunits;
-	struct ic_stats_nested s;
-
-	p->med[IC_F_NS] = p->ci_lo = p->ci_hi = NAN;
-	for (size_t i = 0; i < n; i++) {
-		y[i] = log(p->units[i].med);
-		cl[i] = p->units[i].variant;
-	}
-	p->nvariants = ic_stats_distinct(cl, n);
-	for (size_t i = 0; i < n; i++)
-		cl[i] = p->units[i].repeat;
-	/* Layouts, not repeats, below IC_REPEATS_TOP: each repeat has variants of its own. */
-	if (ic_stats_distinct(cl, n) < IC_REPEATS_TOP)
-		for (size_t i = 0; i < n; i++)
-			cl[i] = p->units[i].variant;
-	if (n) {
-		int ok = ic_stats_nested(y, cl, n, &s) == 0;
-
-		p->med[IC_F_NS] = exp(s.mean);
-		if (ok) {
-			ic_stats_nested_interval(&s, 0.05, &p->ci_lo, &p->ci_hi);
-			p->ci_lo = exp(p->ci_lo);
-			p->ci_hi = exp(p->ci_hi);
-		}
-	}
-}
-
 /* A point's statistics: every field's median; per process (its repetitions
  * are adjacent, in load order) the median time and cv; the median cv; and
- * the time's estimate. */
+ * the time's estimate, the nested one of the processes' log medians. */
 static void points_stats(const struct ic_results *res, struct ic_point *p)
 {
 	size_t cap = p->nreps ? p->nreps : 1, ncv = 0;
-	/* One block: buf, then the clusters of the time's estimate. */
-	double *buf = ic_stats_alloc(cap, sizeof(*buf) + sizeof(int));
+	/* One block: buf, then the clusters of the time's estimate and the repeats. */
+	double *buf = ic_stats_alloc(cap, sizeof(*buf) + 2 * sizeof(int));
 	struct ic_unit *u = p->units = ic_stats_alloc(cap, sizeof(*u));
+	int *cl = (int *)(buf + cap), *rp = cl + cap;
+	struct ic_ratio t;
 
 	for (int f = 0; f < IC_F_COUNT; f++) {
 		size_t n = 0;
@@ -127,25 +98,20 @@ static void points_stats(const struct ic_results *res, struct ic_point *p)
 		if (isfinite(u[i].cv))
 			buf[ncv++] = u[i].cv;
 	p->cv = ic_stats_median(buf, ncv);
-	points_time(p, buf, (int *)(buf + cap));
+	for (size_t i = 0; i < p->nunits; i++) {
+		buf[i] = log(u[i].med);
+		cl[i] = u[i].variant;
+		rp[i] = u[i].repeat;
+	}
+	p->nvariants = ic_stats_distinct(cl, p->nunits);
+	/* Layouts, not repeats, below IC_REPEATS_TOP: each repeat has variants of its own. */
+	if (ic_stats_distinct(rp, p->nunits) >= IC_REPEATS_TOP)
+		memcpy(cl, rp, p->nunits * sizeof(*cl));
+	ic_ratio_estimate(&t, p, p, buf, cl, p->nunits);
+	p->med[IC_F_NS] = t.ratio;
+	p->ci_lo = t.lo;
+	p->ci_hi = t.hi;
 	free(buf);
-}
-
-/* Sorts the points by series (build, op, layout, order, filler, threads,
- * mode), form (compare, baseline first) and N, and computes their
- * statistics. -1 (with err) with no sites/ benchmark. */
-static int analysis_points(struct ic_results *res, const struct ic_analysis_opts *opts,
-			   char *err, size_t errlen)
-{
-	if (res->npoints == 0)
-		return snprintf(err, errlen,
-				"no sites/<form>/... benchmarks in the input (%zu aggregate, %zu other entries)",
-				res->n_aggregates, res->n_other), -1;
-	/* qsort_r hands opts on as void *: the order reads it only. */
-	qsort_r(res->points, res->npoints, sizeof(*res->points), points_cmp, (void *)opts);
-	for (size_t i = 0; i < res->npoints; i++)
-		points_stats(res, res->points[i]);
-	return 0;
 }
 
 /* ---- a series' ratio along the run's time ------------------------------ */
@@ -155,30 +121,22 @@ static double timeline_minutes(double t, double t0)
 	return isfinite(t) && isfinite(t0) ? (t - t0) / 60.0 : NAN;
 }
 
-static void timeline_free(struct ic_timeline *tl)
-{
-	if (!tl)
-		return;
-	free(tl->proc);
-	free(tl->reps);
-	free(tl);
-}
-
 /* The timeline of a series (its process ratios pr and states st, whose
- * model holds the repetitions; analysis_series has made both) in run res. */
+ * model holds the repetitions; analysis_series has made both) in run res:
+ * one block, the timeline, its processes, its repetitions. */
 static struct ic_timeline *timeline_analyse(const struct ic_results *res,
 					    const struct ic_process_ratios *pr,
 					    const struct ic_states *st)
 {
-	struct ic_timeline *tl = ic_stats_alloc(1, sizeof(*tl));
 	const struct ic_sm *m = st->model.mu ? &st->model : NULL;
 	size_t np = pr->nproc, j = m ? m->sep_site : 0;
+	struct ic_timeline *tl = ic_stats_alloc(1, sizeof(*tl) + np * sizeof(*tl->proc) +
+						(m ? m->n : 0) * sizeof(*tl->reps));
 	/* One block: each process's sum of log ratios there, then its count. */
-	double *sum = ic_stats_alloc(2 * np, sizeof(*sum)), *cnt;
+	double *sum = ic_stats_alloc(2 * np, sizeof(*sum)), *cnt = sum + np;
 
-	tl->proc = ic_stats_alloc(np, sizeof(*tl->proc));
-	tl->reps = ic_stats_alloc(m ? m->n : 0, sizeof(*tl->reps));
-	cnt = sum + np;
+	tl->proc = (struct ic_timeline_proc *)(tl + 1);
+	tl->reps = (struct ic_timeline_rep *)(tl->proc + np);
 	/* The run's start: the earliest file time (NAN when none has one). */
 	tl->t0 = NAN;
 	for (size_t i = 0; i < res->nfiles; i++)
@@ -204,19 +162,15 @@ static struct ic_timeline *timeline_analyse(const struct ic_results *res,
 			.ratio = exp(o->y), .state = st->nstates == 2 ? ic_sm_state(m, i) : 0 };
 		tl->timed = 1;
 	}
+	/* pr's processes are files of res: its points' units. */
 	for (size_t p = 0; p < np; p++) {
-		const struct ic_file *f = pr->unit[p] < res->nfiles ? res->files[pr->unit[p]] : NULL;
-		struct ic_timeline_proc *tp = &tl->proc[p];
+		const struct ic_file *f = res->files[pr->unit[p]];
+		int sw = st->nstates == 2 && st->unsteady[p];
 
-		tp->unit = pr->unit[p];
-		tp->start = f ? timeline_minutes(f->start, tl->t0) : NAN;
-		tp->end = f ? timeline_minutes(f->end, tl->t0) : NAN;
-		tp->state = p < st->nproc ? st->state[p] : 0;
-		tp->ratio = cnt[p] > 0.0 ? exp(sum[p] / cnt[p]) : j < pr->nsites ? exp(pr->logr[j * np + p]) : NAN;
-		if (st->nstates == 2 && st->unsteady[p]) {
-			tp->switches = 1;
-			tl->nswitching++;
-		}
+		tl->proc[p] = (struct ic_timeline_proc){ pr->unit[p], timeline_minutes(f->start, tl->t0),
+			timeline_minutes(f->end, tl->t0), cnt[p] > 0.0 ? exp(sum[p] / cnt[p])
+			: j < pr->nsites ? exp(pr->logr[j * np + p]) : NAN, p < st->nproc ? st->state[p] : 0, sw };
+		tl->nswitching += (size_t)sw;
 	}
 	if (st->nstates == 1 && (st->level == IC_LEVEL_WANDERS || st->level == IC_LEVEL_DRIFTS))
 		tl->moved = ic_states_level_name(st->level);
@@ -226,24 +180,13 @@ static struct ic_timeline *timeline_analyse(const struct ic_results *res,
 
 /* ---- a series across the sweep's repeats ------------------------------- */
 
-/* Sums of squares about the mean and degrees of freedom, pooled. */
-struct repeats_pool {
-	double ss;
-	size_t df;
-};
-
-static void repeats_pool_add(struct repeats_pool *pl, const double *x, size_t n)
+/* x's sum of squares about its mean and degrees of freedom, added to a pool. */
+static void repeats_pool_add(double *ss, size_t *df, const double *x, size_t n)
 {
 	if (n < 2)
 		return;
-	pl->ss += gsl_stats_tss(x, 1, n);
-	pl->df += n - 1;
-}
-
-static double repeats_pool_sd(const struct repeats_pool *pl, size_t *df)
-{
-	*df = pl->df;
-	return pl->df ? sqrt(pl->ss / (double)pl->df) : NAN;
+	*ss += gsl_stats_tss(x, 1, n);
+	*df += n - 1;
 }
 
 /* The time of process unit's repetition k at point p; NAN if none. */
@@ -253,26 +196,6 @@ static double repeats_rep_ns(const struct ic_point *p, unsigned unit, int k)
 		if (p->reps[i].unit == unit && p->reps[i].index == k)
 			return p->reps[i].v[IC_F_NS];
 	return NAN;
-}
-
-/* Between repetitions: per process and N, the log ratios of its
- * repetitions paired by index (one round each). */
-static void repeats_rep_level(const struct ic_group *g, const struct ic_process_ratios *pr,
-			      double *buf, size_t cap, struct repeats_pool *pl)
-{
-	for (size_t i = 0; i < g->nratios; i++)
-		for (size_t p = 0; p < pr->nproc; p++) {
-			size_t n = 0;
-
-			for (int k = 0; (size_t)k < cap; k++) {
-				double c = repeats_rep_ns(g->ratios[i].cmp, pr->unit[p], k);
-				double b = repeats_rep_ns(g->ratios[i].base, pr->unit[p], k);
-
-				if (c > 0.0 && b > 0.0)
-					buf[n++] = log(c / b);
-			}
-			repeats_pool_add(pl, buf, n);
-		}
 }
 
 /* 1 when r resolves an N of g to the other side than side[] (the first
@@ -295,30 +218,24 @@ static int repeats_contradict(const struct ic_group *g, enum ic_point_side *side
 	return bad;
 }
 
-static void repeats_free(struct ic_repeats *rp)
-{
-	if (!rp)
-		return;
-	free(rp->repeat);
-	free(rp->xo);
-	free(rp);
-}
-
-/* The repeats of series g (its process ratios pr) in run res. */
+/* The repeats of series g (its process ratios pr) in run res: one block,
+ * the repeats, each one's verdict, their numbers. */
 static struct ic_repeats *repeats_analyse(const struct ic_results *res, const struct ic_group *g,
 					  const struct ic_process_ratios *pr,
 					  const struct ic_analysis_opts *opts)
 {
-	struct ic_repeats *rp = ic_stats_alloc(1, sizeof(*rp));
 	size_t np = pr->nproc, maxreps = 1;
-	struct repeats_pool run = { 0 }, proc = { 0 }, rep = { 0 };
+	struct ic_repeats *rp = ic_stats_alloc(1, sizeof(*rp) + (np + 1) * sizeof(*rp->xo) +
+					       np * sizeof(*rp->repeat));
+	struct ic_levels *lv = &rp->lv;   /* its sd_ members hold the sums of squares at first */
 	unsigned char *keep = ic_stats_alloc(res->nfiles, 1);
 	double *buf, *means;
 	/* IC_SIDE_UNRESOLVED at every N: calloc's 0. */
 	enum ic_point_side *side = ic_stats_alloc(g->nratios, sizeof(*side));
 	int contradict = 0;
 
-	rp->repeat = ic_stats_alloc(np, sizeof(*rp->repeat));
+	rp->xo = (struct ic_crossover *)(rp + 1);
+	rp->repeat = (int *)(rp->xo + np + 1);
 	for (size_t p = 0; p < np; p++)
 		rp->repeat[p] = res->files[pr->unit[p]]->repeat;
 	gsl_sort_int(rp->repeat, 1, np);
@@ -327,9 +244,8 @@ static struct ic_repeats *repeats_analyse(const struct ic_results *res, const st
 			rp->repeat[rp->nrepeats++] = rp->repeat[p];
 	for (size_t i = 0; i < g->nratios; i++)
 		maxreps = g->ratios[i].cmp->nreps > maxreps ? g->ratios[i].cmp->nreps : maxreps;
-	buf = ic_stats_alloc(np + maxreps + 1, sizeof(*buf));
-	means = ic_stats_alloc(rp->nrepeats + 1, sizeof(*means));
-	rp->xo = ic_stats_alloc(rp->nrepeats + 1, sizeof(*rp->xo));
+	buf = ic_stats_alloc(np + maxreps + rp->nrepeats + 1, sizeof(*buf));
+	means = buf + np + maxreps;
 	/* Between processes within a run, and between the runs' means. */
 	for (size_t i = 0; i < pr->nsites; i++) {
 		size_t nm = 0;
@@ -341,16 +257,30 @@ static struct ic_repeats *repeats_analyse(const struct ic_results *res, const st
 				if (res->files[pr->unit[p]]->repeat == rp->repeat[k] &&
 				    isfinite(pr->logr[i * np + p]))
 					buf[n++] = pr->logr[i * np + p];
-			repeats_pool_add(&proc, buf, n);
+			repeats_pool_add(&lv->sd_proc, &lv->df_proc, buf, n);
 			if (n)
 				means[nm++] = gsl_stats_mean(buf, 1, n);
 		}
-		repeats_pool_add(&run, means, nm);
+		repeats_pool_add(&lv->sd_run, &lv->df_run, means, nm);
 	}
-	repeats_rep_level(g, pr, buf, maxreps, &rep);
-	rp->lv.sd_run = repeats_pool_sd(&run, &rp->lv.df_run);
-	rp->lv.sd_proc = repeats_pool_sd(&proc, &rp->lv.df_proc);
-	rp->lv.sd_rep = repeats_pool_sd(&rep, &rp->lv.df_rep);
+	/* Between repetitions: per process and N, the log ratios of its
+	 * repetitions paired by index (one round each). */
+	for (size_t i = 0; i < g->nratios; i++)
+		for (size_t p = 0; p < np; p++) {
+			size_t n = 0;
+
+			for (int k = 0; (size_t)k < maxreps; k++) {
+				double c = repeats_rep_ns(g->ratios[i].cmp, pr->unit[p], k);
+				double b = repeats_rep_ns(g->ratios[i].base, pr->unit[p], k);
+
+				if (c > 0.0 && b > 0.0)
+					buf[n++] = log(c / b);
+			}
+			repeats_pool_add(&lv->sd_rep, &lv->df_rep, buf, n);
+		}
+	lv->sd_run = lv->df_run ? sqrt(lv->sd_run / (double)lv->df_run) : NAN;
+	lv->sd_proc = lv->df_proc ? sqrt(lv->sd_proc / (double)lv->df_proc) : NAN;
+	lv->sd_rep = lv->df_rep ? sqrt(lv->sd_rep / (double)lv->df_rep) : NAN;
 	/* Each repeat's own verdict, from its processes alone. */
 	for (size_t k = 0; rp->nrepeats >= 2 && k < rp->nrepeats; k++) {
 		struct ic_ratio *r = NULL;
@@ -368,7 +298,6 @@ static struct ic_repeats *repeats_analyse(const struct ic_results *res, const st
 	free(side);
 	free(keep);
 	free(buf);
-	free(means);
 	return rp;
 }
 
@@ -398,13 +327,19 @@ int ic_analyse(struct ic_analysis *an, struct ic_results *res, const struct ic_a
 	       char *err, size_t errlen)
 {
 	*an = (struct ic_analysis){ .res = res, .opts = *opts };
-	if (analysis_points(res, &an->opts, err, errlen))
-		return -1;
+	if (res->npoints == 0)
+		return ic_fail(err, errlen, "no sites/<form>/... benchmarks in the input (%zu aggregate, %zu other entries)",
+			       res->n_aggregates, res->n_other);
+	/* By series (build, op, layout, order, filler, threads, mode), form (compare,
+	 * baseline first) and N. qsort_r hands opts on as void *: the order reads it only. */
+	qsort_r(res->points, res->npoints, sizeof(*res->points), points_cmp, (void *)&an->opts);
+	for (size_t i = 0; i < res->npoints; i++)
+		points_stats(res, res->points[i]);
 	for (size_t i = 0, j; i < res->npoints; i = j) {
 		struct ic_series *ns = an->series = ic_xrealloc(an->series, an->nseries + 1, sizeof(*ns));
 
 		ns[an->nseries] = (struct ic_series){ 0 };
-		for (j = i + 1; j < res->npoints && !ic_point_cmp_series(res->points[i], res->points[j]); j++)
+		for (j = i + 1; j < res->npoints && !points_cmp_series(res->points[i], res->points[j]); j++)
 			;
 		analysis_series(&ns[an->nseries++], an, res->points + i, j - i);
 	}
@@ -420,8 +355,8 @@ void ic_analysis_free(struct ic_analysis *an)
 		ic_attribution_free(an->series[i].attr);
 		ic_attribution_free(an->series[i].attr_state[0]);
 		ic_attribution_free(an->series[i].attr_state[1]);
-		timeline_free(an->series[i].timeline);
-		repeats_free(an->series[i].repeats);
+		free(an->series[i].timeline);
+		free(an->series[i].repeats);
 	}
 	free(an->series);
 	memset(an, 0, sizeof(*an));

@@ -1,10 +1,7 @@
-/* The analysis of a run, series by series: the points' statistics
- * (results.h), then per series its ratios (series.h) and their band, sides
- * and crossover (decision.h), the states of its processes (states.h), what
- * its difference is made of (attribution.h), its ratio in time and across
- * the sweep's repeats (below). The fronts in report/ read the result;
- * nothing here calls them.
- */
+/* The analysis of a run, series by series: the points' statistics, then
+ * per series its ratios and their decision, the states of its processes,
+ * its attribution, its ratio in time and across the sweep's repeats. The
+ * fronts in report/ read the result; nothing here calls them. */
 #ifndef IC_ANALYSIS_H
 #define IC_ANALYSIS_H
 
@@ -16,10 +13,9 @@
 #include "series.h"
 #include "states.h"
 
-/* A series' ratio in the run's time (older runs: the files' mtimes) at the
- * N where the states part most (states.h): each compared repetition paired
- * with the baseline's nearest in time (the states' model's observations),
- * in its firm state or neither, and each process's mean there. */
+/* A series' ratio in the run's time at the N where the states part most:
+ * each repetition pair of the states' model, in its firm state or neither,
+ * and each process's mean there. */
 struct ic_timeline_rep {
 	size_t proc;               /* index among the processes (ic_process_ratios order) */
 	int index;                 /* its repetition_index */
@@ -54,15 +50,14 @@ struct ic_timeline {
 /* One short line, "In time: ..." (no newline), into buf. */
 void ic_timeline_line(char *buf, size_t cap, const struct ic_timeline *tl);
 
-/* inline/extern; a band wider than +-3% is noisy (the 2004 effect: a wider
- * band cannot resolve it); each series' band holds at all N with 95%. */
+/* inline/extern; a band wider than +-3% is noisy (it cannot resolve the
+ * 2004 effect); each series' band holds at all N with 95%. */
 extern const struct ic_analysis_opts ic_analysis_defaults;
 
-/* A series across the sweep's repeats (--repeat K, each a whole run with
- * its own layout seed): each repeat's own verdict, whether they agree, and
- * the SD of the log ratio between runs, between a run's processes and
- * between a process's repetitions, each pooled over the series' N (sums of
- * squares over degrees of freedom); NAN where a level has no freedom. */
+/* A series across the sweep's repeats (--repeat K, each with its own layout
+ * seed): each repeat's verdict, whether they agree, and the SD of the log
+ * ratio between runs, a run's processes and a process's repetitions, each
+ * pooled over the series' N; NAN where a level has no freedom. */
 struct ic_levels {
 	double sd_run, sd_proc, sd_rep;
 	size_t df_run, df_proc, df_rep;
@@ -97,14 +92,13 @@ struct ic_analysis {
 
 /* Analyses the loaded run res (its points sorted and their statistics set
  * in place; an refers to res). 0, or -1 with one line in err with no sites/
- * benchmark; ic_analysis_free frees it either way. Out of memory exits (kit). */
+ * benchmark; ic_analysis_free frees it either way. */
 int ic_analyse(struct ic_analysis *an, struct ic_results *res, const struct ic_analysis_opts *opts,
 	       char *err, size_t errlen);
 void ic_analysis_free(struct ic_analysis *an);
 
 /* The N to measure next in every series' crossover bracket (crossover.h's
- * midpoints), ascending, each once; *out malloc'd (NULL, *n = 0 for none).
- * Returns 0. */
+ * midpoints), ascending, each once; *out malloc'd (NULL, *n = 0 for none). */
 int ic_analysis_refine_next(const struct ic_analysis *an, unsigned long **out, size_t *n);
 
 /* Fewer independent draws than this at an N (layout variants, or processes

@@ -1,13 +1,9 @@
-/* Benchmark results as the engine sees them: sites_bench's Google Benchmark
- * JSON files (load.h reads them), grouped into points (one per build, form,
- * op, layout, order, filler, sites, threads, mode) with their statistics.
- * A build is what a process's context says it ran (compiler, cflags, lto,
- * body, lock, codegen): builds share benchmark names, so the build is part
- * of every point, and a ratio is always within one build. Each file is one
- * process of one layout variant; it contributes the median of its
- * repetitions, and every interval is stats.h's nested one over variants (or
- * processes, or repeats): docs/method.md, "The rules".
- */
+/* Benchmark results as the engine sees them: sites_bench's JSON files
+ * (load.h reads them) grouped into points, one per build, form, op, layout,
+ * order, filler, sites, threads and mode. Builds share benchmark names, so
+ * the build (what a process's context says it ran) is part of every point
+ * and a ratio is always within one build. Each file is one process; it
+ * contributes its repetitions' median (docs/method.md, "The rules"). */
 #ifndef IC_RESULTS_H
 #define IC_RESULTS_H
 
@@ -17,9 +13,9 @@
 
 #include "context_keys.def"
 
-/* The context keys of sites_bench's JSON: every key of common/context_keys.def,
- * then Google Benchmark's own that the suite reads (as its rows, below). A
- * key's name, label word and build column come from these tables alone. */
+/* The context keys: common/context_keys.def's, then Google Benchmark's own
+ * that the suite reads; a key's name, label word and build column come from
+ * these tables alone. */
 #define IC_GB_CONTEXT_KEYS(X) \
 	X(DATE, date, -1, "date") X(HOST_NAME, host_name, -1, "host") \
 	X(NUM_CPUS, num_cpus, -1, "CPUs") X(MHZ_PER_CPU, mhz_per_cpu, -1, "MHz") \
@@ -33,8 +29,7 @@ enum ic_ctx {
 	IC_CTX_COUNT
 };
 
-/* The keys that make a build, by their column in the CSV tables
- * (IC_B_COMPILER is 0); -1 for the others. */
+/* The keys that make a build, by their column in the CSV tables; -1 for the others. */
 enum ic_build_key {
 #define IC_BUILD_ENUM(e, name, build, word) IC_B_##e = (build),
 	IC_CONTEXT_KEYS(IC_BUILD_ENUM)
@@ -50,8 +45,8 @@ const char *ic_ctx_name(enum ic_ctx k);
 const char *ic_ctx_word(enum ic_ctx k);
 enum ic_ctx ic_ctx_of_build(enum ic_build_key b);
 
-/* A repetition's values by Google Benchmark member: real_time per iteration
- * (one call site) in ns, items_per_second, the user counters; NAN absent. */
+/* A repetition's values by Google Benchmark member (real_time in ns per
+ * call site); NAN absent. */
 #define IC_FIELDS(X) \
 	X(NS, real_time) X(IPS, items_per_second) X(CYCLES, cycles_per_op) \
 	X(L1I, l1i_miss_per_op) X(CODE, code_bytes_per_site) X(FOOT, footprint_bytes) \
@@ -85,8 +80,7 @@ struct ic_file {
 	char layout[96];           /* "<layout_seed>/<layout_variant>", "/0" when absent */
 	int variant;               /* its layout's number, in order of first appearance */
 	size_t build;              /* index in ic_results.builds */
-	double start, end;         /* from its context (s since the epoch); in older
-	                            * runs start NAN, end the file's mtime */
+	double start, end;         /* s since the epoch; older runs: start NAN, end its mtime */
 	int repeat;                /* the sweep's --repeat, 1..; 1 when the name does not say */
 };
 
@@ -109,15 +103,13 @@ struct ic_point {
 	unsigned long filler;      /* bytes of other code per site; 0 without */
 	struct ic_rep *reps;
 	size_t nreps, capreps;
-	const struct ic_file *file;   /* first file holding this point that counted
-	                               * (counter_source not "none"), else the first */
+	const struct ic_file *file;   /* the first file with it that counted, else the first */
 	int source_mixed;          /* counting files with different counter_source */
 	size_t nerrors;            /* repetitions Google Benchmark skipped */
 	const char *error;         /* the first skip message */
 
 	/* Filled by ic_results_points_analyse. */
-	double med[IC_F_COUNT];    /* median over repetitions; for IC_F_NS the nested
-	                            * estimate (geometric mean of process medians) */
+	double med[IC_F_COUNT];    /* median over repetitions; IC_F_NS: the nested estimate */
 	double ci_lo, ci_hi;       /* 95% interval of med[IC_F_NS]; NAN with < 2 draws */
 	double cv;                 /* of IC_F_NS within a process, median over processes */
 	size_t nunits, nvariants;  /* processes and layout variants that count */
@@ -132,8 +124,7 @@ struct ic_analysis_opts {
 	double planted;            /* NAN unless --planted */
 };
 
-/* A probe's repetitions (bench/probes.h: probe/<name> times the machine):
- * v[IC_F_NS] is ns per iteration, the other fields NAN. */
+/* A probe's repetitions (bench/probes.h): v[IC_F_NS] ns per iteration, the rest NAN. */
 struct ic_probe_reps {
 	char name[64];
 	const char *what;          /* one iteration, the run's label (owned by its file) */
@@ -168,14 +159,11 @@ void ic_results_free(struct ic_results *res);
 /* Process unit's share of p; NULL when it did not run p. */
 const struct ic_unit *ic_point_unit(const struct ic_point *p, unsigned unit);
 
-/* 0 when a and b are of one series; else their order. */
-int ic_point_cmp_series(const struct ic_point *a, const struct ic_point *b);
-
 /* The counter source of a point: its file's, "mixed" when its files disagree. */
 const char *ic_point_source(const struct ic_point *p);
 
-/* The run's design (summary.md, verdict.json): the fewest and most
- * repetitions and processes of a point, the most variants; 0 without. */
+/* The run's design: the fewest and most repetitions and processes of a
+ * point, the most variants; 0 without. */
 struct ic_design {
 	size_t reps_min, reps_max, units_min, units_max, variants_max;
 };

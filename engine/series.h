@@ -1,9 +1,7 @@
 /* Series (every form of one build, op, layout, order, filler, threads and
- * mode) and their ratios at one N: per process that ran both forms the ratio
- * of the two medians, with the nested t interval over layout variants at
- * this N alone; and every process's own ratio per N, which states.h reads.
- * The band over the series' N and Holm's decision are decision.h's.
- */
+ * mode), their ratios at one N with the nested t interval at that N alone,
+ * and every process's own ratio per N, which states.h reads. The band over
+ * the series' N and Holm's decision are decision.h's. */
 #ifndef IC_SERIES_H
 #define IC_SERIES_H
 
@@ -14,7 +12,7 @@
 #include "stats.h"
 
 /* A ratio at one N of one series (compare/baseline, any pair, or a ratio of ratios):
- * ic_group_contrast fills it up to se, nunits and nvariants; decision.h the rest. */
+ * ic_ratio_estimate fills it up to se and nunits; decision.h the rest. */
 struct ic_ratio {
 	const struct ic_point *cmp, *base;   /* numerator and denominator (the outer ones) */
 	unsigned long sites;
@@ -51,7 +49,7 @@ struct ic_group {
 };
 
 /* The series of pts[0..n-1] (analysed points) and its code sizes; ic_group_decide adds
- * the ratios. Out of memory exits (kit), as everywhere in the engine. */
+ * the ratios. */
 void ic_group_make(struct ic_group *g, struct ic_point *const *pts, size_t n,
 		   const struct ic_analysis_opts *opts);
 void ic_group_free(struct ic_group *g);
@@ -62,15 +60,6 @@ const struct ic_point *ic_group_point(const struct ic_group *g, const char *form
 /* The first measured N at which form's footprint in the series exceeds size bytes, 0 when
  * none does; *at_about (may be NULL) the N where the footprint per site reaches size. */
 unsigned long ic_group_cache_pass(const struct ic_group *g, const char *form, double size, double *at_about);
-
-/* The contrast of forms[0..nt-1] (nt <= 8) with sign[] at every N where each form has a
- * time, ascending: per process that ran every form (and, keep non-NULL, has u < nkeep and
- * keep[u]) y = sum sign[k] log(median of forms[k]), clustered by layout variant (by
- * repeat with several); exp(mean y) with its interval and p at this N alone, band NAN.
- * *out malloc'd, NULL with *n = 0 when no N has every form. 0, or -1 when nt > 8. */
-int ic_group_contrast(const struct ic_group *g, const char *const *forms, const int *sign,
-		      size_t nt, const unsigned char *keep, size_t nkeep, struct ic_ratio **out,
-		      size_t *n);
 
 /* r at cmp/base's N from the draws y[0..n-1] in clusters cl: exp(mean) with its 95%
  * interval, p, df and se (NAN where none), but no band yet. */
@@ -85,15 +74,14 @@ struct ic_process_ratios {
 	size_t nproc;              /* processes with a ratio at any N */
 	unsigned *unit;            /* file index of each, ascending */
 	int *variant;              /* its layout variant */
-	size_t *time_rank;         /* 0 = written first (file mtime; file order breaks ties) */
+	size_t *time_rank;         /* 0 = ran first (file order breaks ties) */
 	size_t nsites;
 	unsigned long *sites;      /* the series' ratio N, ascending */
 	double *logr;              /* [i * nproc + p]: log ratio at sites[i], NAN if missing */
 	double *rse;               /* [i * nproc + p]: the repetitions' standard error of it */
 };
 
-/* The processes of g's ratios; res (may be NULL: time in file order) gives each file's
- * mtime. */
+/* The processes of g's ratios; res gives each file's time. */
 void ic_process_ratios_collect(const struct ic_results *res, const struct ic_group *g,
 			       struct ic_process_ratios *pr);
 void ic_process_ratios_free(struct ic_process_ratios *pr);
