@@ -5,7 +5,6 @@
 
 #include <archive.h>
 #include <archive_entry.h>
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -17,21 +16,12 @@
 #include "kit.h"
 
 /* A file of the run: run.conf, verdict.json or a process's JSON (PREFIX
- * raw/NAME.json), with its text; a directory's processes have none (read
- * when loaded). */
+ * raw/NAME.json), with its text. */
 struct run_member {
 	char *name, *text;
 	size_t len;
 	double mtime;
 };
-
-/* Appends a member named name (copied) that owns text. */
-static void run_member_add(struct run_member **m, size_t *n, const char *name, char *text,
-			   size_t len, double mtime)
-{
-	*m = ic_xrealloc(*m, *n + 1, sizeof(**m));
-	(*m)[(*n)++] = (struct run_member){ ic_xalloc(strdup(name)), text, len, mtime };
-}
 
 static int run_cmp_member(const void *pa, const void *pb)
 {
@@ -65,42 +55,6 @@ static int run_selected(const struct ic_run_select *sel, const char *name)
 	return !sel->repeat || ic_results_name_repeat(name) == sel->repeat;
 }
 
-/* A results directory's members: run.conf and verdict.json with their
- * text, raw/NAME.json of every process without. */
-static int run_dir_read(struct ic_run *run, const char *path, struct run_member **m, size_t *n,
-			char *err, size_t errlen)
-{
-	char real[PATH_MAX], file[PATH_MAX + 300];
-	size_t len = 0;
-	struct dirent *e;
-	char *text;
-	DIR *d;
-
-	if (!realpath(path, real))
-		return ic_fail(err, errlen, "%s: %s", path, strerror(errno));
-	run->name = ic_xalloc(strdup(strrchr(real, '/')[1] ? strrchr(real, '/') + 1 : real));
-	run->from = ic_xalloc(strdup("directory"));
-	snprintf(file, sizeof(file), "%s/run.conf", path);
-	if (access(file, F_OK))
-		return ic_fail(err, errlen, "%s is not a results directory of run.sh (no run.conf)", path);
-	if (!(text = ic_read_path(file, &len)))
-		return ic_fail(err, errlen, "%s: %s", file, strerror(errno));
-	run_member_add(m, n, "run.conf", text, len, NAN);
-	snprintf(file, sizeof(file), "%s/verdict.json", path);
-	if ((text = ic_read_path(file, &len)))
-		run_member_add(m, n, "verdict.json", text, len, NAN);
-	snprintf(file, sizeof(file), "%s/raw", path);
-	if (!(d = opendir(file)))
-		return ic_fail(err, errlen, "%s is not a results directory of run.sh (no raw/)", path);
-	while ((e = readdir(d))) {
-		snprintf(file, sizeof(file), "raw/%s", e->d_name);
-		if (run_is_process(e->d_name))
-			run_member_add(m, n, file, NULL, 0, NAN);
-	}
-	closedir(d);
-	return 0;
-}
-
 /* The member's data, whole. */
 static char *run_archive_data(struct archive *a, size_t *len)
 {
@@ -129,48 +83,66 @@ static size_t run_depth(const char *p)
 	return d;
 }
 
-/* The export's members that can belong to a run, read into memory: each
- * run.conf or verdict.json at most one level down, and raw/ beside one. */
-static int run_archive_read(const char *path, struct run_member **m, size_t *n, char *err,
-			    size_t errlen)
+/* The files at path that can belong to a run, read into memory by
+ * libarchive (a directory by its disk reader, its top and raw/ only; an
+ * export by its archive reader): each run.conf or verdict.json at most one
+ * level down, and the selected processes of raw/ beside one. */
+static int run_read(const char *path, int dir, const struct ic_run_select *sel,
+		    struct run_member **m, size_t *n, char *err, size_t errlen)
 {
-	struct archive *a = ic_xalloc(archive_read_new());
+	struct archive *a = ic_xalloc(dir ? archive_read_disk_new() : archive_read_new());
 	struct archive_entry *e;
-	int r = ARCHIVE_FATAL;
+	size_t top = 0;   /* a directory's own path's length: its files' names follow */
+	int r;
 
-	archive_read_support_filter_all(a);
-	archive_read_support_format_all(a);
-	if (archive_read_open_filename(a, path, 65536) != ARCHIVE_OK)
+	if (dir) {
+		archive_read_disk_set_symlink_logical(a);   /* followed, as open() does */
+		r = archive_read_disk_open(a, path);
+	} else {
+		archive_read_support_filter_all(a);
+		archive_read_support_format_all(a);
+		r = archive_read_open_filename(a, path, 65536);
+	}
+	if (r != ARCHIVE_OK)
 		goto bad;
 	while ((r = archive_read_next_header(a, &e)) == ARCHIVE_OK || r == ARCHIVE_WARN) {
 		const char *name = archive_entry_pathname(e), *base;
 		size_t depth, len = 0;
 		char *text;
 
-		if (!name || archive_entry_filetype(e) != AE_IFREG)
+		if (!name)
 			continue;
-		if (!strncmp(name, "./", 2))
-			name += 2;
+		if (dir && !top) {   /* the directory itself comes first */
+			top = strlen(name);
+			archive_read_disk_descend(a);
+			continue;
+		}
+		name += dir ? top + (name[top] == '/') : 2 * !strncmp(name, "./", 2);
+		if (dir && !strcmp(name, "raw"))
+			archive_read_disk_descend(a);
+		if (archive_entry_filetype(e) != AE_IFREG)
+			continue;
 		base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
 		depth = run_depth(name);
 		if (!((!strcmp(base, "run.conf") || !strcmp(base, "verdict.json")) && depth <= 2) &&
-		    !(run_is_process(base) && depth <= 3 && base - name >= 4 &&
-		      !strncmp(base - 4, "raw/", 4)))
+		    !(run_is_process(base) && run_selected(sel, base) && depth <= 3 &&
+		      base - name >= 4 && !strncmp(base - 4, "raw/", 4)))
 			continue;
 		if (!(text = run_archive_data(a, &len))) {
 			r = ARCHIVE_FATAL;
 			break;
 		}
-		run_member_add(m, n, name, text, len, archive_entry_mtime_is_set(e)
-			       ? (double)archive_entry_mtime(e) + 1e-9 * (double)archive_entry_mtime_nsec(e)
-			       : NAN);
+		*m = ic_xrealloc(*m, *n + 1, sizeof(**m));
+		(*m)[(*n)++] = (struct run_member){ ic_xalloc(strdup(name)), text, len,
+			archive_entry_mtime_is_set(e) ? (double)archive_entry_mtime(e) +
+			1e-9 * (double)archive_entry_mtime_nsec(e) : NAN };
 	}
 	if (r != ARCHIVE_EOF)
 		goto bad;
 	archive_read_free(a);
 	return 0;
 bad:
-	snprintf(err, errlen, "%s is not a readable export (%s)", path,
+	snprintf(err, errlen, "%s is not a readable %s (%s)", path, dir ? "directory" : "export",
 		 archive_error_string(a) ? archive_error_string(a) : "out of memory");
 	archive_read_free(a);
 	return -1;
@@ -201,11 +173,11 @@ static int run_open_members(struct ic_run *run, const char *path, const char *se
 			conf = &m[i];
 	}
 	if (!conf)
-		return ic_fail(err, errlen, "%s is not an export of a results directory (no run.conf inside)",
-			       path);
+		return ic_fail(err, errlen, "%s is not %s (no run.conf%s)", path, *sep == ':' ?
+			       "an export of a results directory" : "a results directory of run.sh",
+			       *sep == ':' ? " inside" : "");
 	plen = strlen(conf->name) - strlen("run.conf");
-	memcpy(prefix, conf->name, plen);
-	prefix[plen] = '\0';
+	snprintf(prefix, sizeof(prefix), "%.*s", (int)plen, conf->name);
 	/* An export is named by its directory; packed without one, by the file. */
 	if (*sep == ':') {
 		run->name = ic_xalloc(plen ? strndup(prefix, plen - 1)
@@ -216,21 +188,19 @@ static int run_open_members(struct ic_run *run, const char *path, const char *se
 	snprintf(file, sizeof(file), "%s%s%s", path, sep, conf->name);
 	if (ic_settings_parse(&run->conf, conf->text, conf->len, file, err, errlen))
 		return -1;
-	/* Its verdict: PREFIX verdict.json. */
-	for (size_t i = 0; i < n; i++)
-		if (!strncmp(m[i].name, prefix, plen) && !strcmp(m[i].name + plen, "verdict.json")) {
+	/* Its verdict, PREFIX verdict.json, and its processes, PREFIX raw/NAME.json. */
+	for (size_t i = 0; i < n; i++) {
+		const char *rest = strncmp(m[i].name, prefix, plen) ? "" : m[i].name + plen;
+		struct run_member t = m[np];
+
+		if (!strcmp(rest, "verdict.json")) {
 			run->verdict_json = m[i].text;
 			m[i].text = NULL;
-		}
-	/* Its processes: PREFIX raw/NAME.json. */
-	for (size_t i = 0; i < n; i++)
-		if (!strncmp(m[i].name, prefix, plen) && !strncmp(m[i].name + plen, "raw/", 4) &&
-		    run_is_process(m[i].name + plen + 4) && run_selected(&run->sel, m[i].name + plen + 4)) {
-			struct run_member t = m[np];
-
+		} else if (!strncmp(rest, "raw/", 4) && run_is_process(rest + 4)) {
 			m[np++] = m[i];
 			m[i] = t;
 		}
+	}
 	/* " of repeat 2", " of trial 3" or "": %.0d prints nothing for 0. */
 	if (!np)
 		return ic_fail(err, errlen, "%s has no finished process%s%.0d%s%.0d in %sraw/", path,
@@ -239,9 +209,7 @@ static int run_open_members(struct ic_run *run, const char *path, const char *se
 	qsort(m, np, sizeof(*m), run_cmp_member);
 	for (size_t i = 0; i < np && !rc; i++) {
 		snprintf(file, sizeof(file), "%s%s%s", path, sep, m[i].name);
-		rc = m[i].text ? ic_results_load_text(&run->res, file, m[i].text, m[i].len, m[i].mtime,
-						      err, errlen)
-			       : ic_results_load(&run->res, file, err, errlen);
+		rc = ic_results_load_text(&run->res, file, m[i].text, m[i].len, m[i].mtime, err, errlen);
 		free(m[i].text);   /* parsed: the text is not needed again */
 		m[i].text = NULL;
 	}
@@ -260,8 +228,8 @@ int ic_run_open_select(struct ic_run *run, const char *path, const struct ic_run
 	 * noise limit nor the family-wise error, so its summary used these. */
 	struct ic_analysis_opts opts = given ? *given : ic_analysis_defaults;
 	struct run_member *m = NULL;
+	char why[1024], real[PATH_MAX];
 	struct stat st;
-	char why[1024];
 	size_t n = 0;
 	int rc;
 
@@ -271,14 +239,19 @@ int ic_run_open_select(struct ic_run *run, const char *path, const struct ic_run
 	ic_results_init(&run->res);
 	if (stat(path, &st))
 		return ic_fail(err, errlen, "%s: no such results directory or export", path);
-	if (S_ISDIR(st.st_mode))
-		rc = run_dir_read(run, path, &m, &n, err, errlen);
-	else if (S_ISREG(st.st_mode) && (run_ends_with(path, ".tar.gz") || run_ends_with(path, ".tgz")))
-		rc = run_archive_read(path, &m, &n, err, errlen);
-	else
+	if (!S_ISDIR(st.st_mode) &&
+	    !(S_ISREG(st.st_mode) && (run_ends_with(path, ".tar.gz") || run_ends_with(path, ".tgz"))))
 		return ic_fail(err, errlen, "%s is neither a results directory of run.sh nor an export (.tar.gz)",
 			       path);
-	rc = rc || run_open_members(run, path, S_ISDIR(st.st_mode) ? "/" : ":", m, n, err, errlen);
+	/* A directory is named by its own name; an export by run_open_members. */
+	if (S_ISDIR(st.st_mode)) {
+		if (!realpath(path, real))
+			return ic_fail(err, errlen, "%s: %s", path, strerror(errno));
+		run->name = ic_xalloc(strdup(strrchr(real, '/')[1] ? strrchr(real, '/') + 1 : real));
+		run->from = ic_xalloc(strdup("directory"));
+	}
+	rc = run_read(path, S_ISDIR(st.st_mode), &run->sel, &m, &n, err, errlen) ||
+	     run_open_members(run, path, S_ISDIR(st.st_mode) ? "/" : ":", m, n, err, errlen);
 	for (size_t i = 0; i < n; i++) {
 		free(m[i].name);
 		free(m[i].text);

@@ -1,8 +1,7 @@
 /* One finished run of the sweep, as compare and agree read it: a results
- * directory of run.sh or its .tar.gz export (compare/export.c), read in
- * memory: its run.conf (read as data, never sourced) and its processes'
- * raw/NAME.json, analysed exactly as summarize does. Nothing summarize
- * wrote (the CSV tables, benchmark.json) is read back. */
+ * directory of run.sh or its .tar.gz export, its run.conf (as data, never
+ * sourced) and its processes' raw/NAME.json analysed exactly as summarize
+ * does. Nothing summarize wrote is read back. */
 #ifndef IC_RUN_H
 #define IC_RUN_H
 
@@ -32,8 +31,7 @@ struct ic_run {
 
 /* Opens the run at path (a directory or a .tar.gz), loads its processes in
  * name order (as summarize gets them) and analyses them with run.conf's
- * forms. On bad input -1 with one line in err (no newline); run is then fit
- * only for ic_run_free. */
+ * forms. On bad input -1 with one line in err; then only ic_run_free. */
 int ic_run_open(struct ic_run *run, const char *path, char *err, size_t errlen);
 
 /* The same with a selection (NULL: all) and the analysis options (NULL:
