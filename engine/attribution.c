@@ -182,15 +182,10 @@ int ic_attribution_moves(const struct ic_group *g, const struct ic_process_ratio
 		}
 		if (ic_slope_fit(x, y, k, &fit))
 			continue;
-		out->f[out->nforms].form = form;
-		out->f[out->nforms].fit = fit;
-		out->f[out->nforms].change = exp(fit.b * range);
-		out->f[out->nforms].change_lo = exp(fit.lo * range);
-		out->f[out->nforms].change_hi = exp(fit.hi * range);
-		out->f[out->nforms].verdict = fabs(fit.lo) * range <= lim && fabs(fit.hi) * range <= lim ?
-			IC_ATTR_UNCHANGED : fit.lo > 0.0 ? IC_ATTR_WITH : fit.hi < 0.0 ? IC_ATTR_AGAINST :
-			IC_ATTR_UNSURE;
-		out->nforms++;
+		out->f[out->nforms++] = (struct ic_attr_form){ form, fit, exp(fit.b * range),
+			exp(fit.lo * range), exp(fit.hi * range),
+			fabs(fit.lo) * range <= lim && fabs(fit.hi) * range <= lim ? IC_ATTR_UNCHANGED
+			: fit.lo > 0.0 ? IC_ATTR_WITH : fit.hi < 0.0 ? IC_ATTR_AGAINST : IC_ATTR_UNSURE };
 	}
 done:
 	free(order);

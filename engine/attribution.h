@@ -51,7 +51,7 @@ struct ic_attr_moves {
 	double p10, p90;             /* the processes' ratios there */
 	size_t nvariants;            /* layout variants among the processes */
 	size_t nforms;
-	struct {
+	struct ic_attr_form {
 		const char *form;
 		struct ic_slope fit;
 		double change, change_lo, change_hi;
@@ -60,12 +60,12 @@ struct ic_attr_moves {
 };
 
 /* Fills out for g's forms (compare and baseline first, then the others in
- * the series' order) over pr. Returns 0 (out of memory exits, kit). */
+ * the series' order) over pr. Returns 0. */
 int ic_attribution_moves(const struct ic_group *g, const struct ic_process_ratios *pr,
 			 const struct ic_analysis_opts *opts, struct ic_attr_moves *out);
 
 /* The attribution of series g; l1i_size in bytes (NAN: every N fits); keep
- * as decision.h's _keep. Out of memory exits (kit). */
+ * as ic_ratio_contrast's. */
 struct ic_attribution *ic_attribution_analyse_keep(const struct ic_group *g,
 						   const struct ic_analysis_opts *opts,
 						   double l1i_size, const unsigned char *keep,

@@ -135,28 +135,14 @@ static struct ic_point *results_point_get(struct ic_results *res, struct ic_poin
 	return p;
 }
 
-/* A new repetition at the end of *reps (grown as needed): its index and
- * start from entry, its values NAN, for the caller to fill and count. */
-static struct ic_rep *results_rep_new(struct ic_rep **reps, size_t n, size_t *cap,
-				      const struct ic_results *res, const struct ic_file *file,
-				      json_t *entry)
+/* rep appended to *reps, grown as needed. */
+static void results_rep_push(struct ic_rep **reps, size_t *n, size_t *cap, const struct ic_rep *rep)
 {
-	json_t *jstart = json_object_get(entry, IC_REP_START_COUNTER);
-	json_t *jindex = json_object_get(entry, "repetition_index");
-	struct ic_rep *rep;
-
-	if (n == *cap) {
+	if (*n == *cap) {
 		*cap = *cap ? *cap * 2 : 16;
 		*reps = ic_xrealloc(*reps, *cap, sizeof(**reps));
 	}
-	rep = &(*reps)[n];
-	for (int f = 0; f < IC_F_COUNT; f++)
-		rep->v[f] = NAN;
-	rep->index = json_is_integer(jindex) ? (int)json_integer_value(jindex) : -1;
-	rep->start = json_is_number(jstart) ? json_number_value(jstart) : NAN;
-	rep->unit = (unsigned)(res->nfiles - 1);
-	rep->variant = file->variant;
-	return rep;
+	(*reps)[(*n)++] = *rep;
 }
 
 /* The probe named name[0..len-1], added when new (what: its entry's label). */
@@ -182,11 +168,14 @@ static int results_entry(struct ic_results *res, struct ic_file *file, size_t id
 			 json_t *entry, char *err, size_t errlen)
 {
 	const char *path = file->path, *name, *run_type, *unit;
-	struct ic_probe_reps *pr = NULL;
+	json_t *jindex = json_object_get(entry, "repetition_index"), *jthreads;
+	json_t *jstart = json_object_get(entry, IC_REP_START_COUNTER);
+	struct ic_rep rep = { .unit = (unsigned)(res->nfiles - 1), .variant = file->variant,
+			      .index = json_is_integer(jindex) ? (int)json_integer_value(jindex) : -1,
+			      .start = json_is_number(jstart) ? json_number_value(jstart) : NAN };
+	struct ic_probe_reps *pr;
 	struct ic_point rn, *p = NULL;
 	size_t probe_len = 0;
-	struct ic_rep *rep;
-	json_t *jthreads;
 	double scale;
 
 	if (!json_is_object(entry))
@@ -240,28 +229,25 @@ static int results_entry(struct ic_results *res, struct ic_file *file, size_t id
 	if (isnan(scale))
 		return ic_fail(err, errlen, "%s: benchmarks[%zu] '%s' has time_unit '%s'",
 			       path, idx, name, unit);
-	/* Filled in place; counted once it is whole. */
-	if (!p)
-		pr = results_probe(res, name + 6, probe_len, entry);
-	rep = p ? results_rep_new(&p->reps, p->nreps, &p->capreps, res, file, entry)
-		: results_rep_new(&pr->reps, pr->nreps, &pr->capreps, res, file, entry);
-	for (int f = 0; f < (p ? IC_F_COUNT : IC_F_NS + 1); f++) {
-		json_t *x = json_object_get(entry, results_field_key[f]);
+	for (int f = 0; f < IC_F_COUNT; f++) {
+		json_t *x = p || f == IC_F_NS ? json_object_get(entry, results_field_key[f]) : NULL;
 
-		/* NAN when absent or null: a counter that was not read. */
+		/* NAN when absent or null: a counter that was not read (a probe reads none). */
 		if (x && !json_is_null(x) && !json_is_number(x))
 			return ic_fail(err, errlen, "%s: benchmarks[%zu] '%s': %s is not a number",
 				       path, idx, name, results_field_key[f]);
-		rep->v[f] = json_is_number(x) ? json_number_value(x) : NAN;
+		rep.v[f] = json_is_number(x) ? json_number_value(x) : NAN;
 	}
-	if (!isfinite(rep->v[IC_F_NS]) || rep->v[IC_F_NS] <= 0.0)
+	if (!isfinite(rep.v[IC_F_NS]) || rep.v[IC_F_NS] <= 0.0)
 		return ic_fail(err, errlen, "%s: benchmarks[%zu] '%s' has no positive real_time",
 			       path, idx, name);
-	rep->v[IC_F_NS] *= scale;
-	if (p)
-		p->nreps++;
-	else
-		pr->nreps++;
+	rep.v[IC_F_NS] *= scale;
+	if (p) {
+		results_rep_push(&p->reps, &p->nreps, &p->capreps, &rep);
+	} else {
+		pr = results_probe(res, name + 6, probe_len, entry);
+		results_rep_push(&pr->reps, &pr->nreps, &pr->capreps, &rep);
+	}
 	return 0;
 }
 
@@ -476,8 +462,6 @@ double ic_results_context_num(const struct ic_results *res, enum ic_ctx key)
 	char *end;
 	double v;
 
-	if (!*s)
-		return NAN;
 	errno = 0;
 	v = strtod(s, &end);
 	return (errno || *end || end == s) ? NAN : v;

@@ -1,5 +1,5 @@
-/* Reading sites_bench's Google Benchmark JSON into a run's files, builds,
- * layouts and points (results.h), and the context the first file carries. */
+/* Reading sites_bench's Google Benchmark JSON into results.h's run, and the
+ * context its first file carries. */
 #ifndef IC_LOAD_H
 #define IC_LOAD_H
 
@@ -16,14 +16,13 @@ int ic_results_load_text(struct ic_results *res, const char *name, const char *t
 			 double mtime, char *err, size_t errlen);
 
 /* A context member of the first file as text ("" when absent): a string
- * member itself (trimmed), a number or boolean printed into buf. */
+ * trimmed, a number or boolean printed into buf. */
 #define IC_RESULTS_CONTEXT_MAX 256   /* buf size that holds any printed number or CPU name */
 const char *ic_results_context(const struct ic_results *res, enum ic_ctx key, char *buf,
 			       size_t cap);
 /* The same as a number of bytes, count, etc.; NAN when absent or not numeric. */
 double ic_results_context_num(const struct ic_results *res, enum ic_ctx key);
-/* The same for a key that enum ic_ctx does not name (machine_* keys, whose
- * names are common/machine_state_read.h's). */
+/* The same for a key that enum ic_ctx does not name (machine_* keys). */
 const char *ic_results_context_named(const struct ic_results *res, const char *key, char *buf,
 				     size_t cap);
 
