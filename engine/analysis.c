@@ -26,20 +26,17 @@ const struct ic_analysis_opts ic_analysis_defaults = {
 
 /* ---- the points' order and statistics -------------------------------- */
 
+#define POINTS_CMP(x, y) (((x) > (y)) - ((x) < (y)))
+
 /* 0 when a and b are of one series; else their order. */
 static int points_cmp_series(const struct ic_point *a, const struct ic_point *b)
 {
-	int c;
+	int c = POINTS_CMP(a->build, b->build);
 
-	if (a->build != b->build)
-		return a->build < b->build ? -1 : 1;
-	if ((c = strcmp(a->op, b->op)) || (c = strcmp(a->layout, b->layout)) ||
-	    (c = strcmp(a->order, b->order)))
+	if (c || (c = strcmp(a->op, b->op)) || (c = strcmp(a->layout, b->layout)) ||
+	    (c = strcmp(a->order, b->order)) || (c = POINTS_CMP(a->filler, b->filler)) ||
+	    (c = POINTS_CMP(a->threads, b->threads)))
 		return c;
-	if (a->filler != b->filler)
-		return a->filler < b->filler ? -1 : 1;
-	if (a->threads != b->threads)
-		return a->threads < b->threads ? -1 : 1;
 	return strcmp(a->mode, b->mode);
 }
 
@@ -58,7 +55,7 @@ static int points_cmp(const void *pa, const void *pb, void *opts)
 	if (c || (c = points_form_rank(a->form, opts) - points_form_rank(b->form, opts)) ||
 	    (c = strcmp(a->form, b->form)))
 		return c;
-	return (a->sites > b->sites) - (a->sites < b->sites);
+	return POINTS_CMP(a->sites, b->sites);
 }
 
 /* A point's statistics: every field's median; per process (its repetitions
@@ -335,13 +332,11 @@ int ic_analyse(struct ic_analysis *an, struct ic_results *res, const struct ic_a
 	qsort_r(res->points, res->npoints, sizeof(*res->points), points_cmp, (void *)&an->opts);
 	for (size_t i = 0; i < res->npoints; i++)
 		points_stats(res, res->points[i]);
+	an->series = ic_stats_alloc(res->npoints, sizeof(*an->series));   /* at most one a point */
 	for (size_t i = 0, j; i < res->npoints; i = j) {
-		struct ic_series *ns = an->series = ic_xrealloc(an->series, an->nseries + 1, sizeof(*ns));
-
-		ns[an->nseries] = (struct ic_series){ 0 };
 		for (j = i + 1; j < res->npoints && !points_cmp_series(res->points[i], res->points[j]); j++)
 			;
-		analysis_series(&ns[an->nseries++], an, res->points + i, j - i);
+		analysis_series(&an->series[an->nseries++], an, res->points + i, j - i);
 	}
 	return 0;
 }
@@ -367,8 +362,6 @@ int ic_analysis_refine_next(const struct ic_analysis *an, unsigned long **out, s
 	size_t cap = 1, k = 0;
 	unsigned long *mid, *sites;
 
-	*out = NULL;
-	*n = 0;
 	for (size_t s = 0; s < an->nseries; s++)
 		cap += an->series[s].group.nratios;
 	/* One block: mid, then sites (the series' N, in turn). */
@@ -385,12 +378,12 @@ int ic_analysis_refine_next(const struct ic_analysis *an, unsigned long **out, s
 					    mid + k);
 	}
 	gsl_sort_ulong(mid, 1, k);
+	*n = 0;
 	for (size_t i = 0; i < k; i++)
 		if (!*n || mid[i] != mid[*n - 1])
 			mid[(*n)++] = mid[i];
-	if (*n)
-		*out = mid;
-	else
+	*out = *n ? mid : NULL;
+	if (!*n)
 		free(mid);
 	return 0;
 }

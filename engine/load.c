@@ -114,18 +114,14 @@ static struct ic_point *results_point_get(struct ic_results *res, struct ic_poin
 		p = res->points[json_integer_value(at)];
 		/* A process that counted nothing (run.sh simulates with the
 		 * ordinary link only) does not mix sources; it lends none. */
-		if (!strcmp(file->counter_source, "none"))
-			return p;
-		if (!strcmp(p->file->counter_source, "none"))
+		if (strcmp(file->counter_source, "none") && !strcmp(p->file->counter_source, "none"))
 			p->file = file;
-		else if (strcmp(p->file->counter_source, file->counter_source))
+		else if (strcmp(file->counter_source, "none") &&
+			 strcmp(p->file->counter_source, file->counter_source))
 			p->source_mixed = 1;
 		return p;
 	}
-	if (res->npoints == res->cappoints) {
-		res->cappoints = res->cappoints ? res->cappoints * 2 : 64;
-		res->points = ic_xrealloc(res->points, res->cappoints, sizeof(*res->points));
-	}
+	res->points = ic_xrealloc(res->points, res->npoints + 1, sizeof(*res->points));
 	if (json_object_set_new(res->index, id, json_integer((json_int_t)res->npoints)))
 		ic_die(1, "out of memory");
 	p = ic_xalloc(malloc(sizeof(*p)));
@@ -412,8 +408,7 @@ static int results_load_doc(struct ic_results *res, const char *path, json_t *do
 			return -1;
 		if (!json_is_integer(fam))
 			continue;
-		if (fi > max_family)
-			max_family = fi;
+		max_family = fi > max_family ? fi : max_family;
 		json_object_set_new(entry, "family_index", json_integer(fi + res->next_family));
 	}
 	res->next_family += max_family + 1;
@@ -476,19 +471,17 @@ const char *ic_point_source(const struct ic_point *p)
 
 struct ic_design ic_results_design(const struct ic_results *res)
 {
-	struct ic_design d = { .reps_min = (size_t)-1, .units_min = (size_t)-1 };
+	struct ic_design d = { 0 };
 
 	for (size_t i = 0; i < res->npoints; i++) {
 		const struct ic_point *p = res->points[i];
 
-		d.reps_min = p->nreps < d.reps_min ? p->nreps : d.reps_min;
+		d.reps_min = !i || p->nreps < d.reps_min ? p->nreps : d.reps_min;
 		d.reps_max = p->nreps > d.reps_max ? p->nreps : d.reps_max;
-		d.units_min = p->nunits < d.units_min ? p->nunits : d.units_min;
+		d.units_min = !i || p->nunits < d.units_min ? p->nunits : d.units_min;
 		d.units_max = p->nunits > d.units_max ? p->nunits : d.units_max;
 		d.variants_max = p->nvariants > d.variants_max ? p->nvariants : d.variants_max;
 	}
-	if (!res->npoints)
-		d.reps_min = d.units_min = 0;
 	return d;
 }
 

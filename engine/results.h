@@ -136,7 +136,7 @@ struct ic_results {
 	struct ic_file **files;    /* in command-line order */
 	size_t nfiles;
 	struct ic_point **points;  /* in load order, by series once analysed */
-	size_t npoints, cappoints;
+	size_t npoints;
 	json_t *index;             /* "<build> <key>": the point's place in points */
 	size_t n_aggregates, n_other, n_errors;
 	size_t nlayouts;           /* distinct ic_file.layout */
