@@ -195,26 +195,6 @@ static double repeats_rep_ns(const struct ic_point *p, unsigned unit, int k)
 	return NAN;
 }
 
-/* 1 when r resolves an N of g to the other side than side[] (the first
- * resolved side seen there, set here): a repeat that merely resolves less
- * (less power) is no contradiction. */
-static int repeats_contradict(const struct ic_group *g, enum ic_point_side *side,
-			      const struct ic_ratio *r, size_t n)
-{
-	int bad = 0;
-
-	for (size_t i = 0; i < n; i++)
-		for (size_t j = 0; j < g->nratios; j++) {
-			if (g->ratios[j].sites != r[i].sites || r[i].side == IC_SIDE_UNRESOLVED)
-				continue;
-			if (side[j] == IC_SIDE_UNRESOLVED)
-				side[j] = r[i].side;
-			else if (side[j] != r[i].side)
-				bad = 1;
-		}
-	return bad;
-}
-
 /* The repeats of series g (its process ratios pr) in run res: one block,
  * the repeats, each one's verdict, their numbers. */
 static struct ic_repeats *repeats_analyse(const struct ic_results *res, const struct ic_group *g,
@@ -288,7 +268,17 @@ static struct ic_repeats *repeats_analyse(const struct ic_results *res, const st
 		ic_ratio_contrast(g, (const char *[]){ opts->compare, opts->baseline }, 2, keep,
 				  res->nfiles, opts, &r, &n);
 		ic_ratio_crossover(r, n, &rp->xo[k]);
-		contradict |= repeats_contradict(g, side, r, n);
+		/* A contradiction: an N resolved to the other side than side[] (the
+		 * first resolved side seen there); resolving less (less power) is none. */
+		for (size_t i = 0; i < n; i++)
+			for (size_t j = 0; j < g->nratios; j++) {
+				if (g->ratios[j].sites != r[i].sites || r[i].side == IC_SIDE_UNRESOLVED)
+					continue;
+				if (side[j] == IC_SIDE_UNRESOLVED)
+					side[j] = r[i].side;
+				else if (side[j] != r[i].side)
+					contradict = 1;
+			}
 		free(r);
 	}
 	rp->agree = rp->nrepeats >= 2 && !contradict;

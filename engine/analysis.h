@@ -5,12 +5,8 @@
 #ifndef IC_ANALYSIS_H
 #define IC_ANALYSIS_H
 
-#include <stddef.h>
-
-#include "attribution.h"
+#include "attribution.h"   /* and series.h, results.h */
 #include "decision.h"
-#include "results.h"
-#include "series.h"
 #include "states.h"
 
 /* A series' ratio in the run's time at the N where the states part most:

@@ -24,49 +24,13 @@ static const struct {
 	[IC_LINE_INLINE_EXTERN] = { "inline/extern", { "inline", "extern" } },
 };
 
-static int attr_has_form(const struct ic_group *g, const char *form)
-{
-	for (size_t i = 0; i < g->npoints; i++)
-		if (!strcmp(g->points[i]->form, form))
-			return 1;
-	return 0;
-}
-
-/* The interaction at the N where all four forms' code fits the L1i: past
- * it the nolock forms' smaller code also misses less, so the ratio mixes
- * in capacity. Told by each form's footprint, which every run measures;
- * L1i misses cannot tell it (the loop's own, 0.2 per site at N = 1 in
- * valgrind's simulation, pass any fixed threshold at small N). Without
- * the L1i's size every N is kept. */
-static void attr_fitting(const struct ic_group *g, double size, struct ic_attribution *a)
-{
-	const struct ic_line *l = &a->line[IC_LINE_INTERACTION];
-	const char *const *forms = attr_def[IC_LINE_INTERACTION].form;
-
-	a->fit = *l;
-	a->fit.n = 0;
-	a->fit.r = ic_stats_alloc(l->n, sizeof(*a->fit.r));
-	for (size_t i = 0; i < l->n; i++) {
-		int spills = 0;
-
-		for (int f = 0; f < 4 && size > 0; f++) {
-			const struct ic_point *p = ic_group_point(g, forms[f], l->r[i].sites);
-
-			spills |= p && p->med[IC_F_FOOT] > size;
-		}
-		if (!spills)
-			a->fit.r[a->fit.n++] = l->r[i];
-		else if (!a->fit_left_out++)
-			a->fit_first_out = l->r[i].sites;
-	}
-}
-
 struct ic_attribution *ic_attribution_analyse_keep(const struct ic_group *g,
 						   const struct ic_analysis_opts *opts,
 						   double l1i_size, const unsigned char *keep,
 						   size_t nkeep)
 {
 	struct ic_attribution *a = ic_stats_alloc(1, sizeof(*a));
+	const struct ic_line *in = &a->line[IC_LINE_INTERACTION];
 	const char *src = NULL;
 
 	for (int k = 0; k < IC_LINE_COUNT; k++) {
@@ -74,9 +38,13 @@ struct ic_attribution *ic_attribution_analyse_keep(const struct ic_group *g,
 		const char *const *f = attr_def[k].form;
 
 		l->name = attr_def[k].name;
-		for (int i = 0; i < 4 && !l->missing; i++)
-			if (f[i] && !attr_has_form(g, f[i]))
-				l->missing = f[i];
+		for (int i = 0; i < 4 && f[i] && !l->missing; i++) {
+			size_t j = 0;
+
+			while (j < g->npoints && strcmp(g->points[j]->form, f[i]))
+				j++;
+			l->missing = j < g->npoints ? NULL : f[i];
+		}
 		ic_ratio_contrast(g, f, f[2] ? 4 : 2, keep, nkeep, opts, &l->r, &l->n);
 	}
 	a->has_controls = a->line[IC_LINE_COPIES].n || a->line[IC_LINE_LOCK_INLINE].n ||
@@ -88,7 +56,29 @@ struct ic_attribution *ic_attribution_analyse_keep(const struct ic_group *g,
 			src = !src || !strcmp(src, ic_point_source(p)) ? ic_point_source(p) : "mixed";
 	}
 	a->l1i_source = src ? src : "";
-	attr_fitting(g, l1i_size, a);
+	/* The interaction at the N where all four forms' code fits the L1i: past
+	 * it the nolock forms' smaller code also misses less, so the ratio mixes
+	 * in capacity. Told by each form's footprint, which every run measures;
+	 * L1i misses cannot tell it (the loop's own, 0.2 per site at N = 1 in
+	 * valgrind's simulation, pass any fixed threshold at small N). Without
+	 * the L1i's size every N is kept. */
+	a->fit = *in;
+	a->fit.n = 0;
+	a->fit.r = ic_stats_alloc(in->n, sizeof(*a->fit.r));
+	for (size_t i = 0; i < in->n; i++) {
+		int spills = 0;
+
+		for (int f = 0; f < 4 && l1i_size > 0; f++) {
+			const struct ic_point *p = ic_group_point(g, attr_def[IC_LINE_INTERACTION].form[f],
+								  in->r[i].sites);
+
+			spills |= p && p->med[IC_F_FOOT] > l1i_size;
+		}
+		if (!spills)
+			a->fit.r[a->fit.n++] = in->r[i];
+		else if (!a->fit_left_out++)
+			a->fit_first_out = in->r[i].sites;
+	}
 	return a;
 }
 

@@ -3,11 +3,7 @@
 #ifndef IC_DECISION_H
 #define IC_DECISION_H
 
-#include <stddef.h>
-
-#include "crossover.h"
-#include "results.h"
-#include "series.h"
+#include "series.h"   /* and crossover.h, results.h */
 
 /* g's compare/baseline ratios (opts) into g->ratios and their crossover
  * into g->xo; ic_group_free frees them. Out of memory exits (kit). */

@@ -5,11 +5,8 @@
 #ifndef IC_RUN_H
 #define IC_RUN_H
 
-#include <stddef.h>
-
 #include "analysis.h"
-#include "load.h"
-#include "results.h"
+#include "load.h"   /* and results.h */
 #include "run_conf.h"
 
 /* Which processes to read: all (both 0), one repeat's (...r<repeat>_v<V>_p<P>.json,
