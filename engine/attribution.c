@@ -94,12 +94,13 @@ void ic_attribution_free(struct ic_attribution *a)
 
 /* ---- what moves with the ratio, over the processes ----------------------- */
 
-/* The N where the processes vary most (the largest tau), its test and
- * its ratios' 10th and 90th percentiles; 0 when no N can be tested. */
-static unsigned long attr_moves_site(const struct ic_process_ratios *pr, double *y, double *se,
-				     struct ic_attr_moves *out)
+/* The N where the processes vary most (the largest tau) into out with its
+ * test and its ratios' 10th and 90th percentiles (sites 0 when no N can be
+ * tested); returns its column in pr. */
+static size_t attr_moves_site(const struct ic_process_ratios *pr, double *y, double *se,
+			      struct ic_attr_moves *out)
 {
-	unsigned long best = 0;
+	size_t best = 0;
 	struct ic_steady h;
 
 	for (size_t i = 0; i < pr->nsites; i++) {
@@ -113,9 +114,10 @@ static unsigned long attr_moves_site(const struct ic_process_ratios *pr, double 
 				se[k++] = e;
 			}
 		}
-		if (ic_steady_test(y, se, k, IC_STEADY_MARGIN, &h) || (best && !(h.tau > out->h.tau)))
+		if (ic_steady_test(y, se, k, IC_STEADY_MARGIN, &h) || (out->sites && !(h.tau > out->h.tau)))
 			continue;
-		best = pr->sites[i];
+		best = i;
+		out->sites = pr->sites[i];
 		out->h = h;
 		gsl_sort(y, 1, k);
 		/* The nearest-rank percentiles: few processes, no interpolation. */
@@ -128,14 +130,14 @@ static unsigned long attr_moves_site(const struct ic_process_ratios *pr, double 
 int ic_attribution_moves(const struct ic_group *g, const struct ic_process_ratios *pr,
 			 const struct ic_analysis_opts *opts, struct ic_attr_moves *out)
 {
-	size_t np = pr->nproc ? pr->nproc : 1, col = 0, *order = ic_stats_alloc(np, sizeof(*order));
+	size_t np = pr->nproc ? pr->nproc : 1, col, *order = ic_stats_alloc(np, sizeof(*order));
 	double *y = ic_stats_alloc(3 * np, sizeof(*y)), *x, *se;   /* one block: y, x, se */
 	double range, lim = log(1.0 + IC_ATTR_MOVES_SAME);
 
 	memset(out, 0, sizeof(*out));
 	x = y + np;
 	se = x + np;
-	out->sites = attr_moves_site(pr, y, se, out);
+	col = attr_moves_site(pr, y, se, out);
 	/* Varied: beyond the noise, and more than one answer allows (a steady
 	 * series' processes may still differ by a percent, which moves nothing). */
 	if (!out->sites || !(out->h.p < IC_ATTR_MOVES_P) || out->h.steady || !(out->p90 > out->p10)) {
@@ -143,8 +145,6 @@ int ic_attribution_moves(const struct ic_group *g, const struct ic_process_ratio
 		goto done;
 	}
 	range = log(out->p90 / out->p10);
-	while (col < pr->nsites && pr->sites[col] != out->sites)
-		col++;
 	/* The processes in time order: Newey-West reads neighbours. */
 	for (size_t p = 0; p < pr->nproc; p++)
 		order[pr->time_rank[p]] = p;
