@@ -108,7 +108,7 @@ struct ic_point {
 	size_t nerrors;            /* repetitions Google Benchmark skipped */
 	const char *error;         /* the first skip message */
 
-	/* Filled by ic_results_points_analyse. */
+	/* Filled by ic_analyse. */
 	double med[IC_F_COUNT];    /* median over repetitions; IC_F_NS: the nested estimate */
 	double ci_lo, ci_hi;       /* 95% interval of med[IC_F_NS]; NAN with < 2 draws */
 	double cv;                 /* of IC_F_NS within a process, median over processes */

@@ -6,6 +6,7 @@
 #include <archive.h>
 #include <archive_entry.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -28,18 +29,11 @@ static int run_cmp_member(const void *pa, const void *pb)
 	return strcmp(((const struct run_member *)pa)->name, ((const struct run_member *)pb)->name);
 }
 
-static int run_ends_with(const char *s, const char *tail)
-{
-	size_t n = strlen(s), t = strlen(tail);
-
-	return n > t && !strcmp(s + n - t, tail);
-}
-
 /* A process's file: NAME.json, not hidden (a sweep writes NAME.json.tmp
  * first and renames it when the process has finished). */
 static int run_is_process(const char *name)
 {
-	return name[0] != '.' && !strchr(name, '/') && run_ends_with(name, ".json");
+	return !fnmatch("*.json", name, FNM_PATHNAME | FNM_PERIOD);
 }
 
 /* A process file of the selection: its repeat's key r<K>_v<V>_p<P>.json
@@ -181,7 +175,7 @@ static int run_open_members(struct ic_run *run, const char *path, const char *se
 	/* An export is named by its directory; packed without one, by the file. */
 	if (*sep == ':') {
 		run->name = ic_xalloc(plen ? strndup(prefix, plen - 1)
-				: strndup(base, strlen(base) - (run_ends_with(base, ".tgz") ? 4 : 7)));
+				: strndup(base, strlen(base) - (fnmatch("*.tgz", base, 0) ? 7 : 4)));
 		if (asprintf(&run->from, "export %s", base) < 0)
 			ic_die(1, "out of memory");
 	}
@@ -240,7 +234,7 @@ int ic_run_open_select(struct ic_run *run, const char *path, const struct ic_run
 	if (stat(path, &st))
 		return ic_fail(err, errlen, "%s: no such results directory or export", path);
 	if (!S_ISDIR(st.st_mode) &&
-	    !(S_ISREG(st.st_mode) && (run_ends_with(path, ".tar.gz") || run_ends_with(path, ".tgz"))))
+	    !(S_ISREG(st.st_mode) && (!fnmatch("?*.tar.gz", path, 0) || !fnmatch("?*.tgz", path, 0))))
 		return ic_fail(err, errlen, "%s is neither a results directory of run.sh nor an export (.tar.gz)",
 			       path);
 	/* A directory is named by its own name; an export by run_open_members. */

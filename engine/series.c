@@ -95,34 +95,18 @@ void ic_group_free(struct ic_group *g)
 
 /* ---- every process's ratio ------------------------------------------------ */
 
-/* Time ranks from the processes' start (files' mtimes in older runs; file order breaks
- * ties and stands in where there is no time): how many come before each. */
-static void series_time_rank(struct ic_process_ratios *pr, const struct ic_results *res)
-{
-	size_t np = pr->nproc;
-	double *key = ic_stats_alloc(np, sizeof(*key));
-
-	pr->time_rank = ic_stats_alloc(np, sizeof(*pr->time_rank));
-	for (size_t p = 0; p < np; p++) {
-		double t = ic_file_time(res->files[pr->unit[p]]);
-
-		key[p] = isfinite(t) ? t : (double)pr->unit[p];
-	}
-	for (size_t p = 0; p < np; p++)
-		for (size_t q = 0; q < np; q++)
-			pr->time_rank[p] += key[q] < key[p] || (key[q] == key[p] && q < p);
-	free(key);
-}
-
 void ic_process_ratios_collect(const struct ic_results *res, const struct ic_group *g,
 			       struct ic_process_ratios *pr)
 {
 	size_t cap = 0, k = 0, nn = g->nratios, np;
+	double *key;
 
 	memset(pr, 0, sizeof(*pr));
 	for (size_t i = 0; i < nn; i++)
 		cap += g->ratios[i].cmp->nunits;
-	pr->unit = ic_stats_alloc(cap, sizeof(*pr->unit));
+	/* One block: the units, then (as many at most) their variants. */
+	pr->unit = ic_stats_alloc(cap, sizeof(*pr->unit) + sizeof(*pr->variant));
+	pr->variant = (int *)(pr->unit + cap);
 	for (size_t i = 0; i < nn; i++)
 		for (size_t j = 0; j < g->ratios[i].cmp->nunits; j++)
 			pr->unit[k++] = g->ratios[i].cmp->units[j].unit;
@@ -134,7 +118,6 @@ void ic_process_ratios_collect(const struct ic_results *res, const struct ic_gro
 	pr->nsites = nn;
 	pr->sites = ic_stats_alloc(nn, sizeof(*pr->sites));
 	pr->logr = ic_stats_alloc(2 * nn * np, sizeof(*pr->logr));   /* and rse */
-	pr->variant = ic_stats_alloc(np, sizeof(*pr->variant));
 	pr->rse = pr->logr + nn * np;
 	for (size_t i = 0; i < nn; i++) {
 		const struct ic_point *c = g->ratios[i].cmp, *b = g->ratios[i].base;
@@ -156,13 +139,24 @@ void ic_process_ratios_collect(const struct ic_results *res, const struct ic_gro
 			pr->variant[p] = uc->variant;
 		}
 	}
-	series_time_rank(pr, res);
+	/* Time ranks from the processes' start (files' mtimes in older runs; file order breaks
+	 * ties and stands in where there is no time): how many come before each. */
+	key = ic_stats_alloc(np, sizeof(*key));
+	pr->time_rank = ic_stats_alloc(np, sizeof(*pr->time_rank));
+	for (size_t p = 0; p < np; p++) {
+		double t = ic_file_time(res->files[pr->unit[p]]);
+
+		key[p] = isfinite(t) ? t : (double)pr->unit[p];
+	}
+	for (size_t p = 0; p < np; p++)
+		for (size_t q = 0; q < np; q++)
+			pr->time_rank[p] += key[q] < key[p] || (key[q] == key[p] && q < p);
+	free(key);
 }
 
 void ic_process_ratios_free(struct ic_process_ratios *pr)
 {
-	free(pr->unit);
-	free(pr->variant);
+	free(pr->unit);   /* and variant */
 	free(pr->time_rank);
 	free(pr->sites);
 	free(pr->logr);   /* and rse */
