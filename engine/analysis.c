@@ -134,11 +134,10 @@ static struct ic_timeline *timeline_analyse(const struct ic_results *res,
 
 	tl->proc = (struct ic_timeline_proc *)(tl + 1);
 	tl->reps = (struct ic_timeline_rep *)(tl->proc + np);
-	/* The run's start: the earliest file time (NAN when none has one). */
+	/* The run's start: the earliest file time (fmin passes over NAN, unknown). */
 	tl->t0 = NAN;
 	for (size_t i = 0; i < res->nfiles; i++)
-		if (isfinite(ic_file_time(res->files[i])))
-			tl->t0 = fmin(tl->t0, ic_file_time(res->files[i]));
+		tl->t0 = fmin(tl->t0, ic_file_time(res->files[i]));
 	tl->nlevels = st->nstates == 2 ? 2 : 1;
 	tl->level[0] = st->nstates == 2 ? st->st[0].level : NAN;
 	tl->level[1] = st->nstates == 2 ? st->st[1].level : NAN;

@@ -251,23 +251,18 @@ static int results_entry(struct ic_results *res, struct ic_file *file, size_t id
  * s since the epoch: NAN when absent; -1 when it is not such a time. */
 static int results_context_time(const struct ic_file *file, enum ic_ctx key, double *out)
 {
-	const char *v = ic_file_context_string(file, key);
+	const char *v = ic_file_context_string(file, key), *p;
 	struct tm tm = { 0 };
-	double frac = 0.0;
-	const char *p;
-	char *end;
+	char *end = NULL;
+	double frac;
 
 	*out = NAN;
 	if (!v)
 		return json_object_get(file->context, ic_ctx_name(key)) ? -1 : 0;
-	p = strptime(v, "%Y-%m-%dT%H:%M:%S", &tm);
-	if (!p)
+	if (!(p = strptime(v, "%Y-%m-%dT%H:%M:%S", &tm)))
 		return -1;
-	if (*p == '.') {
-		frac = strtod(p, &end);
-		p = end;
-	}
-	if (strcmp(p, "Z"))
+	frac = *p == '.' ? strtod(p, &end) : 0.0;
+	if (strcmp(end ? end : p, "Z"))
 		return -1;
 	*out = (double)timegm(&tm) + frac;
 	return 0;
