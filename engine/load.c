@@ -164,7 +164,8 @@ static int results_entry(struct ic_results *res, struct ic_file *file, size_t id
 			 json_t *entry, char *err, size_t errlen)
 {
 	const char *path = file->path, *name, *run_type, *unit;
-	json_t *jindex = json_object_get(entry, "repetition_index"), *jthreads;
+	json_t *jindex = json_object_get(entry, "repetition_index");
+	json_t *jthreads = json_object_get(entry, "threads");
 	json_t *jstart = json_object_get(entry, IC_REP_START_COUNTER);
 	struct ic_rep rep = { .unit = (unsigned)(res->nfiles - 1), .variant = file->variant,
 			      .index = json_is_integer(jindex) ? (int)json_integer_value(jindex) : -1,
@@ -199,17 +200,14 @@ static int results_entry(struct ic_results *res, struct ic_file *file, size_t id
 			       "%s: benchmarks[%zu] '%s' is not sites/<form>/<op>/<layout>/<order>/<sites>/<mode>[/filler:<F>]/threads:<T>",
 			       path, idx, name);
 	} else {
-		jthreads = json_object_get(entry, "threads");
-		if (json_is_integer(jthreads)) {
-			json_int_t t = json_integer_value(jthreads);
+		/* The member, else the name's, else 1; the two must agree. */
+		json_int_t t = json_is_integer(jthreads) ? json_integer_value(jthreads)
+			       : rn.threads ? (json_int_t)rn.threads : 1;
 
-			if (t < 1 || (rn.threads && (unsigned long)t != rn.threads))
-				return ic_fail(err, errlen, "%s: benchmarks[%zu] '%s' has threads %lld",
-					       path, idx, name, (long long)t);
-			rn.threads = (unsigned long)t;
-		} else if (!rn.threads) {
-			rn.threads = 1;
-		}
+		if (t < 1 || (rn.threads && (unsigned long)t != rn.threads))
+			return ic_fail(err, errlen, "%s: benchmarks[%zu] '%s' has threads %lld",
+				       path, idx, name, (long long)t);
+		rn.threads = (unsigned long)t;
 		p = results_point_get(res, &rn, file);
 	}
 	if (json_is_true(json_object_get(entry, "error_occurred"))) {

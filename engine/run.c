@@ -230,7 +230,6 @@ int ic_run_open_select(struct ic_run *run, const char *path, const struct ic_run
 	memset(run, 0, sizeof(*run));
 	if (sel)
 		run->sel = *sel;
-	ic_results_init(&run->res);
 	if (stat(path, &st))
 		return ic_fail(err, errlen, "%s: no such results directory or export", path);
 	if (!S_ISDIR(st.st_mode) &&

@@ -42,8 +42,6 @@ void ic_ratio_estimate(struct ic_ratio *r, const struct ic_point *cmp, const str
 				.lo = NAN, .hi = NAN, .band_lo = NAN, .band_hi = NAN,
 				.holm_lo = NAN, .holm_hi = NAN, .p = NAN, .p_holm = NAN, .df = NAN,
 				.se = NAN, .nunits = n };
-	if (!n)
-		return;
 	if (ic_stats_nested(y, cl, n, s) == 0) {
 		ic_stats_nested_interval(s, 0.05, &r->lo, &r->hi);
 		r->lo = exp(r->lo);

@@ -25,7 +25,7 @@ struct ic_ratio {
 	int resolved;              /* Holm resolves this N (the band may hold 1) */
 	double df;                 /* degrees of freedom of the interval */
 	double se;                 /* standard error of the log ratio */
-	struct ic_stats_nested est;   /* of the log ratio (zero without draws) */
+	struct ic_stats_nested est;   /* of the log ratio (NAN without draws) */
 	size_t nunits, nvariants;
 	int noisy;                 /* the band is wider than +-noise_ci */
 	/* Every moment: states.h's observations (a state's own: those firmly in it). */
