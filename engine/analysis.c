@@ -119,7 +119,7 @@ static double timeline_minutes(double t, double t0)
 }
 
 /* The timeline of a series (its process ratios pr and states st, whose
- * model holds the repetitions; analysis_series has made both) in run res:
+ * model holds the repetitions; ic_analyse has made both) in run res:
  * one block, the timeline, its processes, its repetitions. */
 static struct ic_timeline *timeline_analyse(const struct ic_results *res,
 					    const struct ic_process_ratios *pr,
@@ -287,31 +287,11 @@ static struct ic_repeats *repeats_analyse(const struct ic_results *res, const st
 	return rp;
 }
 
-/* Ratios and crossover, then the states, the attribution (with two states,
- * each state's too), the timeline and the repeats. */
-static void analysis_series(struct ic_series *se, const struct ic_analysis *an,
-			    struct ic_point *const *pts, size_t n)
-{
-	double l1i = ic_results_context_num(an->res, IC_CTX_L1I_SIZE);
-
-	ic_group_make(&se->group, pts, n, &an->opts);
-	ic_group_decide(&se->group, &an->opts);
-	ic_process_ratios_collect(an->res, &se->group, &se->procs);
-	se->states = ic_states_analyse(&se->procs, &se->group, &an->opts);
-	ic_states_moments(se->states, -1, se->group.ratios, se->group.nratios);
-	se->attr = ic_attribution_analyse_keep(&se->group, &an->opts, l1i, NULL, 0);
-	for (int k = 0; k < 2 && se->states->nstates == 2; k++) {
-		ic_states_moments(se->states, k, se->states->st[k].ratios, se->states->st[k].nratios);
-		se->attr_state[k] = ic_attribution_analyse_keep(&se->group, &an->opts, l1i,
-								se->states->member[k], se->states->nmember);
-	}
-	se->timeline = timeline_analyse(an->res, &se->procs, se->states);
-	se->repeats = repeats_analyse(an->res, &se->group, &se->procs, &an->opts);
-}
-
 int ic_analyse(struct ic_analysis *an, struct ic_results *res, const struct ic_analysis_opts *opts,
 	       char *err, size_t errlen)
 {
+	double l1i = ic_results_context_num(res, IC_CTX_L1I_SIZE);
+
 	*an = (struct ic_analysis){ .res = res, .opts = *opts };
 	if (res->npoints == 0)
 		return ic_fail(err, errlen, "no sites/<form>/... benchmarks in the input (%zu aggregate, %zu other entries)",
@@ -322,10 +302,27 @@ int ic_analyse(struct ic_analysis *an, struct ic_results *res, const struct ic_a
 	for (size_t i = 0; i < res->npoints; i++)
 		points_stats(res, res->points[i]);
 	an->series = ic_stats_alloc(res->npoints, sizeof(*an->series));   /* at most one a point */
+	/* Each series: its ratios and crossover, then the states, the attribution
+	 * (with two states, each state's too), the timeline and the repeats. */
 	for (size_t i = 0, j; i < res->npoints; i = j) {
+		struct ic_series *se = &an->series[an->nseries++];
+
 		for (j = i + 1; j < res->npoints && !points_cmp_series(res->points[i], res->points[j]); j++)
 			;
-		analysis_series(&an->series[an->nseries++], an, res->points + i, j - i);
+		ic_group_make(&se->group, res->points + i, j - i, &an->opts);
+		ic_group_decide(&se->group, &an->opts);
+		ic_process_ratios_collect(res, &se->group, &se->procs);
+		se->states = ic_states_analyse(&se->procs, &se->group, &an->opts);
+		ic_states_moments(se->states, -1, se->group.ratios, se->group.nratios);
+		se->attr = ic_attribution_analyse_keep(&se->group, &an->opts, l1i, NULL, 0);
+		for (int k = 0; k < 2 && se->states->nstates == 2; k++) {
+			ic_states_moments(se->states, k, se->states->st[k].ratios, se->states->st[k].nratios);
+			se->attr_state[k] = ic_attribution_analyse_keep(&se->group, &an->opts, l1i,
+									se->states->member[k],
+									se->states->nmember);
+		}
+		se->timeline = timeline_analyse(res, &se->procs, se->states);
+		se->repeats = repeats_analyse(res, &se->group, &se->procs, &an->opts);
 	}
 	return 0;
 }
