@@ -28,12 +28,8 @@ void native_empty(benchmark::State &state)
 void native_queue(benchmark::State &state)
 {
 	const int64_t batch = state.range(0);
-	api_overhead_fixture f;
+	const auto f = api_overhead_fixture();
 
-	if (api_overhead_fixture_init(&f) != 0) {
-		state.SkipWithError("out of memory for the queue fixture");
-		return;
-	}
 	// Copies whose address is not taken stay in registers on both sides.
 	ic_queue *const q = f.q;
 	ic_node *const node = f.node;
@@ -43,7 +39,6 @@ void native_queue(benchmark::State &state)
 			ic_queue_tail_extern(q, node);
 			icb_sink_ptr(ic_dequeue_extern(q));
 		}
-	api_overhead_fixture_fini(&f);
 }
 
 // Register api/native/<what> and api/c/<what> with the same batch sizes.

@@ -26,9 +26,9 @@ struct api_overhead_fixture {
 	struct ic_node *node;
 };
 
-/* 0, or -1 with the reason on stderr. */
-int api_overhead_fixture_init(struct api_overhead_fixture *f);
-void api_overhead_fixture_fini(struct api_overhead_fixture *f);
+/* The fixture, in static storage with the queue initialised afresh: the
+ * benchmarks run one at a time. */
+struct api_overhead_fixture api_overhead_fixture(void);
 
 /* The C halves, for icb_register; arg is unused. */
 void api_overhead_c_empty(icb_state *st, void *arg);

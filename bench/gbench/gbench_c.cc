@@ -58,19 +58,26 @@ auto or_abort(const char *fn, F &&f) noexcept -> decltype(f())
 	}
 }
 
+// Runs f where C is told of a failure by 0 (NULL): fn being its name.
+template <class F>
+auto or_zero(const char *fn, F &&f) noexcept -> decltype(f())
+{
+	try {
+		return f();
+	} catch (...) {
+		report_failure(fn);
+		return {};
+	}
+}
+
 // Run a builder call on b, passing NULL through and turning a failure into NULL.
 template <class F>
 icb_bench *build(const char *fn, icb_bench *b, F &&apply) noexcept
 {
-	if (!b)
-		return nullptr;
-	try {
+	return !b ? nullptr : or_zero(fn, [&] {
 		apply(reinterpret_cast<benchmark::internal::Benchmark *>(b));
 		return b;
-	} catch (...) {
-		report_failure(fn);
-		return nullptr;
-	}
+	});
 }
 
 } // namespace
@@ -111,16 +118,11 @@ icb_bench *icb_register(const char *name, icb_fn fn, void *arg) noexcept
 		std::fprintf(stderr, "icb_register: name and function are required\n");
 		return nullptr;
 	}
-	try {
-		// The C function cannot throw, so neither can this lambda.
-		auto run = [fn, arg](benchmark::State &st) {
-			fn(reinterpret_cast<icb_state *>(&st), arg);
-		};
-		return reinterpret_cast<icb_bench *>(benchmark::RegisterBenchmark(name, run));
-	} catch (...) {
-		report_failure("icb_register");
-		return nullptr;
-	}
+	// The C function cannot throw, so neither can the benchmark's lambda.
+	return or_zero("icb_register", [&] {
+		return reinterpret_cast<icb_bench *>(benchmark::RegisterBenchmark(
+			name, [fn, arg](benchmark::State &st) { fn(reinterpret_cast<icb_state *>(&st), arg); }));
+	});
 }
 
 // The builders: C name, the call on the library's benchmark, the parameters
@@ -153,12 +155,7 @@ icb_bench *icb_time_unit(icb_bench *b, enum icb_time_unit unit) noexcept
 
 size_t icb_run_specified(void) noexcept
 {
-	try {
-		return benchmark::RunSpecifiedBenchmarks();
-	} catch (...) {
-		report_failure("icb_run_specified");
-		return 0;
-	}
+	return or_zero("icb_run_specified", [] { return benchmark::RunSpecifiedBenchmarks(); });
 }
 
 // The first and last calls synchronise threads and start or stop timers;
