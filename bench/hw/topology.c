@@ -298,20 +298,11 @@ int ic_topo_unbind_thread(void)
 				 : hwloc_topology_get_allowed_cpuset(ic_topo), HWLOC_CPUBIND_THREAD) < 0 ? -1 : 0;
 }
 
+/* sched_getcpu fails only without the getcpu system call, which every
+ * kernel since Linux 2.6.19 has. */
 int ic_topo_current_cpu(void)
 {
-	int cpu = sched_getcpu();
-	hwloc_bitmap_t set;
-
-	if (cpu >= 0 || !ic_topo_loaded)
-		return cpu;
-	set = hwloc_bitmap_alloc();
-	if (!set)
-		return -1;
-	if (hwloc_get_last_cpu_location(ic_topo, set, HWLOC_CPUBIND_THREAD) == 0)
-		cpu = hwloc_bitmap_first(set);
-	hwloc_bitmap_free(set);
-	return cpu;
+	return sched_getcpu();
 }
 
 /* One warning per run: the first problem (usually "cannot pin") is the one
