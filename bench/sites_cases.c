@@ -148,8 +148,7 @@ struct selection {
 /* One run of point p (its case bc filled but for the name): printed with
  * --list or --plan, else registered when selected, with an earlier
  * process's iteration count where there is one. Out of memory exits (kit):
- * ic_case_alloc fails for nothing else (glibc's barrier takes any count),
- * icb_register only for the library's bad_alloc. */
+ * icb_register fails only for the library's bad_alloc. */
 static void case_add(struct ic_cases *cs, size_t p, struct ic_case *bc, const char *form,
 		     const struct ic_opts *o, struct selection *sel)
 {
@@ -176,8 +175,7 @@ static void case_add(struct ic_cases *cs, size_t p, struct ic_case *bc, const ch
 		cs->want_sim[p] = 1;
 	if (!listed || (o->iters && !match))
 		return;
-	if (ic_case_alloc(bc) != 0)
-		ic_xalloc(NULL);
+	ic_case_alloc(bc);
 	icb_bench *b = ic_xalloc(icb_use_real_time(icb_threads(icb_register(bc->name, ic_case_run, bc), bc->threads)));
 	/* An earlier process's count: no estimation here, and the same loop
 	 * length in every process (and repetition). */
@@ -222,12 +220,12 @@ static void probes_add(const struct ic_opts *o, struct selection *sel)
 	char full[128], base[96];
 
 	for (const struct ic_probe *p = ic_probes; p->name; p++) {
-		ic_probe_name(p, full, sizeof(full));
+		snprintf(base, sizeof(base), "probe/%s", p->name);
+		snprintf(full, sizeof(full), "%s/real_time/threads:1", base);
 		if (o->print == IC_PRINT_LIST)
 			printf("%s\n", full);
 		if (o->print != IC_PRINT_NONE || !o->run_list || !run_list_take(sel->rl, full))
 			continue;
-		snprintf(base, sizeof(base), "%s%s", IC_PROBE_PREFIX, p->name);
 		ic_xalloc(icb_use_real_time(icb_threads(icb_register(base, ic_probe_run, (void *)p), 1)));
 	}
 }

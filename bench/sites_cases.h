@@ -69,8 +69,8 @@ struct ic_case {
 };
 
 /* The per-thread records and the barrier of a case whose pt, shared and
- * threads are set. 0, or -1 when out of memory. */
-int ic_case_alloc(struct ic_case *bc);
+ * threads are set; out of memory exits (kit). */
+void ic_case_alloc(struct ic_case *bc);
 
 /* Counts come from PAPI in every run (decided once, before any run). */
 void ic_measure_use_papi(int on);

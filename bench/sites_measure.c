@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "kit.h"
 #include "opt_barrier.h"
 #include "point_name.h"
 
@@ -19,21 +20,19 @@ void ic_measure_use_papi(int on)
 	use_papi = on;
 }
 
-int ic_case_alloc(struct ic_case *bc)
+void ic_case_alloc(struct ic_case *bc)
 {
 	size_t nt = (size_t)bc->threads;
 
-	bc->rec = calloc(nt, sizeof(*bc->rec));
-	bc->ctr.value = calloc(nt, sizeof(*bc->ctr.value));
-	bc->ctr.valid = calloc(nt, sizeof(*bc->ctr.valid));
-	bc->ctr.ops = calloc(nt, sizeof(*bc->ctr.ops));
-	bc->ctr.why = calloc(nt, sizeof(*bc->ctr.why));
-	if (!bc->rec || !bc->ctr.value || !bc->ctr.valid || !bc->ctr.ops || !bc->ctr.why ||
-	    pthread_barrier_init(&bc->phase, NULL, (unsigned)bc->threads) != 0)
-		return -1;
+	bc->rec = ic_xalloc(calloc(nt, sizeof(*bc->rec)));
+	bc->ctr.value = ic_xalloc(calloc(nt, sizeof(*bc->ctr.value)));
+	bc->ctr.valid = ic_xalloc(calloc(nt, sizeof(*bc->ctr.valid)));
+	bc->ctr.ops = ic_xalloc(calloc(nt, sizeof(*bc->ctr.ops)));
+	bc->ctr.why = ic_xalloc(calloc(nt, sizeof(*bc->ctr.why)));
+	/* glibc's barrier fails for a count of 0 only. */
+	pthread_barrier_init(&bc->phase, NULL, (unsigned)bc->threads);
 	for (size_t i = 0; i < nt; i++)
 		bc->ctr.why[i] = bc->rec[i].why;
-	return 0;
 }
 
 /* Seconds on clock: CLOCK_REALTIME for the run's start, CLOCK_MONOTONIC
@@ -73,11 +72,8 @@ static void report_run(icb_state *st, struct ic_case *bc, int n)
 {
 	char *label = NULL, why[256] = "";
 	size_t size;
-	FILE *f = open_memstream(&label, &size);
+	FILE *f = ic_xalloc(open_memstream(&label, &size));
 	int moved = 0, unbound = 0;
-
-	if (!f)
-		return;
 
 	if (use_papi) {
 		double per_op[IC_CTR_COUNT];
