@@ -6,7 +6,6 @@
  */
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <time.h>
 
 #include "context_keys.def"
@@ -143,9 +142,4 @@ void ic_probe_run(icb_state *st, void *arg)
 	icb_counter_set(st, IC_REP_START_COUNTER, start, 0);
 	icb_set_label(st, p->what);
 	ic_topo_unbind_thread();
-}
-
-void ic_probe_name(const struct ic_probe *p, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s%s/real_time/threads:1", IC_PROBE_PREFIX, p->name);
 }

@@ -15,12 +15,10 @@
 #ifndef IC_PROBES_H
 #define IC_PROBES_H
 
-#include <stddef.h>
 #include <stdint.h>
 
 #include "gbench_c.h"
 
-#define IC_PROBE_PREFIX "probe/"
 #define IC_PROBE_BATCH 64      /* iterations between the library's checks */
 
 struct ic_probe {
@@ -34,8 +32,5 @@ extern const struct ic_probe *const ic_probes;
 
 /* The benchmark function; arg is the struct ic_probe. */
 void ic_probe_run(icb_state *st, void *arg);
-
-/* Its full run name, as --run-list and --list give it. */
-void ic_probe_name(const struct ic_probe *p, char *buf, size_t len);
 
 #endif

@@ -141,8 +141,7 @@ const char *ic_ctr_set_error(void);
 	X(NOT_ADDED, -3, "its event would not go into this thread's event set") \
 	X(MPX_ZERO, -4, "0 under multiplexing: the event may never have been scheduled") \
 	X(BAD_COUNT, -5, "PAPI returned a negative count") \
-	X(OTHER_PASS, -6, "counted by the other event set, on alternate runs") \
-	X(CANARY, -7, "the event set failed its canary")
+	X(OTHER_PASS, -6, "counted by the other event set, on alternate runs")
 
 #define IC_CTR_ABSENT_ENUM(name, code, text) IC_CTR_ABSENT_##name = (code),
 enum ic_ctr_absent { IC_CTR_ABSENTS(IC_CTR_ABSENT_ENUM) };
