@@ -2,12 +2,12 @@
  * does each event set count known work (the trial)? Then per-thread event sets. */
 #define _GNU_SOURCE
 #include "counters.h"
+#include "kit.h"
 
 #include <limits.h>
 #include <link.h>
 #include <papi.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,23 +55,11 @@ static const char *papi_error(int rc)
 	return buf;
 }
 
-/* fmt into buf, after what it holds when append, as much as fits; returns -1,
- * for `return set_fail(...)`. */
-__attribute__((format(printf, 4, 5)))
-static int buf_put(char *buf, size_t len, int append, const char *fmt, ...)
-{
-	size_t at = append ? strlen(buf) : 0;
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf + at, len - at, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-/* This thread's error; appended to the note. */
-#define set_fail(...) buf_put(set_err, sizeof(set_err), 0, __VA_ARGS__)
-#define note_add(...) buf_put(counters_note, sizeof(counters_note), 1, __VA_ARGS__)
+/* This thread's error, and more of the note; both return -1, for
+ * `return set_fail(...)`. */
+#define set_fail(...) ic_fail(set_err, sizeof(set_err), __VA_ARGS__)
+#define note_add(...) \
+	ic_fail(counters_note + strlen(counters_note), sizeof(counters_note) - strlen(counters_note), __VA_ARGS__)
 
 /* Whether counter c's event is in the choice's set pass. */
 static int in_pass(int c, int pass)
@@ -130,8 +118,7 @@ static int cpuid_fixed_counters(void)
 
 /* The "none" note: what failed, PAPI's error text, and perf_event_paranoid, which
  * explains most "permission denied" answers. Returns -1, for the caller to return. */
-#define note_none(papi_rc, ...) \
-	(buf_put(counters_note, sizeof(counters_note), 0, __VA_ARGS__), note_why(papi_rc))
+#define note_none(papi_rc, ...) (ic_fail(counters_note, sizeof(counters_note), __VA_ARGS__), note_why(papi_rc))
 
 static int note_why(int papi_rc)
 {
@@ -513,11 +500,10 @@ struct ic_ctr_set *ic_ctr_set_open(void)
 	set_err[0] = '\0';
 	if (!ic_counters_init())
 		set_fail("no hardware counters: %s", counters_note);
-	else if (!(set = calloc(1, sizeof(*set))))
-		set_fail("out of memory");
 	else if ((rc = PAPI_register_thread()) != PAPI_OK)
 		set_fail("PAPI_register_thread: %s", papi_error(rc));
-	else if (set_build(set, (int)(atomic_load(&counters_pass) % (unsigned)ic_counters_passes())) >= 0)
+	else if (set_build(set = ic_xalloc(calloc(1, sizeof(*set))),
+			   (int)(atomic_load(&counters_pass) % (unsigned)ic_counters_passes())) >= 0)
 		return set;
 	else
 		PAPI_unregister_thread();
