@@ -44,11 +44,8 @@ void native_queue(benchmark::State &state)
 // Register api/native/<what> and api/c/<what> with the same batch sizes.
 bool register_pair(const char *what, void (*native)(benchmark::State &), icb_fn c)
 {
-	const std::string native_name = std::string("api/native/") + what;
-	const std::string c_name = std::string("api/c/") + what;
-	benchmark::internal::Benchmark *nb =
-		benchmark::RegisterBenchmark(native_name.c_str(), native);
-	icb_bench *cb = icb_register(c_name.c_str(), c, nullptr);
+	auto *nb = benchmark::RegisterBenchmark(("api/native/" + std::string(what)).c_str(), native);
+	icb_bench *cb = icb_register(("api/c/" + std::string(what)).c_str(), c, nullptr);
 
 	for (int64_t batch : kBatches) {
 		nb->Arg(batch);
