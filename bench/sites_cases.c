@@ -14,36 +14,17 @@
 #include "point_name.h"
 #include "probes.h"
 
-/* 1: pt runs at 1 thread on a private queue only. */
-static int point_solo(const struct ic_point *pt)
+/* The rule of sites_cases.h: 1 when pt has a run in mode shared at t
+ * threads, of the modes o asks for. */
+static int point_has_run(const struct ic_point *pt, const struct ic_opts *o, int shared, int t)
 {
 	int form = ic_name_find(ic_form_names, IC_FORM_COUNT, pt->form);
+	/* Solo: at 1 thread on a private queue only. */
+	int solo = (form >= 0 && ic_form_solo[form]) || (IC_FILLER_SOLO && pt->filler > 0);
 
-	return (form >= 0 && ic_form_solo[form]) || (IC_FILLER_SOLO && pt->filler > 0);
-}
-
-struct ic_run {
-	int shared, threads;
-};
-
-/* The rule of sites_cases.h: pt's runs in the modes and thread counts of o,
- * into out (room for 2 * o->n_threads). */
-static size_t point_runs(const struct ic_point *pt, const struct ic_opts *o, struct ic_run *out)
-{
-	int solo = point_solo(pt), shared_ok = !solo && !(pt->body && !pt->body->shared_ok);
-	size_t n = 0;
-
-	for (int shared = 0; shared < 2; shared++) {
-		if (shared ? !o->modes_shared || !shared_ok : !o->modes_private)
-			continue;
-		for (int k = 0; k < o->n_threads; k++) {
-			int t = o->threads[k];
-			if ((solo && t != 1) || (shared && t == 1 && o->modes_private))
-				continue;
-			out[n++] = (struct ic_run){ shared, t };
-		}
-	}
-	return n;
+	if (!shared)
+		return o->modes_private && (!solo || t == 1);
+	return o->modes_shared && !solo && !(pt->body && !pt->body->shared_ok) && !(t == 1 && o->modes_private);
 }
 
 /* ---- code size, from gen's accounting ---------------------------------- */
@@ -189,28 +170,30 @@ static void case_add(struct ic_cases *cs, size_t p, struct ic_case *bc, const ch
 static void point_add(struct ic_cases *cs, size_t p, const struct ic_point *pt, const struct ic_opts *o,
 		      struct selection *sel)
 {
-	struct ic_run runs[2 * IC_OPTS_THREADS_MAX];
-	size_t nr = point_runs(pt, o, runs);
 	int n_planted = !strcmp(pt->form, "extern") ? o->n_plant : 0;
 	double per_site, footprint;
 
 	codesize_lookup(o->codesize_path, pt, &per_site, &footprint);
 	for (int planted = 0; planted <= n_planted; planted++)
-		for (size_t r = 0; r < nr; r++) {
-			struct ic_case *bc = &cs->v[cs->n];
-			char form[32];
+		for (int shared = 0; shared < 2; shared++)
+			for (int k = 0; k < o->n_threads; k++) {
+				struct ic_case *bc = &cs->v[cs->n];
+				char form[32];
 
-			if (planted)
-				snprintf(form, sizeof(form), "extern_plant%g", o->plant[planted - 1] * 100);
-			else
-				snprintf(form, sizeof(form), "%s", pt->form);
-			*bc = (struct ic_case){ .pt = pt, .shared = runs[r].shared, .threads = runs[r].threads,
-				/* A planted 0 is the baseline's loop: the null case. The
-				 * others calibrate in their first run. */
-				.plant_fraction = planted ? o->plant[planted - 1] : 0,
-				.sim = &cs->sim[p], .code_bytes_per_site = per_site, .footprint_bytes = footprint };
-			case_add(cs, p, bc, form, o, sel);
-		}
+				if (!point_has_run(pt, o, shared, o->threads[k]))
+					continue;
+				if (planted)
+					snprintf(form, sizeof(form), "extern_plant%g", o->plant[planted - 1] * 100);
+				else
+					snprintf(form, sizeof(form), "%s", pt->form);
+				*bc = (struct ic_case){ .pt = pt, .shared = shared, .threads = o->threads[k],
+					/* A planted 0 is the baseline's loop: the null case.
+					 * The others calibrate in their first run. */
+					.plant_fraction = planted ? o->plant[planted - 1] : 0,
+					.sim = &cs->sim[p], .code_bytes_per_site = per_site,
+					.footprint_bytes = footprint };
+				case_add(cs, p, bc, form, o, sel);
+			}
 }
 
 /* The probes (probes.h): listed by --list, registered when --run-list
