@@ -76,14 +76,6 @@ static const char ic_usage[] =
 	"exit status: 0 done; 2 bad input or --out (nothing written); 1 an output could not\n"
 	"be written (the previous results stay)\n";
 
-enum {
-	IC_OUT_JSON, IC_OUT_POINTS, IC_OUT_RATIOS, IC_OUT_CROSSOVER, IC_OUT_PROCESS, IC_OUT_SUMMARY,
-	IC_OUT_GP, IC_OUT_TIME, IC_OUT_L1I, IC_OUT_RATIO_DAT, IC_OUT_PROCESS_DAT,
-	IC_OUT_ATTR_DAT, IC_OUT_TIMELINE_DAT, IC_OUT_REFINE, IC_OUT_VERDICT_JSON, IC_OUT_VERDICT_TXT,
-	IC_OUT_CALIBRATION,
-	IC_OUT_COUNT
-};
-
 /* benchmark.json: all files' benchmarks in order under the first file's
  * context, in Google Benchmark's own layout (tools/compare.py reads it);
  * load.c offset family_index per file so that families stay distinct. */
@@ -105,37 +97,36 @@ static int ic_merged_write(FILE *f, const struct ic_analysis *an)
 	return rc ? -1 : 0;
 }
 
-/* Each output and its writer; those without one, the charts' data, are
- * written by ic_chart_data_write, several files at once. */
+/* Each output and its writer; the charts' data (IC_OUT_CHARTS on, in
+ * chart_data.h's order) are written by ic_chart_data_write, all at once;
+ * calibration.csv, last, only with --planted. */
+#define IC_OUT_CHARTS 9
+#define IC_OUT_COUNT (IC_OUT_CHARTS + IC_CHART_COUNT + 1)
 static const struct {
 	const char *name;
 	int (*write)(FILE *f, const struct ic_analysis *an);
 } outputs[IC_OUT_COUNT] = {
-	[IC_OUT_JSON] = { "benchmark.json", ic_merged_write },
-	[IC_OUT_POINTS] = { "points.csv", ic_tables_points_write },
-	[IC_OUT_RATIOS] = { "ratios.csv", ic_tables_ratios_write },
-	[IC_OUT_CROSSOVER] = { "crossover.csv", ic_tables_crossover_write },
-	[IC_OUT_PROCESS] = { "process_ratios.csv", ic_tables_process_ratios_write },
-	[IC_OUT_SUMMARY] = { "summary.md", ic_summary_write },
-	[IC_OUT_GP] = { "plots/data.gp" },
-	[IC_OUT_TIME] = { "plots/time.dat" },
-	[IC_OUT_L1I] = { "plots/l1i.dat" },
-	[IC_OUT_RATIO_DAT] = { "plots/ratio.dat" },
-	[IC_OUT_PROCESS_DAT] = { "plots/process.dat" },
-	[IC_OUT_ATTR_DAT] = { "plots/attribution.dat" },
-	[IC_OUT_TIMELINE_DAT] = { "plots/timeline.dat" },
-	[IC_OUT_REFINE] = { "refine_next.txt", ic_tables_refine_next_write },
-	[IC_OUT_VERDICT_JSON] = { "verdict.json", ic_verdict_json_write },
-	[IC_OUT_VERDICT_TXT] = { "verdict.txt", ic_verdict_text_write },
-	[IC_OUT_CALIBRATION] = { "calibration.csv", ic_tables_calibration_write },
+	{ "benchmark.json", ic_merged_write },
+	{ "points.csv", ic_tables_points_write },
+	{ "ratios.csv", ic_tables_ratios_write },
+	{ "crossover.csv", ic_tables_crossover_write },
+	{ "process_ratios.csv", ic_tables_process_ratios_write },
+	{ "summary.md", ic_summary_write },
+	{ "refine_next.txt", ic_tables_refine_next_write },
+	{ "verdict.json", ic_verdict_json_write },
+	{ "verdict.txt", ic_verdict_text_write },
+	{ "plots/data.gp", NULL }, { "plots/time.dat", NULL }, { "plots/l1i.dat", NULL },
+	{ "plots/ratio.dat", NULL }, { "plots/attribution.dat", NULL }, { "plots/process.dat", NULL },
+	{ "plots/timeline.dat", NULL },
+	{ "calibration.csv", ic_tables_calibration_write },
 };
 
 static int ic_write_all(const struct ic_analysis *an, const char *dir)
 {
 	struct ic_atomic_file outs[IC_OUT_COUNT] = { 0 };   /* unopened entries: nothing to discard */
-	size_t n = isfinite(an->opts.planted) ? IC_OUT_COUNT : IC_OUT_CALIBRATION;
+	size_t n = isfinite(an->opts.planted) ? IC_OUT_COUNT : IC_OUT_COUNT - 1;
 	char plots[PATH_MAX], path[PATH_MAX];
-	struct ic_chart_files cf;
+	FILE *cf[IC_CHART_COUNT];
 	const char *what = "write";
 
 	snprintf(plots, sizeof(plots), "%s/plots", dir);
@@ -150,13 +141,12 @@ static int ic_write_all(const struct ic_analysis *an, const char *dir)
 			strerror(errno));
 		goto discard;
 	}
-	cf = (struct ic_chart_files){ outs[IC_OUT_GP].f, outs[IC_OUT_TIME].f, outs[IC_OUT_L1I].f,
-				      outs[IC_OUT_RATIO_DAT].f, outs[IC_OUT_ATTR_DAT].f,
-				      outs[IC_OUT_PROCESS_DAT].f, outs[IC_OUT_TIMELINE_DAT].f };
+	for (size_t k = 0; k < IC_CHART_COUNT; k++)
+		cf[k] = outs[IC_OUT_CHARTS + k].f;
 	for (size_t i = 0; i < n; i++)
 		if (outputs[i].write && outputs[i].write(outs[i].f, an))
 			goto fail;
-	if (ic_chart_data_write(&cf, an))
+	if (ic_chart_data_write(cf, an))
 		goto fail;
 	/* Everything on disk first; only then replace the old results. */
 	for (size_t i = 0; i < 2 * n; i++) {

@@ -105,17 +105,15 @@ static const char ratio_cols[] = "sites ratio lo hi noisy band_lo band_hi state1
 static void ratio_rows(FILE *f, const struct ic_ratio *r, size_t n, const struct ic_states *st)
 {
 	for (size_t i = 0; i < n; i++) {
+		int two = st && st->nstates == 2;
+		double col[] = { r[i].ratio, r[i].lo, r[i].hi, r[i].noisy, r[i].band_lo, r[i].band_hi,
+				 two && i < st->st[0].nratios ? st->st[0].ratios[i].ratio : NAN,
+				 two && i < st->st[1].nratios ? st->st[1].ratios[i].ratio : NAN,
+				 r[i].holm_lo, r[i].holm_hi };
+
 		fprintf(f, "%lu", r[i].sites);
-		dat(f, r[i].ratio);
-		dat(f, r[i].lo);
-		dat(f, r[i].hi);
-		fprintf(f, " %d", r[i].noisy);
-		dat(f, r[i].band_lo);
-		dat(f, r[i].band_hi);
-		for (int k = 0; k < 2; k++)
-			dat(f, st && st->nstates == 2 && i < st->st[k].nratios ? st->st[k].ratios[i].ratio : NAN);
-		dat(f, r[i].holm_lo);
-		dat(f, r[i].holm_hi);
+		for (size_t k = 0; k < sizeof(col) / sizeof(*col); k++)
+			dat(f, col[k]);
 		fputc('\n', f);
 	}
 	fputs(n ? "\n\n" : "NaN NaN NaN NaN 0 NaN NaN NaN NaN\n\n\n", f);
@@ -470,7 +468,7 @@ static size_t cols_per_build(const struct ic_analysis *an)
 	return k >= 2 && k <= 6 && an->nseries % k == 0 ? k : 0;
 }
 
-int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_analysis *an)
+int ic_chart_data_write(FILE *const cf[IC_CHART_COUNT], const struct ic_analysis *an)
 {
 	const struct ic_results *res = an->res;
 	static const char *const panel_arrays[] = { "ic_title", "ic_verdict", "ic_states",
@@ -484,7 +482,7 @@ int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_analysi
 	const char *cpu = ic_results_context(res, IC_CTX_CPU_MODEL, b1, sizeof(b1));
 	const char *cores = ic_results_context(res, IC_CTX_CORES, b2, sizeof(b2));
 	const char *date = ic_results_context(res, IC_CTX_DATE, b3, sizeof(b3));
-	FILE *gp = cf->gp;
+	FILE *gp = cf[IC_CHART_GP];
 	unsigned long lo = ULONG_MAX, hi = 0;
 	/* The L1i chart draws the series with counts; the rest are named in
 	 * its title, not drawn as panels that only say "not measured". */
@@ -530,14 +528,14 @@ int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_analysi
 		struct ratio_axis ax;
 
 		ic_fmt_series(title, sizeof(title), an, gr);
-		form_blocks(cf->time, gr, title, forms, nforms, IC_F_NS, ntime, time_forms);
-		form_blocks(cf->l1i, gr, title, forms, nforms, IC_F_L1I, nforms, l1i_forms);
+		form_blocks(cf[IC_CHART_TIME], gr, title, forms, nforms, IC_F_NS, ntime, time_forms);
+		form_blocks(cf[IC_CHART_L1I], gr, title, forms, nforms, IC_F_L1I, nforms, l1i_forms);
 		sprintf(*l1i_forms ? l1i_panels + strlen(l1i_panels) : l1i_none + strlen(l1i_none), " %zu",
 			g + 1);
-		dat_head(cf->ratio, gr, title, ratio_cols);
-		ratio_rows(cf->ratio, gr->ratios, gr->nratios, st);
+		dat_head(cf[IC_CHART_RATIO], gr, title, ratio_cols);
+		ratio_rows(cf[IC_CHART_RATIO], gr->ratios, gr->nratios, st);
 		ratio_axis(se, &ax);
-		process_dots(cf->process, se, title, &ax);
+		process_dots(cf[IC_CHART_PROCESS], se, title, &ax);
 		fprintf(gp, "ic_ylo[%zu] = %.6g; ic_yhi[%zu] = %.6g; ic_clip_above[%zu] = %zu; "
 			"ic_clip_below[%zu] = %zu\n", g + 1, ax.lo, g + 1, ax.hi, g + 1, ax.above, g + 1,
 			ax.below);
@@ -563,9 +561,10 @@ int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_analysi
 	}
 	gp_str(gp, "ic_l1i_panels", 0, l1i_panels);
 	gp_str(gp, "ic_l1i_none", 0, l1i_none);
-	attribution(gp, cf->attr, an);
-	rc = ferror(gp) || ferror(cf->time) || ferror(cf->l1i) || ferror(cf->ratio) || ferror(cf->attr) ||
-	     ferror(cf->process) || ic_timeline_data_write(gp, cf->timeline, an) ? -1 : 0;
+	attribution(gp, cf[IC_CHART_ATTR], an);
+	rc = ic_timeline_data_write(gp, cf[IC_CHART_TIMELINE], an);
+	for (size_t k = 0; k < IC_CHART_COUNT; k++)
+		rc |= ferror(cf[k]) ? -1 : 0;
 	free(forms);
 	free(l1i_panels);
 	free(l1i_none);

@@ -10,14 +10,11 @@
 
 #include "analysis.h"
 
-/* The open streams of DIR/plots/, in cmd/summarize.c's initializer order. */
-struct ic_chart_files {
-	FILE *gp, *time, *l1i;
-	FILE *ratio, *attr, *process, *timeline;
-};
-
-/* Returns 0, or -1 when a write failed. */
-int ic_chart_data_write(const struct ic_chart_files *cf, const struct ic_analysis *an);
+/* The open streams of DIR/plots/, f[] in this order; returns 0, or -1
+ * when a write failed. */
+enum { IC_CHART_GP, IC_CHART_TIME, IC_CHART_L1I, IC_CHART_RATIO, IC_CHART_ATTR, IC_CHART_PROCESS,
+       IC_CHART_TIMELINE, IC_CHART_COUNT };
+int ic_chart_data_write(FILE *const f[IC_CHART_COUNT], const struct ic_analysis *an);
 
 /* The timeline chart's (timeline_data.c): dat, two blocks per series (its
  * processes, then its repetitions, against minutes from the run's start),

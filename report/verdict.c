@@ -4,14 +4,17 @@
  * where they differ, with each state's share of the time. summary.md's
  * first screen (answer.c), verdict.txt (the console's last lines) and
  * verdict.json say the same. */
+#define _GNU_SOURCE
 #include "report.h"
 
 #include <ctype.h>
 #include <jansson.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "format.h"
+#include "kit.h"
 #include "load.h"
 
 struct vbuf {
@@ -48,28 +51,29 @@ static double vfactor(enum ic_point_side s, double x)
 	return s == IC_SIDE_COMPARE ? 1.0 / x : x;
 }
 
+static int vfactor_cmp(const void *a, const void *b, void *s)
+{
+	const struct ic_ratio *x = *(const struct ic_ratio *const *)a, *y = *(const struct ic_ratio *const *)b;
+	double fx = vfactor(*(enum ic_point_side *)s, x->ratio), fy = vfactor(*(enum ic_point_side *)s, y->ratio);
+
+	/* ties in N order, as the side lists them */
+	return fx < fy ? -1 : fx > fy ? 1 : (x > y) - (x < y);
+}
+
 /* The N of side s that speaks for it: the median of its factors. */
 static const struct ic_ratio *vset_typical(const struct ic_group *g, enum ic_point_side s)
 {
-	const struct ic_ratio *pick[64];
+	const struct ic_ratio *pick[g->nratios + 1];
 	size_t k = 0;
 
-	for (size_t i = 0; i < g->nratios && k < 64; i++)
+	for (size_t i = 0; i < g->nratios; i++)
 		if (g->ratios[i].side == s && isfinite(g->ratios[i].ratio) && g->ratios[i].ratio > 0.0)
 			pick[k++] = &g->ratios[i];
-	/* Insertion sort by factor: a few dozen N at most. */
-	for (size_t i = 1; i < k; i++)
-		for (size_t j = i; j > 0 && vfactor(s, pick[j]->ratio) < vfactor(s, pick[j - 1]->ratio); j--) {
-			const struct ic_ratio *t = pick[j];
-
-			pick[j] = pick[j - 1];
-			pick[j - 1] = t;
-		}
+	qsort_r(pick, k, sizeof(*pick), vfactor_cmp, &s);
 	return k ? pick[(k - 1) / 2] : NULL;
 }
 
-/* The factor span, as side s's, of the N of g with in[i] (the first 512
- * at most), in one unit, the factor (slower over faster): "1.49x to 1.92x"
+/* The factor span, as side s's, of the N of g with in[i], in one unit, the factor (slower over faster): "1.49x to 1.92x"
  * (a spread of estimates, not an interval), "1.12x" where both ends read
  * the same, "" when none has a ratio; 1 when it names two ends. */
 static int vset_span(const struct ic_group *g, const unsigned char *in, enum ic_point_side s,
@@ -81,7 +85,7 @@ static int vset_span(const struct ic_group *g, const unsigned char *in, enum ic_
 	const char *fmt;
 	int two;
 
-	for (size_t i = 0; i < g->nratios && i < 512; i++) {
+	for (size_t i = 0; i < g->nratios; i++) {
 		double x;
 
 		if (!in[i] || !isfinite(g->ratios[i].ratio) || g->ratios[i].ratio <= 0.0)
@@ -103,11 +107,11 @@ static int vset_span(const struct ic_group *g, const unsigned char *in, enum ic_
 
 /* in[i] for the N of g whose side is s, and their set as ic_fmt_nset says it. */
 static const char *vset_nset(char *buf, size_t cap, const struct ic_group *g, enum ic_point_side s,
-			     unsigned char in[512])
+			     unsigned char *in)
 {
-	for (size_t i = 0; i < g->nratios && i < 512; i++)
+	for (size_t i = 0; i < g->nratios; i++)
 		in[i] = g->ratios[i].side == s;
-	return ic_fmt_nset(buf, cap, g->ratios, in, g->nratios < 512 ? g->nratios : 512, " and ");
+	return ic_fmt_nset(buf, cap, g->ratios, in, g->nratios, " and ");
 }
 
 enum vrange { V_UPTO, V_FROM, V_AT };
@@ -117,7 +121,7 @@ static void verdict_clause(struct vbuf *b, const struct vwords *w, const struct 
 			   enum ic_point_side s, enum vrange range, unsigned long at)
 {
 	char fac[48], head[160], set[512];
-	unsigned char in[512];
+	unsigned char in[g->nratios + 1];
 
 	vset_nset(set, sizeof(set), g, s, in);
 	if (w->classic && w->program)
@@ -256,8 +260,8 @@ static void verdict_times(struct vbuf *b, const struct ic_ratio *t)
 static void verdict_lean(struct vbuf *b, const struct vwords *w, const struct ic_group *g,
 			 enum ic_point_side s)
 {
-	unsigned char lean[512] = { 0 };
-	size_t n = g->nratios < 512 ? g->nratios : 512, k = 0;
+	size_t n = g->nratios, k = 0;
+	unsigned char lean[n + 1];
 	char set[512], fac[48];
 
 	for (size_t i = 0; i < n; i++) {
@@ -365,7 +369,7 @@ static void verdict_sides(struct vbuf *b, const struct vwords *w, const struct i
 {
 	struct vcount k = vset_count(g);
 	size_t from;
-	unsigned char in[512];
+	unsigned char in[g->nratios + 1];
 	char set[512];
 
 	vset_nset(set, sizeof(set), g, IC_SIDE_UNRESOLVED, in);
@@ -553,54 +557,47 @@ static json_t *vj_crossover(const struct ic_crossover *xo)
 /* Per N: its side, the faster form, the ratio with interval and band. */
 static json_t *vj_points(const struct ic_analysis *an, const struct ic_ratio *r, size_t n)
 {
-	json_t *a = json_array();
+	json_t *a = ic_xalloc(json_array());
 
-	for (size_t i = 0; a && i < n; i++) {
+	for (size_t i = 0; i < n; i++) {
 		const char *side = r[i].side == IC_SIDE_COMPARE ? "compare"
 				   : r[i].side == IC_SIDE_BASELINE ? "baseline" : "unresolved";
 
-		if (json_array_append_new(a, json_pack("{s:I,s:s,s:o,s:o,s:o,s:o,s:b}", "sites",
-						       (json_int_t)r[i].sites, "side", side, "faster",
-						       vj_str(ic_fmt_side(an, r[i].side, NULL)), "ratio",
-						       vj_num(r[i].ratio), "ci", vj_pair(r[i].lo, r[i].hi),
-						       "band", vj_pair(r[i].band_lo, r[i].band_hi),
-						       "noisy", r[i].noisy)))
-			goto fail;
+		json_array_append_new(a, ic_xalloc(json_pack("{s:I,s:s,s:o,s:o,s:o,s:o,s:b}", "sites",
+							     (json_int_t)r[i].sites, "side", side, "faster",
+							     vj_str(ic_fmt_side(an, r[i].side, NULL)), "ratio",
+							     vj_num(r[i].ratio), "ci", vj_pair(r[i].lo, r[i].hi),
+							     "band", vj_pair(r[i].band_lo, r[i].band_hi),
+							     "noisy", r[i].noisy)));
 	}
 	return a;
-fail:
-	json_decref(a);
-	return NULL;
 }
 
 static json_t *vj_states(const struct ic_analysis *an, const struct ic_states *st)
 {
 	static const char *const follows[] = { "neither", "variant", "time" };
-	json_t *o, *a = st ? json_array() : NULL;
+	json_t *a;
 
-	if (!a)
+	if (!st)
 		return json_null();
+	a = ic_xalloc(json_array());
 	for (size_t k = 0; k < st->nstates; k++) {
 		const struct ic_state *s = &st->st[k];
 		int two = st->nstates == 2;
 
-		if (json_array_append_new(a, json_pack("{s:I,s:o,s:o,s:o,s:o,s:o,s:o}", "processes",
-						       (json_int_t)s->nproc, "share", vj_num(s->share),
-						       "share_ci", vj_pair(s->share_lo, s->share_hi),
-						       "level", vj_num(s->level), "level_ci",
-						       vj_pair(s->lo, s->hi), "crossover",
-						       two ? vj_crossover(&s->xo) : json_null(), "points",
-						       two ? vj_points(an, s->ratios, s->nratios)
-							   : json_null())))
-			goto fail;
+		json_array_append_new(a, ic_xalloc(json_pack("{s:I,s:o,s:o,s:o,s:o,s:o,s:o}", "processes",
+							     (json_int_t)s->nproc, "share", vj_num(s->share),
+							     "share_ci", vj_pair(s->share_lo, s->share_hi),
+							     "level", vj_num(s->level), "level_ci",
+							     vj_pair(s->lo, s->hi), "crossover",
+							     two ? vj_crossover(&s->xo) : json_null(), "points",
+							     two ? vj_points(an, s->ratios, s->nratios)
+								 : json_null())));
 	}
-	o = json_pack("{s:I,s:I,s:o,s:o}", "count", (json_int_t)st->nstates, "processes",
-		      (json_int_t)st->nproc, "follows",
-		      st->nstates == 2 ? json_string(follows[st->follows]) : json_null(), "states", a);
-	return o ? o : json_null();
-fail:
-	json_decref(a);
-	return NULL;
+	return ic_xalloc(json_pack("{s:I,s:I,s:o,s:o}", "count", (json_int_t)st->nstates, "processes",
+				   (json_int_t)st->nproc, "follows",
+				   st->nstates == 2 ? json_string(follows[st->follows]) : json_null(),
+				   "states", a));
 }
 
 static json_t *vj_series(const struct ic_analysis *an, const struct ic_series *se)
@@ -645,22 +642,19 @@ static json_t *vj_design(const struct ic_results *res)
 int ic_verdict_json_write(FILE *f, const struct ic_analysis *an)
 {
 	char why[256], mark[320];
-	int smoke = ic_analysis_smoke(an, why, sizeof(why)), rc = -1;
-	json_t *series = json_array(), *doc;
+	int smoke = ic_analysis_smoke(an, why, sizeof(why)), rc;
+	json_t *series = ic_xalloc(json_array()), *doc;
 
 	ic_verdict_smoke(mark, sizeof(mark), an);
-	for (size_t s = 0; series && s < an->nseries; s++)
-		if (json_array_append_new(series, vj_series(an, &an->series[s])))
-			goto out;
-	doc = json_pack("{s:s,s:s,s:s,s:b,s:o,s:o,s:o,s:o,s:O}", "format", IC_VERDICT_FORMAT,
-			"compare", an->opts.compare, "baseline", an->opts.baseline, "smoke", smoke,
-			"smoke_reason", smoke ? json_string(why) : json_null(), "smoke_mark",
-			smoke ? json_string(mark) : json_null(), "machine", vj_machine(an->res),
-			"design", vj_design(an->res), "series", series);
-	if (doc && !json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6)) && fputc('\n', f) != EOF)
-		rc = 0;
+	for (size_t s = 0; s < an->nseries; s++)
+		json_array_append_new(series, ic_xalloc(vj_series(an, &an->series[s])));
+	doc = ic_xalloc(json_pack("{s:s,s:s,s:s,s:b,s:o,s:o,s:o,s:o,s:o}", "format", IC_VERDICT_FORMAT,
+				  "compare", an->opts.compare, "baseline", an->opts.baseline, "smoke", smoke,
+				  "smoke_reason", smoke ? json_string(why) : json_null(), "smoke_mark",
+				  smoke ? json_string(mark) : json_null(), "machine", vj_machine(an->res),
+				  "design", vj_design(an->res), "series", series));
+	rc = json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6)) ||
+	     fputc('\n', f) == EOF;
 	json_decref(doc);
-out:
-	json_decref(series);
 	return rc || ferror(f) ? -1 : 0;
 }
