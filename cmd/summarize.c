@@ -433,13 +433,19 @@ struct ic_calibration {
 	char series[512];   /* the first trial's series, for calibration.md */
 };
 
-/* "0,0.01,0.03": each a fraction in [0, 10), the forms named by 100 F. */
-static int cal_plants(struct ic_calibration *c, const char *list)
+/* From run.conf (conf, read from path); -1 with one line in err when it is
+ * no --calibrate run's. */
+static int ic_calibration_settings(struct ic_calibration *c, const struct ic_settings *conf,
+				   const char *path, char *err, size_t errlen)
 {
-	char *copy = ic_xalloc(strdup(list)), *save = NULL, *end;
+	const char *v = ic_settings_get(conf, "baseline");
+	/* "0,0.01,0.03": each a fraction in [0, 10), the forms named by 100 F */
+	char *list = ic_xalloc(strdup(ic_settings_get(conf, "plant"))), *save = NULL, *end;
 	int rc = 0;
 
-	for (char *w = strtok_r(copy, ",", &save); w && !rc; w = strtok_r(NULL, ",", &save)) {
+	memset(c, 0, sizeof(*c));
+	snprintf(c->baseline, sizeof(c->baseline), "%s", *v ? v : ic_analysis_defaults.baseline);
+	for (char *w = strtok_r(list, ",", &save); w && !rc; w = strtok_r(NULL, ",", &save)) {
 		struct ic_calibration_plant *p = &c->plant[c->nplants];
 
 		if ((rc = c->nplants++ == IC_CALIBRATION_PLANTS_MAX))
@@ -449,21 +455,8 @@ static int cal_plants(struct ic_calibration *c, const char *list)
 		rc = errno || *end || end == w || !(p->f >= 0.0 && p->f < 10.0);
 		snprintf(p->form, sizeof(p->form), "%s_plant%g", c->baseline, 100.0 * p->f);
 	}
-	free(copy);
-	return rc || !c->nplants ? -1 : 0;
-}
-
-/* From run.conf (conf, read from path); -1 with one line in err when it is
- * no --calibrate run's. */
-static int ic_calibration_settings(struct ic_calibration *c, const struct ic_settings *conf,
-				   const char *path, char *err, size_t errlen)
-{
-	const char *v = ic_settings_get(conf, "baseline");
-	char *end;
-
-	memset(c, 0, sizeof(*c));
-	snprintf(c->baseline, sizeof(c->baseline), "%s", *v ? v : ic_analysis_defaults.baseline);
-	if (cal_plants(c, ic_settings_get(conf, "plant")))
+	free(list);
+	if (rc || !c->nplants)
 		return ic_fail(err, errlen, "%s: plant='%s' is not a list of fractions like 0,0.01,0.03 "
 			       "(not a --calibrate run?)", path, ic_settings_get(conf, "plant"));
 	v = ic_settings_get(conf, "trials");
@@ -492,33 +485,28 @@ static double cal_cell(FILE *f, double x)
 	return isfinite(x) ? strtod(buf, NULL) : NAN;
 }
 
-/* "N = 256, 1 thread, private queue" for each series of the first trial,
- * joined by " and ". */
-static void cal_series(struct ic_calibration *c, const struct ic_analysis *an)
-{
-	size_t len = 0, cap = sizeof(c->series);
-
-	for (size_t s = 0; s < an->nseries; s++) {
-		const struct ic_group *g = &an->series[s].group;
-		char title[512];
-
-		ic_fmt_add(c->series, cap, &len, "%sN = ", s ? " and " : "");
-		for (size_t i = 0; i < g->nratios; i++)
-			ic_fmt_add(c->series, cap, &len, "%s%lu", i ? ", " : "", g->ratios[i].sites);
-		ic_fmt_add(c->series, cap, &len, ", %s", ic_fmt_series(title, sizeof(title), an, g));
-	}
-}
-
 /* The analysis of trial t (0..) with plant k: its rows into csv (the
- * header before the first), its counts into c. */
+ * header and, for calibration.md, the series, "N = 256, 1 thread, private
+ * queue" joined by " and ", before the first), its counts into c. */
 static void ic_calibration_add(struct ic_calibration *c, FILE *csv, size_t t, size_t k,
 			       const struct ic_analysis *an)
 {
 	struct ic_calibration_plant *p = &c->plant[k];
+	size_t len = 0;
+	char title[512];
 
 	if (t == 0 && k == 0) {
 		fputs("trial,planted,ratio,ratio_ci_lo,ratio_ci_hi,excludes_1,contains_planted\n", csv);
-		cal_series(c, an);
+		for (size_t s = 0; s < an->nseries; s++) {
+			const struct ic_group *g = &an->series[s].group;
+
+			ic_fmt_add(c->series, sizeof(c->series), &len, "%sN = ", s ? " and " : "");
+			for (size_t i = 0; i < g->nratios; i++)
+				ic_fmt_add(c->series, sizeof(c->series), &len, "%s%lu", i ? ", " : "",
+					   g->ratios[i].sites);
+			ic_fmt_add(c->series, sizeof(c->series), &len, ", %s",
+				   ic_fmt_series(title, sizeof(title), an, g));
+		}
 	}
 	for (size_t s = 0; s < an->nseries; s++) {
 		const struct ic_group *g = &an->series[s].group;
@@ -535,14 +523,10 @@ static void ic_calibration_add(struct ic_calibration *c, FILE *csv, size_t t, si
 			p->n++;
 			p->holds += ic_ratio_holds(r, 1.0 + p->f);
 			p->excludes += ic_ratio_resolved(r);
-			if (isfinite(ratio)) {
-				p->sum_ratio += ratio;
-				p->nratio++;
-			}
-			if (isfinite(lo) && isfinite(hi)) {
-				p->sum_width += hi - lo;
-				p->nwidth++;
-			}
+			p->nratio += isfinite(ratio);
+			p->sum_ratio += isfinite(ratio) ? ratio : 0.0;
+			p->nwidth += isfinite(hi - lo);
+			p->sum_width += isfinite(hi - lo) ? hi - lo : 0.0;
 		}
 	}
 }
