@@ -51,10 +51,12 @@ static double vfactor(enum ic_point_side s, double x)
 	return s == IC_SIDE_COMPARE ? 1.0 / x : x;
 }
 
-static int vfactor_cmp(const void *a, const void *b, void *s)
+static int vfactor_cmp(const void *a, const void *b, void *side)
 {
-	const struct ic_ratio *x = *(const struct ic_ratio *const *)a, *y = *(const struct ic_ratio *const *)b;
-	double fx = vfactor(*(enum ic_point_side *)s, x->ratio), fy = vfactor(*(enum ic_point_side *)s, y->ratio);
+	const struct ic_ratio *x = *(const struct ic_ratio *const *)a;
+	const struct ic_ratio *y = *(const struct ic_ratio *const *)b;
+	enum ic_point_side s = *(enum ic_point_side *)side;
+	double fx = vfactor(s, x->ratio), fy = vfactor(s, y->ratio);
 
 	/* ties in N order, as the side lists them */
 	return fx < fy ? -1 : fx > fy ? 1 : (x > y) - (x < y);
@@ -73,9 +75,10 @@ static const struct ic_ratio *vset_typical(const struct ic_group *g, enum ic_poi
 	return k ? pick[(k - 1) / 2] : NULL;
 }
 
-/* The factor span, as side s's, of the N of g with in[i], in one unit, the factor (slower over faster): "1.49x to 1.92x"
- * (a spread of estimates, not an interval), "1.12x" where both ends read
- * the same, "" when none has a ratio; 1 when it names two ends. */
+/* The factor span, as side s's, of the N of g with in[i], in one unit,
+ * the factor (slower over faster): "1.49x to 1.92x" (a spread of
+ * estimates, not an interval), "1.12x" where both ends read the same, ""
+ * when none has a ratio; 1 when it names two ends. */
 static int vset_span(const struct ic_group *g, const unsigned char *in, enum ic_point_side s,
 		     char *fac, size_t cap)
 {
@@ -193,33 +196,26 @@ static void verdict_size(struct vbuf *b, const struct vwords *w, const struct ic
 	}
 }
 
-/* Counts of g's sides. */
+/* Per side (enum ic_point_side): how many N, the first and the last; and
+ * how often the resolved side switches. From each N's side: the
+ * crossover's counts come from its intervals, which agree with the sides
+ * only up to rounding at Holm's level. */
 struct vcount {
-	size_t nc, nb, nu, switches;
-	unsigned long minc, maxc, minb, maxb;
+	size_t n[3], switches;
+	unsigned long min[3], max[3];
 };
+enum { VU = IC_SIDE_UNRESOLVED, VC = IC_SIDE_COMPARE, VB = IC_SIDE_BASELINE };
 
 static struct vcount vset_count(const struct ic_group *g)
 {
-	/* From each N's side, as the sides' first and last N are: the
-	 * crossover's counts come from its intervals, which agree with the
-	 * sides only up to rounding at Holm's level. */
 	struct vcount k = { 0 };
 	enum ic_point_side last = IC_SIDE_UNRESOLVED;
 
 	for (size_t i = 0; i < g->nratios; i++) {
 		enum ic_point_side s = g->ratios[i].side;
-		unsigned long n = g->ratios[i].sites;
 
-		if (s == IC_SIDE_COMPARE) {
-			k.minc = k.nc++ ? k.minc : n;
-			k.maxc = n;
-		} else if (s == IC_SIDE_BASELINE) {
-			k.minb = k.nb++ ? k.minb : n;
-			k.maxb = n;
-		} else {
-			k.nu++;
-		}
+		k.min[s] = k.n[s]++ ? k.min[s] : g->ratios[i].sites;
+		k.max[s] = g->ratios[i].sites;
 		if (s != IC_SIDE_UNRESOLVED) {
 			k.switches += last != IC_SIDE_UNRESOLVED && s != last;
 			last = s;
@@ -293,7 +289,7 @@ static void verdict_todo(struct vbuf *b, const struct vwords *w, const struct ic
 		vabout(ab, sizeof(ab), IC_SIDE_BASELINE, tb);
 	if (tc)
 		vabout(ac, sizeof(ac), IC_SIDE_COMPARE, tc);
-	if (!k.nc && !k.nb) {
+	if (!k.n[VC] && !k.n[VB]) {
 		VB_ADD(b, "This run cannot tell which form is faster at any N");
 		verdict_lean(b, w, g, IC_SIDE_COMPARE);
 		verdict_lean(b, w, g, IC_SIDE_BASELINE);
@@ -305,8 +301,8 @@ static void verdict_todo(struct vbuf *b, const struct vwords *w, const struct ic
 		       k.switches);
 		return;
 	}
-	if (k.nc && (!k.nb || k.maxc < k.minb)) {
-		if (!k.nb && !k.nu) {
+	if (k.n[VC] && (!k.n[VB] || k.max[VC] < k.min[VB])) {
+		if (!k.n[VB] && !k.n[VU]) {
 			VB_ADD(b, "%s%s: it is faster at every N measured, up to N = %lu, %s",
 			       w->classic ? "Inline it" : "Prefer ", w->classic ? "" : c, last, ac);
 			verdict_times(b, tc);
@@ -314,15 +310,15 @@ static void verdict_todo(struct vbuf *b, const struct vwords *w, const struct ic
 			return;
 		}
 		if (w->classic)
-			VB_ADD(b, "Inline it only where it has at most %lu call site%s", k.maxc,
-			       k.maxc == 1 ? "" : "s");
+			VB_ADD(b, "Inline it only where it has at most %lu call site%s", k.max[VC],
+			       k.max[VC] == 1 ? "" : "s");
 		else
-			VB_ADD(b, "Prefer %s up to N = %lu", c, k.maxc);
-		if (k.nb) {
-			VB_ADD(b, "; from %lu, %s is faster, %s", k.minb,
+			VB_ADD(b, "Prefer %s up to N = %lu", c, k.max[VC]);
+		if (k.n[VB]) {
+			VB_ADD(b, "; from %lu, %s is faster, %s", k.min[VB],
 			       w->classic ? "calling it" : base, ab);
 			verdict_times(b, tb);
-		} else if (k.maxc == last) {
+		} else if (k.max[VC] == last) {
 			VB_ADD(b, ": it is faster there, up to %lu, the last N measured, %s", last, ac);
 			verdict_times(b, tc);
 		} else {
@@ -333,21 +329,21 @@ static void verdict_todo(struct vbuf *b, const struct vwords *w, const struct ic
 		VB_ADD(b, ".");
 		return;
 	}
-	if (k.nb && (!k.nc || k.maxb < k.minc)) {
-		if (w->classic && !k.nc && !k.nu)
+	if (k.n[VB] && (!k.n[VC] || k.max[VB] < k.min[VC])) {
+		if (w->classic && !k.n[VC] && !k.n[VU])
 			VB_ADD(b, "Keep it out of line: the calls are faster at every N, %s", ab);
-		else if (w->classic && !k.nc)
-			VB_ADD(b, "Call it out of line from %lu call sites%s: the calls are faster there, %s", k.minb,
-			       k.minb == last ? ", the last N measured" : "", ab);
+		else if (w->classic && !k.n[VC])
+			VB_ADD(b, "Call it out of line from %lu call sites%s: the calls are faster there, %s", k.min[VB],
+			       k.min[VB] == last ? ", the last N measured" : "", ab);
 		else if (w->classic)
 			VB_ADD(b, "Keep it out of line up to %lu call sites: the calls are faster there, %s",
-			       k.maxb, ab);
+			       k.max[VB], ab);
 		else
-			VB_ADD(b, "Prefer %s %s N = %lu: it is faster there, %s", base, k.nc ? "up to" : "from",
-			       k.nc ? k.maxb : k.minb, ab);
+			VB_ADD(b, "Prefer %s %s N = %lu: it is faster there, %s", base, k.n[VC] ? "up to" : "from",
+			       k.n[VC] ? k.max[VB] : k.min[VB], ab);
 		verdict_times(b, tb);
-		if (k.nc) {
-			VB_ADD(b, "; from %lu %s is faster", k.minc, w->classic ? "inlining" : c);
+		if (k.n[VC]) {
+			VB_ADD(b, "; from %lu %s is faster", k.min[VC], w->classic ? "inlining" : c);
 		} else {
 			size_t from;
 
@@ -373,31 +369,28 @@ static void verdict_sides(struct vbuf *b, const struct vwords *w, const struct i
 	char set[512];
 
 	vset_nset(set, sizeof(set), g, IC_SIDE_UNRESOLVED, in);
-	if (!k.nc && !k.nb) {
+	if (!k.n[VC] && !k.n[VB]) {
 		VB_ADD(b, " No N is resolved: at N = %s the 95%% range holds 1.", set);
 		return;
 	}
 	for (int pass = 0; pass < 2; pass++) {
 		/* The side at small N first. */
-		int cfirst = k.nc && (!k.nb || k.minc < k.minb);
+		int cfirst = k.n[VC] && (!k.n[VB] || k.min[VC] < k.min[VB]);
 		enum ic_point_side s = (pass == 0) == cfirst ? IC_SIDE_COMPARE : IC_SIDE_BASELINE;
-		size_t ns = s == IC_SIDE_COMPARE ? k.nc : k.nb;
-
-		if (!ns)
+		if (!k.n[s])
 			continue;
 		VB_ADD(b, " ");
 		from = b->len;
 		if (k.switches > 1)
 			verdict_clause(b, w, g, s, V_AT, 0);
 		else if (pass == 0)
-			verdict_clause(b, w, g, s, (k.nc && k.nb) ? V_UPTO : V_AT,
-				       s == IC_SIDE_COMPARE ? k.maxc : k.maxb);
+			verdict_clause(b, w, g, s, (k.n[VC] && k.n[VB]) ? V_UPTO : V_AT, k.max[s]);
 		else
-			verdict_clause(b, w, g, s, V_FROM, s == IC_SIDE_COMPARE ? k.minc : k.minb);
+			verdict_clause(b, w, g, s, V_FROM, k.min[s]);
 		vb_capital(b, from);
 		verdict_size(b, w, g, s);
 	}
-	if (k.nu)
+	if (k.n[VU])
 		VB_ADD(b, " Unresolved at N = %s, where the 95%% range holds 1.", set);
 	else
 		VB_ADD(b, " Unresolved: none.");
