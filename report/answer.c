@@ -73,28 +73,21 @@ static int answer_repeats_disagree(FILE *f, const struct ic_analysis *an, const 
 	return 1;
 }
 
-/* Where they agree, that none alone says otherwise; only where the pooled
- * verdict resolves some N: that nothing is resolved in each repeat alone
- * adds nothing. */
-static void answer_repeats_agree(FILE *f, const struct ic_series *se)
-{
-	const struct ic_repeats *rp = se->repeats;
-
-	if (rp && rp->nrepeats >= 2 && rp->agree && se->group.nratios &&
-	    se->group.xo.n_compare + se->group.xo.n_baseline > 0)
-		fprintf(f, " None of the %zu repeats alone puts an N on the other side.", rp->nrepeats);
-}
-
-/* One line per series: its verdict (verdict.c), then where its code
- * outgrows the L1i. */
+/* One line per series: its verdict (verdict.c), where the repeats agree
+ * that none alone says otherwise (only where the pooled verdict resolves
+ * some N: that each repeat alone resolves nothing adds nothing), then
+ * where its code outgrows the L1i. */
 static void answer_series(FILE *f, const struct ic_analysis *an, const struct ic_series *se)
 {
+	const struct ic_repeats *rp = se->repeats;
 	char t[512], v[IC_VERDICT_MAX];
 
 	fprintf(f, "- **%s**: ", ic_fmt_series(t, sizeof(t), an, &se->group));
 	if (!answer_repeats_disagree(f, an, se)) {
 		fputs(ic_verdict_series(v, sizeof(v), an, se), f);
-		answer_repeats_agree(f, se);
+		if (rp && rp->nrepeats >= 2 && rp->agree && se->group.nratios &&
+		    se->group.xo.n_compare + se->group.xo.n_baseline > 0)
+			fprintf(f, " None of the %zu repeats alone puts an N on the other side.", rp->nrepeats);
 	}
 	answer_l1i(f, an, &se->group, se->attr);
 	fputc('\n', f);

@@ -122,20 +122,20 @@ static void evidence_table(FILE *f, const struct ic_analysis *an, const struct i
  * much the band can resolve. */
 static void code_and_noise(FILE *f, const struct ic_analysis *an, const struct ic_group *gr)
 {
-	const char *c = an->opts.compare, *b = an->opts.baseline;
-	int classic = !strcmp(c, "inline") && !strncmp(b, "extern", 6);
+	const char *form[2] = { an->opts.compare, an->opts.baseline };
+	const char *as[2] = { "inlined", "out of line" };
+	int classic = !strcmp(form[0], "inline") && !strncmp(form[1], "extern", 6);
+	double code[2] = { gr->code_cmp, gr->code_base };
 	size_t noisy = 0;
 	char fb[32];
 
 	fputs("Code per call site: ", f);
-	if (isfinite(gr->code_cmp))
-		fprintf(f, "%.0f B %s", gr->code_cmp - (double)gr->filler, classic ? "inlined" : c);
-	else
-		fprintf(f, "%s not measured", c);
-	if (isfinite(gr->code_base))
-		fprintf(f, ", %.0f B %s", gr->code_base - (double)gr->filler, classic ? "out of line" : b);
-	else
-		fprintf(f, ", %s not measured", b);
+	for (int k = 0; k < 2; k++)
+		if (isfinite(code[k]))
+			fprintf(f, "%s%.0f B %s", k ? ", " : "", code[k] - (double)gr->filler,
+				classic ? as[k] : form[k]);
+		else
+			fprintf(f, "%s%s not measured", k ? ", " : "", form[k]);
 	if (gr->filler)
 		fprintf(f, "; each site also runs %s of filler, and every time here includes it",
 			ic_fmt_bytes(fb, sizeof(fb), (double)gr->filler));
