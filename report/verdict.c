@@ -400,43 +400,37 @@ static void verdict_sides(struct vbuf *b, const struct vwords *w, const struct i
 
 /* The N where the two states put the faster form on opposite sides (each
  * state's ratios from every repetition firmly in it, the process the
- * unit): diff[i] set, *first the first such; returns how many. n is at
- * most 512. */
-static size_t verdict_state_diff(const struct ic_states *st, unsigned char *diff, size_t *first)
+ * unit): their set in set, *first the first such; returns how many. */
+static size_t verdict_state_diff(const struct ic_states *st, char *set, size_t cap, size_t *first)
 {
 	const struct ic_state *s0 = &st->st[0], *s1 = &st->st[1];
 	size_t n = s0->nratios < s1->nratios ? s0->nratios : s1->nratios, nd = 0;
+	unsigned char diff[n + 1];
 
-	*first = 0;
-	if (st->nstates != 2)
-		return 0;
-	for (size_t i = 0; i < n && i < 512; i++) {
+	for (size_t i = n; i-- > 0;) {
 		enum ic_point_side a = s0->ratios[i].side, z = s1->ratios[i].side;
 
 		diff[i] = a != IC_SIDE_UNRESOLVED && z != IC_SIDE_UNRESOLVED && a != z;
-		if (diff[i] && !nd)
-			*first = i;
+		*first = diff[i] ? i : *first;
 		nd += diff[i];
 	}
+	ic_fmt_nset(set, cap, s0->ratios, diff, n, " and ");
 	return nd;
 }
 
-/* Two states of the machine: each with its share, and the nd N (diff[i],
- * the first at first) where the faster form changed with the state. */
+/* Two states of the machine: each with its share, and the nd N (set, the
+ * first at first) where the faster form changed with the state. */
 static void verdict_levels(struct vbuf *b, const struct vwords *w, const struct ic_states *st,
-			   const unsigned char *diff, size_t nd, size_t first)
+			   const char *set, size_t nd, size_t first)
 {
 	const struct ic_state *s0 = &st->st[0], *s1 = &st->st[1];
-	size_t n = s0->nratios < s1->nratios ? s0->nratios : s1->nratios;
-	char set[512];
 
 	VB_ADD(b, " The machine ran in two states: inline/extern %.2f (state 1, %.0f%% of the time) and "
 	       "%.2f (state 2, %.0f%%) at N = %lu.", s0->level, 100.0 * s0->share, s1->level,
 	       100.0 * s1->share, s0->sites);
 	if (nd)
 		VB_ADD(b, " At N = %s the faster form changed with the state: %s in state 1, %s in "
-		       "state 2.", ic_fmt_nset(set, sizeof(set), s0->ratios, diff, n < 512 ? n : 512, " and "),
-		       ic_fmt_side(w->an, s0->ratios[first].side, NULL),
+		       "state 2.", set, ic_fmt_side(w->an, s0->ratios[first].side, NULL),
 		       ic_fmt_side(w->an, s1->ratios[first].side, NULL));
 	else
 		VB_ADD(b, " Neither state put any N on the other side.");
@@ -448,9 +442,9 @@ const char *ic_verdict_series(char *buf, size_t cap, const struct ic_analysis *a
 	const struct ic_group *gr = &se->group;
 	struct vwords w = { an, ic_verdict_classic(an), gr->filler != 0 };
 	struct vbuf b = { buf, cap, 0 };
-	size_t n = gr->nratios, at, first, nd;
-	unsigned char diff[512] = { 0 };
-	char fb[32], why[256];
+	int two = se->states && se->states->nstates == 2;
+	size_t n = gr->nratios, at, first = 0, nd = 0;
+	char fb[32], why[256], set[512];
 
 	buf[0] = '\0';
 	if (!n) {
@@ -470,15 +464,16 @@ const char *ic_verdict_series(char *buf, size_t cap, const struct ic_analysis *a
 		VB_ADD(&b, "A whole program, with %s of other code per call site. ",
 		       ic_fmt_bytes(fb, sizeof(fb), (double)gr->filler));
 	at = b.len;
-	nd = se->states ? verdict_state_diff(se->states, diff, &first) : 0;
+	if (two)
+		nd = verdict_state_diff(se->states, set, sizeof(set), &first);
 	if (nd)
 		VB_ADD(&b, "No one rule: the faster form changed with the machine's state (below).");
 	else
 		verdict_todo(&b, &w, gr);
 	vb_capital(&b, at);
 	verdict_sides(&b, &w, gr);
-	if (se->states && se->states->nstates == 2)
-		verdict_levels(&b, &w, se->states, diff, nd, first);
+	if (two)
+		verdict_levels(&b, &w, se->states, set, nd, first);
 	return buf;
 }
 
