@@ -355,8 +355,8 @@ out:
  * text). Widths are in bytes, as run.sh's C locale counted them. */
 #define PLAIN_WIDTH 100
 
-/* One line of ic_plain_text: links and images first, then the marks;
- * wrapped at a space. */
+/* One line of that: links and images first, then the marks; wrapped at a
+ * space. */
 static void plain_line(FILE *out, const char *s, size_t n)
 {
 	char *a = ic_xalloc(malloc(n + 1)), *p;
@@ -401,14 +401,6 @@ static void plain_line(FILE *out, const char *s, size_t n)
 		fprintf(out, IC_PLAIN_PREFIX "%s\n", p);
 	}
 	free(a);
-}
-
-static void ic_plain_text(FILE *out, const char *md)
-{
-	for (const char *nl; *md; md = *nl ? nl + 1 : nl) {
-		nl = md + strcspn(md, "\n");
-		plain_line(out, md, (size_t)(nl - md));
-	}
 }
 
 /* ---- --calibrate ----------------------------------------------------------- */
@@ -564,7 +556,7 @@ static void ic_calibration_markdown(FILE *md, const struct ic_calibration *c, lo
 
 /* The closing lines of the run's report as it is: summary.md's smoke mark
  * (from its title) and first section, else calibration.md, as
- * ic_plain_text writes them, else verdict.txt as it is. */
+ * plain_line writes them, else verdict.txt as it is. */
 static int sum_closing(const char *dir)
 {
 	static const char *const name[] = { "summary.md", "calibration.md", "verdict.txt" };
@@ -684,7 +676,10 @@ static int sum_so_far(const char *dir, long total)
 		ic_verdict_text_write(f, &run.an);
 		fclose(f);
 		/* verdict.txt after its first line: a line per series */
-		ic_plain_text(stdout, strchr(v, '\n') + 1);
+		for (const char *s = strchr(v, '\n') + 1, *nl; *s; s = *nl ? nl + 1 : nl) {
+			nl = s + strcspn(s, "\n");
+			plain_line(stdout, s, (size_t)(nl - s));
+		}
 		free(v);
 	}
 	ic_run_free(&run);

@@ -10,7 +10,6 @@
 #include "format.h"
 #include "load.h"
 #include "gnuplot_run.h"
-#include "kit.h"
 #include "series.h"
 
 /* The height of one cache label's line, a fraction of a time panel. */
@@ -476,7 +475,7 @@ int ic_chart_data_write(FILE *const cf[IC_CHART_COUNT], const struct ic_analysis
 		"ic_time_nmarks", "ic_time_axis", "ic_ylo", "ic_yhi", "ic_ytics", "ic_clip_above",
 		"ic_clip_below" };
 	size_t ng = an->nseries, nforms, ntime = 0, cols = cols_per_build(an);
-	const char **forms = ic_xalloc(calloc(res->npoints + 1, sizeof(*forms)));
+	const char *forms[res->npoints + 1];
 	char buf[3 * IC_RESULTS_CONTEXT_MAX + 64], b1[IC_RESULTS_CONTEXT_MAX], b2[IC_RESULTS_CONTEXT_MAX],
 		b3[IC_RESULTS_CONTEXT_MAX];
 	const char *cpu = ic_results_context(res, IC_CTX_CPU_MODEL, b1, sizeof(b1));
@@ -486,9 +485,10 @@ int ic_chart_data_write(FILE *const cf[IC_CHART_COUNT], const struct ic_analysis
 	unsigned long lo = ULONG_MAX, hi = 0;
 	/* The L1i chart draws the series with counts; the rest are named in
 	 * its title, not drawn as panels that only say "not measured". */
-	char *l1i_panels = ic_xalloc(calloc(ng * 24 + 1, 1)), *l1i_none = ic_xalloc(calloc(ng * 24 + 1, 1));
+	char l1i_panels[ng * 24 + 1], l1i_none[ng * 24 + 1];
 	int rc;
 
+	*l1i_panels = *l1i_none = '\0';
 	nforms = chart_forms(an, forms);
 	/* The time chart draws the compared forms alone: they come first. */
 	while (ntime < nforms && form_rank(an, forms[ntime]) < 2)
@@ -565,8 +565,5 @@ int ic_chart_data_write(FILE *const cf[IC_CHART_COUNT], const struct ic_analysis
 	rc = ic_timeline_data_write(gp, cf[IC_CHART_TIMELINE], an);
 	for (size_t k = 0; k < IC_CHART_COUNT; k++)
 		rc |= ferror(cf[k]) ? -1 : 0;
-	free(forms);
-	free(l1i_panels);
-	free(l1i_none);
 	return rc;
 }
