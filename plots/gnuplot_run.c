@@ -136,37 +136,41 @@ int ic_gnuplot_draw(const char *chart, const char *dir, const char *term, const 
 	return rc;
 }
 
-int ic_gnuplot_draw_dir(const char *dir, const char *chart, char *err, size_t errlen)
+int ic_gnuplot_draw_pair(const char *chart, const char *dir, const char *base, char *err, size_t errlen)
 {
 	static const char *const term[] = { "png", "svg" };
-	char plots[PATH_MAX], log[PATH_MAX], tmp[PATH_MAX], out[PATH_MAX], last[1024];
+	char log[PATH_MAX], tmp[2][PATH_MAX], out[2][PATH_MAX], last[1024];
 	long pid = (long)getpid();
+	int rc = 0;
 
-	for (int t = 0; t < 2; t++) {
-		int rc;
-
-		if ((size_t)snprintf(plots, sizeof(plots), "%s/plots", dir) >= sizeof(plots) ||
-		    (size_t)snprintf(log, sizeof(log), "%s/.draw.log.%ld", plots, pid) >= sizeof(log) ||
-		    (size_t)snprintf(tmp, sizeof(tmp), "%s/.%s.%s.tmp.%ld", plots, chart, term[t], pid) >= sizeof(tmp) ||
-		    (size_t)snprintf(out, sizeof(out), "%s/%s.%s", plots, chart, term[t]) >= sizeof(out)) {
-			snprintf(err, errlen, "%s: the path is too long", dir);
-			return -1;
-		}
-		rc = ic_gnuplot_draw(chart, plots, term[t], tmp, log, last, sizeof(last));
-		if (rc == 1)
-			return 1;
-		if (rc) {
+	if ((size_t)snprintf(log, sizeof(log), "%s/.%s.log.%ld", dir, chart, pid) >= sizeof(log))
+		return ic_fail(err, errlen, "%s: the path is too long", dir);
+	for (int t = 0; t < 2; t++)
+		if ((size_t)snprintf(out[t], PATH_MAX, "%s.%s", base, term[t]) >= PATH_MAX ||
+		    (size_t)snprintf(tmp[t], PATH_MAX, "%s.tmp.%ld", out[t], pid) >= PATH_MAX)
+			return ic_fail(err, errlen, "%s: the path is too long", base);
+	for (int t = 0; t < 2 && !rc; t++)
+		if ((rc = ic_gnuplot_draw(chart, dir, term[t], tmp[t], log, last, sizeof(last))) < 0)
 			snprintf(err, errlen, "gnuplot failed on %s.gp (%s): %s", chart, term[t], last);
-			unlink(tmp);
-			return -1;
-		}
-		if (rename(tmp, out)) {
-			snprintf(err, errlen, "cannot rename %s into place: %s", out, strerror(errno));
-			unlink(tmp);
-			return -1;
-		}
+	if (!rc && rename(tmp[0], out[0])) {
+		rc = ic_fail(err, errlen, "cannot rename %s into place: %s", out[0], strerror(errno));
+	} else if (!rc && rename(tmp[1], out[1])) {
+		rc = ic_fail(err, errlen, "cannot rename %s into place: %s", out[1], strerror(errno));
+		unlink(out[0]);   /* no half pair */
 	}
-	return 0;
+	unlink(tmp[0]);
+	unlink(tmp[1]);
+	return rc;
+}
+
+int ic_gnuplot_draw_dir(const char *dir, const char *chart, char *err, size_t errlen)
+{
+	char plots[PATH_MAX], base[PATH_MAX];
+
+	if ((size_t)snprintf(plots, sizeof(plots), "%s/plots", dir) >= sizeof(plots) ||
+	    (size_t)snprintf(base, sizeof(base), "%s/%s", plots, chart) >= sizeof(base))
+		return ic_fail(err, errlen, "%s: the path is too long", dir);
+	return ic_gnuplot_draw_pair(chart, plots, base, err, errlen);
 }
 
 int ic_gnuplot_draw_sweep(const char *dir, char *err, size_t errlen)

@@ -36,9 +36,13 @@ const char *ic_log_last(const char *path, const char *skip, const char *pass, ch
 int ic_gnuplot_draw(const char *chart, const char *dir, const char *term, const char *out,
 		    const char *log, char *err, size_t errlen);
 
-/* DIR/plots/CHART.png and .svg from the data.gp and .dat files in
- * DIR/plots/ (summarize --out DIR or watch_report wrote them), each renamed
- * into place once whole. Returns as ic_gnuplot_draw. */
+/* BASE.png and BASE.svg drawn by plots/CHART.gp from the data in DIR, both
+ * renamed into place once whole (or neither); gnuplot's log in DIR, removed.
+ * Returns as ic_gnuplot_draw. */
+int ic_gnuplot_draw_pair(const char *chart, const char *dir, const char *base, char *err, size_t errlen);
+
+/* The pair DIR/plots/CHART from the data.gp and .dat files in DIR/plots/
+ * (summarize --out DIR or watch_report wrote them). */
 int ic_gnuplot_draw_dir(const char *dir, const char *chart, char *err, size_t errlen);
 
 /* The sweep's charts (time, l1i, ratio, timeline, attribution) as

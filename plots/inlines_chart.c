@@ -4,7 +4,6 @@
 #include "census.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
 #include <math.h>
@@ -157,53 +156,25 @@ static int chart_write_data(const char *dir, const char *binary, const struct ic
 	return bad ? -1 : 0;
 }
 
-static int chart_gnuplot(const char *dir, const char *term, const char *out, char *err, size_t errlen)
-{
-	char log[PATH_MAX], last[1024];
-	int rc;
-
-	if ((size_t)snprintf(log, sizeof(log), "%s/gnuplot.log", dir) >= sizeof(log))
-		return ic_fail(err, errlen, "no chart: the temporary directory's name is too long");
-	rc = ic_gnuplot_draw("inlines", dir, term, out, log, last, sizeof(last));
-	if (rc == 1)
-		return ic_fail(err, errlen, "no chart: gnuplot cannot be run (not installed): apt-get install gnuplot-nox");
-	if (rc)
-		return ic_fail(err, errlen, "no chart: gnuplot failed on plots/inlines.gp (%s): %s", term, last);
-	return 0;
-}
-
 int ic_chart_draw(const char *png, const char *binary, const struct ic_price_run *run,
 		  const struct ic_inline_fn *const *fns, size_t nfns, char *err, size_t errlen)
 {
-	char tmpl[PATH_MAX], svg[PATH_MAX], tmp_png[PATH_MAX], tmp_svg[PATH_MAX], path[PATH_MAX];
+	char tmpl[PATH_MAX], base[PATH_MAX], why[2048];
 	const char *tmpdir = getenv("TMPDIR");
 	int rc = -1;
 
-	chart_svg_path(png, svg, sizeof(svg));
-	if ((size_t)snprintf(tmp_png, sizeof(tmp_png), "%s.tmp.%ld", png, (long)getpid()) >= sizeof(tmp_png) ||
-	    (size_t)snprintf(tmp_svg, sizeof(tmp_svg), "%s.tmp.%ld", svg, (long)getpid()) >= sizeof(tmp_svg) ||
-	    (size_t)snprintf(tmpl, sizeof(tmpl), "%s/inlines-chart.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp") >= sizeof(tmpl))
+	if ((size_t)snprintf(tmpl, sizeof(tmpl), "%s/inlines-chart.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp") >= sizeof(tmpl))
 		return ic_fail(err, errlen, "no chart: its path is too long");
 	if (!mkdtemp(tmpl))
 		return ic_fail(err, errlen, "no chart: cannot make a temporary directory: %s", strerror(errno));
+	/* png ends in ".png" (ic_chart_check). */
+	snprintf(base, sizeof(base), "%.*s", (int)strlen(png) - 4, png);
 	if (chart_write_data(tmpl, binary, run, fns, nfns))
 		ic_fail(err, errlen, "no chart: cannot write its data in %s: %s", tmpl, strerror(errno));
-	else if (!chart_gnuplot(tmpl, "png", tmp_png, err, errlen) &&
-		 !chart_gnuplot(tmpl, "svg", tmp_svg, err, errlen)) {
-		if (rename(tmp_png, png))
-			ic_fail(err, errlen, "no chart: cannot rename it into place: %s", strerror(errno));
-		else if (rename(tmp_svg, svg)) {
-			ic_fail(err, errlen, "no chart: cannot rename it into place: %s", strerror(errno));
-			unlink(png);   /* no half pair */
-		} else {
-			rc = 0;
-		}
-	}
-	unlink(tmp_png);
-	unlink(tmp_svg);
-	for (const char *const *f = (const char *const[]){ "ratio.dat", "data.gp", "gnuplot.log", NULL }; *f; f++)
-		if ((size_t)snprintf(path, sizeof(path), "%s/%s", tmpl, *f) < sizeof(path))
-			unlink(path);
-	rmdir(tmpl);
+	else if ((rc = ic_gnuplot_draw_pair("inlines", tmpl, base, why, sizeof(why))) > 0)
+		rc = ic_fail(err, errlen, "no chart: gnuplot cannot be run (not installed): apt-get install gnuplot-nox");
+	else if (rc)
+		ic_fail(err, errlen, "no chart: %s", why);
+	ic_rm_rf(tmpl);
 	return rc;
 }
