@@ -76,12 +76,12 @@ struct cs_point {
 	char prefix[192];
 	char sprefix[192];          /* its series' site functions (point_name.h) */
 	const char **objs;
-	size_t nobjs, cap;
+	size_t nobjs;
 	uint64_t footprint;
 	uint64_t queue_calls;
 	uint64_t functions;
 	struct cs_target *targets;  /* clone: every call to a copy */
-	size_t ntargets, tcap;
+	size_t ntargets;
 	char wrong[256];            /* the first call the form does not allow */
 	char first_call[128];       /* the first queue call seen, for inline's refusal */
 };
@@ -112,17 +112,6 @@ struct cs_obj {
 	int lock_free;         /* objdump proved it (the nolock forms) */
 };
 
-/* p grown to hold need items of size bytes (*cap items); exits when out of memory. */
-static void *cs_grow(void *p, size_t *cap, size_t need, size_t size)
-{
-	if (need <= *cap)
-		return p;
-	*cap = *cap ? *cap * 2 : 16;
-	if (*cap < need)
-		*cap = need;
-	return ic_xrealloc(p, *cap, size);
-}
-
 /* Section name without its .text / .text.unlikely ... prefix: with
  * -ffunction-sections, the function it holds. */
 static const char *cs_section_function(const char *sname)
@@ -138,7 +127,7 @@ static const char *cs_section_function(const char *sname)
 }
 
 static struct cs_obj *cs_objs;
-static size_t cs_nobjs, cs_objcap;
+static size_t cs_nobjs;
 
 static void cs_elf_fail(const char *path, const char *what)
 {
@@ -202,7 +191,7 @@ static uint32_t cs_load(const char *path)
 	for (size_t i = 0; i < cs_nobjs; i++)
 		if (strcmp(cs_objs[i].path, path) == 0)
 			return (uint32_t)i;
-	cs_objs = cs_grow(cs_objs, &cs_objcap, cs_nobjs + 1, sizeof *cs_objs);
+	cs_objs = ic_xrealloc(cs_objs, cs_nobjs + 1, sizeof *cs_objs);
 	o = &cs_objs[cs_nobjs];
 	memset(o, 0, sizeof *o);
 	o->path = ic_xalloc(strdup(path));
@@ -391,7 +380,7 @@ static void cs_count_relocs(struct cs_point *pt, uint32_t obj, const struct cs_s
 				cs_wrong(pt, "a copy calls another, %s (folded into a thunk?)", name);
 				continue;
 			}
-			pt->targets = cs_grow(pt->targets, &pt->tcap, pt->ntargets + 1, sizeof *pt->targets);
+			pt->targets = ic_xrealloc(pt->targets, pt->ntargets + 1, sizeof *pt->targets);
 			pt->targets[pt->ntargets++] = (struct cs_target){
 				.obj = obj, .shndx = r->shndx, .value = r->value,
 			};
@@ -503,7 +492,7 @@ static void cs_scan_point(struct cs_point *pt)
 
 struct cs_run {
 	struct cs_point *pts;
-	size_t npts, cap;
+	size_t npts;
 	const char *out;
 	const char *objdump;
 	const char *body;           /* --body NAME, or NULL */
@@ -569,12 +558,13 @@ static void cs_parse_spec(const char *spec, const char *body, struct ic_point_id
 	id->filler = (uint32_t)num[2];
 }
 
-/* @FILE arguments become the file's lines, one argument each (empty lines
- * dropped); every argument a copy of its own, for one way to free them. */
+/* @FILE arguments become the file's lines, one argument each (a line's
+ * trailing CR and empty lines dropped); every argument a copy of its own,
+ * for one way to free them. */
 static char **cs_expand_args(int argc, char **argv, int *nargc)
 {
 	char **out = ic_xrealloc(NULL, 1, sizeof *out);
-	size_t n = 0, cap = 1;
+	size_t n = 0;
 
 	for (int i = 0; i < argc; i++) {
 		int at = i > 0 && argv[i][0] == '@';
@@ -582,10 +572,15 @@ static char **cs_expand_args(int argc, char **argv, int *nargc)
 
 		if (at && !text)
 			ic_die(CS_EXIT_USAGE, "%s: %s", argv[i], strerror(errno));
-		for (arg = at ? strtok_r(text, "\r\n", &save) : argv[i]; arg;
-		     arg = at ? strtok_r(NULL, "\r\n", &save) : NULL) {
-			out = cs_grow(out, &cap, n + 2, sizeof *out);
-			out[n++] = ic_xalloc(strdup(arg));
+		for (arg = at ? strtok_r(text, "\n", &save) : argv[i]; arg;
+		     arg = at ? strtok_r(NULL, "\n", &save) : NULL) {
+			size_t len = strlen(arg);
+
+			len -= at && len && arg[len - 1] == '\r';
+			if (at && !len)
+				continue;
+			out = ic_xrealloc(out, n + 2, sizeof *out);
+			out[n++] = ic_xalloc(strndup(arg, len));
 		}
 		free(text);
 	}
@@ -614,7 +609,7 @@ static void cs_parse_args(int argc, char **argv, struct cs_run *run)
 
 		switch (c) {
 		case OPT_POINT:
-			run->pts = cs_grow(run->pts, &run->cap, run->npts + 1, sizeof *run->pts);
+			run->pts = ic_xrealloc(run->pts, run->npts + 1, sizeof *run->pts);
 			pt = &run->pts[run->npts++];
 			memset(pt, 0, sizeof *pt);
 			cs_parse_spec(optarg, run->body, &pt->id);
@@ -635,7 +630,7 @@ static void cs_parse_args(int argc, char **argv, struct cs_run *run)
 			if (run->npts == 0)
 				ic_die(CS_EXIT_USAGE, "%s: object before the first --point", optarg);
 			pt = &run->pts[run->npts - 1];
-			pt->objs = cs_grow(pt->objs, &pt->cap, pt->nobjs + 1, sizeof *pt->objs);
+			pt->objs = ic_xrealloc(pt->objs, pt->nobjs + 1, sizeof *pt->objs);
 			pt->objs[pt->nobjs++] = optarg;
 			break;
 		case 'o':
