@@ -151,59 +151,52 @@ static void price_place(FILE *f, const struct ic_price_run *run, const struct ic
 	}
 }
 
-/* Which side of the series' crossover bracket n falls. */
+/* The form ahead below the crossover bracket, or (above) above it. */
+static const char *price_ahead(const struct ic_price_run *run, const struct ic_crossover *xo, int above)
+{
+	return (xo->direction > 0) != above ? run->compare : run->baseline;
+}
+
+/* Which side of the series' crossover bracket n falls: ic_fmt_crossover
+ * puts the bracket's ends or the winner into words with the rest in. */
 static void price_crossover(FILE *f, const struct ic_price_run *run, const struct ic_crossover *xo,
 			    const struct ic_ratio *r, size_t nr, unsigned long n, const char *indent)
 {
-	const char *small = xo->direction > 0 ? run->compare : run->baseline;
-	const char *large = xo->direction > 0 ? run->baseline : run->compare;
-	int below = (double)n <= xo->bracket_lo;
-	char runs[512];
+	int below = (double)n <= xo->bracket_lo, above = (double)n >= xo->bracket_hi;
+	char runs[512], at[256], wins[640], line[1024];
+	const char *const words[5] = {
+		[IC_VERDICT_UNRESOLVED] = "no N of this series is resolved: the run cannot tell the forms apart here",
+		[IC_VERDICT_CROSSOVER] = at,
+		[IC_VERDICT_COMPARE_WINS] = wins,
+		[IC_VERDICT_BASELINE_WINS] = wins,
+		[IC_VERDICT_CONFLICT] = "no crossover stated: the resolved N switch side more than once",
+	};
 
-	switch (xo->verdict) {
-	case IC_VERDICT_CROSSOVER:
-		if (below || (double)n >= xo->bracket_hi)
-			fprintf(f, "%sN = %lu is %s the crossover bracket (%.0f, %.0f): on the side where %s is ahead\n",
-				indent, n, below ? "below" : "above", xo->bracket_lo, xo->bracket_hi,
-				below ? small : large);
-		else
-			fprintf(f, "%sN = %lu is inside the crossover bracket (%.0f, %.0f): neither form is resolved ahead there\n",
-				indent, n, xo->bracket_lo, xo->bracket_hi);
-		break;
-	case IC_VERDICT_COMPARE_WINS:
-	case IC_VERDICT_BASELINE_WINS: {
-		int cmp = xo->verdict == IC_VERDICT_COMPARE_WINS;
-
-		ic_fmt_runs(runs, sizeof(runs), r, nr, cmp ? IC_SIDE_COMPARE : IC_SIDE_BASELINE);
-		fprintf(f, "%sno crossover: only %s is resolved ahead (at N = %s)\n", indent,
-			cmp ? run->compare : run->baseline, runs);
-		break;
-	}
-	case IC_VERDICT_CONFLICT:
-		fprintf(f, "%sno crossover stated: the resolved N switch side more than once\n", indent);
-		break;
-	default:
-		fprintf(f, "%sno N of this series is resolved: the run cannot tell the forms apart here\n", indent);
-		break;
-	}
+	if (below || above)
+		snprintf(at, sizeof(at), "N = %lu is %s the crossover bracket (%%.0f, %%.0f): on the side where %s is ahead",
+			 n, below ? "below" : "above", price_ahead(run, xo, !below));
+	else
+		snprintf(at, sizeof(at), "N = %lu is inside the crossover bracket (%%.0f, %%.0f): neither form is resolved ahead there", n);
+	ic_fmt_runs(runs, sizeof(runs), r, nr,
+		    xo->verdict == IC_VERDICT_COMPARE_WINS ? IC_SIDE_COMPARE : IC_SIDE_BASELINE);
+	snprintf(wins, sizeof(wins), "no crossover: only %%s is resolved ahead (at N = %s)", runs);
+	fprintf(f, "%s%s\n", indent, ic_fmt_crossover(line, sizeof(line), xo, &run->run.an.opts, words));
 }
 
 const char *ic_price_verdict(char *buf, size_t cap, const struct ic_price_run *run, const struct ic_group *g)
 {
-	static const char *const words[5] = {
+	char bracket[256];
+	const char *const words[5] = {
 		[IC_VERDICT_UNRESOLVED] = "no N resolved",
+		[IC_VERDICT_CROSSOVER] = bracket,
 		[IC_VERDICT_COMPARE_WINS] = "no crossover: %s ahead wherever resolved",
 		[IC_VERDICT_BASELINE_WINS] = "no crossover: %s ahead wherever resolved",
 		[IC_VERDICT_CONFLICT] = "no crossover stated: the resolved N switch side more than once",
 	};
-	const struct ic_crossover *xo = &g->xo;
 
-	if (xo->verdict != IC_VERDICT_CROSSOVER)
-		return ic_fmt_crossover(buf, cap, xo, &run->run.an.opts, words);
-	snprintf(buf, cap, "crossover bracket (%.0f, %.0f): %s ahead below it, %s above", xo->bracket_lo,
-		 xo->bracket_hi, xo->direction > 0 ? run->compare : run->baseline,
-		 xo->direction > 0 ? run->baseline : run->compare);
-	return buf;
+	snprintf(bracket, sizeof(bracket), "crossover bracket (%%.0f, %%.0f): %s ahead below it, %s above",
+		 price_ahead(run, &g->xo, 0), price_ahead(run, &g->xo, 1));
+	return ic_fmt_crossover(buf, cap, &g->xo, &run->run.an.opts, words);
 }
 
 /* "tail_dequeue: queue_tail(q, n); n = dequeue(q)", or the body's name. */
