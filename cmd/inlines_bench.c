@@ -14,7 +14,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <elfutils/libdwelf.h>
 #include <gelf.h>
 #include <gsl/gsl_fit.h>
 #include <gsl/gsl_sort.h>
@@ -28,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "census.h"
 #include "driver.h"
 #include "kit.h"
 #include "topology.h"
@@ -108,27 +108,6 @@ static double info_bytes(const char *path, int *type)
 	return size;
 }
 
-/* libc's separate debug file, by its build-id (libdw reads the note), or
- * "" without one. */
-static void libc_debug(char *path, size_t cap)
-{
-	int fd = open(LIBC, O_RDONLY);
-	Elf *elf = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ, NULL);
-	const unsigned char *id;
-	ssize_t n = elf ? dwelf_elf_gnu_build_id(elf, (const void **)&id) : -1;
-	size_t k = 0;
-
-	*path = 0;
-	for (ssize_t i = 0; n > 1 && i < n && k < cap; i++)
-		k += (size_t)snprintf(path + k, cap - k, i ? "%02x" : "/usr/lib/debug/.build-id/%02x/", id[i]);
-	if (n > 1 && k < cap)
-		snprintf(path + k, cap - k, ".debug");
-	if (elf)
-		elf_end(elf);
-	if (fd >= 0)
-		close(fd);
-}
-
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -167,15 +146,20 @@ static void tool_row(const char *name, double *s, double *kib, long tries)
 	       rows, names);
 }
 
+/* libc's debug file, found by its build-id as inlines finds it. */
 static void libc_table(char *inlines, long tries)
 {
-	char debug[4096], *inl[] = { inlines, "--csv", debug, NULL }, *pf[] = { "pfunct", "-t", debug, NULL };
-	double s[2][1000], kib[2][1000];
-	int have_pfunct = !system("command -v pfunct >/dev/null 2>&1"), type;
+	char debug[4096], err[8192], *inl[] = { inlines, "--csv", debug, NULL }, *pf[] = { "pfunct", "-t", debug, NULL };
+	double s[2][1000], kib[2][1000], mib;
+	int have_pfunct = !system("command -v pfunct >/dev/null 2>&1");
+	struct ic_debug_file df;
+	int missing = ic_debug_file_open(&df, LIBC, NULL, IC_DEBUG_DIR_DEFAULT, err, sizeof(err));
 
-	libc_debug(debug, sizeof(debug));
-	if (!*debug || access(debug, R_OK)) {
-		printf("libc's debug file is not installed (%s): apt-get install libc6-dbg\n", *debug ? debug : LIBC);
+	snprintf(debug, sizeof(debug), "%s", df.debug_path);
+	mib = (double)df.info_bytes / 1048576;
+	ic_debug_file_close(&df);
+	if (missing) {
+		printf("libc's debug file is not installed (apt-get install libc6-dbg): %s\n", err);
 		return;
 	}
 	for (long t = 0; t < tries; t++) {
@@ -183,8 +167,7 @@ static void libc_table(char *inlines, long tries)
 		if (have_pfunct)
 			run_once(pf, "/dev/null", &s[1][t], &kib[1][t]);
 	}
-	printf("libc's debug file (%s, %.1f MiB of .debug_info, zlib-compressed):\n\n", debug,
-	       info_bytes(debug, &type) / 1048576);
+	printf("libc's debug file (%s, %.1f MiB of .debug_info, zlib-compressed):\n\n", debug, mib);
 	printf("| tool | seconds | max RSS (MiB) | rows | distinct names |\n|---|---:|---:|---:|---:|\n");
 	run_once(inl, out_txt, &(double){ 0 }, &(double){ 0 });
 	tool_row("inlines --csv", s[0], kib[0], tries);
@@ -246,7 +229,7 @@ int main(int argc, char **argv)
 	long tries = 5;
 	const struct ic_option opts[] = { IC_OPTION_LONG("tries", &tries, 1, 1000), IC_OPTIONS_END };
 	struct ic_topo_info machine = { .cpu_model = "" };
-	char cwd[4096], date[16], cmdline[1024] = "inlines_bench";
+	char cwd[4096], date[16], cmdline[1024] = "inlines_bench", *cpu = machine.cpu_model;
 	size_t k = strlen(cmdline);
 	time_t now = time(NULL);
 	int rc;
@@ -274,16 +257,17 @@ int main(int argc, char **argv)
 	for (int i = 1; i < argc && k < sizeof(cmdline); i++)
 		k += (size_t)snprintf(cmdline + k, sizeof(cmdline) - k, " %s", argv[i]);
 	sw_measure_begin("inlines_bench", cmdline, getcwd(cwd, sizeof(cwd)) ? cwd : ".");
-	/* The CPU model as the bench records it (hwloc). */
+	/* The CPU model as the bench records it (hwloc), trimmed as the engine
+	 * reads a run's (load.c) and ./run.sh history this machine's. */
 	if (!ic_topo_open()) {
 		ic_topo_describe(&machine);
 		ic_topo_close();
 	}
-	for (size_t n = strlen(machine.cpu_model); n && machine.cpu_model[n - 1] == ' ';)
-		machine.cpu_model[--n] = 0;   /* (hwloc pads it) */
+	for (k = strlen(cpu); k && strchr(" \t\n", cpu[k - 1]); k--)
+		cpu[k - 1] = 0;
 	strftime(date, sizeof(date), "%Y-%m-%d", gmtime(&now));
 	printf("# inlines: speed and memory (%s, %ld CPUs, %s)\n\n", date, sysconf(_SC_NPROCESSORS_ONLN),
-	       machine.cpu_model);
+	       cpu + strspn(cpu, " \t"));
 	printf("Medians of %ld tries; maximum resident set size of each process (wait4).\n\n", tries);
 	libc_table(argv[optind], tries);
 	if (argc - optind > 1)
