@@ -1,7 +1,7 @@
 /* inlines' library (cmd/inlines.c is its program), one header for its
- * parts: a binary's DWARF found and opened (debug_file.c), its census of
- * inlined copies (census.c), each priced on a measured run (price.c), and
- * the chart of them (plots/inlines_chart.c). */
+ * parts: a binary's DWARF found and opened and its census of inlined
+ * copies (census.c), each priced on a measured run (price.c), and the
+ * chart of them (plots/inlines_chart.c). */
 #ifndef IC_CENSUS_H
 #define IC_CENSUS_H
 
@@ -13,7 +13,7 @@
 
 #include "run.h"
 
-/* debug_file.c: the DWARF of a binary, its own or that of its separate
+/* census.c: the DWARF of a binary, its own or that of its separate
  * debug file (one given, or the one its build-id names under
  * DEBUG_DIR/.build-id/), opened with libdw (with libdwfl for an object file
  * such as a kernel module, whose DWARF needs its relocations applied).
@@ -40,7 +40,7 @@ int ic_debug_file_open(struct ic_debug_file *f, const char *path, const char *de
 		       const char *debug_dir, char *err, size_t errlen);
 void ic_debug_file_close(struct ic_debug_file *f);
 
-/* census.c: the census of inlined copies, every DW_TAG_inlined_subroutine
+/* census.c, then: the census of inlined copies, every DW_TAG_inlined_subroutine
  * in a file's DWARF, counted per inline function. A function is its name,
  * the file and the line it is declared at: a `static inline` in a header,
  * compiled into many units, is one function, not one per unit.
