@@ -45,6 +45,7 @@
  * Bad usage or input: one line on stderr, exit 2; the CSV is written under a
  * temporary name and renamed.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -507,55 +508,46 @@ static unsigned cs_ops_per_site(const struct cs_point *pt)
 /* "form:op:layout:order:seed:sites[:filler]"; op may be body (NULL: none). */
 static void cs_parse_spec(const char *spec, const char *body, struct ic_point_id *id)
 {
-	char buf[256], *field[7], *save = NULL, *tok;
-	int n = 0, v[4];
 	const char *const *names[4] = { ic_form_names, ic_op_names, ic_layout_names, ic_order_names };
 	const int counts[4] = { IC_FORM_COUNT, IC_OP_COUNT, IC_LAYOUT_COUNT, IC_ORDER_COUNT };
+	char buf[256], *field[8], *rest = buf;
 	unsigned long long num[3] = { 0, 0, 0 };
+	int n = 0, v[4];
 
 	if (strlen(spec) >= sizeof buf)
 		ic_die(CS_EXIT_USAGE, "--point: '%.40s...' is too long", spec);
 	strcpy(buf, spec);
-	for (tok = strtok_r(buf, ":", &save); tok && n < 7; tok = strtok_r(NULL, ":", &save))
-		field[n++] = tok;
-	/* strtok_r skips empty fields: a doubled or trailing ':' is refused too. */
-	if ((n != 6 && n != 7) || tok || strstr(spec, "::") || spec[strlen(spec) - 1] == ':')
+	/* An empty field (a doubled, leading or trailing ':') stops it short. */
+	while (n < 8 && (field[n] = strsep(&rest, ":")) && *field[n])
+		n++;
+	if ((n != 6 && n != 7) || field[n])
 		ic_die(CS_EXIT_USAGE, "--point: '%s' is not form:op:layout:order:seed:sites[:filler]",
 			spec);
-	id->body = NULL;
-	for (int i = 0; i < 4; i++) {
-		if (i == 1 && body && strcmp(field[i], body) == 0) {
-			id->body = body;
-			v[i] = 0;
-			continue;
-		}
-		v[i] = ic_name_find(names[i], counts[i], field[i]);
-		if (v[i] < 0)
+	id->body = body && strcmp(field[1], body) == 0 ? body : NULL;
+	for (int i = 0; i < 4; i++)
+		if ((v[i] = i == 1 && id->body ? 0 : ic_name_find(names[i], counts[i], field[i])) < 0)
 			ic_die(CS_EXIT_USAGE, "--point: '%s': unknown name '%s'", spec, field[i]);
-	}
 	if (id->body && ic_form_is_nolock((enum ic_form)v[0]))
 		ic_die(CS_EXIT_USAGE, "--point: '%s': a body has no lock, so no form %s", spec, field[0]);
-	for (int i = 0; i < n - 4; i++) {
+	for (int i = 4; i < n; i++) {
 		char *end;
-		const char *s = field[4 + i];
 
 		errno = 0;
-		num[i] = strtoull(s, &end, 10);
-		if (*s < '0' || *s > '9' || *end || errno)
-			ic_die(CS_EXIT_USAGE, "--point: '%s': '%s' is not a number", spec, s);
+		num[i - 4] = strtoull(field[i], &end, 10);
+		if (*field[i] < '0' || *field[i] > '9' || *end || errno)
+			ic_die(CS_EXIT_USAGE, "--point: '%s': '%s' is not a number", spec, field[i]);
 	}
 	if (num[0] > UINT32_MAX || num[1] < 1 || num[1] > IC_POINT_SITES_MAX)
 		ic_die(CS_EXIT_USAGE, "--point: '%s': seed or sites out of range", spec);
 	if (num[2] > IC_POINT_FILLER_MAX)
 		ic_die(CS_EXIT_USAGE, "--point: '%s': filler out of range (0..%u)", spec,
 			IC_POINT_FILLER_MAX);
-	id->form = (enum ic_form)v[0];
-	id->op = (enum ic_op)v[1];
-	id->layout = (enum ic_layout)v[2];
-	id->order = (enum ic_order)v[3];
-	id->seed = id->order == IC_ORDER_RANDOM ? (uint32_t)num[0] : 0;
-	id->sites = (uint32_t)num[1];
-	id->filler = (uint32_t)num[2];
+	*id = (struct ic_point_id){
+		.form = (enum ic_form)v[0], .op = (enum ic_op)v[1], .body = id->body,
+		.layout = (enum ic_layout)v[2], .order = (enum ic_order)v[3],
+		.seed = v[3] == IC_ORDER_RANDOM ? (uint32_t)num[0] : 0,
+		.sites = (uint32_t)num[1], .filler = (uint32_t)num[2],
+	};
 }
 
 /* @FILE arguments become the file's lines, one argument each (a line's
@@ -700,23 +692,14 @@ static void cs_prove_lock_free(const struct cs_point *pt, const char *objdump, c
 	if (!f)
 		ic_die(1, "cannot read %s's output: %s", objdump, strerror(errno));
 	while (getline(&line, &cap, f) >= 0) {
-		char *p, *lt;
-		unsigned long long addr;
-		int len = -1;
+		char *p = strchr(line, '\t'), *lt = strrchr(line, '>');
 
 		line[strcspn(line, "\n")] = '\0';
-		/* "0000000000000000 <name>:" starts a function. */
-		if (sscanf(line, "%llx <%n", &addr, &len) == 1 && (lt = strrchr(line, '>')) &&
-		    lt[1] == ':') {
-			snprintf(fn, sizeof fn, "%.*s", (int)(lt - line - len), line + len);
-			continue;
-		}
-		/* "   1c:\tlock xadd %eax,(%rdi)" is an instruction. */
-		len = -1;
-		if (sscanf(line, " %llx: %n", &addr, &len) < 1 || len < 0)
-			continue;
-		p = line + len;
-		if (cs_insn_locked(p)) {
+		/* "0000000000000000 <name>:" starts a function; "   1c:\tlock xadd
+		 * %eax,(%rdi)" is an instruction (without raw bytes, the one tab). */
+		if (!p && isxdigit((unsigned char)line[0]) && lt && lt[1] == ':' && (p = strchr(line, '<')))
+			snprintf(fn, sizeof fn, "%.*s", (int)(lt - p - 1), p + 1);
+		else if (p && cs_insn_locked(++p)) {
 			while ((lt = strchr(p, '\t')))
 				*lt = ' ';
 			ic_die(CS_EXIT_PROOF, "point %s: %s: a locked instruction in %s, '%s', but form "
