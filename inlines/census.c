@@ -482,18 +482,13 @@ static void census_finish(struct ic_census *c)
 	for (size_t i = 0; i < c->nfns; i++) {
 		struct ic_inline_fn *fn = c->fns[i];
 		size_t n = fn->copies + fn->nested_code;
-		uint32_t *all;
 
-		fn->median = census_median(fn->bytes, fn->copies);
-		if (!fn->nested_code) {
-			fn->median_all = fn->median;
+		fn->median = fn->median_all = census_median(fn->bytes, fn->copies);
+		if (!fn->nested_code)
 			continue;
-		}
-		all = ic_xalloc(malloc(n * sizeof(*all)));
-		memcpy(all, fn->bytes, fn->copies * sizeof(*all));
-		memcpy(all + fn->copies, fn->nested_bytes, fn->nested_code * sizeof(*all));
-		fn->median_all = census_median(all, n);
-		free(all);
+		fn->bytes = ic_xrealloc(fn->bytes, n, sizeof(*fn->bytes));
+		memcpy(fn->bytes + fn->copies, fn->nested_bytes, fn->nested_code * sizeof(*fn->bytes));
+		fn->median_all = census_median(fn->bytes, n);
 	}
 	qsort(c->fns, c->nfns, sizeof(*c->fns), census_row_cmp);
 }

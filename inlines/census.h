@@ -67,11 +67,12 @@ struct ic_inline_fn {
 	size_t copies, nested, no_bytes;
 	size_t nested_code;        /* nested copies with bytes */
 	uint64_t total;            /* bytes of the copies */
-	uint32_t *bytes;           /* each copy's bytes, ascending once read */
-	uint32_t *nested_bytes;    /* each nested copy's with bytes */
+	uint32_t *bytes;           /* each copy's bytes; once read, then each nested copy's
+	                            * with bytes (nested_bytes[]) too, sorted together */
+	uint32_t *nested_bytes;
 	size_t cap, nested_cap;
-	double median;             /* of bytes[]; NAN without copies */
-	double median_all;         /* of bytes[] and nested_bytes[]; NAN without either */
+	double median;             /* of the copies' bytes; NAN without copies */
+	double median_all;         /* of theirs and the nested copies'; NAN without either */
 };
 
 struct ic_census {
