@@ -103,6 +103,7 @@ struct cs_sec {
 	const char *fn;        /* code: the function it holds */
 	struct cs_reloc *rel;
 	size_t nrel;
+	uint32_t seen;         /* the point scan that last walked it */
 };
 
 struct cs_obj {
@@ -402,6 +403,7 @@ static size_t cs_roots(const struct cs_point *pt, const struct cs_def *defs, siz
 	char pass[256];
 	struct cs_def key = { pass, 0, 0 }, *hit;
 	size_t nstack = 0;
+	uint32_t first = cs_load(pt->objs[0]);
 
 	/* The pass: <prefix>_pass, or else the one pass of the first object
 	 * (objects given under another point's spec are judged as that point,
@@ -415,7 +417,7 @@ static size_t cs_roots(const struct cs_point *pt, const struct cs_def *defs, siz
 	for (size_t d = 0; d < ndefs; d++) {
 		size_t len = strlen(defs[d].name);
 
-		if (defs[d].obj == 0 && strncmp(defs[d].name, "ic_pt_", 6) == 0 && len > 5 &&
+		if (defs[d].obj == first && strncmp(defs[d].name, "ic_pt_", 6) == 0 && len > 5 &&
 		    strcmp(defs[d].name + len - 5, "_pass") == 0) {
 			if (nstack)
 				ic_die(CS_EXIT_USAGE, "point %s: no %s, and more than one other pass in %s",
@@ -435,43 +437,38 @@ static size_t cs_roots(const struct cs_point *pt, const struct cs_def *defs, siz
 /* A point's footprint, queue calls, site functions and clone targets. */
 static void cs_scan_point(struct cs_point *pt)
 {
-	uint32_t *obj = ic_xalloc(calloc(pt->nobjs, sizeof *obj));
-	size_t *base = ic_xalloc(calloc(pt->nobjs + 1, sizeof *base));
+	static uint32_t scan;      /* the mark of a section this scan walked */
 	struct cs_def *defs = NULL, *stack;
 	size_t ndefs = 0, nstack, nrel = 0;
-	unsigned char *seen;
 
+	scan++;
 	for (size_t j = 0; j < pt->nobjs; j++) {
-		const struct cs_obj *o;
+		uint32_t obj = cs_load(pt->objs[j]);
+		const struct cs_obj *o = &cs_objs[obj];
 
-		obj[j] = cs_load(pt->objs[j]);
-		o = &cs_objs[obj[j]];
-		base[j + 1] = base[j] + o->shnum;
 		/* Global functions by name: the section of every code symbol at 0. */
 		defs = ic_xrealloc(defs, ndefs + o->shnum, sizeof *defs);
 		for (size_t s = 1; s < o->shnum; s++) {
 			nrel += o->secs[s].nrel;
 			if (o->secs[s].code && o->secs[s].fn)
-				defs[ndefs++] = (struct cs_def){ o->secs[s].fn, (uint32_t)j, (uint32_t)s };
+				defs[ndefs++] = (struct cs_def){ o->secs[s].fn, obj, (uint32_t)s };
 		}
 	}
 	qsort(defs, ndefs, sizeof *defs, cs_def_cmp);
-	seen = ic_xalloc(calloc(base[pt->nobjs] ? base[pt->nobjs] : 1, 1));
 	/* Each section is walked once and pushes at most its relocations. */
 	stack = ic_xrealloc(NULL, ndefs + nrel, sizeof *stack);
 	nstack = cs_roots(pt, defs, ndefs, stack);
 	while (nstack) {
 		struct cs_def at = stack[--nstack];
-		const struct cs_obj *o = &cs_objs[obj[at.obj]];
-		const struct cs_sec *s = &o->secs[at.shndx];
+		struct cs_sec *s = &cs_objs[at.obj].secs[at.shndx];
 
-		if (seen[base[at.obj] + at.shndx])
+		if (s->seen == scan)
 			continue;
-		seen[base[at.obj] + at.shndx] = 1;
+		s->seen = scan;
 		if (s->code) {
 			pt->footprint += s->size;
 			pt->functions += cs_is_named(s->fn, pt, 0);
-			cs_count_relocs(pt, obj[at.obj], s);
+			cs_count_relocs(pt, at.obj, s);
 		}
 		for (size_t i = 0; i < s->nrel; i++) {
 			const struct cs_reloc *r = &s->rel[i];
@@ -485,10 +482,7 @@ static void cs_scan_point(struct cs_point *pt)
 		}
 	}
 	free(stack);
-	free(seen);
 	free(defs);
-	free(base);
-	free(obj);
 }
 
 struct cs_run {
