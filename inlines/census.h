@@ -100,7 +100,6 @@ void ic_census_free(struct ic_census *c);
  * (the engine's reader of runs, engine/run.h, with its compare/baseline).
  */
 struct ic_price_run {
-	char dir[4096];
 	char name[4200];                  /* dir, and the run it links to if it is a link */
 	struct ic_run run;                /* run.conf and the processes, analysed */
 	const char *compare, *baseline;   /* the forms its analysis compared */

@@ -36,7 +36,6 @@ int ic_price_run_load(struct ic_price_run *run, const char *dir, char *err, size
 	int n;
 
 	memset(run, 0, sizeof(*run));
-	snprintf(run->dir, sizeof(run->dir), "%s", dir);
 	snprintf(run->name, sizeof(run->name), "%s", dir);
 	if (!lstat(dir, &st) && S_ISLNK(st.st_mode) && realpath(dir, raw))
 		snprintf(run->name, sizeof(run->name), "%s (%s)", dir, basename(raw));
