@@ -27,26 +27,6 @@ void ic_gnuplot_quote(FILE *f, const char *s)
 	fputc('\'', f);
 }
 
-/* The caller's environment without its locale settings, and LC_ALL set to
- * IC_GNUPLOT_LOCALE: NULL-terminated, the strings the caller's. */
-static char **gnuplot_env(void)
-{
-	static char lc_all[] = "LC_ALL=" IC_GNUPLOT_LOCALE;
-	size_t n = 0, k = 0;
-	char **env;
-
-	while (environ[n])
-		n++;
-	env = ic_xalloc(malloc((n + 2) * sizeof(*env)));
-	for (size_t i = 0; i < n; i++)
-		if (strncmp(environ[i], "LC_", 3) && strncmp(environ[i], "LANG=", 5) &&
-		    strncmp(environ[i], "LANGUAGE=", 9))
-			env[k++] = environ[i];
-	env[k++] = lc_all;
-	env[k] = NULL;
-	return env;
-}
-
 const char *ic_log_last(const char *path, const char *skip, const char *pass, char *buf, size_t cap)
 {
 	char line[4096];
@@ -85,17 +65,41 @@ int ic_spawn_logged(const char *file, char *const argv[], char *const env[], con
 	return rc ? rc : w < 0 ? errno : 0;   /* a lost child is a failure, not a status */
 }
 
-/* gnuplot -e VARS SCRIPT, its output in LOG (removed afterwards); returns
- * as ic_gnuplot_draw. */
-static int gnuplot_run(const char *vars, const char *script, const char *log, char *err, size_t errlen)
+int ic_gnuplot_draw(const char *chart, const char *dir, const char *term, const char *out,
+		    const char *log, char *err, size_t errlen)
 {
+	static char lc_all[] = "LC_ALL=" IC_GNUPLOT_LOCALE;
 	const char *gnuplot = getenv("GNUPLOT") && *getenv("GNUPLOT") ? getenv("GNUPLOT") : "gnuplot";
-	char *argv[] = { (char *)gnuplot, "-e", (char *)vars, (char *)script, NULL };
-	char **env = gnuplot_env();
+	char script[PATH_MAX], *vars = NULL, **env;
+	size_t len = 0, n = 0, k = 0;
+	FILE *v;
 	int status, rc;
 
-	rc = ic_spawn_logged(gnuplot, argv, env, log, &status);
+	if ((size_t)snprintf(script, sizeof(script), "%s/%s.gp", IC_PLOTS_DIR, chart) >= sizeof(script)) {
+		snprintf(err, errlen, "no room for the chart %s's paths", chart);
+		return -1;
+	}
+	v = ic_xalloc(open_memstream(&vars, &len));
+	fputs("ic_dir=", v);
+	ic_gnuplot_quote(v, dir);
+	fputs("; ic_src=", v);
+	ic_gnuplot_quote(v, IC_PLOTS_DIR);
+	fprintf(v, "; ic_term='%s'; ic_out=", term);
+	ic_gnuplot_quote(v, out);
+	ic_xalloc(fclose(v) ? NULL : vars);   /* a memory stream fails only for memory */
+	/* The caller's environment without its locale settings, and LC_ALL. */
+	while (environ[n])
+		n++;
+	env = ic_xrealloc(NULL, n + 2, sizeof(*env));
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(environ[i], "LC_", 3) && strncmp(environ[i], "LANG=", 5) &&
+		    strncmp(environ[i], "LANGUAGE=", 9))
+			env[k++] = environ[i];
+	env[k++] = lc_all;
+	env[k] = NULL;
+	rc = ic_spawn_logged(gnuplot, (char *[]){ (char *)gnuplot, "-e", vars, script, NULL }, env, log, &status);
 	free(env);
+	free(vars);
 	if (rc == ENOENT) {
 		unlink(log);
 		return 1;
@@ -108,31 +112,6 @@ static int gnuplot_run(const char *vars, const char *script, const char *log, ch
 	if (!*ic_log_last(log, " \t^", rc ? NULL : "gnuplot: ", err, errlen))
 		snprintf(err, errlen, "no message");
 	unlink(log);
-	return rc;
-}
-
-int ic_gnuplot_draw(const char *chart, const char *dir, const char *term, const char *out,
-		    const char *log, char *err, size_t errlen)
-{
-	char script[PATH_MAX], *vars = NULL;
-	size_t len = 0;
-	FILE *v;
-	int rc;
-
-	if ((size_t)snprintf(script, sizeof(script), "%s/%s.gp", IC_PLOTS_DIR, chart) >= sizeof(script) ||
-	    !(v = open_memstream(&vars, &len))) {
-		snprintf(err, errlen, "no room for the chart %s's paths", chart);
-		return -1;
-	}
-	fputs("ic_dir=", v);
-	ic_gnuplot_quote(v, dir);
-	fputs("; ic_src=", v);
-	ic_gnuplot_quote(v, IC_PLOTS_DIR);
-	fprintf(v, "; ic_term='%s'; ic_out=", term);
-	ic_gnuplot_quote(v, out);
-	ic_xalloc(fclose(v) ? NULL : vars);   /* a memory stream fails only for memory */
-	rc = gnuplot_run(vars, script, log, err, errlen);
-	free(vars);
 	return rc;
 }
 
