@@ -136,57 +136,13 @@ static void cs_elf_fail(const char *path, const char *what)
 	ic_die(CS_EXIT_USAGE, "%s: %s (%s)", path, what, elf_errmsg(-1));
 }
 
-/* An object's symbol table: its data, string section and count. */
-struct cs_symtab {
-	Elf_Data *data;
-	size_t strndx, n;
-};
-
-/* The relocations of one SHT_REL(A) section, onto the section they apply to. */
-static void cs_read_relocs(struct cs_obj *o, const char *path, Elf_Scn *scn, const GElf_Shdr *sh,
-			   const struct cs_symtab *st)
-{
-	struct cs_sec *from = &o->secs[sh->sh_info];
-	Elf_Data *d = elf_getdata(scn, NULL);
-	size_t n = sh->sh_entsize ? sh->sh_size / sh->sh_entsize : 0;
-
-	from->rel = ic_xalloc(calloc(n ? n : 1, sizeof *from->rel));
-	for (size_t i = 0; d && i < n; i++) {
-		GElf_Rela rela = { 0 };
-		GElf_Rel rel;
-		GElf_Sym sym;
-		size_t symi;
-		struct cs_reloc *r;
-
-		if (sh->sh_type == SHT_RELA ? !gelf_getrela(d, (int)i, &rela) : !gelf_getrel(d, (int)i, &rel))
-			cs_elf_fail(path, "bad relocation");
-		symi = GELF_R_SYM(sh->sh_type == SHT_RELA ? rela.r_info : rel.r_info);
-		if (symi == 0 || symi >= st->n || !gelf_getsym(st->data, (int)symi, &sym))
-			continue;
-		r = &from->rel[from->nrel++];
-		/* The assembler points calls to local functions (static
-		 * hint copies, clone's copies) at their section's symbol;
-		 * a call's addend is -4 (pc-relative): the section's start. */
-		if (GELF_ST_TYPE(sym.st_info) == STT_SECTION) {
-			r->shndx = sym.st_shndx < o->shnum ? sym.st_shndx : 0;
-			r->name = r->shndx ? o->secs[r->shndx].fn : NULL;
-			r->value = (uint64_t)(rela.r_addend + 4);
-		} else {
-			r->name = elf_strptr(o->elf, st->strndx, sym.st_name);
-			r->shndx = sym.st_shndx != SHN_UNDEF && sym.st_shndx < o->shnum ? sym.st_shndx : 0;
-			r->value = sym.st_value;
-			r->global = sym.st_shndx == SHN_UNDEF;
-		}
-	}
-}
-
 /* The object at path, read on first use; its index in cs_objs. */
 static uint32_t cs_load(const char *path)
 {
 	struct cs_obj *o;
-	struct cs_symtab st = { NULL, 0, 0 };
+	Elf_Data *symtab = NULL;
 	GElf_Ehdr eh;
-	size_t shstrndx;
+	size_t shstrndx, strndx = 0, nsyms = 0;
 	Elf_Scn *scn = NULL;
 	int fd;
 
@@ -229,30 +185,65 @@ static uint32_t cs_load(const char *path)
 			o->secs[idx].fn = cs_section_function(elf_strptr(o->elf, shstrndx, sh.sh_name));
 		}
 		if (sh.sh_type == SHT_SYMTAB) {
-			st.data = elf_getdata(scn, NULL);
-			st.strndx = sh.sh_link;
-			st.n = sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
+			symtab = elf_getdata(scn, NULL);
+			strndx = sh.sh_link;
+			nsyms = sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
 		}
 	}
-	if (!st.data)
+	if (!symtab)
 		ic_die(CS_EXIT_USAGE, "%s: no symbol table", path);
 	/* A function symbol names its section better than the section name. */
-	for (size_t i = 0; i < st.n; i++) {
+	for (size_t i = 0; i < nsyms; i++) {
 		GElf_Sym sym;
 
-		if (!gelf_getsym(st.data, (int)i, &sym))
+		if (!gelf_getsym(symtab, (int)i, &sym))
 			cs_elf_fail(path, "bad symbol");
 		if (GELF_ST_TYPE(sym.st_info) == STT_FUNC && sym.st_shndx != SHN_UNDEF &&
 		    sym.st_shndx < o->shnum && sym.st_value == 0 && o->secs[sym.st_shndx].code)
-			o->secs[sym.st_shndx].fn = elf_strptr(o->elf, st.strndx, sym.st_name);
+			o->secs[sym.st_shndx].fn = elf_strptr(o->elf, strndx, sym.st_name);
 	}
+	/* Each SHT_REL(A) section's relocations, onto the section they apply to. */
 	while ((scn = elf_nextscn(o->elf, scn)) != NULL) {
 		GElf_Shdr sh;
+		Elf_Data *d;
+		struct cs_sec *from;
+		size_t n;
 
 		if (!gelf_getshdr(scn, &sh))
 			cs_elf_fail(path, "bad section header");
-		if ((sh.sh_type == SHT_RELA || sh.sh_type == SHT_REL) && sh.sh_info < o->shnum)
-			cs_read_relocs(o, path, scn, &sh, &st);
+		if ((sh.sh_type != SHT_RELA && sh.sh_type != SHT_REL) || sh.sh_info >= o->shnum)
+			continue;
+		from = &o->secs[sh.sh_info];
+		d = elf_getdata(scn, NULL);
+		n = sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
+		from->rel = ic_xalloc(calloc(n ? n : 1, sizeof *from->rel));
+		for (size_t i = 0; d && i < n; i++) {
+			GElf_Rela rela = { 0 };
+			GElf_Rel rel;
+			GElf_Sym sym;
+			size_t symi;
+			struct cs_reloc *r;
+
+			if (sh.sh_type == SHT_RELA ? !gelf_getrela(d, (int)i, &rela) : !gelf_getrel(d, (int)i, &rel))
+				cs_elf_fail(path, "bad relocation");
+			symi = GELF_R_SYM(sh.sh_type == SHT_RELA ? rela.r_info : rel.r_info);
+			if (symi == 0 || symi >= nsyms || !gelf_getsym(symtab, (int)symi, &sym))
+				continue;
+			r = &from->rel[from->nrel++];
+			/* The assembler points calls to local functions (static
+			 * hint copies, clone's copies) at their section's symbol;
+			 * a call's addend is -4 (pc-relative): the section's start. */
+			if (GELF_ST_TYPE(sym.st_info) == STT_SECTION) {
+				r->shndx = sym.st_shndx < o->shnum ? sym.st_shndx : 0;
+				r->name = r->shndx ? o->secs[r->shndx].fn : NULL;
+				r->value = (uint64_t)(rela.r_addend + 4);
+			} else {
+				r->name = elf_strptr(o->elf, strndx, sym.st_name);
+				r->shndx = sym.st_shndx != SHN_UNDEF && sym.st_shndx < o->shnum ? sym.st_shndx : 0;
+				r->value = sym.st_value;
+				r->global = sym.st_shndx == SHN_UNDEF;
+			}
+		}
 	}
 	return (uint32_t)cs_nobjs++;
 }
@@ -668,23 +659,17 @@ static void cs_prove_lock_free(const struct cs_point *pt, const char *objdump, c
 {
 	char fn[256] = "?", *line = NULL;
 	size_t cap = 0;
-	int fd[2], status = 0;
-	pid_t pid;
+	int status;
 	FILE *f;
 
-	if (pipe(fd) != 0 || (pid = fork()) < 0)
-		ic_die(1, "cannot run %s: %s", objdump, strerror(errno));
-	if (pid == 0) {
-		dup2(fd[1], STDOUT_FILENO);
-		close(fd[0]);
-		close(fd[1]);
-		execlp(objdump, objdump, "-d", "--no-show-raw-insn", path, (char *)NULL);
-		_exit(127);
-	}
-	close(fd[1]);
-	f = fdopen(fd[0], "r");
+	/* The paths reach the shell as variables, never as its words; a missing
+	 * objdump is exit 127, as a failed exec, without the shell's line. */
+	setenv("CS_OBJDUMP", objdump, 1);
+	setenv("CS_OBJECT", path, 1);
+	f = popen("command -v \"$CS_OBJDUMP\" >/dev/null || exit 127; "
+		  "exec \"$CS_OBJDUMP\" -d --no-show-raw-insn \"$CS_OBJECT\"", "r");
 	if (!f)
-		ic_die(1, "cannot read %s's output: %s", objdump, strerror(errno));
+		ic_die(1, "cannot run %s: %s", objdump, strerror(errno));
 	while (getline(&line, &cap, f) >= 0) {
 		char *p = strchr(line, '\t'), *lt = strrchr(line, '>');
 
@@ -701,8 +686,8 @@ static void cs_prove_lock_free(const struct cs_point *pt, const char *objdump, c
 		}
 	}
 	free(line);
-	fclose(f);
-	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+	status = pclose(f);
+	if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
 		ic_die(CS_EXIT_PROOF, "point %s: %s -d %s failed (exit %d): cannot prove form %s "
 			"lock-free", pt->prefix, objdump, path,
 			WIFEXITED(status) ? WEXITSTATUS(status) : -1, ic_form_names[pt->id.form]);
