@@ -12,7 +12,6 @@
  * stderr, exit 2.
  */
 #include <errno.h>
-#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -200,6 +199,30 @@ static void report_series(const struct report_row *rows, size_t nrows, size_t s,
 	putchar('\n');
 }
 
+static unsigned long report_bytes[2];   /* the L1i's and the L2's size; 0 unknown */
+static int report_machine;     /* --machine given since the last --l1i or --l2 */
+
+/* --machine: this machine's sizes, as hwloc says them (and the bench reads them). */
+static void report_use_machine(void)
+{
+	struct ic_topo_info t = { .l1i_size = -1, .l2_size = -1 };
+
+	if (ic_topo_open() == 0 && ic_topo_describe(&t) == 0) {
+		report_bytes[0] = t.l1i_size > 0 ? t.l1i_size : 0;
+		report_bytes[1] = t.l2_size > 0 ? t.l2_size : 0;
+	}
+	report_machine = 0;
+}
+
+/* --l1i or --l2 BYTES into dest, after a --machine given before it: the last given wins. */
+static int report_size(void *dest, const char *v)
+{
+	if (report_machine)
+		report_use_machine();
+	*(unsigned long *)dest = report_number(v, "--l1i or --l2");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const char usage[] =
@@ -207,14 +230,13 @@ int main(int argc, char **argv)
 		"Prints, per series of codesize's CSV, every form's code bytes at each N and per\n"
 		"site, and where the inline footprint passes the L1i and the L2 (--machine:\n"
 		"this machine's, from hwloc; BYTES: the cache's size; 0 or none: unknown).\n";
-	long bytes[2] = { 0, 0 };
-	int machine = 0, rc;
 	const struct ic_option opts[] = {
-		IC_OPTION_FLAG("machine", &machine),
-		IC_OPTION_LONG("l1i", &bytes[0], 0, LONG_MAX),
-		IC_OPTION_LONG("l2", &bytes[1], 0, LONG_MAX),
+		IC_OPTION_FLAG("machine", &report_machine),
+		IC_OPTION_CALL("l1i", &report_bytes[0], report_size),
+		IC_OPTION_CALL("l2", &report_bytes[1], report_size),
 		IC_OPTIONS_END,
 	};
+	int rc;
 	struct report_row *rows;
 	struct report_series *series;
 	size_t nrows, nseries;
@@ -226,18 +248,12 @@ int main(int argc, char **argv)
 		return ic_bad("no CSV given (see --help)");
 	if (optind + 1 < argc)
 		return ic_bad("%s: one CSV only (see --help)", argv[optind + 1]);
-	if (machine) {
-		struct ic_topo_info t = { .l1i_size = -1, .l2_size = -1 };
-
-		if (ic_topo_open() == 0 && ic_topo_describe(&t) == 0) {
-			bytes[0] = t.l1i_size > 0 ? t.l1i_size : 0;
-			bytes[1] = t.l2_size > 0 ? t.l2_size : 0;
-		}
-	}
+	if (report_machine)
+		report_use_machine();
 	report_read(argv[optind], &rows, &nrows, &series, &nseries);
 	/* Whole KiB, as hwloc reports them. */
 	for (size_t s = 0; s < nseries; s++)
-		report_series(rows, nrows, s, &series[s], (unsigned long)bytes[0] / 1024, (unsigned long)bytes[1] / 1024);
+		report_series(rows, nrows, s, &series[s], report_bytes[0] / 1024, report_bytes[1] / 1024);
 	if (fflush(stdout) != 0)
 		ic_die(REPORT_EXIT_USAGE, "cannot write stdout: %s", strerror(errno));
 	for (size_t i = 0; i < nrows; i++)
