@@ -290,11 +290,8 @@ static const char *census_decl_file(struct census_walk *w, Dwarf_Die *origin)
 	    dwarf_cu_die(a.cu, &cu, NULL, NULL, NULL, NULL, NULL, NULL))
 		dir = dwarf_formstring(dwarf_attr(&cu, DW_AT_comp_dir, &d));
 	n = dir ? strlen(dir) : 0;
-	if (dir && !(strncmp(f, dir, n) == 0 && f[n] == '/')) {
-		if (asprintf(&joined, "%s/%s", dir, f) < 0)
-			ic_die(1, "out of memory");
-		f = joined;
-	}
+	if (dir && !(strncmp(f, dir, n) == 0 && f[n] == '/'))
+		f = ic_xalloc(asprintf(&joined, "%s/%s", dir, f) < 0 ? NULL : joined);
 	path = census_path_normalise(f);
 	free(joined);
 	hit = ic_xalloc(tsearch(path, &w->c->files, census_str_cmp));

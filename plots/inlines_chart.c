@@ -16,22 +16,12 @@
 #include "gnuplot_run.h"
 #include "kit.h"
 
-static int chart_svg_path(const char *png, char *svg, size_t cap)
+int ic_chart_check(const char *png, const char *results_dir, char *err, size_t errlen)
 {
+	char copy[PATH_MAX], dir[PATH_MAX], res[PATH_MAX];
 	size_t n = strlen(png);
 
 	if (n <= 4 || strcmp(png + n - 4, ".png") || png[n - 5] == '/')
-		return -1;
-	snprintf(svg, cap, "%.*s.svg", (int)(n - 4), png);
-	return 0;
-}
-
-int ic_chart_check(const char *png, const char *results_dir, char *err, size_t errlen)
-{
-	char svg[PATH_MAX], copy[PATH_MAX], dir[PATH_MAX], res[PATH_MAX];
-	size_t n;
-
-	if (chart_svg_path(png, svg, sizeof(svg)))
 		return ic_fail(err, errlen, "--chart %s: give a file name ending in .png (the SVG goes beside it)", png);
 	snprintf(copy, sizeof(copy), "%s", png);
 	if (!realpath(dirname(copy), dir))
