@@ -72,7 +72,7 @@ static int chart_write_data(const char *dir, const char *binary, const struct ic
 	char what[4200], title[1024], verdict[256], cpu[IC_RESULTS_CONTEXT_MAX], caption[4600];
 	const char *c;
 	double xmin = INFINITY, xmax = -INFINITY;
-	size_t panels = 0, marks = 0, k = 0;
+	size_t ns = run->run.an.nseries, k = 0;
 	FILE *dat = chart_open(dir, "ratio.dat"), *gp = dat ? chart_open(dir, "data.gp") : NULL;
 	int bad;
 
@@ -81,12 +81,10 @@ static int chart_write_data(const char *dir, const char *binary, const struct ic
 			fclose(dat);
 		return -1;
 	}
-	for (size_t g = 0; g < run->run.an.nseries; g++)
-		panels += run->run.an.series[g].group.nratios > 0;
-	for (size_t i = 0; i < nfns; i++)
-		marks += ic_inline_fn_places(fns[i]) > 0;
-	fprintf(gp, "ic_npanels = %zu\narray ic_title[%zu]\narray ic_verdict[%zu]\narray ic_xo_lo[%zu]\narray ic_xo_hi[%zu]\n",
-		panels, panels, panels, panels, panels);
+	/* The arrays hold every series and function (one at least: the run has
+	 * a ratio, the caller a function); the counts say how many are set. */
+	fprintf(gp, "array ic_title[%zu]\narray ic_verdict[%zu]\narray ic_xo_lo[%zu]\narray ic_xo_hi[%zu]\n"
+		"array ic_mark_n[%zu]\narray ic_mark_label[%zu]\n", ns, ns, ns, ns, nfns, nfns);
 	for (size_t g = 0; g < run->run.an.nseries; g++) {
 		const struct ic_group *gr = &run->run.an.series[g].group;
 		int xo = gr->xo.verdict == IC_VERDICT_CROSSOVER;
@@ -114,9 +112,7 @@ static int chart_write_data(const char *dir, const char *binary, const struct ic
 		chart_set(gp, "ic_xo_lo", k, NULL, xo ? gr->xo.bracket_lo : NAN);
 		chart_set(gp, "ic_xo_hi", k, NULL, xo ? gr->xo.bracket_hi : NAN);
 	}
-	fprintf(gp, "ic_nmarks = %zu\n", marks);
-	if (marks)
-		fprintf(gp, "array ic_mark_n[%zu]\narray ic_mark_label[%zu]\n", marks, marks);
+	fprintf(gp, "ic_npanels = %zu\n", k);
 	k = 0;
 	for (size_t i = 0; i < nfns; i++) {
 		char label[512], b[32];
@@ -133,7 +129,7 @@ static int chart_write_data(const char *dir, const char *binary, const struct ic
 		xmax = fmax(xmax, (double)n);
 	}
 	snprintf(what, sizeof(what), "%s", binary);
-	fprintf(gp, "ic_x_min = %g\nic_x_max = %g\n", xmin, xmax);
+	fprintf(gp, "ic_nmarks = %zu\nic_x_min = %g\nic_x_max = %g\n", k, xmin, xmax);
 	chart_set(gp, "ic_binary", 0, basename(what), 0);
 	chart_set(gp, "ic_compare", 0, run->compare, 0);
 	chart_set(gp, "ic_baseline", 0, run->baseline, 0);

@@ -91,5 +91,6 @@ else
 	head -c 4 "$tmp/chart.png" | od -An -c | grep -q 'P   N   G' || bad "chart.png is not a PNG"
 	grep -q "ic_queue_tail_inline: N = $n copies" "$tmp/chart.svg" || bad "chart.svg lacks the function's mark"
 	ls "$tmp" | grep -q 'tmp\.' && bad "a temporary file is left: $(ls "$tmp")"
+	[ -s "$tmp/err" ] && bad "gnuplot was not silent: $(cat "$tmp/err")"
 fi
 exit $fail
