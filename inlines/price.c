@@ -70,14 +70,6 @@ void ic_price_run_free(struct ic_price_run *run)
 	ic_run_free(&run->run);
 }
 
-/* Whether compare/baseline are an inlined form over a called one, so that
- * lines can say "calls" and "inlined copies". */
-static int price_classic(const struct ic_price_run *run)
-{
-	return (!strcmp(run->compare, "inline") || !strcmp(run->compare, "hint")) &&
-	       !strcmp(run->baseline, "extern");
-}
-
 void ic_price_run_line(FILE *f, const struct ic_price_run *run)
 {
 	char cpu[IC_RESULTS_CONTEXT_MAX];
@@ -89,31 +81,24 @@ void ic_price_run_line(FILE *f, const struct ic_price_run *run)
 		run->name, run->compare, run->baseline, run->compare, run->run.res.nfiles, *c ? ", " : "", c);
 }
 
-/* Which form is ahead at one measured N, and by how much: the factor, as
- * the verdict gives it. */
-static const char *price_side(char *buf, size_t cap, const struct ic_price_run *run, const struct ic_ratio *r)
-{
-	int classic = price_classic(run), cmp = r->side == IC_SIDE_COMPARE;
-	const char *c = classic ? "inlined copies" : run->compare, *b = classic ? "calls" : run->baseline;
-	double x = cmp ? 1.0 / r->ratio : r->ratio;
-	char f[32];
-
-	if (cmp || r->side == IC_SIDE_BASELINE) {
-		snprintf(f, sizeof(f), x < 2.0 ? "%.2fx" : "%.1fx", x);
-		snprintf(buf, cap, "%s %s faster than %s", cmp ? c : b, f, cmp ? b : c);
-	} else {
-		snprintf(buf, cap, "not resolved (its deciding interval holds 1)");
-	}
-	return buf;
-}
-
+/* One measured N: its ratio, and which form is ahead there by how much (the
+ * factor, as the verdict gives it), as "inlined copies" and "calls" when
+ * compare/baseline are an inlined form over a called one. */
 static void price_ratio_line(FILE *f, const struct ic_price_run *run, const struct ic_ratio *r, const char *indent)
 {
-	char side[256];
+	int classic = (!strcmp(run->compare, "inline") || !strcmp(run->compare, "hint")) &&
+		      !strcmp(run->baseline, "extern");
+	int cmp = r->side == IC_SIDE_COMPARE;
+	const char *c = classic ? "inlined copies" : run->compare, *b = classic ? "calls" : run->baseline;
+	double x = cmp ? 1.0 / r->ratio : r->ratio;
+	char side[256] = "not resolved (its deciding interval holds 1)";
 
+	if (cmp || r->side == IC_SIDE_BASELINE)
+		snprintf(side, sizeof(side), x < 2.0 ? "%s %.2fx faster than %s" : "%s %.1fx faster than %s",
+			 cmp ? c : b, x, cmp ? b : c);
 	fprintf(f, "%sN = %lu: %s/%s %.3f (95%% interval %.3f–%.3f, band %.3f–%.3f): %s\n",
 		indent, r->sites, run->compare, run->baseline, r->ratio, r->lo, r->hi, r->band_lo,
-		r->band_hi, price_side(side, sizeof(side), run, r));
+		r->band_hi, side);
 }
 
 /* The measured ratios around n in r[0..nr) (ascending N): exact, the two
@@ -142,11 +127,9 @@ static void price_place(FILE *f, const struct ic_price_run *run, const struct ic
 		price_ratio_line(f, run, below, indent);
 		price_ratio_line(f, run, above, indent);
 	} else {
-		const struct ic_ratio *end = below ? below : above;
-
 		fprintf(f, "%sN = %lu is %s every measured N; the nearest, not a guess beyond it:\n", indent, n,
 			below ? "above" : "below");
-		price_ratio_line(f, run, end, indent);
+		price_ratio_line(f, run, below ? below : above, indent);
 	}
 }
 
