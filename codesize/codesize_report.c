@@ -84,9 +84,9 @@ static void report_read(const char *path, struct report_row **rows, size_t *nrow
 	*nrows = *nseries = 0;
 	while (getline(&line, &cap, f) >= 0) {
 		struct report_row r = { 0 };
+		struct report_series *se;
 		unsigned long filler;
-		char name[256];
-		size_t s;
+		size_t s, k;
 
 		r.line = ic_xalloc(strdup(line));
 		n = ic_csv_split(r.line, field, 64);
@@ -97,18 +97,15 @@ static void report_read(const char *path, struct report_row **rows, size_t *nrow
 		}
 		r.sites = report_number(r.field[COL_SITES], "sites");
 		filler = report_number(r.field[COL_FILLER], "filler");
-		snprintf(name, sizeof name, filler ? "%s/%s/%s, %lu B filler per site" : "%s/%s/%s",
+		/* The name in the next slot, a new series when no other has it. */
+		*series = ic_xrealloc(*series, *nseries + 1, sizeof **series);
+		se = memset(&(*series)[*nseries], 0, sizeof **series);
+		snprintf(se->name, sizeof se->name, filler ? "%s/%s/%s, %lu B filler per site" : "%s/%s/%s",
 			 r.field[COL_OP], r.field[COL_LAYOUT], r.field[COL_ORDER], filler);
-		for (s = 0; s < *nseries && strcmp((*series)[s].name, name); s++)
+		for (s = 0; strcmp((*series)[s].name, se->name); s++)
 			;
-		if (s == *nseries) {
-			*series = ic_xrealloc(*series, *nseries + 1, sizeof **series);
-			(*series)[(*nseries)++] = (struct report_series){ .sites = NULL };
-			memcpy((*series)[s].name, name, sizeof name);
-		}
-		struct report_series *se = &(*series)[s];
-		size_t k;
-
+		*nseries += s == *nseries;
+		se = &(*series)[s];
 		/* Kept ascending: inserted in place. */
 		for (k = 0; k < se->nsites && se->sites[k] < r.sites; k++)
 			;
