@@ -90,19 +90,13 @@ static double info_bytes(const char *path, int *type)
 {
 	int fd = open(path, O_RDONLY);
 	Elf *elf = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ, NULL);
-	Elf_Scn *scn = NULL;
 	GElf_Ehdr eh;
-	GElf_Shdr sh;
-	GElf_Chdr ch;
-	size_t strndx;
-	double size = 0;
+	double size;
 
-	if (!elf || !gelf_getehdr(elf, &eh) || elf_getshdrstrndx(elf, &strndx))
+	if (!elf || !gelf_getehdr(elf, &eh))
 		sw_fail("%s: not an ELF file we can read", path);
 	*type = eh.e_type;
-	while ((scn = elf_nextscn(elf, scn)))
-		if (gelf_getshdr(scn, &sh) && !strcmp(elf_strptr(elf, strndx, sh.sh_name) ?: "", ".debug_info"))
-			size = (double)((sh.sh_flags & SHF_COMPRESSED) && gelf_getchdr(scn, &ch) ? ch.ch_size : sh.sh_size);
+	size = (double)ic_debug_info_bytes(elf, 0);
 	elf_end(elf);
 	close(fd);
 	return size;

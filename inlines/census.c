@@ -41,10 +41,7 @@ static int df_open_elf(const char *path, int *fd, Elf **elf, char *err, size_t l
 	return 0;
 }
 
-/* The bytes of .debug_info once uncompressed, 0 when there is none with
- * content: a stripped file keeps none, a -dbg file's sections of code are
- * NOBITS but its .debug_info is there. zdebug: .zdebug_info counts too. */
-static uint64_t df_info_bytes(Elf *elf, int zdebug)
+uint64_t ic_debug_info_bytes(Elf *elf, int zdebug)
 {
 	Elf_Scn *scn = NULL;
 	size_t strndx;
@@ -148,7 +145,7 @@ int ic_debug_file_open(struct ic_debug_file *f, const char *path, const char *de
 	if (df_open_elf(path, &f->fd, &f->elf, err, errlen))
 		return -1;
 	df_build_id(f->elf, id, sizeof(id));
-	if (!dpath && !df_info_bytes(f->elf, 1)) {
+	if (!dpath && !ic_debug_info_bytes(f->elf, 1)) {
 		if (!*id)
 			return ic_fail(err, errlen, "%s has no DWARF (stripped?) and no build-id to find its debug file by: give --debug FILE", path);
 		snprintf(found, sizeof(found), "%s/.build-id/%.2s/%s.debug", debug_dir, id, id + 2);
@@ -161,7 +158,7 @@ int ic_debug_file_open(struct ic_debug_file *f, const char *path, const char *de
 	if (dpath) {
 		if (df_open_elf(dpath, &f->debug_fd, &f->debug_elf, err, errlen))
 			return -1;
-		if (!df_info_bytes(f->debug_elf, 1))
+		if (!ic_debug_info_bytes(f->debug_elf, 1))
 			return ic_fail(err, errlen, "%s has no DWARF: give the debug file of %s (objcopy --only-keep-debug, or its -dbg package's)", dpath, path);
 		df_build_id(f->debug_elf, debug_id, sizeof(debug_id));
 		if (*id && *debug_id && strcmp(id, debug_id))
@@ -181,7 +178,7 @@ int ic_debug_file_open(struct ic_debug_file *f, const char *path, const char *de
 		if (!f->dw)
 			return ic_fail(err, errlen, "%s: libdw cannot read its DWARF: %s", f->debug_path, dwarf_errmsg(-1));
 	}
-	f->info_bytes = df_info_bytes(src, 0);
+	f->info_bytes = ic_debug_info_bytes(src, 0);
 	return 0;
 }
 

@@ -40,6 +40,11 @@ int ic_debug_file_open(struct ic_debug_file *f, const char *path, const char *de
 		       const char *debug_dir, char *err, size_t errlen);
 void ic_debug_file_close(struct ic_debug_file *f);
 
+/* The bytes of elf's .debug_info once uncompressed, 0 when there is none with
+ * content: a stripped file keeps none, a -dbg file's sections of code are
+ * NOBITS but its .debug_info is there. zdebug: .zdebug_info counts too. */
+uint64_t ic_debug_info_bytes(Elf *elf, int zdebug);
+
 /* census.c, then: the census of inlined copies, every DW_TAG_inlined_subroutine
  * in a file's DWARF, counted per inline function. A function is its name,
  * the file and the line it is declared at: a `static inline` in a header,
