@@ -174,12 +174,8 @@ static void inl_table_text(struct ic_inline_fn *const *rows, size_t n, size_t st
 				snprintf(cell[c], sizeof(cell[c]), "%s", head[c]);
 			if (r) {
 				snprintf(cell[0], sizeof(cell[0]), "%s", *r->name ? r->name : "(no name)");
-				if (!*r->file)
-					snprintf(cell[1], sizeof(cell[1]), "—");
-				else if (r->line)
-					snprintf(cell[1], sizeof(cell[1]), "%s:%d", r->file + strip, r->line);
-				else
-					snprintf(cell[1], sizeof(cell[1]), "%s", r->file + strip);
+				snprintf(cell[1], sizeof(cell[1]), !*r->file ? "—" : r->line ? "%s:%d" : "%s",
+					 r->file + (*r->file ? strip : 0), r->line);
 				inl_count(cell[2], sizeof(cell[2]), r->copies);
 				inl_count(cell[3], sizeof(cell[3]), r->nested);
 				inl_count(cell[4], sizeof(cell[4]), r->no_bytes);
