@@ -101,12 +101,29 @@ static void price_ratio_line(FILE *f, const struct ic_price_run *run, const stru
 		r->band_hi, side);
 }
 
-/* The measured ratios around n in r[0..nr) (ascending N): exact, the two
- * either side, or the nearest end when n is outside them. */
+/* The form ahead below the crossover bracket, or (above) above it. */
+static const char *price_ahead(const struct ic_price_run *run, const struct ic_crossover *xo, int above)
+{
+	return (xo->direction > 0) != above ? run->compare : run->baseline;
+}
+
+/* Where n sits among the measured ratios r[0..nr) (ascending N): exact, the
+ * two either side, or the nearest end when n is outside them; then which
+ * side of the crossover bracket xo it falls (ic_fmt_crossover puts the
+ * bracket's ends or the winner into words with the rest in). */
 static void price_place(FILE *f, const struct ic_price_run *run, const struct ic_ratio *r, size_t nr,
-			unsigned long n, const char *indent)
+			const struct ic_crossover *xo, unsigned long n, const char *indent)
 {
 	const struct ic_ratio *below = NULL, *above = NULL;
+	int lo = (double)n <= xo->bracket_lo, hi = (double)n >= xo->bracket_hi;
+	char runs[512], at[256], wins[640], line[1024];
+	const char *const words[5] = {
+		[IC_VERDICT_UNRESOLVED] = "no N of this series is resolved: the run cannot tell the forms apart here",
+		[IC_VERDICT_CROSSOVER] = at,
+		[IC_VERDICT_COMPARE_WINS] = wins,
+		[IC_VERDICT_BASELINE_WINS] = wins,
+		[IC_VERDICT_CONFLICT] = "no crossover stated: the resolved N switch side more than once",
+	};
 
 	for (size_t i = 0; i < nr; i++) {
 		if (!isfinite(r[i].ratio))
@@ -131,32 +148,9 @@ static void price_place(FILE *f, const struct ic_price_run *run, const struct ic
 			below ? "above" : "below");
 		price_ratio_line(f, run, below ? below : above, indent);
 	}
-}
-
-/* The form ahead below the crossover bracket, or (above) above it. */
-static const char *price_ahead(const struct ic_price_run *run, const struct ic_crossover *xo, int above)
-{
-	return (xo->direction > 0) != above ? run->compare : run->baseline;
-}
-
-/* Which side of the series' crossover bracket n falls: ic_fmt_crossover
- * puts the bracket's ends or the winner into words with the rest in. */
-static void price_crossover(FILE *f, const struct ic_price_run *run, const struct ic_crossover *xo,
-			    const struct ic_ratio *r, size_t nr, unsigned long n, const char *indent)
-{
-	int below = (double)n <= xo->bracket_lo, above = (double)n >= xo->bracket_hi;
-	char runs[512], at[256], wins[640], line[1024];
-	const char *const words[5] = {
-		[IC_VERDICT_UNRESOLVED] = "no N of this series is resolved: the run cannot tell the forms apart here",
-		[IC_VERDICT_CROSSOVER] = at,
-		[IC_VERDICT_COMPARE_WINS] = wins,
-		[IC_VERDICT_BASELINE_WINS] = wins,
-		[IC_VERDICT_CONFLICT] = "no crossover stated: the resolved N switch side more than once",
-	};
-
-	if (below || above)
+	if (lo || hi)
 		snprintf(at, sizeof(at), "N = %lu is %s the crossover bracket (%%.0f, %%.0f): on the side where %s is ahead",
-			 n, below ? "below" : "above", price_ahead(run, xo, !below));
+			 n, lo ? "below" : "above", price_ahead(run, xo, !lo));
 	else
 		snprintf(at, sizeof(at), "N = %lu is inside the crossover bracket (%%.0f, %%.0f): neither form is resolved ahead there", n);
 	ic_fmt_runs(runs, sizeof(runs), r, nr,
@@ -181,41 +175,32 @@ const char *ic_price_verdict(char *buf, size_t cap, const struct ic_price_run *r
 	return ic_fmt_crossover(buf, cap, &g->xo, &run->run.an.opts, words);
 }
 
-/* "tail_dequeue: queue_tail(q, n); n = dequeue(q)", or the body's name. */
-static const char *price_site_what(char *buf, size_t cap, const struct ic_price_run *run, const struct ic_group *g)
-{
-	const char *body = run->run.res.builds[g->build].v[IC_B_BODY];
-	int op = ic_name_find(ic_op_names, IC_OP_COUNT, g->op);
-
-	if (op >= 0)
-		snprintf(buf, cap, "%s: %s", g->op, price_op_what[op]);
-	else
-		snprintf(buf, cap, "your body %s", *body ? body : g->op);
-	return buf;
-}
-
 static void price_series(FILE *f, const struct ic_price_run *run, const struct ic_series *se, unsigned long n)
 {
 	const struct ic_group *g = &se->group;
+	const char *body = run->run.res.builds[g->build].v[IC_B_BODY];
+	int op = ic_name_find(ic_op_names, IC_OP_COUNT, g->op);
 	char title[1024], what[160], b[32];
 	double site = g->code_cmp - (double)g->filler;
 
 	ic_fmt_series(title, sizeof(title), &run->run.an, g);
 	fprintf(f, "  %s%s\n", title, g->filler ? " (a whole program: gross times, filler included)" : "");
-	price_place(f, run, g->ratios, g->nratios, n, "    ");
-	price_crossover(f, run, &g->xo, g->ratios, g->nratios, n, "    ");
+	price_place(f, run, g->ratios, g->nratios, &g->xo, n, "    ");
 	if (se->states && se->states->nstates == 2)
 		for (size_t k = 0; k < 2; k++) {
 			const struct ic_state *s = &se->states->st[k];
 
 			fprintf(f, "    its processes ran in two states (summary.md); in state %zu, %zu of %zu processes:\n",
 				k + 1, s->nproc, se->states->nproc);
-			price_place(f, run, s->ratios, s->nratios, n, "      ");
-			price_crossover(f, run, &s->xo, s->ratios, s->nratios, n, "      ");
+			price_place(f, run, s->ratios, s->nratios, &s->xo, n, "      ");
 		}
+	/* "tail_dequeue: queue_tail(q, n); n = dequeue(q)", or the body's name. */
+	if (op >= 0)
+		snprintf(what, sizeof(what), "%s: %s", g->op, price_op_what[op]);
+	else
+		snprintf(what, sizeof(what), "your body %s", *body ? body : g->op);
 	if (isfinite(site))
-		fprintf(f, "    the measured %s site (%s) is %s\n", run->compare,
-			price_site_what(what, sizeof(what), run, g), ic_fmt_bytes(b, sizeof(b), site));
+		fprintf(f, "    the measured %s site (%s) is %s\n", run->compare, what, ic_fmt_bytes(b, sizeof(b), site));
 	else
 		fprintf(f, "    the run has no code size for its %s sites\n", run->compare);
 }
