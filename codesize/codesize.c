@@ -382,6 +382,56 @@ static void cs_count_relocs(struct cs_point *pt, uint32_t obj, const struct cs_s
 	}
 }
 
+/* Is this objdump instruction text locked: a lock prefix, or xchg with a
+ * memory operand (locked without one)? xchg of two registers is not (gas
+ * pads with `xchg %ax,%ax`). */
+static int cs_insn_locked(const char *insn)
+{
+	if (strncmp(insn, "lock", 4) == 0 && (insn[4] == '\0' || insn[4] == ' ' || insn[4] == '\t'))
+		return 1;
+	return strncmp(insn, "xchg", 4) == 0 && strchr(insn, '(') != NULL;
+}
+
+/* The nolock forms' proof: objdump -d of each object, no locked instruction.
+ * Fails the point (one line) at the first one found. */
+static void cs_prove_lock_free(const struct cs_point *pt, const char *objdump, const char *path)
+{
+	char fn[256] = "?", *line = NULL;
+	size_t cap = 0;
+	int status;
+	FILE *f;
+
+	/* The paths reach the shell as variables, never as its words; a missing
+	 * objdump is exit 127, as a failed exec, without the shell's line. */
+	setenv("CS_OBJDUMP", objdump, 1);
+	setenv("CS_OBJECT", path, 1);
+	f = popen("command -v \"$CS_OBJDUMP\" >/dev/null || exit 127; "
+		  "exec \"$CS_OBJDUMP\" -d --no-show-raw-insn \"$CS_OBJECT\"", "r");
+	if (!f)
+		ic_die(1, "cannot run %s: %s", objdump, strerror(errno));
+	while (getline(&line, &cap, f) >= 0) {
+		char *p = strchr(line, '\t'), *lt = strrchr(line, '>');
+
+		line[strcspn(line, "\n")] = '\0';
+		/* "0000000000000000 <name>:" starts a function; "   1c:\tlock xadd
+		 * %eax,(%rdi)" is an instruction (without raw bytes, the one tab). */
+		if (!p && isxdigit((unsigned char)line[0]) && lt && lt[1] == ':' && (p = strchr(line, '<')))
+			snprintf(fn, sizeof fn, "%.*s", (int)(lt - p - 1), p + 1);
+		else if (p && cs_insn_locked(++p)) {
+			while ((lt = strchr(p, '\t')))
+				*lt = ' ';
+			ic_die(CS_EXIT_PROOF, "point %s: %s: a locked instruction in %s, '%s', but form "
+				"%s has no lock", pt->prefix, path, fn, p, ic_form_names[pt->id.form]);
+		}
+	}
+	free(line);
+	status = pclose(f);
+	if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		ic_die(CS_EXIT_PROOF, "point %s: %s -d %s failed (exit %d): cannot prove form %s "
+			"lock-free", pt->prefix, objdump, path,
+			WIFEXITED(status) ? WEXITSTATUS(status) : -1, ic_form_names[pt->id.form]);
+}
+
 /* A point's code is what its pass reaches through relocations in its
  * objects (the point's own and its series'): the pass, the callers or site
  * functions of its first N sites, their clone copies, the out-of-line hint
@@ -425,8 +475,11 @@ static size_t cs_roots(const struct cs_point *pt, const struct cs_def *defs, siz
 	return nstack;
 }
 
-/* A point's footprint, queue calls, site functions and clone targets. */
-static void cs_scan_point(struct cs_point *pt)
+/* A point's footprint, queue calls, site functions and clone targets; for
+ * the nolock forms first the proof that its objects have no locked
+ * instruction (a property of the objects: once per object, a series object
+ * serves many points). */
+static void cs_scan_point(struct cs_point *pt, const char *objdump)
 {
 	static uint32_t scan;      /* the mark of a section this scan walked */
 	struct cs_def *defs = NULL, *stack;
@@ -435,8 +488,12 @@ static void cs_scan_point(struct cs_point *pt)
 	scan++;
 	for (size_t j = 0; j < pt->nobjs; j++) {
 		uint32_t obj = cs_load(pt->objs[j]);
-		const struct cs_obj *o = &cs_objs[obj];
+		struct cs_obj *o = &cs_objs[obj];
 
+		if (ic_form_is_nolock(pt->id.form) && !o->lock_free) {
+			o->lock_free = 1;
+			cs_prove_lock_free(pt, objdump, pt->objs[j]);
+		}
 		/* Global functions by name: the section of every code symbol at 0. */
 		defs = ic_xrealloc(defs, ndefs + o->shnum, sizeof *defs);
 		for (size_t s = 1; s < o->shnum; s++) {
@@ -643,56 +700,6 @@ static void cs_parse_args(int argc, char **argv, struct cs_run *run)
 			ic_die(CS_EXIT_USAGE, "--point: %s has no objects", run->pts[i].prefix);
 }
 
-/* Is this objdump instruction text locked: a lock prefix, or xchg with a
- * memory operand (locked without one)? xchg of two registers is not (gas
- * pads with `xchg %ax,%ax`). */
-static int cs_insn_locked(const char *insn)
-{
-	if (strncmp(insn, "lock", 4) == 0 && (insn[4] == '\0' || insn[4] == ' ' || insn[4] == '\t'))
-		return 1;
-	return strncmp(insn, "xchg", 4) == 0 && strchr(insn, '(') != NULL;
-}
-
-/* The nolock forms' proof: objdump -d of each object, no locked instruction.
- * Fails the point (one line) at the first one found. */
-static void cs_prove_lock_free(const struct cs_point *pt, const char *objdump, const char *path)
-{
-	char fn[256] = "?", *line = NULL;
-	size_t cap = 0;
-	int status;
-	FILE *f;
-
-	/* The paths reach the shell as variables, never as its words; a missing
-	 * objdump is exit 127, as a failed exec, without the shell's line. */
-	setenv("CS_OBJDUMP", objdump, 1);
-	setenv("CS_OBJECT", path, 1);
-	f = popen("command -v \"$CS_OBJDUMP\" >/dev/null || exit 127; "
-		  "exec \"$CS_OBJDUMP\" -d --no-show-raw-insn \"$CS_OBJECT\"", "r");
-	if (!f)
-		ic_die(1, "cannot run %s: %s", objdump, strerror(errno));
-	while (getline(&line, &cap, f) >= 0) {
-		char *p = strchr(line, '\t'), *lt = strrchr(line, '>');
-
-		line[strcspn(line, "\n")] = '\0';
-		/* "0000000000000000 <name>:" starts a function; "   1c:\tlock xadd
-		 * %eax,(%rdi)" is an instruction (without raw bytes, the one tab). */
-		if (!p && isxdigit((unsigned char)line[0]) && lt && lt[1] == ':' && (p = strchr(line, '<')))
-			snprintf(fn, sizeof fn, "%.*s", (int)(lt - p - 1), p + 1);
-		else if (p && cs_insn_locked(++p)) {
-			while ((lt = strchr(p, '\t')))
-				*lt = ' ';
-			ic_die(CS_EXIT_PROOF, "point %s: %s: a locked instruction in %s, '%s', but form "
-				"%s has no lock", pt->prefix, path, fn, p, ic_form_names[pt->id.form]);
-		}
-	}
-	free(line);
-	status = pclose(f);
-	if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
-		ic_die(CS_EXIT_PROOF, "point %s: %s -d %s failed (exit %d): cannot prove form %s "
-			"lock-free", pt->prefix, objdump, path,
-			WIFEXITED(status) ? WEXITSTATUS(status) : -1, ic_form_names[pt->id.form]);
-}
-
 /* Any total order serves to count the distinct targets (no padding). */
 static int cs_target_cmp(const void *a, const void *b)
 {
@@ -735,23 +742,6 @@ static void cs_prove(struct cs_point *pt)
 		break;
 	default:
 		return;
-	}
-}
-
-/* The nolock forms: no locked instruction in any of the point's objects. */
-static void cs_prove_objects(const struct cs_point *pt, const char *objdump)
-{
-	if (pt->id.form != IC_FORM_INLINE_NOLOCK && pt->id.form != IC_FORM_EXTERN_NOLOCK)
-		return;
-	/* Once per object: a series object serves many points. */
-	for (size_t j = 0; j < pt->nobjs; j++) {
-		uint32_t i = cs_load(pt->objs[j]);   /* may move cs_objs */
-		struct cs_obj *o = &cs_objs[i];
-
-		if (!o->lock_free) {
-			o->lock_free = 1;
-			cs_prove_lock_free(pt, objdump, pt->objs[j]);
-		}
 	}
 }
 
@@ -831,9 +821,7 @@ int main(int argc, char **argv)
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		ic_die(1, "libelf: %s", elf_errmsg(-1));
 	for (size_t i = 0; i < run.npts; i++) {
-		/* Lock-free is a property of the objects: proved first. */
-		cs_prove_objects(&run.pts[i], run.objdump);
-		cs_scan_point(&run.pts[i]);
+		cs_scan_point(&run.pts[i], run.objdump);
 		cs_prove(&run.pts[i]);
 	}
 	cs_write(&run);
