@@ -84,6 +84,14 @@ for case in "" "--point inline:tail_dequeue:chain:seq:0" "--point inline:tail_de
 	[ "$(wc -l <"$tmp/err")" -eq 1 ] || bad "codesize $case: not one line on stderr"
 	[ -e "$tmp/out.csv" ] && bad "codesize $case: wrote output"
 done
+# @ARGS with CRLF line ends, the first point's object named with a CR
+# inside: only the CR that ends a line goes.
+cr=$(printf '\r')
+cp "$obj" "$tmp/a${cr}b.o"
+awk -v o="$tmp/a${cr}b.o" 'NR == 3 { $0 = o } NR > 1 && /^--point$/ { exit } { printf "%s\r\n", $0 }' "$args" >"$tmp/crlf.args"
+"$codesize" -o "$tmp/cr.csv" "@$tmp/crlf.args" 2>"$tmp/err" || bad "@ARGS with CRs: exit $?: $(cat "$tmp/err")"
+[ "$(cut -d, -f7,9 "$tmp/cr.csv" | sed -n 2p)" = "$(cut -d, -f7,9 "$csv" | sed -n 2p)" ] ||
+	bad "@ARGS with CRs: $(sed -n 2p "$tmp/cr.csv"), not $(sed -n 2p "$csv")"
 ls -A "$tmp" | grep -q '\.tmp\.' && bad "temporary file left behind"
 
 [ $fail -eq 0 ] && echo "ok: codesize agrees with the forms and with size"

@@ -57,6 +57,11 @@ TEXT
 "$report" --l1i 32768 --l2 1048576 "$tmp/in.csv" >"$tmp/got" 2>"$tmp/err" || bad "exit $?: $(cat "$tmp/err")"
 cmp -s "$tmp/want" "$tmp/got" || bad "the report differs: $(diff "$tmp/want" "$tmp/got" | head -n 20)"
 
+# Sizes given after --machine win over this machine's (sizes no machine has).
+"$report" --l1i 4096 --l2 24576 "$tmp/in.csv" >"$tmp/sizes" 2>&1 || bad "4 KiB L1i: exit $?"
+"$report" --machine --l1i 4096 --l2 24576 "$tmp/in.csv" >"$tmp/got" 2>&1 || bad "--machine first: exit $?"
+cmp -s "$tmp/sizes" "$tmp/got" || bad "--l1i/--l2 after --machine lost: $(diff "$tmp/sizes" "$tmp/got" | head -n 20)"
+
 # The rows in another order within each series: the same report.
 { head -n 1 "$tmp/in.csv"; sed -n '2,13p' "$tmp/in.csv" | sort -t, -k6,6nr; sed -n '14,$p' "$tmp/in.csv" | sort -r; } >"$tmp/shuffled.csv"
 "$report" --l1i 32768 --l2 1048576 "$tmp/shuffled.csv" >"$tmp/got" 2>&1 || bad "shuffled rows: exit $?"
