@@ -64,15 +64,15 @@ static double sm_trans(const double rate[2], double dt, double p[2][2])
 	return e;
 }
 
-struct sm_work {
-	double *le;                /* [i * 2 + s] log emission */
-	double *alpha, *beta;      /* [i * 2 + s], scaled */
-	double *c;                 /* [i] log scale */
-	double *gamma;             /* [i * 2 + s] */
-	double *xi;                /* [i * 4 + s * 2 + s']: the step into i */
-	double (*p)[2][2];         /* [i]: the transition into i, at this pass's rates */
-	double *e;                 /* [i]: its e^(-(a+b) dt) */
-	double e_rate[2];          /* the rates p and e are at */
+/* The EM's work at observation i, per state s. */
+struct sm_step {
+	double le[2];              /* emission, over the larger's */
+	double alpha[2], beta[2];  /* scaled */
+	double c;                  /* the scale */
+	double gamma[2];
+	double xi[4];              /* [s * 2 + s']: the step into i */
+	double p[2][2];            /* the transition into i, at this pass's rates */
+	double e;                  /* its e^(-(a+b) dt) */
 };
 
 /* The integral over [0, T] of f(s) g(T - s), f = c1 + d1 e^(-l s) and g = c2 + d2
@@ -87,29 +87,25 @@ static double sm_conv(double c1, double d1, double c2, double d2, double T, doub
  * both ends, so a pause between processes holds as many switches as the rates make
  * likely, not one at most. With P(s) = pi + (I - pi) e^(-(a+b) s), the time in 0
  * from i to j is the integral of P_i0(s) P_0j(dt - s) over P_ij(dt), the switches 0
- * to 1 a times that of P_i0(s) P_1j(dt - s). Into ends (may be NULL) the expected
- * runs of repetitions ending in each state (at most one between two repetitions). */
-static void sm_counts(const struct ic_sm *m, const struct sm_work *w, const double rate[2], double k[2],
-		      double e[2], double ends[2])
+ * to 1 a times that of P_i0(s) P_1j(dt - s). Into ends the expected runs of
+ * repetitions ending in each state (at most one between two repetitions). cached:
+ * w's e are at these rates (in the EM, not after it). */
+static void sm_counts(const struct ic_sm *m, const struct sm_step *w, const double rate[2], int cached,
+		      double k[2], double e[2], double ends[2])
 {
 	double a = rate[0], b = rate[1], l = a + b, pi[2] = { b / l, a / l };
-	int cached = rate[0] == w->e_rate[0] && rate[1] == w->e_rate[1];
 
-	k[0] = k[1] = e[0] = e[1] = 0.0;
-	if (ends)
-		ends[0] = ends[1] = 0.0;
+	k[0] = k[1] = e[0] = e[1] = ends[0] = ends[1] = 0.0;
 	for (size_t i = 1; i < m->n; i++) {
 		double dt = fmax(m->obs[i].t - m->obs[i - 1].t, 0.0);
-		double E = cached ? w->e[i] : exp(-l * dt), F = l > 0.0 ? -expm1(-l * dt) / l : dt;
-		const double *x = &w->xi[4 * i];
+		double E = cached ? w[i].e : exp(-l * dt), F = l > 0.0 ? -expm1(-l * dt) / l : dt;
+		const double *x = w[i].xi;
 		double tot = x[0] + x[1] + x[2] + x[3];
 
 		if (!(tot > 0.0))
 			continue;
-		if (ends) {
-			ends[0] += x[1] / tot;
-			ends[1] += x[2] / tot;
-		}
+		ends[0] += x[1] / tot;
+		ends[1] += x[2] / tot;
 		for (int u = 0; u < 2; u++)
 			for (int v = 0; v < 2; v++) {
 				/* P_uk(s) = pi_k + D(u, k) e^(-l s). */
@@ -141,78 +137,73 @@ static void sm_counts(const struct ic_sm *m, const struct sm_work *w, const doub
 
 /* One two-state fit from the starting mu, sigma and rate (changed in place); returns
  * its log-likelihood. */
-static double sm_em2(const struct ic_sm *m, struct sm_work *w, double *mu, double *sigma, double rate[2])
+static double sm_em2(const struct ic_sm *m, struct sm_step *w, double *mu, double *sigma, double rate[2])
 {
 	size_t n = m->n, ns = m->nsites;
 	double ll = -INFINITY, prev;
 	/* One block: num and den per state and N, snum, sden and log sigma per N. */
-	double *num = ic_stats_alloc(7 * ns, sizeof(*num)), *den, *snum, *sden, *lsig;
+	double *num = ic_stats_alloc(7 * ns, sizeof(*num)), *den = num + 2 * ns, *snum = den + 2 * ns;
+	double *sden = snum + ns, *lsig = sden + ns;
 
-	den = num + 2 * ns;
-	snum = den + 2 * ns;
-	sden = snum + ns;
-	lsig = sden + ns;
 	for (int it = 0; it < SM_MAX_ITER; it++) {
-		double pi1 = rate[0] / (rate[0] + rate[1]), k[2], e[2];
+		double pi1 = rate[0] / (rate[0] + rate[1]), k[2], e[2], ends[2];
 
 		prev = ll;
 		for (size_t j = 0; j < ns; j++)   /* once a pass, not once an observation */
 			lsig[j] = log(sigma[j]);
 		/* Forward, scaled; emissions relative to their larger. */
 		ll = 0.0;
-		w->e_rate[0] = rate[0], w->e_rate[1] = rate[1];
 		for (size_t i = 0; i < n; i++) {
 			const struct ic_sm_obs *o = &m->obs[i];
-			double (*p)[2] = w->p[i], l[2], a[2], top, sum;
+			struct sm_step *x = &w[i];
+			double l[2], a[2], top, sum;
 
 			for (int s = 0; s < 2; s++)
 				l[s] = sm_logpdf_ls(o->y, mu[s * ns + o->site], sigma[o->site], lsig[o->site]);
 			top = fmax(l[0], l[1]);
 			if (i)
-				w->e[i] = sm_trans(rate, fmax(o->t - m->obs[i - 1].t, 0.0), p);
+				x->e = sm_trans(rate, fmax(o->t - m->obs[i - 1].t, 0.0), x->p);
 			for (int s = 0; s < 2; s++) {
 				/* (exp(0) is 1 exactly: the larger's costs nothing) */
-				double em = w->le[2 * i + s] = l[s] == top ? 1.0 : exp(l[s] - top);
+				double em = x->le[s] = l[s] == top ? 1.0 : exp(l[s] - top);
 
-				a[s] = (i ? w->alpha[2 * i - 2] * p[0][s] + w->alpha[2 * i - 1] * p[1][s]
+				a[s] = (i ? x[-1].alpha[0] * x->p[0][s] + x[-1].alpha[1] * x->p[1][s]
 					  : s ? pi1 : 1.0 - pi1) * em;
 			}
 			sum = a[0] + a[1] > 0.0 ? a[0] + a[1] : 1e-300;
-			w->alpha[2 * i] = a[0] / sum;
-			w->alpha[2 * i + 1] = a[1] / sum;
-			w->c[i] = sum;
+			x->alpha[0] = a[0] / sum;
+			x->alpha[1] = a[1] / sum;
+			x->c = sum;
 			ll += log(sum) + top;
 		}
 		if (it > 0 && fabs(ll - prev) < SM_TOL * (double)n)
 			break;
-		/* Backward, and the posteriors. */
-		w->beta[2 * n - 2] = w->beta[2 * n - 1] = 1.0;
+		/* Backward, at the forward pass's transitions. */
+		w[n - 1].beta[0] = w[n - 1].beta[1] = 1.0;
 		for (size_t i = n - 1; i-- > 0;) {
-			/* The forward pass's transitions, at the same rates. */
-			double (*p)[2] = w->p[i + 1], eb[2];
+			struct sm_step *x = &w[i], *y = &w[i + 1];
+			double eb[2];
 
 			for (int s = 0; s < 2; s++)
-				eb[s] = w->le[2 * i + 2 + s] * w->beta[2 * i + 2 + s] / w->c[i + 1];
+				eb[s] = y->le[s] * y->beta[s] / y->c;
 			for (int s = 0; s < 2; s++) {
-				w->beta[2 * i + s] = p[s][0] * eb[0] + p[s][1] * eb[1];
+				x->beta[s] = y->p[s][0] * eb[0] + y->p[s][1] * eb[1];
 				for (int s2 = 0; s2 < 2; s2++)
-					w->xi[4 * (i + 1) + 2 * s + s2] = w->alpha[2 * i + s] * p[s][s2] * eb[s2];
+					y->xi[2 * s + s2] = x->alpha[s] * y->p[s][s2] * eb[s2];
 			}
 		}
-		for (size_t i = 0; i < n; i++) {
-			double g0 = w->alpha[2 * i] * w->beta[2 * i], g1 = w->alpha[2 * i + 1] * w->beta[2 * i + 1];
-			double g = g0 + g1 > 0.0 ? g0 + g1 : 1.0;
-
-			w->gamma[2 * i] = g0 / g;
-			w->gamma[2 * i + 1] = g1 / g;
-		}
-		/* The levels and the noise: t's weighted means (ECM). */
+		/* The posteriors, and the levels and the noise: t's weighted means (ECM). */
 		memset(num, 0, 6 * ns * sizeof(*num));
 		for (size_t i = 0; i < n; i++) {
 			const struct ic_sm_obs *o = &m->obs[i];
+			struct sm_step *x = &w[i];
+			double g0 = x->alpha[0] * x->beta[0], g1 = x->alpha[1] * x->beta[1];
+			double tot = g0 + g1 > 0.0 ? g0 + g1 : 1.0;
 
+			x->gamma[0] = g0 / tot;
+			x->gamma[1] = g1 / tot;
 			for (int s = 0; s < 2; s++) {
-				double g = w->gamma[2 * i + s];
+				double g = x->gamma[s];
 				double u = sm_weight(o->y, mu[s * ns + o->site], sigma[o->site]);
 				double r = o->y - mu[s * ns + o->site];
 
@@ -231,7 +222,7 @@ static double sm_em2(const struct ic_sm *m, struct sm_work *w, double *mu, doubl
 		}
 		/* The rates: switches over the time spent (the exact EM step of a
 		 * chain seen at discrete times). */
-		sm_counts(m, w, rate, k, e, NULL);
+		sm_counts(m, w, rate, 1, k, e, ends);
 		for (int s = 0; s < 2; s++)
 			rate[s] = fmax(e[s] > 0.0 ? k[s] / e[s] : SM_MIN_RATE, SM_MIN_RATE);
 	}
@@ -306,16 +297,10 @@ static int sm_start_processes(const struct ic_sm *m, double *mu, double *sigma, 
 {
 	size_t ns = m->nsites, np = m->nproc, k = 0, best_k = 0;
 	/* One block: c per N, den per state and N, then lev, cnt and srt per process. */
-	double *c = ic_stats_alloc(3 * ns + 3 * np, sizeof(*c)), *den, *lev, *cnt, *srt;
-	double best = INFINITY, cut, ss = 0.0;
+	double *c = ic_stats_alloc(3 * ns + 3 * np, sizeof(*c)), *den = c + ns, *lev = den + 2 * ns;
+	double *cnt = lev + np, *srt = cnt + np, best = INFINITY, cut, ss = 0.0;
 	int rc = -1;
 
-	if (np < 2)
-		goto out;
-	den = c + ns;
-	lev = den + 2 * ns;
-	cnt = lev + np;
-	srt = cnt + np;
 	for (size_t j = 0; j < ns; j++)   /* (sigma is set below) */
 		sm_site_stats(m, j, buf, 0.5, 0.5, &c[j], &c[j], &sigma[j]);
 	for (size_t i = 0; i < m->n; i++) {
@@ -363,7 +348,7 @@ out:
 void ic_sm_free(struct ic_sm *m)
 {
 	free(m->obs);
-	free(m->mu);   /* and mu1, sigma and post in its block */
+	free(m->mu);   /* and sigma and post in its block */
 	memset(m, 0, sizeof(*m));
 }
 
@@ -396,36 +381,34 @@ static double sm_rate_bound(double k, double e, double q)
 	return sm_chisq_inv(q, 2.0 * k + 2.0) / (2.0 * e);
 }
 
-/* What the posteriors give: occupancy, switches, exposure, separation,
- * the intervals, and the rule. */
-static void sm_summarise(struct ic_sm *m, const struct sm_work *w)
+/* What the posteriors give: occupancy, switches, separation, the intervals, and the
+ * rule, BIC's from the two fits' log-likelihoods. */
+static void sm_summarise(struct ic_sm *m, const struct sm_step *w, double loglik2, double loglik1)
 {
 	size_t ns = m->nsites;
-	double k[2] = { 0, 0 }, e[2] = { 0, 0 }, ends[2], kk[2], ee[2], q_lo[2], q_hi[2], run[2];
+	double k[2], e[2], ends[2], occ[2] = { 0, 0 }, q_lo[2], q_hi[2], run[2], bic_gain;
 	double occ_min = fmax(IC_SM_MIN_OCC, IC_SM_MIN_SHARE * (double)m->n);
 
-	for (size_t i = 0; i < m->n; i++) {   /* (ic_sm_fit cleared occ) */
-		m->post[i] = w->gamma[2 * i + 1];
-		m->occ[0] += w->gamma[2 * i];
-		m->occ[1] += w->gamma[2 * i + 1];
+	for (size_t i = 0; i < m->n; i++) {
+		m->post[i] = w[i].gamma[1];
+		occ[0] += w[i].gamma[0];
+		occ[1] += w[i].gamma[1];
 	}
-	sm_counts(m, w, m->rate, k, e, ends);
+	sm_counts(m, w, m->rate, 0, k, e, ends);
 	for (int s = 0; s < 2; s++) {
 		/* Switches in pauses are inferred, not seen: the interval counts only
 		 * those between neighbouring repetitions (the same rate over the
 		 * exposure they imply), so pauses widen it rather than narrow it. */
-		kk[s] = fmin(k[s], ends[s]);
-		ee[s] = k[s] > 0.0 ? e[s] * kk[s] / k[s] : e[s];
+		double kk = fmin(k[s], ends[s]), ee = k[s] > 0.0 ? e[s] * kk / k[s] : e[s];
+		double rate_lo = sm_rate_bound(kk, ee, 0.025), rate_hi = sm_rate_bound(kk, ee, 0.975);
+
 		m->switches[s] = k[s];
-		m->exposure[s] = e[s];
-		m->rate_lo[s] = sm_rate_bound(kk[s], ee[s], 0.025);
-		m->rate_hi[s] = sm_rate_bound(kk[s], ee[s], 0.975);
 		m->spell[s] = 1.0 / m->rate[s];
-		m->spell_lo[s] = 1.0 / m->rate_hi[s];
-		m->spell_hi[s] = m->rate_lo[s] > 0.0 ? 1.0 / m->rate_lo[s] : INFINITY;
-		q_lo[s] = sm_rate_bound(kk[s], ee[s], 0.0125);
-		q_hi[s] = sm_rate_bound(kk[s], ee[s], 0.9875);
-		run[s] = m->occ[s] / fmax(ends[s], 1.0);
+		m->spell_lo[s] = 1.0 / rate_hi;
+		m->spell_hi[s] = rate_lo > 0.0 ? 1.0 / rate_lo : INFINITY;
+		q_lo[s] = sm_rate_bound(kk, ee, 0.0125);
+		q_hi[s] = sm_rate_bound(kk, ee, 0.9875);
+		run[s] = occ[s] / fmax(ends[s], 1.0);
 	}
 	/* The point: the time seen in state 1 (the chain's a / (a + b) is the same where
 	 * both states come and go, meaningless where one is never left). Its interval
@@ -444,11 +427,11 @@ static void sm_summarise(struct ic_sm *m, const struct sm_work *w)
 			m->sep_site = j;
 		}
 	}
-	m->bic_gain = m->loglik2 - m->loglik1 - 0.5 * (double)(ns + 2) * log((double)m->n);
-	m->why = m->occ[0] < occ_min || m->occ[1] < occ_min       ? IC_SM_SMALL_STATE
+	bic_gain = loglik2 - loglik1 - 0.5 * (double)(ns + 2) * log((double)m->n);
+	m->why = occ[0] < occ_min || occ[1] < occ_min             ? IC_SM_SMALL_STATE
 	       : m->sep < IC_SM_SEPARATION                         ? IC_SM_CLOSE
 	       : run[0] < IC_SM_MIN_RUN || run[1] < IC_SM_MIN_RUN ? IC_SM_FLICKER
-	       : m->bic_gain <= 0.0                                ? IC_SM_BIC
+	       : bic_gain <= 0.0                                   ? IC_SM_BIC
 								   : IC_SM_TWO;
 	m->nstates = m->why == IC_SM_TWO ? 2 : 1;
 }
@@ -457,8 +440,8 @@ int ic_sm_fit(struct ic_sm *m, const struct ic_sm_obs *obs, size_t n, size_t nsi
 {
 	static const double start[][2] = { { 0.25, 0.75 }, { 0.1, 0.9 }, { 0.4, 0.95 }, { 0.05, 0.6 } };
 	size_t ns = nsites;
-	struct sm_work w = { 0 };
-	double *blk, *mu, *sigma, *buf, best = -INFINITY, span, lo = 0.0, hi = 0.0;
+	struct sm_step *w;
+	double *blk, *mu, *sigma, *mu1, *buf, best = -INFINITY, span, lo = 0.0, hi = 0.0, loglik2;
 
 	*m = (struct ic_sm){ .n = n, .nsites = ns, .nproc = nproc, .nstates = 1, .why = IC_SM_TOO_FEW };
 	m->obs = ic_stats_alloc(n, sizeof(*obs));
@@ -467,24 +450,16 @@ int ic_sm_fit(struct ic_sm *m, const struct ic_sm_obs *obs, size_t n, size_t nsi
 	qsort(m->obs, n, sizeof(*obs), sm_cmp_t);
 	if (n < IC_SM_MIN_OBS || !ns)
 		return 0;
-	/* One block kept (mu, mu1, sigma, post), one for the work: mu, sigma, then 2n of
-	 * buf, le, alpha, beta and gamma, 4n of xi, n of c and e, and n 2x2 of p. */
-	m->mu = ic_stats_alloc(4 * ns + n, sizeof(double));
-	blk = ic_stats_alloc(3 * ns + 20 * n, sizeof(double));
-	m->mu1 = m->mu + 2 * ns;
-	m->sigma = m->mu1 + ns;
+	/* One block kept (mu, sigma, post), one for the work: mu, sigma, mu1, then 2n of
+	 * buf (a site's values, and gsl_stats_mad's work). */
+	m->mu = ic_stats_alloc(3 * ns + n, sizeof(double));
+	m->sigma = m->mu + 2 * ns;
 	m->post = m->sigma + ns;
-	mu = blk;
+	mu = blk = ic_stats_alloc(4 * ns + 2 * n, sizeof(double));
 	sigma = mu + 2 * ns;
-	buf = sigma + ns;   /* a site's values, and gsl_stats_mad's work */
-	w.le = buf + 2 * n;
-	w.alpha = w.le + 2 * n;
-	w.beta = w.alpha + 2 * n;
-	w.gamma = w.beta + 2 * n;
-	w.xi = w.gamma + 2 * n;
-	w.c = w.xi + 4 * n;
-	w.e = w.c + n;
-	w.p = (double (*)[2][2])(w.e + n);
+	mu1 = sigma + ns;   /* the one-state fit's levels */
+	buf = mu1 + ns;
+	w = ic_stats_alloc(n, sizeof(*w));
 	span = fmax(m->obs[n - 1].t - m->obs[0].t, 1e-3);
 	/* A few starts, the best likelihood kept: EM finds a local optimum.
 	 * Quantiles per N, and (the last) a split of the processes. */
@@ -497,7 +472,7 @@ int ic_sm_fit(struct ic_sm *m, const struct ic_sm_obs *obs, size_t n, size_t nsi
 		} else if (sm_start_processes(m, mu, sigma, buf)) {
 			break;
 		}
-		ll = sm_em2(m, &w, mu, sigma, rate);
+		ll = sm_em2(m, w, mu, sigma, rate);
 		if (ll > best) {
 			best = ll;
 			memcpy(m->mu, mu, 2 * ns * sizeof(*mu));
@@ -518,14 +493,14 @@ int ic_sm_fit(struct ic_sm *m, const struct ic_sm_obs *obs, size_t n, size_t nsi
 		m->rate[0] = m->rate[1];
 		m->rate[1] = lo;
 	}
-	m->loglik2 = sm_em2(m, &w, m->mu, m->sigma, m->rate);
+	loglik2 = sm_em2(m, w, m->mu, m->sigma, m->rate);
 	for (size_t j = 0; j < ns; j++) {
-		sm_site_stats(m, j, buf, 0.5, 0.5, &m->mu1[j], &m->mu1[j], &sigma[j]);
+		sm_site_stats(m, j, buf, 0.5, 0.5, &mu1[j], &mu1[j], &sigma[j]);
 		sigma[j] *= 2.0;
 	}
-	m->loglik1 = sm_em1(m, m->mu1, sigma);
-	sm_summarise(m, &w);
+	sm_summarise(m, w, loglik2, sm_em1(m, mu1, sigma));
 	free(blk);
+	free(w);
 	return 0;
 }
 
@@ -533,11 +508,10 @@ size_t ic_sm_draws(const struct ic_sm *m, int s, size_t j, double *draw)
 {
 	size_t ns = m->nsites, k = 0;
 	/* One block: weights, then weighted sums, per process and N. */
-	double *sw = ic_stats_alloc(2 * m->nproc * (ns ? ns : 1), sizeof(double)), *sy;
+	double *sw = ic_stats_alloc(2 * m->nproc * ns, sizeof(double)), *sy = sw + m->nproc * ns;
 
 	if (!m->post)
 		goto out;
-	sy = sw + m->nproc * (ns ? ns : 1);
 	for (size_t i = 0; i < m->n; i++) {
 		const struct ic_sm_obs *o = &m->obs[i];
 		double g = m->nstates < 2 ? 1.0 : s ? m->post[i] : 1.0 - m->post[i];
@@ -583,35 +557,26 @@ double ic_sm_level(const struct ic_sm *m, int s, size_t j, double *lo, double *h
 	return exp(mean);
 }
 
-double ic_sm_proc_share(const struct ic_sm *m, size_t p, int s)
-{
-	size_t n = 0, k = 0;
-
-	for (size_t i = 0; i < m->n; i++)
-		if (m->obs[i].proc == p) {
-			n++;
-			k += ic_sm_state(m, i) == s;
-		}
-	return n ? (double)k / (double)n : NAN;
-}
-
-int ic_sm_proc_switches(const struct ic_sm *m, size_t p)
+int ic_sm_proc_switches(const struct ic_sm *m, size_t p, double share[2])
 {
 	int seen[2] = { 0, 0 }, cur = -2;
-	size_t run = 0;
+	size_t run = 0, n = 0, k[2] = { 0, 0 };
 
-	if (m->nstates < 2)
-		return 0;
 	for (size_t i = 0; i < m->n; i++) {
 		int s;
 
 		if (m->obs[i].proc != p)
 			continue;
-		s = ic_sm_state(m, i);
+		s = ic_sm_state(m, i);   /* 0 with one state: no switch */
+		n++;
 		run = s == cur ? run + 1 : 1;
 		cur = s;
+		if (s >= 0)
+			k[s]++;
 		if (s >= 0 && run >= (size_t)IC_SM_MIN_RUN)
 			seen[s] = 1;
 	}
+	for (int s = 0; share && s < 2; s++)
+		share[s] = n ? (double)k[s] / (double)n : NAN;
 	return seen[0] && seen[1];
 }

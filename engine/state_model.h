@@ -1,21 +1,14 @@
-/* States in time: a machine that runs one binary at two speeds, and
- * switches between them in spells of seconds to minutes, read at each
- * repetition. An observation is one repetition of the compared form over
- * the baseline repetition of its process and N nearest in start time: y =
- * log(compare / baseline) at t, its start. A series' observations from
- * every process, in time order, are one path of a two-state Markov chain
- * in continuous time (rate a from state 0 to 1, b back; a gap between
- * processes is just time) seen through noise:
+/* States in time: one repetition's y = log(compare / the baseline repetition of its
+ * process and N nearest in start time) at t, its start; a series' observations from every
+ * process, in time order, are one path of a two-state Markov chain in continuous time
+ * (rate a from state 0 to 1, b back) seen through noise,
  *
  *   y | state s, at the j-th N  ~  mu[s][j] + sigma[j] * t4
  *
- * (t4: a slow repetition is an outlier, not a state; a level per N, so the
- * N where the states agree do not dilute those where they part), fitted by
- * EM; the same with one state gives the likelihood to beat. Two states
- * when each IC_SM_* rule below holds and BIC prefers two. The intervals
- * (Garwood's for the rates, spells cut by the run's ends censored; a
- * level's unit the process, not the repetition) and the simulations that
- * hold them (tests/test_engine_state_model.c): docs/method.md.
+ * (t4: a slow repetition is an outlier, not a state; a level per N: the N where the
+ * states agree do not dilute those where they part), fitted by EM; the same with one
+ * state gives the likelihood to beat. Two states when each IC_SM_* rule below holds
+ * and BIC prefers two. The intervals and their simulations: docs/method.md.
  */
 #ifndef IC_STATE_MODEL_H
 #define IC_STATE_MODEL_H
@@ -57,15 +50,10 @@ struct ic_sm {
 	/* The two-state fit (with enough observations); state 0 the lower over N. */
 	double *mu;                /* [s * nsites + j]: log level */
 	double *sigma;             /* [j] noise scale */
-	double *mu1;               /* [j]: the one-state fit's levels */
 	double rate[2];            /* per s: leaving state s */
-	double rate_lo[2], rate_hi[2];
 	double spell[2], spell_lo[2], spell_hi[2];   /* mean spell, s (1 / rate) */
 	double share, share_lo, share_hi;   /* of time in state 1, with 95% interval */
-	double occ[2];             /* expected repetitions in each state */
 	double switches[2];        /* expected switches out of each state */
-	double exposure[2];        /* expected time in each state, s */
-	double loglik2, loglik1, bic_gain;   /* bic_gain > 0: BIC prefers two */
 	double sep;                /* max over N of |mu1 - mu0| / sigma */
 	size_t sep_site;           /* that N's index */
 	double *post;              /* [i]: P(state 1 | everything), time order */
@@ -89,10 +77,9 @@ size_t ic_sm_draws(const struct ic_sm *m, int s, size_t j, double *draw);
  * interval (lo = hi = NAN with one draw); *nproc the draws. NAN when none. */
 double ic_sm_level(const struct ic_sm *m, int s, size_t j, double *lo, double *hi, size_t *nproc);
 
-/* Process p's share of its repetitions firmly in state s, and whether it holds firm
- * runs of IC_SM_MIN_RUN repetitions of both states: it switched inside. */
-double ic_sm_proc_share(const struct ic_sm *m, size_t p, int s);
-int ic_sm_proc_switches(const struct ic_sm *m, size_t p);
+/* Whether process p holds firm runs of IC_SM_MIN_RUN repetitions of both states (it
+ * switched inside), and into share (unless NULL) its repetitions' shares firmly in each. */
+int ic_sm_proc_switches(const struct ic_sm *m, size_t p, double share[2]);
 
 const char *ic_sm_why_name(enum ic_sm_why why);
 

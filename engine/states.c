@@ -46,8 +46,8 @@ static const struct ic_rep *states_partner(const struct ic_point *base, unsigned
 /* The model's observations: every compare repetition of the series with
  * its partner. Untimed ones (older runs) are put in process order, a
  * second apart, their index a hundredth apart: an order, not a time. */
-static void states_observe(struct ic_states *s, const struct ic_process_ratios *pr,
-			   const struct ic_group *g, struct ic_sm_obs **out, size_t *nout)
+static struct ic_sm_obs *states_observe(struct ic_states *s, const struct ic_process_ratios *pr,
+					 const struct ic_group *g, size_t *nout)
 {
 	/* pr's units ascend: the last is the largest. */
 	size_t nunit = pr->nproc ? pr->unit[pr->nproc - 1] + 1 : 0, n = 0, cap = 0;
@@ -80,8 +80,8 @@ static void states_observe(struct ic_states *s, const struct ic_process_ratios *
 		}
 	}
 	free(proc_of);
-	*out = obs;
 	*nout = n;
+	return obs;
 }
 
 /* What the states follow: one switch in the time order, or the layout
@@ -90,84 +90,72 @@ static void states_follows(struct ic_states *s, const struct ic_process_ratios *
 {
 	size_t np = s->nproc, runs = np > 0, multi = 0, both = 0;
 
-	s->follows = IC_FOLLOWS_NEITHER;
 	if (s->nstates < 2)
-		return;
-	/* The runs: the first, and each process in another state than the one before it. */
-	for (size_t p = 0; p < np; p++)
-		for (size_t q = 0; q < np; q++)
-			runs += pr->time_rank[q] + 1 == pr->time_rank[p] && s->state[p] != s->state[q];
+		return;   /* (s->follows is IC_FOLLOWS_NEITHER) */
+	/* The runs: the first, and each process in another state than the one before it;
+	 * and at each variant's first process, its members and those in state 1. */
 	for (size_t p = 0; p < np; p++) {
 		size_t members = 0, ones = 0;
 		int first = 1;
 
-		for (size_t q = 0; q < np; q++)
+		for (size_t q = 0; q < np; q++) {
+			runs += pr->time_rank[q] + 1 == pr->time_rank[p] && s->state[p] != s->state[q];
 			if (pr->variant[q] == pr->variant[p]) {
 				first &= q >= p;
 				members++;
 				ones += s->state[q] == 1;
 			}
-		if (!first)
-			continue;
-		multi += members >= 2;
-		both += ones > 0 && ones < members;
+		}
+		if (first) {
+			multi += members >= 2;
+			both += ones > 0 && ones < members;
+		}
 	}
-	if (runs == 2)
-		s->follows = IC_FOLLOWS_TIME;
-	else if (multi && !both)
-		s->follows = IC_FOLLOWS_VARIANT;
+	s->follows = runs == 2 ? IC_FOLLOWS_TIME : multi && !both ? IC_FOLLOWS_VARIANT : IC_FOLLOWS_NEITHER;
 }
 
 /* At the N where the levels part most (*at), whether the split there follows the
  * layout variants: a layout slow at one N reads as a second state at just the times
- * it ran that N, its processes "switching" at every other N. */
-struct states_var {
-	long proc;                 /* its first process seen there; -1 none */
-	int procs;                 /* 1, or 2 for two or more */
-	size_t n[2];               /* its firm repetitions there, per level */
-	double t0, t1;             /* their first and last start */
-};
-
+ * it ran that N, its processes "switching" at every other N. So: no variant's firm
+ * repetitions there in both levels, and each level held by a variant of two or more
+ * processes with a repetition of the other level between its own. */
 static int states_variants_at_sep(const struct ic_states *s, const struct ic_process_ratios *pr,
 				  unsigned long *at)
 {
 	const struct ic_sm *m = &s->model;
-	size_t j = m->sep_site, nv = 0, held[2] = { 0, 0 };
-	int mixed = 0;
-	struct states_var *v;
+	size_t j = m->sep_site, nv = 0;
+	int held[2] = { 0, 0 };
 
 	*at = j < pr->nsites ? pr->sites[j] : 0;
 	for (size_t p = 0; p < pr->nproc; p++)
 		if (pr->variant[p] >= 0 && (size_t)pr->variant[p] + 1 > nv)
 			nv = (size_t)pr->variant[p] + 1;
-	v = ic_stats_alloc(nv, sizeof(*v));
-	for (size_t k = 0; k < nv; k++)
-		v[k] = (struct states_var){ .proc = -1, .t0 = INFINITY, .t1 = -INFINITY };
-	for (size_t i = 0; i < m->n; i++) {
-		const struct ic_sm_obs *o = &m->obs[i];
-		int st = ic_sm_state(m, i), k = pr->variant[o->proc];
+	for (size_t k = 0; k < nv; k++) {
+		size_t n[2] = { 0, 0 };
+		long proc = -1;
+		int multi = 0, lev;
+		double t0 = INFINITY, t1 = -INFINITY;
 
-		if (o->site != j || st < 0 || k < 0)
-			continue;
-		if (v[k].proc < 0)
-			v[k].proc = o->proc, v[k].procs = 1;
-		else if (v[k].proc != (long)o->proc)
-			v[k].procs = 2;
-		v[k].n[st]++;
-		v[k].t0 = fmin(v[k].t0, o->t);
-		v[k].t1 = fmax(v[k].t1, o->t);
-	}
-	for (size_t k = 0; k < nv && !mixed; k++) {
-		int lev = v[k].n[1] > 0;
+		for (size_t i = 0; i < m->n; i++) {
+			const struct ic_sm_obs *o = &m->obs[i];
+			int st = ic_sm_state(m, i);
 
-		mixed = v[k].n[0] && v[k].n[1];
-		/* A repetition of the other level between its processes' own. */
-		for (size_t i = 0; v[k].procs == 2 && i < m->n && !mixed && !held[lev]; i++)
-			held[lev] += m->obs[i].site == j && ic_sm_state(m, i) == !lev &&
-				     m->obs[i].t > v[k].t0 && m->obs[i].t < v[k].t1;
+			if (o->site != j || st < 0 || pr->variant[o->proc] != (int)k)
+				continue;
+			multi |= proc >= 0 && proc != (long)o->proc;
+			proc = (long)o->proc;
+			n[st]++;
+			t0 = fmin(t0, o->t);
+			t1 = fmax(t1, o->t);
+		}
+		if (n[0] && n[1])
+			return 0;
+		lev = n[1] > 0;
+		for (size_t i = 0; multi && i < m->n && !held[lev]; i++)
+			held[lev] = m->obs[i].site == j && ic_sm_state(m, i) == !lev && m->obs[i].t > t0 &&
+				    m->obs[i].t < t1;
 	}
-	free(v);
-	return !mixed && held[0] && held[1];
+	return held[0] && held[1];
 }
 
 /* States and per-process offsets look alike: how many pooled SDs of the processes'
@@ -177,10 +165,9 @@ static double states_offsets(const struct ic_states *s, const struct ic_process_
 {
 	const struct ic_sm *m = &s->model;
 	size_t j = m->sep_site, np = pr->nproc, df = 0;
-	double *sum = ic_stats_alloc(2 * np, sizeof(double)), *cnt;
+	double *sum = ic_stats_alloc(2 * np, sizeof(double)), *cnt = sum + np;
 	double mean[2] = { 0, 0 }, n[2] = { 0, 0 }, ss = 0.0, r = INFINITY;
 
-	cnt = sum + np;
 	for (size_t i = 0; i < m->n; i++)
 		if (m->obs[i].site == j) {
 			sum[m->obs[i].proc] += m->obs[i].y;
@@ -207,10 +194,11 @@ static double states_offsets(const struct ic_states *s, const struct ic_process_
 	return r;
 }
 
-/* State k's level, share, spell and members, and with two states its ratio at every
- * N: each process's posterior-weighted mean there one draw (so one that switched
- * inside counts in both), a t interval over them and Holm's sides over the N. */
-static void states_state(struct ic_states *s, int k, const struct ic_process_ratios *pr,
+/* State k's level, share, spell and members (by share[p][k], process p's repetitions
+ * firmly in it), and with two states its ratio at every N: each process's
+ * posterior-weighted mean there one draw (so one that switched inside counts in both),
+ * a t interval over them and Holm's sides over the N. */
+static void states_state(struct ic_states *s, int k, double (*share)[2], const struct ic_process_ratios *pr,
 			 const struct ic_group *g, const struct ic_analysis_opts *opts)
 {
 	struct ic_state *st = &s->st[k];
@@ -222,18 +210,16 @@ static void states_state(struct ic_states *s, int k, const struct ic_process_rat
 
 	s->member[k] = keep;
 	s->nmember = nkeep;
-	st->level = st->lo = st->hi = NAN;
-	st->share = st->share_lo = st->share_hi = NAN;
-	st->spell_s = st->spell_lo = st->spell_hi = NAN;
+	*st = (struct ic_state){ .level = NAN, .lo = NAN, .hi = NAN, .share = NAN, .share_lo = NAN,
+				 .share_hi = NAN, .spell_s = NAN, .spell_lo = NAN, .spell_hi = NAN };
 	if (m->mu) {
 		if (s->nstates < 2)
 			j = (size_t)-1;
 		st->sites = j < pr->nsites ? pr->sites[j] : 0;
 		st->level = ic_sm_level(m, k, j, &st->lo, &st->hi, &nlev);
 	}
-	st->nproc = 0;
 	for (size_t p = 0; p < pr->nproc; p++) {
-		int in = s->nstates < 2 || ic_sm_proc_share(m, p, k) >= IC_STATES_MEMBER;
+		int in = s->nstates < 2 || share[p][k] >= IC_STATES_MEMBER;
 
 		keep[pr->unit[p]] = (unsigned char)in;
 		st->nproc += (size_t)in;
@@ -306,17 +292,13 @@ const char *ic_states_level_name(enum ic_states_level l)
 static void states_steadiness(struct ic_states *s, const struct ic_process_ratios *pr)
 {
 	size_t np = pr->nproc;
-	/* One block: y, se, t, vs and vn (the variants, -1 unknown) per process. */
-	double *y = ic_stats_alloc(5 * np, sizeof(*y)), *se, *t, *vs, *vn, best = -1.0;
+	/* One block: y, se, t and vn (the variants) per process. */
+	double *y = ic_stats_alloc(4 * np, sizeof(*y)), *se = y + np, *t = se + np, *vn = t + np, best = -1.0;
 	int all = 1;
 
 	s->level = IC_LEVEL_UNTESTED;
 	s->time_q = s->time_df = 0.0;
 	s->time_p = s->spread_lo = s->spread_hi = s->trend_share = NAN;
-	se = y + np;
-	t = se + np;
-	vs = t + np;
-	vn = vs + np;
 	for (size_t i = 0; i < pr->nsites; i++) {
 		size_t k = 0;
 		double v2 = 0.0;
@@ -329,8 +311,7 @@ static void states_steadiness(struct ic_states *s, const struct ic_process_ratio
 				continue;
 			y[k] = yy;
 			t[k] = (double)pr->time_rank[p];
-			/* An unknown variant is no variant's: left out of the within test. */
-			vn[k] = pr->variant[p] >= 0 ? pr->variant[p] : -1;
+			vn[k] = pr->variant[p];
 			v2 += e * e;
 			k++;
 		}
@@ -344,7 +325,7 @@ static void states_steadiness(struct ic_states *s, const struct ic_process_ratio
 			size_t n = 0;
 
 			if (vn[j] < 0)
-				continue;
+				continue;   /* an unknown variant is no variant's */
 			for (size_t q = 0; q < k; q++)
 				if (vn[q] == vn[j])
 					sum += y[q], n++;
@@ -363,24 +344,18 @@ static void states_steadiness(struct ic_states *s, const struct ic_process_ratio
 		best = h.tau;
 		s->steady = h;
 		s->steady_sites = pr->sites[i];
-		memcpy(vs, y, k * sizeof(*vs));
-		gsl_sort(vs, 1, k);
-		s->spread_lo = exp(gsl_stats_quantile_from_sorted_data(vs, 1, k, 0.1));
-		s->spread_hi = exp(gsl_stats_quantile_from_sorted_data(vs, 1, k, 0.9));
 		s->trend_share = ic_steady_trend_share(y, se, t, k, &h);
+		gsl_sort(y, 1, k);   /* (y is the next N's) */
+		s->spread_lo = exp(gsl_stats_quantile_from_sorted_data(y, 1, k, 0.1));
+		s->spread_hi = exp(gsl_stats_quantile_from_sorted_data(y, 1, k, 0.9));
 	}
 	if (best >= 0.0) {
 		/* Steady only where every N is. */
 		if (s->time_df > 0.0)
 			s->time_p = gsl_cdf_chisq_Q(s->time_q, s->time_df);
-		if (all)
-			s->level = IC_LEVEL_STEADY;
-		else if (s->time_p < 0.05)
-			s->level = s->trend_share >= 0.5 ? IC_LEVEL_DRIFTS : IC_LEVEL_WANDERS;
-		else if (s->steady.p < 0.05)
-			s->level = IC_LEVEL_LAYOUT;
-		else
-			s->level = IC_LEVEL_UNBOUNDED;
+		s->level = all ? IC_LEVEL_STEADY
+			 : s->time_p < 0.05 ? (s->trend_share >= 0.5 ? IC_LEVEL_DRIFTS : IC_LEVEL_WANDERS)
+			 : s->steady.p < 0.05 ? IC_LEVEL_LAYOUT : IC_LEVEL_UNBOUNDED;
 	}
 	free(y);
 }
@@ -389,21 +364,21 @@ struct ic_states *ic_states_analyse(const struct ic_process_ratios *pr, const st
 				    const struct ic_analysis_opts *opts)
 {
 	struct ic_states *s = ic_stats_alloc(1, sizeof(*s));
-	struct ic_sm_obs *obs;
 	size_t n;
+	struct ic_sm_obs *obs = states_observe(s, pr, g, &n);
 	unsigned long at;
+	double (*share)[2] = ic_stats_alloc(pr->nproc, sizeof(*share));   /* ic_sm_proc_switches' */
 
 	s->nproc = pr->nproc;
 	s->state = ic_stats_alloc(2 * pr->nproc, sizeof(*s->state));   /* and unsteady */
 	s->unsteady = s->state + pr->nproc;
-	states_observe(s, pr, g, &obs, &n);
 	ic_sm_fit(&s->model, obs, n, pr->nsites, pr->nproc);
 	free(obs);
 	s->nstates = s->model.nstates;
 	s->why = ic_sm_why_name(s->model.why);
 	for (size_t p = 0; s->nstates == 2 && p < pr->nproc; p++) {
-		s->state[p] = ic_sm_proc_share(&s->model, p, 1) > ic_sm_proc_share(&s->model, p, 0);
-		s->unsteady[p] = ic_sm_proc_switches(&s->model, p);
+		s->unsteady[p] = ic_sm_proc_switches(&s->model, p, share[p]);
+		s->state[p] = share[p][1] > share[p][0];
 		s->nunsteady += (size_t)s->unsteady[p];
 	}
 	states_follows(s, pr);
@@ -431,14 +406,14 @@ struct ic_states *ic_states_analyse(const struct ic_process_ratios *pr, const st
 			s->why = why;
 			s->nstates = s->model.nstates = 1;
 			s->follows = IC_FOLLOWS_NEITHER;
-			memset(s->state, 0, pr->nproc * sizeof(*s->state));
-			memset(s->unsteady, 0, pr->nproc * sizeof(*s->unsteady));
+			memset(s->state, 0, 2 * pr->nproc * sizeof(*s->state));   /* and unsteady */
 			s->nunsteady = 0;
 		}
 	}
-	states_state(s, 0, pr, g, opts);
+	states_state(s, 0, share, pr, g, opts);
 	if (s->nstates == 2)
-		states_state(s, 1, pr, g, opts);
+		states_state(s, 1, share, pr, g, opts);
+	free(share);
 	states_steadiness(s, pr);
 	return s;
 }

@@ -111,26 +111,27 @@ int ic_steady_test(const double *y, const double *se, size_t k, double margin, s
  * z - mu o + E'u, whose E'u is still tau^2 I: the same test, exactly. */
 int ic_steady_test_cov(const double *y, const double *v, size_t k, double margin, struct ic_steady *out)
 {
-	gsl_matrix *a = NULL, *e = NULL;
-	gsl_vector *lam = NULL;
-	gsl_eigen_symmv_workspace *ws = NULL;
-	double *z = NULL, *o, *se, top = 0.0;   /* one block: z, o, se */
+	gsl_matrix *a, *e;
+	gsl_vector *lam;
+	gsl_eigen_symmv_workspace *ws;
+	double *z, *o, *se, top;   /* one block: z, o, se */
 	int rc = -1;
 
 	if (steady_start(y, v, k + 1, k, margin, out))
 		return -1;
-	if (!(a = gsl_matrix_alloc(k, k)) || !(e = gsl_matrix_alloc(k, k)) || !(lam = gsl_vector_alloc(k)) ||
-	    !(ws = gsl_eigen_symmv_alloc(k)) || !(z = calloc(3 * k, sizeof(*z))))
-		goto out;
+	/* (GSL's allocations and the decomposition fail only by its handler, which aborts) */
+	a = gsl_matrix_alloc(k, k);
+	e = gsl_matrix_alloc(k, k);
+	lam = gsl_vector_alloc(k);
+	ws = gsl_eigen_symmv_alloc(k);
+	z = ic_stats_alloc(3 * k, sizeof(*z));
 	o = z + k;
 	se = z + 2 * k;
 	for (size_t i = 0; i < k; i++)
 		for (size_t j = 0; j < k; j++)
 			gsl_matrix_set(a, i, j, 0.5 * (v[i * k + j] + v[j * k + i]));
-	if (gsl_eigen_symmv(a, lam, e, ws))
-		goto out;
-	for (size_t i = 0; i < k; i++)
-		top = fmax(top, gsl_vector_get(lam, i));
+	gsl_eigen_symmv(a, lam, e, ws);
+	top = fmax(gsl_vector_max(lam), 0.0);
 	for (size_t i = 0; i < k; i++) {
 		double l = gsl_vector_get(lam, i);
 

@@ -1,13 +1,10 @@
-/* Steadiness: do units (short processes, windows of a long one) vary more
- * than their repetitions' noise allows? The unit means y[i] with errors
- * se[i] read as random effects, y = mu + u + e, u of SD tau (the machine):
- * Cochran's Q, tau by DerSimonian and Laird with its Q-profile interval
- * (Viechtbauer 2007); steady where at the interval's upper end 90% of
- * moments lie within +-margin (not rejecting Q is no evidence of
- * steadiness; this is). Noise correlated in time is taken as AR(1), Q in
- * the coordinates where it is independent. Elasticity: a least-squares
- * slope with Newey and West's error (neighbouring units of a wandering
- * machine are alike). docs/method.md says why each is so.
+/* Steadiness: do units (short processes, windows of a long one) vary more than their
+ * repetitions' noise allows? y = mu + u + e, u of SD tau (the machine): Cochran's Q,
+ * tau by DerSimonian and Laird with its Q-profile interval (Viechtbauer 2007); steady
+ * where at its upper end 90% of moments lie within +-margin (not rejecting Q is no
+ * evidence of steadiness; this is). AR(1) noise is tested where it is independent.
+ * Elasticity: a least-squares slope with Newey and West's error (neighbouring units of
+ * a wandering machine are alike). Why each: docs/method.md.
  */
 #ifndef IC_STEADINESS_H
 #define IC_STEADINESS_H
@@ -68,7 +65,7 @@ double ic_steady_ar1_rho_lags(double d1, double d2);
 
 /* The test with the units' noise correlated: v[0..k*k-1] their covariance (row-major,
  * symmetric, positive definite; ic_steady_test is its diagonal case). -1 as
- * ic_steady_test, or when v is not positive definite or memory runs out. */
+ * ic_steady_test, or when v is not positive definite. */
 int ic_steady_test_cov(const double *y, const double *v, size_t k, double margin, struct ic_steady *out);
 
 struct ic_slope {

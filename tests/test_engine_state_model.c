@@ -306,7 +306,7 @@ static void test_one_state(gsl_rng *r, struct ic_sm_obs *obs)
 			CHECK(ic_sm_fit(&m, obs, n, 2, np) == 0, "fit");
 			two += m.nstates == 2;
 			for (size_t p = 0; p < np; p++)
-				inside += (size_t)ic_sm_proc_switches(&m, p);
+				inside += (size_t)ic_sm_proc_switches(&m, p, NULL);
 			ic_sm_free(&m);
 		}
 		printf("one state, %s noise: two states in %zu of %d, a switch inside named %zu times\n",
@@ -338,8 +338,9 @@ static void test_worked(void)
 	 * finite, around the level, and narrow (the noise is 1%). */
 	CHECK(isfinite(lo) && isfinite(hi) && lo < l && l < hi && hi / lo < 1.1,
 	      "worked: high level's interval [%g, %g]", lo, hi);
-	CHECK(ic_sm_proc_switches(&m, 1) && ic_sm_proc_switches(&m, 2) && !ic_sm_proc_switches(&m, 0) &&
-	      !ic_sm_proc_switches(&m, 3), "worked: processes 1 and 2 switch inside, 0 and 3 do not");
+	CHECK(ic_sm_proc_switches(&m, 1, NULL) && ic_sm_proc_switches(&m, 2, NULL) &&
+	      !ic_sm_proc_switches(&m, 0, NULL) && !ic_sm_proc_switches(&m, 3, NULL),
+	      "worked: processes 1 and 2 switch inside, 0 and 3 do not");
 	CHECK(fabs(m.share - 0.25) < 0.05, "worked: share %g", m.share);
 	ic_sm_free(&m);
 	/* Too few: no model. */
