@@ -230,44 +230,6 @@ static double sm_em2(const struct ic_sm *m, struct sm_step *w, double *mu, doubl
 	return ll;
 }
 
-/* The one-state fit: t location and scale per N; its log-likelihood. */
-static double sm_em1(const struct ic_sm *m, double *mu, const double *sigma0)
-{
-	size_t ns = m->nsites;
-	double ll = 0.0;
-
-	for (size_t j = 0; j < ns; j++) {
-		double sigma = sigma0[j];
-
-		for (int it = 0; it < SM_MAX_ITER; it++) {
-			double num = 0.0, den = 0.0, snum = 0.0, cnt = 0.0, old = mu[j];
-
-			for (size_t i = 0; i < m->n; i++) {
-				const struct ic_sm_obs *o = &m->obs[i];
-				double u;
-
-				if (o->site != j)
-					continue;
-				u = sm_weight(o->y, mu[j], sigma);
-				num += u * o->y;
-				den += u;
-				snum += u * (o->y - mu[j]) * (o->y - mu[j]);
-				cnt += 1.0;
-			}
-			if (!(den > 0.0))
-				break;
-			mu[j] = num / den;
-			sigma = fmax(sqrt(snum / cnt), SM_MIN_SIGMA);
-			if (fabs(mu[j] - old) < 1e-10 && it > 2)
-				break;
-		}
-		for (size_t i = 0; i < m->n; i++)
-			if (m->obs[i].site == j)
-				ll += sm_logpdf_ls(m->obs[i].y, mu[j], sigma, log(sigma));
-	}
-	return ll;
-}
-
 /* The q quantile and MAD-scale of the observations at the j-th N. */
 static void sm_site_stats(const struct ic_sm *m, size_t j, double *buf, double q0, double q1, double *lo,
 			  double *hi, double *scale)
@@ -287,6 +249,46 @@ static void sm_site_stats(const struct ic_sm *m, size_t j, double *buf, double q
 	*hi = gsl_stats_quantile_from_sorted_data(buf, 1, k, q1);
 	/* Half the spread: two states share it. */
 	*scale = fmax(gsl_stats_mad(buf, 1, k, buf + k) / 2.0, SM_MIN_SIGMA);
+}
+
+/* The one-state fit: t location and scale per N, from the median and twice the start's
+ * scale (buf sm_site_stats'); its log-likelihood. */
+static double sm_em1(const struct ic_sm *m, double *buf)
+{
+	double ll = 0.0;
+
+	for (size_t j = 0; j < m->nsites; j++) {
+		double mu, sigma;
+
+		sm_site_stats(m, j, buf, 0.5, 0.5, &mu, &mu, &sigma);
+		sigma *= 2.0;
+		for (int it = 0; it < SM_MAX_ITER; it++) {
+			double num = 0.0, den = 0.0, snum = 0.0, cnt = 0.0, old = mu;
+
+			for (size_t i = 0; i < m->n; i++) {
+				const struct ic_sm_obs *o = &m->obs[i];
+				double u;
+
+				if (o->site != j)
+					continue;
+				u = sm_weight(o->y, mu, sigma);
+				num += u * o->y;
+				den += u;
+				snum += u * (o->y - mu) * (o->y - mu);
+				cnt += 1.0;
+			}
+			if (!(den > 0.0))
+				break;
+			mu = num / den;
+			sigma = fmax(sqrt(snum / cnt), SM_MIN_SIGMA);
+			if (fabs(mu - old) < 1e-10 && it > 2)
+				break;
+		}
+		for (size_t i = 0; i < m->n; i++)
+			if (m->obs[i].site == j)
+				ll += sm_logpdf_ls(m->obs[i].y, mu, sigma, log(sigma));
+	}
+	return ll;
 }
 
 /* A start for states held per process (spells of minutes, processes of seconds):
@@ -441,7 +443,7 @@ int ic_sm_fit(struct ic_sm *m, const struct ic_sm_obs *obs, size_t n, size_t nsi
 	static const double start[][2] = { { 0.25, 0.75 }, { 0.1, 0.9 }, { 0.4, 0.95 }, { 0.05, 0.6 } };
 	size_t ns = nsites;
 	struct sm_step *w;
-	double *blk, *mu, *sigma, *mu1, *buf, best = -INFINITY, span, lo = 0.0, hi = 0.0, loglik2;
+	double *blk, *mu, *sigma, *buf, best = -INFINITY, span, lo = 0.0, hi = 0.0, loglik2;
 
 	*m = (struct ic_sm){ .n = n, .nsites = ns, .nproc = nproc, .nstates = 1, .why = IC_SM_TOO_FEW };
 	m->obs = ic_stats_alloc(n, sizeof(*obs));
@@ -450,15 +452,14 @@ int ic_sm_fit(struct ic_sm *m, const struct ic_sm_obs *obs, size_t n, size_t nsi
 	qsort(m->obs, n, sizeof(*obs), sm_cmp_t);
 	if (n < IC_SM_MIN_OBS || !ns)
 		return 0;
-	/* One block kept (mu, sigma, post), one for the work: mu, sigma, mu1, then 2n of
-	 * buf (a site's values, and gsl_stats_mad's work). */
+	/* One block kept (mu, sigma, post), one for the work: mu, sigma, then 2n of buf (a
+	 * site's values, and gsl_stats_mad's work). */
 	m->mu = ic_stats_alloc(3 * ns + n, sizeof(double));
 	m->sigma = m->mu + 2 * ns;
 	m->post = m->sigma + ns;
-	mu = blk = ic_stats_alloc(4 * ns + 2 * n, sizeof(double));
+	mu = blk = ic_stats_alloc(3 * ns + 2 * n, sizeof(double));
 	sigma = mu + 2 * ns;
-	mu1 = sigma + ns;   /* the one-state fit's levels */
-	buf = mu1 + ns;
+	buf = sigma + ns;
 	w = ic_stats_alloc(n, sizeof(*w));
 	span = fmax(m->obs[n - 1].t - m->obs[0].t, 1e-3);
 	/* A few starts, the best likelihood kept: EM finds a local optimum.
@@ -494,11 +495,7 @@ int ic_sm_fit(struct ic_sm *m, const struct ic_sm_obs *obs, size_t n, size_t nsi
 		m->rate[1] = lo;
 	}
 	loglik2 = sm_em2(m, w, m->mu, m->sigma, m->rate);
-	for (size_t j = 0; j < ns; j++) {
-		sm_site_stats(m, j, buf, 0.5, 0.5, &mu1[j], &mu1[j], &sigma[j]);
-		sigma[j] *= 2.0;
-	}
-	sm_summarise(m, w, loglik2, sm_em1(m, mu1, sigma));
+	sm_summarise(m, w, loglik2, sm_em1(m, buf));
 	free(blk);
 	free(w);
 	return 0;
