@@ -118,15 +118,13 @@ static void states_follows(struct ic_states *s, const struct ic_process_ratios *
  * layout variants: a layout slow at one N reads as a second state at just the times
  * it ran that N, its processes "switching" at every other N. So: no variant's firm
  * repetitions there in both levels, and each level held by a variant of two or more
- * processes with a repetition of the other level between its own. */
-static int states_variants_at_sep(const struct ic_states *s, const struct ic_process_ratios *pr,
-				  unsigned long *at)
+ * processes with a repetition of the other level between its own. Why, or NULL. */
+static const char *states_variants_at_sep(struct ic_states *s, const struct ic_process_ratios *pr)
 {
 	const struct ic_sm *m = &s->model;
 	size_t j = m->sep_site, nv = 0;
 	int held[2] = { 0, 0 };
 
-	*at = j < pr->nsites ? pr->sites[j] : 0;
 	for (size_t p = 0; p < pr->nproc; p++)
 		if (pr->variant[p] >= 0 && (size_t)pr->variant[p] + 1 > nv)
 			nv = (size_t)pr->variant[p] + 1;
@@ -149,13 +147,19 @@ static int states_variants_at_sep(const struct ic_states *s, const struct ic_pro
 			t1 = fmax(t1, o->t);
 		}
 		if (n[0] && n[1])
-			return 0;
+			return NULL;
 		lev = n[1] > 0;
 		for (size_t i = 0; multi && i < m->n && !held[lev]; i++)
 			held[lev] = m->obs[i].site == j && ic_sm_state(m, i) == !lev && m->obs[i].t > t0 &&
 				    m->obs[i].t < t1;
 	}
-	return held[0] && held[1];
+	if (!held[0] || !held[1])
+		return NULL;
+	snprintf(s->why_buf, sizeof(s->why_buf),
+		 "at N = %lu, where the two levels part most, each layout variant's repetitions sit in "
+		 "one level only: a layout's effect, which the band's spread over variants holds",
+		 j < pr->nsites ? pr->sites[j] : 0ul);
+	return s->why_buf;
 }
 
 /* States and per-process offsets look alike: how many pooled SDs of the processes'
@@ -366,7 +370,6 @@ struct ic_states *ic_states_analyse(const struct ic_process_ratios *pr, const st
 	struct ic_states *s = ic_stats_alloc(1, sizeof(*s));
 	size_t n;
 	struct ic_sm_obs *obs = states_observe(s, pr, g, &n);
-	unsigned long at;
 	double (*share)[2] = ic_stats_alloc(pr->nproc, sizeof(*share));   /* ic_sm_proc_switches' */
 
 	s->nproc = pr->nproc;
@@ -385,23 +388,16 @@ struct ic_states *ic_states_analyse(const struct ic_process_ratios *pr, const st
 	/* A split that a layout or a process's own offset explains is none
 	 * of the machine's: one state, said why, every process in state 0. */
 	if (s->nstates == 2) {
-		const char *why;
+		const char *why = states_variants_at_sep(s, pr);
 
-		if (states_variants_at_sep(s, pr, &at)) {
-			snprintf(s->why_buf, sizeof(s->why_buf),
-				 "at N = %lu, where the two levels part most, each layout variant's repetitions "
-				 "sit in one level only: a layout's effect, which the band's spread over "
-				 "variants holds", at);
-			why = s->why_buf;
-		} else if (!s->nunsteady && s->follows == IC_FOLLOWS_VARIANT) {
+		if (!why && !s->nunsteady && s->follows == IC_FOLLOWS_VARIANT)
 			why = "the two levels follow the layout variants: a layout's effect, which the "
 			      "band's spread over variants holds";
-		} else if (!s->nunsteady && states_offsets(s, pr) < IC_STATES_PROC_SEP) {
+		if (!why && !s->nunsteady && states_offsets(s, pr) < IC_STATES_PROC_SEP)
 			why = "no process switched inside, and the two levels are no further apart than the "
 			      "processes' own offsets: each process's level, not the machine's state";
-		} else {
+		if (!why)
 			why = states_brief(s, pr);
-		}
 		if (why) {
 			s->why = why;
 			s->nstates = s->model.nstates = 1;
@@ -430,9 +426,7 @@ void ic_states_moments(const struct ic_states *s, int k, struct ic_ratio *r, siz
 		for (size_t i = 0; i < m->n; i++) {
 			const struct ic_sm_obs *o = &m->obs[i];
 
-			if (o->site != j)
-				continue;
-			if (k >= 0 && s->nstates == 2 && ic_sm_state(m, i) != k)
+			if (o->site != j || (k >= 0 && s->nstates == 2 && ic_sm_state(m, i) != k))
 				continue;
 			y[c++] = o->y;
 			r[j].nrep_base += o->y > 0.0;

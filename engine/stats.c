@@ -78,7 +78,6 @@ int ic_stats_nested(const double *y, const int *cluster, size_t n, struct ic_sta
 		c[k++] = sum / (double)(j - i);
 	}
 	out->clusters = k;
-	/* The draws: the clusters' means; with one cluster, the units. */
 	draws = k >= 2 ? k : n;
 	for (size_t i = 0; k < 2 && i < n; i++)
 		c[i] = u[i].y;

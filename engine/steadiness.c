@@ -286,8 +286,7 @@ double ic_steady_trend_share(const double *y, const double *se, const double *t,
 	/* tr((X'WX)^-1 X'W^2X), the moment estimator's correction. */
 	trace = (s[2] * v[0] - s[1] * v[1] + s[0] * v[2] - s[1] * v[1]) / det;
 	tau2 = (qe - (double)(k - 2)) / (s[0] - trace);
-	tau2 = tau2 > 0.0 ? tau2 : 0.0;
-	tau2 = 1.0 - tau2 / (h->tau * h->tau);
+	tau2 = 1.0 - fmax(tau2, 0.0) / (h->tau * h->tau);   /* (fmax: a NAN is 0) */
 	return tau2 < 0.0 ? 0.0 : tau2;
 }
 
@@ -295,9 +294,7 @@ int ic_slope_fit(const double *x, const double *y, size_t k, struct ic_slope *ou
 {
 	double mx = 0.0, my = 0.0, sxx = 0.0, sxy = 0.0, syy = 0.0, sse = 0.0, a, omega = 0.0, t;
 
-	out->k = k;
-	out->b = out->lo = out->hi = out->se = out->r2 = NAN;
-	out->lag = 0;
+	*out = (struct ic_slope){ .k = k, .b = NAN, .lo = NAN, .hi = NAN, .se = NAN, .r2 = NAN };
 	if (k < 4)
 		return -1;
 	for (size_t i = 0; i < k; i++) {
@@ -314,8 +311,7 @@ int ic_slope_fit(const double *x, const double *y, size_t k, struct ic_slope *ou
 	out->b = sxy / sxx;
 	a = my - out->b * mx;
 	/* Newey and West's usual lag, 4 (k / 100)^(2/9), at least 1. */
-	out->lag = (size_t)floor(4.0 * pow((double)k / 100.0, 2.0 / 9.0));
-	out->lag = out->lag ? out->lag : 1;
+	out->lag = (size_t)fmax(floor(4.0 * pow((double)k / 100.0, 2.0 / 9.0)), 1.0);
 	for (size_t i = 0; i < k; i++) {
 		double e = y[i] - a - out->b * x[i], g = (x[i] - mx) * e;
 
