@@ -301,7 +301,6 @@ static int sm_start_processes(const struct ic_sm *m, double *mu, double *sigma, 
 	/* One block: c per N, den per state and N, then lev, cnt and srt per process. */
 	double *c = ic_stats_alloc(3 * ns + 3 * np, sizeof(*c)), *den = c + ns, *lev = den + 2 * ns;
 	double *cnt = lev + np, *srt = cnt + np, best = INFINITY, cut, ss = 0.0;
-	int rc = -1;
 
 	for (size_t j = 0; j < ns; j++)   /* (sigma is set below) */
 		sm_site_stats(m, j, buf, 0.5, 0.5, &c[j], &c[j], &sigma[j]);
@@ -312,8 +311,10 @@ static int sm_start_processes(const struct ic_sm *m, double *mu, double *sigma, 
 	for (size_t p = 0; p < np; p++)
 		if (cnt[p] > 0.0)
 			srt[k++] = lev[p] /= cnt[p];
-	if (k < 2)
-		goto out;
+	if (k < 2) {
+		free(c);
+		return -1;
+	}
 	gsl_sort(srt, 1, k);
 	for (size_t s = 1; s < k; s++) {
 		double a, b, w = ic_stats_cut(srt, k, s, &a, &b);
@@ -341,10 +342,8 @@ static int sm_start_processes(const struct ic_sm *m, double *mu, double *sigma, 
 	}
 	for (size_t j = 0; j < ns; j++)
 		sigma[j] = fmax(sqrt(ss / (double)m->n), SM_MIN_SIGMA);
-	rc = 0;
-out:
 	free(c);
-	return rc;
+	return 0;
 }
 
 void ic_sm_free(struct ic_sm *m)
@@ -507,9 +506,7 @@ size_t ic_sm_draws(const struct ic_sm *m, int s, size_t j, double *draw)
 	/* One block: weights, then weighted sums, per process and N. */
 	double *sw = ic_stats_alloc(2 * m->nproc * ns, sizeof(double)), *sy = sw + m->nproc * ns;
 
-	if (!m->post)
-		goto out;
-	for (size_t i = 0; i < m->n; i++) {
+	for (size_t i = 0; m->post && i < m->n; i++) {   /* (no fit: no weight, no draw) */
 		const struct ic_sm_obs *o = &m->obs[i];
 		double g = m->nstates < 2 ? 1.0 : s ? m->post[i] : 1.0 - m->post[i];
 
@@ -531,7 +528,6 @@ size_t ic_sm_draws(const struct ic_sm *m, int s, size_t j, double *draw)
 		if (tw >= 2.0 && nsum > 0.0)
 			draw[k++] = sum / nsum;
 	}
-out:
 	free(sw);
 	return k;
 }
