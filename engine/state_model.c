@@ -363,12 +363,9 @@ int ic_sm_state(const struct ic_sm *m, size_t i)
  * Hilferty's cube-root normal approximation, to parts in a million at that size. */
 static double sm_chisq_inv(double q, double nu)
 {
-	double h;
+	double h = 2.0 / (9.0 * nu);
 
-	if (nu <= 1000.0)
-		return gsl_cdf_chisq_Pinv(q, nu);
-	h = 2.0 / (9.0 * nu);
-	return nu * pow(1.0 - h + gsl_cdf_ugaussian_Pinv(q) * sqrt(h), 3.0);
+	return nu <= 1000.0 ? gsl_cdf_chisq_Pinv(q, nu) : nu * pow(1.0 - h + gsl_cdf_ugaussian_Pinv(q) * sqrt(h), 3.0);
 }
 
 /* Garwood's bound at quantile q (below or above half) of a rate of k events in

@@ -114,7 +114,7 @@ static void states_follows(struct ic_states *s, const struct ic_process_ratios *
 	s->follows = runs == 2 ? IC_FOLLOWS_TIME : multi && !both ? IC_FOLLOWS_VARIANT : IC_FOLLOWS_NEITHER;
 }
 
-/* At the N where the levels part most (*at), whether the split there follows the
+/* At the N where the levels part most, whether the split there follows the
  * layout variants: a layout slow at one N reads as a second state at just the times
  * it ran that N, its processes "switching" at every other N. So: no variant's firm
  * repetitions there in both levels, and each level held by a variant of two or more

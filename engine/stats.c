@@ -34,16 +34,12 @@ double ic_stats_cv(const double *x, size_t n)
 
 double ic_stats_t_cdf(double t, double df)
 {
-	if (!(df > 0.0) || isnan(t))
-		return NAN;
-	return gsl_cdf_tdist_P(t, df);
+	return df > 0.0 && !isnan(t) ? gsl_cdf_tdist_P(t, df) : NAN;
 }
 
 double ic_stats_t_quantile(double p, double df)
 {
-	if (!(df > 0.0) || !(p > 0.0 && p < 1.0))
-		return NAN;
-	return gsl_cdf_tdist_Pinv(p, df);
+	return df > 0.0 && p > 0.0 && p < 1.0 ? gsl_cdf_tdist_Pinv(p, df) : NAN;
 }
 
 struct stats_unit {

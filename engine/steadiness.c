@@ -158,15 +158,12 @@ double ic_steady_ar1_mean_var(size_t n, double rho)
 {
 	double s = (double)n, r = 1.0;
 
-	/* n + 2 sum over lags l of (n - l) rho^l, over n^2; NAN at n = 0 (a
-	 * plain 0 / 0 would print as -nan). */
-	if (!n)
-		return NAN;
+	/* n + 2 sum over lags l of (n - l) rho^l, over n^2 */
 	for (size_t l = 1; l < n; l++) {
 		r *= rho;
 		s += 2.0 * (double)(n - l) * r;
 	}
-	return s / ((double)n * (double)n);
+	return n ? s / ((double)n * (double)n) : NAN;   /* (a plain 0 / 0 would print as -nan) */
 }
 
 double ic_steady_ar1_s0(size_t n, double rho)
@@ -178,12 +175,10 @@ double ic_steady_ar1_cov(size_t a, size_t n_a, size_t b, size_t n_b, double rho)
 {
 	double s = 0.0;
 
-	if (!n_a || !n_b)
-		return NAN;   /* without values */
 	for (size_t i = a; i < a + n_a; i++)
 		for (size_t j = b; j < b + n_b; j++)
 			s += pow(rho, (double)(i > j ? i - j : j - i));
-	return s / ((double)n_a * (double)n_b);
+	return n_a && n_b ? s / ((double)n_a * (double)n_b) : NAN;   /* NAN without values */
 }
 
 /* sum over t of rho - c_t - c_{t+1} + v, c_t = cov(x_t, the mean) =
@@ -193,9 +188,7 @@ double ic_steady_ar1_s1(size_t n, double rho)
 {
 	double v = ic_steady_ar1_mean_var(n, rho), e = 0.0, prev = NAN;
 
-	if (n < 2)
-		return 0.0;
-	for (size_t t = 0; t < n; t++) {
+	for (size_t t = 0; t < n; t++) {   /* (under two values: no neighbours, 0) */
 		double c = ((1.0 - pow(rho, (double)(t + 1))) + rho * (1.0 - pow(rho, (double)(n - 1 - t)))) /
 			   ((1.0 - rho) * (double)n);
 
