@@ -66,13 +66,10 @@ static double sm_trans(const double rate[2], double dt, double p[2][2])
 
 /* The EM's work at observation i, per state s. */
 struct sm_step {
-	double le[2];              /* emission, over the larger's */
-	double alpha[2], beta[2];  /* scaled */
-	double c;                  /* the scale */
-	double gamma[2];
-	double xi[4];              /* [s * 2 + s']: the step into i */
-	double p[2][2];            /* the transition into i, at this pass's rates */
-	double e;                  /* its e^(-(a+b) dt) */
+	double le[2];                  /* emission, over the larger's */
+	double alpha[2], beta[2], c;   /* scaled, and the scale */
+	double gamma[2], xi[4];        /* posteriors: the state's, the step into i's ([s * 2 + s']) */
+	double p[2][2], e;             /* the transition into i at this pass's rates, its e^(-(a+b) dt) */
 };
 
 /* The integral over [0, T] of f(s) g(T - s), f = c1 + d1 e^(-l s) and g = c2 + d2
@@ -365,7 +362,8 @@ static double sm_chisq_inv(double q, double nu)
 {
 	double h = 2.0 / (9.0 * nu);
 
-	return nu <= 1000.0 ? gsl_cdf_chisq_Pinv(q, nu) : nu * pow(1.0 - h + gsl_cdf_ugaussian_Pinv(q) * sqrt(h), 3.0);
+	return nu <= 1000.0 ? gsl_cdf_chisq_Pinv(q, nu)
+			    : nu * pow(1.0 - h + gsl_cdf_ugaussian_Pinv(q) * sqrt(h), 3.0);
 }
 
 /* Garwood's bound at quantile q (below or above half) of a rate of k events in
@@ -439,7 +437,7 @@ int ic_sm_fit(struct ic_sm *m, const struct ic_sm_obs *obs, size_t n, size_t nsi
 	static const double start[][2] = { { 0.25, 0.75 }, { 0.1, 0.9 }, { 0.4, 0.95 }, { 0.05, 0.6 } };
 	size_t ns = nsites;
 	struct sm_step *w;
-	double *blk, *mu, *sigma, *buf, best = -INFINITY, span, lo = 0.0, hi = 0.0, loglik2;
+	double *mu, *sigma, *buf, best = -INFINITY, span, lo = 0.0, hi = 0.0, loglik2;
 
 	*m = (struct ic_sm){ .n = n, .nsites = ns, .nproc = nproc, .nstates = 1, .why = IC_SM_TOO_FEW };
 	m->obs = ic_stats_alloc(n, sizeof(*obs));
@@ -453,7 +451,7 @@ int ic_sm_fit(struct ic_sm *m, const struct ic_sm_obs *obs, size_t n, size_t nsi
 	m->mu = ic_stats_alloc(3 * ns + n, sizeof(double));
 	m->sigma = m->mu + 2 * ns;
 	m->post = m->sigma + ns;
-	mu = blk = ic_stats_alloc(3 * ns + 2 * n, sizeof(double));
+	mu = ic_stats_alloc(3 * ns + 2 * n, sizeof(double));
 	sigma = mu + 2 * ns;
 	buf = sigma + ns;
 	w = ic_stats_alloc(n, sizeof(*w));
@@ -492,7 +490,7 @@ int ic_sm_fit(struct ic_sm *m, const struct ic_sm_obs *obs, size_t n, size_t nsi
 	}
 	loglik2 = sm_em2(m, w, m->mu, m->sigma, m->rate);
 	sm_summarise(m, w, loglik2, sm_em1(m, buf));
-	free(blk);
+	free(mu);
 	free(w);
 	return 0;
 }
