@@ -24,12 +24,9 @@ double ic_stats_median(double *x, size_t n)
 
 double ic_stats_cv(const double *x, size_t n)
 {
-	double mean;
+	double mean = gsl_stats_mean(x, 1, n);   /* (0 at n = 0: no element is read) */
 
-	if (n < 2)
-		return NAN;
-	mean = gsl_stats_mean(x, 1, n);
-	return mean == 0.0 ? NAN : gsl_stats_sd_m(x, 1, n, mean) / mean;
+	return n < 2 || mean == 0.0 ? NAN : gsl_stats_sd_m(x, 1, n, mean) / mean;
 }
 
 double ic_stats_t_cdf(double t, double df)
@@ -61,8 +58,6 @@ int ic_stats_nested(const double *y, const int *cluster, size_t n, struct ic_sta
 	size_t k = 0, draws;
 
 	*out = (struct ic_stats_nested){ .mean = NAN, .se = NAN, .df = NAN };
-	if (n == 0)
-		goto done;
 	for (size_t i = 0; i < n; i++)
 		u[i] = (struct stats_unit){ cluster[i], y[i] };
 	qsort(u, n, sizeof(*u), stats_cmp_unit);
@@ -77,12 +72,11 @@ int ic_stats_nested(const double *y, const int *cluster, size_t n, struct ic_sta
 	draws = k >= 2 ? k : n;
 	for (size_t i = 0; k < 2 && i < n; i++)
 		c[i] = u[i].y;
-	out->mean = gsl_stats_mean(c, 1, draws);
+	out->mean = draws ? gsl_stats_mean(c, 1, draws) : NAN;
 	if (draws >= 2) {
 		out->df = (double)(draws - 1);
 		out->se = sqrt(gsl_stats_tss_m(c, 1, draws, out->mean) / (double)(draws - 1) / (double)draws);
 	}
-done:
 	free(u);
 	free(c);
 	return isfinite(out->se) ? 0 : -1;
