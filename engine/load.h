@@ -26,7 +26,7 @@ double ic_results_context_num(const struct ic_results *res, enum ic_ctx key);
 const char *ic_results_context_named(const struct ic_results *res, const char *key, char *buf,
 				     size_t cap);
 
-/* The repeat in a process file's name (plan/order.c: [x<step>_|t<trial>_]
+/* The repeat in a process file's name (plan/points.c: [x<step>_|t<trial>_]
  * [b<build>_]r<repeat>_v<variant>_p<process>.json); 0 for another name. */
 int ic_results_name_repeat(const char *name);
 

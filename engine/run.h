@@ -10,7 +10,7 @@
 #include "run_conf.h"
 
 /* Which processes to read: all (both 0), one repeat's (...r<repeat>_v<V>_p<P>.json,
- * plan/order.c's keys) or one calibration trial's (t<trial>_...). */
+ * plan/points.c's keys) or one calibration trial's (t<trial>_...). */
 struct ic_run_select {
 	int repeat, trial;
 };
