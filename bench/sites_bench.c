@@ -44,9 +44,9 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <gsl/gsl_statistics_double.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,6 +87,13 @@ static const char *gb_rep_name(json_t *run)
 	return rn ? rn : json_string_value(json_object_get(run, "name"));
 }
 
+static int gb_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
 /* The median wall time (s) of the repetitions of run name in list; 0 when
  * none says. */
 static double gb_median_wall_s(json_t *list, const char *name)
@@ -104,7 +111,10 @@ static double gb_median_wall_s(json_t *list, const char *name)
 		    json_is_integer(it) && unit > 0.0)
 			d[n++] = json_number_value(t) * unit * (double)json_integer_value(it);
 	}
-	return n ? gsl_stats_median(d, 1, n) : 0.0;
+	if (!n)
+		return 0.0;
+	qsort(d, n, sizeof(*d), gb_cmp_double);
+	return n % 2 ? d[n / 2] : 0.5 * (d[n / 2 - 1] + d[n / 2]);
 }
 
 /* FILE's "benchmarks" as an object: each repetition's full run name
@@ -374,31 +384,44 @@ static void utc_now(char *out)
 	snprintf(out + n, IC_TIME_LEN - n, ".%03ldZ", ts.tv_nsec / 1000000);
 }
 
-/* Pinning as this machine allows it: bind this thread to each thread index
- * in turn, as the benchmark threads will be, and record what really
- * happened; 1 when every index below n could be bound. cpus gets the list
- * and placement how each was placed (core, smt, shared). */
+/* Pinning as this machine allows it: bind one short-lived thread per thread
+ * index, as the benchmark threads will, and record what really happened. */
+struct bind_probe {
+	int index, cpu;
+	enum ic_bind_kind kind;    /* IC_BIND_NONE: not bound */
+};
+
+static void *bind_probe_main(void *arg)
+{
+	struct bind_probe *p = arg;
+	char why[256];
+
+	if (ic_topo_bind_thread(p->index, NULL, &p->kind, why, sizeof(why)) == 0)
+		p->cpu = ic_topo_current_cpu();
+	return NULL;
+}
+
+/* 1 when every thread index below n could be bound; cpus gets the list and
+ * placement how each was placed (core, smt, shared). */
 static int bind_probe_all(int n, char *cpus, size_t len, char *placement, size_t plen)
 {
-	int all = 1, cpu = -1;
+	int all = 1;
 	size_t used = 0, pused = 0;
-	char why[256];
 
 	cpus[0] = placement[0] = 0;
 	for (int i = 0; i < n; i++) {
-		enum ic_bind_kind kind;
+		struct bind_probe p = { .index = i, .cpu = -1, .kind = IC_BIND_NONE };
+		pthread_t tid;
 
-		if (ic_topo_bind_thread(i, NULL, &kind, why, sizeof(why)) == 0)
-			cpu = ic_topo_current_cpu();
-		all &= kind != IC_BIND_NONE;
-		if (kind != IC_BIND_NONE && used < len)
-			used += (size_t)snprintf(cpus + used, len - used, "%s%d", used ? "," : "", cpu);
+		if (pthread_create(&tid, NULL, bind_probe_main, &p) != 0 || pthread_join(tid, NULL) != 0)
+			p.kind = IC_BIND_NONE;
+		all &= p.kind != IC_BIND_NONE;
+		if (p.kind != IC_BIND_NONE && used < len)
+			used += (size_t)snprintf(cpus + used, len - used, "%s%d", used ? "," : "", p.cpu);
 		if (pused < plen)
 			pused += (size_t)snprintf(placement + pused, plen - pused, "%s%s", i ? "," : "",
-						  ic_bind_kind_name(kind));
+						  ic_bind_kind_name(p.kind));
 	}
-	/* The benchmark threads the main thread creates inherit its mask. */
-	ic_topo_unbind_thread();
 	return all;
 }
 
