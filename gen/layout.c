@@ -211,29 +211,45 @@ static void ly_write(FILE *out, char **objs, size_t n, uint64_t seed)
 	fputs("  } =0xcccccccc\n}\nINSERT AFTER .text;\n", out);
 }
 
+struct ly_seed {
+	uint64_t value;
+	int given;
+};
+
+/* --seed, checked each time it is given (a bad one is refused even if
+ * another follows): 64 bits, digits only. */
+static int ly_seed(void *dest, const char *text)
+{
+	struct ly_seed *seed = dest;
+	char *end;
+
+	errno = 0;
+	seed->value = strtoull(text, &end, 10);
+	if (*text < '0' || *text > '9' || *end || errno)
+		ic_die(LY_EXIT_USAGE, "--seed: '%s' is not a whole number", text);
+	seed->given = 1;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	const char *out_path = NULL, *seed_text = NULL;
+	const char *out_path = NULL;
+	struct ly_seed seed = { 0, 0 };
 	const struct ic_option opts[] = {
-		IC_OPTION_STRING("seed", &seed_text),
+		IC_OPTION_CALL("seed", &seed, ly_seed),
 		IC_OPTION_STRING("output", &out_path),
 		IC_OPTION_STRING("o", &out_path),
 		IC_OPTIONS_END,
 	};
-	uint64_t seed;
-	char **objs, *end;
+	char **objs;
 	size_t nobjs;
 	int rc;
 
 	ic_prog = "layout";
 	if ((rc = ic_options_parse(argc, argv, opts, "usage: layout --seed S [-o OUT.ld] @ARGS\n", "--help")) >= 0)
 		return rc;
-	if (!seed_text)
+	if (!seed.given)
 		ic_die(LY_EXIT_USAGE, "--seed is required (see --help)");
-	errno = 0;
-	seed = strtoull(seed_text, &end, 10);
-	if (*seed_text < '0' || *seed_text > '9' || *end || errno)
-		ic_die(LY_EXIT_USAGE, "--seed: '%s' is not a whole number", seed_text);
 	if (optind + 1 != argc || argv[optind][0] != '@')
 		ic_die(LY_EXIT_USAGE, "one @ARGS file expected (see --help)");
 	if (elf_version(EV_CURRENT) == EV_NONE)
@@ -241,14 +257,14 @@ int main(int argc, char **argv)
 	objs = ly_read_args(argv[optind] + 1, &nobjs);
 
 	if (!out_path) {
-		ly_write(stdout, objs, nobjs, seed);
+		ly_write(stdout, objs, nobjs, seed.value);
 		return fflush(stdout) ? 1 : 0;
 	}
 	struct ic_atomic_file af;
 
 	if (ic_atomic_open(&af, out_path, 0) != 0)
 		ic_die(1, "%s", af.err);
-	ly_write(af.f, objs, nobjs, seed);
+	ly_write(af.f, objs, nobjs, seed.value);
 	if (ic_atomic_commit(&af) != 0)
 		ic_die(1, "%s", af.err);
 	return 0;
