@@ -143,6 +143,7 @@ static int ic_write_all(const struct ic_analysis *an, const char *dir)
 	}
 	for (size_t k = 0; k < IC_CHART_COUNT; k++)
 		cf[k] = outs[IC_OUT_CHARTS + k].f;
+	errno = 0;   /* a writer may fail without it (jansson refuses a name that is not UTF-8) */
 	for (size_t i = 0; i < n; i++)
 		if (outputs[i].write && outputs[i].write(outs[i].f, an))
 			goto fail;
@@ -156,7 +157,8 @@ static int ic_write_all(const struct ic_analysis *an, const char *dir)
 	}
 	return 0;
 fail:
-	fprintf(stderr, "%s: cannot %s the results in %s: %s\n", ic_prog, what, dir, strerror(errno));
+	fprintf(stderr, "%s: cannot %s the results in %s%s%s\n", ic_prog, what, dir, errno ? ": " : "",
+		errno ? strerror(errno) : "");
 discard:
 	for (size_t i = 0; i < n; i++)
 		ic_atomic_abort(&outs[i]);
