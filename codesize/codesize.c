@@ -401,12 +401,13 @@ static void cs_prove_lock_free(const struct cs_point *pt, const char *objdump, c
 	int status;
 	FILE *f;
 
-	/* The paths reach the shell as variables, never as its words; a missing
-	 * objdump is exit 127, as a failed exec, without the shell's line. */
+	/* The paths reach the shell as variables, never as its words; an objdump
+	 * that is missing or not an executable file is exit 127, as a failed
+	 * exec, without the shell's own line. */
 	setenv("CS_OBJDUMP", objdump, 1);
 	setenv("CS_OBJECT", path, 1);
-	f = popen("command -v \"$CS_OBJDUMP\" >/dev/null || exit 127; "
-		  "exec \"$CS_OBJDUMP\" -d --no-show-raw-insn \"$CS_OBJECT\"", "r");
+	f = popen("p=$(command -v -- \"$CS_OBJDUMP\" 2>/dev/null) && [ -f \"$p\" ] && [ -x \"$p\" ] || exit 127; "
+		  "exec \"$p\" -d --no-show-raw-insn \"$CS_OBJECT\"", "r");
 	if (!f)
 		ic_die(1, "cannot run %s: %s", objdump, strerror(errno));
 	while (getline(&line, &cap, f) >= 0) {

@@ -72,5 +72,13 @@ for pair in inline_nolock:inline extern_nolock:extern; do
 	echo "codesize on $lk as $nl: $(cat "$tmp/err")"
 done
 
+# An objdump that cannot run (not an executable file) is codesize's one
+# line, not the shell's beside it.
+objs=$(awk -v s="extern:tail_dequeue:chain:seq:0:64" '$1 == s { print $2 }' "$tmp/objs")
+# shellcheck disable=SC2086
+"$codesize" --objdump /etc/passwd --point "extern_nolock:tail_dequeue:chain:seq:0:64" $objs >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -ne 0 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] || bad "codesize --objdump /etc/passwd: exit $rc, $(cat "$tmp/err")"
+
 [ $fail -eq 0 ] && echo "ok: $n_nolock nolock objects and the nolock copies lock-free, $n_locked locked objects locked"
 exit $fail
