@@ -120,13 +120,17 @@ int ic_gnuplot_draw_pair(const char *chart, const char *dir, const char *base, c
 	static const char *const term[] = { "png", "svg" };
 	char log[PATH_MAX], tmp[2][PATH_MAX], out[2][PATH_MAX], last[1024];
 	long pid = (long)getpid();
+	/* The temporaries hidden beside the charts: a killed draw leaves no
+	 * file a user would take for one. */
+	const char *name = strrchr(base, '/') ? strrchr(base, '/') + 1 : base;
 	int rc = 0;
 
 	if ((size_t)snprintf(log, sizeof(log), "%s/.%s.log.%ld", dir, chart, pid) >= sizeof(log))
 		return ic_fail(err, errlen, "%s: the path is too long", dir);
 	for (int t = 0; t < 2; t++)
 		if ((size_t)snprintf(out[t], PATH_MAX, "%s.%s", base, term[t]) >= PATH_MAX ||
-		    (size_t)snprintf(tmp[t], PATH_MAX, "%s.tmp.%ld", out[t], pid) >= PATH_MAX)
+		    (size_t)snprintf(tmp[t], PATH_MAX, "%.*s.%s.%s.tmp.%ld", (int)(name - base), base, name, term[t],
+				     pid) >= PATH_MAX)
 			return ic_fail(err, errlen, "%s: the path is too long", base);
 	for (int t = 0; t < 2 && !rc; t++)
 		if ((rc = ic_gnuplot_draw(chart, dir, term[t], tmp[t], log, last, sizeof(last))) < 0)
