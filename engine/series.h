@@ -61,7 +61,7 @@ const struct ic_point *ic_group_point(const struct ic_group *g, const char *form
  * none does; *at_about (may be NULL) the N where the footprint per site reaches size. */
 unsigned long ic_group_cache_pass(const struct ic_group *g, const char *form, double size, double *at_about);
 
-/* r at cmp/base's N from the draws y[0..n-1] in clusters cl: exp(mean) with its 95%
+/* r at cmp/base's N from the draws y[0..n-1] in clusters cl (NULL: each its own): exp(mean) with its 95%
  * interval, p, df and se (NAN where none), but no band yet. */
 void ic_ratio_estimate(struct ic_ratio *r, const struct ic_point *cmp, const struct ic_point *base,
 		       const double *y, const int *cl, size_t n);

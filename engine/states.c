@@ -210,7 +210,6 @@ static void states_state(struct ic_states *s, int k, double (*share)[2], const s
 	size_t nkeep = pr->nproc ? pr->unit[pr->nproc - 1] + 1 : 0, j = m->sep_site, nlev, nn = pr->nsites;
 	unsigned char *keep = ic_stats_alloc(nkeep, 1);
 	double *draw;
-	int *cl;
 
 	s->member[k] = keep;
 	s->nmember = nkeep;
@@ -239,22 +238,18 @@ static void states_state(struct ic_states *s, int k, double (*share)[2], const s
 		st->spell_hi = m->spell_hi[k];
 	}
 	draw = ic_stats_alloc(pr->nproc, sizeof(*draw));
-	cl = ic_stats_alloc(pr->nproc, sizeof(*cl));
 	st->ratios = ic_stats_alloc(nn, sizeof(*st->ratios));
-	for (size_t i = 0; i < pr->nproc; i++)
-		cl[i] = (int)i;
 	/* pr's N are g's ratios' (ic_process_ratios_collect). */
 	for (j = 0; j < nn; j++) {
 		size_t kk = ic_sm_draws(m, k, j, draw);
 
-		ic_ratio_estimate(&st->ratios[j], g->ratios[j].cmp, g->ratios[j].base, draw, cl, kk);
+		ic_ratio_estimate(&st->ratios[j], g->ratios[j].cmp, g->ratios[j].base, draw, NULL, kk);
 		st->ratios[j].nvariants = kk;
 	}
 	st->nratios = nn;
 	ic_ratio_decide(st->ratios, nn, opts);
 	ic_ratio_crossover(st->ratios, nn, &st->xo);
 	free(draw);
-	free(cl);
 }
 
 /* A state whose level at the separating N has fewer than two processes

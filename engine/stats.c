@@ -39,45 +39,38 @@ double ic_stats_t_quantile(double p, double df)
 	return df > 0.0 && p > 0.0 && p < 1.0 ? gsl_cdf_tdist_Pinv(p, df) : NAN;
 }
 
-struct stats_unit {
-	int cluster;
-	double y;
-};
-
-static int stats_cmp_unit(const void *pa, const void *pb)
-{
-	const struct stats_unit *a = pa, *b = pb;
-
-	return (a->cluster > b->cluster) - (a->cluster < b->cluster);
-}
-
 int ic_stats_nested(const double *y, const int *cluster, size_t n, struct ic_stats_nested *out)
 {
-	struct stats_unit *u = ic_stats_alloc(n, sizeof(*u));
-	double *c = ic_stats_alloc(n, sizeof(*c));   /* the draws */
+	double *c = ic_stats_alloc(n, sizeof(*c));   /* the cluster means */
+	const double *d = y;   /* the draws */
 	size_t k = 0, draws;
 
 	*out = (struct ic_stats_nested){ .mean = NAN, .se = NAN, .df = NAN };
-	for (size_t i = 0; i < n; i++)
-		u[i] = (struct stats_unit){ cluster[i], y[i] };
-	qsort(u, n, sizeof(*u), stats_cmp_unit);
-	for (size_t i = 0, j; i < n; i = j) {
-		double sum = 0.0;
+	/* Each cluster's mean at its first unit (no sort: clusters are few). */
+	for (size_t i = 0; i < n; i++) {
+		double sum = 0.0, m = 0.0;
+		size_t j = cluster ? 0 : i;
 
-		for (j = i; j < n && u[j].cluster == u[i].cluster; j++)
-			sum += u[j].y;
-		c[k++] = sum / (double)(j - i);
+		while (j < i && cluster[j] != cluster[i])
+			j++;
+		if (j < i)
+			continue;   /* not its cluster's first unit */
+		for (; j < n; j++)
+			if (cluster ? cluster[j] == cluster[i] : j == i) {
+				sum += y[j];
+				m += 1.0;
+			}
+		c[k++] = sum / m;
 	}
 	out->clusters = k;
+	if (k >= 2)
+		d = c;
 	draws = k >= 2 ? k : n;
-	for (size_t i = 0; k < 2 && i < n; i++)
-		c[i] = u[i].y;
-	out->mean = draws ? gsl_stats_mean(c, 1, draws) : NAN;
+	out->mean = draws ? gsl_stats_mean(d, 1, draws) : NAN;
 	if (draws >= 2) {
 		out->df = (double)(draws - 1);
-		out->se = sqrt(gsl_stats_tss_m(c, 1, draws, out->mean) / (double)(draws - 1) / (double)draws);
+		out->se = sqrt(gsl_stats_tss_m(d, 1, draws, out->mean) / (double)(draws - 1) / (double)draws);
 	}
-	free(u);
 	free(c);
 	return isfinite(out->se) ? 0 : -1;
 }

@@ -36,7 +36,8 @@ struct ic_stats_nested {
 	size_t clusters;
 };
 
-/* y[i] with cluster[i] (equal ints are one cluster). 0, or -1 with fewer than two draws;
+/* y[i] with cluster[i] (equal ints are one cluster; cluster NULL: each unit its own).
+ * 0, or -1 with fewer than two draws;
  * out->mean is still set when n > 0. */
 int ic_stats_nested(const double *y, const int *cluster, size_t n, struct ic_stats_nested *out);
 
