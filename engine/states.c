@@ -164,36 +164,27 @@ static const char *states_variants_at_sep(struct ic_states *s, const struct ic_p
 
 /* States and per-process offsets look alike: how many pooled SDs of the processes'
  * own means about their state's level the levels are apart where they part most.
- * INFINITY when no state has two processes. */
+ * INFINITY when a state has no process there or neither has two. */
 static double states_offsets(const struct ic_states *s, const struct ic_process_ratios *pr)
 {
 	const struct ic_sm *m = &s->model;
-	size_t j = m->sep_site, np = pr->nproc, df = 0;
-	double *sum = ic_stats_alloc(2 * np, sizeof(double)), *cnt = sum + np;
-	double mean[2] = { 0, 0 }, n[2] = { 0, 0 }, ss = 0.0, r = INFINITY;
+	size_t j = m->sep_site, np = pr->nproc, n[2] = { 0, 0 };
+	double *sum = ic_stats_alloc(3 * np, sizeof(double)), *cnt = sum + np, *x = cnt + np, lo, hi, ss;
+	double r = INFINITY;
 
 	for (size_t i = 0; i < m->n; i++)
 		if (m->obs[i].site == j) {
 			sum[m->obs[i].proc] += m->obs[i].y;
 			cnt[m->obs[i].proc] += 1.0;
 		}
-	for (size_t p = 0; p < np; p++)
-		if (cnt[p] > 0.0) {
-			mean[s->state[p]] += sum[p] / cnt[p];
-			n[s->state[p]] += 1.0;
-		}
+	/* The processes' means, state 0's first: a cut (stats.h). */
 	for (int k = 0; k < 2; k++)
-		mean[k] = n[k] > 0.0 ? mean[k] / n[k] : NAN;
-	for (size_t p = 0; p < np; p++)
-		if (cnt[p] > 0.0) {
-			double d = sum[p] / cnt[p] - mean[s->state[p]];
-
-			ss += d * d;
-		}
-	for (int k = 0; k < 2; k++)
-		df += n[k] >= 2.0 ? (size_t)n[k] - 1 : 0;
-	if (df && ss > 0.0)
-		r = fabs(mean[1] - mean[0]) / sqrt(ss / (double)df);
+		for (size_t p = 0; p < np; p++)
+			if (cnt[p] > 0.0 && s->state[p] == k)
+				x[(size_t)k * n[0] + n[k]++] = sum[p] / cnt[p];
+	ss = ic_stats_cut(x, n[0] + n[1], n[0], &lo, &hi);
+	if (n[0] && n[1] && n[0] + n[1] > 2 && ss > 0.0)
+		r = fabs(hi - lo) / sqrt(ss / (double)(n[0] + n[1] - 2));
 	free(sum);
 	return r;
 }
