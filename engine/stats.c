@@ -42,7 +42,7 @@ double ic_stats_t_quantile(double p, double df)
 int ic_stats_nested(const double *y, const int *cluster, size_t n, struct ic_stats_nested *out)
 {
 	double *c = ic_stats_alloc(n, sizeof(*c));   /* the cluster means */
-	const double *d = y;   /* the draws */
+	const double *d;   /* the draws */
 	size_t k = 0, draws;
 
 	*out = (struct ic_stats_nested){ .mean = NAN, .se = NAN, .df = NAN };
@@ -63,8 +63,7 @@ int ic_stats_nested(const double *y, const int *cluster, size_t n, struct ic_sta
 		c[k++] = sum / m;
 	}
 	out->clusters = k;
-	if (k >= 2)
-		d = c;
+	d = k >= 2 ? c : y;
 	draws = k >= 2 ? k : n;
 	out->mean = draws ? gsl_stats_mean(d, 1, draws) : NAN;
 	if (draws >= 2) {
