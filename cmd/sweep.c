@@ -236,7 +236,7 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "build"))
 		return build(argc - 2, argv + 2);
 	if (!strcmp(cmd, "watch"))
-		return sw_watch(argc - 2, argv + 2);
+		return sw_watch(argc - 1, argv + 1);
 	if (!strcmp(cmd, "micro"))
 		return micro(argc - 2, argv + 2);
 	if (argc > 2)

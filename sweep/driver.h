@@ -109,11 +109,17 @@ char **sw_bench_argv(const struct sweep *sw, char *bin, ...);
 long sw_guess_s(const struct sweep *sw, const char *nlist);
 long sw_design_s(const struct sweep *sw, long groups, long per);
 
-/* sequence.c */
+/* sequence.c: the sweep, and what a watch shares of it: sw->dir made, locked
+ * and empty (out's, or results/PREFIX<time>, not -p: two runs in the same
+ * second must not share one); from there on an interrupt clears its .tmp
+ * files, says said and exits 130; the machine's state (read only) into path. */
 void sw_sweep(struct sweep *sw);
+void sw_results_dir(struct sweep *sw, const char *prefix);
+void sw_catch_run(struct sweep *sw, const char *said);
+void sw_machine_state(const struct sweep *sw, const char *path);
 
-/* watch.c: ./run.sh watch, its arguments after "watch", the settings
- * (per_caller) on stdin. */
+/* watch.c: ./run.sh watch, its arguments from "watch" (getopt's argv), the
+ * settings (per_caller) on stdin. */
 int sw_watch(int argc, char **argv);
 
 #endif /* IC_SWEEP_DRIVER_H */

@@ -23,6 +23,7 @@
 #define SW_REPORT_S 5
 
 static struct sweep *sw_now_running;
+static const char *stop_said;
 
 /* rm -rf what pattern matches (glob(3)), but keep. */
 static void rm_glob(const char *pattern, const char *keep)
@@ -50,8 +51,25 @@ static void stop(void)
 	/* The half-made report; the one DIR/report points to stays. */
 	name[n > 0 ? n : 0] = 0;
 	rm_glob(sw_fmt("%s/.report.*", sw->dir), sw_fmt("%s/%s", sw->dir, name));
-	sw_say("interrupted: finished processes are in %s; continue with ./run.sh --resume %s", sw->dir, sw->dir);
+	sw_say("%s", stop_said);
 	exit(130);
+}
+
+void sw_catch_run(struct sweep *sw, const char *said)
+{
+	sw_now_running = sw, stop_said = said;
+	sw_catch(stop);
+}
+
+void sw_machine_state(const struct sweep *sw, const char *path)
+{
+	char *tmp = sw_fmt("%s.tmp", path);
+
+	if (sw_run((char *[]){ sw_fmt("%s/cmd/machine_state", sw->tree[0].dir), NULL }, tmp, NULL, NULL) ||
+	    rename(tmp, path)) {
+		unlink(tmp);
+		sw_say("the machine state could not be read; the JSON context still has it");
+	}
 }
 
 /* The whole report of the run in place (summary, charts, repeats'
@@ -177,16 +195,14 @@ static const char *stamp(void)
 	return s;
 }
 
-/* The results directory: --out's, or a new one under results/ named by the
- * time (not -p: two runs in the same second must not share one). */
-static void make_results_dir(struct sweep *sw)
+void sw_results_dir(struct sweep *sw, const char *prefix)
 {
 	const char *out = sw_get(sw, "out");
 	char *results = sw_fmt("%s/results", sw->top);
 	DIR *d;
 	struct dirent *e;
 
-	sw->dir = *out ? sw_fmt("%s", out) : sw_fmt("%s/%s", results, stamp());
+	sw->dir = *out ? sw_fmt("%s", out) : sw_fmt("%s/%s%s", results, prefix, stamp());
 	if (*out ? ic_mkdir_p(sw->dir) != 0 : ic_mkdir_p(results) || mkdir(sw->dir, 0777))
 		sw_fail(*out ? "cannot make %s" : "cannot make %s (made by another run in the same second? try again)",
 			sw->dir);
@@ -198,7 +214,6 @@ static void make_results_dir(struct sweep *sw)
 				sw_fail("--out: %s is no longer empty", sw->dir);
 		closedir(d);
 	}
-	sw_conf_save(sw);
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -224,7 +239,7 @@ static void lock_trees(const struct sweep *sw)
 void sw_sweep(struct sweep *sw)
 {
 	long repeat = sw_long(sw, "repeat"), nb = (long)sw->n_tree, one_s, gap_s = 0;
-	char *closing, *stopped, *results = sw_fmt("%s/results", sw->top), *ms, *tmp;
+	char *closing, *stopped, *results = sw_fmt("%s/results", sw->top), *tmp;
 	const char *tar = "";
 	size_t nr = strlen(results);
 
@@ -234,14 +249,15 @@ void sw_sweep(struct sweep *sw)
 	if (!sw->resume) {
 		if (!sw_long(sw, "lto"))
 			sw_variant_seeds(sw);
-		make_results_dir(sw);
+		sw_results_dir(sw, "");
+		sw_conf_save(sw);
 	} else {
 		sw->dir = sw_fmt("%s", sw_get(sw, "resume"));   /* run.sh holds its lock */
 	}
 	if (ic_mkdir_p(sw_fmt("%s/raw", sw->dir)) || ic_mkdir_p(sw_fmt("%s/log", sw->dir)))
 		sw_fail("cannot make %s/raw", sw->dir);
-	sw_now_running = sw;
-	sw_catch(stop);
+	sw_catch_run(sw, sw_fmt("interrupted: finished processes are in %s; continue with ./run.sh --resume %s", sw->dir,
+				sw->dir));
 	closing = sw_fmt("%s/log/closing.txt", sw->dir);
 	stopped = sw_fmt("stopped; finished processes are in %s; continue with ./run.sh --resume %s", sw->dir, sw->dir);
 	sw_say("results: %s", sw->dir);
@@ -268,16 +284,9 @@ void sw_sweep(struct sweep *sw)
 	}
 	/* One measurement at a time on this machine, from here to the last process. */
 	sw_measure_begin("the sweep", sw->cmdline, sw->top);
-	/* The machine's state as the measurement starts (read only; nothing is
-	 * changed); each resume's beside the first, none overwritten. */
-	ms = sw->resume ? sw_fmt("%s/machine_state-resumed-%s.txt", sw->dir, stamp())
-			: sw_fmt("%s/machine_state.txt", sw->dir);
-	tmp = sw_fmt("%s.tmp", ms);
-	if (sw_run((char *[]){ sw_fmt("%s/cmd/machine_state", sw->tree[0].dir), NULL }, tmp, NULL, NULL) ||
-	    rename(tmp, ms)) {
-		unlink(tmp);
-		sw_say("the machine state could not be read; the JSON context still has it");
-	}
+	/* Each resume's machine state beside the first, none overwritten. */
+	sw_machine_state(sw, sw->resume ? sw_fmt("%s/machine_state-resumed-%s.txt", sw->dir, stamp())
+				       : sw_fmt("%s/machine_state.txt", sw->dir));
 	sw_counters(sw);
 	if (sw_long(sw, "calibrate")) {
 		/* Each trial's processes take the lock again; the report needs none. */

@@ -6,11 +6,11 @@
  * options and installed what is missing. */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <signal.h>
+#include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "kit.h"
@@ -24,20 +24,6 @@
 #define WATCH_REPS 3
 #define WATCH_MIN_TIME "0.05"
 #define WATCH_PAUSE_S 2.0
-
-static const char *watch_dir;
-
-static void watch_stopped(void)
-{
-	char *tmp = sw_fmt("%s/raw", watch_dir);
-
-	signal(SIGINT, SIG_IGN);
-	signal(SIGTERM, SIG_IGN);
-	sw_signal = 0;   /* else the child below would stop us again */
-	sw_run((char *[]){ "find", tmp, "-name", "*.tmp", "-delete", NULL }, NULL, NULL, NULL);
-	sw_say("interrupted: nothing analysed; the processes so far are in %s", tmp);
-	exit(130);
-}
 
 /* The sentinel's specs, "\n"-wrapped one a line (malloc'd). */
 static char *sentinel_specs(void)
@@ -57,7 +43,7 @@ static char *sentinel_specs(void)
  * sentinel is not there or the bench could not say (its plan and errors
  * are then kept in STEM.plan and STEM.log). Never exits: build/'s bench
  * may be of older code. */
-static char *sentinel_runs(const char *bench, const char *stem)
+static char *sentinel_runs(const struct sweep *sw, char *bench, const char *stem)
 {
 	static const char *const col[] = { "name", "form", "op", "layout", "order", "filler", "sites" };
 	char *specs = sentinel_specs(), *plan = sw_fmt("%s.plan", stem), *list = sw_fmt("%s.list", stem),
@@ -68,9 +54,8 @@ static char *sentinel_runs(const char *bench, const char *stem)
 
 	for (char *p = specs; *p; p++)
 		nspecs += *p == '\n' && p[1];
-	if (!sw_run((char *[]){ (char *)bench, "--plan", "--threads=1", "--modes=private", NULL }, plan, log, NULL) &&
-	    !sw_run((char *[]){ (char *)bench, "--list", "--threads=1", "--modes=private", NULL }, list, SW_SAME,
-		    NULL) &&
+	if (!sw_run(sw_bench_argv(sw, bench, "--plan", NULL), plan, log, NULL) &&
+	    !sw_run(sw_bench_argv(sw, bench, "--list", NULL), list, SW_SAME, NULL) &&
 	    (text = ic_read_path(plan, &len)))
 		n = sw_plan_rows(text, col, 7, &r);   /* -1: a plan of other code */
 	for (long i = 0; i < n; i++) {
@@ -97,17 +82,17 @@ static char *sentinel_runs(const char *bench, const char *stem)
 }
 
 /* One sentinel process into DIR/raw/NAME.json, its output in DIR/log. */
-static int watch_process(const char *bench, const char *runs, const char *dir, const char *name, long reps,
-			 long process)
+static int watch_process(const struct sweep *sw, const char *runs, const char *name, long reps, long process)
 {
-	char *out = sw_fmt("%s/raw/%s.json", dir, name), *tmp = sw_fmt("%s.tmp", out),
-	     *log = sw_fmt("%s/log/%s.txt", dir, name);
-	int rc = sw_run((char *[]){ (char *)bench, "--counters=none", "--threads=1", "--modes=private",
-				    sw_fmt("--process=%ld", process), "--layout-variant=0", sw_fmt("--run-list=%s", runs),
-				    sw_fmt("--benchmark_repetitions=%ld", reps), "--benchmark_enable_random_interleaving=true",
-				    "--benchmark_min_time=" WATCH_MIN_TIME, sw_fmt("--benchmark_out=%s", tmp),
-				    "--benchmark_out_format=json", "--benchmark_format=console", NULL },
-			 log, SW_SAME, NULL);
+	char *out = sw_fmt("%s/raw/%s.json", sw->dir, name), *tmp = sw_fmt("%s.tmp", out),
+	     *log = sw_fmt("%s/log/%s.txt", sw->dir, name);
+	int rc = sw_run(sw_bench_argv(sw, sw_fmt("%s/bench/sites_bench", sw->tree[0].dir), "--counters=none",
+				      sw_fmt("--process=%ld", process), "--layout-variant=0", sw_fmt("--run-list=%s", runs),
+				      sw_fmt("--benchmark_repetitions=%ld", reps),
+				      "--benchmark_enable_random_interleaving=true", "--benchmark_min_time=" WATCH_MIN_TIME,
+				      sw_fmt("--benchmark_out=%s", tmp), "--benchmark_out_format=json",
+				      "--benchmark_format=console", NULL),
+			log, SW_SAME, NULL);
 
 	if (rc || rename(tmp, out)) {
 		unlink(tmp);
@@ -120,25 +105,22 @@ static int watch_process(const char *bench, const char *runs, const char *dir, c
 /* The measuring part, under the machine lock: the machine's state, short
  * processes for half the time, then one long process for about as long.
  * runs is the file of names, one a line. How many short processes ran. */
-static long watch_measure(const char *tree, const char *dir, const char *runs, const char *names,
-			  double minutes)
+static long watch_measure(const struct sweep *sw, const char *runs, const char *names, double minutes)
 {
-	char *bench = sw_fmt("%s/bench/sites_bench", tree), *state = sw_fmt("%s/cmd/machine_state", tree),
-	     *state_out = sw_fmt("%s/machine_state.txt", dir), half_s[32], name[32];
+	char half_s[32], name[32];
 	long half = (long)(minutes * 30 + 0.5), k = 0, nruns = 0, long_reps;
 	double end;
 
 	for (const char *p = names; *p; p++)
 		nruns += *p == '\n';
-	if (sw_run((char *[]){ state, NULL }, state_out, NULL, NULL))
-		sw_say("the machine state could not be read");
+	sw_machine_state(sw, sw_fmt("%s/machine_state.txt", sw->dir));
 	sw_phase("watch: short processes for %s, then one long process for about as long",
 		 sw_fmt_s(half, half_s, sizeof(half_s)));
 	end = sw_now() + (double)half;
 	while (sw_now() < end || k < 2) {
 		snprintf(name, sizeof(name), "s%ld", k);
-		if (watch_process(bench, runs, dir, name, WATCH_REPS, k))
-			sw_fail("a sentinel process failed; its log is in %s/log", dir);
+		if (watch_process(sw, runs, name, WATCH_REPS, k))
+			sw_fail("a sentinel process failed; its log is in %s/log", sw->dir);
 		k++;
 		if (sw_now() < end)
 			sw_sleep(WATCH_PAUSE_S);
@@ -149,38 +131,40 @@ static long watch_measure(const char *tree, const char *dir, const char *runs, c
 	if (long_reps < 6)
 		long_reps = 6;
 	sw_phase("watch: %ld short processes done; the long process (%ld rounds)", k, long_reps);
-	if (watch_process(bench, runs, dir, "long", long_reps, k))
-		sw_fail("the long sentinel process failed; its log is in %s/log", dir);
+	if (watch_process(sw, runs, "long", long_reps, k))
+		sw_fail("the long sentinel process failed; its log is in %s/log", sw->dir);
 	return k;
 }
 
 int sw_watch(int argc, char **argv)
 {
 	double minutes = 2;
-	const char *out = NULL, *cmdline = "./run.sh watch", *tree = "build";
+	const char *out = NULL, *cmdline = "./run.sh watch";
 	long jobs = sysconf(_SC_NPROCESSORS_ONLN), k;
-	char top[4096], stamp[32], *dir, *names = NULL, *runs, *log, *report, **args;
-	struct sweep sw = { 0 };
-	time_t now;
+	char top[4096], *names = NULL, *runs, *log, *report, **args;
 	FILE *f;
+	struct sw_tree tree = { .dir = "build" };
+	struct sweep sw = { .top = top, .tree = &tree, .n_tree = 1 };
+	const struct ic_option opts[] = {
+		IC_OPTION_LONG("j", &jobs, 1, LONG_MAX), IC_OPTION_DOUBLE("minutes", &minutes, 0, INFINITY),
+		IC_OPTION_STRING("out", &out), IC_OPTION_STRING("cmdline", &cmdline), IC_OPTIONS_END
+	};
+	int rc = ic_options_parse(argc, argv, opts,
+				  "usage: sweep watch [-jN] [--minutes=M] [--out=DIR] [--cmdline=TEXT] < SETTINGS\n",
+				  "sweep --help");
 
-	for (int i = 0; i < argc; i++)
-		if (!strncmp(argv[i], "-j", 2))
-			jobs = strtol(argv[i] + 2, NULL, 10);
-		else if (!strncmp(argv[i], "--minutes=", 10))
-			minutes = atof(argv[i] + 10);
-		else if (!strncmp(argv[i], "--out=", 6) && argv[i][6])
-			out = argv[i] + 6;
-		else if (!strncmp(argv[i], "--cmdline=", 10))
-			cmdline = argv[i] + 10;
-		else
-			return ic_bad("usage: sweep watch [-jN] [--minutes=M] [--out=DIR] [--cmdline=TEXT] < SETTINGS");
-	if (jobs < 1 || !(minutes >= 0.1 && minutes <= 60))
-		return ic_bad("watch: --minutes from 0.1 to 60 and -j of 1 or more");
+	if (rc >= 0)
+		return rc;
+	if (optind < argc || !(minutes >= 0.1 && minutes <= 60) || (out && !*out))
+		return ic_bad("watch: --minutes from 0.1 to 60, an --out not empty, no operands (see sweep --help)");
 	ic_prog = "inlinecost";
 	if (!getcwd(top, sizeof(top)))
 		sw_fail("cannot tell the current directory");
+	sw.cmdline = cmdline;
 	sw_conf_read_settings(&sw);
+	/* The sentinel's processes: one thread, private, nothing planted. */
+	sw_set(&sw, "threads", "1"), sw_set(&sw, "modes", "private"), sw_set(&sw, "plant", "");
+	sw_set(&sw, "out", out ? out : "");
 
 	/* build/ when its plan has every sentinel run (its bench is the
 	 * sweep's, as it is: never rebuilt for a watch), else build-watch/ with
@@ -193,10 +177,10 @@ int sw_watch(int argc, char **argv)
 		if (!mkdtemp(probe))
 			sw_fail("cannot make a folder like %s: %s", probe, strerror(errno));
 		runs = sw_fmt("%s/runs", probe);
-		if ((names = sentinel_runs("build/bench/sites_bench", runs))) {
+		if ((names = sentinel_runs(&sw, "build/bench/sites_bench", runs))) {
 			int fd = sw_lock("build/.run.sh-lock", "build/", 1, cmdline);
 
-			if (!(names = sentinel_runs("build/bench/sites_bench", runs)))
+			if (!(names = sentinel_runs(&sw, "build/bench/sites_bench", runs)))
 				close(fd);
 		}
 		ic_rm_rf(probe);
@@ -204,50 +188,45 @@ int sw_watch(int argc, char **argv)
 	if (!names) {
 		char *specs = sentinel_specs();
 
-		tree = "build-watch";
-		if (ic_mkdir_p(tree))
-			sw_fail("cannot make %s: %s", tree, strerror(errno));
+		tree.dir = "build-watch";
+		if (ic_mkdir_p(tree.dir))
+			sw_fail("cannot make %s: %s", tree.dir, strerror(errno));
 		sw_lock("build-watch/.run.sh-lock", "build-watch/", 1, cmdline);
 		sw_phase("build: the sentinel in build-watch (log build-watch/build.log)");
-		sw_configure(top, tree,
+		sw_configure(top, tree.dir,
 			     (const char *[]){ "-DCMAKE_BUILD_TYPE=Release", sw_fmt("-DIC_POINTS=%s", sw_joined(specs + 1)),
 					       sw_fmt("-DIC_PER_CALLER=%s", sw_get(&sw, "per_caller")) },
 			     3);
 	}
-	sw_build(tree, (const char *const[]){ "sites_bench", "watch_report", "draw", "machine_state" } + !!names,
+	sw_build(tree.dir, (const char *const[]){ "sites_bench", "watch_report", "draw", "machine_state" } + !!names,
 		 names ? 3 : 4, NULL, jobs);
 
-	now = time(NULL);   /* when the measuring starts, after the build */
-	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", gmtime(&now));
-	dir = out ? (char *)out : sw_fmt("%s/results/watch-%s", top, stamp);
-	if (ic_mkdir_p(dir))
-		sw_fail("cannot make %s: %s", dir, strerror(errno));
-	watch_dir = dir;
-	sw_lock(sw_fmt("%s/.run.sh-lock", dir), dir, 0, cmdline);
-	if (ic_mkdir_p(sw_fmt("%s/raw", dir)) || ic_mkdir_p(sw_fmt("%s/log", dir)) ||
-	    ic_mkdir_p(sw_fmt("%s/plots", dir)))
-		sw_fail("cannot make the folders of %s", dir);
-	sw_catch(watch_stopped);
-	runs = sw_fmt("%s/log/sentinel.runs", dir);
-	if (!names && !(names = sentinel_runs("build-watch/bench/sites_bench", runs)))
+	sw_results_dir(&sw, "watch-");   /* named when the measuring starts, after the build */
+	if (ic_mkdir_p(sw_fmt("%s/raw", sw.dir)) || ic_mkdir_p(sw_fmt("%s/log", sw.dir)) ||
+	    ic_mkdir_p(sw_fmt("%s/plots", sw.dir)))
+		sw_fail("cannot make the folders of %s", sw.dir);
+	sw_catch_run(&sw, sw_fmt("interrupted: nothing analysed; the processes so far are in %s/raw", sw.dir));
+	runs = sw_fmt("%s/log/sentinel.runs", sw.dir);
+	if (!names && !(names = sentinel_runs(&sw, "build-watch/bench/sites_bench", runs)))
 		sw_fail("build-watch/bench/sites_bench does not run the whole sentinel (its plan and errors: %s.plan, "
 			"%s.log)", runs, runs);
 	if (!(f = fopen(runs, "w")) || fputs(names, f) < 0 || fclose(f))
 		sw_fail("cannot write %s", runs);
-	sw_say("results: %s", dir);
+	sw_say("results: %s", sw.dir);
 	sw_measure_begin("./run.sh watch", cmdline, top);
-	k = watch_measure(tree, dir, runs, names, minutes);
+	k = watch_measure(&sw, runs, names, minutes);
 	sw_measure_end();
 
 	sw_phase("watch: the report");
-	args = ic_xalloc(calloc((size_t)k + 8, sizeof(*args)));
-	args[0] = sw_fmt("%s/cmd/watch_report", tree), args[1] = "--out", args[2] = dir, args[3] = "--long", args[4] = sw_fmt("%s/raw/long.json", dir);
+	args = ic_xalloc(calloc((size_t)k + 6, sizeof(*args)));
+	args[0] = sw_fmt("%s/cmd/watch_report", tree.dir), args[1] = "--out", args[2] = sw.dir, args[3] = "--long";
+	args[4] = sw_fmt("%s/raw/long.json", sw.dir);
 	for (long i = 0; i < k; i++)
-		args[5 + i] = sw_fmt("%s/raw/s%ld.json", dir, i);
+		args[5 + i] = sw_fmt("%s/raw/s%ld.json", sw.dir, i);
 	if (sw_run(args, "/dev/null", NULL, NULL))
-		sw_fail("the watch report failed on %s", dir);
-	log = sw_fmt("%s/plots/.draw.log", dir);
-	if (sw_run((char *[]){ sw_fmt("%s/cmd/draw", tree), dir, "watch", NULL }, NULL, log, NULL)) {
+		sw_fail("the watch report failed on %s", sw.dir);
+	log = sw_fmt("%s/plots/.draw.log", sw.dir);
+	if (sw_run((char *[]){ sw_fmt("%s/cmd/draw", tree.dir), sw.dir, "watch", NULL }, NULL, log, NULL)) {
 		sw_tail(1, log);
 		sw_say("the chart failed (above)");
 	} else {
@@ -256,11 +235,11 @@ int sw_watch(int argc, char **argv)
 
 		for (char *line = text ? strtok_r(text, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save))
 			sw_say("%s", line);
-		sw_say("chart: %s/plots/watch.png", dir);
+		sw_say("chart: %s/plots/watch.png", sw.dir);
 	}
 	unlink(log);
 	/* The report last: its last lines say whether this machine gives one answer. */
-	report = sw_fmt("%s/watch.txt", dir);
+	report = sw_fmt("%s/watch.txt", sw.dir);
 	if (access(report, R_OK))
 		sw_fail("the watch report wrote no %s", report);
 	sw_cat(report);
