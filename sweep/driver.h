@@ -109,11 +109,13 @@ char **sw_bench_argv(const struct sweep *sw, char *bin, ...);
 long sw_guess_s(const struct sweep *sw, const char *nlist);
 long sw_design_s(const struct sweep *sw, long groups, long per);
 
-/* sequence.c: the sweep, and what a watch shares of it: sw->dir made, locked
- * and empty (out's, or results/PREFIX<time>, not -p: two runs in the same
- * second must not share one); from there on an interrupt clears its .tmp
- * files, says said and exits 130; the machine's state (read only) into path. */
+/* sequence.c: the sweep, and what a watch shares of it: its trees made and
+ * locked (waiting); sw->dir made, locked and empty (out's, or
+ * results/PREFIX<time>, not -p: two runs in the same second must not share
+ * one); from there on an interrupt clears its .tmp files, says said and
+ * exits 130; the machine's state (read only) into path. */
 void sw_sweep(struct sweep *sw);
+void sw_lock_trees(const struct sweep *sw);
 void sw_results_dir(struct sweep *sw, const char *prefix);
 void sw_catch_run(struct sweep *sw, const char *said);
 void sw_machine_state(const struct sweep *sw, const char *path);

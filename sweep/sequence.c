@@ -222,7 +222,7 @@ static int cmp_str(const void *a, const void *b)
 }
 
 /* In name order, so two sweeps that share trees cannot wait for each other. */
-static void lock_trees(const struct sweep *sw)
+void sw_lock_trees(const struct sweep *sw)
 {
 	const char **names = ic_xalloc(calloc(sw->n_tree, sizeof(*names)));
 
@@ -245,7 +245,7 @@ void sw_sweep(struct sweep *sw)
 
 	sw_resolve(sw);
 	sw_identity(sw);   /* before anything is locked, made or built */
-	lock_trees(sw);
+	sw_lock_trees(sw);
 	if (!sw->resume) {
 		if (!sw_long(sw, "lto"))
 			sw_variant_seeds(sw);

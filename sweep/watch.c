@@ -189,9 +189,7 @@ int sw_watch(int argc, char **argv)
 		char *specs = sentinel_specs();
 
 		tree.dir = "build-watch";
-		if (ic_mkdir_p(tree.dir))
-			sw_fail("cannot make %s: %s", tree.dir, strerror(errno));
-		sw_lock("build-watch/.run.sh-lock", "build-watch/", 1, cmdline);
+		sw_lock_trees(&sw);
 		sw_phase("build: the sentinel in build-watch (log build-watch/build.log)");
 		sw_configure(top, tree.dir,
 			     (const char *[]){ "-DCMAKE_BUILD_TYPE=Release", sw_fmt("-DIC_POINTS=%s", sw_joined(specs + 1)),
