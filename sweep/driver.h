@@ -106,6 +106,11 @@ int sw_processes(struct sweep *sw, const char *prefix, const char *nlist, long a
 /* sites_bench's argv (bin: it or a variant): the settings' threads,
  * modes and plant after bin, then the rest, up to NULL. */
 char **sw_bench_argv(const struct sweep *sw, char *bin, ...);
+/* One process of bin into DIR/raw/KEY.json, its output in DIR/log/KEY.txt:
+ * the runs in the file runs at the settings' reps and min_time, interleaved
+ * at random, under env; then more (malloc'd, freed), up to NULL. 0, or -1
+ * after saying so and its log's tail. */
+int sw_bench_process(const struct sweep *sw, char *bin, const char *key, const char *runs, const char *env, ...);
 long sw_guess_s(const struct sweep *sw, const char *nlist);
 long sw_design_s(const struct sweep *sw, long groups, long per);
 

@@ -133,35 +133,27 @@ char **sw_bench_argv(const struct sweep *sw, char *bin, ...)
 	return argv;
 }
 
-/* One process: every run of one build's plan (at the N in nlist), forms
- * and points interleaved at random by Google Benchmark, under a random
- * environment pad (it moves the stack). */
-static int run_process(const struct sweep *sw, const char *key, const char *from, const struct ic_plan_proc *p,
-		       const char *nlist)
+int sw_bench_process(const struct sweep *sw, char *bin, const char *key, const char *runs, const char *env, ...)
 {
-	const struct sw_tree *t = &sw->tree[p->build];
-	char *file = sw_fmt("%s/raw/%s.json", sw->dir, key), *runs = sw_fmt("%s/log/%s.runs", sw->dir, key),
-	     *log = sw_fmt("%s/log/%s.txt", sw->dir, key), *tmp = sw_fmt("%s.tmp", file), pad[16 + 4096];
-	/* The simulated counts travel with variant 0's processes (sw_counters). */
-	const char *ctr = p->variant > 0 && !strcmp(sw->counter_source, "sim") ? "none" : sw_get(sw, "counters");
-	char *seed_key = sw_fmt("%s %s", sw_get(sw, "layout_seed"), key), *sim = sw_file(sw, "sim", p->build, ".csv");
-	size_t n = posix_cksum(seed_key) % 4096;
+	char *file = sw_fmt("%s/raw/%s.json", sw->dir, key), *log = sw_fmt("%s/log/%s.txt", sw->dir, key),
+	     *tmp = sw_fmt("%s.tmp", file);
 	/* (every argv entry its own string: all are freed below) */
-	char **argv = sw_bench_argv(sw,
-		sw_long(sw, "lto") ? sw_fmt("%s/bench/sites_bench", t->dir)   /* LTO's code no layout moves */
-				   : sw_fmt("%s/bench/variants/r%u_v%u", t->dir, p->repeat, p->variant),
-		sw_fmt("--counters=%s", ctr), sw_fmt("--sim-cache=%s", sim),
-		sw_fmt("--process=%u", p->process), sw_fmt("--layout-variant=%u", p->variant),
-		sw_fmt("--run-list=%s", runs), sw_fmt("--benchmark_repetitions=%s", sw_get(sw, "reps")),
-		sw_fmt("--benchmark_enable_random_interleaving=true"), sw_fmt("--benchmark_min_time=%s", sw_get(sw, "min_time")),
-		sw_fmt("--benchmark_out=%s", tmp), sw_fmt("--benchmark_out_format=json"), sw_fmt("--benchmark_format=console"),
-		from ? sw_fmt("--iterations-from=%s", from) : NULL, NULL);
+	char **argv = sw_bench_argv(sw, bin, sw_fmt("--run-list=%s", runs),
+				    sw_fmt("--benchmark_repetitions=%s", sw_get(sw, "reps")),
+				    sw_fmt("--benchmark_enable_random_interleaving=true"),
+				    sw_fmt("--benchmark_min_time=%s", sw_get(sw, "min_time")), sw_fmt("--benchmark_out=%s", tmp),
+				    sw_fmt("--benchmark_out_format=json"), sw_fmt("--benchmark_format=console"), NULL),
+	     **a = argv;
+	va_list ap;
 	int rc;
 
-	write_runs(sw, p->build, nlist, runs);
-	snprintf(pad, sizeof(pad), "IC_ENV_PAD=%*s", (int)n, "");
-	memset(pad + 11, 'x', n);
-	if ((rc = sw_run(argv, log, SW_SAME, pad))) {
+	while (*a)
+		a++;
+	va_start(ap, env);
+	while (a < argv + 23 && (*a = va_arg(ap, char *)))
+		a++;
+	va_end(ap);
+	if ((rc = sw_run(argv, log, SW_SAME, env))) {
 		unlink(tmp);
 		sw_say("process %s failed; its log: %s", key, log);
 		sw_tail(5, log);
@@ -170,11 +162,38 @@ static int run_process(const struct sweep *sw, const char *key, const char *from
 	}
 	/* Freed, unlike the driver's other strings: a calibration runs
 	 * thousands of processes. */
-	for (char **a = argv; *a; a++)
+	for (a = argv; *a; a++)
 		free(*a);
 	free(argv);
-	free(file), free(runs), free(log), free(tmp), free(seed_key), free(sim);
+	free(file), free(log), free(tmp);
 	return rc ? -1 : 0;
+}
+
+/* One process: every run of one build's plan (at the N in nlist), forms
+ * and points interleaved at random by Google Benchmark, under a random
+ * environment pad (it moves the stack). */
+static int run_process(const struct sweep *sw, const char *key, const char *from, const struct ic_plan_proc *p,
+		       const char *nlist)
+{
+	const struct sw_tree *t = &sw->tree[p->build];
+	char *runs = sw_fmt("%s/log/%s.runs", sw->dir, key), pad[16 + 4096];
+	/* The simulated counts travel with variant 0's processes (sw_counters). */
+	const char *ctr = p->variant > 0 && !strcmp(sw->counter_source, "sim") ? "none" : sw_get(sw, "counters");
+	char *seed_key = sw_fmt("%s %s", sw_get(sw, "layout_seed"), key), *sim = sw_file(sw, "sim", p->build, ".csv");
+	size_t n = posix_cksum(seed_key) % 4096;
+	int rc;
+
+	write_runs(sw, p->build, nlist, runs);
+	snprintf(pad, sizeof(pad), "IC_ENV_PAD=%*s", (int)n, "");
+	memset(pad + 11, 'x', n);
+	rc = sw_bench_process(sw,
+		sw_long(sw, "lto") ? sw_fmt("%s/bench/sites_bench", t->dir)   /* LTO's code no layout moves */
+				   : sw_fmt("%s/bench/variants/r%u_v%u", t->dir, p->repeat, p->variant),
+		key, runs, pad, sw_fmt("--counters=%s", ctr), sw_fmt("--sim-cache=%s", sim),
+		sw_fmt("--process=%u", p->process), sw_fmt("--layout-variant=%u", p->variant),
+		from ? sw_fmt("--iterations-from=%s", from) : NULL, NULL);
+	free(runs), free(seed_key), free(sim);
+	return rc;
 }
 
 /* --spread: sleep until repeat r's turn with the machine lock let go

@@ -21,7 +21,7 @@
  * its start (the states are read at each repetition, so no median is
  * needed); then a pause, so the samples spread over the time as a sweep's
  * processes do. */
-#define WATCH_REPS 3
+#define WATCH_REPS "3"
 #define WATCH_MIN_TIME "0.05"
 #define WATCH_PAUSE_S 2.0
 
@@ -82,32 +82,19 @@ static char *sentinel_runs(const struct sweep *sw, char *bench, const char *stem
 }
 
 /* One sentinel process into DIR/raw/NAME.json, its output in DIR/log. */
-static int watch_process(const struct sweep *sw, const char *runs, const char *name, long reps, long process)
+static int watch_process(const struct sweep *sw, const char *runs, const char *name, long process)
 {
-	char *out = sw_fmt("%s/raw/%s.json", sw->dir, name), *tmp = sw_fmt("%s.tmp", out),
-	     *log = sw_fmt("%s/log/%s.txt", sw->dir, name);
-	int rc = sw_run(sw_bench_argv(sw, sw_fmt("%s/bench/sites_bench", sw->tree[0].dir), "--counters=none",
-				      sw_fmt("--process=%ld", process), "--layout-variant=0", sw_fmt("--run-list=%s", runs),
-				      sw_fmt("--benchmark_repetitions=%ld", reps),
-				      "--benchmark_enable_random_interleaving=true", "--benchmark_min_time=" WATCH_MIN_TIME,
-				      sw_fmt("--benchmark_out=%s", tmp), "--benchmark_out_format=json",
-				      "--benchmark_format=console", NULL),
-			log, SW_SAME, NULL);
-
-	if (rc || rename(tmp, out)) {
-		unlink(tmp);
-		sw_tail(5, log);
-		rc = 1;
-	}
-	return rc;
+	return sw_bench_process(sw, sw_fmt("%s/bench/sites_bench", sw->tree[0].dir), name, runs, NULL,
+				sw_fmt("--counters=none"), sw_fmt("--process=%ld", process), sw_fmt("--layout-variant=0"),
+				NULL);
 }
 
 /* The measuring part, under the machine lock: the machine's state, short
  * processes for half the time, then one long process for about as long.
  * runs is the file of names, one a line. How many short processes ran. */
-static long watch_measure(const struct sweep *sw, const char *runs, const char *names, double minutes)
+static long watch_measure(struct sweep *sw, const char *runs, const char *names, double minutes)
 {
-	char half_s[32], name[32];
+	char half_s[32];
 	long half = (long)(minutes * 30 + 0.5), k = 0, nruns = 0, long_reps;
 	double end;
 
@@ -118,8 +105,7 @@ static long watch_measure(const struct sweep *sw, const char *runs, const char *
 		 sw_fmt_s(half, half_s, sizeof(half_s)));
 	end = sw_now() + (double)half;
 	while (sw_now() < end || k < 2) {
-		snprintf(name, sizeof(name), "s%ld", k);
-		if (watch_process(sw, runs, name, WATCH_REPS, k))
+		if (watch_process(sw, runs, sw_fmt("s%ld", k), k))
 			sw_fail("a sentinel process failed; its log is in %s/log", sw->dir);
 		k++;
 		if (sw_now() < end)
@@ -127,11 +113,12 @@ static long watch_measure(const struct sweep *sw, const char *runs, const char *
 	}
 	/* The long process's rounds: a repetition of min_time takes about 1.1
 	 * times it (Google Benchmark overshoots a little), a round one per run. */
-	long_reps = (long)((double)half / ((double)nruns * atof(WATCH_MIN_TIME) * 1.1));
+	long_reps = (long)((double)half / ((double)nruns * sw_double(sw, "min_time") * 1.1));
 	if (long_reps < 6)
 		long_reps = 6;
 	sw_phase("watch: %ld short processes done; the long process (%ld rounds)", k, long_reps);
-	if (watch_process(sw, runs, "long", long_reps, k))
+	sw_set(sw, "reps", sw_fmt("%ld", long_reps));
+	if (watch_process(sw, runs, "long", k))
 		sw_fail("the long sentinel process failed; its log is in %s/log", sw->dir);
 	return k;
 }
@@ -164,6 +151,7 @@ int sw_watch(int argc, char **argv)
 	sw_conf_read_settings(&sw);
 	/* The sentinel's processes: one thread, private, nothing planted. */
 	sw_set(&sw, "threads", "1"), sw_set(&sw, "modes", "private"), sw_set(&sw, "plant", "");
+	sw_set(&sw, "reps", WATCH_REPS), sw_set(&sw, "min_time", WATCH_MIN_TIME);
 	sw_set(&sw, "out", out ? out : "");
 
 	/* build/ when its plan has every sentinel run (its bench is the
