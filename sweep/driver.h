@@ -110,7 +110,8 @@ char **sw_bench_argv(const struct sweep *sw, char *bin, ...);
  * the runs in the file runs at the settings' reps and min_time, interleaved
  * at random, under env; then more (malloc'd, freed), up to NULL. 0, or -1
  * after saying so and its log's tail. */
-int sw_bench_process(const struct sweep *sw, char *bin, const char *key, const char *runs, const char *env, ...);
+int sw_bench_process(const struct sweep *sw, char *bin, const char *key, const char *runs, const char *env,
+		     char *const *more);
 long sw_guess_s(const struct sweep *sw, const char *nlist);
 long sw_design_s(const struct sweep *sw, long groups, long per);
 

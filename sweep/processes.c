@@ -133,7 +133,8 @@ char **sw_bench_argv(const struct sweep *sw, char *bin, ...)
 	return argv;
 }
 
-int sw_bench_process(const struct sweep *sw, char *bin, const char *key, const char *runs, const char *env, ...)
+int sw_bench_process(const struct sweep *sw, char *bin, const char *key, const char *runs, const char *env,
+		     char *const *more)
 {
 	char *file = sw_fmt("%s/raw/%s.json", sw->dir, key), *log = sw_fmt("%s/log/%s.txt", sw->dir, key),
 	     *tmp = sw_fmt("%s.tmp", file);
@@ -144,15 +145,12 @@ int sw_bench_process(const struct sweep *sw, char *bin, const char *key, const c
 				    sw_fmt("--benchmark_min_time=%s", sw_get(sw, "min_time")), sw_fmt("--benchmark_out=%s", tmp),
 				    sw_fmt("--benchmark_out_format=json"), sw_fmt("--benchmark_format=console"), NULL),
 	     **a = argv;
-	va_list ap;
 	int rc;
 
 	while (*a)
 		a++;
-	va_start(ap, env);
-	while (a < argv + 23 && (*a = va_arg(ap, char *)))
+	while (a < argv + 23 && (*a = *more++))
 		a++;
-	va_end(ap);
 	if ((rc = sw_run(argv, log, SW_SAME, env))) {
 		unlink(tmp);
 		sw_say("process %s failed; its log: %s", key, log);
@@ -189,9 +187,9 @@ static int run_process(const struct sweep *sw, const char *key, const char *from
 	rc = sw_bench_process(sw,
 		sw_long(sw, "lto") ? sw_fmt("%s/bench/sites_bench", t->dir)   /* LTO's code no layout moves */
 				   : sw_fmt("%s/bench/variants/r%u_v%u", t->dir, p->repeat, p->variant),
-		key, runs, pad, sw_fmt("--counters=%s", ctr), sw_fmt("--sim-cache=%s", sim),
+		key, runs, pad, (char *[]){ sw_fmt("--counters=%s", ctr), sw_fmt("--sim-cache=%s", sim),
 		sw_fmt("--process=%u", p->process), sw_fmt("--layout-variant=%u", p->variant),
-		from ? sw_fmt("--iterations-from=%s", from) : NULL, NULL);
+		from ? sw_fmt("--iterations-from=%s", from) : NULL, NULL });
 	free(runs), free(seed_key), free(sim);
 	return rc;
 }

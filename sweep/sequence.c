@@ -256,10 +256,9 @@ void sw_sweep(struct sweep *sw)
 	}
 	if (ic_mkdir_p(sw_fmt("%s/raw", sw->dir)) || ic_mkdir_p(sw_fmt("%s/log", sw->dir)))
 		sw_fail("cannot make %s/raw", sw->dir);
-	sw_catch_run(sw, sw_fmt("interrupted: finished processes are in %s; continue with ./run.sh --resume %s", sw->dir,
-				sw->dir));
+	stopped = sw_fmt("finished processes are in %s; continue with ./run.sh --resume %s", sw->dir, sw->dir);
+	sw_catch_run(sw, sw_fmt("interrupted: %s", stopped));
 	closing = sw_fmt("%s/log/closing.txt", sw->dir);
-	stopped = sw_fmt("stopped; finished processes are in %s; continue with ./run.sh --resume %s", sw->dir, sw->dir);
 	sw_say("results: %s", sw->dir);
 	sw_say("%s", sw->series ? sw->series : "");
 	/* The time left is known once the bench has said what it runs. */
@@ -292,16 +291,16 @@ void sw_sweep(struct sweep *sw)
 		/* Each trial's processes take the lock again; the report needs none. */
 		sw_measure_end();
 		if (calibration(sw, closing))
-			sw_fail("%s", stopped);
+			sw_fail("stopped; %s", stopped);
 		sw_cat(closing);
 		return;
 	}
 	if (sw_processes(sw, "", NULL, SW_REPORT_S))
-		sw_fail("%s", stopped);
+		sw_fail("stopped; %s", stopped);
 	sw_measure_end();
 	report(sw, closing);
 	if (sw_long(sw, "find_crossover") && crossover(sw, closing))
-		sw_fail("%s", stopped);
+		sw_fail("stopped; %s", stopped);
 	if (!strncmp(sw->dir, results, nr) && strrchr(sw->dir, '/') == sw->dir + nr) {   /* results/NAME */
 		char *latest = sw_fmt("%s/latest", results);
 

@@ -85,8 +85,8 @@ static char *sentinel_runs(const struct sweep *sw, char *bench, const char *stem
 static int watch_process(const struct sweep *sw, const char *runs, const char *name, long process)
 {
 	return sw_bench_process(sw, sw_fmt("%s/bench/sites_bench", sw->tree[0].dir), name, runs, NULL,
-				sw_fmt("--counters=none"), sw_fmt("--process=%ld", process), sw_fmt("--layout-variant=0"),
-				NULL);
+				(char *[]){ sw_fmt("--counters=none"), sw_fmt("--process=%ld", process),
+					    sw_fmt("--layout-variant=0"), NULL });
 }
 
 /* The measuring part, under the machine lock: the machine's state, short
