@@ -126,15 +126,16 @@ static long watch_measure(struct sweep *sw, const char *runs, const char *names,
 int sw_watch(int argc, char **argv)
 {
 	double minutes = 2;
-	const char *out = NULL, *cmdline = "./run.sh watch";
-	long jobs = sysconf(_SC_NPROCESSORS_ONLN), k;
+	const char *out = NULL;
+	long k;
 	char top[4096], *names = NULL, *runs, *log, *report, **args;
 	FILE *f;
 	struct sw_tree tree = { .dir = "build" };
-	struct sweep sw = { .top = top, .tree = &tree, .n_tree = 1 };
+	struct sweep sw = { .top = top, .cmdline = "./run.sh watch", .jobs = sysconf(_SC_NPROCESSORS_ONLN), .tree = &tree,
+			    .n_tree = 1 };
 	const struct ic_option opts[] = {
-		IC_OPTION_LONG("j", &jobs, 1, LONG_MAX), IC_OPTION_DOUBLE("minutes", &minutes, 0, INFINITY),
-		IC_OPTION_STRING("out", &out), IC_OPTION_STRING("cmdline", &cmdline), IC_OPTIONS_END
+		IC_OPTION_LONG("j", &sw.jobs, 1, LONG_MAX), IC_OPTION_DOUBLE("minutes", &minutes, 0, INFINITY),
+		IC_OPTION_STRING("out", &out), IC_OPTION_STRING("cmdline", &sw.cmdline), IC_OPTIONS_END
 	};
 	int rc = ic_options_parse(argc, argv, opts,
 				  "usage: sweep watch [-jN] [--minutes=M] [--out=DIR] [--cmdline=TEXT] < SETTINGS\n",
@@ -147,7 +148,6 @@ int sw_watch(int argc, char **argv)
 	ic_prog = "inlinecost";
 	if (!getcwd(top, sizeof(top)))
 		sw_fail("cannot tell the current directory");
-	sw.cmdline = cmdline;
 	sw_conf_read_settings(&sw);
 	/* The sentinel's processes: one thread, private, nothing planted. */
 	sw_set(&sw, "threads", "1"), sw_set(&sw, "modes", "private"), sw_set(&sw, "plant", "");
@@ -166,7 +166,7 @@ int sw_watch(int argc, char **argv)
 			sw_fail("cannot make a folder like %s: %s", probe, strerror(errno));
 		runs = sw_fmt("%s/runs", probe);
 		if ((names = sentinel_runs(&sw, "build/bench/sites_bench", runs))) {
-			int fd = sw_lock("build/.run.sh-lock", "build/", 1, cmdline);
+			int fd = sw_lock("build/.run.sh-lock", "build/", 1, sw.cmdline);
 
 			if (!(names = sentinel_runs(&sw, "build/bench/sites_bench", runs)))
 				close(fd);
@@ -185,7 +185,7 @@ int sw_watch(int argc, char **argv)
 			     3);
 	}
 	sw_build(tree.dir, (const char *const[]){ "sites_bench", "watch_report", "draw", "machine_state" } + !!names,
-		 names ? 3 : 4, NULL, jobs);
+		 names ? 3 : 4, NULL, sw.jobs);
 
 	sw_results_dir(&sw, "watch-");   /* named when the measuring starts, after the build */
 	if (ic_mkdir_p(sw_fmt("%s/raw", sw.dir)) || ic_mkdir_p(sw_fmt("%s/log", sw.dir)) ||
@@ -199,7 +199,7 @@ int sw_watch(int argc, char **argv)
 	if (!(f = fopen(runs, "w")) || fputs(names, f) < 0 || fclose(f))
 		sw_fail("cannot write %s", runs);
 	sw_say("results: %s", sw.dir);
-	sw_measure_begin("./run.sh watch", cmdline, top);
+	sw_measure_begin("./run.sh watch", sw.cmdline, top);
 	k = watch_measure(&sw, runs, names, minutes);
 	sw_measure_end();
 
