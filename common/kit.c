@@ -185,8 +185,14 @@ int ic_options_parse(int argc, char **argv, const struct ic_option *opts, const 
 			fputs(usage, stdout);
 			rc = 0;
 		} else if (!o) {
+			/* A short option is named by its letter: inside a cluster
+			 * (-xh) getopt has not moved optind past it yet. */
+			const char *a = argv[optind - 1];
+			char letter[3] = { '-', (char)optopt, '\0' };
+			int is_long = !strncmp(a, "--", 2) && a[2] == optopt && (!a[3] || a[3] == '=');
+
 			rc = ic_bad(c == ':' ? "%s needs a value (see %s)" : "unknown option '%s' (see %s)",
-				    argv[optind - 1], help);
+				    optopt > 0 && optopt < 256 && !is_long ? letter : a, help);
 		}
 		if (!o)
 			continue;
@@ -200,8 +206,8 @@ int ic_options_parse(int argc, char **argv, const struct ic_option *opts, const 
 		case IC_OPT_LONG:
 			errno = 0;
 			x = strtol(v, &end, 10);
-			if (!isdigit((unsigned char)*v) && *v != '-')
-				end = (char *)v;   /* strtol would skip spaces and a '+' */
+			if (!isdigit((unsigned char)*v) && !(*v == '-' && o->min < 0))
+				end = (char *)v;   /* strtol would skip spaces, a '+', and a '-' we refuse */
 			if (end == v || *end || errno || x < o->min || x > o->max)
 				rc = ic_bad("--%s: '%s' is not a whole number %ld..%ld", o->name, v, o->min, o->max);
 			else
