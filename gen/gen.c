@@ -232,13 +232,16 @@ static void gen_parse_args(int argc, char **argv, struct gen_args *a)
 		IC_OPTION_STRING("o", &a->dir),
 		IC_OPTIONS_END,
 	};
+	char *usage;
 	int rc;
 
 	ic_prog = argc > 0 && argv[0][0] ? argv[0] : "gen";
 	if (strrchr(ic_prog, '/'))
 		ic_prog = strrchr(ic_prog, '/') + 1;
 	memset(a, 0, sizeof *a);
-	if ((rc = ic_options_parse(argc, argv, opts, gen_usage(), "--help")) >= 0)
+	rc = ic_options_parse(argc, argv, opts, usage = gen_usage(), "--help");
+	free(usage);
+	if (rc >= 0)
 		exit(rc);
 	if (optind < argc)
 		ic_die(GEN_EXIT_USAGE, "%s: unexpected argument (see --help)", argv[optind]);
