@@ -127,8 +127,9 @@ char **sw_bench_argv(const struct sweep *sw, char *bin, ...)
 	if (*sw_get(sw, "plant"))
 		argv[n++] = sw_fmt("--plant=%s", sw_get(sw, "plant"));
 	va_start(ap, bin);
-	while (n < 23 && (argv[n] = va_arg(ap, char *)))
-		n++;
+	while ((argv[n] = va_arg(ap, char *)))
+		if (++n == 23)   /* a caller's bug: never cut a command line short */
+			abort();
 	va_end(ap);
 	return argv;
 }
@@ -149,8 +150,9 @@ int sw_bench_process(const struct sweep *sw, char *bin, const char *key, const c
 
 	while (*a)
 		a++;
-	while (a < argv + 23 && (*a = *more++))
-		a++;
+	while ((*a = *more++))
+		if (++a == argv + 23)   /* sw_bench_argv's 24 slots, the last NULL */
+			abort();
 	if ((rc = sw_run(argv, log, SW_SAME, env))) {
 		unlink(tmp);
 		sw_say("process %s failed; its log: %s", key, log);
