@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "sites_cases.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -198,37 +199,30 @@ void ic_case_run(icb_state *st, void *arg)
 	ic_topo_unbind_thread();
 }
 
-/* Seconds per pass of a loop of passes, each followed by plant_delay(iters)
- * when iters > 0: the loop the planted copy runs. */
-static double plant_loop_seconds(const struct ic_point *pt, struct ic_site_thread *t, uint64_t iters)
-{
-	uint64_t passes = 1 + 500000 / pt->sites;
-	double t0 = seconds_on(CLOCK_MONOTONIC);
-	for (uint64_t p = 0; p < passes; p++) {
-		pt->pass(&t->ctx);
-		if (iters)
-			plant_delay(iters);
-	}
-	return (seconds_on(CLOCK_MONOTONIC) - t0) / (double)passes;
-}
-
 /* One loop on every thread of the run at once (t NULL: a thread whose set-up
  * failed only keeps step); returns the threads' mean seconds per pass, the
- * same on every thread. iters > 0 plants the delay; unit > 0 times
+ * same on every thread. The loop: passes, each followed by
+ * plant_delay(iters) when iters > 0 (the planted copy's); unit > 0 times
  * plant_delay(unit) alone instead, per iteration. */
 static double plant_loop_all(struct ic_case *bc, struct ic_site_thread *t, int ti, uint64_t iters,
 			     uint64_t unit)
 {
-	double s = 0, sum = 0;
+	uint64_t passes = 1 + 500000 / bc->pt->sites;
+	double s = 0, sum = 0, t0;
 	int k = 0;
 
 	pthread_barrier_wait(&bc->phase);
+	t0 = seconds_on(CLOCK_MONOTONIC);
 	if (t && unit) {
-		double t0 = seconds_on(CLOCK_MONOTONIC);
 		plant_delay(unit);
 		s = (seconds_on(CLOCK_MONOTONIC) - t0) / (double)unit;
 	} else if (t) {
-		s = plant_loop_seconds(bc->pt, t, iters);
+		for (uint64_t p = 0; p < passes; p++) {
+			bc->pt->pass(&t->ctx);
+			if (iters)
+				plant_delay(iters);
+		}
+		s = (seconds_on(CLOCK_MONOTONIC) - t0) / (double)passes;
 	}
 	bc->rec[ti].cal_s = s;
 	pthread_barrier_wait(&bc->phase);
@@ -256,23 +250,15 @@ static void plant_calibrate(struct ic_case *bc, struct ic_site_thread *t, int ti
 	double pass_s = 1e30, unit_s = 1e30, fraction = bc->plant_fraction;
 
 	for (int trial = 0; trial < 3; trial++) {
-		double s = plant_loop_all(bc, t, ti, 0, 0);
-		if (s < pass_s)
-			pass_s = s;
-		s = plant_loop_all(bc, t, ti, 0, 100000);
-		if (s < unit_s)
-			unit_s = s;
+		pass_s = fmin(pass_s, plant_loop_all(bc, t, ti, 0, 0));
+		unit_s = fmin(unit_s, plant_loop_all(bc, t, ti, 0, 100000));
 	}
 	double iters = unit_s > 0 && pass_s < 1e30 ? fraction * pass_s / unit_s : 1;
 	for (int round = 0; round < 2 && iters >= 1; round++) {
 		double plain = 1e30, planted = 1e30;
 		for (int trial = 0; trial < 6; trial++) {
-			double s = plant_loop_all(bc, t, ti, 0, 0);
-			if (s < plain)
-				plain = s;
-			s = plant_loop_all(bc, t, ti, (uint64_t)(iters + 0.5), 0);
-			if (s < planted)
-				planted = s;
+			plain = fmin(plain, plant_loop_all(bc, t, ti, 0, 0));
+			planted = fmin(planted, plant_loop_all(bc, t, ti, (uint64_t)(iters + 0.5), 0));
 		}
 		double added = plain > 0 ? planted / plain - 1 : 0;
 		/* A correction of more than 2x either way is noise, not overlap. */

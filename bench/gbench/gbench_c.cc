@@ -40,33 +40,19 @@ void report_failure(const char *fn)
 	}
 }
 
-// For functions with no way to tell C they failed.
-[[noreturn]] void abort_failure(const char *fn)
-{
-	report_failure(fn);
-	std::abort();
-}
-
-// Runs f in such a function, fn being its name.
-template <class F>
-auto or_abort(const char *fn, F &&f) noexcept -> decltype(f())
-{
-	try {
-		return f();
-	} catch (...) {
-		abort_failure(fn);
-	}
-}
-
-// Runs f where C is told of a failure by 0 (NULL): fn being its name.
-template <class F>
-auto or_zero(const char *fn, F &&f) noexcept -> decltype(f())
+// Runs f, fn being its name: a failure aborts (Abort: the function has no
+// way to tell C) or tells C by 0 (NULL).
+template <bool Abort, class F>
+auto guard(const char *fn, F &&f) noexcept -> decltype(f())
 {
 	try {
 		return f();
 	} catch (...) {
 		report_failure(fn);
-		return {};
+		if constexpr (Abort)
+			std::abort();
+		else
+			return {};
 	}
 }
 
@@ -74,7 +60,7 @@ auto or_zero(const char *fn, F &&f) noexcept -> decltype(f())
 template <class F>
 icb_bench *build(const char *fn, icb_bench *b, F &&apply) noexcept
 {
-	return !b ? nullptr : or_zero(fn, [&] {
+	return !b ? nullptr : guard<false>(fn, [&] {
 		apply(reinterpret_cast<benchmark::internal::Benchmark *>(b));
 		return b;
 	});
@@ -89,7 +75,7 @@ extern "C" {
 #define ICB_CALL(type, name, params, call) \
 	type name params noexcept \
 	{ \
-		return or_abort(#name, [&]() -> type { return call; }); \
+		return guard<true>(#name, [&]() -> type { return call; }); \
 	}
 
 ICB_CALL(void, icb_initialize, (int *argc, char **argv), benchmark::Initialize(argc, argv))
@@ -119,7 +105,7 @@ icb_bench *icb_register(const char *name, icb_fn fn, void *arg) noexcept
 		return nullptr;
 	}
 	// The C function cannot throw, so neither can the benchmark's lambda.
-	return or_zero("icb_register", [&] {
+	return guard<false>("icb_register", [&] {
 		return reinterpret_cast<icb_bench *>(benchmark::RegisterBenchmark(
 			name, [fn, arg](benchmark::State &st) { fn(reinterpret_cast<icb_state *>(&st), arg); }));
 	});
@@ -155,7 +141,7 @@ icb_bench *icb_time_unit(icb_bench *b, enum icb_time_unit unit) noexcept
 
 size_t icb_run_specified(void) noexcept
 {
-	return or_zero("icb_run_specified", [] { return benchmark::RunSpecifiedBenchmarks(); });
+	return guard<false>("icb_run_specified", [] { return benchmark::RunSpecifiedBenchmarks(); });
 }
 
 // The first and last calls synchronise threads and start or stop timers;
@@ -165,7 +151,8 @@ int icb_keep_running_batch(icb_state *st, int64_t n) noexcept
 	try {
 		return state_of(st).KeepRunningBatch(n) ? 1 : 0;
 	} catch (...) {
-		abort_failure("icb_keep_running_batch");
+		report_failure("icb_keep_running_batch");
+		std::abort();
 	}
 }
 

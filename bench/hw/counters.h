@@ -37,9 +37,7 @@ enum ic_ctr { IC_CTRS(IC_CTR_ENUM) IC_CTR_COUNT };
 
 extern const char *const ic_ctr_names[IC_CTR_COUNT];
 
-#define IC_VENDOR_OTHER 0
-#define IC_VENDOR_INTEL 1
-#define IC_VENDOR_AMD   2
+enum { IC_VENDOR_OTHER, IC_VENDOR_INTEL, IC_VENDOR_AMD };
 
 struct ic_cpu_ident {
 	int vendor;     /* IC_VENDOR_* */
