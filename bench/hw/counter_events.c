@@ -42,6 +42,7 @@ const char *const ic_ctr_names[IC_CTR_COUNT] = { IC_CTRS(EVENTS_COLUMN) };
 #define EVENTS_OTHER  16u   /* presets where PAPI has them, then the kernel's generic events */
 #define EVENTS_ZEN    (EVENTS_ZEN1 | EVENTS_ZEN2 | EVENTS_ZEN345)
 #define EVENTS_ALL    (EVENTS_INTEL | EVENTS_ZEN | EVENTS_OTHER)
+#define EVENTS_PAIR   32u   /* not a kind: the row serves the next counter too */
 
 /* A counter's candidates for a kind of CPU are its rows with that kind's bit, in
  * order: the first available one wins; a row without a name ends them with why
@@ -140,20 +141,15 @@ static const struct events_cand {
 	{ IC_CTR_ITLB_MISS, EVENTS_INTEL | EVENTS_OTHER, "PAPI_TLB_IM", "PAPI_TLB_IM preset (iTLB misses)" },
 	{ IC_CTR_ITLB_MISS, EVENTS_ALL, "perf::PERF_COUNT_HW_CACHE_ITLB:READ:MISS",
 	  "kernel generic iTLB misses (perf_event)" },
-	{ IC_CTR_OPCACHE_HIT, EVENTS_INTEL, NULL,
+	{ IC_CTR_OPCACHE_HIT, EVENTS_INTEL | EVENTS_PAIR, NULL,
 	  "AMD op-cache event; Intel's decoded icache is dsb_uops_per_op and mite_uops_per_op" },
-	{ IC_CTR_OPCACHE_HIT, EVENTS_ZEN1 | EVENTS_ZEN2, NULL,
+	{ IC_CTR_OPCACHE_HIT, EVENTS_ZEN1 | EVENTS_ZEN2 | EVENTS_PAIR, NULL,
 	  "libpfm4 has no op-cache hit/miss event for Zen 1 and Zen 2" },
+	{ IC_CTR_OPCACHE_HIT, EVENTS_OTHER | EVENTS_PAIR, NULL, "AMD Zen 3 and later only" },
 	{ IC_CTR_OPCACHE_HIT, EVENTS_ZEN345, "OP_CACHE_HIT_MISS:OC_HIT",
 	  "op-cache lookups that hit (PMCx28F OP_CACHE_HIT_MISS:OC_HIT)" },
-	{ IC_CTR_OPCACHE_HIT, EVENTS_OTHER, NULL, "AMD Zen 3 and later only" },
-	{ IC_CTR_OPCACHE_MISS, EVENTS_INTEL, NULL,
-	  "AMD op-cache event; Intel's decoded icache is dsb_uops_per_op and mite_uops_per_op" },
-	{ IC_CTR_OPCACHE_MISS, EVENTS_ZEN1 | EVENTS_ZEN2, NULL,
-	  "libpfm4 has no op-cache hit/miss event for Zen 1 and Zen 2" },
 	{ IC_CTR_OPCACHE_MISS, EVENTS_ZEN345, "OP_CACHE_HIT_MISS:OC_MISS",
 	  "op-cache lookups that missed (PMCx28F OP_CACHE_HIT_MISS:OC_MISS)" },
-	{ IC_CTR_OPCACHE_MISS, EVENTS_OTHER, NULL, "AMD Zen 3 and later only" },
 	/* AMD's decoder/op-cache split: ops dispatched by source (PMCx0AA), named
 	 * OPS_SOURCE_... from Zen 3 on and UOPS_DISPATCHED_... on family 17h. */
 	{ IC_CTR_DSB_UOPS, EVENTS_INTEL, "IDQ:DSB_UOPS",
@@ -162,19 +158,18 @@ static const struct events_cand {
 	  "ops dispatched from the op cache (PMCx0AA OPCACHE; AMD's counterpart of Intel's DSB)" },
 	{ IC_CTR_DSB_UOPS, EVENTS_ZEN, "UOPS_DISPATCHED_FROM_DECODER:OPCACHE_DISPATCHED",
 	  "ops dispatched from the op cache (PMCx0AA, family 17h)" },
-	{ IC_CTR_DSB_UOPS, EVENTS_OTHER, NULL, "Intel and AMD only" },
+	{ IC_CTR_DSB_UOPS, EVENTS_OTHER | EVENTS_PAIR, NULL, "Intel and AMD only" },
 	{ IC_CTR_MITE_UOPS, EVENTS_INTEL, "IDQ:MITE_UOPS",
 	  "uops delivered to the IDQ from the legacy decoders (IDQ:MITE_UOPS)" },
 	{ IC_CTR_MITE_UOPS, EVENTS_ZEN, "OPS_SOURCE_DISPATCHED_FROM_DECODER:DECODER",
 	  "ops dispatched from the x86 decoders (PMCx0AA DECODER; AMD's counterpart of Intel's MITE)" },
 	{ IC_CTR_MITE_UOPS, EVENTS_ZEN, "UOPS_DISPATCHED_FROM_DECODER:DECODER_DISPATCHED",
 	  "ops dispatched from the x86 decoders (PMCx0AA, family 17h)" },
-	{ IC_CTR_MITE_UOPS, EVENTS_OTHER, NULL, "Intel and AMD only" },
 	{ IC_CTR_MACHINE_CLEAR, EVENTS_INTEL, "MACHINE_CLEARS:COUNT",
 	  "machine clears of any kind, counted once each (MACHINE_CLEARS:COUNT)" },
 	{ IC_CTR_MACHINE_CLEAR, EVENTS_ZEN, NULL,
 	  "Intel MACHINE_CLEARS event; no AMD event is chosen for pipeline flushes" },
-	{ IC_CTR_MACHINE_CLEAR, EVENTS_OTHER, NULL, "Intel only" },
+	{ IC_CTR_MACHINE_CLEAR, EVENTS_OTHER | EVENTS_PAIR, NULL, "Intel only" },
 	/* What misses cost: fetch stalled on the L1i (SPR's name first, then Skylake
 	 * to Ice Lake's), and issue slots the front end left empty (on AMD perf's Zen 4
 	 * frontend_bound metric, de_no_dispatch_per_slot.no_ops_from_frontend). */
@@ -184,7 +179,6 @@ static const struct events_cand {
 	  "cycles instruction fetch stalled on an L1i miss (ICACHE_16B:IFDATA_STALL, Skylake to Ice Lake)" },
 	{ IC_CTR_FETCH_STALL, EVENTS_ZEN, NULL, "libpfm4 names no L1i fetch-stall event for AMD; "
 	  "frontend_bound_slots_per_op is the front-end cost there" },
-	{ IC_CTR_FETCH_STALL, EVENTS_OTHER, NULL, "Intel only" },
 	{ IC_CTR_FE_STALL, EVENTS_INTEL, "IDQ_UOPS_NOT_DELIVERED:CORE",
 	  "issue slots the front end left empty while the back end could take a uop "
 	  "(IDQ_UOPS_NOT_DELIVERED:CORE, top-down front-end bound)" },
@@ -410,15 +404,16 @@ void ic_events_choose(const struct ic_cpu_ident *cpu,
 	/* A counter is decided once it has a why. */
 	for (size_t i = 0; i < sizeof(events_cands) / sizeof(events_cands[0]); i++) {
 		const struct events_cand *k = &events_cands[i];
-		int c = k->ctr;
 
-		if (!(k->kinds & kind) || out->why[c] ||
-		    (k->name && !(out->event[c] = events_find(k->name, available, n_available))))
-			continue;
-		out->why[c] = k->why;
-		/* Instructions on fixed counter 0, cycles on 1, where this CPU has it. */
-		out->fixed[c] = k->name && k->kinds == EVENTS_INTEL && (c == IC_CTR_INSTR || c == IC_CTR_CYCLES) &&
-				n_fixed_counters > c - IC_CTR_INSTR;
+		for (int c = k->ctr; c <= k->ctr + !!(k->kinds & EVENTS_PAIR); c++) {
+			if (!(k->kinds & kind) || out->why[c] ||
+			    (k->name && !(out->event[c] = events_find(k->name, available, n_available))))
+				continue;
+			out->why[c] = k->why;
+			/* Instructions on fixed counter 0, cycles on 1, where this CPU has it. */
+			out->fixed[c] = k->name && k->kinds == EVENTS_INTEL && (c == IC_CTR_INSTR || c == IC_CTR_CYCLES) &&
+					n_fixed_counters > c - IC_CTR_INSTR;
+		}
 	}
 	for (int c = 0; c < IC_CTR_COUNT; c++)
 		if (!out->why[c])
