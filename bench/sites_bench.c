@@ -46,6 +46,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -383,29 +384,44 @@ static void utc_now(char *out)
 	snprintf(out + n, IC_TIME_LEN - n, ".%03ldZ", ts.tv_nsec / 1000000);
 }
 
-/* Pinning as this machine allows it: bind this thread to each thread index
- * in turn, as the benchmark threads will be, and record what really
- * happened; then back where it could run before. 1 when every thread index
- * below n could be bound; cpus gets the list and placement how each was
- * placed (core, smt, shared). */
+/* Pinning as this machine allows it: bind one short-lived thread per thread
+ * index, as the benchmark threads will, and record what really happened. */
+struct bind_probe {
+	int index, cpu;
+	enum ic_bind_kind kind;    /* IC_BIND_NONE: not bound */
+};
+
+static void *bind_probe_main(void *arg)
+{
+	struct bind_probe *p = arg;
+	char why[256];
+
+	if (ic_topo_bind_thread(p->index, NULL, &p->kind, why, sizeof(why)) == 0)
+		p->cpu = ic_topo_current_cpu();
+	return NULL;
+}
+
+/* 1 when every thread index below n could be bound; cpus gets the list and
+ * placement how each was placed (core, smt, shared). */
 static int bind_probe_all(int n, char *cpus, size_t len, char *placement, size_t plen)
 {
 	int all = 1;
 	size_t used = 0, pused = 0;
-	char why[256];
 
 	cpus[0] = placement[0] = 0;
 	for (int i = 0; i < n; i++) {
-		enum ic_bind_kind kind;
+		struct bind_probe p = { .index = i, .cpu = -1, .kind = IC_BIND_NONE };
+		pthread_t tid;
 
-		if (ic_topo_bind_thread(i, NULL, &kind, why, sizeof(why)) == 0 && used < len)
-			used += (size_t)snprintf(cpus + used, len - used, "%s%d", used ? "," : "", ic_topo_current_cpu());
-		all &= kind != IC_BIND_NONE;
+		if (pthread_create(&tid, NULL, bind_probe_main, &p) != 0 || pthread_join(tid, NULL) != 0)
+			p.kind = IC_BIND_NONE;
+		all &= p.kind != IC_BIND_NONE;
+		if (p.kind != IC_BIND_NONE && used < len)
+			used += (size_t)snprintf(cpus + used, len - used, "%s%d", used ? "," : "", p.cpu);
 		if (pused < plen)
 			pused += (size_t)snprintf(placement + pused, plen - pused, "%s%s", i ? "," : "",
-						  ic_bind_kind_name(kind));
+						  ic_bind_kind_name(p.kind));
 	}
-	ic_topo_unbind_thread();
 	return all;
 }
 
