@@ -48,21 +48,17 @@ static int form_cmp(const void *a, const void *b, void *an)
 }
 
 /* The forms in drawing order (and colour): compare, baseline, then the
- * rest by name. */
+ * rest by name; each once. */
 static size_t chart_forms(const struct ic_analysis *an, const char **forms)
 {
 	size_t n = 0;
 
-	for (size_t i = 0; i < an->res->npoints; i++) {
-		const char *f = an->res->points[i]->form;
-		size_t j = 0;
-
-		while (j < n && strcmp(forms[j], f))
-			j++;
-		if (j == n)
-			forms[n++] = f;
-	}
-	qsort_r(forms, n, sizeof(*forms), form_cmp, (void *)an);
+	for (size_t i = 0; i < an->res->npoints; i++)
+		forms[i] = an->res->points[i]->form;
+	qsort_r(forms, an->res->npoints, sizeof(*forms), form_cmp, (void *)an);
+	for (size_t i = 0; i < an->res->npoints; i++)
+		if (!n || strcmp(forms[n - 1], forms[i]))
+			forms[n++] = forms[i];
 	return n;
 }
 
@@ -485,8 +481,7 @@ static void timeline_blocks(FILE *f, const struct ic_timeline *tl, const char *t
 	fputs(n ? "\n\n" : "NaN NaN 0 0\n\n\n", f);
 }
 
-/* plots/timeline.dat, two blocks per series (its processes, then its
- * repetitions, against minutes from the run's start), and its lines of data.gp. */
+/* timeline.dat, two blocks per series, and the timeline's lines of data.gp. */
 static void timeline(FILE *gp, FILE *f, const struct ic_analysis *an)
 {
 	char title[512], line[256];
