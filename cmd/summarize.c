@@ -417,9 +417,10 @@ struct ic_calibration {
 		double f;
 		char form[96];
 		/* Over the trials: rows, and those whose interval holds 1 + f, whose
-		 * band excludes 1; sums of what the table holds, and how many had it. */
-		size_t n, holds, excludes, nratio, nwidth;
-		double sum_ratio, sum_width;
+		 * band excludes 1; sums of the ratio and the width the table holds,
+		 * and how many had each. */
+		size_t n, holds, excludes, nsum[2];
+		double sum[2];
 	} plant[IC_CALIBRATION_PLANTS_MAX];
 	size_t nplants, ntrials;
 	char baseline[64];
@@ -507,28 +508,24 @@ static void ic_calibration_add(struct ic_calibration *c, FILE *csv, size_t t, si
 
 		for (size_t i = 0; i < g->nratios; i++) {
 			const struct ic_ratio *r = &g->ratios[i];
-			double ratio, lo, hi;
+			double lo, hi, v[2];
 
 			fprintf(csv, "%zu,%g", t + 1, p->f);
-			ratio = cal_cell(csv, r->ratio);
+			v[0] = cal_cell(csv, r->ratio);
 			lo = cal_cell(csv, r->lo);
 			hi = cal_cell(csv, r->hi);
+			v[1] = hi - lo;
 			fprintf(csv, ",%d,%d\n", ic_ratio_resolved(r), ic_ratio_holds(r, 1.0 + p->f));
 			p->n++;
 			p->holds += ic_ratio_holds(r, 1.0 + p->f);
 			p->excludes += ic_ratio_resolved(r);
-			p->nratio += isfinite(ratio);
-			p->sum_ratio += isfinite(ratio) ? ratio : 0.0;
-			p->nwidth += isfinite(hi - lo);
-			p->sum_width += isfinite(hi - lo) ? hi - lo : 0.0;
+			for (int j = 0; j < 2; j++)
+				if (isfinite(v[j])) {
+					p->nsum[j]++;
+					p->sum[j] += v[j];
+				}
 		}
 	}
-}
-
-/* A mean to four places, "—" when nothing was measured. */
-static void cal_mean(FILE *md, double sum, size_t n)
-{
-	fprintf(md, n ? " %.4f |" : " — |", sum / (double)n);
 }
 
 /* calibration.md; seconds (-1: not said) the calibration's time. */
@@ -548,8 +545,8 @@ static void ic_calibration_markdown(FILE *md, const struct ic_calibration *c, lo
 		if (!p->n)
 			continue;
 		fprintf(md, "| %g%% | %zu |", p->f * 100, p->n);
-		cal_mean(md, p->sum_ratio, p->nratio);
-		cal_mean(md, p->sum_width, p->nwidth);
+		for (int j = 0; j < 2; j++)   /* the means to four places, "—" when none was measured */
+			fprintf(md, p->nsum[j] ? " %.4f |" : " — |", p->sum[j] / (double)p->nsum[j]);
 		fprintf(md, " %zu (%.0f%%) | %zu (%.0f%%)%s |\n", p->holds,
 			100.0 * (double)p->holds / (double)p->n, p->excludes,
 			100.0 * (double)p->excludes / (double)p->n, p->f == 0 ? " false positives" : "");

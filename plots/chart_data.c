@@ -23,9 +23,10 @@ static void gp_str(FILE *gp, const char *name, size_t i, const char *s)
 	fputc('\n', gp);
 }
 
-static void dat(FILE *f, double x)
+/* x to prec significant digits after a space, NaN when not measured. */
+static void dat(FILE *f, int prec, double x)
 {
-	fprintf(f, isfinite(x) ? " %.10g" : " NaN", x);
+	fprintf(f, isfinite(x) ? " %.*g" : " NaN", prec, x);
 }
 
 static void dat_head(FILE *f, const struct ic_group *gr, const char *title, const char *what)
@@ -47,21 +48,17 @@ static int form_cmp(const void *a, const void *b, void *an)
 }
 
 /* The forms in drawing order (and colour): compare, baseline, then the
- * rest by name. */
+ * rest by name; each once. */
 static size_t chart_forms(const struct ic_analysis *an, const char **forms)
 {
 	size_t n = 0;
 
-	for (size_t i = 0; i < an->res->npoints; i++) {
-		const char *f = an->res->points[i]->form;
-		size_t j = 0;
-
-		while (j < n && strcmp(forms[j], f))
-			j++;
-		if (j == n)
-			forms[n++] = f;
-	}
-	qsort_r(forms, n, sizeof(*forms), form_cmp, (void *)an);
+	for (size_t i = 0; i < an->res->npoints; i++)
+		forms[i] = an->res->points[i]->form;
+	qsort_r(forms, an->res->npoints, sizeof(*forms), form_cmp, (void *)an);
+	for (size_t i = 0; i < an->res->npoints; i++)
+		if (!n || strcmp(forms[n - 1], forms[i]))
+			forms[n++] = forms[i];
 	return n;
 }
 
@@ -82,10 +79,10 @@ static void form_blocks(FILE *f, const struct ic_group *gr, const char *title, c
 			if (strcmp(p->form, forms[k]) || !isfinite(p->med[field]))
 				continue;
 			fprintf(f, "%lu", p->sites);
-			dat(f, p->med[field]);
+			dat(f, 10, p->med[field]);
 			if (field == IC_F_NS) {
-				dat(f, p->ci_lo);
-				dat(f, p->ci_hi);
+				dat(f, 10, p->ci_lo);
+				dat(f, 10, p->ci_hi);
 			}
 			fputc('\n', f);
 			rows = 1;
@@ -112,7 +109,7 @@ static void ratio_rows(FILE *f, const struct ic_ratio *r, size_t n, const struct
 
 		fprintf(f, "%lu", r[i].sites);
 		for (size_t k = 0; k < sizeof(col) / sizeof(*col); k++)
-			dat(f, col[k]);
+			dat(f, 10, col[k]);
 		fputc('\n', f);
 	}
 	fputs(n ? "\n\n" : "NaN NaN NaN NaN 0 NaN NaN NaN NaN\n\n\n", f);
@@ -449,22 +446,91 @@ static void attribution(FILE *gp, FILE *f, const struct ic_analysis *an)
 	}
 }
 
-/* With several builds that each have the same k series (2 <= k <= 6), one
- * row of panels per build, so a column compares the builds; else 0 (a
- * square grid). Groups sort by build. */
-static size_t cols_per_build(const struct ic_analysis *an)
+/* Block 2g: "start end ratio state switches" per process, start its end where the
+ * run has no start (older runs: the file's mtime). Block 2g + 1: "t ratio
+ * state switches" per repetition, state 0 in neither. Every ratio at the
+ * timeline's one N (analysis.h). Empty: a NaN row. */
+static void timeline_blocks(FILE *f, const struct ic_timeline *tl, const char *title)
+{
+	size_t n = 0;
+
+	fprintf(f, "# %s: processes: start end ratio state switches (minutes from the run's start)\n",
+		title);
+	for (size_t p = 0; p < tl->nproc; p++) {
+		const struct ic_timeline_proc *tp = &tl->proc[p];
+
+		if (!isfinite(tp->ratio) || !isfinite(tp->end))
+			continue;
+		fprintf(f, " %.6g %.6g %.6g %d %d\n", isfinite(tp->start) ? tp->start : tp->end, tp->end, tp->ratio,
+			tp->state + 1, tp->switches);
+		n++;
+	}
+	fputs(n ? "\n\n" : "NaN NaN NaN 0 0\n\n\n", f);
+	fprintf(f, "# %s: repetitions: t ratio state switches\n", title);
+	n = 0;
+	for (size_t i = 0; i < tl->nreps; i++) {
+		const struct ic_timeline_rep *r = &tl->reps[i];
+
+		if (!isfinite(r->t))
+			continue;
+		dat(f, 6, r->t);
+		dat(f, 6, r->ratio);
+		fprintf(f, " %d %d\n", r->state + 1, tl->proc[r->proc].switches);
+		n++;
+	}
+	fputs(n ? "\n\n" : "NaN NaN 0 0\n\n\n", f);
+}
+
+/* timeline.dat, two blocks per series, and the timeline's lines of data.gp. */
+static void timeline(FILE *gp, FILE *f, const struct ic_analysis *an)
+{
+	char title[512], line[256];
+	int timed = 0;
+	double tmax = 0.0;
+	size_t ng = an->nseries ? an->nseries : 1;
+
+	fprintf(gp, "array ic_in_time[%zu]\narray ic_level_lo[%zu]\narray ic_level_hi[%zu]\n"
+		"array ic_nswitching[%zu]\narray ic_tl_sites[%zu]\n", ng, ng, ng, ng, ng);
+	for (size_t g = 0; g < an->nseries; g++) {
+		const struct ic_timeline *tl = an->series[g].timeline;
+
+		ic_fmt_series(title, sizeof(title), an, &an->series[g].group);
+		timeline_blocks(f, tl, title);
+		ic_timeline_line(line, sizeof(line), tl);
+		fprintf(gp, "ic_in_time[%zu] = ", g + 1);
+		ic_gnuplot_quote(gp, line);
+		for (int s = 0; s < 2; s++) {
+			fprintf(gp, "; ic_level_%s[%zu] =", s ? "hi" : "lo", g + 1);
+			dat(gp, 6, tl->nlevels == 2 ? tl->level[s] : NAN);
+		}
+		fprintf(gp, "; ic_nswitching[%zu] = %zu; ic_tl_sites[%zu] = %lu\n", g + 1, tl->nswitching, g + 1, tl->sites);
+		timed |= tl->timed;
+		for (size_t k = 0; k < tl->nproc; k++)
+			if (isfinite(tl->proc[k].end))
+				tmax = fmax(tmax, tl->proc[k].end);
+	}
+	fprintf(gp, "ic_timeline_timed = %d\n", timed);
+	/* The axis's end: processes whose files share one time (a fresh
+	 * clone's) would leave gnuplot an empty range. */
+	fprintf(gp, "ic_tl_tmax = %.6g\n", tmax > 0.0 ? tmax * 1.02 : 0.1);
+}
+
+/* The panels' columns: with several builds that each have the same k
+ * series (2 <= k <= 6), one row of panels per build, so a column compares
+ * the builds; else a square grid. Groups sort by build. */
+static size_t panel_cols(const struct ic_analysis *an)
 {
 	const struct ic_series *se = an->series;
-	size_t k = 1;
+	size_t k = 1, square = (size_t)fmax(1.0, ceil(sqrt((double)an->nseries)));
 
 	if (an->res->nbuilds < 2)
-		return 0;
+		return square;
 	while (k < an->nseries && se[k].group.build == se[0].group.build)
 		k++;
 	for (size_t g = 1; g < an->nseries; g++)
 		if ((g % k == 0) != (se[g].group.build != se[g - 1].group.build))
-			return 0;
-	return k >= 2 && k <= 6 && an->nseries % k == 0 ? k : 0;
+			return square;
+	return k >= 2 && k <= 6 && an->nseries % k == 0 ? k : square;
 }
 
 int ic_chart_data_write(FILE *const cf[IC_CHART_COUNT], const struct ic_analysis *an)
@@ -474,7 +540,7 @@ int ic_chart_data_write(FILE *const cf[IC_CHART_COUNT], const struct ic_analysis
 		"ic_time_forms", "ic_l1i_forms", "ic_has_ratio", "ic_xo_lo", "ic_xo_hi", "ic_time_marks",
 		"ic_time_nmarks", "ic_time_axis", "ic_ylo", "ic_yhi", "ic_ytics", "ic_clip_above",
 		"ic_clip_below" };
-	size_t ng = an->nseries, nforms, ntime = 0, cols = cols_per_build(an);
+	size_t ng = an->nseries, nforms, ntime = 0, cols = panel_cols(an);
 	const char *forms[res->npoints + 1];
 	char buf[3 * IC_RESULTS_CONTEXT_MAX + 64], b1[IC_RESULTS_CONTEXT_MAX], b2[IC_RESULTS_CONTEXT_MAX],
 		b3[IC_RESULTS_CONTEXT_MAX];
@@ -486,7 +552,7 @@ int ic_chart_data_write(FILE *const cf[IC_CHART_COUNT], const struct ic_analysis
 	/* The L1i chart draws the series with counts; the rest are named in
 	 * its title, not drawn as panels that only say "not measured". */
 	char l1i_panels[ng * 24 + 1], l1i_none[ng * 24 + 1];
-	int rc;
+	int rc = 0;
 
 	*l1i_panels = *l1i_none = '\0';
 	nforms = chart_forms(an, forms);
@@ -505,9 +571,6 @@ int ic_chart_data_write(FILE *const cf[IC_CHART_COUNT], const struct ic_analysis
 	fprintf(gp, "ic_smoke = %d\n", ic_analysis_smoke(an, buf, sizeof(buf)));
 	gp_str(gp, "ic_smoke_why", 0, buf);
 	fprintf(gp, "ic_mark_h = %g\n", IC_MARK_H);
-	if (!cols)
-		for (cols = 1; cols * cols < ng; cols++)
-			;
 	for (size_t i = 0; i < res->npoints; i++) {
 		lo = res->points[i]->sites < lo ? res->points[i]->sites : lo;
 		hi = res->points[i]->sites > hi ? res->points[i]->sites : hi;
@@ -552,9 +615,9 @@ int ic_chart_data_write(FILE *const cf[IC_CHART_COUNT], const struct ic_analysis
 		gp_str(gp, "ic_time_forms", g + 1, time_forms);
 		gp_str(gp, "ic_l1i_forms", g + 1, l1i_forms);
 		fprintf(gp, "ic_has_ratio[%zu] = %d; ic_xo_lo[%zu] =", g + 1, gr->nratios > 0, g + 1);
-		dat(gp, gr->xo.bracket_lo);
+		dat(gp, 10, gr->xo.bracket_lo);
 		fprintf(gp, "; ic_xo_hi[%zu] =", g + 1);
-		dat(gp, gr->xo.bracket_hi);
+		dat(gp, 10, gr->xo.bracket_hi);
 		fputc('\n', gp);
 		time_marks(gp, g, res, gr, forms, ntime);
 		time_axis(gp, g, gr, forms, ntime);
@@ -562,7 +625,7 @@ int ic_chart_data_write(FILE *const cf[IC_CHART_COUNT], const struct ic_analysis
 	gp_str(gp, "ic_l1i_panels", 0, l1i_panels);
 	gp_str(gp, "ic_l1i_none", 0, l1i_none);
 	attribution(gp, cf[IC_CHART_ATTR], an);
-	rc = ic_timeline_data_write(gp, cf[IC_CHART_TIMELINE], an);
+	timeline(gp, cf[IC_CHART_TIMELINE], an);
 	for (size_t k = 0; k < IC_CHART_COUNT; k++)
 		rc |= ferror(cf[k]) ? -1 : 0;
 	return rc;

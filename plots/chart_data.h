@@ -16,9 +16,4 @@ enum { IC_CHART_GP, IC_CHART_TIME, IC_CHART_L1I, IC_CHART_RATIO, IC_CHART_ATTR, 
        IC_CHART_TIMELINE, IC_CHART_COUNT };
 int ic_chart_data_write(FILE *const f[IC_CHART_COUNT], const struct ic_analysis *an);
 
-/* The timeline chart's (timeline_data.c): dat, two blocks per series (its
- * processes, then its repetitions, against minutes from the run's start),
- * and its lines of data.gp, appended to gp. */
-int ic_timeline_data_write(FILE *gp, FILE *dat, const struct ic_analysis *an);
-
 #endif /* IC_CHART_DATA_H */

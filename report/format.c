@@ -11,15 +11,10 @@ const char *ic_fmt_bytes(char *buf, size_t cap, double bytes)
 	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
 	int u = 0;
 
-	if (!isfinite(bytes)) {
-		snprintf(buf, cap, "unknown");
-		return buf;
-	}
-	while (bytes >= 1024.0 && u < 4) {
+	for (; bytes >= 1024.0 && u < 4; u++)
 		bytes /= 1024.0;
-		u++;
-	}
-	snprintf(buf, cap, bytes == floor(bytes) ? "%.0f %s" : "%.1f %s", bytes, unit[u]);
+	snprintf(buf, cap, !isfinite(bytes) ? "unknown" : bytes == floor(bytes) ? "%.0f %s" : "%.1f %s",
+		 bytes, unit[u]);
 	return buf;
 }
 

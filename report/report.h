@@ -9,8 +9,6 @@
 
 #include "analysis.h"
 
-void ic_answer_write(FILE *f, const struct ic_analysis *an);
-
 /* Room for one series' verdict, two states' included. */
 #define IC_VERDICT_MAX 4096
 /* No size is printed whose 95% range is wider than this factor each way:
@@ -32,7 +30,6 @@ int ic_verdict_text_write(FILE *f, const struct ic_analysis *an);
 /* verdict.json, the shape docs/verdict-json.md documents. */
 int ic_verdict_json_write(FILE *f, const struct ic_analysis *an);
 int ic_summary_write(FILE *f, const struct ic_analysis *an);
-void ic_attribution_write(FILE *f, const struct ic_analysis *an, const struct ic_series *se);
 
 int ic_tables_points_write(FILE *f, const struct ic_analysis *an);
 int ic_tables_ratios_write(FILE *f, const struct ic_analysis *an);

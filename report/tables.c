@@ -220,13 +220,10 @@ int ic_tables_crossover_write(FILE *f, const struct ic_analysis *an)
 			first);
 		/* No point estimate: the data place a crossover in its bracket only. */
 		tables_nums(f, "%.0f", 2, xo->bracket_lo, xo->bracket_hi);
-		fprintf(f, ",%zu,%zu,%zu,%zu,", gr->nratios, xo->n_compare, xo->n_baseline,
+		fprintf(f, ",%zu,%zu,%zu,%zu", gr->nratios, xo->n_compare, xo->n_baseline,
 			xo->n_unresolved);
-		if (gr->nratios)
-			fprintf(f, "%lu,%lu", gr->ratios[0].cmp->sites,
-				gr->ratios[gr->nratios - 1].cmp->sites);
-		else
-			fputc(',', f);
+		tables_nums(f, "%.0f", 2, gr->nratios ? (double)gr->ratios[0].cmp->sites : NAN,
+			    gr->nratios ? (double)gr->ratios[gr->nratios - 1].cmp->sites : NAN);
 		tables_states(f, an->series[g].states);
 		fprintf(f, ",%zu,%lu", xo->switches, gr->filler);
 		tables_row_end(f, an->res, gr->build);

@@ -2,7 +2,7 @@
  * sites does inlining pay, and by how much? Every measured N is on a side
  * or named unresolved; a series in two states says what holds in both and
  * where they differ, with each state's share of the time. summary.md's
- * first screen (answer.c), verdict.txt (the console's last lines) and
+ * first screen (summary.c), verdict.txt (the console's last lines) and
  * verdict.json say the same. */
 #define _GNU_SOURCE
 #include "report.h"
@@ -542,6 +542,15 @@ static json_t *vj_crossover(const struct ic_crossover *xo)
 			 "switches", (json_int_t)xo->switches);
 }
 
+/* a with x appended; NULL (a released) when x is NULL or will not go in. */
+static json_t *vj_append(json_t *a, json_t *x)
+{
+	if (!json_array_append_new(a, x))
+		return a;
+	json_decref(a);
+	return NULL;
+}
+
 /* Per N: its side, the faster form, the ratio with interval and band. */
 static json_t *vj_points(const struct ic_analysis *an, const struct ic_ratio *r, size_t n)
 {
@@ -551,48 +560,35 @@ static json_t *vj_points(const struct ic_analysis *an, const struct ic_ratio *r,
 		const char *side = r[i].side == IC_SIDE_COMPARE ? "compare"
 				   : r[i].side == IC_SIDE_BASELINE ? "baseline" : "unresolved";
 
-		if (json_array_append_new(a, json_pack("{s:I,s:s,s:o,s:o,s:o,s:o,s:b}", "sites",
-						       (json_int_t)r[i].sites, "side", side, "faster",
-						       vj_str(ic_fmt_side(an, r[i].side, NULL)), "ratio",
-						       vj_num(r[i].ratio), "ci", vj_pair(r[i].lo, r[i].hi),
-						       "band", vj_pair(r[i].band_lo, r[i].band_hi),
-						       "noisy", r[i].noisy)))
-			goto fail;
+		a = vj_append(a, json_pack("{s:I,s:s,s:o,s:o,s:o,s:o,s:b}", "sites", (json_int_t)r[i].sites,
+					   "side", side, "faster", vj_str(ic_fmt_side(an, r[i].side, NULL)),
+					   "ratio", vj_num(r[i].ratio), "ci", vj_pair(r[i].lo, r[i].hi), "band",
+					   vj_pair(r[i].band_lo, r[i].band_hi), "noisy", r[i].noisy));
 	}
 	return a;
-fail:
-	json_decref(a);
-	return NULL;
 }
 
 static json_t *vj_states(const struct ic_analysis *an, const struct ic_states *st)
 {
 	static const char *const follows[] = { "neither", "variant", "time" };
-	json_t *o, *a = st ? json_array() : NULL;
+	int two = st && st->nstates == 2;
+	json_t *a;
 
-	if (!a)
+	if (!st)
 		return json_null();
-	for (size_t k = 0; k < st->nstates; k++) {
+	a = json_array();
+	for (size_t k = 0; a && k < st->nstates; k++) {
 		const struct ic_state *s = &st->st[k];
-		int two = st->nstates == 2;
 
-		if (json_array_append_new(a, json_pack("{s:I,s:o,s:o,s:o,s:o,s:o,s:o}", "processes",
-						       (json_int_t)s->nproc, "share", vj_num(s->share),
-						       "share_ci", vj_pair(s->share_lo, s->share_hi),
-						       "level", vj_num(s->level), "level_ci",
-						       vj_pair(s->lo, s->hi), "crossover",
-						       two ? vj_crossover(&s->xo) : json_null(), "points",
-						       two ? vj_points(an, s->ratios, s->nratios)
-							   : json_null())))
-			goto fail;
+		a = vj_append(a, json_pack("{s:I,s:o,s:o,s:o,s:o,s:o,s:o}", "processes", (json_int_t)s->nproc,
+					   "share", vj_num(s->share), "share_ci", vj_pair(s->share_lo, s->share_hi),
+					   "level", vj_num(s->level), "level_ci", vj_pair(s->lo, s->hi),
+					   "crossover", two ? vj_crossover(&s->xo) : json_null(), "points",
+					   two ? vj_points(an, s->ratios, s->nratios) : json_null()));
 	}
-	o = json_pack("{s:I,s:I,s:o,s:o}", "count", (json_int_t)st->nstates, "processes",
-		      (json_int_t)st->nproc, "follows",
-		      st->nstates == 2 ? json_string(follows[st->follows]) : json_null(), "states", a);
-	return o ? o : json_null();
-fail:
-	json_decref(a);
-	return NULL;
+	return json_pack("{s:I,s:I,s:o,s:o}", "count", (json_int_t)st->nstates, "processes",
+			 (json_int_t)st->nproc, "follows", two ? json_string(follows[st->follows]) : json_null(),
+			 "states", a);
 }
 
 static json_t *vj_series(const struct ic_analysis *an, const struct ic_series *se)
@@ -637,22 +633,19 @@ static json_t *vj_design(const struct ic_results *res)
 int ic_verdict_json_write(FILE *f, const struct ic_analysis *an)
 {
 	char why[256], mark[320];
-	int smoke = ic_analysis_smoke(an, why, sizeof(why)), rc = -1;
+	int smoke = ic_analysis_smoke(an, why, sizeof(why)), rc;
 	json_t *series = json_array(), *doc;
 
 	ic_verdict_smoke(mark, sizeof(mark), an);
 	for (size_t s = 0; series && s < an->nseries; s++)
-		if (json_array_append_new(series, vj_series(an, &an->series[s])))
-			goto out;
-	doc = json_pack("{s:s,s:s,s:s,s:b,s:o,s:o,s:o,s:o,s:O}", "format", IC_VERDICT_FORMAT,
+		series = vj_append(series, vj_series(an, &an->series[s]));
+	doc = json_pack("{s:s,s:s,s:s,s:b,s:o,s:o,s:o,s:o,s:o}", "format", IC_VERDICT_FORMAT,
 			"compare", an->opts.compare, "baseline", an->opts.baseline, "smoke", smoke,
 			"smoke_reason", smoke ? json_string(why) : json_null(), "smoke_mark",
 			smoke ? json_string(mark) : json_null(), "machine", vj_machine(an->res),
 			"design", vj_design(an->res), "series", series);
-	if (doc && !json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6)) && fputc('\n', f) != EOF)
-		rc = 0;
+	rc = !doc || json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6)) ||
+	     fputc('\n', f) == EOF;
 	json_decref(doc);
-out:
-	json_decref(series);
 	return rc || ferror(f) ? -1 : 0;
 }
