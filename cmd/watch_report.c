@@ -15,7 +15,6 @@
 #include "kit.h"
 #include "load.h"
 #include "watch_analysis.h"
-#include "watch_data.h"
 
 static const char wr_usage[] =
 	"usage: watch_report --out DIR [--long FILE] [--window S] SHORT.json...\n"
@@ -513,6 +512,58 @@ static json_t *wr_json(const struct ic_watch *w, const char *text)
 		"text", text, "samples", WR_ARRAY(w->nsamples, wr_json_sample(w, &w->samples[j])));
 }
 
+/* The chart's data (plots/watch.gp draws it): dat, plots/watch.dat, a line per
+ * short process or long-process window (its mid time, kind, state and ratio at
+ * each N); gp, data.gp: the panels, title, caption, the states' levels and
+ * where the long process begins. */
+static void wr_chart(FILE *dat, FILE *gp, const struct ic_watch *w)
+{
+	char cpu[IC_RESULTS_CONTEXT_MAX], title[512];
+	const char *model = ic_results_context(&w->res, IC_CTX_CPU_MODEL, cpu, sizeof(cpu));
+
+	fputs("# t_s kind(0 process, 1 window) state", dat);
+	for (size_t j = 0; j < w->nsites; j++)
+		fprintf(dat, " ratio_N%lu", w->sites[j]);
+	fputc('\n', dat);
+	for (size_t i = 0; i < w->nsamples; i++) {
+		const struct ic_watch_sample *s = &w->samples[i];
+
+		fprintf(dat, "%.3f %d %d", 0.5 * (s->start + s->end) - w->t0, s->in_long,
+			s->state >= 0 ? s->state + 1 : 0);
+		for (size_t j = 0; j < w->nsites; j++)
+			fprintf(dat, isfinite(s->ratio[j]) ? " %.5f" : " NaN", s->ratio[j]);
+		fputc('\n', dat);
+	}
+	snprintf(title, sizeof(title), "watch: %s/%s over time, %s", w->an.opts.compare,
+		 w->an.opts.baseline, w->series);
+	/* The panels side by side: the title and caption need the width. */
+	fprintf(gp, "ic_rows = 1\nic_cols = %zu\nic_sites_min = 1\nic_sites_max = 2\nic_nsites = %zu\n",
+		w->nsites > 2 ? w->nsites : 2, w->nsites);
+	fputs("ic_chart_title = ", gp);
+	ic_gnuplot_quote(gp, title);
+	fputs("\nic_caption = ", gp);
+	snprintf(title, sizeof(title), "%s; %zu short processes (dots), one long process in %zu "
+		 "windows (line); colour: state; %s", *model ? model : "CPU not recorded", w->nshort,
+		 w->nwindows, ic_watch_where_name(w->where));
+	ic_gnuplot_quote(gp, title);
+	fputs("\nic_sites = '", gp);
+	for (size_t j = 0; j < w->nsites; j++)
+		fprintf(gp, "%s%lu", j ? " " : "", w->sites[j]);
+	fprintf(gp, "'\nic_nstates = %zu\n", w->nstates);
+	/* Each state's level per N, and where the long process begins: its
+	 * first window (they come last, in time order). */
+	for (int s = 0; s < 2; s++) {
+		fprintf(gp, "ic_level%d = '", s + 1);
+		for (size_t j = 0; j < w->nsites; j++)
+			fprintf(gp, "%s%.5f", j ? " " : "", s < (int)w->nstates ? w->st[s].ratio[j] : NAN);
+		fputs("'\n", gp);
+	}
+	if (w->nwindows)
+		fprintf(gp, "ic_long_start = %.3f\n", w->samples[w->nsamples - w->nwindows].start - w->t0);
+	else
+		fputs("ic_long_start = NaN\n", gp);
+}
+
 enum { WR_TXT, WR_JSON, WR_DAT, WR_GP, WR_COUNT };
 static const char *const wr_name[WR_COUNT] = { "watch.txt", "watch.json", "plots/watch.dat",
 					       "plots/data.gp" };
@@ -537,7 +588,7 @@ static int wr_write(const struct ic_watch *w, const char *dir, const char *text)
 		doc = wr_json(w, text);
 		rc = !doc || json_dumpf(doc, af[WR_JSON].f, JSON_INDENT(1) | JSON_REAL_PRECISION(15));
 		json_decref(doc);
-		ic_watch_data_write(af[WR_DAT].f, af[WR_GP].f, w);
+		wr_chart(af[WR_DAT].f, af[WR_GP].f, w);
 		/* Every file finished before any is renamed. */
 		for (int i = 0; i < 2 * WR_COUNT && !rc && !bad; i++)
 			if (i < WR_COUNT ? ic_atomic_finish(&af[i]) : ic_atomic_rename(&af[i - WR_COUNT]))
