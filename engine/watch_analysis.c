@@ -42,7 +42,6 @@ const char *ic_watch_where_name(enum ic_watch_where v)
 	return name[v];
 }
 
-/* s appended to the samples. */
 static void watch_sample_add(struct ic_watch *w, struct ic_watch_sample s)
 {
 	w->samples = ic_xrealloc(w->samples, w->nsamples + 1, sizeof(*w->samples));
@@ -233,25 +232,6 @@ static int watch_state_at(const struct ic_sm *m, size_t p, double t)
 	return best < 0 ? -1 : ic_sm_state(m, (size_t)best);
 }
 
-/* Mean and t interval (95%) of x[0..n-1] on the log scale, as ratios. */
-static double watch_t(const double *x, size_t n, double *lo, double *hi, double *se)
-{
-	double mean = 0.0, ss = 0.0, t;
-
-	*lo = *hi = *se = NAN;
-	for (size_t i = 0; i < n; i++)
-		mean += x[i] / (double)n;
-	for (size_t i = 0; i < n; i++)
-		ss += (x[i] - mean) * (x[i] - mean);
-	if (n < 2)
-		return n ? mean : NAN;
-	*se = sqrt(ss / (double)(n - 1) / (double)n);
-	t = ic_stats_t_quantile(0.975, (double)(n - 1));
-	*lo = exp(mean - t * *se);
-	*hi = exp(mean + t * *se);
-	return mean;
-}
-
 /* The unit (sample) that holds time t of file: a short process's own, or
  * the long process's window that began last at or before t (the first for
  * earlier times); -1 when none. */
@@ -320,12 +300,25 @@ static void watch_level(const struct ic_watch *w, const struct ic_series *se, do
 	for (int s = 0; s < 2; s++) {
 		size_t k = 0;
 
+		double m = 0.0, ss = 0.0, t;
+
 		for (size_t p = 0; p < pr->nproc; p++)
 			if (cnt[2 * p + (size_t)s] > 0.0)
 				x[k++] = sum[2 * p + (size_t)s] / cnt[2 * p + (size_t)s];
-		mean[s] = watch_t(x, k, &lv->lo[s], &lv->hi[s], &sev[s]);
+		/* The mean, with a 95% t interval when two or more. */
+		for (size_t i = 0; i < k; i++)
+			m += x[i] / (double)k;
+		for (size_t i = 0; i < k; i++)
+			ss += (x[i] - m) * (x[i] - m);
+		mean[s] = k ? m : NAN;
 		lv->ns[s] = exp(mean[s]);
 		lv->nproc[s] = k;
+		if (k < 2)
+			continue;
+		sev[s] = sqrt(ss / (double)(k - 1) / (double)k);
+		t = ic_stats_t_quantile(0.975, (double)(k - 1));
+		lv->lo[s] = exp(m - t * sev[s]);
+		lv->hi[s] = exp(m + t * sev[s]);
 	}
 	if (isfinite(sev[0]) && isfinite(sev[1])) {
 		/* Welch, its degrees of freedom the smaller group's: conservative. */
@@ -336,14 +329,9 @@ static void watch_level(const struct ic_watch *w, const struct ic_series *se, do
 		lv->change = exp(d);
 		lv->change_lo = exp(d - t * sed);
 		lv->change_hi = exp(d + t * sed);
-		if (lv->change_lo > 1.0)
-			lv->verdict = IC_CHANGE_SLOWER;
-		else if (lv->change_hi < 1.0)
-			lv->verdict = IC_CHANGE_FASTER;
-		else if (lv->change_lo >= 1.0 - IC_WATCH_SAME && lv->change_hi <= 1.0 + IC_WATCH_SAME)
-			lv->verdict = IC_CHANGE_SAME;
-		else
-			lv->verdict = IC_CHANGE_UNSURE;
+		lv->verdict = lv->change_lo > 1.0 ? IC_CHANGE_SLOWER : lv->change_hi < 1.0 ? IC_CHANGE_FASTER
+			    : lv->change_lo >= 1.0 - IC_WATCH_SAME && lv->change_hi <= 1.0 + IC_WATCH_SAME ? IC_CHANGE_SAME
+			    : IC_CHANGE_UNSURE;
 	}
 }
 
@@ -592,14 +580,8 @@ static void watch_elastic(const struct ic_watch *w, double *sc, struct ic_watch_
 	el->change = exp(el->fit.b * range);
 	el->change_lo = exp(el->fit.lo * range);
 	el->change_hi = exp(el->fit.hi * range);
-	if (fabs(el->fit.lo) * range <= lim && fabs(el->fit.hi) * range <= lim)
-		el->verdict = IC_MOVES_UNCHANGED;
-	else if (el->fit.lo > 0.0)
-		el->verdict = IC_MOVES_WITH;
-	else if (el->fit.hi < 0.0)
-		el->verdict = IC_MOVES_AGAINST;
-	else
-		el->verdict = IC_MOVES_UNSURE;
+	el->verdict = fabs(el->fit.lo) * range <= lim && fabs(el->fit.hi) * range <= lim ? IC_MOVES_UNCHANGED
+		    : el->fit.lo > 0.0 ? IC_MOVES_WITH : el->fit.hi < 0.0 ? IC_MOVES_AGAINST : IC_MOVES_UNSURE;
 }
 
 /* A form's at one N or a probe's: its level per state, and its elasticity
