@@ -282,7 +282,6 @@ static void watch_level(const struct ic_watch *w, const struct ic_series *se, do
 		return;
 	for (int s = 0; s < 2; s++) {
 		size_t k = 0;
-
 		double m = 0.0, ss = 0.0, t;
 
 		for (size_t p = 0; p < pr->nproc; p++)
