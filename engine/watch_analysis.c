@@ -136,15 +136,6 @@ int ic_watch_add_long(struct ic_watch *w, const char *path, double window_s, cha
 	return watch_add(w, path, 1, window_s, err, errlen);
 }
 
-/* The process (of pr) that file is; -1 when none. */
-static long watch_proc(const struct ic_process_ratios *pr, size_t file)
-{
-	for (size_t p = 0; p < pr->nproc; p++)
-		if (pr->unit[p] == file)
-			return (long)p;
-	return -1;
-}
-
 /* The short processes' samples: their ratios, and the state most of their
  * repetitions are firmly in. */
 static void watch_short_samples(struct ic_watch *w, const struct ic_series *se)
@@ -153,7 +144,7 @@ static void watch_short_samples(struct ic_watch *w, const struct ic_series *se)
 
 	for (size_t i = 0; i < w->nsamples; i++) {
 		struct ic_watch_sample *s = &w->samples[i];
-		long p = watch_proc(pr, s->file);
+		long p = ic_states_proc(pr, s->file);
 
 		s->state = p < 0 ? -1 : se->states->nstates == 2 ? se->states->state[p] : 0;
 		for (size_t j = 0; j < IC_WATCH_NSITES; j++)
@@ -168,7 +159,7 @@ static void watch_windows(struct ic_watch *w, const struct ic_series *se)
 {
 	const struct ic_states *st = se->states;
 	const struct ic_sm *m = &st->model;
-	long lp = watch_proc(&se->procs, w->long_file);
+	long lp = ic_states_proc(&se->procs, w->long_file);
 
 	if (!w->have_long || lp < 0)
 		return;
@@ -249,7 +240,7 @@ static void watch_sums(const struct ic_watch *w, const struct ic_series *se, con
 
 	memset(sc, 0, (4 * np + 2 * w->nsamples) * sizeof(*sc));
 	for (size_t r = 0; r < n; r++) {
-		long p = watch_proc(&se->procs, reps[r].unit), s, u;
+		long p = ic_states_proc(&se->procs, reps[r].unit), s, u;
 		double y;
 
 		/* A repetition without its start has no state or unit to take. */
@@ -658,7 +649,7 @@ int ic_watch_analyse(struct ic_watch *w, char *err, size_t errlen)
 		}
 	}
 	w->switching = st->nunsteady;
-	lp = watch_proc(&se->procs, w->long_file);
+	lp = ic_states_proc(&se->procs, w->long_file);
 	w->long_switches = w->have_long && lp >= 0 && st->unsteady[lp];
 	watch_unit_means(w, se);
 	watch_steadiness(w, m->sep_site < w->nsites ? m->sep_site : 0);
