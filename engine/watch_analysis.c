@@ -439,13 +439,12 @@ static void watch_time_order(struct ic_watch *w)
  * scratch of nsamples each. */
 static void watch_states_fit(struct ic_watch *w, size_t j, double *y, double *sev)
 {
-	double gap = fabs(log(w->st[1].ratio[j] / w->st[0].ratio[j]));
-	double tau = 0.0;
+	double gap = fabs(log(w->st[1].ratio[j] / w->st[0].ratio[j])), tau = 0.0;
 	struct ic_steady h;
-	size_t k;
 
 	for (int s = 0; s < 2; s++) {
-		k = 0;
+		size_t k = 0;
+
 		for (size_t i = 0; i < w->nsamples; i++)
 			if (w->samples[i].state == s && w->samples[i].nrep[j]) {
 				y[k] = w->samples[i].ly[j];
