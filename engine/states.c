@@ -24,6 +24,14 @@ void ic_states_free(struct ic_states *s)
 	free(s);
 }
 
+long ic_states_proc(const struct ic_process_ratios *pr, size_t unit)
+{
+	for (size_t p = 0; p < pr->nproc; p++)
+		if (pr->unit[p] == unit)
+			return (long)p;
+	return -1;
+}
+
 /* The baseline repetition of process unit at point base nearest in time to
  * t (by index when untimed); NULL if none. */
 static const struct ic_rep *states_partner(const struct ic_point *base, unsigned unit, double t, int index)
@@ -49,22 +57,18 @@ static const struct ic_rep *states_partner(const struct ic_point *base, unsigned
 static struct ic_sm_obs *states_observe(struct ic_states *s, const struct ic_process_ratios *pr,
 					 const struct ic_group *g, size_t *nout)
 {
-	/* pr's units ascend: the last is the largest. */
-	size_t nunit = pr->nproc ? pr->unit[pr->nproc - 1] + 1 : 0, n = 0, cap = 0;
-	long *proc_of = ic_stats_alloc(nunit, sizeof(*proc_of));   /* process + 1, 0 none */
+	size_t n = 0, cap = 0;
 	struct ic_sm_obs *obs;
 
 	for (size_t i = 0; i < pr->nsites && i < g->nratios; i++)
 		cap += g->ratios[i].cmp->nreps;
 	obs = ic_stats_alloc(cap, sizeof(*obs));
-	for (size_t p = 0; p < pr->nproc; p++)
-		proc_of[pr->unit[p]] = (long)p + 1;
 	for (size_t i = 0; i < pr->nsites && i < g->nratios; i++) {
 		const struct ic_point *c = g->ratios[i].cmp, *b = g->ratios[i].base;
 
 		for (size_t r = 0; r < c->nreps; r++) {
 			const struct ic_rep *x = &c->reps[r], *y;
-			long p = x->unit < nunit ? proc_of[x->unit] - 1 : -1;
+			long p = ic_states_proc(pr, x->unit);
 
 			if (p < 0 || !(x->v[IC_F_NS] > 0.0) ||
 			    !(y = states_partner(b, x->unit, x->start, x->index)))
@@ -79,7 +83,6 @@ static struct ic_sm_obs *states_observe(struct ic_states *s, const struct ic_pro
 			n++;
 		}
 	}
-	free(proc_of);
 	*nout = n;
 	return obs;
 }

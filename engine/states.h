@@ -82,6 +82,9 @@ struct ic_states *ic_states_analyse(const struct ic_process_ratios *pr, const st
 				    const struct ic_analysis_opts *opts);
 void ic_states_free(struct ic_states *s);
 
+/* The process of pr that file unit is; -1 when none. */
+long ic_states_proc(const struct ic_process_ratios *pr, size_t unit);
+
 /* The moments behind r[0..n-1], the series' ratios by the model's N index: per N the
  * model's paired repetitions (of state k only, firmly, when k is 0 or 1; all at -1), how
  * often each form was the faster and their ratios' 10th-90th percentile. */

@@ -1,5 +1,4 @@
-/* watch: the states of a sentinel over time, from short processes and the
- * windows of one long process; see watch_analysis.h. */
+/* The watch: the states of a sentinel over time; see watch_analysis.h. */
 #include "watch_analysis.h"
 
 #include <errno.h>
@@ -42,7 +41,6 @@ const char *ic_watch_where_name(enum ic_watch_where v)
 	return name[v];
 }
 
-/* s appended to the samples. */
 static void watch_sample_add(struct ic_watch *w, struct ic_watch_sample s)
 {
 	w->samples = ic_xrealloc(w->samples, w->nsamples + 1, sizeof(*w->samples));
@@ -138,15 +136,6 @@ int ic_watch_add_long(struct ic_watch *w, const char *path, double window_s, cha
 	return watch_add(w, path, 1, window_s, err, errlen);
 }
 
-/* The process (of pr) that file is; -1 when none. */
-static long watch_proc(const struct ic_process_ratios *pr, size_t file)
-{
-	for (size_t p = 0; p < pr->nproc; p++)
-		if (pr->unit[p] == file)
-			return (long)p;
-	return -1;
-}
-
 /* The short processes' samples: their ratios, and the state most of their
  * repetitions are firmly in. */
 static void watch_short_samples(struct ic_watch *w, const struct ic_series *se)
@@ -155,7 +144,7 @@ static void watch_short_samples(struct ic_watch *w, const struct ic_series *se)
 
 	for (size_t i = 0; i < w->nsamples; i++) {
 		struct ic_watch_sample *s = &w->samples[i];
-		long p = watch_proc(pr, s->file);
+		long p = ic_states_proc(pr, s->file);
 
 		s->state = p < 0 ? -1 : se->states->nstates == 2 ? se->states->state[p] : 0;
 		for (size_t j = 0; j < IC_WATCH_NSITES; j++)
@@ -170,7 +159,7 @@ static void watch_windows(struct ic_watch *w, const struct ic_series *se)
 {
 	const struct ic_states *st = se->states;
 	const struct ic_sm *m = &st->model;
-	long lp = watch_proc(&se->procs, w->long_file);
+	long lp = ic_states_proc(&se->procs, w->long_file);
 
 	if (!w->have_long || lp < 0)
 		return;
@@ -201,55 +190,20 @@ static void watch_windows(struct ic_watch *w, const struct ic_series *se)
 }
 
 /* The model's firm state at time t in process p: its observation nearest
- * in time there; -1 when none or not firm. The observations are in time
- * order and a process's lie together: a binary search, then the nearest
- * of p's on either side. */
+ * in time there, the later on a tie (they are in time order); -1 when none
+ * or not firm. */
 static int watch_state_at(const struct ic_sm *m, size_t p, double t)
 {
-	size_t lo = 0, hi = m->n;
-	long best = -1;
-	double d = INFINITY;
+	long before = -1, after = -1;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (m->obs[mid].t < t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (size_t i = lo; i < m->n; i++)
-		if (m->obs[i].proc == p) {
-			d = m->obs[i].t - t;
-			best = (long)i;
-			break;
-		}
-	for (size_t i = lo; i-- > 0;)
-		if (m->obs[i].proc == p) {
-			if (t - m->obs[i].t < d)
-				best = (long)i;
-			break;
-		}
-	return best < 0 ? -1 : ic_sm_state(m, (size_t)best);
-}
-
-/* Mean and t interval (95%) of x[0..n-1] on the log scale, as ratios. */
-static double watch_t(const double *x, size_t n, double *lo, double *hi, double *se)
-{
-	double mean = 0.0, ss = 0.0, t;
-
-	*lo = *hi = *se = NAN;
-	for (size_t i = 0; i < n; i++)
-		mean += x[i] / (double)n;
-	for (size_t i = 0; i < n; i++)
-		ss += (x[i] - mean) * (x[i] - mean);
-	if (n < 2)
-		return n ? mean : NAN;
-	*se = sqrt(ss / (double)(n - 1) / (double)n);
-	t = ic_stats_t_quantile(0.975, (double)(n - 1));
-	*lo = exp(mean - t * *se);
-	*hi = exp(mean + t * *se);
-	return mean;
+	for (size_t i = 0; i < m->n && after < 0; i++)
+		if (m->obs[i].proc == p && m->obs[i].t < t)
+			before = (long)i;
+		else if (m->obs[i].proc == p)
+			after = (long)i;
+	if (before >= 0 && (after < 0 || t - m->obs[before].t < m->obs[after].t - t))
+		after = before;
+	return after < 0 ? -1 : ic_sm_state(m, (size_t)after);
 }
 
 /* The unit (sample) that holds time t of file: a short process's own, or
@@ -286,7 +240,7 @@ static void watch_sums(const struct ic_watch *w, const struct ic_series *se, con
 
 	memset(sc, 0, (4 * np + 2 * w->nsamples) * sizeof(*sc));
 	for (size_t r = 0; r < n; r++) {
-		long p = watch_proc(&se->procs, reps[r].unit), s, u;
+		long p = ic_states_proc(&se->procs, reps[r].unit), s, u;
 		double y;
 
 		/* A repetition without its start has no state or unit to take. */
@@ -319,13 +273,25 @@ static void watch_level(const struct ic_watch *w, const struct ic_series *se, do
 		return;
 	for (int s = 0; s < 2; s++) {
 		size_t k = 0;
+		double m = 0.0, ss = 0.0, t;
 
 		for (size_t p = 0; p < pr->nproc; p++)
 			if (cnt[2 * p + (size_t)s] > 0.0)
 				x[k++] = sum[2 * p + (size_t)s] / cnt[2 * p + (size_t)s];
-		mean[s] = watch_t(x, k, &lv->lo[s], &lv->hi[s], &sev[s]);
+		/* The mean, with a 95% t interval when two or more. */
+		for (size_t i = 0; i < k; i++)
+			m += x[i] / (double)k;
+		for (size_t i = 0; i < k; i++)
+			ss += (x[i] - m) * (x[i] - m);
+		mean[s] = k ? m : NAN;
 		lv->ns[s] = exp(mean[s]);
 		lv->nproc[s] = k;
+		if (k < 2)
+			continue;
+		sev[s] = sqrt(ss / (double)(k - 1) / (double)k);
+		t = ic_stats_t_quantile(0.975, (double)(k - 1));
+		lv->lo[s] = exp(m - t * sev[s]);
+		lv->hi[s] = exp(m + t * sev[s]);
 	}
 	if (isfinite(sev[0]) && isfinite(sev[1])) {
 		/* Welch, its degrees of freedom the smaller group's: conservative. */
@@ -336,14 +302,9 @@ static void watch_level(const struct ic_watch *w, const struct ic_series *se, do
 		lv->change = exp(d);
 		lv->change_lo = exp(d - t * sed);
 		lv->change_hi = exp(d + t * sed);
-		if (lv->change_lo > 1.0)
-			lv->verdict = IC_CHANGE_SLOWER;
-		else if (lv->change_hi < 1.0)
-			lv->verdict = IC_CHANGE_FASTER;
-		else if (lv->change_lo >= 1.0 - IC_WATCH_SAME && lv->change_hi <= 1.0 + IC_WATCH_SAME)
-			lv->verdict = IC_CHANGE_SAME;
-		else
-			lv->verdict = IC_CHANGE_UNSURE;
+		lv->verdict = lv->change_lo > 1.0 ? IC_CHANGE_SLOWER : lv->change_hi < 1.0 ? IC_CHANGE_FASTER
+			    : lv->change_lo >= 1.0 - IC_WATCH_SAME && lv->change_hi <= 1.0 + IC_WATCH_SAME ? IC_CHANGE_SAME
+			    : IC_CHANGE_UNSURE;
 	}
 }
 
@@ -460,22 +421,14 @@ static void watch_unit_means(struct ic_watch *w, const struct ic_series *se)
 /* The units in time order (indexes into samples), and their time span. */
 static void watch_time_order(struct ic_watch *w)
 {
-	size_t *idx = w->order = ic_stats_alloc(w->nsamples, sizeof(*idx));
-
+	w->order = ic_stats_alloc(w->nsamples, sizeof(*w->order));
+	if (w->nsamples)   /* (the starts, a sample's size in doubles apart) */
+		gsl_sort_index(w->order, &w->samples->start, sizeof(*w->samples) / sizeof(double), w->nsamples);
 	w->t0 = INFINITY;
 	w->t1 = -INFINITY;
 	for (size_t i = 0; i < w->nsamples; i++) {
-		size_t k = i;
-
 		w->t0 = fmin(w->t0, w->samples[i].start);
 		w->t1 = fmax(w->t1, w->samples[i].end);
-
-		/* Insertion: the samples are nearly in order already. */
-		while (k > 0 && w->samples[idx[k - 1]].start > w->samples[i].start) {
-			idx[k] = idx[k - 1];
-			k--;
-		}
-		idx[k] = i;
 	}
 }
 
@@ -486,13 +439,12 @@ static void watch_time_order(struct ic_watch *w)
  * scratch of nsamples each. */
 static void watch_states_fit(struct ic_watch *w, size_t j, double *y, double *sev)
 {
-	double gap = fabs(log(w->st[1].ratio[j] / w->st[0].ratio[j]));
-	double tau = 0.0;
+	double gap = fabs(log(w->st[1].ratio[j] / w->st[0].ratio[j])), tau = 0.0;
 	struct ic_steady h;
-	size_t k;
 
 	for (int s = 0; s < 2; s++) {
-		k = 0;
+		size_t k = 0;
+
 		for (size_t i = 0; i < w->nsamples; i++)
 			if (w->samples[i].state == s && w->samples[i].nrep[j]) {
 				y[k] = w->samples[i].ly[j];
@@ -592,14 +544,8 @@ static void watch_elastic(const struct ic_watch *w, double *sc, struct ic_watch_
 	el->change = exp(el->fit.b * range);
 	el->change_lo = exp(el->fit.lo * range);
 	el->change_hi = exp(el->fit.hi * range);
-	if (fabs(el->fit.lo) * range <= lim && fabs(el->fit.hi) * range <= lim)
-		el->verdict = IC_MOVES_UNCHANGED;
-	else if (el->fit.lo > 0.0)
-		el->verdict = IC_MOVES_WITH;
-	else if (el->fit.hi < 0.0)
-		el->verdict = IC_MOVES_AGAINST;
-	else
-		el->verdict = IC_MOVES_UNSURE;
+	el->verdict = fabs(el->fit.lo) * range <= lim && fabs(el->fit.hi) * range <= lim ? IC_MOVES_UNCHANGED
+		    : el->fit.lo > 0.0 ? IC_MOVES_WITH : el->fit.hi < 0.0 ? IC_MOVES_AGAINST : IC_MOVES_UNSURE;
 }
 
 /* A form's at one N or a probe's: its level per state, and its elasticity
@@ -702,7 +648,7 @@ int ic_watch_analyse(struct ic_watch *w, char *err, size_t errlen)
 		}
 	}
 	w->switching = st->nunsteady;
-	lp = watch_proc(&se->procs, w->long_file);
+	lp = ic_states_proc(&se->procs, w->long_file);
 	w->long_switches = w->have_long && lp >= 0 && st->unsteady[lp];
 	watch_unit_means(w, se);
 	watch_steadiness(w, m->sep_site < w->nsites ? m->sep_site : 0);
