@@ -206,10 +206,7 @@ static void out_ratio(FILE *f, const struct ic_ratio *r)
 struct xr_series {
 	char *id, *pair;
 	const struct ic_series *se[IC_RUNS_MAX];
-	unsigned in;               /* compare: the runs that have a ratio in it, a bit each */
-	unsigned long *n;          /* its N, as first seen */
-	unsigned *at;              /* the runs that have a ratio at n[i] */
-	size_t nn;
+	unsigned in;               /* those runs, a bit each */
 	int compared;              /* some N in every run */
 };
 
@@ -236,6 +233,26 @@ static size_t xr_series_at(struct xr_series **s, size_t *ns, char *id, const str
 static const struct ic_ratio *xr_ratio_at(const struct xr_series *s, size_t k, unsigned long n)
 {
 	return s->se[k] ? ic_agree_ratio_at(s->se[k]->group.ratios, s->se[k]->group.nratios, n) : NULL;
+}
+
+/* Every N of series s in the k runs (finite: where one has a finite ratio),
+ * ascending, each once, into *n (free it); returns how many. */
+static size_t xr_sites(const struct xr_series *s, size_t k, int finite, unsigned long **n)
+{
+	size_t nn = 0, u = 0;
+
+	*n = NULL;
+	for (size_t r = 0; r < k; r++)
+		for (size_t i = 0; s->se[r] && i < s->se[r]->group.nratios; i++)
+			if (!finite || isfinite(s->se[r]->group.ratios[i].ratio)) {
+				*n = ic_xrealloc(*n, nn + 1, sizeof(**n));
+				(*n)[nn++] = s->se[r]->group.ratios[i].sites;
+			}
+	gsl_sort_ulong(*n, 1, nn);
+	for (size_t i = 0; i < nn; i++)
+		if (!u || (*n)[i] != (*n)[u - 1])
+			(*n)[u++] = (*n)[i];
+	return u;
 }
 
 enum cmp_attr {
@@ -348,7 +365,6 @@ static void cmp_add_series(struct cmp *c, size_t k)
 				id = out_append(id, "/%s:%s", cmp_attr[a].name, cmp_setting(in, g, a));
 		for (size_t i = 0; i < g->nratios; i++) {
 			unsigned long n = g->ratios[i].sites;
-			size_t a;
 
 			if (!isfinite(g->ratios[i].ratio))
 				continue;   /* not measured at this N */
@@ -365,28 +381,20 @@ static void cmp_add_series(struct cmp *c, size_t k)
 			}
 			c->nmin = c->nmin && c->nmin < n ? c->nmin : n;
 			c->nmax = n > c->nmax ? n : c->nmax;
-			for (a = 0; a < s->nn && s->n[a] != n; a++)
-				;
-			if (a == s->nn) {
-				s->n = ic_xrealloc(s->n, s->nn + 1, sizeof(*s->n));
-				s->at = ic_xrealloc(s->at, s->nn + 1, sizeof(*s->at));
-				s->n[s->nn] = n;
-				s->at[s->nn++] = 0;
-			}
-			s->at[a] |= 1u << k;
 			in->npts++;
 		}
 		free(id);
 	}
 }
 
-/* The order of series s's N, ascending. */
-static size_t *cmp_order(const struct xr_series *s)
+/* The runs that have a ratio in series s at N = n, a bit each. */
+static unsigned cmp_at(const struct cmp *c, const struct xr_series *s, unsigned long n)
 {
-	size_t *o = ic_xalloc(malloc(s->nn * sizeof(*o)));
+	unsigned at = 0;
 
-	gsl_sort_ulong_index(o, s->n, 1, s->nn);
-	return o;
+	for (size_t k = 0; k < c->k; k++)
+		at |= (unsigned)(xr_ratio_at(s, k, n) != NULL) << k;
+	return at;
 }
 
 /* The runs in the set in, "A, B" (with_dir: "A (dir), B (dir)"). */
@@ -409,7 +417,8 @@ static char *cmp_left_out(struct cmp *c)
 
 	for (size_t j = 0; j < c->ns; j++) {
 		struct xr_series *s = &c->s[j];
-		size_t *o;
+		unsigned long *n;
+		size_t nn;
 
 		if (s->in != c->all) {
 			char *w = cmp_holders(c, s->in, 1);
@@ -418,28 +427,28 @@ static char *cmp_left_out(struct cmp *c)
 			free(w);
 			continue;
 		}
-		o = cmp_order(s);
+		nn = xr_sites(s, c->k, 1, &n);
 		/* The N only some runs have, grouped by those runs: a line at
 		 * each group's first N. */
-		for (size_t a = 0; a < s->nn; a++) {
-			unsigned in = s->at[o[a]];
+		for (size_t a = 0; a < nn; a++) {
+			unsigned in = cmp_at(c, s, n[a]);
 			char *w, *part = NULL;
 			size_t b = 0;
 
 			s->compared |= in == c->all;
-			while (b < a && s->at[o[b]] != in)
+			while (b < a && cmp_at(c, s, n[b]) != in)
 				b++;
 			if (in == c->all || b < a)
 				continue;
-			for (b = a; b < s->nn; b++)
-				if (s->at[o[b]] == in)
-					part = out_append(part, "%s%lu", part ? ", " : "", s->n[o[b]]);
+			for (b = a; b < nn; b++)
+				if (cmp_at(c, s, n[b]) == in)
+					part = out_append(part, "%s%lu", part ? ", " : "", n[b]);
 			w = cmp_holders(c, in, 0);
 			only = out_append(only, "- %s (%s): N = %s only in %s\n", s->id, s->pair, part, w);
 			free(part);
 			free(w);
 		}
-		free(o);
+		free(n);
 		if (!s->compared)
 			only = out_append(only, "- %s (%s): no N in every input\n", s->id, s->pair);
 	}
@@ -649,7 +658,8 @@ static void cmp_write_series(FILE *md, FILE *csv, FILE *gp, FILE *dat, struct cm
 			     const struct xr_series *s, size_t p)
 {
 	char cf[64], bf[64], *t = out_append(NULL, "%s: %s", s->id, s->pair);
-	size_t *o = cmp_order(s);
+	unsigned long *sites;
+	size_t nn = xr_sites(s, c->k, 1, &sites);
 
 	sscanf(s->pair, "%63[^/]/%63s", cf, bf);
 	fprintf(gp, "ic_title[%zu] = ", p + 1);
@@ -672,11 +682,11 @@ static void cmp_write_series(FILE *md, FILE *csv, FILE *gp, FILE *dat, struct cm
 	for (size_t k = 0; k < c->k; k++)
 		fputs("|---", md);
 	fputs("|---|\n", md);
-	for (size_t a = 0; a < s->nn; a++) {
-		unsigned long n = s->n[o[a]];
+	for (size_t a = 0; a < nn; a++) {
+		unsigned long n = sites[a];
 		size_t nc = 0, nb = 0;
 
-		if (s->at[o[a]] != c->all)
+		if (cmp_at(c, s, n) != c->all)
 			continue;
 		fprintf(md, "| %lu", n);
 		for (size_t k = 0; k < c->k; k++) {
@@ -727,18 +737,18 @@ static void cmp_write_series(FILE *md, FILE *csv, FILE *gp, FILE *dat, struct cm
 		out_num(gp, xo->bracket_hi, "%.0f", "NaN");
 		fprintf(gp, "\n");
 		fprintf(dat, "# %s %s, input %c: sites ratio lo hi\n", s->id, s->pair, CMP_LETTER(k));
-		for (size_t a = 0; a < s->nn; a++) {
-			const struct ic_ratio *r = xr_ratio_at(s, k, s->n[a]);
+		for (size_t a = 0; a < nn; a++) {
+			const struct ic_ratio *r = xr_ratio_at(s, k, sites[a]);
 
 			if (!r)
 				continue;
-			fprintf(dat, "%lu %.6f ", s->n[a], r->ratio);
+			fprintf(dat, "%lu %.6f ", sites[a], r->ratio);
 			out_num(dat, r->lo, "%.6f ", "NaN ");
 			out_num(dat, r->hi, "%.6f\n", "NaN\n");
 		}
 		fputs("\n\n", dat);
 	}
-	free(o);
+	free(sites);
 }
 
 /* The one line of exit 1: what each run has instead. */
@@ -876,8 +886,17 @@ static void agr_match_series(struct agr *x)
 			size_t j = xr_series_at(&x->s, &x->ns, agr_series_name(&x->run[k].res, &an->series[gi].group), an);
 
 			x->s[j].se[k] = &an->series[gi];
+			x->s[j].in |= 1u << k;
 		}
 	}
+}
+
+/* The runs that hold series s, " 1, 3". */
+static void agr_holders(FILE *f, const struct agr *x, const struct xr_series *s)
+{
+	for (size_t k = 0, n = 0; k < x->k; k++)
+		if (s->se[k])
+			fprintf(f, "%s %zu", n++ ? "," : "", k + 1);
 }
 
 static void agr_add(struct agr *x, size_t a, size_t b, size_t s, int sa, int sb, const char *state)
@@ -1143,26 +1162,17 @@ static void agr_chart_data(FILE *dat, FILE *gp, const struct agr *x)
 {
 	fprintf(gp, "ic_k = %zu\narray ic_series[%zu]\n", x->k, x->ns);
 	for (size_t s = 0; s < x->ns; s++) {
-		unsigned long *n = NULL;
-		size_t nn = 0;
+		unsigned long *n;
+		size_t nn = xr_sites(&x->s[s], x->k, 0, &n);
 
 		/* Double quotes: the build goes on a line of its own. */
 		fprintf(gp, "ic_series[%zu] = \"", s + 1);
 		for (const char *c = x->s[s].id; *c; c++)
 			fprintf(gp, c[0] == ' ' && c[1] == '[' ? "\\n" : c[0] == '"' || c[0] == '\\' ? "'" : "%c", *c);
 		fputs("\"\n", gp);
-		/* Every run's N, ascending, each once. */
-		for (size_t k = 0; k < x->k; k++)
-			for (size_t i = 0; x->s[s].se[k] && i < x->s[s].se[k]->group.nratios; i++) {
-				n = ic_xrealloc(n, nn + 1, sizeof(*n));
-				n[nn++] = x->s[s].se[k]->group.ratios[i].sites;
-			}
-		gsl_sort_ulong(n, 1, nn);
 		for (size_t i = 0; i < nn; i++) {
 			double r[IC_RUNS_MAX], mn = INFINITY, mx = -INFINITY;
 
-			if (i && n[i] == n[i - 1])
-				continue;
 			for (size_t k = 0; k < x->k; k++) {
 				const struct ic_ratio *ra = xr_ratio_at(&x->s[s], k, n[i]);
 
@@ -1209,17 +1219,11 @@ static void agr_write(const struct agr *x, const char *out)
 	fputs("series,forms,state,run_a,run_b,sites,ratio_a,ratio_b,ratio_b_over_a,ci90_lo,ci90_hi,ci95_lo,ci95_hi,df,margin,verdict,every_n_equivalent,t_max,joint_p\n",
 	      csv);
 	for (size_t s = 0, listed = 0; s < x->ns; s++) {
-		size_t in = 0;
-
-		for (size_t k = 0; k < x->k; k++)
-			in += x->s[s].se[k] != NULL;
-		if (in == x->k)
+		if (x->s[s].in == (1u << x->k) - 1)
 			continue;
 		fprintf(md, "%s- %s: %s only in run", listed++ ? "" : "\nNot in every run:\n\n",
 			x->s[s].id, x->s[s].pair);
-		for (size_t k = 0, n = 0; k < x->k; k++)
-			if (x->s[s].se[k])
-				fprintf(md, "%s %zu", n++ ? "," : "", k + 1);
+		agr_holders(md, x, &x->s[s]);
 		fputc('\n', md);
 	}
 	for (size_t s = 0; s < x->ns; s++) {
@@ -1258,9 +1262,7 @@ int ic_agree_runs(struct ic_run *run, size_t k, double margin, const char *out)
 		fputs("agree: no series is in two of the runs (a series is one build's: runs of different builds are never matched):", stderr);
 		for (size_t s = 0; s < x.ns; s++) {
 			fprintf(stderr, "%s %s in run", s ? ";" : "", x.s[s].id);
-			for (size_t i = 0, n = 0; i < x.k; i++)
-				if (x.s[s].se[i])
-					fprintf(stderr, "%s %zu", n++ ? "," : "", i + 1);
+			agr_holders(stderr, &x, &x.s[s]);
 		}
 		fputs(".\n", stderr);
 		return 1;
