@@ -23,10 +23,10 @@ int ic_compare_runs(struct ic_run *run, size_t k, const char *out);
  * in two of the runs, or out could not be written. */
 int ic_agree_runs(struct ic_run *run, size_t k, double margin, const char *out);
 
-/* dir packed into dir.tar.gz beside it, its path on stdout. 0; 2 dir is not
- * a results directory (nothing written); 1 the archive could not be
- * written. */
-int ic_export_run(const char *dir);
+/* The one operand, a results directory DIR, packed into DIR.tar.gz beside
+ * it, its path on stdout. 0; 2 no one operand or DIR is not a results
+ * directory (nothing written); 1 the archive could not be written. */
+int ic_export_run(char **operand, int n);
 
 /* 0 when out, compare's or agree's output directory, can be written
  * (missing, or an empty directory); else one line and 2, the status of bad

@@ -1399,12 +1399,15 @@ static void export_dir(void)
 	ew.path[pl] = ew.name[nl] = '\0';
 }
 
-int ic_export_run(const char *dir)
+int ic_export_run(char **operand, int n)
 {
+	const char *dir = operand[0];
 	char out[PATH_MAX + 16], *slash;
 	struct stat st, conf, raw;
 	int fd, bad;
 
+	if (n != 1)
+		return ic_bad("give one results directory (see ./run.sh export --help).");
 	if (stat(dir, &st) || !S_ISDIR(st.st_mode) || !realpath(dir, ew.path))
 		return ic_bad("%s: no such results directory.", dir);
 	/* A run is its settings and its processes' raw JSON (what compare reads). */

@@ -36,8 +36,8 @@ int ic_history_runs(const char *results_dir, struct ic_history_run **out, size_t
 		    size_t errlen);
 void ic_history_runs_free(struct ic_history_run *r, size_t n);
 
-/* t, s since the epoch, as "2026-12-05 14:00 UTC"; "an unknown time" when
- * it is not finite. */
+/* t, s since the epoch (a time ic_history_runs found), as "2026-12-05
+ * 14:00 UTC". */
 const char *ic_history_when(char *buf, size_t cap, double t);
 
 /* The machine of a run's first process ("CPU; L1i ...; host ..."). */
