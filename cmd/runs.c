@@ -142,13 +142,6 @@ static int runs_history(char **operand, int n)
 	return 0;
 }
 
-static int runs_export(char **operand, int n)
-{
-	if (n != 1)
-		return ic_bad("give one results directory (see ./run.sh export --help).");
-	return ic_export_run(operand[0]);
-}
-
 /* Each mode: its usage, its work and its options, a row each. */
 static const struct runs_mode {
 	const char *name, *usage;
@@ -162,7 +155,7 @@ static const struct runs_mode {
 		IC_OPTION_DOUBLE("margin", &opt.margin_pct, 0.0, 100.0), IC_OPTIONS_END } },
 	{ "history", "[--results DIR] [--all]", runs_history, (const struct ic_option[]){
 		IC_OPTION_STRING("results", &opt.results), IC_OPTION_FLAG("all", &opt.all), IC_OPTIONS_END } },
-	{ "export", "DIR", runs_export, (const struct ic_option[]){ IC_OPTIONS_END } },
+	{ "export", "DIR", ic_export_run, (const struct ic_option[]){ IC_OPTIONS_END } },
 };
 
 int main(int argc, char **argv)

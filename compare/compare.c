@@ -1,28 +1,263 @@
-/* ./run.sh compare: runs of the sweep from different machines, compilers or
- * commits side by side. Every figure comes from the engine's analysis of each
- * run's raw process JSON (engine/run.h), as the run's own summary does.
+/* ./run.sh compare, agree and export: runs of the sweep side by side, how
+ * far they agree (the engine's statistics, engine/agreement.h), and a run
+ * packed into one file (at the end, with libarchive). Every figure
+ * comes from the engine's analysis of each run's raw process JSON
+ * (engine/run.h), as the run's own summary does. Each writes its output
+ * directory whole or not at all (out_begin, out_finish).
  *
- * A series is op/layout/order/threads/mode (/filler:F when F > 0) and the
- * forms compared. The settings that define a point (compiler, cflags, lock,
- * codegen, per_caller, body, lto) come from the build a series ran, else
- * from the run's first process context and run.conf. One that takes
- * several values within a run joins the series name, so its values are
- * matched, never pooled; one that is constant within each run but differs
- * between them is what compare compares, and labels the runs.
+ * compare's series is op/layout/order/threads/mode (/filler:F when F > 0)
+ * and the forms compared. The settings that define a point (compiler,
+ * cflags, lock, codegen, per_caller, body, lto) come from the build a series
+ * ran, else from the run's first process context and run.conf. One that
+ * takes several values within a run joins the series name, so its values
+ * are matched, never pooled; one that is constant within each run but
+ * differs between them is what compare compares, and labels the runs.
+ *
+ * agree's series is one build's: op/layout/order/threads/mode (/filler:F),
+ * the build and the forms compared; runs of two builds are never matched.
  */
 #define _GNU_SOURCE
 #include "across_runs.h"
 
+#include <archive.h>
+#include <archive_entry.h>
+#include <dirent.h>
+#include <errno.h>
 #include <gsl/gsl_sort_ulong.h>
 #include <jansson.h>
+#include <libgen.h>
+#include <limits.h>
 #include <math.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "agreement.h"
 #include "gnuplot_run.h"
 #include "kit.h"
+#include "stats.h"
+
+int ic_out_dir_check(const char *out)
+{
+	struct stat st;
+	struct dirent *e;
+	DIR *d;
+	int empty = 1;
+
+	if (!*out || !strcmp(out, "/"))
+		return ic_bad("--out: '%s' is not a directory to write.", out);
+	if (stat(out, &st))
+		return 0;
+	if (S_ISDIR(st.st_mode) && (d = opendir(out))) {
+		while (empty && (e = readdir(d)))
+			empty = !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
+		closedir(d);
+		if (empty)
+			return 0;
+	}
+	return ic_bad("--out: %s exists and is not an empty directory.", out);
+}
+
+/* An output directory, written whole or not at all: its files go into a
+ * hidden stage directory beside it, renamed into place once everything is
+ * written. Where writing fails, one line says so (as ic_prog), the stage is
+ * removed and the program exits 1. */
+struct out_dir {
+	char *out;     /* where it goes, as ic_out_dir_check allowed */
+	char *stage;   /* OUT's parent/.PROG.XXXXXX while it is written */
+	FILE *f[4];    /* the files open in it */
+};
+
+/* One line (errno's words after it), the stage removed, exit 1. */
+__attribute__((noreturn)) static void out_fail(struct out_dir *d, const char *what)
+{
+	int e = errno;
+
+	if (d->stage)
+		ic_rm_rf(d->stage);
+	ic_die(1, "%s %s: %s", what, d->out, strerror(e));
+}
+
+/* Makes out's parent (mkdir -p) and the stage, and opens a new file name[i]
+ * (may hold one directory: "plots/x.dat") there into *f[i] and d->f[i]. */
+static void out_begin(struct out_dir *d, const char *out, const char *const name[4], FILE **const f[4])
+{
+	size_t len = strlen(out);
+	char *copy, *parent;
+
+	while (len > 1 && out[len - 1] == '/')
+		len--;
+	d->out = ic_xalloc(strndup(out, len));
+	parent = dirname(copy = ic_xalloc(strdup(d->out)));   /* may be a static "." */
+	/* Beside out, on its file system, so that the rename is one step. */
+	if (asprintf(&d->stage, "%s/.%s.XXXXXX", parent, ic_prog) < 0)
+		ic_xalloc(NULL);
+	if (ic_mkdir_p(parent))
+		ic_die(1, "cannot create %s: %s", parent, strerror(errno));
+	free(copy);
+	if (!mkdtemp(d->stage))
+		ic_die(1, "cannot write beside %s: %s", d->out, strerror(errno));
+	for (size_t i = 0; i < 4; i++) {
+		const char *slash = strchr(name[i], '/');
+		char path[PATH_MAX];
+
+		snprintf(path, sizeof(path), "%s/%.*s", d->stage, slash ? (int)(slash - name[i]) : 0, name[i]);
+		if (slash && mkdir(path, 0777) && errno != EEXIST)
+			out_fail(d, "cannot write the tables beside");
+		snprintf(path, sizeof(path), "%s/%s", d->stage, name[i]);
+		if (!(*f[i] = d->f[i] = fopen(path, "w")))
+			out_fail(d, "cannot write the tables beside");
+	}
+}
+
+/* Closes the files, draws plots/CHART.gp from the stage's folder DATA
+ * ("" for the stage itself) into BASE.TERM for each of the nterm terminals,
+ * removes DROP (NULL: nothing) and renames the stage into place. Returns
+ * nterm; -1 no gnuplot; t < nterm when term[t] failed, with its last line
+ * in err (gnuplot_run.h), and then no chart is left. */
+static int out_finish(struct out_dir *d, const char *chart, const char *data, const char *base,
+		      const char *const *term, int nterm, const char *drop, char *err, size_t errlen)
+{
+	char log[PATH_MAX], dir[PATH_MAX], path[PATH_MAX];
+	int bad = 0, rc = 0, t;
+	mode_t mask = umask(0);
+
+	umask(mask);
+	for (size_t i = 0; i < 4; i++)
+		bad |= ferror(d->f[i]) | fclose(d->f[i]);
+	if (bad)
+		out_fail(d, "cannot write the tables beside");
+	snprintf(log, sizeof(log), "%s/.gnuplot.log", d->stage);
+	snprintf(dir, sizeof(dir), "%s%s%s", d->stage, *data ? "/" : "", data);
+	for (t = 0; t < nterm && !rc; t++) {
+		snprintf(path, sizeof(path), "%s/%s.%s", d->stage, base, term[t]);
+		rc = ic_gnuplot_draw(chart, dir, term[t], path, log, err, errlen);
+	}
+	for (int i = 0; rc && i < nterm; i++) {
+		snprintf(path, sizeof(path), "%s/%s.%s", d->stage, base, term[i]);
+		unlink(path);
+	}
+	if (drop) {
+		snprintf(path, sizeof(path), "%s/%s", d->stage, drop);
+		unlink(path);
+	}
+	/* mkdtemp made it private; rename() replaces an empty directory and
+	 * refuses any other. */
+	if (chmod(d->stage, 0777 & ~mask) || rename(d->stage, d->out))
+		out_fail(d, "cannot move the results into");
+	free(d->stage);
+	free(d->out);
+	d->stage = d->out = NULL;
+	return rc == 1 ? -1 : rc ? t - 1 : nterm;
+}
+
+/* s, then more, freeing s (which may be NULL). */
+__attribute__((format(printf, 2, 3)))
+static char *out_append(char *s, const char *fmt, ...)
+{
+	char *more, *t;
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (vasprintf(&more, fmt, ap) < 0)
+		more = NULL;
+	va_end(ap);
+	if (!more || asprintf(&t, "%s%s", s ? s : "", more) < 0)
+		t = NULL;
+	free(more);
+	free(s);
+	return ic_xalloc(t);
+}
+
+/* A series' shape, "op/layout/order/threads/mode" (then "/filler:F"). */
+static char *out_series_id(const struct ic_group *g)
+{
+	char *id = out_append(NULL, "%s/%s/%s/%lu/%s", g->op, g->layout, g->order, g->threads, g->mode);
+
+	return g->filler ? out_append(id, "/filler:%lu", g->filler) : id;
+}
+
+/* The form that wins at small N in an's crossover xo, else neither. */
+static const char *out_winner(const struct ic_analysis *an, const struct ic_crossover *xo, const char *neither)
+{
+	return xo->direction > 0 ? an->opts.compare : xo->direction < 0 ? an->opts.baseline : neither;
+}
+
+/* x as fmt, else none (not measured; a CSV field after its comma: ","). */
+static void out_num(FILE *f, double x, const char *fmt, const char *none)
+{
+	if (isfinite(x))
+		fprintf(f, fmt, x);
+	else
+		fputs(none, f);
+}
+
+/* A ratio with its 95% interval, "0.9876 [0.9801–0.9952]", ? where there
+ * is none. */
+static void out_ratio(FILE *f, const struct ic_ratio *r)
+{
+	out_num(f, r->ratio, "%.4f", "?");
+	out_num(f, r->lo, " [%.4f", " [?");
+	out_num(f, r->hi, "–%.4f]", "–?]");
+}
+
+/* A series across the runs: its name and forms ("compare/baseline"), its
+ * analysis in each run (NULL where none; compare's: where it has a ratio). */
+struct xr_series {
+	char *id, *pair;
+	const struct ic_series *se[IC_RUNS_MAX];
+	unsigned in;               /* those runs, a bit each */
+	int compared;              /* some N in every run */
+};
+
+/* The series id (which it takes) of an's forms in s[0..*ns-1], added at
+ * the end when new. */
+static size_t xr_series_at(struct xr_series **s, size_t *ns, char *id, const struct ic_analysis *an)
+{
+	char *pair = out_append(NULL, "%s/%s", an->opts.compare, an->opts.baseline);
+	size_t j = 0;
+
+	while (j < *ns && (strcmp((*s)[j].id, id) || strcmp((*s)[j].pair, pair)))
+		j++;
+	if (j < *ns) {
+		free(id);
+		free(pair);
+	} else {
+		*s = ic_xrealloc(*s, *ns + 1, sizeof(**s));
+		(*s)[(*ns)++] = (struct xr_series){ .id = id, .pair = pair };
+	}
+	return j;
+}
+
+/* Series s's finite ratio at N = n in run k; NULL when it has none. */
+static const struct ic_ratio *xr_ratio_at(const struct xr_series *s, size_t k, unsigned long n)
+{
+	return s->se[k] ? ic_agree_ratio_at(s->se[k]->group.ratios, s->se[k]->group.nratios, n) : NULL;
+}
+
+/* Every N of series s in the k runs (finite: where one has a finite ratio),
+ * ascending, each once, into *n (free it); returns how many. */
+static size_t xr_sites(const struct xr_series *s, size_t k, int finite, unsigned long **n)
+{
+	size_t nn = 0, u = 0;
+
+	*n = NULL;
+	for (size_t r = 0; r < k; r++)
+		for (size_t i = 0; s->se[r] && i < s->se[r]->group.nratios; i++)
+			if (!finite || isfinite(s->se[r]->group.ratios[i].ratio)) {
+				*n = ic_xrealloc(*n, nn + 1, sizeof(**n));
+				(*n)[nn++] = s->se[r]->group.ratios[i].sites;
+			}
+	gsl_sort_ulong(*n, 1, nn);
+	for (size_t i = 0; i < nn; i++)
+		if (!u || (*n)[i] != (*n)[u - 1])
+			(*n)[u++] = (*n)[i];
+	return u;
+}
 
 enum cmp_attr {
 	A_COMPILER, A_CFLAGS, A_LOCK, A_CODEGEN, A_PER_CALLER, A_BODY, A_LTO, A_COUNT
@@ -38,22 +273,12 @@ struct cmp_input {
 	char ctxbuf[IC_RESULTS_CONTEXT_MAX];
 };
 
-struct cmp_series {
-	char *id, *pair;
-	const struct ic_group *g[IC_RUNS_MAX];   /* its group in each run */
-	unsigned in;               /* the runs that have a ratio in it, a bit each */
-	unsigned long *n;          /* its N, as first seen */
-	unsigned *at;              /* the runs that have a ratio at n[i] */
-	size_t nn;
-	int compared;              /* some N in every run */
-};
-
 struct cmp {
 	struct cmp_input in[IC_RUNS_MAX];
 	size_t k;
 	unsigned all;              /* every run's bit */
 	int keyed[A_COUNT];
-	struct cmp_series *s;
+	struct xr_series *s;
 	size_t ns;
 	unsigned long nmin, nmax;
 };
@@ -125,7 +350,7 @@ static void cmp_note_settings(struct cmp *c, size_t k)
 	for (int a = 0; a < A_COUNT; a++)
 		for (size_t i = 0; i < in->nseen[a]; i++)
 			in->vals[a] = in->nseen[a] == 1 ? in->seen[a][0]
-				    : ic_out_append(in->vals[a], "%s%s", i ? " + " : "", cmp_or(in->seen[a][i], "(none)"));
+				    : out_append(in->vals[a], "%s%s", i ? " + " : "", cmp_or(in->seen[a][i], "(none)"));
 }
 
 /* Run k's ratios under their series. */
@@ -136,57 +361,44 @@ static void cmp_add_series(struct cmp *c, size_t k)
 
 	for (size_t gi = 0; gi < an->nseries; gi++) {
 		const struct ic_group *g = &an->series[gi].group;
-		char *id = ic_out_series_id(g), *pair = ic_out_append(NULL, "%s/%s", an->opts.compare, an->opts.baseline);
-		struct cmp_series *s;
-		size_t j;
+		char *id = out_series_id(g);
+		struct xr_series *s = NULL;
 
 		for (int a = 0; a < A_COUNT; a++)
 			if (c->keyed[a])
-				id = ic_out_append(id, "/%s:%s", cmp_attr[a].name, cmp_setting(in, g, a));
-		for (j = 0; j < c->ns && (strcmp(c->s[j].id, id) || strcmp(c->s[j].pair, pair)); j++)
-			;
+				id = out_append(id, "/%s:%s", cmp_attr[a].name, cmp_setting(in, g, a));
 		for (size_t i = 0; i < g->nratios; i++) {
 			unsigned long n = g->ratios[i].sites;
-			size_t a;
 
 			if (!isfinite(g->ratios[i].ratio))
 				continue;   /* not measured at this N */
-			if (j == c->ns) {   /* a new series, which takes id and pair */
-				c->s = ic_xrealloc(c->s, c->ns + 1, sizeof(*c->s));
-				c->s[c->ns++] = (struct cmp_series){ .id = id, .pair = pair };
-				id = pair = NULL;
+			if (!s) {   /* its series, which takes id */
+				size_t j = xr_series_at(&c->s, &c->ns, id, an);
+
+				s = &c->s[j];
+				id = NULL;
 			}
-			s = &c->s[j];
-			if (!s->g[k]) {
-				s->g[k] = g;
+			if (!s->se[k]) {
+				s->se[k] = &an->series[gi];
 				s->in |= 1u << k;
 				in->nser++;
 			}
 			c->nmin = c->nmin && c->nmin < n ? c->nmin : n;
 			c->nmax = n > c->nmax ? n : c->nmax;
-			for (a = 0; a < s->nn && s->n[a] != n; a++)
-				;
-			if (a == s->nn) {
-				s->n = ic_xrealloc(s->n, s->nn + 1, sizeof(*s->n));
-				s->at = ic_xrealloc(s->at, s->nn + 1, sizeof(*s->at));
-				s->n[s->nn] = n;
-				s->at[s->nn++] = 0;
-			}
-			s->at[a] |= 1u << k;
 			in->npts++;
 		}
 		free(id);
-		free(pair);
 	}
 }
 
-/* The order of series s's N, ascending. */
-static size_t *cmp_order(const struct cmp_series *s)
+/* The runs that have a ratio in series s at N = n, a bit each. */
+static unsigned cmp_at(const struct cmp *c, const struct xr_series *s, unsigned long n)
 {
-	size_t *o = ic_xalloc(malloc(s->nn * sizeof(*o)));
+	unsigned at = 0;
 
-	gsl_sort_ulong_index(o, s->n, 1, s->nn);
-	return o;
+	for (size_t k = 0; k < c->k; k++)
+		at |= (unsigned)(xr_ratio_at(s, k, n) != NULL) << k;
+	return at;
 }
 
 /* The runs in the set in, "A, B" (with_dir: "A (dir), B (dir)"). */
@@ -196,8 +408,8 @@ static char *cmp_holders(const struct cmp *c, unsigned in, int with_dir)
 
 	for (size_t k = 0; k < c->k; k++)
 		if (in >> k & 1)
-			w = with_dir ? ic_out_append(w, "%s%c (%s)", w ? ", " : "", CMP_LETTER(k), c->in[k].run->name)
-				     : ic_out_append(w, "%s%c", w ? ", " : "", CMP_LETTER(k));
+			w = with_dir ? out_append(w, "%s%c (%s)", w ? ", " : "", CMP_LETTER(k), c->in[k].run->name)
+				     : out_append(w, "%s%c", w ? ", " : "", CMP_LETTER(k));
 	return w;
 }
 
@@ -208,40 +420,41 @@ static char *cmp_left_out(struct cmp *c)
 	char *only = NULL;
 
 	for (size_t j = 0; j < c->ns; j++) {
-		struct cmp_series *s = &c->s[j];
-		size_t *o;
+		struct xr_series *s = &c->s[j];
+		unsigned long *n;
+		size_t nn;
 
 		if (s->in != c->all) {
 			char *w = cmp_holders(c, s->in, 1);
 
-			only = ic_out_append(only, "- only in %s: series %s (%s)\n", w, s->id, s->pair);
+			only = out_append(only, "- only in %s: series %s (%s)\n", w, s->id, s->pair);
 			free(w);
 			continue;
 		}
-		o = cmp_order(s);
+		nn = xr_sites(s, c->k, 1, &n);
 		/* The N only some runs have, grouped by those runs: a line at
 		 * each group's first N. */
-		for (size_t a = 0; a < s->nn; a++) {
-			unsigned in = s->at[o[a]];
+		for (size_t a = 0; a < nn; a++) {
+			unsigned in = cmp_at(c, s, n[a]);
 			char *w, *part = NULL;
 			size_t b = 0;
 
 			s->compared |= in == c->all;
-			while (b < a && s->at[o[b]] != in)
+			while (b < a && cmp_at(c, s, n[b]) != in)
 				b++;
 			if (in == c->all || b < a)
 				continue;
-			for (b = a; b < s->nn; b++)
-				if (s->at[o[b]] == in)
-					part = ic_out_append(part, "%s%lu", part ? ", " : "", s->n[o[b]]);
+			for (b = a; b < nn; b++)
+				if (cmp_at(c, s, n[b]) == in)
+					part = out_append(part, "%s%lu", part ? ", " : "", n[b]);
 			w = cmp_holders(c, in, 0);
-			only = ic_out_append(only, "- %s (%s): N = %s only in %s\n", s->id, s->pair, part, w);
+			only = out_append(only, "- %s (%s): N = %s only in %s\n", s->id, s->pair, part, w);
 			free(part);
 			free(w);
 		}
-		free(o);
+		free(n);
 		if (!s->compared)
-			only = ic_out_append(only, "- %s (%s): no N in every input\n", s->id, s->pair);
+			only = out_append(only, "- %s (%s): no N in every input\n", s->id, s->pair);
 	}
 	return only;
 }
@@ -364,14 +577,14 @@ static void cmp_write_head(FILE *md, struct cmp *c, const char *only)
 			if (k == 0)
 				snprintf(first, sizeof(first), "%s", v);
 			same &= !strcmp(v, first);
-			line = ic_out_append(line, "%s%c %s", k ? "; " : "", CMP_LETTER(k), v);
+			line = out_append(line, "%s%c %s", k ? "; " : "", CMP_LETTER(k), v);
 		}
 		if (!same && attr >= 0 && c->keyed[attr]) {
 			why = " (defines the point; varies within an input, so it is part of the series name)";
 		} else if (!same && attr >= 0) {
 			why = " (defines the point: the inputs measured different series, kept apart and labelled, never pooled)";
 			for (size_t k = 0; k < c->k; k++)
-				tag[k] = ic_out_append(tag[k], ", %s %s", key,
+				tag[k] = out_append(tag[k], ", %s %s", key,
 						    cmp_or(cmp_differs_value(&c->in[k], i, buf, sizeof(buf)), "—"));
 		} else if (!same && attr == D_DESIGN) {
 			why = " (design: changes the intervals' width, not what is measured)";
@@ -391,7 +604,7 @@ static void cmp_write_head(FILE *md, struct cmp *c, const char *only)
 		fprintf(md, "The tables below hold only the series and N that every input measured; these are left out:\n\n%s",
 			only);
 	for (size_t k = 0; k < c->k; k++) {
-		c->in[k].label = ic_out_append(NULL, "%s (%s)%s", c->in[k].cpu, c->in[k].run->name,
+		c->in[k].label = out_append(NULL, "%s (%s)%s", c->in[k].cpu, c->in[k].run->name,
 					    tag[k] ? tag[k] : "");
 		free(tag[k]);
 	}
@@ -407,7 +620,7 @@ static double cmp_bytes(const struct ic_group *g, const char *form)
 }
 
 /* A row of a series' first table: label, then each run's cell. */
-static void cmp_crossover_rows(FILE *md, const struct cmp *c, const struct cmp_series *s,
+static void cmp_crossover_rows(FILE *md, const struct cmp *c, const struct xr_series *s,
 			       const char *cf, const char *bf)
 {
 	static const char *const label[] = { "verdict", "crossover bracket", "small-N winner" };
@@ -418,7 +631,7 @@ static void cmp_crossover_rows(FILE *md, const struct cmp *c, const struct cmp_s
 		else
 			fprintf(md, "| points resolved %s / %s / neither", cf, bf);
 		for (size_t k = 0; k < c->k; k++) {
-			const struct ic_crossover *xo = &s->g[k]->xo;
+			const struct ic_crossover *xo = &s->se[k]->group.xo;
 
 			fputs(" | ", md);
 			if (row == 0)
@@ -428,7 +641,7 @@ static void cmp_crossover_rows(FILE *md, const struct cmp *c, const struct cmp_s
 			else if (row == 1)
 				fputs("—", md);
 			else if (row == 2)
-				fputs(ic_out_winner(&c->in[k].run->an, xo, "—"), md);
+				fputs(out_winner(&c->in[k].run->an, xo, "—"), md);
 			else
 				fprintf(md, "%zu / %zu / %zu", xo->n_compare, xo->n_baseline,
 					xo->n_unresolved);
@@ -437,8 +650,8 @@ static void cmp_crossover_rows(FILE *md, const struct cmp *c, const struct cmp_s
 	}
 	fprintf(md, "| code bytes per site %s / %s", cf, bf);
 	for (size_t k = 0; k < c->k; k++) {
-		ic_out_num(md, cmp_bytes(s->g[k], cf), " | %.10g", " | —");
-		ic_out_num(md, cmp_bytes(s->g[k], bf), " / %.10g", " / —");
+		out_num(md, cmp_bytes(&s->se[k]->group, cf), " | %.10g", " | —");
+		out_num(md, cmp_bytes(&s->se[k]->group, bf), " / %.10g", " / —");
 	}
 	fputs(" |\n\n", md);
 }
@@ -446,10 +659,11 @@ static void cmp_crossover_rows(FILE *md, const struct cmp *c, const struct cmp_s
 /* One compared series: its tables in md, its rows in csv, its data for
  * the chart (panel p). */
 static void cmp_write_series(FILE *md, FILE *csv, FILE *gp, FILE *dat, struct cmp *c,
-			     const struct cmp_series *s, size_t p)
+			     const struct xr_series *s, size_t p)
 {
-	char cf[64], bf[64], *t = ic_out_append(NULL, "%s: %s", s->id, s->pair);
-	size_t *o = cmp_order(s);
+	char cf[64], bf[64], *t = out_append(NULL, "%s: %s", s->id, s->pair);
+	unsigned long *sites;
+	size_t nn = xr_sites(s, c->k, 1, &sites);
 
 	sscanf(s->pair, "%63[^/]/%63s", cf, bf);
 	fprintf(gp, "ic_title[%zu] = ", p + 1);
@@ -472,23 +686,23 @@ static void cmp_write_series(FILE *md, FILE *csv, FILE *gp, FILE *dat, struct cm
 	for (size_t k = 0; k < c->k; k++)
 		fputs("|---", md);
 	fputs("|---|\n", md);
-	for (size_t a = 0; a < s->nn; a++) {
-		unsigned long n = s->n[o[a]];
+	for (size_t a = 0; a < nn; a++) {
+		unsigned long n = sites[a];
 		size_t nc = 0, nb = 0;
 
-		if (s->at[o[a]] != c->all)
+		if (cmp_at(c, s, n) != c->all)
 			continue;
 		fprintf(md, "| %lu", n);
 		for (size_t k = 0; k < c->k; k++) {
 			struct cmp_input *in = &c->in[k];
-			const struct ic_ratio *r = ic_agree_ratio_at(s->g[k]->ratios, s->g[k]->nratios, n);
-			const struct ic_crossover *xo = &s->g[k]->xo;
+			const struct ic_ratio *r = xr_ratio_at(s, k, n);
+			const struct ic_crossover *xo = &s->se[k]->group.xo;
 			const struct ic_analysis_opts *o = &in->run->an.opts;
 			const char *side = r->side == IC_SIDE_COMPARE ? o->compare
 					 : r->side == IC_SIDE_BASELINE ? o->baseline : "unresolved";
 
 			fputs(" | ", md);
-			ic_out_ratio(md, r);
+			out_ratio(md, r);
 			fprintf(md, " %s", side);
 			nc += !strcmp(side, cf);
 			nb += !strcmp(side, bf);
@@ -497,18 +711,18 @@ static void cmp_write_series(FILE *md, FILE *csv, FILE *gp, FILE *dat, struct cm
 			fprintf(csv, ",%lu,%c,", n, CMP_LETTER(k));
 			ic_csv_quoted(csv, in->label);
 			fprintf(csv, ",%.6f", r->ratio);
-			ic_out_num(csv, r->lo, ",%.6f", ",");
-			ic_out_num(csv, r->hi, ",%.6f", ",");
-			fprintf(csv, ",%s,%s,%s", side, ic_verdict_name(xo->verdict), ic_out_winner(&c->in[k].run->an, xo, ""));
-			ic_out_num(csv, xo->bracket_lo, ",%.0f", ",");
-			ic_out_num(csv, xo->bracket_hi, ",%.0f", ",");
+			out_num(csv, r->lo, ",%.6f", ",");
+			out_num(csv, r->hi, ",%.6f", ",");
+			fprintf(csv, ",%s,%s,%s", side, ic_verdict_name(xo->verdict), out_winner(&c->in[k].run->an, xo, ""));
+			out_num(csv, xo->bracket_lo, ",%.0f", ",");
+			out_num(csv, xo->bracket_hi, ",%.0f", ",");
 			fprintf(csv, ",%s,%s", cf, bf);
 			/* the CPU, the directory, then the settings compiler .. body:
 			 * the series' own where it names them */
 			for (int at = -2; at < A_PER_CALLER + 2; at++) {
 				fputc(',', csv);
 				ic_csv_quoted(csv, at == -2 ? in->cpu : at == -1 ? in->run->name
-						   : c->keyed[at] ? cmp_setting(in, s->g[k], at) : in->vals[at] ? in->vals[at] : "");
+						   : c->keyed[at] ? cmp_setting(in, &s->se[k]->group, at) : in->vals[at] ? in->vals[at] : "");
 			}
 			fputc('\n', csv);
 		}
@@ -519,26 +733,26 @@ static void cmp_write_series(FILE *md, FILE *csv, FILE *gp, FILE *dat, struct cm
 	/* The chart's data: every N of each run, one block per (series, run). */
 	for (size_t k = 0; k < c->k; k++) {
 		size_t i = p * c->k + k + 1;
-		const struct ic_crossover *xo = &s->g[k]->xo;
+		const struct ic_crossover *xo = &s->se[k]->group.xo;
 
 		fprintf(gp, "ic_xo_lo[%zu] = ", i);
-		ic_out_num(gp, xo->bracket_lo, "%.0f", "NaN");
+		out_num(gp, xo->bracket_lo, "%.0f", "NaN");
 		fprintf(gp, "\nic_xo_hi[%zu] = ", i);
-		ic_out_num(gp, xo->bracket_hi, "%.0f", "NaN");
+		out_num(gp, xo->bracket_hi, "%.0f", "NaN");
 		fprintf(gp, "\n");
 		fprintf(dat, "# %s %s, input %c: sites ratio lo hi\n", s->id, s->pair, CMP_LETTER(k));
-		for (size_t a = 0; a < s->nn; a++) {
-			const struct ic_ratio *r = ic_agree_ratio_at(s->g[k]->ratios, s->g[k]->nratios, s->n[a]);
+		for (size_t a = 0; a < nn; a++) {
+			const struct ic_ratio *r = xr_ratio_at(s, k, sites[a]);
 
 			if (!r)
 				continue;
-			fprintf(dat, "%lu %.6f ", s->n[a], r->ratio);
-			ic_out_num(dat, r->lo, "%.6f ", "NaN ");
-			ic_out_num(dat, r->hi, "%.6f\n", "NaN\n");
+			fprintf(dat, "%lu %.6f ", sites[a], r->ratio);
+			out_num(dat, r->lo, "%.6f ", "NaN ");
+			out_num(dat, r->hi, "%.6f\n", "NaN\n");
 		}
 		fputs("\n\n", dat);
 	}
-	free(o);
+	free(sites);
 }
 
 /* The one line of exit 1: what each run has instead. */
@@ -551,7 +765,7 @@ static void cmp_nothing_shared(const struct cmp *c)
 
 		fprintf(stderr, "%s%c has ", k ? "; " : "", CMP_LETTER(k));
 		for (size_t j = 0; j < c->ns; j++)
-			if (c->s[j].g[k] && ++cnt <= 3)
+			if (c->s[j].se[k] && ++cnt <= 3)
 				fprintf(stderr, "%s%s %s", cnt > 1 ? ", " : "", c->s[j].id, c->s[j].pair);
 		fputs(cnt == 0 ? "no ratios" : cnt > 3 ? ", ..." : "", stderr);
 	}
@@ -561,7 +775,7 @@ static void cmp_nothing_shared(const struct cmp *c)
 static int cmp_write(struct cmp *c, const char *out)
 {
 	static const char *const term[] = { "png", "svg" };
-	struct ic_out_dir d;
+	struct out_dir d;
 	char *only = cmp_left_out(c), err[1024];
 	size_t ns = 0, p = 0, cols;
 	FILE *md, *csv, *gp, *dat;
@@ -573,8 +787,8 @@ static int cmp_write(struct cmp *c, const char *out)
 		cmp_nothing_shared(c);
 		return 1;
 	}
-	ic_out_dir_begin(&d, out, (const char *[]){ "compare.md", "compare.csv", "plots/data.gp", "plots/compare.dat" },
-			 (FILE **[]){ &md, &csv, &gp, &dat }, 4);
+	out_begin(&d, out, (const char *[]){ "compare.md", "compare.csv", "plots/data.gp", "plots/compare.dat" },
+		  (FILE **[]){ &md, &csv, &gp, &dat });
 	cmp_write_head(md, c, only);
 	free(only);
 	fputs("series,sites,input,label,ratio,ratio_ci_lo,ratio_ci_hi,faster,verdict,small_n_winner,"
@@ -589,7 +803,7 @@ static int cmp_write(struct cmp *c, const char *out)
 	fprintf(gp, "\narray ic_label[%zu]\narray ic_title[%zu]\narray ic_xo_lo[%zu]\n"
 		"array ic_xo_hi[%zu]\narray ic_letter[%zu]\n", c->k, ns, ns * c->k, ns * c->k, c->k);
 	for (size_t k = 0; k < c->k; k++) {
-		char *l = ic_out_append(NULL, "%c: %s", CMP_LETTER(k), c->in[k].label);
+		char *l = out_append(NULL, "%c: %s", CMP_LETTER(k), c->in[k].label);
 
 		fprintf(gp, "ic_label[%zu] = ", k + 1);
 		ic_gnuplot_quote(gp, l);
@@ -601,7 +815,7 @@ static int cmp_write(struct cmp *c, const char *out)
 			cmp_write_series(md, csv, gp, dat, c, &c->s[j], p++);
 	fputc('\n', md);
 	/* A chart that fails leaves the tables without it. */
-	drawn = ic_out_dir_finish(&d, "compare", "plots", "compare", term, 2, NULL, err, sizeof(err));
+	drawn = out_finish(&d, "compare", "plots", "compare", term, 2, NULL, err, sizeof(err));
 	if (drawn < 0)
 		fputs("compare: no gnuplot: tables written, no plot (apt-get install gnuplot-nox, then run this again)\n",
 		      stderr);
@@ -627,4 +841,605 @@ int ic_compare_runs(struct ic_run *run, size_t k, const char *out)
 	for (size_t i = 0; i < k; i++)
 		cmp_add_series(&c, i);
 	return cmp_write(&c, out);
+}
+
+/* One comparison: a pair of runs on a series, all processes or one
+ * state matched by level. */
+struct agr_cmp {
+	size_t a, b, s;
+	int state_a, state_b;      /* -1: all processes */
+	const char *state;         /* "all", "low", "high" */
+	struct ic_agree ag;
+	int differ;                /* its joint test resolved by Holm's step-down over
+	                            * every comparison of the report (agr_holm) */
+};
+
+struct agr {
+	struct ic_run *run;
+	size_t k;
+	double margin;
+	struct xr_series *s;
+	size_t ns;
+	struct agr_cmp *c;
+	size_t nc;
+};
+
+/* A series' name: op/layout/order/threads/mode[/filler:F] [its build]. */
+static char *agr_series_name(const struct ic_results *res, const struct ic_group *g)
+{
+	char *s = out_series_id(g);
+	const char *sep = " [";
+
+	for (int k = 0; k < IC_B_COUNT; k++) {
+		const char *v = res->builds[g->build].v[k];
+
+		if (*v) {
+			s = out_append(s, "%s%s %s", sep, ic_ctx_name(ic_ctx_of_build((enum ic_build_key)k)), v);
+			sep = "; ";
+		}
+	}
+	return *sep == ';' ? out_append(s, "]") : s;
+}
+
+static void agr_match_series(struct agr *x)
+{
+	for (size_t k = 0; k < x->k; k++) {
+		const struct ic_analysis *an = &x->run[k].an;
+
+		for (size_t gi = 0; gi < an->nseries; gi++) {
+			size_t j = xr_series_at(&x->s, &x->ns, agr_series_name(&x->run[k].res, &an->series[gi].group), an);
+
+			x->s[j].se[k] = &an->series[gi];
+			x->s[j].in |= 1u << k;
+		}
+	}
+}
+
+/* The runs that hold series s, " 1, 3". */
+static void agr_holders(FILE *f, const struct agr *x, const struct xr_series *s)
+{
+	for (size_t k = 0, n = 0; k < x->k; k++)
+		if (s->se[k])
+			fprintf(f, "%s %zu", n++ ? "," : "", k + 1);
+}
+
+static void agr_add(struct agr *x, size_t a, size_t b, size_t s, int sa, int sb, const char *state)
+{
+	struct ic_agree_side side[2];
+	struct agr_cmp *c;
+
+	for (int i = 0; i < 2; i++) {
+		const struct ic_series *e = x->s[s].se[i ? b : a];
+		int st = i ? sb : sa;
+
+		side[i] = (struct ic_agree_side){ e->group.ratios, e->group.nratios, &e->procs, e->states, -1 };
+		/* A two-state run's state: its own ratios, from its processes. */
+		if (st >= 0 && e->states->nstates == 2)
+			side[i] = (struct ic_agree_side){ e->states->st[st].ratios, e->states->st[st].nratios,
+							  &e->procs, e->states, st };
+	}
+	x->c = ic_xalloc(realloc(x->c, (x->nc + 1) * sizeof(*x->c)));
+	c = &x->c[x->nc++];
+	*c = (struct agr_cmp){ .a = a, .b = b, .s = s, .state_a = sa, .state_b = sb, .state = state };
+	ic_agree_compare(&side[0], &side[1], x->margin, &c->ag);
+}
+
+/* The states of a two-state series matched by level: both runs' low
+ * with low and high with high; a run in one state with the other's
+ * state nearest its level. */
+static void agr_add_states(struct agr *x, size_t a, size_t b, size_t s)
+{
+	const struct ic_states *sa = x->s[s].se[a]->states, *sb = x->s[s].se[b]->states;
+	static const char *const word[] = { "low", "high" };
+
+	if (sa->nstates == 2 && sb->nstates == 2) {
+		agr_add(x, a, b, s, 0, 0, word[0]);
+		agr_add(x, a, b, s, 1, 1, word[1]);
+	} else if (sa->nstates == 2 || sb->nstates == 2) {
+		const struct ic_states *two = sa->nstates == 2 ? sa : sb, *one = two == sa ? sb : sa;
+		int near = fabs(log(one->st[0].level / two->st[1].level)) <
+			   fabs(log(one->st[0].level / two->st[0].level));
+
+		agr_add(x, a, b, s, two == sa ? near : 0, two == sa ? 0 : near, word[near]);
+	}
+}
+
+/* "differ" is said over many comparisons (series, states, pairs of runs):
+ * Holm's step-down over their joint p-values at IC_AGREE_ALPHA keeps the
+ * chance of any false "differ" in the report at 5%. Some comparison, as
+ * ic_agree_runs makes sure. */
+static void agr_holm(struct agr *x)
+{
+	double *p = ic_xalloc(malloc(x->nc * sizeof(*p)));
+	unsigned char *r = ic_xalloc(malloc(x->nc));
+
+	for (size_t i = 0; i < x->nc; i++)
+		p[i] = x->c[i].ag.joint.p;
+	ic_stats_holm(p, x->nc, IC_AGREE_ALPHA, r);
+	for (size_t i = 0; i < x->nc; i++)
+		x->c[i].differ = r[i];
+	free(p);
+	free(r);
+}
+
+static const char *agr_interval(char *buf, size_t cap, double lo, double hi)
+{
+	if (!isfinite(lo))
+		return "—";
+	snprintf(buf, cap, "[%.4f–%.4f]", lo, hi);
+	return buf;
+}
+
+/* Each run's verdict, bracket and states: the head of a series. */
+static void agr_series_head(FILE *md, const struct agr *x, const struct xr_series *s)
+{
+	fputs("|", md);
+	for (size_t k = 0; k < x->k; k++)
+		if (s->se[k])
+			fprintf(md, " | run %zu (%s)", k + 1, x->run[k].name);
+	fputs(" |\n|---|", md);
+	for (size_t k = 0; k < x->k; k++)
+		if (s->se[k])
+			fputs("---|", md);
+	for (int row = 0; row < 4; row++) {
+		fprintf(md, "\n| %s", row == 0 ? "verdict" : row == 1 ? "small-N winner"
+				      : row == 2 ? "points resolved compare / baseline / neither" : "states");
+		for (size_t k = 0; k < x->k; k++) {
+			const struct ic_group *g = s->se[k] ? &s->se[k]->group : NULL;
+			const struct ic_states *st = g ? s->se[k]->states : NULL;
+
+			if (!g)
+				continue;
+			fputs(" | ", md);
+			if (row == 0) {
+				fputs(ic_verdict_name(g->xo.verdict), md);
+				if (isfinite(g->xo.bracket_lo))
+					fprintf(md, " (%.0f, %.0f)", g->xo.bracket_lo, g->xo.bracket_hi);
+			} else if (row == 1) {
+				fputs(out_winner(&x->run[k].an, &g->xo, "—"), md);
+			} else if (row == 2) {
+				fprintf(md, "%zu / %zu / %zu", g->xo.n_compare, g->xo.n_baseline,
+					g->xo.n_unresolved);
+			} else if (st->nstates < 2) {
+				fputs("one", md);
+			} else {
+				fputs("two:", md);
+				for (int i = 0; i < 2; i++) {
+					fprintf(md, "%s %.3f in %zu processes, %s", i ? ";" : "", st->st[i].level,
+						st->st[i].nproc, ic_verdict_name(st->st[i].xo.verdict));
+					if (isfinite(st->st[i].xo.bracket_lo))
+						fprintf(md, " (%.0f, %.0f)", st->st[i].xo.bracket_lo,
+							st->st[i].xo.bracket_hi);
+				}
+			}
+		}
+		fputs(" |", md);
+	}
+	fputs("\n", md);
+}
+
+/* "6 layout variants", "3 processes". */
+static void agr_draws(FILE *f, size_t n, int variants)
+{
+	fprintf(f, "%zu %s", n, variants ? (n == 1 ? "layout variant" : "layout variants")
+					 : (n == 1 ? "process" : "processes"));
+}
+
+/* The comparison's verdicts over N, one paragraph. */
+static void agr_joint(FILE *md, const struct agr *x, const struct agr_cmp *c)
+{
+	const struct ic_agree_joint *j = &c->ag.joint;
+
+	if (j->equivalent)
+		fprintf(md, "Over N: **equivalent at every N** (%zu N) within ±%g%%", c->ag.npts,
+			100.0 * x->margin);
+	else
+		fprintf(md, "Over N: not equivalent at every N (%zu equivalent, %zu differ, %zu cannot tell, %zu without an interval, of %zu N)",
+			j->counts[IC_AGREE_EQUIVALENT], j->counts[IC_AGREE_DIFFER],
+			j->counts[IC_AGREE_CANNOT_TELL], j->counts[IC_AGREE_NO_INTERVAL], c->ag.npts);
+	if (!isfinite(j->p)) {
+		fputs("; any difference: not tested (a run has fewer than two draws at every N).\n", md);
+		return;
+	}
+	fprintf(md, "; any difference: the largest |t| is %.2f (N = %lu); over %s%zu splits of ",
+		j->t_max, j->t_sites, j->exact ? "all " : "", j->nsplits);
+	agr_draws(md, j->draws_a, j->variants_a);
+	fputs(" + ", md);
+	agr_draws(md, j->draws_b, j->variants_b);
+	fprintf(md, " between the runs, 95%% of the largest |t| fall below %.2f: p = %.3g, %s",
+		j->t_95, j->p, c->differ ? "**a difference** (Holm over every comparison here)" :
+		j->p <= IC_AGREE_ALPHA ? "no difference shown once corrected for the comparisons' number" :
+		"no difference shown");
+	if (j->p_min > IC_AGREE_ALPHA)
+		fprintf(md, " (these draws cannot give a p below %.2g)", j->p_min);
+	fputs(".\n", md);
+}
+
+/* One comparison: its table in md, its rows in csv. */
+static void agr_comparison(FILE *md, FILE *csv, const struct agr *x, const struct agr_cmp *c)
+{
+	const struct xr_series *s = &x->s[c->s];
+	const struct ic_agree_joint *j = &c->ag.joint;
+	size_t sh[4] = { 0, 0, 0, 0 };
+	double share_p;
+
+	/* The state shares: each run's processes in the state it matched, and
+	 * all of them; Fisher's p of the two (NAN for all processes). */
+	for (int i = 0; i < 2 && c->state_a >= 0; i++) {
+		const struct ic_states *st = s->se[i ? c->b : c->a]->states;
+
+		sh[2 * i + 1] = st->st[0].nproc + (st->nstates == 2 ? st->st[1].nproc : 0);
+		sh[2 * i] = st->nstates == 2 ? st->st[i ? c->state_b : c->state_a].nproc : sh[2 * i + 1];
+	}
+	share_p = c->state_a < 0 ? NAN : ic_agree_fisher(sh[0], sh[1], sh[2], sh[3]);
+	fprintf(md, "\n### run %zu against run %zu", c->b + 1, c->a + 1);
+	if (c->state_a < 0 && (s->se[c->a]->states->nstates == 2 || s->se[c->b]->states->nstates == 2))
+		fputs(": all processes, both states pooled", md);
+	else if (c->state_a >= 0)
+		fprintf(md, ": the %s state (run %zu: %zu of %zu processes; run %zu: %zu of %zu)", c->state,
+			c->a + 1, sh[0], sh[1], c->b + 1, sh[2], sh[3]);
+	fprintf(md, "\n\n| N | run %zu ratio [95%% CI] | run %zu ratio [95%% CI] | run %zu / run %zu [90%% CI] | [95%% CI] | verdict |\n"
+		"|---:|---|---|---|---|---|\n", c->a + 1, c->b + 1, c->b + 1, c->a + 1);
+	for (size_t i = 0; i < c->ag.npts; i++) {
+		const struct ic_agree_point *pt = &c->ag.pts[i];
+		const double v[] = { pt->a->ratio, pt->b->ratio, exp(pt->d), pt->lo90, pt->hi90, pt->lo95,
+				     pt->hi95 };
+		char i90[64], i95[64];
+
+		fprintf(md, "| %lu | ", pt->sites);
+		out_ratio(md, pt->a);
+		fputs(" | ", md);
+		out_ratio(md, pt->b);
+		fprintf(md, " | %.4f %s | %s | %s |\n", exp(pt->d), agr_interval(i90, sizeof(i90), pt->lo90, pt->hi90),
+			agr_interval(i95, sizeof(i95), pt->lo95, pt->hi95), ic_agree_verdict_name(pt->verdict));
+
+		ic_csv_quoted(csv, s->id);
+		fputc(',', csv);
+		ic_csv_quoted(csv, s->pair);
+		fprintf(csv, ",%s,", c->state);
+		ic_csv_quoted(csv, x->run[c->a].name);
+		fputc(',', csv);
+		ic_csv_quoted(csv, x->run[c->b].name);
+		fprintf(csv, ",%lu", pt->sites);
+		for (size_t f = 0; f < sizeof(v) / sizeof(v[0]); f++)
+			out_num(csv, v[f], ",%.6f", ",");
+		out_num(csv, pt->df, ",%.4g", ",");
+		out_num(csv, x->margin, ",%g", ",");
+		fprintf(csv, ",%s,%d", ic_agree_verdict_name(pt->verdict), j->equivalent);
+		out_num(csv, j->t_max, ",%.4g", ",");
+		out_num(csv, j->p, ",%.4g", ",");
+		fputc('\n', csv);
+	}
+	fputc('\n', md);
+	agr_joint(md, x, c);
+	if (isfinite(share_p))
+		fprintf(md, "\nThe state's share: run %zu %zu of %zu processes, run %zu %zu of %zu: %s (Fisher's exact test, p = %.3g).\n",
+			c->a + 1, sh[0], sh[1], c->b + 1, sh[2], sh[3],
+			share_p <= IC_AGREE_ALPHA ? "**the runs' state shares differ**" : "alike", share_p);
+}
+
+/* The one line that ends repeat.md and the console summary. */
+static void agr_sentence(FILE *f, const struct agr *x)
+{
+	size_t n[3] = { 0, 0, 0 }, pts[4] = { 0, 0, 0, 0 };
+
+	for (size_t i = 0; i < x->nc; i++) {
+		const struct ic_agree_joint *j = &x->c[i].ag.joint;
+
+		n[j->equivalent ? 0 : x->c[i].differ ? 1 : 2]++;
+		for (int v = 0; v < 4; v++)
+			pts[v] += j->counts[v];
+	}
+	fprintf(f, "Of %zu comparisons (series and their states, every pair of %zu runs): %zu equivalent at every N within ±%g%%, %zu with a difference (joint tests, Holm at 5%% over the %zu), %zu cannot tell; of their N: %zu equivalent, %zu differ, %zu cannot tell, %zu without an interval.\n",
+		x->nc, x->k, n[0], 100.0 * x->margin, n[1], x->nc, n[2], pts[IC_AGREE_EQUIVALENT],
+		pts[IC_AGREE_DIFFER], pts[IC_AGREE_CANNOT_TELL], pts[IC_AGREE_NO_INTERVAL]);
+}
+
+static void agr_summary(FILE *f, const struct agr *x, int detail_written)
+{
+	for (size_t k = 0; k < x->k; k++)
+		fprintf(f, "run %zu: %s (%s)\n", k + 1, x->run[k].name, x->run[k].from);
+	for (size_t i = 0; i < x->nc; i++) {
+		const struct agr_cmp *c = &x->c[i];
+		const struct ic_agree_joint *j = &c->ag.joint;
+
+		fprintf(f, "%s: %s%s%s, run %zu against run %zu: %s", x->s[c->s].id, x->s[c->s].pair,
+			c->state_a >= 0 ? ", " : "", c->state_a >= 0 ? c->state : "", c->b + 1, c->a + 1,
+			j->equivalent ? "equivalent" : c->differ ? "differ" : "cannot tell");
+		if (j->equivalent)
+			fprintf(f, " at every N within ±%g%%", 100.0 * x->margin);
+		else
+			fprintf(f, " (of %zu N: %zu equivalent, %zu differ, %zu cannot tell)", c->ag.npts,
+				j->counts[IC_AGREE_EQUIVALENT], j->counts[IC_AGREE_DIFFER],
+				j->counts[IC_AGREE_CANNOT_TELL]);
+		if (isfinite(j->p))
+			fprintf(f, "; joint p = %.3g", j->p);
+		fputs(".\n", f);
+	}
+	if (!detail_written)
+		fputs("(The detail per N: ./run.sh agree --out DIR with the same runs.)\n", f);
+	agr_sentence(f, x);
+}
+
+/* The chart's data: per series, each run's ratio per N and their spread. */
+static void agr_chart_data(FILE *dat, FILE *gp, const struct agr *x)
+{
+	fprintf(gp, "ic_k = %zu\narray ic_series[%zu]\n", x->k, x->ns);
+	for (size_t s = 0; s < x->ns; s++) {
+		unsigned long *n;
+		size_t nn = xr_sites(&x->s[s], x->k, 0, &n);
+
+		/* Double quotes: the build goes on a line of its own. */
+		fprintf(gp, "ic_series[%zu] = \"", s + 1);
+		for (const char *c = x->s[s].id; *c; c++)
+			fprintf(gp, c[0] == ' ' && c[1] == '[' ? "\\n" : c[0] == '"' || c[0] == '\\' ? "'" : "%c", *c);
+		fputs("\"\n", gp);
+		for (size_t i = 0; i < nn; i++) {
+			double r[IC_RUNS_MAX], mn = INFINITY, mx = -INFINITY;
+
+			for (size_t k = 0; k < x->k; k++) {
+				const struct ic_ratio *ra = xr_ratio_at(&x->s[s], k, n[i]);
+
+				r[k] = ra ? ra->ratio : NAN;
+				mn = ra ? fmin(mn, r[k]) : mn;
+				mx = ra ? fmax(mx, r[k]) : mx;
+			}
+			fprintf(dat, "%lu ", n[i]);
+			out_num(dat, mn > 0.0 && isfinite(mx) ? mx / mn : NAN, "%.6g", "NaN");
+			fprintf(dat, " %zu", s + 1);
+			for (size_t k = 0; k < x->k; k++)
+				fprintf(dat, isfinite(r[k]) ? " %.6f" : " NaN", r[k]);
+			fputc('\n', dat);
+		}
+		fputs("\n\n", dat);
+		free(n);
+	}
+}
+
+/* repeat.md, repeat.csv and the chart into out, whole. */
+static void agr_write(const struct agr *x, const char *out)
+{
+	struct out_dir d;
+	char err[1024];
+	FILE *md, *csv, *dat, *gp;
+	int rc;
+
+	out_begin(&d, out, (const char *[]){ "repeat.md", "repeat.csv", "repeat.dat", "data.gp" },
+		  (FILE **[]){ &md, &csv, &dat, &gp });
+	fprintf(md, "# Agreement of %zu runs\n\n| run | directory | from | CPU model | date |\n|---:|---|---|---|---|\n",
+		x->k);
+	for (size_t k = 0; k < x->k; k++) {
+		char cpu[IC_RESULTS_CONTEXT_MAX], date[IC_RESULTS_CONTEXT_MAX];
+
+		fprintf(md, "| %zu | %s | %s | %s | %s |\n", k + 1, x->run[k].name, x->run[k].from,
+			ic_results_context(&x->run[k].res, IC_CTX_CPU_MODEL, cpu, sizeof(cpu)),
+			ic_results_context(&x->run[k].res, IC_CTX_DATE, date, sizeof(date)));
+	}
+	fprintf(md, "\nPer series (one build's; runs of different builds are never matched) and N, run b against run a: the ratio of their ratios rb / ra, with its interval from each run's nested estimate (its draws: the layout variants, or the processes when it ran one variant; Welch's degrees of freedom). "
+		"**equivalent**: the 90%% interval lies within ±%g%% (1/%g to %g: two one-sided tests at 5%%); **differ**: the 95%% interval excludes 1; **cannot tell**: neither, too noisy to say. "
+		"Over a series' N: *equivalent at every N* when each N is; *any difference*: the largest |t| over N against its distribution when whole draws are shuffled between the two runs (every split, or %d from a fixed seed), which keeps the N's correlation. "
+		"A series whose processes split into two states is also compared state by state, the states matched by level.\n",
+		100.0 * x->margin, 1.0 + x->margin, 1.0 + x->margin, IC_AGREE_PERMUTATIONS);
+	fputs("series,forms,state,run_a,run_b,sites,ratio_a,ratio_b,ratio_b_over_a,ci90_lo,ci90_hi,ci95_lo,ci95_hi,df,margin,verdict,every_n_equivalent,t_max,joint_p\n",
+	      csv);
+	for (size_t s = 0, listed = 0; s < x->ns; s++) {
+		if (x->s[s].in == (1u << x->k) - 1)
+			continue;
+		fprintf(md, "%s- %s: %s only in run", listed++ ? "" : "\nNot in every run:\n\n",
+			x->s[s].id, x->s[s].pair);
+		agr_holders(md, x, &x->s[s]);
+		fputc('\n', md);
+	}
+	for (size_t s = 0; s < x->ns; s++) {
+		fprintf(md, "\n## %s: %s\n\n", x->s[s].id, x->s[s].pair);
+		agr_series_head(md, x, &x->s[s]);
+		for (size_t i = 0; i < x->nc; i++)
+			if (x->c[i].s == s)
+				agr_comparison(md, csv, x, &x->c[i]);
+	}
+	fputc('\n', md);
+	agr_sentence(md, x);
+	agr_chart_data(dat, gp, x);
+	/* data.gp: the chart's settings, not a result */
+	rc = out_finish(&d, "agree", "", "repeat", (const char *[]){ "png" }, 1, "data.gp", err, sizeof(err));
+	if (rc < 0)
+		fputs("agree: no gnuplot: tables written, no chart (apt-get install gnuplot-nox)\n", stderr);
+	else if (rc == 0)
+		fprintf(stderr, "agree: chart failed: %s; the tables are written\n", err);
+}
+
+int ic_agree_runs(struct ic_run *run, size_t k, double margin, const char *out)
+{
+	static struct agr x;
+
+	x = (struct agr){ .run = run, .k = k, .margin = margin };
+	agr_match_series(&x);
+	for (size_t a = 0; a < x.k; a++)
+		for (size_t b = a + 1; b < x.k; b++)
+			for (size_t s = 0; s < x.ns; s++)
+				if (x.s[s].se[a] && x.s[s].se[b]) {
+					agr_add(&x, a, b, s, -1, -1, "all");
+					agr_add_states(&x, a, b, s);
+				}
+	if (x.nc == 0) {
+		/* Nothing to say: one line, as for bad input, but not a usage error. */
+		fputs("agree: no series is in two of the runs (a series is one build's: runs of different builds are never matched):", stderr);
+		for (size_t s = 0; s < x.ns; s++) {
+			fprintf(stderr, "%s %s in run", s ? ";" : "", x.s[s].id);
+			agr_holders(stderr, &x, &x.s[s]);
+		}
+		fputs(".\n", stderr);
+		return 1;
+	}
+	agr_holm(&x);
+	agr_summary(stdout, &x, out != NULL);
+	if (out)
+		agr_write(&x, out);
+	for (size_t i = 0; i < x.nc; i++)
+		ic_agree_free(&x.c[i].ag);
+	return 0;
+}
+
+/* ./run.sh export: a results directory packed into one file to carry to
+ * another machine, DIR.tar.gz beside DIR. It holds DIR with every link
+ * resolved (DIR/summary.md -> report/summary.md and the like become plain
+ * files, report/ a real directory) and no hidden entry (old report sets,
+ * temporary files), so nothing in it dangles once unpacked elsewhere; a link
+ * to nothing is named and left out. compare and agree read the file in place
+ * of DIR (engine/run.c). It packs; it reads nothing it packs.
+ */
+
+/* The archive while it is written: a hidden name beside DIR, renamed into
+ * place once whole; removed on any failure (ic_die's exit) or stop. */
+static char export_tmp[2 * PATH_MAX + 32];
+
+static void export_remove(void)
+{
+	if (*export_tmp)
+		unlink(export_tmp);
+}
+
+static void export_stop(int sig)
+{
+	(void)sig;
+	export_remove();
+	_exit(130);
+}
+
+/* The walk: where it is on disk and in the archive, the directories above. */
+static struct {
+	struct archive *a;
+	char path[PATH_MAX];   /* on disk */
+	char name[PATH_MAX];   /* in the archive: DIR's name, then the path below it */
+	size_t top;            /* the length of DIR's name */
+	struct stat above[64]; /* the directories walked into, against a loop of links */
+	size_t len[64];        /* and their names' lengths */
+	int depth, packed;     /* how many; how many of them are in the archive */
+} ew;
+
+static void export_bad_archive(void)
+{
+	ic_die(1, "cannot write %s: %s", export_tmp, archive_error_string(ew.a));
+}
+
+static int export_visible(const struct dirent *e)
+{
+	return e->d_name[0] != '.';
+}
+
+/* The entry at the walk's path as a plain directory or file (st: the
+ * link's target), owned by root: the header, and a file's bytes. */
+static void export_entry(const struct stat *st)
+{
+	struct archive_entry *e = ic_xalloc(archive_entry_new());
+	size_t len = 0;
+	char *data = S_ISREG(st->st_mode) ? ic_read_path(ew.path, &len) : NULL;
+
+	if (S_ISREG(st->st_mode) && !data)
+		ic_die(1, "cannot read %s: %s", ew.path, strerror(errno));
+	archive_entry_copy_stat(e, st);
+	archive_entry_set_pathname(e, ew.name);
+	archive_entry_set_uid(e, 0);
+	archive_entry_set_gid(e, 0);
+	if (archive_write_header(ew.a, e) != ARCHIVE_OK ||
+	    (data && archive_write_data(ew.a, data, len) != (la_ssize_t)len))
+		export_bad_archive();
+	free(data);
+	archive_entry_free(e);
+}
+
+/* The walk's directory, its entries in name order, links followed. In
+ * tar --sort=name's order, bytes: alphasort in the C locale (runs never
+ * calls setlocale). */
+static void export_dir(void)
+{
+	size_t pl = strlen(ew.path), nl = strlen(ew.name);
+	struct dirent **list;
+	int n = scandir(ew.path, &list, export_visible, alphasort);
+
+	if (n < 0)
+		ic_die(1, "cannot read %s: %s", ew.path, strerror(errno));
+	for (int i = 0; i < n; i++) {
+		const char *rel = ew.name + ew.top + 1;
+		struct stat st, link;
+		int loop = 0;
+
+		snprintf(ew.path + pl, sizeof(ew.path) - pl, "/%s", list[i]->d_name);
+		snprintf(ew.name + nl, sizeof(ew.name) - nl, "/%s", list[i]->d_name);
+		free(list[i]);
+		if (stat(ew.path, &st)) {
+			if (lstat(ew.path, &link) || !S_ISLNK(link.st_mode))
+				ic_die(1, "cannot read %s: %s", ew.path, strerror(errno));
+			fprintf(stderr, "%s: left out %s: a link to nothing\n", ic_prog, rel);
+			continue;
+		}
+		for (int d = 0; d < ew.depth; d++)
+			loop |= ew.above[d].st_dev == st.st_dev && ew.above[d].st_ino == st.st_ino;
+		if (S_ISDIR(st.st_mode) && (loop || ew.depth == 64)) {
+			fprintf(stderr, "%s: left out %s: a link into a directory above it\n", ic_prog, rel);
+		} else if (S_ISDIR(st.st_mode)) {
+			ew.len[ew.depth] = strlen(ew.name);
+			ew.above[ew.depth++] = st;
+			export_dir();
+			ew.packed = --ew.depth < ew.packed ? ew.depth : ew.packed;
+		} else if (S_ISREG(st.st_mode)) {
+			/* The directories above not yet in the archive go in with
+			 * its first file, as tar packs what find -type f lists. */
+			for (; ew.packed < ew.depth; ew.packed++) {
+				char *end = ew.name + ew.len[ew.packed], keep = *end;
+
+				*end = '\0';
+				export_entry(&ew.above[ew.packed]);
+				*end = keep;
+			}
+			export_entry(&st);
+		}
+	}
+	free(list);
+	ew.path[pl] = ew.name[nl] = '\0';
+}
+
+int ic_export_run(char **operand, int n)
+{
+	const char *dir = operand[0];
+	char out[PATH_MAX + 16], *slash;
+	struct stat st, conf, raw;
+	int fd, bad;
+
+	if (n != 1)
+		return ic_bad("give one results directory (see ./run.sh export --help).");
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode) || !realpath(dir, ew.path))
+		return ic_bad("%s: no such results directory.", dir);
+	/* A run is its settings and its processes' raw JSON (what compare reads). */
+	snprintf(out, sizeof(out), "%s/run.conf", ew.path);
+	bad = stat(out, &conf) || !S_ISREG(conf.st_mode);
+	snprintf(out, sizeof(out), "%s/raw", ew.path);
+	if (bad || stat(out, &raw) || !S_ISDIR(raw.st_mode))
+		return ic_bad("%s is not a results directory of ./run.sh (no run.conf and raw/).", dir);
+	slash = strrchr(ew.path, '/');
+	ew.top = (size_t)snprintf(ew.name, sizeof(ew.name), "%s", slash + 1);
+	snprintf(out, sizeof(out), "%s.tar.gz", ew.path);
+	snprintf(export_tmp, sizeof(export_tmp), "%.*s/.%s.tar.gz.XXXXXX", (int)(slash - ew.path),
+		 ew.path, ew.name);
+	if ((fd = mkstemp(export_tmp)) < 0)
+		ic_die(1, "cannot write in %.*s: %s", (int)(slash - ew.path), ew.path, strerror(errno));
+	atexit(export_remove);
+	signal(SIGINT, export_stop);
+	signal(SIGTERM, export_stop);
+	/* GNU tar's format and gzip, as tar -czf writes them. */
+	ew.a = ic_xalloc(archive_write_new());
+	if (archive_write_add_filter_gzip(ew.a) != ARCHIVE_OK ||
+	    archive_write_set_format_gnutar(ew.a) != ARCHIVE_OK || archive_write_open_fd(ew.a, fd) != ARCHIVE_OK)
+		export_bad_archive();
+	ew.len[0] = ew.top;
+	ew.above[ew.depth++] = st;
+	export_dir();
+	if (archive_write_close(ew.a) != ARCHIVE_OK)
+		export_bad_archive();
+	archive_write_free(ew.a);
+	if (fchmod(fd, 0644) || close(fd) || rename(export_tmp, out))
+		ic_die(1, "cannot move the archive to %s: %s", out, strerror(errno));
+	*export_tmp = '\0';
+	printf("%s\n", out);
+	return 0;
 }

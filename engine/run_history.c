@@ -115,10 +115,7 @@ const char *ic_history_when(char *buf, size_t cap, double t)
 	time_t tt = (time_t)t;
 	struct tm tm;
 
-	if (!isfinite(t) || !gmtime_r(&tt, &tm))
-		snprintf(buf, cap, "an unknown time");
-	else
-		strftime(buf, cap, "%Y-%m-%d %H:%M UTC", &tm);
+	strftime(buf, cap, "%Y-%m-%d %H:%M UTC", gmtime_r(&tt, &tm));
 	return buf;
 }
 
@@ -182,25 +179,9 @@ static const struct ic_series *history_match(const struct ic_analysis *an,
 	return NULL;
 }
 
-static void history_series_name(char *buf, size_t cap, const struct ic_group *g)
-{
-	int n = snprintf(buf, cap, "%s %s/%s, %lu thread%s, %s", g->op, g->layout, g->order,
-			 g->threads, g->threads == 1 ? "" : "s", g->mode);
-
-	if (g->filler && n > 0 && (size_t)n < cap)
-		snprintf(buf + n, cap - (size_t)n, ", %lu B filler", g->filler);
-}
-
-/* One series' comparison, for Holm's step-down over the series. */
-struct history_one {
-	const struct ic_series *now, *then;
-	double p;
-	int equivalent;
-};
-
 static int history_cmp_p(const void *pa, const void *pb)
 {
-	const struct history_one *a = pa, *b = pb;
+	const struct ic_history_series *a = pa, *b = pb;
 
 	return (a->p > b->p) - (a->p < b->p);
 }
@@ -214,18 +195,15 @@ size_t ic_history_ndiffer(const double *p, size_t m)
 	return k;
 }
 
-/* The earlier run's series against now's: each series' joint test, then
- * Holm's step-down over the series at IC_AGREE_ALPHA (any one of a
- * default run's series at p < 0.05 would say "differs" far too often);
- * fills out (zeroed) with the verdict, every series that differs (the
- * first, by p, in detail) or else the first that cannot tell. */
-static void history_against(const struct ic_analysis *now, const struct ic_analysis *then,
-			    struct ic_history_cmp *out)
+/* Each series' joint test, then Holm's step-down over the series at
+ * IC_AGREE_ALPHA: any one of a default run's series at p < 0.05 would say
+ * "differs" far too often. */
+size_t ic_history_against(const struct ic_analysis *now, const struct ic_analysis *then,
+			  struct ic_history_series **out, size_t *ndiffer)
 {
-	struct history_one *h = ic_stats_alloc(now->nseries, sizeof(*h));
+	struct ic_history_series *h = ic_stats_alloc(now->nseries, sizeof(*h));
 	double *p = ic_stats_alloc(now->nseries, sizeof(*p));
-	size_t m = 0, ndiff;
-	int unsure = -1;
+	size_t m = 0;
 
 	for (size_t s = 0; s < now->nseries; s++) {
 		const struct ic_series *a = &now->series[s], *b;
@@ -239,83 +217,50 @@ static void history_against(const struct ic_analysis *now, const struct ic_analy
 		sa = (struct ic_agree_side){ a->group.ratios, a->group.nratios, &a->procs, a->states, -1 };
 		ic_agree_compare(&sb, &sa, IC_AGREE_MARGIN, &ag);
 		if (ag.npts)
-			h[m++] = (struct history_one){ a, b, ag.joint.p, ag.joint.equivalent };
+			h[m++] = (struct ic_history_series){ a, b, ag.joint.p, ag.joint.equivalent };
 		ic_agree_free(&ag);
 	}
-	out->nseries = m;
 	qsort(h, m, sizeof(*h), history_cmp_p);
 	for (size_t i = 0; i < m; i++)
 		p[i] = h[i].p;
-	ndiff = out->ndiffer = ic_history_ndiffer(p, m);
-	for (size_t i = ndiff; i < m && unsure < 0; i++)
-		if (!h[i].equivalent)
-			unsure = (int)i;
-	if (ndiff || unsure >= 0) {
-		const struct history_one *d = &h[ndiff ? 0 : unsure];
-
-		history_series_name(out->series, sizeof(out->series), &d->now->group);
-		ic_history_bracket(out->bracket_then, sizeof(out->bracket_then), &d->then->group.xo, &then->opts);
-		ic_history_bracket(out->bracket_now, sizeof(out->bracket_now), &d->now->group.xo, &now->opts);
-		ic_history_states(out->states_then, sizeof(out->states_then), d->then);
-		ic_history_states(out->states_now, sizeof(out->states_now), d->now);
-	}
-	for (size_t i = 1; i < ndiff; i++) {
-		char name[256];
-		size_t len = strlen(out->others);
-
-		history_series_name(name, sizeof(name), &h[i].now->group);
-		snprintf(out->others + len, sizeof(out->others) - len, "%s%s", len ? "; " : "", name);
-	}
-	out->verdict = !m	   ? IC_HISTORY_NOTHING_SHARED
-		     : ndiff	   ? IC_HISTORY_DIFFERS
-		     : unsure >= 0 ? IC_HISTORY_CANNOT_TELL
-				   : IC_HISTORY_AGREES;
-	free(h);
+	*ndiffer = ic_history_ndiffer(p, m);
 	free(p);
+	*out = h;
+	return m;
 }
 
-int ic_history_compare(const struct ic_analysis *now, const char *now_dir,
-		       struct ic_history_cmp *out, char *err, size_t errlen)
+int ic_history_earlier(const struct ic_analysis *now, const char *now_dir, struct ic_run *then,
+		       char *dir, size_t cap, double *t)
 {
 	char parent[4096], build_now[8192], build_then[8192], mach_now[2048], mach_then[2048];
 	char rerr[512], now_real[PATH_MAX];
 	struct ic_history_run *runs;
 	double t_now = history_time(now_dir);
 	size_t n;
+	int found = -1;
 
-	(void)err, (void)errlen;   /* nothing here fails now: out of memory exits */
-	memset(out, 0, sizeof(*out));
-	out->verdict = IC_HISTORY_FIRST;
-	out->then_time = NAN;
-	if (!realpath(now_dir, now_real))
-		return 0;
-	if (ic_analysis_smoke(now, out->smoke_why, sizeof(out->smoke_why))) {
-		out->verdict = IC_HISTORY_SMOKE;
-		return 0;
-	}
 	snprintf(parent, sizeof(parent), "%s", now_dir);
 	/* A results directory that cannot be read has no history to tell. */
-	if (ic_history_runs(dirname(parent), &runs, &n, rerr, sizeof(rerr)))
-		return 0;
+	if (!realpath(now_dir, now_real) || ic_history_runs(dirname(parent), &runs, &n, rerr, sizeof(rerr)))
+		return -1;
 	history_build(now_dir, build_now, sizeof(build_now));
 	ic_history_machine(now->res, mach_now, sizeof(mach_now));
-	for (size_t i = 0; i < n && out->verdict == IC_HISTORY_FIRST; i++) {
-		struct ic_run run;   /* ic_run_open zeroes it */
+	for (size_t i = 0; i < n && found; i++) {
 		char why[96], real[PATH_MAX];
 
-		if (!(runs[i].time < t_now) || !realpath(runs[i].dir, real) || !strcmp(real, now_real))
+		if (!(runs[i].time < t_now) || !realpath(runs[i].dir, real) || !strcmp(real, now_real) ||
+		    strcmp(history_build(runs[i].dir, build_then, sizeof(build_then)), build_now))
 			continue;
-		if (strcmp(history_build(runs[i].dir, build_then, sizeof(build_then)), build_now))
-			continue;
-		if (ic_run_open(&run, runs[i].dir, rerr, sizeof(rerr)) == 0 &&
-		    !strcmp(ic_history_machine(&run.res, mach_then, sizeof(mach_then)), mach_now) &&
-		    !ic_analysis_smoke(&run.an, why, sizeof(why))) {
-			snprintf(out->then_dir, sizeof(out->then_dir), "%s", runs[i].dir);
-			out->then_time = runs[i].time;
-			history_against(now, &run.an, out);
+		if (ic_run_open(then, runs[i].dir, rerr, sizeof(rerr)) == 0 &&
+		    !strcmp(ic_history_machine(&then->res, mach_then, sizeof(mach_then)), mach_now) &&
+		    !ic_analysis_smoke(&then->an, why, sizeof(why))) {
+			snprintf(dir, cap, "%s", runs[i].dir);
+			*t = runs[i].time;
+			found = 0;
+		} else {
+			ic_run_free(then);
 		}
-		ic_run_free(&run);
 	}
 	ic_history_runs_free(runs, n);
-	return 0;
+	return found;
 }

@@ -22,6 +22,7 @@
 #include "analysis.h"
 #include "crossover.h"
 #include "results.h"
+#include "run.h"
 
 struct ic_history_run {
 	char *dir;       /* its path */
@@ -35,8 +36,8 @@ int ic_history_runs(const char *results_dir, struct ic_history_run **out, size_t
 		    size_t errlen);
 void ic_history_runs_free(struct ic_history_run *r, size_t n);
 
-/* t, s since the epoch, as "2026-12-05 14:00 UTC"; "an unknown time" when
- * it is not finite. */
+/* t, s since the epoch (a time ic_history_runs found), as "2026-12-05
+ * 14:00 UTC". */
 const char *ic_history_when(char *buf, size_t cap, double t);
 
 /* The machine of a run's first process ("CPU; L1i ...; host ..."). */
@@ -51,37 +52,27 @@ const char *ic_history_bracket(char *buf, size_t cap, const struct ic_crossover 
  * 1.44 in 13". */
 const char *ic_history_states(char *buf, size_t cap, const struct ic_series *se);
 
-enum ic_history_verdict {
-	IC_HISTORY_SMOKE,       /* this run is a smoke design: cannot tell */
-	IC_HISTORY_FIRST,       /* no earlier comparable run */
-	IC_HISTORY_NOTHING_SHARED,
-	IC_HISTORY_AGREES,
-	IC_HISTORY_DIFFERS,
-	IC_HISTORY_CANNOT_TELL,
-};
-
-struct ic_history_cmp {
-	enum ic_history_verdict verdict;
-	char smoke_why[96];
-	char then_dir[4096];       /* the earlier run, as found */
-	double then_time;
-	size_t nseries;            /* series compared */
-	/* With DIFFERS, the series with the smallest p (or with CANNOT_TELL
-	 * the first that cannot tell): */
-	char series[256];
-	char bracket_then[96], bracket_now[96];
-	char states_then[160], states_now[160];
-	size_t ndiffer;            /* series that differ (Holm) */
-	char others[1024];         /* the other differing series' names, "; "-separated */
-};
-
 /* Holm's step-down over the series' joint p-values p[0..m-1], ascending,
  * at IC_AGREE_ALPHA: how many of the first differ. */
 size_t ic_history_ndiffer(const double *p, size_t m);
 
-/* Holds the run now (analysed, in now_dir) against its history in
- * now_dir's parent. Returns 0 (out of memory exits, kit; err stays unset). */
-int ic_history_compare(const struct ic_analysis *now, const char *now_dir,
-		       struct ic_history_cmp *out, char *err, size_t errlen);
+/* The run to hold now (analysed, in now_dir) against: the latest earlier
+ * comparable run in now_dir's parent, opened into *then (ic_run_free it),
+ * its directory (as found) in dir and its time in *t. 0; -1 when there is
+ * none, and nothing is open. */
+int ic_history_earlier(const struct ic_analysis *now, const char *now_dir, struct ic_run *then,
+		       char *dir, size_t cap, double *t);
+
+/* A series of the run held against the earlier run's. */
+struct ic_history_series {
+	const struct ic_series *now, *then;
+	double p;          /* the joint test's */
+	int equivalent;    /* at every shared N */
+};
+
+/* now's series held against then's, by p ascending, into *out (free it):
+ * how many; the first *ndiffer differ (ic_history_ndiffer). */
+size_t ic_history_against(const struct ic_analysis *now, const struct ic_analysis *then,
+			  struct ic_history_series **out, size_t *ndiffer);
 
 #endif /* IC_RUN_HISTORY_H */
