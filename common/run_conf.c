@@ -60,11 +60,8 @@ int ic_settings_read(struct ic_settings *s, FILE *f, const char *what, char *err
 {
 	size_t len = 0;
 	char *text = ic_read_all(f, &len);
-	int rc;
+	int rc = text ? ic_settings_parse(s, text, len, what, err, errlen) : ic_fail(err, errlen, "%s: cannot be read", what);
 
-	if (!text)
-		return ic_fail(err, errlen, "%s: cannot be read", what);
-	rc = ic_settings_parse(s, text, len, what, err, errlen);
 	free(text);
 	return rc;
 }
