@@ -21,12 +21,10 @@ long ic_measure_holder_read(const char *root, char *line, size_t cap)
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s" IC_MEASURE_HOLDER_SUFFIX, ic_measure_lock_path());
-	line[0] = '\0';
-	if ((f = fopen(path, "r"))) {
-		if (!fgets(line, (int)cap, f))
-			line[0] = '\0';
+	if (!(f = fopen(path, "r")) || !fgets(line, (int)cap, f))
+		line[0] = '\0';
+	if (f)
 		fclose(f);
-	}
 	line[strcspn(line, "\n")] = '\0';
 	if (sscanf(line, "pid %ld", &pid) != 1 || pid <= 0)
 		return 0;
