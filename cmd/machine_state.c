@@ -29,6 +29,7 @@ int main(int argc, char **argv)
 	if (optind < argc)
 		return ic_bad("unexpected argument '%s' (see --help)", argv[optind]);
 	ic_mstate_read(root, (int)ms, &st);
-	ic_mstate_print(stdout, &st);
+	for (size_t i = 0; i < st.n; i++)
+		printf("%s=%s\n", st.item[i].key, st.item[i].value);
 	return fflush(stdout) == 0 ? 0 : 1;
 }

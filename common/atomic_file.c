@@ -90,14 +90,11 @@ int ic_atomic_rename(struct ic_atomic_file *af)
 {
 	if (af->f || !af->tmp[0])
 		return ic_atomic_fail(af, EBADF, "rename to", af->path);
-	if ((af->flags & IC_ATOMIC_KEEP_SAME) && ic_atomic_same(af->tmp, af->path)) {
+	if ((af->flags & IC_ATOMIC_KEEP_SAME) && ic_atomic_same(af->tmp, af->path))
 		unlink(af->tmp);
-		af->tmp[0] = '\0';
-		return 0;
-	}
-	if (rename(af->tmp, af->path) != 0)
+	else if (rename(af->tmp, af->path) != 0)
 		return ic_atomic_fail(af, errno, "rename to", af->path);
-	af->tmp[0] = '\0';   /* it is the final file now: abort must not remove it */
+	af->tmp[0] = '\0';   /* gone, or the final file now: abort must not remove it */
 	return 0;
 }
 

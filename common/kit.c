@@ -173,13 +173,13 @@ int ic_options_parse(int argc, char **argv, const struct ic_option *opts, const 
 	lo[n] = (struct option){ "help", no_argument, NULL, 'h' };
 	opterr = 0;
 	while (rc < 0 && (c = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
-		const struct ic_option *o = c >= 256 ? &opts[c - 256] : NULL;
+		const struct ic_option *o = NULL;
 		const char *v = optarg;
 		char *end;
 		double d;
 		long x;
 
-		for (size_t i = 0; !o && i < n; i++)   /* a one-letter row's */
+		for (size_t i = 0; !o && i < n; i++)
 			o = lo[i].val == c ? &opts[i] : NULL;
 		if (c == 'h') {
 			fputs(usage, stdout);

@@ -1,15 +1,18 @@
 /* The machine's state at the start of a run, from /sys and /proc (read only). */
 #define _GNU_SOURCE
 #include "machine_state_read.h"
+#include "kit.h"
 #include "measure_lock.h"
 
 #include <ctype.h>
-#include <stdarg.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <glob.h>
 #include <hwloc.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -30,30 +33,30 @@ static int ms_read_line(const char *root, const char *rel, char *buf, size_t cap
 	return ok ? 0 : -1;
 }
 
-__attribute__((format(printf, 3, 4)))
-static void ms_set(struct ic_mstate *ms, const char *key, const char *fmt, ...)
+/* fmt into an item's value v, cut at IC_MSTATE_VALUE_MAX bytes; 0, the item kept. */
+__attribute__((format(printf, 2, 3)))
+static int ms_say(char *v, const char *fmt, ...)
 {
-	struct ic_mstate_item *it;
 	va_list ap;
 
-	if (ms->n >= IC_MSTATE_MAX)
-		return;
-	it = &ms->item[ms->n++];
-	snprintf(it->key, sizeof(it->key), "%s", key);
 	va_start(ap, fmt);
-	vsnprintf(it->value, sizeof(it->value), fmt, ap);
+	vsnprintf(v, IC_MSTATE_VALUE_MAX, fmt, ap);
 	va_end(ap);
+	return 0;
 }
 
 /* A plain file's first line as the value, or "not readable: PATH absent". */
-static void ms_file(struct ic_mstate *ms, const char *root, const char *key, const char *rel)
+static int ms_file(const char *root, const char *rel, char *v)
 {
-	char buf[IC_MSTATE_VALUE_MAX];
+	if (ms_read_line(root, rel, v, IC_MSTATE_VALUE_MAX) != 0 || !v[0])
+		return ms_say(v, IC_MSTATE_UNREADABLE ": %s absent", rel);
+	return 0;
+}
 
-	if (ms_read_line(root, rel, buf, sizeof(buf)) == 0 && buf[0])
-		ms_set(ms, key, "%s", buf);
-	else
-		ms_set(ms, key, IC_MSTATE_UNREADABLE ": %s absent", rel);
+/* A file's first line where there is one; no item at all where there is none. */
+static int ms_file_if_any(const char *root, const char *rel, char *v)
+{
+	return ms_read_line(root, rel, v, IC_MSTATE_VALUE_MAX);
 }
 
 /* The number of online CPUs, from a list like "0-3,5"; -1 when unreadable. */
@@ -80,34 +83,34 @@ static void ms_glob(const char *root, const char *pattern, glob_t *g)
 		g->gl_pathc = 0;
 }
 
-/* Every CPU's scaling_governor: one value, or the distinct ones. */
-static void ms_governor(struct ic_mstate *ms, const char *root)
+/* Every CPU's scaling_governor (the files rel matches): one value, or the
+ * distinct ones, each between commas while they are gathered. */
+static int ms_governor(const char *root, const char *rel, char *v)
 {
-	/* The distinct values, each between commas while they are gathered. */
-	char list[IC_MSTATE_VALUE_MAX] = ",", buf[64], item[80];
+	char buf[64], item[80];
 	glob_t g;
 
-	ms_glob(root, "/sys/devices/system/cpu/cpu[0-9]*/cpufreq/scaling_governor", &g);
+	strcpy(v, ",");
+	ms_glob(root, rel, &g);
 	for (size_t i = 0; i < g.gl_pathc; i++) {
 		if (ms_read_line("", g.gl_pathv[i], buf, sizeof(buf)) != 0 || !buf[0])
 			continue;
 		snprintf(item, sizeof(item), ",%s,", buf);
-		if (!strstr(list, item))
-			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s,", buf);
+		if (!strstr(v, item))
+			snprintf(v + strlen(v), IC_MSTATE_VALUE_MAX - strlen(v), "%s,", buf);
 	}
 	globfree(&g);
-	if (list[1]) {
-		list[strlen(list) - 1] = '\0';
-		ms_set(ms, "machine_governor", "%s", list + 1);
-	} else
-		ms_set(ms, "machine_governor", IC_MSTATE_UNREADABLE ": no cpufreq under "
-		       "/sys/devices/system/cpu/cpu*/ (no frequency driver: usual in a VM, where "
-		       "the host sets the clock)");
+	if (!v[1])
+		return ms_say(v, IC_MSTATE_UNREADABLE ": no cpufreq under /sys/devices/system/cpu/cpu*/ (no "
+			      "frequency driver: usual in a VM, where the host sets the clock)");
+	v[strlen(v) - 1] = '\0';
+	memmove(v, v + 1, strlen(v));
+	return 0;
 }
 
 /* Boost: intel_pstate's no_turbo, else cpufreq's global boost, else the
  * per-policy boost files (amd-pstate on recent kernels). */
-static void ms_boost(struct ic_mstate *ms, const char *root)
+static int ms_boost(const char *root, const char *rel, char *v)
 {
 	static const struct {
 		const char *rel, *by;
@@ -117,71 +120,59 @@ static void ms_boost(struct ic_mstate *ms, const char *root)
 		     { "/sys/devices/system/cpu/cpufreq/policy0/boost", "policy", 1 } };
 	char buf[64];
 
+	(void)rel;
 	for (size_t i = 0; i < sizeof(file) / sizeof(file[0]); i++)
-		if (ms_read_line(root, file[i].rel, buf, sizeof(buf)) == 0) {
-			ms_set(ms, "machine_boost", "%s (%s)",
-			       (strcmp(buf, "0") == 0) == file[i].off_when_0 ? "off" : "on", file[i].by);
-			return;
-		}
-	ms_set(ms, "machine_boost", IC_MSTATE_UNREADABLE ": no intel_pstate/no_turbo and no cpufreq "
-	       "boost file (no frequency driver, or one that does not say)");
+		if (ms_read_line(root, file[i].rel, buf, sizeof(buf)) == 0)
+			return ms_say(v, "%s (%s)", (strcmp(buf, "0") == 0) == file[i].off_when_0 ? "off" : "on",
+				      file[i].by);
+	return ms_say(v, IC_MSTATE_UNREADABLE ": no intel_pstate/no_turbo and no cpufreq boost file (no "
+		      "frequency driver, or one that does not say)");
 }
 
-static void ms_smt(struct ic_mstate *ms, const char *root)
+/* SMT from rel (smt/active), with smt/control's reason when it is off. */
+static int ms_smt(const char *root, const char *rel, char *v)
 {
 	char active[16], control[32];
-	int ha = ms_read_line(root, "/sys/devices/system/cpu/smt/active", active, sizeof(active)) == 0;
-	int hc = ms_read_line(root, "/sys/devices/system/cpu/smt/control", control, sizeof(control)) == 0;
 
-	if (!ha)
-		ms_set(ms, "machine_smt", IC_MSTATE_UNREADABLE ": /sys/devices/system/cpu/smt/active absent");
-	else if (!strcmp(active, "1"))
-		ms_set(ms, "machine_smt", "on");
-	else if (hc && strcmp(control, "off") && strcmp(control, "on"))
-		ms_set(ms, "machine_smt", "off (%s)", control);
-	else
-		ms_set(ms, "machine_smt", "off");
+	if (ms_read_line(root, rel, active, sizeof(active)) != 0)
+		return ms_say(v, IC_MSTATE_UNREADABLE ": %s absent", rel);
+	if (!strcmp(active, "1"))
+		return ms_say(v, "on");
+	if (!ms_read_line(root, "/sys/devices/system/cpu/smt/control", control, sizeof(control)) &&
+	    strcmp(control, "off") && strcmp(control, "on"))
+		return ms_say(v, "off (%s)", control);
+	return ms_say(v, "off");
 }
 
-/* The selected mode of "always [madvise] never" (ic_mstate_read's items fit). */
-static void ms_thp(struct ic_mstate *ms, const char *root)
+/* The selected mode of "always [madvise] never". */
+static int ms_thp(const char *root, const char *rel, char *v)
 {
-	char *v = ms->item[ms->n].value, *o, *c;
+	char *o, *c;
 
-	ms_file(ms, root, "machine_thp", "/sys/kernel/mm/transparent_hugepage/enabled");
+	ms_file(root, rel, v);
 	if ((o = strchr(v, '[')) && (c = strchr(o, ']'))) {
 		*c = '\0';
 		memmove(v, o + 1, (size_t)(c - o));
 	}
-}
-
-/* machine_load's value from a /proc/loadavg line; -1 when it is not one. */
-static int ms_load_text(const char *loadavg, int cpus, const char *when, char *out, size_t cap)
-{
-	double l1, l5, l15;
-
-	if (!loadavg || sscanf(loadavg, "%lf %lf %lf", &l1, &l5, &l15) != 3 || l1 < 0 || l5 < 0 ||
-	    l15 < 0)
-		return -1;
-	if (cpus > 0)
-		snprintf(out, cap, "%.2f %.2f %.2f on %d CPUs, %s", l1, l5, l15, cpus, when);
-	else
-		snprintf(out, cap, "%.2f %.2f %.2f, %s", l1, l5, l15, when);
 	return 0;
 }
 
 /* The load the run sampled before it built anything, else the load now
  * (which holds whatever the run itself did in the last minutes). */
-static void ms_load(struct ic_mstate *ms, const char *root)
+static int ms_load(const char *root, const char *rel, char *v)
 {
-	char buf[256], out[IC_MSTATE_VALUE_MAX];
+	static const char *const when[] = { IC_MSTATE_LOAD_BEFORE, IC_MSTATE_LOAD_NOW };
+	char now[256], on[32] = "";
+	const char *line[] = { getenv(IC_MSTATE_ENV_LOADAVG), ms_read_line(root, rel, now, sizeof(now)) ? NULL : now };
 	int cpus = ms_online_cpus(root);
+	double l1, l5, l15;
 
-	if (ms_load_text(getenv(IC_MSTATE_ENV_LOADAVG), cpus, IC_MSTATE_LOAD_BEFORE, out, sizeof(out)) &&
-	    (ms_read_line(root, "/proc/loadavg", buf, sizeof(buf)) ||
-	     ms_load_text(buf, cpus, IC_MSTATE_LOAD_NOW, out, sizeof(out))))
-		snprintf(out, sizeof(out), IC_MSTATE_UNREADABLE ": /proc/loadavg absent");
-	ms_set(ms, "machine_load", "%s", out);
+	if (cpus > 0)
+		snprintf(on, sizeof(on), " on %d CPUs", cpus);
+	for (int i = 0; i < 2; i++)
+		if (line[i] && sscanf(line[i], "%lf %lf %lf", &l1, &l5, &l15) == 3 && !(l1 < 0 || l5 < 0 || l15 < 0))
+			return ms_say(v, "%.2f %.2f %.2f%s, %s", l1, l5, l15, on, when[i]);
+	return ms_say(v, IC_MSTATE_UNREADABLE ": %s absent", rel);
 }
 
 int ic_mstate_parse_stat(const char *line, struct ic_proc_sample *s)
@@ -221,8 +212,8 @@ static struct ic_proc_sample *ms_sample(const char *root, size_t *n)
 		return NULL;
 	ms_glob(root, "/proc/[0-9]*/stat", &g);
 	/* One more: an empty /proc is a sample too. A process gone meanwhile is left out. */
-	v = malloc((g.gl_pathc + 1) * sizeof(*v));
-	for (size_t i = 0; v && i < g.gl_pathc; i++)
+	v = ic_xrealloc(NULL, g.gl_pathc + 1, sizeof(*v));
+	for (size_t i = 0; i < g.gl_pathc; i++)
 		if (ms_read_line("", g.gl_pathv[i], line, sizeof(line)) == 0 &&
 		    ic_mstate_parse_stat(line, &v[*n]) == 0)
 			(*n)++;
@@ -260,10 +251,10 @@ int ic_mstate_busy(const struct ic_proc_sample *a, size_t na, const struct ic_pr
 		   size_t nb, double seconds, long ticks_per_s, pid_t self, pid_t run, char *out,
 		   size_t cap)
 {
-	struct ms_busy *busy = nb ? calloc(nb, sizeof(*busy)) : NULL;
+	struct ms_busy *busy = ic_xrealloc(NULL, nb, sizeof(*busy));
 	size_t k = 0;
 
-	for (size_t j = 0; busy && j < nb && seconds > 0 && ticks_per_s > 0; j++) {
+	for (size_t j = 0; j < nb && seconds > 0 && ticks_per_s > 0; j++) {
 		if (b[j].pid == self)
 			continue;
 		for (size_t i = 0; i < na; i++) {
@@ -304,9 +295,77 @@ static double ms_now(void)
 	return (double)t.tv_sec + t.tv_nsec / 1e9;
 }
 
+/* The pid of the first flock held on key in the files matching root/pattern
+ * (/proc/locks, or a process's fdinfo/ *), -1 when the kernel does not say
+ * it, 0 when none is held. */
+static long ms_flock_pid(const char *root, const char *pattern, const char *key)
+{
+	char line[256], *k, *sp;
+	long pid = 0;
+	glob_t g;
+
+	ms_glob(root, pattern, &g);
+	for (size_t i = 0; !pid && i < g.gl_pathc; i++) {
+		FILE *f = fopen(g.gl_pathv[i], "r");
+
+		while (f && !pid && fgets(line, sizeof(line), f)) {
+			/* "1: FLOCK  ADVISORY  WRITE 123 fe:00:1234 0 EOF" (in fdinfo after
+			 * "lock:"); "->" lines wait. */
+			if (!(k = strstr(line, key)) || !strstr(line, " FLOCK ") || strstr(line, "->"))
+				continue;
+			*k = '\0';
+			sp = strrchr(line, ' ');
+			pid = sp ? strtol(sp + 1, NULL, 10) : 0;
+			if (pid <= 0)
+				pid = -1;   /* held, by a pid the kernel does not say */
+		}
+		if (f)
+			fclose(f);
+	}
+	globfree(&g);
+	return pid;
+}
+
+/* 1 and words in v when another inlinecost measurement holds the machine
+ * lock (measure_lock.h): not this process (through an inherited descriptor:
+ * run.sh's, `flock FILE CMD`'s) nor, by the holder's line, an ancestor. 0 when
+ * it is free, ours, or cannot be read. */
+static int ms_lock_other(const char *root, char *v)
+{
+	const char *path = ic_measure_lock_path();
+	char key[64], record[512];
+	struct ic_proc_sample *p;
+	size_t n = 0;
+	struct stat st;
+	long holder, pid;
+	int ours;
+
+	if (stat(path, &st) != 0)
+		return 0;
+	/* The kernel's name of the file in /proc/locks and fdinfo: "fe:00:1234". */
+	snprintf(key, sizeof(key), " %02x:%02x:%lu ", major(st.st_dev), minor(st.st_dev), (unsigned long)st.st_ino);
+	holder = ms_flock_pid(root, "/proc/locks", key);
+	/* Held through one of this process's descriptors: ours. */
+	if (holder == 0 || ms_flock_pid(root, "/proc/self/fdinfo/*", key))
+		return 0;
+	pid = ic_measure_holder_read(root, record, sizeof(record));
+	p = pid ? ms_sample(root, &n) : NULL;
+	ours = pid && ms_of_run(p, n, getpid(), (pid_t)pid);
+	free(p);
+	if (ours)
+		return 0;
+	/* The holder's line, else the pid the kernel lists for the lock. */
+	if (pid)
+		ms_say(v, "%s: another inlinecost measurement, holding this machine", record);
+	else
+		ms_say(v, "pid %ld: holds the inlinecost machine lock (%s) and left no line saying what it runs",
+		       holder, path);
+	return 1;
+}
+
 /* machine_busy: another inlinecost measurement first (the machine lock's
  * holder, in words), then the other processes' CPU use over sample_ms. */
-static void ms_busy_procs(struct ic_mstate *ms, const char *root, int sample_ms)
+static void ms_busy_procs(const char *root, int sample_ms, char *v)
 {
 	char out[IC_MSTATE_VALUE_MAX] = "not sampled", holder[IC_MSTATE_VALUE_MAX];
 	struct ic_proc_sample *a = NULL, *b = NULL;
@@ -327,32 +386,43 @@ static void ms_busy_procs(struct ic_mstate *ms, const char *root, int sample_ms)
 		snprintf(out, sizeof(out), IC_MSTATE_UNREADABLE ": /proc absent");
 	free(a);
 	free(b);
-	other = ic_measure_lock_other(root, holder, sizeof(holder));
-	ms_set(ms, "machine_busy", "%s%s%s", other ? holder : "", other ? "; " : "", out);
+	other = ms_lock_other(root, holder);
+	ms_say(v, "%s%s%s", other ? holder : "", other ? "; " : "", out);
 }
 
+/* The items before machine_busy, in machine_state_read.h's order: each read
+ * from rel under root into its value, left out where its reader returns -1. */
+static const struct {
+	const char *key, *rel;
+	int (*read)(const char *root, const char *rel, char *v);
+} ms_items[] = {
+	{ "machine_governor", "/sys/devices/system/cpu/cpu[0-9]*/cpufreq/scaling_governor", ms_governor },
+	{ "machine_cpufreq_driver", "/sys/devices/system/cpu/cpu0/cpufreq/scaling_driver", ms_file },
+	/* Only where the driver has one (intel_pstate and amd-pstate in active mode). */
+	{ "machine_epp", "/sys/devices/system/cpu/cpu0/cpufreq/energy_performance_preference", ms_file_if_any },
+	{ "machine_boost", NULL, ms_boost },
+	{ "machine_smt", "/sys/devices/system/cpu/smt/active", ms_smt },
+	{ "machine_aslr", "/proc/sys/kernel/randomize_va_space", ms_file },
+	{ "machine_nmi_watchdog", "/proc/sys/kernel/nmi_watchdog", ms_file },
+	{ "machine_perf_event_paranoid", "/proc/sys/kernel/perf_event_paranoid", ms_file },
+	{ "machine_thp", "/sys/kernel/mm/transparent_hugepage/enabled", ms_thp },
+	{ "machine_load", "/proc/loadavg", ms_load },
+};
+_Static_assert(sizeof(ms_items) / sizeof(ms_items[0]) < IC_MSTATE_MAX, "room for machine_busy");
 
 void ic_mstate_read(const char *root, int sample_ms, struct ic_mstate *ms)
 {
-	char buf[64];
+	struct ic_mstate_item *it = ms->item;
 
 	if (!root)
 		root = "";
-	ms->n = 0;
-	ms_governor(ms, root);
-	ms_file(ms, root, "machine_cpufreq_driver", "/sys/devices/system/cpu/cpu0/cpufreq/scaling_driver");
-	/* Only where the driver has one (intel_pstate and amd-pstate in active mode). */
-	if (ms_read_line(root, "/sys/devices/system/cpu/cpu0/cpufreq/energy_performance_preference",
-			 buf, sizeof(buf)) == 0)
-		ms_set(ms, "machine_epp", "%s", buf);
-	ms_boost(ms, root);
-	ms_smt(ms, root);
-	ms_file(ms, root, "machine_aslr", "/proc/sys/kernel/randomize_va_space");
-	ms_file(ms, root, "machine_nmi_watchdog", "/proc/sys/kernel/nmi_watchdog");
-	ms_file(ms, root, "machine_perf_event_paranoid", "/proc/sys/kernel/perf_event_paranoid");
-	ms_thp(ms, root);
-	ms_load(ms, root);
-	ms_busy_procs(ms, root, sample_ms);
+	for (size_t i = 0; i < sizeof(ms_items) / sizeof(ms_items[0]); i++) {
+		snprintf(it->key, sizeof(it->key), "%s", ms_items[i].key);
+		it += ms_items[i].read(root, ms_items[i].rel, it->value) == 0;
+	}
+	snprintf(it->key, sizeof(it->key), "machine_busy");
+	ms_busy_procs(root, sample_ms, it->value);
+	ms->n = (size_t)(it - ms->item) + 1;
 }
 
 const char *ic_mstate_get(const struct ic_mstate *ms, const char *key)
@@ -361,10 +431,4 @@ const char *ic_mstate_get(const struct ic_mstate *ms, const char *key)
 		if (!strcmp(ms->item[i].key, key))
 			return ms->item[i].value;
 	return NULL;
-}
-
-void ic_mstate_print(FILE *f, const struct ic_mstate *ms)
-{
-	for (size_t i = 0; i < ms->n; i++)
-		fprintf(f, "%s=%s\n", ms->item[i].key, ms->item[i].value);
 }

@@ -22,7 +22,6 @@
 #define IC_MACHINE_STATE_READ_H
 
 #include <stddef.h>
-#include <stdio.h>
 #include <sys/types.h>
 
 #define IC_MSTATE_MAX 16
@@ -62,9 +61,6 @@ void ic_mstate_read(const char *root, int sample_ms, struct ic_mstate *ms);
 
 /* The value of key, or NULL when the state has no such key. */
 const char *ic_mstate_get(const struct ic_mstate *ms, const char *key);
-
-/* "key=value" lines, one per item, as they are. */
-void ic_mstate_print(FILE *f, const struct ic_mstate *ms);
 
 /* One process's CPU time in clock ticks (utime + stime of /proc/PID/stat). */
 struct ic_proc_sample {

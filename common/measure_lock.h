@@ -4,7 +4,7 @@
  * <lock>.holder (the lock itself `exec 9>FILE; flock 9` empties while it waits):
  *   pid <pid> (<command>) in <tree> since <UTC time>
  * Both files are world-writable, so any user's run can take the lock. Here: that
- * line, and who else holds the lock, in words, for machine_busy. */
+ * line; who else holds the lock, in words, is machine_busy's (machine_state_read.c). */
 #ifndef IC_MEASURE_LOCK_H
 #define IC_MEASURE_LOCK_H
 
@@ -23,11 +23,5 @@ long ic_measure_holder_read(const char *root, char *line, size_t cap);
 
 /* This process's line into the holder file, or nothing (cmdline NULL). */
 void ic_measure_holder_write(const char *cmdline, const char *top);
-
-/* 1 and words in out when another inlinecost measurement holds the lock: not
- * this process (through an inherited descriptor: run.sh's, `flock FILE CMD`'s)
- * nor, by the holder's line, an ancestor. 0 when it is free, ours, or cannot be
- * read. root: where /proc is ("" the real one; a test's fake tree has none). */
-int ic_measure_lock_other(const char *root, char *out, size_t cap);
 
 #endif

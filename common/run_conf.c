@@ -17,10 +17,7 @@ static void settings_put(struct ic_settings *s, size_t i, const char *key, size_
 
 	if (i == s->n)
 		s->v = ic_xrealloc(s->v, s->n + 1, sizeof(*s->v));
-	memcpy(kv, key, klen);
-	kv[klen] = '\0';
-	memcpy(kv + klen + 1, value, vlen);
-	kv[klen + 1 + vlen] = '\0';
+	snprintf(kv, klen + vlen + 2, "%.*s%c%.*s", (int)klen, key, '\0', (int)vlen, value);   /* keys hold no NUL */
 	if (i < s->n)
 		free(s->v[i].key);
 	else
@@ -60,11 +57,8 @@ int ic_settings_read(struct ic_settings *s, FILE *f, const char *what, char *err
 {
 	size_t len = 0;
 	char *text = ic_read_all(f, &len);
-	int rc;
+	int rc = text ? ic_settings_parse(s, text, len, what, err, errlen) : ic_fail(err, errlen, "%s: cannot be read", what);
 
-	if (!text)
-		return ic_fail(err, errlen, "%s: cannot be read", what);
-	rc = ic_settings_parse(s, text, len, what, err, errlen);
 	free(text);
 	return rc;
 }

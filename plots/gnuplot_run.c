@@ -75,10 +75,8 @@ int ic_gnuplot_draw(const char *chart, const char *dir, const char *term, const 
 	FILE *v;
 	int status, rc;
 
-	if ((size_t)snprintf(script, sizeof(script), "%s/%s.gp", IC_PLOTS_DIR, chart) >= sizeof(script)) {
-		snprintf(err, errlen, "no room for the chart %s's paths", chart);
-		return -1;
-	}
+	if ((size_t)snprintf(script, sizeof(script), "%s/%s.gp", IC_PLOTS_DIR, chart) >= sizeof(script))
+		return ic_fail(err, errlen, "no room for the chart %s's paths", chart);
 	v = ic_xalloc(open_memstream(&vars, &len));
 	fputs("ic_dir=", v);
 	ic_gnuplot_quote(v, dir);
@@ -104,10 +102,8 @@ int ic_gnuplot_draw(const char *chart, const char *dir, const char *term, const 
 		unlink(log);
 		return 1;
 	}
-	if (rc) {
-		snprintf(err, errlen, "cannot start gnuplot: %s", strerror(rc));
-		return -1;
-	}
+	if (rc)
+		return ic_fail(err, errlen, "cannot start gnuplot: %s", strerror(rc));
 	rc = WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 	if (!*ic_log_last(log, " \t^", rc ? NULL : "gnuplot: ", err, errlen))
 		snprintf(err, errlen, "no message");
