@@ -1,5 +1,5 @@
 /* The attribution of a series' difference to calls, copies and the lock:
- * the numbers (see attribution.h); attribution_text.c says them. */
+ * the numbers (see attribution.h); report/summary.c words them. */
 #include "attribution.h"
 
 #include <math.h>
