@@ -151,8 +151,7 @@ static uint32_t cs_load(const char *path)
 			return (uint32_t)i;
 	cs_objs = ic_xrealloc(cs_objs, cs_nobjs + 1, sizeof *cs_objs);
 	o = &cs_objs[cs_nobjs];
-	memset(o, 0, sizeof *o);
-	o->path = ic_xalloc(strdup(path));
+	*o = (struct cs_obj){ .path = ic_xalloc(strdup(path)) };
 	fd = open(path, O_RDONLY);
 	if (fd < 0)
 		ic_die(CS_EXIT_USAGE, "%s: %s", path, strerror(errno));
@@ -179,11 +178,9 @@ static uint32_t cs_load(const char *path)
 		if (!gelf_getshdr(scn, &sh))
 			cs_elf_fail(path, "bad section header");
 		o->secs[idx].size = sh.sh_type == SHT_NOBITS ? 0 : sh.sh_size;
-		if ((sh.sh_flags & SHF_EXECINSTR) && (sh.sh_flags & SHF_ALLOC)) {
-			o->secs[idx].code = 1;
-			o->secs[idx].size = sh.sh_size;
+		o->secs[idx].code = (sh.sh_flags & SHF_EXECINSTR) && (sh.sh_flags & SHF_ALLOC);
+		if (o->secs[idx].code)
 			o->secs[idx].fn = cs_section_function(elf_strptr(o->elf, shstrndx, sh.sh_name));
-		}
 		if (sh.sh_type == SHT_SYMTAB) {
 			symtab = elf_getdata(scn, NULL);
 			strndx = sh.sh_link;

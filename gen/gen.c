@@ -1,12 +1,7 @@
-/* gen: write N distinct call sites of a locked queue operation as C sources.
- *
- *   gen --sites N --form F -o DIR [--op OP | --body FILE]
- *       [--layout chain|scatter] [--order seq|random] [--seed S]
- *       [--per-file K] [--per-caller C] [--filler BYTES]
- *
- * The names (forms, ops, layouts, orders) are point_names.def's.
- * DIR gets sites_<i>.c (i = 0 .. ceil(N/K)-1, K sites each), point.c (the
- * entry point: const struct ic_point <prefix>, see site.h) and manifest.txt.
+/* gen: write N distinct call sites of a locked queue operation as C sources
+ * (usage: --help, gen_usage), named as in point_names.def. DIR gets
+ * sites_<i>.c (i = 0 .. ceil(N/K)-1, K sites each), point.c (the entry
+ * point: const struct ic_point <prefix>, see site.h) and manifest.txt.
  * Site k works on the thread's node n = ctx->node with the form's
  * ic_<op>_<form> (queue/queue_<form>.h), then IC_SITE_MARK(ctx, acc, k, C_k)
  * with C_k a 32-bit constant of its own, so no two sites are alike; form

@@ -241,6 +241,7 @@ int main(int argc, char **argv)
 		IC_OPTION_STRING("o", &out_path),
 		IC_OPTIONS_END,
 	};
+	struct ic_atomic_file af = { .f = stdout };
 	char **objs;
 	size_t nobjs;
 	int rc;
@@ -255,16 +256,11 @@ int main(int argc, char **argv)
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		ic_die(1, "libelf: %s", elf_errmsg(-1));
 	objs = ly_read_args(argv[optind] + 1, &nobjs);
-
-	if (!out_path) {
-		ly_write(stdout, objs, nobjs, seed.value);
-		return fflush(stdout) ? 1 : 0;
-	}
-	struct ic_atomic_file af;
-
-	if (ic_atomic_open(&af, out_path, 0) != 0)
+	if (out_path && ic_atomic_open(&af, out_path, 0) != 0)
 		ic_die(1, "%s", af.err);
 	ly_write(af.f, objs, nobjs, seed.value);
+	if (!out_path)
+		return fflush(stdout) ? 1 : 0;
 	if (ic_atomic_commit(&af) != 0)
 		ic_die(1, "%s", af.err);
 	return 0;

@@ -109,18 +109,16 @@ static inline const char *ic_point_op_name(const struct ic_point_id *p)
 }
 
 /* ic_pt_<form>_<op>_<layout>_<order>[_s<seed>]_<sites>[_f<filler>], op being
- * ic_point_op_name(); returns snprintf's count. */
+ * ic_point_op_name(); returns snprintf's count. A precision of 0 prints no
+ * 0: the seed's digits only for order random, the filler's only when some. */
 static inline int ic_point_prefix(char *buf, size_t len, const struct ic_point_id *p)
 {
-	char seed[16] = "", filler[16] = "";
+	int random = p->order == IC_ORDER_RANDOM;
 
-	if (p->order == IC_ORDER_RANDOM)
-		snprintf(seed, sizeof seed, "_s%u", (unsigned)p->seed);
-	if (p->filler > 0)
-		snprintf(filler, sizeof filler, "_f%u", (unsigned)p->filler);
-	return snprintf(buf, len, "ic_pt_%s_%s_%s_%s%s_%u%s", ic_form_names[p->form],
-			ic_point_op_name(p), ic_layout_names[p->layout],
-			ic_order_names[p->order], seed, (unsigned)p->sites, filler);
+	return snprintf(buf, len, "ic_pt_%s_%s_%s_%s%s%.*u_%u%s%.0u", ic_form_names[p->form],
+			ic_point_op_name(p), ic_layout_names[p->layout], ic_order_names[p->order],
+			random ? "_s" : "", random, random ? (unsigned)p->seed : 0u, (unsigned)p->sites,
+			p->filler ? "_f" : "", (unsigned)p->filler);
 }
 
 /* ic_sr_<form>_<op>_<layout>[_f<filler>]: the prefix of a series' site
@@ -129,12 +127,8 @@ static inline int ic_point_prefix(char *buf, size_t len, const struct ic_point_i
  * first N of the same compiled sites (gen --part). */
 static inline int ic_series_prefix(char *buf, size_t len, const struct ic_point_id *p)
 {
-	char filler[16] = "";
-
-	if (p->filler > 0)
-		snprintf(filler, sizeof filler, "_f%u", (unsigned)p->filler);
-	return snprintf(buf, len, "ic_sr_%s_%s_%s%s", ic_form_names[p->form],
-			ic_point_op_name(p), ic_layout_names[p->layout], filler);
+	return snprintf(buf, len, "ic_sr_%s_%s_%s%s%.0u", ic_form_names[p->form], ic_point_op_name(p),
+			ic_layout_names[p->layout], p->filler ? "_f" : "", (unsigned)p->filler);
 }
 
 #endif /* IC_POINT_NAME_H */

@@ -341,12 +341,11 @@ static uint64_t census_bytes(Dwarf_Die *die)
 	return sum;
 }
 
-static void census_push(uint32_t **arr, size_t *n, size_t *cap, uint32_t v)
+/* v after arr's n: the room, 4 at first, doubles whenever n reaches it. */
+static void census_push(uint32_t **arr, size_t *n, uint32_t v)
 {
-	if (*n == *cap) {
-		*cap = *cap ? 2 * *cap : 4;
-		*arr = ic_xrealloc(*arr, *cap, sizeof(**arr));
-	}
+	if (*n < 4 ? !*n : !(*n & (*n - 1)))
+		*arr = ic_xrealloc(*arr, *n < 4 ? 4 : 2 * *n, sizeof(**arr));
 	(*arr)[(*n)++] = v;
 }
 
@@ -376,11 +375,11 @@ static int census_copy(struct census_walk *w, Dwarf_Die *die, int nested)
 	if (nested) {
 		fn->nested++;
 		if (bytes)
-			census_push(&fn->nested_bytes, &fn->nested_code, &fn->nested_cap, (uint32_t)bytes);
+			census_push(&fn->nested_bytes, &fn->nested_code, (uint32_t)bytes);
 	} else if (!bytes) {
 		fn->no_bytes++;
 	} else {
-		census_push(&fn->bytes, &fn->copies, &fn->cap, (uint32_t)bytes);
+		census_push(&fn->bytes, &fn->copies, (uint32_t)bytes);
 		fn->total += bytes;
 	}
 	return 0;

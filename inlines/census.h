@@ -75,7 +75,6 @@ struct ic_inline_fn {
 	uint32_t *bytes;           /* each copy's bytes; once read, then each nested copy's
 	                            * with bytes (nested_bytes[]) too, sorted together */
 	uint32_t *nested_bytes;
-	size_t cap, nested_cap;
 	double median;             /* of the copies' bytes; NAN without copies */
 	double median_all;         /* of theirs and the nested copies'; NAN without either */
 };
