@@ -1,4 +1,5 @@
-/* The watch: the states of a sentinel over time; see watch_analysis.h. */
+/* watch: the states of a sentinel over time, from short processes and the
+ * windows of one long process; see watch_analysis.h. */
 #include "watch_analysis.h"
 
 #include <errno.h>
@@ -190,20 +191,36 @@ static void watch_windows(struct ic_watch *w, const struct ic_series *se)
 }
 
 /* The model's firm state at time t in process p: its observation nearest
- * in time there, the later on a tie (they are in time order); -1 when none
- * or not firm. */
+ * in time there; -1 when none or not firm. The observations are in time
+ * order and a process's lie together: a binary search, then the nearest
+ * of p's on either side. */
 static int watch_state_at(const struct ic_sm *m, size_t p, double t)
 {
-	long before = -1, after = -1;
+	size_t lo = 0, hi = m->n;
+	long best = -1;
+	double d = INFINITY;
 
-	for (size_t i = 0; i < m->n && after < 0; i++)
-		if (m->obs[i].proc == p && m->obs[i].t < t)
-			before = (long)i;
-		else if (m->obs[i].proc == p)
-			after = (long)i;
-	if (before >= 0 && (after < 0 || t - m->obs[before].t < m->obs[after].t - t))
-		after = before;
-	return after < 0 ? -1 : ic_sm_state(m, (size_t)after);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m->obs[mid].t < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i < m->n; i++)
+		if (m->obs[i].proc == p) {
+			d = m->obs[i].t - t;
+			best = (long)i;
+			break;
+		}
+	for (size_t i = lo; i-- > 0;)
+		if (m->obs[i].proc == p) {
+			if (t - m->obs[i].t < d)
+				best = (long)i;
+			break;
+		}
+	return best < 0 ? -1 : ic_sm_state(m, (size_t)best);
 }
 
 /* The unit (sample) that holds time t of file: a short process's own, or
