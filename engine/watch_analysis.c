@@ -438,14 +438,22 @@ static void watch_unit_means(struct ic_watch *w, const struct ic_series *se)
 /* The units in time order (indexes into samples), and their time span. */
 static void watch_time_order(struct ic_watch *w)
 {
-	w->order = ic_stats_alloc(w->nsamples, sizeof(*w->order));
-	if (w->nsamples)   /* (the starts, a sample's size in doubles apart) */
-		gsl_sort_index(w->order, &w->samples->start, sizeof(*w->samples) / sizeof(double), w->nsamples);
+	size_t *idx = w->order = ic_stats_alloc(w->nsamples, sizeof(*idx));
+
 	w->t0 = INFINITY;
 	w->t1 = -INFINITY;
 	for (size_t i = 0; i < w->nsamples; i++) {
+		size_t k = i;
+
 		w->t0 = fmin(w->t0, w->samples[i].start);
 		w->t1 = fmax(w->t1, w->samples[i].end);
+
+		/* Insertion: the samples are nearly in order already. */
+		while (k > 0 && w->samples[idx[k - 1]].start > w->samples[i].start) {
+			idx[k] = idx[k - 1];
+			k--;
+		}
+		idx[k] = i;
 	}
 }
 
