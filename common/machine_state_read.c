@@ -233,7 +233,7 @@ static int ms_busy_cmp(const void *a, const void *b)
 static int ms_of_run(const struct ic_proc_sample *b, size_t nb, pid_t pid, pid_t run)
 {
 	/* A chain longer than this is a loop in a torn sample, not a family. */
-	for (int depth = 0; run > 0 && pid > 1 && depth < 256; depth++) {
+	for (int depth = 0; run > 0 && pid > 0 && depth < 256; depth++) {
 		size_t i;
 
 		if (pid == run)
