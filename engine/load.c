@@ -289,8 +289,7 @@ static const char *results_context_text(json_t *ctx, const char *key, char *buf,
 			n--;
 		if (s[n] == '\0' || n >= cap)
 			return s;   /* nothing to trim, or too long to copy: as it is */
-		memcpy(buf, s, n);
-		buf[n] = '\0';
+		snprintf(buf, cap, "%.*s", (int)n, s);
 		return buf;
 	}
 	if (json_is_boolean(v))
