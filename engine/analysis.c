@@ -310,6 +310,7 @@ int ic_analyse(struct ic_analysis *an, struct ic_results *res, const struct ic_a
 		for (j = i + 1; j < res->npoints && !points_cmp_series(res->points[i], res->points[j]); j++)
 			;
 		ic_group_make(&se->group, res->points + i, j - i, &an->opts);
+		ic_group_decide(&se->group, &an->opts);
 		ic_process_ratios_collect(res, &se->group, &se->procs);
 		se->states = ic_states_analyse(&se->procs, &se->group, &an->opts);
 		ic_states_moments(se->states, -1, se->group.ratios, se->group.nratios);

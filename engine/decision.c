@@ -145,6 +145,12 @@ int ic_ratio_resolved(const struct ic_ratio *r)
 	return r->side != IC_SIDE_UNRESOLVED;
 }
 
+void ic_group_decide(struct ic_group *g, const struct ic_analysis_opts *opts)
+{
+	ic_ratio_series(g, opts->compare, opts->baseline, opts, &g->ratios, &g->nratios);
+	ic_ratio_crossover(g->ratios, g->nratios, &g->xo);
+}
+
 enum ic_point_side ic_ratio_point_side(const struct ic_ratio_point *p)
 {
 	if (p->hi < 1.0)

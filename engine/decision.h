@@ -5,6 +5,10 @@
 
 #include "series.h"   /* and crossover.h, results.h */
 
+/* g's compare/baseline ratios (opts) into g->ratios and their crossover
+ * into g->xo; ic_group_free frees them. */
+void ic_group_decide(struct ic_group *g, const struct ic_analysis_opts *opts);
+
 /* The ratio num/den of one series at every N where both forms have a time,
  * with its band and Holm's side; *out is malloc'd (NULL, *n = 0 when none).
  * ic_ratio_contrast: forms[0]/forms[1] (nt 2), or the interaction (nt 4)

@@ -1,7 +1,6 @@
 #include "series.h"
 
 #include "cache_pass.h"
-#include "decision.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -82,8 +81,6 @@ void ic_group_make(struct ic_group *g, struct ic_point *const *pts, size_t n,
 	memcpy(g->points, pts, n * sizeof(*pts));
 	g->code_cmp = series_median_over(g->points, g->npoints, opts->compare, IC_F_CODE);
 	g->code_base = series_median_over(g->points, g->npoints, opts->baseline, IC_F_CODE);
-	ic_ratio_series(g, opts->compare, opts->baseline, opts, &g->ratios, &g->nratios);
-	ic_ratio_crossover(g->ratios, g->nratios, &g->xo);
 }
 
 void ic_group_free(struct ic_group *g)

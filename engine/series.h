@@ -44,12 +44,12 @@ struct ic_group {
 	size_t npoints;
 	struct ic_ratio *ratios;   /* compare/baseline, ascending sites, and */
 	size_t nratios;
-	struct ic_crossover xo;    /* their crossover (decision.h) */
+	struct ic_crossover xo;    /* their crossover (ic_group_decide, decision.h) */
 	double code_cmp, code_base;   /* median code_bytes_per_site over the series */
 };
 
-/* The series of pts[0..n-1] (analysed points), its code sizes, its compare/baseline
- * ratios and their crossover; ic_group_free frees it. */
+/* The series of pts[0..n-1] (analysed points) and its code sizes; ic_group_decide adds
+ * the ratios. */
 void ic_group_make(struct ic_group *g, struct ic_point *const *pts, size_t n,
 		   const struct ic_analysis_opts *opts);
 void ic_group_free(struct ic_group *g);
