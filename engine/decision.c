@@ -71,8 +71,9 @@ int ic_ratio_contrast(const struct ic_group *g, const char *const *forms, size_t
 	for (size_t i = 0; i < g->npoints; i++)
 		most = g->points[i]->nunits > most ? g->points[i]->nunits : most;
 	r = ic_stats_alloc(g->npoints, sizeof(*r));
-	y = ic_stats_alloc(most, sizeof(*y));
-	cl = ic_stats_alloc(2 * most, sizeof(*cl));   /* each process's cluster, then its repeat */
+	/* One block: each process's draw, its cluster, its repeat. */
+	y = ic_stats_alloc(most, sizeof(*y) + 2 * sizeof(*cl));
+	cl = (int *)(y + most);
 	rp = cl + most;
 	/* Points sort by form, then N: forms[0]'s points come in ascending N. */
 	for (size_t i = 0; i < g->npoints; i++) {
@@ -81,11 +82,9 @@ int ic_ratio_contrast(const struct ic_group *g, const char *const *forms, size_t
 		pts[0] = g->points[i];
 		if (strcmp(pts[0]->form, forms[0]) || !isfinite(pts[0]->med[IC_F_NS]))
 			continue;
-		for (k = 1; k < nt; k++) {
-			pts[k] = ic_group_point(g, forms[k], pts[0]->sites);
-			if (!pts[k] || !isfinite(pts[k]->med[IC_F_NS]))
-				break;
-		}
+		for (k = 1; k < nt && (pts[k] = ic_group_point(g, forms[k], pts[0]->sites)) &&
+			    isfinite(pts[k]->med[IC_F_NS]); k++)
+			;
 		if (k < nt)
 			continue;
 		for (size_t j = 0; j < pts[0]->nunits; j++) {
@@ -115,13 +114,10 @@ int ic_ratio_contrast(const struct ic_group *g, const char *const *forms, size_t
 		r[nr++].nvariants = nvar;
 	}
 	ic_ratio_decide(r, nr, opts);
-	if (nr)
-		*out = r;
-	else
-		free(r);
+	*out = nr ? r : NULL;
 	*nout = nr;
+	free(nr ? NULL : r);
 	free(y);
-	free(cl);
 	return 0;
 }
 

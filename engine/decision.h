@@ -6,7 +6,7 @@
 #include "series.h"   /* and crossover.h, results.h */
 
 /* g's compare/baseline ratios (opts) into g->ratios and their crossover
- * into g->xo; ic_group_free frees them. Out of memory exits (kit). */
+ * into g->xo; ic_group_free frees them. */
 void ic_group_decide(struct ic_group *g, const struct ic_analysis_opts *opts);
 
 /* The ratio num/den of one series at every N where both forms have a time,

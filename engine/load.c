@@ -131,13 +131,9 @@ static struct ic_point *results_point_get(struct ic_results *res, struct ic_poin
 	return p;
 }
 
-/* rep appended to *reps, grown as needed. */
-static void results_rep_push(struct ic_rep **reps, size_t *n, size_t *cap, const struct ic_rep *rep)
+static void results_rep_push(struct ic_rep **reps, size_t *n, const struct ic_rep *rep)
 {
-	if (*n == *cap) {
-		*cap = *cap ? *cap * 2 : 16;
-		*reps = ic_xrealloc(*reps, *cap, sizeof(**reps));
-	}
+	*reps = ic_xrealloc(*reps, *n + 1, sizeof(**reps));
 	(*reps)[(*n)++] = *rep;
 }
 
@@ -237,10 +233,10 @@ static int results_entry(struct ic_results *res, struct ic_file *file, size_t id
 			       path, idx, name);
 	rep.v[IC_F_NS] *= scale;
 	if (p) {
-		results_rep_push(&p->reps, &p->nreps, &p->capreps, &rep);
+		results_rep_push(&p->reps, &p->nreps, &rep);
 	} else {
 		pr = results_probe(res, name + 6, probe_len, entry);
-		results_rep_push(&pr->reps, &pr->nreps, &pr->capreps, &rep);
+		results_rep_push(&pr->reps, &pr->nreps, &rep);
 	}
 	return 0;
 }
@@ -293,8 +289,7 @@ static const char *results_context_text(json_t *ctx, const char *key, char *buf,
 			n--;
 		if (s[n] == '\0' || n >= cap)
 			return s;   /* nothing to trim, or too long to copy: as it is */
-		memcpy(buf, s, n);
-		buf[n] = '\0';
+		snprintf(buf, cap, "%.*s", (int)n, s);
 		return buf;
 	}
 	if (json_is_boolean(v))

@@ -102,7 +102,7 @@ struct ic_point {
 	unsigned long sites, threads;
 	unsigned long filler;      /* bytes of other code per site; 0 without */
 	struct ic_rep *reps;
-	size_t nreps, capreps;
+	size_t nreps;
 	const struct ic_file *file;   /* the first file with it that counted, else the first */
 	int source_mixed;          /* counting files with different counter_source */
 	size_t nerrors;            /* repetitions Google Benchmark skipped */
@@ -129,7 +129,7 @@ struct ic_probe_reps {
 	char name[64];
 	const char *what;          /* one iteration, the run's label (owned by its file) */
 	struct ic_rep *reps;
-	size_t nreps, capreps;
+	size_t nreps;
 };
 
 struct ic_results {

@@ -1,6 +1,6 @@
 /* Opening a run: a results directory or its export, read in memory with
  * libarchive (no tar, nothing unpacked); see run.h. */
-#define _GNU_SOURCE   /* open_memstream */
+#define _GNU_SOURCE   /* asprintf, strndup */
 #include "run.h"
 
 #include <archive.h>
@@ -49,21 +49,18 @@ static int run_selected(const struct ic_run_select *sel, const char *name)
 	return !sel->repeat || ic_results_name_repeat(name) == sel->repeat;
 }
 
-/* The member's data, whole. */
-static char *run_archive_data(struct archive *a, size_t *len)
+/* Member e's data, whole and NUL-terminated (archive_read_data reads on
+ * to the size asked or the member's end). */
+static char *run_archive_data(struct archive *a, struct archive_entry *e, size_t *len)
 {
-	char chunk[65536], *text = NULL;
-	FILE *mem = ic_xalloc(open_memstream(&text, len));
-	la_ssize_t got;
-	int bad = 0;
+	la_int64_t size = archive_entry_size(e);
+	char *text = ic_xalloc(malloc((size_t)size + 1));
 
-	while (!bad && (got = archive_read_data(a, chunk, sizeof(chunk))) > 0)
-		bad = fwrite(chunk, 1, (size_t)got, mem) != (size_t)got;
-	bad |= got < 0;
-	if (fclose(mem) || bad) {
+	if (archive_read_data(a, text, (size_t)size) != size) {
 		free(text);
 		return NULL;
 	}
+	text[*len = (size_t)size] = '\0';
 	return text;
 }
 
@@ -122,7 +119,7 @@ static int run_read(const char *path, int dir, const struct ic_run_select *sel,
 		    !(run_is_process(base) && run_selected(sel, base) && depth <= 3 &&
 		      base - name >= 4 && !strncmp(base - 4, "raw/", 4)))
 			continue;
-		if (!(text = run_archive_data(a, &len))) {
+		if (!(text = run_archive_data(a, e, &len))) {
 			r = ARCHIVE_FATAL;
 			break;
 		}

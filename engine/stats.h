@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-/* calloc that never asks for 0 bytes (an array may be empty); out of memory exits (kit). */
+/* calloc that never asks for 0 bytes (an array may be empty); never NULL (kit). */
 void *ic_stats_alloc(size_t n, size_t size);
 
 /* Median of x[0..n-1]; sorts x in place. NaN when n == 0. */
