@@ -6,6 +6,7 @@
  * printed; 1 when the machine lacks what is asked or a step of the sweep
  * fails. */
 #include <inttypes.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,42 +83,32 @@ static int machine(void)
 }
 
 /* build: --points reads the settings on stdin and puts the release
- * build's arguments with their points before the rest. */
+ * build's arguments with their points before the rest (after --, which
+ * the options end before). */
 static int build(int argc, char **argv)
 {
 	long jobs = sysconf(_SC_NPROCESSORS_ONLN);
-	int i = 0, dd, points = 0;
+	int dd = 0, points = 0, rc;
 	char top[4096];
-	const char **args;
-	size_t n = 0;
+	struct sweep sw = { .top = getcwd(top, sizeof(top)) ? top : "." };
+	const struct ic_option opts[] = { IC_OPTION_LONG("j", &jobs, 1, LONG_MAX), IC_OPTION_FLAG("points", &points),
+					  IC_OPTIONS_END };
 
 	ic_prog = "inlinecost";
-	for (; i < argc && argv[i][0] == '-' && strcmp(argv[i], "--"); i++)
-		if (!strncmp(argv[i], "-j", 2))
-			jobs = strtol(argv[i] + 2, NULL, 10);
-		else if (!strcmp(argv[i], "--points"))
-			points = 1;
-		else
-			i = argc;
-	if (i >= argc || jobs < 1)
+	while (dd < argc && strcmp(argv[dd], "--"))
+		dd++;
+	if ((rc = ic_options_parse(dd, argv, opts, sweep_usage, "sweep --help")) >= 0)
+		return rc;
+	if (optind >= dd)
 		return ic_bad("usage: sweep build [-jN] [--points] DIR [TARGET...] [-- CMAKE-ARGS...]");
-	for (dd = i + 1; dd < argc && strcmp(argv[dd], "--"); dd++)
-		;
-	args = ic_xalloc(calloc((size_t)argc + 3, sizeof(*args)));
 	if (points) {
-		struct sweep sw = { 0 };
-
 		sw_conf_read_settings(&sw);
 		sw_resolve(&sw);
-		args[n++] = "-DCMAKE_BUILD_TYPE=Release";
-		args[n++] = sw_fmt("-DIC_POINTS=%s", sw_points(&sw));
-		args[n++] = sw_fmt("-DIC_PER_CALLER=%s", sw_get(&sw, "per_caller"));
 	}
-	for (int k = dd + 1; k < argc; k++)
-		args[n++] = argv[k];
-	if (n || dd < argc)
-		sw_configure(getcwd(top, sizeof(top)) ? top : ".", argv[i], args, n);
-	sw_build(argv[i], (const char *const *)argv + i + 1, (size_t)(dd - i - 1), NULL, jobs);
+	if (points || dd < argc)
+		sw_configure(&sw, points ? sw_points(&sw) : NULL, argv[optind], (const char *const *)argv + dd + 1,
+			     (size_t)(argc - dd - (dd < argc)));
+	sw_build(argv[optind], (const char *const *)argv + optind + 1, (size_t)(dd - optind - 1), NULL, jobs);
 	return 0;
 }
 
@@ -142,14 +133,11 @@ static double ns(const char *fmt, const char *a)
 	return ic_csv_split(at, f, 4) >= 3 ? atof(f[2]) : -1;
 }
 
-/* a/b to places decimals in buf (b = 1: a itself), "n/a" when the
- * benchmarks did not give either. */
-static const char *cell(double a, double b, int places, char buf[32])
+/* a/b to places decimals (b = 1: a itself), "n/a" when the benchmarks
+ * did not give either. */
+static const char *cell(double a, double b, int places)
 {
-	if (a < 0 || b <= 0)
-		return "n/a";
-	snprintf(buf, 32, "%.*f", places, a / b);
-	return buf;
+	return a < 0 || b <= 0 ? "n/a" : sw_fmt("%.*f", places, a / b);
 }
 
 /* An interrupt: the table goes, the benchmark running has been stopped
@@ -165,7 +153,7 @@ static void micro_stopped(void)
 static int micro(int argc, char **argv)
 {
 	const char *cmdline = argc == 1 && !strncmp(argv[0], "--cmdline=", 10) ? argv[0] + 10 : "./run.sh micro";
-	char top[4096], c[7][32];
+	char top[4096];
 	const char *log = "build/micro.log", *locks[] = { "tas", "ticket" }, *api[] = { "empty/1000", "queue/1000",
 											   "empty/1", "queue/1" };
 
@@ -206,9 +194,8 @@ static int micro(int argc, char **argv)
 		double floor = ns("floor/%s/xchg+release", locks[l]), in = ns("queue/%s/inline", locks[l]),
 		       hint = ns("queue/%s/hint", locks[l]), ext = ns("queue/%s/extern", locks[l]);
 
-		printf("  %-7s %8s %7s %7s %7s   %-12s %-10s %-12s\n", locks[l], cell(floor, 1, 2, c[0]),
-		       cell(in, 1, 2, c[1]), cell(hint, 1, 2, c[2]), cell(ext, 1, 2, c[3]), cell(in, floor, 3, c[4]),
-		       cell(hint, floor, 3, c[5]), cell(ext, floor, 3, c[6]));
+		printf("  %-7s %8s %7s %7s %7s   %-12s %-10s %-12s\n", locks[l], cell(floor, 1, 2), cell(in, 1, 2),
+		       cell(hint, 1, 2), cell(ext, 1, 2), cell(in, floor, 3), cell(hint, floor, 3), cell(ext, floor, 3));
 	}
 	printf("  xchg+rel: one exchange and a release store back to back, no critical section; not a lower\n"
 	       "  bound (a whole operation can measure faster).\n"
@@ -217,8 +204,8 @@ static int micro(int argc, char **argv)
 	for (int k = 0; k < 4; k++) {
 		double native = ns("api/native/%s", api[k]), cv = ns("api/c/%s", api[k]);
 
-		printf("  %-11s native %7s  C %7s  ratio %s\n", api[k], cell(native, 1, 3, c[0]), cell(cv, 1, 3, c[1]),
-		       cell(cv, native, 3, c[2]));
+		printf("  %-11s native %7s  C %7s  ratio %s\n", api[k], cell(native, 1, 3), cell(cv, 1, 3),
+		       cell(cv, native, 3));
 	}
 	return fflush(stdout) == 0 ? 0 : 1;
 }
@@ -234,7 +221,7 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help"))
 		return fputs(sweep_usage, stdout), 0;
 	if (!strcmp(cmd, "build"))
-		return build(argc - 2, argv + 2);
+		return build(argc - 1, argv + 1);
 	if (!strcmp(cmd, "watch"))
 		return sw_watch(argc - 1, argv + 1);
 	if (!strcmp(cmd, "micro"))

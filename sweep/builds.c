@@ -30,15 +30,23 @@ static void sw_step(const char *log, const char *what, char *const argv[])
  * process is dear, the Makefiles' own processes took about half of a
  * build's time. A tree made by another generator is made anew (it holds
  * only build output). */
-void sw_configure(const char *top, const char *dir, const char *const *args, size_t n)
+void sw_configure(const struct sweep *sw, const char *points, const char *dir, const char *const *args, size_t n)
 {
 	char *stamp = sw_fmt("%s/.run.sh-configure", dir), *want = "-G\nNinja\n", *have = read_text(stamp),
 	     *cached = read_text(sw_fmt("%s/CMakeCache.txt", dir));
-	const char **argv = ic_xalloc(calloc(n + 8, sizeof(*argv)));
+	const char **argv = ic_xalloc(calloc(n + 11, sizeof(*argv))), **a = argv + 7;
 	FILE *f;
 
+	memcpy(argv, (const char *[]){ "cmake", "-S", sw->top, "-B", dir, "-G", "Ninja" }, 7 * sizeof(*argv));
+	if (points) {
+		*a++ = "-DCMAKE_BUILD_TYPE=Release";
+		*a++ = sw_fmt("-DIC_POINTS=%s", points);
+		*a++ = sw_fmt("-DIC_PER_CALLER=%s", sw_get(sw, "per_caller"));
+	}
 	for (size_t i = 0; i < n; i++)
-		want = sw_fmt("%s%s\n", want, args[i]);
+		*a++ = args[i];
+	for (a = argv + 7; *a; a++)
+		want = sw_fmt("%s%s\n", want, *a);
 	if (!cached || !have || strcmp(have, want)) {
 		if (cached && !strstr(cached, "\nCMAKE_GENERATOR:INTERNAL=Ninja\n")) {
 			sw_say("%s was made by another build tool: making it anew with Ninja", dir);
@@ -49,8 +57,6 @@ void sw_configure(const char *top, const char *dir, const char *const *args, siz
 		if (ic_mkdir_p(dir))
 			sw_fail("cannot make %s: %s", dir, strerror(errno));
 		unlink(stamp);
-		memcpy(argv, (const char *[]){ "cmake", "-S", top, "-B", dir, "-G", "Ninja" }, 7 * sizeof(*argv));
-		memcpy(argv + 7, args, n * sizeof(*args));
 		sw_step(sw_fmt("%s/configure.log", dir), sw_fmt("configuring %s", dir), (char *const *)argv);
 		if (!(f = fopen(stamp, "w")) || fputs(want, f) < 0 || fclose(f))
 			sw_fail("cannot write %s", stamp);
@@ -181,7 +187,7 @@ static void bench_plan(struct sweep *sw, size_t b)
 	     *bench = sw_fmt("%s/bench/sites_bench", t->dir), *tmp = sw_fmt("%s.tmp", file), *text;
 	long n;
 
-	if (sw_run(sw_bench_argv(sw, bench, "--plan", NULL), tmp, log, NULL)) {
+	if (sw_run(sw_bench_argv(sw, bench, (char *[]){ "--plan", NULL }, NULL), tmp, log, NULL)) {
 		unlink(tmp);
 		sw_tail(5, log);
 		sw_fail("%s --plan failed; log: %s", bench, log);
@@ -195,8 +201,7 @@ static void bench_plan(struct sweep *sw, size_t b)
 
 void sw_build_all(struct sweep *sw)
 {
-	char *points = sw_fmt("-DIC_POINTS=%s", sw_points(sw)), *per_caller = sw_fmt("-DIC_PER_CALLER=%s", sw_get(sw, "per_caller")),
-	     label[64], then[64] = "", left[32];
+	char *points = sw_points(sw), label[64], then[64] = "", left[32];
 	long after = sw_eta;
 	/* summarize draws the charts itself; runs, beside it, weighs the
 	 * repeats' agreement and exports the run. */
@@ -208,14 +213,11 @@ void sw_build_all(struct sweep *sw)
 		snprintf(then, sizeof(then), "; then about %s", sw_fmt_s(after, left, sizeof(left)));
 	for (size_t b = 0; b < sw->n_tree; b++) {
 		struct sw_tree *t = &sw->tree[b];
-		const char **args = ic_xalloc(calloc(t->n_args + 3, sizeof(*args)));
 
 		snprintf(label, sizeof(label), "build %zu/%zu", b + 1, sw->n_tree);
 		sw_phase("%s: %s (%s, %s, %s codegen; log %s/build.log)%s", label, t->dir, *t->cc ? t->cc : "cc",
 			 *t->cflags ? t->cflags : "-O2", t->codegen, t->dir, then);
-		args[0] = "-DCMAKE_BUILD_TYPE=Release", args[1] = points, args[2] = per_caller;
-		memcpy(args + 3, t->args, t->n_args * sizeof(*args));
-		sw_configure(sw->top, t->dir, args, t->n_args + 3);
+		sw_configure(sw, points, t->dir, t->args, t->n_args);
 		sw_build(t->dir, targets, b == 0 ? 4 : 3, label, sw->jobs);
 		link_variants(sw, t);
 		bench_plan(sw, b);

@@ -26,26 +26,6 @@ static int is_own(const char *key)
 		      sw_fmt(" %s ", key)) != NULL;
 }
 
-const char *sw_get(const struct sweep *sw, const char *key)
-{
-	return ic_settings_get(&sw->s, key);
-}
-
-long sw_long(const struct sweep *sw, const char *key)
-{
-	return strtol(sw_get(sw, key), NULL, 10);
-}
-
-double sw_double(const struct sweep *sw, const char *key)
-{
-	return strtod(sw_get(sw, key), NULL);
-}
-
-void sw_set(struct sweep *sw, const char *key, const char *value)
-{
-	ic_settings_set(&sw->s, key, value);
-}
-
 void sw_conf_read_settings(struct sweep *sw)
 {
 	char err[512];
@@ -148,20 +128,12 @@ void sw_resolve(struct sweep *sw)
 			sw_set(sw, r.v[i].key, r.v[i].value);
 }
 
-char *sw_joined(char *specs)
-{
-	for (char *p = specs; *p; p++)
-		if (*p == '\n')
-			*p = p[1] ? ';' : 0;
-	return specs;
-}
-
 char *sw_points(const struct sweep *sw)
 {
 	char err[512], *text;
 
 	SW_CAPTURE(text, ic_plan_points(&sw->s, f_, err, sizeof(err)));
-	if (!*sw_joined(text))
+	if (!*sw_tr(text, '\n', ';'))
 		sw_fail("the plan has no points");
 	return text;
 }

@@ -54,35 +54,26 @@ char *sw_fmt(const char *fmt, ...)
 	return ic_xalloc(n < 0 ? NULL : p);
 }
 
-static void sw_line(const char *pre, const char *fmt, va_list ap)
+char *sw_tr(char *s, char from, char to)
 {
-	fprintf(stderr, "%s: %s", sw_tag, pre);
+	for (char *c = s; *c; c++)
+		*c = *c != from ? *c : c[1] ? to : 0;
+	return s;
+}
+
+void sw_line(int phase, const char *fmt, ...)
+{
+	char so_far[32], left[32];
+	va_list ap;
+
+	fprintf(stderr, "%s: ", sw_tag);
+	if (phase)
+		fprintf(stderr, sw_eta >= 0 ? "[%s, about %s left] " : "[%s] ",
+			sw_fmt_s((long)(sw_now() - sw_started), so_far, sizeof(so_far)), sw_fmt_s(sw_eta, left, sizeof(left)));
+	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
+	va_end(ap);
 	fputc('\n', stderr);
-}
-
-void sw_say(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	sw_line("", fmt, ap);
-	va_end(ap);
-}
-
-void sw_phase(const char *fmt, ...)
-{
-	char pre[96], so_far[32], left[32];
-	va_list ap;
-
-	sw_fmt_s((long)(sw_now() - sw_started), so_far, sizeof(so_far));
-	if (sw_eta >= 0)
-		snprintf(pre, sizeof(pre), "[%s, about %s left] ", so_far, sw_fmt_s(sw_eta, left, sizeof(left)));
-	else
-		snprintf(pre, sizeof(pre), "[%s] ", so_far);
-	va_start(ap, fmt);
-	sw_line(pre, fmt, ap);
-	va_end(ap);
 }
 
 /* A log's last n lines on stderr, each under the prefix and a bar. */

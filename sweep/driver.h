@@ -7,6 +7,7 @@
 #define IC_SWEEP_DRIVER_H
 
 #include <stddef.h>
+#include <stdlib.h>
 #include <sys/types.h>
 
 #include "kit.h"
@@ -36,14 +37,13 @@ struct sweep {
 /* conf.c: the settings. */
 void sw_conf_read(struct sweep *sw);   /* stdin, as run.sh hands them over */
 void sw_conf_read_settings(struct sweep *sw);   /* stdin's, no tree needed */
-const char *sw_get(const struct sweep *sw, const char *key);
-long sw_long(const struct sweep *sw, const char *key);
-double sw_double(const struct sweep *sw, const char *key);
-void sw_set(struct sweep *sw, const char *key, const char *value);
+#define sw_get(sw, key) ic_settings_get(&(sw)->s, (key))
+#define sw_long(sw, key) strtol(sw_get(sw, key), NULL, 10)
+#define sw_double(sw, key) strtod(sw_get(sw, key), NULL)
+#define sw_set(sw, key, value) ic_settings_set(&(sw)->s, (key), (value))
 void sw_conf_save(const struct sweep *sw);   /* DIR/run.conf, atomically */
 void sw_resolve(struct sweep *sw);           /* the defaults that need the machine */
 char *sw_points(const struct sweep *sw);     /* gen's specs, ';'-joined */
-char *sw_joined(char *specs);                /* one a line to ';'-joined, in place */
 void sw_variant_seeds(struct sweep *sw);     /* run.conf's variant_seeds */
 void sw_read_build_lock(struct sweep *sw);
 /* run.conf's build_source, build_cc and build_cflags set for a
@@ -59,12 +59,14 @@ void sw_topology(struct ic_topo_info *t, int *known);   /* hwloc's, or the cores
 extern double sw_started;
 extern long sw_eta;
 double sw_now(void);
-__attribute__((format(printf, 1, 2))) void sw_say(const char *fmt, ...);
-__attribute__((format(printf, 1, 2))) void sw_phase(const char *fmt, ...);
+__attribute__((format(printf, 2, 3))) void sw_line(int phase, const char *fmt, ...);
+#define sw_say(...) sw_line(0, __VA_ARGS__)
+#define sw_phase(...) sw_line(1, __VA_ARGS__)
 #define sw_fail(...) ic_die(1, __VA_ARGS__)   /* ic_prog is the prefix */
 void sw_tail(int n, const char *log);
 __attribute__((format(printf, 1, 2))) char *sw_fmt(const char *fmt, ...);   /* malloc'd */
 void sw_cat(const char *path);   /* a file's bytes onto stdout, as they are */
+char *sw_tr(char *s, char from, char to);   /* each from in s turned to, in place; a trailing one goes */
 const char *sw_fmt_s(long s, char *buf, size_t cap);
 
 /* A program's run, its output into files (NULL: ours; err
@@ -88,7 +90,9 @@ void sw_measure_end(void);
 extern int sw_measure_depth;
 
 /* builds.c */
-void sw_configure(const char *top, const char *dir, const char *const *args, size_t n);
+/* dir configured (from sw's top) as a release build of points (';'-joined)
+ * at the settings' per_caller, or as it is (points NULL), then args. */
+void sw_configure(const struct sweep *sw, const char *points, const char *dir, const char *const *args, size_t n);
 void sw_build(const char *dir, const char *const *targets, size_t n, const char *label, long jobs);
 void sw_build_all(struct sweep *sw);
 /* A plan of the bench (sites_bench --plan; the rule is bench/sites_cases.h's):
@@ -103,9 +107,10 @@ long sw_plan_rows(char *text, const char *const *col, size_t n, char ***rows);
  * on disk, at the N in nlist (a|b, or NULL: all); 0, or -1 when one failed. */
 void sw_counters(struct sweep *sw);
 int sw_processes(struct sweep *sw, const char *prefix, const char *nlist, long after_s);
-/* sites_bench's argv (bin: it or a variant): the settings' threads,
- * modes and plant after bin, then the rest, up to NULL. */
-char **sw_bench_argv(const struct sweep *sw, char *bin, ...);
+/* sites_bench's argv (bin: it or a variant; malloc'd): the settings'
+ * threads, modes and plant after bin, then args' and more's (NULL-ended
+ * lists; more may be NULL). */
+char **sw_bench_argv(const struct sweep *sw, char *bin, char *const *args, char *const *more);
 /* One process of bin into DIR/raw/KEY.json, its output in DIR/log/KEY.txt:
  * the runs in the file runs at the settings' reps and min_time, interleaved
  * at random, under env; then more (malloc'd, freed), up to NULL. 0, or -1

@@ -12,7 +12,6 @@
  * variant 0 of every repeat reports them although its binary differs. */
 #define _GNU_SOURCE
 #include <glob.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,16 +89,15 @@ static uint32_t posix_cksum(const char *s)
 static char *first_of(const struct sweep *sw, const char *group)
 {
 	char *best = NULL;
-	struct timespec when = { 0 };
+	long long when = 0, t;
 	struct stat st;
 	glob_t g;
 
 	if (glob(sw_fmt("%s/raw/%s_v*_p*.json", sw->dir, group), 0, NULL, &g) == 0)
 		for (size_t i = 0; i < g.gl_pathc; i++)
 			if (stat(g.gl_pathv[i], &st) == 0 &&
-			    (!best || st.st_mtim.tv_sec < when.tv_sec ||
-			     (st.st_mtim.tv_sec == when.tv_sec && st.st_mtim.tv_nsec < when.tv_nsec)))
-				best = g.gl_pathv[i], when = st.st_mtim;
+			    ((t = st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec) < when || !best))
+				best = g.gl_pathv[i], when = t;
 	best = best ? sw_fmt("%s", best) : NULL;
 	globfree(&g);
 	return best;
@@ -115,22 +113,19 @@ static int done(const struct sweep *sw, const char *key)
 	return yes;
 }
 
-char **sw_bench_argv(const struct sweep *sw, char *bin, ...)
+char **sw_bench_argv(const struct sweep *sw, char *bin, char *const *args, char *const *more)
 {
-	char **argv = ic_xalloc(calloc(24, sizeof(*argv)));
+	char *const head[] = { bin, sw_fmt("--threads=%s", sw_get(sw, "threads")), sw_fmt("--modes=%s", sw_get(sw, "modes")),
+			       *sw_get(sw, "plant") ? sw_fmt("--plant=%s", sw_get(sw, "plant")) : NULL, NULL };
+	char *const *list[] = { head, args, more }, **argv = NULL;
 	size_t n = 0;
-	va_list ap;
 
-	argv[n++] = bin;
-	argv[n++] = sw_fmt("--threads=%s", sw_get(sw, "threads"));
-	argv[n++] = sw_fmt("--modes=%s", sw_get(sw, "modes"));
-	if (*sw_get(sw, "plant"))
-		argv[n++] = sw_fmt("--plant=%s", sw_get(sw, "plant"));
-	va_start(ap, bin);
-	while ((argv[n] = va_arg(ap, char *)))
-		if (++n == 23)   /* a caller's bug: never cut a command line short */
-			abort();
-	va_end(ap);
+	for (int l = 0; l < 3; l++)
+		for (char *const *a = list[l]; a && *a; a++) {
+			argv = ic_xrealloc(argv, n + 2, sizeof(*argv));
+			argv[n++] = *a;
+			argv[n] = NULL;
+		}
 	return argv;
 }
 
@@ -140,19 +135,13 @@ int sw_bench_process(const struct sweep *sw, char *bin, const char *key, const c
 	char *file = sw_fmt("%s/raw/%s.json", sw->dir, key), *log = sw_fmt("%s/log/%s.txt", sw->dir, key),
 	     *tmp = sw_fmt("%s.tmp", file);
 	/* (every argv entry its own string: all are freed below) */
-	char **argv = sw_bench_argv(sw, bin, sw_fmt("--run-list=%s", runs),
+	char **argv = sw_bench_argv(sw, bin, (char *[]){ sw_fmt("--run-list=%s", runs),
 				    sw_fmt("--benchmark_repetitions=%s", sw_get(sw, "reps")),
 				    sw_fmt("--benchmark_enable_random_interleaving=true"),
 				    sw_fmt("--benchmark_min_time=%s", sw_get(sw, "min_time")), sw_fmt("--benchmark_out=%s", tmp),
-				    sw_fmt("--benchmark_out_format=json"), sw_fmt("--benchmark_format=console"), NULL),
-	     **a = argv;
+				    sw_fmt("--benchmark_out_format=json"), sw_fmt("--benchmark_format=console"), NULL }, more);
 	int rc;
 
-	while (*a)
-		a++;
-	while ((*a = *more++))
-		if (++a == argv + 23)   /* sw_bench_argv's 24 slots, the last NULL */
-			abort();
 	if ((rc = sw_run(argv, log, SW_SAME, env))) {
 		unlink(tmp);
 		sw_say("process %s failed; its log: %s", key, log);
@@ -162,7 +151,7 @@ int sw_bench_process(const struct sweep *sw, char *bin, const char *key, const c
 	}
 	/* Freed, unlike the driver's other strings: a calibration runs
 	 * thousands of processes. */
-	for (a = argv; *a; a++)
+	for (char **a = argv; *a; a++)
 		free(*a);
 	free(argv);
 	free(file), free(log), free(tmp);
@@ -233,15 +222,12 @@ int sw_processes(struct sweep *sw, const char *prefix, const char *nlist, long a
 	int rc = 0;
 
 	/* A group's first process estimates its iterations and runs about 1.4
-	 * times as long as the later ones (sw_guess_s). */
+	 * times as long as the later ones (sw_guess_s). Each group once: at
+	 * its one process v0_p0. */
 	for (size_t i = 0; i < total; i++) {
-		int fresh = 1;
-
 		key[i] = ic_plan_key(&list[i], (unsigned)nb, prefix, &group[i]);
 		todo += !done(sw, key[i]);
-		for (size_t j = 0; j < i; j++)
-			fresh &= strcmp(group[j], group[i]) != 0;
-		if (fresh) {
+		if (!list[i].variant && !list[i].process) {
 			char *first = first_of(sw, group[i]);
 
 			firsts += !first;
@@ -249,9 +235,7 @@ int sw_processes(struct sweep *sw, const char *prefix, const char *nlist, long a
 		}
 	}
 	guess = sw_guess_s(sw, nlist);
-	ns = nlist ? sw_fmt(", N = %s", nlist) : sw_fmt("%s", "");
-	for (char *c = ns; *c; c++)
-		*c = *c == '|' ? ',' : *c;
+	ns = sw_tr(sw_fmt(nlist ? ", N = %s" : "", nlist), '|', ',');
 	if (*sw_get(sw, "spread"))
 		spread_gap = (long)(sw_double(sw, "spread") * 60 / (double)(repeat - 1) + 0.5);
 	sw_measure_begin("the measurement", sw->cmdline, sw->top);
@@ -345,8 +329,8 @@ void sw_counters(struct sweep *sw)
 		const char *d = sw->tree[b].dir;
 		char *log = sw_file(sw, "log/counters", b, ".txt"), *runs = sw_file(sw, "log/counters", b, ".runs"),
 		     *said = sw_file(sw, "log/counters", b, ".said"), *text, *line[3];
-		char **argv = sw_bench_argv(sw, sw_fmt("%s/bench/sites_bench", d), sw_fmt("--counters=%s", counters),
-					    sw_fmt("--sim-cache-dir=%s/sim", d), sw_fmt("--run-list=%s", runs), "--sim-only",
+		char **argv = sw_bench_argv(sw, sw_fmt("%s/bench/sites_bench", d), (char *[]){ sw_fmt("--counters=%s", counters),
+					    sw_fmt("--sim-cache-dir=%s/sim", d), sw_fmt("--run-list=%s", runs), "--sim-only", NULL },
 					    NULL);
 		size_t n = 0;
 

@@ -88,16 +88,6 @@ static void report(const struct sweep *sw, const char *closing)
 		exit(1);
 }
 
-/* s with each from turned to, a copy; a trailing from goes. */
-static char *tr(const char *s, char from, char to)
-{
-	char *t = sw_fmt("%s", s);
-
-	for (char *c = t; *c; c++)
-		*c = *c != from ? *c : c[1] ? to : 0;
-	return t;
-}
-
 /* Measure the N inside each crossover bracket, with the same variants and
  * processes: the N the last summary names in report/refine_next.txt (the
  * engine's geometric midpoints of neighbouring measured N in each
@@ -119,16 +109,16 @@ static int crossover(struct sweep *sw, const char *closing)
 		if (!mids || !*mids) {
 			if (!(text = ic_read_path(next, &(size_t){ 0 })))
 				sw_fail("no %s: the summary did not name the next N", next);
-			if (!*(mids = tr(text, '\n', '|'))) {
+			if (!*(mids = sw_tr(text, '\n', '|'))) {
 				sw_say("crossover: nothing left to refine");
 				return 0;
 			}
 			if (!(f = fopen(steps, "a")) || fprintf(f, "%d,%s\n", step, mids) < 0 || fclose(f))
 				sw_fail("cannot write %s", steps);
 		}
-		sw_phase("crossover step %d: new N %s", step, tr(mids, '|', ' '));
+		sw_phase("crossover step %d: new N %s", step, sw_tr(sw_fmt("%s", mids), '|', ' '));
 		/* The N so far and the new ones, sorted and each once. */
-		sites = tr(mids, '|', ',');
+		sites = sw_tr(sw_fmt("%s", mids), '|', ',');
 		if (ic_plan_sites(sw_get(sw, "sites"), &n, &nn, err, sizeof(err)))
 			sw_fail("--sites: %s", err);
 		for (size_t i = 0; i < nn; i++)
@@ -216,24 +206,19 @@ void sw_results_dir(struct sweep *sw, const char *prefix)
 	}
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-/* In name order, so two sweeps that share trees cannot wait for each other. */
+/* In name order, so two sweeps that share trees cannot wait for each
+ * other: each time the first name after the last locked, each once. */
 void sw_lock_trees(const struct sweep *sw)
 {
-	const char **names = ic_xalloc(calloc(sw->n_tree, sizeof(*names)));
-
-	for (size_t b = 0; b < sw->n_tree; b++)
-		names[b] = sw->tree[b].dir;
-	qsort(names, sw->n_tree, sizeof(*names), cmp_str);
-	for (size_t b = 0; b < sw->n_tree; b++)
-		if (!b || strcmp(names[b], names[b - 1])) {
-			ic_mkdir_p(names[b]);
-			sw_lock(sw_fmt("%s/.run.sh-lock", names[b]), sw_fmt("%s/", names[b]), 1, sw->cmdline);
-		}
+	for (const char *last = "", *next = NULL;; last = next, next = NULL) {
+		for (size_t b = 0; b < sw->n_tree; b++)
+			if (strcmp(sw->tree[b].dir, last) > 0 && (!next || strcmp(sw->tree[b].dir, next) < 0))
+				next = sw->tree[b].dir;
+		if (!next)
+			return;
+		ic_mkdir_p(next);
+		sw_lock(sw_fmt("%s/.run.sh-lock", next), sw_fmt("%s/", next), 1, sw->cmdline);
+	}
 }
 
 void sw_sweep(struct sweep *sw)

@@ -54,8 +54,8 @@ static char *sentinel_runs(const struct sweep *sw, char *bench, const char *stem
 
 	for (char *p = specs; *p; p++)
 		nspecs += *p == '\n' && p[1];
-	if (!sw_run(sw_bench_argv(sw, bench, "--plan", NULL), plan, log, NULL) &&
-	    !sw_run(sw_bench_argv(sw, bench, "--list", NULL), list, SW_SAME, NULL) &&
+	if (!sw_run(sw_bench_argv(sw, bench, (char *[]){ "--plan", NULL }, NULL), plan, log, NULL) &&
+	    !sw_run(sw_bench_argv(sw, bench, (char *[]){ "--list", NULL }, NULL), list, SW_SAME, NULL) &&
 	    (text = ic_read_path(plan, &len)))
 		n = sw_plan_rows(text, col, 7, &r);   /* -1: a plan of other code */
 	for (long i = 0; i < n; i++) {
@@ -179,10 +179,7 @@ int sw_watch(int argc, char **argv)
 		tree.dir = "build-watch";
 		sw_lock_trees(&sw);
 		sw_phase("build: the sentinel in build-watch (log build-watch/build.log)");
-		sw_configure(top, tree.dir,
-			     (const char *[]){ "-DCMAKE_BUILD_TYPE=Release", sw_fmt("-DIC_POINTS=%s", sw_joined(specs + 1)),
-					       sw_fmt("-DIC_PER_CALLER=%s", sw_get(&sw, "per_caller")) },
-			     3);
+		sw_configure(&sw, sw_tr(specs + 1, '\n', ';'), tree.dir, NULL, 0);
 	}
 	sw_build(tree.dir, (const char *const[]){ "sites_bench", "watch_report", "draw", "machine_state" } + !!names,
 		 names ? 3 : 4, NULL, sw.jobs);
