@@ -38,13 +38,6 @@ static int plan_in(const char *list, const char *item)
 	return 0;
 }
 
-static int plan_solo_form(const char *f)
-{
-	int i = ic_name_find(ic_form_names, IC_FORM_COUNT, f);
-
-	return i >= 0 && ic_form_solo[i];
-}
-
 /* The sweep runs at 1 thread on a private queue, where the solo points run. */
 static int plan_has_solo(const char *threads, const char *modes)
 {
@@ -172,19 +165,19 @@ static char **plan_build_forms(const struct ic_settings *s, const char *threads,
 	const char *modes = plan_get(s, "modes", "private");
 	int solo = plan_has_solo(threads, modes);
 	size_t nall, dropped = 0;
-	char *list = NULL, **all;
+	char **all = plan_split(ic_settings_get(s, "forms"), &nall);
 
-	if (asprintf(&list, "%s%s", ic_settings_get(s, "forms"),
-		     !strcmp(ic_settings_get(s, "calibrate"), "1") ? "" : ",mark") < 0)
-		ic_xalloc(NULL);
-	all = plan_split(list, &nall);
-	free(list);
+	if (strcmp(ic_settings_get(s, "calibrate"), "1"))
+		all[nall++] = "mark";   /* (plan_split leaves room for one more) */
 	*n = 0;
-	for (size_t i = 0; i < nall; i++)
-		if (solo || !plan_solo_form(all[i]))
+	for (size_t i = 0; i < nall; i++) {
+		int f = ic_name_find(ic_form_names, IC_FORM_COUNT, all[i]);
+
+		if (solo || f < 0 || !ic_form_solo[f])
 			all[(*n)++] = all[i];   /* kept in place */
 		else if (note)
 			fprintf(note, "%s %s", dropped++ ? "" : "note=forms", all[i]);
+	}
 	if (dropped)
 		fprintf(note, " (mark: the sites' own mark, the baseline) " PLAN_NOT_HERE " (--threads %s --modes %s)\n",
 			threads, modes);
@@ -393,7 +386,7 @@ int ic_plan_points(const struct ic_settings *s, FILE *out, char *err, size_t err
 	return 0;
 }
 
-void ic_plan_sentinel(FILE *out)
+size_t ic_plan_sentinel(FILE *out)
 {
 	static const char *const forms[] = {
 #define X(name) #name,
@@ -405,6 +398,7 @@ void ic_plan_sentinel(FILE *out)
 	for (size_t f = 0; f < sizeof(forms) / sizeof(forms[0]); f++)
 		for (size_t i = 0; i < sizeof(sites) / sizeof(sites[0]); i++)
 			fprintf(out, "%s:tail_dequeue:chain:seq:0:%u\n", forms[f], sites[i]);
+	return sizeof(forms) / sizeof(forms[0]) * sizeof(sites) / sizeof(sites[0]);
 }
 
 struct ic_plan_proc *ic_plan_order_list(uint32_t seed, unsigned repeats, unsigned variants, unsigned processes,

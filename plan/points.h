@@ -48,8 +48,9 @@ int ic_plan_points(const struct ic_settings *s, FILE *out, char *err, size_t err
 
 /* The watch's sentinel as gen's specs, one a line: each of its forms
  * (engine/watch_forms.def) at N = 16 and 1024, the default op in the
- * chain, in order, so its lock and calls run from the L1i and past it. */
-void ic_plan_sentinel(FILE *out);
+ * chain, in order, so its lock and calls run from the L1i and past it.
+ * How many. */
+size_t ic_plan_sentinel(FILE *out);
 
 /* One process of the design. */
 struct ic_plan_proc {

@@ -131,8 +131,4 @@ void sw_results_dir(struct sweep *sw, const char *prefix);
 void sw_catch_run(struct sweep *sw, const char *said);
 void sw_machine_state(const struct sweep *sw, const char *path);
 
-/* watch.c: ./run.sh watch, its arguments from "watch" (getopt's argv), the
- * settings (per_caller) on stdin. */
-int sw_watch(int argc, char **argv);
-
 #endif /* IC_SWEEP_DRIVER_H */
