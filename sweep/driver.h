@@ -102,24 +102,6 @@ void sw_build_all(struct sweep *sw);
  * number of lines, or -1 when a column or a line's field is missing. */
 long sw_plan_rows(char *text, const char *const *col, size_t n, char ***rows);
 
-/* processes.c: the counter source of every build (sites_bench --sim-only),
- * one for the run; every process of a design (prefix: "", t<T>_, x<S>_) not
- * on disk, at the N in nlist (a|b, or NULL: all); 0, or -1 when one failed. */
-void sw_counters(struct sweep *sw);
-int sw_processes(struct sweep *sw, const char *prefix, const char *nlist, long after_s);
-/* sites_bench's argv (bin: it or a variant; malloc'd): the settings'
- * threads, modes and plant after bin, then args' and more's (NULL-ended
- * lists; more may be NULL). */
-char **sw_bench_argv(const struct sweep *sw, char *bin, char *const *args, char *const *more);
-/* One process of bin into DIR/raw/KEY.json, its output in DIR/log/KEY.txt:
- * the runs in the file runs at the settings' reps and min_time, interleaved
- * at random, under env; then more (malloc'd, freed), up to NULL. 0, or -1
- * after saying so and its log's tail. */
-int sw_bench_process(const struct sweep *sw, char *bin, const char *key, const char *runs, const char *env,
-		     char *const *more);
-long sw_guess_s(const struct sweep *sw, const char *nlist);
-long sw_design_s(const struct sweep *sw, long groups, long per);
-
 /* sequence.c: the sweep, and what a watch shares of it: its trees made and
  * locked (waiting); sw->dir made, locked and empty (out's, or
  * results/PREFIX<time>, not -p: two runs in the same second must not share
@@ -130,5 +112,16 @@ void sw_lock_trees(const struct sweep *sw);
 void sw_results_dir(struct sweep *sw, const char *prefix);
 void sw_catch_run(struct sweep *sw, const char *said);
 void sw_machine_state(const struct sweep *sw, const char *path);
+
+/* sites_bench's argv (bin: it or a variant; malloc'd): the settings'
+ * threads, modes and plant after bin, then args' and more's (NULL-ended
+ * lists; more may be NULL). */
+char **sw_bench_argv(const struct sweep *sw, char *bin, char *const *args, char *const *more);
+/* One process of bin into DIR/raw/KEY.json, its output in DIR/log/KEY.txt:
+ * the runs in the file runs at the settings' reps and min_time, interleaved
+ * at random, under env; then more (malloc'd, freed), up to NULL. 0, or -1
+ * after saying so and its log's tail. */
+int sw_bench_process(const struct sweep *sw, char *bin, const char *key, const char *runs, const char *env,
+		     char *const *more);
 
 #endif /* IC_SWEEP_DRIVER_H */
