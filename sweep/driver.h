@@ -89,7 +89,7 @@ void sw_measure_begin(const char *what, const char *cmdline, const char *top);
 void sw_measure_end(void);
 extern int sw_measure_depth;
 
-/* builds.c */
+/* conf.c: the builds. */
 /* dir configured (from sw's top) as a release build of points (';'-joined)
  * at the settings' per_caller, or as it is (points NULL), then args. */
 void sw_configure(const struct sweep *sw, const char *points, const char *dir, const char *const *args, size_t n);
