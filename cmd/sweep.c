@@ -305,7 +305,7 @@ static int watch(int argc, char **argv)
 		sw_say("the chart failed (above)");
 	} else {
 		/* gnuplot's warnings, each under the prefix */
-		char *text = ic_read_path(log, &(size_t){ 0 }), *save = NULL;
+		char *text = sw_read(log), *save = NULL;
 
 		for (char *line = text ? strtok_r(text, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save))
 			sw_say("%s", line);
@@ -387,7 +387,7 @@ static int micro(int argc, char **argv)
 			unlink(csv);
 			sw_fail("%s failed (log: %s)", micro_bench[b], log);
 		}
-		if (!(text = ic_read_path(csv, &(size_t){ 0 })))
+		if (!(text = sw_read(csv)))
 			sw_fail("cannot read %s", csv);
 		medians = sw_fmt("%s%s", medians, text);
 		unlink(csv);

@@ -1,13 +1,9 @@
-/* The sweep's settings (driver.h): what run.sh hands over on stdin (run.conf's
- * settings as its options checked them, then the run's own: where it goes,
- * its build jobs and trees), those the plan resolves on this machine, and
- * run.conf written from them. And the run's identity: what its numbers
- * depend on besides the options, as run.conf keeps it: build_source,
- * build_cc, build_cflags and build_lock. A new run records it; a resumed
- * one must find the same, so that one answer never mixes two builds.
- * And the builds: configure a tree only when its arguments changed, build
- * it with its output in its log and a line every 15 s, link its layout
- * variants and read what its bench runs. */
+/* The sweep's settings and builds (driver.h): what run.sh hands over on
+ * stdin, those the plan resolves here, run.conf written from them; the
+ * run's identity (build_source, build_cc, build_cflags, build_lock), which
+ * a resume must find the same, so that one answer never mixes two builds;
+ * each tree configured when its arguments changed, built, its layout
+ * variants linked and what its bench runs read. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <glob.h>
@@ -21,14 +17,6 @@
 #include "points.h"
 #include "driver.h"
 #include "topology.h"
-
-/* The run's own keys, never written into run.conf: tree starts a build,
- * the tree_ keys after it are that build's. */
-static int is_own(const char *key)
-{
-	return strstr(" out resume jobs cmdline tree tree_cc tree_cflags tree_codegen tree_arg ",
-		      sw_fmt(" %s ", key)) != NULL;
-}
 
 void sw_conf_read_settings(struct sweep *sw)
 {
@@ -83,8 +71,9 @@ void sw_conf_save(const struct sweep *sw)
 
 	if (!(f = fopen(tmp, "w")))
 		sw_fail("cannot write %s: %s", tmp, strerror(errno));
-	for (size_t i = 0; i < sw->s.n; i++)
-		if (!is_own(sw->s.v[i].key))
+	for (size_t i = 0; i < sw->s.n; i++)   /* the run's own keys never (tree starts a build) */
+		if (!strstr(" out resume jobs cmdline tree tree_cc tree_cflags tree_codegen tree_arg ",
+			    sw_fmt(" %s ", sw->s.v[i].key)))
 			fprintf(f, "%s=%s\n", sw->s.v[i].key, sw->s.v[i].value);
 	if (fclose(f) || rename(tmp, path))
 		sw_fail("cannot write %s", path);
@@ -156,7 +145,7 @@ void sw_variant_seeds(struct sweep *sw)
 /* The lock CMake was configured with (CMakeLists.txt's default is tas). */
 void sw_read_build_lock(struct sweep *sw)
 {
-	char *text = ic_read_path(sw_fmt("%s/CMakeCache.txt", sw->tree[0].dir), &(size_t){ 0 }),
+	char *text = sw_read(sw_fmt("%s/CMakeCache.txt", sw->tree[0].dir)),
 	     *at = text ? strstr(text, "\nIC_LOCK:STRING=") : NULL;
 
 	if (at)
@@ -283,18 +272,14 @@ static void sw_step(const char *log, const char *what, char *const argv[])
 	}
 }
 
-/* A file's text; NULL when it cannot be read, out of memory too (then a
- * configure runs again, or the plan's reader stops the sweep). */
-#define read_text(path) ic_read_path((path), &(size_t){ 0 })
-
 /* Ninja (Debian's ninja-build): on these 2-core guests, where starting a
  * process is dear, the Makefiles' own processes took about half of a
  * build's time. A tree made by another generator is made anew (it holds
  * only build output). */
 void sw_configure(const struct sweep *sw, const char *points, const char *dir, const char *const *args, size_t n)
 {
-	char *stamp = sw_fmt("%s/.run.sh-configure", dir), *want = "-G\nNinja\n", *have = read_text(stamp),
-	     *cached = read_text(sw_fmt("%s/CMakeCache.txt", dir));
+	char *stamp = sw_fmt("%s/.run.sh-configure", dir), *want = "-G\nNinja\n", *have = sw_read(stamp),
+	     *cached = sw_read(sw_fmt("%s/CMakeCache.txt", dir));
 	const char **argv = ic_xalloc(calloc(n + 11, sizeof(*argv))), **a = argv + 7;
 	FILE *f;
 
@@ -329,7 +314,7 @@ void sw_configure(const struct sweep *sw, const char *points, const char *dir, c
 static const char *build_steps(const char *log)
 {
 	static char steps[64];
-	char *t = read_text(log);
+	char *t = sw_read(log);
 	long k = 0, n = 0, a, b;
 
 	for (char *p = t; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : "")
@@ -453,7 +438,7 @@ static void bench_plan(struct sweep *sw, size_t b)
 		sw_tail(5, log);
 		sw_fail("%s --plan failed; log: %s", bench, log);
 	}
-	if (rename(tmp, file) || !(text = read_text(file)))
+	if (rename(tmp, file) || !(text = sw_read(file)))
 		sw_fail("cannot write %s", file);
 	if ((n = sw_plan_rows(text, (const char *const[]){ "name", "sites" }, 2, &t->runs)) < 0)
 		sw_fail("%s: not a plan with name and sites columns", file);

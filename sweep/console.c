@@ -79,7 +79,7 @@ void sw_line(int phase, const char *fmt, ...)
 /* A log's last n lines on stderr, each under the prefix and a bar. */
 void sw_tail(int n, const char *log)
 {
-	char *text = ic_read_path(log, &(size_t){ 0 }), *p;
+	char *text = sw_read(log), *p;
 
 	if (!text)
 		return;
@@ -202,7 +202,7 @@ int sw_lock(const char *file, const char *what, int wait, const char *cmdline)
 	if (fd < 0)
 		sw_fail("cannot open the lock %s", file);
 	if (flock(fd, LOCK_EX | LOCK_NB)) {
-		char *text = ic_read_path(file, &(size_t){ 0 });
+		char *text = sw_read(file);
 		const char *by = text && *text && *text != '\n' ? text : "another run";
 
 		if (text)

@@ -65,6 +65,7 @@ __attribute__((format(printf, 2, 3))) void sw_line(int phase, const char *fmt, .
 #define sw_fail(...) ic_die(1, __VA_ARGS__)   /* ic_prog is the prefix */
 void sw_tail(int n, const char *log);
 __attribute__((format(printf, 1, 2))) char *sw_fmt(const char *fmt, ...);   /* malloc'd */
+#define sw_read(path) ic_read_path((path), &(size_t){ 0 })   /* a file's text, or NULL */
 void sw_cat(const char *path);   /* a file's bytes onto stdout, as they are */
 char *sw_tr(char *s, char from, char to);   /* each from in s turned to, in place; a trailing one goes */
 const char *sw_fmt_s(long s, char *buf, size_t cap);

@@ -4,16 +4,10 @@
  * processes; the report (cmd/summarize --run), the crossover steps or the
  * calibration's trials, results/latest, the export and the closing lines.
  *
- * The processes: the design's, in the plan's order
- * (plan/points.h), each one run of the bench under the machine lock, one
- * line each with the time the run has left; with --spread the repeats one
- * after the other, the machine left to others between them; the verdict so
- * far at each quarter. Before them, the counter source: the bench decides
- * it (sites_bench --sim-only: its first line the source, its second where
- * the columns come from in words, its third, with sim, the file the counts
- * are in). Simulated counts are a property of the ordinary link's code:
- * each build simulates them once into its cache in the build tree
- * (BUILD/sim, kept across runs) and hands this run's points to the run in
+ * The counter source is the bench's to decide (sites_bench --sim-only:
+ * the source, the columns' origin in words, with sim the counts' file).
+ * Simulated counts are a property of the ordinary link's code: each build
+ * caches them in BUILD/sim (kept across runs) and hands this run's over in
  * sim.csv (sim-b<k>.csv for build k > 0), the first column "*" so that
  * variant 0 of every repeat reports them although its binary differs. */
 #define _GNU_SOURCE
@@ -44,7 +38,7 @@ static void rm_glob(const char *pattern, const char *keep)
 {
 	glob_t g;
 
-	if (glob(pattern, 0, NULL, &g) == 0)
+	if (glob(pattern, GLOB_BRACE, NULL, &g) == 0)
 		for (size_t i = 0; i < g.gl_pathc; i++)
 			if (!keep || strcmp(g.gl_pathv[i], keep))
 				ic_rm_rf(g.gl_pathv[i]);
@@ -60,11 +54,9 @@ static void stop(void)
 	signal(SIGINT, SIG_IGN);
 	signal(SIGTERM, SIG_IGN);
 	sw_signal = 0;
-	rm_glob(sw_fmt("%s/raw/*.tmp", sw->dir), NULL);
-	rm_glob(sw_fmt("%s/*.tmp", sw->dir), NULL);
-	/* The half-made report; the one DIR/report points to stays. */
+	/* The .tmp files and the half-made report; the one DIR/report points to stays. */
 	name[n > 0 ? n : 0] = 0;
-	rm_glob(sw_fmt("%s/.report.*", sw->dir), sw_fmt("%s/%s", sw->dir, name));
+	rm_glob(sw_fmt("%s/{raw/*.tmp,*.tmp,.report.*}", sw->dir), sw_fmt("%s/%s", sw->dir, name));
 	sw_say("%s", stop_said);
 	exit(130);
 }
@@ -416,7 +408,7 @@ static void counters(struct sweep *sw)
 		size_t n = 0;
 
 		write_runs(sw, b, NULL, runs);
-		if (sw_run(argv, said, log, NULL) || !(text = ic_read_path(said, &(size_t){ 0 }))) {
+		if (sw_run(argv, said, log, NULL) || !(text = sw_read(said))) {
 			sw_tail(5, log);
 			sw_fail("deciding the counter source failed; log: %s", log);
 		}
@@ -452,7 +444,7 @@ static int crossover(struct sweep *sw, const char *closing)
 	char *steps = sw_fmt("%s/crossover_steps.csv", sw->dir), *next = sw_fmt("%s/report/refine_next.txt", sw->dir);
 
 	for (int step = 1; step <= 4; step++) {
-		char *text = ic_read_path(steps, &(size_t){ 0 }), *mids = NULL, *want = sw_fmt("%d,", step), *sites, err[256];
+		char *text = sw_read(steps), *mids = NULL, *want = sw_fmt("%d,", step), *sites, err[256];
 		unsigned long *n;
 		size_t nn;
 		FILE *f;
@@ -461,7 +453,7 @@ static int crossover(struct sweep *sw, const char *closing)
 			if (!strncmp(l, want, strlen(want)))
 				mids = strndup(l + strlen(want), strcspn(l + strlen(want), "\n"));
 		if (!mids || !*mids) {
-			if (!(text = ic_read_path(next, &(size_t){ 0 })))
+			if (!(text = sw_read(next)))
 				sw_fail("no %s: the summary did not name the next N", next);
 			if (!*(mids = sw_tr(text, '\n', '|'))) {
 				sw_say("crossover: nothing left to refine");
