@@ -84,9 +84,8 @@ static int machine(void)
 	return fflush(stdout) == 0 ? 0 : 1;
 }
 
-/* build: --points reads the settings on stdin and puts the release
- * build's arguments with their points before the rest (after --, which
- * the options end before). */
+/* build: --points reads the settings on stdin for the release build's
+ * points; the options end before --. */
 static int build(int argc, char **argv)
 {
 	long jobs = sysconf(_SC_NPROCESSORS_ONLN);
@@ -115,11 +114,9 @@ static int build(int argc, char **argv)
 }
 
 /* ./run.sh watch: whether this machine can give one answer. The sentinel
- * (plan/points.h: the watch's forms at N = 16 and 1024, beside the bench's
- * probes) measured as many short processes and one long one under the
- * machine lock, then analysed by cmd/watch_report and drawn by
- * plots/watch.gp; its arguments from "watch" (getopt's argv), the settings
- * (per_caller) on stdin. */
+ * (ic_plan_sentinel, and the bench's probes) measured as many short
+ * processes and one long one under the machine lock, then analysed by
+ * cmd/watch_report and drawn by plots/watch.gp. */
 /* A short process: 3 rounds of every run at 0.05 s each, about 3 s with
  * its start (the states are read at each repetition, so no median is
  * needed); then a pause, so the samples spread over the time as a sweep's
@@ -128,12 +125,11 @@ static int build(int argc, char **argv)
 #define WATCH_MIN_TIME "0.05"
 #define WATCH_PAUSE_S 2.0
 
-/* The sentinel's runs (its nspecs specs, "\n"-wrapped one a line) in
- * bench's plan, by the names the bench gives them,
- * one a line, the probes after them (malloc'd); NULL when some spec of the
- * sentinel is not there or the bench could not say (its plan and errors
- * are then kept in STEM.plan and STEM.log). Never exits: build/'s bench
- * may be of older code. */
+/* The sentinel's runs (its nspecs specs, "\n"-wrapped) in bench's plan, by
+ * the bench's names, one a line, the probes after them (malloc'd); NULL
+ * when a spec is not there or the bench could not say (its plan and errors
+ * then kept in STEM.plan and STEM.log). Never exits: build/'s bench may be
+ * of older code. */
 static char *sentinel_runs(const struct sweep *sw, const char *specs, size_t nspecs, char *bench, const char *stem)
 {
 	static const char *const col[] = { "name", "form", "op", "layout", "order", "filler", "sites" };
@@ -321,9 +317,8 @@ static int watch(int argc, char **argv)
 }
 
 /* ./run.sh micro: the figures docs/internals.md quotes for the queue and
- * the C API, in one run under the machine lock: medians of 10 interleaved
- * repetitions and their ratios. run.sh has built the three
- * microbenchmarks in build/. */
+ * the C API, under the machine lock: medians of 10 interleaved repetitions
+ * and their ratios, of the microbenchmarks run.sh has built in build/. */
 static const char *const micro_bench[] = { "build/bench/queue_microbench_tas", "build/bench/queue_microbench_ticket",
 					   "build/bench/gbench/api_overhead" };
 

@@ -79,8 +79,6 @@ void sw_conf_save(const struct sweep *sw)
 		sw_fail("cannot write %s", path);
 }
 
-/* What hwloc says, or the cores this process may use and no sizes (-1:
- * ic_topo_describe sets them so before it fails). */
 void sw_topology(struct ic_topo_info *t, int *known)
 {
 	int open = ic_topo_open() == 0;
@@ -181,10 +179,9 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The bench's sources by content: git's tracked and untracked files of the
- * parts (uncommitted edits count; a README edit does not), or every file
- * of them outside a checkout (find's, when git lists none); then the body.
- * 16 hex digits. */
+/* The bench's sources by content, 16 hex digits: git's tracked and
+ * untracked files of the parts (uncommitted edits count; a README edit does
+ * not), or find's outside a checkout (when git lists none); then the body. */
 static char *source_hash(const struct sweep *sw)
 {
 	static const char *const list[] = {
@@ -218,25 +215,21 @@ static char *source_hash(const struct sweep *sw)
 /* Each build's compiler as its first line of --version says it, once. */
 static char *compilers(const struct sweep *sw)
 {
-	char *all = "";
+	char *all = "", *seen = " ", *v;
 
 	for (size_t b = 0; b < sw->n_tree; b++) {
-		const char *cc = *sw->tree[b].cc ? sw->tree[b].cc : "cc", *v;
-		char *line = NULL;
-		size_t cap = 0;
-		int seen = 0;
+		const char *cc = *sw->tree[b].cc ? sw->tree[b].cc : "cc";
+		FILE *p;
 
-		for (size_t a = 0; a < b; a++)
-			seen |= !strcmp(cc, *sw->tree[a].cc ? sw->tree[a].cc : "cc");
-		if (seen)
+		if (strstr(seen, sw_fmt(" %s ", cc)))
 			continue;
+		seen = sw_fmt("%s%s ", seen, cc);
 		/* (run.sh let through only a compiler's name: letters, digits, ._+-) */
-		FILE *p = popen(sw_fmt("%s --version 2>/dev/null", cc), "r");
-
-		v = p && getline(&line, &cap, p) > 0 ? line : "";
+		p = popen(sw_fmt("%s --version 2>/dev/null", cc), "r");
+		v = p ? ic_read_all(p, &(size_t){ 0 }) : NULL;
 		if (p)
 			pclose(p);
-		all = sw_fmt("%s%s%.*s", all, *all ? "; " : "", (int)strcspn(v, "\n"), v);
+		all = sw_fmt("%s%s%.*s", all, *all ? "; " : "", v ? (int)strcspn(v, "\n") : 0, v ? v : "");
 	}
 	return all;
 }
@@ -272,10 +265,9 @@ static void sw_step(const char *log, const char *what, char *const argv[])
 	}
 }
 
-/* Ninja (Debian's ninja-build): on these 2-core guests, where starting a
- * process is dear, the Makefiles' own processes took about half of a
- * build's time. A tree made by another generator is made anew (it holds
- * only build output). */
+/* Ninja: on these 2-core guests, where a process is dear to start, the
+ * Makefiles' own processes took about half of a build's time. A tree made
+ * by another generator is made anew (it holds only build output). */
 void sw_configure(const struct sweep *sw, const char *points, const char *dir, const char *const *args, size_t n)
 {
 	char *stamp = sw_fmt("%s/.run.sh-configure", dir), *want = "-G\nNinja\n", *have = sw_read(stamp),
@@ -313,7 +305,6 @@ void sw_configure(const struct sweep *sw, const char *points, const char *dir, c
  * log is read every few seconds, and freed (a long build's is big). */
 static const char *build_steps(const char *log)
 {
-	static char steps[64];
 	char *t = sw_read(log);
 	long k = 0, n = 0, a, b;
 
@@ -321,16 +312,12 @@ static const char *build_steps(const char *log)
 		if (sscanf(p, "[%ld/%ld]", &a, &b) == 2)
 			k = a, n = b;
 	free(t);
-	if (k <= 0)
-		return "starting";
-	snprintf(steps, sizeof(steps), "%ld of %ld steps", k, n);
-	return steps;
+	return k > 0 ? sw_fmt("%ld of %ld steps", k, n) : "starting";
 }
 
-/* No time left: the steps differ too much (on the Xeon guest a file of the
- * scatter series' clones took about 2 s, a chain file 0.08 s), and a rate
- * from their count was off by four. $IC_BUILD_PROGRESS_S sets the 15 s
- * (tests). */
+/* No time left: the steps differ too much (a scatter clones' file about
+ * 2 s on the Xeon guest, a chain file 0.08 s); a rate from their count was
+ * off by four. $IC_BUILD_PROGRESS_S sets the 15 s (tests). */
 void sw_build(const char *dir, const char *const *targets, size_t n, const char *label, long jobs)
 {
 	char *log = sw_fmt("%s/build.log", dir), took[32];
@@ -353,11 +340,9 @@ void sw_build(const char *dir, const char *const *targets, size_t n, const char 
 	}
 }
 
-/* Every variant is a random layout of the same objects, drawn from its own
- * seed (run.conf's variant_seeds), named by number (rR_vV); with --lto,
- * whose code no layout moves, the processes run the ordinary link.
- * Variants of earlier designs that this one does not run are removed
- * (each is as big as the bench). */
+/* Every variant a random layout of the same objects from its own seed
+ * (run.conf's variant_seeds), named rR_vV; none with --lto, whose code no
+ * layout moves. Those of earlier designs go (each is as big as the bench). */
 static void link_variants(const struct sweep *sw, const struct sw_tree *t)
 {
 	char *link = sw_fmt("%s/bench/link_variant", t->dir), *vdir = sw_fmt("%s/bench/variants", t->dir),

@@ -94,11 +94,10 @@ void sw_tail(int n, const char *log)
 
 void sw_cat(const char *path)
 {
-	size_t len;
-	char *text = ic_read_path(path, &len);
+	char *text = sw_read(path);
 
 	if (text)
-		fwrite(text, 1, len, stdout);
+		fputs(text, stdout);
 }
 
 volatile int sw_signal;

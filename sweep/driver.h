@@ -52,7 +52,8 @@ void sw_identity(struct sweep *sw);
 /* DIR/STEM EXT, build b's DIR/STEM-b<b> EXT for b > 0 (malloc'd). */
 char *sw_file(const struct sweep *sw, const char *stem, size_t b, const char *ext);
 struct ic_topo_info;
-void sw_topology(struct ic_topo_info *t, int *known);   /* hwloc's, or the cores alone */
+/* hwloc's, or the cores alone (the sizes -1: ic_topo_describe sets them so before it fails) */
+void sw_topology(struct ic_topo_info *t, int *known);
 
 /* console.c: every line under one prefix; phase lines carry the time so
  * far and, once known (sw_eta >= 0), the time left. */

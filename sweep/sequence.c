@@ -118,11 +118,9 @@ static void write_runs(const struct sweep *sw, size_t b, const char *nlist, cons
 		sw_fail("cannot write %s", path);
 }
 
-/* A process's time for the time left until one has run, from what it runs
- * (build 0's plan): every run's repetitions of min_time (the first
- * process's estimate runs each about 1.4 times that, the later ones' fixed
- * counts about 1.05 times: sites_bench --iterations-from), and a second to
- * start. */
+/* A process's time until one has run, from build 0's plan: every run's
+ * repetitions of min_time at about 1.05 times it (sites_bench
+ * --iterations-from's fixed counts), and a second to start. */
 static long guess_s(const struct sweep *sw, const char *nlist)
 {
 	size_t n = 0;
@@ -256,9 +254,8 @@ static int run_process(const struct sweep *sw, const char *key, const char *from
 }
 
 /* --spread: sleep until repeat r's turn with the machine lock let go
- * (however deep it is held), so that others may measure meanwhile; then
- * take it again, waiting for them if need be. A lock handed down by
- * `flock FILE ./run.sh` stays its giver's and stays held. */
+ * (however deep), so that others may measure meanwhile, then take it again.
+ * A lock handed down by `flock FILE ./run.sh` stays its giver's, held. */
 static void spread_wait(const struct sweep *sw, double s, unsigned r)
 {
 	int depth = sw_measure_depth;
@@ -435,10 +432,9 @@ static void counters(struct sweep *sw)
 }
 
 /* Measure the N inside each crossover bracket, with the same variants and
- * processes: the N the last summary names in report/refine_next.txt (the
- * engine's geometric midpoints of neighbouring measured N in each
- * bracket). A step's N are written to crossover_steps.csv before it runs,
- * so a resumed step measures the N it started with. */
+ * processes: the engine's midpoints the last summary names in
+ * report/refine_next.txt. A step's N go to crossover_steps.csv before it
+ * runs, so a resumed step measures the N it started with. */
 static int crossover(struct sweep *sw, const char *closing)
 {
 	char *steps = sw_fmt("%s/crossover_steps.csv", sw->dir), *next = sw_fmt("%s/report/refine_next.txt", sw->dir);
