@@ -1,10 +1,8 @@
 /* sweep: the sweep's driver and its plan (sweep/, plan/); its commands are
- * sweep_usage's, below. run.sh checks every option, installs what is
- * missing, compiles this program with cc before any tree is configured
- * (scripts/setup.sh: the points are the trees' configuration) and hands
- * over once. Bad usage or settings: one line on stderr, exit 2, nothing
- * printed; 1 when the machine lacks what is asked or a step of the sweep
- * fails. */
+ * sweep_usage's. run.sh compiles it with cc before any tree is configured
+ * (scripts/setup.sh: the points are the trees' configuration). Bad usage or
+ * settings: one line on stderr, exit 2, nothing printed; 1 when the machine
+ * lacks what is asked or a step of the sweep fails. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <inttypes.h>
@@ -328,12 +326,10 @@ static char *csv, *medians = "";   /* the running benchmark's CSV, and the text 
  * real_time third), or -1 when the benchmarks did not give it. */
 static double ns(const char *fmt, const char *a)
 {
-	char *at = strstr(medians, sw_fmt("\n\"%s_median\",", sw_fmt(fmt, a))), *f[4];
+	char *key = sw_fmt("\n\"%s_median\",", sw_fmt(fmt, a)), *at = strstr(medians, key);
+	double v;
 
-	if (!at)
-		return -1;
-	at = sw_fmt("%.*s", (int)strcspn(at + 1, "\n"), at + 1);
-	return ic_csv_split(at, f, 4) >= 3 ? atof(f[2]) : -1;
+	return at && sscanf(at + strlen(key), "%*[^,\n],%lf", &v) == 1 ? v : -1;
 }
 
 /* a/b to places decimals (b = 1: a itself), "n/a" when the benchmarks

@@ -16,9 +16,8 @@
 
 /* The controls (every form but the compared pair, inline, extern and hint)
  * are what the attribution reads across N: on the default N they run at
- * the powers of 4 up to this (1, 4, ... 4096), which the attribution's
- * ranges and its chart need. A third less measuring, and the clones' sites,
- * the costliest to compile, stop here. N the user lists get every form. */
+ * the powers of 4 up to this, which its ranges and chart need. A third less
+ * measuring, and the costliest sites to compile stop here. */
 #define PLAN_CONTROL_TOP 4096ul
 
 /* Why a note= line leaves something out. */
@@ -75,7 +74,6 @@ int ic_plan_sites(const char *spec, unsigned long **out, size_t *n, char *err, s
 	unsigned long *v = ic_xrealloc(NULL, strlen(spec) / 2 + 64, sizeof(*v)), a, b;
 	size_t k = 0;
 
-	*out = NULL;
 	*n = 0;
 	if (dots) {
 		a = plan_site(spec, (size_t)(dots - spec));
@@ -262,22 +260,21 @@ int ic_plan_resolve(const struct ic_settings *s, const struct ic_plan_machine *m
 	struct plan_case *c;
 	int rc;
 
-	if (ic_plan_sites(sites, &n, &nn, err, errlen))
-		return 2;
-	if (!*threads) {
-		snprintf(deft, sizeof(deft), m->cores > 1 ? "1,%d" : "1", m->cores);
-		threads = deft;
-	}
 	snprintf(seed, sizeof(seed), "%.15s", ic_settings_get(s, "layout_seed"));
 	if (!*seed) {
 		uint32_t r;
 
 		if (getrandom(&r, sizeof(r), 0) != (ssize_t)sizeof(r)) {
-			free(n);
 			ic_fail(err, errlen, "no random layout seed: %s", strerror(errno));
 			return 1;
 		}
 		snprintf(seed, sizeof(seed), "%" PRIu32, r);
+	}
+	if (ic_plan_sites(sites, &n, &nn, err, errlen))
+		return 2;
+	if (!*threads) {
+		snprintf(deft, sizeof(deft), m->cores > 1 ? "1,%d" : "1", m->cores);
+		threads = deft;
 	}
 	cases = *ic_settings_get(s, "cases") ? ic_xalloc(strdup(ic_settings_get(s, "cases"))) : NULL;
 	if (!(rc = cases ? 0 : plan_resolve_cases(s, m, &cases, err, errlen)))

@@ -36,9 +36,8 @@ void sw_conf_read(struct sweep *sw)
 
 		if (!strcmp(k, "tree")) {
 			sw->tree = ic_xrealloc(sw->tree, sw->n_tree + 1, sizeof(*sw->tree));
-			t = memset(&sw->tree[sw->n_tree++], 0, sizeof(*t));
-			t->dir = v;
-			t->cc = t->cflags = t->codegen = "";
+			t = &sw->tree[sw->n_tree++];
+			*t = (struct sw_tree){ .dir = v, .cc = "", .cflags = "", .codegen = "" };
 		} else if (!strncmp(k, "tree_", 5) && !t) {
 			ic_die(2, "the settings on stdin: %s before any tree", k);
 		} else if (!strcmp(k, "tree_cc")) {

@@ -142,22 +142,19 @@ int sw_wait_s(pid_t pid, double s)
 	pid_t got;
 	double until = sw_now() + s;
 
-	/* A signal that came before this child started stops it at once. */
-	if (sw_signal) {
-		kill(pid, SIGTERM);
-		told = 1;
-	}
-	while ((got = waitpid(pid, &st, s < 0 || told ? 0 : WNOHANG)) <= 0) {
-		if (got < 0 && errno != EINTR)
-			return 127;
-		/* A signal to us alone (SIGTERM from kill) ends the child too. */
+	for (;;) {
+		/* A signal to us, even to us alone (SIGTERM from kill) or before
+		 * this child started, ends the child too; then wait for it. */
 		if (sw_signal && !told++)
 			kill(pid, SIGTERM);
-		if (got == 0 && !told) {
-			if (sw_now() >= until)
-				return -1;
+		if ((got = waitpid(pid, &st, s < 0 || told ? 0 : WNOHANG)) > 0)
+			break;
+		if (got < 0 && errno != EINTR)
+			return 127;
+		if (got == 0 && sw_now() >= until)
+			return -1;
+		if (got == 0)
 			nanosleep(&(struct timespec){ 0, 100000000 }, NULL);
-		}
 	}
 	if (sw_signal)
 		sw_stop();

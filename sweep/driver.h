@@ -1,8 +1,7 @@
 /* The sweep's driver (cmd/sweep): run.sh checks every option, installs what
- * is missing and hands over once, the checked settings on stdin; from there
- * the whole run is here, one file per job (docs/layout.md names them). The
- * driver is one run that ends soon: the strings it makes (sw_fmt's, the
- * small files it reads) live until it exits. */
+ * is missing and hands over once, the checked settings on stdin. One run
+ * that ends soon: the strings it makes (sw_fmt's, the small files it reads)
+ * live until it exits. */
 #ifndef IC_SWEEP_DRIVER_H
 #define IC_SWEEP_DRIVER_H
 
@@ -34,7 +33,7 @@ struct sweep {
 	const char *counter_source;
 };
 
-/* conf.c: the settings. */
+/* conf.c: the settings and the builds. */
 void sw_conf_read(struct sweep *sw);   /* stdin, as run.sh hands them over */
 void sw_conf_read_settings(struct sweep *sw);   /* stdin's, no tree needed */
 #define sw_get(sw, key) ic_settings_get(&(sw)->s, (key))
@@ -51,6 +50,16 @@ void sw_read_build_lock(struct sweep *sw);
 void sw_identity(struct sweep *sw);
 /* DIR/STEM EXT, build b's DIR/STEM-b<b> EXT for b > 0 (malloc'd). */
 char *sw_file(const struct sweep *sw, const char *stem, size_t b, const char *ext);
+/* dir configured (from sw's top) as a release build of points (';'-joined)
+ * at the settings' per_caller, or as it is (points NULL), then args. */
+void sw_configure(const struct sweep *sw, const char *points, const char *dir, const char *const *args, size_t n);
+void sw_build(const char *dir, const char *const *targets, size_t n, const char *label, long jobs);
+void sw_build_all(struct sweep *sw);
+/* A plan of the bench (sites_bench --plan): a line per run, its columns
+ * named by the first. Each line's fields of the n (at most 8) columns named
+ * in col into *rows (n a line, into text cut in place; malloc'd or NULL);
+ * the number of lines, or -1 when a column or a line's field is missing. */
+long sw_plan_rows(char *text, const char *const *col, size_t n, char ***rows);
 struct ic_topo_info;
 /* hwloc's, or the cores alone (the sizes -1: ic_topo_describe sets them so before it fails) */
 void sw_topology(struct ic_topo_info *t, int *known);
@@ -91,19 +100,6 @@ void sw_measure_begin(const char *what, const char *cmdline, const char *top);
 void sw_measure_end(void);
 extern int sw_measure_depth;
 
-/* conf.c: the builds. */
-/* dir configured (from sw's top) as a release build of points (';'-joined)
- * at the settings' per_caller, or as it is (points NULL), then args. */
-void sw_configure(const struct sweep *sw, const char *points, const char *dir, const char *const *args, size_t n);
-void sw_build(const char *dir, const char *const *targets, size_t n, const char *label, long jobs);
-void sw_build_all(struct sweep *sw);
-/* A plan of the bench (sites_bench --plan; the rule is bench/sites_cases.h's):
- * one line per run, its columns named by the first. Each line's fields of
- * the n (at most 8) columns named in col, into *rows (n a line, pointing
- * into text, cut in place; malloc'd or NULL, whatever is returned); the
- * number of lines, or -1 when a column or a line's field is missing. */
-long sw_plan_rows(char *text, const char *const *col, size_t n, char ***rows);
-
 /* sequence.c: the sweep, and what a watch shares of it: its trees made and
  * locked (waiting); sw->dir made, locked and empty (out's, or
  * results/PREFIX<time>, not -p: two runs in the same second must not share
@@ -120,9 +116,8 @@ void sw_machine_state(const struct sweep *sw, const char *path);
  * lists; more may be NULL). */
 char **sw_bench_argv(const struct sweep *sw, char *bin, char *const *args, char *const *more);
 /* One process of bin into DIR/raw/KEY.json, its output in DIR/log/KEY.txt:
- * the runs in the file runs at the settings' reps and min_time, interleaved
- * at random, under env; then more (malloc'd, freed), up to NULL. 0, or -1
- * after saying so and its log's tail. */
+ * the runs in the file runs at reps and min_time, interleaved at random,
+ * under env, then more (malloc'd, freed). 0, or -1 after its log's tail. */
 int sw_bench_process(const struct sweep *sw, char *bin, const char *key, const char *runs, const char *env,
 		     char *const *more);
 

@@ -33,30 +33,22 @@
 static struct sweep *sw_now_running;
 static const char *stop_said;
 
-/* rm -rf what pattern matches (glob(3)), but keep. */
-static void rm_glob(const char *pattern, const char *keep)
-{
-	glob_t g;
-
-	if (glob(pattern, GLOB_BRACE, NULL, &g) == 0)
-		for (size_t i = 0; i < g.gl_pathc; i++)
-			if (!keep || strcmp(g.gl_pathv[i], keep))
-				ic_rm_rf(g.gl_pathv[i]);
-	globfree(&g);
-}
-
 static void stop(void)
 {
 	struct sweep *sw = sw_now_running;
 	char name[PATH_MAX];
 	ssize_t n = readlink(sw_fmt("%s/report", sw->dir), name, sizeof(name) - 1);
+	glob_t g;
 
 	signal(SIGINT, SIG_IGN);
 	signal(SIGTERM, SIG_IGN);
 	sw_signal = 0;
 	/* The .tmp files and the half-made report; the one DIR/report points to stays. */
 	name[n > 0 ? n : 0] = 0;
-	rm_glob(sw_fmt("%s/{raw/*.tmp,*.tmp,.report.*}", sw->dir), sw_fmt("%s/%s", sw->dir, name));
+	if (glob(sw_fmt("%s/{raw/*.tmp,*.tmp,.report.*}", sw->dir), GLOB_BRACE, NULL, &g) == 0)
+		for (size_t i = 0; i < g.gl_pathc; i++)
+			if (strcmp(g.gl_pathv[i], sw_fmt("%s/%s", sw->dir, name)))
+				ic_rm_rf(g.gl_pathv[i]);
 	sw_say("%s", stop_said);
 	exit(130);
 }
