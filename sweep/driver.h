@@ -60,6 +60,15 @@ void sw_build_all(struct sweep *sw);
  * in col into *rows (n a line, into text cut in place; malloc'd or NULL);
  * the number of lines, or -1 when a column or a line's field is missing. */
 long sw_plan_rows(char *text, const char *const *col, size_t n, char ***rows);
+/* sites_bench's argv (bin: it or a variant; malloc'd): the settings'
+ * threads, modes and plant after bin, then args' and more's (NULL-ended
+ * lists; more may be NULL). */
+char **sw_bench_argv(const struct sweep *sw, char *bin, char *const *args, char *const *more);
+/* One process of bin into DIR/raw/KEY.json, its output in DIR/log/KEY.txt:
+ * the runs in the file runs at reps and min_time, interleaved at random,
+ * under env, then more (malloc'd, freed). 0, or -1 after its log's tail. */
+int sw_bench_process(const struct sweep *sw, char *bin, const char *key, const char *runs, const char *env,
+		     char *const *more);
 struct ic_topo_info;
 /* hwloc's, or the cores alone (the sizes -1: ic_topo_describe sets them so before it fails) */
 void sw_topology(struct ic_topo_info *t, int *known);
@@ -110,15 +119,5 @@ void sw_lock_trees(const struct sweep *sw);
 void sw_results_dir(struct sweep *sw, const char *prefix);
 void sw_catch_run(struct sweep *sw, const char *said);
 void sw_machine_state(const struct sweep *sw, const char *path);
-
-/* sites_bench's argv (bin: it or a variant; malloc'd): the settings'
- * threads, modes and plant after bin, then args' and more's (NULL-ended
- * lists; more may be NULL). */
-char **sw_bench_argv(const struct sweep *sw, char *bin, char *const *args, char *const *more);
-/* One process of bin into DIR/raw/KEY.json, its output in DIR/log/KEY.txt:
- * the runs in the file runs at reps and min_time, interleaved at random,
- * under env, then more (malloc'd, freed). 0, or -1 after its log's tail. */
-int sw_bench_process(const struct sweep *sw, char *bin, const char *key, const char *runs, const char *env,
-		     char *const *more);
 
 #endif /* IC_SWEEP_DRIVER_H */

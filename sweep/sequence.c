@@ -173,51 +173,6 @@ static int done(const struct sweep *sw, const char *key)
 	return yes;
 }
 
-char **sw_bench_argv(const struct sweep *sw, char *bin, char *const *args, char *const *more)
-{
-	char *const head[] = { bin, sw_fmt("--threads=%s", sw_get(sw, "threads")), sw_fmt("--modes=%s", sw_get(sw, "modes")),
-			       *sw_get(sw, "plant") ? sw_fmt("--plant=%s", sw_get(sw, "plant")) : NULL, NULL };
-	char *const *list[] = { head, args, more }, **argv = NULL;
-	size_t n = 0;
-
-	for (int l = 0; l < 3; l++)
-		for (char *const *a = list[l]; a && *a; a++) {
-			argv = ic_xrealloc(argv, n + 2, sizeof(*argv));
-			argv[n++] = *a;
-			argv[n] = NULL;
-		}
-	return argv;
-}
-
-int sw_bench_process(const struct sweep *sw, char *bin, const char *key, const char *runs, const char *env,
-		     char *const *more)
-{
-	char *file = sw_fmt("%s/raw/%s.json", sw->dir, key), *log = sw_fmt("%s/log/%s.txt", sw->dir, key),
-	     *tmp = sw_fmt("%s.tmp", file);
-	/* (every argv entry its own string: all are freed below) */
-	char **argv = sw_bench_argv(sw, bin, (char *[]){ sw_fmt("--run-list=%s", runs),
-				    sw_fmt("--benchmark_repetitions=%s", sw_get(sw, "reps")),
-				    sw_fmt("--benchmark_enable_random_interleaving=true"),
-				    sw_fmt("--benchmark_min_time=%s", sw_get(sw, "min_time")), sw_fmt("--benchmark_out=%s", tmp),
-				    sw_fmt("--benchmark_out_format=json"), sw_fmt("--benchmark_format=console"), NULL }, more);
-	int rc;
-
-	if ((rc = sw_run(argv, log, SW_SAME, env))) {
-		unlink(tmp);
-		sw_say("process %s failed; its log: %s", key, log);
-		sw_tail(5, log);
-	} else if (rename(tmp, file)) {
-		sw_fail("cannot write %s", file);
-	}
-	/* Freed, unlike the driver's other strings: a calibration runs
-	 * thousands of processes. */
-	for (char **a = argv; *a; a++)
-		free(*a);
-	free(argv);
-	free(file), free(log), free(tmp);
-	return rc ? -1 : 0;
-}
-
 /* One process: every run of one build's plan (at the N in nlist), forms
  * and points interleaved at random by Google Benchmark, under a random
  * environment pad (it moves the stack). */
