@@ -16,9 +16,8 @@
 
 /* The controls (every form but the compared pair, inline, extern and hint)
  * are what the attribution reads across N: on the default N they run at
- * the powers of 4 up to this (1, 4, ... 4096), which the attribution's
- * ranges and its chart need. A third less measuring, and the clones' sites,
- * the costliest to compile, stop here. N the user lists get every form. */
+ * the powers of 4 up to this, which its ranges and chart need. A third less
+ * measuring, and the costliest sites to compile stop here. */
 #define PLAN_CONTROL_TOP 4096ul
 
 /* Why a note= line leaves something out. */
@@ -36,13 +35,6 @@ static int plan_in(const char *list, const char *item)
 		if (!strncmp(p, item, n) && (p[n] == ',' || p[n] == '\0'))
 			return 1;
 	return 0;
-}
-
-static int plan_solo_form(const char *f)
-{
-	int i = ic_name_find(ic_form_names, IC_FORM_COUNT, f);
-
-	return i >= 0 && ic_form_solo[i];
 }
 
 /* The sweep runs at 1 thread on a private queue, where the solo points run. */
@@ -82,7 +74,6 @@ int ic_plan_sites(const char *spec, unsigned long **out, size_t *n, char *err, s
 	unsigned long *v = ic_xrealloc(NULL, strlen(spec) / 2 + 64, sizeof(*v)), a, b;
 	size_t k = 0;
 
-	*out = NULL;
 	*n = 0;
 	if (dots) {
 		a = plan_site(spec, (size_t)(dots - spec));
@@ -134,25 +125,32 @@ struct plan_case {
 	unsigned long filler, max;
 };
 
-/* Each case of "layout:order:filler:max,..." (a name longer than the
- * struct holds is not one: nothing is cut). */
+/* Each case of "layout:order:filler:max,...", each once (a name longer
+ * than the struct holds is not one: nothing is cut). */
 static int plan_cases_parse(const char *cases, struct plan_case **out, size_t *n, char *err,
 			    size_t errlen)
 {
 	size_t nw;
 	char **w = plan_split(cases, &nw);
 	struct plan_case *c = ic_xrealloc(NULL, nw, sizeof(*c));
-	int rc = nw ? 0 : ic_fail(err, errlen, "cases: none (run plan resolve first)"), end = 0;
+	int rc = nw ? 0 : ic_fail(err, errlen, "cases: none (run plan resolve first)"), end = 0, dup;
 
-	for (size_t i = 0; i < nw && !rc; i++)
-		if (sscanf(w[i], "%31[a-z]:%31[a-z]:%lu:%lu%n", c[i].layout, c[i].order, &c[i].filler, &c[i].max,
-			   &end) != 4 || w[i][end])
+	*n = 0;
+	for (size_t i = 0; i < nw && !rc; i++) {
+		for (size_t e = dup = 0; e < i; e++)
+			dup |= !strcmp(w[e], w[i]);
+		if (dup)
+			continue;
+		if (sscanf(w[i], "%31[a-z]:%31[a-z]:%lu:%lu%n", c[*n].layout, c[*n].order, &c[*n].filler,
+			   &c[*n].max, &end) != 4 || w[i][end])
 			rc = ic_fail(err, errlen, "cases: '%s' is not layout:order:filler:max", w[i]);
+		else
+			++*n;
+	}
 	free(w);
 	if (rc)
 		free(c);
 	*out = rc ? NULL : c;
-	*n = nw;
 	return rc;
 }
 
@@ -165,37 +163,37 @@ static char **plan_build_forms(const struct ic_settings *s, const char *threads,
 	const char *modes = plan_get(s, "modes", "private");
 	int solo = plan_has_solo(threads, modes);
 	size_t nall, dropped = 0;
-	char *list = NULL, **all;
+	char **all = plan_split(ic_settings_get(s, "forms"), &nall);
 
-	if (asprintf(&list, "%s%s", ic_settings_get(s, "forms"),
-		     !strcmp(ic_settings_get(s, "calibrate"), "1") ? "" : ",mark") < 0)
-		ic_xalloc(NULL);
-	all = plan_split(list, &nall);
-	free(list);
+	if (strcmp(ic_settings_get(s, "calibrate"), "1"))
+		all[nall++] = "mark";   /* (plan_split leaves room for one more) */
 	*n = 0;
-	for (size_t i = 0; i < nall; i++)
-		if (solo || !plan_solo_form(all[i]))
+	for (size_t i = 0; i < nall; i++) {
+		int f = ic_name_find(ic_form_names, IC_FORM_COUNT, all[i]);
+
+		if (solo || f < 0 || !ic_form_solo[f])
 			all[(*n)++] = all[i];   /* kept in place */
 		else if (note)
 			fprintf(note, "%s %s", dropped++ ? "" : "note=forms", all[i]);
+	}
 	if (dropped)
 		fprintf(note, " (mark: the sites' own mark, the baseline) " PLAN_NOT_HERE " (--threads %s --modes %s)\n",
 			threads, modes);
 	return all;
 }
 
-/* The series of the settings not yet resolved (points.h), into *out. */
-static int plan_resolve_cases(const struct ic_settings *s, const struct ic_plan_machine *m,
-			      struct plan_case **out, size_t *nout, char *err, size_t errlen)
+/* The series of the settings not yet resolved (points.h), as cases= holds
+ * them (each once when parsed), into *out (malloc'd); 1 or 2 with err. */
+static int plan_resolve_cases(const struct ic_settings *s, const struct ic_plan_machine *m, char **out,
+			      char *err, size_t errlen)
 {
 	const char *layouts = ic_settings_get(s, "layouts"), *orders = ic_settings_get(s, "orders");
 	const char *fillers = ic_settings_get(s, "fillers");
 	int sites_given = !strcmp(ic_settings_get(s, "sites_given"), "1");
-	int defaults = !*layouts && !*orders && !*fillers;
-	size_t nl, no, nf, k = 0;
+	int defaults = !*layouts && !*orders && !*fillers, rc = 0;
+	size_t nl, no, nf, len;
 	char **l, **o, **f;
-	struct plan_case *c;
-	int rc = 0;
+	FILE *text = ic_xalloc(open_memstream(out, &len));
 
 	/* With none of layouts, orders and fillers given, the two default
 	 * series: the sequential chain, and the realistic case -- one function
@@ -206,12 +204,11 @@ static int plan_resolve_cases(const struct ic_settings *s, const struct ic_plan_
 	l = plan_split(defaults ? "chain,scatter" : *layouts ? layouts : "chain", &nl);
 	o = plan_split(defaults ? "seq,random" : *orders ? orders : "seq", &no);
 	f = plan_split(defaults ? "0,auto" : *fillers ? fillers : "0", &nf);
-	c = ic_xrealloc(NULL, nl * no * nf, sizeof(*c));
-	for (size_t i = 0; i < nl; i++)
-		for (size_t j = 0; j < no; j++)
-			for (size_t q = 0; q < nf; q++) {
-				struct plan_case one = { .max = 0 };   /* zeroed whole: compared with memcmp */
-				int dup = 0;
+	for (size_t i = 0; i < nl && !rc; i++)
+		for (size_t j = 0; j < no && !rc; j++)
+			for (size_t q = 0; q < nf && !rc; q++) {
+				unsigned long filler = 0, max = 0;
+				char *end;
 
 				if (defaults && (j != i || q != i))
 					continue;
@@ -219,56 +216,36 @@ static int plan_resolve_cases(const struct ic_settings *s, const struct ic_plan_
 				    ic_name_find(ic_order_names, IC_ORDER_COUNT, o[j]) < 0) {
 					ic_fail(err, errlen, "cases: layout '%s' or order '%s' is not one of gen's", l[i], o[j]);
 					rc = 2;
-					goto done;
-				}
-				snprintf(one.layout, sizeof(one.layout), "%s", l[i]);   /* gen's names fit */
-				snprintf(one.order, sizeof(one.order), "%s", o[j]);
-				if (!strcmp(f[q], "auto")) {
+				} else if (!strcmp(f[q], "auto") && m->l1i <= 0) {
+					ic_fail(err, errlen, "--filler auto: hwloc reports no L1i size on this machine; give --filler BYTES");
+					rc = 1;
+				} else if (!strcmp(f[q], "auto")) {
 					/* This machine's L1i / 128, a multiple of 8: at
 					 * N = 128, the middle of the default N on a log
 					 * scale, the filler alone fills the L1i. */
-					if (m->l1i <= 0) {
-						ic_fail(err, errlen, "--filler auto: hwloc reports no L1i size on this machine; give --filler BYTES");
-						rc = 1;
-						goto done;
-					}
-					one.filler = (unsigned long)m->l1i / 128 / 8 * 8;
-				} else {
-					char *end;
-
-					one.filler = strtoul(f[q], &end, 10);
-					if (*end || f[q][0] < '0' || f[q][0] > '9' || one.filler > IC_POINT_FILLER_MAX) {
-						ic_fail(err, errlen, "fillers: '%s' is not a number of bytes 0..%u or auto", f[q],
-							IC_POINT_FILLER_MAX);
-						rc = 2;
-						goto done;
-					}
+					filler = (unsigned long)m->l1i / 128 / 8 * 8;
+				} else if ((filler = strtoul(f[q], &end, 10)) > IC_POINT_FILLER_MAX || *end || f[q][0] < '0' ||
+					   f[q][0] > '9') {
+					ic_fail(err, errlen, "fillers: '%s' is not a number of bytes 0..%u or auto", f[q],
+						IC_POINT_FILLER_MAX);
+					rc = 2;
 				}
 				/* Where N is not the user's, a series stops at the
 				 * first power of two at which N sites of its filler
 				 * and 128 B pass the L2: beyond it every site comes
 				 * from L3 or memory, and the points cost build time
 				 * without telling more. */
-				if (!sites_given && m->l2 > 0)
-					for (one.max = 1; one.max * (one.filler + PLAN_SITE_BYTES) < (unsigned long)m->l2;
-					     one.max *= 2)
+				if (!rc && !sites_given && m->l2 > 0)
+					for (max = 1; max * (filler + PLAN_SITE_BYTES) < (unsigned long)m->l2; max *= 2)
 						;
-				for (size_t e = 0; e < k; e++)   /* each series once */
-					dup |= !memcmp(&c[e], &one, sizeof(one));
-				if (!dup)
-					c[k++] = one;
+				if (!rc)
+					fprintf(text, "%s:%s:%lu:%lu,", l[i], o[j], filler, max);
 			}
-done:
+	fclose(text);
 	free(l);
 	free(o);
 	free(f);
-	if (rc) {
-		free(c);
-		return rc;
-	}
-	*out = c;
-	*nout = k;
-	return 0;
+	return rc;
 }
 
 int ic_plan_resolve(const struct ic_settings *s, const struct ic_plan_machine *m, FILE *out,
@@ -277,33 +254,32 @@ int ic_plan_resolve(const struct ic_settings *s, const struct ic_plan_machine *m
 	const char *sites = plan_get(s, "sites", IC_PLAN_SITES_DEFAULT);
 	const char *modes = plan_get(s, "modes", "private");
 	const char *threads = ic_settings_get(s, "threads");
-	char deft[32], seed[16], **forms;
+	char deft[32], seed[16], **forms, *cases;
 	unsigned long *n;
 	size_t nn, nc, nforms;
 	struct plan_case *c;
 	int rc;
 
+	snprintf(seed, sizeof(seed), "%.15s", ic_settings_get(s, "layout_seed"));
+	if (!*seed) {
+		uint32_t r;
+
+		if (getrandom(&r, sizeof(r), 0) != (ssize_t)sizeof(r)) {
+			ic_fail(err, errlen, "no random layout seed: %s", strerror(errno));
+			return 1;
+		}
+		snprintf(seed, sizeof(seed), "%" PRIu32, r);
+	}
 	if (ic_plan_sites(sites, &n, &nn, err, errlen))
 		return 2;
 	if (!*threads) {
 		snprintf(deft, sizeof(deft), m->cores > 1 ? "1,%d" : "1", m->cores);
 		threads = deft;
 	}
-	snprintf(seed, sizeof(seed), "%.15s", ic_settings_get(s, "layout_seed"));
-	if (!*seed) {
-		uint32_t r;
-
-		if (getrandom(&r, sizeof(r), 0) != (ssize_t)sizeof(r)) {
-			free(n);
-			ic_fail(err, errlen, "no random layout seed: %s", strerror(errno));
-			return 1;
-		}
-		snprintf(seed, sizeof(seed), "%" PRIu32, r);
-	}
-	if (*ic_settings_get(s, "cases"))
-		rc = plan_cases_parse(ic_settings_get(s, "cases"), &c, &nc, err, errlen) ? 2 : 0;
-	else
-		rc = plan_resolve_cases(s, m, &c, &nc, err, errlen);
+	cases = *ic_settings_get(s, "cases") ? ic_xalloc(strdup(ic_settings_get(s, "cases"))) : NULL;
+	if (!(rc = cases ? 0 : plan_resolve_cases(s, m, &cases, err, errlen)))
+		rc = plan_cases_parse(cases, &c, &nc, err, errlen) ? 2 : 0;
+	free(cases);
 	if (rc) {
 		free(n);
 		return rc;
@@ -407,7 +383,7 @@ int ic_plan_points(const struct ic_settings *s, FILE *out, char *err, size_t err
 	return 0;
 }
 
-void ic_plan_sentinel(FILE *out)
+size_t ic_plan_sentinel(FILE *out)
 {
 	static const char *const forms[] = {
 #define X(name) #name,
@@ -419,6 +395,7 @@ void ic_plan_sentinel(FILE *out)
 	for (size_t f = 0; f < sizeof(forms) / sizeof(forms[0]); f++)
 		for (size_t i = 0; i < sizeof(sites) / sizeof(sites[0]); i++)
 			fprintf(out, "%s:tail_dequeue:chain:seq:0:%u\n", forms[f], sites[i]);
+	return sizeof(forms) / sizeof(forms[0]) * sizeof(sites) / sizeof(sites[0]);
 }
 
 struct ic_plan_proc *ic_plan_order_list(uint32_t seed, unsigned repeats, unsigned variants, unsigned processes,

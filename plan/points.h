@@ -1,9 +1,7 @@
-/* The sweep's plan: what it builds and runs, its N, its series and the
- * points of each, from its settings (run.conf's keys) and the machine (the
- * rules the options of ./run.sh --help describe, in one place; scripts/
- * only carry the values); and the order it runs its processes in, with
- * its layout variants' seeds, both drawn from the run's layout seed, so
- * that one seed gives one run (all in points.c). */
+/* The sweep's plan (points.c): its N, series and points from its settings
+ * (run.conf's keys) and the machine, the rules of ./run.sh --help in one
+ * place (scripts/ only carry the values); and its processes' order and
+ * layout variants' seeds, drawn from the run's layout seed: one seed, one run. */
 #ifndef IC_PLAN_POINTS_H
 #define IC_PLAN_POINTS_H
 
@@ -27,29 +25,27 @@ struct ic_plan_machine {
  * spec that is neither, or an N outside 1..IC_POINT_SITES_MAX. */
 int ic_plan_sites(const char *spec, unsigned long **out, size_t *n, char *err, size_t errlen);
 
-/* The settings left to the plan, as key=value lines on out: first note=
- * lines (what the sweep leaves out, and why), then the defaults (sites,
- * reps, min_time, threads from the cores, layouts_random, processes, a
- * random layout_seed), layouts, orders and fillers as run.conf records
- * them and the series (cases: layout:order:filler:max each, filler auto
- * and the N cap from the machine), last one series= line (the series and
- * forms, in words). A setting already given is kept, so a resumed run
- * resolves to what it was. Nothing is printed when it fails: 1 (the
- * machine lacks what is asked: an L1i size for filler auto), 2 (bad
- * settings), with err. */
+/* The settings left to the plan, as key=value lines on out: note= lines
+ * (what the sweep leaves out, and why), the defaults (threads from the
+ * cores, a random layout_seed), layouts, orders and fillers as run.conf
+ * records them, the series (cases: layout:order:filler:max each, filler
+ * auto and the N cap from the machine), last series= (the series and forms
+ * in words). A setting given is kept, so a resumed run resolves to what it
+ * was. Nothing printed when it fails: 1 (the machine lacks an L1i size for
+ * filler auto), 2 (bad settings), with err. */
 int ic_plan_resolve(const struct ic_settings *s, const struct ic_plan_machine *m, FILE *out,
 		    char *err, size_t errlen);
 
 /* Every point of the resolved settings as gen's specs, one a line
- * (form:op:layout:order:seed:N[:filler]): each op, series, built form and
- * N, the controls thinned where the N list is the default's. 0, or 2 with
- * err. */
+ * (form:op:layout:order:seed:N[:filler]), the controls thinned where the N
+ * list is the default's. 0, or 2 with err. */
 int ic_plan_points(const struct ic_settings *s, FILE *out, char *err, size_t errlen);
 
 /* The watch's sentinel as gen's specs, one a line: each of its forms
  * (engine/watch_forms.def) at N = 16 and 1024, the default op in the
- * chain, in order, so its lock and calls run from the L1i and past it. */
-void ic_plan_sentinel(FILE *out);
+ * chain, in order, so its lock and calls run from the L1i and past it.
+ * How many. */
+size_t ic_plan_sentinel(FILE *out);
 
 /* One process of the design. */
 struct ic_plan_proc {

@@ -1,6 +1,6 @@
 # Sourced by run.sh: ./run.sh watch -- whether this machine can give one
 # answer: its options checked here, then the driver runs it (sweep watch,
-# sweep/watch.c).
+# cmd/sweep.c).
 
 sub_watch() {
 	parse_sub watch "--minutes=text --out=path" "$@"

@@ -54,41 +54,32 @@ char *sw_fmt(const char *fmt, ...)
 	return ic_xalloc(n < 0 ? NULL : p);
 }
 
-static void sw_line(const char *pre, const char *fmt, va_list ap)
+char *sw_tr(char *s, char from, char to)
 {
-	fprintf(stderr, "%s: %s", sw_tag, pre);
+	for (char *c = s; *c; c++)
+		*c = *c != from ? *c : c[1] ? to : 0;
+	return s;
+}
+
+void sw_line(int phase, const char *fmt, ...)
+{
+	char so_far[32], left[32];
+	va_list ap;
+
+	fprintf(stderr, "%s: ", sw_tag);
+	if (phase)
+		fprintf(stderr, sw_eta >= 0 ? "[%s, about %s left] " : "[%s] ",
+			sw_fmt_s((long)(sw_now() - sw_started), so_far, sizeof(so_far)), sw_fmt_s(sw_eta, left, sizeof(left)));
+	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
+	va_end(ap);
 	fputc('\n', stderr);
-}
-
-void sw_say(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	sw_line("", fmt, ap);
-	va_end(ap);
-}
-
-void sw_phase(const char *fmt, ...)
-{
-	char pre[96], so_far[32], left[32];
-	va_list ap;
-
-	sw_fmt_s((long)(sw_now() - sw_started), so_far, sizeof(so_far));
-	if (sw_eta >= 0)
-		snprintf(pre, sizeof(pre), "[%s, about %s left] ", so_far, sw_fmt_s(sw_eta, left, sizeof(left)));
-	else
-		snprintf(pre, sizeof(pre), "[%s] ", so_far);
-	va_start(ap, fmt);
-	sw_line(pre, fmt, ap);
-	va_end(ap);
 }
 
 /* A log's last n lines on stderr, each under the prefix and a bar. */
 void sw_tail(int n, const char *log)
 {
-	char *text = ic_read_path(log, &(size_t){ 0 }), *p;
+	char *text = sw_read(log), *p;
 
 	if (!text)
 		return;
@@ -103,11 +94,10 @@ void sw_tail(int n, const char *log)
 
 void sw_cat(const char *path)
 {
-	size_t len;
-	char *text = ic_read_path(path, &len);
+	char *text = sw_read(path);
 
 	if (text)
-		fwrite(text, 1, len, stdout);
+		fputs(text, stdout);
 }
 
 volatile int sw_signal;
@@ -152,22 +142,19 @@ int sw_wait_s(pid_t pid, double s)
 	pid_t got;
 	double until = sw_now() + s;
 
-	/* A signal that came before this child started stops it at once. */
-	if (sw_signal) {
-		kill(pid, SIGTERM);
-		told = 1;
-	}
-	while ((got = waitpid(pid, &st, s < 0 || told ? 0 : WNOHANG)) <= 0) {
-		if (got < 0 && errno != EINTR)
-			return 127;
-		/* A signal to us alone (SIGTERM from kill) ends the child too. */
+	for (;;) {
+		/* A signal to us, even to us alone (SIGTERM from kill) or before
+		 * this child started, ends the child too; then wait for it. */
 		if (sw_signal && !told++)
 			kill(pid, SIGTERM);
-		if (got == 0 && !told) {
-			if (sw_now() >= until)
-				return -1;
+		if ((got = waitpid(pid, &st, s < 0 || told ? 0 : WNOHANG)) > 0)
+			break;
+		if (got < 0 && errno != EINTR)
+			return 127;
+		if (got == 0 && sw_now() >= until)
+			return -1;
+		if (got == 0)
 			nanosleep(&(struct timespec){ 0, 100000000 }, NULL);
-		}
 	}
 	if (sw_signal)
 		sw_stop();
@@ -211,7 +198,7 @@ int sw_lock(const char *file, const char *what, int wait, const char *cmdline)
 	if (fd < 0)
 		sw_fail("cannot open the lock %s", file);
 	if (flock(fd, LOCK_EX | LOCK_NB)) {
-		char *text = ic_read_path(file, &(size_t){ 0 });
+		char *text = sw_read(file);
 		const char *by = text && *text && *text != '\n' ? text : "another run";
 
 		if (text)

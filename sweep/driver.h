@@ -1,12 +1,12 @@
 /* The sweep's driver (cmd/sweep): run.sh checks every option, installs what
- * is missing and hands over once, the checked settings on stdin; from there
- * the whole run is here, one file per job (docs/layout.md names them). The
- * driver is one run that ends soon: the strings it makes (sw_fmt's, the
- * small files it reads) live until it exits. */
+ * is missing and hands over once, the checked settings on stdin. One run
+ * that ends soon: the strings it makes (sw_fmt's, the small files it reads)
+ * live until it exits. */
 #ifndef IC_SWEEP_DRIVER_H
 #define IC_SWEEP_DRIVER_H
 
 #include <stddef.h>
+#include <stdlib.h>
 #include <sys/types.h>
 
 #include "kit.h"
@@ -33,17 +33,16 @@ struct sweep {
 	const char *counter_source;
 };
 
-/* conf.c: the settings. */
+/* conf.c: the settings and the builds. */
 void sw_conf_read(struct sweep *sw);   /* stdin, as run.sh hands them over */
 void sw_conf_read_settings(struct sweep *sw);   /* stdin's, no tree needed */
-const char *sw_get(const struct sweep *sw, const char *key);
-long sw_long(const struct sweep *sw, const char *key);
-double sw_double(const struct sweep *sw, const char *key);
-void sw_set(struct sweep *sw, const char *key, const char *value);
+#define sw_get(sw, key) ic_settings_get(&(sw)->s, (key))
+#define sw_long(sw, key) strtol(sw_get(sw, key), NULL, 10)
+#define sw_double(sw, key) strtod(sw_get(sw, key), NULL)
+#define sw_set(sw, key, value) ic_settings_set(&(sw)->s, (key), (value))
 void sw_conf_save(const struct sweep *sw);   /* DIR/run.conf, atomically */
 void sw_resolve(struct sweep *sw);           /* the defaults that need the machine */
 char *sw_points(const struct sweep *sw);     /* gen's specs, ';'-joined */
-char *sw_joined(char *specs);                /* one a line to ';'-joined, in place */
 void sw_variant_seeds(struct sweep *sw);     /* run.conf's variant_seeds */
 void sw_read_build_lock(struct sweep *sw);
 /* run.conf's build_source, build_cc and build_cflags set for a
@@ -51,20 +50,43 @@ void sw_read_build_lock(struct sweep *sw);
 void sw_identity(struct sweep *sw);
 /* DIR/STEM EXT, build b's DIR/STEM-b<b> EXT for b > 0 (malloc'd). */
 char *sw_file(const struct sweep *sw, const char *stem, size_t b, const char *ext);
+/* dir configured (from sw's top) as a release build of points (';'-joined)
+ * at the settings' per_caller, or as it is (points NULL), then args. */
+void sw_configure(const struct sweep *sw, const char *points, const char *dir, const char *const *args, size_t n);
+void sw_build(const char *dir, const char *const *targets, size_t n, const char *label, long jobs);
+void sw_build_all(struct sweep *sw);
+/* A plan of the bench (sites_bench --plan): a line per run, its columns
+ * named by the first. Each line's fields of the n (at most 8) columns named
+ * in col into *rows (n a line, into text cut in place; malloc'd or NULL);
+ * the number of lines, or -1 when a column or a line's field is missing. */
+long sw_plan_rows(char *text, const char *const *col, size_t n, char ***rows);
+/* sites_bench's argv (bin: it or a variant; malloc'd): the settings'
+ * threads, modes and plant after bin, then args' and more's (NULL-ended
+ * lists; more may be NULL). */
+char **sw_bench_argv(const struct sweep *sw, char *bin, char *const *args, char *const *more);
+/* One process of bin into DIR/raw/KEY.json, its output in DIR/log/KEY.txt:
+ * the runs in the file runs at reps and min_time, interleaved at random,
+ * under env, then more (malloc'd, freed). 0, or -1 after its log's tail. */
+int sw_bench_process(const struct sweep *sw, char *bin, const char *key, const char *runs, const char *env,
+		     char *const *more);
 struct ic_topo_info;
-void sw_topology(struct ic_topo_info *t, int *known);   /* hwloc's, or the cores alone */
+/* hwloc's, or the cores alone (the sizes -1: ic_topo_describe sets them so before it fails) */
+void sw_topology(struct ic_topo_info *t, int *known);
 
 /* console.c: every line under one prefix; phase lines carry the time so
  * far and, once known (sw_eta >= 0), the time left. */
 extern double sw_started;
 extern long sw_eta;
 double sw_now(void);
-__attribute__((format(printf, 1, 2))) void sw_say(const char *fmt, ...);
-__attribute__((format(printf, 1, 2))) void sw_phase(const char *fmt, ...);
+__attribute__((format(printf, 2, 3))) void sw_line(int phase, const char *fmt, ...);
+#define sw_say(...) sw_line(0, __VA_ARGS__)
+#define sw_phase(...) sw_line(1, __VA_ARGS__)
 #define sw_fail(...) ic_die(1, __VA_ARGS__)   /* ic_prog is the prefix */
 void sw_tail(int n, const char *log);
 __attribute__((format(printf, 1, 2))) char *sw_fmt(const char *fmt, ...);   /* malloc'd */
+#define sw_read(path) ic_read_path((path), &(size_t){ 0 })   /* a file's text, or NULL */
 void sw_cat(const char *path);   /* a file's bytes onto stdout, as they are */
+char *sw_tr(char *s, char from, char to);   /* each from in s turned to, in place; a trailing one goes */
 const char *sw_fmt_s(long s, char *buf, size_t cap);
 
 /* A program's run, its output into files (NULL: ours; err
@@ -87,34 +109,6 @@ void sw_measure_begin(const char *what, const char *cmdline, const char *top);
 void sw_measure_end(void);
 extern int sw_measure_depth;
 
-/* builds.c */
-void sw_configure(const char *top, const char *dir, const char *const *args, size_t n);
-void sw_build(const char *dir, const char *const *targets, size_t n, const char *label, long jobs);
-void sw_build_all(struct sweep *sw);
-/* A plan of the bench (sites_bench --plan; the rule is bench/sites_cases.h's):
- * one line per run, its columns named by the first. Each line's fields of
- * the n (at most 8) columns named in col, into *rows (n a line, pointing
- * into text, cut in place; malloc'd or NULL, whatever is returned); the
- * number of lines, or -1 when a column or a line's field is missing. */
-long sw_plan_rows(char *text, const char *const *col, size_t n, char ***rows);
-
-/* processes.c: the counter source of every build (sites_bench --sim-only),
- * one for the run; every process of a design (prefix: "", t<T>_, x<S>_) not
- * on disk, at the N in nlist (a|b, or NULL: all); 0, or -1 when one failed. */
-void sw_counters(struct sweep *sw);
-int sw_processes(struct sweep *sw, const char *prefix, const char *nlist, long after_s);
-/* sites_bench's argv (bin: it or a variant): the settings' threads,
- * modes and plant after bin, then the rest, up to NULL. */
-char **sw_bench_argv(const struct sweep *sw, char *bin, ...);
-/* One process of bin into DIR/raw/KEY.json, its output in DIR/log/KEY.txt:
- * the runs in the file runs at the settings' reps and min_time, interleaved
- * at random, under env; then more (malloc'd, freed), up to NULL. 0, or -1
- * after saying so and its log's tail. */
-int sw_bench_process(const struct sweep *sw, char *bin, const char *key, const char *runs, const char *env,
-		     char *const *more);
-long sw_guess_s(const struct sweep *sw, const char *nlist);
-long sw_design_s(const struct sweep *sw, long groups, long per);
-
 /* sequence.c: the sweep, and what a watch shares of it: its trees made and
  * locked (waiting); sw->dir made, locked and empty (out's, or
  * results/PREFIX<time>, not -p: two runs in the same second must not share
@@ -125,9 +119,5 @@ void sw_lock_trees(const struct sweep *sw);
 void sw_results_dir(struct sweep *sw, const char *prefix);
 void sw_catch_run(struct sweep *sw, const char *said);
 void sw_machine_state(const struct sweep *sw, const char *path);
-
-/* watch.c: ./run.sh watch, its arguments from "watch" (getopt's argv), the
- * settings (per_caller) on stdin. */
-int sw_watch(int argc, char **argv);
 
 #endif /* IC_SWEEP_DRIVER_H */

@@ -2,12 +2,20 @@
  * this machine, the trees and the results directory locked, the builds,
  * then under the machine lock the machine's state, the counters and the
  * processes; the report (cmd/summarize --run), the crossover steps or the
- * calibration's trials, results/latest, the export and the closing lines. */
+ * calibration's trials, results/latest, the export and the closing lines.
+ *
+ * The counter source is the bench's to decide (sites_bench --sim-only:
+ * the source, the columns' origin in words, with sim the counts' file).
+ * Simulated counts are a property of the ordinary link's code: each build
+ * caches them in BUILD/sim (kept across runs) and hands this run's over in
+ * sim.csv (sim-b<k>.csv for build k > 0), the first column "*" so that
+ * variant 0 of every repeat reports them although its binary differs. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <glob.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,32 +33,22 @@
 static struct sweep *sw_now_running;
 static const char *stop_said;
 
-/* rm -rf what pattern matches (glob(3)), but keep. */
-static void rm_glob(const char *pattern, const char *keep)
-{
-	glob_t g;
-
-	if (glob(pattern, 0, NULL, &g) == 0)
-		for (size_t i = 0; i < g.gl_pathc; i++)
-			if (!keep || strcmp(g.gl_pathv[i], keep))
-				ic_rm_rf(g.gl_pathv[i]);
-	globfree(&g);
-}
-
 static void stop(void)
 {
 	struct sweep *sw = sw_now_running;
 	char name[PATH_MAX];
 	ssize_t n = readlink(sw_fmt("%s/report", sw->dir), name, sizeof(name) - 1);
+	glob_t g;
 
 	signal(SIGINT, SIG_IGN);
 	signal(SIGTERM, SIG_IGN);
 	sw_signal = 0;
-	rm_glob(sw_fmt("%s/raw/*.tmp", sw->dir), NULL);
-	rm_glob(sw_fmt("%s/*.tmp", sw->dir), NULL);
-	/* The half-made report; the one DIR/report points to stays. */
+	/* The .tmp files and the half-made report; the one DIR/report points to stays. */
 	name[n > 0 ? n : 0] = 0;
-	rm_glob(sw_fmt("%s/.report.*", sw->dir), sw_fmt("%s/%s", sw->dir, name));
+	if (glob(sw_fmt("%s/{raw/*.tmp,*.tmp,.report.*}", sw->dir), GLOB_BRACE, NULL, &g) == 0)
+		for (size_t i = 0; i < g.gl_pathc; i++)
+			if (strcmp(g.gl_pathv[i], sw_fmt("%s/%s", sw->dir, name)))
+				ic_rm_rf(g.gl_pathv[i]);
 	sw_say("%s", stop_said);
 	exit(130);
 }
@@ -88,27 +86,308 @@ static void report(const struct sweep *sw, const char *closing)
 		exit(1);
 }
 
-/* s with each from turned to, a copy; a trailing from goes. */
-static char *tr(const char *s, char from, char to)
+/* Whether run i of build t runs at an N in nlist (a|b|c); NULL or "" holds every N. */
+static int in_nlist(const char *nlist, const struct sw_tree *t, size_t i)
 {
-	char *t = sw_fmt("%s", s);
+	for (const char *p = nlist; p && *p; p = strchr(p, '|') ? strchr(p, '|') + 1 : "")
+		if (strtoul(p, NULL, 10) == strtoul(t->runs[2 * i + 1], NULL, 10))
+			return 1;
+	return !nlist || !*nlist;
+}
 
-	for (char *c = t; *c; c++)
-		*c = *c != from ? *c : c[1] ? to : 0;
-	return t;
+/* Build b's runs (at the N in nlist) into path, one a line: the bench's --run-list. */
+static void write_runs(const struct sweep *sw, size_t b, const char *nlist, const char *path)
+{
+	const struct sw_tree *t = &sw->tree[b];
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		sw_fail("cannot write %s", path);
+	for (size_t i = 0; i < t->n_runs; i++)
+		if (in_nlist(nlist, t, i))
+			fprintf(f, "%s\n", t->runs[2 * i]);
+	if (fclose(f))
+		sw_fail("cannot write %s", path);
+}
+
+/* A process's time until one has run, from build 0's plan: every run's
+ * repetitions of min_time at about 1.05 times it (sites_bench
+ * --iterations-from's fixed counts), and a second to start. */
+static long guess_s(const struct sweep *sw, const char *nlist)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < sw->tree[0].n_runs; i++)
+		n += (size_t)in_nlist(nlist, &sw->tree[0], i);
+	return (long)((double)n * (double)sw_long(sw, "reps") * sw_double(sw, "min_time") * 1.05 + 1);
+}
+
+/* The time of groups groups (a build's repeat, of a trial or step), each
+ * of the design's processes at per (any unit), its first at 4/3 of that:
+ * the first estimates the iterations the later ones take. */
+static long design_s(const struct sweep *sw, long groups, long per)
+{
+	return groups * (sw_long(sw, "layouts_random") * sw_long(sw, "processes") * per + per / 3);
+}
+
+/* POSIX cksum's CRC: a process's environment pad, the same as run.sh drew it. */
+static uint32_t posix_cksum(const char *s)
+{
+	uint32_t crc = 0;
+	size_t n = strlen(s);
+
+	for (size_t i = 0, len = n; i < n || len; i < n ? i++ : (len >>= 8)) {
+		crc ^= (uint32_t)(i < n ? (unsigned char)s[i] : (len & 0xff)) << 24;
+		for (int k = 0; k < 8; k++)
+			crc = crc & 0x80000000u ? (crc << 1) ^ 0x04C11DB7u : crc << 1;
+	}
+	return ~crc;
+}
+
+/* A group's (same build, repeat and step) first finished process file: the
+ * later processes take its iteration counts. NULL when none. */
+static char *first_of(const struct sweep *sw, const char *group)
+{
+	char *best = NULL;
+	long long when = 0, t;
+	struct stat st;
+	glob_t g;
+
+	if (glob(sw_fmt("%s/raw/%s_v*_p*.json", sw->dir, group), 0, NULL, &g) == 0)
+		for (size_t i = 0; i < g.gl_pathc; i++)
+			if (stat(g.gl_pathv[i], &st) == 0 &&
+			    ((t = st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec) < when || !best))
+				best = g.gl_pathv[i], when = t;
+	best = best ? sw_fmt("%s", best) : NULL;
+	globfree(&g);
+	return best;
+}
+
+static int done(const struct sweep *sw, const char *key)
+{
+	struct stat st;
+	char *path = sw_fmt("%s/raw/%s.json", sw->dir, key);
+	int yes = stat(path, &st) == 0 && st.st_size > 0;
+
+	free(path);
+	return yes;
+}
+
+/* One process: every run of one build's plan (at the N in nlist), forms
+ * and points interleaved at random by Google Benchmark, under a random
+ * environment pad (it moves the stack). */
+static int run_process(const struct sweep *sw, const char *key, const char *from, const struct ic_plan_proc *p,
+		       const char *nlist)
+{
+	const struct sw_tree *t = &sw->tree[p->build];
+	char *runs = sw_fmt("%s/log/%s.runs", sw->dir, key), pad[16 + 4096];
+	/* The simulated counts travel with variant 0's processes (counters). */
+	const char *ctr = p->variant > 0 && !strcmp(sw->counter_source, "sim") ? "none" : sw_get(sw, "counters");
+	char *seed_key = sw_fmt("%s %s", sw_get(sw, "layout_seed"), key), *sim = sw_file(sw, "sim", p->build, ".csv");
+	size_t n = posix_cksum(seed_key) % 4096;
+	int rc;
+
+	write_runs(sw, p->build, nlist, runs);
+	snprintf(pad, sizeof(pad), "IC_ENV_PAD=%*s", (int)n, "");
+	memset(pad + 11, 'x', n);
+	rc = sw_bench_process(sw,
+		sw_long(sw, "lto") ? sw_fmt("%s/bench/sites_bench", t->dir)   /* LTO's code no layout moves */
+				   : sw_fmt("%s/bench/variants/r%u_v%u", t->dir, p->repeat, p->variant),
+		key, runs, pad, (char *[]){ sw_fmt("--counters=%s", ctr), sw_fmt("--sim-cache=%s", sim),
+		sw_fmt("--process=%u", p->process), sw_fmt("--layout-variant=%u", p->variant),
+		from ? sw_fmt("--iterations-from=%s", from) : NULL, NULL });
+	free(runs), free(seed_key), free(sim);
+	return rc;
+}
+
+/* --spread: sleep until repeat r's turn with the machine lock let go
+ * (however deep), so that others may measure meanwhile, then take it again.
+ * A lock handed down by `flock FILE ./run.sh` stays its giver's, held. */
+static void spread_wait(const struct sweep *sw, double s, unsigned r)
+{
+	int depth = sw_measure_depth;
+	time_t at = time(NULL) + (time_t)s;
+	char when[16], *what = sw_fmt("the measurement (repeat %u)", r);
+
+	if (s <= 0)
+		return;
+	strftime(when, sizeof(when), "%H:%M:%S", gmtime(&at));
+	sw_phase("spread: repeat %u of %ld starts at %s UTC, in %ld min %ld s; the machine is free to others until then",
+		 r, sw_long(sw, "repeat"), when, (long)s / 60, (long)s % 60);
+	for (int k = 0; k < depth; k++)
+		sw_measure_end();
+	sw_sleep(s);
+	for (int k = 0; k < depth; k++)
+		sw_measure_begin(what, sw->cmdline, sw->top);
+}
+
+/* Every process of a design (prefix: "", t<T>_, x<S>_) not on disk, at
+ * the N in nlist (a|b, or NULL: all); 0, or -1 when one failed. */
+static int processes(struct sweep *sw, const char *prefix, const char *nlist, long after_s)
+{
+	long repeat = sw_long(sw, "repeat"), nb = (long)sw->n_tree, spread_gap = 0;
+	size_t total, todo = 0, firsts = 0;
+	struct ic_plan_proc *list = ic_plan_order_list((uint32_t)sw_long(sw, "layout_seed"), (unsigned)repeat,
+						       (unsigned)sw_long(sw, "layouts_random"),
+						       (unsigned)sw_long(sw, "processes"), (unsigned)nb,
+						       *sw_get(sw, "spread") != 0, &total);
+	char **key = ic_xalloc(calloc(total, sizeof(*key))), **group = ic_xalloc(calloc(total, sizeof(*group))), *ns;
+	long guess, per, done_ms = 0, done_n = 0, prev_eta = -1;
+	unsigned cur_r = 0;
+	double r_began = 0;
+	int rc = 0;
+
+	/* A group's first process estimates its iterations and runs about 1.4
+	 * times as long as the later ones (guess_s). Each group once: at
+	 * its one process v0_p0. */
+	for (size_t i = 0; i < total; i++) {
+		key[i] = ic_plan_key(&list[i], (unsigned)nb, prefix, &group[i]);
+		todo += !done(sw, key[i]);
+		if (!list[i].variant && !list[i].process) {
+			char *first = first_of(sw, group[i]);
+
+			firsts += !first;
+			free(first);
+		}
+	}
+	guess = guess_s(sw, nlist);
+	ns = sw_tr(sw_fmt(nlist ? ", N = %s" : "", nlist), '|', ',');
+	if (*sw_get(sw, "spread"))
+		spread_gap = (long)(sw_double(sw, "spread") * 60 / (double)(repeat - 1) + 0.5);
+	sw_measure_begin("the measurement", sw->cmdline, sw->top);
+	for (size_t i = 0; i < total && rc == 0; i++) {
+		const struct ic_plan_proc *p = &list[i];
+		char *from, why[160] = "";
+		double start;
+
+		if (done(sw, key[i]))
+			continue;
+		if (spread_gap && p->repeat != cur_r) {
+			if (cur_r)
+				spread_wait(sw, r_began + (double)spread_gap - sw_now(), p->repeat);
+			cur_r = p->repeat, r_began = sw_now();
+		}
+		/* What is left: the later processes at their mean so far (the
+		 * design's guess before one has run), the groups' first
+		 * processes at 4/3 of that, and the report. It rises only with
+		 * a reason. */
+		per = done_n ? done_ms / done_n : guess * 1000;
+		sw_eta = (((long)todo - (long)firsts) * per + (long)firsts * per * 4 / 3) / 1000 + after_s;
+		/* --spread: the last repeat starts no sooner than its turn, then
+		 * takes a repeat's processes. */
+		if (spread_gap && p->repeat < repeat) {
+			long wait_eta = (long)r_began + (repeat - p->repeat) * spread_gap - (long)time(NULL) +
+					design_s(sw, nb, per) / 1000 + after_s;
+
+			if (wait_eta > sw_eta)
+				sw_eta = wait_eta;
+		}
+		if (prev_eta >= 0 && sw_eta > prev_eta + 5 + prev_eta / 10)
+			snprintf(why, sizeof(why), " (the estimate rose: a process takes %.1f s here, not the %ld s guessed)",
+				 (double)per / 1000, guess);
+		prev_eta = sw_eta;
+		sw_phase("measurement %zu/%zu: process %s (repeat %u, layout variant %u)%s%s", i + 1, total, key[i],
+			 p->repeat, p->variant, ns, why);
+		from = first_of(sw, group[i]);
+		start = sw_now();
+		rc = run_process(sw, key[i], from, p, nlist);
+		if (!from)
+			firsts--;
+		else
+			done_ms += (long)((sw_now() - start) * 1000), done_n++;
+		free(from);
+		todo--;
+		/* The time left shrinks by the time just spent. */
+		prev_eta -= (long)(sw_now() - start);
+		/* The main design's verdict so far, at a quarter, half and three
+		 * quarters, from the processes on disk (summarize writes nothing of
+		 * the run's; a failure says nothing: the report at the end speaks). */
+		if (rc == 0 && !*prefix && total >= 8 && i + 1 < total && i * 4 / total < (i + 1) * 4 / total)
+			sw_run((char *[]){ sw_fmt("%s/cmd/summarize", sw->tree[0].dir), "--run", sw->dir, "--so-far",
+					   sw_fmt("%zu", total), NULL }, NULL, "/dev/null", NULL);
+	}
+	sw_measure_end();
+	sw_eta = after_s;
+	return rc;
+}
+
+static void sim_copy(const char *cache, const char *to, const char *dir, const char *log)
+{
+	FILE *in = fopen(cache, "r"), *out;
+	char *line = NULL, *tmp = sw_fmt("%s.tmp", to);
+	size_t cap = 0;
+
+	if (!in || fgetc(in) == EOF)
+		sw_fail("the simulation wrote no cache in %s/sim; log: %s", dir, log);
+	rewind(in);
+	if (!(out = fopen(tmp, "w")))
+		sw_fail("cannot write %s", tmp);
+	for (int k = 0; getline(&line, &cap, in) > 0; k++)
+		if (k)
+			fprintf(out, "*%s", strchr(line, ',') ? strchr(line, ',') : "\n");
+		else
+			fputs(line, out);
+	free(line);
+	fclose(in);
+	if (fclose(out) || rename(tmp, to))
+		sw_fail("cannot write %s", to);
+}
+
+/* The counter source of every build (sites_bench --sim-only), one for the run. */
+static void counters(struct sweep *sw)
+{
+	const char *counters = sw_get(sw, "counters");
+	char *sentence = NULL;
+
+	sw_phase("counters: deciding the source%s",
+		 strcmp(counters, "none") ? "; a simulation, when it comes to that, is cached in BUILD/sim" : "");
+	sw_measure_begin("the counter source (a simulation, when it comes to that)", sw->cmdline, sw->top);
+	for (size_t b = 0; b < sw->n_tree; b++) {
+		const char *d = sw->tree[b].dir;
+		char *log = sw_file(sw, "log/counters", b, ".txt"), *runs = sw_file(sw, "log/counters", b, ".runs"),
+		     *said = sw_file(sw, "log/counters", b, ".said"), *text, *line[3];
+		char **argv = sw_bench_argv(sw, sw_fmt("%s/bench/sites_bench", d), (char *[]){ sw_fmt("--counters=%s", counters),
+					    sw_fmt("--sim-cache-dir=%s/sim", d), sw_fmt("--run-list=%s", runs), "--sim-only", NULL },
+					    NULL);
+		size_t n = 0;
+
+		write_runs(sw, b, NULL, runs);
+		if (sw_run(argv, said, log, NULL) || !(text = sw_read(said))) {
+			sw_tail(5, log);
+			sw_fail("deciding the counter source failed; log: %s", log);
+		}
+		for (char *p = text; p && *p && n < 3;)   /* its first three lines, split in place */
+			line[n++] = strsep(&p, "\n");
+		if (n < 2)
+			sw_fail("%s --sim-only said no source; log: %s", argv[0], log);
+		if (!strcmp(line[0], "sim"))
+			sim_copy(n > 2 ? line[2] : "", sw_file(sw, "sim", b, ".csv"), d, log);
+		if (b == 0)   /* again at a crossover step */
+			sw->counter_source = line[0], sentence = line[1];
+	}
+	/* One source per run: a resume on a machine that now counts otherwise
+	 * (--counters auto) would mix counted and simulated figures. */
+	if (!*sw_get(sw, "counter_source_of_run")) {
+		sw_set(sw, "counter_source_of_run", sw->counter_source);
+		sw_conf_save(sw);
+	} else if (strcmp(sw->counter_source, sw_get(sw, "counter_source_of_run"))) {
+		sw_fail("the run's counters came from %s, this machine now gives %s: a resumed run must not mix "
+			"them; start a new run", sw_get(sw, "counter_source_of_run"), sw->counter_source);
+	}
+	sw_measure_end();
+	sw_say("counters: %s", sentence);
 }
 
 /* Measure the N inside each crossover bracket, with the same variants and
- * processes: the N the last summary names in report/refine_next.txt (the
- * engine's geometric midpoints of neighbouring measured N in each
- * bracket). A step's N are written to crossover_steps.csv before it runs,
- * so a resumed step measures the N it started with. */
+ * processes: the engine's midpoints the last summary names in
+ * report/refine_next.txt. A step's N go to crossover_steps.csv before it
+ * runs, so a resumed step measures the N it started with. */
 static int crossover(struct sweep *sw, const char *closing)
 {
 	char *steps = sw_fmt("%s/crossover_steps.csv", sw->dir), *next = sw_fmt("%s/report/refine_next.txt", sw->dir);
 
 	for (int step = 1; step <= 4; step++) {
-		char *text = ic_read_path(steps, &(size_t){ 0 }), *mids = NULL, *want = sw_fmt("%d,", step), *sites, err[256];
+		char *text = sw_read(steps), *mids = NULL, *want = sw_fmt("%d,", step), *sites, err[256];
 		unsigned long *n;
 		size_t nn;
 		FILE *f;
@@ -117,18 +396,18 @@ static int crossover(struct sweep *sw, const char *closing)
 			if (!strncmp(l, want, strlen(want)))
 				mids = strndup(l + strlen(want), strcspn(l + strlen(want), "\n"));
 		if (!mids || !*mids) {
-			if (!(text = ic_read_path(next, &(size_t){ 0 })))
+			if (!(text = sw_read(next)))
 				sw_fail("no %s: the summary did not name the next N", next);
-			if (!*(mids = tr(text, '\n', '|'))) {
+			if (!*(mids = sw_tr(text, '\n', '|'))) {
 				sw_say("crossover: nothing left to refine");
 				return 0;
 			}
 			if (!(f = fopen(steps, "a")) || fprintf(f, "%d,%s\n", step, mids) < 0 || fclose(f))
 				sw_fail("cannot write %s", steps);
 		}
-		sw_phase("crossover step %d: new N %s", step, tr(mids, '|', ' '));
+		sw_phase("crossover step %d: new N %s", step, sw_tr(sw_fmt("%s", mids), '|', ' '));
 		/* The N so far and the new ones, sorted and each once. */
-		sites = tr(mids, '|', ',');
+		sites = sw_tr(sw_fmt("%s", mids), '|', ',');
 		if (ic_plan_sites(sw_get(sw, "sites"), &n, &nn, err, sizeof(err)))
 			sw_fail("--sites: %s", err);
 		for (size_t i = 0; i < nn; i++)
@@ -142,8 +421,8 @@ static int crossover(struct sweep *sw, const char *closing)
 		sw_conf_save(sw);
 		sw_build_all(sw);
 		/* The new N's simulated counts, from the ordinary link as the others. */
-		sw_counters(sw);
-		if (sw_processes(sw, sw_fmt("x%d_", step), mids, SW_REPORT_S))
+		counters(sw);
+		if (processes(sw, sw_fmt("x%d_", step), mids, SW_REPORT_S))
 			return -1;
 		report(sw, closing);
 	}
@@ -165,7 +444,7 @@ static size_t raw_count(const struct sweep *sw, const char *start)
 static int calibration(struct sweep *sw, const char *closing)
 {
 	long trials = sw_long(sw, "trials"), ran_s = 0, ran_n = 0;
-	long guess = sw_design_s(sw, sw_long(sw, "repeat") * (long)sw->n_tree, sw_guess_s(sw, NULL));
+	long guess = design_s(sw, sw_long(sw, "repeat") * (long)sw->n_tree, guess_s(sw, NULL));
 
 	for (long t = 1; t <= trials; t++) {
 		char *prefix = sw_fmt("t%ld_", t);
@@ -176,7 +455,7 @@ static int calibration(struct sweep *sw, const char *closing)
 		/* The trials after this one take what those run so far took (the
 		 * design's guess before one has run; a resume's trials on disk
 		 * took nothing), for the time left. */
-		if (sw_processes(sw, prefix, NULL, (trials - t) * (ran_n ? ran_s / ran_n : guess) + SW_REPORT_S))
+		if (processes(sw, prefix, NULL, (trials - t) * (ran_n ? ran_s / ran_n : guess) + SW_REPORT_S))
 			return -1;
 		if (raw_count(sw, prefix) != before)
 			ran_s += (long)(sw_now() - start), ran_n++;
@@ -216,24 +495,19 @@ void sw_results_dir(struct sweep *sw, const char *prefix)
 	}
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-/* In name order, so two sweeps that share trees cannot wait for each other. */
+/* In name order, so two sweeps that share trees cannot wait for each
+ * other: each time the first name after the last locked, each once. */
 void sw_lock_trees(const struct sweep *sw)
 {
-	const char **names = ic_xalloc(calloc(sw->n_tree, sizeof(*names)));
-
-	for (size_t b = 0; b < sw->n_tree; b++)
-		names[b] = sw->tree[b].dir;
-	qsort(names, sw->n_tree, sizeof(*names), cmp_str);
-	for (size_t b = 0; b < sw->n_tree; b++)
-		if (!b || strcmp(names[b], names[b - 1])) {
-			ic_mkdir_p(names[b]);
-			sw_lock(sw_fmt("%s/.run.sh-lock", names[b]), sw_fmt("%s/", names[b]), 1, sw->cmdline);
-		}
+	for (const char *last = "", *next = NULL;; last = next, next = NULL) {
+		for (size_t b = 0; b < sw->n_tree; b++)
+			if (strcmp(sw->tree[b].dir, last) > 0 && (!next || strcmp(sw->tree[b].dir, next) < 0))
+				next = sw->tree[b].dir;
+		if (!next)
+			return;
+		ic_mkdir_p(next);
+		sw_lock(sw_fmt("%s/.run.sh-lock", next), sw_fmt("%s/", next), 1, sw->cmdline);
+	}
 }
 
 void sw_sweep(struct sweep *sw)
@@ -266,7 +540,7 @@ void sw_sweep(struct sweep *sw)
 	sw_build_all(sw);
 	/* Each repeat (of every trial) a design; with --spread each but the
 	 * last takes its gap, or its own time if longer. */
-	one_s = sw_design_s(sw, nb * (sw_long(sw, "calibrate") ? sw_long(sw, "trials") : 1), sw_guess_s(sw, NULL));
+	one_s = design_s(sw, nb * (sw_long(sw, "calibrate") ? sw_long(sw, "trials") : 1), guess_s(sw, NULL));
 	if (*sw_get(sw, "spread"))
 		gap_s = (long)(sw_double(sw, "spread") * 60 / (double)(repeat - 1) + 0.5);
 	sw_eta = (repeat - 1) * (gap_s > one_s ? gap_s : one_s) + one_s + SW_REPORT_S;
@@ -286,7 +560,7 @@ void sw_sweep(struct sweep *sw)
 	/* Each resume's machine state beside the first, none overwritten. */
 	sw_machine_state(sw, sw->resume ? sw_fmt("%s/machine_state-resumed-%s.txt", sw->dir, stamp())
 				       : sw_fmt("%s/machine_state.txt", sw->dir));
-	sw_counters(sw);
+	counters(sw);
 	if (sw_long(sw, "calibrate")) {
 		/* Each trial's processes take the lock again; the report needs none. */
 		sw_measure_end();
@@ -295,7 +569,7 @@ void sw_sweep(struct sweep *sw)
 		sw_cat(closing);
 		return;
 	}
-	if (sw_processes(sw, "", NULL, SW_REPORT_S))
+	if (processes(sw, "", NULL, SW_REPORT_S))
 		sw_fail("stopped; %s", stopped);
 	sw_measure_end();
 	report(sw, closing);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# ./run.sh watch as the driver runs it (sweep watch, sweep/watch.c), on a
+# ./run.sh watch as the driver runs it (sweep watch, cmd/sweep.c), on a
 # stand-in tree: cmake, the bench, watch_report, draw and machine_state are
 # scripts that say what they were asked. The sentinel's runs are found in
 # the bench's plan by their specs (a filler row of the same spec is not
