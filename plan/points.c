@@ -137,15 +137,13 @@ static int plan_cases_parse(const char *cases, struct plan_case **out, size_t *n
 
 	*n = 0;
 	for (size_t i = 0; i < nw && !rc; i++) {
-		for (size_t e = dup = 0; e < i; e++)
-			dup |= !strcmp(w[e], w[i]);
-		if (dup)
-			continue;
+		memset(&c[*n], 0, sizeof(*c));   /* zeroed, so that a repeat compares equal by value */
 		if (sscanf(w[i], "%31[a-z]:%31[a-z]:%lu:%lu%n", c[*n].layout, c[*n].order, &c[*n].filler,
 			   &c[*n].max, &end) != 4 || w[i][end])
 			rc = ic_fail(err, errlen, "cases: '%s' is not layout:order:filler:max", w[i]);
-		else
-			++*n;
+		for (size_t e = dup = 0; e < *n && !rc; e++)
+			dup |= !memcmp(&c[e], &c[*n], sizeof(*c));   /* 0 and 00 are one filler */
+		*n += !rc && !dup;
 	}
 	free(w);
 	if (rc)

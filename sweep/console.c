@@ -151,8 +151,8 @@ int sw_wait_s(pid_t pid, double s)
 			break;
 		if (got < 0 && errno != EINTR)
 			return 127;
-		if (got == 0 && sw_now() >= until)
-			return -1;
+		if (got == 0 && !sw_signal && sw_now() >= until)
+			return -1;   /* time up, but a signal first ends the child */
 		if (got == 0)
 			nanosleep(&(struct timespec){ 0, 100000000 }, NULL);
 	}

@@ -45,10 +45,13 @@ static void stop(void)
 	sw_signal = 0;
 	/* The .tmp files and the half-made report; the one DIR/report points to stays. */
 	name[n > 0 ? n : 0] = 0;
-	if (glob(sw_fmt("%s/{raw/*.tmp,*.tmp,.report.*}", sw->dir), GLOB_BRACE, NULL, &g) == 0)
-		for (size_t i = 0; i < g.gl_pathc; i++)
-			if (strcmp(g.gl_pathv[i], sw_fmt("%s/%s", sw->dir, name)))
-				ic_rm_rf(g.gl_pathv[i]);
+	/* Three plain patterns: a brace in them would expand the run's own name too. */
+	for (int k = 0; k < 3; k++)
+		if (glob(sw_fmt("%s/%s", sw->dir, (const char *[]){ "raw/*.tmp", "*.tmp", ".report.*" }[k]), 0, NULL,
+			 &g) == 0)
+			for (size_t i = 0; i < g.gl_pathc; i++)
+				if (strcmp(g.gl_pathv[i], sw_fmt("%s/%s", sw->dir, name)))
+					ic_rm_rf(g.gl_pathv[i]);
 	sw_say("%s", stop_said);
 	exit(130);
 }
