@@ -79,14 +79,13 @@ static double sm_conv(double c1, double d1, double c2, double d2, double T, doub
 	return c1 * c2 * T + (c1 * d2 + d1 * c2) * F + d1 * d2 * T * E;
 }
 
-/* The expected switches out of each state, k, and time in each, e, at these rates:
- * between two observations dt apart the chain's expectations given the states at
- * both ends, so a pause between processes holds as many switches as the rates make
- * likely, not one at most. With P(s) = pi + (I - pi) e^(-(a+b) s), the time in 0
- * from i to j is the integral of P_i0(s) P_0j(dt - s) over P_ij(dt), the switches 0
- * to 1 a times that of P_i0(s) P_1j(dt - s). Into ends the expected runs of
- * repetitions ending in each state (at most one between two repetitions). cached:
- * w's e are at these rates (in the EM, not after it). */
+/* The expected switches out of each state, k, and time in each, e, at these rates: between two
+ * observations dt apart the chain's expectations given the states at both ends, so a pause between
+ * processes holds as many switches as the rates make likely, not one at most. With P(s) = pi + (I -
+ * pi) e^(-(a+b) s), the time in 0 from i to j is the integral of P_i0(s) P_0j(dt - s) over
+ * P_ij(dt), the switches 0 to 1 a times that of P_i0(s) P_1j(dt - s). Into ends the expected runs
+ * of repetitions ending in each state (at most one between two repetitions). cached: w's e are at
+ * these rates (in the EM, not after it). */
 static void sm_counts(const struct ic_sm *m, const struct sm_step *w, const double rate[2], int cached,
 		      double k[2], double e[2], double ends[2])
 {

@@ -1,10 +1,8 @@
-/* States: on some machines the same binary runs at one of two speeds, switching
- * while it runs (a Zen 5 guest: inline/extern 1.0 in one, 1.65 in the other), and
- * pooling both gives an interval around a ratio that no process ran at. Per state
- * of state_model.h's model: its share of the time, mean spell, level, ratios, band
- * and crossover; a split that the layout variants or the processes' own offsets
- * explain stays one state (docs/method.md).
- */
+/* States: on some machines the same binary runs at one of two speeds, switching while it runs (a
+ * Zen 5 guest: inline/extern 1.0 in one, 1.65 in the other), and pooling both gives an interval
+ * around a ratio that no process ran at. Per state of state_model.h's model: its share of the time,
+ * mean spell, level, ratios, band and crossover; a split that the layout variants or the processes'
+ * own offsets explain stays one state (docs/method.md). */
 #ifndef IC_STATES_H
 #define IC_STATES_H
 

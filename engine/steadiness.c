@@ -10,9 +10,8 @@
 
 #include "stats.h"
 
-/* The generalised Q at tau2 over z with design o (NULL: all 1) and noise
- * variances se^2, independent: the diagonal case as it is, or any
- * covariance in its eigenvectors' coordinates. */
+/* The generalised Q at tau2 over z with design o (NULL: all 1) and noise variances se^2,
+ * independent: the diagonal case as it is, or any covariance in its eigenvectors' coordinates. */
 static double steady_qgen(const double *z, const double *o, const double *se, size_t k, double tau2,
 			  double *mu)
 {
@@ -181,9 +180,8 @@ double ic_steady_ar1_cov(size_t a, size_t n_a, size_t b, size_t n_b, double rho)
 	return n_a && n_b ? s / ((double)n_a * (double)n_b) : NAN;   /* NAN without values */
 }
 
-/* sum over t of rho - c_t - c_{t+1} + v, c_t = cov(x_t, the mean) =
- * (1/n) sum over s of rho^|t - s| (two geometric sums; rho < 1), v the
- * mean's variance. */
+/* sum over t of rho - c_t - c_{t+1} + v, c_t = cov(x_t, the mean) = (1/n) sum over s of rho^|t - s|
+ * (two geometric sums; rho < 1), v the mean's variance. */
 double ic_steady_ar1_s1(size_t n, double rho)
 {
 	double v = ic_steady_ar1_mean_var(n, rho), e = 0.0, prev = NAN;

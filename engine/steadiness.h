@@ -1,11 +1,9 @@
-/* Steadiness: do units (short processes, windows of a long one) vary more than their
- * repetitions' noise allows? y = mu + u + e, u of SD tau (the machine): Cochran's Q,
- * tau by DerSimonian and Laird with its Q-profile interval (Viechtbauer 2007); steady
- * where at its upper end 90% of moments lie within +-margin (not rejecting Q is no
- * evidence of steadiness; this is). AR(1) noise is tested where it is independent.
- * Elasticity: a least-squares slope with Newey and West's error (neighbouring units of
- * a wandering machine are alike). Why each: docs/method.md.
- */
+/* Steadiness: do units (short processes, windows of a long one) vary more than their repetitions'
+ * noise allows? y = mu + u + e, u of SD tau (the machine): Cochran's Q, tau by DerSimonian and
+ * Laird with its Q-profile interval (Viechtbauer 2007); steady where at its upper end 90% of
+ * moments lie within +-margin (not rejecting Q is no evidence of steadiness; this is). AR(1) noise
+ * is tested where it is independent. Elasticity: a least-squares slope with Newey and West's error
+ * (neighbouring units of a wandering machine are alike). Why each: docs/method.md. */
 #ifndef IC_STEADINESS_H
 #define IC_STEADINESS_H
 
@@ -33,9 +31,9 @@ int ic_steady_test(const double *y, const double *se, size_t k, double margin, s
 double ic_steady_trend_share(const double *y, const double *se, const double *t, size_t k,
 			     const struct ic_steady *h);
 
-#define IC_STEADY_RHO_MAX 0.9   /* past this a unit's spread says too little of its mean's
-                                 * variance (at 3 repetitions and 0.9, an eighth of what
-                                 * independent ones show) for the estimate to carry it */
+/* Past this a unit's spread says too little of its mean's variance for the estimate to
+ * carry it (at 3 repetitions and 0.9, an eighth of what independent ones show). */
+#define IC_STEADY_RHO_MAX 0.9
 
 /* AR(1) of variance 1 at rho: the variance of the mean of n values ((1/n^2) sum over
  * pairs of rho^|i - j|; 1/n at rho 0); the sum of squares of n values about their own
@@ -46,8 +44,7 @@ double ic_steady_ar1_s0(size_t n, double rho);
 double ic_steady_ar1_cov(size_t a, size_t n_a, size_t b, size_t n_b, double rho);
 double ic_steady_ar1_s1(size_t n, double rho);
 
-/* One series of n values about its own mean, in time order: s0 the sum
- * of squares, s1 of neighbours' products. */
+/* n values about their own mean, in time order: s0 their sum of squares, s1 of neighbours' products. */
 struct ic_ar1_unit {
 	size_t n;
 	double s0, s1;

@@ -48,9 +48,8 @@ static void watch_sample_add(struct ic_watch *w, struct ic_watch_sample s)
 	w->samples[w->nsamples++] = s;
 }
 
-/* The span of doc's repetitions (not aggregates): from the first's
- * rep_start_s to the last's start plus its iterations' time. Returns how
- * many have the counter; *untimed how many do not. */
+/* The span of doc's repetitions (not aggregates): from the first's rep_start_s to the last's start
+ * plus its iterations' time. Returns how many have the counter; *untimed how many do not. */
 static size_t watch_span(json_t *doc, double *start, double *end, size_t *untimed)
 {
 	json_t *e;
@@ -105,9 +104,8 @@ static int watch_add(struct ic_watch *w, const char *path, int in_long, double w
 		return ic_fail(err, errlen, "%s: a repetition without %s", path, IC_REP_START_COUNTER);
 	if (in_long && !n)
 		return ic_fail(err, errlen, "%s: no repetitions", path);
-	/* Without process_end the loader's end is its first repetition's
-	 * start. Without the counter, a short process's own clock (the
-	 * loader's, from its context). */
+	/* Without process_end the loader's end is its first repetition's start. Without the
+	 * counter, a short process's own clock (the loader's, from its context). */
 	if (!isfinite(f->end))
 		f->end = n ? start : NAN;
 	start = n ? start : f->start;
@@ -190,10 +188,9 @@ static void watch_windows(struct ic_watch *w, const struct ic_series *se)
 	}
 }
 
-/* The model's firm state at time t in process p: its observation nearest
- * in time there; -1 when none or not firm. The observations are in time
- * order and a process's lie together: a binary search, then the nearest
- * of p's on either side. */
+/* The model's firm state at time t in process p: its observation nearest in time there; -1 when
+ * none or not firm. The observations are in time order and a process's lie together: a binary
+ * search, then the nearest of p's on either side. */
 static int watch_state_at(const struct ic_sm *m, size_t p, double t)
 {
 	size_t lo = 0, hi = m->n;
@@ -223,9 +220,8 @@ static int watch_state_at(const struct ic_sm *m, size_t p, double t)
 	return best < 0 ? -1 : ic_sm_state(m, (size_t)best);
 }
 
-/* The unit (sample) that holds time t of file: a short process's own, or
- * the long process's window that began last at or before t (the first for
- * earlier times); -1 when none. */
+/* The unit (sample) that holds time t of file: a short process's own, or the long process's window
+ * that began last at or before t (the first for earlier times); -1 when none. */
 static long watch_unit_at(const struct ic_watch *w, size_t file, double t)
 {
 	size_t first = w->nsamples - w->nwindows;
@@ -245,10 +241,9 @@ static long watch_unit_at(const struct ic_watch *w, size_t file, double t)
 	return best;
 }
 
-/* The sums and counts of reps[0..n-1]'s log times into sc: by process and
- * the state of the sentinel's repetition of it nearest in time (sums
- * sc[2 p + s], counts 2 nproc on), and by unit (sums 4 nproc on, counts
- * nsamples after them). */
+/* The sums and counts of reps[0..n-1]'s log times into sc: by process and the state of the
+ * sentinel's repetition of it nearest in time (sums sc[2 p + s], counts 2 nproc on), and by unit
+ * (sums 4 nproc on, counts nsamples after them). */
 static void watch_sums(const struct ic_watch *w, const struct ic_series *se, const struct ic_rep *reps, size_t n,
 		       double *sc)
 {
@@ -325,13 +320,12 @@ static void watch_level(const struct ic_watch *w, const struct ic_series *se, do
 	}
 }
 
-/* The noise's correlation in time (steadiness.h), from the difference of
- * the two N's log ratios at the same place in each process, where the
- * machine's movement cancels (docs/method.md, "Where the correlation is
- * read"): the smaller of the differences' pooled AR(1) reading and that of
- * their neighbours' at lags 1 and 2, by medians (a movement at one N only
- * lifts it less). Too high makes noise of a movement; too low only keeps
- * some noise as movement. 0 with one N: noise and level are one there. */
+/* The noise's correlation in time (steadiness.h), from the difference of the two N's log ratios at
+ * the same place in each process, where the machine's movement cancels (docs/method.md, "Where the
+ * correlation is read"): the smaller of the differences' pooled AR(1) reading and that of their
+ * neighbours' at lags 1 and 2, by medians (a movement at one N only lifts it less). Too high makes
+ * noise of a movement; too low only keeps some noise as movement. 0 with one N: noise and level are
+ * one there. */
 static double watch_noise_rho(const struct ic_watch *w, const struct ic_series *se)
 {
 	const struct ic_sm *m = &se->states->model;
@@ -378,10 +372,9 @@ out:
 	return rho;
 }
 
-/* Each unit's mean log ratio per N from the model's paired repetitions,
- * and its standard error: the repetitions' variance pooled over the units
- * at that N (a unit of three says next to nothing of it), raised by the
- * share a unit's mean hides of correlated noise, times its mean's AR(1)
+/* Each unit's mean log ratio per N from the model's paired repetitions, and its standard error: the
+ * repetitions' variance pooled over the units at that N (a unit of three says next to nothing of
+ * it), raised by the share a unit's mean hides of correlated noise, times its mean's AR(1)
  * variance. */
 static void watch_unit_means(struct ic_watch *w, const struct ic_series *se)
 {
@@ -457,11 +450,10 @@ static void watch_time_order(struct ic_watch *w)
 	}
 }
 
-/* With two states: the units' SD beyond noise inside each state (the
- * units mostly in it) at the j-th N; the states fit where the larger is
- * IC_WATCH_STATES_SEP times inside the gap. The noise is the units' own
- * spread, as the separation was set on (docs/method.md). y and sev:
- * scratch of nsamples each. */
+/* With two states: the units' SD beyond noise inside each state (the units mostly in it) at the
+ * j-th N; the states fit where the larger is IC_WATCH_STATES_SEP times inside the gap. The noise is
+ * the units' own spread, as the separation was set on (docs/method.md). y and sev: scratch of
+ * nsamples each. */
 static void watch_states_fit(struct ic_watch *w, size_t j, double *y, double *sev)
 {
 	double gap = fabs(log(w->st[1].ratio[j] / w->st[0].ratio[j])), tau = 0.0;
@@ -512,9 +504,8 @@ static void watch_steadiness(struct ic_watch *w, size_t fit)
 			r[k] = exp(s->ly[j]);
 			k++;
 		}
-		/* Units of one process share its correlated noise: the AR(1)
-		 * covariance of their places in it. Without correlation,
-		 * the diagonal case (independent noise). */
+		/* Units of one process share its correlated noise: the AR(1) covariance of their
+		 * places in it. Without correlation, the diagonal case (independent noise). */
 		if (w->noise_rho > 0.0 && (v = ic_stats_alloc(k * k, sizeof(*v))))
 			for (size_t a = 0; a < k; a++) {
 				v[a * k + a] = u[a]->se[j] * u[a]->se[j];
@@ -545,9 +536,8 @@ static void watch_steadiness(struct ic_watch *w, size_t fit)
 	free(u);
 }
 
-/* One form's or probe's elasticity from watch_sums' sums per unit (sc):
- * its mean log time per unit against the units' log ratio at the
- * reference N, in time order. */
+/* One form's or probe's elasticity from watch_sums' sums per unit (sc): its mean log time per unit
+ * against the units' log ratio at the reference N, in time order. */
 static void watch_elastic(const struct ic_watch *w, double *sc, struct ic_watch_elastic *el)
 {
 	const struct ic_watch_steady *st = &w->steady[w->ref];
@@ -586,8 +576,7 @@ static void watch_item(const struct ic_watch *w, const struct ic_series *se, dou
 		watch_elastic(w, sc + 4 * se->procs.nproc, el);
 }
 
-/* Each form's level per state and elasticity at each sentinel N, and each
- * probe's. */
+/* Each form's level per state and elasticity at each sentinel N, and each probe's. */
 static void watch_forms(struct ic_watch *w, const struct ic_series *se)
 {
 #define IC_WATCH_FORM_NAME(f) #f,
@@ -677,10 +666,9 @@ int ic_watch_analyse(struct ic_watch *w, char *err, size_t errlen)
 	w->long_switches = w->have_long && lp >= 0 && st->unsteady[lp];
 	watch_unit_means(w, se);
 	watch_steadiness(w, m->sep_site < w->nsites ? m->sep_site : 0);
-	/* Steady first: one answer needs the bound, whatever the states. Then
-	 * two states where they fit; else the variation named. Brief spells
-	 * are shorter than a unit: where the units vary beyond their noise,
-	 * the variation is longer than that, and named as such. */
+	/* Steady first: one answer needs the bound, whatever the states. Then two states where they
+	 * fit; else the variation named. Brief spells are shorter than a unit: where the units vary
+	 * beyond their noise, the variation is longer than that, and named as such. */
 	if (se->procs.nproc < IC_STATES_MIN_PROC || m->n < IC_SM_MIN_OBS ||
 	    w->steady[w->ref].h.k < IC_STEADY_MIN_UNITS)
 		w->where = IC_WATCH_TOO_FEW;

@@ -1,11 +1,9 @@
-/* watch: can this machine give one answer? A sentinel (inline and extern at
- * two N of one series) measured as short processes and one long process,
- * cut into windows of about a short process's length: the units. First
- * the units' steadiness (steadiness.h); then the engine's two states
- * (states.h), which describe the watch only where their levels are clean;
- * else the variation named (drifts or wanders) and what moves with the
- * ratio. Why each step is as it is: docs/method.md and docs/watch-json.md.
- */
+/* watch: can this machine give one answer? A sentinel (inline and extern at two N of one series)
+ * measured as short processes and one long process, cut into windows of about a short process's
+ * length: the units. First the units' steadiness (steadiness.h); then the engine's two states
+ * (states.h), which describe the watch only where their levels are clean; else the variation named
+ * (drifts or wanders) and what moves with the ratio. Why each step is as it is: docs/method.md and
+ * docs/watch-json.md. */
 #ifndef IC_WATCH_ANALYSIS_H
 #define IC_WATCH_ANALYSIS_H
 
@@ -158,8 +156,7 @@ struct ic_watch {
 void ic_watch_init(struct ic_watch *w);
 void ic_watch_free(struct ic_watch *w);
 
-/* Adds one short process's Google Benchmark JSON. On bad input returns -1
- * with one line in err. */
+/* Adds one short process's Google Benchmark JSON. On bad input returns -1 with one line in err. */
 int ic_watch_add_short(struct ic_watch *w, const char *path, char *err, size_t errlen);
 
 /* Adds the long process, one process for the analysis; for the chart it
