@@ -1,5 +1,3 @@
-/* watch: the states of a sentinel over time, from short processes and the
- * windows of one long process; see watch_analysis.h. */
 #include "watch_analysis.h"
 
 #include <errno.h>
@@ -135,8 +133,7 @@ int ic_watch_add_long(struct ic_watch *w, const char *path, double window_s, cha
 	return watch_add(w, path, 1, window_s, err, errlen);
 }
 
-/* The short processes' samples: their ratios, and the state most of their
- * repetitions are firmly in. */
+/* The short processes' samples: their ratios, and the state most of their firm repetitions are in. */
 static void watch_short_samples(struct ic_watch *w, const struct ic_series *se)
 {
 	const struct ic_process_ratios *pr = &se->procs;
@@ -151,9 +148,8 @@ static void watch_short_samples(struct ic_watch *w, const struct ic_series *se)
 	}
 }
 
-/* The long process's windows, for the chart: its repetitions in time order
- * (the model's), cut every window_s seconds; each window's state that of
- * most of its firm repetitions (its ratios are its unit means'). */
+/* The long process's windows, for the chart: its repetitions in time order (the model's), cut every
+ * window_s seconds; each one's state that of most of its firm repetitions (its ratios: unit means). */
 static void watch_windows(struct ic_watch *w, const struct ic_series *se)
 {
 	const struct ic_states *st = se->states;
@@ -270,8 +266,7 @@ static void watch_sums(const struct ic_watch *w, const struct ic_series *se, con
 	}
 }
 
-/* The level per state from watch_sums' sc: a process's mean log time in a
- * state is one draw; state 2 over state 1 with a Welch interval. */
+/* The level per state from watch_sums' sc, a process's mean log time one draw; 2 over 1 by Welch. */
 static void watch_level(const struct ic_watch *w, const struct ic_series *se, double *sc,
 			struct ic_watch_level *lv)
 {
@@ -320,12 +315,11 @@ static void watch_level(const struct ic_watch *w, const struct ic_series *se, do
 	}
 }
 
-/* The noise's correlation in time (steadiness.h), from the difference of the two N's log ratios at
- * the same place in each process, where the machine's movement cancels (docs/method.md, "Where the
- * correlation is read"): the smaller of the differences' pooled AR(1) reading and that of their
- * neighbours' at lags 1 and 2, by medians (a movement at one N only lifts it less). Too high makes
- * noise of a movement; too low only keeps some noise as movement. 0 with one N: noise and level are
- * one there. */
+/* The noise's correlation in time (steadiness.h) from the difference of the two N's log ratios at
+ * one place in each process, where the machine's movement cancels (docs/method.md, "Where the
+ * correlation is read"): the smaller of the differences' pooled AR(1) reading and their neighbours'
+ * at lags 1 and 2 by medians (a movement at one N only lifts it less). Too high makes noise of a
+ * movement; too low only keeps some noise as movement. 0 with one N, where noise and level are one. */
 static double watch_noise_rho(const struct ic_watch *w, const struct ic_series *se)
 {
 	const struct ic_sm *m = &se->states->model;
@@ -373,9 +367,8 @@ out:
 }
 
 /* Each unit's mean log ratio per N from the model's paired repetitions, and its standard error: the
- * repetitions' variance pooled over the units at that N (a unit of three says next to nothing of
- * it), raised by the share a unit's mean hides of correlated noise, times its mean's AR(1)
- * variance. */
+ * repetitions' variance pooled over the units at that N (a unit of three says next to nothing of it)
+ * raised by the correlated noise's share a unit's mean hides, times its mean's AR(1) variance. */
 static void watch_unit_means(struct ic_watch *w, const struct ic_series *se)
 {
 	const struct ic_sm *m = &se->states->model;
@@ -450,10 +443,9 @@ static void watch_time_order(struct ic_watch *w)
 	}
 }
 
-/* With two states: the units' SD beyond noise inside each state (the units mostly in it) at the
- * j-th N; the states fit where the larger is IC_WATCH_STATES_SEP times inside the gap. The noise is
- * the units' own spread, as the separation was set on (docs/method.md). y and sev: scratch of
- * nsamples each. */
+/* With two states: the units' SD beyond noise inside each state (the units mostly in it) at the j-th
+ * N; they fit where IC_WATCH_STATES_SEP times the larger is inside the gap. The noise: the units'
+ * own spread, as the separation was set on (docs/method.md). y, sev: scratch of nsamples each. */
 static void watch_states_fit(struct ic_watch *w, size_t j, double *y, double *sev)
 {
 	double gap = fabs(log(w->st[1].ratio[j] / w->st[0].ratio[j])), tau = 0.0;
@@ -478,8 +470,7 @@ static void watch_states_fit(struct ic_watch *w, size_t j, double *y, double *se
 	}
 }
 
-/* The steadiness test at each N, the spread in time, the drift share;
- * with two states, whether they fit at the fit-th N. */
+/* Steadiness, spread and drift share at each N; with two states, whether they fit at the fit-th N. */
 static void watch_steadiness(struct ic_watch *w, size_t fit)
 {
 	size_t n = w->nsamples;

@@ -33,8 +33,8 @@ enum ic_watch_change {
 	IC_CHANGE_UNSURE,          /* the interval holds 1 but is wider than +-IC_WATCH_SAME */
 };
 
-/* A time per state (ns; the mean of each process's log mean there, with a
- * 95% t interval over processes) and its change from state 1 to 2. */
+/* A time per state (ns; the mean of each process's log mean there, with a 95% t interval over
+ * processes) and its change from state 1 to 2. */
 struct ic_watch_level {
 	double ns[2], lo[2], hi[2];
 	size_t nproc[2];
@@ -51,8 +51,8 @@ enum ic_watch_moves {
 	IC_MOVES_UNSURE,           /* the interval holds 0 and reaches past +-IC_WATCH_SAME */
 };
 
-/* Its log time on the sentinel's log ratio over the units, and the change
- * that implies from the ratio's 10th to its 90th percentile. */
+/* Its log time on the sentinel's log ratio over the units, and the change that implies from the
+ * ratio's 10th to its 90th percentile. */
 struct ic_watch_elastic {
 	struct ic_slope fit;
 	double change, change_lo, change_hi;
@@ -67,8 +67,8 @@ struct ic_watch_form {
 	struct ic_watch_elastic el[IC_WATCH_NSITES];
 };
 
-/* One probe's level (bench/probes.h: the machine in its own terms, ns per
- * iteration); its name and what one iteration is are the results'. */
+/* One probe's level (bench/probes.h: the machine in its own terms, ns per iteration); its name
+ * and what one iteration is are the results'. */
 struct ic_watch_probe {
 	const char *name, *what;
 	struct ic_watch_level level;
@@ -96,8 +96,8 @@ struct ic_watch_sample {
 	double start, end;         /* wall clock, s since the epoch */
 	double ratio[IC_WATCH_NSITES];   /* compare/baseline at each N; NAN if missing */
 	int state;                 /* 0 low, 1 high, -1 neither firmly (states.h) */
-	/* As a unit per N: its paired repetitions' mean log ratio, count, standard
-	 * error, and the first one's rank in its process (for the shared noise). */
+	/* As a unit per N: its paired repetitions' mean log ratio, count, standard error, and the
+	 * first one's rank in its process (for the shared noise). */
 	double ly[IC_WATCH_NSITES], se[IC_WATCH_NSITES];
 	size_t nrep[IC_WATCH_NSITES], rank[IC_WATCH_NSITES];
 };
@@ -159,14 +159,11 @@ void ic_watch_free(struct ic_watch *w);
 /* Adds one short process's Google Benchmark JSON. On bad input returns -1 with one line in err. */
 int ic_watch_add_short(struct ic_watch *w, const char *path, char *err, size_t errlen);
 
-/* Adds the long process, one process for the analysis; for the chart it
- * is cut into windows of at least window_s seconds (a shorter tail joins
- * the last window). Its repetitions need the rep_start_s counter. */
-int ic_watch_add_long(struct ic_watch *w, const char *path, double window_s, char *err,
-		      size_t errlen);
+/* Adds the long process, one process for the analysis, for the chart cut into windows of at least
+ * window_s seconds (a shorter tail joins the last). Its repetitions need the rep_start_s counter. */
+int ic_watch_add_long(struct ic_watch *w, const char *path, double window_s, char *err, size_t errlen);
 
-/* The analysis of what was added. -1 with err when no series has both
- * forms; out of memory exits (kit). */
+/* The analysis of what was added. -1 with err when no series has both forms; out of memory exits (kit). */
 int ic_watch_analyse(struct ic_watch *w, char *err, size_t errlen);
 
 /* w's name in IC_WATCH_WHERES: "one state", "drifts", ... */
