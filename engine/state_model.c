@@ -370,8 +370,7 @@ static double sm_rate_bound(double k, double e, double q)
 	return sm_chisq_inv(q, 2.0 * k + 2.0) / (2.0 * e);
 }
 
-/* What the posteriors give: occupancy, switches, separation, intervals, and the rule (BIC's from
- * the two fits' log-likelihoods). */
+/* From the posteriors: occupancy, switches, separation, intervals, rule (BIC by both log-likelihoods). */
 static void sm_summarise(struct ic_sm *m, const struct sm_step *w, double loglik2, double loglik1)
 {
 	size_t ns = m->nsites;

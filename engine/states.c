@@ -85,8 +85,7 @@ static struct ic_sm_obs *states_observe(struct ic_states *s, const struct ic_pro
 	return obs;
 }
 
-/* What the states follow: one switch in time order, or the layout variants (every variant with two
- * or more processes in one state). */
+/* What the states follow: one switch in time, or the variants (each variant of 2+ processes in one state). */
 static void states_follows(struct ic_states *s, const struct ic_process_ratios *pr)
 {
 	size_t np = s->nproc, runs = np > 0, multi = 0, both = 0;
@@ -275,8 +274,7 @@ const char *ic_states_level_name(enum ic_states_level l)
 	return (size_t)l < sizeof(names) / sizeof(names[0]) ? names[l] : "?";
 }
 
-/* The steadiness (states.h), the noise pooled over the processes at an N: a process's own rse rests
- * on two or three repetitions, heavy-tailed alone. */
+/* The steadiness (states.h), noise pooled over an N's processes (an rse of 2-3 repetitions is heavy-tailed). */
 static void states_steadiness(struct ic_states *s, const struct ic_process_ratios *pr)
 {
 	size_t np = pr->nproc;
@@ -369,8 +367,7 @@ struct ic_states *ic_states_analyse(const struct ic_process_ratios *pr, const st
 		s->nunsteady += (size_t)s->unsteady[p];
 	}
 	states_follows(s, pr);
-	/* A split that a layout or a process's own offset explains is not the machine's: one state,
-	 * said why, every process in state 0. */
+	/* A split a layout or a process's own offset explains is not the machine's: one state, all in 0. */
 	if (s->nstates == 2) {
 		const char *why = states_variants_at_sep(s, pr);
 

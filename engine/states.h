@@ -60,8 +60,7 @@ struct ic_states {
 	unsigned char *member[2];  /* by file index < nmember: 1 for each state's processes */
 	size_t nmember;
 	enum ic_states_follows follows;
-	/* Is the machine steady, before any model? Cochran's Q within layout variants over N, and
-	 * steadiness.h's test where processes vary most. */
+	/* Steady before any model? Cochran's Q within variants over N; steadiness.h's where they vary most. */
 	enum ic_states_level level;
 	double time_q, time_df, time_p;    /* within variants, summed over N */
 	struct ic_steady steady;           /* at steady_sites */

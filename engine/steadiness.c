@@ -34,8 +34,7 @@ static double steady_qgen(const double *z, const double *o, const double *se, si
 	return q;
 }
 
-/* The tau^2 at which the generalised Q falls to target; 0 where it is
- * already below at 0. Q falls as tau^2 grows: bracket, then bisect. */
+/* The tau^2 where generalised Q falls to target (0 if below at 0); Q falls as tau^2 grows: bracket, bisect. */
 static double steady_profile(const double *z, const double *o, const double *se, size_t k, double target,
 			     double start)
 {
@@ -58,8 +57,8 @@ static double steady_profile(const double *z, const double *o, const double *se,
 	return 0.5 * (lo + hi);
 }
 
-/* out cleared (NAN, not steady); -1 unless there are IC_STEADY_MIN_UNITS units, each
- * y finite and its noise[i * stride] (an SE or a variance) positive. */
+/* out cleared (NAN, not steady); -1 unless there are IC_STEADY_MIN_UNITS units, each y finite and
+ * its noise[i * stride] (an SE or a variance) positive. */
 static int steady_start(const double *y, const double *noise, size_t stride, size_t k,
 			double margin, struct ic_steady *out)
 {
@@ -73,8 +72,8 @@ static int steady_start(const double *y, const double *noise, size_t stride, siz
 	return 0;
 }
 
-/* The test on z, o, se (steady_qgen's). The moment estimate: Q at 0 has
- * mean k - 1 + tau^2 tr(P), P = W - W o o' W / (o' W o), W = 1 / se^2. */
+/* The test on z, o, se (steady_qgen's). The moment estimate: Q at 0 has mean k - 1 + tau^2 tr(P),
+ * P = W - W o o' W / (o' W o), W = 1 / se^2. */
 static void steady_core(const double *z, const double *o, const double *se, size_t k, struct ic_steady *out)
 {
 	double s1 = 0.0, so = 0.0, so2 = 0.0, tau2;
@@ -105,9 +104,8 @@ int ic_steady_test(const double *y, const double *se, size_t k, double margin, s
 	return 0;
 }
 
-/* V = E diag(lambda) E': in E's coordinates z = E'y and o = E'1 the noise
- * is independent with variances lambda, and y - mu 1 + u becomes
- * z - mu o + E'u, whose E'u is still tau^2 I: the same test, exactly. */
+/* V = E diag(lambda) E': in E's coordinates z = E'y and o = E'1 the noise is independent with
+ * variances lambda, and y - mu 1 + u becomes z - mu o + E'u, whose E'u is still tau^2 I: the same test, exactly. */
 int ic_steady_test_cov(const double *y, const double *v, size_t k, double margin, struct ic_steady *out)
 {
 	gsl_matrix *a, *e;

@@ -26,8 +26,7 @@ struct ic_steady {
  * a standard error not positive (out is then NAN and not steady). */
 int ic_steady_test(const double *y, const double *se, size_t k, double margin, struct ic_steady *out);
 
-/* The share (0..1) of h's tau^2 a straight line in t takes away (1 - residual tau^2 / tau^2); NAN
- * when h has no variation or k < 4. */
+/* The share (0..1) of h's tau^2 a line in t takes away (1 - residual tau^2 / tau^2); NAN if h has none or k < 4. */
 double ic_steady_trend_share(const double *y, const double *se, const double *t, size_t k,
 			     const struct ic_steady *h);
 

@@ -77,8 +77,7 @@ static size_t watch_span(json_t *doc, double *start, double *end, size_t *untime
 	return n;
 }
 
-/* A process's JSON at path into res as one file: a short one is a sample
- * too (the long one's samples are its windows, made after the analysis). */
+/* path's JSON into res as one file; a short process is a sample (the long one's windows follow the analysis). */
 static int watch_add(struct ic_watch *w, const char *path, int in_long, double window_s, char *err,
 		     size_t errlen)
 {

@@ -2,8 +2,7 @@
  * measured as short processes and one long process, cut into windows of about a short process's
  * length: the units. First the units' steadiness (steadiness.h); then the engine's two states
  * (states.h), which describe the watch only where their levels are clean; else the variation named
- * (drifts or wanders) and what moves with the ratio. Why each step is as it is: docs/method.md and
- * docs/watch-json.md. */
+ * (drifts or wanders) and what moves with the ratio. Why each: docs/method.md, docs/watch-json.md. */
 #ifndef IC_WATCH_ANALYSIS_H
 #define IC_WATCH_ANALYSIS_H
 
