@@ -348,9 +348,8 @@ int ic_sm_state(const struct ic_sm *m, size_t i)
 	return m->nstates < 2 || m->post[i] <= 1.0 - IC_SM_FIRM ? 0 : m->post[i] >= IC_SM_FIRM ? 1 : -1;
 }
 
-/* chi-square's q quantile: GSL's inversion fails to converge past some thousands of degrees of
- * freedom (many switches in a flickering fit), so there Wilson and Hilferty's cube-root normal
- * approximation, to parts in a million at that size. */
+/* chi-square's q quantile: GSL's inversion fails to converge past some thousands of df (many switches
+ * in a flickering fit), so there Wilson and Hilferty's cube-root normal one, to parts in a million. */
 static double sm_chisq_inv(double q, double nu)
 {
 	double h = 2.0 / (9.0 * nu);
@@ -384,9 +383,8 @@ static void sm_summarise(struct ic_sm *m, const struct sm_step *w, double loglik
 	}
 	sm_counts(m, w, m->rate, 0, k, e, ends);
 	for (int s = 0; s < 2; s++) {
-		/* Switches in pauses are inferred, not seen: the interval counts only those between
-		 * neighbouring repetitions (at the same rate over the exposure they imply), so pauses
-		 * widen it rather than narrow it. */
+		/* Switches in pauses are inferred, not seen: the interval counts those between neighbours only
+		 * (the same rate over the exposure they imply), so pauses widen it rather than narrow it. */
 		double kk = fmin(k[s], ends[s]), ee = k[s] > 0.0 ? e[s] * kk / k[s] : e[s];
 		double rate_lo = sm_rate_bound(kk, ee, 0.025), rate_hi = sm_rate_bound(kk, ee, 0.975);
 
@@ -475,9 +473,7 @@ int ic_sm_fit(struct ic_sm *m, const struct ic_sm_obs *obs, size_t n, size_t nsi
 		memcpy(mu, m->mu + ns, ns * sizeof(*mu));
 		memcpy(mu + ns, m->mu, ns * sizeof(*mu));
 		memcpy(m->mu, mu, 2 * ns * sizeof(*mu));
-		lo = m->rate[0];
-		m->rate[0] = m->rate[1];
-		m->rate[1] = lo;
+		memcpy(m->rate, (double[2]){ m->rate[1], m->rate[0] }, sizeof(m->rate));
 	}
 	loglik2 = sm_em2(m, w, m->mu, m->sigma, m->rate);
 	sm_summarise(m, w, loglik2, sm_em1(m, buf));

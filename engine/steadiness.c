@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_eigen.h>
@@ -105,29 +106,27 @@ int ic_steady_test(const double *y, const double *se, size_t k, double margin, s
 }
 
 /* V = E diag(lambda) E': in E's coordinates z = E'y and o = E'1 the noise is independent with
- * variances lambda, and y - mu 1 + u becomes z - mu o + E'u, whose E'u is still tau^2 I: the same test, exactly. */
+ * variances lambda; y - mu 1 + u becomes z - mu o + E'u, E'u still tau^2 I: the same test, exactly. */
 int ic_steady_test_cov(const double *y, const double *v, size_t k, double margin, struct ic_steady *out)
 {
-	gsl_matrix *a, *e;
+	gsl_matrix *e;
+	gsl_matrix_view a;
 	gsl_vector *lam;
 	gsl_eigen_symmv_workspace *ws;
-	double *z, *o, *se, top;   /* one block: z, o, se */
+	double *z, *o, *se, top;   /* one block: z, o, se, then a copy of v (the decomposition destroys it) */
 	int rc = -1;
 
 	if (steady_start(y, v, k + 1, k, margin, out))
 		return -1;
 	/* (GSL's allocations and the decomposition fail only by its handler, which aborts) */
-	a = gsl_matrix_alloc(k, k);
 	e = gsl_matrix_alloc(k, k);
 	lam = gsl_vector_alloc(k);
 	ws = gsl_eigen_symmv_alloc(k);
-	z = ic_stats_alloc(3 * k, sizeof(*z));
+	z = ic_stats_alloc(3 * k + k * k, sizeof(*z));
 	o = z + k;
 	se = z + 2 * k;
-	for (size_t i = 0; i < k; i++)
-		for (size_t j = 0; j < k; j++)
-			gsl_matrix_set(a, i, j, 0.5 * (v[i * k + j] + v[j * k + i]));
-	gsl_eigen_symmv(a, lam, e, ws);
+	a = gsl_matrix_view_array(memcpy(z + 3 * k, v, k * k * sizeof(*v)), k, k);
+	gsl_eigen_symmv(&a.matrix, lam, e, ws);
 	top = fmax(gsl_vector_max(lam), 0.0);
 	for (size_t i = 0; i < k; i++) {
 		double l = gsl_vector_get(lam, i);
@@ -143,7 +142,6 @@ int ic_steady_test_cov(const double *y, const double *v, size_t k, double margin
 	steady_core(z, o, se, k, out);
 	rc = 0;
 out:
-	gsl_matrix_free(a);
 	gsl_matrix_free(e);
 	gsl_vector_free(lam);
 	gsl_eigen_symmv_free(ws);

@@ -35,9 +35,8 @@ double ic_steady_trend_share(const double *y, const double *se, const double *t,
 #define IC_STEADY_RHO_MAX 0.9
 
 /* AR(1) of variance 1 at rho: the variance of the mean of n values ((1/n^2) sum over pairs of
- * rho^|i - j|; 1/n at rho 0); the mean sum of squares of n values about their own mean (n (1 -
- * that)); the covariance of the means of n_a values from rank a and n_b from rank b; and the sum
- * of neighbours' products about their own mean. */
+ * rho^|i - j|; 1/n at rho 0); n values' mean sum of squares about their mean (n (1 - that)); the
+ * covariance of the means of n_a values from rank a and n_b from b; and the sum of neighbours' products about their mean. */
 double ic_steady_ar1_mean_var(size_t n, double rho);
 double ic_steady_ar1_s0(size_t n, double rho);
 double ic_steady_ar1_cov(size_t a, size_t n_a, size_t b, size_t n_b, double rho);

@@ -183,9 +183,8 @@ static void watch_windows(struct ic_watch *w, const struct ic_series *se)
 	}
 }
 
-/* The model's firm state at time t in process p: its observation nearest in time there; -1 when
- * none or not firm. The observations are in time order and a process's lie together: a binary
- * search, then the nearest of p's on either side. */
+/* Process p's firm state at time t (of its observation nearest in time; -1: none, or not firm). The
+ * observations are in time order, a process's together: a binary search, then p's nearest either side. */
 static int watch_state_at(const struct ic_sm *m, size_t p, double t)
 {
 	size_t lo = 0, hi = m->n;
@@ -325,11 +324,9 @@ static double watch_noise_rho(const struct ic_watch *w, const struct ic_series *
 	size_t np = se->procs.nproc, nd[2] = { 0, 0 }, cap = m->n;
 	struct ic_ar1_unit *u = ic_stats_alloc(np, sizeof(*u));
 	double *a = ic_stats_alloc(4 * cap, sizeof(double)), *b = a + cap, *d[2] = { a + 2 * cap, a + 3 * cap };
-	double rho = 0.0;
+	double rho;
 
-	if (w->nsites < 2 || !np)
-		goto out;
-	for (size_t p = 0; p < np; p++) {
+	for (size_t p = 0; w->nsites >= 2 && p < np; p++) {   /* (no units: rho 0) */
 		size_t na = 0, nb = 0, n;
 		double mean = 0.0;
 
@@ -359,7 +356,6 @@ static double watch_noise_rho(const struct ic_watch *w, const struct ic_series *
 
 		rho = fmin(rho, ic_steady_ar1_rho_lags(m1 * m1, m2 * m2));
 	}
-out:
 	free(u);
 	free(a);
 	return rho;
@@ -589,8 +585,7 @@ static void watch_forms(struct ic_watch *w, const struct ic_series *se)
 	for (size_t k = 0; k < w->nprobes; k++) {
 		const struct ic_probe_reps *p = &w->res.probes[k];
 
-		w->probes[k].name = p->name;
-		w->probes[k].what = p->what;
+		w->probes[k] = (struct ic_watch_probe){ .name = p->name, .what = p->what };
 		watch_item(w, se, sc, p->reps, p->nreps, &w->probes[k].level, &w->probes[k].el);
 	}
 	free(sc);
