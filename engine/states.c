@@ -282,8 +282,6 @@ static void states_steadiness(struct ic_states *s, const struct ic_process_ratio
 	double *y = ic_stats_alloc(4 * np, sizeof(*y)), *se = y + np, *t = se + np, *vn = t + np, best = -1.0;
 	int all = 1;
 
-	s->level = IC_LEVEL_UNTESTED;
-	s->time_q = s->time_df = 0.0;
 	s->time_p = s->spread_lo = s->spread_hi = s->trend_share = NAN;
 	for (size_t i = 0; i < pr->nsites; i++) {
 		size_t k = 0;

@@ -227,11 +227,8 @@ static long watch_unit_at(const struct ic_watch *w, size_t file, double t)
 				return (long)i;
 		return -1;
 	}
-	for (size_t i = first; i < w->nsamples; i++)
-		if (best < 0 || w->samples[i].start <= t)
-			best = (long)i;
-		else
-			break;
+	for (size_t i = first; i < w->nsamples && (best < 0 || w->samples[i].start <= t); i++)
+		best = (long)i;
 	return best;
 }
 
