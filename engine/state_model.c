@@ -435,8 +435,7 @@ int ic_sm_fit(struct ic_sm *m, const struct ic_sm_obs *obs, size_t n, size_t nsi
 	qsort(m->obs, n, sizeof(*obs), sm_cmp_t);
 	if (n < IC_SM_MIN_OBS || !ns)
 		return 0;
-	/* One block kept (mu, sigma, post), one for the work: mu, sigma, then 2n of buf (a site's
-	 * values, and gsl_stats_mad's work). */
+	/* Blocks: kept mu, sigma, post; work mu, sigma, then 2n of buf (a site's values, gsl_stats_mad's). */
 	m->mu = ic_stats_alloc(3 * ns + n, sizeof(double));
 	m->sigma = m->mu + 2 * ns;
 	m->post = m->sigma + ns;
@@ -445,8 +444,7 @@ int ic_sm_fit(struct ic_sm *m, const struct ic_sm_obs *obs, size_t n, size_t nsi
 	buf = sigma + ns;
 	w = ic_stats_alloc(n, sizeof(*w));
 	span = fmax(m->obs[n - 1].t - m->obs[0].t, 1e-3);
-	/* A few starts, the best likelihood kept (EM finds a local optimum): quantiles per N, and
-	 * (the last) a split of the processes. */
+	/* Several starts, the best kept (EM finds a local optimum): quantiles per N, last a process split. */
 	for (size_t k = 0; k <= sizeof(start) / sizeof(start[0]); k++) {
 		double rate[2] = { 20.0 / span, 20.0 / span }, ll;
 

@@ -633,8 +633,7 @@ int ic_watch_analyse(struct ic_watch *w, char *err, size_t errlen)
 		for (size_t i = 0; i < w->nsamples; i++)
 			ws->procs += !w->samples[i].in_long && w->samples[i].state == s;
 	}
-	/* The N the report reads the states at: where their ratios part most
-	 * (the model's sep_site weighs the gap by its noise, for the fit). */
+	/* The report's N: where the states' ratios part most (the fit's sep_site weighs the gap by noise). */
 	for (size_t j = 0; w->nstates == 2 && j < w->nsites; j++) {
 		double x = fabs(log(w->st[1].ratio[j] / w->st[0].ratio[j]));
 
