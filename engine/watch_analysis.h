@@ -80,8 +80,7 @@ struct ic_watch_probe {
 	X(IC_WATCH_ONE_STATE, "one state") \
 	X(IC_WATCH_BETWEEN, "between processes")   /* two states, the long process in one */ \
 	X(IC_WATCH_INSIDE, "inside a process")     /* the long process switches */ \
-	/* a second level in spells too short to read as a state (states.h): \
-	 * neither one state nor two */ \
+	/* a second level in spells too short to read as a state (states.h): neither one state nor two */ \
 	X(IC_WATCH_BRIEF, "brief spells of a second level") \
 	X(IC_WATCH_DRIFTS, "drifts")   /* not steady, no two states; a line in time explains most */ \
 	X(IC_WATCH_WANDERS, "wanders") /* not steady, no two states, no such line */ \
