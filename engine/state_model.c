@@ -1,4 +1,3 @@
-/* States in time: a two-state hidden Markov model; see state_model.h. */
 #include "state_model.h"
 
 #include <math.h>
@@ -32,8 +31,7 @@ static int sm_cmp_t(const void *pa, const void *pb)
 	return (a->t > b->t) - (a->t < b->t);
 }
 
-/* log of the t density (IC_SM_NU) of y about mu with scale sigma, whose log is
- * log_sigma (the caller's: the EM takes it once for both states). */
+/* log of the t density (IC_SM_NU) of y about mu, scale sigma of log log_sigma (the EM takes it once). */
 static double sm_logpdf_ls(double y, double mu, double sigma, double log_sigma)
 {
 	static double c = NAN;
@@ -79,14 +77,12 @@ static double sm_conv(double c1, double d1, double c2, double d2, double T, doub
 	return c1 * c2 * T + (c1 * d2 + d1 * c2) * F + d1 * d2 * T * E;
 }
 
-/* The expected switches out of each state, k, and time in each, e, at these rates:
- * between two observations dt apart the chain's expectations given the states at
- * both ends, so a pause between processes holds as many switches as the rates make
- * likely, not one at most. With P(s) = pi + (I - pi) e^(-(a+b) s), the time in 0
- * from i to j is the integral of P_i0(s) P_0j(dt - s) over P_ij(dt), the switches 0
- * to 1 a times that of P_i0(s) P_1j(dt - s). Into ends the expected runs of
- * repetitions ending in each state (at most one between two repetitions). cached:
- * w's e are at these rates (in the EM, not after it). */
+/* The expected switches out of each state, k, and time in each, e, at these rates: between
+ * observations dt apart, the chain's expectations given both ends' states, so a pause between
+ * processes holds as many switches as the rates make likely, not one at most. With P(s) = pi +
+ * (I - pi) e^(-(a+b) s), the time in 0 from i to j is the integral of P_i0(s) P_0j(dt - s) over
+ * P_ij(dt), the switches 0 to 1 a times that of P_i0(s) P_1j(dt - s). ends: the expected runs of
+ * repetitions ending in each state (one at most between two). cached: w's e are at these rates. */
 static void sm_counts(const struct ic_sm *m, const struct sm_step *w, const double rate[2], int cached,
 		      double k[2], double e[2], double ends[2])
 {
@@ -132,8 +128,7 @@ static void sm_counts(const struct ic_sm *m, const struct sm_step *w, const doub
 	}
 }
 
-/* One two-state fit from the starting mu, sigma and rate (changed in place); returns
- * its log-likelihood. */
+/* One two-state fit from the starting mu, sigma and rate (changed in place); its log-likelihood. */
 static double sm_em2(const struct ic_sm *m, struct sm_step *w, double *mu, double *sigma, double rate[2])
 {
 	size_t n = m->n, ns = m->nsites;
@@ -217,8 +212,7 @@ static double sm_em2(const struct ic_sm *m, struct sm_step *w, double *mu, doubl
 			if (sden[j] > 0.0)
 				sigma[j] = fmax(sqrt(snum[j] / sden[j]), SM_MIN_SIGMA);
 		}
-		/* The rates: switches over the time spent (the exact EM step of a
-		 * chain seen at discrete times). */
+		/* Rates: switches over time spent (the exact EM step of a chain seen at discrete times). */
 		sm_counts(m, w, rate, 1, k, e, ends);
 		for (int s = 0; s < 2; s++)
 			rate[s] = fmax(e[s] > 0.0 ? k[s] / e[s] : SM_MIN_RATE, SM_MIN_RATE);
@@ -248,8 +242,8 @@ static void sm_site_stats(const struct ic_sm *m, size_t j, double *buf, double q
 	*scale = fmax(gsl_stats_mad(buf, 1, k, buf + k) / 2.0, SM_MIN_SIGMA);
 }
 
-/* The one-state fit: t location and scale per N, from the median and twice the start's
- * scale (buf sm_site_stats'); its log-likelihood. */
+/* The one-state fit: t location and scale per N from the median and twice the start's scale
+ * (buf sm_site_stats'); its log-likelihood. */
 static double sm_em1(const struct ic_sm *m, double *buf)
 {
 	double ll = 0.0;
@@ -288,10 +282,9 @@ static double sm_em1(const struct ic_sm *m, double *buf)
 	return ll;
 }
 
-/* A start for states held per process (spells of minutes, processes of seconds):
- * each process's mean log ratio about each N's median, the processes split where
- * the sorted means leave the least within-group sum of squares, each group's mean
- * per N its level. 0, or -1 with fewer than two processes. */
+/* A start for states held per process (spells of minutes, processes of seconds): the processes'
+ * mean log ratios about each N's median, split where the sorted means leave the least within-group
+ * sum of squares, each group's mean per N its level. 0, or -1 with fewer than two processes. */
 static int sm_start_processes(const struct ic_sm *m, double *mu, double *sigma, double *buf)
 {
 	size_t ns = m->nsites, np = m->nproc, k = 0, best_k = 0;
@@ -355,9 +348,8 @@ int ic_sm_state(const struct ic_sm *m, size_t i)
 	return m->nstates < 2 || m->post[i] <= 1.0 - IC_SM_FIRM ? 0 : m->post[i] >= IC_SM_FIRM ? 1 : -1;
 }
 
-/* chi-square's q quantile: GSL's inversion fails to converge past some thousands
- * of degrees of freedom (many switches in a flickering fit), so there Wilson and
- * Hilferty's cube-root normal approximation, to parts in a million at that size. */
+/* chi-square's q quantile: GSL's inversion fails to converge past some thousands of df (many switches
+ * in a flickering fit), so there Wilson and Hilferty's cube-root normal one, to parts in a million. */
 static double sm_chisq_inv(double q, double nu)
 {
 	double h = 2.0 / (9.0 * nu);
@@ -366,8 +358,8 @@ static double sm_chisq_inv(double q, double nu)
 			    : nu * pow(1.0 - h + gsl_cdf_ugaussian_Pinv(q) * sqrt(h), 3.0);
 }
 
-/* Garwood's bound at quantile q (below or above half) of a rate of k events in
- * exposure e (a Poisson count's, here an expected one); under half an event, 0. */
+/* Garwood's bound at quantile q (below or above half) of a rate of k events (a Poisson count's,
+ * here an expected one) in exposure e; under half an event, 0. */
 static double sm_rate_bound(double k, double e, double q)
 {
 	if (!(e > 0.0))
@@ -377,8 +369,7 @@ static double sm_rate_bound(double k, double e, double q)
 	return sm_chisq_inv(q, 2.0 * k + 2.0) / (2.0 * e);
 }
 
-/* What the posteriors give: occupancy, switches, separation, the intervals, and the
- * rule, BIC's from the two fits' log-likelihoods. */
+/* From the posteriors: occupancy, switches, separation, intervals, rule (BIC by both log-likelihoods). */
 static void sm_summarise(struct ic_sm *m, const struct sm_step *w, double loglik2, double loglik1)
 {
 	size_t ns = m->nsites;
@@ -392,9 +383,8 @@ static void sm_summarise(struct ic_sm *m, const struct sm_step *w, double loglik
 	}
 	sm_counts(m, w, m->rate, 0, k, e, ends);
 	for (int s = 0; s < 2; s++) {
-		/* Switches in pauses are inferred, not seen: the interval counts only
-		 * those between neighbouring repetitions (the same rate over the
-		 * exposure they imply), so pauses widen it rather than narrow it. */
+		/* Switches in pauses are inferred, not seen: the interval counts those between neighbours only
+		 * (the same rate over the exposure they imply), so pauses widen it rather than narrow it. */
 		double kk = fmin(k[s], ends[s]), ee = k[s] > 0.0 ? e[s] * kk / k[s] : e[s];
 		double rate_lo = sm_rate_bound(kk, ee, 0.025), rate_hi = sm_rate_bound(kk, ee, 0.975);
 
@@ -406,11 +396,10 @@ static void sm_summarise(struct ic_sm *m, const struct sm_step *w, double loglik
 		q_hi[s] = sm_rate_bound(kk, ee, 0.9875);
 		run[s] = occ[s] / fmax(ends[s], 1.0);
 	}
-	/* The point: the time seen in state 1 (the chain's a / (a + b) is the same where
-	 * both states come and go, meaningless where one is never left). Its interval
-	 * pairs the ends of the two rates' 97.5% intervals (a low with b high, and
-	 * back): both hold together with chance 95% or more (Bonferroni). (84% ends held
-	 * the planted share in simulation but promised only 0.84^2, 71%.) */
+	/* The point: the time seen in state 1 (the chain's a / (a + b) is the same where both come and
+	 * go, meaningless where one is never left). Its interval pairs the ends of the two rates' 97.5%
+	 * intervals (a low with b high, and back): both hold together with chance >= 95% (Bonferroni).
+	 * (84% ends held the planted share in simulation but promised only 0.84^2, 71%.) */
 	m->share = e[0] + e[1] > 0.0 ? e[1] / (e[0] + e[1]) : NAN;
 	m->share_lo = fmin(q_lo[0] / (q_lo[0] + q_hi[1]), m->share);
 	m->share_hi = fmax(q_hi[0] / (q_hi[0] + q_lo[1]), m->share);
@@ -446,8 +435,7 @@ int ic_sm_fit(struct ic_sm *m, const struct ic_sm_obs *obs, size_t n, size_t nsi
 	qsort(m->obs, n, sizeof(*obs), sm_cmp_t);
 	if (n < IC_SM_MIN_OBS || !ns)
 		return 0;
-	/* One block kept (mu, sigma, post), one for the work: mu, sigma, then 2n of buf (a
-	 * site's values, and gsl_stats_mad's work). */
+	/* Blocks: kept mu, sigma, post; work mu, sigma, then 2n of buf (a site's values, gsl_stats_mad's). */
 	m->mu = ic_stats_alloc(3 * ns + n, sizeof(double));
 	m->sigma = m->mu + 2 * ns;
 	m->post = m->sigma + ns;
@@ -456,8 +444,7 @@ int ic_sm_fit(struct ic_sm *m, const struct ic_sm_obs *obs, size_t n, size_t nsi
 	buf = sigma + ns;
 	w = ic_stats_alloc(n, sizeof(*w));
 	span = fmax(m->obs[n - 1].t - m->obs[0].t, 1e-3);
-	/* A few starts, the best likelihood kept: EM finds a local optimum.
-	 * Quantiles per N, and (the last) a split of the processes. */
+	/* Several starts, the best kept (EM finds a local optimum): quantiles per N, last a process split. */
 	for (size_t k = 0; k <= sizeof(start) / sizeof(start[0]); k++) {
 		double rate[2] = { 20.0 / span, 20.0 / span }, ll;
 
@@ -484,9 +471,7 @@ int ic_sm_fit(struct ic_sm *m, const struct ic_sm_obs *obs, size_t n, size_t nsi
 		memcpy(mu, m->mu + ns, ns * sizeof(*mu));
 		memcpy(mu + ns, m->mu, ns * sizeof(*mu));
 		memcpy(m->mu, mu, 2 * ns * sizeof(*mu));
-		lo = m->rate[0];
-		m->rate[0] = m->rate[1];
-		m->rate[1] = lo;
+		memcpy(m->rate, (double[2]){ m->rate[1], m->rate[0] }, sizeof(m->rate));
 	}
 	loglik2 = sm_em2(m, w, m->mu, m->sigma, m->rate);
 	sm_summarise(m, w, loglik2, sm_em1(m, buf));

@@ -1,15 +1,10 @@
-/* States in time: one repetition's y = log(compare / the baseline repetition of its
- * process and N nearest in start time) at t, its start; a series' observations from every
- * process, in time order, are one path of a two-state Markov chain in continuous time
- * (rate a from state 0 to 1, b back) seen through noise,
- *
- *   y | state s, at the j-th N  ~  mu[s][j] + sigma[j] * t4
- *
- * (t4: a slow repetition is an outlier, not a state; a level per N: the N where the
- * states agree do not dilute those where they part), fitted by EM; the same with one
- * state gives the likelihood to beat. Two states when each IC_SM_* rule below holds
- * and BIC prefers two. The intervals and their simulations: docs/method.md.
- */
+/* States in time: a repetition's y = log(compare / its process's baseline repetition at that N
+ * nearest in start time) at t, its start. A series' observations from every process, in time
+ * order, are one path of a two-state continuous-time Markov chain (rate a from state 0 to 1, b
+ * back) seen through noise, y | state s, j-th N ~ mu[s][j] + sigma[j] * t4 (t4: a slow repetition
+ * is an outlier, not a state; a level per N: the N where the states agree do not dilute those
+ * where they part), fitted by EM; the same with one state gives the likelihood to beat. Two states
+ * when each IC_SM_* rule below holds and BIC prefers two. Intervals, simulations: docs/method.md. */
 #ifndef IC_STATE_MODEL_H
 #define IC_STATE_MODEL_H
 
@@ -59,26 +54,25 @@ struct ic_sm {
 	double *post;              /* [i]: P(state 1 | everything), time order */
 };
 
-/* Fits obs[0..n-1] (any order; copied and sorted by time) over nsites N and nproc
- * processes. Returns 0 (out of memory exits, kit); ic_sm_free frees it. Under
- * IC_SM_MIN_OBS observations, one state (IC_SM_TOO_FEW) and no fit (mu NULL). */
+/* Fits obs[0..n-1] (any order; copied and sorted by time) over nsites N and nproc processes.
+ * Returns 0 (out of memory exits, kit); ic_sm_free frees it. Under IC_SM_MIN_OBS observations,
+ * one state (IC_SM_TOO_FEW) and no fit (mu NULL). */
 int ic_sm_fit(struct ic_sm *m, const struct ic_sm_obs *obs, size_t n, size_t nsites, size_t nproc);
 void ic_sm_free(struct ic_sm *m);
 
 /* Observation i's state: 0 or 1 past IC_SM_FIRM, -1 in neither; 0 with one state. */
 int ic_sm_state(const struct ic_sm *m, size_t i);
 
-/* Each process's posterior-weighted mean log ratio in state s at the j-th N (every N
- * when j is (size_t)-1), for the processes with two repetitions' weight there, into
- * draw[0..nproc-1]. Returns how many. */
+/* Into draw[0..nproc-1], each process's posterior-weighted mean log ratio in state s at the j-th
+ * N (every N when j is (size_t)-1), for those with two repetitions' weight there; how many. */
 size_t ic_sm_draws(const struct ic_sm *m, int s, size_t j, double *draw);
 
-/* State s's level (a ratio) there: the mean of those draws with its 95% t
- * interval (lo = hi = NAN with one draw); *nproc the draws. NAN when none. */
+/* State s's level (a ratio) there: the mean of those draws with its 95% t interval (lo = hi =
+ * NAN with one draw); *nproc the draws. NAN when none. */
 double ic_sm_level(const struct ic_sm *m, int s, size_t j, double *lo, double *hi, size_t *nproc);
 
-/* Whether process p holds firm runs of IC_SM_MIN_RUN repetitions of both states (it
- * switched inside), and into share (unless NULL) its repetitions' shares firmly in each. */
+/* Whether process p holds firm runs of IC_SM_MIN_RUN repetitions of both states (switched
+ * inside); into share (unless NULL) its repetitions' shares firmly in each. */
 int ic_sm_proc_switches(const struct ic_sm *m, size_t p, double share[2]);
 
 const char *ic_sm_why_name(enum ic_sm_why why);

@@ -32,8 +32,7 @@ long ic_states_proc(const struct ic_process_ratios *pr, size_t unit)
 	return -1;
 }
 
-/* The baseline repetition of process unit at point base nearest in time to
- * t (by index when untimed); NULL if none. */
+/* Process unit's baseline repetition at point base nearest in time to t (untimed: by index); NULL if none. */
 static const struct ic_rep *states_partner(const struct ic_point *base, unsigned unit, double t, int index)
 {
 	const struct ic_rep *best = NULL;
@@ -51,9 +50,8 @@ static const struct ic_rep *states_partner(const struct ic_point *base, unsigned
 	return best;
 }
 
-/* The model's observations: every compare repetition of the series with
- * its partner. Untimed ones (older runs) are put in process order, a
- * second apart, their index a hundredth apart: an order, not a time. */
+/* The model's observations: every compare repetition of the series with its partner. Untimed ones
+ * (older runs) go in process order, a second apart, their index a hundredth: an order, not a time. */
 static struct ic_sm_obs *states_observe(struct ic_states *s, const struct ic_process_ratios *pr,
 					 const struct ic_group *g, size_t *nout)
 {
@@ -87,16 +85,15 @@ static struct ic_sm_obs *states_observe(struct ic_states *s, const struct ic_pro
 	return obs;
 }
 
-/* What the states follow: one switch in the time order, or the layout
- * variants (every variant with two or more processes in one state). */
+/* What the states follow: one switch in time, or the variants (each variant of 2+ processes in one state). */
 static void states_follows(struct ic_states *s, const struct ic_process_ratios *pr)
 {
 	size_t np = s->nproc, runs = np > 0, multi = 0, both = 0;
 
 	if (s->nstates < 2)
 		return;   /* (s->follows is IC_FOLLOWS_NEITHER) */
-	/* The runs: the first, and each process in another state than the one before it;
-	 * and at each variant's first process, its members and those in state 1. */
+	/* The runs (the first, and each process in another state than the one before it); at each
+	 * variant's first process, its members and those in state 1. */
 	for (size_t p = 0; p < np; p++) {
 		size_t members = 0, ones = 0;
 		int first = 1;
@@ -117,11 +114,10 @@ static void states_follows(struct ic_states *s, const struct ic_process_ratios *
 	s->follows = runs == 2 ? IC_FOLLOWS_TIME : multi && !both ? IC_FOLLOWS_VARIANT : IC_FOLLOWS_NEITHER;
 }
 
-/* At the N where the levels part most, whether the split there follows the
- * layout variants: a layout slow at one N reads as a second state at just the times
- * it ran that N, its processes "switching" at every other N. So: no variant's firm
- * repetitions there in both levels, and each level held by a variant of two or more
- * processes with a repetition of the other level between its own. Why, or NULL. */
+/* Whether the split at the N where the levels part most follows the layout variants: a layout slow
+ * at one N reads as a second state at just the times it ran that N, its processes "switching" at
+ * every other N. So: no variant's firm repetitions there in both levels, and each level held by a
+ * variant of two or more processes with a repetition of the other level between its own. Why, or NULL. */
 static const char *states_variants_at_sep(struct ic_states *s, const struct ic_process_ratios *pr)
 {
 	const struct ic_sm *m = &s->model;
@@ -165,9 +161,9 @@ static const char *states_variants_at_sep(struct ic_states *s, const struct ic_p
 	return s->why_buf;
 }
 
-/* States and per-process offsets look alike: how many pooled SDs of the processes'
- * own means about their state's level the levels are apart where they part most.
- * INFINITY when a state has no process there or neither has two. */
+/* States and per-process offsets look alike: how many pooled SDs of the processes' own means about
+ * their state's level the levels are apart where they part most. INFINITY when a state has no
+ * process there or neither has two. */
 static double states_offsets(const struct ic_states *s, const struct ic_process_ratios *pr)
 {
 	const struct ic_sm *m = &s->model;
@@ -192,10 +188,9 @@ static double states_offsets(const struct ic_states *s, const struct ic_process_
 	return r;
 }
 
-/* State k's level, share, spell and members (by share[p][k], process p's repetitions
- * firmly in it), and with two states its ratio at every N: each process's
- * posterior-weighted mean there one draw (so one that switched inside counts in both),
- * a t interval over them and Holm's sides over the N. */
+/* State k's level, share, spell and members (by share[p][k], process p's repetitions firmly in it),
+ * and with two states its ratio at every N: each process's posterior-weighted mean there one draw (so
+ * one that switched inside counts in both), a t interval over them and Holm's sides over the N. */
 static void states_state(struct ic_states *s, int k, double (*share)[2], const struct ic_process_ratios *pr,
 			 const struct ic_group *g, const struct ic_analysis_opts *opts)
 {
@@ -246,9 +241,8 @@ static void states_state(struct ic_states *s, int k, double (*share)[2], const s
 	free(draw);
 }
 
-/* A state whose level at the separating N has fewer than two processes
- * behind it (brief spells scattered over processes, or one process's) is
- * no state of the machine that this run can read: why, or NULL. */
+/* A state whose level at the separating N has fewer than two processes behind it (brief spells
+ * scattered over processes, or one process's) is no state this run can read: why, or NULL. */
 static const char *states_brief(struct ic_states *s, const struct ic_process_ratios *pr)
 {
 	struct ic_sm *m = &s->model;
@@ -280,8 +274,7 @@ const char *ic_states_level_name(enum ic_states_level l)
 	return (size_t)l < sizeof(names) / sizeof(names[0]) ? names[l] : "?";
 }
 
-/* The steadiness (states.h), the noise pooled over the processes at an N:
- * a process's own rse rests on two or three repetitions, heavy-tailed alone. */
+/* The steadiness (states.h), noise pooled over an N's processes (an rse of 2-3 repetitions is heavy-tailed). */
 static void states_steadiness(struct ic_states *s, const struct ic_process_ratios *pr)
 {
 	size_t np = pr->nproc;
@@ -289,8 +282,6 @@ static void states_steadiness(struct ic_states *s, const struct ic_process_ratio
 	double *y = ic_stats_alloc(4 * np, sizeof(*y)), *se = y + np, *t = se + np, *vn = t + np, best = -1.0;
 	int all = 1;
 
-	s->level = IC_LEVEL_UNTESTED;
-	s->time_q = s->time_df = 0.0;
 	s->time_p = s->spread_lo = s->spread_hi = s->trend_share = NAN;
 	for (size_t i = 0; i < pr->nsites; i++) {
 		size_t k = 0;
@@ -374,8 +365,7 @@ struct ic_states *ic_states_analyse(const struct ic_process_ratios *pr, const st
 		s->nunsteady += (size_t)s->unsteady[p];
 	}
 	states_follows(s, pr);
-	/* A split that a layout or a process's own offset explains is none
-	 * of the machine's: one state, said why, every process in state 0. */
+	/* A split a layout or a process's own offset explains is not the machine's: one state, all in 0. */
 	if (s->nstates == 2) {
 		const char *why = states_variants_at_sep(s, pr);
 

@@ -1,10 +1,8 @@
-/* States: on some machines the same binary runs at one of two speeds, switching
- * while it runs (a Zen 5 guest: inline/extern 1.0 in one, 1.65 in the other), and
- * pooling both gives an interval around a ratio that no process ran at. Per state
- * of state_model.h's model: its share of the time, mean spell, level, ratios, band
- * and crossover; a split that the layout variants or the processes' own offsets
- * explain stays one state (docs/method.md).
- */
+/* States: on some machines the same binary runs at one of two speeds, switching while it runs (a
+ * Zen 5 guest: inline/extern 1.0 in one, 1.65 in the other), and pooling both gives an interval
+ * around a ratio that no process ran at. Per state of state_model.h's model: its share of the time,
+ * mean spell, level, ratios, band and crossover; a split that the layout variants or the processes'
+ * own offsets explain stays one state (docs/method.md). */
 #ifndef IC_STATES_H
 #define IC_STATES_H
 
@@ -62,22 +60,20 @@ struct ic_states {
 	unsigned char *member[2];  /* by file index < nmember: 1 for each state's processes */
 	size_t nmember;
 	enum ic_states_follows follows;
-	/* Is the machine steady, before any model? Cochran's Q within layout
-	 * variants over N, and steadiness.h's test where processes vary most. */
+	/* Steady before any model? Cochran's Q within variants over N; steadiness.h's where they vary most. */
 	enum ic_states_level level;
 	double time_q, time_df, time_p;    /* within variants, summed over N */
 	struct ic_steady steady;           /* at steady_sites */
 	unsigned long steady_sites;
 	double spread_lo, spread_hi;       /* ratios, 10th and 90th percentile of processes */
 	double trend_share;
-	/* One state, though the model found a second in spells too brief for
-	 * two processes to give its level (why says its share of the time). */
+	/* One state, though the model found a second in spells too brief for two processes to give its
+	 * level (why says its share of the time). */
 	int brief;
 	char why_buf[256];
 };
 
-/* The states of a series' processes pr of group g (compare/baseline of opts). Out of
- * memory exits (kit). */
+/* The states of a series' processes pr of group g (compare/baseline of opts). Out of memory exits (kit). */
 struct ic_states *ic_states_analyse(const struct ic_process_ratios *pr, const struct ic_group *g,
 				    const struct ic_analysis_opts *opts);
 void ic_states_free(struct ic_states *s);
@@ -85,9 +81,9 @@ void ic_states_free(struct ic_states *s);
 /* The process of pr that file unit is; -1 when none. */
 long ic_states_proc(const struct ic_process_ratios *pr, size_t unit);
 
-/* The moments behind r[0..n-1], the series' ratios by the model's N index: per N the
- * model's paired repetitions (of state k only, firmly, when k is 0 or 1; all at -1), how
- * often each form was the faster and their ratios' 10th-90th percentile. */
+/* The moments behind r[0..n-1], the series' ratios by the model's N index: per N the model's paired
+ * repetitions (firmly of state k when k is 0 or 1; all at -1), how often each form was the faster
+ * and their ratios' 10th-90th percentile. */
 void ic_states_moments(const struct ic_states *s, int k, struct ic_ratio *r, size_t n);
 
 #endif /* IC_STATES_H */

@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_eigen.h>
@@ -10,9 +11,8 @@
 
 #include "stats.h"
 
-/* The generalised Q at tau2 over z with design o (NULL: all 1) and noise
- * variances se^2, independent: the diagonal case as it is, or any
- * covariance in its eigenvectors' coordinates. */
+/* The generalised Q at tau2 over z with design o (NULL: all 1) and noise variances se^2,
+ * independent: the diagonal case as it is, or any covariance in its eigenvectors' coordinates. */
 static double steady_qgen(const double *z, const double *o, const double *se, size_t k, double tau2,
 			  double *mu)
 {
@@ -35,8 +35,7 @@ static double steady_qgen(const double *z, const double *o, const double *se, si
 	return q;
 }
 
-/* The tau^2 at which the generalised Q falls to target; 0 where it is
- * already below at 0. Q falls as tau^2 grows: bracket, then bisect. */
+/* The tau^2 where generalised Q falls to target (0 if below at 0); Q falls as tau^2 grows: bracket, bisect. */
 static double steady_profile(const double *z, const double *o, const double *se, size_t k, double target,
 			     double start)
 {
@@ -59,8 +58,8 @@ static double steady_profile(const double *z, const double *o, const double *se,
 	return 0.5 * (lo + hi);
 }
 
-/* out cleared (NAN, not steady); -1 unless there are IC_STEADY_MIN_UNITS units, each
- * y finite and its noise[i * stride] (an SE or a variance) positive. */
+/* out cleared (NAN, not steady); -1 unless there are IC_STEADY_MIN_UNITS units, each y finite and
+ * its noise[i * stride] (an SE or a variance) positive. */
 static int steady_start(const double *y, const double *noise, size_t stride, size_t k,
 			double margin, struct ic_steady *out)
 {
@@ -74,8 +73,8 @@ static int steady_start(const double *y, const double *noise, size_t stride, siz
 	return 0;
 }
 
-/* The test on z, o, se (steady_qgen's). The moment estimate: Q at 0 has
- * mean k - 1 + tau^2 tr(P), P = W - W o o' W / (o' W o), W = 1 / se^2. */
+/* The test on z, o, se (steady_qgen's). The moment estimate: Q at 0 has mean k - 1 + tau^2 tr(P),
+ * P = W - W o o' W / (o' W o), W = 1 / se^2. */
 static void steady_core(const double *z, const double *o, const double *se, size_t k, struct ic_steady *out)
 {
 	double s1 = 0.0, so = 0.0, so2 = 0.0, tau2;
@@ -106,31 +105,28 @@ int ic_steady_test(const double *y, const double *se, size_t k, double margin, s
 	return 0;
 }
 
-/* V = E diag(lambda) E': in E's coordinates z = E'y and o = E'1 the noise
- * is independent with variances lambda, and y - mu 1 + u becomes
- * z - mu o + E'u, whose E'u is still tau^2 I: the same test, exactly. */
+/* V = E diag(lambda) E': in E's coordinates z = E'y and o = E'1 the noise is independent with
+ * variances lambda; y - mu 1 + u becomes z - mu o + E'u, E'u still tau^2 I: the same test, exactly. */
 int ic_steady_test_cov(const double *y, const double *v, size_t k, double margin, struct ic_steady *out)
 {
-	gsl_matrix *a, *e;
+	gsl_matrix *e;
+	gsl_matrix_view a;
 	gsl_vector *lam;
 	gsl_eigen_symmv_workspace *ws;
-	double *z, *o, *se, top;   /* one block: z, o, se */
+	double *z, *o, *se, top;   /* one block: z, o, se, then a copy of v (the decomposition destroys it) */
 	int rc = -1;
 
 	if (steady_start(y, v, k + 1, k, margin, out))
 		return -1;
 	/* (GSL's allocations and the decomposition fail only by its handler, which aborts) */
-	a = gsl_matrix_alloc(k, k);
 	e = gsl_matrix_alloc(k, k);
 	lam = gsl_vector_alloc(k);
 	ws = gsl_eigen_symmv_alloc(k);
-	z = ic_stats_alloc(3 * k, sizeof(*z));
+	z = ic_stats_alloc(3 * k + k * k, sizeof(*z));
 	o = z + k;
 	se = z + 2 * k;
-	for (size_t i = 0; i < k; i++)
-		for (size_t j = 0; j < k; j++)
-			gsl_matrix_set(a, i, j, 0.5 * (v[i * k + j] + v[j * k + i]));
-	gsl_eigen_symmv(a, lam, e, ws);
+	a = gsl_matrix_view_array(memcpy(z + 3 * k, v, k * k * sizeof(*v)), k, k);
+	gsl_eigen_symmv(&a.matrix, lam, e, ws);
 	top = fmax(gsl_vector_max(lam), 0.0);
 	for (size_t i = 0; i < k; i++) {
 		double l = gsl_vector_get(lam, i);
@@ -146,7 +142,6 @@ int ic_steady_test_cov(const double *y, const double *v, size_t k, double margin
 	steady_core(z, o, se, k, out);
 	rc = 0;
 out:
-	gsl_matrix_free(a);
 	gsl_matrix_free(e);
 	gsl_vector_free(lam);
 	gsl_eigen_symmv_free(ws);
@@ -181,9 +176,8 @@ double ic_steady_ar1_cov(size_t a, size_t n_a, size_t b, size_t n_b, double rho)
 	return n_a && n_b ? s / ((double)n_a * (double)n_b) : NAN;   /* NAN without values */
 }
 
-/* sum over t of rho - c_t - c_{t+1} + v, c_t = cov(x_t, the mean) =
- * (1/n) sum over s of rho^|t - s| (two geometric sums; rho < 1), v the
- * mean's variance. */
+/* sum over t of rho - c_t - c_{t+1} + v, c_t = cov(x_t, the mean) = (1/n) sum over s of rho^|t - s|
+ * (two geometric sums; rho < 1), v the mean's variance. */
 double ic_steady_ar1_s1(size_t n, double rho)
 {
 	double v = ic_steady_ar1_mean_var(n, rho), e = 0.0, prev = NAN;

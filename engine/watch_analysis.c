@@ -1,5 +1,3 @@
-/* watch: the states of a sentinel over time, from short processes and the
- * windows of one long process; see watch_analysis.h. */
 #include "watch_analysis.h"
 
 #include <errno.h>
@@ -48,9 +46,8 @@ static void watch_sample_add(struct ic_watch *w, struct ic_watch_sample s)
 	w->samples[w->nsamples++] = s;
 }
 
-/* The span of doc's repetitions (not aggregates): from the first's
- * rep_start_s to the last's start plus its iterations' time. Returns how
- * many have the counter; *untimed how many do not. */
+/* The span of doc's repetitions (not aggregates): from the first's rep_start_s to the last's start
+ * plus its iterations' time. Returns how many have the counter; *untimed how many do not. */
 static size_t watch_span(json_t *doc, double *start, double *end, size_t *untimed)
 {
 	json_t *e;
@@ -80,8 +77,7 @@ static size_t watch_span(json_t *doc, double *start, double *end, size_t *untime
 	return n;
 }
 
-/* A process's JSON at path into res as one file: a short one is a sample
- * too (the long one's samples are its windows, made after the analysis). */
+/* path's JSON into res as one file; a short process is a sample (the long one's windows follow the analysis). */
 static int watch_add(struct ic_watch *w, const char *path, int in_long, double window_s, char *err,
 		     size_t errlen)
 {
@@ -105,9 +101,8 @@ static int watch_add(struct ic_watch *w, const char *path, int in_long, double w
 		return ic_fail(err, errlen, "%s: a repetition without %s", path, IC_REP_START_COUNTER);
 	if (in_long && !n)
 		return ic_fail(err, errlen, "%s: no repetitions", path);
-	/* Without process_end the loader's end is its first repetition's
-	 * start. Without the counter, a short process's own clock (the
-	 * loader's, from its context). */
+	/* Without process_end the loader's end is its first repetition's start. Without the
+	 * counter, a short process's own clock (the loader's, from its context). */
 	if (!isfinite(f->end))
 		f->end = n ? start : NAN;
 	start = n ? start : f->start;
@@ -137,8 +132,7 @@ int ic_watch_add_long(struct ic_watch *w, const char *path, double window_s, cha
 	return watch_add(w, path, 1, window_s, err, errlen);
 }
 
-/* The short processes' samples: their ratios, and the state most of their
- * repetitions are firmly in. */
+/* The short processes' samples: their ratios, and the state most of their firm repetitions are in. */
 static void watch_short_samples(struct ic_watch *w, const struct ic_series *se)
 {
 	const struct ic_process_ratios *pr = &se->procs;
@@ -153,9 +147,8 @@ static void watch_short_samples(struct ic_watch *w, const struct ic_series *se)
 	}
 }
 
-/* The long process's windows, for the chart: its repetitions in time order
- * (the model's), cut every window_s seconds; each window's state that of
- * most of its firm repetitions (its ratios are its unit means'). */
+/* The long process's windows, for the chart: its repetitions in time order (the model's), cut every
+ * window_s seconds; each one's state that of most of its firm repetitions (its ratios: unit means). */
 static void watch_windows(struct ic_watch *w, const struct ic_series *se)
 {
 	const struct ic_states *st = se->states;
@@ -190,10 +183,8 @@ static void watch_windows(struct ic_watch *w, const struct ic_series *se)
 	}
 }
 
-/* The model's firm state at time t in process p: its observation nearest
- * in time there; -1 when none or not firm. The observations are in time
- * order and a process's lie together: a binary search, then the nearest
- * of p's on either side. */
+/* Process p's firm state at time t (of its observation nearest in time; -1: none, or not firm). The
+ * observations are in time order, a process's together: a binary search, then p's nearest either side. */
 static int watch_state_at(const struct ic_sm *m, size_t p, double t)
 {
 	size_t lo = 0, hi = m->n;
@@ -223,9 +214,8 @@ static int watch_state_at(const struct ic_sm *m, size_t p, double t)
 	return best < 0 ? -1 : ic_sm_state(m, (size_t)best);
 }
 
-/* The unit (sample) that holds time t of file: a short process's own, or
- * the long process's window that began last at or before t (the first for
- * earlier times); -1 when none. */
+/* The unit (sample) that holds time t of file: a short process's own, or the long process's window
+ * that began last at or before t (the first for earlier times); -1 when none. */
 static long watch_unit_at(const struct ic_watch *w, size_t file, double t)
 {
 	size_t first = w->nsamples - w->nwindows;
@@ -237,18 +227,14 @@ static long watch_unit_at(const struct ic_watch *w, size_t file, double t)
 				return (long)i;
 		return -1;
 	}
-	for (size_t i = first; i < w->nsamples; i++)
-		if (best < 0 || w->samples[i].start <= t)
-			best = (long)i;
-		else
-			break;
+	for (size_t i = first; i < w->nsamples && (best < 0 || w->samples[i].start <= t); i++)
+		best = (long)i;
 	return best;
 }
 
-/* The sums and counts of reps[0..n-1]'s log times into sc: by process and
- * the state of the sentinel's repetition of it nearest in time (sums
- * sc[2 p + s], counts 2 nproc on), and by unit (sums 4 nproc on, counts
- * nsamples after them). */
+/* The sums and counts of reps[0..n-1]'s log times into sc: by process and the state of the
+ * sentinel's repetition of it nearest in time (sums sc[2 p + s], counts 2 nproc on), and by unit
+ * (sums 4 nproc on, counts nsamples after them). */
 static void watch_sums(const struct ic_watch *w, const struct ic_series *se, const struct ic_rep *reps, size_t n,
 		       double *sc)
 {
@@ -275,8 +261,7 @@ static void watch_sums(const struct ic_watch *w, const struct ic_series *se, con
 	}
 }
 
-/* The level per state from watch_sums' sc: a process's mean log time in a
- * state is one draw; state 2 over state 1 with a Welch interval. */
+/* The level per state from watch_sums' sc, a process's mean log time one draw; 2 over 1 by Welch. */
 static void watch_level(const struct ic_watch *w, const struct ic_series *se, double *sc,
 			struct ic_watch_level *lv)
 {
@@ -325,24 +310,20 @@ static void watch_level(const struct ic_watch *w, const struct ic_series *se, do
 	}
 }
 
-/* The noise's correlation in time (steadiness.h), from the difference of
- * the two N's log ratios at the same place in each process, where the
- * machine's movement cancels (docs/method.md, "Where the correlation is
- * read"): the smaller of the differences' pooled AR(1) reading and that of
- * their neighbours' at lags 1 and 2, by medians (a movement at one N only
- * lifts it less). Too high makes noise of a movement; too low only keeps
- * some noise as movement. 0 with one N: noise and level are one there. */
+/* The noise's correlation in time (steadiness.h) from the difference of the two N's log ratios at
+ * one place in each process, where the machine's movement cancels (docs/method.md, "Where the
+ * correlation is read"): the smaller of the differences' pooled AR(1) reading and their neighbours'
+ * at lags 1 and 2 by medians (a movement at one N only lifts it less). Too high makes noise of a
+ * movement; too low only keeps some noise as movement. 0 with one N, where noise and level are one. */
 static double watch_noise_rho(const struct ic_watch *w, const struct ic_series *se)
 {
 	const struct ic_sm *m = &se->states->model;
 	size_t np = se->procs.nproc, nd[2] = { 0, 0 }, cap = m->n;
 	struct ic_ar1_unit *u = ic_stats_alloc(np, sizeof(*u));
 	double *a = ic_stats_alloc(4 * cap, sizeof(double)), *b = a + cap, *d[2] = { a + 2 * cap, a + 3 * cap };
-	double rho = 0.0;
+	double rho;
 
-	if (w->nsites < 2 || !np)
-		goto out;
-	for (size_t p = 0; p < np; p++) {
+	for (size_t p = 0; w->nsites >= 2 && p < np; p++) {   /* (no units: rho 0) */
 		size_t na = 0, nb = 0, n;
 		double mean = 0.0;
 
@@ -372,17 +353,14 @@ static double watch_noise_rho(const struct ic_watch *w, const struct ic_series *
 
 		rho = fmin(rho, ic_steady_ar1_rho_lags(m1 * m1, m2 * m2));
 	}
-out:
 	free(u);
 	free(a);
 	return rho;
 }
 
-/* Each unit's mean log ratio per N from the model's paired repetitions,
- * and its standard error: the repetitions' variance pooled over the units
- * at that N (a unit of three says next to nothing of it), raised by the
- * share a unit's mean hides of correlated noise, times its mean's AR(1)
- * variance. */
+/* Each unit's mean log ratio per N from the model's paired repetitions, and its standard error: the
+ * repetitions' variance pooled over the units at that N (a unit of three says next to nothing of it)
+ * raised by the correlated noise's share a unit's mean hides, times its mean's AR(1) variance. */
 static void watch_unit_means(struct ic_watch *w, const struct ic_series *se)
 {
 	const struct ic_sm *m = &se->states->model;
@@ -457,11 +435,9 @@ static void watch_time_order(struct ic_watch *w)
 	}
 }
 
-/* With two states: the units' SD beyond noise inside each state (the
- * units mostly in it) at the j-th N; the states fit where the larger is
- * IC_WATCH_STATES_SEP times inside the gap. The noise is the units' own
- * spread, as the separation was set on (docs/method.md). y and sev:
- * scratch of nsamples each. */
+/* With two states: the units' SD beyond noise inside each state (the units mostly in it) at the j-th
+ * N; they fit where IC_WATCH_STATES_SEP times the larger is inside the gap. The noise: the units'
+ * own spread, as the separation was set on (docs/method.md). y, sev: scratch of nsamples each. */
 static void watch_states_fit(struct ic_watch *w, size_t j, double *y, double *sev)
 {
 	double gap = fabs(log(w->st[1].ratio[j] / w->st[0].ratio[j])), tau = 0.0;
@@ -486,8 +462,7 @@ static void watch_states_fit(struct ic_watch *w, size_t j, double *y, double *se
 	}
 }
 
-/* The steadiness test at each N, the spread in time, the drift share;
- * with two states, whether they fit at the fit-th N. */
+/* Steadiness, spread and drift share at each N; with two states, whether they fit at the fit-th N. */
 static void watch_steadiness(struct ic_watch *w, size_t fit)
 {
 	size_t n = w->nsamples;
@@ -512,9 +487,8 @@ static void watch_steadiness(struct ic_watch *w, size_t fit)
 			r[k] = exp(s->ly[j]);
 			k++;
 		}
-		/* Units of one process share its correlated noise: the AR(1)
-		 * covariance of their places in it. Without correlation,
-		 * the diagonal case (independent noise). */
+		/* Units of one process share its correlated noise: the AR(1) covariance of their
+		 * places in it. Without correlation, the diagonal case (independent noise). */
 		if (w->noise_rho > 0.0 && (v = ic_stats_alloc(k * k, sizeof(*v))))
 			for (size_t a = 0; a < k; a++) {
 				v[a * k + a] = u[a]->se[j] * u[a]->se[j];
@@ -545,9 +519,8 @@ static void watch_steadiness(struct ic_watch *w, size_t fit)
 	free(u);
 }
 
-/* One form's or probe's elasticity from watch_sums' sums per unit (sc):
- * its mean log time per unit against the units' log ratio at the
- * reference N, in time order. */
+/* One form's or probe's elasticity from watch_sums' sums per unit (sc): its mean log time per unit
+ * against the units' log ratio at the reference N, in time order. */
 static void watch_elastic(const struct ic_watch *w, double *sc, struct ic_watch_elastic *el)
 {
 	const struct ic_watch_steady *st = &w->steady[w->ref];
@@ -586,8 +559,7 @@ static void watch_item(const struct ic_watch *w, const struct ic_series *se, dou
 		watch_elastic(w, sc + 4 * se->procs.nproc, el);
 }
 
-/* Each form's level per state and elasticity at each sentinel N, and each
- * probe's. */
+/* Each form's level per state and elasticity at each sentinel N, and each probe's. */
 static void watch_forms(struct ic_watch *w, const struct ic_series *se)
 {
 #define IC_WATCH_FORM_NAME(f) #f,
@@ -610,8 +582,7 @@ static void watch_forms(struct ic_watch *w, const struct ic_series *se)
 	for (size_t k = 0; k < w->nprobes; k++) {
 		const struct ic_probe_reps *p = &w->res.probes[k];
 
-		w->probes[k].name = p->name;
-		w->probes[k].what = p->what;
+		w->probes[k] = (struct ic_watch_probe){ .name = p->name, .what = p->what };
 		watch_item(w, se, sc, p->reps, p->nreps, &w->probes[k].level, &w->probes[k].el);
 	}
 	free(sc);
@@ -662,8 +633,7 @@ int ic_watch_analyse(struct ic_watch *w, char *err, size_t errlen)
 		for (size_t i = 0; i < w->nsamples; i++)
 			ws->procs += !w->samples[i].in_long && w->samples[i].state == s;
 	}
-	/* The N the report reads the states at: where their ratios part most
-	 * (the model's sep_site weighs the gap by its noise, for the fit). */
+	/* The report's N: where the states' ratios part most (the fit's sep_site weighs the gap by noise). */
 	for (size_t j = 0; w->nstates == 2 && j < w->nsites; j++) {
 		double x = fabs(log(w->st[1].ratio[j] / w->st[0].ratio[j]));
 
@@ -677,10 +647,9 @@ int ic_watch_analyse(struct ic_watch *w, char *err, size_t errlen)
 	w->long_switches = w->have_long && lp >= 0 && st->unsteady[lp];
 	watch_unit_means(w, se);
 	watch_steadiness(w, m->sep_site < w->nsites ? m->sep_site : 0);
-	/* Steady first: one answer needs the bound, whatever the states. Then
-	 * two states where they fit; else the variation named. Brief spells
-	 * are shorter than a unit: where the units vary beyond their noise,
-	 * the variation is longer than that, and named as such. */
+	/* Steady first: one answer needs the bound, whatever the states. Then two states where they
+	 * fit; else the variation named. Brief spells are shorter than a unit: where the units vary
+	 * beyond their noise, the variation is longer than that, and named as such. */
 	if (se->procs.nproc < IC_STATES_MIN_PROC || m->n < IC_SM_MIN_OBS ||
 	    w->steady[w->ref].h.k < IC_STEADY_MIN_UNITS)
 		w->where = IC_WATCH_TOO_FEW;

@@ -1,11 +1,8 @@
-/* watch: can this machine give one answer? A sentinel (inline and extern at
- * two N of one series) measured as short processes and one long process,
- * cut into windows of about a short process's length: the units. First
- * the units' steadiness (steadiness.h); then the engine's two states
- * (states.h), which describe the watch only where their levels are clean;
- * else the variation named (drifts or wanders) and what moves with the
- * ratio. Why each step is as it is: docs/method.md and docs/watch-json.md.
- */
+/* watch: can this machine give one answer? A sentinel (inline and extern at two N of one series)
+ * measured as short processes and one long process, cut into windows of about a short process's
+ * length: the units. First the units' steadiness (steadiness.h); then the engine's two states
+ * (states.h), which describe the watch only where their levels are clean; else the variation named
+ * (drifts or wanders) and what moves with the ratio. Why each: docs/method.md, docs/watch-json.md. */
 #ifndef IC_WATCH_ANALYSIS_H
 #define IC_WATCH_ANALYSIS_H
 
@@ -35,8 +32,8 @@ enum ic_watch_change {
 	IC_CHANGE_UNSURE,          /* the interval holds 1 but is wider than +-IC_WATCH_SAME */
 };
 
-/* A time per state (ns; the mean of each process's log mean there, with a
- * 95% t interval over processes) and its change from state 1 to 2. */
+/* A time per state (ns; the mean of each process's log mean there, with a 95% t interval over
+ * processes) and its change from state 1 to 2. */
 struct ic_watch_level {
 	double ns[2], lo[2], hi[2];
 	size_t nproc[2];
@@ -53,8 +50,8 @@ enum ic_watch_moves {
 	IC_MOVES_UNSURE,           /* the interval holds 0 and reaches past +-IC_WATCH_SAME */
 };
 
-/* Its log time on the sentinel's log ratio over the units, and the change
- * that implies from the ratio's 10th to its 90th percentile. */
+/* Its log time on the sentinel's log ratio over the units, and the change that implies from the
+ * ratio's 10th to its 90th percentile. */
 struct ic_watch_elastic {
 	struct ic_slope fit;
 	double change, change_lo, change_hi;
@@ -69,8 +66,8 @@ struct ic_watch_form {
 	struct ic_watch_elastic el[IC_WATCH_NSITES];
 };
 
-/* One probe's level (bench/probes.h: the machine in its own terms, ns per
- * iteration); its name and what one iteration is are the results'. */
+/* One probe's level (bench/probes.h: the machine in its own terms, ns per iteration); its name
+ * and what one iteration is are the results'. */
 struct ic_watch_probe {
 	const char *name, *what;
 	struct ic_watch_level level;
@@ -83,8 +80,7 @@ struct ic_watch_probe {
 	X(IC_WATCH_ONE_STATE, "one state") \
 	X(IC_WATCH_BETWEEN, "between processes")   /* two states, the long process in one */ \
 	X(IC_WATCH_INSIDE, "inside a process")     /* the long process switches */ \
-	/* a second level in spells too short to read as a state (states.h): \
-	 * neither one state nor two */ \
+	/* a second level in spells too short to read as a state (states.h): neither one state nor two */ \
 	X(IC_WATCH_BRIEF, "brief spells of a second level") \
 	X(IC_WATCH_DRIFTS, "drifts")   /* not steady, no two states; a line in time explains most */ \
 	X(IC_WATCH_WANDERS, "wanders") /* not steady, no two states, no such line */ \
@@ -98,8 +94,8 @@ struct ic_watch_sample {
 	double start, end;         /* wall clock, s since the epoch */
 	double ratio[IC_WATCH_NSITES];   /* compare/baseline at each N; NAN if missing */
 	int state;                 /* 0 low, 1 high, -1 neither firmly (states.h) */
-	/* As a unit per N: its paired repetitions' mean log ratio, count, standard
-	 * error, and the first one's rank in its process (for the shared noise). */
+	/* As a unit per N: its paired repetitions' mean log ratio, count, standard error, and the
+	 * first one's rank in its process (for the shared noise). */
 	double ly[IC_WATCH_NSITES], se[IC_WATCH_NSITES];
 	size_t nrep[IC_WATCH_NSITES], rank[IC_WATCH_NSITES];
 };
@@ -158,18 +154,14 @@ struct ic_watch {
 void ic_watch_init(struct ic_watch *w);
 void ic_watch_free(struct ic_watch *w);
 
-/* Adds one short process's Google Benchmark JSON. On bad input returns -1
- * with one line in err. */
+/* Adds one short process's Google Benchmark JSON. On bad input returns -1 with one line in err. */
 int ic_watch_add_short(struct ic_watch *w, const char *path, char *err, size_t errlen);
 
-/* Adds the long process, one process for the analysis; for the chart it
- * is cut into windows of at least window_s seconds (a shorter tail joins
- * the last window). Its repetitions need the rep_start_s counter. */
-int ic_watch_add_long(struct ic_watch *w, const char *path, double window_s, char *err,
-		      size_t errlen);
+/* Adds the long process, one process for the analysis, for the chart cut into windows of at least
+ * window_s seconds (a shorter tail joins the last). Its repetitions need the rep_start_s counter. */
+int ic_watch_add_long(struct ic_watch *w, const char *path, double window_s, char *err, size_t errlen);
 
-/* The analysis of what was added. -1 with err when no series has both
- * forms; out of memory exits (kit). */
+/* The analysis of what was added. -1 with err when no series has both forms; out of memory exits (kit). */
 int ic_watch_analyse(struct ic_watch *w, char *err, size_t errlen);
 
 /* w's name in IC_WATCH_WHERES: "one state", "drifts", ... */
