@@ -277,8 +277,7 @@ static void wr_text(FILE *f, const struct ic_watch *w)
 	for (int s = 0; s < (int)w->nstates && (w->nstates == 1 || two); s++) {
 		const struct ic_watch_state *st = &w->st[s];
 
-		/* A machine that moves has no state to name: the mean over the
-		 * processes describes and does not promise. */
+		/* A machine that moves has no state to name: its mean describes, promises nothing. */
 		if (w->nstates == 1 && w->where != IC_WATCH_ONE_STATE && w->where != IC_WATCH_TOO_FEW)
 			fputs("Mean over the processes (t interval as if independent, which on a machine "
 			      "that moves they are not): inline/extern", f);

@@ -356,8 +356,7 @@ static int ms_lock_other(const char *root, char *v)
 	return 1;
 }
 
-/* machine_busy: another inlinecost measurement holding the lock first, then
- * the other processes' CPU use over sample_ms. */
+/* machine_busy: the lock's other holder first, then other processes' CPU over sample_ms. */
 static void ms_busy_procs(const char *root, int sample_ms, char *v)
 {
 	char out[IC_MSTATE_VALUE_MAX] = "not sampled", holder[IC_MSTATE_VALUE_MAX];

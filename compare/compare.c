@@ -446,8 +446,7 @@ static char *cmp_left_out(struct cmp *c)
 	return only;
 }
 
-/* What a run built: build_source (a hash of the measured sources), else an
- * older run.conf's git commit. */
+/* What a run built: build_source (its sources' hash), else an older run.conf's git commit. */
 static const char *cmp_source(const struct cmp_input *in)
 {
 	const char *v = ic_run_conf(in->run, "build_source");
@@ -493,8 +492,7 @@ static const char *cmp_differs_value(struct cmp_input *in, size_t i, char *buf, 
 	return buf;
 }
 
-/* Each run's verdict quoted from its verdict.json (with its smoke mark), as
- * its summary said it, never re-derived here. */
+/* Each run's verdict as its summary said it (verdict.json, smoke mark), never re-derived. */
 static void cmp_write_verdicts(FILE *md, const struct cmp *c)
 {
 	fputs("\n## Each input's verdict, as its summary said it\n\n", md);
@@ -548,8 +546,7 @@ static void cmp_write_head(FILE *md, struct cmp *c, const char *only)
 
 	cmp_write_verdicts(md, c);
 
-	/* The machine, then the settings that define a point (one that differs
-	 * only between runs labels their columns). */
+	/* The machine, then the settings that define a point (one differing only between runs labels the columns). */
 	fputs("\n## What differs\n\n", md);
 	for (size_t i = 0; i < sizeof(cmp_differs) / sizeof(cmp_differs[0]); i++) {
 		char *line = NULL, buf[2 * IC_RESULTS_CONTEXT_MAX], first[1024];
@@ -721,8 +718,7 @@ static void cmp_write_series(FILE *md, FILE *csv, FILE *gp, FILE *dat, struct cm
 		fprintf(gp, "ic_xo_lo[%zu] = ", i);
 		out_num(gp, xo->bracket_lo, "%.0f", "NaN");
 		fprintf(gp, "\nic_xo_hi[%zu] = ", i);
-		out_num(gp, xo->bracket_hi, "%.0f", "NaN");
-		fprintf(gp, "\n");
+		out_num(gp, xo->bracket_hi, "%.0f\n", "NaN\n");
 		fprintf(dat, "# %s %s, input %c: sites ratio lo hi\n", s->id, s->pair, CMP_LETTER(k));
 		for (size_t a = 0; a < nn; a++) {
 			const struct ic_ratio *r = xr_ratio_at(s, k, sites[a]);
@@ -778,10 +774,9 @@ static int cmp_write(struct cmp *c, const char *out)
 	      "bracket_lo,bracket_hi,compare,baseline,cpu_model,directory,compiler,cflags,lock,"
 	      "codegen,per_caller,body\n", csv);
 	cols = ns > 1 ? 2 : 1;
-	fprintf(gp, "# Written by ./run.sh compare for plots/compare.gp.\nic_k = %zu\n"
-		"ic_npanels = %zu\nic_cols = %zu\nic_rows = %zu\n", c->k, ns, cols,
-		(ns + cols - 1) / cols);
-	fprintf(gp, "ic_sites_min = %lu\nic_sites_max = %lu\nic_caption = ", c->nmin, c->nmax);
+	fprintf(gp, "# Written by ./run.sh compare for plots/compare.gp.\nic_k = %zu\nic_npanels = %zu\n"
+		"ic_cols = %zu\nic_rows = %zu\nic_sites_min = %lu\nic_sites_max = %lu\nic_caption = ", c->k, ns,
+		cols, (ns + cols - 1) / cols, c->nmin, c->nmax);
 	ic_gnuplot_quote(gp, "error bars: each run's own 95% interval at N; bars at the foot: each run's crossover bracket; tables in compare.md");
 	fprintf(gp, "\narray ic_label[%zu]\narray ic_title[%zu]\narray ic_xo_lo[%zu]\n"
 		"array ic_xo_hi[%zu]\narray ic_letter[%zu]\n", c->k, ns, ns * c->k, ns * c->k, c->k);
@@ -817,8 +812,7 @@ int ic_compare_runs(struct ic_run *run, size_t k, const char *out)
 	for (c.k = 0; c.k < k; c.k++)
 		c.in[c.k].run = &run[c.k];
 	c.all = (1u << k) - 1;
-	/* Which settings vary within a run (they join the series names), then
-	 * every ratio under its series. */
+	/* The settings that vary within a run join the series names; then each ratio. */
 	for (size_t i = 0; i < k; i++)
 		cmp_note_settings(&c, i);
 	for (size_t i = 0; i < k; i++)
@@ -1265,8 +1259,7 @@ int ic_agree_runs(struct ic_run *run, size_t k, double margin, const char *out)
  * compare and agree read it in place of DIR (engine/run.c); export reads
  * nothing it packs. */
 
-/* The archive while written: a hidden name beside DIR, renamed into place once
- * whole; removed on any failure (ic_die's exit) or stop. */
+/* The archive while written: hidden beside DIR, renamed once whole, removed on failure (ic_die's exit) or stop. */
 static char export_tmp[2 * PATH_MAX + 32];
 
 static void export_remove(void)
