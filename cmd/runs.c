@@ -1,11 +1,9 @@
-/* runs: the work across runs of the sweep, one mode each (compare, agree,
- * history, export), as ./run.sh's subcommands of the same names run it
- * (scripts/runs.sh). A RUN is a results directory or its .tar.gz export.
- * Each mode's options are parsed here, by its row of the table below, and
- * its runs opened here; compare/ does the work (across_runs.h), but for
- * history's list, here. The user's help is ./run.sh MODE --help
- * (scripts/help/MODE.txt).
- */
+/* runs: the work across runs of the sweep, a mode each (compare, agree,
+ * history, export) for ./run.sh's subcommands of those names (scripts/runs.sh).
+ * A RUN is a results directory or its .tar.gz export. Here each mode's options
+ * (its row of the table below) and runs are opened, and history's list made;
+ * compare/ does the rest (across_runs.h). Help: ./run.sh MODE --help
+ * (scripts/help/MODE.txt). */
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -26,9 +24,8 @@ static struct {
 static struct ic_run run[IC_RUNS_MAX];
 static size_t nrun;
 
-/* compare and agree: the runs named by the operands, opened (after the
- * checks of --out), then the mode's work. The exit status; after one line
- * when the runs cannot be read. */
+/* compare and agree: the operands' runs opened (after --out's checks), then the
+ * mode's work. The exit status; one line first when a run cannot be read. */
 static int runs_across(char **operand, int n)
 {
 	int compare = !strcmp(ic_prog, "compare");
@@ -50,8 +47,8 @@ static int runs_across(char **operand, int n)
 		       : ic_agree_runs(run, nrun, opt.margin_pct / 100.0, opt.out);
 }
 
-/* The run's own verdict on its history, as its summary.md said it when
- * the run was made (run_history.c's line), indented; nothing without one. */
+/* The run's verdict on its history as its summary.md said it (run_history.c's
+ * line), indented; nothing without one. */
 static void runs_history_verdict(const char *dir)
 {
 	static const char *const starts[] = { "Agrees with", "Differs from", "Cannot tell",
@@ -72,9 +69,9 @@ static void runs_history_verdict(const char *dir)
 	fclose(f);
 }
 
-/* ./run.sh history: this machine's runs in --results (--all: every
- * machine's, each named), newest first: when, the design, each series'
- * crossover bracket and states (engine/run_history.h). Prints only. */
+/* ./run.sh history: this machine's runs in --results (--all: every machine's,
+ * named), newest first: when, the design, each series' crossover bracket and
+ * states (engine/run_history.h). Prints only. */
 static int runs_history(char **operand, int n)
 {
 	struct ic_topo_info machine = { .cpu_model = "" };
@@ -86,8 +83,7 @@ static int runs_history(char **operand, int n)
 		return ic_bad("unexpected argument '%s' (see ./run.sh history --help)", operand[0]);
 	if (!*opt.results)
 		return ic_bad("--results needs a directory");
-	/* This machine's CPU model from the bench's own source, hwloc, trimmed
-	 * as the engine reads a run's (load.c). */
+	/* This machine's CPU model from the bench's source, hwloc, trimmed as load.c does. */
 	if (!ic_topo_open())
 		ic_topo_describe(&machine);
 	for (len = strlen(cpu); len && strchr(" \t\n", cpu[len - 1]); len--)

@@ -1,5 +1,4 @@
-/* watch_report: ./run.sh watch's analysis (engine/watch_analysis.h) written
- * out; wr_usage says where. On bad input nothing is written. */
+/* ./run.sh watch's analysis (engine/watch_analysis.h) written out, as wr_usage says. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
@@ -50,8 +49,8 @@ static const struct { enum ic_watch_change kind; const char *words; } wr_group[]
 	{ IC_CHANGE_SAME, "no change (within ±5%)" },
 	{ IC_CHANGE_UNSURE, "cannot tell (interval wider than ±5%)" } };
 
-/* The k-th form's level at the j-th N (NULL where not measured), or the
- * k-th probe's; its name, and what one iteration is (NULL for a form). */
+/* Form k's level at the j-th N (NULL where not measured), or probe k's; its
+ * name, and what one iteration is (NULL for a form). */
 static const struct ic_watch_level *wr_item(const struct ic_watch *w, int probe, size_t k, size_t j,
 					    const char **name, const char **what)
 {
@@ -65,10 +64,9 @@ static const struct ic_watch_level *wr_item(const struct ic_watch *w, int probe,
 	return &w->probes[k].level;
 }
 
-/* What changes between the states: the forms at the j-th N (at least two
- * measured), or the probes in the machine's terms. A table of each one's
- * time per state, then those that change, those that do not, and those it
- * cannot tell: a line per kind that has any, "  a, b: slower in state 2." */
+/* What changes between the states: the forms at the j-th N (two measured at
+ * least), or the probes. Each one's time per state, then a line per kind of
+ * change that has any, "  a, b: slower in state 2." */
 static void wr_changes(FILE *f, const struct ic_watch *w, int probe, size_t j)
 {
 	size_t n = probe ? w->nprobes : IC_WATCH_NFORMS, shown = 0;
@@ -106,15 +104,14 @@ static void wr_changes(FILE *f, const struct ic_watch *w, int probe, size_t j)
 	}
 }
 
-/* The words of a change, between the states and with the ratio: the
- * separator after the first, then not told apart, slower and faster. */
+/* A change's words between the states, and with the ratio: the separator
+ * after the first, then not told apart, slower, faster. */
 static const char *const wr_between[] = { "; ", "not told apart (%.2fx, 95%% %.2f-%.2fx)",
 	"%.2fx slower [%.2f-%.2fx]", "%.2fx faster [%.2f-%.2fx]" };
 static const char *const wr_with[] = { ", ", "not told apart (x%.2f, 95%% %.2f-%.2f)",
 	"slowed %.2fx [%.2f-%.2fx]", "ran %.2fx faster [%.2f-%.2fx]" };
 
-/* A change in words after lead (before the first) or the separator: "x
- * unchanged (within ±5%)", "x 1.6x slower [1.4-1.8x]". */
+/* After lead (the first) or the separator: "x unchanged (within ±5%)", "x 1.6x slower [1.4-1.8x]". */
 static int wr_words(FILE *f, int any, const char *lead, const char *const *words, const char *name, int same,
 		    int unsure, double c, double lo, double hi)
 {
@@ -145,8 +142,8 @@ static void wr_probes_words(FILE *f, const struct ic_watch *w)
 		fputs(".\n", f);
 }
 
-/* The forms' story in one sentence, where the pattern is the one the Zen 5
- * guest shows: of the forms, only the inlined locked sequence slows. */
+/* The forms' story in one sentence, where the Zen 5 guest's pattern shows:
+ * only the inlined locked sequence slows. */
 static void wr_forms_words(FILE *f, const struct ic_watch *w, size_t j)
 {
 	static const int ctl[] = { IC_WATCH_FORM_clone, IC_WATCH_FORM_inline_nolock };
@@ -174,9 +171,8 @@ static double wr_sd_pct(double tau)
 	return 100.0 * (exp(tau) - 1.0);
 }
 
-/* The steadiness test at each N, one line: the units' SD beyond their
- * noise with its 95% interval, Cochran's Q, and the bound one answer
- * needs. */
+/* The steadiness test at each N, one line: the units' SD beyond noise with its
+ * 95% interval, Cochran's Q, and the bound one answer needs. */
 static void wr_steadiness(FILE *f, const struct ic_watch *w)
 {
 	const double need = IC_STEADY_MARGIN / 1.6448536269514722;
@@ -234,9 +230,8 @@ static int wr_elastic_words(FILE *f, int any, const char *name, const struct ic_
 		el->verdict == IC_MOVES_UNCHANGED, el->verdict == IC_MOVES_UNSURE, el->change, el->change_lo, el->change_hi);
 }
 
-/* What moves with the ratio: a table of each form's (at each N) and each
- * probe's change over the ratio's range, then one sentence at the N the
- * ratio is read at. */
+/* What moves with the ratio: each form's (per N) and probe's change over the
+ * ratio's range, then one sentence at the N the ratio is read at. */
 static void wr_elasticities(FILE *f, const struct ic_watch *w)
 {
 	const struct ic_watch_steady *st = &w->steady[w->ref];
@@ -282,8 +277,7 @@ static void wr_text(FILE *f, const struct ic_watch *w)
 	for (int s = 0; s < (int)w->nstates && (w->nstates == 1 || two); s++) {
 		const struct ic_watch_state *st = &w->st[s];
 
-		/* A machine that moves has no state to name: its mean over the
-		 * processes instead, which describes and does not promise. */
+		/* A machine that moves has no state to name: its mean describes, promises nothing. */
 		if (w->nstates == 1 && w->where != IC_WATCH_ONE_STATE && w->where != IC_WATCH_TOO_FEW)
 			fputs("Mean over the processes (t interval as if independent, which on a machine "
 			      "that moves they are not): inline/extern", f);
@@ -408,8 +402,7 @@ static json_t *wr_json_change(const struct ic_watch_level *lv)
 			 wr_num(lv->change_hi), "verdict", change[lv->verdict]);
 }
 
-/* A form's or probe's elasticity: {slope, lo, hi, r2, units, change,
- * change_lo, change_hi, verdict}. */
+/* A form's or probe's elasticity. */
 static json_t *wr_json_elastic(const struct ic_watch_elastic *el)
 {
 	static const char *const v[] = { [IC_MOVES_NOT_READ] = "not read", [IC_MOVES_UNCHANGED] = "unchanged",

@@ -25,9 +25,8 @@ int ic_atomic_open(struct ic_atomic_file *af, const char *path, unsigned flags)
 	int fd, n;
 
 	*af = (struct ic_atomic_file){ .flags = flags };
-	/* Same directory as the final name: rename() is atomic only within one
-	 * file system. The leading dot keeps it out of globs and ls. The name
-	 * is longer than path: when it fits, path does. */
+	/* In the final name's directory: rename() is atomic only within a file
+	 * system; the dot keeps it out of globs and ls. When it fits, path does. */
 	n = snprintf(af->tmp, sizeof af->tmp, "%.*s.%s.tmp.XXXXXX", slash ? (int)(slash - path + 1) : 0,
 		     path, slash ? slash + 1 : path);
 	if (n < 0 || (size_t)n >= sizeof af->tmp) {
@@ -36,8 +35,7 @@ int ic_atomic_open(struct ic_atomic_file *af, const char *path, unsigned flags)
 	}
 	memcpy(af->path, path, len + 1);
 	if ((fd = mkstemp(af->tmp)) < 0) {
-		/* Nothing was created, so nothing to remove; name the template
-		 * (mkstemp may have changed its X's). */
+		/* Nothing to remove; name the template (mkstemp may change its X's). */
 		memcpy(af->tmp + n - 6, "XXXXXX", 6);
 		snprintf(af->err, sizeof af->err, "cannot create %s: %s", af->tmp, strerror(errno));
 		af->tmp[0] = '\0';

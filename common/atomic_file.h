@@ -1,13 +1,10 @@
-/* Write a file atomically: under a temporary name in the final name's directory,
- * renamed into place once every byte is written, so a reader sees the old file or
- * the whole new one; on any failure the old file stays as it was. Open, write to
- * af.f, commit; several files that belong together: finish each, then rename
- * each, abort the rest on a failure.
- *
- * On failure (-1), errno says why, err holds "cannot <step> <name>: <strerror>",
- * and the temporary file is already removed. Not for use while another thread
- * creates files: ic_atomic_open reads the umask by setting it.
- */
+/* A file written atomically: under a temporary name in its directory, renamed
+ * into place once whole, so a reader sees the old file or the whole new one;
+ * on failure the old one stays. Open, write to af.f, commit; files that belong
+ * together: finish each, then rename each, abort the rest on a failure.
+ * On failure (-1) errno says why, err "cannot <step> <name>: <strerror>", and
+ * the temporary file is gone. Not while another thread creates files:
+ * ic_atomic_open reads the umask by setting it. */
 #ifndef IC_ATOMIC_FILE_H
 #define IC_ATOMIC_FILE_H
 
@@ -16,8 +13,8 @@
 
 /* ic_atomic_finish: fsync, for outputs that must survive a crash once renamed. */
 #define IC_ATOMIC_SYNC 1u
-/* ic_atomic_rename: keep the final file (and its mtime) when it holds the same
- * bytes, so a build regenerating its sources recompiles only those that changed. */
+/* ic_atomic_rename: keep the final file (and mtime) when it holds the same bytes,
+ * so a build regenerating its sources recompiles only those that changed. */
 #define IC_ATOMIC_KEEP_SAME 2u
 
 struct ic_atomic_file {
@@ -28,9 +25,9 @@ struct ic_atomic_file {
 	char err[PATH_MAX + 96];
 };
 
-/* Create path's temporary file (dir/.name.tmp.XXXXXX) with fopen's mode. A caller
- * that setvbufs af->f for a larger buffer gives one of its own, living until
- * finish or abort (glibc ignores the size when buf is NULL). */
+/* Create path's temporary file (dir/.name.tmp.XXXXXX) with fopen's mode. To
+ * setvbuf af->f larger, give a buffer living until finish or abort (glibc
+ * ignores the size when buf is NULL). */
 int ic_atomic_open(struct ic_atomic_file *af, const char *path, unsigned flags);
 
 /* Flush, check for write errors, fsync if IC_ATOMIC_SYNC, close; EIO when an

@@ -60,16 +60,11 @@ json_t *ic_gb_json_load(const char *path, char *err, size_t errlen)
 {
 	size_t len;
 	char *text = ic_read_path(path, &len);
-	json_t *doc;
+	json_t *doc = text ? ic_gb_json_loadb(text, len, path, err, errlen) : NULL;
 
-	if (!text) {
-		if (errno == ENOMEM || errno == EIO)
-			snprintf(err, errlen, errno == ENOMEM ? "%s: out of memory" : "%s: read error", path);
-		else
-			snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-		return NULL;
-	}
-	doc = ic_gb_json_loadb(text, len, path, err, errlen);
+	if (!text)
+		snprintf(err, errlen, "%s: %s%s", path, errno == ENOMEM ? "out of memory" : errno == EIO ? "read error"
+			 : "cannot open: ", errno == ENOMEM || errno == EIO ? "" : strerror(errno));
 	free(text);
 	return doc;
 }

@@ -13,13 +13,12 @@ extern const char *ic_prog;
 __attribute__((format(printf, 3, 4)))
 int ic_fail(char *err, size_t errlen, const char *fmt, ...);
 
-/* "PROG: MSG\n" on stderr (PROG is ic_prog); returns 2, the exit status
- * of bad usage or input. */
+/* "PROG: MSG\n" on stderr (PROG: ic_prog); returns 2, bad usage's or input's status. */
 __attribute__((format(printf, 1, 2)))
 int ic_bad(const char *fmt, ...);
 
-/* A program's options, one row each (--NAME or --NAME=V; a one-letter NAME is
- * -N V too), ended by a NULL name. --help (and -h) print the usage and need no row. */
+/* A program's options, a row each (--NAME or --NAME=V; a one-letter NAME is -N V
+ * too), ended by a NULL name. --help (-h) prints the usage and needs no row. */
 enum ic_opt_kind {
 	IC_OPT_FLAG,     /* no value; *(int *)dest = 1 */
 	IC_OPT_STRING,   /* *(const char **)dest = the value (the program judges an empty one) */
@@ -46,9 +45,9 @@ struct ic_option {
 #define IC_OPTION_CALL(n, d, fn) { .name = (n), .kind = IC_OPT_CALL, .dest = (d), .call = (fn) }
 #define IC_OPTIONS_END { .name = NULL }
 
-/* argv's options by getopt_long, the operands from optind. -1 when every option
- * is taken; else the exit status: 0 after --help, 2 after one line naming the
- * bad option and where help is (help: "--help", "./run.sh agree --help"). */
+/* argv's options by getopt_long, the operands from optind. -1 when all are taken;
+ * else the exit status: 0 after --help, 2 after one line naming the bad option
+ * and where help is (help: "--help", "./run.sh agree --help"). */
 int ic_options_parse(int argc, char **argv, const struct ic_option *opts, const char *usage,
 		     const char *help);
 
@@ -56,28 +55,27 @@ int ic_options_parse(int argc, char **argv, const struct ic_option *opts, const 
 __attribute__((noreturn, format(printf, 2, 3)))
 void ic_die(int code, const char *fmt, ...);
 
-/* p, or when it is NULL "PROG: out of memory" and exit 1: for the fronts, which
- * have nothing to save. Wraps any allocation: malloc, strdup, open_memstream... */
+/* p, or if NULL "PROG: out of memory" and exit 1 (the fronts have nothing to
+ * save). Wraps any allocation: malloc, strdup, open_memstream... */
 void *ic_xalloc(void *p);
 
 /* p reallocated to n (at least one) elements of size; exits as ic_xalloc. */
 void *ic_xrealloc(void *p, size_t n, size_t size);
 
-/* The rest of f, NUL-terminated, its length in *len, through a memory stream so
- * that a pipe reads too. NULL with errno ENOMEM or EIO. */
+/* The rest of f, NUL-terminated, its length in *len (a memory stream, so a pipe
+ * reads too). NULL with errno ENOMEM or EIO. */
 char *ic_read_all(FILE *f, size_t *len);
 /* The same of the file at path; NULL with fopen's errno when it cannot open. */
 char *ic_read_path(const char *path, size_t *len);
 
 /* mkdir -p path (0777 under the umask): 0 when it is a directory now, else -1. */
 int ic_mkdir_p(const char *path);
-/* rm -rf path without a shell: a directory after its contents, a symbolic
- * link removed, never followed; an entry already gone is no error. 0, or -1
- * when something could not be removed. */
+/* rm -rf path without a shell: a directory after its contents, a symbolic link
+ * removed, never followed; an entry already gone is no error. 0, or -1. */
 int ic_rm_rf(const char *path);
 
 /* A CSV line split at its commas in place, the line end dropped (no quoting: the
- * tables read back here have none). Returns the number of fields, at most max. */
+ * tables read back here have none). The number of fields, at most max. */
 size_t ic_csv_split(char *line, char **field, size_t max);
 
 /* s as a CSV field (RFC 4180): quoted when it holds a comma, quote or line break. */

@@ -83,8 +83,8 @@ static void ms_glob(const char *root, const char *pattern, glob_t *g)
 		g->gl_pathc = 0;
 }
 
-/* Every CPU's scaling_governor (the files rel matches): one value, or the
- * distinct ones, each between commas while they are gathered. */
+/* Every CPU's scaling_governor (rel's matches): the distinct values, each
+ * between commas while gathered. */
 static int ms_governor(const char *root, const char *rel, char *v)
 {
 	char buf[64], item[80];
@@ -108,8 +108,7 @@ static int ms_governor(const char *root, const char *rel, char *v)
 	return 0;
 }
 
-/* Boost: intel_pstate's no_turbo, else cpufreq's global boost, else the
- * per-policy boost files (amd-pstate on recent kernels). */
+/* intel_pstate's no_turbo, else cpufreq's boost, else policy0's (amd-pstate). */
 static int ms_boost(const char *root, const char *rel, char *v)
 {
 	static const struct {
@@ -157,8 +156,8 @@ static int ms_thp(const char *root, const char *rel, char *v)
 	return 0;
 }
 
-/* The load the run sampled before it built anything, else the load now
- * (which holds whatever the run itself did in the last minutes). */
+/* The load the run sampled before it built anything, else now's (which holds
+ * what the run itself did in the last minutes). */
 static int ms_load(const char *root, const char *rel, char *v)
 {
 	static const char *const when[] = { IC_MSTATE_LOAD_BEFORE, IC_MSTATE_LOAD_NOW };
@@ -180,7 +179,6 @@ int ic_mstate_parse_stat(const char *line, struct ic_proc_sample *s)
 	const char *open = strchr(line, '('), *close = strrchr(line, ')');
 	unsigned long long ut, st;
 	long pid, ppid;
-	size_t n;
 
 	if (!open || !close || close < open || sscanf(line, "%ld", &pid) != 1 || pid <= 0)
 		return -1;
@@ -190,11 +188,7 @@ int ic_mstate_parse_stat(const char *line, struct ic_proc_sample *s)
 		return -1;
 	s->pid = (pid_t)pid;
 	s->ppid = (pid_t)ppid;
-	n = (size_t)(close - open - 1);
-	if (n >= sizeof(s->comm))
-		n = sizeof(s->comm) - 1;
-	memcpy(s->comm, open + 1, n);
-	s->comm[n] = '\0';
+	snprintf(s->comm, sizeof(s->comm), "%.*s", (int)(close - open - 1), open + 1);
 	s->ticks = ut + st;
 	return 0;
 }
@@ -295,9 +289,8 @@ static double ms_now(void)
 	return (double)t.tv_sec + t.tv_nsec / 1e9;
 }
 
-/* The pid of the first flock held on key in the files matching root/pattern
- * (/proc/locks, or a process's fdinfo/ *), -1 when the kernel does not say
- * it, 0 when none is held. */
+/* The pid of the first flock on key in root/pattern's files (/proc/locks, or
+ * fdinfo/ *); -1 when the kernel does not say it, 0 when none is held. */
 static long ms_flock_pid(const char *root, const char *pattern, const char *key)
 {
 	char line[256], *k, *sp;
@@ -309,8 +302,8 @@ static long ms_flock_pid(const char *root, const char *pattern, const char *key)
 		FILE *f = fopen(g.gl_pathv[i], "r");
 
 		while (f && !pid && fgets(line, sizeof(line), f)) {
-			/* "1: FLOCK  ADVISORY  WRITE 123 fe:00:1234 0 EOF" (in fdinfo after
-			 * "lock:"); "->" lines wait. */
+			/* "1: FLOCK  ADVISORY  WRITE 123 fe:00:1234 0 EOF" ("lock:" first
+			 * in fdinfo); "->" lines wait. */
 			if (!(k = strstr(line, key)) || !strstr(line, " FLOCK ") || strstr(line, "->"))
 				continue;
 			*k = '\0';
@@ -326,10 +319,10 @@ static long ms_flock_pid(const char *root, const char *pattern, const char *key)
 	return pid;
 }
 
-/* 1 and words in v when another inlinecost measurement holds the machine
- * lock (measure_lock.h): not this process (through an inherited descriptor:
- * run.sh's, `flock FILE CMD`'s) nor, by the holder's line, an ancestor. 0 when
- * it is free, ours, or cannot be read. */
+/* 1 and words in v when another inlinecost measurement holds the machine lock
+ * (measure_lock.h): not this process (by an inherited descriptor: run.sh's,
+ * `flock FILE CMD`'s) nor, by the holder's line, an ancestor. 0 when it is
+ * free, ours, or unreadable. */
 static int ms_lock_other(const char *root, char *v)
 {
 	const char *path = ic_measure_lock_path();
@@ -363,8 +356,7 @@ static int ms_lock_other(const char *root, char *v)
 	return 1;
 }
 
-/* machine_busy: another inlinecost measurement first (the machine lock's
- * holder, in words), then the other processes' CPU use over sample_ms. */
+/* machine_busy: the lock's other holder first, then other processes' CPU over sample_ms. */
 static void ms_busy_procs(const char *root, int sample_ms, char *v)
 {
 	char out[IC_MSTATE_VALUE_MAX] = "not sampled", holder[IC_MSTATE_VALUE_MAX];
@@ -390,8 +382,8 @@ static void ms_busy_procs(const char *root, int sample_ms, char *v)
 	ms_say(v, "%s%s%s", other ? holder : "", other ? "; " : "", out);
 }
 
-/* The items before machine_busy, in machine_state_read.h's order: each read
- * from rel under root into its value, left out where its reader returns -1. */
+/* The items before machine_busy, in the header's order: each read from rel
+ * under root into its value, left out where its reader returns -1. */
 static const struct {
 	const char *key, *rel;
 	int (*read)(const char *root, const char *rel, char *v);

@@ -1,7 +1,7 @@
-/* The machine's state at the start of a run: what moves timings and counts and
- * is set outside the suite. Read only, no root needed, nothing changed. Every
- * item is a key and a text value; what cannot be read says "not readable" and
- * why (a VM has no cpufreq), never a guess. Keys, in this order:
+/* The machine's state at a run's start: what moves timings and counts and is
+ * set outside the suite. Read only, without root. Each item is a key and a text
+ * value; what cannot be read says "not readable" and why (a VM has no cpufreq),
+ * never a guess. Keys, in this order:
  *   machine_governor            "performance", or the CPUs' distinct ones: "performance,powersave"
  *   machine_cpufreq_driver      cpu0's scaling_driver ("intel_pstate", "amd-pstate-epp", ...)
  *   machine_epp                 cpu0's energy_performance_preference, where there is one
@@ -32,9 +32,9 @@
 /* How long the busy-process sample lasts by default. */
 #define IC_MSTATE_SAMPLE_MS 200
 
-/* What run.sh samples before it starts anything and hands to the sweep's
- * programs: /proc/loadavg, so that its own build does not count as other work,
- * and its pid, whose descendants are never named as other busy processes. */
+/* What run.sh samples before it starts anything, for the sweep's programs:
+ * /proc/loadavg, so its own build is not other work, and its pid, whose
+ * descendants are never named as other busy processes. */
 #define IC_MSTATE_ENV_LOADAVG "IC_RUN_LOADAVG"
 #define IC_MSTATE_ENV_RUN_PID "IC_RUN_PID"
 /* How machine_load ends: when it was sampled. */
@@ -54,9 +54,9 @@ struct ic_mstate {
 	struct ic_mstate_item item[IC_MSTATE_MAX];
 };
 
-/* Read the state under root (NULL or "": the real /sys and /proc; a test's fake
- * trees), watching the other processes for sample_ms (0: not sampled). The
- * load is IC_MSTATE_ENV_LOADAVG's when it is well formed. Never fails. */
+/* The state under root (NULL or "": the real /sys and /proc; else a test's
+ * fake trees), the other processes watched sample_ms (0: not sampled); the
+ * load IC_MSTATE_ENV_LOADAVG's when well formed. Never fails. */
 void ic_mstate_read(const char *root, int sample_ms, struct ic_mstate *ms);
 
 /* The value of key, or NULL when the state has no such key. */
@@ -69,10 +69,9 @@ struct ic_proc_sample {
 	unsigned long long ticks;
 };
 
-/* Pure: machine_busy's processes, other than self, run and run's descendants by
- * b's parents (run 0: none), whose CPU time grew by more than
- * IC_MSTATE_BUSY_PERCENT of a core from sample a to b, seconds apart, busiest
- * first, into out. Returns how many. */
+/* Pure: into out, busiest first, machine_busy's processes whose CPU time grew
+ * by more than IC_MSTATE_BUSY_PERCENT of a core from sample a to b, seconds
+ * apart; not self, run nor run's descendants by b's parents (run 0: none). How many. */
 int ic_mstate_busy(const struct ic_proc_sample *a, size_t na, const struct ic_proc_sample *b,
 		   size_t nb, double seconds, long ticks_per_s, pid_t self, pid_t run, char *out,
 		   size_t cap);

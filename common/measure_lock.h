@@ -1,10 +1,9 @@
 /* The machine lock: one measurement at a time on a machine, whatever the tree,
- * results directory or user. The driver (sweep/console.c) holds it (flock) around
- * every measuring phase and writes a line saying for whom beside it, in
- * <lock>.holder (the lock itself `exec 9>FILE; flock 9` empties while it waits):
- *   pid <pid> (<command>) in <tree> since <UTC time>
- * Both files are world-writable, so any user's run can take the lock. Here: that
- * line; who else holds the lock, in words, is machine_busy's (machine_state_read.c). */
+ * results or user. The driver (sweep/console.c) flocks it around each measuring
+ * phase and says for whom in <lock>.holder (`exec 9>FILE; flock 9` empties the
+ * lock itself while it waits): pid <pid> (<command>) in <tree> since <UTC time>
+ * Both world-writable, so any user's run can take it. Here: that line; who
+ * else holds the lock, in words, is machine_busy's (machine_state_read.c). */
 #ifndef IC_MEASURE_LOCK_H
 #define IC_MEASURE_LOCK_H
 

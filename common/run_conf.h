@@ -1,6 +1,5 @@
-/* run.conf: a run's settings, key=value lines (blank lines and # comments
- * pass), read as data, never as code. run.sh writes it; the plan, the
- * engine's runs and the history read it here. */
+/* run.conf: a run's settings, key=value lines (blank lines and # comments pass),
+ * data, never code. run.sh writes it; the plan, runs and history read it here. */
 #ifndef IC_RUN_CONF_H
 #define IC_RUN_CONF_H
 
@@ -16,8 +15,8 @@ struct ic_settings {
 	size_t n;
 };
 
-/* Appends the settings of text (what names it in errors); -1 with one line in
- * err on a line that is not key=value (key: a-z, 0-9, _). */
+/* Appends text's settings (what names it in errors); -1 with one line in err on
+ * a line not key=value (key: a-z, 0-9, _). */
 int ic_settings_parse(struct ic_settings *s, const char *text, size_t len, const char *what,
 		      char *err, size_t errlen);
 

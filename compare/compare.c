@@ -1,21 +1,18 @@
-/* ./run.sh compare, agree and export: runs of the sweep side by side, how
- * far they agree (the engine's statistics, engine/agreement.h), and a run
- * packed into one file (at the end, with libarchive). Every figure
- * comes from the engine's analysis of each run's raw process JSON
- * (engine/run.h), as the run's own summary does. Each writes its output
- * directory whole or not at all (out_begin, out_finish).
+/* ./run.sh compare, agree (the engine's statistics, engine/agreement.h) and
+ * export (at the end, with libarchive): see across_runs.h. Every figure comes
+ * from the engine's analysis of each run's raw process JSON (engine/run.h), as
+ * the run's own summary does; each output directory is written whole or not
+ * at all (out_begin, out_finish).
  *
- * compare's series is op/layout/order/threads/mode (/filler:F when F > 0)
- * and the forms compared. The settings that define a point (compiler,
- * cflags, lock, codegen, per_caller, body, lto) come from the build a series
- * ran, else from the run's first process context and run.conf. One that
- * takes several values within a run joins the series name, so its values
- * are matched, never pooled; one that is constant within each run but
- * differs between them is what compare compares, and labels the runs.
+ * compare's series is op/layout/order/threads/mode (/filler:F when F > 0) and
+ * the forms. The settings that define a point (compiler, cflags, lock, codegen,
+ * per_caller, body, lto) come from the series' build, else the run's first
+ * process context and run.conf. One with several values within a run joins the
+ * series name (matched, never pooled); one constant within each run but not
+ * between them is what compare compares, and labels the runs.
  *
- * agree's series is one build's: op/layout/order/threads/mode (/filler:F),
- * the build and the forms compared; runs of two builds are never matched.
- */
+ * agree's series is one build's: op/layout/order/threads/mode (/filler:F), the
+ * build and the forms; runs of two builds are never matched. */
 #define _GNU_SOURCE
 #include "across_runs.h"
 
@@ -62,10 +59,9 @@ int ic_out_dir_check(const char *out)
 	return ic_bad("--out: %s exists and is not an empty directory.", out);
 }
 
-/* An output directory, written whole or not at all: its files go into a
- * hidden stage directory beside it, renamed into place once everything is
- * written. Where writing fails, one line says so (as ic_prog), the stage is
- * removed and the program exits 1. */
+/* An output directory, whole or not at all: its files go into a hidden stage
+ * beside it, renamed into place once all is written. A failure to write says
+ * one line (as ic_prog), removes the stage and exits 1. */
 struct out_dir {
 	char *out;     /* where it goes, as ic_out_dir_check allowed */
 	char *stage;   /* OUT's parent/.PROG.XXXXXX while it is written */
@@ -114,11 +110,10 @@ static void out_begin(struct out_dir *d, const char *out, const char *const name
 	}
 }
 
-/* Closes the files, draws plots/CHART.gp from the stage's folder DATA
- * ("" for the stage itself) into BASE.TERM for each of the nterm terminals,
- * removes DROP (NULL: nothing) and renames the stage into place. Returns
- * nterm; -1 no gnuplot; t < nterm when term[t] failed, with its last line
- * in err (gnuplot_run.h), and then no chart is left. */
+/* Closes the files, draws plots/CHART.gp from the stage's folder DATA ("": the
+ * stage) into BASE.TERM for each of nterm terminals, removes DROP (if not NULL)
+ * and renames the stage into place. nterm; -1 no gnuplot; t < nterm when
+ * term[t] failed, its last line in err (gnuplot_run.h), and no chart is left. */
 static int out_finish(struct out_dir *d, const char *chart, const char *data, const char *base,
 		      const char *const *term, int nterm, const char *drop, char *err, size_t errlen)
 {
@@ -145,8 +140,7 @@ static int out_finish(struct out_dir *d, const char *chart, const char *data, co
 		snprintf(path, sizeof(path), "%s/%s", d->stage, drop);
 		unlink(path);
 	}
-	/* mkdtemp made it private; rename() replaces an empty directory and
-	 * refuses any other. */
+	/* mkdtemp made it private; rename() replaces only an empty directory. */
 	if (chmod(d->stage, 0777 & ~mask) || rename(d->stage, d->out))
 		out_fail(d, "cannot move the results into");
 	free(d->stage);
@@ -196,8 +190,7 @@ static void out_num(FILE *f, double x, const char *fmt, const char *none)
 		fputs(none, f);
 }
 
-/* A ratio with its 95% interval, "0.9876 [0.9801–0.9952]", ? where there
- * is none. */
+/* A ratio with its 95% interval, "0.9876 [0.9801–0.9952]"; ? where none. */
 static void out_ratio(FILE *f, const struct ic_ratio *r)
 {
 	out_num(f, r->ratio, "%.4f", "?");
@@ -205,8 +198,8 @@ static void out_ratio(FILE *f, const struct ic_ratio *r)
 	out_num(f, r->hi, "–%.4f]", "–?]");
 }
 
-/* A series across the runs: its name and forms ("compare/baseline"), its
- * analysis in each run (NULL where none; compare's: where it has a ratio). */
+/* A series across the runs: name, forms ("compare/baseline"), its analysis in
+ * each run (NULL where none; compare's: where it has a ratio). */
 struct xr_series {
 	char *id, *pair;
 	const struct ic_series *se[IC_RUNS_MAX];
@@ -214,8 +207,7 @@ struct xr_series {
 	int compared;              /* some N in every run */
 };
 
-/* The series id (which it takes) of an's forms in s[0..*ns-1], added at
- * the end when new. */
+/* The index of series id (taken) of an's forms in s[0..*ns), added when new. */
 static size_t xr_series_at(struct xr_series **s, size_t *ns, char *id, const struct ic_analysis *an)
 {
 	char *pair = out_append(NULL, "%s/%s", an->opts.compare, an->opts.baseline);
@@ -240,7 +232,7 @@ static const struct ic_ratio *xr_ratio_at(const struct xr_series *s, size_t k, u
 }
 
 /* Every N of series s in the k runs (finite: where one has a finite ratio),
- * ascending, each once, into *n (free it); returns how many. */
+ * ascending and unique, into *n (free it); returns how many. */
 static size_t xr_sites(const struct xr_series *s, size_t k, int finite, unsigned long **n)
 {
 	size_t nn = 0, u = 0;
@@ -283,8 +275,7 @@ struct cmp {
 	unsigned long nmin, nmax;
 };
 
-/* Each setting's name, its build key (results.h; -1 for one no build
- * records) and its run.conf key. */
+/* Each setting's name, build key (results.h; -1: no build records it), run.conf key. */
 static const struct {
 	const char *name;
 	int build;
@@ -308,9 +299,8 @@ static const char *cmp_ctx(struct cmp_input *in, const char *key)
 	return ic_results_context_named(&in->run->res, key, in->ctxbuf, sizeof(in->ctxbuf));
 }
 
-/* A setting that defines a point, for a series of group g: its build's,
- * else what the run recorded (its first process's context but for the
- * compiler and flags, else run.conf). */
+/* A setting that defines a point, for group g's series: its build's, else the
+ * run's (its first process's context but for compiler and flags, else run.conf). */
 static const char *cmp_setting(struct cmp_input *in, const struct ic_group *g, int a)
 {
 	int b = cmp_attr[a].build;
@@ -326,8 +316,7 @@ static const char *cmp_setting(struct cmp_input *in, const struct ic_group *g, i
 	return a != A_LTO ? v : strcmp(v, "1") ? "" : "callers";
 }
 
-/* Each setting's values in run k, " + " between; two values make it part
- * of every series name. */
+/* Each setting's values in run k, " + " between; two make it part of every series name. */
 static void cmp_note_settings(struct cmp *c, size_t k)
 {
 	struct cmp_input *in = &c->in[k];
@@ -413,8 +402,7 @@ static char *cmp_holders(const struct cmp *c, unsigned in, int with_dir)
 	return w;
 }
 
-/* What is not in every run, one line each; marks the series that are
- * compared. */
+/* What is not in every run, one line each; marks the series compared. */
 static char *cmp_left_out(struct cmp *c)
 {
 	char *only = NULL;
@@ -432,8 +420,7 @@ static char *cmp_left_out(struct cmp *c)
 			continue;
 		}
 		nn = xr_sites(s, c->k, 1, &n);
-		/* The N only some runs have, grouped by those runs: a line at
-		 * each group's first N. */
+		/* The N only some runs have, a line per set of runs, at its first N. */
 		for (size_t a = 0; a < nn; a++) {
 			unsigned in = cmp_at(c, s, n[a]);
 			char *w, *part = NULL;
@@ -459,8 +446,7 @@ static char *cmp_left_out(struct cmp *c)
 	return only;
 }
 
-/* What a run built: build_source today (a hash of the measured sources),
- * the git commit in an older run.conf. */
+/* What a run built: build_source (its sources' hash), else an older run.conf's git commit. */
 static const char *cmp_source(const struct cmp_input *in)
 {
 	const char *v = ic_run_conf(in->run, "build_source");
@@ -468,10 +454,9 @@ static const char *cmp_source(const struct cmp_input *in)
 	return *v ? v : ic_run_conf(in->run, "build_commit");
 }
 
-/* What "What differs" names, in order, and where each value comes from:
- * a setting that defines the point (its enum cmp_attr), the run's context,
- * run.conf (D_DESIGN: a setting that only changes the intervals' width),
- * what it built, its forms. */
+/* What "What differs" names, in order, and each value's source: a setting that
+ * defines the point (enum cmp_attr), the run's context, run.conf (D_DESIGN: it
+ * changes only the intervals' width), what it built, its forms. */
 enum { D_CONTEXT = -1, D_CONF = -2, D_DESIGN = -3, D_SOURCE = -4, D_FORMS = -5 };
 static const struct {
 	const char *key;
@@ -507,8 +492,7 @@ static const char *cmp_differs_value(struct cmp_input *in, size_t i, char *buf, 
 	return buf;
 }
 
-/* Each run's own verdict, quoted from its verdict.json as its summary
- * said it (with its smoke mark), never re-derived here. */
+/* Each run's verdict as its summary said it (verdict.json, smoke mark), never re-derived. */
 static void cmp_write_verdicts(FILE *md, const struct cmp *c)
 {
 	fputs("\n## Each input's verdict, as its summary said it\n\n", md);
@@ -536,8 +520,7 @@ static void cmp_write_verdicts(FILE *md, const struct cmp *c)
 	}
 }
 
-/* compare.md's head: the runs, what differs, what is left out. Sets each
- * run's label. */
+/* compare.md's head: the runs, what differs, what is left out; sets their labels. */
 static void cmp_write_head(FILE *md, struct cmp *c, const char *only)
 {
 	char *tag[IC_RUNS_MAX] = { NULL };
@@ -563,8 +546,7 @@ static void cmp_write_head(FILE *md, struct cmp *c, const char *only)
 
 	cmp_write_verdicts(md, c);
 
-	/* What differs: the machine, then the settings that define a point
-	 * (one that differs only between the runs labels their columns). */
+	/* The machine, then the settings that define a point (one differing only between runs labels the columns). */
 	fputs("\n## What differs\n\n", md);
 	for (size_t i = 0; i < sizeof(cmp_differs) / sizeof(cmp_differs[0]); i++) {
 		char *line = NULL, buf[2 * IC_RESULTS_CONTEXT_MAX], first[1024];
@@ -656,8 +638,7 @@ static void cmp_crossover_rows(FILE *md, const struct cmp *c, const struct xr_se
 	fputs(" |\n\n", md);
 }
 
-/* One compared series: its tables in md, its rows in csv, its data for
- * the chart (panel p). */
+/* One compared series: tables in md, rows in csv, chart data (panel p). */
 static void cmp_write_series(FILE *md, FILE *csv, FILE *gp, FILE *dat, struct cmp *c,
 			     const struct xr_series *s, size_t p)
 {
@@ -717,8 +698,7 @@ static void cmp_write_series(FILE *md, FILE *csv, FILE *gp, FILE *dat, struct cm
 			out_num(csv, xo->bracket_lo, ",%.0f", ",");
 			out_num(csv, xo->bracket_hi, ",%.0f", ",");
 			fprintf(csv, ",%s,%s", cf, bf);
-			/* the CPU, the directory, then the settings compiler .. body:
-			 * the series' own where it names them */
+			/* CPU, directory, settings compiler .. body (the series' own where named) */
 			for (int at = -2; at < A_PER_CALLER + 2; at++) {
 				fputc(',', csv);
 				ic_csv_quoted(csv, at == -2 ? in->cpu : at == -1 ? in->run->name
@@ -738,8 +718,7 @@ static void cmp_write_series(FILE *md, FILE *csv, FILE *gp, FILE *dat, struct cm
 		fprintf(gp, "ic_xo_lo[%zu] = ", i);
 		out_num(gp, xo->bracket_lo, "%.0f", "NaN");
 		fprintf(gp, "\nic_xo_hi[%zu] = ", i);
-		out_num(gp, xo->bracket_hi, "%.0f", "NaN");
-		fprintf(gp, "\n");
+		out_num(gp, xo->bracket_hi, "%.0f\n", "NaN\n");
 		fprintf(dat, "# %s %s, input %c: sites ratio lo hi\n", s->id, s->pair, CMP_LETTER(k));
 		for (size_t a = 0; a < nn; a++) {
 			const struct ic_ratio *r = xr_ratio_at(s, k, sites[a]);
@@ -795,10 +774,9 @@ static int cmp_write(struct cmp *c, const char *out)
 	      "bracket_lo,bracket_hi,compare,baseline,cpu_model,directory,compiler,cflags,lock,"
 	      "codegen,per_caller,body\n", csv);
 	cols = ns > 1 ? 2 : 1;
-	fprintf(gp, "# Written by ./run.sh compare for plots/compare.gp.\nic_k = %zu\n"
-		"ic_npanels = %zu\nic_cols = %zu\nic_rows = %zu\n", c->k, ns, cols,
-		(ns + cols - 1) / cols);
-	fprintf(gp, "ic_sites_min = %lu\nic_sites_max = %lu\nic_caption = ", c->nmin, c->nmax);
+	fprintf(gp, "# Written by ./run.sh compare for plots/compare.gp.\nic_k = %zu\nic_npanels = %zu\n"
+		"ic_cols = %zu\nic_rows = %zu\nic_sites_min = %lu\nic_sites_max = %lu\nic_caption = ", c->k, ns,
+		cols, (ns + cols - 1) / cols, c->nmin, c->nmax);
 	ic_gnuplot_quote(gp, "error bars: each run's own 95% interval at N; bars at the foot: each run's crossover bracket; tables in compare.md");
 	fprintf(gp, "\narray ic_label[%zu]\narray ic_title[%zu]\narray ic_xo_lo[%zu]\n"
 		"array ic_xo_hi[%zu]\narray ic_letter[%zu]\n", c->k, ns, ns * c->k, ns * c->k, c->k);
@@ -834,8 +812,7 @@ int ic_compare_runs(struct ic_run *run, size_t k, const char *out)
 	for (c.k = 0; c.k < k; c.k++)
 		c.in[c.k].run = &run[c.k];
 	c.all = (1u << k) - 1;
-	/* Which settings vary within a run (they join the series names), then
-	 * every ratio under its series. */
+	/* The settings that vary within a run join the series names; then each ratio. */
 	for (size_t i = 0; i < k; i++)
 		cmp_note_settings(&c, i);
 	for (size_t i = 0; i < k; i++)
@@ -843,15 +820,13 @@ int ic_compare_runs(struct ic_run *run, size_t k, const char *out)
 	return cmp_write(&c, out);
 }
 
-/* One comparison: a pair of runs on a series, all processes or one
- * state matched by level. */
+/* One comparison: a pair of runs on a series, all processes or one state matched by level. */
 struct agr_cmp {
 	size_t a, b, s;
 	int state_a, state_b;      /* -1: all processes */
 	const char *state;         /* "all", "low", "high" */
 	struct ic_agree ag;
-	int differ;                /* its joint test resolved by Holm's step-down over
-	                            * every comparison of the report (agr_holm) */
+	int differ;                /* its joint test resolved by Holm over all (agr_holm) */
 };
 
 struct agr {
@@ -918,15 +893,14 @@ static void agr_add(struct agr *x, size_t a, size_t b, size_t s, int sa, int sb,
 			side[i] = (struct ic_agree_side){ e->states->st[st].ratios, e->states->st[st].nratios,
 							  &e->procs, e->states, st };
 	}
-	x->c = ic_xalloc(realloc(x->c, (x->nc + 1) * sizeof(*x->c)));
+	x->c = ic_xrealloc(x->c, x->nc + 1, sizeof(*x->c));
 	c = &x->c[x->nc++];
 	*c = (struct agr_cmp){ .a = a, .b = b, .s = s, .state_a = sa, .state_b = sb, .state = state };
 	ic_agree_compare(&side[0], &side[1], x->margin, &c->ag);
 }
 
-/* The states of a two-state series matched by level: both runs' low
- * with low and high with high; a run in one state with the other's
- * state nearest its level. */
+/* A two-state series' states matched by level: low with low, high with high;
+ * a run in one state with the other's state nearest its level. */
 static void agr_add_states(struct agr *x, size_t a, size_t b, size_t s)
 {
 	const struct ic_states *sa = x->s[s].se[a]->states, *sb = x->s[s].se[b]->states;
@@ -944,10 +918,9 @@ static void agr_add_states(struct agr *x, size_t a, size_t b, size_t s)
 	}
 }
 
-/* "differ" is said over many comparisons (series, states, pairs of runs):
- * Holm's step-down over their joint p-values at IC_AGREE_ALPHA keeps the
- * chance of any false "differ" in the report at 5%. Some comparison, as
- * ic_agree_runs makes sure. */
+/* "differ" is said over many comparisons (series, states, pairs of runs): Holm
+ * over their joint p at IC_AGREE_ALPHA keeps any false "differ" in the report
+ * at 5%. nc > 0, as ic_agree_runs makes sure. */
 static void agr_holm(struct agr *x)
 {
 	double *p = ic_xalloc(malloc(x->nc * sizeof(*p)));
@@ -1063,8 +1036,7 @@ static void agr_comparison(FILE *md, FILE *csv, const struct agr *x, const struc
 	size_t sh[4] = { 0, 0, 0, 0 };
 	double share_p;
 
-	/* The state shares: each run's processes in the state it matched, and
-	 * all of them; Fisher's p of the two (NAN for all processes). */
+	/* Each run's processes in its matched state, and all; Fisher's p (NAN: all processes). */
 	for (int i = 0; i < 2 && c->state_a >= 0; i++) {
 		const struct ic_states *st = s->se[i ? c->b : c->a]->states;
 
@@ -1280,17 +1252,14 @@ int ic_agree_runs(struct ic_run *run, size_t k, double margin, const char *out)
 	return 0;
 }
 
-/* ./run.sh export: a results directory packed into one file to carry to
- * another machine, DIR.tar.gz beside DIR. It holds DIR with every link
- * resolved (DIR/summary.md -> report/summary.md and the like become plain
- * files, report/ a real directory) and no hidden entry (old report sets,
- * temporary files), so nothing in it dangles once unpacked elsewhere; a link
- * to nothing is named and left out. compare and agree read the file in place
- * of DIR (engine/run.c). It packs; it reads nothing it packs.
- */
+/* ./run.sh export: DIR packed into DIR.tar.gz beside it, to carry to another
+ * machine, every link resolved (summary.md -> report/summary.md becomes a file,
+ * report/ a directory) and no hidden entry (old report sets, temporary files),
+ * so nothing dangles once unpacked; a link to nothing is named and left out.
+ * compare and agree read it in place of DIR (engine/run.c); export reads
+ * nothing it packs. */
 
-/* The archive while it is written: a hidden name beside DIR, renamed into
- * place once whole; removed on any failure (ic_die's exit) or stop. */
+/* The archive while written: hidden beside DIR, renamed once whole, removed on failure (ic_die's exit) or stop. */
 static char export_tmp[2 * PATH_MAX + 32];
 
 static void export_remove(void)
@@ -1327,8 +1296,8 @@ static int export_visible(const struct dirent *e)
 	return e->d_name[0] != '.';
 }
 
-/* The entry at the walk's path as a plain directory or file (st: the
- * link's target), owned by root: the header, and a file's bytes. */
+/* The walk's path as a plain directory or file (st: the link's target) owned
+ * by root: its header, and a file's bytes. */
 static void export_entry(const struct stat *st)
 {
 	struct archive_entry *e = ic_xalloc(archive_entry_new());
@@ -1348,9 +1317,8 @@ static void export_entry(const struct stat *st)
 	archive_entry_free(e);
 }
 
-/* The walk's directory, its entries in name order, links followed. In
- * tar --sort=name's order, bytes: alphasort in the C locale (runs never
- * calls setlocale). */
+/* The walk's directory, links followed, in tar --sort=name's byte order:
+ * alphasort in the C locale (runs never calls setlocale). */
 static void export_dir(void)
 {
 	size_t pl = strlen(ew.path), nl = strlen(ew.name);
@@ -1383,8 +1351,8 @@ static void export_dir(void)
 			export_dir();
 			ew.packed = --ew.depth < ew.packed ? ew.depth : ew.packed;
 		} else if (S_ISREG(st.st_mode)) {
-			/* The directories above not yet in the archive go in with
-			 * its first file, as tar packs what find -type f lists. */
+			/* Directories above not yet packed go in with its first file,
+			 * as tar packs what find -type f lists. */
 			for (; ew.packed < ew.depth; ew.packed++) {
 				char *end = ew.name + ew.len[ew.packed], keep = *end;
 
