@@ -2,7 +2,6 @@
 #ifndef IC_CACHE_PASS_H
 #define IC_CACHE_PASS_H
 
-#include <math.h>
 #include <stddef.h>
 
 /* The code of all N call sites of one form, in bytes (codesize's
@@ -15,16 +14,6 @@ struct ic_footprint {
 /* Pure. fp[0..n) by sites, ascending: the first whose bytes > size, -1 when none.
  * *at_about (may be NULL): the N where the code reaches size at that point's
  * bytes per site; NAN when none passes. */
-static inline long ic_cache_pass(const struct ic_footprint *fp, size_t n, double size, double *at_about)
-{
-	size_t i = 0;
-
-	/* NAN > size is false: an N not measured never passes. */
-	while (i < n && !(fp[i].bytes > size))
-		i++;
-	if (at_about)
-		*at_about = i < n ? size / (fp[i].bytes / (double)fp[i].sites) : NAN;
-	return i < n ? (long)i : -1;
-}
+long ic_cache_pass(const struct ic_footprint *fp, size_t n, double size, double *at_about);
 
 #endif
