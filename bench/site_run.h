@@ -1,7 +1,6 @@
-/* A thread's working set for running a point's call sites: its nodes, its
- * private queues, a body's state (queue/body.h), and the site context.
- * Allocated and touched by the thread that uses it, after it is bound to its
- * core. */
+/* A thread's working set for a point's call sites: its nodes, its private
+ * queues, a body's state (queue/body.h), the site context; allocated and
+ * touched by the thread that uses it, once bound to its core. */
 #ifndef IC_SITE_RUN_H
 #define IC_SITE_RUN_H
 
@@ -23,23 +22,21 @@ struct ic_site_thread {
 	struct ic_site_ctx ctx;
 };
 
-/* What every thread of a shared run works on, made once by thread 0 on its
- * core: the queue, or for a body's point the body's state (set up). */
+/* What every thread of a shared run works on, made once by thread 0 on its core:
+ * the queue, or for a body's point the body's state (set up). */
 struct ic_site_shared {
 	struct ic_queue *q;
 	void *body;
 };
 
-/* Makes sh for pt; 0, or -1 when out of memory (sh then holds nothing). */
+/* Makes sh for pt: 0, or -1 when out of memory (sh then holds nothing); freed
+ * once every thread has finished with it. */
 int ic_site_shared_new(const struct ic_point *pt, struct ic_site_shared *sh);
-
-/* Frees sh, once every thread has finished with it. */
 void ic_site_shared_free(struct ic_site_shared *sh);
 
-/* shared: what every thread works on, or NULL for a queue and a body state
- * of the thread's own (the state zeroed and set up here, on this thread).
- * The thread's anchor and spare node go onto the queue; one warm-up is up to
- * the caller. NULL when out of memory. */
+/* shared: what every thread works on, or NULL for a queue and body state of the
+ * thread's own (zeroed and set up here, on this thread). The anchor and spare
+ * node go onto the queue; a warm-up is the caller's. NULL when out of memory. */
 struct ic_site_thread *ic_site_thread_new(const struct ic_point *pt, const struct ic_site_shared *shared);
 
 /* Frees the thread's memory (t may be NULL). A shared queue keeps the
