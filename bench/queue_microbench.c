@@ -1,10 +1,9 @@
-/* One uncontended locked queue operation in each form, beside a bare atomic
- * exchange and a release store back to back: an uncontended test-and-set lock
- * with no critical section. (Named floor/ in the output, though it bounds
- * nothing: on the Xeon guest, 2026-12-06, a whole inlined operation measured
- * 12% faster.) One iteration is one locked operation: the loop alternates
- * queue_tail and dequeue on a private queue holding one other node, in steady
- * state. Built once per lock (queue_microbench_tas, _ticket). */
+/* One uncontended locked queue operation in each form, beside a bare atomic exchange and a
+ * release store back to back: an uncontended test-and-set lock with no critical section.
+ * (Named floor/ in the output, though it bounds nothing: on the Xeon guest, 2026-12-06, a
+ * whole inlined operation measured 12% faster.) One iteration is one locked operation: the
+ * loop alternates queue_tail and dequeue on a private queue holding one other node, in
+ * steady state. Built once per lock (queue_microbench_tas, _ticket). */
 #include <stdalign.h>
 #include <stdatomic.h>
 #include <stdlib.h>

@@ -171,8 +171,7 @@ static size_t cache_load(const char *path, struct cache_row **rows)
 	return n;
 }
 
-/* Best effort, silent: a cache not written means simulating again next time;
- * the old cache stays whole. */
+/* Best effort, silently: a cache not written only means simulating again; the old stays whole. */
 static void cache_save(const char *path, const struct cache_row *rows, size_t n)
 {
 	struct ic_atomic_file af;

@@ -39,8 +39,7 @@ void ic_site_shared_free(struct ic_site_shared *sh);
  * node go onto the queue; a warm-up is the caller's. NULL when out of memory. */
 struct ic_site_thread *ic_site_thread_new(const struct ic_point *pt, const struct ic_site_shared *shared);
 
-/* Frees the thread's memory (t may be NULL). A shared queue keeps the
- * thread's nodes: ic_site_shared_free drops it whole. */
+/* Frees t (may be NULL); a shared queue keeps its nodes until ic_site_shared_free. */
 void ic_site_thread_free(struct ic_site_thread *t);
 
 #endif

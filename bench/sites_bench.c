@@ -520,10 +520,9 @@ static int context_finish(const char *path, int strip, char *why, size_t why_len
 	return rc;
 }
 
-/* Where counts come from, decided and said once: PAPI where it can count
- * (auto, papi), else valgrind's simulation of the selected points (auto,
- * sim), else none. Returns the source; note says why, sentence says it for
- * the console (counters.h). */
+/* Where counts come from, decided and said once: PAPI where it can count (auto, papi), else
+ * valgrind's simulation of the selected points (auto, sim), else none. Returns the source;
+ * note says why, sentence says it for the console (counters.h). */
 static const char *counter_source(const struct ic_opts *o, const struct ic_topo_info *topo,
 				  const struct ic_point *const *points, struct ic_cases *cs,
 				  char *note, size_t len, char *sentence, size_t slen)

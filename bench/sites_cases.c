@@ -117,14 +117,13 @@ static const char *run_list_stray(json_t *rl)
 
 /* ---- probes: the machine in its own terms ------------------------------ */
 
-/* Short runs that measure the machine itself rather than a call site, each
- * beside the watch's sentinel in the same processes, so that the watch can say
- * which change with the machine's state: registered beside the sites when
- * --run-list names them and listed by --list, never in --plan (the sweep does
- * not run them, the watch does). Names: probe/<name>/real_time/threads:1; one
- * iteration is one of `what`, its time Google Benchmark's real_time. Each loop
- * is asm: what runs is exactly the instructions named, whatever the compiler.
- * x86-64 only; elsewhere there are no probes. */
+/* Short runs that measure the machine itself rather than a call site, each beside the
+ * watch's sentinel in the same processes, so that the watch can say which change with the
+ * machine's state: registered beside the sites when --run-list names them and listed by
+ * --list, never in --plan (the sweep does not run them, the watch does). Names:
+ * probe/<name>/real_time/threads:1; one iteration is one of `what`, its time Google
+ * Benchmark's real_time. Each loop is asm: what runs is exactly the instructions named,
+ * whatever the compiler. x86-64 only; elsewhere there are no probes. */
 
 #define IC_PROBE_BATCH 64      /* iterations between the library's checks */
 
@@ -181,10 +180,9 @@ static void probe_locked_copies(uint64_t n)
 				 : "=m"(probe_lines.same[0]), "+m"(probe_lines.same[1]) : : "cc", "memory");
 }
 
-/* 16 calls to a function that only returns: the call/return pair, its
- * return-stack prediction and the branch to the target. The calls push
- * below the stack pointer: past the 128-byte red zone, which the compiler
- * may use in a function it thinks makes no call. */
+/* 16 calls to a function that only returns: the call/return pair, its return-stack
+ * prediction and the branch to the target. The calls push below the stack pointer: past the
+ * 128-byte red zone, which the compiler may use in a function it thinks makes no call. */
 __asm__(".pushsection .text\n"
 	".p2align 4\n"
 	"ic_probe_ret:\n"
@@ -273,10 +271,9 @@ struct selection {
 	json_t *rl;                  /* --run-list's names */
 };
 
-/* One run of point p (its case bc filled but for the name): printed with --list
- * or --plan, else registered when selected, with an earlier process's iteration
- * count where there is one. Out of memory exits (kit): icb_register fails only
- * for the library's bad_alloc. */
+/* One run of point p (its case bc filled but for the name): printed with --list or --plan,
+ * else registered when selected, with an earlier process's iteration count where there is
+ * one. Out of memory exits (kit): icb_register fails only for the library's bad_alloc. */
 static void case_add(struct ic_cases *cs, size_t p, struct ic_case *bc, const char *form,
 		     const struct ic_opts *o, struct selection *sel)
 {
@@ -305,8 +302,7 @@ static void case_add(struct ic_cases *cs, size_t p, struct ic_case *bc, const ch
 		return;
 	ic_case_alloc(bc);
 	icb_bench *b = ic_xalloc(icb_use_real_time(icb_threads(icb_register(bc->name, ic_case_run, bc), bc->threads)));
-	/* An earlier process's count: no estimation, the same loop length in every
-	 * process (and repetition). */
+	/* An earlier process's count: no estimation, one loop length in every process and repetition. */
 	json_int_t it = json_integer_value(json_object_get(o->iters, full));
 	if (it > 0)
 		icb_iterations(b, it);
@@ -343,8 +339,7 @@ static void point_add(struct ic_cases *cs, size_t p, const struct ic_point *pt, 
 			}
 }
 
-/* The probes (above): listed by --list, registered when --run-list names
- * them; never in --plan, the sweep's. */
+/* The probes: listed by --list, registered when --run-list names them, not in --plan (the sweep's). */
 static void probes_add(const struct ic_opts *o, struct selection *sel)
 {
 	char full[128], base[96];

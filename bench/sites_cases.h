@@ -67,8 +67,7 @@ struct ic_case {
 	double rep_start_s;          /* this run's IC_REP_START_COUNTER (context_keys.def) */
 };
 
-/* The per-thread records and barrier of a case whose pt, shared and threads
- * are set; out of memory exits (kit). */
+/* A case's per-thread records and barrier, once pt, shared, threads are set; out of memory exits. */
 void ic_case_alloc(struct ic_case *bc);
 
 /* Counts come from PAPI in every run (decided once, before any run). */

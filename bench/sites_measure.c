@@ -234,14 +234,13 @@ static double plant_loop_all(struct ic_case *bc, struct ic_site_thread *t, int t
 	return k ? sum / k : 0;
 }
 
-/* Delay iterations that make the planted loop plant_fraction slower than the
- * plain one, in the run it joins: its thread count and mode, every thread
- * looping (a contended pass on a shared queue takes longer, and so must the
- * planted share). The delay's cost alone is a first guess: after a pass it
- * overlaps the pass's tail out of order and adds less (a nominal 3% came out
- * at 2.4%); so the guess is corrected twice by what it adds in the loop it
- * joins, best of 6 interleaved loops of each kind (the minimum: undisturbed).
- * Every thread computes the same figure from the same means; thread 0 keeps it. */
+/* Delay iterations that make the planted loop plant_fraction slower than the plain one, in
+ * the run it joins: its thread count and mode, every thread looping (a contended pass on a
+ * shared queue takes longer, and so must the planted share). The delay's cost alone is a
+ * first guess: after a pass it overlaps the pass's tail out of order and adds less (a
+ * nominal 3% came out at 2.4%); so the guess is corrected twice by what it adds in the loop
+ * it joins, best of 6 interleaved loops of each kind (the minimum: undisturbed). Every
+ * thread computes the same figure from the same means; thread 0 keeps it. */
 static void plant_calibrate(struct ic_case *bc, struct ic_site_thread *t, int ti)
 {
 	double pass_s = 1e30, unit_s = 1e30, fraction = bc->plant_fraction;

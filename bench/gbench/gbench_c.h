@@ -1,15 +1,13 @@
-/* A C API over Google Benchmark 1.7.1 (Debian libbenchmark-dev), in plain C11
- * (and valid C++) so that bench/ stays in C; gbench_c.cc is the only C++ behind
- * it. No C++ type or exception crosses it: every function is noexcept to C++
- * callers, and a C++ failure inside becomes the return value stated below or,
- * where there is none, one line on stderr and abort().
- * A benchmark is a C function called once per run (and per thread of a threaded
- * run) with the run's state; its timed loop stays in C and crosses into the
- * library once per batch of n items (queue_microbench.c: the smallest program).
- * Strings (names, labels, errors, counter names, context) may hold quotes,
- * backslashes, \b \f \n \r and \t, which 1.7.1's JSON reporter escapes
- * (StrEscape); other control characters pass raw and make the JSON invalid, so
- * keep them out. The console reporter prints strings as they are. */
+/* A C API over Google Benchmark 1.7.1 (Debian libbenchmark-dev), in plain C11 (and valid
+ * C++) so that bench/ stays in C; gbench_c.cc is the only C++ behind it. No C++ type or
+ * exception crosses it: every function is noexcept to C++ callers, and a C++ failure inside
+ * becomes the return value stated below or, where there is none, one line on stderr and
+ * abort(). A benchmark is a C function called once per run (and per thread of a threaded
+ * run) with the run's state; its timed loop stays in C and crosses into the library once
+ * per batch of n items (queue_microbench.c: the smallest program). Strings (names, labels,
+ * errors, counter names, context) may hold quotes, backslashes, \b \f \n \r and \t, which
+ * 1.7.1's JSON reporter escapes (StrEscape); other control characters pass raw and make the
+ * JSON invalid, so keep them out. The console reporter prints strings as they are. */
 #ifndef ICB_GBENCH_C_H
 #define ICB_GBENCH_C_H
 
@@ -59,8 +57,7 @@ icb_bench *icb_use_real_time(icb_bench *b) ICB_NOEXCEPT;
 /* Nonzero: report only mean/median/stddev/cv of the repetitions. */
 icb_bench *icb_report_aggregates_only(icb_bench *b, int only) ICB_NOEXCEPT;
 
-/* Run what --benchmark_filter selects; the number of benchmarks run, 0 on
- * failure (reported on stderr). */
+/* Run what --benchmark_filter selects: the number run, 0 on failure (said on stderr). */
 size_t icb_run_specified(void) ICB_NOEXCEPT;
 void icb_shutdown(void) ICB_NOEXCEPT;
 /* A key/value pair for the "context" object of the report. */

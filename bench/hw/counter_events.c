@@ -328,11 +328,10 @@ static const int events_groups[][2] = {
 	{ IC_CTR_MACHINE_CLEAR, IC_CTR_MACHINE_CLEAR },
 };
 
-/* The core counters go in set 0, each attribution group beside them where it fits,
- * else in set 1 with the instruction event again (its canary), else nowhere, with
- * why. No set is multiplexed for an attribution event: that would make every count
- * a scaled estimate and every true 0 absent (ic_ctr_count_absent), an L1i step's
- * small-N side included. */
+/* The core counters go in set 0, each attribution group beside them where it fits, else in
+ * set 1 with the instruction event again (its canary), else nowhere, with why. No set is
+ * multiplexed for an attribution event: that would make every count a scaled estimate and
+ * every true 0 absent (ic_ctr_count_absent), an L1i step's small-N side included. */
 static void events_place(struct ic_event_choice *out)
 {
 	int gp = out->n_gp_counters, gp0 = 0, gp1 = 0, in1 = 0;

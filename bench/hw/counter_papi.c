@@ -225,8 +225,7 @@ static int papi_choose(const struct ic_cpu_ident *cpu, const char *pfm, int n_hw
 	return 0;
 }
 
-/* Tear a set down, also one a failed PAPI_stop left running (counters.h). PAPI_OK
- * when it is gone, else PAPI's error. */
+/* Tear a set down, even one a failed PAPI_stop left running: PAPI_OK, or PAPI's error. */
 static int set_drop(struct ic_ctr_set *s)
 {
 	long long scratch[IC_CTR_COUNT + 1];
@@ -395,8 +394,7 @@ static int fit_core_set(struct ic_ctr_set *s, int *refit)
 	return 0;
 }
 
-/* Each set once: set 1's failures leave its events out; set 0's turn counting off
- * (-1, the note set). */
+/* Each set once: set 1's failures leave its events out, set 0's turn counting off (-1, note set). */
 static int try_sets(int *refit)
 {
 	struct ic_ctr_set s;

@@ -158,14 +158,13 @@ int ic_ctr_count_absent(long long count, int multiplexed);
 int ic_ctr_canary(const long long value[IC_CTR_COUNT], const int valid[IC_CTR_COUNT],
 		  double ops, double min_instr_per_op, char *why, size_t why_len);
 
-/* Pure: one figure per counter for a run from every thread's counts (averaging
- * per-thread figures would divide by threads that counted nothing). Thread t gave
- * value[t], valid[t], ops[t] and its reason thread_why[t] (either may be NULL).
- * ok[c] = 1, per_op[c] = sum of counts / sum of ops when every thread's count c is
- * valid and ops were run; else 0 and NAN; a thread failing the canary voids every
- * count. why (may be NULL) names the first absent counter this pass counts, the
- * first thread lacking it and why ("l1i_miss_per_op absent: thread 2 of 4: no
- * running event set ..."). Returns the number of ok counters. */
+/* Pure: one figure per counter for a run from every thread's counts (averaging per-thread
+ * figures would divide by threads that counted nothing). Thread t gave value[t], valid[t],
+ * ops[t] and its reason thread_why[t] (either may be NULL). ok[c] = 1, per_op[c] = sum of
+ * counts / sum of ops when every thread's count c is valid and ops were run; else 0 and
+ * NAN; a thread failing the canary voids every count. why (may be NULL) names the first
+ * absent counter this pass counts, the first thread lacking it and why ("l1i_miss_per_op
+ * absent: thread 2 of 4: no running event set ..."). Returns the number of ok counters. */
 int ic_ctr_combine(int n_threads, const long long value[][IC_CTR_COUNT],
 		   const int valid[][IC_CTR_COUNT], const double ops[],
 		   const char *const thread_why[], double min_instr_per_op,

@@ -13,8 +13,7 @@ struct ic_topo_info {
 	/* Bytes (assoc: ways; fully associative: size/line), -1 unknown; of the first
 	 * cache of each kind (on the machines targeted one level is one size). */
 	long l1i_size, l1i_assoc, l1i_line, l1d_size, l2_size, l3_size;
-	/* hwloc cpukinds: "one kind", or "2 kinds; threads on IntelCore (8 PUs,
-	 * the most performant kind)". */
+	/* hwloc cpukinds: "one kind", "2 kinds; threads on IntelCore (8 PUs, the most performant kind)" */
 	char kinds[160];
 };
 
