@@ -99,8 +99,7 @@ int ic_sim_child(const struct ic_point *const *points, int argc, char **argv)
 	return 0;
 }
 
-/* One callgrind dump: the point name from the trigger, Ir and I1mr from the
- * summary line, by their places on the events line. */
+/* One callgrind dump: the trigger's point name, Ir and I1mr of the summary (events: order). */
 static int parse_dump(const char *path, char *name, size_t name_len, double *ir, double *i1mr)
 {
 	FILE *f = fopen(path, "r");

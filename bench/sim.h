@@ -26,8 +26,7 @@ int ic_sim_run(const struct ic_point *const *points, size_t n, const int *want,
 	       const struct ic_sim_geometry *geo, const char *cache_path,
 	       struct ic_sim_result *res, char *why, size_t why_len);
 
-/* The child's side, under valgrind: run the named points with collection
- * limited to their passes. Returns a process exit code. */
+/* The child, under valgrind: the named points, collecting their passes only; an exit code. */
 int ic_sim_child(const struct ic_point *const *points, int argc, char **argv);
 
 /* Passes counted per point. The child runs four stretches, each ended by a dump: two

@@ -6,8 +6,7 @@
 
 #include "site.h"
 
-/* Nodes on their own cache lines, like the kernel's separately allocated
- * sk_buffs: no false sharing between one thread's nodes and another's. */
+/* Nodes on cache lines of their own, like the kernel's sk_buffs: no false sharing between threads. */
 struct ic_site_node {
 	alignas(IC_CACHE_LINE) struct ic_node n;
 };
@@ -22,8 +21,7 @@ struct ic_site_thread {
 	struct ic_site_ctx ctx;
 };
 
-/* What every thread of a shared run works on, made once by thread 0 on its core:
- * the queue, or for a body's point the body's state (set up). */
+/* A shared run's queue, or a body's state (set up), made once by thread 0 on its core. */
 struct ic_site_shared {
 	struct ic_queue *q;
 	void *body;

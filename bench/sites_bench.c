@@ -1,45 +1,38 @@
-/* The site benchmarks: every built point x SMP mode x thread count, through
- * Google Benchmark's C API. One iteration is one call site run: time per
- * iteration is time per call site, items per second call sites per second.
- *
- * Which runs there are is decided here and nowhere else (sites_cases.h says
- * the rule); run.sh asks --plan and runs what it prints. Our own flags,
- * before any --benchmark_* flag is read:
+/* The site benchmarks: every built point x SMP mode x thread count, through Google
+ * Benchmark's C API. One iteration is one call site run: time per iteration is time per
+ * call site, items per second call sites per second. Which runs there are is decided here
+ * only (the rule: sites_cases.h); run.sh asks --plan and runs what it prints. Our flags,
+ * read before any --benchmark_* flag:
  *   --counters=auto|papi|sim|none  where l1i/instr/cycles per op come from
- *   --threads=LIST     thread counts (default: 1 and every core)
- *   --modes=LIST       private,shared (default both)
- *   --codesize=FILE    gen's accounting (default: the build's)
- *   --sim-cache=FILE   keep simulated counts in FILE (keyed by this binary's
- *                      content, the L1i geometry and the point)
- *   --sim-cache-dir=DIR  the same in DIR/<binary id>.csv: an unchanged binary
- *                      finds its counts across runs, a rebuilt one misses
- *   --sim-passes=P     passes simulated per point (default IC_SIM_PASSES, sim.h)
- *   --iterations-from=FILE.json  each benchmark with the iterations an
- *                      earlier process of this binary ran (its Google
- *                      Benchmark JSON), not estimated; others estimate
- *   --plant=LIST       calibration: also run each extern point with an extra
- *                      F of its own time per pass (timed in the run it joins),
- *                      as form extern_plant<F%>, for each F in LIST (0: a
- *                      second, unplanted copy, the null case)
- *   --process=K        which process of the run this is, for the record
- *   --layout-variant=K which layout variant of the run this binary is, for
- *                      the record (default 0); the binary knows its seed
- *   --run-list=FILE    run exactly the runs FILE names, one full name a line
- *                      (as --list prints them); a name this binary does not
- *                      have (with these --threads, --modes, --plant) is refused
- *   --sim-only         decide the counter source (simulating the selected
- *                      points into --sim-cache if it is sim), print it (papi,
- *                      sim or none), a line on where the counter columns come
- *                      from and why (counters.h), and the simulated counts'
- *                      file when sim, then exit: run.sh does this once with
- *                      the ordinary link, so every process reads the same counts
- *   --list             print the full names of every run and exit
- *   --plan             the same as a table: a header line, then per run its
- *                      full name, form, op, layout, order, sites, filler,
- *                      mode and threads, tab-separated
- * The JSON context holds every key of common/context_keys.def (written
- * through its table, then the machine's state, machine_* keys); the
- * process's end is written into the --benchmark_out file after the run. Each run's label says where every thread ran and how
+ *   --threads=LIST  thread counts (default: 1 and every core)
+ *   --modes=LIST  private,shared (default both)
+ *   --codesize=FILE  gen's accounting (default: the build's)
+ *   --sim-cache=FILE  keep simulated counts in FILE (keyed by this binary's content, the
+ *     L1i geometry and the point)
+ *   --sim-cache-dir=DIR  the same in DIR/<binary id>.csv: an unchanged binary finds its
+ *     counts across runs, a rebuilt one misses
+ *   --sim-passes=P  passes simulated per point (default IC_SIM_PASSES, sim.h)
+ *   --iterations-from=FILE.json  each benchmark with the iterations an earlier process of
+ *     this binary ran (its Google Benchmark JSON), not estimated; others estimate
+ *   --plant=LIST  calibration: also run each extern point with an extra F of its own time
+ *     per pass (timed in the run it joins), as form extern_plant<F%>, for each F in LIST
+ *     (0: a second, unplanted copy, the null case)
+ *   --process=K  which process of the run this is, for the record
+ *   --layout-variant=K  which layout variant of the run this binary is, for the record
+ *     (default 0); the binary knows its seed
+ *   --run-list=FILE  run exactly the runs FILE names, one full name a line (as --list
+ *     prints them); a name this binary does not have (with these --threads, --modes,
+ *     --plant) is refused
+ *   --sim-only  decide the counter source (simulating the selected points into --sim-cache
+ *     if it is sim), print it (papi, sim or none), a line on where the counter columns
+ *     come from and why (counters.h), and the simulated counts' file when sim, then exit:
+ *     run.sh does this once with the ordinary link, so every process reads the same counts
+ *   --list  print the full names of every run and exit
+ *   --plan  the same as a table: a header line, then per run its full name, form, op,
+ *     layout, order, sites, filler, mode and threads, tab-separated
+ * The JSON context holds every key of common/context_keys.def (written through its table),
+ * then the machine's state (machine_* keys); the process's end goes into the
+ * --benchmark_out file after the run. Each run's label says where every thread ran, how
  * it was placed, and why any counter is absent (sites_measure.c).
  */
 #define _GNU_SOURCE
@@ -191,8 +184,7 @@ static long whole(const char *v, long lo, long hi)
 	return k >= (unsigned long)lo && k <= (unsigned long)hi ? (long)k : -1;
 }
 
-/* The flags that keep their value as given: an empty one, or with hi > 0 one
- * that is not a whole number lo..hi, is refused with bad. */
+/* Flags kept as given; refused with bad: empty, or (hi > 0) not a whole number lo..hi. */
 static const struct opt_string {
 	const char *name;
 	size_t at;                   /* offsetof the field in struct ic_opts */
@@ -340,8 +332,7 @@ static int opts_parse(int *argc, char **argv, struct ic_opts *o)
 		return rc;
 	if (o->iters_from && !(o->iters = iters_load(o->iters_from, min_time, why, sizeof(why))))
 		return ic_bad("--iterations-from: %s", why);
-	/* With fixed counts the library's filter would see /iterations:N in the
-	 * names: the cases apply the filter instead. */
+	/* With fixed counts the library's filter sees /iterations:N: the cases apply it instead. */
 	for (int i = 1; i < *argc; i++)
 		if (argv[i] && !(o->iters && opt_value(argv[i], "--benchmark_filter")))
 			argv[kept++] = argv[i];
@@ -378,8 +369,7 @@ static void utc_now(char *out)
 	snprintf(out + n, IC_TIME_LEN - n, ".%03ldZ", ts.tv_nsec / 1000000);
 }
 
-/* Pinning as this machine allows it: bind a short-lived thread per thread
- * index, as the benchmark threads will, and record what happened. */
+/* Pinning as allowed here: bind a short-lived thread per index, as the benchmark will; record it. */
 struct bind_probe {
 	int index, cpu;
 	enum ic_bind_kind kind;    /* IC_BIND_NONE: not bound */
@@ -395,8 +385,7 @@ static void *bind_probe_main(void *arg)
 	return NULL;
 }
 
-/* 1 when every thread index below n could be bound; cpus gets the list and
- * placement how each was placed (core, smt, shared). */
+/* 1 when every thread index below n could be bound; cpus: the list; placement: each one's kind. */
 static int bind_probe_all(int n, char *cpus, size_t len, char *placement, size_t plen)
 {
 	int all = 1;
@@ -436,8 +425,7 @@ static void context_write(const char *source, const char *note, const struct ic_
 	char cpus[512], placement[1024], planted[128] = "";
 	int max_t = 0;
 
-	/* Pinning is tried per thread in every run (the label says how each went);
-	 * the context says whether every thread asked for can be bound. */
+	/* Each run's label says how its pinning went; the context, whether every thread can be. */
 	for (int k = 0; k < o->n_threads; k++)
 		if (o->threads[k] > max_t)
 			max_t = o->threads[k];

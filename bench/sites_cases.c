@@ -29,8 +29,7 @@ static int point_has_run(const struct ic_point *pt, const struct ic_opts *o, int
 
 /* ---- code size, from gen's accounting ---------------------------------- */
 
-/* The point's footprint and bytes per site from codesize's CSV, columns found by
- * name (the filler column is newer: absent means 0). */
+/* From codesize's CSV, columns by name: footprint, bytes per site (no filler column, older: 0). */
 static void codesize_lookup(const char *path, const struct ic_point *pt, double *per_site, double *footprint)
 {
 	enum { FORM, OP, LAYOUT, ORDER, SEED, SITES, FOOT, PER_SITE, FILLER, NCOL };
@@ -77,8 +76,7 @@ static void codesize_lookup(const char *path, const struct ic_point *pt, double 
 
 /* ---- --run-list: each name's copies on the list that no run took ----- */
 
-/* path's names, each with how many times it is listed (a copy too many is a
- * stray, as a name no run has); NULL after a line on stderr. */
+/* path's names with their counts (a copy too many strays, as a name no run has); NULL: said on stderr. */
 static json_t *run_list_load(const char *path)
 {
 	size_t len;
@@ -242,8 +240,7 @@ static double probe_wall_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* One probe's run: on the sentinel's single thread's core, warmed once, then
- * timed in batches; its start recorded as the sites' are. */
+/* A probe's run: on the sentinel's core, warmed once, timed in batches, its start recorded. */
 static void ic_probe_run(icb_state *st, void *arg)
 {
 	const struct ic_probe *p = arg;
@@ -263,8 +260,7 @@ static void ic_probe_run(icb_state *st, void *arg)
 
 /* ---- the cases -------------------------------------------------------- */
 
-/* What registers: the filter (here only when the library cannot: with fixed
- * counts it sees names with /iterations:N) and --run-list. */
+/* What registers: the filter (here when the library's would see /iterations:N) and --run-list. */
 struct selection {
 	regex_t re;
 	int have_re;

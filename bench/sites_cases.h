@@ -1,18 +1,15 @@
-/* Which runs a point has, and their registration with Google Benchmark: the
- * one home of the rule of what runs (run.sh builds its processes, plan and ETA
- * from what --plan prints): every point in every mode and thread count asked
- * for, except
- *   - solo points run at 1 thread on a private queue only: the forms
- *     point_names.def marks solo (the mark, the nolock forms) and every
- *     point with filler (IC_FILLER_SOLO);
+/* Which runs a point has, and their registration with Google Benchmark: the one home of
+ * the rule of what runs (run.sh builds its processes, plan and ETA from what --plan
+ * prints): every point in every mode and thread count asked for, except
+ *   - solo points run at 1 thread on a private queue only: the forms point_names.def
+ *     marks solo (the mark, the nolock forms) and every point with filler (IC_FILLER_SOLO);
  *   - a body without IC_BODY_SHARED_OK runs private only;
- *   - shared at 1 thread is the private case again: it runs only when
- *     private is not asked for;
- *   - --plant adds, for each fraction, a planted copy of every extern run
- *     (form extern_plant<F%>), in the same modes and thread counts.
- * Names: sites/<form>/<op>/<layout>/<order>/<N>/<mode>[/filler:<B>], to
- * which the library adds /real_time/threads:<T>.
- */
+ *   - shared at 1 thread is the private case again: it runs only when private is not
+ *     asked for;
+ *   - --plant adds, for each fraction, a planted copy of every extern run (form
+ *     extern_plant<F%>), in the same modes and thread counts.
+ * Names: sites/<form>/<op>/<layout>/<order>/<N>/<mode>[/filler:<B>], to which the
+ * library adds /real_time/threads:<T>. */
 #ifndef IC_SITES_CASES_H
 #define IC_SITES_CASES_H
 
@@ -29,8 +26,7 @@
 #include "site_run.h"
 #include "topology.h"
 
-/* ---- one run of a point (sites_measure.c): the benchmark function run on
- * each thread of a run, and what a case carries into it. */
+/* ---- one run of a point (sites_measure.c): the benchmark function and what a case carries */
 
 /* What one thread of a run did, for thread 0 to report once all are done. */
 struct ic_thread_rec {
@@ -40,8 +36,7 @@ struct ic_thread_rec {
 	double cal_s;                /* calibration: this thread's last loop, s per pass (0: none) */
 };
 
-/* Per thread, in the arrays ic_ctr_combine takes: counts, their validity,
- * call sites run, and a pointer to ic_thread_rec.why. */
+/* Per thread, as ic_ctr_combine takes them: counts, validity, sites run, ic_thread_rec.why. */
 struct ic_thread_counts {
 	long long (*value)[IC_CTR_COUNT];
 	int (*valid)[IC_CTR_COUNT];

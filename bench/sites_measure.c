@@ -1,6 +1,5 @@
-/* One run of a point on each of its threads: bind, allocate and touch, warm
- * up, then the library's timed loop in batches of one pass; thread 0 reports
- * the run's counters and placement once every thread is done. */
+/* One run of a point on each of its threads (ic_case_run), the timed loop in batches of
+ * one pass; thread 0 reports the run's counters and placement once all are done. */
 #define _GNU_SOURCE
 #include "sites_cases.h"
 
@@ -53,8 +52,7 @@ static void plant_delay(uint64_t iters)
 	icb_sink_u64(x);
 }
 
-/* Test builds only: IC_FAULT_SETUP_THREAD=k fails thread k's set-up, to show
- * that a failing thread does not hang the others. */
+/* Tests: IC_FAULT_SETUP_THREAD=k fails thread k's set-up, which must not hang the others. */
 static int setup_fault(int ti)
 {
 #ifdef IC_FAULT_INJECTION
@@ -147,8 +145,7 @@ void ic_case_run(icb_state *st, void *arg)
 	pthread_barrier_wait(&bc->phase);          /* every thread's nodes are in */
 	if (t)
 		pt->pass(&t->ctx);     /* warm-up, untimed: code, data and predictors */
-	/* The planted cost, calibrated once per case in the run it joins: every
-	 * thread, on its mode's queue, all looping together. */
+	/* The planted cost, calibrated once per case in the run it joins: all threads, its mode's queue. */
 	if (bc->plant_fraction > 0 && !bc->plant_iters)
 		plant_calibrate(bc, t, ti);
 	struct ic_ctr_set *ctr = use_papi ? ic_ctr_set_open() : NULL;

@@ -28,16 +28,14 @@ typedef void (*icb_fn)(icb_state *st, void *arg);
 
 enum icb_time_unit { ICB_NS, ICB_US, ICB_MS, ICB_S };
 
-/* Counter flags, benchmark::Counter::Flags' bits (0: the value as set, summed over
- * threads). Macros, not an enum: INVERT is bit 31. */
+/* Counter flags, Counter::Flags' bits (0: as set, summed over threads); macros: INVERT is bit 31. */
 #define ICB_COUNTER_RATE                (1u << 0)  /* divided by the run's seconds */
 #define ICB_COUNTER_AVG_THREADS         (1u << 1)  /* divided by the thread count */
 #define ICB_COUNTER_ITERATION_INVARIANT (1u << 2)  /* multiplied by the iterations */
 #define ICB_COUNTER_AVG_ITERATIONS      (1u << 3)  /* divided by the iterations: per iteration */
 #define ICB_COUNTER_INVERT              (1u << 31) /* 1/x, applied last */
 
-/* Process --benchmark_* flags and remove them from argv (argc shrinks).
- * Exits, as the library does, on --help or a malformed flag value. */
+/* Take --benchmark_* flags out of argv (argc shrinks); exits on --help or a bad value. */
 void icb_initialize(int *argc, char **argv) ICB_NOEXCEPT;
 /* Nonzero when argv holds arguments besides argv[0]; reports them on stderr. */
 int icb_report_unrecognized(int argc, char **argv) ICB_NOEXCEPT;
@@ -63,8 +61,7 @@ void icb_shutdown(void) ICB_NOEXCEPT;
 /* A key/value pair for the "context" object of the report. */
 void icb_add_context(const char *key, const char *value) ICB_NOEXCEPT;
 
-/* Inside a benchmark: loop while this is nonzero, n (> 0) items per call; the last
- * batch may overshoot the planned iterations by up to n. */
+/* In a benchmark: loop while nonzero, n (> 0) items a call (overshooting by up to n). */
 int icb_keep_running_batch(icb_state *st, int64_t n) ICB_NOEXCEPT;
 int64_t icb_range(icb_state *st, int i) ICB_NOEXCEPT;
 int icb_thread_index(icb_state *st) ICB_NOEXCEPT;	/* 0 .. count-1 */

@@ -22,16 +22,14 @@ ICB_BARRIER_INLINE void icb_sink_ptr(const void *p)
 	__asm__ volatile("" : : "r"(p));
 }
 
-/* v as a read-write operand ("+r"): the result is assumed to differ from v,
- * so constants stop folding and loop-invariant work stops being hoisted. */
+/* v read-write ("+r"): assumed changed, so constants stop folding and invariants stop hoisting. */
 ICB_BARRIER_INLINE uint64_t icb_launder_u64(uint64_t v)
 {
 	__asm__ volatile("" : "+r"(v));
 	return v;
 }
 
-/* A compiler-only memory barrier: stores before it assumed read, loads after it
- * reloaded. No fence: the CPU may still reorder. */
+/* Compiler-only: stores before it assumed read, loads after reloaded; the CPU may reorder. */
 ICB_BARRIER_INLINE void icb_clobber_memory(void)
 {
 	__asm__ volatile("" : : : "memory");

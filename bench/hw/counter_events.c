@@ -1,18 +1,18 @@
-/* This CPU's events and the counts before they are trusted (counters.h). Pure but
- * for CPUID: ic_cpu_ident_read() is here, apart from its caller in counter_papi.c,
- * so that test_bench_hw_fakepapi can wrap it at link time. The event names:
- *  - libpfm4 4.13's tables as PAPI 7.0 lists them for Skylake, Ice Lake, Sapphire
- *    Rapids, Zen 2 and Zen 4, recorded in tests/data/papi/ (test_bench_hw_listings
- *    checks the choice on each); names those lack (older Intel, Zen 1, Zen 5) from
- *    libpfm4's event headers (lib/events/amd64_events_fam*h_zen*.h, ...).
- *  - Presets, from PAPI 7.0's papi_events.csv: no PAPI_L1_ICM for Zen 3, no section
- *    for Ice Lake client, Sapphire Rapids, Zen 4 or Zen 5, PAPI_L1_ICM is L2 code
- *    reads on Intel from Haswell and on Zen 2, PAPI_BR_MSP conditional branches only
- *    on Intel from Haswell: so natives come first everywhere, presets are fallbacks.
- *  - Intel fixed counters: libpfm4 encodes INSTRUCTION_RETIRED and INST_RETIRED:ANY_P
- *    as 0x00c0 and UNHALTED_CORE_CYCLES as 0x003c (pfm_get_event_encoding on skl,
- *    icl, spr), which the kernel's FIXED_EVENT_CONSTRAINT (arch/x86/events/intel/
- *    core.c) puts on fixed counters 0 and 1, as perf's generic instructions and cycles.
+/* This CPU's events and the counts before they are trusted (counters.h). Pure but for
+ * CPUID: ic_cpu_ident_read() is here, apart from its caller in counter_papi.c, so that
+ * test_bench_hw_fakepapi can wrap it at link time. The event names:
+ *  - libpfm4 4.13's tables as PAPI 7.0 lists them for Skylake, Ice Lake, Sapphire Rapids,
+ *    Zen 2 and Zen 4, recorded in tests/data/papi/ (test_bench_hw_listings checks the
+ *    choice on each); names those lack (older Intel, Zen 1, Zen 5) from libpfm4's event
+ *    headers (lib/events/amd64_events_fam*h_zen*.h, ...).
+ *  - Presets, from PAPI 7.0's papi_events.csv: no PAPI_L1_ICM for Zen 3, no section for
+ *    Ice Lake client, Sapphire Rapids, Zen 4 or Zen 5, PAPI_L1_ICM is L2 code reads on
+ *    Intel from Haswell and on Zen 2, PAPI_BR_MSP conditional branches only on Intel from
+ *    Haswell: so natives come first everywhere, presets are fallbacks.
+ *  - Intel fixed counters: libpfm4 encodes INSTRUCTION_RETIRED and INST_RETIRED:ANY_P as
+ *    0x00c0 and UNHALTED_CORE_CYCLES as 0x003c (pfm_get_event_encoding on skl, icl, spr),
+ *    which the kernel's FIXED_EVENT_CONSTRAINT (arch/x86/events/intel/core.c) puts on
+ *    fixed counters 0 and 1, as perf's generic instructions and cycles.
  *  - perf's generic events (PERF_COUNT_HW_*): the last resort on any CPU.
  * Every name is only a candidate: the runtime asks PAPI which exist. */
 #include "counters.h"
@@ -97,8 +97,7 @@ static const struct events_cand {
 	  "kernel generic core cycles (perf_event, fixed counter 1)" },
 	{ IC_CTR_CYCLES, EVENTS_ZEN | EVENTS_OTHER, "perf::PERF_COUNT_HW_CPU_CYCLES",
 	  "kernel generic core cycles (perf_event)" },
-	/* All branch types. Intel's preset is conditional branches only on Haswell
-	 * and later (BR_MISP_RETIRED:CONDITIONAL in PAPI's csv): last. */
+	/* All branch types; Intel's preset (only BR_MISP_RETIRED:CONDITIONAL from Haswell) last. */
 	{ IC_CTR_BRANCH_MISS, EVENTS_INTEL, "BR_MISP_RETIRED:ALL_BRANCHES",
 	  "mispredicted retired branches, all types (BR_MISP_RETIRED:ALL_BRANCHES)" },
 	{ IC_CTR_BRANCH_MISS, EVENTS_INTEL, "MISPREDICTED_BRANCH_RETIRED",
@@ -278,8 +277,7 @@ static const char *events_find(const char *name, const char *const *names, size_
 	return NULL;
 }
 
-/* The counts from event[], fixed[] and sets[]; set 1 keeps the instruction event
- * only while it holds an attribution event. */
+/* Counts from event[], fixed[], sets[]; set 1 keeps instructions only beside an attribution event. */
 static void events_recount(struct ic_event_choice *ch)
 {
 	int any1 = 0;
@@ -318,8 +316,7 @@ void ic_drop_attribution(struct ic_event_choice *ch, const char *why)
 		ic_event_remove(ch, c, why);
 }
 
-/* Attribution groups (first and last counter) in the order they get room; a pair
- * (hit and miss, op cache and decoder) is placed whole or not at all. */
+/* Attribution groups (first, last counter) in order of room; a pair goes whole or not at all. */
 static const int events_groups[][2] = {
 	{ IC_CTR_OPCACHE_HIT, IC_CTR_OPCACHE_MISS },
 	{ IC_CTR_DSB_UOPS, IC_CTR_MITE_UOPS },
@@ -480,8 +477,7 @@ int ic_ctr_combine(int n_threads, const long long value[][IC_CTR_COUNT],
 		why[0] = '\0';
 	for (int t = 0; t < n_threads; t++) {
 		ops_sum += ops[t];
-		/* Before any count is trusted: the first thread that fails the
-		 * canary takes every count of the run with it. */
+		/* The first thread failing the canary takes every count of the run with it. */
 		if (canary_bad < 0 &&
 		    ic_ctr_canary(value[t], valid[t], ops[t], min_instr_per_op, canary_why,
 				  sizeof(canary_why)) != 0)

@@ -1,5 +1,5 @@
-/* The PAPI session (counters.h): can this machine count, with which events, does
- * each event set count known work (the trial)? Then per-thread event sets. */
+/* The PAPI session (counters.h): can this machine count, with which events, does each event
+ * set count known work (the trial)? Then per-thread event sets. */
 #define _GNU_SOURCE
 #include "counters.h"
 #include "kit.h"
@@ -152,8 +152,7 @@ static void note_papi(int refit)
 			 "counter comes from about half of the repetitions", ch->set_gp[0], ch->set_gp[1]);
 }
 
-/* The library, its perf_event component, libpfm4's tables for this CPU: the number
- * of hardware counters, or -1 with the note saying why not. */
+/* PAPI, perf_event and libpfm4's tables here: the number of counters, or -1, the note why. */
 static int papi_open(const struct ic_cpu_ident *cpu, char pfm[32])
 {
 	const PAPI_component_info_t *ci;

@@ -87,8 +87,7 @@ void ic_drop_attribution(struct ic_event_choice *ch, const char *why);
 size_t ic_events_candidates(const struct ic_cpu_ident *cpu,
 			    const char **names, size_t max);
 
-/* Initialise PAPI once (thread-safe; later calls return the first answer), never
- * aborting. 1: counting works; 0: it cannot (ic_counters_note says why). */
+/* Initialise PAPI once (thread-safe), never aborting: 1 counting works, 0 not (ic_counters_note). */
 int ic_counters_init(void);
 
 /* Event sets counted in turn (1 or 2). ic_ctr_set_open() opens the current pass's;
@@ -108,8 +107,7 @@ const char *ic_counters_event(enum ic_ctr c);
 /* The note in one line on f, the first call only (thread-safe). */
 void ic_counters_notice_once(FILE *f);
 
-/* 1 with a line in why when root/sys (NULL: the real one) shows two core PMUs
- * (hybrid Intel: cpu_core, cpu_atom), on which PAPI 7.0 fails. */
+/* 1, with why, when root/sys (NULL: /sys) shows hybrid Intel's two core PMUs (PAPI 7.0 fails). */
 int ic_pmu_hybrid(const char *root, char *why, size_t why_len);
 
 /* Per thread: open on the thread that counts, start/stop outside the timed loop.

@@ -302,8 +302,7 @@ int ic_topo_current_cpu(void)
 	return sched_getcpu();
 }
 
-/* One warning per run: the first problem (usually "cannot pin") is the one that
- * matters, and every thread would otherwise repeat it. */
+/* One warning per run: the first ("cannot pin", mostly) matters; every thread would repeat it. */
 static atomic_flag ic_warned = ATOMIC_FLAG_INIT;
 
 void ic_topo_warn_once(const char *msg)

@@ -1,5 +1,4 @@
-/* Machine topology and thread pinning through hwloc. Open once (ic_topo_open)
- * before any other call; after that every function is thread-safe. */
+/* Topology and thread pinning through hwloc: ic_topo_open first, then every call is thread-safe. */
 #ifndef IC_TOPOLOGY_H
 #define IC_TOPOLOGY_H
 
@@ -55,8 +54,7 @@ int ic_pick_core_kind(int n, const int *efficiency, const int *n_pus,
 int ic_topo_bind_thread(int thread_index, int *os_cpu_out, enum ic_bind_kind *kind_out,
 			char *why, size_t why_len);
 
-/* Let the calling thread run where the process could at ic_topo_open, so threads
- * it creates later do not inherit a one-PU mask; -1 failed. */
+/* Unbind to the process's PUs at ic_topo_open: no one-PU mask for its later threads; -1 failed. */
 int ic_topo_unbind_thread(void);
 
 /* OS number of the CPU the calling thread runs on now, -1 if unknown. */
