@@ -1,11 +1,8 @@
-/* One uncontended locked queue operation in each form, beside one bare
- * atomic exchange plus a release store back to back: an uncontended
- * test-and-set lock with no critical section at all. (Named floor/ in the
- * output, though it bounds nothing: on the Xeon guest, 2026-12-06, a whole
- * inlined operation measured 12% faster than it.)
- *
- * One iteration is one locked operation: the loop alternates queue_tail and
- * dequeue on a private queue holding one other node, so the queue stays in
+/* One uncontended locked queue operation in each form, beside a bare atomic exchange and a
+ * release store back to back: an uncontended test-and-set lock with no critical section.
+ * (Named floor/ in the output, though it bounds nothing: on the Xeon guest, 2026-12-06, a
+ * whole inlined operation measured 12% faster.) One iteration is one locked operation: the
+ * loop alternates queue_tail and dequeue on a private queue holding one other node, in
  * steady state. Built once per lock (queue_microbench_tas, _ticket). */
 #include <stdalign.h>
 #include <stdatomic.h>

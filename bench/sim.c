@@ -52,16 +52,14 @@ int ic_sim_binary_id(char *out, size_t len)
 	return 0;
 }
 
-/* A point's key in the cache and the child's dumps: its name with the
- * filler and seed, which the name leaves out. */
+/* A point's key in the cache and the child's dumps: its name, filler and seed. */
 static void sim_key(const struct ic_point *pt, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s/filler:%u/seed:%u", pt->name, (unsigned)pt->filler, (unsigned)pt->seed);
 }
 
-/* One stretch: n passes, then a dump. The same code for every stretch
- * (not inlined, so not unrolled into copies of its own), so the second
- * less the first is exactly their difference in passes. */
+/* One stretch: n passes, then a dump; the same code for every stretch (not
+ * inlined, so not unrolled into copies), so two differ by their passes alone. */
 static __attribute__((noinline)) void sim_stretch(const struct ic_point *pt, struct ic_site_thread *t,
 						  uint64_t n, const char *dump)
 {
@@ -88,8 +86,7 @@ int ic_sim_child(const struct ic_point *const *points, int argc, char **argv)
 		if (!pt)
 			return ic_bad("--ic-sim-child: no point %s", argv[a]);
 		struct ic_site_thread *t = ic_xalloc(ic_site_thread_new(pt, NULL));
-		/* The four stretches of sim.h's IC_SIM_PASSES, named before
-		 * collection starts. */
+		/* sim.h's four stretches, named before collection starts. */
 		char dumps[4][340];
 		for (int stretch = 0; stretch < 4; stretch++)
 			snprintf(dumps[stretch], sizeof(dumps[stretch]), "%s#%d", argv[a], stretch);
@@ -102,8 +99,7 @@ int ic_sim_child(const struct ic_point *const *points, int argc, char **argv)
 	return 0;
 }
 
-/* Parse one callgrind dump: the point name from the trigger, Ir and I1mr
- * from the totals line, by their places on the events line. */
+/* One callgrind dump: the trigger's point name, Ir and I1mr of the summary (events: order). */
 static int parse_dump(const char *path, char *name, size_t name_len, double *ir, double *i1mr)
 {
 	FILE *f = fopen(path, "r");
@@ -174,8 +170,7 @@ static size_t cache_load(const char *path, struct cache_row **rows)
 	return n;
 }
 
-/* Best effort: a cache that cannot be written only means simulating again
- * next time, so failures are silent; the old cache stays whole. */
+/* Best effort, silently: a cache not written only means simulating again; the old stays whole. */
 static void cache_save(const char *path, const struct cache_row *rows, size_t n)
 {
 	struct ic_atomic_file af;
@@ -203,9 +198,9 @@ int ic_sim_run(const struct ic_point *const *points, size_t n, const int *want,
 	const char *made = NULL;
 	int rc = -1;
 
-	/* The cache holds counts of this very binary: another build or layout
-	 * has other addresses, so other counts. A row whose binary is "*" is the
-	 * ordinary link's, handed to a layout variant on purpose (run.sh). */
+	/* The cache holds this very binary's counts (another build or layout has
+	 * other addresses); a row of binary "*" is the ordinary link's, handed to a
+	 * layout variant on purpose (run.sh). */
 	if (ic_sim_binary_id(binary, sizeof(binary)) != 0) {
 		snprintf(why, why_len, "cannot read this program (/proc/self/exe): %s", strerror(errno));
 		goto out;
@@ -229,9 +224,9 @@ int ic_sim_run(const struct ic_point *const *points, size_t n, const int *want,
 		goto out;
 	}
 	self[len] = 0;
-	/* The points to run, dealt to one valgrind per CPU this process may
-	 * use, largest first to the shard with the fewest sites so far: the
-	 * simulation is not timed, and each valgrind runs one thread. */
+	/* The points to run, dealt to one single-threaded valgrind per CPU this
+	 * process may use (the simulation is not timed), largest first to the
+	 * shard with the fewest sites so far. */
 	cpu_set_t usable;
 	long cpus = sched_getaffinity(0, sizeof(usable), &usable) == 0 ? CPU_COUNT(&usable)
 								     : sysconf(_SC_NPROCESSORS_ONLN);
@@ -284,8 +279,8 @@ int ic_sim_run(const struct ic_point *const *points, size_t n, const int *want,
 		}
 		started++;
 	}
-	/* One shard that cannot start or fails fails the simulation: the others
-	 * are stopped, and every child is reaped before its directory goes. */
+	/* A shard that cannot start or fails fails the simulation: the others are
+	 * stopped, every child reaped before its directory goes. */
 	for (int j = 0; j < started; j++) {
 		int st = 0;
 		pid_t w;
@@ -309,8 +304,8 @@ int ic_sim_run(const struct ic_point *const *points, size_t n, const int *want,
 		snprintf(why, why_len, "%s", fail);
 		goto out;
 	}
-	/* callgrind numbers each shard's dumps: cg<j>.out.1, .2, ... in request
-	 * order; four per point (ic_sim_child), the last two counted. */
+	/* callgrind numbers a shard's dumps cg<j>.out.1, .2, ... in request order:
+	 * four per point (ic_sim_child), the last two counted. */
 	for (int j = 0; j < started; j++) {
 		size_t d = 0;
 		for (size_t i0 = 0; i0 < n; i0++) {

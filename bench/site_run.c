@@ -5,9 +5,8 @@
 #include "body.h"
 #include "queue_extern.h"
 
-/* A body's state: on cache lines of its own (no false sharing with another
- * thread's), zeroed (the first touch, on the calling thread's core), then
- * set up by the body. NULL when out of memory. */
+/* A body's state: on cache lines of its own (no false sharing), zeroed (the first
+ * touch, on the calling thread's core), set up by the body; NULL: out of memory. */
 static void *ic_body_state_new(const struct ic_body *b)
 {
 	size_t align = b->state_align > IC_CACHE_LINE ? b->state_align : IC_CACHE_LINE;

@@ -1,14 +1,12 @@
-/* A thread's working set for running a point's call sites: its nodes, its
- * private queues, a body's state (queue/body.h), and the site context.
- * Allocated and touched by the thread that uses it, after it is bound to its
- * core. */
+/* A thread's working set for a point's call sites: its nodes, its private
+ * queues, a body's state (queue/body.h), the site context; allocated and
+ * touched by the thread that uses it, once bound to its core. */
 #ifndef IC_SITE_RUN_H
 #define IC_SITE_RUN_H
 
 #include "site.h"
 
-/* Nodes on their own cache lines, like the kernel's separately allocated
- * sk_buffs: no false sharing between one thread's nodes and another's. */
+/* Nodes on cache lines of their own, like the kernel's sk_buffs: no false sharing between threads. */
 struct ic_site_node {
 	alignas(IC_CACHE_LINE) struct ic_node n;
 };
@@ -23,27 +21,23 @@ struct ic_site_thread {
 	struct ic_site_ctx ctx;
 };
 
-/* What every thread of a shared run works on, made once by thread 0 on its
- * core: the queue, or for a body's point the body's state (set up). */
+/* A shared run's queue, or a body's state (set up), made once by thread 0 on its core. */
 struct ic_site_shared {
 	struct ic_queue *q;
 	void *body;
 };
 
-/* Makes sh for pt; 0, or -1 when out of memory (sh then holds nothing). */
+/* Makes sh for pt: 0, or -1 when out of memory (sh then holds nothing); freed
+ * once every thread has finished with it. */
 int ic_site_shared_new(const struct ic_point *pt, struct ic_site_shared *sh);
-
-/* Frees sh, once every thread has finished with it. */
 void ic_site_shared_free(struct ic_site_shared *sh);
 
-/* shared: what every thread works on, or NULL for a queue and a body state
- * of the thread's own (the state zeroed and set up here, on this thread).
- * The thread's anchor and spare node go onto the queue; one warm-up is up to
- * the caller. NULL when out of memory. */
+/* shared: what every thread works on, or NULL for a queue and body state of the
+ * thread's own (zeroed and set up here, on this thread). The anchor and spare
+ * node go onto the queue; a warm-up is the caller's. NULL when out of memory. */
 struct ic_site_thread *ic_site_thread_new(const struct ic_point *pt, const struct ic_site_shared *shared);
 
-/* Frees the thread's memory (t may be NULL). A shared queue keeps the
- * thread's nodes: ic_site_shared_free drops it whole. */
+/* Frees t (may be NULL); a shared queue keeps its nodes until ic_site_shared_free. */
 void ic_site_thread_free(struct ic_site_thread *t);
 
 #endif

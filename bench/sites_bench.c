@@ -1,45 +1,38 @@
-/* The site benchmarks: every built point x SMP mode x thread count, through
- * Google Benchmark's C API. One iteration is one call site run: time per
- * iteration is time per call site, items per second call sites per second.
- *
- * Which runs there are is decided here and nowhere else (sites_cases.h says
- * the rule); run.sh asks --plan and runs what it prints. Our own flags,
- * before any --benchmark_* flag is read:
+/* The site benchmarks: every built point x SMP mode x thread count, through Google
+ * Benchmark's C API. One iteration is one call site run: time per iteration is time per
+ * call site, items per second call sites per second. Which runs there are is decided here
+ * only (the rule: sites_cases.h); run.sh asks --plan and runs what it prints. Our flags,
+ * read before any --benchmark_* flag:
  *   --counters=auto|papi|sim|none  where l1i/instr/cycles per op come from
- *   --threads=LIST     thread counts (default: 1 and every core)
- *   --modes=LIST       private,shared (default both)
- *   --codesize=FILE    gen's accounting (default: the build's)
- *   --sim-cache=FILE   keep simulated counts in FILE (keyed by this binary's
- *                      content, the L1i geometry and the point)
- *   --sim-cache-dir=DIR  the same in DIR/<binary id>.csv: an unchanged binary
- *                      finds its counts across runs, a rebuilt one misses
- *   --sim-passes=P     passes simulated per point (default IC_SIM_PASSES, sim.h)
- *   --iterations-from=FILE.json  each benchmark with the iterations an
- *                      earlier process of this binary ran (its Google
- *                      Benchmark JSON), not estimated; others estimate
- *   --plant=LIST       calibration: also run each extern point with an extra
- *                      F of its own time per pass (timed in the run it joins),
- *                      as form extern_plant<F%>, for each F in LIST (0: a
- *                      second, unplanted copy, the null case)
- *   --process=K        which process of the run this is, for the record
- *   --layout-variant=K which layout variant of the run this binary is, for
- *                      the record (default 0); the binary knows its seed
- *   --run-list=FILE    run exactly the runs FILE names, one full name a line
- *                      (as --list prints them); a name this binary does not
- *                      have (with these --threads, --modes, --plant) is refused
- *   --sim-only         decide the counter source (simulating the selected
- *                      points into --sim-cache if it is sim), print it (papi,
- *                      sim or none), a line on where the counter columns come
- *                      from and why (counters.h), and the simulated counts'
- *                      file when sim, then exit: run.sh does this once with
- *                      the ordinary link, so every process reads the same counts
- *   --list             print the full names of every run and exit
- *   --plan             the same as a table: a header line, then per run its
- *                      full name, form, op, layout, order, sites, filler,
- *                      mode and threads, tab-separated
- * The JSON context holds every key of common/context_keys.def (written
- * through its table, then the machine's state, machine_* keys); the
- * process's end is written into the --benchmark_out file after the run. Each run's label says where every thread ran and how
+ *   --threads=LIST  thread counts (default: 1 and every core)
+ *   --modes=LIST  private,shared (default both)
+ *   --codesize=FILE  gen's accounting (default: the build's)
+ *   --sim-cache=FILE  keep simulated counts in FILE (keyed by this binary's content, the
+ *     L1i geometry and the point)
+ *   --sim-cache-dir=DIR  the same in DIR/<binary id>.csv: an unchanged binary finds its
+ *     counts across runs, a rebuilt one misses
+ *   --sim-passes=P  passes simulated per point (default IC_SIM_PASSES, sim.h)
+ *   --iterations-from=FILE.json  each benchmark with the iterations an earlier process of
+ *     this binary ran (its Google Benchmark JSON), not estimated; others estimate
+ *   --plant=LIST  calibration: also run each extern point with an extra F of its own time
+ *     per pass (timed in the run it joins), as form extern_plant<F%>, for each F in LIST
+ *     (0: a second, unplanted copy, the null case)
+ *   --process=K  which process of the run this is, for the record
+ *   --layout-variant=K  which layout variant of the run this binary is, for the record
+ *     (default 0); the binary knows its seed
+ *   --run-list=FILE  run exactly the runs FILE names, one full name a line (as --list
+ *     prints them); a name this binary does not have (with these --threads, --modes,
+ *     --plant) is refused
+ *   --sim-only  decide the counter source (simulating the selected points into --sim-cache
+ *     if it is sim), print it (papi, sim or none), a line on where the counter columns
+ *     come from and why (counters.h), and the simulated counts' file when sim, then exit:
+ *     run.sh does this once with the ordinary link, so every process reads the same counts
+ *   --list  print the full names of every run and exit
+ *   --plan  the same as a table: a header line, then per run its full name, form, op,
+ *     layout, order, sites, filler, mode and threads, tab-separated
+ * The JSON context holds every key of common/context_keys.def (written through its table),
+ * then the machine's state (machine_* keys); the process's end goes into the
+ * --benchmark_out file after the run. Each run's label says where every thread ran, how
  * it was placed, and why any counter is absent (sites_measure.c).
  */
 #define _GNU_SOURCE
@@ -94,8 +87,7 @@ static int gb_cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The median wall time (s) of the repetitions of run name in list; 0 when
- * none says. */
+/* The median wall time (s) of run name's repetitions in list; 0: none says. */
 static double gb_median_wall_s(json_t *list, const char *name)
 {
 	double d[64];
@@ -118,13 +110,12 @@ static double gb_median_wall_s(json_t *list, const char *name)
 }
 
 /* FILE's "benchmarks" as an object: each repetition's full run name
- * (sites/.../real_time/threads:1) -> its iterations per thread (repetitions
- * of one benchmark share the count: the library keeps the first one's).
- * With min_time_s > 0 each count is scaled so that a repetition lasts
- * min_time_s, from the median wall time of that run's repetitions: the
- * library's own estimate aims at 1.4 times min_time, so the later processes
- * of a sweep run repetitions of the length asked for, all the same count.
- * NULL with a one-line reason in why. */
+ * (sites/.../real_time/threads:1) -> its iterations per thread (a benchmark's
+ * repetitions share the count: the library keeps the first one's). With
+ * min_time_s > 0 each is scaled so that a repetition lasts min_time_s, by the
+ * median wall time of that run's repetitions: the library's own estimate aims
+ * at 1.4 x min_time, so a sweep's later processes run repetitions of the
+ * length asked for, all the same count. NULL with a one-line reason in why. */
 static json_t *iters_load(const char *path, double min_time_s, char *why, size_t why_len)
 {
 	json_t *root = ic_gb_json_load(path, why, why_len), *list, *run, *it = NULL;
@@ -156,9 +147,8 @@ static json_t *iters_load(const char *path, double min_time_s, char *why, size_t
 	return it;
 }
 
-/* Google Benchmark 1.7.1 names a benchmark registered with Iterations(n)
- * <name>/iterations:<n>/...: that part out of every name and run_name of a
- * loaded JSON (root), so the names are those of an estimating process. */
+/* Google Benchmark 1.7.1 names a benchmark with Iterations(n) <name>/iterations:<n>/...:
+ * that part out of root's every name and run_name, as an estimating process names them. */
 static void iters_strip_names(json_t *root)
 {
 	json_t *run;
@@ -194,8 +184,7 @@ static long whole(const char *v, long lo, long hi)
 	return k >= (unsigned long)lo && k <= (unsigned long)hi ? (long)k : -1;
 }
 
-/* The flags that keep their value as given: an empty one, or with hi > 0 one
- * that is not a whole number lo..hi, is refused with bad. */
+/* Flags kept as given; refused with bad: empty, or (hi > 0) not a whole number lo..hi. */
 static const struct opt_string {
 	const char *name;
 	size_t at;                   /* offsetof the field in struct ic_opts */
@@ -296,10 +285,9 @@ static int sim_cache_in(const char *dir, struct ic_opts *o)
 	return 0;
 }
 
-/* Take our flags out of argv (argc shrinks; --benchmark_* flags stay, but
- * the filter goes when --iterations-from applies it instead). Loads
- * --iterations-from and makes --sim-cache-dir. 0 ok; 2 bad input, or 1 a
- * failure, each after one line on stderr. */
+/* Take our flags out of argv (argc shrinks; --benchmark_* stay, but not the
+ * filter when --iterations-from applies it); load --iterations-from, make
+ * --sim-cache-dir. 0 ok; 2 bad input, 1 a failure, each after a line on stderr. */
 static int opts_parse(int *argc, char **argv, struct ic_opts *o)
 {
 	const char *out_format = "json", *v;
@@ -327,8 +315,7 @@ static int opts_parse(int *argc, char **argv, struct ic_opts *o)
 		if ((v = opt_value(argv[i], "--benchmark_out_format")))
 			out_format = v;
 		if ((v = opt_value(argv[i], "--benchmark_min_time"))) {
-			/* Seconds ("0.015" or "0.015s"); an iteration count ("100x")
-			 * asks for no rescaling. */
+			/* Seconds ("0.015", "0.015s"); a count ("100x"): no rescaling. */
 			char *end;
 
 			min_time = strtod(v, &end);
@@ -345,8 +332,7 @@ static int opts_parse(int *argc, char **argv, struct ic_opts *o)
 		return rc;
 	if (o->iters_from && !(o->iters = iters_load(o->iters_from, min_time, why, sizeof(why))))
 		return ic_bad("--iterations-from: %s", why);
-	/* With fixed counts the library adds /iterations:N to the names its
-	 * filter would see: the cases apply the filter instead. */
+	/* With fixed counts the library's filter sees /iterations:N: the cases apply it instead. */
 	for (int i = 1; i < *argc; i++)
 		if (argv[i] && !(o->iters && opt_value(argv[i], "--benchmark_filter")))
 			argv[kept++] = argv[i];
@@ -357,10 +343,9 @@ static int opts_parse(int *argc, char **argv, struct ic_opts *o)
 
 /* ---- the JSON context -------------------------------------------------- */
 
-/* Which layout this binary is: defined per executable by bench/CMakeLists.txt
- * (the ordinary link: "") or written by bench/link_variant (a layout variant:
- * the seed its linker script was drawn from). The variant's number in a run
- * is the caller's (--layout-variant). */
+/* Which layout this binary is: "" (the ordinary link, bench/CMakeLists.txt) or
+ * the seed bench/link_variant drew a variant's linker script from. The
+ * variant's number in a run is the caller's (--layout-variant). */
 extern const char ic_layout_seed[];
 
 /* The table's keys, in its order; the writer's own names for them. */
@@ -384,8 +369,7 @@ static void utc_now(char *out)
 	snprintf(out + n, IC_TIME_LEN - n, ".%03ldZ", ts.tv_nsec / 1000000);
 }
 
-/* Pinning as this machine allows it: bind one short-lived thread per thread
- * index, as the benchmark threads will, and record what really happened. */
+/* Pinning as allowed here: bind a short-lived thread per index, as the benchmark will; record it. */
 struct bind_probe {
 	int index, cpu;
 	enum ic_bind_kind kind;    /* IC_BIND_NONE: not bound */
@@ -401,8 +385,7 @@ static void *bind_probe_main(void *arg)
 	return NULL;
 }
 
-/* 1 when every thread index below n could be bound; cpus gets the list and
- * placement how each was placed (core, smt, shared). */
+/* 1 when every thread index below n could be bound; cpus: the list; placement: each one's kind. */
 static int bind_probe_all(int n, char *cpus, size_t len, char *placement, size_t plen)
 {
 	int all = 1;
@@ -434,8 +417,7 @@ static const char *num(enum ctx_key k, long v, int known)
 	return known ? number[k] : "";
 }
 
-/* Every key that is known before the run, for the library to write;
- * points[0] names the body. */
+/* Every key known before the run, for the library to write; points[0] names the body. */
 static void context_write(const char *source, const char *note, const struct ic_topo_info *topo,
 			  const struct ic_opts *o, const struct ic_point *const *points, size_t n_points)
 {
@@ -443,8 +425,7 @@ static void context_write(const char *source, const char *note, const struct ic_
 	char cpus[512], placement[1024], planted[128] = "";
 	int max_t = 0;
 
-	/* Pinning is tried per thread in every run (the label says how each
-	 * went); the context says whether every thread asked for can be bound. */
+	/* Each run's label says how its pinning went; the context, whether every thread can be. */
 	for (int k = 0; k < o->n_threads; k++)
 		if (o->threads[k] > max_t)
 			max_t = o->threads[k];
@@ -470,8 +451,7 @@ static void context_write(const char *source, const char *note, const struct ic_
 	v[KEY_L2_SIZE] = num(KEY_L2_SIZE, topo->l2_size, topo->l2_size > 0);
 	v[KEY_L3_SIZE] = num(KEY_L3_SIZE, topo->l3_size, topo->l3_size > 0);
 	v[KEY_LOCK] = IC_LOCK_NAME;
-	/* How the sites were built: registers, sites per caller. The IC_*_NAME
-	 * strings: bench/CMakeLists.txt passes every one. */
+	/* How the sites were built: registers, sites per caller (IC_*_NAME: bench/CMakeLists.txt). */
 	v[KEY_CODEGEN] = IC_CODEGEN_NAME;
 	v[KEY_PER_CALLER] = num(KEY_PER_CALLER, n_points ? (long)points[0]->per_caller : 0,
 				   n_points > 0);
@@ -500,12 +480,11 @@ static void context_write(const char *source, const char *note, const struct ic_
 		icb_add_context(mstate.item[i].key, mstate.item[i].value);
 }
 
-/* Rewrite the --benchmark_out JSON at path: process_end into its context
- * and, with strip, the library's /iterations:N out of the names. 0, or -1
- * with a one-line reason in why. */
+/* Rewrite the --benchmark_out JSON at path: process_end into its context and,
+ * with strip, the library's /iterations:N out of the names; NaN and Infinity
+ * become null, as every reader takes them. 0, or -1 with a line in why. */
 static int context_finish(const char *path, int strip, char *why, size_t why_len)
 {
-	/* NaN and Infinity are written back as null, as every reader takes them. */
 	json_t *root = ic_gb_json_load(path, why, why_len), *ctx;
 	struct ic_atomic_file af;
 	int rc = 0;
@@ -529,10 +508,9 @@ static int context_finish(const char *path, int strip, char *why, size_t why_len
 	return rc;
 }
 
-/* Where counts come from, decided once and said once: PAPI where it can
- * count (auto, papi), else valgrind's simulation of the selected points
- * (auto, sim), else none. Returns the source; note says why, and
- * sentence says it for the console (counters.h). */
+/* Where counts come from, decided and said once: PAPI where it can count (auto, papi), else
+ * valgrind's simulation of the selected points (auto, sim), else none. Returns the source;
+ * note says why, sentence says it for the console (counters.h). */
 static const char *counter_source(const struct ic_opts *o, const struct ic_topo_info *topo,
 				  const struct ic_point *const *points, struct ic_cases *cs,
 				  char *note, size_t len, char *sentence, size_t slen)

@@ -1,21 +1,21 @@
-/* Which runs each point has (sites_cases.h says the rule), their names,
- * and their registration; --list and --plan print them instead. */
+/* Which runs each point has (sites_cases.h says the rule), their names, and
+ * their registration, the probes' too; --list and --plan print them instead. */
 #define _GNU_SOURCE
 #include "sites_cases.h"
 
 #include <jansson.h>
 #include <regex.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "body.h"
 #include "kit.h"
 #include "point_name.h"
-#include "probes.h"
 
-/* The rule of sites_cases.h: 1 when pt has a run in mode shared at t
- * threads, of the modes o asks for. */
+/* sites_cases.h's rule: 1 when pt has a run in mode shared at t threads, of o's modes. */
 static int point_has_run(const struct ic_point *pt, const struct ic_opts *o, int shared, int t)
 {
 	int form = ic_name_find(ic_form_names, IC_FORM_COUNT, pt->form);
@@ -29,8 +29,7 @@ static int point_has_run(const struct ic_point *pt, const struct ic_opts *o, int
 
 /* ---- code size, from gen's accounting ---------------------------------- */
 
-/* The point's footprint and bytes per site from codesize's CSV, columns
- * found by name (the filler column is newer: absent means 0). */
+/* From codesize's CSV, columns by name: footprint, bytes per site (no filler column, older: 0). */
 static void codesize_lookup(const char *path, const struct ic_point *pt, double *per_site, double *footprint)
 {
 	enum { FORM, OP, LAYOUT, ORDER, SEED, SITES, FOOT, PER_SITE, FILLER, NCOL };
@@ -77,8 +76,7 @@ static void codesize_lookup(const char *path, const struct ic_point *pt, double 
 
 /* ---- --run-list: each name's copies on the list that no run took ----- */
 
-/* The names of path, each with how many times it is listed (so that a copy
- * too many is a stray, as a name no run has); NULL after one line on stderr. */
+/* path's names with their counts (a copy too many strays, as a name no run has); NULL: said on stderr. */
 static json_t *run_list_load(const char *path)
 {
 	size_t len;
@@ -87,8 +85,7 @@ static json_t *run_list_load(const char *path)
 
 	if (!text)
 		fprintf(stderr, "sites_bench: --run-list: cannot read %s\n", path);
-	/* Empty lines are skipped; nocheck: a name need not be UTF-8 (so only
-	 * out of memory fails). */
+	/* Empty lines are skipped; nocheck: a name need not be UTF-8 (only out of memory fails). */
 	for (char *line = text; rl && (line = strtok_r(line, "\r\n", &save)); line = NULL)
 		if (json_object_set_new_nocheck(rl, line, json_integer(json_integer_value(json_object_get(rl, line)) + 1)))
 			ic_xalloc(NULL);
@@ -116,20 +113,163 @@ static const char *run_list_stray(json_t *rl)
 	return first;
 }
 
+/* ---- probes: the machine in its own terms ------------------------------ */
+
+/* Short runs that measure the machine itself rather than a call site, each beside the
+ * watch's sentinel in the same processes, so that the watch can say which change with the
+ * machine's state: registered beside the sites when --run-list names them and listed by
+ * --list, never in --plan (the sweep does not run them, the watch does). Names:
+ * probe/<name>/real_time/threads:1; one iteration is one of `what`, its time Google
+ * Benchmark's real_time. Each loop is asm: what runs is exactly the instructions named,
+ * whatever the compiler. x86-64 only; elsewhere there are no probes. */
+
+#define IC_PROBE_BATCH 64      /* iterations between the library's checks */
+
+struct ic_probe {
+	const char *name;
+	const char *what;        /* one iteration */
+	void (*run)(uint64_t n); /* n iterations */
+};
+
+#if defined(__x86_64__)
+
+/* Two words on one 64-byte line, a third on the next line. */
+static struct {
+	_Alignas(64) uint32_t same[2];
+	_Alignas(64) uint32_t other;
+} probe_lines;
+
+/* 64 dependent adds of a register: one per cycle on every x86-64 core, so its
+ * time is the clock's. (Not of an immediate: newer Intel cores fold chains of
+ * small immediate adds at rename and run 64 in a few cycles.) */
+static void probe_clock(uint64_t n)
+{
+	uint64_t x = 0, k = 1;
+
+	for (uint64_t i = 0; i < n; i++)
+		__asm__ volatile(".rept 64\n\tadd %1, %0\n\t.endr" : "+r"(x) : "r"(k) : "cc");
+}
+
+/* A store, then a locked add to the other word of the same line: the lock
+ * waits for the store to drain from the store buffer and owns the line. */
+static void probe_locked_same(uint64_t n)
+{
+	for (uint64_t i = 0; i < n; i++)
+		__asm__ volatile("movl $1, %0\n\tlock addl $1, %1"
+				 : "=m"(probe_lines.same[0]), "+m"(probe_lines.same[1]) : : "cc", "memory");
+}
+
+/* The same with the store to another line. */
+static void probe_locked_other(uint64_t n)
+{
+	for (uint64_t i = 0; i < n; i++)
+		__asm__ volatile("movl $1, %0\n\tlock addl $1, %1"
+				 : "=m"(probe_lines.same[0]), "+m"(probe_lines.other) : : "cc", "memory");
+}
+
+/* locked_same_line's pair 32 times, straight-line: as many locked instructions
+ * as the inlined sites at N = 16 run, each at its own address, no call between.
+ * Beside locked_same_line (one address) it tells a cost per locked address
+ * from the drain; beside clone (such copies, called) a cost of the calls. */
+static void probe_locked_copies(uint64_t n)
+{
+	for (uint64_t i = 0; i < n; i++)
+		__asm__ volatile(".rept 32\n\tmovl $1, %0\n\tlock addl $1, %1\n\t.endr"
+				 : "=m"(probe_lines.same[0]), "+m"(probe_lines.same[1]) : : "cc", "memory");
+}
+
+/* 16 calls to a function that only returns: the call/return pair, its return-stack
+ * prediction and the branch to the target. The calls push below the stack pointer: past the
+ * 128-byte red zone, which the compiler may use in a function it thinks makes no call. */
+__asm__(".pushsection .text\n"
+	".p2align 4\n"
+	"ic_probe_ret:\n"
+	"\tret\n"
+	".popsection\n");
+
+static void probe_call_return(uint64_t n)
+{
+	for (uint64_t i = 0; i < n; i++)
+		__asm__ volatile("sub $128, %%rsp\n\t.rept 16\n\tcall ic_probe_ret\n\t.endr\n\tadd $128, %%rsp"
+				 : : : "memory");
+}
+
+/* 128 KiB of straight-line code, four times a 32 KiB L1i and twice the largest
+ * an x86-64 core has, called once a pass: 9-byte NOPs, which need no execution
+ * unit, so the fetch from past the L1i, not the adds of a chain, sets the pace. */
+__asm__(".pushsection .text\n"
+	".p2align 6\n"
+	"ic_probe_footprint:\n"
+	"\t.rept 14563\n"
+	"\t.byte 0x66, 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00\n"
+	"\t.endr\n"
+	"\tret\n"
+	".popsection\n");
+
+static void probe_code_past_l1i(uint64_t n)
+{
+	for (uint64_t i = 0; i < n; i++)
+		__asm__ volatile("sub $128, %%rsp\n\tcall ic_probe_footprint\n\tadd $128, %%rsp"
+				 : : : "memory");
+}
+
+static const struct ic_probe ic_probes_all[] = {
+	{ "clock", "64 dependent adds", probe_clock },
+	{ "locked_same_line", "a store, then a locked add on its line", probe_locked_same },
+	{ "locked_other_line", "a store, then a locked add on another line", probe_locked_other },
+	{ "locked_copies", "32 straight-line copies of a store and a locked add on its line",
+	  probe_locked_copies },
+	{ "call_return", "16 calls to a bare return", probe_call_return },
+	{ "code_past_l1i", "128 KiB of straight-line NOPs", probe_code_past_l1i },
+	{ NULL, NULL, NULL },
+};
+
+#else
+
+static const struct ic_probe ic_probes_all[] = { { NULL, NULL, NULL } };
+
+#endif
+
+static const struct ic_probe *const ic_probes = ic_probes_all;
+
+static double probe_wall_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* A probe's run: on the sentinel's core, warmed once, timed in batches, its start recorded. */
+static void ic_probe_run(icb_state *st, void *arg)
+{
+	const struct ic_probe *p = arg;
+	double start = probe_wall_s();
+	char why[256];
+
+	if (ic_topo_bind_thread(0, NULL, NULL, why, sizeof(why)) != 0)
+		ic_topo_warn_once(why);
+	p->run(IC_PROBE_BATCH);
+	while (icb_keep_running_batch(st, IC_PROBE_BATCH))
+		p->run(IC_PROBE_BATCH);
+	icb_set_items_processed(st, icb_iterations_done(st));
+	icb_counter_set(st, IC_REP_START_COUNTER, start, 0);
+	icb_set_label(st, p->what);
+	ic_topo_unbind_thread();
+}
+
 /* ---- the cases -------------------------------------------------------- */
 
-/* What registers: the filter (applied here only when the library cannot:
- * with fixed counts it sees names with /iterations:N) and --run-list. */
+/* What registers: the filter (here when the library's would see /iterations:N) and --run-list. */
 struct selection {
 	regex_t re;
 	int have_re;
 	json_t *rl;                  /* --run-list's names */
 };
 
-/* One run of point p (its case bc filled but for the name): printed with
- * --list or --plan, else registered when selected, with an earlier
- * process's iteration count where there is one. Out of memory exits (kit):
- * icb_register fails only for the library's bad_alloc. */
+/* One run of point p (its case bc filled but for the name): printed with --list or --plan,
+ * else registered when selected, with an earlier process's iteration count where there is
+ * one. Out of memory exits (kit): icb_register fails only for the library's bad_alloc. */
 static void case_add(struct ic_cases *cs, size_t p, struct ic_case *bc, const char *form,
 		     const struct ic_opts *o, struct selection *sel)
 {
@@ -158,8 +298,7 @@ static void case_add(struct ic_cases *cs, size_t p, struct ic_case *bc, const ch
 		return;
 	ic_case_alloc(bc);
 	icb_bench *b = ic_xalloc(icb_use_real_time(icb_threads(icb_register(bc->name, ic_case_run, bc), bc->threads)));
-	/* An earlier process's count: no estimation here, and the same loop
-	 * length in every process (and repetition). */
+	/* An earlier process's count: no estimation, one loop length in every process and repetition. */
 	json_int_t it = json_integer_value(json_object_get(o->iters, full));
 	if (it > 0)
 		icb_iterations(b, it);
@@ -187,8 +326,8 @@ static void point_add(struct ic_cases *cs, size_t p, const struct ic_point *pt, 
 				else
 					snprintf(form, sizeof(form), "%s", pt->form);
 				*bc = (struct ic_case){ .pt = pt, .shared = shared, .threads = o->threads[k],
-					/* A planted 0 is the baseline's loop: the null case.
-					 * The others calibrate in their first run. */
+					/* A planted 0 is the baseline's loop, the null case;
+					 * the others calibrate in their first run. */
 					.plant_fraction = planted ? o->plant[planted - 1] : 0,
 					.sim = &cs->sim[p], .code_bytes_per_site = per_site,
 					.footprint_bytes = footprint };
@@ -196,8 +335,7 @@ static void point_add(struct ic_cases *cs, size_t p, const struct ic_point *pt, 
 			}
 }
 
-/* The probes (probes.h): listed by --list, registered when --run-list
- * names them; never in --plan, which is the sweep's. */
+/* The probes: listed by --list, registered when --run-list names them, not in --plan (the sweep's). */
 static void probes_add(const struct ic_opts *o, struct selection *sel)
 {
 	char full[128], base[96];

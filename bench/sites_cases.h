@@ -1,19 +1,15 @@
-/* Which runs a point has, and their registration with Google Benchmark.
- *
- * This is the one home of the rule of what runs (run.sh builds its
- * processes, plan and ETA from what --plan prints): every point in every
- * mode and thread count asked for, except
- *   - solo points run at 1 thread on a private queue only: the forms
- *     point_names.def marks solo (the mark, the nolock forms) and every
- *     point with filler (IC_FILLER_SOLO);
+/* Which runs a point has, and their registration with Google Benchmark: the one home of
+ * the rule of what runs (run.sh builds its processes, plan and ETA from what --plan
+ * prints): every point in every mode and thread count asked for, except
+ *   - solo points run at 1 thread on a private queue only: the forms point_names.def
+ *     marks solo (the mark, the nolock forms) and every point with filler (IC_FILLER_SOLO);
  *   - a body without IC_BODY_SHARED_OK runs private only;
- *   - shared at 1 thread is the private case again: it runs only when
- *     private is not asked for;
- *   - --plant adds, for each fraction, a planted copy of every extern run
- *     (form extern_plant<F%>), in the same modes and thread counts.
- * Names: sites/<form>/<op>/<layout>/<order>/<N>/<mode>[/filler:<B>], to
- * which the library adds /real_time/threads:<T>.
- */
+ *   - shared at 1 thread is the private case again: it runs only when private is not
+ *     asked for;
+ *   - --plant adds, for each fraction, a planted copy of every extern run (form
+ *     extern_plant<F%>), in the same modes and thread counts.
+ * Names: sites/<form>/<op>/<layout>/<order>/<N>/<mode>[/filler:<B>], to which the
+ * library adds /real_time/threads:<T>. */
 #ifndef IC_SITES_CASES_H
 #define IC_SITES_CASES_H
 
@@ -30,8 +26,7 @@
 #include "site_run.h"
 #include "topology.h"
 
-/* ---- one run of a point (sites_measure.c): the benchmark function Google
- * Benchmark calls on each thread of a run, and what a case carries into it. */
+/* ---- one run of a point (sites_measure.c): the benchmark function and what a case carries */
 
 /* What one thread of a run did, for thread 0 to report once all are done. */
 struct ic_thread_rec {
@@ -41,8 +36,7 @@ struct ic_thread_rec {
 	double cal_s;                /* calibration: this thread's last loop, s per pass (0: none) */
 };
 
-/* Per thread, in the arrays ic_ctr_combine takes: counts, their validity,
- * call sites run, and a pointer to ic_thread_rec.why. */
+/* Per thread, as ic_ctr_combine takes them: counts, validity, sites run, ic_thread_rec.why. */
 struct ic_thread_counts {
 	long long (*value)[IC_CTR_COUNT];
 	int (*valid)[IC_CTR_COUNT];
@@ -68,8 +62,7 @@ struct ic_case {
 	double rep_start_s;          /* this run's IC_REP_START_COUNTER (context_keys.def) */
 };
 
-/* The per-thread records and the barrier of a case whose pt, shared and
- * threads are set; out of memory exits (kit). */
+/* A case's per-thread records and barrier, once pt, shared, threads are set; out of memory exits. */
 void ic_case_alloc(struct ic_case *bc);
 
 /* Counts come from PAPI in every run (decided once, before any run). */
@@ -78,11 +71,10 @@ void ic_measure_use_papi(int on);
 /* The benchmark function; arg is the struct ic_case. */
 void ic_case_run(icb_state *st, void *arg);
 
-/* sites_bench's own flags (sites_bench.c lists them and parses them). */
-/* Most thread counts one --threads list may give, and the largest count. */
+/* sites_bench's own flags (sites_bench.c lists and parses them): the most
+ * counts a --threads list may give, the largest count, the most --plant fractions. */
 #define IC_OPTS_THREADS_MAX 16
 #define IC_OPTS_THREAD_COUNT_MAX 256
-/* Most --plant fractions. */
 #define IC_OPTS_PLANT_MAX 8
 
 /* What --list and --plan print instead of running. */
@@ -117,10 +109,9 @@ struct ic_cases {
 };
 
 /* Registers every run of points that --benchmark_filter (when the library
- * cannot apply it: --iterations-from) and --run-list select; with --list or
- * --plan prints them instead (every run, unselected too) and registers
- * nothing. NULL after one line on stderr; *rc then says the exit code (2: a
- * --run-list that names a run this binary does not have, 1 otherwise). */
+ * cannot apply it: --iterations-from) and --run-list select; --list and --plan
+ * print them instead (unselected too), registering nothing. NULL after a line
+ * on stderr, *rc the exit code (2: --run-list names a run this binary lacks, else 1). */
 struct ic_cases *ic_cases_make(const struct ic_point *const *points, const struct ic_opts *o, int *rc);
 
 #endif

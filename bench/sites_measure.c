@@ -1,6 +1,5 @@
-/* One run of a point on every thread of it: bind, allocate and touch,
- * warm up, then the library's timed loop in batches of one pass; thread 0
- * reports the run's counters and placement once every thread is done. */
+/* One run of a point on each of its threads (ic_case_run), the timed loop in batches of
+ * one pass; thread 0 reports the run's counters and placement once all are done. */
 #define _GNU_SOURCE
 #include "sites_cases.h"
 
@@ -36,8 +35,7 @@ void ic_case_alloc(struct ic_case *bc)
 		bc->ctr.why[i] = bc->rec[i].why;
 }
 
-/* Seconds on clock: CLOCK_REALTIME for the run's start, CLOCK_MONOTONIC
- * for the planted cost's calibration. */
+/* Seconds: CLOCK_REALTIME for the run's start, CLOCK_MONOTONIC for calibration. */
 static double seconds_on(clockid_t clock)
 {
 	struct timespec ts;
@@ -54,8 +52,7 @@ static void plant_delay(uint64_t iters)
 	icb_sink_u64(x);
 }
 
-/* Test builds only: IC_FAULT_SETUP_THREAD=k fails thread k's set-up, so the
- * tests can show that a failing thread does not hang the others. */
+/* Tests: IC_FAULT_SETUP_THREAD=k fails thread k's set-up, which must not hang the others. */
 static int setup_fault(int ti)
 {
 #ifdef IC_FAULT_INJECTION
@@ -67,8 +64,8 @@ static int setup_fault(int ti)
 #endif
 }
 
-/* Thread 0, after every thread has stopped: counters once for the run, from
- * all threads' counts (absent when any thread's is), and the placement. */
+/* Thread 0, once all have stopped: the run's counters from all threads' counts
+ * (absent when any thread's is), and the placement. */
 static void report_run(icb_state *st, struct ic_case *bc, int n)
 {
 	char *label = NULL, why[256] = "";
@@ -79,8 +76,8 @@ static void report_run(icb_state *st, struct ic_case *bc, int n)
 	if (use_papi) {
 		double per_op[IC_CTR_COUNT];
 		int ok[IC_CTR_COUNT];
-		/* The canary's floor: the mark's own instructions per site (its
-		 * add and its filler's); fewer, and the counts are not of this work. */
+		/* The canary's floor: the mark's own instructions per site (its add and
+		 * its filler's); fewer, and the counts are not of this work. */
 		ic_ctr_combine(n, (const long long(*)[IC_CTR_COUNT])bc->ctr.value,
 			       (const int(*)[IC_CTR_COUNT])bc->ctr.valid, bc->ctr.ops, bc->ctr.why,
 			       1.0 + ic_filler_adds(bc->pt->filler), per_op, ok, why, sizeof(why));
@@ -116,11 +113,10 @@ static void report_run(icb_state *st, struct ic_case *bc, int n)
 
 static void plant_calibrate(struct ic_case *bc, struct ic_site_thread *t, int ti);
 
-/* One run of a point on one thread. Every thread reaches every barrier, and
- * the library's start and stop barriers (the first and last keep_running
- * calls) even when its set-up failed: a thread that returned early would
- * leave the others waiting for ever. Order: bind, allocate and touch on the
- * bound core, warm up, then the library releases all threads together. */
+/* One run of a point on one thread: bind, allocate and touch on the bound
+ * core, warm up, then the library releases all threads together. Every thread
+ * reaches every barrier, the library's (first and last keep_running calls) too,
+ * even when its set-up failed: one returning early would hang the others. */
 void ic_case_run(icb_state *st, void *arg)
 {
 	struct ic_case *bc = arg;
@@ -149,8 +145,7 @@ void ic_case_run(icb_state *st, void *arg)
 	pthread_barrier_wait(&bc->phase);          /* every thread's nodes are in */
 	if (t)
 		pt->pass(&t->ctx);     /* warm-up, untimed: code, data and predictors */
-	/* The planted cost, calibrated once per case in the run it joins:
-	 * every thread, on the queue of its mode, all looping together. */
+	/* The planted cost, calibrated once per case in the run it joins: all threads, its mode's queue. */
 	if (bc->plant_fraction > 0 && !bc->plant_iters)
 		plant_calibrate(bc, t, ti);
 	struct ic_ctr_set *ctr = use_papi ? ic_ctr_set_open() : NULL;
@@ -200,10 +195,9 @@ void ic_case_run(icb_state *st, void *arg)
 }
 
 /* One loop on every thread of the run at once (t NULL: a thread whose set-up
- * failed only keeps step); returns the threads' mean seconds per pass, the
- * same on every thread. The loop: passes, each followed by
- * plant_delay(iters) when iters > 0 (the planted copy's); unit > 0 times
- * plant_delay(unit) alone instead, per iteration. */
+ * failed only keeps step): passes, each followed by plant_delay(iters) when
+ * iters > 0 (the planted copy's); unit > 0 times plant_delay(unit) alone
+ * instead, per iteration. The threads' mean seconds per pass, on every thread. */
 static double plant_loop_all(struct ic_case *bc, struct ic_site_thread *t, int ti, uint64_t iters,
 			     uint64_t unit)
 {
@@ -237,16 +231,13 @@ static double plant_loop_all(struct ic_case *bc, struct ic_site_thread *t, int t
 	return k ? sum / k : 0;
 }
 
-/* Delay iterations that make the planted loop plant_fraction slower than
- * the plain one, in the run it joins: its thread count and mode, every
- * thread looping (a pass on a shared queue under contention takes longer
- * than one alone, and so must the planted share). The delay's cost alone is
- * only a first guess: run after a pass, it overlaps the pass's tail out of
- * order and adds less than it costs alone (a nominal 3% came out at 2.4%).
- * So the guess is corrected twice by what it really adds, timed in the loop
- * it joins: best of 6 interleaved loops of each kind, the minimum being the
- * undisturbed time. Every thread computes the same figure from the same
- * means; thread 0 keeps it. */
+/* Delay iterations that make the planted loop plant_fraction slower than the plain one, in
+ * the run it joins: its thread count and mode, every thread looping (a contended pass on a
+ * shared queue takes longer, and so must the planted share). The delay's cost alone is a
+ * first guess: after a pass it overlaps the pass's tail out of order and adds less (a
+ * nominal 3% came out at 2.4%); so the guess is corrected twice by what it adds in the loop
+ * it joins, best of 6 interleaved loops of each kind (the minimum: undisturbed). Every
+ * thread computes the same figure from the same means; thread 0 keeps it. */
 static void plant_calibrate(struct ic_case *bc, struct ic_site_thread *t, int ti)
 {
 	double pass_s = 1e30, unit_s = 1e30, fraction = bc->plant_fraction;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The probes (bench/probes.h) without timing them: the bench lists every
+# The probes (bench/sites_cases.c) without timing them: the bench lists every
 # probe, docs/watch-json.md names the same ones, and the object code is what
 # each locked probe says: locked_copies 32 locked adds at 32 addresses with
 # no call between them, locked_same_line the same pair once. With --run

@@ -1,6 +1,5 @@
-// What the C API costs: each loop runs natively on benchmark::State
-// (api/native/...) and through gbench_c.h with the loop in C (api/c/...),
-// registered side by side so one run compares them. See api_overhead.h.
+// What the C API costs: each loop natively (api/native/...) and through
+// gbench_c.h (api/c/...), side by side in one run (api_overhead.h).
 
 #include "api_overhead.h"
 
@@ -12,8 +11,8 @@
 
 namespace {
 
-// Batch 1 crosses into the library every iteration, exposing the per-batch
-// call the C API adds; 1000 amortises it to almost nothing.
+// Batch 1 crosses into the library every iteration, exposing the C API's
+// per-batch call; 1000 amortises it to almost nothing.
 const int64_t kBatches[] = {1, 1000};
 
 void native_empty(benchmark::State &state)

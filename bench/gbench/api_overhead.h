@@ -1,7 +1,6 @@
-/* Shared by the two halves of api_overhead: api_overhead.cc runs each loop
- * natively on benchmark::State, api_overhead_c.c runs the same loop in C
- * through gbench_c.h. Both take the batch size from range(0) and use the same
- * fixture and the same barrier, so the only difference left is the API. */
+/* api_overhead's two halves: each loop natively on benchmark::State
+ * (api_overhead.cc) and in C through gbench_c.h (api_overhead_c.c), both with
+ * the batch size from range(0), one fixture and one barrier: only the API differs. */
 #ifndef ICB_API_OVERHEAD_H
 #define ICB_API_OVERHEAD_H
 
@@ -14,9 +13,8 @@ extern "C" {
 struct ic_queue;
 struct ic_node;
 
-/* queue_extern.h needs C11 <stdatomic.h>, which C++17 cannot include, so the
- * two operations used are declared again here; api_overhead_c.c includes
- * both headers, so a mismatch is a compile error there. */
+/* queue_extern.h needs C11 <stdatomic.h>, which C++17 cannot include: the two
+ * operations used again here (api_overhead_c.c includes both: a mismatch fails). */
 void ic_queue_tail_extern(struct ic_queue *q, struct ic_node *n);
 struct ic_node *ic_dequeue_extern(struct ic_queue *q);
 
@@ -26,8 +24,7 @@ struct api_overhead_fixture {
 	struct ic_node *node;
 };
 
-/* The fixture, in static storage with the queue initialised afresh: the
- * benchmarks run one at a time. */
+/* The fixture, static, its queue initialised afresh: the benchmarks run one at a time. */
 struct api_overhead_fixture api_overhead_fixture(void);
 
 /* The C halves, for icb_register; arg is unused. */

@@ -1,5 +1,4 @@
-/* The C halves of api_overhead (see api_overhead.h): loops in C, one call
- * into the library per batch. */
+/* api_overhead's C halves (api_overhead.h): loops in C, a library call per batch. */
 #include "api_overhead.h"
 
 #include "opt_barrier.h"
@@ -7,7 +6,7 @@
 
 struct api_overhead_fixture api_overhead_fixture(void)
 {
-	/* struct ic_queue is cache-line aligned (its lock has a line of its own). */
+	/* struct ic_queue is cache-line aligned (its lock has its own line). */
 	static struct ic_queue q;
 	static struct ic_node node;
 

@@ -1,9 +1,8 @@
-// The C API of gbench_c.h over Google Benchmark 1.7.1: the only C++ in bench/.
-//
-// icb_state and icb_bench are never defined: they are the library's own
-// objects (benchmark::State, benchmark::internal::Benchmark) behind pointers
-// of an unrelated incomplete type, so nothing is allocated or copied per call.
-// Functions that can allocate catch every exception at this boundary.
+// gbench_c.h over Google Benchmark 1.7.1. icb_state and icb_bench are never
+// defined: they are the library's own objects (benchmark::State,
+// benchmark::internal::Benchmark) behind pointers of an unrelated incomplete
+// type, so nothing is allocated or copied per call. Functions that can
+// allocate catch every exception at this boundary.
 
 #include "gbench_c.h"
 
@@ -40,8 +39,7 @@ void report_failure(const char *fn)
 	}
 }
 
-// Runs f, fn being its name: a failure aborts (Abort: the function has no
-// way to tell C) or tells C by 0 (NULL).
+// Runs f, named fn: a failure aborts (Abort: no way to tell C) or tells C by 0 (NULL).
 template <bool Abort, class F>
 auto guard(const char *fn, F &&f) noexcept -> decltype(f())
 {
@@ -70,8 +68,7 @@ icb_bench *build(const char *fn, icb_bench *b, F &&apply) noexcept
 
 extern "C" {
 
-// The calls that abort on a C++ failure: result type, C name, parameters,
-// the call.
+// The calls that abort on a C++ failure: result type, C name, parameters, the call.
 #define ICB_CALL(type, name, params, call) \
 	type name params noexcept \
 	{ \
@@ -111,8 +108,7 @@ icb_bench *icb_register(const char *name, icb_fn fn, void *arg) noexcept
 	});
 }
 
-// The builders: C name, the call on the library's benchmark, the parameters
-// after b.
+// The builders: C name, the call on the library's benchmark, the parameters after b.
 #define ICB_BUILDER(name, call, ...) \
 	icb_bench *name(icb_bench *b, ##__VA_ARGS__) noexcept \
 	{ \
@@ -144,8 +140,8 @@ size_t icb_run_specified(void) noexcept
 	return guard<false>("icb_run_specified", [] { return benchmark::RunSpecifiedBenchmarks(); });
 }
 
-// The first and last calls synchronise threads and start or stop timers;
-// the try costs nothing on the path that does not throw.
+// The first and last calls synchronise threads and start or stop timers; the
+// try costs nothing on the path that does not throw.
 int icb_keep_running_batch(icb_state *st, int64_t n) noexcept
 {
 	try {

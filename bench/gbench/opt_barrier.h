@@ -1,8 +1,6 @@
-/* Optimisation barriers for timed loops, used instead of ad-hoc volatile.
- * Each is an empty asm statement: no instruction, only a limit on what the
- * compiler may assume, costing at most the register moves that satisfy it.
- * (GNU C; valid C11 with extensions and C++.)
- */
+/* Optimisation barriers for timed loops, instead of ad-hoc volatile: each an empty
+ * asm statement, no instruction, only a limit on what the compiler may assume,
+ * costing at most the register moves that satisfy it (GNU C; C11 and C++). */
 #ifndef ICB_OPT_BARRIER_H
 #define ICB_OPT_BARRIER_H
 
@@ -10,10 +8,10 @@
 
 #define ICB_BARRIER_INLINE static inline __attribute__((always_inline))
 
-/* v (or p) is an input of an asm the compiler cannot see into ("r": in a
- * register there), so what computes it is neither dropped nor sunk out of
- * the loop. Only the value: stores through p are not kept alive. Lighter
- * than Google Benchmark's DoNotOptimize, which also clobbers memory. */
+/* v (or p) is an input of an asm the compiler cannot see into ("r": in a register
+ * there), so what computes it is neither dropped nor sunk out of the loop. Only the
+ * value (stores through p are not kept): lighter than Google Benchmark's
+ * DoNotOptimize, which also clobbers memory. */
 ICB_BARRIER_INLINE void icb_sink_u64(uint64_t v)
 {
 	__asm__ volatile("" : : "r"(v));
@@ -24,16 +22,14 @@ ICB_BARRIER_INLINE void icb_sink_ptr(const void *p)
 	__asm__ volatile("" : : "r"(p));
 }
 
-/* v as a read-write operand ("+r"): the result is assumed to differ from v,
- * so constants stop folding and loop-invariant work stops being hoisted. */
+/* v read-write ("+r"): assumed changed, so constants stop folding and invariants stop hoisting. */
 ICB_BARRIER_INLINE uint64_t icb_launder_u64(uint64_t v)
 {
 	__asm__ volatile("" : "+r"(v));
 	return v;
 }
 
-/* A compiler-only memory barrier: stores before it are assumed read, loads
- * after it reloaded. No fence: the CPU may still reorder. */
+/* Compiler-only: stores before it assumed read, loads after reloaded; the CPU may reorder. */
 ICB_BARRIER_INLINE void icb_clobber_memory(void)
 {
 	__asm__ volatile("" : : : "memory");

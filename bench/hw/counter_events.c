@@ -1,25 +1,20 @@
-/* This CPU's events and the counts before they are trusted (counters.h). Pure, but
- * for CPUID: ic_cpu_ident_read() is here, apart from its caller in counter_papi.c,
- * so that test_bench_hw_fakepapi can wrap it at link time.
- *
- * Where the event names come from:
- *  - libpfm4 4.13's tables as PAPI 7.0 lists them for Skylake, Ice Lake, Sapphire
- *    Rapids, Zen 2 and Zen 4, recorded in tests/data/papi/ (test_bench_hw_listings
- *    checks the choice on each). Names those lack (older Intel, Zen 1, Zen 5) come
- *    from libpfm4's event headers (lib/events/amd64_events_fam*h_zen*.h, ...).
- *  - Presets: PAPI 7.0's papi_events.csv, which has no PAPI_L1_ICM for Zen 3 and no
- *    section for Ice Lake client, Sapphire Rapids, Zen 4 or Zen 5, and whose
- *    PAPI_L1_ICM is L2 code reads on Intel from Haswell and on Zen 2, and whose
- *    PAPI_BR_MSP is conditional branches only on Intel from Haswell. So natives
- *    come first everywhere and presets are fallbacks.
- *  - Intel fixed counters: libpfm4 encodes INSTRUCTION_RETIRED and
- *    INST_RETIRED:ANY_P as 0x00c0 and UNHALTED_CORE_CYCLES as 0x003c (checked with
- *    pfm_get_event_encoding on skl, icl, spr), which the kernel's constraint tables
- *    (FIXED_EVENT_CONSTRAINT in arch/x86/events/intel/core.c) put on fixed counters
- *    0 and 1; perf's generic instructions and cycles map to the same encodings.
+/* This CPU's events and the counts before they are trusted (counters.h). Pure but for
+ * CPUID: ic_cpu_ident_read() is here, apart from its caller in counter_papi.c, so that
+ * test_bench_hw_fakepapi can wrap it at link time. The event names:
+ *  - libpfm4 4.13's tables as PAPI 7.0 lists them for Skylake, Ice Lake, Sapphire Rapids,
+ *    Zen 2 and Zen 4, recorded in tests/data/papi/ (test_bench_hw_listings checks the
+ *    choice on each); names those lack (older Intel, Zen 1, Zen 5) from libpfm4's event
+ *    headers (lib/events/amd64_events_fam*h_zen*.h, ...).
+ *  - Presets, from PAPI 7.0's papi_events.csv: no PAPI_L1_ICM for Zen 3, no section for
+ *    Ice Lake client, Sapphire Rapids, Zen 4 or Zen 5, PAPI_L1_ICM is L2 code reads on
+ *    Intel from Haswell and on Zen 2, PAPI_BR_MSP conditional branches only on Intel from
+ *    Haswell: so natives come first everywhere, presets are fallbacks.
+ *  - Intel fixed counters: libpfm4 encodes INSTRUCTION_RETIRED and INST_RETIRED:ANY_P as
+ *    0x00c0 and UNHALTED_CORE_CYCLES as 0x003c (pfm_get_event_encoding on skl, icl, spr),
+ *    which the kernel's FIXED_EVENT_CONSTRAINT (arch/x86/events/intel/core.c) puts on
+ *    fixed counters 0 and 1, as perf's generic instructions and cycles.
  *  - perf's generic events (PERF_COUNT_HW_*): the last resort on any CPU.
- * Every name is only a candidate: the runtime asks PAPI which exist.
- */
+ * Every name is only a candidate: the runtime asks PAPI which exist. */
 #include "counters.h"
 
 #include <math.h>
@@ -44,21 +39,20 @@ const char *const ic_ctr_names[IC_CTR_COUNT] = { IC_CTRS(EVENTS_COLUMN) };
 #define EVENTS_ALL    (EVENTS_INTEL | EVENTS_ZEN | EVENTS_OTHER)
 #define EVENTS_PAIR   32u   /* not a kind: the row serves the next counter too */
 
-/* A counter's candidates for a kind of CPU are its rows with that kind's bit, in
- * order: the first available one wins; a row without a name ends them with why
- * none (else the default why). Rows go in enum ic_ctr order. The Intel-only
- * instruction and cycle events go on fixed counters (events_choose). */
+/* A counter's candidates for a kind of CPU: its rows with that kind's bit, in order
+ * (rows in enum ic_ctr order); the first available wins; a row without a name ends
+ * them with why none (else the default why). The Intel-only instruction and cycle
+ * events go on fixed counters (events_choose). */
 static const struct events_cand {
 	int ctr;
 	unsigned kinds;
 	const char *name;
 	const char *why;
 } events_cands[] = {
-	/* Intel: native tag misses first; the preset is L2 code reads from Haswell
-	 * on. Where ICACHE_64B is gone (libpfm4's spr table), the nearest is the
-	 * precise frontend event, which counts retired instructions. Zen 2 has no
-	 * L1i-miss event in libpfm4: L1i fill requests to L2 are the nearest, and
-	 * count instruction prefetches too. */
+	/* Intel: native tag misses first (the preset is L2 code reads from Haswell
+	 * on); without ICACHE_64B (libpfm4's spr table) the nearest is the precise
+	 * frontend event, which counts retired instructions. Zen 2 has no L1i-miss
+	 * event in libpfm4: the nearest, L1i fill requests to L2, counts prefetches. */
 	{ IC_CTR_L1I_MISS, EVENTS_INTEL, "ICACHE_64B:IFTAG_MISS",
 	  "L1i tag lookups that missed, per 64-byte line (ICACHE_64B:IFTAG_MISS, Skylake to Ice Lake)" },
 	{ IC_CTR_L1I_MISS, EVENTS_INTEL, "FRONTEND_RETIRED:L1I_MISS",
@@ -83,8 +77,7 @@ static const struct events_cand {
 	{ IC_CTR_L1I_MISS, EVENTS_ALL, "perf::PERF_COUNT_HW_CACHE_L1I:READ:MISS",
 	  "kernel generic L1i read misses (perf_event)" },
 	/* Intel's natives encode as 0x00c0 (event c0, umask 0): the kernel's fixed
-	 * counter 0. The preset's encoding depends on PAPI's csv, so it is taken as
-	 * general-purpose. */
+	 * counter 0; the preset's encoding depends on PAPI's csv: general-purpose. */
 	{ IC_CTR_INSTR, EVENTS_INTEL, "INSTRUCTION_RETIRED",
 	  "retired instructions (architectural event, fixed counter 0)" },
 	{ IC_CTR_INSTR, EVENTS_INTEL, "INST_RETIRED:ANY_P",
@@ -104,8 +97,7 @@ static const struct events_cand {
 	  "kernel generic core cycles (perf_event, fixed counter 1)" },
 	{ IC_CTR_CYCLES, EVENTS_ZEN | EVENTS_OTHER, "perf::PERF_COUNT_HW_CPU_CYCLES",
 	  "kernel generic core cycles (perf_event)" },
-	/* All branch types. Intel's preset is conditional branches only on Haswell
-	 * and later (BR_MISP_RETIRED:CONDITIONAL in PAPI's csv): last. */
+	/* All branch types; Intel's preset (only BR_MISP_RETIRED:CONDITIONAL from Haswell) last. */
 	{ IC_CTR_BRANCH_MISS, EVENTS_INTEL, "BR_MISP_RETIRED:ALL_BRANCHES",
 	  "mispredicted retired branches, all types (BR_MISP_RETIRED:ALL_BRANCHES)" },
 	{ IC_CTR_BRANCH_MISS, EVENTS_INTEL, "MISPREDICTED_BRANCH_RETIRED",
@@ -120,10 +112,10 @@ static const struct events_cand {
 	  "PAPI_BR_MSP preset (mispredicted branches)" },
 	{ IC_CTR_BRANCH_MISS, EVENTS_ZEN | EVENTS_OTHER, "perf::PERF_COUNT_HW_BRANCH_MISSES",
 	  "kernel generic branch mispredictions (perf_event)" },
-	/* Page walks that completed, on Intel and AMD alike. PAPI_TLB_IM on Zen 2
-	 * and Zen 3 is DERIVED_ADD of PMCx084 (L1 iTLB miss, L2 hit) and PMCx085 (L1
-	 * and L2 miss): two counters, and L1 misses rather than page walks. The one
-	 * native is PMCx085, whose umasks (none of them default) must all be named. */
+	/* Completed page walks, on Intel and AMD alike. PAPI_TLB_IM on Zen 2 and 3 is
+	 * DERIVED_ADD of PMCx084 (L1 iTLB miss, L2 hit) and PMCx085 (L1 and L2 miss):
+	 * two counters, L1 misses not page walks. The one native is PMCx085, whose
+	 * umasks (none default) must all be named. */
 	{ IC_CTR_ITLB_MISS, EVENTS_INTEL, "ITLB_MISSES:WALK_COMPLETED",
 	  "iTLB misses that completed a page walk, all page sizes (ITLB_MISSES:WALK_COMPLETED, Haswell on)" },
 	{ IC_CTR_ITLB_MISS, EVENTS_INTEL, "ITLB_MISSES:MISS_CAUSES_A_WALK",
@@ -170,9 +162,9 @@ static const struct events_cand {
 	{ IC_CTR_MACHINE_CLEAR, EVENTS_ZEN, NULL,
 	  "Intel MACHINE_CLEARS event; no AMD event is chosen for pipeline flushes" },
 	{ IC_CTR_MACHINE_CLEAR, EVENTS_OTHER | EVENTS_PAIR, NULL, "Intel only" },
-	/* What misses cost: fetch stalled on the L1i (SPR's name first, then Skylake
-	 * to Ice Lake's), and issue slots the front end left empty (on AMD perf's Zen 4
-	 * frontend_bound metric, de_no_dispatch_per_slot.no_ops_from_frontend). */
+	/* What misses cost: fetch stalled on the L1i (SPR's name, then Skylake to Ice
+	 * Lake's); issue slots the front end left empty (AMD: perf's Zen 4 frontend_bound,
+	 * de_no_dispatch_per_slot.no_ops_from_frontend). */
 	{ IC_CTR_FETCH_STALL, EVENTS_INTEL, "ICACHE_DATA:STALLS",
 	  "cycles instruction fetch stalled on an L1i miss (ICACHE_DATA:STALLS, Sapphire Rapids on)" },
 	{ IC_CTR_FETCH_STALL, EVENTS_INTEL, "ICACHE_16B:IFDATA_STALL",
@@ -223,9 +215,8 @@ void ic_cpu_ident_read(struct ic_cpu_ident *cpu)
 #endif
 }
 
-/* CPUs whose libpfm4 tables came in some release: PAPI 7.0's perf_event component
- * does not start without the core PMU's table. Zen 5 came in 4.14; no release
- * known here has families past it. */
+/* CPUs whose libpfm4 tables came in some release (PAPI 7.0's perf_event does not
+ * start without the core PMU's): Zen 5 in 4.14; none known has later families. */
 static const struct events_pfm_need {
 	int family, model_lo, model_hi;
 	int major, minor;          /* first libpfm4 with the table; 0: none known */
@@ -286,8 +277,7 @@ static const char *events_find(const char *name, const char *const *names, size_
 	return NULL;
 }
 
-/* The counts from event[], fixed[] and sets[]; set 1 keeps the instruction event
- * only while it holds an attribution event. */
+/* Counts from event[], fixed[], sets[]; set 1 keeps instructions only beside an attribution event. */
 static void events_recount(struct ic_event_choice *ch)
 {
 	int any1 = 0;
@@ -326,8 +316,7 @@ void ic_drop_attribution(struct ic_event_choice *ch, const char *why)
 		ic_event_remove(ch, c, why);
 }
 
-/* Attribution groups (first and last counter) in the order they get room: a pair
- * (hit and miss, op cache and decoder) is placed whole or not at all. */
+/* Attribution groups (first, last counter) in order of room; a pair goes whole or not at all. */
 static const int events_groups[][2] = {
 	{ IC_CTR_OPCACHE_HIT, IC_CTR_OPCACHE_MISS },
 	{ IC_CTR_DSB_UOPS, IC_CTR_MITE_UOPS },
@@ -336,11 +325,10 @@ static const int events_groups[][2] = {
 	{ IC_CTR_MACHINE_CLEAR, IC_CTR_MACHINE_CLEAR },
 };
 
-/* The core counters go in set 0, each attribution group beside them where it fits,
- * else in set 1 with the instruction event again (its canary), else nowhere, with
- * why. Multiplexing would make every count a scaled estimate and every true 0
- * absent (ic_ctr_count_absent), the small-N side of an L1i step included, so no
- * set is multiplexed for an attribution event. */
+/* The core counters go in set 0, each attribution group beside them where it fits, else in
+ * set 1 with the instruction event again (its canary), else nowhere, with why. No set is
+ * multiplexed for an attribution event: that would make every count a scaled estimate and
+ * every true 0 absent (ic_ctr_count_absent), an L1i step's small-N side included. */
 static void events_place(struct ic_event_choice *out)
 {
 	int gp = out->n_gp_counters, gp0 = 0, gp1 = 0, in1 = 0;
@@ -489,8 +477,7 @@ int ic_ctr_combine(int n_threads, const long long value[][IC_CTR_COUNT],
 		why[0] = '\0';
 	for (int t = 0; t < n_threads; t++) {
 		ops_sum += ops[t];
-		/* Before any count is trusted: the first thread that fails the
-		 * canary takes every count of the run with it. */
+		/* The first thread failing the canary takes every count of the run with it. */
 		if (canary_bad < 0 &&
 		    ic_ctr_canary(value[t], valid[t], ops[t], min_instr_per_op, canary_why,
 				  sizeof(canary_why)) != 0)

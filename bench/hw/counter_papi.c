@@ -1,5 +1,5 @@
-/* The PAPI session (counters.h): can this machine count, with which events, and
- * does each event set count known work (the trial)? Then per-thread event sets. */
+/* The PAPI session (counters.h): can this machine count, with which events, does each event
+ * set count known work (the trial)? Then per-thread event sets. */
 #define _GNU_SOURCE
 #include "counters.h"
 #include "kit.h"
@@ -55,8 +55,7 @@ static const char *papi_error(int rc)
 	return buf;
 }
 
-/* This thread's error, and more of the note; both return -1, for
- * `return set_fail(...)`. */
+/* This thread's error, and more of the note; both return -1 (`return set_fail(...)`). */
 #define set_fail(...) ic_fail(set_err, sizeof(set_err), __VA_ARGS__)
 #define note_add(...) \
 	ic_fail(counters_note + strlen(counters_note), sizeof(counters_note) - strlen(counters_note), __VA_ARGS__)
@@ -86,9 +85,8 @@ int ic_pmu_hybrid(const char *root, char *why, size_t why_len)
 	return 1;
 }
 
-/* libpfm4's release from the file name of the copy loaded with PAPI
- * ("libpfm.so.4.13.0": "4.13"); PAPI's support_version is its interface version,
- * "4.0" in every release, and says nothing of its tables. "" when none. */
+/* libpfm4's release from the loaded copy's file name ("libpfm.so.4.13.0": "4.13";
+ * "" when none): PAPI's support_version is the interface's, "4.0" in every release. */
 static int pfm_release_of(struct dl_phdr_info *info, size_t size, void *arg)
 {
 	char real[PATH_MAX], *out = arg;
@@ -116,8 +114,8 @@ static int cpuid_fixed_counters(void)
 	return 0;
 }
 
-/* The "none" note: what failed, PAPI's error text, and perf_event_paranoid, which
- * explains most "permission denied" answers. Returns -1, for the caller to return. */
+/* The "none" note: what failed, PAPI's error text, and perf_event_paranoid (most
+ * "permission denied" answers' cause). Returns -1, for the caller to return. */
 #define note_none(papi_rc, ...) (ic_fail(counters_note, sizeof(counters_note), __VA_ARGS__), note_why(papi_rc))
 
 static int note_why(int papi_rc)
@@ -154,8 +152,7 @@ static void note_papi(int refit)
 			 "counter comes from about half of the repetitions", ch->set_gp[0], ch->set_gp[1]);
 }
 
-/* The library, its perf_event component, and libpfm4's tables for this CPU: the
- * number of hardware counters, or -1 with the note saying why not. */
+/* PAPI, perf_event and libpfm4's tables here: the number of counters, or -1, the note why. */
 static int papi_open(const struct ic_cpu_ident *cpu, char pfm[32])
 {
 	const PAPI_component_info_t *ci;
@@ -187,8 +184,7 @@ static int papi_open(const struct ic_cpu_ident *cpu, char pfm[32])
 	ci = PAPI_get_component_info(counters_cidx);
 	if (!ci)
 		return note_none(0, "PAPI_get_component_info(perf_event) returned nothing");
-	/* Before PAPI's own reason, which for a CPU libpfm4 does not know is only
-	 * "no default PMU found". */
+	/* Before PAPI's reason, for a CPU libpfm4 does not know only "no default PMU found". */
 	pfm[0] = '\0';
 	dl_iterate_phdr(pfm_release_of, pfm);
 	if (!ic_pfm_knows_cpu(cpu, pfm, why, sizeof(why)))
@@ -203,8 +199,7 @@ static int papi_open(const struct ic_cpu_ident *cpu, char pfm[32])
 	return n_hw;
 }
 
-/* The choice among the candidates PAPI knows; -1 with the note set when it
- * knows none. */
+/* The choice among the candidates PAPI knows; -1 with the note set when none. */
 static int papi_choose(const struct ic_cpu_ident *cpu, const char *pfm, int n_hw)
 {
 	const char *cand[COUNTERS_MAX_CANDIDATES], *avail[COUNTERS_MAX_CANDIDATES];
@@ -229,8 +224,7 @@ static int papi_choose(const struct ic_cpu_ident *cpu, const char *pfm, int n_hw
 	return 0;
 }
 
-/* Tear a set down, also when PAPI still counts it as running (a failed PAPI_stop
- * leaves it so, holding its descriptors). PAPI_OK when it is gone, else PAPI's error. */
+/* Tear a set down, even one a failed PAPI_stop left running: PAPI_OK, or PAPI's error. */
 static int set_drop(struct ic_ctr_set *s)
 {
 	long long scratch[IC_CTR_COUNT + 1];
@@ -246,8 +240,8 @@ static int set_drop(struct ic_ctr_set *s)
 	return rc;
 }
 
-/* A fresh event set of the choice's set pass; slot[c] is -1 where the event is not
- * in it or could not be added. The number added, or -1 with the reason in set_err. */
+/* A fresh event set of the choice's set pass (slot[c] -1: not in it or not added):
+ * the number added, or -1 with the reason in set_err. */
 static int set_build(struct ic_ctr_set *s, int pass)
 {
 	const struct ic_event_choice *ch = &counters_choice;
@@ -349,13 +343,12 @@ int ic_ctr_set_stop(struct ic_ctr_set *set, long long value[IC_CTR_COUNT],
 	return 0;
 }
 
-/* Known work: at least 2 instructions an iteration (the add and the loop's
- * branch), which the compiler cannot drop. */
+/* Known work: at least 2 instructions an iteration (add, branch) the compiler keeps. */
 #define COUNTERS_TRIAL_ITERS 200000UL
 
-/* A paranoid kernel fails at start, not before, and a set the kernel accepts but
- * never schedules reads 0: start, run known work, stop, apply the canary. 0 ok,
- * else -1 with the reason in set_err. */
+/* A paranoid kernel fails at start, not before, and a set it accepts but never
+ * schedules reads 0: start, run known work, stop, apply the canary. 0 ok, else -1
+ * with the reason in set_err. */
 static int set_trial(struct ic_ctr_set *s)
 {
 	long long value[IC_CTR_COUNT];
@@ -367,8 +360,7 @@ static int set_trial(struct ic_ctr_set *s)
 		__asm__ volatile("" ::: "memory");
 	if (ic_ctr_set_stop(s, value, valid) < 0)
 		return -1;
-	/* A multiplexed set whose every count is an unscheduled 0 is all absent,
-	 * which the canary lets pass. */
+	/* A multiplexed set of unscheduled 0s is all absent, which the canary lets pass. */
 	for (int c = 0; c < IC_CTR_COUNT; c++)
 		any |= valid[c];
 	if (!any)
@@ -379,10 +371,9 @@ static int set_trial(struct ic_ctr_set *s)
 			     sizeof(set_err)) ? -1 : 0;
 }
 
-/* Derived presets take two counters, some events share one, and libpfm4 counts
- * counters as with SMT off. If not all of set 0's events went in, first leave out
- * the attribution events, then multiplex set 0 rather than lose a core column
- * (*refit). -1 when a rebuild fails. */
+/* Derived presets take two counters, some events share one, libpfm4 counts as with
+ * SMT off: if not all of set 0's events went in, leave out the attribution events,
+ * then multiplex set 0 rather than lose a core column (*refit). -1: a rebuild failed. */
 static int fit_core_set(struct ic_ctr_set *s, int *refit)
 {
 	if (set_lacks_event(s)) {
@@ -402,8 +393,7 @@ static int fit_core_set(struct ic_ctr_set *s, int *refit)
 	return 0;
 }
 
-/* Each set once: set 1's failures leave its events out; set 0's turn counting
- * off (-1, the note set). */
+/* Each set once: set 1's failures leave its events out, set 0's turn counting off (-1, note set). */
 static int try_sets(int *refit)
 {
 	struct ic_ctr_set s;

@@ -12,8 +12,7 @@
 
 static hwloc_topology_t ic_topo;
 static int ic_topo_loaded;
-/* The process's binding when the topology was opened (taskset, cpusets):
- * unbinding returns to it, not to every allowed PU. */
+/* The process's binding at open (taskset, cpusets): unbinding returns to it, not to every allowed PU. */
 static hwloc_bitmap_t ic_topo_start_set;
 /* On a hybrid CPU, the PUs of the kind threads go on (NULL: one kind). */
 static hwloc_bitmap_t ic_topo_kind_set;
@@ -244,8 +243,7 @@ int ic_topo_bind_thread(int thread_index, int *os_cpu_out, enum ic_bind_kind *ki
 	/* The cores with an allowed PU, and how many allowed PUs each has. */
 	core_type = ic_core_type();
 	ncores = hwloc_get_nbobjs_by_type(ic_topo, core_type);
-	/* Within the process's own binding too (taskset), where it is known
-	 * and leaves something. */
+	/* Within the process's own binding too (taskset), where known and leaving something. */
 	allowed = hwloc_topology_get_allowed_cpuset(ic_topo);
 	if (ic_topo_start_set && hwloc_bitmap_intersects(ic_topo_start_set, allowed))
 		allowed = ic_topo_start_set;
@@ -298,15 +296,13 @@ int ic_topo_unbind_thread(void)
 				 : hwloc_topology_get_allowed_cpuset(ic_topo), HWLOC_CPUBIND_THREAD) < 0 ? -1 : 0;
 }
 
-/* sched_getcpu fails only without the getcpu system call, which every
- * kernel since Linux 2.6.19 has. */
+/* sched_getcpu fails only without getcpu, which every Linux since 2.6.19 has. */
 int ic_topo_current_cpu(void)
 {
 	return sched_getcpu();
 }
 
-/* One warning per run: the first problem (usually "cannot pin") is the one
- * that matters, and every thread would otherwise repeat it. */
+/* One warning per run: the first ("cannot pin", mostly) matters; every thread would repeat it. */
 static atomic_flag ic_warned = ATOMIC_FLAG_INIT;
 
 void ic_topo_warn_once(const char *msg)
