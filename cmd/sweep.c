@@ -150,7 +150,7 @@ static char *sentinel_runs(const struct sweep *sw, const char *specs, size_t nsp
 			found++;
 		}
 	}
-	/* The probes: the machine in its own terms (bench/probes.h). */
+	/* The probes: the machine in its own terms (bench/sites_cases.c). */
 	if ((text = ic_read_path(list, &len)))
 		for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
 			if (!strncmp(line, "probe/", 6))

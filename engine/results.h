@@ -124,7 +124,7 @@ struct ic_analysis_opts {
 	double planted;            /* NAN unless --planted */
 };
 
-/* A probe's repetitions (bench/probes.h): v[IC_F_NS] ns per iteration, the rest NAN. */
+/* A probe's repetitions (bench/sites_cases.c): v[IC_F_NS] ns per iteration, the rest NAN. */
 struct ic_probe_reps {
 	char name[64];
 	const char *what;          /* one iteration, the run's label (owned by its file) */

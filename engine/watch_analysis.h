@@ -66,7 +66,7 @@ struct ic_watch_form {
 	struct ic_watch_elastic el[IC_WATCH_NSITES];
 };
 
-/* One probe's level (bench/probes.h: the machine in its own terms, ns per iteration); its name
+/* One probe's level (bench/sites_cases.c: the machine in its own terms, ns per iteration); its name
  * and what one iteration is are the results'. */
 struct ic_watch_probe {
 	const char *name, *what;
