@@ -1,10 +1,9 @@
-/* Where does one series' compare/baseline ratio cross 1 as N grows? From
- * each N's deciding interval (its Holm step's, decision.h), stating only
- * what the resolved N support (docs/method.md, "The rules"): every resolved
- * N counts, the ends included (Holm holds the family-wise error); resolved
- * N may switch side once, more is a conflict with no claim; a crossover is
- * the bracket (A, B), A the last N of the small-N winner, B the first of
- * the other form: no N inside resolved, no point estimate made. */
+/* Where does a series' compare/baseline ratio cross 1 as N grows? From each
+ * N's deciding interval (its Holm step's, decision.h), claiming only what the
+ * resolved N support (docs/method.md, "The rules"): each counts, ends too
+ * (Holm holds the family-wise error); they may switch side once (more is a
+ * conflict, no claim); a crossover is the bracket (A, B), A the small-N
+ * winner's last N, B the other's first (no N between resolved): no point estimate. */
 #ifndef IC_CROSSOVER_H
 #define IC_CROSSOVER_H
 
@@ -43,10 +42,9 @@ struct ic_crossover {
 enum ic_point_side ic_ratio_point_side(const struct ic_ratio_point *p);
 void ic_crossover_find(const struct ic_ratio_point *pts, size_t n, struct ic_crossover *out);
 
-/* The N to measure next inside the bracket [lo, hi] of a series measured
- * at sites[0..n-1] (ascending): the geometric midpoint of each pair of
- * neighbouring N in the bracket, rounded, where it falls strictly between
- * them. Writes at most n - 1 into out; returns how many. */
+/* The N to measure next in the bracket [lo, hi] of a series measured at
+ * ascending sites[0..n-1]: each neighbouring pair's rounded geometric midpoint
+ * strictly between them. Writes at most n - 1 into out; returns how many. */
 size_t ic_crossover_midpoints(const unsigned long *sites, size_t n, double lo, double hi,
 			      unsigned long *out);
 

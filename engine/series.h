@@ -1,7 +1,6 @@
 /* Series (every form of one build, op, layout, order, filler, threads and
- * mode), their ratios at one N with the nested t interval at that N alone,
- * and every process's own ratio per N, which states.h reads. The band over
- * the series' N and Holm's decision are decision.h's. */
+ * mode), their ratios with the nested t interval at each N alone, and every
+ * process's ratio per N (states.h reads it). The band and Holm: decision.h. */
 #ifndef IC_SERIES_H
 #define IC_SERIES_H
 
@@ -48,8 +47,7 @@ struct ic_group {
 	double code_cmp, code_base;   /* median code_bytes_per_site over the series */
 };
 
-/* The series of pts[0..n-1] (analysed points) and its code sizes; ic_group_decide adds
- * the ratios. */
+/* The series of analysed pts[0..n-1] and its code sizes; ic_group_decide adds the ratios. */
 void ic_group_make(struct ic_group *g, struct ic_point *const *pts, size_t n,
 		   const struct ic_analysis_opts *opts);
 void ic_group_free(struct ic_group *g);
@@ -57,12 +55,12 @@ void ic_group_free(struct ic_group *g);
 /* The point of form at sites in a series, NULL when not measured. */
 const struct ic_point *ic_group_point(const struct ic_group *g, const char *form, unsigned long sites);
 
-/* The first measured N at which form's footprint in the series exceeds size bytes, 0 when
- * none does; *at_about (may be NULL) the N where the footprint per site reaches size. */
+/* The first measured N where form's footprint exceeds size bytes (0: none); *at_about
+ * (may be NULL) the N where the footprint per site reaches size. */
 unsigned long ic_group_cache_pass(const struct ic_group *g, const char *form, double size, double *at_about);
 
-/* r at cmp/base's N from the draws y[0..n-1] in clusters cl (NULL: each its own): exp(mean) with its 95%
- * interval, p, df and se (NAN where none), but no band yet. */
+/* r at cmp/base's N from draws y[0..n-1] in clusters cl (NULL: each its own): exp(mean),
+ * its 95% interval, p, df and se (NAN where none); no band yet. */
 void ic_ratio_estimate(struct ic_ratio *r, const struct ic_point *cmp, const struct ic_point *base,
 		       const double *y, const int *cl, size_t n);
 
@@ -87,11 +85,10 @@ void ic_process_ratios_collect(const struct ic_results *res, const struct ic_gro
 void ic_process_ratios_free(struct ic_process_ratios *pr);
 
 /* Processes in two clusters at one N (by layout or process, where the states model finds
- * none): the N where the sorted log ratios split best, the clusters' sizes, geometric
- * means and distance in pooled within-cluster SDs. A split counts with IC_SPLIT_MIN
- * processes in each, IC_SPLIT_SD such SDs apart (by simulation, a unimodal sample of 16
- * processes, normal or t3, splits that far about once in a thousand N) and levels
- * IC_SPLIT_RATIO apart. */
+ * none): the N where the sorted log ratios split best, the clusters' sizes, geometric means
+ * and distance in pooled within-cluster SDs. A split needs IC_SPLIT_MIN processes a side,
+ * IC_SPLIT_SD SDs (a unimodal sample of 16, normal or t3, splits so far about once in a
+ * thousand N, by simulation) and levels IC_SPLIT_RATIO apart. */
 #define IC_SPLIT_MIN 3
 #define IC_SPLIT_SD 6.0
 #define IC_SPLIT_RATIO 1.05
