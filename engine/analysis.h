@@ -1,6 +1,5 @@
-/* A run's analysis: the points' statistics, then per series its ratios and their
- * decision, its processes' states, its attribution, its ratio in time and across
- * the sweep's repeats. report/ reads the result; nothing here calls it. */
+/* A run's analysis: the points' statistics; per series its ratios and decision, processes'
+ * states, attribution, ratio in time and across repeats. report/ reads it; this never calls it. */
 #ifndef IC_ANALYSIS_H
 #define IC_ANALYSIS_H
 
@@ -37,15 +36,13 @@ struct ic_timeline {
 	double level[2];           /* the states' ratios, low and high (NAN with one) */
 	unsigned long sites;       /* the N of every ratio here */
 	size_t nswitching;         /* processes that switch */
-	const char *moved;         /* with one state: "wanders" or "drifts" where the
-	                            * processes' level moved (states.h), else NULL */
+	const char *moved;         /* one state whose level moved: "wanders"/"drifts" (states.h); else NULL */
 };
 
 /* One short line, "In time: ..." (no newline), into buf. */
 void ic_timeline_line(char *buf, size_t cap, const struct ic_timeline *tl);
 
-/* inline/extern; a band wider than +-3% is noisy (it cannot resolve the 2004 effect);
- * each series' band holds at all N with 95%. */
+/* inline/extern; a band over +-3% is noisy (cannot resolve the 2004 effect); 95% at all N. */
 extern const struct ic_analysis_opts ic_analysis_defaults;
 
 /* A series across the sweep's repeats (--repeat K, each its own layout seed): each
@@ -88,8 +85,8 @@ int ic_analyse(struct ic_analysis *an, struct ic_results *res, const struct ic_a
 	       char *err, size_t errlen);
 void ic_analysis_free(struct ic_analysis *an);
 
-/* The N to measure next in every series' crossover bracket (crossover.h), ascending,
- * each once; *out malloc'd (NULL, *n = 0 for none). */
+/* The next N to measure in every crossover bracket (series.h), ascending, each once;
+ * *out malloc'd (NULL, *n = 0 for none). */
 int ic_analysis_refine_next(const struct ic_analysis *an, unsigned long **out, size_t *n);
 
 /* Fewer independent draws at an N (layout variants, or processes with one variant) give

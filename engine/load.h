@@ -9,13 +9,11 @@
 /* Adds a file's repetitions (every file before the analysis); on bad input -1 with one
  * line (no newline) in err, res then fit only for freeing. */
 int ic_results_load(struct ic_results *res, const char *path, char *err, size_t errlen);
-/* The same from text in memory (an archive member): name for its path, mtime when it
- * was written (s; NAN unknown). */
+/* The same from text (an archive member): name for its path, mtime its write (s; NAN unknown). */
 int ic_results_load_text(struct ic_results *res, const char *name, const char *text, size_t len,
 			 double mtime, char *err, size_t errlen);
 
-/* The first file's context member as text ("" absent): a string trimmed, a number or
- * boolean printed into buf. */
+/* The first file's context member as text ("" absent): a string trimmed, else printed into buf. */
 #define IC_RESULTS_CONTEXT_MAX 256   /* buf size that holds any printed number or CPU name */
 const char *ic_results_context(const struct ic_results *res, enum ic_ctx key, char *buf,
 			       size_t cap);

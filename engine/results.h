@@ -1,8 +1,7 @@
-/* Benchmark results: sites_bench's JSON files (load.h reads them) grouped into
- * points, one per build, form, op, layout, order, filler, sites, threads and
- * mode. Builds share benchmark names, so the build (a process's context says
- * which) is part of every point and a ratio is always within one build. A file
- * is one process: it gives its repetitions' median (docs/method.md, "The rules"). */
+/* Benchmark results: sites_bench's JSON files (load.h reads them) in points, one per build,
+ * form, op, layout, order, filler, sites, threads and mode. Builds share benchmark names,
+ * so the build (a process's context says which) is part of every point and a ratio keeps
+ * within one. A file is a process: its repetitions' median (docs/method.md, "The rules"). */
 #ifndef IC_RESULTS_H
 #define IC_RESULTS_H
 
@@ -148,9 +147,8 @@ struct ic_results {
 void ic_results_init(struct ic_results *res);
 void ic_results_free(struct ic_results *res);
 
-/* The nested estimate's clusters are the repeats from this many on, else the layout
- * variants: two repeats give 1 degree of freedom (t = 12.7 at 95%, 178 for a 14-N
- * band) and nothing would ever resolve. */
+/* The nested estimate's clusters are the repeats from this many on, else the layout variants:
+ * two give 1 degree of freedom (t = 12.7 at 95%, 178 for a 14-N band), resolving nothing. */
 #define IC_REPEATS_TOP 3
 
 /* Process unit's share of p; NULL when it did not run p. */

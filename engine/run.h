@@ -8,8 +8,8 @@
 #include "load.h"   /* and results.h */
 #include "run_conf.h"
 
-/* Which processes: all (both 0), one repeat's (...r<repeat>_v<V>_p<P>.json, plan/points.c)
- * or one calibration trial's (t<trial>_...). */
+/* Which processes: all (both 0), a repeat's (...r<R>_v<V>_p<P>.json, plan/points.c's keys)
+ * or a calibration trial's (t<T>_...). */
 struct ic_run_select {
 	int repeat, trial;
 };
@@ -24,9 +24,8 @@ struct ic_run {
 	char *verdict_json;            /* its verdict.json, quoted, never re-derived; NULL: older */
 };
 
-/* Opens the run at path (a directory or a .tar.gz), loads its processes in name order
- * (as summarize gets them), analyses them with run.conf's forms. On bad input -1 with
- * one line in err; then only ic_run_free. */
+/* Opens the run at path (directory or .tar.gz), loads its processes in name order (as
+ * summarize gets them), analyses them with run.conf's forms; bad input: -1, err, ic_run_free. */
 int ic_run_open(struct ic_run *run, const char *path, char *err, size_t errlen);
 
 /* The same with a selection (NULL: all) and analysis options (NULL: run.conf's forms,

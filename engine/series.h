@@ -1,14 +1,58 @@
-/* Series (every form of one build, op, layout, order, filler, threads and
- * mode), their ratios with the nested t interval at each N alone, and every
- * process's ratio per N (states.h reads it). The band and Holm: decision.h. */
+/* Series (every form of one build, op, layout, order, filler, threads and mode), their
+ * ratios with the nested t interval at each N alone, every process's ratio per N (states.h
+ * reads it). The band and Holm: decision.h. */
 #ifndef IC_SERIES_H
 #define IC_SERIES_H
 
 #include <stddef.h>
 
-#include "crossover.h"
 #include "results.h"
 #include "stats.h"
+
+/* Where does a series' compare/baseline ratio cross 1 as N grows? From each N's deciding
+ * interval (its Holm step's, decision.h), claiming only what the resolved N support
+ * (docs/method.md, "The rules"): each counts, ends too (Holm holds the family-wise error);
+ * they may switch side once (more: a conflict, no claim); a crossover is the bracket
+ * (A, B), A the small-N winner's last N, B the other's first (no N between resolved), no
+ * point estimate. One sweep point: the ratio estimate and the interval deciding its side. */
+struct ic_ratio_point {
+	double sites, ratio, lo, hi;
+};
+
+enum ic_point_side {
+	IC_SIDE_UNRESOLVED,   /* the interval contains 1 (or is unknown) */
+	IC_SIDE_COMPARE,      /* hi < 1: the compare form is faster */
+	IC_SIDE_BASELINE,     /* lo > 1: the baseline form is faster */
+};
+
+enum ic_verdict {
+	IC_VERDICT_UNRESOLVED,     /* no point resolved */
+	IC_VERDICT_CROSSOVER,      /* each form resolved ahead on one side of (A, B) */
+	IC_VERDICT_COMPARE_WINS,   /* only the compare form is resolved ahead */
+	IC_VERDICT_BASELINE_WINS,  /* only the baseline form is */
+	IC_VERDICT_CONFLICT,       /* the resolved points switch side more than once */
+};
+
+struct ic_crossover {
+	enum ic_verdict verdict;
+	/* +1: compare wins at small N (2004's shape: inlining pays below it); -1: baseline; 0: none */
+	int direction;
+	double bracket_lo, bracket_hi;   /* CROSSOVER: the bracket (A, B); else NAN */
+	size_t switches;   /* side changes among resolved points */
+	size_t n_compare, n_baseline, n_unresolved;
+};
+
+/* p's side; the crossover of pts sorted by sites ascending. */
+enum ic_point_side ic_ratio_point_side(const struct ic_ratio_point *p);
+void ic_crossover_find(const struct ic_ratio_point *pts, size_t n, struct ic_crossover *out);
+
+/* The N to measure next in the bracket [lo, hi] of a series measured at
+ * ascending sites[0..n-1]: each neighbouring pair's rounded geometric midpoint
+ * strictly between them. Writes at most n - 1 into out; returns how many. */
+size_t ic_crossover_midpoints(const unsigned long *sites, size_t n, double lo, double hi,
+			      unsigned long *out);
+
+const char *ic_verdict_name(enum ic_verdict v);
 
 /* A ratio at one N of one series (compare/baseline, any pair, or a ratio of ratios):
  * ic_ratio_estimate fills it up to se and nunits; decision.h the rest. */

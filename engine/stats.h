@@ -21,10 +21,9 @@ double ic_stats_cv(const double *x, size_t n);
 double ic_stats_t_cdf(double t, double df);
 double ic_stats_t_quantile(double p, double df);
 
-/* A nested estimate of y's mean over units (processes) in clusters (layout variants).
- * With 2+ clusters each is a draw, its units' mean, so the standard error holds every
- * level's variance; with one (layout not varied) the units are the draws and the
- * interval speaks for that layout only. */
+/* A nested estimate of y's mean over units (processes) in clusters (layout variants). With
+ * 2+ clusters each is a draw, its units' mean, so the standard error holds every level's
+ * variance; with one (layout not varied) the units are the draws, for that layout only. */
 struct ic_stats_nested {
 	double mean;          /* mean of the cluster means (of the units with one cluster) */
 	double se;            /* its standard error */
