@@ -1,5 +1,4 @@
-/* How far two runs agree: equivalence per N and the joint tests over N;
- * see agreement.h. */
+/* How far two runs agree: equivalence per N, the joint tests over N; see agreement.h. */
 #include "agreement.h"
 
 #include <math.h>
@@ -20,10 +19,8 @@
 const char *ic_agree_verdict_name(enum ic_agree_verdict v)
 {
 	static const char *const name[] = {
-		[IC_AGREE_NO_INTERVAL] = "no interval",
-		[IC_AGREE_EQUIVALENT] = "equivalent",
-		[IC_AGREE_DIFFER] = "differ",
-		[IC_AGREE_CANNOT_TELL] = "cannot tell",
+		[IC_AGREE_NO_INTERVAL] = "no interval", [IC_AGREE_EQUIVALENT] = "equivalent",
+		[IC_AGREE_DIFFER] = "differ", [IC_AGREE_CANNOT_TELL] = "cannot tell",
 	};
 
 	return name[v];
@@ -58,25 +55,20 @@ static void agree_point(struct ic_agree_point *pt, double margin)
 	pt->hi90 = exp(pt->d + t90 * pt->se);
 	pt->lo95 = exp(pt->d - t95 * pt->se);
 	pt->hi95 = exp(pt->d + t95 * pt->se);
-	if (pt->d - t90 * pt->se >= -bound && pt->d + t90 * pt->se <= bound)
-		pt->verdict = IC_AGREE_EQUIVALENT;
-	else if (pt->d - t95 * pt->se > 0.0 || pt->d + t95 * pt->se < 0.0)
-		pt->verdict = IC_AGREE_DIFFER;
-	else
-		pt->verdict = IC_AGREE_CANNOT_TELL;
+	pt->verdict = pt->d - t90 * pt->se >= -bound && pt->d + t90 * pt->se <= bound ? IC_AGREE_EQUIVALENT
+		      : pt->d - t95 * pt->se > 0.0 || pt->d + t95 * pt->se < 0.0 ? IC_AGREE_DIFFER
+		      : IC_AGREE_CANNOT_TELL;
 }
 
-/* Side s's independent draws, as the nested estimate forms them: its
- * layout variants when its processes ran two or more, else its processes
- * (stats.h's rule). Each draw's mean log ratio at every point (NAN where
- * it has none) goes after the *ny draws in *y ([draw * npts + point]);
- * *n draws, *by_variant. */
+/* Side s's independent draws as the nested estimate forms them (stats.h): its layout variants
+ * when its processes ran 2+, else its processes. Each draw's mean log ratio at every point
+ * (NAN: none) goes after the *ny draws in *y ([draw * npts + point]); *n draws, *by_variant. */
 static void agree_draws_of(const struct ic_agree_side *s, const struct ic_agree_point *pts,
 			   size_t npts, double **y, size_t *ny, size_t *n, int *by_variant)
 {
 	const struct ic_process_ratios *st = s->procs;
 	size_t np = st ? st->nproc : 0, nvar = 0, *col = ic_stats_alloc(npts, sizeof(*col));
-	int *draw = ic_stats_alloc(np, sizeof(*draw)), *vars = ic_stats_alloc(np, sizeof(*vars));
+	int *draw = ic_stats_alloc(2 * np, sizeof(*draw)), *vars = draw + np;   /* one block */
 	double *cnt, *my;
 
 	*n = 0;
@@ -126,13 +118,12 @@ static void agree_draws_of(const struct ic_agree_side *s, const struct ic_agree_
 		my[j] = cnt[j] > 0.0 ? my[j] / cnt[j] : NAN;
 	*ny += *n;
 	free(col);
-	free(draw);
-	free(vars);
+	free(draw);   /* and vars */
 	free(cnt);
 }
 
-/* max over points of |t|, Welch's t of the draws marked in_a against the
- * others; *at the point. NAN when no point has two draws on each side. */
+/* max over points of |t|, Welch's t of the draws marked in_a against the others; *at the
+ * point. NAN when no point has two draws on each side. */
 static double agree_t_max(const double *y, size_t nd, size_t ns, const unsigned char *in_a,
 			  size_t *at)
 {
@@ -170,14 +161,13 @@ static double agree_t_max(const double *y, size_t nd, size_t ns, const unsigned 
 	return best;
 }
 
-/* The permutation test of joint->t_max over the pooled draws y (the first
- * na are run a's). */
+/* The permutation test of joint->t_max over the pooled draws y (the first na run a's). */
 static void agree_permute(const double *y, size_t na, size_t nb, size_t ns,
 			  struct ic_agree_joint *j)
 {
-	size_t n = na + nb, at, *idx = ic_stats_alloc(n, sizeof(*idx));
+	size_t n = na + nb, at, *idx = ic_stats_alloc(n, sizeof(*idx) + 1);   /* and in_a */
 	double lnc = gsl_sf_lnchoose((unsigned int)n, (unsigned int)na), *t;
-	unsigned char *in_a = ic_stats_alloc(n, 1);
+	unsigned char *in_a = (unsigned char *)(idx + n);
 	gsl_combination *cb = NULL;
 	gsl_rng *rng = NULL;
 	size_t ge = 0, m;
@@ -213,7 +203,6 @@ static void agree_permute(const double *y, size_t na, size_t nb, size_t ns,
 	gsl_combination_free(cb);
 	gsl_rng_free(rng);
 	free(idx);
-	free(in_a);
 	free(t);
 }
 
@@ -236,11 +225,10 @@ int ic_agree_compare(const struct ic_agree_side *a, const struct ic_agree_side *
 		pt->a = &a->ratios[i];
 		pt->sites = pt->a->sites;
 		agree_point(pt, margin);
-		out->joint.counts[pt->verdict]++;
+		j->counts[pt->verdict]++;
 		out->npts++;
 	}
-	out->joint.equivalent = out->npts > 0 &&
-				out->joint.counts[IC_AGREE_EQUIVALENT] == out->npts;
+	j->equivalent = out->npts > 0 && j->counts[IC_AGREE_EQUIVALENT] == out->npts;
 	/* The joint test over N from the two sides' draws. */
 	agree_draws_of(a, out->pts, out->npts, &y, &n, &j->draws_a, &j->variants_a);
 	agree_draws_of(b, out->pts, out->npts, &y, &n, &j->draws_b, &j->variants_b);

@@ -1,27 +1,16 @@
-/* Do two runs of the same sweep agree? Per series and N, the difference of
- * their log ratios, d = log(rB / rA), with its interval from each run's
- * nested estimate (stats.h: the independent draws are a run's layout
- * variants, or its processes when it ran one variant):
- *
+/* Do two runs of the same sweep agree? Per series and N, d = log(rB / rA), se = sqrt(seA^2
+ * + seB^2) from each run's nested estimate (stats.h: the draws are its layout variants, or
+ * its processes with one variant), Welch-Satterthwaite degrees of freedom:
  *   equivalent   the 90% interval of rB / rA lies within 1/(1 + m) .. 1 + m
- *                (two one-sided tests at 5%, TOST; m the margin, 3%)
+ *                (TOST: two one-sided tests at 5%; m the margin, 3%)
  *   differ       its 95% interval excludes 1
- *   cannot tell  neither: too noisy to say either way
- *
- * se = sqrt(seA^2 + seB^2) with Welch-Satterthwaite degrees of freedom.
- * Not rejecting a difference is not agreement: a noisy pair reads "cannot
- * tell", never "equivalent".
- *
- * Over the series' N, which are correlated (the same processes ran them
- * all), two joint verdicts:
- *   - equivalent at every N, by intersection-union: each N must be
- *     equivalent, and then the whole is at the same 5%;
- *   - any difference: T = max over N of |t| (t = d / se at N, from the draws)
- *     against its permutation distribution, whole draws (a draw's ratios at
- *     every N together) shuffled between the two runs: every split when
- *     there are at most IC_AGREE_EXACT_MAX, else IC_AGREE_PERMUTATIONS from
- *     a fixed seed (GSL's generator), so the same runs give the same p.
- */
+ *   cannot tell  neither: too noisy (not rejecting a difference is not agreement)
+ * Over the series' N, correlated (the same processes ran them all), two joint verdicts:
+ * equivalent at every N (intersection-union: the whole then at the same 5%); any
+ * difference: T = max over N of |t| (t = d / se) against its permutation distribution,
+ * whole draws (a draw's ratios at every N together) shuffled between the runs: every split
+ * up to IC_AGREE_EXACT_MAX, else IC_AGREE_PERMUTATIONS from a fixed seed (GSL's generator),
+ * so the same runs give the same p. */
 #ifndef IC_AGREEMENT_H
 #define IC_AGREEMENT_H
 
@@ -39,13 +28,10 @@
 
 enum ic_agree_verdict {
 	IC_AGREE_NO_INTERVAL,   /* a run has fewer than two draws at N */
-	IC_AGREE_EQUIVALENT,
-	IC_AGREE_DIFFER,
-	IC_AGREE_CANNOT_TELL,
+	IC_AGREE_EQUIVALENT, IC_AGREE_DIFFER, IC_AGREE_CANNOT_TELL,
 };
 
-/* One run's side: a series' processes, all of them (state < 0) or one
- * state's (states.h), with the engine's ratios per N from those processes. */
+/* A run's side: a series' processes, all (state < 0) or a state's (states.h), their ratios. */
 struct ic_agree_side {
 	const struct ic_ratio *ratios;
 	size_t nratios;
@@ -82,8 +68,7 @@ struct ic_agree {
 	struct ic_agree_joint joint;
 };
 
-/* Run a against run b at margin m (0.03 for 3%). Returns 0 (out of memory
- * exits, kit). */
+/* Run a against run b at margin m (0.03 for 3%); 0 (out of memory exits, kit). */
 int ic_agree_compare(const struct ic_agree_side *a, const struct ic_agree_side *b, double margin,
 		     struct ic_agree *out);
 void ic_agree_free(struct ic_agree *ag);
@@ -94,8 +79,7 @@ const struct ic_ratio *ic_agree_ratio_at(const struct ic_ratio *ratios, size_t n
 /* The verdict's word: "equivalent", "differ", "cannot tell", "no interval". */
 const char *ic_agree_verdict_name(enum ic_agree_verdict v);
 
-/* Fisher's exact test, two-sided, of k1 of n1 against k2 of n2 (e.g. the
- * processes in one state in two runs). NAN when n1 or n2 is 0. */
+/* Fisher's exact two-sided test, k1 of n1 against k2 of n2 (e.g. in a state); NAN: an n is 0. */
 double ic_agree_fisher(size_t k1, size_t n1, size_t k2, size_t n2);
 
 #endif /* IC_AGREEMENT_H */

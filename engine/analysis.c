@@ -1,5 +1,4 @@
-/* The run's analysis, series by series, its timeline and its repeats; see
- * analysis.h. */
+/* The run's analysis, series by series, its timeline and its repeats; see analysis.h. */
 #define _GNU_SOURCE   /* qsort_r */
 #include "analysis.h"
 
@@ -17,11 +16,7 @@
 #include "stats.h"
 
 const struct ic_analysis_opts ic_analysis_defaults = {
-	.compare = "inline",
-	.baseline = "extern",
-	.noise_ci = 0.03,
-	.family = 0.05,
-	.planted = NAN,
+	.compare = "inline", .baseline = "extern", .noise_ci = 0.03, .family = 0.05, .planted = NAN,
 };
 
 /* ---- the points' order and statistics -------------------------------- */
@@ -58,9 +53,8 @@ static int points_cmp(const void *pa, const void *pb, void *opts)
 	return POINTS_CMP(a->sites, b->sites);
 }
 
-/* A point's statistics: every field's median; per process (its repetitions
- * are adjacent, in load order) the median time and cv; the median cv; and
- * the time's estimate, the nested one of the processes' log medians. */
+/* A point's statistics: fields' medians; per process (repetitions adjacent, in load order)
+ * median time and cv; the median cv; the time's nested estimate. */
 static void points_stats(const struct ic_results *res, struct ic_point *p)
 {
 	size_t cap = p->nreps ? p->nreps : 1, ncv = 0;
@@ -118,9 +112,8 @@ static double timeline_minutes(double t, double t0)
 	return isfinite(t) && isfinite(t0) ? (t - t0) / 60.0 : NAN;
 }
 
-/* The timeline of a series (its process ratios pr and states st, whose
- * model holds the repetitions; ic_analyse has made both) in run res:
- * one block, the timeline, its processes, its repetitions. */
+/* A series' timeline in res from its process ratios pr and states st (whose model holds
+ * the repetitions; ic_analyse made both): one block, the timeline, processes, repetitions. */
 static struct ic_timeline *timeline_analyse(const struct ic_results *res,
 					    const struct ic_process_ratios *pr,
 					    const struct ic_states *st)
@@ -194,8 +187,7 @@ static double repeats_rep_ns(const struct ic_point *p, unsigned unit, int k)
 	return NAN;
 }
 
-/* The repeats of series g (its process ratios pr) in run res: one block,
- * the repeats, each one's verdict, their numbers. */
+/* Series g's repeats (process ratios pr) in res: one block, repeats, verdicts, numbers. */
 static struct ic_repeats *repeats_analyse(const struct ic_results *res, const struct ic_group *g,
 					  const struct ic_process_ratios *pr,
 					  const struct ic_analysis_opts *opts)
@@ -239,8 +231,7 @@ static struct ic_repeats *repeats_analyse(const struct ic_results *res, const st
 		}
 		repeats_pool_add(&lv->sd_run, &lv->df_run, means, nm);
 	}
-	/* Between repetitions: per process and N, the log ratios of its
-	 * repetitions paired by index (one round each). */
+	/* Between repetitions: per process and N, log ratios of repetitions paired by index (round). */
 	for (size_t i = 0; i < g->nratios; i++)
 		for (size_t p = 0; p < np; p++) {
 			size_t n = 0;
@@ -267,8 +258,8 @@ static struct ic_repeats *repeats_analyse(const struct ic_results *res, const st
 		ic_ratio_contrast(g, (const char *[]){ opts->compare, opts->baseline }, 2, keep,
 				  res->nfiles, opts, &r, &n);
 		ic_ratio_crossover(r, n, &rp->xo[k]);
-		/* A contradiction: an N resolved to the other side than side[] (the
-		 * first resolved side seen there); resolving less (less power) is none. */
+		/* A contradiction: an N resolved opposite side[] (the first side seen there);
+		 * resolving less (less power) is none. */
 		for (size_t i = 0; i < n; i++)
 			for (size_t j = 0; j < g->nratios; j++) {
 				if (g->ratios[j].sites != r[i].sites || r[i].side == IC_SIDE_UNRESOLVED)
@@ -296,14 +287,13 @@ int ic_analyse(struct ic_analysis *an, struct ic_results *res, const struct ic_a
 	if (res->npoints == 0)
 		return ic_fail(err, errlen, "no sites/<form>/... benchmarks in the input (%zu aggregate, %zu other entries)",
 			       res->n_aggregates, res->n_other);
-	/* By series (build, op, layout, order, filler, threads, mode), form (compare,
-	 * baseline first) and N. qsort_r hands opts on as void *: the order reads it only. */
+	/* By series (build, op, layout, order, filler, threads, mode), form (compare, baseline
+	 * first), N. qsort_r hands opts on as void *: the order only reads it. */
 	qsort_r(res->points, res->npoints, sizeof(*res->points), points_cmp, (void *)&an->opts);
 	for (size_t i = 0; i < res->npoints; i++)
 		points_stats(res, res->points[i]);
 	an->series = ic_stats_alloc(res->npoints, sizeof(*an->series));   /* at most one a point */
-	/* Each series: its ratios and crossover, then the states, the attribution
-	 * (with two states, each state's too), the timeline and the repeats. */
+	/* Each series: ratios, crossover, states, attribution (each state's too), timeline, repeats. */
 	for (size_t i = 0, j; i < res->npoints; i = j) {
 		struct ic_series *se = &an->series[an->nseries++];
 

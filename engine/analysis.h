@@ -1,7 +1,5 @@
-/* The analysis of a run, series by series: the points' statistics, then
- * per series its ratios and their decision, the states of its processes,
- * its attribution, its ratio in time and across the sweep's repeats. The
- * fronts in report/ read the result; nothing here calls them. */
+/* A run's analysis: the points' statistics; per series its ratios and decision, processes'
+ * states, attribution, ratio in time and across repeats. report/ reads it; this never calls it. */
 #ifndef IC_ANALYSIS_H
 #define IC_ANALYSIS_H
 
@@ -9,9 +7,8 @@
 #include "decision.h"
 #include "states.h"
 
-/* A series' ratio in the run's time at the N where the states part most:
- * each repetition pair of the states' model, in its firm state or neither,
- * and each process's mean there. */
+/* A series' ratio in the run's time at the N where the states part most: each
+ * repetition pair of the states' model (its firm state or neither), each process's mean. */
 struct ic_timeline_rep {
 	size_t proc;               /* index among the processes (ic_process_ratios order) */
 	int index;                 /* its repetition_index */
@@ -39,21 +36,18 @@ struct ic_timeline {
 	double level[2];           /* the states' ratios, low and high (NAN with one) */
 	unsigned long sites;       /* the N of every ratio here */
 	size_t nswitching;         /* processes that switch */
-	const char *moved;         /* with one state: "wanders" or "drifts" where the
-	                            * processes' level moved (states.h), else NULL */
+	const char *moved;         /* one state whose level moved: "wanders"/"drifts" (states.h); else NULL */
 };
 
 /* One short line, "In time: ..." (no newline), into buf. */
 void ic_timeline_line(char *buf, size_t cap, const struct ic_timeline *tl);
 
-/* inline/extern; a band wider than +-3% is noisy (it cannot resolve the
- * 2004 effect); each series' band holds at all N with 95%. */
+/* inline/extern; a band over +-3% is noisy (cannot resolve the 2004 effect); 95% at all N. */
 extern const struct ic_analysis_opts ic_analysis_defaults;
 
-/* A series across the sweep's repeats (--repeat K, each with its own layout
- * seed): each repeat's verdict, whether they agree, and the SD of the log
- * ratio between runs, a run's processes and a process's repetitions, each
- * pooled over the series' N; NAN where a level has no freedom. */
+/* A series across the sweep's repeats (--repeat K, each its own layout seed): each
+ * repeat's verdict, whether they agree, the SD of the log ratio between runs, a run's
+ * processes and a process's repetitions, pooled over N; NAN for a level without freedom. */
 struct ic_levels {
 	double sd_run, sd_proc, sd_rep;
 	size_t df_run, df_proc, df_rep;
@@ -63,8 +57,7 @@ struct ic_repeats {
 	size_t nrepeats;           /* repeats with a ratio in this series */
 	int *repeat;               /* their numbers, ascending */
 	struct ic_crossover *xo;   /* each one's verdict from its processes only */
-	int agree;                 /* with 2+: no N that one repeat resolves to one
-	                            * side and another to the other */
+	int agree;                 /* 2+, and no N resolved to opposite sides by two */
 	struct ic_levels lv;
 };
 
@@ -86,26 +79,23 @@ struct ic_analysis {
 	size_t nseries;
 };
 
-/* Analyses the loaded run res (its points sorted and their statistics set
- * in place; an refers to res). 0, or -1 with one line in err with no sites/
- * benchmark; ic_analysis_free frees it either way. */
+/* Analyses loaded res (its points sorted, their statistics set in place; an refers to
+ * res): 0, or -1 with one line in err without a sites/ benchmark; free it either way. */
 int ic_analyse(struct ic_analysis *an, struct ic_results *res, const struct ic_analysis_opts *opts,
 	       char *err, size_t errlen);
 void ic_analysis_free(struct ic_analysis *an);
 
-/* The N to measure next in every series' crossover bracket (crossover.h's
- * midpoints), ascending, each once; *out malloc'd (NULL, *n = 0 for none). */
+/* The next N to measure in every crossover bracket (series.h), ascending, each once;
+ * *out malloc'd (NULL, *n = 0 for none). */
 int ic_analysis_refine_next(const struct ic_analysis *an, unsigned long **out, size_t *n);
 
-/* Fewer independent draws than this at an N (layout variants, or processes
- * when one variant ran) give a t interval too wide to decide with: with
- * 4 draws (3 degrees of freedom) t is already 3.2 against 2.0 for many. */
+/* Fewer independent draws at an N (layout variants, or processes with one variant) give
+ * a t interval too wide to decide: with 4 draws (3 df) t is 3.2 against 2.0 for many. */
 #define IC_ANALYSIS_MIN_DRAWS 5
 
-/* 1 with the reason in why ("one layout variant of 3 processes") when the
- * design is a smoke test (--quick), too small for a verdict: some N has
- * fewer draws than IC_ANALYSIS_MIN_DRAWS or processes than
- * IC_STATES_MIN_PROC; else 0 with why empty. */
+/* 1 with the reason in why ("one layout variant of 3 processes") for a smoke test
+ * (--quick), too small for a verdict: some N has fewer draws than IC_ANALYSIS_MIN_DRAWS
+ * or processes than IC_STATES_MIN_PROC; else 0 with why empty. */
 int ic_analysis_smoke(const struct ic_analysis *an, char *why, size_t cap);
 
 #endif /* IC_ANALYSIS_H */

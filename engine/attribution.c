@@ -1,5 +1,5 @@
-/* The attribution of a series' difference to calls, copies and the lock:
- * the numbers (see attribution.h); report/summary.c words them. */
+/* A series' difference attributed to calls, copies and the lock (attribution.h);
+ * report/summary.c words it. */
 #include "attribution.h"
 
 #include <math.h>
@@ -56,12 +56,10 @@ struct ic_attribution *ic_attribution_analyse_keep(const struct ic_group *g,
 			src = !src || !strcmp(src, ic_point_source(p)) ? ic_point_source(p) : "mixed";
 	}
 	a->l1i_source = src ? src : "";
-	/* The interaction at the N where all four forms' code fits the L1i: past
-	 * it the nolock forms' smaller code also misses less, so the ratio mixes
-	 * in capacity. Told by each form's footprint, which every run measures;
-	 * L1i misses cannot tell it (the loop's own, 0.2 per site at N = 1 in
-	 * valgrind's simulation, pass any fixed threshold at small N). Without
-	 * the L1i's size every N is kept. */
+	/* The interaction where all four forms' code fits the L1i: past it the nolock forms'
+	 * smaller code also misses less, mixing capacity in. Told by each form's footprint (every
+	 * run measures it), not L1i misses (the loop's own, 0.2 per site at N = 1 in valgrind's
+	 * simulation, pass any fixed threshold at small N). Without the L1i's size all N stay. */
 	a->fit = *in;
 	a->fit.n = 0;
 	a->fit.r = ic_stats_alloc(in->n, sizeof(*a->fit.r));
@@ -94,9 +92,8 @@ void ic_attribution_free(struct ic_attribution *a)
 
 /* ---- what moves with the ratio, over the processes ----------------------- */
 
-/* The N where the processes vary most (the largest tau) into out with its
- * test and its ratios' 10th and 90th percentiles (sites 0 when no N can be
- * tested); returns its column in pr. */
+/* The N where the processes vary most (largest tau) into out with its test and ratios'
+ * 10th and 90th percentiles (sites 0 when no N can be tested); returns its column in pr. */
 static size_t attr_moves_site(const struct ic_process_ratios *pr, double *y, double *se,
 			      struct ic_attr_moves *out)
 {
@@ -138,8 +135,7 @@ int ic_attribution_moves(const struct ic_group *g, const struct ic_process_ratio
 	x = y + np;
 	se = x + np;
 	col = attr_moves_site(pr, y, se, out);
-	/* Varied: beyond the noise, and more than one answer allows (a steady
-	 * series' processes may still differ by a percent, which moves nothing). */
+	/* Varied: past noise and one answer (a steady series' processes a percent apart move nothing). */
 	if (!out->sites || !(out->h.p < IC_ATTR_MOVES_P) || out->h.steady || !(out->p90 > out->p10)) {
 		out->sites = 0;
 		goto done;

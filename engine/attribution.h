@@ -1,7 +1,6 @@
-/* What a series' inline/extern difference is made of: control forms beside
- * them (the lines below), each a ratio decided as decision.h decides, and a
- * component named only where its band or interval excludes 1
- * (docs/method.md, "Attribution"). */
+/* What a series' inline/extern difference is made of: control forms beside them
+ * (the lines below), each a ratio decided as decision.h decides, a component named
+ * only where its band or interval excludes 1 (docs/method.md, "Attribution"). */
 #ifndef IC_ATTRIBUTION_H
 #define IC_ATTRIBUTION_H
 
@@ -27,18 +26,17 @@ struct ic_line {
 
 struct ic_attribution {
 	struct ic_line line[IC_LINE_COUNT];
-	const char *l1i_source;      /* the L1i counts' source: "sim", "papi", "mixed",
-	                              * ""; the evidence table names it */
+	const char *l1i_source;      /* L1i counts' "sim", "papi", "mixed", "": evidence table */
 	int has_controls;            /* clone or a nolock form has a ratio: a chart panel */
 	struct ic_line fit;          /* the interaction where all four fit the L1i (a copy) */
 	size_t fit_left_out;         /* N of the interaction left out of fit */
 	unsigned long fit_first_out; /* the first of them */
 };
 
-/* What moves with the ratio where the processes vary: at the N where
- * steadiness.h finds them varying most (p below IC_ATTR_MOVES_P, not
- * steady), each form's log time on the log ratio in time order
- * (ic_slope_fit), as the change over their 10th to 90th percentile ratio. */
+/* What moves with the ratio where the processes vary: at the N where steadiness.h
+ * finds them varying most (p below IC_ATTR_MOVES_P, not steady), each form's log time
+ * on the log ratio in time order (ic_slope_fit), as the change from their 10th to
+ * 90th percentile ratio. */
 #define IC_ATTR_MOVES_P 0.05        /* as the watch: variation beyond noise shown */
 #define IC_ATTR_MOVES_SAME 0.05     /* "unchanged": the change's interval inside +-5% */
 #define IC_ATTR_MOVES_MAX 8
@@ -59,13 +57,11 @@ struct ic_attr_moves {
 	} f[IC_ATTR_MOVES_MAX];
 };
 
-/* Fills out for g's forms (compare and baseline first, then the others in
- * the series' order) over pr. Returns 0. */
+/* Fills out for g's forms (compare, baseline, then the others in order) over pr; 0. */
 int ic_attribution_moves(const struct ic_group *g, const struct ic_process_ratios *pr,
 			 const struct ic_analysis_opts *opts, struct ic_attr_moves *out);
 
-/* The attribution of series g; l1i_size in bytes (NAN: every N fits); keep
- * as ic_ratio_contrast's. */
+/* The attribution of g; l1i_size in bytes (NAN: every N fits); keep as ic_ratio_contrast's. */
 struct ic_attribution *ic_attribution_analyse_keep(const struct ic_group *g,
 						   const struct ic_analysis_opts *opts,
 						   double l1i_size, const unsigned char *keep,

@@ -1,4 +1,4 @@
-/* The band, Holm's sides and the crossover; see decision.h and crossover.h. */
+/* The band, Holm's sides and the crossover; see decision.h and series.h. */
 #define _GNU_SOURCE   /* qsort_r */
 #include "decision.h"
 
@@ -104,9 +104,8 @@ int ic_ratio_contrast(const struct ic_group *g, const char *const *forms, size_t
 		}
 		/* Layout variants are distinct across repeats (each has its seed). */
 		nvar = ic_stats_distinct(cl, n);
-		/* The kept processes' repeats are the top level from IC_REPEATS_TOP of
-		 * them: fewer would leave the interval one degree of freedom, which
-		 * resolves nothing, so with two the variants stay the unit. */
+		/* The kept processes' repeats are the top level from IC_REPEATS_TOP of them: two
+		 * would leave one degree of freedom, resolving nothing, so variants stay the unit. */
 		if (ic_stats_distinct(rp, n) >= IC_REPEATS_TOP)
 			memcpy(cl, rp, n * sizeof(*cl));
 		/* An interaction is named by its outer forms: a over b. */
@@ -153,11 +152,8 @@ void ic_group_decide(struct ic_group *g, const struct ic_analysis_opts *opts)
 
 enum ic_point_side ic_ratio_point_side(const struct ic_ratio_point *p)
 {
-	if (p->hi < 1.0)
-		return IC_SIDE_COMPARE;
-	if (p->lo > 1.0)
-		return IC_SIDE_BASELINE;
-	return IC_SIDE_UNRESOLVED;   /* also when lo/hi are NAN */
+	/* Unresolved also when lo/hi are NAN. */
+	return p->hi < 1.0 ? IC_SIDE_COMPARE : p->lo > 1.0 ? IC_SIDE_BASELINE : IC_SIDE_UNRESOLVED;
 }
 
 const char *ic_verdict_name(enum ic_verdict v)
@@ -176,9 +172,7 @@ void ic_crossover_find(const struct ic_ratio_point *pts, size_t n, struct ic_cro
 	enum ic_point_side prev = IC_SIDE_UNRESOLVED;
 	size_t last0 = 0, first1 = 0;   /* the first run's last point, the second's first */
 
-	*out = (struct ic_crossover){
-		.verdict = IC_VERDICT_UNRESOLVED, .bracket_lo = NAN, .bracket_hi = NAN,
-	};
+	*out = (struct ic_crossover){ .verdict = IC_VERDICT_UNRESOLVED, .bracket_lo = NAN, .bracket_hi = NAN };
 	for (size_t i = 0; i < n; i++) {
 		enum ic_point_side s = ic_ratio_point_side(&pts[i]);
 

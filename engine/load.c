@@ -1,5 +1,4 @@
-/* Reading Google Benchmark JSON into files, builds, layouts and points, and
- * the results' accessors and freeing (load.h, results.h). */
+/* Google Benchmark JSON into files, builds, layouts and points; the results' accessors. */
 #define _GNU_SOURCE   /* strptime, timegm */
 #include "load.h"
 #include "gb_json.h"
@@ -52,8 +51,7 @@ static const char *const results_field_key[IC_F_COUNT] = {
 #undef RESULTS_FIELD_KEY
 };
 
-/* A whole number from s to the next '/' (or the end), digits only; zero
- * only when zero_ok (filler:0 is no filler). */
+/* A whole number from s to the next '/' or end, digits only; 0 only if zero_ok (filler:0). */
 static int results_count(const char *s, unsigned long *out, int zero_ok)
 {
 	char *end;
@@ -68,8 +66,7 @@ static int results_count(const char *s, unsigned long *out, int zero_ok)
 #define RESULTS_TOKEN "%63[A-Za-z0-9_.-]"
 
 /* sites/<form>/<op>/<layout>/<order>/<sites>/<mode>[/filler:<F>][/threads:<T>][/...]:
- * GB's own further components (real_time, min_time:...) are ignored; no
- * filler means filler 0, as older results were. */
+ * GB's own further components (real_time, min_time:...) ignored; no filler is 0, as of old. */
 static int results_parse_name(const char *name, struct ic_point *rn)
 {
 	int n = 0, m = 0;
@@ -92,8 +89,8 @@ static int results_parse_name(const char *name, struct ic_point *rn)
 	return 0;
 }
 
-/* The point named rn (in file's build), created when new. Each point has
- * many repetitions, so lookups outnumber inserts: res->index finds it. */
+/* The point rn (in file's build), created when new; res->index finds it (lookups, one a
+ * repetition, outnumber inserts). */
 static struct ic_point *results_point_get(struct ic_results *res, struct ic_point *rn,
 					  const struct ic_file *file)
 {
@@ -101,8 +98,7 @@ static struct ic_point *results_point_get(struct ic_results *res, struct ic_poin
 	char id[600];
 	json_t *at;
 
-	/* The precision only bounds the key for the compiler: tokens are
-	 * shorter. %.0lu prints nothing for filler 0. */
+	/* Precision bounds the key for the compiler (tokens are shorter); %.0lu: nothing for filler 0. */
 	snprintf(rn->key, sizeof(rn->key), "sites/%.63s/%.63s/%.63s/%.63s/%lu/%.63s%s%.0lu/threads:%lu",
 		 rn->form, rn->op, rn->layout, rn->order, rn->sites, rn->mode,
 		 rn->filler ? "/filler:" : "", rn->filler, rn->threads);
@@ -112,8 +108,7 @@ static struct ic_point *results_point_get(struct ic_results *res, struct ic_poin
 		res->index = ic_xalloc(json_object());
 	if ((at = json_object_get(res->index, id))) {
 		p = res->points[json_integer_value(at)];
-		/* A process that counted nothing (run.sh simulates with the
-		 * ordinary link only) does not mix sources; it lends none. */
+		/* A process counting nothing (run.sh simulates the ordinary link only) mixes/lends none. */
 		if (strcmp(file->counter_source, "none") && !strcmp(p->file->counter_source, "none"))
 			p->file = file;
 		else if (strcmp(file->counter_source, "none") &&
@@ -153,9 +148,8 @@ static struct ic_probe_reps *results_probe(struct ic_results *res, const char *n
 	return &np[res->nprobes++];
 }
 
-/* benchmarks[idx]: a repetition of a sites/ point, or of a probe
- * (probe/<name>/..., which times the machine: its real_time only); a
- * failed one is counted as an error, any other entry only counted. */
+/* benchmarks[idx]: a repetition of a sites/ point or a probe (probe/<name>/..., timing
+ * the machine: real_time only); a failed one counts as an error, another entry only counts. */
 static int results_entry(struct ic_results *res, struct ic_file *file, size_t idx,
 			 json_t *entry, char *err, size_t errlen)
 {
@@ -173,10 +167,8 @@ static int results_entry(struct ic_results *res, struct ic_file *file, size_t id
 
 	if (!json_is_object(entry))
 		return ic_fail(err, errlen, "%s: benchmarks[%zu] is not an object", path, idx);
-	name = json_string_value(json_object_get(entry, "run_name"));
-	if (!name)
-		name = json_string_value(json_object_get(entry, "name"));
-	if (!name)
+	if (!(name = json_string_value(json_object_get(entry, "run_name"))) &&
+	    !(name = json_string_value(json_object_get(entry, "name"))))
 		return ic_fail(err, errlen, "%s: benchmarks[%zu] has no name", path, idx);
 	run_type = json_string_value(json_object_get(entry, "run_type"));
 	if (run_type && !strcmp(run_type, "aggregate")) {
@@ -241,8 +233,8 @@ static int results_entry(struct ic_results *res, struct ic_file *file, size_t id
 	return 0;
 }
 
-/* A context time, "2026-12-04T10:11:12.345Z" (UTC, fraction optional), in
- * s since the epoch: NAN when absent; -1 when it is not such a time. */
+/* A context time "2026-12-04T10:11:12.345Z" (UTC, fraction optional) in s since the
+ * epoch: NAN absent; -1 when not such a time. */
 static int results_context_time(const struct ic_file *file, enum ic_ctx key, double *out)
 {
 	const char *v = ic_file_context_string(file, key), *p;
@@ -329,8 +321,7 @@ static size_t results_build(struct ic_results *res, json_t *ctx)
 	return i;
 }
 
-/* One file's parsed document (NULL: parsing failed, err says why), owned
- * from here on; mtime: when it was written (NAN unknown). */
+/* A file's parsed document (NULL: failed, err says why), owned from here; mtime its write or NAN. */
 static int results_load_doc(struct ic_results *res, const char *path, json_t *doc, double mtime,
 			    char *err, size_t errlen)
 {
@@ -370,17 +361,15 @@ static int results_load_doc(struct ic_results *res, const char *path, json_t *do
 	file->repeat = file->repeat >= 1 ? file->repeat : 1;
 	if (file->repeat > res->nrepeats)
 		res->nrepeats = file->repeat;
-	file->counter_source = ic_file_context_string(file, IC_CTX_COUNTER_SOURCE);
-	if (!file->counter_source)
+	if (!(file->counter_source = ic_file_context_string(file, IC_CTX_COUNTER_SOURCE)))
 		file->counter_source = "";
 	v = ic_file_context_string(file, IC_CTX_LAYOUT_VARIANT);
 	n = v ? strtol(v, &end, 10) : 0;
 	if (v && (*end || end == v || n < 0 || n > 1000000))
 		return ic_fail(err, errlen, "%s: context layout_variant '%.40s' is not a whole number",
 			       path, v);
-	/* Variant k of one seed is not variant k of another: the cluster is
-	 * the pair. Every variant has its own seed; only the ordinary link
-	 * (--lto, tests) has none. */
+	/* Variant k of one seed is not variant k of another: the cluster is the pair. Every
+	 * variant has its own seed; only the ordinary link (--lto, tests) has none. */
 	seed = ic_file_context_string(file, IC_CTX_LAYOUT_SEED);
 	snprintf(file->layout, sizeof(file->layout), "%s/%ld", seed ? seed : "", n);
 	for (k = 0; k + 1 < res->nfiles && strcmp(res->files[k]->layout, file->layout); k++)

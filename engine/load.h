@@ -1,5 +1,4 @@
-/* Reading sites_bench's Google Benchmark JSON into results.h's run, and the
- * context its first file carries. */
+/* Reading sites_bench's Google Benchmark JSON into results.h, and its first file's context. */
 #ifndef IC_LOAD_H
 #define IC_LOAD_H
 
@@ -7,16 +6,14 @@
 
 #include "results.h"
 
-/* Adds one file's repetitions (all files before the analysis). On bad input
- * -1 with one line (no newline) in err; res is then fit only for freeing. */
+/* Adds a file's repetitions (every file before the analysis); on bad input -1 with one
+ * line (no newline) in err, res then fit only for freeing. */
 int ic_results_load(struct ic_results *res, const char *path, char *err, size_t errlen);
-/* The same from a file's text in memory (an archive member): name stands
- * for its path, mtime is when it was written (s; NAN when unknown). */
+/* The same from text (an archive member): name for its path, mtime its write (s; NAN unknown). */
 int ic_results_load_text(struct ic_results *res, const char *name, const char *text, size_t len,
 			 double mtime, char *err, size_t errlen);
 
-/* A context member of the first file as text ("" when absent): a string
- * trimmed, a number or boolean printed into buf. */
+/* The first file's context member as text ("" absent): a string trimmed, else printed into buf. */
 #define IC_RESULTS_CONTEXT_MAX 256   /* buf size that holds any printed number or CPU name */
 const char *ic_results_context(const struct ic_results *res, enum ic_ctx key, char *buf,
 			       size_t cap);
@@ -26,8 +23,8 @@ double ic_results_context_num(const struct ic_results *res, enum ic_ctx key);
 const char *ic_results_context_named(const struct ic_results *res, const char *key, char *buf,
 				     size_t cap);
 
-/* The repeat in a process file's name (plan/points.c: [x<step>_|t<trial>_]
- * [b<build>_]r<repeat>_v<variant>_p<process>.json); 0 for another name. */
+/* The repeat in a process file's name (plan/points.c: [x<step>_|t<trial>_][b<build>_]
+ * r<repeat>_v<variant>_p<process>.json); 0 for another name. */
 int ic_results_name_repeat(const char *name);
 
 /* A file's own context member as a string; NULL when absent or not a string. */

@@ -1,9 +1,7 @@
-/* Benchmark results as the engine sees them: sites_bench's JSON files
- * (load.h reads them) grouped into points, one per build, form, op, layout,
- * order, filler, sites, threads and mode. Builds share benchmark names, so
- * the build (what a process's context says it ran) is part of every point
- * and a ratio is always within one build. Each file is one process; it
- * contributes its repetitions' median (docs/method.md, "The rules"). */
+/* Benchmark results: sites_bench's JSON files (load.h reads them) in points, one per build,
+ * form, op, layout, order, filler, sites, threads and mode. Builds share benchmark names,
+ * so the build (a process's context says which) is part of every point and a ratio keeps
+ * within one. A file is a process: its repetitions' median (docs/method.md, "The rules"). */
 #ifndef IC_RESULTS_H
 #define IC_RESULTS_H
 
@@ -13,9 +11,8 @@
 
 #include "context_keys.def"
 
-/* The context keys: common/context_keys.def's, then Google Benchmark's own
- * that the suite reads; a key's name, label word and build column come from
- * these tables alone. */
+/* The context keys: common/context_keys.def's, then Google Benchmark's own the
+ * suite reads; a key's name, label word and build column come from these alone. */
 #define IC_GB_CONTEXT_KEYS(X) \
 	X(DATE, date, -1, "date") X(HOST_NAME, host_name, -1, "host") \
 	X(NUM_CPUS, num_cpus, -1, "CPUs") X(MHZ_PER_CPU, mhz_per_cpu, -1, "MHz") \
@@ -39,14 +36,13 @@ enum ic_build_key {
 #undef IC_BUILD_ONE
 };
 
-/* The key as the JSON spells it ("cpu_model"); as a label names it ("flags"
- * for cflags, "LTO" for lto); the key of build column b (0 <= b < IC_B_COUNT). */
+/* The key as JSON spells it ("cpu_model"), as a label names it ("flags" for cflags,
+ * "LTO" for lto); the key of build column b (0 <= b < IC_B_COUNT). */
 const char *ic_ctx_name(enum ic_ctx k);
 const char *ic_ctx_word(enum ic_ctx k);
 enum ic_ctx ic_ctx_of_build(enum ic_build_key b);
 
-/* A repetition's values by Google Benchmark member (real_time in ns per
- * call site); NAN absent. */
+/* A repetition's values by Google Benchmark member (real_time: ns per call site); NAN absent. */
 #define IC_FIELDS(X) \
 	X(NS, real_time) X(IPS, items_per_second) X(CYCLES, cycles_per_op) \
 	X(L1I, l1i_miss_per_op) X(CODE, code_bytes_per_site) X(FOOT, footprint_bytes) \
@@ -151,9 +147,8 @@ struct ic_results {
 void ic_results_init(struct ic_results *res);
 void ic_results_free(struct ic_results *res);
 
-/* The nested estimate's clusters are the repeats from this many on, else
- * the layout variants: two repeats would give 1 degree of freedom (t =
- * 12.7 at 95%, 178 for a 14-N band), and nothing would ever resolve. */
+/* The nested estimate's clusters are the repeats from this many on, else the layout variants:
+ * two give 1 degree of freedom (t = 12.7 at 95%, 178 for a 14-N band), resolving nothing. */
 #define IC_REPEATS_TOP 3
 
 /* Process unit's share of p; NULL when it did not run p. */
@@ -162,8 +157,7 @@ const struct ic_unit *ic_point_unit(const struct ic_point *p, unsigned unit);
 /* The counter source of a point: its file's, "mixed" when its files disagree. */
 const char *ic_point_source(const struct ic_point *p);
 
-/* The run's design: the fewest and most repetitions and processes of a
- * point, the most variants; 0 without. */
+/* The run's design: a point's fewest and most repetitions and processes, most variants. */
 struct ic_design {
 	size_t reps_min, reps_max, units_min, units_max, variants_max;
 };

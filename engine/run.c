@@ -1,5 +1,4 @@
-/* Opening a run: a results directory or its export, read in memory with
- * libarchive (no tar, nothing unpacked); see run.h. */
+/* Opening a run (directory or export) in memory with libarchive (no tar, nothing unpacked). */
 #define _GNU_SOURCE   /* asprintf, strndup */
 #include "run.h"
 
@@ -16,8 +15,7 @@
 
 #include "kit.h"
 
-/* A file of the run: run.conf, verdict.json or a process's JSON (PREFIX
- * raw/NAME.json), with its text. */
+/* A file of the run with its text: run.conf, verdict.json or PREFIX raw/NAME.json. */
 struct run_member {
 	char *name, *text;
 	size_t len;
@@ -29,15 +27,13 @@ static int run_cmp_member(const void *pa, const void *pb)
 	return strcmp(((const struct run_member *)pa)->name, ((const struct run_member *)pb)->name);
 }
 
-/* A process's file: NAME.json, not hidden (a sweep writes NAME.json.tmp
- * first and renames it when the process has finished). */
+/* A process's file: NAME.json, not hidden (a sweep writes NAME.json.tmp, renamed at its end). */
 static int run_is_process(const char *name)
 {
 	return !fnmatch("*.json", name, FNM_PATHNAME | FNM_PERIOD);
 }
 
-/* A process file of the selection: its repeat's key r<K>_v<V>_p<P>.json
- * (after a step's, trial's or build's prefix), its trial's prefix t<T>_. */
+/* In the selection: its repeat key r<K>_v<V>_p<P>.json (after any x/t/b prefix), trial t<T>_. */
 static int run_selected(const struct ic_run_select *sel, const char *name)
 {
 	if (sel->trial) {
@@ -49,8 +45,7 @@ static int run_selected(const struct ic_run_select *sel, const char *name)
 	return !sel->repeat || ic_results_name_repeat(name) == sel->repeat;
 }
 
-/* Member e's data, whole and NUL-terminated (archive_read_data reads on
- * to the size asked or the member's end). */
+/* Member e's data, whole and NUL-terminated (read to the size asked or the member's end). */
 static char *run_archive_data(struct archive *a, struct archive_entry *e, size_t *len)
 {
 	la_int64_t size = archive_entry_size(e);
@@ -74,10 +69,9 @@ static size_t run_depth(const char *p)
 	return d;
 }
 
-/* The files at path that can belong to a run, read into memory by
- * libarchive (a directory by its disk reader, its top and raw/ only; an
- * export by its archive reader): each run.conf or verdict.json at most one
- * level down, and the selected processes of raw/ beside one. */
+/* The files at path that can be a run's, read by libarchive (a directory's top and raw/ by
+ * its disk reader, an export by its archive reader): each run.conf or verdict.json at most
+ * one level down, the selected processes of raw/ beside one. */
 static int run_read(const char *path, int dir, const struct ic_run_select *sel,
 		    struct run_member **m, size_t *n, char *err, size_t errlen)
 {
@@ -139,10 +133,9 @@ bad:
 	return -1;
 }
 
-/* The run among the members m[0..n-1] of path (sep "/" for a directory,
- * ":" for an export): its run.conf, the verdict.json beside it, and its
- * selected processes in name order, as summarize is given them (the first
- * speaks for the run; layout variants are numbered as they appear). */
+/* The run among members m[0..n-1] of path (sep "/" for a directory, ":" an export): its
+ * run.conf, the verdict.json beside it, its selected processes in name order as summarize
+ * is given them (the first speaks for the run; layout variants numbered as they appear). */
 static int run_open_members(struct ic_run *run, const char *path, const char *sep,
 			    struct run_member *m, size_t n, char *err, size_t errlen)
 {
@@ -215,8 +208,7 @@ int ic_run_open(struct ic_run *run, const char *path, char *err, size_t errlen)
 int ic_run_open_select(struct ic_run *run, const char *path, const struct ic_run_select *sel,
 		       const struct ic_analysis_opts *given, char *err, size_t errlen)
 {
-	/* The analysis summarize runs by default: a run records neither the
-	 * noise limit nor the family-wise error, so its summary used these. */
+	/* A run records neither noise limit nor family-wise error: its summary used these. */
 	struct ic_analysis_opts opts = given ? *given : ic_analysis_defaults;
 	struct run_member *m = NULL;
 	char why[1024], real[PATH_MAX];
@@ -224,9 +216,7 @@ int ic_run_open_select(struct ic_run *run, const char *path, const struct ic_run
 	size_t n = 0;
 	int rc;
 
-	memset(run, 0, sizeof(*run));
-	if (sel)
-		run->sel = *sel;
+	*run = (struct ic_run){ .sel = sel ? *sel : (struct ic_run_select){ 0 } };
 	if (stat(path, &st))
 		return ic_fail(err, errlen, "%s: no such results directory or export", path);
 	if (!S_ISDIR(st.st_mode) &&
@@ -249,8 +239,7 @@ int ic_run_open_select(struct ic_run *run, const char *path, const struct ic_run
 	free(m);
 	if (rc)
 		return -1;
-	/* The forms the run's summary compared; summarize's own default when
-	 * run.conf is older than the setting. */
+	/* The forms the run's summary compared; summarize's default for an older run.conf. */
 	if (!given && *ic_run_conf(run, "compare"))
 		opts.compare = ic_run_conf(run, "compare");
 	if (!given && *ic_run_conf(run, "baseline"))

@@ -18,8 +18,7 @@
 #include "run.h"
 #include "stats.h"
 
-/* What makes a build in run.conf: the same values, the same code measured
- * the same way. */
+/* What makes a build in run.conf: the same values, the same code measured the same way. */
 static const char *const history_build_keys[] = {
 	"build_source", "build_cc", "build_cflags", "build_lock", "ccs", "cflags_list", "codegens",
 	"return_thunks", "lto", "body", "per_caller", "compare", "baseline",
@@ -195,9 +194,8 @@ size_t ic_history_ndiffer(const double *p, size_t m)
 	return k;
 }
 
-/* Each series' joint test, then Holm's step-down over the series at
- * IC_AGREE_ALPHA: any one of a default run's series at p < 0.05 would say
- * "differs" far too often. */
+/* Each series' joint test, then Holm's step-down over the series at IC_AGREE_ALPHA:
+ * any one of a default run's series at p < 0.05 would say "differs" far too often. */
 size_t ic_history_against(const struct ic_analysis *now, const struct ic_analysis *then,
 			  struct ic_history_series **out, size_t *ndiffer)
 {

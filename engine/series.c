@@ -87,8 +87,7 @@ void ic_group_free(struct ic_group *g)
 {
 	free(g->points);
 	free(g->ratios);
-	g->points = NULL;
-	g->ratios = NULL;
+	memset(g, 0, sizeof(*g));
 }
 
 /* ---- every process's ratio ------------------------------------------------ */
@@ -137,8 +136,8 @@ void ic_process_ratios_collect(const struct ic_results *res, const struct ic_gro
 			pr->variant[p] = uc->variant;
 		}
 	}
-	/* Time ranks from the processes' start (files' mtimes in older runs; file order breaks
-	 * ties and stands in where there is no time): how many come before each. */
+	/* Time ranks (how many come before each) by start (older runs: mtime; file order breaks
+	 * ties and stands in without a time). */
 	key = ic_stats_alloc(np, sizeof(*key));
 	pr->time_rank = ic_stats_alloc(np, sizeof(*pr->time_rank));
 	for (size_t p = 0; p < np; p++) {

@@ -1,15 +1,58 @@
-/* Series (every form of one build, op, layout, order, filler, threads and
- * mode), their ratios at one N with the nested t interval at that N alone,
- * and every process's own ratio per N, which states.h reads. The band over
- * the series' N and Holm's decision are decision.h's. */
+/* Series (every form of one build, op, layout, order, filler, threads and mode), their
+ * ratios with the nested t interval at each N alone, every process's ratio per N (states.h
+ * reads it). The band and Holm: decision.h. */
 #ifndef IC_SERIES_H
 #define IC_SERIES_H
 
 #include <stddef.h>
 
-#include "crossover.h"
 #include "results.h"
 #include "stats.h"
+
+/* Where does a series' compare/baseline ratio cross 1 as N grows? From each N's deciding
+ * interval (its Holm step's, decision.h), claiming only what the resolved N support
+ * (docs/method.md, "The rules"): each counts, ends too (Holm holds the family-wise error);
+ * they may switch side once (more: a conflict, no claim); a crossover is the bracket
+ * (A, B), A the small-N winner's last N, B the other's first (no N between resolved), no
+ * point estimate. One sweep point: the ratio estimate and the interval deciding its side. */
+struct ic_ratio_point {
+	double sites, ratio, lo, hi;
+};
+
+enum ic_point_side {
+	IC_SIDE_UNRESOLVED,   /* the interval contains 1 (or is unknown) */
+	IC_SIDE_COMPARE,      /* hi < 1: the compare form is faster */
+	IC_SIDE_BASELINE,     /* lo > 1: the baseline form is faster */
+};
+
+enum ic_verdict {
+	IC_VERDICT_UNRESOLVED,     /* no point resolved */
+	IC_VERDICT_CROSSOVER,      /* each form resolved ahead on one side of (A, B) */
+	IC_VERDICT_COMPARE_WINS,   /* only the compare form is resolved ahead */
+	IC_VERDICT_BASELINE_WINS,  /* only the baseline form is */
+	IC_VERDICT_CONFLICT,       /* the resolved points switch side more than once */
+};
+
+struct ic_crossover {
+	enum ic_verdict verdict;
+	/* +1: compare wins at small N (2004's shape: inlining pays below it); -1: baseline; 0: none */
+	int direction;
+	double bracket_lo, bracket_hi;   /* CROSSOVER: the bracket (A, B); else NAN */
+	size_t switches;   /* side changes among resolved points */
+	size_t n_compare, n_baseline, n_unresolved;
+};
+
+/* p's side; the crossover of pts sorted by sites ascending. */
+enum ic_point_side ic_ratio_point_side(const struct ic_ratio_point *p);
+void ic_crossover_find(const struct ic_ratio_point *pts, size_t n, struct ic_crossover *out);
+
+/* The N to measure next in the bracket [lo, hi] of a series measured at
+ * ascending sites[0..n-1]: each neighbouring pair's rounded geometric midpoint
+ * strictly between them. Writes at most n - 1 into out; returns how many. */
+size_t ic_crossover_midpoints(const unsigned long *sites, size_t n, double lo, double hi,
+			      unsigned long *out);
+
+const char *ic_verdict_name(enum ic_verdict v);
 
 /* A ratio at one N of one series (compare/baseline, any pair, or a ratio of ratios):
  * ic_ratio_estimate fills it up to se and nunits; decision.h the rest. */
@@ -48,8 +91,7 @@ struct ic_group {
 	double code_cmp, code_base;   /* median code_bytes_per_site over the series */
 };
 
-/* The series of pts[0..n-1] (analysed points) and its code sizes; ic_group_decide adds
- * the ratios. */
+/* The series of analysed pts[0..n-1] and its code sizes; ic_group_decide adds the ratios. */
 void ic_group_make(struct ic_group *g, struct ic_point *const *pts, size_t n,
 		   const struct ic_analysis_opts *opts);
 void ic_group_free(struct ic_group *g);
@@ -57,12 +99,12 @@ void ic_group_free(struct ic_group *g);
 /* The point of form at sites in a series, NULL when not measured. */
 const struct ic_point *ic_group_point(const struct ic_group *g, const char *form, unsigned long sites);
 
-/* The first measured N at which form's footprint in the series exceeds size bytes, 0 when
- * none does; *at_about (may be NULL) the N where the footprint per site reaches size. */
+/* The first measured N where form's footprint exceeds size bytes (0: none); *at_about
+ * (may be NULL) the N where the footprint per site reaches size. */
 unsigned long ic_group_cache_pass(const struct ic_group *g, const char *form, double size, double *at_about);
 
-/* r at cmp/base's N from the draws y[0..n-1] in clusters cl (NULL: each its own): exp(mean) with its 95%
- * interval, p, df and se (NAN where none), but no band yet. */
+/* r at cmp/base's N from draws y[0..n-1] in clusters cl (NULL: each its own): exp(mean),
+ * its 95% interval, p, df and se (NAN where none); no band yet. */
 void ic_ratio_estimate(struct ic_ratio *r, const struct ic_point *cmp, const struct ic_point *base,
 		       const double *y, const int *cl, size_t n);
 
@@ -87,11 +129,10 @@ void ic_process_ratios_collect(const struct ic_results *res, const struct ic_gro
 void ic_process_ratios_free(struct ic_process_ratios *pr);
 
 /* Processes in two clusters at one N (by layout or process, where the states model finds
- * none): the N where the sorted log ratios split best, the clusters' sizes, geometric
- * means and distance in pooled within-cluster SDs. A split counts with IC_SPLIT_MIN
- * processes in each, IC_SPLIT_SD such SDs apart (by simulation, a unimodal sample of 16
- * processes, normal or t3, splits that far about once in a thousand N) and levels
- * IC_SPLIT_RATIO apart. */
+ * none): the N where the sorted log ratios split best, the clusters' sizes, geometric means
+ * and distance in pooled within-cluster SDs. A split needs IC_SPLIT_MIN processes a side,
+ * IC_SPLIT_SD SDs (a unimodal sample of 16, normal or t3, splits so far about once in a
+ * thousand N, by simulation) and levels IC_SPLIT_RATIO apart. */
 #define IC_SPLIT_MIN 3
 #define IC_SPLIT_SD 6.0
 #define IC_SPLIT_RATIO 1.05

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "crossover.h"
+#include "series.h"
 
 #define NPTS 15   /* N = 1, 2, 4, ..., 16384 */
 

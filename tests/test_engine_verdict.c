@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "check.h"
-#include "crossover.h"
 #include "decision.h"
 
 #define NV 6
