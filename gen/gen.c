@@ -1,31 +1,28 @@
 /* gen: write N distinct call sites of a locked queue operation as C sources
  * (usage: --help, gen_usage), named as in point_names.def. DIR gets
- * sites_<i>.c (i = 0 .. ceil(N/K)-1, K sites each), point.c (the entry
- * point: const struct ic_point <prefix>, see site.h) and manifest.txt.
- * Site k works on the thread's node n = ctx->node with the form's
- * ic_<op>_<form> (queue/queue_<form>.h), then IC_SITE_MARK(ctx, acc, k, C_k)
- * with C_k a 32-bit constant of its own, so no two sites are alike; form
- * `mark` writes the mark alone (the baseline that prices it); form `clone`
- * calls copies of its own, <prefix>_k<k>_<op> (static, IC_CLONE_ATTR of
- * queue/queue_clone.h, each the forced-inline body), written before the
- * function that holds site k. Each op's two calls are point_names.def's
- * (mixed: kinds 2 and 3 on the private scratch queue, so all eight locked
- * operations run). The caller keeps at least one node besides its own on
- * q, so dequeue never returns NULL.
- * With --body FILE (your own function, queue/body.h) the op is FILE's name
- * and site k runs sink += ic_body_<form>(ctx->body, C_k) (clone: its own copy
- * <prefix>_k<k>_<name> of ic_body_inline) before its mark; the site files of
- * forms inline, hint and clone include FILE (by its absolute path), extern's
- * only declare ic_body_extern. The nolock forms are refused: a body has no
- * lock.
- * With --filler B, site k's operation follows a filler block of its own
- * of about B bytes (gen_filler, site.h).
+ * sites_<i>.c (K sites each, i < ceil(N/K)), point.c (the entry point: const
+ * struct ic_point <prefix>, see site.h) and manifest.txt.
+ * Site k runs the form's ic_<op>_<form> (queue/queue_<form>.h) on the
+ * thread's node n = ctx->node, then IC_SITE_MARK(ctx, acc, k, C_k), C_k a
+ * 32-bit constant of its own so no two sites are alike. Form `mark` writes
+ * the mark alone (the baseline that prices it); form `clone` calls copies of
+ * its own, static <prefix>_k<k>_<op> (IC_CLONE_ATTR, queue/queue_clone.h,
+ * each the forced-inline body), written before the function holding site k.
+ * Each op's two calls are point_names.def's (mixed: kinds 2 and 3 on the
+ * private scratch queue, so all eight locked operations run). The caller
+ * keeps a node besides its own on q, so dequeue never returns NULL.
+ * --body FILE (your own function, queue/body.h): the op is FILE's name and
+ * site k runs sink += ic_body_<form>(ctx->body, C_k) before its mark (clone:
+ * its own copy <prefix>_k<k>_<name> of ic_body_inline); the site files of
+ * forms inline, hint and clone include FILE by its absolute path, extern's
+ * only declare ic_body_extern. No nolock form: a body has no lock.
+ * --filler B: site k's operation follows a filler block of its own of about
+ * B bytes (gen_filler, site.h).
  *
- * Same arguments, byte-identical files; each file is written under a
- * temporary name and renamed, so a build never sees half a file, and kept
- * as it was when its bytes did not change. Bad input is reported before
- * anything is written: one line on stderr, exit 2. Below: the arguments,
- * every one checked before anything is written; the sites' code; the files.
+ * Same arguments, byte-identical files; each written under a temporary name
+ * and renamed (a build never sees half a file), and kept as it was when its
+ * bytes did not change. Every argument is checked before anything is
+ * written: bad input is one line on stderr, exit 2.
  */
 #define _GNU_SOURCE   /* asprintf */
 #include <errno.h>

@@ -1,31 +1,30 @@
 /* layout: a GNU ld script that places already compiled call-site objects in a
- * seeded random layout, so one build yields several layout variants that
- * differ only in code placement.
+ * seeded random layout, so one build yields layout variants that differ only
+ * in code placement.
  *
  *   layout --seed S [-o OUT.ld] @ARGS
  *
- * ARGS is ic_add_points' argument file (the one codesize reads): lines
- * "--point", the point's spec, then its objects, for each point (a leading
- * "--body", NAME pair is codesize's and skipped). The objects
- * must be built with -ffunction-sections, so every caller / site function is
- * an input section of its own.
+ * ARGS is ic_add_points' argument file (codesize's): for each point
+ * "--point", its spec, its objects (a leading "--body", NAME pair is
+ * codesize's and skipped). The objects must be built with
+ * -ffunction-sections, so every caller / site function is a section of its own.
  *
  * The script collects the points' code into one output section after .text,
  * in an order and with gaps drawn from splitmix64(seed):
  *   - the translation units (each point's own, each series' sites files,
- *     which many points share: each placed once) in shuffled order;
+ *     shared by many points: each placed once) shuffled;
  *   - before each translation unit a gap of 0..15 cache lines (0..960 bytes),
- *     which moves its code to other L1i sets and page offsets;
+ *     moving its code to other L1i sets and page offsets;
  *   - before each function a gap of 0, 16, 32 or 48 bytes: with the
- *     functions' own 16-byte alignment, a random offset within a 64-byte line
+ *     functions' 16-byte alignment, a random offset within a 64-byte line
  *     (in units of at most 64 functions: chain callers; a scatter point's
  *     unit of one function per site moves as a whole, see ly_object).
  * Functions keep their order inside a translation unit, so a chain point's
  * sequential walk stays sequential. Gaps are filled with int3 and never run.
- * The instructions are those of the objects, byte for byte: only addresses
- * change. Every layout variant of a run is drawn this way, each from a seed
- * of its own (bench/link_variant); the ordinary link (no script) serves the
- * tests and the simulation only.
+ * The instructions are the objects' byte for byte: only addresses change.
+ * Every layout variant of a run is drawn so, each from a seed of its own
+ * (bench/link_variant); the ordinary link (no script) serves the tests and
+ * the simulation only.
  *
  * Bad usage or input: one line on stderr, exit 2; the script is written under
  * a temporary name and renamed.
