@@ -53,7 +53,7 @@ struct gen_args {
 	uint32_t per_caller;        /* chain: sites per caller function */
 	uint32_t filler_adds;       /* constants per site's filler block; 0 without --filler */
 	const char *dir;
-	enum gen_part part;
+	uint32_t part;              /* enum gen_part */
 	uint32_t series_sites;      /* the series' largest N: the sites compiled */
 	char prefix[192];           /* the point's symbols: ic_pt_... */
 	char sprefix[192];          /* the series' site functions: ic_sr_... */
@@ -197,7 +197,6 @@ static void gen_parse_args(int argc, char **argv, struct gen_args *a)
 	};
 	/* UINT32_MAX: not given */
 	uint32_t form = UINT32_MAX, op = UINT32_MAX, layout = IC_LAYOUT_CHAIN, order = IC_ORDER_SEQ;
-	uint32_t part = GEN_PART_ALL;
 	/* 0: not given (sites, per-caller and series-sites) */
 	long sites = 0, seed = 0, per_file = GEN_PER_FILE_DEFAULT, per_caller = 0, filler = 0, series = 0;
 	const char *body = NULL;
@@ -206,7 +205,7 @@ static void gen_parse_args(int argc, char **argv, struct gen_args *a)
 		{ "op", GEN_LIST(IC_OPS), ic_op_names, IC_OP_COUNT, &op },
 		{ "layout", GEN_LIST(IC_LAYOUTS), ic_layout_names, IC_LAYOUT_COUNT, &layout },
 		{ "order", GEN_LIST(IC_ORDERS), ic_order_names, IC_ORDER_COUNT, &order },
-		{ "part", "all|sites|point", part_names, 3, &part },
+		{ "part", "all|sites|point", part_names, 3, &a->part },
 	};
 	const struct ic_option opts[] = {
 		IC_OPTION_LONG("sites", &sites, 1, IC_POINT_SITES_MAX),
@@ -227,10 +226,8 @@ static void gen_parse_args(int argc, char **argv, struct gen_args *a)
 	char *usage;
 	int rc;
 
-	ic_prog = argc > 0 && argv[0][0] ? argv[0] : "gen";
-	if (strrchr(ic_prog, '/'))
-		ic_prog = strrchr(ic_prog, '/') + 1;
-	memset(a, 0, sizeof *a);
+	ic_prog = argc > 0 && argv[0][0] ? basename(argv[0]) : "gen";
+	memset(a, 0, sizeof *a);   /* part: GEN_PART_ALL */
 	rc = ic_options_parse(argc, argv, opts, usage = gen_usage(), "--help");
 	free(usage);
 	if (rc >= 0)
@@ -249,7 +246,6 @@ static void gen_parse_args(int argc, char **argv, struct gen_args *a)
 	a->per_file = (uint32_t)per_file;
 	a->per_caller = (uint32_t)per_caller;
 	a->series_sites = (uint32_t)series;
-	a->part = part;
 	/* The checks of options together, and what follows from them. */
 	if (body)
 		gen_check_body(a, body, op != UINT32_MAX);
@@ -292,10 +288,9 @@ static uint32_t gen_site_const(uint32_t k)
 }
 
 /* The filler's constants are gen_site_const at indices 2^29 + k * adds + i:
- * distinct from each other and from every mark (k < 10^6 < 2^29) by
- * construction. Random draws would collide (in 1 point of 400 at 64 sites
- * x 37 adds, about 170 times at 16,384 sites), and a collision would hide an
- * add from the tests' count of distinct immediates. */
+ * distinct from each other and from every mark (k < 10^6 < 2^29). Random
+ * draws collide (1 point in 400 at 64 sites x 37 adds, ~170 times at 16,384
+ * sites), hiding an add from the tests' count of distinct immediates. */
 static uint32_t gen_filler_const(const struct gen_args *a, uint32_t k, uint32_t i)
 {
 	return gen_site_const(GEN_FILLER_BASE + k * a->filler_adds + i);
@@ -351,17 +346,16 @@ static void gen_epilogue(FILE *f, const struct gen_args *a)
 	fputs("\tctx->acc = acc;\n}\n", f);
 }
 
-/* Site k's filler block (site.h says why it is one asm). Each accumulator starts
- * at a constant of the block's own, hidden by an asm so its first value is
- * a 5-byte move and every further constant an add; the adds rotate over
- * the accumulators; they are folded into acc at the block's end, so they
- * never live across a call (a chain caller's callee-saved registers are
- * taken: gcc spilled them to the stack when they lived to the function's
- * end). Volatile alone does not keep the block in place: gcc may move a
- * register-only asm across the queue operation's loads, stores and calls.
- * The first and last asm of the block clobber memory, so no memory access
- * or call crosses them: the filler runs after the previous site and before
- * this site's operation, as written. x86-64 only, as the suite is. */
+/* Site k's filler block (site.h says why it is one asm). Each accumulator
+ * starts at a constant of the block's own, hidden by an asm so it is a 5-byte
+ * move and every further constant an add; the adds rotate over them and are
+ * folded into acc at the block's end, never living across a call (a chain
+ * caller's callee-saved registers are taken: gcc spilled them to the stack
+ * when they lived to the function's end). Volatile alone does not keep the
+ * block in place (gcc may move a register-only asm across the operation's
+ * loads, stores and calls): its first and last asm clobber memory, so it
+ * runs after the previous site and before this one's operation, as written.
+ * x86-64 only, as the suite is. */
 static void gen_filler(FILE *f, const struct gen_args *a, uint32_t k)
 {
 	uint32_t m = a->filler_adds < 4 ? a->filler_adds : 4;   /* accumulators: four chains */
@@ -559,8 +553,8 @@ static uint32_t *gen_walk_order(uint32_t n, const struct ic_point_id *id)
 	return v;
 }
 
-/* A file being written under a temporary name in the output directory,
- * renamed into place when whole (common/atomic_file.h): its stream. */
+/* The stream of a file written under a temporary name in the output
+ * directory, renamed into place when whole (common/atomic_file.h). */
 static FILE *gen_file_open(struct ic_atomic_file *af, const char *dir, const char *name)
 {
 	char path[PATH_MAX];
@@ -604,11 +598,10 @@ static uint32_t gen_file_count(const struct gen_args *a)
 	return (a->series_sites + a->per_file - 1) / a->per_file;
 }
 
-/* The series callers a point of N = a->id.sites calls whole: those that end
- * at or before N. The sites after the last of them, up to N, are the
- * point's own tail caller (point.c). Chain callers never span files, so
- * a file's last caller and the series' last may be short: every file but
- * the last holds gen_file_callers of them. */
+/* The series callers a point of N = a->id.sites calls whole: those ending
+ * at or before N; the sites after them, up to N, are the point's own tail
+ * caller (point.c). Chain callers never span files, so a file's last caller
+ * may be short: every file but the last holds gen_file_callers of them. */
 struct gen_used {
 	uint32_t callers, tail_k0;
 };

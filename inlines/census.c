@@ -1,6 +1,5 @@
-/* A binary's DWARF found and opened, and the census of inlined copies in
- * it (census.h): one walk over every unit's scopes, down to the inlined
- * copies in them. */
+/* census.h's first two parts: the census is one walk over every unit's
+ * scopes, down to the inlined copies in them. */
 #define _GNU_SOURCE
 #include "census.h"
 
