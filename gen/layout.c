@@ -71,8 +71,7 @@ static void ly_shuffle(void **v, size_t n, uint64_t *state)
 	}
 }
 
-/* The ARGS file: "--point", spec, objects..., repeated; the objects of
- * every point, in order. */
+/* The objects of every point in the ARGS file ("--point", spec, objects...), in order. */
 static char **ly_read_args(const char *path, size_t *nobjs)
 {
 	FILE *f = fopen(path, "r");
@@ -117,8 +116,8 @@ static char **ly_read_args(const char *path, size_t *nobjs)
 	return objs;
 }
 
-/* The object as ld sees it on the command line may be relative or absolute;
- * its last two components (the point's directory and the file) are unique. */
+/* The object's last two components (the point's directory and the file):
+ * unique, whether ld's command line has it relative or absolute. */
 static const char *ly_object_tail(const char *path)
 {
 	const char *last = strrchr(path, '/'), *p;
@@ -149,11 +148,10 @@ static const char *ly_function(Elf *elf, Elf_Scn *scn, const char *path, size_t 
 	return name && strncmp(name, ".text.", 6) == 0 ? name : NULL;
 }
 
-/* One translation unit: a gap, then each function section with its gap,
- * then whatever else the object holds in .text*. A unit of more functions
- * than LY_FN_GAPS_MAX (a scatter point's one function per site, a clone's
- * copies) gets its gap alone, in one statement: a gap per function gave a
- * default sweep's script 150,000 statements. */
+/* One translation unit: a gap, each function section with its gap, then the
+ * rest of its .text*. A unit of more than LY_FN_GAPS_MAX functions (scatter's
+ * one per site, clone's copies) gets its gap alone, one statement: a gap per
+ * function gave a default sweep's script 150,000 statements. */
 static void ly_object(FILE *out, const char *path, uint64_t *state)
 {
 	int fd = open(path, O_RDONLY);
@@ -215,8 +213,8 @@ struct ly_seed {
 	int given;
 };
 
-/* --seed, checked each time it is given (a bad one is refused even if
- * another follows): 64 bits, digits only. */
+/* --seed: 64 bits, digits only, checked each time (a bad one is refused even
+ * if another follows). */
 static int ly_seed(void *dest, const char *text)
 {
 	struct ly_seed *seed = dest;
