@@ -236,9 +236,8 @@ static uint32_t cs_load(const char *path)
 	return (uint32_t)cs_nobjs++;
 }
 
-/* A point's accounting: the code its pass reaches, its calls to queue
- * operations (a body's function, clone's copies) and its site functions,
- * told apart by their names (point_name.h). */
+/* A point's accounting: the code its pass reaches, its calls to queue operations
+ * (a body's function, clone's copies), its site functions, told apart by name (point_name.h). */
 struct cs_def {                /* a global function: name -> object, section */
 	const char *name;
 	uint32_t obj, shndx;
@@ -265,9 +264,8 @@ static int cs_word(const char *name, const char *const *words, int n)
 	return -1;
 }
 
-/* The form of a queue operation ic_<op>_<form> or a body's function
- * ic_body_<form> (queue/body.h), or of a gcc clone of one (name.constprop.0
- * ...); -1 if name is none. */
+/* The form of a queue operation ic_<op>_<form>, a body's function
+ * ic_body_<form> (queue/body.h) or a gcc clone of one (.constprop.0 ...); else -1. */
 static int cs_queue_op_form(const char *name)
 {
 	if (!name || strncmp(name, "ic_", 3) != 0)

@@ -60,15 +60,13 @@ uint64_t ic_debug_info_bytes(Elf *elf, int zdebug);
  */
 struct ic_inline_fn {
 	const char *name;          /* DW_AT_name, "" when it has none */
-	const char *file;          /* declaration file, normalised: absolute, or relative
-	                            * to the build's root where the compiler mapped
-	                            * it (-fdebug-prefix-map); "" unknown */
+	const char *file;          /* declaration file, normalised: absolute, or relative to
+	                            * the build's root if mapped (-fdebug-prefix-map); "" unknown */
 	int line;                  /* declaration line, 0 unknown */
 	size_t copies, nested, no_bytes;
 	size_t nested_code;        /* nested copies with bytes */
 	uint64_t total;            /* bytes of the copies */
-	uint32_t *bytes;           /* each copy's bytes; once read, then each nested copy's
-	                            * with bytes (nested_bytes[]) too, sorted together */
+	uint32_t *bytes;           /* each copy's bytes, then (once read) nested_bytes[] too, sorted */
 	uint32_t *nested_bytes;
 	double median;             /* of the copies' bytes; NAN without copies */
 	double median_all;         /* of theirs and the nested copies'; NAN without either */
