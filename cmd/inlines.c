@@ -1,9 +1,7 @@
 /* inlines: the inlined copies in a program's DWARF, counted per function,
  * and priced on a run's measured curve (./run.sh inlines; docs/inlines.md).
- *
- * Everything that can be refused is checked before anything is printed or
- * written: bad input is one line on stderr and exit 2.
- */
+ * All that can be refused is checked before anything is printed or written:
+ * bad input is one line on stderr and exit 2. */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdio.h>
@@ -112,8 +110,8 @@ static const char *inl_median(char *buf, size_t cap, double m, int csv)
 	return buf;
 }
 
-/* The directory every shown row's file is under, "" when they share none
- * but the root; the table then shows the paths below it. */
+/* The directory every shown row's file is under (the table shows the paths
+ * below it); "" when they share none but the root. */
 static size_t inl_common_dir(struct ic_inline_fn *const *rows, size_t n, const char **dir)
 {
 	const char *first = NULL;
@@ -233,8 +231,8 @@ static void inl_header(const struct inl_opts *o, const struct ic_debug_file *df,
 	putchar('\n');
 }
 
-/* The rows named by --function (none: every row), in table order; 0, or
- * -1 with the first name that has no row in err. */
+/* The rows named by --function (none: all), in table order; 0, or -1 with
+ * the first name that has no row in err. */
 static int inl_select(const struct inl_opts *o, const struct ic_census *c, struct ic_inline_fn **rows,
 		      size_t *n, char *err, size_t errlen)
 {

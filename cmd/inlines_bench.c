@@ -1,14 +1,13 @@
 /* inlines_bench: how fast the census reads and how much memory it takes
- * (docs/inlines.md quotes it), as a Markdown page on stdout, under the
- * machine lock. Three measurements:
- *  1. libc's debug file (libc6-dbg) read by inlines and by dwarves'
- *     pfunct -t, tries interleaved: median seconds and maximum RSS each;
+ * (docs/inlines.md quotes it), a Markdown page on stdout, under the machine
+ * lock. Three measurements:
+ *  1. libc's debug file (libc6-dbg) read by inlines and by dwarves' pfunct
+ *     -t, tries interleaved: median seconds and maximum RSS each;
  *  2. every FILE given (a kernel's vmlinux among them), by inlines;
  *  3. time against .debug_info bytes over the FILEs, each read from a copy
- *     with its debug sections decompressed, so that zlib's time does not
- *     blur the slope: a least-squares line and its R^2, one for linked
- *     files and one for object files (kernel modules), whose relocations
- *     libdwfl applies first.
+ *     with its debug sections decompressed (zlib's time would blur the
+ *     slope): a least-squares line and its R^2 for linked files, another
+ *     for object files (kernel modules), whose relocations libdwfl applies.
  * A process's time is its wall time from fork to exit, its memory the
  * kernel's maximum RSS of it (wait4), as /usr/bin/time gives them. */
 #define _GNU_SOURCE
@@ -246,8 +245,8 @@ int main(int argc, char **argv)
 	snprintf(plain, sizeof(plain), "%s/plain.elf", tmp);
 	atexit(clean);
 	signal(SIGINT, on_signal), signal(SIGTERM, on_signal), signal(SIGHUP, on_signal);
-	/* Timing only under the machine lock: it waits for another
-	 * measurement and names us to the next, by our command line. */
+	/* Timing only under the machine lock: it waits for another measurement
+	 * and names us, by our command line, to the next. */
 	for (int i = 1; i < argc && k < sizeof(cmdline); i++)
 		k += (size_t)snprintf(cmdline + k, sizeof(cmdline) - k, " %s", argv[i]);
 	sw_measure_begin("inlines_bench", cmdline, getcwd(cwd, sizeof(cwd)) ? cwd : ".");

@@ -1,47 +1,40 @@
 /* codesize: the code-size accounting of generated points, from their objects
  * (usage: --help, in cs_parse_args).
  *
- * --body NAME (before the first --point): points whose op is NAME are of
- * your own body (queue/body.h): the function their sites call is
- * ic_body_<form>, one per site (ops_per_site 1), and clone's copies are
- * <prefix>_k<k>_<NAME>.
+ * --body NAME (before the first --point): points whose op is NAME are your
+ * own body's (queue/body.h): their sites call ic_body_<form>, one per site
+ * (ops_per_site 1), and clone's copies are <prefix>_k<k>_<NAME>.
  *
  * For each point, from its relocatable objects (read with libelf):
  *   footprint_bytes  bytes of all executable sections (.text*): the sites, the
- *                    point's pass(), and any out-of-line copies the compiler
- *                    made of `hint` operations in those objects;
+ *                    pass(), and any out-of-line copies of `hint` operations;
  *   queue_calls      relocations, in code outside those copies, against a
  *                    queue operation (ic_<op>_<form>, gcc clones such as
  *                    .constprop/.isra/.part included), a body's function
  *                    (ic_body_<form>, the same) or, in form clone, a site's
- *                    own copy <prefix>_k<k>_<op>. The objects must be
- *                    built with -ffunction-sections: otherwise a call to a
- *                    local copy in the same section needs no relocation;
+ *                    own copy <prefix>_k<k>_<op>. Needs -ffunction-sections:
+ *                    else a call to a local copy in the same section needs no
+ *                    relocation;
  *   site_functions   functions named <prefix>_site_<k> or <prefix>_caller_<j>;
- *   inlined_sites    sites - ceil(queue_calls / ops_per_site), an estimate: it
- *                    assumes a site calls either none or all of its ops out of
- *                    line (a site with one of two ops inlined counts as not
- *                    inlined), and counts purge's inner dequeue, should purge
- *                    be inlined without it, as a call of that site.
+ *   inlined_sites    sites - ceil(queue_calls / ops_per_site), an estimate: a
+ *                    site with one of two ops inlined counts as not inlined,
+ *                    and purge's inner dequeue, should purge be inlined
+ *                    without it, as a call of that site;
  *   filler           the filler bytes asked for before each site (gen --filler);
  * and per group (form, op, layout, order, filler) code_bytes_per_site: the
  * least-squares slope of footprint_bytes over sites across the group's points
- * (empty when the group has one N); the filler is in it, as it is in the
- * footprint. Rows in the order the points were given.
+ * (empty when the group has one N; the filler is in it, as in the footprint).
+ * Rows in the order the points were given.
  *
  * The forms the compiler could undo are proved from the objects, and a point
  * that fails is refused (one line naming it, exit 3, no CSV):
- *   clone          the sites call N x ops_per_site distinct copies (none
- *                  folded into another, none inlined), and nothing calls an
- *                  ic_<op>_<form> (extern's shared copy, say);
- *   inline, inline_nolock  no queue call (for a body: the function could
- *                  not be inlined);
- *   extern, extern_nolock  every queue call is to the form's own
- *                  ic_<op>_<form>, ops_per_site per site (fewer: some were
- *                  inlined);
- *   both nolock    no locked instruction (a lock prefix, or xchg with memory,
- *                  locked without one) anywhere in the objects, read from
- *                  objdump -d (--objdump, default objdump).
+ *   clone          the sites call N x ops_per_site distinct copies (none folded
+ *                  or inlined), and nothing calls an ic_<op>_<form>;
+ *   inline, inline_nolock  no queue call (a body's function was not inlined);
+ *   extern, extern_nolock  ops_per_site calls per site, every one to the
+ *                  form's own ic_<op>_<form> (fewer: some were inlined);
+ *   both nolock    no locked instruction (a lock prefix, or xchg with memory)
+ *                  in the objects' objdump -d (--objdump, default objdump).
  * Bad usage or input: one line on stderr, exit 2; the CSV is written under a
  * temporary name and renamed.
  */
@@ -52,6 +45,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <libelf.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,9 +81,8 @@ struct cs_point {
 	char first_call[128];       /* the first queue call seen, for inline's refusal */
 };
 
-/* The objects, read once each with libelf (a series' objects serve every
- * point of the series): per section its size, whether it is code, the
- * function it holds, and its relocations. */
+/* The objects, read once each with libelf (a series' serve all its points):
+ * per section its size, whether it is code, its function, its relocations. */
 struct cs_reloc {
 	const char *name;      /* the target function's name (NULL: unknown) */
 	uint32_t shndx;        /* target section in the same object; 0: none */
@@ -114,8 +107,7 @@ struct cs_obj {
 	int lock_free;         /* objdump proved it (the nolock forms) */
 };
 
-/* Section name without its .text / .text.unlikely ... prefix: with
- * -ffunction-sections, the function it holds. */
+/* The function a section holds (-ffunction-sections): its name less .text. ... */
 static const char *cs_section_function(const char *sname)
 {
 	static const char *const pre[] = {
@@ -169,8 +161,7 @@ static uint32_t cs_load(const char *path)
 		cs_elf_fail(path, "cannot read");
 	close(fd);
 	o->secs = ic_xalloc(calloc(o->shnum ? o->shnum : 1, sizeof *o->secs));
-	/* Each section's size, whether it is code and the function its name says
-	 * it holds; the symbol table. */
+	/* Each section's size, whether it is code, its name's function; the symbols. */
 	while ((scn = elf_nextscn(o->elf, scn)) != NULL) {
 		GElf_Shdr sh;
 		size_t idx = elf_ndxscn(scn);
@@ -227,9 +218,9 @@ static uint32_t cs_load(const char *path)
 			if (symi == 0 || symi >= nsyms || !gelf_getsym(symtab, (int)symi, &sym))
 				continue;
 			r = &from->rel[from->nrel++];
-			/* The assembler points calls to local functions (static
-			 * hint copies, clone's copies) at their section's symbol;
-			 * a call's addend is -4 (pc-relative): the section's start. */
+			/* The assembler points calls to local functions (hint's and
+			 * clone's static copies) at their section's symbol, addend -4
+			 * (pc-relative): the section's start. */
 			if (GELF_ST_TYPE(sym.st_info) == STT_SECTION) {
 				r->shndx = sym.st_shndx < o->shnum ? sym.st_shndx : 0;
 				r->name = r->shndx ? o->secs[r->shndx].fn : NULL;
@@ -245,9 +236,8 @@ static uint32_t cs_load(const char *path)
 	return (uint32_t)cs_nobjs++;
 }
 
-/* A point's accounting: the code its pass reaches, the calls it makes to
- * queue operations (or a body's function, or clone's copies), and its site
- * functions, told apart by their names (point_name.h). */
+/* A point's accounting: the code its pass reaches, its calls to queue operations
+ * (a body's function, clone's copies), its site functions, told apart by name (point_name.h). */
 struct cs_def {                /* a global function: name -> object, section */
 	const char *name;
 	uint32_t obj, shndx;
@@ -274,9 +264,8 @@ static int cs_word(const char *name, const char *const *words, int n)
 	return -1;
 }
 
-/* The form of a queue operation ic_<op>_<form> or a body's function
- * ic_body_<form> (queue/body.h), or of a gcc clone of one (name.constprop.0
- * ...); -1 if name is none. */
+/* The form of a queue operation ic_<op>_<form>, a body's function
+ * ic_body_<form> (queue/body.h) or a gcc clone of one (.constprop.0 ...); else -1. */
 static int cs_queue_op_form(const char *name)
 {
 	if (!name || strncmp(name, "ic_", 3) != 0)
@@ -309,9 +298,9 @@ static const char *cs_numbered(const char *name, const char *prefix, const char 
 }
 
 /* Under the series' prefix or the point's own (its tail caller's, point.c),
- * is name (clone set) a clone site's own copy, <prefix>_k<k>_<op> (op the
- * body's name for a body's point), or a part gcc split off one (.cold); or
- * (clone 0) a site function, <prefix>_site_<k> or <prefix>_caller_<j>? */
+ * is name (clone set) a clone site's copy <prefix>_k<k>_<op> (op a body's
+ * name for a body's point) or a part gcc split off one (.cold); or (clone 0)
+ * a site function, <prefix>_site_<k> or <prefix>_caller_<j>? */
 static int cs_is_named(const char *name, const struct cs_point *pt, int clone)
 {
 	for (int i = 0; i < 2; i++) {
@@ -379,9 +368,9 @@ static void cs_count_relocs(struct cs_point *pt, uint32_t obj, const struct cs_s
 	}
 }
 
-/* Is this objdump instruction text locked: a lock prefix, or xchg with a
- * memory operand (locked without one)? xchg of two registers is not (gas
- * pads with `xchg %ax,%ax`). */
+/* Is this objdump instruction locked: a lock prefix, or xchg with a memory
+ * operand (locked without one)? Not xchg of registers (gas pads with
+ * `xchg %ax,%ax`). */
 static int cs_insn_locked(const char *insn)
 {
 	if (strncmp(insn, "lock", 4) == 0 && (insn[4] == '\0' || insn[4] == ' ' || insn[4] == '\t'))
@@ -389,8 +378,8 @@ static int cs_insn_locked(const char *insn)
 	return strncmp(insn, "xchg", 4) == 0 && strchr(insn, '(') != NULL;
 }
 
-/* The nolock forms' proof: objdump -d of each object, no locked instruction.
- * Fails the point (one line) at the first one found. */
+/* The nolock forms' proof: no locked instruction in objdump -d of the object;
+ * the first one found fails the point (one line). */
 static void cs_prove_lock_free(const struct cs_point *pt, const char *objdump, const char *path)
 {
 	char fn[256] = "?", *line = NULL;
@@ -399,8 +388,8 @@ static void cs_prove_lock_free(const struct cs_point *pt, const char *objdump, c
 	FILE *f;
 
 	/* The paths reach the shell as variables, never as its words; an objdump
-	 * that is missing or not an executable file is exit 127, as a failed
-	 * exec, without the shell's own line. */
+	 * missing or not an executable file is exit 127 (a failed exec), without
+	 * the shell's own line. */
 	setenv("CS_OBJDUMP", objdump, 1);
 	setenv("CS_OBJECT", path, 1);
 	f = popen("p=$(command -v -- \"$CS_OBJDUMP\" 2>/dev/null) && [ -f \"$p\" ] && [ -x \"$p\" ] || exit 127; "
@@ -431,11 +420,10 @@ static void cs_prove_lock_free(const struct cs_point *pt, const char *objdump, c
 }
 
 /* A point's code is what its pass reaches through relocations in its
- * objects (the point's own and its series'): the pass, the callers or site
- * functions of its first N sites, their clone copies, the out-of-line hint
- * copies and .cold parts they call, and data in between (a scatter walk
- * table). Sites past N in the series' objects are not the point's. */
-/* Where the walk starts, pushed on stack (room for ndefs); how many. */
+ * objects (its own and its series'): the pass, the callers or site functions
+ * of its first N sites (not those past N), their clone copies, the hint
+ * copies and .cold parts they call, and data between (a scatter walk table).
+ * Where the walk starts, pushed on stack (room for ndefs); how many. */
 static size_t cs_roots(const struct cs_point *pt, const struct cs_def *defs, size_t ndefs,
 		       struct cs_def *stack)
 {
@@ -444,9 +432,9 @@ static size_t cs_roots(const struct cs_point *pt, const struct cs_def *defs, siz
 	size_t nstack = 0;
 	uint32_t first = cs_load(pt->objs[0]);
 
-	/* The pass: <prefix>_pass, or else the one pass of the first object
-	 * (objects given under another point's spec are judged as that point,
-	 * so a mislabelled point fails its form's proof). */
+	/* The pass: <prefix>_pass, or else the first object's one pass (objects
+	 * under another point's spec are judged as that point: a mislabelled
+	 * point fails its form's proof). */
 	snprintf(pass, sizeof pass, "%s_pass", pt->prefix);
 	hit = bsearch(&key, defs, ndefs, sizeof *defs, cs_def_cmp);
 	if (hit) {
@@ -474,9 +462,8 @@ static size_t cs_roots(const struct cs_point *pt, const struct cs_def *defs, siz
 }
 
 /* A point's footprint, queue calls, site functions and clone targets; for
- * the nolock forms first the proof that its objects have no locked
- * instruction (a property of the objects: once per object, a series object
- * serves many points). */
+ * the nolock forms first the proof of no locked instruction, once per
+ * object (a series object serves many points). */
 static void cs_scan_point(struct cs_point *pt, const char *objdump)
 {
 	static uint32_t scan;      /* the mark of a section this scan walked */
@@ -590,9 +577,8 @@ static void cs_parse_spec(const char *spec, const char *body, struct ic_point_id
 	};
 }
 
-/* @FILE arguments become the file's lines, one argument each (a line's
- * trailing CR and empty lines dropped); every argument a copy of its own,
- * for one way to free them. */
+/* @FILE arguments become the file's lines, one argument each (less a trailing
+ * CR; empty lines dropped), each a copy of its own, for one way to free them. */
 static char **cs_expand_args(int argc, char **argv, int *nargc)
 {
 	char **out = ic_xrealloc(NULL, 1, sizeof *out);
@@ -743,9 +729,8 @@ static void cs_prove(struct cs_point *pt)
 	}
 }
 
-/* The CSV: a row per point, in the order given, and per group (form, op,
- * layout, order, filler) the bytes of code per site: the least-squares
- * slope of footprint over sites in pt's group; 0 if one N. */
+/* The bytes of code per site of pt's group (form, op, layout, order,
+ * filler): the least-squares slope of footprint over sites; 0 if one N. */
 static int cs_group_slope(const struct cs_run *run, const struct cs_point *pt, double *slope)
 {
 	double sx = 0, sy = 0, sxx = 0, sxy = 0, n = 0, x0 = pt->id.sites;
@@ -811,9 +796,7 @@ int main(int argc, char **argv)
 	char **args;
 	int nargs;
 
-	ic_prog = argc > 0 && argv[0][0] ? argv[0] : "codesize";
-	if (strrchr(ic_prog, '/'))
-		ic_prog = strrchr(ic_prog, '/') + 1;
+	ic_prog = argc > 0 && argv[0][0] ? basename(argv[0]) : "codesize";
 	args = cs_expand_args(argc, argv, &nargs);
 	cs_parse_args(nargs, args, &run);
 	if (elf_version(EV_CURRENT) == EV_NONE)

@@ -4,17 +4,16 @@
  *
  *   body_check TOP FILE CC [CFLAGS...]
  *
- * In a temporary directory (removed whatever happens; under $TMPDIR): a gen
- * compiled here from TOP/gen (the build's may not exist yet) writes one
- * site file of each form that includes or calls the body (inline, hint,
- * extern, clone); they, the body TU (queue/body_extern.c) and a stub main
- * are compiled with CC CFLAGS and linked, so a global defined in every site
- * file or a missing IC_BODY_FN is caught too. Pass the build's flags: the
- * optimisation flags (-O2, or run.sh --cflags) and -mgeneral-regs-only
- * unless the build is --vectorised.
- * Exit 0: it compiles and links, nothing printed. Exit 1: one line on
- * stderr, the compiler's first error (file:line:col: error: ...), or for
- * the link FILE: error: ... naming the symbol. Exit 2: bad usage. */
+ * In a temporary directory under $TMPDIR (removed whatever happens), a gen
+ * compiled from TOP/gen (the build's may not exist yet) writes a site file
+ * of each form that includes or calls the body (inline, hint, extern,
+ * clone); they, the body TU (queue/body_extern.c) and a stub main are
+ * compiled with CC CFLAGS and linked, which catches a global defined in every
+ * site file or a missing IC_BODY_FN too. Pass the build's flags: -O2 (or
+ * run.sh --cflags), and -mgeneral-regs-only unless the build is --vectorised.
+ * Exit 0: it compiles and links, nothing printed. Exit 1: one line on stderr,
+ * the compiler's first error (file:line:col: error: ...), or for the link
+ * FILE: error: ... naming the symbol. Exit 2: bad usage. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -191,9 +190,8 @@ int main(int argc, char **argv)
 		name[strlen(name) - 2] = 0;
 	/* A signal stops the compiler we wait for, then us (atexit cleans):
 	 * no SA_RESTART, so the wait sees it. */
-	sigaction(SIGHUP, &(struct sigaction){ .sa_handler = on_signal }, NULL);
-	sigaction(SIGINT, &(struct sigaction){ .sa_handler = on_signal }, NULL);
-	sigaction(SIGTERM, &(struct sigaction){ .sa_handler = on_signal }, NULL);
+	for (int s = 0; s < 3; s++)
+		sigaction((int[]){ SIGHUP, SIGINT, SIGTERM }[s], &(struct sigaction){ .sa_handler = on_signal }, NULL);
 	snprintf(tmp, sizeof(tmp), "%s/ic-body-check.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	if (!mkdtemp(tmp))
 		*tmp = 0, fail("%s: error: cannot make a temporary directory", file);

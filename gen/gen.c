@@ -1,31 +1,28 @@
 /* gen: write N distinct call sites of a locked queue operation as C sources
  * (usage: --help, gen_usage), named as in point_names.def. DIR gets
- * sites_<i>.c (i = 0 .. ceil(N/K)-1, K sites each), point.c (the entry
- * point: const struct ic_point <prefix>, see site.h) and manifest.txt.
- * Site k works on the thread's node n = ctx->node with the form's
- * ic_<op>_<form> (queue/queue_<form>.h), then IC_SITE_MARK(ctx, acc, k, C_k)
- * with C_k a 32-bit constant of its own, so no two sites are alike; form
- * `mark` writes the mark alone (the baseline that prices it); form `clone`
- * calls copies of its own, <prefix>_k<k>_<op> (static, IC_CLONE_ATTR of
- * queue/queue_clone.h, each the forced-inline body), written before the
- * function that holds site k. Each op's two calls are point_names.def's
- * (mixed: kinds 2 and 3 on the private scratch queue, so all eight locked
- * operations run). The caller keeps at least one node besides its own on
- * q, so dequeue never returns NULL.
- * With --body FILE (your own function, queue/body.h) the op is FILE's name
- * and site k runs sink += ic_body_<form>(ctx->body, C_k) (clone: its own copy
- * <prefix>_k<k>_<name> of ic_body_inline) before its mark; the site files of
- * forms inline, hint and clone include FILE (by its absolute path), extern's
- * only declare ic_body_extern. The nolock forms are refused: a body has no
- * lock.
- * With --filler B, site k's operation follows a filler block of its own
- * of about B bytes (gen_filler, site.h).
+ * sites_<i>.c (K sites each, i < ceil(N/K)), point.c (the entry point: const
+ * struct ic_point <prefix>, see site.h) and manifest.txt.
+ * Site k runs the form's ic_<op>_<form> (queue/queue_<form>.h) on the
+ * thread's node n = ctx->node, then IC_SITE_MARK(ctx, acc, k, C_k), C_k a
+ * 32-bit constant of its own so no two sites are alike. Form `mark` writes
+ * the mark alone (the baseline that prices it); form `clone` calls copies of
+ * its own, static <prefix>_k<k>_<op> (IC_CLONE_ATTR, queue/queue_clone.h,
+ * each the forced-inline body), written before the function holding site k.
+ * Each op's two calls are point_names.def's (mixed: kinds 2 and 3 on the
+ * private scratch queue, so all eight locked operations run). The caller
+ * keeps a node besides its own on q, so dequeue never returns NULL.
+ * --body FILE (your own function, queue/body.h): the op is FILE's name and
+ * site k runs sink += ic_body_<form>(ctx->body, C_k) before its mark (clone:
+ * its own copy <prefix>_k<k>_<name> of ic_body_inline); the site files of
+ * forms inline, hint and clone include FILE by its absolute path, extern's
+ * only declare ic_body_extern. No nolock form: a body has no lock.
+ * --filler B: site k's operation follows a filler block of its own of about
+ * B bytes (gen_filler, site.h).
  *
- * Same arguments, byte-identical files; each file is written under a
- * temporary name and renamed, so a build never sees half a file, and kept
- * as it was when its bytes did not change. Bad input is reported before
- * anything is written: one line on stderr, exit 2. Below: the arguments,
- * every one checked before anything is written; the sites' code; the files.
+ * Same arguments, byte-identical files; each written under a temporary name
+ * and renamed (a build never sees half a file), and kept as it was when its
+ * bytes did not change. Every argument is checked before anything is
+ * written: bad input is one line on stderr, exit 2.
  */
 #define _GNU_SOURCE   /* asprintf */
 #include <errno.h>
@@ -56,7 +53,7 @@ struct gen_args {
 	uint32_t per_caller;        /* chain: sites per caller function */
 	uint32_t filler_adds;       /* constants per site's filler block; 0 without --filler */
 	const char *dir;
-	enum gen_part part;
+	uint32_t part;              /* enum gen_part */
 	uint32_t series_sites;      /* the series' largest N: the sites compiled */
 	char prefix[192];           /* the point's symbols: ic_pt_... */
 	char sprefix[192];          /* the series' site functions: ic_sr_... */
@@ -65,9 +62,8 @@ struct gen_args {
 	char body_name[IC_BODY_NAME_MAX + 1];
 };
 
-/* One TU with 65,536 inlined sites took gcc 122 s and 1.4 GB in the
- * suite's first prototype; 256 sites compile in well under a second and
- * keep -j busy. */
+/* One TU of 65,536 inlined sites took gcc 122 s and 1.4 GB in the first
+ * prototype; 256 sites compile in well under a second and keep -j busy. */
 #define GEN_PER_FILE_DEFAULT 256u
 /* Sites per chain caller by default: a handful of call sites per function,
  * as in a network stack's receive path, each run once per packet. */
@@ -131,9 +127,8 @@ static void gen_check_dir(const char *dir)
 		ic_die(GEN_EXIT_USAGE, "-o: %s: not writable (%s)", dir, strerror(errno));
 }
 
-/* --body FILE: a readable regular file named <name>.c, its name a body's
- * name (point_name.h), its path one a #include "..." can spell; the form
- * one a body has. */
+/* --body FILE: a readable regular file <name>.c, name a body's (point_name.h),
+ * its path one a #include "..." can spell; the form one a body has. */
 static void gen_check_body(struct gen_args *a, const char *file, int have_op)
 {
 	const char *base = strrchr(file, '/'), *why;
@@ -171,8 +166,7 @@ static void gen_check_body(struct gen_args *a, const char *file, int have_op)
 	a->id.body = a->body_name;
 }
 
-/* --form, --op, --layout, --order and --part: one of a name table's
- * names, its index into *to. */
+/* --form, --op, --layout, --order, --part: a name table's name, its index into *to. */
 struct gen_names {
 	const char *opt, *list;   /* the option, and the names as "a|b|c" */
 	const char *const *names;
@@ -200,7 +194,6 @@ static void gen_parse_args(int argc, char **argv, struct gen_args *a)
 	};
 	/* UINT32_MAX: not given */
 	uint32_t form = UINT32_MAX, op = UINT32_MAX, layout = IC_LAYOUT_CHAIN, order = IC_ORDER_SEQ;
-	uint32_t part = GEN_PART_ALL;
 	/* 0: not given (sites, per-caller and series-sites) */
 	long sites = 0, seed = 0, per_file = GEN_PER_FILE_DEFAULT, per_caller = 0, filler = 0, series = 0;
 	const char *body = NULL;
@@ -209,7 +202,7 @@ static void gen_parse_args(int argc, char **argv, struct gen_args *a)
 		{ "op", GEN_LIST(IC_OPS), ic_op_names, IC_OP_COUNT, &op },
 		{ "layout", GEN_LIST(IC_LAYOUTS), ic_layout_names, IC_LAYOUT_COUNT, &layout },
 		{ "order", GEN_LIST(IC_ORDERS), ic_order_names, IC_ORDER_COUNT, &order },
-		{ "part", "all|sites|point", part_names, 3, &part },
+		{ "part", "all|sites|point", part_names, 3, &a->part },
 	};
 	const struct ic_option opts[] = {
 		IC_OPTION_LONG("sites", &sites, 1, IC_POINT_SITES_MAX),
@@ -230,10 +223,8 @@ static void gen_parse_args(int argc, char **argv, struct gen_args *a)
 	char *usage;
 	int rc;
 
-	ic_prog = argc > 0 && argv[0][0] ? argv[0] : "gen";
-	if (strrchr(ic_prog, '/'))
-		ic_prog = strrchr(ic_prog, '/') + 1;
-	memset(a, 0, sizeof *a);
+	ic_prog = argc > 0 && argv[0][0] ? basename(argv[0]) : "gen";
+	memset(a, 0, sizeof *a);   /* part: GEN_PART_ALL */
 	rc = ic_options_parse(argc, argv, opts, usage = gen_usage(), "--help");
 	free(usage);
 	if (rc >= 0)
@@ -252,7 +243,6 @@ static void gen_parse_args(int argc, char **argv, struct gen_args *a)
 	a->per_file = (uint32_t)per_file;
 	a->per_caller = (uint32_t)per_caller;
 	a->series_sites = (uint32_t)series;
-	a->part = part;
 	/* The checks of options together, and what follows from them. */
 	if (body)
 		gen_check_body(a, body, op != UINT32_MAX);
@@ -282,9 +272,9 @@ static void gen_parse_args(int argc, char **argv, struct gen_args *a)
 	a->cur = a->sprefix;
 }
 
-/* The sites' code: each site's constant, its filler block, the queue
- * operations (or the body's function) it calls in its form, and clone's
- * own copies of them; the function that holds them. */
+/* The sites' code: each site's constant, filler block, the queue operations
+ * (or body's function) it calls in its form, clone's own copies of them; the
+ * function that holds them. */
 
 /* C_k: distinct for every k < 2^30 (k times an odd number is a bijection
  * mod 2^30), and always in [2^30, 2^31), so every mark is the same 32-bit
@@ -295,10 +285,9 @@ static uint32_t gen_site_const(uint32_t k)
 }
 
 /* The filler's constants are gen_site_const at indices 2^29 + k * adds + i:
- * distinct from each other and from every mark (k < 10^6 < 2^29) by
- * construction. Random draws would collide (in 1 point of 400 at 64 sites
- * x 37 adds, about 170 times at 16,384 sites), and a collision would hide an
- * add from the tests' count of distinct immediates. */
+ * distinct from each other and from every mark (k < 10^6 < 2^29). Random
+ * draws collide (1 point in 400 at 64 sites x 37 adds, ~170 times at 16,384
+ * sites), hiding an add from the tests' count of distinct immediates. */
 static uint32_t gen_filler_const(const struct gen_args *a, uint32_t k, uint32_t i)
 {
 	return gen_site_const(GEN_FILLER_BASE + k * a->filler_adds + i);
@@ -326,9 +315,9 @@ static unsigned gen_site_uses(const struct gen_args *a, uint32_t k)
 									  : GEN_USES_Q;
 }
 
-/* A function's locals; acc is ctx->acc in a register, stored back at the
- * end (gen_epilogue), so a mark is one register add, no load or store; a
- * body's values go to sink, ctx->sink the same way. */
+/* A function's locals; acc is ctx->acc in a register, stored back at the end
+ * (gen_epilogue): a mark is one register add; a body's values go to sink,
+ * ctx->sink the same way. */
 static void gen_locals(FILE *f, const struct gen_args *a, unsigned uses)
 {
 	if (uses & GEN_USES_BODY) {
@@ -354,17 +343,16 @@ static void gen_epilogue(FILE *f, const struct gen_args *a)
 	fputs("\tctx->acc = acc;\n}\n", f);
 }
 
-/* Site k's filler block (site.h says why it is one asm). Each accumulator starts
- * at a constant of the block's own, hidden by an asm so its first value is
- * a 5-byte move and every further constant an add; the adds rotate over
- * the accumulators; they are folded into acc at the block's end, so they
- * never live across a call (a chain caller's callee-saved registers are
- * taken: gcc spilled them to the stack when they lived to the function's
- * end). Volatile alone does not keep the block in place: gcc may move a
- * register-only asm across the queue operation's loads, stores and calls.
- * The first and last asm of the block clobber memory, so no memory access
- * or call crosses them: the filler runs after the previous site and before
- * this site's operation, as written. x86-64 only, as the suite is. */
+/* Site k's filler block (site.h says why it is one asm). Each accumulator
+ * starts at a constant of the block's own, hidden by an asm so it is a 5-byte
+ * move and every further constant an add; the adds rotate over them and are
+ * folded into acc at the block's end, never living across a call (a chain
+ * caller's callee-saved registers are taken: gcc spilled them to the stack
+ * when they lived to the function's end). Volatile alone does not keep the
+ * block in place (gcc may move a register-only asm across the operation's
+ * loads, stores and calls): its first and last asm clobber memory, so it
+ * runs after the previous site and before this one's operation, as written.
+ * x86-64 only, as the suite is. */
 static void gen_filler(FILE *f, const struct gen_args *a, uint32_t k)
 {
 	uint32_t m = a->filler_adds < 4 ? a->filler_adds : 4;   /* accumulators: four chains */
@@ -460,12 +448,11 @@ static void gen_clones(FILE *f, const struct gen_args *a, uint32_t k)
 }
 
 /* Site k: two queue operations on the thread's node n, then its own mark
- * (form mark: the mark alone).
- *
- * In `mixed`, kinds 0-1 work on the shared q and kinds 2-4 on the thread's
- * private scratch queue, its head as the anchor: on a shared q another
- * thread's dequeue could take n (or an anchor) between insert and unlink,
- * and dequeue/dequeue_tail in any walk order would reach a fixed anchor. */
+ * (form mark: the mark alone). In `mixed`, kinds 0-1 work on the shared q,
+ * kinds 2-4 on the thread's private scratch queue, its head the anchor: on
+ * a shared q another thread's dequeue could take n (or an anchor) between
+ * insert and unlink, and dequeue/dequeue_tail in any walk order would reach
+ * a fixed anchor. */
 static void gen_site(FILE *f, const struct gen_args *a, uint32_t k)
 {
 	enum ic_op kind = gen_site_kind(a, k);
@@ -503,8 +490,7 @@ mark:
 }
 
 /* One function of sites [k0, k1), clone's copies before it: chain's caller
- * <a->cur>_caller_<j>, or scatter's site function <a->cur>_site_<j> (j = k0,
- * one site). */
+ * <a->cur>_caller_<j>, or scatter's site function <a->cur>_site_<j> (j = k0). */
 static void gen_function(FILE *f, const struct gen_args *a, uint32_t j, uint32_t k0, uint32_t k1)
 {
 	int chain = a->id.layout != IC_LAYOUT_SCATTER;
@@ -562,8 +548,8 @@ static uint32_t *gen_walk_order(uint32_t n, const struct ic_point_id *id)
 	return v;
 }
 
-/* A file being written under a temporary name in the output directory,
- * renamed into place when whole (common/atomic_file.h): its stream. */
+/* The stream of a file written under a temporary name in the output
+ * directory, renamed into place when whole (common/atomic_file.h). */
 static FILE *gen_file_open(struct ic_atomic_file *af, const char *dir, const char *name)
 {
 	char path[PATH_MAX];
@@ -586,9 +572,9 @@ static void gen_file_commit(struct ic_atomic_file *af)
 		ic_die(1, "%s", af->err);
 }
 
-/* A series file's banner names no N, order or seed: a file's sites are the
- * same whatever the series' largest N, so such a file is kept byte for byte
- * (and not compiled again) when the series grows. */
+/* A series file's banner names no N, order or seed: its sites are the same
+ * whatever the series' largest N, so it is kept (not compiled again) when
+ * the series grows. */
 static void gen_banner(FILE *f, const struct gen_args *a, int point)
 {
 	fprintf(f, "/* Generated by gen (gen/gen.c): --form %s %s %s --layout %s", ic_form_names[a->id.form],
@@ -607,11 +593,10 @@ static uint32_t gen_file_count(const struct gen_args *a)
 	return (a->series_sites + a->per_file - 1) / a->per_file;
 }
 
-/* The series callers a point of N = a->id.sites calls whole: those that end
- * at or before N. The sites after the last of them, up to N, are the
- * point's own tail caller (point.c). Chain callers never span files, so
- * a file's last caller and the series' last may be short: every file but
- * the last holds gen_file_callers of them. */
+/* The series callers a point of N = a->id.sites calls whole: those ending
+ * at or before N; the sites after them, up to N, are the point's own tail
+ * caller (point.c). Chain callers never span files, so a file's last caller
+ * may be short: every file but the last holds gen_file_callers of them. */
 struct gen_used {
 	uint32_t callers, tail_k0;
 };

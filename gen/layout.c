@@ -1,31 +1,30 @@
 /* layout: a GNU ld script that places already compiled call-site objects in a
- * seeded random layout, so one build yields several layout variants that
- * differ only in code placement.
+ * seeded random layout, so one build yields layout variants that differ only
+ * in code placement.
  *
  *   layout --seed S [-o OUT.ld] @ARGS
  *
- * ARGS is ic_add_points' argument file (the one codesize reads): lines
- * "--point", the point's spec, then its objects, for each point (a leading
- * "--body", NAME pair is codesize's and skipped). The objects
- * must be built with -ffunction-sections, so every caller / site function is
- * an input section of its own.
+ * ARGS is ic_add_points' argument file (codesize's): for each point
+ * "--point", its spec, its objects (a leading "--body", NAME pair is
+ * codesize's and skipped). The objects must be built with
+ * -ffunction-sections, so every caller / site function is a section of its own.
  *
  * The script collects the points' code into one output section after .text,
  * in an order and with gaps drawn from splitmix64(seed):
  *   - the translation units (each point's own, each series' sites files,
- *     which many points share: each placed once) in shuffled order;
+ *     shared by many points: each placed once) shuffled;
  *   - before each translation unit a gap of 0..15 cache lines (0..960 bytes),
- *     which moves its code to other L1i sets and page offsets;
+ *     moving its code to other L1i sets and page offsets;
  *   - before each function a gap of 0, 16, 32 or 48 bytes: with the
- *     functions' own 16-byte alignment, a random offset within a 64-byte line
+ *     functions' 16-byte alignment, a random offset within a 64-byte line
  *     (in units of at most 64 functions: chain callers; a scatter point's
  *     unit of one function per site moves as a whole, see ly_object).
  * Functions keep their order inside a translation unit, so a chain point's
  * sequential walk stays sequential. Gaps are filled with int3 and never run.
- * The instructions are those of the objects, byte for byte: only addresses
- * change. Every layout variant of a run is drawn this way, each from a seed
- * of its own (bench/link_variant); the ordinary link (no script) serves the
- * tests and the simulation only.
+ * The instructions are the objects' byte for byte: only addresses change.
+ * Every layout variant of a run is drawn so, each from a seed of its own
+ * (bench/link_variant); the ordinary link (no script) serves the tests and
+ * the simulation only.
  *
  * Bad usage or input: one line on stderr, exit 2; the script is written under
  * a temporary name and renamed.
@@ -72,8 +71,7 @@ static void ly_shuffle(void **v, size_t n, uint64_t *state)
 	}
 }
 
-/* The ARGS file: "--point", spec, objects..., repeated; the objects of
- * every point, in order. */
+/* The objects of every point in the ARGS file ("--point", spec, objects...), in order. */
 static char **ly_read_args(const char *path, size_t *nobjs)
 {
 	FILE *f = fopen(path, "r");
@@ -118,8 +116,8 @@ static char **ly_read_args(const char *path, size_t *nobjs)
 	return objs;
 }
 
-/* The object as ld sees it on the command line may be relative or absolute;
- * its last two components (the point's directory and the file) are unique. */
+/* The object's last two components (the point's directory and the file):
+ * unique, whether ld's command line has it relative or absolute. */
 static const char *ly_object_tail(const char *path)
 {
 	const char *last = strrchr(path, '/'), *p;
@@ -150,11 +148,10 @@ static const char *ly_function(Elf *elf, Elf_Scn *scn, const char *path, size_t 
 	return name && strncmp(name, ".text.", 6) == 0 ? name : NULL;
 }
 
-/* One translation unit: a gap, then each function section with its gap,
- * then whatever else the object holds in .text*. A unit of more functions
- * than LY_FN_GAPS_MAX (a scatter point's one function per site, a clone's
- * copies) gets its gap alone, in one statement: a gap per function gave a
- * default sweep's script 150,000 statements. */
+/* One translation unit: a gap, each function section with its gap, then the
+ * rest of its .text*. A unit of more than LY_FN_GAPS_MAX functions (scatter's
+ * one per site, clone's copies) gets its gap alone, one statement: a gap per
+ * function gave a default sweep's script 150,000 statements. */
 static void ly_object(FILE *out, const char *path, uint64_t *state)
 {
 	int fd = open(path, O_RDONLY);
@@ -216,8 +213,8 @@ struct ly_seed {
 	int given;
 };
 
-/* --seed, checked each time it is given (a bad one is refused even if
- * another follows): 64 bits, digits only. */
+/* --seed: 64 bits, digits only, checked each time (a bad one is refused even
+ * if another follows). */
 static int ly_seed(void *dest, const char *text)
 {
 	struct ly_seed *seed = dest;

@@ -1,10 +1,8 @@
-/* The names of a point's parts and the symbol prefix built from them.
- *
- * gen writes a point's symbols under this prefix; codesize finds the site
- * functions of a point by it; gen/points.cmake spells the same rule in CMake
- * (keep the two in step). The names themselves come from point_names.def.
- * The prefix keeps every point's symbols apart, so many points link into
- * one program.
+/* The names of a point's parts (from point_names.def) and the symbol prefix
+ * built from them, which keeps every point's symbols apart so many points
+ * link into one program. gen writes a point's symbols under it, codesize
+ * finds a point's site functions by it; gen/points.cmake spells the same
+ * rule in CMake (keep the two in step).
  */
 #ifndef IC_POINT_NAME_H
 #define IC_POINT_NAME_H
@@ -43,11 +41,10 @@ static const unsigned char ic_form_solo[IC_FORM_COUNT] = { IC_FORMS(IC_FORM_SOLO
  * one site can push the code out of it on its own. */
 #define IC_POINT_FILLER_MAX 65536u
 
-/* The adds gen writes into a site's filler block of about BYTES bytes:
- * round(B / 7), as an add of a 32-bit immediate to a 64-bit register is 7
- * bytes (6 to rax); the four 5-byte moves and four 3-byte adds into acc
- * about make up the rest (256 asked: 259-269 bytes a site, measured in
- * every form). At least one, so any filler asked for is there. */
+/* The adds in a site's filler block of about BYTES bytes: round(B / 7), an
+ * add of a 32-bit immediate to a 64-bit register being 7 bytes (6 to rax);
+ * the four 5-byte moves and four 3-byte adds into acc about make up the rest
+ * (256 asked: 259-269 bytes a site in every form). At least one when asked. */
 static inline uint32_t ic_filler_adds(uint32_t bytes)
 {
 	return bytes == 0 ? 0 : bytes < 4 ? 1 : (bytes + 3) / 7;
@@ -87,10 +84,9 @@ static inline int ic_form_is_nolock(enum ic_form form)
 	return form == IC_FORM_INLINE_NOLOCK || form == IC_FORM_EXTERN_NOLOCK;
 }
 
-/* One point: what gen is asked to write. seed matters only for order random
- * and is 0 otherwise, so a seq point has one name whatever seed was given.
- * body: a body's name (queue/body.h), which takes the op's place in every
- * name; NULL for the queue, whose op is op. */
+/* One point: what gen is asked to write. seed is 0 but for order random, so
+ * a seq point has one name whatever seed was given. body: a body's name
+ * (queue/body.h), in the op's place in every name; NULL for the queue. */
 struct ic_point_id {
 	enum ic_form form;
 	enum ic_op op;
@@ -122,9 +118,9 @@ static inline int ic_point_prefix(char *buf, size_t len, const struct ic_point_i
 }
 
 /* ic_sr_<form>_<op>_<layout>[_f<filler>]: the prefix of a series' site
- * functions. A site's code depends on its index, form, op, layout and
- * filler, not on N, order or seed, so every point of one series calls the
- * first N of the same compiled sites (gen --part). */
+ * functions. A site's code depends on its index, form, op, layout and filler,
+ * not on N, order or seed: every point of a series calls the first N of the
+ * same compiled sites (gen --part). */
 static inline int ic_series_prefix(char *buf, size_t len, const struct ic_point_id *p)
 {
 	return snprintf(buf, len, "ic_sr_%s_%s_%s%s%.0u", ic_form_names[p->form], ic_point_op_name(p),

@@ -1,6 +1,5 @@
-/* A binary's DWARF found and opened, and the census of inlined copies in
- * it (census.h): one walk over every unit's scopes, down to the inlined
- * copies in them. */
+/* census.h's first two parts: the census is one walk over every unit's
+ * scopes, down to the inlined copies in them. */
 #define _GNU_SOURCE
 #include "census.h"
 
@@ -69,8 +68,8 @@ static void df_build_id(Elf *elf, char *hex, size_t cap)
 		snprintf(hex + 2 * i, cap - 2 * i, "%02x", ((const unsigned char *)id)[i]);
 }
 
-/* zlib is always read; another compression is refused here when this
- * libelf cannot undo it, rather than seen later as a file without DWARF. */
+/* zlib is always read; another compression this libelf cannot undo is
+ * refused here, not seen later as a file without DWARF. */
 static int df_check_compression(Elf *elf, const char *path, int separate, char *err, size_t len)
 {
 	Elf_Scn *scn = NULL;
@@ -111,7 +110,7 @@ static int df_no_search(Dwfl_Module *mod, void **userdata, const char *modname, 
 }
 
 /* An object file (a .o, a kernel module): its DWARF refers to sections
- * through relocations, which libdwfl applies and libdw alone does not. */
+ * through relocations, which libdwfl applies and libdw does not. */
 static int df_open_relocated(struct ic_debug_file *f, char *err, size_t len)
 {
 	static const Dwfl_Callbacks offline = {
@@ -206,9 +205,8 @@ struct census_walk {
 	size_t errlen;
 };
 
-/* An inline function's DIE (the abstract_origin of its copies) and its row.
- * Kept per unit: a copy's origin is nearly always in its own unit, and the
- * tree stays small. */
+/* An inline function's DIE (its copies' abstract_origin) and its row. Kept
+ * per unit (a copy's origin is nearly always in it): the tree stays small. */
 struct census_origin {
 	const void *addr;
 	struct ic_inline_fn *fn;
@@ -239,9 +237,9 @@ static int census_str_cmp(const void *a, const void *b)
 	return strcmp(a, b);
 }
 
-/* path without ".", ".." and repeated slashes, so that one header reached
- * by different relative paths is one file. A relative path (a build with
- * -fdebug-prefix-map, as Debian's) stays relative, to the same root. */
+/* path without ".", ".." and repeated slashes: one header reached by
+ * different relative paths is one file. A relative path (a build with
+ * -fdebug-prefix-map, as Debian's) stays relative to the same root. */
 static char *census_path_normalise(const char *p)
 {
 	size_t len = strlen(p), n = 0, w = 0;
@@ -269,10 +267,9 @@ static char *census_path_normalise(const char *p)
 	return out;
 }
 
-/* The declaration file of an inline function, interned; "" when DWARF has
- * none. libdw joins a file's directory to its name, and the compilation
- * directory for directory 0 only: another relative directory is relative
- * to the compilation directory, which is joined here. */
+/* An inline function's declaration file, interned; "" when DWARF has none.
+ * libdw joins a file's directory to its name, and the compilation directory
+ * for directory 0 only: another relative directory is joined to it here. */
 static const char *census_decl_file(struct census_walk *w, Dwarf_Die *origin)
 {
 	const char *f = dwarf_decl_file(origin), *dir = NULL;
@@ -500,9 +497,9 @@ int ic_census_read(struct ic_census *c, Dwarf *dw, char *err, size_t errlen)
 
 		if (unit_type == DW_UT_type || unit_type == DW_UT_split_type)
 			continue;
-		/* -gsplit-dwarf: the code's DIEs are in the split unit, when libdw
-		 * finds it. Its file names are read first: libdw 0.188's
-		 * dwarf_decl_file asserts on a split unit whose files are unread. */
+		/* -gsplit-dwarf: the code's DIEs are in the split unit, if libdw
+		 * finds it. Its file names first: libdw 0.188's dwarf_decl_file
+		 * asserts on a split unit whose files are unread. */
 		if (unit_type == DW_UT_skeleton && dwarf_tag(&subdie) != DW_TAG_compile_unit) {
 			c->missing_split++;
 			continue;

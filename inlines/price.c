@@ -81,9 +81,9 @@ void ic_price_run_line(FILE *f, const struct ic_price_run *run)
 		run->name, run->compare, run->baseline, run->compare, run->run.res.nfiles, *c ? ", " : "", c);
 }
 
-/* One measured N: its ratio, and which form is ahead there by how much (the
- * factor, as the verdict gives it), as "inlined copies" and "calls" when
- * compare/baseline are an inlined form over a called one. */
+/* One measured N: its ratio, and which form is ahead there by what factor
+ * (as the verdict gives it): "inlined copies" and "calls" when compare/baseline
+ * are an inlined form over a called one. */
 static void price_ratio_line(FILE *f, const struct ic_price_run *run, const struct ic_ratio *r, const char *indent)
 {
 	int classic = (!strcmp(run->compare, "inline") || !strcmp(run->compare, "hint")) &&
@@ -108,9 +108,8 @@ static const char *price_ahead(const struct ic_price_run *run, const struct ic_c
 }
 
 /* Where n sits among the measured ratios r[0..nr) (ascending N): exact, the
- * two either side, or the nearest end when n is outside them; then which
- * side of the crossover bracket xo it falls (ic_fmt_crossover puts the
- * bracket's ends or the winner into words with the rest in). */
+ * two either side, or the nearest end outside them; then its side of the
+ * crossover bracket xo (ic_fmt_crossover fills in the ends or the winner). */
 static void price_place(FILE *f, const struct ic_price_run *run, const struct ic_ratio *r, size_t nr,
 			const struct ic_crossover *xo, unsigned long n, const char *indent)
 {
