@@ -1,7 +1,6 @@
-/* sweep: the sweep's driver and plan (sweep/, plan/); commands in sweep_usage. run.sh compiles it
- * with cc before any tree is configured (scripts/setup.sh: the points are the trees' configuration).
- * Bad usage or settings: one line on stderr, exit 2, nothing printed; 1 when the machine lacks what
- * is asked or a sweep step fails. */
+/* sweep: the sweep's driver and plan (sweep/, plan/); commands in sweep_usage. run.sh compiles it with cc before any
+ * tree is configured (scripts/setup.sh: the points are the trees' configuration). Bad usage or settings: one line on
+ * stderr, exit 2, nothing printed; 1 when the machine lacks what is asked or a sweep step fails. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <inttypes.h>
@@ -109,18 +108,18 @@ static int build(int argc, char **argv)
 	return 0;
 }
 
-/* ./run.sh watch: whether this machine can give one answer. The sentinel (ic_plan_sentinel and the
- * bench's probes) measured as many short processes and one long one under the machine lock, then
- * analysed by cmd/watch_report and drawn by plots/watch.gp. */
-/* A short process: 3 rounds of every run at 0.05 s each, ~3 s with its start (states are read at each
- * repetition: no median needed); then a pause, so samples spread over time as a sweep's processes do. */
+/* ./run.sh watch: whether this machine can give one answer. The sentinel (ic_plan_sentinel and the bench's probes)
+ * measured as many short processes and one long one under the machine lock, then analysed by cmd/watch_report and
+ * drawn by plots/watch.gp. */
+/* A short process: 3 rounds of every run at 0.05 s each, ~3 s with its start (states are read at each repetition: no
+ * median needed); then a pause, so samples spread over time as a sweep's processes do. */
 #define WATCH_REPS "3"
 #define WATCH_MIN_TIME "0.05"
 #define WATCH_PAUSE_S 2.0
 
-/* The sentinel's runs (its nspecs specs, "\n"-wrapped) in bench's plan by the bench's names, one a line,
- * the probes after them (malloc'd); NULL when a spec is missing or the bench could not say (its plan
- * and errors then kept in STEM.plan and STEM.log). Never exits: build/'s bench may be older code. */
+/* The sentinel's runs (its nspecs specs, "\n"-wrapped) in bench's plan by the bench's names, one a line, the probes
+ * after them (malloc'd); NULL when a spec is missing or the bench could not say (its plan and errors then kept in
+ * STEM.plan and STEM.log). Never exits: build/'s bench may be older code. */
 static char *sentinel_runs(const struct sweep *sw, const char *specs, size_t nspecs, char *bench, const char *stem)
 {
 	static const char *const col[] = { "name", "form", "op", "layout", "order", "filler", "sites" };
@@ -165,8 +164,8 @@ static int watch_process(const struct sweep *sw, const char *runs, const char *n
 					    sw_fmt("--layout-variant=0"), NULL });
 }
 
-/* The measuring, under the machine lock: machine state, short processes for half the time, then one
- * long process for about as long; runs is the file of names, one a line. How many short ones ran. */
+/* The measuring, under the machine lock: machine state, short processes for half the time, then one long process for
+ * about as long; runs is the file of names, one a line. How many short ones ran. */
 static long watch_measure(struct sweep *sw, const char *runs, const char *names, double minutes)
 {
 	char half_s[32];
@@ -232,9 +231,9 @@ static int watch(int argc, char **argv)
 	nspecs = ic_plan_sentinel(f);
 	fclose(f);
 
-	/* build/ when its plan has every sentinel run (its bench is the sweep's, as is: never rebuilt for a
-	 * watch), else build-watch/ with those points only. Read first without build/'s lock, so a watch
-	 * beside a sweep of other points does not wait; then again under it, as a sweep may have rebuilt it. */
+	/* build/ when its plan has every sentinel run (its bench is the sweep's, as is: never rebuilt for a watch),
+	 * else build-watch/ with those points only. Read first without build/'s lock, so a watch beside a sweep of
+	 * other points does not wait; then again under it, as a sweep may have rebuilt it. */
 	if (!access("build/bench/sites_bench", X_OK)) {
 		char *probe = sw_fmt("%s/inlinecost-watch.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp"), *runs;
 
@@ -303,8 +302,8 @@ static int watch(int argc, char **argv)
 	return fflush(stdout) == 0 ? 0 : 1;
 }
 
-/* ./run.sh micro: docs/internals.md's figures for the queue and the C API, under the machine lock:
- * medians of 10 interleaved reps and their ratios, of the microbenchmarks run.sh built in build/. */
+/* ./run.sh micro: docs/internals.md's figures for the queue and the C API, under the machine lock: medians of 10
+ * interleaved reps and their ratios, of the microbenchmarks run.sh built in build/. */
 static const char *const micro_bench[] = { "build/bench/queue_microbench_tas", "build/bench/queue_microbench_ticket",
 					   "build/bench/gbench/api_overhead" };
 

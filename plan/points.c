@@ -13,9 +13,9 @@
 #include "splitmix64.h"
 #include "watch_forms.def"
 
-/* The controls (every form but the compared pair, inline, extern and hint) are what the attribution
- * reads across N: on the default N they run at the powers of 4 up to this, which its ranges and chart
- * need. A third less measuring, and the costliest sites to compile stop here. */
+/* The controls (every form but the compared pair, inline, extern and hint) are what the attribution reads across N:
+ * on the default N they run at the powers of 4 up to this, which its ranges and chart need. A third less measuring,
+ * and the costliest sites to compile stop here. */
 #define PLAN_CONTROL_TOP 4096ul
 
 /* Why a note= line leaves something out. */
@@ -56,8 +56,8 @@ static int plan_cmp_ul(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* A whole number 1..IC_POINT_SITES_MAX of s's first len bytes (all
- * digits, no sign or space; a delimiter ends them), else 0. */
+/* A whole number 1..IC_POINT_SITES_MAX of s's first len bytes (all digits, no sign or space; a delimiter ends them),
+ * else 0. */
 static unsigned long plan_site(const char *s, size_t len)
 {
 	unsigned long v = len && len <= 7 && strspn(s, "0123456789") >= len ? strtoul(s, NULL, 10) : 0;
@@ -103,8 +103,8 @@ int ic_plan_sites(const char *spec, unsigned long **out, size_t *n, char *err, s
 	return 0;
 }
 
-/* A comma list's *n entries (empty ones skipped, as shell word splitting does) in one allocation,
- * the words after the pointers (at most one per two bytes, and one more). */
+/* A comma list's *n entries (empty ones skipped, as shell word splitting does) in one allocation, the words after the
+ * pointers (at most one per two bytes, and one more). */
 static char **plan_split(const char *list, size_t *n)
 {
 	size_t len = strlen(list), cap = len / 2 + 2;
@@ -122,8 +122,8 @@ struct plan_case {
 	unsigned long filler, max;
 };
 
-/* Each case of "layout:order:filler:max,...", each once (a name longer
- * than the struct holds is not one: nothing is cut). */
+/* Each case of "layout:order:filler:max,...", each once (a name longer than the struct holds is not one: nothing is
+ * cut). */
 static int plan_cases_parse(const char *cases, struct plan_case **out, size_t *n, char *err,
 			    size_t errlen)
 {
@@ -149,9 +149,9 @@ static int plan_cases_parse(const char *cases, struct plan_case **out, size_t *n
 	return rc;
 }
 
-/* The forms built: the sweep's and the mark (its baseline; not in calibration, whose planted copies
- * are extern's), less the solo forms where the sweep does not run at 1 thread, private: those are
- * named in a note= line on note (NULL: nowhere). */
+/* The forms built: the sweep's and the mark (its baseline; not in calibration, whose planted copies are extern's),
+ * less the solo forms where the sweep does not run at 1 thread, private: those are named in a note= line on note
+ * (NULL: nowhere). */
 static char **plan_build_forms(const struct ic_settings *s, const char *threads, size_t *n, FILE *note)
 {
 	const char *modes = plan_get(s, "modes", "private");
@@ -176,8 +176,8 @@ static char **plan_build_forms(const struct ic_settings *s, const char *threads,
 	return all;
 }
 
-/* The unresolved settings' series (points.h) as cases= holds them (each once when parsed),
- * into *out (malloc'd); 1 or 2 with err. */
+/* The unresolved settings' series (points.h) as cases= holds them (each once when parsed), into *out (malloc'd); 1 or
+ * 2 with err. */
 static int plan_resolve_cases(const struct ic_settings *s, const struct ic_plan_machine *m, char **out,
 			      char *err, size_t errlen)
 {
@@ -189,10 +189,10 @@ static int plan_resolve_cases(const struct ic_settings *s, const struct ic_plan_
 	char **l, **o, **f;
 	FILE *text = ic_xalloc(open_memstream(out, &len));
 
-	/* With no layouts, orders or fillers given, the two default series (the i-th layout with the i-th
-	 * order and filler): the sequential chain, and the realistic case -- one function per site, walked
-	 * in random order, with filler that puts the code past the L1i at mid N, as call sites spread
-	 * through a big program are. Otherwise every combination. */
+	/* With no layouts, orders or fillers given, the two default series (the i-th layout with the i-th order and
+	 * filler): the sequential chain, and the realistic case -- one function per site, walked in random order,
+	 * with filler that puts the code past the L1i at mid N, as call sites spread through a big program are.
+	 * Otherwise every combination. */
 	l = plan_split(defaults ? "chain,scatter" : *layouts ? layouts : "chain", &nl);
 	o = plan_split(defaults ? "seq,random" : *orders ? orders : "seq", &no);
 	f = plan_split(defaults ? "0,auto" : *fillers ? fillers : "0", &nf);
@@ -212,8 +212,8 @@ static int plan_resolve_cases(const struct ic_settings *s, const struct ic_plan_
 					ic_fail(err, errlen, "--filler auto: hwloc reports no L1i size on this machine; give --filler BYTES");
 					rc = 1;
 				} else if (!strcmp(f[q], "auto")) {
-					/* L1i / 128, a multiple of 8: at N = 128 (mid default N on a
-					 * log scale) the filler alone fills the L1i. */
+					/* L1i / 128, a multiple of 8: at N = 128 (mid default N on a log scale) the
+					 * filler alone fills the L1i. */
 					filler = (unsigned long)m->l1i / 128 / 8 * 8;
 				} else if ((filler = strtoul(f[q], &end, 10)) > IC_POINT_FILLER_MAX || *end || f[q][0] < '0' ||
 					   f[q][0] > '9') {
@@ -222,8 +222,8 @@ static int plan_resolve_cases(const struct ic_settings *s, const struct ic_plan_
 					rc = 2;
 				}
 				/* Where N is not the user's, a series stops at the first power of two where N sites
-				 * of filler + 128 B pass the L2: beyond, every site comes from L3 or memory, and
-				 * the points cost build time without telling more. */
+				 * of filler + 128 B pass the L2: beyond, every site comes from L3 or memory, and the
+				 * points cost build time without telling more. */
 				if (!rc && !sites_given && m->l2 > 0)
 					for (max = 1; max * (filler + PLAN_SITE_BYTES) < (unsigned long)m->l2; max *= 2)
 						;

@@ -1,11 +1,9 @@
-/* The sweep's sequence (driver.h) from run.sh's handover: plan, trees and results dir locked,
- * builds, then under the machine lock machine state, counters, processes; the report
- * (cmd/summarize --run), crossover steps or calibration trials, results/latest, export, closing.
- * The bench decides the counter source (sites_bench --sim-only: source, the columns' origin in
- * words, with sim the counts' file). Simulated counts belong to the ordinary link's code: each
- * build caches them in BUILD/sim (kept across runs) and hands this run's over in sim.csv
- * (sim-b<k>.csv for build k > 0), first column "*" so variant 0 of every repeat reports them
- * although its binary differs. */
+/* The sweep's sequence (driver.h) from run.sh's handover: plan, trees and results dir locked, builds, then under the
+ * machine lock machine state, counters, processes; the report (cmd/summarize --run), crossover steps or calibration
+ * trials, results/latest, export, closing. The bench decides the counter source (sites_bench --sim-only: source, the
+ * columns' origin in words, with sim the counts' file). Simulated counts belong to the ordinary link's code: each
+ * build caches them in BUILD/sim (kept across runs) and hands this run's over in sim.csv (sim-b<k>.csv for build k >
+ * 0), first column "*" so variant 0 of every repeat reports them although its binary differs. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <glob.h>
@@ -69,8 +67,8 @@ void sw_machine_state(const struct sweep *sw, const char *path)
 	}
 }
 
-/* summarize's whole report in place (summary, charts, repeats' agreement, calibration
- * tables); its closing lines are kept, as printed, for the end of the run. */
+/* summarize's whole report in place (summary, charts, repeats' agreement, calibration tables); its closing lines are
+ * kept, as printed, for the end of the run. */
 static void report(const struct sweep *sw, const char *closing)
 {
 	int calibrate = sw_long(sw, "calibrate") != 0;
@@ -108,8 +106,8 @@ static void write_runs(const struct sweep *sw, size_t b, const char *nlist, cons
 		sw_fail("cannot write %s", path);
 }
 
-/* A process's time until one has run, from build 0's plan: every run's reps of min_time at
- * ~1.05 times it (sites_bench --iterations-from's fixed counts), plus a second to start. */
+/* A process's time until one has run, from build 0's plan: every run's reps of min_time at ~1.05 times it
+ * (sites_bench --iterations-from's fixed counts), plus a second to start. */
 static long guess_s(const struct sweep *sw, const char *nlist)
 {
 	size_t n = 0;
@@ -119,8 +117,8 @@ static long guess_s(const struct sweep *sw, const char *nlist)
 	return (long)((double)n * (double)sw_long(sw, "reps") * sw_double(sw, "min_time") * 1.05 + 1);
 }
 
-/* Time of groups groups (a build's repeat, of a trial or step), each process at per (any unit),
- * the first at 4/3 of that: it estimates the iterations the later ones take. */
+/* Time of groups groups (a build's repeat, of a trial or step), each process at per (any unit), the first at 4/3 of
+ * that: it estimates the iterations the later ones take. */
 static long design_s(const struct sweep *sw, long groups, long per)
 {
 	return groups * (sw_long(sw, "layouts_random") * sw_long(sw, "processes") * per + per / 3);
@@ -168,8 +166,8 @@ static int done(const struct sweep *sw, const char *key)
 	return yes;
 }
 
-/* One process: every run of one build's plan (at the N in nlist), interleaved at random by
- * Google Benchmark, under a random environment pad (it moves the stack). */
+/* One process: every run of one build's plan (at the N in nlist), interleaved at random by Google Benchmark, under a
+ * random environment pad (it moves the stack). */
 static int run_process(const struct sweep *sw, const char *key, const char *from, const struct ic_plan_proc *p,
 		       const char *nlist)
 {
@@ -194,8 +192,8 @@ static int run_process(const struct sweep *sw, const char *key, const char *from
 	return rc;
 }
 
-/* --spread: sleep until repeat r's turn with the machine lock let go (however deep) so others may
- * measure, then retake it. A lock handed down by `flock FILE ./run.sh` stays its giver's, held. */
+/* --spread: sleep until repeat r's turn with the machine lock let go (however deep) so others may measure, then
+ * retake it. A lock handed down by `flock FILE ./run.sh` stays its giver's, held. */
 static void spread_wait(const struct sweep *sw, double s, unsigned r)
 {
 	int depth = sw_measure_depth;
@@ -214,8 +212,8 @@ static void spread_wait(const struct sweep *sw, double s, unsigned r)
 		sw_measure_begin(what, sw->cmdline, sw->top);
 }
 
-/* Every process of a design (prefix: "", t<T>_, x<S>_) not on disk, at
- * the N in nlist (a|b, or NULL: all); 0, or -1 when one failed. */
+/* Every process of a design (prefix: "", t<T>_, x<S>_) not on disk, at the N in nlist (a|b, or NULL: all); 0, or -1
+ * when one failed. */
 static int processes(struct sweep *sw, const char *prefix, const char *nlist, long after_s)
 {
 	long repeat = sw_long(sw, "repeat"), nb = (long)sw->n_tree, spread_gap = 0;
@@ -230,8 +228,8 @@ static int processes(struct sweep *sw, const char *prefix, const char *nlist, lo
 	double r_began = 0;
 	int rc = 0;
 
-	/* A group's first process estimates its iterations and runs ~1.4 times as long as the later
-	 * ones (guess_s). Each group counted once, at its process v0_p0. */
+	/* A group's first process estimates its iterations and runs ~1.4 times as long as the later ones (guess_s).
+	 * Each group counted once, at its process v0_p0. */
 	for (size_t i = 0; i < total; i++) {
 		key[i] = ic_plan_key(&list[i], (unsigned)nb, prefix, &group[i]);
 		todo += !done(sw, key[i]);
@@ -259,8 +257,8 @@ static int processes(struct sweep *sw, const char *prefix, const char *nlist, lo
 				spread_wait(sw, r_began + (double)spread_gap - sw_now(), p->repeat);
 			cur_r = p->repeat, r_began = sw_now();
 		}
-		/* Left: later processes at their mean so far (the design's guess before one ran), groups'
-		 * first processes at 4/3 of that, and the report. It rises only with a reason. */
+		/* Left: later processes at their mean so far (the design's guess before one ran), groups' first
+		 * processes at 4/3 of that, and the report. It rises only with a reason. */
 		per = done_n ? done_ms / done_n : guess * 1000;
 		sw_eta = (((long)todo - (long)firsts) * per + (long)firsts * per * 4 / 3) / 1000 + after_s;
 		/* --spread: the last repeat starts no sooner than its turn, then takes a repeat's processes. */
@@ -288,8 +286,8 @@ static int processes(struct sweep *sw, const char *prefix, const char *nlist, lo
 		todo--;
 		/* The time left shrinks by the time just spent. */
 		prev_eta -= (long)(sw_now() - start);
-		/* The main design's verdict so far at 1/4, 1/2, 3/4 from the processes on disk (summarize
-		 * writes nothing of the run's; a failure is silent: the final report speaks). */
+		/* The main design's verdict so far at 1/4, 1/2, 3/4 from the processes on disk (summarize writes
+		 * nothing of the run's; a failure is silent: the final report speaks). */
 		if (rc == 0 && !*prefix && total >= 8 && i + 1 < total && i * 4 / total < (i + 1) * 4 / total)
 			sw_run((char *[]){ sw_fmt("%s/cmd/summarize", sw->tree[0].dir), "--run", sw->dir, "--so-far",
 					   sw_fmt("%zu", total), NULL }, NULL, "/dev/null", NULL);
@@ -365,9 +363,9 @@ static void counters(struct sweep *sw)
 	sw_say("counters: %s", sentence);
 }
 
-/* Measure the N inside each crossover bracket (same variants and processes): the engine's midpoints
- * that the last summary names in report/refine_next.txt. A step's N go to crossover_steps.csv
- * before it runs, so a resumed step measures the N it started with. */
+/* Measure the N inside each crossover bracket (same variants and processes): the engine's midpoints that the last
+ * summary names in report/refine_next.txt. A step's N go to crossover_steps.csv before it runs, so a resumed step
+ * measures the N it started with. */
 static int crossover(struct sweep *sw, const char *closing)
 {
 	char *steps = sw_fmt("%s/crossover_steps.csv", sw->dir), *next = sw_fmt("%s/report/refine_next.txt", sw->dir);
@@ -437,8 +435,8 @@ static int calibration(struct sweep *sw, const char *closing)
 		double start = sw_now();
 
 		sw_phase("calibration: trial %ld of %ld", t, trials);
-		/* Time left: later trials take what those run so far took (the design's guess before one
-		 * ran; a resume's trials on disk took nothing). */
+		/* Time left: later trials take what those run so far took (the design's guess before one ran; a
+		 * resume's trials on disk took nothing). */
 		if (processes(sw, prefix, NULL, (trials - t) * (ran_n ? ran_s / ran_n : guess) + SW_REPORT_S))
 			return -1;
 		if (raw_count(sw, prefix) != before)
