@@ -67,8 +67,7 @@ void sw_machine_state(const struct sweep *sw, const char *path)
 	}
 }
 
-/* summarize's whole report in place (summary, charts, repeats' agreement, calibration tables); its closing lines are
- * kept, as printed, for the end of the run. */
+/* summarize's report in place (summary, charts, repeats' agreement, calibration tables); closing lines kept for last. */
 static void report(const struct sweep *sw, const char *closing)
 {
 	int calibrate = sw_long(sw, "calibrate") != 0;
@@ -212,8 +211,7 @@ static void spread_wait(const struct sweep *sw, double s, unsigned r)
 		sw_measure_begin(what, sw->cmdline, sw->top);
 }
 
-/* Every process of a design (prefix: "", t<T>_, x<S>_) not on disk, at the N in nlist (a|b, or NULL: all); 0, or -1
- * when one failed. */
+/* A design's processes (prefix "", t<T>_, x<S>_) not on disk, at nlist's N (a|b; NULL: all); 0, -1 if one failed. */
 static int processes(struct sweep *sw, const char *prefix, const char *nlist, long after_s)
 {
 	long repeat = sw_long(sw, "repeat"), nb = (long)sw->n_tree, spread_gap = 0;
@@ -363,9 +361,8 @@ static void counters(struct sweep *sw)
 	sw_say("counters: %s", sentence);
 }
 
-/* Measure the N inside each crossover bracket (same variants and processes): the engine's midpoints that the last
- * summary names in report/refine_next.txt. A step's N go to crossover_steps.csv before it runs, so a resumed step
- * measures the N it started with. */
+/* Measure the N inside each crossover bracket (same variants, processes): the engine's midpoints the last summary
+ * names in report/refine_next.txt, put in crossover_steps.csv before a step runs so its resume measures the same N. */
 static int crossover(struct sweep *sw, const char *closing)
 {
 	char *steps = sw_fmt("%s/crossover_steps.csv", sw->dir), *next = sw_fmt("%s/report/refine_next.txt", sw->dir);
@@ -435,8 +432,7 @@ static int calibration(struct sweep *sw, const char *closing)
 		double start = sw_now();
 
 		sw_phase("calibration: trial %ld of %ld", t, trials);
-		/* Time left: later trials take what those run so far took (the design's guess before one ran; a
-		 * resume's trials on disk took nothing). */
+		/* Time left: later trials at the mean so far (guess before any ran; a resume's trials on disk: 0 s). */
 		if (processes(sw, prefix, NULL, (trials - t) * (ran_n ? ran_s / ran_n : guess) + SW_REPORT_S))
 			return -1;
 		if (raw_count(sw, prefix) != before)
