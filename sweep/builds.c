@@ -55,8 +55,7 @@ void sw_configure(const struct sweep *sw, const char *points, const char *dir, c
 	}
 }
 
-/* Ninja's last [done/total] status in the log ("starting" before one); read every few seconds, and freed (a long
- * build's is big). */
+/* Ninja's last [done/total] status in the log ("starting" before one); read every few s, freed (can be big). */
 static const char *build_steps(const char *log)
 {
 	char *t = sw_read(log);
