@@ -56,8 +56,7 @@ static int plan_cmp_ul(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* A whole number 1..IC_POINT_SITES_MAX of s's first len bytes (all digits, no sign or space; a delimiter ends them),
- * else 0. */
+/* A whole number 1..IC_POINT_SITES_MAX of s's first len bytes (digits only; a delimiter ends them), else 0. */
 static unsigned long plan_site(const char *s, size_t len)
 {
 	unsigned long v = len && len <= 7 && strspn(s, "0123456789") >= len ? strtoul(s, NULL, 10) : 0;
@@ -122,8 +121,7 @@ struct plan_case {
 	unsigned long filler, max;
 };
 
-/* Each case of "layout:order:filler:max,...", each once (a name longer than the struct holds is not one: nothing is
- * cut). */
+/* Each case of "layout:order:filler:max,...", once (a name too long for the struct is not one: none is cut). */
 static int plan_cases_parse(const char *cases, struct plan_case **out, size_t *n, char *err,
 			    size_t errlen)
 {
@@ -150,8 +148,7 @@ static int plan_cases_parse(const char *cases, struct plan_case **out, size_t *n
 }
 
 /* The forms built: the sweep's and the mark (its baseline; not in calibration, whose planted copies are extern's),
- * less the solo forms where the sweep does not run at 1 thread, private: those are named in a note= line on note
- * (NULL: nowhere). */
+ * less the solo forms where the sweep is not at 1 thread, private: note names those in a note= line (NULL: nowhere). */
 static char **plan_build_forms(const struct ic_settings *s, const char *threads, size_t *n, FILE *note)
 {
 	const char *modes = plan_get(s, "modes", "private");
@@ -176,8 +173,7 @@ static char **plan_build_forms(const struct ic_settings *s, const char *threads,
 	return all;
 }
 
-/* The unresolved settings' series (points.h) as cases= holds them (each once when parsed), into *out (malloc'd); 1 or
- * 2 with err. */
+/* The unresolved settings' series (points.h) as cases= holds them (each once), into *out (malloc'd); 1, 2 with err. */
 static int plan_resolve_cases(const struct ic_settings *s, const struct ic_plan_machine *m, char **out,
 			      char *err, size_t errlen)
 {
@@ -275,7 +271,7 @@ int ic_plan_resolve(const struct ic_settings *s, const struct ic_plan_machine *m
 	}
 	/* Nothing is printed before this point: a refusal prints nothing. */
 	forms = plan_build_forms(s, threads, &nforms, out);
-	/* Filler series run solo (as their baseline, the mark with the same filler): without 1 thread, private, they cannot. */
+	/* Filler series run solo (as their baseline, the mark with that filler): not without 1 thread, private. */
 	if (IC_FILLER_SOLO && !plan_has_solo(threads, modes)) {
 		size_t k = 0;
 
