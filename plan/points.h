@@ -45,8 +45,7 @@ struct ic_plan_proc {
 };
 
 /* Every process of repeats x variants x processes x builds in the sweep's order: a Fisher-Yates shuffle from
- * splitmix64(seed); with spread, repeats one after another, each shuffled. *n of them, malloc'd (exits when memory
- * runs out). */
+ * splitmix64(seed); with spread, repeats in turn, each shuffled. *n of them, malloc'd (exits on no memory). */
 struct ic_plan_proc *ic_plan_order_list(uint32_t seed, unsigned repeats, unsigned variants, unsigned processes,
 					unsigned builds, int spread, size_t *n);
 
