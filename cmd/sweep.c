@@ -108,9 +108,8 @@ static int build(int argc, char **argv)
 	return 0;
 }
 
-/* ./run.sh watch: whether this machine can give one answer. The sentinel (ic_plan_sentinel and the bench's probes)
- * measured as many short processes and one long one under the machine lock, then analysed by cmd/watch_report and
- * drawn by plots/watch.gp. */
+/* ./run.sh watch: can this machine give one answer? The sentinel (ic_plan_sentinel, the bench's probes) measured as
+ * many short processes and one long one under the machine lock; cmd/watch_report analyses, plots/watch.gp draws. */
 /* A short process: 3 rounds of every run at 0.05 s each, ~3 s with its start (states are read at each repetition: no
  * median needed); then a pause, so samples spread over time as a sweep's processes do. */
 #define WATCH_REPS "3"
@@ -185,7 +184,7 @@ static long watch_measure(struct sweep *sw, const char *runs, const char *names,
 		if (sw_now() < end)
 			sw_sleep(WATCH_PAUSE_S);
 	}
-	/* The long process's rounds: a rep of min_time takes ~1.1 times it (Google Benchmark overshoots), a round one per run. */
+	/* Long process's rounds: a rep of min_time takes ~1.1x (Google Benchmark overshoots), a round one per run. */
 	long_reps = (long)((double)half / ((double)nruns * sw_double(sw, "min_time") * 1.1));
 	if (long_reps < 6)
 		long_reps = 6;
