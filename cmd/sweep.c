@@ -1,8 +1,6 @@
-/* sweep: the sweep's driver and its plan (sweep/, plan/); its commands are
- * sweep_usage's. run.sh compiles it with cc before any tree is configured
- * (scripts/setup.sh: the points are the trees' configuration). Bad usage or
- * settings: one line on stderr, exit 2, nothing printed; 1 when the machine
- * lacks what is asked or a step of the sweep fails. */
+/* sweep: the sweep's driver and plan (sweep/, plan/); commands in sweep_usage. run.sh compiles it with cc before any
+ * tree is configured (scripts/setup.sh: the points are the trees' configuration). Bad usage or settings: one line on
+ * stderr, exit 2, nothing printed; 1 when the machine lacks what is asked or a sweep step fails. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <inttypes.h>
@@ -82,8 +80,7 @@ static int machine(void)
 	return fflush(stdout) == 0 ? 0 : 1;
 }
 
-/* build: --points reads the settings on stdin for the release build's
- * points; the options end before --. */
+/* build: --points reads the settings on stdin for the release build's points; options end before --. */
 static int build(int argc, char **argv)
 {
 	long jobs = sysconf(_SC_NPROCESSORS_ONLN);
@@ -111,23 +108,17 @@ static int build(int argc, char **argv)
 	return 0;
 }
 
-/* ./run.sh watch: whether this machine can give one answer. The sentinel
- * (ic_plan_sentinel, and the bench's probes) measured as many short
- * processes and one long one under the machine lock, then analysed by
- * cmd/watch_report and drawn by plots/watch.gp. */
-/* A short process: 3 rounds of every run at 0.05 s each, about 3 s with
- * its start (the states are read at each repetition, so no median is
- * needed); then a pause, so the samples spread over the time as a sweep's
- * processes do. */
+/* ./run.sh watch: can this machine give one answer? The sentinel (ic_plan_sentinel, the bench's probes) measured as
+ * many short processes and one long one under the machine lock; cmd/watch_report analyses, plots/watch.gp draws. */
+/* A short process: 3 rounds of every run at 0.05 s each, ~3 s with its start (states are read at each repetition: no
+ * median needed); then a pause, so samples spread over time as a sweep's processes do. */
 #define WATCH_REPS "3"
 #define WATCH_MIN_TIME "0.05"
 #define WATCH_PAUSE_S 2.0
 
-/* The sentinel's runs (its nspecs specs, "\n"-wrapped) in bench's plan, by
- * the bench's names, one a line, the probes after them (malloc'd); NULL
- * when a spec is not there or the bench could not say (its plan and errors
- * then kept in STEM.plan and STEM.log). Never exits: build/'s bench may be
- * of older code. */
+/* The sentinel's runs (its nspecs specs, "\n"-wrapped) in bench's plan by the bench's names, one a line, the probes
+ * after them (malloc'd); NULL when a spec is missing or the bench could not say (its plan and errors then kept in
+ * STEM.plan and STEM.log). Never exits: build/'s bench may be older code. */
 static char *sentinel_runs(const struct sweep *sw, const char *specs, size_t nspecs, char *bench, const char *stem)
 {
 	static const char *const col[] = { "name", "form", "op", "layout", "order", "filler", "sites" };
@@ -172,9 +163,8 @@ static int watch_process(const struct sweep *sw, const char *runs, const char *n
 					    sw_fmt("--layout-variant=0"), NULL });
 }
 
-/* The measuring part, under the machine lock: the machine's state, short
- * processes for half the time, then one long process for about as long.
- * runs is the file of names, one a line. How many short processes ran. */
+/* The measuring, under the machine lock: machine state, short processes for half the time, then one long process for
+ * about as long; runs is the file of names, one a line. How many short ones ran. */
 static long watch_measure(struct sweep *sw, const char *runs, const char *names, double minutes)
 {
 	char half_s[32];
@@ -194,8 +184,7 @@ static long watch_measure(struct sweep *sw, const char *runs, const char *names,
 		if (sw_now() < end)
 			sw_sleep(WATCH_PAUSE_S);
 	}
-	/* The long process's rounds: a repetition of min_time takes about 1.1
-	 * times it (Google Benchmark overshoots a little), a round one per run. */
+	/* Long process's rounds: a rep of min_time takes ~1.1x (Google Benchmark overshoots), a round one per run. */
 	long_reps = (long)((double)half / ((double)nruns * sw_double(sw, "min_time") * 1.1));
 	if (long_reps < 6)
 		long_reps = 6;
@@ -241,11 +230,9 @@ static int watch(int argc, char **argv)
 	nspecs = ic_plan_sentinel(f);
 	fclose(f);
 
-	/* build/ when its plan has every sentinel run (its bench is the
-	 * sweep's, as it is: never rebuilt for a watch), else build-watch/ with
-	 * those points only. Read first without build/'s lock, so a watch
-	 * beside a sweep of other points does not wait for it; then again
-	 * under the lock, as a sweep may have rebuilt it in between. */
+	/* build/ when its plan has every sentinel run (its bench is the sweep's, as is: never rebuilt for a watch),
+	 * else build-watch/ with those points only. Read first without build/'s lock, so a watch beside a sweep of
+	 * other points does not wait; then again under it, as a sweep may have rebuilt it. */
 	if (!access("build/bench/sites_bench", X_OK)) {
 		char *probe = sw_fmt("%s/inlinecost-watch.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp"), *runs;
 
@@ -314,16 +301,14 @@ static int watch(int argc, char **argv)
 	return fflush(stdout) == 0 ? 0 : 1;
 }
 
-/* ./run.sh micro: the figures docs/internals.md quotes for the queue and
- * the C API, under the machine lock: medians of 10 interleaved repetitions
- * and their ratios, of the microbenchmarks run.sh has built in build/. */
+/* ./run.sh micro: docs/internals.md's figures for the queue and the C API, under the machine lock: medians of 10
+ * interleaved reps and their ratios, of the microbenchmarks run.sh built in build/. */
 static const char *const micro_bench[] = { "build/bench/queue_microbench_tas", "build/bench/queue_microbench_ticket",
 					   "build/bench/gbench/api_overhead" };
 
 static char *csv, *medians = "";   /* the running benchmark's CSV, and the text of all so far */
 
-/* The median of name from Google Benchmark's CSV (the name quoted,
- * real_time third), or -1 when the benchmarks did not give it. */
+/* name's median from Google Benchmark's CSV (name quoted, real_time third), or -1 when not given. */
 static double ns(const char *fmt, const char *a)
 {
 	char *key = sw_fmt("\n\"%s_median\",", sw_fmt(fmt, a)), *at = strstr(medians, key);
@@ -332,15 +317,13 @@ static double ns(const char *fmt, const char *a)
 	return at && sscanf(at + strlen(key), "%*[^,\n],%lf", &v) == 1 ? v : -1;
 }
 
-/* a/b to places decimals (b = 1: a itself), "n/a" when the benchmarks
- * did not give either. */
+/* a/b to places decimals (b = 1: a itself), "n/a" when the benchmarks did not give either. */
 static const char *cell(double a, double b, int places)
 {
 	return a < 0 || b <= 0 ? "n/a" : sw_fmt("%.*f", places, a / b);
 }
 
-/* An interrupt: the table goes, the benchmark running has been stopped
- * (sw_wait_s), the lock goes with us. */
+/* An interrupt: the table goes, the running benchmark was stopped (sw_wait_s), the lock goes with us. */
 static void micro_stopped(void)
 {
 	if (csv)
@@ -414,8 +397,7 @@ int main(int argc, char **argv)
 	const char *cmd = argc >= 2 ? argv[1] : "";
 
 	ic_prog = "sweep";
-	/* The progress lines count from run.sh's start, as its own do: it
-	 * hands every command the seconds so far. */
+	/* Progress lines count from run.sh's start, as its own do: it hands every command the seconds so far. */
 	sw_started = sw_now() - (getenv("IC_RUN_ELAPSED_S") ? atof(getenv("IC_RUN_ELAPSED_S")) : 0);
 	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help"))
 		return fputs(sweep_usage, stdout), 0;

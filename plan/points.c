@@ -1,5 +1,4 @@
-/* The sweep's N, series and points, the processes' order and the
- * variants' seeds (points.h). */
+/* The sweep's N, series and points, the processes' order and the variants' seeds (points.h). */
 #define _GNU_SOURCE   /* asprintf */
 #include "points.h"
 
@@ -14,10 +13,9 @@
 #include "splitmix64.h"
 #include "watch_forms.def"
 
-/* The controls (every form but the compared pair, inline, extern and hint)
- * are what the attribution reads across N: on the default N they run at
- * the powers of 4 up to this, which its ranges and chart need. A third less
- * measuring, and the costliest sites to compile stop here. */
+/* The controls (every form but the compared pair, inline, extern and hint) are what the attribution reads across N:
+ * on the default N they run at the powers of 4 up to this, which its ranges and chart need. A third less measuring,
+ * and the costliest sites to compile stop here. */
 #define PLAN_CONTROL_TOP 4096ul
 
 /* Why a note= line leaves something out. */
@@ -58,8 +56,7 @@ static int plan_cmp_ul(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* A whole number 1..IC_POINT_SITES_MAX of s's first len bytes (all
- * digits, no sign or space; a delimiter ends them), else 0. */
+/* A whole number 1..IC_POINT_SITES_MAX of s's first len bytes (digits only; a delimiter ends them), else 0. */
 static unsigned long plan_site(const char *s, size_t len)
 {
 	unsigned long v = len && len <= 7 && strspn(s, "0123456789") >= len ? strtoul(s, NULL, 10) : 0;
@@ -105,8 +102,7 @@ int ic_plan_sites(const char *spec, unsigned long **out, size_t *n, char *err, s
 	return 0;
 }
 
-/* A comma list's entries (empty ones skipped, as the shell's word
- * splitting does), *n of them: one allocation, the words after the
+/* A comma list's *n entries (empty ones skipped, as shell word splitting does) in one allocation, the words after the
  * pointers (at most one per two bytes, and one more). */
 static char **plan_split(const char *list, size_t *n)
 {
@@ -125,8 +121,7 @@ struct plan_case {
 	unsigned long filler, max;
 };
 
-/* Each case of "layout:order:filler:max,...", each once (a name longer
- * than the struct holds is not one: nothing is cut). */
+/* Each case of "layout:order:filler:max,...", once (a name too long for the struct is not one: none is cut). */
 static int plan_cases_parse(const char *cases, struct plan_case **out, size_t *n, char *err,
 			    size_t errlen)
 {
@@ -152,10 +147,8 @@ static int plan_cases_parse(const char *cases, struct plan_case **out, size_t *n
 	return rc;
 }
 
-/* The forms built: the sweep's, and the mark (its baseline; not in
- * calibration, whose planted copies are extern's), without the solo forms
- * where the sweep does not run at 1 thread, private: those are named in a
- * note= line on note (NULL: nowhere). */
+/* The forms built: the sweep's and the mark (its baseline; not in calibration, whose planted copies are extern's),
+ * less the solo forms where the sweep is not at 1 thread, private: note names those in a note= line (NULL: nowhere). */
 static char **plan_build_forms(const struct ic_settings *s, const char *threads, size_t *n, FILE *note)
 {
 	const char *modes = plan_get(s, "modes", "private");
@@ -180,8 +173,7 @@ static char **plan_build_forms(const struct ic_settings *s, const char *threads,
 	return all;
 }
 
-/* The series of the settings not yet resolved (points.h), as cases= holds
- * them (each once when parsed), into *out (malloc'd); 1 or 2 with err. */
+/* The unresolved settings' series (points.h) as cases= holds them (each once), into *out (malloc'd); 1, 2 with err. */
 static int plan_resolve_cases(const struct ic_settings *s, const struct ic_plan_machine *m, char **out,
 			      char *err, size_t errlen)
 {
@@ -193,11 +185,9 @@ static int plan_resolve_cases(const struct ic_settings *s, const struct ic_plan_
 	char **l, **o, **f;
 	FILE *text = ic_xalloc(open_memstream(out, &len));
 
-	/* With none of layouts, orders and fillers given, the two default
-	 * series: the sequential chain, and the realistic case -- one function
-	 * per site, walked in random order, each with filler that puts the
-	 * code past the L1i at mid N, as call sites spread through a big
-	 * program are: the i-th layout with the i-th order and filler.
+	/* With no layouts, orders or fillers given, the two default series (the i-th layout with the i-th order and
+	 * filler): the sequential chain, and the realistic case -- one function per site, walked in random order,
+	 * with filler that puts the code past the L1i at mid N, as call sites spread through a big program are.
 	 * Otherwise every combination. */
 	l = plan_split(defaults ? "chain,scatter" : *layouts ? layouts : "chain", &nl);
 	o = plan_split(defaults ? "seq,random" : *orders ? orders : "seq", &no);
@@ -218,9 +208,8 @@ static int plan_resolve_cases(const struct ic_settings *s, const struct ic_plan_
 					ic_fail(err, errlen, "--filler auto: hwloc reports no L1i size on this machine; give --filler BYTES");
 					rc = 1;
 				} else if (!strcmp(f[q], "auto")) {
-					/* This machine's L1i / 128, a multiple of 8: at
-					 * N = 128, the middle of the default N on a log
-					 * scale, the filler alone fills the L1i. */
+					/* L1i / 128, a multiple of 8: at N = 128 (mid default N on a log scale) the
+					 * filler alone fills the L1i. */
 					filler = (unsigned long)m->l1i / 128 / 8 * 8;
 				} else if ((filler = strtoul(f[q], &end, 10)) > IC_POINT_FILLER_MAX || *end || f[q][0] < '0' ||
 					   f[q][0] > '9') {
@@ -228,11 +217,9 @@ static int plan_resolve_cases(const struct ic_settings *s, const struct ic_plan_
 						IC_POINT_FILLER_MAX);
 					rc = 2;
 				}
-				/* Where N is not the user's, a series stops at the
-				 * first power of two at which N sites of its filler
-				 * and 128 B pass the L2: beyond it every site comes
-				 * from L3 or memory, and the points cost build time
-				 * without telling more. */
+				/* Where N is not the user's, a series stops at the first power of two where N sites
+				 * of filler + 128 B pass the L2: beyond, every site comes from L3 or memory, and the
+				 * points cost build time without telling more. */
 				if (!rc && !sites_given && m->l2 > 0)
 					for (max = 1; max * (filler + PLAN_SITE_BYTES) < (unsigned long)m->l2; max *= 2)
 						;
@@ -284,8 +271,7 @@ int ic_plan_resolve(const struct ic_settings *s, const struct ic_plan_machine *m
 	}
 	/* Nothing is printed before this point: a refusal prints nothing. */
 	forms = plan_build_forms(s, threads, &nforms, out);
-	/* Filler series run solo (their baseline, the mark with the same
-	 * filler, does): without 1 thread, private, they cannot. */
+	/* Filler series run solo (as their baseline, the mark with that filler): not without 1 thread, private. */
 	if (IC_FILLER_SOLO && !plan_has_solo(threads, modes)) {
 		size_t k = 0;
 
@@ -415,8 +401,7 @@ struct ic_plan_proc *ic_plan_order_list(uint32_t seed, unsigned repeats, unsigne
 		v[i - 1] = v[j];
 		v[j] = t;
 	}
-	/* One pass over the shuffled order; with spread one pass per repeat,
-	 * each taking that repeat's processes in their shuffled order. */
+	/* One pass over the shuffled order; with spread one per repeat, taking its processes in shuffled order. */
 	k = 0;
 	for (unsigned pass = 1; pass <= (spread ? repeats : 1); pass++)
 		for (size_t i = 0; i < total; i++)

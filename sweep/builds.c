@@ -1,6 +1,5 @@
-/* The sweep's builds and its bench (driver.h): each tree configured when
- * its arguments changed, built, its layout variants linked and what its
- * bench runs read; the bench's command line and one process of it. */
+/* The sweep's builds and bench (driver.h): each tree configured when its arguments changed, built, its layout
+ * variants linked and its bench's runs read; the bench's command line and one process. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <glob.h>
@@ -21,9 +20,8 @@ static void sw_step(const char *log, const char *what, char *const argv[])
 	}
 }
 
-/* Ninja: on these 2-core guests, where a process is dear to start, the
- * Makefiles' own processes took about half of a build's time. A tree made
- * by another generator is made anew (it holds only build output). */
+/* Ninja: on these 2-core guests, where processes are dear to start, Makefiles' own processes took ~half a build's
+ * time. A tree made by another generator is made anew (it holds only build output). */
 void sw_configure(const struct sweep *sw, const char *points, const char *dir, const char *const *args, size_t n)
 {
 	char *stamp = sw_fmt("%s/.run.sh-configure", dir), *want = "-G\nNinja\n", *have = sw_read(stamp),
@@ -57,8 +55,7 @@ void sw_configure(const struct sweep *sw, const char *points, const char *dir, c
 	}
 }
 
-/* Ninja's last [done/total] status in the log: "starting" before one. The
- * log is read every few seconds, and freed (a long build's is big). */
+/* Ninja's last [done/total] status in the log ("starting" before one); read every few s, freed (can be big). */
 static const char *build_steps(const char *log)
 {
 	char *t = sw_read(log);
@@ -71,9 +68,8 @@ static const char *build_steps(const char *log)
 	return k > 0 ? sw_fmt("%ld of %ld steps", k, n) : "starting";
 }
 
-/* No time left: the steps differ too much (a scatter clones' file about
- * 2 s on the Xeon guest, a chain file 0.08 s); a rate from their count was
- * off by four. $IC_BUILD_PROGRESS_S sets the 15 s (tests). */
+/* No time left: steps differ too much (a scatter clones' file ~2 s on the Xeon guest, a chain file 0.08 s); a rate
+ * from their count was off by four. $IC_BUILD_PROGRESS_S sets the 15 s (tests). */
 void sw_build(const char *dir, const char *const *targets, size_t n, const char *label, long jobs)
 {
 	char *log = sw_fmt("%s/build.log", dir), took[32];
@@ -96,9 +92,8 @@ void sw_build(const char *dir, const char *const *targets, size_t n, const char 
 	}
 }
 
-/* Every variant a random layout of the same objects from its own seed
- * (run.conf's variant_seeds), named rR_vV; none with --lto, whose code no
- * layout moves. Those of earlier designs go (each is as big as the bench). */
+/* Each variant rR_vV a random layout of the same objects from its own seed (run.conf's variant_seeds); none with
+ * --lto, whose code no layout moves. Earlier designs' go (each is as big as the bench). */
 static void link_variants(const struct sweep *sw, const struct sw_tree *t)
 {
 	char *link = sw_fmt("%s/bench/link_variant", t->dir), *vdir = sw_fmt("%s/bench/variants", t->dir),
@@ -202,8 +197,7 @@ int sw_bench_process(const struct sweep *sw, char *bin, const char *key, const c
 	} else if (rename(tmp, file)) {
 		sw_fail("cannot write %s", file);
 	}
-	/* Freed, unlike the driver's other strings: a calibration runs
-	 * thousands of processes. */
+	/* Freed, unlike the driver's other strings: a calibration runs thousands of processes. */
 	for (char **a = argv; *a; a++)
 		free(*a);
 	free(argv);
@@ -235,8 +229,7 @@ void sw_build_all(struct sweep *sw)
 {
 	char *points = sw_points(sw), label[64], then[64] = "", left[32];
 	long after = sw_eta;
-	/* summarize draws the charts itself; runs, beside it, weighs the
-	 * repeats' agreement and exports the run. */
+	/* summarize draws the charts itself; runs, beside it, weighs the repeats' agreement and exports the run. */
 	const char *targets[4] = { "sites_bench", "summarize", "machine_state", "runs" };
 
 	/* The time left is known only after the builds: said as what follows them. */

@@ -1,7 +1,6 @@
-/* The sweep's settings (driver.h): what run.sh hands over on stdin, those
- * the plan resolves here, run.conf written from them; the run's identity
- * (build_source, build_cc, build_cflags, build_lock), which a resume must
- * find the same, so that one answer never mixes two builds. */
+/* The sweep's settings (driver.h): what run.sh hands over on stdin, those the plan resolves here, run.conf written
+ * from them; the run's identity (build_source, build_cc, build_cflags, build_lock), which a resume must find the
+ * same, so that one answer never mixes two builds. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdint.h>
@@ -175,9 +174,8 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The bench's sources by content, 16 hex digits: git's tracked and
- * untracked files of the parts (uncommitted edits count; a README edit does
- * not), or find's outside a checkout (when git lists none); then the body. */
+/* The bench's sources by content, 16 hex digits: git's tracked and untracked files of the parts (uncommitted edits
+ * count; a README edit does not), or find's outside a checkout (when git lists none); then the body. */
 static char *source_hash(const struct sweep *sw)
 {
 	static const char *const list[] = {

@@ -1,7 +1,5 @@
-/* The sweep's terminal, children and locks (driver.h): a build tree or
- * results directory has one user at a time, the machine one measurement
- * (common/measure_lock.h; cmd/inlines_bench.c takes it too). The lock
- * descriptors stay open in the children, so a running bench keeps them. */
+/* Terminal, children, locks (driver.h): one user at a time per build tree or results dir, one measurement per machine
+ * (common/measure_lock.h; cmd/inlines_bench.c too); children inherit lock fds: a running bench keeps them. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
@@ -143,8 +141,7 @@ int sw_wait_s(pid_t pid, double s)
 	double until = sw_now() + s;
 
 	for (;;) {
-		/* A signal to us, even to us alone (SIGTERM from kill) or before
-		 * this child started, ends the child too; then wait for it. */
+		/* A signal to us, even to us alone (kill) or before the child started, ends it too; then wait for it. */
 		if (sw_signal && !told++)
 			kill(pid, SIGTERM);
 		if ((got = waitpid(pid, &st, s < 0 || told ? 0 : WNOHANG)) > 0)
@@ -248,8 +245,7 @@ void sw_measure_begin(const char *what, const char *cmdline, const char *top)
 	}
 	if (!measure_inherited && (measure_fd = open(file, O_RDONLY)) < 0)
 		sw_fail("cannot open the machine lock %s", file);
-	/* A new holder is said once it has been seen twice: one letting go
-	 * (its line outlives it for a moment) is not. */
+	/* A new holder is said once seen twice: one letting go (its line outlives it a moment) is not. */
 	for (int tries = 0; flock(measure_fd, LOCK_EX | LOCK_NB); tries++) {
 		if (tries % 10 == 0) {
 			if (!ic_measure_holder_read("", holder, sizeof(holder)))

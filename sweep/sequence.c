@@ -1,15 +1,9 @@
-/* The sweep's sequence (driver.h), from where run.sh hands over: the plan on
- * this machine, the trees and the results directory locked, the builds,
- * then under the machine lock the machine's state, the counters and the
- * processes; the report (cmd/summarize --run), the crossover steps or the
- * calibration's trials, results/latest, the export and the closing lines.
- *
- * The counter source is the bench's to decide (sites_bench --sim-only:
- * the source, the columns' origin in words, with sim the counts' file).
- * Simulated counts are a property of the ordinary link's code: each build
- * caches them in BUILD/sim (kept across runs) and hands this run's over in
- * sim.csv (sim-b<k>.csv for build k > 0), the first column "*" so that
- * variant 0 of every repeat reports them although its binary differs. */
+/* The sweep's sequence (driver.h) from run.sh's handover: plan, trees and results dir locked, builds, then under the
+ * machine lock machine state, counters, processes; the report (cmd/summarize --run), crossover steps or calibration
+ * trials, results/latest, export, closing. The bench decides the counter source (sites_bench --sim-only: source, the
+ * columns' origin in words, with sim the counts' file). Simulated counts belong to the ordinary link's code: each
+ * build caches them in BUILD/sim (kept across runs) and hands this run's over in sim.csv (sim-b<k>.csv for build k >
+ * 0), first column "*" so variant 0 of every repeat reports them although its binary differs. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <glob.h>
@@ -73,9 +67,7 @@ void sw_machine_state(const struct sweep *sw, const char *path)
 	}
 }
 
-/* The whole report of the run in place (summary, charts, repeats'
- * agreement, calibration tables): summarize's. Its closing lines are kept
- * for the end of the run, as it printed them. */
+/* summarize's report in place (summary, charts, repeats' agreement, calibration tables); closing lines kept for last. */
 static void report(const struct sweep *sw, const char *closing)
 {
 	int calibrate = sw_long(sw, "calibrate") != 0;
@@ -113,9 +105,8 @@ static void write_runs(const struct sweep *sw, size_t b, const char *nlist, cons
 		sw_fail("cannot write %s", path);
 }
 
-/* A process's time until one has run, from build 0's plan: every run's
- * repetitions of min_time at about 1.05 times it (sites_bench
- * --iterations-from's fixed counts), and a second to start. */
+/* A process's time until one has run, from build 0's plan: every run's reps of min_time at ~1.05 times it
+ * (sites_bench --iterations-from's fixed counts), plus a second to start. */
 static long guess_s(const struct sweep *sw, const char *nlist)
 {
 	size_t n = 0;
@@ -125,9 +116,8 @@ static long guess_s(const struct sweep *sw, const char *nlist)
 	return (long)((double)n * (double)sw_long(sw, "reps") * sw_double(sw, "min_time") * 1.05 + 1);
 }
 
-/* The time of groups groups (a build's repeat, of a trial or step), each
- * of the design's processes at per (any unit), its first at 4/3 of that:
- * the first estimates the iterations the later ones take. */
+/* Time of groups groups (a build's repeat, of a trial or step), each process at per (any unit), the first at 4/3 of
+ * that: it estimates the iterations the later ones take. */
 static long design_s(const struct sweep *sw, long groups, long per)
 {
 	return groups * (sw_long(sw, "layouts_random") * sw_long(sw, "processes") * per + per / 3);
@@ -147,8 +137,7 @@ static uint32_t posix_cksum(const char *s)
 	return ~crc;
 }
 
-/* A group's (same build, repeat and step) first finished process file: the
- * later processes take its iteration counts. NULL when none. */
+/* A group's (build, repeat, step) first finished process file, whose iteration counts the later ones take; or NULL. */
 static char *first_of(const struct sweep *sw, const char *group)
 {
 	char *best = NULL;
@@ -176,9 +165,8 @@ static int done(const struct sweep *sw, const char *key)
 	return yes;
 }
 
-/* One process: every run of one build's plan (at the N in nlist), forms
- * and points interleaved at random by Google Benchmark, under a random
- * environment pad (it moves the stack). */
+/* One process: every run of one build's plan (at the N in nlist), interleaved at random by Google Benchmark, under a
+ * random environment pad (it moves the stack). */
 static int run_process(const struct sweep *sw, const char *key, const char *from, const struct ic_plan_proc *p,
 		       const char *nlist)
 {
@@ -203,9 +191,8 @@ static int run_process(const struct sweep *sw, const char *key, const char *from
 	return rc;
 }
 
-/* --spread: sleep until repeat r's turn with the machine lock let go
- * (however deep), so that others may measure meanwhile, then take it again.
- * A lock handed down by `flock FILE ./run.sh` stays its giver's, held. */
+/* --spread: sleep until repeat r's turn with the machine lock let go (however deep) so others may measure, then
+ * retake it. A lock handed down by `flock FILE ./run.sh` stays its giver's, held. */
 static void spread_wait(const struct sweep *sw, double s, unsigned r)
 {
 	int depth = sw_measure_depth;
@@ -224,8 +211,7 @@ static void spread_wait(const struct sweep *sw, double s, unsigned r)
 		sw_measure_begin(what, sw->cmdline, sw->top);
 }
 
-/* Every process of a design (prefix: "", t<T>_, x<S>_) not on disk, at
- * the N in nlist (a|b, or NULL: all); 0, or -1 when one failed. */
+/* A design's processes (prefix "", t<T>_, x<S>_) not on disk, at nlist's N (a|b; NULL: all); 0, -1 if one failed. */
 static int processes(struct sweep *sw, const char *prefix, const char *nlist, long after_s)
 {
 	long repeat = sw_long(sw, "repeat"), nb = (long)sw->n_tree, spread_gap = 0;
@@ -240,9 +226,8 @@ static int processes(struct sweep *sw, const char *prefix, const char *nlist, lo
 	double r_began = 0;
 	int rc = 0;
 
-	/* A group's first process estimates its iterations and runs about 1.4
-	 * times as long as the later ones (guess_s). Each group once: at
-	 * its one process v0_p0. */
+	/* A group's first process estimates its iterations and runs ~1.4 times as long as the later ones (guess_s).
+	 * Each group counted once, at its process v0_p0. */
 	for (size_t i = 0; i < total; i++) {
 		key[i] = ic_plan_key(&list[i], (unsigned)nb, prefix, &group[i]);
 		todo += !done(sw, key[i]);
@@ -270,14 +255,11 @@ static int processes(struct sweep *sw, const char *prefix, const char *nlist, lo
 				spread_wait(sw, r_began + (double)spread_gap - sw_now(), p->repeat);
 			cur_r = p->repeat, r_began = sw_now();
 		}
-		/* What is left: the later processes at their mean so far (the
-		 * design's guess before one has run), the groups' first
-		 * processes at 4/3 of that, and the report. It rises only with
-		 * a reason. */
+		/* Left: later processes at their mean so far (the design's guess before one ran), groups' first
+		 * processes at 4/3 of that, and the report. It rises only with a reason. */
 		per = done_n ? done_ms / done_n : guess * 1000;
 		sw_eta = (((long)todo - (long)firsts) * per + (long)firsts * per * 4 / 3) / 1000 + after_s;
-		/* --spread: the last repeat starts no sooner than its turn, then
-		 * takes a repeat's processes. */
+		/* --spread: the last repeat starts no sooner than its turn, then takes a repeat's processes. */
 		if (spread_gap && p->repeat < repeat) {
 			long wait_eta = (long)r_began + (repeat - p->repeat) * spread_gap - (long)time(NULL) +
 					design_s(sw, nb, per) / 1000 + after_s;
@@ -302,9 +284,8 @@ static int processes(struct sweep *sw, const char *prefix, const char *nlist, lo
 		todo--;
 		/* The time left shrinks by the time just spent. */
 		prev_eta -= (long)(sw_now() - start);
-		/* The main design's verdict so far, at a quarter, half and three
-		 * quarters, from the processes on disk (summarize writes nothing of
-		 * the run's; a failure says nothing: the report at the end speaks). */
+		/* The main design's verdict so far at 1/4, 1/2, 3/4 from the processes on disk (summarize writes
+		 * nothing of the run's; a failure is silent: the final report speaks). */
 		if (rc == 0 && !*prefix && total >= 8 && i + 1 < total && i * 4 / total < (i + 1) * 4 / total)
 			sw_run((char *[]){ sw_fmt("%s/cmd/summarize", sw->tree[0].dir), "--run", sw->dir, "--so-far",
 					   sw_fmt("%zu", total), NULL }, NULL, "/dev/null", NULL);
@@ -368,8 +349,7 @@ static void counters(struct sweep *sw)
 		if (b == 0)   /* again at a crossover step */
 			sw->counter_source = line[0], sentence = line[1];
 	}
-	/* One source per run: a resume on a machine that now counts otherwise
-	 * (--counters auto) would mix counted and simulated figures. */
+	/* One source per run: a resume on a machine now counting otherwise (--counters auto) would mix figures. */
 	if (!*sw_get(sw, "counter_source_of_run")) {
 		sw_set(sw, "counter_source_of_run", sw->counter_source);
 		sw_conf_save(sw);
@@ -381,10 +361,8 @@ static void counters(struct sweep *sw)
 	sw_say("counters: %s", sentence);
 }
 
-/* Measure the N inside each crossover bracket, with the same variants and
- * processes: the engine's midpoints the last summary names in
- * report/refine_next.txt. A step's N go to crossover_steps.csv before it
- * runs, so a resumed step measures the N it started with. */
+/* Measure the N inside each crossover bracket (same variants, processes): the engine's midpoints the last summary
+ * names in report/refine_next.txt, put in crossover_steps.csv before a step runs so its resume measures the same N. */
 static int crossover(struct sweep *sw, const char *closing)
 {
 	char *steps = sw_fmt("%s/crossover_steps.csv", sw->dir), *next = sw_fmt("%s/report/refine_next.txt", sw->dir);
@@ -441,9 +419,8 @@ static size_t raw_count(const struct sweep *sw, const char *start)
 	return n;
 }
 
-/* --calibrate: every trial is a whole design (variants x processes) with
- * extern and three copies of it planted with 0%, 1% and 3% more time per
- * pass; the report reads how often each interval holds the planted ratio. */
+/* --calibrate: each trial is a whole design (variants x processes) with extern and three copies planted with 0%, 1%
+ * and 3% more time per pass; the report reads how often each interval holds the planted ratio. */
 static int calibration(struct sweep *sw, const char *closing)
 {
 	long trials = sw_long(sw, "trials"), ran_s = 0, ran_n = 0;
@@ -455,9 +432,7 @@ static int calibration(struct sweep *sw, const char *closing)
 		double start = sw_now();
 
 		sw_phase("calibration: trial %ld of %ld", t, trials);
-		/* The trials after this one take what those run so far took (the
-		 * design's guess before one has run; a resume's trials on disk
-		 * took nothing), for the time left. */
+		/* Time left: later trials at the mean so far (guess before any ran; a resume's trials on disk: 0 s). */
 		if (processes(sw, prefix, NULL, (trials - t) * (ran_n ? ran_s / ran_n : guess) + SW_REPORT_S))
 			return -1;
 		if (raw_count(sw, prefix) != before)
@@ -498,8 +473,7 @@ void sw_results_dir(struct sweep *sw, const char *prefix)
 	}
 }
 
-/* In name order, so two sweeps that share trees cannot wait for each
- * other: each time the first name after the last locked, each once. */
+/* In name order (the first name after the last locked, each once), so two sweeps sharing trees cannot wait for each other. */
 void sw_lock_trees(const struct sweep *sw)
 {
 	for (const char *last = "", *next = NULL;; last = next, next = NULL) {
@@ -541,8 +515,7 @@ void sw_sweep(struct sweep *sw)
 	/* The time left is known once the bench has said what it runs. */
 	sw_eta = -1;
 	sw_build_all(sw);
-	/* Each repeat (of every trial) a design; with --spread each but the
-	 * last takes its gap, or its own time if longer. */
+	/* Each repeat (of every trial) a design; with --spread each but the last takes its gap, or its time if longer. */
 	one_s = design_s(sw, nb * (sw_long(sw, "calibrate") ? sw_long(sw, "trials") : 1), guess_s(sw, NULL));
 	if (*sw_get(sw, "spread"))
 		gap_s = (long)(sw_double(sw, "spread") * 60 / (double)(repeat - 1) + 0.5);
