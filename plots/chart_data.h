@@ -1,8 +1,7 @@
 /* The data the sweep's gnuplot scripts here draw from: time.dat, l1i.dat,
  * ratio.dat, process.dat, attribution.dat, timeline.dat and data.gp, the
  * variables they load (captions, panel layout and titles, verdicts,
- * crossover and cache marks, what each attribution panel plots).
- */
+ * crossover and cache marks, what each attribution panel plots). */
 #ifndef IC_CHART_DATA_H
 #define IC_CHART_DATA_H
 
