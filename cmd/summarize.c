@@ -422,8 +422,7 @@ struct ic_calibration {
 	char series[512];   /* the first trial's series, for calibration.md */
 };
 
-/* From run.conf (conf, read from path); -1 with one line in err when it is
- * no --calibrate run's. */
+/* From run.conf (conf, read from path); -1 with one line in err when it is no --calibrate run's. */
 static int ic_calibration_settings(struct ic_calibration *c, const struct ic_settings *conf,
 				   const char *path, char *err, size_t errlen)
 {

@@ -1,5 +1,4 @@
-/* The .dat files and data.gp of DIR/plots/ (chart_data.h) and the watch's
- * (watch_data.h). */
+/* The .dat files and data.gp of DIR/plots/ (chart_data.h) and the watch's (watch_data.h). */
 #define _GNU_SOURCE
 #include "chart_data.h"
 
@@ -49,8 +48,7 @@ static int form_cmp(const void *a, const void *b, void *an)
 	return d ? d : strcmp(x, y);
 }
 
-/* The forms in drawing order (and colour): compare, baseline, then the
- * rest by name; each once. */
+/* The forms in drawing order (and colour): compare, baseline, then the rest by name; each once. */
 static size_t chart_forms(const struct ic_analysis *an, const char **forms)
 {
 	size_t n = 0;
@@ -651,14 +649,12 @@ void ic_watch_data_write(FILE *dat, FILE *gp, const struct ic_watch *w)
 	/* The panels side by side: the title and caption need the width. */
 	fprintf(gp, "ic_rows = 1\nic_cols = %zu\nic_sites_min = 1\nic_sites_max = 2\nic_nsites = %zu\n",
 		w->nsites > 2 ? w->nsites : 2, w->nsites);
-	fputs("ic_chart_title = ", gp);
-	ic_gnuplot_quote(gp, title);
-	fputs("\nic_caption = ", gp);
+	gp_str(gp, "ic_chart_title", 0, title);
 	snprintf(title, sizeof(title), "%s; %zu short processes (dots), one long process in %zu "
 		 "windows (line); colour: state; %s", *model ? model : "CPU not recorded", w->nshort,
 		 w->nwindows, ic_watch_where_name(w->where));
-	ic_gnuplot_quote(gp, title);
-	fputs("\nic_sites = '", gp);
+	gp_str(gp, "ic_caption", 0, title);
+	fputs("ic_sites = '", gp);
 	for (size_t j = 0; j < w->nsites; j++)
 		fprintf(gp, "%s%lu", j ? " " : "", w->sites[j]);
 	fprintf(gp, "'\nic_nstates = %zu\n", w->nstates);

@@ -43,9 +43,8 @@ const char *ic_fmt_sig3(char *buf, size_t cap, double x);
 const char *ic_fmt_nset(char *buf, size_t cap, const struct ic_ratio *r, const unsigned char *in,
 			size_t n, const char *last);
 
-/* A crossover in words[xo->verdict] (enum ic_verdict order), a printf
- * format given the bracket's ends (CROSSOVER) or the winning form (the
- * WINS verdicts); the pages that say it each have their own words. */
+/* A crossover in words[xo->verdict] (enum ic_verdict order; each page has its
+ * own), a printf format given the bracket's ends or, for a WINS, the winner. */
 const char *ic_fmt_crossover(char *buf, size_t cap, const struct ic_crossover *xo,
 			     const struct ic_analysis_opts *opts, const char *const words[5]);
 

@@ -93,8 +93,7 @@ static const char *l1i_source(const struct ic_series *se)
 	return se->attr ? se->attr->l1i_source : "";
 }
 
-/* Per N both times, which form is faster by how much, and L1i misses
- * where they were counted. */
+/* Per N both times, which form is faster by how much, and L1i misses where they were counted. */
 static void evidence_table(FILE *f, const struct ic_analysis *an, const struct ic_series *se)
 {
 	const struct ic_group *gr = &se->group;
@@ -173,8 +172,7 @@ static void state_time(FILE *f, const struct ic_state *st)
 	}
 }
 
-/* What the processes' level did without a model: steady, or how far it
- * moved and how (states.h). */
+/* What the processes' level did without a model: steady, or how far it moved and how (states.h). */
 static void level_text(FILE *f, const struct ic_analysis *an, const struct ic_states *st)
 {
 	static const char *const steady[] = {
@@ -669,10 +667,9 @@ static const char *ctx(const struct ic_results *res, const char *name)
 	return ic_results_context_named(res, name, buf, sizeof(buf));
 }
 
-/* What moves results, when it is bad, and the command that fixes it
- * (words when it starts with a capital). bad: '!' unless the value is
- * val, '=' when it is val, '^' when it starts with val, '>' when it is a
- * number of at least val. The load has a rule of its own (load_text). */
+/* What moves results, when it is bad and the command that fixes it (words if
+ * capitalised). bad: '!' unless the value is val, '=' if it is, '^' if it
+ * starts with val, '>' if a number of at least val. The load: load_text. */
 static const struct {
 	const char *key, *name, *fine;   /* fine: the word in "Fine as they are" */
 	char bad;
@@ -718,10 +715,9 @@ static const char *boost_fix(const char *v)
 	return "echo 0 | sudo tee /sys/devices/system/cpu/cpufreq/boost";
 }
 
-/* A high load, v, judged by when it was sampled: before the run started
- * anything, it is other work, to be stopped only while some of it still
- * ran as the measurement started (busy names it); sampled later, it holds
- * the run's own build and is not judged. */
+/* A high load v by when it was sampled: before the run started anything, it
+ * is other work, to stop only if some still ran as the measurement started
+ * (busy names it); sampled later, it holds the run's own build: not judged. */
 static void load_text(FILE *f, const char *name, const char *v, const char *busy)
 {
 	int others = !strncmp(busy, "pid ", 4);
@@ -912,8 +908,7 @@ static void sd_cell(FILE *f, double sd, size_t df)
 	fprintf(f, isfinite(sd) ? " | %.1f%% (%zu)" : " | —", 100.0 * sd, df);
 }
 
-/* The Method section's table of the spread at each level of the design,
- * one row per series. */
+/* The Method section's table of the spread at each level of the design, one row per series. */
 static void repeats_method(FILE *f, const struct ic_analysis *an)
 {
 	int any = 0;
@@ -1231,8 +1226,7 @@ static void answer_write(FILE *f, const struct ic_analysis *an)
 	fputs("\n\n", f);
 }
 
-/* What the tables hold, the charts, and what every series shares, said
- * once. */
+/* What the tables hold, the charts, and what every series shares, said once. */
 static void evidence_intro(FILE *f, const struct ic_analysis *an)
 {
 	size_t unsplit = 0, l1i = 0, attr = 0;

@@ -1,5 +1,4 @@
-/* CSV tables: one row per point, per ratio, per series and per calibration
- * point; see report.h. */
+/* CSV tables: one row per point, per ratio, per series and per calibration point; see report.h. */
 #include "report.h"
 
 #include <math.h>
