@@ -114,11 +114,10 @@ static void ratio_rows(FILE *f, const struct ic_ratio *r, size_t n, const struct
 	fputs(n ? "\n\n" : "NaN NaN NaN NaN 0 NaN NaN NaN NaN\n\n\n", f);
 }
 
-/* The ratio panel's log y axis from the data's bulk, not its outliers: 1,
- * each N's and each state's ratio, the intervals no wider than 3x (a wider
- * one would flatten the rest; the frame clips it). A process's dot is in
- * view within that bulk widened by half its log span (at least 10%), else
- * drawn at the edge and counted. */
+/* The ratio panel's log y axis from the data's bulk, not its outliers: 1, each
+ * N's and each state's ratio, the intervals no wider than 3x (a wider one would
+ * flatten the rest; the frame clips it). A process's dot is in view within that
+ * bulk widened by half its log span (at least 10%), else at the edge, counted. */
 struct ratio_axis {
 	double lo, hi;
 	size_t above, below;
@@ -361,10 +360,9 @@ static const struct {
 };
 #define NATTR (sizeof(attr_line) / sizeof(attr_line[0]))
 
-/* The attribution panel's ytics: round ratios over the lines' bands (1
- * always in view, within the chart's 0.25..16), no two closer than a
- * twelfth of the log axis: 0.5 to 8 shows 0.5, 0.67, 1, 1.5, 2, 3, 4, 6, 8,
- * not 1.25 beside 1. */
+/* The attribution panel's ytics: round ratios over the lines' bands (1 always
+ * in view, within the chart's 0.25..16), no two closer than a twelfth of the
+ * log axis: 0.5 to 8 shows 0.5, 0.67, 1, 1.5, 2, 3, 4, 6, 8, not 1.25 beside 1. */
 static void attr_tics(FILE *gp, size_t s, const struct ic_attribution *a)
 {
 	static const double ladder[] = { 0.25, 0.33, 0.5, 0.67, 0.8, 1, 1.25, 1.5, 2, 3, 4, 6, 8, 12, 16 };

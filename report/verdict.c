@@ -193,10 +193,9 @@ static void verdict_size(struct vbuf *b, const struct vwords *w, const struct ic
 	}
 }
 
-/* Per side (enum ic_point_side): how many N, the first and the last; and
- * how often the resolved side switches. From each N's side: the
- * crossover's counts come from its intervals, which agree with the sides
- * only up to rounding at Holm's level. */
+/* Per side (enum ic_point_side): how many N, the first and the last; how often
+ * the resolved side switches. From each N's side: the crossover's counts come
+ * from its intervals, which agree with the sides only to Holm-level rounding. */
 struct vcount {
 	size_t n[3], switches;
 	unsigned long min[3], max[3];
