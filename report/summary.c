@@ -1083,8 +1083,8 @@ static void answer_l1i(FILE *f, const struct ic_analysis *an, const struct ic_gr
 			gr->ratios[gr->nratios - 1].sites);
 }
 
-/* A verdict only where every repeat holds it: where they disagree, "the 3
- * repeats disagree, so no verdict is stated: repeat 1 ..., repeat 2 ..." and 1, else nothing and 0. */
+/* A verdict only where every repeat holds it: where not, 1 after "the 3 repeats
+ * disagree, so no verdict is stated: repeat 1 ..., repeat 2 ..."; else 0, silent. */
 static int answer_repeats_disagree(FILE *f, const struct ic_analysis *an, const struct ic_series *se)
 {
 	static const char *const words[] = { "no N resolved", "crossover in (%.0f, %.0f)",
