@@ -97,9 +97,8 @@ static int ic_merged_write(FILE *f, const struct ic_analysis *an)
 	return rc ? -1 : 0;
 }
 
-/* Each output and its writer; the charts' data (IC_OUT_CHARTS on, in
- * chart_data.h's order) are written by ic_chart_data_write, all at once;
- * calibration.csv, last, only with --planted. */
+/* Each output and its writer; ic_chart_data_write writes the charts' data
+ * (IC_OUT_CHARTS on, chart_data.h's order); calibration.csv, last, only with --planted. */
 #define IC_OUT_CHARTS 9
 #define IC_OUT_COUNT (IC_OUT_CHARTS + IC_CHART_COUNT + 1)
 static const struct {
@@ -199,9 +198,8 @@ static const char *sum_beside(const char *name)
 	return path;
 }
 
-/* A new report of run in d (d/.report.XXXXXX) with its charts when charts
- * is set, to be swapped in with the others (sum_swap). A failed chart
- * leaves the report without charts, never with the old ones. */
+/* A new report of run in d/.report.XXXXXX (with charts if charts), swapped in
+ * with the others (sum_swap); a failed chart leaves none, never the old ones. */
 static int sum_report_new(const char *d, const struct ic_run *run, int charts)
 {
 	struct sum_new *n;
@@ -231,8 +229,7 @@ static int sum_report_new(const char *d, const struct ic_run *run, int charts)
 }
 
 /* Every new report swapped in: d/report points to it, the files users open
- * link through it, and the report it replaced (or what a stopped run left)
- * is removed. */
+ * link through it, and the report it replaced (or a stopped run's) goes. */
 static int sum_swap(void)
 {
 	for (; sum_nswapped < sum_nnew; sum_nswapped++) {
@@ -274,8 +271,8 @@ static int sum_swap(void)
 	return 0;
 }
 
-/* Repeat r as a run of its own, which agree and compare read: run.conf and
- * its processes, links into the run's. */
+/* Repeat r as a run of its own for agree and compare: run.conf and its
+ * processes, links into the run's. */
 static int sum_repeat_links(const char *dir, long r, const struct ic_run *run)
 {
 	char raw[PATH_MAX], path[PATH_MAX + 300], target[PATH_MAX];
@@ -353,12 +350,11 @@ out:
 
 /* Markdown as plain lines for the terminal, each under IC_PLAIN_PREFIX:
  * links and images as their text, no emphasis, code or heading marks, no
- * blank lines, wrapped at 100 bytes (a bullet's continuation under its
- * text). Widths are in bytes, as run.sh's C locale counted them. */
+ * blank lines, wrapped at a space at 100 bytes (a bullet's continuation
+ * under its text). Bytes, as run.sh's C locale counted them. */
 #define PLAIN_WIDTH 100
 
-/* One line of that: links and images first, then the marks; wrapped at a
- * space. */
+/* One line of that: links and images first, then the marks. */
 static void plain_line(FILE *out, const char *s, size_t n)
 {
 	char *a = ic_xalloc(malloc(n + 1)), *p;
@@ -407,18 +403,16 @@ static void plain_line(FILE *out, const char *s, size_t n)
 
 /* ---- --calibrate ----------------------------------------------------------- */
 
-/* The coverage over the trials: how often the 95% interval holds the
- * planted ratio 1 + F of a copy of the baseline with a planted extra cost
- * F (form <baseline>_plant<100 F>), how often it excludes 1 (for F = 0: a
- * false positive). */
+/* The coverage over the trials: how often the 95% interval holds 1 + F for
+ * a copy of the baseline with a planted extra cost F (form
+ * <baseline>_plant<100 F>), how often it excludes 1 (for F = 0: a false positive). */
 #define IC_CALIBRATION_PLANTS_MAX 16
 struct ic_calibration {
 	struct ic_calibration_plant {
 		double f;
 		char form[96];
-		/* Over the trials: rows, and those whose interval holds 1 + f, whose
-		 * band excludes 1; sums of the ratio and the width the table holds,
-		 * and how many had each. */
+		/* Over the trials: rows, those whose interval holds 1 + f, whose band
+		 * excludes 1; sums of the table's ratio and width, and how many had each. */
 		size_t n, holds, excludes, nsum[2];
 		double sum[2];
 	} plant[IC_CALIBRATION_PLANTS_MAX];
@@ -428,8 +422,7 @@ struct ic_calibration {
 	char series[512];   /* the first trial's series, for calibration.md */
 };
 
-/* From run.conf (conf, read from path); -1 with one line in err when it is
- * no --calibrate run's. */
+/* From run.conf (conf, read from path); -1 with one line in err when it is no --calibrate run's. */
 static int ic_calibration_settings(struct ic_calibration *c, const struct ic_settings *conf,
 				   const char *path, char *err, size_t errlen)
 {
@@ -467,9 +460,8 @@ static int ic_calibration_settings(struct ic_calibration *c, const struct ic_set
 	return 0;
 }
 
-/* A number as calibration.csv writes it after a comma (%.6f, empty when
- * not measured), and its value as written: calibration.md's means are of
- * the table. */
+/* A number after a comma as calibration.csv writes it (%.6f, empty when not
+ * measured), and its value as written: calibration.md's means are the table's. */
 static double cal_cell(FILE *f, double x)
 {
 	char buf[64] = "";
@@ -480,9 +472,9 @@ static double cal_cell(FILE *f, double x)
 	return isfinite(x) ? strtod(buf, NULL) : NAN;
 }
 
-/* The analysis of trial t (0..) with plant k: its rows into csv (the
- * header and, for calibration.md, the series, "N = 256, 1 thread, private
- * queue" joined by " and ", before the first), its counts into c. */
+/* Trial t (0..) with plant k: its rows into csv (before the first, the header
+ * and, for calibration.md, the series "N = 256, 1 thread, private queue"
+ * joined by " and "), its counts into c. */
 static void ic_calibration_add(struct ic_calibration *c, FILE *csv, size_t t, size_t k,
 			       const struct ic_analysis *an)
 {
@@ -554,8 +546,7 @@ static void ic_calibration_markdown(FILE *md, const struct ic_calibration *c, lo
 }
 
 /* The closing lines of the run's report as it is: summary.md's smoke mark
- * (from its title) and first section, else calibration.md, as
- * plain_line writes them, else verdict.txt as it is. */
+ * (its title's) and first section, else calibration.md, by plain_line, else verdict.txt. */
 static int sum_closing(const char *dir)
 {
 	static const char *const name[] = { "summary.md", "calibration.md", "verdict.txt" };
@@ -589,9 +580,8 @@ static int sum_closing(const char *dir)
 }
 
 /* A --calibrate run: each trial's report per planted copy (no charts: only
- * their tables are read) and, over the trials, calibration_trials.csv and
- * calibration.md, each renamed into place once both are written; then the
- * closing lines. */
+ * their tables are read), then calibration_trials.csv and calibration.md
+ * over the trials, renamed into place once both are written; the closing lines. */
 static int sum_calibration(const char *dir, const struct ic_settings *conf, long seconds)
 {
 	static const char *const name[] = { "calibration_trials.csv", "calibration.md" };
@@ -605,8 +595,7 @@ static int sum_calibration(const char *dir, const struct ic_settings *conf, long
 	snprintf(path, sizeof(path), "%s/run.conf", dir);
 	if (ic_calibration_settings(&c, conf, path, err, sizeof(err)))
 		return ic_bad("--run: %s", err);
-	/* The trials' table in memory until every trial is read: an
-	 * interrupted report leaves no temporary file in the run. */
+	/* The table in memory until every trial is read: if interrupted, no temporary file. */
 	csv = ic_xalloc(open_memstream(&trials, &len));
 	for (size_t t = 0; t < c.ntrials && !rc; t++)
 		for (size_t k = 0; k < c.nplants && !rc; k++) {
@@ -648,8 +637,7 @@ static int sum_calibration(const char *dir, const struct ic_settings *conf, long
 	return rc;
 }
 
-/* The verdict so far from the processes on disk, one line per series;
- * nothing is written. */
+/* The verdict so far from the processes on disk, a line per series; nothing written. */
 static int sum_so_far(const char *dir, long total)
 {
 	char pattern[PATH_MAX], err[1024], *v = NULL;
@@ -720,8 +708,7 @@ static int sum_in_place(const char *dir, long seconds)
 		rc = rc ? rc : sum_swap() || (k > 1 && sum_agreement(dir, k)) || sum_closing(dir);
 	}
 	ic_settings_free(&conf);
-	/* What was not swapped in, and the directories made for it when they
-	 * hold nothing else (a trial's). */
+	/* What was not swapped in, and its directories when they hold nothing else (a trial's). */
 	for (size_t i = sum_nnew; i-- > sum_nswapped;) {
 		ic_rm_rf(sum_new[i].made);
 		if (strcmp(sum_new[i].dir, dir) && !rmdir(sum_new[i].dir))

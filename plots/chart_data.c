@@ -1,4 +1,4 @@
-/* The .dat files and data.gp of DIR/plots/; see chart_data.h. */
+/* The .dat files and data.gp of DIR/plots/ (chart_data.h) and the watch's (watch_data.h). */
 #define _GNU_SOURCE
 #include "chart_data.h"
 
@@ -11,6 +11,7 @@
 #include "load.h"
 #include "gnuplot_run.h"
 #include "series.h"
+#include "watch_data.h"
 
 /* The height of one cache label's line, a fraction of a time panel. */
 #define IC_MARK_H 0.06
@@ -47,8 +48,7 @@ static int form_cmp(const void *a, const void *b, void *an)
 	return d ? d : strcmp(x, y);
 }
 
-/* The forms in drawing order (and colour): compare, baseline, then the
- * rest by name; each once. */
+/* The forms in drawing order (and colour): compare, baseline, then the rest by name; each once. */
 static size_t chart_forms(const struct ic_analysis *an, const char **forms)
 {
 	size_t n = 0;
@@ -62,9 +62,8 @@ static size_t chart_forms(const struct ic_analysis *an, const char **forms)
 	return n;
 }
 
-/* One block per form, an empty one a NaN row, so that block k of series g
- * is index g * nforms + k; drawn lists the k + 1 (k < ndraw) that have
- * data: " 1 2". */
+/* One block per form (a NaN row when empty): block k of series g is index
+ * g * nforms + k; drawn lists the k + 1 (k < ndraw) with data: " 1 2". */
 static void form_blocks(FILE *f, const struct ic_group *gr, const char *title, const char **forms,
 			size_t nforms, enum ic_field field, size_t ndraw, char drawn[static 256])
 {
@@ -115,11 +114,10 @@ static void ratio_rows(FILE *f, const struct ic_ratio *r, size_t n, const struct
 	fputs(n ? "\n\n" : "NaN NaN NaN NaN 0 NaN NaN NaN NaN\n\n\n", f);
 }
 
-/* The ratio panel's log y axis from the data's bulk, not its outliers: 1,
- * each N's ratio, each state's, and the intervals no wider than 3x (a
- * wider one would flatten the rest; the frame clips it). A process's dot
- * is in view within that bulk widened by half its log span (at least
- * 10%); beyond, it is drawn at the edge and counted. */
+/* The ratio panel's log y axis from the data's bulk, not its outliers: 1, each
+ * N's and each state's ratio, the intervals no wider than 3x (a wider one would
+ * flatten the rest; the frame clips it). A process's dot is in view within that
+ * bulk widened by half its log span (at least 10%), else at the edge, counted. */
 struct ratio_axis {
 	double lo, hi;
 	size_t above, below;
@@ -208,10 +206,9 @@ static void ratio_tics(FILE *gp, size_t p, double lo, double hi)
 	ytics(gp, "ic_ytics", p + 1, t, n);
 }
 
-/* process.dat: every process's ratio as a dot just right of N, spread a
- * little so that equal ratios stay apart, with its state (1 or 2), the y
- * it is drawn at (the edge of ax when beyond it) and 1 / -1 when clipped
- * above / below. */
+/* process.dat: each process's ratio as a dot just right of N, spread so
+ * that equal ratios stay apart, with its state (1 or 2), the y drawn at (ax's
+ * edge when beyond it) and 1 / -1 when clipped above / below. */
 static void process_dots(FILE *f, const struct ic_series *se, const char *title,
 			 const struct ratio_axis *ax)
 {
@@ -257,10 +254,9 @@ static const char *l1i_source(char *buf, size_t cap, const struct ic_analysis *a
 	return buf;
 }
 
-/* The panel's verdict line, the series' crossover from the same decision
- * as the words (the time average over every process, whatever states the
- * machine ran in): "crossover in (4, 64)", "extern faster where resolved",
- * "no N resolved"; summary.md says more. */
+/* The panel's verdict line from the words' decision (the time average over
+ * every process, whatever the machine's states): "crossover in (4, 64)",
+ * "extern faster where resolved", "no N resolved"; summary.md says more. */
 static void verdict(char *buf, size_t cap, const struct ic_analysis *an, const struct ic_group *gr)
 {
 	const char *const words[] = { gr->nratios ? "no N resolved" : "no comparison",
@@ -277,9 +273,8 @@ static void verdict(char *buf, size_t cap, const struct ic_analysis *an, const s
  * compared form's code reaches the L1i (dt 2) and the L2 (dt 4), at the N
  * summary.md states (N ≈ 176: the cache size over the bytes per site where
  * the footprint first passes it, not the next measured N), labelled in the
- * form's colour in a strip above the data (ic_time_nmarks[p] labels; the
- * .gp leaves that much headroom), left of the line in the right half so
- * none is clipped. */
+ * form's colour in a strip above the data (ic_time_nmarks[p] labels: the .gp
+ * leaves that headroom), left of the line in the right half: none clipped. */
 static void time_marks(FILE *gp, size_t g, const struct ic_results *res, const struct ic_group *gr,
 		       const char **forms, size_t nforms)
 {
@@ -318,10 +313,9 @@ static void time_marks(FILE *gp, size_t g, const struct ic_results *res, const s
 	fprintf(gp, "'\nic_time_nmarks[%zu] = %d\n", g + 1, n);
 }
 
-/* gnuplot commands for a time panel's y axis: linear, or where its drawn
- * forms' times span more than 4x (a filler series' gross times) log, with
- * round tics 1.33x to 1.67x apart (1, 1.5, 2, 3, 5, 7, 10), so that the
- * N where the forms part are not pressed flat under the largest N. */
+/* A time panel's y axis: linear, or log where its forms' times span more
+ * than 4x (a filler series' gross times), tics 1.33x to 1.67x apart (1, 1.5,
+ * 2, 3, 5, 7, 10), so the N where the forms part are not pressed flat. */
 static void time_axis(FILE *gp, size_t g, const struct ic_group *gr, const char **forms, size_t nforms)
 {
 	static const double ladder[] = { 1, 1.5, 2, 3, 5, 7 };
@@ -351,10 +345,9 @@ static void time_axis(FILE *gp, size_t g, const struct ic_group *gr, const char 
 	fputs(")'\n", gp);
 }
 
-/* The attribution chart's lines, named plainly for its key (summary.md
- * and attribution.dat keep the formulas), each in the colour of the
- * control form it brings in (palette.gp); the interaction, a ratio of two
- * ratios, in a colour of its own. */
+/* The attribution chart's lines, named plainly for its key (summary.md and
+ * attribution.dat keep the formulas), each in the colour of the control form
+ * it brings in (palette.gp); the interaction (a ratio of ratios) its own. */
 static const struct {
 	enum ic_line_kind kind;
 	const char *name, *color;
@@ -367,10 +360,9 @@ static const struct {
 };
 #define NATTR (sizeof(attr_line) / sizeof(attr_line[0]))
 
-/* The attribution panel's ytics: round ratios over the lines' bands (1
- * always in view, within the chart's 0.25..16), thinned so that no two
- * tics are closer than a twelfth of the axis (on a log scale): a panel from
- * 0.5 to 8 shows 0.5, 0.67, 1, 1.5, 2, 3, 4, 6, 8, not 1.25 beside 1. */
+/* The attribution panel's ytics: round ratios over the lines' bands (1 always
+ * in view, within the chart's 0.25..16), no two closer than a twelfth of the
+ * log axis: 0.5 to 8 shows 0.5, 0.67, 1, 1.5, 2, 3, 4, 6, 8, not 1.25 beside 1. */
 static void attr_tics(FILE *gp, size_t s, const struct ic_attribution *a)
 {
 	static const double ladder[] = { 0.25, 0.33, 0.5, 0.67, 0.8, 1, 1.25, 1.5, 2, 3, 4, 6, 8, 12, 16 };
@@ -406,10 +398,10 @@ static void attr_tics(FILE *gp, size_t s, const struct ic_attribution *a)
 	ytics(gp, "ic_attr_ytics", s, t, n);
 }
 
-/* Per series with control forms (panel s, from 1), one block per line of
- * attr_line, an empty one a NaN row: line k is index (s - 1) * NATTR +
- * k - 1, and ic_attr_kinds[s] lists the k that have data ("1 2 5").
- * Without such series the file stays empty: attribution.gp says so. */
+/* Per series with control forms (panel s from 1), a block per attr_line (a
+ * NaN row when empty): line k is index (s - 1) * NATTR + k - 1, and
+ * ic_attr_kinds[s] lists the k with data ("1 2 5"). Without such series the
+ * file stays empty: attribution.gp says so. */
 static void attribution(FILE *gp, FILE *f, const struct ic_analysis *an)
 {
 	size_t ns = 0;
@@ -446,10 +438,10 @@ static void attribution(FILE *gp, FILE *f, const struct ic_analysis *an)
 	}
 }
 
-/* Block 2g: "start end ratio state switches" per process, start its end where the
- * run has no start (older runs: the file's mtime). Block 2g + 1: "t ratio
- * state switches" per repetition, state 0 in neither. Every ratio at the
- * timeline's one N (analysis.h). Empty: a NaN row. */
+/* Block 2g: "start end ratio state switches" per process, start its end
+ * where the run has none (older runs: the file's mtime); block 2g + 1: "t
+ * ratio state switches" per repetition, state 0 in neither; a NaN row when
+ * empty. Every ratio at the timeline's one N (analysis.h). */
 static void timeline_blocks(FILE *f, const struct ic_timeline *tl, const char *title)
 {
 	size_t n = 0;
@@ -515,9 +507,8 @@ static void timeline(FILE *gp, FILE *f, const struct ic_analysis *an)
 	fprintf(gp, "ic_tl_tmax = %.6g\n", tmax > 0.0 ? tmax * 1.02 : 0.1);
 }
 
-/* The panels' columns: with several builds that each have the same k
- * series (2 <= k <= 6), one row of panels per build, so a column compares
- * the builds; else a square grid. Groups sort by build. */
+/* Columns: a row per build (a column compares builds) where every build has
+ * the same k series, 2 <= k <= 6 (groups sort by build); else a square grid. */
 static size_t panel_cols(const struct ic_analysis *an)
 {
 	const struct ic_series *se = an->series;
@@ -629,4 +620,52 @@ int ic_chart_data_write(FILE *const cf[IC_CHART_COUNT], const struct ic_analysis
 	for (size_t k = 0; k < IC_CHART_COUNT; k++)
 		rc |= ferror(cf[k]) ? -1 : 0;
 	return rc;
+}
+
+/* ---- the watch's ---------------------------------------------------------- */
+
+void ic_watch_data_write(FILE *dat, FILE *gp, const struct ic_watch *w)
+{
+	char cpu[IC_RESULTS_CONTEXT_MAX], title[512];
+	const char *model = ic_results_context(&w->res, IC_CTX_CPU_MODEL, cpu, sizeof(cpu));
+
+	fputs("# t_s kind(0 process, 1 window) state", dat);
+	for (size_t j = 0; j < w->nsites; j++)
+		fprintf(dat, " ratio_N%lu", w->sites[j]);
+	fputc('\n', dat);
+	for (size_t i = 0; i < w->nsamples; i++) {
+		const struct ic_watch_sample *s = &w->samples[i];
+
+		fprintf(dat, "%.3f %d %d", 0.5 * (s->start + s->end) - w->t0, s->in_long,
+			s->state >= 0 ? s->state + 1 : 0);
+		for (size_t j = 0; j < w->nsites; j++)
+			fprintf(dat, isfinite(s->ratio[j]) ? " %.5f" : " NaN", s->ratio[j]);
+		fputc('\n', dat);
+	}
+	snprintf(title, sizeof(title), "watch: %s/%s over time, %s", w->an.opts.compare,
+		 w->an.opts.baseline, w->series);
+	/* The panels side by side: the title and caption need the width. */
+	fprintf(gp, "ic_rows = 1\nic_cols = %zu\nic_sites_min = 1\nic_sites_max = 2\nic_nsites = %zu\n",
+		w->nsites > 2 ? w->nsites : 2, w->nsites);
+	gp_str(gp, "ic_chart_title", 0, title);
+	snprintf(title, sizeof(title), "%s; %zu short processes (dots), one long process in %zu "
+		 "windows (line); colour: state; %s", *model ? model : "CPU not recorded", w->nshort,
+		 w->nwindows, ic_watch_where_name(w->where));
+	gp_str(gp, "ic_caption", 0, title);
+	fputs("ic_sites = '", gp);
+	for (size_t j = 0; j < w->nsites; j++)
+		fprintf(gp, "%s%lu", j ? " " : "", w->sites[j]);
+	fprintf(gp, "'\nic_nstates = %zu\n", w->nstates);
+	/* Each state's level per N, and where the long process begins: its
+	 * first window (they come last, in time order). */
+	for (int s = 0; s < 2; s++) {
+		fprintf(gp, "ic_level%d = '", s + 1);
+		for (size_t j = 0; j < w->nsites; j++)
+			fprintf(gp, "%s%.5f", j ? " " : "", s < (int)w->nstates ? w->st[s].ratio[j] : NAN);
+		fputs("'\n", gp);
+	}
+	if (w->nwindows)
+		fprintf(gp, "ic_long_start = %.3f\n", w->samples[w->nsamples - w->nwindows].start - w->t0);
+	else
+		fputs("ic_long_start = NaN\n", gp);
 }

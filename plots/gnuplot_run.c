@@ -68,7 +68,7 @@ int ic_spawn_logged(const char *file, char *const argv[], char *const env[], con
 int ic_gnuplot_draw(const char *chart, const char *dir, const char *term, const char *out,
 		    const char *log, char *err, size_t errlen)
 {
-	static char lc_all[] = "LC_ALL=" IC_GNUPLOT_LOCALE;
+	static char lc_all[] = "LC_ALL=C.UTF-8";   /* gnuplot_run.h says why */
 	const char *gnuplot = getenv("GNUPLOT") && *getenv("GNUPLOT") ? getenv("GNUPLOT") : "gnuplot";
 	char script[PATH_MAX], *vars = NULL, **env;
 	size_t len = 0, n = 0, k = 0;
@@ -131,12 +131,10 @@ int ic_gnuplot_draw_pair(const char *chart, const char *dir, const char *base, c
 	for (int t = 0; t < 2 && !rc; t++)
 		if ((rc = ic_gnuplot_draw(chart, dir, term[t], tmp[t], log, last, sizeof(last))) < 0)
 			snprintf(err, errlen, "gnuplot failed on %s.gp (%s): %s", chart, term[t], last);
-	if (!rc && rename(tmp[0], out[0])) {
-		rc = ic_fail(err, errlen, "cannot rename %s into place: %s", out[0], strerror(errno));
-	} else if (!rc && rename(tmp[1], out[1])) {
-		rc = ic_fail(err, errlen, "cannot rename %s into place: %s", out[1], strerror(errno));
-		unlink(out[0]);   /* no half pair */
-	}
+	for (int t = 0; t < 2 && !rc; t++)
+		if (rename(tmp[t], out[t]) &&
+		    (rc = ic_fail(err, errlen, "cannot rename %s into place: %s", out[t], strerror(errno))) && t)
+			unlink(out[0]);   /* no half pair */
 	unlink(tmp[0]);
 	unlink(tmp[1]);
 	return rc;

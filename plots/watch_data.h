@@ -1,8 +1,7 @@
-/* The watch's chart data (watch.gp draws it): ic_watch_data_write writes
- * dat, plots/watch.dat, one line per short process or long-process window
- * (its mid time, kind, state and ratio at each N), and gp, data.gp: the
- * panels, title, caption, the states' levels and where the long process
- * begins. */
+/* The watch's chart data (watch.gp draws it): dat, plots/watch.dat, a line
+ * per short process or long-process window (its mid time, kind, state and
+ * ratio at each N), and gp, data.gp: the panels, title, caption, the states'
+ * levels and where the long process begins. */
 #ifndef IC_WATCH_DATA_H
 #define IC_WATCH_DATA_H
 

@@ -1,7 +1,6 @@
-/* Text helpers that more than one of summarize's writers (summary.md's and
- * chart_data.c) needs, so that a line of summary.md and a chart label say
- * the same thing the same way. The ones that fill a buffer return it.
- */
+/* Text helpers summarize's writers share (summary.md's, chart_data.c), so
+ * that summary.md and a chart label say a thing the same way. The ones that
+ * fill a buffer return it. */
 #ifndef IC_FORMAT_H
 #define IC_FORMAT_H
 
@@ -17,10 +16,9 @@ void ic_fmt_add(char *buf, size_t cap, size_t *len, const char *fmt, ...);
 /* 1 B, 32 KiB, 1 MiB, 1.5 MiB; "unknown" when not finite. */
 const char *ic_fmt_bytes(char *buf, size_t cap, double bytes);
 
-/* The series' body as a title: "512 B filler per site; 1 thread, private
- * queue", with "op, layout layout, order order" first when the run has
- * more than one body, and the build (ic_fmt_build) before that when it has
- * more than one build. */
+/* The series as a title, "512 B filler per site; 1 thread, private queue",
+ * after "op, L layout, O order" when the run has several bodies and, first,
+ * the build (ic_fmt_build) when it has several builds. */
 const char *ic_fmt_series(char *buf, size_t cap, const struct ic_analysis *an,
 			  const struct ic_group *gr);
 
@@ -33,8 +31,7 @@ const char *ic_fmt_build(char *buf, size_t cap, const struct ic_results *res, si
  * body queue; lock tas", absent keys left out; "" when it has none. */
 const char *ic_fmt_build_keys(char *buf, size_t cap, const struct ic_build *b);
 
-/* "1..256, 1024, 4096..16384": the N of a series' ratios on `side`, runs
- * joined; "" when none. */
+/* "1..256, 1024, 4096..16384": the N of the ratios on `side`; "" for none. */
 const char *ic_fmt_runs(char *buf, size_t cap, const struct ic_ratio *ratios, size_t n,
 			enum ic_point_side side);
 
@@ -46,9 +43,8 @@ const char *ic_fmt_sig3(char *buf, size_t cap, double x);
 const char *ic_fmt_nset(char *buf, size_t cap, const struct ic_ratio *r, const unsigned char *in,
 			size_t n, const char *last);
 
-/* A crossover in words[xo->verdict] (enum ic_verdict order), a printf
- * format given the bracket's ends (CROSSOVER) or the winning form (the
- * WINS verdicts); the pages that say it each have their own words. */
+/* A crossover in words[xo->verdict] (enum ic_verdict order; each page has its
+ * own), a printf format given the bracket's ends or, for a WINS, the winner. */
 const char *ic_fmt_crossover(char *buf, size_t cap, const struct ic_crossover *xo,
 			     const struct ic_analysis_opts *opts, const char *const words[5]);
 

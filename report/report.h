@@ -1,7 +1,6 @@
-/* The writers of summarize's outputs, each to an open stream, from a run's
- * analysis (analysis.h); every one returns 0, or -1 when a write failed. A
- * value not measured is an empty CSV cell or "—", never 0. Each file's head
- * says which output it writes. */
+/* The writers of summarize's outputs to an open stream from a run's analysis
+ * (analysis.h), each 0 or -1 when a write failed; a value not measured is an
+ * empty CSV cell or "—", never 0. Each file's head says which it writes. */
 #ifndef IC_REPORT_H
 #define IC_REPORT_H
 
@@ -14,9 +13,8 @@
 /* No size is printed whose 95% range is wider than this factor each way:
  * "too variable to size here". */
 #define IC_VERDICT_SIZE_MAX 0.5
-/* The verdict of one series as sentences ending in '.': "Inline pays up
- * to N = 4 (4-12% faster); from N = 8 extern calls are 1.3-1.7x faster;
- * unresolved at N = 1 and 4096." */
+/* One series' verdict as sentences ending in '.': "Inline pays up to N = 4
+ * (4-12% faster); from N = 8 extern calls are 1.3-1.7x faster; unresolved at N = 1 and 4096." */
 const char *ic_verdict_series(char *buf, size_t cap, const struct ic_analysis *an,
 			      const struct ic_series *se);
 /* inline or hint against an extern form: said as "inline pays", "extern calls". */

@@ -1,19 +1,20 @@
-/* summary.md: the answer, a line per series, then the machine, the build
- * and the design in a line each; per series the evidence, its states and
- * what the difference is made of; then the machine, the counters and the
- * method. */
+/* summary.md: the answer, a line per series, then the machine, the build and
+ * the design in a line each; per series the evidence, its states and what the
+ * difference is made of; then the machine, the counters and the method. */
 #include "report.h"
 
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "agreement.h"
 #include "attribution.h"
 #include "format.h"
-#include "history_line.h"
 #include "load.h"
 #include "machine_state_read.h"
+#include "run_history.h"
 #include "series.h"
 
 #define SUMMARY_FORM(e, name, solo, what) { #name, what },
@@ -92,8 +93,7 @@ static const char *l1i_source(const struct ic_series *se)
 	return se->attr ? se->attr->l1i_source : "";
 }
 
-/* Per N both times, which form is faster by how much, and L1i misses
- * where they were counted. */
+/* Per N both times, which form is faster by how much, and L1i misses where they were counted. */
 static void evidence_table(FILE *f, const struct ic_analysis *an, const struct ic_series *se)
 {
 	const struct ic_group *gr = &se->group;
@@ -172,8 +172,7 @@ static void state_time(FILE *f, const struct ic_state *st)
 	}
 }
 
-/* What the processes' level did without a model: steady, or how far it
- * moved and how (states.h). */
+/* What the processes' level did without a model: steady, or how far it moved and how (states.h). */
 static void level_text(FILE *f, const struct ic_analysis *an, const struct ic_states *st)
 {
 	static const char *const steady[] = {
@@ -368,9 +367,8 @@ static const struct ic_ratio *attr_extreme(const struct ic_line *l, const unsign
 	return best;
 }
 
-/* A per-N line: stated only where its band excludes 1 and the series'
- * own difference is resolved. up/down: what a side above or below 1
- * means, e.g. "the copies cost". */
+/* A per-N line, stated where its band excludes 1 and the series' own
+ * difference is resolved; up/down: what above or below 1 means ("the copies cost"). */
 static void attr_say_per_n(struct attr_text *t, const char *what, const struct ic_line *l,
 			   const struct ic_group *g, const char *up, const char *down)
 {
@@ -424,9 +422,8 @@ static void attr_say_per_n(struct attr_text *t, const char *what, const struct i
 }
 
 /* How the parts multiply to the whole at the largest N with the copies
- * measured: inline/extern = clone/extern x inline/clone, the last the
- * inlined copies against the same copies called (the whole over the
- * copies, so the product is exact). */
+ * measured: inline/extern = clone/extern x inline/clone, the last the inlined
+ * copies against them called (the whole over the copies, so it is exact). */
 static void attr_adds_up(FILE *f, const struct ic_attribution *a)
 {
 	const struct ic_line *cp = &a->line[IC_LINE_COPIES], *wh = &a->line[IC_LINE_INLINE_EXTERN];
@@ -580,9 +577,8 @@ static void attr_moves_words(FILE *f, const struct ic_attr_moves *m, size_t i)
 		fprintf(f, "ran %.2fx faster [%.2f–%.2fx]", 1.0 / c, 1.0 / hi, 1.0 / lo);
 }
 
-/* Where the series' processes vary, how each form's time moves with its
- * ratio over them: measured in the same processes, the forms say which
- * side moves even where no level is resolved. */
+/* Where the processes vary, how each form's time moves with their ratio: in
+ * the same processes, the forms say which side moves even where no level is resolved. */
 static void attr_moves(FILE *f, const struct ic_analysis *an, const struct ic_attr_moves *m)
 {
 	if (!m->sites || !m->nforms)
@@ -605,9 +601,8 @@ static void attr_moves(FILE *f, const struct ic_analysis *an, const struct ic_at
 	fputs(". This is how the forms move together over the processes, not a cause at one level.\n\n", f);
 }
 
-/* Each component of attribution.h as a bullet, those whose band (per-N
- * lines) or interval (single comparisons) excludes 1 first; then where the
- * per-N lines are drawn. */
+/* Each component of attribution.h as a bullet, first those whose band (per-N
+ * lines) or interval (single comparisons) excludes 1; then where they are drawn. */
 static void attribution_write(FILE *f, const struct ic_analysis *an, const struct ic_series *se)
 {
 	struct ic_attr_moves m = { 0 };
@@ -664,8 +659,7 @@ static void series_text(FILE *f, const struct ic_analysis *an, const struct ic_s
 /* ---- the machine ------------------------------------------------------------ */
 
 /* A context value by its name (ic_ctx_name, or a machine_* key of
- * common/machine_state_read.h) as text, "" when absent; good until the
- * next call. */
+ * common/machine_state_read.h), "" when absent; good until the next call. */
 static const char *ctx(const struct ic_results *res, const char *name)
 {
 	static char buf[IC_RESULTS_CONTEXT_MAX];
@@ -673,10 +667,9 @@ static const char *ctx(const struct ic_results *res, const char *name)
 	return ic_results_context_named(res, name, buf, sizeof(buf));
 }
 
-/* What moves results, when it is bad, and the command that fixes it
- * (words when it starts with a capital). bad: '!' unless the value is
- * val, '=' when it is val, '^' when it starts with val, '>' when it is a
- * number of at least val. The load has a rule of its own (load_text). */
+/* What moves results, when it is bad and the command that fixes it (words if
+ * capitalised). bad: '!' unless the value is val, '=' if it is, '^' if it
+ * starts with val, '>' if a number of at least val. The load: load_text. */
 static const struct {
 	const char *key, *name, *fine;   /* fine: the word in "Fine as they are" */
 	char bad;
@@ -722,10 +715,9 @@ static const char *boost_fix(const char *v)
 	return "echo 0 | sudo tee /sys/devices/system/cpu/cpufreq/boost";
 }
 
-/* A high load, v, judged by when it was sampled: before the run started
- * anything, it is other work, to be stopped only while some of it still
- * ran as the measurement started (busy names it); sampled later, it holds
- * the run's own build and is not judged. */
+/* A high load v by when it was sampled: before the run started anything, it
+ * is other work, to stop only if some still ran as the measurement started
+ * (busy names it); sampled later, it holds the run's own build: not judged. */
 static void load_text(FILE *f, const char *name, const char *v, const char *busy)
 {
 	int others = !strncmp(busy, "pid ", 4);
@@ -821,9 +813,8 @@ static void builds_text(FILE *f, const struct ic_results *res)
 	}
 }
 
-/* before, the context value and after; missing in its place when it is
- * absent, or nothing at all when missing is NULL. Printed at once: ctx()'s
- * buffer is reused. */
+/* before, the context value and after; missing in its place when absent,
+ * nothing when missing is NULL. Printed at once: ctx()'s buffer is reused. */
 static void ctx_put(FILE *f, const struct ic_results *res, const char *before, enum ic_ctx key,
 		    const char *after, const char *missing)
 {
@@ -917,8 +908,7 @@ static void sd_cell(FILE *f, double sd, size_t df)
 	fprintf(f, isfinite(sd) ? " | %.1f%% (%zu)" : " | —", 100.0 * sd, df);
 }
 
-/* The Method section's table of the spread at each level of the design,
- * one row per series. */
+/* The Method section's table of the spread at each level of the design, one row per series. */
 static void repeats_method(FILE *f, const struct ic_analysis *an)
 {
 	int any = 0;
@@ -1050,8 +1040,7 @@ static void method_text(FILE *f, const struct ic_analysis *an)
 /* ---- the answer: the first screen ------------------------------------------ */
 
 /* " Inlined code outgrows the L1i at N ≈ 176, extern code at N ≈ 1155."; both
- * forms once when they pass at the same measured N. The L1i's size is on
- * the Machine line below, once. */
+ * forms once when they pass at the same measured N; the L1i's size is on the Machine line. */
 static void answer_l1i(FILE *f, const struct ic_analysis *an, const struct ic_group *gr,
 		       const struct ic_attribution *attr)
 {
@@ -1094,9 +1083,8 @@ static void answer_l1i(FILE *f, const struct ic_analysis *an, const struct ic_gr
 			gr->ratios[gr->nratios - 1].sites);
 }
 
-/* A verdict only where every repeat holds it: where the series' repeats
- * disagree, "the 3 repeats disagree, so no verdict is stated: repeat 1
- * ..., repeat 2 ..." and 1, else nothing and 0. */
+/* A verdict only where every repeat holds it: where not, 1 after "the 3 repeats
+ * disagree, so no verdict is stated: repeat 1 ..., repeat 2 ..."; else 0, silent. */
 static int answer_repeats_disagree(FILE *f, const struct ic_analysis *an, const struct ic_series *se)
 {
 	static const char *const words[] = { "no N resolved", "crossover in (%.0f, %.0f)",
@@ -1113,10 +1101,9 @@ static int answer_repeats_disagree(FILE *f, const struct ic_analysis *an, const 
 	return 1;
 }
 
-/* One line per series: its verdict (verdict.c), where the repeats agree
- * that none alone says otherwise (only where the pooled verdict resolves
- * some N: that each repeat alone resolves nothing adds nothing), then
- * where its code outgrows the L1i. */
+/* A line per series: its verdict (verdict.c), else the repeats' disagreement;
+ * that no repeat alone says otherwise where the verdict resolves some N (else
+ * that adds nothing); then where its code outgrows the L1i. */
 static void answer_series(FILE *f, const struct ic_analysis *an, const struct ic_series *se)
 {
 	const struct ic_repeats *rp = se->repeats;
@@ -1134,9 +1121,8 @@ static void answer_series(FILE *f, const struct ic_analysis *an, const struct ic
 }
 
 /* How long a run would resolve the 2004 effect where this one's range is
- * narrowest, if the machine varies as it did: a range's half-width on the
- * log scale shrinks as one over the root of the processes, so the run
- * grows by the square of the ratio of the two half-widths. */
+ * narrowest, if the machine varies as it did: a log half-width shrinks as
+ * 1/sqrt(processes), so the run grows by the square of the half-widths' ratio. */
 static void answer_run_length(FILE *f, const struct ic_analysis *an, double half)
 {
 	const struct ic_results *res = an->res;
@@ -1239,8 +1225,7 @@ static void answer_write(FILE *f, const struct ic_analysis *an)
 	fputs("\n\n", f);
 }
 
-/* What the tables hold, the charts, and what every series shares, said
- * once. */
+/* What the tables hold, the charts, and what every series shares, said once. */
 static void evidence_intro(FILE *f, const struct ic_analysis *an)
 {
 	size_t unsplit = 0, l1i = 0, attr = 0;
@@ -1267,6 +1252,108 @@ static void evidence_intro(FILE *f, const struct ic_analysis *an)
 			"say otherwise", IC_STATES_MIN_PROC);
 }
 
+/* The run's directory: its processes are DIR/raw/NAME.json beside
+ * DIR/run.conf. 0 when the run is not laid out so (tests, loose files). */
+static int history_run_dir(const struct ic_analysis *an, char *dir, size_t cap)
+{
+	const char *path, *slash;
+	char conf[4200];
+	struct stat st;
+	size_t len;
+
+	if (!an->res->nfiles || !(path = an->res->files[0]->path) || !(slash = strrchr(path, '/')))
+		return 0;
+	len = (size_t)(slash - path);
+	if (len < 4 || strncmp(slash - 4, "/raw", 4) || len - 4 >= cap)
+		return 0;
+	memcpy(dir, path, len - 4);
+	dir[len - 4] = '\0';
+	snprintf(conf, sizeof(conf), "%s/run.conf", dir);
+	return stat(conf, &st) == 0;
+}
+
+/* results/NAME for a run in a results/ directory, else the path. */
+static const char *history_short(const char *dir)
+{
+	const char *r = strstr(dir, "/results/");
+
+	return r ? r + 1 : dir;
+}
+
+static void history_name(FILE *f, const struct ic_group *g)
+{
+	fprintf(f, "%s %s/%s, %lu thread%s, %s", g->op, g->layout, g->order, g->threads,
+		g->threads == 1 ? "" : "s", g->mode);
+	if (g->filler)
+		fprintf(f, ", %lu B filler", g->filler);
+}
+
+/* The series d's name, then mid, its answer then and now, its states if two. */
+static void history_detail(FILE *f, const struct ic_history_series *d, const struct ic_analysis *then,
+			   const struct ic_analysis *now, const char *mid)
+{
+	char bt[96], bn[96], st[160], sn[160];
+
+	history_name(f, &d->now->group);
+	fprintf(f, ": %s%s then, %s now", mid, ic_history_bracket(bt, sizeof(bt), &d->then->group.xo, &then->opts),
+		ic_history_bracket(bn, sizeof(bn), &d->now->group.xo, &now->opts));
+	ic_history_states(st, sizeof(st), d->then);
+	if (*ic_history_states(sn, sizeof(sn), d->now) || *st)
+		fprintf(f, "; states then %s, now %s", *st ? st : "one", *sn ? sn : "one");
+}
+
+/* summary.md's line on the run's history (engine/run_history.h): "Agrees
+ * with the run of ...", "Differs from ...", or why it cannot tell; nothing
+ * for a calibration trial or a run not laid out as a run's directory. */
+static void history_line(FILE *f, const struct ic_analysis *an)
+{
+	char dir[4096], then_dir[4096], when[64], why[96], mid[64];
+	struct ic_history_series *h;
+	struct ic_run then;
+	size_t m, ndiff, u;
+	double t;
+
+	if (isfinite(an->opts.planted) || !history_run_dir(an, dir, sizeof(dir)))
+		return;
+	if (ic_analysis_smoke(an, why, sizeof(why))) {
+		fprintf(f, "History: a quick run (%s) cannot tell whether it agrees with earlier runs.\n\n", why);
+		return;
+	}
+	if (ic_history_earlier(an, dir, &then, then_dir, sizeof(then_dir), &t)) {
+		fputs("History: no earlier run of this machine and build in its results directory to "
+		      "compare with (./run.sh history lists them).\n\n", f);
+		return;
+	}
+	ic_history_when(when, sizeof(when), t);
+	m = ic_history_against(an, &then.an, &h, &ndiff);
+	/* Else the first series that cannot tell. */
+	for (u = ndiff; u < m && h[u].equivalent; u++)
+		;
+	if (!m) {
+		fprintf(f, "History: the run of %s (%s) shares no series and N with this one.\n\n",
+			when, history_short(then_dir));
+	} else if (ndiff) {
+		fprintf(f, "Differs from the run of %s (%s) in %zu of %zu series (Holm over the series): ",
+			when, history_short(then_dir), ndiff, m);
+		history_detail(f, &h[0], &then.an, an, "");
+		for (size_t i = 1; i < ndiff; i++) {
+			fputs(i == 1 ? "; also " : "; ", f);
+			history_name(f, &h[i].now->group);
+		}
+		fputs("; run ./run.sh watch.\n\n", f);
+	} else if (u < m) {
+		fprintf(f, "Cannot tell whether it agrees with the run of %s (%s): ", when, history_short(then_dir));
+		snprintf(mid, sizeof(mid), "too noisy to hold within %.0f%% (", 100.0 * IC_AGREE_MARGIN);
+		history_detail(f, &h[u], &then.an, an, mid);
+		fputs(").\n\n", f);
+	} else {
+		fprintf(f, "Agrees with the run of %s (%s): within %.0f%% at every shared N of %zu "
+			"series.\n\n", when, history_short(then_dir), 100.0 * IC_AGREE_MARGIN, m);
+	}
+	free(h);
+	ic_run_free(&then);
+}
+
 int ic_summary_write(FILE *f, const struct ic_analysis *an)
 {
 	char mark[320];
@@ -1276,7 +1363,7 @@ int ic_summary_write(FILE *f, const struct ic_analysis *an)
 	fprintf(f, "# inlinecost: %s vs %s%s%s\n\n", an->opts.compare, an->opts.baseline,
 		smoke ? " — " : "", mark);
 	answer_write(f, an);
-	ic_history_line(f, an);
+	history_line(f, an);
 	/* What to do with it, last on the first screen (and the terminal's). */
 	if (!smoke)
 		fputs("Your own program: `./run.sh inlines BINARY --function NAME --results DIR`, with DIR "

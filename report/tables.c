@@ -1,5 +1,4 @@
-/* CSV tables: one row per point, per ratio, per series and per calibration
- * point; see report.h. */
+/* CSV tables: one row per point, per ratio, per series and per calibration point; see report.h. */
 #include "report.h"
 
 #include <math.h>
@@ -29,9 +28,8 @@ static void tables_nums(FILE *f, const char *fmt, int n, ...)
 	va_end(ap);
 }
 
-/* The build columns every table ends with (enum ic_build_key order), each
- * after a comma; empty where the process's context did not say (older
- * runs). Then the newline. */
+/* The build columns every table ends with (enum ic_build_key order), then the
+ * newline; a row's are empty where its context did not say (older runs). */
 static void tables_build_header(FILE *f)
 {
 	for (int k = 0; k < IC_B_COUNT; k++)

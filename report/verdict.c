@@ -2,8 +2,7 @@
  * sites does inlining pay, and by how much? Every measured N is on a side
  * or named unresolved; a series in two states says what holds in both and
  * where they differ, with each state's share of the time. summary.md's
- * first screen (summary.c), verdict.txt (the console's last lines) and
- * verdict.json say the same. */
+ * first screen, verdict.txt (the console's) and verdict.json say the same. */
 #define _GNU_SOURCE
 #include "report.h"
 
@@ -75,10 +74,9 @@ static const struct ic_ratio *vset_typical(const struct ic_group *g, enum ic_poi
 	return k ? pick[(k - 1) / 2] : NULL;
 }
 
-/* The factor span, as side s's, of the N of g with in[i], in one unit,
- * the factor (slower over faster): "1.49x to 1.92x" (a spread of
- * estimates, not an interval), "1.12x" where both ends read the same, ""
- * when none has a ratio; 1 when it names two ends. */
+/* Side s's factors (slower over faster) over the N of g with in[i]:
+ * "1.49x to 1.92x" (a spread of estimates, not an interval), "1.12x" where
+ * both ends read the same, "" when none has a ratio; 1 when it names two. */
 static int vset_span(const struct ic_group *g, const unsigned char *in, enum ic_point_side s,
 		     char *fac, size_t cap)
 {
@@ -150,10 +148,9 @@ static void verdict_clause(struct vbuf *b, const struct vwords *w, const struct 
 		VB_ADD(b, ", by %s", fac);
 }
 
-/* The size of side s where it is typical: its time average with the 95%
- * range that decides it, the spread of its paired repetitions in time,
- * and how often each moment put that side ahead over the side's N. A
- * range wider than +-IC_VERDICT_SIZE_MAX sizes nothing. */
+/* Side s's size at its typical N: the time average with its deciding 95%
+ * range (none wider than +-IC_VERDICT_SIZE_MAX), the spread of its paired
+ * repetitions in time, and how often each put that side ahead over its N. */
 static void verdict_size(struct vbuf *b, const struct vwords *w, const struct ic_group *g,
 			 enum ic_point_side s)
 {
@@ -196,10 +193,9 @@ static void verdict_size(struct vbuf *b, const struct vwords *w, const struct ic
 	}
 }
 
-/* Per side (enum ic_point_side): how many N, the first and the last; and
- * how often the resolved side switches. From each N's side: the
- * crossover's counts come from its intervals, which agree with the sides
- * only up to rounding at Holm's level. */
+/* Per side (enum ic_point_side): how many N, the first and the last; how often
+ * the resolved side switches. From each N's side: the crossover's counts come
+ * from its intervals, which agree with the sides only to Holm-level rounding. */
 struct vcount {
 	size_t n[3], switches;
 	unsigned long min[3], max[3];
@@ -224,10 +220,9 @@ static struct vcount vset_count(const struct ic_group *g)
 	return k;
 }
 
-/* The size of side s at its typical ratio t for the sentence of what to
- * do: "about 1.04x" (three digits below 2x, so 1.04x does not read 1x),
- * or, where its 95% range is wider than IC_VERDICT_SIZE_MAX each way, no
- * size at all. */
+/* Side s's size at its typical ratio t for what to do: "about 1.04x"
+ * (three digits below 2x, so 1.04x does not read 1x); no size where its 95%
+ * range is wider than IC_VERDICT_SIZE_MAX each way. */
 static const char *vabout(char *buf, size_t cap, enum ic_point_side s, const struct ic_ratio *t)
 {
 	double x = vfactor(s, t->ratio);
@@ -398,9 +393,8 @@ static void verdict_sides(struct vbuf *b, const struct vwords *w, const struct i
 		VB_ADD(b, " The crossover lies between N = %.0f and %.0f.", g->xo.bracket_lo, g->xo.bracket_hi);
 }
 
-/* The N where the two states put the faster form on opposite sides (each
- * state's ratios from every repetition firmly in it, the process the
- * unit): their set in set, *first the first such; returns how many. */
+/* How many N the two states put on opposite sides (each state's ratios from
+ * every repetition firmly in it, the process the unit): set, *first the first. */
 static size_t verdict_state_diff(const struct ic_states *st, char *set, size_t cap, size_t *first)
 {
 	const struct ic_state *s0 = &st->st[0], *s1 = &st->st[1];
@@ -503,10 +497,9 @@ int ic_verdict_text_write(FILE *f, const struct ic_analysis *an)
 
 /* ---- verdict.json ------------------------------------------------------------ */
 
-/* The verdict of every series as data, for compare and for scripts; its
- * shape is the table of docs/verdict-json.md, which
- * tests/test_report_verdict_json.c checks the file against. A figure not
- * measured is null, never 0. */
+/* The verdict of every series as data, for compare and for scripts, shaped
+ * as docs/verdict-json.md's table (tests/test_report_verdict_json.c checks
+ * the file against it). A figure not measured is null, never 0. */
 
 /* The version of the shape: bumped when a field changes meaning. */
 #define IC_VERDICT_FORMAT "inlinecost-verdict 1"
