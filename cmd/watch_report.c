@@ -14,7 +14,7 @@
 #include "kit.h"
 #include "load.h"
 #include "watch_analysis.h"
-#include "watch_data.h"
+#include "chart_data.h"
 
 static const char wr_usage[] =
 	"usage: watch_report --out DIR [--long FILE] [--window S] SHORT.json...\n"

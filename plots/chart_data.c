@@ -1,4 +1,4 @@
-/* The .dat files and data.gp of DIR/plots/ (chart_data.h) and the watch's (watch_data.h). */
+/* The .dat files and data.gp of DIR/plots/, the sweep's and the watch's (chart_data.h). */
 #define _GNU_SOURCE
 #include "chart_data.h"
 
@@ -11,7 +11,6 @@
 #include "load.h"
 #include "gnuplot_run.h"
 #include "series.h"
-#include "watch_data.h"
 
 /* The height of one cache label's line, a fraction of a time panel. */
 #define IC_MARK_H 0.06

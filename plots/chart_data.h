@@ -1,17 +1,23 @@
-/* The data the sweep's gnuplot scripts here draw from: time.dat, l1i.dat,
+/* The data the gnuplot scripts here draw from: the sweep's time.dat, l1i.dat,
  * ratio.dat, process.dat, attribution.dat, timeline.dat and data.gp, the
  * variables they load (captions, panel layout and titles, verdicts,
- * crossover and cache marks, what each attribution panel plots). */
+ * crossover and cache marks, what each attribution panel plots); and the watch's. */
 #ifndef IC_CHART_DATA_H
 #define IC_CHART_DATA_H
 
 #include <stdio.h>
 
 #include "analysis.h"
+#include "watch_analysis.h"
 
 /* The open streams of DIR/plots/, f[] in this order; returns 0, or -1 when a write failed. */
 enum { IC_CHART_GP, IC_CHART_TIME, IC_CHART_L1I, IC_CHART_RATIO, IC_CHART_ATTR, IC_CHART_PROCESS,
        IC_CHART_TIMELINE, IC_CHART_COUNT };
 int ic_chart_data_write(FILE *const f[IC_CHART_COUNT], const struct ic_analysis *an);
+
+/* The watch's (watch.gp draws it): dat, plots/watch.dat, a line per short process or
+ * long-process window (its mid time, kind, state and ratio at each N), and gp, data.gp:
+ * the panels, title, caption, the states' levels and where the long process begins. */
+void ic_watch_data_write(FILE *dat, FILE *gp, const struct ic_watch *w);
 
 #endif /* IC_CHART_DATA_H */
