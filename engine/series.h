@@ -1,6 +1,6 @@
-/* Series (every form of one build, op, layout, order, filler, threads and mode), their
- * ratios with the nested t interval at each N alone, every process's ratio per N (states.h
- * reads it). The band and Holm: decision.h. */
+/* Series (every form of one build, op, layout, order, filler, threads and mode), their ratios with
+ * the nested t interval at each N alone, every process's ratio per N (states.h reads it).
+ * The band and Holm: decision.h. */
 #ifndef IC_SERIES_H
 #define IC_SERIES_H
 
