@@ -1,5 +1,5 @@
-/* A series' difference attributed to calls, copies and the lock (attribution.h); report/summary.c
- * words it. */
+/* A series' difference attributed to calls, copies and the lock (attribution.h);
+ * report/summary.c words it. */
 #include "attribution.h"
 
 #include <math.h>

@@ -89,8 +89,8 @@ static int results_parse_name(const char *name, struct ic_point *rn)
 	return 0;
 }
 
-/* The point rn (in file's build), created when new; res->index finds it (lookups, one a repetition,
- * outnumber inserts). */
+/* The point rn (in file's build), created when new; res->index finds it (lookups, one a
+ * repetition, outnumber inserts). */
 static struct ic_point *results_point_get(struct ic_results *res, struct ic_point *rn,
 					  const struct ic_file *file)
 {

@@ -1,10 +1,10 @@
-/* History: results/ knows its runs. A run is a results directory with a run.conf (run.h), timed by
- * its directory's UTC timestamp name, else its run.conf's mtime. Two runs are comparable on the
- * same machine (the first process's CPU model (cpuid brand), L1i size, ways and line, L2 and L3
- * sizes, host name) and build (run.conf's identity: run_history.c's history_build_keys, the
- * sources' hash, compiler, flags, forms, ...). A run is held against the latest earlier comparable
- * run not of a smoke design (analysis.h), series by series on their shared N, by agreement.h's
- * statistics over all processes:
+/* History: results/ knows its runs. A run is a results directory with a run.conf (run.h),
+ * timed by its directory's UTC timestamp name, else its run.conf's mtime. Two runs are
+ * comparable on the same machine (the first process's CPU model (cpuid brand), L1i size,
+ * ways and line, L2 and L3 sizes, host name) and build (run.conf's identity: run_history.c's
+ * history_build_keys, the sources' hash, compiler, flags, forms, ...). A run is held against
+ * the latest earlier comparable run that is not a smoke design (analysis.h), series by
+ * series on their shared N, with agreement.h's statistics over all processes:
  *   agrees       every shared series is equivalent at every shared N
  *                (TOST at IC_AGREE_MARGIN, intersection-union)
  *   differs      some series' joint test (max |t| by permutation) rejects
@@ -46,9 +46,9 @@ const char *ic_history_states(char *buf, size_t cap, const struct ic_series *se)
 /* Holm's step-down over ascending joint p[0..m-1] at IC_AGREE_ALPHA: how many first differ. */
 size_t ic_history_ndiffer(const double *p, size_t m);
 
-/* The run to hold now (analysed, in now_dir) against: the latest earlier comparable run in its
- * parent, opened into *then (ic_run_free it), its directory (as found) in dir, its time in *t.
- * 0; -1 (nothing open) for none. */
+/* The run to hold now (analysed, in now_dir) against: the latest earlier
+ * comparable run in now_dir's parent, opened into *then (ic_run_free it),
+ * its directory (as found) in dir, its time in *t. 0; -1 (nothing open) for none. */
 int ic_history_earlier(const struct ic_analysis *now, const char *now_dir, struct ic_run *then,
 		       char *dir, size_t cap, double *t);
 
@@ -59,8 +59,8 @@ struct ic_history_series {
 	int equivalent;    /* at every shared N */
 };
 
-/* now's series held against then's, by p ascending, into *out (free it): how many; the first
- * *ndiffer differ (ic_history_ndiffer). */
+/* now's series held against then's, by p ascending, into *out (free it):
+ * how many; the first *ndiffer differ (ic_history_ndiffer). */
 size_t ic_history_against(const struct ic_analysis *now, const struct ic_analysis *then,
 			  struct ic_history_series **out, size_t *ndiffer);
 
