@@ -1,16 +1,15 @@
-/* Do two runs of the same sweep agree? Per series and N, d = log(rB / rA), se = sqrt(seA^2
- * + seB^2) from each run's nested estimate (stats.h: the draws are its layout variants, or
- * its processes with one variant), Welch-Satterthwaite degrees of freedom:
+/* Do two runs of the same sweep agree? Per series and N, d = log(rB / rA), se = sqrt(seA^2 + seB^2)
+ * from each run's nested estimate (stats.h: the draws are its layout variants, or its processes
+ * with one variant), Welch-Satterthwaite degrees of freedom:
  *   equivalent   the 90% interval of rB / rA lies within 1/(1 + m) .. 1 + m
  *                (TOST: two one-sided tests at 5%; m the margin, 3%)
  *   differ       its 95% interval excludes 1
  *   cannot tell  neither: too noisy (not rejecting a difference is not agreement)
- * Over the series' N, correlated (the same processes ran them all), two joint verdicts:
- * equivalent at every N (intersection-union: the whole then at the same 5%); any
- * difference: T = max over N of |t| (t = d / se) against its permutation distribution,
- * whole draws (a draw's ratios at every N together) shuffled between the runs: every split
- * up to IC_AGREE_EXACT_MAX, else IC_AGREE_PERMUTATIONS from a fixed seed (GSL's generator),
- * so the same runs give the same p. */
+ * Over the series' N, correlated (the same processes ran them all), two joint verdicts: equivalent
+ * at every N (intersection-union: the whole then at the same 5%); any difference: T = max over N
+ * of |t| (t = d / se) against its permutation distribution, whole draws (a draw's ratios at every
+ * N together) shuffled between the runs: every split up to IC_AGREE_EXACT_MAX, else
+ * IC_AGREE_PERMUTATIONS from a fixed seed (GSL's generator), so the same runs give the same p. */
 #ifndef IC_AGREEMENT_H
 #define IC_AGREEMENT_H
 

@@ -33,10 +33,9 @@ struct ic_attribution {
 	unsigned long fit_first_out; /* the first of them */
 };
 
-/* What moves with the ratio where the processes vary: at the N where steadiness.h
- * finds them varying most (p below IC_ATTR_MOVES_P, not steady), each form's log time
- * on the log ratio in time order (ic_slope_fit), as the change from their 10th to
- * 90th percentile ratio. */
+/* What moves with the ratio where the processes vary: at the N where steadiness.h finds them
+ * varying most (p below IC_ATTR_MOVES_P, not steady), each form's log time on the log ratio in time
+ * order (ic_slope_fit), as the change from their 10th to 90th percentile ratio. */
 #define IC_ATTR_MOVES_P 0.05        /* as the watch: variation beyond noise shown */
 #define IC_ATTR_MOVES_SAME 0.05     /* "unchanged": the change's interval inside +-5% */
 #define IC_ATTR_MOVES_MAX 8

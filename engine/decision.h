@@ -19,12 +19,11 @@ int ic_ratio_contrast(const struct ic_group *g, const char *const *forms, size_t
 		      const unsigned char *keep, size_t nkeep, const struct ic_analysis_opts *opts,
 		      struct ic_ratio **out, size_t *n);
 
-/* The band and Holm's sides of a series' ratios r[0..n-1] (ratio, lo, hi, p, est set) over
- * the m with an interval (docs/method.md, "The rules"). The band is Bonferroni's, each t
- * interval at family / m. Holm's step-down decides: with p ascending, p(j) is resolved when
- * p(i) <= family / (m - i + 1) for all i <= j; holm_lo/hi is the interval at its step's
- * level (the failed step's for the rest), excluding 1 exactly where Holm resolves; p_holm
- * the adjusted p. */
+/* The band and Holm's sides of a series' ratios r[0..n-1] (ratio, lo, hi, p, est set) over the m
+ * with an interval (docs/method.md, "The rules"). The band is Bonferroni's, each t interval at
+ * family / m. Holm's step-down decides: with p ascending, p(j) is resolved when p(i) <= family /
+ * (m - i + 1) for all i <= j; holm_lo/hi is the interval at its step's level (the failed step's for
+ * the rest), excluding 1 exactly where Holm resolves; p_holm the adjusted p. */
 void ic_ratio_decide(struct ic_ratio *r, size_t n, const struct ic_analysis_opts *opts);
 
 /* The crossover of ratios r[0..n-1] (ascending N) by Holm's sides; returns 0. */

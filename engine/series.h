@@ -128,19 +128,17 @@ void ic_process_ratios_collect(const struct ic_results *res, const struct ic_gro
 			       struct ic_process_ratios *pr);
 void ic_process_ratios_free(struct ic_process_ratios *pr);
 
-/* Processes in two clusters at one N (by layout or process, where the states model finds
- * none): the N where the sorted log ratios split best, the clusters' sizes, geometric means
- * and distance in pooled within-cluster SDs. A split needs IC_SPLIT_MIN processes a side,
- * IC_SPLIT_SD SDs (a unimodal sample of 16, normal or t3, splits so far about once in a
- * thousand N, by simulation) and levels IC_SPLIT_RATIO apart. */
+/* Processes in two clusters at one N (by layout or process, where the states model finds none).
+ * A split needs IC_SPLIT_MIN processes a side, IC_SPLIT_SD SDs (a unimodal sample of 16, normal or
+ * t3, splits so far about once in a thousand N, by simulation) and levels IC_SPLIT_RATIO apart. */
 #define IC_SPLIT_MIN 3
 #define IC_SPLIT_SD 6.0
 #define IC_SPLIT_RATIO 1.05
 struct ic_split {
-	unsigned long sites;
-	size_t n[2];
-	double level[2];          /* low cluster, high cluster: ratios */
-	double gap_sd;
+	unsigned long sites;      /* the N where the sorted log ratios split best */
+	size_t n[2];              /* the clusters' sizes */
+	double level[2];          /* low cluster, high cluster: geometric mean ratios */
+	double gap_sd;            /* their distance in pooled within-cluster SDs */
 };
 
 /* The clearest split over pr's N: 1 with out filled, 0 when none. */

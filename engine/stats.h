@@ -1,8 +1,7 @@
-/* Statistics for repeated runs (GSL beneath) and the nested (layout variant >
- * process) estimate behind every interval of the summary. Run times are skewed
- * (interrupts and migrations only add time), so a process gives its median; the
- * log of those medians is close to normal across processes and layouts, and the
- * t interval over layout variants carries every level of the spread. */
+/* Statistics for repeated runs (GSL beneath) and the nested (layout variant > process) estimate
+ * behind every interval of the summary. Run times are skewed (interrupts and migrations only add
+ * time), so a process gives its median; the log of those medians is close to normal across
+ * processes and layouts; the t interval over layout variants carries every level of the spread. */
 #ifndef IC_STATS_H
 #define IC_STATS_H
 

@@ -30,9 +30,8 @@ int ic_steady_test(const double *y, const double *se, size_t k, double margin, s
 double ic_steady_trend_share(const double *y, const double *se, const double *t, size_t k,
 			     const struct ic_steady *h);
 
-/* Past this a unit's spread says too little of its mean's variance for the estimate to
- * carry it (at 3 repetitions and 0.9, an eighth of what independent ones show). */
-#define IC_STEADY_RHO_MAX 0.9
+/* Past this a unit's spread says too little of its mean's variance for the estimate to carry it. */
+#define IC_STEADY_RHO_MAX 0.9   /* at 3 repetitions, an eighth of what independent ones show */
 
 /* AR(1) of variance 1 at rho: the variance of the mean of n values ((1/n^2) sum over pairs of
  * rho^|i - j|; 1/n at rho 0); n values' mean sum of squares about their mean (n (1 - that)); the
