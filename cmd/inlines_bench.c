@@ -172,8 +172,7 @@ static void libc_table(char *inlines, long tries)
 	tool_row("pfunct -t", s[1], kib[1], tries);
 }
 
-/* The FILEs' table, then a line of seconds against MiB of .debug_info
- * per kind (linked, object). */
+/* The FILEs' table, then a line of seconds against MiB of .debug_info per kind (linked, object). */
 static void files_table(char *inlines, char **file, int nfiles, long tries)
 {
 	double mib[nfiles + 1], sec[nfiles + 1], s[2][1000], kib[2][1000];

@@ -1252,11 +1252,10 @@ int ic_agree_runs(struct ic_run *run, size_t k, double margin, const char *out)
 	return 0;
 }
 
-/* ./run.sh export: DIR packed into DIR.tar.gz beside it, to carry to another
- * machine, every link resolved (summary.md -> report/summary.md becomes a file,
- * report/ a directory) and no hidden entry (old report sets, temporary files),
- * so nothing dangles once unpacked; a link to nothing is named and left out.
- * compare and agree read it in place of DIR (engine/run.c); export reads
+/* ./run.sh export: DIR packed into DIR.tar.gz beside it, to carry to another machine, every link
+ * resolved (summary.md -> report/summary.md becomes a file, report/ a directory) and no hidden
+ * entry (old report sets, temporary files), so nothing dangles once unpacked; a link to nothing is
+ * named and left out. compare and agree read it in place of DIR (engine/run.c); export reads
  * nothing it packs. */
 
 /* The archive while written: hidden beside DIR, renamed once whole, removed on failure (ic_die's exit) or stop. */

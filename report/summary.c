@@ -35,10 +35,9 @@ static const char *source_word(const char *src)
 	return !strcmp(src, "sim") ? "simulated" : !strcmp(src, "papi") ? "PAPI" : src;
 }
 
-/* A ratio's verdict cell: "extern 1.70x faster [1.62-1.79x]" where the
- * deciding range resolves a side, "unresolved (inline 1.02x [0.97-1.08x])"
- * where it does not, "too variable to size" where that range is wider than
- * IC_VERDICT_SIZE_MAX each way, "—" without a ratio. */
+/* A ratio's verdict cell: "extern 1.70x faster [1.62-1.79x]" where the deciding range resolves a
+ * side, "unresolved (inline 1.02x [0.97-1.08x])" where it does not, "too variable to size" where
+ * that range is wider than IC_VERDICT_SIZE_MAX each way, "—" without a ratio. */
 static const char *fmt_faster(char *buf, size_t cap, const struct ic_analysis *an,
 			      const struct ic_ratio *r)
 {

@@ -1,8 +1,7 @@
-/* The verdict of each series in the question's words: up to how many call
- * sites does inlining pay, and by how much? Every measured N is on a side
- * or named unresolved; a series in two states says what holds in both and
- * where they differ, with each state's share of the time. summary.md's
- * first screen, verdict.txt (the console's) and verdict.json say the same. */
+/* The verdict of each series in the question's words: up to how many call sites does inlining pay,
+ * and by how much? Every measured N is on a side or named unresolved; a series in two states says
+ * what holds in both and where they differ, with each state's share of the time. summary.md's first
+ * screen, verdict.txt (the console's) and verdict.json say the same. */
 #define _GNU_SOURCE
 #include "report.h"
 
