@@ -1,18 +1,16 @@
-/* ./run.sh compare, agree (the engine's statistics, engine/agreement.h) and
- * export (at the end, with libarchive): see across_runs.h. Every figure comes
- * from the engine's analysis of each run's raw process JSON (engine/run.h), as
- * the run's own summary does; each output directory is written whole or not
- * at all (out_begin, out_finish).
+/* ./run.sh compare, agree (the engine's statistics, engine/agreement.h) and export (at the end,
+ * with libarchive): see across_runs.h. Every figure comes from the engine's analysis of each run's
+ * raw process JSON (engine/run.h), as the run's own summary does; each output directory is written
+ * whole or not at all (out_begin, out_finish).
  *
- * compare's series is op/layout/order/threads/mode (/filler:F when F > 0) and
- * the forms. The settings that define a point (compiler, cflags, lock, codegen,
- * per_caller, body, lto) come from the series' build, else the run's first
- * process context and run.conf. One with several values within a run joins the
- * series name (matched, never pooled); one constant within each run but not
+ * compare's series is op/layout/order/threads/mode (/filler:F when F > 0) and the forms. The
+ * settings that define a point (compiler, cflags, lock, codegen, per_caller, body, lto) come from
+ * the series' build, else the run's first process context and run.conf. One with several values
+ * within a run joins the series name (matched, never pooled); one constant within each run but not
  * between them is what compare compares, and labels the runs.
  *
- * agree's series is one build's: op/layout/order/threads/mode (/filler:F), the
- * build and the forms; runs of two builds are never matched. */
+ * agree's series is one build's: op/layout/order/threads/mode (/filler:F), the build and the forms;
+ * runs of two builds are never matched. */
 #define _GNU_SOURCE
 #include "across_runs.h"
 

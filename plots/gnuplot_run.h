@@ -1,9 +1,8 @@
-/* Drawing a chart: the one way every program that draws runs gnuplot, on
- * plots/CHART.gp found by the path of plots/ in the source tree, compiled
- * in. gnuplot runs under C.UTF-8 (in glibc, always on Debian) whatever the
- * caller's locale: the scripts `set encoding utf8`, and under LC_ALL=C or no
- * locale gnuplot warns for every chart that it cannot convert the degree
- * sign. $GNUPLOT, when set, names the gnuplot to run. */
+/* Drawing a chart: the one way every program that draws runs gnuplot, on plots/CHART.gp found by
+ * the path of plots/ in the source tree, compiled in. gnuplot runs under C.UTF-8 (in glibc, always
+ * on Debian) whatever the caller's locale: the scripts `set encoding utf8`, and under LC_ALL=C or
+ * no locale gnuplot warns for every chart that it cannot convert the degree sign. $GNUPLOT, when
+ * set, names the gnuplot to run. */
 #ifndef IC_GNUPLOT_RUN_H
 #define IC_GNUPLOT_RUN_H
 
