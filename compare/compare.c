@@ -989,7 +989,6 @@ static void agr_series_head(FILE *md, const struct agr *x, const struct xr_serie
 	fputs("\n", md);
 }
 
-/* "6 layout variants", "3 processes". */
 static void agr_draws(FILE *f, size_t n, int variants)
 {
 	fprintf(f, "%zu %s", n, variants ? (n == 1 ? "layout variant" : "layout variants")

@@ -219,9 +219,8 @@ static struct vcount vset_count(const struct ic_group *g)
 	return k;
 }
 
-/* Side s's size at its typical ratio t for what to do: "about 1.04x"
- * (three digits below 2x, so 1.04x does not read 1x); no size where its 95%
- * range is wider than IC_VERDICT_SIZE_MAX each way. */
+/* Side s's size at its typical ratio t for what to do: "about 1.04x" (three digits below 2x, so
+ * it does not read 1x); no size where its 95% range is wider than IC_VERDICT_SIZE_MAX each way. */
 static const char *vabout(char *buf, size_t cap, enum ic_point_side s, const struct ic_ratio *t)
 {
 	double x = vfactor(s, t->ratio);
