@@ -270,8 +270,7 @@ static int sum_swap(void)
 	return 0;
 }
 
-/* Repeat r as a run of its own for agree and compare: run.conf and its
- * processes, links into the run's. */
+/* Repeat r as its own run for agree and compare: links to the run's run.conf and its processes. */
 static int sum_repeat_links(const char *dir, long r, const struct ic_run *run)
 {
 	char raw[PATH_MAX], path[PATH_MAX + 300], target[PATH_MAX];
