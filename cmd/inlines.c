@@ -1,7 +1,6 @@
-/* inlines: the inlined copies in a program's DWARF, counted per function,
- * and priced on a run's measured curve (./run.sh inlines; docs/inlines.md).
- * All that can be refused is checked before anything is printed or written:
- * bad input is one line on stderr and exit 2. */
+/* inlines: the inlined copies in a program's DWARF, counted per function, and priced on a run's
+ * measured curve (./run.sh inlines; docs/inlines.md). All that can be refused is checked before
+ * anything is printed or written: bad input is one line on stderr and exit 2. */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdio.h>

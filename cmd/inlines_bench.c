@@ -1,15 +1,13 @@
-/* inlines_bench: how fast the census reads and how much memory it takes
- * (docs/inlines.md quotes it), a Markdown page on stdout, under the machine
- * lock. Three measurements:
- *  1. libc's debug file (libc6-dbg) read by inlines and by dwarves' pfunct
- *     -t, tries interleaved: median seconds and maximum RSS each;
+/* inlines_bench: how fast the census reads and how much memory it takes (docs/inlines.md quotes
+ * it), a Markdown page on stdout, under the machine lock. Three measurements:
+ *  1. libc's debug file (libc6-dbg) read by inlines and by dwarves' pfunct -t, tries interleaved:
+ *     median seconds and maximum RSS each;
  *  2. every FILE given (a kernel's vmlinux among them), by inlines;
- *  3. time against .debug_info bytes over the FILEs, each read from a copy
- *     with its debug sections decompressed (zlib's time would blur the
- *     slope): a least-squares line and its R^2 for linked files, another
- *     for object files (kernel modules), whose relocations libdwfl applies.
- * A process's time is its wall time from fork to exit, its memory the
- * kernel's maximum RSS of it (wait4), as /usr/bin/time gives them. */
+ *  3. time against .debug_info bytes over the FILEs, each read from a copy with its debug sections
+ *     decompressed (zlib's time would blur the slope): a least-squares line and its R^2 for linked
+ *     files, another for object files (kernel modules), whose relocations libdwfl applies.
+ * A process's time is its wall time from fork to exit, its memory the kernel's maximum RSS of it
+ * (wait4), as /usr/bin/time gives them. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -172,8 +170,7 @@ static void libc_table(char *inlines, long tries)
 	tool_row("pfunct -t", s[1], kib[1], tries);
 }
 
-/* The FILEs' table, then a line of seconds against MiB of .debug_info
- * per kind (linked, object). */
+/* The FILEs' table, then a line of seconds against MiB of .debug_info per kind (linked, object). */
 static void files_table(char *inlines, char **file, int nfiles, long tries)
 {
 	double mib[nfiles + 1], sec[nfiles + 1], s[2][1000], kib[2][1000];

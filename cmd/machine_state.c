@@ -1,8 +1,7 @@
-/* machine_state (ms_usage): the machine's state as key=value lines (the sweep
- * keeps them in results/<run>/machine_state.txt); reads only, without root.
- * --root DIR reads DIR/sys and DIR/proc (default: $IC_MACHINE_ROOT, else the
- * real ones); --sample-ms N watches the other processes N ms (0: not sampled).
- * Exit 0, or 2 on a bad argument (one line, nothing printed). */
+/* machine_state (ms_usage): the machine's state as key=value lines (the sweep keeps them in
+ * results/<run>/machine_state.txt); reads only, without root. --root DIR reads DIR/sys and
+ * DIR/proc (default: $IC_MACHINE_ROOT, else the real ones); --sample-ms N watches the other
+ * processes N ms (0: not sampled). Exit 0, or 2 on a bad argument (one line, nothing printed). */
 #include "kit.h"
 #include "machine_state_read.h"
 

@@ -1,8 +1,7 @@
-/* runs: the work across runs of the sweep, a mode each (compare, agree,
- * history, export) for ./run.sh's subcommands of those names (scripts/runs.sh).
- * A RUN is a results directory or its .tar.gz export. Here each mode's options
- * (its row of the table below) and runs are opened, and history's list made;
- * compare/ does the rest (across_runs.h). Help: ./run.sh MODE --help
+/* runs: the work across runs of the sweep, a mode each (compare, agree, history, export) for
+ * ./run.sh's subcommands of those names (scripts/runs.sh). A RUN is a results directory or its
+ * .tar.gz export. Here each mode's options (its row of the table below) and runs are opened, and
+ * history's list made; compare/ does the rest (across_runs.h). Help: ./run.sh MODE --help
  * (scripts/help/MODE.txt). */
 #include <stdio.h>
 #include <string.h>

@@ -1,7 +1,6 @@
-/* summarize: what ic_usage says. Every output is written to a temporary
- * file in its directory, synced and renamed into place, so a reader never
- * sees half a file; a run's report is a new directory swapped in whole; on
- * bad input nothing is written. */
+/* summarize: what ic_usage says. Every output is written to a temporary file in its directory,
+ * synced and renamed into place, so a reader never sees half a file; a run's report is a new
+ * directory swapped in whole; on bad input nothing is written. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
@@ -271,8 +270,7 @@ static int sum_swap(void)
 	return 0;
 }
 
-/* Repeat r as a run of its own for agree and compare: run.conf and its
- * processes, links into the run's. */
+/* Repeat r as its own run for agree and compare: links to the run's run.conf and its processes. */
 static int sum_repeat_links(const char *dir, long r, const struct ic_run *run)
 {
 	char raw[PATH_MAX], path[PATH_MAX + 300], target[PATH_MAX];
@@ -348,10 +346,9 @@ out:
 
 /* ---- the terminal's plain text ------------------------------------------ */
 
-/* Markdown as plain lines for the terminal, each under IC_PLAIN_PREFIX:
- * links and images as their text, no emphasis, code or heading marks, no
- * blank lines, wrapped at a space at 100 bytes (a bullet's continuation
- * under its text). Bytes, as run.sh's C locale counted them. */
+/* Markdown as plain lines for the terminal, each under IC_PLAIN_PREFIX: links and images as their
+ * text, no emphasis, code or heading marks, no blank lines, wrapped at a space at 100 bytes (a
+ * bullet's continuation under its text). Bytes, as run.sh's C locale counted them. */
 #define PLAIN_WIDTH 100
 
 /* One line of that: links and images first, then the marks. */

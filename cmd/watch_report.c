@@ -30,7 +30,6 @@ static const char wr_usage[] =
 	"\n"
 	"exit status: 0 done; 2 bad input (nothing written); 1 an output could not be written\n";
 
-/* "12 s", "3.4 min" */
 static const char *wr_dur(char *buf, size_t cap, double s)
 {
 	snprintf(buf, cap, !isfinite(s) ? "unknown" : s < 90.0 ? "%.0f s" : "%.1f min", s < 90.0 ? s : s / 60.0);

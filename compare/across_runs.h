@@ -10,9 +10,8 @@
 
 #define IC_RUNS_MAX 26   /* compare labels its runs A to Z */
 
-/* The runs side by side into out (compare.md, compare.csv, the chart), whole or
- * not at all; out's path on stdout. 0; 1 no series and N in every run, or out
- * could not be written. */
+/* The runs side by side into out (compare.md, compare.csv, the chart), whole or not at all; out's
+ * path on stdout. 0; 1 no series and N in every run, or out could not be written. */
 int ic_compare_runs(struct ic_run *run, size_t k, const char *out);
 
 /* How far the runs agree (margin: the fraction they may differ by): the summary

@@ -1,18 +1,16 @@
-/* ./run.sh compare, agree (the engine's statistics, engine/agreement.h) and
- * export (at the end, with libarchive): see across_runs.h. Every figure comes
- * from the engine's analysis of each run's raw process JSON (engine/run.h), as
- * the run's own summary does; each output directory is written whole or not
- * at all (out_begin, out_finish).
+/* ./run.sh compare, agree (the engine's statistics, engine/agreement.h) and export (at the end,
+ * with libarchive): see across_runs.h. Every figure comes from the engine's analysis of each run's
+ * raw process JSON (engine/run.h), as the run's own summary does; each output directory is written
+ * whole or not at all (out_begin, out_finish).
  *
- * compare's series is op/layout/order/threads/mode (/filler:F when F > 0) and
- * the forms. The settings that define a point (compiler, cflags, lock, codegen,
- * per_caller, body, lto) come from the series' build, else the run's first
- * process context and run.conf. One with several values within a run joins the
- * series name (matched, never pooled); one constant within each run but not
+ * compare's series is op/layout/order/threads/mode (/filler:F when F > 0) and the forms. The
+ * settings that define a point (compiler, cflags, lock, codegen, per_caller, body, lto) come from
+ * the series' build, else the run's first process context and run.conf. One with several values
+ * within a run joins the series name (matched, never pooled); one constant within each run but not
  * between them is what compare compares, and labels the runs.
  *
- * agree's series is one build's: op/layout/order/threads/mode (/filler:F), the
- * build and the forms; runs of two builds are never matched. */
+ * agree's series is one build's: op/layout/order/threads/mode (/filler:F), the build and the forms;
+ * runs of two builds are never matched. */
 #define _GNU_SOURCE
 #include "across_runs.h"
 
@@ -991,7 +989,6 @@ static void agr_series_head(FILE *md, const struct agr *x, const struct xr_serie
 	fputs("\n", md);
 }
 
-/* "6 layout variants", "3 processes". */
 static void agr_draws(FILE *f, size_t n, int variants)
 {
 	fprintf(f, "%zu %s", n, variants ? (n == 1 ? "layout variant" : "layout variants")
@@ -1252,11 +1249,10 @@ int ic_agree_runs(struct ic_run *run, size_t k, double margin, const char *out)
 	return 0;
 }
 
-/* ./run.sh export: DIR packed into DIR.tar.gz beside it, to carry to another
- * machine, every link resolved (summary.md -> report/summary.md becomes a file,
- * report/ a directory) and no hidden entry (old report sets, temporary files),
- * so nothing dangles once unpacked; a link to nothing is named and left out.
- * compare and agree read it in place of DIR (engine/run.c); export reads
+/* ./run.sh export: DIR packed into DIR.tar.gz beside it, to carry to another machine, every link
+ * resolved (summary.md -> report/summary.md becomes a file, report/ a directory) and no hidden
+ * entry (old report sets, temporary files), so nothing dangles once unpacked; a link to nothing is
+ * named and left out. compare and agree read it in place of DIR (engine/run.c); export reads
  * nothing it packs. */
 
 /* The archive while written: hidden beside DIR, renamed once whole, removed on failure (ic_die's exit) or stop. */

@@ -268,12 +268,11 @@ static void verdict(char *buf, size_t cap, const struct ic_analysis *an, const s
 		ic_fmt_crossover(buf, cap, &gr->xo, &an->opts, words);
 }
 
-/* gnuplot commands for a time (or L1i) panel: a dashed line where each
- * compared form's code reaches the L1i (dt 2) and the L2 (dt 4), at the N
- * summary.md states (N ≈ 176: the cache size over the bytes per site where
- * the footprint first passes it, not the next measured N), labelled in the
- * form's colour in a strip above the data (ic_time_nmarks[p] labels: the .gp
- * leaves that headroom), left of the line in the right half: none clipped. */
+/* gnuplot commands for a time (or L1i) panel: a dashed line where each compared form's code reaches
+ * the L1i (dt 2) and the L2 (dt 4), at the N summary.md states (N ≈ 176: the cache size over the
+ * bytes per site where the footprint first passes it, not the next measured N), labelled in the
+ * form's colour in a strip above the data (ic_time_nmarks[p] labels: the .gp leaves that headroom),
+ * left of the line in the right half: none clipped. */
 static void time_marks(FILE *gp, size_t g, const struct ic_results *res, const struct ic_group *gr,
 		       const char **forms, size_t nforms)
 {
@@ -397,10 +396,9 @@ static void attr_tics(FILE *gp, size_t s, const struct ic_attribution *a)
 	ytics(gp, "ic_attr_ytics", s, t, n);
 }
 
-/* Per series with control forms (panel s from 1), a block per attr_line (a
- * NaN row when empty): line k is index (s - 1) * NATTR + k - 1, and
- * ic_attr_kinds[s] lists the k with data ("1 2 5"). Without such series the
- * file stays empty: attribution.gp says so. */
+/* Per series with control forms (panel s from 1), a block per attr_line (a NaN row when empty):
+ * line k is index (s - 1) * NATTR + k - 1, and ic_attr_kinds[s] lists the k with data ("1 2 5").
+ * Without such series the file stays empty: attribution.gp says so. */
 static void attribution(FILE *gp, FILE *f, const struct ic_analysis *an)
 {
 	size_t ns = 0;
@@ -437,10 +435,9 @@ static void attribution(FILE *gp, FILE *f, const struct ic_analysis *an)
 	}
 }
 
-/* Block 2g: "start end ratio state switches" per process, start its end
- * where the run has none (older runs: the file's mtime); block 2g + 1: "t
- * ratio state switches" per repetition, state 0 in neither; a NaN row when
- * empty. Every ratio at the timeline's one N (analysis.h). */
+/* Block 2g: "start end ratio state switches" per process, start its end where the run has none
+ * (older runs: the file's mtime); block 2g + 1: "t ratio state switches" per repetition, state 0 in
+ * neither; a NaN row when empty. Every ratio at the timeline's one N (analysis.h). */
 static void timeline_blocks(FILE *f, const struct ic_timeline *tl, const char *title)
 {
 	size_t n = 0;

@@ -51,8 +51,7 @@ const char *ic_fmt_build(char *buf, size_t cap, const struct ic_results *res, si
 
 		for (size_t b = 1; b < res->nbuilds && !differs; b++)
 			differs = strcmp(res->builds[b].v[k], res->builds[0].v[k]) != 0;
-		/* Absent (an older run): nothing to say; no separator first,
-		 * whichever part leads. */
+		/* Absent (an older run): nothing said; no separator first, whichever part leads. */
 		if (differs && *v)
 			ic_fmt_add(buf, cap, &len, "%s%s%s%s", sep, k == IC_B_LTO ? "LTO " : "", v,
 				   k == IC_B_LOCK ? " lock" : k == IC_B_CODEGEN ? " codegen" : "");

@@ -1,6 +1,5 @@
-/* Text helpers summarize's writers share (summary.md's, chart_data.c), so
- * that summary.md and a chart label say a thing the same way. The ones that
- * fill a buffer return it. */
+/* Text helpers summarize's writers share (summary.md's, chart_data.c), so that summary.md and a
+ * chart label say a thing the same way. The ones that fill a buffer return it. */
 #ifndef IC_FORMAT_H
 #define IC_FORMAT_H
 

@@ -10,8 +10,7 @@
 
 /* Room for one series' verdict, two states' included. */
 #define IC_VERDICT_MAX 4096
-/* No size is printed whose 95% range is wider than this factor each way:
- * "too variable to size here". */
+/* A 95% range wider than this factor each way gets no size printed: "too variable to size here". */
 #define IC_VERDICT_SIZE_MAX 0.5
 /* One series' verdict as sentences ending in '.': "Inline pays up to N = 4
  * (4-12% faster); from N = 8 extern calls are 1.3-1.7x faster; unresolved at N = 1 and 4096." */

@@ -35,10 +35,9 @@ static const char *source_word(const char *src)
 	return !strcmp(src, "sim") ? "simulated" : !strcmp(src, "papi") ? "PAPI" : src;
 }
 
-/* A ratio's verdict cell: "extern 1.70x faster [1.62-1.79x]" where the
- * deciding range resolves a side, "unresolved (inline 1.02x [0.97-1.08x])"
- * where it does not, "too variable to size" where that range is wider than
- * IC_VERDICT_SIZE_MAX each way, "—" without a ratio. */
+/* A ratio's verdict cell: "extern 1.70x faster [1.62-1.79x]" where the deciding range resolves a
+ * side, "unresolved (inline 1.02x [0.97-1.08x])" where it does not, "too variable to size" where
+ * that range is wider than IC_VERDICT_SIZE_MAX each way, "—" without a ratio. */
 static const char *fmt_faster(char *buf, size_t cap, const struct ic_analysis *an,
 			      const struct ic_ratio *r)
 {
@@ -67,8 +66,7 @@ static const char *fmt_faster(char *buf, size_t cap, const struct ic_analysis *a
 	return buf;
 }
 
-/* Both forms' L1i misses per site in one cell, "0.579 / <0.001"; with
- * mixed sources each says its own. */
+/* Both forms' L1i misses per site in a cell, "0.579 / <0.001"; each names its source when mixed. */
 static void l1i_cell(FILE *f, const struct ic_ratio *r, int mixed)
 {
 	const struct ic_point *p[2] = { r->cmp, r->base };
@@ -121,8 +119,7 @@ static void evidence_table(FILE *f, const struct ic_analysis *an, const struct i
 	fputc('\n', f);
 }
 
-/* Code per call site without the filler, which is stated apart, and how
- * much the band can resolve. */
+/* Code per call site without the filler (stated apart) and how much the band can resolve. */
 static void code_and_noise(FILE *f, const struct ic_analysis *an, const struct ic_group *gr)
 {
 	const char *form[2] = { an->opts.compare, an->opts.baseline };
@@ -1140,9 +1137,8 @@ static void answer_run_length(FILE *f, const struct ic_analysis *an, double half
 		"as it did.", min < 120.0 ? min : min / 60.0, min < 120.0 ? "min" : "h", grow);
 }
 
-/* The smallest difference the run can resolve: the narrowest deciding
- * interval's half-width over every series and N, against the 2004
- * effect's 3% (the noise flag's). Nothing without intervals. */
+/* The smallest difference the run resolves: the narrowest deciding interval's half-width over every
+ * series and N, against the 2004 effect's 3% (the noise flag's). Nothing without intervals. */
 static void answer_resolution(FILE *f, const struct ic_analysis *an)
 {
 	const struct ic_ratio *best = NULL;

@@ -1,8 +1,7 @@
-/* The verdict of each series in the question's words: up to how many call
- * sites does inlining pay, and by how much? Every measured N is on a side
- * or named unresolved; a series in two states says what holds in both and
- * where they differ, with each state's share of the time. summary.md's
- * first screen, verdict.txt (the console's) and verdict.json say the same. */
+/* The verdict of each series in the question's words: up to how many call sites does inlining pay,
+ * and by how much? Every measured N is on a side or named unresolved; a series in two states says
+ * what holds in both and where they differ, with each state's share of the time. summary.md's first
+ * screen, verdict.txt (the console's) and verdict.json say the same. */
 #define _GNU_SOURCE
 #include "report.h"
 
@@ -220,9 +219,8 @@ static struct vcount vset_count(const struct ic_group *g)
 	return k;
 }
 
-/* Side s's size at its typical ratio t for what to do: "about 1.04x"
- * (three digits below 2x, so 1.04x does not read 1x); no size where its 95%
- * range is wider than IC_VERDICT_SIZE_MAX each way. */
+/* Side s's size at its typical ratio t for what to do: "about 1.04x" (three digits below 2x, so
+ * it does not read 1x); no size where its 95% range is wider than IC_VERDICT_SIZE_MAX each way. */
 static const char *vabout(char *buf, size_t cap, enum ic_point_side s, const struct ic_ratio *t)
 {
 	double x = vfactor(s, t->ratio);
