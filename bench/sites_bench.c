@@ -110,11 +110,10 @@ static double gb_median_wall_s(json_t *list, const char *name)
 }
 
 /* FILE's "benchmarks" as an object: each repetition's full run name
- * (sites/.../real_time/threads:1) -> its iterations per thread (a benchmark's
- * repetitions share the count: the library keeps the first one's). With
- * min_time_s > 0 each is scaled so that a repetition lasts min_time_s, by the
- * median wall time of that run's repetitions: the library's own estimate aims
- * at 1.4 x min_time, so a sweep's later processes run repetitions of the
+ * (sites/.../real_time/threads:1) -> its iterations per thread (a benchmark's repetitions share
+ * the count: the library keeps the first one's). With min_time_s > 0 each is scaled so that a
+ * repetition lasts min_time_s, by the median wall time of that run's repetitions: the library's
+ * own estimate aims at 1.4 x min_time, so a sweep's later processes run repetitions of the
  * length asked for, all the same count. NULL with a one-line reason in why. */
 static json_t *iters_load(const char *path, double min_time_s, char *why, size_t why_len)
 {
