@@ -31,8 +31,7 @@
  * The JSON context holds every key of common/context_keys.def (written through its table), then
  * the machine's state (machine_* keys); the process's end goes into the --benchmark_out file
  * after the run. Each run's label says where every thread ran, how it was placed, and why any
- * counter is absent (sites_measure.c).
- */
+ * counter is absent (sites_measure.c). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>

@@ -32,8 +32,7 @@
  *   both nolock    no locked instruction (a lock prefix, or xchg with memory) in the objects'
  *                  objdump -d (--objdump, default objdump).
  * Bad usage or input: one line on stderr, exit 2; the CSV is written under a temporary name and
- * renamed.
- */
+ * renamed. */
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>

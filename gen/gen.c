@@ -21,8 +21,7 @@
  * Same arguments, byte-identical files; each is written under a temporary name
  * and renamed (a build never sees half a file), and kept as it was when its
  * bytes did not change. Every argument is checked before anything is written:
- * bad input is one line on stderr, exit 2.
- */
+ * bad input is one line on stderr, exit 2. */
 #define _GNU_SOURCE   /* asprintf */
 #include <errno.h>
 #include <inttypes.h>

@@ -53,8 +53,7 @@ uint64_t ic_debug_info_bytes(Elf *elf, int zdebug);
  *             total of its own);
  *   no_bytes  not nested, no address range (its code optimised away or merged into the caller's).
  * A nested copy is still code of its own: moved out of line, the function would be called there
- * too. So its code sits in copies + nested_code places, pricing's N.
- */
+ * too. So its code sits in copies + nested_code places, pricing's N. */
 struct ic_inline_fn {
 	const char *name;          /* DW_AT_name, "" when it has none */
 	const char *file;          /* declaration file, normalised: absolute, or relative to
