@@ -29,14 +29,13 @@ int ic_sim_run(const struct ic_point *const *points, size_t n, const int *want,
 /* The child, under valgrind: the named points, collecting their passes only; an exit code. */
 int ic_sim_child(const struct ic_point *const *points, int argc, char **argv);
 
-/* Passes counted per point. The child runs four stretches, each ended by a dump: two
- * warm-ups of 2 passes, then 2 and 2 + IC_SIM_PASSES; the last less the one before counts
- * IC_SIM_PASSES passes, the fixed cost cancelled. Once warm, LRU holds the same lines at
- * every pass's start (each pass fetches the same sequence), so a few passes give the
- * per-site figure many do (the same instructions; the misses but for at most one per
- * measurement, a boundary effect of callgrind's dump; tests/test_bench_sim.sh). Ten keep
- * that one below 0.01 per site at N = 16, in 14 passes a point where 200,000 sites were run
- * before. */
+/* Passes counted per point. The child runs four stretches, each ended by a dump: two warm-ups
+ * of 2 passes, then 2 and 2 + IC_SIM_PASSES; the last less the one before counts IC_SIM_PASSES
+ * passes, the fixed cost cancelled. Once warm, LRU holds the same lines at every pass's start
+ * (each pass fetches the same sequence), so a few passes give the per-site figure many do (the
+ * same instructions; the misses but for at most one per measurement, a boundary effect of
+ * callgrind's dump; tests/test_bench_sim.sh). Ten keep that one below 0.01 per site at N = 16,
+ * in 14 passes a point where 200,000 sites were run before. */
 #define IC_SIM_PASSES 10u
 /* Most valgrinds run at once, one per CPU up to this. */
 #define IC_SIM_SHARDS_MAX 16

@@ -1,40 +1,37 @@
-/* The site benchmarks: every built point x SMP mode x thread count, through Google
- * Benchmark's C API. One iteration is one call site run: time per iteration is time per
- * call site, items per second call sites per second. Which runs there are is decided here
- * only (the rule: sites_cases.h); run.sh asks --plan and runs what it prints. Our flags,
- * read before any --benchmark_* flag:
+/* The site benchmarks: every built point x SMP mode x thread count, through Google Benchmark's C
+ * API. One iteration is one call site run: time per iteration is time per call site, items per
+ * second call sites per second. Only this file decides which runs there are (the rule:
+ * sites_cases.h); run.sh runs what --plan prints. Our flags, read before any --benchmark_* flag:
  *   --counters=auto|papi|sim|none  where l1i/instr/cycles per op come from
  *   --threads=LIST  thread counts (default: 1 and every core)
  *   --modes=LIST  private,shared (default both)
  *   --codesize=FILE  gen's accounting (default: the build's)
- *   --sim-cache=FILE  keep simulated counts in FILE (keyed by this binary's content, the
- *     L1i geometry and the point)
- *   --sim-cache-dir=DIR  the same in DIR/<binary id>.csv: an unchanged binary finds its
- *     counts across runs, a rebuilt one misses
+ *   --sim-cache=FILE  keep simulated counts in FILE (keyed by this binary's content, the L1i
+ *     geometry and the point)
+ *   --sim-cache-dir=DIR  the same in DIR/<binary id>.csv: an unchanged binary finds its counts
+ *     across runs, a rebuilt one misses
  *   --sim-passes=P  passes simulated per point (default IC_SIM_PASSES, sim.h)
- *   --iterations-from=FILE.json  each benchmark with the iterations an earlier process of
- *     this binary ran (its Google Benchmark JSON), not estimated; others estimate
- *   --plant=LIST  calibration: also run each extern point with an extra F of its own time
- *     per pass (timed in the run it joins), as form extern_plant<F%>, for each F in LIST
- *     (0: a second, unplanted copy, the null case)
+ *   --iterations-from=FILE.json  each benchmark with the iterations an earlier process of this
+ *     binary ran (its Google Benchmark JSON), not estimated; others estimate
+ *   --plant=LIST  calibration: also run each extern point with an extra F of its own time per
+ *     pass (timed in the run it joins), as form extern_plant<F%>, for each F in LIST (0: a
+ *     second, unplanted copy, the null case)
  *   --process=K  which process of the run this is, for the record
- *   --layout-variant=K  which layout variant of the run this binary is, for the record
- *     (default 0); the binary knows its seed
- *   --run-list=FILE  run exactly the runs FILE names, one full name a line (as --list
- *     prints them); a name this binary does not have (with these --threads, --modes,
- *     --plant) is refused
- *   --sim-only  decide the counter source (simulating the selected points into --sim-cache
- *     if it is sim), print it (papi, sim or none), a line on where the counter columns
- *     come from and why (counters.h), and the simulated counts' file when sim, then exit:
- *     run.sh does this once with the ordinary link, so every process reads the same counts
+ *   --layout-variant=K  which layout variant of the run this binary is, for the record (default
+ *     0); the binary knows its seed
+ *   --run-list=FILE  run exactly the runs FILE names, one full name a line (as --list prints
+ *     them); a name this binary does not have (with these --threads, --modes, --plant) is refused
+ *   --sim-only  decide the counter source (simulating the selected points into --sim-cache if it
+ *     is sim), print it (papi, sim or none), a line on where the counter columns come from and
+ *     why (counters.h), and the simulated counts' file when sim, then exit: run.sh does this
+ *     once with the ordinary link, so every process reads the same counts
  *   --list  print the full names of every run and exit
- *   --plan  the same as a table: a header line, then per run its full name, form, op,
- *     layout, order, sites, filler, mode and threads, tab-separated
- * The JSON context holds every key of common/context_keys.def (written through its table),
- * then the machine's state (machine_* keys); the process's end goes into the
- * --benchmark_out file after the run. Each run's label says where every thread ran, how
- * it was placed, and why any counter is absent (sites_measure.c).
- */
+ *   --plan  the same as a table: a header line, then per run its full name, form, op, layout,
+ *     order, sites, filler, mode and threads, tab-separated
+ * The JSON context holds every key of common/context_keys.def (written through its table), then
+ * the machine's state (machine_* keys); the process's end goes into the --benchmark_out file
+ * after the run. Each run's label says where every thread ran, how it was placed, and why any
+ * counter is absent (sites_measure.c). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
@@ -110,11 +107,10 @@ static double gb_median_wall_s(json_t *list, const char *name)
 }
 
 /* FILE's "benchmarks" as an object: each repetition's full run name
- * (sites/.../real_time/threads:1) -> its iterations per thread (a benchmark's
- * repetitions share the count: the library keeps the first one's). With
- * min_time_s > 0 each is scaled so that a repetition lasts min_time_s, by the
- * median wall time of that run's repetitions: the library's own estimate aims
- * at 1.4 x min_time, so a sweep's later processes run repetitions of the
+ * (sites/.../real_time/threads:1) -> its iterations per thread (a benchmark's repetitions share
+ * the count: the library keeps the first one's). With min_time_s > 0 each is scaled so that a
+ * repetition lasts min_time_s, by the median wall time of that run's repetitions: the library's
+ * own estimate aims at 1.4 x min_time, so a sweep's later processes run repetitions of the
  * length asked for, all the same count. NULL with a one-line reason in why. */
 static json_t *iters_load(const char *path, double min_time_s, char *why, size_t why_len)
 {

@@ -1,15 +1,14 @@
-/* Which runs a point has, and their registration with Google Benchmark: the one home of
- * the rule of what runs (run.sh builds its processes, plan and ETA from what --plan
- * prints): every point in every mode and thread count asked for, except
+/* Which runs a point has, and their registration with Google Benchmark: the one home of the rule
+ * of what runs (run.sh builds its processes, plan and ETA from what --plan prints): every point in
+ * every mode and thread count asked for, except
  *   - solo points run at 1 thread on a private queue only: the forms point_names.def
  *     marks solo (the mark, the nolock forms) and every point with filler (IC_FILLER_SOLO);
  *   - a body without IC_BODY_SHARED_OK runs private only;
- *   - shared at 1 thread is the private case again: it runs only when private is not
- *     asked for;
+ *   - shared at 1 thread is the private case again: it runs only when private is not asked for;
  *   - --plant adds, for each fraction, a planted copy of every extern run (form
  *     extern_plant<F%>), in the same modes and thread counts.
- * Names: sites/<form>/<op>/<layout>/<order>/<N>/<mode>[/filler:<B>], to which the
- * library adds /real_time/threads:<T>. */
+ * Names: sites/<form>/<op>/<layout>/<order>/<N>/<mode>[/filler:<B>], to which the library adds
+ * /real_time/threads:<T>. */
 #ifndef IC_SITES_CASES_H
 #define IC_SITES_CASES_H
 

@@ -1,43 +1,38 @@
-/* codesize: the code-size accounting of generated points, from their objects
- * (usage: --help, in cs_parse_args).
+/* codesize: the code-size accounting of generated points, from their objects (usage: --help, in
+ * cs_parse_args).
  *
- * --body NAME (before the first --point): points whose op is NAME are your
- * own body's (queue/body.h): their sites call ic_body_<form>, one per site
- * (ops_per_site 1), and clone's copies are <prefix>_k<k>_<NAME>.
+ * --body NAME (before the first --point): points whose op is NAME are your own body's
+ * (queue/body.h): their sites call ic_body_<form>, one per site (ops_per_site 1), and clone's
+ * copies are <prefix>_k<k>_<NAME>.
  *
  * For each point, from its relocatable objects (read with libelf):
- *   footprint_bytes  bytes of all executable sections (.text*): the sites, the
- *                    pass(), and any out-of-line copies of `hint` operations;
- *   queue_calls      relocations, in code outside those copies, against a
- *                    queue operation (ic_<op>_<form>, gcc clones such as
- *                    .constprop/.isra/.part included), a body's function
- *                    (ic_body_<form>, the same) or, in form clone, a site's
- *                    own copy <prefix>_k<k>_<op>. Needs -ffunction-sections:
- *                    else a call to a local copy in the same section needs no
- *                    relocation;
+ *   footprint_bytes  bytes of all executable sections (.text*): the sites, the pass(), and any
+ *                    out-of-line copies of `hint` operations;
+ *   queue_calls      relocations, in code outside those copies, against a queue operation
+ *                    (ic_<op>_<form>, gcc clones such as .constprop/.isra/.part included), a
+ *                    body's function (ic_body_<form>, the same) or, in form clone, a site's own
+ *                    copy <prefix>_k<k>_<op>. Needs -ffunction-sections: else a call to a local
+ *                    copy in the same section needs no relocation;
  *   site_functions   functions named <prefix>_site_<k> or <prefix>_caller_<j>;
- *   inlined_sites    sites - ceil(queue_calls / ops_per_site), an estimate: a
- *                    site with one of two ops inlined counts as not inlined,
- *                    and purge's inner dequeue, should purge be inlined
- *                    without it, as a call of that site;
+ *   inlined_sites    sites - ceil(queue_calls / ops_per_site), an estimate: a site with one of
+ *                    two ops inlined counts as not inlined, and purge's inner dequeue, should
+ *                    purge be inlined without it, as a call of that site;
  *   filler           the filler bytes asked for before each site (gen --filler);
- * and per group (form, op, layout, order, filler) code_bytes_per_site: the
- * least-squares slope of footprint_bytes over sites across the group's points
- * (empty when the group has one N; the filler is in it, as in the footprint).
- * Rows in the order the points were given.
+ * and per group (form, op, layout, order, filler) code_bytes_per_site: the least-squares slope of
+ * footprint_bytes over sites across the group's points (empty when the group has one N; the
+ * filler is in it, as in the footprint). Rows in the order the points were given.
  *
- * The forms the compiler could undo are proved from the objects, and a point
- * that fails is refused (one line naming it, exit 3, no CSV):
- *   clone          the sites call N x ops_per_site distinct copies (none folded
- *                  or inlined), and nothing calls an ic_<op>_<form>;
+ * The forms the compiler could undo are proved from the objects, and a point that fails is
+ * refused (one line naming it, exit 3, no CSV):
+ *   clone          the sites call N x ops_per_site distinct copies (none folded or inlined), and
+ *                  nothing calls an ic_<op>_<form>;
  *   inline, inline_nolock  no queue call (a body's function was not inlined);
- *   extern, extern_nolock  ops_per_site calls per site, every one to the
- *                  form's own ic_<op>_<form> (fewer: some were inlined);
- *   both nolock    no locked instruction (a lock prefix, or xchg with memory)
- *                  in the objects' objdump -d (--objdump, default objdump).
- * Bad usage or input: one line on stderr, exit 2; the CSV is written under a
- * temporary name and renamed.
- */
+ *   extern, extern_nolock  ops_per_site calls per site, every one to the form's own
+ *                  ic_<op>_<form> (fewer: some were inlined);
+ *   both nolock    no locked instruction (a lock prefix, or xchg with memory) in the objects'
+ *                  objdump -d (--objdump, default objdump).
+ * Bad usage or input: one line on stderr, exit 2; the CSV is written under a temporary name and
+ * renamed. */
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>

@@ -1,13 +1,10 @@
-/* codesize_report: ./run.sh codesize's report from codesize's CSV (usage:
- * --help, in main). Per series (op, layout, order, filler; in the CSV's
- * order) a table of every form's footprint at each N (hint's inlined sites
- * beside it) and bytes per site, then where the inline footprint passes the
- * L1i and the L2 (common/cache_pass.h's rule): "between N = A and B", the
- * last N within and the first past (--machine: this machine's, from hwloc
- * as the bench reads them; a size of 0 or none is unknown). Values are the
- * CSV's text; a form or N the CSV lacks is an empty cell. Bad usage or CSV:
- * one line on stderr, exit 2.
- */
+/* codesize_report: ./run.sh codesize's report from codesize's CSV (usage: --help, in main). Per
+ * series (op, layout, order, filler; in the CSV's order) a table of every form's footprint at
+ * each N (hint's inlined sites beside it) and bytes per site, then where the inline footprint
+ * passes the L1i and the L2 (common/cache_pass.h's rule): "between N = A and B", the last N
+ * within and the first past (--machine: this machine's, from hwloc as the bench reads them; a
+ * size of 0 or none is unknown). Values are the CSV's text; a form or N the CSV lacks is an
+ * empty cell. Bad usage or CSV: one line on stderr, exit 2. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>

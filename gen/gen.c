@@ -1,29 +1,27 @@
 /* gen: write N distinct call sites of a locked queue operation as C sources
- * (usage: --help, gen_usage), named as in point_names.def. DIR gets
- * sites_<i>.c (K sites each, i < ceil(N/K)), point.c (the entry point: const
- * struct ic_point <prefix>, see site.h) and manifest.txt.
- * Site k runs the form's ic_<op>_<form> (queue/queue_<form>.h) on the
- * thread's node n = ctx->node, then IC_SITE_MARK(ctx, acc, k, C_k), C_k a
- * 32-bit constant of its own so no two sites are alike. Form `mark` writes
- * the mark alone (the baseline that prices it); form `clone` calls copies of
- * its own, static <prefix>_k<k>_<op> (IC_CLONE_ATTR, queue/queue_clone.h,
- * each the forced-inline body), written before the function holding site k.
- * Each op's two calls are point_names.def's (mixed: kinds 2 and 3 on the
- * private scratch queue, so all eight locked operations run). The caller
- * keeps a node besides its own on q, so dequeue never returns NULL.
- * --body FILE (your own function, queue/body.h): the op is FILE's name and
- * site k runs sink += ic_body_<form>(ctx->body, C_k) before its mark (clone:
- * its own copy <prefix>_k<k>_<name> of ic_body_inline); the site files of
- * forms inline, hint and clone include FILE by its absolute path, extern's
- * only declare ic_body_extern. No nolock form: a body has no lock.
- * --filler B: site k's operation follows a filler block of its own of about
- * B bytes (gen_filler, site.h).
+ * (usage: --help, gen_usage), named as in point_names.def. DIR gets sites_<i>.c
+ * (K sites each, i < ceil(N/K)), point.c (the entry point: const struct
+ * ic_point <prefix>, see site.h) and manifest.txt. Site k runs the form's
+ * ic_<op>_<form> (queue/queue_<form>.h) on the thread's node n = ctx->node,
+ * then IC_SITE_MARK(ctx, acc, k, C_k), C_k a 32-bit constant of its own so no
+ * two sites are alike. Form `mark` writes the mark alone (the baseline that
+ * prices it); form `clone` calls copies of its own, static <prefix>_k<k>_<op>
+ * (IC_CLONE_ATTR, queue/queue_clone.h, each the forced-inline body), written
+ * before the function holding site k. Each op's two calls are point_names.def's
+ * (mixed: kinds 2 and 3 on the private scratch queue, so all eight locked
+ * operations run). The caller keeps a node besides its own on q, so dequeue
+ * never returns NULL. --body FILE (your own function, queue/body.h): the op is
+ * FILE's name and site k runs sink += ic_body_<form>(ctx->body, C_k) before its
+ * mark (clone: its own copy <prefix>_k<k>_<name> of ic_body_inline); the site
+ * files of forms inline, hint and clone include FILE by its absolute path,
+ * extern's only declare ic_body_extern. No nolock form: a body has no lock.
+ * --filler B: site k's operation follows a filler block of its own of about B
+ * bytes (gen_filler, site.h).
  *
- * Same arguments, byte-identical files; each written under a temporary name
+ * Same arguments, byte-identical files; each is written under a temporary name
  * and renamed (a build never sees half a file), and kept as it was when its
- * bytes did not change. Every argument is checked before anything is
- * written: bad input is one line on stderr, exit 2.
- */
+ * bytes did not change. Every argument is checked before anything is written:
+ * bad input is one line on stderr, exit 2. */
 #define _GNU_SOURCE   /* asprintf */
 #include <errno.h>
 #include <inttypes.h>
@@ -285,9 +283,9 @@ static uint32_t gen_site_const(uint32_t k)
 }
 
 /* The filler's constants are gen_site_const at indices 2^29 + k * adds + i:
- * distinct from each other and from every mark (k < 10^6 < 2^29). Random
- * draws collide (1 point in 400 at 64 sites x 37 adds, ~170 times at 16,384
- * sites), hiding an add from the tests' count of distinct immediates. */
+ * distinct from each other and from every mark (k < 10^6 < 2^29). Random draws
+ * collide (1 point in 400 at 64 sites x 37 adds, ~170 times at 16,384 sites),
+ * hiding an add from the tests' count of distinct immediates. */
 static uint32_t gen_filler_const(const struct gen_args *a, uint32_t k, uint32_t i)
 {
 	return gen_site_const(GEN_FILLER_BASE + k * a->filler_adds + i);
@@ -345,14 +343,13 @@ static void gen_epilogue(FILE *f, const struct gen_args *a)
 
 /* Site k's filler block (site.h says why it is one asm). Each accumulator
  * starts at a constant of the block's own, hidden by an asm so it is a 5-byte
- * move and every further constant an add; the adds rotate over them and are
- * folded into acc at the block's end, never living across a call (a chain
- * caller's callee-saved registers are taken: gcc spilled them to the stack
- * when they lived to the function's end). Volatile alone does not keep the
- * block in place (gcc may move a register-only asm across the operation's
- * loads, stores and calls): its first and last asm clobber memory, so it
- * runs after the previous site and before this one's operation, as written.
- * x86-64 only, as the suite is. */
+ * move and every further constant an add; the adds rotate over them and fold
+ * into acc at the block's end, never living across a call (a chain caller's
+ * callee-saved registers are taken: gcc spilled them to the stack when they
+ * lived to the function's end). Volatile alone does not keep the block in place
+ * (gcc may move a register-only asm across the operation's loads, stores and
+ * calls): its first and last asm clobber memory, so it runs between the
+ * previous site and this one's operation. x86-64 only, as the suite is. */
 static void gen_filler(FILE *f, const struct gen_args *a, uint32_t k)
 {
 	uint32_t m = a->filler_adds < 4 ? a->filler_adds : 4;   /* accumulators: four chains */
@@ -447,12 +444,11 @@ static void gen_clones(FILE *f, const struct gen_args *a, uint32_t k)
 	}
 }
 
-/* Site k: two queue operations on the thread's node n, then its own mark
- * (form mark: the mark alone). In `mixed`, kinds 0-1 work on the shared q,
- * kinds 2-4 on the thread's private scratch queue, its head the anchor: on
- * a shared q another thread's dequeue could take n (or an anchor) between
- * insert and unlink, and dequeue/dequeue_tail in any walk order would reach
- * a fixed anchor. */
+/* Site k: two queue operations on the thread's node n, then its own mark (form
+ * mark: the mark alone). In `mixed`, kinds 0-1 use the shared q, kinds 2-4 the
+ * thread's private scratch queue, its head the anchor: on a shared q another
+ * thread's dequeue could take n (or an anchor) between insert and unlink, and
+ * dequeue/dequeue_tail in any walk order would reach a fixed anchor. */
 static void gen_site(FILE *f, const struct gen_args *a, uint32_t k)
 {
 	enum ic_op kind = gen_site_kind(a, k);
@@ -572,9 +568,8 @@ static void gen_file_commit(struct ic_atomic_file *af)
 		ic_die(1, "%s", af->err);
 }
 
-/* A series file's banner names no N, order or seed: its sites are the same
- * whatever the series' largest N, so it is kept (not compiled again) when
- * the series grows. */
+/* A series file's banner names no N, order or seed: its sites do not depend on
+ * the series' largest N, so it is kept (not recompiled) as the series grows. */
 static void gen_banner(FILE *f, const struct gen_args *a, int point)
 {
 	fprintf(f, "/* Generated by gen (gen/gen.c): --form %s %s %s --layout %s", ic_form_names[a->id.form],
@@ -593,10 +588,10 @@ static uint32_t gen_file_count(const struct gen_args *a)
 	return (a->series_sites + a->per_file - 1) / a->per_file;
 }
 
-/* The series callers a point of N = a->id.sites calls whole: those ending
- * at or before N; the sites after them, up to N, are the point's own tail
- * caller (point.c). Chain callers never span files, so a file's last caller
- * may be short: every file but the last holds gen_file_callers of them. */
+/* The series callers a point of N = a->id.sites calls whole: those ending at or
+ * before N; the sites after them, up to N, are the point's own tail caller
+ * (point.c). Chain callers never span files, so a file's last caller may be
+ * short: every file but the last holds gen_file_callers. */
 struct gen_used {
 	uint32_t callers, tail_k0;
 };

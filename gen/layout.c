@@ -27,8 +27,7 @@
  * the simulation only.
  *
  * Bad usage or input: one line on stderr, exit 2; the script is written under
- * a temporary name and renamed.
- */
+ * a temporary name and renamed. */
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>

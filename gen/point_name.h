@@ -1,9 +1,8 @@
 /* The names of a point's parts (from point_names.def) and the symbol prefix
- * built from them, which keeps every point's symbols apart so many points
- * link into one program. gen writes a point's symbols under it, codesize
- * finds a point's site functions by it; gen/points.cmake spells the same
- * rule in CMake (keep the two in step).
- */
+ * built from them, which keeps every point's symbols apart so many points link
+ * into one program. gen writes a point's symbols under it, codesize finds a
+ * point's site functions by it; gen/points.cmake spells the same rule in CMake
+ * (keep the two in step). */
 #ifndef IC_POINT_NAME_H
 #define IC_POINT_NAME_H
 

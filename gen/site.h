@@ -2,8 +2,7 @@
  * programs that run them (bench/, tests/). A point is one generated program
  * fragment: N call sites of one operation in one form, layout and order; its
  * pass function runs every site once, in the point's order, on the thread's
- * context.
- */
+ * context. */
 #ifndef IC_SITE_H
 #define IC_SITE_H
 

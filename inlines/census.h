@@ -12,11 +12,10 @@
 
 #include "run.h"
 
-/* census.c: a binary's DWARF, its own or its separate debug file's (given,
- * or named by its build-id under DEBUG_DIR/.build-id/), opened with libdw
- * (with libdwfl for an object file such as a kernel module, whose DWARF needs
- * its relocations applied). Every refusal is one line saying what to do; the
- * caller exits 2 on it (bad input, nothing done). */
+/* census.c: a binary's DWARF, its own or its separate debug file's (given, or named by its
+ * build-id under DEBUG_DIR/.build-id/), opened with libdw (with libdwfl for an object file such
+ * as a kernel module, whose DWARF needs its relocations applied). Every refusal is one line
+ * saying what to do; the caller exits 2 on it (bad input, nothing done). */
 /* Where separate debug files live on Debian (-dbg and -dbgsym packages). */
 #define IC_DEBUG_DIR_DEFAULT "/usr/lib/debug"
 
@@ -42,22 +41,19 @@ void ic_debug_file_close(struct ic_debug_file *f);
  * NOBITS but its .debug_info is there. zdebug: .zdebug_info counts too. */
 uint64_t ic_debug_info_bytes(Elf *elf, int zdebug);
 
-/* census.c, then: the census of inlined copies, every DW_TAG_inlined_subroutine
- * in a file's DWARF, counted per inline function: its name, declaration file
- * and line (a `static inline` in a header, compiled into many units, is one).
+/* census.c, then: the census of inlined copies, every DW_TAG_inlined_subroutine in a file's DWARF,
+ * counted per inline function: its name, declaration file and line (a `static inline` in a
+ * header, compiled into many units, is one).
  *
- * A copy's bytes are the sum of its address ranges (DW_AT_low_pc/high_pc or
- * DW_AT_ranges), the code inlined into it included: the code the call site
- * holds because of it. Each copy falls in one of three counts:
+ * A copy's bytes are the sum of its address ranges (DW_AT_low_pc/high_pc or DW_AT_ranges), the
+ * code inlined into it included: the code the call site holds because of it. Each copy falls in
+ * one of three counts:
  *   copies    not inside another inlined copy, with bytes;
- *   nested    inside another inlined copy (its bytes are in its parent's,
- *             so they count in no total of its own);
- *   no_bytes  not nested, no address range (its code optimised away or
- *             merged into the caller's).
- * A nested copy is still code of its own: moved out of line, the function
- * would be called there too. So its code sits in copies + nested_code
- * places, pricing's N.
- */
+ *   nested    inside another inlined copy (its bytes are in its parent's, so they count in no
+ *             total of its own);
+ *   no_bytes  not nested, no address range (its code optimised away or merged into the caller's).
+ * A nested copy is still code of its own: moved out of line, the function would be called there
+ * too. So its code sits in copies + nested_code places, pricing's N. */
 struct ic_inline_fn {
 	const char *name;          /* DW_AT_name, "" when it has none */
 	const char *file;          /* declaration file, normalised: absolute, or relative to
@@ -92,9 +88,8 @@ static inline size_t ic_inline_fn_places(const struct ic_inline_fn *fn)
 int ic_census_read(struct ic_census *c, Dwarf *dw, char *err, size_t errlen);
 void ic_census_free(struct ic_census *c);
 
-/* price.c: a census row priced on a measured run, its copy count N placed on
- * each series of a results directory, analysed as summarize does (engine/run.h,
- * with its compare/baseline). */
+/* price.c: a census row priced on a measured run, its copy count N placed on each series of a
+ * results directory, analysed as summarize does (engine/run.h, with its compare/baseline). */
 struct ic_price_run {
 	char name[4200];                  /* dir, and the run it links to if it is a link */
 	struct ic_run run;                /* run.conf and the processes, analysed */
@@ -118,11 +113,10 @@ void ic_price_write(FILE *f, const struct ic_price_run *run, const struct ic_inl
  * ahead below it", "extern ahead wherever resolved", ... */
 const char *ic_price_verdict(char *buf, size_t cap, const struct ic_price_run *run, const struct ic_group *g);
 
-/* plots/inlines_chart.c: the chart of priced copies, each series' measured
- * ratio against N with its interval, band and crossover bracket, a line at
- * each function's N (plots/inlines.gp draws it, PNG and SVG beside it). png
- * must end in ".png"; ic_chart_check returns 0, or -1 with one line in err
- * naming what is wrong with the path (bad input). */
+/* plots/inlines_chart.c: the chart of priced copies, each series' measured ratio against N with
+ * its interval, band and crossover bracket, a line at each function's N (plots/inlines.gp draws
+ * it, PNG and SVG beside it). png must end in ".png"; ic_chart_check returns 0, or -1 with one
+ * line in err naming what is wrong with the path (bad input). */
 int ic_chart_check(const char *png, const char *results_dir, char *err, size_t errlen);
 
 /* Writes png and its SVG, each renamed into place once whole: binary's

@@ -72,11 +72,10 @@ int64_t icb_iterations_done(icb_state *st) ICB_NOEXCEPT;
 void icb_set_items_processed(icb_state *st, int64_t n) ICB_NOEXCEPT;
 /* Set (not add to) counter name; flags: ICB_COUNTER_* or 0. */
 void icb_counter_set(icb_state *st, const char *name, double value, unsigned flags) ICB_NOEXCEPT;
-/* Mark the run failed with msg. Before the loop: icb_keep_running_batch then
- * returns 0 at once, but call it all the same, no early return: in a threaded run
- * its first and last calls are the library's start and stop barriers, and a thread
- * that never reaches them leaves the others waiting for ever. Inside the loop:
- * finish the current batch and leave; the loop then ends. */
+/* Mark the run failed with msg. Before the loop: icb_keep_running_batch then returns 0 at once,
+ * but call it all the same, no early return: in a threaded run its first and last calls are the
+ * library's start and stop barriers, and a thread that never reaches them leaves the others
+ * waiting for ever. Inside the loop: finish the current batch and leave; the loop then ends. */
 void icb_skip_with_error(icb_state *st, const char *msg) ICB_NOEXCEPT;
 /* Only inside the loop; each pair costs a few clock reads. */
 void icb_pause_timing(icb_state *st) ICB_NOEXCEPT;

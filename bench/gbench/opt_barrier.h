@@ -8,10 +8,9 @@
 
 #define ICB_BARRIER_INLINE static inline __attribute__((always_inline))
 
-/* v (or p) is an input of an asm the compiler cannot see into ("r": in a register
- * there), so what computes it is neither dropped nor sunk out of the loop. Only the
- * value (stores through p are not kept): lighter than Google Benchmark's
- * DoNotOptimize, which also clobbers memory. */
+/* v (or p) is an input of an asm the compiler cannot see into ("r": in a register there), so
+ * what computes it is neither dropped nor sunk out of the loop. Only the value (stores through
+ * p are not kept): lighter than Google Benchmark's DoNotOptimize, which also clobbers memory. */
 ICB_BARRIER_INLINE void icb_sink_u64(uint64_t v)
 {
 	__asm__ volatile("" : : "r"(v));

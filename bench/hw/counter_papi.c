@@ -346,9 +346,8 @@ int ic_ctr_set_stop(struct ic_ctr_set *set, long long value[IC_CTR_COUNT],
 /* Known work: at least 2 instructions an iteration (add, branch) the compiler keeps. */
 #define COUNTERS_TRIAL_ITERS 200000UL
 
-/* A paranoid kernel fails at start, not before, and a set it accepts but never
- * schedules reads 0: start, run known work, stop, apply the canary. 0 ok, else -1
- * with the reason in set_err. */
+/* A paranoid kernel fails at start, not before, and a set it accepts but never schedules reads
+ * 0: start, run known work, stop, apply the canary. 0 ok, else -1 with the reason in set_err. */
 static int set_trial(struct ic_ctr_set *s)
 {
 	long long value[IC_CTR_COUNT];

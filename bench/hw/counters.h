@@ -66,14 +66,13 @@ struct ic_event_choice {
 	int set_fixed[2], set_gp[2];
 };
 
-/* Pure: choose one event per counter for this CPU from the names PAPI knows in
- * available[], placed in event sets (*out points into available[] or static
- * strings). n_hw_counters: perf_event's PAPI_num_cmp_hwctrs(), the core PMU's
- * general-purpose plus fixed counters (Skylake 8 + 3, Ice Lake 16 + 4, Zen 6 + 0;
- * one fewer with the NMI watchdog on), n_fixed_counters of them fixed (Intel's
- * CPUID leaf 0xA), for Intel's instruction and cycle events. Set 0 is multiplexed
- * only when the core events alone do not fit. A derived preset takes two counters
- * and libpfm4 counts as with SMT off: the start-up trial finds that. */
+/* Pure: choose one event per counter for this CPU from the names PAPI knows in available[],
+ * placed in event sets (*out points into available[] or static strings). n_hw_counters:
+ * perf_event's PAPI_num_cmp_hwctrs(), the core PMU's general-purpose plus fixed counters
+ * (Skylake 8 + 3, Ice Lake 16 + 4, Zen 6 + 0; one fewer with the NMI watchdog on),
+ * n_fixed_counters of them fixed (Intel's CPUID leaf 0xA), for Intel's instruction and cycle
+ * events. Set 0 is multiplexed only when the core events alone do not fit. A derived preset
+ * takes two counters and libpfm4 counts as with SMT off: the start-up trial finds that. */
 void ic_events_choose(const struct ic_cpu_ident *cpu,
 		      const char *const *available, size_t n_available,
 		      int n_hw_counters, int n_fixed_counters,
@@ -116,10 +115,9 @@ int ic_pmu_hybrid(const char *root, char *why, size_t why_len);
 struct ic_ctr_set;
 struct ic_ctr_set *ic_ctr_set_open(void);
 int ic_ctr_set_start(struct ic_ctr_set *set);   /* 0 ok, -1 failed */
-/* value[c] is the count where valid[c], else an IC_CTR_ABSENT_* code (NO_SET for
- * all when stopping fails). A failed PAPI_stop leaves the set running to PAPI,
- * holding its descriptors and blocking the thread's next set, so it is destroyed
- * there and then. 0 ok, -1 failed. */
+/* value[c] is the count where valid[c], else an IC_CTR_ABSENT_* code (NO_SET for all when
+ * stopping fails). A failed PAPI_stop leaves the set running to PAPI, holding its descriptors
+ * and blocking the thread's next set, so it is destroyed there and then. 0 ok, -1 failed. */
 int ic_ctr_set_stop(struct ic_ctr_set *set, long long value[IC_CTR_COUNT],
 		    int valid[IC_CTR_COUNT]);
 void ic_ctr_set_close(struct ic_ctr_set *set);
@@ -142,11 +140,10 @@ enum ic_ctr_absent { IC_CTR_ABSENTS(IC_CTR_ABSENT_ENUM) };
 /* The text for an IC_CTR_ABSENT_* code ("count invalid" for others). */
 const char *ic_ctr_absent_why(long long code);
 
-/* Pure: 0 when a count from PAPI_stop is a count, else its IC_CTR_ABSENT_* code.
- * PAPI's perf_event scales a multiplexed count by time_enabled / time_running but
- * returns a raw 0 as valid when time_running is 0 (never ran; _pe_read_multiplexed)
- * and passes neither time on: so a multiplexed 0 is absent even though some are
- * real zeros; without multiplexing a 0 is a 0. */
+/* Pure: 0 when a count from PAPI_stop is a count, else its IC_CTR_ABSENT_* code. PAPI's
+ * perf_event scales a multiplexed count by time_enabled / time_running but returns a raw 0 as
+ * valid when time_running is 0 (never ran; _pe_read_multiplexed) and passes neither time on: so
+ * a multiplexed 0 is absent even though some are real zeros; without multiplexing a 0 is a 0. */
 int ic_ctr_count_absent(long long count, int multiplexed);
 
 /* Pure: the canary a set's counts pass before any is trusted (ops: the operations
