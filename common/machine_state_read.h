@@ -1,7 +1,6 @@
-/* The machine's state at a run's start: what moves timings and counts and is
- * set outside the suite. Read only, without root. Each item is a key and a text
- * value; what cannot be read says "not readable" and why (a VM has no cpufreq),
- * never a guess. Keys, in this order:
+/* The machine's state at a run's start: what moves timings and counts and is set outside the suite.
+ * Read only, without root. Each item is a key and a text value; what cannot be read says "not
+ * readable" and why (a VM has no cpufreq), never a guess. Keys, in this order:
  *   machine_governor            "performance", or the CPUs' distinct ones: "performance,powersave"
  *   machine_cpufreq_driver      cpu0's scaling_driver ("intel_pstate", "amd-pstate-epp", ...)
  *   machine_epp                 cpu0's energy_performance_preference, where there is one
