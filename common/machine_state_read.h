@@ -12,11 +12,9 @@
  *   machine_thp                 the selected transparent_hugepage/enabled mode
  *   machine_load                "L1 L5 L15 on N CPUs, " and IC_MSTATE_LOAD_BEFORE or _NOW
  *                               (then it may hold the run's own build)
- *   machine_busy                "pid 123 (make) 97%; pid 9 (cc1) 12%" or "none above 5%
- *                               of a core over 200 ms", the run's own processes left
- *                               out; first, another inlinecost measurement holding the
- *                               machine lock (measure_lock.h)
- */
+ *   machine_busy                "pid 123 (make) 97%; pid 9 (cc1) 12%" or "none above 5% of a core
+ *                               over 200 ms", the run's own processes left out; first, another
+ *                               inlinecost measurement holding the machine lock (measure_lock.h) */
 #ifndef IC_MACHINE_STATE_READ_H
 #define IC_MACHINE_STATE_READ_H
 

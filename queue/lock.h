@@ -5,8 +5,7 @@
  * store. Everything the holder writes inside the critical section happens-before the release,
  * and the next holder's acquire synchronises-with that release, so it sees those writes; no
  * access inside can move above the acquire or below the release. Nothing stronger (seq_cst) is
- * needed, and on x86 the release is a plain store, as in the 2004 kernel.
- */
+ * needed, and on x86 the release is a plain store, as in the 2004 kernel. */
 #ifndef IC_LOCK_H
 #define IC_LOCK_H
 

@@ -13,8 +13,7 @@
  * and two controls without the lock (a compiler barrier instead; one thread on a private queue
  * only): queue_inline_nolock.h, queue_extern_nolock.h. gen's clone form copies the inline body
  * out of line per site (queue_clone.h). Your own function instead of the queue, in the same
- * forms: body.h.
- */
+ * forms: body.h. */
 #ifndef IC_QUEUE_H
 #define IC_QUEUE_H
 
