@@ -29,9 +29,8 @@
 /* How long the busy-process sample lasts by default. */
 #define IC_MSTATE_SAMPLE_MS 200
 
-/* What run.sh samples before it starts anything, for the sweep's programs:
- * /proc/loadavg, so its own build is not other work, and its pid, whose
- * descendants are never named as other busy processes. */
+/* What run.sh samples before it starts anything, for the sweep's programs: /proc/loadavg, so its
+ * own build is not other work, and its pid, whose descendants machine_busy never names. */
 #define IC_MSTATE_ENV_LOADAVG "IC_RUN_LOADAVG"
 #define IC_MSTATE_ENV_RUN_PID "IC_RUN_PID"
 /* How machine_load ends: when it was sampled. */
