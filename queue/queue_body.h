@@ -1,10 +1,9 @@
-/* The locked queue operations, written once.
- *
- * Not a normal header: each form's header defines IC_FORM_ATTR (storage and inlining attributes)
- * and IC_FORM_SUFFIX, then includes this file, which defines (or, with IC_FORM_DECLARE_ONLY,
- * declares) ic_<op>_<suffix>. Each operation takes q->lock around the matching unlocked
- * primitive of queue.h, through IC_FORM_ACQUIRE / IC_FORM_RELEASE: ic_lock_acquire/
- * ic_lock_release unless the form header names others (the nolock forms' compiler barrier). */
+/* The locked queue operations, written once. Not a normal header: each form's header defines
+ * IC_FORM_ATTR (storage and inlining attributes) and IC_FORM_SUFFIX, then includes this file, which
+ * defines (or, with IC_FORM_DECLARE_ONLY, declares) ic_<op>_<suffix>. Each operation takes q->lock
+ * around the matching unlocked primitive of queue.h, through IC_FORM_ACQUIRE / IC_FORM_RELEASE:
+ * ic_lock_acquire/ic_lock_release unless the form header names others (the nolock forms' compiler
+ * barrier). */
 #include "queue.h"
 
 #ifndef IC_FORM_ACQUIRE
