@@ -1,11 +1,10 @@
-/* Spinlocks behind the locked queue operations, chosen at configure time
- * (CMake IC_LOCK=tas|ticket defines IC_LOCK_TICKET for the ticket lock).
- *
- * Ordering, for both locks: taking the lock is an acquire operation and dropping it a release
- * store. Everything the holder writes inside the critical section happens-before the release,
- * and the next holder's acquire synchronises-with that release, so it sees those writes; no
- * access inside can move above the acquire or below the release. Nothing stronger (seq_cst) is
- * needed, and on x86 the release is a plain store, as in the 2004 kernel. */
+/* Spinlocks behind the locked queue operations, chosen at configure time (CMake IC_LOCK=tas|ticket
+ * defines IC_LOCK_TICKET for the ticket lock). Ordering, for both locks: taking the lock is an
+ * acquire operation and dropping it a release store. Everything the holder writes inside the
+ * critical section happens-before the release, and the next holder's acquire synchronises-with that
+ * release, so it sees those writes; no access inside can move above the acquire or below the
+ * release. Nothing stronger (seq_cst) is needed, and on x86 the release is a plain store, as in the
+ * 2004 kernel. */
 #ifndef IC_LOCK_H
 #define IC_LOCK_H
 

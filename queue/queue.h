@@ -1,8 +1,6 @@
-/* The locked packet queue, modelled on the kernel's sk_buff_head.
- *
- * The head doubles as the list's sentinel: an empty queue's head points at itself, so no
- * operation tests for NULL neighbours. Nodes are meant to be embedded in the caller's own
- * structures.
+/* The locked packet queue, modelled on the kernel's sk_buff_head. The head doubles as the list's
+ * sentinel: an empty queue's head points at itself, so no operation tests for NULL neighbours.
+ * Nodes are meant to be embedded in the caller's own structures.
  *
  * This header holds the types and the unlocked primitives (the kernel's __skb_* twins). Every
  * __ic_* function here takes no locks: the caller must hold q->lock, or own the queue outright.
