@@ -1,10 +1,9 @@
-/* A file written atomically: under a temporary name in its directory, renamed
- * into place once whole, so a reader sees the old file or the whole new one;
- * on failure the old one stays. Open, write to af.f, commit; files that belong
- * together: finish each, then rename each, abort the rest on a failure.
- * On failure (-1) errno says why, err "cannot <step> <name>: <strerror>", and
- * the temporary file is gone. Not while another thread creates files:
- * ic_atomic_open reads the umask by setting it. */
+/* A file written atomically: under a temporary name in its directory, renamed into place once
+ * whole, so a reader sees the old file or the whole new one; on failure the old one stays. Open,
+ * write to af.f, commit; files that belong together: finish each, then rename each, abort the rest
+ * on a failure. On failure (-1) errno says why, err "cannot <step> <name>: <strerror>", and the
+ * temporary file is gone. Not while another thread creates files: ic_atomic_open reads the umask by
+ * setting it. */
 #ifndef IC_ATOMIC_FILE_H
 #define IC_ATOMIC_FILE_H
 
@@ -25,9 +24,8 @@ struct ic_atomic_file {
 	char err[PATH_MAX + 96];
 };
 
-/* Create path's temporary file (dir/.name.tmp.XXXXXX) with fopen's mode. To
- * setvbuf af->f larger, give a buffer living until finish or abort (glibc
- * ignores the size when buf is NULL). */
+/* Create path's temporary file (dir/.name.tmp.XXXXXX) with fopen's mode. To setvbuf af->f larger,
+ * give a buffer living until finish or abort (glibc ignores the size when buf is NULL). */
 int ic_atomic_open(struct ic_atomic_file *af, const char *path, unsigned flags);
 
 /* Flush, check for write errors, fsync if IC_ATOMIC_SYNC, close; EIO when an

@@ -11,9 +11,8 @@ struct ic_footprint {
 	double bytes;
 };
 
-/* Pure. fp[0..n) by sites, ascending: the first whose bytes > size, -1 when none.
- * *at_about (may be NULL): the N where the code reaches size at that point's
- * bytes per site; NAN when none passes. */
+/* Pure. fp[0..n) by sites, ascending: the first whose bytes > size, -1 when none. *at_about (may be
+ * NULL): the N where the code reaches size at that point's bytes per site; NAN when none passes. */
 long ic_cache_pass(const struct ic_footprint *fp, size_t n, double size, double *at_about);
 
 #endif

@@ -1,8 +1,7 @@
 #ifndef IC_GB_JSON_H
 #define IC_GB_JSON_H
-/* Load a Google Benchmark JSON file: the one loader of result files. Its NaN and
- * Infinity (not JSON) outside strings read as null (not measured). NULL with a
- * one-line reason in err on failure. */
+/* Load a Google Benchmark JSON file: the one loader of result files. NaN and Infinity (not JSON)
+ * outside strings read as null (not measured). NULL with a one-line reason in err on failure. */
 #include <jansson.h>
 #include <stddef.h>
 

@@ -319,10 +319,9 @@ static long ms_flock_pid(const char *root, const char *pattern, const char *key)
 	return pid;
 }
 
-/* 1 and words in v when another inlinecost measurement holds the machine lock
- * (measure_lock.h): not this process (by an inherited descriptor: run.sh's,
- * `flock FILE CMD`'s) nor, by the holder's line, an ancestor. 0 when it is
- * free, ours, or unreadable. */
+/* 1 and words in v when another inlinecost measurement holds the machine lock (measure_lock.h): not
+ * this process (by an inherited descriptor: run.sh's, `flock FILE CMD`'s) nor, by the holder's
+ * line, an ancestor. 0 when it is free, ours, or unreadable. */
 static int ms_lock_other(const char *root, char *v)
 {
 	const char *path = ic_measure_lock_path();

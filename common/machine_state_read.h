@@ -1,7 +1,6 @@
-/* The machine's state at a run's start: what moves timings and counts and is
- * set outside the suite. Read only, without root. Each item is a key and a text
- * value; what cannot be read says "not readable" and why (a VM has no cpufreq),
- * never a guess. Keys, in this order:
+/* The machine's state at a run's start: what moves timings and counts and is set outside the suite.
+ * Read only, without root. Each item is a key and a text value; what cannot be read says "not
+ * readable" and why (a VM has no cpufreq), never a guess. Keys, in this order:
  *   machine_governor            "performance", or the CPUs' distinct ones: "performance,powersave"
  *   machine_cpufreq_driver      cpu0's scaling_driver ("intel_pstate", "amd-pstate-epp", ...)
  *   machine_epp                 cpu0's energy_performance_preference, where there is one
@@ -13,11 +12,9 @@
  *   machine_thp                 the selected transparent_hugepage/enabled mode
  *   machine_load                "L1 L5 L15 on N CPUs, " and IC_MSTATE_LOAD_BEFORE or _NOW
  *                               (then it may hold the run's own build)
- *   machine_busy                "pid 123 (make) 97%; pid 9 (cc1) 12%" or "none above 5%
- *                               of a core over 200 ms", the run's own processes left
- *                               out; first, another inlinecost measurement holding the
- *                               machine lock (measure_lock.h)
- */
+ *   machine_busy                "pid 123 (make) 97%; pid 9 (cc1) 12%" or "none above 5% of a core
+ *                               over 200 ms", the run's own processes left out; first, another
+ *                               inlinecost measurement holding the machine lock (measure_lock.h) */
 #ifndef IC_MACHINE_STATE_READ_H
 #define IC_MACHINE_STATE_READ_H
 
@@ -32,9 +29,8 @@
 /* How long the busy-process sample lasts by default. */
 #define IC_MSTATE_SAMPLE_MS 200
 
-/* What run.sh samples before it starts anything, for the sweep's programs:
- * /proc/loadavg, so its own build is not other work, and its pid, whose
- * descendants are never named as other busy processes. */
+/* What run.sh samples before it starts anything, for the sweep's programs: /proc/loadavg, so its
+ * own build is not other work, and its pid, whose descendants machine_busy never names. */
 #define IC_MSTATE_ENV_LOADAVG "IC_RUN_LOADAVG"
 #define IC_MSTATE_ENV_RUN_PID "IC_RUN_PID"
 /* How machine_load ends: when it was sampled. */

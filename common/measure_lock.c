@@ -32,9 +32,8 @@ long ic_measure_holder_read(const char *root, char *line, size_t cap)
 	return access(path, F_OK) == 0 ? pid : 0;
 }
 
-/* In place, no O_CREAT: fs.protected_regular refuses it on another user's file
- * in /tmp. A courtesy: a failure to write stops nothing. One line, whatever
- * cmdline holds: its readers take the first. */
+/* In place, no O_CREAT: fs.protected_regular refuses it on another user's file in /tmp. A courtesy,
+ * so a failed write stops nothing. One line, whatever cmdline holds: its readers take the first. */
 void ic_measure_holder_write(const char *cmdline, const char *top)
 {
 	char path[4200], when[32] = "";

@@ -1,9 +1,8 @@
-/* The machine lock: one measurement at a time on a machine, whatever the tree,
- * results or user. The driver (sweep/console.c) flocks it around each measuring
- * phase and says for whom in <lock>.holder (`exec 9>FILE; flock 9` empties the
- * lock itself while it waits): pid <pid> (<command>) in <tree> since <UTC time>
- * Both world-writable, so any user's run can take it. Here: that line; who
- * else holds the lock, in words, is machine_busy's (machine_state_read.c). */
+/* The machine lock: one measurement at a time on a machine, whatever the tree, results or user. The
+ * driver (sweep/console.c) flocks it around each measuring phase and says for whom in <lock>.holder
+ * (`exec 9>FILE; flock 9` empties the lock itself while it waits), in the line "pid <pid>
+ * (<command>) in <tree> since <UTC time>". Both world-writable, so any user's run can take it.
+ * Here: that line; who else holds the lock, in words, is machine_busy's (machine_state_read.c). */
 #ifndef IC_MEASURE_LOCK_H
 #define IC_MEASURE_LOCK_H
 

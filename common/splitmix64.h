@@ -1,7 +1,6 @@
-/* splitmix64: Steele, Lea and Flood, "Fast splittable pseudorandom number
- * generators", OOPSLA 2014 (doi:10.1145/2714064.2660195), with a fixed increment
- * as in S. Vigna's splitmix64.c. One copy: a change here changes every user's
- * outputs for the same seeds. */
+/* splitmix64: Steele, Lea and Flood, "Fast splittable pseudorandom number generators", OOPSLA 2014
+ * (doi:10.1145/2714064.2660195), with a fixed increment as in S. Vigna's splitmix64.c. One copy: a
+ * change here changes every user's outputs for the same seeds. */
 #ifndef IC_SPLITMIX64_H
 #define IC_SPLITMIX64_H
 

@@ -1,13 +1,10 @@
-/* Spinlocks behind the locked queue operations, chosen at configure time
- * (CMake IC_LOCK=tas|ticket defines IC_LOCK_TICKET for the ticket lock).
- *
- * Ordering, for both locks: taking the lock is an acquire operation and
- * dropping it a release store. Everything the holder writes inside the critical
- * section happens-before the release, and the next holder's acquire
- * synchronises-with that release, so it sees those writes; no access inside
- * can move above the acquire or below the release. Nothing stronger (seq_cst)
- * is needed, and on x86 the release is a plain store, as in the 2004 kernel.
- */
+/* Spinlocks behind the locked queue operations, chosen at configure time (CMake IC_LOCK=tas|ticket
+ * defines IC_LOCK_TICKET for the ticket lock). Ordering, for both locks: taking the lock is an
+ * acquire operation and dropping it a release store. Everything the holder writes inside the
+ * critical section happens-before the release, and the next holder's acquire synchronises-with that
+ * release, so it sees those writes; no access inside can move above the acquire or below the
+ * release. Nothing stronger (seq_cst) is needed, and on x86 the release is a plain store, as in the
+ * 2004 kernel. */
 #ifndef IC_LOCK_H
 #define IC_LOCK_H
 
@@ -31,8 +28,8 @@ IC_ALWAYS_INLINE void ic_cpu_relax(void)
 }
 
 #ifndef IC_LOCK_TICKET
-/* Test-and-test-and-set: one exchange when free, then spin on plain loads
- * (the line stays shared, not bounced) until it looks free again. */
+/* Test-and-test-and-set: one exchange when free, then spin on plain loads (the line stays
+ * shared, not bounced) until it looks free again. */
 #define IC_LOCK_NAME "tas"
 struct ic_lock {
 	alignas(IC_CACHE_LINE) atomic_uint word;   /* own cache line */
@@ -70,7 +67,6 @@ IC_ALWAYS_INLINE void ic_lock_init(struct ic_lock *l)
 
 IC_ALWAYS_INLINE void ic_lock_acquire(struct ic_lock *l)
 {
-	/* Get our ticket number and set the next ticket number. */
 	unsigned me = atomic_fetch_add_explicit(&l->next, 1, memory_order_relaxed);
 	while (atomic_load_explicit(&l->owner, memory_order_acquire) != me)
 		ic_cpu_relax();
@@ -84,11 +80,10 @@ IC_ALWAYS_INLINE void ic_lock_release(struct ic_lock *l)
 }
 #endif
 
-/* The nolock forms' acquire and release (queue_inline_nolock.h,
- * queue_extern_nolock.h): a compiler barrier and no instruction, so the list
- * code is ordered as it is under the lock but nothing is locked and the
- * lock's line is not touched. Correct only for one thread on a queue of its
- * own: they exist to price the locked instruction apart from the list code. */
+/* The nolock forms' acquire and release (queue_inline_nolock.h, queue_extern_nolock.h): a
+ * compiler barrier and no instruction, so the list code is ordered as it is under the lock but
+ * nothing is locked and the lock's line is not touched. Correct only for one thread on a queue
+ * of its own: they exist to price the locked instruction apart from the list code. */
 IC_ALWAYS_INLINE void ic_nolock_acquire(struct ic_lock *l)
 {
 	(void)l;

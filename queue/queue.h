@@ -1,22 +1,17 @@
-/* The locked packet queue, modelled on the kernel's sk_buff_head.
+/* The locked packet queue, modelled on the kernel's sk_buff_head. The head doubles as the list's
+ * sentinel: an empty queue's head points at itself, so no operation tests for NULL neighbours.
+ * Nodes are meant to be embedded in the caller's own structures.
  *
- * The head doubles as the list's sentinel: an empty queue's head points at
- * itself, so no operation tests for NULL neighbours. Nodes are meant to be
- * embedded in the caller's own structures.
- *
- * This header holds the types and the unlocked primitives (the kernel's
- * __skb_* twins). Every __ic_* function here takes no locks: the caller must
- * hold q->lock, or own the queue outright. The locked operations are written
- * once in queue_body.h and come in three forms, named by suffix:
+ * This header holds the types and the unlocked primitives (the kernel's __skb_* twins). Every
+ * __ic_* function here takes no locks: the caller must hold q->lock, or own the queue outright.
+ * The locked operations are written once in queue_body.h and come in three forms, named by suffix:
  *   queue_inline.h  ic_<op>_inline  forced inlining (the 2004 kernel's inline)
  *   queue_hint.h    ic_<op>_hint    plain static inline, the compiler decides
  *   queue_extern.h  ic_<op>_extern  one out-of-line copy, never inlined
- * and two controls without the lock (a compiler barrier instead; one thread
- * on a private queue only): queue_inline_nolock.h, queue_extern_nolock.h.
- * gen's clone form copies the inline body out of line per site
- * (queue_clone.h). Your own function instead of the queue, in the same
- * forms: body.h.
- */
+ * and two controls without the lock (a compiler barrier instead; one thread on a private queue
+ * only): queue_inline_nolock.h, queue_extern_nolock.h. gen's clone form copies the inline body
+ * out of line per site (queue_clone.h). Your own function instead of the queue, in the same
+ * forms: body.h. */
 #ifndef IC_QUEUE_H
 #define IC_QUEUE_H
 

@@ -1,12 +1,9 @@
-/* The locked queue operations, written once.
- *
- * Not a normal header: each form's header defines IC_FORM_ATTR (storage and
- * inlining attributes) and IC_FORM_SUFFIX, then includes this file, which
- * defines (or, with IC_FORM_DECLARE_ONLY, declares) ic_<op>_<suffix>. Each
- * operation takes q->lock around the matching unlocked primitive of queue.h,
- * through IC_FORM_ACQUIRE / IC_FORM_RELEASE: ic_lock_acquire/ic_lock_release
- * unless the form header names others (the nolock forms' compiler barrier).
- */
+/* The locked queue operations, written once. Not a normal header: each form's header defines
+ * IC_FORM_ATTR (storage and inlining attributes) and IC_FORM_SUFFIX, then includes this file, which
+ * defines (or, with IC_FORM_DECLARE_ONLY, declares) ic_<op>_<suffix>. Each operation takes q->lock
+ * around the matching unlocked primitive of queue.h, through IC_FORM_ACQUIRE / IC_FORM_RELEASE:
+ * ic_lock_acquire/ic_lock_release unless the form header names others (the nolock forms' compiler
+ * barrier). */
 #include "queue.h"
 
 #ifndef IC_FORM_ACQUIRE
@@ -84,13 +81,11 @@ IC__BODY(
 	IC__LOCKED(__ic_unlink(q, n));
 )
 
-/* Empty q into out[], in queue order, each node stored outside the lock;
- * returns how many. out must have room for every node on q. As
- * skb_queue_purge did, the lock is taken once per node, so other CPUs are
- * never held off for the whole queue. The release is one store per node in
- * every form: a release callback became one store where purge was inlined
- * but an indirect call per node out of line, so the forms did not do the
- * same work. */
+/* Empty q into out[], in queue order, each node stored outside the lock; returns how many. out
+ * must have room for every node on q. As skb_queue_purge did, the lock is taken once per node,
+ * so other CPUs are never held off for the whole queue. The release is one store per node in
+ * every form: a release callback became one store where purge was inlined but an indirect call
+ * per node out of line, so the forms did not do the same work. */
 IC_FORM_ATTR size_t IC_FORM(ic_purge)(struct ic_queue *q, struct ic_node **out)
 IC__BODY(
 	struct ic_node *n;

@@ -282,7 +282,6 @@ static int processes(struct sweep *sw, const char *prefix, const char *nlist, lo
 			done_ms += (long)((sw_now() - start) * 1000), done_n++;
 		free(from);
 		todo--;
-		/* The time left shrinks by the time just spent. */
 		prev_eta -= (long)(sw_now() - start);
 		/* The main design's verdict so far at 1/4, 1/2, 3/4 from the processes on disk (summarize writes
 		 * nothing of the run's; a failure is silent: the final report speaks). */
