@@ -13,7 +13,6 @@
 #include "run_history.h"
 #include "topology.h"
 
-/* Every mode's options. */
 static struct {
 	const char *out, *results;
 	double margin_pct;   /* agree: the % by which two runs may differ and agree */

@@ -35,7 +35,6 @@ struct ic_option {
 	int (*call)(void *dest, const char *value);  /* IC_OPT_CALL */
 };
 
-/* The rows, by kind. */
 #define IC_OPTION_FLAG(n, d) { .name = (n), .kind = IC_OPT_FLAG, .dest = (d) }
 #define IC_OPTION_STRING(n, d) { .name = (n), .kind = IC_OPT_STRING, .dest = (d) }
 #define IC_OPTION_LONG(n, d, lo, hi) \

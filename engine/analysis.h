@@ -61,7 +61,6 @@ struct ic_repeats {
 	struct ic_levels lv;
 };
 
-/* One series analysed. */
 struct ic_series {
 	struct ic_group group;            /* its points, ratios and crossover */
 	struct ic_process_ratios procs;   /* every process's ratio per N */

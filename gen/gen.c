@@ -72,7 +72,6 @@ struct gen_args {
 #define GEN_BAR(e, n, ...) "|" #n
 #define GEN_LIST(table) (table(GEN_BAR) + 1)
 
-/* The usage, for --help. */
 static char *gen_usage(void)
 {
 	char *u = NULL;

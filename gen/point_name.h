@@ -30,7 +30,6 @@ static const char *const ic_order_names[IC_ORDER_COUNT] = { IC_ORDERS(IC_NAME_ST
 /* 1: the form runs at 1 thread on a private queue only (point_names.def). */
 static const unsigned char ic_form_solo[IC_FORM_COUNT] = { IC_FORMS(IC_FORM_SOLO) };
 
-/* Most sites a point may have. */
 #define IC_POINT_SITES_MAX 1000000u
 
 /* Every op, mixed included, makes two queue calls per site. */

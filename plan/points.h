@@ -39,7 +39,6 @@ int ic_plan_points(const struct ic_settings *s, FILE *out, char *err, size_t err
  * and 1024, the default op in the chain, in order, so its lock and calls run from the L1i and past it. */
 size_t ic_plan_sentinel(FILE *out);
 
-/* One process of the design. */
 struct ic_plan_proc {
 	unsigned repeat, variant, process, build;
 };
