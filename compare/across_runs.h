@@ -6,9 +6,8 @@
 
 #include <stddef.h>
 
+#include "agreement.h"   /* IC_RUNS_MAX */
 #include "run.h"
-
-#define IC_RUNS_MAX 26   /* compare labels its runs A to Z */
 
 /* The runs side by side into out (compare.md, compare.csv, the chart), whole or not at all; out's
  * path on stdout. 0; 1 no series and N in every run, or out could not be written. */

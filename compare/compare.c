@@ -18,7 +18,6 @@
 #include <archive_entry.h>
 #include <dirent.h>
 #include <errno.h>
-#include <gsl/gsl_sort_ulong.h>
 #include <jansson.h>
 #include <libgen.h>
 #include <limits.h>
@@ -31,7 +30,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "agreement.h"
+#include "chart_data.h"
 #include "gnuplot_run.h"
 #include "kit.h"
 #include "stats.h"
@@ -196,17 +195,8 @@ static void out_ratio(FILE *f, const struct ic_ratio *r)
 	out_num(f, r->hi, "–%.4f]", "–?]");
 }
 
-/* A series across the runs: name, forms ("compare/baseline"), its analysis in
- * each run (NULL where none; compare's: where it has a ratio). */
-struct xr_series {
-	char *id, *pair;
-	const struct ic_series *se[IC_RUNS_MAX];
-	unsigned in;               /* those runs, a bit each */
-	int compared;              /* some N in every run */
-};
-
 /* The index of series id (taken) of an's forms in s[0..*ns), added when new. */
-static size_t xr_series_at(struct xr_series **s, size_t *ns, char *id, const struct ic_analysis *an)
+static size_t xr_series_at(struct ic_runs_series **s, size_t *ns, char *id, const struct ic_analysis *an)
 {
 	char *pair = out_append(NULL, "%s/%s", an->opts.compare, an->opts.baseline);
 	size_t j = 0;
@@ -218,35 +208,9 @@ static size_t xr_series_at(struct xr_series **s, size_t *ns, char *id, const str
 		free(pair);
 	} else {
 		*s = ic_xrealloc(*s, *ns + 1, sizeof(**s));
-		(*s)[(*ns)++] = (struct xr_series){ .id = id, .pair = pair };
+		(*s)[(*ns)++] = (struct ic_runs_series){ .id = id, .pair = pair };
 	}
 	return j;
-}
-
-/* Series s's finite ratio at N = n in run k; NULL when it has none. */
-static const struct ic_ratio *xr_ratio_at(const struct xr_series *s, size_t k, unsigned long n)
-{
-	return s->se[k] ? ic_agree_ratio_at(s->se[k]->group.ratios, s->se[k]->group.nratios, n) : NULL;
-}
-
-/* Every N of series s in the k runs (finite: where one has a finite ratio),
- * ascending and unique, into *n (free it); returns how many. */
-static size_t xr_sites(const struct xr_series *s, size_t k, int finite, unsigned long **n)
-{
-	size_t nn = 0, u = 0;
-
-	*n = NULL;
-	for (size_t r = 0; r < k; r++)
-		for (size_t i = 0; s->se[r] && i < s->se[r]->group.nratios; i++)
-			if (!finite || isfinite(s->se[r]->group.ratios[i].ratio)) {
-				*n = ic_xrealloc(*n, nn + 1, sizeof(**n));
-				(*n)[nn++] = s->se[r]->group.ratios[i].sites;
-			}
-	gsl_sort_ulong(*n, 1, nn);
-	for (size_t i = 0; i < nn; i++)
-		if (!u || (*n)[i] != (*n)[u - 1])
-			(*n)[u++] = (*n)[i];
-	return u;
 }
 
 enum cmp_attr {
@@ -268,7 +232,7 @@ struct cmp {
 	size_t k;
 	unsigned all;              /* every run's bit */
 	int keyed[A_COUNT];
-	struct xr_series *s;
+	struct ic_runs_series *s;
 	size_t ns;
 	unsigned long nmin, nmax;
 };
@@ -349,7 +313,7 @@ static void cmp_add_series(struct cmp *c, size_t k)
 	for (size_t gi = 0; gi < an->nseries; gi++) {
 		const struct ic_group *g = &an->series[gi].group;
 		char *id = out_series_id(g);
-		struct xr_series *s = NULL;
+		struct ic_runs_series *s = NULL;
 
 		for (int a = 0; a < A_COUNT; a++)
 			if (c->keyed[a])
@@ -379,12 +343,12 @@ static void cmp_add_series(struct cmp *c, size_t k)
 }
 
 /* The runs that have a ratio in series s at N = n, a bit each. */
-static unsigned cmp_at(const struct cmp *c, const struct xr_series *s, unsigned long n)
+static unsigned cmp_at(const struct cmp *c, const struct ic_runs_series *s, unsigned long n)
 {
 	unsigned at = 0;
 
 	for (size_t k = 0; k < c->k; k++)
-		at |= (unsigned)(xr_ratio_at(s, k, n) != NULL) << k;
+		at |= (unsigned)(ic_runs_ratio_at(s, k, n) != NULL) << k;
 	return at;
 }
 
@@ -406,7 +370,7 @@ static char *cmp_left_out(struct cmp *c)
 	char *only = NULL;
 
 	for (size_t j = 0; j < c->ns; j++) {
-		struct xr_series *s = &c->s[j];
+		struct ic_runs_series *s = &c->s[j];
 		unsigned long *n;
 		size_t nn;
 
@@ -417,7 +381,7 @@ static char *cmp_left_out(struct cmp *c)
 			free(w);
 			continue;
 		}
-		nn = xr_sites(s, c->k, 1, &n);
+		nn = ic_runs_sites(s, c->k, 1, &n);
 		/* The N only some runs have, a line per set of runs, at its first N. */
 		for (size_t a = 0; a < nn; a++) {
 			unsigned in = cmp_at(c, s, n[a]);
@@ -600,7 +564,7 @@ static double cmp_bytes(const struct ic_group *g, const char *form)
 }
 
 /* A row of a series' first table: label, then each run's cell. */
-static void cmp_crossover_rows(FILE *md, const struct cmp *c, const struct xr_series *s,
+static void cmp_crossover_rows(FILE *md, const struct cmp *c, const struct ic_runs_series *s,
 			       const char *cf, const char *bf)
 {
 	static const char *const label[] = { "verdict", "crossover bracket", "small-N winner" };
@@ -636,19 +600,14 @@ static void cmp_crossover_rows(FILE *md, const struct cmp *c, const struct xr_se
 	fputs(" |\n\n", md);
 }
 
-/* One compared series: tables in md, rows in csv, chart data (panel p). */
-static void cmp_write_series(FILE *md, FILE *csv, FILE *gp, FILE *dat, struct cmp *c,
-			     const struct xr_series *s, size_t p)
+/* One compared series: tables in md, rows in csv. */
+static void cmp_write_series(FILE *md, FILE *csv, struct cmp *c, const struct ic_runs_series *s)
 {
-	char cf[64], bf[64], *t = out_append(NULL, "%s: %s", s->id, s->pair);
+	char cf[64], bf[64];
 	unsigned long *sites;
-	size_t nn = xr_sites(s, c->k, 1, &sites);
+	size_t nn = ic_runs_sites(s, c->k, 1, &sites);
 
 	sscanf(s->pair, "%63[^/]/%63s", cf, bf);
-	fprintf(gp, "ic_title[%zu] = ", p + 1);
-	ic_gnuplot_quote(gp, t);
-	fputc('\n', gp);
-	free(t);
 	fprintf(md, "\n## %s: %s / %s\n\n|", s->id, cf, bf);
 	for (size_t k = 0; k < c->k; k++)
 		fprintf(md, " | %c: %s", CMP_LETTER(k), c->in[k].label);
@@ -674,7 +633,7 @@ static void cmp_write_series(FILE *md, FILE *csv, FILE *gp, FILE *dat, struct cm
 		fprintf(md, "| %lu", n);
 		for (size_t k = 0; k < c->k; k++) {
 			struct cmp_input *in = &c->in[k];
-			const struct ic_ratio *r = xr_ratio_at(s, k, n);
+			const struct ic_ratio *r = ic_runs_ratio_at(s, k, n);
 			const struct ic_crossover *xo = &s->se[k]->group.xo;
 			const struct ic_analysis_opts *o = &in->run->an.opts;
 			const char *side = r->side == IC_SIDE_COMPARE ? o->compare
@@ -708,27 +667,6 @@ static void cmp_write_series(FILE *md, FILE *csv, FILE *gp, FILE *dat, struct cm
 					 : nc && nb ? "**opposite**"
 					 : nc + nb == 0 ? "—" : "partly resolved");
 	}
-	/* The chart's data: every N of each run, one block per (series, run). */
-	for (size_t k = 0; k < c->k; k++) {
-		size_t i = p * c->k + k + 1;
-		const struct ic_crossover *xo = &s->se[k]->group.xo;
-
-		fprintf(gp, "ic_xo_lo[%zu] = ", i);
-		out_num(gp, xo->bracket_lo, "%.0f", "NaN");
-		fprintf(gp, "\nic_xo_hi[%zu] = ", i);
-		out_num(gp, xo->bracket_hi, "%.0f\n", "NaN\n");
-		fprintf(dat, "# %s %s, input %c: sites ratio lo hi\n", s->id, s->pair, CMP_LETTER(k));
-		for (size_t a = 0; a < nn; a++) {
-			const struct ic_ratio *r = xr_ratio_at(s, k, sites[a]);
-
-			if (!r)
-				continue;
-			fprintf(dat, "%lu %.6f ", sites[a], r->ratio);
-			out_num(dat, r->lo, "%.6f ", "NaN ");
-			out_num(dat, r->hi, "%.6f\n", "NaN\n");
-		}
-		fputs("\n\n", dat);
-	}
 	free(sites);
 }
 
@@ -754,7 +692,8 @@ static int cmp_write(struct cmp *c, const char *out)
 	static const char *const term[] = { "png", "svg" };
 	struct out_dir d;
 	char *only = cmp_left_out(c), err[1024];
-	size_t ns = 0, p = 0, cols;
+	const char *label[IC_RUNS_MAX];
+	size_t ns = 0;
 	FILE *md, *csv, *gp, *dat;
 	int drawn;
 
@@ -771,24 +710,12 @@ static int cmp_write(struct cmp *c, const char *out)
 	fputs("series,sites,input,label,ratio,ratio_ci_lo,ratio_ci_hi,faster,verdict,small_n_winner,"
 	      "bracket_lo,bracket_hi,compare,baseline,cpu_model,directory,compiler,cflags,lock,"
 	      "codegen,per_caller,body\n", csv);
-	cols = ns > 1 ? 2 : 1;
-	fprintf(gp, "# Written by ./run.sh compare for plots/compare.gp.\nic_k = %zu\nic_npanels = %zu\n"
-		"ic_cols = %zu\nic_rows = %zu\nic_sites_min = %lu\nic_sites_max = %lu\nic_caption = ", c->k, ns,
-		cols, (ns + cols - 1) / cols, c->nmin, c->nmax);
-	ic_gnuplot_quote(gp, "error bars: each run's own 95% interval at N; bars at the foot: each run's crossover bracket; tables in compare.md");
-	fprintf(gp, "\narray ic_label[%zu]\narray ic_title[%zu]\narray ic_xo_lo[%zu]\n"
-		"array ic_xo_hi[%zu]\narray ic_letter[%zu]\n", c->k, ns, ns * c->k, ns * c->k, c->k);
-	for (size_t k = 0; k < c->k; k++) {
-		char *l = out_append(NULL, "%c: %s", CMP_LETTER(k), c->in[k].label);
-
-		fprintf(gp, "ic_label[%zu] = ", k + 1);
-		ic_gnuplot_quote(gp, l);
-		fprintf(gp, "\nic_letter[%zu] = '%c'\n", k + 1, CMP_LETTER(k));
-		free(l);
-	}
 	for (size_t j = 0; j < c->ns; j++)
 		if (c->s[j].compared)
-			cmp_write_series(md, csv, gp, dat, c, &c->s[j], p++);
+			cmp_write_series(md, csv, c, &c->s[j]);
+	for (size_t k = 0; k < c->k; k++)
+		label[k] = c->in[k].label;
+	ic_compare_data_write(gp, dat, c->s, c->ns, c->k, label, c->nmin, c->nmax);
 	fputc('\n', md);
 	/* A chart that fails leaves the tables without it. */
 	drawn = out_finish(&d, "compare", "plots", "compare", term, 2, NULL, err, sizeof(err));
@@ -831,7 +758,7 @@ struct agr {
 	struct ic_run *run;
 	size_t k;
 	double margin;
-	struct xr_series *s;
+	struct ic_runs_series *s;
 	size_t ns;
 	struct agr_cmp *c;
 	size_t nc;
@@ -869,7 +796,7 @@ static void agr_match_series(struct agr *x)
 }
 
 /* The runs that hold series s, " 1, 3". */
-static void agr_holders(FILE *f, const struct agr *x, const struct xr_series *s)
+static void agr_holders(FILE *f, const struct agr *x, const struct ic_runs_series *s)
 {
 	for (size_t k = 0, n = 0; k < x->k; k++)
 		if (s->se[k])
@@ -942,7 +869,7 @@ static const char *agr_interval(char *buf, size_t cap, double lo, double hi)
 }
 
 /* Each run's verdict, bracket and states: the head of a series. */
-static void agr_series_head(FILE *md, const struct agr *x, const struct xr_series *s)
+static void agr_series_head(FILE *md, const struct agr *x, const struct ic_runs_series *s)
 {
 	fputs("|", md);
 	for (size_t k = 0; k < x->k; k++)
@@ -1028,7 +955,7 @@ static void agr_joint(FILE *md, const struct agr *x, const struct agr_cmp *c)
 /* One comparison: its table in md, its rows in csv. */
 static void agr_comparison(FILE *md, FILE *csv, const struct agr *x, const struct agr_cmp *c)
 {
-	const struct xr_series *s = &x->s[c->s];
+	const struct ic_runs_series *s = &x->s[c->s];
 	const struct ic_agree_joint *j = &c->ag.joint;
 	size_t sh[4] = { 0, 0, 0, 0 };
 	double share_p;
@@ -1130,41 +1057,6 @@ static void agr_summary(FILE *f, const struct agr *x, int detail_written)
 	agr_sentence(f, x);
 }
 
-/* The chart's data: per series, each run's ratio per N and their spread. */
-static void agr_chart_data(FILE *dat, FILE *gp, const struct agr *x)
-{
-	fprintf(gp, "ic_k = %zu\narray ic_series[%zu]\n", x->k, x->ns);
-	for (size_t s = 0; s < x->ns; s++) {
-		unsigned long *n;
-		size_t nn = xr_sites(&x->s[s], x->k, 0, &n);
-
-		/* Double quotes: the build goes on a line of its own. */
-		fprintf(gp, "ic_series[%zu] = \"", s + 1);
-		for (const char *c = x->s[s].id; *c; c++)
-			fprintf(gp, c[0] == ' ' && c[1] == '[' ? "\\n" : c[0] == '"' || c[0] == '\\' ? "'" : "%c", *c);
-		fputs("\"\n", gp);
-		for (size_t i = 0; i < nn; i++) {
-			double r[IC_RUNS_MAX], mn = INFINITY, mx = -INFINITY;
-
-			for (size_t k = 0; k < x->k; k++) {
-				const struct ic_ratio *ra = xr_ratio_at(&x->s[s], k, n[i]);
-
-				r[k] = ra ? ra->ratio : NAN;
-				mn = ra ? fmin(mn, r[k]) : mn;
-				mx = ra ? fmax(mx, r[k]) : mx;
-			}
-			fprintf(dat, "%lu ", n[i]);
-			out_num(dat, mn > 0.0 && isfinite(mx) ? mx / mn : NAN, "%.6g", "NaN");
-			fprintf(dat, " %zu", s + 1);
-			for (size_t k = 0; k < x->k; k++)
-				fprintf(dat, isfinite(r[k]) ? " %.6f" : " NaN", r[k]);
-			fputc('\n', dat);
-		}
-		fputs("\n\n", dat);
-		free(n);
-	}
-}
-
 /* repeat.md, repeat.csv and the chart into out, whole. */
 static void agr_write(const struct agr *x, const char *out)
 {
@@ -1208,7 +1100,7 @@ static void agr_write(const struct agr *x, const char *out)
 	}
 	fputc('\n', md);
 	agr_sentence(md, x);
-	agr_chart_data(dat, gp, x);
+	ic_agree_data_write(gp, dat, x->s, x->ns, x->k);
 	/* data.gp: the chart's settings, not a result */
 	rc = out_finish(&d, "agree", "", "repeat", (const char *[]){ "png" }, 1, "data.gp", err, sizeof(err));
 	if (rc < 0)

@@ -11,8 +11,10 @@
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_sf_gamma.h>
 #include <gsl/gsl_sort_double.h>
+#include <gsl/gsl_sort_ulong.h>
 #include <gsl/gsl_statistics_double.h>
 
+#include "analysis.h"   /* struct ic_series */
 #include "kit.h"
 #include "stats.h"
 
@@ -32,6 +34,29 @@ const struct ic_ratio *ic_agree_ratio_at(const struct ic_ratio *ratios, size_t n
 		if (ratios[i].sites == sites && isfinite(ratios[i].ratio))
 			return &ratios[i];
 	return NULL;
+}
+
+const struct ic_ratio *ic_runs_ratio_at(const struct ic_runs_series *s, size_t k, unsigned long n)
+{
+	return s->se[k] ? ic_agree_ratio_at(s->se[k]->group.ratios, s->se[k]->group.nratios, n) : NULL;
+}
+
+size_t ic_runs_sites(const struct ic_runs_series *s, size_t k, int finite, unsigned long **n)
+{
+	size_t nn = 0, u = 0;
+
+	*n = NULL;
+	for (size_t r = 0; r < k; r++)
+		for (size_t i = 0; s->se[r] && i < s->se[r]->group.nratios; i++)
+			if (!finite || isfinite(s->se[r]->group.ratios[i].ratio)) {
+				*n = ic_xrealloc(*n, nn + 1, sizeof(**n));
+				(*n)[nn++] = s->se[r]->group.ratios[i].sites;
+			}
+	gsl_sort_ulong(*n, 1, nn);
+	for (size_t i = 0; i < nn; i++)
+		if (!u || (*n)[i] != (*n)[u - 1])
+			(*n)[u++] = (*n)[i];
+	return u;
 }
 
 /* The verdict at one N from the two runs' nested estimates. */

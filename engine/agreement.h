@@ -75,6 +75,24 @@ void ic_agree_free(struct ic_agree *ag);
 /* ratios[0..n-1]'s finite ratio at N = sites; NULL when it has none. */
 const struct ic_ratio *ic_agree_ratio_at(const struct ic_ratio *ratios, size_t n, unsigned long sites);
 
+#define IC_RUNS_MAX 26   /* compare labels its runs A to Z */
+
+/* A series across runs (compare's and agree's): name, forms ("compare/baseline"),
+ * its analysis in each run (NULL where none; compare's: where it has a ratio). */
+struct ic_runs_series {
+	char *id, *pair;
+	const struct ic_series *se[IC_RUNS_MAX];
+	unsigned in;               /* those runs, a bit each */
+	int compared;              /* some N in every run */
+};
+
+/* Series s's finite ratio at N = n in run k; NULL when it has none. */
+const struct ic_ratio *ic_runs_ratio_at(const struct ic_runs_series *s, size_t k, unsigned long n);
+
+/* Every N of series s in the k runs (finite: where one has a finite ratio),
+ * ascending and unique, into *n (free it); returns how many. */
+size_t ic_runs_sites(const struct ic_runs_series *s, size_t k, int finite, unsigned long **n);
+
 /* The verdict's word: "equivalent", "differ", "cannot tell", "no interval". */
 const char *ic_agree_verdict_name(enum ic_agree_verdict v);
 

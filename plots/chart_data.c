@@ -665,3 +665,100 @@ void ic_watch_data_write(FILE *dat, FILE *gp, const struct ic_watch *w)
 	else
 		fputs("ic_long_start = NaN\n", gp);
 }
+
+/* x as fmt, else NaN and what fmt ends with (a space or a newline). */
+static void dat_or_nan(FILE *f, const char *fmt, double x)
+{
+	if (isfinite(x))
+		fprintf(f, fmt, x);
+	else
+		fprintf(f, "NaN%s", fmt + strlen(fmt) - 1);
+}
+
+void ic_compare_data_write(FILE *gp, FILE *dat, const struct ic_runs_series *s, size_t ns, size_t k,
+			   const char *const *label, unsigned long nmin, unsigned long nmax)
+{
+	char text[2 * PATH_MAX];
+	size_t np = 0, p = 0, cols;
+
+	for (size_t j = 0; j < ns; j++)
+		np += s[j].compared;
+	cols = np > 1 ? 2 : 1;
+	fprintf(gp, "# Written by ./run.sh compare for plots/compare.gp.\nic_k = %zu\nic_npanels = %zu\n"
+		"ic_cols = %zu\nic_rows = %zu\nic_sites_min = %lu\nic_sites_max = %lu\n", k, np, cols,
+		(np + cols - 1) / cols, nmin, nmax);
+	gp_str(gp, "ic_caption", 0, "error bars: each run's own 95% interval at N; bars at the foot: each run's crossover bracket; tables in compare.md");
+	fprintf(gp, "array ic_label[%zu]\narray ic_title[%zu]\narray ic_xo_lo[%zu]\n"
+		"array ic_xo_hi[%zu]\narray ic_letter[%zu]\n", k, np, np * k, np * k, k);
+	for (size_t r = 0; r < k; r++) {
+		snprintf(text, sizeof(text), "%c: %s", 'A' + (int)r, label[r]);
+		gp_str(gp, "ic_label", r + 1, text);
+		fprintf(gp, "ic_letter[%zu] = '%c'\n", r + 1, 'A' + (int)r);
+	}
+	/* Every N of each run, one block per (series, run). */
+	for (size_t j = 0; j < ns; j++) {
+		unsigned long *n;
+		size_t nn;
+
+		if (!s[j].compared)
+			continue;
+		nn = ic_runs_sites(&s[j], k, 1, &n);
+		snprintf(text, sizeof(text), "%s: %s", s[j].id, s[j].pair);
+		gp_str(gp, "ic_title", ++p, text);
+		for (size_t r = 0; r < k; r++) {
+			const struct ic_crossover *xo = &s[j].se[r]->group.xo;
+			size_t i = (p - 1) * k + r + 1;
+
+			fprintf(gp, "ic_xo_lo[%zu] = ", i);
+			dat_or_nan(gp, "%.0f\n", xo->bracket_lo);
+			fprintf(gp, "ic_xo_hi[%zu] = ", i);
+			dat_or_nan(gp, "%.0f\n", xo->bracket_hi);
+			fprintf(dat, "# %s %s, input %c: sites ratio lo hi\n", s[j].id, s[j].pair, 'A' + (int)r);
+			for (size_t a = 0; a < nn; a++) {
+				const struct ic_ratio *ra = ic_runs_ratio_at(&s[j], r, n[a]);
+
+				if (!ra)
+					continue;
+				fprintf(dat, "%lu %.6f ", n[a], ra->ratio);
+				dat_or_nan(dat, "%.6f ", ra->lo);
+				dat_or_nan(dat, "%.6f\n", ra->hi);
+			}
+			fputs("\n\n", dat);
+		}
+		free(n);
+	}
+}
+
+void ic_agree_data_write(FILE *gp, FILE *dat, const struct ic_runs_series *s, size_t ns, size_t k)
+{
+	fprintf(gp, "ic_k = %zu\narray ic_series[%zu]\n", k, ns);
+	for (size_t j = 0; j < ns; j++) {
+		unsigned long *n;
+		size_t nn = ic_runs_sites(&s[j], k, 0, &n);
+
+		/* Double quotes: the build goes on a line of its own. */
+		fprintf(gp, "ic_series[%zu] = \"", j + 1);
+		for (const char *c = s[j].id; *c; c++)
+			fprintf(gp, c[0] == ' ' && c[1] == '[' ? "\\n" : c[0] == '"' || c[0] == '\\' ? "'" : "%c", *c);
+		fputs("\"\n", gp);
+		for (size_t i = 0; i < nn; i++) {
+			double r[IC_RUNS_MAX], mn = INFINITY, mx = -INFINITY;
+
+			for (size_t a = 0; a < k; a++) {
+				const struct ic_ratio *ra = ic_runs_ratio_at(&s[j], a, n[i]);
+
+				r[a] = ra ? ra->ratio : NAN;
+				mn = ra ? fmin(mn, r[a]) : mn;
+				mx = ra ? fmax(mx, r[a]) : mx;
+			}
+			fprintf(dat, "%lu ", n[i]);
+			dat_or_nan(dat, "%.6g ", mn > 0.0 && isfinite(mx) ? mx / mn : NAN);
+			fprintf(dat, "%zu", j + 1);
+			for (size_t a = 0; a < k; a++)
+				fprintf(dat, isfinite(r[a]) ? " %.6f" : " NaN", r[a]);
+			fputc('\n', dat);
+		}
+		fputs("\n\n", dat);
+		free(n);
+	}
+}
