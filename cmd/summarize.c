@@ -83,14 +83,11 @@ static int ic_merged_write(FILE *f, const struct ic_analysis *an)
 	const struct ic_results *res = an->res;
 	json_t *merged = json_pack("{s:o,s:[]}", "context", res->nfiles && res->files[0]->context ?
 				   json_deep_copy(res->files[0]->context) : json_object(), "benchmarks");
-	json_t *all = json_object_get(merged, "benchmarks"), *entry;
-	size_t idx;
+	json_t *all = json_object_get(merged, "benchmarks");
 	int rc = !merged;
 
-	for (size_t i = 0; !rc && i < res->nfiles; i++)
-		json_array_foreach(json_object_get(res->files[i]->doc, "benchmarks"), idx, entry)
-			if ((rc = json_array_append(all, entry)))
-				break;
+	for (size_t i = 0; !rc && i < res->nfiles; i++)   /* load.c saw each one's array */
+		rc = json_array_extend(all, json_object_get(res->files[i]->doc, "benchmarks"));
 	rc = rc || json_dumpf(merged, f, JSON_INDENT(2)) || fputc('\n', f) == EOF;
 	json_decref(merged);
 	return rc ? -1 : 0;
@@ -209,8 +206,7 @@ static int sum_report_new(const char *d, const struct ic_run *run, int charts)
 	    ic_mkdir_p(d) || !mkdtemp(n->made))
 		return SUM_FAIL("cannot make a report directory in %s: %s", d, strerror(errno));
 	sum_nnew++;
-	rc = ic_write_all(&run->an, n->made);
-	if (rc || !charts || sum_no_gnuplot)
+	if ((rc = ic_write_all(&run->an, n->made)) || !charts || sum_no_gnuplot)
 		return rc;
 	rc = ic_gnuplot_draw_sweep(n->made, err, sizeof(err));
 	if (rc > 0)
@@ -321,8 +317,7 @@ static int sum_agreement(const char *dir, long k)
 		}
 	}
 	snprintf(to, sizeof(to), "%s/repeat.md", dir);
-	rc = !*ic_log_last(to, " \t", NULL, last, sizeof(last));
-	if (rc)
+	if ((rc = !*ic_log_last(to, " \t", NULL, last, sizeof(last))))
 		ic_bad("the agreement of the repeats wrote no %s", to);
 	else
 		ic_bad("repeatability: %s (%s)", to, last);
@@ -344,7 +339,7 @@ out:
 /* One line of that: links and images first, then the marks. */
 static void plain_line(FILE *out, const char *s, size_t n)
 {
-	char *a = ic_xalloc(malloc(n + 1)), *p;
+	char *a = ic_xalloc(malloc(n + 1)), *p = a;
 	size_t len = 0, k = 0, ind = 0, c;
 
 	for (size_t i = 0; i < n; i++) {
@@ -367,7 +362,6 @@ static void plain_line(FILE *out, const char *s, size_t n)
 		else if (a[i] != '`')
 			a[k++] = a[i];
 	a[k] = '\0';
-	p = a;
 	if (*p == '#' && p[strspn(p, "#")] == ' ')
 		p += strspn(p, "#") + strspn(p + strspn(p, "#"), " ");
 	if (p[strspn(p, " \t\r\f\v")]) {
@@ -487,13 +481,12 @@ static void ic_calibration_add(struct ic_calibration *c, FILE *csv, size_t t, si
 
 		for (size_t i = 0; i < g->nratios; i++) {
 			const struct ic_ratio *r = &g->ratios[i];
-			double lo, hi, v[2];
+			double lo, v[2];
 
 			fprintf(csv, "%zu,%g", t + 1, p->f);
 			v[0] = cal_cell(csv, r->ratio);
 			lo = cal_cell(csv, r->lo);
-			hi = cal_cell(csv, r->hi);
-			v[1] = hi - lo;
+			v[1] = cal_cell(csv, r->hi) - lo;
 			fprintf(csv, ",%d,%d\n", ic_ratio_resolved(r), ic_ratio_holds(r, 1.0 + p->f));
 			p->n++;
 			p->holds += ic_ratio_holds(r, 1.0 + p->f);
