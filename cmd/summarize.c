@@ -83,14 +83,11 @@ static int ic_merged_write(FILE *f, const struct ic_analysis *an)
 	const struct ic_results *res = an->res;
 	json_t *merged = json_pack("{s:o,s:[]}", "context", res->nfiles && res->files[0]->context ?
 				   json_deep_copy(res->files[0]->context) : json_object(), "benchmarks");
-	json_t *all = json_object_get(merged, "benchmarks"), *entry;
-	size_t idx;
+	json_t *all = json_object_get(merged, "benchmarks");
 	int rc = !merged;
 
-	for (size_t i = 0; !rc && i < res->nfiles; i++)
-		json_array_foreach(json_object_get(res->files[i]->doc, "benchmarks"), idx, entry)
-			if ((rc = json_array_append(all, entry)))
-				break;
+	for (size_t i = 0; !rc && i < res->nfiles; i++)   /* load.c saw each one's array */
+		rc = json_array_extend(all, json_object_get(res->files[i]->doc, "benchmarks"));
 	rc = rc || json_dumpf(merged, f, JSON_INDENT(2)) || fputc('\n', f) == EOF;
 	json_decref(merged);
 	return rc ? -1 : 0;
@@ -135,8 +132,7 @@ static int ic_write_all(const struct ic_analysis *an, const char *dir)
 			errno = ENAMETOOLONG;
 		else if (!ic_atomic_open(&outs[i], path, IC_ATOMIC_SYNC))
 			continue;
-		fprintf(stderr, "%s: cannot create a file next to %s: %s\n", ic_prog, path,
-			strerror(errno));
+		ic_bad("cannot create a file next to %s: %s", path, strerror(errno));
 		goto discard;
 	}
 	for (size_t k = 0; k < IC_CHART_COUNT; k++)
@@ -155,8 +151,8 @@ static int ic_write_all(const struct ic_analysis *an, const char *dir)
 	}
 	return 0;
 fail:
-	fprintf(stderr, "%s: cannot %s the results in %s%s%s\n", ic_prog, what, dir, errno ? ": " : "",
-		errno ? strerror(errno) : "");
+	ic_bad("cannot %s the results in %s%s%s", what, dir, errno ? ": " : "",
+	       errno ? strerror(errno) : "");
 discard:
 	for (size_t i = 0; i < n; i++)
 		ic_atomic_abort(&outs[i]);
@@ -164,9 +160,6 @@ discard:
 }
 
 /* ---- a run's report in place ------------------------------------------ */
-
-/* The repeats' agreement: runs agree, beside summarize. */
-#define SUM_AGREE "runs"
 
 /* What users open in a run, each linked through RUN/report. */
 static const char *const sum_linked[] = { "benchmark.json", "points.csv", "ratios.csv",
@@ -180,9 +173,10 @@ static struct sum_new {
 static size_t sum_nnew, sum_nswapped;
 static int sum_no_gnuplot;
 
-/* The terminal's lines, said and plain text alike. */
+/* The terminal's lines: plain text here, said by ic_bad (ic_prog is "inlinecost" in place). */
 #define IC_PLAIN_PREFIX "inlinecost: "
-#define SUM_SAY(...) fprintf(stderr, IC_PLAIN_PREFIX __VA_ARGS__)
+/* ic_bad's line and 1, an output's failure, for `return SUM_FAIL(...)`. */
+#define SUM_FAIL(...) (ic_bad(__VA_ARGS__), 1)
 
 /* The path of the program name beside this one. */
 static const char *sum_beside(const char *name)
@@ -209,20 +203,17 @@ static int sum_report_new(const char *d, const struct ic_run *run, int charts)
 	n = &sum_new[sum_nnew];
 	snprintf(n->dir, sizeof(n->dir), "%s", d);
 	if ((size_t)snprintf(n->made, sizeof(n->made), "%s/.report.XXXXXX", d) >= sizeof(n->made) ||
-	    ic_mkdir_p(d) || !mkdtemp(n->made)) {
-		SUM_SAY("cannot make a report directory in %s: %s\n", d, strerror(errno));
-		return 1;
-	}
+	    ic_mkdir_p(d) || !mkdtemp(n->made))
+		return SUM_FAIL("cannot make a report directory in %s: %s", d, strerror(errno));
 	sum_nnew++;
-	rc = ic_write_all(&run->an, n->made);
-	if (rc || !charts || sum_no_gnuplot)
+	if ((rc = ic_write_all(&run->an, n->made)) || !charts || sum_no_gnuplot)
 		return rc;
 	rc = ic_gnuplot_draw_sweep(n->made, err, sizeof(err));
 	if (rc > 0)
-		SUM_SAY("no gnuplot: results are written; for plots: apt-get install gnuplot-nox, then %s %s/report\n",
-			sum_beside("draw"), d);
+		ic_bad("no gnuplot: results are written; for plots: apt-get install gnuplot-nox, then %s %s/report",
+		       sum_beside("draw"), d);
 	else if (rc < 0)
-		SUM_SAY("plots failed (%s); the new results are in %s without charts\n", err, d);
+		ic_bad("plots failed (%s); the new results are in %s without charts", err, d);
 	sum_no_gnuplot = rc > 0;
 	return 0;
 }
@@ -242,10 +233,9 @@ static int sum_swap(void)
 		snprintf(link, sizeof(link), "%s/.report.link", n->dir);
 		snprintf(path, sizeof(path), "%s/report", n->dir);
 		unlink(link);
-		if (symlink(base, link) || rename(link, path)) {
-			SUM_SAY("cannot link %s to its new report: %s\n", path, strerror(errno));
-			return 1;
-		}
+		if (symlink(base, link) || rename(link, path))
+			return SUM_FAIL("cannot link %s to its new report: %s", path,
+					strerror(errno));
 		for (size_t i = 0; i < sizeof(sum_linked) / sizeof(*sum_linked); i++) {
 			snprintf(path, sizeof(path), "%s/%s", n->dir, sum_linked[i]);
 			snprintf(made, sizeof(made), "%s/%s", n->made, sum_linked[i]);
@@ -253,10 +243,8 @@ static int sum_swap(void)
 				continue;
 			snprintf(made, sizeof(made), "report/%s", sum_linked[i]);
 			unlink(path);
-			if (symlink(made, path)) {
-				SUM_SAY("cannot link %s: %s\n", path, strerror(errno));
-				return 1;
-			}
+			if (symlink(made, path))
+				return SUM_FAIL("cannot link %s: %s", path, strerror(errno));
 		}
 		for (dir = opendir(n->dir); dir && (e = readdir(dir));)
 			if ((!strncmp(e->d_name, ".report.", 8) && strcmp(e->d_name, base)) ||
@@ -289,12 +277,12 @@ static int sum_repeat_links(const char *dir, long r, const struct ic_run *run)
 		rc = symlink(target, path);
 	}
 	if (rc)
-		SUM_SAY("cannot link the processes of repeat %ld into %s: %s\n", r, raw, strerror(errno));
+		ic_bad("cannot link the processes of repeat %ld into %s: %s", r, raw, strerror(errno));
 	return rc;
 }
 
-/* How far the k repeats agree (the agree program on repeat1..k), beside
- * the pooled report: RUN/repeat.md, .csv, .dat and .png. */
+/* How far the k repeats agree (runs agree, beside this program, on repeat1..k),
+ * beside the pooled report: RUN/repeat.md, .csv, .dat and .png. */
 static int sum_agreement(const char *dir, long k)
 {
 	static const char *const files[] = { "repeat.md", "repeat.csv", "repeat.dat", "repeat.png" };
@@ -304,38 +292,35 @@ static int sum_agreement(const char *dir, long k)
 	int rc = 1, status;
 
 	snprintf(tmp, sizeof(tmp), "%s/.repeat.XXXXXX", dir);
-	if (!mkdtemp(tmp)) {
-		SUM_SAY("cannot write in %s: %s\n", dir, strerror(errno));
-		return 1;
-	}
+	if (!mkdtemp(tmp))
+		return SUM_FAIL("cannot write in %s: %s", dir, strerror(errno));
 	argv = ic_xalloc(calloc((size_t)k + 5, sizeof(*argv)));
 	snprintf(out, sizeof(out), "%s/out", tmp);
 	snprintf(log, sizeof(log), "%s/log", tmp);
-	memcpy(argv, (char *[]){ SUM_AGREE, "agree", "--out", out }, 4 * sizeof(*argv));
+	memcpy(argv, (char *[]){ "runs", "agree", "--out", out }, 4 * sizeof(*argv));
 	for (long r = 1; r <= k; r++)
 		if (asprintf(&argv[3 + r], "%s/repeat%ld", dir, r) < 0)
 			ic_xalloc(NULL);
 	/* a program beside this one, its output in log */
 	if (ic_spawn_logged(sum_beside(argv[0]), argv, environ, log, &status) || !WIFEXITED(status) ||
 	    WEXITSTATUS(status)) {
-		SUM_SAY("the agreement of the repeats failed: %s\n",
-			*ic_log_last(log, " \t", NULL, last, sizeof(last)) ? last : SUM_AGREE " did not start");
+		ic_bad("the agreement of the repeats failed: %s",
+		       *ic_log_last(log, " \t", NULL, last, sizeof(last)) ? last : "runs did not start");
 		goto out;
 	}
 	for (size_t i = 0; i < sizeof(files) / sizeof(*files); i++) {
 		snprintf(from, sizeof(from), "%s/%s", out, files[i]);
 		snprintf(to, sizeof(to), "%s/%s", dir, files[i]);
 		if (!access(from, F_OK) && rename(from, to)) {
-			SUM_SAY("cannot move %s into %s: %s\n", files[i], dir, strerror(errno));
+			ic_bad("cannot move %s into %s: %s", files[i], dir, strerror(errno));
 			goto out;
 		}
 	}
 	snprintf(to, sizeof(to), "%s/repeat.md", dir);
-	rc = !*ic_log_last(to, " \t", NULL, last, sizeof(last));
-	if (rc)
-		SUM_SAY("the agreement of the repeats wrote no %s\n", to);
+	if ((rc = !*ic_log_last(to, " \t", NULL, last, sizeof(last))))
+		ic_bad("the agreement of the repeats wrote no %s", to);
 	else
-		SUM_SAY("repeatability: %s (%s)\n", to, last);
+		ic_bad("repeatability: %s (%s)", to, last);
 out:
 	ic_rm_rf(tmp);
 	for (long r = 1; r <= k; r++)
@@ -354,7 +339,7 @@ out:
 /* One line of that: links and images first, then the marks. */
 static void plain_line(FILE *out, const char *s, size_t n)
 {
-	char *a = ic_xalloc(malloc(n + 1)), *p;
+	char *a = ic_xalloc(malloc(n + 1)), *p = a;
 	size_t len = 0, k = 0, ind = 0, c;
 
 	for (size_t i = 0; i < n; i++) {
@@ -377,7 +362,6 @@ static void plain_line(FILE *out, const char *s, size_t n)
 		else if (a[i] != '`')
 			a[k++] = a[i];
 	a[k] = '\0';
-	p = a;
 	if (*p == '#' && p[strspn(p, "#")] == ' ')
 		p += strspn(p, "#") + strspn(p + strspn(p, "#"), " ");
 	if (p[strspn(p, " \t\r\f\v")]) {
@@ -497,13 +481,12 @@ static void ic_calibration_add(struct ic_calibration *c, FILE *csv, size_t t, si
 
 		for (size_t i = 0; i < g->nratios; i++) {
 			const struct ic_ratio *r = &g->ratios[i];
-			double lo, hi, v[2];
+			double lo, v[2];
 
 			fprintf(csv, "%zu,%g", t + 1, p->f);
 			v[0] = cal_cell(csv, r->ratio);
 			lo = cal_cell(csv, r->lo);
-			hi = cal_cell(csv, r->hi);
-			v[1] = hi - lo;
+			v[1] = cal_cell(csv, r->hi) - lo;
 			fprintf(csv, ",%d,%d\n", ic_ratio_resolved(r), ic_ratio_holds(r, 1.0 + p->f));
 			p->n++;
 			p->holds += ic_ratio_holds(r, 1.0 + p->f);
@@ -626,7 +609,7 @@ static int sum_calibration(const char *dir, const struct ic_settings *conf, long
 				bad = &af[k % 2];
 	}
 	if (bad)
-		SUM_SAY("%s\n", *bad->err ? bad->err : strerror(errno));
+		ic_bad("%s", bad->err);
 	rc = rc ? rc : bad ? 1 : sum_swap() || sum_closing(dir);
 	ic_atomic_abort(&af[0]);
 	ic_atomic_abort(&af[1]);

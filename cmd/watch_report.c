@@ -10,7 +10,6 @@
 #include <jansson.h>
 
 #include "atomic_file.h"
-#include "gnuplot_run.h"
 #include "kit.h"
 #include "load.h"
 #include "watch_analysis.h"
@@ -72,10 +71,9 @@ static void wr_changes(FILE *f, const struct ic_watch *w, int probe, size_t j)
 	const struct ic_watch_level *lv;
 	const char *name, *what;
 
-	for (size_t k = 0; k < n; k++) {
-		lv = wr_item(w, probe, k, j, &name, &what);
-		shown += lv && (!probe || lv->verdict != IC_CHANGE_NONE);
-	}
+	for (size_t k = 0; k < n; k++)
+		shown += (lv = wr_item(w, probe, k, j, &name, &what)) &&
+			 (!probe || lv->verdict != IC_CHANGE_NONE);
 	if (shown < (probe ? 1u : 2u))
 		return;
 	if (probe)
@@ -94,10 +92,8 @@ static void wr_changes(FILE *f, const struct ic_watch *w, int probe, size_t j)
 		int any = 0;
 
 		for (size_t k = 0; k < n; k++)
-			if ((lv = wr_item(w, probe, k, j, &name, &what)) && lv->verdict == wr_group[g].kind) {
-				fprintf(f, "%s%s", any ? ", " : "  ", name);
-				any = 1;
-			}
+			if ((lv = wr_item(w, probe, k, j, &name, &what)) && lv->verdict == wr_group[g].kind)
+				fprintf(f, "%s%s", any++ ? ", " : "  ", name);
 		if (any)
 			fprintf(f, ": %s.\n", wr_group[g].words);
 	}
@@ -217,10 +213,9 @@ static const char *const wr_moves[] = {
 
 static void wr_elastic_row(FILE *f, const char *name, const struct ic_watch_elastic *el)
 {
-	if (el->verdict == IC_MOVES_NOT_READ)
-		return;
-	fprintf(f, "  %-24s x%.2f [%.2f-%.2f], R² %.2f: %s\n", name, el->change, el->change_lo,
-		el->change_hi, el->fit.r2, wr_moves[el->verdict]);
+	if (el->verdict != IC_MOVES_NOT_READ)
+		fprintf(f, "  %-24s x%.2f [%.2f-%.2f], R² %.2f: %s\n", name, el->change,
+			el->change_lo, el->change_hi, el->fit.r2, wr_moves[el->verdict]);
 }
 
 static int wr_elastic_words(FILE *f, int any, const char *name, const struct ic_watch_elastic *el)
@@ -476,15 +471,13 @@ static json_t *wr_json(const struct ic_watch *w, const char *text)
 			json_array_append_new(forms, wr_json_form(w, &w->forms[k]));
 	for (size_t k = 0; k < w->nprobes; k++) {
 		const struct ic_watch_probe *p = &w->probes[k];
-		json_t *st = json_array();
 
-		for (int s = 0; s < (int)w->nstates && w->nstates == 2; s++)
-			json_array_append_new(st, json_pack("{s:o,s:o,s:o,s:I}", "ns", wr_num(p->level.ns[s]),
-							    "lo", wr_num(p->level.lo[s]), "hi", wr_num(p->level.hi[s]),
-							    "processes", (json_int_t)p->level.nproc[s]));
-		json_array_append_new(probes, json_pack("{s:s,s:s?,s:o,s:o,s:o}", "probe", p->name, "iteration",
-							p->what, "states", st, "change", wr_json_change(&p->level),
-							"elasticity", wr_json_elastic(&p->el)));
+		json_array_append_new(probes, json_pack("{s:s,s:s?,s:o,s:o,s:o}", "probe", p->name,
+			"iteration", p->what, "states", WR_ARRAY(w->nstates == 2 ? 2u : 0u,
+				json_pack("{s:o,s:o,s:o,s:I}", "ns", wr_num(p->level.ns[j]),
+					  "lo", wr_num(p->level.lo[j]), "hi", wr_num(p->level.hi[j]),
+					  "processes", (json_int_t)p->level.nproc[j])),
+			"change", wr_json_change(&p->level), "elasticity", wr_json_elastic(&p->el)));
 	}
 	return json_pack("{s:s,s:s,s:s,s:s,s:s,s:o,s:o,s:o,s:I,s:I,s:o,s:o,s:o,s:o,s:o,s:I,s:b,s:o,s:f,s:f,"
 			 "s:o,s:s,s:b,s:s,s:o}",
@@ -536,7 +529,7 @@ static int wr_write(const struct ic_watch *w, const char *dir, const char *text)
 				bad = &af[i % WR_COUNT];
 	}
 	if (bad)
-		fprintf(stderr, "watch_report: %s\n", bad->err);
+		ic_bad("%s", bad->err);
 	for (int i = 0; i < WR_COUNT; i++)
 		ic_atomic_abort(&af[i]);
 	return rc || bad;
@@ -554,7 +547,6 @@ int main(int argc, char **argv)
 	};
 	struct ic_watch w;
 	char err[1024], *text = NULL;
-	size_t tlen = 0;
 	FILE *mem;
 	int rc;
 
@@ -573,11 +565,10 @@ int main(int argc, char **argv)
 		ic_watch_free(&w);
 		return ic_bad("%s", err);
 	}
-	mem = ic_xalloc(open_memstream(&text, &tlen));
+	mem = ic_xalloc(open_memstream(&text, &(size_t){ 0 }));
 	wr_text(mem, &w);
 	fclose(mem);
-	rc = wr_write(&w, out, text);
-	if (rc == 0)
+	if (!(rc = wr_write(&w, out, text)))
 		fputs(text, stdout);
 	free(text);
 	ic_watch_free(&w);
