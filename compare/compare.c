@@ -217,18 +217,18 @@ enum cmp_attr {
 	A_COMPILER, A_CFLAGS, A_LOCK, A_CODEGEN, A_PER_CALLER, A_BODY, A_LTO, A_COUNT
 };
 struct cmp_input {
-	struct ic_run *run;
+	struct ic_run *run;        /* ic_compare_runs' run[k]: in[0].run is the array */
 	char *vals[A_COUNT];       /* its distinct values, " + " between */
 	char **seen[A_COUNT];
 	size_t nseen[A_COUNT];
 	size_t nser, npts;         /* series and (series, N) with a ratio */
 	const char *cpu;
-	char *label;               /* CPU (directory), the settings that differ */
 	char ctxbuf[IC_RESULTS_CONTEXT_MAX];
 };
 
 struct cmp {
 	struct cmp_input in[IC_RUNS_MAX];
+	const char *label[IC_RUNS_MAX];   /* CPU (directory), the settings that differ */
 	size_t k;
 	unsigned all;              /* every run's bit */
 	int keyed[A_COUNT];
@@ -434,8 +434,8 @@ static const struct {
 	{ "counters", D_CONF }, { "counter_source", D_CONTEXT },
 };
 
-/* Row i of "What differs" for one run. */
-static const char *cmp_differs_value(struct cmp_input *in, size_t i, char *buf, size_t cap)
+/* Row i of "What differs" for one run (in in's buffer, or the run's own). */
+static const char *cmp_differs_value(struct cmp_input *in, size_t i)
 {
 	const char *key = cmp_differs[i].key;
 	int from = cmp_differs[i].from;
@@ -450,8 +450,9 @@ static const char *cmp_differs_value(struct cmp_input *in, size_t i, char *buf, 
 		return ic_run_conf(in->run, key);
 	if (!*ic_run_conf(in->run, "compare"))
 		return "";
-	snprintf(buf, cap, "%s/%s", ic_run_conf(in->run, "compare"), ic_run_conf(in->run, "baseline"));
-	return buf;
+	snprintf(in->ctxbuf, sizeof(in->ctxbuf), "%s/%s", ic_run_conf(in->run, "compare"),
+		 ic_run_conf(in->run, "baseline"));
+	return in->ctxbuf;
 }
 
 /* Each run's verdict as its summary said it (verdict.json, smoke mark), never re-derived. */
@@ -511,25 +512,21 @@ static void cmp_write_head(FILE *md, struct cmp *c, const char *only)
 	/* The machine, then the settings that define a point (one differing only between runs labels the columns). */
 	fputs("\n## What differs\n\n", md);
 	for (size_t i = 0; i < sizeof(cmp_differs) / sizeof(cmp_differs[0]); i++) {
-		char *line = NULL, buf[2 * IC_RESULTS_CONTEXT_MAX], first[1024];
-		const char *why = "", *key = cmp_differs[i].key;
+		const char *why = "", *key = cmp_differs[i].key, *v[IC_RUNS_MAX];
+		char *line = NULL;
 		int same = 1, attr = cmp_differs[i].from;
 
-		for (size_t k = 0; k < c->k; k++) {
-			const char *v = cmp_or(cmp_differs_value(&c->in[k], i, buf, sizeof(buf)), "—");
-
-			if (k == 0)
-				snprintf(first, sizeof(first), "%s", v);
-			same &= !strcmp(v, first);
-			line = out_append(line, "%s%c %s", k ? "; " : "", CMP_LETTER(k), v);
+		for (size_t k = 0; k < c->k; k++) {   /* each stays until run k's next value */
+			v[k] = cmp_or(cmp_differs_value(&c->in[k], i), "—");
+			same &= !strcmp(v[k], v[0]);
+			line = out_append(line, "%s%c %s", k ? "; " : "", CMP_LETTER(k), v[k]);
 		}
 		if (!same && attr >= 0 && c->keyed[attr]) {
 			why = " (defines the point; varies within an input, so it is part of the series name)";
 		} else if (!same && attr >= 0) {
 			why = " (defines the point: the inputs measured different series, kept apart and labelled, never pooled)";
 			for (size_t k = 0; k < c->k; k++)
-				tag[k] = out_append(tag[k], ", %s %s", key,
-						    cmp_or(cmp_differs_value(&c->in[k], i, buf, sizeof(buf)), "—"));
+				tag[k] = out_append(tag[k], ", %s %s", key, v[k]);
 		} else if (!same && attr == D_DESIGN) {
 			why = " (design: changes the intervals' width, not what is measured)";
 		}
@@ -548,7 +545,7 @@ static void cmp_write_head(FILE *md, struct cmp *c, const char *only)
 		fprintf(md, "The tables below hold only the series and N that every input measured; these are left out:\n\n%s",
 			only);
 	for (size_t k = 0; k < c->k; k++) {
-		c->in[k].label = out_append(NULL, "%s (%s)%s", c->in[k].cpu, c->in[k].run->name,
+		c->label[k] = out_append(NULL, "%s (%s)%s", c->in[k].cpu, c->in[k].run->name,
 					    tag[k] ? tag[k] : "");
 		free(tag[k]);
 	}
@@ -563,41 +560,61 @@ static double cmp_bytes(const struct ic_group *g, const char *form)
 	return NAN;
 }
 
-/* A row of a series' first table: label, then each run's cell. */
-static void cmp_crossover_rows(FILE *md, const struct cmp *c, const struct ic_runs_series *s,
-			       const char *cf, const char *bf)
+/* xo's crossover bracket, "(lo, hi)" after sep; else none. */
+static void out_bracket(FILE *f, const struct ic_crossover *xo, const char *sep, const char *none)
 {
-	static const char *const label[] = { "verdict", "crossover bracket", "small-N winner" };
+	if (isfinite(xo->bracket_lo))
+		fprintf(f, "%s(%.0f, %.0f)", sep, xo->bracket_lo, xo->bracket_hi);
+	else
+		fputs(none, f);
+}
 
+/* A series' head, a column for each of the k runs that holds s, headed by compare's label[k]
+ * (agree's: NULL, "run K (DIR)"): a row each for the verdict, the crossover bracket (agree's:
+ * after the verdict), the small-N winner and the points resolved cw / bw / neither. */
+static void out_series_head(FILE *md, const struct ic_runs_series *s, const struct ic_run *run, size_t k,
+			    const char *const *label, const char *cw, const char *bw)
+{
+	static const char *const name[] = { "verdict", "crossover bracket", "small-N winner" };
+
+	fputc('|', md);
+	for (size_t i = 0; i < k; i++)
+		if (s->se[i] && label)
+			fprintf(md, " | %c: %s", CMP_LETTER(i), label[i]);
+		else if (s->se[i])
+			fprintf(md, " | run %zu (%s)", i + 1, run[i].name);
+	fputs(" |\n|---|", md);
+	for (size_t i = 0; i < k; i++)
+		if (s->se[i])
+			fputs("---|", md);
+	fputc('\n', md);
 	for (int row = 0; row < 4; row++) {
+		if (row == 1 && !label)
+			continue;
 		if (row < 3)
-			fprintf(md, "| %s", label[row]);
+			fprintf(md, "| %s", name[row]);
 		else
-			fprintf(md, "| points resolved %s / %s / neither", cf, bf);
-		for (size_t k = 0; k < c->k; k++) {
-			const struct ic_crossover *xo = &s->se[k]->group.xo;
+			fprintf(md, "| points resolved %s / %s / neither", cw, bw);
+		for (size_t i = 0; i < k; i++) {
+			const struct ic_crossover *xo = s->se[i] ? &s->se[i]->group.xo : NULL;
 
+			if (!xo)
+				continue;
 			fputs(" | ", md);
-			if (row == 0)
+			if (row == 0) {
 				fputs(ic_verdict_name(xo->verdict), md);
-			else if (row == 1 && isfinite(xo->bracket_lo))
-				fprintf(md, "(%.0f, %.0f)", xo->bracket_lo, xo->bracket_hi);
-			else if (row == 1)
-				fputs("—", md);
-			else if (row == 2)
-				fputs(out_winner(&c->in[k].run->an, xo, "—"), md);
-			else
-				fprintf(md, "%zu / %zu / %zu", xo->n_compare, xo->n_baseline,
-					xo->n_unresolved);
+				if (!label)
+					out_bracket(md, xo, " ", "");
+			} else if (row == 1) {
+				out_bracket(md, xo, "", "—");
+			} else if (row == 2) {
+				fputs(out_winner(&run[i].an, xo, "—"), md);
+			} else {
+				fprintf(md, "%zu / %zu / %zu", xo->n_compare, xo->n_baseline, xo->n_unresolved);
+			}
 		}
 		fputs(" |\n", md);
 	}
-	fprintf(md, "| code bytes per site %s / %s", cf, bf);
-	for (size_t k = 0; k < c->k; k++) {
-		out_num(md, cmp_bytes(&s->se[k]->group, cf), " | %.10g", " | —");
-		out_num(md, cmp_bytes(&s->se[k]->group, bf), " / %.10g", " / —");
-	}
-	fputs(" |\n\n", md);
 }
 
 /* One compared series: tables in md, rows in csv. */
@@ -608,14 +625,14 @@ static void cmp_write_series(FILE *md, FILE *csv, struct cmp *c, const struct ic
 	size_t nn = ic_runs_sites(s, c->k, 1, &sites);
 
 	sscanf(s->pair, "%63[^/]/%63s", cf, bf);
-	fprintf(md, "\n## %s: %s / %s\n\n|", s->id, cf, bf);
-	for (size_t k = 0; k < c->k; k++)
-		fprintf(md, " | %c: %s", CMP_LETTER(k), c->in[k].label);
-	fputs(" |\n|---|", md);
-	for (size_t k = 0; k < c->k; k++)
-		fputs("---|", md);
-	fputc('\n', md);
-	cmp_crossover_rows(md, c, s, cf, bf);
+	fprintf(md, "\n## %s: %s / %s\n\n", s->id, cf, bf);
+	out_series_head(md, s, c->in[0].run, c->k, c->label, cf, bf);
+	fprintf(md, "| code bytes per site %s / %s", cf, bf);
+	for (size_t k = 0; k < c->k; k++) {
+		out_num(md, cmp_bytes(&s->se[k]->group, cf), " | %.10g", " | —");
+		out_num(md, cmp_bytes(&s->se[k]->group, bf), " / %.10g", " / —");
+	}
+	fputs(" |\n\n", md);
 
 	fputs("| N", md);
 	for (size_t k = 0; k < c->k; k++)
@@ -647,7 +664,7 @@ static void cmp_write_series(FILE *md, FILE *csv, struct cmp *c, const struct ic
 
 			ic_csv_quoted(csv, s->id);
 			fprintf(csv, ",%lu,%c,", n, CMP_LETTER(k));
-			ic_csv_quoted(csv, in->label);
+			ic_csv_quoted(csv, c->label[k]);
 			fprintf(csv, ",%.6f", r->ratio);
 			out_num(csv, r->lo, ",%.6f", ",");
 			out_num(csv, r->hi, ",%.6f", ",");
@@ -692,7 +709,6 @@ static int cmp_write(struct cmp *c, const char *out)
 	static const char *const term[] = { "png", "svg" };
 	struct out_dir d;
 	char *only = cmp_left_out(c), err[1024];
-	const char *label[IC_RUNS_MAX];
 	size_t ns = 0;
 	FILE *md, *csv, *gp, *dat;
 	int drawn;
@@ -713,9 +729,7 @@ static int cmp_write(struct cmp *c, const char *out)
 	for (size_t j = 0; j < c->ns; j++)
 		if (c->s[j].compared)
 			cmp_write_series(md, csv, c, &c->s[j]);
-	for (size_t k = 0; k < c->k; k++)
-		label[k] = c->in[k].label;
-	ic_compare_data_write(gp, dat, c->s, c->ns, c->k, label, c->nmin, c->nmax);
+	ic_compare_data_write(gp, dat, c->s, c->ns, c->k, c->label, c->nmin, c->nmax);
 	fputc('\n', md);
 	/* A chart that fails leaves the tables without it. */
 	drawn = out_finish(&d, "compare", "plots", "compare", term, 2, NULL, err, sizeof(err));
@@ -871,49 +885,23 @@ static const char *agr_interval(char *buf, size_t cap, double lo, double hi)
 /* Each run's verdict, bracket and states: the head of a series. */
 static void agr_series_head(FILE *md, const struct agr *x, const struct ic_runs_series *s)
 {
-	fputs("|", md);
-	for (size_t k = 0; k < x->k; k++)
-		if (s->se[k])
-			fprintf(md, " | run %zu (%s)", k + 1, x->run[k].name);
-	fputs(" |\n|---|", md);
-	for (size_t k = 0; k < x->k; k++)
-		if (s->se[k])
-			fputs("---|", md);
-	for (int row = 0; row < 4; row++) {
-		fprintf(md, "\n| %s", row == 0 ? "verdict" : row == 1 ? "small-N winner"
-				      : row == 2 ? "points resolved compare / baseline / neither" : "states");
-		for (size_t k = 0; k < x->k; k++) {
-			const struct ic_group *g = s->se[k] ? &s->se[k]->group : NULL;
-			const struct ic_states *st = g ? s->se[k]->states : NULL;
+	out_series_head(md, s, x->run, x->k, NULL, "compare", "baseline");
+	fputs("| states", md);
+	for (size_t k = 0; k < x->k; k++) {
+		const struct ic_states *st = s->se[k] ? s->se[k]->states : NULL;
 
-			if (!g)
-				continue;
-			fputs(" | ", md);
-			if (row == 0) {
-				fputs(ic_verdict_name(g->xo.verdict), md);
-				if (isfinite(g->xo.bracket_lo))
-					fprintf(md, " (%.0f, %.0f)", g->xo.bracket_lo, g->xo.bracket_hi);
-			} else if (row == 1) {
-				fputs(out_winner(&x->run[k].an, &g->xo, "—"), md);
-			} else if (row == 2) {
-				fprintf(md, "%zu / %zu / %zu", g->xo.n_compare, g->xo.n_baseline,
-					g->xo.n_unresolved);
-			} else if (st->nstates < 2) {
-				fputs("one", md);
-			} else {
-				fputs("two:", md);
-				for (int i = 0; i < 2; i++) {
-					fprintf(md, "%s %.3f in %zu processes, %s", i ? ";" : "", st->st[i].level,
-						st->st[i].nproc, ic_verdict_name(st->st[i].xo.verdict));
-					if (isfinite(st->st[i].xo.bracket_lo))
-						fprintf(md, " (%.0f, %.0f)", st->st[i].xo.bracket_lo,
-							st->st[i].xo.bracket_hi);
-				}
+		if (st && st->nstates < 2) {
+			fputs(" | one", md);
+		} else if (st) {
+			fputs(" | two:", md);
+			for (int i = 0; i < 2; i++) {
+				fprintf(md, "%s %.3f in %zu processes, %s", i ? ";" : "", st->st[i].level,
+					st->st[i].nproc, ic_verdict_name(st->st[i].xo.verdict));
+				out_bracket(md, &st->st[i].xo, " ", "");
 			}
 		}
-		fputs(" |", md);
 	}
-	fputs("\n", md);
+	fputs(" |\n", md);
 }
 
 static void agr_draws(FILE *f, size_t n, int variants)
@@ -1168,9 +1156,8 @@ static struct {
 	struct archive *a;
 	char path[PATH_MAX];   /* on disk */
 	char name[PATH_MAX];   /* in the archive: DIR's name, then the path below it */
-	size_t top;            /* the length of DIR's name */
 	struct stat above[64]; /* the directories walked into, against a loop of links */
-	size_t len[64];        /* and their names' lengths */
+	size_t len[64];        /* and their names' lengths (len[0]: DIR's name) */
 	int depth, packed;     /* how many; how many of them are in the archive */
 } ew;
 
@@ -1216,7 +1203,7 @@ static void export_dir(void)
 	if (n < 0)
 		ic_die(1, "cannot read %s: %s", ew.path, strerror(errno));
 	for (int i = 0; i < n; i++) {
-		const char *rel = ew.name + ew.top + 1;
+		const char *rel = ew.name + ew.len[0] + 1;
 		struct stat st, link;
 		int loop = 0;
 
@@ -1273,7 +1260,7 @@ int ic_export_run(char **operand, int n)
 	if (bad || stat(out, &raw) || !S_ISDIR(raw.st_mode))
 		return ic_bad("%s is not a results directory of ./run.sh (no run.conf and raw/).", dir);
 	slash = strrchr(ew.path, '/');
-	ew.top = (size_t)snprintf(ew.name, sizeof(ew.name), "%s", slash + 1);
+	ew.len[0] = (size_t)snprintf(ew.name, sizeof(ew.name), "%s", slash + 1);
 	snprintf(out, sizeof(out), "%s.tar.gz", ew.path);
 	snprintf(export_tmp, sizeof(export_tmp), "%.*s/.%s.tar.gz.XXXXXX", (int)(slash - ew.path),
 		 ew.path, ew.name);
@@ -1287,7 +1274,6 @@ int ic_export_run(char **operand, int n)
 	if (archive_write_add_filter_gzip(ew.a) != ARCHIVE_OK ||
 	    archive_write_set_format_gnutar(ew.a) != ARCHIVE_OK || archive_write_open_fd(ew.a, fd) != ARCHIVE_OK)
 		export_bad_archive();
-	ew.len[0] = ew.top;
 	ew.above[ew.depth++] = st;
 	export_dir();
 	if (archive_write_close(ew.a) != ARCHIVE_OK)
