@@ -562,8 +562,8 @@ static void out_bracket(FILE *f, const struct ic_crossover *xo, const char *sep,
 /* A series' head, a column for each of the k runs that holds s, headed by compare's label[k]
  * (agree's: NULL, "run K (DIR)"): a row each for the verdict, the crossover bracket (agree's:
  * after the verdict), the small-N winner and the points resolved cw / bw / neither. */
-static void out_series_head(FILE *md, const struct ic_runs_series *s, const struct ic_run *run, size_t k,
-			    char *const *label, const char *cw, const char *bw)
+static void out_series_head(FILE *md, const struct ic_runs_series *s, const struct ic_run *run,
+			    size_t k, char *const *label, const char *cw, const char *bw)
 {
 	static const char *const name[] = { "verdict", "crossover bracket", "small-N winner" };
 
@@ -600,7 +600,8 @@ static void out_series_head(FILE *md, const struct ic_runs_series *s, const stru
 			} else if (row == 2) {
 				fputs(out_winner(&run[i].an, xo, "—"), md);
 			} else {
-				fprintf(md, "%zu / %zu / %zu", xo->n_compare, xo->n_baseline, xo->n_unresolved);
+				fprintf(md, "%zu / %zu / %zu", xo->n_compare, xo->n_baseline,
+					xo->n_unresolved);
 			}
 		}
 		fputs(" |\n", md);
@@ -879,15 +880,13 @@ static void agr_series_head(FILE *md, const struct agr *x, const struct ic_runs_
 	for (size_t k = 0; k < x->k; k++) {
 		const struct ic_states *st = s->se[k] ? s->se[k]->states : NULL;
 
-		if (st && st->nstates < 2) {
-			fputs(" | one", md);
-		} else if (st) {
-			fputs(" | two:", md);
-			for (int i = 0; i < 2; i++) {
-				fprintf(md, "%s %.3f in %zu processes, %s", i ? ";" : "", st->st[i].level,
-					st->st[i].nproc, ic_verdict_name(st->st[i].xo.verdict));
-				out_bracket(md, &st->st[i].xo, " ", "");
-			}
+		if (st)
+			fputs(st->nstates < 2 ? " | one" : " | two:", md);
+		for (int i = 0; st && st->nstates >= 2 && i < 2; i++) {
+			fprintf(md, "%s %.3f in %zu processes, %s", i ? ";" : "",
+				st->st[i].level, st->st[i].nproc,
+				ic_verdict_name(st->st[i].xo.verdict));
+			out_bracket(md, &st->st[i].xo, " ", "");
 		}
 	}
 	fputs(" |\n", md);
