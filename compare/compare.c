@@ -56,6 +56,24 @@ int ic_out_dir_check(const char *out)
 	return ic_bad("--out: %s exists and is not an empty directory.", out);
 }
 
+/* s, then more, freeing s (which may be NULL). */
+__attribute__((format(printf, 2, 3)))
+static char *out_append(char *s, const char *fmt, ...)
+{
+	char *more, *t;
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (vasprintf(&more, fmt, ap) < 0)
+		more = NULL;
+	va_end(ap);
+	if (!more || asprintf(&t, "%s%s", s ? s : "", more) < 0)
+		t = NULL;
+	free(more);
+	free(s);
+	return ic_xalloc(t);
+}
+
 /* An output directory, whole or not at all: its files go into a hidden stage
  * beside it, renamed into place once all is written. A failure to write says
  * one line (as ic_prog), removes the stage and exits 1. */
@@ -87,8 +105,7 @@ static void out_begin(struct out_dir *d, const char *out, const char *const name
 	d->out = ic_xalloc(strndup(out, len));
 	parent = dirname(copy = ic_xalloc(strdup(d->out)));   /* may be a static "." */
 	/* Beside out, on its file system, so that the rename is one step. */
-	if (asprintf(&d->stage, "%s/.%s.XXXXXX", parent, ic_prog) < 0)
-		ic_xalloc(NULL);
+	d->stage = out_append(NULL, "%s/.%s.XXXXXX", parent, ic_prog);
 	if (ic_mkdir_p(parent))
 		ic_die(1, "cannot create %s: %s", parent, strerror(errno));
 	free(copy);
@@ -96,13 +113,12 @@ static void out_begin(struct out_dir *d, const char *out, const char *const name
 		ic_die(1, "cannot write beside %s: %s", d->out, strerror(errno));
 	for (size_t i = 0; i < 4; i++) {
 		const char *slash = strchr(name[i], '/');
-		char path[PATH_MAX];
+		char sub[PATH_MAX], path[PATH_MAX];
 
-		snprintf(path, sizeof(path), "%s/%.*s", d->stage, slash ? (int)(slash - name[i]) : 0, name[i]);
-		if (slash && mkdir(path, 0777) && errno != EEXIST)
-			out_fail(d, "cannot write the tables beside");
+		snprintf(sub, sizeof(sub), "%s/%.*s", d->stage, slash ? (int)(slash - name[i]) : 0, name[i]);
 		snprintf(path, sizeof(path), "%s/%s", d->stage, name[i]);
-		if (!(*f[i] = d->f[i] = fopen(path, "w")))
+		if ((slash && mkdir(sub, 0777) && errno != EEXIST) ||
+		    !(*f[i] = d->f[i] = fopen(path, "w")))
 			out_fail(d, "cannot write the tables beside");
 	}
 }
@@ -142,26 +158,7 @@ static int out_finish(struct out_dir *d, const char *chart, const char *data, co
 		out_fail(d, "cannot move the results into");
 	free(d->stage);
 	free(d->out);
-	d->stage = d->out = NULL;
 	return rc == 1 ? -1 : rc ? t - 1 : nterm;
-}
-
-/* s, then more, freeing s (which may be NULL). */
-__attribute__((format(printf, 2, 3)))
-static char *out_append(char *s, const char *fmt, ...)
-{
-	char *more, *t;
-	va_list ap;
-
-	va_start(ap, fmt);
-	if (vasprintf(&more, fmt, ap) < 0)
-		more = NULL;
-	va_end(ap);
-	if (!more || asprintf(&t, "%s%s", s ? s : "", more) < 0)
-		t = NULL;
-	free(more);
-	free(s);
-	return ic_xalloc(t);
 }
 
 /* A series' shape, "op/layout/order/threads/mode" (then "/filler:F"). */
@@ -195,8 +192,9 @@ static void out_ratio(FILE *f, const struct ic_ratio *r)
 	out_num(f, r->hi, "–%.4f]", "–?]");
 }
 
-/* The index of series id (taken) of an's forms in s[0..*ns), added when new. */
-static size_t xr_series_at(struct ic_runs_series **s, size_t *ns, char *id, const struct ic_analysis *an)
+/* Series id (taken) of an's forms in s[0..*ns), added when new. */
+static struct ic_runs_series *xr_series_at(struct ic_runs_series **s, size_t *ns, char *id,
+					   const struct ic_analysis *an)
 {
 	char *pair = out_append(NULL, "%s/%s", an->opts.compare, an->opts.baseline);
 	size_t j = 0;
@@ -210,25 +208,25 @@ static size_t xr_series_at(struct ic_runs_series **s, size_t *ns, char *id, cons
 		*s = ic_xrealloc(*s, *ns + 1, sizeof(**s));
 		(*s)[(*ns)++] = (struct ic_runs_series){ .id = id, .pair = pair };
 	}
-	return j;
+	return &(*s)[j];
 }
 
 enum cmp_attr {
 	A_COMPILER, A_CFLAGS, A_LOCK, A_CODEGEN, A_PER_CALLER, A_BODY, A_LTO, A_COUNT
 };
 struct cmp_input {
-	struct ic_run *run;
+	struct ic_run *run;        /* ic_compare_runs' run[k]: in[0].run is the array */
 	char *vals[A_COUNT];       /* its distinct values, " + " between */
 	char **seen[A_COUNT];
 	size_t nseen[A_COUNT];
 	size_t nser, npts;         /* series and (series, N) with a ratio */
 	const char *cpu;
-	char *label;               /* CPU (directory), the settings that differ */
 	char ctxbuf[IC_RESULTS_CONTEXT_MAX];
 };
 
 struct cmp {
 	struct cmp_input in[IC_RUNS_MAX];
+	char *label[IC_RUNS_MAX];  /* CPU (directory), the settings that differ */
 	size_t k;
 	unsigned all;              /* every run's bit */
 	int keyed[A_COUNT];
@@ -324,9 +322,7 @@ static void cmp_add_series(struct cmp *c, size_t k)
 			if (!isfinite(g->ratios[i].ratio))
 				continue;   /* not measured at this N */
 			if (!s) {   /* its series, which takes id */
-				size_t j = xr_series_at(&c->s, &c->ns, id, an);
-
-				s = &c->s[j];
+				s = xr_series_at(&c->s, &c->ns, id, an);
 				id = NULL;
 			}
 			if (!s->se[k]) {
@@ -434,8 +430,8 @@ static const struct {
 	{ "counters", D_CONF }, { "counter_source", D_CONTEXT },
 };
 
-/* Row i of "What differs" for one run. */
-static const char *cmp_differs_value(struct cmp_input *in, size_t i, char *buf, size_t cap)
+/* Row i of "What differs" for one run (in in's buffer, or the run's own). */
+static const char *cmp_differs_value(struct cmp_input *in, size_t i)
 {
 	const char *key = cmp_differs[i].key;
 	int from = cmp_differs[i].from;
@@ -450,8 +446,9 @@ static const char *cmp_differs_value(struct cmp_input *in, size_t i, char *buf, 
 		return ic_run_conf(in->run, key);
 	if (!*ic_run_conf(in->run, "compare"))
 		return "";
-	snprintf(buf, cap, "%s/%s", ic_run_conf(in->run, "compare"), ic_run_conf(in->run, "baseline"));
-	return buf;
+	snprintf(in->ctxbuf, sizeof(in->ctxbuf), "%s/%s", ic_run_conf(in->run, "compare"),
+		 ic_run_conf(in->run, "baseline"));
+	return in->ctxbuf;
 }
 
 /* Each run's verdict as its summary said it (verdict.json, smoke mark), never re-derived. */
@@ -485,7 +482,6 @@ static void cmp_write_verdicts(FILE *md, const struct cmp *c)
 /* compare.md's head: the runs, what differs, what is left out; sets their labels. */
 static void cmp_write_head(FILE *md, struct cmp *c, const char *only)
 {
-	char *tag[IC_RUNS_MAX] = { NULL };
 	size_t nd = 0;
 
 	fprintf(md, "# inlinecost: %zu runs compared\n\n", c->k);
@@ -499,8 +495,8 @@ static void cmp_write_head(FILE *md, struct cmp *c, const char *only)
 	for (size_t k = 0; k < c->k; k++) {
 		struct cmp_input *in = &c->in[k];
 
-		in->cpu = *cmp_ctx(in, "cpu_model") ? ic_xalloc(strdup(cmp_ctx(in, "cpu_model")))
-						    : "CPU not recorded";
+		in->cpu = ic_xalloc(strdup(cmp_or(cmp_ctx(in, "cpu_model"), "CPU not recorded")));
+		c->label[k] = out_append(NULL, "%s (%s)", in->cpu, in->run->name);
 		fprintf(md, "| %c | %s | %s | %s | %s | %.12s | %zu | %zu |\n", CMP_LETTER(k), in->cpu,
 			in->run->name, cmp_or(in->run->from, "—"), cmp_or(cmp_ctx(in, "date"), "—"),
 			cmp_or(cmp_source(in), "—"), in->nser, in->npts);
@@ -511,25 +507,21 @@ static void cmp_write_head(FILE *md, struct cmp *c, const char *only)
 	/* The machine, then the settings that define a point (one differing only between runs labels the columns). */
 	fputs("\n## What differs\n\n", md);
 	for (size_t i = 0; i < sizeof(cmp_differs) / sizeof(cmp_differs[0]); i++) {
-		char *line = NULL, buf[2 * IC_RESULTS_CONTEXT_MAX], first[1024];
-		const char *why = "", *key = cmp_differs[i].key;
+		const char *why = "", *key = cmp_differs[i].key, *v[IC_RUNS_MAX];
+		char *line = NULL;
 		int same = 1, attr = cmp_differs[i].from;
 
-		for (size_t k = 0; k < c->k; k++) {
-			const char *v = cmp_or(cmp_differs_value(&c->in[k], i, buf, sizeof(buf)), "—");
-
-			if (k == 0)
-				snprintf(first, sizeof(first), "%s", v);
-			same &= !strcmp(v, first);
-			line = out_append(line, "%s%c %s", k ? "; " : "", CMP_LETTER(k), v);
+		for (size_t k = 0; k < c->k; k++) {   /* each stays until run k's next value */
+			v[k] = cmp_or(cmp_differs_value(&c->in[k], i), "—");
+			same &= !strcmp(v[k], v[0]);
+			line = out_append(line, "%s%c %s", k ? "; " : "", CMP_LETTER(k), v[k]);
 		}
 		if (!same && attr >= 0 && c->keyed[attr]) {
 			why = " (defines the point; varies within an input, so it is part of the series name)";
 		} else if (!same && attr >= 0) {
 			why = " (defines the point: the inputs measured different series, kept apart and labelled, never pooled)";
 			for (size_t k = 0; k < c->k; k++)
-				tag[k] = out_append(tag[k], ", %s %s", key,
-						    cmp_or(cmp_differs_value(&c->in[k], i, buf, sizeof(buf)), "—"));
+				c->label[k] = out_append(c->label[k], ", %s %s", key, v[k]);
 		} else if (!same && attr == D_DESIGN) {
 			why = " (design: changes the intervals' width, not what is measured)";
 		}
@@ -547,11 +539,6 @@ static void cmp_write_head(FILE *md, struct cmp *c, const char *only)
 	else
 		fprintf(md, "The tables below hold only the series and N that every input measured; these are left out:\n\n%s",
 			only);
-	for (size_t k = 0; k < c->k; k++) {
-		c->in[k].label = out_append(NULL, "%s (%s)%s", c->in[k].cpu, c->in[k].run->name,
-					    tag[k] ? tag[k] : "");
-		free(tag[k]);
-	}
 }
 
 /* The median code bytes per site of form in the series: its first point's. */
@@ -563,41 +550,62 @@ static double cmp_bytes(const struct ic_group *g, const char *form)
 	return NAN;
 }
 
-/* A row of a series' first table: label, then each run's cell. */
-static void cmp_crossover_rows(FILE *md, const struct cmp *c, const struct ic_runs_series *s,
-			       const char *cf, const char *bf)
+/* xo's crossover bracket, "(lo, hi)" after sep; else none. */
+static void out_bracket(FILE *f, const struct ic_crossover *xo, const char *sep, const char *none)
 {
-	static const char *const label[] = { "verdict", "crossover bracket", "small-N winner" };
+	if (isfinite(xo->bracket_lo))
+		fprintf(f, "%s(%.0f, %.0f)", sep, xo->bracket_lo, xo->bracket_hi);
+	else
+		fputs(none, f);
+}
 
+/* A series' head, a column for each of the k runs that holds s, headed by compare's label[k]
+ * (agree's: NULL, "run K (DIR)"): a row each for the verdict, the crossover bracket (agree's:
+ * after the verdict), the small-N winner and the points resolved cw / bw / neither. */
+static void out_series_head(FILE *md, const struct ic_runs_series *s, const struct ic_run *run,
+			    size_t k, char *const *label, const char *cw, const char *bw)
+{
+	static const char *const name[] = { "verdict", "crossover bracket", "small-N winner" };
+
+	fputc('|', md);
+	for (size_t i = 0; i < k; i++)
+		if (s->se[i] && label)
+			fprintf(md, " | %c: %s", CMP_LETTER(i), label[i]);
+		else if (s->se[i])
+			fprintf(md, " | run %zu (%s)", i + 1, run[i].name);
+	fputs(" |\n|---|", md);
+	for (size_t i = 0; i < k; i++)
+		if (s->se[i])
+			fputs("---|", md);
+	fputc('\n', md);
 	for (int row = 0; row < 4; row++) {
+		if (row == 1 && !label)
+			continue;
 		if (row < 3)
-			fprintf(md, "| %s", label[row]);
+			fprintf(md, "| %s", name[row]);
 		else
-			fprintf(md, "| points resolved %s / %s / neither", cf, bf);
-		for (size_t k = 0; k < c->k; k++) {
-			const struct ic_crossover *xo = &s->se[k]->group.xo;
+			fprintf(md, "| points resolved %s / %s / neither", cw, bw);
+		for (size_t i = 0; i < k; i++) {
+			const struct ic_crossover *xo = s->se[i] ? &s->se[i]->group.xo : NULL;
 
+			if (!xo)
+				continue;
 			fputs(" | ", md);
-			if (row == 0)
+			if (row == 0) {
 				fputs(ic_verdict_name(xo->verdict), md);
-			else if (row == 1 && isfinite(xo->bracket_lo))
-				fprintf(md, "(%.0f, %.0f)", xo->bracket_lo, xo->bracket_hi);
-			else if (row == 1)
-				fputs("—", md);
-			else if (row == 2)
-				fputs(out_winner(&c->in[k].run->an, xo, "—"), md);
-			else
+				if (!label)
+					out_bracket(md, xo, " ", "");
+			} else if (row == 1) {
+				out_bracket(md, xo, "", "—");
+			} else if (row == 2) {
+				fputs(out_winner(&run[i].an, xo, "—"), md);
+			} else {
 				fprintf(md, "%zu / %zu / %zu", xo->n_compare, xo->n_baseline,
 					xo->n_unresolved);
+			}
 		}
 		fputs(" |\n", md);
 	}
-	fprintf(md, "| code bytes per site %s / %s", cf, bf);
-	for (size_t k = 0; k < c->k; k++) {
-		out_num(md, cmp_bytes(&s->se[k]->group, cf), " | %.10g", " | —");
-		out_num(md, cmp_bytes(&s->se[k]->group, bf), " / %.10g", " / —");
-	}
-	fputs(" |\n\n", md);
 }
 
 /* One compared series: tables in md, rows in csv. */
@@ -608,14 +616,14 @@ static void cmp_write_series(FILE *md, FILE *csv, struct cmp *c, const struct ic
 	size_t nn = ic_runs_sites(s, c->k, 1, &sites);
 
 	sscanf(s->pair, "%63[^/]/%63s", cf, bf);
-	fprintf(md, "\n## %s: %s / %s\n\n|", s->id, cf, bf);
-	for (size_t k = 0; k < c->k; k++)
-		fprintf(md, " | %c: %s", CMP_LETTER(k), c->in[k].label);
-	fputs(" |\n|---|", md);
-	for (size_t k = 0; k < c->k; k++)
-		fputs("---|", md);
-	fputc('\n', md);
-	cmp_crossover_rows(md, c, s, cf, bf);
+	fprintf(md, "\n## %s: %s / %s\n\n", s->id, cf, bf);
+	out_series_head(md, s, c->in[0].run, c->k, c->label, cf, bf);
+	fprintf(md, "| code bytes per site %s / %s", cf, bf);
+	for (size_t k = 0; k < c->k; k++) {
+		out_num(md, cmp_bytes(&s->se[k]->group, cf), " | %.10g", " | —");
+		out_num(md, cmp_bytes(&s->se[k]->group, bf), " / %.10g", " / —");
+	}
+	fputs(" |\n\n", md);
 
 	fputs("| N", md);
 	for (size_t k = 0; k < c->k; k++)
@@ -634,7 +642,8 @@ static void cmp_write_series(FILE *md, FILE *csv, struct cmp *c, const struct ic
 		for (size_t k = 0; k < c->k; k++) {
 			struct cmp_input *in = &c->in[k];
 			const struct ic_ratio *r = ic_runs_ratio_at(s, k, n);
-			const struct ic_crossover *xo = &s->se[k]->group.xo;
+			const struct ic_group *g = &s->se[k]->group;
+			const struct ic_crossover *xo = &g->xo;
 			const struct ic_analysis_opts *o = &in->run->an.opts;
 			const char *side = r->side == IC_SIDE_COMPARE ? o->compare
 					 : r->side == IC_SIDE_BASELINE ? o->baseline : "unresolved";
@@ -647,19 +656,20 @@ static void cmp_write_series(FILE *md, FILE *csv, struct cmp *c, const struct ic
 
 			ic_csv_quoted(csv, s->id);
 			fprintf(csv, ",%lu,%c,", n, CMP_LETTER(k));
-			ic_csv_quoted(csv, in->label);
+			ic_csv_quoted(csv, c->label[k]);
 			fprintf(csv, ",%.6f", r->ratio);
 			out_num(csv, r->lo, ",%.6f", ",");
 			out_num(csv, r->hi, ",%.6f", ",");
-			fprintf(csv, ",%s,%s,%s", side, ic_verdict_name(xo->verdict), out_winner(&c->in[k].run->an, xo, ""));
+			fprintf(csv, ",%s,%s,%s", side, ic_verdict_name(xo->verdict),
+				out_winner(&in->run->an, xo, ""));
 			out_num(csv, xo->bracket_lo, ",%.0f", ",");
 			out_num(csv, xo->bracket_hi, ",%.0f", ",");
 			fprintf(csv, ",%s,%s", cf, bf);
-			/* CPU, directory, settings compiler .. body (the series' own where named) */
-			for (int at = -2; at < A_PER_CALLER + 2; at++) {
+			/* CPU, directory, settings compiler .. body (the series' own) */
+			for (int at = -2; at <= A_BODY; at++) {
 				fputc(',', csv);
 				ic_csv_quoted(csv, at == -2 ? in->cpu : at == -1 ? in->run->name
-						   : c->keyed[at] ? cmp_setting(in, &s->se[k]->group, at) : in->vals[at] ? in->vals[at] : "");
+						   : cmp_setting(in, g, at));
 			}
 			fputc('\n', csv);
 		}
@@ -687,35 +697,43 @@ static void cmp_nothing_shared(const struct cmp *c)
 	fputc('\n', stderr);
 }
 
-static int cmp_write(struct cmp *c, const char *out)
+int ic_compare_runs(struct ic_run *run, size_t k, const char *out)
 {
 	static const char *const term[] = { "png", "svg" };
+	static struct cmp c;
 	struct out_dir d;
-	char *only = cmp_left_out(c), err[1024];
-	const char *label[IC_RUNS_MAX];
+	char *only, err[1024];
 	size_t ns = 0;
 	FILE *md, *csv, *gp, *dat;
 	int drawn;
 
-	for (size_t j = 0; j < c->ns; j++)
-		ns += c->s[j].compared;
+	for (c.k = 0; c.k < k; c.k++)
+		c.in[c.k].run = &run[c.k];
+	c.all = (1u << k) - 1;
+	/* The settings that vary within a run join the series names; then each ratio. */
+	for (size_t i = 0; i < k; i++)
+		cmp_note_settings(&c, i);
+	for (size_t i = 0; i < k; i++)
+		cmp_add_series(&c, i);
+	only = cmp_left_out(&c);   /* which marks the series compared */
+	for (size_t j = 0; j < c.ns; j++)
+		ns += c.s[j].compared;
 	if (ns == 0) {
-		cmp_nothing_shared(c);
+		cmp_nothing_shared(&c);
 		return 1;
 	}
 	out_begin(&d, out, (const char *[]){ "compare.md", "compare.csv", "plots/data.gp", "plots/compare.dat" },
 		  (FILE **[]){ &md, &csv, &gp, &dat });
-	cmp_write_head(md, c, only);
+	cmp_write_head(md, &c, only);
 	free(only);
 	fputs("series,sites,input,label,ratio,ratio_ci_lo,ratio_ci_hi,faster,verdict,small_n_winner,"
 	      "bracket_lo,bracket_hi,compare,baseline,cpu_model,directory,compiler,cflags,lock,"
 	      "codegen,per_caller,body\n", csv);
-	for (size_t j = 0; j < c->ns; j++)
-		if (c->s[j].compared)
-			cmp_write_series(md, csv, c, &c->s[j]);
-	for (size_t k = 0; k < c->k; k++)
-		label[k] = c->in[k].label;
-	ic_compare_data_write(gp, dat, c->s, c->ns, c->k, label, c->nmin, c->nmax);
+	for (size_t j = 0; j < c.ns; j++)
+		if (c.s[j].compared)
+			cmp_write_series(md, csv, &c, &c.s[j]);
+	ic_compare_data_write(gp, dat, c.s, c.ns, c.k, (const char *const *)c.label, c.nmin,
+			      c.nmax);
 	fputc('\n', md);
 	/* A chart that fails leaves the tables without it. */
 	drawn = out_finish(&d, "compare", "plots", "compare", term, 2, NULL, err, sizeof(err));
@@ -728,21 +746,6 @@ static int cmp_write(struct cmp *c, const char *out)
 		drawn == 2 ? ", compare.png, compare.svg" : "");
 	printf("%s\n", out);
 	return 0;
-}
-
-int ic_compare_runs(struct ic_run *run, size_t k, const char *out)
-{
-	static struct cmp c;
-
-	for (c.k = 0; c.k < k; c.k++)
-		c.in[c.k].run = &run[c.k];
-	c.all = (1u << k) - 1;
-	/* The settings that vary within a run join the series names; then each ratio. */
-	for (size_t i = 0; i < k; i++)
-		cmp_note_settings(&c, i);
-	for (size_t i = 0; i < k; i++)
-		cmp_add_series(&c, i);
-	return cmp_write(&c, out);
 }
 
 /* One comparison: a pair of runs on a series, all processes or one state matched by level. */
@@ -787,10 +790,11 @@ static void agr_match_series(struct agr *x)
 		const struct ic_analysis *an = &x->run[k].an;
 
 		for (size_t gi = 0; gi < an->nseries; gi++) {
-			size_t j = xr_series_at(&x->s, &x->ns, agr_series_name(&x->run[k].res, &an->series[gi].group), an);
+			char *id = agr_series_name(&x->run[k].res, &an->series[gi].group);
+			struct ic_runs_series *e = xr_series_at(&x->s, &x->ns, id, an);
 
-			x->s[j].se[k] = &an->series[gi];
-			x->s[j].in |= 1u << k;
+			e->se[k] = &an->series[gi];
+			e->in |= 1u << k;
 		}
 	}
 }
@@ -871,55 +875,27 @@ static const char *agr_interval(char *buf, size_t cap, double lo, double hi)
 /* Each run's verdict, bracket and states: the head of a series. */
 static void agr_series_head(FILE *md, const struct agr *x, const struct ic_runs_series *s)
 {
-	fputs("|", md);
-	for (size_t k = 0; k < x->k; k++)
-		if (s->se[k])
-			fprintf(md, " | run %zu (%s)", k + 1, x->run[k].name);
-	fputs(" |\n|---|", md);
-	for (size_t k = 0; k < x->k; k++)
-		if (s->se[k])
-			fputs("---|", md);
-	for (int row = 0; row < 4; row++) {
-		fprintf(md, "\n| %s", row == 0 ? "verdict" : row == 1 ? "small-N winner"
-				      : row == 2 ? "points resolved compare / baseline / neither" : "states");
-		for (size_t k = 0; k < x->k; k++) {
-			const struct ic_group *g = s->se[k] ? &s->se[k]->group : NULL;
-			const struct ic_states *st = g ? s->se[k]->states : NULL;
+	out_series_head(md, s, x->run, x->k, NULL, "compare", "baseline");
+	fputs("| states", md);
+	for (size_t k = 0; k < x->k; k++) {
+		const struct ic_states *st = s->se[k] ? s->se[k]->states : NULL;
 
-			if (!g)
-				continue;
-			fputs(" | ", md);
-			if (row == 0) {
-				fputs(ic_verdict_name(g->xo.verdict), md);
-				if (isfinite(g->xo.bracket_lo))
-					fprintf(md, " (%.0f, %.0f)", g->xo.bracket_lo, g->xo.bracket_hi);
-			} else if (row == 1) {
-				fputs(out_winner(&x->run[k].an, &g->xo, "—"), md);
-			} else if (row == 2) {
-				fprintf(md, "%zu / %zu / %zu", g->xo.n_compare, g->xo.n_baseline,
-					g->xo.n_unresolved);
-			} else if (st->nstates < 2) {
-				fputs("one", md);
-			} else {
-				fputs("two:", md);
-				for (int i = 0; i < 2; i++) {
-					fprintf(md, "%s %.3f in %zu processes, %s", i ? ";" : "", st->st[i].level,
-						st->st[i].nproc, ic_verdict_name(st->st[i].xo.verdict));
-					if (isfinite(st->st[i].xo.bracket_lo))
-						fprintf(md, " (%.0f, %.0f)", st->st[i].xo.bracket_lo,
-							st->st[i].xo.bracket_hi);
-				}
-			}
+		if (st)
+			fputs(st->nstates < 2 ? " | one" : " | two:", md);
+		for (int i = 0; st && st->nstates >= 2 && i < 2; i++) {
+			fprintf(md, "%s %.3f in %zu processes, %s", i ? ";" : "",
+				st->st[i].level, st->st[i].nproc,
+				ic_verdict_name(st->st[i].xo.verdict));
+			out_bracket(md, &st->st[i].xo, " ", "");
 		}
-		fputs(" |", md);
 	}
-	fputs("\n", md);
+	fputs(" |\n", md);
 }
 
-static void agr_draws(FILE *f, size_t n, int variants)
+static const char *agr_draws(size_t n, int variants)
 {
-	fprintf(f, "%zu %s", n, variants ? (n == 1 ? "layout variant" : "layout variants")
-					 : (n == 1 ? "process" : "processes"));
+	return variants ? (n == 1 ? "layout variant" : "layout variants")
+			: n == 1 ? "process" : "processes";
 }
 
 /* The comparison's verdicts over N, one paragraph. */
@@ -938,11 +914,10 @@ static void agr_joint(FILE *md, const struct agr *x, const struct agr_cmp *c)
 		fputs("; any difference: not tested (a run has fewer than two draws at every N).\n", md);
 		return;
 	}
-	fprintf(md, "; any difference: the largest |t| is %.2f (N = %lu); over %s%zu splits of ",
-		j->t_max, j->t_sites, j->exact ? "all " : "", j->nsplits);
-	agr_draws(md, j->draws_a, j->variants_a);
-	fputs(" + ", md);
-	agr_draws(md, j->draws_b, j->variants_b);
+	fprintf(md, "; any difference: the largest |t| is %.2f (N = %lu); over %s%zu splits of "
+		"%zu %s + %zu %s", j->t_max, j->t_sites, j->exact ? "all " : "", j->nsplits,
+		j->draws_a, agr_draws(j->draws_a, j->variants_a), j->draws_b,
+		agr_draws(j->draws_b, j->variants_b));
 	fprintf(md, " between the runs, 95%% of the largest |t| fall below %.2f: p = %.3g, %s",
 		j->t_95, j->p, c->differ ? "**a difference** (Holm over every comparison here)" :
 		j->p <= IC_AGREE_ALPHA ? "no difference shown once corrected for the comparisons' number" :
@@ -957,6 +932,7 @@ static void agr_comparison(FILE *md, FILE *csv, const struct agr *x, const struc
 {
 	const struct ic_runs_series *s = &x->s[c->s];
 	const struct ic_agree_joint *j = &c->ag.joint;
+	const char *field[] = { s->id, s->pair, c->state, x->run[c->a].name, x->run[c->b].name };
 	size_t sh[4] = { 0, 0, 0, 0 };
 	double share_p;
 
@@ -967,7 +943,7 @@ static void agr_comparison(FILE *md, FILE *csv, const struct agr *x, const struc
 		sh[2 * i + 1] = st->st[0].nproc + (st->nstates == 2 ? st->st[1].nproc : 0);
 		sh[2 * i] = st->nstates == 2 ? st->st[i ? c->state_b : c->state_a].nproc : sh[2 * i + 1];
 	}
-	share_p = c->state_a < 0 ? NAN : ic_agree_fisher(sh[0], sh[1], sh[2], sh[3]);
+	share_p = ic_agree_fisher(sh[0], sh[1], sh[2], sh[3]);
 	fprintf(md, "\n### run %zu against run %zu", c->b + 1, c->a + 1);
 	if (c->state_a < 0 && (s->se[c->a]->states->nstates == 2 || s->se[c->b]->states->nstates == 2))
 		fputs(": all processes, both states pooled", md);
@@ -989,14 +965,11 @@ static void agr_comparison(FILE *md, FILE *csv, const struct agr *x, const struc
 		fprintf(md, " | %.4f %s | %s | %s |\n", exp(pt->d), agr_interval(i90, sizeof(i90), pt->lo90, pt->hi90),
 			agr_interval(i95, sizeof(i95), pt->lo95, pt->hi95), ic_agree_verdict_name(pt->verdict));
 
-		ic_csv_quoted(csv, s->id);
-		fputc(',', csv);
-		ic_csv_quoted(csv, s->pair);
-		fprintf(csv, ",%s,", c->state);
-		ic_csv_quoted(csv, x->run[c->a].name);
-		fputc(',', csv);
-		ic_csv_quoted(csv, x->run[c->b].name);
-		fprintf(csv, ",%lu", pt->sites);
+		for (size_t f = 0; f < sizeof(field) / sizeof(field[0]); f++) {
+			ic_csv_quoted(csv, field[f]);
+			fputc(',', csv);
+		}
+		fprintf(csv, "%lu", pt->sites);
 		for (size_t f = 0; f < sizeof(v) / sizeof(v[0]); f++)
 			out_num(csv, v[f], ",%.6f", ",");
 		out_num(csv, pt->df, ",%.4g", ",");
@@ -1168,9 +1141,8 @@ static struct {
 	struct archive *a;
 	char path[PATH_MAX];   /* on disk */
 	char name[PATH_MAX];   /* in the archive: DIR's name, then the path below it */
-	size_t top;            /* the length of DIR's name */
 	struct stat above[64]; /* the directories walked into, against a loop of links */
-	size_t len[64];        /* and their names' lengths */
+	size_t len[64];        /* and their names' lengths (len[0]: DIR's name) */
 	int depth, packed;     /* how many; how many of them are in the archive */
 } ew;
 
@@ -1216,7 +1188,7 @@ static void export_dir(void)
 	if (n < 0)
 		ic_die(1, "cannot read %s: %s", ew.path, strerror(errno));
 	for (int i = 0; i < n; i++) {
-		const char *rel = ew.name + ew.top + 1;
+		const char *rel = ew.name + ew.len[0] + 1;
 		struct stat st, link;
 		int loop = 0;
 
@@ -1273,7 +1245,7 @@ int ic_export_run(char **operand, int n)
 	if (bad || stat(out, &raw) || !S_ISDIR(raw.st_mode))
 		return ic_bad("%s is not a results directory of ./run.sh (no run.conf and raw/).", dir);
 	slash = strrchr(ew.path, '/');
-	ew.top = (size_t)snprintf(ew.name, sizeof(ew.name), "%s", slash + 1);
+	ew.len[0] = (size_t)snprintf(ew.name, sizeof(ew.name), "%s", slash + 1);
 	snprintf(out, sizeof(out), "%s.tar.gz", ew.path);
 	snprintf(export_tmp, sizeof(export_tmp), "%.*s/.%s.tar.gz.XXXXXX", (int)(slash - ew.path),
 		 ew.path, ew.name);
@@ -1287,7 +1259,6 @@ int ic_export_run(char **operand, int n)
 	if (archive_write_add_filter_gzip(ew.a) != ARCHIVE_OK ||
 	    archive_write_set_format_gnutar(ew.a) != ARCHIVE_OK || archive_write_open_fd(ew.a, fd) != ARCHIVE_OK)
 		export_bad_archive();
-	ew.len[0] = ew.top;
 	ew.above[ew.depth++] = st;
 	export_dir();
 	if (archive_write_close(ew.a) != ARCHIVE_OK)
