@@ -71,14 +71,11 @@ static struct ic_sm_obs *states_observe(struct ic_states *s, const struct ic_pro
 			if (p < 0 || !(x->v[IC_F_NS] > 0.0) ||
 			    !(y = states_partner(b, x->unit, x->start, x->index)))
 				continue;
-			obs[n] = (struct ic_sm_obs){ .t = x->start, .y = log(x->v[IC_F_NS] / y->v[IC_F_NS]),
-						     .site = (unsigned)i, .proc = (unsigned)p,
-						     .index = x->index };
-			if (!isfinite(x->start)) {
-				s->nuntimed++;
-				obs[n].t = (double)pr->time_rank[p] + 0.01 * (double)(x->index > 0 ? x->index : 0);
-			}
-			n++;
+			s->nuntimed += !isfinite(x->start);
+			obs[n++] = (struct ic_sm_obs){ .y = log(x->v[IC_F_NS] / y->v[IC_F_NS]),
+				.t = isfinite(x->start) ? x->start
+				   : (double)pr->time_rank[p] + 0.01 * fmax(x->index, 0.0),
+				.site = (unsigned)i, .proc = (unsigned)p, .index = x->index };
 		}
 	}
 	*nout = n;
@@ -196,7 +193,8 @@ static void states_state(struct ic_states *s, int k, double (*share)[2], const s
 {
 	struct ic_state *st = &s->st[k];
 	const struct ic_sm *m = &s->model;
-	size_t nkeep = pr->nproc ? pr->unit[pr->nproc - 1] + 1 : 0, j = m->sep_site, nlev, nn = pr->nsites;
+	size_t nkeep = pr->nproc ? pr->unit[pr->nproc - 1] + 1 : 0, nlev, nn = pr->nsites;
+	size_t j = s->nstates < 2 ? (size_t)-1 : m->sep_site;   /* with one state, every N */
 	unsigned char *keep = ic_stats_alloc(nkeep, 1);
 	double *draw;
 
@@ -205,8 +203,6 @@ static void states_state(struct ic_states *s, int k, double (*share)[2], const s
 	*st = (struct ic_state){ .level = NAN, .lo = NAN, .hi = NAN, .share = NAN, .share_lo = NAN,
 				 .share_hi = NAN, .spell_s = NAN, .spell_lo = NAN, .spell_hi = NAN };
 	if (m->mu) {
-		if (s->nstates < 2)
-			j = (size_t)-1;
 		st->sites = j < pr->nsites ? pr->sites[j] : 0;
 		st->level = ic_sm_level(m, k, j, &st->lo, &st->hi, &nlev);
 	}
@@ -385,9 +381,8 @@ struct ic_states *ic_states_analyse(const struct ic_process_ratios *pr, const st
 			s->nunsteady = 0;
 		}
 	}
-	states_state(s, 0, share, pr, g, opts);
-	if (s->nstates == 2)
-		states_state(s, 1, share, pr, g, opts);
+	for (int k = 0; k < (int)s->nstates; k++)
+		states_state(s, k, share, pr, g, opts);
 	free(share);
 	states_steadiness(s, pr);
 	return s;
