@@ -420,8 +420,7 @@ const char *ic_results_context_named(const struct ic_results *res, const char *k
 	return results_context_text(res->nfiles ? res->files[0]->context : NULL, key, buf, cap);
 }
 
-const char *ic_results_context(const struct ic_results *res, enum ic_ctx key, char *buf,
-			       size_t cap)
+const char *ic_results_context(const struct ic_results *res, enum ic_ctx key, char *buf, size_t cap)
 {
 	return ic_results_context_named(res, ic_ctx_name(key), buf, cap);
 }
