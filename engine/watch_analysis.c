@@ -24,7 +24,7 @@ void ic_watch_init(struct ic_watch *w)
 
 void ic_watch_free(struct ic_watch *w)
 {
-	ic_analysis_free(&w->an);   /* zeroed by init or by its own failure: harmless */
+	ic_analysis_free(&w->an);   /* zeroed by init when not analysed: harmless */
 	free(w->probes);
 	ic_results_free(&w->res);
 	free(w->samples);
@@ -597,10 +597,8 @@ int ic_watch_analyse(struct ic_watch *w, char *err, size_t errlen)
 	long lp;
 	double gap = -1.0;
 
-	if (ic_analyse(&w->an, &w->res, &ic_analysis_defaults, err, errlen)) {
-		ic_analysis_free(&w->an);
-		return -1;
-	}
+	if (ic_analyse(&w->an, &w->res, &ic_analysis_defaults, err, errlen))
+		return -1;   /* (ic_watch_free frees w->an, as after any failure) */
 	/* The series the sentinel is: the first with compare/baseline ratios. */
 	for (size_t i = 0; !se && i < w->an.nseries; i++)
 		if (w->an.series[i].group.nratios && w->an.series[i].states)
