@@ -300,7 +300,6 @@ static size_t results_build(struct ic_results *res, json_t *ctx)
 {
 	char buf[IC_B_COUNT][IC_RESULTS_CONTEXT_MAX];
 	const char *v[IC_B_COUNT];
-	struct ic_build *nb;
 	size_t i;
 	int k;
 
@@ -314,10 +313,10 @@ static size_t results_build(struct ic_results *res, json_t *ctx)
 			return i;
 		}
 	}
-	res->builds = nb = ic_xrealloc(res->builds, i + 1, sizeof(*nb));
-	nb[res->nbuilds++] = (struct ic_build){ .nfiles = 1 };
+	res->builds = ic_xrealloc(res->builds, i + 1, sizeof(*res->builds));
+	res->builds[res->nbuilds++] = (struct ic_build){ .nfiles = 1 };
 	for (k = 0; k < IC_B_COUNT; k++)
-		nb[i].v[k] = ic_xalloc(strdup(v[k]));
+		res->builds[i].v[k] = ic_xalloc(strdup(v[k]));
 	return i;
 }
 
