@@ -24,7 +24,7 @@ void ic_watch_init(struct ic_watch *w)
 
 void ic_watch_free(struct ic_watch *w)
 {
-	ic_analysis_free(&w->an);   /* zeroed by init when not analysed: harmless */
+	ic_analysis_free(&w->an);   /* empty before ic_analyse or after its failure: harmless */
 	free(w->probes);
 	ic_results_free(&w->res);
 	free(w->samples);
