@@ -300,7 +300,6 @@ static size_t results_build(struct ic_results *res, json_t *ctx)
 {
 	char buf[IC_B_COUNT][IC_RESULTS_CONTEXT_MAX];
 	const char *v[IC_B_COUNT];
-	struct ic_build *nb;
 	size_t i;
 	int k;
 
@@ -314,10 +313,10 @@ static size_t results_build(struct ic_results *res, json_t *ctx)
 			return i;
 		}
 	}
-	res->builds = nb = ic_xrealloc(res->builds, i + 1, sizeof(*nb));
-	nb[res->nbuilds++] = (struct ic_build){ .nfiles = 1 };
+	res->builds = ic_xrealloc(res->builds, i + 1, sizeof(*res->builds));
+	res->builds[res->nbuilds++] = (struct ic_build){ .nfiles = 1 };
 	for (k = 0; k < IC_B_COUNT; k++)
-		nb[i].v[k] = ic_xalloc(strdup(v[k]));
+		res->builds[i].v[k] = ic_xalloc(strdup(v[k]));
 	return i;
 }
 
@@ -420,8 +419,7 @@ const char *ic_results_context_named(const struct ic_results *res, const char *k
 	return results_context_text(res->nfiles ? res->files[0]->context : NULL, key, buf, cap);
 }
 
-const char *ic_results_context(const struct ic_results *res, enum ic_ctx key, char *buf,
-			       size_t cap)
+const char *ic_results_context(const struct ic_results *res, enum ic_ctx key, char *buf, size_t cap)
 {
 	return ic_results_context_named(res, ic_ctx_name(key), buf, cap);
 }

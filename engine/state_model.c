@@ -148,7 +148,7 @@ static double sm_em2(const struct ic_sm *m, struct sm_step *w, double *mu, doubl
 		for (size_t i = 0; i < n; i++) {
 			const struct ic_sm_obs *o = &m->obs[i];
 			struct sm_step *x = &w[i];
-			double l[2], a[2], top, sum;
+			double l[2], a[2], top;
 
 			for (int s = 0; s < 2; s++)
 				l[s] = sm_logpdf_ls(o->y, mu[s * ns + o->site], sigma[o->site], lsig[o->site]);
@@ -162,11 +162,10 @@ static double sm_em2(const struct ic_sm *m, struct sm_step *w, double *mu, doubl
 				a[s] = (i ? x[-1].alpha[0] * x->p[0][s] + x[-1].alpha[1] * x->p[1][s]
 					  : s ? pi1 : 1.0 - pi1) * em;
 			}
-			sum = a[0] + a[1] > 0.0 ? a[0] + a[1] : 1e-300;
-			x->alpha[0] = a[0] / sum;
-			x->alpha[1] = a[1] / sum;
-			x->c = sum;
-			ll += log(sum) + top;
+			x->c = a[0] + a[1] > 0.0 ? a[0] + a[1] : 1e-300;
+			x->alpha[0] = a[0] / x->c;
+			x->alpha[1] = a[1] / x->c;
+			ll += log(x->c) + top;
 		}
 		if (it > 0 && fabs(ll - prev) < SM_TOL * (double)n)
 			break;
@@ -192,10 +191,8 @@ static double sm_em2(const struct ic_sm *m, struct sm_step *w, double *mu, doubl
 			double g0 = x->alpha[0] * x->beta[0], g1 = x->alpha[1] * x->beta[1];
 			double tot = g0 + g1 > 0.0 ? g0 + g1 : 1.0;
 
-			x->gamma[0] = g0 / tot;
-			x->gamma[1] = g1 / tot;
 			for (int s = 0; s < 2; s++) {
-				double g = x->gamma[s];
+				double g = x->gamma[s] = (s ? g1 : g0) / tot;
 				double u = sm_weight(o->y, mu[s * ns + o->site], sigma[o->site]);
 				double r = o->y - mu[s * ns + o->site];
 
@@ -205,13 +202,12 @@ static double sm_em2(const struct ic_sm *m, struct sm_step *w, double *mu, doubl
 				sden[o->site] += g;
 			}
 		}
-		for (size_t j = 0; j < ns; j++) {
-			for (int s = 0; s < 2; s++)
-				if (den[s * ns + j] > 1e-12)
-					mu[s * ns + j] = num[s * ns + j] / den[s * ns + j];
+		for (size_t j = 0; j < 2 * ns; j++)   /* per state and N */
+			if (den[j] > 1e-12)
+				mu[j] = num[j] / den[j];
+		for (size_t j = 0; j < ns; j++)
 			if (sden[j] > 0.0)
 				sigma[j] = fmax(sqrt(snum[j] / sden[j]), SM_MIN_SIGMA);
-		}
 		/* Rates: switches over time spent (the exact EM step of a chain seen at discrete times). */
 		sm_counts(m, w, rate, 1, k, e, ends);
 		for (int s = 0; s < 2; s++)
@@ -325,8 +321,7 @@ static int sm_start_processes(const struct ic_sm *m, double *mu, double *sigma, 
 	for (size_t j = 0; j < 2 * ns; j++)   /* each group's mean per N its level */
 		mu[j] = den[j] > 0.0 ? mu[j] / den[j] : c[j % ns];
 	for (size_t i = 0; i < m->n; i++) {
-		const struct ic_sm_obs *o = &m->obs[i];
-		double r = o->y - mu[(lev[o->proc] > cut) * ns + o->site];
+		double r = m->obs[i].y - mu[(lev[m->obs[i].proc] > cut) * ns + m->obs[i].site];
 
 		ss += r * r;
 	}
@@ -403,8 +398,7 @@ static void sm_summarise(struct ic_sm *m, const struct sm_step *w, double loglik
 	m->share = e[0] + e[1] > 0.0 ? e[1] / (e[0] + e[1]) : NAN;
 	m->share_lo = fmin(q_lo[0] / (q_lo[0] + q_hi[1]), m->share);
 	m->share_hi = fmax(q_hi[0] / (q_hi[0] + q_lo[1]), m->share);
-	m->sep = 0.0;
-	for (size_t j = 0; j < ns; j++) {
+	for (size_t j = 0; j < ns; j++) {   /* (sep is 0 from ic_sm_fit) */
 		double d = fabs(m->mu[ns + j] - m->mu[j]) / m->sigma[j];
 
 		if (d > m->sep) {
@@ -457,8 +451,7 @@ int ic_sm_fit(struct ic_sm *m, const struct ic_sm_obs *obs, size_t n, size_t nsi
 		ll = sm_em2(m, w, mu, sigma, rate);
 		if (ll > best) {
 			best = ll;
-			memcpy(m->mu, mu, 2 * ns * sizeof(*mu));
-			memcpy(m->sigma, sigma, ns * sizeof(*sigma));
+			memcpy(m->mu, mu, 3 * ns * sizeof(*mu));   /* and sigma */
 			memcpy(m->rate, rate, sizeof(rate));
 		}
 	}

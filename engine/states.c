@@ -50,10 +50,10 @@ static const struct ic_rep *states_partner(const struct ic_point *base, unsigned
 	return best;
 }
 
-/* The model's observations: every compare repetition of the series with its partner. Untimed ones
+/* The model, fitted to every compare repetition of the series with its partner. Untimed ones
  * (older runs) go in process order, a second apart, their index a hundredth: an order, not a time. */
-static struct ic_sm_obs *states_observe(struct ic_states *s, const struct ic_process_ratios *pr,
-					 const struct ic_group *g, size_t *nout)
+static void states_model(struct ic_states *s, const struct ic_process_ratios *pr,
+			 const struct ic_group *g)
 {
 	size_t n = 0, cap = 0;
 	struct ic_sm_obs *obs;
@@ -71,18 +71,15 @@ static struct ic_sm_obs *states_observe(struct ic_states *s, const struct ic_pro
 			if (p < 0 || !(x->v[IC_F_NS] > 0.0) ||
 			    !(y = states_partner(b, x->unit, x->start, x->index)))
 				continue;
-			obs[n] = (struct ic_sm_obs){ .t = x->start, .y = log(x->v[IC_F_NS] / y->v[IC_F_NS]),
-						     .site = (unsigned)i, .proc = (unsigned)p,
-						     .index = x->index };
-			if (!isfinite(x->start)) {
-				s->nuntimed++;
-				obs[n].t = (double)pr->time_rank[p] + 0.01 * (double)(x->index > 0 ? x->index : 0);
-			}
-			n++;
+			s->nuntimed += !isfinite(x->start);
+			obs[n++] = (struct ic_sm_obs){ .y = log(x->v[IC_F_NS] / y->v[IC_F_NS]),
+				.t = isfinite(x->start) ? x->start
+				   : (double)pr->time_rank[p] + 0.01 * fmax(x->index, 0.0),
+				.site = (unsigned)i, .proc = (unsigned)p, .index = x->index };
 		}
 	}
-	*nout = n;
-	return obs;
+	ic_sm_fit(&s->model, obs, n, pr->nsites, pr->nproc);
+	free(obs);
 }
 
 /* What the states follow: one switch in time, or the variants (each variant of 2+ processes in one state). */
@@ -196,7 +193,8 @@ static void states_state(struct ic_states *s, int k, double (*share)[2], const s
 {
 	struct ic_state *st = &s->st[k];
 	const struct ic_sm *m = &s->model;
-	size_t nkeep = pr->nproc ? pr->unit[pr->nproc - 1] + 1 : 0, j = m->sep_site, nlev, nn = pr->nsites;
+	size_t nkeep = pr->nproc ? pr->unit[pr->nproc - 1] + 1 : 0, nlev, nn = pr->nsites;
+	size_t j = s->nstates < 2 ? (size_t)-1 : m->sep_site;   /* with one state, every N */
 	unsigned char *keep = ic_stats_alloc(nkeep, 1);
 	double *draw;
 
@@ -205,8 +203,6 @@ static void states_state(struct ic_states *s, int k, double (*share)[2], const s
 	*st = (struct ic_state){ .level = NAN, .lo = NAN, .hi = NAN, .share = NAN, .share_lo = NAN,
 				 .share_hi = NAN, .spell_s = NAN, .spell_lo = NAN, .spell_hi = NAN };
 	if (m->mu) {
-		if (s->nstates < 2)
-			j = (size_t)-1;
 		st->sites = j < pr->nsites ? pr->sites[j] : 0;
 		st->level = ic_sm_level(m, k, j, &st->lo, &st->hi, &nlev);
 	}
@@ -246,13 +242,12 @@ static void states_state(struct ic_states *s, int k, double (*share)[2], const s
 static const char *states_brief(struct ic_states *s, const struct ic_process_ratios *pr)
 {
 	struct ic_sm *m = &s->model;
-	size_t j = m->sep_site;
 
 	for (int k = 0; k < 2; k++) {
 		double lo, hi;
 		size_t nlev = 0;
 
-		ic_sm_level(m, k, j, &lo, &hi, &nlev);
+		ic_sm_level(m, k, m->sep_site, &lo, &hi, &nlev);
 		if (nlev >= 2)
 			continue;
 		s->brief = 1;
@@ -260,7 +255,7 @@ static const char *states_brief(struct ic_states *s, const struct ic_process_rat
 			 "a second level came in brief spells, %.0f%% of the time, in which %s ran two "
 			 "repetitions at N = %lu, where the levels part most: too little to read it as a state",
 			 100.0 * (k ? m->share : 1.0 - m->share), nlev ? "only one process" : "no process",
-			 j < pr->nsites ? pr->sites[j] : 0ul);
+			 m->sep_site < pr->nsites ? pr->sites[m->sep_site] : 0ul);
 		return s->why_buf;
 	}
 	return NULL;
@@ -301,13 +296,12 @@ static void states_steadiness(struct ic_states *s, const struct ic_process_ratio
 		}
 		if (k < IC_STATES_MIN_PROC || !(v2 > 0.0))
 			continue;
-		for (size_t j = 0; j < k; j++)
-			se[j] = sqrt(v2 / (double)k);
-		/* Within variants: each process about its variant's mean. */
+		/* se pooled (above); within variants, each process about its variant's mean. */
 		for (size_t j = 0; j < k; j++) {
 			double sum = 0.0;
 			size_t n = 0;
 
+			se[j] = sqrt(v2 / (double)k);
 			if (vn[j] < 0)
 				continue;   /* an unknown variant is no variant's */
 			for (size_t q = 0; q < k; q++)
@@ -348,15 +342,12 @@ struct ic_states *ic_states_analyse(const struct ic_process_ratios *pr, const st
 				    const struct ic_analysis_opts *opts)
 {
 	struct ic_states *s = ic_stats_alloc(1, sizeof(*s));
-	size_t n;
-	struct ic_sm_obs *obs = states_observe(s, pr, g, &n);
 	double (*share)[2] = ic_stats_alloc(pr->nproc, sizeof(*share));   /* ic_sm_proc_switches' */
 
 	s->nproc = pr->nproc;
 	s->state = ic_stats_alloc(2 * pr->nproc, sizeof(*s->state));   /* and unsteady */
 	s->unsteady = s->state + pr->nproc;
-	ic_sm_fit(&s->model, obs, n, pr->nsites, pr->nproc);
-	free(obs);
+	states_model(s, pr, g);
 	s->nstates = s->model.nstates;
 	s->why = ic_sm_why_name(s->model.why);
 	for (size_t p = 0; s->nstates == 2 && p < pr->nproc; p++) {
@@ -385,9 +376,8 @@ struct ic_states *ic_states_analyse(const struct ic_process_ratios *pr, const st
 			s->nunsteady = 0;
 		}
 	}
-	states_state(s, 0, share, pr, g, opts);
-	if (s->nstates == 2)
-		states_state(s, 1, share, pr, g, opts);
+	for (int k = 0; k < (int)s->nstates; k++)
+		states_state(s, k, share, pr, g, opts);
 	free(share);
 	states_steadiness(s, pr);
 	return s;

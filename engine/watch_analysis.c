@@ -24,7 +24,7 @@ void ic_watch_init(struct ic_watch *w)
 
 void ic_watch_free(struct ic_watch *w)
 {
-	ic_analysis_free(&w->an);   /* zeroed by init or by its own failure: harmless */
+	ic_analysis_free(&w->an);   /* empty before ic_analyse or after its failure: harmless */
 	free(w->probes);
 	ic_results_free(&w->res);
 	free(w->samples);
@@ -593,13 +593,12 @@ int ic_watch_analyse(struct ic_watch *w, char *err, size_t errlen)
 	const struct ic_series *se = NULL;
 	const struct ic_states *st;
 	const struct ic_sm *m;
+	const struct ic_watch_steady *ref;
 	long lp;
 	double gap = -1.0;
 
-	if (ic_analyse(&w->an, &w->res, &ic_analysis_defaults, err, errlen)) {
-		ic_analysis_free(&w->an);
-		return -1;
-	}
+	if (ic_analyse(&w->an, &w->res, &ic_analysis_defaults, err, errlen))
+		return -1;   /* (ic_watch_free frees w->an, as after any failure) */
 	/* The series the sentinel is: the first with compare/baseline ratios. */
 	for (size_t i = 0; !se && i < w->an.nseries; i++)
 		if (w->an.series[i].group.nratios && w->an.series[i].states)
@@ -650,20 +649,15 @@ int ic_watch_analyse(struct ic_watch *w, char *err, size_t errlen)
 	/* Steady first: one answer needs the bound, whatever the states. Then two states where they
 	 * fit; else the variation named. Brief spells are shorter than a unit: where the units vary
 	 * beyond their noise, the variation is longer than that, and named as such. */
-	if (se->procs.nproc < IC_STATES_MIN_PROC || m->n < IC_SM_MIN_OBS ||
-	    w->steady[w->ref].h.k < IC_STEADY_MIN_UNITS)
-		w->where = IC_WATCH_TOO_FEW;
-	else if (w->steady_all)
-		w->where = IC_WATCH_ONE_STATE;
-	else if (w->nstates == 2 && w->states_fit)
-		w->where = w->switching ? IC_WATCH_INSIDE : IC_WATCH_BETWEEN;
-	else if (w->steady[w->ref].h.p < 0.05)
-		w->where = w->steady[w->ref].trend_share >= IC_WATCH_DRIFT_SHARE ? IC_WATCH_DRIFTS :
-			   IC_WATCH_WANDERS;
-	else if (st->brief)
-		w->where = IC_WATCH_BRIEF;
-	else
-		w->where = IC_WATCH_UNBOUNDED;
+	ref = &w->steady[w->ref];
+	w->where = se->procs.nproc < IC_STATES_MIN_PROC || m->n < IC_SM_MIN_OBS ||
+		   ref->h.k < IC_STEADY_MIN_UNITS ? IC_WATCH_TOO_FEW
+		 : w->steady_all ? IC_WATCH_ONE_STATE
+		 : w->nstates == 2 && w->states_fit && w->switching ? IC_WATCH_INSIDE
+		 : w->nstates == 2 && w->states_fit ? IC_WATCH_BETWEEN
+		 : ref->h.p < 0.05 && ref->trend_share >= IC_WATCH_DRIFT_SHARE ? IC_WATCH_DRIFTS
+		 : ref->h.p < 0.05 ? IC_WATCH_WANDERS
+		 : st->brief ? IC_WATCH_BRIEF : IC_WATCH_UNBOUNDED;
 	watch_forms(w, se);
 	return 0;
 }
