@@ -398,7 +398,8 @@ static void sm_summarise(struct ic_sm *m, const struct sm_step *w, double loglik
 	m->share = e[0] + e[1] > 0.0 ? e[1] / (e[0] + e[1]) : NAN;
 	m->share_lo = fmin(q_lo[0] / (q_lo[0] + q_hi[1]), m->share);
 	m->share_hi = fmax(q_hi[0] / (q_hi[0] + q_lo[1]), m->share);
-	for (size_t j = 0; j < ns; j++) {   /* (sep is 0 from ic_sm_fit) */
+	m->sep = 0.0;
+	for (size_t j = 0; j < ns; j++) {
 		double d = fabs(m->mu[ns + j] - m->mu[j]) / m->sigma[j];
 
 		if (d > m->sep) {
@@ -451,7 +452,8 @@ int ic_sm_fit(struct ic_sm *m, const struct ic_sm_obs *obs, size_t n, size_t nsi
 		ll = sm_em2(m, w, mu, sigma, rate);
 		if (ll > best) {
 			best = ll;
-			memcpy(m->mu, mu, 3 * ns * sizeof(*mu));   /* and sigma */
+			memcpy(m->mu, mu, 2 * ns * sizeof(*mu));
+			memcpy(m->sigma, sigma, ns * sizeof(*sigma));
 			memcpy(m->rate, rate, sizeof(rate));
 		}
 	}
