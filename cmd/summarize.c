@@ -698,6 +698,22 @@ static int sum_in_place(const char *dir, long seconds)
 	return rc;
 }
 
+/* 0 when some point of res measures each form the user named; else bad input's line and 2. */
+static int sum_forms_measured(const struct ic_results *res, const struct ic_analysis_opts *o)
+{
+	for (int k = 0; k < 2; k++) {
+		const char *form = k ? o->baseline : o->compare;
+		size_t i = 0;
+
+		while (i < res->npoints && strcmp(res->points[i]->form, form))
+			i++;
+		if (i == res->npoints)
+			return ic_bad("--%s '%s': no point of the input measures that form",
+				      k ? "baseline" : "compare", form);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct ic_analysis_opts opts = ic_analysis_defaults;
@@ -759,7 +775,8 @@ int main(int argc, char **argv)
 			optind++;
 		rc = optind < argc || ic_analyse(&an, &res, &opts, err, sizeof(err));
 	}
-	rc = rc ? ic_bad("%s", err) : ic_write_all(pan, out);
+	rc = rc ? ic_bad("%s", err) : sum_forms_measured(pan->res, &opts);
+	rc = rc ? rc : ic_write_all(pan, out);
 	ic_run_free(&run);
 	ic_analysis_free(&an);
 	ic_results_free(&res);

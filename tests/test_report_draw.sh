@@ -152,8 +152,11 @@ panels=$(grep -o 'id="gnuplot_plot_[0-9]*[a-z]"' "$work/attr/plots/attribution.s
 grep -q 'inline_nolock\|>clone<' "$work/attr/plots/time.svg" && fail "time chart draws forms other than the compared two"
 grep -qF '512 B filler per site; 1 thread, private queue' "$work/attr/plots/time.svg" || fail "time panel title is not the series heading"
 
+# hint measured, but never at an N that inline has: an empty ratio panel.
 "$fakegb" --counters none --threads 1,2,4 --sites-max 256 > "$work/none.json" || fail "fakegb none"
-"$summarize" --baseline hint --out "$work/none" "$work/none.json" || fail "summarize none"
+"$fakegb" --counters none --threads 1,2,4 --sites-min 512 --sites-max 1024 --forms hint > "$work/hint.json" ||
+	fail "fakegb hint"
+"$summarize" --baseline hint --out "$work/none" "$work/none.json" "$work/hint.json" || fail "summarize none"
 draw_quiet "$work/none"
 check_charts "$work/none"
 grep -q 'not measured in this run' "$work/none/plots/l1i.svg" || fail "l1i chart must say there is no data"
