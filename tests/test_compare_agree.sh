@@ -88,6 +88,10 @@ grep -q 'equivalent at every N' "$work/plain.txt" || bad "agree without --out: n
 # --- inline 1.10x slower: differ at every N, the joint test rejects ----------
 edit_run "$R" "$work/slow" "0 1 2 3 4 5" --scale inline=1.10
 agree --out "$work/out-slow" "$R" "$work/slow" >"$work/slow.txt" 2>&1 || bad "agree slow: exit $?"
+# The chart's data: per N the two runs' ratios, their spread (largest over smallest) beside them.
+awk '!/^$/ { r = $4 > $5 ? $4 / $5 : $5 / $4; if (NF != 5 || $3 != 1 || (r - $2) ^ 2 > 1e-8) { print; exit 1 } }' \
+	"$work/out-slow/repeat.dat" || bad "agree's chart data: a row is not N, spread, series, ratio a, ratio b"
+grep -qv '^$' "$work/out-slow/repeat.dat" || bad "agree's chart data: no rows"
 check "1.10x" "$work/out-slow" differ
 grep -q 'against run 1: differ (of 11 N: 0 equivalent, 11 differ, 0 cannot tell); joint p = 0.00216\.$' "$work/slow.txt" ||
 	bad "1.10x: want every N differ and p = 2/924: $(grep against "$work/slow.txt")"

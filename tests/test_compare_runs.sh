@@ -81,6 +81,30 @@ while IFS=, read -r op layout order threads mode filler sites ratio; do
 	nrow=$((nrow + 1))
 done <"$work/a.rows"
 [ $nrow -gt 0 ] || bad "summarize gave no ratios for A"
+# The chart's data: a block per panel and run, each row compare.csv's ratio (where the CSV has
+# its N) inside its own interval.
+python3 - "$o1" <<'PY' || bad "compare's chart data is not its tables'"
+import csv, re, sys
+o = sys.argv[1]
+rows = {(r["series"], r["sites"], r["input"]): r for r in csv.DictReader(open(o + "/compare.csv"))}
+gp = open(o + "/plots/data.gp").read()
+want = int(re.search(r"^ic_k = (\d+)$", gp, re.M)[1]) * int(re.search(r"^ic_npanels = (\d+)$", gp, re.M)[1])
+blocks, bad, seen = 0, [], 0
+for line in open(o + "/plots/compare.dat"):
+    m = re.match(r"# (\S+) \S+, input (\w): sites ratio lo hi$", line)
+    if m:
+        blocks, (s, x) = blocks + 1, m.groups()
+        continue
+    f = line.split()
+    if len(f) != 4:
+        continue
+    r = rows.get((s, f[0], x))
+    seen += r is not None
+    if (r and r["ratio"] != f[1]) or not float(f[2]) <= float(f[1]) <= float(f[3]):
+        bad.append(line.strip())
+if blocks != want or bad or seen != len(rows):
+    sys.exit("%d blocks, want %d; %d of %d CSV rows; off: %s" % (blocks, want, seen, len(rows), bad[:3]))
+PY
 head -n 1 "$o1/compare.csv" | grep -q '^series,sites,input,label,ratio,ratio_ci_lo,ratio_ci_hi,faster,verdict,small_n_winner,bracket_lo,bracket_hi' ||
 	bad "compare.csv: header is $(head -n 1 "$o1/compare.csv")"
 plot_checked=0
