@@ -698,18 +698,19 @@ static int sum_in_place(const char *dir, long seconds)
 	return rc;
 }
 
-/* 0 when some point of res measures each form the user named; else bad input's line and 2. */
+/* 0 when some point of res measures both forms compared (given or the defaults); else bad input's line and 2. */
 static int sum_forms_measured(const struct ic_results *res, const struct ic_analysis_opts *o)
 {
 	for (int k = 0; k < 2; k++) {
 		const char *form = k ? o->baseline : o->compare;
+		const char *dflt = k ? ic_analysis_defaults.baseline : ic_analysis_defaults.compare;
 		size_t i = 0;
 
 		while (i < res->npoints && strcmp(res->points[i]->form, form))
 			i++;
 		if (i == res->npoints)
-			return ic_bad("--%s '%s': no point of the input measures that form",
-				      k ? "baseline" : "compare", form);
+			return ic_bad("--%s '%s'%s: no point of the input measures that form",
+				      k ? "baseline" : "compare", form, strcmp(form, dflt) ? "" : " (the default)");
 	}
 	return 0;
 }

@@ -1,4 +1,4 @@
-/* The .dat files and data.gp of DIR/plots/, the sweep's and the watch's (chart_data.h). */
+/* The charts' .dat files and data.gp: the sweep's, the watch's, compare's and agree's (chart_data.h). */
 #define _GNU_SOURCE
 #include "chart_data.h"
 

@@ -2,7 +2,7 @@
 # per series: each run's own 95% interval as error bars, a line at 1, and
 # each run's crossover bracket as a bar at the foot of the panel.
 # ./run.sh compare passes ic_dir (holding data.gp and compare.dat, written
-# by compare/compare.c), ic_src (plots/, for the shared style), ic_term and
+# by chart_data.c here), ic_src (plots/, for the shared style), ic_term and
 # ic_out.
 load ic_src.'/style.gp'
 
