@@ -12,6 +12,9 @@ ic_state2 = ic_state_color(2)
 ic_between = ic_other_color(2)   # neither state: a colour no form uses
 
 ic_chart_title = sprintf('Time ratio %s / %s in time', ic_compare, ic_baseline)
+# Its longest key line, 'a process in state 1 (start to end)', is wider than the style's room.
+ic_key_w = 270.0
+eval ic_canvas
 eval ic_multiplot
 ic_time_axes = 'unset logscale x; set xrange [0:ic_tl_tmax]; set format x "%g"; ' . \
 	'set xlabel "minutes from the run''s start"; set offsets 0, 0, graph 0.5, graph 0.05'
