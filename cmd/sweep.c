@@ -304,7 +304,7 @@ static int watch(int argc, char **argv)
 /* ./run.sh micro: docs/internals.md's figures for the queue and the C API, under the machine lock: medians of 10
  * interleaved reps and their ratios, of the microbenchmarks run.sh built in build/. */
 static const char *const micro_bench[] = { "build/bench/queue_microbench_tas", "build/bench/queue_microbench_ticket",
-					   "build/bench/gbench/api_overhead" };
+					   "build/bench/api_overhead" };
 
 static char *csv, *medians = "";   /* the running benchmark's CSV, and the text of all so far */
 

@@ -33,14 +33,14 @@ driver() {
 	local dir=$top/build-tools id bin f src how=""
 	[ "$1" != exec ] || { how=exec; shift; }
 	src=$(cd "$top" && echo cmd/sweep.c sweep/*.c plan/points.c common/run_conf.c common/kit.c \
-		common/measure_lock.c bench/hw/topology.c)
+		common/measure_lock.c hw/topology.c)
 	# shellcheck disable=SC2086 # the sources' names are words
-	id=$(cd "$top" && cat $src {sweep,plan,common,bench/hw,gen}/*.h gen/*.def engine/*.def | sha256sum | cut -c1-16)
+	id=$(cd "$top" && cat $src {sweep,plan,common,hw,gen}/*.h gen/*.def engine/*.def | sha256sum | cut -c1-16)
 	bin=$dir/sweep-$id
 	if [ ! -x "$bin" ]; then
 		mkdir -p "$dir" || fail "cannot make $dir"
 		# shellcheck disable=SC2046,SC2086 # pkg-config's flags and the sources are several words
-		(cd "$top" && cc -std=gnu11 -O2 -Icommon -Iplan -Isweep -Ibench/hw -Igen -Iengine -o "$bin.$$" \
+		(cd "$top" && cc -std=gnu11 -O2 -Icommon -Iplan -Isweep -Ihw -Igen -Iengine -o "$bin.$$" \
 			$src $(pkg-config --cflags --libs hwloc) -pthread) >"$dir/sweep.log" 2>&1 ||
 			{ rm -f "$bin.$$"; show_tail 5 "$dir/sweep.log"; fail "compiling the driver failed (log: $dir/sweep.log)"; }
 		mv -f "$bin.$$" "$bin"

@@ -1,4 +1,4 @@
-/* The console's counter line (bench/hw/counters.h): one line naming
+/* The console's counter line (hw/counters.h): one line naming
  * where the counter columns come from and why, for every source and every
  * --counters, with PAPI's and the simulation's own reasons; never "absent"
  * beside a simulation, and a stand-in where a reason is empty. */

@@ -1,4 +1,4 @@
-/* The C API of bench/gbench (gbench_c.h): register benchmarks from C, run
+/* The C API of gbench/ (gbench_c.h): register benchmarks from C, run
  * them with JSON output, and check the report says what the API asked for.
  * Only values the library computes exactly are compared; times are never. */
 #include <math.h>

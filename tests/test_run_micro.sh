@@ -13,7 +13,7 @@ sweep=$1
 scratch tmp
 own_machine_lock
 export FAKE_LOG=$tmp/calls
-mkdir -p "$tmp/build/bench/gbench"
+mkdir -p "$tmp/build/bench"
 # A stand-in: its medians (NAME=NS ...) as CSV, with a mean row to skip.
 fake() {
 	local f=$tmp/build/bench/$1; shift
@@ -27,7 +27,7 @@ fake() {
 }
 fake queue_microbench_tas floor/tas/xchg+release=10 queue/tas/inline=12 queue/tas/hint=11 queue/tas/extern=15
 fake queue_microbench_ticket floor/ticket/xchg+release=20 queue/ticket/inline=30 queue/ticket/extern=25
-fake gbench/api_overhead api/native/empty/1000=0.5 api/c/empty/1000=0.6 api/native/queue/1000=2 api/c/queue/1000=2.2 \
+fake api_overhead api/native/empty/1000=0.5 api/c/empty/1000=0.6 api/native/queue/1000=2 api/c/queue/1000=2.2 \
 	api/native/empty/1=4 api/c/empty/1=5 api/native/queue/1=8 api/c/queue/1=9
 
 (cd "$tmp" && FAKE_FAIL="" IC_RUN_ELAPSED_S=5 "$sweep" micro --cmdline="./run.sh micro x" >"$tmp/out" 2>"$tmp/err") ||

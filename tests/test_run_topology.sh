@@ -23,9 +23,8 @@ ask() {
 }
 
 # A copy of the scripts and the driver's sources, so the first call compiles.
-mkdir -p "$tmp/t/bench"
-cp -r "$top/scripts" "$top/cmd" "$top/sweep" "$top/plan" "$top/common" "$top/gen" "$top/engine" "$tmp/t/"
-cp -r "$top/bench/hw" "$tmp/t/bench/"
+mkdir -p "$tmp/t"
+cp -r "$top/scripts" "$top/cmd" "$top/sweep" "$top/plan" "$top/common" "$top/gen" "$top/engine" "$top/hw" "$tmp/t/"
 ask "$tmp/t" driver machine >/dev/null || bad "run.sh's scripts did not compile the driver"
 bin=$(ls "$tmp"/t/build-tools/sweep-* 2>/dev/null)
 [ "$(wc -w <<<"$bin")" -eq 1 ] || bad "want one compiled program in build-tools/, got: $bin"
