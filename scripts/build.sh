@@ -19,6 +19,6 @@ build_program() {
 	if grep -qsx 'CMAKE_GENERATOR:INTERNAL=Ninja' build/CMakeCache.txt; then
 		driver build "-j$jobs" build "$@" || exit
 	else
-		(sites=1,64,1024 && sweep_build --points build "$@")
+		(quick=1 && check_combinations && sweep_build --points build "$@")
 	fi
 }

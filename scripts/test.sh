@@ -50,7 +50,7 @@ test_tree() {
 		t=$SECONDS
 		phase "test: building $dir (log $dir/build.log)"
 		if [ "$1" = --points ]; then
-			(sites=1,64,1024 && sweep_build --points "$dir" "${targets[@]}")
+			(quick=1 && check_combinations && sweep_build --points "$dir" "${targets[@]}")
 		else
 			driver build "-j$jobs" "$dir" "${targets[@]}" -- "$@" || exit
 		fi
