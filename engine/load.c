@@ -126,9 +126,11 @@ static struct ic_point *results_point_get(struct ic_results *res, struct ic_poin
 	return p;
 }
 
+/* Grown by doubling (full when n is 0 or a power of two): a long watch pushes thousands. */
 static void results_rep_push(struct ic_rep **reps, size_t *n, const struct ic_rep *rep)
 {
-	*reps = ic_xrealloc(*reps, *n + 1, sizeof(**reps));
+	if (!(*n & (*n - 1)))
+		*reps = ic_xrealloc(*reps, *n ? 2 * *n : 1, sizeof(**reps));
 	(*reps)[(*n)++] = *rep;
 }
 

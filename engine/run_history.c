@@ -114,7 +114,10 @@ const char *ic_history_when(char *buf, size_t cap, double t)
 	time_t tt = (time_t)t;
 	struct tm tm;
 
-	strftime(buf, cap, "%Y-%m-%d %H:%M UTC", gmtime_r(&tt, &tm));
+	if (!isfinite(t) || !gmtime_r(&tt, &tm))
+		snprintf(buf, cap, "an unknown time");
+	else
+		strftime(buf, cap, "%Y-%m-%d %H:%M UTC", &tm);
 	return buf;
 }
 
