@@ -732,7 +732,7 @@ int ic_compare_runs(struct ic_run *run, size_t k, const char *out)
 	for (size_t j = 0; j < c.ns; j++)
 		if (c.s[j].compared)
 			cmp_write_series(md, csv, &c, &c.s[j]);
-	ic_compare_data_write(gp, dat, c.s, c.ns, c.k, (const char *const *)c.label, c.nmin,
+	ic_compare_data_write(dat, gp, c.s, c.ns, c.k, (const char *const *)c.label, c.nmin,
 			      c.nmax);
 	fputc('\n', md);
 	/* A chart that fails leaves the tables without it. */
@@ -1073,7 +1073,7 @@ static void agr_write(const struct agr *x, const char *out)
 	}
 	fputc('\n', md);
 	agr_sentence(md, x);
-	ic_agree_data_write(gp, dat, x->s, x->ns, x->k);
+	ic_agree_data_write(dat, gp, x->s, x->ns, x->k);
 	/* data.gp: the chart's settings, not a result */
 	rc = out_finish(&d, "agree", "", "repeat", (const char *[]){ "png" }, 1, "data.gp", err, sizeof(err));
 	if (rc < 0)

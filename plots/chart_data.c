@@ -666,16 +666,16 @@ void ic_watch_data_write(FILE *dat, FILE *gp, const struct ic_watch *w)
 		fputs("ic_long_start = NaN\n", gp);
 }
 
-/* x as fmt, else NaN and what fmt ends with (a space or a newline). */
-static void dat_or_nan(FILE *f, const char *fmt, double x)
+/* x as fmt, else none (NaN with fmt's separator). */
+static void dat_or_nan(FILE *f, const char *fmt, const char *none, double x)
 {
 	if (isfinite(x))
 		fprintf(f, fmt, x);
 	else
-		fprintf(f, "NaN%s", fmt + strlen(fmt) - 1);
+		fputs(none, f);
 }
 
-void ic_compare_data_write(FILE *gp, FILE *dat, const struct ic_runs_series *s, size_t ns, size_t k,
+void ic_compare_data_write(FILE *dat, FILE *gp, const struct ic_runs_series *s, size_t ns, size_t k,
 			   const char *const *label, unsigned long nmin, unsigned long nmax)
 {
 	char text[2 * PATH_MAX];
@@ -710,9 +710,9 @@ void ic_compare_data_write(FILE *gp, FILE *dat, const struct ic_runs_series *s, 
 			size_t i = (p - 1) * k + r + 1;
 
 			fprintf(gp, "ic_xo_lo[%zu] = ", i);
-			dat_or_nan(gp, "%.0f\n", xo->bracket_lo);
+			dat_or_nan(gp, "%.0f\n", "NaN\n", xo->bracket_lo);
 			fprintf(gp, "ic_xo_hi[%zu] = ", i);
-			dat_or_nan(gp, "%.0f\n", xo->bracket_hi);
+			dat_or_nan(gp, "%.0f\n", "NaN\n", xo->bracket_hi);
 			fprintf(dat, "# %s %s, input %c: sites ratio lo hi\n", s[j].id, s[j].pair, 'A' + (int)r);
 			for (size_t a = 0; a < nn; a++) {
 				const struct ic_ratio *ra = ic_runs_ratio_at(&s[j], r, n[a]);
@@ -720,8 +720,8 @@ void ic_compare_data_write(FILE *gp, FILE *dat, const struct ic_runs_series *s, 
 				if (!ra)
 					continue;
 				fprintf(dat, "%lu %.6f ", n[a], ra->ratio);
-				dat_or_nan(dat, "%.6f ", ra->lo);
-				dat_or_nan(dat, "%.6f\n", ra->hi);
+				dat_or_nan(dat, "%.6f ", "NaN ", ra->lo);
+				dat_or_nan(dat, "%.6f\n", "NaN\n", ra->hi);
 			}
 			fputs("\n\n", dat);
 		}
@@ -729,7 +729,7 @@ void ic_compare_data_write(FILE *gp, FILE *dat, const struct ic_runs_series *s, 
 	}
 }
 
-void ic_agree_data_write(FILE *gp, FILE *dat, const struct ic_runs_series *s, size_t ns, size_t k)
+void ic_agree_data_write(FILE *dat, FILE *gp, const struct ic_runs_series *s, size_t ns, size_t k)
 {
 	fprintf(gp, "ic_k = %zu\narray ic_series[%zu]\n", k, ns);
 	for (size_t j = 0; j < ns; j++) {
@@ -752,7 +752,7 @@ void ic_agree_data_write(FILE *gp, FILE *dat, const struct ic_runs_series *s, si
 				mx = ra ? fmax(mx, r[a]) : mx;
 			}
 			fprintf(dat, "%lu ", n[i]);
-			dat_or_nan(dat, "%.6g ", mn > 0.0 && isfinite(mx) ? mx / mn : NAN);
+			dat_or_nan(dat, "%.6g ", "NaN ", mn > 0.0 && isfinite(mx) ? mx / mn : NAN);
 			fprintf(dat, "%zu", j + 1);
 			for (size_t a = 0; a < k; a++)
 				fprintf(dat, isfinite(r[a]) ? " %.6f" : " NaN", r[a]);

@@ -26,12 +26,12 @@ void ic_watch_data_write(FILE *dat, FILE *gp, const struct ic_watch *w);
  * nmin..nmax every N of the runs): gp, plots/data.gp (the panels, run labels and each run's
  * crossover bracket) and dat, plots/compare.dat (a block of N, ratio and its 95% interval per
  * series and run). */
-void ic_compare_data_write(FILE *gp, FILE *dat, const struct ic_runs_series *s, size_t ns, size_t k,
+void ic_compare_data_write(FILE *dat, FILE *gp, const struct ic_runs_series *s, size_t ns, size_t k,
 			   const char *const *label, unsigned long nmin, unsigned long nmax);
 
 /* agree.gp's, of the k runs' series s[0..ns): gp, data.gp (the number of runs, the series' names) and
  * dat, repeat.dat (a block per series: N, the runs' largest ratio over their smallest, the
  * series' number, each run's ratio). */
-void ic_agree_data_write(FILE *gp, FILE *dat, const struct ic_runs_series *s, size_t ns, size_t k);
+void ic_agree_data_write(FILE *dat, FILE *gp, const struct ic_runs_series *s, size_t ns, size_t k);
 
 #endif /* IC_CHART_DATA_H */
