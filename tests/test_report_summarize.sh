@@ -248,6 +248,8 @@ check_bad "no --out" "$data/known.json"
 check_bad "no input" --out "$dir"
 check_bad "same forms" --compare extern --out "$dir" "$data/known.json"
 check_bad "a form not measured" --baseline hint --out "$dir" "$data/known.json"
+grep -q "^summarize: --baseline 'hint': no point of the input measures that form$" "$work/err" ||
+	fail "a form not measured: $(cat "$work/err")"
 check_bad "a form not measured, new dir" --compare clone --out "$work/never" "$data/known.json"
 check_bad "--out under a file" --out "$dir/points.csv/sub" "$data/known.json"
 check_bad "new dir, bad input" --out "$work/never" "$data/notjson.json"
