@@ -1,7 +1,7 @@
 /* The site benchmarks: every built point x SMP mode x thread count, through Google Benchmark's C
  * API. One iteration is one call site run: time per iteration is time per call site, items per
- * second call sites per second. Only this file decides which runs there are (the rule:
- * sites_cases.h); run.sh runs what --plan prints. Our flags, read before any --benchmark_* flag:
+ * second call sites per second. Which runs there are is sites_cases.c's rule (sites_cases.h);
+ * run.sh runs what --plan prints. Our flags, read before any --benchmark_* flag:
  *   --counters=auto|papi|sim|none  where l1i/instr/cycles per op come from
  *   --threads=LIST  thread counts (default: 1 and every core)
  *   --modes=LIST  private,shared (default both)

@@ -698,7 +698,7 @@ static int sum_in_place(const char *dir, long seconds)
 	return rc;
 }
 
-/* 0 when some point of res measures both forms compared (given or the defaults); else bad input's line and 2. */
+/* 0 when each form compared (given or the defaults) is measured at some point of res; else bad input's line and 2. */
 static int sum_forms_measured(const struct ic_results *res, const struct ic_analysis_opts *o)
 {
 	for (int k = 0; k < 2; k++) {

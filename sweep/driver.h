@@ -31,7 +31,8 @@ struct sweep {
 	const char *counter_source;
 };
 
-/* conf.c: the settings and the builds. */
+/* conf.c: the settings, run.conf and the run's identity; builds.c (from sw_configure on): the
+ * trees and the bench's command line. */
 void sw_conf_read(struct sweep *sw);   /* stdin, as run.sh hands them over */
 void sw_conf_read_settings(struct sweep *sw);   /* stdin's, no tree needed */
 #define sw_get(sw, key) ic_settings_get(&(sw)->s, (key))
@@ -76,7 +77,7 @@ __attribute__((format(printf, 2, 3))) void sw_line(int phase, const char *fmt, .
 void sw_tail(int n, const char *log);
 __attribute__((format(printf, 1, 2))) char *sw_fmt(const char *fmt, ...);   /* malloc'd */
 #define sw_read(path) ic_read_path((path), &(size_t){ 0 })   /* a file's text, or NULL */
-void sw_cat(const char *path);   /* a file's bytes onto stdout, as they are */
+void sw_cat(const char *path);   /* a file's text onto stdout, as it is */
 char *sw_tr(char *s, char from, char to);   /* each from in s turned to, in place; a trailing one goes */
 const char *sw_fmt_s(long s, char *buf, size_t cap);
 
